@@ -33,6 +33,15 @@ def pypi_files_command(dist: str, version: Optional[str] = None) -> str:
     )
 
 
+def pypi_releases_command(dist: str) -> str:
+    """A command that prints the releases of ``dist`` PyPI has (its JSON API's "releases"),
+    for an installer other than pip: any Python 3 runs it."""
+    return (
+        'python -c "import json, urllib.request; print(*json.load(urllib.request.urlopen('
+        f"'https://pypi.org/pypi/{dist}/json'))['releases'], sep='\\n')\""
+    )
+
+
 def install_fix(m: Machine, text: str, *specs: str) -> Fix:
     """``text`` and ``pip install "spec" ...`` for this environment."""
     return Fix(text, m.pip_install(*specs))

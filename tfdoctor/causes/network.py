@@ -14,6 +14,7 @@ DOWNLOAD_HOST_CERT_UNVERIFIABLE: Final = CauseId("download-host-cert-unverifiabl
 PROXY_NOT_CONFIGURED: Final = CauseId("proxy-not-configured")
 DOWNLOAD_HOST_UNREACHABLE: Final = CauseId("download-host-unreachable")
 NO_NETWORK_ACCESS: Final = CauseId("no-network-access")
+DOWNLOAD_HASH_MISMATCH: Final = CauseId("download-hash-mismatch")
 
 # Keras' get_file calls urllib's urlretrieve, which verifies with the ssl module's default
 # CA store (keras/utils/data_utils.py; Lib/urllib/request.py); pip and requests carry
@@ -23,6 +24,7 @@ _PYTHON_ORG_MAC = "https://github.com/python/cpython/blob/3.11/Mac/BuildScript/r
 _SSL_DOCS = "https://docs.python.org/3/library/ssl.html#ssl.get_default_verify_paths"
 _KERAS_GET_FILE = "https://www.tensorflow.org/api_docs/python/tf/keras/utils/get_file"
 _PIP_PROXY = "https://pip.pypa.io/en/stable/user_guide/#using-a-proxy-server"
+_PIP_HASHES = "https://pip.pypa.io/en/stable/topics/secure-installs/#hash-checking-mode"
 # TensorFlow Datasets' downloader fetches with requests, which reads HTTP(S)_PROXY and
 # REQUESTS_CA_BUNDLE (its _sync_download says so). Its own TFDS_HTTP(S)_PROXY and
 # TFDS_CA_BUNDLE lived only in 2019's 1.x releases (pull requests 488 and 663), where the
@@ -81,6 +83,18 @@ CAUSES: Mapping[str, Cause] = dict(
             "files must be fetched elsewhere and put where the loader looks first.",
             _KERAS_GET_FILE,
             "https://www.tensorflow.org/datasets/overview#manual_download_if_download_fails",
+        ),
+        define(
+            DOWNLOAD_HASH_MISMATCH,
+            "A downloaded package is not the file its hash says",
+            "pip checks each file it downloads against a hash, from the requirements file "
+            "(--hash, a lock file Pipenv or pip-compile wrote) or from the index's link, and "
+            "refuses one that differs: a download cut short or altered on the way (a proxy or "
+            "a mirror serving another file, a corrupted entry of pip's cache; TensorFlow's "
+            "wheels are hundreds of megabytes), or hashes written for other files than the "
+            "ones pip chose (another release, another platform's wheel). The package itself "
+            "is not at fault.",
+            _PIP_HASHES,
         ),
     )
 )
@@ -263,4 +277,24 @@ def host_cert_fix(reason: str, url: Optional[str] = None) -> Fix:
         "fetched with tfds.download.DownloadConfig(verify_ssl=False) for that one dataset; "
         "never turn verification off for every download.",
         ("date", "python -m pip install --upgrade certifi", f"curl -I {target}"),
+    )
+
+
+def hash_mismatch_fix(pipenv: bool) -> Fix:
+    """The file downloaded again, past pip's cache (``pipenv``: Pipenv's lock file holds the
+    hashes, so its lock is made again)."""
+    if pipenv:
+        return Fix(
+            "Make Pipenv's lock again with its cache cleared (it records the hashes of the files "
+            "the index serves now, for each platform's wheel), then install: a file cut short "
+            "on the way fails the same check again, so retry where the download completes.",
+            ("pipenv lock --clear", "pipenv install"),
+        )
+    return Fix(
+        "Download the file again past pip's cache: empty the cache, then run the same pip "
+        "command with --no-cache-dir (a proxy or mirror that serves another file has to be "
+        "bypassed or fixed). Where the requirements file pins hashes (--hash=sha256:...) and "
+        "its versions changed, or it was written on another platform, write its hashes again "
+        "on this one (pip-compile --generate-hashes).",
+        ("python -m pip cache purge",),
     )

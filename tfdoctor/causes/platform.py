@@ -75,6 +75,39 @@ def release_not_for_python_title(dist: str) -> str:
     return f"The requested {what} release has no wheel for this Python and platform"
 
 
+def project_python_range_fix(installer: str, dist: str, supports: str, narrowed: str) -> Fix:
+    """A project whose declared Python range (uv's and PDM's ``requires-python``, Poetry's
+    ``python``) reaches Pythons ``dist`` does not support (``supports``: its Requires-Python
+    as the resolver prints it): the range narrowed to ``narrowed`` (the resolver's own
+    suggestion, empty where it made none), then the lock made again with the same
+    installer."""
+    to = f'"{narrowed}"' if narrowed else f"a range inside what {dist} supports ({supports})"
+    # The resolver locks for every Python the range admits, not only the interpreter at
+    # hand, so the interpreter need not change: the declaration must.
+    if installer == "poetry":
+        return Fix(
+            f"{dist} supports Python {supports} only, and Poetry locks for every Python the "
+            f"project declares: set the project's Python range to {to} (`python` under "
+            "[tool.poetry.dependencies], or `requires-python` under [project] with Poetry 2), "
+            "then lock and install again.",
+            ("poetry lock", "poetry install"),
+        )
+    tool, commands = (
+        ("PDM", ("pdm lock", "pdm install"))
+        if installer == "pdm"
+        else (
+            "uv",
+            ("uv lock", "uv sync"),
+        )
+    )
+    return Fix(
+        f"{dist} supports Python {supports} only, and {tool} resolves for every Python the "
+        f"project's requires-python admits: set `requires-python = {to}` under [project] in "
+        "pyproject.toml, then lock and install again.",
+        commands,
+    )
+
+
 #: What each pip release added that installing TensorFlow's wheels needs: Requires-Python
 #: (pip 9.0: older pips install releases that dropped the Python and fail building them),
 #: manylinux2010 (PEP 571, pip 19.0), manylinux2014 (PEP 599, pip 19.3), manylinux_x_y

@@ -1815,7 +1815,10 @@ def companion_no_wheel_fix(
     else:
         seen = f"{installer} finds no {dist} release that matches the requirement here"
     table = modules()
-    index = m.list_releases(dist)
+    # uv and Poetry resolve without pip (a uv environment has none unless seeded): the
+    # files PyPI lists for the release say its Pythons and platforms, whatever the installer.
+    chosen = spec[2:] if spec.startswith("==") else None
+    index = m.list_releases(dist) if installer == "pip" else (pypi_files_command(dist, chosen),)
     base = dist.removesuffix("-nightly")
     if (
         base != dist

@@ -23,6 +23,7 @@ package printed, never what it implies.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Iterator
 from typing import Optional
@@ -123,6 +124,14 @@ class Conflict(Record):
     #: Who reported it: ``pip``, or ``pkg_resources`` (which prints no requirer version:
     #: ``requirer_version`` is then empty).
     source: str = "pip"
+    # Keyword-only from here: the fields above are given by position as pip prints them.
+    _: dataclasses.KW_ONLY
+    #: ``between``: TensorFlow came with the other package (pip's "Cannot install" line names
+    #: what was asked for, and no TensorFlow): the clash is within that package's own pins.
+    brought: bool = False
+    #: ``between``: the resolver that printed it (``pip``, ``uv``, ``poetry``, ``pdm``), whose
+    #: own commands the fix names.
+    installer: str = "pip"
 
     @property
     def requirer_named(self) -> str:
@@ -182,8 +191,29 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                     )
                 )
         if "conflict is caused by" in text and "The user requested" not in text:
-            out += _between(
+            between = _between(
                 (m["req"], m["rv"], m["target"], m["spec"]) for m in _DEPENDS.finditer(text)
+            )
+            if _tf_not_asked(text):
+                between = [dataclasses.replace(c, brought=True) for c in between]
+            out += between
+        if "we can conclude that" in text and "depends on" in text:
+            out += _between(
+                ((m["req"], m["rv"], m["target"], m["spec"]) for m in _UV_DEPENDS.finditer(text)),
+                "uv",
+            )
+        if "version solving failed" in text and "depends on" in text:
+            out += _between(
+                (
+                    (m["req"], m["rv"], m["target"], m["spec"])
+                    for m in _POETRY_DEPENDS.finditer(text)
+                ),
+                "poetry",
+            )
+        if "Unable to find a resolution for" in text:
+            out += _between(
+                ((m["req"], m["rv"], m["target"], m["spec"]) for m in _PDM_RANGE.finditer(text)),
+                "pdm",
             )
         if "incompatible versions in the resolved dependencies" in text:
             out += _between(
@@ -235,9 +265,57 @@ def _pkg_resources(text: str) -> list[Conflict]:
     ]
 
 
-def _between(ranges: Iterable[tuple[str, str, str, str]]) -> list[Conflict]:
-    """The ranges two packages declare on one name that a resolver could not meet together,
-    TensorFlow's side as the requirer: one conflict per other package whose range is set."""
+#: pip's head of a ResolutionImpossible (get_installation_error in
+#: resolution/resolvelib/factory.py): what was asked for, each as its requirement or as
+#: "-r FILE (line N)".
+#: https://github.com/pypa/pip/blob/23.0/src/pip/_internal/resolution/resolvelib/factory.py
+_CANNOT_INSTALL = re.compile(
+    r"Cannot install (?P<asked>[^\n]{1,600}?) because these package versions have conflicting"
+)
+
+
+def _tf_not_asked(text: str) -> bool:
+    """Whether pip's "Cannot install" line names what was asked for and no TensorFlow
+    distribution (nor a requirements file, which may hold one) is among it."""
+    found = _CANNOT_INSTALL.search(text)
+    if found is None or "-r " in found.group("asked"):
+        return False
+    names = re.findall(rf"(?:^|, | and )({_NAME})", found.group("asked"))
+    return bool(names) and not any(normalize_name(n) in TF_DISTRIBUTIONS for n in names)
+
+
+#: A range without spaces as uv, Poetry and PDM print it (``>=3.6.6,<4.6.0``).
+_RANGE = rf"{_OP}[\w.*+!-]+(?:,{_OP}[\w.*+!-]+)*"
+#: uv's PubGrub report of two releases' ranges on one package (``Because tensorflow==2.13.0
+#: depends on typing-extensions>=3.6.6,<4.6.0 and fastapi==0.104.0 depends on
+#: typing-extensions>=4.8.0, we can conclude that ... are incompatible``).
+#: https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-resolver/src/pubgrub/report.rs
+_UV_DEPENDS = re.compile(
+    rf"(?<![\w.-])(?P<req>{_NAME})==(?P<rv>{_VERSION}) depends on "
+    rf"(?P<target>{_NAME})(?:\[[^\]\n]{{0,200}}\])?(?P<spec>{_RANGE})(?=\s|,\s|$)"
+)
+#: Poetry's (mixology's) words for the same: ``tensorflow (2.13.0) depends on
+#: typing-extensions (>=3.6.6,<4.6.0)``, ahead of ``version solving failed``.
+#: https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/failure.py
+_POETRY_DEPENDS = re.compile(
+    rf"(?<![\w.-])(?P<req>{_NAME}) \((?P<rv>{_VERSION})\) depends on "
+    rf"(?P<target>{_NAME}) \((?P<spec>{_RANGE})\)"
+)
+#: PDM's list (format_resolution_impossible) under ``Unable to find a resolution for X`` /
+#: ``because of the following conflicts:``, one requirement a line with the release that
+#: declares it (``typing-extensions<4.6.0,>=3.6.6 (from tensorflow@2.13.0)``).
+#: https://github.com/pdm-project/pdm/blob/0acc07a718a35a69e926240f8f47d53404d95a2b/src/pdm/cli/utils.py
+_PDM_RANGE = re.compile(
+    rf"^[ \t]*(?P<target>{_NAME})(?:\[[^\]\n]{{0,200}}\])?(?P<spec>{_RANGE}) "
+    rf"\(from (?P<req>{_NAME})(?:\[[^\]\n]{{0,200}}\])?@(?P<rv>{_VERSION})\)",
+    re.MULTILINE,
+)
+
+
+def _between(ranges: Iterable[tuple[str, str, str, str]], installer: str = "pip") -> list[Conflict]:
+    """The ranges two packages declare on one name that a resolver (``installer``) could not
+    meet together, TensorFlow's side as the requirer: one conflict per other package whose
+    range is set."""
     by_target: dict[str, list[tuple[str, str, str]]] = {}
     for req, version, target, spec in ranges:
         by_target.setdefault(normalize_name(target), []).append(
@@ -258,6 +336,7 @@ def _between(ranges: Iterable[tuple[str, str, str, str]]) -> list[Conflict]:
                             "between",
                             other_spec,
                             f"{other} {other_version}",
+                            installer=installer,
                         )
                     )
     return out
@@ -581,6 +660,20 @@ _CONDA_NEEDS_PYTHON = re.compile(
     re.MULTILINE,
 )
 _CONDA_YOUR_PYTHON = re.compile(r"Your python: python=(?P<python>\d[\d.]*)")
+#: conda's "direct" conflicts (the same exceptions.py): "Package python conflicts for:", then
+#: each chain a line without a dash, the requested Python a chain of its own
+#: ("python=3.8"), beside TensorFlow's requirement of it ("tensorflow=1.0 ->
+#: python[version='>=2.7,<2.8.0a0|>=3.5,<3.6.0a0']").
+#: https://github.com/conda/conda/blob/4.14.0/conda/exceptions.py
+_CONDA_DIRECT_GROUP = "Package python conflicts for:"
+_CONDA_DIRECT_PYTHON = re.compile(
+    r"^[ \t]*python==?(?P<python>\d+\.\d+(?:\.\d+)?)\.?\*?[ \t]*$", re.MULTILINE
+)
+_CONDA_DIRECT_NEEDS = re.compile(
+    r"^[ \t]*(?P<name>tensorflow(?:-gpu|-cpu)?)(?:==?(?P<version>\d[\w.]*?))?\.?\*?[ \t]*->[ \t]*"
+    r"python\[version='(?P<pythons>[^'\n]{1,400})'\][ \t]*$",
+    re.MULTILINE,
+)
 #: One alternative of conda's version expression: ``>=3.6,<3.7.0a0`` or ``3.6.*`` says
 #: Python 3.6.
 _CONDA_MINOR = re.compile(
@@ -589,32 +682,157 @@ _CONDA_MINOR = re.compile(
 )
 
 
+def _conda_pythons(expression: str) -> tuple[str, ...]:
+    """The Python minors conda's version expression names (``>=3.6,<3.7.0a0|3.7.*``)."""
+    return tuple(
+        f"{m.group('major')}.{m.group('minor')}"
+        if m.group("major")
+        else f"{m.group('smajor')}.{m.group('sminor')}"
+        for m in _CONDA_MINOR.finditer(expression)
+        if not m.group("major") or int(m.group("next")) == int(m.group("minor")) + 1
+    )
+
+
+def _conda_direct_conflicts(text: str) -> list[CondaPythonConflict]:
+    """TensorFlow's requirement of Python against the Python requested, in conda's "Package
+    python conflicts for:" group, where none of the Pythons it names is the one requested."""
+    out: list[CondaPythonConflict] = []
+    start = text.find(_CONDA_DIRECT_GROUP)
+    if start < 0:
+        return out
+    # The group: its lines up to the first blank one (the next group follows one).
+    group = text[start + len(_CONDA_DIRECT_GROUP) :].lstrip("\n").split("\n\n", 1)[0]
+    asked = _CONDA_DIRECT_PYTHON.search(group)
+    if asked is None:
+        return out
+    minor = ".".join(asked.group("python").split(".")[:2])
+    for match in _CONDA_DIRECT_NEEDS.finditer(group):
+        pythons = _conda_pythons(match.group("pythons"))
+        if not pythons or minor in pythons:
+            continue  # a build for the requested Python exists: the conflict is elsewhere
+        out.append(
+            CondaPythonConflict(
+                normalize_name(match.group("name")),
+                match.group("version") or "",
+                asked.group("python"),
+                pythons,
+            )
+        )
+    return out
+
+
+#: libmamba's problem tree (mamba, conda's libmamba solver): after "The following packages
+#: are incompatible", one node a line under box-drawing branches; a requested spec at the
+#: top ("python 3.12**  is requested and can be installed", "pin on python =3.13 * is not
+#: installable"), a package that cannot be installed ("tensorflow 2.10**  is not installable
+#: because it requires", "is uninstallable because"), and below it the leaves that conflict
+#: ("python >=3.10,<3.11.0a0 , which conflicts with any installable versions previously
+#: reported").
+#: https://github.com/mamba-org/mamba/blob/1.5.0/libmamba/src/core/problems_graph.cpp
+#: https://github.com/mamba-org/mamba/blob/2.0.0/libmamba/src/solver/problems_graph.cpp
+_MAMBA_TREE = "The following packages are incompatible"
+_MAMBA_NODE = re.compile(r"^(?P<lead>[^\n├└]{0,60}?)[├└]─[ \t]*(?P<node>[^\n]{1,400})$")
+_MAMBA_PYTHON_ASKED = re.compile(
+    r"^(?:pin on )?python[ \t]*=?=?[ \t]*(?P<python>\d+\.\d+(?:\.\d+)?)[.*]*[ \t]*\*?[ \t]+"
+    r"is (?:requested and can be installed|not installable)"
+)
+_MAMBA_TF_ROOT = re.compile(
+    r"^(?P<name>tensorflow(?:-gpu|-cpu|-base)?)(?:[ \t]+=?=?[ \t]*(?P<version>\d[\w.]*?))?"
+    r"[.*]*[ \t]*\*?[ \t]+is (?:not installable|uninstallable) because"
+)
+_MAMBA_CONFLICT_LEAF = re.compile(
+    r"^(?P<name>[\w.-]+)[ \t]+(?P<spec>[^\n]{0,200}?)[ \t]*(?:,[ \t]*which[ \t]+|[ \t])"
+    r"conflicts with (?:any )?installable versions"
+)
+
+
+def _mamba_python_conflicts(text: str) -> list[CondaPythonConflict]:
+    """A TensorFlow release libmamba cannot install where every conflict under it is the
+    Python (its builds' Pythons against the one requested)."""
+    out: list[CondaPythonConflict] = []
+    start = text.find(_MAMBA_TREE)
+    if start < 0:
+        return out
+    nodes = []
+    for line in text[start:].split("\n")[1:400]:
+        match = _MAMBA_NODE.match(line)
+        if match is None:
+            continue
+        nodes.append((len(match.group("lead")), match.group("node").strip()))
+    if not nodes:
+        return out
+    # The top level: the branches of the leftmost column (a log may prefix every line).
+    top = min(column for column, _ in nodes)
+    asked = next(
+        (
+            m
+            for column, node in nodes
+            if column == top
+            for m in [_MAMBA_PYTHON_ASKED.match(node)]
+            if m
+        ),
+        None,
+    )
+    if asked is None:
+        return out
+    minor = ".".join(asked.group("python").split(".")[:2])
+    for at, (column, node) in enumerate(nodes):
+        root = _MAMBA_TF_ROOT.match(node) if column == top else None
+        if root is None:
+            continue
+        below = []
+        for inner_column, inner in nodes[at + 1 :]:
+            if inner_column == top:
+                break
+            below.append(inner)
+        if any("does not exist" in n or "missing on the system" in n for n in below):
+            continue  # a package or a system the channels lack: not the Python
+        leaves = [m for n in below for m in [_MAMBA_CONFLICT_LEAF.match(n)] if m]
+        if not leaves or any(m.group("name") not in ("python", "python_abi") for m in leaves):
+            continue
+        pythons = tuple(
+            dict.fromkeys(
+                p
+                for m in leaves
+                if m.group("name") == "python"
+                for p in _conda_pythons(m.group("spec"))
+            )
+        )
+        if not pythons or minor in pythons:
+            continue
+        out.append(
+            CondaPythonConflict(
+                normalize_name(root.group("name")),
+                root.group("version") or "",
+                asked.group("python"),
+                pythons,
+            )
+        )
+    return out
+
+
 def read_conda_python_conflicts(texts: Iterable[str]) -> list[CondaPythonConflict]:
     """Every TensorFlow release conda's solver says has no build for the environment's
     Python, in order."""
     out: list[CondaPythonConflict] = []
     for text in texts:
+        out.extend(c for c in _mamba_python_conflicts(text) if c not in out)
         if "UnsatisfiableError" not in text:
             continue
         your = _CONDA_YOUR_PYTHON.search(text)
         for match in _CONDA_NEEDS_PYTHON.finditer(text):
             if your is None:
                 continue
-            pythons = tuple(
-                f"{m.group('major')}.{m.group('minor')}"
-                if m.group("major")
-                else f"{m.group('smajor')}.{m.group('sminor')}"
-                for m in _CONDA_MINOR.finditer(match.group("pythons"))
-                if not m.group("major") or int(m.group("next")) == int(m.group("minor")) + 1
-            )
             out.append(
                 CondaPythonConflict(
                     normalize_name(match.group("name")),
                     match.group("version") or "",
                     your.group("python"),
-                    pythons,
+                    _conda_pythons(match.group("pythons")),
                 )
             )
+        if your is None:
+            out.extend(c for c in _conda_direct_conflicts(text) if c not in out)
         specs = {m.group("name"): m.group("version") for m in _CONDA_SPEC.finditer(text)}
         python = specs.pop("python", None)
         for name, version in specs.items():

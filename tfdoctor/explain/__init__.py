@@ -4608,6 +4608,12 @@ BUILDERS: dict[str, Builder] = {
         causes.gpu.TENSORRT_VERSION_MISMATCH,
         causes.gpu.tensorrt_version_fix(_group(hits, "required"), _group(hits, "loaded")),
     ),
+    causes.network.DOWNLOAD_HASH_MISMATCH: lambda m, r, hits: (
+        causes.network.DOWNLOAD_HASH_MISMATCH,
+        causes.network.hash_mismatch_fix(
+            any("Pipfile.lock" in line for h in hits for _, line in h.citations)
+        ),
+    ),
     causes.runtime.HOST_OUT_OF_MEMORY: lambda m, r, hits: (
         causes.runtime.HOST_OUT_OF_MEMORY,
         # The build service's own line says where the memory ran out, whatever else killed.
@@ -5331,6 +5337,9 @@ def explain(
         _user_site_tensorflow(evidence),
         _syntax_newer_than_python(evidence, revealed, machine),
         _conda_path_too_long(evidence),
+        _conda_system_unsatisfied(evidence),
+        _pip_path_too_long(evidence),
+        _project_python_range(evidence),
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
         _cpu_candidate(findings, by_cause, machine, revealed, evidence.first_text),
@@ -5607,6 +5616,216 @@ _USER_SITE_TF = re.compile(
 _CONDA_PREFIX = re.compile(
     r"[\\/](?:ana|mini)conda\d?[\\/]|[\\/](?:miniforge|mambaforge)\d?[\\/]", re.IGNORECASE
 )
+
+
+#: The distributions of TensorFlow's family, as the uv signatures name them: a range another
+#: project's package declares is that project's affair.
+_TF_FAMILY = (
+    r"(?:tensorflow(?:[-_][a-z]+)*|tf[-_][a-z]+(?:[-_][a-z]+)*|tflite[-_][a-z]+(?:[-_][a-z]+)*"
+    r"|ai[-_]edge[-_]litert|keras(?:[-_][a-z]+)*|pycoral)(?![\w-])"
+)
+#: uv's hint where the project's requires-python admits Pythons a dependency does not
+#: support (PubGrubHint::RequiresPython; "`Requires-Python` requirement" before uv 0.3).
+#: https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-resolver/src/pubgrub/report.rs
+_UV_REQUIRES_PYTHON = re.compile(
+    r"hint: The `(?:requires-python|Requires-Python)` (?:value|requirement) \([^)\n]{0,80}\) "
+    r"includes Python versions that are not supported by your dependencies \(e\.g\., "
+    rf"(?P<dist>{_TF_FAMILY})[^\s]{{0,80}} only supports (?P<supports>[^)\n]{{1,80}})\)\."
+    r"(?: Consider using a more restrictive `(?:requires-python|Requires-Python)` "
+    r"(?:value|requirement) \(like (?P<like>[^)\n]{1,80})\))?"
+)
+#: Poetry's SolveFailure where the project's Python range reaches past a dependency's
+#: (mixology/failure.py), and its PythonRequirementSolution's suggested range.
+#: https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/failure.py
+#: https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/solutions/solutions/python_requirement_solution.py
+_POETRY_PYTHON_RANGE = re.compile(
+    r"^[ \t]*- (?P<dist>" + _TF_FAMILY + r") requires Python (?P<supports>[^\n]{1,80}?), so it "
+    r"will not be satisfied for Python [^\n]{1,80}$",
+    re.MULTILINE,
+)
+#: PDM's refusal of the project's requires-python (format_resolution_impossible): one line a
+#: dependency's Python requirement with the candidate that declares it, then the range it
+#: suggests.
+#: https://github.com/pdm-project/pdm/blob/0acc07a718a35a69e926240f8f47d53404d95a2b/src/pdm/cli/utils.py
+_PDM_PYTHON_RANGE = re.compile(
+    r"^[ \t]*python(?P<supports>[<>=!~][^\s(]{0,80}) \(from <Candidate (?P<dist>"
+    + _TF_FAMILY
+    + r")@",
+    re.MULTILINE,
+)
+_PDM_SUGGESTED = re.compile(
+    r"change the value of `requires-python` in pyproject\.toml to (?P<range>[^\s]{1,80}?)\.?$",
+    re.MULTILINE,
+)
+_POETRY_SUGGESTED = re.compile(
+    r"For (?P<dist>[\w.-]{1,100}), a possible solution would be to set the `python` property to "
+    r'"(?P<range>[^"\n]{1,80})"'
+)
+
+
+def _project_python_range(evidence: Evidence) -> Optional[Finding]:
+    """uv, PDM or Poetry refusing to lock a project whose declared Python range admits Pythons a
+    release of TensorFlow's family does not support: the declaration to narrow."""
+    text = evidence.first_text
+    if "requires-python" in text.lower() and "hint:" in text:
+        # uv wraps its hint at the terminal's width: read it as one line.
+        flat = re.sub(r"\s+", " ", text)
+        found = _UV_REQUIRES_PYTHON.search(flat)
+        if found is not None:
+            dist, supports = found.group("dist"), found.group("supports")
+            return causes.finding(
+                f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
+                Severity.ERROR,
+                causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+                f"The project's requires-python admits Pythons {dist} does not support",
+                _cite_head(evidence, ["includes Python versions that are not supported"])
+                or found.group(0),
+                causes.platform.project_python_range_fix(
+                    "uv", dist, supports, found.group("like") or ""
+                ),
+            )
+    if "don't work on all Python versions in the range of the project's" in text:
+        pdm = _PDM_PYTHON_RANGE.search(text)
+        if pdm is not None:
+            advised = _PDM_SUGGESTED.search(text)
+            return causes.finding(
+                f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
+                Severity.ERROR,
+                causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+                f"The project's requires-python admits Pythons {pdm.group('dist')} does not "
+                "support",
+                _cite_head(evidence, [pdm.group(0).strip()]),
+                causes.platform.project_python_range_fix(
+                    "pdm",
+                    pdm.group("dist"),
+                    pdm.group("supports"),
+                    advised.group("range") if advised else "",
+                ),
+            )
+    if "is not compatible with some of the required packages Python requirement" in text:
+        needed = _POETRY_PYTHON_RANGE.search(text)
+        if needed is not None:
+            dist = needed.group("dist")
+            suggested = next(
+                (
+                    s.group("range")
+                    for s in _POETRY_SUGGESTED.finditer(text)
+                    if s.group("dist") == dist
+                ),
+                "",
+            )
+            return causes.finding(
+                f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
+                Severity.ERROR,
+                causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+                f"The project's Python range reaches Pythons {dist} does not support",
+                _cite_head(evidence, [needed.group(0).strip()]),
+                causes.platform.project_python_range_fix(
+                    "poetry", dist, needed.group("supports"), suggested
+                ),
+            )
+    return None
+
+
+#: pip's words for an OSError while it installs (create_os_error_message in
+#: https://github.com/pypa/pip/blob/23.0/src/pip/_internal/commands/install.py; "an
+#: EnvironmentError" before pip 21.0), with the file Windows refused: error 206
+#: (ERROR_FILENAME_EXCED_RANGE, "The filename or extension is too long"), or a file not found
+#: or invalid (ENOENT, EINVAL) whose path is past MAX_PATH, where pip 21.2 and later add the
+#: long path hint that a signature reads (older pips print the path alone).
+_PIP_WINDOWS_PATH = re.compile(
+    r"Could not install packages due to an (?:OSError|EnvironmentError): "
+    r"\[(?:(?P<winerror>WinError 206)|Errno (?:2|22))\][^'\n]{0,120}"
+    r"'(?P<path>[A-Za-z]:(?:\\\\|\\)[^'\n]{1,1000})'"
+)
+
+
+def _pip_path_too_long(evidence: Evidence) -> Optional[Finding]:
+    """pip could not write a file of a package on Windows because its path is past Windows'
+    260-character limit: error 206 says so; a missing file says so when its path is that
+    long (a short one is missing for another reason)."""
+    for found in _PIP_WINDOWS_PATH.finditer(evidence.first_text):
+        # The error's text is the path's repr: a backslash is doubled.
+        path = found.group("path").replace("\\\\", "\\")
+        if found.group("winerror") is None and len(path) < _NEAR_MAX_PATH:
+            continue
+        return causes.finding(
+            f"explain.{causes.platform.WINDOWS_LONG_PATHS}",
+            Severity.ERROR,
+            causes.platform.WINDOWS_LONG_PATHS,
+            "pip could not write a file whose path is longer than Windows allows",
+            _cite_head(evidence, [found.group(0)[:80]])
+            + (
+                f"\nThe file's full path is {len(path)} characters."
+                if len(path) >= _NEAR_MAX_PATH
+                else ""
+            ),
+            causes.platform.long_paths_fix(),
+        )
+    return None
+
+
+#: conda's UnsatisfiableError for chains that end in a virtual package (conda/resolve.py,
+#: _classify_bad_deps; the "virtual_package" message of conda/exceptions.py): the chains, one
+#: a line after a dash, then "Your installed version is: V", V being "not available" where the
+#: solver sees no such package (a login node or image build without a driver for __cuda).
+#: https://github.com/conda/conda/blob/4.14.0/conda/exceptions.py
+_CONDA_SYSTEM_BLOCK = re.compile(
+    r"incompatible with your system:[ \t]*\n(?P<specs>(?:[^\n]{0,400}\n){0,60}?)"
+    r"[^\n]{0,60}?Your installed version is: (?P<ref>not available|\d[\w.]{0,30})"
+)
+#: A chain's last link: the virtual package a build needs, with its version where shown
+#: (MatchSpec's ``__cuda[version='>=11.0']`` or the chain's own ``__glibc >=2.17``). The
+#: system's own records (``feature:/linux-64::__glibc==2.31=0``) have no arrow before them.
+_CONDA_SYSTEM_NEED = re.compile(
+    r"-> (?P<package>__(?:cuda|glibc|osx))(?:\[version='(?P<spec>[^'\n]{0,80})'\]"
+    r"|[ \t]+(?P<bare>[<>=!~\d][^\s]{0,80}))?[ \t]*$",
+    re.MULTILINE,
+)
+_FLOOR = re.compile(r">=[ \t]*(\d+(?:\.\d+){0,2})")
+
+
+def _conda_system_unsatisfied(evidence: Evidence) -> Optional[Finding]:
+    """conda's solver refusing builds for a virtual package the system it solves for lacks
+    (``not available``) or has below the builds' floor. conda prints the same block beside
+    other conflicts where the installed version satisfies every chain: that says nothing."""
+    for block in _CONDA_SYSTEM_BLOCK.finditer(evidence.first_text):
+        needs = list(_CONDA_SYSTEM_NEED.finditer(block.group("specs")))
+        packages = {n.group("package") for n in needs}
+        if len(packages) != 1:
+            continue  # conda states one installed version for the block: whose is unclear
+        package = packages.pop()
+        floors = sorted(
+            {f for n in needs for f in _FLOOR.findall(n.group("spec") or n.group("bare") or "")},
+            key=version_key,
+        )
+        ref = block.group("ref")
+        if ref == "not available":
+            floor = floors[0] if floors else ""
+        else:
+            above = [f for f in floors if version_key(f) > version_key(ref)]
+            if not above:
+                continue  # the system satisfies the chains: the conflict is elsewhere
+            floor = above[-1]
+        cited = _cite_head(evidence, [needs[0].group(0).strip(), block.group(0).split("\n")[-1]])
+        # A glibc detected below the floor is the system's own: no declaration helps.
+        if package == "__glibc" and ref != "not available":
+            cause: causes.CauseId = causes.platform.GLIBC_TOO_OLD
+            fix = causes.platform.glibc_fix(f"GLIBC_{floor}")
+        else:
+            cause = causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH
+            fix = causes.conda.virtual_package_fix(package, floor, pixi=False)
+        return causes.finding(
+            f"explain.{cause}",
+            Severity.ERROR,
+            cause,
+            "conda's solver does not see the system version a package's builds need"
+            if ref == "not available"
+            else f"conda's solver sees {package} {ref}, below the {floor} the builds need",
+            cited,
+            fix,
+        )
+    return None
 
 
 #: conda's check of an extracted package (LinkPathAction.verify in

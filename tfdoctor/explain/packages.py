@@ -849,6 +849,11 @@ def _meeting(a: str, b: str) -> Optional[str]:
     return next((v for v in tried if spec_contains(v, a) and spec_contains(v, b)), None)
 
 
+#: Each resolver's command that requires a release in the project (uv, Poetry and PDM write
+#: it to pyproject.toml and lock again).
+_RESOLVER_ADD = {"uv": 'uv add "{}"', "poetry": 'poetry add "{}"', "pdm": 'pdm add "{}"'}
+
+
 def _between(c: Conflict, m: Machine) -> Optional[Finding]:
     """TensorFlow's range on a package and another package's that no version meets: the
     TensorFlow release whose range meets the other's (the matrix's pins), else the other's pin
@@ -875,23 +880,43 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         place = sum(1 for line in ordered if version_key(line) < here)
         best = min(fits, key=lambda x: (abs(at[x.line] - place), version_key(x.line)))
         pin = getattr(best.pins, c.target.replace("-", "_"))
+        wanted = f"{c.requirer}=={best.latest_patch}"
         fix = Fix(
             f"Require TensorFlow {best.line} (its {c.target} range, {pin}, meets {other}'s "
             f"{c.target}{c.have}; from the matrix), or a release of {other} whose {c.target} "
             f"range admits TensorFlow {c.requirer_version}'s.",
-            m.pip_install(f"{c.requirer}=={best.latest_patch}", f"{other}"),
+            m.pip_install(wanted, f"{other}")
+            if c.installer == "pip"
+            else (_RESOLVER_ADD[c.installer].format(wanted),),
         )
     else:
+        listed = (
+            f"`pip index versions {other}`"
+            if c.installer == "pip"
+            else f"its releases on PyPI: https://pypi.org/project/{other}/#history"
+        )
         fix = Fix(
             f"No TensorFlow release in the matrix declares a {c.target} range that meets "
             f"{other}'s {c.target}{c.have}: install a release of {other} with a wider {c.target} "
-            f"range (`pip index versions {other}`), or keep the two in separate environments.",
-            m.list_releases(other),
+            f"range ({listed}), or keep the two in separate environments.",
+            m.list_releases(other)
+            if c.installer == "pip"
+            else (causes.common.pypi_releases_command(other),),
         )
+    # Another package's exact pin (inference-schema 1.2.0: wrapt==1.11.1) that no TensorFlow
+    # release's range meets is that package's to widen: a library pinning a shared dependency.
+    pinned = (
+        not fits and not c.brought and c.have.startswith("==") and not _tensorflow_family(other)
+    )
     cause = {
         "keras": causes.software.KERAS_VERSION,
         "protobuf": causes.software.PROTOBUF_INCOMPATIBLE,
-    }.get(c.target, causes.software.DEPENDENCY_OUT_OF_RANGE)
+    }.get(
+        c.target,
+        causes.software.LIBRARY_PIN_CONFLICTS
+        if pinned
+        else causes.software.DEPENDENCY_OUT_OF_RANGE,
+    )
     return causes.finding(
         f"explain.{cause}",
         Severity.ERROR,

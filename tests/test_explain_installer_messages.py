@@ -1,0 +1,513 @@
+"""Installers' own messages around TensorFlow (pip, conda and libmamba, uv, Poetry, Pipenv),
+each read from the words the installer prints, with the fix in that installer's commands.
+
+The messages (their distinctive words), the releases that print them, the cause each is read
+as (new: read since this file; the others are checked here in lines of their own) and where
+the words are printed (the sources below the table):
+
+| Message | Releases | Cause | Src |
+| --- | --- | --- | --- |
+| pip `X.whl is not a supported wheel on this platform.` | pip 8+ | wheel-mismatch | 1 |
+| pip `Package 'X' requires a different Python: A not in 'B'` | pip 9+ | not-for | 1 |
+| pip `Ignored the following versions that require a different python` | 21.3+ | not-for | 1 |
+| pip `Cannot install A and B ...`: a library's `==` pin | 20.3+ | lib-pin (new) | 1 |
+| the same where pip's `Cannot install` names only that library | 20.3+ | out-of-range | 1 |
+| pip `error: externally-managed-environment` | 23.0+ | externally-managed-python | 2 |
+| pip `THESE PACKAGES DO NOT MATCH THE HASHES FROM THE REQUIREMENTS FILE` | 8+ | hash | 2 |
+| Pipenv `THESE PACKAGES DO NOT MATCH THE HASHES FROM Pipfile.lock!` | 2018 | hash | 3 |
+| pip `Could not install packages due to an OSError: [Errno 28] No space` | 21+ | disk | 4 |
+| pip `... due to an OSError: [WinError 206] The filename ... too long` | 20+ | long (new) | 4, 5 |
+| pip `... [Errno 2] No such file or directory: 'C:...'`, 240 chars+ | 20+ | long (new) | 4 |
+| pip `HINT: ... does not have Windows Long Path support enabled` | 21.2+ | long | 4 |
+| conda `incompatible with your system:`, `version is: not available` | 4.7+ | virtual (new) | 6 |
+| the same, a version below the chains' floor | 4.7+ | virtual (new) | 6 |
+| conda `Package python conflicts for:`, `tensorflow=X -> python` | 4.7+ | not-for (new) | 6 |
+| libmamba `tensorflow X is not installable because it requires` | 1.0+ | not-for (new) | 7, 8 |
+| libsolv `nothing provides __cuda needed by X` | mamba | virtual | 9 |
+| conda `PackagesNotFoundError: ... not available from current channels` | 4.6+ | not-for | 6 |
+| uv `hint: The requires-python value (A) includes Python versions` | 0.3+ | not-for (new) | 10 |
+| uv `X==V has no wheels with a matching Python ABI tag` | 0.4+ | not-for | 10 |
+| Poetry `supported Python range (A) is not compatible with ...` | 1.2+ | not-for (new) | 11, 12 |
+| Poetry `Unable to find installation candidates for X (V)` | 1.1+ | no-wheel | 13 |
+| uv `A==V depends on X.. and B==W depends on X.., we can conclude` | 0.4+ | range (new) | 10 |
+| Poetry `A (V) depends on X (>=..)` ... `version solving failed` | 1.2+ | range (new) | 11 |
+| PDM `Unable to find a resolution for X`, `because of the following` | 2.x | range (new) | 14 |
+| PDM `don't work on all Python versions in the range of the project's` | 2.x | not-for (new) | 14 |
+
+Causes: not-for is `tf-release-not-for-python` (uv's and Poetry's with the installer's own
+fix), no-wheel `tf-no-wheel-for-python` (a companion's looked up without pip for uv and
+Poetry), virtual `conda-virtual-package-mismatch` (`glibc-too-old` for a glibc below the
+floor), long `windows-long-paths`, disk `disk-space-exhausted`, lib-pin
+`library-pin-conflicts`, out-of-range and range `dependency-out-of-range` (range: new for uv,
+Poetry and PDM, with that resolver's commands), hash
+`download-hash-mismatch` (a new cause).
+
+1. https://github.com/pypa/pip/blob/23.0/src/pip/_internal/resolution/resolvelib/factory.py
+2. https://github.com/pypa/pip/blob/23.0/src/pip/_internal/exceptions.py
+3. https://github.com/pypa/pipenv/blob/003713fee5d1ead89e086095e021409dd52dfced/pipenv/cli.py
+4. https://github.com/pypa/pip/blob/23.0/src/pip/_internal/commands/install.py
+5. https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--0-499-
+6. https://github.com/conda/conda/blob/4.14.0/conda/exceptions.py
+7. https://github.com/mamba-org/mamba/blob/1.5.0/libmamba/src/core/problems_graph.cpp
+8. https://github.com/mamba-org/mamba/blob/2.0.0/libmamba/src/solver/problems_graph.cpp
+9. https://github.com/openSUSE/libsolv/blob/0.7.24/src/problems.c
+10. https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-resolver/src/pubgrub/report.rs
+11. https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/failure.py
+12. https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/solutions/solutions/python_requirement_solution.py
+13. https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/installation/chooser.py
+14. https://github.com/pdm-project/pdm/blob/0acc07a718a35a69e926240f8f47d53404d95a2b/src/pdm/cli/utils.py
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, readings, top_error
+
+# --- messages read before, checked here in lines of their own -----------------------------
+
+READ = {
+    "pip-wheel-not-supported": (
+        "ERROR: tensorflow-2.15.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl "
+        "is not a supported wheel on this platform.\n",
+        "wheel-mismatch",
+    ),
+    "pip-requires-a-different-python": (
+        "ERROR: Package 'tensorflow-io' requires a different Python: 3.12.1 not in '<3.12,>=3.7'\n",
+        "tf-release-not-for-python",
+    ),
+    "pip-ignored-versions": (
+        "ERROR: Ignored the following versions that require a different python version: "
+        "2.14.0 Requires-Python >=3.9\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.14.0 "
+        "(from versions: 2.10.0, 2.11.0, 2.12.0)\n"
+        "ERROR: No matching distribution found for tensorflow==2.14.0\n",
+        "tf-release-not-for-python",
+    ),
+    "pip-externally-managed": (
+        "$ pip install tensorflow\nerror: externally-managed-environment\n\n"
+        "\u00d7 This environment is externally managed\n"
+        "╰─> To install Python packages system-wide, try apt install\n"
+        "    python3-xyz, where xyz is the package you are trying to\n    install.\n",
+        "externally-managed-python",
+    ),
+    "pip-no-space": (
+        "Collecting tensorflow\n"
+        "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on "
+        "device\n",
+        "disk-space-exhausted",
+    ),
+    "pip-long-path-hint": (
+        "ERROR: Could not install packages due to an OSError: [Errno 2] No such file or "
+        "directory: 'C:\\\\venv\\\\Lib\\\\site-packages\\\\tensorflow\\\\x.h'\n"
+        "HINT: This error might have occurred since this system does not have Windows Long "
+        "Path support enabled. You can find information on how to enable this at "
+        "https://pip.pypa.io/warnings/enable-long-paths\n",
+        "windows-long-paths",
+    ),
+    "mamba-nothing-provides-cuda": (
+        "Encountered problems while solving:\n"
+        "  - nothing provides __cuda needed by tensorflow-2.15.0-cuda120py311h1234567_0\n",
+        "conda-virtual-package-mismatch",
+    ),
+    "conda-packages-not-found": (
+        "PackagesNotFoundError: The following packages are not available from current "
+        "channels:\n\n  - tensorflow=2.1.0\n\nCurrent channels:\n\n"
+        "  - https://repo.anaconda.com/pkgs/main/linux-64\n",
+        "tf-release-not-for-python",
+    ),
+    "uv-no-abi-tag": (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because tensorflow==2.16.1 has no wheels with a matching Python ABI tag (e.g., "
+        "`cp313`) and you require tensorflow==2.16.1, we can conclude that your requirements "
+        "are unsatisfiable.\n",
+        "tf-release-not-for-python",
+    ),
+}
+
+
+@pytest.mark.parametrize("text, cause", READ.values(), ids=READ.keys())
+def test_an_installers_message_is_read_as_its_cause(text: str, cause: str) -> None:
+    assert top_error(explained(text)).cause == cause
+
+
+HARMLESS = {
+    "a-successful-install": (
+        "Collecting tensorflow\n"
+        "  Downloading tensorflow-2.15.0-cp310-cp310-manylinux_2_17_x86_64.whl (475.2 MB)\n"
+        "Requirement already satisfied: numpy<2.0.0,>=1.23.5 in ./venv/lib/python3.10/"
+        "site-packages (from tensorflow) (1.26.4)\n"
+        "Installing collected packages: tensorflow\n"
+        "Successfully installed tensorflow-2.15.0\n\n"
+        "[notice] A new release of pip is available: 23.0.1 -> 24.0\n"
+        "[notice] To update, run: pip install --upgrade pip\n"
+    ),
+    "uv-resolves": (
+        "Resolved 42 packages in 1.02s\nPrepared 3 packages in 2.1s\n"
+        "Installed 3 packages in 40ms\n + tensorflow==2.16.1\n"
+    ),
+    "conda-solves": (
+        "Collecting package metadata (repodata.json): done\nSolving environment: done\n\n"
+        "## Package Plan ##\n\n  added / updated specs:\n    - tensorflow=2.15\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("text", HARMLESS.values(), ids=HARMLESS.keys())
+def test_an_installer_that_succeeded_is_harmless(text: str) -> None:
+    assert readings(explained(text)) == []
+
+
+# --- conda's classic solver: the system's virtual packages ---------------------------------
+
+
+def _system_block(chains: str, installed: str) -> str:
+    return (
+        "Solving environment: failed\n\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        f"your system:\n\n{chains}\nYour installed version is: {installed}\n\n"
+    )
+
+
+def test_a_cuda_the_system_lacks_is_a_virtual_package_to_declare() -> None:
+    text = _system_block("  - tensorflow-gpu=2.6 -> __cuda[version='>=11.2']\n", "not available")
+    top = top_error(explained(text))
+    assert top.cause == "conda-virtual-package-mismatch"
+    assert "CONDA_OVERRIDE_CUDA" in fix_text(top) and "11.2" in fix_text(top)
+
+
+def test_a_cuda_below_the_builds_floor_is_named_with_the_floor() -> None:
+    text = _system_block(
+        "  - feature:/linux-64::__cuda==10.2=0\n"
+        "  - feature:|@/linux-64::__cuda==10.2=0\n"
+        "  - tensorflow-gpu=2.6 -> __cuda[version='>=11.2']\n",
+        "10.2",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "conda-virtual-package-mismatch"
+    assert "__cuda 10.2" in top.summary and "11.2" in top.summary
+
+
+def test_a_glibc_below_the_builds_floor_is_the_system_too_old() -> None:
+    text = _system_block(
+        "  - feature:/linux-64::__glibc==2.17=0\n"
+        "  - tensorflow=2.15 -> libgcc-ng[version='>=12'] -> __glibc[version='>=2.28']\n",
+        "2.17",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "glibc-too-old"
+
+
+def test_a_system_that_meets_every_chain_says_nothing_of_the_system() -> None:
+    # conda prints the block beside the real conflict even where the version satisfies it.
+    text = _system_block(
+        "  - feature:/linux-64::__glibc==2.35=0\n"
+        "  - python=3.7 -> libgcc-ng[version='>=11.2.0'] -> __glibc[version='>=2.17']\n",
+        "2.35",
+    )
+    causes = {x.cause for x in explained(text).findings}
+    assert not causes & {"conda-virtual-package-mismatch", "glibc-too-old"}
+
+
+def test_two_virtual_packages_under_one_installed_version_are_not_guessed() -> None:
+    text = _system_block(
+        "  - tensorflow-gpu=2.6 -> __cuda[version='>=11.2']\n"
+        "  - tensorflow-gpu=2.6 -> __glibc[version='>=2.28']\n",
+        "2.17",
+    )
+    causes = {x.cause for x in explained(text).findings}
+    assert not causes & {"conda-virtual-package-mismatch", "glibc-too-old"}
+
+
+# --- conda's classic solver and libmamba: TensorFlow's Python ------------------------------
+
+
+def test_condas_python_group_names_the_release_and_its_pythons() -> None:
+    text = (
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n\nOutput in format: Requested package -> Available versions\n\n"
+        "Package python conflicts for:\n"
+        "tensorflow=1.2 -> python[version='>=2.7,<2.8.0a0|>=3.5,<3.6.0a0|>=3.6,<3.7.0a0']\n"
+        "python=3.8\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    assert "python=3.6 tensorflow=1.2" in fix_text(top)
+
+
+def test_condas_python_group_with_the_python_among_the_builds_is_not_the_python() -> None:
+    text = (
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n\nPackage python conflicts for:\n"
+        "tensorflow=2.4 -> python[version='>=3.8,<3.9.0a0']\n"
+        "keras-gpu -> python[version='>=2.7,<2.8.0a0']\npython=3.8\n"
+    )
+    assert "tf-release-not-for-python" not in {x.cause for x in explained(text).findings}
+
+
+def _mamba_tree(leaf: str) -> str:
+    return (
+        "error    libmamba Could not solve for environment specs\n"
+        "    The following packages are incompatible\n"
+        "    ├─ python 3.12**  is requested and can be installed;\n"
+        "    └─ tensorflow 2.11**  is not installable because it requires\n"
+        f"       └─ {leaf}, which conflicts with any installable versions previously "
+        "reported.\n"
+        "critical libmamba Could not solve for environment specs\n"
+    )
+
+
+def test_libmambas_tree_says_the_release_has_no_build_for_the_python() -> None:
+    top = top_error(explained(_mamba_tree("python >=3.10,<3.11.0a0 *")))
+    assert top.cause == "tf-release-not-for-python"
+    assert "conda create" in fix_text(top) and "python=3.10" in fix_text(top)
+    assert "pip " not in fix_text(top)
+
+
+def test_libmambas_tree_over_another_package_is_not_the_python() -> None:
+    text = _mamba_tree("numpy >=1.26,<2.0a0 *")
+    assert "tf-release-not-for-python" not in {x.cause for x in explained(text).findings}
+
+
+# --- pip on Windows: a path past MAX_PATH ---------------------------------------------------
+
+_LONG = "C:\\\\Users\\\\someone\\\\AppData\\\\Local\\\\Packages\\\\" + "\\\\".join(
+    (
+        *("PythonSoftwareFoundation.Python.3.10_qbz5n2kfra8p0", "LocalCache", "local-packages"),
+        *("Python310", "site-packages", "tensorflow", "include", "external", "grpc"),
+        *("src", "core", "ext", "filters", "client_channel", "lb_policy", "grpclb", "x_filter.h"),
+    )
+)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ERROR: Could not install packages due to an OSError: [WinError 206] The filename or "
+        "extension is too long: 'C:\\\\venv\\\\Lib\\\\site-packages\\\\tensorflow\\\\x.h'",
+        f"ERROR: Could not install packages due to an EnvironmentError: [Errno 2] No such file "
+        f"or directory: '{_LONG}'",
+    ],
+    ids=["winerror-206", "old-pip-missing-file-past-max-path"],
+)
+def test_pips_refused_long_path_is_windows_long_paths(line: str) -> None:
+    top = top_error(explained(f"Installing collected packages: tensorflow\n{line}\n"))
+    assert top.cause == "windows-long-paths"
+    assert "LongPathsEnabled" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ERROR: Could not install packages due to an OSError: [Errno 2] No such file or "
+        "directory: 'C:\\\\venv\\\\Lib\\\\site-packages\\\\tensorflow\\\\x.h'\n",
+        "Traceback (most recent call last):\n"
+        '  File "C:\\run.py", line 3, in <module>\n'
+        "    subprocess.run(cmd)\n"
+        "FileNotFoundError: [WinError 206] The filename or extension is too long\n",
+    ],
+    ids=["a-short-missing-path", "a-long-command-line-outside-pip"],
+)
+def test_a_missing_file_or_error_206_outside_pips_install_is_not_long_paths(text: str) -> None:
+    assert "windows-long-paths" not in {x.cause for x in explained(text).findings}
+
+
+# --- uv and Poetry: the project's declared Python range ------------------------------------
+
+
+def test_uvs_requires_python_hint_narrows_the_projects_range_with_uv() -> None:
+    # uv wraps the hint at the terminal's width.
+    text = (
+        "  \u00d7 No solution found when resolving dependencies for split (python_full_version == "
+        "'3.8.*'):\n"
+        "  ╰─▶ Because the requested Python version (>=3.8) does not satisfy Python>=3.9 and "
+        "tensorflow==2.16.1 depends on Python>=3.9, we can conclude that tensorflow==2.16.1 "
+        "cannot be used.\n\n"
+        "      hint: The `requires-python` value (>=3.8) includes Python versions that are not "
+        "supported by your dependencies (e.g.,\n"
+        "      tensorflow==2.16.1 only supports >=3.9). Consider using a more restrictive "
+        "`requires-python` value (like\n      >=3.9).\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert 'requires-python = ">=3.9"' in fix and "uv lock" in fix
+    assert "pip " not in fix
+
+
+def test_uvs_requires_python_hint_for_another_projects_package_is_not_tensorflows() -> None:
+    text = (
+        "      hint: The `requires-python` value (>=3.8) includes Python versions that are not "
+        "supported by your dependencies (e.g., numpy==2.1.0 only supports >=3.10). Consider "
+        "using a more restrictive `requires-python` value (like >=3.10).\n"
+    )
+    assert "tf-release-not-for-python" not in {x.cause for x in explained(text).findings}
+
+
+_POETRY = (
+    "Updating dependencies\nResolving dependencies... (1.2s)\n\n"
+    "The current project's supported Python range (>=3.9,<4.0) is not compatible with some of "
+    "the required packages Python requirement:\n"
+    "  - {dist} requires Python >=3.9,<3.12, so it will not be satisfied for Python "
+    ">=3.12,<4.0\n\n"
+    "  • Check your dependencies Python requirement: The Python requirement can be specified "
+    "via the `python` or `markers` properties\n\n"
+    '    For {dist}, a possible solution would be to set the `python` property to ">=3.9,<3.12"\n'
+)
+
+
+def test_poetrys_python_range_is_narrowed_with_poetry() -> None:
+    top = top_error(explained(_POETRY.format(dist="tensorflow")))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert '">=3.9,<3.12"' in fix and "poetry lock" in fix
+    assert "pip " not in fix
+
+
+def test_poetrys_python_range_of_another_projects_package_is_not_tensorflows() -> None:
+    text = _POETRY.format(dist="pyinstaller")
+    assert "tf-release-not-for-python" not in {x.cause for x in explained(text).findings}
+
+
+def test_a_companion_poetry_finds_no_file_of_is_looked_up_without_pip() -> None:
+    text = (
+        "  RuntimeError\n\n  Unable to find installation candidates for "
+        "tensorflow-io-gcs-filesystem (0.34.0)\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    assert top.fix is not None
+    assert not any(c.startswith("pip ") for c in top.fix.commands)
+
+
+# --- downloads whose hash does not match ---------------------------------------------------
+
+
+def test_a_file_that_fails_pips_hash_check_is_downloaded_again() -> None:
+    text = (
+        "Collecting tensorflow==2.15.0\n"
+        "ERROR: THESE PACKAGES DO NOT MATCH THE HASHES FROM THE REQUIREMENTS FILE. If you have "
+        "updated the package versions, please update the hashes. Otherwise, examine the "
+        "package contents carefully; someone may have tampered with them.\n"
+        "    tensorflow==2.15.0 from https://files.pythonhosted.org/packages/aa/bb/"
+        "tensorflow-2.15.0-cp310-cp310-manylinux_2_17_x86_64.whl:\n"
+        "        Expected sha256 0123\n             Got        4567\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "download-hash-mismatch"
+    assert "pip cache purge" in fix_text(top) and "--no-cache-dir" in fix_text(top)
+
+
+def test_pipenvs_hash_check_makes_its_lock_again() -> None:
+    text = (
+        "[pipenv.exceptions.InstallError]: THESE PACKAGES DO NOT MATCH THE HASHES FROM "
+        "Pipfile.lock!\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "download-hash-mismatch"
+    assert "pipenv lock --clear" in fix_text(top)
+
+
+def test_hashes_missing_in_require_hashes_mode_are_not_a_mismatch() -> None:
+    text = (
+        "ERROR: Hashes are required in --require-hashes mode, but they are missing from some "
+        "requirements. Here is a list of those requirements along with the hashes their "
+        "downloaded archives actually had.\n"
+    )
+    assert "download-hash-mismatch" not in {x.cause for x in explained(text).findings}
+
+
+# --- pip's resolver: a library's exact pin against TensorFlow's range ----------------------
+
+
+def test_a_librarys_exact_pin_that_no_tensorflow_meets_is_the_librarys() -> None:
+    text = (
+        "The conflict is caused by:\n"
+        "    somelib 1.2.0 depends on wrapt==1.11.1\n"
+        "    tensorflow 2.4.1 depends on wrapt~=1.12.1\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "library-pin-conflicts"
+    assert "somelib" in fix_text(top)
+
+
+def test_a_library_that_brought_its_own_tensorflow_clashes_within_its_pins() -> None:
+    text = (
+        "ERROR: Cannot install somelib==1.0.4 because these package versions have conflicting "
+        "dependencies.\n\nThe conflict is caused by:\n"
+        "    somelib 1.0.4 depends on numpy==1.12.0\n"
+        "    tensorflow 1.5.0 depends on numpy>=1.12.1\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+
+
+# --- uv, Poetry and PDM: TensorFlow's range against another package's ----------------------
+
+_RANGES = {
+    "uv": (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  \u2570\u2500\u25b6 Because tensorflow==2.12.0 depends on numpy>=1.22,<1.24 and "
+        "pandas==2.2.2 depends on numpy>=1.26.0, we can conclude that pandas==2.2.2 and "
+        "tensorflow==2.12.0 are incompatible.\n",
+        'uv add "tensorflow==',
+    ),
+    "poetry": (
+        "Because pandas (2.2.2) depends on numpy (>=1.26.0)\n"
+        " and tensorflow (2.12.0) depends on numpy (>=1.22,<1.24), pandas (2.2.2) is "
+        "incompatible with tensorflow (2.12.0).\n"
+        "So, because myproj depends on both tensorflow (2.12.0) and pandas (2.2.2), version "
+        "solving failed.\n",
+        'poetry add "tensorflow==',
+    ),
+    "pdm": (
+        "Unable to find a resolution for numpy\nbecause of the following conflicts:\n"
+        "  numpy<1.24,>=1.22 (from tensorflow@2.12.0)\n"
+        "  numpy>=1.26.0 (from pandas@2.2.2)\n"
+        "To fix this, you could loosen the dependency version constraints in pyproject.toml.\n",
+        'pdm add "tensorflow==',
+    ),
+}
+
+
+@pytest.mark.parametrize("text, command", _RANGES.values(), ids=_RANGES.keys())
+def test_a_resolvers_ranges_that_do_not_meet_are_fixed_with_that_resolver(
+    text: str, command: str
+) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    assert top.fix is not None
+    assert any(c.startswith(command) for c in top.fix.commands)
+    assert not any(c.startswith("pip ") for c in top.fix.commands)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "  \u2570\u2500\u25b6 Because pandas==2.2.2 depends on numpy>=1.26.0 and numba==0.56.0 "
+        "depends on numpy<1.24, we can conclude that numba==0.56.0 and pandas==2.2.2 are "
+        "incompatible.\n",
+        # Poetry's caret is not a PEP 440 range: no meeting is judged from it.
+        "Because pandas (2.2.2) depends on numpy (^1.26.0)\n and tensorflow (2.12.0) depends "
+        "on numpy (>=1.22,<1.24), pandas (2.2.2) is incompatible with tensorflow (2.12.0).\n"
+        "So, because myproj depends on both, version solving failed.\n",
+    ],
+    ids=["uv-two-other-packages", "poetry-caret-range"],
+)
+def test_ranges_without_tensorflows_pep_440_side_are_left_alone(text: str) -> None:
+    assert "dependency-out-of-range" not in {x.cause for x in explained(text).findings}
+
+
+def test_pdms_requires_python_refusal_narrows_the_range_with_pdm() -> None:
+    text = (
+        "Unable to find a resolution because the following dependencies don't work on all "
+        "Python versions in the range of the project's `requires-python`: >=3.8.\n"
+        "  python>=3.9 (from <Candidate tensorflow@2.16.1 from https://pypi.org/simple/"
+        "tensorflow/>)\n"
+        "A possible solution is to change the value of `requires-python` in pyproject.toml to "
+        ">=3.9.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert 'requires-python = ">=3.9"' in fix and "pdm lock" in fix
