@@ -1496,9 +1496,12 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             # TensorFlow's own code, or the Keras released with it: a stack built for NumPy 1,
             # whose range excludes 2.
             cause, fix = causes.software.NUMPY_ABI, causes.software.numpy_abi_fix(m)
-        elif version_key(release)[:1] >= (2,):
+        elif version_key(release)[:1] >= (2,) or not (
+            user in TF_DISTRIBUTIONS or user in _TF_KERAS
+        ):
             # Another library's Python code written for a NumPy before the release that
-            # removed the name (2.0's, or 2.4's in1d): the name is what breaks.
+            # removed the name (1.24's np.bool, 2.0's, 2.4's in1d): the name is what breaks.
+            # TensorFlow's own code is held by the NumPy range it declares (below).
             cause = causes.code.NUMPY_NAME_REMOVED
             fix = causes.common.declared_range_fix(
                 m,
