@@ -37,10 +37,10 @@ the words are printed (the sources below the table):
 Causes: not-for is `tf-release-not-for-python` (uv's and Poetry's with the installer's own
 fix), no-wheel `tf-no-wheel-for-python` (a companion's looked up without pip for uv and
 Poetry), virtual `conda-virtual-package-mismatch` (`glibc-too-old` for a glibc below the
-floor), long `windows-long-paths`, disk `disk-space-exhausted`, lib-pin
-`library-pin-conflicts`, out-of-range and range `dependency-out-of-range` (range: new for uv,
-Poetry and PDM, with that resolver's commands), hash
-`download-hash-mismatch` (a new cause).
+floor, `driver-too-old` for a CUDA below it), long `windows-long-paths`, disk
+`disk-space-exhausted`, lib-pin `library-pin-conflicts`, out-of-range and range
+`dependency-out-of-range` (range: new for uv, Poetry and PDM, with that resolver's commands),
+hash `download-hash-mismatch` (a new cause).
 
 1. https://github.com/pypa/pip/blob/23.0/src/pip/_internal/resolution/resolvelib/factory.py
 2. https://github.com/pypa/pip/blob/23.0/src/pip/_internal/exceptions.py
@@ -184,8 +184,12 @@ def test_a_cuda_below_the_builds_floor_is_named_with_the_floor() -> None:
         "10.2",
     )
     top = top_error(explained(text))
-    assert top.cause == "conda-virtual-package-mismatch"
+    # conda read 10.2 from this machine's driver: declaring this machine's value changes
+    # nothing; the driver (one that reports CUDA 11.2 itself) or the builds must change.
+    assert top.cause == "driver-too-old"
     assert "__cuda 10.2" in top.summary and "11.2" in top.summary
+    assert "460.27.03" in fix_text(top)
+    assert top.fix is not None and not any("export" in c for c in top.fix.commands)
 
 
 def test_a_glibc_below_the_builds_floor_is_the_system_too_old() -> None:
@@ -408,6 +412,32 @@ def test_pipenvs_hash_check_makes_its_lock_again() -> None:
     assert "pipenv lock --clear" in fix_text(top)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ERROR: THESE PACKAGES DO NOT MATCH THE HASHES FROM THE REQUIREMENTS FILE.\n"
+        "        Expected sha256 0123\n             Got        4567\n",
+        "[pipenv.exceptions.InstallError]: THESE PACKAGES DO NOT MATCH THE HASHES FROM "
+        "Pipfile.lock!\n",
+    ],
+    ids=["pip", "pipenv"],
+)
+def test_a_hash_mismatch_says_how_to_tell_a_stale_hash_from_an_altered_file(text: str) -> None:
+    fix = fix_text(top_error(explained(text)))
+    assert "`Got` hash" in fix and "PyPI lists" in fix and "proxy or mirror" in fix
+
+
+def test_pipenv_passing_pips_hash_words_through_makes_its_lock_again() -> None:
+    # Later Pipenv releases print pip's own words under their exception's name.
+    text = (
+        "[pipenv.exceptions.InstallError]: ERROR: THESE PACKAGES DO NOT MATCH THE HASHES FROM "
+        "THE REQUIREMENTS FILE. If you have updated the package versions, please update the "
+        "hashes.\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "pipenv lock --clear" in fix and "pip-compile" not in fix
+
+
 def test_hashes_missing_in_require_hashes_mode_are_not_a_mismatch() -> None:
     text = (
         "ERROR: Hashes are required in --require-hashes mode, but they are missing from some "
@@ -479,6 +509,27 @@ def test_a_resolvers_ranges_that_do_not_meet_are_fixed_with_that_resolver(
     assert top.fix is not None
     assert any(c.startswith(command) for c in top.fix.commands)
     assert not any(c.startswith("pip ") for c in top.fix.commands)
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        "And because you require pandas==2.2.2 and tensorflow==2.12.0, we can conclude that "
+        "your requirements are unsatisfiable.",
+        # uv wraps at the terminal's width.
+        "And because you\n      require pandas==2.2.2 and tensorflow==2.12.0, we can conclude "
+        "that your requirements are\n      unsatisfiable.",
+    ],
+    ids=["one-line", "wrapped"],
+)
+def test_uvs_pip_interface_is_fixed_with_uv_pip_not_a_projects_add(root: str) -> None:
+    # `uv pip install` resolves no project: `uv add` there finds no pyproject.toml.
+    text = f"$ uv pip install tensorflow==2.12.0 pandas==2.2.2\n{_RANGES['uv'][0]}      {root}\n"
+    top = top_error(explained(text))
+    assert top.fix is not None
+    assert any(c.startswith('uv pip install "tensorflow==') for c in top.fix.commands)
+    assert any(c.endswith('"pandas"') for c in top.fix.commands)
+    assert not any(c.startswith("uv add") for c in top.fix.commands)
 
 
 @pytest.mark.parametrize(

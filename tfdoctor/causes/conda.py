@@ -409,6 +409,23 @@ VIRTUAL_PACKAGES: Mapping[str, tuple[str, str, str, str, str]] = {
 }  # fmt: skip
 
 
+def conda_cuda_below_fix(seen: str, floor: str, driver: Optional[str]) -> Fix:
+    """conda's ``__cuda`` read from this machine's driver (``seen``) below the CUDA ``floor``
+    the builds need: the driver is what must change (``driver``: the oldest one for that CUDA
+    by NVIDIA's tables, where known), or the builds; declaring the version this machine has
+    changes nothing, since conda read it from the same driver."""
+    newer = f" ({driver} or newer, by NVIDIA's tables)" if driver else ""
+    return Fix(
+        f"conda reads __cuda from the NVIDIA driver of the machine it solves on: that driver "
+        f"supports CUDA {seen}, and the builds need {floor} or newer. Upgrade the driver to one "
+        f"that supports CUDA {floor}{newer}, or install builds for CUDA {seen} or older. Where "
+        "this machine is not the one that runs the code (a login node whose driver is older "
+        "than the GPU machines'), export CONDA_OVERRIDE_CUDA set to the CUDA Version the GPU "
+        "machines' `nvidia-smi` shows before conda solves.",
+        ("nvidia-smi",),
+    )
+
+
 def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
     """Declare the system a package's builds need (``floor``: the version they ask for, empty
     where not shown), where the machine that runs the code has it (``pixi``: the log is

@@ -280,21 +280,35 @@ def host_cert_fix(reason: str, url: Optional[str] = None) -> Fix:
     )
 
 
+#: How to tell which file is wrong: pip prints the hash it expected and the one it got, and
+#: PyPI never lets a file be uploaded again under the same name
+#: (https://pypi.org/help/#file-name-reuse), so PyPI's listed hash is the file's.
+_WHICH_HASH = (
+    "To tell a stale hash from an altered file, compare the `Got` hash pip printed with the "
+    "sha256 PyPI lists for that "
+    "file (the release's Download files, View hashes; PyPI never replaces a file): the same "
+    "means the expected hash was written for another file; another means the file was "
+    "changed on the way or came from an index that is not PyPI (a proxy or mirror serving "
+    "another file, a private index where the release was uploaded again), which has to be "
+    "bypassed or fixed."
+)
+
+
 def hash_mismatch_fix(pipenv: bool) -> Fix:
     """The file downloaded again, past pip's cache (``pipenv``: Pipenv's lock file holds the
-    hashes, so its lock is made again)."""
+    hashes, so its lock is made again), with how to tell a stale hash from an altered file."""
     if pipenv:
         return Fix(
             "Make Pipenv's lock again with its cache cleared (it records the hashes of the files "
             "the index serves now, for each platform's wheel), then install: a file cut short "
-            "on the way fails the same check again, so retry where the download completes.",
+            f"on the way fails the same check again, so retry where the download completes. "
+            f"{_WHICH_HASH}",
             ("pipenv lock --clear", "pipenv install"),
         )
     return Fix(
         "Download the file again past pip's cache: empty the cache, then run the same pip "
-        "command with --no-cache-dir (a proxy or mirror that serves another file has to be "
-        "bypassed or fixed). Where the requirements file pins hashes (--hash=sha256:...) and "
-        "its versions changed, or it was written on another platform, write its hashes again "
-        "on this one (pip-compile --generate-hashes).",
+        "command with --no-cache-dir. Where the requirements file pins hashes "
+        "(--hash=sha256:...) and its versions changed, or it was written on another platform, "
+        f"write its hashes again on this one (pip-compile --generate-hashes). {_WHICH_HASH}",
         ("python -m pip cache purge",),
     )

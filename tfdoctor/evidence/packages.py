@@ -129,8 +129,8 @@ class Conflict(Record):
     #: ``between``: TensorFlow came with the other package (pip's "Cannot install" line names
     #: what was asked for, and no TensorFlow): the clash is within that package's own pins.
     brought: bool = False
-    #: ``between``: the resolver that printed it (``pip``, ``uv``, ``poetry``, ``pdm``), whose
-    #: own commands the fix names.
+    #: ``between``: the resolver that printed it (``pip``, ``uv``, ``uv pip``: uv's pip
+    #: interface, ``poetry``, ``pdm``), whose own commands the fix names.
     installer: str = "pip"
 
     @property
@@ -200,7 +200,7 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
         if "we can conclude that" in text and "depends on" in text:
             out += _between(
                 ((m["req"], m["rv"], m["target"], m["spec"]) for m in _UV_DEPENDS.finditer(text)),
-                "uv",
+                "uv pip" if _UV_PIP_ROOT.search(text) else "uv",
             )
         if "version solving failed" in text and "depends on" in text:
             out += _between(
@@ -294,6 +294,10 @@ _UV_DEPENDS = re.compile(
     rf"(?<![\w.-])(?P<req>{_NAME})==(?P<rv>{_VERSION}) depends on "
     rf"(?P<target>{_NAME})(?:\[[^\]\n]{{0,200}}\])?(?P<spec>{_RANGE})(?=\s|,\s|$)"
 )
+#: uv's words for the requirements at the root where no project is resolved (``uv pip
+#: install``: "you require ..., we can conclude that your requirements are unsatisfiable");
+#: a project's are "your project depends on ..." and "your project's requirements".
+_UV_PIP_ROOT = re.compile(r"\byou\s+require\b|\byour requirements are\s+unsatisfiable")
 #: Poetry's (mixology's) words for the same: ``tensorflow (2.13.0) depends on
 #: typing-extensions (>=3.6.6,<4.6.0)``, ahead of ``version solving failed``.
 #: https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/failure.py

@@ -4610,8 +4610,14 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.network.DOWNLOAD_HASH_MISMATCH: lambda m, r, hits: (
         causes.network.DOWNLOAD_HASH_MISMATCH,
+        # Pipenv names its lock file in pip's words, or (later releases) passes them through
+        # under its own exception's name: its lock file holds the hashes either way.
         causes.network.hash_mismatch_fix(
-            any("Pipfile.lock" in line for h in hits for _, line in h.citations)
+            any(
+                "Pipfile.lock" in line or "pipenv.exceptions" in line
+                for h in hits
+                for _, line in h.citations
+            )
         ),
     ),
     causes.runtime.HOST_OUT_OF_MEMORY: lambda m, r, hits: (
@@ -5337,7 +5343,7 @@ def explain(
         _user_site_tensorflow(evidence),
         _syntax_newer_than_python(evidence, revealed, machine),
         _conda_path_too_long(evidence),
-        _conda_system_unsatisfied(evidence),
+        _conda_system_unsatisfied(evidence, machine),
         _pip_path_too_long(evidence),
         _project_python_range(evidence),
         _model_garden_official(evidence),
@@ -5785,7 +5791,25 @@ _CONDA_SYSTEM_NEED = re.compile(
 _FLOOR = re.compile(r">=[ \t]*(\d+(?:\.\d+){0,2})")
 
 
-def _conda_system_unsatisfied(evidence: Evidence) -> Optional[Finding]:
+#: The platform conda solves for, as its records of the system name it
+#: (``feature:/linux-64::__cuda==10.2=0``).
+_CONDA_SUBDIR = re.compile(r"::?/?(?P<os>linux|win)-(?:64|aarch64|ppc64le|32)::__")
+
+
+def _conda_driver_floor(m: Machine, block: re.Match[str]) -> Optional[str]:
+    """The oldest driver that reports the CUDA the block's builds need, on the platform its
+    records of the system name (None where they name none, or the matrix has no such CUDA).
+    conda compares the CUDA version the driver reports, so minor version compatibility's
+    lower floor does not satisfy its solver: the driver the toolkit shipped with does."""
+    subdir = _CONDA_SUBDIR.search(block.group(0))
+    floor = _FLOOR.findall(block.group("specs"))
+    toolkit = m.matrix.toolkit(max(floor, key=version_key)) if m.matrix and floor else None
+    if subdir is None or toolkit is None:
+        return None
+    return toolkit.min_driver_linux if subdir["os"] == "linux" else toolkit.min_driver_windows
+
+
+def _conda_system_unsatisfied(evidence: Evidence, m: Machine) -> Optional[Finding]:
     """conda's solver refusing builds for a virtual package the system it solves for lacks
     (``not available``) or has below the builds' floor. conda prints the same block beside
     other conflicts where the installed version satisfies every chain: that says nothing."""
@@ -5812,6 +5836,11 @@ def _conda_system_unsatisfied(evidence: Evidence) -> Optional[Finding]:
         if package == "__glibc" and ref != "not available":
             cause: causes.CauseId = causes.platform.GLIBC_TOO_OLD
             fix = causes.platform.glibc_fix(f"GLIBC_{floor}")
+        elif package == "__cuda" and ref != "not available":
+            # conda read __cuda from this machine's driver: its own value is what it saw, so
+            # the driver (or the builds) must change.
+            cause = causes.gpu.DRIVER_TOO_OLD
+            fix = causes.conda.conda_cuda_below_fix(ref, floor, _conda_driver_floor(m, block))
         else:
             cause = causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH
             fix = causes.conda.virtual_package_fix(package, floor, pixi=False)

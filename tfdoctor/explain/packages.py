@@ -849,9 +849,15 @@ def _meeting(a: str, b: str) -> Optional[str]:
     return next((v for v in tried if spec_contains(v, a) and spec_contains(v, b)), None)
 
 
-#: Each resolver's command that requires a release in the project (uv, Poetry and PDM write
-#: it to pyproject.toml and lock again).
-_RESOLVER_ADD = {"uv": 'uv add "{}"', "poetry": 'poetry add "{}"', "pdm": 'pdm add "{}"'}
+#: Each resolver's command that requires a release: uv, Poetry and PDM write it to the
+#: project's pyproject.toml and lock again; uv's pip interface has no project, and installs
+#: it beside the other package as pip does.
+_RESOLVER_ADD = {
+    "uv": 'uv add "{wanted}"',
+    "uv pip": 'uv pip install "{wanted}" "{other}"',
+    "poetry": 'poetry add "{wanted}"',
+    "pdm": 'pdm add "{wanted}"',
+}
 
 
 def _between(c: Conflict, m: Machine) -> Optional[Finding]:
@@ -887,7 +893,7 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
             f"range admits TensorFlow {c.requirer_version}'s.",
             m.pip_install(wanted, f"{other}")
             if c.installer == "pip"
-            else (_RESOLVER_ADD[c.installer].format(wanted),),
+            else (_RESOLVER_ADD[c.installer].format(wanted=wanted, other=other),),
         )
     else:
         listed = (
