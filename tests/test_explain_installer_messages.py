@@ -202,6 +202,17 @@ def test_a_glibc_below_the_builds_floor_is_the_system_too_old() -> None:
     assert top.cause == "glibc-too-old"
 
 
+def test_a_macos_below_the_builds_floor_is_the_system_too_old() -> None:
+    text = _system_block(
+        "  - feature:/osx-64::__osx==10.13=0\n  - tensorflow=2.13 -> __osx[version='>=10.15']\n",
+        "10.13",
+    )
+    top = top_error(explained(text))
+    # conda read 10.13 from this Mac: declaring the same value changes nothing.
+    assert top.cause == "macos-too-old"
+    assert "10.15" in fix_text(top) and "CONDA_OVERRIDE_OSX" not in fix_text(top)
+
+
 def test_a_system_that_meets_every_chain_says_nothing_of_the_system() -> None:
     # conda prints the block beside the real conflict even where the version satisfies it.
     text = _system_block(

@@ -5832,10 +5832,15 @@ def _conda_system_unsatisfied(evidence: Evidence, m: Machine) -> Optional[Findin
                 continue  # the system satisfies the chains: the conflict is elsewhere
             floor = above[-1]
         cited = _cite_head(evidence, [needs[0].group(0).strip(), block.group(0).split("\n")[-1]])
-        # A glibc detected below the floor is the system's own: no declaration helps.
+        # A glibc detected below the floor is the system's own: no declaration helps (conda
+        # read the value from this machine, so declaring this machine's value changes nothing).
         if package == "__glibc" and ref != "not available":
             cause: causes.CauseId = causes.platform.GLIBC_TOO_OLD
             fix = causes.platform.glibc_fix(f"GLIBC_{floor}")
+        elif package == "__osx" and ref != "not available":
+            # So is a macOS detected below it.
+            cause = causes.platform.MACOS_TOO_OLD
+            fix = causes.platform.macos_fix(floor)
         elif package == "__cuda" and ref != "not available":
             # conda read __cuda from this machine's driver: its own value is what it saw, so
             # the driver (or the builds) must change.
