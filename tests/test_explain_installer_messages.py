@@ -470,6 +470,10 @@ def test_a_librarys_exact_pin_that_no_tensorflow_meets_is_the_librarys() -> None
     top = top_error(explained(text))
     assert top.cause == "library-pin-conflicts"
     assert "somelib" in fix_text(top)
+    # The matrix records no wrapt range (TensorFlow 2.3 declares wrapt>=1.11.1, which meets):
+    # it cannot say that no release meets.
+    assert "No TensorFlow release" not in fix_text(top)
+    assert "does not record TensorFlow's wrapt ranges" in fix_text(top)
 
 
 def test_a_library_that_brought_its_own_tensorflow_clashes_within_its_pins() -> None:

@@ -40,7 +40,7 @@ from tfdoctor.explain.modules import module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import TFLine, spec_contains, version_key
+from tfdoctor.matrix import PIN_FIELDS, TFLine, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
 
 if TYPE_CHECKING:
@@ -901,10 +901,20 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
             if c.installer == "pip"
             else f"its releases on PyPI: https://pypi.org/project/{other}/#history"
         )
+        # The matrix records TensorFlow's ranges on a few packages only (its pins): of any
+        # other it cannot say whether some release meets.
+        known = c.target.replace("-", "_") in PIN_FIELDS
         fix = Fix(
-            f"No TensorFlow release in the matrix declares a {c.target} range that meets "
-            f"{other}'s {c.target}{c.have}: install a release of {other} with a wider {c.target} "
-            f"range ({listed}), or keep the two in separate environments.",
+            (
+                f"No TensorFlow release in the matrix declares a {c.target} range that meets "
+                f"{other}'s {c.target}{c.have}"
+                if known
+                else f"The matrix does not record TensorFlow's {c.target} ranges, so whether "
+                f"another TensorFlow release's range meets {other}'s {c.target}{c.have} is not "
+                "known here"
+            )
+            + f": install a release of {other} with a wider {c.target} range ({listed}), or "
+            "keep the two in separate environments.",
             m.list_releases(other)
             if c.installer == "pip"
             else (causes.common.pypi_releases_command(other),),
