@@ -487,3 +487,11 @@ def test_cudnn_parts_mixed_on_windows_are_listed_from_path() -> None:
     # Windows loads the DLLs found on PATH: no ldconfig, find / or LD_LIBRARY_PATH there.
     assert "where cudnn*.dll" in fix
     assert "ldconfig" not in fix and "LD_LIBRARY_PATH" not in fix
+
+
+def test_an_unknown_error_in_a_container_reloads_the_hosts_module() -> None:
+    text = "$ kubectl logs trainer-0\n" + _STATUS + "unknown error\n"
+    top = top_error(explained(text))
+    assert top.cause == "cuinit-unknown-error"
+    assert top.fix is not None and "on the host" in top.fix.text
+    assert all("on the host" in command for command in top.fix.commands)

@@ -1366,8 +1366,16 @@ def read_device_log_fix() -> Fix:
     )
 
 
-def cuinit_unknown_fix() -> Fix:
-    """Reload the unified-memory module that lost its state (after suspend/resume)."""
+def cuinit_unknown_fix(m: Machine) -> Fix:
+    """Reload the unified-memory module that lost its state (after suspend/resume); in a
+    container, on its host, whose kernel the container shares."""
+    if m.container:
+        return Fix(
+            "Reload the nvidia_uvm kernel module on the host (or reboot it): it loses its state "
+            "across a suspend/resume, and a container shares the host's kernel modules, so it "
+            "cannot reload them itself.",
+            ("sudo rmmod nvidia_uvm  # on the host", "sudo modprobe nvidia_uvm  # on the host"),
+        )
     return Fix(
         "Reload the nvidia_uvm kernel module (or reboot); it loses its state across a "
         "suspend/resume.",

@@ -4410,7 +4410,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     ),
     causes.software.TF_GPU_PACKAGE_REMOVED: causes.software.tensorflow_gpu_removed_fix,
     causes.platform.METAL_NO_WHEEL_FOR_PYTHON: causes.platform.metal_python_fix,
-    causes.gpu.CUINIT_UNKNOWN_ERROR: lambda m: causes.gpu.cuinit_unknown_fix(),
+    causes.gpu.CUINIT_UNKNOWN_ERROR: causes.gpu.cuinit_unknown_fix,
     causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
     causes.gpu.FABRIC_MANAGER_NOT_RUNNING: causes.gpu.fabric_manager_fix,
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
