@@ -416,3 +416,82 @@ def test_the_stacks_info_lines_stay_harmless() -> None:
 def test_a_busy_word_elsewhere_is_not_the_gpu() -> None:
     line = "requests.exceptions.HTTPError: 503 Server Error: the service is busy or unavailable"
     assert "gpu-busy-or-unavailable" not in _causes_at_warning(line + "\n")
+
+
+# --- fixes fitted to where the program ran ------------------------------------------------------
+
+
+def test_fabric_manager_in_a_container_is_the_hosts_to_start() -> None:
+    text = (
+        "$ kubectl logs trainer-0\n"
+        + _XLA
+        + "failed call to cuInit: CUDA_ERROR_SYSTEM_NOT_READY: system not yet initialized\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "fabric-manager-not-running"
+    assert top.fix is not None
+    assert "on the host" in top.fix.text
+    # No systemctl or apt-get meant for the container itself: it has neither the daemon nor
+    # the driver.
+    for command in top.fix.commands:
+        if "systemctl" in command or "apt-get" in command:
+            assert "on the host" in command, command
+
+
+def test_the_watchdogs_fix_is_the_systems_the_log_shows() -> None:
+    line = _OLD + "failed to query event: CUDA_ERROR_LAUNCH_TIMEOUT\n"
+    windows = (
+        'File "C:\\Users\\me\\lib\\site-packages\\tensorflow\\python\\eager\\execute.py", '
+        "line 54, in quick_execute\n"
+    )
+    linux = (
+        'File "/home/me/.local/lib/python3.10/site-packages/tensorflow/python/eager/'
+        'execute.py", line 54, in quick_execute\n'
+    )
+    wsl = "Linux DESKTOP-1 5.15.90.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux\n"
+    on_windows = fix_text(top_error(explained(windows + line)))
+    assert "TdrDelay" in on_windows and "systemctl" not in on_windows
+    on_linux = fix_text(top_error(explained(linux + line)))
+    assert "multi-user.target" in on_linux and "TdrDelay" not in on_linux
+    # WSL's GPU is the Windows host's, and so is its watchdog.
+    under_wsl = fix_text(top_error(explained(wsl + line)))
+    assert "the Windows host" in under_wsl and "systemctl" not in under_wsl
+
+
+def test_another_programs_status_line_is_not_a_system_not_ready() -> None:
+    line = "[sensor] Status: system not yet initialized, waiting for calibration\n"
+    assert "fabric-manager-not-running" not in _causes_at_warning(line)
+    # TensorFlow's own sentences all end "failed. Status: ...".
+    tf = "InternalError: cudaSetDevice() on GPU:0 failed. Status: system not yet initialized\n"
+    assert top_error(explained(tf)).cause == "fabric-manager-not-running"
+
+
+def test_an_absl_status_of_another_program_is_not_tensorflows_kernel_compiler() -> None:
+    for line in (
+        "jaxlib.xla_extension.XlaRuntimeError: UNKNOWN: JIT compilation failed.",
+        "RuntimeError: Unknown: JIT compilation failed.",
+    ):
+        assert "libdevice-missing" not in _causes_at_warning(line + "\n"), line
+
+
+def test_cudnn_parts_mixed_on_windows_are_listed_from_path() -> None:
+    text = (
+        'File "C:\\Users\\me\\lib\\site-packages\\tensorflow\\python\\eager\\execute.py", '
+        "line 54, in quick_execute\n"
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:372] Could not create cudnn handle: "
+        "CUDNN_STATUS_VERSION_MISMATCH\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "cuda-lib-shadowed"
+    fix = fix_text(top)
+    # Windows loads the DLLs found on PATH: no ldconfig, find / or LD_LIBRARY_PATH there.
+    assert "where cudnn*.dll" in fix
+    assert "ldconfig" not in fix and "LD_LIBRARY_PATH" not in fix
+
+
+def test_an_unknown_error_in_a_container_reloads_the_hosts_module() -> None:
+    text = "$ kubectl logs trainer-0\n" + _STATUS + "unknown error\n"
+    top = top_error(explained(text))
+    assert top.cause == "cuinit-unknown-error"
+    assert top.fix is not None and "on the host" in top.fix.text
+    assert all("on the host" in command for command in top.fix.commands)

@@ -473,19 +473,27 @@ def mixed_release_fix(path: str, symbol: str, partner: str) -> Fix:
     )
 
 
-def mixed_cudnn_fix() -> Fix:
+def mixed_cudnn_fix(m: Machine) -> Fix:
     """cuDNN's own check that its parts are of one release failed: the copies the loader and
-    pip can find, so that one release stays on the loader's path."""
+    pip can find, so that one release stays on the loader's path (PATH's DLLs on Windows)."""
     # cuDNN 8 split the library into parts (libcudnn_ops_infer, libcudnn_cnn_infer, ...; 9:
     # libcudnn_graph, libcudnn_engines_*) that check each other's version as they load and
     # answer CUDNN_STATUS_VERSION_MISMATCH (9: SUBLIBRARY_VERSION_MISMATCH) when they differ.
+    # Windows finds the DLLs (cudnn64_8.dll, cudnn_ops_infer64_8.dll) on PATH, not ldconfig's.
+    windows = m.os == "windows"
     return Fix(
         "cuDNN found its own parts of different releases: two cuDNN installs are mixed on the "
         "loader's path (a system or toolkit cuDNN, a conda cudnn, pip's nvidia-cudnn wheel, "
         "another framework's in the same environment). List the copies, keep the one of the "
         "release TensorFlow was built for, and take the others' directories off "
-        "LD_LIBRARY_PATH (PATH on Windows) or uninstall them.",
+        f"{'PATH' if windows else 'LD_LIBRARY_PATH'} or uninstall them.",
         (
+            "where cudnn*.dll",
+            "python -m pip list | findstr /i cudnn",
+            "echo %PATH%",
+        )
+        if windows
+        else (
             *_library_search(("cudnn",)),
             "python -m pip list 2>/dev/null | grep -i cudnn",
             "echo $LD_LIBRARY_PATH",
@@ -1358,8 +1366,16 @@ def read_device_log_fix() -> Fix:
     )
 
 
-def cuinit_unknown_fix() -> Fix:
-    """Reload the unified-memory module that lost its state (after suspend/resume)."""
+def cuinit_unknown_fix(m: Machine) -> Fix:
+    """Reload the unified-memory module that lost its state (after suspend/resume); in a
+    container, on its host, whose kernel the container shares."""
+    if m.container:
+        return Fix(
+            "Reload the nvidia_uvm kernel module on the host (or reboot it): it loses its state "
+            "across a suspend/resume, and a container shares the host's kernel modules, so it "
+            "cannot reload them itself.",
+            ("sudo rmmod nvidia_uvm  # on the host", "sudo modprobe nvidia_uvm  # on the host"),
+        )
     return Fix(
         "Reload the nvidia_uvm kernel module (or reboot); it loses its state across a "
         "suspend/resume.",
@@ -1402,23 +1418,32 @@ def no_device_fix(m: Machine) -> Fix:
     )
 
 
-def fabric_manager_fix() -> Fix:
-    """NVIDIA Fabric Manager started, of the driver's own version, and the fabric's state."""
+def fabric_manager_fix(m: Machine) -> Fix:
+    """NVIDIA Fabric Manager started, of the driver's own version, and the fabric's state; in a
+    container, on its host, where the driver and the daemon run."""
     # The Fabric Manager user guide: its package must be the driver's exact version (the
     # driver branch names the package), and the GPUs take CUDA work once the fabric's state
-    # is Completed; `nvidia-smi -q` shows it under "Fabric".
+    # is Completed; `nvidia-smi -q` shows it under "Fabric". A container shares the host's
+    # driver and has no systemd of its own: the daemon is the host's to run.
+    on_host = "  # on the host" if m.container else ""
+    where = (
+        "Fabric Manager runs on the host, beside the driver, not in the container: on the host "
+        "(the node), start it"
+        if m.container
+        else "Start NVIDIA Fabric Manager"
+    )
     return Fix(
-        "Start NVIDIA Fabric Manager and make it start at boot; its version must be the "
-        "driver's own (its package is named for the driver's branch). Wait until nvidia-smi "
-        "shows the fabric's state as Completed, then run again. On a cluster node or cloud "
-        "instance you cannot administer, ask for one whose fabric is up.",
+        f"{where} and make it start at boot; its version must be the driver's own (its package "
+        "is named for the driver's branch). Wait until nvidia-smi shows the fabric's state as "
+        "Completed, then run again. On a cluster node or cloud instance you cannot administer, "
+        "ask for one whose fabric is up.",
         (
-            "systemctl status nvidia-fabricmanager",
+            f"systemctl status nvidia-fabricmanager{on_host}",
             "nvidia-smi -q | grep -i -A 3 fabric",
             "sudo apt-get install nvidia-fabricmanager-$(nvidia-smi "
             "--query-gpu=driver_version --format=csv,noheader | head -n 1 | cut -d. -f1)"
-            "  # Ubuntu, from NVIDIA's CUDA repository",
-            "sudo systemctl enable --now nvidia-fabricmanager",
+            f"  # {'on the host: ' if m.container else ''}Ubuntu, from NVIDIA's CUDA repository",
+            f"sudo systemctl enable --now nvidia-fabricmanager{on_host}",
         ),
     )
 

@@ -363,21 +363,47 @@ def gpu_busy_fix(m: Machine) -> Fix:
     )
 
 
-def gpu_watchdog_fix() -> Fix:
-    """A GPU without a display's watchdog, shorter kernels, or a longer watchdog."""
+def gpu_watchdog_fix(m: Machine) -> Fix:
+    """A GPU without a display's watchdog, shorter kernels, or a longer watchdog: Windows'
+    TdrDelay (WSL's GPU is the Windows host's), or a Linux host without its graphical session;
+    both where the log does not show which."""
     # TdrDelay is the seconds Windows waits before it resets the display driver (Microsoft's
     # TDR registry keys); a Linux X server's watchdog ends when no X server runs on that GPU.
+    # A container's GPU and display are its host's.
+    windows = m.os == "windows" or bool(m.wsl)
+    linux = m.os == "linux" and not m.wsl
+    tdr = (
+        'reg add "HKLM\\SYSTEM\\CurrentControlSet\\Control\\GraphicsDrivers" /v TdrDelay '
+        "/t REG_DWORD /d 60 /f  # in an administrator's Windows PowerShell"
+        f"{' on the Windows host' if m.wsl else ''}; then restart"
+    )
+    session = (
+        "sudo systemctl isolate multi-user.target  # "
+        f"{'on the host' if m.container else 'Linux'}: stops the graphical session"
+    )
+    commands: tuple[str, ...]
+    if windows:
+        longer, commands = (
+            f"on {'the Windows host' if m.wsl else 'Windows'} set TdrDelay (seconds) and restart",
+            (tdr,),
+        )
+    elif linux:
+        longer, commands = (
+            f"run {'the host' if m.container else 'Linux'} without the graphical session on "
+            "that GPU",
+            (session,),
+        )
+    else:
+        longer, commands = (
+            "on Windows set TdrDelay (seconds) and restart; on Linux run without the graphical "
+            "session on that GPU",
+            (tdr, session),
+        )
     return Fix(
         "The GPU drives a display and its watchdog ended a kernel that ran too long. Run on a "
         "GPU that drives no display (CUDA_VISIBLE_DEVICES), make each step shorter (a smaller "
-        "batch or input), or lengthen the watchdog: on Windows set TdrDelay (seconds) and "
-        "restart; on Linux run without the graphical session on that GPU.",
-        (
-            "nvidia-smi --query-gpu=index,name,display_active,display_mode --format=csv",
-            'reg add "HKLM\\SYSTEM\\CurrentControlSet\\Control\\GraphicsDrivers" /v TdrDelay '
-            "/t REG_DWORD /d 60 /f  # in an administrator's Windows PowerShell; then restart",
-            "sudo systemctl isolate multi-user.target  # Linux: stops the graphical session",
-        ),
+        f"batch or input), or lengthen the watchdog: {longer}.",
+        ("nvidia-smi --query-gpu=index,name,display_active,display_mode --format=csv", *commands),
     )
 
 

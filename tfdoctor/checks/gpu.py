@@ -253,7 +253,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             f"TensorFlow sees none of the {len(gpus)} GPU(s): cuInit fails with "
             "CUDA_ERROR_UNKNOWN (999)",
             log,
-            causes.gpu.cuinit_unknown_fix(),
+            causes.gpu.cuinit_unknown_fix(ctx.machine),
         )
         return
     yield causes.finding(

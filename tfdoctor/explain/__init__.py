@@ -1457,7 +1457,7 @@ def _shadowed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     fix = _mixed_release(hits)
     if fix is None and any(h.signature.id == "cudnn-sublibrary-mismatch" for h in hits):
         # cuDNN's own status names no file: the fix lists every copy to find the mix.
-        fix = causes.gpu.mixed_cudnn_fix()
+        fix = causes.gpu.mixed_cudnn_fix(m)
     return causes.gpu.CUDA_LIB_SHADOWED, fix or causes.gpu.read_device_log_fix()
 
 
@@ -4410,9 +4410,9 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     ),
     causes.software.TF_GPU_PACKAGE_REMOVED: causes.software.tensorflow_gpu_removed_fix,
     causes.platform.METAL_NO_WHEEL_FOR_PYTHON: causes.platform.metal_python_fix,
-    causes.gpu.CUINIT_UNKNOWN_ERROR: lambda m: causes.gpu.cuinit_unknown_fix(),
+    causes.gpu.CUINIT_UNKNOWN_ERROR: causes.gpu.cuinit_unknown_fix,
     causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
-    causes.gpu.FABRIC_MANAGER_NOT_RUNNING: lambda m: causes.gpu.fabric_manager_fix(),
+    causes.gpu.FABRIC_MANAGER_NOT_RUNNING: causes.gpu.fabric_manager_fix,
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
     causes.xla.PTXAS_TOO_NEW: causes.xla.ptxas_fix,
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
@@ -4425,7 +4425,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.WINDOWS_LONG_PATHS: lambda m: causes.platform.long_paths_fix(),
     causes.platform.WINDOWS_NATIVE_GPU_ENDED: causes.platform.windows_gpu_fix,
     causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
-    causes.runtime.GPU_WATCHDOG_TIMEOUT: lambda m: causes.runtime.gpu_watchdog_fix(),
+    causes.runtime.GPU_WATCHDOG_TIMEOUT: causes.runtime.gpu_watchdog_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: lambda m: causes.runtime.config_order_fix(),
     causes.runtime.TF_RELEASE_KERNEL_BUG: causes.runtime.onednn_kernel_fix,
     causes.platform.WSL_DRIVER_BROKEN: lambda m: causes.platform.wsl_gpu_fix(),
