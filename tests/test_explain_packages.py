@@ -1982,3 +1982,32 @@ def test_a_private_helper_numpy_removed_names_the_distribution_that_imported_it(
     # A name the module still has is not this cause.
     other = _bundled("ImportError: cannot import name 'pad' from 'numpy.lib.arraypad'\n").findings
     assert not [x for x in other if x.cause == "dependency-api-removed"]
+
+
+def test_pip_shows_block_reveals_the_tensorflow_release() -> None:
+    # `pip show tensorflow` prints Name then Version: TensorFlow 2.20's NumPy floor (1.26)
+    # is above 1.24, so no NumPy it runs with has np.object, and none is pinned.
+    text = (
+        "AttributeError: module 'numpy' has no attribute 'object'.\n"
+        "Name: tensorflow\n"
+        "Version: 2.20.0\n"
+    )
+    finding = _one(_explain(text), "numpy-name-removed")
+    assert "numpy<1.24" not in _fix(finding)
+    assert "no NumPy in that range has np.object" in _fix(finding)
+
+
+def test_a_library_below_tensorflows_numpy_floor_is_upgraded_not_numpy_held_back() -> None:
+    text = "Name: tensorflow\nVersion: 2.20.0\n" + _numpy_traceback(
+        "/env/lib/python3.11/site-packages/tf2onnx/onnx_opset/math.py", "object"
+    )
+    finding = _one(_explain(text), "numpy-name-removed")
+    fix = _fix(finding)
+    assert "install --upgrade tf2onnx" in fix and "numpy<1.24" not in fix
+
+
+def test_a_library_under_a_tensorflow_that_admits_an_older_numpy_may_hold_it_back() -> None:
+    text = "Name: tensorflow\nVersion: 2.11.0\n" + _numpy_traceback(
+        "/env/lib/python3.10/site-packages/tf2onnx/onnx_opset/math.py", "object"
+    )
+    assert "numpy<1.24" in _fix(_one(_explain(text), "numpy-name-removed"))

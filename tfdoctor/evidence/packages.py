@@ -524,6 +524,14 @@ _LISTED = re.compile(
     r"v?(?P<version>\d+\.\d+(?:\.\d+)?(?:\.dev\d+|rc\d+)?)[ \t]*\r?$",
     re.MULTILINE,
 )
+#: `pip show`'s block for one of those distributions (its Name line, then its Version line:
+#: pip's commands/show.py prints them in that order).
+_SHOWN = re.compile(
+    r"^Name:[ \t]*(?P<name>tensorflow(?:[-_][a-z\d]+){0,4}|keras|tf[-_]keras|tensorboard"
+    r"|tf[-_]nightly(?:[-_](?:cpu|gpu))?|intel[-_]tensorflow(?:[-_]avx512)?)[ \t]*\r?\n"
+    r"Version:[ \t]*(?P<version>\d+\.\d+(?:\.\d+)?(?:\.dev\d+|rc\d+)?)[ \t]*\r?$",
+    re.MULTILINE | re.IGNORECASE,
+)
 #: The command whose output is pip freeze's pins.
 _FREEZE = re.compile(r"\bpip[\d.]*\s+freeze\b|\bpip[\d.]*\s+list\s+--format[= ]freeze\b")
 
@@ -538,9 +546,12 @@ def read_listed_versions(text: str) -> dict[str, str]:
     # reader hands them: no listing line among them, none in the block, at the cost of the
     # distinct text rather than the whole of a long, repetitive log.
     shapes = getattr(text, "shapes", None)
-    if isinstance(shapes, str) and _LISTED.search(shapes) is None:
+    shown = "Name:" in text and "Version:" in text
+    if isinstance(shapes, str) and _LISTED.search(shapes) is None and not shown:
         return {}
     out: dict[str, str] = {}
+    for match in _SHOWN.finditer(text) if shown else ():
+        out.setdefault(match.group("name").lower().replace("_", "-"), match.group("version"))
     frozen = -1  # where the last pip freeze command ends, if one was shown
     if "freeze" in text:
         commands = [m.end() for m in _FREEZE.finditer(text)]

@@ -1508,7 +1508,16 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             f"{tb.where}: {tb.type}: {tb.message}\n{user} uses np.{name}, which NumPy "
             f"{release} removed: the installed NumPy is newer than this {user} was written for."
         )
-        if version_key(release)[:1] >= (2,) and (user in TF_DISTRIBUTIONS or user in _TF_KERAS):
+        declared = m.declared_range("numpy")
+        if declared and not _admits_below(declared, release):
+            # No NumPy the installed TensorFlow runs with has the name: the library moves.
+            cause = causes.code.NUMPY_NAME_REMOVED
+            fix = Fix(
+                f"TensorFlow declares numpy{declared}, and no NumPy in that range has "
+                f"np.{name}: upgrade {user} to a release written for NumPy {release} or later.",
+                m.pip(f"install --upgrade {user}"),
+            )
+        elif version_key(release)[:1] >= (2,) and (user in TF_DISTRIBUTIONS or user in _TF_KERAS):
             # TensorFlow's own code, or the Keras released with it: a stack built for NumPy 1,
             # whose range excludes 2.
             cause, fix = causes.software.NUMPY_ABI, causes.software.numpy_abi_fix(m)
@@ -1519,12 +1528,12 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             # removed the name (1.24's np.bool, 2.0's, 2.4's in1d): the name is what breaks.
             # TensorFlow's own code is held by the NumPy range it declares (below).
             cause = causes.code.NUMPY_NAME_REMOVED
-            fix = causes.common.declared_range_fix(
-                m,
-                "numpy",
-                f"numpy<{release}",
+            # Below the release that removed the name and inside TensorFlow's own range (its
+            # range alone may admit the NumPy installed, which changes nothing).
+            fix = Fix(
                 f"Upgrade {user} to a release written for NumPy {release}, or install a NumPy "
                 f"older than {release} (which still has np.{name}) until there is one.",
+                m.pip_install(f"numpy<{release}" + (f",{declared}" if declared else "")),
             )
         else:
             cause = causes.software.DEPENDENCY_OUT_OF_RANGE
@@ -1615,6 +1624,22 @@ def _numpy_name_in_code(tb: Traceback, name: str, release: str, m: Machine) -> F
         "the code",
     )
     declared = m.declared_range("numpy")
+    if declared and not _admits_below(declared, release):
+        # TensorFlow's own floor is at or above the release that removed the name: no NumPy
+        # it runs with has it, so holding NumPy back would break TensorFlow instead.
+        fix = Fix(
+            f"In the code, {write}: TensorFlow {m.tf.version if m.tf else ''} declares "
+            f"numpy{declared}, and no NumPy in that range has np.{name}. Where the code is a "
+            f"package's, upgrade that package to a release written for NumPy {release} or "
+            "later.",
+            (),
+        )
+    else:
+        fix = Fix(
+            f"In the code, {write}. Until the code is changed, a NumPy older than {release} "
+            "runs it (inside the range TensorFlow declares).",
+            m.pip_install(f"numpy<{release}" + (f",{declared}" if declared else "")),
+        )
     return causes.finding(
         "explain.numpy-name-removed",
         Severity.ERROR,
@@ -1622,12 +1647,15 @@ def _numpy_name_in_code(tb: Traceback, name: str, release: str, m: Machine) -> F
         f"The code uses np.{name}, removed in NumPy {release}",
         f"{tb.where}: {tb.type}: {tb.message}\nThe code ({where}) was written for a NumPy "
         f"older than {release}.",
-        Fix(
-            f"In the code, {write}. Until the code is changed, a NumPy older than {release} "
-            "runs it (inside the range TensorFlow declares).",
-            m.pip_install(f"numpy<{release}" + (f",{declared}" if declared else "")),
-        ),
+        fix,
     )
+
+
+def _admits_below(spec: str, release: str) -> bool:
+    """Whether the range ``spec`` admits some release older than ``release``: its floors
+    (``>=``, ``>``, ``~=``, ``==``) all lie below it."""
+    floors = re.findall(r"(?:>=|~=|==|>)\s*(\d+(?:\.\d+)*)", spec)
+    return all(version_key(x) < version_key(release) for x in floors)
 
 
 def _numpy_build(build: NumpyBuild, m: Machine) -> Finding:
