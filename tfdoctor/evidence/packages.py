@@ -124,8 +124,8 @@ class Conflict(Record):
     #: Who reported it: ``pip``, or ``pkg_resources`` (which prints no requirer version:
     #: ``requirer_version`` is then empty).
     source: str = "pip"
-    # Keyword-only from here: the fields above are given by position as pip prints them.
-    _: dataclasses.KW_ONLY
+    # The fields below are given by keyword (the ones above by position as pip prints them);
+    # dataclasses.KW_ONLY would say so, but Python 3.9 lacks it.
     #: ``between``: TensorFlow came with the other package (pip's "Cannot install" line names
     #: what was asked for, and no TensorFlow): the clash is within that package's own pins.
     brought: bool = False
