@@ -22,10 +22,12 @@ from tfdoctor.evidence.packages import (
     read_numpy_builds,
 )
 from tfdoctor.explain import explain
+from tfdoctor.explain.packages import keyword_added
 from tfdoctor.explain.reader import split_text
 from tfdoctor.facts import Facts, PackageFacts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.matrix import load_matrix
+from tfdoctor.scan.rules import load_rules
 from tfdoctor.signatures import load_signatures
 
 SIGNATURES = load_signatures()
@@ -1982,3 +1984,22 @@ def test_a_private_helper_numpy_removed_names_the_distribution_that_imported_it(
     # A name the module still has is not this cause.
     other = _bundled("ImportError: cannot import name 'pad' from 'numpy.lib.arraypad'\n").findings
     assert not [x for x in other if x.cause == "dependency-api-removed"]
+
+
+def test_a_tf1_keywords_older_name_is_the_scan_rules() -> None:
+    # The older keyword (keep_dims) is the scan rule's kwarg, not a second copy of it.
+    rules = load_rules()
+    renamed = dataclasses.replace(
+        rules,
+        rules=tuple(
+            dataclasses.replace(r, kwarg="keep_dimz") if r.id == "tf1-keep-dims" else r
+            for r in rules.rules
+        ),
+    )
+    assert keyword_added(rules, "reduce_sum", "keepdims") == (
+        ["tf.reduce_sum", "tf.math.reduce_sum"],
+        "1.5",
+        "keep_dims",
+    )
+    found = keyword_added(renamed, "reduce_sum", "keepdims")
+    assert found is not None and found[2] == "keep_dimz"
