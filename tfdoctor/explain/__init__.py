@@ -3178,8 +3178,9 @@ def _listed_package(path: str) -> bool:
 
 
 #: An installed file's path in a cited line (a loader's "Referenced from", a companion's
-#: "from paths").
-_INSTALLED_PATH = re.compile(r"""[^\s'"]*[/\\](?:site|dist)-packages[/\\][^\s'",]+""")
+#: "from paths"). It starts where a path can (after a space, a quote or a comma): tried at
+#: every character of a long path-like run, the search would take quadratic time.
+_INSTALLED_PATH = re.compile(r"""(?<![^\s'",])[^\s'"]*[/\\](?:site|dist)-packages[/\\][^\s'",]+""")
 
 
 def _framework_major(
