@@ -6,6 +6,7 @@ of the family, so that no rule rests on one thread's words."""
 from __future__ import annotations
 
 import dataclasses
+import time
 from typing import Optional
 
 import pytest
@@ -2003,3 +2004,13 @@ def test_a_tf1_keywords_older_name_is_the_scan_rules() -> None:
     )
     found = keyword_added(renamed, "reduce_sum", "keepdims")
     assert found is not None and found[2] == "keep_dimz"
+
+
+def test_pips_conflict_words_on_a_long_line_are_read_in_linear_time() -> None:
+    started = time.perf_counter()
+    assert read_conflicts(["a" * 100_000 + " which is incompatible"]) == []
+    assert time.perf_counter() - started < 0.5
+    line = (
+        "tensorflow 2.5.0 requires numpy~=1.19.2, but you have numpy 1.21.0 which is incompatible."
+    )
+    assert [c.requirer for c in read_conflicts([line])] == ["tensorflow"]
