@@ -7,12 +7,16 @@ owner nothing shows, a package's own frames and decorator frames are left alone.
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import Optional
 
 import pytest
 
+import tfdoctor.explain
 from tests import factories as f
 from tests.explaining import explained, fix_text
+from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.findings import Finding, Report, Severity
 
 _SITE = "/home/u/.venv/lib/python3.11/site-packages"
@@ -450,3 +454,18 @@ def test_tensorflow_refusing_the_users_own_positional_arguments_is_not_a_compani
         )
     )
     assert _named(report, "companion-mismatch") is None
+
+
+def test_tensorflows_own_packages_have_one_home() -> None:
+    # Which import packages are TensorFlow's and its Keras' own is written once, in
+    # explain.modules, and read by every reader of frames (dependencies, packages, api).
+    explain = Path(tfdoctor.explain.__file__).parent
+    homes = []
+    for path in sorted(explain.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Set):
+                words = {e.value for e in node.elts if isinstance(e, ast.Constant)}
+                if {"tf_keras", "tensorboard"} <= words:
+                    homes.append(path.name)
+    assert homes == ["modules.py"]
+    assert {"tensorflow", "keras", "tf_keras", "tensorboard"} <= TF_OWN

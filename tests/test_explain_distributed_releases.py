@@ -41,7 +41,10 @@ TensorFlow, Horovod, NCCL, Open MPI, Keras, TF Hub and TensorFlow.js print.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained, fix_text, readings
+from tfdoctor.causes.gpu import nccl_shm_bug
 
 _SITE = "/srv/env/lib/python3.6/site-packages"
 
@@ -223,6 +226,21 @@ def test_the_same_words_without_nccls_release_are_not_that_bug() -> None:
     text = "node1:5111:5263 [2] include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'\n"
     causes = _causes(text)
     assert "nccl-release-bug" not in causes and "cluster-collective-failed" in causes
+
+
+@pytest.mark.parametrize(
+    ("release", "bug"),
+    [("2.3.7", False), ("2.4.0", True), ("2.4.5", True), ("2.4.6", False), ("2.4.8", False)],
+    ids=["before", "first", "last", "fixed", "after"],
+)
+def test_the_bugs_releases_have_one_home(release: str, bug: bool) -> None:
+    # The range explain judges a log by is the one the fix's words are made from.
+    assert nccl_shm_bug(release) is bug
+    text = (
+        f"node1:5110:5110 [0] NCCL INFO NCCL version {release}+cuda10.0\n"
+        "node1:5111:5263 [2] include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'\n"
+    )
+    assert ("nccl-release-bug" in _causes(text)) is bug
 
 
 def test_nccls_other_cuda_failures_are_not_that_bug() -> None:

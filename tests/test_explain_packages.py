@@ -6,6 +6,7 @@ of the family, so that no rule rests on one thread's words."""
 from __future__ import annotations
 
 import dataclasses
+import time
 from typing import Optional
 
 import pytest
@@ -22,10 +23,12 @@ from tfdoctor.evidence.packages import (
     read_numpy_builds,
 )
 from tfdoctor.explain import explain
+from tfdoctor.explain.packages import keyword_added
 from tfdoctor.explain.reader import split_text
 from tfdoctor.facts import Facts, PackageFacts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.matrix import load_matrix
+from tfdoctor.scan.rules import load_rules
 from tfdoctor.signatures import load_signatures
 
 SIGNATURES = load_signatures()
@@ -2012,3 +2015,32 @@ def test_a_library_under_a_tensorflow_that_admits_an_older_numpy_may_hold_it_bac
         "/env/lib/python3.10/site-packages/tf2onnx/onnx_opset/math.py", "object"
     )
     assert "numpy<1.24" in _fix(_one(_explain(text), "numpy-name-removed"))
+
+
+def test_a_tf1_keywords_older_name_is_the_scan_rules() -> None:
+    # The older keyword (keep_dims) is the scan rule's kwarg, not a second copy of it.
+    rules = load_rules()
+    renamed = dataclasses.replace(
+        rules,
+        rules=tuple(
+            dataclasses.replace(r, kwarg="keep_dimz") if r.id == "tf1-keep-dims" else r
+            for r in rules.rules
+        ),
+    )
+    assert keyword_added(rules, "reduce_sum", "keepdims") == (
+        ["tf.reduce_sum", "tf.math.reduce_sum"],
+        "1.5",
+        "keep_dims",
+    )
+    found = keyword_added(renamed, "reduce_sum", "keepdims")
+    assert found is not None and found[2] == "keep_dimz"
+
+
+def test_pips_conflict_words_on_a_long_line_are_read_in_linear_time() -> None:
+    started = time.perf_counter()
+    assert read_conflicts(["a" * 100_000 + " which is incompatible"]) == []
+    assert time.perf_counter() - started < 0.5
+    line = (
+        "tensorflow 2.5.0 requires numpy~=1.19.2, but you have numpy 1.21.0 which is incompatible."
+    )
+    assert [c.requirer for c in read_conflicts([line])] == ["tensorflow"]

@@ -67,6 +67,7 @@ import time
 import pytest
 
 from tests.explaining import SIGNATURES, explained, fix_text, readings, top_error
+from tfdoctor.explain import _INSTALLED_PATH
 
 _TF_HINT = (
     "Make sure the Op and Kernel are registered in the binary running in this process. Note "
@@ -603,3 +604,13 @@ def test_with_the_gpu_failing_after_it_the_replacement_is_the_error() -> None:
 def test_replacing_a_tensorflow_elsewhere_is_not_the_hosted_image() -> None:
     text = _REPLACED.replace("+zzzcolab20220719082949", "")
     assert all(f.cause != "hosted-tf-replaced" for f in explained(text).findings)
+
+
+def test_an_installed_path_on_a_long_line_is_read_in_linear_time() -> None:
+    # A cited line is searched for the installed file it names (a companion's extension).
+    started = time.perf_counter()
+    assert _INSTALLED_PATH.search("/a" * 50_000) is None
+    assert time.perf_counter() - started < 0.5
+    assert _INSTALLED_PATH.findall("Referenced from: '/e/lib/site-packages/t/x.so' and q") == [
+        "/e/lib/site-packages/t/x.so"
+    ]

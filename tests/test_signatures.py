@@ -6,13 +6,16 @@ import dataclasses
 import re
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
 from tfdoctor.causes import CAUSES
 from tfdoctor.signatures import (
     BENIGN,
+    DEFAULT_SIGNATURES,
     EVIDENCE,
+    TF_DISTRIBUTION,
     Signature,
     SignatureError,
     load_signatures,
@@ -349,3 +352,11 @@ def test_only_literal_backticks_become_optional() -> None:
     assert optional_backticks("The `save_format` arg") == "The `?save_format`? arg"
     assert optional_backticks("version [`'](?P<glibc>x)") == "version [`'](?P<glibc>x)"
     assert optional_backticks("a\\`b") == "a\\`b"
+
+
+def test_tensorflows_family_names_have_one_home() -> None:
+    # The distribution names of TensorFlow's family are written once (signatures.TF_DISTRIBUTION,
+    # the {{tf_dist}} part), not spelled out again in a pattern.
+    text = Path(DEFAULT_SIGNATURES).read_text(encoding="utf-8")
+    assert TF_DISTRIBUTION[3:-1] not in text
+    assert "{{tf_dist}}" in text

@@ -37,9 +37,17 @@ EVIDENCE = "evidence"
 #: nightly, the Lite runtimes, tf_keras, pycoral): one list for the patterns (as
 #: ``{{tf_wheel}}``) and for the code that reads a refused wheel's name.
 TF_WHEEL_PREFIXES = ("tensorflow", "tf_nightly", "tflite", "ai_edge_litert", "tf_keras", "pycoral")
+#: The distribution names of TensorFlow's family as installers print them (``{{tf_dist}}``),
+#: in the patterns and in the code that reads uv's, Poetry's and PDM's refusals: a range
+#: another project's package declares is that project's affair.
+TF_DISTRIBUTION = (
+    r"(?:tensorflow(?:[-_][a-z]+)*|tf[-_][a-z]+(?:[-_][a-z]+)*|tflite[-_][a-z]+(?:[-_][a-z]+)*"
+    r"|ai[-_]edge[-_]litert|keras(?:[-_][a-z]+)*|pycoral)"
+)
 #: Named parts a pattern writes as ``{{name}}``, expanded at load.
 PATTERN_PARTS: Mapping[str, str] = {
     "{{tf_wheel}}": "(?:" + "|".join(TF_WHEEL_PREFIXES) + ")",
+    "{{tf_dist}}": TF_DISTRIBUTION,
     # XLA's words for a ptxas it cannot find: the evidence layer reads the same ones.
     "{{ptxas_missing}}": "(?:" + PTXAS_MISSING_WORDS + ")",
 }

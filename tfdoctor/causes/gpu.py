@@ -1502,16 +1502,28 @@ def collective_failed_fix() -> Fix:
     )
 
 
+#: The NCCL releases with the shared-memory naming bug, from the first up to the fixed one
+#: (excluded): NVIDIA/nccl commit 14e0cf6 ("Fix crash during shared memory creation (#185)"),
+#: first released in v2.4.6-1.
+NCCL_SHM_BUG: Final = ((2, 4, 0), (2, 4, 6))
+
+
+def nccl_shm_bug(nccl_version: str) -> bool:
+    """Whether the NCCL release ``nccl_version`` (as NCCL prints it) has the shared-memory
+    naming bug of :data:`NCCL_SHM_BUG`."""
+    first, fixed = NCCL_SHM_BUG
+    return first <= version_key(nccl_version)[:3] < fixed
+
+
 def nccl_shm_release_fix(nccl_version: str, nccl_cuda: Optional[str]) -> Fix:
-    """NCCL 2.4's shared-memory naming bug (before 2.4.6): a fixed release, NCCL_SHM_DISABLE
-    until then; ``nccl_version``/``nccl_cuda`` as NCCL's own start line says."""
-    # NVIDIA/nccl commit 14e0cf6 ("Fix crash during shared memory creation (#185)"), first
-    # released in v2.4.6-1.
+    """NCCL 2.4's shared-memory naming bug (:data:`NCCL_SHM_BUG`): a fixed release,
+    NCCL_SHM_DISABLE until then; ``nccl_version``/``nccl_cuda`` as NCCL's own start line says."""
+    fixed = ".".join(map(str, NCCL_SHM_BUG[1]))
     grep = f" | grep cuda{nccl_cuda}" if nccl_cuda else "  # the builds for your CUDA: +cudaX.Y"
     return Fix(
         f"The NCCL here is {nccl_version}. NCCL failed to register its shared memory with CUDA "
-        "('invalid argument' in include/shm.h), which NCCL 2.4 before 2.4.6 does when two ranks "
-        "on one host share a segment name (NVIDIA/nccl#185). Install NCCL 2.4.6 or later built "
+        f"('invalid argument' in include/shm.h), which NCCL 2.4 before {fixed} does when two ranks "
+        f"on one host share a segment name (NVIDIA/nccl#185). Install NCCL {fixed} or later built "
         "for the same CUDA release, and "
         "build again what links NCCL statically (Horovod built with HOROVOD_NCCL_HOME, "
         "HOROVOD_GPU_ALLREDUCE=NCCL: pip install --no-cache-dir horovod with the same flags); "
@@ -1520,7 +1532,7 @@ def nccl_shm_release_fix(nccl_version: str, nccl_cuda: Optional[str]) -> Fix:
         (
             "ldconfig -p | grep libnccl",
             "apt-cache madison libnccl2" + grep,
-            "sudo apt-get install libnccl2=VERSION libnccl-dev=VERSION  # 2.4.6-1 or later",
+            f"sudo apt-get install libnccl2=VERSION libnccl-dev=VERSION  # {fixed}-1 or later",
             "export NCCL_SHM_DISABLE=1  # until then",
         ),
     )

@@ -54,12 +54,15 @@ _SPEC = rf"(?:{_OP}\s*[\w.*+!-]+(?:\s*,\s*{_OP}\s*[\w.*+!-]+)*)?"
 _MARKERS = r"(?:\s*;[^,\n]*)?"
 
 _INSTALLED = re.compile(
-    rf"(?P<req>{_NAME}) (?P<rv>{_VERSION}) (?:requires|has requirement) "
+    # Tried only where a run of a name's characters starts (here and in _MISSING): at each
+    # character of a long run the search would take quadratic time.
+    rf"(?<![A-Za-z0-9._-])[._-]*(?P<req>{_NAME}) (?P<rv>{_VERSION}) (?:requires|has requirement) "
     rf"(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC}){_MARKERS}, but you(?:'ll)? have "
     rf"(?P<have_name>{_NAME}) (?P<have>{_VERSION})(?:\.(?=\s|$))? which is incompatible"
 )
 _MISSING = re.compile(
-    rf"(?P<req>{_NAME}) (?P<rv>{_VERSION}) requires (?P<target>{_NAME})(?:\[[^\]]*\])?"
+    rf"(?<![A-Za-z0-9._-])[._-]*(?P<req>{_NAME}) (?P<rv>{_VERSION}) "
+    rf"requires (?P<target>{_NAME})(?:\[[^\]]*\])?"
     rf"(?P<spec>{_SPEC}), which is not installed"
 )
 _REQUESTED = re.compile(rf"The user requested (?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC})")

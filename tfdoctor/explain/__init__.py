@@ -148,7 +148,14 @@ from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import Matrix, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
-from tfdoctor.signatures import BENIGN, EVIDENCE, PATTERN_PARTS, Signature, Signatures
+from tfdoctor.signatures import (
+    BENIGN,
+    EVIDENCE,
+    PATTERN_PARTS,
+    TF_DISTRIBUTION,
+    Signature,
+    Signatures,
+)
 from tfdoctor.wheel_tags import MANYLINUX1_GLIBC, manylinux_name, tag_os, wheel_platform_tags
 
 #: Citations kept per signature (the first lines it matched).
@@ -3171,8 +3178,9 @@ def _listed_package(path: str) -> bool:
 
 
 #: An installed file's path in a cited line (a loader's "Referenced from", a companion's
-#: "from paths").
-_INSTALLED_PATH = re.compile(r"""[^\s'"]*[/\\](?:site|dist)-packages[/\\][^\s'",]+""")
+#: "from paths"). It starts where a path can (after a space, a quote or a comma): tried at
+#: every character of a long path-like run, the search would take quadratic time.
+_INSTALLED_PATH = re.compile(r"""(?<![^\s'",])[^\s'"]*[/\\](?:site|dist)-packages[/\\][^\s'",]+""")
 
 
 def _framework_major(
@@ -4310,7 +4318,7 @@ def _nccl_release(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes
     """NCCL's shared-memory registration refused: NCCL 2.4's bug before 2.4.6 where the
     release NCCL printed is one of those; else (another release, or none shown: the same
     include/shm.h line runs up to NCCL 2.11) a collective that failed, read from NCCL's log."""
-    if r.nccl_version is None or not (2, 4, 0) <= version_key(r.nccl_version)[:3] < (2, 4, 6):
+    if r.nccl_version is None or not causes.gpu.nccl_shm_bug(r.nccl_version):
         return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.gpu.collective_failed_fix()
     return causes.gpu.NCCL_RELEASE_BUG, causes.gpu.nccl_shm_release_fix(r.nccl_version, r.nccl_cuda)
 
@@ -5624,12 +5632,8 @@ _CONDA_PREFIX = re.compile(
 )
 
 
-#: The distributions of TensorFlow's family, as the uv signatures name them: a range another
-#: project's package declares is that project's affair.
-_TF_FAMILY = (
-    r"(?:tensorflow(?:[-_][a-z]+)*|tf[-_][a-z]+(?:[-_][a-z]+)*|tflite[-_][a-z]+(?:[-_][a-z]+)*"
-    r"|ai[-_]edge[-_]litert|keras(?:[-_][a-z]+)*|pycoral)(?![\w-])"
-)
+#: The distributions of TensorFlow's family, as the uv signatures name them.
+_TF_FAMILY = TF_DISTRIBUTION + r"(?![\w-])"
 #: uv's hint where the project's requires-python admits Pythons a dependency does not
 #: support (PubGrubHint::RequiresPython; "`Requires-Python` requirement" before uv 0.3).
 #: https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-resolver/src/pubgrub/report.rs

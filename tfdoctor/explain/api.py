@@ -28,8 +28,8 @@ from tfdoctor.evidence.traceback import (
     path_hints,
 )
 from tfdoctor.explain.exceptions import inferred_note, last_failure
+from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.packages import (
-    TF_OWN,
     keras2_moved_under_src,
     keyword_added,
     known_distribution,

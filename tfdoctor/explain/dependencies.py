@@ -34,7 +34,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.traceback import Frame, Traceback, installed_package
-from tfdoctor.explain.modules import NAMESPACE_ROOTS, stdlib_modules
+from tfdoctor.explain.modules import NAMESPACE_ROOTS, TF_OWN, stdlib_modules
 from tfdoctor.facts import normalize_name
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
@@ -75,23 +75,9 @@ _NOT_THE_PACKAGE = ("consider renaming", "(unknown location)", "is not a package
 #: (the API knowledge, the companion readings), NumPy's removed names
 #: (numpy_removed_findings), protobuf's and the namespace roots several distributions share
 #: (google.protobuf beside google.api: the name's owner is not the root's).
-_ELSEWHERE = frozenset(
-    {
-        "tensorflow",
-        "tensorflow_core",
-        "keras",
-        "tf_keras",
-        "tensorboard",
-        "numpy",
-        "setuptools",
-        "pkg_resources",
-        *NAMESPACE_ROOTS,
-    }
-)
+_ELSEWHERE = frozenset({*TF_OWN, "numpy", "setuptools", "pkg_resources", *NAMESPACE_ROOTS})
 #: TensorFlow's own packages: a frame there is TensorFlow's code (the callee of a companion).
 _TF_PACKAGES = frozenset({"tensorflow", "tensorflow_core"})
-#: TensorFlow's own packages and Keras': a call between them is no companion's.
-_TF_OWN = frozenset({*_TF_PACKAGES, "keras", "tf_keras", "tensorboard"})
 #: The files of TensorFlow's wrappers around its own functions: the dispatch decorator
 #: (tensorflow/python/util/dispatch.py, add_dispatch_support's op_dispatch_handler) and the
 #: deprecation decorators (tensorflow/python/util/deprecation.py, new_func). tf.function's and
@@ -183,7 +169,7 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
     if owner in _TF_PACKAGES:
         return _tensorflow_refused(tb, match, caller, caller_frame, m)
     removed = modules().removed_from_dist
-    if caller in _TF_OWN or owner in removed or (module or "") in removed:
+    if caller in TF_OWN or owner in removed or (module or "") in removed:
         # TensorFlow's, Keras' and TensorBoard's own requirements (keras 2.2's
         # keras_applications: keras-version) and the module table's removals: elsewhere.
         return None
@@ -340,7 +326,7 @@ def _tensorflow_refused(
     companion readings' in explain.packages (foreign_caller_findings)."""
     from tfdoctor.explain.packages import library_dist, library_fix  # noqa: PLC0415 - cycle
 
-    if caller in _TF_OWN or not (match["posfunc"] or match["py2func"] or match["py2attr"]):
+    if caller in TF_OWN or not (match["posfunc"] or match["py2func"] or match["py2attr"]):
         return None
     if (match["py2attr"] or "").startswith("_"):
         # A private name TensorFlow never published (tf.logging._logger): no release of the

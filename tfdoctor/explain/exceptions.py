@@ -16,7 +16,8 @@ from tfdoctor.evidence.traceback import (
     origin_of,
     path_hints,
 )
-from tfdoctor.explain.packages import TF_OWN, tf_keras_generation
+from tfdoctor.explain.modules import TF_OWN
+from tfdoctor.explain.packages import tf_keras_generation
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 

@@ -49,6 +49,9 @@ _NO_NAME = re.compile(
 #: Namespace packages that several distributions share (google.protobuf beside google.api):
 #: one of them missing a name of another is no sign of a package replaced under a kernel.
 NAMESPACE_ROOTS = frozenset({"google", "azure", "mpl_toolkits", "jaraco", "backports"})
+#: Import packages of TensorFlow itself and its Keras: frames there are the callee, and an
+#: import of one is the user's own; a call between them is no companion's.
+TF_OWN = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras", "tensorboard"})
 #: Distributions whose missing modules and names other readers judge (API knowledge, the
 #: TensorFlow, Keras and TensorBoard causes, NumPy's removed names, protobuf's signatures).
 _ELSEWHERE = frozenset({"tensorflow", "keras", "tf-keras", "tensorboard", "numpy", "protobuf"})

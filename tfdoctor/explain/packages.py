@@ -36,7 +36,7 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.dependencies import dependency_caller_findings
 from tfdoctor.explain.generated import generated_code_findings, uncompiled_protos_findings
-from tfdoctor.explain.modules import module_findings
+from tfdoctor.explain.modules import TF_OWN, module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
@@ -1866,9 +1866,6 @@ _ASKED = re.compile(
     # A module of TensorFlow's public tree that the installed release does not have.
     r"|No module named '(?P<module3>tensorflow\.[\w.]+)'"
 )
-#: Import packages of TensorFlow itself and its Keras: frames there are the callee, and an
-#: import of one is the user's own.
-TF_OWN = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras", "tensorboard"})
 
 
 def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine) -> Fix:
@@ -2072,29 +2069,26 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
 
 
 #: Keyword arguments TensorFlow 1.x brought in a later release under NumPy's names, by the
-#: scan rule that knows the older name and the functions that take them: (the argument, the
-#: rule, the release that brought it, the older name). TensorFlow 1.5 renamed the reductions'
+#: scan rule that knows the older name (its ``kwarg``) and the functions that take them: (the
+#: argument, the rule, the release that brought it). TensorFlow 1.5 renamed the reductions'
 #: ``keep_dims`` to ``keepdims`` ("keep_dims is deprecated, use keepdims instead") and
 #: softmax's and log_softmax's ``dim`` to ``axis`` ("dim is deprecated, use axis instead"),
 #: keeping the old names as deprecated aliases (tensorflow/docs r1.5 api_docs/python/tf/
 #: reduce_sum.md, nn/softmax.md); 1.4's take only the old names.
-TF1_KEYWORDS_ADDED = (
-    ("keepdims", "tf1-keep-dims", "1.5", "keep_dims"),
-    ("axis", "tf1-softmax-dim", "1.5", "dim"),
-)
+TF1_KEYWORDS_ADDED = (("keepdims", "tf1-keep-dims", "1.5"), ("axis", "tf1-softmax-dim", "1.5"))
 
 
 def keyword_added(rules: Rules, func: str, kwarg: str) -> Optional[tuple[list[str], str, str]]:
     """The TensorFlow names of the function ``func`` that took ``kwarg`` only from a later 1.x
     release (:data:`TF1_KEYWORDS_ADDED`), with that release and the argument's older name;
     None where no rule names such a function with that argument."""
-    for added, rule_id, since, older in TF1_KEYWORDS_ADDED:
+    for added, rule_id, since in TF1_KEYWORDS_ADDED:
         if added != kwarg:
             continue
         rule = next((r for r in rules.rules if r.id == rule_id), None)
         names = [a for a in (rule.api if rule else ()) if a.rsplit(".", 1)[-1] == func]
-        if names:
-            return names, since, older
+        if rule is not None and rule.kwarg and names:
+            return names, since, rule.kwarg
     return None
 
 
