@@ -365,7 +365,7 @@ def gpu_busy_fix(m: Machine) -> Fix:
 
 def gpu_watchdog_fix(m: Machine) -> Fix:
     """A GPU without a display's watchdog, shorter kernels, or a longer watchdog: Windows'
-    TdrDelay (WSL's GPU is the Windows host's), or a Linux host without its graphical session;
+    TdrDelay (WSL's GPU is the Windows host's), or a Linux host without its graphical desktop;
     both where the log does not show which."""
     # TdrDelay is the seconds Windows waits before it resets the display driver (Microsoft's
     # TDR registry keys); a Linux X server's watchdog ends when no X server runs on that GPU.
@@ -377,9 +377,9 @@ def gpu_watchdog_fix(m: Machine) -> Fix:
         "/t REG_DWORD /d 60 /f  # in an administrator's Windows PowerShell"
         f"{' on the Windows host' if m.wsl else ''}; then restart"
     )
-    session = (
+    no_desktop = (
         "sudo systemctl isolate multi-user.target  # "
-        f"{'on the host' if m.container else 'Linux'}: stops the graphical session"
+        f"{'on the host' if m.container else 'Linux'}: stops the graphical desktop"
     )
     commands: tuple[str, ...]
     if windows:
@@ -389,15 +389,15 @@ def gpu_watchdog_fix(m: Machine) -> Fix:
         )
     elif linux:
         longer, commands = (
-            f"run {'the host' if m.container else 'Linux'} without the graphical session on "
+            f"run {'the host' if m.container else 'Linux'} without the graphical desktop on "
             "that GPU",
-            (session,),
+            (no_desktop,),
         )
     else:
         longer, commands = (
             "on Windows set TdrDelay (seconds) and restart; on Linux run without the graphical "
-            "session on that GPU",
-            (tdr, session),
+            "desktop on that GPU",
+            (tdr, no_desktop),
         )
     return Fix(
         "The GPU drives a display and its watchdog ended a kernel that ran too long. Run on a "
