@@ -5028,9 +5028,12 @@ def _cause_finding(
     ]
     rank = max(ranks)
     severity = next(s for s in _SEVERITY.values() if s.rank == rank)
-    # The words of the first line at that level: a warning of the same cause above an error
-    # (an optimizer argument dropped, then the failure) does not name the error.
-    lead = hits[ranks.index(rank)]
+    # The words of the cause's own signatures, the first line at their highest level: a
+    # warning of the same cause above an error (an optimizer argument dropped, then the
+    # failure) does not name the error, and a line another cause's signature read, moved here
+    # by what the log shows (an AVX refusal under QEMU), does not name this cause.
+    owned = [i for i, h in enumerate(hits) if h.signature.cause == cause] or list(range(len(hits)))
+    lead = hits[max(owned, key=lambda i: (ranks[i], -i))]
     if (
         final == causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING
         and r.addon_build_failed
