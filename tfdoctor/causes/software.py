@@ -2901,12 +2901,10 @@ def dependency_release_fix(
         f"Or install a release of {user} made for the installed {dist} (its release notes say "
         "which)."
     )
-    commands = (
-        *m.pip("check"),
-        *m.pip(f"show {user} {dist}"),
-        *(m.pip_install(f"{dist}<{line}") if line else ()),
-    )
-    return Fix(text, commands)
+    # The message says what the installed release lacks, not which way it moved (removed
+    # since, or added later): no install is a command run blindly; `pip check` names the
+    # range the user's release declares, and the text says both ways.
+    return Fix(text, (*m.pip("check"), *m.pip(f"show {user} {dist}")))
 
 
 def package_install_fix(m: Machine, dist: str, module: str) -> Fix:
