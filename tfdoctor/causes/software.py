@@ -446,6 +446,25 @@ def above_range(version: str, spec: str) -> bool:
     return False
 
 
+def admits_below(spec: str, release: str) -> bool:
+    """Whether the range ``spec`` admits some release older than ``release``: every lower
+    bound (``>=X``, ``>X``, ``==X``, ``~=X``, ``===X``) lies below it. A range that does not
+    parse is taken to admit one (nothing is known against it)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        bound = Version(release)
+        for item in SpecifierSet(spec):
+            if item.operator in (">=", ">", "==", "~=", "==="):
+                floor = item.version[:-2] if item.version.endswith(".*") else item.version
+                if Version(floor) >= bound:
+                    return False
+    except (InvalidSpecifier, InvalidVersion):
+        return True
+    return True
+
+
 def numpy_abi_fix(m: Machine) -> Fix:
     """NumPy inside TensorFlow's range, or a TensorFlow built for NumPy 2."""
     fix = range_fix(m, "numpy")
@@ -805,17 +824,6 @@ PROTOBUF_GENCODE_MODULES = {
 PROTOBUF_REMOVED = {"service": "6.30"}
 
 
-def _admits_below(spec: str, ceiling: str) -> bool:
-    """Whether ``spec`` admits some release below ``ceiling``: each lower bound (``>=X``,
-    ``>X``, ``==X``, ``~=X``) lies below it."""
-    bound = version_key(ceiling)
-    for clause in spec.split(","):
-        match = re.match(r"\s*(?:>=?|==|~=)\s*(\d+(?:\.\d+)*)", clause)
-        if match is not None and version_key(match.group(1)) >= bound:
-            return False
-    return True
-
-
 def protobuf_removed_fix(m: Machine, name: str) -> Fix:
     """The code imports ``name``, which a protobuf release removed (PROTOBUF_REMOVED): the
     installed runtime is newer than the code. A protobuf before that release inside
@@ -827,7 +835,7 @@ def protobuf_removed_fix(m: Machine, name: str) -> Fix:
         f"install a protobuf older than {removed}"
     )
     declared = m.declared_range("protobuf")
-    if declared is not None and not _admits_below(declared, removed):
+    if declared is not None and not admits_below(declared, removed):
         return Fix(
             f"{text}. TensorFlow's own range ({declared}) starts at {removed} or later: no "
             "protobuf serves both, so generate the code again.",

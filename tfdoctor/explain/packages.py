@@ -1509,7 +1509,7 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             f"{release} removed: the installed NumPy is newer than this {user} was written for."
         )
         declared = m.declared_range("numpy")
-        if declared and not _admits_below(declared, release):
+        if declared and not causes.software.admits_below(declared, release):
             # No NumPy the installed TensorFlow runs with has the name: the library moves.
             cause = causes.code.NUMPY_NAME_REMOVED
             fix = Fix(
@@ -1624,7 +1624,7 @@ def _numpy_name_in_code(tb: Traceback, name: str, release: str, m: Machine) -> F
         "the code",
     )
     declared = m.declared_range("numpy")
-    if declared and not _admits_below(declared, release):
+    if declared and not causes.software.admits_below(declared, release):
         # TensorFlow's own floor is at or above the release that removed the name: no NumPy
         # it runs with has it, so holding NumPy back would break TensorFlow instead.
         fix = Fix(
@@ -1649,13 +1649,6 @@ def _numpy_name_in_code(tb: Traceback, name: str, release: str, m: Machine) -> F
         f"older than {release}.",
         fix,
     )
-
-
-def _admits_below(spec: str, release: str) -> bool:
-    """Whether the range ``spec`` admits some release older than ``release``: its floors
-    (``>=``, ``>``, ``~=``, ``==``) all lie below it."""
-    floors = re.findall(r"(?:>=|~=|==|>)\s*(\d+(?:\.\d+)*)", spec)
-    return all(version_key(x) < version_key(release) for x in floors)
 
 
 def _numpy_build(build: NumpyBuild, m: Machine) -> Finding:
