@@ -337,7 +337,7 @@ CASES = [
         "driver.nvidia",
         f.facts(driver=f.NO_DRIVER, tensorflow=NO_GPU_TF),
         Severity.ERROR,
-        "Reinstall the NVIDIA driver",
+        "Reinstall the user-space libraries of the driver",
     ),
     (
         "ecc",

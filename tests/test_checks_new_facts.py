@@ -483,3 +483,39 @@ def test_libdevice_off_xlas_path_without_a_logged_failure_weighs_who_uses_xla(
     facts = f.facts(packages=(tf, f.pkg("numpy", "1.26.4")), cuda_libs=libs)
     (finding,) = judge("xla.libdevice", facts)
     assert finding.severity is severity
+
+
+@pytest.mark.parametrize(
+    ("os_name", "command"),
+    [
+        ("Ubuntu 22.04.4 LTS", "sudo apt-get install --reinstall libnvidia-compute-535"),
+        ("Rocky Linux 9.3 (Blue Onyx)", None),
+    ],
+)
+def test_a_loaded_module_without_its_libraries_gets_them_reinstalled(
+    os_name: str, command: str | None
+) -> None:
+    """The module is loaded and its device nodes exist, but libnvidia-ml.so.1 is missing: the
+    fix reinstalls the libraries of the module's own branch, not a module load or a driver
+    of any version."""
+    facts = f.facts(
+        driver=NOT_LOADED,
+        platform=f.platform(os_name=os_name),
+        nvidia_kernel=kernel(
+            modules=("nvidia", "nvidia_uvm"),
+            kernel_module_version="NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  "
+            "Thu Oct 19 18:56:32 UTC 2023",
+            device_nodes=(DeviceNode("/dev/nvidia0", True), DeviceNode("/dev/nvidiactl", True)),
+        ),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "driver-libraries-missing")
+    assert finding.fix is not None
+    assert "sudo modprobe nvidia" not in finding.fix.commands
+    assert "branch 535" in finding.fix.text
+    if command is None:
+        assert not any("apt-get" in c for c in finding.fix.commands)
+        assert "same version" in finding.fix.text
+    else:
+        assert command in finding.fix.commands

@@ -1775,6 +1775,42 @@ def driver_load_fix(m: Machine) -> Fix:
     )
 
 
+def driver_userspace_fix(m: Machine) -> Fix:
+    """The nvidia kernel module is loaded (its device nodes exist) but the driver's user-space
+    libraries (libnvidia-ml.so.1, libcuda.so.1) are not found: those of the loaded module's
+    version reinstalled. A container, WSL or Windows gets the driver where it lives."""
+    if m.container or m.wsl or m.os == "windows":
+        return driver_load_fix(m)
+    kernel = m.facts.nvidia_kernel
+    line = kernel.kernel_module_version if kernel is not None else None
+    # /proc/driver/nvidia/version: "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03 ..."
+    found = re.search(r"Kernel Module\s+(\d+)\.\d+", line or "")
+    branch = found.group(1) if found else None
+    os_name = m.facts.platform.os_name if m.facts.platform is not None else ""
+    text = (
+        "The nvidia kernel module is loaded, but the driver's user-space libraries "
+        "(libnvidia-ml.so.1, libcuda.so.1) are not where the loader finds them: a partial or "
+        "broken driver install (the libraries removed, or of another package than the module). "
+        "Reinstall the user-space libraries of the driver the loaded module belongs to"
+        + (f" (branch {branch})" if branch else "")
+        + "; then nvidia-smi lists the GPU."
+    )
+    commands: tuple[str, ...] = (
+        "cat /proc/driver/nvidia/version",
+        "ldconfig -p | grep -E 'libnvidia-ml.so.1|libcuda.so.1'",
+    )
+    if branch and "ubuntu" in os_name.lower():
+        # Ubuntu's driver packages put libcuda.so.1 and libnvidia-ml.so.1 in
+        # libnvidia-compute-<branch> (packages.ubuntu.com, nvidia-graphics-drivers-<branch>).
+        commands += (f"sudo apt-get install --reinstall libnvidia-compute-{branch}",)
+    else:
+        text += (
+            " Reinstall the driver package (or the .run installer) of that same version: "
+            "the module and its libraries must be of one release."
+        )
+    return Fix(text, (*commands, "nvidia-smi"))
+
+
 def libcuda_import_fix(m: Machine) -> Fix:
     """A GPU build whose import needs libcuda.so.1 (TensorFlow 1.x's GPU wheels linked it):
     the driver where there is a GPU, the CPU build where there is none."""

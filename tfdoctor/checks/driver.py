@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.checks._context import CheckContext, fix, unknown
+from tfdoctor.checks._context import CheckContext, unknown
 from tfdoctor.checks._shared import (
     driver_cause,
     installed_line,
@@ -85,11 +85,7 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
             "NVIDIA device nodes exist but the driver's user-space library (libnvidia-ml.so.1) "
             "is missing: a broken or partial driver install"
         )
-        remedy = fix(
-            "Reinstall the NVIDIA driver (its user-space libraries), then check nvidia-smi.",
-            "sudo ubuntu-drivers install  # Ubuntu; elsewhere the driver package or runfile",
-            "nvidia-smi",
-        )
+        remedy = causes.gpu.driver_userspace_fix(ctx.machine)
     yield causes.finding(
         "driver.nvidia",
         Severity.ERROR,
