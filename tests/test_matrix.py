@@ -1147,3 +1147,17 @@ def test_a_lines_pythons_on_a_platform_are_its_wheels_oldest_first() -> None:
         for key, pythons in line.python.items():
             assert set(line.pythons_on(key)) == set(pythons)
             assert all(line.has_wheels_for(p, key) for p in line.pythons_on(key))
+
+
+def test_the_tolerated_h5py_range_stops_at_the_oldest_declared_floor() -> None:
+    """h5py 2 is tolerated under the HDF5 loader of 2.5-2.15, but not below 2.9, the oldest
+    floor any TensorFlow 2 wheel declares: nothing vouches for older releases."""
+    from tfdoctor.matrix import load_matrix, spec_contains
+
+    matrix = load_matrix()
+    ranges = [
+        line.tolerated_ranges["h5py"] for line in matrix.lines if "h5py" in line.tolerated_ranges
+    ]
+    assert ranges
+    assert all(spec_contains("2.10.0", r) and not spec_contains("2.8.0", r) for r in ranges)
+    assert all(not spec_contains("3.1.0", r) for r in ranges)

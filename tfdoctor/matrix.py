@@ -233,7 +233,7 @@ class TFLine(Record):
     #: declare (h5py<3.0.0 up to 2.1, whose HDF5 loader decodes what h5py 3 returns as str).
     undeclared_ranges: Mapping[str, str] = dataclasses.field(default_factory=dict)
     #: Distribution -> releases outside the wheel's declared range that this line's code is
-    #: known to run with (h5py<3 under the HDF5 loader of 2.5-2.15, which decodes attributes
+    #: known to run with (h5py>=2.9,<3 under the HDF5 loader of 2.5-2.15, which decodes attributes
     #: only where h5py returns bytes).
     tolerated_ranges: Mapping[str, str] = dataclasses.field(default_factory=dict)
     #: The separate ``keras`` package of this line is released with it (2.6-2.15): keras
