@@ -1197,6 +1197,22 @@ def test_the_standalone_keras_rows_are_validated() -> None:
         parse_companions(unsourced, "c.yaml")
 
 
+def test_what_tensorflow_requires_of_a_companion_is_validated() -> None:
+    text = DEFAULT_COMPANIONS.read_text(encoding="utf-8")
+    need = parse_companions(text, "c.yaml").companions["tensorflow-io-gcs-filesystem"]
+    assert need.required_by_tensorflow is not None
+    assert need.required_by_tensorflow.spec == ">=0.23.1"
+    assert need.required_by_tensorflow.sources == ("tf-setup-gcs-plugin",)
+    bad = text.replace(
+        'required_by_tensorflow: {range: ">=0.23.1"', 'required_by_tensorflow: {range: "0.23.1"', 1
+    )
+    with pytest.raises(MatrixError, match=r"required_by_tensorflow\.range"):
+        parse_companions(bad, "c.yaml")
+    unsourced = text.replace("source: [tf-setup-gcs-plugin]", "source: [nowhere]", 1)
+    with pytest.raises(MatrixError, match="nowhere"):
+        parse_companions(unsourced, "c.yaml")
+
+
 def test_a_gpu_the_line_is_known_to_fail_on_is_an_error() -> None:
     # RTX 50 series (12.0) with 2.20: the PTX should JIT, but reported runs fail to load it.
     facts = f.facts(

@@ -2044,3 +2044,37 @@ def test_pips_conflict_words_on_a_long_line_are_read_in_linear_time() -> None:
         "tensorflow 2.5.0 requires numpy~=1.19.2, but you have numpy 1.21.0 which is incompatible."
     )
     assert [c.requirer for c in read_conflicts([line])] == ["tensorflow"]
+
+
+# --- a companion TensorFlow's own wheel requires --------------------------------------------------
+
+_LISTING = """C:\\Users\\user>pip list
+Package                      Version
+---------------------------- ---------
+absl-py                      1.4.0
+keras                        {tf}
+numpy                        1.23.5
+tensorflow                   {tf}
+tensorflow-intel             {tf}
+{companion:<28} {version}
+"""
+
+
+@pytest.mark.parametrize(
+    ("tf", "companion", "version", "warned"),
+    [
+        # TensorFlow 2.12 requires tensorflow-io-gcs-filesystem>=0.23.1: 0.31.0 (the last with
+        # Windows wheels) is what pip installs for it there, whatever the plug-in's own table.
+        ("2.12.0", "tensorflow-io-gcs-filesystem", "0.31.0", False),
+        # tensorflow-io is no requirement of TensorFlow: its table alone judges it.
+        ("2.12.0", "tensorflow-io", "0.31.0", True),
+        # Before 2.9 TensorFlow's wheel is not known to require the plug-in with that floor.
+        ("2.6.0", "tensorflow-io-gcs-filesystem", "0.27.0", True),
+    ],
+)
+def test_a_listed_companion_tensorflow_itself_requires_is_not_off_its_table(
+    tf: str, companion: str, version: str, warned: bool
+) -> None:
+    report = _bundled(_LISTING.format(tf=tf, companion=companion, version=version))
+    off = [x for x in report.findings if x.cause == "companion-mismatch"]
+    assert bool(off) is warned, [(x.id, x.severity.value, x.summary) for x in report.findings]

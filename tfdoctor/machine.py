@@ -59,6 +59,7 @@ from tfdoctor.matrix import (
     Matrix,
     TFLine,
     load_companions,
+    spec_contains,
     version_key,
 )
 from tfdoctor.records import Record, record
@@ -866,6 +867,17 @@ class Machine(Record):
         for name, value in (self.line.undeclared_ranges if self.line is not None else {}).items():
             if not found.get(name):
                 found[name] = [value]
+        # Where TensorFlow's metadata is not at hand (a log), the companions its wheels are
+        # known to require (the companion table's required_by_tensorflow) stand in.
+        if self.tf is not None and not self.tf.requires:
+            for name, comp in self.companion_table.companions.items():
+                need = comp.required_by_tensorflow
+                if (
+                    need is not None
+                    and not found.get(name)
+                    and spec_contains(self.tf.version, need.tensorflow)
+                ):
+                    found[name] = [need.spec]
         return tuple((name, ",".join(specs)) for name, specs in found.items())
 
     @functools.cached_property
@@ -914,8 +926,15 @@ class Machine(Record):
         for name, row in self.companion_table.companions.items():
             comp = self.facts.package(name)
             own = row.row_of(comp.version) if comp is not None else None
-            if comp is not None and own is not None and not own.admits(self.tf.version):
-                found.append((comp, own))
+            if comp is None or own is None or own.admits(self.tf.version):
+                continue
+            declared = self.declared_range(name)
+            if declared and spec_contains(comp.version, declared):
+                # TensorFlow's own requirement admits it: pip installed it for TensorFlow
+                # (tensorflow-io-gcs-filesystem 0.31.0, the last with Windows wheels, under
+                # TensorFlow 2.12 there).
+                continue
+            found.append((comp, own))
         return tuple(found)
 
     def companion(self, name: str) -> Optional[Companion]:

@@ -1050,6 +1050,17 @@ class CompanionRelease(Record):
 
 
 @record
+class TensorFlowRequirement(Record):
+    """What TensorFlow's own wheels require of a companion, in the lines that require it."""
+
+    #: The companion's range TensorFlow declares (``>=0.23.1``).
+    spec: str
+    #: The TensorFlow releases whose wheels declare it (``>=2.9.0``).
+    tensorflow: str
+    sources: tuple[str, ...]
+
+
+@record
 class Companion(Record):
     """A package released for particular TensorFlow lines (tensorflow-text, tensorflow-io)."""
 
@@ -1062,6 +1073,8 @@ class Companion(Record):
     #: Its release X.Y is built for TensorFlow X.Y (tensorflow-text), as its README's
     #: compatibility table states: the release for a line the rows do not list yet.
     follows_tensorflow: bool = False
+    #: TensorFlow's own wheels require it (tensorflow-io-gcs-filesystem), in this range.
+    required_by_tensorflow: Optional[TensorFlowRequirement] = None
 
     def row_of(self, version: str) -> Optional[CompanionRelease]:
         """The row of an installed release (``0.25.0``): its own, else its line's."""
@@ -1157,7 +1170,7 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
             item,
             f"companions[{i}]",
             ("name", "releases", "source"),
-            ("end_of_life", "follows_tensorflow"),
+            ("end_of_life", "follows_tensorflow", "required_by_tensorflow"),
         )
         name = reader.required_string(fields["name"], f"companions[{i}].name", _DIST_RE, "name")
         where = f"companions[{name}]"
@@ -1173,6 +1186,9 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
             else "",
             "follows_tensorflow" in fields
             and reader.boolean(fields["follows_tensorflow"], f"{where}.follows_tensorflow"),
+            _required_by_tensorflow(reader, fields["required_by_tensorflow"], where, sources)
+            if "required_by_tensorflow" in fields
+            else None,
         )
     keras = (
         _standalone_keras(reader, top["standalone_keras"], sources)
@@ -1209,6 +1225,20 @@ def _companion_rows(
             )
         )
     return tuple(rows)
+
+
+def _required_by_tensorflow(
+    reader: _Reader, node: Any, where: str, sources: Mapping[str, Source]
+) -> TensorFlowRequirement:
+    """A companion's ``required_by_tensorflow``: the range TensorFlow's wheels declare for it
+    and the TensorFlow releases that declare it."""
+    at = f"{where}.required_by_tensorflow"
+    fields = reader.mapping(node, at, ("range", "tensorflow", "source"), ())
+    return TensorFlowRequirement(
+        reader.specifier(fields["range"], f"{at}.range", False) or "",
+        reader.specifier(fields["tensorflow"], f"{at}.tensorflow", False) or "",
+        reader.source_ids(fields["source"], f"{at}.source", sources),
+    )
 
 
 def _standalone_keras(reader: _Reader, node: Any, sources: Mapping[str, Source]) -> Companion:
