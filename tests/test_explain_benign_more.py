@@ -60,11 +60,12 @@ _LIBCUDA = (
         ),
     ],
 )
-def test_the_runtime_looked_for_without_a_gpu_is_a_warning_that_says_both(log: str) -> None:
-    # The same lines are all many logs of a GPU left unused show: a warning, not an error,
-    # that says it is harmless without a GPU and keeps the fix for a machine meant to use one.
+def test_the_runtime_looked_for_without_a_gpu_is_a_note_that_says_both(log: str) -> None:
+    # TensorFlow's own next line says to ignore it without a GPU, and nothing shows one: a
+    # note (the log is start-up noise, exit 0) that says it is harmless without a GPU and
+    # keeps the fix for a machine meant to use one.
     report = explained(log)
-    assert _worst(report) is Severity.WARNING, [(x.id, x.severity) for x in report.findings]
+    assert _worst(report) is Severity.INFO, [(x.id, x.severity) for x in report.findings]
     finding = _one(report, "cuda-libs-missing")
     assert "harmless" in finding.detail
     assert "CUDA" in fix_text(finding)
