@@ -1621,6 +1621,70 @@ def pip_upgrade_fix(reason: str, tls: bool = False, pip: Optional[str] = None) -
     )
 
 
+def macos11_pip_fix(pip: Optional[str], python: Optional[str]) -> Fix:
+    """pip older than 20.3 listing no TensorFlow for a Python that has macOS wheels: on macOS
+    11 and later (which it does not recognise) that pip finds no macOS wheel of anything."""
+    shown = f"pip {pip}" if pip else "This pip"
+    which = f"Python {python}, which" if python else "a Python"
+    return pip_upgrade_fix(
+        f"{shown} lists no TensorFlow for {which} TensorFlow publishes macOS wheels for: a pip "
+        "older than 20.3 does not recognise macOS 11 and later (Big Sur reports 11.x), so it "
+        "finds no macOS wheel there. Upgrade pip first.",
+        pip=pip,
+    )
+
+
+#: Where tensorflow-macos's wheels are listed: each is tagged for macOS 11 or later
+#: (``macosx_11_0``, from 2.9 ``macosx_12_0``), never 10.x.
+MACOS_WRAPPER_FILES = "https://pypi.org/project/tensorflow-macos/#files"
+#: A command that prints the interpreter's version, the macOS it reports and its CPU: 10.16
+#: is a Python built against an SDK older than macOS 11, which macOS answers in compatibility
+#: mode (packaging's tags.mac_platforms asks again with SYSTEM_VERSION_COMPAT=0 for that
+#: reason: https://github.com/pypa/packaging/blob/main/src/packaging/tags.py).
+MACOS_VERSION_CHECK: Final = (
+    "python -c 'import platform, sys; print(sys.version.split()[0], platform.mac_ver()[0], "
+    "platform.machine())'"
+)
+
+
+def macos_wrapper_fix(python: Optional[str], pip: Optional[str], pythons: Sequence[str]) -> Fix:
+    """pip lists no tensorflow-macos release at all: its wheels carry macOS 11 or later tags
+    only (:data:`MACOS_WRAPPER_FILES`) for ``pythons`` (the wheel index's), so a Python
+    outside those, a macOS before 11, a pip before 20.3, or a Python that reports macOS
+    10.16 (built against an older SDK; macOS then answers in its compatibility mode) sees
+    none. ``python``, ``pip``: what the log shows."""
+    span = f"CPython {_python_span(pythons)}" if pythons else "the Pythons its files list"
+    outside = (
+        bool(python) and bool(pythons) and ".".join((python or "").split(".")[:2]) not in (pythons)
+    )
+    if outside:
+        return Fix(
+            f"pip lists no tensorflow-macos release for Python {python}: its wheels are for "
+            f"{span} only (its files on PyPI: {MACOS_WRAPPER_FILES}). Create the environment "
+            f"with one of those Pythons (Python {pythons[-1]} at the newest) and install it "
+            "there.",
+            (MACOS_VERSION_CHECK,),
+        )
+    old_pip = bool(pip) and version_key(pip or "") < PIP_MACOS11
+    return Fix(
+        "pip lists no tensorflow-macos release for this interpreter. Its wheels are for "
+        f"{span} and tagged for macOS 11 or later only (its files on PyPI: "
+        f"{MACOS_WRAPPER_FILES}), so pip finds none where the Python is another, the macOS is "
+        "older than 11, pip is older than 20.3 (the first that reads macOS 11's tags"
+        + (f"; the log shows pip {pip}" if old_pip else "")
+        + "), or the Python reports macOS 10.16: one built against an SDK older than macOS 11 "
+        "(conda's, older python.org installers) is answered in macOS's compatibility mode, and "
+        "a pip that does not ask again reads only 10.x tags. The command below shows which: "
+        "10.16 is the last; then upgrade pip and run the install with SYSTEM_VERSION_COMPAT=0, "
+        "which makes macOS report its real version.",
+        (
+            MACOS_VERSION_CHECK,
+            "python -m pip install --upgrade pip",
+            "SYSTEM_VERSION_COMPAT=0 python -m pip install tensorflow-macos",
+        ),
+    )
+
+
 def resolver_release_fix(
     dist: str,
     version: str,

@@ -156,6 +156,7 @@ from tfdoctor.signatures import (
     Signature,
     Signatures,
 )
+from tfdoctor.wheel_index import releases_of
 from tfdoctor.wheel_tags import MANYLINUX1_GLIBC, manylinux_name, tag_os, wheel_platform_tags
 
 #: Citations kept per signature (the first lines it matched).
@@ -3611,12 +3612,17 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # pip lists no TensorFlow at all for a Python that has macOS wheels, and it is older
         # than the first pip that reads macOS 11's tags: on macOS 11 and later that pip finds
         # no macOS wheel of anything (elsewhere it would list releases for this Python).
-        return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
-            f"The log shows pip {r.pip_version} listing no TensorFlow for Python {r.python}, "
-            "which TensorFlow publishes macOS wheels for: a pip older than 20.3 does not "
-            "recognise macOS 11 and later (Big Sur reports 11.x), so it finds no macOS wheel "
-            "there. Upgrade pip first.",
-            pip=r.pip_version,
+        return causes.platform.PIP_TOO_OLD, causes.platform.macos11_pip_fix(r.pip_version, r.python)
+    if (
+        normalize_name(refusal.dist) == "tensorflow-macos"
+        and refusal.shown
+        and not refusal.versions
+    ):
+        # Apple's own build lists no release at all: its wheels' macOS 11 tags are what an
+        # interpreter reporting 10.16, or an older pip, does not read (not only the Python).
+        pythons = {py for row in releases_of("tensorflow-macos") for py in row.pythons}
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.macos_wrapper_fix(
+            r.python, r.pip_version, sorted(pythons, key=version_key)
         )
     cause, fix, _ = causes.platform.pip_refusal_fix(
         m,
@@ -4203,6 +4209,160 @@ def _resolver_release(hits: Sequence[Hits], r: Revealed) -> Optional[Fix]:
         (),
         re.findall(r"[\w.]+", platforms.group("platforms")) if platforms else hinted,
     )
+
+
+#: TensorFlow's own builds, whose Pythons the matrix knows (the wheels of ``tensorflow``), and
+#: its CPU-only build, which no 32-bit interpreter installs either.
+_OWN_BUILDS = frozenset({"tensorflow", "tensorflow-gpu", "tensorflow-cpu"})
+
+
+#: The site-packages of a Python installed under /usr/local: Homebrew's on an Intel Mac as much
+#: as one built from source on Linux (Docker's python images), so no system of its own.
+_LOCAL_SITE = re.compile(r"/usr/local/lib/python\d\.\d+/site-packages\b")
+
+
+#: A 64-bit machine in uname's words (``... x86_64 GNU/Linux``) or platform.platform()'s
+#: (``Linux-5.15.0-x86_64-with-glibc2.35``).
+_MACHINE_64BIT = re.compile(r"\b(?:x86_64|aarch64) GNU/Linux\b|-(?:x86_64|aarch64)-with-")
+
+
+def _macos_open(r: Revealed, text: str) -> bool:
+    """Whether the system may be macOS: the log shows macOS, or no system, or Linux only by
+    the path of a Python under /usr/local (:data:`_LOCAL_SITE`)."""
+    if r.os in (None, "macos"):
+        return True
+    if r.os != "linux" or "/usr/local/lib/python" not in text:
+        return False
+    linux = dict(_OS_TEXT)["linux"]
+    stated = [x for x in r.inferred if x.fact == "os"]
+    return all(x.because == "/usr/" for x in stated) and not linux.search(_LOCAL_SITE.sub("", text))
+
+
+def _refusal_candidates(
+    findings: Mapping[str, Finding], m: Machine, r: Revealed, text: str = ""
+) -> list[Finding]:
+    """The other candidates, as warnings after the reading given, where pip's empty list of a
+    TensorFlow build (``from versions: none``) leaves open why no release fits. pip lists
+    every release with a file for this interpreter whatever the specifier asks
+    (package_finder.py's find_all_candidates, which the refusal's "from versions" prints:
+    https://github.com/pypa/pip/blob/23.0/src/pip/_internal/resolution/resolvelib/factory.py,
+    ``_report_single_requirement_conflict``), so an empty list says no release at all fitted
+    when pip ran; what the log does not show is why:
+
+    - a pinned release: no release at all (the interpreter is what to change), or the pinned
+      one alone where the log predates the releases built for this Python (the pin is): each
+      reading gets the other as its candidate;
+    - the interpreter 32-bit (TensorFlow has only 64-bit wheels), where the log shows no
+      system, no Mac (no 32-bit Python runs on a macOS TensorFlow supports), no 64-bit Linux
+      machine and no Python, or shows Windows with a Python TensorFlow has Windows wheels for
+      (python.org's default Windows installer was 32-bit up to 3.8);
+    - pip older than 20.3, shown, on a system that may be macOS (:func:`_macos_open`, in
+      ``text``, the log), with a Python TensorFlow has macOS wheels for: on macOS 11 and later
+      such a pip reads no macOS wheel."""
+    given = {
+        x.cause: x
+        for x in findings.values()
+        if x.cause in _NO_WHEEL and x.severity.rank >= Severity.WARNING.rank
+    }
+    refusal = next(
+        (
+            x
+            for x in r.pip_refusals
+            if normalize_name(x.dist) in _OWN_BUILDS and x.shown and not x.versions
+        ),
+        None,
+    )
+    if not given or refusal is None:
+        return []
+    dist = normalize_name(refusal.dist)
+    requested = requested_version(refusal.spec)
+    out: list[Finding] = []
+    if requested is not None and dist != "tensorflow-cpu":
+        release = f"{'TensorFlow' if dist == 'tensorflow' else dist} {requested}"
+        if causes.platform.TF_NO_WHEEL_FOR_PYTHON in given:
+            cause, fix, _ = causes.platform.pip_refusal_fix(
+                m, (), requested, r.python, dist, False, refusal.required_by
+            )
+            if cause == causes.platform.TF_RELEASE_NOT_FOR_PYTHON:
+                out.append(
+                    causes.finding(
+                        f"explain.{cause}",
+                        Severity.WARNING,
+                        cause,
+                        f"Or: {release} alone has no wheel for this Python (the other candidate)",
+                        "pip's empty list says no TensorFlow release had a wheel for this "
+                        "interpreter when it ran; a log older than the releases built for this "
+                        f"Python reads the same, and then the pin of {release} is what to move.",
+                        fix,
+                    )
+                )
+        elif causes.platform.TF_RELEASE_NOT_FOR_PYTHON in given:
+            cause, fix, _ = causes.platform.pip_refusal_fix(m, (), None, r.python, dist)
+            if cause == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
+                out.append(
+                    causes.finding(
+                        f"explain.{cause}",
+                        Severity.WARNING,
+                        cause,
+                        "Or: no TensorFlow release at all has a wheel for this interpreter "
+                        "(the other candidate)",
+                        f"pip's empty list names no release at all, not only {release}: where "
+                        "this Python, its bitness or the platform has no TensorFlow, another "
+                        "release of the package that pins it changes nothing.",
+                        fix,
+                    )
+                )
+    windows_python = (
+        r.os == "windows"
+        and bool(r.python)
+        and m.matrix is not None
+        and any(line.has_wheels_for(r.python, "windows-") for line in m.matrix.lines)
+    )
+    if (
+        f"explain.{causes.platform.PYTHON_32BIT}" not in findings
+        and requested is None
+        and r.mac is None
+        and r.os in (None, "windows")
+        and (not r.python or windows_python)
+        # uname's or platform's word for a 64-bit machine: a 32-bit Python there is rare.
+        and not _MACHINE_64BIT.search(text)
+    ):
+        wide = causes.platform.python_64bit_fix(m)
+        out.append(
+            causes.finding(
+                f"explain.{causes.platform.PYTHON_32BIT}",
+                Severity.WARNING,
+                causes.platform.PYTHON_32BIT,
+                "Or: a 32-bit Python, for which TensorFlow publishes no wheel (the other "
+                "candidate)",
+                "pip lists no release for a 32-bit interpreter whatever its version: "
+                "TensorFlow's wheels are 64-bit only, and python.org's default Windows "
+                "installer was the 32-bit one up to Python 3.8. The first command prints the "
+                "interpreter's bits: 32 is this candidate.",
+                Fix(wide.text, (causes.common.INTERPRETER_CHECK, *wide.commands)),
+            )
+        )
+    if (
+        f"explain.{causes.platform.PIP_TOO_OLD}" not in findings
+        and r.pip_version
+        and version_key(r.pip_version) < causes.platform.PIP_MACOS11
+        and _macos_open(r, text)
+        and m.matrix is not None
+        and any(line.has_wheels_for(r.python, "macos-") for line in m.matrix.lines)
+    ):
+        out.append(
+            causes.finding(
+                f"explain.{causes.platform.PIP_TOO_OLD}",
+                Severity.WARNING,
+                causes.platform.PIP_TOO_OLD,
+                f"Or: pip {r.pip_version} on macOS 11 or later, which it does not read the "
+                "wheels of (the other candidate)",
+                "The log does not show the system. On macOS 11 and later a pip older than "
+                "20.3 finds no macOS wheel of any release, so it lists none.",
+                causes.platform.macos11_pip_fix(r.pip_version, r.python),
+            )
+        )
+    return out
 
 
 def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -5362,6 +5522,7 @@ def explain(
         _cpu_candidate(findings, by_cause, machine, revealed, evidence.first_text),
         _binding_word_size_candidate(findings, by_cause),
         _jvm_candidate(findings, by_cause, revealed),
+        *_refusal_candidates(findings, machine, revealed, evidence.first_text),
         _custom_op_unresolved(findings, by_cause),
         _hosted_tf_replaced(evidence, revealed, by_cause, findings),
         _pip_added_beside(evidence, machine),
