@@ -81,6 +81,11 @@ def test_no_release_at_all_has_a_32bit_python_as_its_other_candidate(before: str
     [
         pytest.param("user@MacBook-Pro proj % pip install tensorflow\n", id="a-mac"),
         pytest.param(
+            "Requirement already satisfied: scipy in /Users/u/miniforge3/envs/x/lib/python3.8/"
+            "site-packages (from gpflow) (1.8.0)\n",
+            id="a-mac-path-on-another-line",
+        ),
+        pytest.param(
             "Using pip 25.2 from /home/u/venv/lib/python3.15/site-packages/pip (python 3.15)\n",
             id="a-python-without-wheels",
         ),

@@ -4324,8 +4324,10 @@ def _refusal_candidates(
         and r.mac is None
         and r.os in (None, "windows")
         and (not r.python or windows_python)
-        # uname's or platform's word for a 64-bit machine: a 32-bit Python there is rare.
+        # uname's or platform's word for a 64-bit machine: a 32-bit Python there is rare; and
+        # a Mac's paths anywhere in the log (r.os reads the cited lines only).
         and not _MACHINE_64BIT.search(text)
+        and not dict(_OS_TEXT)["macos"].search(text)
     ):
         wide = causes.platform.python_64bit_fix(m)
         out.append(
