@@ -116,6 +116,9 @@ def project_python_range_fix(installer: str, dist: str, supports: str, narrowed:
 PIP_RELEASE_NOTES = "https://pip.pypa.io/en/stable/news/"
 PIP_REQUIRES_PYTHON = (9, 0)
 PIP_MANYLINUX2010 = (19, 0)
+PIP_MANYLINUX2014 = (19, 3)
+#: The first pip that reads PEP 600's manylinux_x_y tags (pip 20.3's release notes).
+PIP_PEP600 = (20, 3)
 #: The first pip whose tags fit macOS 11 and later as it reports itself (11.x, not 10.x): older
 #: ones find no macOS wheel there (pip 20.3's release notes: macOS Big Sur support, through
 #: packaging 20.5's tags).

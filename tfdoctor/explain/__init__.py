@@ -3972,50 +3972,71 @@ def _linux_pythons(m: Matrix, version: str) -> Optional[set[str]]:
     return set(pythons.get("linux-x86_64", ())) if pythons is not None else None
 
 
+def _tag_pip(glibc: str) -> tuple[int, ...]:
+    """The first pip that reads the manylinux tag of the glibc floor ``glibc``: manylinux2010
+    (PEP 571) from 19.0, manylinux2014 (PEP 599) from 19.3, any other manylinux_x_y (PEP 600)
+    from 20.3 (pip's release notes, https://pip.pypa.io/en/stable/news/)."""
+    return {
+        "manylinux2010": causes.platform.PIP_MANYLINUX2010,
+        "manylinux2014": causes.platform.PIP_MANYLINUX2014,
+    }.get(manylinux_name(version_key(glibc)), causes.platform.PIP_PEP600)
+
+
 def _blind_to_newer_manylinux(m: Machine, r: Revealed, refusal: PipRefusal) -> Optional[Fix]:
     """pip lists TensorFlow's releases up to the last before the first line whose Linux wheels
-    need a newer manylinux tag than manylinux1 (the matrix's glibc_min), and none after, while
-    the Python (the log's, else the one every release listed has wheels for) has wheels of
-    releases after it: only a pip that does not read the newer tag lists so (pip 19.0 reads
-    manylinux2010). None where anything else can explain the list."""
+    need a newer manylinux tag (the matrix's glibc_min: manylinux2010 from 1.15, manylinux2014
+    from 2.9, ...), and none after, while the Python (the log's, else the one every release
+    listed has wheels for) has wheels of releases after it: only a pip that does not read the
+    newer tag lists so (:func:`_tag_pip`). Past the first tag, whose pips are long gone, the
+    list ending there says so only where the log shows such a pip or asks for a release past
+    it (else the log may predate that release). None where anything else can explain the
+    list."""
     matrix = m.matrix
     listed = refusal.final_versions
     if matrix is None or not listed or r.os not in (None, "linux"):
         return None
-    if r.pip_version and version_key(r.pip_version) >= causes.platform.PIP_MANYLINUX2010:
-        return None  # the pip shown reads manylinux2010: its list is about something else
     if m.platform is not None and m.platform != "linux-x86_64":
         return None  # manylinux1's last releases are the x86-64 ones; other machines differ
-    newer = sorted(
-        (
-            x
-            for x in matrix.lines
-            if not x.pre_release and x.glibc_min and version_key(x.glibc_min) > MANYLINUX1_GLIBC
-        ),
-        key=lambda x: version_key(x.line),
+    finals = sorted(
+        (x for x in matrix.lines if not x.pre_release), key=lambda x: version_key(x.line)
     )
-    if not newer:
+    newest = max(listed, key=version_key)
+    # The first line after the list whose tag is newer than the line before it needs.
+    floors = [MANYLINUX1_GLIBC, *(version_key(x.glibc_min or "0") for x in finals)]
+    cuts = [
+        x
+        for x, before in zip(finals, floors)
+        if x.glibc_min and version_key(x.glibc_min) > before and x.key > version_key(newest)[:2]
+    ]
+    if not cuts:
         return None
-    cut = newer[0]
-    if any(version_key(v)[:2] >= cut.key for v in listed):
-        return None  # pip read a wheel of a line past the cut
+    cut = cuts[0]
+    needs = _tag_pip(cut.glibc_min or "")
+    if r.pip_version and version_key(r.pip_version) >= needs:
+        return None  # the pip shown reads that tag: its list is about something else
     asked = requested_version(refusal.spec)
     if asked is not None and version_key(asked)[:2] < cut.key:
         return None  # a release pip would read the tags of: its Python is the question
+    if needs != causes.platform.PIP_MANYLINUX2010 and not r.pip_version and asked is None:
+        return None  # a log older than the cut's release lists the same
     if r.python:
         candidates = {".".join(r.python.split(".")[:2])}
     else:
         # TensorFlow publishes wheels only: each release pip lists has one for this Python.
         known = [p for p in map(functools.partial(_linux_pythons, matrix), listed) if p]
         candidates = set.intersection(*known) if known else set()
-    newest = max(listed, key=version_key)
-    for row in matrix.early_releases:
-        between = version_key(newest) < version_key(row.release) and (
-            version_key(row.release)[:2] < cut.key
-        )
-        if between and candidates & set(row.python.get("linux-x86_64", ())):
-            return None  # a release pip reads the tags of is missing from the list too
-    later = {py for x in newer for py in x.python.get("linux-x86_64", ())} | {
+    between = [
+        set(row.python.get("linux-x86_64", ()))
+        for row in matrix.early_releases
+        if version_key(newest) < version_key(row.release) and version_key(row.release)[:2] < cut.key
+    ] + [
+        set(x.python.get("linux-x86_64", ()))
+        for x in finals
+        if version_key(newest)[:2] < x.key < cut.key
+    ]
+    if any(candidates & pys for pys in between):
+        return None  # a release pip reads the tags of is missing from the list too
+    later = {py for x in finals if x.key >= cut.key for py in x.python.get("linux-x86_64", ())} | {
         py
         for row in matrix.early_releases
         if version_key(row.release)[:2] >= cut.key
@@ -4034,7 +4055,7 @@ def _blind_to_newer_manylinux(m: Machine, r: Revealed, refusal: PipRefusal) -> O
     return causes.platform.pip_upgrade_fix(
         f"pip lists TensorFlow only up to {newest}: every Linux wheel from {cut.line} on is "
         f"tagged {tag} or newer (the matrix's glibc {cut.glibc_min}), which pip before "
-        f"{'.'.join(map(str, causes.platform.PIP_MANYLINUX2010))} does not read, while "
+        f"{'.'.join(map(str, needs))} does not read, while "
         f"{python} has wheels of those releases."
         + (
             f" (If this Python is {_either(others)}, which no later release supports, the "
