@@ -10,6 +10,7 @@ from typing import Optional
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.pip import read_machine
 from tfdoctor.findings import Finding, Report, Severity
 
 
@@ -150,3 +151,58 @@ def test_tensorflow_macos_on_a_python_it_has_no_wheels_for_names_its_pythons() -
     assert "for Python 3.7" in text
     assert "CPython 3.8 to 3.12" in text
     assert "SYSTEM_VERSION_COMPAT" not in text
+
+
+@pytest.mark.parametrize(
+    ("text", "machine"),
+    [
+        pytest.param(
+            "Linux nano 4.9.140-tegra #1 SMP PREEMPT Fri Oct 16 12:32:46 PDT 2020 aarch64 "
+            "aarch64 aarch64 GNU/Linux\n",
+            "aarch64",
+            id="uname-a",
+        ),
+        pytest.param("$ uname -m\nppc64le\n", "ppc64le", id="uname-m"),
+        pytest.param("Linux-5.10.0-21-arm64-aarch64-with-glibc2.31\n", "aarch64", id="platform"),
+        pytest.param("Building for x86_64 and aarch64 targets\n", None, id="prose"),
+    ],
+)
+def test_read_machine_reads_unames_and_platforms_words(text: str, machine: object) -> None:
+    assert read_machine(text) == machine
+
+
+_JETSON = "Linux nano 4.9.140-tegra #1 SMP PREEMPT aarch64 aarch64 aarch64 GNU/Linux\n"
+
+
+@pytest.mark.parametrize(
+    ("shown", "cause", "words"),
+    [
+        pytest.param(
+            _JETSON + "$ python3 --version\nPython 3.6.9\n",
+            "tf-no-wheel-for-python",
+            ("Linux aarch64", "Python 3.6.9 has none there"),
+            id="aarch64-python-without-wheels",
+        ),
+        pytest.param(
+            _JETSON + "pip 18.1 from /usr/lib/python3/dist-packages/pip (python 3.7)\n",
+            "pip-too-old",
+            ("manylinux2014", "19.3"),
+            id="aarch64-pip-before-19.3",
+        ),
+        pytest.param(
+            "Linux-5.14.0-ppc64le-with-glibc2.34\n",
+            "tf-no-wheel-for-python",
+            ("Linux ppc64le", "from source"),
+            id="ppc64le",
+        ),
+    ],
+)
+def test_a_linux_machine_shown_decides_why_no_release_fits(
+    shown: str, cause: str, words: tuple[str, ...]
+) -> None:
+    report = explained(shown + _refusal("tensorflow"))
+    top = top_error(report)
+    assert top.cause == cause
+    assert all(w in fix_text(top) for w in words)
+    # A 64-bit machine other than a Pi's kernel: no 32-bit candidate.
+    assert "ppc64le" not in shown or _of(report, "python-32bit") is None

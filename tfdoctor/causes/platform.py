@@ -1637,6 +1637,30 @@ def macos11_pip_fix(pip: Optional[str], python: Optional[str]) -> Fix:
     )
 
 
+def aarch64_python_fix(python: str, first: str, pythons: Sequence[str]) -> Fix:
+    """No TensorFlow wheel for Python ``python`` on Linux aarch64, whose wheels start at the
+    line ``first`` for ``pythons`` (the matrix's Pythons of its aarch64 wheels)."""
+    return Fix(
+        f"On Linux aarch64 TensorFlow publishes wheels from {first} on, for Python "
+        f"{_python_span(pythons)} (from the matrix): Python {python} has none there. Create a "
+        f"virtual environment with one of those Pythons (Python {pythons[-1]} at the newest) "
+        "and install TensorFlow in it; a board vendor's own build (NVIDIA's for Jetson) is the "
+        "other way for this Python.",
+        ("uname -m", INTERPRETER_CHECK),
+    )
+
+
+def arch_without_wheels_fix(machine: str) -> Fix:
+    """A Linux machine of an architecture TensorFlow publishes no wheel for (``ppc64le``,
+    ``s390x``): build it from source, or run where its wheels install."""
+    return Fix(
+        f"TensorFlow publishes no wheel for Linux {machine} (its Linux wheels are for x86-64 "
+        "and aarch64), so pip lists none whatever the Python. Build TensorFlow from source for "
+        "this machine, or run it on an x86-64 or aarch64 machine (or a container of one).",
+        ("uname -m",),
+    )
+
+
 #: Where tensorflow-macos's wheels are listed: each is tagged for macOS 11 or later
 #: (``macosx_11_0``, from 2.9 ``macosx_12_0``), never 10.x.
 MACOS_WRAPPER_FILES = "https://pypi.org/project/tensorflow-macos/#files"

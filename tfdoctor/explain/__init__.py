@@ -81,6 +81,7 @@ from tfdoctor.evidence.pip import (
     build_folder_system,
     read_abi_hints,
     read_first_platform,
+    read_machine,
     read_missing_wheel,
     read_platform_hints,
     read_python_refusals,
@@ -201,6 +202,8 @@ class Evidence:
     wheel_refusals: list[WheelRefusal] = dataclasses.field(default_factory=list)
     #: The platform tag of the first tag `pip debug` lists: the interpreter's own.
     tags_platform: Optional[str] = None
+    #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
+    machine: Optional[str] = None
     #: The version ``python --version`` printed, where the log shows it asked.
     python_shown: Optional[str] = None
     #: Requirements pip found broken, and companions' verdicts on the TensorFlow they found
@@ -375,6 +378,7 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
     if len(evidence.wheel_refusals) < MAX_REFUSALS:
         evidence.wheel_refusals.extend(read_wheel_refusals(text))
     evidence.tags_platform = evidence.tags_platform or read_first_platform(text)
+    evidence.machine = evidence.machine or read_machine(text)
     if evidence.python_shown is None:
         evidence.python_shown = read_python_shown(text)
     _read_conflicts(evidence, text)
@@ -744,6 +748,8 @@ class Revealed(Record):
     wheel_refusals: tuple[WheelRefusal, ...] = ()
     #: The interpreter's platform tag, as `pip debug` lists it first (``win32``).
     tags_platform: Optional[str] = None
+    #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
+    machine: Optional[str] = None
     #: The file whose code called ``tf.load_op_library`` in a traceback (the frame before
     #: TensorFlow's load_library.py): whose op library it loaded.
     op_loader: Optional[str] = None
@@ -1183,6 +1189,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         pip_refusals=tuple(evidence.refusals),
         wheel_refusals=tuple(evidence.wheel_refusals),
         tags_platform=evidence.tags_platform,
+        machine=evidence.machine,
         op_loader=op_loader_in(evidence.first_text),
         dll_extension=_dll_extension(evidence.tracebacks),
         pip_version=evidence.first("pip_version", evidence_only=True),
@@ -3583,6 +3590,8 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     pinned = requested_version(refusal.spec)
     if (ranged := _range_refusal(m, r, refusal)) is not None:
         return ranged
+    if (machine := _machine_refusal(m, r, refusal)) is not None:
+        return machine
     if (
         r.pip_version
         and version_key(r.pip_version) < causes.platform.PIP_MANYLINUX2010
@@ -3972,6 +3981,60 @@ def _linux_pythons(m: Matrix, version: str) -> Optional[set[str]]:
     return set(pythons.get("linux-x86_64", ())) if pythons is not None else None
 
 
+#: 64-bit Linux architectures TensorFlow publishes no wheel for (its matrix's platforms).
+_NO_WHEEL_ARCHS = frozenset({"ppc64le", "s390x"})
+#: 64-bit machines uname names that a 32-bit Python seldom runs on (not aarch64: Raspberry Pi
+#: OS's 32-bit system runs a 64-bit kernel, which uname reports, under 32-bit programs).
+_MACHINES_64BIT = frozenset({"x86_64", *_NO_WHEEL_ARCHS})
+
+
+def _machine_refusal(
+    m: Machine, r: Revealed, refusal: PipRefusal
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """Cause and fix where pip lists no TensorFlow at all on a Linux machine the log names
+    (uname, platform.platform()) other than x86-64: an architecture with no wheel of any
+    release; on aarch64, whose wheels start later (the matrix's linux-aarch64 Pythons), a
+    Python none of them is for, else a pip before 19.3 shown (they are manylinux2014, PEP
+    599). None elsewhere (32-bit machines are python-32bit's signatures')."""
+    machine = r.machine
+    if (
+        machine is None
+        or m.matrix is None
+        or r.os not in (None, "linux")
+        or refusal.versions
+        or not refusal.shown
+        or normalize_name(refusal.dist) not in _OWN_BUILDS
+    ):
+        return None
+    if machine in _NO_WHEEL_ARCHS:
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.arch_without_wheels_fix(
+            machine
+        )
+    if machine != "aarch64":
+        return None
+    having = [
+        x
+        for x in sorted(m.matrix.lines, key=lambda x: version_key(x.line))
+        if not x.pre_release and x.python.get("linux-aarch64")
+    ]
+    if not having:
+        return None
+    pythons = sorted({py for x in having for py in x.python["linux-aarch64"]}, key=version_key)
+    minor = ".".join((r.python or "").split(".")[:2])
+    if minor and minor not in pythons:
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.aarch64_python_fix(
+            r.python or minor, having[0].line, pythons
+        )
+    if r.pip_version and version_key(r.pip_version) < causes.platform.PIP_MANYLINUX2014:
+        return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+            f"The log shows pip {r.pip_version} on Linux aarch64, where TensorFlow's wheels "
+            f"(from {having[0].line}) are tagged manylinux2014, which pip reads only since "
+            "19.3: it lists none of them.",
+            pip=r.pip_version,
+        )
+    return None
+
+
 def _tag_pip(glibc: str) -> tuple[int, ...]:
     """The first pip that reads the manylinux tag of the glibc floor ``glibc``: manylinux2010
     (PEP 571) from 19.0, manylinux2014 (PEP 599) from 19.3, any other manylinux_x_y (PEP 600)
@@ -4242,11 +4305,6 @@ _OWN_BUILDS = frozenset({"tensorflow", "tensorflow-gpu", "tensorflow-cpu"})
 _LOCAL_SITE = re.compile(r"/usr/local/lib/python\d\.\d+/site-packages\b")
 
 
-#: A 64-bit machine in uname's words (``... x86_64 GNU/Linux``) or platform.platform()'s
-#: (``Linux-5.15.0-x86_64-with-glibc2.35``).
-_MACHINE_64BIT = re.compile(r"\b(?:x86_64|aarch64) GNU/Linux\b|-(?:x86_64|aarch64)-with-")
-
-
 def _macos_open(r: Revealed, text: str) -> bool:
     """Whether the system may be macOS: the log shows macOS, or no system, or Linux only by
     the path of a Python under /usr/local (:data:`_LOCAL_SITE`)."""
@@ -4347,7 +4405,7 @@ def _refusal_candidates(
         and (not r.python or windows_python)
         # uname's or platform's word for a 64-bit machine: a 32-bit Python there is rare; and
         # a Mac's paths anywhere in the log (r.os reads the cited lines only).
-        and not _MACHINE_64BIT.search(text)
+        and r.machine not in _MACHINES_64BIT
         and not dict(_OS_TEXT)["macos"].search(text)
     ):
         wide = causes.platform.python_64bit_fix(m)
