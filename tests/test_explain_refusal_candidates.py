@@ -206,3 +206,14 @@ def test_a_linux_machine_shown_decides_why_no_release_fits(
     assert all(w in fix_text(top) for w in words)
     # A 64-bit machine other than a Pi's kernel: no 32-bit candidate.
     assert "ppc64le" not in shown or _of(report, "python-32bit") is None
+
+
+@pytest.mark.parametrize(
+    "requirement",
+    [
+        pytest.param("tensorflow>=2.7.2", id="a-range"),
+        pytest.param("tensorflow==1.15.5+nv21.7", id="a-local-version-pin"),
+    ],
+)
+def test_a_request_with_a_specifier_has_no_32bit_candidate(requirement: str) -> None:
+    assert _of(explained(_refusal(requirement)), "python-32bit") is None

@@ -4331,10 +4331,10 @@ def _refusal_candidates(
     - a pinned release: no release at all (the interpreter is what to change), or the pinned
       one alone where the log predates the releases built for this Python (the pin is): each
       reading gets the other as its candidate;
-    - the interpreter 32-bit (TensorFlow has only 64-bit wheels), where the log shows no
-      system, no Mac (no 32-bit Python runs on a macOS TensorFlow supports), no 64-bit Linux
-      machine and no Python, or shows Windows with a Python TensorFlow has Windows wheels for
-      (python.org's default Windows installer was 32-bit up to 3.8);
+    - for a request of any release, the interpreter 32-bit (TensorFlow has only 64-bit wheels),
+      where the log shows no system, no Mac (no 32-bit Python runs on a macOS TensorFlow
+      supports), no x86-64 machine and no Python, or shows Windows with a Python TensorFlow
+      has Windows wheels for (python.org's default Windows installer was 32-bit up to 3.8);
     - pip older than 20.3, shown, on a system that may be macOS (:func:`_macos_open`, in
       ``text``, the log), with a Python TensorFlow has macOS wheels for: on macOS 11 and later
       such a pip reads no macOS wheel."""
@@ -4399,7 +4399,8 @@ def _refusal_candidates(
     )
     if (
         f"explain.{causes.platform.PYTHON_32BIT}" not in findings
-        and requested is None
+        # A request for any release: a pin or a range has its own Pythons to weigh first.
+        and not refusal.spec
         and r.mac is None
         and r.os in (None, "windows")
         and (not r.python or windows_python)
