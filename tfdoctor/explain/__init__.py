@@ -4314,7 +4314,10 @@ def _macos_open(r: Revealed, text: str) -> bool:
         return False
     linux = dict(_OS_TEXT)["linux"]
     stated = [x for x in r.inferred if x.fact == "os"]
-    return all(x.because == "/usr/" for x in stated) and not linux.search(_LOCAL_SITE.sub("", text))
+    # The path style's own words (_os_of: "/usr/", a quote or parenthesis before it).
+    return all(x.because.strip("\"'( ") == "/usr/" for x in stated) and not linux.search(
+        _LOCAL_SITE.sub("", text)
+    )
 
 
 def _refusal_candidates(
