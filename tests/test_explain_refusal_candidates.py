@@ -217,3 +217,31 @@ def test_a_linux_machine_shown_decides_why_no_release_fits(
 )
 def test_a_request_with_a_specifier_has_no_32bit_candidate(requirement: str) -> None:
     assert _of(explained(_refusal(requirement)), "python-32bit") is None
+
+
+@pytest.mark.parametrize(
+    ("wheel", "words", "compat"),
+    [
+        pytest.param(
+            "numpy-1.18.5-cp38-cp38-macosx_11_0_x86_64.whl",
+            ("An x86_64 macOS wheel", "macOS 11.0 or later", "10.16"),
+            True,
+            id="macos-11-tag",
+        ),
+        pytest.param(
+            "tensorflow-2.3.1-cp37-cp37m-macosx_10_9_x86_64.whl",
+            ("an arm64 Python on Apple silicon takes none", "macOS 10.9 or later"),
+            False,
+            id="macos-10-tag",
+        ),
+    ],
+)
+def test_a_refused_macos_wheel_says_what_its_tag_needs(
+    wheel: str, words: tuple[str, ...], compat: bool
+) -> None:
+    top = top_error(explained(f"ERROR: {wheel} is not a supported wheel on this platform.\n"))
+    assert top.cause == "wheel-mismatch"
+    text = fix_text(top)
+    assert all(w in text for w in words)
+    assert ("SYSTEM_VERSION_COMPAT=0" in text) is compat
+    assert "platform.mac_ver()" in text

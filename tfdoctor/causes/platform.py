@@ -2190,15 +2190,55 @@ def wheel_tags_fix(
         if mine and mine != python
         else "the cpXY tag of its version"
     )
+    macos = _macos_tag_words(platform) if not mine or mine == python else ""
     return Fix(
         f"{file} is built for {needs} on {platform} (its file name's tags); pip refuses it "
-        f"for an interpreter or platform that differ.{unicode} Take the file of the same "
+        f"for an interpreter or platform that differ.{unicode}{macos} Take the file of the same "
         f"release built for this interpreter ({tag}, from the same "
         f"place: a vendor's build, such as ROCm's, stays that vendor's); or install by name "
         f"and version (`pip install {release}`) where PyPI's build of it will do, so pip picks "
         f"the wheel for this interpreter; or run it with {needs} on {platform}.",
-        (INTERPRETER_CHECK,),
+        (INTERPRETER_CHECK, MACOS_VERSION_CHECK) if macos else (INTERPRETER_CHECK,),
     )
+
+
+#: A macOS wheel's platform tag: the oldest macOS it runs on and its architecture (PEP 425's
+#: macosx_{major}_{minor}_{arch}; packaging's tags.mac_platforms accepts it on that macOS or
+#: any later one of the same architecture, so a refusal is never about a newer macOS).
+_MACOS_TAG = re.compile(r"macosx_(\d+)_(\d+)_(\w+)")
+
+
+def _macos_tag_words(platform: str) -> str:
+    """Why a macOS wheel of the interpreter's own Python is refused, in words (empty for any
+    other platform): the architecture (an arm64 Python takes no x86_64 wheel, nor the
+    reverse), and for a macOS 11 or later tag a macOS before 11, a pip before 20.3, or a Python
+    that reports macOS 10.16 (built against an older SDK, answered in macOS's compatibility
+    mode: SYSTEM_VERSION_COMPAT=0 makes it report its real version)."""
+    found = _MACOS_TAG.search(platform)
+    if found is None:
+        return ""
+    arch = found.group(3)
+    words = (
+        f" {'An' if arch[0] in 'aeiox' else 'A'} {arch} macOS wheel installs only into a "
+        "Python of that architecture"
+        + (
+            " (an arm64 Python on Apple silicon takes none)"
+            if arch == "x86_64"
+            else " (an x86_64 Python under Rosetta takes none)"
+            if arch == "arm64"
+            else ""
+        )
+        + f", on macOS {found.group(1)}.{found.group(2)} or later."
+    )
+    if int(found.group(1)) >= 11:
+        words += (
+            " A macOS 11 or later tag is refused on an older macOS, by a pip older than 20.3, "
+            "and by a Python that reports macOS 10.16 (one built against an SDK older than "
+            "macOS 11, which macOS answers in its compatibility mode): the second command "
+            "shows what the Python reports; for 10.16, upgrade pip and install with "
+            "SYSTEM_VERSION_COMPAT=0 before the command."
+        )
+    return words
 
 
 def unnamed_wheel_fix() -> Fix:
