@@ -175,22 +175,32 @@ _JETSON = "Linux nano 4.9.140-tegra #1 SMP PREEMPT aarch64 aarch64 aarch64 GNU/L
 
 
 @pytest.mark.parametrize(
-    ("shown", "cause", "words"),
+    ("shown", "requirement", "cause", "words"),
     [
         pytest.param(
             _JETSON + "$ python3 --version\nPython 3.6.9\n",
+            "tensorflow",
             "tf-no-wheel-for-python",
             ("Linux aarch64", "Python 3.6.9 has none there"),
             id="aarch64-python-without-wheels",
         ),
         pytest.param(
             _JETSON + "pip 18.1 from /usr/lib/python3/dist-packages/pip (python 3.7)\n",
+            "tensorflow",
             "pip-too-old",
             ("manylinux2014", "19.3"),
             id="aarch64-pip-before-19.3",
         ),
         pytest.param(
+            _JETSON + "$ python3 --version\nPython 3.8.10\n",
+            "tensorflow==1.15",
+            "tf-no-wheel-for-python",
+            ("TensorFlow 1.15 publishes no Linux aarch64 wheel", "start at 2.10"),
+            id="aarch64-pin-before-its-wheels",
+        ),
+        pytest.param(
             "Linux-5.14.0-ppc64le-with-glibc2.34\n",
+            "tensorflow",
             "tf-no-wheel-for-python",
             ("Linux ppc64le", "from source"),
             id="ppc64le",
@@ -198,9 +208,9 @@ _JETSON = "Linux nano 4.9.140-tegra #1 SMP PREEMPT aarch64 aarch64 aarch64 GNU/L
     ],
 )
 def test_a_linux_machine_shown_decides_why_no_release_fits(
-    shown: str, cause: str, words: tuple[str, ...]
+    shown: str, requirement: str, cause: str, words: tuple[str, ...]
 ) -> None:
-    report = explained(shown + _refusal("tensorflow"))
+    report = explained(shown + _refusal(requirement))
     top = top_error(report)
     assert top.cause == cause
     assert all(w in fix_text(top) for w in words)

@@ -1650,6 +1650,18 @@ def aarch64_python_fix(python: str, first: str, pythons: Sequence[str]) -> Fix:
     )
 
 
+def aarch64_release_fix(release: str, first: str, pythons: Sequence[str]) -> Fix:
+    """A pinned TensorFlow ``release`` of a line with no Linux aarch64 wheel, asked for on an
+    aarch64 machine, whose wheels start at the line ``first`` for ``pythons`` (the matrix)."""
+    return Fix(
+        f"TensorFlow {release} publishes no Linux aarch64 wheel: TensorFlow's aarch64 wheels "
+        f"start at {first}, for Python {_python_span(pythons)} (from the matrix). Move the "
+        f"requirement to {first} or later (with one of those Pythons), or run {release} on "
+        "Linux x86-64 (another machine, or a container of one).",
+        ("uname -m", INTERPRETER_CHECK),
+    )
+
+
 def arch_without_wheels_fix(machine: str) -> Fix:
     """A Linux machine of an architecture TensorFlow publishes no wheel for (``ppc64le``,
     ``s390x``): build it from source, or run where its wheels install."""

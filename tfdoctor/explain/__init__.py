@@ -3994,8 +3994,9 @@ def _machine_refusal(
     """Cause and fix where pip lists no TensorFlow at all on a Linux machine the log names
     (uname, platform.platform()) other than x86-64: an architecture with no wheel of any
     release; on aarch64, whose wheels start later (the matrix's linux-aarch64 Pythons), a
-    Python none of them is for, else a pip before 19.3 shown (they are manylinux2014, PEP
-    599). None elsewhere (32-bit machines are python-32bit's signatures')."""
+    pinned release before them, a Python none of them is for, else a pip before 19.3 shown
+    (they are manylinux2014, PEP 599). None elsewhere (32-bit machines are python-32bit's
+    signatures')."""
     machine = r.machine
     if (
         machine is None
@@ -4020,6 +4021,12 @@ def _machine_refusal(
     if not having:
         return None
     pythons = sorted({py for x in having for py in x.python["linux-aarch64"]}, key=version_key)
+    asked = requested_version(refusal.spec)
+    if asked is not None and version_key(asked)[:2] < having[0].key:
+        # A release before the first aarch64 line: no Python changes that.
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.aarch64_release_fix(
+            asked, having[0].line, pythons
+        )
     minor = ".".join((r.python or "").split(".")[:2])
     if minor and minor not in pythons:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.aarch64_python_fix(
