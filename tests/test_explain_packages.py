@@ -1729,7 +1729,7 @@ _PIP_20_0 = "Using pip 20.0.2 from /home/u/v/lib/python3.8/site-packages/pip (py
         pytest.param(_PIP_20_0, "tensorflow==2.12.0", False, id="a-pip-reading-manylinux2014"),
     ],
 )
-def test_a_list_stopping_before_manylinux2014_is_a_pip_before_19_3(
+def test_a_list_ending_before_manylinux2014_is_a_pip_before_19_3(
     shown: str, requirement: str, pips: bool
 ) -> None:
     # The matrix's glibc floor rises from 2.12 (manylinux2010) to 2.17 (manylinux2014) at 2.9.

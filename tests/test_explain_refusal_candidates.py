@@ -52,7 +52,7 @@ def test_a_dependants_pin_has_no_release_at_all_as_its_other_candidate() -> None
 
 
 def test_a_pin_whose_release_fits_the_python_shown_has_no_release_candidate() -> None:
-    # Python 3.6 has wheels of 1.10.0: the pin is not what stops pip.
+    # Python 3.6 has wheels of 1.10.0: the pin is not what pip refused for.
     shown = "Using pip 18.1 from /home/u/venv/lib/python3.6/site-packages/pip (python 3.6)\n"
     report = explained(shown + _refusal("tensorflow==1.10.0"))
     assert _of(report, "tf-release-not-for-python") is None
