@@ -1705,6 +1705,43 @@ def test_a_pip_before_manylinux2010_finding_no_tensorflow_is_pip_too_old() -> No
     assert "10.0.1" in finding.fix.text  # type: ignore[union-attr]
 
 
+_UP_TO_2_8 = "2.5.0, 2.6.0, 2.7.0, 2.8.0, 2.8.4"
+
+
+def _listed_refusal(requirement: str, listed: str) -> str:
+    return (
+        f"ERROR: Could not find a version that satisfies the requirement {requirement} (from "
+        f"versions: {listed})\nERROR: No matching distribution found for {requirement}\n"
+    )
+
+
+_PIP_19_2 = "Using pip 19.2.3 from /home/u/v/lib/python3.8/site-packages/pip (python 3.8)\n"
+_PIP_20_0 = "Using pip 20.0.2 from /home/u/v/lib/python3.8/site-packages/pip (python 3.8)\n"
+
+
+@pytest.mark.parametrize(
+    ("shown", "requirement", "pips"),
+    [
+        pytest.param("", "tensorflow==2.12.0", True, id="a-release-past-the-cut-asked"),
+        pytest.param(_PIP_19_2, "tensorflow", True, id="a-pip-before-19.3-shown"),
+        # Nothing asked past 2.8 and no pip shown: the log may predate 2.9.
+        pytest.param("", "tensorflow", False, id="nothing-asked-past-it"),
+        pytest.param(_PIP_20_0, "tensorflow==2.12.0", False, id="a-pip-reading-manylinux2014"),
+    ],
+)
+def test_a_list_ending_before_manylinux2014_is_a_pip_before_19_3(
+    shown: str, requirement: str, pips: bool
+) -> None:
+    # The matrix's glibc floor rises from 2.12 (manylinux2010) to 2.17 (manylinux2014) at 2.9.
+    report = explained(shown + _listed_refusal(requirement, _UP_TO_2_8))
+    old = [x for x in report.findings if x.cause == "pip-too-old"]
+    assert bool(old) is pips
+    if pips:
+        assert old[0] is top_error(report)
+        assert "manylinux2014" in fix_text(old[0])
+        assert "pip before 19.3" in fix_text(old[0])
+
+
 def test_autographs_cause_naming_a_requirements_missing_name_is_out_of_range() -> None:
     text = (
         "WARNING:tensorflow:Entity <function step at 0x7f> could not be transformed and will be "

@@ -116,6 +116,9 @@ def project_python_range_fix(installer: str, dist: str, supports: str, narrowed:
 PIP_RELEASE_NOTES = "https://pip.pypa.io/en/stable/news/"
 PIP_REQUIRES_PYTHON = (9, 0)
 PIP_MANYLINUX2010 = (19, 0)
+PIP_MANYLINUX2014 = (19, 3)
+#: The first pip that reads PEP 600's manylinux_x_y tags (pip 20.3's release notes).
+PIP_PEP600 = (20, 3)
 #: The first pip whose tags fit macOS 11 and later as it reports itself (11.x, not 10.x): older
 #: ones find no macOS wheel there (pip 20.3's release notes: macOS Big Sur support, through
 #: packaging 20.5's tags).
@@ -1621,6 +1624,106 @@ def pip_upgrade_fix(reason: str, tls: bool = False, pip: Optional[str] = None) -
     )
 
 
+def macos11_pip_fix(pip: Optional[str], python: Optional[str]) -> Fix:
+    """pip older than 20.3 listing no TensorFlow for a Python that has macOS wheels: on macOS
+    11 and later (which it does not recognise) that pip finds no macOS wheel of anything."""
+    shown = f"pip {pip}" if pip else "This pip"
+    which = f"Python {python}, which" if python else "a Python"
+    return pip_upgrade_fix(
+        f"{shown} lists no TensorFlow for {which} TensorFlow publishes macOS wheels for: a pip "
+        "older than 20.3 does not recognise macOS 11 and later (Big Sur reports 11.x), so it "
+        "finds no macOS wheel there. Upgrade pip first.",
+        pip=pip,
+    )
+
+
+def aarch64_python_fix(python: str, first: str, pythons: Sequence[str]) -> Fix:
+    """No TensorFlow wheel for Python ``python`` on Linux aarch64, whose wheels start at the
+    line ``first`` for ``pythons`` (the matrix's Pythons of its aarch64 wheels)."""
+    return Fix(
+        f"On Linux aarch64 TensorFlow publishes wheels from {first} on, for Python "
+        f"{_python_span(pythons)} (from the matrix): Python {python} has none there. Create a "
+        f"virtual environment with one of those Pythons (Python {pythons[-1]} at the newest) "
+        "and install TensorFlow in it; a board vendor's own build (NVIDIA's for Jetson) is the "
+        "other way for this Python.",
+        ("uname -m", INTERPRETER_CHECK),
+    )
+
+
+def aarch64_release_fix(release: str, first: str, pythons: Sequence[str]) -> Fix:
+    """A pinned TensorFlow ``release`` of a line with no Linux aarch64 wheel, asked for on an
+    aarch64 machine, whose wheels start at the line ``first`` for ``pythons`` (the matrix)."""
+    return Fix(
+        f"TensorFlow {release} publishes no Linux aarch64 wheel: TensorFlow's aarch64 wheels "
+        f"start at {first}, for Python {_python_span(pythons)} (from the matrix). Move the "
+        f"requirement to {first} or later (with one of those Pythons), or run {release} on "
+        "Linux x86-64 (another machine, or a container of one).",
+        ("uname -m", INTERPRETER_CHECK),
+    )
+
+
+def arch_without_wheels_fix(machine: str) -> Fix:
+    """A Linux machine of an architecture TensorFlow publishes no wheel for (``ppc64le``,
+    ``s390x``): build it from source, or run where its wheels install."""
+    return Fix(
+        f"TensorFlow publishes no wheel for Linux {machine} (its Linux wheels are for x86-64 "
+        "and aarch64), so pip lists none whatever the Python. Build TensorFlow from source for "
+        "this machine, or run it on an x86-64 or aarch64 machine (or a container of one).",
+        ("uname -m",),
+    )
+
+
+#: Where tensorflow-macos's wheels are listed: each is tagged for macOS 11 or later
+#: (``macosx_11_0``, from 2.9 ``macosx_12_0``), never 10.x.
+MACOS_WRAPPER_FILES = "https://pypi.org/project/tensorflow-macos/#files"
+#: A command that prints the interpreter's version, the macOS it reports and its CPU: 10.16
+#: is a Python built against an SDK older than macOS 11, which macOS answers in compatibility
+#: mode (packaging's tags.mac_platforms asks again with SYSTEM_VERSION_COMPAT=0 for that
+#: reason: https://github.com/pypa/packaging/blob/main/src/packaging/tags.py).
+MACOS_VERSION_CHECK: Final = (
+    "python -c 'import platform, sys; print(sys.version.split()[0], platform.mac_ver()[0], "
+    "platform.machine())'"
+)
+
+
+def macos_wrapper_fix(python: Optional[str], pip: Optional[str], pythons: Sequence[str]) -> Fix:
+    """pip lists no tensorflow-macos release at all: its wheels carry macOS 11 or later tags
+    only (:data:`MACOS_WRAPPER_FILES`) for ``pythons`` (the wheel index's), so a Python
+    outside those, a macOS before 11, a pip before 20.3, or a Python that reports macOS
+    10.16 (built against an older SDK; macOS then answers in its compatibility mode) sees
+    none. ``python``, ``pip``: what the log shows."""
+    span = f"CPython {_python_span(pythons)}" if pythons else "the Pythons its files list"
+    outside = (
+        bool(python) and bool(pythons) and ".".join((python or "").split(".")[:2]) not in (pythons)
+    )
+    if outside:
+        return Fix(
+            f"pip lists no tensorflow-macos release for Python {python}: its wheels are for "
+            f"{span} only (its files on PyPI: {MACOS_WRAPPER_FILES}). Create the environment "
+            f"with one of those Pythons (Python {pythons[-1]} at the newest) and install it "
+            "there.",
+            (MACOS_VERSION_CHECK,),
+        )
+    old_pip = bool(pip) and version_key(pip or "") < PIP_MACOS11
+    return Fix(
+        "pip lists no tensorflow-macos release for this interpreter. Its wheels are for "
+        f"{span} and tagged for macOS 11 or later only (its files on PyPI: "
+        f"{MACOS_WRAPPER_FILES}), so pip finds none where the Python is another, the macOS is "
+        "older than 11, pip is older than 20.3 (the first that reads macOS 11's tags"
+        + (f"; the log shows pip {pip}" if old_pip else "")
+        + "), or the Python reports macOS 10.16: one built against an SDK older than macOS 11 "
+        "(conda's, older python.org installers) is answered in macOS's compatibility mode, and "
+        "a pip that does not ask again reads only 10.x tags. The command below shows which: "
+        "10.16 is the last; then upgrade pip and run the install with SYSTEM_VERSION_COMPAT=0, "
+        "which makes macOS report its real version.",
+        (
+            MACOS_VERSION_CHECK,
+            "python -m pip install --upgrade pip",
+            "SYSTEM_VERSION_COMPAT=0 python -m pip install tensorflow-macos",
+        ),
+    )
+
+
 def resolver_release_fix(
     dist: str,
     version: str,
@@ -2099,15 +2202,55 @@ def wheel_tags_fix(
         if mine and mine != python
         else "the cpXY tag of its version"
     )
+    macos = _macos_tag_words(platform) if not mine or mine == python else ""
     return Fix(
         f"{file} is built for {needs} on {platform} (its file name's tags); pip refuses it "
-        f"for an interpreter or platform that differ.{unicode} Take the file of the same "
+        f"for an interpreter or platform that differ.{unicode}{macos} Take the file of the same "
         f"release built for this interpreter ({tag}, from the same "
         f"place: a vendor's build, such as ROCm's, stays that vendor's); or install by name "
         f"and version (`pip install {release}`) where PyPI's build of it will do, so pip picks "
         f"the wheel for this interpreter; or run it with {needs} on {platform}.",
-        (INTERPRETER_CHECK,),
+        (INTERPRETER_CHECK, MACOS_VERSION_CHECK) if macos else (INTERPRETER_CHECK,),
     )
+
+
+#: A macOS wheel's platform tag: the oldest macOS it runs on and its architecture (PEP 425's
+#: macosx_{major}_{minor}_{arch}; packaging's tags.mac_platforms accepts it on that macOS or
+#: any later one of the same architecture, so a refusal is never about a newer macOS).
+_MACOS_TAG = re.compile(r"macosx_(\d+)_(\d+)_(\w+)")
+
+
+def _macos_tag_words(platform: str) -> str:
+    """Why a macOS wheel of the interpreter's own Python is refused, in words (empty for any
+    other platform): the architecture (an arm64 Python takes no x86_64 wheel, nor the
+    reverse), and for a macOS 11 or later tag a macOS before 11, a pip before 20.3, or a Python
+    that reports macOS 10.16 (built against an older SDK, answered in macOS's compatibility
+    mode: SYSTEM_VERSION_COMPAT=0 makes it report its real version)."""
+    found = _MACOS_TAG.search(platform)
+    if found is None:
+        return ""
+    arch = found.group(3)
+    words = (
+        f" {'An' if arch[0] in 'aeiox' else 'A'} {arch} macOS wheel installs only into a "
+        "Python of that architecture"
+        + (
+            " (an arm64 Python on Apple silicon takes none)"
+            if arch == "x86_64"
+            else " (an x86_64 Python under Rosetta takes none)"
+            if arch == "arm64"
+            else ""
+        )
+        + f", on macOS {found.group(1)}.{found.group(2)} or later."
+    )
+    if int(found.group(1)) >= 11:
+        words += (
+            " A macOS 11 or later tag is refused on an older macOS, by a pip older than 20.3, "
+            "and by a Python that reports macOS 10.16 (one built against an SDK older than "
+            "macOS 11, which macOS answers in its compatibility mode): the second command "
+            "shows what the Python reports; for 10.16, upgrade pip and install with "
+            "SYSTEM_VERSION_COMPAT=0 before the command."
+        )
+    return words
 
 
 def unnamed_wheel_fix() -> Fix:

@@ -81,6 +81,7 @@ from tfdoctor.evidence.pip import (
     build_folder_system,
     read_abi_hints,
     read_first_platform,
+    read_machine,
     read_missing_wheel,
     read_platform_hints,
     read_python_refusals,
@@ -156,6 +157,7 @@ from tfdoctor.signatures import (
     Signature,
     Signatures,
 )
+from tfdoctor.wheel_index import releases_of
 from tfdoctor.wheel_tags import MANYLINUX1_GLIBC, manylinux_name, tag_os, wheel_platform_tags
 
 #: Citations kept per signature (the first lines it matched).
@@ -200,6 +202,8 @@ class Evidence:
     wheel_refusals: list[WheelRefusal] = dataclasses.field(default_factory=list)
     #: The platform tag of the first tag `pip debug` lists: the interpreter's own.
     tags_platform: Optional[str] = None
+    #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
+    machine: Optional[str] = None
     #: The version ``python --version`` printed, where the log shows it asked.
     python_shown: Optional[str] = None
     #: Requirements pip found broken, and companions' verdicts on the TensorFlow they found
@@ -374,6 +378,7 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
     if len(evidence.wheel_refusals) < MAX_REFUSALS:
         evidence.wheel_refusals.extend(read_wheel_refusals(text))
     evidence.tags_platform = evidence.tags_platform or read_first_platform(text)
+    evidence.machine = evidence.machine or read_machine(text)
     if evidence.python_shown is None:
         evidence.python_shown = read_python_shown(text)
     _read_conflicts(evidence, text)
@@ -743,6 +748,8 @@ class Revealed(Record):
     wheel_refusals: tuple[WheelRefusal, ...] = ()
     #: The interpreter's platform tag, as `pip debug` lists it first (``win32``).
     tags_platform: Optional[str] = None
+    #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
+    machine: Optional[str] = None
     #: The file whose code called ``tf.load_op_library`` in a traceback (the frame before
     #: TensorFlow's load_library.py): whose op library it loaded.
     op_loader: Optional[str] = None
@@ -1182,6 +1189,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         pip_refusals=tuple(evidence.refusals),
         wheel_refusals=tuple(evidence.wheel_refusals),
         tags_platform=evidence.tags_platform,
+        machine=evidence.machine,
         op_loader=op_loader_in(evidence.first_text),
         dll_extension=_dll_extension(evidence.tracebacks),
         pip_version=evidence.first("pip_version", evidence_only=True),
@@ -3582,6 +3590,8 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     pinned = requested_version(refusal.spec)
     if (ranged := _range_refusal(m, r, refusal)) is not None:
         return ranged
+    if (machine := _machine_refusal(m, r, refusal)) is not None:
+        return machine
     if (
         r.pip_version
         and version_key(r.pip_version) < causes.platform.PIP_MANYLINUX2010
@@ -3611,12 +3621,17 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # pip lists no TensorFlow at all for a Python that has macOS wheels, and it is older
         # than the first pip that reads macOS 11's tags: on macOS 11 and later that pip finds
         # no macOS wheel of anything (elsewhere it would list releases for this Python).
-        return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
-            f"The log shows pip {r.pip_version} listing no TensorFlow for Python {r.python}, "
-            "which TensorFlow publishes macOS wheels for: a pip older than 20.3 does not "
-            "recognise macOS 11 and later (Big Sur reports 11.x), so it finds no macOS wheel "
-            "there. Upgrade pip first.",
-            pip=r.pip_version,
+        return causes.platform.PIP_TOO_OLD, causes.platform.macos11_pip_fix(r.pip_version, r.python)
+    if (
+        normalize_name(refusal.dist) == "tensorflow-macos"
+        and refusal.shown
+        and not refusal.versions
+    ):
+        # Apple's own build lists no release at all: its wheels' macOS 11 tags are what an
+        # interpreter reporting 10.16, or an older pip, does not read (not only the Python).
+        pythons = {py for row in releases_of("tensorflow-macos") for py in row.pythons}
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.macos_wrapper_fix(
+            r.python, r.pip_version, sorted(pythons, key=version_key)
         )
     cause, fix, _ = causes.platform.pip_refusal_fix(
         m,
@@ -3966,50 +3981,132 @@ def _linux_pythons(m: Matrix, version: str) -> Optional[set[str]]:
     return set(pythons.get("linux-x86_64", ())) if pythons is not None else None
 
 
+#: 64-bit Linux architectures TensorFlow publishes no wheel for (its matrix's platforms).
+_NO_WHEEL_ARCHS = frozenset({"ppc64le", "s390x"})
+#: 64-bit machines uname names that a 32-bit Python seldom runs on (not aarch64: Raspberry Pi
+#: OS's 32-bit system runs a 64-bit kernel, which uname reports, under 32-bit programs).
+_MACHINES_64BIT = frozenset({"x86_64", *_NO_WHEEL_ARCHS})
+
+
+def _machine_refusal(
+    m: Machine, r: Revealed, refusal: PipRefusal
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """Cause and fix where pip lists no TensorFlow at all on a Linux machine the log names
+    (uname, platform.platform()) other than x86-64: an architecture with no wheel of any
+    release; on aarch64, whose wheels start later (the matrix's linux-aarch64 Pythons), a
+    pinned release before them, a Python none of them is for, else a pip before 19.3 shown
+    (they are manylinux2014, PEP 599). None elsewhere (32-bit machines are python-32bit's
+    signatures')."""
+    machine = r.machine
+    if (
+        machine is None
+        or m.matrix is None
+        or r.os not in (None, "linux")
+        or refusal.versions
+        or not refusal.shown
+        or normalize_name(refusal.dist) not in _OWN_BUILDS
+    ):
+        return None
+    if machine in _NO_WHEEL_ARCHS:
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.arch_without_wheels_fix(
+            machine
+        )
+    if machine != "aarch64":
+        return None
+    having = [
+        x
+        for x in sorted(m.matrix.lines, key=lambda x: version_key(x.line))
+        if not x.pre_release and x.python.get("linux-aarch64")
+    ]
+    if not having:
+        return None
+    pythons = sorted({py for x in having for py in x.python["linux-aarch64"]}, key=version_key)
+    asked = requested_version(refusal.spec)
+    if asked is not None and version_key(asked)[:2] < having[0].key:
+        # A release before the first aarch64 line: no Python changes that.
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.aarch64_release_fix(
+            asked, having[0].line, pythons
+        )
+    minor = ".".join((r.python or "").split(".")[:2])
+    if minor and minor not in pythons:
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.aarch64_python_fix(
+            r.python or minor, having[0].line, pythons
+        )
+    if r.pip_version and version_key(r.pip_version) < causes.platform.PIP_MANYLINUX2014:
+        return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+            f"The log shows pip {r.pip_version} on Linux aarch64, where TensorFlow's wheels "
+            f"(from {having[0].line}) are tagged manylinux2014, which pip reads only since "
+            "19.3: it lists none of them.",
+            pip=r.pip_version,
+        )
+    return None
+
+
+def _tag_pip(glibc: str) -> tuple[int, ...]:
+    """The first pip that reads the manylinux tag of the glibc floor ``glibc``: manylinux2010
+    (PEP 571) from 19.0, manylinux2014 (PEP 599) from 19.3, any other manylinux_x_y (PEP 600)
+    from 20.3 (pip's release notes, https://pip.pypa.io/en/stable/news/)."""
+    return {
+        "manylinux2010": causes.platform.PIP_MANYLINUX2010,
+        "manylinux2014": causes.platform.PIP_MANYLINUX2014,
+    }.get(manylinux_name(version_key(glibc)), causes.platform.PIP_PEP600)
+
+
 def _blind_to_newer_manylinux(m: Machine, r: Revealed, refusal: PipRefusal) -> Optional[Fix]:
     """pip lists TensorFlow's releases up to the last before the first line whose Linux wheels
-    need a newer manylinux tag than manylinux1 (the matrix's glibc_min), and none after, while
-    the Python (the log's, else the one every release listed has wheels for) has wheels of
-    releases after it: only a pip that does not read the newer tag lists so (pip 19.0 reads
-    manylinux2010). None where anything else can explain the list."""
+    need a newer manylinux tag (the matrix's glibc_min: manylinux2010 from 1.15, manylinux2014
+    from 2.9, ...), and none after, while the Python (the log's, else the one every release
+    listed has wheels for) has wheels of releases after it: only a pip that does not read the
+    newer tag lists so (:func:`_tag_pip`). Past the first tag, whose pips are long gone, the
+    list ending there says so only where the log shows such a pip or asks for a release past
+    it (else the log may predate that release). None where anything else can explain the
+    list."""
     matrix = m.matrix
     listed = refusal.final_versions
     if matrix is None or not listed or r.os not in (None, "linux"):
         return None
-    if r.pip_version and version_key(r.pip_version) >= causes.platform.PIP_MANYLINUX2010:
-        return None  # the pip shown reads manylinux2010: its list is about something else
     if m.platform is not None and m.platform != "linux-x86_64":
         return None  # manylinux1's last releases are the x86-64 ones; other machines differ
-    newer = sorted(
-        (
-            x
-            for x in matrix.lines
-            if not x.pre_release and x.glibc_min and version_key(x.glibc_min) > MANYLINUX1_GLIBC
-        ),
-        key=lambda x: version_key(x.line),
+    finals = sorted(
+        (x for x in matrix.lines if not x.pre_release), key=lambda x: version_key(x.line)
     )
-    if not newer:
+    newest = max(listed, key=version_key)
+    # The first line after the list whose tag is newer than the line before it needs.
+    floors = [MANYLINUX1_GLIBC, *(version_key(x.glibc_min or "0") for x in finals)]
+    cuts = [
+        x
+        for x, before in zip(finals, floors)
+        if x.glibc_min and version_key(x.glibc_min) > before and x.key > version_key(newest)[:2]
+    ]
+    if not cuts:
         return None
-    cut = newer[0]
-    if any(version_key(v)[:2] >= cut.key for v in listed):
-        return None  # pip read a wheel of a line past the cut
+    cut = cuts[0]
+    needs = _tag_pip(cut.glibc_min or "")
+    if r.pip_version and version_key(r.pip_version) >= needs:
+        return None  # the pip shown reads that tag: its list is about something else
     asked = requested_version(refusal.spec)
     if asked is not None and version_key(asked)[:2] < cut.key:
         return None  # a release pip would read the tags of: its Python is the question
+    if needs != causes.platform.PIP_MANYLINUX2010 and not r.pip_version and asked is None:
+        return None  # a log older than the cut's release lists the same
     if r.python:
         candidates = {".".join(r.python.split(".")[:2])}
     else:
         # TensorFlow publishes wheels only: each release pip lists has one for this Python.
         known = [p for p in map(functools.partial(_linux_pythons, matrix), listed) if p]
         candidates = set.intersection(*known) if known else set()
-    newest = max(listed, key=version_key)
-    for row in matrix.early_releases:
-        between = version_key(newest) < version_key(row.release) and (
-            version_key(row.release)[:2] < cut.key
-        )
-        if between and candidates & set(row.python.get("linux-x86_64", ())):
-            return None  # a release pip reads the tags of is missing from the list too
-    later = {py for x in newer for py in x.python.get("linux-x86_64", ())} | {
+    between = [
+        set(row.python.get("linux-x86_64", ()))
+        for row in matrix.early_releases
+        if version_key(newest) < version_key(row.release) and version_key(row.release)[:2] < cut.key
+    ] + [
+        set(x.python.get("linux-x86_64", ()))
+        for x in finals
+        if version_key(newest)[:2] < x.key < cut.key
+    ]
+    if any(candidates & pys for pys in between):
+        return None  # a release pip reads the tags of is missing from the list too
+    later = {py for x in finals if x.key >= cut.key for py in x.python.get("linux-x86_64", ())} | {
         py
         for row in matrix.early_releases
         if version_key(row.release)[:2] >= cut.key
@@ -4028,7 +4125,7 @@ def _blind_to_newer_manylinux(m: Machine, r: Revealed, refusal: PipRefusal) -> O
     return causes.platform.pip_upgrade_fix(
         f"pip lists TensorFlow only up to {newest}: every Linux wheel from {cut.line} on is "
         f"tagged {tag} or newer (the matrix's glibc {cut.glibc_min}), which pip before "
-        f"{'.'.join(map(str, causes.platform.PIP_MANYLINUX2010))} does not read, while "
+        f"{'.'.join(map(str, needs))} does not read, while "
         f"{python} has wheels of those releases."
         + (
             f" (If this Python is {_either(others)}, which no later release supports, the "
@@ -4203,6 +4300,161 @@ def _resolver_release(hits: Sequence[Hits], r: Revealed) -> Optional[Fix]:
         (),
         re.findall(r"[\w.]+", platforms.group("platforms")) if platforms else hinted,
     )
+
+
+#: TensorFlow's own builds, whose Pythons the matrix knows (the wheels of ``tensorflow``), and
+#: its CPU-only build, which no 32-bit interpreter installs either.
+_OWN_BUILDS = frozenset({"tensorflow", "tensorflow-gpu", "tensorflow-cpu"})
+
+
+#: The site-packages of a Python installed under /usr/local: Homebrew's on an Intel Mac as much
+#: as one built from source on Linux (Docker's python images), so no system of its own.
+_LOCAL_SITE = re.compile(r"/usr/local/lib/python\d\.\d+/site-packages\b")
+
+
+def _macos_open(r: Revealed, text: str) -> bool:
+    """Whether the system may be macOS: the log shows macOS, or no system, or Linux only by
+    the path of a Python under /usr/local (:data:`_LOCAL_SITE`)."""
+    if r.os in (None, "macos"):
+        return True
+    if r.os != "linux" or "/usr/local/lib/python" not in text:
+        return False
+    linux = dict(_OS_TEXT)["linux"]
+    stated = [x for x in r.inferred if x.fact == "os"]
+    # The path style's own words (_os_of: "/usr/", a quote or parenthesis before it).
+    return all(x.because.strip("\"'( ") == "/usr/" for x in stated) and not linux.search(
+        _LOCAL_SITE.sub("", text)
+    )
+
+
+def _refusal_candidates(
+    findings: Mapping[str, Finding], m: Machine, r: Revealed, text: str = ""
+) -> list[Finding]:
+    """The other candidates, as warnings after the reading given, where pip's empty list of a
+    TensorFlow build (``from versions: none``) leaves open why no release fits. pip lists
+    every release with a file for this interpreter whatever the specifier asks
+    (package_finder.py's find_all_candidates, which the refusal's "from versions" prints:
+    https://github.com/pypa/pip/blob/23.0/src/pip/_internal/resolution/resolvelib/factory.py,
+    ``_report_single_requirement_conflict``), so an empty list says no release at all fitted
+    when pip ran; what the log does not show is why:
+
+    - a pinned release: no release at all (the interpreter is what to change), or the pinned
+      one alone where the log predates the releases built for this Python (the pin is): each
+      reading gets the other as its candidate;
+    - for a request of any release, the interpreter 32-bit (TensorFlow has only 64-bit wheels),
+      where the log shows no system, no Mac (no 32-bit Python runs on a macOS TensorFlow
+      supports), no x86-64 machine and no Python, or shows Windows with a Python TensorFlow
+      has Windows wheels for (python.org's default Windows installer was 32-bit up to 3.8);
+    - pip older than 20.3, shown, on a system that may be macOS (:func:`_macos_open`, in
+      ``text``, the log), with a Python TensorFlow has macOS wheels for: on macOS 11 and later
+      such a pip reads no macOS wheel."""
+    given = {
+        x.cause: x
+        for x in findings.values()
+        if x.cause in _NO_WHEEL and x.severity.rank >= Severity.WARNING.rank
+    }
+    refusal = next(
+        (
+            x
+            for x in r.pip_refusals
+            if normalize_name(x.dist) in _OWN_BUILDS and x.shown and not x.versions
+        ),
+        None,
+    )
+    if not given or refusal is None:
+        return []
+    dist = normalize_name(refusal.dist)
+    requested = requested_version(refusal.spec)
+    out: list[Finding] = []
+    if requested is not None and dist != "tensorflow-cpu":
+        release = f"{'TensorFlow' if dist == 'tensorflow' else dist} {requested}"
+        if causes.platform.TF_NO_WHEEL_FOR_PYTHON in given:
+            cause, fix, _ = causes.platform.pip_refusal_fix(
+                m, (), requested, r.python, dist, False, refusal.required_by
+            )
+            if cause == causes.platform.TF_RELEASE_NOT_FOR_PYTHON:
+                out.append(
+                    causes.finding(
+                        f"explain.{cause}",
+                        Severity.WARNING,
+                        cause,
+                        f"Or: {release} alone has no wheel for this Python (the other candidate)",
+                        "pip's empty list says no TensorFlow release had a wheel for this "
+                        "interpreter when it ran; a log older than the releases built for this "
+                        f"Python reads the same, and then the pin of {release} is what to move.",
+                        fix,
+                    )
+                )
+        elif causes.platform.TF_RELEASE_NOT_FOR_PYTHON in given:
+            cause, fix, _ = causes.platform.pip_refusal_fix(m, (), None, r.python, dist)
+            if cause == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
+                out.append(
+                    causes.finding(
+                        f"explain.{cause}",
+                        Severity.WARNING,
+                        cause,
+                        "Or: no TensorFlow release at all has a wheel for this interpreter "
+                        "(the other candidate)",
+                        f"pip's empty list names no release at all, not only {release}: where "
+                        "this Python, its bitness or the platform has no TensorFlow, another "
+                        "release of the package that pins it changes nothing.",
+                        fix,
+                    )
+                )
+    windows_python = (
+        r.os == "windows"
+        and bool(r.python)
+        and m.matrix is not None
+        and any(line.has_wheels_for(r.python, "windows-") for line in m.matrix.lines)
+    )
+    if (
+        f"explain.{causes.platform.PYTHON_32BIT}" not in findings
+        # A request for any release: a pin or a range has its own Pythons to weigh first.
+        and not refusal.spec
+        and r.mac is None
+        and r.os in (None, "windows")
+        and (not r.python or windows_python)
+        # uname's or platform's word for a 64-bit machine: a 32-bit Python there is rare; and
+        # a Mac's paths anywhere in the log (r.os reads the cited lines only).
+        and r.machine not in _MACHINES_64BIT
+        and not dict(_OS_TEXT)["macos"].search(text)
+    ):
+        wide = causes.platform.python_64bit_fix(m)
+        out.append(
+            causes.finding(
+                f"explain.{causes.platform.PYTHON_32BIT}",
+                Severity.WARNING,
+                causes.platform.PYTHON_32BIT,
+                "Or: a 32-bit Python, for which TensorFlow publishes no wheel (the other "
+                "candidate)",
+                "pip lists no release for a 32-bit interpreter whatever its version: "
+                "TensorFlow's wheels are 64-bit only, and python.org's default Windows "
+                "installer was the 32-bit one up to Python 3.8. The first command prints the "
+                "interpreter's bits: 32 is this candidate.",
+                Fix(wide.text, (causes.common.INTERPRETER_CHECK, *wide.commands)),
+            )
+        )
+    if (
+        f"explain.{causes.platform.PIP_TOO_OLD}" not in findings
+        and r.pip_version
+        and version_key(r.pip_version) < causes.platform.PIP_MACOS11
+        and _macos_open(r, text)
+        and m.matrix is not None
+        and any(line.has_wheels_for(r.python, "macos-") for line in m.matrix.lines)
+    ):
+        out.append(
+            causes.finding(
+                f"explain.{causes.platform.PIP_TOO_OLD}",
+                Severity.WARNING,
+                causes.platform.PIP_TOO_OLD,
+                f"Or: pip {r.pip_version} on macOS 11 or later, which it does not read the "
+                "wheels of (the other candidate)",
+                "The log does not show the system. On macOS 11 and later a pip older than "
+                "20.3 finds no macOS wheel of any release, so it lists none.",
+                causes.platform.macos11_pip_fix(r.pip_version, r.python),
+            )
+        )
+    return out
 
 
 def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -5364,6 +5616,7 @@ def explain(
         _cpu_candidate(findings, by_cause, machine, revealed, evidence.first_text),
         _binding_word_size_candidate(findings, by_cause),
         _jvm_candidate(findings, by_cause, revealed),
+        *_refusal_candidates(findings, machine, revealed, evidence.first_text),
         _custom_op_unresolved(findings, by_cause),
         _hosted_tf_replaced(evidence, revealed, by_cause, findings),
         _pip_added_beside(evidence, machine),

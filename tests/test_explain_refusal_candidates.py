@@ -1,0 +1,257 @@
+"""pip's empty list of TensorFlow's releases (``from versions: none``) read with its other
+candidates: the reading given first, then, as warnings, the causes the log leaves open (the
+pinned release alone, a 32-bit interpreter, a pip too old for macOS 11's tags); and Apple's
+tensorflow-macos, whose wheels carry macOS 11 tags only."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.pip import read_machine
+from tfdoctor.findings import Finding, Report, Severity
+
+
+def _refusal(requirement: str, origin: str = "", prefix: str = "ERROR: ") -> str:
+    """pip's two lines for a requirement it found no release of at all."""
+    origin = f" ({origin})" if origin else ""
+    return (
+        f"{prefix}Could not find a version that satisfies the requirement {requirement}{origin} "
+        "(from versions: none)\n"
+        f"{prefix}No matching distribution found for {requirement}\n"
+    )
+
+
+def _of(report: Report, cause: str) -> Optional[Finding]:
+    return next((x for x in report.findings if x.cause == cause), None)
+
+
+def _candidate(report: Report, cause: str) -> Finding:
+    found = _of(report, cause)
+    assert found is not None, [x.id for x in report.findings]
+    assert found.severity == Severity.WARNING
+    assert found.summary.startswith("Or: ")
+    return found
+
+
+def test_a_users_pin_has_the_pinned_release_as_its_other_candidate() -> None:
+    report = explained(_refusal("tensorflow==1.10.0"))
+    assert top_error(report).cause == "tf-no-wheel-for-python"
+    other = _candidate(report, "tf-release-not-for-python")
+    # TensorFlow 1.10.0's files: cp27, cp33-cp36 (the matrix's early releases).
+    assert "Python 3.6" in fix_text(other)
+
+
+def test_a_dependants_pin_has_no_release_at_all_as_its_other_candidate() -> None:
+    report = explained(_refusal("tensorflow==1.10.0", "from some_app"))
+    assert top_error(report).cause == "tf-release-not-for-python"
+    other = _candidate(report, "tf-no-wheel-for-python")
+    assert "64-bit CPython" in fix_text(other)
+
+
+def test_a_pin_whose_release_fits_the_python_shown_has_no_release_candidate() -> None:
+    # Python 3.6 has wheels of 1.10.0: the pin is not what pip refused for.
+    shown = "Using pip 18.1 from /home/u/venv/lib/python3.6/site-packages/pip (python 3.6)\n"
+    report = explained(shown + _refusal("tensorflow==1.10.0"))
+    assert _of(report, "tf-release-not-for-python") is None
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        pytest.param("", id="nothing-shown"),
+        pytest.param("(venv) C:\\Users\\u\\proj>pip install tensorflow\n", id="windows"),
+        pytest.param(
+            "C:\\Users\\u>python --version\nPython 3.7.4\n", id="windows-python-with-wheels"
+        ),
+    ],
+)
+def test_no_release_at_all_has_a_32bit_python_as_its_other_candidate(before: str) -> None:
+    report = explained(before + _refusal("tensorflow"))
+    assert top_error(report).cause == "tf-no-wheel-for-python"
+    other = _candidate(report, "python-32bit")
+    assert "64-bit" in fix_text(other)
+    assert other.fix is not None
+    assert "struct.calcsize" in other.fix.commands[0]
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        pytest.param("user@MacBook-Pro proj % pip install tensorflow\n", id="a-mac"),
+        pytest.param(
+            "Requirement already satisfied: scipy in /Users/u/miniforge3/envs/x/lib/python3.8/"
+            "site-packages (from gpflow) (1.8.0)\n",
+            id="a-mac-path-on-another-line",
+        ),
+        pytest.param(
+            "Using pip 25.2 from /home/u/venv/lib/python3.15/site-packages/pip (python 3.15)\n",
+            id="a-python-without-wheels",
+        ),
+        pytest.param(
+            "Linux gpu 5.15.0-86-generic #96-Ubuntu SMP x86_64 x86_64 x86_64 GNU/Linux\n",
+            id="a-64-bit-linux-machine",
+        ),
+    ],
+)
+def test_a_mac_a_python_without_wheels_or_a_64bit_machine_has_no_32bit_candidate(
+    before: str,
+) -> None:
+    report = explained(before + _refusal("tensorflow"))
+    assert _of(report, "python-32bit") is None
+
+
+def test_an_old_pip_where_the_system_may_be_macos_is_the_other_candidate() -> None:
+    # Homebrew's Python on an Intel Mac lives under /usr/local, as a source-built one on Linux.
+    shown = "Using pip 20.2.4 from /usr/local/lib/python3.8/site-packages/pip (python 3.8)\n"
+    report = explained(_refusal("tensorflow") + shown)
+    other = _candidate(report, "pip-too-old")
+    assert "20.3" in fix_text(other)
+    assert other.fix is not None
+    assert "python -m pip install --upgrade pip" in other.fix.commands
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param(
+            "Using pip 20.3.1 from /usr/local/lib/python3.8/site-packages/pip (python 3.8)\n",
+            id="a-pip-that-reads-macos-11",
+        ),
+        pytest.param(
+            "Using pip 20.2.4 from /usr/lib/python3/dist-packages/pip (python 3.8)\n",
+            id="a-linux-python",
+        ),
+    ],
+)
+def test_no_old_pip_candidate_where_pip_reads_macos_11_or_the_system_is_linux(
+    shown: str,
+) -> None:
+    report = explained(_refusal("tensorflow") + shown)
+    assert _of(report, "pip-too-old") is None
+
+
+def test_tensorflow_macos_with_no_release_names_its_macos_11_tags() -> None:
+    report = explained(_refusal("tensorflow-macos"))
+    top = top_error(report)
+    assert top.cause == "tf-no-wheel-for-python"
+    text = fix_text(top)
+    assert "macOS 11" in text
+    assert "10.16" in text
+    assert top.fix is not None
+    assert "SYSTEM_VERSION_COMPAT=0 python -m pip install tensorflow-macos" in top.fix.commands
+
+
+def test_tensorflow_macos_on_a_python_it_has_no_wheels_for_names_its_pythons() -> None:
+    shown = "Using pip 23.0 from /Users/u/venv/lib/python3.7/site-packages/pip (python 3.7)\n"
+    top = top_error(explained(shown + _refusal("tensorflow-macos")))
+    text = fix_text(top)
+    assert "for Python 3.7" in text
+    assert "CPython 3.8 to 3.12" in text
+    assert "SYSTEM_VERSION_COMPAT" not in text
+
+
+@pytest.mark.parametrize(
+    ("text", "machine"),
+    [
+        pytest.param(
+            "Linux nano 4.9.140-tegra #1 SMP PREEMPT Fri Oct 16 12:32:46 PDT 2020 aarch64 "
+            "aarch64 aarch64 GNU/Linux\n",
+            "aarch64",
+            id="uname-a",
+        ),
+        pytest.param("$ uname -m\nppc64le\n", "ppc64le", id="uname-m"),
+        pytest.param("Linux-5.10.0-21-arm64-aarch64-with-glibc2.31\n", "aarch64", id="platform"),
+        pytest.param("Building for x86_64 and aarch64 targets\n", None, id="prose"),
+    ],
+)
+def test_read_machine_reads_unames_and_platforms_words(text: str, machine: object) -> None:
+    assert read_machine(text) == machine
+
+
+_JETSON = "Linux nano 4.9.140-tegra #1 SMP PREEMPT aarch64 aarch64 aarch64 GNU/Linux\n"
+
+
+@pytest.mark.parametrize(
+    ("shown", "requirement", "cause", "words"),
+    [
+        pytest.param(
+            _JETSON + "$ python3 --version\nPython 3.6.9\n",
+            "tensorflow",
+            "tf-no-wheel-for-python",
+            ("Linux aarch64", "Python 3.6.9 has none there"),
+            id="aarch64-python-without-wheels",
+        ),
+        pytest.param(
+            _JETSON + "pip 18.1 from /usr/lib/python3/dist-packages/pip (python 3.7)\n",
+            "tensorflow",
+            "pip-too-old",
+            ("manylinux2014", "19.3"),
+            id="aarch64-pip-before-19.3",
+        ),
+        pytest.param(
+            _JETSON + "$ python3 --version\nPython 3.8.10\n",
+            "tensorflow==1.15",
+            "tf-no-wheel-for-python",
+            ("TensorFlow 1.15 publishes no Linux aarch64 wheel", "start at 2.10"),
+            id="aarch64-pin-before-its-wheels",
+        ),
+        pytest.param(
+            "Linux-5.14.0-ppc64le-with-glibc2.34\n",
+            "tensorflow",
+            "tf-no-wheel-for-python",
+            ("Linux ppc64le", "from source"),
+            id="ppc64le",
+        ),
+    ],
+)
+def test_a_linux_machine_shown_decides_why_no_release_fits(
+    shown: str, requirement: str, cause: str, words: tuple[str, ...]
+) -> None:
+    report = explained(shown + _refusal(requirement))
+    top = top_error(report)
+    assert top.cause == cause
+    assert all(w in fix_text(top) for w in words)
+    # A 64-bit machine other than a Pi's kernel: no 32-bit candidate.
+    assert "ppc64le" not in shown or _of(report, "python-32bit") is None
+
+
+@pytest.mark.parametrize(
+    "requirement",
+    [
+        pytest.param("tensorflow>=2.7.2", id="a-range"),
+        pytest.param("tensorflow==1.15.5+nv21.7", id="a-local-version-pin"),
+    ],
+)
+def test_a_request_with_a_specifier_has_no_32bit_candidate(requirement: str) -> None:
+    assert _of(explained(_refusal(requirement)), "python-32bit") is None
+
+
+@pytest.mark.parametrize(
+    ("wheel", "words", "compat"),
+    [
+        pytest.param(
+            "numpy-1.18.5-cp38-cp38-macosx_11_0_x86_64.whl",
+            ("An x86_64 macOS wheel", "macOS 11.0 or later", "10.16"),
+            True,
+            id="macos-11-tag",
+        ),
+        pytest.param(
+            "tensorflow-2.3.1-cp37-cp37m-macosx_10_9_x86_64.whl",
+            ("an arm64 Python on Apple silicon takes none", "macOS 10.9 or later"),
+            False,
+            id="macos-10-tag",
+        ),
+    ],
+)
+def test_a_refused_macos_wheel_says_what_its_tag_needs(
+    wheel: str, words: tuple[str, ...], compat: bool
+) -> None:
+    top = top_error(explained(f"ERROR: {wheel} is not a supported wheel on this platform.\n"))
+    assert top.cause == "wheel-mismatch"
+    text = fix_text(top)
+    assert all(w in text for w in words)
+    assert ("SYSTEM_VERSION_COMPAT=0" in text) is compat
+    assert "platform.mac_ver()" in text
