@@ -146,6 +146,10 @@ class EarlyRelease(Record):
     tf_trt_module: Optional[str] = None
     #: The sources of :attr:`tf_trt_module`.
     tf_trt_sources: tuple[str, ...] = ()
+    #: The CUDA release (X.Y) the release's GPU build was built with, where the row states it.
+    cuda: Optional[str] = None
+    #: The sources of :attr:`cuda`.
+    cuda_sources: tuple[str, ...] = ()
 
 
 @record
@@ -393,6 +397,28 @@ class Matrix(Record):
             if this == module and before != module:
                 return line
         return None
+
+    def early_cuda(self, version: str) -> Optional[str]:
+        """The CUDA release the GPU build of ``version`` (``1.12.0``, or its line ``1.12``) was
+        built with, where an early release of that line states it; None otherwise (a line's
+        own CUDA is the line's)."""
+        want = _dotted(version)[:2]
+        return next(
+            (
+                row.cuda
+                for row in self.early_releases
+                if row.cuda and _dotted(row.release)[:2] == want
+            ),
+            None,
+        )
+
+    def builds_with_cuda(self) -> tuple[tuple[str, str], ...]:
+        """Every final release or line the matrix states a CUDA for, as (release, CUDA X.Y),
+        oldest first: the early releases' rows, then the lines."""
+        early = [(row.release, row.cuda) for row in self.early_releases if row.cuda]
+        lines = [(x.line, x.cuda) for x in reversed(self.lines) if x.cuda and not x.pre_release]
+        known = {dotted_line(r) for r, _ in early}
+        return (*early, *((r, c) for r, c in lines if r not in known))
 
     def toolkit(self, cuda: str) -> Optional[CudaToolkit]:
         """The toolkit row of a CUDA ``major.minor`` version."""
@@ -652,6 +678,11 @@ def _read_early(
             if "tf_trt" in fields
             else (None, ())
         )
+        cuda, cuda_sources = (
+            _early_cuda(reader, fields["cuda"], f"{where}.cuda", sources)
+            if "cuda" in fields
+            else (None, ())
+        )
         rows.append(
             EarlyRelease(
                 release,
@@ -659,9 +690,24 @@ def _read_early(
                 reader.source_ids(fields["source"], f"{where}.source", sources),
                 module,
                 module_sources,
+                cuda,
+                cuda_sources,
             )
         )
     return tuple(rows)
+
+
+_CUDA_XY_RE = re.compile(r"^\d+\.\d+$")
+
+
+def _early_cuda(
+    reader: _Reader, node: Node, where: str, sources: Mapping[str, Source]
+) -> tuple[str, tuple[str, ...]]:
+    """An early release's ``cuda``: the CUDA release its GPU build was built with, and its own
+    sources."""
+    fields = reader.mapping(node, where, ("version", "source"), ())
+    version = reader.required_string(fields["version"], f"{where}.version", _CUDA_XY_RE, "X.Y")
+    return version, reader.source_ids(fields["source"], f"{where}.source", sources)
 
 
 def _early_tf_trt(

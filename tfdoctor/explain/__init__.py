@@ -698,6 +698,9 @@ class Revealed(Record):
     build_cuda: Optional[str] = None
     compute_capability: Optional[str] = None
     gpu_name: Optional[str] = None
+    #: The memory TensorFlow 1.x found on the GPU when it started, total and free, as it
+    #: printed them ("5.80GiB", "312.50MiB").
+    gpu_memory: Optional[tuple[str, str]] = None
     #: The CUDA release the issue's form states (the toolkit the user runs), where the log's
     #: libraries do not say the build's.
     stated_cuda: Optional[str] = None
@@ -830,6 +833,8 @@ class Revealed(Record):
             notes += [at["compute_capability"]] if "compute_capability" in at else []
             name = f"GPU {self.gpu_name}" if self.gpu_name else "GPU"
             out.append(name + (f" ({', '.join(notes)})" if notes else ""))
+        if self.gpu_memory:
+            out.append(f"{self.gpu_memory[1]} of the GPU's {self.gpu_memory[0]} free at start")
         if self.driver_version:
             out.append(f"driver {self.driver_version}{_at(at, 'driver_version')}")
         if self.numpy_version:
@@ -1151,6 +1156,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         compute_capability=caps[0] if caps else None,
         gpu_name=evidence.first("gpu_name") or evidence.stated.gpu,
+        gpu_memory=_gpu_memory(evidence),
         stated_cuda=evidence.stated.cuda,
         driver_version=driver or evidence.first("driver_version"),
         kernel_module=next(
@@ -1702,6 +1708,17 @@ def _major_named(hits: Sequence[Hits]) -> Optional[str]:
     return None
 
 
+def _gpu_memory(evidence: Evidence) -> Optional[tuple[str, str]]:
+    """The first GPU's total and free memory, as TensorFlow 1.x printed them at start (its
+    tf1-gpu-memory line), where the log shows both."""
+    for hit in sorted(evidence.hits.values(), key=lambda h: h.first):
+        for groups in hit.groups:
+            total, free = groups.get("gpu_total_memory"), groups.get("gpu_free_memory")
+            if total and free:
+                return total, free
+    return None
+
+
 def _conda_route(m: Machine) -> bool:
     """Whether TensorFlow's CUDA may come from a conda environment's lib directory: not a
     release whose own CUDA wheels serve it (the matrix's ``cuda_install``), nor a CUDA major
@@ -1799,7 +1816,7 @@ def _cuda_predates(
     """The reading where the GPU the log shows is newer than the CUDA release the build runs
     with (the libraries it opened, else the matrix's CUDA for the TensorFlow shown); None
     where the log shows either not, or a CUDA that knows the GPU."""
-    build = r.build_cuda or m.build_cuda
+    build = _build_cuda(m, r)
     # A TensorFlow the matrix does not know (or none shown) runs with the CUDA the user
     # installed where its wheel links one release's libraries (1.x's libcudart.so.9.0): the
     # form's statement of it, said as such.
@@ -1808,6 +1825,17 @@ def _cuda_predates(
     if fix is not None and stated is not None:
         fix = Fix(f"The issue's form states CUDA {stated}. {fix.text}", fix.commands)
     return (causes.gpu.CUDA_RELEASE_PREDATES_GPU, fix) if fix is not None else None
+
+
+def _build_cuda(m: Machine, r: Revealed) -> Optional[str]:
+    """The CUDA release the build runs with: the toolkit libraries it opened, else the
+    matrix's for the TensorFlow shown (a line's, or an early release's from TensorFlow's
+    tested build configurations: 1.12 is CUDA 9.0)."""
+    build = r.build_cuda or m.build_cuda
+    if build or m.matrix is None:
+        return build
+    tf = m.tf.version if m.tf is not None else r.tf_version
+    return m.matrix.early_cuda(tf) if tf else None
 
 
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -2270,6 +2298,10 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     if r.driver_version and floor and version_key(r.driver_version) < version_key(floor):
         order.append("driver")
         shown.append(f"driver {r.driver_version}, older than the {floor} the build needs")
+    taken = _memory_taken(r)
+    if taken:
+        order.append("memory")
+        shown.append(taken)
     ids = {h.signature.id for h in hits}
     if (
         not order
@@ -2292,9 +2324,44 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return causes.gpu.CUDNN_VERSION_MISMATCH, causes.runtime.gpu_library_init_fix(
             m, ("version", "memory"), shown
         )
+    # The GPU-newer candidate, fitted to the side the log shows (the GPU, or the CUDA the
+    # build opened), comes right after memory; the other side unknown, it cannot lead.
+    cuda = _build_cuda(m, r)
+    cap = _capability(r, hits)
+    model = m.matrix.gpu_model(r.gpu_name) if r.gpu_name and m.matrix is not None else None
+    newer = causes.gpu.gpu_newer_candidate(m, cap, r.gpu_name, cuda, built)
+    fitted = newer is not None and bool(cap or model is not None or cuda)
     return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
-        m, (*order, "memory"), shown, "" if floor else _driver_runs(m, r.driver_version)
+        m,
+        tuple(dict.fromkeys((*order, "memory", *(("gpu-newer",) if fitted else ())))),
+        shown,
+        "" if floor else _driver_runs(m, r.driver_version),
+        newer,
+        ("gpu-newer",) if newer is None and m.matrix is not None else (),
     )
+
+
+#: The share of the GPU's memory free at start below which another process is shown holding
+#: it (TensorFlow 1.x prints both before it maps any; a desktop's display takes a few hundred
+#: MiB of a GPU, far from half).
+_TAKEN_SHARE = 0.5
+
+
+def _memory_taken(r: Revealed) -> str:
+    """What the log shows of the GPU's memory taken, as the evidence that puts memory first:
+    an allocation that failed, or less than half the GPU free when TensorFlow started ('' where
+    it shows neither)."""
+    if r.oom_device or r.oom_bytes:
+        return "an allocation on the GPU that failed for want of memory"
+    if r.gpu_memory is None:
+        return ""
+    total, free = (tflog.readable_bytes(x) for x in r.gpu_memory)
+    if total and free is not None and free < _TAKEN_SHARE * total:
+        return (
+            f"only {r.gpu_memory[1]} of the GPU's {r.gpu_memory[0]} free when TensorFlow "
+            "started (another process held the rest)"
+        )
+    return ""
 
 
 def _driver_runs(m: Machine, driver: Optional[str]) -> str:
