@@ -8,7 +8,10 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, readings, top_error
+from tfdoctor.causes.gpu import gpu_newer_candidate
 from tfdoctor.cuda_layout import first_cuda_for
+from tfdoctor.facts import Facts
+from tfdoctor.machine import Machine
 from tfdoctor.matrix import load_matrix
 
 _REAL_MATRIX = load_matrix(env={})
@@ -349,3 +352,12 @@ def test_the_builds_cudnn_bounds_its_cuda_for_the_gpu_newer_candidate(
         + _CUBLAS_HANDLE
     )
     assert ("RTX 3090 (compute capability 8.6), is newer than the CUDA" in text) is kept
+
+
+def test_the_gpu_newer_candidate_follows_minor_version_compatibility() -> None:
+    # Ada (8.9) is first known to CUDA 11.8, yet a build of 11.1 or later of the same major
+    # runs on it (the rule cuda-release-predates-gpu judges by): 2.5's CUDA 11.2 is the first.
+    found = gpu_newer_candidate(Machine(Facts("", ""), _REAL_MATRIX), "8.9", None, None)
+    assert found is not None
+    assert found[0].startswith("the GPU (compute capability 8.9) is newer")
+    assert "TensorFlow 2.5 the first whose CUDA runs on it (CUDA 11.2)" in found[0]

@@ -2393,12 +2393,16 @@ def gpu_newer_candidate(
         floor = _cuda_of_cudnn(m, build_cudnn) if build_cudnn else None
         if floor is not None and _cuda_knows(floor, first):
             return None  # every line built with that cuDNN knows the GPU
-        named = f"{gpu} (compute capability {capability})" if gpu else capability
+        named = (
+            f"the GPU, {gpu} (compute capability {capability}),"
+            if gpu
+            else f"the GPU (compute capability {capability})"
+        )
         return (
-            f"the GPU, {named}, is newer than the CUDA release of a TensorFlow older than "
+            f"{named} is newer than the CUDA release of a TensorFlow older than "
             f"{release[0]}: CUDA {first} is the first to know it and TensorFlow {release[0]} "
-            f"the first built with it (CUDA {release[1]}), so the cuBLAS, cuDNN and cuFFT of "
-            "an older build cannot start on it",
+            f"the first whose CUDA runs on it (CUDA {release[1]}), so the cuBLAS, cuDNN and "
+            "cuFFT of an older build cannot start on it",
             "the TensorFlow release (`pip list`) says whether the build is that old",
             f"install TensorFlow {release[0]} or later with its CUDA and cuDNN",
         )
@@ -2416,7 +2420,7 @@ def gpu_newer_candidate(
             f"to know {cap})",
             "`nvidia-smi -L` names the GPU, whose compute capability NVIDIA's list gives",
             f"install a TensorFlow built with a CUDA that knows it (TensorFlow {release[0]} is "
-            f"the first built with CUDA {first} or later)",
+            f"the first, with CUDA {release[1]})",
         )
     if build_cuda or oldest is None:
         return None
@@ -2460,13 +2464,11 @@ def _cuda_of_cudnn(m: Machine, cudnn: str) -> Optional[str]:
 
 def _first_release_with_cuda(m: Machine, cuda: str) -> Optional[tuple[str, str]]:
     """The oldest final TensorFlow (an early release or a line) the matrix states is built
-    with CUDA ``cuda`` or later, and that CUDA."""
+    with a CUDA that knows what CUDA ``cuda`` first knew (that release or later, or from 11.1
+    on one of its major), and that CUDA."""
     if m.matrix is None:
         return None
-    return next(
-        ((r, c) for r, c in m.matrix.builds_with_cuda() if version_key(c) >= version_key(cuda)),
-        None,
-    )
+    return next(((r, c) for r, c in m.matrix.builds_with_cuda() if _cuda_knows(c, cuda)), None)
 
 
 def cuda_predates_gpu_fix(

@@ -1791,10 +1791,23 @@ def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
             "windows": ("where cudnn64_*.dll",),
         }
         listed = listing.get(m.os or r.os or "", (*listing["linux"], *listing["windows"]))
+        conda = ""
+        if r.conda or m.in_conda:
+            # A conda environment's own lib holds the cudnn package conda installed: TensorFlow's
+            # pip guide of 2.5-2.11 (https://www.tensorflow.org/install/pip) put cudnn=8.1.0
+            # there and $CONDA_PREFIX/lib on LD_LIBRARY_PATH, which the loader searches before
+            # a wheel's RUNPATH (ld.so(8)).
+            conda = (
+                " In a conda environment the older copy is often conda's own cudnn "
+                "package in $CONDA_PREFIX/lib: `conda list cudnn` shows its version; upgrade it "
+                f"to {need} or later, or take $CONDA_PREFIX/lib off LD_LIBRARY_PATH where the "
+                "build's cuDNN comes from pip's nvidia-cudnn wheel."
+            )
+            listed = (*listed, "conda list cudnn")
         fix = Fix(
             f"{fix.text} If a cuDNN {need} or newer is already installed, an older copy comes "
             "first on the loader's path: the listing of every cuDNN the loader finds shows "
-            "which; put the newer one's directory first.",
+            f"which; put the newer one's directory first.{conda}",
             tuple(dict.fromkeys((*fix.commands, *listed))),
         )
     return (
