@@ -361,3 +361,39 @@ def test_the_gpu_newer_candidate_follows_minor_version_compatibility() -> None:
     assert found is not None
     assert found[0].startswith("the GPU (compute capability 8.9) is newer")
     assert "TensorFlow 2.5 the first whose CUDA runs on it (CUDA 11.2)" in found[0]
+
+
+_SMI_AMPERE = (
+    "| NVIDIA-SMI 455.45.01    Driver Version: 455.45.01    CUDA Version: 11.1     |\n"
+    "|===============================+======================+======================|\n"
+    "|   0  GeForce RTX 3090    Off  | 00000000:01:00.0  On |                  N/A |\n"
+    "| 30%   35C    P8    20W / 350W |    512MiB / 24265MiB |      2%      Default |\n"
+)
+_CUBLAS_NOT_SUPPORTED = (
+    "E tensorflow/stream_executor/cuda/cuda_blas.cc:428] failed to run cuBLAS routine:"
+    " CUBLAS_STATUS_NOT_SUPPORTED\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("release", "cause"),
+    [
+        pytest.param("2.3.0", "cuda-release-predates-gpu", id="a-line-of-cuda-10"),
+        pytest.param("2.4.0", "gpu-library-init-failed", id="a-line-that-knows-ampere"),
+    ],
+)
+def test_nvidia_smis_gpu_and_the_release_shown_without_the_system_decide(
+    release: str, cause: str
+) -> None:
+    # The log shows no operating system: a line's CUDA builds share one CUDA release, and a
+    # cuBLAS that ran says the build is a CUDA one.
+    text = f"{_SMI_AMPERE}$ pip install tensorflow-gpu=={release}\n{_CUBLAS_NOT_SUPPORTED}"
+    top = top_error(explained(text, matrix=_REAL_MATRIX))
+    assert top.cause == cause
+    if cause == "cuda-release-predates-gpu":
+        assert "GeForce RTX 3090 (compute capability 8.6)" in fix_text(top)
+
+
+def test_nvidia_smis_gpu_alone_ranks_the_gpu_newer_candidate_second() -> None:
+    text = _candidates(_SMI_AMPERE + _CUBLAS_NOT_SUPPORTED)
+    assert "2. the GPU, GeForce RTX 3090 (compute capability 8.6), is newer" in text

@@ -26,7 +26,7 @@ from typing import Callable, Optional
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
-from tfdoctor.compat import cuda_driver_floor, first_keras3_line
+from tfdoctor.compat import carries_machine_code, cuda_driver_floor, first_keras3_line
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.conda import (
     UnresolvedSpec,
@@ -1830,23 +1830,36 @@ def _cuda_predates(
     with (the libraries it opened, else the matrix's CUDA for the TensorFlow shown); None
     where the log shows either not, or a CUDA that knows the GPU."""
     build = _build_cuda(m, r)
+    cap = _capability(r, hits)
+    model = m.matrix.gpu_model(r.gpu_name) if r.gpu_name and m.matrix is not None else None
+    known = cap or (model.compute_capability if model is not None else None)
+    line = m.line if r.build_cuda is None else None
+    if line is not None and known and carries_machine_code(line, known):
+        # The matrix knows the wheel's own GPU code, and it runs on this GPU (sm_80 runs on
+        # 8.6): that decides, as check_compute_capability judges; the CUDA rule is for builds
+        # whose code is not known.
+        return None
     # A TensorFlow the matrix does not know (or none shown) runs with the CUDA the user
     # installed where its wheel links one release's libraries (1.x's libcudart.so.9.0): the
     # form's statement of it, said as such.
     stated = r.stated_cuda if build is None else None
-    fix = causes.gpu.cuda_predates_gpu(m, _capability(r, hits), r.gpu_name, build or stated)
+    fix = causes.gpu.cuda_predates_gpu(m, cap, r.gpu_name, build or stated)
     if fix is not None and stated is not None:
         fix = Fix(f"The issue's form states CUDA {stated}. {fix.text}", fix.commands)
     return (causes.gpu.CUDA_RELEASE_PREDATES_GPU, fix) if fix is not None else None
 
 
 def _build_cuda(m: Machine, r: Revealed) -> Optional[str]:
-    """The CUDA release the build runs with: the toolkit libraries it opened, else the
-    matrix's for the TensorFlow shown (a line's, or an early release's from TensorFlow's
+    """The CUDA release the build runs with, read where the log shows a CUDA library failing
+    (so the build is a CUDA one, whatever the platform): the toolkit libraries it opened, else
+    the matrix's for the TensorFlow shown (a line's, or an early release's from TensorFlow's
     tested build configurations: 1.12 is CUDA 9.0)."""
     build = r.build_cuda or m.build_cuda
     if build or m.matrix is None:
         return build
+    if m.line is not None and m.line.cuda and m.line.cuda_builds:
+        # Where the log shows no operating system: a line's CUDA builds share one CUDA release.
+        return m.line.cuda
     tf = m.tf.version if m.tf is not None else r.tf_version
     return m.matrix.early_cuda(tf) if tf else None
 
