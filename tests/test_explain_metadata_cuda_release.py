@@ -299,7 +299,19 @@ def test_the_builds_cuda_alone_names_the_first_gpus_it_does_not_know() -> None:
     )
     assert "newer than CUDA 9.0" in text
     assert "compute capability 7.2 or later" in text
-    assert text.index("memory was already taken") < text.index("newer than CUDA 9.0")
+    # Weaker than the GPU shown: after memory and the library's version, before the driver.
+    newer = text.index("newer than CUDA 9.0")
+    assert text.index("memory was already taken") < text.index("of another version") < newer
+    assert newer < text.index("driver is older than")
+
+
+def test_the_version_candidate_names_what_the_build_wants() -> None:
+    text = _candidates(
+        "tf.__version__ 2.12.0\n"
+        '  File "/usr/lib/python3.10/site-packages/tensorflow/python/x.py", line 1, in f\n'
+        + _CUBLAS_HANDLE
+    )
+    assert "the build wants cuDNN 8.6 (or a newer 8.x) and the cuBLAS of CUDA 11.8" in text
 
 
 def test_a_gpu_every_build_knows_leaves_the_candidate_out() -> None:

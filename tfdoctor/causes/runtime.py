@@ -635,6 +635,7 @@ def gpu_library_init_fix(
     driver_runs: str = "",
     newer: Optional[tuple[str, str, str]] = None,
     without: Sequence[str] = (),
+    build_libs: str = "",
 ) -> Fix:
     """The candidates for a cuDNN/cuBLAS handle that fails to start, those in ``order`` first
     (the most likely), each with what tells it apart and its fix: the error text alone does
@@ -642,7 +643,7 @@ def gpu_library_init_fix(
     ``driver_runs``: what the log's driver runs, where the build's CUDA is not known;
     ``newer``: the GPU-newer candidate fitted to what the log shows of the GPU or the build's
     CUDA (causes.gpu.gpu_newer_candidate), else the general one; ``without``: candidates the
-    evidence rules out."""
+    evidence rules out; ``build_libs``: the cuDNN and CUDA the build wants, where known."""
     ranked = [
         *order,
         *(k for k in GPU_LIBRARY_INIT_CANDIDATES if k not in order and k not in without),
@@ -652,6 +653,8 @@ def gpu_library_init_fix(
         what, tell, fix = GPU_LIBRARY_INIT_CANDIDATES[key]
         if key == "driver" and driver_runs:
             tell = f"{driver_runs}; {tell}"
+        if key == "version" and build_libs:
+            tell = f"{build_libs}; {tell}"
         if key == "gpu-newer" and newer is not None:
             what, tell, fix = newer
         steps.append(f"{number}. {what}: {tell}; if so, {fix}.")

@@ -2317,7 +2317,7 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     order: list[str] = []
     shown: list[str] = []
     loaded, built = r.cudnn_loaded, r.cudnn_compiled or m.build_cudnn
-    if loaded and built and version_key(loaded)[:2] != version_key(built)[:2]:
+    if loaded and built and not _cudnn_serves(loaded, built):
         order.append("version")
         shown.append(f"cuDNN {loaded} loaded for a build of cuDNN {built}")
     floor = _floor(m)
@@ -2351,20 +2351,37 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             m, ("version", "memory"), shown
         )
     # The GPU-newer candidate, fitted to the side the log shows (the GPU, or the CUDA the
-    # build opened), comes right after memory; the other side unknown, it cannot lead.
+    # build runs with); the other side unknown, it cannot lead.
     cuda = _build_cuda(m, r)
     cap = _capability(r, hits)
     model = m.matrix.gpu_model(r.gpu_name) if r.gpu_name and m.matrix is not None else None
     newer = causes.gpu.gpu_newer_candidate(m, cap, r.gpu_name, cuda, built)
-    fitted = newer is not None and bool(cap or model is not None or cuda)
+    # The GPU shown is the stronger evidence: its candidate right after memory; the build's
+    # CUDA alone (which GPUs it does not know) after the version's.
+    then: tuple[str, ...] = ()
+    if newer is not None and (cap or model is not None):
+        then = ("gpu-newer",)
+    elif newer is not None and cuda:
+        then = ("version", "gpu-newer")
     return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
         m,
-        tuple(dict.fromkeys((*order, "memory", *(("gpu-newer",) if fitted else ())))),
+        tuple(dict.fromkeys((*order, "memory", *then))),
         shown,
         "" if floor else _driver_runs(m, r.driver_version),
         newer,
         ("gpu-newer",) if newer is None and m.matrix is not None else (),
+        _build_libs(built, cuda),
     )
+
+
+def _build_libs(cudnn: Optional[str], cuda: Optional[str]) -> str:
+    """What the build wants of cuDNN and CUDA, in words ('' where neither is known): a cuDNN
+    of its major, its minor or newer (cuda_dnn.cc's check), and its CUDA's cuBLAS."""
+    wants = [
+        *([f"cuDNN {cudnn} (or a newer {version_key(cudnn)[0]}.x)"] if cudnn else []),
+        *([f"the cuBLAS of CUDA {cuda}"] if cuda else []),
+    ]
+    return f"the build wants {' and '.join(wants)}" if wants else ""
 
 
 #: The share of the GPU's memory free at start below which another process is shown holding
@@ -2388,6 +2405,14 @@ def _memory_taken(r: Revealed) -> str:
             "started (another process held the rest)"
         )
     return ""
+
+
+def _cudnn_serves(loaded: str, built: str) -> bool:
+    """Whether a loaded cuDNN serves a build of ``built``: the same major, that minor or newer
+    (cuda_dnn.cc's own check: "CuDNN library needs to have matching major version and equal or
+    higher minor version")."""
+    have, need = version_key(loaded)[:2], version_key(built)[:2]
+    return have[:1] == need[:1] and have >= need
 
 
 def _driver_runs(m: Machine, driver: Optional[str]) -> str:
