@@ -409,3 +409,15 @@ def test_nvidia_smis_gpu_and_the_release_shown_without_the_system_decide(
 def test_nvidia_smis_gpu_alone_ranks_the_gpu_newer_candidate_second() -> None:
     text = _candidates(_SMI_AMPERE + _CUBLAS_NOT_SUPPORTED)
     assert "2. the GPU, GeForce RTX 3090 (compute capability 8.6), is newer" in text
+
+
+@pytest.mark.parametrize(
+    ("release", "wants"),
+    [
+        pytest.param("1.2.0", "cuDNN 5.1 (or a newer 5.x) and the cuBLAS of CUDA 8.0", id="1.2"),
+        pytest.param("1.12.0", "a cuDNN 7.x and the cuBLAS of CUDA 9.0", id="1.12"),
+    ],
+)
+def test_a_release_of_the_tested_configurations_names_its_cudnn(release: str, wants: str) -> None:
+    text = _candidates(f"pip install tensorflow-gpu=={release}\n{_CUBLAS_HANDLE}")
+    assert f"the build wants {wants}" in text

@@ -148,8 +148,10 @@ class EarlyRelease(Record):
     tf_trt_sources: tuple[str, ...] = ()
     #: The CUDA release (X.Y) the release's GPU build was built with, where the row states it.
     cuda: Optional[str] = None
-    #: The sources of :attr:`cuda`.
+    #: The sources of :attr:`cuda` and :attr:`cudnn`.
     cuda_sources: tuple[str, ...] = ()
+    #: The cuDNN (X or X.Y, as the source states it) the GPU build was built with.
+    cudnn: Optional[str] = None
 
 
 @record
@@ -411,6 +413,13 @@ class Matrix(Record):
             ),
             None,
         )
+
+    def early_cudnn(self, version: str) -> Optional[str]:
+        """The cuDNN (X or X.Y) the GPU build of ``version`` (or its line) was built with,
+        where an early release of that line states it; None otherwise."""
+        want = _dotted(version)[:2]
+        rows = (row for row in self.early_releases if _dotted(row.release)[:2] == want)
+        return next((row.cudnn for row in rows if row.cudnn), None)
 
     def builds_with_cuda(self) -> tuple[tuple[str, str], ...]:
         """Every final release or line the matrix states a CUDA for, as (release, CUDA X.Y),
@@ -678,10 +687,10 @@ def _read_early(
             if "tf_trt" in fields
             else (None, ())
         )
-        cuda, cuda_sources = (
+        cuda, cudnn, cuda_sources = (
             _early_cuda(reader, fields["cuda"], f"{where}.cuda", sources)
             if "cuda" in fields
-            else (None, ())
+            else (None, None, ())
         )
         rows.append(
             EarlyRelease(
@@ -692,22 +701,29 @@ def _read_early(
                 module_sources,
                 cuda,
                 cuda_sources,
+                cudnn,
             )
         )
     return tuple(rows)
 
 
 _CUDA_XY_RE = re.compile(r"^\d+\.\d+$")
+_CUDNN_RE = re.compile(r"^\d+(?:\.\d+)?$")
 
 
 def _early_cuda(
     reader: _Reader, node: Node, where: str, sources: Mapping[str, Source]
-) -> tuple[str, tuple[str, ...]]:
-    """An early release's ``cuda``: the CUDA release its GPU build was built with, and its own
-    sources."""
-    fields = reader.mapping(node, where, ("version", "source"), ())
+) -> tuple[str, Optional[str], tuple[str, ...]]:
+    """An early release's ``cuda``: the CUDA release its GPU build was built with, the cuDNN
+    where stated, and their own sources."""
+    fields = reader.mapping(node, where, ("version", "source"), ("cudnn",))
     version = reader.required_string(fields["version"], f"{where}.version", _CUDA_XY_RE, "X.Y")
-    return version, reader.source_ids(fields["source"], f"{where}.source", sources)
+    cudnn = (
+        reader.required_string(fields["cudnn"], f"{where}.cudnn", _CUDNN_RE, "X or X.Y")
+        if "cudnn" in fields
+        else None
+    )
+    return version, cudnn, reader.source_ids(fields["source"], f"{where}.source", sources)
 
 
 def _early_tf_trt(

@@ -385,12 +385,13 @@ EARLY_FIELDS: tuple[Field, ...] = (
     ),
     Field(
         "cuda",
-        "{version: X.Y, source: source id or list of ids}",
+        "{version: X.Y, cudnn: X or X.Y (optional), source: source id or list of ids}",
         required=False,
         sourced=False,
         doc=(
-            "optional: the CUDA release the release's GPU build (tensorflow-gpu) was built "
-            "with, with its own source (TensorFlow's tested build configurations)"
+            "optional: the CUDA release (and the cuDNN) the release's GPU build "
+            "(tensorflow-gpu) was built with, with its own source (TensorFlow's tested build "
+            "configurations)"
         ),
     ),
 )

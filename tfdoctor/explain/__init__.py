@@ -2316,7 +2316,7 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return predates
     order: list[str] = []
     shown: list[str] = []
-    loaded, built = r.cudnn_loaded, r.cudnn_compiled or m.build_cudnn
+    loaded, built = r.cudnn_loaded, r.cudnn_compiled or m.build_cudnn or _early_cudnn(m, r)
     if loaded and built and not _cudnn_serves(loaded, built):
         order.append("version")
         shown.append(f"cuDNN {loaded} loaded for a build of cuDNN {built}")
@@ -2374,11 +2374,23 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     )
 
 
+def _early_cudnn(m: Machine, r: Revealed) -> Optional[str]:
+    """The cuDNN the GPU build of the TensorFlow shown was built with, where the matrix's early
+    releases state it (TensorFlow's tested build configurations: 1.2 is cuDNN 5.1)."""
+    tf = m.tf.version if m.tf is not None else r.tf_version
+    return m.matrix.early_cudnn(tf) if tf and m.matrix is not None else None
+
+
 def _build_libs(cudnn: Optional[str], cuda: Optional[str]) -> str:
     """What the build wants of cuDNN and CUDA, in words ('' where neither is known): a cuDNN
     of its major, its minor or newer (cuda_dnn.cc's check), and its CUDA's cuBLAS."""
+    major = cudnn.split(".", 1)[0] if cudnn else ""
     wants = [
-        *([f"cuDNN {cudnn} (or a newer {version_key(cudnn)[0]}.x)"] if cudnn else []),
+        *(
+            [f"cuDNN {cudnn} (or a newer {major}.x)" if "." in cudnn else f"a cuDNN {major}.x"]
+            if cudnn
+            else []
+        ),
         *([f"the cuBLAS of CUDA {cuda}"] if cuda else []),
     ]
     return f"the build wants {' and '.join(wants)}" if wants else ""

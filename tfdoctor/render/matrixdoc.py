@@ -101,7 +101,7 @@ line's latest patch), `cuda_toolkits` (CUDA X.Y -> the driver it shipped with, o
 release line, newest first) and, optionally, `early_releases` (releases older than every line, and
 patches whose wheels differ from their line's latest patch, oldest first: `release`, `python`
 per platform as their wheel files on PyPI are tagged, `source`; optionally `tf_trt`, and `cuda`:
-the CUDA release of the GPU build, with its own source). Versions are quoted strings. The keys, whether each is required,
+the CUDA release and cuDNN of the GPU build, with their own source). Versions are quoted strings. The keys, whether each is required,
 needs a source and how it is kept up to date are specified once, in `tfdoctor/matrix_schema.py`,
 which both the loader and `scripts/refresh_matrix.py` read (`check` compares the fields kept
 by "draft, check" with the wheels). An entry of `tensorflow` has:
