@@ -421,3 +421,10 @@ def test_nvidia_smis_gpu_alone_ranks_the_gpu_newer_candidate_second() -> None:
 def test_a_release_of_the_tested_configurations_names_its_cudnn(release: str, wants: str) -> None:
     text = _candidates(f"pip install tensorflow-gpu=={release}\n{_CUBLAS_HANDLE}")
     assert f"the build wants {wants}" in text
+
+
+def test_a_requirements_files_pin_of_1x_is_not_the_release_installed() -> None:
+    # A pin alone on its line is what a requirements file asks for: no CUDA is read from it.
+    text = "tensorflow-gpu==1.12.0\n" + _TF1_CREATED_TURING + _CUFFT_PLAN
+    found = {x.cause for x in readings(explained(text, matrix=_REAL_MATRIX))}
+    assert "cuda-release-predates-gpu" not in found and "gpu-library-init-failed" in found
