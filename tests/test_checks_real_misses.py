@@ -177,8 +177,11 @@ def old_build(tf: str, cuda: str, card: GpuFacts) -> Facts:
         ("1.11.0", "9.0", gpu("Quadro RTX 6000", "7.5"), "CUDA 10.0"),
         ("2.2.3", "10.1", gpu("NVIDIA A100-SXM4-40GB", "8.0"), "CUDA 11.0"),
         ("1.14.0", "10.0", gpu("NVIDIA GeForce RTX 3090", "8.6"), "CUDA 11.1"),
+        # Xavier (7.2) under CUDA 9.0: the GPU data's first CUDA for it (9.1), the table
+        # explain reads too.
+        ("1.12.0", "9.0", gpu("Xavier", "7.2"), "CUDA 9.1"),
     ],
-    ids=["tf1.12-turing", "tf1.11-turing", "tf2.2-a100", "tf1.14-ampere"],
+    ids=["tf1.12-turing", "tf1.11-turing", "tf2.2-a100", "tf1.14-ampere", "tf1.12-xavier"],
 )
 def test_a_build_whose_cuda_predates_the_gpu_is_a_known_failure(
     tf: str, cuda: str, card: GpuFacts, first: str

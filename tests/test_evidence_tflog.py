@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -665,3 +666,16 @@ def test_cudnns_mismatch_is_read_in_either_casing() -> None:
 def test_the_ptxas_signature_and_the_reader_share_one_home_for_xlas_words() -> None:
     # The signature writes the words as a named part: one list, read by both.
     assert tflog.PTXAS_MISSING_WORDS in SIGNATURES.by_id("ptxas-not-found").pattern.pattern
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        pytest.param("1023B", 1023, id="bytes"),
+        pytest.param("312.50MiB", int(312.5 * 2**20), id="mebibytes"),
+        pytest.param("5.80GiB", int(5.8 * 2**30), id="gibibytes"),
+        pytest.param("5.80 apples", None, id="not-a-size"),
+    ],
+)
+def test_sizes_as_tensorflow_prints_them(text: str, size: Optional[int]) -> None:
+    assert tflog.readable_bytes(text) == size

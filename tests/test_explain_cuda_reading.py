@@ -214,6 +214,15 @@ def test_an_older_cudnn_without_the_builds_copy_shown_stays_a_mismatch(shown: st
     assert "an older copy comes first on the loader's path" in fix and "ldconfig -p" in fix
 
 
+@pytest.mark.parametrize("conda", [True, False], ids=["conda-env", "no-conda-env"])
+def test_an_older_cudnn_in_a_conda_environment_names_condas_own_copy(conda: bool) -> None:
+    site = "/home/u/miniconda3/envs/tf" if conda else "/home/u/.venv"
+    frame = f'  File "{site}/lib/python3.10/site-packages/tensorflow/python/x.py", line 1, in f\n'
+    fix = fix_text(_finding(explained(f"{_CUDNN_OLDER}\n{frame}"), "cudnn-version-mismatch"))
+    assert ("conda list cudnn" in fix) is conda
+    assert ("$CONDA_PREFIX/lib" in fix) is conda
+
+
 def test_a_newer_cudnn_of_another_major_is_not_told_of_an_older_copy() -> None:
     report = explained(
         "E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded runtime CuDNN library: 7201 "

@@ -872,6 +872,25 @@ def test_the_candidates_for_a_handle_that_fails_are_ranked_by_evidence(
     assert len(ranking) == 3
 
 
+@pytest.mark.parametrize(
+    ("loaded", "first"),
+    [
+        pytest.param("8100", "version", id="older-minor"),
+        pytest.param("8900", "memory", id="newer-minor-serves-the-build"),
+    ],
+)
+def test_a_loaded_cudnn_counts_against_the_build_as_cudnn_itself_judges(
+    loaded: str, first: str
+) -> None:
+    log = (
+        "tf.__version__ 2.12.0\n"
+        '  File "/usr/lib/python3.10/site-packages/tensorflow/python/x.py", line 1, in f\n'
+        "I tensorflow/compiler/xla/stream_executor/cuda/cuda_dnn.cc:424] Loaded cuDNN version "
+        f"{loaded}\n" + _HANDLE
+    )
+    assert _ranking(log)[0] == first
+
+
 _NO_DNN = (
     "tensorflow.python.framework.errors_impl.UnknownError: Fail to find the dnn "
     "implementation. [Op:CudnnRNN]"

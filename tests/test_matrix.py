@@ -1107,12 +1107,41 @@ def test_an_early_release_answers_with_its_own_wheels_and_a_line_with_the_lines(
             "early_releases[1.2.0].source",
             id="unknown-source",
         ),
+        pytest.param(
+            '  - release: "1.2.0"\n    python: {linux-x86_64: ["3.6"]}\n    source: pypi-files\n'
+            '    cuda: {version: "8", source: pypi-files}\n',
+            "early_releases[1.2.0].cuda.version: '8' is not a valid X.Y",
+            id="cuda-not-x.y",
+        ),
+        pytest.param(
+            '  - release: "1.2.0"\n    python: {linux-x86_64: ["3.6"]}\n    source: pypi-files\n'
+            '    cuda: {version: "8.0", cudnn: "v5", source: pypi-files}\n',
+            "early_releases[1.2.0].cuda.cudnn: 'v5' is not a valid X or X.Y",
+            id="cudnn-not-a-version",
+        ),
     ],
 )
 def test_a_bad_early_release_row_is_named(rows: str, message: str) -> None:
     text = FIXTURE_MATRIX_PATH.read_text(encoding="utf-8")
     text = text[: text.index("early_releases:")] + "early_releases:\n" + rows
     assert message in parse_error(text)
+
+
+def test_an_early_release_states_the_cuda_of_its_gpu_build() -> None:
+    text = FIXTURE_MATRIX_PATH.read_text(encoding="utf-8")
+    rows = (
+        '  - release: "1.12.0"\n    python: {linux-x86_64: ["3.6"]}\n    source: pypi-files\n'
+        '    cuda: {version: "9.0", cudnn: "7", source: pypi-files}\n'
+        '  - release: "1.12.2"\n    python: {linux-x86_64: ["3.6"]}\n    source: pypi-files\n'
+    )
+    matrix = parse_matrix(text[: text.index("early_releases:")] + "early_releases:\n" + rows)
+    # A patch without its own statement takes its line's; a line the rows do not state, none.
+    assert matrix.early_cuda("1.12.2") == "9.0" and matrix.early_cuda("1.12") == "9.0"
+    assert matrix.early_cuda("1.11.0") is None
+    assert matrix.early_cudnn("1.12.2") == "7" and matrix.early_cudnn("1.11") is None
+    builds = matrix.builds_with_cuda()
+    assert builds[0] == ("1.12.0", "9.0")
+    assert [c for _, c in builds[1:]] == [x.cuda for x in reversed(matrix.releases) if x.cuda]
 
 
 def test_a_line_has_wheels_for_a_python_on_some_platform() -> None:

@@ -146,6 +146,12 @@ class EarlyRelease(Record):
     tf_trt_module: Optional[str] = None
     #: The sources of :attr:`tf_trt_module`.
     tf_trt_sources: tuple[str, ...] = ()
+    #: The CUDA release (X.Y) the release's GPU build was built with, where the row states it.
+    cuda: Optional[str] = None
+    #: The sources of :attr:`cuda` and :attr:`cudnn`.
+    cuda_sources: tuple[str, ...] = ()
+    #: The cuDNN (X or X.Y, as the source states it) the GPU build was built with.
+    cudnn: Optional[str] = None
 
 
 @record
@@ -393,6 +399,35 @@ class Matrix(Record):
             if this == module and before != module:
                 return line
         return None
+
+    def early_cuda(self, version: str) -> Optional[str]:
+        """The CUDA release the GPU build of ``version`` (``1.12.0``, or its line ``1.12``) was
+        built with, where an early release of that line states it; None otherwise (a line's
+        own CUDA is the line's)."""
+        want = _dotted(version)[:2]
+        return next(
+            (
+                row.cuda
+                for row in self.early_releases
+                if row.cuda and _dotted(row.release)[:2] == want
+            ),
+            None,
+        )
+
+    def early_cudnn(self, version: str) -> Optional[str]:
+        """The cuDNN (X or X.Y) the GPU build of ``version`` (or its line) was built with,
+        where an early release of that line states it; None otherwise."""
+        want = _dotted(version)[:2]
+        rows = (row for row in self.early_releases if _dotted(row.release)[:2] == want)
+        return next((row.cudnn for row in rows if row.cudnn), None)
+
+    def builds_with_cuda(self) -> tuple[tuple[str, str], ...]:
+        """Every final release or line the matrix states a CUDA for, as (release, CUDA X.Y),
+        oldest first: the early releases' rows, then the lines."""
+        early = [(row.release, row.cuda) for row in self.early_releases if row.cuda]
+        lines = [(x.line, x.cuda) for x in reversed(self.lines) if x.cuda and not x.pre_release]
+        known = {dotted_line(r) for r, _ in early}
+        return (*early, *((r, c) for r, c in lines if r not in known))
 
     def toolkit(self, cuda: str) -> Optional[CudaToolkit]:
         """The toolkit row of a CUDA ``major.minor`` version."""
@@ -652,6 +687,11 @@ def _read_early(
             if "tf_trt" in fields
             else (None, ())
         )
+        cuda, cudnn, cuda_sources = (
+            _early_cuda(reader, fields["cuda"], f"{where}.cuda", sources)
+            if "cuda" in fields
+            else (None, None, ())
+        )
         rows.append(
             EarlyRelease(
                 release,
@@ -659,9 +699,31 @@ def _read_early(
                 reader.source_ids(fields["source"], f"{where}.source", sources),
                 module,
                 module_sources,
+                cuda,
+                cuda_sources,
+                cudnn,
             )
         )
     return tuple(rows)
+
+
+_CUDA_XY_RE = re.compile(r"^\d+\.\d+$")
+_CUDNN_RE = re.compile(r"^\d+(?:\.\d+)?$")
+
+
+def _early_cuda(
+    reader: _Reader, node: Node, where: str, sources: Mapping[str, Source]
+) -> tuple[str, Optional[str], tuple[str, ...]]:
+    """An early release's ``cuda``: the CUDA release its GPU build was built with, the cuDNN
+    where stated, and their own sources."""
+    fields = reader.mapping(node, where, ("version", "source"), ("cudnn",))
+    version = reader.required_string(fields["version"], f"{where}.version", _CUDA_XY_RE, "X.Y")
+    cudnn = (
+        reader.required_string(fields["cudnn"], f"{where}.cudnn", _CUDNN_RE, "X or X.Y")
+        if "cudnn" in fields
+        else None
+    )
+    return version, cudnn, reader.source_ids(fields["source"], f"{where}.source", sources)
 
 
 def _early_tf_trt(

@@ -383,6 +383,17 @@ EARLY_FIELDS: tuple[Field, ...] = (
             "GPU build, with its own source (where the module moved: contrib up to 1.13)"
         ),
     ),
+    Field(
+        "cuda",
+        "{version: X.Y, cudnn: X or X.Y (optional), source: source id or list of ids}",
+        required=False,
+        sourced=False,
+        doc=(
+            "optional: the CUDA release (and the cuDNN) the release's GPU build "
+            "(tensorflow-gpu) was built with, with its own source (TensorFlow's tested build "
+            "configurations)"
+        ),
+    ),
 )
 #: A ``cuda_families`` row: a CUDA major's minor-version-compatibility driver floor.
 FAMILY_FIELDS: tuple[Field, ...] = (

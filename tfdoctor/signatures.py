@@ -81,6 +81,9 @@ GROUPS = frozenset(
         # The loaded libcuda's version, beside the kernel module's (driver_version).
         "dso_version",
         "gpu_name",
+        # The memory TensorFlow 1.x found on a GPU at start, total and free ("5.80GiB").
+        "gpu_total_memory",
+        "gpu_free_memory",
         "glibc",
         # The macOS release a binary was built for (dyld: "which was built for Mac OS X 10.15").
         "macos_version",

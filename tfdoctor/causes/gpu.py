@@ -2378,16 +2378,140 @@ def cuda_predates_gpu(
     first = first_cuda_for(capability) if capability else None
     if capability is None or first is None or not build_cuda:
         return None
+    if _cuda_knows(build_cuda, first):
+        return None
+    if first_line_with_cuda(m, first) is None:
+        return None
+    return cuda_predates_gpu_fix(m, capability, gpu, build_cuda, first)
+
+
+def first_cuda_knowing(capability: str) -> Optional[str]:
+    """The first CUDA release (``10.0``) whose toolkit and libraries know GPUs of compute
+    ``capability`` (NVIDIA's compatibility guides and clang's table, tfdoctor/data/cuda.yaml);
+    None for one the table does not state."""
+    return first_cuda_for(capability)
+
+
+def _cuda_knows(build_cuda: str, first: str) -> bool:
+    """Whether CUDA ``build_cuda`` (as the log names it) is ``first``, the first release to
+    know an architecture, or later."""
     have, need = version_key(build_cuda), version_key(first)
     # A major alone (libcudart.so.11.0 ships with every CUDA 11): older only by its major.
     # From 11.1 on a minor of the same major does not decide either (minor version
     # compatibility, and the PTX the driver compiles: compat's rule for the same question).
     same_family = len(have) == 1 or (have[:2] >= (11, 1) and have[0] == need[0])
-    if (have[0] >= need[0]) if same_family else (have >= need):
+    return (have[0] >= need[0]) if same_family else (have >= need)
+
+
+def gpu_newer_candidate(
+    m: Machine,
+    capability: Optional[str],
+    gpu: Optional[str],
+    build_cuda: Optional[str],
+    build_cudnn: Optional[str] = None,
+) -> Optional[tuple[str, str, str]]:
+    """gpu-library-init-failed's candidate that the build's CUDA predates the GPU, as (what it
+    is, what tells it apart, its fix), fitted to the side of the question the log shows: the
+    GPU (``capability``, else the model ``gpu`` names) and the first TensorFlow built with a
+    CUDA that knows it, or the CUDA the build runs with and the GPUs it does not know. None
+    where the log shows both (cuda_predates_gpu decides then), or the side it shows rules the
+    candidate out: every line the matrix knows is built with a CUDA that knows the GPU, or
+    none is (no install helps), or the CUDA knows every architecture. ``build_cudnn``: the
+    cuDNN the build was compiled with, as TensorFlow stated it: the oldest CUDA of the lines
+    built with that cuDNN bounds the build's from below."""
+    if capability is None and gpu and m.matrix is not None:
+        model = m.matrix.gpu_model(gpu)
+        capability = model.compute_capability if model is not None else None
+    if capability is not None and build_cuda:
         return None
-    if first_line_with_cuda(m, first) is None:
+    # The first CUDA release of each architecture: NVIDIA's compatibility guides and clang's
+    # table of CUDA releases (tfdoctor/data/cuda.yaml's architectures, with their sources).
+    table = cuda_data().architectures
+    oldest = _oldest_build_cuda(m)
+    if capability is not None:
+        first = first_cuda_for(capability)
+        release = _first_release_with_cuda(m, first) if first else None
+        if first is None or release is None or oldest is None or _cuda_knows(oldest, first):
+            return None
+        floor = _cuda_of_cudnn(m, build_cudnn) if build_cudnn else None
+        if floor is not None and _cuda_knows(floor, first):
+            return None  # every line built with that cuDNN knows the GPU
+        named = (
+            f"the GPU, {gpu} (compute capability {capability}),"
+            if gpu
+            else f"the GPU (compute capability {capability})"
+        )
+        return (
+            f"{named} is newer than the CUDA release of a TensorFlow older than "
+            f"{release[0]}: CUDA {first} is the first to know it and TensorFlow {release[0]} "
+            f"the first whose CUDA runs on it (CUDA {release[1]}), so the cuBLAS, cuDNN and "
+            "cuFFT of an older build cannot start on it",
+            "the TensorFlow release (`pip list`) says whether the build is that old",
+            f"install TensorFlow {release[0]} or later with its CUDA and cuDNN",
+        )
+    newer = [
+        (cap, first) for cap, first in table if build_cuda and not _cuda_knows(build_cuda, first)
+    ]
+    if build_cuda and newer:
+        cap, first = newer[0]
+        release = _first_release_with_cuda(m, first)
+        if release is None:
+            return None
+        return (
+            f"the GPU is newer than CUDA {build_cuda}, the release this TensorFlow runs with: "
+            f"it knows no GPU of compute capability {cap} or later (CUDA {first} is the first "
+            f"to know {cap})",
+            "`nvidia-smi -L` names the GPU, whose compute capability NVIDIA's list gives",
+            f"install a TensorFlow built with a CUDA that knows it (TensorFlow {release[0]} is "
+            f"the first, with CUDA {release[1]})",
+        )
+    if build_cuda or oldest is None:
         return None
-    return cuda_predates_gpu_fix(m, capability, gpu, build_cuda, first)
+    # Neither side shown: the table itself, the architectures some TensorFlow predates.
+    firsts: dict[str, list[str]] = {}
+    for cap, first in table:
+        if not _cuda_knows(oldest, first) and _first_release_with_cuda(m, first) is not None:
+            firsts.setdefault(first, []).append(cap)
+    if not firsts:
+        return None
+    listed = "; ".join(f"{' and '.join(caps)}: CUDA {first}" for first, caps in firsts.items())
+    return (
+        "the GPU is of an architecture newer than the CUDA release this TensorFlow was built "
+        f"with (the first CUDA to know each compute capability: {listed})",
+        "`nvidia-smi -L` names the GPU; `tfdoctor check` compares its compute capability with "
+        "the build's CUDA",
+        "install a TensorFlow built with a CUDA release that knows the GPU (check's fix names one)",
+    )
+
+
+def _oldest_build_cuda(m: Machine) -> Optional[str]:
+    """The oldest CUDA release a final TensorFlow the matrix knows is built with (its early
+    releases' rows included)."""
+    if m.matrix is None:
+        return None
+    cudas = [cuda for _, cuda in m.matrix.builds_with_cuda()]
+    return min(cudas, key=version_key) if cudas else None
+
+
+def _cuda_of_cudnn(m: Machine, cudnn: str) -> Optional[str]:
+    """The oldest CUDA of the final lines the matrix states are built with cuDNN ``cudnn``
+    (its major.minor); None where no line is."""
+    want = version_key(cudnn)[:2]
+    cudas = [
+        line.cuda
+        for line in (m.matrix.releases if m.matrix is not None else ())
+        if line.cuda and line.cudnn and version_key(line.cudnn)[:2] == want
+    ]
+    return min(cudas, key=version_key) if cudas else None
+
+
+def _first_release_with_cuda(m: Machine, cuda: str) -> Optional[tuple[str, str]]:
+    """The oldest final TensorFlow (an early release or a line) the matrix states is built
+    with a CUDA that knows what CUDA ``cuda`` first knew (that release or later, or from 11.1
+    on one of its major), and that CUDA."""
+    if m.matrix is None:
+        return None
+    return next(((r, c) for r, c in m.matrix.builds_with_cuda() if _cuda_knows(c, cuda)), None)
 
 
 def cuda_predates_gpu_fix(

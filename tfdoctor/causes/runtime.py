@@ -590,7 +590,9 @@ def host_memory_fix(m: Machine) -> Fix:
 
 #: What makes cuDNN or cuBLAS fail to create its handle, each with what tells it apart and its
 #: fix, most common first: memory (TensorFlow maps nearly all GPU memory at start, issue 24496),
-#: a library of another version than the build's, a driver older than the build's CUDA.
+#: a library of another version than the build's, a driver older than the build's CUDA, a GPU
+#: newer than the build's CUDA (its libraries have no kernels for it: cuda-release-predates-gpu,
+#: whose words for what the log shows of the GPU or the CUDA come from causes.gpu).
 GPU_LIBRARY_INIT_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
     "memory": (
         "the GPU's memory was already taken (by another process, or by TensorFlow itself, "
@@ -609,6 +611,12 @@ GPU_LIBRARY_INIT_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
         "`nvidia-smi` prints the driver version; `tfdoctor check` compares it with the build's",
         "upgrade the driver",
     ),
+    "gpu-newer": (
+        "the GPU is of an architecture newer than the CUDA release this TensorFlow was built with",
+        "`nvidia-smi -L` names the GPU; `tfdoctor check` compares its compute capability with "
+        "the build's CUDA",
+        "install a TensorFlow built with a CUDA release that knows the GPU (check's fix names one)",
+    ),
 }
 
 
@@ -616,6 +624,7 @@ _CANDIDATE_COMMANDS = {
     "memory": ("nvidia-smi", "export TF_FORCE_GPU_ALLOW_GROWTH=true"),
     "version": ("tfdoctor check",),
     "driver": ("nvidia-smi --query-gpu=driver_version --format=csv",),
+    "gpu-newer": ("nvidia-smi -L",),
 }
 
 
@@ -624,17 +633,30 @@ def gpu_library_init_fix(
     order: Sequence[str] = ("memory",),
     shown: Sequence[str] = (),
     driver_runs: str = "",
+    newer: Optional[tuple[str, str, str]] = None,
+    without: Sequence[str] = (),
+    build_libs: str = "",
 ) -> Fix:
     """The candidates for a cuDNN/cuBLAS handle that fails to start, those in ``order`` first
     (the most likely), each with what tells it apart and its fix: the error text alone does
     not say which one it is. ``shown``: the evidence that put a candidate first;
-    ``driver_runs``: what the log's driver runs, where the build's CUDA is not known."""
-    ranked = [*order, *(k for k in GPU_LIBRARY_INIT_CANDIDATES if k not in order)]
+    ``driver_runs``: what the log's driver runs, where the build's CUDA is not known;
+    ``newer``: the GPU-newer candidate fitted to what the log shows of the GPU or the build's
+    CUDA (causes.gpu.gpu_newer_candidate), else the general one; ``without``: candidates the
+    evidence rules out; ``build_libs``: the cuDNN and CUDA the build wants, where known."""
+    ranked = [
+        *order,
+        *(k for k in GPU_LIBRARY_INIT_CANDIDATES if k not in order and k not in without),
+    ]
     steps = []
     for number, key in enumerate(ranked, 1):
         what, tell, fix = GPU_LIBRARY_INIT_CANDIDATES[key]
         if key == "driver" and driver_runs:
             tell = f"{driver_runs}; {tell}"
+        if key == "version" and build_libs:
+            tell = f"{build_libs}; {tell}"
+        if key == "gpu-newer" and newer is not None:
+            what, tell, fix = newer
         steps.append(f"{number}. {what}: {tell}; if so, {fix}.")
     commands = tuple(dict.fromkeys(c for key in ranked for c in _CANDIDATE_COMMANDS[key]))
     why = (

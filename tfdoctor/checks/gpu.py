@@ -10,7 +10,7 @@ the GPU checks (the registry's ``GPU_GATE``) as the reason, with that finding's 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Optional
 
 from tfdoctor import causes
@@ -289,32 +289,17 @@ def _gpu_fit_fix(
     return fix(text.format(version=line.latest_patch), *install)
 
 
-#: The first CUDA toolkit that knows each GPU architecture (compute capability), from the CUDA
-#: Toolkit release notes (https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/ and the
-#: archived notes of each release: 9.0 added Volta, 10.0 Turing, 11.0 the A100, 11.1 sm_86,
-#: 11.8 Ada and Hopper, 12.8 Blackwell). A build against an older CUDA carries cuBLAS and cuDNN
-#: without kernels for the GPU: the driver's PTX compiler runs TensorFlow's own kernels, but
-#: the libraries' calls fail ('Blas GEMM launch failed', CUBLAS_STATUS_EXECUTION_FAILED).
-_FIRST_CUDA: Mapping[str, tuple[int, int]] = {
-    "7.0": (9, 0),
-    "7.5": (10, 0),
-    "8.0": (11, 0),
-    "8.6": (11, 1),
-    "8.9": (11, 8),
-    "9.0": (11, 8),
-    "10.0": (12, 8),
-    "12.0": (12, 8),
-}
-
-
 def _cuda_predates_gpu(ctx: CheckContext, pkg: PackageFacts, gpu: GpuFacts) -> Optional[Finding]:
     """A warning where the build's CUDA is older than the first CUDA that knows ``gpu``'s
     architecture; None where either is unknown or the CUDA knows it."""
     cuda = ctx.machine.build_cuda
-    first = _FIRST_CUDA.get(gpu.compute_capability or "")
-    if cuda is None or first is None or version_key(cuda)[:2] >= first:
+    # A build against an older CUDA carries cuBLAS and cuDNN without kernels for the GPU: the
+    # driver's PTX compiler runs TensorFlow's own kernels, but the libraries' calls fail
+    # ('Blas GEMM launch failed', CUBLAS_STATUS_EXECUTION_FAILED). Which CUDA first knows each
+    # architecture is the GPU data's (causes.gpu.first_cuda_knowing, cuda.yaml).
+    need = causes.gpu.first_cuda_knowing(gpu.compute_capability or "")
+    if cuda is None or need is None or version_key(cuda)[:2] >= version_key(need)[:2]:
         return None
-    need = ".".join(map(str, first))
     label = f"GPU {gpu.index} ({gpu.name}, compute capability {gpu.compute_capability})"
     return causes.finding(
         "gpu.compute-capability",

@@ -378,6 +378,20 @@ _DLL = re.compile(rf"{_TOOLKIT}64_(\d{{1,2}})(\d)\.dll$", re.IGNORECASE)
 _CUDNN = re.compile(r"(?:libcudnn\w*\.so\.(\d+)|cudnn\w*64_(\d+)\.dll)(?:\.[\d.]*)?$", re.I)
 
 
+#: A size as TensorFlow prints it (strings::HumanReadableNumBytes: "1023B", "5.80GiB",
+#: "312.50MiB"; tensorflow/core/lib/strings/numbers.cc).
+_READABLE_BYTES = re.compile(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[KMGTPE]?)i?B$")
+
+
+def readable_bytes(text: str) -> Optional[int]:
+    """The bytes a size TensorFlow printed stands for (``5.80GiB``), or None if it is not one."""
+    match = _READABLE_BYTES.match(text.strip())
+    if match is None:
+        return None
+    power = " KMGTPE".index(match.group("unit") or " ")
+    return int(float(match.group("n")) * 1024**power)
+
+
 def cuda_of_soname(soname: str) -> Optional[str]:
     """The CUDA release a library file name implies: ``10.0`` for ``libcublas.so.10.0`` and
     ``cudart64_100.dll``, ``11`` for ``libcudart.so.11.0`` or ``libcublas.so.11``, ``11``

@@ -26,7 +26,7 @@ from typing import Callable, Optional
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
-from tfdoctor.compat import cuda_driver_floor, first_keras3_line
+from tfdoctor.compat import carries_machine_code, cuda_driver_floor, first_keras3_line
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.conda import (
     UnresolvedSpec,
@@ -703,6 +703,9 @@ class Revealed(Record):
     build_cuda: Optional[str] = None
     compute_capability: Optional[str] = None
     gpu_name: Optional[str] = None
+    #: The memory TensorFlow 1.x found on the GPU when it started, total and free, as it
+    #: printed them ("5.80GiB", "312.50MiB").
+    gpu_memory: Optional[tuple[str, str]] = None
     #: The CUDA release the issue's form states (the toolkit the user runs), where the log's
     #: libraries do not say the build's.
     stated_cuda: Optional[str] = None
@@ -837,6 +840,8 @@ class Revealed(Record):
             notes += [at["compute_capability"]] if "compute_capability" in at else []
             name = f"GPU {self.gpu_name}" if self.gpu_name else "GPU"
             out.append(name + (f" ({', '.join(notes)})" if notes else ""))
+        if self.gpu_memory:
+            out.append(f"{self.gpu_memory[1]} of the GPU's {self.gpu_memory[0]} free at start")
         if self.driver_version:
             out.append(f"driver {self.driver_version}{_at(at, 'driver_version')}")
         if self.numpy_version:
@@ -1158,6 +1163,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         compute_capability=caps[0] if caps else None,
         gpu_name=evidence.first("gpu_name") or evidence.stated.gpu,
+        gpu_memory=_gpu_memory(evidence),
         stated_cuda=evidence.stated.cuda,
         driver_version=driver or evidence.first("driver_version"),
         kernel_module=next(
@@ -1710,6 +1716,17 @@ def _major_named(hits: Sequence[Hits]) -> Optional[str]:
     return None
 
 
+def _gpu_memory(evidence: Evidence) -> Optional[tuple[str, str]]:
+    """The first GPU's total and free memory, as TensorFlow 1.x printed them at start (its
+    tf1-gpu-memory line), where the log shows both."""
+    for hit in sorted(evidence.hits.values(), key=lambda h: h.first):
+        for groups in hit.groups:
+            total, free = groups.get("gpu_total_memory"), groups.get("gpu_free_memory")
+            if total and free:
+                return total, free
+    return None
+
+
 def _conda_route(m: Machine) -> bool:
     """Whether TensorFlow's CUDA may come from a conda environment's lib directory: not a
     release whose own CUDA wheels serve it (the matrix's ``cuda_install``), nor a CUDA major
@@ -1782,10 +1799,23 @@ def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
             "windows": ("where cudnn64_*.dll",),
         }
         listed = listing.get(m.os or r.os or "", (*listing["linux"], *listing["windows"]))
+        conda = ""
+        if r.conda or m.in_conda:
+            # A conda environment's own lib holds the cudnn package conda installed: TensorFlow's
+            # pip guide of 2.5-2.11 (https://www.tensorflow.org/install/pip) put cudnn=8.1.0
+            # there and $CONDA_PREFIX/lib on LD_LIBRARY_PATH, which the loader searches before
+            # a wheel's RUNPATH (ld.so(8)).
+            conda = (
+                " In a conda environment the older copy is often conda's own cudnn "
+                "package in $CONDA_PREFIX/lib: `conda list cudnn` shows its version; upgrade it "
+                f"to {need} or later, or take $CONDA_PREFIX/lib off LD_LIBRARY_PATH where the "
+                "build's cuDNN comes from pip's nvidia-cudnn wheel."
+            )
+            listed = (*listed, "conda list cudnn")
         fix = Fix(
             f"{fix.text} If a cuDNN {need} or newer is already installed, an older copy comes "
             "first on the loader's path: the listing of every cuDNN the loader finds shows "
-            "which; put the newer one's directory first.",
+            f"which; put the newer one's directory first.{conda}",
             tuple(dict.fromkeys((*fix.commands, *listed))),
         )
     return (
@@ -1807,15 +1837,39 @@ def _cuda_predates(
     """The reading where the GPU the log shows is newer than the CUDA release the build runs
     with (the libraries it opened, else the matrix's CUDA for the TensorFlow shown); None
     where the log shows either not, or a CUDA that knows the GPU."""
-    build = r.build_cuda or m.build_cuda
+    build = _build_cuda(m, r)
+    cap = _capability(r, hits)
+    model = m.matrix.gpu_model(r.gpu_name) if r.gpu_name and m.matrix is not None else None
+    known = cap or (model.compute_capability if model is not None else None)
+    line = m.line if r.build_cuda is None else None
+    if line is not None and known and carries_machine_code(line, known):
+        # The matrix knows the wheel's own GPU code, and it runs on this GPU (sm_80 runs on
+        # 8.6): that decides, as check_compute_capability judges; the CUDA rule is for builds
+        # whose code is not known.
+        return None
     # A TensorFlow the matrix does not know (or none shown) runs with the CUDA the user
     # installed where its wheel links one release's libraries (1.x's libcudart.so.9.0): the
     # form's statement of it, said as such.
     stated = r.stated_cuda if build is None else None
-    fix = causes.gpu.cuda_predates_gpu(m, _capability(r, hits), r.gpu_name, build or stated)
+    fix = causes.gpu.cuda_predates_gpu(m, cap, r.gpu_name, build or stated)
     if fix is not None and stated is not None:
         fix = Fix(f"The issue's form states CUDA {stated}. {fix.text}", fix.commands)
     return (causes.gpu.CUDA_RELEASE_PREDATES_GPU, fix) if fix is not None else None
+
+
+def _build_cuda(m: Machine, r: Revealed) -> Optional[str]:
+    """The CUDA release the build runs with, read where the log shows a CUDA library failing
+    (so the build is a CUDA one, whatever the platform): the toolkit libraries it opened, else
+    the matrix's for the TensorFlow shown (a line's, or an early release's from TensorFlow's
+    tested build configurations: 1.12 is CUDA 9.0)."""
+    build = r.build_cuda or m.build_cuda
+    if build or m.matrix is None:
+        return build
+    if m.line is not None and m.line.cuda and m.line.cuda_builds:
+        # Where the log shows no operating system: a line's CUDA builds share one CUDA release.
+        return m.line.cuda
+    tf = m.tf.version if m.tf is not None else r.tf_version
+    return m.matrix.early_cuda(tf) if tf else None
 
 
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -2270,14 +2324,18 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return predates
     order: list[str] = []
     shown: list[str] = []
-    loaded, built = r.cudnn_loaded, r.cudnn_compiled or m.build_cudnn
-    if loaded and built and version_key(loaded)[:2] != version_key(built)[:2]:
+    loaded, built = r.cudnn_loaded, r.cudnn_compiled or m.build_cudnn or _early_cudnn(m, r)
+    if loaded and built and not _cudnn_serves(loaded, built):
         order.append("version")
         shown.append(f"cuDNN {loaded} loaded for a build of cuDNN {built}")
     floor = _floor(m)
     if r.driver_version and floor and version_key(r.driver_version) < version_key(floor):
         order.append("driver")
         shown.append(f"driver {r.driver_version}, older than the {floor} the build needs")
+    taken = _memory_taken(r)
+    if taken:
+        order.append("memory")
+        shown.append(taken)
     ids = {h.signature.id for h in hits}
     if (
         not order
@@ -2300,9 +2358,81 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return causes.gpu.CUDNN_VERSION_MISMATCH, causes.runtime.gpu_library_init_fix(
             m, ("version", "memory"), shown
         )
+    # The GPU-newer candidate, fitted to the side the log shows (the GPU, or the CUDA the
+    # build runs with); the other side unknown, it cannot lead.
+    cuda = _build_cuda(m, r)
+    cap = _capability(r, hits)
+    model = m.matrix.gpu_model(r.gpu_name) if r.gpu_name and m.matrix is not None else None
+    newer = causes.gpu.gpu_newer_candidate(m, cap, r.gpu_name, cuda, built)
+    # The GPU shown is the stronger evidence: its candidate right after memory; the build's
+    # CUDA alone (which GPUs it does not know) after the version's.
+    then: tuple[str, ...] = ()
+    if newer is not None and (cap or model is not None):
+        then = ("gpu-newer",)
+    elif newer is not None and cuda:
+        then = ("version", "gpu-newer")
     return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
-        m, (*order, "memory"), shown, "" if floor else _driver_runs(m, r.driver_version)
+        m,
+        tuple(dict.fromkeys((*order, "memory", *then))),
+        shown,
+        "" if floor else _driver_runs(m, r.driver_version),
+        newer,
+        ("gpu-newer",) if newer is None and m.matrix is not None else (),
+        _build_libs(built, cuda),
     )
+
+
+def _early_cudnn(m: Machine, r: Revealed) -> Optional[str]:
+    """The cuDNN the GPU build of the TensorFlow shown was built with, where the matrix's early
+    releases state it (TensorFlow's tested build configurations: 1.2 is cuDNN 5.1)."""
+    tf = m.tf.version if m.tf is not None else r.tf_version
+    return m.matrix.early_cudnn(tf) if tf and m.matrix is not None else None
+
+
+def _build_libs(cudnn: Optional[str], cuda: Optional[str]) -> str:
+    """What the build wants of cuDNN and CUDA, in words ('' where neither is known): a cuDNN
+    of its major, its minor or newer (cuda_dnn.cc's check), and its CUDA's cuBLAS."""
+    major = cudnn.split(".", 1)[0] if cudnn else ""
+    wants = [
+        *(
+            [f"cuDNN {cudnn} (or a newer {major}.x)" if "." in cudnn else f"a cuDNN {major}.x"]
+            if cudnn
+            else []
+        ),
+        *([f"the cuBLAS of CUDA {cuda}"] if cuda else []),
+    ]
+    return f"the build wants {' and '.join(wants)}" if wants else ""
+
+
+#: The share of the GPU's memory free at start below which another process is shown holding
+#: it (TensorFlow 1.x prints both before it maps any; a desktop's display takes a few hundred
+#: MiB of a GPU, far from half).
+_TAKEN_SHARE = 0.5
+
+
+def _memory_taken(r: Revealed) -> str:
+    """What the log shows of the GPU's memory taken, as the evidence that puts memory first:
+    an allocation that failed, or less than half the GPU free when TensorFlow started ('' where
+    it shows neither)."""
+    if r.oom_device or r.oom_bytes:
+        return "an allocation on the GPU that failed for want of memory"
+    if r.gpu_memory is None:
+        return ""
+    total, free = (tflog.readable_bytes(x) for x in r.gpu_memory)
+    if total and free is not None and free < _TAKEN_SHARE * total:
+        return (
+            f"only {r.gpu_memory[1]} of the GPU's {r.gpu_memory[0]} free when TensorFlow "
+            "started (another process held the rest)"
+        )
+    return ""
+
+
+def _cudnn_serves(loaded: str, built: str) -> bool:
+    """Whether a loaded cuDNN serves a build of ``built``: the same major, that minor or newer
+    (cuda_dnn.cc's own check: "CuDNN library needs to have matching major version and equal or
+    higher minor version")."""
+    have, need = version_key(loaded)[:2], version_key(built)[:2]
+    return have[:1] == need[:1] and have >= need
 
 
 def _driver_runs(m: Machine, driver: Optional[str]) -> str:

@@ -100,7 +100,8 @@ line's latest patch), `cuda_toolkits` (CUDA X.Y -> the driver it shipped with, o
 `cuda_families` (major -> minor version compatibility floor), `tensorflow` (one entry per
 release line, newest first) and, optionally, `early_releases` (releases older than every line, and
 patches whose wheels differ from their line's latest patch, oldest first: `release`, `python`
-per platform as their wheel files on PyPI are tagged, `source`). Versions are quoted strings. The keys, whether each is required,
+per platform as their wheel files on PyPI are tagged, `source`; optionally `tf_trt`, and `cuda`:
+the CUDA release and cuDNN of the GPU build, with their own source). Versions are quoted strings. The keys, whether each is required,
 needs a source and how it is kept up to date are specified once, in `tfdoctor/matrix_schema.py`,
 which both the loader and `scripts/refresh_matrix.py` read (`check` compares the fields kept
 by "draft, check" with the wheels). An entry of `tensorflow` has:
