@@ -2207,13 +2207,16 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
 
 
 def _listed_lines(name: str) -> list[str]:
-    """The TensorFlow lines whose bundled public API listing has ``name`` (``tf.X`` or a
-    Keras name), oldest first; empty where none does."""
+    """The TensorFlow lines whose bundled public API listing, or before 1.9 the release notes'
+    table, has ``name`` (``tf.X`` or a Keras name), oldest first; empty where none does."""
     indexes = [
         *((line, load_tf1(line)) for line in tf1_lines()),
         *((line, load_api(line)) for line in bundled_lines()),
     ]
     found = [line for line, index in indexes if index is not None and index.has(name)]
+    # Before the listings, the release notes' table (tf_early.txt) for the names it holds.
+    early = load_early()
+    found += [r for r in early.releases if early.has(name, r)]
     return sorted(found, key=version_key)
 
 

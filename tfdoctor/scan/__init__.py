@@ -347,6 +347,9 @@ class Judge:
                 f"{source}) (AttributeError)."
             )
             fix = f"Write `{now}` for `{gone}`: the code was written for TensorFlow before {until}."
+            # The release of the change: an older TensorFlow a log shows has the name, and
+            # lacks it for another reason (explain drops the verdict there).
+            release = release or until
         elif respelled:
             fix = _respelled_fix(respelled)
         elif name.startswith("tf.compat.v1."):
