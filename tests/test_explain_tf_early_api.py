@@ -194,3 +194,15 @@ def test_a_release_before_the_removal_is_not_told_the_name_was_removed() -> None
     )
     for finding in explained(text).findings:
         assert finding.cause != "api-removed", finding
+
+
+def test_python2s_words_alone_name_the_early_api_only_for_a_name_of_its_own() -> None:
+    # No module and no source line: the table's only name ending so, as a warning.
+    text = "'module' object has no attribute 'SummaryWriter'\n"
+    found = [f for f in explained(text).findings if f.cause == "api-removed"]
+    assert [f.severity.value for f in found] == ["warning"]
+    assert "Write `tf.summary.FileWriter`" in fix_text(found[0])
+    # A common word (any module's `select`) or a name no row holds says nothing.
+    for attr in ("select", "TFRecordDataset"):
+        text = f"'module' object has no attribute '{attr}'\n"
+        assert all(f.cause != "api-removed" for f in explained(text).findings), attr

@@ -1770,11 +1770,15 @@ def _early_release(
     away for a while: the name of those releases, or the release that brought it back."""
     if _NOT_THE_RELEASE.search(tb.message):
         return None
-    missing = _tf_name_missing(tb, tf_version) or _py2_tf_name_missing(tb, tf_version)
+    early = load_early()
+    missing = (
+        _tf_name_missing(tb, tf_version)
+        or _py2_tf_name_missing(tb, tf_version)
+        or _py2_bare_early_name(tb, tf_version)
+    )
     if missing is None or missing[2] is not None:
         return None  # 1.13 to 1.15's generated API printed: the listings answer
     name, module, _v1 = missing
-    early = load_early()
     listed_1x = sorted(tf1_lines(), key=version_key)
     allowed: Optional[list[str]] = None
     if tf_version is not None:
@@ -1858,7 +1862,36 @@ def _early_release(
             _line_install(m, last_1x),
         )
     links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
-    return name, Verdict(_EARLY_KEY, causes.code.API_REMOVED, Severity.ERROR, what, fix, links)
+    severity = Severity.ERROR
+    if not module:
+        # Python 2's words alone name no module: the name is the table's only one of that
+        # attribute, likely, not shown (a warning).
+        severity = Severity.WARNING
+        what += (
+            f" (The message names no module and shows no source line: `{name}` is the only "
+            f"name of TensorFlow's early API ending in `{name.rsplit('.', 1)[-1]}`.)"
+        )
+    return name, Verdict(_EARLY_KEY, causes.code.API_REMOVED, severity, what, fix, links)
+
+
+def _py2_bare_early_name(
+    tb: Traceback, tf_version: Optional[str]
+) -> Optional[tuple[str, str, Optional[re.Match[str]]]]:
+    """(public name, "", None) for Python 2's ``'module' object has no attribute 'X'`` pasted
+    with no source line and no frame, where X is the last part of exactly one name the release
+    notes' table holds (``SummaryWriter``: ``tf.train.SummaryWriter``) and is no common word
+    (it has an underscore or a capital: ``select`` or ``mul`` could be any module's); None
+    otherwise. A TensorFlow 2 shown, or one from the listings on, leaves it out."""
+    if tb.frames or tb.code or (tf_version is not None and version_key(tf_version) >= (1, 9)):
+        return None
+    match = _PY2_NO_ATTRIBUTE.search(_as_printed(tb.message))
+    if match is None:
+        return None
+    attr = match.group("attr")
+    if "_" not in attr.strip("_") and attr[:1].islower():
+        return None
+    names = {s.name for s in load_early().spans if s.name.rsplit(".", 1)[-1] == attr}
+    return (names.pop(), "", None) if len(names) == 1 else None
 
 
 def _older_release_raised(tb: Traceback, name: str) -> bool:
