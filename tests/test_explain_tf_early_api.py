@@ -206,3 +206,15 @@ def test_python2s_words_alone_name_the_early_api_only_for_a_name_of_its_own() ->
     for attr in ("select", "TFRecordDataset"):
         text = f"'module' object has no attribute '{attr}'\n"
         assert all(f.cause != "api-removed" for f in explained(text).findings), attr
+
+
+def test_a_tensorflow_1_name_tensorflow_2_dropped_says_the_release_that_brought_it() -> None:
+    # No release shown: TensorFlow 2 (tf.compat.v1) is one reading; the table says a release
+    # before 0.12 raises the same, which the fix names as the other way out.
+    text = one_frame_log(
+        "AttributeError: module 'tensorflow' has no attribute 'global_variables_initializer'",
+        "sess.run(tf.global_variables_initializer())",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-moved-to-compat-v1"
+    assert "older than 0.12" in fix_text(top) and "from 0.12 until 2.0" in top.detail

@@ -1232,11 +1232,19 @@ def _came_later(
     name: str, verdict: Verdict, knowledge: ApiKnowledge, tf_version: Optional[str]
 ) -> Optional[str]:
     """For a name a later line removed, where the log does not show the TensorFlow: the line
-    that brought it, when the oldest lines lack it too; else None."""
+    that brought it, when the oldest lines (the listings', else the release notes' table's)
+    lack it too; else None."""
     if tf_version or not verdict.release or not name.startswith("tf."):
         return None
     oldest = min(bundled_lines(), key=version_key)
     since = knowledge.oldest_line_with(name)
+    if since is None:
+        # No 2.x line has it: the release notes' table may say which early release brought
+        # it (tf.global_variables_initializer, 0.12), the oldest releases lacking it.
+        early = load_early().releases
+        gap = release_gap(name, early[:1]) if early else None
+        if gap is not None and gap.kind == "added":
+            since = gap.first_after
     if since is None or since == oldest or version_key(since) >= version_key(verdict.release):
         return None
     return since
