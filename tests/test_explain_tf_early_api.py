@@ -218,3 +218,14 @@ def test_a_tensorflow_1_name_tensorflow_2_dropped_says_the_release_that_brought_
     top = top_error(explained(text))
     assert top.cause == "api-moved-to-compat-v1"
     assert "older than 0.12" in fix_text(top) and "from 0.12 until 2.0" in top.detail
+
+
+def test_tensorflow_2s_eager_switch_under_a_release_before_it_names_that_release() -> None:
+    # tf.enable_eager_execution: 1.7 on, gone from TensorFlow 2's namespace; under 1.5 the
+    # release shown decides.
+    text = one_frame_log(
+        "AttributeError: module 'tensorflow' has no attribute 'enable_eager_execution'",
+        "tf.enable_eager_execution()",
+        "tensorflow version: 1.5.0\n",
+    )
+    assert "upgrade TensorFlow to 1.7 or later" in _removed(text)[1]
