@@ -48,3 +48,15 @@ def fix_text(finding: Finding) -> str:
     """The finding's fix: its text and commands, one per line."""
     assert finding.fix is not None
     return "\n".join((finding.fix.text, *finding.fix.commands))
+
+
+def one_frame_log(message: str, code: str, head: str = "") -> str:
+    """A traceback of one frame of the user's own file: ``head`` (a version line), the source
+    line ``code`` and the exception line ``message``."""
+    return (
+        f"{head}"
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 12, in <module>\n'
+        f"    {code}\n"
+        f"{message}\n"
+    )

@@ -17,6 +17,7 @@ from typing import Optional
 import pytest
 
 from tests import factories as f
+from tests.explaining import fix_text
 from tfdoctor import causes
 from tfdoctor.evidence.pip import read_refusals, read_wheel_refusal, requested_version
 from tfdoctor.evidence.traceback import (
@@ -355,16 +356,19 @@ def test_a_layer_refusal_is_not_read_as_an_optimizer_one() -> None:
 
 def test_a_name_missing_from_an_older_tensorflow_is_not_its_removal() -> None:
     log = (
-        "tf.__version__ = 1.2.0\nAttributeError: module 'tensorflow' has no attribute 'estimator'\n"
+        "tf.__version__ = 1.0.0\nAttributeError: module 'tensorflow' has no attribute 'estimator'\n"
     )
     report = _explain(log)
-    # Not the removal in 2.16: a TensorFlow older than every line whose listing has the name,
-    # so the code needs a newer one (a warning: the listings cannot say which release).
-    assert not any(f.severity is Severity.ERROR for f in report.findings)
+    # Not the removal in 2.16: a TensorFlow older than the release that brought the name
+    # (1.1, its release notes), so the code needs a newer one.
     finding = next(f for f in report.findings if f.cause == "api-removed")
-    assert finding.severity is Severity.WARNING and finding.fix is not None
-    assert "has no attribute 'estimator'" in finding.detail
-    assert "upgrade TensorFlow" in finding.fix.text and "2.16" not in finding.fix.text
+    assert finding.fix is not None and "has no attribute 'estimator'" in finding.detail
+    assert "upgrade TensorFlow to 1.1 or later" in finding.fix.text
+    assert "2.16" not in finding.fix.text
+    # 1.2 has it: missing there for another reason, neither its age nor the removal.
+    later = _explain(log.replace("1.0.0", "1.2.0"))
+    assert all("2.16" not in fix_text(f) for f in later.findings)
+    assert not any(f.cause == "api-removed" for f in later.findings)
 
 
 # --- pip's own words ---------------------------------------------------------------------------

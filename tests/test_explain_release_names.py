@@ -150,7 +150,7 @@ def test_python2s_words_under_a_pasted_tf_call_are_tensorflow_1_0s_renamed_op() 
     )
     top = top_error(explained(text))
     assert top.cause == "api-removed"
-    assert "tf.multiply for tf.mul" in fix_text(top)
+    assert "Write `tf.multiply` for `tf.mul`" in fix_text(top)
 
 
 def test_tensorflow_1_0s_renamed_op_in_a_python2_traceback() -> None:
@@ -162,7 +162,7 @@ def test_tensorflow_1_0s_renamed_op_in_a_python2_traceback() -> None:
     )
     top = top_error(explained(text))
     assert top.cause == "api-removed"
-    assert "tf.unstack for tf.unpack" in fix_text(top)
+    assert "Write `tf.unstack` for `tf.unpack`" in fix_text(top)
 
 
 def test_python2s_words_under_another_modules_call_or_a_log_line_are_not_tensorflows() -> None:

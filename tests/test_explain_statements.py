@@ -27,6 +27,13 @@ def test_a_message_quoted_alone_is_read_as_its_own_exception() -> None:
     )
     (tb,) = read_tracebacks("No module named 'tf_keras'\n")
     assert tb.type == "ModuleNotFoundError"
+    # Python 2's words for a module's attribute, alone: AttributeError's, kept as printed.
+    (tb,) = read_tracebacks("'module' object has no attribute 'SummaryWriter'\n")
+    assert (tb.type, tb.message) == (
+        "AttributeError",
+        "'module' object has no attribute 'SummaryWriter'",
+    )
+    assert read_tracebacks("the 'module' object has no attribute 'x' here\n") == []
 
 
 _RAISED = 'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\n'

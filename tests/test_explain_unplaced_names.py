@@ -85,9 +85,9 @@ def test_a_module_of_the_users_code_is_a_release_question_both_ways() -> None:
     removed = _of(report, "api-removed")
     assert removed is not None and removed.severity is Severity.WARNING
     fix = fix_text(removed)
-    # The listings have tf.keras from 1.9 on; no TensorFlow is shown: both ways, and the
-    # command that tells which.
-    assert "TensorFlow 1.9 to 2.21" in fix and "upgrade it" in fix
+    # The release notes' table (1.4) and the listings have tf.keras from 1.4 on; no TensorFlow
+    # is shown: both ways, and the command that tells which.
+    assert "TensorFlow 1.4 to 2.21" in fix and "upgrade it" in fix
     assert "pip show tensorflow" in fix
 
 

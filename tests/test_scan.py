@@ -580,3 +580,14 @@ def test_a_respelling_continues_only_through_a_submodule(tmp_path: Path) -> None
     # keras.layers.Normalization is a class, not the module the name continues in.
     assert "Normalization.BatchNormalization" not in finding.fix.text
     assert "keras.layers.BatchNormalization" in finding.fix.text
+
+
+def test_a_name_1_0_removed_gets_the_release_notes_replacement() -> None:
+    by_name = {
+        f.location.line if f.location else 0: f
+        for f in _by_id(DATA / "tf0_renamed_before_1_0.py", "scan.api-removed")
+    }
+    assert "Write `tf.where` for `tf.select`" in by_name[7].fix.text
+    assert "Write `tf.multiply` for `tf.mul`" in by_name[8].fix.text
+    assert "Write `tf.summary.FileWriter` for `tf.train.SummaryWriter`" in by_name[10].fix.text
+    assert "TensorFlow 1.0 removed it" in by_name[7].detail

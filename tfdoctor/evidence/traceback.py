@@ -398,6 +398,10 @@ _BARE = re.compile(
     r"[`'\"\u2019\u201d] has no attribute "
     r"([`'\"\u2018\u201c])\w+[`'\"\u2019\u201d]"
     r"(?:\. Did you mean: '\w+'\?)?)"
+    # Python 2's words for a module's missing attribute (Objects/object.c's generic
+    # "'%.50s' object has no attribute '%.400s'", a module's type being 'module').
+    r"|(?P<py2attribute>'module' object has no attribute ([`'\"\u2018\u201c])\w+"
+    r"[`'\"\u2019\u201d])"
     r"|(?P<module>No module named ([`'\"\u2018\u201c])[\w.]+[`'\"\u2019\u201d])"
     r"|(?P<name>cannot import name ([`'\"\u2018\u201c])\w+[`'\"\u2019\u201d] from "
     r"([`'\"\u2018\u201c])[\w.]+[`'\"\u2019\u201d](?: \([^\n)]*\))?)"
@@ -408,6 +412,7 @@ _BARE = re.compile(
 )
 _BARE_TYPES = {
     "attribute": "AttributeError",
+    "py2attribute": "AttributeError",
     "module": "ModuleNotFoundError",
     "name": "ImportError",
     "refusal": "ValueError",

@@ -50,8 +50,10 @@ from tfdoctor.scan.api import (
     keras2_module_exports,
     keras_releases,
     load_api,
+    load_early,
     load_keras,
     load_tf1,
+    release_gap,
     tf1_lines,
 )
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
@@ -617,7 +619,7 @@ def api_findings(
     reinstalled = any(d in TF_DISTRIBUTIONS for d in kernel_installs)
     out: dict[str, Finding] = {}
     for tb in tracebacks:
-        found = api_use(tb, knowledge)
+        found = _early_release(tb, m, tf_version, reinstalled) or api_use(tb, knowledge)
         if found is None:
             found = (
                 _added_later(tb, knowledge, m, tf_version)
@@ -1230,11 +1232,19 @@ def _came_later(
     name: str, verdict: Verdict, knowledge: ApiKnowledge, tf_version: Optional[str]
 ) -> Optional[str]:
     """For a name a later line removed, where the log does not show the TensorFlow: the line
-    that brought it, when the oldest lines lack it too; else None."""
+    that brought it, when the oldest lines (the listings', else the release notes' table's)
+    lack it too; else None."""
     if tf_version or not verdict.release or not name.startswith("tf."):
         return None
     oldest = min(bundled_lines(), key=version_key)
     since = knowledge.oldest_line_with(name)
+    if since is None:
+        # No 2.x line has it: the release notes' table may say which early release brought
+        # it (tf.global_variables_initializer, 0.12), the oldest releases lacking it.
+        early = load_early().releases
+        gap = release_gap(name, early[:1]) if early else None
+        if gap is not None and gap.kind == "added":
+            since = gap.first_after
     if since is None or since == oldest or version_key(since) >= version_key(verdict.release):
         return None
     return since
@@ -1741,6 +1751,172 @@ def _older_than_listings(
     )
 
 
+#: Where TensorFlow's release notes live: the source of the early table's rows.
+_RELEASE_NOTES = "https://github.com/tensorflow/tensorflow/blob/master/RELEASE.md"
+#: The verdict key of :func:`_early_release`.
+_EARLY_KEY = "tf-early-release"
+
+
+def _releases_words(releases: Sequence[str]) -> str:
+    """``1.0 and 1.1``, ``1.0 to 1.3``: a run of releases in words."""
+    if len(releases) == 1:
+        return releases[0]
+    joint = " and " if len(releases) == 2 else " to "
+    return f"{releases[0]}{joint}{releases[-1]}"
+
+
+def _early_release(
+    tb: Traceback, m: Machine, tf_version: Optional[str], reinstalled: bool = False
+) -> Optional[tuple[str, Verdict]]:
+    """A name TensorFlow's release notes place before the listings (tfdoctor/scan/tf_early.txt:
+    ``tf.select``, which 1.0 removed for ``tf.where``; ``tf.data``, which 1.4 brought;
+    ``tf.nn.rnn_cell``, in ``tf.contrib.rnn`` for 1.0 and 1.1), missing where the releases the
+    log allows say which way: the TensorFlow it shows (older than the listings), else a module
+    of TensorFlow 1's own tree printed (``tensorflow.python.ops.nn``: a release before 2.0),
+    else any release. Removed: the code is older than the TensorFlow (its new name, or the last
+    release with it); added: the TensorFlow is older than the code (the first release with it);
+    away for a while: the name of those releases, or the release that brought it back."""
+    if _NOT_THE_RELEASE.search(tb.message):
+        return None
+    early = load_early()
+    missing = (
+        _tf_name_missing(tb, tf_version)
+        or _py2_tf_name_missing(tb, tf_version)
+        or _py2_bare_early_name(tb, tf_version)
+    )
+    if missing is None or missing[2] is not None:
+        return None  # 1.13 to 1.15's generated API printed: the listings answer
+    name, module, _v1 = missing
+    listed_1x = sorted(tf1_lines(), key=version_key)
+    allowed: Optional[list[str]] = None
+    if tf_version is not None:
+        line = ".".join(tf_version.split(".")[:2])
+        if listed_1x and version_key(line) >= version_key(listed_1x[0]):
+            return None  # a listed line: its own listing answers (_tf1_added_later)
+        allowed = [line]
+    elif module in early.modules:
+        # TensorFlow 1's own module for a public namespace: no TensorFlow 2 printed it.
+        allowed = [*early.releases, *listed_1x]
+    gap = release_gap(name, allowed)
+    if gap is None:
+        return None
+    if gap.kind == "added" and tf_version is None and not _older_release_raised(tb, name):
+        return None
+    if gap.kind == "added" and reinstalled:
+        return None  # TensorFlow installed inside the running kernel: a mix of two releases
+    last_1x = listed_1x[-1] if listed_1x else "1.15"
+    source = f"TensorFlow's release notes, {gap.source}"
+    if gap.kind == "removed":
+        until = gap.missing[0]
+        this = (
+            f"this TensorFlow ({tf_version}) is {until} or newer"
+            if tf_version
+            else f"no release since has it, so the TensorFlow that raised this is {until} or newer"
+        )
+        what = (
+            f"TensorFlow {until} removed `{name}`"
+            + (f" for `{gap.now}`" if gap.now else "")
+            + f" ({source}); {this}."
+        )
+        way = (
+            f"Write `{gap.now}` for `{name}` (the name the release notes give)"
+            if gap.now
+            else "Port the call to the installed release's API (its API docs)"
+        )
+        fix = Fix(
+            f"The code was written for TensorFlow {gap.last_before} or older. {way}, or run the "
+            f"code as written on TensorFlow {gap.last_before}, the last release with it "
+            f'(`pip install "tensorflow=={gap.last_before}.*"`, in an environment of a Python '
+            "that release has wheels for).",
+            (),
+        )
+    elif gap.kind == "added":
+        this = (
+            f"this TensorFlow ({tf_version}) is older"
+            if tf_version
+            else "the TensorFlow that raised this is older (the log does not show which)"
+        )
+        what = (
+            f"`{name}` is in TensorFlow's public API from {gap.first_after} on ({source}), and "
+            f"{this}."
+        )
+        fix = Fix(
+            f"The code was written for TensorFlow {gap.first_after} or newer: upgrade TensorFlow "
+            f"to {gap.first_after} or later (the command installs {last_1x}, the last 1.x "
+            "release, which keeps TensorFlow 1's API; install TensorFlow 2 instead if the code "
+            "is TensorFlow 2's).",
+            _line_install(m, last_1x),
+        )
+    else:
+        away = _releases_words(gap.missing)
+        this = (
+            f"this TensorFlow ({tf_version}) is one of them"
+            if tf_version
+            else f"the module printed ({module}) is TensorFlow 1's own, so the TensorFlow that "
+            "raised this is one of them"
+        )
+        moved = f" moved it to `{gap.now}`" if gap.now else " removed it"
+        what = (
+            f"`{name}` is not in TensorFlow {away}: {gap.missing[0]}{moved} ({source}), and "
+            f"{gap.first_after} brought it back; {this}."
+        )
+        instead = (
+            f"write `{gap.now}` for `{name}` to run on TensorFlow {away}, or " if gap.now else ""
+        )
+        fix = Fix(
+            f"The code was written for another release: {instead}upgrade TensorFlow to "
+            f"{gap.first_after} or later, which has `{name}` (the command installs {last_1x}, "
+            "the last 1.x release).",
+            _line_install(m, last_1x),
+        )
+    links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
+    severity = Severity.ERROR
+    if not module:
+        # Python 2's words alone name no module: the name is the table's only one of that
+        # attribute, likely, not shown (a warning).
+        severity = Severity.WARNING
+        what += (
+            f" (The message names no module and shows no source line: `{name}` is the only "
+            f"name of TensorFlow's early API ending in `{name.rsplit('.', 1)[-1]}`.)"
+        )
+    return name, Verdict(_EARLY_KEY, causes.code.API_REMOVED, severity, what, fix, links)
+
+
+def _py2_bare_early_name(
+    tb: Traceback, tf_version: Optional[str]
+) -> Optional[tuple[str, str, Optional[re.Match[str]]]]:
+    """(public name, "", None) for Python 2's ``'module' object has no attribute 'X'`` pasted
+    with no source line and no frame, where X is the last part of exactly one name the release
+    notes' table holds (``SummaryWriter``: ``tf.train.SummaryWriter``) and is no common word
+    (it has an underscore or a capital: ``select`` or ``mul`` could be any module's); None
+    otherwise. A TensorFlow 2 shown, or one from the listings on, leaves it out."""
+    if tb.frames or tb.code or (tf_version is not None and version_key(tf_version) >= (1, 9)):
+        return None
+    match = _PY2_NO_ATTRIBUTE.search(_as_printed(tb.message))
+    if match is None:
+        return None
+    attr = match.group("attr")
+    if "_" not in attr.strip("_") and attr[:1].islower():
+        return None
+    names = {s.name for s in load_early().spans if s.name.rsplit(".", 1)[-1] == attr}
+    return (names.pop(), "", None) if len(names) == 1 else None
+
+
+def _older_release_raised(tb: Traceback, name: str) -> bool:
+    """Whether an exception that shows no TensorFlow release can be read as an older release
+    lacking ``name``: TensorFlow's own words for a name asked of it, not a whole TensorFlow
+    missing (a name every release has), no tensorflow.py of the user's own in the frames and
+    no TensorFlow 2 file (as _older_than_listings reads the same)."""
+    message = _as_printed(tb.message)
+    if not (_TF_NAME_ASKED.search(message) or _PY2_NO_ATTRIBUTE.search(message)):
+        return False
+    if name.count(".") == 1 and name[len("tf.") :] in _SINCE_FIRST_RELEASE:
+        return False
+    if any(_OWN_TENSORFLOW.search(f.path) and installed_package(f.path) is None for f in tb.frames):
+        return False
+    return not any(_TF2_TREE.search(f.path) for f in tb.frames)
+
+
 def _tf2_install(m: Machine) -> tuple[str, ...]:
     """The command installing the newest TensorFlow 2 line before Keras 3 with a wheel for
     this Python (else the first later one): TensorFlow 2 code of the Keras 2 era."""
@@ -2072,13 +2248,16 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
 
 
 def _listed_lines(name: str) -> list[str]:
-    """The TensorFlow lines whose bundled public API listing has ``name`` (``tf.X`` or a
-    Keras name), oldest first; empty where none does."""
+    """The TensorFlow lines whose bundled public API listing, or before 1.9 the release notes'
+    table, has ``name`` (``tf.X`` or a Keras name), oldest first; empty where none does."""
     indexes = [
         *((line, load_tf1(line)) for line in tf1_lines()),
         *((line, load_api(line)) for line in bundled_lines()),
     ]
     found = [line for line, index in indexes if index is not None and index.has(name)]
+    # Before the listings, the release notes' table (tf_early.txt) for the names it holds.
+    early = load_early()
+    found += [r for r in early.releases if early.has(name, r)]
     return sorted(found, key=version_key)
 
 

@@ -40,6 +40,7 @@ from tfdoctor.scan.api import (
     keras2_module_exports,
     keras_releases,
     load_api,
+    load_early,
     load_keras,
 )
 from tfdoctor.scan.rules import Rule, Rules
@@ -338,7 +339,18 @@ class Judge:
                 f"removed in {release} (AttributeError)."
             )
         respelled = api.respelled(name)
-        if respelled:
+        renamed = _early_rename(gone)
+        if renamed is not None:
+            until, now, source = renamed
+            what = what[: -len(" (AttributeError).")] + (
+                f": TensorFlow {until} removed it for `{now}` (TensorFlow's release notes, "
+                f"{source}) (AttributeError)."
+            )
+            fix = f"Write `{now}` for `{gone}`: the code was written for TensorFlow before {until}."
+            # The release of the change: an older TensorFlow a log shows has the name, and
+            # lacks it for another reason (explain drops the verdict there).
+            release = release or until
+        elif respelled:
             fix = _respelled_fix(respelled)
         elif name.startswith("tf.compat.v1."):
             fix = "Port this TensorFlow 1 code to the TensorFlow 2 API (see the migration guide)."
@@ -612,6 +624,17 @@ def _api_of(name: str, api: ApiIndex) -> str:
     if name.startswith("keras.") and api.keras:
         return f"the Keras {api.keras} of TensorFlow {api.line}"
     return f"TensorFlow {api.line}'s public API"
+
+
+def _early_rename(name: str) -> Optional[tuple[str, str, str]]:
+    """(the release that removed it, its new name, the source) for a name TensorFlow's release
+    notes say a release before 1.9 removed for another (``tf.select``: 1.0, ``tf.where``), and
+    no release brought back (tfdoctor/scan/tf_early.txt); None otherwise."""
+    spans = load_early().spans_of(name)
+    last = max(spans, key=lambda s: version_key(s.until or "99"), default=None)
+    if last is None or not last.until or not last.now:
+        return None
+    return last.until, last.now, last.source
 
 
 def _respelled_fix(respelled: str) -> str:

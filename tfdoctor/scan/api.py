@@ -413,3 +413,179 @@ def keras2_module_exports(module: str) -> tuple[str, ...]:
     root = "tf." if module.startswith("tf.keras.") else ""
     names = _keras2_modules().get(module[len(root) :], ())
     return tuple(root + name for name in names)
+
+
+# --- TensorFlow before 1.9 -------------------------------------------------------------------
+
+#: TensorFlow's public API before the oldest listed 1.x line (0.10 to 1.8), kept by hand from
+#: TensorFlow's release notes: what each release added, removed or moved.
+EARLY_STORE = "tf_early.txt"
+
+
+@record
+class EarlySpan(Record):
+    """One span of releases whose public API has ``name``, with the row's source."""
+
+    name: str
+    #: The first release that has it; "" for every release the table lists before ``until``.
+    since: str
+    #: The first release without it; "" for still there in the oldest listed line.
+    until: str
+    #: The name that replaces it from ``until`` on ("" for none).
+    now: str
+    source: str
+
+
+@record
+class EarlyApi(Record):
+    """What the release notes say of the releases before the listings (``tf_early.txt``)."""
+
+    #: The releases the spans speak of, oldest first.
+    releases: tuple[str, ...]
+    #: A module Python printed for a public namespace then -> its public name.
+    modules: dict[str, str]
+    spans: tuple[EarlySpan, ...]
+
+    def spans_of(self, name: str) -> tuple[EarlySpan, ...]:
+        """The spans of exactly ``name`` (``tf.nn.rnn_cell``), oldest first."""
+        return tuple(s for s in self.spans if s.name == name)
+
+    def has(self, name: str, release: str) -> Optional[bool]:
+        """Whether release ``release`` (``0.12``; older than any listed is allowed) has
+        ``name`` in its public API; None where the table says nothing of the name."""
+        spans = self.spans_of(name)
+        if not spans:
+            return None
+        key = version_key(release)[:2]
+        if self.releases and key < version_key(self.releases[0]):
+            # Older than every release the notes are read for: only a span that starts
+            # later says the name was not there yet.
+            return False if all(s.since for s in spans) else None
+        return any(_within(s, release) for s in spans)
+
+
+def parse_early(text: str) -> EarlyApi:
+    """An :class:`EarlyApi` from the text of ``tf_early.txt``; ValueError names a bad row."""
+    releases: tuple[str, ...] = ()
+    modules: dict[str, str] = {}
+    spans: list[EarlySpan] = []
+    for number, row in enumerate(text.splitlines(), start=1):
+        if not row.strip() or row.startswith("#"):
+            continue
+        fields = row.split("\t")
+        if fields[0] == "@releases" and len(fields) == 2:
+            releases = tuple(fields[1].split())
+        elif fields[0] == "@module" and len(fields) == 4:
+            modules[fields[1]] = fields[2]
+        elif len(fields) == 5 and fields[0].startswith("tf."):
+            name, since, until, now, source = (f.strip() for f in fields)
+            known = (since, until) if releases else ()
+            if any(x != "-" and x not in releases for x in known):
+                raise ValueError(f"{EARLY_STORE}:{number}: a release the @releases row lacks")
+            spans.append(
+                EarlySpan(
+                    name,
+                    "" if since == "-" else since,
+                    "" if until == "-" else until,
+                    "" if now == "-" else now,
+                    source,
+                )
+            )
+        else:
+            raise ValueError(f"{EARLY_STORE}:{number}: not a row of this file: {row!r}")
+    return EarlyApi(releases, modules, tuple(spans))
+
+
+@functools.cache
+def load_early() -> EarlyApi:
+    """The bundled table of TensorFlow's API before the listings (empty where missing)."""
+    path = DATA_DIR / EARLY_STORE
+    if not path.is_file():
+        return EarlyApi((), {}, ())
+    return parse_early(path.read_text(encoding="utf-8"))
+
+
+@record
+class ReleaseGap(Record):
+    """Where the releases a log allows lack a name, read against every release tfdoctor knows
+    (the early table, then the 1.x and 2.x listings)."""
+
+    name: str
+    #: ``added`` (every release without it is older than every release with it), ``removed``
+    #: (newer) or ``away`` (between two releases with it).
+    kind: str
+    #: The allowed releases without it, oldest first.
+    missing: tuple[str, ...]
+    #: The last release before them that has it, and the first after ("" for none).
+    last_before: str
+    first_after: str
+    #: The span whose end or start decides: its replacement and source.
+    now: str
+    source: str
+
+
+def _within(span: EarlySpan, release: str) -> bool:
+    """Whether ``release`` (a release line; "" for none) lies in ``span``."""
+    if not release:
+        return False
+    key = version_key(release)[:2]
+    return (not span.since or version_key(span.since) <= key) and (
+        not span.until or key < version_key(span.until)
+    )
+
+
+def _presence(name: str, early: EarlyApi) -> list[tuple[str, Optional[bool]]]:
+    """Each known release, oldest first, with whether its public API has ``name``."""
+    out: list[tuple[str, Optional[bool]]] = [(r, early.has(name, r)) for r in early.releases]
+    listed = [(line, load_tf1(line)) for line in tf1_lines()]
+    listed += [(line, load_api(line)) for line in bundled_lines()]
+    for line, index in sorted(listed, key=lambda x: version_key(x[0])):
+        status = index.lookup(name).status if index is not None else UNKNOWN
+        out.append((line, None if status == UNKNOWN else status == OK))
+    return out
+
+
+def release_gap(name: str, allowed: Optional[Sequence[str]] = None) -> Optional[ReleaseGap]:
+    """How ``name``, a name the early table has rows for, is missing from the releases
+    ``allowed`` (release lines; None: any known release): added later, removed, or away for a
+    while. None where the table says nothing of it, no allowed release lacks it, or the
+    releases without it lie on both sides of those with it (the direction is not decided)."""
+    early = load_early()
+    spans = early.spans_of(name)
+    if not spans:
+        return None
+    presence = _presence(name, early)
+    known = {r for r, _ in presence}
+    if allowed is None:
+        asked = [r for r, has in presence if has is False]
+    else:
+        asked = []
+        for release in allowed:
+            has = dict(presence).get(release) if release in known else early.has(name, release)
+            if has is False:
+                asked.append(release)
+    having = [r for r, has in presence if has]
+    if not asked or not having:
+        return None
+    asked = sorted(set(asked), key=version_key)
+    low, high = version_key(asked[0]), version_key(asked[-1])
+    before = [r for r in having if version_key(r) < low]
+    after = [r for r in having if version_key(r) > high]
+    if any(low < version_key(r) < high for r in having):
+        return None  # releases with it among those without: no one direction
+    if before and after:
+        kind = "away"
+    elif after:
+        kind = "added"
+    else:
+        kind = "removed"
+    last_before = before[-1] if before else ""
+    first_after = after[0] if after else ""
+    # The span that ends where the name goes (its replacement), else the one that starts
+    # where it comes.
+    ending = next((s for s in spans if s.until and _within(s, last_before)), None)
+    starting = next((s for s in spans if s.since and s.since == first_after), None)
+    decided = ending or starting or spans[0]
+    return ReleaseGap(
+        name, kind, tuple(asked), last_before, first_after, decided.now, decided.source
+    )

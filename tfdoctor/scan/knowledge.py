@@ -15,7 +15,7 @@ from typing import Optional
 
 from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.scan import Judge, ScanOptions, Verdict
-from tfdoctor.scan.api import bundled_lines
+from tfdoctor.scan.api import bundled_lines, load_early
 from tfdoctor.scan.rules import Rules, load_rules
 from tfdoctor.scan.walker import MethodUse, Use, normalize, scan_source
 
@@ -50,6 +50,13 @@ def public_name(module: str) -> Optional[str]:
         if module == prefix or module.startswith(prefix + "."):
             module = public + module[len(prefix) :]
             break
+    else:
+        # Before the generated API (0.x to 1.8) a public namespace was the module of TensorFlow's
+        # own tree that tensorflow/python/__init__.py imported (tf.train was
+        # tensorflow.python.training.training): the early table names them.
+        early = load_early().modules.get(module)
+        if early is not None:
+            return early
     if _PRIVATE.match(module):
         return None
     name = normalize(module)

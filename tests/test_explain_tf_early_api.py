@@ -1,0 +1,231 @@
+"""TensorFlow's API before 1.9, from its release notes (tfdoctor/scan/tf_early.txt): a name 1.0
+removed (tf.select), one a release before 1.9 brought (tf.data in 1.4) and one away for a while
+(tf.nn.rnn_cell in 1.0 and 1.1) are read as the releases the log allows say, with the release
+numbers; a name whose direction the log does not decide keeps the other readings."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, one_frame_log, top_error
+from tfdoctor.scan.api import (
+    EARLY_STORE,
+    load_early,
+    load_tf1,
+    parse_early,
+    release_gap,
+    tf1_lines,
+)
+from tfdoctor.scan.knowledge import public_name
+
+
+def _removed(text: str) -> tuple[str, str]:
+    """The detail and fix of the top error, which must be api-removed."""
+    top = top_error(explained(text))
+    assert top.cause == "api-removed", top
+    return top.detail, fix_text(top)
+
+
+def _early(text: str) -> list[str]:
+    """The fixes of the findings the early table made (their words name the release notes)."""
+    return [
+        fix_text(f)
+        for f in explained(text).findings
+        if "release notes" in f.detail or "release notes" in fix_text(f)
+    ]
+
+
+# --- explain ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "new"),
+    [
+        pytest.param(
+            "AttributeError: module 'tensorflow' has no attribute 'select'",
+            "y = tf.select(mask, a, b)",
+            "tf.where",
+            id="select",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow.python.training.training' has no attribute "
+            "'SummaryWriter'",
+            "writer = tf.train.SummaryWriter(logdir, sess.graph)",
+            "tf.summary.FileWriter",
+            id="summary-writer-module-of-1x",
+        ),
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'scalar_summary'",
+            "tf.scalar_summary('loss', loss)",
+            "tf.summary.scalar",
+            id="python2-words",
+        ),
+    ],
+)
+def test_a_name_1_0_removed_names_its_replacement_and_the_last_release(
+    message: str, code: str, new: str
+) -> None:
+    detail, fix = _removed(one_frame_log(message, code))
+    assert f"Write `{new}`" in fix
+    assert 'pip install "tensorflow==0.12.*"' in fix
+    assert "TensorFlow 1.0 removed" in detail
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        pytest.param("$ pip freeze | grep tensorflow\ntensorflow==1.3.0\n", id="pip-freeze-1.3"),
+        pytest.param("tensorflow version: 1.1.0\n", id="stated-1.1"),
+        pytest.param("", id="not-shown"),
+    ],
+)
+def test_a_name_a_release_before_1_9_brought_names_that_release(head: str) -> None:
+    text = one_frame_log(
+        "AttributeError: module 'tensorflow' has no attribute 'data'",
+        "dataset = tf.data.TFRecordDataset(files)",
+        head,
+    )
+    fix = _removed(text)[1]
+    assert "upgrade TensorFlow to 1.4 or later" in fix
+    assert "tensorflow==1.15" in fix
+    assert "1.9" not in fix
+
+
+def test_a_release_that_has_the_name_is_not_called_older() -> None:
+    text = one_frame_log(
+        "AttributeError: module 'tensorflow' has no attribute 'data'",
+        "dataset = tf.data.TFRecordDataset(files)",
+        "tensorflow version: 1.6.0\n",
+    )
+    assert _early(text) == []
+
+
+def test_a_name_away_for_two_releases_names_its_home_then_and_the_release_back() -> None:
+    text = "AttributeError: module 'tensorflow.python.ops.nn' has no attribute 'rnn_cell'\n"
+    fix = _removed(text)[1]
+    assert "write `tf.contrib.rnn` for `tf.nn.rnn_cell`" in fix
+    assert "TensorFlow 1.0 and 1.1" in fix and "upgrade TensorFlow to 1.2 or later" in fix
+
+
+def test_a_release_after_the_name_came_back_is_not_read_so() -> None:
+    text = (
+        "tensorflow version: 1.2.1\n"
+        "AttributeError: module 'tensorflow.python.ops.nn' has no attribute 'rnn_cell'\n"
+    )
+    assert _early(text) == []
+
+
+def test_a_name_missing_both_before_and_after_its_releases_needs_the_release_shown() -> None:
+    message = "AttributeError: module 'tensorflow' has no attribute 'global_variables_initializer'"
+    code = "sess.run(tf.global_variables_initializer())"
+    # Not shown: a release before 0.12 and TensorFlow 2 both lack it; no one direction.
+    assert top_error(explained(one_frame_log(message, code))).cause == "api-moved-to-compat-v1"
+    fix = _removed(one_frame_log(message, code, "tensorflow version: 0.11.0\n"))[1]
+    assert "upgrade TensorFlow to 0.12 or later" in fix
+
+
+def test_a_tensorflow_2_release_shown_leaves_the_early_table_out() -> None:
+    text = one_frame_log(
+        "AttributeError: module 'tensorflow' has no attribute 'select'",
+        "y = tf.select(mask, a, b)",
+        "tensorflow version: 2.4.1\n",
+    )
+    assert all("0.12" not in fix for fix in _early(text))
+
+
+# --- the table -------------------------------------------------------------------------------
+
+
+def test_every_row_cites_its_release_notes_and_speaks_of_known_releases() -> None:
+    early = load_early()
+    assert early.releases[0] == "0.10" and early.releases[-1] == "1.8"
+    assert early.spans
+    for span in early.spans:
+        assert "Release " in span.source, span
+        for release in (span.since, span.until):
+            assert not release or release in early.releases, span
+
+
+def test_the_table_agrees_with_the_oldest_listing() -> None:
+    # What a span says of 1.8 holds in 1.9, the oldest listed line, where that lists the name:
+    # a name the table calls removed is not listed, one it calls there is.
+    early = load_early()
+    oldest = load_tf1(min(tf1_lines(), key=lambda x: tuple(int(p) for p in x.split("."))))
+    assert oldest is not None
+    for name in {s.name for s in early.spans}:
+        status = oldest.lookup(name).status
+        if status != "unknown":
+            assert (status == "ok") == early.has(name, "1.8"), name
+    for span in early.spans:
+        if span.now and not span.now.startswith("tf.contrib."):
+            assert oldest.has(span.now), span
+
+
+def test_a_bad_row_is_refused_with_its_line() -> None:
+    with pytest.raises(ValueError, match=rf"{EARLY_STORE}:3:"):
+        parse_early("@releases\t1.0 1.1\n# a comment\ntf.x\t1.0\n")
+    with pytest.raises(ValueError, match="@releases row lacks"):
+        parse_early("@releases\t1.0 1.1\ntf.x\t0.9\t-\t-\tRelease 0.9.0\n")
+
+
+def test_gaps_and_their_directions() -> None:
+    removed = release_gap("tf.select")
+    assert removed is not None and removed.kind == "removed"
+    assert (removed.last_before, removed.missing[0], removed.now) == ("0.12", "1.0", "tf.where")
+    added = release_gap("tf.keras", ["1.3"])
+    assert added is not None and (added.kind, added.first_after) == ("added", "1.4")
+    assert release_gap("tf.keras", ["1.4"]) is None
+    assert release_gap("tf.global_variables_initializer") is None
+    assert release_gap("tf.not_a_name_of_the_table") is None
+
+
+def test_modules_of_tensorflow_1s_own_tree_read_as_their_public_names() -> None:
+    assert public_name("tensorflow.python.training.training") == "tf.train"
+    assert public_name("tensorflow.python.ops.nn") == "tf.nn"
+    assert public_name("tensorflow.python.ops.math_ops") == "tf.python.ops.math_ops"
+
+
+def test_a_release_before_the_removal_is_not_told_the_name_was_removed() -> None:
+    # 0.11 has tf.select: missing there for another reason, which no reading of its age is.
+    text = one_frame_log(
+        "AttributeError: module 'tensorflow' has no attribute 'select'",
+        "y = tf.select(mask, a, b)",
+        "tensorflow version: 0.11.0\n",
+    )
+    for finding in explained(text).findings:
+        assert finding.cause != "api-removed", finding
+
+
+def test_python2s_words_alone_name_the_early_api_only_for_a_name_of_its_own() -> None:
+    # No module and no source line: the table's only name ending so, as a warning.
+    text = "'module' object has no attribute 'SummaryWriter'\n"
+    found = [f for f in explained(text).findings if f.cause == "api-removed"]
+    assert [f.severity.value for f in found] == ["warning"]
+    assert "Write `tf.summary.FileWriter`" in fix_text(found[0])
+    # A common word (any module's `select`) or a name no row holds says nothing.
+    for attr in ("select", "TFRecordDataset"):
+        text = f"'module' object has no attribute '{attr}'\n"
+        assert all(f.cause != "api-removed" for f in explained(text).findings), attr
+
+
+def test_a_tensorflow_1_name_tensorflow_2_dropped_says_the_release_that_brought_it() -> None:
+    # No release shown: TensorFlow 2 (tf.compat.v1) is one reading; the table says a release
+    # before 0.12 raises the same, which the fix names as the other way out.
+    text = one_frame_log(
+        "AttributeError: module 'tensorflow' has no attribute 'global_variables_initializer'",
+        "sess.run(tf.global_variables_initializer())",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-moved-to-compat-v1"
+    assert "older than 0.12" in fix_text(top) and "from 0.12 until 2.0" in top.detail
+
+
+def test_tensorflow_2s_eager_switch_under_a_release_before_it_names_that_release() -> None:
+    # tf.enable_eager_execution: 1.7 on, gone from TensorFlow 2's namespace; under 1.5 the
+    # release shown decides.
+    text = one_frame_log(
+        "AttributeError: module 'tensorflow' has no attribute 'enable_eager_execution'",
+        "tf.enable_eager_execution()",
+        "tensorflow version: 1.5.0\n",
+    )
+    assert "upgrade TensorFlow to 1.7 or later" in _removed(text)[1]
