@@ -241,6 +241,9 @@ class TFLine(Record):
     keras_in_step: bool = False
     #: This line's Keras compiles with XLA on a GPU without being asked (2.11 on).
     xla_by_default: bool = False
+    #: This line's default builds read TF_ENABLE_ONEDNN_OPTS, their oneDNN kernels' switch
+    #: (2.5 on); earlier, only the MKL builds have those kernels (switched by TF_DISABLE_MKL).
+    onednn_opts: bool = False
     #: TF-TRT in the line's Linux GPU build; None where the matrix does not state it.
     tf_trt: Optional[TfTrt] = None
     #: Where the entry starts in the matrix file (1-based), for messages.
@@ -393,6 +396,15 @@ class Matrix(Record):
             if this == module and before != module:
                 return line
         return None
+
+    def onednn_opts_since(self) -> Optional[TFLine]:
+        """The line that added TF_ENABLE_ONEDNN_OPTS: the oldest line whose builds read it
+        (``onednn_opts``), where an older line's do not (else where it began is not known:
+        None)."""
+        first = min((x for x in self.lines if x.onednn_opts), key=lambda x: x.key, default=None)
+        if first is None or not any(x.key < first.key for x in self.lines):
+            return None
+        return first
 
     def toolkit(self, cuda: str) -> Optional[CudaToolkit]:
         """The toolkit row of a CUDA ``major.minor`` version."""
@@ -861,6 +873,11 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         xla_by_default=(
             reader.boolean(fields["xla_by_default"], f"{where}.xla_by_default")
             if "xla_by_default" in fields
+            else False
+        ),
+        onednn_opts=(
+            reader.boolean(fields["onednn_opts"], f"{where}.onednn_opts")
+            if "onednn_opts" in fields
             else False
         ),
         tf_trt=tf_trt,
