@@ -29,7 +29,7 @@ from typing import Optional
 import pytest
 
 from tests import factories as f
-from tests.explaining import SIGNATURES, explained, fix_text, top_error
+from tests.explaining import SIGNATURES, explained, fix_text, tag_readings, top_error
 from tests.factories import FIXTURE_MATRIX
 from tfdoctor.causes.gpu import rocm_target_listed
 from tfdoctor.causes.runtime import onednn_kernel_fix
@@ -37,6 +37,7 @@ from tfdoctor.facts import CondaFacts, CondaPackage, Facts
 from tfdoctor.findings import Severity
 from tfdoctor.machine import view
 from tfdoctor.matrix import Matrix
+from tfdoctor.signatures import KFD_NODE
 
 _PREFIX = "2024-02-01 09:12:44.100200: I tensorflow/core/common_runtime/gpu/gpu_device.cc:2015] "
 
@@ -294,6 +295,13 @@ def test_directml_keeping_no_adapter() -> None:
     report = explained(text)
     found = [x for x in report.findings if x.cause == "gpu-arch-unsupported"]
     assert found and "dxdiag" in fix_text(found[0])
+
+
+def test_the_device_node_reading_is_the_tags_not_the_ids() -> None:
+    # A line of the family under an id no code names: its kfd-node tag alone gives ROCm's fix.
+    text = "Unable to open /dev/kfd read-write: Permission denied\n"
+    tagged, untagged = tag_readings(text, "rocm-kfd-permission-denied", KFD_NODE)
+    assert "usermod -a -G render,video" in tagged and "usermod -a -G render" not in untagged
 
 
 def test_rocms_device_node_this_user_may_not_open() -> None:

@@ -204,6 +204,49 @@ NEEDS = frozenset(
     }
 )
 
+#: What a signature's line shows of the machine or the failure beside its cause (its ``tags``):
+#: a property the code that weighs a family of lines reads from the tag, so a new line of the
+#: family needs only its tag, no code. Tag -> what it says.
+WINDOWS_WORDS = "windows-words"
+MACOS_WORDS = "macos-words"
+REMOVED_API = "removed-api"
+KFD_NODE = "kfd-node"
+EMULATOR = "emulator"
+LOADER_LINE = "loader-line"
+REASON_CUT = "reason-cut"
+TAGS: Mapping[str, str] = {
+    WINDOWS_WORDS: (
+        "words only Windows' tools print (Visual C++'s build tools, Bazel's Windows toolchain, "
+        "Windows' loader): the log is of Windows whatever else it shows"
+    ),
+    MACOS_WORDS: (
+        "words of macOS's tools and shells (xcrun; the shells' report of an illegal "
+        "instruction, zsh's, macOS's shell since 10.15, which zsh prints elsewhere too): a Mac "
+        "where the log shows no other system"
+    ),
+    REMOVED_API: (
+        "the running Bazel no longer has an API the source's build files use (a Starlark name "
+        "or rule, a flipped incompatible change): the Bazel is newer than the source"
+    ),
+    KFD_NODE: (
+        "ROCm's runtime could not open its device node /dev/kfd (the user's groups, a "
+        "container's unmapped group): ROCm's access fix, not NVIDIA's"
+    ),
+    EMULATOR: (
+        "the emulator's own line (QEMU's report of the signal its guest died of): the process "
+        "ran emulated"
+    ),
+    LOADER_LINE: (
+        "TensorFlow's loader's own line for a CUDA library or libcuda it could not open, which "
+        "a machine without a GPU prints as it starts: such lines alone are that look"
+    ),
+    REASON_CUT: (
+        "words that stop short of why TensorFlow's native library did not load or start "
+        "(Windows' reason cut from 'DLL load failed', TensorFlow's own line without the "
+        "loader's error): a CPU without AVX stays one of the candidates"
+    ),
+}
+
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _URL_RE = re.compile(r"^https://\S+$")
 
@@ -234,6 +277,8 @@ class Signature(Record):
     severity_with_gpu: Optional[str] = None
     #: The context the line counts in, one of :data:`NEEDS` (empty: anywhere).
     needs: str = ""
+    #: What the line shows beside its cause, each one of :data:`TAGS`, sorted.
+    tags: tuple[str, ...] = ()
     #: Where the entry starts in the file (1-based), for messages.
     lineno: int = 0
 
@@ -325,7 +370,7 @@ def _without_backticks(keyword: str) -> str:
     return max(keyword.split("`"), key=len) if "`" in keyword else keyword
 
 
-_OPTIONAL = ("explanation", "severity_with_gpu", "needs")
+_OPTIONAL = ("explanation", "severity_with_gpu", "needs", "tags")
 
 
 def _read_signature(reader: NodeReader, node: Node, index: int, known: set[str]) -> Signature:
@@ -424,5 +469,20 @@ def _read_signature(reader: NodeReader, node: Node, index: int, known: set[str])
         examples=tuple(examples),
         severity_with_gpu=gpu_severity,
         needs=needs,
+        tags=_tags(reader, fields["tags"], f"{where}.tags") if "tags" in fields else (),
         lineno=node.start_mark.line + 1,
     )
+
+
+def _tags(reader: NodeReader, node: Node, field: str) -> tuple[str, ...]:
+    """A signature's ``tags``: a non-empty list of distinct :data:`TAGS`, sorted."""
+    items = reader.sequence(node, field)
+    if not items:
+        raise reader.error(node, field, "needs at least one tag (or no tags field)")
+    seen: list[str] = []
+    for item in items:
+        tag = reader.choice(item, field, tuple(sorted(TAGS)))
+        if tag in seen:
+            raise reader.error(item, field, f"{tag!r} is given twice")
+        seen.append(tag)
+    return tuple(sorted(seen))

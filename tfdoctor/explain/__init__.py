@@ -150,9 +150,16 @@ from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import (
     BENIGN,
+    EMULATOR,
     EVIDENCE,
+    KFD_NODE,
+    LOADER_LINE,
+    MACOS_WORDS,
     PATTERN_PARTS,
+    REASON_CUT,
+    REMOVED_API,
     TF_DISTRIBUTION,
+    WINDOWS_WORDS,
     Signature,
     Signatures,
 )
@@ -1013,7 +1020,7 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
         for h in evidence.hits.values()
         if h.signature.cause in (causes.gpu.CUDA_LIBS_MISSING, causes.gpu.DRIVER_NOT_LOADED)
     ]
-    if any(h.signature.id not in _LOADER_SIGNATURES for h in hits):
+    if any(LOADER_LINE not in h.signature.tags for h in hits):
         return False  # the toolkit's summary, an import's error, a user's words: not the look
     return cuda_probe_only(
         [e for _, e in evidence.logged(tflog.LibraryNotLoaded)],
@@ -1022,10 +1029,6 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
         evidence.first("tf_version", evidence_only=True) or evidence.stated.tf_version,
         (*lines, evidence.first_text),
     )
-
-
-#: The signatures of the loader's own line for a CUDA library or libcuda it could not open.
-_LOADER_SIGNATURES = frozenset({"dlopen-cuda-library", "dlopen-libcuda"})
 
 
 def _system_of(
@@ -1895,10 +1898,6 @@ def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     )
 
 
-#: Signatures of SIGILL in words only macOS's shells (or zsh, macOS's since 10.15) print.
-_MACOS_SIGILL = frozenset({"illegal-instruction-macos", "illegal-hardware-instruction"})
-
-
 def _without(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
     """``by_cause`` without ``signature``'s hits under ``cause`` (the cause gone if none stay)."""
     rest = [h for h in by_cause.get(cause, []) if h.signature.id != signature]
@@ -1935,7 +1934,7 @@ def _fold_into_emulator(by_cause: dict[str, list[Hits]]) -> None:
     crash the CPU's missing instructions would explain (TensorFlow's AVX refusal, an illegal
     instruction) is the emulator's, one cause with it."""
     emulated = by_cause.get(causes.platform.CPU_EMULATED, [])
-    if not any(h.signature.id.startswith("qemu-") for h in emulated):
+    if not any(EMULATOR in h.signature.tags for h in emulated):
         return
     lacking = by_cause.pop(causes.platform.CPU_LACKS_AVX, [])
     # The emulator's own line first: its words name the cause.
@@ -1964,7 +1963,7 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
         shown = (plat is not None and plat.rosetta) or (r.mac is not None and r.mac.value == APPLE)
         return causes.platform.CPU_EMULATED, causes.platform.rosetta_conda_fix(not shown)
     emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or any(
-        i.startswith("qemu-") for i in ids
+        EMULATOR in h.signature.tags for h in hits
     )
     mac = r.mac  # shown only for a log of macOS, or of no system shown (_system_of)
     if not emulated and plat is None and mac is not None:
@@ -1976,7 +1975,9 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
         # A Mac that shows neither kind is taken for Apple silicon under Rosetta, the commoner
         # since 2020 (an Intel Mac without AVX is older than 2012): the macOS shells' words
         # or a log of macOS, not zsh's words on a system the log shows is another.
-        emulated = r.os == "macos" or bool(ids & _MACOS_SIGILL and not r.os)
+        emulated = r.os == "macos" or (
+            not r.os and any(MACOS_WORDS in h.signature.tags for h in hits)
+        )
     if emulated:
         return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(m)
     library = _group(hits, "library")
@@ -1987,10 +1988,6 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     )
 
 
-#: Signatures whose words stop short of why TensorFlow's native library did not load or start
-#: (Windows' reason cut from "DLL load failed", TensorFlow's own line with the loader's error
-#: not pasted): a CPU without AVX is one of the candidates they leave open.
-_REASON_CUT = frozenset({"windows-dll-load-failed-reason-cut", "native-runtime-failed"})
 #: Windows' reason for a DLL that did not load, on the line below Python's "DLL load failed:"
 #: (a paste wrapped there): a module missing (126), a procedure missing (127), another
 #: machine's DLL (193), access denied (5). Each says why, and none is a CPU without AVX, whose
@@ -2031,7 +2028,7 @@ def _cpu_candidate(
         emulated is not None
         and emulated.severity.rank >= Severity.WARNING.rank
         and crashes
-        and not any(h.signature.id.startswith("qemu-") for h in crashes)
+        and not any(EMULATOR in h.signature.tags for h in crashes)
         and r.mac is None
     ):
         lines = [_cite([h]) for h in crashes]
@@ -2058,7 +2055,7 @@ def _cpu_candidate(
         h
         for c in (causes.platform.MSVC_RUNTIME_MISSING, causes.platform.NATIVE_LIBRARY_UNRESOLVED)
         for h in by_cause.get(c, ())
-        if h.signature.id in _REASON_CUT
+        if REASON_CUT in h.signature.tags
     ]
     if not reason_cut or r.os not in (None, "windows") or _REASON_BELOW.search(text):
         return None
@@ -2066,7 +2063,7 @@ def _cpu_candidate(
         h
         for hs in by_cause.values()
         for h in hs
-        if h.signature.id not in _REASON_CUT and h.signature.severity != "info"
+        if REASON_CUT not in h.signature.tags and h.signature.severity != "info"
     ]
     if others or r.dll_extension is not None:
         return None  # another line says more than a cut reason
@@ -2089,9 +2086,7 @@ def _cpu_candidate(
             )
         ),
         _avx_check_fix(
-            "windows"
-            if r.os == "windows" or first.signature.id == "windows-dll-load-failed-reason-cut"
-            else None
+            "windows" if r.os == "windows" or WINDOWS_WORDS in first.signature.tags else None
         ),
     )
 
@@ -2832,15 +2827,11 @@ def _host_cert(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     )
 
 
-#: Bazel's words that are its Windows toolchain's: the Visual C++ wrapper, the traceback.
-_BAZEL_WINDOWS = frozenset({"bazel-vc-build-tools-not-found", "bazel-windows-toolchain-traceback"})
-
-
 def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     bazel = [h for h in hits if h.signature.id.startswith("bazel-")]
     if bazel and len(bazel) == len(hits):
         # Bazel's C/C++ autoconfiguration: the Visual C++ wrapper's words are Windows'.
-        windows = r.os == "windows" or any(h.signature.id in _BAZEL_WINDOWS for h in bazel)
+        windows = r.os == "windows" or any(WINDOWS_WORDS in h.signature.tags for h in bazel)
         return (
             causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING,
             causes.platform.bazel_toolchain_fix(
@@ -2850,12 +2841,12 @@ def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     extension = [h for h in hits if h.signature.id.startswith("python-ext-")]
     if extension and len(extension) == len(hits):
         # setuptools' words: MSVC is Windows', xcrun macOS's; a compiler it could not run.
-        ids = {h.signature.id for h in extension}
+        tags = {t for h in extension for t in h.signature.tags}
         shown = (
             "windows"
-            if ids & {"python-ext-msvc-missing", "python-ext-vcvarsall-missing"}
+            if WINDOWS_WORDS in tags
             else "macos"
-            if "python-ext-xcrun-missing" in ids
+            if MACOS_WORDS in tags
             else r.os or "linux"
         )
         return (
@@ -3392,18 +3383,6 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     return cause, causes.software.custom_op_compile_fix(None, plugin)
 
 
-#: The signatures of a Starlark API a newer Bazel removed: the source is older than it.
-_BAZEL_REMOVED_API = frozenset(
-    {
-        "bazel-incompatible-change-flipped",
-        "starlark-removed-api",
-        "starlark-depset-mutable-items",
-        "starlark-removed-name-undefined",
-        "bazel-native-repository-rule-removed",
-    }
-)
-
-
 #: The external repository a Bazel crash names ('REPOSITORY_DIRECTORY:@llvm').
 _CRASHED_REPOSITORY = re.compile(r"'REPOSITORY\w{0,20}:@{1,2}([\w.+~-]{1,200})")
 
@@ -3429,7 +3408,7 @@ def _bazel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         "",
     )
     why = ""
-    if not required and ids & _BAZEL_REMOVED_API:
+    if not required and any(REMOVED_API in h.signature.tags for h in hits):
         newer = False
         said = " ".join(line for h in hits for _, line in h.citations)
         # Bazel's own replacement for the native repository rules it removed.
@@ -4577,7 +4556,7 @@ BUILDERS: dict[str, Builder] = {
             _in_container(m, r)
             or any(h.signature.id == "rocm-kfd-not-member-of-nogroup" for h in hits)
         )
-        if all(h.signature.id.startswith("rocm-kfd-") for h in hits)
+        if all(KFD_NODE in h.signature.tags for h in hits)
         else causes.gpu.no_permission_fix(_in_container(m, r)),
     ),
     causes.gpu.ROCM_LIBS_OFF_PATH: lambda m, r, hits: (
