@@ -579,6 +579,22 @@ def test_onednn_opts_since_is_the_oldest_line_reading_it_after_one_that_does_not
     assert parse_matrix(VALID_MATRIX, "m.yaml").onednn_opts_since() is None
 
 
+@pytest.mark.parametrize(
+    ("version", "os_name", "dist"),
+    [
+        pytest.param("1.14.0", "linux", "tensorflow-gpu", id="older-than-every-line"),
+        pytest.param("2.0.4", "linux", "tensorflow-gpu", id="tensorflow-gpu-line"),
+        pytest.param("2.0.4", "windows", "tensorflow-gpu", id="tensorflow-gpu-on-windows"),
+        pytest.param("2.1.0", "linux", "tensorflow", id="tensorflow-holds-both"),
+        pytest.param("2.16.1", "windows", None, id="no-windows-gpu-build"),
+        pytest.param("9.9.0", "linux", "tensorflow", id="newer-than-every-line"),
+        pytest.param("nightly", "linux", None, id="not-a-release"),
+    ],
+)
+def test_the_gpu_distribution_of_a_release(version: str, os_name: str, dist: Optional[str]) -> None:
+    assert MATRIX.gpu_distribution(version, os_name) == dist
+
+
 def test_the_lines_reading_onednn_opts_run_from_the_first_to_the_newest() -> None:
     # One switch, added once: no line after the one that added it goes without.
     for matrix in (SHIPPED, MATRIX):

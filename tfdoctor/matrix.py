@@ -397,6 +397,26 @@ class Matrix(Record):
                 return line
         return None
 
+    def nearest_line(self, version: str) -> Optional[TFLine]:
+        """The line of release ``version``; for a release older than every line the oldest,
+        for one newer than every line the newest (what they share with the release); None
+        where the version is not a release or falls between lines."""
+        key = release_line(version)
+        if key is None or not self.lines:
+            return None
+        oldest = min(self.lines, key=lambda x: x.key)
+        newest = max(self.lines, key=lambda x: x.key)
+        if key < oldest.key:
+            return oldest
+        return newest if key > newest.key else self.line_for(version)
+
+    def gpu_distribution(self, version: str, os_name: str = "linux") -> Optional[str]:
+        """The distribution of release ``version``'s GPU build on ``os_name``: its nearest
+        line's ``gpu_package`` (tensorflow-gpu up to 2.0, tensorflow from 2.1); None where that
+        line has no GPU build there or the version is not a release."""
+        line = self.nearest_line(version)
+        return line.gpu_package.get(os_name) if line is not None else None
+
     def onednn_opts_since(self) -> Optional[TFLine]:
         """The line that added TF_ENABLE_ONEDNN_OPTS: the oldest line whose builds read it
         (``onednn_opts``), where an older line's do not (else where it began is not known:
