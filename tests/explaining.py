@@ -40,14 +40,16 @@ def renamed(sid: str, tags: tuple[str, ...]) -> Signatures:
     )
 
 
-def tag_readings(text: str, sid: str, tag: str) -> tuple[str, str]:
-    """The fix (as :func:`fix_text`) of ``text``'s top error with the signature ``sid`` as a
-    line of its family that no code names, carrying ``tag``, then carrying no tag."""
-    tagged, untagged = (
-        top_error(explained(text, signatures=renamed(sid, tags))) for tags in ((tag,), ())
-    )
-    assert tagged.cause == untagged.cause
-    return fix_text(tagged), fix_text(untagged)
+def tag_readings(text: str, sid: str, tag: str, cause: str) -> tuple[str, str]:
+    """The fix (as :func:`fix_text`) of ``text``'s finding of ``cause`` with the signature
+    ``sid`` as a line of its family that no code names, carrying ``tag``, then carrying none."""
+    fixes = []
+    for tags in ((tag,), ()):
+        report = explained(text, signatures=renamed(sid, tags))
+        found = [x for x in report.findings if x.cause == cause]
+        assert found, [(x.id, x.severity.value) for x in report.findings]
+        fixes.append(fix_text(found[0]))
+    return fixes[0], fixes[1]
 
 
 def top_error(report: Report) -> Finding:

@@ -37,7 +37,7 @@ from tfdoctor.facts import CondaFacts, CondaPackage, Facts
 from tfdoctor.findings import Severity
 from tfdoctor.machine import view
 from tfdoctor.matrix import Matrix
-from tfdoctor.signatures import KFD_NODE
+from tfdoctor.signatures import DIRECTML_WORDS, KFD_NODE, ROCM_WORDS
 
 _PREFIX = "2024-02-01 09:12:44.100200: I tensorflow/core/common_runtime/gpu/gpu_device.cc:2015] "
 
@@ -300,7 +300,9 @@ def test_directml_keeping_no_adapter() -> None:
 def test_the_device_node_reading_is_the_tags_not_the_ids() -> None:
     # A line of the family under an id no code names: its kfd-node tag alone gives ROCm's fix.
     text = "Unable to open /dev/kfd read-write: Permission denied\n"
-    tagged, untagged = tag_readings(text, "rocm-kfd-permission-denied", KFD_NODE)
+    tagged, untagged = tag_readings(
+        text, "rocm-kfd-permission-denied", KFD_NODE, "driver-no-permission"
+    )
     assert "usermod -a -G render,video" in tagged and "usermod -a -G render" not in untagged
 
 
@@ -493,3 +495,21 @@ def test_without_a_matrix_the_onednn_fix_names_no_release() -> None:
     fix = _onednn_fix("2.4.0", None)
     assert "export TF_ENABLE_ONEDNN_OPTS=0" in fix and "export TF_DISABLE_MKL=1" in fix
     assert "2.5" not in fix
+
+
+def test_rocms_and_directmls_refusals_are_read_from_their_tags() -> None:
+    # Lines of the families under ids no code names: the tag alone gives the stack's own fix.
+    rocm, not_rocm = tag_readings(
+        "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n",
+        "rocm-no-code-object",
+        ROCM_WORDS,
+        "gpu-arch-unsupported",
+    )
+    assert rocm != not_rocm and "ROCm" in rocm
+    directml, not_directml = tag_readings(
+        "DirectML device enumeration: found 0 compatible adapters.\n",
+        "directml-no-adapter",
+        DIRECTML_WORDS,
+        "gpu-arch-unsupported",
+    )
+    assert "dxdiag" in directml and "dxdiag" not in not_directml

@@ -154,7 +154,7 @@ def test_a_removed_api_is_read_from_the_tag_not_the_id() -> None:
         "ERROR: /src/tools/defs.bzl:7:15: The value 'REPOSITORY_NAME' has been removed in favor "
         "of 'repository_name()', please use the latter.\n"
     )
-    tagged, untagged = tag_readings(text, "starlark-removed-api", REMOVED_API)
+    tagged, untagged = tag_readings(text, "starlark-removed-api", REMOVED_API, BAZEL)
     assert "an older Bazel release" in tagged and "an older Bazel release" not in untagged
 
 
@@ -265,7 +265,7 @@ def test_bazels_visual_cpp_wrapper_is_windows_whatever_the_paths() -> None:
 
 def test_bazels_windows_words_are_read_from_the_tag() -> None:
     text = "Bazel couldn't find a valid Visual C++ build tools installation on your machine.\n"
-    tagged, untagged = tag_readings(text, "bazel-vc-build-tools-not-found", WINDOWS_WORDS)
+    tagged, untagged = tag_readings(text, "bazel-vc-build-tools-not-found", WINDOWS_WORDS, TOOLS)
     assert "vswhere.exe" in tagged and "vswhere.exe" not in untagged
 
 

@@ -214,6 +214,14 @@ KFD_NODE = "kfd-node"
 EMULATOR = "emulator"
 LOADER_LINE = "loader-line"
 REASON_CUT = "reason-cut"
+PIP_WORDS = "pip-words"
+UV_WORDS = "uv-words"
+POETRY_WORDS = "poetry-words"
+ROCM_WORDS = "rocm-words"
+DIRECTML_WORDS = "directml-words"
+PROTO3_OPTIONAL = "proto3-optional"
+BARE_INIT_ERROR = "bare-init-error"
+FORKED = "forked"
 TAGS: Mapping[str, str] = {
     WINDOWS_WORDS: (
         "words only Windows' tools print (Visual C++'s build tools, Bazel's Windows toolchain, "
@@ -244,6 +252,30 @@ TAGS: Mapping[str, str] = {
         "words that stop short of why TensorFlow's native library did not load or start "
         "(Windows' reason cut from 'DLL load failed', TensorFlow's own line without the "
         "loader's error): a CPU without AVX stays one of the candidates"
+    ),
+    PIP_WORDS: "pip's own words: a refusal in them is pip's (its commands, its options)",
+    UV_WORDS: "uv's own words: a refusal in them is uv's, named so in the finding",
+    POETRY_WORDS: "Poetry's own words: a refusal in them is Poetry's, named so in the finding",
+    ROCM_WORDS: (
+        "words of AMD's ROCm stack (its runtime, tools and TensorFlow build): a GPU these "
+        "refuse gets ROCm's fix, not CUDA's"
+    ),
+    DIRECTML_WORDS: (
+        "words of DirectML's TensorFlow builds: a GPU these refuse gets DirectML's fix "
+        "(a Direct3D 12 adapter and its driver)"
+    ),
+    PROTO3_OPTIONAL: (
+        "protoc refusing proto3's optional fields (before 3.12 it cannot parse them, before "
+        "3.15 it asks for a flag): the protoc the fix names is 3.15 or later"
+    ),
+    BARE_INIT_ERROR: (
+        "CUDA's bare 'initialization error', no reason named: where no fork is shown a driver "
+        "older than the build's CUDA leads, the other candidates named in the fix"
+    ),
+    FORKED: (
+        "a process the log shows forked from another (a server's or pool's workers, Keras' "
+        "multiprocessing workers, multiprocessing's fork start method): the context of the "
+        "needs fork-shown and fork-not-shown"
     ),
 }
 

@@ -149,16 +149,24 @@ from tfdoctor.matrix import Matrix, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import (
+    BARE_INIT_ERROR,
     BENIGN,
+    DIRECTML_WORDS,
     EMULATOR,
     EVIDENCE,
+    FORKED,
     KFD_NODE,
     LOADER_LINE,
     MACOS_WORDS,
     PATTERN_PARTS,
+    PIP_WORDS,
+    POETRY_WORDS,
+    PROTO3_OPTIONAL,
     REASON_CUT,
     REMOVED_API,
+    ROCM_WORDS,
     TF_DISTRIBUTION,
+    UV_WORDS,
     WINDOWS_WORDS,
     Signature,
     Signatures,
@@ -1824,9 +1832,9 @@ def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId
         if item is not None:
             return causes.gpu.GPU_KNOWN_FAILURE, causes.gpu.rocm_arch_list_fix(target, item)
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(target, supported)
-    if all(h.signature.id.startswith("rocm-") for h in hits):
+    if all(ROCM_WORDS in h.signature.tags for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix()
-    if all(h.signature.id.startswith("directml-") for h in hits):
+    if all(DIRECTML_WORDS in h.signature.tags for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.directml_adapter_fix()
     predates = _cuda_predates(m, r, hits)
     if predates is not None:
@@ -3724,13 +3732,13 @@ def _python_stated(r: Revealed) -> bool:
 
 
 def _installer(hits: Sequence[Hits]) -> str:
-    """The installer whose words the refusal is in (its signatures' ids name uv and Poetry)."""
-    ids = [h.signature.id for h in hits]
-    if any(i.startswith("pip-") for i in ids):
+    """The installer whose words the refusal is in (its signatures' tags name uv and Poetry)."""
+    tags = {t for h in hits for t in h.signature.tags}
+    if PIP_WORDS in tags:
         return "pip"
-    if any(i.startswith("uv-") for i in ids):
+    if UV_WORDS in tags:
         return "uv"
-    return "Poetry" if any(i.startswith("poetry-") for i in ids) else "pip"
+    return "Poetry" if POETRY_WORDS in tags else "pip"
 
 
 #: pip's refusals of distributions outside TensorFlow's family (signatures.yaml).
@@ -4578,7 +4586,7 @@ BUILDERS: dict[str, Builder] = {
     causes.software.PROTOC_TOO_OLD: lambda m, r, hits: (
         causes.software.PROTOC_TOO_OLD,
         causes.software.protoc_upgrade_fix(
-            optional=any("optional" in h.signature.id for h in hits),
+            optional=any(PROTO3_OPTIONAL in h.signature.tags for h in hits),
             label_asked=any(h.signature.id == "protoc-label-expected" for h in hits),
             os=r.os,
         ),
@@ -4587,7 +4595,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.DRIVER_TOO_OLD: lambda m, r, hits: (
         causes.gpu.DRIVER_TOO_OLD,
         causes.gpu.driver_init_error_fix(m, _floor(m))
-        if all(h.signature.id in _CUDA_INIT_ERROR for h in hits)
+        if all(BARE_INIT_ERROR in h.signature.tags for h in hits)
         else causes.gpu.driver_too_old_fix(m, _floor(m)),
     ),
     causes.software.IMPORT_CRASH: _import_crash,
@@ -4717,28 +4725,13 @@ def _gpu_shown(m: Machine, r: Revealed) -> bool:
     return bool(r.compute_capability) or r.smi_gpu or m.gpu_presence in ("present", "driver-broken")
 
 
-#: Signatures of CUDA's bare "initialization error" where no fork is shown (needs:
-#: fork-not-shown): a driver too old for the build leads, with the other candidates in the fix.
-_CUDA_INIT_ERROR: frozenset[str] = frozenset({"cuda-runtime-init-error", "cuinit-not-initialized"})
-
-
-#: Signatures whose lines show a process forked from another (a server's or pool's workers,
-#: Keras' multiprocessing workers, multiprocessing's fork start method): the context in which
-#: CUDA's "initialization error" is the fork's (needs: fork-shown).
-#: Of them, a server's or a task queue's workers (they also show the code served).
+#: Of the signatures of a forked process (their ``forked`` tag), a server's or a task queue's
+#: workers (they also show the code served), in the order their lines are quoted.
 _SERVER_FORK_SIGNS = (
     "gunicorn-workers-forked",
     "gunicorn-worker-timeout",
     "forked-celery-worker",
     "forked-uwsgi-worker",
-)
-FORK_SIGNS = frozenset(
-    {
-        *_SERVER_FORK_SIGNS,
-        "forked-keras-workers",
-        "forked-multiprocessing",
-        "forked-multithreaded-warning",
-    }
 )
 
 
@@ -4774,7 +4767,7 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
     in_tf = any("/tensorflow" in p or "/autograph/" in p for p in frames)
-    forked = any(sign in evidence.hits for sign in FORK_SIGNS)
+    forked = any(FORKED in h.signature.tags for h in evidence.hits.values())
     installed = any(origin_of(p).installed for p in frames)
     # TensorBoard's package or its console script (bin/tensorboard, Scripts\tensorboard.exe).
     in_tb = any(_TB_FRAME.search(p) for p in frames)
