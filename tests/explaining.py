@@ -42,9 +42,11 @@ def renamed(sid: str, tags: tuple[str, ...]) -> Signatures:
 
 def tag_readings(text: str, sid: str, tag: str, cause: str) -> tuple[str, str]:
     """The fix (as :func:`fix_text`) of ``text``'s finding of ``cause`` with the signature
-    ``sid`` as a line of its family that no code names, carrying ``tag``, then carrying none."""
+    ``sid`` as a line of its family that no code names, with ``tag`` beside its other tags,
+    then with the others only."""
+    others = tuple(t for t in SIGNATURES.by_id(sid).tags if t != tag)
     fixes = []
-    for tags in ((tag,), ()):
+    for tags in (tuple(sorted((*others, tag))), others):
         report = explained(text, signatures=renamed(sid, tags))
         found = [x for x in report.findings if x.cause == cause]
         assert found, [(x.id, x.severity.value) for x in report.findings]

@@ -222,6 +222,11 @@ DIRECTML_WORDS = "directml-words"
 PROTO3_OPTIONAL = "proto3-optional"
 BARE_INIT_ERROR = "bare-init-error"
 FORKED = "forked"
+BAZEL_WORDS = "bazel-words"
+SETUPTOOLS_WORDS = "setuptools-words"
+NUITKA_WORDS = "nuitka-words"
+TFLITE_WORDS = "tflite-words"
+GENCODE_CHECK = "gencode-check"
 TAGS: Mapping[str, str] = {
     WINDOWS_WORDS: (
         "words only Windows' tools print (Visual C++'s build tools, Bazel's Windows toolchain, "
@@ -276,6 +281,23 @@ TAGS: Mapping[str, str] = {
         "a process the log shows forked from another (a server's or pool's workers, Keras' "
         "multiprocessing workers, multiprocessing's fork start method): the context of the "
         "needs fork-shown and fork-not-shown"
+    ),
+    BAZEL_WORDS: (
+        "Bazel's own words (its toolchain configuration, its errors): build tools missing in "
+        "them are Bazel's toolchain's"
+    ),
+    SETUPTOOLS_WORDS: (
+        "setuptools' (distutils') words building an extension: build tools missing in them "
+        "are its compiler's"
+    ),
+    NUITKA_WORDS: "Nuitka's own words: a frozen program's failure in them is Nuitka's to fix",
+    TFLITE_WORDS: (
+        "TensorFlow Lite's words (its interpreter, converter, delegates): an op it lacks is "
+        "the Lite runtime's, not TensorFlow's"
+    ),
+    GENCODE_CHECK: (
+        "protobuf's runtime checking the protobuf release that generated a module "
+        "(runtime_version.py, 5.27 on): the fix is the runtime's or the generated code's"
     ),
 }
 

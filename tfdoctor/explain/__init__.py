@@ -150,14 +150,17 @@ from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import (
     BARE_INIT_ERROR,
+    BAZEL_WORDS,
     BENIGN,
     DIRECTML_WORDS,
     EMULATOR,
     EVIDENCE,
     FORKED,
+    GENCODE_CHECK,
     KFD_NODE,
     LOADER_LINE,
     MACOS_WORDS,
+    NUITKA_WORDS,
     PATTERN_PARTS,
     PIP_WORDS,
     POETRY_WORDS,
@@ -165,7 +168,9 @@ from tfdoctor.signatures import (
     REASON_CUT,
     REMOVED_API,
     ROCM_WORDS,
+    SETUPTOOLS_WORDS,
     TF_DISTRIBUTION,
+    TFLITE_WORDS,
     UV_WORDS,
     WINDOWS_WORDS,
     Signature,
@@ -2190,7 +2195,7 @@ def _binding_word_size_candidate(
 
 def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     required, loaded = _group(hits, "required"), _group(hits, "loaded")
-    if any(h.signature.id.startswith("protobuf-gencode-") for h in hits):
+    if any(GENCODE_CHECK in h.signature.tags for h in hits):
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_gencode_fix(
             m, required, loaded, _group(hits, "proto")
         )
@@ -2836,7 +2841,7 @@ def _host_cert(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 
 
 def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    bazel = [h for h in hits if h.signature.id.startswith("bazel-")]
+    bazel = [h for h in hits if BAZEL_WORDS in h.signature.tags]
     if bazel and len(bazel) == len(hits):
         # Bazel's C/C++ autoconfiguration: the Visual C++ wrapper's words are Windows'.
         windows = r.os == "windows" or any(WINDOWS_WORDS in h.signature.tags for h in bazel)
@@ -2846,7 +2851,7 @@ def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
                 "windows" if windows else r.os, _group(bazel, "compiler") or ""
             ),
         )
-    extension = [h for h in hits if h.signature.id.startswith("python-ext-")]
+    extension = [h for h in hits if SETUPTOOLS_WORDS in h.signature.tags]
     if extension and len(extension) == len(hits):
         # setuptools' words: MSVC is Windows', xcrun macOS's; a compiler it could not run.
         tags = {t for h in extension for t in h.signature.tags}
@@ -4344,7 +4349,7 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_select_ops_fix(
             _group(hits, "op")
         )
-    if all(h.signature.id.startswith("tflite-") for h in hits):
+    if all(TFLITE_WORDS in h.signature.tags for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_runtime_fix()
     op = _group(hits, "op")
     if any(h.signature.id == "graph-attr-not-in-op" for h in hits):
@@ -4487,7 +4492,7 @@ BUILDERS: dict[str, Builder] = {
         causes.software.FREEZER_TF_SUPPORT_OUTDATED,
         causes.software.freezer_fix(
             m,
-            "nuitka" if any(h.signature.id.startswith("nuitka-") for h in hits) else "pyinstaller",
+            "nuitka" if any(NUITKA_WORDS in h.signature.tags for h in hits) else "pyinstaller",
         ),
     ),
     causes.runtime.TENSOR_FROM_OTHER_GRAPH: lambda m, r, hits: (
