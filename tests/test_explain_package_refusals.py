@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, readings, renamed, top_error
+from tests.explaining import SIGNATURES, explained, fix_text, readings, renamed, top_error
 from tfdoctor.signatures import UV_WORDS
 
 _NONE = (
@@ -167,7 +167,8 @@ def test_the_installer_named_is_its_words_tag() -> None:
         "Because numba==0.53.1 has no wheels with a matching Python ABI tag (e.g., `cp312`), "
         "we can conclude that numba==0.53.1 cannot be used.\n"
     )
-    for tags, named in (((UV_WORDS,), "uv"), ((), "pip")):
+    others = tuple(t for t in SIGNATURES.by_id("uv-no-abi-tag").tags if t != UV_WORDS)
+    for tags, named in ((tuple(sorted((*others, UV_WORDS))), "uv"), (others, "pip")):
         top = top_error(explained(text, signatures=renamed("uv-no-abi-tag", tags)))
         assert top.summary.startswith(f"{named} found no numba")
 

@@ -14,8 +14,31 @@ _DSO = (
     "2023-01-01 10:00:00.000000: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] "
 )
 
+#: pip's refusal of every TensorFlow release, after the line that says what pip could read.
+_REFUSED = (
+    "ERROR: Could not find a version that satisfies the requirement tensorflow==2.15.0 (from "
+    "versions: none)\nERROR: No matching distribution found for tensorflow==2.15.0\n"
+)
+
 #: Tag -> (a signature carrying it, a log its line is in).
 CASES: dict[str, tuple[str, str]] = {
+    sig.INDEX_NOT_PYPI: (
+        "pip-index-not-pypi",
+        "Looking in indexes: https://nexus.example.com/repository/pypi/simple\n" + _REFUSED,
+    ),
+    sig.INDEX_UNREAD: (
+        "pip-index-retrying",
+        "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, "
+        "status=None)) after connection broken by 'ProxyError('Cannot connect to proxy.', "
+        "OSError('Tunnel connection failed: 407 Proxy Authentication Required'))': "
+        "/simple/tensorflow/\n" + _REFUSED,
+    ),
+    sig.ONE_RELEASE: (
+        "uv-no-platform-tag",
+        "Because tensorflow==2.17.0 has no wheels with a matching platform tag (e.g., "
+        "`macosx_14_0_x86_64`) and you require tensorflow==2.17.0, we can conclude that your "
+        "requirements are unsatisfiable.\n",
+    ),
     sig.BARE_INIT_ERROR: (
         "cuda-runtime-init-error",
         "InternalError: cudaGetDevice() failed. Status: initialization error\n",
@@ -95,9 +118,10 @@ CASES: dict[str, tuple[str, str]] = {
         "ValueError: Didn't find op for builtin opcode 'RESIZE_NEAREST_NEIGHBOR' version '3'\n",
     ),
     sig.UV_WORDS: (
-        "uv-no-abi-tag",
-        "Because numba==0.53.1 has no wheels with a matching Python ABI tag (e.g., `cp312`), "
-        "we can conclude that numba==0.53.1 cannot be used.\n",
+        "uv-no-wheel",
+        "error: Distribution tensorflow-text==2.15.0 @ registry+https://pypi.org/simple can't "
+        "be installed because it doesn't have a source distribution or wheel for the current "
+        "platform\n",
     ),
     sig.WINDOWS_WORDS: (
         "bazel-vc-build-tools-not-found",

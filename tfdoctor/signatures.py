@@ -227,6 +227,9 @@ SETUPTOOLS_WORDS = "setuptools-words"
 NUITKA_WORDS = "nuitka-words"
 TFLITE_WORDS = "tflite-words"
 GENCODE_CHECK = "gencode-check"
+ONE_RELEASE = "one-release"
+INDEX_UNREAD = "index-unread"
+INDEX_NOT_PYPI = "index-not-pypi"
 TAGS: Mapping[str, str] = {
     WINDOWS_WORDS: (
         "words only Windows' tools print (Visual C++'s build tools, Bazel's Windows toolchain, "
@@ -298,6 +301,18 @@ TAGS: Mapping[str, str] = {
     GENCODE_CHECK: (
         "protobuf's runtime checking the protobuf release that generated a module "
         "(runtime_version.py, 5.27 on): the fix is the runtime's or the generated code's"
+    ),
+    ONE_RELEASE: (
+        "a resolver naming the one release it chose and found no file of for this interpreter "
+        "or platform (uv, Poetry): that release, not every release, has no wheel here"
+    ),
+    INDEX_UNREAD: (
+        "pip could not read the index (it retried a broken connection, a page did not "
+        "fetch): a refusal after it says nothing of the wheels, unless it lists releases"
+    ),
+    INDEX_NOT_PYPI: (
+        "pip read an index of the user's own, or none (--no-index): a refusal after it says "
+        "nothing of PyPI's files"
     ),
 }
 

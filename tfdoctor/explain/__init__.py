@@ -157,10 +157,13 @@ from tfdoctor.signatures import (
     EVIDENCE,
     FORKED,
     GENCODE_CHECK,
+    INDEX_NOT_PYPI,
+    INDEX_UNREAD,
     KFD_NODE,
     LOADER_LINE,
     MACOS_WORDS,
     NUITKA_WORDS,
+    ONE_RELEASE,
     PATTERN_PARTS,
     PIP_WORDS,
     POETRY_WORDS,
@@ -3482,7 +3485,7 @@ def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 
 
 #: uv's (and pixi's, which resolves PyPI with uv's resolver) refusals of every release for
-#: the interpreter's Python ABI tag (a pin's refusal is one release's: _RESOLVER_RELEASE).
+#: the interpreter's Python ABI tag (a pin's refusal is one release's: the one-release tag).
 _UV_ABI_TAG = frozenset({"uv-no-abi-tag-any-release", "uv-no-abi-tag-listed"})
 #: The distributions whose refused wheels this cause is about (pip-unsupported-wheel's).
 _TF_WHEEL = re.compile(PATTERN_PARTS["{{tf_wheel}}"], re.IGNORECASE)
@@ -3518,7 +3521,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     if hint is not None:
         # uv's hint, on its own line below the refusal, names the interpreter and the Python
         # tags of the release's wheels: a pin of that release, or no release, fits this Python.
-        one_release = any(h.signature.id in _RESOLVER_RELEASE for h in hits)
+        one_release = any(ONE_RELEASE in h.signature.tags for h in hits)
         return (
             causes.platform.TF_RELEASE_NOT_FOR_PYTHON
             if one_release
@@ -3723,7 +3726,7 @@ def _chosen_release(hits: Sequence[Hits], dist: str) -> Optional[str]:
         (
             g["tf_version"]
             for h in hits
-            if h.signature.id in _RESOLVER_RELEASE
+            if ONE_RELEASE in h.signature.tags
             for g in h.groups
             if normalize_name(g.get("dist") or "") == dist and g.get("tf_version")
         ),
@@ -3752,10 +3755,6 @@ _OTHER_REFUSALS = frozenset(
 )
 #: pip's refusals of TensorFlow's distributions and companions (signatures.yaml).
 _TF_REFUSALS = frozenset({"pip-no-version-satisfies", "pip-no-matching-distribution"})
-#: pip's words where it could not read the index (urllib3's retries, a page it could not fetch).
-_INDEX_UNREACHED = ("pip-index-retrying", "pip-index-fetch-failed")
-#: pip's words where the list it read is not PyPI's (an index of the user's own, --no-index).
-_INDEX_NOT_PYPI = ("pip-index-not-pypi", "pip-no-index")
 
 
 def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
@@ -3772,8 +3771,8 @@ def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -
     hits = by_cause.get(causes.platform.TF_NO_WHEEL_FOR_PYTHON)
     if not hits:
         return
-    unreached = [evidence.hits[i].first for i in _INDEX_UNREACHED if i in evidence.hits]
-    not_pypi = [evidence.hits[i].first for i in _INDEX_NOT_PYPI if i in evidence.hits]
+    unreached = [h.first for h in evidence.hits.values() if INDEX_UNREAD in h.signature.tags]
+    not_pypi = [h.first for h in evidence.hits.values() if INDEX_NOT_PYPI in h.signature.tags]
     yanked = "pip-yanked-ignored" in evidence.hits and any(
         x.shown and not x.versions for x in evidence.refusals
     )
@@ -4140,9 +4139,6 @@ def _refused_companion(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
     return next(iter((*refused, *named)), None)
 
 
-#: Resolvers that name the one release they chose and found no file of for this interpreter
-#: or platform (uv, Poetry): that TensorFlow release, not every release, has no wheel here.
-_RESOLVER_RELEASE = ("uv-no-wheel", "uv-no-abi-tag", "uv-no-platform-tag", "poetry-no-candidates")
 #: uv's refusal of every release for the interpreter's platform tags (not its Python's).
 _UV_PLATFORM_TAG = "uv-no-platform-tag-any-release"
 # uv's platform hint under it (uv-distribution-types): "Wheels are available for `X` (v1) on
@@ -4171,7 +4167,7 @@ def _resolver_release(hits: Sequence[Hits], r: Revealed) -> Optional[Fix]:
     found = [
         (g, line)
         for h in hits
-        if h.signature.id in _RESOLVER_RELEASE
+        if ONE_RELEASE in h.signature.tags
         for g, (_, line) in zip(h.groups, h.citations)
     ]
     if not found:
