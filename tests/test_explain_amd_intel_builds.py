@@ -22,7 +22,6 @@ become the cause.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from typing import Optional
 
@@ -479,13 +478,7 @@ def test_the_release_that_added_the_onednn_switch_is_the_matrixs() -> None:
     # switch; with 2.4 marked as reading it too, 2.4 gets the switch and the text names 2.4.
     before = _onednn_fix("2.4.0", FIXTURE_MATRIX)
     assert "TF_DISABLE_MKL=1" in before and "TF_ENABLE_ONEDNN_OPTS" not in before
-    moved = dataclasses.replace(
-        FIXTURE_MATRIX,
-        lines=tuple(
-            dataclasses.replace(x, onednn_opts=True) if x.line == "2.4" else x
-            for x in FIXTURE_MATRIX.lines
-        ),
-    )
+    moved = f.with_line(FIXTURE_MATRIX, "2.4", onednn_opts=True)
     after = _onednn_fix("2.4.0", moved)
     assert "export TF_ENABLE_ONEDNN_OPTS=0" in after and "TensorFlow 2.4 and later" in after
     assert "TensorFlow 2.5 and later" in _onednn_fix("2.9.1", FIXTURE_MATRIX)
