@@ -22,6 +22,12 @@ _REFUSED = (
 
 #: Tag -> (a signature carrying it, a log its line is in).
 CASES: dict[str, tuple[str, str]] = {
+    sig.ABI_TAG: (
+        "uv-no-abi-tag-any-release",
+        "Because all versions of tensorflow have no wheels with a matching Python ABI tag "
+        "(e.g., `cp314`) and you require tensorflow, we can conclude that your requirements "
+        "are unsatisfiable.\n",
+    ),
     sig.INDEX_NOT_PYPI: (
         "pip-index-not-pypi",
         "Looking in indexes: https://nexus.example.com/repository/pypi/simple\n" + _REFUSED,

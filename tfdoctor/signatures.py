@@ -230,6 +230,7 @@ GENCODE_CHECK = "gencode-check"
 ONE_RELEASE = "one-release"
 INDEX_UNREAD = "index-unread"
 INDEX_NOT_PYPI = "index-not-pypi"
+ABI_TAG = "abi-tag"
 TAGS: Mapping[str, str] = {
     WINDOWS_WORDS: (
         "words only Windows' tools print (Visual C++'s build tools, Bazel's Windows toolchain, "
@@ -313,6 +314,10 @@ TAGS: Mapping[str, str] = {
     INDEX_NOT_PYPI: (
         "pip read an index of the user's own, or none (--no-index): a refusal after it says "
         "nothing of PyPI's files"
+    ),
+    ABI_TAG: (
+        "a resolver saying the wheels' Python ABI tags are what does not match (uv's words, "
+        "pixi's with uv's resolver): the interpreter's Python version, not its platform"
     ),
 }
 

@@ -149,6 +149,7 @@ from tfdoctor.matrix import Matrix, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import (
+    ABI_TAG,
     BARE_INIT_ERROR,
     BAZEL_WORDS,
     BENIGN,
@@ -3484,9 +3485,6 @@ def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     )
 
 
-#: uv's (and pixi's, which resolves PyPI with uv's resolver) refusals of every release for
-#: the interpreter's Python ABI tag (a pin's refusal is one release's: the one-release tag).
-_UV_ABI_TAG = frozenset({"uv-no-abi-tag-any-release", "uv-no-abi-tag-listed"})
 #: The distributions whose refused wheels this cause is about (pip-unsupported-wheel's).
 _TF_WHEEL = re.compile(PATTERN_PARTS["{{tf_wheel}}"], re.IGNORECASE)
 
@@ -3533,7 +3531,11 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     yanked = _yanked_placeholder(m, r, hits)
     if yanked is not None:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, yanked
-    abi_words = [h for h in hits if h.signature.id in _UV_ABI_TAG]
+    # The resolver's refusals of every release for the interpreter's Python ABI tag (a pin's
+    # refusal is one release's).
+    abi_words = [
+        h for h in hits if ABI_TAG in h.signature.tags and ONE_RELEASE not in h.signature.tags
+    ]
     if abi_words and not r.pip_refusals:
         # uv's (or pixi's) words say the wheels' Python ABI tags are what does not match:
         # the interpreter's Python version, not its bitness or platform.
