@@ -258,7 +258,7 @@ TAGS: Mapping[str, str] = {
         "a machine without a GPU prints as it starts: such lines alone are that look"
     ),
     REASON_CUT: (
-        "words that stop short of why TensorFlow's native library did not load or start "
+        "words that leave out why TensorFlow's native library did not load or start "
         "(Windows' reason cut from 'DLL load failed', TensorFlow's own line without the "
         "loader's error): a CPU without AVX stays one of the candidates"
     ),
