@@ -3,6 +3,7 @@ finding (which must be an error) and its fix as one text."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 from tests import factories as f
@@ -11,15 +12,46 @@ from tfdoctor.explain.reader import split_text
 from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.matrix import Matrix
-from tfdoctor.signatures import load_signatures
+from tfdoctor.signatures import Signatures, load_signatures
 
 SIGNATURES = load_signatures()
 
 
-def explained(text: str, facts: Optional[Facts] = None, matrix: Optional[Matrix] = None) -> Report:
+def explained(
+    text: str,
+    facts: Optional[Facts] = None,
+    matrix: Optional[Matrix] = None,
+    signatures: Optional[Signatures] = None,
+) -> Report:
     """The report explain gives for ``text``, with the fixture matrix unless ``matrix`` (and
-    a machine's ``facts``, where given)."""
-    return explain([split_text(text)], SIGNATURES, matrix or f.FIXTURE_MATRIX, facts)
+    a machine's ``facts``, where given), with the shipped signatures unless ``signatures``."""
+    return explain([split_text(text)], signatures or SIGNATURES, matrix or f.FIXTURE_MATRIX, facts)
+
+
+def renamed(sid: str, tags: tuple[str, ...]) -> Signatures:
+    """The shipped signatures with ``sid`` under a new id and with ``tags`` only: a line of its
+    family that no code names, whose reading comes from its tags alone."""
+    return Signatures(
+        SIGNATURES.path,
+        tuple(
+            dataclasses.replace(s, id=f"{sid}-renamed", tags=tags) if s.id == sid else s
+            for s in SIGNATURES.signatures
+        ),
+    )
+
+
+def tag_readings(text: str, sid: str, tag: str, cause: str) -> tuple[str, str]:
+    """The fix (as :func:`fix_text`) of ``text``'s finding of ``cause`` with the signature
+    ``sid`` as a line of its family that no code names, with ``tag`` beside its other tags,
+    then with the others only."""
+    others = tuple(t for t in SIGNATURES.by_id(sid).tags if t != tag)
+    fixes = []
+    for tags in (tuple(sorted((*others, tag))), others):
+        report = explained(text, signatures=renamed(sid, tags))
+        found = [x for x in report.findings if x.cause == cause]
+        assert found, [(x.id, x.severity.value) for x in report.findings]
+        fixes.append(fix_text(found[0]))
+    return fixes[0], fixes[1]
 
 
 def top_error(report: Report) -> Finding:

@@ -27,7 +27,7 @@ from tfdoctor.facts import (
     TensorFlowFacts,
     normalize_name,
 )
-from tfdoctor.matrix import load_matrix
+from tfdoctor.matrix import Matrix, load_matrix
 
 SITE = "/opt/venv/lib/python3.11/site-packages"
 
@@ -315,3 +315,15 @@ def with_release(text: str, patch: str) -> str:
     copied = re.sub(r'^  - line: "[^"]*"', f'  - line: "{line}"', newest, count=1)
     copied = re.sub(r'latest_patch: "[^"]*"', f'latest_patch: "{patch}"', copied, count=1)
     return f"{head}\ntensorflow:\n{copied}\n{rest}"
+
+
+def with_line(matrix: Matrix, line: str, **changes: Any) -> Matrix:
+    """``matrix`` with the fields ``changes`` of its line ``line`` replaced: a release fact
+    stated otherwise, to show a reading follows the matrix."""
+    assert matrix.line_for(line) is not None, line
+    return dataclasses.replace(
+        matrix,
+        lines=tuple(
+            dataclasses.replace(x, **changes) if x.line == line else x for x in matrix.lines
+        ),
+    )

@@ -745,3 +745,41 @@ def test_a_range_admits_an_older_release_only_when_every_floor_is_below(
 ) -> None:
     """One reading of a declared range's floors, for every fix that offers to step back."""
     assert causes.software.admits_below(spec, release) is admits
+
+
+@pytest.mark.parametrize(
+    ("version", "cpu_build"),
+    [
+        pytest.param("1.14.0", "tensorflow==1.14.0", id="older-than-every-line"),
+        pytest.param("2.0.4", "tensorflow==2.0.4", id="tensorflow-gpu-line"),
+        pytest.param("2.1.0", "tensorflow-cpu==2.1.0", id="tensorflow-holds-both"),
+        pytest.param("9.9.0", "tensorflow-cpu==9.9.0", id="newer-than-every-line"),
+    ],
+)
+def test_the_cpu_build_for_libcuda_follows_the_matrixs_gpu_distribution(
+    version: str, cpu_build: str
+) -> None:
+    facts = f.facts(
+        packages=(f.pkg("tensorflow", version, top_level=("tensorflow",)),),
+        tensorflow=f.tensorflow(version=version),
+    )
+    fix = causes.gpu.libcuda_import_fix(machine(facts))
+    assert fix.commands[-1].endswith(f'pip install "{cpu_build}"')
+    # Without the matrix the release's CPU build is named, never installed.
+    blind = causes.gpu.libcuda_import_fix(Machine(facts, None))
+    assert not any("install" in c for c in blind.commands)
+
+
+@pytest.mark.parametrize(
+    ("version", "dist"),
+    [("1.15.5", "tensorflow-gpu"), ("2.0.4", "tensorflow-gpu"), ("2.1.0", "tensorflow")],
+)
+def test_condas_gpu_build_is_replaced_with_the_matrixs_gpu_distribution(
+    version: str, dist: str
+) -> None:
+    fix = causes.software.conda_pypi_companion_fix(
+        machine(f.facts()), version, ["tensorflow-gpu"], gpu=True
+    )
+    assert f'"{dist}=={version}"' in fix.commands[-1]
+    cpu = causes.software.conda_pypi_companion_fix(machine(f.facts()), version, ["tensorflow"])
+    assert f'"tensorflow=={version}"' in cpu.commands[-1]

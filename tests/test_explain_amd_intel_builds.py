@@ -23,14 +23,20 @@ become the cause.
 from __future__ import annotations
 
 import time
+from typing import Optional
 
 import pytest
 
 from tests import factories as f
-from tests.explaining import SIGNATURES, explained, fix_text, top_error
+from tests.explaining import SIGNATURES, explained, fix_text, tag_readings, top_error
+from tests.factories import FIXTURE_MATRIX
 from tfdoctor.causes.gpu import rocm_target_listed
+from tfdoctor.causes.runtime import onednn_kernel_fix
 from tfdoctor.facts import CondaFacts, CondaPackage, Facts
 from tfdoctor.findings import Severity
+from tfdoctor.machine import view
+from tfdoctor.matrix import Matrix
+from tfdoctor.signatures import DIRECTML_WORDS, KFD_NODE, ROCM_WORDS
 
 _PREFIX = "2024-02-01 09:12:44.100200: I tensorflow/core/common_runtime/gpu/gpu_device.cc:2015] "
 
@@ -290,6 +296,15 @@ def test_directml_keeping_no_adapter() -> None:
     assert found and "dxdiag" in fix_text(found[0])
 
 
+def test_the_device_node_reading_is_the_tags_not_the_ids() -> None:
+    # A line of the family under an id no code names: its kfd-node tag alone gives ROCm's fix.
+    text = "Unable to open /dev/kfd read-write: Permission denied\n"
+    tagged, untagged = tag_readings(
+        text, "rocm-kfd-permission-denied", KFD_NODE, "driver-no-permission"
+    )
+    assert "usermod -a -G render,video" in tagged and "usermod -a -G render" not in untagged
+
+
 def test_rocms_device_node_this_user_may_not_open() -> None:
     text = (
         "ROCk module is loaded\n"
@@ -446,3 +461,48 @@ def test_no_pypi_wheel_of_the_release_for_this_python_is_offered() -> None:
     assert top.cause == "tf-release-kernel-bug"
     fix = fix_text(top)
     assert "TF_DISABLE_MKL=1" in fix and "pip install" not in fix and "Python 3.10" in fix
+
+
+def _onednn_fix(version: str, matrix: Optional[Matrix]) -> str:
+    """The fix of a failing oneDNN kernel on a machine with TensorFlow ``version``."""
+    machine = f.facts(
+        packages=(f.pkg("tensorflow", version, top_level=("tensorflow",)),),
+        tensorflow=f.tensorflow(version=version),
+    )
+    fix = onednn_kernel_fix(view(machine, matrix))
+    return "\n".join((fix.text, *fix.commands))
+
+
+def test_the_release_that_added_the_onednn_switch_is_the_matrixs() -> None:
+    # The fixture's 2.5 line is the first to read TF_ENABLE_ONEDNN_OPTS: 2.4 has only MKL's
+    # switch; with 2.4 marked as reading it too, 2.4 gets the switch and the text names 2.4.
+    before = _onednn_fix("2.4.0", FIXTURE_MATRIX)
+    assert "TF_DISABLE_MKL=1" in before and "TF_ENABLE_ONEDNN_OPTS" not in before
+    moved = f.with_line(FIXTURE_MATRIX, "2.4", onednn_opts=True)
+    after = _onednn_fix("2.4.0", moved)
+    assert "export TF_ENABLE_ONEDNN_OPTS=0" in after and "TensorFlow 2.4 and later" in after
+    assert "TensorFlow 2.5 and later" in _onednn_fix("2.9.1", FIXTURE_MATRIX)
+
+
+def test_without_a_matrix_the_onednn_fix_names_no_release() -> None:
+    fix = _onednn_fix("2.4.0", None)
+    assert "export TF_ENABLE_ONEDNN_OPTS=0" in fix and "export TF_DISABLE_MKL=1" in fix
+    assert "2.5" not in fix
+
+
+def test_rocms_and_directmls_refusals_are_read_from_their_tags() -> None:
+    # Lines of the families under ids no code names: the tag alone gives the stack's own fix.
+    rocm, not_rocm = tag_readings(
+        "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n",
+        "rocm-no-code-object",
+        ROCM_WORDS,
+        "gpu-arch-unsupported",
+    )
+    assert rocm != not_rocm and "ROCm" in rocm
+    directml, not_directml = tag_readings(
+        "DirectML device enumeration: found 0 compatible adapters.\n",
+        "directml-no-adapter",
+        DIRECTML_WORDS,
+        "gpu-arch-unsupported",
+    )
+    assert "dxdiag" in directml and "dxdiag" not in not_directml

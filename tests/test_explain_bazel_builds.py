@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import explained, fix_text, tag_readings, top_error
+from tfdoctor.signatures import REMOVED_API, WINDOWS_WORDS
 
 BAZEL = "bazel-version-mismatch"
 TOOLS = "native-addon-build-tools-missing"
@@ -146,6 +147,17 @@ def test_a_bazel_release_the_source_does_not_build_with(text: str, wanted: str) 
     assert wanted in fix and "Bazelisk" in fix
 
 
+def test_a_removed_api_is_read_from_the_tag_not_the_id() -> None:
+    # A line of the family under an id no code names: its removed-api tag alone says the
+    # Bazel is newer than the source.
+    text = (
+        "ERROR: /src/tools/defs.bzl:7:15: The value 'REPOSITORY_NAME' has been removed in favor "
+        "of 'repository_name()', please use the latter.\n"
+    )
+    tagged, untagged = tag_readings(text, "starlark-removed-api", REMOVED_API, BAZEL)
+    assert "an older Bazel release" in tagged and "an older Bazel release" not in untagged
+
+
 def test_use_bazel_version_is_said_to_be_bazelisks_only() -> None:
     # Bazel itself ignores USE_BAZEL_VERSION: the export alone changes nothing without Bazelisk.
     top = top_error(explained("Current Bazel version is 0.5.4, expected at least 0.10.0\n"))
@@ -249,6 +261,12 @@ def test_bazels_visual_cpp_wrapper_is_windows_whatever_the_paths() -> None:
     )
     top = top_error(explained(text))
     assert top.cause == TOOLS and "BAZEL_VC" in fix_text(top)
+
+
+def test_bazels_windows_words_are_read_from_the_tag() -> None:
+    text = "Bazel couldn't find a valid Visual C++ build tools installation on your machine.\n"
+    tagged, untagged = tag_readings(text, "bazel-vc-build-tools-not-found", WINDOWS_WORDS, TOOLS)
+    assert "vswhere.exe" in tagged and "vswhere.exe" not in untagged
 
 
 def test_bazel_without_a_compiler_on_linux_is_told_to_install_one() -> None:

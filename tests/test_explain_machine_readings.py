@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import explained, fix_text, renamed, tag_readings, top_error
 from tfdoctor.evidence.devices import container_hostname
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.signatures import BARE_INIT_ERROR, FORKED
+
+#: The signature of a forked pool worker's line (Celery's and multiprocessing's ForkPoolWorker).
+_POOL = "forked-celery-worker"
 
 
 def _named(report: Report, cause: str) -> Finding:
@@ -53,6 +57,21 @@ def test_an_initialization_error_in_a_forked_worker_is_the_forks() -> None:
     )
     causes = {f.cause for f in explained(text).findings}
     assert "driver-too-old" not in causes and "tf-initialised-before-fork" in causes
+
+
+def test_the_bare_initialization_error_and_the_fork_are_read_from_tags() -> None:
+    line = "InternalError: cudaGetDevice() failed. Status: initialization error\n"
+    bare, worded = tag_readings(line, "cuda-runtime-init-error", BARE_INIT_ERROR, "driver-too-old")
+    assert "spawn" in bare and "spawn" not in worded
+    # The worker's line shows the fork by its tag, whatever its id.
+    text = (
+        'Process ForkPoolWorker-1:\n  File "/usr/lib/python3.8/multiprocessing/pool.py", '
+        "line 125, in worker\n" + line
+    )
+    for tags, fork in (((FORKED,), True), ((), False)):
+        found = {f.cause for f in explained(text, signatures=renamed(_POOL, tags)).findings}
+        assert ("tf-initialised-before-fork" in found) is fork
+        assert ("driver-too-old" in found) is not fork
 
 
 def test_a_driver_too_old_in_words_keeps_its_own_fix() -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, readings, top_error
+from tests.explaining import SIGNATURES, explained, fix_text, readings, renamed, top_error
+from tfdoctor.signatures import UV_WORDS
 
 _NONE = (
     "ERROR: Could not find a version that satisfies the requirement {req} (from versions: none)\n"
@@ -158,6 +159,18 @@ def test_a_refusal_pip_could_not_judge_is_not_a_missing_wheel(before: str) -> No
 )
 def test_near_misses_are_not_a_missing_wheel(text: str) -> None:
     assert not _causes(text) & {"tf-no-wheel-for-python", "tf-release-not-for-python"}
+
+
+def test_the_installer_named_is_its_words_tag() -> None:
+    # uv's refusal under an id no code names: its uv-words tag alone names uv.
+    text = (
+        "Because numba==0.53.1 has no wheels with a matching Python ABI tag (e.g., `cp312`), "
+        "we can conclude that numba==0.53.1 cannot be used.\n"
+    )
+    others = tuple(t for t in SIGNATURES.by_id("uv-no-abi-tag").tags if t != UV_WORDS)
+    for tags, named in ((tuple(sorted((*others, UV_WORDS))), "uv"), (others, "pip")):
+        top = top_error(explained(text, signatures=renamed("uv-no-abi-tag", tags)))
+        assert top.summary.startswith(f"{named} found no numba")
 
 
 def test_uvs_refusal_of_a_companions_release_is_told_in_uvs_name_with_that_release() -> None:

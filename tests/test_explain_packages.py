@@ -1551,6 +1551,11 @@ def test_tensorflow_gpu_after_its_last_release_is_suggested_as_tensorflow() -> N
     assert found.fix is not None
     assert 'tensorflow==2.12.0"' in found.fix.text
     assert "tensorflow-gpu==2.12.0" not in found.fix.text
+    # The placeholder is the matrix's word (the line's tensorflow_gpu_release): a 2.12 with a
+    # real tensorflow-gpu release keeps the name.
+    real = f.with_line(load_matrix(), "2.12", tensorflow_gpu_release=True)
+    kept = _one(explain([split_text(log)], SIGNATURES, real), "tf-release-not-for-python")
+    assert kept.fix is not None and 'tensorflow-gpu==2.12.0"' in kept.fix.text
 
 
 # --- a program asking for a package -------------------------------------------------------------

@@ -11,10 +11,11 @@ import inspect
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import explained, fix_text, tag_readings, top_error
 from tfdoctor.evidence.traceback import is_installed
 from tfdoctor.explain import generated
 from tfdoctor.findings import Report, Severity
+from tfdoctor.signatures import PROTO3_OPTIONAL
 
 TREE = "/home/ana/src/models/research"
 
@@ -214,6 +215,18 @@ def test_protoc_refusing_newer_syntax_is_too_old(line: str, optional: bool) -> N
     assert ("3.15" in fix) is optional
     # protoc 3 says none of these: the file is not at fault whatever `protoc --version` says.
     assert "fix the file instead" not in fix
+
+
+def test_proto3_optional_is_read_from_the_tag() -> None:
+    # A line of the family under an id no code names: its tag alone asks for protoc 3.15.
+    line = (
+        "api/settings.proto: This file contains proto3 optional fields, but "
+        "--experimental_allow_proto3_optional was not set.\n"
+    )
+    tagged, untagged = tag_readings(
+        line, "protoc-proto3-optional-refused", PROTO3_OPTIONAL, "protoc-too-old"
+    )
+    assert "3.15" in tagged and "3.15" not in untagged
 
 
 def test_a_label_asked_for_is_a_warning_of_an_old_protoc() -> None:

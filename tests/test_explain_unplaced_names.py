@@ -5,11 +5,13 @@ A name every Keras 3 has and no Keras 2 does is code written for Keras 3 (an err
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 import pytest
 
-from tests.explaining import explained, fix_text
+from tests import factories as f
+from tests.explaining import explained, fix_text, top_error
 from tfdoctor.explain.api import _listed_direction
 from tfdoctor.findings import Finding, Report, Severity
 
@@ -157,3 +159,22 @@ def test_tensorflows_own_keras_names_are_not_the_standalone_packages() -> None:
         )
     )
     assert _of(report, "keras-version") is None
+
+
+def test_a_keras_3_name_added_later_asks_for_the_matrixs_first_keras_3_line() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/train.py", line 3, in <module>\n'
+        "    y = keras.ops.histogram(x)\n"
+        "AttributeError: module 'keras.ops' has no attribute 'histogram'\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert '"keras>=3.6" "tensorflow>=2.16"' in fix and "TensorFlow of 2.16 or later" in fix
+    # A matrix whose 2.16 wheel still asked for Keras 2: Keras 3 comes with 2.17.
+    line = f.FIXTURE_MATRIX.line_for("2.16")
+    assert line is not None
+    later = f.with_line(
+        f.FIXTURE_MATRIX, "2.16", pins=dataclasses.replace(line.pins, keras=">=2.16,<2.17")
+    )
+    moved = fix_text(top_error(explained(text, matrix=later)))
+    assert '"tensorflow>=2.17"' in moved and "TensorFlow of 2.17 or later" in moved

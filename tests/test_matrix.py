@@ -362,9 +362,10 @@ cuda_families:"""
             sub('    cudnn: "8.9"\n', '    cudnn: "8.9"\n    colour: blue\n'),
             "m.yaml:32: tensorflow[0].colour: unknown field (expected one of: and_cuda, "
             "compute_capabilities, cuda, cuda_builds, cuda_install, cudnn, glibc_min, "
-            "gpu_package, keras_in_step, known_gpu_failures, latest_patch, line, notes, pins, "
-            "python, requires_python, sources, tensorflow_gpu_release, tf_trt, "
-            "tolerated_ranges, undeclared_ranges, windows_native_gpu, wrappers, xla_by_default)",
+            "gpu_package, keras_in_step, known_gpu_failures, latest_patch, line, notes, "
+            "onednn_opts, pins, python, requires_python, sources, tensorflow_gpu_release, "
+            "tf_trt, tolerated_ranges, undeclared_ranges, windows_native_gpu, wrappers, "
+            "xla_by_default)",
             id="unknown-field-in-line",
         ),
         pytest.param(
@@ -529,6 +530,78 @@ def test_a_tolerated_range_cites_its_own_source_only_where_the_line_tolerates_it
     assert parse_error(other).endswith(
         "tensorflow[2.15].sources.tolerated_ranges.numpy: not a fact of this entry"
     )
+
+
+#: The 2.15 line of VALID_MATRIX reading TF_ENABLE_ONEDNN_OPTS, with ``value`` and ``cited``.
+def _onednn_opts(value: str, cited: str = "      onednn_opts: pypi\n") -> str:
+    return sub(
+        "    sources:\n      latest_patch: pypi\n",
+        f"    onednn_opts: {value}\n    sources:\n      latest_patch: pypi\n{cited}",
+    )(VALID_MATRIX)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param(
+            _onednn_opts('"yes"'),
+            "m.yaml:41: tensorflow[2.15].onednn_opts: expected true or false, got 'yes'",
+            id="not-a-boolean",
+        ),
+        pytest.param(
+            _onednn_opts('"2.5"'),
+            "m.yaml:41: tensorflow[2.15].onednn_opts: expected true or false, got '2.5'",
+            id="a-release-in-place-of-the-flag",
+        ),
+        pytest.param(
+            _onednn_opts("true", cited=""),
+            "m.yaml:41: tensorflow[2.15].onednn_opts: no source (add sources.onednn_opts)",
+            id="uncited",
+        ),
+    ],
+)
+def test_a_wrong_onednn_opts_is_refused(text: str, message: str) -> None:
+    assert parse_error(text) == message
+
+
+def test_onednn_opts_since_is_the_oldest_line_reading_it_after_one_that_does_not() -> None:
+    matrix = parse_matrix(_onednn_opts("true"), "m.yaml")
+    since = matrix.onednn_opts_since()
+    assert since is not None and since.line == "2.15"
+    assert line("2.15", matrix).onednn_opts and not line("2.0", matrix).onednn_opts
+    # Every line reads it: where it began is not in the matrix.
+    everywhere = _onednn_opts("true").replace(
+        "    sources: {latest_patch: pypi,",
+        "    onednn_opts: true\n    sources: {onednn_opts: pypi, latest_patch: pypi,",
+    )
+    assert parse_matrix(everywhere, "m.yaml").onednn_opts_since() is None
+    # No line reads it.
+    assert parse_matrix(VALID_MATRIX, "m.yaml").onednn_opts_since() is None
+
+
+@pytest.mark.parametrize(
+    ("version", "os_name", "dist"),
+    [
+        pytest.param("1.14.0", "linux", "tensorflow-gpu", id="older-than-every-line"),
+        pytest.param("2.0.4", "linux", "tensorflow-gpu", id="tensorflow-gpu-line"),
+        pytest.param("2.0.4", "windows", "tensorflow-gpu", id="tensorflow-gpu-on-windows"),
+        pytest.param("2.1.0", "linux", "tensorflow", id="tensorflow-holds-both"),
+        pytest.param("2.16.1", "windows", None, id="no-windows-gpu-build"),
+        pytest.param("9.9.0", "linux", "tensorflow", id="newer-than-every-line"),
+        pytest.param("nightly", "linux", None, id="not-a-release"),
+    ],
+)
+def test_the_gpu_distribution_of_a_release(version: str, os_name: str, dist: Optional[str]) -> None:
+    assert MATRIX.gpu_distribution(version, os_name) == dist
+
+
+def test_the_lines_reading_onednn_opts_run_from_the_first_to_the_newest() -> None:
+    # One switch, added once: no line after the one that added it goes without.
+    for matrix in (SHIPPED, MATRIX):
+        since = matrix.onednn_opts_since()
+        assert since is not None
+        assert all(x.onednn_opts == (x.key >= since.key) for x in matrix.lines)
+        assert since.sources_of("onednn_opts")
 
 
 def test_load_matrix_missing_file_and_directory(tmp_path: Path) -> None:

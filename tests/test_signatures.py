@@ -15,6 +15,7 @@ from tfdoctor.signatures import (
     BENIGN,
     DEFAULT_SIGNATURES,
     EVIDENCE,
+    TAGS,
     TF_DISTRIBUTION,
     Signature,
     SignatureError,
@@ -268,6 +269,19 @@ def test_a_valid_document_parses() -> None:
             r"s\.yaml:11: signatures\[1\]\.id: duplicate id 'demo'",
             id="duplicate-id",
         ),
+        *(
+            pytest.param(
+                _doc(GOOD_ENTRY + f"    tags: {tags}\n"),
+                r"s\.yaml:11: signatures\[demo\]\.tags: " + message,
+                id=name,
+            )
+            for name, tags, message in (
+                ("unknown-tag", "[sunshine]", "'sunshine' is not one of [a-z, -]*emulator, "),
+                ("tag-not-a-list", "emulator", "expected a list"),
+                ("no-tags", "[]", "needs at least one tag"),
+                ("repeated-tag", "[emulator, emulator]", "'emulator' is given twice"),
+            )
+        ),
     ],
 )
 def test_problems_are_one_line_with_file_line_and_field(text: str, expected: str) -> None:
@@ -276,6 +290,18 @@ def test_problems_are_one_line_with_file_line_and_field(text: str, expected: str
     message = str(err.value)
     assert "\n" not in message
     assert re.match(expected, message), message
+
+
+def test_tags_are_read_sorted() -> None:
+    sigs = parse_signatures(_doc(GOOD_ENTRY + "    tags: [macos-words, emulator]\n"), "s.yaml")
+    assert sigs.by_id("demo").tags == ("emulator", "macos-words")
+    assert parse_signatures(_doc(), "s.yaml").by_id("demo").tags == ()
+
+
+def test_every_tag_is_carried_by_a_shipped_signature() -> None:
+    # A tag no signature carries is code reading nothing.
+    carried = {t for sig in SIGNATURES.signatures for t in sig.tags}
+    assert carried == set(TAGS)
 
 
 def test_an_unreadable_file_is_one_line(tmp_path: object) -> None:

@@ -247,6 +247,9 @@ class TFLine(Record):
     keras_in_step: bool = False
     #: This line's Keras compiles with XLA on a GPU without being asked (2.11 on).
     xla_by_default: bool = False
+    #: This line's default builds read TF_ENABLE_ONEDNN_OPTS, their oneDNN kernels' switch
+    #: (2.5 on); earlier, only the MKL builds have those kernels (switched by TF_DISABLE_MKL).
+    onednn_opts: bool = False
     #: TF-TRT in the line's Linux GPU build; None where the matrix does not state it.
     tf_trt: Optional[TfTrt] = None
     #: Where the entry starts in the matrix file (1-based), for messages.
@@ -428,6 +431,35 @@ class Matrix(Record):
         lines = [(x.line, x.cuda) for x in reversed(self.lines) if x.cuda and not x.pre_release]
         known = {dotted_line(r) for r, _ in early}
         return (*early, *((r, c) for r, c in lines if r not in known))
+
+    def nearest_line(self, version: str) -> Optional[TFLine]:
+        """The line of release ``version``; for a release older than every line the oldest,
+        for one newer than every line the newest (what they share with the release); None
+        where the version is not a release or falls between lines."""
+        key = release_line(version)
+        if key is None or not self.lines:
+            return None
+        oldest = min(self.lines, key=lambda x: x.key)
+        newest = max(self.lines, key=lambda x: x.key)
+        if key < oldest.key:
+            return oldest
+        return newest if key > newest.key else self.line_for(version)
+
+    def gpu_distribution(self, version: str, os_name: str = "linux") -> Optional[str]:
+        """The distribution of release ``version``'s GPU build on ``os_name``: its nearest
+        line's ``gpu_package`` (tensorflow-gpu up to 2.0, tensorflow from 2.1); None where that
+        line has no GPU build there or the version is not a release."""
+        line = self.nearest_line(version)
+        return line.gpu_package.get(os_name) if line is not None else None
+
+    def onednn_opts_since(self) -> Optional[TFLine]:
+        """The line that added TF_ENABLE_ONEDNN_OPTS: the oldest line whose builds read it
+        (``onednn_opts``), where an older line's do not (else where it began is not known:
+        None)."""
+        first = min((x for x in self.lines if x.onednn_opts), key=lambda x: x.key, default=None)
+        if first is None or not any(x.key < first.key for x in self.lines):
+            return None
+        return first
 
     def toolkit(self, cuda: str) -> Optional[CudaToolkit]:
         """The toolkit row of a CUDA ``major.minor`` version."""
@@ -923,6 +955,11 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         xla_by_default=(
             reader.boolean(fields["xla_by_default"], f"{where}.xla_by_default")
             if "xla_by_default" in fields
+            else False
+        ),
+        onednn_opts=(
+            reader.boolean(fields["onednn_opts"], f"{where}.onednn_opts")
+            if "onednn_opts" in fields
             else False
         ),
         tf_trt=tf_trt,

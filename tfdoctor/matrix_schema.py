@@ -335,6 +335,17 @@ LINE_FIELDS: tuple[Field, ...] = (
             "that never asks for XLA"
         ),
     ),
+    Field(
+        "onednn_opts",
+        "true or false",
+        required=False,
+        stated=NON_EMPTY,
+        doc=(
+            "optional: this line's default builds read TF_ENABLE_ONEDNN_OPTS, the switch of "
+            "their oneDNN kernels (2.5 on, per the 2.5.0 release notes); before it only the MKL "
+            "builds have those kernels, switched by TF_DISABLE_MKL"
+        ),
+    ),
 )
 
 #: The keys of the whole document.

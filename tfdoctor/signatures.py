@@ -207,6 +207,123 @@ NEEDS = frozenset(
     }
 )
 
+#: What a signature's line shows of the machine or the failure beside its cause (its ``tags``):
+#: a property the code that weighs a family of lines reads from the tag, so a new line of the
+#: family needs only its tag, no code. Tag -> what it says.
+WINDOWS_WORDS = "windows-words"
+MACOS_WORDS = "macos-words"
+REMOVED_API = "removed-api"
+KFD_NODE = "kfd-node"
+EMULATOR = "emulator"
+LOADER_LINE = "loader-line"
+REASON_CUT = "reason-cut"
+PIP_WORDS = "pip-words"
+UV_WORDS = "uv-words"
+POETRY_WORDS = "poetry-words"
+ROCM_WORDS = "rocm-words"
+DIRECTML_WORDS = "directml-words"
+PROTO3_OPTIONAL = "proto3-optional"
+BARE_INIT_ERROR = "bare-init-error"
+FORKED = "forked"
+BAZEL_WORDS = "bazel-words"
+SETUPTOOLS_WORDS = "setuptools-words"
+NUITKA_WORDS = "nuitka-words"
+TFLITE_WORDS = "tflite-words"
+GENCODE_CHECK = "gencode-check"
+ONE_RELEASE = "one-release"
+INDEX_UNREAD = "index-unread"
+INDEX_NOT_PYPI = "index-not-pypi"
+ABI_TAG = "abi-tag"
+TAGS: Mapping[str, str] = {
+    WINDOWS_WORDS: (
+        "words only Windows' tools print (Visual C++'s build tools, Bazel's Windows toolchain, "
+        "Windows' loader): the log is of Windows whatever else it shows"
+    ),
+    MACOS_WORDS: (
+        "words of macOS's tools and shells (xcrun; the shells' report of an illegal "
+        "instruction, zsh's, macOS's shell since 10.15, which zsh prints elsewhere too): a Mac "
+        "where the log shows no other system"
+    ),
+    REMOVED_API: (
+        "the running Bazel no longer has an API the source's build files use (a Starlark name "
+        "or rule, a flipped incompatible change): the Bazel is newer than the source"
+    ),
+    KFD_NODE: (
+        "ROCm's runtime could not open its device node /dev/kfd (the user's groups, a "
+        "container's unmapped group): ROCm's access fix, not NVIDIA's"
+    ),
+    EMULATOR: (
+        "the emulator's own line (QEMU's report of the signal its guest died of): the process "
+        "ran emulated"
+    ),
+    LOADER_LINE: (
+        "TensorFlow's loader's own line for a CUDA library or libcuda it could not open, which "
+        "a machine without a GPU prints as it starts: such lines alone are that look"
+    ),
+    REASON_CUT: (
+        "words that leave out why TensorFlow's native library did not load or start "
+        "(Windows' reason cut from 'DLL load failed', TensorFlow's own line without the "
+        "loader's error): a CPU without AVX stays one of the candidates"
+    ),
+    PIP_WORDS: "pip's own words: a refusal in them is pip's (its commands, its options)",
+    UV_WORDS: "uv's own words: a refusal in them is uv's, named so in the finding",
+    POETRY_WORDS: "Poetry's own words: a refusal in them is Poetry's, named so in the finding",
+    ROCM_WORDS: (
+        "words of AMD's ROCm stack (its runtime, tools and TensorFlow build): a GPU these "
+        "refuse gets ROCm's fix, not CUDA's"
+    ),
+    DIRECTML_WORDS: (
+        "words of DirectML's TensorFlow builds: a GPU these refuse gets DirectML's fix "
+        "(a Direct3D 12 adapter and its driver)"
+    ),
+    PROTO3_OPTIONAL: (
+        "protoc refusing proto3's optional fields (before 3.12 it cannot parse them, before "
+        "3.15 it asks for a flag): the protoc the fix names is 3.15 or later"
+    ),
+    BARE_INIT_ERROR: (
+        "CUDA's bare 'initialization error', no reason named: where no fork is shown a driver "
+        "older than the build's CUDA leads, the other candidates named in the fix"
+    ),
+    FORKED: (
+        "a process the log shows forked from another (a server's or pool's workers, Keras' "
+        "multiprocessing workers, multiprocessing's fork start method): the context of the "
+        "needs fork-shown and fork-not-shown"
+    ),
+    BAZEL_WORDS: (
+        "Bazel's own words (its toolchain configuration, its errors): build tools missing in "
+        "them are Bazel's toolchain's"
+    ),
+    SETUPTOOLS_WORDS: (
+        "setuptools' (distutils') words building an extension: build tools missing in them "
+        "are its compiler's"
+    ),
+    NUITKA_WORDS: "Nuitka's own words: a frozen program's failure in them is Nuitka's to fix",
+    TFLITE_WORDS: (
+        "TensorFlow Lite's words (its interpreter, converter, delegates): an op it lacks is "
+        "the Lite runtime's, not TensorFlow's"
+    ),
+    GENCODE_CHECK: (
+        "protobuf's runtime checking the protobuf release that generated a module "
+        "(runtime_version.py, 5.27 on): the fix is the runtime's or the generated code's"
+    ),
+    ONE_RELEASE: (
+        "a resolver naming the one release it chose and found no file of for this interpreter "
+        "or platform (uv, Poetry): that release, not every release, has no wheel here"
+    ),
+    INDEX_UNREAD: (
+        "pip could not read the index (it retried a broken connection, a page did not "
+        "fetch): a refusal after it says nothing of the wheels, unless it lists releases"
+    ),
+    INDEX_NOT_PYPI: (
+        "pip read an index of the user's own, or none (--no-index): a refusal after it says "
+        "nothing of PyPI's files"
+    ),
+    ABI_TAG: (
+        "a resolver saying the wheels' Python ABI tags are what does not match (uv's words, "
+        "pixi's with uv's resolver): the interpreter's Python version, not its platform"
+    ),
+}
+
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _URL_RE = re.compile(r"^https://\S+$")
 
@@ -237,6 +354,8 @@ class Signature(Record):
     severity_with_gpu: Optional[str] = None
     #: The context the line counts in, one of :data:`NEEDS` (empty: anywhere).
     needs: str = ""
+    #: What the line shows beside its cause, each one of :data:`TAGS`, sorted.
+    tags: tuple[str, ...] = ()
     #: Where the entry starts in the file (1-based), for messages.
     lineno: int = 0
 
@@ -328,7 +447,7 @@ def _without_backticks(keyword: str) -> str:
     return max(keyword.split("`"), key=len) if "`" in keyword else keyword
 
 
-_OPTIONAL = ("explanation", "severity_with_gpu", "needs")
+_OPTIONAL = ("explanation", "severity_with_gpu", "needs", "tags")
 
 
 def _read_signature(reader: NodeReader, node: Node, index: int, known: set[str]) -> Signature:
@@ -427,5 +546,20 @@ def _read_signature(reader: NodeReader, node: Node, index: int, known: set[str])
         examples=tuple(examples),
         severity_with_gpu=gpu_severity,
         needs=needs,
+        tags=_tags(reader, fields["tags"], f"{where}.tags") if "tags" in fields else (),
         lineno=node.start_mark.line + 1,
     )
+
+
+def _tags(reader: NodeReader, node: Node, field: str) -> tuple[str, ...]:
+    """A signature's ``tags``: a non-empty list of distinct :data:`TAGS`, sorted."""
+    items = reader.sequence(node, field)
+    if not items:
+        raise reader.error(node, field, "needs at least one tag (or no tags field)")
+    seen: list[str] = []
+    for item in items:
+        tag = reader.choice(item, field, tuple(sorted(TAGS)))
+        if tag in seen:
+            raise reader.error(item, field, f"{tag!r} is given twice")
+        seen.append(tag)
+    return tuple(sorted(seen))

@@ -1815,14 +1815,16 @@ def libcuda_import_fix(m: Machine) -> Fix:
     """A GPU build whose import needs libcuda.so.1 (TensorFlow 1.x's GPU wheels linked it):
     the driver where there is a GPU, the CPU build where there is none."""
     tf = m.tf
-    # The CPU build of the same release: tensorflow itself up to 1.15 (tensorflow-gpu was
-    # the GPU one), tensorflow-cpu from 2.1 (tensorflow holds both). Unknown: named, not run.
+    # The CPU build of the same release: tensorflow itself where the matrix's GPU build is
+    # another distribution (tensorflow-gpu, up to 2.0), tensorflow-cpu where tensorflow holds
+    # both (2.1 on). Unknown: named, not run.
+    gpu_dist = m.matrix.gpu_distribution(tf.version) if tf and m.matrix else None
     cpu = (
         None
-        if tf is None
-        else f"tensorflow=={tf.version}"
-        if version_key(tf.version) < (2, 1)
+        if tf is None or gpu_dist is None
         else f"tensorflow-cpu=={tf.version}"
+        if gpu_dist == "tensorflow"
+        else f"tensorflow=={tf.version}"
     )
     commands: tuple[str, ...] = ("nvidia-smi", "ldconfig -p | grep -F libcuda.so.1")
     if cpu is not None and m.tf_name != "tensorflow-cpu":

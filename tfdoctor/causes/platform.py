@@ -1908,10 +1908,14 @@ def pip_refusal_fix(
         )
     if listed:
         newest = max(listed, key=version_key)
-        # tensorflow-gpu 2.12 and later are placeholders that refuse to install: its users
+        # tensorflow-gpu of a line without a real release of it (the matrix's
+        # tensorflow_gpu_release: 2.12 on) is a placeholder that refuses to install: its users
         # install tensorflow.
+        real = m.matrix.nearest_line(newest) if m.matrix is not None else None
         suggest = (
-            "tensorflow" if dist == "tensorflow-gpu" and version_key(newest) >= (2, 12) else dist
+            "tensorflow"
+            if dist == "tensorflow-gpu" and real is not None and not real.tensorflow_gpu_release
+            else dist
         )
         if release is not None and not _line_listed(requested, listed):
             why = (

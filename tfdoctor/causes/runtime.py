@@ -33,13 +33,11 @@ IMPORT_ORDER_CONFLICT: Final = CauseId("import-order-conflict")
 TF_RELEASE_KERNEL_BUG: Final = CauseId("tf-release-kernel-bug")
 
 #: Where TensorFlow reads its oneDNN switches: TF_ENABLE_ONEDNN_OPTS in the default builds
-#: (2.5 on; on by default on Linux x86 from 2.9), TF_DISABLE_MKL in the MKL builds
-#: (intel-tensorflow, Anaconda's mkl variants) "for legacy reasons" (IsMklEnabled).
+#: (the matrix's lines with onednn_opts; on by default on Linux x86 from 2.9), TF_DISABLE_MKL in
+#: the MKL builds (intel-tensorflow, Anaconda's mkl variants) "for legacy reasons" (IsMklEnabled).
 ONEDNN_SWITCHES = (
     "https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/core/util/util.cc"
 )
-#: The release that added TF_ENABLE_ONEDNN_OPTS (its release notes).
-ONEDNN_OPTS_SINCE = (2, 5)
 
 #: Causes only a log reveals: they happen while a program runs, not in how it is installed.
 CAUSES: Mapping[str, Cause] = dict(
@@ -860,7 +858,9 @@ def onednn_kernel_fix(m: Machine) -> Fix:
     tf = m.tf.version if m.tf is not None else None
     opts = "export TF_ENABLE_ONEDNN_OPTS=0"
     legacy = "export TF_DISABLE_MKL=1"
-    if tf is not None and version_key(tf) < ONEDNN_OPTS_SINCE:
+    # The release that added TF_ENABLE_ONEDNN_OPTS is the matrix's (its lines' onednn_opts).
+    since = m.matrix.onednn_opts_since() if m.matrix is not None else None
+    if tf is not None and since is not None and version_key(tf) < since.key:
         # Before 2.5 only an MKL build runs these kernels, and the stock pip wheel of the
         # same release is built without them: offered unless the matrix says that release
         # has no wheel for the machine's Python.
@@ -902,11 +902,13 @@ def onednn_kernel_fix(m: Machine) -> Fix:
             "or a later release, whose kernel may be fixed.",
             (legacy, *install),
         )
+    added = f"TensorFlow {since.line} and later" if since is not None else "where the build has it"
+    before = f"before {since.line}" if since is not None else "before that switch"
     return Fix(
         "A oneDNN kernel of this TensorFlow build failed inside TensorFlow. Run without the "
-        "oneDNN kernels: set TF_ENABLE_ONEDNN_OPTS=0 before TensorFlow is imported (TensorFlow "
-        "2.5 and later; MKL builds such as intel-tensorflow read TF_DISABLE_MKL=1), or install "
-        "a build without them (before 2.5, PyPI's tensorflow wheel) or a later release whose "
-        "kernel is fixed.",
+        f"oneDNN kernels: set TF_ENABLE_ONEDNN_OPTS=0 before TensorFlow is imported ({added}; "
+        "MKL builds such as intel-tensorflow read TF_DISABLE_MKL=1), or install a build "
+        f"without them ({before}, PyPI's tensorflow wheel) or a later release whose kernel is "
+        "fixed.",
         (opts, legacy),
     )

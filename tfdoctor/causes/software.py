@@ -2274,9 +2274,10 @@ def conda_pypi_companion_fix(
 ) -> Fix:
     """Replace conda's TensorFlow build (``conda_names``, its packages here; ``gpu``: a GPU
     build) with PyPI's of the same version, which PyPI's companion wheels are built against.
-    Before 2.1 PyPI's GPU build is the separate tensorflow-gpu (the plain wheel carries GPU
-    support from 2.1: https://www.tensorflow.org/install/pip)."""
-    dist = "tensorflow-gpu" if gpu and version_key(tf_version)[:2] < (2, 1) else "tensorflow"
+    A GPU build is the matrix's GPU distribution of the release (the separate tensorflow-gpu
+    before 2.1, whose plain wheel carries GPU support: https://www.tensorflow.org/install/pip)."""
+    gpu_dist = m.matrix.gpu_distribution(tf_version) if gpu and m.matrix is not None else None
+    dist = gpu_dist or "tensorflow"
     return Fix(
         f"Install TensorFlow {tf_version} from PyPI in place of conda's build, in this "
         "environment: the companion's wheel is built against PyPI's TensorFlow, and conda's "

@@ -150,10 +150,34 @@ from tfdoctor.matrix import Matrix, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import (
+    ABI_TAG,
+    BARE_INIT_ERROR,
+    BAZEL_WORDS,
     BENIGN,
+    DIRECTML_WORDS,
+    EMULATOR,
     EVIDENCE,
+    FORKED,
+    GENCODE_CHECK,
+    INDEX_NOT_PYPI,
+    INDEX_UNREAD,
+    KFD_NODE,
+    LOADER_LINE,
+    MACOS_WORDS,
+    NUITKA_WORDS,
+    ONE_RELEASE,
     PATTERN_PARTS,
+    PIP_WORDS,
+    POETRY_WORDS,
+    PROTO3_OPTIONAL,
+    REASON_CUT,
+    REMOVED_API,
+    ROCM_WORDS,
+    SETUPTOOLS_WORDS,
     TF_DISTRIBUTION,
+    TFLITE_WORDS,
+    UV_WORDS,
+    WINDOWS_WORDS,
     Signature,
     Signatures,
 )
@@ -1025,7 +1049,7 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
         for h in evidence.hits.values()
         if h.signature.cause in (causes.gpu.CUDA_LIBS_MISSING, causes.gpu.DRIVER_NOT_LOADED)
     ]
-    if any(h.signature.id not in _LOADER_SIGNATURES for h in hits):
+    if any(LOADER_LINE not in h.signature.tags for h in hits):
         return False  # the toolkit's summary, an import's error, a user's words: not the look
     return cuda_probe_only(
         [e for _, e in evidence.logged(tflog.LibraryNotLoaded)],
@@ -1034,10 +1058,6 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
         evidence.first("tf_version", evidence_only=True) or evidence.stated.tf_version,
         (*lines, evidence.first_text),
     )
-
-
-#: The signatures of the loader's own line for a CUDA library or libcuda it could not open.
-_LOADER_SIGNATURES = frozenset({"dlopen-cuda-library", "dlopen-libcuda"})
 
 
 def _system_of(
@@ -1883,9 +1903,9 @@ def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId
         if item is not None:
             return causes.gpu.GPU_KNOWN_FAILURE, causes.gpu.rocm_arch_list_fix(target, item)
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(target, supported)
-    if all(h.signature.id.startswith("rocm-") for h in hits):
+    if all(ROCM_WORDS in h.signature.tags for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix()
-    if all(h.signature.id.startswith("directml-") for h in hits):
+    if all(DIRECTML_WORDS in h.signature.tags for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.directml_adapter_fix()
     predates = _cuda_predates(m, r, hits)
     if predates is not None:
@@ -1957,10 +1977,6 @@ def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     )
 
 
-#: Signatures of SIGILL in words only macOS's shells (or zsh, macOS's since 10.15) print.
-_MACOS_SIGILL = frozenset({"illegal-instruction-macos", "illegal-hardware-instruction"})
-
-
 def _without(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
     """``by_cause`` without ``signature``'s hits under ``cause`` (the cause gone if none stay)."""
     rest = [h for h in by_cause.get(cause, []) if h.signature.id != signature]
@@ -1997,7 +2013,7 @@ def _fold_into_emulator(by_cause: dict[str, list[Hits]]) -> None:
     crash the CPU's missing instructions would explain (TensorFlow's AVX refusal, an illegal
     instruction) is the emulator's, one cause with it."""
     emulated = by_cause.get(causes.platform.CPU_EMULATED, [])
-    if not any(h.signature.id.startswith("qemu-") for h in emulated):
+    if not any(EMULATOR in h.signature.tags for h in emulated):
         return
     lacking = by_cause.pop(causes.platform.CPU_LACKS_AVX, [])
     # The emulator's own line first: its words name the cause.
@@ -2026,7 +2042,7 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
         shown = (plat is not None and plat.rosetta) or (r.mac is not None and r.mac.value == APPLE)
         return causes.platform.CPU_EMULATED, causes.platform.rosetta_conda_fix(not shown)
     emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or any(
-        i.startswith("qemu-") for i in ids
+        EMULATOR in h.signature.tags for h in hits
     )
     mac = r.mac  # shown only for a log of macOS, or of no system shown (_system_of)
     if not emulated and plat is None and mac is not None:
@@ -2038,7 +2054,9 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
         # A Mac that shows neither kind is taken for Apple silicon under Rosetta, the commoner
         # since 2020 (an Intel Mac without AVX is older than 2012): the macOS shells' words
         # or a log of macOS, not zsh's words on a system the log shows is another.
-        emulated = r.os == "macos" or bool(ids & _MACOS_SIGILL and not r.os)
+        emulated = r.os == "macos" or (
+            not r.os and any(MACOS_WORDS in h.signature.tags for h in hits)
+        )
     if emulated:
         return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(m)
     library = _group(hits, "library")
@@ -2049,10 +2067,6 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     )
 
 
-#: Signatures whose words stop short of why TensorFlow's native library did not load or start
-#: (Windows' reason cut from "DLL load failed", TensorFlow's own line with the loader's error
-#: not pasted): a CPU without AVX is one of the candidates they leave open.
-_REASON_CUT = frozenset({"windows-dll-load-failed-reason-cut", "native-runtime-failed"})
 #: Windows' reason for a DLL that did not load, on the line below Python's "DLL load failed:"
 #: (a paste wrapped there): a module missing (126), a procedure missing (127), another
 #: machine's DLL (193), access denied (5). Each says why, and none is a CPU without AVX, whose
@@ -2093,7 +2107,7 @@ def _cpu_candidate(
         emulated is not None
         and emulated.severity.rank >= Severity.WARNING.rank
         and crashes
-        and not any(h.signature.id.startswith("qemu-") for h in crashes)
+        and not any(EMULATOR in h.signature.tags for h in crashes)
         and r.mac is None
     ):
         lines = [_cite([h]) for h in crashes]
@@ -2120,7 +2134,7 @@ def _cpu_candidate(
         h
         for c in (causes.platform.MSVC_RUNTIME_MISSING, causes.platform.NATIVE_LIBRARY_UNRESOLVED)
         for h in by_cause.get(c, ())
-        if h.signature.id in _REASON_CUT
+        if REASON_CUT in h.signature.tags
     ]
     if not reason_cut or r.os not in (None, "windows") or _REASON_BELOW.search(text):
         return None
@@ -2128,7 +2142,7 @@ def _cpu_candidate(
         h
         for hs in by_cause.values()
         for h in hs
-        if h.signature.id not in _REASON_CUT and h.signature.severity != "info"
+        if REASON_CUT not in h.signature.tags and h.signature.severity != "info"
     ]
     if others or r.dll_extension is not None:
         return None  # another line says more than a cut reason
@@ -2151,9 +2165,7 @@ def _cpu_candidate(
             )
         ),
         _avx_check_fix(
-            "windows"
-            if r.os == "windows" or first.signature.id == "windows-dll-load-failed-reason-cut"
-            else None
+            "windows" if r.os == "windows" or WINDOWS_WORDS in first.signature.tags else None
         ),
     )
 
@@ -2249,7 +2261,7 @@ def _binding_word_size_candidate(
 
 def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     required, loaded = _group(hits, "required"), _group(hits, "loaded")
-    if any(h.signature.id.startswith("protobuf-gencode-") for h in hits):
+    if any(GENCODE_CHECK in h.signature.tags for h in hits):
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_gencode_fix(
             m, required, loaded, _group(hits, "proto")
         )
@@ -2970,30 +2982,26 @@ def _host_cert(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     )
 
 
-#: Bazel's words that are its Windows toolchain's: the Visual C++ wrapper, the traceback.
-_BAZEL_WINDOWS = frozenset({"bazel-vc-build-tools-not-found", "bazel-windows-toolchain-traceback"})
-
-
 def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    bazel = [h for h in hits if h.signature.id.startswith("bazel-")]
+    bazel = [h for h in hits if BAZEL_WORDS in h.signature.tags]
     if bazel and len(bazel) == len(hits):
         # Bazel's C/C++ autoconfiguration: the Visual C++ wrapper's words are Windows'.
-        windows = r.os == "windows" or any(h.signature.id in _BAZEL_WINDOWS for h in bazel)
+        windows = r.os == "windows" or any(WINDOWS_WORDS in h.signature.tags for h in bazel)
         return (
             causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING,
             causes.platform.bazel_toolchain_fix(
                 "windows" if windows else r.os, _group(bazel, "compiler") or ""
             ),
         )
-    extension = [h for h in hits if h.signature.id.startswith("python-ext-")]
+    extension = [h for h in hits if SETUPTOOLS_WORDS in h.signature.tags]
     if extension and len(extension) == len(hits):
         # setuptools' words: MSVC is Windows', xcrun macOS's; a compiler it could not run.
-        ids = {h.signature.id for h in extension}
+        tags = {t for h in extension for t in h.signature.tags}
         shown = (
             "windows"
-            if ids & {"python-ext-msvc-missing", "python-ext-vcvarsall-missing"}
+            if WINDOWS_WORDS in tags
             else "macos"
-            if "python-ext-xcrun-missing" in ids
+            if MACOS_WORDS in tags
             else r.os or "linux"
         )
         return (
@@ -3530,18 +3538,6 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     return cause, causes.software.custom_op_compile_fix(None, plugin)
 
 
-#: The signatures of a Starlark API a newer Bazel removed: the source is older than it.
-_BAZEL_REMOVED_API = frozenset(
-    {
-        "bazel-incompatible-change-flipped",
-        "starlark-removed-api",
-        "starlark-depset-mutable-items",
-        "starlark-removed-name-undefined",
-        "bazel-native-repository-rule-removed",
-    }
-)
-
-
 #: The external repository a Bazel crash names ('REPOSITORY_DIRECTORY:@llvm').
 _CRASHED_REPOSITORY = re.compile(r"'REPOSITORY\w{0,20}:@{1,2}([\w.+~-]{1,200})")
 
@@ -3567,7 +3563,7 @@ def _bazel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         "",
     )
     why = ""
-    if not required and ids & _BAZEL_REMOVED_API:
+    if not required and any(REMOVED_API in h.signature.tags for h in hits):
         newer = False
         said = " ".join(line for h in hits for _, line in h.citations)
         # Bazel's own replacement for the native repository rules it removed.
@@ -3627,9 +3623,6 @@ def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     )
 
 
-#: uv's (and pixi's, which resolves PyPI with uv's resolver) refusals of every release for
-#: the interpreter's Python ABI tag (a pin's refusal is one release's: _RESOLVER_RELEASE).
-_UV_ABI_TAG = frozenset({"uv-no-abi-tag-any-release", "uv-no-abi-tag-listed"})
 #: The distributions whose refused wheels this cause is about (pip-unsupported-wheel's).
 _TF_WHEEL = re.compile(PATTERN_PARTS["{{tf_wheel}}"], re.IGNORECASE)
 
@@ -3664,7 +3657,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     if hint is not None:
         # uv's hint, on its own line below the refusal, names the interpreter and the Python
         # tags of the release's wheels: a pin of that release, or no release, fits this Python.
-        one_release = any(h.signature.id in _RESOLVER_RELEASE for h in hits)
+        one_release = any(ONE_RELEASE in h.signature.tags for h in hits)
         return (
             causes.platform.TF_RELEASE_NOT_FOR_PYTHON
             if one_release
@@ -3676,7 +3669,11 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     yanked = _yanked_placeholder(m, r, hits)
     if yanked is not None:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, yanked
-    abi_words = [h for h in hits if h.signature.id in _UV_ABI_TAG]
+    # The resolver's refusals of every release for the interpreter's Python ABI tag (a pin's
+    # refusal is one release's).
+    abi_words = [
+        h for h in hits if ABI_TAG in h.signature.tags and ONE_RELEASE not in h.signature.tags
+    ]
     if abi_words and not r.pip_refusals:
         # uv's (or pixi's) words say the wheels' Python ABI tags are what does not match:
         # the interpreter's Python version, not its bitness or platform.
@@ -3876,7 +3873,7 @@ def _chosen_release(hits: Sequence[Hits], dist: str) -> Optional[str]:
         (
             g["tf_version"]
             for h in hits
-            if h.signature.id in _RESOLVER_RELEASE
+            if ONE_RELEASE in h.signature.tags
             for g in h.groups
             if normalize_name(g.get("dist") or "") == dist and g.get("tf_version")
         ),
@@ -3890,13 +3887,13 @@ def _python_stated(r: Revealed) -> bool:
 
 
 def _installer(hits: Sequence[Hits]) -> str:
-    """The installer whose words the refusal is in (its signatures' ids name uv and Poetry)."""
-    ids = [h.signature.id for h in hits]
-    if any(i.startswith("pip-") for i in ids):
+    """The installer whose words the refusal is in (its signatures' tags name uv and Poetry)."""
+    tags = {t for h in hits for t in h.signature.tags}
+    if PIP_WORDS in tags:
         return "pip"
-    if any(i.startswith("uv-") for i in ids):
+    if UV_WORDS in tags:
         return "uv"
-    return "Poetry" if any(i.startswith("poetry-") for i in ids) else "pip"
+    return "Poetry" if POETRY_WORDS in tags else "pip"
 
 
 #: pip's refusals of distributions outside TensorFlow's family (signatures.yaml).
@@ -3905,10 +3902,6 @@ _OTHER_REFUSALS = frozenset(
 )
 #: pip's refusals of TensorFlow's distributions and companions (signatures.yaml).
 _TF_REFUSALS = frozenset({"pip-no-version-satisfies", "pip-no-matching-distribution"})
-#: pip's words where it could not read the index (urllib3's retries, a page it could not fetch).
-_INDEX_UNREACHED = ("pip-index-retrying", "pip-index-fetch-failed")
-#: pip's words where the list it read is not PyPI's (an index of the user's own, --no-index).
-_INDEX_NOT_PYPI = ("pip-index-not-pypi", "pip-no-index")
 
 
 def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
@@ -3925,8 +3918,8 @@ def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -
     hits = by_cause.get(causes.platform.TF_NO_WHEEL_FOR_PYTHON)
     if not hits:
         return
-    unreached = [evidence.hits[i].first for i in _INDEX_UNREACHED if i in evidence.hits]
-    not_pypi = [evidence.hits[i].first for i in _INDEX_NOT_PYPI if i in evidence.hits]
+    unreached = [h.first for h in evidence.hits.values() if INDEX_UNREAD in h.signature.tags]
+    not_pypi = [h.first for h in evidence.hits.values() if INDEX_NOT_PYPI in h.signature.tags]
     yanked = "pip-yanked-ignored" in evidence.hits and any(
         x.shown and not x.versions for x in evidence.refusals
     )
@@ -4375,9 +4368,6 @@ def _refused_companion(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
     return next(iter((*refused, *named)), None)
 
 
-#: Resolvers that name the one release they chose and found no file of for this interpreter
-#: or platform (uv, Poetry): that TensorFlow release, not every release, has no wheel here.
-_RESOLVER_RELEASE = ("uv-no-wheel", "uv-no-abi-tag", "uv-no-platform-tag", "poetry-no-candidates")
 #: uv's refusal of every release for the interpreter's platform tags (not its Python's).
 _UV_PLATFORM_TAG = "uv-no-platform-tag-any-release"
 # uv's platform hint under it (uv-distribution-types): "Wheels are available for `X` (v1) on
@@ -4406,7 +4396,7 @@ def _resolver_release(hits: Sequence[Hits], r: Revealed) -> Optional[Fix]:
     found = [
         (g, line)
         for h in hits
-        if h.signature.id in _RESOLVER_RELEASE
+        if ONE_RELEASE in h.signature.tags
         for g, (_, line) in zip(h.groups, h.citations)
     ]
     if not found:
@@ -4739,7 +4729,7 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_select_ops_fix(
             _group(hits, "op")
         )
-    if all(h.signature.id.startswith("tflite-") for h in hits):
+    if all(TFLITE_WORDS in h.signature.tags for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_runtime_fix()
     op = _group(hits, "op")
     if any(h.signature.id == "graph-attr-not-in-op" for h in hits):
@@ -4882,7 +4872,7 @@ BUILDERS: dict[str, Builder] = {
         causes.software.FREEZER_TF_SUPPORT_OUTDATED,
         causes.software.freezer_fix(
             m,
-            "nuitka" if any(h.signature.id.startswith("nuitka-") for h in hits) else "pyinstaller",
+            "nuitka" if any(NUITKA_WORDS in h.signature.tags for h in hits) else "pyinstaller",
         ),
     ),
     causes.runtime.TENSOR_FROM_OTHER_GRAPH: lambda m, r, hits: (
@@ -4959,7 +4949,7 @@ BUILDERS: dict[str, Builder] = {
             _in_container(m, r)
             or any(h.signature.id == "rocm-kfd-not-member-of-nogroup" for h in hits)
         )
-        if all(h.signature.id.startswith("rocm-kfd-") for h in hits)
+        if all(KFD_NODE in h.signature.tags for h in hits)
         else causes.gpu.no_permission_fix(_in_container(m, r)),
     ),
     causes.gpu.ROCM_LIBS_OFF_PATH: lambda m, r, hits: (
@@ -4981,7 +4971,7 @@ BUILDERS: dict[str, Builder] = {
     causes.software.PROTOC_TOO_OLD: lambda m, r, hits: (
         causes.software.PROTOC_TOO_OLD,
         causes.software.protoc_upgrade_fix(
-            optional=any("optional" in h.signature.id for h in hits),
+            optional=any(PROTO3_OPTIONAL in h.signature.tags for h in hits),
             label_asked=any(h.signature.id == "protoc-label-expected" for h in hits),
             os=r.os,
         ),
@@ -4990,7 +4980,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.DRIVER_TOO_OLD: lambda m, r, hits: (
         causes.gpu.DRIVER_TOO_OLD,
         causes.gpu.driver_init_error_fix(m, _floor(m))
-        if all(h.signature.id in _CUDA_INIT_ERROR for h in hits)
+        if all(BARE_INIT_ERROR in h.signature.tags for h in hits)
         else causes.gpu.driver_too_old_fix(m, _floor(m)),
     ),
     causes.software.IMPORT_CRASH: _import_crash,
@@ -5120,28 +5110,13 @@ def _gpu_shown(m: Machine, r: Revealed) -> bool:
     return bool(r.compute_capability) or r.smi_gpu or m.gpu_presence in ("present", "driver-broken")
 
 
-#: Signatures of CUDA's bare "initialization error" where no fork is shown (needs:
-#: fork-not-shown): a driver too old for the build leads, with the other candidates in the fix.
-_CUDA_INIT_ERROR: frozenset[str] = frozenset({"cuda-runtime-init-error", "cuinit-not-initialized"})
-
-
-#: Signatures whose lines show a process forked from another (a server's or pool's workers,
-#: Keras' multiprocessing workers, multiprocessing's fork start method): the context in which
-#: CUDA's "initialization error" is the fork's (needs: fork-shown).
-#: Of them, a server's or a task queue's workers (they also show the code served).
+#: Of the signatures of a forked process (their ``forked`` tag), a server's or a task queue's
+#: workers (they also show the code served), in the order their lines are quoted.
 _SERVER_FORK_SIGNS = (
     "gunicorn-workers-forked",
     "gunicorn-worker-timeout",
     "forked-celery-worker",
     "forked-uwsgi-worker",
-)
-FORK_SIGNS = frozenset(
-    {
-        *_SERVER_FORK_SIGNS,
-        "forked-keras-workers",
-        "forked-multiprocessing",
-        "forked-multithreaded-warning",
-    }
 )
 
 
@@ -5177,7 +5152,7 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
     in_tf = any("/tensorflow" in p or "/autograph/" in p for p in frames)
-    forked = any(sign in evidence.hits for sign in FORK_SIGNS)
+    forked = any(FORKED in h.signature.tags for h in evidence.hits.values())
     installed = any(origin_of(p).installed for p in frames)
     # TensorBoard's package or its console script (bin/tensorboard, Scripts\tensorboard.exe).
     in_tb = any(_TB_FRAME.search(p) for p in frames)

@@ -1977,14 +1977,17 @@ def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict
         if keras is not None
         else "the Keras that raised this is older (the log does not show which)"
     )
-    # Keras 3 over a TensorFlow before 2.16 replaces the Keras 2 that TensorFlow's tf.keras
-    # is: the TensorFlow that ships Keras 3 comes with it unless the log shows one.
-    tf_ok = m.tf is not None and version_key(m.tf.version) >= (2, 16)
+    # Keras 3 over a TensorFlow before its first Keras 3 line replaces the Keras 2 that
+    # TensorFlow's tf.keras is: the TensorFlow that ships Keras 3 comes with it unless the log
+    # shows one.
+    first_key = _first_keras3(m)
+    first = ".".join(str(part) for part in first_key)
+    tf_ok = m.tf is not None and version_key(m.tf.version) >= first_key
     fix = Fix(
         f"`{name}` is in Keras from {since} on, and {this}: the code was written for a newer "
-        f"Keras. Install Keras {since} or newer, with a TensorFlow of 2.16 or later (the "
+        f"Keras. Install Keras {since} or newer, with a TensorFlow of {first} or later (the "
         "first whose tf.keras is Keras 3).",
-        m.pip_install(f"keras>={since}", *(() if tf_ok else ("tensorflow>=2.16",))),
+        m.pip_install(f"keras>={since}", *(() if tf_ok else (f"tensorflow>={first}",))),
     )
     what = f"`{name}` is not in Keras' public API before {since}, and is in every release since."
     links = causes.CAUSES[causes.code.API_REMOVED].links
