@@ -14,7 +14,7 @@ from tfdoctor.checks._context import CheckContext
 from tfdoctor.checks.packages import check_dependency_pins
 from tfdoctor.facts import CuInitFacts, DeviceFacts, Facts
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.matrix import load_companions
+from tfdoctor.matrix import DEFAULT_COMPANIONS, MatrixError, load_companions, parse_companions
 
 # --- a companion's code narrower than its metadata ------------------------------------------
 
@@ -128,6 +128,28 @@ def test_transformers_with_a_tensorflow_its_code_imports_under_is_not_flagged(
     tf_version: str, transformers: str
 ) -> None:
     assert _mismatches(_transformers(tf_version, transformers)) == []
+
+
+def test_libraries_built_on_tensorflow_are_a_table_of_their_own() -> None:
+    # transformers is no companion (no release of it pairs with a TensorFlow line, which
+    # explain reads the companion rows as): its rows are built_on, validated as companions'.
+    table = load_companions()
+    assert "transformers" in table.built_on and "transformers" not in table.companions
+    row = table.built_on["transformers"].row_of("3.2.0")
+    assert row is not None and row.admits("2.2.0") and not row.admits("2.1.0")
+    text = DEFAULT_COMPANIONS.read_text(encoding="utf-8")
+    twice = text.replace(
+        "built_on:\n",
+        "built_on:\n  - name: spektral\n    releases: []\n    source: spektral-setup\n",
+        1,
+    )
+    with pytest.raises(MatrixError, match="built_on: a companion listed again"):
+        parse_companions(twice, "c.yaml")
+    unsorted = text.replace(
+        '{release: "3.3", tensorflow: ">=2.2"', '{release: "3.1", tensorflow: ">=2.2"'
+    )
+    with pytest.raises(MatrixError, match=r"built_on\[transformers\]\.releases"):
+        parse_companions(unsorted, "c.yaml")
 
 
 # --- a driver too old for the build's CUDA, with the GPU listed ----------------------------
