@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.facts_cases import assert_verdict
-from tfdoctor.matrix import load_companions
+from tests.facts_cases import assert_verdict, read_case
+from tfdoctor.checks import run_checks, select_checks
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.facts import facts_from_json
+from tfdoctor.matrix import load_companions, load_matrix
 
 CASES = sorted((Path(__file__).parent / "data" / "apple").glob("*.json"))
 
@@ -36,3 +39,25 @@ def test_metal_rows_pair_each_release_with_its_tensorflow_and_pythons(
 
     assert row is not None
     assert (row.admits(tensorflow) and row.runs_on(python)) is fits
+
+
+@pytest.mark.parametrize(
+    ("name", "fix_has"),
+    [
+        pytest.param("tf-2.18-without-metal-no-gpu", "tensorflow-metal==1.2.*", id="a-pair-exists"),
+        pytest.param("tf-2.21-without-metal-no-pair", "tensorflow-metal", id="no-pair"),
+    ],
+)
+def test_requiring_the_gpu_on_a_mac_names_the_metal_plugin(name: str, fix_has: str) -> None:
+    # A Mac has no NVIDIA driver to blame: the gate names what platform.metal found, a CPU
+    # Mac's note raised to the error --require-gpu asks for, with its fix.
+    facts = facts_from_json(
+        read_case(Path(__file__).parent / "data" / "apple" / f"{name}.json")["facts"]
+    )
+    ctx = CheckContext(facts, load_matrix(), require_gpu=True)
+    (gate,) = run_checks(ctx, select_checks(["gpu.required"]))
+    assert (gate.severity.value, gate.cause) == ("error", "package-not-installed"), gate
+    assert "platform.metal" in gate.summary
+    assert gate.fix is not None
+    fix = gate.fix.text + "\n" + "\n".join(gate.fix.commands)
+    assert fix_has in fix and "nvidia-smi" not in fix

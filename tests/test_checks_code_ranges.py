@@ -14,7 +14,7 @@ from tfdoctor.checks._context import CheckContext
 from tfdoctor.checks.packages import check_dependency_pins
 from tfdoctor.facts import CuInitFacts, DeviceFacts, Facts
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.matrix import load_companions
+from tfdoctor.matrix import DEFAULT_COMPANIONS, MatrixError, load_companions, parse_companions
 
 # --- a companion's code narrower than its metadata ------------------------------------------
 
@@ -90,6 +90,66 @@ def test_the_spektral_rows_cite_its_own_repository() -> None:
     )
     assert row.row_of("0.6.0") is not None and not row.row_of("0.6.0").admits("2.3.0")  # type: ignore[union-attr]
     assert row.row_of("0.6.1") is not None and row.row_of("0.6.1").admits("2.3.0")  # type: ignore[union-attr]
+
+
+def _transformers(tf_version: str, transformers: str) -> Facts:
+    """TensorFlow ``tf_version`` beside transformers ``transformers``, whose metadata names
+    TensorFlow only in its ``tf`` extra (as its wheels from 3.2.0 to 4.1.1 do)."""
+    facts = _spektral(tf_version, "0.6.1")
+    requires = ("numpy", "tokenizers", "tensorflow (>=2.0) ; extra == 'tf'")
+    assert facts.packages is not None
+    kept = tuple(p for p in facts.packages if p.name != "spektral")
+    return dataclasses.replace(
+        facts, packages=(*kept, f.pkg("transformers", transformers, *requires))
+    )
+
+
+def test_transformers_whose_tf_models_need_a_newer_tensorflow() -> None:
+    # From 3.2 its TF models read tf.keras.activations.swish as they are imported, which
+    # TensorFlow 2.1 lacks: `import transformers` fails, though its extra says >=2.0.
+    [finding] = _mismatches(_transformers("2.1.0", "3.2.0"))
+    assert finding.severity is Severity.ERROR
+    assert "transformers 3.2.0 requires tensorflow>=2.2" in finding.summary
+    assert "huggingface/transformers" in finding.detail
+    assert finding.fix is not None
+    assert any('"tensorflow>=2.2"' in c for c in finding.fix.commands)
+
+
+@pytest.mark.parametrize(
+    ("tf_version", "transformers"),
+    [
+        pytest.param("2.2.0", "3.2.0", id="the-first-tensorflow-with-swish"),
+        pytest.param("2.1.0", "3.1.0", id="before-its-tf-activations"),
+        pytest.param("2.3.0", "4.2.0", id="the-floor-its-extra-declares"),
+        pytest.param("2.1.0", "4.30.0", id="a-release-the-table-leaves-out"),
+    ],
+)
+def test_transformers_with_a_tensorflow_its_code_imports_under_is_not_flagged(
+    tf_version: str, transformers: str
+) -> None:
+    assert _mismatches(_transformers(tf_version, transformers)) == []
+
+
+def test_libraries_built_on_tensorflow_are_a_table_of_their_own() -> None:
+    # transformers is no companion (no release of it pairs with a TensorFlow line, which
+    # explain reads the companion rows as): its rows are built_on, validated as companions'.
+    table = load_companions()
+    assert "transformers" in table.built_on and "transformers" not in table.companions
+    row = table.built_on["transformers"].row_of("3.2.0")
+    assert row is not None and row.admits("2.2.0") and not row.admits("2.1.0")
+    text = DEFAULT_COMPANIONS.read_text(encoding="utf-8")
+    twice = text.replace(
+        "built_on:\n",
+        "built_on:\n  - name: spektral\n    releases: []\n    source: spektral-setup\n",
+        1,
+    )
+    with pytest.raises(MatrixError, match="built_on: a companion listed again"):
+        parse_companions(twice, "c.yaml")
+    unsorted = text.replace(
+        '{release: "3.3", tensorflow: ">=2.2"', '{release: "3.1", tensorflow: ">=2.2"'
+    )
+    with pytest.raises(MatrixError, match=r"built_on\[transformers\]\.releases"):
+        parse_companions(unsorted, "c.yaml")
 
 
 # --- a driver too old for the build's CUDA, with the GPU listed ----------------------------

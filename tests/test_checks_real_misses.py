@@ -157,6 +157,33 @@ def test_otherwise_tensorflow_is_simply_not_installed(
     assert finding.cause == "tf-not-installed"
 
 
+@pytest.mark.parametrize(
+    ("path", "env_kind", "named"),
+    [
+        pytest.param("/home/user/miniconda3/condabin:/usr/bin", "venv", True, id="conda-init"),
+        pytest.param("/home/user/miniconda3/condabin:/usr/bin", "conda", False, id="in-conda"),
+        pytest.param("/usr/local/bin:/usr/bin", "venv", False, id="no-conda"),
+    ],
+)
+def test_tensorflow_missing_where_conda_is_installed_but_not_this_interpreter(
+    path: str, env_kind: str, named: bool
+) -> None:
+    # `conda init` puts condabin on PATH: a TensorFlow installed into a conda environment is
+    # one `conda activate` away from the interpreter that ran, which is none of conda's.
+    facts = no_tensorflow("Linux", "Ubuntu 20.04 LTS", "23.0.1")
+    facts = dataclasses.replace(
+        facts,
+        python=dataclasses.replace(facts.python, env_kind=env_kind),  # type: ignore[arg-type]
+        environment={"PATH": path},
+    )
+    (finding,) = judge(check_tf_distributions, facts)
+    assert finding.cause == "tf-not-installed"
+    assert finding.fix is not None
+    assert ("conda activate" in finding.fix.text) is named
+    assert ("conda env list" in finding.fix.commands) is named
+    assert any('"tensorflow==' in c for c in finding.fix.commands)  # or install it here
+
+
 # --- a build whose CUDA predates the GPU ---------------------------------------------------
 
 

@@ -481,6 +481,22 @@ class Machine(Record):
         return self.facts.conda is not None or (py is not None and py.env_kind == "conda")
 
     @functools.cached_property
+    def conda_outside(self) -> Optional[str]:
+        """conda's command directory on ``PATH`` while the interpreter is in no conda
+        environment: that directory (``miniconda3/condabin``), else None. ``conda
+        init`` puts ``condabin`` on PATH for every shell, so conda is installed and its
+        environments are one ``conda activate`` away, but this is another interpreter
+        (https://docs.conda.io/projects/conda/en/stable/commands/init.html, --condabin)."""
+        if self.in_conda or self.facts.python is None:
+            return None
+        path = (self.facts.environment or {}).get("PATH", "")
+        sep = ";" if self.os == "windows" else ":"
+        for entry in path.split(sep):
+            if entry.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1].lower() == "condabin":
+                return entry
+        return None
+
+    @functools.cached_property
     def conda_tensorflow(self) -> Optional[CondaPackage]:
         """The conda package TensorFlow came from, when from a conda channel rather than pip
         (fixes then use conda)."""
@@ -916,14 +932,16 @@ class Machine(Record):
 
     @functools.cached_property
     def companions_off_table(self) -> tuple[tuple[PackageFacts, CompanionRelease], ...]:
-        """The installed companions whose release the companion table pairs with another
-        TensorFlow than the installed one: (the companion, its row). Empty where TensorFlow's
-        version is not known. The table's answer alone: what a companion's own metadata
-        declares is :attr:`companion_requirements`."""
+        """The installed companions (and libraries built on TensorFlow, the table's
+        ``built_on``) whose release the companion table pairs with another TensorFlow than the
+        installed one: (the package, its row). Empty where TensorFlow's version is not known.
+        The table's answer alone: what a package's own metadata declares is
+        :attr:`companion_requirements`."""
         if self.tf is None:
             return ()
         found = []
-        for name, row in self.companion_table.companions.items():
+        table = self.companion_table
+        for name, row in (*table.companions.items(), *table.built_on.items()):
             comp = self.facts.package(name)
             own = row.row_of(comp.version) if comp is not None else None
             if comp is None or own is None or own.admits(self.tf.version):
@@ -948,7 +966,7 @@ class Machine(Record):
         with ``release``, that release's own sources first, the companion's where it has none."""
         sources = self.companion_table.sources
         own = tuple(sources[s].url for s in release.sources if s in sources) if release else ()
-        row = self.companion(name)
+        row = self.companion(name) or self.companion_table.built_on.get(normalize_name(name))
         if own or row is None:
             return own
         return tuple(sources[s].url for s in row.sources if s in sources)

@@ -1236,6 +1236,10 @@ class Companions(Record):
     #: to 2.4; from 2.5 TensorFlow's wheel declares the keras it needs), each with the
     #: TensorFlow range it works with.
     standalone_keras: Optional[Companion] = None
+    #: Libraries built on TensorFlow but not released with its lines (transformers), by PEP
+    #: 503 name, each release with the TensorFlow its code imports under where their metadata
+    #: declares less: judged as companions are, but no release of them pairs with a line.
+    built_on: Mapping[str, Companion] = dataclasses.field(default_factory=dict)
 
 
 def load_companions(path: Optional[str] = None) -> Companions:
@@ -1253,7 +1257,7 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
         root,
         "companions",
         ("schema_version", "sources", "companions"),
-        ("keras2_users", "only_tensorflow", "standalone_keras"),
+        ("keras2_users", "only_tensorflow", "standalone_keras", "built_on"),
     )
     reader.schema_version(top["schema_version"], MATRIX_SCHEMA_VERSION)
     sources = _read_sources(reader, top["sources"])
@@ -1263,16 +1267,34 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
         if "only_tensorflow" in top
         else {}
     )
+    out = _companion_list(reader, top["companions"], "companions", sources)
+    keras = (
+        _standalone_keras(reader, top["standalone_keras"], sources)
+        if "standalone_keras" in top
+        else None
+    )
+    built_on = (
+        _companion_list(reader, top["built_on"], "built_on", sources) if "built_on" in top else {}
+    )
+    if set(built_on) & set(out):
+        raise reader.error(top["built_on"], "built_on", "a companion listed again")
+    return Companions(path, sources, out, users, only, keras, built_on)
+
+
+def _companion_list(
+    reader: _Reader, node: Any, key: str, sources: Mapping[str, Source]
+) -> dict[str, Companion]:
+    """The packages of the list ``key`` (``companions``, ``built_on``) by name."""
     out: dict[str, Companion] = {}
-    for i, item in enumerate(reader.sequence(top["companions"], "companions")):
+    for i, item in enumerate(reader.sequence(node, key)):
         fields = reader.mapping(
             item,
-            f"companions[{i}]",
+            f"{key}[{i}]",
             ("name", "releases", "source"),
             ("end_of_life", "follows_tensorflow", "required_by_tensorflow"),
         )
-        name = reader.required_string(fields["name"], f"companions[{i}].name", _DIST_RE, "name")
-        where = f"companions[{name}]"
+        name = reader.required_string(fields["name"], f"{key}[{i}].name", _DIST_RE, "name")
+        where = f"{key}[{name}]"
         if name in out:
             raise reader.error(fields["name"], f"{where}.name", "duplicate companion")
         rows = _companion_rows(reader, fields["releases"], where, sources)
@@ -1289,12 +1311,7 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
             if "required_by_tensorflow" in fields
             else None,
         )
-    keras = (
-        _standalone_keras(reader, top["standalone_keras"], sources)
-        if "standalone_keras" in top
-        else None
-    )
-    return Companions(path, sources, out, users, only, keras)
+    return out
 
 
 def _companion_rows(

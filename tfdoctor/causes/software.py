@@ -690,11 +690,23 @@ def tensorflow_install_fix(m: Machine) -> Fix:
         )
     verdict = newest_fit(m.matrix, m.target) if m.matrix is not None else None
     if verdict is None:
-        return install_fix(m, "Install TensorFlow into this environment.", "tensorflow")
-    return install_fix(
-        m,
-        f"Install TensorFlow {verdict.line.latest_patch}, the newest that fits this machine.",
-        install_requirement(verdict.line, m.target),
+        fix = install_fix(m, "Install TensorFlow into this environment.", "tensorflow")
+    else:
+        fix = install_fix(
+            m,
+            f"Install TensorFlow {verdict.line.latest_patch}, the newest that fits this machine.",
+            install_requirement(verdict.line, m.target),
+        )
+    if m.conda_outside is None:
+        return fix
+    # conda is installed (its condabin on PATH) and this interpreter is none of its
+    # environments: a TensorFlow installed into one is there, not here.
+    return Fix(
+        f"conda is installed ({m.conda_outside} is on PATH), but this Python is not one of "
+        "its environments: if TensorFlow was installed into a conda environment, activate it "
+        "(`conda activate NAME`; `conda env list` lists them) and run its python. Otherwise: "
+        + fix.text,
+        ("conda env list", *fix.commands),
     )
 
 

@@ -239,6 +239,9 @@ GPU_GATE: tuple[Check, ...] = _registered(
     tensorflow.check_tf_import,
     platform.check_wsl,
     platform.check_windows_gpu,
+    # On a Mac the GPU is Apple's, reached only through tensorflow-metal: its finding, not
+    # the NVIDIA driver's absence, says why TensorFlow lists none.
+    platform.check_metal,
     driver.check_driver,
     gpu.check_gpu_absent,
     driver.check_driver_cuda,

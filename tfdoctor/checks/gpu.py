@@ -674,6 +674,15 @@ def check_gpu_required(ctx: CheckContext, gate: Sequence[Finding]) -> Iterator[F
         )
         return
     worst = _worst(gate)
+    metal = next((x for x in gate if x.id == "platform.metal" and x.cause), None)
+    # A Mac's GPU is Apple's, reached through tensorflow-metal alone: what the plugin check
+    # found says why there is none (short of an error), not an NVIDIA driver no Mac has.
+    if (
+        ctx.machine.os == "macos"
+        and metal is not None
+        and (worst is None or worst.severity is not Severity.ERROR)
+    ):
+        worst = metal
     listed = drv.gpus if drv is not None else ()
     static = tf is not None and tf.status == TFStatus.SKIPPED
     # Without importing TensorFlow only an error of the GPU checks shows that it cannot use

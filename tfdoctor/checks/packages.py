@@ -737,10 +737,10 @@ def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Fin
             causes.software.tensorflow_requirer_cause(name),
             f"{comp.name} {comp.version} requires tensorflow{own.tensorflow}, but "
             f"{pkg.name} {pkg.version} is installed",
-            f"{comp.name} declares no TensorFlow in its metadata; its release {own.release} "
-            f"needs tensorflow{own.tensorflow} (the companion table, from "
-            f"{', '.join(m.companion_urls(name))}), and its import fails or misbehaves with "
-            "another.",
+            f"{comp.name}'s metadata requires no TensorFlow outside its extras; its release "
+            f"{own.release} needs tensorflow{own.tensorflow} (the companion table, from "
+            f"{', '.join(m.companion_urls(name, own))}), and its import fails or misbehaves "
+            "with another.",
             causes.software.companion_fix(m, comp.name, comp, "tensorflow", own.tensorflow),
         )
 

@@ -293,6 +293,26 @@ def _companion_tables(companions: Companions) -> list[str]:
         )
         ids = dict.fromkeys(s for r in keras.releases for s in r.sources or keras.sources)
         out += ["", "Sources: " + ", ".join(f"`{s}`" for s in ids), ""]
+    if companions.built_on:
+        out += [
+            "### Libraries built on TensorFlow",
+            "",
+            "Libraries not released with TensorFlow's lines whose code needs more of TensorFlow "
+            "than their metadata declares (`built_on`): `check` judges the installed release by "
+            "its row, as it does a companion's, and the fix moves TensorFlow or the library.",
+            "",
+        ]
+    for lib in companions.built_on.values():
+        out += [f"#### {lib.name}", ""]
+        out += _table(
+            ("release", "tensorflow", "Python"),
+            (
+                (r.release, _code(r.tensorflow), _code(r.python or None))
+                for r in reversed(lib.releases)
+            ),
+        )
+        ids = dict.fromkeys(s for r in lib.releases for s in r.sources or lib.sources)
+        out += ["", "Sources: " + ", ".join(f"`{s}`" for s in ids), ""]
     out += ["Companion sources:", ""]
     out += [f"- `{s.id}`: [{s.title}]({s.url})" for s in companions.sources.values()]
     return [*out, ""]
