@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.causes.software import absl_lts_lines, tf_build_symbol
+from tfdoctor.findings import Severity
 
 # --- a companion's library built for another TensorFlow ----------------------------------------
 
@@ -155,6 +156,133 @@ def test_tensorflows_runtime_failing_on_windows_gets_windows_tools() -> None:
     assert top.cause == "native-library-unresolved"
     fix = fix_text(top)
     assert "where msvcp140.dll" in fix and "LD_DEBUG" not in fix and "ldd " not in fix
+
+
+def _text_import(message: str) -> str:
+    """tensorflow-text's import refused by Windows after TensorFlow itself loaded."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\work\\nlp\\tokenize.py", line 3, in <module>\n'
+        "    import tensorflow_text as tf_text\n"
+        '  File "C:\\Users\\user\\venv\\lib\\site-packages\\tensorflow_text\\python\\ops\\'
+        'fast_wordpiece_tokenizer.py", line 24, in <module>\n'
+        "    from tensorflow_text.core.pybinds import "
+        "pywrap_fast_wordpiece_tokenizer_model_builder\n"
+        f"ImportError: DLL load failed while importing {message}\n"
+    )
+
+
+def test_a_companions_own_pywrap_extension_refused_is_the_companion_not_the_runtime() -> None:
+    # tensorflow-text names its extensions _pywrap_* as TensorFlow does: the frame decides.
+    report = explained(
+        _text_import(
+            "_pywrap_fast_wordpiece_tokenizer_model_builder: The specified module could not "
+            "be found."
+        )
+    )
+    top = top_error(report)
+    assert top.cause == "companion-mismatch"
+    assert "tensorflow-text" in fix_text(top) and "Visual C++" not in fix_text(top)
+    # Not TensorFlow's own module: no CUDA DLL of a GPU build up to 2.0 either.
+    serious = [f.cause for f in report.findings if f.severity.rank >= Severity.WARNING.rank]
+    assert serious == ["companion-mismatch"]
+
+
+def test_a_companions_extension_with_the_reason_cut_is_the_companion_too() -> None:
+    text = (
+        "ImportError                               Traceback (most recent call last)\n"
+        "~\\AppData\\Local\\Temp\\ipykernel_5120\\2871.py in <module>\n"
+        "----> 1 import tensorflow_text\n\n"
+        "C:\\ProgramData\\Anaconda3\\lib\\site-packages\\tensorflow_text\\__init__.py in <module>\n"
+        "     19 # pylint: disable=wildcard-import\n"
+        "---> 20 from tensorflow_text.core.pybinds import tflite_registrar\n\n"
+        "ImportError: DLL load failed while importing tflite_registrar: \n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "companion-mismatch" and "tensorflow-text" in fix_text(top)
+
+
+def test_another_packages_extension_with_the_reason_cut_names_the_package() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Python310\\lib\\site-packages\\cv2\\__init__.py", line 8, in <module>\n'
+        "    from .cv2 import *\n"
+        "ImportError: DLL load failed while importing cv2:\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+    assert "opencv-python" in fix_text(top) and "Visual C++" not in fix_text(top)
+
+
+def test_a_cython_modules_frame_names_the_package_whose_extension_it_is() -> None:
+    # Cython's frame of a module being initialised lies outside site-packages; it names it.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Users\\user\\miniconda3\\envs\\tf\\lib\\site-packages\\h5py\\'
+        '__init__.py", line 25, in <module>\n'
+        "    from . import _errors\n"
+        '  File "h5py\\_errors.pyx", line 1, in init h5py._errors\n'
+        "ImportError: DLL load failed while importing defs: The specified procedure could not "
+        "be found.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+    assert "pip uninstall -y h5py" in fix_text(top)
+
+
+def test_a_dll_of_another_word_size_is_not_a_missing_runtime() -> None:
+    # ERROR_BAD_EXE_FORMAT (193): a file of another machine type, in any language.
+    for reason in (
+        "%1 is not a valid Win32 application.",
+        "%1 ist keine zulässige Win32-Anwendung.",
+    ):
+        text = (
+            "Traceback (most recent call last):\n"
+            '  File "C:\\Python38\\lib\\site-packages\\tensorflow\\python\\'
+            'pywrap_tensorflow.py", line 64, in <module>\n'
+            "    from tensorflow.python._pywrap_tensorflow_internal import *\n"
+            f"ImportError: DLL load failed while importing _pywrap_tensorflow_internal: {reason}\n"
+            "\nFailed to load the native TensorFlow runtime.\n"
+        )
+        report = explained(text)
+        top = top_error(report)
+        assert top.cause == "native-library-unresolved", reason
+        fix = fix_text(top)
+        assert "struct.calcsize('P')" in fix and "where msvcp140.dll" in fix
+        assert "tensorflow" in fix and "LD_DEBUG" not in fix
+        assert all(f.cause != "cpu-lacks-avx" for f in report.findings)
+
+
+def test_a_companions_extension_of_another_word_size_reinstalls_the_companion() -> None:
+    top = top_error(
+        explained(_text_import("tflite_registrar: %1 is not a valid Win32 application."))
+    )
+    assert top.cause == "native-library-unresolved"
+    assert "--no-deps tensorflow-text" in fix_text(top)
+
+
+def test_pythons_named_refusal_rules_out_a_gpu_build_up_to_2_0() -> None:
+    # Python 3.8 names the module it refused; no TensorFlow up to 2.0 (whose GPU builds link
+    # the CUDA DLLs at import) has a Windows wheel for it.
+    named = (
+        "ImportError: DLL load failed while importing _pywrap_tensorflow_internal: The "
+        "specified module could not be found.\n"
+    )
+    report = explained(named)
+    assert top_error(report).cause == "msvc-runtime-missing"
+    assert all(f.cause != "cuda-libs-missing" for f in report.findings)
+    # Python 3.7's words name no module: a GPU build of 1.x stays the other candidate.
+    old = explained("ImportError: DLL load failed: The specified module could not be found.\n")
+    assert any(f.cause == "cuda-libs-missing" for f in old.findings)
+    # So does a Python 3.9 path beside the older words.
+    shown = explained(
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Python39\\lib\\site-packages\\tensorflow\\python\\'
+        'pywrap_tensorflow.py", line 64, in <module>\n'
+        "    from tensorflow.python.pywrap_tensorflow_internal import *\n"
+        "ImportError: DLL load failed: The specified module could not be found.\n"
+    )
+    assert all(f.cause != "cuda-libs-missing" for f in shown.findings)
 
 
 # --- pip's notice of any pair out of range ----------------------------------------------------

@@ -1220,6 +1220,33 @@ def extension_dll_fix(m: Machine, package: Optional[str], dist: Optional[str]) -
     )
 
 
+def dll_word_size_fix(m: Machine, package: Optional[str], dist: Optional[str]) -> Fix:
+    """Windows refused an extension module as a file of another machine type
+    (ERROR_BAD_EXE_FORMAT, 193: "%1 is not a valid Win32 application",
+    https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--0-499-): the
+    module or a DLL it links is 32-bit in a 64-bit Python, or the converse. ``package``: the
+    import package whose extension it was, where the log shows one other than TensorFlow."""
+    whose = f"{package}'s compiled extension" if package else "TensorFlow's native library"
+    name = dist or package or m.tf_name or "tensorflow"
+    # The loader takes the first file of a DLL's name along its search order, PATH last
+    # (https://learn.microsoft.com/en-us/windows/win32/dlls/dynamic-link-library-search-order):
+    # a 32-bit copy there (a 32-bit program's folder) shadows the 64-bit one in System32.
+    return Fix(
+        f"Windows found a file of another word size for {whose} or a DLL it links: a 32-bit "
+        "copy of a DLL it needs (the Visual C++ runtime's, a CUDA DLL) in a folder on PATH "
+        "ahead of the 64-bit one, or a 32-bit Python (TensorFlow's wheels are 64-bit only); a "
+        "damaged file reads the same. The first command prints 64 for a 64-bit Python (else "
+        "install a 64-bit Python); `where` lists each copy in search order: take the folder "
+        "of a 32-bit copy off PATH (or move it after the 64-bit one), then reinstall "
+        f"{name} in a new window.",
+        (
+            "python -c \"import struct; print(struct.calcsize('P') * 8)\"",
+            "where msvcp140.dll vcruntime140.dll vcruntime140_1.dll",
+            *m.pip(f"install --force-reinstall --no-deps {name}"),
+        ),
+    )
+
+
 def native_library_fix(library: Optional[str], macos: bool = False, windows: bool = False) -> Fix:
     """How to find which library failed to load, and which file needed it (``macos``: dyld's
     tools, https://developer.apple.com/library/archive/documentation/DeveloperTools/Conceptual/

@@ -3082,31 +3082,43 @@ _DLL_REFUSED = re.compile(r"DLL load failed(?: while importing (?P<module>\w+))?
 _IMPORTS = re.compile(r"^\s*(?:from|import)\s+(?P<top>[A-Za-z_]\w*)")
 
 
+#: Cython's name for a compiled module's frame as it is imported (``File "h5py\\h5.pyx",
+#: line 1, in init h5py.h5``): the module's dotted name.
+_CYTHON_INIT = re.compile(r"^init (?P<top>[A-Za-z_]\w*)\.")
+
+
+def _frame_package(frame: Frame) -> Optional[str]:
+    """The import package a traceback's frame shows at work: the one its import statement
+    names, else the installed package its file is in, else the compiled module Cython names
+    as it initialises one (a frame of a ``.pyx`` file, outside site-packages)."""
+    stated = _IMPORTS.match(frame.code)
+    if stated is not None:
+        return stated.group("top")
+    cython = _CYTHON_INIT.match(frame.function)
+    return installed_package(frame.path) or (cython.group("top") if cython else None)
+
+
 def _dll_extension(tracebacks: Sequence[Traceback]) -> Optional[str]:
     """The import package whose compiled extension Windows refused, where a traceback shows
-    it and it is not of TensorFlow's family: the package the innermost frame's import
-    statement names (``from mpi4py import MPI``), else the installed package that frame is
-    in (cv2's ``from .cv2 import *``), else the module Python names (``while importing
-    cv2``) where the module table knows its distribution. None for TensorFlow's own
-    (``_pywrap_tensorflow_internal``) or where nothing says whose."""
+    it and it is not TensorFlow's own: the package the innermost frame's import statement
+    names (``from mpi4py import MPI``, ``from tensorflow_text.core.pybinds import
+    tflite_registrar``), else the installed package that frame is in (cv2's ``from .cv2
+    import *``), else the module Python names (``while importing cv2``) where the module
+    table knows its distribution. None for TensorFlow's own (``_pywrap_tensorflow_internal``
+    under ``from tensorflow.python...``) or where nothing says whose. A companion's
+    extensions are named ``_pywrap_*`` too (tensorflow-text's), so the frame decides."""
     for tb in tracebacks:
         refused = _DLL_REFUSED.search(tb.message)
         if refused is None or tb.ignored:
             continue
         module = refused.group("module") or ""
-        if module.startswith("_pywrap"):
-            return None
-        last = tb.frames[-1] if tb.frames else None
-        code = last.code if last is not None else tb.statement or tb.code
-        stated = _IMPORTS.match(code)
-        package = (
-            stated.group("top")
-            if stated is not None
-            else installed_package(last.path)
-            if last is not None
-            else None
-        ) or (module if module and distribution_of(module) else None)
-        if package is None or package in modules().family:
+        if tb.frames:
+            package = next(filter(None, map(_frame_package, reversed(tb.frames))), None)
+        else:
+            stated = _IMPORTS.match(tb.statement or tb.code)
+            package = stated.group("top") if stated is not None else None
+        package = package or (module if module and distribution_of(module) else None)
+        if package is None or distribution_of(package) in TF_DISTRIBUTIONS:
             return None
         return package
     return None
@@ -3114,12 +3126,34 @@ def _dll_extension(tracebacks: Sequence[Traceback]) -> Optional[str]:
 
 def _msvc_runtime(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """Windows' "DLL load failed" is TensorFlow's missing runtime only where the extension is
-    TensorFlow's: another package's extension (mpi4py's, cv2's) needs its own DLLs."""
-    if r.dll_extension is not None:
-        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.extension_dll_fix(
-            m, r.dll_extension, distribution_of(r.dll_extension)
-        )
-    return causes.platform.MSVC_RUNTIME_MISSING, causes.platform.msvc_fix()
+    TensorFlow's: another package's extension (mpi4py's, cv2's) needs its own DLLs, and a
+    companion's was built against another TensorFlow."""
+    return _extension_refused(m, r.dll_extension) or (
+        causes.platform.MSVC_RUNTIME_MISSING,
+        causes.platform.msvc_fix(),
+    )
+
+
+def _extension_refused(m: Machine, package: Optional[str]) -> Optional[tuple[causes.CauseId, Fix]]:
+    """The reading of Windows refusing the compiled extension of ``package`` (not
+    TensorFlow's): a companion released for each TensorFlow line (the companion table:
+    tensorflow-text, tensorflow-io, ...) links TensorFlow's own library, so its extension
+    built for another TensorFlow finds a DLL or an entry point missing (ERROR_MOD_NOT_FOUND,
+    126; ERROR_PROC_NOT_FOUND, 127) when TensorFlow itself loaded; another package's needs
+    its own DLLs. None for no package, or another of TensorFlow's family (tflite-runtime's
+    extension links no TensorFlow: the Visual C++ runtime is its reading)."""
+    if package is None:
+        return None
+    dist = distribution_of(package)
+    if dist is not None and m.companion(dist) is not None:
+        # tensorflow-text's README: install the TF Text release of the TensorFlow in use
+        # (https://github.com/tensorflow/text#install-using-pip).
+        return causes.software.COMPANION_MISMATCH, causes.software.companion_dll_fix(m, dist)
+    if package in modules().family:
+        return None
+    return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.extension_dll_fix(
+        m, package, dist
+    )
 
 
 def _built_on_tensorflow(package: Optional[str]) -> str:
@@ -3216,6 +3250,38 @@ def _framework_major(
     )
 
 
+#: Windows refusing a package's own extension module, as Python names it (with Windows'
+#: reason, or the reason cut from the paste).
+_EXTENSION_REFUSED = frozenset(
+    {"windows-extension-dll-load-failed", "windows-extension-dll-reason-cut"}
+)
+
+
+def _windows_extension(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """Python's "DLL load failed" for an extension module: a file of another word size
+    (TensorFlow's own or a package's), or a package's own extension refused; None for
+    neither."""
+    if any(h.signature.id == "windows-dll-wrong-machine" for h in hits):
+        # Another word size: the extension Python names is TensorFlow's own, or a package's.
+        package = r.dll_extension
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.dll_word_size_fix(
+            m, package, distribution_of(package) if package else None
+        )
+    if not any(h.signature.id in _EXTENSION_REFUSED for h in hits):
+        return None
+    # A package's own extension (Python names it, or the traceback's import does).
+    module = r.dll_extension or _group(hits, "library")
+    package = module if module and distribution_of(module) else r.dll_extension
+    return _extension_refused(m, package) or (
+        causes.platform.NATIVE_LIBRARY_UNRESOLVED,
+        causes.platform.extension_dll_fix(
+            m, package, distribution_of(package) if package else None
+        ),
+    )
+
+
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tensorrt-stub-abort" for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tensorrt_fix()
@@ -3240,13 +3306,9 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.icu_data_fix(
             m, icu["symbol"], package, icu.get("loaded") or None, shown
         )
-    if any(h.signature.id == "windows-extension-dll-load-failed" for h in hits):
-        # A package's own extension (Python names it, or the traceback's import does).
-        module = r.dll_extension or _group(hits, "library")
-        package = module if module and distribution_of(module) else r.dll_extension
-        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.extension_dll_fix(
-            m, package, distribution_of(package) if package else None
-        )
+    refused = _windows_extension(m, r, hits)
+    if refused is not None:
+        return refused
     if any(h.signature.id in ("c-api-header-not-found", "c-api-library-not-linked") for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_fix(r.os)
     library = _group(hits, "library")
@@ -6453,6 +6515,25 @@ def _unrecognised_distribution(
     )
 
 
+#: Python 3.8's words for an extension Windows refused, naming the module (Python/
+#: dynload_win.c from v3.8.0; 3.7 and older print "DLL load failed:" alone).
+_NAMED_REFUSAL = re.compile(r"DLL load failed while importing \w")
+
+
+def _python_after_gpu_dlls(m: Machine, hits: Sequence[Hits]) -> bool:
+    """Whether the Python the log shows (its version, or Python 3.8's wording of the refusal:
+    3.8 or later) has no Windows wheel of any TensorFlow up to 2.0 in the matrix, whose GPU
+    builds link the CUDA DLLs at import: the TensorFlow that failed is 2.1 or later."""
+    named = any(_NAMED_REFUSAL.search(line) for h in hits for _, line in h.citations)
+    python = m.python_version or ("3.8" if named else None)
+    if python is None or m.matrix is None:
+        return False
+    if named and version_key(python) < (3, 8):
+        python = "3.8"  # the wording is 3.8's whatever an older path says
+    old = [x for x in m.matrix.lines if version_key(x.line)[:2] <= (2, 0)]
+    return bool(old) and not any(x.has_wheels_for(python, "windows") for x in old)
+
+
 def _gpu_dll_candidate(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
@@ -6462,7 +6543,8 @@ def _gpu_dll_candidate(
     """Windows refusing TensorFlow's own module for a DLL it did not find, where the log does
     not rule out a GPU build of 2.0 or older: the CUDA and cuDNN DLLs such a build links are
     the other candidate beside the Visual C++ runtime, a warning with the listing that tells.
-    None for 2.1 and later (they load CUDA when the GPU is first used), a CPU build shown, a
+    None for 2.1 and later (they load CUDA when the GPU is first used), a Python no release up
+    to 2.0 has Windows wheels for (:func:`_python_after_gpu_dlls`), a CPU build shown, a
     CUDA library's own finding, or another package's extension."""
     missing = findings.get(f"explain.{causes.platform.MSVC_RUNTIME_MISSING}")
     hits = _hits_by(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-dll-not-found")
@@ -6474,6 +6556,7 @@ def _gpu_dll_candidate(
         or (version is not None and version_key(version)[:2] >= (2, 1))
         or m.cpu_only_distribution
         or f"explain.{causes.gpu.CUDA_LIBS_MISSING}" in findings
+        or (version is None and _python_after_gpu_dlls(m, hits))
     ):
         return None
     return causes.finding(
