@@ -116,7 +116,8 @@ def test_a_last_line_without_a_line_end_stays_with_the_lines_above_it() -> None:
     assert len(blocks) == 1 and blocks[0].text.endswith("could not be found.")
     assert list(lines_of(blocks))[-1][0] == "line 4"
     # A line end at the end adds no empty line.
-    assert list(read_log(io.BytesIO(data + b"\n")))[0].text == blocks[0].text
+    ended = list(read_log(io.BytesIO(data + b"\n")))
+    assert [b.text for b in ended] == [blocks[0].text]
 
 
 def test_an_endless_line_is_cut_under_one_number() -> None:
