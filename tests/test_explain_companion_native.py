@@ -5,6 +5,8 @@ range."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.causes.software import absl_lts_lines, tf_build_symbol
 from tfdoctor.findings import Severity
@@ -202,32 +204,51 @@ def test_a_companions_extension_with_the_reason_cut_is_the_companion_too() -> No
     assert top.cause == "companion-mismatch" and "tensorflow-text" in fix_text(top)
 
 
-def test_another_packages_extension_with_the_reason_cut_names_the_package() -> None:
-    text = (
-        "Traceback (most recent call last):\n"
-        '  File "C:\\Python310\\lib\\site-packages\\cv2\\__init__.py", line 8, in <module>\n'
-        "    from .cv2 import *\n"
-        "ImportError: DLL load failed while importing cv2:\n"
-    )
+@pytest.mark.parametrize(
+    ("text", "dist"),
+    [
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "C:\\Python310\\lib\\site-packages\\cv2\\__init__.py", line 8, in <module>\n'
+            "    from .cv2 import *\n"
+            "ImportError: DLL load failed while importing cv2:\n",
+            "opencv-python",
+            id="reason-cut",
+        ),
+        # Cython's frame of a module being initialised lies outside site-packages; it names it.
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "C:\\Users\\user\\miniconda3\\envs\\tf\\lib\\site-packages\\h5py\\'
+            '__init__.py", line 25, in <module>\n'
+            "    from . import _errors\n"
+            '  File "h5py\\_errors.pyx", line 1, in init h5py._errors\n'
+            "ImportError: DLL load failed while importing defs: The specified procedure could "
+            "not be found.\n",
+            "h5py",
+            id="cython-frame",
+        ),
+        # NumPy raises its own ImportError and puts Windows' refusal below its words.
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "D:\\tools\\py38\\lib\\site-packages\\numpy\\core\\__init__.py", '
+            "line 50, in <module>\n"
+            "    raise ImportError(msg)\n"
+            "ImportError:\n\n"
+            "IMPORTANT: PLEASE READ THIS FOR ADVICE ON HOW TO SOLVE THIS ISSUE!\n\n"
+            "Importing the numpy C-extensions failed. This error can happen for\n"
+            "many reasons, often due to issues with your setup or how NumPy was\n"
+            "installed.\n\n"
+            "Original error was: DLL load failed while importing _multiarray_umath: The "
+            "specified module could not be found.\n",
+            "numpy",
+            id="reworded",
+        ),
+    ],
+)
+def test_another_packages_refused_extension_names_the_package(text: str, dist: str) -> None:
     top = top_error(explained(text))
     assert top.cause == "native-library-unresolved"
-    assert "opencv-python" in fix_text(top) and "Visual C++" not in fix_text(top)
-
-
-def test_a_cython_modules_frame_names_the_package_whose_extension_it_is() -> None:
-    # Cython's frame of a module being initialised lies outside site-packages; it names it.
-    text = (
-        "Traceback (most recent call last):\n"
-        '  File "C:\\Users\\user\\miniconda3\\envs\\tf\\lib\\site-packages\\h5py\\'
-        '__init__.py", line 25, in <module>\n'
-        "    from . import _errors\n"
-        '  File "h5py\\_errors.pyx", line 1, in init h5py._errors\n'
-        "ImportError: DLL load failed while importing defs: The specified procedure could not "
-        "be found.\n"
-    )
-    top = top_error(explained(text))
-    assert top.cause == "native-library-unresolved"
-    assert "pip uninstall -y h5py" in fix_text(top)
+    assert f"pip uninstall -y {dist}" in fix_text(top) and "Visual C++" not in fix_text(top)
 
 
 def test_a_dll_of_another_word_size_is_not_a_missing_runtime() -> None:

@@ -3078,6 +3078,8 @@ def _conda_build_library(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
 #: Python's words as Windows refuses an extension module (Python 3.8 on name it:
 #: ``DLL load failed while importing MPI``; Python/dynload_win.c).
 _DLL_REFUSED = re.compile(r"DLL load failed(?: while importing (?P<module>\w+))?")
+#: A package's own raise of an ImportError whose words follow on lines of their own.
+_RERAISED = re.compile(r"^\s*raise ImportError\(\w+\)\s*$")
 #: An absolute import statement: its top-level package.
 _IMPORTS = re.compile(r"^\s*(?:from|import)\s+(?P<top>[A-Za-z_]\w*)")
 
@@ -3121,6 +3123,16 @@ def _dll_extension(tracebacks: Sequence[Traceback]) -> Optional[str]:
         if package is None or distribution_of(package) in TF_DISTRIBUTIONS:
             return None
         return package
+    # A package that re-raises its extension's refusal in words of its own, the loader's
+    # below them (NumPy's "Importing the numpy C-extensions failed ... Original error was:
+    # DLL load failed ...", numpy/core/__init__.py): its own raise is the innermost frame.
+    for tb in tracebacks:
+        last = tb.frames[-1] if tb.frames else None
+        if last is None or tb.ignored or not _RERAISED.match(last.code):
+            continue
+        package = installed_package(last.path)
+        if package is not None and distribution_of(package) not in TF_DISTRIBUTIONS:
+            return package
     return None
 
 
