@@ -124,6 +124,7 @@ from tfdoctor.explain.exceptions import (
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.packages import (
     distributions_finding,
+    distributions_fix,
     internal_caller,
     internal_caller_fix,
     log_packages,
@@ -879,12 +880,15 @@ _OS_TEXT = (
     ),
     # platform.platform()'s words (Windows-10-10.0.19041-SP0) and CPython's Windows build
     # string ("[MSC v.1929 64 bit (AMD64)]", which its banner and sys.version print) say
-    # Windows too.
+    # Windows too, as do Python's words for an extension Windows refused (Python/
+    # dynload_win.c) and TensorFlow's checks that run on Windows only (self_check.py).
     (
         "windows",
         re.compile(
             r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b"
-            r"|\[MSC v\.\d+|\bWindows-1[01]-10\.\d+\.\d+"
+            r"|\[MSC v\.\d+|\bWindows-1[01]-10\.\d+\.\d+|\bDLL load failed\b"
+            r"|TensorFlow requires a 64-bit Python interpreter"
+            r"|Found conflicting TensorFlow installations"
         ),
     ),
     (
@@ -4279,6 +4283,23 @@ def _resolver_release(hits: Sequence[Hits], r: Revealed) -> Optional[Fix]:
     )
 
 
+#: One distribution and its release in a listing ("tensorflow-intel 2.19.0").
+_LISTED_RELEASE = re.compile(r"(?P<name>[A-Za-z0-9][\w.-]*) (?P<version>\d[\w.+!-]*)")
+
+
+def _tf_distributions(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """TensorFlow's own listing of its distributions installed at differing releases: every
+    one out, the newest final release back in."""
+    listed = _group(hits, "installed") or ""
+    seen = {
+        normalize_name(x.group("name")): x.group("version")
+        for x in _LISTED_RELEASE.finditer(listed)
+    }
+    return causes.software.TF_MULTIPLE_DISTRIBUTIONS, distributions_fix(
+        seen or {m.tf_name or "tensorflow": ""}, m
+    )
+
+
 def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # The architecture uname or platform printed, where the system itself is 32-bit.
     return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(
@@ -4722,6 +4743,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.DRIVER_VERSION_MISMATCH: _driver_mismatch,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
     causes.software.COMPANION_MISMATCH: _companion,
+    causes.software.TF_MULTIPLE_DISTRIBUTIONS: _tf_distributions,
     causes.software.CUSTOM_OP_BUILD_MISMATCH: _custom_op,
     causes.runtime.FILESYSTEM_ENV_MISCONFIGURED: _filesystem_env,
     causes.platform.NATIVE_LIBRARY_UNRESOLVED: _native,
