@@ -116,7 +116,10 @@ def test_tensorflows_own_dll_keeps_its_runtime_fix() -> None:
         "ImportError: DLL load failed while importing _pywrap_tensorflow_internal: "
         "The specified module could not be found.\n"
     )
-    assert top_error(explained(named)).cause == "msvc-runtime-missing"
+    top = top_error(explained(named))
+    assert top.cause == "msvc-runtime-missing"
+    # Microsoft's permalink to the newest runtime, whose msvcp140_1.dll 2.1 and later need.
+    assert "https://aka.ms/vs/17/release/vc_redist.x64.exe" in fix_text(top)
 
 
 def test_a_procedure_missing_with_no_package_shown_gives_no_package() -> None:

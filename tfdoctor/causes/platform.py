@@ -880,9 +880,14 @@ def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
 
 def msvc_fix() -> Fix:
     """The Visual C++ runtime TensorFlow's Windows wheels need."""
+    # TensorFlow 2.1 and later check for msvcp140.dll and msvcp140_1.dll before they load
+    # (self_check.py; msvcp140_1.dll first came with the 2019 runtime); Microsoft's permalink
+    # serves the newest 2015-2022 runtime
+    # (https://learn.microsoft.com/en-us/cpp/windows/latest-supported-vc-redist).
     return Fix(
         "Install the Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 "
-        "(x64); check the CPU has AVX; use 64-bit Python.",
+        "(x64; https://aka.ms/vs/17/release/vc_redist.x64.exe, the newest; TensorFlow 2.1 "
+        "and later need its msvcp140_1.dll); check the CPU has AVX; use 64-bit Python.",
         ("winget install Microsoft.VCRedist.2015+.x64",),
     )
 
