@@ -179,3 +179,17 @@ def test_work_landing_on_the_cpu_is_a_complaint_and_wanting_it_there_is_not() ->
     assert read_gpu_complaint("I want to train only on the CPU for now.") is None
     assert read_gpu_complaint("I installed the CPU-only build, so it only uses the CPU.") is None
     assert read_gpu_complaint("The CPU usage is high during training.") is None
+
+
+def test_cudnns_zlib_missing_is_looked_for_by_its_own_file_name() -> None:
+    # cuDNN 8.3-8.9 on Windows prints this before the process dies; zlib's DLL has neither
+    # the lib prefix nor the bitness of CUDA's own DLLs.
+    report = explained(
+        "2022-11-02 09:14:51.120458: I tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:53] Successfully opened dynamic library cudnn64_8.dll\n"
+        "Could not locate zlibwapi.dll. Please make sure it is in your library path!\n"
+    )
+    top = top_error(report)
+    assert top.cause == "cuda-libs-missing" and "where zlibwapi.dll" in fix_text(top)
+    commands = " ".join(c for x in report.findings if x.fix for c in x.fix.commands)
+    assert "zlibwapi64_" not in commands

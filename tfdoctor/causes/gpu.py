@@ -633,8 +633,12 @@ def off_path_candidate_fix(m: Machine, names: Sequence[str]) -> Fix:
         "a notebook server does not get the environment of the shell that set it."
     )
     if m.os == "windows":
-        # CUDA's and cuDNN's DLLs are named lib-less with the bitness: cudart64_110.dll.
-        dlls = " ".join(f"{n}64_*.dll" for n in (names or ("cudart", "cudnn"))[:6])
+        # CUDA's and cuDNN's DLLs are named lib-less with the bitness: cudart64_110.dll;
+        # zlib's, which cuDNN 8.3-8.9 loads, has neither (zlibwapi.dll).
+        dlls = " ".join(
+            f"{n}.dll" if n == "zlibwapi" else f"{n}64_*.dll"
+            for n in (names or ("cudart", "cudnn"))[:6]
+        )
         return Fix(
             f"If a copy of {shown} is on the disk (the command searches the CUDA toolkits' "
             "folders), the folder that holds it is not on PATH in the process that failed: put "
