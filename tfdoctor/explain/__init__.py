@@ -1472,6 +1472,28 @@ def _shadowed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     return causes.gpu.CUDA_LIB_SHADOWED, fix or causes.gpu.read_device_log_fix()
 
 
+#: cuDNN's own loader of its parts on Windows with Windows' error code (the system error
+#: codes: 126 a module not found, 193 a file of another machine type;
+#: https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--0-499-).
+_CUDNN_PART = re.compile(
+    r"Could not load library (?P<part>cudnn_\w+64_\d+\.dll)\. Error code (?P<code>\d+)"
+)
+
+
+def _cudnn_part_refused(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
+    """The part of cuDNN (``cudnn_cnn_infer64_8.dll``) that cuDNN itself could not load on
+    Windows after its main DLL loaded, and Windows' error code; None where no line says so,
+    or where zlib's own line is shown (its reading names it)."""
+    if any(h.signature.id == "cudnn-zlib-missing" for h in hits):
+        return None
+    for hit in hits:
+        for _, line in hit.citations:
+            found = _CUDNN_PART.search(line)
+            if found is not None:
+                return found.group("part"), found.group("code")
+    return None
+
+
 def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if r.other_toolkit is not None and m.facts.cuda_libs is None:
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.other_toolkit_fix(m, *r.other_toolkit)
@@ -1480,6 +1502,9 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     mixed = _mixed_release(hits)
     if mixed is not None:
         return causes.gpu.CUDA_LIB_SHADOWED, mixed
+    part = _cudnn_part_refused(hits)
+    if part is not None:
+        return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.cudnn_part_fix(*part)
     names = _libraries(hits)
     shown = _copies_shown(m, r, hits)
     if shown is not None:
@@ -1552,6 +1577,9 @@ def _other_library_candidate(
     hits = by_cause.get(causes.gpu.CUDA_LIBS_MISSING, ())
     if not hits or _mixed_release(hits) is not None:
         return None
+    part = _cudnn_part_refused(hits)
+    if part is not None and part[1] == "193":
+        return None  # a file found, of another word size: not one off the path
     names = _libraries(hits)
     shown = ", ".join(names) or "the CUDA libraries"
     return causes.finding(
