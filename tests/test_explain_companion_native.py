@@ -370,3 +370,28 @@ def test_a_requirement_that_is_met_is_no_finding() -> None:
         "which is incompatible.\n"
     )
     assert all(f.cause != "dependency-out-of-range" for f in explained(text).findings)
+
+
+def test_a_module_linking_another_pythons_dll_is_reinstalled_for_this_python() -> None:
+    # Python on Windows reads the pythonXY.dll a module links (Python/dynload_win.c).
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Python37\\lib\\site-packages\\tensorflow\\python\\'
+        'pywrap_tensorflow_internal.py", line 18, in swig_import_helper\n'
+        "    return importlib.import_module(mname)\n"
+        "ImportError: Module use of python36.dll conflicts with this version of Python.\n"
+        ">>> tf.__version__\n"
+        "'1.14.0'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "wheel-mismatch"
+    fix = fix_text(top)
+    assert "Python 3.6" in fix and "(3.7)" in fix
+    assert "--no-deps --no-cache-dir tensorflow==1.14.0" in fix
+    other = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\work\\app.py", line 2, in <module>\n'
+        "    import cv2\n"
+        "ImportError: Module use of python27.dll conflicts with this version of Python.\n"
+    )
+    assert "opencv-python" in fix_text(top_error(explained(other)))

@@ -1252,6 +1252,27 @@ def dll_word_size_fix(m: Machine, package: Optional[str], dist: Optional[str]) -
     )
 
 
+def other_python_dll_fix(m: Machine, dll: str, dist: Optional[str]) -> Fix:
+    """Python on Windows refused an extension module that links another Python's DLL
+    (``dll``: python36.dll): a build for that Python left in this one's site-packages.
+    ``dist``: the distribution whose module it was, where the log shows one other than
+    TensorFlow."""
+    digits = re.sub(r"\D", "", dll)
+    built = f"Python {digits[0]}.{digits[1:]}" if len(digits) > 1 else "another Python"
+    name = dist or m.tf_name or "tensorflow"
+    # TensorFlow's own release where the log shows it: the reinstall keeps it.
+    pinned = f"{name}=={m.tf.version}" if dist is None and m.tf is not None else name
+    running = f" ({m.python_version})" if m.python_version else ""
+    return Fix(
+        f"{name}'s compiled module was built for {built} (it links {dll}), not for this "
+        f"Python{running}: a site-packages copied from another interpreter, or a wheel for "
+        f"another Python installed by hand. Reinstall {name} with this interpreter's pip, "
+        "which picks the wheel built for it (in a new virtual environment where the copied "
+        "files are many).",
+        m.pip(f"install --force-reinstall --no-deps --no-cache-dir {pinned}"),
+    )
+
+
 def native_library_fix(library: Optional[str], macos: bool = False, windows: bool = False) -> Fix:
     """How to find which library failed to load, and which file needed it (``macos``: dyld's
     tools, https://developer.apple.com/library/archive/documentation/DeveloperTools/Conceptual/

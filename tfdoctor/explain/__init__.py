@@ -2641,6 +2641,13 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         )
     if any(h.signature.id == "musl-loader-tensorflow" for h in hits):
         return causes.platform.WHEEL_MISMATCH, causes.platform.musl_fix()
+    if any(h.signature.id == "windows-module-other-python" for h in hits):
+        package = r.dll_extension
+        return causes.platform.WHEEL_MISMATCH, causes.platform.other_python_dll_fix(
+            m,
+            _group(hits, "library") or "",
+            (distribution_of(package) or package) if package else None,
+        )
     library = _group(hits, "library")
     if library and causes.platform.tfjs_binding(library):
         return causes.platform.WHEEL_MISMATCH, causes.platform.tfjs_word_size_fix(library)
@@ -3109,7 +3116,10 @@ def _conda_build_library(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
 
 #: Python's words as Windows refuses an extension module (Python 3.8 on name it:
 #: ``DLL load failed while importing MPI``; Python/dynload_win.c).
-_DLL_REFUSED = re.compile(r"DLL load failed(?: while importing (?P<module>\w+))?")
+_DLL_REFUSED = re.compile(
+    r"DLL load failed(?: while importing (?P<module>\w+))?"
+    r"|Module use of python\d+(?:_d)?\.dll conflicts"
+)
 #: A package's own raise of an ImportError whose words follow on lines of their own.
 _RERAISED = re.compile(r"^\s*raise ImportError\(\w+\)\s*$")
 #: An absolute import statement: its top-level package.
