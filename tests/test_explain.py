@@ -104,7 +104,7 @@ def test_line_numbers_hold_across_small_chunks() -> None:
 
 
 def test_a_last_line_without_a_line_end_stays_with_the_lines_above_it() -> None:
-    # A paste often stops without a line end, on the exception that ends its traceback.
+    # A paste often ends without a line end, on the exception that closes its traceback.
     data = (
         b"Traceback (most recent call last):\n"
         b'  File "C:\\Python39\\lib\\site-packages\\cv2\\__init__.py", line 8, in <module>\n'

@@ -267,7 +267,7 @@ class LogReader:
             more = self.stream.read(min(self.chunk, budget - read)) if read < budget else b""
             read += len(more)
             if not more and read < budget and not partial:
-                # The log's end: a last line without a line end (a paste often stops so)
+                # The log's end: a last line without a line end (a paste often ends so)
                 # stays in the block of the lines above it, as the traceback it ends.
                 pending = text[:-1] if text.endswith("\n") else text
                 break
