@@ -395,3 +395,20 @@ def test_a_module_linking_another_pythons_dll_is_reinstalled_for_this_python() -
         "ImportError: Module use of python27.dll conflicts with this version of Python.\n"
     )
     assert "opencv-python" in fix_text(top_error(explained(other)))
+
+
+def test_a_companions_own_library_refused_on_windows_is_not_tensorflows_runtime() -> None:
+    # tensorflow-io's loader lists Windows' reason for its own library in a "caused by" list.
+    text = (
+        '  File "C:\\Users\\user\\venv\\lib\\site-packages\\tensorflow_io\\python\\ops\\'
+        '__init__.py", line 88, in _load_library\n'
+        "NotImplementedError: unable to open file: libtensorflow_io.so, from paths: "
+        "['C:\\\\Users\\\\user\\\\venv\\\\lib\\\\site-packages\\\\tensorflow_io\\\\python\\\\ops"
+        "\\\\libtensorflow_io.so']\n"
+        "caused by: [\"[WinError 126] The specified module could not be found: 'C:\\\\Users\\\\"
+        "user\\\\venv\\\\lib\\\\site-packages\\\\tensorflow_io\\\\python\\\\ops\\\\"
+        "libtensorflow_io.so'\"]\n"
+    )
+    report = explained(text)
+    assert top_error(report).cause == "companion-mismatch"
+    assert all(x.cause != "msvc-runtime-missing" for x in report.findings)

@@ -6352,6 +6352,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _dump_is_the_named_allocators(by_cause)
     _protoc_label_is_the_files(by_cause, evidence)
     _tf_keras_frames_say_tf_keras(by_cause, evidence)
+    _companions_own_library_refused(by_cause)
     if any(
         h.signature.id == "tf-keras-warning"
         for h in by_cause.get(causes.software.TF_KERAS_MISSING, ())
@@ -6502,6 +6503,22 @@ def _session_started_after_waiting(by_cause: dict[str, list[Hits]], evidence: Ev
         _drop_signature(
             by_cause, causes.cluster.CLUSTER_TASK_UNREACHABLE, "createsession-waiting-for-worker"
         )
+
+
+def _companions_own_library_refused(by_cause: dict[str, list[Hits]]) -> None:
+    """Windows' ERROR_MOD_NOT_FOUND for a companion's own library (tensorflow-io's
+    ``libtensorflow_io.so``, in its loader's "caused by" list) beside the companion's reading
+    is the companion's: TensorFlow's own library loaded, so its Visual C++ runtime is not the
+    reading of that line."""
+    if causes.software.COMPANION_MISMATCH not in by_cause:
+        return
+    hits = _hits_by(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-error-126")
+    lines = [line for h in hits for _, line in h.citations]
+    # A path inside a list's repr doubles its backslashes.
+    paths = [x.replace("\\\\", "\\") for line in lines for x in _INSTALLED_PATH.findall(line)]
+    owners = {distribution_of(installed_package(x) or "") for x in paths}
+    if lines and len(paths) >= len(lines) and not owners & {None, *TF_DISTRIBUTIONS}:
+        _drop_signature(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-error-126")
 
 
 def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
