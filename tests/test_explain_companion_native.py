@@ -412,3 +412,16 @@ def test_a_companions_own_library_refused_on_windows_is_not_tensorflows_runtime(
     report = explained(text)
     assert top_error(report).cause == "companion-mismatch"
     assert all(x.cause != "msvc-runtime-missing" for x in report.findings)
+
+
+def test_tensorflows_own_module_under_a_package_that_imports_it_stays_tensorflows() -> None:
+    # The traceback is cut to the user's import of a library built on TensorFlow.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\work\\pose\\track.py", line 1, in <module>\n'
+        "    import deeplabcut\n"
+        "ImportError: DLL load failed while importing _pywrap_tensorflow_internal: The "
+        "specified module could not be found.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "msvc-runtime-missing" and "deeplabcut" not in fix_text(top)

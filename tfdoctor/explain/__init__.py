@@ -3164,6 +3164,10 @@ def _dll_extension(tracebacks: Sequence[Traceback]) -> Optional[str]:
         package = package or (module if module and distribution_of(module) else None)
         if package is None or distribution_of(package) in TF_DISTRIBUTIONS:
             return None
+        if module.startswith("_pywrap") and package not in modules().family:
+            # TensorFlow's own module under a package that imports TensorFlow (a traceback
+            # cut above TensorFlow's frames): only a companion names its modules so too.
+            return None
         return package
     # A package that re-raises its extension's refusal in words of its own, the loader's
     # below them (NumPy's "Importing the numpy C-extensions failed ... Original error was:
