@@ -103,6 +103,23 @@ def test_line_numbers_hold_across_small_chunks() -> None:
     assert lines[150][1].startswith("line 151 ")
 
 
+def test_a_last_line_without_a_line_end_stays_with_the_lines_above_it() -> None:
+    # A paste often ends without a line end, on the exception that closes its traceback.
+    data = (
+        b"Traceback (most recent call last):\n"
+        b'  File "C:\\Python39\\lib\\site-packages\\cv2\\__init__.py", line 8, in <module>\n'
+        b"    from .cv2 import *\n"
+        b"ImportError: DLL load failed while importing cv2: The specified module could not be "
+        b"found."
+    )
+    blocks = list(read_log(io.BytesIO(data)))
+    assert len(blocks) == 1 and blocks[0].text.endswith("could not be found.")
+    assert list(lines_of(blocks))[-1][0] == "line 4"
+    # A line end at the end adds no empty line.
+    ended = list(read_log(io.BytesIO(data + b"\n")))
+    assert [b.text for b in ended] == [blocks[0].text]
+
+
 def test_an_endless_line_is_cut_under_one_number() -> None:
     blocks = list(read_log(io.BytesIO(b"x" * 100 + b"\nend\n"), chunk=8, max_line=32))
     assert max(len(b.text) for b in blocks) < 64

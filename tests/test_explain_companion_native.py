@@ -5,8 +5,11 @@ range."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.causes.software import absl_lts_lines, tf_build_symbol
+from tfdoctor.findings import Severity
 
 # --- a companion's library built for another TensorFlow ----------------------------------------
 
@@ -113,7 +116,10 @@ def test_tensorflows_own_dll_keeps_its_runtime_fix() -> None:
         "ImportError: DLL load failed while importing _pywrap_tensorflow_internal: "
         "The specified module could not be found.\n"
     )
-    assert top_error(explained(named)).cause == "msvc-runtime-missing"
+    top = top_error(explained(named))
+    assert top.cause == "msvc-runtime-missing"
+    # Microsoft's permalink to the newest runtime, whose msvcp140_1.dll 2.1 and later need.
+    assert "https://aka.ms/vs/17/release/vc_redist.x64.exe" in fix_text(top)
 
 
 def test_a_procedure_missing_with_no_package_shown_gives_no_package() -> None:
@@ -155,6 +161,152 @@ def test_tensorflows_runtime_failing_on_windows_gets_windows_tools() -> None:
     assert top.cause == "native-library-unresolved"
     fix = fix_text(top)
     assert "where msvcp140.dll" in fix and "LD_DEBUG" not in fix and "ldd " not in fix
+
+
+def _text_import(message: str) -> str:
+    """tensorflow-text's import refused by Windows after TensorFlow itself loaded."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\work\\nlp\\tokenize.py", line 3, in <module>\n'
+        "    import tensorflow_text as tf_text\n"
+        '  File "C:\\Users\\user\\venv\\lib\\site-packages\\tensorflow_text\\python\\ops\\'
+        'fast_wordpiece_tokenizer.py", line 24, in <module>\n'
+        "    from tensorflow_text.core.pybinds import "
+        "pywrap_fast_wordpiece_tokenizer_model_builder\n"
+        f"ImportError: DLL load failed while importing {message}\n"
+    )
+
+
+def test_a_companions_own_pywrap_extension_refused_is_the_companion_not_the_runtime() -> None:
+    # tensorflow-text names its extensions _pywrap_* as TensorFlow does: the frame decides.
+    report = explained(
+        _text_import(
+            "_pywrap_fast_wordpiece_tokenizer_model_builder: The specified module could not "
+            "be found."
+        )
+    )
+    top = top_error(report)
+    assert top.cause == "companion-mismatch"
+    assert "tensorflow-text" in fix_text(top) and "Visual C++" not in fix_text(top)
+    # Not TensorFlow's own module: no CUDA DLL of a GPU build up to 2.0 either.
+    serious = [f.cause for f in report.findings if f.severity.rank >= Severity.WARNING.rank]
+    assert serious == ["companion-mismatch"]
+
+
+def test_a_companions_extension_with_the_reason_cut_is_the_companion_too() -> None:
+    text = (
+        "ImportError                               Traceback (most recent call last)\n"
+        "~\\AppData\\Local\\Temp\\ipykernel_5120\\2871.py in <module>\n"
+        "----> 1 import tensorflow_text\n\n"
+        "C:\\ProgramData\\Anaconda3\\lib\\site-packages\\tensorflow_text\\__init__.py in <module>\n"
+        "     19 # pylint: disable=wildcard-import\n"
+        "---> 20 from tensorflow_text.core.pybinds import tflite_registrar\n\n"
+        "ImportError: DLL load failed while importing tflite_registrar: \n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "companion-mismatch" and "tensorflow-text" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("text", "dist"),
+    [
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "C:\\Python310\\lib\\site-packages\\cv2\\__init__.py", line 8, in <module>\n'
+            "    from .cv2 import *\n"
+            "ImportError: DLL load failed while importing cv2:\n",
+            "opencv-python",
+            id="reason-cut",
+        ),
+        # Cython's frame of a module being initialised lies outside site-packages; it names it.
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "C:\\Users\\user\\miniconda3\\envs\\tf\\lib\\site-packages\\h5py\\'
+            '__init__.py", line 25, in <module>\n'
+            "    from . import _errors\n"
+            '  File "h5py\\_errors.pyx", line 1, in init h5py._errors\n'
+            "ImportError: DLL load failed while importing defs: The specified procedure could "
+            "not be found.\n",
+            "h5py",
+            id="cython-frame",
+        ),
+        # NumPy raises its own ImportError and puts Windows' refusal below its words.
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "D:\\tools\\py38\\lib\\site-packages\\numpy\\core\\__init__.py", '
+            "line 50, in <module>\n"
+            "    raise ImportError(msg)\n"
+            "ImportError:\n\n"
+            "IMPORTANT: PLEASE READ THIS FOR ADVICE ON HOW TO SOLVE THIS ISSUE!\n\n"
+            "Importing the numpy C-extensions failed. This error can happen for\n"
+            "many reasons, often due to issues with your setup or how NumPy was\n"
+            "installed.\n\n"
+            "Original error was: DLL load failed while importing _multiarray_umath: The "
+            "specified module could not be found.\n",
+            "numpy",
+            id="reworded",
+        ),
+    ],
+)
+def test_another_packages_refused_extension_names_the_package(text: str, dist: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+    assert f"pip uninstall -y {dist}" in fix_text(top) and "Visual C++" not in fix_text(top)
+
+
+def test_a_dll_of_another_word_size_is_not_a_missing_runtime() -> None:
+    # ERROR_BAD_EXE_FORMAT (193): a file of another machine type, in any language.
+    for reason in (
+        "%1 is not a valid Win32 application.",
+        "%1 ist keine zulässige Win32-Anwendung.",
+    ):
+        text = (
+            "Traceback (most recent call last):\n"
+            '  File "C:\\Python38\\lib\\site-packages\\tensorflow\\python\\'
+            'pywrap_tensorflow.py", line 64, in <module>\n'
+            "    from tensorflow.python._pywrap_tensorflow_internal import *\n"
+            f"ImportError: DLL load failed while importing _pywrap_tensorflow_internal: {reason}\n"
+            "\nFailed to load the native TensorFlow runtime.\n"
+        )
+        report = explained(text)
+        top = top_error(report)
+        assert top.cause == "native-library-unresolved", reason
+        fix = fix_text(top)
+        assert "struct.calcsize('P')" in fix and "where msvcp140.dll" in fix
+        assert "tensorflow" in fix and "LD_DEBUG" not in fix
+        assert all(f.cause != "cpu-lacks-avx" for f in report.findings)
+
+
+def test_a_companions_extension_of_another_word_size_reinstalls_the_companion() -> None:
+    top = top_error(
+        explained(_text_import("tflite_registrar: %1 is not a valid Win32 application."))
+    )
+    assert top.cause == "native-library-unresolved"
+    assert "--no-deps tensorflow-text" in fix_text(top)
+
+
+def test_pythons_named_refusal_rules_out_a_gpu_build_up_to_2_0() -> None:
+    # Python 3.8 names the module it refused; no TensorFlow up to 2.0 (whose GPU builds link
+    # the CUDA DLLs at import) has a Windows wheel for it.
+    named = (
+        "ImportError: DLL load failed while importing _pywrap_tensorflow_internal: The "
+        "specified module could not be found.\n"
+    )
+    report = explained(named)
+    assert top_error(report).cause == "msvc-runtime-missing"
+    assert all(f.cause != "cuda-libs-missing" for f in report.findings)
+    # Python 3.7's words name no module: a GPU build of 1.x stays the other candidate.
+    old = explained("ImportError: DLL load failed: The specified module could not be found.\n")
+    assert any(f.cause == "cuda-libs-missing" for f in old.findings)
+    # So does a Python 3.9 path beside the older words.
+    shown = explained(
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Python39\\lib\\site-packages\\tensorflow\\python\\'
+        'pywrap_tensorflow.py", line 64, in <module>\n'
+        "    from tensorflow.python.pywrap_tensorflow_internal import *\n"
+        "ImportError: DLL load failed: The specified module could not be found.\n"
+    )
+    assert all(f.cause != "cuda-libs-missing" for f in shown.findings)
 
 
 # --- pip's notice of any pair out of range ----------------------------------------------------
@@ -218,3 +370,58 @@ def test_a_requirement_that_is_met_is_no_finding() -> None:
         "which is incompatible.\n"
     )
     assert all(f.cause != "dependency-out-of-range" for f in explained(text).findings)
+
+
+def test_a_module_linking_another_pythons_dll_is_reinstalled_for_this_python() -> None:
+    # Python on Windows reads the pythonXY.dll a module links (Python/dynload_win.c).
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Python37\\lib\\site-packages\\tensorflow\\python\\'
+        'pywrap_tensorflow_internal.py", line 18, in swig_import_helper\n'
+        "    return importlib.import_module(mname)\n"
+        "ImportError: Module use of python36.dll conflicts with this version of Python.\n"
+        ">>> tf.__version__\n"
+        "'1.14.0'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "wheel-mismatch"
+    fix = fix_text(top)
+    assert "Python 3.6" in fix and "(3.7)" in fix
+    assert "--no-deps --no-cache-dir tensorflow==1.14.0" in fix
+    other = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\work\\app.py", line 2, in <module>\n'
+        "    import cv2\n"
+        "ImportError: Module use of python27.dll conflicts with this version of Python.\n"
+    )
+    assert "opencv-python" in fix_text(top_error(explained(other)))
+
+
+def test_a_companions_own_library_refused_on_windows_is_not_tensorflows_runtime() -> None:
+    # tensorflow-io's loader lists Windows' reason for its own library in a "caused by" list.
+    text = (
+        '  File "C:\\Users\\user\\venv\\lib\\site-packages\\tensorflow_io\\python\\ops\\'
+        '__init__.py", line 88, in _load_library\n'
+        "NotImplementedError: unable to open file: libtensorflow_io.so, from paths: "
+        "['C:\\\\Users\\\\user\\\\venv\\\\lib\\\\site-packages\\\\tensorflow_io\\\\python\\\\ops"
+        "\\\\libtensorflow_io.so']\n"
+        "caused by: [\"[WinError 126] The specified module could not be found: 'C:\\\\Users\\\\"
+        "user\\\\venv\\\\lib\\\\site-packages\\\\tensorflow_io\\\\python\\\\ops\\\\"
+        "libtensorflow_io.so'\"]\n"
+    )
+    report = explained(text)
+    assert top_error(report).cause == "companion-mismatch"
+    assert all(x.cause != "msvc-runtime-missing" for x in report.findings)
+
+
+def test_tensorflows_own_module_under_a_package_that_imports_it_stays_tensorflows() -> None:
+    # The traceback is cut to the user's import of a library built on TensorFlow.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\work\\pose\\track.py", line 1, in <module>\n'
+        "    import deeplabcut\n"
+        "ImportError: DLL load failed while importing _pywrap_tensorflow_internal: The "
+        "specified module could not be found.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "msvc-runtime-missing" and "deeplabcut" not in fix_text(top)

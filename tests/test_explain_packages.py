@@ -413,6 +413,20 @@ def test_a_companion_under_an_older_tensorflow_moves_to_its_release() -> None:
             "intel-extension-for-tensorflow",
             id="itex-linux",
         ),
+        pytest.param(
+            "/home/user/venv/lib/python3.10/site-packages/tensorflow-plugins/"
+            "libtfdml_plugin.so: undefined symbol: TF_NewStatus",
+            "tensorflow-directml-plugin",
+            id="directml-wsl",
+        ),
+        # On Windows TensorFlow words any LoadLibrary failure of a plugin "<file> not found"
+        # (the file is there: TensorFlow listed the folder to find it).
+        pytest.param(
+            "tensorflow.python.framework.errors_impl.NotFoundError: D:\\envs\\dml\\lib\\"
+            "site-packages\\tensorflow-plugins\\tfdml_plugin.dll not found",
+            "tensorflow-directml-plugin",
+            id="directml-windows",
+        ),
     ],
 )
 def test_a_plugin_missing_a_tensorflow_symbol_is_a_companion_mismatch(line: str, dist: str) -> None:

@@ -22,17 +22,48 @@ def _of(report: Report, cause: str) -> Optional[Finding]:
     return next((f for f in report.findings if f.cause == cause), None)
 
 
-def test_two_distributions_in_pips_conflicts_are_installed_side_by_side() -> None:
-    log = HEAD + (
-        "tensorflow-gpu 2.3.1 requires numpy<1.19.0,>=1.16.0, but you have numpy 1.19.5 which "
-        "is incompatible.\n"
-        "tensorflow 2.4.1 requires six~=1.15.0, but you have six 1.16.0 which is incompatible.\n"
-    )
+@pytest.mark.parametrize(
+    ("log", "removed", "kept"),
+    [
+        pytest.param(
+            HEAD + "tensorflow-gpu 2.3.1 requires numpy<1.19.0,>=1.16.0, but you have numpy "
+            "1.19.5 which is incompatible.\n"
+            "tensorflow 2.4.1 requires six~=1.15.0, but you have six 1.16.0 which is "
+            "incompatible.\n",
+            "tensorflow-gpu tensorflow",
+            "tensorflow==2.4.1",
+            id="pips-conflicts",
+        ),
+        # TensorFlow's preload check on Windows names each distribution and its release.
+        pytest.param(
+            "ImportError: Found conflicting TensorFlow installations in this environment: "
+            "tensorflow 2.21.0, tensorflow-intel 2.20.1, tf-nightly 2.22.0.dev20260101. These "
+            "distributions install into the same directory, so mixing versions leaves shared "
+            "libraries from different releases on disk and the native TensorFlow runtime will "
+            "fail to load.\n",
+            "tensorflow tensorflow-intel tf-nightly",
+            "tensorflow==2.21.0",
+            id="tensorflows-own-check",
+        ),
+    ],
+)
+def test_distributions_shown_together_are_installed_side_by_side(
+    log: str, removed: str, kept: str
+) -> None:
     found = _of(explained(log), "tf-multiple-distributions")
     assert found is not None and found.severity is Severity.ERROR
     fix = fix_text(found)
-    assert "pip uninstall -y tensorflow-gpu tensorflow" in fix
-    assert 'pip install "tensorflow==2.4.1"' in fix
+    assert f"pip uninstall -y {removed}" in fix
+    assert f'pip install "{kept}"' in fix
+
+
+def test_tensorflows_own_check_of_a_32_bit_python_is_of_windows() -> None:
+    log = (
+        "ImportError: TensorFlow requires a 64-bit Python interpreter, but this interpreter "
+        "is 32-bit. Reinstall the 64-bit build of Python and reinstall TensorFlow into it.\n"
+    )
+    found = _of(explained(log), "python-32bit")
+    assert found is not None and ".venv\\Scripts\\python -m pip install" in fix_text(found)
 
 
 def test_a_gpu_package_before_2_1_is_kept_under_its_own_name() -> None:

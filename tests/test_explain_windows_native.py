@@ -179,3 +179,34 @@ def test_work_landing_on_the_cpu_is_a_complaint_and_wanting_it_there_is_not() ->
     assert read_gpu_complaint("I want to train only on the CPU for now.") is None
     assert read_gpu_complaint("I installed the CPU-only build, so it only uses the CPU.") is None
     assert read_gpu_complaint("The CPU usage is high during training.") is None
+
+
+def test_cudnns_zlib_missing_is_looked_for_by_its_own_file_name() -> None:
+    # cuDNN 8.3-8.9 on Windows prints this before the process dies; zlib's DLL has neither
+    # the lib prefix nor the bitness of CUDA's own DLLs.
+    report = explained(
+        "2022-11-02 09:14:51.120458: I tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:53] Successfully opened dynamic library cudnn64_8.dll\n"
+        "Could not locate zlibwapi.dll. Please make sure it is in your library path!\n"
+    )
+    top = top_error(report)
+    assert top.cause == "cuda-libs-missing" and "where zlibwapi.dll" in fix_text(top)
+    commands = " ".join(c for x in report.findings if x.fix for c in x.fix.commands)
+    assert "zlibwapi64_" not in commands
+
+
+def test_a_cudnn_part_not_found_names_its_siblings_and_zlib() -> None:
+    # cuDNN 8 loads its parts itself once its main DLL loaded: the part, or a DLL it needs
+    # (zlib's, for 8.3-8.9), was not found.
+    top = top_error(explained("Could not load library cudnn_ops_infer64_8.dll. Error code 126\n"))
+    assert top.cause == "cuda-libs-missing"
+    fix = fix_text(top)
+    assert "where cudnn64_8.dll cudnn_ops_infer64_8.dll zlibwapi.dll" in fix
+    assert "not cudnn64_8.dll alone" in fix
+
+
+def test_a_cudnn_part_of_another_word_size_is_not_one_off_the_path() -> None:
+    report = explained("Could not load library cudnn_cnn_infer64_8.dll. Error code 193\n")
+    top = top_error(report)
+    assert top.cause == "cuda-libs-missing" and "another word size" in fix_text(top)
+    assert all(x.cause != "cuda-libs-off-path" for x in report.findings)

@@ -348,13 +348,24 @@ def test_an_unreadable_file_is_one_line(tmp_path: object) -> None:
             "vínculos dinámicos (DLL).",
             "windows-dll-init-failed",
         ),
+        # A file of another machine type (193): Win32 in every language, not a missing module.
+        (
+            "ImportError: DLL load failed: %1 n'est pas une application Win32 valide.",
+            "windows-dll-wrong-machine",
+        ),
+        (
+            "ImportError: DLL load failed while importing _pywrap_tensorflow_internal: %1 は"
+            "有効な Win32 アプリケーションではありません。",
+            "windows-dll-wrong-machine",
+        ),
     ],
 )
 def test_windows_messages_in_the_systems_language_name_their_error(
     line: str, expected: str
 ) -> None:
     """Windows words the reason after Python's "DLL load failed" in its own language: a
-    module not found (126) and an initialisation routine that failed (1114) stay apart."""
+    module not found (126), a file of another machine type (193) and an initialisation
+    routine that failed (1114) stay apart."""
     hits = [
         s.id
         for s in SIGNATURES.signatures

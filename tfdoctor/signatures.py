@@ -159,6 +159,9 @@ GROUPS = frozenset(
         # loader did not know (GlorotUniform).
         "attr",
         "keras_class",
+        # The distributions and releases a message lists as installed together ("tensorflow
+        # 2.20.0, tensorflow-intel 2.19.0", TensorFlow's own check on Windows).
+        "installed",
     }
 )
 

@@ -633,8 +633,12 @@ def off_path_candidate_fix(m: Machine, names: Sequence[str]) -> Fix:
         "a notebook server does not get the environment of the shell that set it."
     )
     if m.os == "windows":
-        # CUDA's and cuDNN's DLLs are named lib-less with the bitness: cudart64_110.dll.
-        dlls = " ".join(f"{n}64_*.dll" for n in (names or ("cudart", "cudnn"))[:6])
+        # CUDA's and cuDNN's DLLs are named lib-less with the bitness: cudart64_110.dll;
+        # zlib's, which cuDNN 8.3-8.9 loads, has neither (zlibwapi.dll).
+        dlls = " ".join(
+            f"{n}.dll" if n == "zlibwapi" else f"{n}64_*.dll"
+            for n in (names or ("cudart", "cudnn"))[:6]
+        )
         return Fix(
             f"If a copy of {shown} is on the disk (the command searches the CUDA toolkits' "
             "folders), the folder that holds it is not on PATH in the process that failed: put "
@@ -987,6 +991,29 @@ def other_toolkit_fix(m: Machine, installed: str, directory: str, asked: str, wa
         "and put its lib64 directory first on LD_LIBRARY_PATH."
     )
     return Fix(text, commands)
+
+
+def cudnn_part_fix(part: str, code: str) -> Fix:
+    """cuDNN 8 and later loaded, then could not load one of its own parts on Windows
+    (``part``: cudnn_cnn_infer64_8.dll) with Windows' error ``code``: 193 a copy of another
+    word size; otherwise a DLL it needs not found, the part itself (its main DLL copied alone)
+    or zlib's zlibwapi.dll (cuDNN 8.3-8.9)."""
+    if code == "193":
+        return Fix(
+            f"Windows found a copy of {part} (or of a DLL it loads) of another word size than "
+            "the 64-bit process: take the folder of the 32-bit copy off PATH, or replace it "
+            "with the x64 cuDNN archive's file.",
+            (f"where {part} zlibwapi.dll",),
+        )
+    main = re.sub(r"^cudnn_\w+?(64_\d+\.dll)$", r"cudnn\1", part)
+    return Fix(
+        f"cuDNN's {main} loaded, then could not load {part}, its own part, or a DLL that part "
+        f"needs: copy every DLL of the cuDNN archive's bin folder (not {main} alone) into the "
+        "folder that holds it, and for cuDNN 8.3 to 8.9 install zlib's zlibwapi.dll, which "
+        f"cuDNN does not ship, as NVIDIA's cuDNN guide says ({CUDNN_ZLIB_GUIDE}, Installing "
+        "Zlib), on PATH.",
+        (f"where {main} {part} zlibwapi.dll",),
+    )
 
 
 def zlib_fix() -> Fix:

@@ -883,9 +883,14 @@ def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
 
 def msvc_fix() -> Fix:
     """The Visual C++ runtime TensorFlow's Windows wheels need."""
+    # TensorFlow 2.1 and later check for msvcp140.dll and msvcp140_1.dll before they load
+    # (self_check.py; msvcp140_1.dll first came with the 2019 runtime); Microsoft's permalink
+    # serves the newest 2015-2022 runtime
+    # (https://learn.microsoft.com/en-us/cpp/windows/latest-supported-vc-redist).
     return Fix(
         "Install the Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 "
-        "(x64); check the CPU has AVX; use 64-bit Python.",
+        "(x64; https://aka.ms/vs/17/release/vc_redist.x64.exe, the newest; TensorFlow 2.1 "
+        "and later need its msvcp140_1.dll); check the CPU has AVX; use 64-bit Python.",
         ("winget install Microsoft.VCRedist.2015+.x64",),
     )
 
@@ -1220,6 +1225,54 @@ def extension_dll_fix(m: Machine, package: Optional[str], dist: Optional[str]) -
         f"Reinstall {name}'s wheel for this Python (not a build from source), and install the "
         f"runtime its documentation names for Windows, if any.",
         reinstall,
+    )
+
+
+def dll_word_size_fix(m: Machine, package: Optional[str], dist: Optional[str]) -> Fix:
+    """Windows refused an extension module as a file of another machine type
+    (ERROR_BAD_EXE_FORMAT, 193: "%1 is not a valid Win32 application",
+    https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--0-499-): the
+    module or a DLL it links is 32-bit in a 64-bit Python, or the converse. ``package``: the
+    import package whose extension it was, where the log shows one other than TensorFlow."""
+    whose = f"{package}'s compiled extension" if package else "TensorFlow's native library"
+    name = dist or package or m.tf_name or "tensorflow"
+    # The loader takes the first file of a DLL's name along its search order, PATH last
+    # (https://learn.microsoft.com/en-us/windows/win32/dlls/dynamic-link-library-search-order):
+    # a 32-bit copy there (a 32-bit program's folder) shadows the 64-bit one in System32.
+    return Fix(
+        f"Windows found a file of another word size for {whose} or a DLL it links: a 32-bit "
+        "copy of a DLL it needs (the Visual C++ runtime's, a CUDA DLL) in a folder on PATH "
+        "ahead of the 64-bit one, or a 32-bit Python (TensorFlow's wheels are 64-bit only); a "
+        "damaged file reads the same. The first command prints 64 for a 64-bit Python (else "
+        "install a 64-bit Python); `where` lists each copy in search order: take the folder "
+        "of a 32-bit copy off PATH (or move it after the 64-bit one), then reinstall "
+        f"{name} in a new window.",
+        (
+            "python -c \"import struct; print(struct.calcsize('P') * 8)\"",
+            "where msvcp140.dll vcruntime140.dll vcruntime140_1.dll",
+            *m.pip(f"install --force-reinstall --no-deps {name}"),
+        ),
+    )
+
+
+def other_python_dll_fix(m: Machine, dll: str, dist: Optional[str]) -> Fix:
+    """Python on Windows refused an extension module that links another Python's DLL
+    (``dll``: python36.dll): a build for that Python left in this one's site-packages.
+    ``dist``: the distribution whose module it was, where the log shows one other than
+    TensorFlow."""
+    digits = re.sub(r"\D", "", dll)
+    built = f"Python {digits[0]}.{digits[1:]}" if len(digits) > 1 else "another Python"
+    name = dist or m.tf_name or "tensorflow"
+    # TensorFlow's own release where the log shows it: the reinstall keeps it.
+    pinned = f"{name}=={m.tf.version}" if dist is None and m.tf is not None else name
+    running = f" ({m.python_version})" if m.python_version else ""
+    return Fix(
+        f"{name}'s compiled module was built for {built} (it links {dll}), not for this "
+        f"Python{running}: a site-packages copied from another interpreter, or a wheel for "
+        f"another Python installed by hand. Reinstall {name} with this interpreter's pip, "
+        "which picks the wheel built for it (in a new virtual environment where the copied "
+        "files are many).",
+        m.pip(f"install --force-reinstall --no-deps --no-cache-dir {pinned}"),
     )
 
 

@@ -2436,6 +2436,22 @@ def absl_lts_lines(symbol: str) -> tuple[str, tuple[str, ...]]:
     return date, ABSL_LTS_TF_LINES.get(date, ())
 
 
+def companion_dll_fix(m: Machine, name: str) -> Fix:
+    """Windows refused a compiled companion's extension (``name``: tensorflow-text's
+    ``tflite_registrar``, its ``_pywrap_*`` modules): it links TensorFlow's own library
+    (``_pywrap_tensorflow_internal``), and a release built for another TensorFlow finds a DLL
+    or an entry point of it missing (ERROR_MOD_NOT_FOUND, 126; ERROR_PROC_NOT_FOUND, 127:
+    https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--0-499-): its
+    release for the installed TensorFlow (:func:`companion_fix`)."""
+    fix = companion_fix(m, name)
+    return Fix(
+        f"Windows could not load {name}'s compiled extension, not TensorFlow's: {name} is "
+        "built against one TensorFlow release and links its library, so a release of it made "
+        f"for another TensorFlow finds a DLL or an entry point missing. {fix.text}",
+        fix.commands,
+    )
+
+
 def companion_build_fix(m: Machine, name: str, symbol: str, tf_version: Optional[str]) -> Fix:
     """A compiled companion (``name``) whose library misses a symbol of the TensorFlow build it
     was made for (abseil, protobuf, TensorFlow's own): its release for the installed

@@ -577,6 +577,18 @@ PLUGINS: tuple[tuple[str, str, str], ...] = (
         "intel-extension-for-tensorflow",
         "https://github.com/intel/intel-extension-for-tensorflow",
     ),
+    # Microsoft's DirectML plugin: tfdml_plugin.dll on Windows, libtfdml_plugin.so under WSL
+    # (its wheel's build script, tfdml/tools/pip_package/build_pip_package.py).
+    (
+        "tfdml_plugin",
+        "tensorflow-directml-plugin",
+        "https://github.com/microsoft/tensorflow-directml-plugin",
+    ),
+    (
+        "libtfdml_plugin",
+        "tensorflow-directml-plugin",
+        "https://github.com/microsoft/tensorflow-directml-plugin",
+    ),
 )
 
 

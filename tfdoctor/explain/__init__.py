@@ -125,6 +125,7 @@ from tfdoctor.explain.exceptions import (
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.packages import (
     distributions_finding,
+    distributions_fix,
     internal_caller,
     internal_caller_fix,
     log_packages,
@@ -915,12 +916,15 @@ _OS_TEXT = (
     ),
     # platform.platform()'s words (Windows-10-10.0.19041-SP0) and CPython's Windows build
     # string ("[MSC v.1929 64 bit (AMD64)]", which its banner and sys.version print) say
-    # Windows too.
+    # Windows too, as do Python's words for an extension Windows refused (Python/
+    # dynload_win.c) and TensorFlow's checks that run on Windows only (self_check.py).
     (
         "windows",
         re.compile(
             r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b"
-            r"|\[MSC v\.\d+|\bWindows-1[01]-10\.\d+\.\d+"
+            r"|\[MSC v\.\d+|\bWindows-1[01]-10\.\d+\.\d+|\bDLL load failed\b"
+            r"|TensorFlow requires a 64-bit Python interpreter"
+            r"|Found conflicting TensorFlow installations"
         ),
     ),
     (
@@ -1502,6 +1506,28 @@ def _shadowed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     return causes.gpu.CUDA_LIB_SHADOWED, fix or causes.gpu.read_device_log_fix()
 
 
+#: cuDNN's own loader of its parts on Windows with Windows' error code (the system error
+#: codes: 126 a module not found, 193 a file of another machine type;
+#: https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--0-499-).
+_CUDNN_PART = re.compile(
+    r"Could not load library (?P<part>cudnn_\w+64_\d+\.dll)\. Error code (?P<code>\d+)"
+)
+
+
+def _cudnn_part_refused(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
+    """The part of cuDNN (``cudnn_cnn_infer64_8.dll``) that cuDNN itself could not load on
+    Windows after its main DLL loaded, and Windows' error code; None where no line says so,
+    or where zlib's own line is shown (its reading names it)."""
+    if any(h.signature.id == "cudnn-zlib-missing" for h in hits):
+        return None
+    for hit in hits:
+        for _, line in hit.citations:
+            found = _CUDNN_PART.search(line)
+            if found is not None:
+                return found.group("part"), found.group("code")
+    return None
+
+
 def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if r.other_toolkit is not None and m.facts.cuda_libs is None:
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.other_toolkit_fix(m, *r.other_toolkit)
@@ -1510,6 +1536,9 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     mixed = _mixed_release(hits)
     if mixed is not None:
         return causes.gpu.CUDA_LIB_SHADOWED, mixed
+    part = _cudnn_part_refused(hits)
+    if part is not None:
+        return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.cudnn_part_fix(*part)
     names = _libraries(hits)
     shown = _copies_shown(m, r, hits)
     if shown is not None:
@@ -1582,6 +1611,9 @@ def _other_library_candidate(
     hits = by_cause.get(causes.gpu.CUDA_LIBS_MISSING, ())
     if not hits or _mixed_release(hits) is not None:
         return None
+    part = _cudnn_part_refused(hits)
+    if part is not None and part[1] == "193":
+        return None  # a file found, of another word size: not one off the path
     names = _libraries(hits)
     shown = ", ".join(names) or "the CUDA libraries"
     return causes.finding(
@@ -2759,6 +2791,13 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         )
     if any(h.signature.id == "musl-loader-tensorflow" for h in hits):
         return causes.platform.WHEEL_MISMATCH, causes.platform.musl_fix()
+    if any(h.signature.id == "windows-module-other-python" for h in hits):
+        package = r.dll_extension
+        return causes.platform.WHEEL_MISMATCH, causes.platform.other_python_dll_fix(
+            m,
+            _group(hits, "library") or "",
+            (distribution_of(package) or package) if package else None,
+        )
     library = _group(hits, "library")
     if library and causes.platform.tfjs_binding(library):
         return causes.platform.WHEEL_MISMATCH, causes.platform.tfjs_word_size_fix(library)
@@ -3223,49 +3262,102 @@ def _conda_build_library(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
 
 #: Python's words as Windows refuses an extension module (Python 3.8 on name it:
 #: ``DLL load failed while importing MPI``; Python/dynload_win.c).
-_DLL_REFUSED = re.compile(r"DLL load failed(?: while importing (?P<module>\w+))?")
+_DLL_REFUSED = re.compile(
+    r"DLL load failed(?: while importing (?P<module>\w+))?"
+    r"|Module use of python\d+(?:_d)?\.dll conflicts"
+)
+#: A package's own raise of an ImportError whose words follow on lines of their own.
+_RERAISED = re.compile(r"^\s*raise ImportError\(\w+\)\s*$")
 #: An absolute import statement: its top-level package.
 _IMPORTS = re.compile(r"^\s*(?:from|import)\s+(?P<top>[A-Za-z_]\w*)")
 
 
+#: Cython's name for a compiled module's frame as it is imported (``File "h5py\\h5.pyx",
+#: line 1, in init h5py.h5``): the module's dotted name.
+_CYTHON_INIT = re.compile(r"^init (?P<top>[A-Za-z_]\w*)\.")
+
+
+def _frame_package(frame: Frame) -> Optional[str]:
+    """The import package a traceback's frame shows at work: the one its import statement
+    names, else the installed package its file is in, else the compiled module Cython names
+    as it initialises one (a frame of a ``.pyx`` file, outside site-packages)."""
+    stated = _IMPORTS.match(frame.code)
+    if stated is not None:
+        return stated.group("top")
+    cython = _CYTHON_INIT.match(frame.function)
+    return installed_package(frame.path) or (cython.group("top") if cython else None)
+
+
 def _dll_extension(tracebacks: Sequence[Traceback]) -> Optional[str]:
     """The import package whose compiled extension Windows refused, where a traceback shows
-    it and it is not of TensorFlow's family: the package the innermost frame's import
-    statement names (``from mpi4py import MPI``), else the installed package that frame is
-    in (cv2's ``from .cv2 import *``), else the module Python names (``while importing
-    cv2``) where the module table knows its distribution. None for TensorFlow's own
-    (``_pywrap_tensorflow_internal``) or where nothing says whose."""
+    it and it is not TensorFlow's own: the package the innermost frame's import statement
+    names (``from mpi4py import MPI``, ``from tensorflow_text.core.pybinds import
+    tflite_registrar``), else the installed package that frame is in (cv2's ``from .cv2
+    import *``), else the module Python names (``while importing cv2``) where the module
+    table knows its distribution. None for TensorFlow's own (``_pywrap_tensorflow_internal``
+    under ``from tensorflow.python...``) or where nothing says whose. A companion's
+    extensions are named ``_pywrap_*`` too (tensorflow-text's), so the frame decides."""
     for tb in tracebacks:
         refused = _DLL_REFUSED.search(tb.message)
         if refused is None or tb.ignored:
             continue
         module = refused.group("module") or ""
-        if module.startswith("_pywrap"):
+        if tb.frames:
+            package = next(filter(None, map(_frame_package, reversed(tb.frames))), None)
+        else:
+            stated = _IMPORTS.match(tb.statement or tb.code)
+            package = stated.group("top") if stated is not None else None
+        package = package or (module if module and distribution_of(module) else None)
+        if package is None or distribution_of(package) in TF_DISTRIBUTIONS:
             return None
-        last = tb.frames[-1] if tb.frames else None
-        code = last.code if last is not None else tb.statement or tb.code
-        stated = _IMPORTS.match(code)
-        package = (
-            stated.group("top")
-            if stated is not None
-            else installed_package(last.path)
-            if last is not None
-            else None
-        ) or (module if module and distribution_of(module) else None)
-        if package is None or package in modules().family:
+        if module.startswith("_pywrap") and package not in modules().family:
+            # TensorFlow's own module under a package that imports TensorFlow (a traceback
+            # cut above TensorFlow's frames): only a companion names its modules so too.
             return None
         return package
+    # A package that re-raises its extension's refusal in words of its own, the loader's
+    # below them (NumPy's "Importing the numpy C-extensions failed ... Original error was:
+    # DLL load failed ...", numpy/core/__init__.py): its own raise is the innermost frame.
+    for tb in tracebacks:
+        last = tb.frames[-1] if tb.frames else None
+        if last is None or tb.ignored or not _RERAISED.match(last.code):
+            continue
+        package = installed_package(last.path)
+        if package is not None and distribution_of(package) not in TF_DISTRIBUTIONS:
+            return package
     return None
 
 
 def _msvc_runtime(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """Windows' "DLL load failed" is TensorFlow's missing runtime only where the extension is
-    TensorFlow's: another package's extension (mpi4py's, cv2's) needs its own DLLs."""
-    if r.dll_extension is not None:
-        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.extension_dll_fix(
-            m, r.dll_extension, distribution_of(r.dll_extension)
-        )
-    return causes.platform.MSVC_RUNTIME_MISSING, causes.platform.msvc_fix()
+    TensorFlow's: another package's extension (mpi4py's, cv2's) needs its own DLLs, and a
+    companion's was built against another TensorFlow."""
+    return _extension_refused(m, r.dll_extension) or (
+        causes.platform.MSVC_RUNTIME_MISSING,
+        causes.platform.msvc_fix(),
+    )
+
+
+def _extension_refused(m: Machine, package: Optional[str]) -> Optional[tuple[causes.CauseId, Fix]]:
+    """The reading of Windows refusing the compiled extension of ``package`` (not
+    TensorFlow's): a companion released for each TensorFlow line (the companion table:
+    tensorflow-text, tensorflow-io, ...) links TensorFlow's own library, so its extension
+    built for another TensorFlow finds a DLL or an entry point missing (ERROR_MOD_NOT_FOUND,
+    126; ERROR_PROC_NOT_FOUND, 127) when TensorFlow itself loaded; another package's needs
+    its own DLLs. None for no package, or another of TensorFlow's family (tflite-runtime's
+    extension links no TensorFlow: the Visual C++ runtime is its reading)."""
+    if package is None:
+        return None
+    dist = distribution_of(package)
+    if dist is not None and m.companion(dist) is not None:
+        # tensorflow-text's README: install the TF Text release of the TensorFlow in use
+        # (https://github.com/tensorflow/text#install-using-pip).
+        return causes.software.COMPANION_MISMATCH, causes.software.companion_dll_fix(m, dist)
+    if package in modules().family:
+        return None
+    return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.extension_dll_fix(
+        m, package, dist
+    )
 
 
 def _built_on_tensorflow(package: Optional[str]) -> str:
@@ -3362,6 +3454,38 @@ def _framework_major(
     )
 
 
+#: Windows refusing a package's own extension module, as Python names it (with Windows'
+#: reason, or the reason cut from the paste).
+_EXTENSION_REFUSED = frozenset(
+    {"windows-extension-dll-load-failed", "windows-extension-dll-reason-cut"}
+)
+
+
+def _windows_extension(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """Python's "DLL load failed" for an extension module: a file of another word size
+    (TensorFlow's own or a package's), or a package's own extension refused; None for
+    neither."""
+    if any(h.signature.id == "windows-dll-wrong-machine" for h in hits):
+        # Another word size: the extension Python names is TensorFlow's own, or a package's.
+        package = r.dll_extension
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.dll_word_size_fix(
+            m, package, distribution_of(package) if package else None
+        )
+    if not any(h.signature.id in _EXTENSION_REFUSED for h in hits):
+        return None
+    # A package's own extension (Python names it, or the traceback's import does).
+    module = r.dll_extension or _group(hits, "library")
+    package = module if module and distribution_of(module) else r.dll_extension
+    return _extension_refused(m, package) or (
+        causes.platform.NATIVE_LIBRARY_UNRESOLVED,
+        causes.platform.extension_dll_fix(
+            m, package, distribution_of(package) if package else None
+        ),
+    )
+
+
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tensorrt-stub-abort" for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tensorrt_fix()
@@ -3386,13 +3510,9 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.icu_data_fix(
             m, icu["symbol"], package, icu.get("loaded") or None, shown
         )
-    if any(h.signature.id == "windows-extension-dll-load-failed" for h in hits):
-        # A package's own extension (Python names it, or the traceback's import does).
-        module = r.dll_extension or _group(hits, "library")
-        package = module if module and distribution_of(module) else r.dll_extension
-        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.extension_dll_fix(
-            m, package, distribution_of(package) if package else None
-        )
+    refused = _windows_extension(m, r, hits)
+    if refused is not None:
+        return refused
     if any(h.signature.id in ("c-api-header-not-found", "c-api-library-not-linked") for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_fix(r.os)
     library = _group(hits, "library")
@@ -4577,6 +4697,23 @@ def _refusal_candidates(
     return out
 
 
+#: One distribution and its release in a listing ("tensorflow-intel 2.19.0").
+_LISTED_RELEASE = re.compile(r"(?P<name>[A-Za-z0-9][\w.-]*) (?P<version>\d[\w.+!-]*)")
+
+
+def _tf_distributions(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """TensorFlow's own listing of its distributions installed at differing releases: every
+    one out, the newest final release back in."""
+    listed = _group(hits, "installed") or ""
+    seen = {
+        normalize_name(x.group("name")): x.group("version")
+        for x in _LISTED_RELEASE.finditer(listed)
+    }
+    return causes.software.TF_MULTIPLE_DISTRIBUTIONS, distributions_fix(
+        seen or {m.tf_name or "tensorflow": ""}, m
+    )
+
+
 def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # The architecture uname or platform printed, where the system itself is 32-bit.
     return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(
@@ -5020,6 +5157,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.DRIVER_VERSION_MISMATCH: _driver_mismatch,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
     causes.software.COMPANION_MISMATCH: _companion,
+    causes.software.TF_MULTIPLE_DISTRIBUTIONS: _tf_distributions,
     causes.software.CUSTOM_OP_BUILD_MISMATCH: _custom_op,
     causes.runtime.FILESYSTEM_ENV_MISCONFIGURED: _filesystem_env,
     causes.platform.NATIVE_LIBRARY_UNRESOLVED: _native,
@@ -6578,6 +6716,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _dump_is_the_named_allocators(by_cause)
     _protoc_label_is_the_files(by_cause, evidence)
     _tf_keras_frames_say_tf_keras(by_cause, evidence)
+    _companions_own_library_refused(by_cause)
     if any(
         h.signature.id == "tf-keras-warning"
         for h in by_cause.get(causes.software.TF_KERAS_MISSING, ())
@@ -6730,6 +6869,22 @@ def _session_started_after_waiting(by_cause: dict[str, list[Hits]], evidence: Ev
         )
 
 
+def _companions_own_library_refused(by_cause: dict[str, list[Hits]]) -> None:
+    """Windows' ERROR_MOD_NOT_FOUND for a companion's own library (tensorflow-io's
+    ``libtensorflow_io.so``, in its loader's "caused by" list) beside the companion's reading
+    is the companion's: TensorFlow's own library loaded, so its Visual C++ runtime is not the
+    reading of that line."""
+    if causes.software.COMPANION_MISMATCH not in by_cause:
+        return
+    hits = _hits_by(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-error-126")
+    lines = [line for h in hits for _, line in h.citations]
+    # A path inside a list's repr doubles its backslashes.
+    paths = [x.replace("\\\\", "\\") for line in lines for x in _INSTALLED_PATH.findall(line)]
+    owners = {distribution_of(installed_package(x) or "") for x in paths}
+    if lines and len(paths) >= len(lines) and not owners & {None, *TF_DISTRIBUTIONS}:
+        _drop_signature(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-error-126")
+
+
 def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
     """``by_cause`` without the hits of ``signature`` under ``cause`` (and the cause where
     none is left)."""
@@ -6813,6 +6968,25 @@ def _unrecognised_distribution(
     )
 
 
+#: Python 3.8's words for an extension Windows refused, naming the module (Python/
+#: dynload_win.c from v3.8.0; 3.7 and older print "DLL load failed:" alone).
+_NAMED_REFUSAL = re.compile(r"DLL load failed while importing \w")
+
+
+def _python_after_gpu_dlls(m: Machine, hits: Sequence[Hits]) -> bool:
+    """Whether the Python the log shows (its version, or Python 3.8's wording of the refusal:
+    3.8 or later) has no Windows wheel of any TensorFlow up to 2.0 in the matrix, whose GPU
+    builds link the CUDA DLLs at import: the TensorFlow that failed is 2.1 or later."""
+    named = any(_NAMED_REFUSAL.search(line) for h in hits for _, line in h.citations)
+    python = m.python_version or ("3.8" if named else None)
+    if python is None or m.matrix is None:
+        return False
+    if named and version_key(python) < (3, 8):
+        python = "3.8"  # the wording is 3.8's whatever an older path says
+    old = [x for x in m.matrix.lines if version_key(x.line)[:2] <= (2, 0)]
+    return bool(old) and not any(x.has_wheels_for(python, "windows") for x in old)
+
+
 def _gpu_dll_candidate(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
@@ -6822,7 +6996,8 @@ def _gpu_dll_candidate(
     """Windows refusing TensorFlow's own module for a DLL it did not find, where the log does
     not rule out a GPU build of 2.0 or older: the CUDA and cuDNN DLLs such a build links are
     the other candidate beside the Visual C++ runtime, a warning with the listing that tells.
-    None for 2.1 and later (they load CUDA when the GPU is first used), a CPU build shown, a
+    None for 2.1 and later (they load CUDA when the GPU is first used), a Python no release up
+    to 2.0 has Windows wheels for (:func:`_python_after_gpu_dlls`), a CPU build shown, a
     CUDA library's own finding, or another package's extension."""
     missing = findings.get(f"explain.{causes.platform.MSVC_RUNTIME_MISSING}")
     hits = _hits_by(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-dll-not-found")
@@ -6834,6 +7009,7 @@ def _gpu_dll_candidate(
         or (version is not None and version_key(version)[:2] >= (2, 1))
         or m.cpu_only_distribution
         or f"explain.{causes.gpu.CUDA_LIBS_MISSING}" in findings
+        or (version is None and _python_after_gpu_dlls(m, hits))
     ):
         return None
     return causes.finding(

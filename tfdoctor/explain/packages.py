@@ -244,6 +244,19 @@ def distributions_finding(seen: Mapping[str, str], m: Machine, said: str) -> Opt
     if len(seen) < 2 or m.matrix is None:
         return None
     listing = ", ".join(f"{name} {version}" for name, version in seen.items())
+    return causes.finding(
+        f"explain.{causes.software.TF_MULTIPLE_DISTRIBUTIONS}",
+        Severity.ERROR,
+        causes.software.TF_MULTIPLE_DISTRIBUTIONS,
+        f"{len(seen)} TensorFlow distributions are installed side by side: {listing}",
+        said,
+        distributions_fix(seen, m),
+    )
+
+
+def distributions_fix(seen: Mapping[str, str], m: Machine) -> Fix:
+    """Every TensorFlow distribution of ``seen`` (name to version, one or more) out, the
+    newest final release of them back in."""
     # The one to keep: the newest final release among them (a nightly or pre-release only
     # where nothing else is installed); the user may pick another, the command names one.
     finals = {n: v for n, v in seen.items() if re.fullmatch(r"\d+(?:\.\d+)*", v)}
@@ -251,24 +264,19 @@ def distributions_finding(seen: Mapping[str, str], m: Machine, said: str) -> Opt
     keep = max(pool, key=lambda n: version_key(pool[n]))
     # The distribution of that line's GPU build (the matrix's gpu_package: tensorflow from
     # 2.1, tensorflow-gpu before; a line older than the matrix keeps its own name).
-    line = m.matrix.line_for(seen[keep]) if keep == "tensorflow-gpu" else None
+    line = (
+        m.matrix.line_for(seen[keep]) if keep == "tensorflow-gpu" and m.matrix is not None else None
+    )
     wanted = (
         "tensorflow" if line is not None and line.gpu_package.get("linux") == "tensorflow" else keep
     )
-    return causes.finding(
-        f"explain.{causes.software.TF_MULTIPLE_DISTRIBUTIONS}",
-        Severity.ERROR,
-        causes.software.TF_MULTIPLE_DISTRIBUTIONS,
-        f"{len(seen)} TensorFlow distributions are installed side by side: {listing}",
-        said,
-        Fix(
-            "Remove every TensorFlow distribution, then install exactly one (the command keeps "
-            f"{wanted} {seen[keep]}, the newest final release shown; name another if that is "
-            "the one the code needs).",
-            (
-                *m.pip(f"uninstall -y {' '.join(seen)}"),
-                *m.pip_install(f"{wanted}=={seen[keep]}"),
-            ),
+    return Fix(
+        "Remove every TensorFlow distribution, then install exactly one (the command keeps "
+        f"{wanted} {seen[keep]}, the newest final release shown; name another if that is "
+        "the one the code needs).",
+        (
+            *m.pip(f"uninstall -y {' '.join(seen)}"),
+            *m.pip_install(f"{wanted}=={seen[keep]}"),
         ),
     )
 

@@ -264,6 +264,13 @@ class LogReader:
             if partial:
                 cut = text.find("\n")
                 text, partial = ("", True) if cut < 0 else (text[cut + 1 :], False)
+            more = self.stream.read(min(self.chunk, budget - read)) if read < budget else b""
+            read += len(more)
+            if not more and read < budget and not partial:
+                # The log's end: a last line without a line end (a paste often ends so)
+                # stays in the block of the lines above it, as the traceback it ends.
+                pending = text[:-1] if text.endswith("\n") else text
+                break
             cut = text.rfind("\n")
             if cut >= 0:
                 piece, pending = text[:cut], text[cut + 1 :]
@@ -278,10 +285,7 @@ class LogReader:
                 if len(pending) >= self.max_line:
                     yield LogText(label, line, pending)
                     pending = ""
-            if read >= budget:
-                break
-            data = self.stream.read(min(self.chunk, budget - read))
-            read += len(data)
+            data = more
         self._read = read
         rest = pending + decoder.decode(b"", final=True)
         if rest and not partial:
