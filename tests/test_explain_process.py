@@ -609,6 +609,79 @@ def test_counting_past_the_citations_agrees_with_matching_every_line() -> None:
     assert evidence.hits[killed.id].count == 8
 
 
+def _matched_line_by_line(text: str, signatures: object) -> dict[str, tuple[int, list[str]]]:
+    """What matching every line against every signature finds: each signature's count and
+    its first cited lines (the reference the scan's shortcuts must agree with)."""
+    out: dict[str, tuple[int, list[str]]] = {}
+    for sig in signatures.signatures:  # type: ignore[attr-defined]
+        if sig.keyword not in text:
+            continue
+        lines = [
+            (n, line)
+            for n, line in enumerate(text.split("\n"), start=1)
+            if sig.keyword in line and sig.pattern.search(line)
+        ]
+        if lines:
+            out[sig.id] = (len(lines), [f"line {n}" for n, _ in lines[:3]])
+    return out
+
+
+@pytest.mark.parametrize("chunk", [1 << 20, 4096])
+def test_the_scan_counts_and_cites_as_matching_every_line_would(chunk: int) -> None:
+    # The scan visits few lines of a long log: a shape whose signatures cannot tell one digit
+    # from another has its first lines visited and the rest counted; the lines that hold a
+    # literal with digits ("code 137", not "code 128") are found in the text. Over blocks,
+    # whatever the block size, every signature's count and citations are those of matching
+    # every line (except the version lines, which stop being looked for once cited).
+    import io
+
+    from tfdoctor.explain import scan
+    from tfdoctor.explain.reader import read_log
+    from tfdoctor.signatures import EVIDENCE, load_signatures
+
+    signatures = load_signatures()
+    killed = next(s for s in signatures.signatures if s.keyword == "code 137")
+    lines = []
+    for n in range(1, 601):
+        lines.append(f"Epoch {n}/600 - loss: 0.{n:04d} - accuracy: 0.9{n % 10}")
+        lines.append(
+            f"2023-12-05 09:{n % 60:02d}:{n % 59:02d}.002737: W tensorflow/compiler/tf2tensorrt/"
+            "utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT"
+        )
+        if n % 7 == 0:
+            lines.append(killed.examples[0].replace("137", "137" if n % 21 else "128"))
+        if n % 5 == 0:
+            # a line whose only literal has digits: found in the text, not the shape
+            lines.append(f"worker {n}: subprocess returned exit status {130 + 2 * (n % 3 > 0)}")
+        if n % 50 == 0:
+            lines.append(
+                f"2021-01-02 20:12:{n % 60:02d}.425425: W tensorflow/stream_executor/platform/"
+                "default/dso_loader.cc:60] Could not load dynamic library 'libcudart.so.11.0'; "
+                "dlerror: libcudart.so.11.0: cannot open shared object file: No such file or "
+                "directory"
+            )
+        if n % 100 == 0:
+            lines.append(
+                f"2024-03-10 18:42:{n % 60:02d}.339121: I tensorflow/core/framework/"
+                "local_rendezvous.cc:404] Local rendezvous is aborting with status: "
+                "OUT_OF_RANGE: End of sequence"
+            )
+    text = "\n".join(lines)
+    evidence = scan(read_log(io.BytesIO(text.encode()), "-", chunk=chunk), signatures)
+    got = {
+        sid: (hit.count, [where for where, _ in hit.citations])
+        for sid, hit in evidence.hits.items()
+        if hit.signature.cause != EVIDENCE
+    }
+    expected = {
+        sid: found
+        for sid, found in _matched_line_by_line(text, signatures).items()
+        if signatures.by_id(sid).cause != EVIDENCE
+    }
+    assert {"tf-trt-missing", killed.id, "dlopen-cuda-library", "sigill-exit-status"} <= set(got)
+    assert got == expected
+
+
 def test_a_block_answers_in_from_its_shapes_exactly_as_its_text_does() -> None:
     # The readers' gates ask the block's distinct line shapes first: a word must be found
     # there exactly when the text holds it (digits, a line's end and words of no line alike).
@@ -630,8 +703,40 @@ def test_a_block_answers_in_from_its_shapes_exactly_as_its_text_does() -> None:
             word = raw[start : start + rng.randint(1, 12)]
             # the word itself, and the same word with its digits changed, mostly absent
             words += [word, word.translate(str.maketrans("0123456789", "1234567890"))]
+        for _ in range(40):
+            # words of several lines: a line's end, whole lines, a line's start
+            start = rng.randrange(max(1, len(raw) - 400))
+            word = raw[start : start + rng.randint(2, 400)]
+            words += [word, word.translate(str.maketrans("0123456789", "1234567890"))]
         for word in words:
             assert (word in text) == (word in raw), (path.name, word)
+
+
+@pytest.mark.parametrize(
+    "word, found",
+    [
+        ("\ntensorflow", True),
+        ("\ntensorflow-gpu", False),
+        ("ok\n", True),
+        ("ok\nnext", False),
+        ("step 2\nstep 3\n", True),
+        ("step 3\nstep 2", False),
+        ("\nstep 4", False),
+        ("first\n", True),
+        ("\nfirst", False),
+        ("last\n", False),
+    ],
+)
+def test_a_word_of_several_lines_is_answered_exactly(word: str, found: bool) -> None:
+    # The shapes know each line, not which follows which: a word of several lines is found in
+    # them only as a gate, and the text decides.
+    from tfdoctor.explain import _Shaped, _shapes
+
+    raw = "first\nstep 1\nstep 2\nstep 3\ntensorflow 2.15.0\nok\nlast"
+    text = _Shaped(raw)
+    text.shapes = _shapes(raw)[1]
+    assert (word in text) is found
+    assert (word in raw) is found
 
 
 @pytest.mark.parametrize(

@@ -67,13 +67,16 @@ def read_conda_env(text: str) -> Optional[tuple[int, str]]:
     and the line, stripped; None where none does."""
     head = text[:CONDA_READ]
     found: list[re.Match[str]] = []
-    if "(" in head and _names_conda(head):
+    # Each word is asked of ``text`` first: where it is a block, that answers from the lines'
+    # shapes, without a pass over the head. A prompt opens a line.
+    prompt = head.startswith("(") or ("\n(" in text and "\n(" in head)
+    if prompt and _names_conda(head):
         # A prompt's name alone is a venv's as often as conda's (`python -m venv` names the
         # prompt after its directory): read only where the text names conda at all.
         found += [m for m in _PROMPT.finditer(head) if not _VENV_NAME.search(m.group("env"))][:1]
-    if "envs" in head:
+    if "envs" in text and "envs" in head:
         found += [m for m in (_ENV_PATH.search(head),) if m is not None]
-    if "activate" in head or "create" in head:
+    if any(word in text and word in head for word in ("activate", "create")):
         found += [m for m in (_COMMAND.search(head),) if m is not None]
     if not found:
         return None

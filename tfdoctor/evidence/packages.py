@@ -497,6 +497,8 @@ def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
     """The TensorFlow packages a pasted ``conda list`` shows, in order."""
     out: list[CondaRow] = []
     for text in texts:
+        if not text.startswith("tensorflow") and "\ntensorflow" not in text:
+            continue  # asked first: a block's ``in`` answers from its lines' shapes
         # conda list starts each row with the name: only the lines that start so are tried
         # (a long log's own lines start with timestamps), found by a plain search.
         start = 0 if text.startswith("tensorflow") else text.find("\ntensorflow") + 1
@@ -780,7 +782,7 @@ def _mamba_python_conflicts(text: str) -> list[CondaPythonConflict]:
     """A TensorFlow release libmamba cannot install where every conflict under it is the
     Python (its builds' Pythons against the one requested)."""
     out: list[CondaPythonConflict] = []
-    start = text.find(_MAMBA_TREE)
+    start = text.find(_MAMBA_TREE) if _MAMBA_TREE in text else -1
     if start < 0:
         return out
     nodes = []
@@ -899,7 +901,7 @@ def read_conda_missing_releases(texts: Iterable[str]) -> list[CondaMissingReleas
     order (a request without a version is no release's: the channels lack the package)."""
     out: list[CondaMissingRelease] = []
     for text in texts:
-        start = text.find(_CONDA_NOT_AVAILABLE)
+        start = text.find(_CONDA_NOT_AVAILABLE) if _CONDA_NOT_AVAILABLE in text else -1
         while start >= 0 and len(out) < MAX_CONFLICTS:
             # The list: the lines after the header, up to the channels conda searched.
             for line in text[start + len(_CONDA_NOT_AVAILABLE) :].split("\n")[1:30]:

@@ -539,16 +539,22 @@ _VERSION_TAIL = re.compile(r"\d(?:\.\d+)?")
 MAX_INTERPRETERS = 8
 
 
+_INTERPRETER_NAME = re.compile(r"(?:/bin/|\\)python")
+
+
 def interpreters(text: str, limit: int = MAX_INTERPRETERS) -> list[str]:
     """The distinct Python executables ``text`` names (``sys.executable``, ``which python``,
     ``where python``): a POSIX ``.../bin/python3.9``, or a Windows ``C:\\...\\python.exe``
     (a repr's doubled backslashes undone); observed paths, in order of appearance, at most
-    ``limit``. Found from each ``python`` the text holds (a plain search), so that a long
-    log costs one pass."""
+    ``limit``. Found from each ``python`` after ``/bin/`` or a backslash the text holds (one
+    search), so that a long log costs one pass."""
     out: list[str] = []
-    find = text.find
-    i = find("python")
-    while i >= 0 and len(out) < limit:
+    # Only a "python" after "/bin/" or a backslash can end a path found below: those are
+    # looked for, longer words than "python" (which every site-packages path holds).
+    starts = sorted(m.end() - len("python") for m in _INTERPRETER_NAME.finditer(text))
+    for i in starts:
+        if len(out) >= limit:
+            break
         end = i + len("python")
         tail = _VERSION_TAIL.match(text, end)
         end = tail.end() if tail is not None else end
@@ -565,7 +571,6 @@ def interpreters(text: str, limit: int = MAX_INTERPRETERS) -> list[str]:
                 found = path
         if found is not None and found not in out:
             out.append(found)
-        i = find("python", end)
     return out
 
 

@@ -10,6 +10,15 @@ Benign noise becomes ``info`` findings that say why it is harmless.
 Finding ids: ``explain.<cause>`` for a cause, ``explain.benign.<signature>`` for noise,
 ``explain.no-signature`` when nothing is recognised, ``explain.unexplained-exception`` for a
 Python exception no cause explains (docs/findings.md).
+
+How a block of the log is read (:func:`scan`), so that a long log costs a few passes in C:
+its lines are split once into shapes (every digit read as 0, :func:`_shapes`); every literal
+(the signatures' folded keywords, the tflog families') is searched for in the distinct shapes
+only (:func:`_candidates`); the lines to visit are worked out from those shapes
+(:func:`_visits`): every line of a shape whose literals decide nothing alone, the first lines
+of a shape whose signatures cannot tell one digit from another (the rest of them only
+counted), and the lines that hold a literal with digits, found in the text by one search each.
+The other readers' gates (``word in text``) ask the same shapes first (:class:`_Shaped`).
 """
 
 from __future__ import annotations
@@ -17,11 +26,13 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import functools
+import itertools
 import os
 import re
 import shlex
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Callable, Optional
+from typing import Callable, NamedTuple, Optional
 
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
@@ -362,14 +373,35 @@ class _Shaped(str):
     read as 0, each shape once): a word no shape holds is in no line, and that answer costs
     the size of the distinct text, not of the block. Each reader's gate (``word in text``) is
     a pass over the block otherwise; a long log repeats a few shapes, and a dozen readers
-    passing over all of it cost more than the signatures do."""
+    passing over all of it cost more than the signatures do.
+
+    A word of several lines (``"\\ntensorflow"``, ``"artifacts\\n"``) is asked likewise, a
+    line at a time: its first line must end a shape, its last start one, and each between be
+    one whole (the shapes joined between line ends, so that the first and the last count too).
+    """
 
     shapes: str
 
     def __contains__(self, word: object) -> bool:
-        if isinstance(word, str) and "\n" not in word and word.translate(_SHAPE) not in self.shapes:
-            return False
+        if isinstance(word, str):
+            shape = word.translate(_SHAPE)
+            if "\n" not in shape:
+                if shape not in self.shapes:
+                    return False
+            elif not _lines_in(shape, f"\n{self.shapes}\n"):
+                return False
         return str.__contains__(self, word)  # type: ignore[operator]  # str's own answer
+
+
+def _lines_in(shape: str, framed: str) -> bool:
+    """Whether each line of ``shape`` (a word of several lines) can be where it is among the
+    shapes ``framed`` (joined by line ends, one before the first and one after the last)."""
+    first, *middle, last = shape.split("\n")
+    return (
+        f"{first}\n" in framed
+        and f"\n{last}" in framed
+        and all(f"\n{line}\n" in framed for line in middle)
+    )
 
 
 def _read_conflicts(evidence: Evidence, text: str) -> None:
@@ -389,12 +421,10 @@ def _read_python_words(evidence: Evidence, text: str) -> None:
         evidence.platform_hints.extend(read_platform_hints((text,)))
 
 
-def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
+def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
     companions' words, versions a session echoed, devices, WSL and the shell's prompt.
-    ``distinct`` is the block's distinct line shapes (:func:`_shapes`)."""
-    text = _Shaped(block.text)
-    text.shapes = distinct
+    ``text`` is the block's text, its distinct line shapes beside it (:class:`_Shaped`)."""
     if len(evidence.tracebacks) < MAX_TRACEBACKS:
         found_tbs = read_tracebacks(text, block)
         evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
@@ -438,7 +468,7 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
         for origin in module_origins(text, MAX_MODULE_ORIGINS - len(evidence.modules)):
             if origin not in evidence.modules:
                 evidence.modules.append(origin)
-    _read_devices(evidence, block)
+    _read_devices(evidence, block, text)
     _read_head(evidence, block, text)
     if not evidence.wsl and any(word in text for word in _WSL_WORDS):
         evidence.wsl = True
@@ -475,29 +505,47 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
     """Match every line of ``blocks`` against ``signatures``.
 
     Each signature's literal keyword is looked for with ``str.find`` (a fast substring search
-    in C) in the block's distinct line shapes (:func:`_candidates`); only the lines that hold
-    one run the signatures' own patterns, so most of a log is never touched by a regular
-    expression.
+    in C) in the block's distinct line shapes (:func:`_candidates`); only the lines that can
+    hold one are visited (:func:`_visits`), and only there do the signatures' own patterns
+    run, so most of a log is never touched by a regular expression, nor by a Python loop.
     """
     keywords = _folded_keywords(signatures)
     # TensorFlow's log-line families (tflog) are found in the same pass: a literal that is
     # also a signature's keyword is searched for once.
-    literals = list(dict.fromkeys((*keywords, *tflog.KEYWORDS)))
+    literals = [
+        _Literal(
+            literal,
+            literal.translate(_SHAPE),
+            keywords.get(literal, ()),
+            tflog.KEYWORDS.get(literal, ()),
+            all(sig.cause == EVIDENCE for sig in keywords.get(literal, ())),
+        )
+        for literal in dict.fromkeys((*keywords, *tflog.KEYWORDS))
+    ]
     evidence = Evidence()
     order = 0
     for block in blocks:
-        evidence.lines += block.text.count("\n") + 1
-        # Node's addon path, on a line of its own below Windows' reason, joins that line.
-        text = rejoin_addon_paths(block.text)
-        shapes, distinct = _shapes(text)
-        _read_block(evidence, block, distinct)
-        lines = text.split("\n")
+        shapes, distinct, counts = _shapes(block.text)
+        evidence.lines += len(shapes)
+        shaped = _Shaped(block.text)
+        shaped.shapes = distinct
+        # Node's addon path, on a line of its own below Windows' reason, joins that line (the
+        # lines stay as many; the signatures read the joined ones, the readers the block's).
+        text: str = rejoin_addon_paths(shaped)
+        if text is not shaped:
+            shapes, distinct, counts = _shapes(text)
+        _read_block(evidence, block, shaped)
+        plan = _candidates(distinct, literals, evidence)
+        if not plan:
+            continue
+        lines = _Lines(text, shapes)
+        visits, unvisited = _visits(text, shapes, counts, lines, plan, evidence)
         # Whether a signature that only counts now matched a shape: its lines all agree.
         counted: dict[tuple[str, str], bool] = {}
-        for line_no, shape, sigs, families in _candidates(
-            shapes, distinct, literals, keywords, evidence
-        ):
+        for line_no in visits:
             line = lines[line_no]
+            shape = shapes[line_no]
+            sigs, families = plan[shape]  # a line holding a literal: its shape holds it too
             if families and len(evidence.events) < MAX_EVENTS:
                 readers = [r for literal, rs in families if literal in line for r in rs]
                 if readers:
@@ -528,6 +576,8 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
                 if len(hit.citations) < CITATIONS:
                     hit.citations.append((block.where(line_no), line.strip()))
                     hit.groups.append({k: v for k, v in match.groupdict().items() if v})
+        for sid, matched in unvisited:
+            evidence.hits[sid].count += matched
     return evidence
 
 
@@ -536,13 +586,19 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
 _METAL_WORDS = re.compile(r"tensorflow[-_]metal|metal_plugin|Metal device set to", re.IGNORECASE)
 
 
-def _read_head(evidence: Evidence, block: LogText, text: str) -> None:
+def _head(text: _Shaped, size: int) -> str:
+    """The first ``size`` characters of a block's ``text``: the block itself where it is no
+    longer, so that its readers' gates still ask its shapes."""
+    return text if len(text) <= size else text[:size]
+
+
+def _read_head(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     """What a user ran, read from the head of ``block``: import statements, interpreters,
     installs in a running kernel, a notebook's words, the issue's form, a GPU complaint."""
     if evidence.statements_read >= STATEMENTS_READ or len(evidence.statements) >= MAX_STATEMENTS:
         return
     # What a user ran is pasted where the log starts: its head is read, as for devices.
-    head = text[: STATEMENTS_READ - evidence.statements_read]
+    head = _head(text, STATEMENTS_READ - evidence.statements_read)
     evidence.statements_read += len(head)
     found = import_statements(head, MAX_STATEMENTS - len(evidence.statements))
     evidence.statements.extend((block.where(line), code) for line, code in found)
@@ -551,7 +607,11 @@ def _read_head(evidence: Evidence, block: LogText, text: str) -> None:
             evidence.kernel_installs.append(dist)
     if evidence.docker_run_without_gpu is None:
         evidence.docker_run_without_gpu = container_run_without_gpu(head)
-    evidence.metal_shown = evidence.metal_shown or _METAL_WORDS.search(head) is not None
+    # Each of its words holds "metal", and no other character matches those letters in any
+    # case: shapes that hold no "metal" lower-cased leave the pattern's pass over the head out.
+    evidence.metal_shown = evidence.metal_shown or (
+        "metal" in text.shapes.lower() and _METAL_WORDS.search(head) is not None
+    )
     for python in interpreters(head, MAX_INTERPRETERS):
         if python not in evidence.interpreters:
             evidence.interpreters.append(python)
@@ -570,13 +630,14 @@ def _read_head(evidence: Evidence, block: LogText, text: str) -> None:
             )
 
 
-def _read_devices(evidence: Evidence, block: LogText) -> None:
-    """What TensorFlow answered about its devices in ``block``, into ``evidence``."""
+def _read_devices(evidence: Evidence, block: LogText, text: _Shaped) -> None:
+    """What TensorFlow answered about its devices in ``block`` (its ``text``), into
+    ``evidence``."""
     if len(evidence.devices) >= MAX_LISTINGS or evidence.devices_read >= DEVICES_READ:
         return
     # A session asks for its devices where it starts, before a run's output: the head of the
     # log is read, so that a long training log costs nothing more.
-    head = block.text[: DEVICES_READ - evidence.devices_read]
+    head = _head(text, DEVICES_READ - evidence.devices_read)
     evidence.devices_read += len(head)
     listings = read_device_listings(head, 0)
     evidence.devices.extend((block.where(x.line), x) for x in listings)
@@ -642,41 +703,50 @@ def _shape_blind(sig: Signature) -> bool:
 _BLIND: dict[tuple[str, str], bool] = {}
 
 
-def _shapes(text: str) -> tuple[list[str], str]:
-    """The shape of each line of ``text``, and the distinct shapes, each once in the order
-    first seen, joined by newlines."""
+def _shapes(text: str) -> tuple[list[str], str, Counter[str]]:
+    """The shape of each line of ``text``, the distinct shapes, each once in the order first
+    seen, joined by newlines, and how many lines each shape has."""
     shapes = text.translate(_SHAPE).split("\n")
-    return shapes, "\n".join(dict.fromkeys(shapes))
+    counts = Counter(shapes)
+    return shapes, "\n".join(counts), counts
 
 
-def _candidates(
-    shapes: list[str],
-    distinct: str,
-    literals: Sequence[str],
-    keywords: Mapping[str, tuple[Signature, ...]],
-    evidence: Evidence,
-) -> list[tuple[int, str, list[Signature], _Families]]:
-    """The lines whose shape holds a literal, in order: each line's number in
-    ``text``, its shape, the signatures to match there (each once) and the tflog readers to
-    run there, with the literal that brought them.
+_Plan = dict[str, tuple[list[Signature], _Families]]
+
+
+class _Literal(NamedTuple):
+    """A literal the scan looks for, with what it brings, worked out once per scan."""
+
+    text: str
+    #: The literal with every digit read as 0, as a line's shape holds it.
+    shape: str
+    sigs: tuple[Signature, ...]
+    families: tuple[tflog.Reader, ...]
+    #: Its signatures only reveal versions: once each has its citations, it is not looked for.
+    evidence_only: bool
+
+
+def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence) -> _Plan:
+    """The distinct shapes that hold a literal, in order, each with the signatures to match
+    on its lines (each once) and the tflog readers to run there, with the literal that
+    brought them.
 
     A long log repeats a few shapes of line: a training step, a warning, a progress bar. The
     literals are searched for in each distinct shape once (a digit in a literal is a 0 there
     too), so the passes cost the size of the distinct text, not of the log; a line holds a
     literal only if its shape holds the literal's shape, and the caller checks the line.
     """
-    readers = tflog.KEYWORDS if len(evidence.events) < MAX_EVENTS else {}
+    read_families = len(evidence.events) < MAX_EVENTS
     sigs_at: dict[str, list[Signature]] = {}
     families_at: dict[str, _Families] = {}
     find = distinct.find
-    for literal in literals:
-        sigs = keywords.get(literal, ())
-        if sigs and all(_saturated(evidence, sig) for sig in sigs):
+    for literal, shape, all_sigs, all_families, evidence_only in literals:
+        sigs = all_sigs
+        if sigs and evidence_only and all(_saturated(evidence, sig) for sig in sigs):
             sigs = ()  # versions already read: the rest of the log cannot add to them
-        families = readers.get(literal, ())
+        families = all_families if read_families else ()
         if not sigs and not families:
             continue
-        shape = literal.translate(_SHAPE)
         i = find(shape)
         while i >= 0:
             start = distinct.rfind("\n", 0, i) + 1
@@ -689,16 +759,171 @@ def _candidates(
             if families:
                 families_at.setdefault(line, []).append((literal, families))
             i = find(shape, end)
-    if not sigs_at and not families_at:
-        return []
-    at = {
+    return {
         shape: (
             list({id(sig): sig for sig in sigs_at.get(shape, ())}.values()),  # once each, in order
             families_at.get(shape, []),
         )
         for shape in (*sigs_at, *families_at)
     }
-    return [(line_no, shape, *at[shape]) for line_no, shape in enumerate(shapes) if shape in at]
+
+
+#: An ASCII digit: a literal that holds one may be in a line's shape and not in the line.
+_DIGIT = re.compile(r"[0-9]")
+
+
+class _Lines:
+    """The lines of a block's text, each cut out when asked: a long block has most of its
+    lines never visited, and splitting it whole costs more than all the visits."""
+
+    def __init__(self, text: str, shapes: list[str]) -> None:
+        self.text = text
+        self.shapes = shapes
+        #: Where each line ends, less the line ends before it (a shape is as long as its line),
+        #: summed only as far as a line was asked for.
+        self.ends: list[int] = []
+
+    def __getitem__(self, line_no: int) -> str:
+        ends = self.ends
+        if line_no >= len(ends):
+            known = len(ends)
+            ends.extend(
+                itertools.accumulate(
+                    map(len, self.shapes[known : line_no + 1]), initial=ends[-1] if ends else 0
+                )
+            )
+            if known:
+                del ends[known]  # the sum carried over, already there
+            else:
+                del ends[0]
+        end = ends[line_no] + line_no
+        return self.text[end - len(self.shapes[line_no]) : end]
+
+
+def _visits(
+    text: str,
+    shapes: list[str],
+    counts: Mapping[str, int],
+    lines: _Lines,
+    plan: _Plan,
+    evidence: Evidence,
+) -> tuple[list[int], list[tuple[str, int]]]:
+    """The lines of a block that :func:`scan` must visit, in order, and what the others add
+    to signatures' counts: ``(signature id, lines matched)``.
+
+    A literal without digits is in a line exactly when it is in the line's shape; the lines
+    that hold a literal with digits ("code 137", "-4") are found in ``text`` itself, since most
+    lines of a shape that holds its shape ("code 000") do not hold it. A shape where a literal
+    without digits brings a reader, or a signature that can tell one digit from another, has
+    every line visited. Elsewhere each signature whose keyword the shape holds matches all the
+    shape's lines or none (:func:`_shape_blind`): one search on its first line says which, its
+    first lines are visited until each matching signature has all its citations, and every
+    later line only adds one to each one's count, added here without visiting it.
+    """
+    every: set[str] = set()
+    wanted: set[str] = set()
+    visits: set[int] = set()
+    alike: list[tuple[str, list[Signature]]] = []
+    for shape, (sigs, families) in plan.items():
+        per_line = False
+        for literal, _ in families:
+            if _DIGIT.search(literal) is None:
+                per_line = True  # in the shape, so on every line of it
+            elif literal.translate(_SHAPE) in shape:
+                wanted.add(literal)
+        certain: list[Signature] = []
+        for sig in sigs:
+            if _DIGIT.search(sig.keyword) is None:
+                if sig.keyword in shape:
+                    certain.append(sig)
+            elif sig.keyword.translate(_SHAPE) in shape:
+                wanted.add(sig.keyword)
+        if per_line or not all(_shape_blind(sig) for sig in certain):
+            every.add(shape)
+            continue
+        if not certain:
+            continue
+        first = shapes.index(shape)
+        matching = [sig for sig in certain if sig.pattern.search(lines[first]) is not None]
+        if not matching:
+            continue
+        needed = max(CITATIONS - _cited(evidence, sig) for sig in matching)
+        line_no = first
+        for _ in range(needed):
+            visits.add(line_no)
+            try:
+                line_no = shapes.index(shape, line_no + 1)
+            except ValueError:
+                break
+        alike.append((shape, matching))
+    if every:
+        visits.update(_lines_of(every, shapes, counts))
+    if wanted:
+        visits.update(_lines_holding(text, wanted))
+    order = sorted(visits)
+    unvisited: list[tuple[str, int]] = []
+    if alike:
+        shown = {shape for shape, _ in alike}
+        seen: dict[str, int] = dict.fromkeys(shown, 0)
+        for line_no in order:
+            if shapes[line_no] in shown:
+                seen[shapes[line_no]] += 1
+        for shape, matching in alike:
+            rest = counts[shape] - seen[shape]
+            if rest:
+                unvisited.extend((sig.id, rest) for sig in matching)
+    return order, unvisited
+
+
+def _lines_of(chosen: set[str], shapes: list[str], counts: Mapping[str, int]) -> Iterable[int]:
+    """The numbers of the lines whose shape is one of ``chosen``."""
+    if sum(counts[shape] for shape in chosen) * 8 >= len(shapes):
+        return (line_no for line_no, shape in enumerate(shapes) if shape in chosen)
+    # A few lines: each found by the list's own search (in C) from the last one.
+    found: list[int] = []
+    for shape in chosen:
+        line_no = -1
+        for _ in range(counts[shape]):
+            line_no = shapes.index(shape, line_no + 1)
+            found.append(line_no)
+    return found
+
+
+def _cited(evidence: Evidence, sig: Signature) -> int:
+    """How many lines ``sig`` has cited so far."""
+    hit = evidence.hits.get(sig.id)
+    return len(hit.citations) if hit is not None else 0
+
+
+@functools.cache
+def _literal_pattern(literal: str) -> re.Pattern[str]:
+    """``literal`` as a pattern: the regular expression engine looks for a short literal
+    about twice as fast as ``str.find`` does, where the literal is absent from a long text."""
+    return re.compile(re.escape(literal))
+
+
+def _lines_holding(text: str, literals: Iterable[str]) -> set[int]:
+    """The numbers of the lines of ``text`` that hold one of ``literals`` (found with
+    ``str.find``, in C; each line once per literal)."""
+    starts: set[int] = set()
+    find, rfind = text.find, text.rfind
+    for literal in literals:
+        search = _literal_pattern(literal).search
+        found = search(text)
+        while found is not None:
+            i = found.start()
+            starts.add(rfind("\n", 0, i) + 1)
+            end = find("\n", i)
+            if end < 0:
+                break
+            found = search(text, end)
+    out: set[int] = set()
+    number = counted = 0
+    for start in sorted(starts):
+        number += text.count("\n", counted, start)
+        counted = start
+        out.add(number)
+    return out
 
 
 def _saturated(evidence: Evidence, sig: Signature) -> bool:
