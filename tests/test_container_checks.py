@@ -294,7 +294,11 @@ REQUIRED_ERRORS = [
         "host-nodes-without-library",
         f.facts(driver=f.NO_DRIVER, tensorflow=NO_GPU_TF),
         "driver-libraries-missing",
-        ("libnvidia-ml.so.1", "(see driver.nvidia)", "Reinstall the user-space libraries of the driver"),
+        (
+            "libnvidia-ml.so.1",
+            "(see driver.nvidia)",
+            "Reinstall the user-space libraries of the driver",
+        ),
     ),
     Gate(
         "old-driver-matrix",
