@@ -15,6 +15,7 @@ from typing import Optional
 import pytest
 
 from tests.explaining import explained, fix_text
+from tfdoctor.evidence.packages import read_shown_packages
 from tfdoctor.evidence.traceback import (
     PackageCode,
     failing_package,
@@ -319,3 +320,37 @@ def test_a_library_the_loader_misses_for_tensorflows_import_keeps_tensorflow() -
         _import_of("tensorflow", f"ImportError: {_UNOPENED}"), "native-library-unresolved"
     )
     assert any('python -c "import tensorflow"' in c for c in fix.commands)
+
+
+_NP_OBJECT = (
+    "AttributeError: module 'numpy' has no attribute 'object'.\n"
+    "`np.object` was a deprecated alias for the builtin `object`. To avoid this error in "
+    "existing code, use `object` by itself. Doing this will not modify any behavior and is "
+    "safe.\n"
+)
+_SHOWN = (
+    "$ pip show zzexport tensorflow numpy\nName: zzexport\nVersion: 1.8.4\n"
+    "Summary: x\n---\nName: tensorflow\nVersion: 2.15.1\n---\nName: numpy\nVersion: 1.26.4\n"
+)
+
+
+def test_pip_show_blocks_are_read_for_every_distribution() -> None:
+    assert read_shown_packages(_SHOWN) == {
+        "zzexport": "1.8.4",
+        "tensorflow": "2.15.1",
+        "numpy": "1.26.4",
+    }
+    assert read_shown_packages("Name: x\nSummary: no version\n") == {}
+
+
+def test_a_removed_numpy_name_without_frames_names_the_packages_pip_show_printed() -> None:
+    fix = fix_text(_of_cause(_NP_OBJECT + _SHOWN, "numpy-name-removed"))
+    assert "zzexport 1.8.4" in fix and "`pip install --upgrade zzexport`" in fix
+    # NumPy and TensorFlow are not the code that uses the name.
+    assert "upgrade numpy" not in fix and "upgrade tensorflow" not in fix
+
+
+def test_frames_of_the_users_own_code_leave_pip_shows_packages_unnamed() -> None:
+    log = "Traceback (most recent call last):\n" + _frames("/home/u/export.py") + _NP_OBJECT
+    fix = fix_text(_of_cause(log + _SHOWN, "numpy-name-removed"))
+    assert "zzexport" not in fix

@@ -69,6 +69,7 @@ from tfdoctor.evidence.packages import (
     read_kernel_installs,
     read_listed_versions,
     read_numpy_builds,
+    read_shown_packages,
 )
 from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
@@ -225,6 +226,8 @@ class Evidence:
     echoed: dict[str, str] = dataclasses.field(default_factory=dict)
     #: The versions a pasted package listing gives TensorFlow and its step-locked companions.
     listed: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: Every distribution a `pip show` in the log printed, with its version.
+    shown: dict[str, str] = dataclasses.field(default_factory=dict)
     #: What TensorFlow's own log lines report (:mod:`tfdoctor.evidence.tflog`), each with
     #: where it is in the log (``line 12``, ``cell 3, line 4``).
     events: list[tuple[str, tflog.Event]] = dataclasses.field(default_factory=list)
@@ -392,6 +395,8 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
         evidence.echoed.setdefault(dist, echoed)
     for dist, listed in read_listed_versions(text).items():
         evidence.listed.setdefault(dist, listed)
+    for dist, version in read_shown_packages(text).items():
+        evidence.shown.setdefault(dist, version)
     if evidence.tf_logged_at is None:
         logged = tflog.tensorflow_line_at(text)
         if logged is not None:
@@ -5378,6 +5383,7 @@ def explain(
         evidence.conda_missing,
         evidence.frozen,
         evidence.listed,
+        shown=evidence.shown,
         signed=[
             line
             for hits in by_cause.values()

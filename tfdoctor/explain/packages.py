@@ -121,6 +121,7 @@ def package_findings(
     frozen: bool = False,
     listed: Optional[Mapping[str, str]] = None,
     signed: Collection[str] = (),
+    shown: Optional[Mapping[str, str]] = None,
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from; ``kernel_installs``: the
@@ -155,7 +156,7 @@ def package_findings(
         *(_graph_op_unknown(tb, m) for tb in tracebacks),
         *(_numpy_struct_size(tb, m) for tb in tracebacks),
         *(_keras_tree_mixed(tb, m) for tb in tracebacks),
-        *numpy_removed_findings(tracebacks, m),
+        *numpy_removed_findings(tracebacks, m, shown or {}),
         *removed_api_findings(tracebacks, m),
         *incomplete_install_findings(tracebacks, m, frozen),
         *h5py_str_findings(tracebacks, m),
@@ -1465,10 +1466,13 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     return []
 
 
-def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+def numpy_removed_findings(
+    tracebacks: Sequence[Traceback], m: Machine, shown: Optional[Mapping[str, str]] = None
+) -> list[Finding]:
     """A library (TensorFlow, TensorBoard, Keras...) using a NumPy name the installed NumPy
     removed (or a keyword of a NumPy function, :func:`_numpy_keyword_removed`): that NumPy
-    is newer than the library was written for."""
+    is newer than the library was written for. ``shown``: the distributions a ``pip show``
+    in the log printed (the candidates where no frame names the code's package)."""
     for tb in tracebacks:
         keyword = _numpy_keyword_removed(tb, m)
         if keyword is not None:
@@ -1494,7 +1498,7 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             # Importing NumPy runs no other code.
             package = PackageCode(dist, dist, "") if dist and dist != "numpy" else None
         if package is None:
-            return [_numpy_name_in_code(tb, name, release, m)]
+            return [_numpy_name_in_code(tb, name, release, m, shown)]
         user = causes.common.package_named(package.module, package.dist)
         upgrade = causes.common.package_upgrade(m, package.module, package.dist)
         detail = (
@@ -1595,9 +1599,13 @@ _NUMPY_REPLACEMENTS = {
 }
 
 
-def _numpy_name_in_code(tb: Traceback, name: str, release: str, m: Machine) -> Finding:
+def _numpy_name_in_code(
+    tb: Traceback, name: str, release: str, m: Machine, shown: Optional[Mapping[str, str]] = None
+) -> Finding:
     """The user's own code (no library frame) using a name NumPy ``release`` removed: change
-    the code, or hold NumPy back until it is changed."""
+    the code, or hold NumPy back until it is changed. Where no frame is shown at all and a
+    ``pip show`` printed other packages (``shown``: neither NumPy nor TensorFlow's own), those
+    are named as the packages whose code it may be."""
     said = re.search(r"Use `(?P<use>[\w.]+)` instead", tb.message)
     instead = (
         said.group("use") if said else _BUILTIN_ALIASES.get(name) or _NUMPY_REPLACEMENTS.get(name)
@@ -1616,20 +1624,47 @@ def _numpy_name_in_code(tb: Traceback, name: str, release: str, m: Machine) -> F
         "the code",
     )
     declared = m.declared_range("numpy")
+    # The packages a `pip show` printed beside the failure, where no frame says whose code it
+    # is: the user inspected them, so they are the candidates (in words, not run blindly).
+    candidates = (
+        [
+            (dist, version)
+            for dist, version in (shown or {}).items()
+            if dist != "numpy" and dist not in TF_DISTRIBUTIONS
+        ][:3]
+        if not tb.frames
+        else []
+    )
+    which = (
+        " (a `pip show` in the log shows "
+        + ", ".join(f"{dist} {version}" for dist, version in candidates)
+        + " installed; for its code: "
+        + " or ".join(f"`pip install --upgrade {dist}`" for dist, _ in candidates)
+        + ")"
+        if candidates
+        else ""
+    )
     if declared and not _admits_below(declared, release):
         # TensorFlow's own floor is at or above the release that removed the name: no NumPy
         # it runs with has it, so holding NumPy back would break TensorFlow instead.
         fix = Fix(
             f"In the code, {write}: TensorFlow {m.tf.version if m.tf else ''} declares "
             f"numpy{declared}, and no NumPy in that range has np.{name}. Where the code is a "
-            f"package's, upgrade that package to a release written for NumPy {release} or "
-            "later.",
+            f"package's{which}, upgrade that package to a release written for NumPy {release} "
+            "or later.",
             (),
         )
     else:
         fix = Fix(
-            f"In the code, {write}. Until the code is changed, a NumPy older than {release} "
-            "runs it (inside the range TensorFlow declares).",
+            f"In the code, {write}"
+            + (
+                f"; where it is a package's{which}, upgrade that package to a release written "
+                f"for NumPy {release}"
+                if which
+                else ""
+            )
+            + f". Until the code is changed, a NumPy older than {release} runs it (inside the "
+            "range TensorFlow declares).",
             m.pip_install(f"numpy<{release}" + (f",{declared}" if declared else "")),
         )
     return causes.finding(
