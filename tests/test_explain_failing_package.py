@@ -354,3 +354,12 @@ def test_frames_of_the_users_own_code_leave_pip_shows_packages_unnamed() -> None
     log = "Traceback (most recent call last):\n" + _frames("/home/u/export.py") + _NP_OBJECT
     fix = fix_text(_of_cause(log + _SHOWN, "numpy-name-removed"))
     assert "zzexport" not in fix
+
+
+@pytest.mark.parametrize("module, named", PACKAGES.items(), ids=PACKAGES.keys())
+def test_an_undefined_symbol_in_a_library_named_alone_is_the_importing_packages(
+    module: str, named: str
+) -> None:
+    message = f"ImportError: _{module}_ext.so: undefined symbol: _ZN2zz3fooEv"
+    fix = _fix_of(_import_of(module, message), "native-library-unresolved")
+    assert f"it belongs to {named}" in fix.text

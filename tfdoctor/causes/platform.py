@@ -1320,8 +1320,8 @@ def undefined_symbol_fix(
         else ""
     )
     owner = (
-        f"{library} is of another build: it is {package}'s, reinstall {package} at a release "
-        "built for this system"
+        f"{library} is of another build: it belongs to {package}, so reinstall {package} at "
+        "a release built for this system"
         if package
         else f"{library} is of another build: reinstall what provides it (a file copied or "
         "built on another system links other versions)"

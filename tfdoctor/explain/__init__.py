@@ -3156,9 +3156,10 @@ def _dll_extension(tracebacks: Sequence[Traceback]) -> Optional[str]:
     return None
 
 
-#: The dynamic loader's words for a library it could not open for an extension being imported
-#: (glibc's dlerror: "cannot open shared object file"; dyld's "Library not loaded").
-_LOADER_REFUSED = re.compile(r"cannot open shared object file|Library not loaded")
+#: The dynamic loader's words for a library it could not open or link for an extension being
+#: imported (glibc's dlerror: "cannot open shared object file", "undefined symbol"; dyld's
+#: "Library not loaded").
+_LOADER_REFUSED = re.compile(r"cannot open shared object file|undefined symbol|Library not loaded")
 
 
 def _native_importer(tracebacks: Sequence[Traceback]) -> Optional[PackageCode]:
@@ -3173,6 +3174,16 @@ def _native_importer(tracebacks: Sequence[Traceback]) -> Optional[PackageCode]:
             return None
         return found
     return None
+
+
+def _library_package(library: str, r: Revealed) -> Optional[str]:
+    """The installed package (its import name) a native library belongs to: the folder of its
+    path, else, where the message names the library by its file alone, the package whose
+    import failed (:func:`_native_importer`); None where neither says."""
+    top = installed_package(os.path.normpath(library))
+    if top is None and r.native_importer is not None and not re.search(r"[/\\]", library):
+        return r.native_importer.module
+    return top
 
 
 def _msvc_runtime(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -3339,7 +3350,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
             )
         # A library that loaded but needs a symbol nothing defines: it, or the library that
         # should define it (the message's "version" names that one), is of another build.
-        top = installed_package(os.path.normpath(library))
+        top = _library_package(library, r)
         built_on_tf = _built_on_tensorflow(top)
         if built_on_tf and causes.software.tf_build_symbol(symbol):
             # A compiled companion's own library missing a symbol of the TensorFlow build it
