@@ -1061,5 +1061,4 @@ def keras_importer(tb: Traceback) -> Optional[PackageCode]:
     keras_frames = any(installed_package(f.path) == "keras" for f in tb.frames)
     if not keras_frames and not re.search(r"'keras(?:\.\w+)*'", tb.message):
         return None
-    found = failing_package(tb, modules().family)
-    return found if found is not None and found.module not in modules().family else None
+    return failing_package(tb, modules().family)

@@ -765,7 +765,8 @@ class Revealed(Record):
     #: package, as the last traceback through Keras' frames shows it.
     keras_importer: Optional[PackageCode] = None
     #: The installed package outside TensorFlow's family whose import the loader failed (a
-    #: shared library not found for its extension), as the last such traceback shows it.
+    #: shared library its extension needs not found, or a symbol of one undefined), as the
+    #: last such traceback shows it.
     native_importer: Optional[PackageCode] = None
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).

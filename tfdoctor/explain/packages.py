@@ -156,7 +156,7 @@ def package_findings(
         *(_graph_op_unknown(tb, m) for tb in tracebacks),
         *(_numpy_struct_size(tb, m) for tb in tracebacks),
         *(_keras_tree_mixed(tb, m) for tb in tracebacks),
-        *numpy_removed_findings(tracebacks, m, shown or {}),
+        *numpy_removed_findings(tracebacks, m, shown),
         *removed_api_findings(tracebacks, m),
         *incomplete_install_findings(tracebacks, m, frozen),
         *h5py_str_findings(tracebacks, m),
@@ -1503,8 +1503,8 @@ def numpy_removed_findings(
         upgrade = causes.common.package_upgrade(m, package.module, package.dist)
         detail = (
             f"{tb.where}: {tb.type}: {tb.message}\n{_sentence_start(user)} uses np.{name}, "
-            f"which NumPy {release} removed: the installed NumPy is newer than the release of "
-            "it installed was written for."
+            f"which NumPy {release} removed: the installed NumPy is newer than the installed "
+            "release of it was written for."
         )
         declared = m.declared_range("numpy")
         if declared and not _admits_below(declared, release):
