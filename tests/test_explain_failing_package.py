@@ -363,3 +363,10 @@ def test_an_undefined_symbol_in_a_library_named_alone_is_the_importing_packages(
     message = f"ImportError: _{module}_ext.so: undefined symbol: _ZN2zz3fooEv"
     fix = _fix_of(_import_of(module, message), "native-library-unresolved")
     assert f"it belongs to {named}" in fix.text
+
+
+@pytest.mark.parametrize("refusal", REFUSALS.keys())
+def test_numpys_refusal_names_the_package_in_the_summary(refusal: str) -> None:
+    line, cause, _ = REFUSALS[refusal]
+    found = _of_cause(_import_of("cv2", _MULTIARRAY, f"{line}\n"), cause)
+    assert found.summary.startswith("An extension of opencv-python built for NumPy")

@@ -1699,6 +1699,7 @@ def _numpy_build(build: NumpyBuild, m: Machine, package: Optional[PackageCode]) 
     a newer NumPy than the one running (whose C API lacks what it calls). ``package``: whose
     extension it is, where the frames show it."""
     module, dist = (package.module, package.dist) if package is not None else ("", "")
+    of = f" of {causes.common.package_named(module, dist)}" if package is not None else ""
     built = "1.x" if build.built == "1.0" else build.built  # the ABI of every NumPy 1
     said = (
         f"NumPy refused an extension module built for NumPy {built} (C API or ABI); "
@@ -1709,7 +1710,7 @@ def _numpy_build(build: NumpyBuild, m: Machine, package: Optional[PackageCode]) 
             "explain.numpy-abi",
             Severity.ERROR,
             causes.software.NUMPY_ABI,
-            "An extension built for NumPy 1 runs under NumPy 2",
+            f"An extension{of} built for NumPy 1 runs under NumPy 2",
             said,
             causes.software.numpy_abi_fix(m, module, dist),
         )
@@ -1717,7 +1718,7 @@ def _numpy_build(build: NumpyBuild, m: Machine, package: Optional[PackageCode]) 
         "explain.dependency-out-of-range",
         Severity.ERROR,
         causes.software.DEPENDENCY_OUT_OF_RANGE,
-        f"An extension built for NumPy {build.built} runs under an older NumPy",
+        f"An extension{of} built for NumPy {build.built} runs under an older NumPy",
         said,
         causes.software.numpy_newer_build_fix(m, build.built, module, dist),
     )
