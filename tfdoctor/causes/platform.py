@@ -1290,8 +1290,7 @@ def native_library_fix(
     whose = (
         f" The import that failed is that of {package_named(importer[0], importer[1])} "
         f"(installed in {importer[2]}): the commands import it and list what its extensions "
-        "miss; where "
-        "the missing library is one its wheel should carry, reinstall it."
+        "miss; where the missing library is one its wheel should carry, reinstall it."
         if importer is not None
         else ""
     )
