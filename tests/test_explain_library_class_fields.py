@@ -45,7 +45,10 @@ def test_a_library_outside_the_family_is_named_by_its_installed_package() -> Non
     top = top_error(explained(text))
     assert top.cause == "companion-mismatch"
     assert "mylib" in top.summary
-    assert "pip show mylib" in fix_text(top)
+    # No distribution is made up from the import name: a command asks which one it is.
+    fix = fix_text(top)
+    assert "the package that provides `mylib`" in fix and "startswith('mylib/')" in fix
+    assert "pip show mylib" in fix
 
 
 def test_an_ipython_frame_with_its_path_masked_still_names_the_companion() -> None:

@@ -42,6 +42,29 @@ def pypi_releases_command(dist: str) -> str:
     )
 
 
+def owner_of_package_command(top: str) -> str:
+    """A command printing the distribution that installed the import package ``top`` (from
+    every installed distribution's RECORD, through importlib.metadata)."""
+    return (
+        "python -c \"import importlib.metadata as md; print([d.metadata['Name'] for d in "
+        f"md.distributions() if any(str(f).startswith('{top}/') for f in (d.files or []))])\""
+    )
+
+
+def package_named(module: str, dist: str = "") -> str:
+    """How a fix names the installed package whose code failed, given its import package
+    ``module`` and its distribution ``dist`` where the module table knows it: the
+    distribution, else "the package that provides `module`". No PyPI name is made up from an
+    import name (the module cv2 is the distribution opencv-python)."""
+    return dist or f"the package that provides `{module}`"
+
+
+def package_upgrade(m: Machine, module: str, dist: str = "") -> tuple[str, ...]:
+    """The command that upgrades the package of ``module``: ``pip install --upgrade`` of its
+    distribution where known, else the command that prints which distribution installed it."""
+    return m.pip(f"install --upgrade {dist}") if dist else (owner_of_package_command(module),)
+
+
 def install_fix(m: Machine, text: str, *specs: str) -> Fix:
     """``text`` and ``pip install "spec" ...`` for this environment."""
     return Fix(text, m.pip_install(*specs))

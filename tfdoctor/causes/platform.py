@@ -12,6 +12,7 @@ from tfdoctor.causes.common import (
     INTERPRETER_CHECK,
     TF_PIP_GUIDE,
     install_fix,
+    package_named,
     pypi_files_command,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
@@ -1276,11 +1277,19 @@ def other_python_dll_fix(m: Machine, dll: str, dist: Optional[str]) -> Fix:
     )
 
 
-def native_library_fix(library: Optional[str], macos: bool = False, windows: bool = False) -> Fix:
+def native_library_fix(
+    library: Optional[str],
+    macos: bool = False,
+    windows: bool = False,
+    importer: Optional[tuple[str, str, str]] = None,
+) -> Fix:
     """How to find which library failed to load, and which file needed it (``macos``: dyld's
     tools, https://developer.apple.com/library/archive/documentation/DeveloperTools/Conceptual/
     DynamicLibraries/100-Articles/LoggingDynamicLoaderEvents.html; ``windows``: the log is of
-    Windows, whose loader has neither LD_DEBUG nor ldd)."""
+    Windows, whose loader has neither LD_DEBUG nor ldd). ``importer``: the installed package
+    whose import failed, as the traceback's frames show it (its import name, its distribution
+    where known, the folder it is installed in): the commands import and inspect it rather
+    than TensorFlow."""
     if windows:
         # Windows' own tools: `where` searches PATH as the loader does for a DLL a module
         # names (https://learn.microsoft.com/windows/win32/dlls/dynamic-link-library-search-order);
@@ -1321,19 +1330,31 @@ def native_library_fix(library: Optional[str], macos: bool = False, windows: boo
             "that runs Python.",
             ("source /opt/intel/oneapi/setvars.sh", f"ldconfig -p | grep -F {shlex.quote(name)}"),
         )
+    module = importer[0] if importer is not None else "tensorflow"
     commands = [
-        'LD_DEBUG=libs python -c "import tensorflow" 2>&1 | grep -iE "error|not found|cannot"',
-        "ldd PATH/TO/THE/EXTENSION.so | grep 'not found'",
+        f'LD_DEBUG=libs python -c "import {module}" 2>&1 | grep -iE "error|not found|cannot"',
+        # ldd on every extension of the package, each file's name kept above what it misses.
+        f"find {shlex.quote(importer[2])} -name '*.so*' -exec ldd {{}} + 2>/dev/null | "
+        "grep -E ':$|not found'"
+        if importer is not None
+        else "ldd PATH/TO/THE/EXTENSION.so | grep 'not found'",
     ]
     if name and not name.startswith(("libtensorflow", "_pywrap_tensorflow")):
         # ldconfig lists file names: the library's own name, not the path a message gave;
         # TensorFlow's own libraries are never in its cache.
         commands.insert(0, f"ldconfig -p | grep -F {shlex.quote(name)}")
+    whose = (
+        f" The import that failed is that of {package_named(importer[0], importer[1])} "
+        f"(installed in {importer[2]}): the commands import it and list what its extensions "
+        "miss; where the missing library is one its wheel should carry, reinstall it."
+        if importer is not None
+        else ""
+    )
     return Fix(
         "Find which library the loader misses and which file needs it: the loader's trace "
         "(LD_DEBUG=libs) names each library it searches for; ldd on the extension named in "
         "the traceback lists what it needs and cannot find. Then install that library or add "
-        "its directory to LD_LIBRARY_PATH.",
+        f"its directory to LD_LIBRARY_PATH.{whose}",
         tuple(commands),
     )
 
@@ -1354,8 +1375,8 @@ def undefined_symbol_fix(
         else ""
     )
     owner = (
-        f"{library} is of another build: it is {package}'s, reinstall {package} at a release "
-        "built for this system"
+        f"{library} is of another build: it belongs to {package}, so reinstall {package} at "
+        "a release built for this system"
         if package
         else f"{library} is of another build: reinstall what provides it (a file copied or "
         "built on another system links other versions)"

@@ -16,6 +16,9 @@ from tfdoctor.causes.common import (
     declared_range_fix,
     install_fix,
     legacy_keras_switch,
+    owner_of_package_command,
+    package_named,
+    package_upgrade,
     pypi_files_command,
     range_fix,
 )
@@ -465,15 +468,31 @@ def admits_below(spec: str, release: str) -> bool:
     return True
 
 
-def numpy_abi_fix(m: Machine) -> Fix:
-    """NumPy inside TensorFlow's range, or a TensorFlow built for NumPy 2."""
+def numpy_abi_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
+    """NumPy inside TensorFlow's range, or a TensorFlow built for NumPy 2. Where the
+    extension NumPy refused is another package's (``module``, its distribution ``dist`` where
+    the module table knows it, as the traceback's frames name it), that package is named with
+    its own way out: a release of it built for NumPy 2."""
     fix = range_fix(m, "numpy")
     spec = ("numpy<2",) if fix is None else ()
     text = (
         "Install the NumPy range TensorFlow declares (or upgrade TensorFlow to a release "
         "built for NumPy 2)."
     )
-    return Fix(text, fix.commands if fix is not None else m.pip_install(*spec))
+    commands = fix.commands if fix is not None else m.pip_install(*spec)
+    if not module:
+        return Fix(text, commands)
+    named = package_named(module, dist)
+    upgrade = package_upgrade(m, module, dist)
+    how = f"`{upgrade[0]}`" if dist else f"`{upgrade[0]}` names its distribution"
+    # In words only: an upgrade of the package run after the command may bring a NumPy 2 that
+    # the TensorFlow installed cannot load.
+    return Fix(
+        f"{text} The extension NumPy refused belongs to {named}, built for NumPy 1: where NumPy 2 "
+        f"is to stay (a TensorFlow that runs with it), upgrade {named} to a release built for "
+        f"NumPy 2 instead ({how}).",
+        commands,
+    )
 
 
 #: Dependencies whose range in TensorFlow's metadata had a cap that a later line dropped: the
@@ -539,6 +558,85 @@ def numpy_c_api_fix(m: Machine) -> Fix:
         "by the first command); or NumPy 2 under a TensorFlow before 2.16 (install "
         '"numpy<2").',
         ("pip show tensorflow numpy", 'python -m pip install --upgrade "numpy<2"'),
+    )
+
+
+def numpy_newer_build_fix(
+    m: Machine, floor: Optional[str] = None, module: str = "", dist: str = ""
+) -> Fix:
+    """An extension compiled against a newer NumPy than the one installed (NumPy's C API
+    check, ``floor`` the first release of the C API it was built for; Cython's type-size
+    check, where the release is not known). Both ways, within TensorFlow's declared range:
+    NumPy up to the build's, or the package whose extension it is (``module``, its
+    distribution ``dist`` where the module table knows it, as its frames name it) rebuilt
+    against the installed NumPy."""
+    # Where pip already lists a newer NumPy, an older copy is found first: a system package
+    # (apt's python3-numpy) or another site-packages earlier on sys.path.
+    shadow = (
+        " If pip already lists a newer NumPy, an older copy is imported first (a system "
+        "package such as apt's python3-numpy, or another site-packages earlier on sys.path): "
+        "the numpy.__file__ command shows which file is imported; remove that copy."
+    )
+    if floor is not None:
+        upgrade = declared_range_fix(
+            m,
+            "numpy",
+            f"numpy>={floor}",
+            f"Upgrade NumPy to {floor} or later, the release the module was built against "
+            "(within the range TensorFlow declares).",
+        )
+        text = upgrade.text + shadow
+        commands = (
+            'python -c "import numpy; print(numpy.__version__, numpy.__file__)"',
+            *upgrade.commands,
+        )
+    else:
+        # Upgraded within TensorFlow's own range only: an unbounded upgrade can bring a
+        # NumPy 2 under a TensorFlow built for NumPy 1. Where the range is not known, the
+        # command shows it.
+        spec = m.declared_range("numpy")
+        text = (
+            "Upgrade NumPy to the release the package was built for (within the range "
+            "TensorFlow declares: `pip show tensorflow` lists it)."
+        )
+        commands = m.pip(f'install --upgrade "numpy{spec}"') if spec else ("pip show tensorflow",)
+    if not module:
+        return Fix(
+            text + " Or rebuild the package whose extension it is (the traceback's frames "
+            "name it) against the installed NumPy: pip install --force-reinstall "
+            "--no-cache-dir --no-binary <it> <it>.",
+            commands,
+        )
+    named = package_named(module, dist)
+    # pip's cache can hold a wheel built against another NumPy: --no-cache-dir and
+    # --no-binary compile it against the NumPy installed (--no-build-isolation: not a NumPy
+    # pip fetches into an isolated build environment).
+    rebuild = (
+        m.pip(
+            "install --force-reinstall --no-deps --no-build-isolation --no-cache-dir "
+            f"--no-binary {dist} {dist}"
+        )
+        if dist
+        else (owner_of_package_command(module),)
+    )
+    if floor is not None:
+        # NumPy's own check named the release: the upgrade is the fix, the rebuild (a
+        # compile, long for a large extension) the way where NumPy has to stay, in words.
+        how = f"(`{rebuild[0]}`)" if dist else f"(`{rebuild[0]}` prints which distribution)"
+        return Fix(
+            f"{text} The module belongs to {named}: where NumPy has to stay, rebuild it "
+            f"against that NumPy instead {how}.",
+            commands,
+        )
+    how = (
+        "(the last command compiles it from source)"
+        if dist
+        else "(the last command prints which distribution installed it; reinstall that one "
+        "with pip install --force-reinstall --no-cache-dir --no-binary <it> <it>)"
+    )
+    return Fix(
+        f"{text} Or rebuild {named}, whose extension it is, against the installed NumPy {how}.",
+        (*commands, *rebuild),
     )
 
 
@@ -637,12 +735,13 @@ def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
     what to upgrade is found first: no command installs a name PyPI may give another)."""
     if not known:
         return Fix(
-            f"The code of the package installed as {dist} does not fit the installed "
-            f"TensorFlow or Keras. Find the distribution that installed it (pip show "
-            f"{dist} shows it where it has that name) and upgrade it to a release made for "
-            "them, or install the TensorFlow (and Keras) it was written for; where it is your "
-            "own code installed into site-packages, update its imports and reinstall it.",
-            (f"pip show {dist} tensorflow keras",),
+            f"The code of {package_named(dist)} does not fit the installed TensorFlow or "
+            f"Keras. Find the distribution that installed it (pip show {dist} shows it where "
+            "it has that name; the last command prints it whatever its name) and upgrade it to "
+            "a release made for them, or install the TensorFlow (and Keras) it was written "
+            "for; where it is your own code installed into site-packages, update its imports "
+            "and reinstall it.",
+            (f"pip show {dist} tensorflow keras", owner_of_package_command(dist)),
         )
     return Fix(
         f"The code of this {dist} release does not fit the installed TensorFlow or Keras: "
@@ -1146,8 +1245,27 @@ def keras_package_fix(m: Machine) -> Fix:
     )
 
 
-def keras_match_fix(m: Machine) -> Fix:
-    """The Keras of the installed TensorFlow's line (Keras 2 before 2.16)."""
+def keras_match_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
+    """The Keras of the installed TensorFlow's line (Keras 2 before 2.16). Where a library's
+    code imported the standalone keras package (``module``, its distribution ``dist`` where
+    the module table knows it, as the traceback's frames name it), that library is named: a
+    release of it written for the installed TensorFlow is the other way."""
+    fix = _keras_match_fix(m)
+    if not module:
+        return fix
+    named = package_named(module, dist)
+    upgrade = package_upgrade(m, module, dist)
+    how = f"`{upgrade[0]}`" if dist else f"`{upgrade[0]}` names its distribution"
+    return Fix(
+        f"{fix.text} The standalone keras package was imported by the code of {named}: "
+        "where it has a release written for the installed TensorFlow (one that imports Keras "
+        f"from TensorFlow), upgrading it is the other way ({how}).",
+        fix.commands,
+    )
+
+
+def _keras_match_fix(m: Machine) -> Fix:
+    """The Keras of the installed TensorFlow's line, whoever imported it."""
     fix = range_fix(m, "keras")
     if fix is not None:
         return fix
@@ -2971,15 +3089,6 @@ def package_install_fix(m: Machine, dist: str, module: str) -> Fix:
         f"bare `pip install {dist}` installs its newest release, which may replace the "
         f"installed TensorFlow.{ended}{where}",
         ("pip show tensorflow", *m.list_releases(dist)),
-    )
-
-
-def owner_of_package_command(top: str) -> str:
-    """A command printing the distribution that installed the import package ``top`` (from
-    every installed distribution's RECORD, through importlib.metadata)."""
-    return (
-        "python -c \"import importlib.metadata as md; print([d.metadata['Name'] for d in "
-        f"md.distributions() if any(str(f).startswith('{top}/') for f in (d.files or []))])\""
     )
 
 

@@ -568,6 +568,27 @@ def read_listed_versions(text: str) -> dict[str, str]:
     return out
 
 
+#: `pip show`'s block for any distribution: its Name line, then its Version line (pip's
+#: commands/show.py, print_results: "Name: %s" then "Version: %s";
+#: https://github.com/pypa/pip/blob/24.0/src/pip/_internal/commands/show.py).
+_SHOWN_ANY = re.compile(
+    r"^Name:[ \t]*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]{0,100})[ \t]*\r?\n"
+    r"Version:[ \t]*(?P<version>\d[\w.+!-]{0,40})[ \t]*\r?$",
+    re.MULTILINE,
+)
+
+
+def read_shown_packages(text: str) -> dict[str, str]:
+    """Every distribution a ``pip show`` in ``text`` printed, with its version, the first of
+    each (names as PEP 503 compares them): what the user chose to inspect beside a failure."""
+    if "Name:" not in text or "Version:" not in text:
+        return {}
+    out: dict[str, str] = {}
+    for match in _SHOWN_ANY.finditer(text):
+        out.setdefault(normalize_name(match.group("name")), match.group("version"))
+    return out
+
+
 # --- plugins ------------------------------------------------------------------------------------
 
 #: PluggableDevice plugins by the library prefix TensorFlow loads from

@@ -17,7 +17,7 @@ import functools
 import heapq
 import re
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Optional
 
 from tfdoctor.evidence.packages import plugin_dist
@@ -971,3 +971,104 @@ def library_origins(tb: Traceback) -> list[Origin]:
         if found.dist and all(o.dist != found.dist for o in out):
             out.append(found)
     return out
+
+
+@record
+class PackageCode(Record):
+    """The installed package whose code a traceback ran when it failed (inferred from a
+    frame's path, never observed): the package a fix about "the package whose code failed"
+    names."""
+
+    #: Its top-level import package, as the path names it (``pycocotools``, ``tf2onnx``).
+    module: str
+    #: Its distribution (PEP 503 name) where the module table knows the import package
+    #: (``cv2`` is ``opencv-python``); empty where it does not: no name is guessed.
+    dist: str
+    #: The frame's file the reading rests on.
+    path: str
+
+    @property
+    def folder(self) -> str:
+        """The package's installed folder (``.../site-packages/cv2``), from the frame's path;
+        the path itself where it is not an installed file (a Cython frame's)."""
+        found = re.search(
+            rf"^.*?[/\\](?:site|dist)-packages[/\\]{re.escape(self.module)}", self.path
+        )
+        return found.group(0) if found is not None else self.path
+
+
+#: Cython's frame of an extension module's init (``File "pycocotools/_mask.pyx", line 1, in
+#: init pycocotools._mask``; Cython/Compiler/ModuleNode.py names the module's init function
+#: after the module's dotted name): the extension being imported, whatever its file's path.
+CYTHON_INIT = re.compile(r"^init (?P<module>[A-Za-z_]\w*(?:\.\w+)*)$")
+
+
+#: A file of Python's standard library: under the interpreter's ``lib/python3.X/`` (POSIX) or
+#: its ``Lib\\`` folder (Windows), outside site-packages.
+_STDLIB_FILE = re.compile(r"[/\\]lib[/\\]python\d\.\d+[/\\]|[/\\]Python\d+[/\\]Lib[/\\]", re.I)
+
+
+def _standard_library(path: str) -> bool:
+    """Whether ``path`` is a file of Python's standard library (ctypes, importlib)."""
+    return not is_installed(path) and _STDLIB_FILE.search(path) is not None
+
+
+def failing_package(tb: Traceback, callees: frozenset[str] = frozenset()) -> Optional[PackageCode]:
+    """The installed package whose code the traceback's innermost frame runs, past the frames
+    of ``callees`` (import packages that raised on a caller's behalf: NumPy refusing a name,
+    TensorFlow's ``load_op_library``) and Python's own frozen import machinery. A Cython
+    extension's init frame names its module. None where that frame is the user's own code
+    (outside site-packages and dist-packages) or no frame is shown."""
+    table = modules()
+    for frame in reversed(tb.frames):
+        if frame.path.startswith("<frozen ") or _standard_library(frame.path):
+            continue
+        init = CYTHON_INIT.match(frame.function)
+        top = (
+            init.group("module").split(".", 1)[0]
+            if init is not None
+            else installed_package(frame.path)
+        )
+        if top is not None and top in callees:
+            continue
+        if top is None:
+            return None  # the user's own code called what failed
+        return PackageCode(top, table.distribution(top) or "", frame.path)
+    return None
+
+
+#: NumPy's words as it refuses to hand its C API to an extension module being imported
+#: (numpy/core/code_generators/generate_numpy_api.py, ``_import_array``: "_ARRAY_API not
+#: found", "module compiled against ABI version 0x%x but this version of numpy is 0x%x", the
+#: same for the API version; then the ``import_array()`` macro's ImportError
+#: "numpy.core.multiarray failed to import", NumPy 2's "numpy._core.multiarray", and
+#: Cython's NumpyImportArray.c, whose message starts the same).
+_NUMPY_REFUSAL = re.compile(
+    r"but this version of numpy is|_ARRAY_API not found"
+    r"|numpy\.(?:_?core)\.(?:multiarray|_multiarray_umath) failed to import"
+)
+
+
+def numpy_refuser(tracebacks: Iterable[Traceback]) -> Optional[PackageCode]:
+    """The installed package whose compiled extension NumPy refused, as the first such
+    traceback whose frames name one shows it (past NumPy's own; NumPy's first words, printed
+    alone before the import's traceback, name none); None where no traceback shows the
+    refusal in a package's frames."""
+    for tb in tracebacks:
+        found = (
+            failing_package(tb, frozenset({"numpy"})) if _NUMPY_REFUSAL.search(tb.message) else None
+        )
+        if found is not None:
+            return found
+    return None
+
+
+def keras_importer(tb: Traceback) -> Optional[PackageCode]:
+    """The installed library outside TensorFlow's family whose code ran last before the
+    standalone keras package's (or asked it for a name): a library built on Keras, such as a
+    detector importing ``keras.layers``. None where the traceback shows no frame of keras and
+    names no ``keras.`` module, or the code past them is the user's own."""
+    keras_frames = any(installed_package(f.path) == "keras" for f in tb.frames)
+    if not keras_frames and not re.search(r"'keras(?:\.\w+)*'", tb.message):
+        return None
+    return failing_package(tb, modules().family)

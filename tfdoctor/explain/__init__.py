@@ -80,6 +80,7 @@ from tfdoctor.evidence.packages import (
     read_kernel_installs,
     read_listed_versions,
     read_numpy_builds,
+    read_shown_packages,
 )
 from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
@@ -112,11 +113,14 @@ from tfdoctor.evidence.traceback import (
     MAX_TRACEBACKS,
     Frame,
     Inferred,
+    PackageCode,
     Traceback,
+    failing_package,
     import_statements,
     installed_package,
     interpreter_prefix,
     interpreters,
+    keras_importer,
     module_origins,
     op_loader_in,
     origin_of,
@@ -140,6 +144,7 @@ from tfdoctor.explain.packages import (
     internal_caller,
     internal_caller_fix,
     log_packages,
+    numpy_extension_package,
     package_findings,
     tf_keras_generation,
 )
@@ -261,6 +266,8 @@ class Evidence:
     echoed: dict[str, str] = dataclasses.field(default_factory=dict)
     #: The versions a pasted package listing gives TensorFlow and its step-locked companions.
     listed: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: Every distribution a `pip show` in the log printed, with its version.
+    shown: dict[str, str] = dataclasses.field(default_factory=dict)
     #: What TensorFlow's own log lines report (:mod:`tfdoctor.evidence.tflog`), each with
     #: where it is in the log (``line 12``, ``cell 3, line 4``).
     events: list[tuple[str, tflog.Event]] = dataclasses.field(default_factory=list)
@@ -448,6 +455,8 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
         evidence.echoed.setdefault(dist, echoed)
     for dist, listed in read_listed_versions(text).items():
         evidence.listed.setdefault(dist, listed)
+    for dist, version in read_shown_packages(text).items():
+        evidence.shown.setdefault(dist, version)
     if evidence.tf_logged_at is None:
         logged = tflog.tensorflow_line_at(text)
         if logged is not None:
@@ -1009,6 +1018,16 @@ class Revealed(Record):
     #: The import package whose compiled extension Windows refused ("DLL load failed"), as a
     #: traceback shows it, where it is not TensorFlow's family (mpi4py, cv2, h5py).
     dll_extension: Optional[str] = None
+    #: The package whose compiled extension NumPy refused, as a traceback's frames name it,
+    #: where it is not TensorFlow's family (pandas', cv2's built for another NumPy).
+    numpy_extension: Optional[PackageCode] = None
+    #: The library outside TensorFlow's family whose code imported the standalone keras
+    #: package, as the last traceback through Keras' frames shows it.
+    keras_importer: Optional[PackageCode] = None
+    #: The installed package outside TensorFlow's family whose import the loader failed (a
+    #: shared library its extension needs not found, or a symbol of one undefined), as the
+    #: last such traceback shows it.
+    native_importer: Optional[PackageCode] = None
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
     no_gpu_host: bool = False
@@ -1447,6 +1466,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         machine=evidence.machine,
         op_loader=op_loader_in(evidence.first_text),
         dll_extension=_dll_extension(evidence.tracebacks),
+        numpy_extension=numpy_extension_package(evidence.tracebacks),
+        keras_importer=next(filter(None, map(keras_importer, reversed(evidence.tracebacks))), None),
+        native_importer=_native_importer(evidence.tracebacks),
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
@@ -2200,7 +2222,7 @@ def _package_named(top: Optional[str]) -> Optional[str]:
         return None
     if top in ("tensorflow", "tensorflow_core"):
         return "tensorflow"
-    return distribution_of(top) or f"the package installed as {top}"
+    return distribution_of(top) or causes.common.package_named(top)
 
 
 def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -3054,9 +3076,14 @@ def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 
 
 def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # A library built on the standalone keras, where the frames show one: named in the fix.
+    library = (r.keras_importer.module, r.keras_importer.dist) if r.keras_importer else ()
     if any(h.signature.id == "keras-internal-api-missing" for h in hits):
         # Whichever of TensorFlow's step-locked companions the machine shows off its line.
-        return internal_caller_fix(m, internal_caller(m)[0])
+        user = internal_caller(m)[0]
+        if user == "keras":
+            return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m, *library)
+        return internal_caller_fix(m, user)
     if any(h.signature.id == "keras-api-v2-missing" for h in hits) and m.keras3_is_tf_keras:
         # A TensorFlow whose tf.keras is Keras 3 never loads keras.api._v2: the code asked
         # for Keras 2's tree itself.
@@ -3069,7 +3096,7 @@ def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         return causes.software.KERAS_VERSION, causes.software.keras_history_fix(m)
     if any(h.signature.id == "keras-multi-gpu-device-names" for h in hits):
         return causes.software.KERAS_VERSION, causes.software.keras_device_names_fix(m)
-    return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
+    return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m, *library)
 
 
 def _import_crash(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -3380,6 +3407,11 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     )
     top = next((t for t in map(installed_package, libraries) if t), None)
     symbol = _group(hits, "symbol") or ""
+    loader = _package_loader(libraries, r.op_loader)
+    if not dist and top is None and loader is not None:
+        # The library's own name says no package, and the log gives no folder of it: the
+        # installed package whose code called tf.load_op_library is whose library it is.
+        top, dist = loader, distribution_of(loader) or ""
     if not dist and top is None and symbol:
         own = _own_op_library(libraries, r.op_loader)
         if own is not None:
@@ -3388,9 +3420,6 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
             return causes.software.CUSTOM_OP_BUILD_MISMATCH, causes.software.custom_op_fix(
                 own, symbol, r.tf_version
             )
-        if r.op_loader is not None and installed_package(r.op_loader):
-            top = installed_package(r.op_loader)
-            dist = distribution_of(top or "") or ""
     if "horovod" in (dist, top):
         # Horovod compiles its TensorFlow extension (horovod/tensorflow/mpi_lib) as it is
         # installed, against the TensorFlow present then: no release table, a rebuild
@@ -3404,18 +3433,34 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     fix = causes.software.companion_fix(m, dist or None, abi=abi)
     if not dist and top is not None:
         # No distribution the table knows: the directory it is installed in names the add-on.
+        shown = next((x for x in libraries if installed_package(x) == top), None) or next(
+            iter(libraries), r.op_loader
+        )
         fix = Fix(
-            f"The add-on is the package installed as `{top}` (its library: "
-            f"{next(x for x in libraries if installed_package(x) == top)}). {fix.text}",
-            (*fix.commands, causes.software.owner_of_package_command(top)),
+            f"The add-on is {causes.common.package_named(top)} (its library: {shown}). {fix.text}",
+            (*fix.commands, causes.common.owner_of_package_command(top)),
         )
     return causes.software.COMPANION_MISMATCH, fix
+
+
+def _package_loader(libraries: Sequence[str], loader: Optional[str]) -> Optional[str]:
+    """The installed add-on (its import name) whose code called ``tf.load_op_library``, where
+    the log names the op library by its file name alone (``_x_ops.so``: the loader's message
+    cites the name it was given, resolved by the package in its own folder) or not at all.
+    Only a package the module table knows is built on TensorFlow (its wheels carry op
+    libraries built for a TensorFlow release): another package's library may have been
+    compiled by the project itself (a source install), which the custom-op reading answers.
+    None where a library's folder is shown or the caller is the user's own code."""
+    if any(re.search(r"[/\\]", x) for x in libraries) or loader is None:
+        return None
+    top = installed_package(loader)
+    return top if _built_on_tensorflow(top) else None
 
 
 def _own_op_library(libraries: Sequence[str], loader: Optional[str]) -> Optional[str]:
     """The op library a project built or shipped itself (no installed package's), as the
     log names it ("" where it names none but a project's file loaded it), or None."""
-    if libraries:
+    if libraries and _package_loader(libraries, loader) is None:
         return libraries[0] if not any(map(installed_package, libraries)) else None
     if loader is not None and installed_package(loader) is None:
         return ""
@@ -3551,6 +3596,36 @@ def _dll_extension(tracebacks: Sequence[Traceback]) -> Optional[str]:
         if package is not None and distribution_of(package) not in TF_DISTRIBUTIONS:
             return package
     return None
+
+
+#: The dynamic loader's words for a library it could not open or link for an extension being
+#: imported (glibc's dlerror: "cannot open shared object file", "undefined symbol"; dyld's
+#: "Library not loaded").
+_LOADER_REFUSED = re.compile(r"cannot open shared object file|undefined symbol|Library not loaded")
+
+
+def _native_importer(tracebacks: Sequence[Traceback]) -> Optional[PackageCode]:
+    """The installed package whose import the loader refused, where the last traceback with
+    the loader's words shows it in its frames and it is not TensorFlow's family (whose own
+    readings name TensorFlow and its companions)."""
+    for tb in reversed(tracebacks):
+        if not _LOADER_REFUSED.search(tb.message):
+            continue
+        found = failing_package(tb)
+        if found is None or found.module in modules().family or found.dist in TF_DISTRIBUTIONS:
+            return None
+        return found
+    return None
+
+
+def _library_package(library: str, r: Revealed) -> Optional[str]:
+    """The installed package (its import name) a native library belongs to: the folder of its
+    path, else, where the message names the library by its file alone, the package whose
+    import failed (:func:`_native_importer`); None where neither says."""
+    top = installed_package(os.path.normpath(library))
+    if top is None and r.native_importer is not None and not re.search(r"[/\\]", library):
+        return r.native_importer.module
+    return top
 
 
 def _msvc_runtime(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -3767,7 +3842,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
             )
         # A library that loaded but needs a symbol nothing defines: it, or the library that
         # should define it (the message's "version" names that one), is of another build.
-        top = installed_package(os.path.normpath(library))
+        top = _library_package(library, r)
         built_on_tf = _built_on_tensorflow(top)
         if built_on_tf and causes.software.tf_build_symbol(symbol):
             # A compiled companion's own library missing a symbol of the TensorFlow build it
@@ -3798,7 +3873,13 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     windows = not macos and (
         r.os == "windows" or bool(library and library.lower().endswith((".dll", ".pyd")))
     )
-    fix = causes.platform.native_library_fix(library, macos, windows)
+    importer = r.native_importer
+    fix = causes.platform.native_library_fix(
+        library,
+        macos,
+        windows,
+        (importer.module, importer.dist, importer.folder) if importer is not None else None,
+    )
     # The file that needed the library is a companion's own extension: a release of that
     # companion built for this system and TensorFlow is what links (its own fix).
     owners = (
@@ -5129,6 +5210,15 @@ def _distro_part(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     return causes.platform.DISTRO_PYTHON_PART_MISSING, causes.platform.distro_part_fix(part, python)
 
 
+def _numpy_abi(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """An extension built for NumPy 1 under NumPy 2: the package whose extension it is, where
+    the traceback's frames name it, beside TensorFlow's own range."""
+    package = r.numpy_extension
+    return causes.software.NUMPY_ABI, causes.software.numpy_abi_fix(
+        m, package.module if package else "", package.dist if package else ""
+    )
+
+
 def _simple(cause: causes.CauseId, build: Callable[[Machine], Fix]) -> Builder:
     def builder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
         return cause, build(m)
@@ -5139,7 +5229,6 @@ def _simple(cause: causes.CauseId, build: Callable[[Machine], Fix]) -> Builder:
 #: Causes whose fix needs the machine alone: cause -> the catalogue's fix builder.
 _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.KERAS3_MODEL_UNDER_KERAS2: causes.software.keras3_model_fix,
-    causes.software.NUMPY_ABI: causes.software.numpy_abi_fix,
     causes.software.TF_KERAS_MISSING: causes.software.tf_keras_missing_fix,
     causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE: causes.software.tf_pin_conflict_fix,
     causes.software.NUMBA_LLVMLITE_MISMATCH: causes.software.numba_llvmlite_fix,
@@ -5383,6 +5472,7 @@ BUILDERS: dict[str, Builder] = {
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
     causes.software.COMPANION_MISMATCH: _companion,
     causes.software.TF_MULTIPLE_DISTRIBUTIONS: _tf_distributions,
+    causes.software.NUMPY_ABI: _numpy_abi,
     causes.software.CUSTOM_OP_BUILD_MISMATCH: _custom_op,
     causes.runtime.FILESYSTEM_ENV_MISCONFIGURED: _filesystem_env,
     causes.platform.NATIVE_LIBRARY_UNRESOLVED: _native,
@@ -6027,6 +6117,7 @@ def explain(
         evidence.conda_missing,
         evidence.frozen,
         evidence.listed,
+        shown=evidence.shown,
         signed=[
             line
             for hits in by_cause.values()

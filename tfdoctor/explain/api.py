@@ -21,6 +21,7 @@ from tfdoctor.evidence.traceback import (
     Inferred,
     Traceback,
     installed_package,
+    keras_importer,
     keras_own_missing,
     library_origins,
     origin_of,
@@ -686,6 +687,8 @@ def _standalone_keras(name: str, cause: str, tb: Traceback, m: Machine) -> Optio
         or name.startswith("keras.src.")
     ):
         return None
+    # A library built on the standalone keras (its frame asked for the name): named in the fix.
+    library = keras_importer(tb)
     return causes.finding(
         f"explain.{causes.software.KERAS_VERSION}",
         Severity.WARNING,
@@ -701,7 +704,9 @@ def _standalone_keras(name: str, cause: str, tb: Traceback, m: Machine) -> Optio
                 "installed.",
             )
         ),
-        causes.software.keras_match_fix(m),
+        causes.software.keras_match_fix(
+            m, *((library.module, library.dist) if library is not None else ())
+        ),
     )
 
 

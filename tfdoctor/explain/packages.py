@@ -25,12 +25,16 @@ from tfdoctor.evidence.packages import (
 )
 from tfdoctor.evidence.pip import PythonRefusal, SourceBuild
 from tfdoctor.evidence.traceback import (
+    CYTHON_INIT,
     Frame,
+    PackageCode,
     Traceback,
+    failing_package,
     installed_package,
     is_installed,
     keras_own_missing,
     library_origins,
+    numpy_refuser,
     origin_of,
     own_module_missing,
 )
@@ -117,6 +121,7 @@ def package_findings(
     frozen: bool = False,
     listed: Optional[Mapping[str, str]] = None,
     signed: Collection[str] = (),
+    shown: Optional[Mapping[str, str]] = None,
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from; ``kernel_installs``: the
@@ -151,7 +156,7 @@ def package_findings(
         *(_graph_op_unknown(tb, m) for tb in tracebacks),
         *(_numpy_struct_size(tb, m) for tb in tracebacks),
         *(_keras_tree_mixed(tb, m) for tb in tracebacks),
-        *numpy_removed_findings(tracebacks, m),
+        *numpy_removed_findings(tracebacks, m, shown),
         *removed_api_findings(tracebacks, m),
         *incomplete_install_findings(tracebacks, m, frozen),
         *h5py_str_findings(tracebacks, m),
@@ -163,7 +168,7 @@ def package_findings(
         *dependency_caller_findings(tracebacks, m, signed),
         *private_api_findings(tracebacks, m, modules),
         *keras2_layout_findings(tracebacks, m),
-        *(_numpy_build(b, m) for b in numpy_builds),
+        *(_numpy_build(b, m, numpy_extension_package(tracebacks)) for b in numpy_builds),
         *uncompiled_protos_findings(tracebacks),
         *module_findings(tracebacks, m, kernel_installs),
         *generated_code_findings(tracebacks, m),
@@ -290,9 +295,6 @@ _STRUCT_SIZE = re.compile(
     r"binary incompatibility\. Expected (?P<compiled>\d+) from C header, got (?P<loaded>\d+) "
     r"from PyObject"
 )
-#: Cython's frame of a module's init (``File "pycocotools/_mask.pyx", line 1, in init
-#: pycocotools._mask``): the extension being imported.
-_CYTHON_INIT = re.compile(r"^init (?P<module>[A-Za-z_][\w.]*)$")
 
 
 def _numpy_struct_size(tb: Traceback, m: Machine) -> Optional[Finding]:
@@ -309,49 +311,35 @@ def _numpy_struct_size(tb: Traceback, m: Machine) -> Optional[Finding]:
         (
             init.group("module")
             for f in reversed(tb.frames)
-            for init in [_CYTHON_INIT.match(f.function)]
+            for init in [CYTHON_INIT.match(f.function)]
             if init is not None
         ),
         None,
     )
-    top = (module or "").split(".")[0] or next(
-        (p for p in (installed_package(f.path) for f in reversed(tb.frames)) if p), None
-    )
-    dist = (distribution_of(top) or top.replace("_", "-")) if top else None
-    who = f"{dist} (module {module})" if dist and module else dist or "A compiled package"
-    rebuild = (
-        m.pip(
-            f"install --force-reinstall --no-deps --no-build-isolation --no-cache-dir "
-            f"--no-binary {dist} {dist}"
-        )
-        if dist
-        else ()
-    )
-    # Upgraded within TensorFlow's own range only: an unbounded upgrade can bring a NumPy 2
-    # under a TensorFlow built for NumPy 1. Where the range is not known, the command shows it.
-    spec = m.declared_range("numpy")
-    upgrade = m.pip(f'install --upgrade "numpy{spec}"') if spec else ("pip show tensorflow",)
+    package = failing_package(tb, _NUMPY_ITSELF)
+    named = causes.common.package_named(package.module, package.dist) if package else ""
+    who = f"{named} (module {module or package.module})" if package else "A compiled package"
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
         Severity.ERROR,
         causes.software.DEPENDENCY_OUT_OF_RANGE,
-        f"{who} was built against a newer NumPy than the one installed",
+        f"{_sentence_start(who)} was built against a newer NumPy than the one installed",
         f"{tb.where}: {tb.type}: {tb.message}\nIts compiled numpy.{found.group('type')} is "
         f"{found.group('compiled')} bytes, the loaded NumPy's {found.group('loaded')}: the "
         "package's binary needs a newer NumPy.",
-        Fix(
-            "Upgrade NumPy to the release the package was built for (within the range "
-            "TensorFlow declares: `pip show tensorflow` lists it), or rebuild the package "
-            "against the installed NumPy"
-            + (
-                " (the last command compiles it from source)."
-                if rebuild
-                else " (the traceback's frames name it: pip install --force-reinstall "
-                "--no-binary <it> <it>)."
-            ),
-            (*upgrade, *rebuild),
+        causes.software.numpy_newer_build_fix(
+            m,
+            None,
+            package.module if package is not None else "",
+            package.dist if package is not None else "",
         ),
     )
+
+
+def _sentence_start(words: str) -> str:
+    """``words`` opening a sentence: "the package that provides ..." capitalised, a
+    distribution's name (pycocotools) kept as PyPI spells it."""
+    return "The" + words[3:] if words.startswith("the ") else words
 
 
 #: TensorFlow 1.x's graph importer looked each node's op up in the registry's dict
@@ -1486,10 +1474,13 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     return []
 
 
-def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+def numpy_removed_findings(
+    tracebacks: Sequence[Traceback], m: Machine, shown: Optional[Mapping[str, str]] = None
+) -> list[Finding]:
     """A library (TensorFlow, TensorBoard, Keras...) using a NumPy name the installed NumPy
     removed (or a keyword of a NumPy function, :func:`_numpy_keyword_removed`): that NumPy
-    is newer than the library was written for."""
+    is newer than the library was written for. ``shown``: the distributions a ``pip show``
+    in the log printed (the candidates where no frame names the code's package)."""
     for tb in tracebacks:
         keyword = _numpy_keyword_removed(tb, m)
         if keyword is not None:
@@ -1501,20 +1492,27 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
         release = match.group("release") or next(
             (r for r, names in NUMPY_REMOVED.items() if name in names), None
         )
-        user = next((o.dist for o in library_origins(tb)), "") or _library_using_numpy(tb)
+        # The library whose code asked NumPy for the name: a frame of TensorFlow's family,
+        # else the innermost frame past NumPy's own where it is an installed package's.
+        family = next((o.dist for o in library_origins(tb)), "")
+        package = PackageCode(family, family, "") if family else failing_package(tb, _NUMPY_ITSELF)
         if release is None:
             continue  # a name NumPy never had
-        if not user and tb.statement:
+        if package is None and tb.statement:
             # No frame shown, but the statement that raised it imports a library: its code
             # (run by the import) used the name, not the user's.
             imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
-            user = (distribution_of(imported.group(1)) or "") if imported else ""
-            user = "" if user == "numpy" else user  # importing NumPy runs no other code
-        if not user:
-            return [_numpy_name_in_code(tb, name, release, m)]
+            dist = (distribution_of(imported.group(1)) or "") if imported else ""
+            # Importing NumPy runs no other code.
+            package = PackageCode(dist, dist, "") if dist and dist != "numpy" else None
+        if package is None:
+            return [_numpy_name_in_code(tb, name, release, m, shown)]
+        user = causes.common.package_named(package.module, package.dist)
+        upgrade = causes.common.package_upgrade(m, package.module, package.dist)
         detail = (
-            f"{tb.where}: {tb.type}: {tb.message}\n{user} uses np.{name}, which NumPy "
-            f"{release} removed: the installed NumPy is newer than this {user} was written for."
+            f"{tb.where}: {tb.type}: {tb.message}\n{_sentence_start(user)} uses np.{name}, "
+            f"which NumPy {release} removed: the installed NumPy is newer than the installed "
+            "release of it was written for."
         )
         declared = m.declared_range("numpy")
         if declared and not causes.software.admits_below(declared, release):
@@ -1523,7 +1521,7 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             fix = Fix(
                 f"TensorFlow declares numpy{declared}, and no NumPy in that range has "
                 f"np.{name}: upgrade {user} to a release written for NumPy {release} or later.",
-                m.pip(f"install --upgrade {user}"),
+                upgrade,
             )
         elif version_key(release)[:1] >= (2,) and (user in TF_DISTRIBUTIONS or user in _TF_KERAS):
             # TensorFlow's own code, or the Keras released with it: a stack built for NumPy 1,
@@ -1539,8 +1537,11 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             # Below the release that removed the name and inside TensorFlow's own range (its
             # range alone may admit the NumPy installed, which changes nothing).
             fix = Fix(
-                f"Upgrade {user} to a release written for NumPy {release}, or install a NumPy "
-                f"older than {release} (which still has np.{name}) until there is one.",
+                f"Upgrade {user} to a release written for NumPy {release} ("
+                + (f"`{upgrade[0]}`" if package.dist else f"`{upgrade[0]}` names it")
+                + "), or "
+                f"install a NumPy older than {release} (which still has np.{name}) until there "
+                "is one.",
                 m.pip_install(f"numpy<{release}" + (f",{declared}" if declared else "")),
             )
         else:
@@ -1557,7 +1558,7 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
                 f"explain.{cause}",
                 Severity.ERROR,
                 cause,
-                f"{user} uses np.{name}, removed in NumPy {release}",
+                f"{_sentence_start(user)} uses np.{name}, removed in NumPy {release}",
                 detail,
                 fix,
             )
@@ -1565,13 +1566,8 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
     return []
 
 
-def _library_using_numpy(tb: Traceback) -> str:
-    """The distribution (else the import name) of the innermost frame outside NumPy's own,
-    where that frame is an installed library's: the library whose code asked NumPy for the
-    name; empty where it is the user's own code (or no frame is shown)."""
-    caller = next((f for f in reversed(tb.frames) if installed_package(f.path) != "numpy"), None)
-    top = installed_package(caller.path) if caller is not None else None
-    return (distribution_of(top) or top) if top else ""
+#: NumPy's own import package: its ``__getattr__`` raises the AttributeError for the caller.
+_NUMPY_ITSELF = frozenset({"numpy"})
 
 
 def _not_installed_numpy(tb: Traceback) -> bool:
@@ -1611,9 +1607,13 @@ _NUMPY_REPLACEMENTS = {
 }
 
 
-def _numpy_name_in_code(tb: Traceback, name: str, release: str, m: Machine) -> Finding:
+def _numpy_name_in_code(
+    tb: Traceback, name: str, release: str, m: Machine, shown: Optional[Mapping[str, str]] = None
+) -> Finding:
     """The user's own code (no library frame) using a name NumPy ``release`` removed: change
-    the code, or hold NumPy back until it is changed."""
+    the code, or hold NumPy back until it is changed. Where no frame is shown at all and a
+    ``pip show`` printed other packages (``shown``: neither NumPy nor TensorFlow's own), those
+    are named as the packages whose code it may be."""
     said = re.search(r"Use `(?P<use>[\w.]+)` instead", tb.message)
     instead = (
         said.group("use") if said else _BUILTIN_ALIASES.get(name) or _NUMPY_REPLACEMENTS.get(name)
@@ -1632,20 +1632,47 @@ def _numpy_name_in_code(tb: Traceback, name: str, release: str, m: Machine) -> F
         "the code",
     )
     declared = m.declared_range("numpy")
+    # The packages a `pip show` printed beside the failure, where no frame says whose code it
+    # is: the user inspected them, so they are the candidates (in words, not run blindly).
+    candidates = (
+        [
+            (dist, version)
+            for dist, version in (shown or {}).items()
+            if dist != "numpy" and dist not in TF_DISTRIBUTIONS
+        ][:3]
+        if not tb.frames
+        else []
+    )
+    which = (
+        " (a `pip show` in the log shows "
+        + ", ".join(f"{dist} {version}" for dist, version in candidates)
+        + " installed; for its code: "
+        + " or ".join(f"`pip install --upgrade {dist}`" for dist, _ in candidates)
+        + ")"
+        if candidates
+        else ""
+    )
     if declared and not causes.software.admits_below(declared, release):
         # TensorFlow's own floor is at or above the release that removed the name: no NumPy
         # it runs with has it, so holding NumPy back would break TensorFlow instead.
         fix = Fix(
             f"In the code, {write}: TensorFlow {m.tf.version if m.tf else ''} declares "
             f"numpy{declared}, and no NumPy in that range has np.{name}. Where the code is a "
-            f"package's, upgrade that package to a release written for NumPy {release} or "
-            "later.",
+            f"package's{which}, upgrade that package to a release written for NumPy {release} "
+            "or later.",
             (),
         )
     else:
         fix = Fix(
-            f"In the code, {write}. Until the code is changed, a NumPy older than {release} "
-            "runs it (inside the range TensorFlow declares).",
+            f"In the code, {write}"
+            + (
+                f"; where it is a package's{which}, upgrade that package to a release written "
+                f"for NumPy {release}"
+                if which
+                else ""
+            )
+            + f". Until the code is changed, a NumPy older than {release} runs it (inside the "
+            "range TensorFlow declares).",
             m.pip_install(f"numpy<{release}" + (f",{declared}" if declared else "")),
         )
     return causes.finding(
@@ -1659,9 +1686,21 @@ def _numpy_name_in_code(tb: Traceback, name: str, release: str, m: Machine) -> F
     )
 
 
-def _numpy_build(build: NumpyBuild, m: Machine) -> Finding:
+def numpy_extension_package(tracebacks: Sequence[Traceback]) -> Optional[PackageCode]:
+    """The package whose compiled extension NumPy refused, as a traceback's frames name it,
+    where it is not TensorFlow's family (TensorFlow's own build has the range it declares)."""
+    found = numpy_refuser(tracebacks)
+    if found is None or found.module in modules().family or found.dist in TF_DISTRIBUTIONS:
+        return None
+    return found
+
+
+def _numpy_build(build: NumpyBuild, m: Machine, package: Optional[PackageCode]) -> Finding:
     """An extension NumPy refused: built for NumPy 1 under NumPy 2 (the ABI changed), or for
-    a newer NumPy than the one running (whose C API lacks what it calls)."""
+    a newer NumPy than the one running (whose C API lacks what it calls). ``package``: whose
+    extension it is, where the frames show it."""
+    module, dist = (package.module, package.dist) if package is not None else ("", "")
+    of = f" of {causes.common.package_named(module, dist)}" if package is not None else ""
     built = "1.x" if build.built == "1.0" else build.built  # the ABI of every NumPy 1
     said = (
         f"NumPy refused an extension module built for NumPy {built} (C API or ABI); "
@@ -1672,32 +1711,17 @@ def _numpy_build(build: NumpyBuild, m: Machine) -> Finding:
             "explain.numpy-abi",
             Severity.ERROR,
             causes.software.NUMPY_ABI,
-            "An extension built for NumPy 1 runs under NumPy 2",
+            f"An extension{of} built for NumPy 1 runs under NumPy 2",
             said,
-            causes.software.numpy_abi_fix(m),
+            causes.software.numpy_abi_fix(m, module, dist),
         )
-    upgrade = causes.common.declared_range_fix(
-        m,
-        "numpy",
-        f"numpy>={build.built}",
-        f"Upgrade NumPy to {build.built} or later, the release the module was built against "
-        "(within the range TensorFlow declares).",
-    )
-    # Where pip already lists a newer NumPy, an older copy is found first: a system package
-    # (apt's python3-numpy) or another site-packages earlier on sys.path.
-    fix = Fix(
-        upgrade.text + " If pip already lists a newer NumPy, an older copy is imported first "
-        "(a system package such as apt's python3-numpy, or another site-packages earlier on "
-        "sys.path): the first command shows which file is imported; remove that copy.",
-        ('python -c "import numpy; print(numpy.__version__, numpy.__file__)"', *upgrade.commands),
-    )
     return causes.finding(
         "explain.dependency-out-of-range",
         Severity.ERROR,
         causes.software.DEPENDENCY_OUT_OF_RANGE,
-        f"An extension built for NumPy {build.built} runs under an older NumPy",
+        f"An extension{of} built for NumPy {build.built} runs under an older NumPy",
         said,
-        fix,
+        causes.software.numpy_newer_build_fix(m, build.built, module, dist),
     )
 
 
