@@ -133,6 +133,75 @@ def test_kaggle_paths_name_kaggles_session() -> None:
     assert "Kaggle" in top.summary and "start a new one" in fix_text(top)
 
 
+# Colab's pip hook after an install in the kernel that replaced the tensorflow it had imported.
+_COLAB_HOOK = (
+    "WARNING: The following packages were previously imported in this runtime:\n"
+    "  [keras,tensorflow]\n"
+    "You must restart the runtime in order to use newly installed versions.\n"
+)
+_NOT_FOUND_DNN = (
+    "tensorflow.python.framework.errors_impl.UnimplementedError: Graph execution error:\n"
+    "DNN library is not found.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "what"),
+    [
+        # The image's own cuDNN refused, the notebook shown only by Colab's pip hook.
+        pytest.param(
+            "!pip install tensorflow==2.6.0\n" + _COLAB_HOOK + _REFUSED,
+            "Colab",
+            "tensorflow==2.6.0",
+            id="colab-hook-kernel-pin",
+        ),
+        # "DNN library is not found", read as the refused cuDNN's, after pip's own list.
+        pytest.param(
+            "Successfully installed keras-2.10.0 tensorflow-2.10.0\n"
+            + _COLAB_FRAME
+            + _NOT_FOUND_DNN,
+            "Colab",
+            "tensorflow==2.10.0",
+            id="dnn-library-not-found",
+        ),
+        # A companion of the image's release loaded by the TensorFlow installed over it.
+        pytest.param(
+            "Successfully installed tensorflow-2.12.0\n"
+            + _COLAB_FRAME
+            + "ImportError: /usr/local/lib/python3.9/dist-packages/tensorflow_text/python/ops/"
+            "_regex_split_ops.so: undefined symbol: _ZN10tensorflow6StatusC1ENS_5error4CodeE\n",
+            "Colab",
+            "tensorflow==2.12.0",
+            id="companion-undefined-symbol",
+        ),
+        # A log cut after pip removed the image's TensorFlow for the release it collected.
+        pytest.param(
+            "Collecting tensorflow==2.7.0\n"
+            "  Attempting uninstall: tensorflow\n"
+            "    Found existing installation: tensorflow 2.8.0\n" + _COLAB_FRAME + _REFUSED,
+            "Colab",
+            "tensorflow==2.7.0",
+            id="pip-replacing-cut-short",
+        ),
+        # A SageMaker notebook instance's conda environment.
+        pytest.param(
+            "!pip install -q tensorflow-gpu==2.3.0\n"
+            '  File "/home/ec2-user/anaconda3/envs/tensorflow2_p36/lib/python3.6/site-packages/'
+            'tensorflow/python/eager/execute.py", line 60, in quick_execute\n' + _REFUSED,
+            "SageMaker",
+            "tensorflow-gpu==2.3.0",
+            id="sagemaker-instance",
+        ),
+    ],
+)
+def test_the_failure_after_an_install_over_a_hosted_image_is_the_replaced_image(
+    text: str, title: str, what: str
+) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "hosted-tf-replaced"
+    assert title in top.summary and what in fix_text(top)
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -150,6 +219,24 @@ def test_kaggle_paths_name_kaggles_session() -> None:
             + _COLAB_FRAME
             + _REFUSED,
             id="companion-only",
+        ),
+        # Colab's pip hook naming other packages than tensorflow.
+        pytest.param(
+            _COLAB_HOOK.replace("keras,tensorflow", "PIL") + _REFUSED,
+            id="hook-without-tensorflow",
+        ),
+        # An undefined symbol on Colab with no TensorFlow installed in the log.
+        pytest.param(
+            _COLAB_FRAME + "ImportError: /usr/local/lib/python3.9/dist-packages/tensorflow_text/"
+            "python/ops/_regex_split_ops.so: undefined symbol: _ZN10tensorflow6StatusC1Ev\n",
+            id="symbol-nothing-installed",
+        ),
+        # A conda prefix under /opt/conda is any conda image's, not a hosted notebook's.
+        pytest.param(
+            "!pip install tensorflow==2.6.0\n"
+            '  File "/opt/conda/lib/python3.7/site-packages/tensorflow/python/eager/execute.py", '
+            "line 59, in quick_execute\n" + _REFUSED,
+            id="conda-prefix-only",
         ),
         # TensorFlow installed on Colab and nothing of the GPU failing.
         pytest.param(

@@ -1503,8 +1503,26 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
 #: /kaggle/input and /kaggle/working. Not the words "Colab" or "Kaggle", which a user writes of
 #: another machine ("it works on Colab").
 _NOTEBOOKS = (
-    ("colab", re.compile(r"\bgoogle\.colab\b|(?:^|[\s\"'(])/content/|\d\+zzzcolab\d")),
+    # Colab's pip hook (google.colab's _pip module) prints "WARNING: The following packages
+    # were previously imported in this runtime:" after an install in the kernel: only Colab's
+    # runtime has it.
+    (
+        "colab",
+        re.compile(
+            r"\bgoogle\.colab\b|(?:^|[\s\"'(])/content/|\d\+zzzcolab\d"
+            r"|previously imported in this runtime:"
+        ),
+    ),
     ("kaggle", re.compile(r"/kaggle/(?:input|working)\b")),
+    # A SageMaker notebook instance's persistent directory and the conda environments its
+    # kernels run in (https://docs.aws.amazon.com/sagemaker/latest/dg/nbi-lifecycle-config-install.html,
+    # https://docs.aws.amazon.com/sagemaker/latest/dg/nbi-add-external.html), and a training
+    # job's /opt/ml/code, /opt/ml/input and /opt/ml/model
+    # (https://docs.aws.amazon.com/sagemaker/latest/dg/your-algorithms-training-algo-running-container.html).
+    (
+        "sagemaker",
+        re.compile(r"/home/ec2-user/(?:SageMaker|anaconda3/envs)/|/opt/ml/(?:code|input|model)/"),
+    ),
 )
 
 
@@ -1512,7 +1530,10 @@ def _notebook_of(head: str, frames: Sequence[str]) -> Optional[str]:
     """The hosted notebook the head of the log or its tracebacks' files show by its own paths,
     or None (two shown: neither)."""
     text = "\n".join((head, *frames))
-    if "content/" not in text and "colab" not in text and "/kaggle/" not in text:
+    if not any(
+        word in text
+        for word in ("content/", "colab", "/kaggle/", "this runtime", "/ec2-user/", "/opt/ml/")
+    ):
         return None
     found = [name for name, pattern in _NOTEBOOKS if pattern.search(text)]
     return found[0] if len(found) == 1 else None
@@ -6194,9 +6215,12 @@ def explain(
             findings.setdefault(late.id, late)
     if f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings:
         # The install is the cause: the GPU's own finding, whose fix would install CUDA or
-        # cuDNN on the image, says what failed, second.
+        # cuDNN on the image, and an image's companion refused by the new TensorFlow, whose fix
+        # fits the companion to it, say what failed, second.
         for key, x in list(findings.items()):
-            if x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank > Severity.WARNING.rank:
+            if (
+                x.cause in _IMAGE_PAIRING_CAUSES or x.cause == causes.software.COMPANION_MISMATCH
+            ) and x.severity.rank > Severity.WARNING.rank:
                 findings[key] = dataclasses.replace(x, severity=Severity.WARNING)
     out = sorted(
         _warned_capped(_placeholder_imported(findings, by_cause, evidence), evidence),
@@ -7406,14 +7430,77 @@ _PIP_INSTALLED_TF = re.compile(
 )
 
 
+#: An install run in the notebook's kernel that pins one of TensorFlow's distributions
+#: (``!pip install tensorflow==2.6.0``, ``%pip install -q "tensorflow-gpu==1.15"``): the
+#: release it asked for, where pip's own list of what it installed is not in the log.
+_KERNEL_TF_PIN = re.compile(
+    r"^[ \t]*(?:In \[\d*\]: ?)?[!%](?:pip3?|python3? -m pip) install\b[^\n]{0,300}?"
+    r"(?<![\w.-])[\"']?(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)"
+    r"==(?P<version>\d[\w.]{0,40})",
+    re.MULTILINE,
+)
+#: pip about to replace one of TensorFlow's distributions (req_uninstall.py's "Found existing
+#: installation: %s" and "Successfully uninstalled %s"), and the pinned release it collected
+#: for it (prepare.py's "Collecting %s"): a log cut before pip's final list still shows the
+#: replacement.
+_PIP_REPLACING_TF = re.compile(
+    r"^[ \t]*(?:Found existing installation: |Successfully uninstalled )"
+    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)[ -]\d",
+    re.MULTILINE,
+)
+_PIP_COLLECTING_TF = re.compile(
+    r"^[ \t]*Collecting (?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)"
+    r"==(?P<version>\d[\w.]{0,40})",
+    re.MULTILINE,
+)
+#: Colab's pip hook (google.colab's _pip module) after an install in the kernel: the packages
+#: the runtime had imported whose files the install replaced, as ``[PIL,tensorflow]``. With
+#: ``tensorflow`` there, the install replaced the TensorFlow the runtime ran: the image's.
+_RUNTIME_IMPORTED = re.compile(
+    r"previously imported in this runtime:[ \t]*\n[ \t]*\[(?P<names>[^\]\n]{0,2000})\]"
+)
+
+
 def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str]]]:
-    """The TensorFlow distribution, and its release where pip printed it, that the log shows
-    installed: pip's "Successfully installed" list, else an install run in the kernel."""
-    found = _PIP_INSTALLED_TF.search(evidence.first_text)
+    """The TensorFlow distribution, and its release where the log shows it, that the log shows
+    installed: pip's "Successfully installed" list, else an install run in the kernel (with
+    the release it pins), else pip removing the one there (with the pinned release it
+    collected), else Colab's note that the install replaced the tensorflow package
+    the runtime had imported."""
+    text = evidence.first_text
+    found = _PIP_INSTALLED_TF.search(text)
     if found is not None:
         return found.group("dist"), found.group("version")
+    pinned = _KERNEL_TF_PIN.search(text) if "install" in text else None
+    if pinned is not None:
+        return pinned.group("dist"), pinned.group("version")
     dist = next((d for d in evidence.kernel_installs if d in TF_DISTRIBUTIONS), None)
-    return (dist, None) if dist is not None else None
+    if dist is not None:
+        return dist, None
+    removing = _PIP_REPLACING_TF.search(text) if "install" in text else None
+    if removing is not None:
+        collected = _PIP_COLLECTING_TF.search(text)
+        if collected is not None:
+            return collected.group("dist"), collected.group("version")
+        return removing.group("dist"), None
+    replaced = _RUNTIME_IMPORTED.search(text) if "this runtime" in text else None
+    if replaced is not None and "tensorflow" in (
+        n.strip() for n in replaced.group("names").split(",")
+    ):
+        return "tensorflow", None
+    return None
+
+
+#: The dynamic loader refusing an installed package's native extension for a symbol it lacks
+#: (glibc's elf/dl-lookup.c prints "undefined symbol: %s"; CPython's ImportError, and
+#: TensorFlow's load_op_library NotFoundError, quote it after the file): an extension built
+#: against another TensorFlow, or TensorFlow against other libraries, than the ones loaded.
+_UNDEFINED_SYMBOL = re.compile(
+    r"^[^\n]{0,200}?(?:ImportError|OSError|NotFoundError)\b[^\n]{0,40}?: "
+    r"(?P<path>/[^\n:]{1,400}/(?:site|dist)-packages/[^\n:]{1,300}\.so[.\d]*): "
+    r"undefined symbol: (?P<symbol>\S{1,400})",
+    re.MULTILINE,
+)
 
 
 #: pip finding one of TensorFlow's distributions installed ("Requirement already satisfied:
@@ -7473,9 +7560,10 @@ def _hosted_tf_replaced(
     by_cause: dict[str, list[Hits]],
     findings: Mapping[str, Finding],
 ) -> Optional[Finding]:
-    """A GPU library failure on a hosted notebook (its own paths shown) after the log installs
-    a TensorFlow there: the image's CUDA and cuDNN are built for the image's TensorFlow, so
-    the install is why (Colab's runtime FAQ). The GPU finding stays: it says what failed.
+    """A GPU library failure, or an installed extension's undefined symbol, on a hosted
+    notebook (its own paths or its pip hook shown) after the log installs a TensorFlow there:
+    the image's CUDA and cuDNN wheels and its companions are built for the image's TensorFlow,
+    so the install is why (Colab's runtime FAQ). The GPU finding stays: it says what failed.
     Without such a failure, pip's removal of Colab's own build of TensorFlow is the same
     replacement observed: a warning."""
     removed = (
@@ -7488,16 +7576,11 @@ def _hosted_tf_replaced(
         if replaced is not None:
             return replaced
     image = causes.hosted.hosted_image(revealed.notebook)
-    # A GPU failure the log's reading holds for an error (not CUDA's start-up probe on a
-    # runtime that shows no GPU, a warning at most).
-    failed = {
-        x.cause
-        for x in findings.values()
-        if x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank >= Severity.ERROR.rank
-    }
-    hits = [h for c in _IMAGE_PAIRING_CAUSES if c in failed for h in by_cause.get(c, ())]
-    installed = _tf_installed_in_log(evidence) if image is not None and hits else None
+    installed = _tf_installed_in_log(evidence) if image is not None else None
     if image is None or installed is None:
+        return None
+    failure = _after_install_failure(evidence, by_cause, findings)
+    if failure is None:
         return None
     dist, version = installed
     what = f"{dist} {version}" if version else dist
@@ -7506,10 +7589,39 @@ def _hosted_tf_replaced(
         Severity.ERROR,
         causes.hosted.HOSTED_TF_REPLACED,
         f"TensorFlow replaced on {image.title}, whose CUDA and cuDNN are built for its own",
-        _cite(hits)
+        failure
         + f"\nThe log installs {what} on {image.title} (its paths show the notebook) before "
-        "the GPU's libraries fail.",
+        "this failure.",
         causes.hosted.installed_over_image_fix(image, dist, version),
+    )
+
+
+def _after_install_failure(
+    evidence: Evidence,
+    by_cause: Mapping[str, list[Hits]],
+    findings: Mapping[str, Finding],
+) -> Optional[str]:
+    """The failure a TensorFlow installed over a hosted image's shows, cited: a GPU library
+    the reading holds for an error (a refused cuDNN, a handle that failed, "DNN library is not
+    found", a CUDA library not found: not CUDA's start-up probe on a runtime without a GPU),
+    or an installed extension whose symbol the loaded libraries lack. None where neither."""
+    failed = any(
+        x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank >= Severity.ERROR.rank
+        for x in findings.values()
+    )
+    # The finding may be named after one cause and read from another's lines ("DNN library
+    # is not found" with a refused cuDNN): every pairing cause's lines are the failure's.
+    hits = [h for c in _IMAGE_PAIRING_CAUSES for h in by_cause.get(c, ())] if failed else []
+    if hits:
+        return _cite(hits)
+    text = evidence.first_text
+    missing = _UNDEFINED_SYMBOL.search(text) if "undefined symbol" in text else None
+    if missing is None:
+        return None
+    return (
+        f"{_cite_head(evidence, [missing.group(0)]) or missing.group(0)}\nThe installed "
+        f"extension {missing.group('path')} needs {missing.group('symbol')}, which the "
+        "libraries loaded beside it lack: they are of another release."
     )
 
 
@@ -7526,12 +7638,7 @@ def _image_build_removed(
     image = causes.hosted.hosted_image(revealed.notebook or "colab")
     if image is None or image.name != "colab":
         return None
-    failed = {
-        x.cause
-        for x in findings.values()
-        if x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank >= Severity.ERROR.rank
-    }
-    hits = [h for c in _IMAGE_PAIRING_CAUSES if c in failed for h in by_cause.get(c, ())]
+    failure = _after_install_failure(evidence, by_cause, findings)
     installed = _tf_installed_in_log(evidence)
     dist, version = installed if installed is not None else (removed.group("dist"), None)
     shown = f"{dist} {version}" if version else "another TensorFlow"
@@ -7540,13 +7647,13 @@ def _image_build_removed(
         f"that {image.title} builds for its image (its +zzzcolab label) and installed {shown} "
         "in its place"
     )
-    if hits:
+    if failure is not None:
         return causes.finding(
             f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
             Severity.ERROR,
             causes.hosted.HOSTED_TF_REPLACED,
             f"TensorFlow replaced on {image.title}, whose CUDA and cuDNN are built for its own",
-            _cite(hits) + f"\n{said}, before the GPU's libraries fail.",
+            f"{failure}\n{said}, before this failure.",
             causes.hosted.installed_over_image_fix(image, dist, version),
         )
     return causes.finding(
