@@ -7497,7 +7497,7 @@ def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str
 #: against another TensorFlow, or TensorFlow against other libraries, than the ones loaded.
 _UNDEFINED_SYMBOL = re.compile(
     r"^[^\n]{0,200}?(?:ImportError|OSError|NotFoundError)\b[^\n]{0,40}?: "
-    r"(?P<path>/[^\n:]{1,400}/(?:site|dist)-packages/[^\n:]{1,300}\.so[.\d]*): "
+    r"(?P<path>/[^\n:]{1,700}?\.so[.\d]*): "
     r"undefined symbol: (?P<symbol>\S{1,400})",
     re.MULTILINE,
 )
@@ -7615,7 +7615,15 @@ def _after_install_failure(
     if hits:
         return _cite(hits)
     text = evidence.first_text
-    missing = _UNDEFINED_SYMBOL.search(text) if "undefined symbol" in text else None
+    missing = next(
+        (
+            m
+            for m in (_UNDEFINED_SYMBOL.finditer(text) if "undefined symbol" in text else ())
+            # An installed package's extension, not a program built from a checkout.
+            if re.search(r"/(?:site|dist)-packages/", m.group("path"))
+        ),
+        None,
+    )
     if missing is None:
         return None
     return (
