@@ -120,6 +120,23 @@ def test_a_last_line_without_a_line_end_stays_with_the_lines_above_it() -> None:
     assert [b.text for b in ended] == [blocks[0].text]
 
 
+@pytest.mark.parametrize("limit", [4096, 1 << 20], ids=["log-past-the-limit", "whole-log"])
+def test_a_last_line_without_a_line_end_stays_with_its_traceback_in_a_long_log(
+    limit: int,
+) -> None:
+    # Past the limit only the log's last part is read: its last line stays in its block too.
+    tail = (
+        b"Traceback (most recent call last):\n"
+        b'  File "train.py", line 3, in <module>\n'
+        b"    import tensorflow as tf\n"
+        b"ImportError: libcudart.so.11.0: cannot open shared object file"
+    )
+    data = b"Epoch 1/1 - loss: 0.1\n" * 1000 + tail
+    blocks = list(read_log(io.BytesIO(data), chunk=1024, limit=limit))
+    assert blocks[-1].text.endswith("cannot open shared object file")
+    assert "Traceback (most recent call last):" in blocks[-1].text
+
+
 def test_an_endless_line_is_cut_under_one_number() -> None:
     blocks = list(read_log(io.BytesIO(b"x" * 100 + b"\nend\n"), chunk=8, max_line=32))
     assert max(len(b.text) for b in blocks) < 64

@@ -72,6 +72,44 @@ def test_a_name_1_0_removed_names_its_replacement_and_the_last_release(
 
 
 @pytest.mark.parametrize(
+    ("message", "code", "shown"),
+    [
+        pytest.param(
+            "AttributeError: module 'tensorflow' has no attribute 'select'",
+            "y = tf.select(mask, a, b)",
+            "1.3.0",
+            id="select-on-1.3",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow' has no attribute 'mul'",
+            "y = tf.mul(a, b)",
+            "1.1.0",
+            id="mul-on-1.1",
+        ),
+    ],
+)
+def test_a_later_release_shown_is_not_called_the_one_that_removed_the_name(
+    message: str, code: str, shown: str
+) -> None:
+    # The release shown lacks the name; the release notes say 1.0 removed it, not that one.
+    detail, fix = _removed(one_frame_log(message, code, f"tensorflow version: {shown}\n"))
+    assert "TensorFlow 1.0 removed" in detail
+    assert f"TensorFlow {shown[:3]} removed" not in detail
+    assert f"this TensorFlow ({shown})" in detail
+    assert 'pip install "tensorflow==0.12.*"' in fix
+
+
+def test_a_name_away_in_the_release_shown_names_the_release_that_moved_it() -> None:
+    text = (
+        "tensorflow version: 1.1.0\n"
+        "AttributeError: module 'tensorflow.python.ops.nn' has no attribute 'rnn_cell'\n"
+    )
+    detail = _removed(text)[0]
+    assert "1.0 moved it to `tf.contrib.rnn`" in detail
+    assert "1.1 moved it" not in detail
+
+
+@pytest.mark.parametrize(
     "head",
     [
         pytest.param("$ pip freeze | grep tensorflow\ntensorflow==1.3.0\n", id="pip-freeze-1.3"),
@@ -172,6 +210,12 @@ def test_gaps_and_their_directions() -> None:
     removed = release_gap("tf.select")
     assert removed is not None and removed.kind == "removed"
     assert (removed.last_before, removed.missing[0], removed.now) == ("0.12", "1.0", "tf.where")
+    assert removed.gone_in == "1.0"
+    # A later release allowed alone: the release that removed the name stays 1.0.
+    later = release_gap("tf.select", ["1.3"])
+    assert later is not None and (later.missing, later.gone_in) == (("1.3",), "1.0")
+    away = release_gap("tf.nn.rnn_cell", ["1.1"])
+    assert away is not None and (away.kind, away.gone_in) == ("away", "1.0")
     added = release_gap("tf.keras", ["1.3"])
     assert added is not None and (added.kind, added.first_after) == ("added", "1.4")
     assert release_gap("tf.keras", ["1.4"]) is None

@@ -1812,7 +1812,7 @@ def _early_release(
     last_1x = listed_1x[-1] if listed_1x else "1.15"
     source = f"TensorFlow's release notes, {gap.source}"
     if gap.kind == "removed":
-        until = gap.missing[0]
+        until = gap.gone_in
         this = (
             f"this TensorFlow ({tf_version}) is {until} or newer"
             if tf_version
@@ -1862,7 +1862,7 @@ def _early_release(
         )
         moved = f" moved it to `{gap.now}`" if gap.now else " removed it"
         what = (
-            f"`{name}` is not in TensorFlow {away}: {gap.missing[0]}{moved} ({source}), and "
+            f"`{name}` is not in TensorFlow {away}: {gap.gone_in}{moved} ({source}), and "
             f"{gap.first_after} brought it back; {this}."
         )
         instead = (

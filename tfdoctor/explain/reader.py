@@ -246,7 +246,7 @@ class LogReader:
             head += rest
         size = _size_of(self.stream)
         if size is None or size <= self.limit:
-            yield from self._blocks(head, self.limit, decoder, "")
+            yield from self._blocks(head, self.limit, decoder, "", to_end=size is not None)
             if self._read >= self.limit and (len(head) > self.limit or self.stream.read(1)):
                 self.unread = (self._read, None)
             return
@@ -259,7 +259,9 @@ class LogReader:
         self.size, self.unread = size, (self._read, start)
         self.stream.seek(start)
         label = f"last {size_text(size - start)}"
-        yield from self._blocks(b"", size - start, _tail_decoder(head), label, partial=True)
+        yield from self._blocks(
+            b"", size - start, _tail_decoder(head), label, partial=True, to_end=True
+        )
 
     def _blocks(
         self,
@@ -268,9 +270,11 @@ class LogReader:
         decoder: codecs.IncrementalDecoder,
         label: str,
         partial: bool = False,
+        to_end: bool = False,
     ) -> Iterator[LogText]:
         """Blocks of whole lines from ``first`` and the stream, ``budget`` bytes in all;
-        ``partial``: the text starts inside a line, which is left out."""
+        ``partial``: the text starts inside a line, which is left out; ``to_end``: the budget
+        runs to the log's end (the whole of a file within the limit, or its last part)."""
         line = 1
         pending = ""
         data = first[:budget] if first else self.stream.read(min(self.chunk, budget))
@@ -282,7 +286,7 @@ class LogReader:
                 text, partial = ("", True) if cut < 0 else (text[cut + 1 :], False)
             more = self.stream.read(min(self.chunk, budget - read)) if read < budget else b""
             read += len(more)
-            if not more and read < budget and not partial:
+            if not more and (read < budget or to_end) and not partial:
                 # The log's end: a last line without a line end (a paste often ends so)
                 # stays in the block of the lines above it, as the traceback it ends.
                 pending = text[:-1] if text.endswith("\n") else text

@@ -346,7 +346,25 @@ class Judge:
                 f": TensorFlow {until} removed it for `{now}` (TensorFlow's release notes, "
                 f"{source}) (AttributeError)."
             )
-            fix = f"Write `{now}` for `{gone}`: the code was written for TensorFlow before {until}."
+            usable = _usable_name(now, api)
+            if usable == now:
+                fix = (
+                    f"Write `{now}` for `{gone}`: the code was written for TensorFlow before "
+                    f"{until}."
+                )
+            elif usable is not None:
+                # TensorFlow 2 dropped the 1.x name too (tf.summary.FileWriter) and keeps it
+                # in tf.compat.v1 only: the name that runs on the target.
+                fix = (
+                    f"Write `{usable}` for `{gone}`: the code was written for TensorFlow before "
+                    f"{until}, which renamed it `{now}`; {_api_of(now, api)} has that name "
+                    "only in tf.compat.v1 (or port the code to TensorFlow 2's API)."
+                )
+            else:
+                fix = (
+                    f"Find its replacement in the release notes and API docs of this release: "
+                    f"TensorFlow {until} renamed it `{now}`, which {_api_of(now, api)} lacks too."
+                )
             # The release of the change: an older TensorFlow a log shows has the name, and
             # lacks it for another reason (explain drops the verdict there).
             release = release or until
@@ -635,6 +653,15 @@ def _early_rename(name: str) -> Optional[tuple[str, str, str]]:
     if last is None or not last.until or not last.now:
         return None
     return last.until, last.now, last.source
+
+
+def _usable_name(now: str, api: ApiIndex) -> Optional[str]:
+    """The name the target's listing ``api`` has for an early release's replacement ``now``:
+    ``now`` itself, else its tf.compat.v1 name; None where it has neither."""
+    if api.lookup(now).status == OK:
+        return now
+    compat = "tf.compat.v1." + now[len("tf.") :]
+    return compat if now.startswith("tf.") and api.lookup(compat).status == OK else None
 
 
 def _respelled_fix(respelled: str) -> str:

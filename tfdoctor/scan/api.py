@@ -519,6 +519,9 @@ class ReleaseGap(Record):
     #: The last release before them that has it, and the first after ("" for none).
     last_before: str
     first_after: str
+    #: The first release after ``last_before`` without it, the one that removed or moved it
+    #: ("" where no release before them has it): the allowed releases may all be later ones.
+    gone_in: str
     #: The span whose end or start decides: its replacement and source.
     now: str
     source: str
@@ -586,6 +589,12 @@ def release_gap(name: str, allowed: Optional[Sequence[str]] = None) -> Optional[
     ending = next((s for s in spans if s.until and _within(s, last_before)), None)
     starting = next((s for s in spans if s.since and s.since == first_after), None)
     decided = ending or starting or spans[0]
+    gone_in = ""
+    if last_before:
+        after_last = (
+            r for r, has in presence if has is False and version_key(r) > version_key(last_before)
+        )
+        gone_in = ending.until if ending is not None else next(after_last, asked[0])
     return ReleaseGap(
-        name, kind, tuple(asked), last_before, first_after, decided.now, decided.source
+        name, kind, tuple(asked), last_before, first_after, gone_in, decided.now, decided.source
     )
