@@ -2308,8 +2308,14 @@ def _macos_tag_words(platform: str) -> str:
     if found is None:
         return ""
     arch = found.group(3)
+    since = f"on macOS {found.group(1)}.{found.group(2)} or later."
+    # packaging's tags._mac_binary_formats: an arm64 Python also takes universal2 wheels, an
+    # x86_64 one also intel, fat64, fat32, universal2 and universal: a universal2 wheel holds
+    # both architectures, so the architecture is no reason to refuse it.
     words = (
-        f" {'An' if arch[0] in 'aeiox' else 'A'} {arch} macOS wheel installs only into a "
+        f" A universal2 macOS wheel installs into an arm64 or an x86_64 Python, {since}"
+        if arch == "universal2"
+        else f" {'An' if arch[0] in 'aeiox' else 'A'} {arch} macOS wheel installs only into a "
         "Python of that architecture"
         + (
             " (an arm64 Python on Apple silicon takes none)"
@@ -2318,7 +2324,7 @@ def _macos_tag_words(platform: str) -> str:
             if arch == "arm64"
             else ""
         )
-        + f", on macOS {found.group(1)}.{found.group(2)} or later."
+        + f", {since}"
     )
     if int(found.group(1)) >= 11:
         words += (
