@@ -154,6 +154,23 @@ def test_externally_managed_python_gets_a_venv_not_a_refused_pip() -> None:
     assert not any(c.startswith("/usr/bin/python3 -m pip install") for c in commands)
 
 
+def test_a_package_upgrade_quoted_in_words_is_pips_command_not_the_venvs() -> None:
+    """Where pip's commands for an externally managed Python start by creating a venv, the
+    command a NumPy fix quotes for the refused package is still pip's."""
+    facts = f.facts(
+        python=f.python(
+            env_kind="system", executable="/usr/bin/python3", prefix="/usr", externally_managed=True
+        ),
+    )
+    m = machine(facts)
+    abi = causes.software.numpy_abi_fix(m, "cv2", "opencv-python")
+    newer = causes.software.numpy_newer_build_fix(m, "1.20.0", "cv2", "opencv-python")
+    for fix in (abi, newer):
+        assert "`python3 -m venv" not in fix.text
+    assert "-m pip install --upgrade opencv-python" in abi.text
+    assert "--no-binary opencv-python opencv-python" in newer.text
+
+
 def test_a_toolkit_off_the_path_gets_the_one_path_line() -> None:
     found = (
         *tuple(

@@ -1200,13 +1200,16 @@ def test_the_standalone_keras_rows_are_validated() -> None:
 def test_what_tensorflow_requires_of_a_companion_is_validated() -> None:
     text = DEFAULT_COMPANIONS.read_text(encoding="utf-8")
     need = parse_companions(text, "c.yaml").companions["tensorflow-io-gcs-filesystem"]
-    assert need.required_by_tensorflow is not None
-    assert need.required_by_tensorflow.spec == ">=0.23.1"
-    assert need.required_by_tensorflow.sources == ("tf-setup-gcs-plugin",)
-    bad = text.replace(
-        'required_by_tensorflow: {range: ">=0.23.1"', 'required_by_tensorflow: {range: "0.23.1"', 1
-    )
-    with pytest.raises(MatrixError, match=r"required_by_tensorflow\.range"):
+    # The 2.7 and 2.8 wheels require the plug-in too, with floors of their own.
+    assert [(r.spec, r.sources) for r in map(need.required_by, ("2.7.4", "2.8.0", "2.15.1"))] == [
+        (">=0.21.0", ("tf-2.7-setup-gcs-plugin",)),
+        (">=0.23.0", ("tf-2.8-gcs-plugin-floor",)),
+        (">=0.23.1", ("tf-setup-gcs-plugin",)),
+    ]
+    assert need.required_by("2.6.5") is None and need.required_by("2.20.0") is None
+    bad = text.replace('- {range: ">=0.23.1", tensorflow', '- {range: "0.23.1", tensorflow', 1)
+    assert bad != text
+    with pytest.raises(MatrixError, match=r"required_by_tensorflow\[2\]\.range"):
         parse_companions(bad, "c.yaml")
     unsourced = text.replace("source: [tf-setup-gcs-plugin]", "source: [nowhere]", 1)
     with pytest.raises(MatrixError, match="nowhere"):

@@ -486,14 +486,31 @@ def test_libdevice_off_xlas_path_without_a_logged_failure_weighs_who_uses_xla(
 
 
 @pytest.mark.parametrize(
-    ("os_name", "command"),
+    ("os_name", "command", "module_line"),
     [
-        ("Ubuntu 22.04.4 LTS", "sudo apt-get install --reinstall libnvidia-compute-535"),
-        ("Rocky Linux 9.3 (Blue Onyx)", None),
+        (
+            "Ubuntu 22.04.4 LTS",
+            "sudo apt-get install --reinstall libnvidia-compute-535",
+            "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  "
+            "Thu Oct 19 18:56:32 UTC 2023",
+        ),
+        (
+            "Rocky Linux 9.3 (Blue Onyx)",
+            None,
+            "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  "
+            "Thu Oct 19 18:56:32 UTC 2023",
+        ),
+        # The open kernel modules name themselves "Open Kernel Module for <arch>".
+        (
+            "Ubuntu 22.04.4 LTS",
+            "sudo apt-get install --reinstall libnvidia-compute-535",
+            "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  535.129.03  "
+            "Release Build  (dvs-builder@U16-I3-B03-4-3)  Thu Oct 19 18:42:05 UTC 2023",
+        ),
     ],
 )
 def test_a_loaded_module_without_its_libraries_gets_them_reinstalled(
-    os_name: str, command: str | None
+    os_name: str, command: str | None, module_line: str
 ) -> None:
     """The module is loaded and its device nodes exist, but libnvidia-ml.so.1 is missing: the
     fix reinstalls the libraries of the module's own branch, not a module load or a driver
@@ -503,8 +520,7 @@ def test_a_loaded_module_without_its_libraries_gets_them_reinstalled(
         platform=f.platform(os_name=os_name),
         nvidia_kernel=kernel(
             modules=("nvidia", "nvidia_uvm"),
-            kernel_module_version="NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  "
-            "Thu Oct 19 18:56:32 UTC 2023",
+            kernel_module_version=module_line,
             device_nodes=(DeviceNode("/dev/nvidia0", True), DeviceNode("/dev/nvidiactl", True)),
         ),
         tensorflow=f.tensorflow(devices=()),

@@ -397,6 +397,30 @@ def test_a_module_linking_another_pythons_dll_is_reinstalled_for_this_python() -
     assert "opencv-python" in fix_text(top_error(explained(other)))
 
 
+def test_a_windows_refusal_of_an_unknown_packages_module_guesses_no_distribution() -> None:
+    # zzdetect is in no module table: its import name is never taken for a PyPI name.
+    frames = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\work\\app.py", line 2, in <module>\n'
+        "    import zzdetect\n"
+        '  File "C:\\Python37\\lib\\site-packages\\zzdetect\\__init__.py", line 3, in '
+        "<module>\n"
+        "    from zzdetect._core import run\n"
+    )
+    for message in (
+        "ImportError: Module use of python36.dll conflicts with this version of Python.\n",
+        "ImportError: DLL load failed while importing _core: %1 is not a valid Win32 "
+        "application.\n",
+        "ImportError: DLL load failed while importing _core: The specified module could not "
+        "be found.\n",
+    ):
+        fix = top_error(explained(frames + message)).fix
+        assert fix is not None
+        assert not any("install" in c and "zzdetect" in c for c in fix.commands), fix.commands
+        assert "the package that provides `zzdetect`" in fix.text
+        assert any("zzdetect/" in c for c in fix.commands)
+
+
 def test_a_companions_own_library_refused_on_windows_is_not_tensorflows_runtime() -> None:
     # tensorflow-io's loader lists Windows' reason for its own library in a "caused by" list.
     text = (

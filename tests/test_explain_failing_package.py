@@ -14,6 +14,7 @@ from typing import Optional
 
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, fix_text
 from tfdoctor.evidence.packages import read_shown_packages
 from tfdoctor.evidence.traceback import (
@@ -231,6 +232,23 @@ def test_a_removed_numpy_name_used_by_a_package_names_that_package(module: str, 
     # The upgrade names the distribution; never the import name taken for one.
     assert f"install --upgrade {module}" not in text or named == module
     assert ("pip install --upgrade" in text) is not named.startswith("the package")
+
+
+def test_a_removed_numpy_name_quotes_pips_upgrade_under_an_externally_managed_python() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        + _frames("export.py", f"{SITE}/cv2/utils.py", f"{SITE}/numpy/__init__.py")
+        + "AttributeError: module 'numpy' has no attribute 'object'.\n"
+    )
+    facts = f.facts(
+        python=f.python(
+            env_kind="system", executable="/usr/bin/python3", prefix="/usr", externally_managed=True
+        ),
+    )
+    found = _of(explained(log, facts=facts), "numpy-name-removed")
+    assert found is not None and found.fix is not None
+    assert "`python3 -m venv" not in found.fix.text
+    assert "-m pip install --upgrade opencv-python" in found.fix.text
 
 
 @pytest.mark.parametrize(

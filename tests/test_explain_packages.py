@@ -2124,7 +2124,11 @@ tensorflow-intel             {tf}
         ("2.12.0", "tensorflow-io-gcs-filesystem", "0.31.0", False),
         # tensorflow-io is no requirement of TensorFlow: its table alone judges it.
         ("2.12.0", "tensorflow-io", "0.31.0", True),
-        # Before 2.9 TensorFlow's wheel is not known to require the plug-in with that floor.
+        # 2.7 and 2.8 require it with floors of their own (0.21.0, 0.23.0): pip's newest is
+        # TensorFlow's choice there too.
+        ("2.7.0", "tensorflow-io-gcs-filesystem", "0.31.0", False),
+        ("2.8.0", "tensorflow-io-gcs-filesystem", "0.31.0", False),
+        # Before 2.7 TensorFlow's wheel is not known to require the plug-in.
         ("2.6.0", "tensorflow-io-gcs-filesystem", "0.27.0", True),
     ],
 )

@@ -381,6 +381,24 @@ def test_a_refused_wheel_file_is_asked_for_by_its_own_distribution_and_release()
     assert "tensorflow==" not in fix
 
 
+@pytest.mark.parametrize(
+    ("arch", "said"),
+    [
+        ("arm64", "installs only into a Python of that architecture"),
+        # A universal2 wheel holds arm64 and x86_64 code: either Python takes it.
+        ("universal2", "installs into an arm64 or an x86_64 Python"),
+    ],
+)
+def test_a_refused_macos_wheel_is_told_what_its_architecture_tag_needs(
+    arch: str, said: str
+) -> None:
+    wheel = f"zzkit-1.0.0-cp39-cp39-macosx_11_0_{arch}.whl"
+    log = f"$ pip install {wheel}\nERROR: {wheel} is not a supported wheel on this platform.\n"
+    fix = fix_text(top_error(explained(log)))
+    assert said in fix
+    assert arch != "universal2" or "only into a Python of that architecture" not in fix
+
+
 def test_a_conda_builds_own_library_from_another_channel_is_one_channel_to_install() -> None:
     # A symbol of snappy's namespace missing from TensorFlow's framework library, in a conda
     # environment: conda-forge's build links snappy from the environment.

@@ -887,12 +887,8 @@ class Machine(Record):
         # known to require (the companion table's required_by_tensorflow) stand in.
         if self.tf is not None and not self.tf.requires:
             for name, comp in self.companion_table.companions.items():
-                need = comp.required_by_tensorflow
-                if (
-                    need is not None
-                    and not found.get(name)
-                    and spec_contains(self.tf.version, need.tensorflow)
-                ):
+                need = comp.required_by(self.tf.version)
+                if need is not None and not found.get(name):
                     found[name] = [need.spec]
         return tuple((name, ",".join(specs)) for name, specs in found.items())
 

@@ -1172,8 +1172,21 @@ class Companion(Record):
     #: Its release X.Y is built for TensorFlow X.Y (tensorflow-text), as its README's
     #: compatibility table states: the release for a line the rows do not list yet.
     follows_tensorflow: bool = False
-    #: TensorFlow's own wheels require it (tensorflow-io-gcs-filesystem), in this range.
-    required_by_tensorflow: Optional[TensorFlowRequirement] = None
+    #: TensorFlow's own wheels require it (tensorflow-io-gcs-filesystem): each range, with
+    #: the TensorFlow releases that declare it.
+    required_by_tensorflow: tuple[TensorFlowRequirement, ...] = ()
+
+    def required_by(self, version: str) -> Optional[TensorFlowRequirement]:
+        """What TensorFlow ``version``'s wheels require of this companion; None where they
+        require nothing the table states."""
+        return next(
+            (
+                need
+                for need in self.required_by_tensorflow
+                if spec_contains(version, need.tensorflow)
+            ),
+            None,
+        )
 
     def row_of(self, version: str) -> Optional[CompanionRelease]:
         """The row of an installed release (``0.25.0``): its own, else its line's."""
@@ -1309,7 +1322,7 @@ def _companion_list(
             and reader.boolean(fields["follows_tensorflow"], f"{where}.follows_tensorflow"),
             _required_by_tensorflow(reader, fields["required_by_tensorflow"], where, sources)
             if "required_by_tensorflow" in fields
-            else None,
+            else (),
         )
     return out
 
@@ -1345,16 +1358,21 @@ def _companion_rows(
 
 def _required_by_tensorflow(
     reader: _Reader, node: Any, where: str, sources: Mapping[str, Source]
-) -> TensorFlowRequirement:
-    """A companion's ``required_by_tensorflow``: the range TensorFlow's wheels declare for it
-    and the TensorFlow releases that declare it."""
-    at = f"{where}.required_by_tensorflow"
-    fields = reader.mapping(node, at, ("range", "tensorflow", "source"), ())
-    return TensorFlowRequirement(
-        reader.specifier(fields["range"], f"{at}.range", False) or "",
-        reader.specifier(fields["tensorflow"], f"{at}.tensorflow", False) or "",
-        reader.source_ids(fields["source"], f"{at}.source", sources),
-    )
+) -> tuple[TensorFlowRequirement, ...]:
+    """A companion's ``required_by_tensorflow`` rows: each the range TensorFlow's wheels
+    declare for it and the TensorFlow releases that declare it."""
+    out = []
+    for i, item in enumerate(reader.sequence(node, f"{where}.required_by_tensorflow")):
+        at = f"{where}.required_by_tensorflow[{i}]"
+        fields = reader.mapping(item, at, ("range", "tensorflow", "source"), ())
+        out.append(
+            TensorFlowRequirement(
+                reader.specifier(fields["range"], f"{at}.range", False) or "",
+                reader.specifier(fields["tensorflow"], f"{at}.tensorflow", False) or "",
+                reader.source_ids(fields["source"], f"{at}.source", sources),
+            )
+        )
+    return tuple(out)
 
 
 def _standalone_keras(reader: _Reader, node: Any, sources: Mapping[str, Source]) -> Companion:

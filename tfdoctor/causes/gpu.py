@@ -1810,8 +1810,9 @@ def driver_userspace_fix(m: Machine) -> Fix:
         return driver_load_fix(m)
     kernel = m.facts.nvidia_kernel
     line = kernel.kernel_module_version if kernel is not None else None
-    # /proc/driver/nvidia/version: "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03 ..."
-    found = re.search(r"Kernel Module\s+(\d+)\.\d+", line or "")
+    # /proc/driver/nvidia/version: "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03 ...",
+    # the open modules' "NVIDIA UNIX Open Kernel Module for x86_64  560.35.03 ..."
+    found = re.search(r"Kernel Module(?: for \S+)?\s+(\d+)\.\d+", line or "")
     branch = found.group(1) if found else None
     os_name = m.facts.platform.os_name if m.facts.platform is not None else ""
     text = (

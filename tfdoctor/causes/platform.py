@@ -12,6 +12,7 @@ from tfdoctor.causes.common import (
     INTERPRETER_CHECK,
     TF_PIP_GUIDE,
     install_fix,
+    owner_of_package_command,
     package_named,
     pypi_files_command,
 )
@@ -1209,7 +1210,17 @@ def extension_dll_fix(m: Machine, package: Optional[str], dist: Optional[str]) -
         )
     from tfdoctor.modules import modules  # noqa: PLC0415 - the module table, on demand
 
-    name = dist or package
+    if not dist:
+        # A package the module table does not know: its import name is no PyPI name.
+        return Fix(
+            f"Windows could not load {package}'s compiled extension, not TensorFlow's: a DLL it "
+            "links is missing, or of another release than the one it was built against. "
+            f"Reinstall the wheel of {package_named(package)} for this Python (the command "
+            "names its distribution; not a build from source), and install the runtime its "
+            "documentation names for Windows, if any.",
+            (owner_of_package_command(package),),
+        )
+    name = dist
     reinstall = (*m.pip(f"uninstall -y {name}"), *m.pip(f"install --no-cache-dir {name}"))
     runtime = modules().windows_runtimes.get(name)
     if runtime is not None:
@@ -1236,7 +1247,15 @@ def dll_word_size_fix(m: Machine, package: Optional[str], dist: Optional[str]) -
     module or a DLL it links is 32-bit in a 64-bit Python, or the converse. ``package``: the
     import package whose extension it was, where the log shows one other than TensorFlow."""
     whose = f"{package}'s compiled extension" if package else "TensorFlow's native library"
-    name = dist or package or m.tf_name or "tensorflow"
+    # A package the module table does not know is named in words, never by its import name
+    # taken for a distribution: the last command prints which distribution installed it.
+    unknown = package is not None and not dist
+    name = package_named(package) if unknown and package else dist or m.tf_name or "tensorflow"
+    reinstall = (
+        (owner_of_package_command(package),)
+        if unknown and package
+        else m.pip(f"install --force-reinstall --no-deps {name}")
+    )
     # The loader takes the first file of a DLL's name along its search order, PATH last
     # (https://learn.microsoft.com/en-us/windows/win32/dlls/dynamic-link-library-search-order):
     # a 32-bit copy there (a 32-bit program's folder) shadows the 64-bit one in System32.
@@ -1247,33 +1266,40 @@ def dll_word_size_fix(m: Machine, package: Optional[str], dist: Optional[str]) -
         "damaged file reads the same. The first command prints 64 for a 64-bit Python (else "
         "install a 64-bit Python); `where` lists each copy in search order: take the folder "
         "of a 32-bit copy off PATH (or move it after the 64-bit one), then reinstall "
-        f"{name} in a new window.",
+        f"{name} in a new window"
+        + (" (the last command names its distribution)." if unknown else "."),
         (
             "python -c \"import struct; print(struct.calcsize('P') * 8)\"",
             "where msvcp140.dll vcruntime140.dll vcruntime140_1.dll",
-            *m.pip(f"install --force-reinstall --no-deps {name}"),
+            *reinstall,
         ),
     )
 
 
-def other_python_dll_fix(m: Machine, dll: str, dist: Optional[str]) -> Fix:
+def other_python_dll_fix(
+    m: Machine, dll: str, dist: Optional[str], package: Optional[str] = None
+) -> Fix:
     """Python on Windows refused an extension module that links another Python's DLL
     (``dll``: python36.dll): a build for that Python left in this one's site-packages.
     ``dist``: the distribution whose module it was, where the log shows one other than
-    TensorFlow."""
+    TensorFlow and the module table knows its import package ``package``; a package it does
+    not know is named in words, with the command that prints its distribution."""
     digits = re.sub(r"\D", "", dll)
     built = f"Python {digits[0]}.{digits[1:]}" if len(digits) > 1 else "another Python"
-    name = dist or m.tf_name or "tensorflow"
+    unknown = package is not None and not dist
+    name = package_named(package) if unknown and package else dist or m.tf_name or "tensorflow"
     # TensorFlow's own release where the log shows it: the reinstall keeps it.
-    pinned = f"{name}=={m.tf.version}" if dist is None and m.tf is not None else name
+    pinned = f"{name}=={m.tf.version}" if package is None and not dist and m.tf else name
     running = f" ({m.python_version})" if m.python_version else ""
     return Fix(
-        f"{name}'s compiled module was built for {built} (it links {dll}), not for this "
-        f"Python{running}: a site-packages copied from another interpreter, or a wheel for "
-        f"another Python installed by hand. Reinstall {name} with this interpreter's pip, "
+        f"The compiled module of {name} was built for {built} (it links {dll}), not for "
+        f"this Python{running}: a site-packages copied from another interpreter, or a wheel "
+        f"for another Python installed by hand. Reinstall {name} with this interpreter's pip, "
         "which picks the wheel built for it (in a new virtual environment where the copied "
-        "files are many).",
-        m.pip(f"install --force-reinstall --no-deps --no-cache-dir {pinned}"),
+        "files are many)" + ("; the command names its distribution." if unknown else "."),
+        (owner_of_package_command(package),)
+        if unknown and package
+        else m.pip(f"install --force-reinstall --no-deps --no-cache-dir {pinned}"),
     )
 
 
@@ -2308,8 +2334,14 @@ def _macos_tag_words(platform: str) -> str:
     if found is None:
         return ""
     arch = found.group(3)
+    since = f"on macOS {found.group(1)}.{found.group(2)} or later."
+    # packaging's tags._mac_binary_formats: an arm64 Python also takes universal2 wheels, an
+    # x86_64 one also intel, fat64, fat32, universal2 and universal: a universal2 wheel holds
+    # both architectures, so the architecture is no reason to refuse it.
     words = (
-        f" {'An' if arch[0] in 'aeiox' else 'A'} {arch} macOS wheel installs only into a "
+        f" A universal2 macOS wheel installs into an arm64 or an x86_64 Python, {since}"
+        if arch == "universal2"
+        else f" {'An' if arch[0] in 'aeiox' else 'A'} {arch} macOS wheel installs only into a "
         "Python of that architecture"
         + (
             " (an arm64 Python on Apple silicon takes none)"
@@ -2318,7 +2350,7 @@ def _macos_tag_words(platform: str) -> str:
             if arch == "arm64"
             else ""
         )
-        + f", on macOS {found.group(1)}.{found.group(2)} or later."
+        + f", {since}"
     )
     if int(found.group(1)) >= 11:
         words += (

@@ -484,7 +484,8 @@ def numpy_abi_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
         return Fix(text, commands)
     named = package_named(module, dist)
     upgrade = package_upgrade(m, module, dist)
-    how = f"`{upgrade[0]}`" if dist else f"`{upgrade[0]}` names its distribution"
+    # The last command is pip's (an externally managed Python's first creates a venv).
+    how = f"`{upgrade[-1]}`" if dist else f"`{upgrade[-1]}` names its distribution"
     # In words only: an upgrade of the package run after the command may bring a NumPy 2 that
     # the TensorFlow installed cannot load.
     return Fix(
@@ -622,7 +623,7 @@ def numpy_newer_build_fix(
     if floor is not None:
         # NumPy's own check named the release: the upgrade is the fix, the rebuild (a
         # compile, long for a large extension) the way where NumPy has to stay, in words.
-        how = f"(`{rebuild[0]}`)" if dist else f"(`{rebuild[0]}` prints which distribution)"
+        how = f"(`{rebuild[-1]}`)" if dist else f"(`{rebuild[-1]}` prints which distribution)"
         return Fix(
             f"{text} The module belongs to {named}: where NumPy has to stay, rebuild it "
             f"against that NumPy instead {how}.",
@@ -1255,7 +1256,8 @@ def keras_match_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
         return fix
     named = package_named(module, dist)
     upgrade = package_upgrade(m, module, dist)
-    how = f"`{upgrade[0]}`" if dist else f"`{upgrade[0]}` names its distribution"
+    # The last command is pip's (an externally managed Python's first creates a venv).
+    how = f"`{upgrade[-1]}`" if dist else f"`{upgrade[-1]}` names its distribution"
     return Fix(
         f"{fix.text} The standalone keras package was imported by the code of {named}: "
         "where it has a release written for the installed TensorFlow (one that imports Keras "

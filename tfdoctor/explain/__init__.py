@@ -3064,7 +3064,8 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         return causes.platform.WHEEL_MISMATCH, causes.platform.other_python_dll_fix(
             m,
             _group(hits, "library") or "",
-            (distribution_of(package) or package) if package else None,
+            distribution_of(package) if package else None,
+            package,
         )
     library = _group(hits, "library")
     if library and causes.platform.tfjs_binding(library):

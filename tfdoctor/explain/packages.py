@@ -1538,7 +1538,8 @@ def numpy_removed_findings(
             # range alone may admit the NumPy installed, which changes nothing).
             fix = Fix(
                 f"Upgrade {user} to a release written for NumPy {release} ("
-                + (f"`{upgrade[0]}`" if package.dist else f"`{upgrade[0]}` names it")
+                # pip's own command, the last (an externally managed Python's starts a venv).
+                + (f"`{upgrade[-1]}`" if package.dist else f"`{upgrade[-1]}` names it")
                 + "), or "
                 f"install a NumPy older than {release} (which still has np.{name}) until there "
                 "is one.",
