@@ -5481,6 +5481,10 @@ BUILDERS: dict[str, Builder] = {
         causes.platform.binding_64bit_fix("java"),
     ),
     causes.code.API_REMOVED: _api_removed,
+    causes.code.TF_TOO_OLD_FOR_CODE: lambda m, r, hits: (
+        causes.code.TF_TOO_OLD_FOR_CODE,
+        causes.code.tile_rank_fix(m),
+    ),
     causes.platform.STATIC_TLS_EXHAUSTED: _static_tls,
     causes.runtime.OP_KERNEL_MISSING: _op_kernel,
     causes.software.OP_NOT_REGISTERED: _op_unregistered,
