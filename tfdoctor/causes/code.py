@@ -162,6 +162,17 @@ def tile_rank_fix(m: Machine) -> Fix:
     return tf_too_old_fix(m, "tf.tile on a tensor of more than 5 dimensions", None)
 
 
+def variable_scope_fix(m: Machine) -> Fix:
+    """tf.variable_scope of an early release refusing default_name and values: the code was
+    written for a release whose variable_scope takes them."""
+    return tf_too_old_fix(
+        m,
+        "the signature of tf.variable_scope the code calls (name_or_scope, default_name, "
+        "values, ..., reuse)",
+        None,
+    )
+
+
 def keras2_layout_fix(m: Machine, module: str) -> Fix:
     """Code (or a pickled object) naming Keras 2's own module under Keras 3: the same module
     of tf-keras, Keras 3's public API, or the Keras 2 release that has it."""
