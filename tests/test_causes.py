@@ -800,3 +800,13 @@ def test_condas_gpu_build_is_replaced_with_the_matrixs_gpu_distribution(
     assert f'"{dist}=={version}"' in fix.commands[-1]
     cpu = causes.software.conda_pypi_companion_fix(machine(f.facts()), version, ["tensorflow"])
     assert f'"tensorflow=={version}"' in cpu.commands[-1]
+
+
+def test_the_too_old_fix_names_the_first_release_only_where_known() -> None:
+    m = machine(f.facts())
+    known = causes.code.tf_too_old_fix(m, "int64 multiples", "1.4")
+    assert "from 1.4 on" in known.text
+    assert any('"tensorflow>=1.4,<2"' in c for c in known.commands)
+    unknown = causes.code.tf_too_old_fix(m, "int64 multiples", None)
+    assert "own requirements" in unknown.text and "1.4" not in unknown.text
+    assert unknown.commands == ("pip show tensorflow",)

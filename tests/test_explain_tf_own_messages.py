@@ -34,6 +34,15 @@ that print it and the source that prints it:
 - `dlopen(LIB.so, 6): Symbol not found: __ZN10tensorflow...` / `dlopen(LIB.so, 0x0006): symbol not
   found in flat namespace '__ZN10tensorflow...'`: `custom-op-build-mismatch`; macOS before 12 / 12
   on; printed by https://github.com/apple-oss-distributions/dyld.
+- `TileOp : Unhandled input dimensions, DT : 1, dims : 7` (a rank above 5, a dtype every release
+  tiles): `tf-too-old-for-code`; early 1.x, whose Tile kernel dispatches on ranks 0 to 5; printed by
+  https://github.com/tensorflow/tensorflow/blob/0f3eff963dd0d4617ed3cb61271ddb4a7840d378/tensorflow/core/kernels/tile_ops.cc
+  (later releases' rank-generic kernel says the same only for a dtype it does not tile).
+- `variable_scope() got an unexpected keyword argument 'values'` / `variable_scope() got multiple
+  values for keyword argument 'reuse'` (code for the default_name and values signature):
+  `tf-too-old-for-code`, a warning; early 0.x, whose variable_scope(name_or_scope, reuse=None,
+  initializer=None, ...) lacks them; printed by CPython for
+  https://github.com/tensorflow/tensorflow/blob/v0.9.0/tensorflow/python/ops/variable_scope.py.
 - `WARNING: Ignoring invalid distribution -ensorflow (SITE)`: `tf-install-incomplete`; pip 20.3 on;
   printed by https://github.com/pypa/pip/blob/23.0/src/pip/_internal/metadata/base.py.
 - `cannot import name 'X' from 'tensorflow' (unknown location)`: `tf-install-incomplete`; Python
@@ -614,3 +623,63 @@ def test_an_installed_path_on_a_long_line_is_read_in_linear_time() -> None:
     assert _INSTALLED_PATH.findall("Referenced from: '/e/lib/site-packages/t/x.so' and q") == [
         "/e/lib/site-packages/t/x.so"
     ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "UnimplementedError: TileOp : Unhandled input dimensions, DT : 1, dims : 7",
+        "tensorflow.python.framework.errors_impl.UnimplementedError: TileOp : Unhandled input "
+        "dimensions, DT : 9, dims : 12",
+    ],
+    ids=["float-rank-7", "int64-rank-12"],
+)
+def test_a_tile_kernel_limited_to_rank_5_is_an_older_tensorflow(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "tf-too-old-for-code"
+    text = fix_text(top)
+    assert "more than 5 dimensions" in text and "Upgrade TensorFlow" in text
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A rank every release tiles: the words mean a dtype the kernel lacks.
+        "UnimplementedError: TileOp : Unhandled input dimensions, DT : 1, dims : 4",
+        # A dtype (half) a rank-generic release may not tile on a device: not the release.
+        "UnimplementedError: TileOp : Unhandled input dimensions, DT : 19, dims : 7",
+        # The gradient's kernel handles a fixed list of ranks in every release.
+        "UnimplementedError: TileGradientOp : Unhandled input dimensions, DT : 1, dims : 8",
+    ],
+    ids=["rank-4", "half-dtype", "gradient-kernel"],
+)
+def test_other_unhandled_tile_words_are_not_the_release(line: str) -> None:
+    assert "tf-too-old-for-code" not in _causes(line + "\n")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "TypeError: variable_scope() got an unexpected keyword argument 'values'",
+        "TypeError: variable_scope() got multiple values for keyword argument 'reuse'",
+        "TypeError: variable_scope() got multiple values for argument 'reuse'",
+    ],
+    ids=["values-refused", "reuse-twice-python2", "reuse-twice-python3"],
+)
+def test_an_early_variable_scope_signature_is_an_older_tensorflow(line: str) -> None:
+    (found,) = [x for x in explained(line + "\n").findings if x.cause == "tf-too-old-for-code"]
+    assert found.severity.value == "warning"
+    assert "default_name" in fix_text(found) and "own requirements" in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "TypeError: variable_scope() got an unexpected keyword argument 'reuse_scope'",
+        "TypeError: my_scope() got an unexpected keyword argument 'values'",
+        "TypeError: variable_scope() got multiple values for argument 'initializer'",
+    ],
+    ids=["other-keyword", "other-function", "other-argument-twice"],
+)
+def test_other_refusals_of_a_scope_call_are_not_the_release(line: str) -> None:
+    assert "tf-too-old-for-code" not in _causes(line + "\n")

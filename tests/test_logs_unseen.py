@@ -79,11 +79,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "code that works on the stable release fails (tensorflow-hub's Module not importing a module's "
     "graph under 1.8.0rc0); the fix is the stable release installed without --pre, not a change to "
     "the code",
-    "tf-too-old-for-code": "the installed TensorFlow is an earlier release than the one the code "
-    "was written for, and an op or conversion the code relies on is not supported there yet "
-    "(tf.tile given Dimension objects as multiples, or an 8-dimensional Tile gradient, before "
-    "1.4), so it raises TypeError or UnimplementedError rather than naming a missing API; the "
-    "fix is upgrading TensorFlow to the release the code targets, not changing the code",
     "tf-keras-behaviour-changed": "tf.keras in a later TensorFlow release (2.4) validates or "
     "routes a training call's inputs differently from the release the code was written for "
     "(data cardinality checked across every input of a multi-input call, a dataset's pair of "

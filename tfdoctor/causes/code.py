@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import TF_KERAS_OF_MINOR, companion_install, legacy_keras_switch
@@ -13,6 +13,7 @@ from tfdoctor.matrix import version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 API_REMOVED: Final = CauseId("api-removed")
+TF_TOO_OLD_FOR_CODE: Final = CauseId("tf-too-old-for-code")
 API_MOVED_TO_COMPAT_V1: Final = CauseId("api-moved-to-compat-v1")
 TF_CONTRIB_REMOVED: Final = CauseId("tf-contrib-removed")
 TF_ESTIMATOR_REMOVED: Final = CauseId("tf-estimator-removed")
@@ -36,6 +37,18 @@ CAUSES: Mapping[str, Cause] = dict(
             "The name is not in the target release's public API: using it raises AttributeError "
             "(or ImportError), at import when it is used at module level.",
             "https://www.tensorflow.org/api_docs/python/tf",
+        ),
+        define(
+            TF_TOO_OLD_FOR_CODE,
+            "The installed TensorFlow is older than the code",
+            "The code was written for a later TensorFlow release: an op, kernel or conversion it "
+            "relies on is not supported by the installed release yet (a kernel that handles "
+            "fewer ranks, a conversion a later release added), so it raises TypeError or "
+            "UnimplementedError rather than naming a missing API (a name the installed release "
+            "lacks is api-removed). The fix is upgrading TensorFlow to the release the code "
+            "targets, not changing the code.",
+            "https://github.com/tensorflow/tensorflow/blob/master/RELEASE.md",
+            "https://www.tensorflow.org/install/pip",
         ),
         define(
             API_MOVED_TO_COMPAT_V1,
@@ -118,6 +131,45 @@ def keras3_fix(m: Machine) -> Fix:
         "This code is written for Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1 "
         "(before TensorFlow is imported), or migrate it to Keras 3 (save models as `.keras`).",
         (*companion_install(m, spec), *legacy_keras_switch(m)),
+    )
+
+
+def tf_too_old_fix(
+    m: Machine, used: str, since: Optional[str], commands: Sequence[str] = ()
+) -> Fix:
+    """The installed TensorFlow older than the code that relies on ``used`` (an op, kernel or
+    conversion, in words): upgrade to ``since``, the first release that supports it, where the
+    knowledge or the log says which; else to the release the code's own requirements name."""
+    if since:
+        return Fix(
+            f"TensorFlow supports {used} from {since} on, and the installed release is older: "
+            f"the code was written for a newer TensorFlow. Upgrade TensorFlow to {since} or "
+            "later, in the same major line as the code.",
+            tuple(commands) or m.pip(f'install "tensorflow>={since},<{version_key(since)[0] + 1}"'),
+        )
+    return Fix(
+        f"The installed TensorFlow does not support {used}, which the code relies on: the code "
+        "was written for a newer release. Upgrade TensorFlow to the release the code names in "
+        "its own requirements (requirements.txt, setup.py's install_requires, its README), and "
+        "check which one is installed now.",
+        tuple(commands) or ("pip show tensorflow",),
+    )
+
+
+def tile_rank_fix(m: Machine) -> Fix:
+    """A Tile kernel of an early release refusing a rank above 5: the code was written for a
+    release whose Tile handles any rank."""
+    return tf_too_old_fix(m, "tf.tile on a tensor of more than 5 dimensions", None)
+
+
+def variable_scope_fix(m: Machine) -> Fix:
+    """tf.variable_scope of an early release refusing default_name and values: the code was
+    written for a release whose variable_scope takes them."""
+    return tf_too_old_fix(
+        m,
+        "the signature of tf.variable_scope the code calls (name_or_scope, default_name, "
+        "values, ..., reuse)",
+        None,
     )
 
 

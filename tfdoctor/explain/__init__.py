@@ -2615,6 +2615,13 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_fix(m)
 
 
+def _tf_too_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """The installed TensorFlow older than the code: what it lacks, by the signature's words."""
+    if any(h.signature.id == "variable-scope-early-signature" for h in hits):
+        return causes.code.TF_TOO_OLD_FOR_CODE, causes.code.variable_scope_fix(m)
+    return causes.code.TF_TOO_OLD_FOR_CODE, causes.code.tile_rank_fix(m)
+
+
 def _api_removed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     named = _rule_named(m, hits)
     if named is not None:
@@ -5503,6 +5510,7 @@ BUILDERS: dict[str, Builder] = {
         causes.platform.binding_64bit_fix("java"),
     ),
     causes.code.API_REMOVED: _api_removed,
+    causes.code.TF_TOO_OLD_FOR_CODE: _tf_too_old,
     causes.platform.STATIC_TLS_EXHAUSTED: _static_tls,
     causes.runtime.OP_KERNEL_MISSING: _op_kernel,
     causes.software.OP_NOT_REGISTERED: _op_unregistered,
