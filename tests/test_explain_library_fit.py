@@ -214,6 +214,17 @@ def test_a_listing_names_tensorflows_other_distributions_with_a_nightlys_version
     assert "tf-nightly" not in read_listed_versions("tf-nightly==2.5.0.dev20210119\n")
 
 
+def test_a_listing_names_the_companions_not_named_after_tensorflow() -> None:
+    listed = read_listed_versions(
+        "intel-extension-for-tensorflow 1.1.0\ndm-sonnet        1.36\ntf_slim  1.1.0\n"
+    )
+    assert listed == {
+        "intel-extension-for-tensorflow": "1.1.0",
+        "dm-sonnet": "1.36",
+        "tf-slim": "1.1.0",
+    }
+
+
 def test_the_innermost_wrapper_is_the_module_that_raised() -> None:
     text = "\n".join(
         (
