@@ -140,6 +140,19 @@ def test_side_by_side_keeps_the_newest_where_the_companion_fits_both() -> None:
     assert "the newest final release shown" in fix_text(side)
 
 
+def test_side_by_side_keeps_the_tensorflow_1_a_listed_sonnet_1_needs() -> None:
+    listing = (
+        "dm-sonnet                    1.36\n"
+        "tensorflow                   2.8.0\n"
+        "tensorflow-gpu               1.15.5\n"
+    )
+    report = explained(listing)
+    side = _of(report, "tf-multiple-distributions")
+    assert side is not None and 'pip install "tensorflow-gpu==1.15.5"' in fix_text(side)
+    companion = _of(report, "companion-mismatch")
+    assert companion is not None and companion.fix == side.fix
+
+
 def test_a_listed_plugin_off_its_tensorflow_names_its_release_for_it() -> None:
     listing = PLUGIN_LISTING.replace("intel-tensorflow               2.11.0\n", "")
     companion = _of(explained(listing), "companion-mismatch")

@@ -294,26 +294,18 @@ def distributions_fix(seen: Mapping[str, str], m: Machine) -> Fix:
 
 
 def _companion_fit(pool: Mapping[str, str], m: Machine) -> Optional[tuple[str, str]]:
-    """Of the TensorFlow distributions in ``pool`` (name to version), the one every installed
-    companion the companion table pairs with a line admits, where that is not all of them:
-    (its name, the companions as ``name version``). None where no companion tells them apart."""
-    rows = []
-    for name, row in m.companion_table.companions.items():
-        comp = m.facts.package(name)
-        own = row.row_of(comp.version) if comp is not None else None
-        if comp is None or own is None:
-            continue
-        declared = m.declared_range(name)
-        if declared and spec_contains(comp.version, declared):
-            continue  # installed for TensorFlow by its own requirement, as in companions_off_table
-        rows.append((f"{comp.name} {comp.version}", own))
-    if not rows:
+    """Of the TensorFlow distributions in ``pool`` (name to version), the newest that every
+    companion the table pairs with another TensorFlow than the installed one
+    (:attr:`Machine.companions_off_table`) admits: (its name, those companions as ``name
+    version``). None where there is no such companion or no distribution they all admit."""
+    off = m.companions_off_table
+    if not off:
         return None
-    fits = [n for n, v in pool.items() if all(own.admits(v) for _, own in rows)]
-    if not fits or len(fits) == len(pool):
+    fits = [n for n, v in pool.items() if all(own.admits(v) for _, own in off)]
+    if not fits:
         return None
     best = max(fits, key=lambda n: version_key(pool[n]))
-    return best, " and ".join(label for label, _ in rows)
+    return best, " and ".join(f"{comp.name} {comp.version}" for comp, _ in off)
 
 
 #: Cython's check, at an extension's import, of the size of a NumPy type its C code was
