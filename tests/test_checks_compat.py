@@ -1491,6 +1491,27 @@ def test_tf_slim_before_its_contrib_free_release_under_tensorflow_2_is_judged() 
     assert not _slim_verdicts("1.14.0", "1.0")  # TensorFlow 1 has contrib
 
 
+def _itex_verdicts(tf_version: str, itex: str) -> list[Finding]:
+    tf = f.pkg("tensorflow", tf_version, top_level=("tensorflow",))
+    facts = f.facts(
+        packages=(tf, f.pkg("intel-extension-for-tensorflow", itex)),
+        python=f.python(version="3.10.12"),
+        tensorflow=f.tensorflow(status="skipped", version=None, cuda_version=None),
+    )
+    return [x for x in judge(check_dependency_pins, facts) if x.cause == "companion-mismatch"]
+
+
+def test_intels_plugin_is_judged_by_the_tensorflow_its_release_names() -> None:
+    # 1.1.0 declares only tensorflow>=2.10; its README installs 2.11.0 or 2.10.0 beside it.
+    (finding,) = _itex_verdicts("2.12.0", "1.1.0")
+    assert finding.fix is not None
+    assert any('"intel-extension-for-tensorflow==1.2.*"' in c for c in finding.fix.commands)
+    assert not _itex_verdicts("2.11.0", "1.1.0")
+    # From 2.13.0.0 the wheel pins its line: a four-part release is read by its line.
+    assert _itex_verdicts("2.14.0", "2.13.0.0")
+    assert not _itex_verdicts("2.14.1", "2.14.0.2")
+
+
 def test_a_python_error_of_tensorflows_own_code_is_not_a_wheel_of_another_python() -> None:
     # TensorFlow 2.11.1 on Python 3.7 (no such wheel), whose import stopped in its Python
     # code on a NumPy too new: its compiled extensions loaded, so no error for the wheel; the

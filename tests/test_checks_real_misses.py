@@ -404,7 +404,10 @@ def with_companion(tf: str, name: str, version: str, *requires: str) -> Facts:
     ("tf", "sonnet", "floor", "moved"),
     [
         # No release the table names fits 1.2: TensorFlow moves to the floor.
-        ("1.2.1", "1.16", "1.5.0", '"tensorflow>=1.5.0"'),
+        ("1.2.1", "1.16", "1.5.0", '"tensorflow<2.0,>=1.5.0"'),
+        # Every Sonnet 1 import reads tf.contrib or tf.GraphKeys: none fits TensorFlow 2, so
+        # no older Sonnet 1 is offered there.
+        ("2.3.0", "1.35", "1.8.0", '"tensorflow<2.0,>=1.8.0"'),
         # The newest release whose changelog floor admits the TensorFlow.
         ("1.4.0", "1.16", "1.5.0", '"dm-sonnet==1.14.*"'),
         ("1.7.0", "1.30", "1.8.0", '"dm-sonnet==1.16.*"'),
@@ -416,7 +419,7 @@ def test_a_sonnet_release_under_an_older_tensorflow_than_its_changelog_names(
     found = judge(check_dependency_pins, with_companion(tf, "dm-sonnet", sonnet, "six"))
     mismatch = [x for x in found if x.cause == "companion-mismatch"]
     assert [x.severity for x in mismatch] == [Severity.ERROR]
-    assert f"tensorflow>={floor}" in mismatch[0].summary
+    assert f"tensorflow<2.0,>={floor}" in mismatch[0].summary
     assert mismatch[0].fix is not None
     assert any(moved in c for c in mismatch[0].fix.commands), mismatch[0].fix
 

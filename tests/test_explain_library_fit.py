@@ -214,6 +214,30 @@ def test_a_listing_names_tensorflows_other_distributions_with_a_nightlys_version
     assert "tf-nightly" not in read_listed_versions("tf-nightly==2.5.0.dev20210119\n")
 
 
+def test_a_listing_names_the_companions_not_named_after_tensorflow() -> None:
+    listed = read_listed_versions(
+        "intel-extension-for-tensorflow 1.1.0\ndm-sonnet        1.36\ntf_slim  1.1.0\n"
+        "spektral 0.6.0\ntransformers                 4.3.0\n"
+    )
+    assert listed == {
+        "intel-extension-for-tensorflow": "1.1.0",
+        "dm-sonnet": "1.36",
+        "tf-slim": "1.1.0",
+        "spektral": "0.6.0",
+        "transformers": "4.3.0",
+    }
+
+
+def test_a_listed_library_below_the_tensorflow_its_code_imports_under_is_a_mismatch() -> None:
+    # transformers 4.2's TF models need TensorFlow 2.3 (the companion table's built_on rows).
+    report = explained("transformers                 4.2.0\ntensorflow                   2.2.0\n")
+    found = [x for x in report.findings if x.cause == "companion-mismatch"]
+    assert [x.severity for x in found] == [Severity.WARNING]
+    assert 'pip install "tensorflow>=2.3"' in fix_text(found[0])
+    fitting = explained("transformers                 4.2.0\ntensorflow                   2.3.0\n")
+    assert not [x for x in fitting.findings if x.cause == "companion-mismatch"]
+
+
 def test_the_innermost_wrapper_is_the_module_that_raised() -> None:
     text = "\n".join(
         (

@@ -109,6 +109,57 @@ def test_one_installation_is_not_side_by_side(second: str) -> None:
     assert _of(explained(log + second), "tf-multiple-distributions") is None
 
 
+#: `pip list`'s rows (name, blanks, version) of a plug-in beside two TensorFlow distributions:
+#: the plug-in's release fits the older one only (its README at v1.1.0: TensorFlow 2.11.0).
+PLUGIN_LISTING = (
+    "Package                        Version\n"
+    "------------------------------ -------\n"
+    "intel-extension-for-tensorflow 1.1.0\n"
+    "intel-tensorflow               2.11.0\n"
+    "tensorflow                     2.12.0\n"
+)
+
+
+def test_side_by_side_keeps_the_distribution_a_listed_companion_is_built_for() -> None:
+    report = explained(PLUGIN_LISTING)
+    side = _of(report, "tf-multiple-distributions")
+    assert side is not None
+    assert 'pip install "intel-tensorflow==2.11.0"' in fix_text(side)
+    assert "intel-extension-for-tensorflow 1.1.0 is built for" in fix_text(side)
+    # The companion's own finding gives the same way out, not a companion for 2.12.
+    companion = _of(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.WARNING
+    assert companion.fix == side.fix
+
+
+def test_side_by_side_keeps_the_newest_where_the_companion_fits_both() -> None:
+    listing = PLUGIN_LISTING.replace("2.11.0", "2.10.0").replace("2.12.0", "2.11.0")
+    side = _of(explained(listing), "tf-multiple-distributions")
+    assert side is not None
+    assert 'pip install "tensorflow==2.11.0"' in fix_text(side)
+    assert "the newest final release shown" in fix_text(side)
+
+
+def test_side_by_side_keeps_the_tensorflow_1_a_listed_sonnet_1_needs() -> None:
+    listing = (
+        "dm-sonnet                    1.36\n"
+        "tensorflow                   2.8.0\n"
+        "tensorflow-gpu               1.15.5\n"
+    )
+    report = explained(listing)
+    side = _of(report, "tf-multiple-distributions")
+    assert side is not None and 'pip install "tensorflow-gpu==1.15.5"' in fix_text(side)
+    companion = _of(report, "companion-mismatch")
+    assert companion is not None and companion.fix == side.fix
+
+
+def test_a_listed_plugin_off_its_tensorflow_names_its_release_for_it() -> None:
+    listing = PLUGIN_LISTING.replace("intel-tensorflow               2.11.0\n", "")
+    companion = _of(explained(listing), "companion-mismatch")
+    assert companion is not None
+    assert 'pip install "intel-extension-for-tensorflow==1.2.*"' in fix_text(companion)
+
+
 def test_a_tensorshape_method_on_a_tuple_is_keras3s_shape() -> None:
     log = (
         "Traceback (most recent call last):\n"

@@ -523,7 +523,11 @@ _LISTED = re.compile(
     r"^[ \t]*(?:[-*][ \t]+)?(?P<name>tensorflow(?:[-_][a-z\d]+){0,4}|keras|tf[-_]keras|tensorboard"
     # TensorFlow's other distributions (facts.TF_DISTRIBUTIONS): the name says which build
     # provides `import tensorflow`, which libraries that look TensorFlow up by name ask for.
-    r"|tf[-_]nightly(?:[-_](?:cpu|gpu))?|intel[-_]tensorflow(?:[-_]avx512)?)"
+    r"|tf[-_]nightly(?:[-_](?:cpu|gpu))?|intel[-_]tensorflow(?:[-_]avx512)?"
+    # Companions named otherwise and libraries built on TensorFlow (tfdoctor/companions.yaml):
+    # the table pairs their releases with TensorFlow lines, so a listing's version of them is
+    # evidence as TensorFlow's is.
+    r"|intel[-_]extension[-_]for[-_]tensorflow|dm[-_]sonnet|tf[-_]slim|spektral|transformers)"
     r"(?P<sep>[ \t]+(?:==?[ \t]+|:[ \t]*)?|==|:[ \t]*)"
     # A nightly's version carries its date (2.5.0.dev20210119); a candidate its rc.
     r"v?(?P<version>\d+\.\d+(?:\.\d+)?(?:\.dev\d+|rc\d+)?)[ \t]*\r?$",

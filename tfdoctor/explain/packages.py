@@ -267,6 +267,13 @@ def distributions_fix(seen: Mapping[str, str], m: Machine) -> Fix:
     finals = {n: v for n, v in seen.items() if re.fullmatch(r"\d+(?:\.\d+)*", v)}
     pool = finals or seen
     keep = max(pool, key=lambda n: version_key(pool[n]))
+    fitted = _companion_fit(pool, m)
+    why = "the newest final release shown"
+    if fitted is not None:
+        # A companion the log lists fits one of them only (intel-extension-for-tensorflow
+        # 1.1.0 beside intel-tensorflow 2.11.0 and the tensorflow 2.12.0 pip pulled over it):
+        # keeping the newest would leave the companion on a TensorFlow it was not built for.
+        keep, why = fitted[0], f"the one {fitted[1]} is built for"
     # The distribution of that line's GPU build (the matrix's gpu_package: tensorflow from
     # 2.1, tensorflow-gpu before; a line older than the matrix keeps its own name).
     line = (
@@ -277,13 +284,28 @@ def distributions_fix(seen: Mapping[str, str], m: Machine) -> Fix:
     )
     return Fix(
         "Remove every TensorFlow distribution, then install exactly one (the command keeps "
-        f"{wanted} {seen[keep]}, the newest final release shown; name another if that is "
+        f"{wanted} {seen[keep]}, {why}; name another if that is "
         "the one the code needs).",
         (
             *m.pip(f"uninstall -y {' '.join(seen)}"),
             *m.pip_install(f"{wanted}=={seen[keep]}"),
         ),
     )
+
+
+def _companion_fit(pool: Mapping[str, str], m: Machine) -> Optional[tuple[str, str]]:
+    """Of the TensorFlow distributions in ``pool`` (name to version), the newest that every
+    companion the table pairs with another TensorFlow than the installed one
+    (:attr:`Machine.companions_off_table`) admits: (its name, those companions as ``name
+    version``). None where there is no such companion or no distribution they all admit."""
+    off = m.companions_off_table
+    if not off:
+        return None
+    fits = [n for n, v in pool.items() if all(own.admits(v) for _, own in off)]
+    if not fits:
+        return None
+    best = max(fits, key=lambda n: version_key(pool[n]))
+    return best, " and ".join(f"{comp.name} {comp.version}" for comp, _ in off)
 
 
 #: Cython's check, at an extension's import, of the size of a NumPy type its C code was
@@ -1009,7 +1031,17 @@ def _companions_off_table(m: Machine) -> Iterator[Finding]:
     shows the pair, not that it is what failed."""
     if m.tf is None:
         return
+    listed = {
+        normalize_name(p.name): p.version
+        for p in m.facts.packages or ()
+        if normalize_name(p.name) in TF_DISTRIBUTIONS
+    }
     for comp, own in m.companions_off_table:
+        fix = causes.software.companion_fix(m, comp.name, comp, "tensorflow", own.tensorflow)
+        if len(listed) > 1 and _companion_fit(listed, m) is not None:
+            # Another TensorFlow distribution the log lists is the one the companion fits:
+            # the side-by-side install is the fault, and keeping that one mends both.
+            fix = distributions_fix(listed, m)
         yield causes.finding(
             "explain.companion-mismatch",
             Severity.WARNING,
@@ -1021,7 +1053,7 @@ def _companions_off_table(m: Machine) -> Iterator[Finding]:
             f"its release {own.release} with tensorflow{own.tensorflow}. A companion runs only "
             "with the TensorFlow it was built for: its compiled ops miss symbols, its Python "
             "code calls what is not there.",
-            causes.software.companion_fix(m, comp.name, comp, "tensorflow", own.tensorflow),
+            fix,
         )
 
 
