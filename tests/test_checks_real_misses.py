@@ -171,9 +171,10 @@ def test_tensorflow_missing_where_conda_is_installed_but_not_this_interpreter(
     # `conda init` puts condabin on PATH: a TensorFlow installed into a conda environment is
     # one `conda activate` away from the interpreter that ran, which is none of conda's.
     facts = no_tensorflow("Linux", "Ubuntu 20.04 LTS", "23.0.1")
+    assert facts.python is not None
     facts = dataclasses.replace(
         facts,
-        python=dataclasses.replace(facts.python, env_kind=env_kind),  # type: ignore[arg-type]
+        python=dataclasses.replace(facts.python, env_kind=env_kind),
         environment={"PATH": path},
     )
     (finding,) = judge(check_tf_distributions, facts)
