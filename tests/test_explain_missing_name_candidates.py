@@ -151,3 +151,28 @@ def test_the_users_own_tensorflow_py_in_the_frames_is_certain() -> None:
     top = top_error(report)
     assert top.cause == "tf-shadowed-module"
     assert "api-removed" not in {x.cause for x in report.findings}
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'py_function'",
+            "y = tf.py_function(f, [x], tf.float32)",
+            id="name-a-later-1x-brought",
+        ),
+        pytest.param(
+            "TypeError: reduce_max() got an unexpected keyword argument 'keepdims'",
+            "m = tf.reduce_max(x, axis=1, keepdims=True)",
+            id="keyword-a-later-1x-brought",
+        ),
+    ],
+)
+def test_python2_with_a_release_shown_installs_what_python2_can_run(
+    message: str, code: str
+) -> None:
+    text = "tensorflow version: 1.4.0\n" + _frames_log(message, code, "/usr/lib/python2.7")
+    top = top_error(explained(text, matrix=MATRIX))
+    fix = fix_text(top)
+    assert 'tensorflow==1.15.0"' in fix and "1.15.5" not in fix
+    assert "venv" not in fix

@@ -1486,11 +1486,13 @@ def _tf1_added_later(
     if in_tf2 and tf_version is not None:
         # The log shows a 1.x release, and the code around it is of that era: the last 1.x
         # has the name and keeps TensorFlow 1's API; TensorFlow 2 is the other way.
+        commands, installs = _tf1_install(tb, m, "1.15")
         fix = Fix(
             f"`{name}` is in TensorFlow from {since} on, and {this}: the code was written for "
             f"a newer TensorFlow. Install TensorFlow 1.15, the last 1.x release (it has the "
-            "name and keeps TensorFlow 1's API), or TensorFlow 2 if the code is TensorFlow 2's.",
-            _line_install(m, "1.15"),
+            "name and keeps TensorFlow 1's API), or TensorFlow 2 if the code is TensorFlow 2's"
+            + (f" ({installs})." if _python2_shown(tb, m) else "."),
+            commands,
         )
     elif in_tf2:
         fix = Fix(
@@ -1501,10 +1503,12 @@ def _tf1_added_later(
             _tf2_install(m),
         )
     else:
+        commands, installs = _tf1_install(tb, m, "1.15")
         fix = Fix(
             f"`{name}` is in TensorFlow 1.x from {since} on, and {this}: install TensorFlow "
-            f"1.15, the last 1.x release, which has it.",
-            _line_install(m, "1.15"),
+            "1.15, the last 1.x release, which has it"
+            + (f" ({installs})." if _python2_shown(tb, m) else "."),
+            commands,
         )
     what = (
         f"`{name}` is not in TensorFlow's public API before {since}, and is in every 1.x "
@@ -1620,13 +1624,14 @@ def _tf1_keyword_added_later(
             fix,
             links,
         )
+    commands, installs = _tf1_install(tb, m, last)
     fix = Fix(
         f"`{names[0]}` takes `{kwarg}` from TensorFlow {since} on (before it, the argument was "
         f"`{older}`), and {this}: the code was written for a newer TensorFlow. Upgrade "
-        f"TensorFlow to {since} or later: the command installs {last}, the last 1.x release "
-        "(it keeps TensorFlow 1's API; install TensorFlow 2 instead if the code is TensorFlow "
-        f"2's). To keep this TensorFlow, write `{older}=` for `{kwarg}=` in the call.",
-        _line_install(m, last),
+        f"TensorFlow to {since} or later: {installs} (it keeps TensorFlow 1's API; install "
+        "TensorFlow 2 instead if the code is TensorFlow 2's). To keep this TensorFlow, write "
+        f"`{older}=` for `{kwarg}=` in the call.",
+        commands,
     )
     links = causes.CAUSES[causes.code.API_REMOVED].links
     return f"{names[0]}({kwarg}=...)", Verdict(
