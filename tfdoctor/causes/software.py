@@ -1510,6 +1510,20 @@ def own_module_fix(origin: str, module: str = "tensorflow") -> Fix:
     )
 
 
+def unshown_shadow_fix() -> Fix:
+    """Find and rename a ``tensorflow.py`` or ``tensorflow/`` of the user's own that the
+    traceback does not show (no frame of it): Python prints which file ``import tensorflow``
+    loaded, run from the directory the code ran in (the current directory comes first on
+    sys.path), and the user renames it."""
+    return Fix(
+        "From the directory the code ran in, print which file `import tensorflow` loads: if "
+        "it is not inside site-packages (a tensorflow.py or a tensorflow/ folder of your own, "
+        "in that directory or on PYTHONPATH), rename it and delete its __pycache__, so the "
+        "import finds the installed TensorFlow.",
+        ("python -c \"import tensorflow as tf; print(tf.__file__, getattr(tf, '__path__', ''))\"",),
+    )
+
+
 def source_tree_fix() -> Fix:
     """Leave the TensorFlow source checkout whose tensorflow/ directory the import found."""
     return Fix(

@@ -41,7 +41,7 @@ from tfdoctor.explain.packages import (
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import Machine
+from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.scan import Verdict
 from tfdoctor.scan.api import (
@@ -635,6 +635,9 @@ def api_findings(
         if found is None or _package_reaches_private(tb, found[0]):
             continue
         name, verdict = found
+        alternatives: list[Finding] = []
+        if verdict.key == _UNSHOWN_KEY:
+            verdict, alternatives = _ranked_unshown(tb, name, verdict, m)
         verdict = _keras2_package(tb, name, verdict, m)
         verdict = _keras2_shown(tb, name, verdict, m, tf_version)
         verdict = _multi_backend_keras(tb, name, verdict, m, keras_backend_shown)
@@ -671,6 +674,8 @@ def api_findings(
         other = _standalone_keras(name, verdict.cause, tb, m)
         if other is not None and other.id not in out and out:
             out[other.id] = other
+        for alternative in alternatives:
+            out.setdefault(alternative.id, alternative)
     return list(out.values())
 
 
@@ -1481,11 +1486,13 @@ def _tf1_added_later(
     if in_tf2 and tf_version is not None:
         # The log shows a 1.x release, and the code around it is of that era: the last 1.x
         # has the name and keeps TensorFlow 1's API; TensorFlow 2 is the other way.
+        commands, installs = _tf1_install(tb, m, "1.15")
         fix = Fix(
             f"`{name}` is in TensorFlow from {since} on, and {this}: the code was written for "
             f"a newer TensorFlow. Install TensorFlow 1.15, the last 1.x release (it has the "
-            "name and keeps TensorFlow 1's API), or TensorFlow 2 if the code is TensorFlow 2's.",
-            _line_install(m, "1.15"),
+            "name and keeps TensorFlow 1's API), or TensorFlow 2 if the code is TensorFlow 2's"
+            + (f" ({installs})." if _python2_shown(tb, m) else "."),
+            commands,
         )
     elif in_tf2:
         fix = Fix(
@@ -1496,10 +1503,12 @@ def _tf1_added_later(
             _tf2_install(m),
         )
     else:
+        commands, installs = _tf1_install(tb, m, "1.15")
         fix = Fix(
             f"`{name}` is in TensorFlow 1.x from {since} on, and {this}: install TensorFlow "
-            f"1.15, the last 1.x release, which has it.",
-            _line_install(m, "1.15"),
+            "1.15, the last 1.x release, which has it"
+            + (f" ({installs})." if _python2_shown(tb, m) else "."),
+            commands,
         )
     what = (
         f"`{name}` is not in TensorFlow's public API before {since}, and is in every 1.x "
@@ -1615,13 +1624,14 @@ def _tf1_keyword_added_later(
             fix,
             links,
         )
+    commands, installs = _tf1_install(tb, m, last)
     fix = Fix(
         f"`{names[0]}` takes `{kwarg}` from TensorFlow {since} on (before it, the argument was "
         f"`{older}`), and {this}: the code was written for a newer TensorFlow. Upgrade "
-        f"TensorFlow to {since} or later: the command installs {last}, the last 1.x release "
-        "(it keeps TensorFlow 1's API; install TensorFlow 2 instead if the code is TensorFlow "
-        f"2's). To keep this TensorFlow, write `{older}=` for `{kwarg}=` in the call.",
-        _line_install(m, last),
+        f"TensorFlow to {since} or later: {installs} (it keeps TensorFlow 1's API; install "
+        "TensorFlow 2 instead if the code is TensorFlow 2's). To keep this TensorFlow, write "
+        f"`{older}=` for `{kwarg}=` in the call.",
+        commands,
     )
     links = causes.CAUSES[causes.code.API_REMOVED].links
     return f"{names[0]}({kwarg}=...)", Verdict(
@@ -1738,28 +1748,31 @@ def _older_than_listings(
             f"the TensorFlow that raised this must be older than {oldest} (the log does not "
             "show which)"
         )
+    commands, installs = _tf1_install(tb, m, lines[-1])
     fix = Fix(
         f"`{name}` is in every TensorFlow release from {oldest} (the oldest release tfdoctor's "
         f"listings hold) on, and {this}: the code was written for a newer TensorFlow. Upgrade "
-        f"TensorFlow to {oldest} or later: the command installs 1.15, the last 1.x release "
-        "(it has the name and keeps TensorFlow 1's API); install TensorFlow 2 instead if the "
-        "code is TensorFlow 2's.",
-        _line_install(m, lines[-1]),
+        f"TensorFlow to {oldest} or later: {installs} (it has the name and keeps TensorFlow "
+        "1's API); install TensorFlow 2 instead if the code is TensorFlow 2's.",
+        commands,
     )
     what = (
         f"`{name}` is in TensorFlow's public API in every release from {oldest} (the oldest "
         f"line the API listings hold) on, and {this}."
     )
     links = causes.CAUSES[causes.code.API_REMOVED].links
-    return name, Verdict(
-        "tf-older-than-listings", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
-    )
+    key = "tf-older-than-listings" if tf_version is not None else _UNSHOWN_KEY
+    return name, Verdict(key, causes.code.API_REMOVED, Severity.ERROR, what, fix, links)
 
 
 #: Where TensorFlow's release notes live: the source of the early table's rows.
 _RELEASE_NOTES = "https://github.com/tensorflow/tensorflow/blob/master/RELEASE.md"
 #: The verdict key of :func:`_early_release`.
 _EARLY_KEY = "tf-early-release"
+#: The verdict key of a name every release since some early one has, missing where the log
+#: shows no TensorFlow release (:func:`_early_release`'s added names, :func:`_older_than_listings`
+#: without a version): an older release is one candidate of several (:func:`_ranked_unshown`).
+_UNSHOWN_KEY = "tf-older-unshown"
 
 
 def _releases_words(releases: Sequence[str]) -> str:
@@ -1845,12 +1858,12 @@ def _early_release(
             f"`{name}` is in TensorFlow's public API from {gap.first_after} on ({source}), and "
             f"{this}."
         )
+        commands, installs = _tf1_install(tb, m, last_1x)
         fix = Fix(
             f"The code was written for TensorFlow {gap.first_after} or newer: upgrade TensorFlow "
-            f"to {gap.first_after} or later (the command installs {last_1x}, the last 1.x "
-            "release, which keeps TensorFlow 1's API; install TensorFlow 2 instead if the code "
-            "is TensorFlow 2's).",
-            _line_install(m, last_1x),
+            f"to {gap.first_after} or later ({installs}, which keeps TensorFlow 1's API; "
+            "install TensorFlow 2 instead if the code is TensorFlow 2's).",
+            commands,
         )
     else:
         away = _releases_words(gap.missing)
@@ -1868,11 +1881,11 @@ def _early_release(
         instead = (
             f"write `{gap.now}` for `{name}` to run on TensorFlow {away}, or " if gap.now else ""
         )
+        commands, installs = _tf1_install(tb, m, last_1x)
         fix = Fix(
             f"The code was written for another release: {instead}upgrade TensorFlow to "
-            f"{gap.first_after} or later, which has `{name}` (the command installs {last_1x}, "
-            "the last 1.x release).",
-            _line_install(m, last_1x),
+            f"{gap.first_after} or later, which has `{name}` ({installs}).",
+            commands,
         )
     links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
     severity = Severity.ERROR
@@ -1884,7 +1897,159 @@ def _early_release(
             f" (The message names no module and shows no source line: `{name}` is the only "
             f"name of TensorFlow's early API ending in `{name.rsplit('.', 1)[-1]}`.)"
         )
-    return name, Verdict(_EARLY_KEY, causes.code.API_REMOVED, severity, what, fix, links)
+    key = _UNSHOWN_KEY if gap.kind == "added" and tf_version is None else _EARLY_KEY
+    return name, Verdict(key, causes.code.API_REMOVED, severity, what, fix, links)
+
+
+#: A frame of a Python 2 interpreter: its library folder (``/usr/lib/python2.7/``,
+#: ``C:\\Python27\\``).
+_PY2_PATH = re.compile(r"[/\\][Pp]ython2(?:\.\d+)?[/\\]|[/\\]Python2\d[/\\]")
+#: Python's suggestion after an AttributeError, which Python 3.10 brought ("module 'x' has
+#: no attribute 'y'. Did you mean: 'z'?": CPython's Lib/traceback.py, _compute_suggestion_error,
+#: What's New in Python 3.10, "AttributeErrors").
+_SUGGESTION = re.compile(r"\. Did you mean: '\w+'\?\s*$")
+
+
+def _python2_shown(tb: Traceback, m: Machine) -> bool:
+    """Whether the log shows a Python 2 ran the code: Python 2's words for a name missing
+    (``'module' object has no attribute``, ``No module named x`` unquoted: Python 3.5 on
+    name the module, Python 3 quotes it), a frame of a Python 2 library folder, or the
+    Python the log's paths show."""
+    message = _as_printed(tb.message)
+    return (
+        _PY2_NO_ATTRIBUTE.search(message) is not None
+        or _PY2_NO_MODULE.search(message) is not None
+        or (m.python_version or "").startswith("2.")
+        or any(_PY2_PATH.search(f.path) for f in tb.frames)
+    )
+
+
+def _newest_tf1_python(m: Machine) -> Optional[str]:
+    """The newest Python any TensorFlow 1 release has wheels for (the matrix's 1.x lines and
+    early releases: 3.7); None without a matrix."""
+    if m.matrix is None:
+        return None
+    found = {p for x in m.matrix.lines if version_key(x.line)[:1] == (1,) for p in x.pythons_on()}
+    found |= {
+        p
+        for row in m.matrix.early_releases
+        if version_key(row.release)[:1] == (1,)
+        for ps in row.python.values()
+        for p in ps
+    }
+    return max(found, key=version_key, default=None)
+
+
+def _last_release_for(m: Machine, python: str, major: int) -> Optional[str]:
+    """The newest release of TensorFlow ``major`` with a wheel for ``python`` on this
+    machine's platform (any, where unknown), by the matrix's early releases and lines (each
+    line's Pythons are its latest patch's): for Python 2.7 and 1.x, 1.15.0 on Linux and
+    macOS, none on Windows."""
+    if m.matrix is None:
+        return None
+    where = m.platform or (f"{m.os}-" if m.os else "")
+    rows = [(row.release, row.python) for row in m.matrix.early_releases]
+    rows += [(x.latest_patch, x.python) for x in m.matrix.lines if not x.pre_release]
+    having = [
+        release
+        for release, pythons in rows
+        if version_key(release)[:1] == (major,)
+        and any(key.startswith(where) and python in ps for key, ps in pythons.items())
+    ]
+    return max(having, key=version_key, default=None)
+
+
+def _tf1_install(tb: Traceback, m: Machine, line: str) -> tuple[tuple[str, ...], str]:
+    """The commands installing TensorFlow 1's last line ``line`` for the code of ``tb``, and
+    their words. Where the log shows Python 2, whose wheels 1.15's later patches lack
+    (1.15.5's are for 3.6 and 3.7, the matrix), the last 1.x release with Python 2 wheels for
+    the platform, else (Windows: TensorFlow never had them) an environment of a Python 3
+    that ``line`` has wheels for."""
+    words = f"the command installs {line}, the last 1.x release"
+    if not _python2_shown(tb, m):
+        return _line_install(m, line), words
+    release = _last_release_for(m, "2.7", 1)
+    if release is not None:
+        return m.pip(f'install "tensorflow=={release}"'), (
+            f"the command installs {release}, the last 1.x release with wheels for Python 2, "
+            f"which this is and the latest {line} releases have none for; or run the code with "
+            f"a Python 3 that {line} has wheels for"
+        )
+    py2 = m
+    if not (m.python_version or "").startswith("2."):
+        hints = m.hints if m.hints is not None else LogHints()
+        py2 = dataclasses.replace(m, hints=dataclasses.replace(hints, python="2.7"))
+    return _line_install(py2, line), (
+        f"this is Python 2, which no TensorFlow release has wheels for here: the commands "
+        f"make an environment of a Python 3 that {line} has wheels for and install it there"
+    )
+
+
+def _older_release_unlikely(tb: Traceback, m: Machine) -> str:
+    """Why the log makes a TensorFlow older than the name unlikely, in words ("" where it
+    does not): a Python newer than any TensorFlow 1 release has wheels for (the log's paths),
+    or Python 3.10's suggestion after the error; never where it shows Python 2."""
+    if _python2_shown(tb, m):
+        return ""
+    python = m.python_version
+    newest = _newest_tf1_python(m)
+    if python and newest and version_key(python)[:2] > version_key(newest)[:2]:
+        return (
+            f"the log's Python is {python}, and no TensorFlow 1 release has wheels for a Python "
+            f"newer than {newest}"
+        )
+    if _SUGGESTION.search(tb.message):
+        return (
+            "Python's 'Did you mean' is Python 3.10's or later, and no TensorFlow 1 release "
+            f"has wheels for a Python newer than {newest or '3.7'}"
+        )
+    return ""
+
+
+def _ranked_unshown(
+    tb: Traceback, name: str, verdict: Verdict, m: Machine
+) -> tuple[Verdict, list[Finding]]:
+    """The candidates for a name every release since some early one has, missing where the
+    log shows no TensorFlow release, ranked by what the log shows: a TensorFlow older than
+    the name (the verdict), a module named tensorflow that is not TensorFlow (a tensorflow.py
+    or tensorflow/ of the user's own: no frame shows it, else shadowed_module_findings says so
+    for certain), and an install whose files are incomplete, each with its own fix. Python 2
+    (or no sign either way) keeps the older release first; a Python no TensorFlow 1 runs on
+    puts it last, as information."""
+    said = f"{tb.where}: {tb.type}: {tb.message}"
+    unlikely = _older_release_unlikely(tb, m)
+    first = Severity.WARNING if unlikely else Severity.INFO
+    lead = "" if unlikely else "Or: "
+    tail = "" if unlikely else " (the other candidate)"
+    shadow = causes.finding(
+        f"explain.{causes.software.TF_SHADOWED_MODULE}",
+        first,
+        causes.software.TF_SHADOWED_MODULE,
+        f"{lead}`import tensorflow` may load a module of the user's own, not TensorFlow{tail}",
+        f"{said}\nA tensorflow.py or a tensorflow/ folder in the directory the code ran in (or "
+        f"on PYTHONPATH) is imported as `tensorflow` and lacks `{name}` whatever TensorFlow is "
+        "installed; the traceback shows no TensorFlow file, so it does not tell this from "
+        "the other readings.",
+        causes.software.unshown_shadow_fix(),
+    )
+    broken = causes.finding(
+        f"explain.{causes.software.TF_INSTALL_INCOMPLETE}",
+        Severity.INFO,
+        causes.software.TF_INSTALL_INCOMPLETE,
+        "Or: the installed TensorFlow's files may be incomplete (the other candidate)",
+        f"{said}\nA TensorFlow whose package folder is partial (an install that ended part "
+        "way, or the uninstall of another distribution that shared its files: a folder "
+        f"without its __init__.py imports as an empty module) lacks `{name}` too.",
+        causes.software.incomplete_install_fix(m),
+    )
+    if not unlikely:
+        return verdict, [shadow, broken]
+    older = dataclasses.replace(
+        verdict,
+        severity=Severity.INFO,
+        what=f"Or (unlikely: {unlikely}): {verdict.what}",
+    )
+    return older, [shadow, broken]
 
 
 def _py2_bare_early_name(

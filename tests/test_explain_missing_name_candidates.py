@@ -1,0 +1,178 @@
+"""A name of TensorFlow's API missing where the log shows no TensorFlow release (``module
+'tensorflow' has no attribute 'keras'``): an older TensorFlow than the name, a module named
+tensorflow that is not TensorFlow, and an incomplete install all read the same. The reading
+ranks them by what the log shows (Python 2 keeps the older release first; a Python no
+TensorFlow 1 runs on puts it last) and gives each its own fix; a Python 2 log's install is a
+release with Python 2 wheels (1.15.0), never 1.15.5, which has none."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, one_frame_log, top_error
+from tfdoctor.findings import Severity
+from tfdoctor.matrix import load_matrix
+
+
+def _frames_log(message: str, code: str, python_dir: str) -> str:
+    """A traceback run by ``python -m`` (runpy's frames in ``python_dir``), then the user's
+    own file with ``code`` raising ``message``."""
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{python_dir}/runpy.py", line 196, in _run_module_as_main\n'
+        "    return _run_code(code, main_globals, None,\n"
+        f'  File "{python_dir}/runpy.py", line 86, in _run_code\n'
+        "    exec(code, run_globals)\n"
+        '  File "/home/user/proj/train.py", line 7, in <module>\n'
+        f"    {code}\n"
+        f"{message}\n"
+    )
+
+
+#: The shipped matrix: its early releases hold the Pythons each 1.15 patch has wheels for.
+MATRIX = load_matrix()
+
+
+def _by_cause(text: str) -> dict[str, Severity]:
+    return {x.cause: x.severity for x in explained(text).findings}
+
+
+def test_no_sign_either_way_keeps_the_older_release_first_with_the_others_after() -> None:
+    report = explained(
+        one_frame_log(
+            "AttributeError: module 'tensorflow' has no attribute 'keras'",
+            "model = tf.keras.Sequential()",
+        )
+    )
+    top = top_error(report)
+    assert top.cause == "api-removed"
+    assert "tensorflow==1.15.5" in fix_text(top)
+    others = {x.cause: x for x in report.findings[1:]}
+    for cause in ("tf-shadowed-module", "tf-install-incomplete"):
+        assert others[cause].severity is Severity.INFO
+        assert others[cause].summary.startswith("Or: ")
+        assert others[cause].summary.endswith("(the other candidate)")
+    assert "print(tf.__file__" in fix_text(others["tf-shadowed-module"])
+    assert "uninstall" in fix_text(others["tf-install-incomplete"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            _frames_log(
+                "AttributeError: module 'tensorflow' has no attribute 'keras'",
+                "model = tf.keras.Sequential()",
+                "/usr/lib/python3.10",
+            ),
+            id="python-3.10-paths",
+        ),
+        pytest.param(
+            one_frame_log(
+                "AttributeError: module 'tensorflow' has no attribute 'data'. "
+                "Did you mean: 'dtypes'?",
+                "ds = tf.data.Dataset.range(3)",
+            ),
+            id="did-you-mean",
+        ),
+    ],
+)
+def test_a_python_no_tf1_runs_on_ranks_a_module_of_the_users_own_first(text: str) -> None:
+    report = explained(text)
+    assert report.findings[0].cause == "tf-shadowed-module"
+    assert report.findings[0].severity is Severity.WARNING
+    assert not any(x.severity is Severity.ERROR for x in report.findings)
+    by_cause = _by_cause(text)
+    assert by_cause["api-removed"] is Severity.INFO
+    assert by_cause["tf-install-incomplete"] is Severity.INFO
+
+
+def test_a_python_tf1_runs_on_keeps_the_older_release_first_and_its_latest_patch() -> None:
+    text = _frames_log(
+        "AttributeError: module 'tensorflow' has no attribute 'keras'",
+        "model = tf.keras.Sequential()",
+        "/usr/lib/python3.6",
+    )
+    top = top_error(explained(text, matrix=MATRIX))
+    assert top.cause == "api-removed"
+    assert "1.15.0" not in fix_text(top)
+
+
+def test_python2_words_install_the_last_release_with_python2_wheels() -> None:
+    text = one_frame_log(
+        "AttributeError: 'module' object has no attribute 'summary'",
+        "writer = tf.summary.FileWriter('./logs')",
+    )
+    top = top_error(explained(text, matrix=MATRIX))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert 'tensorflow==1.15.0"' in fix and "1.15.5" not in fix
+    assert "Python 2" in fix and "a Python 3 that 1.15 has wheels for" in fix
+
+
+@pytest.mark.parametrize(
+    ("message", "python_dir", "present", "absent"),
+    [
+        pytest.param(
+            "AttributeError: module 'tensorflow' has no attribute 'keras'",
+            "/usr/lib/python2.7",
+            'tensorflow==1.15.0"',
+            "1.15.5",
+            id="python2-paths",
+        ),
+        # No TensorFlow release has Python 2 wheels for Windows (the matrix).
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'keras'",
+            "C:\\Python27\\lib",
+            "py -3.7 -m venv",
+            "1.15.0",
+            id="python2-windows",
+        ),
+    ],
+)
+def test_python2_frames_install_what_python2_can_run(
+    message: str, python_dir: str, present: str, absent: str
+) -> None:
+    text = _frames_log(message, "model = tf.keras.Sequential()", python_dir)
+    fix = fix_text(top_error(explained(text, matrix=MATRIX)))
+    assert present in fix and absent not in fix
+
+
+def test_the_users_own_tensorflow_py_in_the_frames_is_certain() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        '  File "/home/user/proj/tensorflow.py", line 3, in <module>\n'
+        "    model = tf.keras.Sequential()\n"
+        "AttributeError: module 'tensorflow' has no attribute 'keras'\n"
+    )
+    report = explained(text)
+    top = top_error(report)
+    assert top.cause == "tf-shadowed-module"
+    assert "api-removed" not in {x.cause for x in report.findings}
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'py_function'",
+            "y = tf.py_function(f, [x], tf.float32)",
+            id="name-a-later-1x-brought",
+        ),
+        pytest.param(
+            "TypeError: reduce_max() got an unexpected keyword argument 'keepdims'",
+            "m = tf.reduce_max(x, axis=1, keepdims=True)",
+            id="keyword-a-later-1x-brought",
+        ),
+    ],
+)
+def test_python2_with_a_release_shown_installs_what_python2_can_run(
+    message: str, code: str
+) -> None:
+    text = "tensorflow version: 1.4.0\n" + _frames_log(message, code, "/usr/lib/python2.7")
+    top = top_error(explained(text, matrix=MATRIX))
+    fix = fix_text(top)
+    assert 'tensorflow==1.15.0"' in fix and "1.15.5" not in fix
+    assert "venv" not in fix
