@@ -10,7 +10,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of
+from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of, set_env
 from tfdoctor.causes.conda import (
     CONDA_ACTIVATE_SCRIPT,
     CONDA_LIB_ON_PATH,
@@ -405,7 +405,7 @@ def shadow_fix(m: Machine, lib: LibraryFacts, good: LibraryCandidate) -> Fix:
     return ld_remove_fix(m, stray, f"the right {lib.name}")
 
 
-def few_cores_fix(cores: Optional[str]) -> Fix:
+def few_cores_fix(m: Machine, cores: Optional[str]) -> Fix:
     """TF_MIN_GPU_MULTIPROCESSOR_COUNT at or below the GPU's multiprocessors."""
     count = cores or "1"
     return Fix(
@@ -413,7 +413,7 @@ def few_cores_fix(cores: Optional[str]) -> Fix:
         "TF_MIN_GPU_MULTIPROCESSOR_COUNT asks for more), and it uses that one. Only if this "
         f"one should run work too, set TF_MIN_GPU_MULTIPROCESSOR_COUNT to {count} or less "
         "before TensorFlow starts; a GPU this small often slows the bigger one down.",
-        (f"export TF_MIN_GPU_MULTIPROCESSOR_COUNT={count}",),
+        set_env(m, ("TF_MIN_GPU_MULTIPROCESSOR_COUNT", count)),
     )
 
 
