@@ -1829,8 +1829,21 @@ def driver_userspace_fix(m: Machine) -> Fix:
     )
     if branch and "ubuntu" in os_name.lower():
         # Ubuntu's driver packages put libcuda.so.1 and libnvidia-ml.so.1 in
-        # libnvidia-compute-<branch> (packages.ubuntu.com, nvidia-graphics-drivers-<branch>).
-        commands += (f"sudo apt-get install --reinstall libnvidia-compute-{branch}",)
+        # libnvidia-compute-<branch> (packages.ubuntu.com, nvidia-graphics-drivers-<branch>);
+        # the server flavour's source (nvidia-graphics-drivers-<branch>-server) in
+        # libnvidia-compute-<branch>-server, and a .run install in no package at all. The
+        # query shows which one this machine has before anything is reinstalled.
+        text += (
+            f" dpkg-query lists the libnvidia-compute-{branch} package the machine has: "
+            "reinstall the one it lists with a version (the apt-get line is for the desktop "
+            f"flavour; the server one is libnvidia-compute-{branch}-server); where it lists none, "
+            "the driver came from NVIDIA's .run installer: run the installer of the loaded "
+            "module's version again."
+        )
+        commands += (
+            f"dpkg-query -W 'libnvidia-compute-{branch}*'",
+            f"sudo apt-get install --reinstall libnvidia-compute-{branch}",
+        )
     else:
         text += (
             " Reinstall the driver package (or the .run installer) of that same version: "
