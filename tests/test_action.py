@@ -263,7 +263,9 @@ def test_a_healthy_static_check_passes_and_keeps_the_report(
 def test_a_broken_environment_fails_with_annotations_and_still_uploads(
     tmp_path: Path, action: dict[str, Any]
 ) -> None:
-    python = fake_python(tmp_path)
+    # A made environment (TensorFlow 2.21, every requirement in range) so the only warning is
+    # the numpy pin below, whatever the interpreter running the tests has installed.
+    python = fake_python(tmp_path, make_env(tmp_path))
     requirements = tmp_path / "requirements.txt"
     requirements.write_text("numpy==0.0.1\n", encoding="utf-8")
     run = run_action(

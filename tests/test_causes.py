@@ -810,3 +810,48 @@ def test_the_too_old_fix_names_the_first_release_only_where_known() -> None:
     unknown = causes.code.tf_too_old_fix(m, "int64 multiples", None)
     assert "own requirements" in unknown.text and "1.4" not in unknown.text
     assert unknown.commands == ("pip show tensorflow",)
+
+
+WINDOWS = f.platform(system="Windows", machine="AMD64", os_name="Windows 10", libc="")
+
+
+def _env_fixes(m: Machine) -> dict[str, tuple[str, ...]]:
+    """The commands of every fix builder that sets an environment variable, by builder."""
+    return {
+        "memory": causes.runtime.gpu_memory_fix(m).commands,
+        "threads": causes.runtime.thread_limit_fix(m).commands,
+        "config-order": causes.runtime.config_order_fix(m).commands,
+        "library-init": causes.runtime.gpu_library_init_fix(m).commands,
+        "onednn": causes.runtime.onednn_kernel_fix(m).commands,
+        "few-cores": causes.gpu.few_cores_fix(m, "2").commands,
+        "legacy-keras": causes.common.legacy_keras_switch(m),
+    }
+
+
+def test_a_windows_machine_sets_variables_in_cmd_and_powershell_not_with_export() -> None:
+    facts = f.facts(platform=WINDOWS, packages=tf_pkg("tensorflow", "2.10.1"))
+    fixes = _env_fixes(machine(facts))
+    for name, commands in fixes.items():
+        assert not any(c.startswith("export ") for c in commands), name
+        assert any(c.startswith("set TF_") for c in commands), name
+        assert any(c.startswith("$env:TF_") for c in commands), name
+    assert fixes["threads"][-3:] == (
+        "set TF_NUM_INTRAOP_THREADS=4",
+        "set TF_NUM_INTEROP_THREADS=2",
+        '$env:TF_NUM_INTRAOP_THREADS = "4"; $env:TF_NUM_INTEROP_THREADS = "2"',
+    )
+    assert fixes["few-cores"] == (
+        "set TF_MIN_GPU_MULTIPROCESSOR_COUNT=2",
+        '$env:TF_MIN_GPU_MULTIPROCESSOR_COUNT = "2"',
+    )
+
+
+def test_a_linux_machine_keeps_export() -> None:
+    fixes = _env_fixes(machine(f.facts(packages=tf_pkg("tensorflow", "2.15.1"))))
+    for name, commands in fixes.items():
+        assert any(c.startswith("export TF_") for c in commands), name
+        assert not any(c.startswith(("set ", "$env:")) for c in commands), name
+    assert fixes["threads"][-1] == "export TF_NUM_INTRAOP_THREADS=4 TF_NUM_INTEROP_THREADS=2"
+    assert causes.common.set_env(machine(f.facts()), ("XLA_FLAGS", "--a --b")) == (
+        "export XLA_FLAGS='--a --b'",
+    )

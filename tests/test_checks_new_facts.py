@@ -534,4 +534,10 @@ def test_a_loaded_module_without_its_libraries_gets_them_reinstalled(
         assert not any("apt-get" in c for c in finding.fix.commands)
         assert "same version" in finding.fix.text
     else:
-        assert command in finding.fix.commands
+        # Which flavour the machine has (desktop, -server, or none: a .run install) is listed
+        # before the reinstall, and the text says to reinstall what the listing shows.
+        query = "dpkg-query -W 'libnvidia-compute-535*'"
+        assert finding.fix.commands.index(query) < finding.fix.commands.index(command)
+        assert "libnvidia-compute-535-server" in finding.fix.text
+        assert "reinstall the one it lists with a version" in finding.fix.text
+        assert ".run installer" in finding.fix.text

@@ -88,6 +88,18 @@ def test_the_fix_names_the_env_command_and_the_api() -> None:
     assert "CUDNN_STATUS_INTERNAL_ERROR" in finding.detail
 
 
+def test_on_windows_the_fix_is_in_powershell_and_cmd() -> None:
+    # eval "$(...)" and export are no commands in cmd or PowerShell.
+    windows = f.platform(system="Windows", machine="AMD64", os_name="Windows 10", libc="")
+    (finding,) = judge(dataclasses.replace(with_env(), platform=windows))
+    assert finding.fix is not None
+    assert finding.fix.commands == (
+        "tfdoctor env --shell powershell | Out-String | Invoke-Expression",
+        "set TF_FORCE_GPU_ALLOW_GROWTH=true",
+        '$env:TF_FORCE_GPU_ALLOW_GROWTH = "true"',
+    )
+
+
 def test_a_gpu_shared_with_another_process_is_a_warning() -> None:
     busy = dataclasses.replace(f.driver().gpus[0], memory_total=80 * 2**30, memory_used=30 * 2**30)
     facts = dataclasses.replace(with_env(), driver=f.driver(gpus=(busy,)))

@@ -231,6 +231,25 @@ def test_a_onednn_kernels_failure_is_the_releases_kernel(line: str) -> None:
     assert "TF_ENABLE_ONEDNN_OPTS=0" in fix and "TF_DISABLE_MKL=1" in fix
 
 
+def test_a_onednn_kernels_failure_on_windows_gets_the_switches_in_its_shells() -> None:
+    # A traceback through a Windows site-packages shows the machine: `export` is no command
+    # in cmd or PowerShell.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Users\\me\\anaconda3\\lib\\site-packages\\tensorflow\\python\\'
+        'eager\\execute.py", line 54, in quick_execute\n'
+        "tensorflow.python.framework.errors_impl.AbortedError: Operation received an "
+        "exception:Status: 1, message: could not create a primitive, in file "
+        "tensorflow/core/kernels/mkl/mkl_conv_ops.cc:1111\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-kernel-bug"
+    assert top.fix is not None
+    assert "set TF_ENABLE_ONEDNN_OPTS=0" in top.fix.commands
+    assert '$env:TF_ENABLE_ONEDNN_OPTS = "0"' in top.fix.commands
+    assert not any(c.startswith("export ") for c in top.fix.commands)
+
+
 def test_a_release_before_the_onednn_switch_gets_its_build_without_mkl() -> None:
     text = (
         "tensorflow                1.12.0\n"

@@ -304,6 +304,37 @@ def test_every_tag_is_carried_by_a_shipped_signature() -> None:
     assert carried == set(TAGS)
 
 
+#: Each system's or program's words, as the phrase every line of its own prints, and the tag
+#: that says so (signatures.TAGS): Windows' loader, as Python reports it (dynload_win.c:
+#: "DLL load failed", "Module use of ...dll conflicts") and as ctypes and cuDNN do (WinError
+#: 126, "Error code" of LoadLibrary; a socket's WinError beside Linux's errno in one pattern is
+#: no loader's, and no sign of Windows); dyld on macOS ("Expected in:", "built for macOS"); the ROCm
+#: libraries TensorFlow's loader names (dso_loader.cc); Bazel's own launcher (bazel.sh).
+TAG_FAMILIES = {
+    "windows-words": (
+        "DLL load failed",
+        r"\[WinError 126",
+        "conflicts with this version of Python",
+        r"\.dll)\. Error code",
+    ),
+    "macos-words": ("Expected in:", "(?:Mac OS X|macOS)"),
+    "rocm-words": ("amdhip64", "libMIOpen", "rocblas"),
+    "bazel-words": ("requires Bazel", "bazel installation", "bazel_tools"),
+}
+
+
+@pytest.mark.parametrize("tag", sorted(TAG_FAMILIES))
+def test_every_signature_of_a_family_carries_its_tag(tag: str) -> None:
+    # A family's tag read from some of its lines only decides by which line the log shows.
+    family = [
+        sig.id
+        for sig in SIGNATURES.signatures
+        if any(w in sig.pattern.pattern for w in TAG_FAMILIES[tag])
+    ]
+    assert family, tag
+    assert [sid for sid in family if tag not in SIGNATURES.by_id(sid).tags] == []
+
+
 def test_an_unreadable_file_is_one_line(tmp_path: object) -> None:
     from pathlib import Path
 

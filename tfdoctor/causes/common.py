@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Final, Optional
 
 from tfdoctor.facts import normalize_name, requirement_name
@@ -114,6 +115,19 @@ TF_KERAS_OF_MINOR = (
 )
 
 
+def set_env(m: Machine, *settings: tuple[str, str]) -> tuple[str, ...]:
+    """The lines that set each ``(name, value)`` of ``settings`` for what the shell starts next:
+    ``export`` on Linux, macOS and WSL; on a Windows machine cmd's ``set NAME=value`` lines,
+    then one PowerShell line of ``$env:NAME = "value"`` (the user runs the one of the shell in
+    use: ``export`` is no command in either, and cmd's ``set`` in PowerShell sets no
+    environment variable)."""
+    if m.os == "windows":
+        cmd = tuple(f"set {name}={value}" for name, value in settings)
+        powershell = "; ".join(f'$env:{name} = "{value}"' for name, value in settings)
+        return (*cmd, powershell)
+    return ("export " + " ".join(f"{name}={shlex.quote(value)}" for name, value in settings),)
+
+
 def legacy_keras_switch(m: Machine) -> tuple[str, ...]:
     """The command that makes tf.keras tf-keras, unless the machine already sets it."""
-    return () if m.legacy_keras else ("export TF_USE_LEGACY_KERAS=1",)
+    return () if m.legacy_keras else set_env(m, ("TF_USE_LEGACY_KERAS", "1"))

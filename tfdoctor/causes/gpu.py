@@ -10,7 +10,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of
+from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of, set_env
 from tfdoctor.causes.conda import (
     CONDA_ACTIVATE_SCRIPT,
     CONDA_LIB_ON_PATH,
@@ -405,7 +405,7 @@ def shadow_fix(m: Machine, lib: LibraryFacts, good: LibraryCandidate) -> Fix:
     return ld_remove_fix(m, stray, f"the right {lib.name}")
 
 
-def few_cores_fix(cores: Optional[str]) -> Fix:
+def few_cores_fix(m: Machine, cores: Optional[str]) -> Fix:
     """TF_MIN_GPU_MULTIPROCESSOR_COUNT at or below the GPU's multiprocessors."""
     count = cores or "1"
     return Fix(
@@ -413,7 +413,7 @@ def few_cores_fix(cores: Optional[str]) -> Fix:
         "TF_MIN_GPU_MULTIPROCESSOR_COUNT asks for more), and it uses that one. Only if this "
         f"one should run work too, set TF_MIN_GPU_MULTIPROCESSOR_COUNT to {count} or less "
         "before TensorFlow starts; a GPU this small often slows the bigger one down.",
-        (f"export TF_MIN_GPU_MULTIPROCESSOR_COUNT={count}",),
+        set_env(m, ("TF_MIN_GPU_MULTIPROCESSOR_COUNT", count)),
     )
 
 
@@ -1829,8 +1829,21 @@ def driver_userspace_fix(m: Machine) -> Fix:
     )
     if branch and "ubuntu" in os_name.lower():
         # Ubuntu's driver packages put libcuda.so.1 and libnvidia-ml.so.1 in
-        # libnvidia-compute-<branch> (packages.ubuntu.com, nvidia-graphics-drivers-<branch>).
-        commands += (f"sudo apt-get install --reinstall libnvidia-compute-{branch}",)
+        # libnvidia-compute-<branch> (packages.ubuntu.com, nvidia-graphics-drivers-<branch>);
+        # the server flavour's source (nvidia-graphics-drivers-<branch>-server) in
+        # libnvidia-compute-<branch>-server, and a .run install in no package at all. The
+        # query shows which one this machine has before anything is reinstalled.
+        text += (
+            f" dpkg-query lists the libnvidia-compute-{branch} package the machine has: "
+            "reinstall the one it lists with a version (the apt-get line is for the desktop "
+            f"flavour; the server one is libnvidia-compute-{branch}-server); where it lists none, "
+            "the driver came from NVIDIA's .run installer: run the installer of the loaded "
+            "module's version again."
+        )
+        commands += (
+            f"dpkg-query -W 'libnvidia-compute-{branch}*'",
+            f"sudo apt-get install --reinstall libnvidia-compute-{branch}",
+        )
     else:
         text += (
             " Reinstall the driver package (or the .run installer) of that same version: "

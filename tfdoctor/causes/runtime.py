@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.causes.common import set_env
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
@@ -296,7 +297,7 @@ def gpu_memory_fix(m: Machine, rocm: bool = False) -> Fix:
     return Fix(
         "Reduce the batch size (or the model or input size); let TensorFlow grow into the "
         "memory instead of mapping it all at start, and check no other process holds the GPU.",
-        ("export TF_FORCE_GPU_ALLOW_GROWTH=true", "rocm-smi" if rocm else "nvidia-smi"),
+        (*set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true")), "rocm-smi" if rocm else "nvidia-smi"),
     )
 
 
@@ -435,7 +436,7 @@ def env_flag_fix(variable: str, flag: str) -> Fix:
     )
 
 
-def thread_limit_fix() -> Fix:
+def thread_limit_fix(m: Machine) -> Fix:
     """Fewer threads from TensorFlow's pools, or a higher task limit."""
     return Fix(
         "Start fewer threads: cap TensorFlow's pools (TF_NUM_INTRAOP_THREADS and "
@@ -443,7 +444,7 @@ def thread_limit_fix() -> Fix:
         "was given; or raise the limit (ulimit -u, the container's --pids-limit).",
         (
             "ulimit -u; cat /sys/fs/cgroup/pids.max 2>/dev/null",
-            "export TF_NUM_INTRAOP_THREADS=4 TF_NUM_INTEROP_THREADS=2",
+            *set_env(m, ("TF_NUM_INTRAOP_THREADS", "4"), ("TF_NUM_INTEROP_THREADS", "2")),
         ),
     )
 
@@ -619,7 +620,7 @@ GPU_LIBRARY_INIT_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
 
 
 _CANDIDATE_COMMANDS = {
-    "memory": ("nvidia-smi", "export TF_FORCE_GPU_ALLOW_GROWTH=true"),
+    "memory": ("nvidia-smi",),
     "version": ("tfdoctor check",),
     "driver": ("nvidia-smi --query-gpu=driver_version --format=csv",),
     "gpu-newer": ("nvidia-smi -L",),
@@ -656,7 +657,15 @@ def gpu_library_init_fix(
         if key == "gpu-newer" and newer is not None:
             what, tell, fix = newer
         steps.append(f"{number}. {what}: {tell}; if so, {fix}.")
-    commands = tuple(dict.fromkeys(c for key in ranked for c in _CANDIDATE_COMMANDS[key]))
+    # The memory candidate's switch is the machine's shell's form (set_env).
+    growth = set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true"))
+    commands = tuple(
+        dict.fromkeys(
+            c
+            for key in ranked
+            for c in (*_CANDIDATE_COMMANDS[key], *(growth if key == "memory" else ()))
+        )
+    )
     why = (
         f"The evidence shows {' and '.join(shown)}: "
         + ("those candidates come first" if len(shown) > 1 else "that candidate comes first")
@@ -666,13 +675,13 @@ def gpu_library_init_fix(
     return Fix(f"{why}; the candidates, most likely first: " + " ".join(steps), commands)
 
 
-def config_order_fix() -> Fix:
+def config_order_fix(m: Machine) -> Fix:
     """Configure the GPUs first thing, before anything touches them."""
     return Fix(
         "Set memory growth, memory limits and visible devices right after `import tensorflow`, "
         "before any op, model or other import that uses TensorFlow; or use the environment "
         "variable, which applies at start.",
-        ("export TF_FORCE_GPU_ALLOW_GROWTH=true",),
+        set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true")),
     )
 
 
@@ -856,8 +865,8 @@ def onednn_kernel_fix(m: Machine) -> Fix:
     """A oneDNN (MKL) kernel failing: its switch for the release the machine shows, else both
     switches with the releases that read them, then a build or release without the defect."""
     tf = m.tf.version if m.tf is not None else None
-    opts = "export TF_ENABLE_ONEDNN_OPTS=0"
-    legacy = "export TF_DISABLE_MKL=1"
+    opts = set_env(m, ("TF_ENABLE_ONEDNN_OPTS", "0"))
+    legacy = set_env(m, ("TF_DISABLE_MKL", "1"))
     # The release that added TF_ENABLE_ONEDNN_OPTS is the matrix's (its lines' onednn_opts).
     since = m.matrix.onednn_opts_since() if m.matrix is not None else None
     if tf is not None and since is not None and version_key(tf) < since.key:
@@ -879,7 +888,7 @@ def onednn_kernel_fix(m: Machine) -> Fix:
                 "conda, install the eigen variant of the release, or a later release, whose "
                 f"kernel may be fixed (PyPI has no tensorflow {tf} wheel for Python "
                 f"{target.python} here).",
-                (legacy,),
+                legacy,
             )
         if m.conda_tensorflow is not None:
             # conda's own build: pip would see tensorflow at that release installed and keep
@@ -900,7 +909,7 @@ def onednn_kernel_fix(m: Machine) -> Fix:
             "MKL kernels off where the build reads TF_DISABLE_MKL, or install the same release "
             "built without MKL (the tensorflow wheel from PyPI; in conda, the eigen variant), "
             "or a later release, whose kernel may be fixed.",
-            (legacy, *install),
+            (*legacy, *install),
         )
     added = f"TensorFlow {since.line} and later" if since is not None else "where the build has it"
     before = f"before {since.line}" if since is not None else "before that switch"
@@ -910,5 +919,5 @@ def onednn_kernel_fix(m: Machine) -> Fix:
         "MKL builds such as intel-tensorflow read TF_DISABLE_MKL=1), or install a build "
         f"without them ({before}, PyPI's tensorflow wheel) or a later release whose kernel is "
         "fixed.",
-        (opts, legacy),
+        (*opts, *legacy),
     )

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import install_fix
+from tfdoctor.causes.common import install_fix, set_env
 from tfdoctor.cuda_layout import wheel_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
@@ -100,7 +99,7 @@ def libdevice_fix(m: Machine) -> Fix:
         return Fix(
             f"Point XLA at the libdevice found under {m.libdevice_root}, where it does not "
             "look by itself.",
-            (f"export XLA_FLAGS={shlex.quote(flags)}",),
+            set_env(m, ("XLA_FLAGS", flags)),
         )
     if m.in_conda:
         # TensorFlow's guide for conda (2.11-2.14): libdevice where XLA's data dir layout

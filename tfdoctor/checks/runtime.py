@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Optional
 
+from tfdoctor.causes.common import set_env
 from tfdoctor.checks._context import CheckContext, fix, unknown
 from tfdoctor.facts import Facts, GpuFacts, HeldGpu, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
 
 _GPU_GUIDE = "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth"
 
@@ -15,12 +17,19 @@ _GPU_GUIDE = "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth"
 _BUSY_SHARE = 0.10
 
 
-def _growth_fix() -> Fix:
+def _growth_fix(m: Machine) -> Fix:
+    """Memory growth set before Python starts, in the machine's shells (render.envfile's
+    usage line of ``tfdoctor env`` for PowerShell on Windows, sh's elsewhere)."""
+    env = (
+        "tfdoctor env --shell powershell | Out-String | Invoke-Expression"
+        if m.os == "windows"
+        else 'eval "$(tfdoctor env)"'
+    )
     return fix(
         "Let TensorFlow map GPU memory as it needs it: set the variable before Python starts, "
         "or call tfdoctor.configure_gpus() right after `import tensorflow`.",
-        'eval "$(tfdoctor env)"',
-        "export TF_FORCE_GPU_ALLOW_GROWTH=true",
+        env,
+        *set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true")),
     )
 
 
@@ -83,7 +92,7 @@ def check_memory_growth(ctx: CheckContext) -> Iterator[Finding]:
             "'true' or 'false', lower-case",
             "TensorFlow logs the value as invalid and keeps its default: it maps nearly all "
             "GPU memory on first use.",
-            _growth_fix(),
+            _growth_fix(ctx.machine),
             (_GPU_GUIDE,),
         )
         return
@@ -114,7 +123,7 @@ def check_memory_growth(ctx: CheckContext) -> Iterator[Finding]:
             Severity.WARNING,
             f"GPU memory growth is not configured, and other processes already use memory ({used})",
             detail,
-            _growth_fix(),
+            _growth_fix(ctx.machine),
             (_GPU_GUIDE,),
         )
         return
@@ -123,7 +132,7 @@ def check_memory_growth(ctx: CheckContext) -> Iterator[Finding]:
         Severity.INFO,
         "GPU memory growth is not configured: TensorFlow will map nearly all GPU memory",
         detail,
-        _growth_fix(),
+        _growth_fix(ctx.machine),
         (_GPU_GUIDE,),
     )
 
@@ -211,7 +220,7 @@ def check_memory_held(ctx: CheckContext) -> Iterator[Finding]:
         elif _growth_in_effect(gpu, gpu.memory_held, held.growth_configured):
             fine.append(gpu)
         else:
-            yield _mapped(gpu, gpu.memory_held, held.growth_configured)
+            yield _mapped(ctx.machine, gpu, gpu.memory_held, held.growth_configured)
     if fine:
         most = max(fine, key=lambda g: g.memory_held or 0)
         yield Finding(
@@ -223,7 +232,7 @@ def check_memory_held(ctx: CheckContext) -> Iterator[Finding]:
         )
 
 
-def _mapped(gpu: HeldGpu, held: int, configured: Optional[bool]) -> Finding:
+def _mapped(m: Machine, gpu: HeldGpu, held: int, configured: Optional[bool]) -> Finding:
     """The warning for a GPU on which the fresh process took what was free, not what it needed."""
     total = f" of {_gib(gpu.memory_total)}" if gpu.memory_total else ""
     free = (
@@ -256,6 +265,6 @@ def _mapped(gpu: HeldGpu, held: int, configured: Optional[bool]) -> Finding:
         f"TensorFlow mapped {_gib(held)}{total} GiB on {gpu.device} after a small op{free}: "
         "memory growth is not in effect",
         f"{why} The op needed {_size(gpu.memory_needed)}; held memory is {how}.",
-        _growth_fix(),
+        _growth_fix(m),
         (_GPU_GUIDE,),
     )
