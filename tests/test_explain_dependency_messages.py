@@ -696,3 +696,27 @@ def test_a_tracked_dict_frame_that_is_not_the_cut_end_under_old_tf_is_not_wrapt(
     text: str,
 ) -> None:
     assert not any("wrapt" in fix_text(x) for x in explained(text).findings if x.fix)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ImportError: /venv/lib/python3.9/site-packages/tfx_bsl/cc/tfx_bsl_extension.so: "
+        "undefined symbol: _ZN5arrow6Status8ToStringB5cxx11Ev",
+        "ImportError: /venv/lib/python3.9/site-packages/tensorflow_data_validation/pywrap/"
+        "_pywrap_tensorflow_data_validation.so: undefined symbol: "
+        "_ZTIN5arrow11ArrayBuilderE",
+    ],
+    ids=["tfx-bsl", "tfdv"],
+)
+def test_an_extension_missing_an_arrow_symbol_is_pyarrow_outside_its_range(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "dependency-out-of-range" and "pyarrow" in fix_text(top)
+
+
+def test_pyarrows_own_module_missing_an_arrow_symbol_is_not_a_range() -> None:
+    line = (
+        "ImportError: /venv/lib/python3.9/site-packages/pyarrow/lib.cpython-39-x86_64-linux-gnu"
+        ".so: undefined symbol: _ZN5arrow6Status8ToStringB5cxx11Ev\n"
+    )
+    assert "dependency-out-of-range" not in _causes(line)

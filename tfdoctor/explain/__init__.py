@@ -2943,6 +2943,14 @@ _DEPENDENCY_PINS: dict[str, tuple[str, str, str]] = {
         "the length flatbuffers 2 no longer takes, so it was written for flatbuffers 1; or "
         "upgrade TensorFlow (and the converting package) to releases built for flatbuffers 2.",
     ),
+    "arrow-extension-undefined-symbol": (
+        "pyarrow",
+        "",
+        "Install the pyarrow release the extension's package declares (`pip check` names it: "
+        '"tfx-bsl 1.14.0 requires pyarrow<11,>=10, but you have pyarrow 14.0.1"): its '
+        "compiled library was built against that pyarrow's Arrow C++ library, whose symbols "
+        "change between pyarrow's major releases.",
+    ),
     "numpy-symbolic-tensor": (
         "numpy",
         "numpy<1.20",
@@ -2963,7 +2971,7 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(m)
     key = next((i for i in ids if i in _DEPENDENCY_PINS), "numpy-symbolic-tensor")
     dist, fallback, text = _DEPENDENCY_PINS[key]
-    if key.startswith(("flatbuffers-", "gast-")):
+    if key.startswith(("flatbuffers-", "gast-", "arrow-")):
         # Which side moved depends on the TensorFlow and the converting package: without
         # TensorFlow's declared range, no pin is offered, only what shows the ranges.
         fix = causes.common.range_fix(m, dist) or Fix(
