@@ -662,3 +662,61 @@ def test_wrapt_115_under_tensorflows_tracked_dicts() -> None:
     )
     top = top_error(explained(text))
     assert top.cause == "dependency-out-of-range" and "wrapt<1.15" in fix_text(top)
+
+
+_CUT_AT_DICT_WRAPPER = (
+    "Traceback (most recent call last):\n"
+    '  File "train.py", line 40, in <module>\n'
+    '    model.save("saved")\n'
+    '  File "/opt/conda/lib/python3.10/site-packages/tensorflow/python/trackable/'
+    'data_structures.py", line 823, in __getattribute__\n'
+    "    return super().__getattribute__(name)\n"
+)
+
+
+def test_a_traceback_cut_at_the_tracked_dicts_lookup_is_most_likely_wrapt_115() -> None:
+    report = explained(_CUT_AT_DICT_WRAPPER)
+    (hit,) = [x for x in report.findings if x.cause == "dependency-out-of-range"]
+    assert hit.severity is Severity.WARNING and "wrapt<1.15" in fix_text(hit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A frame below the lookup (a property's own code) raised: not the proxy.
+        _CUT_AT_DICT_WRAPPER + '  File "model.py", line 9, in weights\n    return self.w\n',
+        # The exception line is there, and says something else.
+        _CUT_AT_DICT_WRAPPER + "KeyError: 'dense'\n",
+        # TensorFlow 2.13 and later: the same error comes from typing-extensions.
+        "tensorflow 2.15.0\n" + _CUT_AT_DICT_WRAPPER,
+    ],
+    ids=["deeper-frame", "exception-shown", "tf-2.15"],
+)
+def test_a_tracked_dict_frame_that_is_not_the_cut_end_under_old_tf_is_not_wrapt(
+    text: str,
+) -> None:
+    assert not any("wrapt" in fix_text(x) for x in explained(text).findings if x.fix)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ImportError: /venv/lib/python3.9/site-packages/tfx_bsl/cc/tfx_bsl_extension.so: "
+        "undefined symbol: _ZN5arrow6Status8ToStringB5cxx11Ev",
+        "ImportError: /venv/lib/python3.9/site-packages/tensorflow_data_validation/pywrap/"
+        "_pywrap_tensorflow_data_validation.so: undefined symbol: "
+        "_ZTIN5arrow11ArrayBuilderE",
+    ],
+    ids=["tfx-bsl", "tfdv"],
+)
+def test_an_extension_missing_an_arrow_symbol_is_pyarrow_outside_its_range(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "dependency-out-of-range" and "pyarrow" in fix_text(top)
+
+
+def test_pyarrows_own_module_missing_an_arrow_symbol_is_not_a_range() -> None:
+    line = (
+        "ImportError: /venv/lib/python3.9/site-packages/pyarrow/lib.cpython-39-x86_64-linux-gnu"
+        ".so: undefined symbol: _ZN5arrow6Status8ToStringB5cxx11Ev\n"
+    )
+    assert "dependency-out-of-range" not in _causes(line)

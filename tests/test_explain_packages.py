@@ -1148,6 +1148,16 @@ def test_h5py_3_under_an_hdf5_loader_for_h5py_2() -> None:
     (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
     assert found.cause == "dependency-out-of-range"
     assert found.fix is not None and 'h5py<3.0.0"' in " ".join(found.fix.commands)
+    # Keras 2.0-2.1 kept the loader in engine/topology.py.
+    older = _explain(
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/site-packages/keras/engine/topology.py", line 3318, in '
+        "load_weights_from_hdf5_group\n"
+        "    original_keras_version = f.attrs['keras_version'].decode('utf8')\n"
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    (found,) = [x for x in older.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert found.cause == "dependency-out-of-range" and found.severity is Severity.ERROR
     # The same message from the user's own code is no h5py matter.
     own = _explain(
         "Traceback (most recent call last):\n"

@@ -62,6 +62,21 @@ def test_a_name_quoted_otherwise_is_read_in_pythons_quotes(quoted: str, message:
     assert alone.message == typed.message == message
 
 
+@pytest.mark.parametrize(
+    "glued",
+    [
+        "module'keras.utils' has no attribute 'get_custom_objects'",
+        "module\u2018keras.utils\u2019 has no attribute \u2018get_custom_objects\u2019",
+    ],
+)
+def test_the_space_a_paste_lost_after_module_is_put_back(glued: str) -> None:
+    # Python always prints "module 'M' has no attribute 'N'" (Objects/moduleobject.c).
+    (tb,) = read_tracebacks(f"{_RAISED}    x()\nAttributeError: {glued}\n")
+    assert tb.message == "module 'keras.utils' has no attribute 'get_custom_objects'"
+    kept = f"{_RAISED}    x()\nValueError: submodule'a' failed\n"
+    assert read_tracebacks(kept)[0].message == "submodule'a' failed"
+
+
 def test_quotes_inside_a_message_that_python_does_not_quote_are_kept() -> None:
     text = f'{_RAISED}    f()\nValueError: bad value "x"\n'
     (tb,) = read_tracebacks(text)

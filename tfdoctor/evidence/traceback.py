@@ -308,12 +308,17 @@ _OTHER_QUOTES = (
     ),
 )
 _NOT_PYTHONS = re.compile('["`\u2018\u2019\u201c\u201d]')
+#: Python's attribute message with the space after ``module`` lost in a paste
+#: (``module'keras.utils' has no attribute 'x'``): Objects/moduleobject.c always prints
+#: ``module '%U' has no attribute '%U'``, so the space is put back before any reader looks.
+_GLUED_MODULE = re.compile(r"\bmodule(?=['\u2018\u2019][\w.]+['\u2018\u2019] has no attribute )")
 
 
 def in_python_quotes(message: str) -> str:
     """``message`` with the modules and names Python's import system and attribute lookup
     quote in single quotes quoted that way, however the paste quoted them: every reader of
     these messages then reads one form. Other words of the message are left as they are."""
+    message = _GLUED_MODULE.sub("module ", message)
     if _NOT_PYTHONS.search(message) is None:
         return message
     for pattern, form in _OTHER_QUOTES:

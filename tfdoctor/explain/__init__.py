@@ -2943,6 +2943,14 @@ _DEPENDENCY_PINS: dict[str, tuple[str, str, str]] = {
         "the length flatbuffers 2 no longer takes, so it was written for flatbuffers 1; or "
         "upgrade TensorFlow (and the converting package) to releases built for flatbuffers 2.",
     ),
+    "arrow-extension-undefined-symbol": (
+        "pyarrow",
+        "",
+        "Install the pyarrow release the extension's package declares (`pip check` names it: "
+        '"tfx-bsl 1.14.0 requires pyarrow<11,>=10, but you have pyarrow 14.0.1"): its '
+        "compiled library was built against that pyarrow's Arrow C++ library, whose symbols "
+        "change between pyarrow's major releases.",
+    ),
     "numpy-symbolic-tensor": (
         "numpy",
         "numpy<1.20",
@@ -2963,7 +2971,7 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(m)
     key = next((i for i in ids if i in _DEPENDENCY_PINS), "numpy-symbolic-tensor")
     dist, fallback, text = _DEPENDENCY_PINS[key]
-    if key.startswith(("flatbuffers-", "gast-")):
+    if key.startswith(("flatbuffers-", "gast-", "arrow-")):
         # Which side moved depends on the TensorFlow and the converting package: without
         # TensorFlow's declared range, no pin is offered, only what shows the ranges.
         fix = causes.common.range_fix(m, dist) or Fix(
@@ -6195,6 +6203,7 @@ def explain(
         _native_import_cut(evidence, revealed, machine, findings.values()),
         _old_pip_shown(evidence, revealed, findings.values()),
         _user_site_tensorflow(evidence),
+        _dict_wrapper_cut(evidence, machine),
         _syntax_newer_than_python(evidence, revealed, machine),
         _conda_path_too_long(evidence),
         _conda_system_unsatisfied(evidence, machine),
@@ -6834,6 +6843,52 @@ def _user_site_tensorflow(evidence: Evidence) -> Optional[Finding]:
         + f"\nTensorFlow's frames are under {site} (the user site), the interpreter's under "
         f"a conda installation ({conda}).",
         causes.software.user_site_fix(site),
+    )
+
+
+#: A traceback the log ends inside, at TensorFlow's tracked dict's attribute lookup
+#: (``_DictWrapper.__getattribute__`` in trackable/data_structures.py, training/tracking/ before
+#: 2.10), the source line it ran at most after it: the exception line was cut from the paste.
+_DICT_WRAPPER_CUT = re.compile(
+    r'File "(?P<path>[^"\n]{0,400}[\\/]tensorflow[\\/]python[\\/]'
+    r'(?:trackable|training[\\/]tracking)[\\/]data_structures\.py)", line \d+, '
+    r"in __getattribute__[ \t]*(?:\r?\n[ \t]+\S[^\n]*)?\s*\Z"
+)
+
+
+def _dict_wrapper_cut(evidence: Evidence, machine: Machine) -> Optional[Finding]:
+    """A traceback cut before its exception line whose innermost frame is TensorFlow's
+    ``_DictWrapper.__getattribute__``: wrapt 1.15 under a TensorFlow of 2.12 or older.
+
+    ``_DictWrapper`` is a wrapt ``ObjectProxy``: an ``AttributeError`` its lookup raises goes
+    on to the proxy's ``__getattr__`` (C code, no frame), and a property's own error has the
+    property's frame below. What leaves the lookup as the innermost frame is the ``TypeError``
+    wrapt 1.15 let through ("this __dict__ descriptor does not support '_DictWrapper'
+    objects"; wrapt 1.15.0 stopped suppressing exceptions in attribute access:
+    https://github.com/tensorflow/tensorflow/issues/59869, GrahamDumpleton/wrapt#231).
+    From TensorFlow 2.13 the same error comes from typing-extensions 4.6
+    (https://github.com/tensorflow/tensorflow/issues/62217): not read as wrapt there."""
+    if evidence.tracebacks:
+        return None  # the exception line is there: the signatures read it
+    cut = _DICT_WRAPPER_CUT.search(evidence.first_text)
+    if cut is None:
+        return None
+    if machine.tf is not None and version_key(machine.tf.version) >= (2, 13):
+        return None
+    dist, fallback, text = _DEPENDENCY_PINS["wrapt-dictwrapper"]
+    return causes.finding(
+        f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
+        Severity.WARNING,
+        causes.software.DEPENDENCY_OUT_OF_RANGE,
+        "Most likely wrapt 1.15 under a TensorFlow whose tracked dicts were written before it",
+        _cite_head(evidence, [cut.group("path")])
+        + "\nThe log ends inside a traceback at TensorFlow's tracked dict's attribute lookup "
+        "(_DictWrapper.__getattribute__), its exception line cut. What that lookup raises "
+        'itself is the TypeError wrapt 1.15 lets through ("this __dict__ descriptor does not '
+        "support '_DictWrapper' objects\"); under TensorFlow 2.13 or later the same error "
+        "comes from typing-extensions 4.6 or later instead. `pip show tensorflow wrapt "
+        "typing-extensions` tells which.",
+        causes.common.declared_range_fix(machine, dist, fallback, text),
     )
 
 

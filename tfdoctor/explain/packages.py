@@ -1789,9 +1789,11 @@ _PRIVATE_KERAS = re.compile(
 
 
 #: Keras' HDF5 loaders (TensorFlow's keras/saving/hdf5_format.py, standalone Keras 2's
-#: engine/saving.py) called .decode on attributes h5py 2 returned as bytes; h5py 3 returns str
+#: engine/saving.py, and before it Keras 2.0-2.1's engine/topology.py, whose
+#: load_weights_from_hdf5_group calls f.attrs['keras_version'].decode('utf8'): keras-team/keras
+#: at 2.1.6) called .decode on attributes h5py 2 returned as bytes; h5py 3 returns str
 #: (h5py 3.0 release notes), so loading a model raises this until TensorFlow 2.5 / Keras 2.5.
-_HDF5_LOADER = re.compile(r"hdf5_format\.py|[/\\]engine[/\\]saving\.py")
+_HDF5_LOADER = re.compile(r"hdf5_format\.py|[/\\]engine[/\\](?:saving|topology)\.py")
 
 
 def h5py_str_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
