@@ -632,7 +632,7 @@ def test_the_scan_counts_and_cites_as_matching_every_line_would(chunk: int) -> N
     # from another has its first lines visited and the rest counted; the lines that hold a
     # literal with digits ("code 137", not "code 128") are found in the text. Over blocks,
     # whatever the block size, every signature's count and citations are those of matching
-    # every line (except the version lines, which stop being looked for once cited).
+    # every line (except the version lines, no longer looked for once cited).
     import io
 
     from tfdoctor.explain import scan
