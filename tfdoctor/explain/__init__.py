@@ -912,8 +912,8 @@ def _literal_pattern(literal: str) -> re.Pattern[str]:
 
 
 def _lines_holding(text: str, literals: Iterable[str]) -> set[int]:
-    """The numbers of the lines of ``text`` that hold one of ``literals`` (found with
-    ``str.find``, in C; each line once per literal)."""
+    """The numbers of the lines of ``text`` that hold one of ``literals`` (each found by its
+    pattern, :func:`_literal_pattern`, in C; each line once per literal)."""
     starts: set[int] = set()
     find, rfind = text.find, text.rfind
     for literal in literals:
