@@ -788,24 +788,19 @@ class _Lines:
     def __init__(self, text: str, shapes: list[str]) -> None:
         self.text = text
         self.shapes = shapes
-        #: Where each line ends, less the line ends before it (a shape is as long as its line),
-        #: summed only as far as a line was asked for.
-        self.ends: list[int] = []
+        #: ``ends[n + 1]``: where line ``n`` ends, less the line ends before it (a shape is as
+        #: long as its line), summed only as far as a line was asked for; ``ends[0]`` is 0.
+        self.ends: list[int] = [0]
 
     def __getitem__(self, line_no: int) -> str:
         ends = self.ends
-        if line_no >= len(ends):
-            known = len(ends)
+        known = len(ends) - 1
+        if line_no >= known:
             ends.extend(
-                itertools.accumulate(
-                    map(len, self.shapes[known : line_no + 1]), initial=ends[-1] if ends else 0
-                )
+                itertools.accumulate(map(len, self.shapes[known : line_no + 1]), initial=ends[-1])
             )
-            if known:
-                del ends[known]  # the sum carried over, already there
-            else:
-                del ends[0]
-        end = ends[line_no] + line_no
+            del ends[known + 1]  # the sum carried over, already there
+        end = ends[line_no + 1] + line_no
         return self.text[end - len(self.shapes[line_no]) : end]
 
 
