@@ -110,7 +110,7 @@ def _without_ci_prefixes(text: str) -> str:
     Actions' timestamps, and line numbers where four or more lines in a row (next to each
     other) carry numbers that count up by one (a copy of Travis' or GitLab's log view)."""
     # A stamp in the head ends in "Z ": the head is searched for it, not the whole block.
-    if "Z " in text[:_CI_HEAD] and _ACTIONS_STAMP.search(text, 0, _CI_HEAD):
+    if text.find("Z ", 0, _CI_HEAD) >= 0 and _ACTIONS_STAMP.search(text, 0, _CI_HEAD):
         text = _ACTIONS_STAMP.sub("", text)
     # A log view numbers every line: numbered lines in a row near the start, or none.
     if (
