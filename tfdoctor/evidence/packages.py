@@ -533,14 +533,13 @@ _LISTED = re.compile(
     r"v?(?P<version>\d+\.\d+(?:\.\d+)?(?:\.dev\d+|rc\d+)?)[ \t]*\r?$",
     re.MULTILINE,
 )
-#: `pip show`'s block for one of those distributions (its Name line, then its Version line:
-#: pip's commands/show.py prints them in that order).
-_SHOWN = re.compile(
-    r"^Name:[ \t]*(?P<name>tensorflow(?:[-_][a-z\d]+){0,4}|keras|tf[-_]keras|tensorboard"
-    r"|tf[-_]nightly(?:[-_](?:cpu|gpu))?|intel[-_]tensorflow(?:[-_]avx512)?)[ \t]*\r?\n"
-    r"Version:[ \t]*(?P<version>\d+\.\d+(?:\.\d+)?(?:\.dev\d+|rc\d+)?)[ \t]*\r?$",
-    re.MULTILINE | re.IGNORECASE,
+#: The distributions _LISTED names, and a version as it reads them: what a `pip show` block
+#: (read_shown_packages) adds to a listing.
+_LISTED_NAME = re.compile(
+    r"tensorflow(?:-[a-z\d]+){0,4}|keras|tf-keras|tensorboard"
+    r"|tf-nightly(?:-(?:cpu|gpu))?|intel-tensorflow(?:-avx512)?"
 )
+_LISTED_VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?(?:\.dev\d+|rc\d+)?")
 #: The command whose output is pip freeze's pins.
 _FREEZE = re.compile(r"\bpip[\d.]*\s+freeze\b|\bpip[\d.]*\s+list\s+--format[= ]freeze\b")
 
@@ -559,8 +558,9 @@ def read_listed_versions(text: str) -> dict[str, str]:
     if isinstance(shapes, str) and _LISTED.search(shapes) is None and not shown:
         return {}
     out: dict[str, str] = {}
-    for match in _SHOWN.finditer(text) if shown else ():
-        out.setdefault(match.group("name").lower().replace("_", "-"), match.group("version"))
+    for name, version in read_shown_packages(text).items() if shown else ():
+        if _LISTED_NAME.fullmatch(name) and _LISTED_VERSION.fullmatch(version):
+            out[name] = version
     frozen = -1  # where the last pip freeze command ends, if one was shown
     if "freeze" in text:
         commands = [m.end() for m in _FREEZE.finditer(text)]

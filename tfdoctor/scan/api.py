@@ -558,13 +558,13 @@ def release_gap(name: str, allowed: Optional[Sequence[str]] = None) -> Optional[
     if not spans:
         return None
     presence = _presence(name, early)
-    known = {r for r, _ in presence}
     if allowed is None:
         asked = [r for r, has in presence if has is False]
     else:
+        known = dict(presence)
         asked = []
         for release in allowed:
-            has = dict(presence).get(release) if release in known else early.has(name, release)
+            has = known[release] if release in known else early.has(name, release)
             if has is False:
                 asked.append(release)
     having = [r for r, has in presence if has]
