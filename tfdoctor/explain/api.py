@@ -2060,7 +2060,13 @@ def _py2_bare_early_name(
     notes' table holds (``SummaryWriter``: ``tf.train.SummaryWriter``) and is no common word
     (it has an underscore or a capital: ``select`` or ``mul`` could be any module's); None
     otherwise. A TensorFlow 2 shown, or one from the listings on, leaves it out."""
-    if tb.frames or tb.code or (tf_version is not None and version_key(tf_version) >= (1, 9)):
+    # The oldest release the wheels' listings hold (1.9): from it on, the listings answer.
+    listed = min(tf1_lines(), key=version_key, default="1.9")
+    if (
+        tb.frames
+        or tb.code
+        or (tf_version is not None and version_key(tf_version) >= version_key(listed))
+    ):
         return None
     match = _PY2_NO_ATTRIBUTE.search(_as_printed(tb.message))
     if match is None:
