@@ -45,10 +45,14 @@ class EnvFormatError(ValueError):
     """A value that the chosen format cannot carry."""
 
 
+#: The command that applies ``tfdoctor env``'s settings in a POSIX shell, and in PowerShell.
+SH_USAGE = 'eval "$(tfdoctor env)"'
+POWERSHELL_USAGE = "tfdoctor env --shell powershell | Out-String | Invoke-Expression"
+
 _USAGE = {
-    "sh": 'eval "$(tfdoctor env)" in bash, zsh or dash',
+    "sh": f"{SH_USAGE} in bash, zsh or dash",
     "fish": "tfdoctor env --shell fish | source",
-    "powershell": "tfdoctor env --shell powershell | Out-String | Invoke-Expression",
+    "powershell": POWERSHELL_USAGE,
     "dockerfile": "paste into a Dockerfile, after the FROM line",
     "dotenv": "docker run --env-file FILE, docker compose env_file, or python-dotenv",
 }
