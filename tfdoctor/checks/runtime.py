@@ -10,7 +10,6 @@ from tfdoctor.checks._context import CheckContext, fix, unknown
 from tfdoctor.facts import Facts, GpuFacts, HeldGpu, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.render.envfile import POWERSHELL_USAGE, SH_USAGE
 
 _GPU_GUIDE = "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth"
 
@@ -21,7 +20,11 @@ _BUSY_SHARE = 0.10
 def _growth_fix(m: Machine) -> Fix:
     """Memory growth set before Python starts, in the machine's shells (render.envfile's
     usage line of ``tfdoctor env`` for PowerShell on Windows, sh's elsewhere)."""
-    env = POWERSHELL_USAGE if m.os == "windows" else SH_USAGE
+    env = (
+        "tfdoctor env --shell powershell | Out-String | Invoke-Expression"
+        if m.os == "windows"
+        else 'eval "$(tfdoctor env)"'
+    )
     return fix(
         "Let TensorFlow map GPU memory as it needs it: set the variable before Python starts, "
         "or call tfdoctor.configure_gpus() right after `import tensorflow`.",

@@ -45,14 +45,10 @@ class EnvFormatError(ValueError):
     """A value that the chosen format cannot carry."""
 
 
-#: The command that applies ``tfdoctor env``'s settings in a POSIX shell, and in PowerShell.
-SH_USAGE = 'eval "$(tfdoctor env)"'
-POWERSHELL_USAGE = "tfdoctor env --shell powershell | Out-String | Invoke-Expression"
-
 _USAGE = {
-    "sh": f"{SH_USAGE} in bash, zsh or dash",
+    "sh": 'eval "$(tfdoctor env)" in bash, zsh or dash',
     "fish": "tfdoctor env --shell fish | source",
-    "powershell": POWERSHELL_USAGE,
+    "powershell": "tfdoctor env --shell powershell | Out-String | Invoke-Expression",
     "dockerfile": "paste into a Dockerfile, after the FROM line",
     "dotenv": "docker run --env-file FILE, docker compose env_file, or python-dotenv",
 }
