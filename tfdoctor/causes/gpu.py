@@ -2428,6 +2428,13 @@ def cuda_predates_gpu(
     return cuda_predates_gpu_fix(m, capability, gpu, build_cuda, first)
 
 
+def first_cuda_knowing(capability: str) -> Optional[str]:
+    """The first CUDA release (``10.0``) whose toolkit and libraries know GPUs of compute
+    ``capability`` (NVIDIA's compatibility guides and clang's table, tfdoctor/data/cuda.yaml);
+    None for one the table does not state."""
+    return first_cuda_for(capability)
+
+
 def _cuda_knows(build_cuda: str, first: str) -> bool:
     """Whether CUDA ``build_cuda`` (as the log names it) is ``first``, the first release to
     know an architecture, or later."""
