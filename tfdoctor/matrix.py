@@ -403,26 +403,21 @@ class Matrix(Record):
                 return line
         return None
 
+    def _early_of_line(self, version: str) -> Iterator[EarlyRelease]:
+        """The early releases of the line of ``version`` (``1.12.0``, or the line ``1.12``)."""
+        want = _dotted(version)[:2]
+        return (row for row in self.early_releases if _dotted(row.release)[:2] == want)
+
     def early_cuda(self, version: str) -> Optional[str]:
         """The CUDA release the GPU build of ``version`` (``1.12.0``, or its line ``1.12``) was
         built with, where an early release of that line states it; None otherwise (a line's
         own CUDA is the line's)."""
-        want = _dotted(version)[:2]
-        return next(
-            (
-                row.cuda
-                for row in self.early_releases
-                if row.cuda and _dotted(row.release)[:2] == want
-            ),
-            None,
-        )
+        return next((row.cuda for row in self._early_of_line(version) if row.cuda), None)
 
     def early_cudnn(self, version: str) -> Optional[str]:
         """The cuDNN (X or X.Y) the GPU build of ``version`` (or its line) was built with,
         where an early release of that line states it; None otherwise."""
-        want = _dotted(version)[:2]
-        rows = (row for row in self.early_releases if _dotted(row.release)[:2] == want)
-        return next((row.cudnn for row in rows if row.cudnn), None)
+        return next((row.cudnn for row in self._early_of_line(version) if row.cudnn), None)
 
     def builds_with_cuda(self) -> tuple[tuple[str, str], ...]:
         """Every final release or line the matrix states a CUDA for, as (release, CUDA X.Y),
