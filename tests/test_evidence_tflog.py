@@ -121,6 +121,16 @@ EVENTS = [
         id="cudnn-loading-its-part",
     ),
     pytest.param(
+        "ImportError: libcudnn.so.7 cannot open shared object file: No such file or directory",
+        LibraryNotLoaded(
+            1,
+            "ImportError: libcudnn.so.7 cannot open shared object file: No such file or directory",
+            "libcudnn.so.7",
+            "cannot open shared object file: No such file or directory",
+        ),
+        id="import-retyped-without-colon",
+    ),
+    pytest.param(
         "E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded runtime CuDNN library: 7201 "
         "(compatibility version 7200) but source was compiled with 7004 (compatibility version "
         "7000).  If using a binary install, upgrade your CuDNN library to match.",

@@ -475,8 +475,11 @@ _CUDA_DIR = re.compile(r"/cuda-(\d+\.\d+)(?:/|$)")
 _LOAD_PART = re.compile(
     r"Could not load library \S+?\. Error: (?P<soname>[\w.+-]+): (?P<error>.*)$"
 )
+#: The colon after the soname is optional: a message retyped into a thread or a ticket often
+#: loses it ("ImportError: libcudnn.so.6 cannot open shared object file"), and nothing else
+#: prints a soname right before the loader's words.
 _CANNOT_OPEN = re.compile(
-    r"(?P<soname>lib[\w.+-]+\.so[\w.]*): (?P<error>cannot open shared object file.*)$"
+    r"(?P<soname>lib[\w.+-]+\.so[\w.]*?):? (?P<error>cannot open shared object file.*)$"
 )
 #: TensorFlow 1.3-1.12's import check on Windows (python/platform/self_check.py): "Could not
 #: find 'cudart64_80.dll'. TensorFlow requires that this DLL be installed ...".
