@@ -116,12 +116,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "the torch backend's variables fail with 'Parameter' object has no attribute 'fget'), so "
     "Keras's backend ops fail; the fix is a backend release that Keras supports (upgrading or "
     "pinning that package), not a change to TensorFlow",
-    "distutils-package-unremovable": "pip must replace a dependency (wrapt for TensorFlow 1.14 "
-    "and later) whose installed copy was put there by distutils (Anaconda's base environment "
-    "ships it so), and it refuses to uninstall that copy (\"Cannot uninstall 'X'. It is a "
-    'distutils installed project"), so the install stops; the fix installs over it with '
-    "--ignore-installed, updates the conda environment first, or keeps a TensorFlow that does "
-    "not ask for the newer release, not another Python",
 }
 
 _REQUIRED = {

@@ -162,6 +162,8 @@ GROUPS = frozenset(
         # The distributions and releases a message lists as installed together ("tensorflow
         # 2.20.0, tensorflow-intel 2.19.0", TensorFlow's own check on Windows).
         "installed",
+        # The tool pip says installed a package it cannot uninstall (debian).
+        "installer",
     }
 )
 

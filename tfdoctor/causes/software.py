@@ -65,6 +65,7 @@ PROTOC_TOO_OLD: Final = CauseId("protoc-too-old")
 TF_DISTRIBUTION_UNRECOGNISED: Final = CauseId("tf-distribution-unrecognised")
 FREEZER_TF_SUPPORT_OUTDATED: Final = CauseId("freezer-tf-support-outdated")
 TF_METADATA_UNSATISFIABLE: Final = CauseId("tf-metadata-unsatisfiable")
+DISTUTILS_PACKAGE_UNREMOVABLE: Final = CauseId("distutils-package-unremovable")
 
 #: Causes in the installed packages.
 CAUSES: Mapping[str, Cause] = dict(
@@ -406,8 +407,53 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/tensorflow/tensorflow/pull/94854",
             "https://docs.astral.sh/uv/concepts/resolution/#limited-resolution-environments",
         ),
+        define(
+            DISTUTILS_PACKAGE_UNREMOVABLE,
+            "pip cannot remove an installed copy of a dependency it must replace",
+            "To install a release of a dependency (wrapt, PyYAML, six, blinker, ...) pip first "
+            "uninstalls the copy in place, from the record of its files that an install by pip "
+            "leaves. A copy put there by distutils (`setup.py install`, as Anaconda's base "
+            "environment shipped wrapt and PyYAML) or by the system's package manager (a "
+            "Debian or Ubuntu python3-* package) has no such record, so pip refuses ('Cannot "
+            "uninstall X. It is a distutils installed project', 'no RECORD file was found') and "
+            "the whole install stops, TensorFlow included. Installing over the copy without "
+            "uninstalling it, or letting the tool that installed it replace it, mends it; "
+            "another Python or TensorFlow release does not.",
+            "https://github.com/pypa/pip/blob/10.0.0/src/pip/_internal/req/req_uninstall.py",
+            "https://github.com/pypa/pip/blob/23.1/src/pip/_internal/exceptions.py",
+            "https://pip.pypa.io/en/stable/cli/pip_install/#cmdoption-I",
+        ),
     )
 )
+
+
+def unremovable_dependency_fix(m: Machine, dist: Optional[str], installer: Optional[str]) -> Fix:
+    """The dependency pip could not uninstall (``dist``, from its refusal) installed over
+    rather than replaced, or replaced by the tool that installed it: conda inside a conda
+    environment, the system's package manager (``installer``, pip's hint: ``debian``) by a
+    virtual environment that leaves the system's packages alone."""
+    name = dist or "<the package pip could not uninstall>"
+    text = (
+        f"pip refused to uninstall {name}: the copy in place was not installed by pip and has "
+        f"no record of its files. Install {name} over it without uninstalling "
+        f"(`--ignore-installed`), then run the install that stopped again."
+    )
+    commands: tuple[str, ...] = m.pip(f"install --ignore-installed {name}")
+    if m.in_conda:
+        text = (
+            f"pip refused to uninstall {name}: the conda environment's copy was installed "
+            f"without pip's record of its files. Let conda replace it first (`conda update "
+            f"{name}`), then run the install that stopped again; where conda has no newer "
+            f"release, install over it with pip's `--ignore-installed`."
+        )
+        commands = (f"conda update {name}", *commands)
+    elif installer:
+        text += (
+            f" The copy belongs to the system's packages (pip says {installer} installed it): "
+            "a virtual environment (`python3 -m venv`), where pip never touches them, avoids "
+            "the clash for good."
+        )
+    return Fix(text, commands)
 
 
 def freezer_fix(m: Machine, tool: str) -> Fix:

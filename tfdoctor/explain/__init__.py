@@ -5314,6 +5314,12 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
 BUILDERS: dict[str, Builder] = {
+    causes.software.DISTUTILS_PACKAGE_UNREMOVABLE: lambda m, r, hits: (
+        causes.software.DISTUTILS_PACKAGE_UNREMOVABLE,
+        causes.software.unremovable_dependency_fix(
+            m, _group(hits, "dist"), _group(hits, "installer")
+        ),
+    ),
     causes.runtime.IMPORT_ORDER_CONFLICT: lambda m, r, hits: (
         causes.runtime.IMPORT_ORDER_CONFLICT,
         causes.runtime.import_order_fix(r.imported_before),
