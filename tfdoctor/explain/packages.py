@@ -45,7 +45,7 @@ from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requi
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import PIN_FIELDS, TFLine, spec_contains, version_key
-from tfdoctor.modules import distribution_of, modules
+from tfdoctor.modules import RemovedApi, distribution_of, modules
 
 if TYPE_CHECKING:
     from tfdoctor.scan.rules import Rules
@@ -1456,28 +1456,43 @@ _TF_KERAS = ("keras", "tf-keras")
 
 
 #: Python's words for a module's missing attribute (``module 'PIL.Image' has no attribute
-#: 'ANTIALIAS'``), and for a name an import did not find in it (``cannot import name
-#: 'ANTIALIAS' from 'PIL.Image'``).
+#: 'ANTIALIAS'``), for a name an import did not find in it (``cannot import name
+#: 'ANTIALIAS' from 'PIL.Image'``), and for an object's missing attribute (``'Processor'
+#: object has no attribute 'Init'``, Objects/object.c), which the table names Class.method.
 _MODULE_LACKS = re.compile(
     r"module '(?P<module>[\w.]{1,200})' has no attribute '(?P<name>\w{1,200})'"
     r"|cannot import name '(?P<name2>\w{1,200})' from '(?P<module2>[\w.]{1,200})'"
+    r"|^'(?P<cls>\w{1,200})' object has no attribute '(?P<method>\w{1,200})'"
 )
+
+
+def _removed_row(match: re.Match[str]) -> Optional[tuple[str, str, RemovedApi]]:
+    """The module, the name and the ``removed_from_distribution`` row a message of
+    :data:`_MODULE_LACKS` reads as, or None where the table has no row for it. An object's
+    attribute is looked up as Class.method among every row's names: the message does not
+    name the module."""
+    table = modules().removed_from_dist
+    if match.group("cls"):
+        name = f"{match.group('cls')}.{match.group('method')}"
+        return next(
+            ((module, name, row) for module, row in table.items() if name in row.names), None
+        )
+    module = match.group("module") or match.group("module2")
+    name = match.group("name") or match.group("name2")
+    row = table.get(module)
+    return (module, name, row) if row is not None and name in row.names else None
 
 
 def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A name of a module that a release of its own distribution removed (the module table's
     ``removed_from_distribution``: Pillow 10's Image.ANTIALIAS): the code using it was written
     for an earlier release of that distribution."""
-    table = modules().removed_from_dist
     for tb in tracebacks:
         match = _MODULE_LACKS.search(tb.message)
-        if match is None:
+        found = _removed_row(match) if match is not None else None
+        if found is None:
             continue
-        module = match.group("module") or match.group("module2")
-        name = match.group("name") or match.group("name2")
-        row = table.get(module)
-        if row is None or name not in row.names:
-            continue
+        module, name, row = found
         # The caller raised it: the innermost installed frame outside the distribution is the
         # library whose code uses the name (none: the user's own code).
         own = module.split(".", 1)[0]
@@ -1494,7 +1509,9 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         return [
             causes.finding(
                 f"explain.{causes.software.DEPENDENCY_API_REMOVED}",
-                Severity.ERROR,
+                # An object's attribute names its class, not the module: another library's
+                # class of that name is possible, so a warning.
+                Severity.WARNING if match is not None and match.group("cls") else Severity.ERROR,
                 causes.software.DEPENDENCY_API_REMOVED,
                 f"{module}.{name} is gone: {row.dist} {row.removed_in} removed it",
                 f"{tb.where}: {tb.type}: {tb.message}\n"
