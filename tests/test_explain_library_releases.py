@@ -177,3 +177,27 @@ def test_a_name_the_table_does_not_list_of_a_listed_module_keeps_the_callers_rea
     found = _only(report, "dependency-api-removed")
     assert "evalkit" in found.summary
     assert "0.2.2" not in fix_text(found)
+
+
+def test_a_name_pandas_2_removed_imported_by_a_library_tells_that_library_to_move() -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.10/site-packages/xgboost/compat.py", line 36, in '
+        "<module>\n"
+        "    from pandas import MultiIndex, Int64Index\n"
+        "ImportError: cannot import name 'Int64Index' from 'pandas' "
+        "(/srv/env/lib/python3.10/site-packages/pandas/__init__.py)\n"
+    )
+    found = _only(report, "dependency-api-removed")
+    assert found.severity is Severity.ERROR
+    assert "upgrade xgboost" in fix_text(found)
+    assert found.fix is not None and 'pip install "pandas<2.0.0"' in found.fix.commands
+
+
+def test_the_users_dataframe_append_under_pandas_2_is_told_the_replacement() -> None:
+    found = _only(
+        explained("AttributeError: 'DataFrame' object has no attribute 'append'\n"),
+        "dependency-api-removed",
+    )
+    assert found.severity is Severity.WARNING
+    assert "pandas.concat" in fix_text(found)
