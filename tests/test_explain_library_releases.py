@@ -201,3 +201,18 @@ def test_the_users_dataframe_append_under_pandas_2_is_told_the_replacement() -> 
     )
     assert found.severity is Severity.WARNING
     assert "pandas.concat" in fix_text(found)
+
+
+def test_a_library_calling_dataframe_append_is_told_to_move_to_pandas_2() -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.10/site-packages/evalkit/summary.py", line 40, in collect\n'
+        "    out = frame.append(row)\n"
+        '  File "/srv/env/lib/python3.10/site-packages/pandas/core/generic.py", line 5989, in '
+        "__getattr__\n"
+        "    return object.__getattribute__(self, name)\n"
+        "AttributeError: 'DataFrame' object has no attribute 'append'\n"
+    )
+    found = _only(report, "dependency-api-removed")
+    assert "pandas 2.0.0" in found.summary
+    assert "upgrade evalkit" in fix_text(found)
