@@ -216,3 +216,42 @@ def test_a_library_calling_dataframe_append_is_told_to_move_to_pandas_2() -> Non
     found = _only(report, "dependency-api-removed")
     assert "pandas 2.0.0" in found.summary
     assert "upgrade evalkit" in fix_text(found)
+
+
+# --- JAX's own words for a removal --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "release"),
+    [
+        (
+            "AttributeError: jax.interpreters.xla.abstractify was deprecated in JAX v0.5.0 and "
+            "removed in JAX v0.7.0. jax.core.abstractify can be used instead.",
+            "0.7.0",
+        ),
+        ("AttributeError: jax.interpreters.xla.xb was removed in JAX v0.4.36.", "0.4.36"),
+        ("TypeError: The newshape argument to jnp.reshape was removed in JAX v0.4.36.", "0.4.36"),
+    ],
+)
+def test_jax_naming_the_release_that_removed_a_name_is_read_with_that_release(
+    message: str, release: str
+) -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.11/site-packages/evalkit/ops.py", line 9, in <module>\n'
+        "    fn = lookup()\n"
+        f"{message}\n"
+    )
+    found = _only(report, "dependency-api-removed")
+    assert found.severity is Severity.ERROR
+    assert f"jax {release}" in found.summary
+    assert found.fix is not None and f'pip install "jax<{release}"' in found.fix.commands
+    assert "upgrade evalkit" in fix_text(found)
+
+
+def test_jax_announcing_a_removal_to_come_is_not_a_removal() -> None:
+    report = explained(
+        "DeprecationWarning: jax.interpreters.xla.canonicalize_dtype is deprecated and will be "
+        "removed in JAX v0.7.0; use jax.dtypes.canonicalize_dtype.\n"
+    )
+    _none_of(report, "dependency-api-removed")

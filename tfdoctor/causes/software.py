@@ -3048,18 +3048,26 @@ def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
     code uses it, where a frame shows one."""
     row = modules().removed_from_dist[module]
     what = f"{module}.{name}" if name else module
-    pin = f"{row.dist}<{row.removed_in}"
-    older = f"or install a {row.dist} before {row.removed_in} and pin it ({pin})"
+    return release_removed_fix(m, row.dist, row.removed_in, what, row.use, user)
+
+
+def release_removed_fix(
+    m: Machine, dist: str, removed_in: str, what: str, use: str, user: str = ""
+) -> Fix:
+    """Code using ``what``, which ``dist`` ``removed_in`` removed, ``use`` replacing it: the
+    replacement in the code (or a release of ``user``, the library whose frame uses it, that
+    has it), or a release of ``dist`` before the removal."""
+    pin = f"{dist}<{removed_in}"
+    older = f"or install a {dist} before {removed_in} and pin it ({pin})"
     if user:
         text = (
-            f"{user}'s code uses {what}, which {row.dist} {row.removed_in} removed: upgrade "
-            f"{user} to a release written for {row.dist} {row.removed_in} or later (one that "
-            f"uses {row.use}), {older}."
+            f"{user}'s code uses {what}, which {dist} {removed_in} removed: upgrade "
+            f"{user} to a release written for {dist} {removed_in} or later (one that "
+            f"uses {use}), {older}."
         )
         return Fix(text, m.pip_install(pin))
     text = (
-        f"The code uses {what}, which {row.dist} {row.removed_in} removed: use {row.use} "
-        f"in the code, {older}."
+        f"The code uses {what}, which {dist} {removed_in} removed: use {use} in the code, {older}."
     )
     return Fix(text, m.pip_install(pin))
 
