@@ -48,7 +48,7 @@ def _dependency(report: Report) -> Finding:
 
 # --- a module's missing name, asked by another installed package -------------------------------
 
-_JAX_LACKS = "AttributeError: module 'jax.interpreters.xla' has no attribute 'pytype_aval_mappings'"
+_JAX_LACKS = "AttributeError: module 'jax.interpreters.xla' has no attribute 'xla_call'"
 
 
 def test_a_companion_asking_a_third_party_module_for_a_name_it_lacks() -> None:
@@ -57,7 +57,7 @@ def test_a_companion_asking_a_third_party_module_for_a_name_it_lacks() -> None:
             (
                 f"{_SITE}/tensorflow_probability/python/internal/backend/jax/ops.py",
                 "<module>",
-                "jax.interpreters.xla.pytype_aval_mappings[onp.ndarray] = fn",
+                "jax.interpreters.xla.xla_call(fn, *args)",
             ),
             error=_JAX_LACKS,
         )
@@ -78,7 +78,7 @@ def test_the_installed_release_shown_names_the_line_below_it_without_running_it(
     facts = f.facts(packages=f.packages(f.pkg("jax", "0.4.30"), f.pkg("evalkit", "1.2.0")))
     report = explained(
         _frames(
-            (f"{_SITE}/evalkit/core.py", "run", "return jax.interpreters.xla.pytype_aval_mappings"),
+            (f"{_SITE}/evalkit/core.py", "run", "return jax.interpreters.xla.xla_call"),
             error=_JAX_LACKS,
         ),
         facts=facts,
@@ -121,7 +121,7 @@ def test_a_submodule_missing_from_an_imported_package() -> None:
 def test_a_modules_own_lazy_getattr_frame_is_the_callee() -> None:
     report = explained(
         _frames(
-            (f"{_SITE}/evalkit/ops.py", "<module>", "xla.pytype_aval_mappings[t] = f"),
+            (f"{_SITE}/evalkit/ops.py", "<module>", "call = xla.xla_call"),
             (f"{_SITE}/jax/_src/deprecations.py", "__getattr__", "raise AttributeError(msg)"),
             error=_JAX_LACKS,
         )
@@ -151,13 +151,13 @@ def test_a_keyword_refused_by_a_function_the_line_calls_by_its_package() -> None
 def test_an_object_field_of_a_class_the_line_takes_from_its_package() -> None:
     report = explained(
         _frames(
-            (f"{_SITE}/evalkit/summary.py", "collect", "out = pandas.DataFrame(rows).append(row)"),
+            (f"{_SITE}/evalkit/summary.py", "collect", "out = pandas.DataFrame(rows).ix[0]"),
             (
                 f"{_SITE}/pandas/core/generic.py",
                 "__getattr__",
                 "return object.__getattribute__(self, name)",
             ),
-            error="AttributeError: 'DataFrame' object has no attribute 'append'",
+            error="AttributeError: 'DataFrame' object has no attribute 'ix'",
         )
     )
     found = _dependency(report)
@@ -335,7 +335,7 @@ def test_a_private_tensorflow_name_in_python_2s_words_is_not_read_as_a_release()
         ),
         # The package's own frames raising about itself.
         _frames(
-            (f"{_SITE}/jax/_src/interpreters/xla.py", "<module>", "pytype_aval_mappings[t] = f"),
+            (f"{_SITE}/jax/_src/interpreters/xla.py", "<module>", "xla_call = _xla_call"),
             error=_JAX_LACKS,
         ),
         # One distribution's two import packages (attrs installs attr and attrs): the

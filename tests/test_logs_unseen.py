@@ -57,11 +57,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "(reticulate for R's tensorflow and keras) has a bug, fixed in a newer release, that makes it "
     "report TensorFlow missing or fail to load it from a Python where TensorFlow is installed; "
     "the fix is upgrading the binding, not reinstalling TensorFlow",
-    "dependency-too-old-for-code": "a scientific library beside TensorFlow (matplotlib 3.2 in "
-    "Colab's image) is older than the release the code was written against, so a behaviour or "
-    "name the code relies on (imshow taking an image of shape (H, W, 1)) is missing and it fails "
-    "outside TensorFlow; the fix is upgrading that library to the release the code needs, or code "
-    "that does not rely on it",
     "pinned-release-not-published": "a notebook or requirements file pins a release of a package "
     "that the index does not offer yet (the pin was written ahead of the upload), so pip finds "
     "every earlier release and no matching distribution for the pin on any Python; the fix is the "
@@ -110,12 +105,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "directory with ~/.local, system site-packages), so a host NumPy or TensorFlow of another "
     "release shadows the image's and the import fails; the fix is a clean environment (unset "
     "PYTHONPATH, --cleanenv/-e, another home with -H or --no-home), not reinstalling packages",
-    "keras-backend-version-unsupported": "the backend package Keras 3 runs on (JAX, PyTorch) is "
-    "a release the installed Keras does not support: older than it needs (JAX 0.4.28 without "
-    "jax.nn.dot_product_attention) or newer than it was made for (a PyTorch 2.3 build on which "
-    "the torch backend's variables fail with 'Parameter' object has no attribute 'fget'), so "
-    "Keras's backend ops fail; the fix is a backend release that Keras supports (upgrading or "
-    "pinning that package), not a change to TensorFlow",
 }
 
 _REQUIRED = {

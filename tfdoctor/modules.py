@@ -81,6 +81,22 @@ class RemovedApi(Record):
 
 
 @record
+class AddedApi(Record):
+    """What a release of a distribution added, which an older release refuses in words of its
+    own (the signature of those words keys it): code relying on it needs that release."""
+
+    #: The distribution (PEP 503 name) and its first release with it (``3.3.0``).
+    dist: str
+    added_in: str
+    #: What the release added, in words ("imshow takes an (M, N, 1) image").
+    what: str
+    #: What code does instead under older releases, where it can (empty where it cannot).
+    instead: str = ""
+    #: Where the addition is recorded (the row's sources' addresses).
+    links: tuple[str, ...] = ()
+
+
+@record
 class WindowsRuntime(Record):
     """A runtime a distribution's Windows extension modules load that its wheels do not
     carry: installed apart, or Windows refuses the extension ("DLL load failed")."""
@@ -122,6 +138,8 @@ class Modules(Record):
     removed: Mapping[str, RemovedModule] = dataclasses.field(default_factory=dict)
     #: Module -> what a release of its distribution removed (the module, or names of it).
     removed_from_dist: Mapping[str, RemovedApi] = dataclasses.field(default_factory=dict)
+    #: Signature id -> what a release added that the older releases' words refuse.
+    added_to_dist: Mapping[str, AddedApi] = dataclasses.field(default_factory=dict)
     #: Distribution -> the runtime its Windows extension modules load (:class:`WindowsRuntime`).
     windows_runtimes: Mapping[str, WindowsRuntime] = dataclasses.field(default_factory=dict)
     #: Import package -> the project's own install step (:class:`InstallStep`).
@@ -181,6 +199,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
             "source_builds",
             "removed_from_python",
             "removed_from_distribution",
+            "added_to_distribution",
             "windows_runtimes",
             "install_steps",
         ),
@@ -249,6 +268,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         _source_builds(reader, top, sources),
         _removed(reader, top, sources),
         _removed_from_dist(reader, top, sources),
+        _added_to_dist(reader, top, sources),
         _windows_runtimes(reader, top, sources),
         _install_steps(reader, top, sources, module),
     )
@@ -343,6 +363,55 @@ def _removed(
 _RELEASE = re.compile(r"^\d+(?:\.\d+)*$")
 
 
+def _release_of(
+    reader: NodeReader, fields: Mapping[str, Node], where: str, field: str
+) -> tuple[str, str]:
+    """A row's distribution and the release its ``field`` names (``removed_in``,
+    ``added_in``)."""
+    return (
+        reader.required_string(
+            fields["dist"], f"{where}.dist", _DIST, "distribution (PEP 503 name)"
+        ),
+        reader.required_string(fields[field], f"{where}.{field}", _RELEASE, "release (3.3.0)"),
+    )
+
+
+#: A signature's id, as tfdoctor/signatures.yaml spells them.
+_SIGNATURE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def _added_to_dist(
+    reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
+) -> dict[str, AddedApi]:
+    """The ``added_to_distribution`` rows: signature id -> the release of a distribution that
+    added what the signature's words (an older release's refusal) show missing."""
+    if "added_to_distribution" not in top:
+        return {}
+
+    def signature(item: Node, where: str) -> str:
+        return reader.required_string(item, where, _SIGNATURE, "signature id")
+
+    out: dict[str, AddedApi] = {}
+    for where, name, fields in reader.keyed_rows(
+        top["added_to_distribution"],
+        "added_to_distribution",
+        "signature",
+        ("dist", "added_in", "what", "source"),
+        ("instead",),
+        signature,
+    ):
+        ids = reader.source_ids(fields["source"], f"{where}.source", sources)
+        out[name] = AddedApi(
+            *_release_of(reader, fields, where, "added_in"),
+            reader.required_string(fields["what"], f"{where}.what"),
+            reader.required_string(fields["instead"], f"{where}.instead")
+            if "instead" in fields
+            else "",
+            tuple(sources[i].url for i in ids),
+        )
+    return out
+
+
 def _removed_from_dist(
     reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
 ) -> dict[str, RemovedApi]:
@@ -365,12 +434,7 @@ def _removed_from_dist(
         ids = reader.source_ids(fields["source"], f"{where}.source", sources)
         names = reader.strings(fields["names"], f"{where}.names") if "names" in fields else ()
         out[name] = RemovedApi(
-            reader.required_string(
-                fields["dist"], f"{where}.dist", _DIST, "distribution (PEP 503 name)"
-            ),
-            reader.required_string(
-                fields["removed_in"], f"{where}.removed_in", _RELEASE, "release (10.0.0)"
-            ),
+            *_release_of(reader, fields, where, "removed_in"),
             reader.required_string(fields["use"], f"{where}.use"),
             frozenset(names),
             tuple(sources[i].url for i in ids),

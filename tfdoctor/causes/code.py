@@ -10,10 +10,12 @@ from tfdoctor.causes.common import TF_KERAS_OF_MINOR, companion_install, legacy_
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
+from tfdoctor.modules import modules
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 API_REMOVED: Final = CauseId("api-removed")
 TF_TOO_OLD_FOR_CODE: Final = CauseId("tf-too-old-for-code")
+DEPENDENCY_TOO_OLD_FOR_CODE: Final = CauseId("dependency-too-old-for-code")
 API_MOVED_TO_COMPAT_V1: Final = CauseId("api-moved-to-compat-v1")
 TF_CONTRIB_REMOVED: Final = CauseId("tf-contrib-removed")
 TF_ESTIMATOR_REMOVED: Final = CauseId("tf-estimator-removed")
@@ -49,6 +51,14 @@ CAUSES: Mapping[str, Cause] = dict(
             "targets, not changing the code.",
             "https://github.com/tensorflow/tensorflow/blob/master/RELEASE.md",
             "https://www.tensorflow.org/install/pip",
+        ),
+        define(
+            DEPENDENCY_TOO_OLD_FOR_CODE,
+            "A library beside TensorFlow is older than the code",
+            "The code was written for a later release of a library it uses beside TensorFlow "
+            "(matplotlib, JAX, ...): a behaviour or function that release added is refused by "
+            "the installed, older one in its own words. The fix is that library's release, "
+            "or code that does without the addition.",
         ),
         define(
             API_MOVED_TO_COMPAT_V1,
@@ -153,6 +163,19 @@ def tf_too_old_fix(
         "its own requirements (requirements.txt, setup.py's install_requires, its README), and "
         "check which one is installed now.",
         tuple(commands) or ("pip show tensorflow",),
+    )
+
+
+def dependency_too_old_fix(m: Machine, signature: str) -> Fix:
+    """A library older than the release that added what the code relies on (the module
+    table's ``added_to_distribution`` row of the ``signature`` whose words showed it)."""
+    row = modules().added_to_dist[signature]
+    instead = f", or {row.instead}" if row.instead else ""
+    return Fix(
+        f"{row.dist} {row.added_in} added what the code relies on ({row.what}), and the "
+        f"installed {row.dist} is older: upgrade {row.dist} to {row.added_in} or later"
+        f"{instead}.",
+        m.pip_install(f"{row.dist}>={row.added_in}"),
     )
 
 

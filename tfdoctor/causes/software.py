@@ -40,6 +40,7 @@ DEPENDENCY_OUT_OF_RANGE: Final = CauseId("dependency-out-of-range")
 DEPENDENCY_MISSING: Final = CauseId("dependency-missing")
 PROTOBUF_INCOMPATIBLE: Final = CauseId("protobuf-incompatible")
 KERAS_VERSION: Final = CauseId("keras-version")
+KERAS_BACKEND_VERSION_UNSUPPORTED: Final = CauseId("keras-backend-version-unsupported")
 TF_KERAS_MISSING: Final = CauseId("tf-keras-missing")
 TF_KERAS_MISMATCH: Final = CauseId("tf-keras-mismatch")
 COMPANION_MISMATCH: Final = CauseId("companion-mismatch")
@@ -167,6 +168,18 @@ CAUSES: Mapping[str, Cause] = dict(
             "Keras 3 serves tf.keras only from TensorFlow 2.16 on; older TensorFlow needs Keras 2"
             " of its own line, and Keras 2 code under 2.16+ needs tf-keras.",
             "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
+        ),
+        define(
+            KERAS_BACKEND_VERSION_UNSUPPORTED,
+            "The JAX or PyTorch under Keras 3 is not a release its backend supports",
+            "Keras 3 runs on JAX, PyTorch or TensorFlow, and each Keras release calls its "
+            "backend's API as that backend's releases of the day have it: a backend older than "
+            "that lacks a function Keras imports (jax.nn.dot_product_attention before JAX "
+            "0.4.31), one newer than Keras was tested with may break what Keras relies on. Keras "
+            "declares no range on its backends, so pip installs whichever the environment asks "
+            "for.",
+            "https://keras.io/getting_started/#installing-keras-3",
+            "https://github.com/keras-team/keras/blob/v3.8.0/requirements-jax-cuda.txt",
         ),
         define(
             TF_KERAS_MISSING,
@@ -3060,6 +3073,20 @@ def pkg_resources_fix(m: Machine, importer: Optional[str] = None) -> Fix:
     )
 
 
+def keras_backend_fix(m: Machine, signature: str) -> Fix:
+    """A Keras 3 backend older than what Keras' code calls (the module table's
+    ``added_to_distribution`` row of the ``signature`` whose words showed it): the backend's
+    release that added it."""
+    row = modules().added_to_dist[signature]
+    return Fix(
+        f"Keras calls {row.what}; {row.dist} added it in {row.added_in} and the installed "
+        f"{row.dist} is older. Upgrade {row.dist} to {row.added_in} or later the way it was "
+        "installed (a GPU build with the same extra or index as before), or install the Keras "
+        "release of that backend's day.",
+        m.pip_install(f"{row.dist}>={row.added_in}"),
+    )
+
+
 def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
     """Code using ``module.name`` (or the module, with ``name`` empty) that a release of its
     distribution removed (the module table's ``removed_from_distribution`` row): the
@@ -3067,18 +3094,26 @@ def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
     code uses it, where a frame shows one."""
     row = modules().removed_from_dist[module]
     what = f"{module}.{name}" if name else module
-    pin = f"{row.dist}<{row.removed_in}"
-    older = f"or install a {row.dist} before {row.removed_in} and pin it ({pin})"
+    return release_removed_fix(m, row.dist, row.removed_in, what, row.use, user)
+
+
+def release_removed_fix(
+    m: Machine, dist: str, removed_in: str, what: str, use: str, user: str = ""
+) -> Fix:
+    """Code using ``what``, which ``dist`` ``removed_in`` removed, ``use`` replacing it: the
+    replacement in the code (or a release of ``user``, the library whose frame uses it, that
+    has it), or a release of ``dist`` before the removal."""
+    pin = f"{dist}<{removed_in}"
+    older = f"or install a {dist} before {removed_in} and pin it ({pin})"
     if user:
         text = (
-            f"{user}'s code uses {what}, which {row.dist} {row.removed_in} removed: upgrade "
-            f"{user} to a release written for {row.dist} {row.removed_in} or later (one that "
-            f"uses {row.use}), {older}."
+            f"{user}'s code uses {what}, which {dist} {removed_in} removed: upgrade "
+            f"{user} to a release written for {dist} {removed_in} or later (one that "
+            f"uses {use}), {older}."
         )
         return Fix(text, m.pip_install(pin))
     text = (
-        f"The code uses {what}, which {row.dist} {row.removed_in} removed: use {row.use} "
-        f"in the code, {older}."
+        f"The code uses {what}, which {dist} {removed_in} removed: use {use} in the code, {older}."
     )
     return Fix(text, m.pip_install(pin))
 

@@ -5251,6 +5251,18 @@ def _numpy_abi(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     )
 
 
+def _added_row(cause: causes.CauseId, build: Callable[[Machine, str], Fix]) -> Builder:
+    """A builder for the signatures the module table's ``added_to_distribution`` keys: the fix
+    names the release of the row of the signature that hit."""
+
+    def builder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+        table = modules().added_to_dist
+        signature = next(h.signature.id for h in hits if h.signature.id in table)
+        return cause, build(m, signature)
+
+    return builder
+
+
 def _simple(cause: causes.CauseId, build: Callable[[Machine], Fix]) -> Builder:
     def builder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
         return cause, build(m)
@@ -5531,6 +5543,12 @@ BUILDERS: dict[str, Builder] = {
         causes.gpu.nccl_cuda_fix(m, r.nccl_cuda),
     ),
     causes.software.LIBRARY_PIN_CONFLICTS: _library_pin,
+    causes.code.DEPENDENCY_TOO_OLD_FOR_CODE: _added_row(
+        causes.code.DEPENDENCY_TOO_OLD_FOR_CODE, causes.code.dependency_too_old_fix
+    ),
+    causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED: _added_row(
+        causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED, causes.software.keras_backend_fix
+    ),
     **{cause: _simple(cause, build) for cause, build in _SIMPLE.items()},
 }
 

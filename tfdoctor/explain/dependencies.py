@@ -168,8 +168,7 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
         return None  # the user's own code, or the package's own: not a release pairing
     if owner in _TF_PACKAGES:
         return _tensorflow_refused(tb, match, caller, caller_frame, m)
-    removed = modules().removed_from_dist
-    if caller in TF_OWN or owner in removed or (module or "") in removed:
+    if caller in TF_OWN or _table_removal(match):
         # TensorFlow's, Keras' and TensorBoard's own requirements (keras 2.2's
         # keras_applications: keras-version) and the module table's removals: elsewhere.
         return None
@@ -180,6 +179,20 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
         # module): missing, it is an install or build of the package's own, not a release.
         return None
     return _dependency_lacks(tb, owner, caller, caller_frame, asked, match, m)
+
+
+def _table_removal(match: re.Match[str]) -> bool:
+    """Whether the module table's ``removed_from_distribution`` answers the message: a row
+    for the whole module, or one listing the name asked (an object's as Class.method). Other
+    names of a listed module are this reading's."""
+    table = modules().removed_from_dist
+    module = match["module"] or match["source"] or match["sub"] or ""
+    name = match["attr"] or match["name"]
+    if match["cls"]:
+        asked = f"{match['cls']}.{match['oattr']}"
+        return any(asked in row.names for row in table.values())
+    rows = [table[m] for m in (module, module.split(".", 1)[0]) if m in table]
+    return any(not row.names or (name is not None and name in row.names) for row in rows)
 
 
 def _one_distribution(caller: str, owner: str) -> bool:

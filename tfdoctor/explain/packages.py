@@ -45,7 +45,7 @@ from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requi
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import PIN_FIELDS, TFLine, spec_contains, version_key
-from tfdoctor.modules import distribution_of, modules
+from tfdoctor.modules import RemovedApi, distribution_of, modules
 
 if TYPE_CHECKING:
     from tfdoctor.scan.rules import Rules
@@ -1456,45 +1456,104 @@ _TF_KERAS = ("keras", "tf-keras")
 
 
 #: Python's words for a module's missing attribute (``module 'PIL.Image' has no attribute
-#: 'ANTIALIAS'``), and for a name an import did not find in it (``cannot import name
-#: 'ANTIALIAS' from 'PIL.Image'``).
+#: 'ANTIALIAS'``), for a name an import did not find in it (``cannot import name
+#: 'ANTIALIAS' from 'PIL.Image'``), and for an object's missing attribute (``'Processor'
+#: object has no attribute 'Init'``, Objects/object.c), which the table names Class.method.
 _MODULE_LACKS = re.compile(
     r"module '(?P<module>[\w.]{1,200})' has no attribute '(?P<name>\w{1,200})'"
     r"|cannot import name '(?P<name2>\w{1,200})' from '(?P<module2>[\w.]{1,200})'"
+    r"|^'(?P<cls>\w{1,200})' object has no attribute '(?P<method>\w{1,200})'"
 )
+
+
+def _removed_row(match: re.Match[str]) -> Optional[tuple[str, str, RemovedApi]]:
+    """The module, the name and the ``removed_from_distribution`` row a message of
+    :data:`_MODULE_LACKS` reads as, or None where the table has no row for it. An object's
+    attribute is looked up as Class.method among every row's names: the message does not
+    name the module."""
+    table = modules().removed_from_dist
+    if match.group("cls"):
+        name = f"{match.group('cls')}.{match.group('method')}"
+        return next(
+            ((module, name, row) for module, row in table.items() if name in row.names), None
+        )
+    module = match.group("module") or match.group("module2")
+    name = match.group("name") or match.group("name2")
+    row = table.get(module)
+    return (module, name, row) if row is not None and name in row.names else None
+
+
+#: JAX's own words for a name (or an argument) a release of it removed, as it raises them:
+#: its deprecation module's AttributeError for an entry without a function
+#: (jax/_src/deprecations.py, deprecation_getattr: "jax.interpreters.xla.xe was removed in JAX
+#: v0.4.36.", "jax.interpreters.xla.pytype_aval_mappings was deprecated in JAX v0.5.0 and
+#: removed in JAX v0.7.0. jax.core.pytype_aval_mappings can be used ...") and the TypeError of
+#: a removed argument ("The newshape argument to jnp.reshape was removed in JAX v0.4.36.").
+#: The release is JAX's own; "will be removed" is a warning, not this.
+_JAX_REMOVED = re.compile(
+    r"^(?P<what>(?:The \w{1,100} argument to )?(?:jax|jnp|lax)(?:\.\w{1,100}){0,10}) was "
+    r"(?:deprecated in JAX v[\d.]{1,20},? and )?removed in JAX v(?P<release>\d+\.\d+\.\d+)"
+)
+#: Where JAX's deprecation messages are written (the release notes name each removal).
+_JAX_DEPRECATIONS = (
+    "https://github.com/jax-ml/jax/blob/jax-v0.7.0/jax/_src/deprecations.py",
+    "https://docs.jax.dev/en/latest/changelog.html",
+)
+
+
+def _user_of(tb: Traceback, own: str) -> str:
+    """The library whose code asked ``own`` for what it lacks: the innermost installed frame
+    outside it, by the distribution pip knows it by (skimage is scikit-image's) where the
+    module table says; empty where no such frame shows (the user's own code)."""
+    top = next(
+        (
+            top
+            for top in (installed_package(f.path) for f in reversed(tb.frames))
+            if top is not None and top != own
+        ),
+        "",
+    )
+    return (distribution_of(top) or top) if top else ""
 
 
 def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A name of a module that a release of its own distribution removed (the module table's
-    ``removed_from_distribution``: Pillow 10's Image.ANTIALIAS): the code using it was written
-    for an earlier release of that distribution."""
-    table = modules().removed_from_dist
+    ``removed_from_distribution``: Pillow 10's Image.ANTIALIAS; or JAX's own words naming the
+    release, :data:`_JAX_REMOVED`): the code using it was written for an earlier release of
+    that distribution."""
     for tb in tracebacks:
+        jax = _JAX_REMOVED.match(tb.message)
+        if jax is not None:
+            user = _user_of(tb, "jax")
+            what, release = jax.group("what"), jax.group("release")
+            return [
+                causes.finding(
+                    f"explain.{causes.software.DEPENDENCY_API_REMOVED}",
+                    Severity.ERROR,
+                    causes.software.DEPENDENCY_API_REMOVED,
+                    f"{what} is gone: jax {release} removed it",
+                    f"{tb.where}: {tb.type}: {tb.message}\n"
+                    + (f"{user} (an installed package) uses it." if user else "The code uses it."),
+                    causes.software.release_removed_fix(
+                        m, "jax", release, what, "what JAX's message names instead", user
+                    ),
+                    _JAX_DEPRECATIONS,
+                )
+            ]
         match = _MODULE_LACKS.search(tb.message)
-        if match is None:
+        found = _removed_row(match) if match is not None else None
+        if found is None:
             continue
-        module = match.group("module") or match.group("module2")
-        name = match.group("name") or match.group("name2")
-        row = table.get(module)
-        if row is None or name not in row.names:
-            continue
+        module, name, row = found
         # The caller raised it: the innermost installed frame outside the distribution is the
         # library whose code uses the name (none: the user's own code).
-        own = module.split(".", 1)[0]
-        top = next(
-            (
-                top
-                for top in (installed_package(f.path) for f in reversed(tb.frames))
-                if top is not None and top != own
-            ),
-            "",
-        )
-        # The distribution pip knows it by (skimage is scikit-image's), where the table says.
-        user = (distribution_of(top) or top) if top else ""
+        user = _user_of(tb, module.split(".", 1)[0])
         return [
             causes.finding(
                 f"explain.{causes.software.DEPENDENCY_API_REMOVED}",
-                Severity.ERROR,
+                # An object's attribute names its class, not the module: another library's
+                # class of that name is possible, so a warning.
+                Severity.WARNING if match is not None and match.group("cls") else Severity.ERROR,
                 causes.software.DEPENDENCY_API_REMOVED,
                 f"{module}.{name} is gone: {row.dist} {row.removed_in} removed it",
                 f"{tb.where}: {tb.type}: {tb.message}\n"

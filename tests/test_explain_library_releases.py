@@ -1,0 +1,257 @@
+"""Libraries beside TensorFlow at a release the code was not written for, read from the
+module table: a release that removed what a library's code uses (JAX 0.7.0's
+jax.interpreters.xla names, sentencepiece 0.2.2's SentencePieceProcessor.Init), and a release
+that added what the code relies on, refused by older releases in their own words (matplotlib
+3.3.0's depth-1 images, JAX 0.4.31's jax.nn.dot_product_attention under Keras 3). Near misses
+keep their own reading."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import SIGNATURES, explained, fix_text
+from tfdoctor import causes
+from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.modules import ModulesError, modules, parse_modules
+
+
+def _only(report: Report, cause: str) -> Finding:
+    found = [x for x in report.findings if x.cause == cause]
+    assert len(found) == 1, [(x.id, x.severity.value) for x in report.findings]
+    return found[0]
+
+
+def _none_of(report: Report, cause: str) -> None:
+    assert not [x for x in report.findings if x.cause == cause], [
+        (x.id, x.severity.value) for x in report.findings
+    ]
+
+
+# --- a release that removed what a library's code uses ------------------------------------------
+
+
+def test_a_name_jax_removed_is_read_with_jax_s_release_and_tfp_s_way_out() -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/opt/env/lib/python3.11/site-packages/tensorflow_probability/substrates/jax/'
+        'internal/backend/jax/ops.py", line 681, in <module>\n'
+        "    jax.interpreters.xla.pytype_aval_mappings[onp.ndarray])\n"
+        "AttributeError: module 'jax.interpreters.xla' has no attribute 'pytype_aval_mappings'\n"
+    )
+    found = _only(report, "dependency-api-removed")
+    assert found.severity is Severity.ERROR
+    assert "jax 0.7.0" in found.summary
+    assert found.fix is not None and 'pip install "jax<0.7.0"' in found.fix.commands
+    text = fix_text(found)
+    # The frame is tensorflow-probability's: it is told to move, and which build has the guard.
+    assert "tensorflow-probability" in text and "tfp-nightly" in text
+
+
+def test_a_method_sentencepiece_removed_is_read_from_the_objects_words() -> None:
+    found = _only(
+        explained("AttributeError: 'SentencePieceProcessor' object has no attribute 'Init'\n"),
+        "dependency-api-removed",
+    )
+    # The words name a class, not its module: a warning.
+    assert found.severity is Severity.WARNING
+    assert found.fix is not None and 'pip install "sentencepiece<0.2.2"' in found.fix.commands
+    assert "model_proto" in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A method the class still has, and a class of that name the table does not list.
+        "AttributeError: 'SentencePieceProcessor' object has no attribute 'EncodeAsIds'",
+        "AttributeError: 'Tokenizer' object has no attribute 'Init'",
+        # A name jax.interpreters.xla still has.
+        "AttributeError: module 'jax.interpreters.xla' has no attribute 'canonicalize_dtype'",
+    ],
+)
+def test_other_missing_attributes_are_not_a_listed_removal(line: str) -> None:
+    _none_of(explained(line + "\n"), "dependency-api-removed")
+
+
+# --- a release that added what the code relies on -----------------------------------------------
+
+
+def test_matplotlib_refusing_a_depth_one_image_is_a_matplotlib_older_than_the_code() -> None:
+    found = _only(
+        explained("TypeError: Invalid shape (32, 32, 1) for image data\n"),
+        "dependency-too-old-for-code",
+    )
+    assert found.severity is Severity.ERROR
+    row = modules().added_to_dist["matplotlib-imshow-depth-one"]
+    assert found.fix is not None
+    assert f'pip install "matplotlib>={row.added_in}"' in found.fix.commands
+    assert "squeeze" in fix_text(found)
+    assert row.links[0] in found.links
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Depths every matplotlib release refuses (3.5 and later add the shapes it takes).
+        "TypeError: Invalid shape (32, 32, 2) for image data",
+        "TypeError: Invalid shape (32, 32, 5) for image data. Data must be 2D (monochromatic), "
+        "or 3D: MxNx3 (RGB) or MxNx4 (RGBA)",
+        # Four dimensions: a batch, refused by every release.
+        "TypeError: Invalid shape (1, 32, 32, 1) for image data",
+    ],
+)
+def test_shapes_no_matplotlib_takes_are_not_a_release(line: str) -> None:
+    _none_of(explained(line + "\n"), "dependency-too-old-for-code")
+
+
+def test_keras_saying_jax_lacks_flash_attention_is_a_backend_older_than_keras() -> None:
+    report = explained(
+        "ImportError: Flash attention is not supported in your current JAX version. Please "
+        "update it by following the official guide: "
+        "https://jax.readthedocs.io/en/latest/installation.html\n"
+    )
+    found = _only(report, "keras-backend-version-unsupported")
+    assert found.severity is Severity.WARNING
+    row = modules().added_to_dist["keras-jax-flash-attention-unsupported"]
+    assert row.dist == "jax"
+    assert found.fix is not None
+    assert f'pip install "jax>={row.added_in}"' in found.fix.commands
+
+
+def test_keras_words_for_another_backend_are_not_jax() -> None:
+    # Keras' torch backend says the same of PyTorch: no JAX release is its fix.
+    report = explained(
+        "ImportError: Flash attention is not supported in your current PyTorch version. Please "
+        "update it by following the official guide: https://pytorch.org/get-started/locally/\n"
+    )
+    assert "jax" not in " ".join(fix_text(x) for x in report.findings)
+
+
+# --- the table itself ---------------------------------------------------------------------------
+
+
+def test_every_added_row_keys_a_signature_of_its_cause() -> None:
+    # Each row is read through its signature: one of the two causes a release missing reads as.
+    wanted = {
+        causes.code.DEPENDENCY_TOO_OLD_FOR_CODE,
+        causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED,
+    }
+    table = modules().added_to_dist
+    assert table
+    for sid in table:
+        assert SIGNATURES.by_id(sid).cause in wanted, sid
+
+
+_TABLE = """schema_version: 1
+sources:
+  - {{id: s, title: "t", url: "https://example.org"}}
+modules: []
+ops: []
+added_to_distribution:
+  - {{signature: {signature}, dist: matplotlib, added_in: "{release}", what: "w", source: s}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("signature", "release", "field"),
+    [("Not_An_Id", "3.3.0", "signature"), ("some-signature", "3.x", "added_in")],
+)
+def test_a_malformed_added_row_names_its_field(signature: str, release: str, field: str) -> None:
+    with pytest.raises(ModulesError, match=field):
+        parse_modules(_TABLE.format(signature=signature, release=release))
+
+
+def test_a_well_formed_added_row_is_read() -> None:
+    table = parse_modules(_TABLE.format(signature="some-signature", release="3.3.0"))
+    assert table.added_to_dist["some-signature"].added_in == "3.3.0"
+
+
+def test_a_name_the_table_does_not_list_of_a_listed_module_keeps_the_callers_reading() -> None:
+    # The table answers the names it lists; another name of the same module, asked by an
+    # installed library's frame, is that library's release against the module's.
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.11/site-packages/evalkit/tokens.py", line 12, in load\n'
+        "    return sentencepiece.load_model(path)\n"
+        "AttributeError: module 'sentencepiece' has no attribute 'load_model'\n"
+    )
+    found = _only(report, "dependency-api-removed")
+    assert "evalkit" in found.summary
+    assert "0.2.2" not in fix_text(found)
+
+
+def test_a_name_pandas_2_removed_imported_by_a_library_tells_that_library_to_move() -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.10/site-packages/xgboost/compat.py", line 36, in '
+        "<module>\n"
+        "    from pandas import MultiIndex, Int64Index\n"
+        "ImportError: cannot import name 'Int64Index' from 'pandas' "
+        "(/srv/env/lib/python3.10/site-packages/pandas/__init__.py)\n"
+    )
+    found = _only(report, "dependency-api-removed")
+    assert found.severity is Severity.ERROR
+    assert "upgrade xgboost" in fix_text(found)
+    assert found.fix is not None and 'pip install "pandas<2.0.0"' in found.fix.commands
+
+
+def test_the_users_dataframe_append_under_pandas_2_is_told_the_replacement() -> None:
+    found = _only(
+        explained("AttributeError: 'DataFrame' object has no attribute 'append'\n"),
+        "dependency-api-removed",
+    )
+    assert found.severity is Severity.WARNING
+    assert "pandas.concat" in fix_text(found)
+
+
+def test_a_library_calling_dataframe_append_is_told_to_move_to_pandas_2() -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.10/site-packages/evalkit/summary.py", line 40, in collect\n'
+        "    out = frame.append(row)\n"
+        '  File "/srv/env/lib/python3.10/site-packages/pandas/core/generic.py", line 5989, in '
+        "__getattr__\n"
+        "    return object.__getattribute__(self, name)\n"
+        "AttributeError: 'DataFrame' object has no attribute 'append'\n"
+    )
+    found = _only(report, "dependency-api-removed")
+    assert "pandas 2.0.0" in found.summary
+    assert "upgrade evalkit" in fix_text(found)
+
+
+# --- JAX's own words for a removal --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "release"),
+    [
+        (
+            "AttributeError: jax.interpreters.xla.abstractify was deprecated in JAX v0.5.0 and "
+            "removed in JAX v0.7.0. jax.core.abstractify can be used instead.",
+            "0.7.0",
+        ),
+        ("AttributeError: jax.interpreters.xla.xb was removed in JAX v0.4.36.", "0.4.36"),
+        ("TypeError: The newshape argument to jnp.reshape was removed in JAX v0.4.36.", "0.4.36"),
+    ],
+)
+def test_jax_naming_the_release_that_removed_a_name_is_read_with_that_release(
+    message: str, release: str
+) -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.11/site-packages/evalkit/ops.py", line 9, in <module>\n'
+        "    fn = lookup()\n"
+        f"{message}\n"
+    )
+    found = _only(report, "dependency-api-removed")
+    assert found.severity is Severity.ERROR
+    assert f"jax {release}" in found.summary
+    assert found.fix is not None and f'pip install "jax<{release}"' in found.fix.commands
+    assert "upgrade evalkit" in fix_text(found)
+
+
+def test_jax_announcing_a_removal_to_come_is_not_a_removal() -> None:
+    report = explained(
+        "DeprecationWarning: jax.interpreters.xla.canonicalize_dtype is deprecated and will be "
+        "removed in JAX v0.7.0; use jax.dtypes.canonicalize_dtype.\n"
+    )
+    _none_of(report, "dependency-api-removed")
