@@ -137,6 +137,7 @@ from tfdoctor.explain.exceptions import (
     legacy_copy_candidate,
     unexplained_finding,
 )
+from tfdoctor.explain.installers import locked_without_wrapper
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.packages import (
     distributions_finding,
@@ -198,7 +199,7 @@ from tfdoctor.signatures import (
     Signature,
     Signatures,
 )
-from tfdoctor.wheel_index import releases_of
+from tfdoctor.wheel_index import python_span, releases_of
 from tfdoctor.wheel_tags import MANYLINUX1_GLIBC, manylinux_name, tag_os, wheel_platform_tags
 
 #: Citations kept per signature (the first lines it matched).
@@ -1242,6 +1243,12 @@ def _os_of(
         if system is not None:
             return Inferred("os", system, tag)
     return None
+
+
+def _text_os(text: str) -> Optional[str]:
+    """The operating system the whole of ``text`` implies (:func:`_os_of`), or None."""
+    found = _os_of((text,), ())
+    return found.value if found is not None else None
 
 
 _SO_NAMED = re.compile(r"(lib[\w.+-]+?\.so(?:\.\d+)*)\b")
@@ -4780,6 +4787,49 @@ def _unprefixed_refusal(m: Machine, r: Revealed, hits: Sequence[Hits]) -> Option
                 f"{shown}: every Linux wheel of the releases asked for ({refusal.spec}) carries "
                 "the manylinux2010 tag or a newer one, which pip reads only since 19.0.",
             )
+    return _unprefixed_companion_refusal(m, r)
+
+
+def _unprefixed_companion_refusal(m: Machine, r: Revealed) -> Optional[Fix]:
+    """A pip before 19.1 (the caller has read its unprefixed refusal) listing releases of a
+    distribution the bundled wheel index describes, none of them one whose Linux wheels the
+    index records, while every release the request admits publishes only platform wheels
+    with Linux ones among them: a pip that old reads only the manylinux1 tag of a Linux
+    wheel (manylinux2010 from 19.0, manylinux2014 from 19.3: pip's release notes), which
+    the list (pre-releases or sdists only) shows it skipped. Where the log shows the Python,
+    one of those releases must have a Linux wheel for it (else the Python is the reason).
+    The fix ranks the two readings the text leaves open: pip first, then the Python."""
+    del m  # the index, not the matrix, describes these distributions
+    for refusal in r.pip_refusals:
+        dist = normalize_name(refusal.dist)
+        rows = releases_of(dist)
+        if dist in TF_DISTRIBUTIONS or not rows or not refusal.versions:
+            continue  # "from versions: none" is another reason's (an index, a Python)
+        admitted = [
+            row for row in rows if not refusal.spec or spec_contains(row.version, refusal.spec)
+        ]
+        with_linux = {row.version for row in rows if row.platform_fits("linux")}
+        if (
+            not admitted
+            or any(row.pure or not row.platform_fits("linux") for row in admitted)
+            or any(v in with_linux for v in refusal.versions)
+            or (r.python and not any(row.python_fits(r.python) for row in admitted))
+        ):
+            continue
+        pythons = sorted(
+            {p for row in admitted for p in row.pythons if not p.startswith("py")},
+            key=version_key,
+        )
+        span = python_span(tuple(pythons)) if pythons else "the Pythons they list"
+        asked = f" ({refusal.spec})" if refusal.spec else ""
+        return causes.platform.pip_upgrade_fix(
+            "pip printed its refusal without 'ERROR:', as pips before 19.1 do, and lists "
+            f"{dist} {', '.join(refusal.versions)} only, none of the releases asked for{asked}, "
+            f"though each publishes Linux wheels (for {span}): a pip before 19.0 reads only "
+            "the manylinux1 tag of a Linux wheel (manylinux2010 from 19.0, manylinux2014 from "
+            f"19.3). If the upgraded pip still lists no such release of {dist}, the Python "
+            f"is the reason: use one of {span} (`python --version`).",
+        )
     return None
 
 
@@ -6213,6 +6263,13 @@ def explain(
         _custom_op_unresolved(findings, by_cause),
         _hosted_tf_replaced(evidence, revealed, by_cause, findings),
         _pip_added_beside(evidence, machine),
+        locked_without_wrapper(
+            evidence.first_text,
+            machine,
+            revealed.os,
+            revealed.mac,
+            _text_os,
+        ),
         _container_candidate(findings, by_cause, machine, revealed, evidence),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
         _container_libcuda_candidate(findings, by_cause),
