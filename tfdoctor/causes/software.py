@@ -718,6 +718,21 @@ def locked_wrapper_fix(installer: str, version: str, wrapper: str, platform: str
     )
 
 
+def required_by_name_fix(m: Machine, library: str, first_arm64: str) -> Fix:
+    """``library`` requires the distribution named ``tensorflow`` where TensorFlow is Apple's
+    ``tensorflow-macos`` (Apple silicon, before ``first_arm64``, the first line whose
+    ``tensorflow`` has macOS arm64 wheels): the library installed without its dependencies
+    beside it, or TensorFlow moved to a line whose ``tensorflow`` installs there."""
+    return Fix(
+        f"{library} requires the distribution named tensorflow, which tensorflow-macos does not "
+        f"satisfy: install {library} with --no-deps, keeping tensorflow-macos, then the other "
+        f"requirements `pip check` still lists for it. Or move to TensorFlow {first_arm64} or "
+        "later, whose tensorflow distribution installs on Apple silicon (uninstall "
+        "tensorflow-macos first: both write the same tensorflow/ package).",
+        (*m.pip(f"install --no-deps {library}"), *m.pip("check")),
+    )
+
+
 def unrecognised_distribution_fix(
     m: Machine, library: str, dist: Optional[str], version: str = ""
 ) -> Fix:

@@ -57,7 +57,7 @@ from tfdoctor.evidence.devices import (
 )
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.imports import imported_before_tensorflow
-from tfdoctor.evidence.macos import APPLE, INTEL, mac_shown
+from tfdoctor.evidence.macos import APPLE, INTEL, mac_shown, python_machine
 from tfdoctor.evidence.nodejs import rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
@@ -5082,7 +5082,58 @@ def _refusal_candidates(
                 causes.platform.macos11_pip_fix(r.pip_version, r.python),
             )
         )
+    named = _required_by_name(findings, m, r, refusal, text)
+    if named is not None:
+        out.append(named)
     return out
+
+
+def _required_by_name(
+    findings: Mapping[str, Finding], m: Machine, r: Revealed, refusal: PipRefusal, text: str
+) -> Optional[Finding]:
+    """pip listing no ``tensorflow`` at all where another distribution requires that name
+    ("(from gpflow)"), on a Mac not shown to be an Intel one: until the matrix's first line
+    with macOS arm64 wheels of ``tensorflow`` (2.13), TensorFlow on Apple silicon was Apple's
+    tensorflow-macos, which provides the module under another distribution name, so a
+    library's requirement of ``tensorflow`` fails although TensorFlow may be installed. A
+    candidate beside the reading given (the log does not show what is installed); a Python
+    shown must be one tensorflow-macos has wheels for."""
+    library = normalize_name(refusal.required_by)
+    cause = causes.software.TF_DISTRIBUTION_UNRECOGNISED
+    if (
+        m.matrix is None
+        or normalize_name(refusal.dist) != "tensorflow"
+        or not library
+        or library in TF_DISTRIBUTIONS
+        or f"explain.{cause}" in findings
+        or (r.mac is not None and r.mac.value == INTEL)
+        # An x86-64 Python (Intel, or Rosetta 2) has the tensorflow distribution's own wheels.
+        or python_machine(text) == "x86_64"
+        or not (r.os == "macos" or dict(_OS_TEXT)["macos"].search(text))
+    ):
+        return None
+    wrapper = releases_of("tensorflow-macos")
+    if r.python and not any(row.python_fits(r.python) for row in wrapper):
+        return None
+    arm64 = sorted(
+        (line for line in m.matrix.lines if line.python.get("macos-arm64")),
+        key=lambda line: version_key(line.line),
+    )
+    if not arm64:
+        return None
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.WARNING,
+        cause,
+        f"Or: {library} requires `tensorflow` by name beside Apple's tensorflow-macos (the "
+        "other candidate)",
+        f"pip found no release of the distribution named tensorflow, which {library} requires, "
+        "for this Mac's Python. On Apple silicon, TensorFlow before "
+        f"{arm64[0].line} is Apple's tensorflow-macos (the tensorflow distribution has macOS "
+        f"arm64 wheels from {arm64[0].line}: the matrix), whose module {library} imports but "
+        "whose name its requirement does not match.",
+        causes.software.required_by_name_fix(m, library, arm64[0].line),
+    )
 
 
 #: One distribution and its release in a listing ("tensorflow-intel 2.19.0").

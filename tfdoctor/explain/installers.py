@@ -9,20 +9,14 @@ what the installer installed shows ``tensorflow`` without it.
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.macos import INTEL
+from tfdoctor.evidence.macos import INTEL, python_machine
 from tfdoctor.evidence.pip import read_locked_installs
 from tfdoctor.evidence.traceback import Inferred
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
-
-#: platform.platform()'s words for macOS, with the interpreter's machine (macOS-14.1-arm64-
-#: arm-64bit): the wheels an installer picks are the interpreter's, so an x86-64 Python (an
-#: Intel Mac, or Rosetta 2 on Apple silicon) installs the x86-64 wheel, which holds the code.
-_MAC_PLATFORM = re.compile(r"\b(?:macOS|Darwin)-\d+\.\d+(?:\.\d+)?-(?P<machine>arm64|x86_64)\b")
 
 
 def locked_without_wrapper(
@@ -47,8 +41,10 @@ def locked_without_wrapper(
         os = os or os_in_text(text)
     if os not in ("macos", "windows") or (os == "macos" and mac is not None and mac.value == INTEL):
         return None
-    printed = _MAC_PLATFORM.search(text) if os == "macos" else None
-    if printed is not None and printed.group("machine") == "x86_64":
+    # The wheels an installer picks are the interpreter's: an x86-64 Python (an Intel Mac,
+    # or Rosetta 2 on Apple silicon) installs the x86-64 wheel, which holds the code.
+    printed = python_machine(text) if os == "macos" else None
+    if printed == "x86_64":
         return None
     for install in installs:
         names = dict(install.installed)
@@ -59,7 +55,7 @@ def locked_without_wrapper(
         for platform, wrapper in sorted(line.wrappers.items()):
             if platform.split("-", 1)[0] != os or wrapper in names:
                 continue
-            sure = os == "windows" or printed is not None
+            sure = os == "windows" or printed == "arm64"
             cause = causes.software.DEPENDENCY_MISSING
             where = "" if sure else " (if this Python is an arm64 one, on Apple silicon)"
             return causes.finding(
