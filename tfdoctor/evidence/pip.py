@@ -671,9 +671,9 @@ class LockedInstall(Record):
     installed: tuple[tuple[str, str], ...]
 
 
-#: uv's list of what it installed: one `` + name==version`` line each (crates/uv/src/commands/
-#: pip/operations.rs, report_changes: "+" then the name, "==" and the version;
-#: https://github.com/astral-sh/uv/blob/0.6.5/crates/uv/src/commands/pip/operations.rs).
+#: uv's list of what it installed: one `` + name==version`` line each (its install report,
+#: ChangeEventKind::Added: `" {} {}{}"` with "+", the name and the installed version, which
+#: prints as ``==X``; https://github.com/astral-sh/uv/tree/main/crates/uv/src/commands).
 _UV_ADDED = re.compile(
     rf"^[ \t]*\+ (?P<dist>{_NAME})==(?P<version>\d[\w.+!]{{0,40}})[ \t]*\r?$", re.M
 )
@@ -681,8 +681,8 @@ _UV_ADDED = re.compile(
 #: ``uv sync``, ``uv lock``, ``uv run``; https://docs.astral.sh/uv/concepts/resolution/
 #: #universal-resolution). ``uv pip install`` resolves for the running interpreter only.
 _UV_PROJECT = re.compile(r"(?:^|[\s$%>])uv (?:add|sync|lock|run)\b", re.M)
-#: Poetry's line for each package it installs (src/poetry/installation/executor.py,
-#: _execute_install: "Installing <name> (<version>)" after a bullet;
+#: Poetry's line for each package it installs (src/poetry/installation/executor.py: "  - Installing
+#: <c1>{}</c1> (<c2>{}</c2>)" with the name and version, a bullet in place of "-" since 1.2;
 #: https://github.com/python-poetry/poetry/blob/1.8.0/src/poetry/installation/executor.py).
 _POETRY_INSTALLING = re.compile(
     rf"^[ \t]*[-•] Installing (?P<dist>{_NAME}) \((?P<version>\d[\w.+!]{{0,40}})\)", re.M
