@@ -972,7 +972,7 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         "protobuf": causes.software.PROTOBUF_INCOMPATIBLE,
     }.get(
         c.target,
-        # TensorFlow's cap stops below every release the other package asks for, and the
+        # TensorFlow's cap lies below every release the other package asks for, and the
         # matrix names no line whose range meets it: TensorFlow's range holds the shared
         # dependency back (the other's pin is not the old one).
         causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE
