@@ -93,6 +93,47 @@ def test_a_prefixed_refusal_or_an_old_request_is_not_read_as_an_old_pip() -> Non
         assert _absent(explained(text), "pip-too-old"), text
 
 
+def test_an_unprefixed_refusal_of_a_companion_listing_no_release_with_linux_wheels() -> None:
+    # tflite-support publishes Linux wheels for every release from 0.1.0 (the bundled index);
+    # a pip before 19.1 listing only its early pre-releases did not read their tags.
+    text = (
+        "Collecting tflite-support>=0.4.0\n"
+        "  Could not find a version that satisfies the requirement tflite-support>=0.4.0 "
+        "(from versions: 0.1.0a0, 0.1.0a1)\n"
+        "No matching distribution found for tflite-support>=0.4.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "pip-too-old"
+    fix = fix_text(top)
+    assert "manylinux1" in fix and "python -m pip install --upgrade pip" in fix
+    # The reading the text leaves open, ranked second: the Python those wheels are for.
+    assert "CPython 3.7 to 3.11" in fix
+
+
+def test_a_companion_refusal_an_old_pip_does_not_explain_keeps_its_reading() -> None:
+    prefixed = (
+        "ERROR: Could not find a version that satisfies the requirement tflite-support>=0.4.0 "
+        "(from versions: 0.1.0a0, 0.1.0a1)\n"
+    )
+    none_listed = (
+        "Could not find a version that satisfies the requirement tflite-support>=0.4.0 "
+        "(from versions: )\n"
+    )
+    # A Python no admitted release has a wheel for: the Python, not pip, is the reason.
+    python_shown = (
+        "$ python3 --version\nPython 3.5.2\n"
+        "Could not find a version that satisfies the requirement tflite-support>=0.4.0 "
+        "(from versions: 0.1.0a0, 0.1.0a1)\n"
+    )
+    # A listed release with Linux wheels: pip reads those tags.
+    listed = (
+        "Could not find a version that satisfies the requirement tflite-support>=0.4.4 "
+        "(from versions: 0.4.0, 0.4.1)\n"
+    )
+    for text in (prefixed, none_listed, python_shown, listed):
+        assert _absent(explained(text), "pip-too-old"), text
+
+
 # Windows' path limit in conda's words -----------------------------------------------------
 
 

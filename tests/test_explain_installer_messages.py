@@ -476,6 +476,23 @@ def test_a_librarys_exact_pin_that_no_tensorflow_meets_is_the_librarys() -> None
     assert "does not record TensorFlow's wrapt ranges" in fix_text(top)
 
 
+def test_a_pin_past_tensorflows_cap_is_tensorflows_range_holding_it_back() -> None:
+    # TensorFlow 2.5's wheel declares tensorflow-estimator<2.6.0,>=2.5.0: a library asking for
+    # 2.7 meets a cap, not an old pin of its own.
+    text = (
+        "The conflict is caused by:\n"
+        "    somelib 1.2.0 depends on tensorflow-estimator==2.7.0\n"
+        "    tensorflow 2.5.0 depends on tensorflow-estimator<2.6.0 and >=2.5.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-pin-conflicts-with-package"
+    fix = fix_text(top)
+    assert "somelib" in fix and "a later tensorflow whose range admits" in fix
+    # Below TensorFlow's floor, the library's pin is the old one.
+    older = text.replace("==2.7.0", "==2.4.0")
+    assert top_error(explained(older)).cause == "library-pin-conflicts"
+
+
 def test_a_library_that_brought_its_own_tensorflow_clashes_within_its_pins() -> None:
     text = (
         "ERROR: Cannot install somelib==1.0.4 because these package versions have conflicting "

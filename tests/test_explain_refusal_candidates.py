@@ -255,3 +255,38 @@ def test_a_refused_macos_wheel_says_what_its_tag_needs(
     assert all(w in text for w in words)
     assert ("SYSTEM_VERSION_COMPAT=0" in text) is compat
     assert "platform.mac_ver()" in text
+
+
+# --- a library's requirement of the name `tensorflow` on a Mac ----------------------------
+
+_MINIFORGE = "/Users/me/miniforge3/envs/lab/lib/python3.9/site-packages"
+
+
+def _library_refusal(requirer: str = "from somelib", python: str = "python3.9") -> str:
+    return (
+        "Collecting somelib==1.0.0\n"
+        f"Requirement already satisfied: scipy in {_MINIFORGE.replace('python3.9', python)} "
+        "(from somelib==1.0.0) (1.8.0)\n" + _refusal("tensorflow>=2.4.0", requirer)
+    )
+
+
+def test_a_librarys_tensorflow_refused_on_a_mac_adds_the_distribution_name_candidate() -> None:
+    report = explained(_library_refusal())
+    # The reading given stays first: no TensorFlow for this interpreter.
+    assert top_error(report).cause == "tf-no-wheel-for-python"
+    found = _of(report, "tf-distribution-unrecognised")
+    assert found is not None and found.severity is Severity.WARNING
+    fix = fix_text(found)
+    assert "pip install --no-deps somelib" in fix and "tensorflow-macos" in fix
+    # The first line whose `tensorflow` has macOS arm64 wheels (the matrix), not an older one.
+    assert "TensorFlow 2.13 or later" in fix
+
+
+def test_the_name_candidate_needs_a_library_a_mac_and_a_python_apples_build_has() -> None:
+    asked = _library_refusal(requirer="")
+    linux = _library_refusal().replace("/Users/me", "/home/me")
+    intel = "Platform: macOS-12.6-x86_64-i386-64bit\n" + _library_refusal()
+    # tensorflow-macos never had Python 3.7 wheels (the bundled index).
+    py37 = "$ python --version\nPython 3.7.9\n" + _library_refusal(python="python3.7")
+    for text in (asked, linux, intel, py37):
+        assert _of(explained(text), "tf-distribution-unrecognised") is None, text

@@ -741,6 +741,57 @@ def _still_with_tensorflow(dist: str) -> str:
     return f" (one before {dropped}: {dist} {dropped} has no TensorFlow code)" if dropped else ""
 
 
+#: The environment markers of each platform key a TensorFlow wrapper is required on (PEP 508's
+#: sys_platform and platform_machine, as the wrappers' own requirement in ``tensorflow``'s
+#: platform wheels states them).
+_WRAPPER_MARKERS = {
+    "macos-arm64": 'sys_platform == "darwin" and platform_machine == "arm64"',
+    "windows-x86_64": 'sys_platform == "win32"',
+    "linux-aarch64": 'sys_platform == "linux" and platform_machine == "aarch64"',
+}
+
+
+def locked_wrapper_fix(installer: str, version: str, wrapper: str, platform: str) -> Fix:
+    """Add the distribution ``tensorflow`` ``version`` requires on ``platform`` (a matrix
+    line's ``wrappers``: tensorflow-macos on Apple silicon), pinned to the same release and
+    marked for that platform, to the project ``installer`` (``uv``, ``poetry``) locks: its
+    lock, read from another platform's wheel, left it out."""
+    marker = _WRAPPER_MARKERS.get(platform, "")
+    requirement = f"{wrapper}=={version}" + (f"; {marker}" if marker else "")
+    if installer == "poetry":
+        entry = f'{wrapper} = {{ version = "{version}"' + (
+            f", markers = '{marker}' }}" if marker else " }"
+        )
+        return Fix(
+            f"tensorflow {version}'s wheel for {platform_words((platform,))} holds no "
+            f"TensorFlow code: it requires {wrapper}=={version}, which Poetry's lock left out. "
+            f"Add it under [tool.poetry.dependencies] in pyproject.toml ({entry}), then lock "
+            "and install again.",
+            ("poetry lock", "poetry install"),
+        )
+    return Fix(
+        f"tensorflow {version}'s wheel for {platform_words((platform,))} holds no TensorFlow "
+        f"code: it requires {wrapper}=={version}, which {installer}'s lock left out. Add it to "
+        "the project for that platform, then import TensorFlow again.",
+        (f"{installer} add {shlex_quote(requirement)}",),
+    )
+
+
+def required_by_name_fix(m: Machine, library: str, first_arm64: str) -> Fix:
+    """``library`` requires the distribution named ``tensorflow`` where TensorFlow is Apple's
+    ``tensorflow-macos`` (Apple silicon, before ``first_arm64``, the first line whose
+    ``tensorflow`` has macOS arm64 wheels): the library installed without its dependencies
+    beside it, or TensorFlow moved to a line whose ``tensorflow`` installs there."""
+    return Fix(
+        f"{library} requires the distribution named tensorflow, which tensorflow-macos does not "
+        f"satisfy: install {library} with --no-deps, keeping tensorflow-macos, then the other "
+        f"requirements `pip check` still lists for it. Or move to TensorFlow {first_arm64} or "
+        "later, whose tensorflow distribution installs on Apple silicon (uninstall "
+        "tensorflow-macos first: both write the same tensorflow/ package).",
+        (*m.pip(f"install --no-deps {library}"), *m.pip("check")),
+    )
+
+
 def unrecognised_distribution_fix(
     m: Machine, library: str, dist: Optional[str], version: str = ""
 ) -> Fix:

@@ -55,6 +55,18 @@ _SAID = re.compile(
 )
 
 
+#: platform.platform()'s words alone, with the interpreter's machine.
+_PLATFORM = re.compile(r"\b(?:macOS|Darwin)-\d+\.\d+(?:\.\d+)?-(?P<machine>arm64|x86_64)\b")
+
+
+def python_machine(text: str) -> Optional[str]:
+    """The machine a Python on macOS reports in platform.platform()'s words in ``text``
+    (``arm64``, ``x86_64``), or None: the interpreter's, not the Mac's (an x86-64 Python
+    under Rosetta 2 prints x86_64), which decides the wheels pip installs for it."""
+    found = _PLATFORM.search(text[:MAC_READ])
+    return found.group("machine") if found is not None else None
+
+
 def read_mac(text: str, printed_only: bool = False) -> Optional[Inferred]:
     """The kind of Mac ``text`` shows, with the words it rests on (:data:`INTEL`,
     :data:`APPLE`), or None where it shows neither or both; ``printed_only``: only what the

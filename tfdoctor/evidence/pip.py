@@ -658,3 +658,54 @@ def read_abi_hints(texts: Iterable[str]) -> list[AbiTagsFound]:
             if len(out) >= MAX_REFUSALS:
                 return out
     return out
+
+
+@record
+class LockedInstall(Record):
+    """What a resolver that locks for every platform reported installing (observed): uv's
+    project commands and Poetry read one wheel's metadata for all platforms."""
+
+    #: ``uv`` or ``poetry``.
+    installer: str
+    #: The distributions installed, PEP 503 names, with their versions, in the order shown.
+    installed: tuple[tuple[str, str], ...]
+
+
+#: uv's list of what it installed: one `` + name==version`` line each (its install report,
+#: ChangeEventKind::Added: `" {} {}{}"` with "+", the name and the installed version, which
+#: prints as ``==X``; https://github.com/astral-sh/uv/tree/main/crates/uv/src/commands).
+_UV_ADDED = re.compile(
+    rf"^[ \t]*\+ (?P<dist>{_NAME})==(?P<version>\d[\w.+!]{{0,40}})[ \t]*\r?$", re.M
+)
+#: A uv command that resolves a project's lock, for every platform at once (``uv add``,
+#: ``uv sync``, ``uv lock``, ``uv run``; https://docs.astral.sh/uv/concepts/resolution/
+#: #universal-resolution). ``uv pip install`` resolves for the running interpreter only.
+_UV_PROJECT = re.compile(r"(?:^|[\s$%>])uv (?:add|sync|lock|run)\b", re.M)
+#: Poetry's line for each package it installs (src/poetry/installation/executor.py: "  - Installing
+#: <c1>{}</c1> (<c2>{}</c2>)" with the name and version, a bullet in place of "-" since 1.2;
+#: https://github.com/python-poetry/poetry/blob/1.8.0/src/poetry/installation/executor.py).
+_POETRY_INSTALLING = re.compile(
+    rf"^[ \t]*[-•] Installing (?P<dist>{_NAME}) \((?P<version>\d[\w.+!]{{0,40}})\)", re.M
+)
+
+
+def read_locked_installs(texts: Iterable[str]) -> list[LockedInstall]:
+    """Each list of installed distributions a uv project command or Poetry printed in
+    ``texts``, in order: the installs whose resolution was made for every platform."""
+    out: list[LockedInstall] = []
+    for text in texts:
+        if " + " in text and "uv " in text and _UV_PROJECT.search(text):
+            added = tuple(
+                (normalize_name(m.group("dist")), m.group("version"))
+                for m in _UV_ADDED.finditer(text)
+            )
+            if added:
+                out.append(LockedInstall("uv", added))
+        if "Installing " in text:
+            poetry = tuple(
+                (normalize_name(m.group("dist")), m.group("version"))
+                for m in _POETRY_INSTALLING.finditer(text)
+            )
+            if poetry:
+                out.append(LockedInstall("poetry", poetry))
+    return out

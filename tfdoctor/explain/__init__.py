@@ -57,7 +57,7 @@ from tfdoctor.evidence.devices import (
 )
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.imports import imported_before_tensorflow
-from tfdoctor.evidence.macos import APPLE, INTEL, mac_shown
+from tfdoctor.evidence.macos import APPLE, INTEL, mac_shown, python_machine
 from tfdoctor.evidence.nodejs import rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
@@ -137,6 +137,7 @@ from tfdoctor.explain.exceptions import (
     legacy_copy_candidate,
     unexplained_finding,
 )
+from tfdoctor.explain.installers import locked_without_wrapper
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.packages import (
     distributions_finding,
@@ -198,7 +199,7 @@ from tfdoctor.signatures import (
     Signature,
     Signatures,
 )
-from tfdoctor.wheel_index import releases_of
+from tfdoctor.wheel_index import python_span, releases_of
 from tfdoctor.wheel_tags import MANYLINUX1_GLIBC, manylinux_name, tag_os, wheel_platform_tags
 
 #: Citations kept per signature (the first lines it matched).
@@ -1242,6 +1243,12 @@ def _os_of(
         if system is not None:
             return Inferred("os", system, tag)
     return None
+
+
+def _text_os(text: str) -> Optional[str]:
+    """The operating system the whole of ``text`` implies (:func:`_os_of`), or None."""
+    found = _os_of((text,), ())
+    return found.value if found is not None else None
 
 
 _SO_NAMED = re.compile(r"(lib[\w.+-]+?\.so(?:\.\d+)*)\b")
@@ -4780,6 +4787,49 @@ def _unprefixed_refusal(m: Machine, r: Revealed, hits: Sequence[Hits]) -> Option
                 f"{shown}: every Linux wheel of the releases asked for ({refusal.spec}) carries "
                 "the manylinux2010 tag or a newer one, which pip reads only since 19.0.",
             )
+    return _unprefixed_companion_refusal(m, r)
+
+
+def _unprefixed_companion_refusal(m: Machine, r: Revealed) -> Optional[Fix]:
+    """A pip before 19.1 (the caller has read its unprefixed refusal) listing releases of a
+    distribution the bundled wheel index describes, none of them one whose Linux wheels the
+    index records, while every release the request admits publishes only platform wheels
+    with Linux ones among them: a pip that old reads only the manylinux1 tag of a Linux
+    wheel (manylinux2010 from 19.0, manylinux2014 from 19.3: pip's release notes), which
+    the list (pre-releases or sdists only) shows it skipped. Where the log shows the Python,
+    one of those releases must have a Linux wheel for it (else the Python is the reason).
+    The fix ranks the two readings the text leaves open: pip first, then the Python."""
+    del m  # the index, not the matrix, describes these distributions
+    for refusal in r.pip_refusals:
+        dist = normalize_name(refusal.dist)
+        rows = releases_of(dist)
+        if dist in TF_DISTRIBUTIONS or not rows or not refusal.versions:
+            continue  # "from versions: none" is another reason's (an index, a Python)
+        admitted = [
+            row for row in rows if not refusal.spec or spec_contains(row.version, refusal.spec)
+        ]
+        with_linux = {row.version for row in rows if row.platform_fits("linux")}
+        if (
+            not admitted
+            or any(row.pure or not row.platform_fits("linux") for row in admitted)
+            or any(v in with_linux for v in refusal.versions)
+            or (r.python and not any(row.python_fits(r.python) for row in admitted))
+        ):
+            continue
+        pythons = sorted(
+            {p for row in admitted for p in row.pythons if not p.startswith("py")},
+            key=version_key,
+        )
+        span = python_span(tuple(pythons)) if pythons else "the Pythons they list"
+        asked = f" ({refusal.spec})" if refusal.spec else ""
+        return causes.platform.pip_upgrade_fix(
+            "pip printed its refusal without 'ERROR:', as pips before 19.1 do, and lists "
+            f"{dist} {', '.join(refusal.versions)} only, none of the releases asked for{asked}, "
+            f"though each publishes Linux wheels (for {span}): a pip before 19.0 reads only "
+            "the manylinux1 tag of a Linux wheel (manylinux2010 from 19.0, manylinux2014 from "
+            f"19.3). If the upgraded pip still lists no such release of {dist}, the Python "
+            f"is the reason: use one of {span} (`python --version`).",
+        )
     return None
 
 
@@ -5032,7 +5082,58 @@ def _refusal_candidates(
                 causes.platform.macos11_pip_fix(r.pip_version, r.python),
             )
         )
+    named = _required_by_name(findings, m, r, refusal, text)
+    if named is not None:
+        out.append(named)
     return out
+
+
+def _required_by_name(
+    findings: Mapping[str, Finding], m: Machine, r: Revealed, refusal: PipRefusal, text: str
+) -> Optional[Finding]:
+    """pip listing no ``tensorflow`` at all where another distribution requires that name
+    ("(from gpflow)"), on a Mac not shown to be an Intel one: until the matrix's first line
+    with macOS arm64 wheels of ``tensorflow`` (2.13), TensorFlow on Apple silicon was Apple's
+    tensorflow-macos, which provides the module under another distribution name, so a
+    library's requirement of ``tensorflow`` fails although TensorFlow may be installed. A
+    candidate beside the reading given (the log does not show what is installed); a Python
+    shown must be one tensorflow-macos has wheels for."""
+    library = normalize_name(refusal.required_by)
+    cause = causes.software.TF_DISTRIBUTION_UNRECOGNISED
+    if (
+        m.matrix is None
+        or normalize_name(refusal.dist) != "tensorflow"
+        or not library
+        or library in TF_DISTRIBUTIONS
+        or f"explain.{cause}" in findings
+        or (r.mac is not None and r.mac.value == INTEL)
+        # An x86-64 Python (Intel, or Rosetta 2) has the tensorflow distribution's own wheels.
+        or python_machine(text) == "x86_64"
+        or not (r.os == "macos" or dict(_OS_TEXT)["macos"].search(text))
+    ):
+        return None
+    wrapper = releases_of("tensorflow-macos")
+    if r.python and not any(row.python_fits(r.python) for row in wrapper):
+        return None
+    arm64 = sorted(
+        (line for line in m.matrix.lines if line.python.get("macos-arm64")),
+        key=lambda line: version_key(line.line),
+    )
+    if not arm64:
+        return None
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.WARNING,
+        cause,
+        f"Or: {library} requires `tensorflow` by name beside Apple's tensorflow-macos (the "
+        "other candidate)",
+        f"pip found no release of the distribution named tensorflow, which {library} requires, "
+        "for this Mac's Python. On Apple silicon, TensorFlow before "
+        f"{arm64[0].line} is Apple's tensorflow-macos (the tensorflow distribution has macOS "
+        f"arm64 wheels from {arm64[0].line}: the matrix), whose module {library} imports but "
+        "whose name its requirement does not match.",
+        causes.software.required_by_name_fix(m, library, arm64[0].line),
+    )
 
 
 #: One distribution and its release in a listing ("tensorflow-intel 2.19.0").
@@ -6237,6 +6338,13 @@ def explain(
         _custom_op_unresolved(findings, by_cause),
         _hosted_tf_replaced(evidence, revealed, by_cause, findings),
         _pip_added_beside(evidence, machine),
+        locked_without_wrapper(
+            evidence.first_text,
+            machine,
+            revealed.os,
+            revealed.mac,
+            _text_os,
+        ),
         _container_candidate(findings, by_cause, machine, revealed, evidence),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
         _container_libcuda_candidate(findings, by_cause),

@@ -878,6 +878,24 @@ _RESOLVER_ADD = {
 }
 
 
+#: A specifier's lower bound (``==2.6.0``, ``>=2.6``, ``~=2.6.0``) and its upper bound (``<2.6.0``,
+#: ``<=2.5.9``), as pip's resolver prints them.
+_FLOOR = re.compile(r"(?:==|>=|~=|>)\s*(?P<v>\d+(?:\.\d+)*)(?![\w.*])")
+_CAP = re.compile(r"(?P<op><=?)\s*(?P<v>\d+(?:\.\d+)*)(?![\w.*])")
+
+
+def _above_cap(wanted: str, tf_range: str) -> bool:
+    """Whether every release ``wanted`` admits lies at or past the cap of TensorFlow's
+    ``tf_range`` on the same package (``==2.6.0`` against ``<2.6.0,>=2.5.0``): TensorFlow's
+    range, not the other package's, is what holds the package below."""
+    floors = [version_key(x.group("v")) for x in _FLOOR.finditer(wanted)]
+    caps = [(x.group("op"), version_key(x.group("v"))) for x in _CAP.finditer(tf_range)]
+    if not floors or not caps:
+        return False
+    floor = max(floors)
+    return any(floor >= cap if op == "<" else floor > cap for op, cap in caps)
+
+
 def _between(c: Conflict, m: Machine) -> Optional[Finding]:
     """TensorFlow's range on a package and another package's that no version meets: the
     TensorFlow release whose range meets the other's (the matrix's pins), else the other's pin
@@ -932,7 +950,14 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
                 "known here"
             )
             + f": install a release of {other} with a wider {c.target} range ({listed}), or "
-            "keep the two in separate environments.",
+            "keep the two in separate environments."
+            + (
+                f" TensorFlow {c.requirer_version}'s range caps {c.target} below every release "
+                f"{other} asks for: a later {c.requirer} whose range admits {c.target}{c.have} "
+                f"ends it too (`pip index versions {c.requirer}` lists them)."
+                if _above_cap(c.have, c.spec)
+                else ""
+            ),
             m.list_releases(other)
             if c.installer == "pip"
             else (causes.common.pypi_releases_command(other),),
@@ -947,7 +972,12 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         "protobuf": causes.software.PROTOBUF_INCOMPATIBLE,
     }.get(
         c.target,
-        causes.software.LIBRARY_PIN_CONFLICTS
+        # TensorFlow's cap lies below every release the other package asks for, and the
+        # matrix names no line whose range meets it: TensorFlow's range holds the shared
+        # dependency back (the other's pin is not the old one).
+        causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE
+        if not fits and _above_cap(c.have, c.spec)
+        else causes.software.LIBRARY_PIN_CONFLICTS
         if pinned
         else causes.software.DEPENDENCY_OUT_OF_RANGE,
     )

@@ -1,0 +1,92 @@
+"""Installs a resolver locked for every platform (uv's project commands, Poetry) read from the
+installer's own list of what it installed: ``tensorflow`` of a line whose wheel for the log's
+system requires a wrapper distribution (tensorflow-macos on Apple silicon for 2.13 to 2.15),
+installed without it."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from tests.explaining import explained, fix_text
+from tfdoctor.evidence.pip import LockedInstall, read_locked_installs
+from tfdoctor.findings import Finding, Report
+
+
+def _uv_add(version: str = "2.13.1", also: str = "", command: str = "uv add") -> str:
+    """uv's output for a project command, as uv prints it, in a project under a macOS home."""
+    return (
+        f"/Users/me/proj $ {command} tensorflow=={version}\n"
+        "Using CPython 3.11.6\n"
+        "Creating virtual environment at: .venv\n"
+        "Resolved 40 packages in 812ms\n"
+        "Installed 38 packages in 120ms\n"
+        " + absl-py==2.1.0\n"
+        " + numpy==1.24.3\n"
+        f" + tensorflow=={version}\n"
+        f"{also}"
+        " + wrapt==1.15.0\n"
+    )
+
+
+_POETRY = (
+    "/Users/me/proj $ poetry install\n"
+    "Package operations: 3 installs, 0 updates, 0 removals\n\n"
+    "  - Installing numpy (1.24.3)\n"
+    "  - Installing tensorflow (2.14.1)\n"
+    "  - Installing wrapt (1.14.1)\n"
+)
+
+
+def _missing(report: Report) -> Optional[Finding]:
+    return next((x for x in report.findings if x.cause == "dependency-missing"), None)
+
+
+def test_uv_and_poetry_lists_are_read_with_their_installer() -> None:
+    assert read_locked_installs((_uv_add(),)) == [
+        LockedInstall(
+            "uv",
+            (
+                ("absl-py", "2.1.0"),
+                ("numpy", "1.24.3"),
+                ("tensorflow", "2.13.1"),
+                ("wrapt", "1.15.0"),
+            ),
+        )
+    ]
+    poetry = read_locked_installs((_POETRY.replace("  - ", "  • "),))
+    assert [x.installer for x in poetry] == ["poetry"]
+    assert ("tensorflow", "2.14.1") in poetry[0].installed
+    # uv's own install command resolves for the running interpreter: not a lock's list.
+    assert read_locked_installs((_uv_add(command="uv pip install"),)) == []
+
+
+def test_a_uv_lock_without_tensorflow_macos_on_a_mac_is_the_missing_wrapper() -> None:
+    found = _missing(explained(_uv_add()))
+    assert found is not None and found.severity.value == "warning"
+    fix = fix_text(found)
+    assert "tensorflow-macos==2.13.1" in fix and "uv add" in fix
+    assert 'platform_machine == "arm64"' in fix
+
+
+def test_apple_silicon_shown_makes_it_an_error_and_an_intel_mac_nothing() -> None:
+    apple = explained("Platform: macOS-13.4-arm64-arm-64bit\n" + _uv_add())
+    found = _missing(apple)
+    assert found is not None and found.severity.value == "error"
+    intel = explained("Platform: macOS-13.4-x86_64-i386-64bit\n" + _uv_add())
+    assert _missing(intel) is None
+
+
+def test_poetry_gets_poetrys_own_fix() -> None:
+    found = _missing(explained(_POETRY))
+    assert found is not None
+    assert "tensorflow-macos" in fix_text(found) and "poetry lock" in fix_text(found)
+
+
+def test_the_wrapper_installed_another_line_or_another_system_is_no_finding() -> None:
+    with_wrapper = _uv_add(also=" + tensorflow-macos==2.13.1\n")
+    # 2.16 and later publish macOS arm64 wheels of tensorflow itself (no wrapper).
+    newer = _uv_add(version="2.16.1")
+    linux = _uv_add().replace("/Users/me", "/home/me")
+    plain_uv_pip = _uv_add(command="uv pip install")
+    for text in (with_wrapper, newer, linux, plain_uv_pip):
+        assert _missing(explained(text)) is None, text

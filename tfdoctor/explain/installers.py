@@ -1,0 +1,78 @@
+"""What installers' own words show about an installation, read over several lines.
+
+A resolver that locks a project for every platform (uv's project commands, Poetry) reads one
+wheel's metadata for all of them; where TensorFlow's ``tensorflow`` wheel for one platform
+requires another distribution that holds its code (a matrix line's ``wrappers``:
+tensorflow-macos on Apple silicon for 2.13 to 2.15), the lock leaves it out, and the list of
+what the installer installed shows ``tensorflow`` without it.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from tfdoctor import causes
+from tfdoctor.evidence.macos import INTEL, python_machine
+from tfdoctor.evidence.pip import read_locked_installs
+from tfdoctor.evidence.traceback import Inferred
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import Machine
+
+
+def locked_without_wrapper(
+    text: str,
+    m: Machine,
+    os: Optional[str],
+    mac: Optional[Inferred],
+    os_in_text: Callable[[str], Optional[str]],
+) -> Optional[Finding]:
+    """uv or Poetry reporting it installed ``tensorflow`` of a line whose wheel for the log's
+    system (``os``) requires a wrapper distribution, and not that wrapper: the wrapper's
+    absence is the missing dependency. On macOS only an arm64 interpreter needs it (the
+    x86-64 wheel holds the code): an error where the log prints an arm64 platform, nothing
+    for an x86-64 one or an Intel Mac, else a warning. Linux needs it on aarch64 only, which the
+    system alone does not say: nothing there. ``os_in_text`` reads the system from the whole
+    text where the cited lines did not show it (no signature cites an install that went
+    through)."""
+    if m.matrix is None or "nstall" not in text:
+        return None
+    installs = read_locked_installs((text,))
+    if installs:
+        os = os or os_in_text(text)
+    if os not in ("macos", "windows") or (os == "macos" and mac is not None and mac.value == INTEL):
+        return None
+    # The wheels an installer picks are the interpreter's: an x86-64 Python (an Intel Mac,
+    # or Rosetta 2 on Apple silicon) installs the x86-64 wheel, which holds the code.
+    printed = python_machine(text) if os == "macos" else None
+    if printed == "x86_64":
+        return None
+    for install in installs:
+        names = dict(install.installed)
+        version = names.get("tensorflow")
+        line = m.matrix.line_for(version) if version else None
+        if version is None or line is None:
+            continue
+        for platform, wrapper in sorted(line.wrappers.items()):
+            if platform.split("-", 1)[0] != os or wrapper in names:
+                continue
+            sure = os == "windows" or printed == "arm64"
+            cause = causes.software.DEPENDENCY_MISSING
+            where = "" if sure else " (if this Python is an arm64 one, on Apple silicon)"
+            return causes.finding(
+                f"explain.{cause}",
+                Severity.ERROR if sure else Severity.WARNING,
+                cause,
+                f"{install.installer} installed tensorflow {version} without {wrapper}{where}",
+                f"{install.installer} reports installing tensorflow {version} and not "
+                f"{wrapper}, which tensorflow {version}'s wheel for {platform} requires "
+                "(its metadata only; the lock read another platform's wheel)."
+                + (
+                    ""
+                    if sure
+                    else " An x86-64 Python's wheel (an Intel Mac, Rosetta 2) holds the code "
+                    'and needs nothing: `python -c "import platform; print(platform.machine())"` '
+                    "tells."
+                ),
+                causes.software.locked_wrapper_fix(install.installer, version, wrapper, platform),
+            )
+    return None
