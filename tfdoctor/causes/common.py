@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 from typing import Final, Optional
 
+from tfdoctor.env.usage import LOAD
 from tfdoctor.facts import normalize_name, requirement_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
@@ -126,6 +127,12 @@ def set_env(m: Machine, *settings: tuple[str, str]) -> tuple[str, ...]:
         powershell = "; ".join(f'$env:{name} = "{value}"' for name, value in settings)
         return (*cmd, powershell)
     return ("export " + " ".join(f"{name}={shlex.quote(value)}" for name, value in settings),)
+
+
+def load_env(m: Machine) -> str:
+    """The command that loads ``tfdoctor env``'s settings into the machine's shell:
+    PowerShell's on Windows (cmd has no way to run a command's output), sh's elsewhere."""
+    return LOAD["powershell" if m.os == "windows" else "sh"]
 
 
 def legacy_keras_switch(m: Machine) -> tuple[str, ...]:
