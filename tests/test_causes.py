@@ -745,26 +745,6 @@ def test_a_converter_upgrade_holds_the_installed_tensorflow() -> None:
 
 
 @pytest.mark.parametrize(
-    ("spec", "release", "admits"),
-    [
-        (">=3.20.3,<6", "6.30", True),
-        (">=6.30", "6.30", False),
-        (">6.31,<7", "6.30", False),
-        ("==5.29.*", "6.30", True),
-        ("==6.31.*", "6.30", False),
-        ("~=1.26", "2.0", True),
-        ("<2", "2.0", True),
-        ("not a range", "2.0", True),
-    ],
-)
-def test_a_range_admits_an_older_release_only_when_every_floor_is_below(
-    spec: str, release: str, admits: bool
-) -> None:
-    """One reading of a declared range's floors, for every fix that offers to step back."""
-    assert causes.software.admits_below(spec, release) is admits
-
-
-@pytest.mark.parametrize(
     ("version", "cpu_build"),
     [
         pytest.param("1.14.0", "tensorflow==1.14.0", id="older-than-every-line"),

@@ -44,7 +44,7 @@ from tfdoctor.explain.modules import TF_OWN, module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import PIN_FIELDS, TFLine, spec_contains, version_key
+from tfdoctor.matrix import PIN_FIELDS, TFLine, admits_below, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
 
 if TYPE_CHECKING:
@@ -1547,7 +1547,7 @@ def numpy_removed_findings(
             "release of it was written for."
         )
         declared = m.declared_range("numpy")
-        if declared and not causes.software.admits_below(declared, release):
+        if declared and not admits_below(declared, release):
             # No NumPy the installed TensorFlow runs with has the name: the library moves.
             cause = causes.code.NUMPY_NAME_REMOVED
             fix = Fix(
@@ -1685,7 +1685,7 @@ def _numpy_name_in_code(
         if candidates
         else ""
     )
-    if declared and not causes.software.admits_below(declared, release):
+    if declared and not admits_below(declared, release):
         # TensorFlow's own floor is at or above the release that removed the name: no NumPy
         # it runs with has it, so holding NumPy back would break TensorFlow instead.
         fix = Fix(
