@@ -3266,7 +3266,7 @@ def _download_network(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     error = _NETWORK_ERROR.search(said)
     words = error.group(0).strip() if error is not None else first.signature.summary
     return causes.network.NETWORK_CAUSE[order[0]], causes.network.network_fix(
-        order, words, _download_url(hits), slow=first.signature.id == "download-read-timed-out"
+        m, order, words, _download_url(hits), slow=first.signature.id == "download-read-timed-out"
     )
 
 
