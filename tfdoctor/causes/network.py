@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import set_env
+from tfdoctor.causes.common import set_env, set_env_to_output
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 
@@ -209,6 +209,7 @@ def _install_certificates(python: Optional[str]) -> str:
 
 
 def ca_certs_fix(
+    m: Machine,
     macos: Optional[bool],
     python: Optional[str],
     proxy_first: bool = False,
@@ -217,7 +218,8 @@ def ca_certs_fix(
 ) -> Fix:
     """Certificates the downloading Python can verify with: python.org's macOS Python's own
     step where the log shows macOS (or does not show the system), certifi's bundle elsewhere,
-    a TLS-intercepting proxy's CA; never verification turned off. ``macos``: True, False, or
+    a TLS-intercepting proxy's CA; never verification turned off; the variables set in the
+    shells of machine ``m``. ``macos``: True, False, or
     None where the log does not show the system; ``python``: the interpreter's X.Y the log
     shows; ``proxy_first``: the client carries certifi's bundle (pip, requests), so an
     intercepting proxy is the likelier; ``reason``: what OpenSSL said it lacked."""
@@ -229,7 +231,7 @@ def ca_certs_fix(
             f"`{_install_certificates(python)}`, once per Python)"
         )
     store_fix = (
-        "install certifi's bundle and point the ssl module at it (SSL_CERT_FILE, exported "
+        "install certifi's bundle and point the ssl module at it (SSL_CERT_FILE, set "
         "before Python starts)"
     )
     proxy = (
@@ -259,8 +261,8 @@ def ca_certs_fix(
         commands.append(_install_certificates(python))
     commands += [
         "python -m pip install --upgrade certifi",
-        'export SSL_CERT_FILE="$(python -m certifi)"',
-        "export REQUESTS_CA_BUNDLE=/path/to/organisation-ca.pem",
+        *set_env_to_output(m, "SSL_CERT_FILE", "python -m certifi"),
+        *set_env(m, ("REQUESTS_CA_BUNDLE", "/path/to/organisation-ca.pem")),
     ]
     return Fix(
         f"Certificate verification failed{said}: the downloading Python could not find the CA "

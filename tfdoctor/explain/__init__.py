@@ -3298,6 +3298,7 @@ def _ca_certs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         macos = None
     reason = _VERIFY_REASON.search(said)
     return causes.network.PYTHON_CA_CERTS_MISSING, causes.network.ca_certs_fix(
+        m,
         macos,
         r.python,
         proxy_first=proxy_first,
