@@ -146,7 +146,7 @@ def set_env_to_output(m: Machine, name: str, command: str) -> tuple[str, ...]:
 
 def load_env(m: Machine) -> str:
     """The command that loads ``tfdoctor env``'s settings into the machine's shell:
-    PowerShell's on Windows (cmd has no way to run a command's output), sh's elsewhere."""
+    PowerShell's on Windows (``tfdoctor env`` prints no format for cmd), sh's elsewhere."""
     return LOAD["powershell" if m.os == "windows" else "sh"]
 
 
