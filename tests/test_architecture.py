@@ -130,6 +130,8 @@ ALLOWED = {
         "tfdoctor.modules",
         "tfdoctor.hosted",
         "tfdoctor.wheel_index",
+        # How `tfdoctor env`'s output is loaded, for the fixes that tell a user to load it.
+        "tfdoctor.env.usage",
     ),
     "tfdoctor.checks": (
         "tfdoctor.facts",
@@ -182,6 +184,7 @@ ALLOWED = {
         "tfdoctor.redact",
         "tfdoctor.render",
         "tfdoctor.env.settings",
+        "tfdoctor.env.usage",
         "tfdoctor.pin",
         "tfdoctor.machine",
         # `tfdoctor upgrade`'s plan record (not its service).
@@ -191,6 +194,8 @@ ALLOWED = {
     ),
     # `tfdoctor env`'s settings, derived from facts; the package's own module imports nothing.
     "tfdoctor.env": (),
+    # How each format of `tfdoctor env` is used: read by its renderer and the catalogue's fixes.
+    "tfdoctor.env.usage": (),
     "tfdoctor.env.settings": ("tfdoctor.facts", "tfdoctor.cuda_layout", "tfdoctor.machine"),
     # Pins from facts and the matrix (the packages probe lists the installed distributions).
     "tfdoctor.pin": (

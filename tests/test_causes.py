@@ -745,26 +745,6 @@ def test_a_converter_upgrade_holds_the_installed_tensorflow() -> None:
 
 
 @pytest.mark.parametrize(
-    ("spec", "release", "admits"),
-    [
-        (">=3.20.3,<6", "6.30", True),
-        (">=6.30", "6.30", False),
-        (">6.31,<7", "6.30", False),
-        ("==5.29.*", "6.30", True),
-        ("==6.31.*", "6.30", False),
-        ("~=1.26", "2.0", True),
-        ("<2", "2.0", True),
-        ("not a range", "2.0", True),
-    ],
-)
-def test_a_range_admits_an_older_release_only_when_every_floor_is_below(
-    spec: str, release: str, admits: bool
-) -> None:
-    """One reading of a declared range's floors, for every fix that offers to step back."""
-    assert causes.software.admits_below(spec, release) is admits
-
-
-@pytest.mark.parametrize(
     ("version", "cpu_build"),
     [
         pytest.param("1.14.0", "tensorflow==1.14.0", id="older-than-every-line"),
@@ -855,3 +835,41 @@ def test_a_linux_machine_keeps_export() -> None:
     assert causes.common.set_env(machine(f.facts()), ("XLA_FLAGS", "--a --b")) == (
         "export XLA_FLAGS='--a --b'",
     )
+
+
+@pytest.mark.parametrize(
+    ("system", "expected"),
+    [
+        pytest.param("Linux", ('export SSL_CERT_FILE="$(python -m certifi)"',), id="linux"),
+        pytest.param(
+            "Windows",
+            (
+                "for /f \"delims=\" %i in ('python -m certifi') do set SSL_CERT_FILE=%i",
+                '$env:SSL_CERT_FILE = "$(python -m certifi)"',
+            ),
+            id="windows",
+        ),
+    ],
+)
+def test_a_variable_set_to_a_commands_output_in_the_machines_shells(
+    system: str, expected: tuple[str, ...]
+) -> None:
+    plat = f.platform(system=system, machine="AMD64", os_name=system, libc="")
+    m = machine(f.facts(platform=plat))
+    assert causes.common.set_env_to_output(m, "SSL_CERT_FILE", "python -m certifi") == expected
+
+
+def test_the_network_fixes_set_variables_in_the_machines_shells() -> None:
+    # The proxy and a CA bundle: cmd's and PowerShell's forms on Windows, export elsewhere.
+    windows = machine(f.facts(platform=WINDOWS))
+    proxy = causes.network.network_fix(windows, ("proxy",), "[WinError 10061]").commands
+    certs = causes.network.ca_certs_fix(windows, False, None).commands
+    assert "set HTTPS_PROXY=http://PROXY_HOST:PORT" in proxy
+    assert "set REQUESTS_CA_BUNDLE=/path/to/organisation-ca.pem" in certs
+    assert '$env:SSL_CERT_FILE = "$(python -m certifi)"' in certs
+    assert not any(c.startswith("export ") for c in (*proxy, *certs))
+    linux = machine(f.facts())
+    proxy = causes.network.network_fix(linux, ("proxy",), "[Errno 111]").commands
+    certs = causes.network.ca_certs_fix(linux, False, None).commands
+    assert "export HTTPS_PROXY=http://PROXY_HOST:PORT HTTP_PROXY=http://PROXY_HOST:PORT" in proxy
+    assert "export REQUESTS_CA_BUNDLE=/path/to/organisation-ca.pem" in certs

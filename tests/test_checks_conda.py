@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests import factories as f
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.checks.packages import check_conda_mix
 from tfdoctor.facts import CondaFacts, CondaPackage, Facts
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import Machine
 
 PREFIX = "/home/u/miniconda3/envs/tf"
 
@@ -74,7 +77,39 @@ def test_a_conda_tensorflow_gpu_is_conda_s_for_the_fixes_too() -> None:
     facts = in_conda(CondaPackage("tensorflow-gpu", "2.4.1", "h", "pkgs/main"))
     found = judge(facts)
     assert [x.cause for x in found] == ["tf-multiple-distributions"]
-    from tfdoctor.machine import Machine
-
     conda_tf = Machine(facts, f.FIXTURE_MATRIX).conda_tensorflow
     assert conda_tf is not None and conda_tf.name == "tensorflow-gpu"
+
+
+@pytest.mark.parametrize(
+    ("system", "path", "found"),
+    [
+        pytest.param(
+            "Linux",
+            "/usr/bin:/home/u/miniconda3/condabin/:/bin",
+            "/home/u/miniconda3/condabin/",
+            id="linux",
+        ),
+        # A Windows facts file replayed here: split on Windows' ";", the drive's ":" kept whole.
+        pytest.param(
+            "Windows",
+            r"C:\Windows;C:\Users\u\Miniconda3\CondaBin;C:\Python311",
+            r"C:\Users\u\Miniconda3\CondaBin",
+            id="windows",
+        ),
+        pytest.param("Windows", r"C:\Users\u\condabin-old;C:\Windows", None, id="windows-none"),
+        pytest.param("Linux", "/usr/bin:/bin", None, id="linux-none"),
+    ],
+)
+def test_condabin_is_read_with_the_examined_machines_path_separator(
+    system: str, path: str, found: str | None
+) -> None:
+    plat = f.platform(system=system, machine="AMD64", os_name=system, libc="")
+    facts = f.facts(platform=plat, python=f.python(env_kind="venv"), environment={"PATH": path})
+    assert Machine(facts, f.FIXTURE_MATRIX).conda_outside == found
+
+
+def test_path_entries_skip_empty_ones() -> None:
+    windows = f.platform(system="Windows", machine="AMD64", os_name="Windows 11", libc="")
+    facts = f.facts(platform=windows, environment={"PATH": r"C:\a;;C:\b;"})
+    assert Machine(facts, f.FIXTURE_MATRIX).path_entries("PATH") == (r"C:\a", r"C:\b")

@@ -20,6 +20,7 @@ from tests.cstubs import build_shared_lib
 from tests.test_probe_nvidia import NVML_STUB_C
 from tfdoctor.checks import CHECKS, run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
+from tfdoctor.env.usage import LOAD, USAGE
 from tfdoctor.facts import (
     DeviceFacts,
     Facts,
@@ -31,6 +32,7 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.probes._run import run_command
+from tfdoctor.render.envfile import render_env
 from tfdoctor.smoke import SmokeOptions, run_smoke
 from tfdoctor.smoke.memory import read_memory_held
 
@@ -98,6 +100,21 @@ def test_on_windows_the_fix_is_in_powershell_and_cmd() -> None:
         "set TF_FORCE_GPU_ALLOW_GROWTH=true",
         '$env:TF_FORCE_GPU_ALLOW_GROWTH = "true"',
     )
+
+
+@pytest.mark.parametrize(
+    ("system", "shell"),
+    [pytest.param("Linux", "sh", id="linux-sh"), pytest.param("Windows", "powershell", id="win")],
+)
+def test_the_fix_loads_the_env_as_its_own_header_says(system: str, shell: str) -> None:
+    # One home for how `tfdoctor env` is loaded: the fix runs what the output's header names.
+    plat = f.platform(system=system, machine="AMD64", os_name=system, libc="")
+    (finding,) = judge(dataclasses.replace(with_env(), platform=plat))
+    assert finding.fix is not None
+    header = render_env((), shell, "0").splitlines()[0]
+    assert header.endswith(f"Use: {USAGE[shell]}")
+    assert finding.fix.commands[0] == LOAD[shell]
+    assert USAGE[shell].startswith(LOAD[shell])
 
 
 def test_a_gpu_shared_with_another_process_is_a_warning() -> None:

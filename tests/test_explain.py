@@ -418,6 +418,20 @@ def test_the_scan_reads_every_line_once() -> None:
     assert evidence.hits["dlopen-cuda-library"].citations == [("line 3", DLOPEN)]
 
 
+def test_a_keyword_with_digits_is_found_on_its_own_line_not_on_its_shapes() -> None:
+    # "32 bit (" and "64 bit (" share a shape ("00 bit ("): only the line that holds the
+    # keyword's own digits is the signature's, the only line visited, however many lines of
+    # that shape come before and after it.
+    head = "sys.version: 3.7.3 (v3.7.3:ef4ec6ed12, Mar 25 2019, 21:26:53) [MSC v.1916 "
+    other = head + "64 bit (Intel)]\n"
+    bits32 = head + "32 bit (Intel)]"
+    evidence = scan([LogText("", 1, other * 5 + bits32 + "\n" + other)], SIGNATURES)
+    assert list(evidence.hits) == ["python-32bit-version"]
+    hit = evidence.hits["python-32bit-version"]
+    assert hit.count == 1
+    assert hit.citations == [("line 6", bits32)]
+
+
 # --- combined with a machine's facts ---------------------------------------------------------
 
 MISMATCH = (

@@ -378,3 +378,34 @@ def test_a_public_hosts_refusal_is_still_read() -> None:
 
 
 _CONNECTION = ("no-network-access", "proxy-not-configured", "download-host-unreachable")
+
+
+def test_the_proxy_is_set_in_the_shells_of_the_system_the_log_shows() -> None:
+    # Winsock's refusal and a Windows path: cmd's `set` and PowerShell's `$env:`, as
+    # `export` is a command of neither.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Users\\u\\train.py", line 9, in <module>\n'
+        "urllib.error.URLError: <urlopen error [WinError 10061] No connection could be made "
+        "because the target machine actively refused it>\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "proxy-not-configured"
+    assert top.fix is not None
+    commands = top.fix.commands
+    assert "set HTTPS_PROXY=http://PROXY_HOST:PORT" in commands
+    assert "set HTTP_PROXY=http://PROXY_HOST:PORT" in commands
+    assert (
+        '$env:HTTPS_PROXY = "http://PROXY_HOST:PORT"; $env:HTTP_PROXY = "http://PROXY_HOST:PORT"'
+        in commands
+    )
+    assert not any(c.startswith("export ") for c in commands)
+
+
+def test_elsewhere_the_proxy_is_exported() -> None:
+    top = top_error(explained("IOError: [Errno socket error] [Errno 111] Connection refused\n"))
+    assert top.fix is not None
+    assert (
+        "export HTTPS_PROXY=http://PROXY_HOST:PORT HTTP_PROXY=http://PROXY_HOST:PORT"
+        in top.fix.commands
+    )

@@ -10,6 +10,7 @@ from typing import Optional
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence import pip as pip_evidence
 from tfdoctor.evidence.pip import read_machine
 from tfdoctor.findings import Finding, Report, Severity
 
@@ -165,10 +166,24 @@ def test_tensorflow_macos_on_a_python_it_has_no_wheels_for_names_its_pythons() -
         pytest.param("$ uname -m\nppc64le\n", "ppc64le", id="uname-m"),
         pytest.param("Linux-5.10.0-21-arm64-aarch64-with-glibc2.31\n", "aarch64", id="platform"),
         pytest.param("Building for x86_64 and aarch64 targets\n", None, id="prose"),
+        pytest.param(
+            "Linux raspberrypi 5.10.103-v7l+ #1529 SMP Tue Mar 8 12:24:00 GMT 2022 armv7l "
+            "GNU/Linux\n",
+            "armv7l",
+            id="uname-a-armv7l",
+        ),
+        pytest.param("$ uname -m\narmv8l\n", None, id="not-a-named-machine"),
     ],
 )
 def test_read_machine_reads_unames_and_platforms_words(text: str, machine: object) -> None:
     assert read_machine(text) == machine
+
+
+@pytest.mark.parametrize("name", pip_evidence._ARCH_NAMES)
+def test_every_named_machine_passes_the_plain_search_and_the_expression(name: str) -> None:
+    # One table serves both: a name the expression reads is never cut by the search before it.
+    assert read_machine(f"$ uname -m\n{name}\n") == name
+    assert read_machine(f"Linux-6.1.0-{name}-with-glibc2.36\n") == name
 
 
 _JETSON = "Linux nano 4.9.140-tegra #1 SMP PREEMPT aarch64 aarch64 aarch64 GNU/Linux\n"

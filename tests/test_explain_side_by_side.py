@@ -66,16 +66,24 @@ def test_tensorflows_own_check_of_a_32_bit_python_is_of_windows() -> None:
     assert found is not None and ".venv\\Scripts\\python -m pip install" in fix_text(found)
 
 
-def test_a_gpu_package_before_2_1_is_kept_under_its_own_name() -> None:
+@pytest.mark.parametrize(
+    "release",
+    [
+        pytest.param("1.15.5", id="oldest-line"),
+        # Older than every line of the matrix: its GPU build was tensorflow-gpu too.
+        pytest.param("1.14.0", id="before-the-matrix"),
+    ],
+)
+def test_a_gpu_package_before_2_1_is_kept_under_its_own_name(release: str) -> None:
     log = HEAD + (
-        "tensorflow-gpu 1.15.5 requires gast==0.2.2, but you have gast 0.3.3 which is "
+        f"tensorflow-gpu {release} requires gast==0.2.2, but you have gast 0.3.3 which is "
         "incompatible.\n"
         "tf-nightly 2.3.0.dev20200601 requires gast==0.3.3, but you have gast 0.2.2 which is "
         "incompatible.\n"
     )
     found = _of(explained(log), "tf-multiple-distributions")
     assert found is not None
-    assert 'pip install "tensorflow-gpu==1.15.5"' in fix_text(found)
+    assert f'pip install "tensorflow-gpu=={release}"' in fix_text(found)
 
 
 def test_a_gpu_package_of_a_line_whose_gpu_build_is_tensorflow_is_kept_as_tensorflow() -> None:

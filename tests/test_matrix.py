@@ -43,6 +43,8 @@ from tfdoctor.matrix import (
     MatrixError,
     Pins,
     TFLine,
+    above_range,
+    admits_below,
     load_matrix,
     parse_arch,
     parse_matrix,
@@ -1263,3 +1265,43 @@ def test_the_tolerated_h5py_range_stops_at_the_oldest_declared_floor() -> None:
     assert ranges
     assert all(spec_contains("2.10.0", r) and not spec_contains("2.8.0", r) for r in ranges)
     assert all(not spec_contains("3.1.0", r) for r in ranges)
+
+
+@pytest.mark.parametrize(
+    ("spec", "release", "admits"),
+    [
+        (">=3.20.3,<6", "6.30", True),
+        (">=6.30", "6.30", False),
+        (">6.31,<7", "6.30", False),
+        ("==5.29.*", "6.30", True),
+        ("==6.31.*", "6.30", False),
+        ("~=1.26", "2.0", True),
+        ("<2", "2.0", True),
+        ("not a range", "2.0", True),
+    ],
+)
+def test_a_range_admits_an_older_release_only_when_every_floor_is_below(
+    spec: str, release: str, admits: bool
+) -> None:
+    """One reading of a declared range's floors, for every fix that offers to step back."""
+    assert admits_below(spec, release) is admits
+
+
+@pytest.mark.parametrize(
+    ("version", "spec", "above"),
+    [
+        ("2.0.0", "<2", True),
+        ("1.26.4", "<2", False),
+        ("2.0.0", "<=1.26.4,>=1.23", True),
+        ("4.25.3", "==4.25.3", False),
+        ("4.25.4", "==4.25.3", True),
+        ("3.9.1", "==3.9.*", False),  # a wildcard has no single release to be above
+        ("2.0.0", ">=1.23", False),
+        ("2.0.0", "not a range", False),
+    ],
+)
+def test_a_version_is_above_a_range_only_past_an_upper_bound(
+    version: str, spec: str, above: bool
+) -> None:
+    """Past ``<X``, ``<=X`` or an exact ``==X``: a fix steps such a version down, never up."""
+    assert above_range(version, spec) is above

@@ -10,10 +10,12 @@ answer has one rule, here; no check derives it again.
 from __future__ import annotations
 
 import functools
+import ntpath
+import posixpath
 import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import PurePath, PurePosixPath
+from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from typing import Final, Optional
 
 from tfdoctor.compat import (
@@ -489,12 +491,20 @@ class Machine(Record):
         (https://docs.conda.io/projects/conda/en/stable/commands/init.html, --condabin)."""
         if self.in_conda or self.facts.python is None:
             return None
-        path = (self.facts.environment or {}).get("PATH", "")
-        sep = ";" if self.os == "windows" else ":"
-        for entry in path.split(sep):
-            if entry.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1].lower() == "condabin":
-                return entry
-        return None
+        # Windows' folder names ignore case (Miniconda3\condabin), and so does macOS by default.
+        pure = PureWindowsPath if self.os == "windows" else PurePosixPath
+        return next(
+            (e for e in self.path_entries("PATH") if pure(e).name.lower() == "condabin"), None
+        )
+
+    def path_entries(self, variable: str) -> tuple[str, ...]:
+        """The non-empty entries of the search-path ``variable`` (``PATH``) of the examined
+        machine, in order. Split with that machine's ``os.pathsep`` (``;`` on Windows, ``:``
+        elsewhere), not this one's: a Windows facts file replayed on Linux reads as Windows
+        wrote it, and its drive letters (``C:\\``) stay whole."""
+        sep = ntpath.pathsep if self.os == "windows" else posixpath.pathsep
+        value = (self.facts.environment or {}).get(variable, "")
+        return tuple(entry for entry in value.split(sep) if entry)
 
     @functools.cached_property
     def conda_tensorflow(self) -> Optional[CondaPackage]:

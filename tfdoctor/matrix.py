@@ -529,6 +529,42 @@ def spec_contains(version: str, spec: str) -> Optional[bool]:
         return None
 
 
+def above_range(version: str, spec: str) -> bool:
+    """``version`` is past an upper bound of ``spec`` (``<X``, ``<=X``, ``==X``)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - 40 ms
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        have = Version(version)
+        for item in SpecifierSet(spec):
+            if item.operator in ("<", "<=") and not item.contains(have, prereleases=True):
+                return True
+            if item.operator == "==" and "*" not in item.version and have > Version(item.version):
+                return True
+    except (InvalidSpecifier, InvalidVersion):
+        return False
+    return False
+
+
+def admits_below(spec: str, release: str) -> bool:
+    """Whether the range ``spec`` admits some release older than ``release``: every lower
+    bound (``>=X``, ``>X``, ``==X``, ``~=X``, ``===X``) lies below it. A range that does not
+    parse is taken to admit one (nothing is known against it)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - 40 ms
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        bound = Version(release)
+        for item in SpecifierSet(spec):
+            if item.operator in (">=", ">", "==", "~=", "==="):
+                floor = item.version[:-2] if item.version.endswith(".*") else item.version
+                if Version(floor) >= bound:
+                    return False
+    except (InvalidSpecifier, InvalidVersion):
+        return True
+    return True
+
+
 def version_key(text: str) -> tuple[int, ...]:
     """A dotted numeric version (driver, CUDA, Python) as a comparable tuple."""
     return _dotted(text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 from typing import Final, Optional
 
+from tfdoctor.env.usage import LOAD
 from tfdoctor.facts import normalize_name, requirement_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
@@ -126,6 +127,27 @@ def set_env(m: Machine, *settings: tuple[str, str]) -> tuple[str, ...]:
         powershell = "; ".join(f'$env:{name} = "{value}"' for name, value in settings)
         return (*cmd, powershell)
     return ("export " + " ".join(f"{name}={shlex.quote(value)}" for name, value in settings),)
+
+
+def set_env_to_output(m: Machine, name: str, command: str) -> tuple[str, ...]:
+    """The lines that set ``name`` to the line ``command`` prints, for what the shell starts
+    next: sh's command substitution, ``export NAME="$(command)"``; on a Windows machine cmd's
+    ``for /f`` over the command's output (at the prompt its variable takes one %,
+    https://learn.microsoft.com/windows-server/administration/windows-commands/for), then
+    PowerShell's subexpression in a double-quoted string, ``$env:NAME = "$(command)"``
+    (about_Quoting_Rules). As in :func:`set_env`, the user runs the one of the shell in use."""
+    if m.os == "windows":
+        return (
+            f"for /f \"delims=\" %i in ('{command}') do set {name}=%i",
+            f'$env:{name} = "$({command})"',
+        )
+    return (f'export {name}="$({command})"',)
+
+
+def load_env(m: Machine) -> str:
+    """The command that loads ``tfdoctor env``'s settings into the machine's shell:
+    PowerShell's on Windows (``tfdoctor env`` prints no format for cmd), sh's elsewhere."""
+    return LOAD["powershell" if m.os == "windows" else "sh"]
 
 
 def legacy_keras_switch(m: Machine) -> tuple[str, ...]:

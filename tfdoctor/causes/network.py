@@ -6,7 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.causes.common import set_env, set_env_to_output
 from tfdoctor.findings import Fix
+from tfdoctor.machine import Machine
 
 #: The ids of this area's causes, as explain names them.
 PYTHON_CA_CERTS_MISSING: Final = CauseId("python-ca-certs-missing")
@@ -117,7 +119,7 @@ NETWORK_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
     "proxy": (
         "the network reaches the Internet only through a proxy this process was not given",
         "`env | grep -i proxy` shows no HTTPS_PROXY while a browser or the system settings use one",
-        "give the process the proxy (export HTTPS_PROXY and HTTP_PROXY before starting "
+        "give the process the proxy (HTTPS_PROXY and HTTP_PROXY set before starting "
         "Python or the notebook, which TensorFlow Datasets' downloader reads too; pip install "
         "--proxy); for a proxy that intercepts TLS, also its CA certificate (SSL_CERT_FILE, "
         "REQUESTS_CA_BUNDLE)",
@@ -130,15 +132,22 @@ NETWORK_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
     ),
 }
 
-_NETWORK_COMMANDS: Mapping[str, tuple[str, ...]] = {
-    "no-network": ("mkdir -p ~/.keras/models ~/.keras/datasets",),
-    "proxy": (
-        "env | grep -i proxy",
-        "export HTTPS_PROXY=http://PROXY_HOST:PORT HTTP_PROXY=http://PROXY_HOST:PORT",
-        "python -m pip install --proxy http://PROXY_HOST:PORT PACKAGE",
-    ),
-    "host": (),
-}
+#: The proxy's address, for the user to fill in.
+_PROXY = "http://PROXY_HOST:PORT"
+
+
+def _network_commands(m: Machine, key: str) -> tuple[str, ...]:
+    """The commands of candidate ``key``; the proxy set in the machine's shells."""
+    if key == "no-network":
+        return ("mkdir -p ~/.keras/models ~/.keras/datasets",)
+    if key == "proxy":
+        return (
+            "env | grep -i proxy",
+            *set_env(m, ("HTTPS_PROXY", _PROXY), ("HTTP_PROXY", _PROXY)),
+            f"python -m pip install --proxy {_PROXY} PACKAGE",
+        )
+    return ()
+
 
 #: The cause each candidate of a failed connection names.
 NETWORK_CAUSE: Mapping[str, CauseId] = {
@@ -149,12 +158,13 @@ NETWORK_CAUSE: Mapping[str, CauseId] = {
 
 
 def network_fix(
-    order: Sequence[str], error: str, url: Optional[str] = None, slow: bool = False
+    m: Machine, order: Sequence[str], error: str, url: Optional[str] = None, slow: bool = False
 ) -> Fix:
-    """The candidates for a download whose connection failed, those in ``order`` first, each
-    with what tells it apart and its fix: ``error`` (the system's words) alone does not say
-    which one it is. ``url``: the file the log shows, for the commands that test it; ``slow``:
-    the connection was made and the data came too slowly (a longer timeout may do)."""
+    """The candidates for a download whose connection failed on machine ``m``, those in
+    ``order`` first, each with what tells it apart and its fix: ``error`` (the system's words)
+    alone does not say which one it is. ``url``: the file the log shows, for the commands that
+    test it; ``slow``: the connection was made and the data came too slowly (a longer timeout
+    may do)."""
     ranked = [*order, *(k for k in NETWORK_CANDIDATES if k not in order)]
     target = url or "URL"
     steps = []
@@ -162,7 +172,7 @@ def network_fix(
         what, tell, fix = NETWORK_CANDIDATES[key]
         steps.append(f"{number}. {what}: {tell.replace('URL', target)}; if so, {fix}.")
     commands = [f"curl -I {target}"]
-    commands += [c for key in ranked for c in _NETWORK_COMMANDS[key]]
+    commands += [c for key in ranked for c in _network_commands(m, key)]
     name = url.rstrip("/").rsplit("/", 1)[-1] if url and url.count("/") > 2 else ""
     if name:
         # get_file looks for the file under its own name before downloading it.
@@ -199,6 +209,7 @@ def _install_certificates(python: Optional[str]) -> str:
 
 
 def ca_certs_fix(
+    m: Machine,
     macos: Optional[bool],
     python: Optional[str],
     proxy_first: bool = False,
@@ -207,7 +218,8 @@ def ca_certs_fix(
 ) -> Fix:
     """Certificates the downloading Python can verify with: python.org's macOS Python's own
     step where the log shows macOS (or does not show the system), certifi's bundle elsewhere,
-    a TLS-intercepting proxy's CA; never verification turned off. ``macos``: True, False, or
+    a TLS-intercepting proxy's CA; never verification turned off; the variables set in the
+    shells of machine ``m``. ``macos``: True, False, or
     None where the log does not show the system; ``python``: the interpreter's X.Y the log
     shows; ``proxy_first``: the client carries certifi's bundle (pip, requests), so an
     intercepting proxy is the likelier; ``reason``: what OpenSSL said it lacked."""
@@ -219,7 +231,7 @@ def ca_certs_fix(
             f"`{_install_certificates(python)}`, once per Python)"
         )
     store_fix = (
-        "install certifi's bundle and point the ssl module at it (SSL_CERT_FILE, exported "
+        "install certifi's bundle and point the ssl module at it (SSL_CERT_FILE, set "
         "before Python starts)"
     )
     proxy = (
@@ -249,8 +261,8 @@ def ca_certs_fix(
         commands.append(_install_certificates(python))
     commands += [
         "python -m pip install --upgrade certifi",
-        'export SSL_CERT_FILE="$(python -m certifi)"',
-        "export REQUESTS_CA_BUNDLE=/path/to/organisation-ca.pem",
+        *set_env_to_output(m, "SSL_CERT_FILE", "python -m certifi"),
+        *set_env(m, ("REQUESTS_CA_BUNDLE", "/path/to/organisation-ca.pem")),
     ]
     return Fix(
         f"Certificate verification failed{said}: the downloading Python could not find the CA "

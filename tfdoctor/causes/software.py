@@ -26,7 +26,14 @@ from tfdoctor.compat import first_keras3_line
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import PLATFORMS, Companion, spec_contains, version_key
+from tfdoctor.matrix import (
+    PLATFORMS,
+    Companion,
+    above_range,
+    admits_below,
+    spec_contains,
+    version_key,
+)
 from tfdoctor.modules import InstallStep, modules
 from tfdoctor.wheel_index import ReleaseWheels, platform_words, releases_of, system_name
 
@@ -489,42 +496,6 @@ def freezer_fix(m: Machine, tool: str) -> Fix:
             "pyinstaller --clean --noconfirm YOUR.spec",
         ),
     )
-
-
-def above_range(version: str, spec: str) -> bool:
-    """``version`` is past an upper bound of ``spec`` (``<X``, ``<=X``, ``==X``)."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
-    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
-
-    try:
-        have = Version(version)
-        for item in SpecifierSet(spec):
-            if item.operator in ("<", "<=") and not item.contains(have, prereleases=True):
-                return True
-            if item.operator == "==" and "*" not in item.version and have > Version(item.version):
-                return True
-    except (InvalidSpecifier, InvalidVersion):
-        return False
-    return False
-
-
-def admits_below(spec: str, release: str) -> bool:
-    """Whether the range ``spec`` admits some release older than ``release``: every lower
-    bound (``>=X``, ``>X``, ``==X``, ``~=X``, ``===X``) lies below it. A range that does not
-    parse is taken to admit one (nothing is known against it)."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
-    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
-
-    try:
-        bound = Version(release)
-        for item in SpecifierSet(spec):
-            if item.operator in (">=", ">", "==", "~=", "==="):
-                floor = item.version[:-2] if item.version.endswith(".*") else item.version
-                if Version(floor) >= bound:
-                    return False
-    except (InvalidSpecifier, InvalidVersion):
-        return True
-    return True
 
 
 def numpy_abi_fix(m: Machine, module: str = "", dist: str = "") -> Fix:

@@ -29,7 +29,7 @@ from tfdoctor.machine import (
     Machine,
     separate_installations,
 )
-from tfdoctor.matrix import Keras2User, TFLine, spec_contains, version_key
+from tfdoctor.matrix import Keras2User, TFLine, above_range, spec_contains, version_key
 
 
 def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
@@ -336,7 +336,7 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
         elif dist not in START_IMPORTS and dist not in dict(_PINNED):
             detail += " TensorFlow does not import it as it starts; what uses it may fail."
         cause, remedy = causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.range_fix(m, dist)
-        if dist == "numpy" and causes.software.above_range(dep.version, spec):
+        if dist == "numpy" and above_range(dep.version, spec):
             # Outside the range upwards by a major: NumPy 2 under a NumPy 1 build, known to
             # break the import (an error even when --static did not try it).
             if version_key(dep.version)[:1] >= (2,):

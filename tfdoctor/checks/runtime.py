@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Optional
 
-from tfdoctor.causes.common import set_env
+from tfdoctor.causes.common import load_env, set_env
 from tfdoctor.checks._context import CheckContext, fix, unknown
 from tfdoctor.facts import Facts, GpuFacts, HeldGpu, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
@@ -18,17 +18,12 @@ _BUSY_SHARE = 0.10
 
 
 def _growth_fix(m: Machine) -> Fix:
-    """Memory growth set before Python starts, in the machine's shells (render.envfile's
-    usage line of ``tfdoctor env`` for PowerShell on Windows, sh's elsewhere)."""
-    env = (
-        "tfdoctor env --shell powershell | Out-String | Invoke-Expression"
-        if m.os == "windows"
-        else 'eval "$(tfdoctor env)"'
-    )
+    """Memory growth set before Python starts, in the machine's shells (``tfdoctor env``
+    loaded, or the variable set by hand)."""
     return fix(
         "Let TensorFlow map GPU memory as it needs it: set the variable before Python starts, "
         "or call tfdoctor.configure_gpus() right after `import tensorflow`.",
-        env,
+        load_env(m),
         *set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true")),
     )
 

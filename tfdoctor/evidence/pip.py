@@ -146,9 +146,19 @@ def read_first_platform(text: str) -> Optional[str]:
 # system ("... SMP PREEMPT aarch64 aarch64 aarch64 GNU/Linux"), uname -m's answer alone on its
 # line, and platform.platform()'s ("Linux-5.10.0-arm64-aarch64-with-glibc2.28"; CPython's
 # Lib/platform.py joins system, release, machine and the libc).
-_ARCHS = r"x86_64|aarch64|armv[67]l|i[3-6]86|ppc64le|s390x"
-#: One of them is in every line _MACHINE reads (a plain search before the expression).
-_ARCH_WORDS = ("x86_64", "aarch64", "armv", "i386", "i486", "i586", "i686", "ppc64le", "s390x")
+_ARCH_NAMES = (
+    "x86_64",
+    "aarch64",
+    "armv6l",
+    "armv7l",
+    "i386",
+    "i486",
+    "i586",
+    "i686",
+    "ppc64le",
+    "s390x",
+)
+_ARCHS = "|".join(map(re.escape, _ARCH_NAMES))
 _MACHINE_FORMS = (
     rf"\b({_ARCHS}) GNU/Linux\b",  # uname -a
     rf"\bLinux-\S{{1,80}}?-({_ARCHS})-with-",  # platform.platform()
@@ -160,7 +170,8 @@ _MACHINE = re.compile("|".join(_MACHINE_FORMS), re.MULTILINE)
 def read_machine(text: str) -> Optional[str]:
     """The machine's architecture the first uname or platform line of ``text`` names
     (``aarch64``, ``x86_64``, ``armv7l``), or None."""
-    if not any(word in text for word in _ARCH_WORDS):
+    # Every line _MACHINE reads names one of them: a plain search first, the expression after.
+    if not any(name in text for name in _ARCH_NAMES):
         return None
     found = _MACHINE.search(text)
     # Each of the three forms is one group: the one that matched names the machine.

@@ -525,7 +525,7 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
     literals = [
         _Literal(
             literal,
-            literal.translate(_SHAPE),
+            _shape_of(literal),
             keywords.get(literal, ()),
             tflog.KEYWORDS.get(literal, ()),
             all(sig.cause == EVIDENCE for sig in keywords.get(literal, ())),
@@ -557,7 +557,7 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             shape = shapes[line_no]
             sigs, families = plan[shape]  # a line holding a literal: its shape holds it too
             if families and len(evidence.events) < MAX_EVENTS:
-                readers = [r for literal, rs in families if literal in line for r in rs]
+                readers = [r for literal, rs in families if literal.text in line for r in rs]
                 if readers:
                     read = tflog.read_with(line, block.first_line + line_no, readers)
                     evidence.events.extend((block.where(line_no), event) for event in read)
@@ -689,7 +689,14 @@ def _folded_keywords(signatures: Signatures) -> Mapping[str, tuple[Signature, ..
 #: numbers (timestamps, steps, losses, addresses).
 _SHAPE = str.maketrans("123456789", "000000000")
 
-_Families = list[tuple[str, tuple[tflog.Reader, ...]]]
+
+@functools.cache
+def _shape_of(literal: str) -> str:
+    """A literal's shape (every digit read as 0), worked out once per literal: the scan's
+    literals and the signatures' keywords are a fixed set, asked of every block. A literal
+    holds a digit exactly where its shape holds a 0."""
+    return literal.translate(_SHAPE)
+
 
 #: What lets a pattern tell one digit from another: a digit of its own (a literal, a
 #: quantifier's count, an escape's code), a character class (``[1-9]``), a named character
@@ -721,19 +728,21 @@ def _shapes(text: str) -> tuple[list[str], str, Counter[str]]:
     return shapes, "\n".join(counts), counts
 
 
-_Plan = dict[str, tuple[list[Signature], _Families]]
-
-
 class _Literal(NamedTuple):
     """A literal the scan looks for, with what it brings, worked out once per scan."""
 
     text: str
-    #: The literal with every digit read as 0, as a line's shape holds it.
+    #: The literal with every digit read as 0, as a line's shape holds it (:func:`_shape_of`).
     shape: str
     sigs: tuple[Signature, ...]
     families: tuple[tflog.Reader, ...]
     #: Its signatures only reveal versions: once each has its citations, it is not looked for.
     evidence_only: bool
+
+
+#: The tflog readers a literal brings to a shape, with the literal.
+_Families = list[tuple[_Literal, tuple[tflog.Reader, ...]]]
+_Plan = dict[str, tuple[list[Signature], _Families]]
 
 
 def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence) -> _Plan:
@@ -750,13 +759,14 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
     sigs_at: dict[str, list[Signature]] = {}
     families_at: dict[str, _Families] = {}
     find = distinct.find
-    for literal, shape, all_sigs, all_families, evidence_only in literals:
-        sigs = all_sigs
-        if sigs and evidence_only and all(_saturated(evidence, sig) for sig in sigs):
+    for literal in literals:
+        sigs = literal.sigs
+        if sigs and literal.evidence_only and all(_saturated(evidence, sig) for sig in sigs):
             sigs = ()  # versions already read: the rest of the log cannot add to them
-        families = all_families if read_families else ()
+        families = literal.families if read_families else ()
         if not sigs and not families:
             continue
+        shape = literal.shape
         i = find(shape)
         while i >= 0:
             start = distinct.rfind("\n", 0, i) + 1
@@ -776,10 +786,6 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
         )
         for shape in (*sigs_at, *families_at)
     }
-
-
-#: An ASCII digit: a literal that holds one may be in a line's shape and not in the line.
-_DIGIT = re.compile(r"[0-9]")
 
 
 class _Lines:
@@ -831,17 +837,20 @@ def _visits(
     alike: list[tuple[str, list[Signature]]] = []
     for shape, (sigs, families) in plan.items():
         per_line = False
+        # A literal with a digit (a 0 in its shape) may be in a line's shape and not in the
+        # line: its lines are looked for in the text.
         for literal, _ in families:
-            if _DIGIT.search(literal) is None:
+            if "0" not in literal.shape:
                 per_line = True  # in the shape, so on every line of it
-            elif literal.translate(_SHAPE) in shape:
-                wanted.add(literal)
+            elif literal.shape in shape:
+                wanted.add(literal.text)
         certain: list[Signature] = []
         for sig in sigs:
-            if _DIGIT.search(sig.keyword) is None:
+            keyword = _shape_of(sig.keyword)
+            if "0" not in keyword:
                 if sig.keyword in shape:
                     certain.append(sig)
-            elif sig.keyword.translate(_SHAPE) in shape:
+            elif keyword in shape:
                 wanted.add(sig.keyword)
         if per_line or not all(_shape_blind(sig) for sig in certain):
             every.add(shape)
@@ -903,7 +912,9 @@ def _cited(evidence: Evidence, sig: Signature) -> int:
 @functools.cache
 def _literal_pattern(literal: str) -> re.Pattern[str]:
     """``literal`` as a pattern: the regular expression engine looks for a short literal
-    about twice as fast as ``str.find`` does, where the literal is absent from a long text."""
+    faster than ``str.find`` does where the literal is absent from a long text
+    (``benchmarks/bench_explain.py --literals``, a 50 MB log: 2.3-2.6x for two or three
+    characters, 1.3-2.3x for eight)."""
     return re.compile(re.escape(literal))
 
 
@@ -3273,7 +3284,7 @@ def _download_network(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     error = _NETWORK_ERROR.search(said)
     words = error.group(0).strip() if error is not None else first.signature.summary
     return causes.network.NETWORK_CAUSE[order[0]], causes.network.network_fix(
-        order, words, _download_url(hits), slow=first.signature.id == "download-read-timed-out"
+        m, order, words, _download_url(hits), slow=first.signature.id == "download-read-timed-out"
     )
 
 
@@ -3294,6 +3305,7 @@ def _ca_certs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         macos = None
     reason = _VERIFY_REASON.search(said)
     return causes.network.PYTHON_CA_CERTS_MISSING, causes.network.ca_certs_fix(
+        m,
         macos,
         r.python,
         proxy_first=proxy_first,

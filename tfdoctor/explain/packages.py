@@ -44,7 +44,7 @@ from tfdoctor.explain.modules import TF_OWN, module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import PIN_FIELDS, TFLine, spec_contains, version_key
+from tfdoctor.matrix import PIN_FIELDS, TFLine, admits_below, spec_contains, version_key
 from tfdoctor.modules import RemovedApi, distribution_of, modules
 
 if TYPE_CHECKING:
@@ -274,14 +274,14 @@ def distributions_fix(seen: Mapping[str, str], m: Machine) -> Fix:
         # 1.1.0 beside intel-tensorflow 2.11.0 and the tensorflow 2.12.0 pip pulled over it):
         # keeping the newest would leave the companion on a TensorFlow it was not built for.
         keep, why = fitted[0], f"the one {fitted[1]} is built for"
-    # The distribution of that line's GPU build (the matrix's gpu_package: tensorflow from
-    # 2.1, tensorflow-gpu before; a line older than the matrix keeps its own name).
-    line = (
-        m.matrix.line_for(seen[keep]) if keep == "tensorflow-gpu" and m.matrix is not None else None
+    # The distribution of that release's GPU build, as the matrix derives it (tensorflow from
+    # 2.1, tensorflow-gpu before): tensorflow-gpu 2.1 and later is served by tensorflow.
+    gpu_build = (
+        m.matrix.gpu_distribution(seen[keep])
+        if keep == "tensorflow-gpu" and m.matrix is not None
+        else None
     )
-    wanted = (
-        "tensorflow" if line is not None and line.gpu_package.get("linux") == "tensorflow" else keep
-    )
+    wanted = "tensorflow" if gpu_build == "tensorflow" else keep
     return Fix(
         "Remove every TensorFlow distribution, then install exactly one (the command keeps "
         f"{wanted} {seen[keep]}, {why}; name another if that is "
@@ -1636,7 +1636,7 @@ def numpy_removed_findings(
             "release of it was written for."
         )
         declared = m.declared_range("numpy")
-        if declared and not causes.software.admits_below(declared, release):
+        if declared and not admits_below(declared, release):
             # No NumPy the installed TensorFlow runs with has the name: the library moves.
             cause = causes.code.NUMPY_NAME_REMOVED
             fix = Fix(
@@ -1774,7 +1774,7 @@ def _numpy_name_in_code(
         if candidates
         else ""
     )
-    if declared and not causes.software.admits_below(declared, release):
+    if declared and not admits_below(declared, release):
         # TensorFlow's own floor is at or above the release that removed the name: no NumPy
         # it runs with has it, so holding NumPy back would break TensorFlow instead.
         fix = Fix(

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Callable
 
 from tfdoctor.env.settings import EnvSetting
+from tfdoctor.env.usage import USAGE
 
 #: The formats ``tfdoctor env`` prints.
 FORMATS = ("sh", "fish", "powershell", "dockerfile", "dotenv")
@@ -43,15 +44,6 @@ DOTENV_QUOTE_NOTE = (
 
 class EnvFormatError(ValueError):
     """A value that the chosen format cannot carry."""
-
-
-_USAGE = {
-    "sh": 'eval "$(tfdoctor env)" in bash, zsh or dash',
-    "fish": "tfdoctor env --shell fish | source",
-    "powershell": "tfdoctor env --shell powershell | Out-String | Invoke-Expression",
-    "dockerfile": "paste into a Dockerfile, after the FROM line",
-    "dotenv": "docker run --env-file FILE, docker compose env_file, or python-dotenv",
-}
 
 
 def _sh(value: str) -> str:
@@ -130,7 +122,7 @@ def render_env(settings: Sequence[EnvSetting], fmt: str, version: str) -> str:
     if fmt not in _LINE:
         raise ValueError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
     lines = [
-        _comment(f"TensorFlow environment from tfdoctor {version}. Use: {_USAGE[fmt]}"),
+        _comment(f"TensorFlow environment from tfdoctor {version}. Use: {USAGE[fmt]}"),
     ]
     for setting in settings:
         lines.append(_comment(setting.reason))
