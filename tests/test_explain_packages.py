@@ -1062,10 +1062,38 @@ def test_tensorflows_own_import_of_its_own_module_is_an_incomplete_install() -> 
         "ModuleNotFoundError: No module named 'tensorflow.python'\n"
     )
     report = _explain(text)
-    (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    (found,) = [x for x in report.findings if x.severity.rank >= Severity.ERROR.rank]
     assert found.cause == "tf-install-incomplete"
     assert found.fix is not None
     assert found.fix.commands[0].endswith("uninstall -y tensorflow")
+
+
+_MIXED_FILES = (
+    "Traceback (most recent call last):\n"
+    '  File "train.py", line 1, in <module>\n'
+    "    import tensorflow as tf\n"
+    '  File "/usr/lib/python3.6/site-packages/tensorflow/python/keras/backend/__init__.py", '
+    "line 22, in <module>\n"
+    "    from tensorflow.python.keras._impl.keras.backend import abs\n"
+    "ImportError: cannot import name 'abs'\n"
+)
+
+
+def test_files_of_two_releases_rank_two_distributions_second() -> None:
+    findings = [x for x in _explain(_MIXED_FILES).findings if x.severity.rank >= 2]
+    assert [(x.cause, x.severity) for x in findings] == [
+        ("tf-install-incomplete", Severity.ERROR),
+        ("tf-multiple-distributions", Severity.WARNING),
+    ]
+    fix = findings[1].fix
+    assert fix is not None and fix.commands[0].endswith("pip list")
+    assert "tf-nightly" in fix.commands[1] and "tensorflow-gpu" in fix.commands[1]
+
+
+def test_a_listing_of_one_tensorflow_leaves_no_second_candidate() -> None:
+    listing = "Name: tensorflow-gpu\nVersion: 1.5.0\nLocation: /usr/lib/python3.6/site-packages\n"
+    findings = _explain(listing + _MIXED_FILES).findings
+    assert all(x.cause != "tf-multiple-distributions" for x in findings)
 
 
 def test_the_users_import_of_a_tensorflow_module_is_no_incomplete_install() -> None:
@@ -1085,7 +1113,7 @@ def test_the_users_import_of_a_tensorflow_module_is_no_incomplete_install() -> N
 def test_a_module_every_release_installs_missing_is_an_incomplete_install(module: str) -> None:
     """Whoever imports it, and without frames: no release lacks it, so no API moved."""
     report = _explain(f"ModuleNotFoundError: No module named '{module}'")
-    (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    (found,) = [x for x in report.findings if x.severity.rank >= Severity.ERROR.rank]
     assert found.cause == "tf-install-incomplete"
 
 

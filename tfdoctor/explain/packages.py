@@ -1955,9 +1955,53 @@ def incomplete_install_findings(
                 f"TensorFlow's own module {module} is missing: its files are incomplete",
                 f"{tb.where}: {tb.type}: {tb.message}\n{_whose_import(tb)}",
                 causes.software.incomplete_install_fix(m),
-            )
+            ),
+            *two_distributions_candidate(m),
         ]
     return []
+
+
+#: The distributions a user most often has two of in one environment (the stable, GPU and CPU
+#: builds and the nightlies, facts.TF_DISTRIBUTIONS' first six): each writes the same
+#: ``tensorflow`` folder.
+_OFTEN_PAIRED = TF_DISTRIBUTIONS[:6]
+
+
+def two_distributions_candidate(m: Machine) -> list[Finding]:
+    """The other reading of TensorFlow's files of two releases in its one folder: not an
+    install that stopped half way, but two TensorFlow distributions (tensorflow and
+    tensorflow-gpu, a tf-nightly beside a release) that each write that folder, so installing
+    or upgrading one leaves the other's files mixed with its own. Ranked second, as a
+    warning: the log shows no listing that tells them apart. None where it shows the
+    environment holds one TensorFlow distribution only."""
+    shown = m.tf_providers
+    if len(shown) == 1:
+        return []
+    names = list(dict.fromkeys([*(p.name for p in shown), *_OFTEN_PAIRED]))
+    keep = m.tf
+    spec = f"{keep.name}=={keep.version}" if keep is not None else "tensorflow"
+    return [
+        causes.finding(
+            f"explain.{causes.software.TF_MULTIPLE_DISTRIBUTIONS}",
+            Severity.WARNING,
+            causes.software.TF_MULTIPLE_DISTRIBUTIONS,
+            "Or: two TensorFlow distributions in one environment (the other candidate)",
+            "tensorflow, tensorflow-gpu, tensorflow-cpu and the tf-nightly builds all install "
+            "into the same tensorflow folder: where two of them are installed, installing or "
+            "upgrading one writes its files over the other's, and TensorFlow's own imports "
+            "meet the files of two releases, as an interrupted install leaves them. `pip list` "
+            "tells the two candidates apart: more than one of them listed is this one.",
+            Fix(
+                "List the TensorFlow distributions installed; where more than one is, remove "
+                "them all (tf-nightly included) and install exactly one.",
+                (
+                    *m.pip("list"),
+                    *m.pip(f"uninstall -y {' '.join(names)}"),
+                    *m.pip_install(spec),
+                ),
+            ),
+        )
+    ]
 
 
 def _whose_import(tb: Traceback) -> str:
