@@ -204,3 +204,27 @@ def test_a_module_only_later_2x_lines_have_says_nothing_of_tensorflow_1() -> Non
     for finding in report.findings:
         # (The 2.x listings' own verdict, before 2.4, is another rule's and may stand.)
         assert "is TensorFlow 2's" not in finding.detail and "1.x" not in finding.detail
+
+
+def test_a_library_installed_as_an_egg_is_named_by_the_eggs_project() -> None:
+    # setuptools names the egg's folder after the project: the distribution to upgrade,
+    # whatever its import package is called (Tensor_Rec installs tensorrec).
+    path = "/opt/venv/lib/python3.7/site-packages/Tensor_Rec-0.26-py3.7.egg/tensorrec/graph.py"
+    report = explained(_frames(path, "tensorflow.reset_default_graph()", _RESET))
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.ERROR
+    assert companion.summary.startswith("tensor-rec was written for another TensorFlow")
+    assert companion.fix is not None
+    # The egg shows the distribution installed by that name: it is upgraded by command.
+    assert "pip install --upgrade tensor-rec" in companion.fix.commands
+    assert "egg" not in companion.summary
+
+
+def test_a_library_outside_any_egg_keeps_its_import_name_to_look_up() -> None:
+    path = "/opt/venv/lib/python3.7/site-packages/tensorrec/graph.py"
+    report = explained(_frames(path, "tensorflow.reset_default_graph()", _RESET))
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    # No name the log shows installed: what installed it is found first.
+    assert "pip install --upgrade tensorrec" not in companion.fix.commands
+    assert "Find the distribution that installed it" in companion.fix.text

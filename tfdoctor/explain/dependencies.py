@@ -332,7 +332,7 @@ def _tensorflow_refused(
         # A private name TensorFlow never published (tf.logging._logger): no release of the
         # package is made for it; the API reading says what became of it.
         return None
-    dist = library_dist(caller)
+    dist = library_dist(caller, frame.path)
     if match["py2attr"]:
         attr = match["py2attr"]
         summary = f"{dist} was written for another TensorFlow release (it asks tf. for {attr})"

@@ -29,6 +29,7 @@ from tfdoctor.evidence.traceback import (
     Frame,
     PackageCode,
     Traceback,
+    egg_release,
     failing_package,
     installed_package,
     is_installed,
@@ -2076,7 +2077,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 continue
             if not _written_for_tensorflow(top) and m.companion(known) is None:
                 continue
-        dist = library_dist(top)
+        dist = library_dist(top, where)
         asked = (
             (api or "")
             if match.group("module3")
@@ -2272,9 +2273,9 @@ def object_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
         top = _frame_library(tb.frames[-1]) if match is not None else None
         if match is None or top is None:
             continue
-        dist = library_dist(top)
-        cls, attr = match.group("cls"), match.group("attr")
         path = tb.frames[-1].path
+        dist = library_dist(top, path)
+        cls, attr = match.group("cls"), match.group("attr")
         # A source checkout's code is what runs, whatever pip installed: the directory that
         # holds its package (the innermost directory of that name) is what to update; a
         # relative path is the current directory's.
@@ -2327,7 +2328,7 @@ def _frame_dist(frame: Frame) -> Optional[str]:
     companion's whatever the paste left of the path's start)."""
     top = _frame_library(frame)
     if top is not None:
-        return library_dist(top)
+        return library_dist(top, frame.path)
     dist = origin_of(frame.path).dist
     if not dist or dist in TF_DISTRIBUTIONS or dist == "tensorboard":
         return None
@@ -2433,7 +2434,7 @@ def keras_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
         top, where = caller
         if top in _SHADOWABLE:
             continue  # a file of the user's named keras.py is another cause
-        dist = library_dist(top)
+        dist = library_dist(top, where)
         asked = f"{match.group('module')}.{match.group('attr')}"
         return [
             causes.finding(
@@ -2659,7 +2660,10 @@ def library_fix(m: Machine, dist: str) -> Fix:
     TensorFlow but not released with it (Transformers), whose releases no table pairs with
     TensorFlow's, its newer release, which follows TensorFlow's changes."""
     if m.companion(dist) is None and dist not in _family_dists():
-        return causes.software.library_release_fix(m, dist, known=known_distribution(dist))
+        # A distribution the log shows installed by that name (a listing, an egg's folder) is
+        # the one to upgrade, whether or not the module table names it.
+        known = known_distribution(dist) or m.facts.package(dist) is not None
+        return causes.software.library_release_fix(m, dist, known=known)
     return causes.software.companion_fix(m, dist)
 
 
@@ -2720,10 +2724,15 @@ def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
     return top, f"its lazy import of {tb.wrapper} failed with this error"
 
 
-def library_dist(top: str) -> str:
-    """The distribution that installs the import package ``top`` (the module table's row),
-    else the name pip normalises ``top`` to (``intel_extension_for_tensorflow``), which is
-    only a name to look up (:func:`known_distribution`)."""
+def library_dist(top: str, path: str = "") -> str:
+    """The distribution that installs the import package ``top``: the project an egg's folder
+    names where ``path`` (the frame's file) lies in one (setuptools names the folder after the
+    project), else the module table's row, else the name pip normalises ``top`` to
+    (``intel_extension_for_tensorflow``), which is only a name to look up
+    (:func:`known_distribution`)."""
+    egg = egg_release(path) if path else None
+    if egg is not None:
+        return normalize_name(egg[0])
     return distribution_of(top) or normalize_name(top)
 
 
@@ -2737,7 +2746,7 @@ def package_behind(tb: Traceback) -> tuple[Optional[str], str, str]:
         return user, "from its frames", ""
     library = library_caller(tb)
     if library is not None:
-        return library_dist(library[0]), library[1], ""
+        return library_dist(*library), library[1], ""
     if tb.statement:
         imported = re.match(r"(?:from|import)\s+([\w]+)", tb.statement)
         dist = distribution_of(imported.group(1)) if imported else None
