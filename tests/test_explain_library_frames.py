@@ -228,3 +228,29 @@ def test_a_library_outside_any_egg_keeps_its_import_name_to_look_up() -> None:
     # No name the log shows installed: what installed it is found first.
     assert "pip install --upgrade tensorrec" not in companion.fix.commands
     assert "Find the distribution that installed it" in companion.fix.text
+
+
+def _undefined(path: str, name: str) -> str:
+    """A library's import stopping on a class statement whose base ``name`` is undefined."""
+    return _frames(path, f"class OurLayer({name}):", f"NameError: name '{name}' is not defined")
+
+
+_LIBRARY_LAYERS = "/home/u/conda/envs/w/lib/python3.7/site-packages/textkit/layers.py"
+
+
+def test_a_keras_name_undefined_in_a_librarys_own_code_is_its_release() -> None:
+    report = explained(_undefined(_LIBRARY_LAYERS, "Layer"))
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.WARNING
+    assert "textkit" in companion.summary and "keras.layers.Layer" in companion.detail
+    assert "textkit" in fix_text(companion)
+
+
+def test_an_undefined_name_keras_does_not_export_or_the_users_own_is_no_release() -> None:
+    # Python 2's unicode, a module alias (the import of TensorFlow failed), the user's file.
+    for report in (
+        explained(_undefined(_LIBRARY_LAYERS, "unicode")),
+        explained(_undefined(_LIBRARY_LAYERS, "tf")),
+        explained(_undefined("/home/user/proj/layers.py", "Layer")),
+    ):
+        assert _named(report, "companion-mismatch") is None

@@ -47,6 +47,7 @@ from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import PIN_FIELDS, TFLine, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
+from tfdoctor.scan.api import bundled_lines, load_api
 
 if TYPE_CHECKING:
     from tfdoctor.scan.rules import Rules
@@ -164,6 +165,7 @@ def package_findings(
         *shadowed_module_findings(tracebacks),
         *foreign_caller_findings(tracebacks, m),
         *keras_caller_findings(tracebacks, m),
+        *undefined_keras_name_findings(tracebacks, m),
         *object_field_findings(tracebacks, m),
         *class_field_findings(tracebacks, m),
         *dependency_caller_findings(tracebacks, m, signed),
@@ -2418,6 +2420,64 @@ def _with_keras2(m: Machine, fix: Fix, dist: str) -> Fix:
         "imported).",
         (*fix.commands, *(c for c in keras2.commands if c not in fix.commands)),
     )
+
+
+#: Python's words for a name no scope defines (CPython's Python/ceval.c, NAME_ERROR_MSG:
+#: "name '%.200s' is not defined"; 3.10+ may add "Did you mean: ...?").
+_UNDEFINED = re.compile(r"^name '(?P<name>[A-Za-z_]\w*)' is not defined")
+#: The listings read for a Keras name: the newest line, and the last whose tf.keras is Keras 2
+#: (scan.api's LAST_KERAS2): between them every public Keras class and function of both
+#: generations is listed.
+_KERAS_LISTINGS = ("2.15",)
+
+
+def _keras_public_home(name: str) -> Optional[str]:
+    """The public Keras module of TensorFlow's API listings that exports ``name``
+    (``Layer`` -> ``tf.keras.layers``), or None where none does: a module alias (``tf``,
+    ``K``) is a submodule or no member at all, never a listed member."""
+    for line in (*bundled_lines()[:1], *_KERAS_LISTINGS):
+        index = load_api(line)
+        if index is None:
+            continue
+        for module, members in sorted(index.modules.items()):
+            if members and name in members and module.startswith(("tf.keras.", "keras.")):
+                return module
+    return None
+
+
+def undefined_keras_name_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """An installed library's own frame (outside TensorFlow's family) stopping on a name it
+    never defined that is one of Keras' public classes or functions (bert4keras' ``class
+    OurLayer(Layer)`` with Layer undefined): the names the library takes from Keras (a star
+    import, an import chosen by the TensorFlow or Keras it finds) did not bring it in with the
+    installed release, for which that library release was not written. A warning: the import
+    may also have been skipped for another reason. The user's own frame is left alone."""
+    for tb in tracebacks:
+        match = _UNDEFINED.match(tb.message) if tb.name == "NameError" else None
+        caller = library_caller(tb) if match is not None and tb.frames else None
+        if match is None or caller is None:
+            continue
+        name = match.group("name")
+        home = _keras_public_home(name)
+        if home is None:
+            continue
+        top, where = caller
+        dist = library_dist(top, where)
+        return [
+            causes.finding(
+                f"explain.{causes.software.COMPANION_MISMATCH}",
+                Severity.WARNING,
+                causes.software.COMPANION_MISMATCH,
+                f"{dist} was written for another TensorFlow or Keras release ({name} is "
+                "undefined in its code)",
+                f"{tb.where}: {tb.type}: {tb.message}\n{dist} ({where}) uses {name}, a name "
+                f"Keras exports ({home}.{name}), which its imports did not define with the "
+                f"installed TensorFlow and Keras: the {dist} release was written for another "
+                "release of them.",
+                _with_keras2(m, library_fix(m, dist), dist),
+            )
+        ]
+    return []
 
 
 def keras_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
