@@ -254,3 +254,38 @@ def test_an_undefined_name_keras_does_not_export_or_the_users_own_is_no_release(
         explained(_undefined("/home/user/proj/layers.py", "Layer")),
     ):
         assert _named(report, "companion-mismatch") is None
+
+
+def _cell_importing(statement: str, error: str) -> str:
+    """A notebook's traceback cut after the cell's own frame, whose marked line imports."""
+    return (
+        "---------------------------------------------------------------------------\n"
+        "AttributeError                            Traceback (most recent call last)\n"
+        "<ipython-input-2-9f0> in <module>\n"
+        "      1 import numpy as np\n"
+        f"----> 2 {statement}\n"
+        "\n"
+        f"{error}\n"
+    )
+
+
+_INITIALIZER = "AttributeError: module 'tensorflow' has no attribute 'variance_scaling_initializer'"
+
+
+def test_a_cells_import_of_a_library_whose_frames_were_cut_is_that_librarys_release() -> None:
+    report = explained(_cell_importing("import deepxde as dde", _INITIALIZER))
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.ERROR
+    assert companion.summary.startswith("deepxde was written for another TensorFlow")
+    assert "import deepxde as dde" in companion.detail
+    # What the name is stays known, as a warning: the cell did not write it.
+    api = _named(report, "api-moved-to-compat-v1")
+    assert api is not None and api.severity is Severity.WARNING
+
+
+def test_a_cells_import_of_a_module_no_distribution_is_known_for_stays_the_users() -> None:
+    # A module of the user's own (model.py beside the notebook) is imported by the same words.
+    report = explained(_cell_importing("from model import Net", _INITIALIZER))
+    assert _named(report, "companion-mismatch") is None
+    api = _named(report, "api-moved-to-compat-v1")
+    assert api is not None and api.severity is Severity.ERROR

@@ -2032,10 +2032,13 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
         )
         unseen_callee = False
         called: Optional[str] = None
-        wrapped = library_caller(tb) if not tb.frames and module is not None else None
+        wrapped = (
+            library_caller(tb) if (not tb.frames or index is None) and module is not None else None
+        )
         if wrapped is not None:
             # No frame shown, but a lazy-import wrapper names the library's module whose
-            # import asked TensorFlow for the name.
+            # import asked TensorFlow for the name; or the user's last frame shown imports
+            # the library, whose own frames the paste cut.
             top, where = wrapped
         elif index is not None:
             top, where = packages[index] or "", tb.frames[index].path
@@ -2775,6 +2778,8 @@ def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
         top = installed_package(frame.path)
         if top is not None and top in TF_OWN:
             continue
+        if top is None and frame is tb.frames[-1]:
+            return _import_led(frame)
         if top is None or top in modules().family:
             return None
         return top, frame.path
@@ -2782,6 +2787,28 @@ def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
     if tb.frames or not top or top in modules().family:
         return None
     return top, f"its lazy import of {tb.wrapper} failed with this error"
+
+
+#: An import statement as a frame's source line prints it: the top-level package it imports
+#: (``import deepxde as dde``, ``from lucid.optvis import render``); a relative import (the
+#: user's own package) names none.
+_IMPORT_LINE = re.compile(
+    r"^(?:from\s+(?P<source>[A-Za-z_]\w*)[\w.]*\s+import\b|import\s+(?P<module>[A-Za-z_]\w*))"
+)
+
+
+def _import_led(frame: Frame) -> Optional[tuple[str, str]]:
+    """The library whose import the user's innermost frame ran, where the paste cut the
+    frames below it (a notebook's cell ``----> 2 import deepxde as dde`` right above the
+    error): Python raised inside that import, so its code asked for what is missing. Only a
+    package the module table names as a distribution's (a module of the user's own, imported
+    by the same words, is no library) and outside TensorFlow's family (read by
+    :func:`library_origins`)."""
+    found = _IMPORT_LINE.match(frame.code)
+    top = (found.group("source") or found.group("module")) if found is not None else None
+    if top is None or top in TF_OWN or top in modules().family or distribution_of(top) is None:
+        return None
+    return top, f"`{frame.code}` in {frame.path} imported it; its own frames are not shown"
 
 
 def library_dist(top: str, path: str = "") -> str:
