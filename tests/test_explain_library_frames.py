@@ -231,7 +231,7 @@ def test_a_library_outside_any_egg_keeps_its_import_name_to_look_up() -> None:
 
 
 def _undefined(path: str, name: str) -> str:
-    """A library's import stopping on a class statement whose base ``name`` is undefined."""
+    """A library's import failing on a class statement whose base ``name`` is undefined."""
     return _frames(path, f"class OurLayer({name}):", f"NameError: name '{name}' is not defined")
 
 

@@ -2449,7 +2449,7 @@ def _keras_public_home(name: str) -> Optional[str]:
 
 
 def undefined_keras_name_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
-    """An installed library's own frame (outside TensorFlow's family) stopping on a name it
+    """An installed library's own frame (outside TensorFlow's family) failing on a name it
     never defined that is one of Keras' public classes or functions (bert4keras' ``class
     OurLayer(Layer)`` with Layer undefined): the names the library takes from Keras (a star
     import, an import chosen by the TensorFlow or Keras it finds) did not bring it in with the
