@@ -289,3 +289,29 @@ def test_a_cells_import_of_a_module_no_distribution_is_known_for_stays_the_users
     assert _named(report, "companion-mismatch") is None
     api = _named(report, "api-moved-to-compat-v1")
     assert api is not None and api.severity is Severity.ERROR
+
+
+_TPU = "AttributeError: module 'tensorflow._api.v2.distribute' has no attribute 'TPUStrategy'"
+_TUNER = "/opt/venv/lib/python3.7/site-packages/kerastuner/engine/tuner.py"
+
+
+def test_a_library_asking_for_a_name_only_later_lines_have_is_newer_than_the_tensorflow() -> None:
+    report = explained(
+        "$ pip freeze\ntensorflow==2.2.0\n"
+        + _frames(_TUNER, "if isinstance(s, tf.distribute.TPUStrategy):", _TPU)
+    )
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    fix = companion.fix
+    # The listings have the name from 2.3 on: TensorFlow moves, not keras-tuner.
+    assert "newer than TensorFlow 2.2.0" in fix.text and "from 2.3 on" in fix.text
+    assert any(c.startswith('pip install "tensorflow==2.3.') for c in fix.commands)
+    assert not any("--upgrade" in c for c in fix.commands)
+
+
+def test_without_a_tensorflow_shown_the_library_is_not_called_newer() -> None:
+    report = explained(_frames(_TUNER, "if isinstance(s, tf.distribute.TPUStrategy):", _TPU))
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    assert "newer than TensorFlow" not in companion.fix.text
+    assert "TensorFlow 2.3 to" in companion.fix.text

@@ -753,6 +753,27 @@ def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
     )
 
 
+def library_newer_fix(m: Machine, dist: str, tf: str, span: str, first: str) -> Fix:
+    """An installed library (``dist``) whose code asks TensorFlow for a name that only the
+    lines ``span`` have, the oldest ``first``, under the older TensorFlow ``tf`` the log shows:
+    the library's release is newer than that TensorFlow, and upgrading the library moves it
+    further away. TensorFlow of a line that has the name (its install command where the log's
+    Python has that line's wheels, as the matrix says), or the library's release for ``tf``."""
+    from tfdoctor.compat import install_requirement  # noqa: PLC0415 - compat imports causes
+
+    text = (
+        f"This {dist} release is newer than TensorFlow {tf}: what it asks for is in TensorFlow "
+        f"{span} only. Upgrade TensorFlow to one of those lines, from {first} on (one this "
+        f"{dist} release supports: its requirements or release notes say which), or install "
+        f"the older {dist} release made for TensorFlow {tf}."
+    )
+    entry = m.matrix.line_for(first) if m.matrix is not None else None
+    commands = m.pip(f"show {dist} tensorflow")
+    if entry is not None and m.python_version is not None and m.line_fits(entry):
+        commands = (*commands, *m.pip_install(install_requirement(entry, m.target)))
+    return Fix(text, commands)
+
+
 def checkout_release_fix(m: Machine, package: str, checkout: str) -> Fix:
     """A library run from a source checkout (``checkout``, the directory holding its import
     package ``package``) whose code does not fit the installed TensorFlow or Keras: the

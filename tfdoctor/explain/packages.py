@@ -1931,12 +1931,13 @@ _ASKED = re.compile(
 )
 
 
-def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine) -> Fix:
+def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine, dist: str = "") -> Fix:
     """``fix`` with the TensorFlow lines whose public API has what was asked (a module or a
     name; from the bundled API listings of the 1.x and 2.x lines), where some have it: the
-    releases the package fits. A name only 1.x lines have says the package was written for
-    TensorFlow 1: the fix adds the last 1.x line, installed where the log's Python has its
-    wheels."""
+    releases the package fits. Where the log shows a TensorFlow older than every such line,
+    the package ``dist`` is newer than it, and the fix is TensorFlow of one of those lines. A
+    name only 1.x lines have says the package was written for TensorFlow 1: the fix adds the
+    last 1.x line, installed where the log's Python has its wheels."""
     from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, tf1_lines  # noqa: PLC0415
 
     if module is None or not asked.startswith("tf.") or "__" in asked.replace(module, ""):
@@ -1965,6 +1966,11 @@ def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine) -> Fix:
         f"{fix.text} TensorFlow {span} has {asked} (the public API of each line; the listings "
         f"cover {lines[0]} to {lines[-1]})."
     )
+    first = lines[having[0]]
+    if dist and m.tf is not None and version_key(m.tf.version)[:2] < version_key(first)[:2]:
+        # The log's TensorFlow is older than every line with the name: the package's release
+        # is newer than it, and only TensorFlow of such a line (or an older package) fits.
+        return causes.software.library_newer_fix(m, dist, m.tf.version, span, first)
     if tf1 and having[-1] < len(tf1):
         # Only 1.x lines have it: the package is TensorFlow 1 code (TensorFlow 2 moved such
         # names to tf.compat.v1 or dropped them), which runs on the last 1.x line as written.
@@ -2128,6 +2134,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                     asked,
                     asked if match.group("module3") else module,
                     m,
+                    dist,
                 ),
             )
         ]
