@@ -304,7 +304,7 @@ def test_a_library_asking_for_a_name_only_later_lines_have_is_newer_than_the_ten
     assert companion is not None and companion.fix is not None
     fix = companion.fix
     # The listings have the name from 2.3 on: TensorFlow moves, not keras-tuner.
-    assert "newer than TensorFlow 2.2.0" in fix.text and "from 2.3 on" in fix.text
+    assert "keras-tuner is newer than TensorFlow 2.2.0" in fix.text and "from 2.3 on" in fix.text
     assert any(c.startswith('pip install "tensorflow==2.3.') for c in fix.commands)
     assert not any("--upgrade" in c for c in fix.commands)
 
@@ -315,3 +315,14 @@ def test_without_a_tensorflow_shown_the_library_is_not_called_newer() -> None:
     assert companion is not None and companion.fix is not None
     assert "newer than TensorFlow" not in companion.fix.text
     assert "TensorFlow 2.3 to" in companion.fix.text
+
+
+def test_a_newer_library_no_distribution_is_known_for_is_named_by_what_provides_it() -> None:
+    path = "/opt/venv/lib/python3.7/site-packages/tunekit/engine/tuner.py"
+    report = explained(
+        "$ pip freeze\ntensorflow==2.2.0\n"
+        + _frames(path, "if isinstance(s, tf.distribute.TPUStrategy):", _TPU)
+    )
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    assert "the package that provides `tunekit` is newer than" in companion.fix.text

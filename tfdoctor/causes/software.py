@@ -753,19 +753,24 @@ def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
     )
 
 
-def library_newer_fix(m: Machine, dist: str, tf: str, span: str, first: str) -> Fix:
+def library_newer_fix(
+    m: Machine, dist: str, tf: str, span: str, first: str, known: bool = True
+) -> Fix:
     """An installed library (``dist``) whose code asks TensorFlow for a name that only the
     lines ``span`` have, the oldest ``first``, under the older TensorFlow ``tf`` the log shows:
     the library's release is newer than that TensorFlow, and upgrading the library moves it
     further away. TensorFlow of a line that has the name (its install command where the log's
-    Python has that line's wheels, as the matrix says), or the library's release for ``tf``."""
+    Python has that line's wheels, as the matrix says), or the library's release for ``tf``.
+    ``known``: ``dist`` is a distribution's name, not only an import name (then the fix names
+    "the package that provides" it, as :func:`library_release_fix` does)."""
     from tfdoctor.compat import install_requirement  # noqa: PLC0415 - compat imports causes
 
+    named = dist if known else package_named(dist)
     text = (
-        f"This {dist} release is newer than TensorFlow {tf}: what it asks for is in TensorFlow "
-        f"{span} only. Upgrade TensorFlow to one of those lines, from {first} on (one this "
-        f"{dist} release supports: its requirements or release notes say which), or install "
-        f"the older {dist} release made for TensorFlow {tf}."
+        f"The release of {named} is newer than TensorFlow {tf}: what it asks for is in "
+        f"TensorFlow {span} only. Upgrade TensorFlow to one of those lines, from {first} on "
+        "(one that release supports: its requirements or release notes say which), or "
+        f"install the older release of {named} made for TensorFlow {tf}."
     )
     entry = m.matrix.line_for(first) if m.matrix is not None else None
     commands = m.pip(f"show {dist} tensorflow")

@@ -1970,7 +1970,8 @@ def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine, dist: s
     if dist and m.tf is not None and version_key(m.tf.version)[:2] < version_key(first)[:2]:
         # The log's TensorFlow is older than every line with the name: the package's release
         # is newer than it, and only TensorFlow of such a line (or an older package) fits.
-        return causes.software.library_newer_fix(m, dist, m.tf.version, span, first)
+        known = known_distribution(dist) or m.facts.package(dist) is not None
+        return causes.software.library_newer_fix(m, dist, m.tf.version, span, first, known)
     if tf1 and having[-1] < len(tf1):
         # Only 1.x lines have it: the package is TensorFlow 1 code (TensorFlow 2 moved such
         # names to tf.compat.v1 or dropped them), which runs on the last 1.x line as written.
