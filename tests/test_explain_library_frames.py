@@ -218,6 +218,8 @@ def test_a_library_installed_as_an_egg_is_named_by_the_eggs_project() -> None:
     # The egg shows the distribution installed by that name: it is upgraded by command.
     assert "pip install --upgrade tensor-rec" in companion.fix.commands
     assert "egg" not in companion.summary
+    # The release the egg's folder names is the one installed.
+    assert "this tensor-rec release (0.26)" in companion.fix.text
 
 
 def test_a_library_outside_any_egg_keeps_its_import_name_to_look_up() -> None:

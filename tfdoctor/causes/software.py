@@ -744,11 +744,14 @@ def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
             "and reinstall it.",
             (f"pip show {dist} tensorflow keras", owner_of_package_command(dist)),
         )
+    installed = m.facts.package(dist)
+    # The release the log shows installed (a listing, an egg's folder), where it shows one.
+    release = f" ({installed.version})" if installed is not None and installed.version else ""
     return Fix(
-        f"The code of this {dist} release does not fit the installed TensorFlow or Keras: "
-        f"upgrade {dist} to a release made for them{_still_with_tensorflow(dist)}. Or install "
-        f"the TensorFlow (and Keras) release this {dist} release was written for (its release "
-        "notes or requirements say which).",
+        f"The code of this {dist} release{release} does not fit the installed TensorFlow or "
+        f"Keras: upgrade {dist} to a release made for them{_still_with_tensorflow(dist)}. Or "
+        f"install the TensorFlow (and Keras) release this {dist} release was written for (its "
+        "release notes or requirements say which).",
         (*library_upgrade(m, dist), f"pip show {dist} tensorflow keras"),
     )
 
