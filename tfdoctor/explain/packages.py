@@ -47,7 +47,7 @@ from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import PIN_FIELDS, TFLine, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
-from tfdoctor.scan.api import bundled_lines, load_api
+from tfdoctor.scan.api import LAST_KERAS2, bundled_lines, load_api
 
 if TYPE_CHECKING:
     from tfdoctor.scan.rules import Rules
@@ -2439,7 +2439,7 @@ _UNDEFINED = re.compile(r"^name '(?P<name>[A-Za-z_]\w*)' is not defined")
 #: The listings read for a Keras name: the newest line, and the last whose tf.keras is Keras 2
 #: (scan.api's LAST_KERAS2): between them every public Keras class and function of both
 #: generations is listed.
-_KERAS_LISTINGS = ("2.15",)
+_KERAS_LISTINGS = (".".join(map(str, LAST_KERAS2)),)
 
 
 def _keras_public_home(name: str) -> Optional[str]:
