@@ -203,6 +203,30 @@ def test_tensorflow_refusing_a_companions_positional_arguments() -> None:
     assert _named(report, "dependency-api-removed") is None
 
 
+_MISSING_MAX_VAL = "TypeError: psnr() missing 1 required positional argument: 'max_val'"
+
+
+@pytest.mark.parametrize(
+    ("caller", "code", "read"),
+    [
+        (f"{_DIST}/evalkit/metrics.py", "return tf.image.psnr(a, b)", True),
+        # A call not made through tf. (whose function it is, is not shown), the user's own.
+        (f"{_DIST}/evalkit/metrics.py", "return helper.psnr(a, b)", False),
+        ("/home/user/proj/metrics.py", "return tf.image.psnr(a, b)", False),
+    ],
+)
+def test_tensorflow_missing_arguments_a_companions_call_did_not_give(
+    caller: str, code: str, read: bool
+) -> None:
+    report = explained(_frames((caller, "score", code), error=_MISSING_MAX_VAL))
+    found = _named(report, "companion-mismatch")
+    assert (found is not None) is read
+    if found is not None:
+        assert found.severity is Severity.WARNING
+        assert "evalkit" in found.summary and "'max_val'" in found.summary
+        assert "evalkit" in fix_text(found)
+
+
 # --- Python 2's words ----------------------------------------------------------------------------
 
 _PY2 = "/usr/local/lib/python2.7/dist-packages"

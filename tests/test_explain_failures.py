@@ -23,6 +23,9 @@ from tfdoctor.evidence.pip import read_refusals, read_wheel_refusal, requested_v
 from tfdoctor.evidence.traceback import (
     MAX_FRAMES,
     MAX_TRACEBACKS,
+    egg_release,
+    egg_releases,
+    installed_package,
     origin_of,
     path_hints,
     read_tracebacks,
@@ -214,6 +217,13 @@ def test_text_without_an_exception_has_no_traceback() -> None:
         ("/x/site-packages/keras/src/engine/training.py", "keras", "Keras 2", True),
         ("C:\\Py\\Lib\\site-packages\\tf_keras\\src\\engine\\x.py", "tf-keras", "Keras 2", True),
         ("/x/dist-packages/tensorflow_text/python/ops/a.py", "tensorflow-text", "", True),
+        # An egg's folder (setuptools' {project}-{version}-py{X.Y}.egg) holds the package.
+        (
+            "/x/site-packages/Keras-2.0.8-py2.7.egg/keras/engine/training.py",
+            "keras",
+            "Keras 2",
+            True,
+        ),
         ("/home/me/src/keras/keras/src/models/model.py", "keras", "Keras 3", False),
         ("/home/me/train.py", "", "", False),
     ],
@@ -223,6 +233,43 @@ def test_a_path_says_which_distribution_a_frame_is(
 ) -> None:
     found = origin_of(path)
     assert (found.dist, found.generation, found.installed) == (dist, generation, installed)
+
+
+@pytest.mark.parametrize(
+    ("path", "package", "release"),
+    [
+        (
+            "/u/lib/python3.7/site-packages/DeepXDE-0.6.1-py3.7.egg/deepxde/model.py",
+            "deepxde",
+            ("DeepXDE", "0.6.1"),
+        ),
+        # A platform-specific egg, a Windows path, a name whose dash setuptools wrote as "_".
+        (
+            "C:\\Py\\Lib\\site-packages\\onnx_tf-1.5.0-py3.6-win-amd64.egg\\onnx_tf\\backend.py",
+            "onnx_tf",
+            ("onnx_tf", "1.5.0"),
+        ),
+        ("/u/site-packages/magenta/music/x.py", "magenta", None),
+        # A folder that only ends in .egg, outside site-packages: the user's own.
+        ("/home/u/proj/tool-1.0-py3.7.egg/tool/x.py", None, None),
+    ],
+)
+def test_an_eggs_folder_names_its_release_and_holds_the_package(
+    path: str, package: Optional[str], release: Optional[tuple[str, str]]
+) -> None:
+    assert installed_package(path) == package
+    assert egg_release(path) == release
+
+
+def test_the_frames_eggs_give_the_releases_installed() -> None:
+    (tb,) = read_tracebacks(
+        "Traceback (most recent call last):\n"
+        '  File "/u/site-packages/Tensor_Rec-0.26-py3.5.egg/tensorrec/tensorrec.py", line 9, '
+        "in fit\n"
+        "    x = 1\n"
+        "ValueError: x\n"
+    )
+    assert egg_releases([tb]) == {"tensor-rec": "0.26"}
 
 
 def test_paths_imply_python_and_environment_and_say_which_path() -> None:

@@ -204,3 +204,127 @@ def test_a_module_only_later_2x_lines_have_says_nothing_of_tensorflow_1() -> Non
     for finding in report.findings:
         # (The 2.x listings' own verdict, before 2.4, is another rule's and may stand.)
         assert "is TensorFlow 2's" not in finding.detail and "1.x" not in finding.detail
+
+
+def test_a_library_installed_as_an_egg_is_named_by_the_eggs_project() -> None:
+    # setuptools names the egg's folder after the project: the distribution to upgrade,
+    # whatever its import package is called (Tensor_Rec installs tensorrec).
+    path = "/opt/venv/lib/python3.7/site-packages/Tensor_Rec-0.26-py3.7.egg/tensorrec/graph.py"
+    report = explained(_frames(path, "tensorflow.reset_default_graph()", _RESET))
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.ERROR
+    assert companion.summary.startswith("tensor-rec was written for another TensorFlow")
+    assert companion.fix is not None
+    # The egg shows the distribution installed by that name: it is upgraded by command.
+    assert "pip install --upgrade tensor-rec" in companion.fix.commands
+    assert "egg" not in companion.summary
+    # The release the egg's folder names is the one installed.
+    assert "this tensor-rec release (0.26)" in companion.fix.text
+
+
+def test_a_library_outside_any_egg_keeps_its_import_name_to_look_up() -> None:
+    path = "/opt/venv/lib/python3.7/site-packages/tensorrec/graph.py"
+    report = explained(_frames(path, "tensorflow.reset_default_graph()", _RESET))
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    # No name the log shows installed: what installed it is found first.
+    assert "pip install --upgrade tensorrec" not in companion.fix.commands
+    assert "Find the distribution that installed it" in companion.fix.text
+
+
+def _undefined(path: str, name: str) -> str:
+    """A library's import failing on a class statement whose base ``name`` is undefined."""
+    return _frames(path, f"class OurLayer({name}):", f"NameError: name '{name}' is not defined")
+
+
+_LIBRARY_LAYERS = "/home/u/conda/envs/w/lib/python3.7/site-packages/textkit/layers.py"
+
+
+def test_a_keras_name_undefined_in_a_librarys_own_code_is_its_release() -> None:
+    report = explained(_undefined(_LIBRARY_LAYERS, "Layer"))
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.WARNING
+    assert "textkit" in companion.summary and "keras.layers.Layer" in companion.detail
+    assert "textkit" in fix_text(companion)
+
+
+def test_an_undefined_name_keras_does_not_export_or_the_users_own_is_no_release() -> None:
+    # Python 2's unicode, a module alias (the import of TensorFlow failed), the user's file.
+    for report in (
+        explained(_undefined(_LIBRARY_LAYERS, "unicode")),
+        explained(_undefined(_LIBRARY_LAYERS, "tf")),
+        explained(_undefined("/home/user/proj/layers.py", "Layer")),
+    ):
+        assert _named(report, "companion-mismatch") is None
+
+
+def _cell_importing(statement: str, error: str) -> str:
+    """A notebook's traceback cut after the cell's own frame, whose marked line imports."""
+    return (
+        "---------------------------------------------------------------------------\n"
+        "AttributeError                            Traceback (most recent call last)\n"
+        "<ipython-input-2-9f0> in <module>\n"
+        "      1 import numpy as np\n"
+        f"----> 2 {statement}\n"
+        "\n"
+        f"{error}\n"
+    )
+
+
+_INITIALIZER = "AttributeError: module 'tensorflow' has no attribute 'variance_scaling_initializer'"
+
+
+def test_a_cells_import_of_a_library_whose_frames_were_cut_is_that_librarys_release() -> None:
+    report = explained(_cell_importing("import deepxde as dde", _INITIALIZER))
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.ERROR
+    assert companion.summary.startswith("deepxde was written for another TensorFlow")
+    assert "import deepxde as dde" in companion.detail
+    # What the name is stays known, as a warning: the cell did not write it.
+    api = _named(report, "api-moved-to-compat-v1")
+    assert api is not None and api.severity is Severity.WARNING
+
+
+def test_a_cells_import_of_a_module_no_distribution_is_known_for_stays_the_users() -> None:
+    # A module of the user's own (model.py beside the notebook) is imported by the same words.
+    report = explained(_cell_importing("from model import Net", _INITIALIZER))
+    assert _named(report, "companion-mismatch") is None
+    api = _named(report, "api-moved-to-compat-v1")
+    assert api is not None and api.severity is Severity.ERROR
+
+
+_TPU = "AttributeError: module 'tensorflow._api.v2.distribute' has no attribute 'TPUStrategy'"
+_TUNER = "/opt/venv/lib/python3.7/site-packages/kerastuner/engine/tuner.py"
+
+
+def test_a_library_asking_for_a_name_only_later_lines_have_is_newer_than_the_tensorflow() -> None:
+    report = explained(
+        "$ pip freeze\ntensorflow==2.2.0\n"
+        + _frames(_TUNER, "if isinstance(s, tf.distribute.TPUStrategy):", _TPU)
+    )
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    fix = companion.fix
+    # The listings have the name from 2.3 on: TensorFlow moves, not keras-tuner.
+    assert "keras-tuner is newer than TensorFlow 2.2.0" in fix.text and "from 2.3 on" in fix.text
+    assert any(c.startswith('pip install "tensorflow==2.3.') for c in fix.commands)
+    assert not any("--upgrade" in c for c in fix.commands)
+
+
+def test_without_a_tensorflow_shown_the_library_is_not_called_newer() -> None:
+    report = explained(_frames(_TUNER, "if isinstance(s, tf.distribute.TPUStrategy):", _TPU))
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    assert "newer than TensorFlow" not in companion.fix.text
+    assert "TensorFlow 2.3 to" in companion.fix.text
+
+
+def test_a_newer_library_no_distribution_is_known_for_is_named_by_what_provides_it() -> None:
+    path = "/opt/venv/lib/python3.7/site-packages/tunekit/engine/tuner.py"
+    report = explained(
+        "$ pip freeze\ntensorflow==2.2.0\n"
+        + _frames(path, "if isinstance(s, tf.distribute.TPUStrategy):", _TPU)
+    )
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    assert "the package that provides `tunekit` is newer than" in companion.fix.text

@@ -36,6 +36,12 @@ def test_libraries_built_on_tensorflow_are_listed_outside_the_family() -> None:
         ("cv2", "opencv-python"),
         ("google.protobuf.internal.builder", "protobuf"),
         ("tensorflow_text.python.ops", "tensorflow-text"),
+        # Libraries on TensorFlow whose distribution is named otherwise (their setup.py).
+        ("onnx_tf.backend", "onnx-tf"),
+        ("mesh_tensorflow.transformer", "mesh-tensorflow"),
+        ("kerastuner.engine.tuner", "keras-tuner"),
+        ("deepmd.entrypoints", "deepmd-kit"),
+        ("vit_keras", "vit-keras"),
         ("google", None),
         ("no_such_package", None),
     ],

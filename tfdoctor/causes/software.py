@@ -825,13 +825,42 @@ def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
             "and reinstall it.",
             (f"pip show {dist} tensorflow keras", owner_of_package_command(dist)),
         )
+    installed = m.facts.package(dist)
+    # The release the log shows installed (a listing, an egg's folder), where it shows one.
+    release = f" ({installed.version})" if installed is not None and installed.version else ""
     return Fix(
-        f"The code of this {dist} release does not fit the installed TensorFlow or Keras: "
-        f"upgrade {dist} to a release made for them{_still_with_tensorflow(dist)}. Or install "
-        f"the TensorFlow (and Keras) release this {dist} release was written for (its release "
-        "notes or requirements say which).",
+        f"The code of this {dist} release{release} does not fit the installed TensorFlow or "
+        f"Keras: upgrade {dist} to a release made for them{_still_with_tensorflow(dist)}. Or "
+        f"install the TensorFlow (and Keras) release this {dist} release was written for (its "
+        "release notes or requirements say which).",
         (*library_upgrade(m, dist), f"pip show {dist} tensorflow keras"),
     )
+
+
+def library_newer_fix(
+    m: Machine, dist: str, tf: str, span: str, first: str, known: bool = True
+) -> Fix:
+    """An installed library (``dist``) whose code asks TensorFlow for a name that only the
+    lines ``span`` have, the oldest ``first``, under the older TensorFlow ``tf`` the log shows:
+    the library's release is newer than that TensorFlow, and upgrading the library moves it
+    further away. TensorFlow of a line that has the name (its install command where the log's
+    Python has that line's wheels, as the matrix says), or the library's release for ``tf``.
+    ``known``: ``dist`` is a distribution's name, not only an import name (then the fix names
+    "the package that provides" it, as :func:`library_release_fix` does)."""
+    from tfdoctor.compat import install_requirement  # noqa: PLC0415 - compat imports causes
+
+    named = dist if known else package_named(dist)
+    text = (
+        f"The release of {named} is newer than TensorFlow {tf}: what it asks for is in "
+        f"TensorFlow {span} only. Upgrade TensorFlow to one of those lines, from {first} on "
+        "(one that release supports: its requirements or release notes say which), or "
+        f"install the older release of {named} made for TensorFlow {tf}."
+    )
+    entry = m.matrix.line_for(first) if m.matrix is not None else None
+    commands = m.pip(f"show {dist} tensorflow")
+    if entry is not None and m.python_version is not None and m.line_fits(entry):
+        commands = (*commands, *m.pip_install(install_requirement(entry, m.target)))
+    return Fix(text, commands)
 
 
 def checkout_release_fix(m: Machine, package: str, checkout: str) -> Fix:

@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Optional
 
-from tfdoctor.evidence.packages import plugin_dist
+from tfdoctor.evidence.packages import normalize_name, plugin_dist
 from tfdoctor.modules import modules
 from tfdoctor.records import Record, record
 
@@ -819,14 +819,60 @@ def is_installed(path: str) -> bool:
     return _INSTALLED.search(path) is not None
 
 
-def installed_package(path: str) -> Optional[str]:
-    """The top-level import package of an installed file (``.../site-packages/transformers/
-    x.py`` -> ``transformers``, ``.../dist-packages/six.py`` -> ``six``), whatever its
-    distribution; None for a file outside site-packages."""
+#: An egg's folder (or zip) under site-packages, as setuptools names it: Distribution.egg_name
+#: writes ``{project}-{version}-py{X.Y}[-{platform}].egg``, each part through to_filename
+#: (dashes in a name become underscores), and pkg_resources' EGG_NAME reads it back
+#: (pypa/setuptools, pkg_resources/__init__.py). The import packages lie inside it
+#: (``site-packages/DeepXDE-0.6.1-py3.7.egg/deepxde/model.py``).
+_EGG = re.compile(
+    r"^(?P<project>[^-/\\]+)-(?P<version>\d[^-/\\]*)(?:-py\d[\d.]*(?:-[^/\\]+)?)?\.egg$", re.I
+)
+
+
+def _past_site(path: str) -> list[str]:
+    """The parts of an installed file's path after site-packages (or dist-packages), an
+    egg's folder left out: ``["deepxde", "model.py"]`` for both ``site-packages/deepxde/
+    model.py`` and ``site-packages/DeepXDE-0.6.1-py3.7.egg/deepxde/model.py``."""
+    rest = re.split(r"[/\\](?:site|dist)-packages[/\\]", path)[-1].replace("\\", "/")
+    parts = rest.split("/")
+    return parts[1:] if len(parts) > 1 and _EGG.match(parts[0]) else parts
+
+
+def egg_release(path: str) -> Optional[tuple[str, str]]:
+    """The project and version an installed egg's folder names, where ``path`` is a file in
+    one (``("DeepXDE", "0.6.1")``); None elsewhere. setuptools writes both from the project's
+    own metadata, so the path shows which release is installed."""
     if not is_installed(path):
         return None
-    top = re.split(r"[/\\](?:site|dist)-packages[/\\]", path)[-1].replace("\\", "/")
-    first = top.split("/", 1)[0]
+    rest = re.split(r"[/\\](?:site|dist)-packages[/\\]", path)[-1].replace("\\", "/")
+    found = _EGG.match(rest.split("/", 1)[0]) if "/" in rest else None
+    if found is None:
+        return None
+    # to_filename wrote a dash of the name or version as an underscore: PyPI's names read
+    # either way (PEP 503), and a version's underscore was its local part's separator.
+    return found.group("project"), found.group("version").replace("_", "-")
+
+
+def egg_releases(tracebacks: Iterable[Traceback]) -> dict[str, str]:
+    """The releases the frames' egg folders show installed, by project as pip normalises
+    its name (``{"deepxde": "0.6.1"}``), the first of each."""
+    out: dict[str, str] = {}
+    for tb in tracebacks:
+        for frame in tb.frames:
+            egg = egg_release(frame.path)
+            if egg is not None:
+                out.setdefault(normalize_name(egg[0]), egg[1])
+    return out
+
+
+def installed_package(path: str) -> Optional[str]:
+    """The top-level import package of an installed file (``.../site-packages/transformers/
+    x.py`` -> ``transformers``, ``.../dist-packages/six.py`` -> ``six``, an egg's
+    ``.../site-packages/X-1.0-py3.7.egg/x/y.py`` -> ``x``), whatever its distribution; None
+    for a file outside site-packages."""
+    if not is_installed(path):
+        return None
+    first = _past_site(path)[0]
     return first[:-3] if first.endswith(".py") else first
 
 
@@ -839,8 +885,8 @@ def origin_of(path: str) -> Origin:
     plugin = plugin_dist(unix)
     if plugin:
         return Origin(plugin, "", installed, "")
-    rest = re.split(r"/(?:site|dist)-packages/", unix)[-1] if installed else unix
-    parts = rest.split("/")
+    parts = _past_site(unix) if installed else unix.split("/")
+    rest = "/".join(parts)
     if not installed:
         # A source checkout: the last directory named like a package starts the module.
         starts = [i for i, part in enumerate(parts[:-1]) if part in _packages()]

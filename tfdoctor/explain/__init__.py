@@ -115,6 +115,7 @@ from tfdoctor.evidence.traceback import (
     Inferred,
     PackageCode,
     Traceback,
+    egg_releases,
     failing_package,
     import_statements,
     installed_package,
@@ -436,6 +437,9 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     if len(evidence.tracebacks) < MAX_TRACEBACKS:
         found_tbs = read_tracebacks(text, block)
         evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
+        # An egg's folder names the release installed, as a listing does.
+        for dist, version in egg_releases(found_tbs).items():
+            evidence.listed.setdefault(dist, version)
     if len(evidence.refusals) < MAX_REFUSALS:
         evidence.refusals.extend(read_refusals((text,)))
     if len(evidence.wheel_refusals) < MAX_REFUSALS:

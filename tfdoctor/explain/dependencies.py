@@ -5,9 +5,9 @@ words each shape the same way for every package (CPython's Objects/moduleobject.
 module_getattro: "module '%U' has no attribute '%U'"; Python/ceval.c, import_from: "cannot
 import name %R from %R (%S)"; Lib/importlib/_bootstrap.py, _ERR_MSG_PREFIX: "No module named
 "; Python/ceval.c: "%U() got an unexpected keyword argument '%S'" and too_many_positional's
-"%U() takes %zd positional argument%s but %zd%U %s given"; Objects/object.c: "'%.100s' object
-has no attribute '%U'"), so the reading rests on the words and the paths, never on one
-library's name:
+"%U() takes %zd positional argument%s but %zd%U %s given" and missing_arguments' "%U() missing
+%i required %s argument%s: %U"; Objects/object.c: "'%.100s' object has no attribute '%U'"),
+so the reading rests on the words and the paths, never on one library's name:
 
 - the package that lacks the name (P): the module the message names (not a file outside
   site-packages that Python found under its name), the package whose wrapper frame raised the
@@ -19,8 +19,8 @@ A third-party P (not TensorFlow or Keras, not Python's standard library, nor a p
 another reading answers: NumPy, the module table's removals, TensorFlow's, Keras' and
 TensorBoard's own requirements) and an installed Q of another distribution is
 ``dependency-api-removed``: P's installed release lacks what Q's release uses. TensorFlow
-refusing an installed package's positional arguments, or a public name asked of ``tf.`` in
-Python 2's words, is ``companion-mismatch`` (the other TensorFlow shapes are
+refusing an installed package's positional arguments (too many, or too few), or a public name
+asked of ``tf.`` in Python 2's words, is ``companion-mismatch`` (the other TensorFlow shapes are
 :func:`tfdoctor.explain.packages.foreign_caller_findings`'). The user's own code (or a file
 of the user's that Python found for P), an object whose owner no line shows, or frames that
 name no installed package are left to the other readings (or unexplained).
@@ -62,6 +62,10 @@ _SHAPES = re.compile(
     r"|^'(?P<cls>\w+)' object has no attribute '(?P<oattr>\w+)'"
     r"|^(?P<py2func>\w+)\(\) takes (?:exactly|at most) (?P<py2takes>\d+) arguments? "
     r"\((?P<py2given>\d+) given\)"
+    # Python/ceval.c, missing_arguments: "%U() missing %i required %s argument%s: %U" (the
+    # kind positional or keyword-only; the names quoted, joined by commas and "and").
+    rf"|^(?P<missfunc>{_FUNC})\(\) missing (?P<missing>\d+) required "
+    r"(?:positional|keyword-only) arguments?: (?P<missnames>'\w+'(?:,? (?:and )?'\w+'){0,9})"
 )
 #: Notes Python adds where the module is not the installed package at all: 3.13's on a module
 #: shadowed by a file of the same name ("module 'P' has no attribute 'A' (consider renaming
@@ -148,11 +152,13 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
         owner = _class_on_line(frames[-1 - callee], match["cls"]) if callee < len(frames) else None
         asked = f"{match['oattr']} of a {match['cls']} object"
     else:
-        func = match["kwfunc"] or match["posfunc"] or match["py2func"]
+        func = match["kwfunc"] or match["posfunc"] or match["py2func"] or match["missfunc"]
         owner, callee = _callee_of_call(frames, func)
         asked = (
             f"the keyword {match['kw']} of {func}()"
             if match["kw"]
+            else f"{func}() without {match['missnames']}, which it requires"
+            if match["missfunc"]
             else f"{func}() with {_given(match)} positional arguments (it takes {_takes(match)})"
         )
     if owner is None or owner in _ELSEWHERE - _TF_PACKAGES or owner in stdlib_modules():
@@ -339,13 +345,15 @@ def _tensorflow_refused(
     companion readings' in explain.packages (foreign_caller_findings)."""
     from tfdoctor.explain.packages import library_dist, library_fix  # noqa: PLC0415 - cycle
 
-    if caller in TF_OWN or not (match["posfunc"] or match["py2func"] or match["py2attr"]):
+    if caller in TF_OWN or not (
+        match["posfunc"] or match["py2func"] or match["py2attr"] or match["missfunc"]
+    ):
         return None
     if (match["py2attr"] or "").startswith("_"):
         # A private name TensorFlow never published (tf.logging._logger): no release of the
         # package is made for it; the API reading says what became of it.
         return None
-    dist = library_dist(caller)
+    dist = library_dist(caller, frame.path)
     if match["py2attr"]:
         attr = match["py2attr"]
         summary = f"{dist} was written for another TensorFlow release (it asks tf. for {attr})"
@@ -355,6 +363,19 @@ def _tensorflow_refused(
             "TensorFlow release do not go together."
         )
         severity = Severity.ERROR  # the line names TensorFlow's module and the name
+    elif match["missfunc"]:
+        func, missing = match["missfunc"], match["missnames"]
+        summary = (
+            f"{dist} was written for another TensorFlow release (its call of TensorFlow's "
+            f"{func}() lacks {missing}, which the installed release requires)"
+        )
+        said = (
+            f"{dist} ({frame.path}) calls TensorFlow's {func}() without {missing}, which the "
+            f"installed TensorFlow's {func}() requires: the {dist} release and the TensorFlow "
+            "release do not go together."
+        )
+        # As for a count of arguments: the call may also be wrong in itself.
+        severity = Severity.WARNING
     else:
         func = match["posfunc"] or match["py2func"]
         given, takes = _given(match), _takes(match)

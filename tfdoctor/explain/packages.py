@@ -29,6 +29,7 @@ from tfdoctor.evidence.traceback import (
     Frame,
     PackageCode,
     Traceback,
+    egg_release,
     failing_package,
     installed_package,
     is_installed,
@@ -46,6 +47,7 @@ from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import PIN_FIELDS, TFLine, admits_below, spec_contains, version_key
 from tfdoctor.modules import RemovedApi, distribution_of, modules
+from tfdoctor.scan.api import LAST_KERAS2, bundled_lines, load_api
 
 if TYPE_CHECKING:
     from tfdoctor.scan.rules import Rules
@@ -163,6 +165,7 @@ def package_findings(
         *shadowed_module_findings(tracebacks),
         *foreign_caller_findings(tracebacks, m),
         *keras_caller_findings(tracebacks, m),
+        *undefined_keras_name_findings(tracebacks, m),
         *object_field_findings(tracebacks, m),
         *class_field_findings(tracebacks, m),
         *dependency_caller_findings(tracebacks, m, signed),
@@ -2061,12 +2064,13 @@ _ASKED = re.compile(
 )
 
 
-def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine) -> Fix:
+def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine, dist: str = "") -> Fix:
     """``fix`` with the TensorFlow lines whose public API has what was asked (a module or a
     name; from the bundled API listings of the 1.x and 2.x lines), where some have it: the
-    releases the package fits. A name only 1.x lines have says the package was written for
-    TensorFlow 1: the fix adds the last 1.x line, installed where the log's Python has its
-    wheels."""
+    releases the package fits. Where the log shows a TensorFlow older than every such line,
+    the package ``dist`` is newer than it, and the fix is TensorFlow of one of those lines. A
+    name only 1.x lines have says the package was written for TensorFlow 1: the fix adds the
+    last 1.x line, installed where the log's Python has its wheels."""
     from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, tf1_lines  # noqa: PLC0415
 
     if module is None or not asked.startswith("tf.") or "__" in asked.replace(module, ""):
@@ -2095,6 +2099,12 @@ def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine) -> Fix:
         f"{fix.text} TensorFlow {span} has {asked} (the public API of each line; the listings "
         f"cover {lines[0]} to {lines[-1]})."
     )
+    first = lines[having[0]]
+    if dist and m.tf is not None and version_key(m.tf.version)[:2] < version_key(first)[:2]:
+        # The log's TensorFlow is older than every line with the name: the package's release
+        # is newer than it, and only TensorFlow of such a line (or an older package) fits.
+        known = known_distribution(dist) or m.facts.package(dist) is not None
+        return causes.software.library_newer_fix(m, dist, m.tf.version, span, first, known)
     if tf1 and having[-1] < len(tf1):
         # Only 1.x lines have it: the package is TensorFlow 1 code (TensorFlow 2 moved such
         # names to tf.compat.v1 or dropped them), which runs on the last 1.x line as written.
@@ -2162,10 +2172,13 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
         )
         unseen_callee = False
         called: Optional[str] = None
-        wrapped = library_caller(tb) if not tb.frames and module is not None else None
+        wrapped = (
+            library_caller(tb) if (not tb.frames or index is None) and module is not None else None
+        )
         if wrapped is not None:
             # No frame shown, but a lazy-import wrapper names the library's module whose
-            # import asked TensorFlow for the name.
+            # import asked TensorFlow for the name; or the user's last frame shown imports
+            # the library, whose own frames the paste cut.
             top, where = wrapped
         elif index is not None:
             top, where = packages[index] or "", tb.frames[index].path
@@ -2209,7 +2222,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 continue
             if not _written_for_tensorflow(top) and m.companion(known) is None:
                 continue
-        dist = library_dist(top)
+        dist = library_dist(top, where)
         asked = (
             (api or "")
             if match.group("module3")
@@ -2255,6 +2268,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                     asked,
                     asked if match.group("module3") else module,
                     m,
+                    dist,
                 ),
             )
         ]
@@ -2405,9 +2419,9 @@ def object_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
         top = _frame_library(tb.frames[-1]) if match is not None else None
         if match is None or top is None:
             continue
-        dist = library_dist(top)
-        cls, attr = match.group("cls"), match.group("attr")
         path = tb.frames[-1].path
+        dist = library_dist(top, path)
+        cls, attr = match.group("cls"), match.group("attr")
         # A source checkout's code is what runs, whatever pip installed: the directory that
         # holds its package (the innermost directory of that name) is what to update; a
         # relative path is the current directory's.
@@ -2460,7 +2474,7 @@ def _frame_dist(frame: Frame) -> Optional[str]:
     companion's whatever the paste left of the path's start)."""
     top = _frame_library(frame)
     if top is not None:
-        return library_dist(top)
+        return library_dist(top, frame.path)
     dist = origin_of(frame.path).dist
     if not dist or dist in TF_DISTRIBUTIONS or dist == "tensorboard":
         return None
@@ -2552,6 +2566,64 @@ def _with_keras2(m: Machine, fix: Fix, dist: str) -> Fix:
     )
 
 
+#: Python's words for a name no scope defines (CPython's Python/ceval.c, NAME_ERROR_MSG:
+#: "name '%.200s' is not defined"; 3.10+ may add "Did you mean: ...?").
+_UNDEFINED = re.compile(r"^name '(?P<name>[A-Za-z_]\w*)' is not defined")
+#: The listings read for a Keras name: the newest line, and the last whose tf.keras is Keras 2
+#: (scan.api's LAST_KERAS2): between them every public Keras class and function of both
+#: generations is listed.
+_KERAS_LISTINGS = (".".join(map(str, LAST_KERAS2)),)
+
+
+def _keras_public_home(name: str) -> Optional[str]:
+    """The public Keras module of TensorFlow's API listings that exports ``name``
+    (``Layer`` -> ``tf.keras.layers``), or None where none does: a module alias (``tf``,
+    ``K``) is a submodule or no member at all, never a listed member."""
+    for line in (*bundled_lines()[:1], *_KERAS_LISTINGS):
+        index = load_api(line)
+        if index is None:
+            continue
+        for module, members in sorted(index.modules.items()):
+            if members and name in members and module.startswith(("tf.keras.", "keras.")):
+                return module
+    return None
+
+
+def undefined_keras_name_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """An installed library's own frame (outside TensorFlow's family) failing on a name it
+    never defined that is one of Keras' public classes or functions (bert4keras' ``class
+    OurLayer(Layer)`` with Layer undefined): the names the library takes from Keras (a star
+    import, an import chosen by the TensorFlow or Keras it finds) did not bring it in with the
+    installed release, for which that library release was not written. A warning: the import
+    may also have been skipped for another reason. The user's own frame is left alone."""
+    for tb in tracebacks:
+        match = _UNDEFINED.match(tb.message) if tb.name == "NameError" else None
+        caller = library_caller(tb) if match is not None and tb.frames else None
+        if match is None or caller is None:
+            continue
+        name = match.group("name")
+        home = _keras_public_home(name)
+        if home is None:
+            continue
+        top, where = caller
+        dist = library_dist(top, where)
+        return [
+            causes.finding(
+                f"explain.{causes.software.COMPANION_MISMATCH}",
+                Severity.WARNING,
+                causes.software.COMPANION_MISMATCH,
+                f"{dist} was written for another TensorFlow or Keras release ({name} is "
+                "undefined in its code)",
+                f"{tb.where}: {tb.type}: {tb.message}\n{dist} ({where}) uses {name}, a name "
+                f"Keras exports ({home}.{name}), which its imports did not define with the "
+                f"installed TensorFlow and Keras: the {dist} release was written for another "
+                "release of them.",
+                _with_keras2(m, library_fix(m, dist), dist),
+            )
+        ]
+    return []
+
+
 def keras_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """An installed library outside TensorFlow's family asking the installed Keras for a name
     it does not have, in the library's own frame (keras-bert's ``keras.applications``): the
@@ -2566,7 +2638,7 @@ def keras_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
         top, where = caller
         if top in _SHADOWABLE:
             continue  # a file of the user's named keras.py is another cause
-        dist = library_dist(top)
+        dist = library_dist(top, where)
         asked = f"{match.group('module')}.{match.group('attr')}"
         return [
             causes.finding(
@@ -2792,7 +2864,10 @@ def library_fix(m: Machine, dist: str) -> Fix:
     TensorFlow but not released with it (Transformers), whose releases no table pairs with
     TensorFlow's, its newer release, which follows TensorFlow's changes."""
     if m.companion(dist) is None and dist not in _family_dists():
-        return causes.software.library_release_fix(m, dist, known=known_distribution(dist))
+        # A distribution the log shows installed by that name (a listing, an egg's folder) is
+        # the one to upgrade, whether or not the module table names it.
+        known = known_distribution(dist) or m.facts.package(dist) is not None
+        return causes.software.library_release_fix(m, dist, known=known)
     return causes.software.companion_fix(m, dist)
 
 
@@ -2844,6 +2919,8 @@ def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
         top = installed_package(frame.path)
         if top is not None and top in TF_OWN:
             continue
+        if top is None and frame is tb.frames[-1]:
+            return _import_led(frame)
         if top is None or top in modules().family:
             return None
         return top, frame.path
@@ -2853,10 +2930,37 @@ def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
     return top, f"its lazy import of {tb.wrapper} failed with this error"
 
 
-def library_dist(top: str) -> str:
-    """The distribution that installs the import package ``top`` (the module table's row),
-    else the name pip normalises ``top`` to (``intel_extension_for_tensorflow``), which is
-    only a name to look up (:func:`known_distribution`)."""
+#: An import statement as a frame's source line prints it: the top-level package it imports
+#: (``import deepxde as dde``, ``from lucid.optvis import render``); a relative import (the
+#: user's own package) names none.
+_IMPORT_LINE = re.compile(
+    r"^(?:from\s+(?P<source>[A-Za-z_]\w*)[\w.]*\s+import\b|import\s+(?P<module>[A-Za-z_]\w*))"
+)
+
+
+def _import_led(frame: Frame) -> Optional[tuple[str, str]]:
+    """The library whose import the user's innermost frame ran, where the paste cut the
+    frames below it (a notebook's cell ``----> 2 import deepxde as dde`` right above the
+    error): Python raised inside that import, so its code asked for what is missing. Only a
+    package the module table names as a distribution's (a module of the user's own, imported
+    by the same words, is no library) and outside TensorFlow's family (read by
+    :func:`library_origins`)."""
+    found = _IMPORT_LINE.match(frame.code)
+    top = (found.group("source") or found.group("module")) if found is not None else None
+    if top is None or top in TF_OWN or top in modules().family or distribution_of(top) is None:
+        return None
+    return top, f"`{frame.code}` in {frame.path} imported it; its own frames are not shown"
+
+
+def library_dist(top: str, path: str = "") -> str:
+    """The distribution that installs the import package ``top``: the project an egg's folder
+    names where ``path`` (the frame's file) lies in one (setuptools names the folder after the
+    project), else the module table's row, else the name pip normalises ``top`` to
+    (``intel_extension_for_tensorflow``), which is only a name to look up
+    (:func:`known_distribution`)."""
+    egg = egg_release(path) if path else None
+    if egg is not None:
+        return normalize_name(egg[0])
     return distribution_of(top) or normalize_name(top)
 
 
@@ -2870,7 +2974,7 @@ def package_behind(tb: Traceback) -> tuple[Optional[str], str, str]:
         return user, "from its frames", ""
     library = library_caller(tb)
     if library is not None:
-        return library_dist(library[0]), library[1], ""
+        return library_dist(*library), library[1], ""
     if tb.statement:
         imported = re.match(r"(?:from|import)\s+([\w]+)", tb.statement)
         dist = distribution_of(imported.group(1)) if imported else None
