@@ -273,3 +273,38 @@ def test_tensorflow_2s_eager_switch_under_a_release_before_it_names_that_release
         "tensorflow version: 1.5.0\n",
     )
     assert "upgrade TensorFlow to 1.7 or later" in _removed(text)[1]
+
+
+def test_python_2_ranks_the_release_before_the_name_first() -> None:
+    # Python 2's words: every 1.x release ran on it, of TensorFlow 2 only 2.0 and 2.1, so a
+    # release before 0.12 comes first and TensorFlow 2's tf.compat.v1 is the other candidate.
+    text = one_frame_log(
+        "AttributeError: 'module' object has no attribute 'global_variables_initializer'",
+        "sess.run(tf.global_variables_initializer())",
+    )
+    found = [(f.cause, f.severity.value) for f in explained(text).findings]
+    assert found[:2] == [("api-removed", "error"), ("api-moved-to-compat-v1", "warning")]
+    top = top_error(explained(text))
+    assert "upgrade TensorFlow to 0.12 or later of 1.x" in fix_text(top)
+    assert "Python 2" in top.detail
+
+
+@pytest.mark.parametrize(
+    ("message", "head"),
+    [
+        # Python 3's words: no sign of an older release.
+        (
+            "AttributeError: module 'tensorflow' has no attribute 'global_variables_initializer'",
+            "",
+        ),
+        # The release shown is TensorFlow 2: the removal alone.
+        (
+            "AttributeError: 'module' object has no attribute 'global_variables_initializer'",
+            "tensorflow version: 2.1.0\n",
+        ),
+    ],
+    ids=["python-3", "tf2-shown"],
+)
+def test_without_python_2_or_with_tf2_shown_the_removal_leads(message: str, head: str) -> None:
+    text = one_frame_log(message, "sess.run(tf.global_variables_initializer())", head)
+    assert top_error(explained(text)).cause == "api-moved-to-compat-v1"

@@ -40,8 +40,9 @@ that print it and the source that prints it:
   (later releases' rank-generic kernel says the same only for a dtype it does not tile).
 - `variable_scope() got an unexpected keyword argument 'values'` / `variable_scope() got multiple
   values for keyword argument 'reuse'` (code for the default_name and values signature):
-  `tf-too-old-for-code`, a warning; early 0.x, whose variable_scope(name_or_scope, reuse=None,
-  initializer=None, ...) lacks them; printed by CPython for
+  `tf-too-old-for-code`, a warning; 0.x before 0.11 (RELEASE.md, "Release 0.11.0": the new argument
+  order), whose variable_scope(name_or_scope, reuse=None, initializer=None, ...) lacks them;
+  printed by CPython for
   https://github.com/tensorflow/tensorflow/blob/v0.9.0/tensorflow/python/ops/variable_scope.py.
 - `WARNING: Ignoring invalid distribution -ensorflow (SITE)`: `tf-install-incomplete`; pip 20.3 on;
   printed by https://github.com/pypa/pip/blob/23.0/src/pip/_internal/metadata/base.py.
@@ -669,7 +670,9 @@ def test_other_unhandled_tile_words_are_not_the_release(line: str) -> None:
 def test_an_early_variable_scope_signature_is_an_older_tensorflow(line: str) -> None:
     (found,) = [x for x in explained(line + "\n").findings if x.cause == "tf-too-old-for-code"]
     assert found.severity.value == "warning"
-    assert "default_name" in fix_text(found) and "own requirements" in fix_text(found)
+    # The first release with the new argument order: RELEASE.md, "Release 0.11.0".
+    assert "default_name" in fix_text(found) and "from 0.11 on" in fix_text(found)
+    assert any('"tensorflow>=0.11,<1"' in c for c in found.fix.commands)
 
 
 @pytest.mark.parametrize(

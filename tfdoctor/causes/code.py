@@ -162,14 +162,22 @@ def tile_rank_fix(m: Machine) -> Fix:
     return tf_too_old_fix(m, "tf.tile on a tensor of more than 5 dimensions", None)
 
 
+#: The first release whose tf.variable_scope takes (name_or_scope, default_name, values, ...):
+#: TensorFlow's RELEASE.md, "Release 0.11.0" (the argument order it calls new).
+VARIABLE_SCOPE_VALUES_SINCE = "0.11"
+
+
 def variable_scope_fix(m: Machine) -> Fix:
     """tf.variable_scope of an early release refusing default_name and values: the code was
-    written for a release whose variable_scope takes them."""
+    written for a release whose variable_scope takes them (0.11 on)."""
+    # TensorFlow's RELEASE.md, Release 0.11.0: "Deprecated `tf.op_scope` and
+    # `tf.variable_op_scope` in favor of a unified `tf.name_scope` and `tf.variable_scope`. The
+    # new argument order of `tf.variable_scope` is incompatible with previous versions."
     return tf_too_old_fix(
         m,
         "the signature of tf.variable_scope the code calls (name_or_scope, default_name, "
         "values, ..., reuse)",
-        None,
+        VARIABLE_SCOPE_VALUES_SINCE,
     )
 
 
