@@ -308,3 +308,16 @@ def test_python_2_ranks_the_release_before_the_name_first() -> None:
 def test_without_python_2_or_with_tf2_shown_the_removal_leads(message: str, head: str) -> None:
     text = one_frame_log(message, "sess.run(tf.global_variables_initializer())", head)
     assert top_error(explained(text)).cause == "api-moved-to-compat-v1"
+
+
+def test_a_python_no_early_release_ran_on_drops_the_older_release_reading() -> None:
+    # Python 3.10's paths: no release before 0.12 has wheels for it, so the fix does not send
+    # the user to look for one.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/.venv/lib/python3.10/site-packages/mylib/train.py", line 12, in fit\n'
+        "    sess.run(tf.global_variables_initializer())\n"
+        "AttributeError: module 'tensorflow' has no attribute 'global_variables_initializer'\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "api-moved-to-compat-v1"]
+    assert found and all("older than 0.12" not in fix_text(f) for f in found)

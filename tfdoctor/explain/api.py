@@ -782,9 +782,10 @@ def _api_finding(
         detail.append(inferred_note(hints))
     fix = _fitted(verdict, m)
     since = _came_later(name, verdict, knowledge, tf_version)
-    if since is not None:
+    if since is not None and not _older_release_unlikely(tb, m):
         # Removed in a later line, and also not yet there in the oldest ones: an old
-        # TensorFlow raises the same error, and needs the other way out.
+        # TensorFlow raises the same error, and needs the other way out (not where the log's
+        # Python is one no release that old ran on).
         detail.append(
             f"`{name}` is in TensorFlow's public API only from {since} until "
             f"{verdict.release}: a TensorFlow before {since} raises the same error."
