@@ -321,3 +321,40 @@ def test_a_python_no_early_release_ran_on_drops_the_older_release_reading() -> N
     )
     found = [f for f in explained(text).findings if f.cause == "api-moved-to-compat-v1"]
     assert found and all("older than 0.12" not in fix_text(f) for f in found)
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "head", "since"),
+    [
+        pytest.param(
+            "AttributeError: module 'tensorflow.python.estimator.estimator_lib' has no "
+            "attribute 'train_and_evaluate'",
+            "tf.estimator.train_and_evaluate(estimator, train_spec, eval_spec)",
+            "tensorflow version: 1.3.0\n",
+            "1.4",
+            id="estimator-module-of-1x",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow.contrib' has no attribute 'timeseries'",
+            "reader = tf.contrib.timeseries.NumpyReader(data)",
+            "tensorflow version: 1.2.1\n",
+            "1.3",
+            id="contrib-module-brought-in-1-3",
+        ),
+    ],
+)
+def test_names_release_notes_place_in_1x_name_the_release(
+    message: str, code: str, head: str, since: str
+) -> None:
+    fix = _removed(one_frame_log(message, code, head))[1]
+    assert f"upgrade TensorFlow to {since} or later" in fix
+
+
+def test_a_contrib_module_the_table_keeps_is_listed_through_the_last_1x_line() -> None:
+    # The 1.x listings hold tf.contrib whole ("*"): the table's open row runs on through them.
+    text = one_frame_log(
+        "AttributeError: 'module' object has no attribute 'timeseries'",
+        "reader = tf.contrib.timeseries.NumpyReader(data)",
+    )
+    found = [f for f in explained(text).findings if f.cause == "api-removed"]
+    assert found and "1.3 to 1.15" in found[0].detail

@@ -2514,13 +2514,23 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
 def _listed_lines(name: str) -> list[str]:
     """The TensorFlow lines whose bundled public API listing, or before 1.9 the release notes'
     table, has ``name`` (``tf.X`` or a Keras name), oldest first; empty where none does."""
-    indexes = [
-        *((line, load_tf1(line)) for line in tf1_lines()),
-        *((line, load_api(line)) for line in bundled_lines()),
-    ]
-    found = [line for line, index in indexes if index is not None and index.has(name)]
-    # Before the listings, the release notes' table (tf_early.txt) for the names it holds.
     early = load_early()
+    # A member of tf.contrib, which the 1.x listings hold as a whole ("*": its modules load
+    # lazily), is in those lines where the release notes' table keeps it to its last release
+    # (the table's rows run on into the listings, tf_early.txt's header).
+    kept = bool(early.releases) and early.has(name, early.releases[-1]) is True
+    found = [
+        line
+        for line in tf1_lines()
+        if (index := load_tf1(line)) is not None
+        and (index.has(name) or (kept and index.lookup(name).status == "unknown"))
+    ]
+    found += [
+        line
+        for line in bundled_lines()
+        if (index := load_api(line)) is not None and index.has(name)
+    ]
+    # Before the listings, the release notes' table (tf_early.txt) for the names it holds.
     found += [r for r in early.releases if early.has(name, r)]
     return sorted(found, key=version_key)
 
