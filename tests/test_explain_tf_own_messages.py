@@ -35,7 +35,8 @@ that print it and the source that prints it:
   found in flat namespace '__ZN10tensorflow...'`: `custom-op-build-mismatch`; macOS before 12 / 12
   on; printed by https://github.com/apple-oss-distributions/dyld.
 - `TileOp : Unhandled input dimensions, DT : 1, dims : 7` (a rank above 5, a dtype every release
-  tiles): `tf-too-old-for-code`; early 1.x, whose Tile kernel dispatches on ranks 0 to 5; printed by
+  tiles): `tf-too-old-for-code`; before 1.3, whose Tile kernel dispatches on a fixed list of ranks
+  (1.2.1's wheel: 1 to 7; 1.3.0's is rank-generic); printed by
   https://github.com/tensorflow/tensorflow/blob/0f3eff963dd0d4617ed3cb61271ddb4a7840d378/tensorflow/core/kernels/tile_ops.cc
   (later releases' rank-generic kernel says the same only for a dtype it does not tile).
 - `variable_scope() got an unexpected keyword argument 'values'` / `variable_scope() got multiple
@@ -639,7 +640,9 @@ def test_a_tile_kernel_limited_to_rank_5_is_an_older_tensorflow(line: str) -> No
     top = top_error(explained(line + "\n"))
     assert top.cause == "tf-too-old-for-code"
     text = fix_text(top)
-    assert "more than 5 dimensions" in text and "Upgrade TensorFlow" in text
+    assert "more than 5 dimensions" in text and "Upgrade TensorFlow to 1.3 or later" in text
+    # 1.3 brought the rank-generic kernel (the wheels' TileOp::HandleCase symbols).
+    assert any('"tensorflow>=1.3,<2"' in c for c in top.fix.commands)
 
 
 @pytest.mark.parametrize(
