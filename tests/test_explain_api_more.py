@@ -91,6 +91,33 @@ def test_near_misses_are_not_the_merge_rule(text: str) -> None:
         assert "keras==2.1.6" not in fix_text(finding)
 
 
+@pytest.mark.parametrize("quote", ["'", ""], ids=["python36-quoted", "python2-bare"])
+def test_a_bare_import_refusal_of_merge_alone_is_the_merge_rule_as_a_warning(quote: str) -> None:
+    # Python 2's and 3.6's words name no module: the only rule whose import of the name fails.
+    text = f"ImportError: cannot import name {quote}Merge{quote}\n"
+    (found,) = [f for f in explained(text).findings if f.cause == "api-removed"]
+    assert found.severity.value == "warning"
+    assert "Concatenate" in fix_text(found) and "names no module" in found.detail
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A common word (any package's `merge`), or a name no import-error rule holds.
+        pytest.param("ImportError: cannot import name 'merge'\n", id="lower-case-word"),
+        pytest.param("ImportError: cannot import name 'MergeLayer'\n", id="no-rule"),
+        # A frame shows whose import it was: the bare name is not read alone.
+        pytest.param(
+            _traceback("ImportError: cannot import name Merge", "from mylib.ops import Merge"),
+            id="another-package-shown",
+        ),
+    ],
+)
+def test_other_bare_import_refusals_are_not_the_merge_rule(text: str) -> None:
+    for finding in explained(text).findings:
+        assert "keras==2.1.6" not in fix_text(finding)
+
+
 # --- arguments TensorFlow 1.5 renamed -------------------------------------------------------
 
 

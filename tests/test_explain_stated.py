@@ -195,6 +195,50 @@ def test_a_system_inside_another_or_two_systems(os: str, expected: object) -> No
     assert read_stated(FORM.format(tf="2.16.1", os=os, py="3.11", what="x")).os == expected
 
 
+@pytest.mark.parametrize(
+    ("line", "release"),
+    [
+        ("Tensorflow 1.13", "1.13"),
+        ("TF: 2.4.1", "2.4.1"),
+        ("- tensorflow-gpu 1.15", "1.15"),
+    ],
+    ids=["word-and-release", "colon", "gpu-package-item"],
+)
+def test_a_line_naming_the_release_alone_states_it(line: str, release: str) -> None:
+    found = read_stated(f"ValueError: x\n\nI ran it like this.\n{line}\n")
+    assert found.tf_version == release and found.lines == (line.strip(),)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A sentence around the release: not a statement of the one installed.
+        "It worked on TensorFlow 1.13 before.\n",
+        # Two releases on lines of their own: no single one.
+        "TensorFlow 1.13\nTensorFlow 2.0\n",
+        # A row of `pip list`, its name padded into a column: the listing's, not a statement.
+        "Package                            Version\ntensorflow                         2.12.0\n",
+    ],
+    ids=["in-a-sentence", "two-releases", "pip-list-row"],
+)
+def test_other_mentions_of_a_release_state_none(text: str) -> None:
+    assert read_stated(text).tf_version is None
+
+
+def test_a_forms_field_is_worth_more_than_a_bare_line() -> None:
+    text = "TensorFlow 1.13\n" + FORM.format(tf="2.15.1", os="Ubuntu", py="3.11", what="x")
+    assert read_stated(text).tf_version == "2.15.1"
+
+
+def test_a_release_line_lets_the_tf1_loader_read_a_tf2_call() -> None:
+    # TensorFlow 1's loader(sess, tags, export_dir) given one path: with no release shown the
+    # message is as much TensorFlow 2's loader called without one.
+    message = "TypeError: load() missing 1 required positional argument: 'export_dir'\n"
+    assert all(f.cause != "api-removed" for f in explained(message).findings)
+    top = top_error(explained(message + "\nmodel = tf.saved_model.load(path)\nTensorflow 1.13\n"))
+    assert top.cause == "api-removed" and "TensorFlow 1.13" in top.detail
+
+
 def test_several_releases_in_the_version_answer_state_none() -> None:
     text = FORM.format(tf="2.16.1 (also tried 1.15)", os="Ubuntu", py="3.11", what="x")
     assert read_stated(text).tf_version is None

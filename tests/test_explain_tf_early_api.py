@@ -273,3 +273,88 @@ def test_tensorflow_2s_eager_switch_under_a_release_before_it_names_that_release
         "tensorflow version: 1.5.0\n",
     )
     assert "upgrade TensorFlow to 1.7 or later" in _removed(text)[1]
+
+
+def test_python_2_ranks_the_release_before_the_name_first() -> None:
+    # Python 2's words: every 1.x release ran on it, of TensorFlow 2 only 2.0 and 2.1, so a
+    # release before 0.12 comes first and TensorFlow 2's tf.compat.v1 is the other candidate.
+    text = one_frame_log(
+        "AttributeError: 'module' object has no attribute 'global_variables_initializer'",
+        "sess.run(tf.global_variables_initializer())",
+    )
+    found = [(f.cause, f.severity.value) for f in explained(text).findings]
+    assert found[:2] == [("api-removed", "error"), ("api-moved-to-compat-v1", "warning")]
+    top = top_error(explained(text))
+    assert "upgrade TensorFlow to 0.12 or later of 1.x" in fix_text(top)
+    assert "Python 2" in top.detail
+
+
+@pytest.mark.parametrize(
+    ("message", "head"),
+    [
+        # Python 3's words: no sign of an older release.
+        (
+            "AttributeError: module 'tensorflow' has no attribute 'global_variables_initializer'",
+            "",
+        ),
+        # The release shown is TensorFlow 2: the removal alone.
+        (
+            "AttributeError: 'module' object has no attribute 'global_variables_initializer'",
+            "tensorflow version: 2.1.0\n",
+        ),
+    ],
+    ids=["python-3", "tf2-shown"],
+)
+def test_without_python_2_or_with_tf2_shown_the_removal_leads(message: str, head: str) -> None:
+    text = one_frame_log(message, "sess.run(tf.global_variables_initializer())", head)
+    assert top_error(explained(text)).cause == "api-moved-to-compat-v1"
+
+
+def test_a_python_no_early_release_ran_on_drops_the_older_release_reading() -> None:
+    # Python 3.10's paths: no release before 0.12 has wheels for it, so the fix does not send
+    # the user to look for one.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/.venv/lib/python3.10/site-packages/mylib/train.py", line 12, in fit\n'
+        "    sess.run(tf.global_variables_initializer())\n"
+        "AttributeError: module 'tensorflow' has no attribute 'global_variables_initializer'\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "api-moved-to-compat-v1"]
+    assert found and all("older than 0.12" not in fix_text(f) for f in found)
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "head", "since"),
+    [
+        pytest.param(
+            "AttributeError: module 'tensorflow.python.estimator.estimator_lib' has no "
+            "attribute 'train_and_evaluate'",
+            "tf.estimator.train_and_evaluate(estimator, train_spec, eval_spec)",
+            "tensorflow version: 1.3.0\n",
+            "1.4",
+            id="estimator-module-of-1x",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow.contrib' has no attribute 'timeseries'",
+            "reader = tf.contrib.timeseries.NumpyReader(data)",
+            "tensorflow version: 1.2.1\n",
+            "1.3",
+            id="contrib-module-brought-in-1-3",
+        ),
+    ],
+)
+def test_names_release_notes_place_in_1x_name_the_release(
+    message: str, code: str, head: str, since: str
+) -> None:
+    fix = _removed(one_frame_log(message, code, head))[1]
+    assert f"upgrade TensorFlow to {since} or later" in fix
+
+
+def test_a_contrib_module_the_table_keeps_is_listed_through_the_last_1x_line() -> None:
+    # The 1.x listings hold tf.contrib whole ("*"): the table's open row runs on through them.
+    text = one_frame_log(
+        "AttributeError: 'module' object has no attribute 'timeseries'",
+        "reader = tf.contrib.timeseries.NumpyReader(data)",
+    )
+    found = [f for f in explained(text).findings if f.cause == "api-removed"]
+    assert found and "1.3 to 1.15" in found[0].detail

@@ -35,13 +35,15 @@ that print it and the source that prints it:
   found in flat namespace '__ZN10tensorflow...'`: `custom-op-build-mismatch`; macOS before 12 / 12
   on; printed by https://github.com/apple-oss-distributions/dyld.
 - `TileOp : Unhandled input dimensions, DT : 1, dims : 7` (a rank above 5, a dtype every release
-  tiles): `tf-too-old-for-code`; early 1.x, whose Tile kernel dispatches on ranks 0 to 5; printed by
+  tiles): `tf-too-old-for-code`; before 1.3, whose Tile kernel dispatches on a fixed list of ranks
+  (1.2.1's wheel: 1 to 7; 1.3.0's is rank-generic); printed by
   https://github.com/tensorflow/tensorflow/blob/0f3eff963dd0d4617ed3cb61271ddb4a7840d378/tensorflow/core/kernels/tile_ops.cc
   (later releases' rank-generic kernel says the same only for a dtype it does not tile).
 - `variable_scope() got an unexpected keyword argument 'values'` / `variable_scope() got multiple
   values for keyword argument 'reuse'` (code for the default_name and values signature):
-  `tf-too-old-for-code`, a warning; early 0.x, whose variable_scope(name_or_scope, reuse=None,
-  initializer=None, ...) lacks them; printed by CPython for
+  `tf-too-old-for-code`, a warning; 0.x before 0.11 (RELEASE.md, "Release 0.11.0": the new argument
+  order), whose variable_scope(name_or_scope, reuse=None, initializer=None, ...) lacks them;
+  printed by CPython for
   https://github.com/tensorflow/tensorflow/blob/v0.9.0/tensorflow/python/ops/variable_scope.py.
 - `WARNING: Ignoring invalid distribution -ensorflow (SITE)`: `tf-install-incomplete`; pip 20.3 on;
   printed by https://github.com/pypa/pip/blob/23.0/src/pip/_internal/metadata/base.py.
@@ -638,7 +640,9 @@ def test_a_tile_kernel_limited_to_rank_5_is_an_older_tensorflow(line: str) -> No
     top = top_error(explained(line + "\n"))
     assert top.cause == "tf-too-old-for-code"
     text = fix_text(top)
-    assert "more than 5 dimensions" in text and "Upgrade TensorFlow" in text
+    assert "more than 5 dimensions" in text and "Upgrade TensorFlow to 1.3 or later" in text
+    # 1.3 brought the rank-generic kernel (the wheels' TileOp::HandleCase symbols).
+    assert any('"tensorflow>=1.3,<2"' in c for c in top.fix.commands)
 
 
 @pytest.mark.parametrize(
@@ -669,7 +673,9 @@ def test_other_unhandled_tile_words_are_not_the_release(line: str) -> None:
 def test_an_early_variable_scope_signature_is_an_older_tensorflow(line: str) -> None:
     (found,) = [x for x in explained(line + "\n").findings if x.cause == "tf-too-old-for-code"]
     assert found.severity.value == "warning"
-    assert "default_name" in fix_text(found) and "own requirements" in fix_text(found)
+    # The first release with the new argument order: RELEASE.md, "Release 0.11.0".
+    assert "default_name" in fix_text(found) and "from 0.11 on" in fix_text(found)
+    assert any('"tensorflow>=0.11,<1"' in c for c in found.fix.commands)
 
 
 @pytest.mark.parametrize(

@@ -45,6 +45,21 @@ def test_a_keras3_name_missing_is_code_written_for_keras3() -> None:
     assert "Keras 3" in fix and '"tensorflow>=2.16"' in fix and '"keras>=3"' in fix
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Retyped: blanks inside the quotes, none before the second, no exception type.
+        "module 'keras. utils' has no attribute' PyDataset '",
+        "'keras.utils' has no attribute 'PyDataset'",
+    ],
+    ids=["blanks-in-quotes", "module-word-dropped"],
+)
+def test_a_keras3_name_quoted_alone_is_read_as_python_printed_it(line: str) -> None:
+    found = _of(explained(line + "\n"), "api-removed")
+    assert found is not None and found.severity is Severity.ERROR
+    assert '"keras>=3"' in fix_text(found)
+
+
 def test_a_keras2_name_missing_from_keras2_is_not_read_as_keras3s() -> None:
     # keras.utils.Sequence is in Keras 2 and 3 alike: no Keras 3 reading.
     report = explained(

@@ -179,20 +179,35 @@ def dependency_too_old_fix(m: Machine, signature: str) -> Fix:
     )
 
 
+#: The first release whose Tile kernel handles any rank. Read from the wheels' symbols:
+#: tensorflow 1.2.1's _pywrap_tensorflow_internal.so has TileOp::HandleCase<DT, NDIM> for
+#: NDIM 1 to 7 only, 1.3.0's (CPU and GPU wheels) TileOp::HandleCase<DT> over functor::Tile,
+#: which falls back to internal::TileSimple for any rank.
+TILE_ANY_RANK_SINCE = "1.3"
+
+
 def tile_rank_fix(m: Machine) -> Fix:
     """A Tile kernel of an early release refusing a rank above 5: the code was written for a
-    release whose Tile handles any rank."""
-    return tf_too_old_fix(m, "tf.tile on a tensor of more than 5 dimensions", None)
+    release whose Tile handles any rank (1.3 on)."""
+    return tf_too_old_fix(m, "tf.tile on a tensor of more than 5 dimensions", TILE_ANY_RANK_SINCE)
+
+
+#: The first release whose tf.variable_scope takes (name_or_scope, default_name, values, ...):
+#: TensorFlow's RELEASE.md, "Release 0.11.0" (the argument order it calls new).
+VARIABLE_SCOPE_VALUES_SINCE = "0.11"
 
 
 def variable_scope_fix(m: Machine) -> Fix:
     """tf.variable_scope of an early release refusing default_name and values: the code was
-    written for a release whose variable_scope takes them."""
+    written for a release whose variable_scope takes them (0.11 on)."""
+    # TensorFlow's RELEASE.md, Release 0.11.0: "Deprecated `tf.op_scope` and
+    # `tf.variable_op_scope` in favor of a unified `tf.name_scope` and `tf.variable_scope`. The
+    # new argument order of `tf.variable_scope` is incompatible with previous versions."
     return tf_too_old_fix(
         m,
         "the signature of tf.variable_scope the code calls (name_or_scope, default_name, "
         "values, ..., reuse)",
-        None,
+        VARIABLE_SCOPE_VALUES_SINCE,
     )
 
 

@@ -69,6 +69,14 @@ _HEADING = re.compile(r"^[ \t]*#{2,4}(?P<label>[^\n]*)$")
 _ITEM = re.compile(
     r"^\s*(?:[-*]\s*)?\**(?P<label>[A-Za-z][^:\n]{2,80}?)\**\s*:\s*(?P<value>\S[^\n]*)$"
 )
+#: A line that names TensorFlow's release and nothing else (``Tensorflow 1.13``, ``TF: 2.4.1``,
+#: ``tensorflow-gpu 1.15``): a sentence around it ("on TensorFlow 2.0 it works") is not one,
+#: nor a row of `pip list` or `conda list`, which pad the name into a column (their rows are
+#: read as installed packages, with the rest of the listing).
+_BARE_RELEASE = re.compile(
+    r"(?i)^[ \t]*(?:[-*][ \t]*)?(?:tensorflow|tf)(?:[-_ ]gpu)?(?: ?[:=] ?| )"
+    r"v?(?P<release>[0-2]\.\d{1,2}(?:\.\d{1,2})?)[ \t]*$"
+)
 _VERSION = re.compile(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)?)(?![\w.])")
 _PYTHON = re.compile(r"(?<![\d.])(3\.\d{1,2}(?:\.\d+)?|2\.7(?:\.\d+)?)(?![\d.])")
 
@@ -100,12 +108,39 @@ _ARCH_WORDS = (
 
 
 def read_stated(text: str) -> Stated:
-    """The fields of an issue's form (or template) in the head of ``text``."""
+    """The fields of an issue's form (or template) in the head of ``text``, and the TensorFlow
+    release a line of its own names."""
     head = text[:STATED_READ]
-    if "version" not in head.lower() and "platform" not in head.lower():
-        return Stated()
-    values: dict[str, tuple[str, str]] = {}
     lines = head.split("\n")
+    # A line that is the release alone ("Tensorflow 1.13", "TF 2.4.1"): the user's statement
+    # of which TensorFlow ran, as a thread without a form writes it. One release only, and a
+    # form's own field is worth more.
+    bare = {m.group("release"): m.group(0).strip() for m in map(_BARE_RELEASE.match, lines) if m}
+    values: dict[str, tuple[str, str]] = {}
+    if "version" in head.lower() or "platform" in head.lower():
+        values = _form_fields(lines)
+    if len(bare) == 1 and "tf_version" not in values:
+        ((release, said),) = bare.items()
+        values["tf_version"] = (release, said)
+    if not values:
+        return Stated()
+    stated = _judge(values)
+    if stated.os == "macos" and stated.arch is None:
+        # The processor is often said in the text rather than in the field ("my Intel Mac"):
+        # the user's own lines only (a log line may name Intel's MKL), Apple silicon first.
+        words = "\n".join(x for x in head.split("\n") if not _PRINTED.search(x))
+        arch = next(
+            (name for pattern, name in (_ARCH_WORDS[1], _ARCH_WORDS[0]) if pattern.search(words)),
+            None,
+        )
+        if arch is not None:
+            stated = dataclasses.replace(stated, arch=arch)
+    return stated
+
+
+def _form_fields(lines: list[str]) -> dict[str, tuple[str, str]]:
+    """Each field of a form or template in ``lines``: its answer and the line it is on."""
+    values: dict[str, tuple[str, str]] = {}
     for i, line in enumerate(lines):
         heading = _HEADING.match(line)
         if heading is not None:
@@ -119,18 +154,7 @@ def read_stated(text: str) -> Stated:
             field = _field(item.group("label"))
             if field:
                 values.setdefault(field, (item.group("value").strip(), line.strip()))
-    stated = _judge(values)
-    if stated.os == "macos" and stated.arch is None:
-        # The processor is often said in the text rather than in the field ("my Intel Mac"):
-        # the user's own lines only (a log line may name Intel's MKL), Apple silicon first.
-        words = "\n".join(x for x in head.split("\n") if not _PRINTED.search(x))
-        arch = next(
-            (name for pattern, name in (_ARCH_WORDS[1], _ARCH_WORDS[0]) if pattern.search(words)),
-            None,
-        )
-        if arch is not None:
-            stated = dataclasses.replace(stated, arch=arch)
-    return stated
+    return values
 
 
 def _field(label: str) -> Optional[str]:

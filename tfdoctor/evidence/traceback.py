@@ -397,11 +397,14 @@ _BARE = re.compile(
     r"^[ \t]*(?:[^\n]*?\bCause: (?:converting <[^<>\n]*(?:<[^<>\n]*>)?>: )?(?:\w+Error: )?)?(?:"
     # A module's name alone before "has no attribute" (a paste that dropped "module"): dotted,
     # its last part in lower case as modules' are (a class's is capitalised).
+    # A user who retyped the message may leave blanks inside the quotes and none before the
+    # second ("'keras. utils' has no attribute' PyDataset '"): Python prints neither, and
+    # explain.api reads the names without them.
     r"(?P<attribute>(?:module "
     r"|(?=[`'\"\u2018\u201c]\w+(?:\.\w+)*\.[a-z_][a-z0-9_]*[`'\"\u2019\u201d]))"
-    r"([`'\"\u2018\u201c])[\w.]+"
-    r"[`'\"\u2019\u201d] has no attribute "
-    r"([`'\"\u2018\u201c])\w+[`'\"\u2019\u201d]"
+    r"([`'\"\u2018\u201c])[ \t]?\w+(?:[ \t]?\.[ \t]?\w+)*[ \t]?"
+    r"[`'\"\u2019\u201d] has no attribute ?"
+    r"([`'\"\u2018\u201c])[ \t]?\w+[ \t]?[`'\"\u2019\u201d]"
     r"(?:\. Did you mean: '\w+'\?)?)"
     # Python 2's words for a module's missing attribute (Objects/object.c's generic
     # "'%.50s' object has no attribute '%.400s'", a module's type being 'module').

@@ -631,6 +631,7 @@ def api_findings(
                 or (None if reinstalled else _older_than_listings(tb, m, tf_version))
                 or _keras_added_later(tb, m)
                 or _keras2_moved(tb)
+                or _bare_import_rule(tb, knowledge)
             )
         if found is None or _package_reaches_private(tb, found[0]):
             continue
@@ -667,6 +668,12 @@ def api_findings(
             if primary is not verdict
             else []
         )
+        since = _came_later(name, primary, knowledge, tf_version)
+        older = _py2_older_first(tb, name, primary, since, m)
+        if older is not None:
+            # Python 2 ran the code: the older release is the likelier reading, the removal
+            # the other candidate.
+            primary, secondary = older, [dataclasses.replace(primary, severity=Severity.WARNING)]
         for judged in (primary, *secondary):
             found_finding = _api_finding(tb, name, judged, knowledge, m, tf_version)
             if found_finding is not None and found_finding.id not in out:
@@ -775,9 +782,10 @@ def _api_finding(
         detail.append(inferred_note(hints))
     fix = _fitted(verdict, m)
     since = _came_later(name, verdict, knowledge, tf_version)
-    if since is not None:
+    if since is not None and not _older_release_unlikely(tb, m):
         # Removed in a later line, and also not yet there in the oldest ones: an old
-        # TensorFlow raises the same error, and needs the other way out.
+        # TensorFlow raises the same error, and needs the other way out (not where the log's
+        # Python is one no release that old ran on).
         detail.append(
             f"`{name}` is in TensorFlow's public API only from {since} until "
             f"{verdict.release}: a TensorFlow before {since} raises the same error."
@@ -1223,6 +1231,50 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
         fix=fix,
         links=causes.CAUSES[cause].links,
     )
+
+
+#: The verdict key of :func:`_py2_older_first`.
+_PY2_OLDER_KEY = "tf-older-python2"
+
+
+def _py2_older_first(
+    tb: Traceback, name: str, verdict: Verdict, since: Optional[str], m: Machine
+) -> Optional[Verdict]:
+    """The older-release reading first, for a name TensorFlow 2.0 (or later) removed and an
+    early release ``since`` brought (``tf.global_variables_initializer``: 0.12 to 1.15, by
+    :func:`_came_later`, which asks only where the log shows no TensorFlow release), missing
+    where the log shows Python 2 (its words, a python2.x folder): of TensorFlow 2 only 2.0 and
+    2.1 had Python 2 wheels (RELEASE.md, "Release 2.1.0": "TensorFlow 2.1 will be the last TF
+    release supporting Python 2"), every 0.x and 1.x release had them, so code run by a Python
+    2 that lacks a name of TensorFlow 1's API is likelier on a release older than the name
+    than on a newer one. None where the log says otherwise (Python 3, a file of TensorFlow 2's
+    own tree in the frames, an installed library's call)."""
+    if verdict.cause not in (causes.code.API_MOVED_TO_COMPAT_V1, causes.code.API_REMOVED):
+        return None
+    if verdict.severity != Severity.ERROR or not verdict.release:
+        return None  # a library's call (warning), or no release that removed it
+    if version_key(verdict.release)[:1] < (2,) or not _python2_shown(tb, m):
+        return None
+    if any(_TF2_TREE.search(f.path) for f in tb.frames):
+        return None  # TensorFlow 2's own files in the frames: a 2.x release raised it
+    if since is None:
+        return None
+    listed_1x = sorted(tf1_lines(), key=version_key)
+    commands, installs = _tf1_install(tb, m, listed_1x[-1] if listed_1x else "1.15")
+    what = (
+        f"`{name}` is in TensorFlow's public API from {since} until {verdict.release}, and "
+        "the log shows Python 2, which every 1.x release "
+        "and only 2.0 and 2.1 of TensorFlow 2 ran on: the TensorFlow that raised this is "
+        f"likelier one older than {since} (the log does not show which)."
+    )
+    fix = Fix(
+        f"The code was written for TensorFlow {since} or newer (TensorFlow 1's API): upgrade "
+        f"TensorFlow to {since} or later of 1.x ({installs}). `pip show tensorflow` tells "
+        f"which release is installed; if it is 2.x, the other reading below applies.",
+        commands,
+    )
+    links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
+    return Verdict(_PY2_OLDER_KEY, causes.code.API_REMOVED, Severity.ERROR, what, fix, links)
 
 
 def _verdict_finding(name: str, verdict: Verdict, detail: str, fix: Fix) -> Finding:
@@ -2052,6 +2104,19 @@ def _ranked_unshown(
     return older, [shadow, broken]
 
 
+def _bare_distinct_name(tb: Traceback, words: re.Pattern[str]) -> Optional[str]:
+    """The name (group ``attr``) Python's ``words`` say is missing, where the exception was
+    pasted with no source line and no frame, and the name is no common word (it has an
+    underscore or a capital: ``select`` or ``merge`` could be any module's); else None."""
+    if tb.frames or tb.code:
+        return None
+    match = words.search(_as_printed(tb.message))
+    if match is None:
+        return None
+    attr = match.group("attr")
+    return None if "_" not in attr.strip("_") and attr[:1].islower() else attr
+
+
 def _py2_bare_early_name(
     tb: Traceback, tf_version: Optional[str]
 ) -> Optional[tuple[str, str, Optional[re.Match[str]]]]:
@@ -2062,20 +2127,40 @@ def _py2_bare_early_name(
     otherwise. A TensorFlow 2 shown, or one from the listings on, leaves it out."""
     # The oldest release the wheels' listings hold (1.9): from it on, the listings answer.
     listed = min(tf1_lines(), key=version_key, default="1.9")
-    if (
-        tb.frames
-        or tb.code
-        or (tf_version is not None and version_key(tf_version) >= version_key(listed))
-    ):
+    if tf_version is not None and version_key(tf_version) >= version_key(listed):
         return None
-    match = _PY2_NO_ATTRIBUTE.search(_as_printed(tb.message))
-    if match is None:
-        return None
-    attr = match.group("attr")
-    if "_" not in attr.strip("_") and attr[:1].islower():
+    attr = _bare_distinct_name(tb, _PY2_NO_ATTRIBUTE)
+    if attr is None:
         return None
     names = {s.name for s in load_early().spans if s.name.rsplit(".", 1)[-1] == attr}
     return (names.pop(), "", None) if len(names) == 1 else None
+
+
+def _bare_import_rule(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdict]]:
+    """scan's verdict for Python 2's and 3.6's ``cannot import name 'X'`` pasted with no
+    source line and no frame, where X is the last part of the names of exactly one rule whose
+    effect is an import refusal (``Merge``: keras1-merge-layer) and is no common word (it has
+    an underscore or a capital); None otherwise. A warning: the message names no module, so
+    the rule's is the likely one, not the one shown (as :func:`_py2_bare_early_name`)."""
+    attr = _bare_distinct_name(tb, _NO_NAME_BARE)
+    if attr is None:
+        return None
+    rules = [
+        r
+        for r in knowledge.rules.rules
+        if r.effect == "import-error" and any(a.rsplit(".", 1)[-1] == attr for a in r.api)
+    ]
+    if len(rules) != 1:
+        return None
+    name = next(a for a in rules[0].api if a.rsplit(".", 1)[-1] == attr)
+    verdict = knowledge.name(name)
+    if verdict is None:
+        return None
+    note = (
+        f" (The message names no module and shows no source line: `{name}` is the only name "
+        f"tfdoctor's rules know an import of `{attr}` to fail for.)"
+    )
+    return name, dataclasses.replace(verdict, severity=Severity.WARNING, what=verdict.what + note)
 
 
 def _older_release_raised(tb: Traceback, name: str) -> bool:
@@ -2429,13 +2514,23 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
 def _listed_lines(name: str) -> list[str]:
     """The TensorFlow lines whose bundled public API listing, or before 1.9 the release notes'
     table, has ``name`` (``tf.X`` or a Keras name), oldest first; empty where none does."""
-    indexes = [
-        *((line, load_tf1(line)) for line in tf1_lines()),
-        *((line, load_api(line)) for line in bundled_lines()),
-    ]
-    found = [line for line, index in indexes if index is not None and index.has(name)]
-    # Before the listings, the release notes' table (tf_early.txt) for the names it holds.
     early = load_early()
+    # A member of tf.contrib, which the 1.x listings hold as a whole ("*": its modules load
+    # lazily), is in those lines where the release notes' table keeps it to its last release
+    # (the table's rows run on into the listings, tf_early.txt's header).
+    kept = bool(early.releases) and early.has(name, early.releases[-1]) is True
+    found = [
+        line
+        for line in tf1_lines()
+        if (index := load_tf1(line)) is not None
+        and (index.has(name) or (kept and index.lookup(name).status == "unknown"))
+    ]
+    found += [
+        line
+        for line in bundled_lines()
+        if (index := load_api(line)) is not None and index.has(name)
+    ]
+    # Before the listings, the release notes' table (tf_early.txt) for the names it holds.
     found += [r for r in early.releases if early.has(name, r)]
     return sorted(found, key=version_key)
 
