@@ -642,6 +642,7 @@ def test_a_tile_kernel_limited_to_rank_5_is_an_older_tensorflow(line: str) -> No
     text = fix_text(top)
     assert "more than 5 dimensions" in text and "Upgrade TensorFlow to 1.3 or later" in text
     # 1.3 brought the rank-generic kernel (the wheels' TileOp::HandleCase symbols).
+    assert top.fix is not None
     assert any('"tensorflow>=1.3,<2"' in c for c in top.fix.commands)
 
 
@@ -675,6 +676,7 @@ def test_an_early_variable_scope_signature_is_an_older_tensorflow(line: str) -> 
     assert found.severity.value == "warning"
     # The first release with the new argument order: RELEASE.md, "Release 0.11.0".
     assert "default_name" in fix_text(found) and "from 0.11 on" in fix_text(found)
+    assert found.fix is not None
     assert any('"tensorflow>=0.11,<1"' in c for c in found.fix.commands)
 
 
