@@ -691,3 +691,41 @@ def test_an_early_variable_scope_signature_is_an_older_tensorflow(line: str) -> 
 )
 def test_other_refusals_of_a_scope_call_are_not_the_release(line: str) -> None:
     assert "tf-too-old-for-code" not in _causes(line + "\n")
+
+
+# --- tf.flags before absl -----------------------------------------------------------------------
+
+
+def _flags_log(attr: str, absl_below: bool = False) -> str:
+    """A traceback of ``FLAGS.<attr>`` through TensorFlow's flags wrapper: the wrapper of 1.4
+    and older raising itself, or that of 1.5 on passing the name to absl's FlagValues."""
+    site = "/usr/lib/python3.6/site-packages"
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 60, in save_config\n'
+        f"    flagdict = FLAGS.{attr}()\n"
+        f'  File "{site}/tensorflow/python/platform/flags.py", line 44, in __getattr__\n'
+    )
+    if absl_below:
+        text += (
+            "    return wrapped.__getattr__(name)\n"
+            f'  File "{site}/absl/flags/_flagvalues.py", line 470, in __getattr__\n'
+        )
+    return text + f"    raise AttributeError(name)\nAttributeError: {attr}\n"
+
+
+@pytest.mark.parametrize("attr", ["flag_values_dict", "mark_as_parsed"])
+def test_absls_flag_methods_refused_by_tensorflows_own_wrapper_need_1_5(attr: str) -> None:
+    top = top_error(explained(_flags_log(attr)))
+    assert top.cause == "tf-too-old-for-code"
+    assert top.fix is not None
+    assert any('"tensorflow>=1.5,<2"' in c for c in top.fix.commands)
+
+
+def test_a_flag_absl_itself_does_not_know_is_not_an_old_tensorflow() -> None:
+    # 1.5 on: the wrapper hands the name to absl, which raises; not a release before absl.
+    assert "tf-too-old-for-code" not in _causes(_flags_log("flag_values_dict", absl_below=True))
+
+
+def test_a_flag_the_code_never_defined_is_not_an_old_tensorflow() -> None:
+    assert "tf-too-old-for-code" not in _causes(_flags_log("learning_rate"))

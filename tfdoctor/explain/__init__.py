@@ -6171,19 +6171,24 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
     # scan's judge loads its rules and API listings: only for a log that needs them.
     from tfdoctor.explain.api import (  # noqa: PLC0415
         api_findings,
+        flags_before_absl_findings,
         hollow_tensorflow_findings,
         statement_findings,
     )
     from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415
 
     if evidence.tracebacks:
-        return api_findings(
-            evidence.tracebacks,
-            ApiKnowledge(matrix),
-            machine,
-            evidence.kernel_installs,
-            keras_backend_shown="keras-multi-backend-file" in evidence.hits,
-        ) or hollow_tensorflow_findings(evidence.tracebacks, machine)
+        return (
+            api_findings(
+                evidence.tracebacks,
+                ApiKnowledge(matrix),
+                machine,
+                evidence.kernel_installs,
+                keras_backend_shown="keras-multi-backend-file" in evidence.hits,
+            )
+            or hollow_tensorflow_findings(evidence.tracebacks, machine)
+            or flags_before_absl_findings(evidence.tracebacks, machine)
+        )
     if evidence.statements and machine.tf is not None:
         return statement_findings(evidence.statements, ApiKnowledge(matrix), machine)
     return []

@@ -2333,6 +2333,56 @@ _SINCE_FIRST_RELEASE = frozenset(
 )  # fmt: skip
 
 
+#: tf.flags (tf.app.flags) up to 1.4 is TensorFlow's own argparse wrapper, whose
+#: _FlagValues.__getattr__ (tensorflow/python/platform/flags.py) raises AttributeError(name) for
+#: any name that is no flag; 1.5 rebuilt it on absl's FlagValues (tensorflow/tensorflow#17132:
+#: "up to version 1.4.1 ... since 1.5.0"; #20214: "since TensorFlow 1.5, absl-py is used"), whose
+#: methods code written since calls. The public methods of absl/flags/_flagvalues.py's
+#: FlagValues that such code calls on FLAGS:
+FLAGS_ON_ABSL_SINCE = "1.5"
+_ABSL_FLAGVALUES_METHODS = frozenset(
+    (
+        "flag_values_dict", "mark_as_parsed", "is_parsed", "unparse_flags", "get_flag_value",
+        "set_default", "read_flags_from_files", "flags_by_module_dict",
+        "key_flags_by_module_dict", "find_module_defining_flag", "get_key_flags_for_module",
+        "append_flag_values", "remove_flag_values", "get_help", "flags_into_string",
+        "append_flags_into_file", "validate_all_flags", "register_flag_by_module",
+        "main_module_help", "module_help", "write_help_in_xml_format",
+    )
+)  # fmt: skip
+_TF_OWN_FLAGS = re.compile(r"(?:^|[/\\])tensorflow[/\\]python[/\\]platform[/\\]flags\.py$")
+
+
+def flags_before_absl_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """``FLAGS.flag_values_dict()`` and the other methods of absl's FlagValues refused by
+    TensorFlow's own flags wrapper of 1.4 and older (its ``__getattr__`` is the last frame, no
+    absl frame below it): the code was written for tf.flags on absl, from 1.5 on."""
+    for tb in tracebacks:
+        attr = tb.message.strip().strip("'\"")
+        if tb.type != "AttributeError" or attr not in _ABSL_FLAGVALUES_METHODS:
+            continue
+        if not tb.frames or tb.frames[-1].function != "__getattr__":
+            continue
+        if not _TF_OWN_FLAGS.search(tb.frames[-1].path):
+            continue
+        return [
+            causes.finding(
+                f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
+                Severity.ERROR,
+                causes.code.TF_TOO_OLD_FOR_CODE,
+                f"FLAGS.{attr} is absl's: tf.flags of this TensorFlow is older than the code",
+                f"{tb.where}: {tb.type}: {tb.message}\nTensorFlow's own flags wrapper "
+                f"({tb.frames[-1].path}) raised it: tf.flags of 1.4 and older is TensorFlow's "
+                "argparse wrapper, without absl's FlagValues methods, which tf.flags has from "
+                f"{FLAGS_ON_ABSL_SINCE} on.",
+                causes.code.tf_too_old_fix(
+                    m, f"FLAGS.{attr}() (tf.flags on absl's FlagValues)", FLAGS_ON_ABSL_SINCE
+                ),
+            )
+        ]
+    return []
+
+
 def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """``module 'tensorflow' has no attribute 'Variable'``: a name every TensorFlow release
     has (the oldest and the newest bundled listings both do) is missing, so what imported as
