@@ -29,6 +29,7 @@ from tfdoctor.causes.software import PACKAGE_NOT_INSTALLED
 from tfdoctor.compat import DriverFloor
 from tfdoctor.cuda_layout import (
     cuda_data,
+    cuda_knows,
     first_cuda_for,
     soname_versions,
     wheel_dir,
@@ -2421,29 +2422,11 @@ def cuda_predates_gpu(
     first = first_cuda_for(capability) if capability else None
     if capability is None or first is None or not build_cuda:
         return None
-    if _cuda_knows(build_cuda, first):
+    if cuda_knows(build_cuda, first):
         return None
     if first_line_with_cuda(m, first) is None:
         return None
     return cuda_predates_gpu_fix(m, capability, gpu, build_cuda, first)
-
-
-def first_cuda_knowing(capability: str) -> Optional[str]:
-    """The first CUDA release (``10.0``) whose toolkit and libraries know GPUs of compute
-    ``capability`` (NVIDIA's compatibility guides and clang's table, tfdoctor/data/cuda.yaml);
-    None for one the table does not state."""
-    return first_cuda_for(capability)
-
-
-def _cuda_knows(build_cuda: str, first: str) -> bool:
-    """Whether CUDA ``build_cuda`` (as the log names it) is ``first``, the first release to
-    know an architecture, or later."""
-    have, need = version_key(build_cuda), version_key(first)
-    # A major alone (libcudart.so.11.0 ships with every CUDA 11): older only by its major.
-    # From 11.1 on a minor of the same major does not decide either (minor version
-    # compatibility, and the PTX the driver compiles: compat's rule for the same question).
-    same_family = len(have) == 1 or (have[:2] >= (11, 1) and have[0] == need[0])
-    return (have[0] >= need[0]) if same_family else (have >= need)
 
 
 def gpu_newer_candidate(
@@ -2474,10 +2457,10 @@ def gpu_newer_candidate(
     if capability is not None:
         first = first_cuda_for(capability)
         release = _first_release_with_cuda(m, first) if first else None
-        if first is None or release is None or oldest is None or _cuda_knows(oldest, first):
+        if first is None or release is None or oldest is None or cuda_knows(oldest, first):
             return None
         floor = _cuda_of_cudnn(m, build_cudnn) if build_cudnn else None
-        if floor is not None and _cuda_knows(floor, first):
+        if floor is not None and cuda_knows(floor, first):
             return None  # every line built with that cuDNN knows the GPU
         named = (
             f"the GPU, {gpu} (compute capability {capability}),"
@@ -2493,7 +2476,7 @@ def gpu_newer_candidate(
             f"install TensorFlow {release[0]} or later with its CUDA and cuDNN",
         )
     newer = [
-        (cap, first) for cap, first in table if build_cuda and not _cuda_knows(build_cuda, first)
+        (cap, first) for cap, first in table if build_cuda and not cuda_knows(build_cuda, first)
     ]
     if build_cuda and newer:
         cap, first = newer[0]
@@ -2513,7 +2496,7 @@ def gpu_newer_candidate(
     # Neither side shown: the table itself, the architectures some TensorFlow predates.
     firsts: dict[str, list[str]] = {}
     for cap, first in table:
-        if not _cuda_knows(oldest, first) and _first_release_with_cuda(m, first) is not None:
+        if not cuda_knows(oldest, first) and _first_release_with_cuda(m, first) is not None:
             firsts.setdefault(first, []).append(cap)
     if not firsts:
         return None
@@ -2554,7 +2537,7 @@ def _first_release_with_cuda(m: Machine, cuda: str) -> Optional[tuple[str, str]]
     on one of its major), and that CUDA."""
     if m.matrix is None:
         return None
-    return next(((r, c) for r, c in m.matrix.builds_with_cuda() if _cuda_knows(c, cuda)), None)
+    return next(((r, c) for r, c in m.matrix.builds_with_cuda() if cuda_knows(c, cuda)), None)
 
 
 def cuda_predates_gpu_fix(
