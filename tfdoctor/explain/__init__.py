@@ -2628,14 +2628,24 @@ def _api_removed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     )
 
 
-def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    # The message is the same whatever the reason: rank the candidates by what the log (or the
-    # facts) show. A cuDNN other than the build's, or a driver below the build's floor, is
-    # seen; memory, the usual reason, is not, so it leads otherwise.
-    predates = _cuda_predates(m, r, hits)
-    if predates is not None:
-        # A GPU newer than the build's CUDA: no handle of that release starts on it.
-        return predates
+class _LibraryRanking(NamedTuple):
+    """What the log shows for the candidates of a cuDNN/cuBLAS handle that failed: those it
+    shows (``seen``, with the words of ``shown``), the order they go in, and what fits the
+    others' words to it (causes.runtime.gpu_library_init_fix's arguments)."""
+
+    seen: tuple[str, ...]
+    order: tuple[str, ...]
+    shown: tuple[str, ...]
+    driver_runs: str
+    newer: Optional[tuple[str, str, str]]
+    without: tuple[str, ...]
+    build_libs: str
+
+
+def _gpu_library_rank(m: Machine, r: Revealed, hits: Sequence[Hits]) -> _LibraryRanking:
+    """The candidates of a cuDNN/cuBLAS handle that failed, ranked by what the log (or the
+    facts) show. A cuDNN other than the build's, or a driver below the build's floor, is seen;
+    memory, the usual reason, is not, so it leads otherwise."""
     order: list[str] = []
     shown: list[str] = []
     loaded, built = r.cudnn_loaded, r.cudnn_compiled or m.build_cudnn or _early_cudnn(m, r)
@@ -2650,28 +2660,7 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     if taken:
         order.append("memory")
         shown.append(taken)
-    ids = {h.signature.id for h in hits}
-    if (
-        not order
-        and ids <= _NO_DNN_PLUGIN
-        and not (r.oom_device or r.oom_bytes)
-        and not m.dlopen_failed  # a cuDNN that did not load at all: that finding says why
-    ):
-        # The stream executor has no cuDNN plugin at all, and no handle error or failed
-        # allocation came first (memory taken fails cudnnCreate, which logs its
-        # CUDNN_STATUS_ line): the library that loaded did not start, as a cuDNN older or of
-        # another major than the build's does. That is what the finding is about; where the
-        # log shows the versions, their own finding already is.
-        shown.append(
-            "a GPU stream without cuDNN support (a cuDNN that does not load at all keeps the "
-            "GPU from being registered, so one loaded and did not start)"
-            if "dnn-support-not-created" in ids
-            else "TensorFlow without any cuDNN to run with",
-        )
-        shown[-1] += ", and no cuDNN handle error or out-of-memory line before it"
-        return causes.gpu.CUDNN_VERSION_MISMATCH, causes.runtime.gpu_library_init_fix(
-            m, ("version", "memory"), shown
-        )
+    seen = tuple(order)
     # The GPU-newer candidate, fitted to the side the log shows (the GPU, or the CUDA the
     # build runs with); the other side unknown, it cannot lead.
     cuda = _build_cuda(m, r)
@@ -2685,15 +2674,117 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         then = ("gpu-newer",)
     elif newer is not None and cuda:
         then = ("version", "gpu-newer")
-    return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
-        m,
+    without: list[str] = []
+    if newer is None and m.matrix is not None:
+        without.append("gpu-newer")
+    if r.driver_version and floor and version_key(r.driver_version) >= version_key(floor):
+        # The log's driver meets the floor of the build's CUDA: not a candidate.
+        without.append("driver")
+    return _LibraryRanking(
+        seen,
         tuple(dict.fromkeys((*order, "memory", *then))),
-        shown,
+        tuple(shown),
         "" if floor else _driver_runs(m, r.driver_version),
         newer,
-        ("gpu-newer",) if newer is None and m.matrix is not None else (),
+        tuple(without),
         _build_libs(built, cuda),
     )
+
+
+def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # The message is the same whatever the reason: rank the candidates by what the log (or the
+    # facts) show.
+    predates = _cuda_predates(m, r, hits)
+    if predates is not None:
+        # A GPU newer than the build's CUDA: no handle of that release starts on it.
+        return predates
+    rank = _gpu_library_rank(m, r, hits)
+    ids = {h.signature.id for h in hits}
+    if (
+        not rank.seen
+        and ids <= _NO_DNN_PLUGIN
+        and not (r.oom_device or r.oom_bytes)
+        and not m.dlopen_failed  # a cuDNN that did not load at all: that finding says why
+    ):
+        # The stream executor has no cuDNN plugin at all, and no handle error or failed
+        # allocation came first (memory taken fails cudnnCreate, which logs its
+        # CUDNN_STATUS_ line): the library that loaded did not start, as a cuDNN older or of
+        # another major than the build's does. That is what the finding is about; where the
+        # log shows the versions, their own finding already is.
+        said = (
+            "a GPU stream without cuDNN support (a cuDNN that does not load at all keeps the "
+            "GPU from being registered, so one loaded and did not start)"
+            if "dnn-support-not-created" in ids
+            else "TensorFlow without any cuDNN to run with"
+        )
+        return causes.gpu.CUDNN_VERSION_MISMATCH, causes.runtime.gpu_library_init_fix(
+            m,
+            ("version", "memory"),
+            (f"{said}, and no cuDNN handle error or out-of-memory line before it",),
+        )
+    return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
+        m, rank.order, rank.shown, rank.driver_runs, rank.newer, rank.without, rank.build_libs
+    )
+
+
+#: The cause each candidate of a cuDNN/cuBLAS handle that failed names (the keys of
+#: causes.runtime.GPU_LIBRARY_INIT_CANDIDATES).
+_LIBRARY_CANDIDATE_CAUSES: Mapping[str, causes.CauseId] = {
+    "memory": causes.runtime.GPU_OUT_OF_MEMORY,
+    "version": causes.gpu.CUDNN_VERSION_MISMATCH,
+    "driver": causes.gpu.DRIVER_TOO_OLD,
+    "gpu-newer": causes.gpu.CUDA_RELEASE_PREDATES_GPU,
+}
+
+
+def _gpu_library_candidates(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    m: Machine,
+    r: Revealed,
+) -> list[Finding]:
+    """The candidates of a cuDNN/cuBLAS/cuFFT handle that failed, each a warning of its own
+    cause with its own fix, in the order the library finding ranks them: the error's words are
+    the same whatever the reason, so the log leaves them open. None where that finding gave
+    another reading (a GPU newer than the build's CUDA, cuDNN's version) or is not a problem,
+    where no handle failed (a stream executor without its cuDNN plugin), or where a library
+    did not load at all (that finding says why nothing started)."""
+    main = findings.get(f"explain.{causes.runtime.GPU_LIBRARY_INIT_FAILED}")
+    hits = [
+        h
+        for h in by_cause.get(causes.runtime.GPU_LIBRARY_INIT_FAILED, ())
+        if h.signature.id not in _NO_DNN_PLUGIN
+    ]
+    if (
+        main is None
+        or main.cause != causes.runtime.GPU_LIBRARY_INIT_FAILED
+        or main.severity.rank < Severity.WARNING.rank
+        or not hits
+        or m.dlopen_failed
+        or causes.gpu.CUDA_LIBS_MISSING in by_cause
+    ):
+        return []
+    rank = _gpu_library_rank(m, r, hits)
+    ranked = causes.runtime.gpu_library_ranking(rank.order, rank.without)
+    out = []
+    for number, key in enumerate(ranked, 1):
+        cause = _LIBRARY_CANDIDATE_CAUSES[key]
+        out.append(
+            causes.finding(
+                f"explain.{cause}",
+                Severity.WARNING,
+                cause,
+                f"Or: {causes.runtime.GPU_LIBRARY_INIT_TITLES[key]}, candidate {number} of "
+                f"{len(ranked)} for the library that failed (the other candidate)",
+                _cite(hits) + "\nThe library's error is the same whatever the reason: the "
+                "finding above ranks the candidates by what the log shows, and this is one of "
+                "them, with what tells it apart.",
+                causes.runtime.gpu_library_candidate_fix(
+                    m, key, rank.driver_runs, rank.newer, rank.build_libs
+                ),
+            )
+        )
+    return out
 
 
 def _early_cudnn(m: Machine, r: Revealed) -> Optional[str]:
@@ -6216,6 +6307,7 @@ def explain(
         _container_candidate(findings, by_cause, machine, revealed, evidence),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
         _container_libcuda_candidate(findings, by_cause),
+        *_gpu_library_candidates(findings, by_cause, machine, revealed),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
         *tensorboard_findings(
