@@ -641,3 +641,30 @@ def test_a_reading_the_log_decides_leaves_no_candidates() -> None:
     )
     assert top_error(explained(text, matrix=load_matrix())).cause == "cuda-release-predates-gpu"
     assert _candidates(text) == []
+
+
+# --- cuDNN refusing an older release of its major: an older copy first is the other candidate
+
+
+def _refused(loaded: str, built: str) -> str:
+    return (
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:361] Loaded runtime CuDNN library: "
+        f"{loaded} but source was compiled with: {built}.  CuDNN library needs to have matching "
+        "major version and equal or higher minor version.\n"
+    )
+
+
+def test_an_older_cudnn_of_the_builds_major_names_a_copy_first_on_the_path_as_a_candidate() -> None:
+    report = explained(_refused("8.1.0", "8.6.0"))
+    assert top_error(report).cause == "cudnn-version-mismatch"
+    (other,) = [x for x in report.findings if x.cause == "cudnn-shadowed"]
+    assert other.severity.value == "warning" and other.summary.endswith("(the other candidate)")
+    assert "8.6.0 or newer is already installed" in fix_text(other)
+
+
+@pytest.mark.parametrize(
+    ("loaded", "built"),
+    [pytest.param("7.6.5", "8.6.0", id="older-major"), pytest.param("9.1.0", "8.6.0", id="newer")],
+)
+def test_a_cudnn_of_another_major_names_no_copy_first(loaded: str, built: str) -> None:
+    assert "cudnn-shadowed" not in _causes(_refused(loaded, built))

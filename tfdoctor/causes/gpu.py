@@ -672,6 +672,38 @@ def shown_cudnn_shadow_fix(
     )
 
 
+def older_cudnn_first_fix(m: Machine, need: str, os_name: Optional[str], conda: bool) -> Fix:
+    """An older cuDNN of the build's major loaded while a cuDNN ``need`` or newer may be
+    installed too: the listing of every copy the loader finds (``os_name``'s way), the newer
+    one's directory first; with ``conda`` (or the machine in conda), conda's own package."""
+    listing = {
+        "linux": ("ldconfig -p | grep -E 'libcudnn'",),
+        # Windows loads a DLL from the first PATH directory that holds it (an older
+        # cudnn64_N.dll copied into System32 or another toolkit's bin comes first).
+        "windows": ("where cudnn64_*.dll",),
+    }
+    listed = listing.get(os_name or "", (*listing["linux"], *listing["windows"]))
+    conda_text = ""
+    if conda or m.in_conda:
+        # A conda environment's own lib holds the cudnn package conda installed: TensorFlow's
+        # pip guide of 2.5-2.11 (https://www.tensorflow.org/install/pip) put cudnn=8.1.0
+        # there and $CONDA_PREFIX/lib on LD_LIBRARY_PATH, which the loader searches before
+        # a wheel's RUNPATH (ld.so(8)).
+        conda_text = (
+            " In a conda environment the older copy is often conda's own cudnn "
+            "package in $CONDA_PREFIX/lib: `conda list cudnn` shows its version; upgrade it "
+            f"to {need} or later, or take $CONDA_PREFIX/lib off LD_LIBRARY_PATH where the "
+            "build's cuDNN comes from pip's nvidia-cudnn wheel."
+        )
+        listed = (*listed, "conda list cudnn")
+    return Fix(
+        f"If a cuDNN {need} or newer is already installed, an older copy comes "
+        "first on the loader's path: the listing of every cuDNN the loader finds shows "
+        f"which; put the newer one's directory first.{conda_text}",
+        listed,
+    )
+
+
 def windows_gpu_dlls_fix() -> Fix:
     """The CUDA and cuDNN DLLs a GPU build of TensorFlow up to 2.0 links at import: the
     release's own on PATH (2.1 and later load them when the GPU is first used)."""

@@ -2083,6 +2083,39 @@ def _newer_cudnn_shown(r: Revealed) -> Optional[tuple[str, str, str]]:
     return None
 
 
+def _older_cudnn_candidate(
+    findings: Mapping[str, Finding], m: Machine, r: Revealed
+) -> Optional[Finding]:
+    """cuDNN refused an older release of the build's major: an older copy ahead of the
+    build's on the loader's path is the other candidate beside an older one installed alone,
+    a warning with the listing that tells them apart. None where the log decides (a copy of
+    the build's release shown: cudnn-shadowed is the reading) or the versions differ
+    otherwise."""
+    found = findings.get(f"explain.{causes.gpu.CUDNN_VERSION_MISMATCH}")
+    loaded, need = r.cudnn_loaded, r.cudnn_compiled
+    if (
+        found is None
+        or found.cause != causes.gpu.CUDNN_VERSION_MISMATCH
+        or found.summary.startswith("Or: ")
+        or found.severity.rank < Severity.WARNING.rank
+        or not loaded
+        or not need
+        or not _older_same_major(loaded, need)
+    ):
+        return None
+    return causes.finding(
+        f"explain.{causes.gpu.CUDNN_SHADOWED}",
+        Severity.WARNING,
+        causes.gpu.CUDNN_SHADOWED,
+        f"Or: an older cuDNN ({loaded}) first on the loader's path, ahead of a cuDNN {need} "
+        "installed too (the other candidate)",
+        f"cuDNN's refusal says which release loaded ({loaded}) and which the build needs "
+        f"({need}), not whether a copy of {need} or newer is on the disk too: the listing "
+        "below tells. None found is the version's finding above; one found is this one.",
+        causes.gpu.older_cudnn_first_fix(m, need, m.os or r.os, bool(r.conda)),
+    )
+
+
 def _older_same_major(loaded: str, need: str) -> bool:
     """Whether cuDNN ``loaded`` is older than ``need`` within the same major release."""
     return version_key(loaded)[:1] == version_key(need)[:1] and version_key(loaded) < version_key(
@@ -2109,29 +2142,9 @@ def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     if need and loaded and _older_same_major(loaded, need):
         # Older, same major: what tells an older copy first on the path from an older one
         # installed alone is whether a copy of the build's release is on the disk too.
-        listing = {
-            "linux": ("ldconfig -p | grep -E 'libcudnn'",),
-            "windows": ("where cudnn64_*.dll",),
-        }
-        listed = listing.get(m.os or r.os or "", (*listing["linux"], *listing["windows"]))
-        conda = ""
-        if r.conda or m.in_conda:
-            # A conda environment's own lib holds the cudnn package conda installed: TensorFlow's
-            # pip guide of 2.5-2.11 (https://www.tensorflow.org/install/pip) put cudnn=8.1.0
-            # there and $CONDA_PREFIX/lib on LD_LIBRARY_PATH, which the loader searches before
-            # a wheel's RUNPATH (ld.so(8)).
-            conda = (
-                " In a conda environment the older copy is often conda's own cudnn "
-                "package in $CONDA_PREFIX/lib: `conda list cudnn` shows its version; upgrade it "
-                f"to {need} or later, or take $CONDA_PREFIX/lib off LD_LIBRARY_PATH where the "
-                "build's cuDNN comes from pip's nvidia-cudnn wheel."
-            )
-            listed = (*listed, "conda list cudnn")
+        first = causes.gpu.older_cudnn_first_fix(m, need, m.os or r.os, bool(r.conda))
         fix = Fix(
-            f"{fix.text} If a cuDNN {need} or newer is already installed, an older copy comes "
-            "first on the loader's path: the listing of every cuDNN the loader finds shows "
-            f"which; put the newer one's directory first.{conda}",
-            tuple(dict.fromkeys((*fix.commands, *listed))),
+            f"{fix.text} {first.text}", tuple(dict.fromkeys((*fix.commands, *first.commands)))
         )
     return (
         causes.gpu.CUDNN_VERSION_MISMATCH if cause == causes.gpu.CUDA_LIBS_MISSING else cause
@@ -6308,6 +6321,7 @@ def explain(
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
         _container_libcuda_candidate(findings, by_cause),
         *_gpu_library_candidates(findings, by_cause, machine, revealed),
+        _older_cudnn_candidate(findings, machine, revealed),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
         *tensorboard_findings(
