@@ -704,6 +704,51 @@ def older_cudnn_first_fix(m: Machine, need: str, os_name: Optional[str], conda: 
     )
 
 
+#: Where NixOS links the NVIDIA driver's user-space libraries (libcuda) for every package: the
+#: run path nixpkgs' addDriverRunpath adds ("/run/opengl-driver" + lib, named so "for legacy
+#: reasons", pkgs/build-support/add-driver-runpath/default.nix).
+NIX_DRIVER_LIB = "/run/opengl-driver/lib"
+
+
+def nix_cuda_fix(store_path: str, names: Sequence[str]) -> Fix:
+    """CUDA libraries ``names`` not found by a program run from the Nix store (the log shows
+    ``store_path``): the driver's from NixOS's driver directory, the toolkit's from nixpkgs'
+    CUDA packages, on the package's run path or LD_LIBRARY_PATH."""
+    driver = [n for n in names if n == "cuda"]
+    toolkit = [n for n in names if n != "cuda"]
+    parts = [
+        f"This program runs from the Nix store ({store_path}): Nix packages find libraries "
+        "through the run paths written into them, not /usr/lib, /usr/local/cuda or the "
+        "loader's cache, so a library outside those paths is not found even where it is "
+        "installed."
+    ]
+    commands: list[str] = []
+    if driver:
+        parts.append(
+            f"The driver's libcuda is linked into {NIX_DRIVER_LIB} on NixOS when the NVIDIA "
+            "driver is enabled (hardware.graphics.enable, hardware.opengl.enable before 24.11, "
+            'with services.xserver.videoDrivers = [ "nvidia" ]); a package built without '
+            f"that run path (nixpkgs' addDriverRunpath) needs {NIX_DRIVER_LIB} on "
+            "LD_LIBRARY_PATH. Nix on another distribution has no such directory: put the "
+            "host driver's libcuda directory on LD_LIBRARY_PATH (or run through nixGL)."
+        )
+        commands += [f"ls {NIX_DRIVER_LIB} | grep libcuda", Machine.ld_path_with((NIX_DRIVER_LIB,))]
+    if toolkit:
+        libs = ", ".join(toolkit)
+        parts.append(
+            f"The toolkit's libraries ({libs}) come from nixpkgs' cudatoolkit (or "
+            "cudaPackages): its lib output must be on the package's run path or on "
+            "LD_LIBRARY_PATH (nixpkgs splits cudatoolkit into outputs, the libraries in "
+            "`cudatoolkit.lib`); the listing shows the store paths that hold them."
+        )
+        found = " -o ".join(f"-name 'lib{n}.so*'" for n in toolkit[:6] if re.fullmatch(r"\w+", n))
+        commands += [
+            f"find /nix/store -maxdepth 3 \\( {found} \\) 2>/dev/null",
+            Machine.ld_path_with(("<lib directory of that store path>",)),
+        ]
+    return Fix(" ".join(parts), tuple(commands))
+
+
 def windows_gpu_dlls_fix() -> Fix:
     """The CUDA and cuDNN DLLs a GPU build of TensorFlow up to 2.0 links at import: the
     release's own on PATH (2.1 and later load them when the GPU is first used)."""

@@ -982,6 +982,9 @@ class Revealed(Record):
     tf_import_library: Optional[str] = None
     wsl: bool = False
     conda: bool = False
+    #: A path the log shows under the Nix store (/nix/store/...-python3-3.6.2-env/...): the
+    #: program runs from Nix packages, whose libraries are found through their run paths.
+    nix_store: Optional[str] = None
     #: The line showing an active conda environment (its prompt, a path in its directory,
     #: ``conda activate``), with where: ``line 1: (tf) user@host:~$ python x.py``.
     conda_env: Optional[str] = None
@@ -1281,11 +1284,22 @@ def _no_gpu_host(evidence: Evidence, text: str, container: bool) -> bool:
     return not _GPU_EXPECTED.search(text) and not _GPU_EXPECTED.search(head)
 
 
+#: The CUDA executor's words when it reads an enumerated GPU's NUMA node (TensorFlow's
+#: stream_executor/cuda/cuda_gpu_executor.cc, later XLA's cuda_executor.cc).
+_CUDA_NUMA_READ = "successful NUMA node read from SysFS"
+
+
 def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) -> bool:
     """Whether the log is a machine without a GPU looking for CUDA as it starts: only the
     runtime and libcuda missing, nothing that shows or wants a GPU (devices listed, the user's
-    complaint, a container's GPU image)."""
+    complaint, a container's GPU image, a CUDA device enumerated)."""
     if container or evidence.devices or evidence.gpu_complaint is not None:
+        return False
+    numa = evidence.hits.get("numa-node")
+    if numa is not None and any(_CUDA_NUMA_READ in line for _, line in numa.citations):
+        # The CUDA executor reads the NUMA node of each GPU it enumerates (cuda_executor.cc's
+        # TryToReadNumaNode, in its device description): libcuda ran and a GPU is there, so
+        # the runtime missing beside it is the GPU's failure, not a machine without one.
         return False
     hits = [
         h
@@ -1448,6 +1462,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             dict.fromkeys(e.path for _, e in evidence.logged(tflog.LibraryFileShown))
         ),
         conda=conda,
+        nix_store=next((p for p in (site or "", *frames) if p.startswith(_NIX_STORE)), None),
         conda_env=(
             f"{evidence.conda_env[0]}: {evidence.conda_env[1]}"
             if evidence.conda_env is not None
@@ -1791,7 +1806,17 @@ def _cudnn_part_refused(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
     return None
 
 
+#: Where Nix keeps its packages; a program run from them finds libraries through the run paths
+#: written into each (nixpkgs' stdenv), not /usr/lib or the loader's cache.
+_NIX_STORE = "/nix/store/"
+
+
 def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    names = _libraries(hits)
+    if r.nix_store is not None and names and m.facts.cuda_libs is None:
+        # A Nix package's libraries are in the store, found only through run paths: one the
+        # loader did not find is off the path the package was built with.
+        return causes.gpu.CUDA_LIBS_OFF_PATH, causes.gpu.nix_cuda_fix(r.nix_store, names)
     if r.other_toolkit is not None and m.facts.cuda_libs is None:
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.other_toolkit_fix(m, *r.other_toolkit)
     if r.cuda_wheels is not None and m.facts.cuda_libs is None:
@@ -1802,7 +1827,6 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     part = _cudnn_part_refused(hits)
     if part is not None:
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.cudnn_part_fix(*part)
-    names = _libraries(hits)
     shown = _copies_shown(m, r, hits)
     if shown is not None:
         return shown
@@ -2101,7 +2125,13 @@ def _older_cudnn_candidate(
         or not loaded
         or not need
         or not _older_same_major(loaded, need)
+        or any(
+            tflog.LibraryFileShown(0, "", path).name.lower().startswith(("libcudnn", "cudnn64_"))
+            for path in r.library_files
+        )
     ):
+        # A listing of cuDNN files shown without the build's release (else the copy shown
+        # decides, in _cudnn): the user looked, and found no newer copy to come first.
         return None
     return causes.finding(
         f"explain.{causes.gpu.CUDNN_SHADOWED}",
