@@ -270,3 +270,32 @@ def test_a_users_words_that_the_cpu_is_used_give_way_to_a_created_gpu_device() -
         "capability: 8.6\n"
     )
     assert all(x.severity.rank < Severity.WARNING.rank for x in _explain(text).findings)
+
+
+# --- the other candidates of an empty list: each a warning of its own cause ------------------
+
+
+def _others(report: Report) -> list[tuple[str, Severity]]:
+    return [(x.cause or "", x.severity) for x in report.findings if x.summary.startswith("Or: ")]
+
+
+def test_ranked_candidates_follow_the_reading_each_with_its_own_fix() -> None:
+    text = (
+        '(venv) me@box:~$ python3 -c "import tensorflow as tf; '
+        "print(tf.config.list_physical_devices('GPU'))\"\n[]"
+    )
+    report = _explain(text)
+    assert _top(report).cause == "cuda-libs-missing"
+    # The reading's candidates after the first, in its order, each a warning.
+    assert _others(report) == [
+        ("driver-not-loaded", Severity.WARNING),
+        ("tf-cpu-only-build", Severity.WARNING),
+        ("cuda-visible-devices-hidden", Severity.WARNING),
+    ]
+    hidden = next(x for x in report.findings if x.cause == "cuda-visible-devices-hidden")
+    assert hidden.fix is not None and "CUDA_VISIBLE_DEVICES" in hidden.fix.text
+
+
+def test_a_decided_reading_has_no_other_candidates() -> None:
+    text = "/home/me/env/lib/python3.11/site-packages\ntf.test.is_built_with_cuda(): False\n"
+    assert _others(_explain(text)) == []

@@ -2224,7 +2224,7 @@ def unlisted_gpu_fix(m: Machine, order: tuple[str, ...], shown: str) -> Fix:
     """The fix of the most likely reason TensorFlow lists no GPU (``order[0]``), then the other
     candidates, each with what tells it apart. ``shown``: the evidence behind the order."""
     first = order[0]
-    fix = _unlisted_candidate_fix(m, first)
+    fix = unlisted_candidate_fix(m, first)
     _, what, tell, _ = UNLISTED_GPU_CANDIDATES[first]
     steps = [f"1. {what} ({tell}): {fix.text}"]
     for number, key in enumerate(order[1:], 2):
@@ -2237,7 +2237,7 @@ def unlisted_gpu_fix(m: Machine, order: tuple[str, ...], shown: str) -> Fix:
     )
 
 
-def _unlisted_candidate_fix(m: Machine, key: str) -> Fix:
+def unlisted_candidate_fix(m: Machine, key: str) -> Fix:
     """One candidate's own fix, fitted to what is known of the machine."""
     if key == "windows-native":
         return windows_gpu_fix(m)

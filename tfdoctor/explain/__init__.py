@@ -129,7 +129,7 @@ from tfdoctor.evidence.traceback import (
     read_tracebacks,
 )
 from tfdoctor.explain.cpu_machine import cuda_probe_only
-from tfdoctor.explain.devices import unlisted_gpu_finding
+from tfdoctor.explain.devices import unlisted_gpu_findings
 from tfdoctor.explain.environments import environment_findings
 from tfdoctor.explain.exceptions import (
     inferred_note,
@@ -6328,7 +6328,7 @@ def explain(
     # After the signatures' findings: a line of the log's own says more than its words.
     for late in (
         _keras3_in_words(evidence, machine),
-        _unlisted(evidence, revealed, machine, findings.values(), inferred),
+        *_unlisted(evidence, revealed, machine, findings.values(), inferred),
         _native_import_cut(evidence, revealed, machine, findings.values()),
         _old_pip_shown(evidence, revealed, findings.values()),
         _user_site_tensorflow(evidence),
@@ -7948,9 +7948,9 @@ def _unlisted(
     machine: Machine,
     found: Iterable[Finding],
     inferred: str,
-) -> Optional[Finding]:
-    """The finding for TensorFlow listing no GPU (:mod:`tfdoctor.explain.devices`), with what
-    the log implies of the machine."""
+) -> list[Finding]:
+    """The findings for TensorFlow listing no GPU (:mod:`tfdoctor.explain.devices`): the
+    reading, with what the log implies of the machine, then the other candidates."""
     listings = evidence.devices
     created = any(h.signature.id == "created-gpu-device" for h in evidence.hits.values())
     if not listings and evidence.gpu_complaint is not None and not created:
@@ -7966,7 +7966,7 @@ def _unlisted(
         # where TensorFlow lists no GPU (observed, not said).
         where, said = layout.citations[0]
         listings = [(where, DeviceListing(0, said, gpus=0))]
-    unlisted = unlisted_gpu_finding(
+    unlisted_all = unlisted_gpu_findings(
         listings,
         found,
         machine,
@@ -7975,8 +7975,15 @@ def _unlisted(
         evidence.prompt_near_devices,
         evidence.metal_shown,
         any(tb.ipython for tb in evidence.tracebacks),
+        any(
+            row.kind == "gpu" and row.name in ("tensorflow", "tensorflow-base")
+            for row in evidence.conda_rows
+        ),
     )
-    if unlisted is not None and on_cpu and unlisted.fix is not None:
+    if not unlisted_all:
+        return []
+    unlisted, others = unlisted_all[0], unlisted_all[1:]
+    if on_cpu and unlisted.fix is not None:
         unlisted = dataclasses.replace(
             unlisted,
             summary="An op in the GPU-only channels-first layout ran on the CPU",
@@ -7992,9 +7999,9 @@ def _unlisted(
                 unlisted.fix.commands,
             ),
         )
-    if unlisted is not None and inferred:
+    if inferred:
         unlisted = dataclasses.replace(unlisted, detail=f"{unlisted.detail}\n{inferred}")
-    return unlisted
+    return [unlisted, *others]
 
 
 def _inferred(evidence: Evidence, revealed: Revealed) -> str:

@@ -29,7 +29,7 @@ _EXPLAINS_NO_GPU = frozenset(CONTRADICTED_BY["tf-lists-gpu"]) | {causes.gpu.DRIV
 _GUIDE_CHECK = "GPU device not found"
 
 
-def unlisted_gpu_finding(
+def unlisted_gpu_findings(
     listings: Sequence[tuple[str, DeviceListing]],
     found: Iterable[Finding],
     m: Machine,
@@ -38,17 +38,22 @@ def unlisted_gpu_finding(
     prompt: Optional[str] = None,
     metal_shown: bool = False,
     notebook_cell: bool = False,
-) -> Optional[Finding]:
-    """The finding for a log where TensorFlow lists no GPU, or None (a GPU listed, no answer
-    about GPUs, or another finding explains it). ``gpu_shown``: the log shows a GPU exists
+    gpu_build_shown: bool = False,
+) -> list[Finding]:
+    """The findings for a log where TensorFlow lists no GPU: the reading, then, where the log
+    does not decide it, each other candidate as a warning of its own cause with its own fix,
+    in order; none where a GPU is listed, nothing answers about GPUs, or another finding
+    explains it. ``gpu_shown``: the log shows a GPU exists
     (nvidia-smi's table, a compute capability); ``prompt``: a Unix shell's prompt in it;
     ``metal_shown``: the log names tensorflow-metal; ``notebook_cell``: a traceback shows an
-    IPython cell (``<ipython-input-``, ipykernel's cell files)."""
+    IPython cell (``<ipython-input-``, ipykernel's cell files); ``gpu_build_shown``: the log
+    shows the TensorFlow installed is a GPU build (conda's build string), which rules out the
+    CPU build as a candidate."""
     answers = [x for _, x in listings]
     if not answers or (gpus_listed(answers) != 0 and built_with_cuda(answers) is not False):
-        return None
+        return []
     if any(f.cause in _EXPLAINS_NO_GPU and f.severity.rank >= Severity.WARNING.rank for f in found):
-        return None
+        return []
     # The hosted notebooks' GPU guide raises SystemError('GPU device not found') from a cell.
     guide_check = notebook_cell and any(_GUIDE_CHECK in x.text for x in answers)
     order, shown, decided = _rank(
@@ -66,7 +71,7 @@ def unlisted_gpu_finding(
         order = ("libraries", *(k for k in order if k != "libraries"))
         cause = causes.gpu.unlisted_gpu_cause(order)
         decided = True
-    return causes.finding(
+    reading = causes.finding(
         f"explain.{cause}",
         Severity.ERROR if decided or gpu_shown else Severity.WARNING,
         cause,
@@ -74,6 +79,28 @@ def unlisted_gpu_finding(
         "\n".join(detail),
         causes.gpu.unlisted_gpu_fix(m, order, shown),
     )
+    others = [k for k in order[1:] if not (gpu_build_shown and k == "cpu-build")]
+    return [reading, *(() if decided else _candidates(others, cited, m))]
+
+
+def _candidates(keys: Sequence[str], cited: str, m: Machine) -> list[Finding]:
+    """The candidates after the first, each a warning of its own cause: TensorFlow's answer is
+    the same whatever the reason, so the log leaves them open."""
+    out = []
+    for key in keys:
+        cause, what, tell, _ = causes.gpu.UNLISTED_GPU_CANDIDATES[key]
+        out.append(
+            causes.finding(
+                f"explain.{cause}",
+                Severity.WARNING,
+                cause,
+                f"Or: {what} (the other candidate)",
+                f"{cited}\nTensorFlow's answer is the same whatever the reason; what tells "
+                f"this one apart: {tell}.",
+                causes.gpu.unlisted_candidate_fix(m, key),
+            )
+        )
+    return out
 
 
 def _rank(
