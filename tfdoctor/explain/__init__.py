@@ -54,6 +54,7 @@ from tfdoctor.evidence.devices import (
     container_shown,
     read_device_listings,
     unix_prompt,
+    visible_devices_set,
 )
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.imports import imported_before_tensorflow
@@ -293,6 +294,8 @@ class Evidence:
     #: The first ``docker run`` (or ``podman run``) the log shows that hands the container no
     #: GPU, if any, as (the tool, the command).
     docker_run_without_gpu: Optional[tuple[str, str]] = None
+    #: The value CUDA_VISIBLE_DEVICES is set to where the head of the log sets it.
+    visible_devices: Optional[str] = None
     #: Modules the log prints as objects, with the file each was imported from.
     modules: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     #: TensorFlow's packages as a pasted ``conda list`` shows them.
@@ -616,6 +619,8 @@ def _read_head(evidence: Evidence, block: LogText, text: _Shaped) -> None:
             evidence.kernel_installs.append(dist)
     if evidence.docker_run_without_gpu is None:
         evidence.docker_run_without_gpu = container_run_without_gpu(head)
+    if evidence.visible_devices is None:
+        evidence.visible_devices = visible_devices_set(head)
     # Each of its words holds "metal", and no other character matches those letters in any
     # case: shapes that hold no "metal" lower-cased leave the pattern's pass over the head out.
     evidence.metal_shown = evidence.metal_shown or (
@@ -7979,6 +7984,7 @@ def _unlisted(
             row.kind == "gpu" and row.name in ("tensorflow", "tensorflow-base")
             for row in evidence.conda_rows
         ),
+        evidence.visible_devices,
     )
     if not unlisted_all:
         return []

@@ -39,6 +39,7 @@ def unlisted_gpu_findings(
     metal_shown: bool = False,
     notebook_cell: bool = False,
     gpu_build_shown: bool = False,
+    visible: Optional[str] = None,
 ) -> list[Finding]:
     """The findings for a log where TensorFlow lists no GPU: the reading, then, where the log
     does not decide it, each other candidate as a warning of its own cause with its own fix,
@@ -48,7 +49,7 @@ def unlisted_gpu_findings(
     ``metal_shown``: the log names tensorflow-metal; ``notebook_cell``: a traceback shows an
     IPython cell (``<ipython-input-``, ipykernel's cell files); ``gpu_build_shown``: the log
     shows the TensorFlow installed is a GPU build (conda's build string), which rules out the
-    CPU build as a candidate."""
+    CPU build as a candidate; ``visible``: the value the log sets CUDA_VISIBLE_DEVICES to."""
     answers = [x for _, x in listings]
     if not answers or (gpus_listed(answers) != 0 and built_with_cuda(answers) is not False):
         return []
@@ -57,7 +58,7 @@ def unlisted_gpu_findings(
     # The hosted notebooks' GPU guide raises SystemError('GPU device not found') from a cell.
     guide_check = notebook_cell and any(_GUIDE_CHECK in x.text for x in answers)
     order, shown, decided = _rank(
-        m, built_with_cuda(answers), tf_dist, prompt, metal_shown, guide_check
+        m, built_with_cuda(answers), tf_dist, prompt, metal_shown, guide_check, visible
     )
     cause = causes.gpu.unlisted_gpu_cause(order)
     cited = "\n".join(f"{where}: {x.text}" for where, x in listings[:3])
@@ -110,6 +111,7 @@ def _rank(
     prompt: Optional[str],
     metal_shown: bool = False,
     guide_check: bool = False,
+    visible: Optional[str] = None,
 ) -> tuple[tuple[str, ...], str, bool]:
     """The candidates most likely first, the evidence behind the order, and whether that
     evidence decides it (rather than only making the first the likeliest)."""
@@ -168,6 +170,20 @@ def _rank(
             ("hosted-runtime", "windows-native", "libraries", "driver", "cpu-build", "hidden"),
             "A notebook cell ran the hosted notebooks' GPU check (SystemError: GPU device not "
             "found) and the log shows no operating system",
+            False,
+        )
+    if visible is not None:
+        # The variable set where the log shows it: CUDA lists no device for -1 or an empty
+        # value, and none from the first index the machine does not have ("2" where it has
+        # two GPUs). Likely, not decided: the index may exist.
+        hides = (
+            "which hides every GPU"
+            if visible in ("", "-1")
+            else "which hides every GPU where the machine has no GPU of that index"
+        )
+        return (
+            ("hidden", *(k for k in rest if k != "hidden")),
+            f"The log sets CUDA_VISIBLE_DEVICES={visible}, {hides}",
             False,
         )
     if m.os is not None or prompt:
