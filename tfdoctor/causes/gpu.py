@@ -698,8 +698,10 @@ def older_cudnn_first_fix(m: Machine, need: str, os_name: Optional[str], conda: 
         listed = (*listed, "conda list cudnn")
     return Fix(
         f"If a cuDNN {need} or newer is already installed, an older copy comes "
-        "first on the loader's path: the listing of every cuDNN the loader finds shows "
-        f"which; put the newer one's directory first.{conda_text}",
+        "first on the loader's path (another toolkit's lib64, a DLL copied into a directory "
+        "early on PATH, a second framework's own cuDNN loaded first in the same process): the "
+        "listing of every cuDNN the loader finds shows which; put the newer one's directory "
+        f"first.{conda_text}",
         listed,
     )
 
