@@ -668,3 +668,21 @@ def test_an_older_cudnn_of_the_builds_major_names_a_copy_first_on_the_path_as_a_
 )
 def test_a_cudnn_of_another_major_names_no_copy_first(loaded: str, built: str) -> None:
     assert "cudnn-shadowed" not in _causes(_refused(loaded, built))
+
+
+def test_cublas_not_supported_alone_rules_out_memory_and_puts_the_gpu_first() -> None:
+    text = (
+        "2020-11-02 10:11:12.123456: E tensorflow/stream_executor/cuda/cuda_blas.cc:428] failed "
+        "to run cuBLAS routine: CUBLAS_STATUS_NOT_SUPPORTED\n"
+    )
+    found = [c for c, _ in _candidates(text)]
+    assert found[0] == "cuda-release-predates-gpu" and "gpu-out-of-memory" not in found
+    assert "memory was already taken" not in fix_text(top_error(explained(text)))
+
+
+def test_another_cublas_status_beside_it_keeps_memory() -> None:
+    text = (
+        "E tensorflow/stream_executor/cuda/cuda_blas.cc:428] failed to run cuBLAS routine: "
+        "CUBLAS_STATUS_NOT_SUPPORTED\n" + _BLAS
+    )
+    assert next(c for c, _ in _candidates(text)) == "gpu-out-of-memory"

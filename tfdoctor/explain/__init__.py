@@ -2708,6 +2708,12 @@ def _gpu_library_rank(m: Machine, r: Revealed, hits: Sequence[Hits]) -> _Library
     if taken:
         order.append("memory")
         shown.append(taken)
+    unsupported = not taken and _blas_unsupported_only(hits)
+    if unsupported:
+        shown.append(
+            "cuBLAS reporting CUBLAS_STATUS_NOT_SUPPORTED, a routine it has no implementation "
+            "of here, not a lack of memory"
+        )
     seen = tuple(order)
     # The GPU-newer candidate, fitted to the side the log shows (the GPU, or the CUDA the
     # build runs with); the other side unknown, it cannot lead.
@@ -2718,11 +2724,11 @@ def _gpu_library_rank(m: Machine, r: Revealed, hits: Sequence[Hits]) -> _Library
     # The GPU shown is the stronger evidence: its candidate right after memory; the build's
     # CUDA alone (which GPUs it does not know) after the version's.
     then: tuple[str, ...] = ()
-    if newer is not None and (cap or model is not None):
+    if newer is not None and (cap or model is not None or unsupported):
         then = ("gpu-newer",)
     elif newer is not None and cuda:
         then = ("version", "gpu-newer")
-    without: list[str] = []
+    without: list[str] = ["memory"] if unsupported else []
     if newer is None and m.matrix is not None:
         without.append("gpu-newer")
     if r.driver_version and floor and version_key(r.driver_version) >= version_key(floor):
@@ -2730,13 +2736,32 @@ def _gpu_library_rank(m: Machine, r: Revealed, hits: Sequence[Hits]) -> _Library
         without.append("driver")
     return _LibraryRanking(
         seen,
-        tuple(dict.fromkeys((*order, "memory", *then))),
+        tuple(dict.fromkeys((*order, *(() if unsupported else ("memory",)), *then))),
         tuple(shown),
         "" if floor else _driver_runs(m, r.driver_version),
         newer,
         tuple(without),
         _build_libs(built, cuda),
     )
+
+
+#: A status a CUDA library printed (CUBLAS_STATUS_NOT_SUPPORTED, CUDNN_STATUS_INTERNAL_ERROR).
+_LIBRARY_STATUS = re.compile(r"\bCU(?:BLAS|DNN)_STATUS_[A-Z_]+")
+
+
+def _blas_unsupported_only(hits: Sequence[Hits]) -> bool:
+    """Whether the library's failure is cuBLAS's CUBLAS_STATUS_NOT_SUPPORTED alone: "the
+    functionality requested is not supported" (cuBLAS library guide, cublasStatus_t), where a
+    lack of memory is ALLOC_FAILED, or NOT_INITIALIZED when the handle cannot be created."""
+    if any(h.signature.id != "cublas-failed" for h in hits):
+        return False
+    statuses = {
+        found.group(0)
+        for h in hits
+        for _, line in h.citations
+        for found in _LIBRARY_STATUS.finditer(line)
+    }
+    return statuses == {"CUBLAS_STATUS_NOT_SUPPORTED"}
 
 
 def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
