@@ -140,6 +140,8 @@ ALLOWED = {
         "tfdoctor.compat",
         "tfdoctor.machine",
         "tfdoctor.causes",
+        # CUDA release knowledge (which CUDA first knows a GPU), the rule explain shares.
+        "tfdoctor.cuda_layout",
         "tfdoctor.checks",
         "tfdoctor.wheel_tags",
         # The events of TensorFlow's log, read by the shared reader.

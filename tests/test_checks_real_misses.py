@@ -208,8 +208,18 @@ def old_build(tf: str, cuda: str, card: GpuFacts) -> Facts:
         # Xavier (7.2) under CUDA 9.0: the GPU data's first CUDA for it (9.1), the table
         # explain reads too.
         ("1.12.0", "9.0", gpu("Xavier", "7.2"), "CUDA 9.1"),
+        # CUDA 11.0 is older than 11.1, the first to know 8.6, and minor version
+        # compatibility begins with 11.1: the same answer explain gives.
+        ("1.14.0", "11.0", gpu("NVIDIA GeForce RTX 3090", "8.6"), "CUDA 11.1"),
     ],
-    ids=["tf1.12-turing", "tf1.11-turing", "tf2.2-a100", "tf1.14-ampere", "tf1.12-xavier"],
+    ids=[
+        "tf1.12-turing",
+        "tf1.11-turing",
+        "tf2.2-a100",
+        "tf1.14-ampere",
+        "tf1.12-xavier",
+        "cuda11.0-ampere",
+    ],
 )
 def test_a_build_whose_cuda_predates_the_gpu_is_a_known_failure(
     tf: str, cuda: str, card: GpuFacts, first: str
@@ -233,8 +243,11 @@ def test_listing_the_gpu_does_not_overrule_a_cuda_older_than_it() -> None:
     [
         ("1.12.0", "9.0", gpu("GeForce GTX 1080", "6.1")),  # Pascal: CUDA 8 knew it
         ("1.13.1", "10.0", gpu("GeForce RTX 2080 Ti", "7.5")),  # CUDA 10.0 knows Turing
+        # CUDA 11.2 on Ada (first known by 11.8): a newer 11.x serves the build (minor version
+        # compatibility), as explain's reading of the same pair says.
+        ("1.14.0", "11.2", gpu("NVIDIA GeForce RTX 4090", "8.9")),
     ],
-    ids=["pascal-cuda9", "turing-cuda10"],
+    ids=["pascal-cuda9", "turing-cuda10", "ada-cuda11.2"],
 )
 def test_a_cuda_that_knows_the_gpu_leaves_the_architectures_unknown(
     tf: str, cuda: str, card: GpuFacts

@@ -15,6 +15,7 @@ from tfdoctor.evidence.devices import (
     gpus_listed,
     read_device_listings,
     unix_prompt,
+    visible_devices_set,
 )
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
@@ -270,3 +271,66 @@ def test_a_users_words_that_the_cpu_is_used_give_way_to_a_created_gpu_device() -
         "capability: 8.6\n"
     )
     assert all(x.severity.rank < Severity.WARNING.rank for x in _explain(text).findings)
+
+
+# --- the other candidates of an empty list: each a warning of its own cause ------------------
+
+
+def _others(report: Report) -> list[tuple[str, Severity]]:
+    return [(x.cause or "", x.severity) for x in report.findings if x.summary.startswith("Or: ")]
+
+
+def test_ranked_candidates_follow_the_reading_each_with_its_own_fix() -> None:
+    text = (
+        '(venv) me@box:~$ python3 -c "import tensorflow as tf; '
+        "print(tf.config.list_physical_devices('GPU'))\"\n[]"
+    )
+    report = _explain(text)
+    assert _top(report).cause == "cuda-libs-missing"
+    # The reading's candidates after the first, in its order, each a warning.
+    assert _others(report) == [
+        ("driver-not-loaded", Severity.WARNING),
+        ("tf-cpu-only-build", Severity.WARNING),
+        ("cuda-visible-devices-hidden", Severity.WARNING),
+    ]
+    hidden = next(x for x in report.findings if x.cause == "cuda-visible-devices-hidden")
+    assert hidden.fix is not None and "CUDA_VISIBLE_DEVICES" in hidden.fix.text
+
+
+def test_a_decided_reading_has_no_other_candidates() -> None:
+    text = "/home/me/env/lib/python3.11/site-packages\ntf.test.is_built_with_cuda(): False\n"
+    assert _others(_explain(text)) == []
+
+
+# --- CUDA_VISIBLE_DEVICES set where the log shows it ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        pytest.param("export CUDA_VISIBLE_DEVICES=2\n", "2", id="export"),
+        pytest.param("$ CUDA_VISIBLE_DEVICES=-1 python train.py\n", "-1", id="prefix"),
+        pytest.param("os.environ['CUDA_VISIBLE_DEVICES'] = '2'\n", "2", id="python"),
+        pytest.param('os.environ["CUDA_VISIBLE_DEVICES"]=""\n', "", id="python-empty"),
+        pytest.param("%env CUDA_VISIBLE_DEVICES=0,1\n", "0,1", id="ipython"),
+        pytest.param('echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"\n', None, id="echoed"),
+        pytest.param("CUDA_VISIBLE_DEVICES: 0\n", None, id="not-set"),
+    ],
+)
+def test_the_visible_devices_a_log_sets_are_read(text: str, value: Optional[str]) -> None:
+    assert visible_devices_set(text) == value
+
+
+def test_visible_devices_set_put_the_hidden_gpus_first() -> None:
+    text = (
+        "os.environ['CUDA_VISIBLE_DEVICES'] = '2'\n"
+        "InvalidArgumentError: No OpKernel was registered to support Op 'ShiftOp' with these "
+        "attrs.  Registered devices: [CPU], Registered kernels:\n"
+        "  device='GPU'; T in [DT_FLOAT]\n"
+    )
+    report = _explain(text)
+    top = next(x for x in report.findings if x.summary == "TensorFlow lists no GPU")
+    assert top.cause == "cuda-visible-devices-hidden"
+    assert top.fix is not None and "CUDA_VISIBLE_DEVICES=2" in top.fix.text
+    # Not decided (the index may exist): the others follow as candidates.
+    assert top.severity is Severity.WARNING and _others(report)

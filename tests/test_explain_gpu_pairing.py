@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import explained, fix_text, readings, top_error
 from tfdoctor.matrix import load_matrix
 
 _DNN = (
@@ -336,7 +336,10 @@ def test_a_gpu_newer_than_the_cuda_the_form_states_is_the_cuda_release() -> None
     ],
 )
 def test_a_form_that_does_not_show_an_older_cuda_than_the_gpu(tf: str, cuda: str, gpu: str) -> None:
-    assert "cuda-release-predates-gpu" not in _causes(_form(tf, cuda, gpu))
+    # Not the reading; a ranked candidate of the library's failure it may be.
+    assert "cuda-release-predates-gpu" not in {
+        x.cause for x in readings(explained(_form(tf, cuda, gpu)))
+    }
 
 
 # --- a GPU-only layout refused by a CPU kernel: the op ran on the CPU ------------------------
@@ -542,3 +545,129 @@ def test_cudas_start_up_probe_on_a_runtime_without_a_gpu_is_no_replaced_image() 
     )
     found = _causes(text)
     assert "hosted-tf-replaced" not in found
+
+
+# --- a library handle that failed: each candidate a finding of its own cause -----------------
+
+_BLAS = (
+    "2019-03-02 10:11:12.123456: E tensorflow/stream_executor/cuda/cuda_blas.cc:510] failed to "
+    "create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED\n"
+)
+
+
+def _candidates(text: str) -> list[tuple[str, str]]:
+    """The candidate findings ("Or: ..."), as (cause, fix text), in the report's order."""
+    return [
+        (f.cause or "", fix_text(f))
+        for f in explained(text, matrix=load_matrix()).findings
+        if f.summary.startswith("Or: ") and "for the library that failed" in f.summary
+    ]
+
+
+def test_a_bare_handle_failure_ranks_each_candidate_as_a_warning_of_its_cause() -> None:
+    report = explained(_BLAS, matrix=load_matrix())
+    assert top_error(report).cause == "gpu-library-init-failed"
+    found = _candidates(_BLAS)
+    # Memory leads where the log shows nothing else (the main finding's order).
+    assert [c for c, _ in found] == [
+        "gpu-out-of-memory",
+        "cudnn-version-mismatch",
+        "driver-too-old",
+        "cuda-release-predates-gpu",
+    ]
+    assert all(
+        f.severity.value == "warning"
+        for f in report.findings
+        if f.summary.startswith("Or: ") and "library that failed" in f.summary
+    )
+    # The GPU-newer candidate, with neither side shown, lists each architecture's first CUDA.
+    newer = dict(found)["cuda-release-predates-gpu"]
+    assert "7.5: CUDA 10.0" in newer and "TensorFlow" in newer
+
+
+def test_the_candidates_follow_what_the_log_shows() -> None:
+    # A GPU shown (a Turing card) and no CUDA: its candidate right after memory, fitted to it.
+    text = (
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1433] Found device 0 with "
+        "properties: \nname: GeForce RTX 2070 major: 7 minor: 5 memoryClockRate(GHz): 1.62\n"
+        + _BLAS
+    )
+    found = _candidates(text)
+    assert [c for c, _ in found][:2] == ["gpu-out-of-memory", "cuda-release-predates-gpu"]
+    assert "CUDA 10.0 is the first to know it" in dict(found)["cuda-release-predates-gpu"]
+
+
+def test_a_driver_that_meets_the_builds_floor_is_no_candidate() -> None:
+    # TensorFlow 2.3 (CUDA 10.1) under driver 450.80.02, which runs it: the driver is ruled out.
+    text = (
+        "tensorflow 2.3.0\n"
+        '  File "/usr/lib/python3/dist-packages/tensorflow/python/eager/execute.py", line 59\n'
+        + _HANDLE_DRIVER.replace("390.87.0", "450.80.2")
+    )
+    causes = [c for c, _ in _candidates(text)]
+    assert "driver-too-old" not in causes
+    assert "NVIDIA driver is older" not in fix_text(
+        top_error(explained(text, matrix=load_matrix()))
+    )
+
+
+def test_the_drivers_candidate_says_what_the_drivers_shown_runs() -> None:
+    fix = dict(_candidates(_HANDLE_DRIVER))["driver-too-old"]
+    assert "runs CUDA 9.1 and older" in fix and "driver" in fix
+
+
+def test_a_reading_the_log_decides_leaves_no_candidates() -> None:
+    # The GPU and the build's CUDA both shown (CUDA 9.0's cuBLAS, a Turing card): one reading.
+    text = (
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1433] Found device 0 with "
+        "properties: \nname: GeForce RTX 2070 major: 7 minor: 5 memoryClockRate(GHz): 1.62\n"
+        "I tensorflow/stream_executor/dso_loader.cc:152] successfully opened CUDA library "
+        "libcublas.so.9.0 locally\n" + _BLAS
+    )
+    assert top_error(explained(text, matrix=load_matrix())).cause == "cuda-release-predates-gpu"
+    assert _candidates(text) == []
+
+
+# --- cuDNN refusing an older release of its major: an older copy first is the other candidate
+
+
+def _refused(loaded: str, built: str) -> str:
+    return (
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:361] Loaded runtime CuDNN library: "
+        f"{loaded} but source was compiled with: {built}.  CuDNN library needs to have matching "
+        "major version and equal or higher minor version.\n"
+    )
+
+
+def test_an_older_cudnn_of_the_builds_major_names_a_copy_first_on_the_path_as_a_candidate() -> None:
+    report = explained(_refused("8.1.0", "8.6.0"))
+    assert top_error(report).cause == "cudnn-version-mismatch"
+    (other,) = [x for x in report.findings if x.cause == "cudnn-shadowed"]
+    assert other.severity.value == "warning" and other.summary.endswith("(the other candidate)")
+    assert "8.6.0 or newer is already installed" in fix_text(other)
+
+
+@pytest.mark.parametrize(
+    ("loaded", "built"),
+    [pytest.param("7.6.5", "8.6.0", id="older-major"), pytest.param("9.1.0", "8.6.0", id="newer")],
+)
+def test_a_cudnn_of_another_major_names_no_copy_first(loaded: str, built: str) -> None:
+    assert "cudnn-shadowed" not in _causes(_refused(loaded, built))
+
+
+def test_cublas_not_supported_alone_rules_out_memory_and_puts_the_gpu_first() -> None:
+    text = (
+        "2020-11-02 10:11:12.123456: E tensorflow/stream_executor/cuda/cuda_blas.cc:428] failed "
+        "to run cuBLAS routine: CUBLAS_STATUS_NOT_SUPPORTED\n"
+    )
+    found = [c for c, _ in _candidates(text)]
+    assert found[0] == "cuda-release-predates-gpu" and "gpu-out-of-memory" not in found
+    assert "memory was already taken" not in fix_text(top_error(explained(text)))
+
+
+def test_another_cublas_status_beside_it_keeps_memory() -> None:
+    text = (
+        "E tensorflow/stream_executor/cuda/cuda_blas.cc:428] failed to run cuBLAS routine: "
+        "CUBLAS_STATUS_NOT_SUPPORTED\n" + _BLAS
+    )
+    assert next(c for c, _ in _candidates(text)) == "gpu-out-of-memory"

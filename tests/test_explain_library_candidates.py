@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Optional
 
 from tests.explaining import explained, fix_text
+from tfdoctor import causes
 from tfdoctor.findings import Finding, Report, Severity
 
 LINUX = (
@@ -69,3 +70,68 @@ def test_two_releases_mixed_on_the_path_get_no_off_path_candidate() -> None:
     )
     report = explained(log)
     assert _of(report, "cuda-libs-off-path") is None
+
+
+# --- a program run from the Nix store: its libraries come through run paths -----------------
+
+_NIX_SITE = "/nix/store/0a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p-python3-3.10.12-env/lib/python3.10"
+
+
+def _nix_import(library: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{_NIX_SITE}/site-packages/tensorflow/python/pywrap_tensorflow.py", line 58, '
+        "in <module>\n"
+        "    from tensorflow.python._pywrap_tensorflow_internal import *\n"
+        f"ImportError: {library}: cannot open shared object file: No such file or directory\n"
+    )
+
+
+def test_a_toolkit_library_unfound_under_the_nix_store_is_off_its_run_path() -> None:
+    report = explained(_nix_import("libcusolver.so.11"))
+    found = _of(report, "cuda-libs-off-path")
+    assert found is not None and found.severity == Severity.ERROR
+    fix = fix_text(found)
+    assert "cudatoolkit" in fix and "find /nix/store" in fix
+    assert "/run/opengl-driver/lib" not in fix  # the driver's directory is for libcuda
+    assert _of(report, "cuda-libs-missing") is None
+
+
+def test_libcuda_off_the_nix_run_path_is_the_driver_directory() -> None:
+    fix = causes.gpu.nix_cuda_fix(_NIX_SITE, ["cuda"])
+    assert "/run/opengl-driver/lib" in fix.text and "hardware.graphics.enable" in fix.text
+    assert "cudatoolkit" not in fix.text  # the toolkit's words are for its own libraries
+    assert any("/run/opengl-driver/lib" in c for c in fix.commands)
+
+
+def test_the_same_import_outside_the_nix_store_is_no_nix_reading() -> None:
+    text = _nix_import("libcusolver.so.11").replace(_NIX_SITE, "/usr/lib/python3.10")
+    assert "/nix/store" not in "\n".join(
+        fix_text(f) for f in explained(text).findings if f.fix is not None
+    )
+
+
+# --- the CUDA runtime missing where a GPU was enumerated is not a machine without one --------
+
+_CUDART_LOOK = (
+    "2023-09-12 10:09:46.962824: W tensorflow/stream_executor/platform/default/dso_loader.cc:64]"
+    " Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot "
+    "open shared object file: No such file or directory\n"
+    "2023-09-12 10:09:46.962865: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore "
+    "above cudart dlerror if you do not have a GPU set up on your machine.\n"
+)
+_NUMA_READ = (
+    "2023-09-12 10:09:50.526712: I tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:939] "
+    "successful NUMA node read from SysFS had negative value (-1), but there must be at least "
+    "one NUMA node, so returning NUMA node zero\n"
+)
+
+
+def test_the_runtimes_look_alone_stays_a_note() -> None:
+    found = _of(explained(_CUDART_LOOK), "cuda-libs-missing")
+    assert found is not None and found.severity == Severity.INFO
+
+
+def test_the_runtime_missing_after_a_gpu_was_enumerated_is_a_problem() -> None:
+    found = _of(explained(_CUDART_LOOK + _NUMA_READ), "cuda-libs-missing")
+    assert found is not None and found.severity.rank >= Severity.WARNING.rank

@@ -406,9 +406,11 @@ def test_nvidia_smis_gpu_and_the_release_shown_without_the_system_decide(
         assert "GeForce RTX 3090 (compute capability 8.6)" in fix_text(top)
 
 
-def test_nvidia_smis_gpu_alone_ranks_the_gpu_newer_candidate_second() -> None:
+def test_nvidia_smis_gpu_alone_ranks_the_gpu_newer_candidate_first() -> None:
+    # cuBLAS's NOT_SUPPORTED alone is no lack of memory: the GPU shown leads.
     text = _candidates(_SMI_AMPERE + _CUBLAS_NOT_SUPPORTED)
-    assert "2. the GPU, GeForce RTX 3090 (compute capability 8.6), is newer" in text
+    assert "1. the GPU, GeForce RTX 3090 (compute capability 8.6), is newer" in text
+    assert "memory was already taken" not in text
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from typing import Optional
 import pytest
 
 from tests import factories as f
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import explained, fix_text, readings, top_error
 from tfdoctor.evidence.packages import (
     Conflict,
     read_conda_rows,
@@ -1317,8 +1317,11 @@ def test_a_conda_list_row_says_which_build_tensorflow_is(
     (read,) = read_conda_rows([f"# packages in environment at /opt/conda:\n{row}\n"])
     assert read.kind == kind
     report = explained(f"I can't use my GPU.\n{row}\n")
-    found = [x for x in report.findings if x.cause == "tf-cpu-only-build"]
+    found = [x for x in readings(report) if x.cause == "tf-cpu-only-build"]
     assert bool(found) is (kind == "cpu")
+    # A row of a GPU build rules the CPU build out as a candidate too.
+    ranked = [x for x in report.findings if x.cause == "tf-cpu-only-build"]
+    assert not (kind == "gpu" and ranked)
     if found:
         assert found[0].fix is not None and command in found[0].fix.commands
 

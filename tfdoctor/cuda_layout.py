@@ -479,6 +479,27 @@ def declared_cuda(requires: Sequence[str]) -> tuple[Optional[str], Optional[str]
 
 
 def first_cuda_for(capability: str) -> Optional[str]:
-    """The first CUDA release (``10.0``) whose toolkit knows GPUs of compute ``capability``
-    (``7.5``); None for a capability the table does not state."""
+    """The first CUDA release (``10.0``) whose toolkit and libraries know GPUs of compute
+    ``capability`` (``7.5``); None for a capability the table does not state."""
     return next((first for cap, first in cuda_data().architectures if cap == capability), None)
+
+
+def _release_key(version: str) -> tuple[int, ...]:
+    """``11.2`` (or ``11.2.152``, ``11``) as numbers, for ordering CUDA releases."""
+    return tuple(int(part) for part in re.findall(r"\d+", version)[:3])
+
+
+def cuda_knows(build_cuda: str, first: str) -> bool:
+    """Whether a build on CUDA ``build_cuda`` runs on GPUs that CUDA ``first`` was the first
+    release to know: the one rule ``check`` and ``explain`` share for "the build's CUDA
+    predates this GPU"."""
+    have, need = _release_key(build_cuda), _release_key(first)
+    if not have or not need:
+        return True  # nothing to compare: no claim that the CUDA predates the GPU
+    # A major alone (libcudart.so.11.0 ships with every CUDA 11): older only by its major.
+    # From 11.1 on a newer minor of the same major serves a build of an older one (CUDA's
+    # minor version compatibility: the libraries of the newer minor load under the build,
+    # and the driver compiles the build's PTX for the GPU), so only the major decides
+    # (https://docs.nvidia.com/deploy/cuda-compatibility/#minor-version-compatibility).
+    same_family = len(have) == 1 or (have[:2] >= (11, 1) and have[0] == need[0])
+    return (have[0] >= need[0]) if same_family else (have[:2] >= need[:2])

@@ -29,6 +29,7 @@ from tfdoctor.causes.software import PACKAGE_NOT_INSTALLED
 from tfdoctor.compat import DriverFloor
 from tfdoctor.cuda_layout import (
     cuda_data,
+    cuda_knows,
     first_cuda_for,
     soname_versions,
     wheel_dir,
@@ -669,6 +670,85 @@ def shown_cudnn_shadow_fix(
         "hold).",
         (m.ld_path_with((directory,)), *_library_search(("cudnn",))),
     )
+
+
+def older_cudnn_first_fix(m: Machine, need: str, os_name: Optional[str], conda: bool) -> Fix:
+    """An older cuDNN of the build's major loaded while a cuDNN ``need`` or newer may be
+    installed too: the listing of every copy the loader finds (``os_name``'s way), the newer
+    one's directory first; with ``conda`` (or the machine in conda), conda's own package."""
+    listing = {
+        "linux": ("ldconfig -p | grep -E 'libcudnn'",),
+        # Windows loads a DLL from the first PATH directory that holds it (an older
+        # cudnn64_N.dll copied into System32 or another toolkit's bin comes first).
+        "windows": ("where cudnn64_*.dll",),
+    }
+    listed = listing.get(os_name or "", (*listing["linux"], *listing["windows"]))
+    conda_text = ""
+    if conda or m.in_conda:
+        # A conda environment's own lib holds the cudnn package conda installed: TensorFlow's
+        # pip guide of 2.5-2.11 (https://www.tensorflow.org/install/pip) put cudnn=8.1.0
+        # there and $CONDA_PREFIX/lib on LD_LIBRARY_PATH, which the loader searches before
+        # a wheel's RUNPATH (ld.so(8)).
+        conda_text = (
+            " In a conda environment the older copy is often conda's own cudnn "
+            "package in $CONDA_PREFIX/lib: `conda list cudnn` shows its version; upgrade it "
+            f"to {need} or later, or take $CONDA_PREFIX/lib off LD_LIBRARY_PATH where the "
+            "build's cuDNN comes from pip's nvidia-cudnn wheel."
+        )
+        listed = (*listed, "conda list cudnn")
+    return Fix(
+        f"If a cuDNN {need} or newer is already installed, an older copy comes "
+        "first on the loader's path (another toolkit's lib64, a DLL copied into a directory "
+        "early on PATH, a second framework's own cuDNN loaded first in the same process): the "
+        "listing of every cuDNN the loader finds shows which; put the newer one's directory "
+        f"first.{conda_text}",
+        listed,
+    )
+
+
+#: Where NixOS links the NVIDIA driver's user-space libraries (libcuda) for every package: the
+#: run path nixpkgs' addDriverRunpath adds ("/run/opengl-driver" + lib, named so "for legacy
+#: reasons", pkgs/build-support/add-driver-runpath/default.nix).
+NIX_DRIVER_LIB = "/run/opengl-driver/lib"
+
+
+def nix_cuda_fix(store_path: str, names: Sequence[str]) -> Fix:
+    """CUDA libraries ``names`` not found by a program run from the Nix store (the log shows
+    ``store_path``): the driver's from NixOS's driver directory, the toolkit's from nixpkgs'
+    CUDA packages, on the package's run path or LD_LIBRARY_PATH."""
+    driver = [n for n in names if n == "cuda"]
+    toolkit = [n for n in names if n != "cuda"]
+    parts = [
+        f"This program runs from the Nix store ({store_path}): Nix packages find libraries "
+        "through the run paths written into them, not /usr/lib, /usr/local/cuda or the "
+        "loader's cache, so a library outside those paths is not found even where it is "
+        "installed."
+    ]
+    commands: list[str] = []
+    if driver:
+        parts.append(
+            f"The driver's libcuda is linked into {NIX_DRIVER_LIB} on NixOS when the NVIDIA "
+            "driver is enabled (hardware.graphics.enable, hardware.opengl.enable before 24.11, "
+            'with services.xserver.videoDrivers = [ "nvidia" ]); a package built without '
+            f"that run path (nixpkgs' addDriverRunpath) needs {NIX_DRIVER_LIB} on "
+            "LD_LIBRARY_PATH. Nix on another distribution has no such directory: put the "
+            "host driver's libcuda directory on LD_LIBRARY_PATH (or run through nixGL)."
+        )
+        commands += [f"ls {NIX_DRIVER_LIB} | grep libcuda", Machine.ld_path_with((NIX_DRIVER_LIB,))]
+    if toolkit:
+        libs = ", ".join(toolkit)
+        parts.append(
+            f"The toolkit's libraries ({libs}) come from nixpkgs' cudatoolkit (or "
+            "cudaPackages): its lib output must be on the package's run path or on "
+            "LD_LIBRARY_PATH (nixpkgs splits cudatoolkit into outputs, the libraries in "
+            "`cudatoolkit.lib`); the listing shows the store paths that hold them."
+        )
+        found = " -o ".join(f"-name 'lib{n}.so*'" for n in toolkit[:6] if re.fullmatch(r"\w+", n))
+        commands += [
+            f"find /nix/store -maxdepth 3 \\( {found} \\) 2>/dev/null",
+            Machine.ld_path_with(("<lib directory of that store path>",)),
+        ]
+    return Fix(" ".join(parts), tuple(commands))
 
 
 def windows_gpu_dlls_fix() -> Fix:
@@ -2146,7 +2226,7 @@ def unlisted_gpu_fix(m: Machine, order: tuple[str, ...], shown: str) -> Fix:
     """The fix of the most likely reason TensorFlow lists no GPU (``order[0]``), then the other
     candidates, each with what tells it apart. ``shown``: the evidence behind the order."""
     first = order[0]
-    fix = _unlisted_candidate_fix(m, first)
+    fix = unlisted_candidate_fix(m, first)
     _, what, tell, _ = UNLISTED_GPU_CANDIDATES[first]
     steps = [f"1. {what} ({tell}): {fix.text}"]
     for number, key in enumerate(order[1:], 2):
@@ -2159,7 +2239,7 @@ def unlisted_gpu_fix(m: Machine, order: tuple[str, ...], shown: str) -> Fix:
     )
 
 
-def _unlisted_candidate_fix(m: Machine, key: str) -> Fix:
+def unlisted_candidate_fix(m: Machine, key: str) -> Fix:
     """One candidate's own fix, fitted to what is known of the machine."""
     if key == "windows-native":
         return windows_gpu_fix(m)
@@ -2421,29 +2501,11 @@ def cuda_predates_gpu(
     first = first_cuda_for(capability) if capability else None
     if capability is None or first is None or not build_cuda:
         return None
-    if _cuda_knows(build_cuda, first):
+    if cuda_knows(build_cuda, first):
         return None
     if first_line_with_cuda(m, first) is None:
         return None
     return cuda_predates_gpu_fix(m, capability, gpu, build_cuda, first)
-
-
-def first_cuda_knowing(capability: str) -> Optional[str]:
-    """The first CUDA release (``10.0``) whose toolkit and libraries know GPUs of compute
-    ``capability`` (NVIDIA's compatibility guides and clang's table, tfdoctor/data/cuda.yaml);
-    None for one the table does not state."""
-    return first_cuda_for(capability)
-
-
-def _cuda_knows(build_cuda: str, first: str) -> bool:
-    """Whether CUDA ``build_cuda`` (as the log names it) is ``first``, the first release to
-    know an architecture, or later."""
-    have, need = version_key(build_cuda), version_key(first)
-    # A major alone (libcudart.so.11.0 ships with every CUDA 11): older only by its major.
-    # From 11.1 on a minor of the same major does not decide either (minor version
-    # compatibility, and the PTX the driver compiles: compat's rule for the same question).
-    same_family = len(have) == 1 or (have[:2] >= (11, 1) and have[0] == need[0])
-    return (have[0] >= need[0]) if same_family else (have >= need)
 
 
 def gpu_newer_candidate(
@@ -2474,10 +2536,10 @@ def gpu_newer_candidate(
     if capability is not None:
         first = first_cuda_for(capability)
         release = _first_release_with_cuda(m, first) if first else None
-        if first is None or release is None or oldest is None or _cuda_knows(oldest, first):
+        if first is None or release is None or oldest is None or cuda_knows(oldest, first):
             return None
         floor = _cuda_of_cudnn(m, build_cudnn) if build_cudnn else None
-        if floor is not None and _cuda_knows(floor, first):
+        if floor is not None and cuda_knows(floor, first):
             return None  # every line built with that cuDNN knows the GPU
         named = (
             f"the GPU, {gpu} (compute capability {capability}),"
@@ -2493,7 +2555,7 @@ def gpu_newer_candidate(
             f"install TensorFlow {release[0]} or later with its CUDA and cuDNN",
         )
     newer = [
-        (cap, first) for cap, first in table if build_cuda and not _cuda_knows(build_cuda, first)
+        (cap, first) for cap, first in table if build_cuda and not cuda_knows(build_cuda, first)
     ]
     if build_cuda and newer:
         cap, first = newer[0]
@@ -2513,7 +2575,7 @@ def gpu_newer_candidate(
     # Neither side shown: the table itself, the architectures some TensorFlow predates.
     firsts: dict[str, list[str]] = {}
     for cap, first in table:
-        if not _cuda_knows(oldest, first) and _first_release_with_cuda(m, first) is not None:
+        if not cuda_knows(oldest, first) and _first_release_with_cuda(m, first) is not None:
             firsts.setdefault(first, []).append(cap)
     if not firsts:
         return None
@@ -2554,7 +2616,7 @@ def _first_release_with_cuda(m: Machine, cuda: str) -> Optional[tuple[str, str]]
     on one of its major), and that CUDA."""
     if m.matrix is None:
         return None
-    return next(((r, c) for r, c in m.matrix.builds_with_cuda() if _cuda_knows(c, cuda)), None)
+    return next(((r, c) for r, c in m.matrix.builds_with_cuda() if cuda_knows(c, cuda)), None)
 
 
 def cuda_predates_gpu_fix(

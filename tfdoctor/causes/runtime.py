@@ -619,12 +619,57 @@ GPU_LIBRARY_INIT_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
 }
 
 
+#: Each candidate of GPU_LIBRARY_INIT_CANDIDATES in a few words, for the finding of its own.
+GPU_LIBRARY_INIT_TITLES: Mapping[str, str] = {
+    "memory": "the GPU's memory already taken",
+    "version": "a cuDNN or cuBLAS of another version than the build's",
+    "driver": "an NVIDIA driver older than the build's CUDA needs",
+    "gpu-newer": "a GPU newer than the CUDA release the build was made with",
+}
+
+
 _CANDIDATE_COMMANDS = {
     "memory": ("nvidia-smi",),
     "version": ("tfdoctor check",),
     "driver": ("nvidia-smi --query-gpu=driver_version --format=csv",),
     "gpu-newer": ("nvidia-smi -L",),
 }
+
+
+def gpu_library_ranking(
+    order: Sequence[str] = ("memory",), without: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """The candidates for a cuDNN/cuBLAS handle that fails to start, most likely first: those
+    in ``order``, then the others of :data:`GPU_LIBRARY_INIT_CANDIDATES` that the evidence
+    does not rule out (``without``)."""
+    return tuple(
+        dict.fromkeys(
+            (*order, *(k for k in GPU_LIBRARY_INIT_CANDIDATES if k not in without)),
+        )
+    )
+
+
+def _candidate_words(
+    key: str,
+    driver_runs: str = "",
+    newer: Optional[tuple[str, str, str]] = None,
+    build_libs: str = "",
+) -> tuple[str, str, str]:
+    """One candidate's (what it is, what tells it apart, its fix), fitted to the evidence."""
+    what, tell, fix = GPU_LIBRARY_INIT_CANDIDATES[key]
+    if key == "driver" and driver_runs:
+        tell = f"{driver_runs}; {tell}"
+    if key == "version" and build_libs:
+        tell = f"{build_libs}; {tell}"
+    if key == "gpu-newer" and newer is not None:
+        what, tell, fix = newer
+    return what, tell, fix
+
+
+def _candidate_commands(m: Machine, key: str) -> tuple[str, ...]:
+    # The memory candidate's switch is the machine's shell's form (set_env).
+    growth = set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true")) if key == "memory" else ()
+    return (*_CANDIDATE_COMMANDS[key], *growth)
 
 
 def gpu_library_init_fix(
@@ -643,29 +688,12 @@ def gpu_library_init_fix(
     ``newer``: the GPU-newer candidate fitted to what the log shows of the GPU or the build's
     CUDA (causes.gpu.gpu_newer_candidate), else the general one; ``without``: candidates the
     evidence rules out; ``build_libs``: the cuDNN and CUDA the build wants, where known."""
-    ranked = [
-        *order,
-        *(k for k in GPU_LIBRARY_INIT_CANDIDATES if k not in order and k not in without),
-    ]
+    ranked = gpu_library_ranking(order, without)
     steps = []
     for number, key in enumerate(ranked, 1):
-        what, tell, fix = GPU_LIBRARY_INIT_CANDIDATES[key]
-        if key == "driver" and driver_runs:
-            tell = f"{driver_runs}; {tell}"
-        if key == "version" and build_libs:
-            tell = f"{build_libs}; {tell}"
-        if key == "gpu-newer" and newer is not None:
-            what, tell, fix = newer
+        what, tell, fix = _candidate_words(key, driver_runs, newer, build_libs)
         steps.append(f"{number}. {what}: {tell}; if so, {fix}.")
-    # The memory candidate's switch is the machine's shell's form (set_env).
-    growth = set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true"))
-    commands = tuple(
-        dict.fromkeys(
-            c
-            for key in ranked
-            for c in (*_CANDIDATE_COMMANDS[key], *(growth if key == "memory" else ()))
-        )
-    )
+    commands = tuple(dict.fromkeys(c for key in ranked for c in _candidate_commands(m, key)))
     why = (
         f"The evidence shows {' and '.join(shown)}: "
         + ("those candidates come first" if len(shown) > 1 else "that candidate comes first")
@@ -673,6 +701,23 @@ def gpu_library_init_fix(
         else "The error does not say why the library could not start"
     )
     return Fix(f"{why}; the candidates, most likely first: " + " ".join(steps), commands)
+
+
+def gpu_library_candidate_fix(
+    m: Machine,
+    key: str,
+    driver_runs: str = "",
+    newer: Optional[tuple[str, str, str]] = None,
+    build_libs: str = "",
+) -> Fix:
+    """One candidate of :func:`gpu_library_init_fix` on its own (``key`` of
+    :data:`GPU_LIBRARY_INIT_CANDIDATES`), for the finding that names its cause: the same words,
+    its test first, then its fix, with its own commands."""
+    what, tell, fix = _candidate_words(key, driver_runs, newer, build_libs)
+    return Fix(
+        f"If {what} ({tell}): {fix[:1].upper()}{fix[1:]}.",
+        tuple(dict.fromkeys(_candidate_commands(m, key))),
+    )
 
 
 def config_order_fix(m: Machine) -> Fix:

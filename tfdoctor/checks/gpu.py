@@ -22,6 +22,7 @@ from tfdoctor.compat import (
     gpu_code,
     ptx_driver_floor,
 )
+from tfdoctor.cuda_layout import cuda_knows, first_cuda_for
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.tflog import library_of
 from tfdoctor.facts import DriverFacts, Facts, GpuFacts, PackageFacts, PlatformFacts, TFStatus
@@ -296,9 +297,10 @@ def _cuda_predates_gpu(ctx: CheckContext, pkg: PackageFacts, gpu: GpuFacts) -> O
     # A build against an older CUDA carries cuBLAS and cuDNN without kernels for the GPU: the
     # driver's PTX compiler runs TensorFlow's own kernels, but the libraries' calls fail
     # ('Blas GEMM launch failed', CUBLAS_STATUS_EXECUTION_FAILED). Which CUDA first knows each
-    # architecture is the GPU data's (causes.gpu.first_cuda_knowing, cuda.yaml).
-    need = causes.gpu.first_cuda_knowing(gpu.compute_capability or "")
-    if cuda is None or need is None or version_key(cuda)[:2] >= version_key(need)[:2]:
+    # architecture is the GPU data's (cuda.yaml), and whether the build's CUDA knows it is the
+    # rule explain applies too (cuda_layout.cuda_knows: minor version compatibility).
+    need = first_cuda_for(gpu.compute_capability or "")
+    if cuda is None or need is None or cuda_knows(cuda, need):
         return None
     label = f"GPU {gpu.index} ({gpu.name}, compute capability {gpu.compute_capability})"
     return causes.finding(

@@ -206,6 +206,22 @@ def unix_prompt(text: str) -> Optional[str]:
     return match.group(0).strip() if match else None
 
 
+#: CUDA_VISIBLE_DEVICES set where the log shows it: a shell's assignment (``export X=2``,
+#: ``X=2 python ...``, IPython's ``%env X=2``) or Python's (``os.environ["X"] = "2"``). CUDA lists
+#: only the devices of the indices named, up to the first invalid one, and none for ``-1`` or an
+#: empty value (the CUDA C++ Programming Guide, "CUDA Environment Variables").
+_VISIBLE_SET = re.compile(
+    r"\bCUDA_VISIBLE_DEVICES(?:['\"]\])?[ \t]*=[ \t]*['\"]?(?P<value>-?[\w,]*)(?!\$)"
+)
+
+
+def visible_devices_set(text: str) -> Optional[str]:
+    """The value CUDA_VISIBLE_DEVICES is set to where ``text`` shows it set ('' for an empty
+    one); None where it is not set in it, or only echoed (``X=$X``)."""
+    match = _VISIBLE_SET.search(text)
+    return match.group("value") if match else None
+
+
 def gpus_listed(listings: list[DeviceListing]) -> Optional[int]:
     """The most GPUs any answer lists; 0 when every counting answer lists none; None when no
     answer counts them."""

@@ -54,6 +54,7 @@ from tfdoctor.evidence.devices import (
     container_shown,
     read_device_listings,
     unix_prompt,
+    visible_devices_set,
 )
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.imports import imported_before_tensorflow
@@ -130,7 +131,7 @@ from tfdoctor.evidence.traceback import (
     read_tracebacks,
 )
 from tfdoctor.explain.cpu_machine import cuda_probe_only
-from tfdoctor.explain.devices import unlisted_gpu_finding
+from tfdoctor.explain.devices import unlisted_gpu_findings
 from tfdoctor.explain.environments import environment_findings
 from tfdoctor.explain.exceptions import (
     inferred_note,
@@ -295,6 +296,8 @@ class Evidence:
     #: The first ``docker run`` (or ``podman run``) the log shows that hands the container no
     #: GPU, if any, as (the tool, the command).
     docker_run_without_gpu: Optional[tuple[str, str]] = None
+    #: The value CUDA_VISIBLE_DEVICES is set to where the head of the log sets it.
+    visible_devices: Optional[str] = None
     #: Modules the log prints as objects, with the file each was imported from.
     modules: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     #: TensorFlow's packages as a pasted ``conda list`` shows them.
@@ -621,6 +624,8 @@ def _read_head(evidence: Evidence, block: LogText, text: _Shaped) -> None:
             evidence.kernel_installs.append(dist)
     if evidence.docker_run_without_gpu is None:
         evidence.docker_run_without_gpu = container_run_without_gpu(head)
+    if evidence.visible_devices is None:
+        evidence.visible_devices = visible_devices_set(head)
     # Each of its words holds "metal", and no other character matches those letters in any
     # case: shapes that hold no "metal" lower-cased leave the pattern's pass over the head out.
     evidence.metal_shown = evidence.metal_shown or (
@@ -998,6 +1003,9 @@ class Revealed(Record):
     tf_import_library: Optional[str] = None
     wsl: bool = False
     conda: bool = False
+    #: A path the log shows under the Nix store (/nix/store/...-python3-3.6.2-env/...): the
+    #: program runs from Nix packages, whose libraries are found through their run paths.
+    nix_store: Optional[str] = None
     #: The line showing an active conda environment (its prompt, a path in its directory,
     #: ``conda activate``), with where: ``line 1: (tf) user@host:~$ python x.py``.
     conda_env: Optional[str] = None
@@ -1303,11 +1311,22 @@ def _no_gpu_host(evidence: Evidence, text: str, container: bool) -> bool:
     return not _GPU_EXPECTED.search(text) and not _GPU_EXPECTED.search(head)
 
 
+#: The CUDA executor's words when it reads an enumerated GPU's NUMA node (TensorFlow's
+#: stream_executor/cuda/cuda_gpu_executor.cc, later XLA's cuda_executor.cc).
+_CUDA_NUMA_READ = "successful NUMA node read from SysFS"
+
+
 def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) -> bool:
     """Whether the log is a machine without a GPU looking for CUDA as it starts: only the
     runtime and libcuda missing, nothing that shows or wants a GPU (devices listed, the user's
-    complaint, a container's GPU image)."""
+    complaint, a container's GPU image, a CUDA device enumerated)."""
     if container or evidence.devices or evidence.gpu_complaint is not None:
+        return False
+    numa = evidence.hits.get("numa-node")
+    if numa is not None and any(_CUDA_NUMA_READ in line for _, line in numa.citations):
+        # The CUDA executor reads the NUMA node of each GPU it enumerates (cuda_executor.cc's
+        # TryToReadNumaNode, in its device description): libcuda ran and a GPU is there, so
+        # the runtime missing beside it is the GPU's failure, not a machine without one.
         return False
     hits = [
         h
@@ -1470,6 +1489,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             dict.fromkeys(e.path for _, e in evidence.logged(tflog.LibraryFileShown))
         ),
         conda=conda,
+        nix_store=next((p for p in (site or "", *frames) if p.startswith(_NIX_STORE)), None),
         conda_env=(
             f"{evidence.conda_env[0]}: {evidence.conda_env[1]}"
             if evidence.conda_env is not None
@@ -1813,7 +1833,17 @@ def _cudnn_part_refused(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
     return None
 
 
+#: Where Nix keeps its packages; a program run from them finds libraries through the run paths
+#: written into each (nixpkgs' stdenv), not /usr/lib or the loader's cache.
+_NIX_STORE = "/nix/store/"
+
+
 def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    names = _libraries(hits)
+    if r.nix_store is not None and names and m.facts.cuda_libs is None:
+        # A Nix package's libraries are in the store, found only through run paths: one the
+        # loader did not find is off the path the package was built with.
+        return causes.gpu.CUDA_LIBS_OFF_PATH, causes.gpu.nix_cuda_fix(r.nix_store, names)
     if r.other_toolkit is not None and m.facts.cuda_libs is None:
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.other_toolkit_fix(m, *r.other_toolkit)
     if r.cuda_wheels is not None and m.facts.cuda_libs is None:
@@ -1824,7 +1854,6 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     part = _cudnn_part_refused(hits)
     if part is not None:
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.cudnn_part_fix(*part)
-    names = _libraries(hits)
     shown = _copies_shown(m, r, hits)
     if shown is not None:
         return shown
@@ -2105,6 +2134,45 @@ def _newer_cudnn_shown(r: Revealed) -> Optional[tuple[str, str, str]]:
     return None
 
 
+def _older_cudnn_candidate(
+    findings: Mapping[str, Finding], m: Machine, r: Revealed
+) -> Optional[Finding]:
+    """cuDNN refused an older release of the build's major: an older copy ahead of the
+    build's on the loader's path is the other candidate beside an older one installed alone,
+    a warning with the listing that tells them apart. None where the log decides (a copy of
+    the build's release shown: cudnn-shadowed is the reading) or the versions differ
+    otherwise."""
+    found = findings.get(f"explain.{causes.gpu.CUDNN_VERSION_MISMATCH}")
+    loaded, need = r.cudnn_loaded, r.cudnn_compiled
+    if (
+        found is None
+        or found.cause != causes.gpu.CUDNN_VERSION_MISMATCH
+        or found.summary.startswith("Or: ")
+        or found.severity.rank < Severity.WARNING.rank
+        or not loaded
+        or not need
+        or not _older_same_major(loaded, need)
+        or any(
+            tflog.LibraryFileShown(0, "", path).name.lower().startswith(("libcudnn", "cudnn64_"))
+            for path in r.library_files
+        )
+    ):
+        # A listing of cuDNN files shown without the build's release (else the copy shown
+        # decides, in _cudnn): the user looked, and found no newer copy to come first.
+        return None
+    return causes.finding(
+        f"explain.{causes.gpu.CUDNN_SHADOWED}",
+        Severity.WARNING,
+        causes.gpu.CUDNN_SHADOWED,
+        f"Or: an older cuDNN ({loaded}) first on the loader's path, ahead of a cuDNN {need} "
+        "installed too (the other candidate)",
+        f"cuDNN's refusal says which release loaded ({loaded}) and which the build needs "
+        f"({need}), not whether a copy of {need} or newer is on the disk too: the listing "
+        "below tells. None found is the version's finding above; one found is this one.",
+        causes.gpu.older_cudnn_first_fix(m, need, m.os or r.os, bool(r.conda)),
+    )
+
+
 def _older_same_major(loaded: str, need: str) -> bool:
     """Whether cuDNN ``loaded`` is older than ``need`` within the same major release."""
     return version_key(loaded)[:1] == version_key(need)[:1] and version_key(loaded) < version_key(
@@ -2131,29 +2199,9 @@ def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     if need and loaded and _older_same_major(loaded, need):
         # Older, same major: what tells an older copy first on the path from an older one
         # installed alone is whether a copy of the build's release is on the disk too.
-        listing = {
-            "linux": ("ldconfig -p | grep -E 'libcudnn'",),
-            "windows": ("where cudnn64_*.dll",),
-        }
-        listed = listing.get(m.os or r.os or "", (*listing["linux"], *listing["windows"]))
-        conda = ""
-        if r.conda or m.in_conda:
-            # A conda environment's own lib holds the cudnn package conda installed: TensorFlow's
-            # pip guide of 2.5-2.11 (https://www.tensorflow.org/install/pip) put cudnn=8.1.0
-            # there and $CONDA_PREFIX/lib on LD_LIBRARY_PATH, which the loader searches before
-            # a wheel's RUNPATH (ld.so(8)).
-            conda = (
-                " In a conda environment the older copy is often conda's own cudnn "
-                "package in $CONDA_PREFIX/lib: `conda list cudnn` shows its version; upgrade it "
-                f"to {need} or later, or take $CONDA_PREFIX/lib off LD_LIBRARY_PATH where the "
-                "build's cuDNN comes from pip's nvidia-cudnn wheel."
-            )
-            listed = (*listed, "conda list cudnn")
+        first = causes.gpu.older_cudnn_first_fix(m, need, m.os or r.os, bool(r.conda))
         fix = Fix(
-            f"{fix.text} If a cuDNN {need} or newer is already installed, an older copy comes "
-            "first on the loader's path: the listing of every cuDNN the loader finds shows "
-            f"which; put the newer one's directory first.{conda}",
-            tuple(dict.fromkeys((*fix.commands, *listed))),
+            f"{fix.text} {first.text}", tuple(dict.fromkeys((*fix.commands, *first.commands)))
         )
     return (
         causes.gpu.CUDNN_VERSION_MISMATCH if cause == causes.gpu.CUDA_LIBS_MISSING else cause
@@ -2650,14 +2698,24 @@ def _api_removed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     )
 
 
-def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    # The message is the same whatever the reason: rank the candidates by what the log (or the
-    # facts) show. A cuDNN other than the build's, or a driver below the build's floor, is
-    # seen; memory, the usual reason, is not, so it leads otherwise.
-    predates = _cuda_predates(m, r, hits)
-    if predates is not None:
-        # A GPU newer than the build's CUDA: no handle of that release starts on it.
-        return predates
+class _LibraryRanking(NamedTuple):
+    """What the log shows for the candidates of a cuDNN/cuBLAS handle that failed: those it
+    shows (``seen``, with the words of ``shown``), the order they go in, and what fits the
+    others' words to it (causes.runtime.gpu_library_init_fix's arguments)."""
+
+    seen: tuple[str, ...]
+    order: tuple[str, ...]
+    shown: tuple[str, ...]
+    driver_runs: str
+    newer: Optional[tuple[str, str, str]]
+    without: tuple[str, ...]
+    build_libs: str
+
+
+def _gpu_library_rank(m: Machine, r: Revealed, hits: Sequence[Hits]) -> _LibraryRanking:
+    """The candidates of a cuDNN/cuBLAS handle that failed, ranked by what the log (or the
+    facts) show. A cuDNN other than the build's, or a driver below the build's floor, is seen;
+    memory, the usual reason, is not, so it leads otherwise."""
     order: list[str] = []
     shown: list[str] = []
     loaded, built = r.cudnn_loaded, r.cudnn_compiled or m.build_cudnn or _early_cudnn(m, r)
@@ -2672,28 +2730,13 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     if taken:
         order.append("memory")
         shown.append(taken)
-    ids = {h.signature.id for h in hits}
-    if (
-        not order
-        and ids <= _NO_DNN_PLUGIN
-        and not (r.oom_device or r.oom_bytes)
-        and not m.dlopen_failed  # a cuDNN that did not load at all: that finding says why
-    ):
-        # The stream executor has no cuDNN plugin at all, and no handle error or failed
-        # allocation came first (memory taken fails cudnnCreate, which logs its
-        # CUDNN_STATUS_ line): the library that loaded did not start, as a cuDNN older or of
-        # another major than the build's does. That is what the finding is about; where the
-        # log shows the versions, their own finding already is.
+    unsupported = not taken and _blas_unsupported_only(hits)
+    if unsupported:
         shown.append(
-            "a GPU stream without cuDNN support (a cuDNN that does not load at all keeps the "
-            "GPU from being registered, so one loaded and did not start)"
-            if "dnn-support-not-created" in ids
-            else "TensorFlow without any cuDNN to run with",
+            "cuBLAS reporting CUBLAS_STATUS_NOT_SUPPORTED, a routine it has no implementation "
+            "of here, not a lack of memory"
         )
-        shown[-1] += ", and no cuDNN handle error or out-of-memory line before it"
-        return causes.gpu.CUDNN_VERSION_MISMATCH, causes.runtime.gpu_library_init_fix(
-            m, ("version", "memory"), shown
-        )
+    seen = tuple(order)
     # The GPU-newer candidate, fitted to the side the log shows (the GPU, or the CUDA the
     # build runs with); the other side unknown, it cannot lead.
     cuda = _build_cuda(m, r)
@@ -2703,19 +2746,140 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     # The GPU shown is the stronger evidence: its candidate right after memory; the build's
     # CUDA alone (which GPUs it does not know) after the version's.
     then: tuple[str, ...] = ()
-    if newer is not None and (cap or model is not None):
+    if newer is not None and (cap or model is not None or unsupported):
         then = ("gpu-newer",)
     elif newer is not None and cuda:
         then = ("version", "gpu-newer")
-    return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
-        m,
-        tuple(dict.fromkeys((*order, "memory", *then))),
-        shown,
+    without: list[str] = ["memory"] if unsupported else []
+    if newer is None and m.matrix is not None:
+        without.append("gpu-newer")
+    if r.driver_version and floor and version_key(r.driver_version) >= version_key(floor):
+        # The log's driver meets the floor of the build's CUDA: not a candidate.
+        without.append("driver")
+    return _LibraryRanking(
+        seen,
+        tuple(dict.fromkeys((*order, *(() if unsupported else ("memory",)), *then))),
+        tuple(shown),
         "" if floor else _driver_runs(m, r.driver_version),
         newer,
-        ("gpu-newer",) if newer is None and m.matrix is not None else (),
+        tuple(without),
         _build_libs(built, cuda),
     )
+
+
+#: A status a CUDA library printed (CUBLAS_STATUS_NOT_SUPPORTED, CUDNN_STATUS_INTERNAL_ERROR).
+_LIBRARY_STATUS = re.compile(r"\bCU(?:BLAS|DNN)_STATUS_[A-Z_]+")
+
+
+def _blas_unsupported_only(hits: Sequence[Hits]) -> bool:
+    """Whether the library's failure is cuBLAS's CUBLAS_STATUS_NOT_SUPPORTED alone: "the
+    functionality requested is not supported" (cuBLAS library guide, cublasStatus_t), where a
+    lack of memory is ALLOC_FAILED, or NOT_INITIALIZED when the handle cannot be created."""
+    if any(h.signature.id != "cublas-failed" for h in hits):
+        return False
+    statuses = {
+        found.group(0)
+        for h in hits
+        for _, line in h.citations
+        for found in _LIBRARY_STATUS.finditer(line)
+    }
+    return statuses == {"CUBLAS_STATUS_NOT_SUPPORTED"}
+
+
+def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # The message is the same whatever the reason: rank the candidates by what the log (or the
+    # facts) show.
+    predates = _cuda_predates(m, r, hits)
+    if predates is not None:
+        # A GPU newer than the build's CUDA: no handle of that release starts on it.
+        return predates
+    rank = _gpu_library_rank(m, r, hits)
+    ids = {h.signature.id for h in hits}
+    if (
+        not rank.seen
+        and ids <= _NO_DNN_PLUGIN
+        and not (r.oom_device or r.oom_bytes)
+        and not m.dlopen_failed  # a cuDNN that did not load at all: that finding says why
+    ):
+        # The stream executor has no cuDNN plugin at all, and no handle error or failed
+        # allocation came first (memory taken fails cudnnCreate, which logs its
+        # CUDNN_STATUS_ line): the library that loaded did not start, as a cuDNN older or of
+        # another major than the build's does. That is what the finding is about; where the
+        # log shows the versions, their own finding already is.
+        said = (
+            "a GPU stream without cuDNN support (a cuDNN that does not load at all keeps the "
+            "GPU from being registered, so one loaded and did not start)"
+            if "dnn-support-not-created" in ids
+            else "TensorFlow without any cuDNN to run with"
+        )
+        return causes.gpu.CUDNN_VERSION_MISMATCH, causes.runtime.gpu_library_init_fix(
+            m,
+            ("version", "memory"),
+            (f"{said}, and no cuDNN handle error or out-of-memory line before it",),
+        )
+    return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
+        m, rank.order, rank.shown, rank.driver_runs, rank.newer, rank.without, rank.build_libs
+    )
+
+
+#: The cause each candidate of a cuDNN/cuBLAS handle that failed names (the keys of
+#: causes.runtime.GPU_LIBRARY_INIT_CANDIDATES).
+_LIBRARY_CANDIDATE_CAUSES: Mapping[str, causes.CauseId] = {
+    "memory": causes.runtime.GPU_OUT_OF_MEMORY,
+    "version": causes.gpu.CUDNN_VERSION_MISMATCH,
+    "driver": causes.gpu.DRIVER_TOO_OLD,
+    "gpu-newer": causes.gpu.CUDA_RELEASE_PREDATES_GPU,
+}
+
+
+def _gpu_library_candidates(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    m: Machine,
+    r: Revealed,
+) -> list[Finding]:
+    """The candidates of a cuDNN/cuBLAS/cuFFT handle that failed, each a warning of its own
+    cause with its own fix, in the order the library finding ranks them: the error's words are
+    the same whatever the reason, so the log leaves them open. None where that finding gave
+    another reading (a GPU newer than the build's CUDA, cuDNN's version) or is not a problem,
+    where no handle failed (a stream executor without its cuDNN plugin), or where a library
+    did not load at all (that finding says why nothing started)."""
+    main = findings.get(f"explain.{causes.runtime.GPU_LIBRARY_INIT_FAILED}")
+    hits = [
+        h
+        for h in by_cause.get(causes.runtime.GPU_LIBRARY_INIT_FAILED, ())
+        if h.signature.id not in _NO_DNN_PLUGIN
+    ]
+    if (
+        main is None
+        or main.cause != causes.runtime.GPU_LIBRARY_INIT_FAILED
+        or main.severity.rank < Severity.WARNING.rank
+        or not hits
+        or m.dlopen_failed
+        or causes.gpu.CUDA_LIBS_MISSING in by_cause
+    ):
+        return []
+    rank = _gpu_library_rank(m, r, hits)
+    ranked = causes.runtime.gpu_library_ranking(rank.order, rank.without)
+    out = []
+    for number, key in enumerate(ranked, 1):
+        cause = _LIBRARY_CANDIDATE_CAUSES[key]
+        out.append(
+            causes.finding(
+                f"explain.{cause}",
+                Severity.WARNING,
+                cause,
+                f"Or: {causes.runtime.GPU_LIBRARY_INIT_TITLES[key]}, candidate {number} of "
+                f"{len(ranked)} for the library that failed (the other candidate)",
+                _cite(hits) + "\nThe library's error is the same whatever the reason: the "
+                "finding above ranks the candidates by what the log shows, and this is one of "
+                "them, with what tells it apart.",
+                causes.runtime.gpu_library_candidate_fix(
+                    m, key, rank.driver_runs, rank.newer, rank.build_libs
+                ),
+            )
+        )
+    return out
 
 
 def _early_cudnn(m: Machine, r: Revealed) -> Optional[str]:
@@ -6340,7 +6504,7 @@ def explain(
     # After the signatures' findings: a line of the log's own says more than its words.
     for late in (
         _keras3_in_words(evidence, machine),
-        _unlisted(evidence, revealed, machine, findings.values(), inferred),
+        *_unlisted(evidence, revealed, machine, findings.values(), inferred),
         _native_import_cut(evidence, revealed, machine, findings.values()),
         _old_pip_shown(evidence, revealed, findings.values()),
         _user_site_tensorflow(evidence),
@@ -6369,6 +6533,8 @@ def explain(
         _container_candidate(findings, by_cause, machine, revealed, evidence),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
         _container_libcuda_candidate(findings, by_cause),
+        *_gpu_library_candidates(findings, by_cause, machine, revealed),
+        _older_cudnn_candidate(findings, machine, revealed),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
         *tensorboard_findings(
@@ -7965,9 +8131,9 @@ def _unlisted(
     machine: Machine,
     found: Iterable[Finding],
     inferred: str,
-) -> Optional[Finding]:
-    """The finding for TensorFlow listing no GPU (:mod:`tfdoctor.explain.devices`), with what
-    the log implies of the machine."""
+) -> list[Finding]:
+    """The findings for TensorFlow listing no GPU (:mod:`tfdoctor.explain.devices`): the
+    reading, with what the log implies of the machine, then the other candidates."""
     listings = evidence.devices
     created = any(h.signature.id == "created-gpu-device" for h in evidence.hits.values())
     if not listings and evidence.gpu_complaint is not None and not created:
@@ -7983,7 +8149,7 @@ def _unlisted(
         # where TensorFlow lists no GPU (observed, not said).
         where, said = layout.citations[0]
         listings = [(where, DeviceListing(0, said, gpus=0))]
-    unlisted = unlisted_gpu_finding(
+    unlisted_all = unlisted_gpu_findings(
         listings,
         found,
         machine,
@@ -7992,8 +8158,16 @@ def _unlisted(
         evidence.prompt_near_devices,
         evidence.metal_shown,
         any(tb.ipython for tb in evidence.tracebacks),
+        any(
+            row.kind == "gpu" and row.name in ("tensorflow", "tensorflow-base")
+            for row in evidence.conda_rows
+        ),
+        evidence.visible_devices,
     )
-    if unlisted is not None and on_cpu and unlisted.fix is not None:
+    if not unlisted_all:
+        return []
+    unlisted, others = unlisted_all[0], unlisted_all[1:]
+    if on_cpu and unlisted.fix is not None:
         unlisted = dataclasses.replace(
             unlisted,
             summary="An op in the GPU-only channels-first layout ran on the CPU",
@@ -8009,9 +8183,9 @@ def _unlisted(
                 unlisted.fix.commands,
             ),
         )
-    if unlisted is not None and inferred:
+    if inferred:
         unlisted = dataclasses.replace(unlisted, detail=f"{unlisted.detail}\n{inferred}")
-    return unlisted
+    return [unlisted, *others]
 
 
 def _inferred(evidence: Evidence, revealed: Revealed) -> str:

@@ -29,7 +29,7 @@ _EXPLAINS_NO_GPU = frozenset(CONTRADICTED_BY["tf-lists-gpu"]) | {causes.gpu.DRIV
 _GUIDE_CHECK = "GPU device not found"
 
 
-def unlisted_gpu_finding(
+def unlisted_gpu_findings(
     listings: Sequence[tuple[str, DeviceListing]],
     found: Iterable[Finding],
     m: Machine,
@@ -38,21 +38,27 @@ def unlisted_gpu_finding(
     prompt: Optional[str] = None,
     metal_shown: bool = False,
     notebook_cell: bool = False,
-) -> Optional[Finding]:
-    """The finding for a log where TensorFlow lists no GPU, or None (a GPU listed, no answer
-    about GPUs, or another finding explains it). ``gpu_shown``: the log shows a GPU exists
+    gpu_build_shown: bool = False,
+    visible: Optional[str] = None,
+) -> list[Finding]:
+    """The findings for a log where TensorFlow lists no GPU: the reading, then, where the log
+    does not decide it, each other candidate as a warning of its own cause with its own fix,
+    in order; none where a GPU is listed, nothing answers about GPUs, or another finding
+    explains it. ``gpu_shown``: the log shows a GPU exists
     (nvidia-smi's table, a compute capability); ``prompt``: a Unix shell's prompt in it;
     ``metal_shown``: the log names tensorflow-metal; ``notebook_cell``: a traceback shows an
-    IPython cell (``<ipython-input-``, ipykernel's cell files)."""
+    IPython cell (``<ipython-input-``, ipykernel's cell files); ``gpu_build_shown``: the log
+    shows the TensorFlow installed is a GPU build (conda's build string), which rules out the
+    CPU build as a candidate; ``visible``: the value the log sets CUDA_VISIBLE_DEVICES to."""
     answers = [x for _, x in listings]
     if not answers or (gpus_listed(answers) != 0 and built_with_cuda(answers) is not False):
-        return None
+        return []
     if any(f.cause in _EXPLAINS_NO_GPU and f.severity.rank >= Severity.WARNING.rank for f in found):
-        return None
+        return []
     # The hosted notebooks' GPU guide raises SystemError('GPU device not found') from a cell.
     guide_check = notebook_cell and any(_GUIDE_CHECK in x.text for x in answers)
     order, shown, decided = _rank(
-        m, built_with_cuda(answers), tf_dist, prompt, metal_shown, guide_check
+        m, built_with_cuda(answers), tf_dist, prompt, metal_shown, guide_check, visible
     )
     cause = causes.gpu.unlisted_gpu_cause(order)
     cited = "\n".join(f"{where}: {x.text}" for where, x in listings[:3])
@@ -66,7 +72,7 @@ def unlisted_gpu_finding(
         order = ("libraries", *(k for k in order if k != "libraries"))
         cause = causes.gpu.unlisted_gpu_cause(order)
         decided = True
-    return causes.finding(
+    reading = causes.finding(
         f"explain.{cause}",
         Severity.ERROR if decided or gpu_shown else Severity.WARNING,
         cause,
@@ -74,6 +80,28 @@ def unlisted_gpu_finding(
         "\n".join(detail),
         causes.gpu.unlisted_gpu_fix(m, order, shown),
     )
+    others = [k for k in order[1:] if not (gpu_build_shown and k == "cpu-build")]
+    return [reading, *(() if decided else _candidates(others, cited, m))]
+
+
+def _candidates(keys: Sequence[str], cited: str, m: Machine) -> list[Finding]:
+    """The candidates after the first, each a warning of its own cause: TensorFlow's answer is
+    the same whatever the reason, so the log leaves them open."""
+    out = []
+    for key in keys:
+        cause, what, tell, _ = causes.gpu.UNLISTED_GPU_CANDIDATES[key]
+        out.append(
+            causes.finding(
+                f"explain.{cause}",
+                Severity.WARNING,
+                cause,
+                f"Or: {what} (the other candidate)",
+                f"{cited}\nTensorFlow's answer is the same whatever the reason; what tells "
+                f"this one apart: {tell}.",
+                causes.gpu.unlisted_candidate_fix(m, key),
+            )
+        )
+    return out
 
 
 def _rank(
@@ -83,6 +111,7 @@ def _rank(
     prompt: Optional[str],
     metal_shown: bool = False,
     guide_check: bool = False,
+    visible: Optional[str] = None,
 ) -> tuple[tuple[str, ...], str, bool]:
     """The candidates most likely first, the evidence behind the order, and whether that
     evidence decides it (rather than only making the first the likeliest)."""
@@ -141,6 +170,20 @@ def _rank(
             ("hosted-runtime", "windows-native", "libraries", "driver", "cpu-build", "hidden"),
             "A notebook cell ran the hosted notebooks' GPU check (SystemError: GPU device not "
             "found) and the log shows no operating system",
+            False,
+        )
+    if visible is not None:
+        # The variable set where the log shows it: CUDA lists no device for -1 or an empty
+        # value, and none from the first index the machine does not have ("2" where it has
+        # two GPUs). Likely, not decided: the index may exist.
+        hides = (
+            "which hides every GPU"
+            if visible in ("", "-1")
+            else "which hides every GPU where the machine has no GPU of that index"
+        )
+        return (
+            ("hidden", *(k for k in rest if k != "hidden")),
+            f"The log sets CUDA_VISIBLE_DEVICES={visible}, {hides}",
             False,
         )
     if m.os is not None or prompt:
