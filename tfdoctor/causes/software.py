@@ -712,13 +712,17 @@ def _still_with_tensorflow(dist: str) -> str:
     return f" (one before {dropped}: {dist} {dropped} has no TensorFlow code)" if dropped else ""
 
 
-#: The environment markers of each platform key a TensorFlow wrapper is required on (PEP 508's
-#: sys_platform and platform_machine, as the wrappers' own requirement in ``tensorflow``'s
-#: platform wheels states them).
+#: The environment markers of each platform key a TensorFlow wrapper is required on, as
+#: ``tensorflow``'s own requirement of the wrapper states them (PEP 508's platform_system and
+#: platform_machine: tensorflow/tools/pip_package/setup.py, and the wheels' METADATA, e.g.
+#: ``tensorflow-intel ==2.16.2 ; platform_system == "Windows"``).
 _WRAPPER_MARKERS = {
-    "macos-arm64": 'sys_platform == "darwin" and platform_machine == "arm64"',
-    "windows-x86_64": 'sys_platform == "win32"',
-    "linux-aarch64": 'sys_platform == "linux" and platform_machine == "aarch64"',
+    "macos-arm64": 'platform_system == "Darwin" and platform_machine == "arm64"',
+    "windows-x86_64": 'platform_system == "Windows"',
+    "linux-aarch64": (
+        'platform_system == "Linux" and (platform_machine == "arm64" or '
+        'platform_machine == "aarch64")'
+    ),
 }
 
 
