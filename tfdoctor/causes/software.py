@@ -3133,6 +3133,25 @@ def keras_backend_fix(m: Machine, signature: str) -> Fix:
     ``added_to_distribution`` row of the ``signature`` whose words showed it): the backend's
     release that added it."""
     row = modules().added_to_dist[signature]
+    installed = m.facts.package(row.dist)
+    if (
+        installed is not None
+        and installed.version
+        and version_key(installed.version) >= version_key(row.added_in)
+    ):
+        # The release the log shows has it: what failed is another name Keras' check imports
+        # beside it (JAX's private cuDNN attention helpers, keras/src/backend/jax/nn.py's
+        # _can_use_flash_attention), which changes between JAX releases in either direction.
+        return Fix(
+            f"Keras says {row.dist} is too old, but the installed {row.dist} "
+            f"{installed.version} has {row.what} ({row.added_in} added it): what failed is "
+            f"another {row.dist} name Keras' check imports beside it ({row.dist}'s private "
+            "attention helpers, which change from release to release). Install the "
+            f"{row.dist} release this Keras release was tested with (its "
+            f"requirements-{row.dist}-cuda.txt names it), or a Keras (and KerasHub) release "
+            f"made for {row.dist} {installed.version}.",
+            m.pip(f"show keras {row.dist}"),
+        )
     return Fix(
         f"Keras calls {row.what}; {row.dist} added it in {row.added_in} and the installed "
         f"{row.dist} is older. Upgrade {row.dist} to {row.added_in} or later the way it was "
