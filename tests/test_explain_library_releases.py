@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import factories as f
 from tests.explaining import SIGNATURES, explained, fix_text
 from tfdoctor import causes
 from tfdoctor.findings import Finding, Report, Severity
@@ -115,6 +116,38 @@ def test_keras_saying_jax_lacks_flash_attention_is_a_backend_older_than_keras() 
     assert row.dist == "jax"
     assert found.fix is not None
     assert f'pip install "jax>={row.added_in}"' in found.fix.commands
+
+
+_FLASH = (
+    "ImportError: Flash attention is not supported in your current JAX version. Please "
+    "update it by following the official guide: "
+    "https://jax.readthedocs.io/en/latest/installation.html\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("jax", "upgraded"),
+    [
+        pytest.param("0.4.30", True, id="older-than-the-row"),
+        pytest.param("0.4.35", False, id="has-it"),
+    ],
+)
+def test_flash_attention_words_on_a_machine_with_jax_are_judged_by_its_release(
+    jax: str, upgraded: bool
+) -> None:
+    # Keras' check imports JAX's private cuDNN helpers beside jax.nn.dot_product_attention
+    # (keras/src/backend/jax/nn.py, _can_use_flash_attention): under a JAX that already has
+    # the function, the words do not show it too old, and an upgrade to the row's release
+    # changes nothing.
+    machine = f.facts(packages=f.packages(f.pkg("jax", jax), f.pkg("keras", "3.8.0")))
+    found = _only(explained(_FLASH, facts=machine), "keras-backend-version-unsupported")
+    text = fix_text(found)
+    row = modules().added_to_dist["keras-jax-flash-attention-unsupported"]
+    assert (f'pip install "jax>={row.added_in}"' in text) is upgraded
+    assert ("is older" in text) is upgraded
+    if not upgraded:
+        assert f"installed jax {jax} has" in text
+        assert "pip show keras jax" in text
 
 
 def test_keras_words_for_another_backend_are_not_jax() -> None:

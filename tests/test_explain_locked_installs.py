@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from typing import Optional
 
+import pytest
+
 from tests.explaining import explained, fix_text
+from tfdoctor import causes
 from tfdoctor.evidence.pip import LockedInstall, read_locked_installs
 from tfdoctor.findings import Finding, Report
 
@@ -90,3 +93,27 @@ def test_the_wrapper_installed_another_line_or_another_system_is_no_finding() ->
     plain_uv_pip = _uv_add(command="uv pip install")
     for text in (with_wrapper, newer, linux, plain_uv_pip):
         assert _missing(explained(text)) is None, text
+
+
+@pytest.mark.parametrize(
+    ("platform", "marker"),
+    [
+        pytest.param("windows-x86_64", 'platform_system == "Windows"', id="windows"),
+        pytest.param(
+            "macos-arm64", 'platform_system == "Darwin" and platform_machine == "arm64"', id="mac"
+        ),
+        pytest.param(
+            "linux-aarch64",
+            'platform_system == "Linux" and (platform_machine == "arm64" or '
+            'platform_machine == "aarch64")',
+            id="aarch64",
+        ),
+    ],
+)
+def test_the_wrapper_is_added_with_tensorflow_s_own_marker(platform: str, marker: str) -> None:
+    # tensorflow's METADATA states the wrapper's marker with platform_system
+    # (tests/data/pypi/metadata: 'tensorflow-intel ==2.16.2 ; platform_system == "Windows"').
+    uv = causes.software.locked_wrapper_fix("uv", "2.16.2", "tensorflow-intel", platform)
+    assert marker in " ".join(uv.commands)
+    poetry = causes.software.locked_wrapper_fix("poetry", "2.16.2", "tensorflow-intel", platform)
+    assert f"markers = '{marker}'" in poetry.text

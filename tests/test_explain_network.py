@@ -400,6 +400,12 @@ def test_the_proxy_is_set_in_the_shells_of_the_system_the_log_shows() -> None:
         in commands
     )
     assert not any(c.startswith("export ") for c in commands)
+    # Nor does either shell have env, grep or mkdir -p, or read ~: the variables are listed
+    # and Keras' cache folders made in each shell's own words.
+    assert not any("grep" in c or "mkdir -p" in c or "~" in c for c in commands)
+    assert "set HTTP" in commands
+    assert "Get-ChildItem Env: | Where-Object Name -like '*proxy*'" in commands
+    assert 'mkdir "%USERPROFILE%\\.keras\\models" "%USERPROFILE%\\.keras\\datasets"' in commands
 
 
 def test_elsewhere_the_proxy_is_exported() -> None:
@@ -409,3 +415,5 @@ def test_elsewhere_the_proxy_is_exported() -> None:
         "export HTTPS_PROXY=http://PROXY_HOST:PORT HTTP_PROXY=http://PROXY_HOST:PORT"
         in top.fix.commands
     )
+    assert "env | grep -i proxy" in top.fix.commands
+    assert "mkdir -p ~/.keras/models ~/.keras/datasets" in top.fix.commands

@@ -136,13 +136,32 @@ NETWORK_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
 _PROXY = "http://PROXY_HOST:PORT"
 
 
+#: On a Windows machine, cmd's line, then PowerShell's, of what sh's ``mkdir -p`` of Keras'
+#: cache folders and ``env | grep -i proxy`` do: neither shell has ``env``, ``grep`` or
+#: ``mkdir -p``, nor reads ``~`` (Keras' cache is os.path.expanduser("~")/.keras, the user's
+#: profile folder there). cmd's ``set HTTP`` lists the variables whose names start with HTTP.
+_WINDOWS_COMMANDS: Mapping[str, tuple[str, str]] = {
+    "cache": (
+        'mkdir "%USERPROFILE%\\.keras\\models" "%USERPROFILE%\\.keras\\datasets"',
+        'New-Item -ItemType Directory -Force "$HOME\\.keras\\models", "$HOME\\.keras\\datasets"',
+    ),
+    "proxy": ("set HTTP", "Get-ChildItem Env: | Where-Object Name -like '*proxy*'"),
+}
+
+
 def _network_commands(m: Machine, key: str) -> tuple[str, ...]:
-    """The commands of candidate ``key``; the proxy set in the machine's shells."""
+    """The commands of candidate ``key`` in the machine's shells (cmd's and PowerShell's on
+    Windows, sh's elsewhere)."""
+    windows = m.os == "windows"
     if key == "no-network":
-        return ("mkdir -p ~/.keras/models ~/.keras/datasets",)
+        return (
+            _WINDOWS_COMMANDS["cache"]
+            if windows
+            else ("mkdir -p ~/.keras/models ~/.keras/datasets",)
+        )
     if key == "proxy":
         return (
-            "env | grep -i proxy",
+            *(_WINDOWS_COMMANDS["proxy"] if windows else ("env | grep -i proxy",)),
             *set_env(m, ("HTTPS_PROXY", _PROXY), ("HTTP_PROXY", _PROXY)),
             f"python -m pip install --proxy {_PROXY} PACKAGE",
         )

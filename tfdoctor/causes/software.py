@@ -712,13 +712,17 @@ def _still_with_tensorflow(dist: str) -> str:
     return f" (one before {dropped}: {dist} {dropped} has no TensorFlow code)" if dropped else ""
 
 
-#: The environment markers of each platform key a TensorFlow wrapper is required on (PEP 508's
-#: sys_platform and platform_machine, as the wrappers' own requirement in ``tensorflow``'s
-#: platform wheels states them).
+#: The environment markers of each platform key a TensorFlow wrapper is required on, as
+#: ``tensorflow``'s own requirement of the wrapper states them (PEP 508's platform_system and
+#: platform_machine: tensorflow/tools/pip_package/setup.py, and the wheels' METADATA, e.g.
+#: ``tensorflow-intel ==2.16.2 ; platform_system == "Windows"``).
 _WRAPPER_MARKERS = {
-    "macos-arm64": 'sys_platform == "darwin" and platform_machine == "arm64"',
-    "windows-x86_64": 'sys_platform == "win32"',
-    "linux-aarch64": 'sys_platform == "linux" and platform_machine == "aarch64"',
+    "macos-arm64": 'platform_system == "Darwin" and platform_machine == "arm64"',
+    "windows-x86_64": 'platform_system == "Windows"',
+    "linux-aarch64": (
+        'platform_system == "Linux" and (platform_machine == "arm64" or '
+        'platform_machine == "aarch64")'
+    ),
 }
 
 
@@ -3129,6 +3133,25 @@ def keras_backend_fix(m: Machine, signature: str) -> Fix:
     ``added_to_distribution`` row of the ``signature`` whose words showed it): the backend's
     release that added it."""
     row = modules().added_to_dist[signature]
+    installed = m.facts.package(row.dist)
+    if (
+        installed is not None
+        and installed.version
+        and version_key(installed.version) >= version_key(row.added_in)
+    ):
+        # The release the log shows has it: what failed is another name Keras' check imports
+        # beside it (JAX's private cuDNN attention helpers, keras/src/backend/jax/nn.py's
+        # _can_use_flash_attention), which changes between JAX releases in either direction.
+        return Fix(
+            f"Keras says {row.dist} is too old, but the installed {row.dist} "
+            f"{installed.version} has {row.what} ({row.added_in} added it): what failed is "
+            f"another {row.dist} name Keras' check imports beside it ({row.dist}'s private "
+            "attention helpers, which change from release to release). Install the "
+            f"{row.dist} release this Keras release was tested with (its "
+            f"requirements-{row.dist}-cuda.txt names it), or a Keras (and KerasHub) release "
+            f"made for {row.dist} {installed.version}.",
+            m.pip(f"show keras {row.dist}"),
+        )
     return Fix(
         f"Keras calls {row.what}; {row.dist} added it in {row.added_in} and the installed "
         f"{row.dist} is older. Upgrade {row.dist} to {row.added_in} or later the way it was "
