@@ -2179,3 +2179,10 @@ def test_a_listed_companion_tensorflow_itself_requires_is_not_off_its_table(
     report = _bundled(_LISTING.format(tf=tf, companion=companion, version=version))
     off = [x for x in report.findings if x.cause == "companion-mismatch"]
     assert bool(off) is warned, [(x.id, x.severity.value, x.summary) for x in report.findings]
+
+
+def test_the_distributions_named_for_removal_all_write_tensorflows_folder() -> None:
+    from tfdoctor.explain.packages import _OFTEN_PAIRED
+    from tfdoctor.facts import TF_DISTRIBUTIONS
+
+    assert set(_OFTEN_PAIRED) <= set(TF_DISTRIBUTIONS)

@@ -1964,10 +1964,19 @@ def incomplete_install_findings(
     return []
 
 
-#: The distributions a user most often has two of in one environment (the stable, GPU and CPU
-#: builds and the nightlies, facts.TF_DISTRIBUTIONS' first six): each writes the same
-#: ``tensorflow`` folder.
-_OFTEN_PAIRED = TF_DISTRIBUTIONS[:6]
+#: The distributions a user most often has two of in one environment: the stable, GPU and CPU
+#: builds, the Windows and macOS wrappers pip pulls in beside them (2.12-2.17, 2.13-2.15) and
+#: the nightlies; each writes the same ``tensorflow`` folder (facts.TF_DISTRIBUTIONS).
+_OFTEN_PAIRED = (
+    "tensorflow",
+    "tensorflow-cpu",
+    "tensorflow-gpu",
+    "tensorflow-intel",
+    "tensorflow-macos",
+    "tf-nightly",
+    "tf-nightly-cpu",
+    "tf-nightly-gpu",
+)
 
 
 def two_distributions_candidate(m: Machine) -> list[Finding]:
