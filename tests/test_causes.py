@@ -670,6 +670,38 @@ def test_a_range_fix_is_offered_only_where_pip_would_change_something(
     assert (fix is not None) is fixed
 
 
+#: TensorFlow 2.15's protobuf range, as its wheel declares it.
+TF215_PROTOBUF = "protobuf!=4.21.0,!=4.21.1,!=4.21.2,!=4.21.3,!=4.21.4,!=4.21.5,<5.0.0dev,>=3.20.3"
+
+
+@pytest.mark.parametrize(
+    ("requirer", "joint", "admits"),
+    [
+        # A converter that pins protobuf's 3.20 series: 3.20.3 serves it and TensorFlow.
+        pytest.param("protobuf~=3.20.2", True, "3.20.3", id="a-version-serves-both"),
+        # One whose range and TensorFlow's share no version: TensorFlow's range alone.
+        pytest.param("protobuf<3.20", False, "4.25.3", id="disjoint"),
+        # One whose range does not narrow TensorFlow's: the same version serves both.
+        pytest.param("protobuf>=3.12", True, "4.25.3", id="wider"),
+    ],
+)
+def test_a_range_fix_stays_inside_the_ranges_other_installed_packages_declare(
+    requirer: str, joint: bool, admits: str
+) -> None:
+    from packaging.specifiers import SpecifierSet
+
+    tf = f.pkg("tensorflow", "2.15.0", TF215_PROTOBUF, top_level=("tensorflow",))
+    other = f.pkg("converter", "1.16.0", requirer)
+    facts = f.facts(packages=(tf, other, f.pkg("protobuf", "3.20.2")))
+    fix = causes.common.range_fix(Machine(facts, f.FIXTURE_MATRIX), "protobuf")
+    assert fix is not None
+    (command,) = fix.commands
+    spec = command.split('"protobuf', 1)[1].rstrip('"')
+    assert SpecifierSet(spec).contains(admits)
+    assert ("converter" in fix.text) is joint
+    assert (requirer.removeprefix("protobuf") in spec) is joint
+
+
 def _system(name: str, soname: str, version: str) -> LibraryFacts:
     return f.lib(
         name,

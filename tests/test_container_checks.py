@@ -352,7 +352,7 @@ REQUIRED_ERRORS = [
             )
         ),
         "cuda-libs-missing",
-        ("cannot load libcudart.so.12", "(see tensorflow.import)"),
+        ("Missing: cudart", "(see tensorflow.import)"),
     ),
     Gate(
         "cpu-build",
@@ -589,7 +589,9 @@ LIBCUDA = "libcuda.so.1: cannot open shared object file: No such file or directo
     "container, nodes, cause",
     [
         ("docker", (), "container-no-gpu"),
-        (None, (), "driver-not-loaded"),
+        # On a host, what explain names for the same line: the driver's own library is not
+        # installed (or not where the loader looks), which loading the kernel module would not mend.
+        (None, (), "driver-libraries-missing"),
     ],
     ids=["container-without-gpu-access", "host"],
 )

@@ -678,6 +678,45 @@ def test_the_ptxas_signature_and_the_reader_share_one_home_for_xlas_words() -> N
     assert tflog.PTXAS_MISSING_WORDS in SIGNATURES.by_id("ptxas-not-found").pattern.pattern
 
 
+def test_the_no_kernel_image_signature_and_the_reader_share_one_home_for_cudas_words() -> None:
+    assert tflog.NO_KERNEL_IMAGE_WORDS in SIGNATURES.by_id("no-kernel-image").pattern.pattern
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        pytest.param(
+            "2020-08-01 03:45:09.105836: F tensorflow/core/kernels/conv_2d_gpu.h:710] "
+            "Non-OK-status: GpuLaunchKernel(...) status: Internal: no kernel image is "
+            "available for execution on the device",
+            "no kernel image is available",
+            id="runtime-message",
+        ),
+        pytest.param(
+            "I ok\nRuntimeError: CUDA runtime implicit initialization on GPU:0 failed. Status: "
+            "device kernel image is invalid\n",
+            "device kernel image is invalid",
+            id="invalid-kernel-image",
+        ),
+        pytest.param(
+            "E cuda_driver.cc] failed call to cuModuleLoadData: CUDA_ERROR_NO_BINARY_FOR_GPU",
+            "CUDA_ERROR_NO_BINARY_FOR_GPU",
+            id="driver-api-name",
+        ),
+        pytest.param("CUDA error: cudaErrorNoKernelImageForDevice", "cudaError", id="runtime-name"),
+        pytest.param("I gpu_device.cc] Created device /GPU:0", None, id="none"),
+    ],
+)
+def test_cuda_refusing_the_builds_gpu_code_is_read_in_each_api(
+    text: str, line: Optional[str]
+) -> None:
+    found = tflog.gpu_code_refused(text)
+    if line is None:
+        assert found is None
+    else:
+        assert found is not None and line in found and "\n" not in found
+
+
 @pytest.mark.parametrize(
     ("text", "size"),
     [

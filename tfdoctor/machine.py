@@ -829,11 +829,7 @@ class Machine(Record):
         smoke = self.facts.smoke
         if smoke is not None:
             texts.append("\n".join((smoke.error_message or "", smoke.stderr_tail)))
-        for text in texts:
-            for line in text.splitlines():
-                if _NO_GPU_CODE.search(line):
-                    return line.strip()
-        return None
+        return next(filter(None, map(tflog.gpu_code_refused, texts)), None)
 
     @functools.cached_property
     def dlopen_failed(self) -> bool:
@@ -1172,16 +1168,6 @@ def _ran_on_gpus(
 def _norm_dir(path: str) -> str:
     text = path.rstrip("/") or "/"
     return str(PurePath(text))
-
-
-# CUDA's words for "no code in the binary this GPU can run", in each API that reports it:
-# the runtime's cudaErrorNoKernelImageForDevice (209) and cudaErrorInvalidKernelImage (200), by
-# message or by name, and the driver's CUDA_ERROR_NO_BINARY_FOR_GPU
-# (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html).
-_NO_GPU_CODE = re.compile(
-    r"no kernel image is available for execution on the device|device kernel image is invalid"
-    r"|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|cudaErrorInvalidKernelImage"
-)
 
 
 def dll_version(value: Optional[str]) -> Optional[str]:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from tfdoctor.evidence.tflog import PTXAS_MISSING_WORDS
+from tfdoctor.evidence.tflog import NO_KERNEL_IMAGE_WORDS, PTXAS_MISSING_WORDS
 from tfdoctor.records import Record, record
 from tfdoctor.yamldoc import SEVERITIES, NodeReader, compose, read_document
 
@@ -50,6 +50,9 @@ PATTERN_PARTS: Mapping[str, str] = {
     "{{tf_dist}}": TF_DISTRIBUTION,
     # XLA's words for a ptxas it cannot find: the evidence layer reads the same ones.
     "{{ptxas_missing}}": "(?:" + PTXAS_MISSING_WORDS + ")",
+    # The CUDA runtime's words for a build without code for the GPU: the machine view reads
+    # the same ones in TensorFlow's stderr.
+    "{{no_kernel_image}}": "(?:" + NO_KERNEL_IMAGE_WORDS + ")",
 }
 
 

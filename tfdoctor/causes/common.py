@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from typing import Final, Optional
 
 from tfdoctor.env.usage import LOAD
 from tfdoctor.facts import normalize_name, requirement_name
 from tfdoctor.findings import Fix
-from tfdoctor.machine import Machine
+from tfdoctor.machine import Machine, applicable_requirements
 from tfdoctor.matrix import spec_contains, version_key
 
 TF_PIP_GUIDE = "https://www.tensorflow.org/install/pip"
@@ -89,12 +90,63 @@ def companion_install(m: Machine, spec: str) -> tuple[str, ...]:
 
 
 def range_fix(m: Machine, dist: str) -> Optional[Fix]:
-    """Install TensorFlow's declared range of ``dist`` (the one rule for every pin fix)."""
+    """Install TensorFlow's declared range of ``dist`` (the one rule for every pin fix), inside
+    the ranges the other installed distributions declare for it where one version can serve
+    them all: TensorFlow's range alone lets pip pick its newest release, which may leave the
+    range of the package that pinned ``dist`` (tf2onnx 1.16's protobuf~=3.20.2 under
+    TensorFlow 2.15's protobuf>=3.20.3: 3.20.3 serves both, 4.25 only TensorFlow)."""
     spec = m.declared_range(dist)
     installed = m.facts.package(dist)
     if spec is None or (installed is not None and spec_contains(installed.version, spec)):
         return None  # installing what is already installed changes nothing
-    return install_fix(m, f"Install the {dist} range TensorFlow declares.", f"{dist}{spec}")
+    others = requirer_ranges(m, dist)
+    joint = joint_range((spec, *(r for _, r in others))) if others else None
+    if joint is None:
+        return install_fix(m, f"Install the {dist} range TensorFlow declares.", f"{dist}{spec}")
+    names = ", ".join(sorted({name for name, _ in others}))
+    return install_fix(
+        m,
+        f"Install the {dist} range TensorFlow declares, inside the range {names} "
+        f"declare{'s' if len(others) == 1 else ''} too (TensorFlow's range alone lets pip "
+        f"take a {dist} outside theirs).",
+        f"{dist}{joint}",
+    )
+
+
+def requirer_ranges(m: Machine, dist: str) -> list[tuple[str, str]]:
+    """The ranges of ``dist`` that installed distributions other than TensorFlow's declare
+    (markers evaluated for this interpreter), as (distribution, specifier)."""
+    own = {normalize_name(p.name) for p in m.tf_declaring} | {normalize_name(dist)}
+    out = []
+    for pkg in m.facts.packages or ():
+        if normalize_name(pkg.name) in own:
+            continue
+        for _, spec in applicable_requirements(pkg.requires, m.marker_env, (dist,)):
+            if spec:
+                out.append((pkg.name, spec))
+    return out
+
+
+def joint_range(specs: Sequence[str]) -> Optional[str]:
+    """One specifier for what every one of ``specs`` admits, where a version one of them
+    names (or the next patch after it) is admitted by all, so that pip can resolve it; None
+    where none is, or a specifier does not parse."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - import cost
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        joint = SpecifierSet(",".join(specs))
+    except InvalidSpecifier:
+        return None
+    for clause in joint:
+        try:
+            named = Version(clause.version.rstrip(".*"))
+        except InvalidVersion:
+            continue
+        following = Version(f"{named.major}.{named.minor}.{named.micro + 1}")
+        if any(joint.contains(v) for v in (named, following)):
+            return str(joint)
+    return None
 
 
 def major_of(version: Optional[str]) -> Optional[int]:

@@ -8,7 +8,6 @@ GPUs, from :func:`tfdoctor.compat.newest_fit`.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterator
 from typing import Optional
 
@@ -16,8 +15,6 @@ from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
 from tfdoctor.checks._shared import installed_line, matrix_unknown, wheel_misfits
 from tfdoctor.compat import Target, evaluate, install_requirement, newest_fit, python_minor
-from tfdoctor.evidence import tflog
-from tfdoctor.evidence.tflog import library_of
 from tfdoctor.evidence.traceback import own_module_missing, read_tracebacks
 from tfdoctor.facts import TensorFlowFacts, TFStatus, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
@@ -234,49 +231,6 @@ def _known_cause(ctx: CheckContext) -> Optional[Finding]:
     return None
 
 
-_NUMPY_ABI = re.compile(
-    r"compiled using NumPy 1\.x cannot be run in\s+NumPy 2|_ARRAY_API not found"
-    r"|numpy\.core\.multiarray failed to import|numpy\.core\._multiarray_umath",
-)
-
-
-_GLIBC = re.compile(r"(GLIBC(?:XX)?_[\d.]+)' not found")
-
-
-_PROTOBUF = re.compile(
-    # protobuf 4.21 prints "Descriptors cannot not be created directly" (sic).
-    r"Descriptors cannot (?:not )?be created directly"
-    r"|cannot import name '\w+' from 'google\.protobuf"
-    r"|google\.protobuf.*has no attribute",
-)
-
-
-_DLL = re.compile(r"DLL load failed", re.IGNORECASE)
-#: ROCm's runtime libraries as :func:`~tfdoctor.evidence.tflog.library_of` names them
-#: (libamdhip64.so.4 -> amdhip, libhsa-runtime64.so.1 -> hsa-runtime): the HIP, HSA and HCC
-#: runtimes and the math libraries tensorflow-rocm links (ROCm's library list,
-#: https://rocm.docs.amd.com/en/latest/reference/api-libraries.html).
-_ROCM_LIBRARIES = (
-    "amdhip",
-    "hip_hcc",
-    "hsa-runtime",
-    "mcwamp",
-    "hc_am",
-    "rocblas",
-    "rocfft",
-    "rocrand",
-    "rocsolver",
-    "rocsparse",
-    "hipblas",
-    "hipfft",
-    "hiprand",
-    "hipsparse",
-    "MIOpen",
-    "rccl",
-    "roctracer",
-)
-
-
 def _shadowing(ctx: CheckContext) -> Optional[Finding]:
     """``import tensorflow`` resolves outside the installed distribution."""
     py = ctx.facts.python
@@ -314,102 +268,23 @@ def _shadowing(ctx: CheckContext) -> Optional[Finding]:
 
 
 def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
-    facts, m = ctx.facts, ctx.machine
-    pkg = m.tf
-    message = f"{tf.error_type or 'Error'}: {tf.error_message or ''}".strip()
+    """Why the import failed: what the facts show without its output (a shadowing module, a
+    wheel for another machine), else what ``explain`` reads in its own words (the exception
+    first, then the stderr), so that both entrances name the same cause and fix."""
+    pkg = ctx.machine.tf
     version = f" {pkg.version}" if pkg else ""
-    # The exception names the failure; the log only where the exception says nothing known
-    # (a generic ImportError after a dlopen error that only the log shows).
-    text = tf.error_message or ""
-    known = (_NUMPY_ABI, _GLIBC, _PROTOBUF, _DLL)
-    unloaded = tflog.unloaded_files(tflog.read_events(text))
-    if not (unloaded or any(r.search(text) for r in known)):
-        text = m.tf_log
-        unloaded = tflog.unloaded_files(m.tf_events)
+    message = f"{tf.error_type or 'Error'}: {tf.error_message or ''}".strip()
     detail = message + ("\n\n" + tf.stderr_tail if tf.stderr_tail else "")
-    numpy = facts.package("numpy")
     found = _known_cause(ctx)
     if found is not None:
         return dataclasses.replace(found, detail=found.detail + "\n\n" + detail)
-    if _NUMPY_ABI.search(text):
-        return causes.finding(
-            "tensorflow.import",
-            Severity.ERROR,
-            causes.software.NUMPY_ABI,
-            f"TensorFlow{version} was built against NumPy 1.x but NumPy "
-            f"{numpy.version if numpy else '2'} is installed",
-            detail,
-            causes.software.numpy_abi_fix(m),
-        )
-    if unloaded:
-        lib = unloaded[0]
-        name = library_of(lib)
-        if (
-            name.startswith(
-                (
-                    "cuda",
-                    "cublas",
-                    "cudnn",
-                    "cufft",
-                    "curand",
-                    "cusolver",
-                    "cusparse",
-                    "nccl",
-                    "nvinfer",
-                )
-            )
-            and name != "cuda"
-        ):
-            cause, remedy = causes.gpu.cuda_libraries_fix(m, (name,))
-        elif name == "cuda":
-            cause, remedy = causes.gpu.driver_not_loaded(m)
-        elif name.startswith(_ROCM_LIBRARIES):
-            # tensorflow-rocm links ROCm's runtime by versioned soname (libamdhip64.so.3 for
-            # the HIP of ROCm 3.x, .so.4 for 4.x): one it cannot open is another ROCm release's,
-            # or no ROCm at all (https://rocm.docs.amd.com/en/latest/compatibility/ml/
-            # ml-compatibility.html lists the tensorflow-rocm builds of each ROCm release).
-            cause, remedy = (
-                causes.gpu.ROCM_VERSION_MISMATCH,
-                causes.gpu.rocm_match_fix(ctx.machine, lib),
-            )
-        else:
-            cause, remedy = (
-                causes.software.IMPORT_FAILED_UNKNOWN,
-                fix(
-                    f"Install the system library that provides {lib}.", f"ldconfig -p | grep {lib}"
-                ),
-            )
-        return causes.finding(
-            "tensorflow.import",
-            Severity.ERROR,
-            cause,
-            f"TensorFlow{version} cannot load {lib}",
-            detail,
-            remedy,
-        )
-    if match := _GLIBC.search(text):
-        return causes.finding(
-            "tensorflow.import",
-            Severity.ERROR,
-            causes.platform.GLIBC_TOO_OLD,
-            f"TensorFlow{version} needs {match.group(1)}, newer than this system's C library",
-            detail,
-            causes.platform.glibc_fix(match.group(1)),
-        )
-    if _PROTOBUF.search(text):
-        remedy = causes.common.range_fix(m, "protobuf") or causes.common.install_fix(
-            m,
-            "Install a protobuf older than 3.21 (the pure-Python fallback also works).",
-            "protobuf<3.21",
-        )
-        return causes.finding(
-            "tensorflow.import",
-            Severity.ERROR,
-            causes.software.PROTOBUF_INCOMPATIBLE,
-            f"TensorFlow{version} fails to import with the installed protobuf",
-            detail,
-            remedy,
-        )
+    what = f"TensorFlow{version} fails to import"
+    # The exception names the failure when it names a cause of a failed import; else the
+    # stderr tells (a generic ImportError after a dlopen error that only the log shows, or a
+    # NumPy ABI message printed above "numpy.core.multiarray failed to import").
+    read = _read_as_log(ctx, tf, what, whole=False)
+    if read is not None and read.cause in _IMPORT_CAUSES:
+        return dataclasses.replace(read, detail=detail)
     own = next(filter(None, map(own_module_missing, read_tracebacks(tf.stderr_tail or ""))), None)
     if own is not None:
         return causes.finding(
@@ -418,18 +293,9 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             causes.software.TF_INSTALL_INCOMPLETE,
             f"TensorFlow{version} cannot import its own module {own}: its files are incomplete",
             detail,
-            causes.software.incomplete_install_fix(m),
+            causes.software.incomplete_install_fix(ctx.machine),
         )
-    if _DLL.search(text):
-        return causes.finding(
-            "tensorflow.import",
-            Severity.ERROR,
-            causes.platform.MSVC_RUNTIME_MISSING,
-            f"TensorFlow{version} fails to load its native library (DLL load failed)",
-            detail,
-            causes.platform.msvc_fix(),
-        )
-    read = _read_as_log(ctx, tf, f"TensorFlow{version} fails to import")
+    read = _read_as_log(ctx, tf, what)
     if read is not None:
         return read
     return causes.finding(
@@ -450,11 +316,19 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
 #: The statement the TensorFlow probe runs in its child interpreter.
 _PROBE_STATEMENT = ">>> import tensorflow"
 
+#: The causes that claim TensorFlow cannot import: where the import failed, the reading of its
+#: output names one of them first (a CUDA library TensorFlow only warns about loses to the
+#: NumPy ABI error that stopped the import).
+_IMPORT_CAUSES = frozenset(causes.CONTRADICTED_BY["tf-imports"])
 
-def _read_as_log(ctx: CheckContext, tf: TensorFlowFacts, what: str) -> Optional[Finding]:
-    """What ``explain`` reads in the failed import's own words (its exception and stderr), for
-    a failure no rule of this check names: the same signatures and knowledge, fitted to this
-    machine. The first cause of error level, or None."""
+
+def _read_as_log(
+    ctx: CheckContext, tf: TensorFlowFacts, what: str, whole: bool = True
+) -> Optional[Finding]:
+    """What ``explain`` reads in the failed import's own words (its exception and, with
+    ``whole``, its stderr): the same signatures and knowledge, fitted to this machine. The
+    first cause of error level, one that explains a failed import before any other; None
+    where none is."""
     from tfdoctor.explain import explain  # noqa: PLC0415 - explain's readers load on failure
     from tfdoctor.explain.reader import split_text  # noqa: PLC0415
     from tfdoctor.signatures import load_signatures  # noqa: PLC0415
@@ -463,7 +337,7 @@ def _read_as_log(ctx: CheckContext, tf: TensorFlowFacts, what: str) -> Optional[
         x
         for x in (
             f"{tf.error_type}: {tf.error_message}" if tf.error_type else tf.error_message,
-            tf.stderr_tail,
+            tf.stderr_tail if whole else "",
         )
         if x
     )
@@ -473,7 +347,8 @@ def _read_as_log(ctx: CheckContext, tf: TensorFlowFacts, what: str) -> Optional[
     # name missing with no frame shown is missing in the code that import ran.
     said = f"{_PROBE_STATEMENT}\n{said}"
     report = explain([split_text(said)], load_signatures(), ctx.matrix, ctx.facts)
-    found = next((x for x in report.findings if x.severity is Severity.ERROR and x.cause), None)
+    errors = [x for x in report.findings if x.severity is Severity.ERROR and x.cause]
+    found = next((x for x in errors if x.cause in _IMPORT_CAUSES), None) or next(iter(errors), None)
     if found is None:
         return None
     return dataclasses.replace(

@@ -530,6 +530,20 @@ PTXAS_MISSING_WORDS: Final = (
     r"|Running ptxas --version returned \d+"
 )
 _PTXAS_MISSING = re.compile(PTXAS_MISSING_WORDS)
+#: The CUDA runtime's messages for cudaErrorNoKernelImageForDevice (209) and
+#: cudaErrorInvalidKernelImage (200): the build holds no code (nor PTX) this GPU can run
+#: (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html). The one home of
+#: these words: the ``no-kernel-image`` signature writes them as ``{{no_kernel_image}}``.
+NO_KERNEL_IMAGE_WORDS: Final = (
+    r"no kernel image is available for execution on the device|device kernel image is invalid"
+)
+# The same refusal in each API that reports it: the runtime's messages and error names, and
+# the driver's CUDA_ERROR_NO_BINARY_FOR_GPU
+# (https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html).
+_NO_GPU_CODE = re.compile(
+    NO_KERNEL_IMAGE_WORDS
+    + r"|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|cudaErrorInvalidKernelImage"
+)
 _PTX_TOOLCHAIN = re.compile(
     r"unsupported toolchain|CUDA_ERROR_UNSUPPORTED_PTX_VERSION", re.IGNORECASE
 )
@@ -925,3 +939,9 @@ def of_kind(events: Iterable[Event], kind: type[E]) -> tuple[E, ...]:
 def unloaded_files(events: Iterable[Event]) -> tuple[str, ...]:
     """The library files ``events`` say did not load, in order, once each."""
     return tuple(dict.fromkeys(e.soname for e in events if isinstance(e, LibraryNotLoaded)))
+
+
+def gpu_code_refused(text: str) -> Optional[str]:
+    """The first line of ``text`` where CUDA said the build holds no code this GPU can run,
+    stripped; None where no line says so."""
+    return next((line.strip() for line in text.splitlines() if _NO_GPU_CODE.search(line)), None)
