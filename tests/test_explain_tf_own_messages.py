@@ -729,3 +729,28 @@ def test_a_flag_absl_itself_does_not_know_is_not_an_old_tensorflow() -> None:
 
 def test_a_flag_the_code_never_defined_is_not_an_old_tensorflow() -> None:
     assert "tf-too-old-for-code" not in _causes(_flags_log("learning_rate"))
+
+
+# --- cuDNN's RNN kernel without an NVIDIA GPU -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: No OpKernel was "
+        "registered to support Op 'CudnnRNN' with these attrs.  Registered devices: [CPU], "
+        "Registered kernels:\n  <no registered kernels>",
+        "InvalidArgumentError: Could not find device for node: {{node CudnnRNNV3}} = "
+        'CudnnRNNV3[T=DT_FLOAT, direction="unidirectional"]\nAll kernels registered for op '
+        "CudnnRNNV3:\n  device='GPU'; T in [DT_FLOAT]",
+    ],
+    ids=["keras2-cudnn-layer-on-cpu", "v3-on-a-plugin-gpu"],
+)
+def test_cudnns_rnn_kernel_without_an_nvidia_gpu_builds_the_layer_without_it(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "op-kernel-missing"
+    text = fix_text(top)
+    assert "CuDNNLSTM and CuDNNGRU become LSTM and GRU" in text
+    assert "tf.keras.layers.RNN(tf.keras.layers.LSTMCell(units))" in text
+    # Not the dtype advice of other kernels without the attributes asked.
+    assert "tf.cast" not in text

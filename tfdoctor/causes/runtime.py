@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
@@ -751,11 +752,40 @@ def strategy_order_fix() -> Fix:
     )
 
 
+#: cuDNN's RNN ops (tensorflow/core/kernels/cudnn_rnn_ops.cc registers CudnnRNN, CudnnRNNV2,
+#: CudnnRNNV3, their Backprop ops and the params conversions for DEVICE_GPU only): Keras 2's
+#: CuDNNLSTM and CuDNNGRU layers always call them, and TF 2's LSTM and GRU layers
+#: (keras/layers/recurrent_v2.py; keras/src/layers/rnn/lstm.py, gru.py in Keras 3 on the
+#: TensorFlow backend) pick them where their arguments allow it and a GPU device is present,
+#: which a plugin's GPU (DirectML, Metal) is without cuDNN's kernels.
+_CUDNN_RNN_OPS = re.compile(r"CudnnRNN\w*$")
+
+
+def cudnn_rnn_fix(op: str) -> Fix:
+    """cuDNN's RNN kernel (``op``) asked for where no NVIDIA GPU with cuDNN serves it: the
+    layer built without it (LSTM/GRU for CuDNNLSTM/CuDNNGRU, an RNN of the cell for a plugin's
+    GPU), or the program run where TensorFlow sees an NVIDIA GPU."""
+    return Fix(
+        f"`{op}` is cuDNN's RNN kernel, which exists only for an NVIDIA GPU with cuDNN, and "
+        "this process registered none (the error lists its devices). Build the layer without "
+        "it: Keras' CuDNNLSTM and CuDNNGRU become LSTM and GRU (the plain layers, which run "
+        "anywhere; on TensorFlow 1.x pass reset_after=True and recurrent_activation='sigmoid' "
+        "to GRU to load CuDNNGRU's weights); where an LSTM or GRU layer itself picks the cuDNN "
+        "kernel on a plugin's GPU (DirectML, Metal), wrap its cell instead: "
+        "tf.keras.layers.RNN(tf.keras.layers.LSTMCell(units)) (GRUCell for GRU), which never "
+        "calls it. Or run the program where TensorFlow lists an NVIDIA GPU (`tfdoctor check` "
+        "says why it lists none).",
+        ('python -c "import tensorflow as tf; print(tf.config.list_physical_devices())"',),
+    )
+
+
 def op_kernel_fix(op: Optional[str], kind: str = "") -> Fix:
     """Another all-reduce where NCCL's op has no kernel; the function compiled without XLA
     where XLA has none (``kind`` "xla"); a dtype a kernel takes where none takes the one given
     (``kind`` "attrs"); else the op run where it has one."""
     what = f"`{op}`" if op else "the op"
+    if op is not None and _CUDNN_RNN_OPS.match(op):
+        return cudnn_rnn_fix(op)
     if kind == "xla":
         # tf2xla registers kernels only for ops XLA can lower: no strings, Python callbacks
         # (PyFunc), printing, hash tables or other resources of the host
