@@ -1405,6 +1405,35 @@ def _keras_match_fix(m: Machine) -> Fix:
     )
 
 
+def keras_argument_fix(m: Machine, argument: str, release: str) -> Fix:
+    """Code passing ``argument``, which standalone Keras takes from ``release`` on, to an
+    older Keras: that release from the companion table's standalone_keras rows (with the
+    TensorFlow it runs on), or the code's own older spelling kept where TensorFlow rules the
+    release out."""
+    table = m.companion_table.standalone_keras
+    row = next((r for r in table.releases if r.release == release), None) if table else None
+    if row is None:
+        return Fix(
+            f"Install keras {release} or later (the release the code was written for), in "
+            "step with the TensorFlow beside it.",
+            ("pip show tensorflow keras",),
+        )
+    if m.tf is not None and not row.admits(m.tf.version):
+        return Fix(
+            f"The code was written for keras {release} or later, which needs "
+            f"tensorflow{row.tensorflow}, and TensorFlow {m.tf.version} is installed: install "
+            f"a TensorFlow in that range with keras {release}, or use tf.keras (`from "
+            "tensorflow import keras`) of a TensorFlow that takes the argument.",
+            ("pip show tensorflow keras",),
+        )
+    return install_fix(
+        m,
+        f"Install keras {release}, the standalone Keras release that takes `{argument}` (it "
+        f"runs on tensorflow{row.tensorflow}).",
+        row.requirement("keras"),
+    )
+
+
 def keras_device_names_fix(m: Machine) -> Fix:
     """A Keras older than TensorFlow's device names (``/device:GPU:0`` from TensorFlow 1.4):
     a Keras release that reads them, still of TensorFlow 1's Keras."""

@@ -40,6 +40,11 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.dependencies import dependency_caller_findings
 from tfdoctor.explain.generated import generated_code_findings, uncompiled_protos_findings
+from tfdoctor.explain.keras_versions import (
+    keras_argument_findings,
+    keras_listed_findings,
+    keras_tensorflow_findings,
+)
 from tfdoctor.explain.modules import TF_OWN, module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
@@ -168,6 +173,11 @@ def package_findings(
         *dependency_caller_findings(tracebacks, m, signed),
         *private_api_findings(tracebacks, m, modules),
         *keras2_layout_findings(tracebacks, m),
+        # After the readings that name the library or the private name: what Keras' own
+        # frames show of its release.
+        *keras_tensorflow_findings(tracebacks, m),
+        *keras_argument_findings(tracebacks, m),
+        *keras_listed_findings(tracebacks, m),
         *(_numpy_build(b, m, numpy_extension_package(tracebacks)) for b in numpy_builds),
         *uncompiled_protos_findings(tracebacks),
         *module_findings(tracebacks, m, kernel_installs),
