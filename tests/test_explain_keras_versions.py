@@ -233,3 +233,87 @@ def test_a_keras_that_goes_with_the_tensorflow_is_not_read_so() -> None:
 def test_the_pair_without_a_failure_is_for_check_not_explain() -> None:
     log = _listed("Keras                2.2.4", "2.1.0", failure="")
     assert "keras-version" not in _causes(log)
+
+
+# --- an attribute only multi-backend Keras set on its tensors ----------------------------------
+
+
+@pytest.mark.parametrize("cls", ["Tensor", "KerasTensor"])
+def test_a_tensor_without_keras_shape_is_code_for_multi_backend_keras(cls: str) -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/model.py", line 51, in build\n'
+        "    channels = x._keras_shape[-1]\n"
+        f"AttributeError: '{cls}' object has no attribute '_keras_shape'\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "keras-version"
+    fix = fix_text(top)
+    assert "keras==2.3.*" in fix and "K.int_shape" in fix
+
+
+def test_another_attribute_a_tensor_lacks_is_not_read_so() -> None:
+    log = "AttributeError: 'Tensor' object has no attribute 'numpy'\n"
+    assert "keras-version" not in _causes(log)
+
+
+# --- one Keras refusing the other's tensors ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        pytest.param(
+            "ValueError: Unexpectedly found an instance of type `<class 'tensorflow.python."
+            "keras.engine.keras_tensor.KerasTensor'>`. Expected a symbolic tensor instance.",
+            id="multi-backend-is-keras-tensor",
+        ),
+        pytest.param(
+            "ValueError: Layer conv1 was called with an input that isn't a symbolic tensor. "
+            "Received type: <class 'keras.engine.keras_tensor.KerasTensor'>. Full input: "
+            "[<KerasTensor: shape=(None, 8) dtype=float32>]. All inputs to the layer should "
+            "be tensors.",
+            id="layer-input-check",
+        ),
+    ],
+)
+def test_a_keras_refusing_the_other_keras_tensor_is_two_stacks_mixed(message: str) -> None:
+    top = top_error(explained(message + "\n"))
+    assert top.cause == "keras-version"
+    assert "one Keras" in fix_text(top)
+
+
+def test_a_keras_refusing_a_numpy_array_is_the_codes_own_input() -> None:
+    log = (
+        "ValueError: Layer conv1 was called with an input that isn't a symbolic tensor. "
+        "Received type: <class 'numpy.ndarray'>. Full input: [array([1.])]. All inputs to the "
+        "layer should be tensors.\n"
+    )
+    assert "keras-version" not in _causes(log)
+
+
+# --- a Keras release in the user's words -------------------------------------------------------
+
+
+def test_a_keras_release_named_as_the_one_to_move_to() -> None:
+    text = (
+        "Training fails: it complained it could not import tf_utils. Downgrading keras to "
+        "2.1.5 made it work.\n"
+    )
+    found = [x for x in explained(text).findings if x.cause == "keras-version"]
+    assert found and found[0].severity is Severity.WARNING
+    assert "2.1.5" in fix_text(found[0])
+
+
+def test_a_keras_release_named_beside_a_tensorflow_it_does_not_go_with() -> None:
+    text = "tensorflow 2.1.0\nWith keras 2.2.4 the model does not work.\n"
+    assert "keras-version" in _causes(text)
+
+
+def test_a_keras_release_that_goes_with_the_tensorflow_is_not_read_so() -> None:
+    text = "tensorflow 2.1.0\nWith keras 2.3.1 the model does not work.\n"
+    assert "keras-version" not in _causes(text)
+
+
+def test_a_keras_release_named_without_a_failure_is_not_read_so() -> None:
+    assert "keras-version" not in _causes("I upgraded keras to 2.3.1 and all runs well.\n")

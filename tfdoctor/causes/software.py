@@ -1405,31 +1405,31 @@ def _keras_match_fix(m: Machine) -> Fix:
     )
 
 
-def keras_argument_fix(m: Machine, argument: str, release: str) -> Fix:
-    """Code passing ``argument``, which standalone Keras takes from ``release`` on, to an
-    older Keras: that release from the companion table's standalone_keras rows (with the
-    TensorFlow it runs on), or the code's own older spelling kept where TensorFlow rules the
-    release out."""
+def keras_release_fix(m: Machine, release: str, wanted: str) -> Fix:
+    """Code written for standalone Keras ``release`` (``wanted``: what of that release it
+    needs, in words) under another Keras: that release from the companion table's
+    standalone_keras rows (with the TensorFlow it runs on), or, where the TensorFlow shown is
+    outside that row, the pair to run it with, named rather than installed over it."""
     table = m.companion_table.standalone_keras
     row = next((r for r in table.releases if r.release == release), None) if table else None
     if row is None:
         return Fix(
-            f"Install keras {release} or later (the release the code was written for), in "
+            f"Install keras {release}, the release the code was written for ({wanted}), in "
             "step with the TensorFlow beside it.",
             ("pip show tensorflow keras",),
         )
     if m.tf is not None and not row.admits(m.tf.version):
         return Fix(
-            f"The code was written for keras {release} or later, which needs "
-            f"tensorflow{row.tensorflow}, and TensorFlow {m.tf.version} is installed: install "
-            f"a TensorFlow in that range with keras {release}, or use tf.keras (`from "
-            "tensorflow import keras`) of a TensorFlow that takes the argument.",
+            f"The code was written for keras {release} ({wanted}), which needs "
+            f"tensorflow{row.tensorflow}, and TensorFlow {m.tf.version} is installed: run it "
+            f"in an environment with a TensorFlow in that range and keras {release}, or port "
+            "the code to tf.keras of the installed TensorFlow.",
             ("pip show tensorflow keras",),
         )
     return install_fix(
         m,
-        f"Install keras {release}, the standalone Keras release that takes `{argument}` (it "
-        f"runs on tensorflow{row.tensorflow}).",
+        f"Install keras {release}, the standalone Keras release the code was written for "
+        f"({wanted}); it runs on tensorflow{row.tensorflow}.",
         row.requirement("keras"),
     )
 

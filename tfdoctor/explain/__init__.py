@@ -138,6 +138,7 @@ from tfdoctor.explain.exceptions import (
     unexplained_finding,
 )
 from tfdoctor.explain.installers import locked_without_wrapper
+from tfdoctor.explain.keras_versions import keras_release_in_words
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.packages import (
     distributions_finding,
@@ -6185,6 +6186,9 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     named = _release_name_candidates(evidence, machine)
     if named:
         return named
+    words = keras_release_in_words(evidence.first_text, machine)
+    if words is not None:
+        return [words]
     unexplained = unexplained_finding(evidence.tracebacks)
     return [unexplained] if unexplained is not None else []
 

@@ -16,7 +16,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.traceback import Frame, Traceback, keras_importer, origin_of
-from tfdoctor.findings import Finding, Severity
+from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import spec_contains
 
@@ -192,7 +192,7 @@ def keras_argument_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 f"refuses every optimizer keyword it does not know, and `{argument}` came "
                 f"with Keras {release}: the code was written for a newer Keras than the one "
                 "installed.",
-                causes.software.keras_argument_fix(m, argument, release),
+                causes.software.keras_release_fix(m, release, f"it takes `{argument}`"),
             )
         ]
     return []
@@ -209,23 +209,9 @@ def keras_listed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
         return []
     if not any(not tb.ignored and tb.name not in _STOPS for tb in tracebacks):
         return []  # no failure: the pair alone is for `tfdoctor check` to judge
-    declared = m.declared_range("keras")
-    table = m.companion_table.standalone_keras
-    if declared:
-        if spec_contains(keras.version, declared) is not False:
-            return []
-        needs, basis = declared, f"TensorFlow {m.tf.version} declares keras{declared}"
-    else:
-        own = table.row_of(keras.version) if table is not None else None
-        if own is None or own.admits(m.tf.version):
-            return []
-        needs = own.tensorflow
-        basis = (
-            f"keras {own.release} declares no TensorFlow and works with tensorflow"
-            f"{own.tensorflow} (the companion table: "
-            + ", ".join(m.companion_urls("keras", own) or ("its release notes",))
-            + ")"
-        )
+    off = _keras_off(m, keras.version)
+    if off is None:
+        return []
     return [
         causes.finding(
             f"explain.{causes.software.KERAS_VERSION}",
@@ -233,9 +219,129 @@ def keras_listed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
             causes.software.KERAS_VERSION,
             f"keras {keras.version} is shown beside TensorFlow {m.tf.version}, which it does "
             "not go with",
-            f"The log shows keras {keras.version} and TensorFlow {m.tf.version} installed "
-            f"together: {basis}. A Keras of another release than TensorFlow fails at `import "
-            f"keras` or on TensorFlow's internals (needs: {needs}).",
+            f"The log shows keras {keras.version} installed beside {off}. A Keras of another "
+            "release than TensorFlow fails at `import keras` or on TensorFlow's internals.",
             causes.software.keras_match_fix(m),
         )
     ]
+
+
+#: Attributes only multi-backend Keras (2.0 to 2.3) set on the tensors it made: its
+#: TensorFlow backend's placeholder() and every layer's __call__ set ``_keras_shape``
+#: (keras-team/keras 2.3.1 keras/backend/tensorflow_backend.py and keras/engine/base_layer.py);
+#: tf.keras (tensorflow/python/keras/) and Keras 2.4 on, a layer over tf.keras
+#: (https://github.com/keras-team/keras/releases/tag/2.4.0), never do. The release of the
+#: companion table's rows that last had it.
+_MULTI_BACKEND_ATTRIBUTES = {"_keras_shape": "2.3"}
+_TENSOR_LACKS = re.compile(r"'(?P<cls>\w*Tensor\w*)' object has no attribute '(?P<attr>\w+)'")
+
+
+def keras_tensor_attribute_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A tensor asked for an attribute only multi-backend Keras set on its tensors
+    (:data:`_MULTI_BACKEND_ATTRIBUTES`): the code (or a library's) was written for standalone
+    Keras 2.0-2.3 and runs under tf.keras or a Keras from 2.4 on."""
+    for tb in tracebacks:
+        match = _TENSOR_LACKS.search(tb.message)
+        if match is None or tb.ignored:
+            continue
+        release = _MULTI_BACKEND_ATTRIBUTES.get(match.group("attr"))
+        if release is None:
+            continue
+        attribute = match.group("attr")
+        return [
+            causes.finding(
+                f"explain.{causes.software.KERAS_VERSION}",
+                Severity.ERROR,
+                causes.software.KERAS_VERSION,
+                f"The code reads `{attribute}`, which only multi-backend Keras (2.0 to "
+                f"{release}) sets on tensors",
+                f"{tb.where}: {tb.type}: {tb.message}\nMulti-backend Keras (keras 2.0 to "
+                f"{release}) set `{attribute}` on every tensor it made; tf.keras and keras 2.4 "
+                "on, a layer over tf.keras, never do. The code was written for that older "
+                "Keras and runs under another.",
+                causes.software.keras_release_fix(
+                    m,
+                    release,
+                    f"its tensors carry `{attribute}`; `K.int_shape(x)` reads the "
+                    "shape under every Keras",
+                ),
+            )
+        ]
+    return []
+
+
+#: A keras release named in a user's words (``keras 2.1.5``, ``Keras==2.2.4``, ``keras
+#: version 2.3.1``, ``keras v2.4``, ``keras to 2.1.5``).
+_KERAS_NAMED = re.compile(
+    r"(?i)(?<![\w.-])keras(?![\w-])"
+    r"(?:[ \t]+(?:to|version)[ \t:]*v?|[ \t]*(?:==|=|:)[ \t]*|[ \t]+v?|v(?=\d))"
+    r"(?P<version>\d+\.\d+(?:\.\d+)?)\b"
+)
+#: Words that make the named release a remedy: moving Keras to it.
+_MOVED_TO = re.compile(r"(?i)\b(?:downgrad|upgrad|revert|roll\w*\s+back|pin|install)\w*\b")
+#: Words that say something failed (a user's account, without the program's own lines).
+_FAILED_WORDS = re.compile(
+    r"(?i)\berror\b|\bfail|\bcomplain|\bcould ?n[o']t\b|\bcannot\b|\bcan't\b|\bbroke|"
+    r"\bdoes ?n[o']t work|\bnot work"
+)
+
+
+def keras_release_in_words(text: str, m: Machine) -> Optional[Finding]:
+    """A Keras release in the user's words where nothing the program printed explains the
+    failure the text tells of: named as the release to move Keras to (``downgrade it to keras
+    2.1.5``), or named beside a TensorFlow release it does not go with (TensorFlow's declared
+    keras range, else the companion table's standalone_keras row). A warning: the words say
+    which Keras, not that it is what failed."""
+    if not text or _FAILED_WORDS.search(text) is None:
+        return None
+    for match in _KERAS_NAMED.finditer(text):
+        version = match.group("version")
+        start = text.rfind("\n", 0, match.start()) + 1
+        before = text[max(start, match.start() - 80) : match.start()]
+        said = text[start : text.find("\n", match.end()) % (len(text) + 1)].strip()
+        if _MOVED_TO.search(before) is not None:
+            why = (
+                f"The text names keras {version} as the release to move Keras to (`{said}`): "
+                "the Keras installed is of another release than the code or TensorFlow needs."
+            )
+        else:
+            off = _keras_off(m, version)
+            if off is None:
+                continue
+            why = f"The text names keras {version} (`{said}`) beside {off}."
+        matched = causes.software.keras_match_fix(m)
+        return causes.finding(
+            f"explain.{causes.software.KERAS_VERSION}",
+            Severity.WARNING,
+            causes.software.KERAS_VERSION,
+            f"A Keras of another release than the code or TensorFlow (keras {version}, the "
+            "user's words)",
+            why + " No line the program printed says more; `pip show tensorflow keras` "
+            "shows the pair installed.",
+            Fix(
+                f"Check which Keras the code and TensorFlow need (the text names keras "
+                f"{version}). {matched.text}",
+                matched.commands,
+            ),
+        )
+    return None
+
+
+def _keras_off(m: Machine, version: str) -> Optional[str]:
+    """How keras ``version`` does not go with the TensorFlow the log shows, in words: outside
+    TensorFlow's declared keras range, or a standalone Keras whose companion-table row asks
+    for another TensorFlow; None where it goes with it or nothing says."""
+    if m.tf is None:
+        return None
+    declared = m.declared_range("keras")
+    if declared:
+        if spec_contains(version, declared) is not False:
+            return None
+        return f"TensorFlow {m.tf.version}, which declares keras{declared}"
+    table = m.companion_table.standalone_keras
+    own = table.row_of(version) if table is not None else None
+    if own is None or own.admits(m.tf.version):
+        return None
+    return (
+        f"TensorFlow {m.tf.version}, and keras {own.release} works with tensorflow{own.tensorflow}"
+    )

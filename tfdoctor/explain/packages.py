@@ -43,6 +43,7 @@ from tfdoctor.explain.generated import generated_code_findings, uncompiled_proto
 from tfdoctor.explain.keras_versions import (
     keras_argument_findings,
     keras_listed_findings,
+    keras_tensor_attribute_findings,
     keras_tensorflow_findings,
 )
 from tfdoctor.explain.modules import TF_OWN, module_findings
@@ -178,6 +179,7 @@ def package_findings(
         *keras_tensorflow_findings(tracebacks, m),
         *keras_argument_findings(tracebacks, m),
         *keras_listed_findings(tracebacks, m),
+        *keras_tensor_attribute_findings(tracebacks, m),
         *(_numpy_build(b, m, numpy_extension_package(tracebacks)) for b in numpy_builds),
         *uncompiled_protos_findings(tracebacks),
         *module_findings(tracebacks, m, kernel_installs),
@@ -1350,7 +1352,15 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
 
 # Keras 2's refusal of an object that is not one of its own layers or models (Sequential.add,
 # the functional API): "must be an instance of class Layer. Found: <...>".
-_KERAS2_REFUSAL = re.compile(r"must be an instance of (?:class )?(?:Layer|Model)\b")
+# Multi-backend Keras' is_keras_tensor (keras-team/keras 2.3.1 keras/backend/tensorflow_backend.py:
+# "Unexpectedly found an instance of type `<...>`. Expected a symbolic tensor instance.") and
+# its layers' input check (keras/engine/base_layer.py, assert_input_compatibility: "was called
+# with an input that isn't a symbolic tensor. Received type: <...>") refuse the other Keras's
+# tensors in the same way.
+_KERAS2_REFUSAL = re.compile(
+    r"must be an instance of (?:class )?(?:Layer|Model)\b"
+    r"|Unexpectedly found an instance of type|an input that isn't a symbolic tensor"
+)
 
 
 def _keras_stacks(tb: Traceback, m: Machine) -> Optional[Finding]:
@@ -1371,7 +1381,7 @@ def _keras_stacks(tb: Traceback, m: Machine) -> Optional[Finding]:
             "explain.keras-version",
             Severity.ERROR,
             causes.software.KERAS_VERSION,
-            f"Keras refused a {other} object: two Keras stacks are mixed",
+            f"Keras refused an object of {other}: two Keras stacks are mixed",
             f"{tb.where}: {tb.type}: {tb.message}\n{qualified} is a class of {other}; a Keras "
             "accepts only its own layers and models, so the object came from the other Keras.",
             Fix(
