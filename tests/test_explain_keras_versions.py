@@ -317,3 +317,48 @@ def test_a_keras_release_that_goes_with_the_tensorflow_is_not_read_so() -> None:
 
 def test_a_keras_release_named_without_a_failure_is_not_read_so() -> None:
     assert "keras-version" not in _causes("I upgraded keras to 2.3.1 and all runs well.\n")
+
+
+# --- multi-backend Keras beside a TensorFlow none of its releases works with -------------------
+
+
+def _multi_backend(tensorflow: str, *, framed: bool, banner: bool = True) -> str:
+    frame = (
+        f'  File "{_SITE}/keras/backend/tensorflow_backend.py", line 70, in get_uid\n'
+        "    graph = get_graph()\n"
+        if framed
+        else ""
+    )
+    return (
+        f"tensorflow           {tensorflow}\n"
+        + ("Using TensorFlow backend.\n" if banner else "")
+        + "Traceback (most recent call last):\n"
+        '  File "/srv/app/serve.py", line 3, in predict\n'
+        "    y = model.predict(x)\n"
+        + frame
+        + "AttributeError: '_thread._local' object has no attribute 'value'\n"
+    )
+
+
+def test_multi_backend_keras_framed_beside_tensorflow_24_is_an_error() -> None:
+    top = top_error(explained(_multi_backend("2.4.1", framed=True, banner=False)))
+    assert top.cause == "keras-version"
+    # The companion table's row for TensorFlow 2.4: Keras 2.4.
+    assert "keras==2.4.*" in fix_text(top)
+
+
+def test_its_banner_alone_is_a_warning() -> None:
+    found = [
+        x
+        for x in explained(_multi_backend("2.4.1", framed=False)).findings
+        if x.cause == "keras-version"
+    ]
+    assert found and found[0].severity is Severity.WARNING
+
+
+def test_multi_backend_keras_beside_a_tensorflow_its_23_release_takes_is_not_read_so() -> None:
+    assert "keras-version" not in _causes(_multi_backend("2.1.0", framed=True))
+
+
+def test_the_banner_without_a_failure_is_not_read_so() -> None:
+    assert "keras-version" not in _causes("tensorflow           2.4.1\nUsing TensorFlow backend.\n")

@@ -18,7 +18,7 @@ from tfdoctor import causes
 from tfdoctor.evidence.traceback import Frame, Traceback, keras_importer, origin_of
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import spec_contains
+from tfdoctor.matrix import spec_contains, version_key
 
 #: The Keras distributions whose frames a Keras era is read from (TensorFlow's own copy of
 #: Keras is TensorFlow's: its frames asking TensorFlow for a name are an install's own fault).
@@ -344,4 +344,61 @@ def _keras_off(m: Machine, version: str) -> Optional[str]:
         return None
     return (
         f"TensorFlow {m.tf.version}, and keras {own.release} works with tensorflow{own.tensorflow}"
+    )
+
+
+#: The last standalone Keras with its own backends (keras/backend/tensorflow_backend.py):
+#: 2.4.0 replaced them with tf.keras (https://github.com/keras-team/keras/releases/tag/2.4.0).
+_MULTI_BACKEND_LAST = (2, 3)
+#: Multi-backend Keras' import banner (keras/backend/__init__.py to 2.2, load_backend.py in
+#: 2.3: ``sys.stderr.write('Using TensorFlow backend.\n')``), alone on its line.
+_BANNER = re.compile(r"^Using TensorFlow backend\.?[ \t]*\r?$", re.MULTILINE)
+#: Multi-backend Keras' own backend files, as a frame's module names them.
+_MULTI_BACKEND_MODULES = ("keras.backend.tensorflow_backend", "keras.backend.load_backend")
+
+
+def multi_backend_keras_finding(
+    text: str, tracebacks: Sequence[Traceback], m: Machine
+) -> Optional[Finding]:
+    """Multi-backend Keras (2.0 to 2.3: a frame of its backend files, or its import banner)
+    beside a TensorFlow that no multi-backend release works with (the companion table's
+    standalone_keras rows), where the log shows a failure: that Keras is of another release
+    than the TensorFlow, whatever the exception says. An error where the failing traceback
+    runs through its backend, else a warning."""
+    table = m.companion_table.standalone_keras
+    if m.tf is None or table is None:
+        return None
+    failures = [tb for tb in tracebacks if not tb.ignored and tb.name not in _STOPS]
+    if not failures:
+        return None
+    rows = [r for r in table.releases if version_key(r.release)[:2] <= _MULTI_BACKEND_LAST]
+    if not rows or any(r.admits(m.tf.version) for r in rows):
+        return None
+    framed = next(
+        (
+            f
+            for tb in failures
+            for f in tb.frames
+            if origin_of(f.path).module in _MULTI_BACKEND_MODULES and origin_of(f.path).installed
+        ),
+        None,
+    )
+    if framed is None and _BANNER.search(text) is None:
+        return None
+    shown = (
+        f"its frame {framed.path}"
+        if framed is not None
+        else "its banner 'Using TensorFlow backend.'"
+    )
+    ranges = ", ".join(f"keras {r.release}: tensorflow{r.tensorflow}" for r in rows)
+    return causes.finding(
+        f"explain.{causes.software.KERAS_VERSION}",
+        Severity.ERROR if framed is not None else Severity.WARNING,
+        causes.software.KERAS_VERSION,
+        f"Multi-backend Keras (2.0 to 2.3) runs beside TensorFlow {m.tf.version}, which no "
+        "release of it works with",
+        f"The log shows multi-backend Keras ({shown}) and TensorFlow {m.tf.version}. Its "
+        f"releases work with these TensorFlow releases only ({ranges}; the companion table), "
+        "so the failure comes from a Keras of another release than the TensorFlow.",
+        causes.software.keras_match_fix(m),
     )
