@@ -362,3 +362,20 @@ def test_multi_backend_keras_beside_a_tensorflow_its_23_release_takes_is_not_rea
 
 def test_the_banner_without_a_failure_is_not_read_so() -> None:
     assert "keras-version" not in _causes("tensorflow           2.4.1\nUsing TensorFlow backend.\n")
+
+
+# --- a library asking for tf-keras by its import name ------------------------------------------
+
+
+def test_a_library_asking_for_tf_keras_by_its_import_name_is_tf_keras_missing() -> None:
+    text = (
+        "ImportError: detector.keras works with Keras 2 only. You have TensorFlow 2.17.0. "
+        "Please install tf_keras.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-keras-missing"
+    assert "TF_USE_LEGACY_KERAS=1" in fix_text(top)
+
+
+def test_another_package_of_a_similar_name_is_not_read_so() -> None:
+    assert "tf-keras-missing" not in _causes("ERROR: Please install tf_keras_vis first.\n")
