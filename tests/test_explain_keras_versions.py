@@ -379,3 +379,37 @@ def test_a_library_asking_for_tf_keras_by_its_import_name_is_tf_keras_missing() 
 
 def test_another_package_of_a_similar_name_is_not_read_so() -> None:
     assert "tf-keras-missing" not in _causes("ERROR: Please install tf_keras_vis first.\n")
+
+
+# --- an optimizer's get_updates of the other multi-backend Keras signature ---------------------
+
+
+def _get_updates_log(message: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train_pose.py", line 180, in <module>\n'
+        "    model.fit_generator(gen, steps_per_epoch=100)\n"
+        f'  File "{_SITE}/keras/engine/training.py", line 937, in _make_train_function\n'
+        "    self.total_loss)\n"
+        f"TypeError: {message}\n"
+    )
+
+
+def test_keras_206_calling_a_get_updates_written_for_207_on() -> None:
+    top = top_error(
+        explained(_get_updates_log("get_updates() takes exactly 3 arguments (4 given)"))
+    )
+    assert top.cause == "keras-version"
+    assert "2.0.7 or later" in fix_text(top)
+
+
+def test_a_newer_keras_calling_the_older_get_updates() -> None:
+    log = _get_updates_log("get_updates() missing 1 required positional argument: 'constraints'")
+    top = top_error(explained(log))
+    assert top.cause == "keras-version"
+    assert "get_updates(self, loss, params)" in fix_text(top)
+
+
+def test_another_methods_arity_is_not_read_so() -> None:
+    log = _get_updates_log("get_config() takes 1 positional argument but 2 were given")
+    assert "keras-version" not in _causes(log)

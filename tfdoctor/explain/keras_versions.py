@@ -402,3 +402,68 @@ def multi_backend_keras_finding(
         "so the failure comes from a Keras of another release than the TensorFlow.",
         causes.software.keras_match_fix(m),
     )
+
+
+#: Python refusing the arguments Keras passes an optimizer's get_updates: multi-backend Keras
+#: up to 2.0.6 calls ``get_updates(params, constraints, loss)``, 2.0.7 on ``get_updates(loss,
+#: params)`` (https://github.com/keras-team/keras/releases/tag/2.0.7; TensorFlow 1.2's
+#: tf.contrib.keras Optimizer documents the older one). One argument too many: Keras 2.0.6 or
+#: older calling code written for 2.0.7 on; one too few: the reverse.
+_GET_UPDATES = re.compile(
+    r"get_updates\(\) (?:takes (?:exactly )?(?P<takes>\d) (?:positional )?arguments? "
+    r"(?:\((?P<given>\d) given\)|but (?P<given3>\d) were given)"
+    r"|missing (?P<missing>\d) required positional arguments?)"
+)
+#: The first release with the newer call, as the companion table's rows number the line.
+_GET_UPDATES_RELEASE = "2.0.7"
+
+
+def keras_get_updates_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A custom optimizer whose get_updates takes the other multi-backend Keras signature
+    than the installed Keras calls it with (:data:`_GET_UPDATES`): the code and the Keras are
+    of releases on either side of 2.0.7. Keras' own frames or none; not a frame of
+    TensorFlow's own copy."""
+    for tb in tracebacks:
+        match = _GET_UPDATES.search(tb.message)
+        if match is None or tb.ignored or tb.type != "TypeError":
+            continue
+        if any(origin_of(f.path).dist == "tensorflow" for f in tb.frames):
+            continue
+        given = match.group("given") or match.group("given3")
+        newer_code = given is not None and int(given) > int(match.group("takes"))
+        matched = causes.software.keras_match_fix(m)
+        if newer_code:
+            said = (
+                f"The code's optimizer defines get_updates(loss, params), the signature Keras "
+                f"{_GET_UPDATES_RELEASE} brought, and the installed Keras is older: it calls "
+                "get_updates(params, constraints, loss)."
+            )
+            fix = Fix(
+                f"Install keras {_GET_UPDATES_RELEASE} or later, in step with the TensorFlow "
+                f"beside it. {matched.text}",
+                matched.commands,
+            )
+        else:
+            said = (
+                "The code's optimizer defines get_updates(params, constraints, loss), the "
+                f"signature of Keras before {_GET_UPDATES_RELEASE}, and the installed Keras "
+                "calls get_updates(loss, params)."
+            )
+            fix = Fix(
+                "Define the optimizer's method as get_updates(self, loss, params) (the "
+                f"signature of Keras {_GET_UPDATES_RELEASE} on), or run the code with the Keras "
+                "release it was written for (its requirements name it).",
+                ("pip show keras",),
+            )
+        return [
+            causes.finding(
+                f"explain.{causes.software.KERAS_VERSION}",
+                Severity.ERROR,
+                causes.software.KERAS_VERSION,
+                "An optimizer's get_updates written for another Keras release than the one "
+                "installed",
+                f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+                fix,
+            )
+        ]
+    return []

@@ -42,6 +42,7 @@ from tfdoctor.explain.dependencies import dependency_caller_findings
 from tfdoctor.explain.generated import generated_code_findings, uncompiled_protos_findings
 from tfdoctor.explain.keras_versions import (
     keras_argument_findings,
+    keras_get_updates_findings,
     keras_listed_findings,
     keras_tensor_attribute_findings,
     keras_tensorflow_findings,
@@ -180,6 +181,7 @@ def package_findings(
         *keras_argument_findings(tracebacks, m),
         *keras_listed_findings(tracebacks, m),
         *keras_tensor_attribute_findings(tracebacks, m),
+        *keras_get_updates_findings(tracebacks, m),
         *(_numpy_build(b, m, numpy_extension_package(tracebacks)) for b in numpy_builds),
         *uncompiled_protos_findings(tracebacks),
         *module_findings(tracebacks, m, kernel_installs),
