@@ -413,3 +413,24 @@ def test_a_newer_keras_calling_the_older_get_updates() -> None:
 def test_another_methods_arity_is_not_read_so() -> None:
     log = _get_updates_log("get_config() takes 1 positional argument but 2 were given")
     assert "keras-version" not in _causes(log)
+
+
+# --- training arguments on either side of Keras 2.0's renames ----------------------------------
+
+
+def test_keras_1s_nb_epoch_refused_is_keras_1_code() -> None:
+    top = top_error(explained("TypeError: fit() got an unexpected keyword argument 'nb_epoch'\n"))
+    assert top.cause == "keras-version"
+    assert "`epochs=`" in fix_text(top)
+
+
+def test_keras_2s_steps_per_epoch_refused_is_keras_2_code_under_keras_1() -> None:
+    text = "TypeError: fit_generator() got an unexpected keyword argument 'steps_per_epoch'\n"
+    top = top_error(explained(text))
+    assert top.cause == "keras-version"
+    assert "Install Keras 2" in fix_text(top)
+
+
+def test_another_argument_fit_refuses_is_not_read_so() -> None:
+    text = "TypeError: fit() got an unexpected keyword argument 'use_multiprocessing_x'\n"
+    assert "keras-version" not in _causes(text)

@@ -467,3 +467,66 @@ def keras_get_updates_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
             )
         ]
     return []
+
+
+#: The training arguments Keras 2.0 renamed (Keras 1 name to Keras 2 name), as its release
+#: notes list them (https://github.com/keras-team/keras/releases/tag/2.0.0: "The nb_epoch
+#: argument has been renamed epochs everywhere", samples_per_epoch to steps_per_epoch,
+#: nb_val_samples to validation_steps, val_samples to steps).
+_KERAS2_RENAMED = {
+    "nb_epoch": "epochs",
+    "samples_per_epoch": "steps_per_epoch",
+    "nb_val_samples": "validation_steps",
+    "val_samples": "steps",
+}
+_TRAINING_KEYWORD = re.compile(
+    r"\b(?P<func>fit|fit_generator|evaluate_generator|predict_generator|evaluate|predict)\(\) "
+    r"got an unexpected keyword argument '(?P<arg>\w+)'"
+)
+
+
+def keras_training_argument_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A model's training method refusing an argument of the other side of Keras 2.0's
+    renames (:data:`_KERAS2_RENAMED`): a Keras 1 name refused is Keras 1 code under a later
+    Keras; a Keras 2 name refused is Keras 2 code under Keras 1."""
+    old_of = {new: old for old, new in _KERAS2_RENAMED.items()}
+    for tb in tracebacks:
+        match = _TRAINING_KEYWORD.search(tb.message)
+        if match is None or tb.ignored or tb.type != "TypeError":
+            continue
+        func, argument = match.group("func"), match.group("arg")
+        if argument in _KERAS2_RENAMED:
+            newer = _KERAS2_RENAMED[argument]
+            said = (
+                f"`{argument}` is Keras 1's name, which Keras 2.0 renamed `{newer}`: the code "
+                "was written for Keras 1 and runs under a later Keras."
+            )
+            fix = Fix(
+                f"Pass `{newer}=` where the code passes `{argument}=` to {func}() (Keras 2.0's "
+                "rename; the Keras that raised this takes only the new name).",
+                (f'grep -rn "{argument}" --include=*.py .',),
+            )
+        elif argument in old_of:
+            said = (
+                f"`{argument}` is Keras 2's name for Keras 1's `{old_of[argument]}`: the code "
+                "was written for Keras 2 and the installed Keras is 1.x."
+            )
+            matched = causes.software.keras_match_fix(m)
+            fix = Fix(
+                f"Install Keras 2, in step with the TensorFlow beside it. {matched.text}",
+                matched.commands,
+            )
+        else:
+            continue
+        return [
+            causes.finding(
+                f"explain.{causes.software.KERAS_VERSION}",
+                Severity.ERROR,
+                causes.software.KERAS_VERSION,
+                f"{func}() refuses `{argument}`: code and Keras on either side of Keras 2.0's "
+                "renames",
+                f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+                fix,
+            )
+        ]
+    return []

@@ -46,6 +46,7 @@ from tfdoctor.explain.keras_versions import (
     keras_listed_findings,
     keras_tensor_attribute_findings,
     keras_tensorflow_findings,
+    keras_training_argument_findings,
 )
 from tfdoctor.explain.modules import TF_OWN, module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
@@ -182,6 +183,7 @@ def package_findings(
         *keras_listed_findings(tracebacks, m),
         *keras_tensor_attribute_findings(tracebacks, m),
         *keras_get_updates_findings(tracebacks, m),
+        *keras_training_argument_findings(tracebacks, m),
         *(_numpy_build(b, m, numpy_extension_package(tracebacks)) for b in numpy_builds),
         *uncompiled_protos_findings(tracebacks),
         *module_findings(tracebacks, m, kernel_installs),
