@@ -434,3 +434,13 @@ def test_keras_2s_steps_per_epoch_refused_is_keras_2_code_under_keras_1() -> Non
 def test_another_argument_fit_refuses_is_not_read_so() -> None:
     text = "TypeError: fit() got an unexpected keyword argument 'use_multiprocessing_x'\n"
     assert "keras-version" not in _causes(text)
+
+
+def test_pips_own_conflict_line_is_not_the_users_words() -> None:
+    text = (
+        "ERROR: pip's dependency resolver does not currently take into account all the "
+        "packages that are installed.\n"
+        "tensorflow 2.15.1 requires keras<2.16,>=2.15.0, but you have keras 3.1.0 which is "
+        "incompatible.\n"
+    )
+    assert not any("user's words" in x.summary for x in explained(text).findings)

@@ -286,12 +286,24 @@ _FAILED_WORDS = re.compile(
 )
 
 
+#: pip's own lines, which name releases as pip reads them, not as the user tells them.
+_PIP_LINE = re.compile(
+    r"^(?:ERROR: pip's|ERROR: Cannot install|ERROR: ResolutionImpossible|Requirement already"
+    r"|Successfully installed|Collecting|Downloading|Installing collected|Attempting uninstall"
+    r"|\s+Found existing installation)"
+    r"|but you have|which is incompatible|requires [\w.-]+[<>=!~]"
+)
+
+
 def keras_release_in_words(text: str, m: Machine) -> Optional[Finding]:
     """A Keras release in the user's words where nothing the program printed explains the
     failure the text tells of: named as the release to move Keras to (``downgrade it to keras
     2.1.5``), or named beside a TensorFlow release it does not go with (TensorFlow's declared
     keras range, else the companion table's standalone_keras row). A warning: the words say
     which Keras, not that it is what failed."""
+    # The user's words only: pip's own lines (its conflict notices name the pair and have
+    # their own reading, a note where the projects say the pair works).
+    text = "\n".join(line for line in text.splitlines() if _PIP_LINE.search(line) is None)
     if not text or _FAILED_WORDS.search(text) is None:
         return None
     for match in _KERAS_NAMED.finditer(text):
