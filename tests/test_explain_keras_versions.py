@@ -275,6 +275,12 @@ def test_another_attribute_a_tensor_lacks_is_not_read_so() -> None:
             "be tensors.",
             id="layer-input-check",
         ),
+        pytest.param(
+            "TypeError: Inputs to a layer should be tensors. Got '<KerasTensor shape=(None, 3), "
+            "dtype=float32, sparse=False, name=keras_tensor>' (of type <class 'keras.src."
+            "backend.common.keras_tensor.KerasTensor'>) as input for layer 'dense'.",
+            id="keras2-input-spec-given-a-keras3-tensor",
+        ),
     ],
 )
 def test_a_keras_refusing_the_other_keras_tensor_is_two_stacks_mixed(message: str) -> None:

@@ -1360,10 +1360,13 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
 # "Unexpectedly found an instance of type `<...>`. Expected a symbolic tensor instance.") and
 # its layers' input check (keras/engine/base_layer.py, assert_input_compatibility: "was called
 # with an input that isn't a symbolic tensor. Received type: <...>") refuse the other Keras's
-# tensors in the same way.
+# tensors in the same way; so does the input check of Keras 2 from TensorFlow 2.4's Keras on
+# (keras 2.15 keras/src/engine/input_spec.py, tf_keras the same: "Inputs to a layer should be
+# tensors. Got '...' (of type <class ...>)"), handed a Keras 3 tensor.
 _KERAS2_REFUSAL = re.compile(
     r"must be an instance of (?:class )?(?:Layer|Model)\b"
     r"|Unexpectedly found an instance of type|an input that isn't a symbolic tensor"
+    r"|Inputs to a layer should be tensors\. Got"
 )
 
 
