@@ -24,8 +24,8 @@ from tfdoctor.matrix import spec_contains, version_key
 #: Keras is TensorFlow's: its frames asking TensorFlow for a name are an install's own fault).
 _KERAS_DISTS = frozenset({"keras", "tf-keras"})
 
-#: Exceptions that say the program was stopped, not that it failed.
-_STOPS = frozenset({"KeyboardInterrupt", "SystemExit"})
+#: Exceptions that end a program on purpose (Ctrl-C, sys.exit), not a failure.
+_ON_PURPOSE = frozenset({"KeyboardInterrupt", "SystemExit"})
 
 #: Frames that only re-raise what the code below them raised: Keras 3's and tf.keras'
 #: traceback filter (keras/src/utils/traceback_utils.py, error_handler: ``raise
@@ -207,7 +207,7 @@ def keras_listed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
     keras = m.facts.package("keras")
     if m.tf is None or keras is None or not keras.version:
         return []
-    if not any(not tb.ignored and tb.name not in _STOPS for tb in tracebacks):
+    if not any(not tb.ignored and tb.name not in _ON_PURPOSE for tb in tracebacks):
         return []  # no failure: the pair alone is for `tfdoctor check` to judge
     off = _keras_off(m, keras.version)
     if off is None:
@@ -380,7 +380,7 @@ def multi_backend_keras_finding(
     table = m.companion_table.standalone_keras
     if m.tf is None or table is None:
         return None
-    failures = [tb for tb in tracebacks if not tb.ignored and tb.name not in _STOPS]
+    failures = [tb for tb in tracebacks if not tb.ignored and tb.name not in _ON_PURPOSE]
     if not failures:
         return None
     rows = [r for r in table.releases if version_key(r.release)[:2] <= _MULTI_BACKEND_LAST]
