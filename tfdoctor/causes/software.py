@@ -1409,6 +1409,35 @@ def _keras_match_fix(m: Machine) -> Fix:
     )
 
 
+def keras_release_fix(m: Machine, release: str, wanted: str) -> Fix:
+    """Code written for standalone Keras ``release`` (``wanted``: what of that release it
+    needs, in words) under another Keras: that release from the companion table's
+    standalone_keras rows (with the TensorFlow it runs on), or, where the TensorFlow shown is
+    outside that row, the pair to run it with, named rather than installed over it."""
+    table = m.companion_table.standalone_keras
+    row = next((r for r in table.releases if r.release == release), None) if table else None
+    if row is None:
+        return Fix(
+            f"Install keras {release}, the release the code was written for ({wanted}), in "
+            "step with the TensorFlow beside it.",
+            ("pip show tensorflow keras",),
+        )
+    if m.tf is not None and not row.admits(m.tf.version):
+        return Fix(
+            f"The code was written for keras {release} ({wanted}), which needs "
+            f"tensorflow{row.tensorflow}, and TensorFlow {m.tf.version} is installed: run it "
+            f"in an environment with a TensorFlow in that range and keras {release}, or port "
+            "the code to tf.keras of the installed TensorFlow.",
+            ("pip show tensorflow keras",),
+        )
+    return install_fix(
+        m,
+        f"Install keras {release}, the standalone Keras release the code was written for "
+        f"({wanted}); it runs on tensorflow{row.tensorflow}.",
+        row.requirement("keras"),
+    )
+
+
 def keras_device_names_fix(m: Machine) -> Fix:
     """A Keras older than TensorFlow's device names (``/device:GPU:0`` from TensorFlow 1.4):
     a Keras release that reads them, still of TensorFlow 1's Keras."""

@@ -520,7 +520,10 @@ def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
 #: ``name==version`` only after the command that printed it (written alone, that is a
 #: requirement, not what is installed). One run of blanks at each place: linear on any line.
 _LISTED = re.compile(
-    r"^[ \t]*(?:[-*][ \t]+)?(?P<name>tensorflow(?:[-_][a-z\d]+){0,4}|keras|tf[-_]keras|tensorboard"
+    # pip lists a distribution under its registered name: Keras' releases before 2.4 were
+    # registered as "Keras" (https://pypi.org/project/Keras/2.3.1/), so `pip list` prints it so.
+    r"^[ \t]*(?:[-*][ \t]+)?(?P<name>tensorflow(?:[-_][a-z\d]+){0,4}|[Kk]eras|tf[-_]keras"
+    r"|tensorboard"
     # TensorFlow's other distributions (facts.TF_DISTRIBUTIONS): the name says which build
     # provides `import tensorflow`, which libraries that look TensorFlow up by name ask for.
     r"|tf[-_]nightly(?:[-_](?:cpu|gpu))?|intel[-_]tensorflow(?:[-_]avx512)?"
@@ -548,7 +551,8 @@ def read_listed_versions(text: str) -> dict[str, str]:
     """The versions a pasted package listing in ``text`` gives TensorFlow, the distributions
     released in step with it and its companions (``{"tensorflow-estimator": "2.6.0"}``), the
     first of each; names as pip normalises them."""
-    if "tensor" not in text and "keras" not in text and "nightly" not in text:
+    # ("eras": keras, and Keras as pip lists its releases before 2.4.)
+    if "tensor" not in text and "eras" not in text and "nightly" not in text:
         return {}
     # A block's distinct line shapes (every digit read as 0, each shape once), where the
     # reader hands them: no listing line among them, none in the block, at the cost of the

@@ -140,6 +140,10 @@ from tfdoctor.explain.exceptions import (
     unexplained_finding,
 )
 from tfdoctor.explain.installers import locked_without_wrapper
+from tfdoctor.explain.keras_versions import (
+    keras_release_in_words,
+    multi_backend_keras_finding,
+)
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.packages import (
     distributions_finding,
@@ -6370,6 +6374,9 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     named = _release_name_candidates(evidence, machine)
     if named:
         return named
+    words = keras_release_in_words(evidence.first_text, machine)
+    if words is not None:
+        return [words]
     unexplained = unexplained_finding(evidence.tracebacks)
     return [unexplained] if unexplained is not None else []
 
@@ -6504,6 +6511,7 @@ def explain(
     # After the signatures' findings: a line of the log's own says more than its words.
     for late in (
         _keras3_in_words(evidence, machine),
+        multi_backend_keras_finding(evidence.first_text, evidence.tracebacks, machine),
         *_unlisted(evidence, revealed, machine, findings.values(), inferred),
         _native_import_cut(evidence, revealed, machine, findings.values()),
         _old_pip_shown(evidence, revealed, findings.values()),

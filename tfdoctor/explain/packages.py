@@ -41,6 +41,14 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.dependencies import dependency_caller_findings
 from tfdoctor.explain.generated import generated_code_findings, uncompiled_protos_findings
+from tfdoctor.explain.keras_versions import (
+    keras_argument_findings,
+    keras_get_updates_findings,
+    keras_listed_findings,
+    keras_tensor_attribute_findings,
+    keras_tensorflow_findings,
+    keras_training_argument_findings,
+)
 from tfdoctor.explain.modules import TF_OWN, module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
@@ -171,6 +179,14 @@ def package_findings(
         *dependency_caller_findings(tracebacks, m, signed),
         *private_api_findings(tracebacks, m, modules),
         *keras2_layout_findings(tracebacks, m),
+        # After the readings that name the library or the private name: what Keras' own
+        # frames show of its release.
+        *keras_tensorflow_findings(tracebacks, m),
+        *keras_argument_findings(tracebacks, m),
+        *keras_listed_findings(tracebacks, m),
+        *keras_tensor_attribute_findings(tracebacks, m),
+        *keras_get_updates_findings(tracebacks, m),
+        *keras_training_argument_findings(tracebacks, m),
         *(_numpy_build(b, m, numpy_extension_package(tracebacks)) for b in numpy_builds),
         *uncompiled_protos_findings(tracebacks),
         *module_findings(tracebacks, m, kernel_installs),
@@ -1343,7 +1359,18 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
 
 # Keras 2's refusal of an object that is not one of its own layers or models (Sequential.add,
 # the functional API): "must be an instance of class Layer. Found: <...>".
-_KERAS2_REFUSAL = re.compile(r"must be an instance of (?:class )?(?:Layer|Model)\b")
+# Multi-backend Keras' is_keras_tensor (keras-team/keras 2.3.1 keras/backend/tensorflow_backend.py:
+# "Unexpectedly found an instance of type `<...>`. Expected a symbolic tensor instance.") and
+# its layers' input check (keras/engine/base_layer.py, assert_input_compatibility: "was called
+# with an input that isn't a symbolic tensor. Received type: <...>") refuse the other Keras's
+# tensors in the same way; so does the input check of Keras 2 from TensorFlow 2.4's Keras on
+# (keras 2.15 keras/src/engine/input_spec.py, tf_keras the same: "Inputs to a layer should be
+# tensors. Got '...' (of type <class ...>)"), handed a Keras 3 tensor.
+_KERAS2_REFUSAL = re.compile(
+    r"must be an instance of (?:class )?(?:Layer|Model)\b"
+    r"|Unexpectedly found an instance of type|an input that isn't a symbolic tensor"
+    r"|Inputs to a layer should be tensors\. Got"
+)
 
 
 def _keras_stacks(tb: Traceback, m: Machine) -> Optional[Finding]:
@@ -1364,7 +1391,7 @@ def _keras_stacks(tb: Traceback, m: Machine) -> Optional[Finding]:
             "explain.keras-version",
             Severity.ERROR,
             causes.software.KERAS_VERSION,
-            f"Keras refused a {other} object: two Keras stacks are mixed",
+            f"Keras refused an object of {other}: two Keras stacks are mixed",
             f"{tb.where}: {tb.type}: {tb.message}\n{qualified} is a class of {other}; a Keras "
             "accepts only its own layers and models, so the object came from the other Keras.",
             Fix(

@@ -1,0 +1,544 @@
+"""Which Keras ran, read from a traceback's frames, and what the frames say when that Keras
+and the TensorFlow beside it (or the code that calls it) are of different releases.
+
+The frames name the Keras: ``keras/src/`` is Keras 3 (or 2.13-2.15), ``keras/engine/`` Keras
+2, ``keras/backend/tensorflow_backend.py`` multi-backend Keras 2.0-2.3, ``tf_keras/`` tf-keras
+and ``tensorflow/python/keras/`` TensorFlow's own copy (:func:`keras_era`). A Keras frame that
+asks TensorFlow for a name TensorFlow lacks is a Keras of another release than TensorFlow; an
+optimizer argument an older Keras refuses is code written for a newer Keras.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.evidence.traceback import Frame, Traceback, keras_importer, origin_of
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import spec_contains, version_key
+
+#: The Keras distributions whose frames a Keras era is read from (TensorFlow's own copy of
+#: Keras is TensorFlow's: its frames asking TensorFlow for a name are an install's own fault).
+_KERAS_DISTS = frozenset({"keras", "tf-keras"})
+
+#: Exceptions that end a program on purpose (Ctrl-C, sys.exit), not a failure.
+_ON_PURPOSE = frozenset({"KeyboardInterrupt", "SystemExit"})
+
+#: Frames that only re-raise what the code below them raised: Keras 3's and tf.keras'
+#: traceback filter (keras/src/utils/traceback_utils.py, error_handler: ``raise
+#: e.with_traceback(filtered_tb) from None``), which stands between Keras and the user's layer.
+_RERAISE = re.compile(r"traceback_utils$|\.with_traceback\(")
+
+
+def keras_era(frame: Frame) -> str:
+    """Which Keras a frame's file belongs to, in words (the path it rests on is the frame's);
+    empty for a file of no Keras."""
+    origin = origin_of(frame.path)
+    if origin.dist == "tf-keras":
+        return "tf-keras (tf_keras/)"
+    if origin.dist != "keras":
+        if origin.module.startswith(("tensorflow.python.keras.", "tensorflow_core.python.keras.")):
+            return "TensorFlow's own copy of Keras (tensorflow/python/keras/)"
+        return ""
+    if origin.module == "keras.backend.tensorflow_backend":
+        # keras-team/keras 2.0.0 to 2.3.1 keras/backend/tensorflow_backend.py; 2.4.0 dropped the
+        # multi-backend tree (https://github.com/keras-team/keras/releases/tag/2.4.0).
+        return "multi-backend Keras 2.0-2.3 (keras/backend/tensorflow_backend.py)"
+    if origin.generation == "Keras 3":
+        return "Keras 3 (keras/src/)"
+    if origin.generation == "Keras 2":
+        return "Keras 2 (keras/engine/ and its kin)"
+    return "the standalone keras package"
+
+
+def _keras_frame(tb: Traceback) -> Optional[Frame]:
+    """The innermost frame that is neither TensorFlow's own nor a re-raising filter, where it
+    is a Keras distribution's (the standalone keras package or tf-keras): the Keras code that
+    made the failing call. None where that frame is anyone else's."""
+    for frame in reversed(tb.frames):
+        if frame.path.startswith("<frozen "):
+            continue  # importlib between the importer and the imported
+        origin = origin_of(frame.path)
+        if origin.dist == "tensorflow":
+            continue  # the callee
+        if _RERAISE.search(origin.module) or _RERAISE.search(frame.code):
+            continue
+        return frame if origin.dist in _KERAS_DISTS and origin.installed else None
+    return None
+
+
+#: TensorFlow lacking a name, as Python words it: an attribute of a module of TensorFlow's
+#: (``tensorflow_core`` in 1.15 and 2.0), a name imported from one, or a submodule (never
+#: ``tensorflow`` itself, which is TensorFlow not installed).
+_TF_LACKS = re.compile(
+    r"module '(?P<m1>(?:tensorflow|tensorflow_core)(?:\.[\w.]+)?)' has no attribute '(?P<n1>\w+)'"
+    r"|cannot import name '(?P<n2>\w+)' from '(?P<m2>(?:tensorflow|tensorflow_core)(?:\.[\w.]+)?)'"
+    r"|No module named '(?P<m3>(?:tensorflow|tensorflow_core)\.[\w.]+)'"
+)
+#: A keyword TensorFlow's function does not take, passed by the frame's code (``tf.x(...)``).
+_TF_KEYWORD = re.compile(r"(?P<func>\w+)\(\) got an unexpected keyword argument '(?P<arg>\w+)'")
+
+
+def _tensorflow_lacks(tb: Traceback, frame: Frame) -> str:
+    """What ``tb`` says TensorFlow lacks, as ``module.name`` (or ``func(arg=)``), where the
+    Keras ``frame`` asked for it; empty where the message is about something else."""
+    match = _TF_LACKS.search(tb.message)
+    if match is not None:
+        module = match.group("m1") or match.group("m2") or match.group("m3")
+        name = match.group("n1") or match.group("n2")
+        return f"{module}.{name}" if name else module
+    keyword = _TF_KEYWORD.search(tb.message)
+    if keyword is None or tb.type != "TypeError":
+        return ""
+    # Python raises the TypeError in the caller's frame: the code shown must call the function
+    # through a TensorFlow module (tf.x, tfnp.x, tf.experimental.numpy.x) for it to be
+    # TensorFlow's.
+    func = re.escape(keyword.group("func"))
+    if re.search(rf"\b(?:tf|tf_?\w*|tensorflow)(?:\.\w+)*\.{func}\(", frame.code) is None:
+        return ""
+    return f"{keyword.group('func')}({keyword.group('arg')}=...)"
+
+
+def keras_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A Keras frame (the standalone keras package or tf-keras) asking TensorFlow for a name,
+    module or keyword the installed TensorFlow lacks: that Keras was released for another
+    TensorFlow. The frame names the Keras (:func:`keras_era`); the fix installs the Keras of
+    the TensorFlow's line (tf-keras of its minor for tf-keras)."""
+    for tb in tracebacks:
+        if tb.ignored or not tb.frames:
+            continue
+        frame = _keras_frame(tb)
+        if frame is None:
+            continue
+        asked = _tensorflow_lacks(tb, frame)
+        if not asked:
+            continue
+        era = keras_era(frame)
+        dist = origin_of(frame.path).dist
+        cause = (
+            causes.software.TF_KERAS_MISMATCH
+            if dist == "tf-keras"
+            else causes.software.KERAS_VERSION
+        )
+        # A library built on the standalone keras, where the frames show one: named in the fix.
+        importer = keras_importer(tb)
+        library = (importer.module, importer.dist) if importer is not None else ()
+        fix = (
+            causes.software.tf_keras_fix(m)
+            if dist == "tf-keras"
+            else causes.software.keras_match_fix(m, *library)
+        )
+        tf = f"TensorFlow {m.tf.version}" if m.tf is not None else "the installed TensorFlow"
+        return [
+            causes.finding(
+                f"explain.{cause}",
+                Severity.ERROR,
+                cause,
+                f"{dist} asks TensorFlow for {asked}, which {tf} does not have",
+                f"{tb.where}: {tb.type}: {tb.message}\nThe call is {era}'s own: {frame.path}, "
+                f"line {frame.line}. A Keras release is written against the TensorFlow "
+                f"releases of its time, so a Keras that asks {tf} for what it lacks was "
+                "released for another TensorFlow: Keras and TensorFlow are of different "
+                "releases.",
+                fix,
+            )
+        ]
+    return []
+
+
+#: Standalone Keras' optimizers before 2.3 refuse any keyword but their own and clipnorm and
+#: clipvalue (keras-team/keras 2.2.5 keras/optimizers.py, Optimizer.__init__: "Unexpected
+#: keyword argument passed to optimizer: "); TensorFlow's copy of those optimizers words it
+#: the same (tensorflow/python/keras/optimizers.py, later optimizer_v1.py).
+_OPTIMIZER_REFUSAL = re.compile(r"Unexpected keyword argument passed to optimizer: (?P<arg>\w+)")
+#: Optimizer keywords by the standalone Keras release that brought them: Keras 2.3.0 renamed
+#: ``lr`` to ``learning_rate`` in step with tf.keras
+#: (https://github.com/keras-team/keras/releases/tag/2.3.0).
+_OPTIMIZER_ARGUMENTS = {"learning_rate": "2.3"}
+#: A frame that rebuilds an optimizer from a saved configuration: the keyword came from a
+#: file, not the code (a model saved by a newer Keras, another cause).
+_FROM_SAVED = re.compile(r"from_config|deserializ|load_model|model_from")
+
+
+def keras_argument_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A standalone Keras optimizer refusing a keyword that a later Keras release brought
+    (:data:`_OPTIMIZER_ARGUMENTS`), passed by the code: the code was written for a newer Keras
+    than the one installed. Not where TensorFlow's own copy raised it (its own releases) or a
+    saved configuration supplied the keyword."""
+    for tb in tracebacks:
+        match = _OPTIMIZER_REFUSAL.search(tb.message)
+        if match is None or tb.ignored:
+            continue
+        release = _OPTIMIZER_ARGUMENTS.get(match.group("arg"))
+        if release is None:
+            continue
+        dists = {origin_of(f.path).dist for f in tb.frames}
+        if "tensorflow" in dists and "keras" not in dists:
+            continue  # TensorFlow's own Keras: the TensorFlow release is the one to change
+        if any(_FROM_SAVED.search(f.function) for f in tb.frames):
+            continue
+        argument = match.group("arg")
+        return [
+            causes.finding(
+                f"explain.{causes.software.KERAS_VERSION}",
+                Severity.ERROR,
+                causes.software.KERAS_VERSION,
+                f"The code passes `{argument}`, which Keras takes from {release} on: the "
+                "installed Keras is older than the code",
+                f"{tb.where}: {tb.type}: {tb.message}\nStandalone Keras before {release} "
+                f"refuses every optimizer keyword it does not know, and `{argument}` came "
+                f"with Keras {release}: the code was written for a newer Keras than the one "
+                "installed.",
+                causes.software.keras_release_fix(m, release, f"it takes `{argument}`"),
+            )
+        ]
+    return []
+
+
+def keras_listed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """The keras release the log shows installed (a listing, pip's words) beside a TensorFlow
+    it does not go with, where the log shows a failure: outside the keras range TensorFlow
+    declares (its wheel's metadata, else the matrix's pin), or, for a TensorFlow that declares
+    none, a standalone Keras whose companion-table row asks for another TensorFlow. A warning:
+    the log shows the pair, not that it is what failed."""
+    keras = m.facts.package("keras")
+    if m.tf is None or keras is None or not keras.version:
+        return []
+    if not any(not tb.ignored and tb.name not in _ON_PURPOSE for tb in tracebacks):
+        return []  # no failure: the pair alone is for `tfdoctor check` to judge
+    off = _keras_off(m, keras.version)
+    if off is None:
+        return []
+    return [
+        causes.finding(
+            f"explain.{causes.software.KERAS_VERSION}",
+            Severity.WARNING,
+            causes.software.KERAS_VERSION,
+            f"keras {keras.version} is shown beside TensorFlow {m.tf.version}, which it does "
+            "not go with",
+            f"The log shows keras {keras.version} installed beside {off}. A Keras of another "
+            "release than TensorFlow fails at `import keras` or on TensorFlow's internals.",
+            causes.software.keras_match_fix(m),
+        )
+    ]
+
+
+#: Attributes only multi-backend Keras (2.0 to 2.3) set on the tensors it made: its
+#: TensorFlow backend's placeholder() and every layer's __call__ set ``_keras_shape``
+#: (keras-team/keras 2.3.1 keras/backend/tensorflow_backend.py and keras/engine/base_layer.py);
+#: tf.keras (tensorflow/python/keras/) and Keras 2.4 on, a layer over tf.keras
+#: (https://github.com/keras-team/keras/releases/tag/2.4.0), never do. The release of the
+#: companion table's rows that last had it.
+_MULTI_BACKEND_ATTRIBUTES = {"_keras_shape": "2.3"}
+_TENSOR_LACKS = re.compile(r"'(?P<cls>\w*Tensor\w*)' object has no attribute '(?P<attr>\w+)'")
+
+
+def keras_tensor_attribute_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A tensor asked for an attribute only multi-backend Keras set on its tensors
+    (:data:`_MULTI_BACKEND_ATTRIBUTES`): the code (or a library's) was written for standalone
+    Keras 2.0-2.3 and runs under tf.keras or a Keras from 2.4 on."""
+    for tb in tracebacks:
+        match = _TENSOR_LACKS.search(tb.message)
+        if match is None or tb.ignored:
+            continue
+        release = _MULTI_BACKEND_ATTRIBUTES.get(match.group("attr"))
+        if release is None:
+            continue
+        attribute = match.group("attr")
+        return [
+            causes.finding(
+                f"explain.{causes.software.KERAS_VERSION}",
+                Severity.ERROR,
+                causes.software.KERAS_VERSION,
+                f"The code reads `{attribute}`, which only multi-backend Keras (2.0 to "
+                f"{release}) sets on tensors",
+                f"{tb.where}: {tb.type}: {tb.message}\nMulti-backend Keras (keras 2.0 to "
+                f"{release}) set `{attribute}` on every tensor it made; tf.keras and keras 2.4 "
+                "on, a layer over tf.keras, never do. The code was written for that older "
+                "Keras and runs under another.",
+                causes.software.keras_release_fix(
+                    m,
+                    release,
+                    f"its tensors carry `{attribute}`; `K.int_shape(x)` reads the "
+                    "shape under every Keras",
+                ),
+            )
+        ]
+    return []
+
+
+#: A keras release named in a user's words (``keras 2.1.5``, ``Keras==2.2.4``, ``keras
+#: version 2.3.1``, ``keras v2.4``, ``keras to 2.1.5``).
+_KERAS_NAMED = re.compile(
+    r"(?i)(?<![\w.-])keras(?![\w-])"
+    r"(?:[ \t]+(?:to|version)[ \t:]*v?|[ \t]*(?:==|=|:)[ \t]*|[ \t]+v?|v(?=\d))"
+    r"(?P<version>\d+\.\d+(?:\.\d+)?)\b"
+)
+#: Words that make the named release a remedy: moving Keras to it.
+_MOVED_TO = re.compile(r"(?i)\b(?:downgrad|upgrad|revert|roll\w*\s+back|pin|install)\w*\b")
+#: Words that say something failed (a user's account, without the program's own lines).
+_FAILED_WORDS = re.compile(
+    r"(?i)\berror\b|\bfail|\bcomplain|\bcould ?n[o']t\b|\bcannot\b|\bcan't\b|\bbroke|"
+    r"\bdoes ?n[o']t work|\bnot work"
+)
+
+
+#: pip's own lines, which name releases as pip reads them, not as the user tells them.
+_PIP_LINE = re.compile(
+    r"^(?:ERROR: pip's|ERROR: Cannot install|ERROR: ResolutionImpossible|Requirement already"
+    r"|Successfully installed|Collecting|Downloading|Installing collected|Attempting uninstall"
+    r"|\s+Found existing installation)"
+    r"|but you have|which is incompatible|requires [\w.-]+[<>=!~]"
+)
+
+
+def keras_release_in_words(text: str, m: Machine) -> Optional[Finding]:
+    """A Keras release in the user's words where nothing the program printed explains the
+    failure the text tells of: named as the release to move Keras to (``downgrade it to keras
+    2.1.5``), or named beside a TensorFlow release it does not go with (TensorFlow's declared
+    keras range, else the companion table's standalone_keras row). A warning: the words say
+    which Keras, not that it is what failed."""
+    # The user's words only: pip's own lines (its conflict notices name the pair and have
+    # their own reading, a note where the projects say the pair works).
+    text = "\n".join(line for line in text.splitlines() if _PIP_LINE.search(line) is None)
+    if not text or _FAILED_WORDS.search(text) is None:
+        return None
+    for match in _KERAS_NAMED.finditer(text):
+        version = match.group("version")
+        start = text.rfind("\n", 0, match.start()) + 1
+        before = text[max(start, match.start() - 80) : match.start()]
+        said = text[start : text.find("\n", match.end()) % (len(text) + 1)].strip()
+        if _MOVED_TO.search(before) is not None:
+            why = (
+                f"The text names keras {version} as the release to move Keras to (`{said}`): "
+                "the Keras installed is of another release than the code or TensorFlow needs."
+            )
+        else:
+            off = _keras_off(m, version)
+            if off is None:
+                continue
+            why = f"The text names keras {version} (`{said}`) beside {off}."
+        matched = causes.software.keras_match_fix(m)
+        return causes.finding(
+            f"explain.{causes.software.KERAS_VERSION}",
+            Severity.WARNING,
+            causes.software.KERAS_VERSION,
+            f"A Keras of another release than the code or TensorFlow (keras {version}, the "
+            "user's words)",
+            why + " No line the program printed says more; `pip show tensorflow keras` "
+            "shows the pair installed.",
+            Fix(
+                f"Check which Keras the code and TensorFlow need (the text names keras "
+                f"{version}). {matched.text}",
+                matched.commands,
+            ),
+        )
+    return None
+
+
+def _keras_off(m: Machine, version: str) -> Optional[str]:
+    """How keras ``version`` does not go with the TensorFlow the log shows, in words: outside
+    TensorFlow's declared keras range, or a standalone Keras whose companion-table row asks
+    for another TensorFlow; None where it goes with it or nothing says."""
+    if m.tf is None:
+        return None
+    declared = m.declared_range("keras")
+    if declared:
+        if spec_contains(version, declared) is not False:
+            return None
+        return f"TensorFlow {m.tf.version}, which declares keras{declared}"
+    table = m.companion_table.standalone_keras
+    own = table.row_of(version) if table is not None else None
+    if own is None or own.admits(m.tf.version):
+        return None
+    return (
+        f"TensorFlow {m.tf.version}, and keras {own.release} works with tensorflow{own.tensorflow}"
+    )
+
+
+#: The last standalone Keras with its own backends (keras/backend/tensorflow_backend.py):
+#: 2.4.0 replaced them with tf.keras (https://github.com/keras-team/keras/releases/tag/2.4.0).
+_MULTI_BACKEND_LAST = (2, 3)
+#: Multi-backend Keras' import banner (keras/backend/__init__.py to 2.2, load_backend.py in
+#: 2.3: ``sys.stderr.write('Using TensorFlow backend.\n')``), alone on its line.
+_BANNER = re.compile(r"^Using TensorFlow backend\.?[ \t]*\r?$", re.MULTILINE)
+#: Multi-backend Keras' own backend files, as a frame's module names them.
+_MULTI_BACKEND_MODULES = ("keras.backend.tensorflow_backend", "keras.backend.load_backend")
+
+
+def multi_backend_keras_finding(
+    text: str, tracebacks: Sequence[Traceback], m: Machine
+) -> Optional[Finding]:
+    """Multi-backend Keras (2.0 to 2.3: a frame of its backend files, or its import banner)
+    beside a TensorFlow that no multi-backend release works with (the companion table's
+    standalone_keras rows), where the log shows a failure: that Keras is of another release
+    than the TensorFlow, whatever the exception says. An error where the failing traceback
+    runs through its backend, else a warning."""
+    table = m.companion_table.standalone_keras
+    if m.tf is None or table is None:
+        return None
+    failures = [tb for tb in tracebacks if not tb.ignored and tb.name not in _ON_PURPOSE]
+    if not failures:
+        return None
+    rows = [r for r in table.releases if version_key(r.release)[:2] <= _MULTI_BACKEND_LAST]
+    if not rows or any(r.admits(m.tf.version) for r in rows):
+        return None
+    framed = next(
+        (
+            f
+            for tb in failures
+            for f in tb.frames
+            if origin_of(f.path).module in _MULTI_BACKEND_MODULES and origin_of(f.path).installed
+        ),
+        None,
+    )
+    if framed is None and _BANNER.search(text) is None:
+        return None
+    shown = (
+        f"its frame {framed.path}"
+        if framed is not None
+        else "its banner 'Using TensorFlow backend.'"
+    )
+    ranges = ", ".join(f"keras {r.release}: tensorflow{r.tensorflow}" for r in rows)
+    return causes.finding(
+        f"explain.{causes.software.KERAS_VERSION}",
+        Severity.ERROR if framed is not None else Severity.WARNING,
+        causes.software.KERAS_VERSION,
+        f"Multi-backend Keras (2.0 to 2.3) runs beside TensorFlow {m.tf.version}, which no "
+        "release of it works with",
+        f"The log shows multi-backend Keras ({shown}) and TensorFlow {m.tf.version}. Its "
+        f"releases work with these TensorFlow releases only ({ranges}; the companion table), "
+        "so the failure comes from a Keras of another release than the TensorFlow.",
+        causes.software.keras_match_fix(m),
+    )
+
+
+#: Python refusing the arguments Keras passes an optimizer's get_updates: multi-backend Keras
+#: up to 2.0.6 calls ``get_updates(params, constraints, loss)``, 2.0.7 on ``get_updates(loss,
+#: params)`` (https://github.com/keras-team/keras/releases/tag/2.0.7; TensorFlow 1.2's
+#: tf.contrib.keras Optimizer documents the older one). One argument too many: Keras 2.0.6 or
+#: older calling code written for 2.0.7 on; one too few: the reverse.
+_GET_UPDATES = re.compile(
+    r"get_updates\(\) (?:takes (?:exactly )?(?P<takes>\d) (?:positional )?arguments? "
+    r"(?:\((?P<given>\d) given\)|but (?P<given3>\d) were given)"
+    r"|missing (?P<missing>\d) required positional arguments?)"
+)
+#: The first release with the newer call, as the companion table's rows number the line.
+_GET_UPDATES_RELEASE = "2.0.7"
+
+
+def keras_get_updates_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A custom optimizer whose get_updates takes the other multi-backend Keras signature
+    than the installed Keras calls it with (:data:`_GET_UPDATES`): the code and the Keras are
+    of releases on either side of 2.0.7. Keras' own frames or none; not a frame of
+    TensorFlow's own copy."""
+    for tb in tracebacks:
+        match = _GET_UPDATES.search(tb.message)
+        if match is None or tb.ignored or tb.type != "TypeError":
+            continue
+        if any(origin_of(f.path).dist == "tensorflow" for f in tb.frames):
+            continue
+        given = match.group("given") or match.group("given3")
+        newer_code = given is not None and int(given) > int(match.group("takes"))
+        matched = causes.software.keras_match_fix(m)
+        if newer_code:
+            said = (
+                f"The code's optimizer defines get_updates(loss, params), the signature Keras "
+                f"{_GET_UPDATES_RELEASE} brought, and the installed Keras is older: it calls "
+                "get_updates(params, constraints, loss)."
+            )
+            fix = Fix(
+                f"Install keras {_GET_UPDATES_RELEASE} or later, in step with the TensorFlow "
+                f"beside it. {matched.text}",
+                matched.commands,
+            )
+        else:
+            said = (
+                "The code's optimizer defines get_updates(params, constraints, loss), the "
+                f"signature of Keras before {_GET_UPDATES_RELEASE}, and the installed Keras "
+                "calls get_updates(loss, params)."
+            )
+            fix = Fix(
+                "Define the optimizer's method as get_updates(self, loss, params) (the "
+                f"signature of Keras {_GET_UPDATES_RELEASE} on), or run the code with the Keras "
+                "release it was written for (its requirements name it).",
+                ("pip show keras",),
+            )
+        return [
+            causes.finding(
+                f"explain.{causes.software.KERAS_VERSION}",
+                Severity.ERROR,
+                causes.software.KERAS_VERSION,
+                "An optimizer's get_updates written for another Keras release than the one "
+                "installed",
+                f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+                fix,
+            )
+        ]
+    return []
+
+
+#: The training arguments Keras 2.0 renamed (Keras 1 name to Keras 2 name), as its release
+#: notes list them (https://github.com/keras-team/keras/releases/tag/2.0.0: "The nb_epoch
+#: argument has been renamed epochs everywhere", samples_per_epoch to steps_per_epoch,
+#: nb_val_samples to validation_steps, val_samples to steps).
+_KERAS2_RENAMED = {
+    "nb_epoch": "epochs",
+    "samples_per_epoch": "steps_per_epoch",
+    "nb_val_samples": "validation_steps",
+    "val_samples": "steps",
+}
+_TRAINING_KEYWORD = re.compile(
+    r"\b(?P<func>fit|fit_generator|evaluate_generator|predict_generator|evaluate|predict)\(\) "
+    r"got an unexpected keyword argument '(?P<arg>\w+)'"
+)
+
+
+def keras_training_argument_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A model's training method refusing an argument of the other side of Keras 2.0's
+    renames (:data:`_KERAS2_RENAMED`): a Keras 1 name refused is Keras 1 code under a later
+    Keras; a Keras 2 name refused is Keras 2 code under Keras 1."""
+    old_of = {new: old for old, new in _KERAS2_RENAMED.items()}
+    for tb in tracebacks:
+        match = _TRAINING_KEYWORD.search(tb.message)
+        if match is None or tb.ignored or tb.type != "TypeError":
+            continue
+        func, argument = match.group("func"), match.group("arg")
+        if argument in _KERAS2_RENAMED:
+            newer = _KERAS2_RENAMED[argument]
+            said = (
+                f"`{argument}` is Keras 1's name, which Keras 2.0 renamed `{newer}`: the code "
+                "was written for Keras 1 and runs under a later Keras."
+            )
+            fix = Fix(
+                f"Pass `{newer}=` where the code passes `{argument}=` to {func}() (Keras 2.0's "
+                "rename; the Keras that raised this takes only the new name).",
+                (f'grep -rn "{argument}" --include=*.py .',),
+            )
+        elif argument in old_of:
+            said = (
+                f"`{argument}` is Keras 2's name for Keras 1's `{old_of[argument]}`: the code "
+                "was written for Keras 2 and the installed Keras is 1.x."
+            )
+            matched = causes.software.keras_match_fix(m)
+            fix = Fix(
+                f"Install Keras 2, in step with the TensorFlow beside it. {matched.text}",
+                matched.commands,
+            )
+        else:
+            continue
+        return [
+            causes.finding(
+                f"explain.{causes.software.KERAS_VERSION}",
+                Severity.ERROR,
+                causes.software.KERAS_VERSION,
+                f"{func}() refuses `{argument}`: code and Keras on either side of Keras 2.0's "
+                "renames",
+                f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+                fix,
+            )
+        ]
+    return []
