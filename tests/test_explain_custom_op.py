@@ -115,6 +115,36 @@ def test_the_framework_library_by_another_name_is_tensorflows_link_flags(
     assert named in fix and "-l:libtensorflow_framework.so.N" in fix and FLAGS in fix
 
 
+def test_apples_linker_refusing_the_gnu_l_colon_form_names_the_macos_flag() -> None:
+    text = (
+        "tensorflow version: 1.14.0\n"
+        "ld: library not found for -l:libtensorflow_framework.1.dylib\n"
+        "clang: error: linker command failed with exit code 1 (use -v to see invocation)\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == CAUSE
+    fix = fix_text(top)
+    assert "-l:libtensorflow_framework.1.dylib" in fix and "-ltensorflow_framework.N" in fix
+    assert "1.15" in fix
+
+
+def test_apples_linker_refusing_the_form_under_a_later_release_is_the_build_script() -> None:
+    text = (
+        "tensorflow version: 2.4.1\nld: library not found for -l:libtensorflow_framework.2.dylib\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "project's own build script" in fix and "1.14" not in fix
+
+
+def test_apples_linker_missing_the_plain_name_is_the_link_flags() -> None:
+    top = top_error(explained("ld: library not found for -ltensorflow_framework\n"))
+    assert top.cause == CAUSE and "-ltensorflow_framework" in fix_text(top)
+
+
+def test_apples_linker_missing_another_library_is_not_a_custom_op() -> None:
+    assert CAUSE not in _causes("ld: library not found for -lomp\n")
+
+
 def test_the_c_library_unlinked_is_not_a_custom_op() -> None:
     assert CAUSE not in _causes("/usr/bin/ld: cannot find -ltensorflow\n")
 
@@ -131,6 +161,29 @@ def test_an_op_outside_site_packages_missing_a_symbol_is_rebuilt() -> None:
     top = top_error(explained(line + "\n"))
     assert top.cause == CAUSE
     assert FLAGS in fix_text(top) and "build script was written for" in fix_text(top)
+
+
+def test_a_symbol_of_another_abseil_release_says_other_headers_not_the_link() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: /home/user/proj/build/"
+        "_grid_ops.so: undefined symbol: _ZN10tensorflow6StatusC1ENS_5error4CodeEN4absl12lts_"
+        "2021032411string_viewE"
+    )
+    top = top_error(explained(line + "\n"))
+    assert top.cause == CAUSE
+    fix = fix_text(top)
+    assert "absl::lts_20210324" in fix and "another TensorFlow release" in fix
+    assert "not linked against TensorFlow's framework library" not in fix
+
+
+def test_a_macos_op_library_ending_in_dylib_is_rebuilt() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: dlopen(/Users/u/src/build/"
+        "libzero_out.dylib, 0x0006): symbol not found in flat namespace "
+        "'__ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb'"
+    )
+    top = top_error(explained(line + "\n"))
+    assert top.cause == CAUSE and "libzero_out.dylib" in fix_text(top)
 
 
 def test_an_installed_op_package_the_table_does_not_know_stays_a_published_add_on() -> None:

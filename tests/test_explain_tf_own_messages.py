@@ -99,6 +99,9 @@ def _causes(text: str) -> set[str]:
         pytest.param("CaseFoldUTF8", "tensorflow_text", id="tf-text"),
         pytest.param("Addons>ImageProjectiveTransformV2", "tensorflow_addons", id="tf-addons"),
         pytest.param("IO>KafkaReadableInit", "tensorflow_io", id="tf-io"),
+        pytest.param("WordpieceTokenizeWithOffsets", "tensorflow_text", id="tf-text-wordpiece"),
+        pytest.param("SentencepieceTokenizeOp", "tensorflow_text", id="tf-text-sentencepiece"),
+        pytest.param("SentencepieceEncodeSparse", "tf_sentencepiece", id="tf-sentencepiece"),
     ],
 )
 def test_an_add_on_op_is_told_to_import_the_package_that_registers_it(
@@ -151,6 +154,48 @@ def test_the_tflite_converter_without_select_tf_ops() -> None:
     assert top.cause == "op-not-registered"
     fix = fix_text(top)
     assert "SELECT_TF_OPS" in fix and "`ExtractImagePatches`" in fix and "float32" in fix
+
+
+def test_an_unregistered_sentencepiece_op_of_neither_table_is_no_add_on() -> None:
+    # TensorFlow Text's and tf_sentencepiece's op names are listed whole: a name of the same
+    # prefix that neither registers is not told to import either.
+    text = (
+        "NotFoundError: Op type not registered 'SentencepieceFooBar' in binary running on h. "
+        f"{_TF_HINT}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    assert "import tensorflow_text" not in fix_text(top)
+    assert "import tf_sentencepiece" not in fix_text(top)
+
+
+_UNRESOLVED = (
+    "Traceback (most recent call last):\n"
+    '  File "detect.py", line 40, in <module>\n'
+    "    interpreter.allocate_tensors()\n"
+    "RuntimeError: Encountered unresolved custom op: {op}.Node number 0 ({op}) failed to "
+    "prepare.\n"
+)
+
+
+def test_the_edge_tpus_custom_op_without_its_delegate() -> None:
+    top = top_error(explained(_UNRESOLVED.format(op="edgetpu-custom-op")))
+    assert top.cause == "op-not-registered" and top.severity.value == "error"
+    fix = fix_text(top)
+    assert "load_delegate('libedgetpu.so.1')" in fix and "Edge TPU" in fix
+
+
+def test_a_flex_op_left_unresolved_is_the_flex_delegate() -> None:
+    top = top_error(explained(_UNRESOLVED.format(op="FlexRFFT")))
+    assert top.cause == "op-not-registered" and "Flex delegate" in fix_text(top)
+
+
+def test_another_custom_op_is_registered_or_converted_with_select_tf_ops() -> None:
+    top = top_error(explained(_UNRESOLVED.format(op="RandomStandardNormal")))
+    assert top.cause == "op-not-registered"
+    fix = fix_text(top)
+    assert "`RandomStandardNormal`" in fix and "AddCustom" in fix and "SELECT_TF_OPS" in fix
+    assert "edgetpu" not in fix
 
 
 def test_the_converters_other_refusals_are_not_this_one() -> None:

@@ -2391,6 +2391,27 @@ _FRAMEWORK_SENTENCE = (
 )
 
 
+#: Abseil's LTS releases put every name in an inline namespace named by the release
+#: (absl::lts_20230125, mangled "4absl12lts_20230125"; lts_2020_02_25 before 2020's change of
+#: form): absl/base/options.h, ABSL_OPTION_INLINE_NAMESPACE_NAME. TensorFlow's headers carry
+#: the Abseil of their own release, so a missing symbol naming one says which headers an op
+#: was compiled against.
+_ABSL_LTS = re.compile(r"4absl1[24]lts_(\d{4}_?\d{2}_?\d{2})")
+
+
+def _absl_sentence(symbol: str) -> str:
+    """What an Abseil release namespace in the missing symbol says, or ""."""
+    found = _ABSL_LTS.search(symbol)
+    if found is None:
+        return ""
+    return (
+        f" The missing symbol names Abseil's release namespace (absl::lts_{found.group(1)}), "
+        "which TensorFlow's headers fix per release: the op was compiled against the headers "
+        "of another TensorFlow release than the installed one, which no link or ABI flag "
+        "mends."
+    )
+
+
 def custom_op_fix(library: str, symbol: str, installed: Optional[str] = None) -> Fix:
     """A project's own op library (built by its script, or shipped prebuilt) that misses one
     of TensorFlow's C++ symbols: rebuilt against the installed TensorFlow with its flags
@@ -2399,8 +2420,10 @@ def custom_op_fix(library: str, symbol: str, installed: Optional[str] = None) ->
     what = library or "The op library tf.load_op_library loads"
     abi = cxx_abi_of(symbol)
     # Releases before 1.4 have no framework library to link.
+    absl = _absl_sentence(symbol)
     framework = (
         abi is None
+        and not absl
         and _TF_NAMESPACE.search(symbol) is not None
         and (installed is None or version_key(installed)[:2] >= (1, 4))
     )
@@ -2409,6 +2432,7 @@ def custom_op_fix(library: str, symbol: str, installed: Optional[str] = None) ->
         "other flags than the installed one."
         + (_abi_sentence(abi, "it") if installed is None else "")
         + (_FRAMEWORK_SENTENCE if framework else "")
+        + absl
         + " Rebuild it against the installed TensorFlow with the compile and link flags it "
         "reports (they carry its -D_GLIBCXX_USE_CXX11_ABI value: a build script that sets "
         "_GLIBCXX_USE_CXX11_ABI itself must use TensorFlow's), then run again; or install "
@@ -2497,6 +2521,32 @@ def custom_op_link_fix(library: Optional[str], installed: Optional[str]) -> Fix:
         "(tf.sysconfig.get_link_flags(): that directory (-L) and its library, "
         "-l:libtensorflow_framework.so.N), not the name the build script writes, or install "
         "the TensorFlow release the project's build was written for.",
+        (TF_OP_FLAGS_COMMAND,),
+    )
+
+
+def custom_op_macos_link_fix(flag: Optional[str], installed: Optional[str]) -> Fix:
+    """A project's own op linked on macOS by a framework library flag Apple's linker refuses
+    (``flag``: the -l flag shown; ``installed``: the release the log shows). Apple's ld has no
+    GNU -l:FILE form; tf.sysconfig.get_link_flags() gives macOS -ltensorflow_framework.N
+    (https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/python/platform/sysconfig.py),
+    where TensorFlow 1.14's gave the -l: form (https://github.com/horovod/horovod/issues/1468:
+    mended in 1.15)."""
+    if flag is None or not flag.startswith("-l:"):
+        return custom_op_link_fix(flag, installed)
+    old = installed is None or version_key(installed)[:2] < (1, 15)
+    return Fix(
+        f"Apple's linker has no GNU ld -l:FILE form, so {flag} never resolves on macOS. Link "
+        "TensorFlow's framework library as -ltensorflow_framework.N (N: the release's major) "
+        "with -L and TensorFlow's own directory, the flags tf.sysconfig.get_link_flags() "
+        "prints on macOS"
+        + (
+            " from TensorFlow 1.15 on; TensorFlow 1.14's printed the -l: form itself, so a "
+            "build that takes its flags (Horovod's, a custom op's setup.py) needs TensorFlow "
+            "1.15 or later, or that flag written into the build instead."
+            if old
+            else "; the -l: flag comes from the project's own build script: change it there."
+        ),
         (TF_OP_FLAGS_COMMAND,),
     )
 
@@ -3446,6 +3496,47 @@ def tflite_select_ops_fix(op: Optional[str]) -> Fix:
         "the op is one TFLite has builtins for (Conv2D, MatMul, Mul, ResizeBilinear), the "
         "dtype is what it lacks: a model built under the mixed_float16 policy computes in "
         "float16; rebuild it under float32, copy the weights over, and convert that.",
+    )
+
+
+#: The custom op name edgetpu_compiler gives the subgraph it compiles for the Edge TPU: only
+#: the Edge TPU delegate (libedgetpu) runs it (https://coral.ai/docs/edgetpu/tflite-python/).
+EDGETPU_CUSTOM_OP = "edgetpu-custom-op"
+#: The prefix of the custom code a Select TensorFlow op carries in a TFLite model
+#: (tensorflow/lite/util.h: kFlexCustomCodePrefix, IsFlexOp).
+FLEX_OP_PREFIX = "Flex"
+
+
+def tflite_custom_op_fix(op: Optional[str]) -> Fix:
+    """A TFLite model's custom op that the interpreter's op resolver does not register: the
+    Edge TPU delegate for the Edge TPU's op, the Flex delegate for a Select TensorFlow op,
+    else the op's kernel registered (or the model converted with Select TensorFlow ops)."""
+    if op == EDGETPU_CUSTOM_OP:
+        return Fix(
+            "The model was compiled for the Edge TPU: edgetpu_compiler puts the subgraph it "
+            f"maps to the accelerator into one custom op, {op}, which only the Edge TPU "
+            "delegate runs. Create the interpreter with that delegate (tflite_runtime's or "
+            "tf.lite's Interpreter(model_path, experimental_delegates=[load_delegate("
+            "'libedgetpu.so.1')]); libedgetpu.1.dylib on macOS, edgetpu.dll on Windows) with "
+            "the Edge TPU runtime installed and the device attached, or run the model's "
+            "version that was not compiled for the Edge TPU on the CPU.",
+            ("python3 -m pip show tflite-runtime",),
+        )
+    if op is not None and op.startswith(FLEX_OP_PREFIX):
+        return tflite_flex_fix()
+    what = f"`{op}`" if op else "a custom op"
+    # The guide to TFLite custom operators: a custom op runs only where its kernel is
+    # registered with the interpreter's resolver (AddCustom); a TensorFlow op the converter
+    # wrote as a custom op (allow_custom_ops) is run instead by Select TF ops' Flex delegate.
+    return Fix(
+        f"The model holds {what}, which the interpreter's op resolver does not register: "
+        "TFLite runs a custom op only where its kernel is registered with the interpreter "
+        "before it is built (the C++ OpResolver's AddCustom, or the library or delegate that "
+        "provides the op: MediaPipe's, a vendor's). Where the op is a TensorFlow op the "
+        "converter kept as a custom op (converter.allow_custom_ops = True), convert the model "
+        "with Select TensorFlow ops instead (converter.target_spec.supported_ops = "
+        "[tf.lite.OpsSet.TFLITE_BUILTINS, tf.lite.OpsSet.SELECT_TF_OPS]) and run it where the "
+        "Flex delegate is linked (TensorFlow's tf.lite.Interpreter).",
     )
 
 

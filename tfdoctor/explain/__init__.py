@@ -3995,6 +3995,11 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return cause, causes.software.custom_op_compile_fix(_group(hits, "header"), plugin)
     if "horovod-extension-crash-frame" in ids:
         return cause, causes.software.horovod_compiler_fix(m, r.tf_version)
+    if "framework-library-not-found-apple-ld" in ids:
+        linked = _group(hits, "library")
+        return cause, causes.software.custom_op_macos_link_fix(
+            f"-l{linked}" if linked else None, r.tf_version
+        )
     if "framework-library-not-linked" in ids:
         linked = _group(hits, "library")
         return cause, causes.software.custom_op_link_fix(
@@ -5304,6 +5309,11 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     if any(h.signature.id == "tflite-converter-op-unsupported" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_select_ops_fix(
             _group(hits, "op")
+        )
+    custom = next((h for h in hits if h.signature.id == "tflite-unresolved-custom-op"), None)
+    if custom is not None:
+        return causes.software.OP_NOT_REGISTERED, causes.software.tflite_custom_op_fix(
+            _group([custom], "op")
         )
     if all(TFLITE_WORDS in h.signature.tags for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_runtime_fix()
