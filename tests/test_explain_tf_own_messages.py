@@ -198,6 +198,33 @@ def test_another_custom_op_is_registered_or_converted_with_select_tf_ops() -> No
     assert "edgetpu" not in fix
 
 
+_TOCO = (
+    "tensorflow.lite.python.convert.ConverterError: TOCO failed. See console for info.\n"
+    "Some of the operators in the model are not supported by the standard TensorFlow Lite "
+    "runtime{extra}. If you have a custom implementation for them you can disable this error "
+    "with --allow_custom_ops, or by setting allow_custom_ops=True when calling "
+    "tf.lite.TFLiteConverter(). Here is a list of builtin operators you are using: ADD, "
+    "CONV_2D. Here is a list of operators for which you will need custom implementations: "
+    "{ops}.\n"
+)
+
+
+def test_tocos_refusal_of_tensorflow_ops_is_select_tf_ops() -> None:
+    top = top_error(explained(_TOCO.format(extra="", ops="Mfcc, AudioSpectrogram")))
+    assert top.cause == "op-not-registered"
+    fix = fix_text(top)
+    assert "SELECT_TF_OPS" in fix and "`Mfcc`" in fix
+
+
+def test_tocos_refusal_with_select_tf_ops_on_is_no_tensorflow_op() -> None:
+    text = _TOCO.format(extra=" and are not recognized by TensorFlow", ops="Addons>Resampler")
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    fix = fix_text(top)
+    assert "`Addons>Resampler` is no TensorFlow op" in fix and "AddCustom" in fix
+    assert "supported_ops" not in fix
+
+
 def test_the_converters_other_refusals_are_not_this_one() -> None:
     text = "error: 'tf.Conv2D' op is not supported on the GPU delegate; falling back to the CPU\n"
     assert "op-not-registered" not in _causes(text)

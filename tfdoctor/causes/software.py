@@ -3540,6 +3540,20 @@ def tflite_custom_op_fix(op: Optional[str]) -> Fix:
     )
 
 
+def tflite_unknown_op_fix(op: Optional[str]) -> Fix:
+    """The TFLite converter, Select TensorFlow ops allowed, meeting an op that is neither a
+    TFLite builtin nor a TensorFlow op (TOCO's "and are not recognized by TensorFlow"): an
+    add-on's op, which only a custom op registered in the runtime can run."""
+    what = f"`{op}`" if op else "the ops it lists"
+    return Fix(
+        f"Select TensorFlow ops were allowed, and {what} is no TensorFlow op either: an op an "
+        "add-on library registered (its name usually says which, Addons>... TensorFlow "
+        "Addons'). Replace it in the model with TensorFlow's own ops before converting, or "
+        "convert with converter.allow_custom_ops = True and register a TFLite kernel of that "
+        "op with the interpreter that runs the model (the C++ OpResolver's AddCustom).",
+    )
+
+
 def edgetpu_runtime_fix() -> Fix:
     """The Edge TPU runtime and the TFLite interpreter of one Coral release."""
     return Fix(

@@ -5303,10 +5303,25 @@ def _library_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     return causes.software.LIBRARY_PIN_CONFLICTS, causes.software.library_pin_fix(m)
 
 
+#: TOCO's words where Select TensorFlow ops were allowed and an op is no TensorFlow op either
+#: (tensorflow/lite/toco/tflite/export.cc).
+_TOCO_UNRECOGNIZED = "and are not recognized by TensorFlow"
+#: The TFLite converters refusing an op they have no builtin for: MLIR's, and TOCO's before it.
+_CONVERTER_REFUSALS = frozenset({"tflite-converter-op-unsupported", "toco-op-unsupported"})
+
+
 def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tflite-flex-delegate-missing" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_flex_fix()
-    if any(h.signature.id == "tflite-converter-op-unsupported" for h in hits):
+    if any(
+        h.signature.id == "toco-op-unsupported" and _TOCO_UNRECOGNIZED in line
+        for h in hits
+        for _, line in h.citations
+    ):
+        return causes.software.OP_NOT_REGISTERED, causes.software.tflite_unknown_op_fix(
+            _group(hits, "op")
+        )
+    if any(h.signature.id in _CONVERTER_REFUSALS for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_select_ops_fix(
             _group(hits, "op")
         )
