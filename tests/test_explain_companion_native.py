@@ -104,6 +104,37 @@ def test_python_names_the_extension_and_the_procedure_is_missing() -> None:
     assert "Visual C++" not in fix_text(top)
 
 
+def test_a_package_opening_its_own_dll_through_ctypes_is_that_packages() -> None:
+    site = "C:\\Users\\me\\Anaconda3\\lib"
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\work\\train.py", line 3, in <module>\n'
+        "    import lightgbm\n"
+        f'  File "{site}\\site-packages\\lightgbm\\basic.py", line 33, in <module>\n'
+        "    _LIB = _load_lib()\n"
+        f'  File "{site}\\ctypes\\__init__.py", line 348, in __init__\n'
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "OSError: [WinError 126] The specified module could not be found\n"
+    )
+    report = explained(text)
+    top = top_error(report)
+    assert top.cause == "native-library-unresolved" and "lightgbm" in fix_text(top)
+    assert all(f.cause != "msvc-runtime-missing" for f in report.findings)
+
+
+def test_tensorflows_own_module_unfound_keeps_its_runtime_fix() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\env\\lib\\site-packages\\tensorflow\\python\\platform\\'
+        'self_check.py", line 50, in preload_check\n'
+        "    ctypes.WinDLL(build_info.msvcp_dll_name)\n"
+        '  File "C:\\Python38\\lib\\ctypes\\__init__.py", line 373, in __init__\n'
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "OSError: [WinError 126] The specified module could not be found\n"
+    )
+    assert top_error(explained(text)).cause == "msvc-runtime-missing"
+
+
 def test_tensorflows_own_dll_keeps_its_runtime_fix() -> None:
     text = (
         "Traceback (most recent call last):\n"

@@ -64,10 +64,16 @@ def test_an_error_inside_tensorflows_headers_is_the_compiler_or_its_standard() -
     assert "C++ standard" in fix and "gcc --version" in fix
 
 
-def test_a_plugin_compiled_as_it_runs_names_the_compiler() -> None:
-    text = (
-        'Setting up TensorFlow plugin "fused_bias_act.cu": Preprocessing... Compiling... Failed!\n'
-    )
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Setting up TensorFlow plugin "fused_bias_act.cu": Preprocessing... Compiling... Failed!\n',
+        "RuntimeError: NVCC returned an error. See below for full command line and output log:"
+        "\n\nnvcc --gpu-architecture=sm_75 fused_bias_act.cu --shared\n",
+    ],
+    ids=["progress", "traceback-only"],
+)
+def test_a_plugin_compiled_as_it_runs_names_the_compiler(text: str) -> None:
     top = top_error(explained(text))
     assert top.cause == CAUSE
     fix = fix_text(top)

@@ -3574,6 +3574,10 @@ def _conda_build_library(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
 _DLL_REFUSED = re.compile(
     r"DLL load failed(?: while importing (?P<module>\w+))?"
     r"|Module use of python\d+(?:_d)?\.dll conflicts"
+    # ERROR_MOD_NOT_FOUND as ctypes (and Python 3.8+'s os.add_dll_directory loads) raise it
+    # for a DLL a package opens itself (LightGBM's lib_lightgbm.dll through ctypes.CDLL):
+    # https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--0-499-
+    r"|\[WinError 126\]"
 )
 #: A package's own raise of an ImportError whose words follow on lines of their own.
 _RERAISED = re.compile(r"^\s*raise ImportError\(\w+\)\s*$")
@@ -3990,7 +3994,7 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     TensorFlow: the step the log shows failing says which flags to take from it."""
     ids = {h.signature.id for h in hits}
     cause = causes.software.CUSTOM_OP_BUILD_MISMATCH
-    plugin = "tf-plugin-setup-failed" in ids
+    plugin = bool(ids & {"tf-plugin-setup-failed", "tf-plugin-nvcc-failed"})
     if ids & {"custom-op-header-missing", "custom-op-header-error"}:
         return cause, causes.software.custom_op_compile_fix(_group(hits, "header"), plugin)
     if "horovod-extension-crash-frame" in ids:
