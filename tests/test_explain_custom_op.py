@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.causes.software import global_function_name
 
 CAUSE = "custom-op-build-mismatch"
 FLAGS = "tf.sysconfig.get_compile_flags()"
@@ -25,6 +26,13 @@ _LOADER = (
 
 def _causes(text: str) -> set[str]:
     return {f.cause for f in explained(text).findings}
+
+
+def _own_op_fix(line: str) -> str:
+    """The fix of the log line ``line``, whose top error is asserted to be this cause."""
+    top = top_error(explained(line + "\n"))
+    assert top.cause == CAUSE
+    return fix_text(top)
 
 
 # --- compiling: TensorFlow's headers -----------------------------------------------------------
@@ -175,11 +183,58 @@ def test_a_symbol_of_another_abseil_release_says_other_headers_not_the_link() ->
         "_grid_ops.so: undefined symbol: _ZN10tensorflow6StatusC1ENS_5error4CodeEN4absl12lts_"
         "2021032411string_viewE"
     )
-    top = top_error(explained(line + "\n"))
-    assert top.cause == CAUSE
-    fix = fix_text(top)
+    fix = _own_op_fix(line)
     assert "absl::lts_20210324" in fix and "another TensorFlow release" in fix
     assert "not linked against TensorFlow's framework library" not in fix
+
+
+@pytest.mark.parametrize(
+    ("symbol", "since"),
+    [("__cudaPushCallConfiguration", "9.2"), ("__cudaRegisterFatBinaryEnd", "10.1")],
+)
+def test_an_ops_cuda_runtime_entry_missing_is_one_toolkit_for_both(symbol: str, since: str) -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: /home/user/pointnet2/tf_ops/"
+        f"sampling/tf_sampling_so.so: undefined symbol: {symbol}"
+    )
+    fix = _own_op_fix(line)
+    assert f"CUDA {since} or later" in fix and "-lcudart" in fix and "nvcc --version" in fix
+
+
+def test_an_ops_own_function_missing_is_an_object_left_out_of_the_link() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: /home/user/pointnet2/tf_ops/"
+        "grouping/tf_grouping_so.so: undefined symbol: _Z20query_ball_point_gpuiiiifiPKfS0_PiS1_"
+    )
+    fix = _own_op_fix(line)
+    assert "`query_ball_point_gpu`" in fix and ".cu.o" in fix
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # An installed package's library: its release, not a project's build.
+        "tensorflow.python.framework.errors_impl.NotFoundError: /usr/lib/python3/dist-packages/"
+        "somepkg/_ops.so: undefined symbol: _Z20query_ball_point_gpuiiiifiPKfS0_PiS1_",
+        # Not tf.load_op_library's words: another program's loader.
+        "ImportError: /home/user/proj/_ext.so: undefined symbol: __cudaPushCallConfiguration",
+        # A namespaced symbol is not the project's global function.
+        "tensorflow.python.framework.errors_impl.NotFoundError: /home/user/proj/_ops.so: "
+        "undefined symbol: _ZN2cv3Mat10deallocateEv",
+    ],
+    ids=["installed", "not-tensorflow", "namespaced"],
+)
+def test_other_missing_symbols_are_not_an_unlinked_part(line: str) -> None:
+    hits = [f for f in explained(line + "\n").findings if f.cause == CAUSE]
+    assert not any(".cu.o" in fix_text(f) or "-lcudart" in fix_text(f) for f in hits)
+
+
+def test_global_function_names_are_read_from_their_length() -> None:
+    assert global_function_name("_Z20query_ball_point_gpuiiiifiPKfS0_PiS1_") == (
+        "query_ball_point_gpu"
+    )
+    assert global_function_name("_Z5abc") is None
+    assert global_function_name("_ZN10tensorflow6TensorD1Ev") is None
 
 
 def test_a_macos_op_library_ending_in_dylib_is_rebuilt() -> None:
@@ -188,8 +243,7 @@ def test_a_macos_op_library_ending_in_dylib_is_rebuilt() -> None:
         "libzero_out.dylib, 0x0006): symbol not found in flat namespace "
         "'__ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb'"
     )
-    top = top_error(explained(line + "\n"))
-    assert top.cause == CAUSE and "libzero_out.dylib" in fix_text(top)
+    assert "libzero_out.dylib" in _own_op_fix(line)
 
 
 def test_an_installed_op_package_the_table_does_not_know_stays_a_published_add_on() -> None:

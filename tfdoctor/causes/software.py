@@ -2525,6 +2525,55 @@ def custom_op_link_fix(library: Optional[str], installed: Optional[str]) -> Fix:
     )
 
 
+#: A mangled function of the global namespace: _Z, its name's length, the name.
+_GLOBAL_FUNCTION = re.compile(r"^_Z(?P<length>[1-9]\d{0,2})(?P<rest>[A-Za-z_]\w*)$")
+
+
+def global_function_name(symbol: str) -> Optional[str]:
+    """The name of a mangled function of the global namespace (``_Z21query_ball_point_gpuii``:
+    ``query_ball_point_gpu``; the Itanium C++ ABI's <source-name>, its length first), or
+    None for any other symbol."""
+    found = _GLOBAL_FUNCTION.match(symbol)
+    if found is None:
+        return None
+    length, rest = int(found.group("length")), found.group("rest")
+    return rest[:length] if len(rest) >= length else None
+
+
+def custom_op_cudart_fix(library: Optional[str], symbol: str) -> Fix:
+    """A project's CUDA op whose host code, from a newer nvcc, calls an entry point the CUDA
+    runtime it links lacks (``symbol``: __cudaPushCallConfiguration from CUDA 9.2,
+    __cudaRegisterFatBinaryEnd from 10.1, clang's Cuda.cpp): one toolkit for both."""
+    what = library or "The op library"
+    since = "10.1" if symbol == "__cudaRegisterFatBinaryEnd" else "9.2"
+    return Fix(
+        f"{what} was compiled by an nvcc of CUDA {since} or later, whose code calls {symbol} "
+        "in the CUDA runtime, but it is linked with (or loads) an older libcudart, or none. "
+        "Compile its .cu files and link the library with one CUDA toolkit: that toolkit's "
+        "nvcc, and -L<its lib64> -lcudart on the link line (the build script's CUDA path), "
+        "the toolkit of the CUDA release the installed TensorFlow is built for; then "
+        "rebuild the op.",
+        ("nvcc --version", TF_OP_FLAGS_COMMAND),
+    )
+
+
+def custom_op_unlinked_fix(library: Optional[str], symbol: str) -> Fix:
+    """A project's op library missing a function of its own (``symbol``, of the global
+    namespace): the object that defines it, the CUDA kernels' nvcc output as a rule, left out
+    of its link."""
+    what = library or "The op library"
+    name = global_function_name(symbol)
+    shown = f"`{name}` ({symbol})" if name else symbol
+    return Fix(
+        f"{what} lacks {shown}, a function of the project's own code: the object that "
+        "defines it was left out of the library's link. In an op with CUDA kernels that is "
+        "the .cu.o nvcc compiles (an nvcc step that failed or was skipped, or a link line "
+        "without it): rebuild the op with every object on the link line, after its nvcc "
+        "step has run without errors, using the flags the installed TensorFlow reports.",
+        ("nvcc --version", TF_OP_FLAGS_COMMAND),
+    )
+
+
 def custom_op_macos_link_fix(flag: Optional[str], installed: Optional[str]) -> Fix:
     """A project's own op linked on macOS by a framework library flag Apple's linker refuses
     (``flag``: the -l flag shown; ``installed``: the release the log shows). Apple's ld has no

@@ -3999,6 +3999,14 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return cause, causes.software.custom_op_compile_fix(_group(hits, "header"), plugin)
     if "horovod-extension-crash-frame" in ids:
         return cause, causes.software.horovod_compiler_fix(m, r.tf_version)
+    if "op-library-cuda-runtime-symbol" in ids:
+        return cause, causes.software.custom_op_cudart_fix(
+            _group(hits, "library"), _group(hits, "symbol") or ""
+        )
+    if "op-library-own-symbol" in ids:
+        return cause, causes.software.custom_op_unlinked_fix(
+            _group(hits, "library"), _group(hits, "symbol") or ""
+        )
     if "framework-library-not-found-apple-ld" in ids:
         linked = _group(hits, "library")
         return cause, causes.software.custom_op_macos_link_fix(
