@@ -201,6 +201,36 @@ def test_an_ops_cuda_runtime_entry_missing_is_one_toolkit_for_both(symbol: str, 
     assert f"CUDA {since} or later" in fix and "-lcudart" in fix and "nvcc --version" in fix
 
 
+_CUDA_UNFOUND = (
+    "Traceback (most recent call last):\n"
+    '  File "{caller}", line 12, in <module>\n'
+    "    _mod = tf.load_op_library(path)\n"
+    '  File "/home/user/.venv/lib/python3.6/site-packages/tensorflow/python/framework/'
+    'load_library.py", line 60, in load_op_library\n'
+    "    lib_handle = py_tf.TF_LoadLibrary(library_filename)\n"
+    "tensorflow.python.framework.errors_impl.NotFoundError: libcudart.so.9.0: cannot open "
+    "shared object file: No such file or directory\n"
+)
+
+
+def test_an_ops_cuda_release_unfound_is_rebuilt_with_the_toolkit_here() -> None:
+    fix = _own_op_fix(_CUDA_UNFOUND.format(caller="/home/user/pointnet2/tf_ops/sampling/x.py"))
+    assert "libcudart.so.9.0" in fix and "nvcc --version" in fix
+
+
+def test_a_published_packages_ops_linking_an_unfound_cuda_is_its_release() -> None:
+    caller = "/home/user/.venv/lib/python3.6/site-packages/tensorflow_io/python/ops/__init__.py"
+    top = top_error(explained(_CUDA_UNFOUND.format(caller=caller)))
+    assert top.cause == "companion-mismatch"
+
+
+def test_tensorflows_own_cuda_unfound_at_import_is_not_an_op() -> None:
+    text = (
+        "ImportError: libcudart.so.9.0: cannot open shared object file: No such file or directory\n"
+    )
+    assert CAUSE not in _causes(text)
+
+
 def test_an_ops_own_function_missing_is_an_object_left_out_of_the_link() -> None:
     line = (
         "tensorflow.python.framework.errors_impl.NotFoundError: /home/user/pointnet2/tf_ops/"

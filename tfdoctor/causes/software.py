@@ -2557,6 +2557,21 @@ def custom_op_cudart_fix(library: Optional[str], symbol: str) -> Fix:
     )
 
 
+def custom_op_cuda_unfound_fix(library: str) -> Fix:
+    """A project's op library linking a CUDA library (``library``, its soname) the loader
+    does not find: the op rebuilt with the CUDA toolkit here, the one TensorFlow uses."""
+    what = library or "a CUDA library"
+    return Fix(
+        f"The op library tf.load_op_library loads links {what}, a CUDA release the loader "
+        "does not find here: the op was built against another CUDA toolkit than the one "
+        "this machine has (or the installed TensorFlow uses). Rebuild the op with the "
+        "toolkit installed here (its nvcc, -L<its lib64> -lcudart) and TensorFlow's flags, "
+        "or install that CUDA release's libraries and put their directory on "
+        "LD_LIBRARY_PATH.",
+        ("nvcc --version", "ldconfig -p | grep libcudart", TF_OP_FLAGS_COMMAND),
+    )
+
+
 def custom_op_unlinked_fix(library: Optional[str], symbol: str) -> Fix:
     """A project's op library missing a function of its own (``symbol``, of the global
     namespace): the object that defines it, the CUDA kernels' nvcc output as a rule, left out

@@ -3999,6 +3999,15 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return cause, causes.software.custom_op_compile_fix(_group(hits, "header"), plugin)
     if "horovod-extension-crash-frame" in ids:
         return cause, causes.software.horovod_compiler_fix(m, r.tf_version)
+    if "op-library-cuda-unfound" in ids:
+        library = _group(hits, "library") or ""
+        package = installed_package(r.op_loader) if r.op_loader else None
+        dist = distribution_of(package) if package else None
+        if dist:
+            # A published package's ops, built for another CUDA (its release for another
+            # TensorFlow): its release for the installed one.
+            return causes.software.COMPANION_MISMATCH, causes.software.companion_fix(m, dist)
+        return cause, causes.software.custom_op_cuda_unfound_fix(library)
     if "op-library-cuda-runtime-symbol" in ids:
         return cause, causes.software.custom_op_cudart_fix(
             _group(hits, "library"), _group(hits, "symbol") or ""
