@@ -139,6 +139,23 @@ def test_a_core_op_of_a_newer_release_is_not_read_as_contrib() -> None:
     assert top.cause == "op-not-registered" and "tensorflow.contrib" not in fix_text(top)
 
 
+@pytest.mark.parametrize(
+    ("registry", "op", "package"),
+    [
+        ("{'SentencepieceOp'}", "SentencepieceOp", "tensorflow_text"),
+        ("set([u'Addons>Resampler'])", "Addons>Resampler", "tensorflow_addons"),
+    ],
+    ids=["py3-set", "py2-set"],
+)
+def test_tf_hubs_loader_of_tf1_modules_words_it_too(registry: str, op: str, package: str) -> None:
+    text = (
+        f"RuntimeError: Graph ops missing from the python registry ({registry}) are also absent "
+        "from the c++ registry.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered" and f"import {package}" in fix_text(top)
+
+
 def test_tensorflow_1s_graph_importer_words_it_too() -> None:
     top = top_error(explained("ValueError: No op named ClipByValue in defined operations.\n"))
     assert top.cause == "op-not-registered"
