@@ -3730,6 +3730,20 @@ def _library_owner(library: str) -> str:
 #: package's libtensorflow_framework.
 _TF_C_LIBRARY = re.compile(r"(?:^|[/\\])libtensorflow(?:\.so(?:\.\d+){0,3}|(?:\.\d+){0,3}\.dylib)$")
 
+#: The loader refusing a program as it starts (dyld's own prefix, glibc's ld.so's words), not a
+#: module loaded later by dlopen (whose failure Python or TensorFlow raises).
+_PROGRAM_START = re.compile(
+    r"^\s*dyld(?:\[\d+\])?: Library not loaded|error while loading shared libraries"
+)
+
+
+def _framework_at_start(library: str, hits: Sequence[Hits]) -> bool:
+    """TensorFlow's framework library unfound as a program starts, not as Python loads a
+    module: a program of the C API, whose archive holds it beside libtensorflow."""
+    cited = (line for h in hits for _, line in h.citations)
+    return bool(_TF_FRAMEWORK.search(library)) and any(map(_PROGRAM_START.search, cited))
+
+
 #: TensorFlow's own shared library, by the major its soname carries (macOS: the major before
 #: .dylib, as get_link_flags' -ltensorflow_framework.N names it).
 #: The unversioned name (libtensorflow_framework.so) is the one of the wheels before
@@ -3907,7 +3921,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     # "Library not loaded" is dyld's (macOS) wording.
     dyld = any(h.signature.id == "dylib-not-loaded" for h in hits)
     macos = r.os == "macos" or dyld or bool(library and library.endswith(".dylib"))
-    if library and _TF_C_LIBRARY.search(library):
+    if library and (_TF_C_LIBRARY.search(library) or _framework_at_start(library, hits)):
         # The C library itself unfound (undefined symbols are read above): a program of the
         # C API (or a binding over it) started where the loader does not look.
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_library_unfound_fix(
