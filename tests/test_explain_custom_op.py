@@ -231,6 +231,47 @@ def test_tensorflows_own_cuda_unfound_at_import_is_not_an_op() -> None:
     assert CAUSE not in _causes(text)
 
 
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        (
+            "tensorflow.python.framework.errors_impl.NotFoundError: C:\\Users\\u\\proj\\"
+            "build\\roi_pooling.so not found",
+            "Windows did not load",
+        ),
+        (
+            "tensorflow.python.framework.errors_impl.NotFoundError: ./build/roi_pooling.so: "
+            "cannot open shared object file: No such file or directory",
+            "does not exist",
+        ),
+    ],
+    ids=["windows", "linux-unbuilt"],
+)
+def test_a_projects_op_library_not_loaded_is_built_here(line: str, words: str) -> None:
+    fix = _own_op_fix(line)
+    assert "roi_pooling.so" in fix and words in fix and "tf.sysconfig" in fix
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A companion's library in site-packages stays the companion's.
+        "tensorflow.python.framework.errors_impl.NotFoundError: C:\\venv\\Lib\\site-packages"
+        "\\tensorflow_io\\python\\ops\\libtensorflow_io.so not found",
+        # A library the op links, named by its soname: not the op's own file.
+        "tensorflow.python.framework.errors_impl.NotFoundError: libfoo.so.1: cannot open "
+        "shared object file: No such file or directory",
+        # TensorFlow's dso_loader on Windows, not tf.load_op_library.
+        "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found",
+    ],
+    ids=["companion", "soname", "dso-loader"],
+)
+def test_other_libraries_not_loaded_are_not_an_unbuilt_op(line: str) -> None:
+    hits = [f for f in explained(line + "\n").findings if f.cause == CAUSE]
+    assert not any("Windows did not load" in fix_text(f) for f in hits)
+    assert not any("does not exist" in fix_text(f) for f in hits)
+
+
 def test_an_ops_own_function_missing_is_an_object_left_out_of_the_link() -> None:
     line = (
         "tensorflow.python.framework.errors_impl.NotFoundError: /home/user/pointnet2/tf_ops/"

@@ -2572,6 +2572,35 @@ def custom_op_cuda_unfound_fix(library: str) -> Fix:
     )
 
 
+def custom_op_unbuilt_fix(library: Optional[str]) -> Fix:
+    """A project's own op library that is not where the code loads it: built first."""
+    what = library or "The op library"
+    return Fix(
+        f"{what} does not exist: the project's op was not built on this machine (its build "
+        "step, a Makefile or compile script, was not run or failed), or the code loads it "
+        "from another directory than the build writes to. Run the project's build of its "
+        "ops against the installed TensorFlow (with the flags tf.sysconfig reports), check "
+        "that step ends without errors, and that the file appears where the code loads it.",
+        (TF_OP_FLAGS_COMMAND,),
+    )
+
+
+def custom_op_windows_fix(library: Optional[str]) -> Fix:
+    """A project's own op library Windows did not load (TensorFlow words every LoadLibraryExW
+    failure "<file> not found"): there, built on and for Windows, its DLLs found."""
+    what = library or "The op library"
+    return Fix(
+        f"Windows did not load {what}; TensorFlow says 'not found' whatever Windows' reason: "
+        "the file is not there (the op was never built on this machine), it was built on "
+        "another system (a .so compiled on Linux does not load on Windows), or a DLL it "
+        "links (TensorFlow's _pywrap_tensorflow_internal, CUDA's) is not found. Build the op "
+        "on this machine against the installed TensorFlow (MSVC, with the include directory "
+        "and library tf.sysconfig reports) and check it exists where the code loads it, or "
+        "run the project on Linux or WSL2, where its build scripts were written for.",
+        (TF_OP_FLAGS_COMMAND,),
+    )
+
+
 def custom_op_unlinked_fix(library: Optional[str], symbol: str) -> Fix:
     """A project's op library missing a function of its own (``symbol``, of the global
     namespace): the object that defines it, the CUDA kernels' nvcc output as a rule, left out

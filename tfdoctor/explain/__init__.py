@@ -4022,6 +4022,10 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
             # TensorFlow): its release for the installed one.
             return causes.software.COMPANION_MISMATCH, causes.software.companion_fix(m, dist)
         return cause, causes.software.custom_op_cuda_unfound_fix(library)
+    if "op-library-unbuilt" in ids:
+        return cause, causes.software.custom_op_unbuilt_fix(_group(hits, "library"))
+    if "op-library-windows-unloaded" in ids:
+        return cause, causes.software.custom_op_windows_fix(_group(hits, "library"))
     if "op-library-cuda-runtime-symbol" in ids:
         return cause, causes.software.custom_op_cudart_fix(
             _group(hits, "library"), _group(hits, "symbol") or ""
