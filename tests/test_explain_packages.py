@@ -1523,6 +1523,31 @@ def test_a_tflite_operator_newer_than_the_runtime_asks_for_the_converters_releas
         assert found.fix is not None and "runtime of the converter's release" in found.fix.text
 
 
+@pytest.mark.parametrize(
+    ("text", "method"),
+    [
+        (
+            "Didn't find op for builtin opcode 'PAD' version '1'. An older version of this "
+            "builtin might be supported. Are you using an old TFLite binary with a newer model?"
+            "\nFailed to get registration from op code PAD\n",
+            "AddPad()",
+        ),
+        ("Failed to get registration from op code DEPTHWISE_CONV_2D\n", "AddDepthwiseConv2D()"),
+        (
+            "ValueError: Didn't find op for builtin opcode 'EXPAND_DIMS' version '1'\n",
+            "AddExpandDims()",
+        ),
+    ],
+    ids=["micro-both", "micro-registration", "first-version"],
+)
+def test_an_operators_first_version_unfound_is_the_resolver_not_the_runtime(
+    text: str, method: str
+) -> None:
+    found = _one(_explain(text), "op-not-registered")
+    assert found.fix is not None and method in found.fix.text
+    assert "runtime of the converter's release" not in found.fix.text
+
+
 def test_keras_3s_refusal_retyped_without_backticks_still_names_the_keras_2_library() -> None:
     message = (
         "ValueError: Only instances of keras.Layer can be added to a Sequential model. Received: "

@@ -3440,6 +3440,26 @@ def tflite_runtime_fix() -> Fix:
     )
 
 
+def tflite_resolver_fix(op: Optional[str]) -> Fix:
+    """A TFLite operator the interpreter's op resolver has no kernel for, at its first version
+    or in TFLite Micro's words: the operator added to the resolver the program builds
+    (MicroMutableOpResolver's Add methods, tflite-micro's micro_mutable_op_resolver.h)."""
+    what = op or "the operator the error names"
+    method = (
+        "Add" + "".join(p if p[:1].isdigit() else p[:1] + p[1:].lower() for p in op.split("_"))
+        if op
+        else "its Add method"
+    )
+    return Fix(
+        f"The op resolver the program builds has no kernel registered for {what}: TFLite "
+        "Micro's MicroMutableOpResolver (and a selective build's resolver) registers only the "
+        f"operators the code adds. Add it where the resolver is set up ({method}(), and raise "
+        "the operator count of MicroMutableOpResolver<N> to match), or use the "
+        "AllOpsResolver where memory allows; no newer converter wrote it, so the runtime's "
+        "release is not the fault.",
+    )
+
+
 def converter_older_fix(m: Machine, dist: str) -> Fix:
     """A model converter (``dist``) older than the TensorFlow that wrote the model: a newer
     converter, with the installed TensorFlow held where it is known, or the model exported by

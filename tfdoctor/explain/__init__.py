@@ -5342,6 +5342,9 @@ def _library_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     return causes.software.LIBRARY_PIN_CONFLICTS, causes.software.library_pin_fix(m)
 
 
+#: The TFLite op resolver's words for an operator's first version, which every runtime that has
+#: the operator knows (lite/core/api/op_resolver.cc).
+_FIRST_OP_VERSION = re.compile(r"Didn't find op for builtin opcode '\w+' version '1'")
 #: TOCO's words where Select TensorFlow ops were allowed and an op is no TensorFlow op either
 #: (tensorflow/lite/toco/tflite/export.cc).
 _TOCO_UNRECOGNIZED = "and are not recognized by TensorFlow"
@@ -5368,6 +5371,14 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     if custom is not None:
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_custom_op_fix(
             _group([custom], "op")
+        )
+    if any(h.signature.id == "tflite-micro-registration-missing" for h in hits) or any(
+        _FIRST_OP_VERSION.search(line) for h in hits for _, line in h.citations
+    ):
+        # Version 1 is every builtin's first: no converter newer than the runtime wrote it,
+        # the resolver the program built lacks the operator.
+        return causes.software.OP_NOT_REGISTERED, causes.software.tflite_resolver_fix(
+            _group(hits, "op")
         )
     if all(TFLITE_WORDS in h.signature.tags for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_runtime_fix()
