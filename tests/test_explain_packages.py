@@ -1512,6 +1512,27 @@ def test_a_distribution_the_tables_do_not_know_is_not_called_pure_python() -> No
     assert "pure Python" not in texts
 
 
+@pytest.mark.parametrize("prefix", ["/opt/homebrew", "/usr/local"])
+def test_a_homebrew_library_dyld_misses_names_its_formula(prefix: str) -> None:
+    ext = "/Users/u/venv/lib/python3.9/site-packages/h5py/_errors.cpython-39-darwin.so"
+    log = (
+        f"ImportError: dlopen({ext}, 0x0002): Library not loaded: {prefix}/opt/hdf5/lib/"
+        "libhdf5.310.dylib\n"
+        f"  Referenced from: <5D8A7D9C-1B0A-3D2E-9C3B-111111111111> {ext}\n"
+        f"  Reason: tried: '{prefix}/opt/hdf5/lib/libhdf5.310.dylib' (no such file)\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "brew install hdf5" in fix and "libhdf5.310.dylib" in fix
+
+
+def test_a_library_outside_homebrews_links_keeps_dylds_tools() -> None:
+    log = "dyld: Library not loaded: /usr/local/lib/libgomp.1.dylib\n"
+    fix = fix_text(top_error(explained(log)))
+    assert "brew install" not in fix and "otool -L" in fix
+
+
 def test_a_tflite_operator_newer_than_the_runtime_asks_for_the_converters_release() -> None:
     for line in (
         "ValueError: Didn't find op for builtin opcode 'RESIZE_NEAREST_NEIGHBOR' version '3'\n",

@@ -1303,6 +1303,14 @@ def other_python_dll_fix(
     )
 
 
+#: A library in a Homebrew formula's opt link (/usr/local on Intel Macs, /opt/homebrew on
+#: Apple silicon): the formula and the file.
+_HOMEBREW_OPT = re.compile(
+    r"^(?P<opt>(?:/usr/local|/opt/homebrew)/opt/(?P<formula>[\w@.+-]{1,80}))/lib/"
+    r"(?:[^\s/]{1,200}/){0,3}(?P<file>[^\s/]{1,200}\.dylib)$"
+)
+
+
 def native_library_fix(
     library: Optional[str],
     macos: bool = False,
@@ -1332,6 +1340,21 @@ def native_library_fix(
                 "dumpbin /dependents PATH\\TO\\THE\\EXTENSION.pyd",
                 *msvc_fix().commands,
             ),
+        )
+    brewed = _HOMEBREW_OPT.match(library or "")
+    if macos and brewed is not None:
+        # Homebrew links each installed formula's keg at <prefix>/opt/<formula>
+        # (https://docs.brew.sh/Formula-Cookbook#variables-for-directory-locations): a file
+        # built against it names the formula in the path it asks dyld for.
+        formula, file = brewed.group("formula"), brewed.group("file")
+        return Fix(
+            f"{file} is Homebrew's {formula} (the path names its opt/{formula} link), which "
+            "the file that needs it was built against: the formula is not installed, or is "
+            "installed at another release than the library's name says (a versioned name, "
+            f"{file}, changes with the formula's major). Install it (`brew install {formula}`), "
+            "or reinstall the package that needs it in a build made against the release "
+            "installed.",
+            (f"brew install {formula}", f"ls {brewed.group('opt')}/lib"),
         )
     if macos:
         return Fix(
