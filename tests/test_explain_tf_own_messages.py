@@ -116,6 +116,28 @@ def test_an_add_on_op_is_told_to_import_the_package_that_registers_it(
     assert f"import {package}" in fix_text(top)
 
 
+def test_an_add_on_op_unregistered_in_tensorflow_serving_is_a_model_server_build() -> None:
+    text = (
+        "2023-01-01 10:00:00.000000: E tensorflow_serving/util/retrier.cc:37] Loading "
+        "servable: {name: bert version: 1} failed: NOT_FOUND: Op type not registered "
+        f"'CaseFoldUTF8' in binary running on 3f2a. {_TF_HINT}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    fix = fix_text(top)
+    assert "tensorflow-text" in fix and "model server built with" in fix
+    assert "import tensorflow_text" not in fix
+
+
+def test_an_op_unregistered_under_tensorflow_java_is_loaded_as_a_library() -> None:
+    text = (
+        'Exception in thread "main" org.tensorflow.exceptions.TFNotFoundException: Op type not '
+        f"registered 'SentencepieceOp' in binary running on mac.local. {_TF_HINT}\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "TensorFlow.loadLibrary" in fix and "import tensorflow_text" not in fix
+
+
 def test_a_contrib_op_is_told_to_touch_its_contrib_module_first() -> None:
     text = (
         "NotFoundError: Op type not registered 'ImageProjectiveTransform' in binary running on "

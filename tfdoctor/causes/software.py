@@ -3780,10 +3780,47 @@ CONTRIB_OPS: Mapping[str, str] = {
 }
 
 
-def op_not_registered_fix(m: Machine, op: Optional[str]) -> Fix:
+#: The hosts of TensorFlow that are no Python process, where an import cannot register an op:
+#: TensorFlow Serving links ops when its model server is built
+#: (https://www.tensorflow.org/tfx/serving/custom_op); a program of the C API loads an op
+#: library with TF_LoadLibrary (tensorflow/c/c_api.h), TensorFlow Java with
+#: TensorFlow.loadLibrary.
+SERVING_HOST = "serving"
+NATIVE_HOST = "native"
+
+
+def _hosted_op_fix(op: Optional[str], dist: Optional[str], host: str) -> Fix:
+    """An op no library of a non-Python host (``host``) registered: the host given the
+    library that registers it (``dist``'s, where known)."""
+    what = f"`{op}`" if op else "The op"
+    owner = f" is an op of {dist}, and" if dist else ""
+    if host == SERVING_HOST:
+        return Fix(
+            f"{what}{owner} is not linked into this TensorFlow Serving model server, and no "
+            "Python import reaches it: serve the model with a model server built with the "
+            "library that registers the op (TensorFlow Serving's guide to custom ops builds "
+            "tensorflow_model_server with it as a dependency; some add-ons publish such a "
+            "build), at the TensorFlow release the model was saved with; or, where the op is "
+            "a newer TensorFlow's, a model server of that release or later.",
+            ("tensorflow_model_server --version",),
+        )
+    return Fix(
+        f"{what}{owner} is not registered in this process, which is no Python program (an "
+        "import does not reach it): load the op library that registers it before the model "
+        "is loaded (TF_LoadLibrary in the C API, TensorFlow.loadLibrary in TensorFlow Java; "
+        "a Python package's op libraries are its .so files, built for one TensorFlow "
+        "release), or, where the op is a newer TensorFlow's, a TensorFlow library of the "
+        "release that saved the model.",
+    )
+
+
+def op_not_registered_fix(m: Machine, op: Optional[str], host: str = "") -> Fix:
     """Load the library that registers ``op`` (the module table names add-on ops; a module of
     tf.contrib registers some of 1.x's), else the TensorFlow that saved the model: the two
-    explanations, the one the op's name supports first."""
+    explanations, the one the op's name supports first. ``host``: where the log shows a
+    process that no Python import reaches (:data:`SERVING_HOST`, :data:`NATIVE_HOST`)."""
+    if host:
+        return _hosted_op_fix(op, modules().op_library(op) if op else None, host)
     contrib = CONTRIB_OPS.get(op or "")
     if contrib is not None:
         return Fix(

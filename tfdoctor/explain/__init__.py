@@ -5385,7 +5385,28 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     op = _group(hits, "op")
     if any(h.signature.id == "graph-attr-not-in-op" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(op)
-    return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(m, op)
+    return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(
+        m, op, _op_host(hits)
+    )
+
+
+#: TensorFlow Serving's own words and paths (its loader's "Loading servable", the
+#: tensorflow_serving/ sources it logs from).
+_SERVING_WORDS = re.compile(r"tensorflow_serving/|Loading servable|servable version \{")
+#: TensorFlow Java's exceptions (org.tensorflow.TensorFlowException, and the newer
+#: org.tensorflow.exceptions.TFNotFoundException).
+_JAVA_WORDS = re.compile(r"\borg\.tensorflow\.(?:exceptions\.)?\w*Exception\b")
+
+
+def _op_host(hits: Sequence[Hits]) -> str:
+    """The process an unregistered op was asked of, where its cited line shows one no Python
+    import reaches: TensorFlow Serving's model server, TensorFlow Java; "" otherwise."""
+    lines = [line for h in hits for _, line in h.citations]
+    if any(map(_SERVING_WORDS.search, lines)):
+        return causes.software.SERVING_HOST
+    if any(map(_JAVA_WORDS.search, lines)):
+        return causes.software.NATIVE_HOST
+    return ""
 
 
 #: The Python release a distribution's package or path names (python3.8-venv,
