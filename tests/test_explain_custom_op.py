@@ -89,6 +89,21 @@ def test_a_plugin_compiled_as_it_runs_names_the_compiler(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "line",
+    [
+        "tf_ops/sampling/tf_sampling.cpp:24:37: error: 'class tensorflow::shape_inference::"
+        "InferenceContext' has no member named 'MakeShape'",
+        "/home/u/proj/ops/roi.cu.cc:40:5: error: no matching function for call to "
+        "\u2018tensorflow::OpKernelContext::allocate_output(int)\u2019",
+    ],
+    ids=["ascii-quotes", "utf8-quotes"],
+)
+def test_an_ops_own_source_refused_for_tensorflows_api_is_the_release(line: str) -> None:
+    fix = _own_op_fix(line)
+    assert FLAGS in fix and "release the project's build was written for" in fix
+
+
+@pytest.mark.parametrize(
     "text",
     [
         # Another program's use of nsync (onnxruntime's mutex), not TensorFlow's headers.
@@ -99,8 +114,10 @@ def test_a_plugin_compiled_as_it_runs_names_the_compiler(text: str) -> None:
         'Setting up TensorFlow plugin "upfirdn_2d.cu": Preprocessing... Loading... Done.\n',
         # A source checkout of TensorFlow built with Bazel, not the wheel's headers.
         "external/org_tensorflow/tensorflow/core/platform/env.h:12:3: error: expected ';'\n",
+        # TensorFlow's own source, built by Bazel: not a project's op.
+        "tensorflow/core/kernels/foo_op.cc:12:3: error: 'tensorflow::Bar' has not been declared\n",
     ],
-    ids=["onnxruntime-nsync", "own-header", "plugin-done", "bazel-tree"],
+    ids=["onnxruntime-nsync", "own-header", "plugin-done", "bazel-tree", "tensorflow-source"],
 )
 def test_other_compilations_are_not_a_custom_op(text: str) -> None:
     assert CAUSE not in _causes(text)

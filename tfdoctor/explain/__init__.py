@@ -4009,7 +4009,7 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     ids = {h.signature.id for h in hits}
     cause = causes.software.CUSTOM_OP_BUILD_MISMATCH
     plugin = bool(ids & {"tf-plugin-setup-failed", "tf-plugin-nvcc-failed"})
-    if ids & {"custom-op-header-missing", "custom-op-header-error"}:
+    if ids & {"custom-op-header-missing", "custom-op-header-error", "custom-op-source-api-error"}:
         return cause, causes.software.custom_op_compile_fix(_group(hits, "header"), plugin)
     if "horovod-extension-crash-frame" in ids:
         return cause, causes.software.horovod_compiler_fix(m, r.tf_version)
