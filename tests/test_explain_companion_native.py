@@ -63,6 +63,41 @@ def test_a_c_symbol_in_a_companion_is_left_to_the_loader_reading() -> None:
     assert top_error(explained(text)).cause == "native-library-unresolved"
 
 
+@pytest.mark.parametrize(
+    ("line", "tool"),
+    [
+        (
+            "ImportError: /opt/venv/lib/python3.8/site-packages/reverb/libpybind.so: "
+            "undefined symbol: PyUnicode_AsUTF8",
+            "ldd",
+        ),
+        (
+            "ImportError: dlopen(/Users/u/venv/lib/python3.8/site-packages/grpc/_cython/"
+            "cygrpc.cpython-38-darwin.so, 2): Symbol not found: _PyCMethod_New",
+            "otool -L",
+        ),
+    ],
+    ids=["glibc", "dyld"],
+)
+def test_a_python_c_api_symbol_missing_is_an_extension_for_another_python(
+    line: str, tool: str
+) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "Python's C API" in fix and "another Python release" in fix and tool in fix
+
+
+def test_dylds_missing_symbol_of_another_library_names_otool() -> None:
+    line = (
+        "ImportError: dlopen(/Users/u/venv/lib/python3.9/site-packages/h5py/defs.cpython-39-"
+        "darwin.so, 0x0002): symbol not found in flat namespace '_H5Pset_fapl_ros3'"
+    )
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "native-library-unresolved"
+    assert "_H5Pset_fapl_ros3" in fix_text(top) and "Python's C API" not in fix_text(top)
+
+
 def test_abseil_namespaces_and_the_lines_they_date() -> None:
     assert absl_lts_lines("_ZN4absl14lts_2020_09_234Cord7PrependEv") == ("2020_09_23", ("2.5",))
     assert absl_lts_lines("_ZN4absl12lts_202308024CordD1Ev") == ("20230802", ())

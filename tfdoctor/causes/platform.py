@@ -1408,6 +1408,11 @@ def native_library_fix(
     )
 
 
+#: A function or object of Python's C API (PyUnicode_AsUTF8, PyCMethod_New; dyld prefixes C
+#: names with an underscore): https://docs.python.org/3/c-api/stable.html
+_PYTHON_C_API = re.compile(r"^_?_?Py[A-Z]\w*$")
+
+
 def undefined_symbol_fix(
     library: str, symbol: str, package: Optional[str], required: Optional[str] = None
 ) -> Fix:
@@ -1432,6 +1437,21 @@ def undefined_symbol_fix(
     )
     if required:
         owner = f"Or {owner}"
+    if _PYTHON_C_API.match(symbol):
+        # A symbol of Python's C API that the running interpreter lacks: the extension was
+        # compiled against another Python release's headers.
+        provider = (
+            f"{symbol} is of Python's C API, which the Python running it does not define: "
+            f"{library} was built for another Python release (the cpython-XY tag of an "
+            "extension's file name says which). "
+        )
+    if library.endswith(".dylib") or "-darwin" in library:
+        # dyld's tools: otool -L lists what a Mach-O file links.
+        return Fix(
+            f"{library} needs {symbol or 'a symbol'}, which no library loaded with it defines. "
+            f"{provider}{owner}; otool -L shows which libraries it links, and from where.",
+            (f"otool -L {shlex.quote(library)}", "python3 --version"),
+        )
     return Fix(
         f"{library} needs {symbol or 'a symbol'}, which no library loaded with it defines. "
         f"{provider}{owner}; ldd shows which libraries it links, and from where.",

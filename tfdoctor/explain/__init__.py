@@ -3730,6 +3730,10 @@ def _library_owner(library: str) -> str:
 #: package's libtensorflow_framework.
 _TF_C_LIBRARY = re.compile(r"(?:^|[/\\])libtensorflow(?:\.so(?:\.\d+){0,3}|(?:\.\d+){0,3}\.dylib)$")
 
+#: A library that loaded but needs a symbol no loaded library defines, in glibc's and dyld's
+#: words.
+_LIBRARY_SYMBOL_IDS = frozenset({"library-undefined-symbol", "library-symbol-not-found-dyld"})
+
 #: The loader refusing a program as it starts (dyld's own prefix, glibc's ld.so's words), not a
 #: module loaded later by dlopen (whose failure Python or TensorFlow raises).
 _PROGRAM_START = re.compile(
@@ -3889,7 +3893,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tfjs_binding_fix(
             library, built
         )
-    if any(h.signature.id == "library-undefined-symbol" for h in hits) and library:
+    if library and any(h.signature.id in _LIBRARY_SYMBOL_IDS for h in hits):
         symbol = _group(hits, "symbol") or ""
         if re.match(r"_ZN?K?St(?!3__1)", symbol):  # std::__1 is LLVM's libc++, not libstdc++
             # A symbol of the C++ standard library (namespace std): the libstdc++ loaded is
