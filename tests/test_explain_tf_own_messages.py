@@ -102,6 +102,7 @@ def _causes(text: str) -> set[str]:
         pytest.param("WordpieceTokenizeWithOffsets", "tensorflow_text", id="tf-text-wordpiece"),
         pytest.param("SentencepieceTokenizeOp", "tensorflow_text", id="tf-text-sentencepiece"),
         pytest.param("SentencepieceEncodeSparse", "tf_sentencepiece", id="tf-sentencepiece"),
+        pytest.param("TFRA>CuckooHashTableOfTensors", "tensorflow_recommenders_addons", id="tfra"),
     ],
 )
 def test_an_add_on_op_is_told_to_import_the_package_that_registers_it(
