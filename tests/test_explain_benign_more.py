@@ -220,3 +220,19 @@ def test_colabs_restart_request_with_a_failure_after_it_is_a_warning() -> None:
 def test_colabs_restart_request_alone_is_a_warning() -> None:
     finding = _one(explained(_RESTART), "kernel-restart-needed")
     assert finding.severity is Severity.WARNING
+
+
+# --- a kernel registered for an op the binary does not define --------------------------------
+
+
+def test_kernels_for_unknown_ops_at_start_are_a_note() -> None:
+    # TensorFlow 1.0's Windows wheels: tf.contrib's tensor_forest kernels without their ops.
+    text = "".join(
+        "E c:\\tf_jenkins\\home\\workspace\\release-win\\device\\cpu\\os\\windows\\tensorflow\\"
+        f'core\\framework\\op_kernel.cc:943] OpKernel (\'op: "{op}" device_type: "CPU"\') for '
+        f"unknown op: {op}\n"
+        for op in ("BestSplits", "CountExtremelyRandomStats", "FinishedNodes")
+    )
+    report = explained(text)
+    assert _worst(report).rank <= Severity.INFO.rank
+    assert any(f.id == "explain.benign.kernel-for-unknown-op" for f in report.findings)

@@ -63,6 +63,41 @@ def test_a_c_symbol_in_a_companion_is_left_to_the_loader_reading() -> None:
     assert top_error(explained(text)).cause == "native-library-unresolved"
 
 
+@pytest.mark.parametrize(
+    ("line", "tool"),
+    [
+        (
+            "ImportError: /opt/venv/lib/python3.8/site-packages/reverb/libpybind.so: "
+            "undefined symbol: PyUnicode_AsUTF8",
+            "ldd",
+        ),
+        (
+            "ImportError: dlopen(/Users/u/venv/lib/python3.8/site-packages/grpc/_cython/"
+            "cygrpc.cpython-38-darwin.so, 2): Symbol not found: _PyCMethod_New",
+            "otool -L",
+        ),
+    ],
+    ids=["glibc", "dyld"],
+)
+def test_a_python_c_api_symbol_missing_is_an_extension_for_another_python(
+    line: str, tool: str
+) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "Python's C API" in fix and "another Python release" in fix and tool in fix
+
+
+def test_dylds_missing_symbol_of_another_library_names_otool() -> None:
+    line = (
+        "ImportError: dlopen(/Users/u/venv/lib/python3.9/site-packages/h5py/defs.cpython-39-"
+        "darwin.so, 0x0002): symbol not found in flat namespace '_H5Pset_fapl_ros3'"
+    )
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "native-library-unresolved"
+    assert "_H5Pset_fapl_ros3" in fix_text(top) and "Python's C API" not in fix_text(top)
+
+
 def test_abseil_namespaces_and_the_lines_they_date() -> None:
     assert absl_lts_lines("_ZN4absl14lts_2020_09_234Cord7PrependEv") == ("2020_09_23", ("2.5",))
     assert absl_lts_lines("_ZN4absl12lts_202308024CordD1Ev") == ("20230802", ())
@@ -102,6 +137,37 @@ def test_python_names_the_extension_and_the_procedure_is_missing() -> None:
     assert top.cause == "native-library-unresolved"
     assert "pip uninstall -y opencv-python" in fix_text(top)
     assert "Visual C++" not in fix_text(top)
+
+
+def test_a_package_opening_its_own_dll_through_ctypes_is_that_packages() -> None:
+    site = "C:\\Users\\me\\Anaconda3\\lib"
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\work\\train.py", line 3, in <module>\n'
+        "    import lightgbm\n"
+        f'  File "{site}\\site-packages\\lightgbm\\basic.py", line 33, in <module>\n'
+        "    _LIB = _load_lib()\n"
+        f'  File "{site}\\ctypes\\__init__.py", line 348, in __init__\n'
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "OSError: [WinError 126] The specified module could not be found\n"
+    )
+    report = explained(text)
+    top = top_error(report)
+    assert top.cause == "native-library-unresolved" and "lightgbm" in fix_text(top)
+    assert all(f.cause != "msvc-runtime-missing" for f in report.findings)
+
+
+def test_tensorflows_own_module_unfound_keeps_its_runtime_fix() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\env\\lib\\site-packages\\tensorflow\\python\\platform\\'
+        'self_check.py", line 50, in preload_check\n'
+        "    ctypes.WinDLL(build_info.msvcp_dll_name)\n"
+        '  File "C:\\Python38\\lib\\ctypes\\__init__.py", line 373, in __init__\n'
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "OSError: [WinError 126] The specified module could not be found\n"
+    )
+    assert top_error(explained(text)).cause == "msvc-runtime-missing"
 
 
 def test_tensorflows_own_dll_keeps_its_runtime_fix() -> None:

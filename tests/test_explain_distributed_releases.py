@@ -4,6 +4,7 @@ TensorFlow, Horovod, NCCL, Open MPI, Keras, TF Hub and TensorFlow.js print.
 | Message | Releases | Source |
 | --- | --- | --- |
 | `.../horovod/tensorflow/mpi_lib*.so: undefined symbol: _Z...10tensorflow...` | Horovod | 1, 2 |
+| `dlopen(.../horovod/tensorflow/mpi_lib*.so, 6): Symbol not found: __Z...` | Horovod | 1, 2 |
 | `HorovodVersionMismatchError: Framework tensorflow installed with version X` | 0.21 on | 3 |
 | `Extension horovod.tensorflow has not been built: ... not found` | - | 3 |
 | crash frame `horovod/tensorflow/mpi_lib*.so(+0xN)[0xA]`, gdb's `from ...mpi_lib*.so` | - | 4, 5 |
@@ -78,6 +79,19 @@ def test_horovods_extension_missing_a_tensorflow_symbol_is_rebuilt_against_it() 
     )
     fix = _finding(text, "companion-mismatch")
     assert "HOROVOD_WITH_TENSORFLOW=1" in fix and "--no-cache-dir" in fix and "horovod" in fix
+
+
+def test_horovods_extension_refused_by_macos_dyld_is_rebuilt_against_it() -> None:
+    site = "/Users/u/venv/lib/python3.8/site-packages"
+    text = (
+        "OSError: dlopen("
+        f"{site}/horovod/tensorflow/mpi_lib.cpython-38-darwin.so, 6): Symbol not found: "
+        "__ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb\n"
+        f"  Referenced from: {site}/horovod/tensorflow/mpi_lib.cpython-38-darwin.so\n"
+        f"  Expected in: {site}/tensorflow/libtensorflow_framework.2.dylib\n"
+    )
+    fix = _finding(text, "companion-mismatch")
+    assert "HOROVOD_WITH_TENSORFLOW=1" in fix and "horovod" in fix
 
 
 def test_horovod_installed_without_its_tensorflow_extension() -> None:

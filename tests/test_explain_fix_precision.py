@@ -5,6 +5,8 @@ that the loader's cache does not list yet."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.findings import Finding, Report
 
@@ -166,6 +168,32 @@ def test_the_python_packages_framework_library_is_not_the_c_library() -> None:
     )
     report = explained(text)
     assert all("TensorFlow's C library" not in fix_text(f) for f in report.findings)
+
+
+@pytest.mark.parametrize(
+    ("text", "env"),
+    [
+        (
+            "./label_image: error while loading shared libraries: libtensorflow_framework.so.2: "
+            "cannot open shared object file: No such file or directory\n",
+            "LD_LIBRARY_PATH",
+        ),
+        (
+            "dyld[4242]: Library not loaded: @rpath/libtensorflow_framework.2.dylib\n"
+            "  Referenced from: <0A1B2C3D-0000-1111-2222-333344445555> /Users/u/app/infer\n"
+            "  Reason: tried: '/usr/local/lib/libtensorflow_framework.2.dylib' (no such file)\n",
+            "DYLD_LIBRARY_PATH",
+        ),
+    ],
+    ids=["ld.so", "dyld"],
+)
+def test_the_framework_library_unfound_as_a_program_starts_is_the_c_archives(
+    text: str, env: str
+) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "libtensorflow archive" in fix and env in fix
 
 
 def test_an_io_plugin_library_is_not_the_c_library() -> None:

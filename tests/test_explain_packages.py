@@ -1543,6 +1543,27 @@ def test_a_distribution_the_tables_do_not_know_is_not_called_pure_python() -> No
     assert "pure Python" not in texts
 
 
+@pytest.mark.parametrize("prefix", ["/opt/homebrew", "/usr/local"])
+def test_a_homebrew_library_dyld_misses_names_its_formula(prefix: str) -> None:
+    ext = "/Users/u/venv/lib/python3.9/site-packages/h5py/_errors.cpython-39-darwin.so"
+    log = (
+        f"ImportError: dlopen({ext}, 0x0002): Library not loaded: {prefix}/opt/hdf5/lib/"
+        "libhdf5.310.dylib\n"
+        f"  Referenced from: <5D8A7D9C-1B0A-3D2E-9C3B-111111111111> {ext}\n"
+        f"  Reason: tried: '{prefix}/opt/hdf5/lib/libhdf5.310.dylib' (no such file)\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "brew install hdf5" in fix and "libhdf5.310.dylib" in fix
+
+
+def test_a_library_outside_homebrews_links_keeps_dylds_tools() -> None:
+    log = "dyld: Library not loaded: /usr/local/lib/libgomp.1.dylib\n"
+    fix = fix_text(top_error(explained(log)))
+    assert "brew install" not in fix and "otool -L" in fix
+
+
 def test_a_tflite_operator_newer_than_the_runtime_asks_for_the_converters_release() -> None:
     for line in (
         "ValueError: Didn't find op for builtin opcode 'RESIZE_NEAREST_NEIGHBOR' version '3'\n",
@@ -1552,6 +1573,31 @@ def test_a_tflite_operator_newer_than_the_runtime_asks_for_the_converters_releas
     ):
         found = _one(_explain(line), "op-not-registered")
         assert found.fix is not None and "runtime of the converter's release" in found.fix.text
+
+
+@pytest.mark.parametrize(
+    ("text", "method"),
+    [
+        (
+            "Didn't find op for builtin opcode 'PAD' version '1'. An older version of this "
+            "builtin might be supported. Are you using an old TFLite binary with a newer model?"
+            "\nFailed to get registration from op code PAD\n",
+            "AddPad()",
+        ),
+        ("Failed to get registration from op code DEPTHWISE_CONV_2D\n", "AddDepthwiseConv2D()"),
+        (
+            "ValueError: Didn't find op for builtin opcode 'EXPAND_DIMS' version '1'\n",
+            "AddExpandDims()",
+        ),
+    ],
+    ids=["micro-both", "micro-registration", "first-version"],
+)
+def test_an_operators_first_version_unfound_is_the_resolver_not_the_runtime(
+    text: str, method: str
+) -> None:
+    found = _one(_explain(text), "op-not-registered")
+    assert found.fix is not None and method in found.fix.text
+    assert "runtime of the converter's release" not in found.fix.text
 
 
 def test_keras_3s_refusal_retyped_without_backticks_still_names_the_keras_2_library() -> None:

@@ -101,6 +101,10 @@ def _causes(text: str) -> set[str]:
         pytest.param("CaseFoldUTF8", "tensorflow_text", id="tf-text"),
         pytest.param("Addons>ImageProjectiveTransformV2", "tensorflow_addons", id="tf-addons"),
         pytest.param("IO>KafkaReadableInit", "tensorflow_io", id="tf-io"),
+        pytest.param("WordpieceTokenizeWithOffsets", "tensorflow_text", id="tf-text-wordpiece"),
+        pytest.param("SentencepieceTokenizeOp", "tensorflow_text", id="tf-text-sentencepiece"),
+        pytest.param("SentencepieceEncodeSparse", "tf_sentencepiece", id="tf-sentencepiece"),
+        pytest.param("TFRA>CuckooHashTableOfTensors", "tensorflow_recommenders_addons", id="tfra"),
     ],
 )
 def test_an_add_on_op_is_told_to_import_the_package_that_registers_it(
@@ -113,6 +117,28 @@ def test_an_add_on_op_is_told_to_import_the_package_that_registers_it(
     top = top_error(explained(text))
     assert top.cause == "op-not-registered"
     assert f"import {package}" in fix_text(top)
+
+
+def test_an_add_on_op_unregistered_in_tensorflow_serving_is_a_model_server_build() -> None:
+    text = (
+        "2023-01-01 10:00:00.000000: E tensorflow_serving/util/retrier.cc:37] Loading "
+        "servable: {name: bert version: 1} failed: NOT_FOUND: Op type not registered "
+        f"'CaseFoldUTF8' in binary running on 3f2a. {_TF_HINT}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    fix = fix_text(top)
+    assert "tensorflow-text" in fix and "model server built with" in fix
+    assert "import tensorflow_text" not in fix
+
+
+def test_an_op_unregistered_under_tensorflow_java_is_loaded_as_a_library() -> None:
+    text = (
+        'Exception in thread "main" org.tensorflow.exceptions.TFNotFoundException: Op type not '
+        f"registered 'SentencepieceOp' in binary running on mac.local. {_TF_HINT}\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "TensorFlow.loadLibrary" in fix and "import tensorflow_text" not in fix
 
 
 def test_a_contrib_op_is_told_to_touch_its_contrib_module_first() -> None:
@@ -138,6 +164,23 @@ def test_a_core_op_of_a_newer_release_is_not_read_as_contrib() -> None:
     assert top.cause == "op-not-registered" and "tensorflow.contrib" not in fix_text(top)
 
 
+@pytest.mark.parametrize(
+    ("registry", "op", "package"),
+    [
+        ("{'SentencepieceOp'}", "SentencepieceOp", "tensorflow_text"),
+        ("set([u'Addons>Resampler'])", "Addons>Resampler", "tensorflow_addons"),
+    ],
+    ids=["py3-set", "py2-set"],
+)
+def test_tf_hubs_loader_of_tf1_modules_words_it_too(registry: str, op: str, package: str) -> None:
+    text = (
+        f"RuntimeError: Graph ops missing from the python registry ({registry}) are also absent "
+        "from the c++ registry.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered" and f"import {package}" in fix_text(top)
+
+
 def test_tensorflow_1s_graph_importer_words_it_too() -> None:
     top = top_error(explained("ValueError: No op named ClipByValue in defined operations.\n"))
     assert top.cause == "op-not-registered"
@@ -153,6 +196,75 @@ def test_the_tflite_converter_without_select_tf_ops() -> None:
     assert top.cause == "op-not-registered"
     fix = fix_text(top)
     assert "SELECT_TF_OPS" in fix and "`ExtractImagePatches`" in fix and "float32" in fix
+
+
+def test_an_unregistered_sentencepiece_op_of_neither_table_is_no_add_on() -> None:
+    # TensorFlow Text's and tf_sentencepiece's op names are listed whole: a name of the same
+    # prefix that neither registers is not told to import either.
+    text = (
+        "NotFoundError: Op type not registered 'SentencepieceFooBar' in binary running on h. "
+        f"{_TF_HINT}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    assert "import tensorflow_text" not in fix_text(top)
+    assert "import tf_sentencepiece" not in fix_text(top)
+
+
+_UNRESOLVED = (
+    "Traceback (most recent call last):\n"
+    '  File "detect.py", line 40, in <module>\n'
+    "    interpreter.allocate_tensors()\n"
+    "RuntimeError: Encountered unresolved custom op: {op}.Node number 0 ({op}) failed to "
+    "prepare.\n"
+)
+
+
+def test_the_edge_tpus_custom_op_without_its_delegate() -> None:
+    top = top_error(explained(_UNRESOLVED.format(op="edgetpu-custom-op")))
+    assert top.cause == "op-not-registered" and top.severity.value == "error"
+    fix = fix_text(top)
+    assert "load_delegate('libedgetpu.so.1')" in fix and "Edge TPU" in fix
+
+
+def test_a_flex_op_left_unresolved_is_the_flex_delegate() -> None:
+    top = top_error(explained(_UNRESOLVED.format(op="FlexRFFT")))
+    assert top.cause == "op-not-registered" and "Flex delegate" in fix_text(top)
+
+
+def test_another_custom_op_is_registered_or_converted_with_select_tf_ops() -> None:
+    top = top_error(explained(_UNRESOLVED.format(op="RandomStandardNormal")))
+    assert top.cause == "op-not-registered"
+    fix = fix_text(top)
+    assert "`RandomStandardNormal`" in fix and "AddCustom" in fix and "SELECT_TF_OPS" in fix
+    assert "edgetpu" not in fix
+
+
+_TOCO = (
+    "tensorflow.lite.python.convert.ConverterError: TOCO failed. See console for info.\n"
+    "Some of the operators in the model are not supported by the standard TensorFlow Lite "
+    "runtime{extra}. If you have a custom implementation for them you can disable this error "
+    "with --allow_custom_ops, or by setting allow_custom_ops=True when calling "
+    "tf.lite.TFLiteConverter(). Here is a list of builtin operators you are using: ADD, "
+    "CONV_2D. Here is a list of operators for which you will need custom implementations: "
+    "{ops}.\n"
+)
+
+
+def test_tocos_refusal_of_tensorflow_ops_is_select_tf_ops() -> None:
+    top = top_error(explained(_TOCO.format(extra="", ops="Mfcc, AudioSpectrogram")))
+    assert top.cause == "op-not-registered"
+    fix = fix_text(top)
+    assert "SELECT_TF_OPS" in fix and "`Mfcc`" in fix
+
+
+def test_tocos_refusal_with_select_tf_ops_on_is_no_tensorflow_op() -> None:
+    text = _TOCO.format(extra=" and are not recognized by TensorFlow", ops="Addons>Resampler")
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    fix = fix_text(top)
+    assert "`Addons>Resampler` is no TensorFlow op" in fix and "AddCustom" in fix
+    assert "supported_ops" not in fix
 
 
 def test_the_converters_other_refusals_are_not_this_one() -> None:

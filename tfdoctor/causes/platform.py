@@ -1303,6 +1303,14 @@ def other_python_dll_fix(
     )
 
 
+#: A library in a Homebrew formula's opt link (/usr/local on Intel Macs, /opt/homebrew on
+#: Apple silicon): the formula and the file.
+_HOMEBREW_OPT = re.compile(
+    r"^(?P<opt>(?:/usr/local|/opt/homebrew)/opt/(?P<formula>[\w@.+-]{1,80}))/lib/"
+    r"(?:[^\s/]{1,200}/){0,3}(?P<file>[^\s/]{1,200}\.dylib)$"
+)
+
+
 def native_library_fix(
     library: Optional[str],
     macos: bool = False,
@@ -1332,6 +1340,21 @@ def native_library_fix(
                 "dumpbin /dependents PATH\\TO\\THE\\EXTENSION.pyd",
                 *msvc_fix().commands,
             ),
+        )
+    brewed = _HOMEBREW_OPT.match(library or "")
+    if macos and brewed is not None:
+        # Homebrew links each installed formula's keg at <prefix>/opt/<formula>
+        # (https://docs.brew.sh/Formula-Cookbook#variables-for-directory-locations): a file
+        # built against it names the formula in the path it asks dyld for.
+        formula, file = brewed.group("formula"), brewed.group("file")
+        return Fix(
+            f"{file} is Homebrew's {formula} (the path names its opt/{formula} link), which "
+            "the file that needs it was built against: the formula is not installed, or is "
+            "installed at another release than the library's name says (a versioned name, "
+            f"{file}, changes with the formula's major). Install it (`brew install {formula}`), "
+            "or reinstall the package that needs it in a build made against the release "
+            "installed.",
+            (f"brew install {formula}", f"ls {brewed.group('opt')}/lib"),
         )
     if macos:
         return Fix(
@@ -1385,6 +1408,11 @@ def native_library_fix(
     )
 
 
+#: A function or object of Python's C API (PyUnicode_AsUTF8, PyCMethod_New; dyld prefixes C
+#: names with an underscore): https://docs.python.org/3/c-api/stable.html
+_PYTHON_C_API = re.compile(r"^_?_?Py[A-Z]\w*$")
+
+
 def undefined_symbol_fix(
     library: str, symbol: str, package: Optional[str], required: Optional[str] = None
 ) -> Fix:
@@ -1409,6 +1437,21 @@ def undefined_symbol_fix(
     )
     if required:
         owner = f"Or {owner}"
+    if _PYTHON_C_API.match(symbol):
+        # A symbol of Python's C API that the running interpreter lacks: the extension was
+        # compiled against another Python release's headers.
+        provider = (
+            f"{symbol} is of Python's C API, which the Python running it does not define: "
+            f"{library} was built for another Python release (the cpython-XY tag of an "
+            "extension's file name says which). "
+        )
+    if library.endswith(".dylib") or "-darwin" in library:
+        # dyld's tools: otool -L lists what a Mach-O file links.
+        return Fix(
+            f"{library} needs {symbol or 'a symbol'}, which no library loaded with it defines. "
+            f"{provider}{owner}; otool -L shows which libraries it links, and from where.",
+            (f"otool -L {shlex.quote(library)}", "python3 --version"),
+        )
     return Fix(
         f"{library} needs {symbol or 'a symbol'}, which no library loaded with it defines. "
         f"{provider}{owner}; ldd shows which libraries it links, and from where.",
@@ -2975,16 +3018,23 @@ def c_library_unfound_fix(library: str, macos: bool) -> Fix:
     program that links it starts. TensorFlow's C install guide: extracted into a system
     directory, the loader's cache must learn it (``sudo ldconfig``); elsewhere its lib
     directory goes on the loader's path (https://www.tensorflow.org/install/lang_c)."""
+    # The archive's lib directory holds libtensorflow_framework beside libtensorflow, which
+    # links it: a program of the C API misses either where the loader does not look.
+    what = (
+        "the framework library TensorFlow's C library links (beside it in the libtensorflow archive"
+        if library.startswith("libtensorflow_framework")
+        else "TensorFlow's C library (the libtensorflow archive"
+    )
     if macos:
         return Fix(
-            f"{library} is TensorFlow's C library (the libtensorflow archive; the Python "
+            f"{library} is {what}; the Python "
             "package does not install it), and the loader does not find it: put the archive's "
             "lib directory on DYLD_LIBRARY_PATH (and LIBRARY_PATH for linking), as TensorFlow's "
             "C install guide says, or extract the archive into /usr/local.",
             ('export DYLD_LIBRARY_PATH="<archive>/lib${DYLD_LIBRARY_PATH:+:$DYLD_LIBRARY_PATH}"',),
         )
     return Fix(
-        f"{library} is TensorFlow's C library (the libtensorflow archive; the Python package "
+        f"{library} is {what}; the Python package "
         "does not install it), and the loader does not find it. Where the archive was "
         "extracted into a system directory (/usr/local, its lib/ then /usr/local/lib), the "
         "loader's cache does not list it until ldconfig runs (TensorFlow's C install guide: "

@@ -2424,6 +2424,27 @@ _FRAMEWORK_SENTENCE = (
 )
 
 
+#: Abseil's LTS releases put every name in an inline namespace named by the release
+#: (absl::lts_20230125, mangled "4absl12lts_20230125"; lts_2020_02_25 before 2020's change of
+#: form): absl/base/options.h, ABSL_OPTION_INLINE_NAMESPACE_NAME. TensorFlow's headers carry
+#: the Abseil of their own release, so a missing symbol naming one says which headers an op
+#: was compiled against.
+_ABSL_LTS = re.compile(r"4absl1[24]lts_(\d{4}_?\d{2}_?\d{2})")
+
+
+def _absl_sentence(symbol: str) -> str:
+    """What an Abseil release namespace in the missing symbol says, or ""."""
+    found = _ABSL_LTS.search(symbol)
+    if found is None:
+        return ""
+    return (
+        f" The missing symbol names Abseil's release namespace (absl::lts_{found.group(1)}), "
+        "which TensorFlow's headers fix per release: the op was compiled against the headers "
+        "of another TensorFlow release than the installed one, which no link or ABI flag "
+        "mends."
+    )
+
+
 def custom_op_fix(library: str, symbol: str, installed: Optional[str] = None) -> Fix:
     """A project's own op library (built by its script, or shipped prebuilt) that misses one
     of TensorFlow's C++ symbols: rebuilt against the installed TensorFlow with its flags
@@ -2432,8 +2453,10 @@ def custom_op_fix(library: str, symbol: str, installed: Optional[str] = None) ->
     what = library or "The op library tf.load_op_library loads"
     abi = cxx_abi_of(symbol)
     # Releases before 1.4 have no framework library to link.
+    absl = _absl_sentence(symbol)
     framework = (
         abi is None
+        and not absl
         and _TF_NAMESPACE.search(symbol) is not None
         and (installed is None or version_key(installed)[:2] >= (1, 4))
     )
@@ -2442,6 +2465,7 @@ def custom_op_fix(library: str, symbol: str, installed: Optional[str] = None) ->
         "other flags than the installed one."
         + (_abi_sentence(abi, "it") if installed is None else "")
         + (_FRAMEWORK_SENTENCE if framework else "")
+        + absl
         + " Rebuild it against the installed TensorFlow with the compile and link flags it "
         "reports (they carry its -D_GLIBCXX_USE_CXX11_ABI value: a build script that sets "
         "_GLIBCXX_USE_CXX11_ABI itself must use TensorFlow's), then run again; or install "
@@ -2530,6 +2554,125 @@ def custom_op_link_fix(library: Optional[str], installed: Optional[str]) -> Fix:
         "(tf.sysconfig.get_link_flags(): that directory (-L) and its library, "
         "-l:libtensorflow_framework.so.N), not the name the build script writes, or install "
         "the TensorFlow release the project's build was written for.",
+        (TF_OP_FLAGS_COMMAND,),
+    )
+
+
+#: A mangled function of the global namespace: _Z, its name's length, the name.
+_GLOBAL_FUNCTION = re.compile(r"^_Z(?P<length>[1-9]\d{0,2})(?P<rest>[A-Za-z_]\w*)$")
+
+
+def global_function_name(symbol: str) -> Optional[str]:
+    """The name of a mangled function of the global namespace (``_Z21query_ball_point_gpuii``:
+    ``query_ball_point_gpu``; the Itanium C++ ABI's <source-name>, its length first), or
+    None for any other symbol."""
+    found = _GLOBAL_FUNCTION.match(symbol)
+    if found is None:
+        return None
+    length, rest = int(found.group("length")), found.group("rest")
+    return rest[:length] if len(rest) >= length else None
+
+
+def custom_op_cudart_fix(library: Optional[str], symbol: str) -> Fix:
+    """A project's CUDA op whose host code, from a newer nvcc, calls an entry point the CUDA
+    runtime it links lacks (``symbol``: __cudaPushCallConfiguration from CUDA 9.2,
+    __cudaRegisterFatBinaryEnd from 10.1, clang's Cuda.cpp): one toolkit for both."""
+    what = library or "The op library"
+    since = "10.1" if symbol == "__cudaRegisterFatBinaryEnd" else "9.2"
+    return Fix(
+        f"{what} was compiled by an nvcc of CUDA {since} or later, whose code calls {symbol} "
+        "in the CUDA runtime, but it is linked with (or loads) an older libcudart, or none. "
+        "Compile its .cu files and link the library with one CUDA toolkit: that toolkit's "
+        "nvcc, and -L<its lib64> -lcudart on the link line (the build script's CUDA path), "
+        "the toolkit of the CUDA release the installed TensorFlow is built for; then "
+        "rebuild the op.",
+        ("nvcc --version", TF_OP_FLAGS_COMMAND),
+    )
+
+
+def custom_op_cuda_unfound_fix(library: str) -> Fix:
+    """A project's op library linking a CUDA library (``library``, its soname) the loader
+    does not find: the op rebuilt with the CUDA toolkit here, the one TensorFlow uses."""
+    what = library or "a CUDA library"
+    return Fix(
+        f"The op library tf.load_op_library loads links {what}, a CUDA release the loader "
+        "does not find here: the op was built against another CUDA toolkit than the one "
+        "this machine has (or the installed TensorFlow uses). Rebuild the op with the "
+        "toolkit installed here (its nvcc, -L<its lib64> -lcudart) and TensorFlow's flags, "
+        "or install that CUDA release's libraries and put their directory on "
+        "LD_LIBRARY_PATH.",
+        ("nvcc --version", "ldconfig -p | grep libcudart", TF_OP_FLAGS_COMMAND),
+    )
+
+
+def custom_op_unbuilt_fix(library: Optional[str]) -> Fix:
+    """A project's own op library that is not where the code loads it: built first."""
+    what = library or "The op library"
+    return Fix(
+        f"{what} does not exist: the project's op was not built on this machine (its build "
+        "step, a Makefile or compile script, was not run or failed), or the code loads it "
+        "from another directory than the build writes to. Run the project's build of its "
+        "ops against the installed TensorFlow (with the flags tf.sysconfig reports), check "
+        "that step ends without errors, and that the file appears where the code loads it.",
+        (TF_OP_FLAGS_COMMAND,),
+    )
+
+
+def custom_op_windows_fix(library: Optional[str]) -> Fix:
+    """A project's own op library Windows did not load (TensorFlow words every LoadLibraryExW
+    failure "<file> not found"): there, built on and for Windows, its DLLs found."""
+    what = library or "The op library"
+    return Fix(
+        f"Windows did not load {what}; TensorFlow says 'not found' whatever Windows' reason: "
+        "the file is not there (the op was never built on this machine), it was built on "
+        "another system (a .so compiled on Linux does not load on Windows), or a DLL it "
+        "links (TensorFlow's _pywrap_tensorflow_internal, CUDA's) is not found. Build the op "
+        "on this machine against the installed TensorFlow (MSVC, with the include directory "
+        "and library tf.sysconfig reports) and check it exists where the code loads it, or "
+        "run the project on Linux or WSL2, where its build scripts were written for.",
+        (TF_OP_FLAGS_COMMAND,),
+    )
+
+
+def custom_op_unlinked_fix(library: Optional[str], symbol: str) -> Fix:
+    """A project's op library missing a function of its own (``symbol``, of the global
+    namespace): the object that defines it, the CUDA kernels' nvcc output as a rule, left out
+    of its link."""
+    what = library or "The op library"
+    name = global_function_name(symbol)
+    shown = f"`{name}` ({symbol})" if name else symbol
+    return Fix(
+        f"{what} lacks {shown}, a function of the project's own code: the object that "
+        "defines it was left out of the library's link. In an op with CUDA kernels that is "
+        "the .cu.o nvcc compiles (an nvcc step that failed or was skipped, or a link line "
+        "without it): rebuild the op with every object on the link line, after its nvcc "
+        "step has run without errors, using the flags the installed TensorFlow reports.",
+        ("nvcc --version", TF_OP_FLAGS_COMMAND),
+    )
+
+
+def custom_op_macos_link_fix(flag: Optional[str], installed: Optional[str]) -> Fix:
+    """A project's own op linked on macOS by a framework library flag Apple's linker refuses
+    (``flag``: the -l flag shown; ``installed``: the release the log shows). Apple's ld has no
+    GNU -l:FILE form; tf.sysconfig.get_link_flags() gives macOS -ltensorflow_framework.N
+    (https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/python/platform/sysconfig.py),
+    where TensorFlow 1.14's gave the -l: form (https://github.com/horovod/horovod/issues/1468:
+    mended in 1.15)."""
+    if flag is None or not flag.startswith("-l:"):
+        return custom_op_link_fix(flag, installed)
+    old = installed is None or version_key(installed)[:2] < (1, 15)
+    return Fix(
+        f"Apple's linker has no GNU ld -l:FILE form, so {flag} never resolves on macOS. Link "
+        "TensorFlow's framework library as -ltensorflow_framework.N (N: the release's major) "
+        "with -L and TensorFlow's own directory, the flags tf.sysconfig.get_link_flags() "
+        "prints on macOS"
+        + (
+            " from TensorFlow 1.15 on; TensorFlow 1.14's printed the -l: form itself, so a "
+            "build that takes its flags (Horovod's, a custom op's setup.py) needs TensorFlow "
+            "1.15 or later, or that flag written into the build instead."
+            if old
+            else "; the -l: flag comes from the project's own build script: change it there."
+        ),
         (TF_OP_FLAGS_COMMAND,),
     )
 
@@ -3349,6 +3492,26 @@ def tflite_runtime_fix() -> Fix:
     )
 
 
+def tflite_resolver_fix(op: Optional[str]) -> Fix:
+    """A TFLite operator the interpreter's op resolver has no kernel for, at its first version
+    or in TFLite Micro's words: the operator added to the resolver the program builds
+    (MicroMutableOpResolver's Add methods, tflite-micro's micro_mutable_op_resolver.h)."""
+    what = op or "the operator the error names"
+    method = (
+        "Add" + "".join(p if p[:1].isdigit() else p[:1] + p[1:].lower() for p in op.split("_"))
+        if op
+        else "its Add method"
+    )
+    return Fix(
+        f"The op resolver the program builds has no kernel registered for {what}: TFLite "
+        "Micro's MicroMutableOpResolver (and a selective build's resolver) registers only the "
+        f"operators the code adds. Add it where the resolver is set up ({method}(), and raise "
+        "the operator count of MicroMutableOpResolver<N> to match), or use the "
+        "AllOpsResolver where memory allows; no newer converter wrote it, so the runtime's "
+        "release is not the fault.",
+    )
+
+
 def converter_older_fix(m: Machine, dist: str) -> Fix:
     """A model converter (``dist``) older than the TensorFlow that wrote the model: a newer
     converter, with the installed TensorFlow held where it is known, or the model exported by
@@ -3501,6 +3664,61 @@ def tflite_select_ops_fix(op: Optional[str]) -> Fix:
     )
 
 
+#: The custom op name edgetpu_compiler gives the subgraph it compiles for the Edge TPU: only
+#: the Edge TPU delegate (libedgetpu) runs it (https://coral.ai/docs/edgetpu/tflite-python/).
+EDGETPU_CUSTOM_OP = "edgetpu-custom-op"
+#: The prefix of the custom code a Select TensorFlow op carries in a TFLite model
+#: (tensorflow/lite/util.h: kFlexCustomCodePrefix, IsFlexOp).
+FLEX_OP_PREFIX = "Flex"
+
+
+def tflite_custom_op_fix(op: Optional[str]) -> Fix:
+    """A TFLite model's custom op that the interpreter's op resolver does not register: the
+    Edge TPU delegate for the Edge TPU's op, the Flex delegate for a Select TensorFlow op,
+    else the op's kernel registered (or the model converted with Select TensorFlow ops)."""
+    if op == EDGETPU_CUSTOM_OP:
+        return Fix(
+            "The model was compiled for the Edge TPU: edgetpu_compiler puts the subgraph it "
+            f"maps to the accelerator into one custom op, {op}, which only the Edge TPU "
+            "delegate runs. Create the interpreter with that delegate (tflite_runtime's or "
+            "tf.lite's Interpreter(model_path, experimental_delegates=[load_delegate("
+            "'libedgetpu.so.1')]); libedgetpu.1.dylib on macOS, edgetpu.dll on Windows) with "
+            "the Edge TPU runtime installed and the device attached, or run the model's "
+            "version that was not compiled for the Edge TPU on the CPU.",
+            ("python3 -m pip show tflite-runtime",),
+        )
+    if op is not None and op.startswith(FLEX_OP_PREFIX):
+        return tflite_flex_fix()
+    what = f"`{op}`" if op else "a custom op"
+    # The guide to TFLite custom operators: a custom op runs only where its kernel is
+    # registered with the interpreter's resolver (AddCustom); a TensorFlow op the converter
+    # wrote as a custom op (allow_custom_ops) is run instead by Select TF ops' Flex delegate.
+    return Fix(
+        f"The model holds {what}, which the interpreter's op resolver does not register: "
+        "TFLite runs a custom op only where its kernel is registered with the interpreter "
+        "before it is built (the C++ OpResolver's AddCustom, or the library or delegate that "
+        "provides the op: MediaPipe's, a vendor's). Where the op is a TensorFlow op the "
+        "converter kept as a custom op (converter.allow_custom_ops = True), convert the model "
+        "with Select TensorFlow ops instead (converter.target_spec.supported_ops = "
+        "[tf.lite.OpsSet.TFLITE_BUILTINS, tf.lite.OpsSet.SELECT_TF_OPS]) and run it where the "
+        "Flex delegate is linked (TensorFlow's tf.lite.Interpreter).",
+    )
+
+
+def tflite_unknown_op_fix(op: Optional[str]) -> Fix:
+    """The TFLite converter, Select TensorFlow ops allowed, meeting an op that is neither a
+    TFLite builtin nor a TensorFlow op (TOCO's "and are not recognized by TensorFlow"): an
+    add-on's op, which only a custom op registered in the runtime can run."""
+    what = f"`{op}`" if op else "the ops it lists"
+    return Fix(
+        f"Select TensorFlow ops were allowed, and {what} is no TensorFlow op either: an op an "
+        "add-on library registered (its name usually says which, Addons>... TensorFlow "
+        "Addons'). Replace it in the model with TensorFlow's own ops before converting, or "
+        "convert with converter.allow_custom_ops = True and register a TFLite kernel of that "
+        "op with the interpreter that runs the model (the C++ OpResolver's AddCustom).",
+    )
+
+
 def edgetpu_runtime_fix() -> Fix:
     """The Edge TPU runtime and the TFLite interpreter of one Coral release."""
     return Fix(
@@ -3614,10 +3832,47 @@ CONTRIB_OPS: Mapping[str, str] = {
 }
 
 
-def op_not_registered_fix(m: Machine, op: Optional[str]) -> Fix:
+#: The hosts of TensorFlow that are no Python process, where an import cannot register an op:
+#: TensorFlow Serving links ops when its model server is built
+#: (https://www.tensorflow.org/tfx/serving/custom_op); a program of the C API loads an op
+#: library with TF_LoadLibrary (tensorflow/c/c_api.h), TensorFlow Java with
+#: TensorFlow.loadLibrary.
+SERVING_HOST = "serving"
+NATIVE_HOST = "native"
+
+
+def _hosted_op_fix(op: Optional[str], dist: Optional[str], host: str) -> Fix:
+    """An op no library of a non-Python host (``host``) registered: the host given the
+    library that registers it (``dist``'s, where known)."""
+    what = f"`{op}`" if op else "The op"
+    owner = f" is an op of {dist}, and" if dist else ""
+    if host == SERVING_HOST:
+        return Fix(
+            f"{what}{owner} is not linked into this TensorFlow Serving model server, and no "
+            "Python import reaches it: serve the model with a model server built with the "
+            "library that registers the op (TensorFlow Serving's guide to custom ops builds "
+            "tensorflow_model_server with it as a dependency; some add-ons publish such a "
+            "build), at the TensorFlow release the model was saved with; or, where the op is "
+            "a newer TensorFlow's, a model server of that release or later.",
+            ("tensorflow_model_server --version",),
+        )
+    return Fix(
+        f"{what}{owner} is not registered in this process, which is no Python program (an "
+        "import does not reach it): load the op library that registers it before the model "
+        "is loaded (TF_LoadLibrary in the C API, TensorFlow.loadLibrary in TensorFlow Java; "
+        "a Python package's op libraries are its .so files, built for one TensorFlow "
+        "release), or, where the op is a newer TensorFlow's, a TensorFlow library of the "
+        "release that saved the model.",
+    )
+
+
+def op_not_registered_fix(m: Machine, op: Optional[str], host: str = "") -> Fix:
     """Load the library that registers ``op`` (the module table names add-on ops; a module of
     tf.contrib registers some of 1.x's), else the TensorFlow that saved the model: the two
-    explanations, the one the op's name supports first."""
+    explanations, the one the op's name supports first. ``host``: where the log shows a
+    process that no Python import reaches (:data:`SERVING_HOST`, :data:`NATIVE_HOST`)."""
+    if host:
+        return _hosted_op_fix(op, modules().op_library(op) if op else None, host)
     contrib = CONTRIB_OPS.get(op or "")
     if contrib is not None:
         return Fix(

@@ -52,7 +52,10 @@ _LITERALS = (
 _DEVICE_REPR = re.compile(
     r"(?:Physical|Logical)Device\(name='[^']*', device_type='(?P<type>\w+)'\)"
 )
-_DEVICE_LIB = re.compile(r'device_type: "(?P<type>\w+)"')
+#: device_lib's ``device_type: "GPU"`` line; a kernel's definition as the kernel registry logs
+#: it (``OpKernel ('op: "X" device_type: "CPU"') for unknown op``, op_kernel.cc) names one
+#: kernel's device, not the process's, and is left out.
+_DEVICE_LIB = re.compile(r'^(?![^\n]*\bop: ")[^\n]*?device_type: "(?P<type>\w+)"')
 #: The devices of the process, as TensorFlow lists them where no kernel of an op fits one
 #: (op_kernel.cc / placer: "No OpKernel was registered to support Op 'X' ... Registered
 #: devices: [CPU], Registered kernels: ..."): observed, a GPU registered or not.

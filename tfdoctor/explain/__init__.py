@@ -3758,6 +3758,10 @@ def _conda_build_library(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
 _DLL_REFUSED = re.compile(
     r"DLL load failed(?: while importing (?P<module>\w+))?"
     r"|Module use of python\d+(?:_d)?\.dll conflicts"
+    # ERROR_MOD_NOT_FOUND as ctypes (and Python 3.8+'s os.add_dll_directory loads) raise it
+    # for a DLL a package opens itself (LightGBM's lib_lightgbm.dll through ctypes.CDLL):
+    # https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--0-499-
+    r"|\[WinError 126\]"
 )
 #: A package's own raise of an ImportError whose words follow on lines of their own.
 _RERAISED = re.compile(r"^\s*raise ImportError\(\w+\)\s*$")
@@ -3910,6 +3914,24 @@ def _library_owner(library: str) -> str:
 #: package's libtensorflow_framework.
 _TF_C_LIBRARY = re.compile(r"(?:^|[/\\])libtensorflow(?:\.so(?:\.\d+){0,3}|(?:\.\d+){0,3}\.dylib)$")
 
+#: A library that loaded but needs a symbol no loaded library defines, in glibc's and dyld's
+#: words.
+_LIBRARY_SYMBOL_IDS = frozenset({"library-undefined-symbol", "library-symbol-not-found-dyld"})
+
+#: The loader refusing a program as it starts (dyld's own prefix, glibc's ld.so's words), not a
+#: module loaded later by dlopen (whose failure Python or TensorFlow raises).
+_PROGRAM_START = re.compile(
+    r"^\s*dyld(?:\[\d+\])?: Library not loaded|error while loading shared libraries"
+)
+
+
+def _framework_at_start(library: str, hits: Sequence[Hits]) -> bool:
+    """TensorFlow's framework library unfound as a program starts, not as Python loads a
+    module: a program of the C API, whose archive holds it beside libtensorflow."""
+    cited = (line for h in hits for _, line in h.citations)
+    return bool(_TF_FRAMEWORK.search(library)) and any(map(_PROGRAM_START.search, cited))
+
+
 #: TensorFlow's own shared library, by the major its soname carries (macOS: the major before
 #: .dylib, as get_link_flags' -ltensorflow_framework.N names it).
 #: The unversioned name (libtensorflow_framework.so) is the one of the wheels before
@@ -4055,7 +4077,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tfjs_binding_fix(
             library, built
         )
-    if any(h.signature.id == "library-undefined-symbol" for h in hits) and library:
+    if library and any(h.signature.id in _LIBRARY_SYMBOL_IDS for h in hits):
         symbol = _group(hits, "symbol") or ""
         if re.match(r"_ZN?K?St(?!3__1)", symbol):  # std::__1 is LLVM's libc++, not libstdc++
             # A symbol of the C++ standard library (namespace std): the libstdc++ loaded is
@@ -4087,7 +4109,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     # "Library not loaded" is dyld's (macOS) wording.
     dyld = any(h.signature.id == "dylib-not-loaded" for h in hits)
     macos = r.os == "macos" or dyld or bool(library and library.endswith(".dylib"))
-    if library and _TF_C_LIBRARY.search(library):
+    if library and (_TF_C_LIBRARY.search(library) or _framework_at_start(library, hits)):
         # The C library itself unfound (undefined symbols are read above): a program of the
         # C API (or a binding over it) started where the loader does not look.
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_library_unfound_fix(
@@ -4174,11 +4196,37 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     TensorFlow: the step the log shows failing says which flags to take from it."""
     ids = {h.signature.id for h in hits}
     cause = causes.software.CUSTOM_OP_BUILD_MISMATCH
-    plugin = "tf-plugin-setup-failed" in ids
-    if ids & {"custom-op-header-missing", "custom-op-header-error"}:
+    plugin = bool(ids & {"tf-plugin-setup-failed", "tf-plugin-nvcc-failed"})
+    if ids & {"custom-op-header-missing", "custom-op-header-error", "custom-op-source-api-error"}:
         return cause, causes.software.custom_op_compile_fix(_group(hits, "header"), plugin)
     if "horovod-extension-crash-frame" in ids:
         return cause, causes.software.horovod_compiler_fix(m, r.tf_version)
+    if "op-library-cuda-unfound" in ids:
+        library = _group(hits, "library") or ""
+        package = installed_package(r.op_loader) if r.op_loader else None
+        dist = distribution_of(package) if package else None
+        if dist:
+            # A published package's ops, built for another CUDA (its release for another
+            # TensorFlow): its release for the installed one.
+            return causes.software.COMPANION_MISMATCH, causes.software.companion_fix(m, dist)
+        return cause, causes.software.custom_op_cuda_unfound_fix(library)
+    if "op-library-unbuilt" in ids:
+        return cause, causes.software.custom_op_unbuilt_fix(_group(hits, "library"))
+    if "op-library-windows-unloaded" in ids:
+        return cause, causes.software.custom_op_windows_fix(_group(hits, "library"))
+    if "op-library-cuda-runtime-symbol" in ids:
+        return cause, causes.software.custom_op_cudart_fix(
+            _group(hits, "library"), _group(hits, "symbol") or ""
+        )
+    if "op-library-own-symbol" in ids:
+        return cause, causes.software.custom_op_unlinked_fix(
+            _group(hits, "library"), _group(hits, "symbol") or ""
+        )
+    if "framework-library-not-found-apple-ld" in ids:
+        linked = _group(hits, "library")
+        return cause, causes.software.custom_op_macos_link_fix(
+            f"-l{linked}" if linked else None, r.tf_version
+        )
     if "framework-library-not-linked" in ids:
         linked = _group(hits, "library")
         return cause, causes.software.custom_op_link_fix(
@@ -5482,11 +5530,42 @@ def _library_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     return causes.software.LIBRARY_PIN_CONFLICTS, causes.software.library_pin_fix(m)
 
 
+#: The TFLite op resolver's words for an operator's first version, which every runtime that has
+#: the operator knows (lite/core/api/op_resolver.cc).
+_FIRST_OP_VERSION = re.compile(r"Didn't find op for builtin opcode '\w+' version '1'")
+#: TOCO's words where Select TensorFlow ops were allowed and an op is no TensorFlow op either
+#: (tensorflow/lite/toco/tflite/export.cc).
+_TOCO_UNRECOGNIZED = "and are not recognized by TensorFlow"
+#: The TFLite converters refusing an op they have no builtin for: MLIR's, and TOCO's before it.
+_CONVERTER_REFUSALS = frozenset({"tflite-converter-op-unsupported", "toco-op-unsupported"})
+
+
 def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tflite-flex-delegate-missing" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_flex_fix()
-    if any(h.signature.id == "tflite-converter-op-unsupported" for h in hits):
+    if any(
+        h.signature.id == "toco-op-unsupported" and _TOCO_UNRECOGNIZED in line
+        for h in hits
+        for _, line in h.citations
+    ):
+        return causes.software.OP_NOT_REGISTERED, causes.software.tflite_unknown_op_fix(
+            _group(hits, "op")
+        )
+    if any(h.signature.id in _CONVERTER_REFUSALS for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_select_ops_fix(
+            _group(hits, "op")
+        )
+    custom = next((h for h in hits if h.signature.id == "tflite-unresolved-custom-op"), None)
+    if custom is not None:
+        return causes.software.OP_NOT_REGISTERED, causes.software.tflite_custom_op_fix(
+            _group([custom], "op")
+        )
+    if any(h.signature.id == "tflite-micro-registration-missing" for h in hits) or any(
+        _FIRST_OP_VERSION.search(line) for h in hits for _, line in h.citations
+    ):
+        # Version 1 is every builtin's first: no converter newer than the runtime wrote it,
+        # the resolver the program built lacks the operator.
+        return causes.software.OP_NOT_REGISTERED, causes.software.tflite_resolver_fix(
             _group(hits, "op")
         )
     if all(TFLITE_WORDS in h.signature.tags for h in hits):
@@ -5494,7 +5573,28 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     op = _group(hits, "op")
     if any(h.signature.id == "graph-attr-not-in-op" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(op)
-    return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(m, op)
+    return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(
+        m, op, _op_host(hits)
+    )
+
+
+#: TensorFlow Serving's own words and paths (its loader's "Loading servable", the
+#: tensorflow_serving/ sources it logs from).
+_SERVING_WORDS = re.compile(r"tensorflow_serving/|Loading servable|servable version \{")
+#: TensorFlow Java's exceptions (org.tensorflow.TensorFlowException, and the newer
+#: org.tensorflow.exceptions.TFNotFoundException).
+_JAVA_WORDS = re.compile(r"\borg\.tensorflow\.(?:exceptions\.)?\w*Exception\b")
+
+
+def _op_host(hits: Sequence[Hits]) -> str:
+    """The process an unregistered op was asked of, where its cited line shows one no Python
+    import reaches: TensorFlow Serving's model server, TensorFlow Java; "" otherwise."""
+    lines = [line for h in hits for _, line in h.citations]
+    if any(map(_SERVING_WORDS.search, lines)):
+        return causes.software.SERVING_HOST
+    if any(map(_JAVA_WORDS.search, lines)):
+        return causes.software.NATIVE_HOST
+    return ""
 
 
 #: The Python release a distribution's package or path names (python3.8-venv,
