@@ -318,6 +318,12 @@ def test_a_decided_reading_has_no_other_candidates() -> None:
         pytest.param("%env CUDA_VISIBLE_DEVICES=0,1\n", "0,1", id="ipython"),
         pytest.param('echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"\n', None, id="echoed"),
         pytest.param("CUDA_VISIBLE_DEVICES: 0\n", None, id="not-set"),
+        pytest.param('if os.environ["CUDA_VISIBLE_DEVICES"] == "1":\n', None, id="compared"),
+        pytest.param('CUDA_VISIBLE_DEVICES="$GPU" python x.py\n', None, id="quoted-variable"),
+        pytest.param("CUDA_VISIBLE_DEVICES=${GPU} python x.py\n", None, id="braced-variable"),
+        pytest.param(
+            "CUDA_VISIBLE_DEVICES=GPU-8932f937-d72c python x.py\n", "GPU-8932f937-d72c", id="uuid"
+        ),
     ],
 )
 def test_the_visible_devices_a_log_sets_are_read(text: str, value: Optional[str]) -> None:
@@ -337,3 +343,15 @@ def test_visible_devices_set_put_the_hidden_gpus_first() -> None:
     assert top.fix is not None and "CUDA_VISIBLE_DEVICES=2" in top.fix.text
     # Not decided (the index may exist): the others follow as candidates.
     assert top.severity is Severity.WARNING and _others(report)
+
+
+def test_visible_devices_naming_gpu_0_first_do_not_lead() -> None:
+    # GPU 0 exists wherever a GPU does: setting the variable to it hides none.
+    text = (
+        "os.environ['CUDA_VISIBLE_DEVICES'] = '0'\n"
+        "InvalidArgumentError: No OpKernel was registered to support Op 'ShiftOp' with these "
+        "attrs.  Registered devices: [CPU], Registered kernels:\n"
+        "  device='GPU'; T in [DT_FLOAT]\n"
+    )
+    top = next(x for x in _explain(text).findings if x.summary == "TensorFlow lists no GPU")
+    assert top.cause != "cuda-visible-devices-hidden"

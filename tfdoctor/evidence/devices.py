@@ -214,7 +214,11 @@ def unix_prompt(text: str) -> Optional[str]:
 #: only the devices of the indices named, up to the first invalid one, and none for ``-1`` or an
 #: empty value (the CUDA C++ Programming Guide, "CUDA Environment Variables").
 _VISIBLE_SET = re.compile(
-    r"\bCUDA_VISIBLE_DEVICES(?:['\"]\])?[ \t]*=[ \t]*['\"]?(?P<value>-?[\w,]*)(?!\$)"
+    # "=" and not "==" (a comparison reads the variable); the whole value, quoted or up to the
+    # end of the word (a value read from another variable, "$X" or ${X}, is not shown); GPU
+    # UUIDs (GPU-8932f937-...) whole.
+    r"\bCUDA_VISIBLE_DEVICES(?:['\"]\])?[ \t]*=(?!=)[ \t]*"
+    r"(?:(?P<quote>['\"])(?P<quoted>-?[\w,-]*)(?P=quote)|(?P<value>-?[\w,-]*)(?![^\s;&|)]))"
 )
 
 
@@ -222,7 +226,9 @@ def visible_devices_set(text: str) -> Optional[str]:
     """The value CUDA_VISIBLE_DEVICES is set to where ``text`` shows it set ('' for an empty
     one); None where it is not set in it, or only echoed (``X=$X``)."""
     match = _VISIBLE_SET.search(text)
-    return match.group("value") if match else None
+    if match is None:
+        return None
+    return match.group("quoted") if match.group("quote") else match.group("value")
 
 
 def gpus_listed(listings: list[DeviceListing]) -> Optional[int]:

@@ -172,10 +172,11 @@ def _rank(
             "found) and the log shows no operating system",
             False,
         )
-    if visible is not None:
+    if visible is not None and visible.split(",")[0] != "0":
         # The variable set where the log shows it: CUDA lists no device for -1 or an empty
         # value, and none from the first index the machine does not have ("2" where it has
-        # two GPUs). Likely, not decided: the index may exist.
+        # two GPUs). Likely, not decided: the index may exist. One that names GPU 0 first
+        # hides no GPU where the machine has one: no reason to put it first.
         hides = (
             "which hides every GPU"
             if visible in ("", "-1")
