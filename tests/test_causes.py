@@ -681,8 +681,11 @@ TF215_PROTOBUF = "protobuf!=4.21.0,!=4.21.1,!=4.21.2,!=4.21.3,!=4.21.4,!=4.21.5,
         pytest.param("protobuf~=3.20.2", True, "3.20.3", id="a-version-serves-both"),
         # One whose range and TensorFlow's share no version: TensorFlow's range alone.
         pytest.param("protobuf<3.20", False, "4.25.3", id="disjoint"),
-        # One whose range does not narrow TensorFlow's: the same version serves both.
-        pytest.param("protobuf>=3.12", True, "4.25.3", id="wider"),
+        # One whose range does not narrow TensorFlow's: TensorFlow's range alone, without the
+        # claim that it lets pip take a protobuf outside the other's.
+        pytest.param("protobuf>=3.12", False, "4.25.3", id="wider"),
+        # One that caps TensorFlow's below its own cap: the joint range.
+        pytest.param("protobuf<4", True, "3.20.3", id="capped"),
     ],
 )
 def test_a_range_fix_stays_inside_the_ranges_other_installed_packages_declare(

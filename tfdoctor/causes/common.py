@@ -99,15 +99,18 @@ def range_fix(m: Machine, dist: str) -> Optional[Fix]:
     installed = m.facts.package(dist)
     if spec is None or (installed is not None and spec_contains(installed.version, spec)):
         return None  # installing what is already installed changes nothing
-    others = requirer_ranges(m, dist)
+    # Only the ranges that leave out some of TensorFlow's: one that admits all of it (a
+    # floor below TensorFlow's) changes nothing pip may take, and naming it would claim so.
+    others = [(name, r) for name, r in requirer_ranges(m, dist) if narrows(spec, r)]
     joint = joint_range((spec, *(r for _, r in others))) if others else None
     if joint is None:
         return install_fix(m, f"Install the {dist} range TensorFlow declares.", f"{dist}{spec}")
-    names = ", ".join(sorted({name for name, _ in others}))
+    named = sorted({name for name, _ in others})
+    names = ", ".join(named)
     return install_fix(
         m,
         f"Install the {dist} range TensorFlow declares, inside the range {names} "
-        f"declare{'s' if len(others) == 1 else ''} too (TensorFlow's range alone lets pip "
+        f"declare{'s' if len(named) == 1 else ''} too (TensorFlow's range alone lets pip "
         f"take a {dist} outside theirs).",
         f"{dist}{joint}",
     )
@@ -125,6 +128,33 @@ def requirer_ranges(m: Machine, dist: str) -> list[tuple[str, str]]:
             if spec:
                 out.append((pkg.name, spec))
     return out
+
+
+def narrows(spec: str, other: str) -> bool:
+    """Whether specifier ``other`` leaves out a version ``spec`` admits: tried on the versions
+    either names and the next patch, minor and major after each (where ranges part); False
+    where one does not parse."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - import cost
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        wide, narrow = SpecifierSet(spec), SpecifierSet(other)
+    except InvalidSpecifier:
+        return False
+    tried = []
+    for clause in (*wide, *narrow):
+        try:
+            named = Version(clause.version.rstrip(".*"))
+        except InvalidVersion:
+            continue
+        major, minor, micro = named.major, named.minor, named.micro
+        tried += [
+            named,
+            Version(f"{major}.{minor}.{micro + 1}"),
+            Version(f"{major}.{minor + 1}.0"),
+            Version(f"{major + 1}.0.0"),
+        ]
+    return any(wide.contains(v) and not narrow.contains(v) for v in tried)
 
 
 def joint_range(specs: Sequence[str]) -> Optional[str]:
