@@ -298,6 +298,35 @@ def test_a_keras_refusing_a_numpy_array_is_the_codes_own_input() -> None:
     assert "keras-version" not in _causes(log)
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        pytest.param(
+            "ValueError: Layer dense_2 was called with an input that isn't a symbolic tensor. "
+            "Received type: <class 'keras.engine.training.Model'>. Full input: "
+            "[<keras.engine.training.Model object at 0x7f3b2c1d5e80>]. All inputs to the "
+            "layer should be tensors.",
+            id="multi-backend-layer-called-on-a-model",
+        ),
+        pytest.param(
+            "ValueError: Unexpectedly found an instance of type `<class 'keras.layers.core."
+            "Dense'>`. Expected a symbolic tensor instance.",
+            id="multi-backend-an-uncalled-layer",
+        ),
+        pytest.param(
+            "TypeError: Inputs to a layer should be tensors. Got '<keras.src.engine.functional."
+            "Functional object at 0x7f0e8c2b1d50>' (of type <class 'keras.src.engine.functional."
+            "Functional'>) as input for layer 'dense'.",
+            id="keras2-input-spec-given-its-own-model",
+        ),
+    ],
+)
+def test_a_keras_refusing_its_own_model_where_a_tensor_belongs_is_the_codes_slip(
+    message: str,
+) -> None:
+    assert "keras-version" not in _causes(message + "\n")
+
+
 # --- a Keras release in the user's words -------------------------------------------------------
 
 
