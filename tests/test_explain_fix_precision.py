@@ -194,6 +194,10 @@ def test_the_framework_library_unfound_as_a_program_starts_is_the_c_archives(
     assert top.cause == "native-library-unresolved"
     fix = fix_text(top)
     assert "libtensorflow archive" in fix and env in fix
+    # Every TensorFlow wheel from 1.4 on ships the framework library in its tensorflow/
+    # directory: a program linked against an installed TensorFlow misses it too.
+    assert "does not install it" not in fix
+    assert "tf.sysconfig.get_lib()" in fix
 
 
 def test_an_io_plugin_library_is_not_the_c_library() -> None:

@@ -298,6 +298,35 @@ def test_a_keras_refusing_a_numpy_array_is_the_codes_own_input() -> None:
     assert "keras-version" not in _causes(log)
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        pytest.param(
+            "ValueError: Layer dense_2 was called with an input that isn't a symbolic tensor. "
+            "Received type: <class 'keras.engine.training.Model'>. Full input: "
+            "[<keras.engine.training.Model object at 0x7f3b2c1d5e80>]. All inputs to the "
+            "layer should be tensors.",
+            id="multi-backend-layer-called-on-a-model",
+        ),
+        pytest.param(
+            "ValueError: Unexpectedly found an instance of type `<class 'keras.layers.core."
+            "Dense'>`. Expected a symbolic tensor instance.",
+            id="multi-backend-an-uncalled-layer",
+        ),
+        pytest.param(
+            "TypeError: Inputs to a layer should be tensors. Got '<keras.src.engine.functional."
+            "Functional object at 0x7f0e8c2b1d50>' (of type <class 'keras.src.engine.functional."
+            "Functional'>) as input for layer 'dense'.",
+            id="keras2-input-spec-given-its-own-model",
+        ),
+    ],
+)
+def test_a_keras_refusing_its_own_model_where_a_tensor_belongs_is_the_codes_slip(
+    message: str,
+) -> None:
+    assert "keras-version" not in _causes(message + "\n")
+
+
 # --- a Keras release in the user's words -------------------------------------------------------
 
 
@@ -430,11 +459,48 @@ def test_keras_1s_nb_epoch_refused_is_keras_1_code() -> None:
     assert "`epochs=`" in fix_text(top)
 
 
+def test_keras_1s_samples_per_epoch_refused_asks_for_batches_not_the_same_number() -> None:
+    text = "TypeError: fit_generator() got an unexpected keyword argument 'samples_per_epoch'\n"
+    top = top_error(explained(text))
+    assert top.cause == "keras-version"
+    assert "`steps_per_epoch=`" in fix_text(top)
+    assert "divided by the batch size" in fix_text(top)
+
+
+def test_a_rename_of_the_same_count_keeps_the_number() -> None:
+    top = top_error(explained("TypeError: fit() got an unexpected keyword argument 'nb_epoch'\n"))
+    assert "batch size" not in fix_text(top)
+
+
 def test_keras_2s_steps_per_epoch_refused_is_keras_2_code_under_keras_1() -> None:
-    text = "TypeError: fit_generator() got an unexpected keyword argument 'steps_per_epoch'\n"
+    text = (
+        "Keras                1.2.2\n"
+        "TypeError: fit_generator() got an unexpected keyword argument 'steps_per_epoch'\n"
+    )
     top = top_error(explained(text))
     assert top.cause == "keras-version"
     assert "Install Keras 2" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "TypeError: fit() got an unexpected keyword argument 'epochs'\n", id="no-keras-shown"
+        ),
+        pytest.param(
+            "TypeError: RandomForestClassifier.fit() got an unexpected keyword argument 'epochs'\n",
+            id="another-librarys-fit",
+        ),
+        pytest.param(
+            "keras                2.2.4\n"
+            "TypeError: fit() got an unexpected keyword argument 'steps'\n",
+            id="keras-2-listed",
+        ),
+    ],
+)
+def test_a_keras_2_name_refused_without_keras_1_shown_is_not_read_so(text: str) -> None:
+    assert "keras-version" not in _causes(text)
 
 
 def test_another_argument_fit_refuses_is_not_read_so() -> None:

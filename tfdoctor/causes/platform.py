@@ -3018,23 +3018,39 @@ def c_library_unfound_fix(library: str, macos: bool) -> Fix:
     program that links it starts. TensorFlow's C install guide: extracted into a system
     directory, the loader's cache must learn it (``sudo ldconfig``); elsewhere its lib
     directory goes on the loader's path (https://www.tensorflow.org/install/lang_c)."""
-    # The archive's lib directory holds libtensorflow_framework beside libtensorflow, which
-    # links it: a program of the C API misses either where the loader does not look.
-    what = (
-        "the framework library TensorFlow's C library links (beside it in the libtensorflow archive"
-        if library.startswith("libtensorflow_framework")
-        else "TensorFlow's C library (the libtensorflow archive"
-    )
+    if library.startswith("libtensorflow_framework"):
+        # The framework library is no C-archive file alone: the archive's lib directory holds
+        # it beside libtensorflow, which links it, and every TensorFlow wheel from 1.4 on ships
+        # it in its tensorflow/ directory (tf.sysconfig.get_lib(), the -L of get_link_flags),
+        # which a program linked against an installed TensorFlow needs at its start too.
+        env = "DYLD_LIBRARY_PATH" if macos else "LD_LIBRARY_PATH"
+        return Fix(
+            f"{library} is TensorFlow's framework library, which the program links, and the "
+            "loader does not find it as the program starts. It lies in the lib directory of "
+            "the libtensorflow archive (beside TensorFlow's C library), and in the tensorflow "
+            "directory of a pip-installed TensorFlow (tf.sysconfig.get_lib()): put the "
+            f"directory of the one the program was linked against on {env}"
+            + (
+                "."
+                if macos
+                else " (an archive extracted into /usr/local: run ldconfig, as TensorFlow's C "
+                "install guide says)."
+            ),
+            (
+                'python -c "import tensorflow as tf; print(tf.sysconfig.get_lib())"',
+                f'export {env}="<that directory>${{{env}:+:${env}}}"',
+            ),
+        )
     if macos:
         return Fix(
-            f"{library} is {what}; the Python "
+            f"{library} is TensorFlow's C library (the libtensorflow archive; the Python "
             "package does not install it), and the loader does not find it: put the archive's "
             "lib directory on DYLD_LIBRARY_PATH (and LIBRARY_PATH for linking), as TensorFlow's "
             "C install guide says, or extract the archive into /usr/local.",
             ('export DYLD_LIBRARY_PATH="<archive>/lib${DYLD_LIBRARY_PATH:+:$DYLD_LIBRARY_PATH}"',),
         )
     return Fix(
-        f"{library} is {what}; the Python package "
+        f"{library} is TensorFlow's C library (the libtensorflow archive; the Python package "
         "does not install it), and the loader does not find it. Where the archive was "
         "extracted into a system directory (/usr/local, its lib/ then /usr/local/lib), the "
         "loader's cache does not list it until ldconfig runs (TensorFlow's C install guide: "

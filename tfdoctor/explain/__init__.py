@@ -5530,9 +5530,16 @@ def _library_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     return causes.software.LIBRARY_PIN_CONFLICTS, causes.software.library_pin_fix(m)
 
 
+#: The placeholder a converter writes in the old one-byte opcode field for every builtin
+#: numbered past 127 (tensorflow/lite/schema/schema.fbs, PLACEHOLDER_FOR_GREATER_OP_CODES;
+#: the real code sits in the int32 builtin_code field a runtime of its time does not read):
+#: an operator newer than the runtime, whatever version follows it.
+_GREATER_OP_CODES = "PLACEHOLDER_FOR_GREATER_OP_CODES"
 #: The TFLite op resolver's words for an operator's first version, which every runtime that has
-#: the operator knows (lite/core/api/op_resolver.cc).
-_FIRST_OP_VERSION = re.compile(r"Didn't find op for builtin opcode '\w+' version '1'")
+#: the operator knows (lite/core/api/op_resolver.cc); not the placeholder.
+_FIRST_OP_VERSION = re.compile(
+    rf"Didn't find op for builtin opcode '(?!{_GREATER_OP_CODES}')\w+' version '1'"
+)
 #: TOCO's words where Select TensorFlow ops were allowed and an op is no TensorFlow op either
 #: (tensorflow/lite/toco/tflite/export.cc).
 _TOCO_UNRECOGNIZED = "and are not recognized by TensorFlow"
@@ -5560,9 +5567,10 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_custom_op_fix(
             _group([custom], "op")
         )
-    if any(h.signature.id == "tflite-micro-registration-missing" for h in hits) or any(
-        _FIRST_OP_VERSION.search(line) for h in hits for _, line in h.citations
-    ):
+    if (
+        any(h.signature.id == "tflite-micro-registration-missing" for h in hits)
+        and _group(hits, "op") != _GREATER_OP_CODES
+    ) or any(_FIRST_OP_VERSION.search(line) for h in hits for _, line in h.citations):
         # Version 1 is every builtin's first: no converter newer than the runtime wrote it,
         # the resolver the program built lacks the operator.
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_resolver_fix(

@@ -491,10 +491,26 @@ _KERAS2_RENAMED = {
     "nb_val_samples": "validation_steps",
     "val_samples": "steps",
 }
+#: The renamed arguments that count batches where Keras 1's counted samples: Keras 2's own
+#: conversion divides by the generator's batch_size and warns "The semantics of the Keras 2
+#: argument `steps_per_epoch` is not the same as the Keras 1 argument `samples_per_epoch`"
+#: (keras-team/keras 2.0.0 keras/legacy/interfaces.py, generator_methods_args_preprocessor).
+_SAMPLES_TO_BATCHES = frozenset({"samples_per_epoch", "nb_val_samples", "val_samples"})
+#: A method Python names with its class (Python 3.10 on: ``RandomForestClassifier.fit()``).
 _TRAINING_KEYWORD = re.compile(
+    r"(?:\b(?P<owner>\w+)\.)?"
     r"\b(?P<func>fit|fit_generator|evaluate_generator|predict_generator|evaluate|predict)\(\) "
     r"got an unexpected keyword argument '(?P<arg>\w+)'"
 )
+
+
+def _keras_1_shown(tb: Traceback, m: Machine) -> bool:
+    """Whether the log shows Keras 1 ran: keras 1.x listed, or a frame of the standalone keras
+    package in ``tb`` where no listing names a Keras 2 or later."""
+    keras = m.facts.package("keras")
+    if keras is not None and keras.version:
+        return version_key(keras.version)[:1] == (1,)
+    return any(origin_of(f.path).dist == "keras" and origin_of(f.path).installed for f in tb.frames)
 
 
 def keras_training_argument_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
@@ -513,12 +529,24 @@ def keras_training_argument_findings(tracebacks: Sequence[Traceback], m: Machine
                 f"`{argument}` is Keras 1's name, which Keras 2.0 renamed `{newer}`: the code "
                 "was written for Keras 1 and runs under a later Keras."
             )
+            counted = (
+                f" `{newer}` counts batches where `{argument}` counted samples: pass the old "
+                "value divided by the batch size (the generator's batches per epoch), not the "
+                "same number."
+                if argument in _SAMPLES_TO_BATCHES
+                else ""
+            )
             fix = Fix(
                 f"Pass `{newer}=` where the code passes `{argument}=` to {func}() (Keras 2.0's "
-                "rename; the Keras that raised this takes only the new name).",
+                f"rename; the Keras that raised this takes only the new name).{counted}",
                 (f'grep -rn "{argument}" --include=*.py .',),
             )
         elif argument in old_of:
+            # Keras 1 runs on no Python that names a method with its class (3.10 on), and
+            # `epochs` or `steps` refused is as often another library's fit (scikit-learn's,
+            # XGBoost's): the Keras 1 reading needs the log to show Keras 1.
+            if match.group("owner") or not _keras_1_shown(tb, m):
+                continue
             said = (
                 f"`{argument}` is Keras 2's name for Keras 1's `{old_of[argument]}`: the code "
                 "was written for Keras 2 and the installed Keras is 1.x."

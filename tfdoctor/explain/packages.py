@@ -1365,11 +1365,13 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
 # with an input that isn't a symbolic tensor. Received type: <...>") refuse the other Keras's
 # tensors in the same way; so does the input check of Keras 2 from TensorFlow 2.4's Keras on
 # (keras 2.15 keras/src/engine/input_spec.py, tf_keras the same: "Inputs to a layer should be
-# tensors. Got '...' (of type <class ...>)"), handed a Keras 3 tensor.
+# tensors. Got '...' (of type <class ...>)"), handed a Keras 3 tensor. Those checks refuse
+# their own Keras' layers and models as well (a layer called on a model or on an uncalled
+# layer, the code's own slip): only a tensor class of the other Keras says two stacks.
 _KERAS2_REFUSAL = re.compile(
     r"must be an instance of (?:class )?(?:Layer|Model)\b"
-    r"|Unexpectedly found an instance of type|an input that isn't a symbolic tensor"
-    r"|Inputs to a layer should be tensors\. Got"
+    r"|(?P<tensor>Unexpectedly found an instance of type|an input that isn't a symbolic tensor"
+    r"|Inputs to a layer should be tensors\. Got)"
 )
 
 
@@ -1378,13 +1380,16 @@ def _keras_stacks(tb: Traceback, m: Machine) -> Optional[Finding]:
     the other Keras's (tf.keras and the standalone keras package, each a separate stack), as
     when a keras release older than the keras-applications or TensorFlow beside it hands back
     tf.keras models, or code imports from both."""
-    if not _KERAS2_REFUSAL.search(tb.message):
+    refusal = _KERAS2_REFUSAL.search(tb.message)
+    if refusal is None:
         return None
     for match in _PRINTED.finditer(tb.message):
         qualified = match.group("cls") or match.group("obj") or ""
         parts = qualified.split(".")
         if "keras" not in parts[:-1] or parts[0] in KERAS2_LIBRARIES:
             continue
+        if refusal.group("tensor") and not parts[-1].endswith("Tensor"):
+            continue  # a layer or model where a tensor belongs: any Keras refuses its own
         other = "tf.keras" if parts[0] == "tensorflow" else "the standalone keras package"
         fix = causes.software.keras_match_fix(m)
         return causes.finding(
