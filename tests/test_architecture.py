@@ -65,6 +65,9 @@ ALLOWED = {
     # (data/modules.yaml): read by the evidence layer (whose frames are whose), explain and
     # the catalogue's fixes (the distribution to install, never the module's name).
     "tfdoctor.modules": ("tfdoctor.yamldoc", "tfdoctor.records"),
+    # What standalone Keras releases changed in the API code calls (data/keras_api.yaml):
+    # read by explain's Keras readings.
+    "tfdoctor.keras_api": ("tfdoctor.yamldoc", "tfdoctor.records"),
     # Log signatures: data validated against the catalogue's cause ids.
     # Patterns may name the evidence layer's words (one home for a message both read).
     "tfdoctor.signatures": ("tfdoctor.causes", "tfdoctor.yamldoc", "tfdoctor.evidence"),
@@ -83,6 +86,8 @@ ALLOWED = {
         "tfdoctor.scan",
         # Module -> distribution (data/modules.yaml).
         "tfdoctor.modules",
+        # The API changes of standalone Keras releases (data/keras_api.yaml).
+        "tfdoctor.keras_api",
         # The system a wheel's platform tag is built for, when a log shows a wheel's name.
         "tfdoctor.wheel_tags",
         # Which companions publish wheels on PyPI (data/wheels.txt): a conda refusal of one

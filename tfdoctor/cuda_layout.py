@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from tfdoctor.records import Record, record
-from tfdoctor.yamldoc import SOURCE_ID, DataSource, NodeReader, compose, load_cached
+from tfdoctor.yamldoc import (
+    SOURCE_ID,
+    DataSource,
+    NodeReader,
+    compose,
+    load_cached,
+    version_key,
+)
 
 if TYPE_CHECKING:
     from yaml import Node
@@ -484,16 +491,11 @@ def first_cuda_for(capability: str) -> Optional[str]:
     return next((first for cap, first in cuda_data().architectures if cap == capability), None)
 
 
-def _release_key(version: str) -> tuple[int, ...]:
-    """``11.2`` (or ``11.2.152``, ``11``) as numbers, for ordering CUDA releases."""
-    return tuple(int(part) for part in re.findall(r"\d+", version)[:3])
-
-
 def cuda_knows(build_cuda: str, first: str) -> bool:
     """Whether a build on CUDA ``build_cuda`` runs on GPUs that CUDA ``first`` was the first
     release to know: the one rule ``check`` and ``explain`` share for "the build's CUDA
     predates this GPU"."""
-    have, need = _release_key(build_cuda), _release_key(first)
+    have, need = version_key(build_cuda), version_key(first)
     if not have or not need:
         return True  # nothing to compare: no claim that the CUDA predates the GPU
     # A major alone (libcudart.so.11.0 ships with every CUDA 11): older only by its major.

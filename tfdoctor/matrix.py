@@ -33,6 +33,10 @@ from tfdoctor.gpus import GpuModel, gpu_data
 from tfdoctor.records import Record, record
 from tfdoctor.yamldoc import SOURCE_ID, DataSource, NodeReader, compose, is_null, load_cached
 
+# The one dotted-version parser, shared with the CUDA layout below the matrix, and re-exported
+# (the explicit alias) for the layers above, which import it from here.
+from tfdoctor.yamldoc import version_key as version_key  # noqa: PLC0414
+
 if TYPE_CHECKING:
     from yaml import Node
 
@@ -405,8 +409,8 @@ class Matrix(Record):
 
     def _early_of_line(self, version: str) -> Iterator[EarlyRelease]:
         """The early releases of the line of ``version`` (``1.12.0``, or the line ``1.12``)."""
-        want = _dotted(version)[:2]
-        return (row for row in self.early_releases if _dotted(row.release)[:2] == want)
+        want = version_key(version)[:2]
+        return (row for row in self.early_releases if version_key(row.release)[:2] == want)
 
     def early_cuda(self, version: str) -> Optional[str]:
         """The CUDA release the GPU build of ``version`` (``1.12.0``, or its line ``1.12``) was
@@ -458,9 +462,9 @@ class Matrix(Record):
 
     def toolkit(self, cuda: str) -> Optional[CudaToolkit]:
         """The toolkit row of a CUDA ``major.minor`` version."""
-        want = _dotted(cuda)[:2]
+        want = version_key(cuda)[:2]
         for row in self.cuda_toolkits:
-            if _dotted(row.cuda)[:2] == want:
+            if version_key(row.cuda)[:2] == want:
                 return row
         return None
 
@@ -489,17 +493,6 @@ class Matrix(Record):
 
 
 # --- version helpers -------------------------------------------------------------------------
-
-
-def _dotted(text: str) -> tuple[int, ...]:
-    """``"525.60.13"`` -> ``(525, 60, 13)``; non-numeric parts end the tuple."""
-    out = []
-    for part in text.split("."):
-        digits = re.match(r"\d+", part)
-        if digits is None:
-            break
-        out.append(int(digits.group()))
-    return tuple(out)
 
 
 def release_line(version: str) -> Optional[tuple[int, int]]:
@@ -563,11 +556,6 @@ def admits_below(spec: str, release: str) -> bool:
     except (InvalidSpecifier, InvalidVersion):
         return True
     return True
-
-
-def version_key(text: str) -> tuple[int, ...]:
-    """A dotted numeric version (driver, CUDA, Python) as a comparable tuple."""
-    return _dotted(text)
 
 
 def next_minor(release: str) -> str:

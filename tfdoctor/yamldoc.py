@@ -290,6 +290,21 @@ class NodeReader:
         return int(value)
 
 
+def version_key(text: str) -> tuple[int, ...]:
+    """A dotted numeric version (driver, CUDA, Python, a package's release) as a comparable
+    tuple: ``"525.60.13"`` -> ``(525, 60, 13)``; a part's digits count up to its first other
+    character, and a part without leading digits ends the tuple (``"2.16.0rc1"`` ->
+    ``(2, 16, 0)``). The data files' releases and the ones read from machines alike, so every
+    module orders them the same way."""
+    out = []
+    for part in text.split("."):
+        digits = re.match(r"\d+", part)
+        if digits is None:
+            break
+        out.append(int(digits.group()))
+    return tuple(out)
+
+
 def is_null(node: Node) -> bool:
     """A YAML null (``~``, ``null`` or nothing)."""
     return getattr(node, "tag", "") == "tag:yaml.org,2002:null"

@@ -17,6 +17,7 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.traceback import Frame, Traceback, keras_importer, origin_of
 from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.keras_api import keras_api
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import spec_contains, version_key
 
@@ -154,10 +155,6 @@ def keras_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> li
 #: keyword argument passed to optimizer: "); TensorFlow's copy of those optimizers words it
 #: the same (tensorflow/python/keras/optimizers.py, later optimizer_v1.py).
 _OPTIMIZER_REFUSAL = re.compile(r"Unexpected keyword argument passed to optimizer: (?P<arg>\w+)")
-#: Optimizer keywords by the standalone Keras release that brought them: Keras 2.3.0 renamed
-#: ``lr`` to ``learning_rate`` in step with tf.keras
-#: (https://github.com/keras-team/keras/releases/tag/2.3.0).
-_OPTIMIZER_ARGUMENTS = {"learning_rate": "2.3"}
 #: A frame that rebuilds an optimizer from a saved configuration: the keyword came from a
 #: file, not the code (a model saved by a newer Keras, another cause).
 _FROM_SAVED = re.compile(r"from_config|deserializ|load_model|model_from")
@@ -165,14 +162,14 @@ _FROM_SAVED = re.compile(r"from_config|deserializ|load_model|model_from")
 
 def keras_argument_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A standalone Keras optimizer refusing a keyword that a later Keras release brought
-    (:data:`_OPTIMIZER_ARGUMENTS`), passed by the code: the code was written for a newer Keras
-    than the one installed. Not where TensorFlow's own copy raised it (its own releases) or a
-    saved configuration supplied the keyword."""
+    (data/keras_api.yaml's optimizer_arguments), passed by the code: the code was written for
+    a newer Keras than the one installed. Not where TensorFlow's own copy raised it (its own
+    releases) or a saved configuration supplied the keyword."""
     for tb in tracebacks:
         match = _OPTIMIZER_REFUSAL.search(tb.message)
         if match is None or tb.ignored:
             continue
-        release = _OPTIMIZER_ARGUMENTS.get(match.group("arg"))
+        release = keras_api().optimizer_arguments.get(match.group("arg"))
         if release is None:
             continue
         dists = {origin_of(f.path).dist for f in tb.frames}
@@ -226,25 +223,19 @@ def keras_listed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
     ]
 
 
-#: Attributes only multi-backend Keras (2.0 to 2.3) set on the tensors it made: its
-#: TensorFlow backend's placeholder() and every layer's __call__ set ``_keras_shape``
-#: (keras-team/keras 2.3.1 keras/backend/tensorflow_backend.py and keras/engine/base_layer.py);
-#: tf.keras (tensorflow/python/keras/) and Keras 2.4 on, a layer over tf.keras
-#: (https://github.com/keras-team/keras/releases/tag/2.4.0), never do. The release of the
-#: companion table's rows that last had it.
-_MULTI_BACKEND_ATTRIBUTES = {"_keras_shape": "2.3"}
 _TENSOR_LACKS = re.compile(r"'(?P<cls>\w*Tensor\w*)' object has no attribute '(?P<attr>\w+)'")
 
 
 def keras_tensor_attribute_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A tensor asked for an attribute only multi-backend Keras set on its tensors
-    (:data:`_MULTI_BACKEND_ATTRIBUTES`): the code (or a library's) was written for standalone
-    Keras 2.0-2.3 and runs under tf.keras or a Keras from 2.4 on."""
+    (data/keras_api.yaml's multi_backend_tensor_attributes, with their sources): the code (or
+    a library's) was written for standalone Keras 2.0-2.3 and runs under tf.keras or a Keras
+    from 2.4 on."""
     for tb in tracebacks:
         match = _TENSOR_LACKS.search(tb.message)
         if match is None or tb.ignored:
             continue
-        release = _MULTI_BACKEND_ATTRIBUTES.get(match.group("attr"))
+        release = keras_api().tensor_attributes.get(match.group("attr"))
         if release is None:
             continue
         attribute = match.group("attr")
@@ -359,9 +350,6 @@ def _keras_off(m: Machine, version: str) -> Optional[str]:
     )
 
 
-#: The last standalone Keras with its own backends (keras/backend/tensorflow_backend.py):
-#: 2.4.0 replaced them with tf.keras (https://github.com/keras-team/keras/releases/tag/2.4.0).
-_MULTI_BACKEND_LAST = (2, 3)
 #: Multi-backend Keras' import banner (keras/backend/__init__.py to 2.2, load_backend.py in
 #: 2.3: ``sys.stderr.write('Using TensorFlow backend.\n')``), alone on its line.
 _BANNER = re.compile(r"^Using TensorFlow backend\.?[ \t]*\r?$", re.MULTILINE)
@@ -383,7 +371,9 @@ def multi_backend_keras_finding(
     failures = [tb for tb in tracebacks if not tb.ignored and tb.name not in _ON_PURPOSE]
     if not failures:
         return None
-    rows = [r for r in table.releases if version_key(r.release)[:2] <= _MULTI_BACKEND_LAST]
+    # The last standalone Keras with its own backends: data/keras_api.yaml, with its source.
+    last = version_key(keras_api().multi_backend_last)[:2]
+    rows = [r for r in table.releases if version_key(r.release)[:2] <= last]
     if not rows or any(r.admits(m.tf.version) for r in rows):
         return None
     framed = next(
@@ -417,24 +407,22 @@ def multi_backend_keras_finding(
 
 
 #: Python refusing the arguments Keras passes an optimizer's get_updates: multi-backend Keras
-#: up to 2.0.6 calls ``get_updates(params, constraints, loss)``, 2.0.7 on ``get_updates(loss,
-#: params)`` (https://github.com/keras-team/keras/releases/tag/2.0.7; TensorFlow 1.2's
-#: tf.contrib.keras Optimizer documents the older one). One argument too many: Keras 2.0.6 or
-#: older calling code written for 2.0.7 on; one too few: the reverse.
+#: before the release data/keras_api.yaml's get_updates_changed_in names (2.0.7, with its
+#: source) calls ``get_updates(params, constraints, loss)``, that release on
+#: ``get_updates(loss, params)``. One argument too many: an older Keras calling code written
+#: for the newer call; one too few: the reverse.
 _GET_UPDATES = re.compile(
     r"get_updates\(\) (?:takes (?:exactly )?(?P<takes>\d) (?:positional )?arguments? "
     r"(?:\((?P<given>\d) given\)|but (?P<given3>\d) were given)"
     r"|missing (?P<missing>\d) required positional arguments?)"
 )
-#: The first release with the newer call, as the companion table's rows number the line.
-_GET_UPDATES_RELEASE = "2.0.7"
 
 
 def keras_get_updates_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A custom optimizer whose get_updates takes the other multi-backend Keras signature
     than the installed Keras calls it with (:data:`_GET_UPDATES`): the code and the Keras are
-    of releases on either side of 2.0.7. Keras' own frames or none; not a frame of
-    TensorFlow's own copy."""
+    of releases on either side of the change (data/keras_api.yaml's get_updates_changed_in).
+    Keras' own frames or none; not a frame of TensorFlow's own copy."""
     for tb in tracebacks:
         match = _GET_UPDATES.search(tb.message)
         if match is None or tb.ignored or tb.type != "TypeError":
@@ -444,26 +432,27 @@ def keras_get_updates_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
         given = match.group("given") or match.group("given3")
         newer_code = given is not None and int(given) > int(match.group("takes"))
         matched = causes.software.keras_match_fix(m)
+        changed = keras_api().get_updates_changed_in
         if newer_code:
             said = (
                 f"The code's optimizer defines get_updates(loss, params), the signature Keras "
-                f"{_GET_UPDATES_RELEASE} brought, and the installed Keras is older: it calls "
+                f"{changed} brought, and the installed Keras is older: it calls "
                 "get_updates(params, constraints, loss)."
             )
             fix = Fix(
-                f"Install keras {_GET_UPDATES_RELEASE} or later, in step with the TensorFlow "
+                f"Install keras {changed} or later, in step with the TensorFlow "
                 f"beside it. {matched.text}",
                 matched.commands,
             )
         else:
             said = (
                 "The code's optimizer defines get_updates(params, constraints, loss), the "
-                f"signature of Keras before {_GET_UPDATES_RELEASE}, and the installed Keras "
+                f"signature of Keras before {changed}, and the installed Keras "
                 "calls get_updates(loss, params)."
             )
             fix = Fix(
                 "Define the optimizer's method as get_updates(self, loss, params) (the "
-                f"signature of Keras {_GET_UPDATES_RELEASE} on), or run the code with the Keras "
+                f"signature of Keras {changed} on), or run the code with the Keras "
                 "release it was written for (its requirements name it).",
                 ("pip show keras",),
             )
@@ -481,21 +470,6 @@ def keras_get_updates_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
     return []
 
 
-#: The training arguments Keras 2.0 renamed (Keras 1 name to Keras 2 name), as its release
-#: notes list them (https://github.com/keras-team/keras/releases/tag/2.0.0: "The nb_epoch
-#: argument has been renamed epochs everywhere", samples_per_epoch to steps_per_epoch,
-#: nb_val_samples to validation_steps, val_samples to steps).
-_KERAS2_RENAMED = {
-    "nb_epoch": "epochs",
-    "samples_per_epoch": "steps_per_epoch",
-    "nb_val_samples": "validation_steps",
-    "val_samples": "steps",
-}
-#: The renamed arguments that count batches where Keras 1's counted samples: Keras 2's own
-#: conversion divides by the generator's batch_size and warns "The semantics of the Keras 2
-#: argument `steps_per_epoch` is not the same as the Keras 1 argument `samples_per_epoch`"
-#: (keras-team/keras 2.0.0 keras/legacy/interfaces.py, generator_methods_args_preprocessor).
-_SAMPLES_TO_BATCHES = frozenset({"samples_per_epoch", "nb_val_samples", "val_samples"})
 #: A method Python names with its class (Python 3.10 on: ``RandomForestClassifier.fit()``).
 _TRAINING_KEYWORD = re.compile(
     r"(?:\b(?P<owner>\w+)\.)?"
@@ -515,16 +489,18 @@ def _keras_1_shown(tb: Traceback, m: Machine) -> bool:
 
 def keras_training_argument_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A model's training method refusing an argument of the other side of Keras 2.0's
-    renames (:data:`_KERAS2_RENAMED`): a Keras 1 name refused is Keras 1 code under a later
-    Keras; a Keras 2 name refused is Keras 2 code under Keras 1."""
-    old_of = {new: old for old, new in _KERAS2_RENAMED.items()}
+    renames (data/keras_api.yaml's keras2_renamed, with their sources): a Keras 1 name
+    refused is Keras 1 code under a later Keras; a Keras 2 name refused is Keras 2 code under
+    Keras 1."""
+    renamed = keras_api().keras2_renamed
+    old_of = {new.renamed_to: old for old, new in renamed.items()}
     for tb in tracebacks:
         match = _TRAINING_KEYWORD.search(tb.message)
         if match is None or tb.ignored or tb.type != "TypeError":
             continue
         func, argument = match.group("func"), match.group("arg")
-        if argument in _KERAS2_RENAMED:
-            newer = _KERAS2_RENAMED[argument]
+        if argument in renamed:
+            newer = renamed[argument].renamed_to
             said = (
                 f"`{argument}` is Keras 1's name, which Keras 2.0 renamed `{newer}`: the code "
                 "was written for Keras 1 and runs under a later Keras."
@@ -533,7 +509,7 @@ def keras_training_argument_findings(tracebacks: Sequence[Traceback], m: Machine
                 f" `{newer}` counts batches where `{argument}` counted samples: pass the old "
                 "value divided by the batch size (the generator's batches per epoch), not the "
                 "same number."
-                if argument in _SAMPLES_TO_BATCHES
+                if renamed[argument].counts_batches
                 else ""
             )
             fix = Fix(

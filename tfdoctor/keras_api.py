@@ -1,0 +1,161 @@
+"""What standalone Keras releases changed in the API code calls, read from
+``data/keras_api.yaml``.
+
+Code written for one side of a change fails under a Keras of the other side in words of its
+own (an optimizer refusing ``learning_rate``, a tensor without ``_keras_shape``, ``fit()``
+refusing ``nb_epoch``); the rows say which release made the change. Every row names its
+sources. Imports nothing from the package but the YAML reader and the record base.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+from tfdoctor.records import Record, record
+from tfdoctor.yamldoc import SOURCE_ID, DataSource, NodeReader, compose, load_cached
+
+if TYPE_CHECKING:
+    from yaml import Node
+
+#: The table shipped inside the package.
+KERAS_API_DATA = Path(__file__).parent / "data" / "keras_api.yaml"
+KERAS_API_VERSION = 1
+
+#: A Keras release as the companion table numbers them (``2.3``, ``2.0.7``).
+_RELEASE = re.compile(r"^\d+\.\d+(?:\.\d+)?$")
+#: A Python identifier: a keyword argument or an attribute.
+_NAME = re.compile(r"^[A-Za-z_]\w*$")
+
+
+@record
+class KerasRename(Record):
+    """A training argument Keras 2.0 renamed."""
+
+    #: The Keras 2 name of the Keras 1 argument.
+    renamed_to: str
+    #: The new argument counts batches where the old one counted samples.
+    counts_batches: bool = False
+
+
+class KerasApiError(ValueError):
+    """A Keras API table that cannot be used: ``FILE:LINE: FIELD: what is wrong``."""
+
+
+@record
+class KerasApi(Record):
+    """The API changes of standalone Keras releases."""
+
+    path: str
+    sources: Mapping[str, DataSource]
+    #: The last standalone Keras with its own backends (``2.3``).
+    multi_backend_last: str
+    #: The first release calling an optimizer's ``get_updates(loss, params)`` (``2.0.7``).
+    get_updates_changed_in: str
+    #: Optimizer keyword -> the release that brought it.
+    optimizer_arguments: Mapping[str, str]
+    #: Tensor attribute only multi-backend Keras set -> its last release that set it.
+    tensor_attributes: Mapping[str, str]
+    #: Keras 1 training argument -> its Keras 2 rename.
+    keras2_renamed: Mapping[str, KerasRename]
+
+
+def _release(reader: NodeReader, node: Node, where: str) -> str:
+    """A quoted Keras release (``"2.3"``)."""
+    return reader.required_string(node, where, _RELEASE, "Keras release (2.3)")
+
+
+def _name_reader(reader: NodeReader) -> Callable[[Node, str], str]:
+    """The reader of a row's Python name (a keyword argument, an attribute)."""
+
+    def name(item: Node, where: str) -> str:
+        return reader.required_string(item, where, _NAME, "Python name")
+
+    return name
+
+
+def _single(
+    reader: NodeReader, top: Mapping[str, Node], field: str, sources: Mapping[str, DataSource]
+) -> str:
+    """A ``{release, source}`` mapping's release."""
+    fields = reader.mapping(top[field], field, ("release", "source"))
+    reader.source_ids(fields["source"], f"{field}.source", sources)
+    return _release(reader, fields["release"], f"{field}.release")
+
+
+def _releases_by_name(
+    reader: NodeReader,
+    top: Mapping[str, Node],
+    field: str,
+    key: str,
+    release: str,
+    sources: Mapping[str, DataSource],
+) -> dict[str, str]:
+    """Rows of a name (``key``) and a release (``release``): name -> release."""
+    out: dict[str, str] = {}
+    for where, value, fields in reader.keyed_rows(
+        top[field], field, key, (release, "source"), (), _name_reader(reader)
+    ):
+        reader.source_ids(fields["source"], f"{where}.source", sources)
+        out[value] = _release(reader, fields[release], f"{where}.{release}")
+    return out
+
+
+def parse_keras_api(text: str, path: str = "<keras_api>") -> KerasApi:
+    """Validate Keras API table YAML ``text`` (``path`` names it in errors)."""
+    root = compose(text, path, "Keras API table", KerasApiError)
+    reader = NodeReader(path, KerasApiError)
+    top = reader.mapping(
+        root,
+        "keras_api",
+        (
+            "schema_version",
+            "sources",
+            "multi_backend_last",
+            "get_updates_changed_in",
+            "optimizer_arguments",
+            "multi_backend_tensor_attributes",
+            "keras2_renamed",
+        ),
+    )
+    reader.schema_version(top["schema_version"], KERAS_API_VERSION)
+    sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
+    name = _name_reader(reader)
+
+    renamed: dict[str, KerasRename] = {}
+    for where, old, fields in reader.keyed_rows(
+        top["keras2_renamed"],
+        "keras2_renamed",
+        "argument",
+        ("renamed_to", "source"),
+        ("counts_batches",),
+        name,
+    ):
+        reader.source_ids(fields["source"], f"{where}.source", sources)
+        renamed[old] = KerasRename(
+            name(fields["renamed_to"], f"{where}.renamed_to"),
+            "counts_batches" in fields
+            and reader.boolean(fields["counts_batches"], f"{where}.counts_batches"),
+        )
+    return KerasApi(
+        path,
+        sources,
+        _single(reader, top, "multi_backend_last", sources),
+        _single(reader, top, "get_updates_changed_in", sources),
+        _releases_by_name(reader, top, "optimizer_arguments", "argument", "added_in", sources),
+        _releases_by_name(
+            reader, top, "multi_backend_tensor_attributes", "attribute", "last_in", sources
+        ),
+        renamed,
+    )
+
+
+@functools.cache
+def keras_api(path: Optional[str] = None) -> KerasApi:
+    """The Keras API table (the shipped file unless ``path``), read once per process."""
+    return load_cached(
+        path or str(KERAS_API_DATA), "Keras API table", KerasApiError, parse_keras_api, KerasApi
+    )
