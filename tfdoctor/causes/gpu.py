@@ -10,7 +10,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of, set_env
+from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of, set_env, show_env
 from tfdoctor.causes.conda import (
     CONDA_ACTIVATE_SCRIPT,
     CONDA_LIB_ON_PATH,
@@ -680,7 +680,10 @@ def older_cudnn_first_fix(m: Machine, need: str, os_name: Optional[str], conda: 
         "linux": ("ldconfig -p | grep -E 'libcudnn'",),
         # Windows loads a DLL from the first PATH directory that holds it (an older
         # cudnn64_N.dll copied into System32 or another toolkit's bin comes first).
-        "windows": ("where cudnn64_*.dll",),
+        # where.exe, named in full: in PowerShell `where` is the alias of Where-Object
+        # (about_Aliases), which prints nothing of the path; cmd runs where.exe either way
+        # (https://learn.microsoft.com/windows-server/administration/windows-commands/where).
+        "windows": ("where.exe cudnn64_*.dll",),
     }
     listed = listing.get(os_name or "", (*listing["linux"], *listing["windows"]))
     conda_text = ""
@@ -737,17 +740,27 @@ def nix_cuda_fix(store_path: str, names: Sequence[str]) -> Fix:
         commands += [f"ls {NIX_DRIVER_LIB} | grep libcuda", Machine.ld_path_with((NIX_DRIVER_LIB,))]
     if toolkit:
         libs = ", ".join(toolkit)
+        # Only plain names go into the shell's patterns; none left, no listing to run.
+        plain = [n for n in toolkit[:6] if re.fullmatch(r"\w+", n)]
+        listing = (
+            "the listing shows the store paths that hold them"
+            if plain
+            else "`find /nix/store -maxdepth 3 -name` with each library's file name lists "
+            "the store paths that hold them"
+        )
+        # The directory is the user's to pick among the listed store paths (the store can hold
+        # several releases): no export with a made-up directory, the text says what to put.
         parts.append(
             f"The toolkit's libraries ({libs}) come from nixpkgs' cudatoolkit (or "
             "cudaPackages): its lib output must be on the package's run path or on "
             "LD_LIBRARY_PATH (nixpkgs splits cudatoolkit into outputs, the libraries in "
-            "`cudatoolkit.lib`); the listing shows the store paths that hold them."
+            f"`cudatoolkit.lib`); {listing}. Put the directory that holds the release the "
+            "build wants first on LD_LIBRARY_PATH (export LD_LIBRARY_PATH=that directory, "
+            "then a colon and the old value), or add that output to the package's run path."
         )
-        found = " -o ".join(f"-name 'lib{n}.so*'" for n in toolkit[:6] if re.fullmatch(r"\w+", n))
-        commands += [
-            f"find /nix/store -maxdepth 3 \\( {found} \\) 2>/dev/null",
-            Machine.ld_path_with(("<lib directory of that store path>",)),
-        ]
+        if plain:
+            found = " -o ".join(f"-name 'lib{n}.so*'" for n in plain)
+            commands.append(f"find /nix/store -maxdepth 3 \\( {found} \\) 2>/dev/null")
     return Fix(" ".join(parts), tuple(commands))
 
 
@@ -1521,7 +1534,7 @@ def no_device_fix(m: Machine) -> Fix:
     return Fix(
         "Check that CUDA_VISIBLE_DEVICES lists valid GPU indices (or unset it), that nvidia-smi "
         "lists a GPU, and, in a container, that it was started with GPU access.",
-        ('echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"', "nvidia-smi -L"),
+        (*show_env(m, "CUDA_VISIBLE_DEVICES"), "nvidia-smi -L"),
     )
 
 
@@ -2211,7 +2224,8 @@ UNLISTED_GPU_CANDIDATES: Mapping[str, tuple[CauseId, str, str, str]] = {
     "hidden": (
         CUDA_VISIBLE_DEVICES_HIDDEN,
         "CUDA_VISIBLE_DEVICES hides every GPU (empty, -1 or an index that does not exist)",
-        "`echo $CUDA_VISIBLE_DEVICES` prints it",
+        "printing the variable in the shell that starts the program shows it",
+        # sh's form; the machine's shell's through unlisted_candidate_commands.
         'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"',
     ),
 }
@@ -2232,11 +2246,20 @@ def unlisted_gpu_fix(m: Machine, order: tuple[str, ...], shown: str) -> Fix:
     for number, key in enumerate(order[1:], 2):
         _, other_what, other_tell, _ = UNLISTED_GPU_CANDIDATES[key]
         steps.append(f"{number}. {other_what} ({other_tell}).")
-    others = tuple(c for k in order[1:] for c in UNLISTED_GPU_CANDIDATES[k][3:] if c)
+    others = tuple(c for k in order[1:] for c in unlisted_candidate_commands(m, k))
     return Fix(
         f"{shown}; the candidates, most likely first: " + " ".join(steps),
         tuple(dict.fromkeys((*fix.commands, *others))),
     )
+
+
+def unlisted_candidate_commands(m: Machine, key: str) -> tuple[str, ...]:
+    """The command that shows candidate ``key`` of :data:`UNLISTED_GPU_CANDIDATES`, in the
+    machine's shells (the variable's printing is cmd's and PowerShell's on Windows)."""
+    if key == "hidden":
+        return show_env(m, "CUDA_VISIBLE_DEVICES")
+    command = UNLISTED_GPU_CANDIDATES[key][3]
+    return (command,) if command else ()
 
 
 def unlisted_candidate_fix(m: Machine, key: str) -> Fix:

@@ -1347,14 +1347,27 @@ def native_library_fix(
         # (https://docs.brew.sh/Formula-Cookbook#variables-for-directory-locations): a file
         # built against it names the formula in the path it asks dyld for.
         formula, file = brewed.group("formula"), brewed.group("file")
+        # Homebrew disables formulae whose upstream ended (`brew info` prints "Disabled because
+        # ..."; `brew install` refuses them): openssl@1.1 was disabled on 2024-10-24
+        # (homebrew-core's Formula/o/openssl@1.1.rb, `disable! date: "2024-10-24"`;
+        # https://formulae.brew.sh/formula/openssl@1.1). A library no formula installs any
+        # more is fixed on the package's side: a release built against a current one.
+        ended = (
+            " (Homebrew disabled openssl@1.1 on 2024-10-24: OpenSSL 1.1 is no longer maintained)"
+            if formula == "openssl@1.1"
+            else ""
+        )
         return Fix(
             f"{file} is Homebrew's {formula} (the path names its opt/{formula} link), which "
             "the file that needs it was built against: the formula is not installed, or is "
             "installed at another release than the library's name says (a versioned name, "
-            f"{file}, changes with the formula's major). Install it (`brew install {formula}`), "
-            "or reinstall the package that needs it in a build made against the release "
-            "installed.",
-            (f"brew install {formula}", f"ls {brewed.group('opt')}/lib"),
+            f"{file}, changes with the formula's major). First `brew info {formula}`: where "
+            f"it says the formula is disabled{ended}, Homebrew no longer installs it, and the "
+            "fix is a newer wheel of the package that needs it (the file dyld names as "
+            "'Referenced from'), one built against a current library: upgrade that package. "
+            f"Otherwise install it (`brew install {formula}`), or reinstall the package that "
+            "needs it in a build made against the release installed.",
+            (f"brew info {formula}", f"brew install {formula}", f"ls {brewed.group('opt')}/lib"),
         )
     if macos:
         return Fix(
