@@ -957,3 +957,18 @@ def test_the_nix_toolkit_fix_without_a_plain_name_runs_no_empty_find() -> None:
     assert not any("find" in c for c in fix.commands)
     assert not any("\\(  \\)" in c for c in fix.commands)
     assert "find /nix/store -maxdepth 3 -name" in fix.text
+
+
+def test_the_hidden_gpus_are_unhidden_in_the_machines_shells() -> None:
+    # cmd's `set NAME=` removes it, PowerShell's Env: drive too; sh's unset and export.
+    win = causes.gpu.visible_devices_fix(machine(f.facts(platform=WINDOWS))).commands
+    assert win == (
+        "set CUDA_VISIBLE_DEVICES=",
+        "Remove-Item Env:CUDA_VISIBLE_DEVICES",
+        "set CUDA_VISIBLE_DEVICES=0",
+        '$env:CUDA_VISIBLE_DEVICES = "0"',
+    )
+    assert causes.gpu.visible_devices_fix(machine(f.facts())).commands == (
+        "unset CUDA_VISIBLE_DEVICES",
+        "export CUDA_VISIBLE_DEVICES=0",
+    )

@@ -1527,6 +1527,23 @@ def libcuda_stub_fix(m: Machine, library: Optional[str] = None, has_gpus: bool =
     )
 
 
+def visible_devices_fix(m: Machine) -> Fix:
+    """CUDA_VISIBLE_DEVICES that hides every GPU: unset, or set to the GPUs to use, in the
+    machine's shells."""
+    # cmd's `set NAME=` with nothing after the = removes the variable
+    # (https://learn.microsoft.com/windows-server/administration/windows-commands/set_1);
+    # PowerShell's Env: drive removes it with Remove-Item (about_Environment_Variables).
+    unset = (
+        ("set CUDA_VISIBLE_DEVICES=", "Remove-Item Env:CUDA_VISIBLE_DEVICES")
+        if m.os == "windows"
+        else ("unset CUDA_VISIBLE_DEVICES",)
+    )
+    return Fix(
+        "Unset it, or list the GPUs to use.",
+        (*unset, *set_env(m, ("CUDA_VISIBLE_DEVICES", "0"))),
+    )
+
+
 def no_device_fix(m: Machine) -> Fix:
     """CUDA sees no device: CUDA_VISIBLE_DEVICES, the container's GPU access, the driver."""
     if m.container:
