@@ -414,7 +414,7 @@ def test_dll_load_failed_names_a_gpu_builds_cuda_dlls_as_the_other_candidate() -
     other = found["cuda-libs-missing"]
     assert other.severity.value == "warning" and other.summary.startswith("Or:")
     fix = fix_text(other)
-    assert "where cudart64_*.dll cudnn64_*.dll" in fix and "cudnn64_6.dll" in fix
+    assert "where.exe cudart64_*.dll cudnn64_*.dll" in fix and "cudnn64_6.dll" in fix
 
 
 @pytest.mark.parametrize(

@@ -489,7 +489,7 @@ def mixed_cudnn_fix(m: Machine) -> Fix:
         "release TensorFlow was built for, and take the others' directories off "
         f"{'PATH' if windows else 'LD_LIBRARY_PATH'} or uninstall them.",
         (
-            "where cudnn*.dll",
+            "where.exe cudnn*.dll",
             "python -m pip list | findstr /i cudnn",
             "echo %PATH%",
         )
@@ -645,7 +645,7 @@ def off_path_candidate_fix(m: Machine, names: Sequence[str]) -> Fix:
             "folders), the folder that holds it is not on PATH in the process that failed: put "
             "it first on PATH (System Properties > Environment Variables, then a new window). "
             + started,
-            (f'where /R "C:\\Program Files\\NVIDIA GPU Computing Toolkit" {dlls}',),
+            (f'where.exe /R "C:\\Program Files\\NVIDIA GPU Computing Toolkit" {dlls}',),
         )
     return Fix(
         f"If the commands find a copy of {shown}, its directory is not on the loader's search "
@@ -780,7 +780,7 @@ def windows_gpu_dlls_fix() -> Fix:
         "CUDA and cuDNN of the release's tested configuration (`tfdoctor matrix`, TensorFlow's "
         "tested build configurations for Windows) and put their bin directories on PATH, or "
         "install the CPU build (tensorflow) of the same release.",
-        ("where cudart64_*.dll cudnn64_*.dll",),
+        ("where.exe cudart64_*.dll cudnn64_*.dll",),
     )
 
 
@@ -1096,7 +1096,7 @@ def cudnn_part_fix(part: str, code: str) -> Fix:
             f"Windows found a copy of {part} (or of a DLL it loads) of another word size than "
             "the 64-bit process: take the folder of the 32-bit copy off PATH, or replace it "
             "with the x64 cuDNN archive's file.",
-            (f"where {part} zlibwapi.dll",),
+            (f"where.exe {part} zlibwapi.dll",),
         )
     main = re.sub(r"^cudnn_\w+?(64_\d+\.dll)$", r"cudnn\1", part)
     return Fix(
@@ -1105,7 +1105,7 @@ def cudnn_part_fix(part: str, code: str) -> Fix:
         "folder that holds it, and for cuDNN 8.3 to 8.9 install zlib's zlibwapi.dll, which "
         f"cuDNN does not ship, as NVIDIA's cuDNN guide says ({CUDNN_ZLIB_GUIDE}, Installing "
         "Zlib), on PATH.",
-        (f"where {main} {part} zlibwapi.dll",),
+        (f"where.exe {main} {part} zlibwapi.dll",),
     )
 
 
@@ -1116,7 +1116,7 @@ def zlib_fix() -> Fix:
         f"install it as NVIDIA's cuDNN guide says ({CUDNN_ZLIB_GUIDE}, Installing Zlib) and "
         "put its folder on PATH (or use the cuDNN release the TensorFlow build names, which "
         "for the native Windows GPU builds, up to 2.10, is cuDNN 8.1 and needs no zlib).",
-        ("where zlibwapi.dll",),
+        ("where.exe zlibwapi.dll",),
     )
 
 
@@ -1218,7 +1218,7 @@ def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
         return Fix(
             f"Install {toolkit}, and make sure the toolkit's bin directory, which holds "
             "cudart64_*.dll (and cuDNN's DLLs beside them), is on PATH.",
-            ("where cudart64_*.dll cudnn64_*.dll",),
+            ("where.exe cudart64_*.dll cudnn64_*.dll",),
         )
     if cuda is None:
         # Not known which build, nor whether a copy is on disk off the loader's path (an
@@ -1245,7 +1245,7 @@ def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
             f"({CUDA_ARCHIVE}, {CUDNN_ARCHIVE}); copy cuDNN's bin, include and lib into the CUDA "
             "folder, and "
             "make sure its bin directory is on PATH.",
-            ("where cudart64_*.dll cudnn64_*.dll",),
+            ("where.exe cudart64_*.dll cudnn64_*.dll",),
         )
     lib_dir = f"/usr/local/cuda-{cuda}/lib64"
     cudnn_text = f"cuDNN {cudnn}" if cudnn else "the cuDNN of its build"
@@ -1878,7 +1878,7 @@ def driver_load_fix(m: Machine) -> Fix:
             "Install the NVIDIA driver for this GPU (NVIDIA's driver download page, or the "
             "GPU's vendor); its installer puts nvcuda.dll in C:\\Windows\\System32. Then "
             "nvidia-smi lists the GPU.",
-            ("nvidia-smi", "where nvcuda.dll"),
+            ("nvidia-smi", "where.exe nvcuda.dll"),
         )
     kernel = m.facts.nvidia_kernel
     modules = kernel.modules if kernel is not None and kernel.modules is not None else ()
