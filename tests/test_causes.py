@@ -972,3 +972,12 @@ def test_the_hidden_gpus_are_unhidden_in_the_machines_shells() -> None:
         "unset CUDA_VISIBLE_DEVICES",
         "export CUDA_VISIBLE_DEVICES=0",
     )
+
+
+def test_the_collective_groups_fix_prints_the_variable_in_the_machines_shells() -> None:
+    win = causes.cluster.collective_group_fix(machine(f.facts(platform=WINDOWS))).commands
+    assert "echo CUDA_VISIBLE_DEVICES=%CUDA_VISIBLE_DEVICES%" in win
+    assert not any("$CUDA_VISIBLE_DEVICES" in c for c in win)
+    assert causes.cluster.collective_group_fix(machine(f.facts())).commands[0] == (
+        'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"'
+    )

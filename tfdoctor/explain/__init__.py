@@ -5492,7 +5492,7 @@ def _collective(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     # A member refused by its group is the workers disagreeing on the group's devices; NCCL's
     # own failures are read from NCCL's log.
     if any(h.signature.id in _GROUP_MISMATCH for h in hits):
-        return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.cluster.collective_group_fix()
+        return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.cluster.collective_group_fix(m)
     return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.gpu.collective_failed_fix()
 
 
