@@ -908,3 +908,76 @@ def test_the_network_fixes_set_variables_in_the_machines_shells() -> None:
     certs = causes.network.ca_certs_fix(linux, False, None).commands
     assert "export HTTPS_PROXY=http://PROXY_HOST:PORT HTTP_PROXY=http://PROXY_HOST:PORT" in proxy
     assert "export REQUESTS_CA_BUNDLE=/path/to/organisation-ca.pem" in certs
+
+
+def test_the_hidden_gpu_variable_is_printed_in_the_machines_shells() -> None:
+    # sh's echo reads no variable in cmd or PowerShell: cmd's %NAME%, PowerShell's $env:NAME.
+    windows = machine(f.facts(platform=WINDOWS))
+    linux = machine(f.facts())
+    win = causes.gpu.no_device_fix(windows).commands
+    assert win[:2] == (
+        "echo CUDA_VISIBLE_DEVICES=%CUDA_VISIBLE_DEVICES%",
+        '"CUDA_VISIBLE_DEVICES=$env:CUDA_VISIBLE_DEVICES"',
+    )
+    assert not any("$CUDA_VISIBLE_DEVICES" in c for c in win)
+    assert causes.gpu.no_device_fix(linux).commands[0] == (
+        'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"'
+    )
+    # The candidate among the others of a GPU TensorFlow does not list: the same forms.
+    listed = causes.gpu.unlisted_gpu_fix(windows, ("cpu-build", "hidden"), "shown").commands
+    assert "echo CUDA_VISIBLE_DEVICES=%CUDA_VISIBLE_DEVICES%" in listed
+    assert 'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"' not in listed
+    assert causes.gpu.unlisted_candidate_commands(linux, "hidden") == (
+        'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"',
+    )
+
+
+def test_the_cudnn_dll_listing_is_where_exe_not_powershells_alias() -> None:
+    fix = causes.gpu.older_cudnn_first_fix(machine(f.facts()), "8.6", "windows", False)
+    assert fix.commands == ("where.exe cudnn64_*.dll",)
+    both = causes.gpu.older_cudnn_first_fix(machine(f.facts()), "8.6", None, False)
+    assert not any(c.startswith("where ") for c in both.commands)
+
+
+_NIX_STORE_PATH = "/nix/store/abc123-python3-3.11.6-env"
+
+
+def test_the_nix_toolkit_fix_has_no_placeholder_command() -> None:
+    fix = causes.gpu.nix_cuda_fix(_NIX_STORE_PATH, ["cusolver", "cublas"])
+    assert fix.commands == (
+        "find /nix/store -maxdepth 3 \\( -name 'libcusolver.so*' -o -name 'libcublas.so*' \\) "
+        "2>/dev/null",
+    )
+    assert not any("<" in c or "that store path" in c for c in fix.commands)
+    assert "first on LD_LIBRARY_PATH" in fix.text
+
+
+def test_the_nix_toolkit_fix_without_a_plain_name_runs_no_empty_find() -> None:
+    fix = causes.gpu.nix_cuda_fix(_NIX_STORE_PATH, ["cudnn.so.8"])
+    assert not any("find" in c for c in fix.commands)
+    assert not any("\\(  \\)" in c for c in fix.commands)
+    assert "find /nix/store -maxdepth 3 -name" in fix.text
+
+
+def test_the_hidden_gpus_are_unhidden_in_the_machines_shells() -> None:
+    # cmd's `set NAME=` removes it, PowerShell's Env: drive too; sh's unset and export.
+    win = causes.gpu.visible_devices_fix(machine(f.facts(platform=WINDOWS))).commands
+    assert win == (
+        "set CUDA_VISIBLE_DEVICES=",
+        "Remove-Item Env:CUDA_VISIBLE_DEVICES",
+        "set CUDA_VISIBLE_DEVICES=0",
+        '$env:CUDA_VISIBLE_DEVICES = "0"',
+    )
+    assert causes.gpu.visible_devices_fix(machine(f.facts())).commands == (
+        "unset CUDA_VISIBLE_DEVICES",
+        "export CUDA_VISIBLE_DEVICES=0",
+    )
+
+
+def test_the_collective_groups_fix_prints_the_variable_in_the_machines_shells() -> None:
+    win = causes.cluster.collective_group_fix(machine(f.facts(platform=WINDOWS))).commands
+    assert "echo CUDA_VISIBLE_DEVICES=%CUDA_VISIBLE_DEVICES%" in win
+    assert not any("$CUDA_VISIBLE_DEVICES" in c for c in win)
+    assert causes.cluster.collective_group_fix(machine(f.facts())).commands[0] == (
+        'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"'
+    )

@@ -119,7 +119,7 @@ def test_mpi4py_refused_on_windows_needs_microsoft_mpi_not_tensorflows_runtime()
     report = explained(text)
     top = top_error(report)
     assert top.cause == "native-library-unresolved"
-    assert "Microsoft MPI" in fix_text(top) and "where msmpi.dll" in fix_text(top)
+    assert "Microsoft MPI" in fix_text(top) and "where.exe msmpi.dll" in fix_text(top)
     assert all(f.cause != "msvc-runtime-missing" for f in report.findings)
 
 
@@ -226,7 +226,7 @@ def test_tensorflows_runtime_failing_on_windows_gets_windows_tools() -> None:
     top = top_error(explained(text))
     assert top.cause == "native-library-unresolved"
     fix = fix_text(top)
-    assert "where msvcp140.dll" in fix and "LD_DEBUG" not in fix and "ldd " not in fix
+    assert "where.exe msvcp140.dll" in fix and "LD_DEBUG" not in fix and "ldd " not in fix
 
 
 def _text_import(message: str) -> str:
@@ -338,7 +338,7 @@ def test_a_dll_of_another_word_size_is_not_a_missing_runtime() -> None:
         top = top_error(report)
         assert top.cause == "native-library-unresolved", reason
         fix = fix_text(top)
-        assert "struct.calcsize('P')" in fix and "where msvcp140.dll" in fix
+        assert "struct.calcsize('P')" in fix and "where.exe msvcp140.dll" in fix
         assert "tensorflow" in fix and "LD_DEBUG" not in fix
         assert all(f.cause != "cpu-lacks-avx" for f in report.findings)
 

@@ -508,7 +508,7 @@ def test_the_drivers_dll_missing_on_windows_is_a_driver_to_install_not_a_module_
         "installed in a directory that is named in your %PATH% environment variable.\n"
     )
     fix = _fix_of(log, "driver-not-loaded")
-    assert "where nvcuda.dll" in fix.commands
+    assert "where.exe nvcuda.dll" in fix.commands
     assert not any("modprobe" in c for c in fix.commands)
 
 

@@ -414,7 +414,7 @@ def test_dll_load_failed_names_a_gpu_builds_cuda_dlls_as_the_other_candidate() -
     other = found["cuda-libs-missing"]
     assert other.severity.value == "warning" and other.summary.startswith("Or:")
     fix = fix_text(other)
-    assert "where cudart64_*.dll cudnn64_*.dll" in fix and "cudnn64_6.dll" in fix
+    assert "where.exe cudart64_*.dll cudnn64_*.dll" in fix and "cudnn64_6.dll" in fix
 
 
 @pytest.mark.parametrize(
@@ -568,12 +568,19 @@ def test_a_bare_handle_failure_ranks_each_candidate_as_a_warning_of_its_cause() 
     report = explained(_BLAS, matrix=load_matrix())
     assert top_error(report).cause == "gpu-library-init-failed"
     found = _candidates(_BLAS)
-    # Memory leads where the log shows nothing else (the main finding's order).
+    # Memory leads where the log shows nothing else (the main finding's order): the main
+    # finding gives its test and fix first, so the warnings are the others, numbered as there.
+    assert "memory was already taken" in fix_text(top_error(report)).split("2. ")[0]
     assert [c for c, _ in found] == [
-        "gpu-out-of-memory",
         "cudnn-version-mismatch",
         "driver-too-old",
         "cuda-release-predates-gpu",
+    ]
+    summaries = [f.summary for f in report.findings if f.summary.startswith("Or: ")]
+    assert [s.split("candidate ")[1].split(" for")[0] for s in summaries] == [
+        "2 of 4",
+        "3 of 4",
+        "4 of 4",
     ]
     assert all(
         f.severity.value == "warning"
@@ -585,6 +592,21 @@ def test_a_bare_handle_failure_ranks_each_candidate_as_a_warning_of_its_cause() 
     assert "7.5: CUDA 10.0" in newer and "TensorFlow" in newer
 
 
+def test_a_candidate_the_log_shows_first_keeps_its_warning() -> None:
+    # Less than half the GPU free at start: memory is shown, a cause of its own, so its warning
+    # stays as candidate 1; a lead the log does not show has none (above).
+    text = (
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1405] Found device 0 with "
+        "properties: \nname: GeForce GTX 1080 Ti major: 6 minor: 1 memoryClockRate(GHz): "
+        "1.582\npciBusID: 0000:01:00.0\ntotalMemory: 10.92GiB freeMemory: 318.06MiB\n" + _BLAS
+    )
+    report = explained(text, matrix=load_matrix())
+    found = _candidates(text)
+    assert found[0][0] == "gpu-out-of-memory"
+    first = next(f.summary for f in report.findings if f.summary.startswith("Or: "))
+    assert "candidate 1 of" in first
+
+
 def test_the_candidates_follow_what_the_log_shows() -> None:
     # A GPU shown (a Turing card) and no CUDA: its candidate right after memory, fitted to it.
     text = (
@@ -593,7 +615,9 @@ def test_the_candidates_follow_what_the_log_shows() -> None:
         + _BLAS
     )
     found = _candidates(text)
-    assert [c for c, _ in found][:2] == ["gpu-out-of-memory", "cuda-release-predates-gpu"]
+    # Memory first (the main finding's own), then the GPU's candidate, a warning of its own.
+    assert "gpu-out-of-memory" not in dict(found)
+    assert found[0][0] == "cuda-release-predates-gpu"
     assert "CUDA 10.0 is the first to know it" in dict(found)["cuda-release-predates-gpu"]
 
 
@@ -661,7 +685,10 @@ def test_cublas_not_supported_alone_rules_out_memory_and_puts_the_gpu_first() ->
         "to run cuBLAS routine: CUBLAS_STATUS_NOT_SUPPORTED\n"
     )
     found = [c for c, _ in _candidates(text)]
+    # The status puts the GPU first: the cause the log shows, kept as a warning of its own.
     assert found[0] == "cuda-release-predates-gpu" and "gpu-out-of-memory" not in found
+    fix = fix_text(top_error(explained(text, matrix=load_matrix())))
+    assert "CUDA" in fix.split("2. ")[0]
     assert "memory was already taken" not in fix_text(top_error(explained(text)))
 
 
@@ -670,4 +697,5 @@ def test_another_cublas_status_beside_it_keeps_memory() -> None:
         "E tensorflow/stream_executor/cuda/cuda_blas.cc:428] failed to run cuBLAS routine: "
         "CUBLAS_STATUS_NOT_SUPPORTED\n" + _BLAS
     )
-    assert next(c for c, _ in _candidates(text)) == "gpu-out-of-memory"
+    assert "memory was already taken" in fix_text(top_error(explained(text))).split("2. ")[0]
+    assert "gpu-out-of-memory" not in dict(_candidates(text))

@@ -485,7 +485,7 @@ def test_cudnn_parts_mixed_on_windows_are_listed_from_path() -> None:
     assert top.cause == "cuda-lib-shadowed"
     fix = fix_text(top)
     # Windows loads the DLLs found on PATH: no ldconfig, find / or LD_LIBRARY_PATH there.
-    assert "where cudnn*.dll" in fix
+    assert "where.exe cudnn*.dll" in fix
     assert "ldconfig" not in fix and "LD_LIBRARY_PATH" not in fix
 
 

@@ -46,7 +46,7 @@ def test_a_windows_dll_is_searched_for_and_put_on_path() -> None:
     other = _of(explained(log), "cuda-libs-off-path")
     assert other is not None and other.severity is Severity.WARNING
     fix = fix_text(other)
-    assert "PATH" in fix and "where /R" in fix and "LD_LIBRARY_PATH" not in fix
+    assert "PATH" in fix and "where.exe /R" in fix and "LD_LIBRARY_PATH" not in fix
 
 
 def test_a_copy_the_log_shows_is_one_reading_only() -> None:

@@ -1556,6 +1556,25 @@ def test_a_homebrew_library_dyld_misses_names_its_formula(prefix: str) -> None:
     assert top.cause == "native-library-unresolved"
     fix = fix_text(top)
     assert "brew install hdf5" in fix and "libhdf5.310.dylib" in fix
+    # brew info first: it says whether the formula is disabled (then a newer wheel is the fix).
+    commands = top.fix.commands if top.fix is not None else ()
+    assert commands.index("brew info hdf5") < commands.index("brew install hdf5")
+    assert "disabled" in fix and "newer wheel" in fix
+    assert "2024-10-24" not in fix  # openssl@1.1's own date is for that formula
+
+
+def test_homebrews_disabled_openssl_11_points_to_a_newer_wheel() -> None:
+    ext = "/Users/u/venv/lib/python3.10/site-packages/psycopg2/_psycopg.cpython-310-darwin.so"
+    lib = "/opt/homebrew/opt/openssl@1.1/lib/libssl.1.1.dylib"
+    log = (
+        f"ImportError: dlopen({ext}, 0x0002): Library not loaded: {lib}\n"
+        f"  Referenced from: <0A1B2C3D-4E5F-3A2B-9C8D-222222222222> {ext}\n"
+        f"  Reason: tried: '{lib}' (no such file)\n"
+    )
+    top = top_error(explained(log))
+    fix = fix_text(top)
+    assert "brew info openssl@1.1" in fix and "2024-10-24" in fix
+    assert "newer wheel of the package" in fix and "Referenced from" in fix
 
 
 def test_a_library_outside_homebrews_links_keeps_dylds_tools() -> None:

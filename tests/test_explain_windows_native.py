@@ -190,7 +190,7 @@ def test_cudnns_zlib_missing_is_looked_for_by_its_own_file_name() -> None:
         "Could not locate zlibwapi.dll. Please make sure it is in your library path!\n"
     )
     top = top_error(report)
-    assert top.cause == "cuda-libs-missing" and "where zlibwapi.dll" in fix_text(top)
+    assert top.cause == "cuda-libs-missing" and "where.exe zlibwapi.dll" in fix_text(top)
     commands = " ".join(c for x in report.findings if x.fix for c in x.fix.commands)
     assert "zlibwapi64_" not in commands
 
@@ -201,7 +201,7 @@ def test_a_cudnn_part_not_found_names_its_siblings_and_zlib() -> None:
     top = top_error(explained("Could not load library cudnn_ops_infer64_8.dll. Error code 126\n"))
     assert top.cause == "cuda-libs-missing"
     fix = fix_text(top)
-    assert "where cudnn64_8.dll cudnn_ops_infer64_8.dll zlibwapi.dll" in fix
+    assert "where.exe cudnn64_8.dll cudnn_ops_infer64_8.dll zlibwapi.dll" in fix
     assert "not cudnn64_8.dll alone" in fix
 
 

@@ -6,7 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.causes.common import show_env
 from tfdoctor.findings import Fix
+from tfdoctor.machine import Machine
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_CONFIG_INVALID_JSON: Final = CauseId("tf-config-invalid-json")
@@ -357,8 +359,9 @@ def mpi_interfaces_fix() -> Fix:
     )
 
 
-def collective_group_fix() -> Fix:
-    """Every worker joins each collective group alike: the same devices, the same program."""
+def collective_group_fix(m: Machine) -> Fix:
+    """Every worker joins each collective group alike: the same devices, the same program (the
+    variable printed in the machine's shells)."""
     return Fix(
         "The workers joined one collective group with different devices or group sizes: "
         "each worker must see the same GPUs (a worker whose GPU is hidden or missing joins "
@@ -370,7 +373,7 @@ def collective_group_fix() -> Fix:
         "tf.distribute.experimental.CommunicationOptions(implementation="
         "tf.distribute.experimental.CommunicationImplementation.RING))).",
         (
-            'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"',
+            *show_env(m, "CUDA_VISIBLE_DEVICES"),
             "nvidia-smi -L",
             "python -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\"",
         ),

@@ -226,6 +226,19 @@ def set_env_to_output(m: Machine, name: str, command: str) -> tuple[str, ...]:
     return (f'export {name}="$({command})"',)
 
 
+def show_env(m: Machine, name: str) -> tuple[str, ...]:
+    """The lines that print environment variable ``name``: sh's ``echo "NAME=$NAME"`` (empty
+    after the = where it is unset); on a Windows machine cmd's ``echo NAME=%NAME%`` (cmd expands
+    ``%NAME%``, and leaves it as written where it is unset,
+    https://learn.microsoft.com/windows-server/administration/windows-commands/echo),
+    then PowerShell's ``$env:NAME`` (about_Environment_Variables: sh's ``$NAME`` is a
+    PowerShell variable, not the environment's). As in :func:`set_env`, the user runs the one
+    of the shell in use."""
+    if m.os == "windows":
+        return (f"echo {name}=%{name}%", f'"{name}=$env:{name}"')
+    return (f'echo "{name}=${name}"',)
+
+
 def load_env(m: Machine) -> str:
     """The command that loads ``tfdoctor env``'s settings into the machine's shell:
     PowerShell's on Windows (``tfdoctor env`` prints no format for cmd), sh's elsewhere."""

@@ -10,7 +10,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of, set_env
+from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of, set_env, show_env
 from tfdoctor.causes.conda import (
     CONDA_ACTIVATE_SCRIPT,
     CONDA_LIB_ON_PATH,
@@ -489,7 +489,7 @@ def mixed_cudnn_fix(m: Machine) -> Fix:
         "release TensorFlow was built for, and take the others' directories off "
         f"{'PATH' if windows else 'LD_LIBRARY_PATH'} or uninstall them.",
         (
-            "where cudnn*.dll",
+            "where.exe cudnn*.dll",
             "python -m pip list | findstr /i cudnn",
             "echo %PATH%",
         )
@@ -645,7 +645,7 @@ def off_path_candidate_fix(m: Machine, names: Sequence[str]) -> Fix:
             "folders), the folder that holds it is not on PATH in the process that failed: put "
             "it first on PATH (System Properties > Environment Variables, then a new window). "
             + started,
-            (f'where /R "C:\\Program Files\\NVIDIA GPU Computing Toolkit" {dlls}',),
+            (f'where.exe /R "C:\\Program Files\\NVIDIA GPU Computing Toolkit" {dlls}',),
         )
     return Fix(
         f"If the commands find a copy of {shown}, its directory is not on the loader's search "
@@ -680,7 +680,10 @@ def older_cudnn_first_fix(m: Machine, need: str, os_name: Optional[str], conda: 
         "linux": ("ldconfig -p | grep -E 'libcudnn'",),
         # Windows loads a DLL from the first PATH directory that holds it (an older
         # cudnn64_N.dll copied into System32 or another toolkit's bin comes first).
-        "windows": ("where cudnn64_*.dll",),
+        # where.exe, named in full: in PowerShell `where` is the alias of Where-Object
+        # (about_Aliases), which prints nothing of the path; cmd runs where.exe either way
+        # (https://learn.microsoft.com/windows-server/administration/windows-commands/where).
+        "windows": ("where.exe cudnn64_*.dll",),
     }
     listed = listing.get(os_name or "", (*listing["linux"], *listing["windows"]))
     conda_text = ""
@@ -737,17 +740,27 @@ def nix_cuda_fix(store_path: str, names: Sequence[str]) -> Fix:
         commands += [f"ls {NIX_DRIVER_LIB} | grep libcuda", Machine.ld_path_with((NIX_DRIVER_LIB,))]
     if toolkit:
         libs = ", ".join(toolkit)
+        # Only plain names go into the shell's patterns; none left, no listing to run.
+        plain = [n for n in toolkit[:6] if re.fullmatch(r"\w+", n)]
+        listing = (
+            "the listing shows the store paths that hold them"
+            if plain
+            else "`find /nix/store -maxdepth 3 -name` with each library's file name lists "
+            "the store paths that hold them"
+        )
+        # The directory is the user's to pick among the listed store paths (the store can hold
+        # several releases): no export with a made-up directory, the text says what to put.
         parts.append(
             f"The toolkit's libraries ({libs}) come from nixpkgs' cudatoolkit (or "
             "cudaPackages): its lib output must be on the package's run path or on "
             "LD_LIBRARY_PATH (nixpkgs splits cudatoolkit into outputs, the libraries in "
-            "`cudatoolkit.lib`); the listing shows the store paths that hold them."
+            f"`cudatoolkit.lib`); {listing}. Put the directory that holds the release the "
+            "build wants first on LD_LIBRARY_PATH (export LD_LIBRARY_PATH=that directory, "
+            "then a colon and the old value), or add that output to the package's run path."
         )
-        found = " -o ".join(f"-name 'lib{n}.so*'" for n in toolkit[:6] if re.fullmatch(r"\w+", n))
-        commands += [
-            f"find /nix/store -maxdepth 3 \\( {found} \\) 2>/dev/null",
-            Machine.ld_path_with(("<lib directory of that store path>",)),
-        ]
+        if plain:
+            found = " -o ".join(f"-name 'lib{n}.so*'" for n in plain)
+            commands.append(f"find /nix/store -maxdepth 3 \\( {found} \\) 2>/dev/null")
     return Fix(" ".join(parts), tuple(commands))
 
 
@@ -767,7 +780,7 @@ def windows_gpu_dlls_fix() -> Fix:
         "CUDA and cuDNN of the release's tested configuration (`tfdoctor matrix`, TensorFlow's "
         "tested build configurations for Windows) and put their bin directories on PATH, or "
         "install the CPU build (tensorflow) of the same release.",
-        ("where cudart64_*.dll cudnn64_*.dll",),
+        ("where.exe cudart64_*.dll cudnn64_*.dll",),
     )
 
 
@@ -1083,7 +1096,7 @@ def cudnn_part_fix(part: str, code: str) -> Fix:
             f"Windows found a copy of {part} (or of a DLL it loads) of another word size than "
             "the 64-bit process: take the folder of the 32-bit copy off PATH, or replace it "
             "with the x64 cuDNN archive's file.",
-            (f"where {part} zlibwapi.dll",),
+            (f"where.exe {part} zlibwapi.dll",),
         )
     main = re.sub(r"^cudnn_\w+?(64_\d+\.dll)$", r"cudnn\1", part)
     return Fix(
@@ -1092,7 +1105,7 @@ def cudnn_part_fix(part: str, code: str) -> Fix:
         "folder that holds it, and for cuDNN 8.3 to 8.9 install zlib's zlibwapi.dll, which "
         f"cuDNN does not ship, as NVIDIA's cuDNN guide says ({CUDNN_ZLIB_GUIDE}, Installing "
         "Zlib), on PATH.",
-        (f"where {main} {part} zlibwapi.dll",),
+        (f"where.exe {main} {part} zlibwapi.dll",),
     )
 
 
@@ -1103,7 +1116,7 @@ def zlib_fix() -> Fix:
         f"install it as NVIDIA's cuDNN guide says ({CUDNN_ZLIB_GUIDE}, Installing Zlib) and "
         "put its folder on PATH (or use the cuDNN release the TensorFlow build names, which "
         "for the native Windows GPU builds, up to 2.10, is cuDNN 8.1 and needs no zlib).",
-        ("where zlibwapi.dll",),
+        ("where.exe zlibwapi.dll",),
     )
 
 
@@ -1205,7 +1218,7 @@ def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
         return Fix(
             f"Install {toolkit}, and make sure the toolkit's bin directory, which holds "
             "cudart64_*.dll (and cuDNN's DLLs beside them), is on PATH.",
-            ("where cudart64_*.dll cudnn64_*.dll",),
+            ("where.exe cudart64_*.dll cudnn64_*.dll",),
         )
     if cuda is None:
         # Not known which build, nor whether a copy is on disk off the loader's path (an
@@ -1232,7 +1245,7 @@ def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
             f"({CUDA_ARCHIVE}, {CUDNN_ARCHIVE}); copy cuDNN's bin, include and lib into the CUDA "
             "folder, and "
             "make sure its bin directory is on PATH.",
-            ("where cudart64_*.dll cudnn64_*.dll",),
+            ("where.exe cudart64_*.dll cudnn64_*.dll",),
         )
     lib_dir = f"/usr/local/cuda-{cuda}/lib64"
     cudnn_text = f"cuDNN {cudnn}" if cudnn else "the cuDNN of its build"
@@ -1514,6 +1527,23 @@ def libcuda_stub_fix(m: Machine, library: Optional[str] = None, has_gpus: bool =
     )
 
 
+def visible_devices_fix(m: Machine) -> Fix:
+    """CUDA_VISIBLE_DEVICES that hides every GPU: unset, or set to the GPUs to use, in the
+    machine's shells."""
+    # cmd's `set NAME=` with nothing after the = removes the variable
+    # (https://learn.microsoft.com/windows-server/administration/windows-commands/set_1);
+    # PowerShell's Env: drive removes it with Remove-Item (about_Environment_Variables).
+    unset = (
+        ("set CUDA_VISIBLE_DEVICES=", "Remove-Item Env:CUDA_VISIBLE_DEVICES")
+        if m.os == "windows"
+        else ("unset CUDA_VISIBLE_DEVICES",)
+    )
+    return Fix(
+        "Unset it, or list the GPUs to use.",
+        (*unset, *set_env(m, ("CUDA_VISIBLE_DEVICES", "0"))),
+    )
+
+
 def no_device_fix(m: Machine) -> Fix:
     """CUDA sees no device: CUDA_VISIBLE_DEVICES, the container's GPU access, the driver."""
     if m.container:
@@ -1521,7 +1551,7 @@ def no_device_fix(m: Machine) -> Fix:
     return Fix(
         "Check that CUDA_VISIBLE_DEVICES lists valid GPU indices (or unset it), that nvidia-smi "
         "lists a GPU, and, in a container, that it was started with GPU access.",
-        ('echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"', "nvidia-smi -L"),
+        (*show_env(m, "CUDA_VISIBLE_DEVICES"), "nvidia-smi -L"),
     )
 
 
@@ -1848,7 +1878,7 @@ def driver_load_fix(m: Machine) -> Fix:
             "Install the NVIDIA driver for this GPU (NVIDIA's driver download page, or the "
             "GPU's vendor); its installer puts nvcuda.dll in C:\\Windows\\System32. Then "
             "nvidia-smi lists the GPU.",
-            ("nvidia-smi", "where nvcuda.dll"),
+            ("nvidia-smi", "where.exe nvcuda.dll"),
         )
     kernel = m.facts.nvidia_kernel
     modules = kernel.modules if kernel is not None and kernel.modules is not None else ()
@@ -2211,7 +2241,8 @@ UNLISTED_GPU_CANDIDATES: Mapping[str, tuple[CauseId, str, str, str]] = {
     "hidden": (
         CUDA_VISIBLE_DEVICES_HIDDEN,
         "CUDA_VISIBLE_DEVICES hides every GPU (empty, -1 or an index that does not exist)",
-        "`echo $CUDA_VISIBLE_DEVICES` prints it",
+        "printing the variable in the shell that starts the program shows it",
+        # sh's form; the machine's shell's through unlisted_candidate_commands.
         'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"',
     ),
 }
@@ -2232,11 +2263,20 @@ def unlisted_gpu_fix(m: Machine, order: tuple[str, ...], shown: str) -> Fix:
     for number, key in enumerate(order[1:], 2):
         _, other_what, other_tell, _ = UNLISTED_GPU_CANDIDATES[key]
         steps.append(f"{number}. {other_what} ({other_tell}).")
-    others = tuple(c for k in order[1:] for c in UNLISTED_GPU_CANDIDATES[k][3:] if c)
+    others = tuple(c for k in order[1:] for c in unlisted_candidate_commands(m, k))
     return Fix(
         f"{shown}; the candidates, most likely first: " + " ".join(steps),
         tuple(dict.fromkeys((*fix.commands, *others))),
     )
+
+
+def unlisted_candidate_commands(m: Machine, key: str) -> tuple[str, ...]:
+    """The command that shows candidate ``key`` of :data:`UNLISTED_GPU_CANDIDATES`, in the
+    machine's shells (the variable's printing is cmd's and PowerShell's on Windows)."""
+    if key == "hidden":
+        return show_env(m, "CUDA_VISIBLE_DEVICES")
+    command = UNLISTED_GPU_CANDIDATES[key][3]
+    return (command,) if command else ()
 
 
 def unlisted_candidate_fix(m: Machine, key: str) -> Fix:

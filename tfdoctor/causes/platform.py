@@ -1227,9 +1227,9 @@ def extension_dll_fix(m: Machine, package: Optional[str], dist: Optional[str]) -
         return Fix(
             f"Windows could not load {package}'s compiled extension, not TensorFlow's: it "
             f"needs {runtime.runtime}, which {name}'s wheels do not carry. Install it with "
-            f"{runtime.get} ({runtime.url}), check that `where {runtime.dll}` finds it, then "
+            f"{runtime.get} ({runtime.url}), check that `where.exe {runtime.dll}` finds it, then "
             f"reinstall {name} so that its build matches the runtime.",
-            (f"where {runtime.dll}", *reinstall),
+            (f"where.exe {runtime.dll}", *reinstall),
         )
     return Fix(
         f"Windows could not load {package}'s compiled extension, not TensorFlow's: a DLL it "
@@ -1270,7 +1270,7 @@ def dll_word_size_fix(m: Machine, package: Optional[str], dist: Optional[str]) -
         + (" (the last command names its distribution)." if unknown else "."),
         (
             "python -c \"import struct; print(struct.calcsize('P') * 8)\"",
-            "where msvcp140.dll vcruntime140.dll vcruntime140_1.dll",
+            "where.exe msvcp140.dll vcruntime140.dll vcruntime140_1.dll",
             *reinstall,
         ),
     )
@@ -1326,7 +1326,8 @@ def native_library_fix(
     than TensorFlow."""
     if windows:
         # Windows' own tools: `where` searches PATH as the loader does for a DLL a module
-        # names (https://learn.microsoft.com/windows/win32/dlls/dynamic-link-library-search-order);
+        # names (https://learn.microsoft.com/windows/win32/dlls/dynamic-link-library-search-order),
+        # named where.exe since PowerShell's `where` is Where-Object's alias (about_Aliases);
         # dumpbin /dependents lists what a .pyd links.
         return Fix(
             "Windows could not load a native library: a DLL it links is missing, or of "
@@ -1336,7 +1337,7 @@ def native_library_fix(
             "/dependents` (from Visual Studio's command prompt) on the .pyd the traceback names "
             "lists the DLLs it links, and `where` says which of them PATH finds.",
             (
-                "where msvcp140.dll msvcp140_1.dll vcruntime140_1.dll",
+                "where.exe msvcp140.dll msvcp140_1.dll vcruntime140_1.dll",
                 "dumpbin /dependents PATH\\TO\\THE\\EXTENSION.pyd",
                 *msvc_fix().commands,
             ),
@@ -1347,14 +1348,27 @@ def native_library_fix(
         # (https://docs.brew.sh/Formula-Cookbook#variables-for-directory-locations): a file
         # built against it names the formula in the path it asks dyld for.
         formula, file = brewed.group("formula"), brewed.group("file")
+        # Homebrew disables formulae whose upstream ended (`brew info` prints "Disabled because
+        # ..."; `brew install` refuses them): openssl@1.1 was disabled on 2024-10-24
+        # (homebrew-core's Formula/o/openssl@1.1.rb, `disable! date: "2024-10-24"`;
+        # https://formulae.brew.sh/formula/openssl@1.1). A library no formula installs any
+        # more is fixed on the package's side: a release built against a current one.
+        ended = (
+            " (Homebrew disabled openssl@1.1 on 2024-10-24: OpenSSL 1.1 is no longer maintained)"
+            if formula == "openssl@1.1"
+            else ""
+        )
         return Fix(
             f"{file} is Homebrew's {formula} (the path names its opt/{formula} link), which "
             "the file that needs it was built against: the formula is not installed, or is "
             "installed at another release than the library's name says (a versioned name, "
-            f"{file}, changes with the formula's major). Install it (`brew install {formula}`), "
-            "or reinstall the package that needs it in a build made against the release "
-            "installed.",
-            (f"brew install {formula}", f"ls {brewed.group('opt')}/lib"),
+            f"{file}, changes with the formula's major). First `brew info {formula}`: where "
+            f"it says the formula is disabled{ended}, Homebrew no longer installs it, and the "
+            "fix is a newer wheel of the package that needs it (the file dyld names as "
+            "'Referenced from'), one built against a current library: upgrade that package. "
+            f"Otherwise install it (`brew install {formula}`), or reinstall the package that "
+            "needs it in a build made against the release installed.",
+            (f"brew info {formula}", f"brew install {formula}", f"ls {brewed.group('opt')}/lib"),
         )
     if macos:
         return Fix(
@@ -2692,7 +2706,7 @@ def host_compiler_fix(line: str, os: Optional[str]) -> Fix:
             "names, and the build runs another: install one of those (its Build Tools with "
             "the C++ workload) and build from its Developer Command Prompt (for Bazel, "
             "BAZEL_VC pointing at its VC directory)." + other_cuda + override,
-            ("nvcc --version", "where cl"),
+            ("nvcc --version", "where.exe cl"),
         )
     return Fix(
         "This CUDA toolkit's nvcc does not support the clang release the build gives it as "

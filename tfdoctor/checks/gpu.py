@@ -174,11 +174,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN,
             f"CUDA_VISIBLE_DEVICES={hidden!r} hides every GPU from TensorFlow",
             "CUDA numbers devices from 0 and stops at the first invalid entry.",
-            fix(
-                "Unset it, or list the GPUs to use.",
-                "unset CUDA_VISIBLE_DEVICES",
-                "export CUDA_VISIBLE_DEVICES=0",
-            ),
+            causes.gpu.visible_devices_fix(ctx.machine),
         )
         return
     if not tf.is_cuda_build:

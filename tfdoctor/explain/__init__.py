@@ -2844,7 +2844,9 @@ def _gpu_library_candidates(
 ) -> list[Finding]:
     """The candidates of a cuDNN/cuBLAS/cuFFT handle that failed, each a warning of its own
     cause with its own fix, in the order the library finding ranks them: the error's words are
-    the same whatever the reason, so the log leaves them open. None where that finding gave
+    the same whatever the reason, so the log leaves them open. The first is left out (the
+    library finding already leads with its test and fix) unless the log's evidence put it
+    first: then it names the cause the log shows. None where that finding gave
     another reading (a GPU newer than the build's CUDA, cuDNN's version) or is not a problem,
     where no handle failed (a stream executor without its cuDNN plugin), or where a library
     did not load at all (that finding says why nothing started)."""
@@ -2865,8 +2867,16 @@ def _gpu_library_candidates(
         return []
     rank = _gpu_library_rank(m, r, hits)
     ranked = causes.runtime.gpu_library_ranking(rank.order, rank.without)
+    # The candidate the log's own evidence puts first (a cuDNN that does not serve the build,
+    # a driver below its floor, memory taken, cuBLAS's NOT_SUPPORTED for the GPU-newer one)
+    # is a cause the log shows, which the main finding's generic one does not name.
+    led = (*rank.seen, *(("gpu-newer",) if _blas_unsupported_only(hits) else ()))
     out = []
     for number, key in enumerate(ranked, 1):
+        if number == 1 and key not in led:
+            # Otherwise the main finding leads with this candidate, its test and its fix: a
+            # finding of its own would repeat that advice. The others keep its numbers.
+            continue
         cause = _LIBRARY_CANDIDATE_CAUSES[key]
         out.append(
             causes.finding(
@@ -5482,7 +5492,7 @@ def _collective(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     # A member refused by its group is the workers disagreeing on the group's devices; NCCL's
     # own failures are read from NCCL's log.
     if any(h.signature.id in _GROUP_MISMATCH for h in hits):
-        return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.cluster.collective_group_fix()
+        return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.cluster.collective_group_fix(m)
     return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.gpu.collective_failed_fix()
 
 
