@@ -70,11 +70,7 @@ def _release(reader: NodeReader, node: Node, where: str) -> str:
 
 def _name_reader(reader: NodeReader) -> Callable[[Node, str], str]:
     """The reader of a row's Python name (a keyword argument, an attribute)."""
-
-    def name(item: Node, where: str) -> str:
-        return reader.required_string(item, where, _NAME, "Python name")
-
-    return name
+    return reader.matching(_NAME, "Python name")
 
 
 def _single(

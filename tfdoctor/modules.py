@@ -179,11 +179,12 @@ class Modules(Record):
 
 def _module_reader(reader: NodeReader) -> Callable[[Node, str], str]:
     """The reader of a row's module field: an import package's dotted name."""
+    return reader.matching(_MODULE, "import package (dotted name)")
 
-    def module(item: Node, where: str) -> str:
-        return reader.required_string(item, where, _MODULE, "import package (dotted name)")
 
-    return module
+def _dist_reader(reader: NodeReader) -> Callable[[Node, str], str]:
+    """The reader of a row's distribution field: a PEP 503 name."""
+    return reader.matching(_DIST, "distribution (PEP 503 name)")
 
 
 def parse_modules(text: str, path: str = "<modules>") -> Modules:
@@ -208,6 +209,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
     sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
 
     module = _module_reader(reader)
+    dist = _dist_reader(reader)
 
     dists: dict[str, str] = {}
     family: set[str] = set()
@@ -222,9 +224,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         module,
     ):
         reader.source_ids(fields["source"], f"{where}.source", sources)
-        dists[name] = reader.required_string(
-            fields["dist"], f"{where}.dist", _DIST, "distribution (PEP 503 name)"
-        )
+        dists[name] = dist(fields["dist"], f"{where}.dist")
         if "family" in fields and reader.boolean(fields["family"], f"{where}.family"):
             family.add(name)
         if "native" in fields and reader.boolean(fields["native"], f"{where}.native"):
@@ -234,23 +234,16 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         ):
             on_tensorflow.add(name)
 
-    def op(item: Node, where: str) -> str:
-        return reader.required_string(item, where, _OP, "op name, or prefix ending in *")
+    op = reader.matching(_OP, "op name, or prefix ending in *")
 
     ops: dict[str, str] = {}
     for where, name, fields in reader.keyed_rows(
         top["ops"], "ops", "op", ("dist", "source"), (), op
     ):
         reader.source_ids(fields["source"], f"{where}.source", sources)
-        ops[name] = reader.required_string(
-            fields["dist"], f"{where}.dist", _DIST, "distribution (PEP 503 name)"
-        )
+        ops[name] = dist(fields["dist"], f"{where}.dist")
     successors: dict[str, str] = {}
     if "successors" in top:
-
-        def dist(item: Node, where: str) -> str:
-            return reader.required_string(item, where, _DIST, "distribution (PEP 503 name)")
-
         for where, name, fields in reader.keyed_rows(
             top["successors"], "successors", "dist", ("successor", "source"), (), dist
         ):
@@ -306,8 +299,7 @@ def _windows_runtimes(
     if "windows_runtimes" not in top:
         return {}
 
-    def dist(item: Node, where: str) -> str:
-        return reader.required_string(item, where, _DIST, "distribution (PEP 503 name)")
+    dist = _dist_reader(reader)
 
     out: dict[str, WindowsRuntime] = {}
     for where, name, fields in reader.keyed_rows(
@@ -369,9 +361,7 @@ def _release_of(
     """A row's distribution and the release its ``field`` names (``removed_in``,
     ``added_in``)."""
     return (
-        reader.required_string(
-            fields["dist"], f"{where}.dist", _DIST, "distribution (PEP 503 name)"
-        ),
+        _dist_reader(reader)(fields["dist"], f"{where}.dist"),
         reader.required_string(fields[field], f"{where}.{field}", _RELEASE, "release (3.3.0)"),
     )
 
@@ -388,8 +378,7 @@ def _added_to_dist(
     if "added_to_distribution" not in top:
         return {}
 
-    def signature(item: Node, where: str) -> str:
-        return reader.required_string(item, where, _SIGNATURE, "signature id")
+    signature = reader.matching(_SIGNATURE, "signature id")
 
     out: dict[str, AddedApi] = {}
     for where, name, fields in reader.keyed_rows(
@@ -452,8 +441,7 @@ def _source_builds(
     if "source_builds" not in top:
         return {}
 
-    def dist(item: Node, where: str) -> str:
-        return reader.required_string(item, where, _DIST, "distribution (PEP 503 name)")
+    dist = _dist_reader(reader)
 
     out: dict[str, SourceBuildNeeds] = {}
     for where, name, fields in reader.keyed_rows(

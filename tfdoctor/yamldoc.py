@@ -182,6 +182,15 @@ class NodeReader:
         assert value is not None  # not nullable
         return value
 
+    def matching(self, pattern: re.Pattern[str], what: str) -> Callable[[Node, str], str]:
+        """The reader of a row's key (``keyed_rows``' ``read_key``) or field: a required string
+        that ``pattern`` matches, ``what`` naming the form in errors."""
+
+        def read(node: Node, field: str) -> str:
+            return self.required_string(node, field, pattern, what)
+
+        return read
+
     def strings(
         self, node: Node, field: str, pattern: Optional[re.Pattern[str]] = None, what: str = ""
     ) -> tuple[str, ...]:
