@@ -514,35 +514,37 @@ def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
 # --- package listings ---------------------------------------------------------------------------
 
 #: TensorFlow's own distributions, those released in step with it and its companions
-#: (``tensorflow-*``: tensorflow-io, tensorflow-probability, tensorflow-text...), whose
-#: versions a pasted listing gives: ``pip list``'s rows (name, blanks, version), the hand-made
-#: ``- name == version`` or ``name: version`` lists of an issue, and ``pip freeze``'s
-#: ``name==version`` only after the command that printed it (written alone, that is a
-#: requirement, not what is installed). One run of blanks at each place: linear on any line.
-_LISTED = re.compile(
+#: (``tensorflow-*``: tensorflow-io, tensorflow-probability, tensorflow-text...): the names a
+#: listing (_LISTED) and a `pip show` block (read_listed_versions) give versions of.
+_LISTED_NAMES = (
     # pip lists a distribution under its registered name: Keras' releases before 2.4 were
     # registered as "Keras" (https://pypi.org/project/Keras/2.3.1/), so `pip list` prints it so.
-    r"^[ \t]*(?:[-*][ \t]+)?(?P<name>tensorflow(?:[-_][a-z\d]+){0,4}|[Kk]eras|tf[-_]keras"
-    r"|tensorboard"
+    r"tensorflow(?:[-_][a-z\d]+){0,4}|[Kk]eras|tf[-_]keras|tensorboard"
     # TensorFlow's other distributions (facts.TF_DISTRIBUTIONS): the name says which build
     # provides `import tensorflow`, which libraries that look TensorFlow up by name ask for.
     r"|tf[-_]nightly(?:[-_](?:cpu|gpu))?|intel[-_]tensorflow(?:[-_]avx512)?"
     # Companions named otherwise and libraries built on TensorFlow (tfdoctor/companions.yaml):
     # the table pairs their releases with TensorFlow lines, so a listing's version of them is
     # evidence as TensorFlow's is.
-    r"|intel[-_]extension[-_]for[-_]tensorflow|dm[-_]sonnet|tf[-_]slim|spektral|transformers)"
+    r"|intel[-_]extension[-_]for[-_]tensorflow|dm[-_]sonnet|tf[-_]slim|spektral|transformers"
+)
+#: A version as a listing gives it: a nightly's carries its date (2.5.0.dev20210119); a
+#: candidate its rc.
+_LISTED_VERSIONS = r"\d+\.\d+(?:\.\d+)?(?:\.dev\d+|rc\d+)?"
+#: Those distributions' versions a pasted listing gives: ``pip list``'s rows (name, blanks,
+#: version), the hand-made ``- name == version`` or ``name: version`` lists of an issue, and
+#: ``pip freeze``'s ``name==version`` only after the command that printed it (written alone,
+#: that is a requirement, not what is installed). One run of blanks at each place: linear on
+#: any line.
+_LISTED = re.compile(
+    rf"^[ \t]*(?:[-*][ \t]+)?(?P<name>{_LISTED_NAMES})"
     r"(?P<sep>[ \t]+(?:==?[ \t]+|:[ \t]*)?|==|:[ \t]*)"
-    # A nightly's version carries its date (2.5.0.dev20210119); a candidate its rc.
-    r"v?(?P<version>\d+\.\d+(?:\.\d+)?(?:\.dev\d+|rc\d+)?)[ \t]*\r?$",
+    rf"v?(?P<version>{_LISTED_VERSIONS})[ \t]*\r?$",
     re.MULTILINE,
 )
-#: The distributions _LISTED names, and a version as it reads them: what a `pip show` block
-#: (read_shown_packages) adds to a listing.
-_LISTED_NAME = re.compile(
-    r"tensorflow(?:-[a-z\d]+){0,4}|keras|tf-keras|tensorboard"
-    r"|tf-nightly(?:-(?:cpu|gpu))?|intel-tensorflow(?:-avx512)?"
-)
-_LISTED_VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?(?:\.dev\d+|rc\d+)?")
+#: The same names and versions, for a `pip show` block (read_shown_packages).
+_LISTED_NAME = re.compile(_LISTED_NAMES)
+_LISTED_VERSION = re.compile(_LISTED_VERSIONS)
 #: The command whose output is pip freeze's pins.
 _FREEZE = re.compile(r"\bpip[\d.]*\s+freeze\b|\bpip[\d.]*\s+list\s+--format[= ]freeze\b")
 
