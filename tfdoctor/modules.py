@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -267,6 +267,27 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
     )
 
 
+def _sourced_rows(
+    reader: NodeReader,
+    top: Mapping[str, Node],
+    field: str,
+    key: str,
+    required: tuple[str, ...],
+    optional: tuple[str, ...],
+    read_key: Callable[[Node, str], str],
+    sources: Mapping[str, DataSource],
+) -> Iterator[tuple[str, str, dict[str, Node], tuple[str, ...]]]:
+    """The rows of the optional table ``field``, each naming its sources: ``(where, key value,
+    fields, source ids)`` per row (``keyed_rows``' with the ``source`` field checked); none
+    where the table is absent."""
+    if field not in top:
+        return
+    for where, name, fields in reader.keyed_rows(
+        top[field], field, key, (*required, "source"), optional, read_key
+    ):
+        yield where, name, fields, reader.source_ids(fields["source"], f"{where}.source", sources)
+
+
 def _install_steps(
     reader: NodeReader,
     top: Mapping[str, Node],
@@ -274,13 +295,17 @@ def _install_steps(
     module: Callable[[Node, str], str],
 ) -> dict[str, InstallStep]:
     """The ``install_steps`` rows: import package -> the project's own install step."""
-    if "install_steps" not in top:
-        return {}
     out: dict[str, InstallStep] = {}
-    for where, name, fields in reader.keyed_rows(
-        top["install_steps"], "install_steps", "module", ("command", "what", "source"), (), module
+    for where, name, fields, _ in _sourced_rows(
+        reader,
+        top,
+        "install_steps",
+        "module",
+        ("command", "what"),
+        (),
+        module,
+        sources,
     ):
-        reader.source_ids(fields["source"], f"{where}.source", sources)
         out[name] = InstallStep(
             reader.required_string(fields["command"], f"{where}.command"),
             reader.required_string(fields["what"], f"{where}.what"),
@@ -296,21 +321,19 @@ def _windows_runtimes(
     reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
 ) -> dict[str, WindowsRuntime]:
     """The ``windows_runtimes`` rows: distribution -> the runtime its extensions load."""
-    if "windows_runtimes" not in top:
-        return {}
-
     dist = _dist_reader(reader)
 
     out: dict[str, WindowsRuntime] = {}
-    for where, name, fields in reader.keyed_rows(
-        top["windows_runtimes"],
+    for where, name, fields, _ in _sourced_rows(
+        reader,
+        top,
         "windows_runtimes",
         "dist",
-        ("runtime", "dll", "get", "url", "source"),
+        ("runtime", "dll", "get", "url"),
         (),
         dist,
+        sources,
     ):
-        reader.source_ids(fields["source"], f"{where}.source", sources)
         out[name] = WindowsRuntime(
             reader.required_string(fields["runtime"], f"{where}.runtime"),
             reader.required_string(fields["dll"], f"{where}.dll", _DLL, "DLL file name"),
@@ -327,21 +350,19 @@ def _removed(
     reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
 ) -> dict[str, RemovedModule]:
     """The ``removed_from_python`` rows: standard module -> the release that removed it."""
-    if "removed_from_python" not in top:
-        return {}
-
     module = _module_reader(reader)
 
     out: dict[str, RemovedModule] = {}
-    for where, name, fields in reader.keyed_rows(
-        top["removed_from_python"],
+    for where, name, fields, _ in _sourced_rows(
+        reader,
+        top,
         "removed_from_python",
         "module",
-        ("removed_in", "use", "source"),
+        ("removed_in", "use"),
         ("package",),
         module,
+        sources,
     ):
-        reader.source_ids(fields["source"], f"{where}.source", sources)
         out[name] = RemovedModule(
             reader.required_string(
                 fields["removed_in"], f"{where}.removed_in", _PYTHON, "Python release (3.12)"
@@ -375,21 +396,19 @@ def _added_to_dist(
 ) -> dict[str, AddedApi]:
     """The ``added_to_distribution`` rows: signature id -> the release of a distribution that
     added what the signature's words (an older release's refusal) show missing."""
-    if "added_to_distribution" not in top:
-        return {}
-
     signature = reader.matching(_SIGNATURE, "signature id")
 
     out: dict[str, AddedApi] = {}
-    for where, name, fields in reader.keyed_rows(
-        top["added_to_distribution"],
+    for where, name, fields, ids in _sourced_rows(
+        reader,
+        top,
         "added_to_distribution",
         "signature",
-        ("dist", "added_in", "what", "source"),
+        ("dist", "added_in", "what"),
         ("instead",),
         signature,
+        sources,
     ):
-        ids = reader.source_ids(fields["source"], f"{where}.source", sources)
         out[name] = AddedApi(
             *_release_of(reader, fields, where, "added_in"),
             reader.required_string(fields["what"], f"{where}.what"),
@@ -406,21 +425,19 @@ def _removed_from_dist(
 ) -> dict[str, RemovedApi]:
     """The ``removed_from_distribution`` rows: module -> the release of its distribution that
     removed it (or the names listed of it)."""
-    if "removed_from_distribution" not in top:
-        return {}
-
     module = _module_reader(reader)
 
     out: dict[str, RemovedApi] = {}
-    for where, name, fields in reader.keyed_rows(
-        top["removed_from_distribution"],
+    for where, name, fields, ids in _sourced_rows(
+        reader,
+        top,
         "removed_from_distribution",
         "module",
-        ("dist", "removed_in", "use", "source"),
+        ("dist", "removed_in", "use"),
         ("names",),
         module,
+        sources,
     ):
-        ids = reader.source_ids(fields["source"], f"{where}.source", sources)
         names = reader.strings(fields["names"], f"{where}.names") if "names" in fields else ()
         out[name] = RemovedApi(
             *_release_of(reader, fields, where, "removed_in"),
@@ -438,21 +455,19 @@ def _source_builds(
     reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
 ) -> dict[str, SourceBuildNeeds]:
     """The ``source_builds`` rows: distribution -> what its build needs."""
-    if "source_builds" not in top:
-        return {}
-
     dist = _dist_reader(reader)
 
     out: dict[str, SourceBuildNeeds] = {}
-    for where, name, fields in reader.keyed_rows(
-        top["source_builds"],
+    for where, name, fields, _ in _sourced_rows(
+        reader,
+        top,
         "source_builds",
         "dist",
-        ("apt", "what", "source"),
+        ("apt", "what"),
         ("system_package",),
         dist,
+        sources,
     ):
-        reader.source_ids(fields["source"], f"{where}.source", sources)
         system = (
             reader.required_string(fields["system_package"], f"{where}.system_package", _APT)
             if "system_package" in fields
