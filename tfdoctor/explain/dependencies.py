@@ -174,7 +174,7 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
         return None  # the user's own code, or the package's own: not a release pairing
     if owner in _TF_PACKAGES:
         return _tensorflow_refused(tb, match, caller, caller_frame, m)
-    if caller in TF_OWN or _table_removal(match):
+    if caller in TF_OWN or _table_removal(match, module or ""):
         # TensorFlow's, Keras' and TensorBoard's own requirements (keras 2.2's
         # keras_applications: keras-version) and the module table's removals: elsewhere.
         return None
@@ -187,12 +187,12 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
     return _dependency_lacks(tb, owner, caller, caller_frame, asked, match, m)
 
 
-def _table_removal(match: re.Match[str]) -> bool:
-    """Whether the module table's ``removed_from_distribution`` answers the message: a row
-    for the whole module, or one listing the name asked (an object's as Class.method). Other
-    names of a listed module are this reading's."""
+def _table_removal(match: re.Match[str], module: str) -> bool:
+    """Whether the module table's ``removed_from_distribution`` answers the message about
+    ``module`` (the one it names; empty where it names none): a row for the whole module, or
+    one listing the name asked (an object's as Class.method). Other names of a listed module
+    are this reading's."""
     table = modules().removed_from_dist
-    module = match["module"] or match["source"] or match["sub"] or ""
     name = match["attr"] or match["name"]
     if match["cls"]:
         asked = f"{match['cls']}.{match['oattr']}"
