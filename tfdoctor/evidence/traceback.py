@@ -27,6 +27,8 @@ from tfdoctor.records import Record, record
 #: Tracebacks kept per log, and frames per traceback (the innermost, which name the failure).
 MAX_TRACEBACKS = 50
 MAX_FRAMES = 64
+#: Exceptions that end a program on purpose (Ctrl-C, sys.exit), not a failure.
+ON_PURPOSE = frozenset({"KeyboardInterrupt", "SystemExit"})
 
 # Prefilter: a block without any of these words holds no traceback (str's `in` runs in C).
 _WORDS = ("Error", "Exception", "Traceback")

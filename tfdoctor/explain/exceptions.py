@@ -9,6 +9,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.traceback import (
+    ON_PURPOSE,
     Inferred,
     Traceback,
     installed_package,
@@ -42,14 +43,10 @@ _SHOWN = {
 _OS_NAMES = {"linux": "Linux", "windows": "Windows", "macos": "macOS"}
 
 
-#: Exceptions that say the program was stopped, not that it failed.
-_STOPS = frozenset({"KeyboardInterrupt", "SystemExit"})
-
-
 def last_failure(tracebacks: Sequence[Traceback]) -> Optional[Traceback]:
     """The log's last exception that failed the run: not a stop (Ctrl-C, sys.exit) and not
     one Python reported and went on from (``Exception ignored in``); None where there is none."""
-    failures = [tb for tb in tracebacks if tb.name not in _STOPS and not tb.ignored]
+    failures = [tb for tb in tracebacks if tb.name not in ON_PURPOSE and not tb.ignored]
     return failures[-1] if failures else None
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.traceback import Frame, Traceback, keras_importer, origin_of
+from tfdoctor.evidence.traceback import ON_PURPOSE, Frame, Traceback, keras_importer, origin_of
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.keras_api import keras_api
 from tfdoctor.machine import Machine
@@ -24,9 +24,6 @@ from tfdoctor.matrix import spec_contains, version_key
 #: The Keras distributions whose frames a Keras era is read from (TensorFlow's own copy of
 #: Keras is TensorFlow's: its frames asking TensorFlow for a name are an install's own fault).
 _KERAS_DISTS = frozenset({"keras", "tf-keras"})
-
-#: Exceptions that end a program on purpose (Ctrl-C, sys.exit), not a failure.
-_ON_PURPOSE = frozenset({"KeyboardInterrupt", "SystemExit"})
 
 #: Frames that only re-raise what the code below them raised: Keras 3's and tf.keras'
 #: traceback filter (keras/src/utils/traceback_utils.py, error_handler: ``raise
@@ -204,7 +201,7 @@ def keras_listed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
     keras = m.facts.package("keras")
     if m.tf is None or keras is None or not keras.version:
         return []
-    if not any(not tb.ignored and tb.name not in _ON_PURPOSE for tb in tracebacks):
+    if not any(not tb.ignored and tb.name not in ON_PURPOSE for tb in tracebacks):
         return []  # no failure: the pair alone is for `tfdoctor check` to judge
     off = _keras_off(m, keras.version)
     if off is None:
@@ -368,7 +365,7 @@ def multi_backend_keras_finding(
     table = m.companion_table.standalone_keras
     if m.tf is None or table is None:
         return None
-    failures = [tb for tb in tracebacks if not tb.ignored and tb.name not in _ON_PURPOSE]
+    failures = [tb for tb in tracebacks if not tb.ignored and tb.name not in ON_PURPOSE]
     if not failures:
         return None
     # The last standalone Keras with its own backends: data/keras_api.yaml, with its source.
