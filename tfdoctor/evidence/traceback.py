@@ -194,6 +194,12 @@ _QUOTED_TRACE = re.compile(
 )
 
 
+def failures(tracebacks: Iterable[Traceback]) -> list[Traceback]:
+    """The tracebacks that show a failure: neither ignored nor ending the program on purpose
+    (:data:`ON_PURPOSE`)."""
+    return [tb for tb in tracebacks if not tb.ignored and tb.name not in ON_PURPOSE]
+
+
 def _unquoted(text: str) -> str:
     """``text`` with the quote marks taken off the traceback lines a user quoted (each line
     keeps its place: line numbers do not move). Only where a header or a frame with its line

@@ -9,9 +9,9 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.traceback import (
-    ON_PURPOSE,
     Inferred,
     Traceback,
+    failures,
     installed_package,
     is_installed,
     origin_of,
@@ -44,10 +44,11 @@ _OS_NAMES = {"linux": "Linux", "windows": "Windows", "macos": "macOS"}
 
 
 def last_failure(tracebacks: Sequence[Traceback]) -> Optional[Traceback]:
-    """The log's last exception that failed the run: not a stop (Ctrl-C, sys.exit) and not
-    one Python reported and went on from (``Exception ignored in``); None where there is none."""
-    failures = [tb for tb in tracebacks if tb.name not in ON_PURPOSE and not tb.ignored]
-    return failures[-1] if failures else None
+    """The log's last exception that failed the run (:func:`failures`: not an end on purpose
+    such as Ctrl-C or sys.exit, and not one Python reported and went on from, ``Exception
+    ignored in``); None where there is none."""
+    failed = failures(tracebacks)
+    return failed[-1] if failed else None
 
 
 def unexplained_finding(tracebacks: Sequence[Traceback]) -> Optional[Finding]:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.traceback import ON_PURPOSE, Frame, Traceback, keras_importer, origin_of
+from tfdoctor.evidence.traceback import Frame, Traceback, failures, keras_importer, origin_of
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.keras_api import keras_api
 from tfdoctor.machine import Machine
@@ -201,7 +201,7 @@ def keras_listed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
     keras = m.facts.package("keras")
     if m.tf is None or keras is None or not keras.version:
         return []
-    if not any(not tb.ignored and tb.name not in ON_PURPOSE for tb in tracebacks):
+    if not failures(tracebacks):
         return []  # no failure: the pair alone is for `tfdoctor check` to judge
     off = _keras_off(m, keras.version)
     if off is None:
@@ -365,8 +365,8 @@ def multi_backend_keras_finding(
     table = m.companion_table.standalone_keras
     if m.tf is None or table is None:
         return None
-    failures = [tb for tb in tracebacks if not tb.ignored and tb.name not in ON_PURPOSE]
-    if not failures:
+    failed = failures(tracebacks)
+    if not failed:
         return None
     # The last standalone Keras with its own backends: data/keras_api.yaml, with its source.
     last = version_key(keras_api().multi_backend_last)[:2]
@@ -376,7 +376,7 @@ def multi_backend_keras_finding(
     framed = next(
         (
             f
-            for tb in failures
+            for tb in failed
             for f in tb.frames
             if origin_of(f.path).module in _MULTI_BACKEND_MODULES and origin_of(f.path).installed
         ),
