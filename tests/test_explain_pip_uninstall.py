@@ -74,6 +74,14 @@ def test_inside_conda_conda_replaces_it_first() -> None:
     assert any("--ignore-installed wrapt" in c for c in fix.commands[1:])
 
 
+def test_a_copy_pip_says_conda_installed_is_replaced_by_conda() -> None:
+    # Not the system's packages: conda writes "conda" in the INSTALLER file pip reads.
+    log = _NO_RECORD.replace("installed by debian", "installed by conda")
+    fix = top_error(explained(log)).fix
+    assert fix is not None and fix.commands[0] == "conda update blinker"
+    assert "system's packages" not in fix.text
+
+
 def test_uninstalling_what_is_not_installed_is_not_this_cause() -> None:
     log = (
         "WARNING: Skipping wrapt as it is not installed.\n"

@@ -10,7 +10,9 @@ import pytest
 
 from tests import factories as f
 from tests.explaining import explained, fix_text
+from tfdoctor.explain.packages import two_distributions_candidate
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.machine import Machine
 
 HEAD = (
     "ERROR: pip's dependency resolver does not currently take into account all the packages "
@@ -228,3 +230,15 @@ def test_dockers_older_words_for_a_missing_nvidia_runtime() -> None:
     assert found is not None and found.severity is Severity.ERROR
     fix = fix_text(found)
     assert "nvidia-ctk runtime configure --runtime=docker" in fix and "nvidia-docker2" in fix
+
+
+def test_the_other_candidate_installs_a_gpu_package_from_2_1_as_tensorflow() -> None:
+    # tensorflow-gpu 2.1 and later is served by tensorflow: the candidate's reinstall names it
+    # as the matrix derives it, as the side-by-side fix does.
+    gpu = f.pkg("tensorflow-gpu", "2.10.0", top_level=("tensorflow",))
+    nightly = f.pkg("tf-nightly", "2.11.0.dev20220801", top_level=("tensorflow",))
+    m = Machine(f.facts(packages=(gpu, nightly)), f.FIXTURE_MATRIX)
+    assert m.tf is not None and m.tf.name == "tensorflow-gpu"
+    (found,) = two_distributions_candidate(m)
+    assert found.fix is not None
+    assert found.fix.commands[-1].endswith('"tensorflow==2.10.0"'), found.fix.commands

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import shlex
-from collections.abc import Sequence
-from typing import Final, Optional
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Final, Optional
 
 from tfdoctor.env.usage import LOAD
 from tfdoctor.facts import normalize_name, requirement_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine, applicable_requirements
 from tfdoctor.matrix import spec_contains, version_key
+
+if TYPE_CHECKING:
+    from packaging.specifiers import Specifier
+    from packaging.version import Version
 
 TF_PIP_GUIDE = "https://www.tensorflow.org/install/pip"
 
@@ -135,18 +139,14 @@ def narrows(spec: str, other: str) -> bool:
     either names and the next patch, minor and major after each (where ranges part); False
     where one does not parse."""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - import cost
-    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+    from packaging.version import Version  # noqa: PLC0415
 
     try:
         wide, narrow = SpecifierSet(spec), SpecifierSet(other)
     except InvalidSpecifier:
         return False
     tried = []
-    for clause in (*wide, *narrow):
-        try:
-            named = Version(clause.version.rstrip(".*"))
-        except InvalidVersion:
-            continue
+    for named in _named_versions((*wide, *narrow)):
         major, minor, micro = named.major, named.minor, named.micro
         tried += [
             named,
@@ -157,22 +157,29 @@ def narrows(spec: str, other: str) -> bool:
     return any(wide.contains(v) and not narrow.contains(v) for v in tried)
 
 
+def _named_versions(clauses: Iterable[Specifier]) -> Iterator[Version]:
+    """The version each clause of a specifier names (``==2.*`` names 2), where it parses."""
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415 - import cost
+
+    for clause in clauses:
+        try:
+            yield Version(clause.version.rstrip(".*"))
+        except InvalidVersion:
+            continue
+
+
 def joint_range(specs: Sequence[str]) -> Optional[str]:
     """One specifier for what every one of ``specs`` admits, where a version one of them
     names (or the next patch after it) is admitted by all, so that pip can resolve it; None
     where none is, or a specifier does not parse."""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - import cost
-    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+    from packaging.version import Version  # noqa: PLC0415
 
     try:
         joint = SpecifierSet(",".join(specs))
     except InvalidSpecifier:
         return None
-    for clause in joint:
-        try:
-            named = Version(clause.version.rstrip(".*"))
-        except InvalidVersion:
-            continue
+    for named in _named_versions(joint):
         following = Version(f"{named.major}.{named.minor}.{named.micro + 1}")
         if any(joint.contains(v) for v in (named, following)):
             return str(joint)

@@ -451,7 +451,8 @@ def unremovable_dependency_fix(m: Machine, dist: Optional[str], installer: Optio
     """The dependency pip could not uninstall (``dist``, from its refusal) installed over
     rather than replaced, or replaced by the tool that installed it: conda inside a conda
     environment, the system's package manager (``installer``, pip's hint: ``debian``) by a
-    virtual environment that leaves the system's packages alone."""
+    virtual environment that leaves the system's packages alone. pip's hint naming conda
+    (the INSTALLER file conda writes) is a conda environment's copy, not the system's."""
     name = dist or "<the package pip could not uninstall>"
     text = (
         f"pip refused to uninstall {name}: the copy in place was not installed by pip and has "
@@ -459,7 +460,7 @@ def unremovable_dependency_fix(m: Machine, dist: Optional[str], installer: Optio
         f"(`--ignore-installed`), then run the install that stopped again."
     )
     commands: tuple[str, ...] = m.pip(f"install --ignore-installed {name}")
-    if m.in_conda:
+    if m.in_conda or installer == "conda":
         text = (
             f"pip refused to uninstall {name}: the conda environment's copy was installed "
             f"without pip's record of its files. Let conda replace it first (`conda update "

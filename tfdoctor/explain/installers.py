@@ -37,8 +37,9 @@ def locked_without_wrapper(
     if m.matrix is None or "nstall" not in text:
         return None
     installs = read_locked_installs((text,))
-    if installs:
-        os = os or os_in_text(text)
+    if not installs:
+        return None
+    os = os or os_in_text(text)
     if os not in ("macos", "windows") or (os == "macos" and mac is not None and mac.value == INTEL):
         return None
     # The wheels an installer picks are the interpreter's: an x86-64 Python (an Intel Mac,

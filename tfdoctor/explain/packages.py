@@ -293,14 +293,7 @@ def distributions_fix(seen: Mapping[str, str], m: Machine) -> Fix:
         # 1.1.0 beside intel-tensorflow 2.11.0 and the tensorflow 2.12.0 pip pulled over it):
         # keeping the newest would leave the companion on a TensorFlow it was not built for.
         keep, why = fitted[0], f"the one {fitted[1]} is built for"
-    # The distribution of that release's GPU build, as the matrix derives it (tensorflow from
-    # 2.1, tensorflow-gpu before): tensorflow-gpu 2.1 and later is served by tensorflow.
-    gpu_build = (
-        m.matrix.gpu_distribution(seen[keep])
-        if keep == "tensorflow-gpu" and m.matrix is not None
-        else None
-    )
-    wanted = "tensorflow" if gpu_build == "tensorflow" else keep
+    wanted = _installable(m, keep, seen[keep])
     return Fix(
         "Remove every TensorFlow distribution, then install exactly one (the command keeps "
         f"{wanted} {seen[keep]}, {why}; name another if that is "
@@ -310,6 +303,18 @@ def distributions_fix(seen: Mapping[str, str], m: Machine) -> Fix:
             *m.pip_install(f"{wanted}=={seen[keep]}"),
         ),
     )
+
+
+def _installable(m: Machine, name: str, version: str) -> str:
+    """The distribution to install for TensorFlow ``name`` ``version``: that of the release's
+    GPU build, as the matrix derives it, for tensorflow-gpu (tensorflow from 2.1,
+    tensorflow-gpu before: tensorflow-gpu 2.1 and later is served by tensorflow)."""
+    gpu_build = (
+        m.matrix.gpu_distribution(version)
+        if normalize_name(name) == "tensorflow-gpu" and m.matrix is not None
+        else None
+    )
+    return "tensorflow" if gpu_build == "tensorflow" else name
 
 
 def _companion_fit(pool: Mapping[str, str], m: Machine) -> Optional[tuple[str, str]]:
@@ -2023,7 +2028,11 @@ def two_distributions_candidate(m: Machine) -> list[Finding]:
         return []
     names = list(dict.fromkeys([*(p.name for p in shown), *_OFTEN_PAIRED]))
     keep = m.tf
-    spec = f"{keep.name}=={keep.version}" if keep is not None else "tensorflow"
+    spec = (
+        f"{_installable(m, keep.name, keep.version)}=={keep.version}"
+        if keep is not None
+        else "tensorflow"
+    )
     return [
         causes.finding(
             f"explain.{causes.software.TF_MULTIPLE_DISTRIBUTIONS}",
