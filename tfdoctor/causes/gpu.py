@@ -2242,8 +2242,8 @@ UNLISTED_GPU_CANDIDATES: Mapping[str, tuple[CauseId, str, str, str]] = {
         CUDA_VISIBLE_DEVICES_HIDDEN,
         "CUDA_VISIBLE_DEVICES hides every GPU (empty, -1 or an index that does not exist)",
         "printing the variable in the shell that starts the program shows it",
-        # sh's form; the machine's shell's through unlisted_candidate_commands.
-        'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"',
+        # The printing is the machine's shell's (show_env, through unlisted_candidate_commands).
+        "",
     ),
 }
 

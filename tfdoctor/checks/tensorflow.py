@@ -282,9 +282,9 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     # The exception names the failure when it names a cause of a failed import; else the
     # stderr tells (a generic ImportError after a dlopen error that only the log shows, or a
     # NumPy ABI message printed above "numpy.core.multiarray failed to import").
-    read = _read_as_log(ctx, tf, what, whole=False)
-    if read is not None and read.cause in _IMPORT_CAUSES:
-        return dataclasses.replace(read, detail=detail)
+    said = _read_as_log(ctx, tf, what, whole=False)
+    if said is not None and said.cause in _IMPORT_CAUSES:
+        return dataclasses.replace(said, detail=detail)
     own = next(filter(None, map(own_module_missing, read_tracebacks(tf.stderr_tail or ""))), None)
     if own is not None:
         return causes.finding(
@@ -295,7 +295,8 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             detail,
             causes.software.incomplete_install_fix(ctx.machine),
         )
-    read = _read_as_log(ctx, tf, what)
+    # Without a stderr the whole reading is the exception's again: explain runs once.
+    read = _read_as_log(ctx, tf, what) if tf.stderr_tail else said
     if read is not None:
         return read
     return causes.finding(
