@@ -1535,15 +1535,18 @@ def _tf1_added_later(
         this = "the TensorFlow that raised this is older (the log does not show which)"
     else:
         return None
+    # The last 1.x release's install; where the log shows Python 2, its words name the
+    # release whose wheels that Python has (the fix's text names 1.15 already otherwise).
+    commands, installs = _tf1_install(tb, m, "1.15")
+    installs_note = f" ({installs})." if _python2_shown(tb, m) else "."
     if in_tf2 and tf_version is not None:
         # The log shows a 1.x release, and the code around it is of that era: the last 1.x
         # has the name and keeps TensorFlow 1's API; TensorFlow 2 is the other way.
-        commands, installs = _tf1_install(tb, m, "1.15")
         fix = Fix(
             f"`{name}` is in TensorFlow from {since} on, and {this}: the code was written for "
             f"a newer TensorFlow. Install TensorFlow 1.15, the last 1.x release (it has the "
             "name and keeps TensorFlow 1's API), or TensorFlow 2 if the code is TensorFlow 2's"
-            + (f" ({installs})." if _python2_shown(tb, m) else "."),
+            + installs_note,
             commands,
         )
     elif in_tf2:
@@ -1555,11 +1558,9 @@ def _tf1_added_later(
             _tf2_install(m),
         )
     else:
-        commands, installs = _tf1_install(tb, m, "1.15")
         fix = Fix(
             f"`{name}` is in TensorFlow 1.x from {since} on, and {this}: install TensorFlow "
-            "1.15, the last 1.x release, which has it"
-            + (f" ({installs})." if _python2_shown(tb, m) else "."),
+            "1.15, the last 1.x release, which has it" + installs_note,
             commands,
         )
     what = (
