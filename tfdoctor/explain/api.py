@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Optional
 
 from tfdoctor import causes
@@ -1977,37 +1977,33 @@ def _python2_shown(tb: Traceback, m: Machine) -> bool:
     )
 
 
+def _release_pythons(m: Machine, major: int) -> list[tuple[str, Mapping[str, tuple[str, ...]]]]:
+    """The releases of TensorFlow ``major`` the matrix knows, each with the Pythons of its
+    wheels by platform key: the early releases' rows and each line's latest patch (a line's
+    Pythons are that patch's); empty without a matrix."""
+    if m.matrix is None:
+        return []
+    rows = [(row.release, row.python) for row in m.matrix.early_releases]
+    rows += [(x.latest_patch, x.python) for x in m.matrix.lines if not x.pre_release]
+    return [(release, pythons) for release, pythons in rows if version_key(release)[:1] == (major,)]
+
+
 def _newest_tf1_python(m: Machine) -> Optional[str]:
     """The newest Python any TensorFlow 1 release has wheels for (the matrix's 1.x lines and
     early releases: 3.7); None without a matrix."""
-    if m.matrix is None:
-        return None
-    found = {p for x in m.matrix.lines if version_key(x.line)[:1] == (1,) for p in x.pythons_on()}
-    found |= {
-        p
-        for row in m.matrix.early_releases
-        if version_key(row.release)[:1] == (1,)
-        for ps in row.python.values()
-        for p in ps
-    }
+    found = {p for _, pythons in _release_pythons(m, 1) for ps in pythons.values() for p in ps}
     return max(found, key=version_key, default=None)
 
 
 def _last_release_for(m: Machine, python: str, major: int) -> Optional[str]:
     """The newest release of TensorFlow ``major`` with a wheel for ``python`` on this
-    machine's platform (any, where unknown), by the matrix's early releases and lines (each
-    line's Pythons are its latest patch's): for Python 2.7 and 1.x, 1.15.0 on Linux and
-    macOS, none on Windows."""
-    if m.matrix is None:
-        return None
+    machine's platform (any, where unknown), by :func:`_release_pythons`: for Python 2.7 and
+    1.x, 1.15.0 on Linux and macOS, none on Windows."""
     where = m.platform or (f"{m.os}-" if m.os else "")
-    rows = [(row.release, row.python) for row in m.matrix.early_releases]
-    rows += [(x.latest_patch, x.python) for x in m.matrix.lines if not x.pre_release]
     having = [
         release
-        for release, pythons in rows
-        if version_key(release)[:1] == (major,)
-        and any(key.startswith(where) and python in ps for key, ps in pythons.items())
+        for release, pythons in _release_pythons(m, major)
+        if any(key.startswith(where) and python in ps for key, ps in pythons.items())
     ]
     return max(having, key=version_key, default=None)
 
