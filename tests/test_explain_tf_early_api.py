@@ -287,6 +287,10 @@ def test_python_2_ranks_the_release_before_the_name_first() -> None:
     top = top_error(explained(text))
     assert "upgrade TensorFlow to 0.12 or later of 1.x" in fix_text(top)
     assert "Python 2" in top.detail
+    # 1.15's later patches have no Python 2 wheels: the command pins a release that has.
+    assert top.fix is not None
+    assert "wheels for Python 2" in fix_text(top)
+    assert not any("1.15.5" in c for c in top.fix.commands)
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Optional
 
 from tfdoctor import causes
@@ -1535,15 +1535,18 @@ def _tf1_added_later(
         this = "the TensorFlow that raised this is older (the log does not show which)"
     else:
         return None
+    # The last 1.x release's install; where the log shows Python 2, its words name the
+    # release whose wheels that Python has (the fix's text names 1.15 already otherwise).
+    commands, installs = _tf1_install(tb, m, "1.15")
+    installs_note = f" ({installs})." if _python2_shown(tb, m) else "."
     if in_tf2 and tf_version is not None:
         # The log shows a 1.x release, and the code around it is of that era: the last 1.x
         # has the name and keeps TensorFlow 1's API; TensorFlow 2 is the other way.
-        commands, installs = _tf1_install(tb, m, "1.15")
         fix = Fix(
             f"`{name}` is in TensorFlow from {since} on, and {this}: the code was written for "
             f"a newer TensorFlow. Install TensorFlow 1.15, the last 1.x release (it has the "
             "name and keeps TensorFlow 1's API), or TensorFlow 2 if the code is TensorFlow 2's"
-            + (f" ({installs})." if _python2_shown(tb, m) else "."),
+            + installs_note,
             commands,
         )
     elif in_tf2:
@@ -1555,11 +1558,9 @@ def _tf1_added_later(
             _tf2_install(m),
         )
     else:
-        commands, installs = _tf1_install(tb, m, "1.15")
         fix = Fix(
             f"`{name}` is in TensorFlow 1.x from {since} on, and {this}: install TensorFlow "
-            "1.15, the last 1.x release, which has it"
-            + (f" ({installs})." if _python2_shown(tb, m) else "."),
+            "1.15, the last 1.x release, which has it" + installs_note,
             commands,
         )
     what = (
@@ -1976,37 +1977,33 @@ def _python2_shown(tb: Traceback, m: Machine) -> bool:
     )
 
 
+def _release_pythons(m: Machine, major: int) -> list[tuple[str, Mapping[str, tuple[str, ...]]]]:
+    """The releases of TensorFlow ``major`` the matrix knows, each with the Pythons of its
+    wheels by platform key: the early releases' rows and each line's latest patch (a line's
+    Pythons are that patch's); empty without a matrix."""
+    if m.matrix is None:
+        return []
+    rows = [(row.release, row.python) for row in m.matrix.early_releases]
+    rows += [(x.latest_patch, x.python) for x in m.matrix.lines if not x.pre_release]
+    return [(release, pythons) for release, pythons in rows if version_key(release)[:1] == (major,)]
+
+
 def _newest_tf1_python(m: Machine) -> Optional[str]:
     """The newest Python any TensorFlow 1 release has wheels for (the matrix's 1.x lines and
     early releases: 3.7); None without a matrix."""
-    if m.matrix is None:
-        return None
-    found = {p for x in m.matrix.lines if version_key(x.line)[:1] == (1,) for p in x.pythons_on()}
-    found |= {
-        p
-        for row in m.matrix.early_releases
-        if version_key(row.release)[:1] == (1,)
-        for ps in row.python.values()
-        for p in ps
-    }
+    found = {p for _, pythons in _release_pythons(m, 1) for ps in pythons.values() for p in ps}
     return max(found, key=version_key, default=None)
 
 
 def _last_release_for(m: Machine, python: str, major: int) -> Optional[str]:
     """The newest release of TensorFlow ``major`` with a wheel for ``python`` on this
-    machine's platform (any, where unknown), by the matrix's early releases and lines (each
-    line's Pythons are its latest patch's): for Python 2.7 and 1.x, 1.15.0 on Linux and
-    macOS, none on Windows."""
-    if m.matrix is None:
-        return None
+    machine's platform (any, where unknown), by :func:`_release_pythons`: for Python 2.7 and
+    1.x, 1.15.0 on Linux and macOS, none on Windows."""
     where = m.platform or (f"{m.os}-" if m.os else "")
-    rows = [(row.release, row.python) for row in m.matrix.early_releases]
-    rows += [(x.latest_patch, x.python) for x in m.matrix.lines if not x.pre_release]
     having = [
         release
-        for release, pythons in rows
-        if version_key(release)[:1] == (major,)
-        and any(key.startswith(where) and python in ps for key, ps in pythons.items())
+        for release, pythons in _release_pythons(m, major)
+        if any(key.startswith(where) and python in ps for key, ps in pythons.items())
     ]
     return max(having, key=version_key, default=None)
 
