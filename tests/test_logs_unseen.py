@@ -48,6 +48,9 @@ PROPOSED_CAUSES: dict[str, str] = {
     "`nets` package, an installed object_detection egg) is an older release than the code that "
     "imports it, so a module or name that code needs is missing although the path is set; the "
     "fix is to update that companion from the same checkout or release as the code",
+    "package-only-on-vendor-index": "the release a requirement names is published only on its "
+    "vendor's own package index for the platform (tflite_runtime on Google Coral's index), so pip "
+    "searching PyPI alone lists no matching version; the fix points pip at that index",
     "tfds-too-old": "the installed tensorflow-datasets (or tfds-nightly) is older than what the "
     "code or the data needs: a prepared dataset's metadata carries DatasetInfo or SplitInfo "
     "fields its protos lack (releaseNotes, filepathTemplate), or the code calls a TFDS API a "
