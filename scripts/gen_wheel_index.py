@@ -56,6 +56,9 @@ DISTS = (
     "tf-models-official",
     "tflite-runtime",
     "tflite-support",
+    # TFX caps its Pythons per release: pip passes over the releases whose Requires-Python
+    # excludes the interpreter, down to an old one that caps none.
+    "tfx",
     "tfx-bsl",
 )
 

@@ -412,6 +412,13 @@ class SourceBuild(Record):
     #: multiple versions of statsmodels"): the release it built is an older one a requirement's
     #: range made it choose, not the newest.
     backtracked: bool = False
+    #: The distribution whose requirement pip collected ``dist`` for ("Collecting absl-py<0.9
+    #: (from tfx)" -> ``tfx``); empty where the log shows none.
+    required_by: str = ""
+    #: The release of ``required_by`` pip chose, where the log shows the user asking for it
+    #: by name alone ("Collecting tfx", then its file "tfx-0.23.1-py3-none-any.whl"): pip
+    #: picked that release itself. Empty where it was pinned, required or not shown.
+    requirer_chosen: str = ""
 
 
 def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
@@ -443,6 +450,7 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
         # Each distribution once: its first failure's words, judged from its last one (pip
         # reporting it installed after that is after every one).
         last = {dist: end for end, dist, _ in found}
+        collected = read_collected(text) if "Collecting " in text else []
         for _, dist, message in found:
             if dist not in last or any(b.dist == dist for b in out):
                 continue
@@ -462,6 +470,7 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                     failed or _FAILED_WORDS.search(text) is not None,
                     _replaced_release(text, dist),
                     _backtracked(text, dist),
+                    *_requirer(collected, dist),
                 )
             )
             if len(out) >= MAX_REFUSALS:
@@ -500,6 +509,69 @@ def _backtracked(text: str, dist: str) -> bool:
     if "pip is looking at multiple versions of" not in text:
         return False
     return any(normalize_name(m.group("dist")) == dist for m in _LOOKING_AT.finditer(text))
+
+
+# pip's progress when it takes a requirement ("Collecting absl-py<0.9,>=0.7 (from tfx)", the
+# requirement and where it came from), then the file it chose for it ("Using cached
+# tfx-0.23.1-py3-none-any.whl (1.7 MB)", "Downloading tfx-0.23.1-py3-none-any.whl.metadata",
+# older pips the file's whole URL): src/pip/_internal/operations/prepare.py
+# (``_log_preparing_link``: "Collecting %s", "Using cached %s") and network/download.py
+# ("Downloading %s"; https://github.com/pypa/pip/blob/23.0/src/pip/_internal/). The file's
+# name carries the release (PEP 427's wheel names, PEP 625's archives).
+_COLLECTING = re.compile(
+    r"^\s*Collecting (?P<dist>" + _NAME + r"?)(?:\[[^\]\n]{0,80}\])?(?P<spec>[=<>!~][^\s(;]*)?"
+    r"(?:\s*;[^(\n]{0,200})?(?:\s+\(from (?P<from>[^\n]{1,300})\))?\s*$"
+    r"\n\s*(?:Downloading|Using cached)\s+(?:\S*/)?(?P<file>" + _NAME + r")"
+    r"(?=\.whl\b|\.tar\.gz\b|\.zip\b)",
+    re.MULTILINE,
+)
+_FILE_RELEASE = re.compile(r"^(?P<dist>[A-Za-z0-9][A-Za-z0-9_.-]*?)-(?P<version>\d[\w.+]*?)(?:-|$)")
+
+
+@record
+class Collected(Record):
+    """One requirement pip collected and the release whose file it chose (observed)."""
+
+    dist: str
+    #: The specifier asked for (``<0.9,>=0.7``); empty for the name alone.
+    spec: str
+    #: The distribution whose requirement it was, the first of pip's "(from X->Y)" chain;
+    #: empty where the user asked for it (a command line, a ``-r`` file).
+    required_by: str
+    #: The release of the file pip chose.
+    version: str
+
+
+def read_collected(text: str) -> list[Collected]:
+    """Every "Collecting NAME" of ``text`` followed by the file pip chose for it, in order."""
+    out: list[Collected] = []
+    for match in _COLLECTING.finditer(text):
+        release = _FILE_RELEASE.match(match.group("file"))
+        if release is None:
+            continue
+        dist = normalize_name(match.group("dist"))
+        if normalize_name(release.group("dist")) != dist:
+            continue  # a file of another distribution: not the release of this one
+        origin = match.group("from") or ""
+        requirer = _COMES_FROM.match(f"(from {origin})")
+        by = "" if origin.startswith("-") or requirer is None else requirer.group("dist")
+        out.append(
+            Collected(dist, match.group("spec") or "", normalize_name(by), release.group("version"))
+        )
+    return out
+
+
+def _requirer(collected: list[Collected], dist: str) -> tuple[str, str]:
+    """The distribution ``dist`` was collected for, and that one's release where the user
+    asked for it by name alone (pip chose the release), else empty."""
+    mine = next((c for c in collected if c.dist == dist and c.required_by), None)
+    if mine is None:
+        return "", ""
+    asked = next(
+        (c for c in collected if c.dist == mine.required_by and not c.spec and not c.required_by),
+        None,
+    )
+    return mine.required_by, asked.version if asked is not None else ""
 
 
 def _built_from_source(text: str) -> list[tuple[int, str, str]]:

@@ -56,6 +56,7 @@ from tfdoctor.machine import Machine
 from tfdoctor.matrix import PIN_FIELDS, TFLine, admits_below, spec_contains, version_key
 from tfdoctor.modules import RemovedApi, distribution_of, modules
 from tfdoctor.scan.api import LAST_KERAS2, bundled_lines, load_api
+from tfdoctor.wheel_index import releases_of
 
 if TYPE_CHECKING:
     from tfdoctor.scan.rules import Rules
@@ -522,6 +523,9 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
             return _replaced_by_source(build, m, release)
         if build.backtracked:
             return _older_release_source(build, m, release)
+        fallback = _requires_python_fallback(build, m, release)
+        if fallback is not None:
+            return fallback
     ended = (
         "the build's own error is above that line."
         if build.failed
@@ -540,6 +544,45 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
         + ended,
         causes.platform.source_build_fix(m, build.dist, build.version, build.python, build.system),
         ("https://pip.pypa.io/en/stable/cli/pip_install/#cmdoption-only-binary",),
+    )
+
+
+def _requires_python_fallback(build: SourceBuild, m: Machine, release: str) -> Optional[Finding]:
+    """The failed build is of a requirement of a package the user asked for by name alone,
+    and pip chose an old release of that package: where every newer release the wheel index
+    lists declares a Requires-Python other than the chosen one's, pip passed over them for
+    this interpreter, and the old release's pins are what fail here."""
+    # pip drops each file whose Requires-Python excludes the interpreter before it chooses,
+    # and says so only when nothing is left (src/pip/_internal/index/package_finder.py,
+    # _check_link_requires_python; https://github.com/pypa/pip/blob/23.0/src/pip/_internal/
+    # index/package_finder.py): a name asked for alone gets the newest release left.
+    if not build.required_by or not build.requirer_chosen:
+        return None
+    chosen_key = version_key(build.requirer_chosen)
+    releases = releases_of(build.required_by)
+    chosen = next((r for r in releases if version_key(r.version) == chosen_key), None)
+    newer = [r for r in releases if version_key(r.version) > chosen_key]
+    if chosen is None or not newer:
+        return None
+    if any(not r.requires_python or r.requires_python == chosen.requires_python for r in newer):
+        # A newer release this Python could take: pip chose the old one for another reason.
+        return None
+    dist, newest = build.required_by, newer[-1]
+    cause = causes.platform.TF_NO_WHEEL_FOR_PYTHON
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.ERROR,
+        cause,
+        f"pip fell back to {dist} {chosen.version}: its newer releases exclude this Python",
+        f"{build.message}\npip collected {dist} without a version and chose {dist} "
+        f"{chosen.version} (Requires-Python {chosen.requires_python or 'none'}), although "
+        f"{len(newer)} newer releases exist, each declaring its own Requires-Python (the "
+        f"newest, {newest.version}: {newest.requires_python}); {release}, a requirement of "
+        f"{dist} {chosen.version}, then had to be built from source, and failed.",
+        causes.platform.requires_python_fallback_fix(
+            m, dist, chosen.version, newest.version, newest.describe(), release
+        ),
+        ("https://packaging.python.org/en/latest/specifications/core-metadata/#requires-python",),
     )
 
 
