@@ -70,6 +70,7 @@ from tfdoctor.evidence.packages import (
     ImportCheck,
     InstallRequest,
     NumpyBuild,
+    Unavailable,
     plugin_dist,
     read_conda_missing_releases,
     read_conda_python_conflicts,
@@ -82,6 +83,7 @@ from tfdoctor.evidence.packages import (
     read_listed_versions,
     read_numpy_builds,
     read_shown_packages,
+    read_unavailable,
 )
 from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
@@ -139,7 +141,7 @@ from tfdoctor.explain.exceptions import (
     legacy_copy_candidate,
     unexplained_finding,
 )
-from tfdoctor.explain.installers import locked_without_wrapper
+from tfdoctor.explain.installers import locked_without_wrapper, unavailable_findings
 from tfdoctor.explain.keras_versions import (
     keras_release_in_words,
     multi_backend_keras_finding,
@@ -262,6 +264,9 @@ class Evidence:
     numpy_builds: list[NumpyBuild] = dataclasses.field(default_factory=list)
     #: Releases pip built from their source archive, and failed to (:mod:`tfdoctor.evidence.pip`).
     source_builds: list[SourceBuild] = dataclasses.field(default_factory=list)
+    #: Requirements no candidate of the package declaring them could meet, in pip's resolver's
+    #: words (:mod:`tfdoctor.evidence.packages`).
+    unavailable: list[Unavailable] = dataclasses.field(default_factory=list)
     #: Releases pip refused for their Requires-Python (:mod:`tfdoctor.evidence.pip`).
     python_refusals: list[PythonRefusal] = dataclasses.field(default_factory=list)
     abi_hints: list[AbiTagsFound] = dataclasses.field(default_factory=list)
@@ -437,6 +442,15 @@ def _read_python_words(evidence: Evidence, text: str) -> None:
         evidence.platform_hints.extend(read_platform_hints((text,)))
 
 
+def _read_builds(evidence: Evidence, text: str) -> None:
+    """pip's words on what it could not install: the source archives it failed to build, and
+    the requirements no candidate of the package declaring them could meet."""
+    if len(evidence.source_builds) < MAX_REFUSALS:
+        evidence.source_builds.extend(read_source_builds((text,)))
+    if len(evidence.unavailable) < MAX_CONFLICTS and "conflict is caused by" in text:
+        evidence.unavailable.extend(read_unavailable((text,)))
+
+
 def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
     companions' words, versions a session echoed, devices, WSL and the shell's prompt.
@@ -460,8 +474,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
         evidence.import_checks.extend(read_import_checks((text,)))
     if len(evidence.numpy_builds) < MAX_CONFLICTS:
         evidence.numpy_builds.extend(read_numpy_builds((text,)))
-    if len(evidence.source_builds) < MAX_REFUSALS:
-        evidence.source_builds.extend(read_source_builds((text,)))
+    _read_builds(evidence, text)
     _read_python_words(evidence, text)
     for dist, echoed in read_echoed_versions((text,)).items():
         evidence.echoed.setdefault(dist, echoed)
@@ -6597,6 +6610,7 @@ def explain(
         findings.setdefault(found.id, found)
     for extra in (
         *requested_findings(evidence.install_requests, machine),
+        *unavailable_findings(evidence.unavailable, machine),
         *environment_findings(
             evidence.unresolved,
             evidence.pypi_excluded,
