@@ -5,6 +5,8 @@ all for this Python and platform (tf-no-wheel-for-python) and no file of the rel
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
@@ -280,3 +282,23 @@ def test_read_conda_missing_releases_stops_at_the_channels() -> None:
     assert [(x.dist, x.version) for x in read_conda_missing_releases((text,))] == [
         ("tensorflow-gpu", "1.15.0")
     ]
+
+
+def test_a_python_refusal_of_an_indexed_companion_names_the_release_that_supports_it() -> None:
+    from tfdoctor.wheel_index import releases_of
+
+    text = "ERROR: Package 'tfx' requires a different Python: 3.11.4 not in '<3.11,>=3.9'\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    # The newest release the index lists whose Requires-Python admits 3.11.
+    fits = [r for r in releases_of("tfx") if r.python_fits("3.11.4")]
+    assert fits and f'pip install "tfx=={fits[-1].version}"' in fix
+    assert fits[-1].requires_python in fix
+
+
+def test_a_python_refusal_no_indexed_release_supports_names_none() -> None:
+    text = "ERROR: Package 'tfx' requires a different Python: 2.6.9 not in '<3.11,>=3.9'\n"
+    fix = fix_text(top_error(explained(text)))
+    # (pip's own listing of an old Python's releases is `pip install "tfx=="`, no version.)
+    assert not re.search(r'"tfx==\d', fix) and "the commands list them" in fix

@@ -28,6 +28,7 @@ from tfdoctor.matrix import (
     spec_contains,
     version_key,
 )
+from tfdoctor.wheel_index import ReleaseWheels, releases_of
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_NO_WHEEL_FOR_PYTHON: Final = CauseId("tf-no-wheel-for-python")
@@ -1728,13 +1729,35 @@ def python_range_fix(
         "the environment with a Python inside that range"
     )
     commands = [*m.list_releases(dist, python)]
+    found = _indexed_release_for(m, dist, python) if python else None
     if listed:
         newest = max(listed, key=version_key)
         text += f", or install {dist} {newest}, the newest release pip lists for {py}"
         commands.append(f'pip install "{dist}=={newest}"')
+    elif found is not None:
+        # The wheel index (PyPI's files) names the newest release whose Requires-Python and
+        # wheels take this interpreter: a release that installs, not a search.
+        text += (
+            f", or install {dist} {found.version}, the newest release that supports {py}: it "
+            f"publishes {found.describe()}"
+        )
+        commands.append(f'pip install "{dist}=={found.version}"')
     else:
         text += f", or a {dist} release that supports {py} (the commands list them)"
     return Fix(text + ".", tuple(commands))
+
+
+def _indexed_release_for(m: Machine, dist: str, python: str) -> Optional[ReleaseWheels]:
+    """The newest release of ``dist`` the wheel index lists with a wheel for Python
+    ``python`` (and for the machine's system, where known), or None."""
+    return next(
+        (
+            r
+            for r in reversed(releases_of(normalize_name(dist)))
+            if r.python_fits(python) and r.platform_fits(m.os)
+        ),
+        None,
+    )
 
 
 def _one_sided(spec: str) -> str:
