@@ -296,7 +296,13 @@ _ARCHIVE = re.compile(
 # (setup.py) ... error", "Running setup.py install for X ... error"), and the failed command
 # run in pip's build folder for X (pip 9 to 19: "Complete output from command ...
 # pip-install-abc/X/setup.py", 'Command "..." failed with error code 1 in
-# pip-build-abc/X/'; pip 20.3 and later add "_<hash>" to the folder).
+# pip-build-abc/X/'; pip 20.3 and later add "_<hash>" to the folder). pip 19.0 to 21.2 name
+# the PEP 517 metadata step "Preparing wheel metadata ... error", and pip 20.0 to 21.x report
+# a failed command as "Command errored out with exit status 1:" with its "command:" and "cwd:"
+# (pip's build folder for X) lines, then "ERROR: Command errored out with exit status 1:
+# python setup.py egg_info Check the logs for full command output."
+# (src/pip/_internal/utils/subprocess.py, make_subprocess_output_error and call_subprocess;
+# https://github.com/pypa/pip/blob/20.3/src/pip/_internal/utils/subprocess.py).
 _NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]*"
 _BUILD_DIR = r"[/\\]pip-(?:install|build)-\w+[/\\](?P<{}>" + _NAME + r")[/\\]"
 _BUILD_FAILED = re.compile(
@@ -310,7 +316,12 @@ _BUILD_FAILED = re.compile(
     r"|(?:Building wheel for|Running setup\.py install for) (?P<progress>" + _NAME + ")"
     r"(?: \((?:setup\.py|pyproject\.toml)\))? \.\.\. error"
     r"|Complete output from command [^\n]{0,400}?" + _BUILD_DIR.format("complete") + r"setup\.py"
-    r"|failed with error code \d+ in \S{0,200}?" + _BUILD_DIR.format("code")
+    r"|failed with error code \d+ in \S{0,200}?"
+    + _BUILD_DIR.format("code")
+    + r"|Preparing wheel metadata \.\.\. error"
+    r"|Command errored out with exit status \d+:[ \t]*\r?\n[ \t]*command: [^\n]{0,3000}\r?\n"
+    r"[ \t]*cwd: \S{0,200}?[/\\]pip-(?:install|build)-\w+[/\\](?P<cwd>" + _NAME + r")"
+    r"|Command errored out with exit status \d+: python setup\.py (?:egg_info|bdist_wheel)\b"
 )
 #: One of them is in every failure line _BUILD_FAILED reads: a block with none is skipped
 #: (long literals: a short one such as "build" is in TensorFlow's own CPU notice).
@@ -322,6 +333,7 @@ _BUILD_WORDS = (
     " ... error",
     "Complete output from command",
     "failed with error code",
+    "Command errored out with exit status",
 )
 # setup.py's own output while it builds an extension package, which pip shows when the build
 # fails (or with -v): "creating build/lib.linux-armv7l-3.6/h5py", "copying h5py/x.py ->
@@ -438,7 +450,12 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
         for match in _BUILD_FAILED.finditer(text) if failed else ():
             named = match.group("one") or match.group("many") or match.group("listed") or ""
             dists = [normalize_name(d) for d in re.split(r"[\s,]+", named) if d]
-            folder = match.group("progress") or match.group("complete") or match.group("code")
+            folder = (
+                match.group("progress")
+                or match.group("complete")
+                or match.group("code")
+                or match.group("cwd")
+            )
             if folder:
                 dists = [_dist_of_folder(folder)]
             if not dists:
