@@ -289,3 +289,27 @@ def test_read_collected_reads_the_request_its_origin_and_the_file_chosen() -> No
         Collected("tfx", "", "", "0.23.1"),
         Collected("absl-py", "<0.9,>=0.7", "tfx", "0.8.1"),
     ]
+
+
+def _refused_after(request: str, version: str) -> str:
+    """pip taking tfx asked for as ``request``, then refusing that release's TensorFlow range."""
+    return (
+        f"$ pip install {request}\n"
+        f"Collecting {request}\n"
+        f"  Downloading tfx-{version}-py3-none-any.whl (1.7 MB)\n"
+        "ERROR: Could not find a version that satisfies the requirement "
+        "tensorflow!=2.0.*,<2.4,>=1.15.2 (from tfx) (from versions: 2.12.0, 2.13.0, 2.14.0)\n"
+        "ERROR: No matching distribution found for tensorflow!=2.0.*,<2.4,>=1.15.2\n"
+    )
+
+
+def test_a_refused_requirement_of_an_old_release_pip_fell_back_to_is_the_python() -> None:
+    found = _warned(_refused_after("tfx", "0.23.1"), "tf-no-wheel-for-python")
+    assert found.summary.startswith("pip fell back to tfx 0.23.1")
+    fix = fix_text(found)
+    assert "tensorflow!=2.0.*,<2.4,>=1.15.2" in fix and "fails to build" not in fix
+
+
+def test_a_refused_requirement_of_a_pinned_release_is_no_fallback() -> None:
+    found = explained(_refused_after("tfx==0.23.1", "0.23.1")).findings
+    assert not any(f.summary.startswith("pip fell back") for f in found)

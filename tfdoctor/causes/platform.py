@@ -1604,19 +1604,31 @@ def old_sdist_build_fix(m: Machine, dist: str = "", version: str = "") -> Fix:
 
 
 def requires_python_fallback_fix(
-    m: Machine, dist: str, chosen: str, newest: str, newest_wheels: str, failed: str
+    m: Machine,
+    dist: str,
+    chosen: str,
+    newest: str,
+    newest_wheels: str,
+    failed: str,
+    built: bool = True,
 ) -> Fix:
     """``dist`` asked for by name alone, and pip choosing the old ``chosen``: its newer releases
     declare a Requires-Python, and pip passes over each one that excludes the interpreter, so
     it fell back to ``chosen``, whose requirement ``failed`` (``absl-py 0.8.1``) has no wheel
-    here and failed to build. ``newest``: the newest release the wheel index lists;
-    ``newest_wheels``: its wheels in words (:meth:`ReleaseWheels.describe`)."""
+    here and failed to build (``built``), or has no release pip can install here.
+    ``newest``: the newest release the wheel index lists; ``newest_wheels``: its wheels in
+    words (:meth:`ReleaseWheels.describe`)."""
+    outcome = (
+        "that has no wheel here and fails to build"
+        if built
+        else "pip finds no release of that for this Python"
+    )
     interpreter = f"Python {m.python_version}" if m.python_version else "this Python"
     return Fix(
         f"pip chose {dist} {chosen} for `{dist}` asked for without a version: every newer "
         f"{dist} release declares the Pythons it supports (Requires-Python), and pip passes "
         f"over those that exclude {interpreter}, down to {chosen}, which requires {failed}: "
-        f"that has no wheel here and fails to build. Install {dist} with a Python its current "
+        f"{outcome}. Install {dist} with a Python its current "
         f"releases support, in a new virtual environment: {dist} {newest} publishes "
         f"{newest_wheels}. The command below makes pip print which releases it skipped and "
         "the Python each one requires.",

@@ -559,6 +559,10 @@ class Collected(Record):
     version: str
 
 
+#: Collected requirements kept per log.
+MAX_COLLECTED = 200
+
+
 def read_collected(text: str) -> list[Collected]:
     """Every "Collecting NAME" of ``text`` followed by the file pip chose for it, in order."""
     out: list[Collected] = []

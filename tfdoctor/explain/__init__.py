@@ -86,8 +86,10 @@ from tfdoctor.evidence.packages import (
     read_unavailable,
 )
 from tfdoctor.evidence.pip import (
+    MAX_COLLECTED,
     MAX_REFUSALS,
     AbiTagsFound,
+    Collected,
     PipRefusal,
     PlatformsFound,
     PythonRefusal,
@@ -95,6 +97,7 @@ from tfdoctor.evidence.pip import (
     WheelRefusal,
     build_folder_system,
     read_abi_hints,
+    read_collected,
     read_first_platform,
     read_machine,
     read_missing_wheel,
@@ -155,6 +158,7 @@ from tfdoctor.explain.packages import (
     log_packages,
     numpy_extension_package,
     package_findings,
+    refused_fallback_findings,
     tf_keras_generation,
 )
 from tfdoctor.explain.reader import LogReader, LogText
@@ -267,6 +271,8 @@ class Evidence:
     #: Requirements no candidate of the package declaring them could meet, in pip's resolver's
     #: words (:mod:`tfdoctor.evidence.packages`).
     unavailable: list[Unavailable] = dataclasses.field(default_factory=list)
+    #: The requirements pip collected, with the release whose file it chose for each.
+    collected: list[Collected] = dataclasses.field(default_factory=list)
     #: Releases pip refused for their Requires-Python (:mod:`tfdoctor.evidence.pip`).
     python_refusals: list[PythonRefusal] = dataclasses.field(default_factory=list)
     abi_hints: list[AbiTagsFound] = dataclasses.field(default_factory=list)
@@ -449,6 +455,8 @@ def _read_builds(evidence: Evidence, text: str) -> None:
         evidence.source_builds.extend(read_source_builds((text,)))
     if len(evidence.unavailable) < MAX_CONFLICTS and "conflict is caused by" in text:
         evidence.unavailable.extend(read_unavailable((text,)))
+    if len(evidence.collected) < MAX_COLLECTED and "Collecting " in text:
+        evidence.collected.extend(read_collected(text)[: MAX_COLLECTED - len(evidence.collected)])
 
 
 def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
@@ -6611,6 +6619,7 @@ def explain(
     for extra in (
         *requested_findings(evidence.install_requests, machine),
         *unavailable_findings(evidence.unavailable, machine),
+        *refused_fallback_findings(evidence.refusals, evidence.collected, machine),
         *environment_findings(
             evidence.unresolved,
             evidence.pypi_excluded,
