@@ -536,9 +536,12 @@ def _backtracked(text: str, dist: str) -> bool:
 # ("Downloading %s"; https://github.com/pypa/pip/blob/23.0/src/pip/_internal/). The file's
 # name carries the release (PEP 427's wheel names, PEP 625's archives).
 _COLLECTING = re.compile(
-    r"^\s*Collecting (?P<dist>" + _NAME + r"?)(?:\[[^\]\n]{0,80}\])?(?P<spec>[=<>!~][^\s(;]*)?"
-    r"(?:\s*;[^(\n]{0,200})?(?:\s+\(from (?P<from>[^\n]{1,300})\))?\s*$"
-    r"\n\s*(?:Downloading|Using cached)\s+(?:\S*/)?(?P<file>" + _NAME + r")"
+    # A CI's or Docker's prefix may lead each line ("#11 34.21 Collecting tfx"). One line each,
+    # blanks only within it: linear on any log.
+    r"^[^\n]{0,40}?\bCollecting (?P<dist>" + _NAME + r")(?:\[[^\]\n]{0,80}\])?"
+    r"(?P<spec>[=<>!~][^\s(;]*)?(?:[ \t]*;[^(\n]{0,200})?"
+    r"(?:[ \t]+\(from (?P<from>[^\n]{1,300})\))?[ \t]*\r?\n"
+    r"[^\n]{0,40}?\b(?:Downloading|Using cached)[ \t]+(?:[^\s/]{0,400}/)*(?P<file>" + _NAME + r")"
     r"(?=\.whl\b|\.tar\.gz\b|\.zip\b)",
     re.MULTILINE,
 )
