@@ -45,6 +45,21 @@ def test_a_range_pip_lists_other_releases_for_is_the_release_not_for_this_python
     assert "~=2.0" in fix and "0.1.0" in fix
     # pycoral carries a native library: not a pure-Python package the module table knows.
     assert "pure" not in fix
+    # Coral's own index (the bundled one's pycoral rows): 2.0's Pythons, and PyPI's 0.x
+    # releases, another project's, are not offered.
+    newest = wheel_index()["pycoral"][-1]
+    assert newest.version == "2.0.0" and newest.describe() in fix and "3.9" in fix
+    assert "another project's" in fix and "relax the pin" not in fix
+
+
+def test_a_companion_whose_listed_releases_are_its_own_may_relax_the_pin() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-io==0.99.0 "
+        "(from versions: 0.30.0, 0.31.0)\n"
+    )
+    # pip's releases are ones the index lists: the pin may move to them.
+    assert "relax the pin" in fix_text(top_error(explained(text)))
+    assert "another project's" not in fix_text(top_error(explained(text)))
 
 
 def test_a_published_range_pip_found_no_file_of_is_the_release_not_for_this_python() -> None:
