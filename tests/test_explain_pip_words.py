@@ -317,3 +317,31 @@ def test_a_python_refusal_no_indexed_release_supports_names_none() -> None:
     fix = fix_text(top_error(explained(text)))
     # (pip's own listing of an old Python's releases is `pip install "tfx=="`, no version.)
     assert not re.search(r'"tfx==\d', fix) and "the commands list them" in fix
+
+
+def _ignored_then_refused(request: str, listed: str) -> str:
+    return (
+        "ERROR: Ignored the following versions that require a different python version: "
+        "0.1.0.2 Requires-Python >=3.8,<3.11; 0.2.1.4 Requires-Python >=3.9,<3.12\n"
+        f"ERROR: Could not find a version that satisfies the requirement {request} "
+        f"(from versions: {listed})\n"
+    )
+
+
+def test_a_name_alone_pip_skipped_every_release_of_names_their_python_range() -> None:
+    top = top_error(explained(_ignored_then_refused("mediapipe-model-maker", "none")))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    # The newest release pip skipped, with its Requires-Python as pip printed it.
+    assert "mediapipe-model-maker 0.2.1.4" in fix and ">=3.9,<3.12" in fix
+
+
+def test_a_range_reads_the_newest_skipped_release_it_admits() -> None:
+    text = _ignored_then_refused("mediapipe-model-maker<0.2", "none")
+    fix = fix_text(top_error(explained(text)))
+    assert "mediapipe-model-maker 0.1.0.2" in fix and ">=3.8,<3.11" in fix
+
+
+def test_a_range_no_skipped_release_meets_keeps_its_other_reading() -> None:
+    text = _ignored_then_refused("mediapipe-model-maker>1", "none")
+    assert "Requires-Python" not in fix_text(top_error(explained(text)))

@@ -4418,7 +4418,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.PIP_TOO_OLD, unprefixed
     skipped = _skipped_for_python(m, r)
     if skipped is not None:
-        return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, skipped
+        return skipped
     refused = _release_refused(r)
     if refused is not None:
         dist, asked, release = refused
@@ -5438,17 +5438,41 @@ def _pip_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     )
 
 
-def _skipped_for_python(m: Machine, r: Revealed) -> Optional[Fix]:
+def _skipped_for_python(m: Machine, r: Revealed) -> Optional[tuple[causes.CauseId, Fix]]:
     """pip refused the requested release and said it skipped that release for its
-    Requires-Python: the interpreter is outside its range (pip's words, not the matrix's)."""
+    Requires-Python: the interpreter is outside its range (pip's words, not the matrix's).
+    A name asked for alone or with a range, where pip's one refusal follows its list of the
+    releases it skipped, is read from the newest of those the range admits: no release at
+    all for this Python where pip lists none, else the skipped ones'."""
     for refused in r.pip_refusals:
         asked = requested_version(refused.spec)
         skipped = next((x for x in r.python_refusals if not x.dist and x.version == asked), None)
         if asked is not None and skipped is not None:
-            return causes.platform.python_range_fix(
+            return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.platform.python_range_fix(
                 m, refused.dist, asked, skipped.spec, r.python, refused.final_versions
             )
-    return None
+    if len(r.pip_refusals) != 1 or requested_version(r.pip_refusals[0].spec) is not None:
+        return None  # pip's list follows the refusal it belongs to: one refusal, one list
+    refused = r.pip_refusals[0]
+    # pip prints "Ignored the following versions that require a different python version"
+    # for the requirement it then refuses (resolvelib/factory.py,
+    # _report_single_requirement_conflict, from pip 21.2).
+    admitted = [
+        x
+        for x in r.python_refusals
+        if not x.dist and x.version and (not refused.spec or spec_contains(x.version, refused.spec))
+    ]
+    if not admitted:
+        return None
+    newest = max(admitted, key=lambda x: version_key(x.version))
+    cause = (
+        causes.platform.TF_NO_WHEEL_FOR_PYTHON
+        if refused.shown and not refused.versions
+        else causes.platform.TF_RELEASE_NOT_FOR_PYTHON
+    )
+    return cause, causes.platform.python_range_fix(
+        m, refused.dist, newest.version, newest.spec, r.python, refused.final_versions
+    )
 
 
 def _release_refused(r: Revealed) -> Optional[tuple[str, str, str]]:
