@@ -6,6 +6,7 @@ all for this Python and platform (tf-no-wheel-for-python) and no file of the rel
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 import pytest
 
@@ -319,29 +320,41 @@ def test_a_python_refusal_no_indexed_release_supports_names_none() -> None:
     assert not re.search(r'"tfx==\d', fix) and "the commands list them" in fix
 
 
-def _ignored_then_refused(request: str, listed: str) -> str:
-    return (
-        "ERROR: Ignored the following versions that require a different python version: "
-        "0.1.0.2 Requires-Python >=3.8,<3.11; 0.2.1.4 Requires-Python >=3.9,<3.12\n"
-        f"ERROR: Could not find a version that satisfies the requirement {request} "
-        f"(from versions: {listed})\n"
+#: pip's list of the releases it skipped for their Requires-Python, before its refusal.
+_IGNORED = (
+    "ERROR: Ignored the following versions that require a different python version: "
+    "0.1.0.2 Requires-Python >=3.8,<3.11; 0.2.1.4 Requires-Python >=3.9,<3.12\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("request_", "named"),
+    [
+        # The newest release pip skipped, with its Requires-Python as pip printed it.
+        (
+            "mediapipe-model-maker",
+            "mediapipe-model-maker 0.2.1.4 declares Requires-Python >=3.9,<3.12",
+        ),
+        # A range: the newest skipped release it admits.
+        (
+            "mediapipe-model-maker<0.2",
+            "mediapipe-model-maker 0.1.0.2 declares Requires-Python >=3.8,<3.11",
+        ),
+        # No skipped release in the range: the refusal keeps its other reading.
+        ("mediapipe-model-maker>1", None),
+    ],
+    ids=["name-alone", "range", "range-outside-the-list"],
+)
+def test_a_request_pip_skipped_every_release_of_names_their_python_range(
+    request_: str, named: Optional[str]
+) -> None:
+    refused = (
+        f"ERROR: Could not find a version that satisfies the requirement {request_} "
+        "(from versions: none)\n"
     )
-
-
-def test_a_name_alone_pip_skipped_every_release_of_names_their_python_range() -> None:
-    top = top_error(explained(_ignored_then_refused("mediapipe-model-maker", "none")))
+    top = top_error(explained(_IGNORED + refused))
     assert top.cause == "tf-no-wheel-for-python"
-    fix = fix_text(top)
-    # The newest release pip skipped, with its Requires-Python as pip printed it.
-    assert "mediapipe-model-maker 0.2.1.4" in fix and ">=3.9,<3.12" in fix
-
-
-def test_a_range_reads_the_newest_skipped_release_it_admits() -> None:
-    text = _ignored_then_refused("mediapipe-model-maker<0.2", "none")
-    fix = fix_text(top_error(explained(text)))
-    assert "mediapipe-model-maker 0.1.0.2" in fix and ">=3.8,<3.11" in fix
-
-
-def test_a_range_no_skipped_release_meets_keeps_its_other_reading() -> None:
-    text = _ignored_then_refused("mediapipe-model-maker>1", "none")
-    assert "Requires-Python" not in fix_text(top_error(explained(text)))
+    if named is None:
+        assert "Requires-Python" not in fix_text(top)
+    else:
+        assert named in fix_text(top)
