@@ -212,3 +212,107 @@ def test_a_companion_of_tensorflow_built_from_source_keeps_its_reading() -> None
     # tensorflow-text without a wheel for the platform: no old-build-tools fix.
     text = _backtracked("tensorflow-text", "2.10.0")
     assert not _of(text, "pinned-sdist-unbuildable")
+
+
+# --- tf-no-wheel-for-python: an old release pip fell back to ---------------------------------
+
+
+def _fell_back(request: str, dist: str, version: str) -> str:
+    """pip taking ``dist`` asked for as ``request``, then a requirement of it that only has a
+    source archive, whose metadata step fails (pip 23's words)."""
+    return (
+        f"$ pip install {request}\n"
+        f"Collecting {request}\n"
+        f"  Downloading {dist}-{version}-py3-none-any.whl.metadata (9.4 kB)\n"
+        f"Collecting absl-py<0.9,>=0.7 (from {dist})\n"
+        "  Downloading absl-py-0.8.1.tar.gz (103 kB)\n"
+        "  error: subprocess-exited-with-error\n"
+        "  \n"
+        "  \u00d7 python setup.py egg_info did not run successfully.\n"
+        "  │ exit code: 1\n"
+        "  Preparing metadata (setup.py) ... error\n"
+        "error: metadata-generation-failed\n"
+    )
+
+
+def test_an_unpinned_package_pip_fell_back_to_an_old_release_of_is_the_python() -> None:
+    from tfdoctor.wheel_index import releases_of
+
+    found = _warned(_fell_back("tfx", "tfx", "0.23.1"), "tf-no-wheel-for-python")
+    assert found.severity == Severity.ERROR
+    fix = fix_text(found)
+    newest = releases_of("tfx")[-1]
+    # The index's newest release and its Requires-Python: the Python that does install.
+    assert f"tfx {newest.version}" in fix and newest.requires_python in fix
+    assert "tfx 0.23.1" in fix and "absl-py 0.8.1" in fix and 'install "tfx>0.23.1"' in fix
+    assert not _of(_fell_back("tfx", "tfx", "0.23.1"), "tf-release-not-for-python")
+
+
+def test_a_pinned_request_of_the_old_release_is_not_a_fallback() -> None:
+    text = _fell_back("tfx==0.23.1", "tfx", "0.23.1")
+    assert not _of(text, "tf-no-wheel-for-python")
+    assert _of(text, "tf-release-not-for-python")
+
+
+def test_the_newest_release_chosen_is_not_a_fallback() -> None:
+    from tfdoctor.wheel_index import releases_of
+
+    newest = releases_of("tfx")[-1].version
+    assert not _of(_fell_back("tfx", "tfx", newest), "tf-no-wheel-for-python")
+
+
+def test_a_package_the_index_does_not_list_is_not_read_as_a_fallback() -> None:
+    assert not _of(_fell_back("somepkg", "somepkg", "0.1.0"), "tf-no-wheel-for-python")
+
+
+def test_a_release_whose_newer_ones_share_its_python_range_is_not_a_fallback() -> None:
+    from tfdoctor.wheel_index import releases_of
+
+    # tfx 0.22.0 to 0.23.1 declare the same Requires-Python: pip could have taken 0.23.1.
+    assert releases_of("tfx")
+    assert not _of(_fell_back("tfx", "tfx", "0.22.0"), "tf-no-wheel-for-python")
+
+
+def test_read_collected_reads_the_request_its_origin_and_the_file_chosen() -> None:
+    from tfdoctor.evidence.pip import Collected, read_collected
+
+    text = (
+        "Collecting tfx (from -r requirements.txt (line 1))\n"
+        "  Downloading https://files.pythonhosted.org/packages/ab/tfx-0.23.1-py3-none-any.whl "
+        "(1.7MB)\n"
+        "Collecting absl-py<0.9,>=0.7 (from tfx->-r requirements.txt (line 1))\n"
+        "  Using cached absl-py-0.8.1.tar.gz (103 kB)\n"
+        "Collecting numpy\n"
+        "  Using cached scipy-1.0.0.tar.gz\n"
+    )
+    assert read_collected(text) == [
+        Collected("tfx", "", "", "0.23.1"),
+        Collected("absl-py", "<0.9,>=0.7", "tfx", "0.8.1"),
+    ]
+    # A Docker build's prefix before each of pip's lines.
+    docker = "#11 34.21 Collecting tfx\n#11 34.22   Using cached tfx-0.23.1-py3-none-any.whl\n"
+    assert read_collected(docker) == [Collected("tfx", "", "", "0.23.1")]
+
+
+def _refused_after(request: str, version: str) -> str:
+    """pip taking tfx asked for as ``request``, then refusing that release's TensorFlow range."""
+    return (
+        f"$ pip install {request}\n"
+        f"Collecting {request}\n"
+        f"  Downloading tfx-{version}-py3-none-any.whl (1.7 MB)\n"
+        "ERROR: Could not find a version that satisfies the requirement "
+        "tensorflow!=2.0.*,<2.4,>=1.15.2 (from tfx) (from versions: 2.12.0, 2.13.0, 2.14.0)\n"
+        "ERROR: No matching distribution found for tensorflow!=2.0.*,<2.4,>=1.15.2\n"
+    )
+
+
+def test_a_refused_requirement_of_an_old_release_pip_fell_back_to_is_the_python() -> None:
+    found = _warned(_refused_after("tfx", "0.23.1"), "tf-no-wheel-for-python")
+    assert found.summary.startswith("pip fell back to tfx 0.23.1")
+    fix = fix_text(found)
+    assert "tensorflow!=2.0.*,<2.4,>=1.15.2" in fix and "fails to build" not in fix
+
+
+def test_a_refused_requirement_of_a_pinned_release_is_no_fallback() -> None:
+    found = explained(_refused_after("tfx==0.23.1", "0.23.1")).findings
+    assert not any(f.summary.startswith("pip fell back") for f in found)

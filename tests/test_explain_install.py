@@ -61,10 +61,43 @@ COMPILER = """\
   h5py/api_compat.h:27:10: fatal error: hdf5.h: No such file or directory
 """
 
+#: pip 20-21's failed command: its "command:" and "cwd:" lines (the build folder names the
+#: distribution), then the one-line summary.
+ERRORED_OUT = """\
+Collecting h5py==2.10.0
+  Downloading h5py-2.10.0.tar.gz (301 kB)
+    ERROR: Command errored out with exit status 1:
+     command: /usr/bin/python3 -c 'import sys, setuptools, tokenize; sys.argv[0] = \
+'"'"'/tmp/pip-install-q1w2e3/h5py/setup.py'"'"';' egg_info --egg-base /tmp/pip-pip-egg-info-r4
+         cwd: /tmp/pip-install-q1w2e3/h5py/
+    Complete output (3 lines):
+    ----------------------------------------
+ERROR: Command errored out with exit status 1: python setup.py egg_info Check the logs for \
+full command output.
+"""
+#: The summary alone, after the archive pip downloaded.
+ERRORED_SUMMARY = """\
+Collecting pandas==0.25.3
+  Downloading pandas-0.25.3.tar.gz (12.6 MB)
+ERROR: Command errored out with exit status 1: python setup.py egg_info Check the logs for \
+full command output.
+"""
+#: pip 19-21's PEP 517 metadata step.
+WHEEL_METADATA = """\
+Collecting scikit-learn==0.22.2
+  Downloading scikit-learn-0.22.2.tar.gz (6.9 MB)
+  Installing build dependencies ... done
+  Getting requirements to build wheel ... done
+    Preparing wheel metadata ... error
+"""
+
 
 @pytest.mark.parametrize(
     ("log", "dist"),
     [
+        pytest.param(ERRORED_OUT, "h5py", id="errored-out-cwd"),
+        pytest.param(ERRORED_SUMMARY, "pandas", id="errored-out-summary"),
+        pytest.param(WHEEL_METADATA, "scikit-learn", id="preparing-wheel-metadata"),
         pytest.param(LEGACY_PROGRESS, "grpcio", id="progress-error"),
         pytest.param(COMPLETE_OUTPUT, "numpy", id="complete-output"),
         pytest.param(PEP517, "scipy", id="pep517"),
@@ -312,3 +345,12 @@ def test_the_module_tables_build_needs_are_validated() -> None:
         parse_modules(
             text.replace("apt: [build-essential, python3-dev, libhdf5-dev,", "apt: [HDF5 headers,")
         )
+
+
+def test_a_failed_command_that_is_no_build_is_not_read_as_one() -> None:
+    log = (
+        "ERROR: Command errored out with exit status 128: git clone -q "
+        "git://github.com/x/y.git /tmp/pip-req-build-5GQWeh Check the logs for full command "
+        "output.\n"
+    )
+    assert read_source_builds([log]) == []

@@ -5,6 +5,9 @@ all for this Python and platform (tf-no-wheel-for-python) and no file of the rel
 
 from __future__ import annotations
 
+import re
+from typing import Optional
+
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
@@ -43,6 +46,21 @@ def test_a_range_pip_lists_other_releases_for_is_the_release_not_for_this_python
     assert "~=2.0" in fix and "0.1.0" in fix
     # pycoral carries a native library: not a pure-Python package the module table knows.
     assert "pure" not in fix
+    # Coral's own index (the bundled one's pycoral rows): 2.0's Pythons, and PyPI's 0.x
+    # releases, another project's, are not offered.
+    newest = wheel_index()["pycoral"][-1]
+    assert newest.version == "2.0.0" and newest.describe() in fix and "3.9" in fix
+    assert "another project's" in fix and "relax the pin" not in fix
+
+
+def test_a_companion_whose_listed_releases_are_its_own_may_relax_the_pin() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-io==0.99.0 "
+        "(from versions: 0.30.0, 0.31.0)\n"
+    )
+    # pip's releases are ones the index lists: the pin may move to them.
+    assert "relax the pin" in fix_text(top_error(explained(text)))
+    assert "another project's" not in fix_text(top_error(explained(text)))
 
 
 def test_a_published_range_pip_found_no_file_of_is_the_release_not_for_this_python() -> None:
@@ -280,3 +298,63 @@ def test_read_conda_missing_releases_stops_at_the_channels() -> None:
     assert [(x.dist, x.version) for x in read_conda_missing_releases((text,))] == [
         ("tensorflow-gpu", "1.15.0")
     ]
+
+
+def test_a_python_refusal_of_an_indexed_companion_names_the_release_that_supports_it() -> None:
+    from tfdoctor.wheel_index import releases_of
+
+    text = "ERROR: Package 'tfx' requires a different Python: 3.11.4 not in '<3.11,>=3.9'\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    # The newest release the index lists whose Requires-Python admits 3.11.
+    fits = [r for r in releases_of("tfx") if r.python_fits("3.11.4")]
+    assert fits and f'pip install "tfx=={fits[-1].version}"' in fix
+    assert fits[-1].requires_python in fix
+
+
+def test_a_python_refusal_no_indexed_release_supports_names_none() -> None:
+    text = "ERROR: Package 'tfx' requires a different Python: 2.6.9 not in '<3.11,>=3.9'\n"
+    fix = fix_text(top_error(explained(text)))
+    # (pip's own listing of an old Python's releases is `pip install "tfx=="`, no version.)
+    assert not re.search(r'"tfx==\d', fix) and "the commands list them" in fix
+
+
+#: pip's list of the releases it skipped for their Requires-Python, before its refusal.
+_IGNORED = (
+    "ERROR: Ignored the following versions that require a different python version: "
+    "0.1.0.2 Requires-Python >=3.8,<3.11; 0.2.1.4 Requires-Python >=3.9,<3.12\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("request_", "named"),
+    [
+        # The newest release pip skipped, with its Requires-Python as pip printed it.
+        (
+            "mediapipe-model-maker",
+            "mediapipe-model-maker 0.2.1.4 declares Requires-Python >=3.9,<3.12",
+        ),
+        # A range: the newest skipped release it admits.
+        (
+            "mediapipe-model-maker<0.2",
+            "mediapipe-model-maker 0.1.0.2 declares Requires-Python >=3.8,<3.11",
+        ),
+        # No skipped release in the range: the refusal keeps its other reading.
+        ("mediapipe-model-maker>1", None),
+    ],
+    ids=["name-alone", "range", "range-outside-the-list"],
+)
+def test_a_request_pip_skipped_every_release_of_names_their_python_range(
+    request_: str, named: Optional[str]
+) -> None:
+    refused = (
+        f"ERROR: Could not find a version that satisfies the requirement {request_} "
+        "(from versions: none)\n"
+    )
+    top = top_error(explained(_IGNORED + refused))
+    assert top.cause == "tf-no-wheel-for-python"
+    if named is None:
+        assert "Requires-Python" not in fix_text(top)
+    else:
+        assert named in fix_text(top)

@@ -103,3 +103,61 @@ def test_tensorflow_macos_asked_for_by_name_is_no_frozen_pin() -> None:
         "(from versions: none)\n"
     )
     assert "pip freeze" not in fix_text(top_error(explained(text)))
+
+
+# --- one package's candidates, all requiring a name pip finds no release of ------------------
+
+
+def _unmet(requirer: str, target: str, versions: tuple[str, ...] = ("0.7.3", "0.7.2")) -> str:
+    """pip's ResolutionImpossible report where every candidate of ``requirer`` requires
+    ``target`` (a name and specifier) and nothing else is in conflict."""
+    asked = " and ".join(f"{requirer}=={v}" for v in reversed(versions))
+    causes = "".join(f"    {requirer} {v} depends on {target}\n" for v in versions)
+    return (
+        f"ERROR: Cannot install {asked} because these package versions have conflicting "
+        "dependencies.\n\nThe conflict is caused by:\n" + causes + "\n"
+        "To fix this you could try to:\n"
+        "1. loosen the range of package versions you've specified\n"
+        "2. remove package versions to allow pip attempt to solve the dependency conflict\n\n"
+        "ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/"
+        "dependency-resolution/#dealing-with-dependency-conflicts\n"
+    )
+
+
+def test_every_candidate_requiring_a_companion_without_a_wheel_names_its_wheels() -> None:
+    from tfdoctor.wheel_index import releases_of
+
+    top = top_error(explained(_unmet("mediapipe-model-maker", "tensorflow-text")))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    newest = releases_of("tensorflow-text")[-1]
+    assert f"tensorflow-text's newest release ({newest.version})" in fix
+    assert "mediapipe-model-maker" in top.summary
+
+
+def test_every_candidate_requiring_tensorflow_is_no_tensorflow_wheel_here() -> None:
+    top = top_error(explained(_unmet("tensorflow-recommenders", "tensorflow>=2.9.0")))
+    assert top.cause == "tf-no-wheel-for-python"
+    assert "64-bit CPython" in fix_text(top)
+
+
+def test_a_user_request_in_the_conflict_is_not_a_missing_release() -> None:
+    text = _unmet("mylib", "tensorflow-text>=2.15").replace(
+        "The conflict is caused by:\n",
+        "The conflict is caused by:\n    The user requested tensorflow-text==2.10.0\n",
+    )
+    assert not any(
+        f.summary.startswith("pip found no tensorflow-text release")
+        for f in explained(text).findings
+    )
+
+
+def test_two_packages_ranges_on_one_name_are_not_a_missing_release() -> None:
+    from tfdoctor.evidence.packages import Unavailable, read_unavailable
+
+    text = _unmet("mylib", "numpy>=2")
+    assert read_unavailable([text]) == [Unavailable("numpy", (">=2",), "mylib", ("0.7.3", "0.7.2"))]
+    other = text.replace("mylib 0.7.2 depends on numpy>=2", "otherlib 1.0 depends on numpy<2")
+    assert read_unavailable([other]) == []
+    one = _unmet("mylib", "numpy>=2", ("0.7.3",))
+    assert read_unavailable([one]) == []

@@ -100,3 +100,33 @@ def test_pips_refusal_of_a_pinned_companion_names_the_python_its_wheels_are_for(
     assert top.cause == "tf-release-not-for-python"
     fix = fix_text(top)
     assert "CPython 3.5 to 3.7" in fix and "use Python 3.7" in fix
+
+
+def test_a_makers_own_index_page_gives_the_rows_of_its_wheels() -> None:
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    scripts = Path(__file__).resolve().parent.parent / "scripts"
+    sys.path.insert(0, str(scripts))
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "gen_wheel_index", scripts / "gen_wheel_index.py"
+        )
+        assert spec is not None and spec.loader is not None
+        gen = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(gen)
+        rm = gen._refresh_matrix()
+    finally:
+        sys.path.remove(str(scripts))
+    # A PEP 503 page as Coral's index writes it: each anchor's text is the file name.
+    names = [
+        f"pycoral-2.0.0-cp39-cp39-{platform}.whl"
+        for platform in ("linux_aarch64", "macosx_11_0_x86_64", "win_amd64")
+    ]
+    page = "<ul>" + "".join(
+        f'<li><a href="https://example.org/{n}#sha256=00">{n}</a></li>' for n in names
+    )
+    rows = gen.rows_of(gen.own_index_files(page, rm), rm)
+    assert rows == ["2.0.0\t-\t3.9\tlinux-aarch64 macos-x86_64 windows-x86_64"]
+    assert "pycoral" in gen.OWN_INDEXES and "pycoral" in gen.DISTS

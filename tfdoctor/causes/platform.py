@@ -28,6 +28,7 @@ from tfdoctor.matrix import (
     spec_contains,
     version_key,
 )
+from tfdoctor.wheel_index import ReleaseWheels, releases_of
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_NO_WHEEL_FOR_PYTHON: Final = CauseId("tf-no-wheel-for-python")
@@ -1602,6 +1603,42 @@ def old_sdist_build_fix(m: Machine, dist: str = "", version: str = "") -> Fix:
     )
 
 
+def requires_python_fallback_fix(
+    m: Machine,
+    dist: str,
+    chosen: str,
+    newest: str,
+    newest_wheels: str,
+    failed: str,
+    built: bool = True,
+) -> Fix:
+    """``dist`` asked for by name alone, and pip choosing the old ``chosen``: its newer releases
+    declare a Requires-Python, and pip passes over each one that excludes the interpreter, so
+    it fell back to ``chosen``, whose requirement ``failed`` (``absl-py 0.8.1``) has no wheel
+    here and failed to build (``built``), or has no release pip can install here.
+    ``newest``: the newest release the wheel index lists; ``newest_wheels``: its wheels in
+    words (:meth:`ReleaseWheels.describe`)."""
+    outcome = (
+        "that has no wheel here and fails to build"
+        if built
+        else "pip finds no release of that for this Python"
+    )
+    interpreter = f"Python {m.python_version}" if m.python_version else "this Python"
+    return Fix(
+        f"pip chose {dist} {chosen} for `{dist}` asked for without a version: every newer "
+        f"{dist} release declares the Pythons it supports (Requires-Python), and pip passes "
+        f"over those that exclude {interpreter}, down to {chosen}, which requires {failed}: "
+        f"{outcome}. Install {dist} with a Python its current "
+        f"releases support, in a new virtual environment: {dist} {newest} publishes "
+        f"{newest_wheels}. The command below makes pip print which releases it skipped and "
+        "the Python each one requires.",
+        (
+            "python --version",
+            *m.pip(f'install "{dist}>{chosen}"'),
+        ),
+    )
+
+
 def replaced_dependency_fix(m: Machine, dist: str = "", installed: str = "") -> Fix:
     """Keep the release of ``dist`` that was installed from a wheel: pin it in the same
     install (or a constraints file) so pip does not build another."""
@@ -1704,13 +1741,35 @@ def python_range_fix(
         "the environment with a Python inside that range"
     )
     commands = [*m.list_releases(dist, python)]
+    found = _indexed_release_for(m, dist, python) if python else None
     if listed:
         newest = max(listed, key=version_key)
         text += f", or install {dist} {newest}, the newest release pip lists for {py}"
         commands.append(f'pip install "{dist}=={newest}"')
+    elif found is not None:
+        # The wheel index (PyPI's files) names the newest release whose Requires-Python and
+        # wheels take this interpreter: a release that installs, not a search.
+        text += (
+            f", or install {dist} {found.version}, the newest release that supports {py}: it "
+            f"publishes {found.describe()}"
+        )
+        commands.append(f'pip install "{dist}=={found.version}"')
     else:
         text += f", or a {dist} release that supports {py} (the commands list them)"
     return Fix(text + ".", tuple(commands))
+
+
+def _indexed_release_for(m: Machine, dist: str, python: str) -> Optional[ReleaseWheels]:
+    """The newest release of ``dist`` the wheel index lists with a wheel for Python
+    ``python`` (and for the machine's system, where known), or None."""
+    return next(
+        (
+            r
+            for r in reversed(releases_of(normalize_name(dist)))
+            if r.python_fits(python) and r.platform_fits(m.os)
+        ),
+        None,
+    )
 
 
 def _one_sided(spec: str) -> str:

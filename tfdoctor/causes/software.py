@@ -2064,6 +2064,18 @@ def pinned_companion_fix(m: Machine, dist: str, spec: str, listed: Sequence[str]
     for this Python and platform (usually a Python newer or older than it was built for)."""
     shown = ", ".join(listed[-4:])
     known = published_wheels(m, dist, spec)
+    indexed = {r.version for r in releases_of(dist)}
+    if known is not None and listed and not indexed.intersection(listed):
+        # None of pip's releases is one the index of the package's maker lists (pycoral's
+        # own index has 1.0 to 2.0; PyPI's project of that name is another one's 0.0.x):
+        # relaxing the pin to one of them installs another project.
+        return Fix(
+            f"pip lists {dist} {shown} here but no release {spec} admits: the release asked "
+            f"for has no wheel for this Python and platform. {known} The releases pip lists "
+            f"are none of those {dist}'s own index publishes: they are another project's of "
+            "the same name, so keep the pin and use a Python and platform its wheels are for.",
+            (*m.list_releases(dist), "python --version"),
+        )
     if known is not None:
         return Fix(
             f"pip lists {dist} {shown} here but no release {spec} admits: the release asked "

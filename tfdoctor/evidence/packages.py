@@ -349,6 +349,63 @@ def _between(ranges: Iterable[tuple[str, str, str, str]], installer: str = "pip"
     return out
 
 
+# pip's report of a requirement it found no release of for any candidate of the one package
+# that declares it (src/pip/_internal/resolution/resolvelib/factory.py,
+# get_installation_error; https://github.com/pypa/pip/blob/23.0/src/pip/_internal/resolution/
+# resolvelib/factory.py): "Cannot install A==1.1 and A==1.2 because these package versions have
+# conflicting dependencies." then "The conflict is caused by:" and one "A 1.2 depends on Y>=2"
+# per candidate. Every cause names the requirement pip could not meet; where all of them are
+# one package's releases on one name, and the user asked for no release of that name (no "The
+# user requested"), nothing stands against Y but its own releases: none pip could see fits.
+# (With one candidate pip says "Could not find a version that satisfies the requirement".)
+_CAUSED_BY = "The conflict is caused by:"
+
+
+@record
+class Unavailable(Record):
+    """A requirement no candidate of the package declaring it could meet (observed)."""
+
+    #: The distribution required (PEP 503 name) and the specifiers the candidates asked for,
+    #: distinct, in order (an empty one: any release).
+    dist: str
+    specs: tuple[str, ...]
+    #: The package whose releases require it, and those releases as pip names them.
+    required_by: str
+    versions: tuple[str, ...]
+
+
+def read_unavailable(texts: Iterable[str]) -> list[Unavailable]:
+    """Each pip report in ``texts`` whose conflict is one package's releases all requiring one
+    name, the user asking for none of it."""
+    out: list[Unavailable] = []
+    for text in texts:
+        at = text.find(_CAUSED_BY)
+        while at >= 0 and len(out) < MAX_CONFLICTS:
+            end = text.find("\n\n", at)
+            block = text[at + len(_CAUSED_BY) : end if end >= 0 else at + 4000]
+            at = text.find(_CAUSED_BY, at + len(_CAUSED_BY))
+            if "The user requested" in block:
+                continue
+            causes = [
+                (normalize_name(m["req"]), m["rv"], normalize_name(m["target"]), _spec(m["spec"]))
+                for m in _DEPENDS.finditer(block)
+            ]
+            # Each of the block's own lines must be one of these causes: a line of other words
+            # (a cut paste, another report) leaves the reading.
+            lines = [line for line in block.strip().splitlines() if line.strip()]
+            if len(causes) < 2 or len(lines) != len(causes):
+                continue
+            if len({c[0] for c in causes}) != 1 or len({c[2] for c in causes}) != 1:
+                continue
+            specs = tuple(dict.fromkeys(c[3] for c in causes))
+            found = Unavailable(
+                causes[0][2], specs, causes[0][0], tuple(dict.fromkeys(c[1] for c in causes))
+            )
+            if found not in out:
+                out.append(found)
+    return out
+
+
 # --- the checks companions run as they import ------------------------------------------------
 
 

@@ -296,7 +296,13 @@ _ARCHIVE = re.compile(
 # (setup.py) ... error", "Running setup.py install for X ... error"), and the failed command
 # run in pip's build folder for X (pip 9 to 19: "Complete output from command ...
 # pip-install-abc/X/setup.py", 'Command "..." failed with error code 1 in
-# pip-build-abc/X/'; pip 20.3 and later add "_<hash>" to the folder).
+# pip-build-abc/X/'; pip 20.3 and later add "_<hash>" to the folder). pip 19.0 to 21.2 name
+# the PEP 517 metadata step "Preparing wheel metadata ... error", and pip 20.0 to 21.x report
+# a failed command as "Command errored out with exit status 1:" with its "command:" and "cwd:"
+# (pip's build folder for X) lines, then "ERROR: Command errored out with exit status 1:
+# python setup.py egg_info Check the logs for full command output."
+# (src/pip/_internal/utils/subprocess.py, make_subprocess_output_error and call_subprocess;
+# https://github.com/pypa/pip/blob/20.3/src/pip/_internal/utils/subprocess.py).
 _NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]*"
 _BUILD_DIR = r"[/\\]pip-(?:install|build)-\w+[/\\](?P<{}>" + _NAME + r")[/\\]"
 _BUILD_FAILED = re.compile(
@@ -310,7 +316,12 @@ _BUILD_FAILED = re.compile(
     r"|(?:Building wheel for|Running setup\.py install for) (?P<progress>" + _NAME + ")"
     r"(?: \((?:setup\.py|pyproject\.toml)\))? \.\.\. error"
     r"|Complete output from command [^\n]{0,400}?" + _BUILD_DIR.format("complete") + r"setup\.py"
-    r"|failed with error code \d+ in \S{0,200}?" + _BUILD_DIR.format("code")
+    r"|failed with error code \d+ in \S{0,200}?"
+    + _BUILD_DIR.format("code")
+    + r"|Preparing wheel metadata \.\.\. error"
+    r"|Command errored out with exit status \d+:[ \t]*\r?\n[ \t]*command: [^\n]{0,3000}\r?\n"
+    r"[ \t]*cwd: \S{0,200}?[/\\]pip-(?:install|build)-\w+[/\\](?P<cwd>" + _NAME + r")"
+    r"|Command errored out with exit status \d+: python setup\.py (?:egg_info|bdist_wheel)\b"
 )
 #: One of them is in every failure line _BUILD_FAILED reads: a block with none is skipped
 #: (long literals: a short one such as "build" is in TensorFlow's own CPU notice).
@@ -322,6 +333,7 @@ _BUILD_WORDS = (
     " ... error",
     "Complete output from command",
     "failed with error code",
+    "Command errored out with exit status",
 )
 # setup.py's own output while it builds an extension package, which pip shows when the build
 # fails (or with -v): "creating build/lib.linux-armv7l-3.6/h5py", "copying h5py/x.py ->
@@ -412,6 +424,13 @@ class SourceBuild(Record):
     #: multiple versions of statsmodels"): the release it built is an older one a requirement's
     #: range made it choose, not the newest.
     backtracked: bool = False
+    #: The distribution whose requirement pip collected ``dist`` for ("Collecting absl-py<0.9
+    #: (from tfx)" -> ``tfx``); empty where the log shows none.
+    required_by: str = ""
+    #: The release of ``required_by`` pip chose, where the log shows the user asking for it
+    #: by name alone ("Collecting tfx", then its file "tfx-0.23.1-py3-none-any.whl"): pip
+    #: picked that release itself. Empty where it was pinned, required or not shown.
+    requirer_chosen: str = ""
 
 
 def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
@@ -431,7 +450,12 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
         for match in _BUILD_FAILED.finditer(text) if failed else ():
             named = match.group("one") or match.group("many") or match.group("listed") or ""
             dists = [normalize_name(d) for d in re.split(r"[\s,]+", named) if d]
-            folder = match.group("progress") or match.group("complete") or match.group("code")
+            folder = (
+                match.group("progress")
+                or match.group("complete")
+                or match.group("code")
+                or match.group("cwd")
+            )
             if folder:
                 dists = [_dist_of_folder(folder)]
             if not dists:
@@ -443,6 +467,7 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
         # Each distribution once: its first failure's words, judged from its last one (pip
         # reporting it installed after that is after every one).
         last = {dist: end for end, dist, _ in found}
+        collected = read_collected(text) if "Collecting " in text else []
         for _, dist, message in found:
             if dist not in last or any(b.dist == dist for b in out):
                 continue
@@ -462,6 +487,7 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                     failed or _FAILED_WORDS.search(text) is not None,
                     _replaced_release(text, dist),
                     _backtracked(text, dist),
+                    *_requirer(collected, dist),
                 )
             )
             if len(out) >= MAX_REFUSALS:
@@ -500,6 +526,76 @@ def _backtracked(text: str, dist: str) -> bool:
     if "pip is looking at multiple versions of" not in text:
         return False
     return any(normalize_name(m.group("dist")) == dist for m in _LOOKING_AT.finditer(text))
+
+
+# pip's progress when it takes a requirement ("Collecting absl-py<0.9,>=0.7 (from tfx)", the
+# requirement and where it came from), then the file it chose for it ("Using cached
+# tfx-0.23.1-py3-none-any.whl (1.7 MB)", "Downloading tfx-0.23.1-py3-none-any.whl.metadata",
+# older pips the file's whole URL): src/pip/_internal/operations/prepare.py
+# (``_log_preparing_link``: "Collecting %s", "Using cached %s") and network/download.py
+# ("Downloading %s"; https://github.com/pypa/pip/blob/23.0/src/pip/_internal/). The file's
+# name carries the release (PEP 427's wheel names, PEP 625's archives).
+_COLLECTING = re.compile(
+    # A CI's or Docker's prefix may lead each line ("#11 34.21 Collecting tfx"). One line each,
+    # blanks only within it: linear on any log.
+    r"^[^\n]{0,40}?\bCollecting (?P<dist>" + _NAME + r")(?:\[[^\]\n]{0,80}\])?"
+    r"(?P<spec>[=<>!~][^\s(;]*)?(?:[ \t]*;[^(\n]{0,200})?"
+    r"(?:[ \t]+\(from (?P<from>[^\n]{1,300})\))?[ \t]*\r?\n"
+    r"[^\n]{0,40}?\b(?:Downloading|Using cached)[ \t]+(?:[^\s/]{0,400}/)*(?P<file>" + _NAME + r")"
+    r"(?=\.whl\b|\.tar\.gz\b|\.zip\b)",
+    re.MULTILINE,
+)
+_FILE_RELEASE = re.compile(r"^(?P<dist>[A-Za-z0-9][A-Za-z0-9_.-]*?)-(?P<version>\d[\w.+]*?)(?:-|$)")
+
+
+@record
+class Collected(Record):
+    """One requirement pip collected and the release whose file it chose (observed)."""
+
+    dist: str
+    #: The specifier asked for (``<0.9,>=0.7``); empty for the name alone.
+    spec: str
+    #: The distribution whose requirement it was, the first of pip's "(from X->Y)" chain;
+    #: empty where the user asked for it (a command line, a ``-r`` file).
+    required_by: str
+    #: The release of the file pip chose.
+    version: str
+
+
+#: Collected requirements kept per log.
+MAX_COLLECTED = 200
+
+
+def read_collected(text: str) -> list[Collected]:
+    """Every "Collecting NAME" of ``text`` followed by the file pip chose for it, in order."""
+    out: list[Collected] = []
+    for match in _COLLECTING.finditer(text):
+        release = _FILE_RELEASE.match(match.group("file"))
+        if release is None:
+            continue
+        dist = normalize_name(match.group("dist"))
+        if normalize_name(release.group("dist")) != dist:
+            continue  # a file of another distribution: not the release of this one
+        origin = match.group("from") or ""
+        requirer = _COMES_FROM.match(f"(from {origin})")
+        by = "" if origin.startswith("-") or requirer is None else requirer.group("dist")
+        out.append(
+            Collected(dist, match.group("spec") or "", normalize_name(by), release.group("version"))
+        )
+    return out
+
+
+def _requirer(collected: list[Collected], dist: str) -> tuple[str, str]:
+    """The distribution ``dist`` was collected for, and that one's release where the user
+    asked for it by name alone (pip chose the release), else empty."""
+    mine = next((c for c in collected if c.dist == dist and c.required_by), None)
+    if mine is None:
+        return "", ""
+    asked = next(
+        (c for c in collected if c.dist == mine.required_by and not c.spec and not c.required_by),
+        None,
+    )
+    return mine.required_by, asked.version if asked is not None else ""
 
 
 def _built_from_source(text: str) -> list[tuple[int, str, str]]:

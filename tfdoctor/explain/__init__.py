@@ -70,6 +70,7 @@ from tfdoctor.evidence.packages import (
     ImportCheck,
     InstallRequest,
     NumpyBuild,
+    Unavailable,
     plugin_dist,
     read_conda_missing_releases,
     read_conda_python_conflicts,
@@ -82,10 +83,13 @@ from tfdoctor.evidence.packages import (
     read_listed_versions,
     read_numpy_builds,
     read_shown_packages,
+    read_unavailable,
 )
 from tfdoctor.evidence.pip import (
+    MAX_COLLECTED,
     MAX_REFUSALS,
     AbiTagsFound,
+    Collected,
     PipRefusal,
     PlatformsFound,
     PythonRefusal,
@@ -93,6 +97,7 @@ from tfdoctor.evidence.pip import (
     WheelRefusal,
     build_folder_system,
     read_abi_hints,
+    read_collected,
     read_first_platform,
     read_machine,
     read_missing_wheel,
@@ -139,7 +144,7 @@ from tfdoctor.explain.exceptions import (
     legacy_copy_candidate,
     unexplained_finding,
 )
-from tfdoctor.explain.installers import locked_without_wrapper
+from tfdoctor.explain.installers import locked_without_wrapper, unavailable_findings
 from tfdoctor.explain.keras_versions import (
     keras_release_in_words,
     multi_backend_keras_finding,
@@ -153,6 +158,7 @@ from tfdoctor.explain.packages import (
     log_packages,
     numpy_extension_package,
     package_findings,
+    refused_fallback_findings,
     tf_keras_generation,
 )
 from tfdoctor.explain.reader import LogReader, LogText
@@ -262,6 +268,11 @@ class Evidence:
     numpy_builds: list[NumpyBuild] = dataclasses.field(default_factory=list)
     #: Releases pip built from their source archive, and failed to (:mod:`tfdoctor.evidence.pip`).
     source_builds: list[SourceBuild] = dataclasses.field(default_factory=list)
+    #: Requirements no candidate of the package declaring them could meet, in pip's resolver's
+    #: words (:mod:`tfdoctor.evidence.packages`).
+    unavailable: list[Unavailable] = dataclasses.field(default_factory=list)
+    #: The requirements pip collected, with the release whose file it chose for each.
+    collected: list[Collected] = dataclasses.field(default_factory=list)
     #: Releases pip refused for their Requires-Python (:mod:`tfdoctor.evidence.pip`).
     python_refusals: list[PythonRefusal] = dataclasses.field(default_factory=list)
     abi_hints: list[AbiTagsFound] = dataclasses.field(default_factory=list)
@@ -437,6 +448,17 @@ def _read_python_words(evidence: Evidence, text: str) -> None:
         evidence.platform_hints.extend(read_platform_hints((text,)))
 
 
+def _read_builds(evidence: Evidence, text: str) -> None:
+    """pip's words on what it could not install: the source archives it failed to build, and
+    the requirements no candidate of the package declaring them could meet."""
+    if len(evidence.source_builds) < MAX_REFUSALS:
+        evidence.source_builds.extend(read_source_builds((text,)))
+    if len(evidence.unavailable) < MAX_CONFLICTS and "conflict is caused by" in text:
+        evidence.unavailable.extend(read_unavailable((text,)))
+    if len(evidence.collected) < MAX_COLLECTED and "Collecting " in text:
+        evidence.collected.extend(read_collected(text)[: MAX_COLLECTED - len(evidence.collected)])
+
+
 def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
     companions' words, versions a session echoed, devices, WSL and the shell's prompt.
@@ -460,8 +482,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
         evidence.import_checks.extend(read_import_checks((text,)))
     if len(evidence.numpy_builds) < MAX_CONFLICTS:
         evidence.numpy_builds.extend(read_numpy_builds((text,)))
-    if len(evidence.source_builds) < MAX_REFUSALS:
-        evidence.source_builds.extend(read_source_builds((text,)))
+    _read_builds(evidence, text)
     _read_python_words(evidence, text)
     for dist, echoed in read_echoed_versions((text,)).items():
         evidence.echoed.setdefault(dist, echoed)
@@ -4397,7 +4418,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.PIP_TOO_OLD, unprefixed
     skipped = _skipped_for_python(m, r)
     if skipped is not None:
-        return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, skipped
+        return skipped
     refused = _release_refused(r)
     if refused is not None:
         dist, asked, release = refused
@@ -5417,17 +5438,41 @@ def _pip_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     )
 
 
-def _skipped_for_python(m: Machine, r: Revealed) -> Optional[Fix]:
+def _skipped_for_python(m: Machine, r: Revealed) -> Optional[tuple[causes.CauseId, Fix]]:
     """pip refused the requested release and said it skipped that release for its
-    Requires-Python: the interpreter is outside its range (pip's words, not the matrix's)."""
+    Requires-Python: the interpreter is outside its range (pip's words, not the matrix's).
+    A name asked for alone or with a range, where pip's one refusal follows its list of the
+    releases it skipped, is read from the newest of those the range admits: no release at
+    all for this Python where pip lists none, else the skipped ones'."""
     for refused in r.pip_refusals:
         asked = requested_version(refused.spec)
         skipped = next((x for x in r.python_refusals if not x.dist and x.version == asked), None)
         if asked is not None and skipped is not None:
-            return causes.platform.python_range_fix(
+            return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.platform.python_range_fix(
                 m, refused.dist, asked, skipped.spec, r.python, refused.final_versions
             )
-    return None
+    if len(r.pip_refusals) != 1 or requested_version(r.pip_refusals[0].spec) is not None:
+        return None  # pip's list follows the refusal it belongs to: one refusal, one list
+    refused = r.pip_refusals[0]
+    # pip prints "Ignored the following versions that require a different python version"
+    # for the requirement it then refuses (resolvelib/factory.py,
+    # _report_single_requirement_conflict, from pip 21.2).
+    admitted = [
+        x
+        for x in r.python_refusals
+        if not x.dist and x.version and (not refused.spec or spec_contains(x.version, refused.spec))
+    ]
+    if not admitted:
+        return None
+    newest = max(admitted, key=lambda x: version_key(x.version))
+    cause = (
+        causes.platform.TF_NO_WHEEL_FOR_PYTHON
+        if refused.shown and not refused.versions
+        else causes.platform.TF_RELEASE_NOT_FOR_PYTHON
+    )
+    return cause, causes.platform.python_range_fix(
+        m, refused.dist, newest.version, newest.spec, r.python, refused.final_versions
+    )
 
 
 def _release_refused(r: Revealed) -> Optional[tuple[str, str, str]]:
@@ -6597,6 +6642,8 @@ def explain(
         findings.setdefault(found.id, found)
     for extra in (
         *requested_findings(evidence.install_requests, machine),
+        *unavailable_findings(evidence.unavailable, machine),
+        *refused_fallback_findings(evidence.refusals, evidence.collected, machine),
         *environment_findings(
             evidence.unresolved,
             evidence.pypi_excluded,

@@ -9,14 +9,18 @@ what the installer installed shows ``tensorflow`` without it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Callable, Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.macos import INTEL, python_machine
-from tfdoctor.evidence.pip import read_locked_installs
+from tfdoctor.evidence.packages import Unavailable
+from tfdoctor.evidence.pip import read_locked_installs, requested_version
 from tfdoctor.evidence.traceback import Inferred
-from tfdoctor.findings import Finding, Severity
+from tfdoctor.facts import TF_DISTRIBUTIONS
+from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
+from tfdoctor.wheel_index import releases_of
 
 
 def locked_without_wrapper(
@@ -77,3 +81,38 @@ def locked_without_wrapper(
                 causes.software.locked_wrapper_fix(install.installer, version, wrapper, platform),
             )
     return None
+
+
+def unavailable_findings(found: Sequence[Unavailable], m: Machine) -> list[Finding]:
+    """pip's resolver reporting that no candidate of one package could meet its requirement
+    of another (:func:`tfdoctor.evidence.packages.read_unavailable`): no release of that
+    requirement in the range has a file pip can install for this Python and platform."""
+    out: list[Finding] = []
+    for item in found:
+        cause = causes.platform.TF_NO_WHEEL_FOR_PYTHON
+        spec = item.specs[0] if len(item.specs) == 1 else ""
+        fix: Fix
+        if item.dist in TF_DISTRIBUTIONS:
+            cause, fix, _ = causes.platform.pip_refusal_fix(
+                m, (), requested_version(spec), m.python_version, item.dist, False, item.required_by
+            )
+        elif releases_of(item.dist):
+            fix = causes.software.companion_no_wheel_fix(m, item.dist, (), False, spec)
+        else:
+            fix = causes.software.package_no_wheel_fix(m, item.dist, spec, False, item.required_by)
+        wanted = " or ".join(f"{item.dist}{s}" for s in item.specs)
+        out.append(
+            causes.finding(
+                f"explain.{cause}",
+                Severity.ERROR,
+                cause,
+                f"pip found no {item.dist} release that {item.required_by} can use here",
+                f"pip: the conflict is caused by {item.required_by} "
+                f"{', '.join(item.versions)} each depending on {wanted}: pip tried those "
+                f"{item.required_by} releases and could install none, as it found no release "
+                f"of {item.dist} in that range with a file for this Python and platform.",
+                fix,
+                ("https://pip.pypa.io/en/stable/topics/dependency-resolution/",),
+            )
+        )
+    return out

@@ -23,7 +23,7 @@ from tfdoctor.evidence.packages import (
     ImportCheck,
     NumpyBuild,
 )
-from tfdoctor.evidence.pip import PythonRefusal, SourceBuild
+from tfdoctor.evidence.pip import Collected, PipRefusal, PythonRefusal, SourceBuild
 from tfdoctor.evidence.traceback import (
     CYTHON_INIT,
     Frame,
@@ -56,6 +56,7 @@ from tfdoctor.machine import Machine
 from tfdoctor.matrix import PIN_FIELDS, TFLine, admits_below, spec_contains, version_key
 from tfdoctor.modules import RemovedApi, distribution_of, modules
 from tfdoctor.scan.api import LAST_KERAS2, bundled_lines, load_api
+from tfdoctor.wheel_index import releases_of
 
 if TYPE_CHECKING:
     from tfdoctor.scan.rules import Rules
@@ -522,6 +523,9 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
             return _replaced_by_source(build, m, release)
         if build.backtracked:
             return _older_release_source(build, m, release)
+        fallback = _requires_python_fallback(build, m, release)
+        if fallback is not None:
+            return fallback
     ended = (
         "the build's own error is above that line."
         if build.failed
@@ -540,6 +544,91 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
         + ended,
         causes.platform.source_build_fix(m, build.dist, build.version, build.python, build.system),
         ("https://pip.pypa.io/en/stable/cli/pip_install/#cmdoption-only-binary",),
+    )
+
+
+def _requires_python_fallback(build: SourceBuild, m: Machine, release: str) -> Optional[Finding]:
+    """The failed build is of a requirement of a package the user asked for by name alone,
+    and pip chose an old release of that package (:func:`requires_python_fallback`)."""
+    if not build.required_by or not build.requirer_chosen:
+        return None
+    return requires_python_fallback(
+        m,
+        build.required_by,
+        build.requirer_chosen,
+        release,
+        built=True,
+        message=build.message,
+    )
+
+
+def refused_fallback_findings(
+    refusals: Sequence[PipRefusal], collected: Sequence[Collected], m: Machine
+) -> list[Finding]:
+    """pip refusing a requirement ("Could not find a version that satisfies the requirement
+    tensorflow<2.4,>=1.15.2 (from tfx)") of a package the user asked for by name alone, of
+    which pip chose an old release (:func:`requires_python_fallback`)."""
+    asked = {c.dist: c.version for c in collected if not c.spec and not c.required_by}
+    out: list[Finding] = []
+    for refusal in refusals:
+        by = normalize_name(refusal.required_by)
+        if by not in asked:
+            continue
+        found = requires_python_fallback(
+            m,
+            by,
+            asked[by],
+            f"{normalize_name(refusal.dist)}{refusal.spec}",
+            built=False,
+            message=f"pip: no release of {refusal.dist}{refusal.spec} (from {by}) to install",
+        )
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def requires_python_fallback(
+    m: Machine, dist: str, chosen_version: str, failed: str, built: bool, message: str
+) -> Optional[Finding]:
+    """pip chose ``chosen_version`` of ``dist``, asked for by name alone, and a requirement of
+    that release (``failed``) could not be installed (``built``: its source build failed;
+    else pip found no release of it). Where every newer release the wheel index lists
+    declares a Requires-Python other than the chosen one's, pip passed over them for this
+    interpreter, and the old release's pins are what fail here."""
+    # pip drops each file whose Requires-Python excludes the interpreter before it chooses,
+    # and says so only when nothing is left (src/pip/_internal/index/package_finder.py,
+    # _check_link_requires_python; https://github.com/pypa/pip/blob/23.0/src/pip/_internal/
+    # index/package_finder.py): a name asked for alone gets the newest release left.
+    chosen_key = version_key(chosen_version)
+    releases = releases_of(dist)
+    chosen = next((r for r in releases if version_key(r.version) == chosen_key), None)
+    newer = [r for r in releases if version_key(r.version) > chosen_key]
+    if chosen is None or not newer:
+        return None
+    if any(not r.requires_python or r.requires_python == chosen.requires_python for r in newer):
+        # A newer release this Python could take: pip chose the old one for another reason.
+        return None
+    newest = newer[-1]
+    cause = causes.platform.TF_NO_WHEEL_FOR_PYTHON
+    then = (
+        "then had to be built from source, and failed"
+        if built
+        else "then had no release pip could install here"
+    )
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.ERROR,
+        cause,
+        f"pip fell back to {dist} {chosen.version}: its newer releases exclude this Python",
+        f"{message}\npip collected {dist} without a version and chose {dist} "
+        f"{chosen.version} (Requires-Python {chosen.requires_python or 'none'}), although "
+        f"{len(newer)} newer releases exist, each declaring its own Requires-Python (the "
+        f"newest, {newest.version}: {newest.requires_python}); {failed}, a requirement of "
+        f"{dist} {chosen.version}, {then}.",
+        causes.platform.requires_python_fallback_fix(
+            m, dist, chosen.version, newest.version, newest.describe(), failed, built
+        ),
+        ("https://packaging.python.org/en/latest/specifications/core-metadata/#requires-python",),
     )
 
 
