@@ -1134,6 +1134,24 @@ def _library_search(names: Sequence[str]) -> tuple[str, ...]:
 #: A library's Linux soname as TensorFlow's loader asks for it: ``libcusolver.so.10``.
 _LINUX_SONAME = re.compile(r"lib(?P<library>[A-Za-z]+)\.so\.(?P<version>\d+(?:\.\d+)?)")
 
+#: The same library's Windows DLL: ``cusolver64_10.dll``, ``cudart64_110.dll``. Its digits are
+#: the Linux soname's version without the dot (cudart64_101.dll is libcudart.so.10.1,
+#: cublas64_11.dll libcublas.so.11): TensorFlow's cuda_configure.bzl names the DLL
+#: ``<lib>64_<TF_<LIB>_VERSION with "." removed>.dll`` (lib_name, "windows" case; source
+#: cuda-configure in data/cuda.yaml).
+_WINDOWS_DLL = re.compile(r"(?P<library>[A-Za-z]+?)64_(?P<version>\d+)\.dll", re.IGNORECASE)
+
+
+def _asked_versions(files: Sequence[str], known: set[str]) -> dict[str, tuple[str, str]]:
+    """Library -> (the version its file asks for, the file) for each CUDA library in ``files``
+    whose version the CUDA table decides; a DLL's version without its dot (``110``)."""
+    asked: dict[str, tuple[str, str]] = {}
+    for file in (f.strip() for f in files):
+        match = _LINUX_SONAME.fullmatch(file) or _WINDOWS_DLL.fullmatch(file)
+        if match is not None and match.group("library") in known:
+            asked.setdefault(match.group("library"), (match.group("version"), file))
+    return asked
+
 
 def lines_asking(m: Machine) -> str:
     """The TensorFlow lines whose builds ask for every Linux soname the log shows TensorFlow
@@ -1148,23 +1166,24 @@ def lines_asking(m: Machine) -> str:
     # Only the libraries whose soname the CUDA table (or cuDNN's major) decides: TensorRT's,
     # cuDNN's sub-libraries and the driver's say nothing of the line.
     known = {*soname_versions(11, 0), "cudnn"}
-    asked: dict[str, str] = {}
-    for soname in m.unloaded_files:
-        match = _LINUX_SONAME.fullmatch(soname.strip())
-        if match is not None and match.group("library") in known:
-            asked.setdefault(match.group("library"), match.group("version"))
+    asked = _asked_versions(m.unloaded_files, known)
     if not asked:
         return ""
+    # A DLL is asked for only by the lines with a native Windows GPU build (up to 2.10).
+    dll = any(file.lower().endswith(".dll") for _, file in asked.values())
     fitting: list[TFLine] = []
     for line in sorted(m.matrix.lines, key=lambda x: version_key(x.line)):
-        if line.cuda is None or "rc" in line.latest_patch:
+        if line.cuda is None or "rc" in line.latest_patch or (dll and not line.windows_native_gpu):
             continue
         major, minor = (*version_key(line.cuda), 0)[:2]
         table = soname_versions(major, minor)
         if line.cudnn is not None:
             # TensorFlow asks for cuDNN by its major (libcudnn.so.8), every release of it.
             table["cudnn"] = line.cudnn.split(".", 1)[0]
-        if all(table.get(lib) == version for lib, version in asked.items()):
+        if all(
+            table.get(lib, "").replace(".", "" if file.lower().endswith(".dll") else ".") == version
+            for lib, (version, file) in asked.items()
+        ):
             fitting.append(line)
     if not fitting:
         return ""
@@ -1182,7 +1201,7 @@ def lines_asking(m: Machine) -> str:
         + (f", cuDNN {span[0].cudnn})" if span[0].cudnn else ")")
         for span in spans
     ]
-    files = ", ".join(f"lib{lib}.so.{version}" for lib, version in asked.items())
+    files = ", ".join(file for _, file in asked.values())
     joined = ", ".join(words[:-1]) + (" and " if len(words) > 1 else "") + words[-1]
     return f"The TensorFlow builds that ask for {files} are {joined} (from the matrix)"
 
@@ -1213,17 +1232,23 @@ def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
         else "the CUDA toolkit and cuDNN versions this TensorFlow was built with (`tfdoctor "
         "matrix` lists them)"
     )
+    asking = lines_asking(m) if cuda is None else ""
     if cuda is None and m.os == "windows":
         # Windows finds DLLs through PATH (its loader has no LD_LIBRARY_PATH).
         return Fix(
             f"Install {toolkit}, and make sure the toolkit's bin directory, which holds "
-            "cudart64_*.dll (and cuDNN's DLLs beside them), is on PATH.",
+            "cudart64_*.dll (and cuDNN's DLLs beside them), is on PATH."
+            + (
+                f" {asking}: install the CUDA and cuDNN of the installed TensorFlow's line "
+                "(`pip show tensorflow` prints its version)."
+                if asking
+                else ""
+            ),
             ("where.exe cudart64_*.dll cudnn64_*.dll",),
         )
     if cuda is None:
         # Not known which build, nor whether a copy is on disk off the loader's path (an
         # environment's lib, pip's nvidia wheels, another toolkit): look first, install second.
-        asking = lines_asking(m)
         return Fix(
             "The loader did not find it, which is not yet that it is absent: if the commands "
             "below show a copy (a Python environment's own lib directory, "
