@@ -90,6 +90,9 @@ def test_the_runtime_looked_for_without_a_gpu_is_a_note_that_says_both(log: str)
             "tf.config.experimental.set_memory_growth(gpus[0], True)\n", id="memory-growth"
         ),
         pytest.param("Skipping registering GPU devices...\n", id="registration-skipped"),
+        pytest.param(
+            "$ cat /usr/local/cuda/version.txt\nCUDA Version 10.1.243\n", id="version-txt"
+        ),
     ],
 )
 def test_a_log_that_shows_or_wants_a_gpu_keeps_the_error(extra: str) -> None:

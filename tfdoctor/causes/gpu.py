@@ -1051,25 +1051,50 @@ CUDNN_ZLIB_GUIDE = (
 )
 
 
-def other_toolkit_fix(m: Machine, installed: str, directory: str, asked: str, wants: str) -> Fix:
+#: The first CUDA major whose every minor ships the major's runtime (libcudart.so.11.0,
+#: cudart64_110.dll); before it each minor had its own (libcudart.so.10.1, 10.2's .so.10.2).
+#: Source: cuda-configure in data/cuda.yaml (TF_CUDART_VERSION is major.minor up to CUDA 10).
+_RUNTIME_OF_MAJOR = 11
+
+
+def toolkit_serves(installed: str, release: str) -> bool:
+    """Whether a CUDA ``installed`` toolkit provides the runtime a build for CUDA ``release``
+    asks for (``11`` or ``11.2``: any 11.x; ``10.1``: only 10.1)."""
+    have, want = version_key(installed), version_key(release)
+    if want[:1] != have[:1]:
+        return False
+    return have[0] >= _RUNTIME_OF_MAJOR or len(want) < 2 or want[:2] == have[:2]
+
+
+def other_toolkit_fix(
+    m: Machine, installed: str, directory: str, asked: str, wants: str, on_path: bool = True
+) -> Fix:
     """TensorFlow asked for the CUDA ``wants`` file ``asked`` and the loader's path holds the
-    CUDA ``installed`` toolkit at ``directory``: a TensorFlow built for that toolkit, or the
-    toolkit of the build beside it."""
+    CUDA ``installed`` toolkit at ``directory`` (``on_path``), or the log shows that toolkit
+    installed (``directory``: the line that shows it, nvcc's banner): a TensorFlow built for
+    that toolkit, or the toolkit of the build beside it."""
     major = version_key(installed)[0]
+    windows = m.os == "windows" or asked.lower().endswith(".dll")
     built = [
         line
         for line in (m.matrix.releases if m.matrix is not None else ())
-        if line.cuda and version_key(line.cuda)[0] == major
+        if line.cuda
+        and toolkit_serves(installed, line.cuda)
+        and (line.windows_native_gpu or not windows)
     ]
     newest = max(built, key=lambda line: line.key) if built else None
+    label = str(major) if major >= _RUNTIME_OF_MAJOR else installed
     text = (
         f"TensorFlow asked for {asked} (CUDA {wants}) and the loader's path holds the CUDA "
         f"{installed} toolkit ({directory}): "
+        if on_path
+        else f"TensorFlow asked for {asked} (CUDA {wants}) and the CUDA toolkit installed is "
+        f"{installed} ({directory!r}): "
     )
     commands: tuple[str, ...] = ()
     if newest is not None:
         text += (
-            f"install a TensorFlow built for CUDA {major} (up to TensorFlow "
+            f"install a TensorFlow built for CUDA {label} (up to TensorFlow "
             f"{newest.latest_patch}; `tfdoctor matrix` lists those that fit this Python), or "
         )
         # The command only where the Python is known and the release that fits it is one
@@ -1077,11 +1102,14 @@ def other_toolkit_fix(m: Machine, installed: str, directory: str, asked: str, wa
         from tfdoctor.compat import newest_fit  # noqa: PLC0415 - avoids a cycle at import
 
         fit = newest_fit(m.matrix, m.target) if m.matrix and m.python_version else None
-        if fit is not None and fit.line.cuda and version_key(fit.line.cuda)[0] == major:
+        if fit is not None and fit.line.cuda and toolkit_serves(installed, fit.line.cuda):
             commands = m.pip_install(f"tensorflow=={fit.line.latest_patch}")
+    where = (
+        "its bin directory on PATH" if windows else "its lib64 directory first on LD_LIBRARY_PATH"
+    )
     text += (
         f"install a CUDA {wants} toolkit and the cuDNN of the build beside it ({CUDA_ARCHIVE}) "
-        "and put its lib64 directory first on LD_LIBRARY_PATH."
+        f"and put {where}."
     )
     return Fix(text, commands)
 

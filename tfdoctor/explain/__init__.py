@@ -1024,9 +1024,10 @@ class Revealed(Record):
     #: output), in order (:class:`tfdoctor.evidence.tflog.LibraryFileShown`).
     library_files: tuple[str, ...] = ()
     #: A CUDA library of one release that did not load while the loader's printed path held
-    #: a toolkit of another major: (the toolkit's release, its directory, the file asked for,
-    #: the release the file implies).
-    other_toolkit: Optional[tuple[str, str, str, str]] = None
+    #: a toolkit of another major, or the log shows one installed (nvcc, version.txt): (the
+    #: toolkit's release, its directory or the line that shows it, the file asked for, the
+    #: release the file implies, whether it is the loader's path).
+    other_toolkit: Optional[tuple[str, str, str, str, bool]] = None
     #: What pip said it could see for this interpreter and platform.
     pip_refusals: tuple[PipRefusal, ...] = ()
     #: Wheel files pip refused, with their tags (the file its message or command named).
@@ -1607,17 +1608,37 @@ def _cuda_wheels(evidence: Evidence) -> Optional[str]:
     return major
 
 
-def _other_toolkit(evidence: Evidence) -> Optional[tuple[str, str, str, str]]:
+#: The evidence signatures that show the CUDA toolkit installed: nvcc's banner, version.txt.
+_TOOLKIT_SHOWN = ("nvcc-release-shown", "cuda-version-file-shown")
+
+
+def _other_toolkit(evidence: Evidence) -> Optional[tuple[str, str, str, str, bool]]:
     """A CUDA file of one major release that did not load, where the search path TensorFlow
-    printed holds a toolkit of another (libcudart.so.11.0 asked, /usr/local/cuda-12.1 there)."""
-    for _, event in evidence.logged(tflog.LibraryNotLoaded):
+    printed holds a toolkit of another (libcudart.so.11.0 asked, /usr/local/cuda-12.1 there),
+    else where the log shows one toolkit release installed, of another major (nvcc's
+    "release 12.1"): the toolkit the user has, which a TensorFlow of its own CUDA would use."""
+    failed = [event for _, event in evidence.logged(tflog.LibraryNotLoaded)]
+    for event in failed:
         found, asked = event.path_cuda, event.cuda
         if (
             found is not None
             and asked is not None
             and version_key(found[0])[:1] != version_key(asked)[:1]
         ):
-            return found[0], found[1], event.soname, asked
+            return found[0], found[1], event.soname, asked, True
+    shown = [
+        (groups["toolkit_cuda"], line)
+        for sid in _TOOLKIT_SHOWN
+        if sid in evidence.hits
+        for groups, (_, line) in zip(evidence.hits[sid].groups, evidence.hits[sid].citations)
+        if groups.get("toolkit_cuda")
+    ]
+    if len({release for release, _ in shown}) != 1:
+        return None  # none shown, or several toolkits: which one serves is not known
+    release, line = shown[0]
+    for event in failed:
+        if event.cuda is not None and not causes.gpu.toolkit_serves(release, event.cuda):
+            return release, line.strip(), event.soname, event.cuda, False
     return None
 
 

@@ -43,7 +43,8 @@ _FIRST_TF = (2, 1)
 #: ``list_physical_devices``, ``list_logical_devices``, ``gpu_device_name``,
 #: ``is_gpu_available``, ``Num GPUs Available``), a GPU's memory configured
 #: (``set_memory_growth``: tf.config's call for a physical GPU), a GPU package or extra
-#: (tensorflow-gpu, ``tensorflow[and-cuda]``), a CUDA toolkit installed (nvcc, cudatoolkit),
+#: (tensorflow-gpu, ``tensorflow[and-cuda]``), a CUDA toolkit installed (nvcc, cudatoolkit, the
+#: toolkit's version.txt: ``CUDA Version 10.1.243``),
 #: TensorFlow having found a device (``Found device 0``, ``Adding visible gpu devices``,
 #: ``Cannot dlopen some GPU libraries`` and the ``Skipping registering GPU devices`` that
 #: follows it in gpu_device.cc: looked for only with a GPU found), a program asked to use or
@@ -55,7 +56,7 @@ _GPU_WANTED = re.compile(
     r"|device:GPU|/gpu:\d|list_physical_devices|list_logical_devices|list_local_devices"
     r"|gpu_device_name|is_gpu_available|set_memory_growth"
     r"|is_built_with_cuda|Num GPUs|tensorflow[-_]gpu|and-cuda|\bnvcc\b|Cuda compilation tools"
-    r"|cudatoolkit|cuda-toolkit|Found device \d|Adding visible gpu devices"
+    r"|cudatoolkit|cuda-toolkit|CUDA Version \d|Found device \d|Adding visible gpu devices"
     r"|Cannot dlopen some GPU|Skipping registering GPU devices"
     r"|(?:use|require|enable)[-_]gpu|--gpu\b|gpu=True",
     re.IGNORECASE,
