@@ -314,6 +314,35 @@ def test_a_windows_dll_with_another_toolkit_names_the_native_windows_lines() -> 
     assert "up to TensorFlow 2.10" in top.fix.text and "bin directory on PATH" in top.fix.text
 
 
+@pytest.mark.parametrize(
+    ("dll", "shown", "release"),
+    [
+        pytest.param(
+            True,
+            "C:\\> echo %CUDA_PATH%\n"
+            "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.2\n",
+            "10.2",
+            id="windows-cuda-path",
+        ),
+        pytest.param(
+            False,
+            "$ ls -l /usr/local/cuda\nlrwxrwxrwx 1 root root 20 Mar  1 /usr/local/cuda -> "
+            "/usr/local/cuda-10.2/\n",
+            "10.2",
+            id="linux-toolkit-dir",
+        ),
+    ],
+)
+def test_a_toolkit_directory_named_for_its_release_shows_the_toolkit(
+    dll: bool, shown: str, release: str
+) -> None:
+    asked = "cudart64_101.dll" if dll else "libcudart.so.10.1"
+    top = _top(_explain(_runtime_not_loaded(asked, dll=dll) + shown))
+    assert top.fix is not None
+    assert f"the CUDA toolkit installed is {release}" in top.fix.text
+    assert "CUDA 10.1 toolkit" in top.fix.text
+
+
 def test_a_toolkit_that_serves_the_file_or_two_toolkits_name_no_other_toolkit() -> None:
     same = _top(_explain(_runtime_not_loaded("libcudart.so.11.0") + _NVCC.format("11.8")))
     assert same.fix is not None and "toolkit installed is" not in same.fix.text

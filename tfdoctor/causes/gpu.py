@@ -1089,7 +1089,7 @@ def other_toolkit_fix(
         f"{installed} toolkit ({directory}): "
         if on_path
         else f"TensorFlow asked for {asked} (CUDA {wants}) and the CUDA toolkit installed is "
-        f"{installed} ({directory!r}): "
+        f"{installed} (the log shows: {directory}): "
     )
     commands: tuple[str, ...] = ()
     if newest is not None:

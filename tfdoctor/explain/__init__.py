@@ -1608,8 +1608,14 @@ def _cuda_wheels(evidence: Evidence) -> Optional[str]:
     return major
 
 
-#: The evidence signatures that show the CUDA toolkit installed: nvcc's banner, version.txt.
-_TOOLKIT_SHOWN = ("nvcc-release-shown", "cuda-version-file-shown")
+#: The evidence signatures that show the CUDA toolkit installed: nvcc's banner, version.txt,
+#: the toolkit's directory named for its release.
+_TOOLKIT_SHOWN = (
+    "nvcc-release-shown",
+    "cuda-version-file-shown",
+    "cuda-toolkit-dir-shown",
+    "cuda-toolkit-linux-dir-shown",
+)
 
 
 def _other_toolkit(evidence: Evidence) -> Optional[tuple[str, str, str, str, bool]]:
