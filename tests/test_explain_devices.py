@@ -357,6 +357,37 @@ def test_nvidia_smis_cuda_version_is_the_drivers_not_a_toolkit() -> None:
     assert top.fix is not None and "toolkit installed is" not in top.fix.text
 
 
+_LIBCUDA_NOT_LOADED = (
+    "2021-05-01 10:00:00.000001: W tensorflow/stream_executor/platform/default/dso_loader.cc:64]"
+    " Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared "
+    "object file: No such file or directory\n"
+)
+
+
+@pytest.mark.parametrize(
+    "listed",
+    [
+        pytest.param("Num GPUs Available:  1\n", id="query-counts-one"),
+        pytest.param(
+            "2022-06-01 09:02:03.904761: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1532]"
+            " Created device /job:localhost/replica:0/task:0/device:GPU:0 with 9620 MB memory:  "
+            "-> device: 0, name: NVIDIA GeForce RTX 3080 Ti, pci bus id: 0000:01:00.0, compute "
+            "capability: 8.6\n",
+            id="device-created",
+        ),
+    ],
+)
+def test_a_gpu_tensorflow_lists_outweighs_a_libcuda_that_did_not_load(listed: str) -> None:
+    report = _explain(_LIBCUDA_NOT_LOADED + listed)
+    (driver,) = [x for x in report.findings if x.cause == "driver-not-loaded"]
+    assert driver.severity is Severity.INFO
+    assert "TensorFlow lists a GPU" in driver.detail
+    # Without the GPU listed, the same line keeps its warning.
+    none = _explain(_LIBCUDA_NOT_LOADED + "Num GPUs Available:  0\n")
+    (kept,) = [x for x in none.findings if x.cause == "driver-not-loaded"]
+    assert kept.severity.rank >= Severity.WARNING.rank
+
+
 def test_on_macos_a_log_that_names_the_plugin_is_not_called_without_it() -> None:
     text = (
         "Successfully installed tensorflow-2.16.1 tensorflow-metal-1.1.0\n"

@@ -52,6 +52,7 @@ from tfdoctor.evidence.devices import (
     container_hostname,
     container_run_without_gpu,
     container_shown,
+    gpus_listed,
     read_device_listings,
     unix_prompt,
     visible_devices_set,
@@ -1055,6 +1056,9 @@ class Revealed(Record):
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
     no_gpu_host: bool = False
+    #: TensorFlow itself listed a GPU: a device created (gpu_device.cc's "Created device"), or
+    #: a device query answering with one or more GPUs (observed, not inferred).
+    gpu_listed: bool = False
     #: The CUDA libraries that did not load are only those a 2.1+ build looks for at every
     #: start, and nothing in the log shows or wants a GPU (:mod:`tfdoctor.explain.cpu_machine`).
     cuda_probe_only: bool = False
@@ -1519,6 +1523,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         container_hostname=container_hostname(evidence.first_text),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
+        gpu_listed="created-gpu-device" in evidence.hits
+        or (gpus_listed([x for _, x in evidence.devices]) or 0) > 0,
         cuda_probe_only=_cuda_probe_only(evidence, lines, image_line is not None),
         installed_quietly=not evidence.tracebacks
         and any(_INSTALLED in t for t in (evidence.first_text, *lines)),
@@ -6268,8 +6274,9 @@ def _quiet_reading(
 ) -> tuple[Severity, list[str]]:
     """The severity of a cause whose lines the log shows in a run that went on, and the
     sentences that say why: TensorFlow looking for CUDA on a machine that shows and wants no
-    GPU (:mod:`tfdoctor.explain.cpu_machine`), Colab's request to restart after an install
-    with nothing failing after it. Other findings keep ``severity``."""
+    GPU (:mod:`tfdoctor.explain.cpu_machine`), libcuda not loading where TensorFlow lists a
+    GPU, Colab's request to restart after an install with nothing failing after it. Other
+    findings keep ``severity``."""
     notes: list[str] = []
     if final in _PROBED_CAUSES and r.cuda_probe_only and not gpu:
         # The runtime (and libcuda) a 2.1+ build looks for at every start, on a machine that
@@ -6288,6 +6295,15 @@ def _quiet_reading(
                 "(TensorFlow runs on the CPU; TF_CPP_MIN_LOG_LEVEL=2 hides it); on a machine "
                 "meant to use one, the fix below is what makes TensorFlow see it."
             )
+    if final == causes.gpu.DRIVER_NOT_LOADED and r.gpu_listed:
+        # TensorFlow listing a GPU needs the driver's libcuda loaded and answering in that
+        # process (the CUDA platform enumerates devices through it): what it observed beats
+        # the reading of a libcuda that did not load (another process, a retry, a probe).
+        severity = Severity.INFO
+        notes.append(
+            "TensorFlow lists a GPU in this log, which it does only with the driver's libcuda "
+            "loaded: the driver answered where it listed it; the fix is for a run that lists none."
+        )
     if (
         final == causes.notebook.KERNEL_RESTART_NEEDED
         and r.installed_quietly
