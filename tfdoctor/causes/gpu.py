@@ -623,6 +623,53 @@ def _loader_path_line(m: Machine) -> str:
     )
 
 
+def cudnn_majors_in_words(m: Machine) -> str:
+    """The TensorFlow lines by the cuDNN major their builds load, from the matrix (``cuDNN 9:
+    2.18 to 2.20; cuDNN 8: 2.4 to 2.17``), newest first; the installed line's alone where it
+    is known; empty without a matrix."""
+    if m.matrix is None:
+        return ""
+    if m.line is not None and m.line.cudnn:
+        major = m.line.cudnn.split(".", 1)[0]
+        return f"TensorFlow {m.line.line} loads cuDNN {major}, from the matrix"
+    spans: list[tuple[str, list[str]]] = []
+    for line in sorted(m.matrix.lines, key=lambda x: version_key(x.line)):
+        if not line.cudnn or not line.cuda or "rc" in line.latest_patch:
+            continue
+        major = line.cudnn.split(".", 1)[0]
+        if spans and spans[-1][0] == major:
+            spans[-1][1].append(line.line)
+        else:
+            spans.append((major, [line.line]))
+    words = [
+        f"cuDNN {major}: {names[0]}" + (f" to {names[-1]}" if len(names) > 1 else "")
+        for major, names in reversed(spans)
+    ]
+    return "the TensorFlow lines by the cuDNN major their builds load: " + "; ".join(words)
+
+
+def cudnn_major_candidate_fix(m: Machine) -> Fix:
+    """The candidate where TensorFlow skipped the GPU for libraries the log does not name: a
+    cuDNN installed of another major than the build loads (TensorFlow asks for cuDNN by its
+    major, libcudnn.so.N: a cuDNN 8 does not serve a build that loads 9), how to tell and the
+    fix."""
+    majors = cudnn_majors_in_words(m)
+    listing = (
+        ("where.exe cudnn64_*.dll",)
+        if m.os == "windows"
+        else ("ldconfig -p | grep -E 'libcudnn\\.so'", "pip list 2>/dev/null | grep -i cudnn")
+    )
+    return Fix(
+        "If the cuDNN installed is of another major than this TensorFlow's build loads "
+        "(TensorFlow asks for cuDNN by its major: a build that loads cuDNN 9 is not served by "
+        "a cuDNN 8)"
+        + (f" ({majors})" if majors else "")
+        + ": install the cuDNN major of the build (pip's nvidia-cudnn-cu11 or -cu12 wheel of "
+        "it, or NVIDIA's archive), or the TensorFlow whose build loads the cuDNN you have.",
+        listing,
+    )
+
+
 def off_path_candidate_fix(m: Machine, names: Sequence[str]) -> Fix:
     """The second candidate where the log cannot tell whether CUDA libraries the loader did
     not find (``names``: ``cudart``, ``cublas``) are absent or installed off its path: how to

@@ -1979,6 +1979,41 @@ def _other_library_candidate(
     )
 
 
+def _cudnn_major_candidate(
+    findings: Mapping[str, Finding], m: Machine, r: Revealed
+) -> Optional[Finding]:
+    """A further candidate where TensorFlow skipped the GPU (gpu_device.cc's "Cannot dlopen
+    some GPU libraries") and the log names no library it could not load (the loader's lines
+    cut or not pasted): a cuDNN of another major than the build loads, the library installed
+    apart from CUDA's toolkit and the one whose major changes between lines. None where a
+    library is named, the facts (the loader's own search) decide, or pip's CUDA wheels or
+    another toolkit are shown."""
+    missing = findings.get(f"explain.{causes.gpu.CUDA_LIBS_MISSING}")
+    if (
+        missing is None
+        or missing.cause != causes.gpu.CUDA_LIBS_MISSING
+        or missing.severity.rank < Severity.WARNING.rank
+        or f"explain.{causes.gpu.CUDNN_VERSION_MISMATCH}" in findings
+        or m.facts.cuda_libs is not None
+        or m.unloaded_files
+        or not m.tf_logged(tflog.GpuRegistrationSkipped)
+        or r.other_toolkit is not None
+        or r.cuda_wheels is not None
+        or r.library_files
+    ):
+        return None
+    return causes.finding(
+        f"explain.{causes.gpu.CUDNN_VERSION_MISMATCH}",
+        Severity.WARNING,
+        causes.gpu.CUDNN_VERSION_MISMATCH,
+        "Or: a cuDNN of another major than the build loads (the other candidate)",
+        "TensorFlow's summary says some GPU libraries did not load, and the log does not show "
+        "the loader's lines that name them: the CUDA libraries (the candidates above) or a "
+        "cuDNN of another major, which TensorFlow refuses by its file name alike.",
+        causes.gpu.cudnn_major_candidate_fix(m),
+    )
+
+
 #: Places a copy shown there does not serve from: conda's package cache (an environment links
 #: its files from there into its own lib directory) and a trash folder.
 _NOT_SERVED = re.compile(r"/pkgs/|[/\\]\.?Trash|\$Recycle", re.IGNORECASE)
@@ -6685,6 +6720,7 @@ def explain(
         _project_python_range(evidence),
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
+        _cudnn_major_candidate(findings, machine, revealed),
         _cpu_candidate(findings, by_cause, machine, revealed, evidence.first_text),
         _binding_word_size_candidate(findings, by_cause),
         _jvm_candidate(findings, by_cause, revealed),
