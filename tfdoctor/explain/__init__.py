@@ -1935,6 +1935,25 @@ def _custom_op_unresolved(
     )
 
 
+def _missing_left_open(
+    findings: Mapping[str, Finding], m: Machine, r: Revealed, other: causes.CauseId
+) -> bool:
+    """Whether ``cuda-libs-missing`` is a warning or above that nothing decided (the machine's
+    facts, the loader's own search; another toolkit, pip's CUDA wheels or a copy shown in the
+    log), and the ``other`` candidate is not read yet."""
+    missing = findings.get(f"explain.{causes.gpu.CUDA_LIBS_MISSING}")
+    return not (
+        missing is None
+        or missing.cause != causes.gpu.CUDA_LIBS_MISSING
+        or missing.severity.rank < Severity.WARNING.rank
+        or f"explain.{other}" in findings
+        or m.facts.cuda_libs is not None
+        or r.other_toolkit is not None
+        or r.cuda_wheels is not None
+        or r.library_files
+    )
+
+
 def _other_library_candidate(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
@@ -1947,17 +1966,7 @@ def _other_library_candidate(
     path line. None where the machine's facts (the loader's own search) or the log decide: a
     copy shown, another toolkit's, pip's CUDA wheels, two releases mixed, or the off-path
     reading already given."""
-    missing = findings.get(f"explain.{causes.gpu.CUDA_LIBS_MISSING}")
-    if (
-        missing is None
-        or missing.cause != causes.gpu.CUDA_LIBS_MISSING
-        or missing.severity.rank < Severity.WARNING.rank
-        or f"explain.{causes.gpu.CUDA_LIBS_OFF_PATH}" in findings
-        or m.facts.cuda_libs is not None
-        or r.other_toolkit is not None
-        or r.cuda_wheels is not None
-        or r.library_files
-    ):
+    if not _missing_left_open(findings, m, r, causes.gpu.CUDA_LIBS_OFF_PATH):
         return None
     hits = by_cause.get(causes.gpu.CUDA_LIBS_MISSING, ())
     if not hits or _mixed_release(hits) is not None:
@@ -1988,18 +1997,10 @@ def _cudnn_major_candidate(
     apart from CUDA's toolkit and the one whose major changes between lines. None where a
     library is named, the facts (the loader's own search) decide, or pip's CUDA wheels or
     another toolkit are shown."""
-    missing = findings.get(f"explain.{causes.gpu.CUDA_LIBS_MISSING}")
     if (
-        missing is None
-        or missing.cause != causes.gpu.CUDA_LIBS_MISSING
-        or missing.severity.rank < Severity.WARNING.rank
-        or f"explain.{causes.gpu.CUDNN_VERSION_MISMATCH}" in findings
-        or m.facts.cuda_libs is not None
+        not _missing_left_open(findings, m, r, causes.gpu.CUDNN_VERSION_MISMATCH)
         or m.unloaded_files
         or not m.tf_logged(tflog.GpuRegistrationSkipped)
-        or r.other_toolkit is not None
-        or r.cuda_wheels is not None
-        or r.library_files
     ):
         return None
     return causes.finding(
