@@ -102,6 +102,7 @@ from tfdoctor.evidence.pip import (
     read_refusals,
     read_source_builds,
     read_unmatched,
+    read_wheel_files_installed,
     read_wheel_refusal,
     read_wheel_refusals,
     requested_version,
@@ -249,6 +250,8 @@ class Evidence:
     refusals: list[PipRefusal] = dataclasses.field(default_factory=list)
     #: Wheel files pip refused for this interpreter or platform.
     wheel_refusals: list[WheelRefusal] = dataclasses.field(default_factory=list)
+    #: Platform wheels pip installed from a file the command named: (file, dist, version).
+    wheel_files: list[tuple[str, str, str]] = dataclasses.field(default_factory=list)
     #: The platform tag of the first tag `pip debug` lists: the interpreter's own.
     tags_platform: Optional[str] = None
     #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
@@ -438,6 +441,14 @@ def _read_python_words(evidence: Evidence, text: str) -> None:
         evidence.platform_hints.extend(read_platform_hints((text,)))
 
 
+def _read_wheels(evidence: Evidence, text: str) -> None:
+    """The wheel files of one block: those pip refused, those it installed from a file."""
+    if len(evidence.wheel_refusals) < MAX_REFUSALS:
+        evidence.wheel_refusals.extend(read_wheel_refusals(text))
+    if len(evidence.wheel_files) < MAX_REFUSALS:
+        evidence.wheel_files.extend(read_wheel_files_installed(text))
+
+
 def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
     companions' words, versions a session echoed, devices, WSL and the shell's prompt.
@@ -450,8 +461,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
             evidence.listed.setdefault(dist, version)
     if len(evidence.refusals) < MAX_REFUSALS:
         evidence.refusals.extend(read_refusals((text,)))
-    if len(evidence.wheel_refusals) < MAX_REFUSALS:
-        evidence.wheel_refusals.extend(read_wheel_refusals(text))
+    _read_wheels(evidence, text)
     evidence.tags_platform = evidence.tags_platform or read_first_platform(text)
     evidence.machine = evidence.machine or read_machine(text)
     if evidence.python_shown is None:
@@ -1033,6 +1043,8 @@ class Revealed(Record):
     pip_refusals: tuple[PipRefusal, ...] = ()
     #: Wheel files pip refused, with their tags (the file its message or command named).
     wheel_refusals: tuple[WheelRefusal, ...] = ()
+    #: Platform wheels pip installed from a file the command line named: (file, dist, version).
+    wheel_files: tuple[tuple[str, str, str], ...] = ()
     #: The interpreter's platform tag, as `pip debug` lists it first (``win32``).
     tags_platform: Optional[str] = None
     #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
@@ -1508,6 +1520,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         pip_refusals=tuple(evidence.refusals),
         wheel_refusals=tuple(evidence.wheel_refusals),
+        wheel_files=tuple(dict.fromkeys(evidence.wheel_files)),
         tags_platform=evidence.tags_platform,
         machine=evidence.machine,
         op_loader=op_loader_in(evidence.first_text),
@@ -4174,8 +4187,12 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
             return causes.software.COMPANION_MISMATCH, causes.software.companion_build_fix(
                 m, built_on_tf, symbol, r.tf_version
             )
+        # A library no installed package owns, beside one wheel the log shows installed from
+        # a file (built elsewhere, not chosen by pip for this system): that wheel's native code
+        # may link what this system's libraries do not define.
+        wheel = r.wheel_files[0] if top is None and len(r.wheel_files) == 1 else None
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.undefined_symbol_fix(
-            library, symbol, _package_named(top), _group(hits, "required")
+            library, symbol, _package_named(top), _group(hits, "required"), wheel
         )
     if any(h.signature.id == "dotnet-tensorflow-dll-not-found" for h in hits):
         return (
