@@ -1149,7 +1149,7 @@ def other_toolkit_fix(
         from tfdoctor.compat import newest_fit  # noqa: PLC0415 - avoids a cycle at import
 
         fit = newest_fit(m.matrix, m.target) if m.matrix and m.python_version else None
-        if fit is not None and fit.line.cuda and toolkit_serves(installed, fit.line.cuda):
+        if fit is not None and fit.line in built:
             commands = m.pip_install(f"tensorflow=={fit.line.latest_patch}")
     where = (
         "its bin directory on PATH" if windows else "its lib64 directory first on LD_LIBRARY_PATH"
