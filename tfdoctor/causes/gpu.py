@@ -2285,8 +2285,30 @@ def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] =
             "release that has it), a newer GPU, or a source build with "
             f"TF_CUDA_COMPUTE_CAPABILITIES={capability}."
         )
+    # Neither the release nor the machine known: the matrix's newest release whose wheels
+    # carry machine code for the GPU (each line's build list of compute capabilities), or
+    # that none does.
+    from tfdoctor.compat import carries_machine_code  # noqa: PLC0415 - avoids a cycle at import
+
+    releases = m.matrix.releases if m.matrix is not None else ()
+    known = [line for line in releases if line.compute_capabilities is not None]
+    newest = next((line for line in known if carries_machine_code(line, capability)), None)
+    if known and newest is None:
+        return Fix(
+            f"No TensorFlow release in the matrix has machine code for compute capability "
+            f"{capability} (the build lists of {known[-1].line} to {known[0].line}): use a "
+            "newer GPU, the CPU, or a source build with "
+            f"TF_CUDA_COMPUTE_CAPABILITIES={capability} where a CUDA release TensorFlow builds "
+            "with still targets it."
+        )
+    named = (
+        f" (TensorFlow {newest.latest_patch} is the newest release with machine code for it, "
+        "from the matrix)"
+        if newest is not None
+        else ""
+    )
     return Fix(
-        f"Use a TensorFlow release built for compute capability {capability} "
+        f"Use a TensorFlow release built for compute capability {capability}{named} "
         f"(`tfdoctor matrix --gpu {capability}`), a newer GPU, or a source build with "
         f"TF_CUDA_COMPUTE_CAPABILITIES={capability}."
     )
