@@ -1211,9 +1211,10 @@ _LINUX_SONAME = re.compile(r"lib(?P<library>[A-Za-z]+)\.so\.(?P<version>\d+(?:\.
 
 #: The same library's Windows DLL: ``cusolver64_10.dll``, ``cudart64_110.dll``. Its digits are
 #: the Linux soname's version without the dot (cudart64_101.dll is libcudart.so.10.1,
-#: cublas64_11.dll libcublas.so.11): TensorFlow's cuda_configure.bzl names the DLL
-#: ``<lib>64_<TF_<LIB>_VERSION with "." removed>.dll`` (lib_name, "windows" case; source
-#: cuda-configure in data/cuda.yaml).
+#: cublas64_11.dll libcublas.so.11, cudart64_100.dll libcudart.so.10.0): the toolkit ships each
+#: library's DLL under the version its Linux soname carries (NVIDIA's release notes, source
+#: cuda-release-notes in data/cuda.yaml), which TensorFlow's Windows loader asks for the same
+#: way (the rule tflog.cuda_of_soname reads the DLL's release by).
 _WINDOWS_DLL = re.compile(r"(?P<library>[A-Za-z]+?)64_(?P<version>\d+)\.dll", re.IGNORECASE)
 
 
