@@ -1100,7 +1100,8 @@ CUDNN_ZLIB_GUIDE = (
 
 #: The first CUDA major whose every minor ships the major's runtime (libcudart.so.11.0,
 #: cudart64_110.dll); before it each minor had its own (libcudart.so.10.1, 10.2's .so.10.2).
-#: Source: cuda-configure in data/cuda.yaml (TF_CUDART_VERSION is major.minor up to CUDA 10).
+#: Source: cuda-configure and the sonames rows in data/cuda.yaml (cudart: "10.{minor}",
+#: then "11.0" for every 11.x, then the major).
 _RUNTIME_OF_MAJOR = 11
 
 
