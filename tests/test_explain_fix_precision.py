@@ -89,6 +89,15 @@ def test_a_windows_math_dll_reads_its_digits_as_the_soname_major() -> None:
     assert "CUDA 11.2" not in fix
 
 
+def test_a_runtime_of_one_minor_names_the_cudnn_every_line_of_it_was_built_with() -> None:
+    # Every line built with CUDA 10.1 (2.1 to 2.3) was built with cuDNN 7.6.
+    fix = fix_text(top_error(explained(_dll_not_loaded("cudart64_101.dll"))))
+    assert "Install CUDA 10.1 and cuDNN 7.6 " in fix
+    # CUDA 10.0's lines differ in their cuDNN (1.15: 7.6, 2.0: 7.4): none is named.
+    older = fix_text(top_error(explained(_not_loaded("libcudart.so.10.0"))))
+    assert "CUDA 10.0" in older and "cuDNN 7." not in older
+
+
 def test_a_build_whose_cuda_the_log_shows_keeps_its_own_toolkit() -> None:
     text = "2.4.1\n" + _not_loaded("libcudart.so.11.0") + "tf.__version__ = '2.4.1'\n"
     fix = fix_text(_of(explained(text), "cuda-libs-missing"))

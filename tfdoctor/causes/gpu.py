@@ -1283,11 +1283,24 @@ def lines_asking(m: Machine) -> str:
     return f"The TensorFlow builds that ask for {files} are {joined} (from the matrix)"
 
 
+def _cudnn_of_every(m: Machine, cuda: Optional[str]) -> Optional[str]:
+    """The cuDNN every TensorFlow line built with CUDA ``cuda`` (X.Y) was built with, from the
+    matrix (CUDA 10.1: 7.6 for 2.1 to 2.3); None where the lines differ or none is known."""
+    if cuda is None or m.matrix is None or len(version_key(cuda)) < 2:
+        return None
+    found = {
+        line.cudnn
+        for line in m.matrix.lines
+        if line.cuda and line.cudnn and version_key(line.cuda)[:2] == version_key(cuda)[:2]
+    }
+    return found.pop() if len(found) == 1 else None
+
+
 def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
     """CUDA X and cuDNN Y beside TensorFlow: conda inside conda, else NVIDIA's installers."""
     line = m.line
     cuda = m.build_cuda or (line.cuda if line else None)
-    cudnn = m.build_cudnn or (line.cudnn if line else None)
+    cudnn = m.build_cudnn or (line.cudnn if line else None) or _cudnn_of_every(m, cuda)
     if m.in_conda and cuda is not None:
         return conda_libraries_fix(m, line)
     # Without the build's CUDA X.Y, the runtime's or cuBLAS's name in the log still says its
