@@ -325,7 +325,10 @@ def test_a_windows_runtime_dll_names_the_cuda_its_name_carries(dll: str, cuda: s
     if cuda is None:
         # Every CUDA 11.x runtime is cudart64_110.dll: the name says the major, not the minor.
         assert "a CUDA 11 toolkit" in fix
-        assert not re.search(r"CUDA 11\.\d", fix)
+        # A minor is named only beside each TensorFlow line whose build asks for the file.
+        head, _, lines = fix.partition("The TensorFlow builds that ask for cudart64_110.dll")
+        assert not re.search(r"CUDA 11\.\d", head)
+        assert "2.4 (CUDA 11.0" in lines and "2.5 to 2.10 (CUDA 11.2" in lines
     else:
         assert f"Install {cuda} " in fix
 

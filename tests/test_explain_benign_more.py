@@ -84,6 +84,15 @@ def test_the_runtime_looked_for_without_a_gpu_is_a_note_that_says_both(log: str)
         pytest.param("with tf.device('/device:GPU:0'):\n", id="device-request"),
         pytest.param("$ python train.py --require-gpu\n", id="require-gpu"),
         pytest.param("$ nvcc --version\nCuda compilation tools, release 11.2\n", id="nvcc"),
+        pytest.param(">>> tf.test.gpu_device_name()\n''\n", id="gpu-device-name-empty"),
+        pytest.param("print(tf.config.list_logical_devices('GPU'))\n[]\n", id="logical-gpus"),
+        pytest.param(
+            "tf.config.experimental.set_memory_growth(gpus[0], True)\n", id="memory-growth"
+        ),
+        pytest.param("Skipping registering GPU devices...\n", id="registration-skipped"),
+        pytest.param(
+            "$ cat /usr/local/cuda/version.txt\nCUDA Version 10.1.243\n", id="version-txt"
+        ),
     ],
 )
 def test_a_log_that_shows_or_wants_a_gpu_keeps_the_error(extra: str) -> None:

@@ -257,6 +257,137 @@ def test_a_toolkit_of_another_major_on_the_printed_path_is_named() -> None:
     assert plain.fix is not None and "/usr/local/cuda-12.1" not in plain.fix.text
 
 
+def _runtime_not_loaded(soname: str, dll: bool = False) -> str:
+    error = (
+        f"{soname} not found"
+        if dll
+        else (f"{soname}: cannot open shared object file: No such file or directory")
+    )
+    return (
+        "2020-08-08 23:41:49.327601: W tensorflow/stream_executor/platform/default/"
+        f"dso_loader.cc:59] Could not load dynamic library '{soname}'; dlerror: {error}\n"
+    )
+
+
+_NVCC = (
+    "$ nvcc --version\nnvcc: NVIDIA (R) Cuda compiler driver\n"
+    "Cuda compilation tools, release {0}, V{0}.89\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("shown", "release"),
+    [
+        pytest.param(_NVCC.format("12.1"), "12.1", id="nvcc"),
+        pytest.param(
+            "$ cat /usr/local/cuda/version.txt\nCUDA Version 12.1.105\n", "12.1", id="txt"
+        ),
+    ],
+)
+def test_a_toolkit_of_another_major_the_log_shows_installed_is_named(
+    shown: str, release: str
+) -> None:
+    top = _top(_explain(_runtime_not_loaded("libcudart.so.11.0") + shown))
+    assert top.cause == "cuda-libs-missing" and top.fix is not None
+    assert f"the CUDA toolkit installed is {release}" in top.fix.text
+    # Either way out: a TensorFlow of the toolkit the user has, or the build's own toolkit.
+    assert "built for CUDA 12" in top.fix.text and "CUDA 11 toolkit" in top.fix.text
+
+
+def test_before_cuda_11_another_minor_does_not_serve_the_runtime() -> None:
+    # libcudart.so.10.1 is CUDA 10.1's alone: a 10.2 toolkit does not provide it, and no
+    # TensorFlow was built for 10.2.
+    top = _top(_explain(_runtime_not_loaded("libcudart.so.10.1") + _NVCC.format("10.2")))
+    assert top.fix is not None
+    assert "the CUDA toolkit installed is 10.2" in top.fix.text
+    assert "CUDA 10.1 toolkit" in top.fix.text and "built for CUDA" not in top.fix.text
+    # A 10.1 toolkit serves the builds of 2.1 to 2.3, not those of 10.0 (1.13 to 2.0).
+    older = _top(_explain(_runtime_not_loaded("libcudart.so.10.0") + _NVCC.format("10.1")))
+    assert older.fix is not None and "built for CUDA 10.1 (up to TensorFlow 2.3" in older.fix.text
+
+
+def test_a_windows_dll_with_another_toolkit_names_the_native_windows_lines() -> None:
+    text = _runtime_not_loaded("cudart64_101.dll", dll=True) + _NVCC.format("11.0")
+    top = _top(_explain(text))
+    assert top.fix is not None
+    # The native Windows GPU builds end at 2.10; Windows finds DLLs through PATH.
+    assert "up to TensorFlow 2.10" in top.fix.text and "bin directory on PATH" in top.fix.text
+
+
+@pytest.mark.parametrize(
+    ("dll", "shown", "release"),
+    [
+        pytest.param(
+            True,
+            "C:\\> echo %CUDA_PATH%\n"
+            "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.2\n",
+            "10.2",
+            id="windows-cuda-path",
+        ),
+        pytest.param(
+            False,
+            "$ ls -l /usr/local/cuda\nlrwxrwxrwx 1 root root 20 Mar  1 /usr/local/cuda -> "
+            "/usr/local/cuda-10.2/\n",
+            "10.2",
+            id="linux-toolkit-dir",
+        ),
+    ],
+)
+def test_a_toolkit_directory_named_for_its_release_shows_the_toolkit(
+    dll: bool, shown: str, release: str
+) -> None:
+    asked = "cudart64_101.dll" if dll else "libcudart.so.10.1"
+    top = _top(_explain(_runtime_not_loaded(asked, dll=dll) + shown))
+    assert top.fix is not None
+    assert f"the CUDA toolkit installed is {release}" in top.fix.text
+    assert "CUDA 10.1 toolkit" in top.fix.text
+
+
+def test_a_toolkit_that_serves_the_file_or_two_toolkits_name_no_other_toolkit() -> None:
+    same = _top(_explain(_runtime_not_loaded("libcudart.so.11.0") + _NVCC.format("11.8")))
+    assert same.fix is not None and "toolkit installed is" not in same.fix.text
+    two = _NVCC.format("12.1") + _NVCC.format("10.2")
+    both = _top(_explain(_runtime_not_loaded("libcudart.so.11.0") + two))
+    assert both.fix is not None and "toolkit installed is" not in both.fix.text
+
+
+def test_nvidia_smis_cuda_version_is_the_drivers_not_a_toolkit() -> None:
+    smi = "| NVIDIA-SMI 530.30.02    Driver Version: 530.30.02    CUDA Version: 12.1     |\n"
+    top = _top(_explain(_runtime_not_loaded("libcudart.so.11.0") + smi))
+    assert top.fix is not None and "toolkit installed is" not in top.fix.text
+
+
+_LIBCUDA_NOT_LOADED = (
+    "2021-05-01 10:00:00.000001: W tensorflow/stream_executor/platform/default/dso_loader.cc:64]"
+    " Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared "
+    "object file: No such file or directory\n"
+)
+
+
+@pytest.mark.parametrize(
+    "listed",
+    [
+        pytest.param("Num GPUs Available:  1\n", id="query-counts-one"),
+        pytest.param(
+            "2022-06-01 09:02:03.904761: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1532]"
+            " Created device /job:localhost/replica:0/task:0/device:GPU:0 with 9620 MB memory:  "
+            "-> device: 0, name: NVIDIA GeForce RTX 3080 Ti, pci bus id: 0000:01:00.0, compute "
+            "capability: 8.6\n",
+            id="device-created",
+        ),
+    ],
+)
+def test_a_gpu_tensorflow_lists_outweighs_a_libcuda_that_did_not_load(listed: str) -> None:
+    report = _explain(_LIBCUDA_NOT_LOADED + listed)
+    (driver,) = [x for x in report.findings if x.cause == "driver-not-loaded"]
+    assert driver.severity is Severity.INFO
+    assert "TensorFlow lists a GPU" in driver.detail
+    # Without the GPU listed, the same line keeps its warning.
+    none = _explain(_LIBCUDA_NOT_LOADED + "Num GPUs Available:  0\n")
+    (kept,) = [x for x in none.findings if x.cause == "driver-not-loaded"]
+    assert kept.severity.rank >= Severity.WARNING.rank
+
+
 def test_on_macos_a_log_that_names_the_plugin_is_not_called_without_it() -> None:
     text = (
         "Successfully installed tensorflow-2.16.1 tensorflow-metal-1.1.0\n"

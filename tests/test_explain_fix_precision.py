@@ -59,6 +59,45 @@ def test_a_soname_of_no_line_adds_no_lines() -> None:
     assert "builds that ask for" not in fix
 
 
+def _dll_not_loaded(dll: str) -> str:
+    return (
+        "2022-03-04 10:11:12.000001: W tensorflow/stream_executor/platform/default/"
+        f"dso_loader.cc:64] Could not load dynamic library '{dll}'; dlerror: {dll} not found\n"
+    )
+
+
+_WINDOWS_GPU_FOUND = (
+    "2022-03-04 10:11:13.000001: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1733] "
+    "Found device 0 with properties: \npciBusID: 0000:01:00.0 name: NVIDIA GeForce RTX 3060 "
+    "computeCapability: 8.6\n"
+)
+
+
+def test_a_windows_runtime_dll_names_the_native_windows_lines_that_ask_for_it() -> None:
+    text = _dll_not_loaded("cudart64_110.dll") + _WINDOWS_GPU_FOUND
+    fix = fix_text(_of(explained(text), "cuda-libs-missing"))
+    # cudart64_110.dll is libcudart.so.11.0 on Windows; the native Windows GPU builds end at 2.10.
+    assert "cudart64_110.dll are 2.4 (CUDA 11.0, cuDNN 8.0) and 2.5 to 2.10 (CUDA 11.2" in fix
+    assert "2.11" not in fix and "CUDA 10.1" not in fix
+
+
+def test_a_windows_math_dll_reads_its_digits_as_the_soname_major() -> None:
+    text = _dll_not_loaded("cusolver64_10.dll") + _WINDOWS_GPU_FOUND
+    fix = fix_text(_of(explained(text), "cuda-libs-missing"))
+    # cusolver64_10.dll: CUDA 10.1 to 11.0 (libcusolver.so.10), not CUDA 11.2's cusolver64_11.
+    assert "cusolver64_10.dll are 2.1 to 2.3 (CUDA 10.1" in fix
+    assert "CUDA 11.2" not in fix
+
+
+def test_a_runtime_of_one_minor_names_the_cudnn_every_line_of_it_was_built_with() -> None:
+    # Every line built with CUDA 10.1 (2.1 to 2.3) was built with cuDNN 7.6.
+    fix = fix_text(top_error(explained(_dll_not_loaded("cudart64_101.dll"))))
+    assert "Install CUDA 10.1 and cuDNN 7.6 " in fix
+    # CUDA 10.0's lines differ in their cuDNN (1.15: 7.6, 2.0: 7.4): none is named.
+    older = fix_text(top_error(explained(_not_loaded("libcudart.so.10.0"))))
+    assert "CUDA 10.0" in older and "cuDNN 7." not in older
+
+
 def test_a_build_whose_cuda_the_log_shows_keeps_its_own_toolkit() -> None:
     text = "2.4.1\n" + _not_loaded("libcudart.so.11.0") + "tf.__version__ = '2.4.1'\n"
     fix = fix_text(_of(explained(text), "cuda-libs-missing"))

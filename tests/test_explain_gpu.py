@@ -391,7 +391,11 @@ def test_a_library_whose_major_is_its_own_names_no_cuda_major() -> None:
     log = "W dso_loader.cc:64] Could not load dynamic library 'cufft64_10.dll'; dlerror: x"
     (finding,) = [x for x in _problems(_explain(log)) if x.cause == LIBS]
     assert finding.fix is not None
-    assert "CUDA 1" not in finding.fix.text and "`tfdoctor matrix`" in finding.fix.text
+    text = finding.fix.text
+    assert "a CUDA 1" not in text and "Install CUDA 1" not in text
+    assert "`tfdoctor matrix`" in text
+    # The lines whose builds ask for it span CUDA 10.1 to 11.2: each named with its own.
+    assert "2.1 to 2.3 (CUDA 10.1" in text and "2.5 to 2.10 (CUDA 11.2" in text
 
 
 @pytest.mark.parametrize(

@@ -495,3 +495,27 @@ def test_an_unknown_error_in_a_container_reloads_the_hosts_module() -> None:
     assert top.cause == "cuinit-unknown-error"
     assert top.fix is not None and "on the host" in top.fix.text
     assert all("on the host" in command for command in top.fix.commands)
+
+
+def _ignored(capability: str) -> str:
+    return (
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1700] Ignoring visible gpu device "
+        f"(device: 0, name: GeForce GT 7x0, pci bus id: 0000:01:00.0, compute capability: "
+        f"{capability}) with Cuda compute capability {capability}. The minimum required Cuda "
+        "capability is 3.7."
+    )
+
+
+def test_an_ignored_gpu_names_the_newest_release_with_code_for_it() -> None:
+    (found,) = [x for x in explained(_ignored("3.5")).findings if x.cause == "gpu-arch-unsupported"]
+    assert found.fix is not None
+    # From the matrix's build lists: 2.14 is the last line with sm_35.
+    assert "TensorFlow 2.14." in found.fix.text and "newest release with machine code" in (
+        found.fix.text
+    )
+
+
+def test_an_ignored_gpu_no_release_has_code_for_says_so() -> None:
+    (found,) = [x for x in explained(_ignored("3.0")).findings if x.cause == "gpu-arch-unsupported"]
+    assert found.fix is not None
+    assert found.fix.text.startswith("No TensorFlow release in the matrix has machine code")

@@ -135,3 +135,47 @@ def test_the_runtimes_look_alone_stays_a_note() -> None:
 def test_the_runtime_missing_after_a_gpu_was_enumerated_is_a_problem() -> None:
     found = _of(explained(_CUDART_LOOK + _NUMA_READ), "cuda-libs-missing")
     assert found is not None and found.severity.rank >= Severity.WARNING.rank
+
+
+# --- TensorFlow's summary without the loader's lines: a cuDNN of another major too ----------
+
+_SKIPPED = (
+    "W0000 00:00:1736383795.205652  747392 gpu_device.cc:2344] Cannot dlopen some GPU libraries. "
+    "Please make sure the missing libraries mentioned above are installed properly if you would "
+    "like to use GPU. Follow the guide at https://www.tensorflow.org/install/gpu for how to "
+    "download and setup the required libraries for your platform.\n"
+    "Skipping registering GPU devices...\n"
+)
+
+
+def test_the_summary_alone_ranks_a_cudnn_of_another_major_among_the_candidates() -> None:
+    report = explained(_SKIPPED)
+    ids = [(x.cause, x.severity) for x in report.findings]
+    assert ids[0] == ("cuda-libs-missing", Severity.ERROR)
+    (cudnn,) = [x for x in report.findings if x.cause == "cudnn-version-mismatch"]
+    assert cudnn.severity is Severity.WARNING and cudnn.summary.startswith("Or: ")
+    fix = fix_text(cudnn)
+    # Each cuDNN major with the lines whose builds load it, from the matrix.
+    assert "cuDNN 9: 2.18 to" in fix and "cuDNN 8: 2.4 to 2.17" in fix
+    assert any("libcudnn" in c for c in cudnn.fix.commands)
+
+
+def test_the_summary_with_the_tensorflow_shown_names_its_cudnn_major() -> None:
+    fix = fix_text(
+        next(
+            x
+            for x in explained("tensorflow 2.18.0\n" + _SKIPPED).findings
+            if x.cause == "cudnn-version-mismatch"
+        )
+    )
+    assert "TensorFlow 2.18 loads cuDNN 9" in fix
+
+
+def test_a_library_the_loader_names_leaves_no_cudnn_candidate() -> None:
+    named = (
+        "2022-01-01 10:00:00.000001: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libcusolver.so.11'; dlerror: "
+        "libcusolver.so.11: cannot open shared object file: No such file or directory\n"
+    )
+    report = explained(named + _SKIPPED)
+    assert all(x.cause != "cudnn-version-mismatch" for x in report.findings)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
-from tfdoctor.evidence.pip import read_wheel_refusals
+from tfdoctor.evidence.pip import read_wheel_files_installed, read_wheel_refusals
 from tfdoctor.evidence.traceback import read_python_shown
 
 
@@ -86,6 +86,37 @@ def test_the_wheel_named_last_before_the_refusal_is_the_one_refused() -> None:
     )
     (found,) = read_wheel_refusals(text)
     assert found.dist == "b" and found.platform == "win_amd64"
+
+
+def test_the_platform_wheels_pip_installs_from_a_file_are_read() -> None:
+    text = (
+        "$ pip3 install tflite_runtime-2.1.0-cp37-cp37m-linux_armv7l.whl\n"
+        "$ pip install https://example.org/wheels/six-1.16.0-py2.py3-none-any.whl\n"
+        "$ ls ./dist/foo-1.0-cp38-cp38-linux_x86_64.whl\n"
+    )
+    # A universal wheel carries no native code; a wheel named outside pip install is not one.
+    assert read_wheel_files_installed(text) == [
+        ("tflite_runtime-2.1.0-cp37-cp37m-linux_armv7l.whl", "tflite_runtime", "2.1.0")
+    ]
+
+
+def _undefined_symbol_after(install: str) -> str:
+    return (
+        f"$ {install}\n$ python3 detect.py\n"
+        "OSError: /usr/lib/arm-linux-gnueabihf/libc++abi.so.1: undefined symbol: _Unwind_GetIP\n"
+    )
+
+
+def test_an_undefined_symbol_beside_a_wheel_installed_from_a_file_names_that_wheel() -> None:
+    text = _undefined_symbol_after("pip3 install edgetool-0.9.0rc1-cp39-cp39-linux_armv7l.whl")
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "edgetool-0.9.0rc1-cp39-cp39-linux_armv7l.whl (a pre-release)" in fix
+    assert "pip install --upgrade edgetool" in fix
+    # Installed from the index: pip chose the build, no wheel file to blame.
+    plain = fix_text(top_error(explained(_undefined_symbol_after("pip3 install edgetool"))))
+    assert "installed from a file" not in plain
 
 
 @pytest.mark.parametrize(

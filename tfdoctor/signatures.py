@@ -123,6 +123,9 @@ GROUPS = frozenset(
         # prints them when it starts (NCCL version 2.18.3+cuda12.2).
         "nccl_version",
         "nccl_cuda",
+        # The CUDA toolkit release the machine has, as nvcc or the toolkit's version file
+        # states it (Cuda compilation tools, release 11.8).
+        "toolkit_cuda",
         # Which way configure asks Bazel to move (upgrade, downgrade).
         "direction",
         # A language binding's module path (github.com/wamuir/graft).

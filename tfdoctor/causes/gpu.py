@@ -623,6 +623,53 @@ def _loader_path_line(m: Machine) -> str:
     )
 
 
+def cudnn_majors_in_words(m: Machine) -> str:
+    """The TensorFlow lines by the cuDNN major their builds load, from the matrix (``cuDNN 9:
+    2.18 to 2.20; cuDNN 8: 2.4 to 2.17``), newest first; the installed line's alone where it
+    is known; empty without a matrix."""
+    if m.matrix is None:
+        return ""
+    if m.line is not None and m.line.cudnn:
+        major = m.line.cudnn.split(".", 1)[0]
+        return f"TensorFlow {m.line.line} loads cuDNN {major}, from the matrix"
+    spans: list[tuple[str, list[str]]] = []
+    for line in sorted(m.matrix.lines, key=lambda x: version_key(x.line)):
+        if not line.cudnn or not line.cuda or "rc" in line.latest_patch:
+            continue
+        major = line.cudnn.split(".", 1)[0]
+        if spans and spans[-1][0] == major:
+            spans[-1][1].append(line.line)
+        else:
+            spans.append((major, [line.line]))
+    words = [
+        f"cuDNN {major}: {names[0]}" + (f" to {names[-1]}" if len(names) > 1 else "")
+        for major, names in reversed(spans)
+    ]
+    return "the TensorFlow lines by the cuDNN major their builds load: " + "; ".join(words)
+
+
+def cudnn_major_candidate_fix(m: Machine) -> Fix:
+    """The candidate where TensorFlow skipped the GPU for libraries the log does not name: a
+    cuDNN installed of another major than the build loads (TensorFlow asks for cuDNN by its
+    major, libcudnn.so.N: a cuDNN 8 does not serve a build that loads 9), how to tell and the
+    fix."""
+    majors = cudnn_majors_in_words(m)
+    listing = (
+        ("where.exe cudnn64_*.dll",)
+        if m.os == "windows"
+        else ("ldconfig -p | grep -E 'libcudnn\\.so'", "pip list 2>/dev/null | grep -i cudnn")
+    )
+    return Fix(
+        "If the cuDNN installed is of another major than this TensorFlow's build loads "
+        "(TensorFlow asks for cuDNN by its major: a build that loads cuDNN 9 is not served by "
+        "a cuDNN 8)"
+        + (f" ({majors})" if majors else "")
+        + ": install the cuDNN major of the build (pip's nvidia-cudnn-cu11 or -cu12 wheel of "
+        "it, or NVIDIA's archive), or the TensorFlow whose build loads the cuDNN you have.",
+        listing,
+    )
+
+
 def off_path_candidate_fix(m: Machine, names: Sequence[str]) -> Fix:
     """The second candidate where the log cannot tell whether CUDA libraries the loader did
     not find (``names``: ``cudart``, ``cublas``) are absent or installed off its path: how to
@@ -1051,25 +1098,51 @@ CUDNN_ZLIB_GUIDE = (
 )
 
 
-def other_toolkit_fix(m: Machine, installed: str, directory: str, asked: str, wants: str) -> Fix:
+#: The first CUDA major whose every minor ships the major's runtime (libcudart.so.11.0,
+#: cudart64_110.dll); before it each minor had its own (libcudart.so.10.1, 10.2's .so.10.2).
+#: Source: cuda-configure and the sonames rows in data/cuda.yaml (cudart: "10.{minor}",
+#: then "11.0" for every 11.x, then the major).
+_RUNTIME_OF_MAJOR = 11
+
+
+def toolkit_serves(installed: str, release: str) -> bool:
+    """Whether a CUDA ``installed`` toolkit provides the runtime a build for CUDA ``release``
+    asks for (``11`` or ``11.2``: any 11.x; ``10.1``: only 10.1)."""
+    have, want = version_key(installed), version_key(release)
+    if want[:1] != have[:1]:
+        return False
+    return have[0] >= _RUNTIME_OF_MAJOR or len(want) < 2 or want[:2] == have[:2]
+
+
+def other_toolkit_fix(
+    m: Machine, installed: str, directory: str, asked: str, wants: str, on_path: bool = True
+) -> Fix:
     """TensorFlow asked for the CUDA ``wants`` file ``asked`` and the loader's path holds the
-    CUDA ``installed`` toolkit at ``directory``: a TensorFlow built for that toolkit, or the
-    toolkit of the build beside it."""
+    CUDA ``installed`` toolkit at ``directory`` (``on_path``), or the log shows that toolkit
+    installed (``directory``: the line that shows it, nvcc's banner): a TensorFlow built for
+    that toolkit, or the toolkit of the build beside it."""
     major = version_key(installed)[0]
+    windows = m.os == "windows" or asked.lower().endswith(".dll")
     built = [
         line
         for line in (m.matrix.releases if m.matrix is not None else ())
-        if line.cuda and version_key(line.cuda)[0] == major
+        if line.cuda
+        and toolkit_serves(installed, line.cuda)
+        and (line.windows_native_gpu or not windows)
     ]
     newest = max(built, key=lambda line: line.key) if built else None
+    label = str(major) if major >= _RUNTIME_OF_MAJOR else installed
     text = (
         f"TensorFlow asked for {asked} (CUDA {wants}) and the loader's path holds the CUDA "
         f"{installed} toolkit ({directory}): "
+        if on_path
+        else f"TensorFlow asked for {asked} (CUDA {wants}) and the CUDA toolkit installed is "
+        f"{installed} (the log shows: {directory}): "
     )
     commands: tuple[str, ...] = ()
     if newest is not None:
         text += (
-            f"install a TensorFlow built for CUDA {major} (up to TensorFlow "
+            f"install a TensorFlow built for CUDA {label} (up to TensorFlow "
             f"{newest.latest_patch}; `tfdoctor matrix` lists those that fit this Python), or "
         )
         # The command only where the Python is known and the release that fits it is one
@@ -1077,11 +1150,14 @@ def other_toolkit_fix(m: Machine, installed: str, directory: str, asked: str, wa
         from tfdoctor.compat import newest_fit  # noqa: PLC0415 - avoids a cycle at import
 
         fit = newest_fit(m.matrix, m.target) if m.matrix and m.python_version else None
-        if fit is not None and fit.line.cuda and version_key(fit.line.cuda)[0] == major:
+        if fit is not None and fit.line in built:
             commands = m.pip_install(f"tensorflow=={fit.line.latest_patch}")
+    where = (
+        "its bin directory on PATH" if windows else "its lib64 directory first on LD_LIBRARY_PATH"
+    )
     text += (
         f"install a CUDA {wants} toolkit and the cuDNN of the build beside it ({CUDA_ARCHIVE}) "
-        "and put its lib64 directory first on LD_LIBRARY_PATH."
+        f"and put {where}."
     )
     return Fix(text, commands)
 
@@ -1134,6 +1210,25 @@ def _library_search(names: Sequence[str]) -> tuple[str, ...]:
 #: A library's Linux soname as TensorFlow's loader asks for it: ``libcusolver.so.10``.
 _LINUX_SONAME = re.compile(r"lib(?P<library>[A-Za-z]+)\.so\.(?P<version>\d+(?:\.\d+)?)")
 
+#: The same library's Windows DLL: ``cusolver64_10.dll``, ``cudart64_110.dll``. Its digits are
+#: the Linux soname's version without the dot (cudart64_101.dll is libcudart.so.10.1,
+#: cublas64_11.dll libcublas.so.11, cudart64_100.dll libcudart.so.10.0): the toolkit ships each
+#: library's DLL under the version its Linux soname carries (NVIDIA's release notes, source
+#: cuda-release-notes in data/cuda.yaml), which TensorFlow's Windows loader asks for the same
+#: way (the rule tflog.cuda_of_soname reads the DLL's release by).
+_WINDOWS_DLL = re.compile(r"(?P<library>[A-Za-z]+?)64_(?P<version>\d+)\.dll", re.IGNORECASE)
+
+
+def _asked_versions(files: Sequence[str], known: set[str]) -> dict[str, tuple[str, str]]:
+    """Library -> (the version its file asks for, the file) for each CUDA library in ``files``
+    whose version the CUDA table decides; a DLL's version without its dot (``110``)."""
+    asked: dict[str, tuple[str, str]] = {}
+    for file in (f.strip() for f in files):
+        match = _LINUX_SONAME.fullmatch(file) or _WINDOWS_DLL.fullmatch(file)
+        if match is not None and match.group("library") in known:
+            asked.setdefault(match.group("library"), (match.group("version"), file))
+    return asked
+
 
 def lines_asking(m: Machine) -> str:
     """The TensorFlow lines whose builds ask for every Linux soname the log shows TensorFlow
@@ -1148,23 +1243,24 @@ def lines_asking(m: Machine) -> str:
     # Only the libraries whose soname the CUDA table (or cuDNN's major) decides: TensorRT's,
     # cuDNN's sub-libraries and the driver's say nothing of the line.
     known = {*soname_versions(11, 0), "cudnn"}
-    asked: dict[str, str] = {}
-    for soname in m.unloaded_files:
-        match = _LINUX_SONAME.fullmatch(soname.strip())
-        if match is not None and match.group("library") in known:
-            asked.setdefault(match.group("library"), match.group("version"))
+    asked = _asked_versions(m.unloaded_files, known)
     if not asked:
         return ""
+    # A DLL is asked for only by the lines with a native Windows GPU build (up to 2.10).
+    dll = any(file.lower().endswith(".dll") for _, file in asked.values())
     fitting: list[TFLine] = []
     for line in sorted(m.matrix.lines, key=lambda x: version_key(x.line)):
-        if line.cuda is None or "rc" in line.latest_patch:
+        if line.cuda is None or "rc" in line.latest_patch or (dll and not line.windows_native_gpu):
             continue
         major, minor = (*version_key(line.cuda), 0)[:2]
         table = soname_versions(major, minor)
         if line.cudnn is not None:
             # TensorFlow asks for cuDNN by its major (libcudnn.so.8), every release of it.
             table["cudnn"] = line.cudnn.split(".", 1)[0]
-        if all(table.get(lib) == version for lib, version in asked.items()):
+        if all(
+            table.get(lib, "").replace(".", "" if file.lower().endswith(".dll") else ".") == version
+            for lib, (version, file) in asked.items()
+        ):
             fitting.append(line)
     if not fitting:
         return ""
@@ -1182,16 +1278,29 @@ def lines_asking(m: Machine) -> str:
         + (f", cuDNN {span[0].cudnn})" if span[0].cudnn else ")")
         for span in spans
     ]
-    files = ", ".join(f"lib{lib}.so.{version}" for lib, version in asked.items())
+    files = ", ".join(file for _, file in asked.values())
     joined = ", ".join(words[:-1]) + (" and " if len(words) > 1 else "") + words[-1]
     return f"The TensorFlow builds that ask for {files} are {joined} (from the matrix)"
+
+
+def _cudnn_of_every(m: Machine, cuda: Optional[str]) -> Optional[str]:
+    """The cuDNN every TensorFlow line built with CUDA ``cuda`` (X.Y) was built with, from the
+    matrix (CUDA 10.1: 7.6 for 2.1 to 2.3); None where the lines differ or none is known."""
+    if cuda is None or m.matrix is None or len(version_key(cuda)) < 2:
+        return None
+    found = {
+        line.cudnn
+        for line in m.matrix.lines
+        if line.cuda and line.cudnn and version_key(line.cuda)[:2] == version_key(cuda)[:2]
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
     """CUDA X and cuDNN Y beside TensorFlow: conda inside conda, else NVIDIA's installers."""
     line = m.line
     cuda = m.build_cuda or (line.cuda if line else None)
-    cudnn = m.build_cudnn or (line.cudnn if line else None)
+    cudnn = m.build_cudnn or (line.cudnn if line else None) or _cudnn_of_every(m, cuda)
     if m.in_conda and cuda is not None:
         return conda_libraries_fix(m, line)
     # Without the build's CUDA X.Y, the runtime's or cuBLAS's name in the log still says its
@@ -1213,17 +1322,23 @@ def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
         else "the CUDA toolkit and cuDNN versions this TensorFlow was built with (`tfdoctor "
         "matrix` lists them)"
     )
+    asking = lines_asking(m) if cuda is None else ""
     if cuda is None and m.os == "windows":
         # Windows finds DLLs through PATH (its loader has no LD_LIBRARY_PATH).
         return Fix(
             f"Install {toolkit}, and make sure the toolkit's bin directory, which holds "
-            "cudart64_*.dll (and cuDNN's DLLs beside them), is on PATH.",
+            "cudart64_*.dll (and cuDNN's DLLs beside them), is on PATH."
+            + (
+                f" {asking}: install the CUDA and cuDNN of the installed TensorFlow's line "
+                "(`pip show tensorflow` prints its version)."
+                if asking
+                else ""
+            ),
             ("where.exe cudart64_*.dll cudnn64_*.dll",),
         )
     if cuda is None:
         # Not known which build, nor whether a copy is on disk off the loader's path (an
         # environment's lib, pip's nvidia wheels, another toolkit): look first, install second.
-        asking = lines_asking(m)
         return Fix(
             "The loader did not find it, which is not yet that it is absent: if the commands "
             "below show a copy (a Python environment's own lib directory, "
@@ -2185,8 +2300,30 @@ def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] =
             "release that has it), a newer GPU, or a source build with "
             f"TF_CUDA_COMPUTE_CAPABILITIES={capability}."
         )
+    # Neither the release nor the machine known: the matrix's newest release whose wheels
+    # carry machine code for the GPU (each line's build list of compute capabilities), or
+    # that none does.
+    from tfdoctor.compat import carries_machine_code  # noqa: PLC0415 - avoids a cycle at import
+
+    releases = m.matrix.releases if m.matrix is not None else ()
+    known = [line for line in releases if line.compute_capabilities is not None]
+    newest = next((line for line in known if carries_machine_code(line, capability)), None)
+    if known and newest is None:
+        return Fix(
+            f"No TensorFlow release in the matrix has machine code for compute capability "
+            f"{capability} (the build lists of {known[-1].line} to {known[0].line}): use a "
+            "newer GPU, the CPU, or a source build with "
+            f"TF_CUDA_COMPUTE_CAPABILITIES={capability} where a CUDA release TensorFlow builds "
+            "with still targets it."
+        )
+    named = (
+        f" (TensorFlow {newest.latest_patch} is the newest release with machine code for it, "
+        "from the matrix)"
+        if newest is not None
+        else ""
+    )
     return Fix(
-        f"Use a TensorFlow release built for compute capability {capability} "
+        f"Use a TensorFlow release built for compute capability {capability}{named} "
         f"(`tfdoctor matrix --gpu {capability}`), a newer GPU, or a source build with "
         f"TF_CUDA_COMPUTE_CAPABILITIES={capability}."
     )

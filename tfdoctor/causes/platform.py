@@ -1429,13 +1429,18 @@ _PYTHON_C_API = re.compile(r"^_?_?Py[A-Z]\w*$")
 
 
 def undefined_symbol_fix(
-    library: str, symbol: str, package: Optional[str], required: Optional[str] = None
+    library: str,
+    symbol: str,
+    package: Optional[str],
+    required: Optional[str] = None,
+    wheel: Optional[tuple[str, str, str]] = None,
 ) -> Fix:
     """``library`` loaded but needs ``symbol``, which no loaded library defines: the library
     that should define it (``required``: the symbol version the message names, LIBFFI_BASE_7.0
     or libcublasLt.so.12) is another build, often one earlier on the loader's path (a conda
     environment's, LD_LIBRARY_PATH's), or ``library`` itself is (``package``: the distribution
-    that ships it, where its path says)."""
+    that ships it, where its path says); ``wheel`` (file, distribution, version): the one wheel
+    the log shows pip installing from a file, built elsewhere, whose native code loaded it."""
     provider = (
         f"The symbol's version ({required}) names the library that should define it: the one "
         "loaded is another build, often a copy earlier on the loader's path (a conda "
@@ -1452,6 +1457,15 @@ def undefined_symbol_fix(
     )
     if required:
         owner = f"Or {owner}"
+    if wheel is not None:
+        file, dist, version = wheel
+        # A pre-release (PEP 440: a, b, rc, dev) is the build most likely superseded.
+        pre = " (a pre-release)" if re.search(r"\d(?:a|b|rc|\.dev)\d*$", version) else ""
+        owner += (
+            f"; or the wheel installed from a file, {file}{pre}, was built against other "
+            f"libraries than this system's: install {dist}'s current release for this platform "
+            f"(pip install --upgrade {dist}, or the wheel its project lists for this system)"
+        )
     if _PYTHON_C_API.match(symbol):
         # A symbol of Python's C API that the running interpreter lacks: the extension was
         # compiled against another Python release's headers.

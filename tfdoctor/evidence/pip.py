@@ -249,6 +249,25 @@ def read_wheel_refusals(text: str) -> list[WheelRefusal]:
     return out
 
 
+def read_wheel_files_installed(text: str) -> list[tuple[str, str, str]]:
+    """The platform wheels ``pip install`` installs from a file or an address the command line
+    names (a wheel built elsewhere, not chosen by pip from an index): (file, distribution,
+    version), in order, once each. Universal wheels (``-any.whl``) carry no native code."""
+    out: list[tuple[str, str, str]] = []
+    if ".whl" not in text:
+        return out
+    for line in text.split("\n"):
+        if ".whl" not in line or "install" not in line or not _PIP_INSTALL.search(line):
+            continue
+        for arg in _WHEEL_ARG.finditer(line):
+            found = (arg.group("file"), arg.group("dist"), arg.group("version"))
+            if arg.group("platform") != "any" and found not in out:
+                out.append(found)
+        if len(out) >= MAX_REFUSALS:
+            break
+    return out
+
+
 # pip 10 to 20 failing to download a requirement given as a file's address
 # (src/pip/_internal/operations/prepare.py: "Could not install requirement %s because of error
 # %s", the HTTPError's "404 Client Error: Not Found for url: URL"): the file's name says the

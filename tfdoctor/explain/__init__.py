@@ -52,6 +52,7 @@ from tfdoctor.evidence.devices import (
     container_hostname,
     container_run_without_gpu,
     container_shown,
+    gpus_listed,
     read_device_listings,
     unix_prompt,
     visible_devices_set,
@@ -106,6 +107,7 @@ from tfdoctor.evidence.pip import (
     read_refusals,
     read_source_builds,
     read_unmatched,
+    read_wheel_files_installed,
     read_wheel_refusal,
     read_wheel_refusals,
     requested_version,
@@ -254,6 +256,8 @@ class Evidence:
     refusals: list[PipRefusal] = dataclasses.field(default_factory=list)
     #: Wheel files pip refused for this interpreter or platform.
     wheel_refusals: list[WheelRefusal] = dataclasses.field(default_factory=list)
+    #: Platform wheels pip installed from a file the command named: (file, dist, version).
+    wheel_files: list[tuple[str, str, str]] = dataclasses.field(default_factory=list)
     #: The platform tag of the first tag `pip debug` lists: the interpreter's own.
     tags_platform: Optional[str] = None
     #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
@@ -459,6 +463,14 @@ def _read_builds(evidence: Evidence, text: str) -> None:
         evidence.collected.extend(read_collected(text)[: MAX_COLLECTED - len(evidence.collected)])
 
 
+def _read_wheels(evidence: Evidence, text: str) -> None:
+    """The wheel files of one block: those pip refused, those it installed from a file."""
+    if len(evidence.wheel_refusals) < MAX_REFUSALS:
+        evidence.wheel_refusals.extend(read_wheel_refusals(text))
+    if len(evidence.wheel_files) < MAX_REFUSALS:
+        evidence.wheel_files.extend(read_wheel_files_installed(text))
+
+
 def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
     companions' words, versions a session echoed, devices, WSL and the shell's prompt.
@@ -471,8 +483,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
             evidence.listed.setdefault(dist, version)
     if len(evidence.refusals) < MAX_REFUSALS:
         evidence.refusals.extend(read_refusals((text,)))
-    if len(evidence.wheel_refusals) < MAX_REFUSALS:
-        evidence.wheel_refusals.extend(read_wheel_refusals(text))
+    _read_wheels(evidence, text)
     evidence.tags_platform = evidence.tags_platform or read_first_platform(text)
     evidence.machine = evidence.machine or read_machine(text)
     if evidence.python_shown is None:
@@ -1045,13 +1056,16 @@ class Revealed(Record):
     #: output), in order (:class:`tfdoctor.evidence.tflog.LibraryFileShown`).
     library_files: tuple[str, ...] = ()
     #: A CUDA library of one release that did not load while the loader's printed path held
-    #: a toolkit of another major: (the toolkit's release, its directory, the file asked for,
-    #: the release the file implies).
-    other_toolkit: Optional[tuple[str, str, str, str]] = None
+    #: a toolkit of another major, or the log shows one installed (nvcc, version.txt): (the
+    #: toolkit's release, its directory or the line that shows it, the file asked for, the
+    #: release the file implies, whether it is the loader's path).
+    other_toolkit: Optional[tuple[str, str, str, str, bool]] = None
     #: What pip said it could see for this interpreter and platform.
     pip_refusals: tuple[PipRefusal, ...] = ()
     #: Wheel files pip refused, with their tags (the file its message or command named).
     wheel_refusals: tuple[WheelRefusal, ...] = ()
+    #: Platform wheels pip installed from a file the command line named: (file, dist, version).
+    wheel_files: tuple[tuple[str, str, str], ...] = ()
     #: The interpreter's platform tag, as `pip debug` lists it first (``win32``).
     tags_platform: Optional[str] = None
     #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
@@ -1075,6 +1089,9 @@ class Revealed(Record):
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
     no_gpu_host: bool = False
+    #: TensorFlow itself listed a GPU: a device created (gpu_device.cc's "Created device"), or
+    #: a device query answering with one or more GPUs (observed, not inferred).
+    gpu_listed: bool = False
     #: The CUDA libraries that did not load are only those a 2.1+ build looks for at every
     #: start, and nothing in the log shows or wants a GPU (:mod:`tfdoctor.explain.cpu_machine`).
     cuda_probe_only: bool = False
@@ -1524,6 +1541,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         pip_refusals=tuple(evidence.refusals),
         wheel_refusals=tuple(evidence.wheel_refusals),
+        wheel_files=tuple(dict.fromkeys(evidence.wheel_files)),
         tags_platform=evidence.tags_platform,
         machine=evidence.machine,
         op_loader=op_loader_in(evidence.first_text),
@@ -1539,6 +1557,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         container_hostname=container_hostname(evidence.first_text),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
+        gpu_listed="created-gpu-device" in evidence.hits
+        or (gpus_listed([x for _, x in evidence.devices]) or 0) > 0,
         cuda_probe_only=_cuda_probe_only(evidence, lines, image_line is not None),
         installed_quietly=not evidence.tracebacks
         and any(_INSTALLED in t for t in (evidence.first_text, *lines)),
@@ -1628,17 +1648,43 @@ def _cuda_wheels(evidence: Evidence) -> Optional[str]:
     return major
 
 
-def _other_toolkit(evidence: Evidence) -> Optional[tuple[str, str, str, str]]:
+#: The evidence signatures that show the CUDA toolkit installed: nvcc's banner, version.txt,
+#: the toolkit's directory named for its release.
+_TOOLKIT_SHOWN = (
+    "nvcc-release-shown",
+    "cuda-version-file-shown",
+    "cuda-toolkit-dir-shown",
+    "cuda-toolkit-linux-dir-shown",
+)
+
+
+def _other_toolkit(evidence: Evidence) -> Optional[tuple[str, str, str, str, bool]]:
     """A CUDA file of one major release that did not load, where the search path TensorFlow
-    printed holds a toolkit of another (libcudart.so.11.0 asked, /usr/local/cuda-12.1 there)."""
-    for _, event in evidence.logged(tflog.LibraryNotLoaded):
+    printed holds a toolkit of another (libcudart.so.11.0 asked, /usr/local/cuda-12.1 there),
+    else where the log shows one toolkit release installed, of another major (nvcc's
+    "release 12.1"): the toolkit the user has, which a TensorFlow of its own CUDA would use."""
+    failed = [event for _, event in evidence.logged(tflog.LibraryNotLoaded)]
+    for event in failed:
         found, asked = event.path_cuda, event.cuda
         if (
             found is not None
             and asked is not None
             and version_key(found[0])[:1] != version_key(asked)[:1]
         ):
-            return found[0], found[1], event.soname, asked
+            return found[0], found[1], event.soname, asked, True
+    shown = [
+        (groups["toolkit_cuda"], line)
+        for sid in _TOOLKIT_SHOWN
+        if sid in evidence.hits
+        for groups, (_, line) in zip(evidence.hits[sid].groups, evidence.hits[sid].citations)
+        if groups.get("toolkit_cuda")
+    ]
+    if len({release for release, _ in shown}) != 1:
+        return None  # none shown, or several toolkits: which one serves is not known
+    release, line = shown[0]
+    for event in failed:
+        if event.cuda is not None and not causes.gpu.toolkit_serves(release, event.cuda):
+            return release, line.strip(), event.soname, event.cuda, False
     return None
 
 
@@ -1923,6 +1969,25 @@ def _custom_op_unresolved(
     )
 
 
+def _missing_left_open(
+    findings: Mapping[str, Finding], m: Machine, r: Revealed, other: causes.CauseId
+) -> bool:
+    """Whether ``cuda-libs-missing`` is a warning or above that nothing decided (the machine's
+    facts, the loader's own search; another toolkit, pip's CUDA wheels or a copy shown in the
+    log), and the ``other`` candidate is not read yet."""
+    missing = findings.get(f"explain.{causes.gpu.CUDA_LIBS_MISSING}")
+    return not (
+        missing is None
+        or missing.cause != causes.gpu.CUDA_LIBS_MISSING
+        or missing.severity.rank < Severity.WARNING.rank
+        or f"explain.{other}" in findings
+        or m.facts.cuda_libs is not None
+        or r.other_toolkit is not None
+        or r.cuda_wheels is not None
+        or r.library_files
+    )
+
+
 def _other_library_candidate(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
@@ -1935,17 +2000,7 @@ def _other_library_candidate(
     path line. None where the machine's facts (the loader's own search) or the log decide: a
     copy shown, another toolkit's, pip's CUDA wheels, two releases mixed, or the off-path
     reading already given."""
-    missing = findings.get(f"explain.{causes.gpu.CUDA_LIBS_MISSING}")
-    if (
-        missing is None
-        or missing.cause != causes.gpu.CUDA_LIBS_MISSING
-        or missing.severity.rank < Severity.WARNING.rank
-        or f"explain.{causes.gpu.CUDA_LIBS_OFF_PATH}" in findings
-        or m.facts.cuda_libs is not None
-        or r.other_toolkit is not None
-        or r.cuda_wheels is not None
-        or r.library_files
-    ):
+    if not _missing_left_open(findings, m, r, causes.gpu.CUDA_LIBS_OFF_PATH):
         return None
     hits = by_cause.get(causes.gpu.CUDA_LIBS_MISSING, ())
     if not hits or _mixed_release(hits) is not None:
@@ -1964,6 +2019,33 @@ def _other_library_candidate(
         "the log does not show whether a copy is on the disk. The search below tells the two "
         "candidates apart: no copy found is the missing cause above; a copy found is this one.",
         causes.gpu.off_path_candidate_fix(m, names),
+    )
+
+
+def _cudnn_major_candidate(
+    findings: Mapping[str, Finding], m: Machine, r: Revealed
+) -> Optional[Finding]:
+    """A further candidate where TensorFlow skipped the GPU (gpu_device.cc's "Cannot dlopen
+    some GPU libraries") and the log names no library it could not load (the loader's lines
+    cut or not pasted): a cuDNN of another major than the build loads, the library installed
+    apart from CUDA's toolkit and the one whose major changes between lines. None where a
+    library is named, the facts (the loader's own search) decide, or pip's CUDA wheels or
+    another toolkit are shown."""
+    if (
+        not _missing_left_open(findings, m, r, causes.gpu.CUDNN_VERSION_MISMATCH)
+        or m.unloaded_files
+        or not m.tf_logged(tflog.GpuRegistrationSkipped)
+    ):
+        return None
+    return causes.finding(
+        f"explain.{causes.gpu.CUDNN_VERSION_MISMATCH}",
+        Severity.WARNING,
+        causes.gpu.CUDNN_VERSION_MISMATCH,
+        "Or: a cuDNN of another major than the build loads (the other candidate)",
+        "TensorFlow's summary says some GPU libraries did not load, and the log does not show "
+        "the loader's lines that name them: the CUDA libraries (the candidates above) or a "
+        "cuDNN of another major, which TensorFlow refuses by its file name alike.",
+        causes.gpu.cudnn_major_candidate_fix(m),
     )
 
 
@@ -4126,8 +4208,12 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
             return causes.software.COMPANION_MISMATCH, causes.software.companion_build_fix(
                 m, built_on_tf, symbol, r.tf_version
             )
+        # A library no installed package owns, beside one wheel the log shows installed from
+        # a file (built elsewhere, not chosen by pip for this system): that wheel's native code
+        # may link what this system's libraries do not define.
+        wheel = r.wheel_files[0] if top is None and len(r.wheel_files) == 1 else None
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.undefined_symbol_fix(
-            library, symbol, _package_named(top), _group(hits, "required")
+            library, symbol, _package_named(top), _group(hits, "required"), wheel
         )
     if any(h.signature.id == "dotnet-tensorflow-dll-not-found" for h in hits):
         return (
@@ -6286,8 +6372,9 @@ def _quiet_reading(
 ) -> tuple[Severity, list[str]]:
     """The severity of a cause whose lines the log shows in a run that went on, and the
     sentences that say why: TensorFlow looking for CUDA on a machine that shows and wants no
-    GPU (:mod:`tfdoctor.explain.cpu_machine`), Colab's request to restart after an install
-    with nothing failing after it. Other findings keep ``severity``."""
+    GPU (:mod:`tfdoctor.explain.cpu_machine`), libcuda not loading where TensorFlow lists a
+    GPU, Colab's request to restart after an install with nothing failing after it. Other
+    findings keep ``severity``."""
     notes: list[str] = []
     if final in _PROBED_CAUSES and r.cuda_probe_only and not gpu:
         # The runtime (and libcuda) a 2.1+ build looks for at every start, on a machine that
@@ -6306,6 +6393,15 @@ def _quiet_reading(
                 "(TensorFlow runs on the CPU; TF_CPP_MIN_LOG_LEVEL=2 hides it); on a machine "
                 "meant to use one, the fix below is what makes TensorFlow see it."
             )
+    if final == causes.gpu.DRIVER_NOT_LOADED and r.gpu_listed:
+        # TensorFlow listing a GPU needs the driver's libcuda loaded and answering in that
+        # process (the CUDA platform enumerates devices through it): what it observed beats
+        # the reading of a libcuda that did not load (another process, a retry, a probe).
+        severity = Severity.INFO
+        notes.append(
+            "TensorFlow lists a GPU in this log, which it does only with the driver's libcuda "
+            "loaded: the driver answered where it listed it; the fix is for a run that lists none."
+        )
     if (
         final == causes.notebook.KERNEL_RESTART_NEEDED
         and r.installed_quietly
@@ -6689,6 +6785,7 @@ def explain(
         _project_python_range(evidence),
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
+        _cudnn_major_candidate(findings, machine, revealed),
         _cpu_candidate(findings, by_cause, machine, revealed, evidence.first_text),
         _binding_word_size_candidate(findings, by_cause),
         _jvm_candidate(findings, by_cause, revealed),

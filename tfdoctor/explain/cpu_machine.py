@@ -40,19 +40,25 @@ _FIRST_TF = (2, 1)
 
 #: Words of a log that shows or wants a GPU: nvidia-smi, a container's GPU flags, NVIDIA's
 #: product names, the device a session asks for or lists (``/device:GPU:0``, ``/gpu:0``,
-#: ``list_physical_devices``, ``is_gpu_available``, ``Num GPUs Available``), a GPU package or
-#: extra (tensorflow-gpu, ``tensorflow[and-cuda]``), a CUDA toolkit installed (nvcc,
-#: cudatoolkit), TensorFlow having found a device (``Found device 0``, ``Adding visible gpu
-#: devices``, ``Cannot dlopen some GPU libraries``: looked for only with a GPU found), a
-#: program asked to use or require one (``use_gpu``, ``--require-gpu``). Each alternative is a
-#: literal or one bounded class: linear.
+#: ``list_physical_devices``, ``list_logical_devices``, ``gpu_device_name``,
+#: ``is_gpu_available``, ``Num GPUs Available``), a GPU's memory configured
+#: (``set_memory_growth``: tf.config's call for a physical GPU), a GPU package or extra
+#: (tensorflow-gpu, ``tensorflow[and-cuda]``), a CUDA toolkit installed (nvcc, cudatoolkit, the
+#: toolkit's version.txt: ``CUDA Version 10.1.243``),
+#: TensorFlow having found a device (``Found device 0``, ``Adding visible gpu devices``,
+#: ``Cannot dlopen some GPU libraries`` and the ``Skipping registering GPU devices`` that
+#: follows it in gpu_device.cc: looked for only with a GPU found), a program asked to use or
+#: require one (``use_gpu``, ``--require-gpu``). Each alternative is a literal or one bounded
+#: class: linear.
 _GPU_WANTED = re.compile(
     r"NVIDIA-SMI|nvidia-smi|--gpus\b|nvidia-docker|NVIDIA_VISIBLE_DEVICES|CUDA_VISIBLE_DEVICES"
     r"|GeForce|Quadro|Tesla|\bTITAN\b|\bRTX\b|\bGTX\b"
-    r"|device:GPU|/gpu:\d|list_physical_devices|list_local_devices|is_gpu_available"
+    r"|device:GPU|/gpu:\d|list_physical_devices|list_logical_devices|list_local_devices"
+    r"|gpu_device_name|is_gpu_available|set_memory_growth"
     r"|is_built_with_cuda|Num GPUs|tensorflow[-_]gpu|and-cuda|\bnvcc\b|Cuda compilation tools"
-    r"|cudatoolkit|cuda-toolkit|Found device \d|Adding visible gpu devices"
-    r"|Cannot dlopen some GPU|(?:use|require|enable)[-_]gpu|--gpu\b|gpu=True",
+    r"|cudatoolkit|cuda-toolkit|CUDA Version \d|Found device \d|Adding visible gpu devices"
+    r"|Cannot dlopen some GPU|Skipping registering GPU devices"
+    r"|(?:use|require|enable)[-_]gpu|--gpu\b|gpu=True",
     re.IGNORECASE,
 )
 
