@@ -118,6 +118,48 @@ def test_other_bare_import_refusals_are_not_the_merge_rule(text: str) -> None:
         assert "keras==2.1.6" not in fix_text(finding)
 
 
+# --- keras.applications' private helper, moved to keras_applications in Keras 2.2.1 ---------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "ImportError: cannot import name '_obtain_input_shape' from "
+            "'keras.applications.imagenet_utils' "
+            "(/usr/lib/python3.7/site-packages/keras/applications/imagenet_utils.py)",
+            id="python37-words",
+        ),
+        pytest.param(
+            _traceback(
+                "ImportError: cannot import name _obtain_input_shape",
+                "from keras.applications.imagenet_utils import _obtain_input_shape",
+            ),
+            id="python2-words-with-the-statement",
+        ),
+        pytest.param("ImportError: cannot import name '_obtain_input_shape'\n", id="bare"),
+    ],
+)
+def test_obtain_input_shape_from_keras_applications_moved_to_keras_applications(
+    text: str,
+) -> None:
+    found = [f for f in explained(text).findings if f.cause == "api-removed"]
+    assert found, [f.id for f in explained(text).findings]
+    fix = fix_text(found[0])
+    assert "from keras_applications.imagenet_utils import _obtain_input_shape" in fix
+    assert 'pip install "keras==2.2.0"' in fix
+
+
+def test_obtain_input_shape_asked_of_another_module_is_not_the_keras_rule() -> None:
+    # A model zoo's own helper of the same name: no Keras release is in question.
+    text = _traceback(
+        "ImportError: cannot import name _obtain_input_shape",
+        "from zoo.utils import _obtain_input_shape",
+    )
+    for finding in explained(text).findings:
+        assert "keras_applications" not in fix_text(finding)
+
+
 # --- arguments TensorFlow 1.5 renamed -------------------------------------------------------
 
 

@@ -330,15 +330,21 @@ def _keras_alias(
 
 def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[str, Verdict]]:
     private = attr.startswith("_") and not attr.startswith("__")
-    if private and (module == "keras" or module.startswith("keras.")):
-        # Keras' private trees (keras.api._v2, the one TensorFlow 2.6-2.15 load tf.keras
-        # from; keras._tf_keras) are no API a listing holds: which Keras is installed says
-        # why one is missing (the signatures' keras-api-v2-missing), not a rule.
-        return None
     base = public_name(module)
     if base is None:
         return None
     name = f"{base}.{attr}"
+    if (
+        private
+        and (module == "keras" or module.startswith("keras."))
+        and not any(name in r.api for r in knowledge.rules.rules)
+    ):
+        # Keras' private trees (keras.api._v2, the one TensorFlow 2.6-2.15 load tf.keras
+        # from; keras._tf_keras) are no API a listing holds: which Keras is installed says
+        # why one is missing (the signatures' keras-api-v2-missing), not a rule. A private
+        # helper a rule names itself (keras.applications.imagenet_utils._obtain_input_shape)
+        # is that rule's.
+        return None
     # scan's verdict, a TensorFlow 1 name's tf.compat.v1 home included (scan's _tf1_name).
     verdict = knowledge.name(name)
     return (name, verdict) if verdict is not None else None
