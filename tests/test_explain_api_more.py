@@ -118,46 +118,102 @@ def test_other_bare_import_refusals_are_not_the_merge_rule(text: str) -> None:
         assert "keras==2.1.6" not in fix_text(finding)
 
 
-# --- keras.applications' private helper, moved to keras_applications in Keras 2.2.1 ---------
+# --- keras.applications' helpers, gone when Keras 2.2 moved them to keras_applications ------
+
+_OBTAIN = "from keras_applications.imagenet_utils import _obtain_input_shape"
+_MOBILENET = ("from keras.layers import DepthwiseConv2D", "ReLU(6.)", "keras==2.1.6")
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "words"),
     [
         pytest.param(
             "ImportError: cannot import name '_obtain_input_shape' from "
             "'keras.applications.imagenet_utils' "
             "(/usr/lib/python3.7/site-packages/keras/applications/imagenet_utils.py)",
-            id="python37-words",
+            (_OBTAIN, "keras==2.2.0"),
+            id="obtain-input-shape-python37-words",
         ),
         pytest.param(
             _traceback(
                 "ImportError: cannot import name _obtain_input_shape",
                 "from keras.applications.imagenet_utils import _obtain_input_shape",
             ),
-            id="python2-words-with-the-statement",
+            (_OBTAIN, "keras==2.2.0"),
+            id="obtain-input-shape-python2-words",
         ),
-        pytest.param("ImportError: cannot import name '_obtain_input_shape'\n", id="bare"),
+        pytest.param(
+            "ImportError: cannot import name 'relu6' from 'keras.applications.mobilenet' "
+            "(/usr/lib/python3.6/site-packages/keras/applications/mobilenet.py)",
+            _MOBILENET,
+            id="mobilenet-relu6",
+        ),
+        pytest.param(
+            _traceback(
+                "AttributeError: module 'keras.applications.mobilenet' has no attribute 'relu6'",
+                "model = load_model('net.h5', custom_objects={'relu6': mobilenet.relu6})",
+            ),
+            _MOBILENET,
+            id="mobilenet-custom-objects",
+        ),
+        pytest.param(
+            _traceback(
+                "ImportError: cannot import name DepthwiseConv2D",
+                "from keras.applications.mobilenet import DepthwiseConv2D",
+            ),
+            _MOBILENET,
+            id="mobilenet-depthwise-python2-words",
+        ),
     ],
 )
-def test_obtain_input_shape_from_keras_applications_moved_to_keras_applications(
-    text: str,
-) -> None:
-    found = [f for f in explained(text).findings if f.cause == "api-removed"]
-    assert found, [f.id for f in explained(text).findings]
-    fix = fix_text(found[0])
-    assert "from keras_applications.imagenet_utils import _obtain_input_shape" in fix
-    assert 'pip install "keras==2.2.0"' in fix
+def test_keras_applications_helpers_name_their_new_homes(text: str, words: tuple[str, ...]) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert all(word in fix for word in words), fix
 
 
-def test_obtain_input_shape_asked_of_another_module_is_not_the_keras_rule() -> None:
-    # A model zoo's own helper of the same name: no Keras release is in question.
-    text = _traceback(
-        "ImportError: cannot import name _obtain_input_shape",
-        "from zoo.utils import _obtain_input_shape",
-    )
+def test_a_bare_refusal_of_obtain_input_shape_is_its_rule_as_a_warning() -> None:
+    # A private name with an underscore, pasted alone: only one rule's import fails for it.
+    text = "ImportError: cannot import name '_obtain_input_shape'\n"
+    (found,) = [f for f in explained(text).findings if f.cause == "api-removed"]
+    assert found.severity.value == "warning"
+    assert _OBTAIN in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    ("statement", "word"),
+    [
+        # A model zoo's own helpers of the same names: no Keras release is in question.
+        pytest.param(
+            "from zoo.utils import _obtain_input_shape", "keras_applications", id="obtain"
+        ),
+        pytest.param("from mynet.layers import relu6", "keras==2.1.6", id="relu6"),
+    ],
+)
+def test_helpers_asked_of_another_module_are_not_the_keras_rules(statement: str, word: str) -> None:
+    name = statement.rsplit(" ", 1)[-1]
+    text = _traceback(f"ImportError: cannot import name {name}", statement)
     for finding in explained(text).findings:
-        assert "keras_applications" not in fix_text(finding)
+        assert word not in fix_text(finding)
+
+
+# --- multi-backend Keras' session functions, gone from Keras 2.4 on ------------------------
+
+
+@pytest.mark.parametrize("func", ["get_session", "set_session"])
+def test_keras_backend_session_functions_are_tensorflow_1_api_with_the_compat_stop_gap(
+    func: str,
+) -> None:
+    text = _traceback(
+        f"AttributeError: module 'keras.backend' has no attribute '{func}'",
+        f"sess = K.{func}()" if func == "get_session" else "K.set_session(sess)",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-moved-to-compat-v1"
+    fix = fix_text(top)
+    assert "tf.compat.v1.keras.backend.get_session()" in fix
+    assert "Keras 2.3.1" in fix
 
 
 # --- arguments TensorFlow 1.5 renamed -------------------------------------------------------

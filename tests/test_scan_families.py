@@ -208,6 +208,24 @@ def test_saving_to_h5_still_works_in_keras3_and_is_a_note(tmp_path: Path) -> Non
             ("model.export('dir')", "tf.saved_model.save(model, 'dir')"),
             id="export-saved-model",
         ),
+        pytest.param(
+            "from keras.applications.imagenet_utils import _obtain_input_shape\n",
+            "keras221-obtain-input-shape",
+            ("from keras_applications.imagenet_utils import _obtain_input_shape",),
+            id="obtain-input-shape",
+        ),
+        pytest.param(
+            "from keras.applications.mobilenet import relu6, DepthwiseConv2D\n",
+            "keras220-mobilenet-relu6",
+            ("from keras.layers import DepthwiseConv2D", "ReLU(6.)"),
+            id="mobilenet-relu6",
+        ),
+        pytest.param(
+            "import keras\nsess = keras.backend.get_session()\n",
+            "keras-backend-get-session",
+            ("tf.compat.v1.keras.backend.get_session()",),
+            id="keras-get-session",
+        ),
     ],
 )
 def test_a_removed_name_gets_its_replacement(
