@@ -46,6 +46,7 @@ from tfdoctor.matrix import version_key
 from tfdoctor.scan import Verdict
 from tfdoctor.scan.api import (
     LAST_KERAS2,
+    MOST_HOMES,
     bundled_lines,
     keras2_homes,
     keras2_module_exports,
@@ -386,15 +387,20 @@ def _module_imported(
         if knowledge.name(base) is None:
             return name, verdict  # Keras 3 has the module too: the verdict on the name stands
         attr = name.rsplit(".", 1)[-1]
+        homes = sorted({n for names in keras2_homes(attr).values() for n in names})
+        where = (
+            f"Keras 2's public API exports it as {' or '.join(homes)}: import it from there"
+            if 0 < len(homes) <= MOST_HOMES
+            else "import it from the public module that exports it in this release "
+            "(keras.layers for layers, keras.models for models, keras.utils for utilities)"
+        )
         return name, dataclasses.replace(
             verdict,
             cause=causes.code.API_REMOVED,
             what=f"{module} imports in this Keras 2 but has no {attr}",
             fix=Fix(
-                f"The installed Keras 2 has {module} without {attr}: import it from the "
-                "public module that exports it in this release (keras.layers for layers, "
-                "keras.models for models, keras.utils for utilities), or install the Keras "
-                "release the code was written for.",
+                f"The installed Keras 2 has {module} without {attr}: {where}, or install the "
+                "Keras release the code was written for.",
                 ('python -c "import keras; print(keras.__version__)"',),
             ),
             release="",
