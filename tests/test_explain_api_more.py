@@ -201,6 +201,25 @@ def test_helpers_asked_of_another_module_are_not_the_keras_rules(statement: str,
 # --- multi-backend Keras' session functions, gone from Keras 2.4 on ------------------------
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AttributeError: module 'keras.backend' has no attribute 'tensorflow_backend'\n",
+        _traceback(
+            "ModuleNotFoundError: No module named 'keras.backend.tensorflow_backend'",
+            "from keras.backend.tensorflow_backend import set_session",
+        ),
+    ],
+    ids=["attribute", "import-in-own-code"],
+)
+def test_multi_backend_keras_backend_modules_in_own_code_get_their_successors(text: str) -> None:
+    # The code's own import (no installed package's frame): port it, or pin multi-backend Keras.
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "tf.config.list_logical_devices('GPU')" in fix and "keras<2.4" in fix
+
+
 @pytest.mark.parametrize("func", ["get_session", "set_session"])
 def test_keras_backend_session_functions_are_tensorflow_1_api_with_the_compat_stop_gap(
     func: str,

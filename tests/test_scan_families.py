@@ -226,6 +226,12 @@ def test_saving_to_h5_still_works_in_keras3_and_is_a_note(tmp_path: Path) -> Non
             ("tf.compat.v1.keras.backend.get_session()",),
             id="keras-get-session",
         ),
+        pytest.param(
+            "from keras.backend import tensorflow_backend as tfb\n",
+            "keras-multi-backend-modules",
+            ("tf.config.list_logical_devices('GPU')",),
+            id="keras-tensorflow-backend",
+        ),
     ],
 )
 def test_a_removed_name_gets_its_replacement(

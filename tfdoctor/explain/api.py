@@ -1133,13 +1133,10 @@ def _tf_keras_copy_missing(verdict: Verdict, m: Machine, tf_version: Optional[st
 _LISTING_KEYS = frozenset({causes.code.API_REMOVED, causes.code.KERAS3_BEHAVIOUR_CHANGE})
 
 
-#: Modules only multi-backend Keras had (2.3.1 and before: its per-backend modules, which
-#: Keras 2.4, a wrapper of tf.keras, dropped; https://github.com/keras-team/keras/releases/tag/2.4.0).
-_MULTI_BACKEND_ONLY = (
-    "keras.backend.tensorflow_backend",
-    "keras.backend.theano_backend",
-    "keras.backend.cntk_backend",
-)
+#: scan's rule of the modules only multi-backend Keras had (2.3.1 and before: its per-backend
+#: modules, which Keras 2.4, a wrapper of tf.keras, dropped): asked by an installed package,
+#: that package needs that Keras.
+_MULTI_BACKEND_RULE = "keras-multi-backend-modules"
 
 
 #: Keras 2's internal modules at their place before 2.13 moved them under keras/src/
@@ -1170,7 +1167,8 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
     and the installed Keras lacks, where no rule gives it a Keras 3 idiom: Keras moved its
     internals under keras.src in 2.13 and Keras 3 dropped Keras 2's, so that package's
     release predates the installed Keras. Its user fixes the package, not the code."""
-    if verdict.key not in _LISTING_KEYS or not name.startswith("keras."):
+    multi_backend = verdict.key == _MULTI_BACKEND_RULE
+    if (verdict.key not in _LISTING_KEYS and not multi_backend) or not name.startswith("keras."):
         return verdict  # a rule's own idiom for the name, or not Keras
     if verdict.cause not in (causes.code.API_REMOVED, causes.code.KERAS3_BEHAVIOUR_CHANGE):
         return verdict
@@ -1195,7 +1193,7 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
         else "its own frame raised"
     )
     said = f"{dist} (an installed package; {raised}) imports {name}, which "
-    if any(name == b or name.startswith(b + ".") for b in _MULTI_BACKEND_ONLY):
+    if multi_backend:
         # A module only multi-backend Keras had (2.3.1 and before): the package needs that
         # Keras, which its own release cannot change; Keras is what to pin.
         key, cause = "package-needs-multi-backend-keras", causes.software.KERAS_VERSION
