@@ -353,6 +353,10 @@ def test_what_a_name_holds_decides(tmp_path: Path, body: str, rule: str) -> None
         pytest.param(
             "dense = keras.layers.Dense(3)\nprint(dense.output.shape)\n", id="output-shape-idiom"
         ),
+        # TensorFlow's tensors keep get_shape(); only a message naming KerasTensor is Keras 3's.
+        pytest.param(
+            "tensor = tf.zeros([3])\nprint(tensor.get_shape().as_list())\n", id="tensor-get-shape"
+        ),
     ],
 )
 def test_what_a_name_holds_keeps_other_objects_quiet(tmp_path: Path, body: str) -> None:
