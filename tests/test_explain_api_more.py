@@ -1,7 +1,8 @@
 """TensorFlow and Keras names and arguments of another era, read with scan's knowledge: Keras
-1's Merge layer (in code and in a saved model), the arguments TensorFlow 1.5 renamed to
-NumPy's names (``keepdims``, softmax's ``axis``) refused by an older TensorFlow, and
-TensorFlow 0.x's argument order of tf.split and tf.concat."""
+1's Merge layer (in code and in a saved model), Keras names that moved (keras.applications'
+helpers, Keras 1's names, multi-backend Keras' backend modules and session functions), the
+arguments TensorFlow 1.5 renamed to NumPy's names (``keepdims``, softmax's ``axis``) refused
+by an older TensorFlow, and TensorFlow 0.x's argument order of tf.split and tf.concat."""
 
 from __future__ import annotations
 
@@ -118,7 +119,7 @@ def test_other_bare_import_refusals_are_not_the_merge_rule(text: str) -> None:
         assert "keras==2.1.6" not in fix_text(finding)
 
 
-# --- keras.applications' helpers, gone when Keras 2.2 moved them to keras_applications ------
+# --- Keras names that moved: keras.applications' helpers (keras_applications), Keras 1's ---
 
 _OBTAIN = "from keras_applications.imagenet_utils import _obtain_input_shape"
 _MOBILENET = ("from keras.layers import DepthwiseConv2D", "ReLU(6.)", "keras==2.1.6")
@@ -164,9 +165,21 @@ _MOBILENET = ("from keras.layers import DepthwiseConv2D", "ReLU(6.)", "keras==2.
             _MOBILENET,
             id="mobilenet-depthwise-python2-words",
         ),
+        # Keras 1's names that Keras 2 renamed.
+        pytest.param(
+            "ModuleNotFoundError: No module named 'keras.utils.visualize_util'\n",
+            ("from keras.utils import plot_model",),
+            id="keras1-visualize-util",
+        ),
+        pytest.param(
+            "ImportError: cannot import name 'Deconvolution2D' from 'keras.layers' "
+            "(/usr/lib/python3.8/site-packages/keras/layers/__init__.py)\n",
+            ("keras.layers.Conv2DTranspose",),
+            id="deconvolution2d",
+        ),
     ],
 )
-def test_keras_applications_helpers_name_their_new_homes(text: str, words: tuple[str, ...]) -> None:
+def test_keras_names_that_moved_name_their_new_homes(text: str, words: tuple[str, ...]) -> None:
     top = top_error(explained(text))
     assert top.cause == "api-removed"
     fix = fix_text(top)

@@ -232,6 +232,18 @@ def test_saving_to_h5_still_works_in_keras3_and_is_a_note(tmp_path: Path) -> Non
             ("tf.config.list_logical_devices('GPU')",),
             id="keras-tensorflow-backend",
         ),
+        pytest.param(
+            "from keras.utils.visualize_util import plot\n",
+            "keras1-visualize-util",
+            ("from keras.utils import plot_model",),
+            id="keras1-visualize-util",
+        ),
+        pytest.param(
+            "from keras.layers import Deconvolution2D\n",
+            "keras-deconvolution-aliases",
+            ("keras.layers.Conv2DTranspose",),
+            id="keras-deconvolution2d",
+        ),
     ],
 )
 def test_a_removed_name_gets_its_replacement(
