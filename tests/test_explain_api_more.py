@@ -172,6 +172,11 @@ _MOBILENET = ("from keras.layers import DepthwiseConv2D", "ReLU(6.)", "keras==2.
             id="keras1-visualize-util",
         ),
         pytest.param(
+            "ModuleNotFoundError: No module named 'keras.objectives'\n",
+            ("from keras.losses import",),
+            id="keras1-objectives",
+        ),
+        pytest.param(
             "ImportError: cannot import name 'Deconvolution2D' from 'keras.layers' "
             "(/usr/lib/python3.8/site-packages/keras/layers/__init__.py)\n",
             ("keras.layers.Conv2DTranspose",),
