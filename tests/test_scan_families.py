@@ -265,6 +265,15 @@ def test_scikeras_is_what_to_install(tmp_path: Path) -> None:
     assert found.fix is not None and "pip install scikeras" in found.fix.commands
 
 
+def test_a_name_no_listing_has_is_fixed_with_where_keras_exports_it_now(tmp_path: Path) -> None:
+    # keras.engine.topology is multi-backend Keras' own module (no listing has it); Keras 3 and
+    # Keras 2 export the function from keras.utils. A common word keeps the generic fix.
+    (moved,) = findings(tmp_path, "from keras.engine.topology import get_source_inputs\n")
+    assert moved.fix is not None and "as keras.utils.get_source_inputs" in moved.fix.text
+    (common,) = findings(tmp_path, "from keras.engine.topology import get\n")
+    assert common.fix is not None and "Check the name" in common.fix.text
+
+
 # --- what a name holds --------------------------------------------------------------------
 
 
