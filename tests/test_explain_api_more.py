@@ -1,6 +1,6 @@
 """TensorFlow and Keras names and arguments of another era, read with scan's knowledge: Keras
 1's Merge layer (in code and in a saved model), Keras names that moved (keras.applications'
-helpers, Keras 1's names, multi-backend Keras' backend modules and session functions), the
+helpers, Keras 1's names, multi-backend Keras' backend modules and tf.Session functions), the
 arguments TensorFlow 1.5 renamed to NumPy's names (``keepdims``, softmax's ``axis``) refused
 by an older TensorFlow, and TensorFlow 0.x's argument order of tf.split and tf.concat."""
 
@@ -216,7 +216,7 @@ def test_helpers_asked_of_another_module_are_not_the_keras_rules(statement: str,
         assert word not in fix_text(finding)
 
 
-# --- multi-backend Keras' session functions, gone from Keras 2.4 on ------------------------
+# --- multi-backend Keras' tf.Session functions, gone from Keras 2.4 on ---------------------
 
 
 @pytest.mark.parametrize(
@@ -239,7 +239,7 @@ def test_multi_backend_keras_backend_modules_in_own_code_get_their_successors(te
 
 
 @pytest.mark.parametrize("func", ["get_session", "set_session"])
-def test_keras_backend_session_functions_are_tensorflow_1_api_with_the_compat_stop_gap(
+def test_keras_backend_tf1_functions_are_tensorflow_1_api_with_the_compat_name(
     func: str,
 ) -> None:
     text = _traceback(

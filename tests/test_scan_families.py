@@ -222,9 +222,9 @@ def test_saving_to_h5_still_works_in_keras3_and_is_a_note(tmp_path: Path) -> Non
         ),
         pytest.param(
             "import keras\nsess = keras.backend.get_session()\n",
-            "keras-backend-get-session",
+            "keras-backend-tf1-graph-functions",
             ("tf.compat.v1.keras.backend.get_session()",),
-            id="keras-get-session",
+            id="keras-get-tf1-graph",
         ),
         pytest.param(
             "from keras.backend import tensorflow_backend as tfb\n",
