@@ -1,7 +1,8 @@
 """TensorFlow and Keras names and arguments of another era, read with scan's knowledge: Keras
-1's Merge layer (in code and in a saved model), the arguments TensorFlow 1.5 renamed to
-NumPy's names (``keepdims``, softmax's ``axis``) refused by an older TensorFlow, and
-TensorFlow 0.x's argument order of tf.split and tf.concat."""
+1's Merge layer (in code and in a saved model), Keras names that moved (keras.applications'
+helpers, Keras 1's names, multi-backend Keras' backend modules and tf.Session functions), the
+arguments TensorFlow 1.5 renamed to NumPy's names (``keepdims``, softmax's ``axis``) refused
+by an older TensorFlow, and TensorFlow 0.x's argument order of tf.split and tf.concat."""
 
 from __future__ import annotations
 
@@ -116,6 +117,140 @@ def test_a_bare_import_refusal_of_merge_alone_is_the_merge_rule_as_a_warning(quo
 def test_other_bare_import_refusals_are_not_the_merge_rule(text: str) -> None:
     for finding in explained(text).findings:
         assert "keras==2.1.6" not in fix_text(finding)
+
+
+# --- Keras names that moved: keras.applications' helpers (keras_applications), Keras 1's ---
+
+_OBTAIN = "from keras_applications.imagenet_utils import _obtain_input_shape"
+_MOBILENET = ("from keras.layers import DepthwiseConv2D", "ReLU(6.)", "keras==2.1.6")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        pytest.param(
+            "ImportError: cannot import name '_obtain_input_shape' from "
+            "'keras.applications.imagenet_utils' "
+            "(/usr/lib/python3.7/site-packages/keras/applications/imagenet_utils.py)",
+            (_OBTAIN, "keras==2.2.0"),
+            id="obtain-input-shape-python37-words",
+        ),
+        pytest.param(
+            _traceback(
+                "ImportError: cannot import name _obtain_input_shape",
+                "from keras.applications.imagenet_utils import _obtain_input_shape",
+            ),
+            (_OBTAIN, "keras==2.2.0"),
+            id="obtain-input-shape-python2-words",
+        ),
+        pytest.param(
+            "ImportError: cannot import name 'relu6' from 'keras.applications.mobilenet' "
+            "(/usr/lib/python3.6/site-packages/keras/applications/mobilenet.py)",
+            _MOBILENET,
+            id="mobilenet-relu6",
+        ),
+        pytest.param(
+            _traceback(
+                "AttributeError: module 'keras.applications.mobilenet' has no attribute 'relu6'",
+                "model = load_model('net.h5', custom_objects={'relu6': mobilenet.relu6})",
+            ),
+            _MOBILENET,
+            id="mobilenet-custom-objects",
+        ),
+        pytest.param(
+            _traceback(
+                "ImportError: cannot import name DepthwiseConv2D",
+                "from keras.applications.mobilenet import DepthwiseConv2D",
+            ),
+            _MOBILENET,
+            id="mobilenet-depthwise-python2-words",
+        ),
+        # Keras 1's names that Keras 2 renamed.
+        pytest.param(
+            "ModuleNotFoundError: No module named 'keras.utils.visualize_util'\n",
+            ("from keras.utils import plot_model",),
+            id="keras1-visualize-util",
+        ),
+        pytest.param(
+            "ModuleNotFoundError: No module named 'keras.objectives'\n",
+            ("from keras.losses import",),
+            id="keras1-objectives",
+        ),
+        pytest.param(
+            "ImportError: cannot import name 'Deconvolution2D' from 'keras.layers' "
+            "(/usr/lib/python3.8/site-packages/keras/layers/__init__.py)\n",
+            ("keras.layers.Conv2DTranspose",),
+            id="deconvolution2d",
+        ),
+    ],
+)
+def test_keras_names_that_moved_name_their_new_homes(text: str, words: tuple[str, ...]) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert all(word in fix for word in words), fix
+
+
+def test_a_bare_refusal_of_obtain_input_shape_is_its_rule_as_a_warning() -> None:
+    # A private name with an underscore, pasted alone: only one rule's import fails for it.
+    text = "ImportError: cannot import name '_obtain_input_shape'\n"
+    (found,) = [f for f in explained(text).findings if f.cause == "api-removed"]
+    assert found.severity.value == "warning"
+    assert _OBTAIN in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    ("statement", "word"),
+    [
+        # A model zoo's own helpers of the same names: no Keras release is in question.
+        pytest.param(
+            "from zoo.utils import _obtain_input_shape", "keras_applications", id="obtain"
+        ),
+        pytest.param("from mynet.layers import relu6", "keras==2.1.6", id="relu6"),
+    ],
+)
+def test_helpers_asked_of_another_module_are_not_the_keras_rules(statement: str, word: str) -> None:
+    name = statement.rsplit(" ", 1)[-1]
+    text = _traceback(f"ImportError: cannot import name {name}", statement)
+    for finding in explained(text).findings:
+        assert word not in fix_text(finding)
+
+
+# --- multi-backend Keras' tf.Session functions, gone from Keras 2.4 on ---------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AttributeError: module 'keras.backend' has no attribute 'tensorflow_backend'\n",
+        _traceback(
+            "ModuleNotFoundError: No module named 'keras.backend.tensorflow_backend'",
+            "from keras.backend.tensorflow_backend import set_session",
+        ),
+    ],
+    ids=["attribute", "import-in-own-code"],
+)
+def test_multi_backend_keras_backend_modules_in_own_code_get_their_successors(text: str) -> None:
+    # The code's own import (no installed package's frame): port it, or pin multi-backend Keras.
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "tf.config.list_logical_devices('GPU')" in fix and "keras<2.4" in fix
+
+
+@pytest.mark.parametrize("func", ["get_session", "set_session"])
+def test_keras_backend_tf1_functions_are_tensorflow_1_api_with_the_compat_name(
+    func: str,
+) -> None:
+    text = _traceback(
+        f"AttributeError: module 'keras.backend' has no attribute '{func}'",
+        f"sess = K.{func}()" if func == "get_session" else "K.set_session(sess)",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-moved-to-compat-v1"
+    fix = fix_text(top)
+    assert "tf.compat.v1.keras.backend.get_session()" in fix
+    assert "Keras 2.3.1" in fix
 
 
 # --- arguments TensorFlow 1.5 renamed -------------------------------------------------------

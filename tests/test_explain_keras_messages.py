@@ -326,6 +326,35 @@ def test_a_name_refused_by_a_keras2_module_that_imported_is_no_keras3() -> None:
     assert "keras3-behaviour-change" not in _causes(text)
 
 
+def _refused(module: str, attr: str) -> str:
+    """Python 3.7's words for a name a module that imported from its own file lacks."""
+    path = "/usr/lib/python3/dist-packages/" + module.replace(".", "/") + ".py"
+    return f"ImportError: cannot import name '{attr}' from '{module}' ({path})\n"
+
+
+# The fix names where Keras exports the name now: a Keras 2 module's from Keras 2's own
+# modules; multi-backend Keras' keras.engine.topology (in no listing) from the newest Keras.
+@pytest.mark.parametrize(
+    ("text", "home"),
+    [
+        (_refused("keras.engine", "InputSpec"), "it as keras.layers.InputSpec"),
+        (
+            _refused("keras.layers.normalization", "BatchNormalization"),
+            "it as keras.layers.BatchNormalization",
+        ),
+        (_refused("keras.utils.data_utils", "get_file"), "it as keras.utils.get_file"),
+        (
+            _refused("keras.engine.topology", "get_source_inputs"),
+            "`get_source_inputs` as keras.utils.get_source_inputs",
+        ),
+    ],
+)
+def test_a_moved_keras_name_is_fixed_with_its_public_home(text: str, home: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    assert f"exports {home}" in fix_text(top)
+
+
 def test_the_folder_keras2_left_behind_is_still_keras3() -> None:
     # No __init__.py: the namespace package an upgrade to Keras 3 leaves of keras/src/engine/.
     text = (

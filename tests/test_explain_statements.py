@@ -952,6 +952,25 @@ def test_a_tf_variable_method_missing_from_a_keras_3_variable_is_keras_3() -> No
     assert "variable.value" in fix_text(top)
 
 
+def test_get_shape_missing_from_a_keras_tensor_is_keras_3() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "model.py", line 20, in build\n'
+        "    n = int(x.get_shape()[-1])\n"
+        "AttributeError: 'KerasTensor' object has no attribute 'get_shape'\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "keras3-behaviour-change"
+    assert "x.shape" in fix_text(top)
+    # Another member no rule knows gone, or get_shape missing from another class: no reading.
+    for other in (
+        "'KerasTensor' object has no attribute 'op'",
+        "'Foo' object has no attribute 'get_shape'",
+    ):
+        causes = {x.cause for x in explained(f"AttributeError: {other}\n").findings}
+        assert "keras3-behaviour-change" not in causes
+
+
 def test_a_packages_own_name_missing_in_a_notebook_is_a_kernel_to_restart() -> None:
     log = (
         "ImportError                               Traceback (most recent call last)\n"

@@ -39,6 +39,10 @@ that print it and the source that prints it:
   (1.2.1's wheel: 1 to 7; 1.3.0's is rank-generic); printed by
   https://github.com/tensorflow/tensorflow/blob/0f3eff963dd0d4617ed3cb61271ddb4a7840d378/tensorflow/core/kernels/tile_ops.cc
   (later releases' rank-generic kernel says the same only for a dtype it does not tile).
+- `Failed to convert object of type <type 'list'> to Tensor. Contents: [Dimension(8), 1]` (static
+  shape values in a list given as an integer input): `tf-too-old-for-code`, a warning; before
+  1.4, whose tensor_util._FilterInt accepts Python ints only (1.4.0's wheel: also Dimension);
+  printed by https://github.com/tensorflow/tensorflow/blob/v1.3.0/tensorflow/python/framework/tensor_util.py.
 - `variable_scope() got an unexpected keyword argument 'values'` / `variable_scope() got multiple
   values for keyword argument 'reuse'` (code for the default_name and values signature):
   `tf-too-old-for-code`, a warning; 0.x before 0.11 (RELEASE.md, "Release 0.11.0": the new argument
@@ -772,6 +776,44 @@ def test_a_tile_kernel_limited_to_rank_5_is_an_older_tensorflow(line: str) -> No
 )
 def test_other_unhandled_tile_words_are_not_the_release(line: str) -> None:
     assert "tf-too-old-for-code" not in _causes(line + "\n")
+
+
+_NOT_CONVERTED = (
+    "TypeError: Failed to convert object of type <type 'list'> to Tensor. Contents: {}. "
+    "Consider casting elements to a supported type.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "contents",
+    ["[Dimension(16), Dimension(4), Dimension(4), 1]", "(-1, Dimension(128))"],
+    ids=["tile-multiples", "reshape-tuple"],
+)
+def test_static_sizes_refused_in_a_list_are_an_older_tensorflow(contents: str) -> None:
+    (found,) = [
+        x
+        for x in explained(_NOT_CONVERTED.format(contents)).findings
+        if x.cause == "tf-too-old-for-code"
+    ]
+    assert found.severity.value == "warning"
+    # 1.4's tensor_util._FilterInt accepts Dimension; a cast works on every release.
+    assert "from 1.4 on" in fix_text(found) and "d.value" in fix_text(found)
+
+
+def test_static_sizes_refused_by_a_release_that_converts_them_are_cast_only() -> None:
+    log = "$ pip freeze\ntensorflow==1.8.0\n" + _NOT_CONVERTED.format("[Dimension(2), 1]")
+    (found,) = [x for x in explained(log).findings if x.cause == "tf-too-old-for-code"]
+    assert "1.8.0 converts" in fix_text(found) and "Upgrade" not in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    "contents",
+    # An unknown size converts on no release; a list without Dimension is another refusal.
+    ["[Dimension(None), 4]", "[<object object at 0x7f>, 4]"],
+    ids=["unknown-size", "no-dimension"],
+)
+def test_other_lists_refused_are_not_the_release(contents: str) -> None:
+    assert "tf-too-old-for-code" not in _causes(_NOT_CONVERTED.format(contents))
 
 
 @pytest.mark.parametrize(

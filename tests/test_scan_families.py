@@ -208,6 +208,42 @@ def test_saving_to_h5_still_works_in_keras3_and_is_a_note(tmp_path: Path) -> Non
             ("model.export('dir')", "tf.saved_model.save(model, 'dir')"),
             id="export-saved-model",
         ),
+        pytest.param(
+            "from keras.applications.imagenet_utils import _obtain_input_shape\n",
+            "keras221-obtain-input-shape",
+            ("from keras_applications.imagenet_utils import _obtain_input_shape",),
+            id="obtain-input-shape",
+        ),
+        pytest.param(
+            "from keras.applications.mobilenet import relu6, DepthwiseConv2D\n",
+            "keras220-mobilenet-relu6",
+            ("from keras.layers import DepthwiseConv2D", "ReLU(6.)"),
+            id="mobilenet-relu6",
+        ),
+        pytest.param(
+            "import keras\nsess = keras.backend.get_session()\n",
+            "keras-backend-tf1-graph-functions",
+            ("tf.compat.v1.keras.backend.get_session()",),
+            id="keras-get-tf1-graph",
+        ),
+        pytest.param(
+            "from keras.backend import tensorflow_backend as tfb\n",
+            "keras-multi-backend-modules",
+            ("tf.config.list_logical_devices('GPU')",),
+            id="keras-tensorflow-backend",
+        ),
+        pytest.param(
+            "from keras.utils.visualize_util import plot\n",
+            "keras1-visualize-util",
+            ("from keras.utils import plot_model",),
+            id="keras1-visualize-util",
+        ),
+        pytest.param(
+            "from keras.layers import Deconvolution2D\n",
+            "keras-deconvolution-aliases",
+            ("keras.layers.Conv2DTranspose",),
+            id="keras-deconvolution2d",
+        ),
     ],
 )
 def test_a_removed_name_gets_its_replacement(
@@ -227,6 +263,15 @@ def test_scikeras_is_what_to_install(tmp_path: Path) -> None:
         "keras-scikit-learn-wrappers",
     )
     assert found.fix is not None and "pip install scikeras" in found.fix.commands
+
+
+def test_a_name_no_listing_has_is_fixed_with_where_keras_exports_it_now(tmp_path: Path) -> None:
+    # keras.engine.topology is multi-backend Keras' own module (no listing has it); Keras 3 and
+    # Keras 2 export the function from keras.utils. A common word keeps the generic fix.
+    (moved,) = findings(tmp_path, "from keras.engine.topology import get_source_inputs\n")
+    assert moved.fix is not None and "as keras.utils.get_source_inputs" in moved.fix.text
+    (common,) = findings(tmp_path, "from keras.engine.topology import get\n")
+    assert common.fix is not None and "Check the name" in common.fix.text
 
 
 # --- what a name holds --------------------------------------------------------------------
@@ -328,6 +373,10 @@ def test_what_a_name_holds_decides(tmp_path: Path, body: str, rule: str) -> None
         ),
         pytest.param(
             "dense = keras.layers.Dense(3)\nprint(dense.output.shape)\n", id="output-shape-idiom"
+        ),
+        # TensorFlow's tensors keep get_shape(); only a message naming KerasTensor is Keras 3's.
+        pytest.param(
+            "tensor = tf.zeros([3])\nprint(tensor.get_shape().as_list())\n", id="tensor-get-shape"
         ),
     ],
 )

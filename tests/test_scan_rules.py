@@ -156,6 +156,24 @@ def test_listing_answers_exists_missing_and_unknown() -> None:
     assert api.renames["tf.compat.v1.random_normal"] == "tf.random.normal"
 
 
+def test_homes_are_the_symbols_of_one_last_part_under_the_root_asked() -> None:
+    api = parse_api(
+        "# tensorflow 9.1.0\n# keras 3.0.0\n"
+        "keras\tlayers/ ops/ utils/\n"
+        "keras.layers\tDense utils/\n"
+        "keras.layers.utils\tget_file\n"
+        "keras.ops\trelu\n"
+        "keras.utils\tget_file\n"
+        "tf\tkeras/\n"
+        "tf.keras\tutils/\n"
+        "tf.keras.utils\tget_file\n"
+    )
+    assert api.homes("get_file", "keras") == ["keras.layers.utils.get_file", "keras.utils.get_file"]
+    assert api.homes("get_file", "tf.keras") == ["tf.keras.utils.get_file"]
+    assert api.homes("utils", "keras") == []  # a submodule is no symbol's home
+    assert api.homes("Conv2D", "keras") == []
+
+
 def test_bundled_listing_is_the_real_api() -> None:
     (line, *_) = bundled_lines()
     api = load_api(line)

@@ -192,6 +192,37 @@ def tile_rank_fix(m: Machine) -> Fix:
     return tf_too_old_fix(m, "tf.tile on a tensor of more than 5 dimensions", TILE_ANY_RANK_SINCE)
 
 
+#: The first release that converts static shape values (tf.Dimension, what x.get_shape()[i]
+#: gives in TensorFlow 1) in a list given as an integer input. Read from the wheels' sources:
+#: tensorflow 1.4.0's tensor_util.py _FilterInt accepts compat.integral_types and
+#: tensor_shape.Dimension, 1.3.0's integral types only, so 1.3 falls back to a conversion
+#: without a dtype, which refuses the Dimension objects ("Failed to convert object of type").
+DIMENSION_LIST_SINCE = "1.4"
+
+
+def dimension_list_fix(m: Machine) -> Fix:
+    """Dimension values in a list an early release refuses as an integer input: the code was
+    written for 1.4 on; casting each value works on every release."""
+    cast = (
+        "On any release, writing each static size as an int (d.value, or int(d)) also makes "
+        "the list convert."
+    )
+    if m.tf is not None and version_key(m.tf.version)[:2] >= version_key(DIMENSION_LIST_SINCE):
+        # The installed release converts them where the input is an integer: this one is not.
+        return Fix(
+            f"TensorFlow {m.tf.version} converts Dimension values only where the op's input is "
+            f"an integer, and this one takes none: {cast[0].lower()}{cast[1:]}",
+            (),
+        )
+    fix = tf_too_old_fix(
+        m,
+        "static shape values (Dimension, what x.get_shape()[i] gives) in a list given as an "
+        "integer input (tf.tile's multiples, tf.reshape's shape)",
+        DIMENSION_LIST_SINCE,
+    )
+    return Fix(f"{fix.text} {cast}", fix.commands)
+
+
 #: The first release whose tf.variable_scope takes (name_or_scope, default_name, values, ...):
 #: TensorFlow's RELEASE.md, "Release 0.11.0" (the argument order it calls new).
 VARIABLE_SCOPE_VALUES_SINCE = "0.11"

@@ -2791,6 +2791,8 @@ def _tf_too_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     """The installed TensorFlow older than the code: what it lacks, by the signature's words."""
     if any(h.signature.id == "variable-scope-early-signature" for h in hits):
         return causes.code.TF_TOO_OLD_FOR_CODE, causes.code.variable_scope_fix(m)
+    if any(h.signature.id == "dimension-list-before-int-conversion" for h in hits):
+        return causes.code.TF_TOO_OLD_FOR_CODE, causes.code.dimension_list_fix(m)
     return causes.code.TF_TOO_OLD_FOR_CODE, causes.code.tile_rank_fix(m)
 
 

@@ -46,6 +46,7 @@ from tfdoctor.matrix import version_key
 from tfdoctor.scan import Verdict
 from tfdoctor.scan.api import (
     LAST_KERAS2,
+    MOST_HOMES,
     bundled_lines,
     keras2_homes,
     keras2_module_exports,
@@ -330,15 +331,21 @@ def _keras_alias(
 
 def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[str, Verdict]]:
     private = attr.startswith("_") and not attr.startswith("__")
-    if private and (module == "keras" or module.startswith("keras.")):
-        # Keras' private trees (keras.api._v2, the one TensorFlow 2.6-2.15 load tf.keras
-        # from; keras._tf_keras) are no API a listing holds: which Keras is installed says
-        # why one is missing (the signatures' keras-api-v2-missing), not a rule.
-        return None
     base = public_name(module)
     if base is None:
         return None
     name = f"{base}.{attr}"
+    if (
+        private
+        and (module == "keras" or module.startswith("keras."))
+        and not any(name in r.api for r in knowledge.rules.rules)
+    ):
+        # Keras' private trees (keras.api._v2, the one TensorFlow 2.6-2.15 load tf.keras
+        # from; keras._tf_keras) are no API a listing holds: which Keras is installed says
+        # why one is missing (the signatures' keras-api-v2-missing), not a rule. A private
+        # helper a rule names itself (keras.applications.imagenet_utils._obtain_input_shape)
+        # is that rule's.
+        return None
     # scan's verdict, a TensorFlow 1 name's tf.compat.v1 home included (scan's _tf1_name).
     verdict = knowledge.name(name)
     return (name, verdict) if verdict is not None else None
@@ -380,15 +387,20 @@ def _module_imported(
         if knowledge.name(base) is None:
             return name, verdict  # Keras 3 has the module too: the verdict on the name stands
         attr = name.rsplit(".", 1)[-1]
+        homes = sorted({n for names in keras2_homes(attr).values() for n in names})
+        where = (
+            f"Keras 2's public API exports it as {' or '.join(homes)}: import it from there"
+            if 0 < len(homes) <= MOST_HOMES
+            else "import it from the public module that exports it in this release "
+            "(keras.layers for layers, keras.models for models, keras.utils for utilities)"
+        )
         return name, dataclasses.replace(
             verdict,
             cause=causes.code.API_REMOVED,
             what=f"{module} imports in this Keras 2 but has no {attr}",
             fix=Fix(
-                f"The installed Keras 2 has {module} without {attr}: import it from the "
-                "public module that exports it in this release (keras.layers for layers, "
-                "keras.models for models, keras.utils for utilities), or install the Keras "
-                "release the code was written for.",
+                f"The installed Keras 2 has {module} without {attr}: {where}, or install the "
+                "Keras release the code was written for.",
                 ('python -c "import keras; print(keras.__version__)"',),
             ),
             release="",
@@ -1121,13 +1133,10 @@ def _tf_keras_copy_missing(verdict: Verdict, m: Machine, tf_version: Optional[st
 _LISTING_KEYS = frozenset({causes.code.API_REMOVED, causes.code.KERAS3_BEHAVIOUR_CHANGE})
 
 
-#: Modules only multi-backend Keras had (2.3.1 and before: its per-backend modules, which
-#: Keras 2.4, a wrapper of tf.keras, dropped; https://github.com/keras-team/keras/releases/tag/2.4.0).
-_MULTI_BACKEND_ONLY = (
-    "keras.backend.tensorflow_backend",
-    "keras.backend.theano_backend",
-    "keras.backend.cntk_backend",
-)
+#: scan's rule of the modules only multi-backend Keras had (2.3.1 and before: its per-backend
+#: modules, which Keras 2.4, a wrapper of tf.keras, dropped): asked by an installed package,
+#: that package needs that Keras.
+_MULTI_BACKEND_RULE = "keras-multi-backend-modules"
 
 
 #: Keras 2's internal modules at their place before 2.13 moved them under keras/src/
@@ -1158,7 +1167,8 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
     and the installed Keras lacks, where no rule gives it a Keras 3 idiom: Keras moved its
     internals under keras.src in 2.13 and Keras 3 dropped Keras 2's, so that package's
     release predates the installed Keras. Its user fixes the package, not the code."""
-    if verdict.key not in _LISTING_KEYS or not name.startswith("keras."):
+    multi_backend = verdict.key == _MULTI_BACKEND_RULE
+    if (verdict.key not in _LISTING_KEYS and not multi_backend) or not name.startswith("keras."):
         return verdict  # a rule's own idiom for the name, or not Keras
     if verdict.cause not in (causes.code.API_REMOVED, causes.code.KERAS3_BEHAVIOUR_CHANGE):
         return verdict
@@ -1183,7 +1193,7 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
         else "its own frame raised"
     )
     said = f"{dist} (an installed package; {raised}) imports {name}, which "
-    if any(name == b or name.startswith(b + ".") for b in _MULTI_BACKEND_ONLY):
+    if multi_backend:
         # A module only multi-backend Keras had (2.3.1 and before): the package needs that
         # Keras, which its own release cannot change; Keras is what to pin.
         key, cause = "package-needs-multi-backend-keras", causes.software.KERAS_VERSION

@@ -32,6 +32,7 @@ from tfdoctor.matrix import Matrix, load_matrix, next_minor, version_key
 from tfdoctor.records import Record, record
 from tfdoctor.scan.api import (
     MISSING,
+    MOST_HOMES,
     OK,
     ApiIndex,
     api_for,
@@ -477,11 +478,7 @@ class Judge:
                 return self._generic(
                     causes.code.KERAS3_BEHAVIOUR_CHANGE, what, f"Use {idiom}.", release=keras3
                 )
-            return self._generic(
-                causes.code.API_REMOVED,
-                what,
-                "Check the name; find the API meant in the Keras API docs.",
-            )
+            return self._generic(causes.code.API_REMOVED, what, _moved_fix(newest, keras2, name))
         where = ""
         if keras2 is not None and legacy == OK:
             where = f": it is Keras 2 API (tf-keras {keras2.keras} has it)"
@@ -667,6 +664,23 @@ def _usable_name(now: str, api: ApiIndex) -> Optional[str]:
 def _respelled_fix(respelled: str) -> str:
     """Use the name as the API spells it."""
     return f"Use {respelled}: the API spells the name so (it differs in case or underscores)."
+
+
+def _moved_fix(newest: ApiIndex, keras2: ApiIndex, name: str) -> str:
+    """For a Keras name neither Keras 3 nor Keras 2's public API has where it was asked
+    (multi-backend Keras' ``keras.engine.topology.get_source_inputs``): the public names of
+    that last part the newest Keras exports, where they are few; else look the name up."""
+    root = "keras" if name.startswith("keras") else "tf.keras"
+    last = name.rsplit(".", 1)[-1]
+    homes = [] if last.startswith("_") else newest.homes(last, root)
+    if not homes or len(homes) > MOST_HOMES:
+        return "Check the name; find the API meant in the Keras API docs."
+    kept = all(keras2.has(_keras2_name(home)) for home in homes)
+    return (
+        f"Keras {newest.keras} exports `{last}` as {' or '.join(homes)}"
+        + (" (Keras 2's public API too)" if kept else "")
+        + ": import it from there; the module the code names was an older Keras' own."
+    )
 
 
 def _keras_idiom(api: ApiIndex, gone: str, last: str, name: str) -> Optional[str]:

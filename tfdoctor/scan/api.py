@@ -45,6 +45,11 @@ class Lookup(Record):
     missing_at: str = ""
 
 
+#: The most public homes of one name a fix lists (:meth:`ApiIndex.homes`): more are a common
+#: word (``relu``, ``get``), not one name that moved.
+MOST_HOMES = 3
+
+
 @record
 class ApiIndex(Record):
     """One TensorFlow line's public API: modules and their members."""
@@ -113,6 +118,17 @@ class ApiIndex(Record):
         if len(same) != 1 or same[0] == part:
             return None
         return f"{module}.{same[0]}{rest}"
+
+    def homes(self, last: str, root: str) -> list[str]:
+        """Every public name under ``root`` (``keras``, ``tf.keras``) whose last part is
+        ``last`` (a symbol, not a submodule), sorted: where this API exports a name that moved."""
+        return sorted(
+            f"{module}.{last}"
+            for module, members in self.modules.items()
+            if members is not None
+            and last in members
+            and (module == root or module.startswith(root + "."))
+        )
 
     @staticmethod
     def _private(rest: list[str]) -> bool:

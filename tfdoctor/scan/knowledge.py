@@ -160,11 +160,18 @@ class ApiKnowledge:
         return None
 
     def keras_kind(self, cls: str) -> Optional[str]:
-        """``model``, ``optimizer``, ``layer`` or ``variable``: the family a Keras class belongs
+        """``model``, ``optimizer``, ``layer``, ``variable`` or ``keras-tensor``: the family a
+        Keras class belongs
         to, from the modules the target's or Keras 2's API lists it in (None for any other
         class)."""
         if cls in ("Model", "Sequential", "Functional"):
             return "model"
+        if cls == "KerasTensor":
+            # Keras' symbolic tensor (keras.Input, a layer's output in a functional model):
+            # Keras 3's keras/src/backend/common/keras_tensor.py, tf.keras' engine/keras_tensor.py.
+            # A kind no receiver written in code can be, so only a message naming the class
+            # reaches its rules.
+            return "keras-tensor"
         if cls in ("Variable", "KerasVariable"):
             # Keras 3's variable class (keras.Variable, keras/src/backend/common/variables.py),
             # which model.weights and a layer's kernel are where tf.keras is Keras 3.
