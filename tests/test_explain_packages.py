@@ -1195,6 +1195,42 @@ def test_h5py_3_under_an_hdf5_loader_for_h5py_2() -> None:
     assert all(x.cause != "dependency-out-of-range" for x in own.findings)
 
 
+def test_h5py_3_under_a_librarys_own_hdf5_reader_names_the_library() -> None:
+    # A library's own weight loader (not Keras') decoding an HDF5 attribute h5py 3 reads as str.
+    report = _explain(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/infer.py", line 12, in <module>\n'
+        "    net.load_weights('weights.h5')\n"
+        '  File "/opt/venv/lib/python3.8/site-packages/tensor2tensor/utils/hdf5_io.py", line 40, '
+        "in load_weights\n"
+        "    backend = f.attrs.get('backend').decode('utf8')\n"
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    found = _one(report, "dependency-out-of-range")
+    assert found.severity is Severity.ERROR and "tensor2tensor" in found.summary
+    assert found.fix is not None and 'h5py<3.0.0"' in " ".join(found.fix.commands)
+    assert "upgrade tensor2tensor" in found.fix.text
+    # An import name no table maps to a distribution is not offered as one.
+    unknown = _explain(
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.8/site-packages/mrcnn/model.py", line 2130, in '
+        "load_weights\n"
+        "    original_keras_version = f.attrs['keras_version'].decode('utf8')\n"
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    found = _one(unknown, "dependency-out-of-range")
+    assert found.fix is not None and "the mrcnn package" in found.fix.text
+    # The library's line decoding something else than an HDF5 attribute is no h5py matter.
+    other = _explain(
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.8/site-packages/tensor2tensor/utils/text.py", line 9, '
+        "in read\n"
+        "    return line.decode('utf8')\n"
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    assert all(x.cause != "dependency-out-of-range" for x in other.findings)
+
+
 def test_the_decode_message_without_frames_names_h5py_as_the_likely_cause() -> None:
     bare = _explain("AttributeError: 'str' object has no attribute 'decode'\n")
     (found,) = [x for x in bare.findings if x.severity.rank >= Severity.WARNING.rank]

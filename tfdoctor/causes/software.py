@@ -1810,9 +1810,19 @@ def protoc_upgrade_fix(optional: bool, label_asked: bool = False, os: Optional[s
     )
 
 
-def h5py_bytes_fix(m: Machine) -> Fix:
+def h5py_bytes_fix(m: Machine, library: Optional[str] = None) -> Fix:
     """An h5py before 3.0 for a Keras HDF5 loader that decodes h5py 2's bytes (TensorFlow
-    before 2.5, standalone Keras before 2.4), or a loader that reads h5py 3's strings."""
+    before 2.5, standalone Keras before 2.4), or a loader that reads h5py 3's strings; for an
+    installed ``library``'s own code that decodes an HDF5 attribute, that library's release
+    that reads them."""
+    if library is not None:
+        return install_fix(
+            m,
+            f"Install an h5py before 3.0, which returns the bytes {library}'s code decodes, "
+            f"or upgrade {library} to a release that reads h5py 3's strings (its release "
+            "notes say which).",
+            "h5py<3.0.0",
+        )
     return range_fix(m, "h5py") or install_fix(
         m,
         "Install an h5py before 3.0, which returns the bytes this loader decodes (or "
@@ -3363,6 +3373,28 @@ def release_removed_fix(
         f"The code uses {what}, which {dist} {removed_in} removed: use {use} in the code, {older}."
     )
     return Fix(text, m.pip_install(pin))
+
+
+def own_code_dependency_fix(m: Machine, dist: str, asked: str, version: Optional[str]) -> Fix:
+    """The user's own code asking the installed ``dist`` for ``asked``, which that release
+    lacks (``version``: the release the log shows installed, if any): the ``dist`` release the
+    code was written for, or the code ported to the installed one. No install runs blindly:
+    the message says what is missing, not whether the release removed it or added it later."""
+    line = ".".join(version.split(".")[:2]) if version else ""
+    installed = (
+        f"{dist} {version} is installed"
+        if version
+        else f"`pip show {dist}` shows the installed release"
+    )
+    older = f' ("{dist}<{line}" brings one from before its line)' if line else ""
+    return Fix(
+        f"The code was written for another {dist} release than the installed one, which lacks "
+        f"{asked}. {installed}: install the {dist} release the code was written for (its "
+        f"requirements file or README says which; where {dist} removed it, an earlier "
+        f"release{older}; where a later {dist} brought it, `pip install --upgrade {dist}`), or "
+        f"port the code to the installed {dist}'s API (its release notes say what replaced it).",
+        (*m.pip(f"show {dist}"),),
+    )
 
 
 def dependency_release_fix(

@@ -849,6 +849,22 @@ def _past_site(path: str) -> list[str]:
     return parts[1:] if len(parts) > 1 and _EGG.match(parts[0]) else parts
 
 
+#: A module or folder name below a library's top-level package that says the module is the
+#: library's TensorFlow front end or bridge: ``tensorflow2/`` (coremltools' converters),
+#: ``jax2tf/`` (JAX's converter), ``tf_ops.py`` (RLlib's), ``onnx_tf``-style ``_tf`` endings.
+_TF_FACING = re.compile(r"^(?:tensorflow\d*|tf\d*|\w*2tf|tf_\w+|\w+_tf\d*)(?:\.py)?$")
+
+
+def tensorflow_facing(path: str) -> bool:
+    """Whether an installed file lies in a module of its library that its name marks as
+    written against TensorFlow (a folder or file below the top-level package named
+    ``tensorflow``, ``tensorflow2``, ``tf``, ``jax2tf``, ``tf_ops.py``, ``keras_tf``): the
+    library calls TensorFlow from there, whatever the library is."""
+    if not is_installed(path):
+        return False
+    return any(_TF_FACING.match(part) for part in _past_site(path)[1:])
+
+
 def egg_release(path: str) -> Optional[tuple[str, str]]:
     """The project and version an installed egg's folder names, where ``path`` is a file in
     one (``("DeepXDE", "0.6.1")``); None elsewhere. setuptools writes both from the project's

@@ -38,6 +38,7 @@ from tfdoctor.evidence.traceback import (
     numpy_refuser,
     origin_of,
     own_module_missing,
+    tensorflow_facing,
 )
 from tfdoctor.explain.dependencies import dependency_caller_findings
 from tfdoctor.explain.generated import generated_code_findings, uncompiled_protos_findings
@@ -1925,13 +1926,46 @@ _PRIVATE_KERAS = re.compile(
 _HDF5_LOADER = re.compile(r"hdf5_format\.py|[/\\]engine[/\\](?:saving|topology)\.py")
 
 
+#: A line of code that decodes an HDF5 attribute it read (``f.attrs['keras_version'].
+#: decode('utf8')``, ``attrs.get('backend').decode``): h5py 2 returned variable-length string
+#: attributes as bytes, h5py 3 returns str (h5py 3.0 "What's new": "Variable-length string
+#: attributes are now read as str objects", https://docs.h5py.org/en/stable/whatsnew/3.0.html).
+_ATTRS_DECODED = re.compile(r"\.attrs(?:\[[^\]]+\]|\.get\([^)]*\))\.decode\(")
+
+
 def h5py_str_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
-    """``'str' object has no attribute 'decode'`` raised in Keras' HDF5 loader: h5py 3 under
-    a TensorFlow or Keras that expects h5py 2's bytes."""
+    """``'str' object has no attribute 'decode'`` raised in Keras' HDF5 loader, or in an
+    installed library's line that decodes an HDF5 attribute: h5py 3 under code that expects
+    h5py 2's bytes."""
     for tb in tracebacks:
         if "'str' object has no attribute 'decode'" not in tb.message:
             continue
         fix = causes.software.h5py_bytes_fix(m)
+        last = tb.frames[-1] if tb.frames else None
+        top = installed_package(last.path) if last is not None else None
+        if (
+            last is not None
+            and top is not None
+            and top not in TF_OWN
+            and _ATTRS_DECODED.search(last.code)
+        ):
+            # A library's own HDF5 reader (a model zoo's weight loader), not Keras': the same
+            # h5py 3 change, whose other way out is that library's release.
+            dist = library_dist(top, last.path)
+            if not known_distribution(dist) and egg_release(last.path) is None:
+                # An import name no table or egg maps to its distribution: no name to upgrade.
+                dist = f"the {top} package"
+            return [
+                causes.finding(
+                    f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
+                    Severity.ERROR,
+                    causes.software.DEPENDENCY_OUT_OF_RANGE,
+                    f"h5py 3 under {dist}'s HDF5 reader, written for h5py 2",
+                    f"{tb.where}: {tb.type}: {tb.message}\n{dist} ({last.path}) decodes an "
+                    "HDF5 attribute that h5py 2 returned as bytes and h5py 3 returns as str.",
+                    causes.software.h5py_bytes_fix(m, dist),
+                )
+            ]
         if any(_HDF5_LOADER.search(f.path) for f in tb.frames[-3:]):
             return [
                 causes.finding(
@@ -2243,8 +2277,12 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 # TensorFlow (a warning: the callee is not shown); any other frame after it
                 # is another callee's.
                 known = distribution_of(top)
-                written = _written_for_tensorflow(top) or (
-                    known is not None and m.companion(known) is not None
+                written = (
+                    _written_for_tensorflow(top)
+                    or (known is not None and m.companion(known) is not None)
+                    # The frame's module is the library's TensorFlow front end (coremltools'
+                    # frontend/tensorflow2/, JAX's jax2tf/): what it calls is TensorFlow's.
+                    or tensorflow_facing(tb.frames[index].path)
                 )
                 if index != len(packages) - 1:
                     continue
