@@ -2360,10 +2360,23 @@ def yanked_placeholder_fix(m: Machine, dist: str, version: str) -> Fix:
     )
 
 
-def op_library_major_fix(major: str, installed: Optional[str]) -> Fix:
+def op_library_major_fix(
+    major: str, installed: Optional[str], package: Optional[str] = None
+) -> Fix:
     """A package's op library built for TensorFlow ``major``.x, loaded by another TensorFlow
-    (``installed`` where known): its release for the installed TensorFlow, or that major."""
+    (``installed`` where known): its release for the installed TensorFlow, or that major.
+    ``package``: the distribution (or words naming the import package) whose op it is, where
+    the log shows it."""
     have = f"TensorFlow {installed}" if installed else "the installed TensorFlow"
+    if package is not None:
+        return Fix(
+            f"The compiled ops of {package} (loaded with tf.load_op_library) link TensorFlow "
+            f"{major}.x's own library, which {have} does not have: the installed release of "
+            f"{package} was built for TensorFlow {major}.x. Install the release of {package} "
+            "built for the installed TensorFlow (its compatibility table or release notes say "
+            f"which), or use it with a TensorFlow {major}.x in an environment of its own.",
+            ("pip show tensorflow", "pip list"),
+        )
     return Fix(
         f"A package's compiled ops (loaded with tf.load_op_library) link TensorFlow {major}.x's "
         f"own library, which {have} does not have: the package was built for TensorFlow "
