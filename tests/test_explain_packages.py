@@ -1220,6 +1220,16 @@ def test_h5py_3_under_a_librarys_own_hdf5_reader_names_the_library() -> None:
     )
     found = _one(unknown, "dependency-out-of-range")
     assert found.fix is not None and "the mrcnn package" in found.fix.text
+    # Keras 2.0-2.1's models.py, and loaders copied from it, decode the attribute they read
+    # into a variable first.
+    for path in ("keras/models.py", "zookit/io.py"):
+        copied = _explain(
+            "Traceback (most recent call last):\n"
+            f'  File "/opt/venv/lib/python3.6/site-packages/{path}", line 237, in load_model\n'
+            "    model_config = json.loads(model_config.decode('utf-8'))\n"
+            "AttributeError: 'str' object has no attribute 'decode'\n"
+        )
+        assert _one(copied, "dependency-out-of-range").severity is Severity.ERROR
     # The library's line decoding something else than an HDF5 attribute is no h5py matter.
     other = _explain(
         "Traceback (most recent call last):\n"

@@ -1930,7 +1930,14 @@ _HDF5_LOADER = re.compile(r"hdf5_format\.py|[/\\]engine[/\\](?:saving|topology)\
 #: decode('utf8')``, ``attrs.get('backend').decode``): h5py 2 returned variable-length string
 #: attributes as bytes, h5py 3 returns str (h5py 3.0 "What's new": "Variable-length string
 #: attributes are now read as str objects", https://docs.h5py.org/en/stable/whatsnew/3.0.html).
-_ATTRS_DECODED = re.compile(r"\.attrs(?:\[[^\]]+\]|\.get\([^)]*\))\.decode\(")
+_ATTRS_DECODED = re.compile(
+    r"\.attrs(?:\[[^\]]+\]|\.get\([^)]*\))\.decode\("
+    # Keras' own attributes read into a variable first, then decoded: Keras 2.0-2.1's
+    # keras/models.py load_model (model_config = f.attrs.get('model_config'), then
+    # json.loads(model_config.decode('utf-8')); keras-team/keras at 00d1e46c) and the loaders
+    # copied from it.
+    r"|\b(?:model_config|training_config|keras_version|backend)\.decode\("
+)
 
 
 def h5py_str_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
@@ -1966,7 +1973,9 @@ def h5py_str_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Findi
                     causes.software.h5py_bytes_fix(m, dist),
                 )
             ]
-        if any(_HDF5_LOADER.search(f.path) for f in tb.frames[-3:]):
+        if any(_HDF5_LOADER.search(f.path) for f in tb.frames[-3:]) or (
+            last is not None and top in TF_OWN and _ATTRS_DECODED.search(last.code)
+        ):
             return [
                 causes.finding(
                     f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
