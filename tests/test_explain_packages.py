@@ -382,6 +382,16 @@ def test_a_companion_under_a_tensorflow_newer_than_its_releases_names_their_rang
     assert "pip index versions tensorflow-io" in fix
 
 
+def test_a_companion_without_a_tensorflow_shown_names_where_its_releases_end() -> None:
+    # The log shows no TensorFlow release: the table's newest row says above which none fits.
+    fix = _fix(_one(_explain(f"{ADDON}\n"), "companion-mismatch"))
+    assert "The newest tensorflow-io release the table knows (0.37)" in fix
+    assert "TensorFlow 2.17.0 or later" in fix
+    # Shown, the TensorFlow is answered by the table's rows instead.
+    shown = _fix(_one(_explain(f"print(tf.__version__)\n2.3.1\n{ADDON}\n"), "companion-mismatch"))
+    assert "The newest tensorflow-io release" not in shown
+
+
 def test_a_companion_under_an_older_tensorflow_moves_to_its_release() -> None:
     log = f"print(tf.__version__)\n2.3.1\n{ADDON}\n"
     fix = _fix(_one(_explain(log), "companion-mismatch"))

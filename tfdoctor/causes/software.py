@@ -2374,7 +2374,9 @@ def op_library_major_fix(
             f"{major}.x's own library, which {have} does not have: the installed release of "
             f"{package} was built for TensorFlow {major}.x. Install the release of {package} "
             "built for the installed TensorFlow (its compatibility table or release notes say "
-            f"which), or use it with a TensorFlow {major}.x in an environment of its own.",
+            "which; one built from source as it installed is rebuilt by installing it again "
+            "with this TensorFlow in place, without pip's cache), or use it with a TensorFlow "
+            f"{major}.x in an environment of its own.",
             ("pip show tensorflow", "pip list"),
         )
     return Fix(
@@ -3001,7 +3003,8 @@ def _companion_release_fix(
             f"release is built for {running} yet, install the TensorFlow the installed "
             f"{shown} was built for (the same table) instead; a custom op library must be "
             f"rebuilt against the installed TensorFlow."
-            f"{_oldest_floor(row, name, tf.version if tf is not None else None)}",
+            f"{_oldest_floor(row, name, tf.version if tf is not None else None)}"
+            f"{_newest_cap(row, name, tf.version if tf is not None else None)}",
             (f"pip show tensorflow {name}", *m.list_releases(name))
             if name
             else ("pip show tensorflow",),
@@ -3079,6 +3082,29 @@ def _oldest_floor(row: Optional[Companion], name: Optional[str], tf: Optional[st
     return (
         f"{known}: where `pip show tensorflow` shows an older TensorFlow, no {name} release "
         f"fits it, and TensorFlow {floor} or later is the fix."
+    )
+
+
+#: A requirement's upper bound on TensorFlow (``<2.17.0``), where it caps the range.
+_CAP = re.compile(r"<\s*(?P<cap>\d+\.\d+(?:\.\d+)?)")
+
+
+def _newest_cap(row: Optional[Companion], name: Optional[str], tf: Optional[str]) -> str:
+    """Words for the TensorFlow the newest release of ``name`` the companion table knows
+    ends before (its newest row's upper bound), where the log does not show TensorFlow's
+    version: a newer TensorFlow fits none of the releases the table knows (the counterpart of
+    :func:`_oldest_floor`; a shown TensorFlow above it is answered by the table's rows)."""
+    if tf is not None or row is None or not row.releases or not name:
+        return ""
+    newest = max(row.releases, key=lambda r: version_key(r.release))
+    found = _CAP.search(newest.tensorflow)
+    if found is None:
+        return ""
+    return (
+        f" The newest {name} release the table knows ({newest.release}) declares "
+        f"tensorflow{newest.tensorflow}: where `pip show tensorflow` shows TensorFlow "
+        f"{found.group('cap')} or later, no release the table knows fits it; `pip index "
+        f"versions {name}` lists any newer one, else a TensorFlow in that range is the fix."
     )
 
 
