@@ -392,6 +392,28 @@ def test_a_companion_without_a_tensorflow_shown_names_where_its_releases_end() -
     assert "The newest tensorflow-io release" not in shown
 
 
+_TFQ = (
+    "tensorflow.python.framework.errors_impl.NotFoundError: /opt/venv/lib/python3.7/"
+    "site-packages/tensorflow_quantum/core/ops/_tfq_simulate_ops.so: undefined symbol: "
+    "_ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb"
+)
+
+
+def test_tensorflow_quantum_moves_to_the_release_built_for_the_tensorflow_shown() -> None:
+    # Each tensorflow-quantum release pins one TensorFlow (release/setup.py at its tag).
+    fix = _fix(_one(_explain(f"print(tf.__version__)\n2.4.1\n{_TFQ}\n"), "companion-mismatch"))
+    assert "tensorflow-quantum 0.5.1" in fix and "releases 0.5.0 to 0.5.1 all fit it" in fix
+    assert "tensorflow-quantum==0.5.1" in fix
+
+
+def test_a_pinned_companions_oldest_release_names_its_floor() -> None:
+    # No TensorFlow shown: the oldest row's pin (==2.1.0) is the floor, the newest's range the
+    # ceiling of what the table knows.
+    fix = _fix(_one(_explain(f"{_TFQ}\n"), "companion-mismatch"))
+    assert "needs TensorFlow 2.1 or later (its oldest, 0.3.1, declares tensorflow==2.1.0)" in fix
+    assert "(0.7.6) declares tensorflow<2.19,>=2.18" in fix
+
+
 def test_a_companion_under_an_older_tensorflow_moves_to_its_release() -> None:
     log = f"print(tf.__version__)\n2.3.1\n{ADDON}\n"
     fix = _fix(_one(_explain(log), "companion-mismatch"))

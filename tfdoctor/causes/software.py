@@ -3055,8 +3055,9 @@ def _companion_release_fix(
     return install_fix(m, text, f"{dist}{spec}")
 
 
-#: A requirement's lower bound on TensorFlow (``>=1.7.0``), where it opens the range.
-_FLOOR = re.compile(r"^>=\s*(?P<floor>\d+\.\d+)")
+#: A requirement's lower bound on TensorFlow (``>=1.7.0``, and the release a pin or a
+#: compatible-release clause names: ``==2.1.0``, ``~=2.10.0``), where it opens the range.
+_FLOOR = re.compile(r"^(?:>=|==|~=)\s*(?P<floor>\d+\.\d+)")
 
 
 def _oldest_floor(row: Optional[Companion], name: Optional[str], tf: Optional[str]) -> str:
