@@ -2638,10 +2638,14 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
         # The innermost frame that is not TensorFlow's or Keras' own lies in an installed
         # library (the frames after it, if any, are the callee): its code asked, whatever
         # family member's frames (keras' training loop) lie between it and the user's code.
-        # That library's release is the lead; the name stays known, as a warning.
+        # That library's release is the lead; the name stays known, as a warning. A private
+        # name (tf.logging._logger) TensorFlow never published: no release of the library may
+        # be made for it, so the library's reading stays a warning too.
+        private = any(part.startswith("_") for part in name.split("."))
         how = f"its own frame raised: {raised[1]}"
+        severity = Severity.WARNING if private else Severity.ERROR
         out.append(
-            _library_asked(library_dist(*raised), name, product, tb, m, how, detail, Severity.ERROR)
+            _library_asked(library_dist(*raised), name, product, tb, m, how, detail, severity)
         )
     else:
         behind, how, _ = package_behind(tb)
