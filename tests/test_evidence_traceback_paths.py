@@ -1,12 +1,13 @@
 """What an installed file's path says of the module it runs: whether the module is its
 library's TensorFlow front end (a folder or file below the top-level package named for
-TensorFlow), which makes TensorFlow the likeliest callee of that module's calls."""
+TensorFlow), which makes TensorFlow the likeliest callee of that module's calls. And the import
+error a library's own exception wraps, as repr prints it among its arguments."""
 
 from __future__ import annotations
 
 import pytest
 
-from tfdoctor.evidence.traceback import tensorflow_facing
+from tfdoctor.evidence.traceback import tensorflow_facing, wrapped_import_error
 
 
 @pytest.mark.parametrize(
@@ -38,3 +39,28 @@ def test_a_module_named_for_tensorflow_is_its_front_end(path: str) -> None:
 )
 def test_other_modules_are_not(path: str) -> None:
     assert not tensorflow_facing(path)
+
+
+def test_an_import_error_a_librarys_exception_wraps_is_read_with_its_escapes_undone() -> None:
+    message = (
+        "('There was a problem importing TensorFlow. The tensorflow backend cannot be used.', "
+        "ImportError(\"cannot import name 'Pickler' from 'picklekit.core' "
+        '(C:\\\\envs\\\\x\\\\lib\\\\site-packages\\\\picklekit\\\\core.py)"))'
+    )
+    assert wrapped_import_error(message) == (
+        "cannot import name 'Pickler' from 'picklekit.core' "
+        "(C:\\envs\\x\\lib\\site-packages\\picklekit\\core.py)"
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "cannot import name 'Pickler' from 'picklekit.core'",
+        "ValueError(\"bad value 'x'\")",
+        "ImportError('no quotes inside')",
+    ],
+    ids=["plain-message", "other-error", "single-quoted-repr"],
+)
+def test_other_messages_wrap_no_import_error(message: str) -> None:
+    assert wrapped_import_error(message) is None

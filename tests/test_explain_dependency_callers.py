@@ -172,6 +172,22 @@ def test_the_installed_release_shown_is_named_in_the_users_fix() -> None:
     assert "scikit-learn 0.24.2 is installed" in found.fix.text
 
 
+def test_an_import_error_a_library_wrapped_in_its_own_exception_is_read() -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/proj/tests/conftest.py", line 83, in <module>\n'
+        "    backend = kit.tensor.tensorflow_backend()\n"
+        f'  File "{_SITE}/kit/tensor/__init__.py", line 44, in __getattr__\n'
+        "    raise exceptions.ImportBackendError(msg, e)\n"
+        "kit.exceptions.ImportBackendError: ('There was a problem importing TensorFlow.', "
+        "ImportError(\"cannot import name 'joblib' from 'sklearn.externals' "
+        f'({_SITE}/sklearn/externals/__init__.py)"))\n'
+    )
+    found = _dependency(report)
+    assert found.severity is Severity.WARNING and "scikit-learn" in found.summary
+    assert "It wraps an import error" in found.detail
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -849,6 +849,27 @@ def _past_site(path: str) -> list[str]:
     return parts[1:] if len(parts) > 1 and _EGG.match(parts[0]) else parts
 
 
+#: An import error a library caught and raised again inside its own exception, as Python's
+#: repr prints it among the new exception's arguments (pyhf's ImportBackendError: ``('There was
+#: a problem importing TensorFlow. ...', ImportError("cannot import name 'X' from 'p.q'
+#: (/.../p/q.py)"))``): repr quotes with double quotes a message that holds single ones.
+_WRAPPED_IMPORT_ERROR = re.compile(
+    r"\b(?:ImportError|ModuleNotFoundError)\(\"(?P<message>(?:[^\"\\\n]|\\.){1,1000})\"\)"
+)
+
+
+def wrapped_import_error(message: str) -> Optional[str]:
+    """The message of an ImportError (or ModuleNotFoundError) whose repr another exception's
+    message holds, with repr's escapes undone (a Windows path's doubled backslashes); None
+    where the message holds none."""
+    if "Error(" not in message:
+        return None
+    found = _WRAPPED_IMPORT_ERROR.search(message)
+    if found is None:
+        return None
+    return re.sub(r"\\(.)", r"\1", found.group("message"))
+
+
 #: A module or folder name below a library's top-level package that says the module is the
 #: library's TensorFlow front end or bridge: ``tensorflow2/`` (coremltools' converters),
 #: ``jax2tf/`` (JAX's converter), ``tf_ops.py`` (RLlib's), ``onnx_tf``-style ``_tf`` endings.
