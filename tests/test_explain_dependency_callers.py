@@ -151,11 +151,11 @@ def test_the_users_import_of_a_name_a_library_no_longer_exports() -> None:
 
 
 def test_a_submodule_a_library_lacks_without_frames_names_the_library() -> None:
-    # Python imports a dotted name's parents first: sagemaker.tensorflow imported.
+    # Python imports a dotted name's parents first: sklearn.utils imported.
     found = _dependency(
-        explained("ModuleNotFoundError: No module named 'sagemaker.tensorflow.serving'\n")
+        explained("ModuleNotFoundError: No module named 'sklearn.utils.linear_assignment_'\n")
     )
-    assert found.severity is Severity.WARNING and "sagemaker" in found.summary
+    assert found.severity is Severity.WARNING and "scikit-learn" in found.summary
 
 
 def test_the_installed_release_shown_is_named_in_the_users_fix() -> None:

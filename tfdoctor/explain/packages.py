@@ -1535,14 +1535,21 @@ _MODULE_LACKS = re.compile(
     r"|cannot import name '(?P<name2>\w{1,200})' from '(?P<module2>[\w.]{1,200})'"
     r"|^'(?P<cls>\w{1,200})' object has no attribute '(?P<method>\w{1,200})'"
 )
+#: A whole submodule a release removed, in importlib's words ("No module named 'P.a.b'": P.a
+#: imported), where the table's row names the module and no names.
+_SUBMODULE_GONE = re.compile(r"^No module named '(?P<module>\w{1,100}(?:\.\w{1,100}){1,8})'")
 
 
 def _removed_row(match: re.Match[str]) -> Optional[tuple[str, str, RemovedApi]]:
     """The module, the name and the ``removed_from_distribution`` row a message of
-    :data:`_MODULE_LACKS` reads as, or None where the table has no row for it. An object's
+    :data:`_MODULE_LACKS` (or :data:`_SUBMODULE_GONE`, the name then empty) reads as, or None
+    where the table has no row for it. An object's
     attribute is looked up as Class.method among every row's names: the message does not
     name the module."""
     table = modules().removed_from_dist
+    if match.re is _SUBMODULE_GONE:
+        whole = table.get(match.group("module"))
+        return (match.group("module"), "", whole) if whole and not whole.names else None
     if match.group("cls"):
         name = f"{match.group('cls')}.{match.group('method')}"
         return next(
@@ -1611,9 +1618,9 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
                     _JAX_DEPRECATIONS,
                 )
             ]
-        match = _MODULE_LACKS.search(tb.message)
+        match = _MODULE_LACKS.search(tb.message) or _SUBMODULE_GONE.match(tb.message)
         found = _removed_row(match) if match is not None else None
-        if found is None:
+        if match is None or found is None:
             continue
         module, name, row = found
         # The caller raised it: the innermost installed frame outside the distribution is the
@@ -1624,9 +1631,12 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
                 f"explain.{causes.software.DEPENDENCY_API_REMOVED}",
                 # An object's attribute names its class, not the module: another library's
                 # class of that name is possible, so a warning.
-                Severity.WARNING if match is not None and match.group("cls") else Severity.ERROR,
+                Severity.WARNING
+                if match.re is _MODULE_LACKS and match.group("cls")
+                else Severity.ERROR,
                 causes.software.DEPENDENCY_API_REMOVED,
-                f"{module}.{name} is gone: {row.dist} {row.removed_in} removed it",
+                f"{f'{module}.{name}' if name else module} is gone: {row.dist} "
+                f"{row.removed_in} removed it",
                 f"{tb.where}: {tb.type}: {tb.message}\n"
                 + (f"{user} (an installed package) uses it." if user else "The code uses it."),
                 causes.software.removed_api_fix(m, module, name, user),
