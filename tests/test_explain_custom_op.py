@@ -384,6 +384,23 @@ def test_the_1x_framework_library_unfound_for_a_companion_stays_the_companions()
     assert CAUSE not in _causes(text)
 
 
+def test_the_1x_framework_library_for_an_unlisted_installed_package_is_its_release() -> None:
+    # A package pip installed (under site-packages), though the module table does not list
+    # it, was built for TensorFlow 1: its release, not a project's own op to relink.
+    text = _LOADER.replace(
+        "/home/user/proj/ops/__init__.py",
+        "/home/user/.venv/lib/python3.7/site-packages/graphops/kernels/__init__.py",
+    ) + (
+        "tensorflow.python.framework.errors_impl.NotFoundError: libtensorflow_framework.so.1: "
+        "cannot open shared object file: No such file or directory\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "companion-mismatch"
+    fix = fix_text(top)
+    assert "the package that provides `graphops`" in fix and "TensorFlow 1.x" in fix
+    assert FLAGS not in fix
+
+
 def test_macos_framework_dylib_of_another_major_for_a_projects_op() -> None:
     line = (
         "tensorflow.python.framework.errors_impl.NotFoundError: dlopen(/Users/user/KPConv/"

@@ -129,6 +129,93 @@ def test_a_modules_own_lazy_getattr_frame_is_the_callee() -> None:
     assert "evalkit" in _dependency(report).summary
 
 
+# --- the user's own import of what a library's installed release lacks -------------------------
+
+
+def test_the_users_import_of_a_name_a_library_no_longer_exports() -> None:
+    report = explained(
+        _frames(
+            ("/home/u/proj/persist.py", "<module>", "from sklearn.externals import joblib"),
+            error=(
+                "ImportError: cannot import name 'joblib' from 'sklearn.externals' "
+                f"({_SITE}/sklearn/externals/__init__.py)"
+            ),
+        )
+    )
+    found = _dependency(report)
+    # The code's release is not shown: a warning, both ways out named, none run blindly.
+    assert found.severity is Severity.WARNING
+    assert "scikit-learn" in found.summary and "joblib from sklearn.externals" in found.summary
+    assert found.fix is not None and found.fix.commands == ("pip show scikit-learn",)
+    assert "port the code" in found.fix.text and "--upgrade scikit-learn" in found.fix.text
+
+
+def test_a_submodule_a_library_lacks_without_frames_names_the_library() -> None:
+    # Python imports a dotted name's parents first: sklearn.utils imported.
+    found = _dependency(
+        explained("ModuleNotFoundError: No module named 'sklearn.utils.linear_assignment_'\n")
+    )
+    assert found.severity is Severity.WARNING and "scikit-learn" in found.summary
+
+
+def test_the_installed_release_shown_is_named_in_the_users_fix() -> None:
+    facts = f.facts(packages=f.packages(f.pkg("scikit-learn", "0.24.2")))
+    report = explained(
+        _frames(
+            ("/home/u/proj/persist.py", "<module>", "from sklearn.externals import joblib"),
+            error="ImportError: cannot import name 'joblib' from 'sklearn.externals'",
+        ),
+        facts=facts,
+    )
+    found = _dependency(report)
+    assert found.fix is not None and '"scikit-learn<0.24"' in found.fix.text
+    assert "scikit-learn 0.24.2 is installed" in found.fix.text
+
+
+def test_an_import_error_a_library_wrapped_in_its_own_exception_is_read() -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/proj/tests/conftest.py", line 83, in <module>\n'
+        "    backend = kit.tensor.tensorflow_backend()\n"
+        f'  File "{_SITE}/kit/tensor/__init__.py", line 44, in __getattr__\n'
+        "    raise exceptions.ImportBackendError(msg, e)\n"
+        "kit.exceptions.ImportBackendError: ('There was a problem importing TensorFlow.', "
+        "ImportError(\"cannot import name 'joblib' from 'sklearn.externals' "
+        f'({_SITE}/sklearn/externals/__init__.py)"))\n'
+    )
+    found = _dependency(report)
+    assert found.severity is Severity.WARNING and "scikit-learn" in found.summary
+    assert "It wraps an import error" in found.detail
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A library the module table does not know may be a folder of the user's own.
+        _frames(
+            ("/home/u/proj/run2.py", "<module>", "from mytools.io import reader"),
+            error="ModuleNotFoundError: No module named 'mytools.io'",
+        ),
+        # TensorFlow's family and its own modules have their own readings.
+        _frames(
+            ("/home/u/proj/run2.py", "<module>", "import tensorflow_hub.keras_layer"),
+            error="ModuleNotFoundError: No module named 'tensorflow_hub.keras_layer'",
+        ),
+        # A private submodule is an install's or a build's.
+        "ModuleNotFoundError: No module named 'sklearn.utils._cython_blas'\n",
+        # A file of the user's named like the package took its place.
+        _frames(
+            ("/home/u/proj/sklearn/__init__.py", "<module>", "from sklearn.externals import six"),
+            error="ImportError: cannot import name 'six' from 'sklearn.externals'",
+        ),
+    ],
+    ids=["unknown-package", "family", "private-submodule", "users-file"],
+)
+def test_near_misses_of_the_users_own_import(text: str) -> None:
+    found = _named(explained(text), "dependency-api-removed")
+    assert found is None or "The code was written for another" not in found.summary
+
+
 # --- a call's refused arguments and an object's missing field ----------------------------------
 
 

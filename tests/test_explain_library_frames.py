@@ -328,3 +328,89 @@ def test_a_newer_library_no_distribution_is_known_for_is_named_by_what_provides_
     companion = _named(report, "companion-mismatch")
     assert companion is not None and companion.fix is not None
     assert "the package that provides `tunekit` is newer than" in companion.fix.text
+
+
+# --- a library's own frame past Keras' training loop, and its TensorFlow front end -------------
+
+_UNPACK = "AttributeError: module 'keras.utils' has no attribute 'unpack_x_y_sample_weight'"
+
+
+def _through_keras(path: str, code: str, error: str) -> str:
+    """The user's fit call into Keras' training loop, which calls ``path``'s code (raising)."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/fit.py", line 40, in <module>\n'
+        "    model.fit(ds, epochs=1)\n"
+        '  File "/opt/venv/lib/python3.9/site-packages/keras/engine/training.py", line 1160, '
+        "in train_function\n"
+        "    return step_function(self, iterator)\n"
+        f'  File "{path}", line 1393, in train_step\n'
+        f"    {code}\n"
+        f"{error}\n"
+    )
+
+
+def test_a_librarys_frame_inside_keras_loop_leads_with_its_release() -> None:
+    report = explained(
+        _through_keras(
+            "/opt/venv/lib/python3.9/site-packages/transformers/modeling_tf_utils.py",
+            "x, y, w = tf.keras.utils.unpack_x_y_sample_weight(data)",
+            _UNPACK,
+        )
+    )
+    lead = report.findings[0]
+    assert (lead.cause, lead.severity) == ("companion-mismatch", Severity.ERROR)
+    assert "transformers" in lead.summary and "upgrade transformers" in fix_text(lead)
+    # The name stays known, second, as a warning.
+    removed = _named(report, "api-removed")
+    assert removed is not None and removed.severity is Severity.WARNING
+
+
+def test_the_users_own_frame_inside_keras_loop_is_no_librarys() -> None:
+    report = explained(
+        _through_keras("/home/user/proj/model.py", "x, y, w = unpack(data)", _UNPACK)
+    )
+    companion = _named(report, "companion-mismatch")
+    assert companion is None or companion.severity is not Severity.ERROR
+
+
+def test_tf_contrib_asked_by_a_library_leads_with_its_release() -> None:
+    report = explained(
+        _frames(
+            "/usr/local/lib/python3.6/site-packages/tensorlayer/layers/convolution.py",
+            "W_init=tf.contrib.layers.xavier_initializer(),",
+            "AttributeError: module 'tensorflow' has no attribute 'contrib'",
+        )
+    )
+    lead = report.findings[0]
+    assert (lead.cause, lead.severity) == ("companion-mismatch", Severity.ERROR)
+    contrib = _named(report, "tf-contrib-removed")
+    assert contrib is not None and contrib.severity is Severity.WARNING
+
+
+_CONV = "TypeError: conv() got an unexpected keyword argument 'batch_group_count'"
+
+
+def test_a_keyword_refused_in_a_librarys_tensorflow_front_end_is_its_release() -> None:
+    # JAX's jax2tf module calls TensorFlow's XLA ops through an alias the line does not spell.
+    report = explained(
+        _frames(
+            "/opt/venv/lib/python3.9/site-packages/jax/experimental/jax2tf/impl_no_xla.py",
+            "out = tfxla.conv(lhs, rhs, batch_group_count=batch_group_count)",
+            _CONV,
+        )
+    )
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.WARNING
+    assert "jax" in companion.summary and "batch_group_count" in companion.summary
+
+
+def test_a_keyword_refused_in_a_librarys_other_module_is_not_called_tensorflows() -> None:
+    report = explained(
+        _frames(
+            "/opt/venv/lib/python3.9/site-packages/jax/_src/lax/convolution.py",
+            "out = impl.conv(lhs, rhs, batch_group_count=batch_group_count)",
+            _CONV,
+        )
+    )
+    assert _named(report, "companion-mismatch") is None

@@ -48,6 +48,18 @@ def test_a_name_jax_removed_is_read_with_jax_s_release_and_tfp_s_way_out() -> No
     assert "tensorflow-probability" in text and "tfp-nightly" in text
 
 
+def test_a_whole_submodule_a_release_removed_is_read_with_that_release() -> None:
+    # SageMaker Python SDK 2.0.0 renamed sagemaker.tensorflow.serving to .model.
+    report = explained("ModuleNotFoundError: No module named 'sagemaker.tensorflow.serving'\n")
+    found = _only(report, "dependency-api-removed")
+    assert found.severity is Severity.ERROR and "sagemaker 2.0.0" in found.summary
+    assert found.fix is not None and 'pip install "sagemaker<2.0.0"' in found.fix.commands
+    assert "sagemaker.tensorflow.model" in found.fix.text
+    # A submodule of it the table does not list keeps the other readings.
+    other = explained("ModuleNotFoundError: No module named 'sagemaker.tensorflow.estimator2'\n")
+    assert all("2.0.0 removed" not in x.summary for x in other.findings)
+
+
 def test_a_method_sentencepiece_removed_is_read_from_the_objects_words() -> None:
     found = _only(
         explained("AttributeError: 'SentencePieceProcessor' object has no attribute 'Init'\n"),

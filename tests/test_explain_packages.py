@@ -382,6 +382,38 @@ def test_a_companion_under_a_tensorflow_newer_than_its_releases_names_their_rang
     assert "pip index versions tensorflow-io" in fix
 
 
+def test_a_companion_without_a_tensorflow_shown_names_where_its_releases_end() -> None:
+    # The log shows no TensorFlow release: the table's newest row says above which none fits.
+    fix = _fix(_one(_explain(f"{ADDON}\n"), "companion-mismatch"))
+    assert "The newest tensorflow-io release the table knows (0.37)" in fix
+    assert "TensorFlow 2.17.0 or later" in fix
+    # Shown, the TensorFlow is answered by the table's rows instead.
+    shown = _fix(_one(_explain(f"print(tf.__version__)\n2.3.1\n{ADDON}\n"), "companion-mismatch"))
+    assert "The newest tensorflow-io release" not in shown
+
+
+_TFQ = (
+    "tensorflow.python.framework.errors_impl.NotFoundError: /opt/venv/lib/python3.7/"
+    "site-packages/tensorflow_quantum/core/ops/_tfq_simulate_ops.so: undefined symbol: "
+    "_ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb"
+)
+
+
+def test_tensorflow_quantum_moves_to_the_release_built_for_the_tensorflow_shown() -> None:
+    # Each tensorflow-quantum release pins one TensorFlow (release/setup.py at its tag).
+    fix = _fix(_one(_explain(f"print(tf.__version__)\n2.4.1\n{_TFQ}\n"), "companion-mismatch"))
+    assert "tensorflow-quantum 0.5.1" in fix and "releases 0.5.0 to 0.5.1 all fit it" in fix
+    assert "tensorflow-quantum==0.5.1" in fix
+
+
+def test_a_pinned_companions_oldest_release_names_its_floor() -> None:
+    # No TensorFlow shown: the oldest row's pin (==2.1.0) is the floor, the newest's range the
+    # ceiling of what the table knows.
+    fix = _fix(_one(_explain(f"{_TFQ}\n"), "companion-mismatch"))
+    assert "needs TensorFlow 2.1 or later (its oldest, 0.3.1, declares tensorflow==2.1.0)" in fix
+    assert "(0.7.6) declares tensorflow<2.19,>=2.18" in fix
+
+
 def test_a_companion_under_an_older_tensorflow_moves_to_its_release() -> None:
     log = f"print(tf.__version__)\n2.3.1\n{ADDON}\n"
     fix = _fix(_one(_explain(log), "companion-mismatch"))
@@ -1193,6 +1225,52 @@ def test_h5py_3_under_an_hdf5_loader_for_h5py_2() -> None:
         "AttributeError: 'str' object has no attribute 'decode'\n"
     )
     assert all(x.cause != "dependency-out-of-range" for x in own.findings)
+
+
+def test_h5py_3_under_a_librarys_own_hdf5_reader_names_the_library() -> None:
+    # A library's own weight loader (not Keras') decoding an HDF5 attribute h5py 3 reads as str.
+    report = _explain(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/infer.py", line 12, in <module>\n'
+        "    net.load_weights('weights.h5')\n"
+        '  File "/opt/venv/lib/python3.8/site-packages/tensor2tensor/utils/hdf5_io.py", line 40, '
+        "in load_weights\n"
+        "    backend = f.attrs.get('backend').decode('utf8')\n"
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    found = _one(report, "dependency-out-of-range")
+    assert found.severity is Severity.ERROR and "tensor2tensor" in found.summary
+    assert found.fix is not None and 'h5py<3.0.0"' in " ".join(found.fix.commands)
+    assert "upgrade tensor2tensor" in found.fix.text
+    # An import name no table maps to a distribution is not offered as one.
+    unknown = _explain(
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.8/site-packages/mrcnn/model.py", line 2130, in '
+        "load_weights\n"
+        "    original_keras_version = f.attrs['keras_version'].decode('utf8')\n"
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    found = _one(unknown, "dependency-out-of-range")
+    assert found.fix is not None and "the mrcnn package" in found.fix.text
+    # Keras 2.0-2.1's models.py, and loaders copied from it, decode the attribute they read
+    # into a variable first.
+    for path in ("keras/models.py", "zookit/io.py"):
+        copied = _explain(
+            "Traceback (most recent call last):\n"
+            f'  File "/opt/venv/lib/python3.6/site-packages/{path}", line 237, in load_model\n'
+            "    model_config = json.loads(model_config.decode('utf-8'))\n"
+            "AttributeError: 'str' object has no attribute 'decode'\n"
+        )
+        assert _one(copied, "dependency-out-of-range").severity is Severity.ERROR
+    # The library's line decoding something else than an HDF5 attribute is no h5py matter.
+    other = _explain(
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.8/site-packages/tensor2tensor/utils/text.py", line 9, '
+        "in read\n"
+        "    return line.decode('utf8')\n"
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    assert all(x.cause != "dependency-out-of-range" for x in other.findings)
 
 
 def test_the_decode_message_without_frames_names_h5py_as_the_likely_cause() -> None:

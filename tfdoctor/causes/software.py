@@ -1810,9 +1810,19 @@ def protoc_upgrade_fix(optional: bool, label_asked: bool = False, os: Optional[s
     )
 
 
-def h5py_bytes_fix(m: Machine) -> Fix:
+def h5py_bytes_fix(m: Machine, library: Optional[str] = None) -> Fix:
     """An h5py before 3.0 for a Keras HDF5 loader that decodes h5py 2's bytes (TensorFlow
-    before 2.5, standalone Keras before 2.4), or a loader that reads h5py 3's strings."""
+    before 2.5, standalone Keras before 2.4), or a loader that reads h5py 3's strings; for an
+    installed ``library``'s own code that decodes an HDF5 attribute, that library's release
+    that reads them."""
+    if library is not None:
+        return install_fix(
+            m,
+            f"Install an h5py before 3.0, which returns the bytes {library}'s code decodes, "
+            f"or upgrade {library} to a release that reads h5py 3's strings (its release "
+            "notes say which).",
+            "h5py<3.0.0",
+        )
     return range_fix(m, "h5py") or install_fix(
         m,
         "Install an h5py before 3.0, which returns the bytes this loader decodes (or "
@@ -2362,10 +2372,25 @@ def yanked_placeholder_fix(m: Machine, dist: str, version: str) -> Fix:
     )
 
 
-def op_library_major_fix(major: str, installed: Optional[str]) -> Fix:
+def op_library_major_fix(
+    major: str, installed: Optional[str], package: Optional[str] = None
+) -> Fix:
     """A package's op library built for TensorFlow ``major``.x, loaded by another TensorFlow
-    (``installed`` where known): its release for the installed TensorFlow, or that major."""
+    (``installed`` where known): its release for the installed TensorFlow, or that major.
+    ``package``: the distribution (or words naming the import package) whose op it is, where
+    the log shows it."""
     have = f"TensorFlow {installed}" if installed else "the installed TensorFlow"
+    if package is not None:
+        return Fix(
+            f"The compiled ops of {package} (loaded with tf.load_op_library) link TensorFlow "
+            f"{major}.x's own library, which {have} does not have: the installed release of "
+            f"{package} was built for TensorFlow {major}.x. Install the release of {package} "
+            "built for the installed TensorFlow (its compatibility table or release notes say "
+            "which; one built from source as it installed is rebuilt by installing it again "
+            "with this TensorFlow in place, without pip's cache), or use it with a TensorFlow "
+            f"{major}.x in an environment of its own.",
+            ("pip show tensorflow", "pip list"),
+        )
     return Fix(
         f"A package's compiled ops (loaded with tf.load_op_library) link TensorFlow {major}.x's "
         f"own library, which {have} does not have: the package was built for TensorFlow "
@@ -2990,7 +3015,8 @@ def _companion_release_fix(
             f"release is built for {running} yet, install the TensorFlow the installed "
             f"{shown} was built for (the same table) instead; a custom op library must be "
             f"rebuilt against the installed TensorFlow."
-            f"{_oldest_floor(row, name, tf.version if tf is not None else None)}",
+            f"{_oldest_floor(row, name, tf.version if tf is not None else None)}"
+            f"{_newest_cap(row, name, tf.version if tf is not None else None)}",
             (f"pip show tensorflow {name}", *m.list_releases(name))
             if name
             else ("pip show tensorflow",),
@@ -3041,8 +3067,9 @@ def _companion_release_fix(
     return install_fix(m, text, f"{dist}{spec}")
 
 
-#: A requirement's lower bound on TensorFlow (``>=1.7.0``), where it opens the range.
-_FLOOR = re.compile(r"^>=\s*(?P<floor>\d+\.\d+)")
+#: A requirement's lower bound on TensorFlow (``>=1.7.0``, and the release a pin or a
+#: compatible-release clause names: ``==2.1.0``, ``~=2.10.0``), where it opens the range.
+_FLOOR = re.compile(r"^(?:>=|==|~=)\s*(?P<floor>\d+\.\d+)")
 
 
 def _oldest_floor(row: Optional[Companion], name: Optional[str], tf: Optional[str]) -> str:
@@ -3068,6 +3095,29 @@ def _oldest_floor(row: Optional[Companion], name: Optional[str], tf: Optional[st
     return (
         f"{known}: where `pip show tensorflow` shows an older TensorFlow, no {name} release "
         f"fits it, and TensorFlow {floor} or later is the fix."
+    )
+
+
+#: A requirement's upper bound on TensorFlow (``<2.17.0``), where it caps the range.
+_CAP = re.compile(r"<\s*(?P<cap>\d+\.\d+(?:\.\d+)?)")
+
+
+def _newest_cap(row: Optional[Companion], name: Optional[str], tf: Optional[str]) -> str:
+    """Words for the TensorFlow the newest release of ``name`` the companion table knows
+    ends before (its newest row's upper bound), where the log does not show TensorFlow's
+    version: a newer TensorFlow fits none of the releases the table knows (the counterpart of
+    :func:`_oldest_floor`; a shown TensorFlow above it is answered by the table's rows)."""
+    if tf is not None or row is None or not row.releases or not name:
+        return ""
+    newest = max(row.releases, key=lambda r: version_key(r.release))
+    found = _CAP.search(newest.tensorflow)
+    if found is None:
+        return ""
+    return (
+        f" The newest {name} release the table knows ({newest.release}) declares "
+        f"tensorflow{newest.tensorflow}: where `pip show tensorflow` shows TensorFlow "
+        f"{found.group('cap')} or later, no release the table knows fits it; `pip index "
+        f"versions {name}` lists any newer one, else a TensorFlow in that range is the fix."
     )
 
 
@@ -3375,6 +3425,28 @@ def release_removed_fix(
         f"The code uses {what}, which {dist} {removed_in} removed: use {use} in the code, {older}."
     )
     return Fix(text, m.pip_install(pin))
+
+
+def own_code_dependency_fix(m: Machine, dist: str, asked: str, version: Optional[str]) -> Fix:
+    """The user's own code asking the installed ``dist`` for ``asked``, which that release
+    lacks (``version``: the release the log shows installed, if any): the ``dist`` release the
+    code was written for, or the code ported to the installed one. No install runs blindly:
+    the message says what is missing, not whether the release removed it or added it later."""
+    line = ".".join(version.split(".")[:2]) if version else ""
+    installed = (
+        f"{dist} {version} is installed"
+        if version
+        else f"`pip show {dist}` shows the installed release"
+    )
+    older = f' ("{dist}<{line}" brings one from before its line)' if line else ""
+    return Fix(
+        f"The code was written for another {dist} release than the installed one, which lacks "
+        f"{asked}. {installed}: install the {dist} release the code was written for (its "
+        f"requirements file or README says which; where {dist} removed it, an earlier "
+        f"release{older}; where a later {dist} brought it, `pip install --upgrade {dist}`), or "
+        f"port the code to the installed {dist}'s API (its release notes say what replaced it).",
+        (*m.pip(f"show {dist}"),),
+    )
 
 
 def dependency_release_fix(

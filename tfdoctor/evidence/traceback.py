@@ -849,6 +849,43 @@ def _past_site(path: str) -> list[str]:
     return parts[1:] if len(parts) > 1 and _EGG.match(parts[0]) else parts
 
 
+#: An import error a library caught and raised again inside its own exception, as Python's
+#: repr prints it among the new exception's arguments (pyhf's ImportBackendError: ``('There was
+#: a problem importing TensorFlow. ...', ImportError("cannot import name 'X' from 'p.q'
+#: (/.../p/q.py)"))``): repr quotes with double quotes a message that holds single ones.
+_WRAPPED_IMPORT_ERROR = re.compile(
+    r"\b(?:ImportError|ModuleNotFoundError)\(\"(?P<message>(?:[^\"\\\n]|\\.){1,1000})\"\)"
+)
+
+
+def wrapped_import_error(message: str) -> Optional[str]:
+    """The message of an ImportError (or ModuleNotFoundError) whose repr another exception's
+    message holds, with repr's escapes undone (a Windows path's doubled backslashes); None
+    where the message holds none."""
+    if "Error(" not in message:
+        return None
+    found = _WRAPPED_IMPORT_ERROR.search(message)
+    if found is None:
+        return None
+    return re.sub(r"\\(.)", r"\1", found.group("message"))
+
+
+#: A module or folder name below a library's top-level package that says the module is the
+#: library's TensorFlow front end or bridge: ``tensorflow2/`` (coremltools' converters),
+#: ``jax2tf/`` (JAX's converter), ``tf_ops.py`` (RLlib's), ``onnx_tf``-style ``_tf`` endings.
+_TF_FACING = re.compile(r"^(?:tensorflow\d*|tf\d*|\w*2tf|tf_\w+|\w+_tf\d*)(?:\.py)?$")
+
+
+def tensorflow_facing(path: str) -> bool:
+    """Whether an installed file lies in a module of its library that its name marks as
+    written against TensorFlow (a folder or file below the top-level package named
+    ``tensorflow``, ``tensorflow2``, ``tf``, ``jax2tf``, ``tf_ops.py``, ``keras_tf``): the
+    library calls TensorFlow from there, whatever the library is."""
+    if not is_installed(path):
+        return False
+    return any(_TF_FACING.match(part) for part in _past_site(path)[1:])
+
+
 def egg_release(path: str) -> Optional[tuple[str, str]]:
     """The project and version an installed egg's folder names, where ``path`` is a file in
     one (``("DeepXDE", "0.6.1")``); None elsewhere. setuptools writes both from the project's

@@ -151,7 +151,7 @@ from tfdoctor.explain.keras_versions import (
     keras_release_in_words,
     multi_backend_keras_finding,
 )
-from tfdoctor.explain.modules import requested_findings
+from tfdoctor.explain.modules import TF_OWN, requested_findings
 from tfdoctor.explain.packages import (
     distributions_finding,
     distributions_fix,
@@ -4059,20 +4059,32 @@ _TF_FRAMEWORK = re.compile(
 _DLOPEN_PATH = re.compile(r"dlopen\((?P<path>[^,()\s]{1,400}),")
 
 
+def _framework_users(cited: Sequence[str], loader: Optional[str]) -> list[str]:
+    """The files that need TensorFlow's framework library: the ones dyld was opening, or (no
+    such file shown) the file that called tf.load_op_library."""
+    opened = [m.group("path") for line in cited for m in _DLOPEN_PATH.finditer(line)]
+    return opened or ([loader] if loader is not None else [])
+
+
 def _own_framework_user(cited: Sequence[str], loader: Optional[str]) -> bool:
     """The library that needs TensorFlow's framework library is a project's own op library:
     the file dyld was opening, or (no such file shown) the file that called
-    tf.load_op_library, lies outside site-packages or in a package no distribution the module
-    table lists provides."""
-    opened = [m.group("path") for line in cited for m in _DLOPEN_PATH.finditer(line)]
-    users = opened or ([loader] if loader is not None else [])
-    return bool(users) and not any(map(_listed_package, users))
+    tf.load_op_library, lies outside site-packages. One under site-packages is an installed
+    package's, whether or not the module table lists its distribution (pip installed it, built
+    for the TensorFlow of its day)."""
+    users = _framework_users(cited, loader)
+    return bool(users) and not any(installed_package(u) is not None for u in users)
 
 
-def _listed_package(path: str) -> bool:
-    """``path`` is installed in a package a distribution the module table lists provides."""
-    top = installed_package(path)
-    return top is not None and bool(distribution_of(top))
+def _framework_package(cited: Sequence[str], loader: Optional[str]) -> Optional[str]:
+    """The installed package whose op library needs TensorFlow's framework library, by its
+    distribution where the module table knows it, else by its import name; None where no
+    file under site-packages shows one."""
+    tops = (installed_package(u) for u in _framework_users(cited, loader))
+    top = next((t for t in tops if t is not None and t not in TF_OWN), None)
+    if top is None:
+        return None
+    return distribution_of(top) or f"the package that provides `{top}`"
 
 
 #: An installed file's path in a cited line (a loader's "Referenced from", a companion's
@@ -4110,7 +4122,7 @@ def _framework_major(
         return None
     # A package's compiled ops: the package was built for that major.
     return causes.software.COMPANION_MISMATCH, causes.software.op_library_major_fix(
-        major, r.tf_version
+        major, r.tf_version, owner or _framework_package(cited, r.op_loader)
     )
 
 

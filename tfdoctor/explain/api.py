@@ -660,7 +660,10 @@ def api_findings(
             primary is verdict
             and (
                 (verdict.key in _LISTING_KEYS and verdict.cause == causes.code.API_REMOVED)
-                or verdict.cause == causes.code.API_MOVED_TO_COMPAT_V1
+                # tf.contrib's successors (tf-slim, tf.keras, TensorFlow Probability) are for
+                # the library's authors to port to, as tf.compat.v1 is.
+                or verdict.cause
+                in (causes.code.API_MOVED_TO_COMPAT_V1, causes.code.TF_CONTRIB_REMOVED)
                 # A keyword a later 1.x release brought, passed by a library's own frame: its
                 # older spelling is for the library's authors to write.
                 or verdict.key == _TF1_KEYWORD_KEY
@@ -2636,9 +2639,28 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
     if hints:
         detail.append(inferred_note(hints))
     out: list[Finding] = []
-    library, how, _ = package_behind(tb)
-    if library is not None and library.replace("-", "_").lower() not in _RELEASE_ROOTS:
-        out.append(_library_asked(library, name, product, tb, m, how, detail))
+    raised = library_caller(tb)
+    if (
+        raised is not None
+        and raised[0] not in _RELEASE_ROOTS
+        and any(f.path == raised[1] for f in tb.frames)
+    ):
+        # The innermost frame that is not TensorFlow's or Keras' own lies in an installed
+        # library (the frames after it, if any, are the callee): its code asked, whatever
+        # family member's frames (keras' training loop) lie between it and the user's code.
+        # That library's release is the lead; the name stays known, as a warning. A private
+        # name (tf.logging._logger) TensorFlow never published: no release of the library may
+        # be made for it, so the library's reading stays a warning too.
+        private = any(part.startswith("_") for part in name.split("."))
+        how = f"its own frame raised: {raised[1]}"
+        severity = Severity.WARNING if private else Severity.ERROR
+        out.append(
+            _library_asked(library_dist(*raised), name, product, tb, m, how, detail, severity)
+        )
+    else:
+        behind, how, _ = package_behind(tb)
+        if behind is not None and behind.replace("-", "_").lower() not in _RELEASE_ROOTS:
+            out.append(_library_asked(behind, name, product, tb, m, how, detail))
     text = (
         f"`{name}` is not in {running}: the code that asks for it was written for another "
         f"release of {product}. Read which release the code was written for (its requirements "
@@ -2692,13 +2714,15 @@ def _library_asked(
     m: Machine,
     how: str = "",
     detail: Sequence[str] = (),
+    severity: Severity = Severity.WARNING,
 ) -> Finding:
     """An installed library's code asking TensorFlow or Keras for ``name``, which the
-    installed release lacks: that library's release for it (companion-mismatch, a warning)."""
+    installed release lacks: that library's release for it (companion-mismatch; a warning
+    unless the library's own frame is shown raising, ``severity``)."""
     shown = how or "the import the log shows last"
     return causes.finding(
         f"explain.{causes.software.COMPANION_MISMATCH}",
-        Severity.WARNING,
+        severity,
         causes.software.COMPANION_MISMATCH,
         f"{library} was written for another {product} release (it asks for {name})",
         "\n".join(

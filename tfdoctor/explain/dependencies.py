@@ -21,9 +21,11 @@ TensorBoard's own requirements) and an installed Q of another distribution is
 ``dependency-api-removed``: P's installed release lacks what Q's release uses. TensorFlow
 refusing an installed package's positional arguments (too many, or too few), or a public name
 asked of ``tf.`` in Python 2's words, is ``companion-mismatch`` (the other TensorFlow shapes are
-:func:`tfdoctor.explain.packages.foreign_caller_findings`'). The user's own code (or a file
-of the user's that Python found for P), an object whose owner no line shows, or frames that
-name no installed package are left to the other readings (or unexplained).
+:func:`tfdoctor.explain.packages.foreign_caller_findings`'). The user's own code importing
+from a P the module table knows a module or name P's installed release lacks is
+``dependency-api-removed`` too, a warning (its attributes, which may be typos, are not read).
+A file of the user's that Python found for P, an object whose owner no line shows, or frames
+that name no installed package are left to the other readings (or unexplained).
 """
 
 from __future__ import annotations
@@ -33,9 +35,9 @@ from collections.abc import Collection, Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.traceback import Frame, Traceback, installed_package
+from tfdoctor.evidence.traceback import Frame, Traceback, installed_package, wrapped_import_error
 from tfdoctor.explain.modules import NAMESPACE_ROOTS, TF_OWN, stdlib_modules
-from tfdoctor.facts import normalize_name
+from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.modules import distribution_of, modules
@@ -105,18 +107,82 @@ def dependency_caller_findings(
     (one of ``signed``, the lines signatures cited) is left to it: its reading is the
     specific one (keras_applications' set_keras_submodules is a Keras release)."""
     stopped = [tb for tb in tracebacks if not tb.ignored and not tb.warned]
-    if not stopped or not stopped[-1].frames:
+    if not stopped:
         return []
     tb = stopped[-1]
-    match = _SHAPES.match(tb.message)
-    if match is None or any(note in tb.message for note in _NOT_THE_PACKAGE):
+    message = tb.message
+    match = _SHAPES.match(message)
+    wrapped = None if match is not None else wrapped_import_error(message)
+    if wrapped is not None:
+        # A library re-raised the import error inside its own exception: the frames shown
+        # are its handler's, not the import's, so only the message is read.
+        message, match = wrapped, _SHAPES.match(wrapped)
+    if match is None or any(note in message for note in _NOT_THE_PACKAGE):
         return []
-    if any(tb.message in line for line in signed):
+    if any(message in line for line in signed):
         return []
     if match["found"] and installed_package(match["found"]) is None:
         return []  # the module Python found is a file outside site-packages: the user's own
-    found = _reading(tb, match, m)
+    if wrapped is not None:
+        found = _own_code_reading(tb, match, m, wrapped)
+    else:
+        found = (_reading(tb, match, m) if tb.frames else None) or _own_code_reading(tb, match, m)
     return [found] if found is not None else []
+
+
+def _own_code_reading(
+    tb: Traceback, match: re.Match[str], m: Machine, wrapped: Optional[str] = None
+) -> Optional[Finding]:
+    """The user's own code (the innermost frame shown lies outside site-packages, or no frame
+    is shown) importing from a library the module table knows, outside TensorFlow's family, a
+    module or name the installed release lacks: the code was written for another release of
+    that library (``sklearn.externals.joblib``, gone from scikit-learn 0.23). A warning: the
+    message says what is missing, not which release the code was written for. Python imports
+    a dotted name's parents first and names the first part that failed, so ``No module named
+    'P.a.b'`` says P.a imported: P is installed, without that module. ``wrapped``: the import
+    error's message where another exception's message holds it (its frames are the
+    handler's, not the importer's: whose code imported is not shown)."""
+    # Only an import's words: an attribute the user's line asks may be a typo of its own
+    # (``pd.read_cvs``), where an import line is most often copied from the code's docs.
+    module = match["source"] or match["sub"]
+    if module is None:
+        return None
+    owner = module.split(".", 1)[0]
+    dist = distribution_of(owner)
+    if (
+        dist is None
+        or owner in _ELSEWHERE
+        or owner in stdlib_modules()
+        or owner in modules().family
+        or dist in TF_DISTRIBUTIONS
+        or _table_removal(match, module)
+    ):
+        return None
+    name = match["name"] or module.rsplit(".", 1)[-1]
+    if name.startswith("_"):
+        return None  # a private name or compiled extension: an install's, not a release's
+    frames = [] if wrapped else [f for f in tb.frames if not f.path.startswith("<frozen ")]
+    if frames and installed_package(frames[-1].path) is not None:
+        return None  # an installed package's own frame: _reading's, or another reading's
+    if any(
+        re.search(rf"(?:^|[/\\]){re.escape(owner)}(?:\.py|[/\\]__init__\.py)$", f.path)
+        for f in frames
+    ):
+        return None  # a file of the user's named like the package took its place
+    asked = f"{match['name']} from {module}" if match["name"] else f"the module {module}"
+    version = _shown_version(m, dist)
+    return causes.finding(
+        f"explain.{causes.software.DEPENDENCY_API_REMOVED}",
+        Severity.WARNING,
+        causes.software.DEPENDENCY_API_REMOVED,
+        f"The code was written for another {dist} release (it asks for {asked})",
+        f"{tb.where}: {tb.type}: {tb.message}\n"
+        + (f"It wraps an import error: {wrapped}\n" if wrapped else "")
+        + f"The code asks {dist} for {asked}, which the "
+        f"installed {dist} does not have: {dist} removed it in a later release, or brought "
+        "it after the installed one.",
+        causes.software.own_code_dependency_fix(m, dist, asked, version),
+    )
 
 
 def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Finding]:

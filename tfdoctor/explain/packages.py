@@ -38,6 +38,7 @@ from tfdoctor.evidence.traceback import (
     numpy_refuser,
     origin_of,
     own_module_missing,
+    tensorflow_facing,
 )
 from tfdoctor.explain.dependencies import dependency_caller_findings
 from tfdoctor.explain.generated import generated_code_findings, uncompiled_protos_findings
@@ -1623,14 +1624,21 @@ _MODULE_LACKS = re.compile(
     r"|cannot import name '(?P<name2>\w{1,200})' from '(?P<module2>[\w.]{1,200})'"
     r"|^'(?P<cls>\w{1,200})' object has no attribute '(?P<method>\w{1,200})'"
 )
+#: A whole submodule a release removed, in importlib's words ("No module named 'P.a.b'": P.a
+#: imported), where the table's row names the module and no names.
+_SUBMODULE_GONE = re.compile(r"^No module named '(?P<module>\w{1,100}(?:\.\w{1,100}){1,8})'")
 
 
 def _removed_row(match: re.Match[str]) -> Optional[tuple[str, str, RemovedApi]]:
     """The module, the name and the ``removed_from_distribution`` row a message of
-    :data:`_MODULE_LACKS` reads as, or None where the table has no row for it. An object's
+    :data:`_MODULE_LACKS` (or :data:`_SUBMODULE_GONE`, the name then empty) reads as, or None
+    where the table has no row for it. An object's
     attribute is looked up as Class.method among every row's names: the message does not
     name the module."""
     table = modules().removed_from_dist
+    if match.re is _SUBMODULE_GONE:
+        whole = table.get(match.group("module"))
+        return (match.group("module"), "", whole) if whole and not whole.names else None
     if match.group("cls"):
         name = f"{match.group('cls')}.{match.group('method')}"
         return next(
@@ -1699,9 +1707,9 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
                     _JAX_DEPRECATIONS,
                 )
             ]
-        match = _MODULE_LACKS.search(tb.message)
+        match = _MODULE_LACKS.search(tb.message) or _SUBMODULE_GONE.match(tb.message)
         found = _removed_row(match) if match is not None else None
-        if found is None:
+        if match is None or found is None:
             continue
         module, name, row = found
         # The caller raised it: the innermost installed frame outside the distribution is the
@@ -1712,9 +1720,12 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
                 f"explain.{causes.software.DEPENDENCY_API_REMOVED}",
                 # An object's attribute names its class, not the module: another library's
                 # class of that name is possible, so a warning.
-                Severity.WARNING if match is not None and match.group("cls") else Severity.ERROR,
+                Severity.WARNING
+                if match.re is _MODULE_LACKS and match.group("cls")
+                else Severity.ERROR,
                 causes.software.DEPENDENCY_API_REMOVED,
-                f"{module}.{name} is gone: {row.dist} {row.removed_in} removed it",
+                f"{f'{module}.{name}' if name else module} is gone: {row.dist} "
+                f"{row.removed_in} removed it",
                 f"{tb.where}: {tb.type}: {tb.message}\n"
                 + (f"{user} (an installed package) uses it." if user else "The code uses it."),
                 causes.software.removed_api_fix(m, module, name, user),
@@ -2014,14 +2025,56 @@ _PRIVATE_KERAS = re.compile(
 _HDF5_LOADER = re.compile(r"hdf5_format\.py|[/\\]engine[/\\](?:saving|topology)\.py")
 
 
+#: A line of code that decodes an HDF5 attribute it read (``f.attrs['keras_version'].
+#: decode('utf8')``, ``attrs.get('backend').decode``): h5py 2 returned variable-length string
+#: attributes as bytes, h5py 3 returns str (h5py 3.0 "What's new": "Variable-length string
+#: attributes are now read as str objects", https://docs.h5py.org/en/stable/whatsnew/3.0.html).
+_ATTRS_DECODED = re.compile(
+    r"\.attrs(?:\[[^\]]+\]|\.get\([^)]*\))\.decode\("
+    # Keras' own attributes read into a variable first, then decoded: Keras 2.0-2.1's
+    # keras/models.py load_model (model_config = f.attrs.get('model_config'), then
+    # json.loads(model_config.decode('utf-8')); keras-team/keras at 00d1e46c) and the loaders
+    # copied from it.
+    r"|\b(?:model_config|training_config|keras_version|backend)\.decode\("
+)
+
+
 def h5py_str_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
-    """``'str' object has no attribute 'decode'`` raised in Keras' HDF5 loader: h5py 3 under
-    a TensorFlow or Keras that expects h5py 2's bytes."""
+    """``'str' object has no attribute 'decode'`` raised in Keras' HDF5 loader, or in an
+    installed library's line that decodes an HDF5 attribute: h5py 3 under code that expects
+    h5py 2's bytes."""
     for tb in tracebacks:
         if "'str' object has no attribute 'decode'" not in tb.message:
             continue
         fix = causes.software.h5py_bytes_fix(m)
-        if any(_HDF5_LOADER.search(f.path) for f in tb.frames[-3:]):
+        last = tb.frames[-1] if tb.frames else None
+        top = installed_package(last.path) if last is not None else None
+        if (
+            last is not None
+            and top is not None
+            and top not in TF_OWN
+            and _ATTRS_DECODED.search(last.code)
+        ):
+            # A library's own HDF5 reader (a model zoo's weight loader), not Keras': the same
+            # h5py 3 change, whose other way out is that library's release.
+            dist = library_dist(top, last.path)
+            if not known_distribution(dist) and egg_release(last.path) is None:
+                # An import name no table or egg maps to its distribution: no name to upgrade.
+                dist = f"the {top} package"
+            return [
+                causes.finding(
+                    f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
+                    Severity.ERROR,
+                    causes.software.DEPENDENCY_OUT_OF_RANGE,
+                    f"h5py 3 under {dist}'s HDF5 reader, written for h5py 2",
+                    f"{tb.where}: {tb.type}: {tb.message}\n{dist} ({last.path}) decodes an "
+                    "HDF5 attribute that h5py 2 returned as bytes and h5py 3 returns as str.",
+                    causes.software.h5py_bytes_fix(m, dist),
+                )
+            ]
+        if any(_HDF5_LOADER.search(f.path) for f in tb.frames[-3:]) or (
+            last is not None and top in TF_OWN and _ATTRS_DECODED.search(last.code)
+        ):
             return [
                 causes.finding(
                     f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
@@ -2332,8 +2385,12 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 # TensorFlow (a warning: the callee is not shown); any other frame after it
                 # is another callee's.
                 known = distribution_of(top)
-                written = _written_for_tensorflow(top) or (
-                    known is not None and m.companion(known) is not None
+                written = (
+                    _written_for_tensorflow(top)
+                    or (known is not None and m.companion(known) is not None)
+                    # The frame's module is the library's TensorFlow front end (coremltools'
+                    # frontend/tensorflow2/, JAX's jax2tf/): what it calls is TensorFlow's.
+                    or tensorflow_facing(tb.frames[index].path)
                 )
                 if index != len(packages) - 1:
                     continue

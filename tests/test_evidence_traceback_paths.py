@@ -1,0 +1,66 @@
+"""What an installed file's path says of the module it runs: whether the module is its
+library's TensorFlow front end (a folder or file below the top-level package named for
+TensorFlow), which makes TensorFlow the likeliest callee of that module's calls. And the import
+error a library's own exception wraps, as repr prints it among its arguments."""
+
+from __future__ import annotations
+
+import pytest
+
+from tfdoctor.evidence.traceback import tensorflow_facing, wrapped_import_error
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/usr/lib/python3.8/site-packages/coremltools/converters/mil/frontend/tensorflow2/load.py",
+        "/opt/venv/lib/python3.9/site-packages/jax/experimental/jax2tf/jax2tf.py",
+        "/opt/conda/lib/python3.7/site-packages/ray/rllib/utils/tf_ops.py",
+        "C:\\Users\\me\\Anaconda3\\envs\\x\\Lib\\site-packages\\kit\\backend\\tf\\ops.py",
+        "/srv/env/lib/python3.6/site-packages/kit-1.0-py3.6.egg/kit/layers_tf.py",
+    ],
+    ids=["tensorflow2-folder", "jax2tf-folder", "tf-ops-file", "windows-tf-folder", "egg-tf-file"],
+)
+def test_a_module_named_for_tensorflow_is_its_front_end(path: str) -> None:
+    assert tensorflow_facing(path)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        # The top-level package's own name says nothing of one module.
+        "/opt/venv/lib/python3.9/site-packages/tf_agents/environments/py_environment.py",
+        "/opt/venv/lib/python3.9/site-packages/jax/_src/lax/convolution.py",
+        "/opt/venv/lib/python3.9/site-packages/kit/tfx.py",
+        # The user's own files are no installed library's.
+        "/home/me/proj/tf/ops.py",
+    ],
+    ids=["top-level-name", "other-module", "tf-prefix-word", "users-file"],
+)
+def test_other_modules_are_not(path: str) -> None:
+    assert not tensorflow_facing(path)
+
+
+def test_an_import_error_a_librarys_exception_wraps_is_read_with_its_escapes_undone() -> None:
+    message = (
+        "('There was a problem importing TensorFlow. The tensorflow backend cannot be used.', "
+        "ImportError(\"cannot import name 'Pickler' from 'picklekit.core' "
+        '(C:\\\\envs\\\\x\\\\lib\\\\site-packages\\\\picklekit\\\\core.py)"))'
+    )
+    assert wrapped_import_error(message) == (
+        "cannot import name 'Pickler' from 'picklekit.core' "
+        "(C:\\envs\\x\\lib\\site-packages\\picklekit\\core.py)"
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "cannot import name 'Pickler' from 'picklekit.core'",
+        "ValueError(\"bad value 'x'\")",
+        "ImportError('no quotes inside')",
+    ],
+    ids=["plain-message", "other-error", "single-quoted-repr"],
+)
+def test_other_messages_wrap_no_import_error(message: str) -> None:
+    assert wrapped_import_error(message) is None
