@@ -358,3 +358,20 @@ def test_a_request_pip_skipped_every_release_of_names_their_python_range(
         assert "Requires-Python" not in fix_text(top)
     else:
         assert named in fix_text(top)
+
+
+def test_the_release_named_for_a_python_has_a_wheel_for_the_machine_architecture() -> None:
+    import dataclasses
+
+    from tests import factories as f
+    from tfdoctor.causes.platform import newest_release_for
+    from tfdoctor.machine import Machine
+
+    def on(machine: str) -> Machine:
+        facts = f.facts()
+        facts = dataclasses.replace(facts, platform=f.platform(machine=machine))
+        return Machine(facts, f.FIXTURE_MATRIX)
+
+    # tensorflow-addons publishes Linux wheels for x86-64 only.
+    assert newest_release_for(on("x86_64"), "tensorflow-addons", "3.9") is not None
+    assert newest_release_for(on("aarch64"), "tensorflow-addons", "3.9") is None
