@@ -6,6 +6,8 @@ installed dependency pip replaced with a source build that fails
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained, fix_text
 from tfdoctor.findings import Finding, Severity
 
@@ -316,3 +318,35 @@ def test_a_refused_requirement_of_an_old_release_pip_fell_back_to_is_the_python(
 def test_a_refused_requirement_of_a_pinned_release_is_no_fallback() -> None:
     found = explained(_refused_after("tfx==0.23.1", "0.23.1")).findings
     assert not any(f.summary.startswith("pip fell back") for f in found)
+
+
+def _fell_back_on(python: str) -> str:
+    """:func:`_fell_back` for ``tfx`` on a Python the log's own traceback shows."""
+    return _fell_back("tfx", "tfx", "0.23.1").replace(
+        "  Preparing metadata",
+        f'      File "/usr/lib/python{python}/site-packages/setuptools/dist.py", line 1\n'
+        "  Preparing metadata",
+    )
+
+
+@pytest.mark.parametrize("python", ["3.9", "3.12"], ids=["py39", "py312"])
+def test_a_fallback_on_a_python_a_newer_release_supports_names_that_release(python: str) -> None:
+    from tfdoctor.wheel_index import releases_of
+
+    found = _warned(_fell_back_on(python), "tf-no-wheel-for-python")
+    fix = fix_text(found)
+    fits = [r for r in releases_of("tfx") if r.python_fits(python)]
+    # The newest release for this Python installs here: no other Python, no claim that every
+    # newer release excludes this one.
+    assert fits and f'pip install "tfx=={fits[-1].version}"' in fix
+    assert "with a Python its current releases support" not in fix
+    assert "exclude this Python" not in found.summary
+
+
+def test_a_fallback_on_a_python_no_newer_release_supports_names_the_newest() -> None:
+    from tfdoctor.wheel_index import releases_of
+
+    # tfx 0.23.1 is the last release whose Requires-Python admits 3.5.
+    assert not [r for r in releases_of("tfx")[-20:] if r.python_fits("3.5")]
+    found = _warned(_fell_back_on("3.5"), "tf-no-wheel-for-python")
+    assert "with a Python its current releases support" in fix_text(found)

@@ -358,3 +358,32 @@ def test_a_request_pip_skipped_every_release_of_names_their_python_range(
         assert "Requires-Python" not in fix_text(top)
     else:
         assert named in fix_text(top)
+
+
+def test_the_release_named_for_a_python_has_a_wheel_for_the_machine_architecture() -> None:
+    import dataclasses
+
+    from tests import factories as f
+    from tfdoctor.causes.platform import newest_release_for
+    from tfdoctor.machine import Machine
+
+    def on(machine: str) -> Machine:
+        facts = f.facts()
+        facts = dataclasses.replace(facts, platform=f.platform(machine=machine))
+        return Machine(facts, f.FIXTURE_MATRIX)
+
+    # tensorflow-addons publishes Linux wheels for x86-64 only.
+    assert newest_release_for(on("x86_64"), "tensorflow-addons", "3.9") is not None
+    assert newest_release_for(on("aarch64"), "tensorflow-addons", "3.9") is None
+
+
+def test_releases_newer_than_the_index_are_not_another_project() -> None:
+    newest = wheel_index()["tensorflow-io"][-1].version
+    major, minor = newest.split(".")[:2]
+    later = [f"{major}.{int(minor) + 1}.0", f"{major}.{int(minor) + 2}.0"]
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-io==0.10.0 "
+        f"(from versions: {', '.join(later)})\n"
+    )
+    # Releases published after the bundled index was generated are tensorflow-io's own.
+    assert "another project's" not in fix_text(top_error(explained(text)))

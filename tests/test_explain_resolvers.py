@@ -4,6 +4,8 @@ platform only, and pip's conflict lines whose requirer carries extras."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained, fix_text, top_error
 
 
@@ -161,3 +163,29 @@ def test_two_packages_ranges_on_one_name_are_not_a_missing_release() -> None:
     assert read_unavailable([other]) == []
     one = _unmet("mylib", "numpy>=2", ("0.7.3",))
     assert read_unavailable([one]) == []
+
+
+@pytest.mark.parametrize(
+    "causes",
+    [
+        # Two extras of one package asked for together, their ranges on one name disjoint.
+        "    mylib[cpu] 0.7.3 depends on numpy<2\n    mylib[gpu] 0.7.3 depends on numpy>=2\n",
+        # One release's own requirements on one name (oldest-supported-numpy 0.13 on s390x,
+        # https://github.com/pypa/pip/issues/10719).
+        "    oldest-supported-numpy 0.13 depends on numpy==1.17.5\n"
+        "    oldest-supported-numpy 0.13 depends on numpy==1.17.3\n",
+    ],
+    ids=["two-extras", "one-release"],
+)
+def test_one_release_with_two_ranges_on_a_name_is_not_a_missing_release(causes: str) -> None:
+    from tfdoctor.evidence.packages import read_unavailable
+
+    text = (
+        "ERROR: Cannot install mylib because these package versions have conflicting "
+        "dependencies.\n\nThe conflict is caused by:\n" + causes + "\n"
+        "To fix this you could try to:\n"
+    )
+    assert read_unavailable([text]) == []
+    assert not any(
+        f.summary.startswith("pip found no numpy release") for f in explained(text).findings
+    )

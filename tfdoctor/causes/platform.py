@@ -1625,19 +1625,30 @@ def requires_python_fallback_fix(
     newest_wheels: str,
     failed: str,
     built: bool = True,
+    fits: Optional[ReleaseWheels] = None,
 ) -> Fix:
     """``dist`` asked for by name alone, and pip choosing the old ``chosen``: its newer releases
     declare a Requires-Python, and pip passes over each one that excludes the interpreter, so
     it fell back to ``chosen``, whose requirement ``failed`` (``absl-py 0.8.1``) has no wheel
     here and failed to build (``built``), or has no release pip can install here.
     ``newest``: the newest release the wheel index lists; ``newest_wheels``: its wheels in
-    words (:meth:`ReleaseWheels.describe`)."""
+    words (:meth:`ReleaseWheels.describe`). ``fits``: a release newer than ``chosen`` that
+    the index lists for this interpreter (:func:`newest_release_for`), where there is one:
+    that release, not another Python, is what installs."""
     outcome = (
         "that has no wheel here and fails to build"
         if built
         else "pip finds no release of that for this Python"
     )
     interpreter = f"Python {m.python_version}" if m.python_version else "this Python"
+    if fits is not None:
+        return Fix(
+            f"pip chose {dist} {chosen} for `{dist}` asked for without a version, which "
+            f"requires {failed}: {outcome}. {dist} {fits.version}, a newer release whose "
+            f"Requires-Python admits {interpreter}, publishes {fits.describe()}: pip did not "
+            "take it in this log; install it by its version.",
+            (*m.pip(f'install "{dist}=={fits.version}"'),),
+        )
     return Fix(
         f"pip chose {dist} {chosen} for `{dist}` asked for without a version: every newer "
         f"{dist} release declares the Pythons it supports (Requires-Python), and pip passes "
@@ -1755,7 +1766,7 @@ def python_range_fix(
         "the environment with a Python inside that range"
     )
     commands = [*m.list_releases(dist, python)]
-    found = _indexed_release_for(m, dist, python) if python else None
+    found = newest_release_for(m, dist, python) if python else None
     if listed:
         newest = max(listed, key=version_key)
         text += f", or install {dist} {newest}, the newest release pip lists for {py}"
@@ -1773,14 +1784,15 @@ def python_range_fix(
     return Fix(text + ".", tuple(commands))
 
 
-def _indexed_release_for(m: Machine, dist: str, python: str) -> Optional[ReleaseWheels]:
+def newest_release_for(m: Machine, dist: str, python: str) -> Optional[ReleaseWheels]:
     """The newest release of ``dist`` the wheel index lists with a wheel for Python
-    ``python`` (and for the machine's system, where known), or None."""
+    ``python`` (and for the machine's system and architecture, where known), or None."""
+    arch = m.platform.split("-", 1)[1] if m.platform else None
     return next(
         (
             r
             for r in reversed(releases_of(normalize_name(dist)))
-            if r.python_fits(python) and r.platform_fits(m.os)
+            if r.python_fits(python) and r.platform_fits(m.os, arch)
         ),
         None,
     )

@@ -2074,11 +2074,16 @@ def pinned_companion_fix(m: Machine, dist: str, spec: str, listed: Sequence[str]
     for this Python and platform (usually a Python newer or older than it was built for)."""
     shown = ", ".join(listed[-4:])
     known = published_wheels(m, dist, spec)
-    indexed = {r.version for r in releases_of(dist)}
-    if known is not None and listed and not indexed.intersection(listed):
-        # None of pip's releases is one the index of the package's maker lists (pycoral's
-        # own index has 1.0 to 2.0; PyPI's project of that name is another one's 0.0.x):
-        # relaxing the pin to one of them installs another project.
+    rows = releases_of(dist)
+    if (
+        known is not None
+        and listed
+        and all(version_key(v) < version_key(rows[0].version) for v in listed)
+    ):
+        # Every release pip lists is older than any the index of the package's maker lists
+        # (pycoral's own index has 1.0 to 2.0; PyPI's project of that name is another one's
+        # 0.0.x): relaxing the pin to one of them installs another project. Releases newer
+        # than the index's are the package's own, published after the index was read.
         return Fix(
             f"pip lists {dist} {shown} here but no release {spec} admits: the release asked "
             f"for has no wheel for this Python and platform. {known} The releases pip lists "

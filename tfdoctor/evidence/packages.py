@@ -397,6 +397,12 @@ def read_unavailable(texts: Iterable[str]) -> list[Unavailable]:
                 continue
             if len({c[0] for c in causes}) != 1 or len({c[2] for c in causes}) != 1:
                 continue
+            # One release naming the name twice with other specifiers ("A[x] 1.2 depends on
+            # Y>=2", "A[y] 1.2 depends on Y<2": two extras asked for together, or one release's
+            # own markers) is a conflict between requirements, not a release none fits.
+            pairs = {(c[1], c[3]) for c in causes}
+            if len(pairs) != len({rv for rv, _ in pairs}):
+                continue
             specs = tuple(dict.fromkeys(c[3] for c in causes))
             found = Unavailable(
                 causes[0][2], specs, causes[0][0], tuple(dict.fromkeys(c[1] for c in causes))

@@ -609,6 +609,15 @@ def requires_python_fallback(
     if any(not r.requires_python or r.requires_python == chosen.requires_python for r in newer):
         # A newer release this Python could take: pip chose the old one for another reason.
         return None
+    python = m.python_version
+    if python and not chosen.python_fits(python):
+        return None  # pip takes no release that excludes the interpreter: another Python's log
+    # Where the interpreter is known, a newer release the index lists for it is what installs
+    # (a log older than that release, or an index without it): the newer releases do not all
+    # exclude this Python.
+    fits = causes.platform.newest_release_for(m, dist, python) if python else None
+    if fits is not None and version_key(fits.version) <= chosen_key:
+        fits = None
     newest = newer[-1]
     cause = causes.platform.TF_NO_WHEEL_FOR_PYTHON
     then = (
@@ -616,18 +625,28 @@ def requires_python_fallback(
         if built
         else "then had no release pip could install here"
     )
+    summary = (
+        f"pip fell back to {dist} {chosen.version}; {dist} {fits.version} supports this Python"
+        if fits is not None
+        else f"pip fell back to {dist} {chosen.version}: its newer releases exclude this Python"
+    )
+    newer_words = (
+        f"although the newer {fits.version} declares a Requires-Python "
+        f"({fits.requires_python or 'none'}) that admits Python {python}"
+        if fits is not None
+        else f"although {len(newer)} newer releases exist, each declaring its own "
+        f"Requires-Python (the newest, {newest.version}: {newest.requires_python})"
+    )
     return causes.finding(
         f"explain.{cause}",
         Severity.ERROR,
         cause,
-        f"pip fell back to {dist} {chosen.version}: its newer releases exclude this Python",
+        summary,
         f"{message}\npip collected {dist} without a version and chose {dist} "
-        f"{chosen.version} (Requires-Python {chosen.requires_python or 'none'}), although "
-        f"{len(newer)} newer releases exist, each declaring its own Requires-Python (the "
-        f"newest, {newest.version}: {newest.requires_python}); {failed}, a requirement of "
-        f"{dist} {chosen.version}, {then}.",
+        f"{chosen.version} (Requires-Python {chosen.requires_python or 'none'}), "
+        f"{newer_words}; {failed}, a requirement of {dist} {chosen.version}, {then}.",
         causes.platform.requires_python_fallback_fix(
-            m, dist, chosen.version, newest.version, newest.describe(), failed, built
+            m, dist, chosen.version, newest.version, newest.describe(), failed, built, fits
         ),
         ("https://packaging.python.org/en/latest/specifications/core-metadata/#requires-python",),
     )
