@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
+import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Optional
 
 from tfdoctor.evidence.packages import normalize_name
@@ -835,3 +836,137 @@ def read_locked_installs(texts: Iterable[str]) -> list[LockedInstall]:
             if poetry:
                 out.append(LockedInstall("poetry", poetry))
     return out
+
+
+# --- pip's own lines ---------------------------------------------------------------------------
+
+
+class PipKind(enum.Enum):
+    """The kinds of line pip prints as it collects, installs, removes and refuses."""
+
+    PROCESSING = "processing"
+    COLLECTING = "collecting"
+    DOWNLOADING = "downloading"
+    USING_CACHED = "using-cached"
+    SATISFIED = "satisfied"
+    UP_TO_DATE = "up-to-date"
+    INSTALLING = "installing"
+    ATTEMPTING_UNINSTALL = "attempting-uninstall"
+    FOUND_EXISTING = "found-existing"
+    UNINSTALLING = "uninstalling"
+    UNINSTALLED = "uninstalled"
+    INSTALLED = "installed"
+    RESOLVER_NOTE = "resolver-note"
+    CONFLICT = "conflict"
+    CANNOT_INSTALL = "cannot-install"
+    RESOLUTION_IMPOSSIBLE = "resolution-impossible"
+    NO_VERSION = "no-version"
+    NO_MATCH = "no-match"
+    UNSUPPORTED_WHEEL = "unsupported-wheel"
+
+
+#: pip's words that open each kind of line, in pip's own source (pypa/pip, tag 23.0, under
+#: src/pip/_internal/; older forms where they differ). Each kind's first row is its words now.
+_OPENINGS: tuple[tuple[PipKind, str], ...] = (
+    # operations/prepare.py, _log_preparing_link: "Processing %s" (a local file or folder),
+    # else "Collecting %s".
+    (PipKind.PROCESSING, "Processing "),
+    (PipKind.COLLECTING, "Collecting "),
+    # network/download.py, _prepare_download: "Downloading %s", "Using cached %s".
+    (PipKind.DOWNLOADING, "Downloading "),
+    (PipKind.USING_CACHED, "Using cached "),
+    # operations/prepare.py, prepare_installed_requirement: "Requirement %s: %s (%s)" with
+    # "already satisfied" (pip before 10: "Requirement already satisfied (use --upgrade to
+    # upgrade): %s"); the legacy resolver's "already up-to-date" under --upgrade (20.2:
+    # resolution/legacy/resolver.py, _check_skip_installed).
+    (PipKind.SATISFIED, "Requirement already satisfied"),
+    (PipKind.UP_TO_DATE, "Requirement already up-to-date"),
+    # req/__init__.py, install_given_reqs: "Installing collected packages: %s", then
+    # "Attempting uninstall: %s" for each it replaces.
+    (PipKind.INSTALLING, "Installing collected packages"),
+    (PipKind.ATTEMPTING_UNINSTALL, "Attempting uninstall"),
+    # req/req_install.py, uninstall: "Found existing installation: %s".
+    (PipKind.FOUND_EXISTING, "Found existing installation: "),
+    # req/req_uninstall.py, UninstallPathSet.remove: "Uninstalling %s:", "Successfully
+    # uninstalled %s".
+    (PipKind.UNINSTALLING, "Uninstalling "),
+    (PipKind.UNINSTALLED, "Successfully uninstalled "),
+    # commands/install.py, run: "Successfully installed %s".
+    (PipKind.INSTALLED, "Successfully installed "),
+    # commands/install.py, _warn_about_conflicts: the head of its list of conflicts, since
+    # 20.3 and, with the legacy resolver, 20.2's.
+    (PipKind.RESOLVER_NOTE, "pip's dependency resolver"),
+    (PipKind.RESOLVER_NOTE, "pip's legacy dependency resolver"),
+    # resolution/resolvelib/factory.py, get_installation_error: "Cannot install %s because
+    # these package versions have conflicting dependencies.", "ResolutionImpossible: for help
+    # visit ..."; _report_single_requirement_conflict: "Could not find a version that
+    # satisfies the requirement %s (from versions: %s)", "No matching distribution found for
+    # %s" (pip before 20.3: index/package_finder.py, find_requirement).
+    (PipKind.CANNOT_INSTALL, "Cannot install "),
+    (PipKind.RESOLUTION_IMPOSSIBLE, "ResolutionImpossible"),
+    (PipKind.NO_VERSION, "Could not find a version that satisfies the requirement "),
+    (PipKind.NO_MATCH, "No matching distribution found for "),
+)
+#: The level pip writes before a warning's or an error's message since 19.1 (utils/logging.py,
+#: IndentingFormatter.get_message_start; https://github.com/pypa/pip/blob/19.1/NEWS.rst).
+_LEVELS = ("ERROR: ", "WARNING: ")
+#: pip's conflict notices, which open with the distribution that requires: "X 1.0 requires
+#: Y<2, but you have Y 2.3 which is incompatible." (commands/install.py, _warn_about_conflicts;
+#: "but you'll have" in 20.2, "has requirement" before), "X 1.0 requires Y, which is not
+#: installed." and pip check's "X 1.0 has requirement Y<2, but you have Y 2.3."
+#: (commands/check.py). A terminal may wrap them: any of their parts marks the line.
+_CONFLICT = re.compile(
+    r"but you have|which is incompatible|which is not installed"
+    r"|(?:requires|has requirement) [\w.-]+[<>=!~]"
+)
+
+
+@record
+class PipLine(Record):
+    """One line pip printed (observed): its kind and what it says."""
+
+    kind: PipKind
+    #: ``ERROR`` or ``WARNING`` where pip wrote its level before the message (19.1 and later);
+    #: empty where none.
+    level: str
+    #: pip's words that open the line (``Successfully installed ``); empty for the kinds whose
+    #: words are not at the start (a conflict, a refused wheel).
+    words: str
+    #: What follows them: the requirements, the file, the list (the whole message where
+    #: ``words`` is empty).
+    rest: str
+
+
+def pip_words(kind: PipKind) -> str:
+    """pip's words that open a line of ``kind`` (``Collecting ``); empty for the kinds whose
+    words are not at the start."""
+    return next((words for k, words in _OPENINGS if k is kind), "")
+
+
+def read_pip_line(line: str) -> Optional[PipLine]:
+    """The kind of ``line`` where pip printed it, with what it says, or None (not pip's)."""
+    # pip indents the steps of a step (utils/logging.py, indent_log).
+    said = line.lstrip(" \t")
+    level = next((start for start in _LEVELS if said.startswith(start)), "")
+    said = said[len(level) :]
+    for kind, words in _OPENINGS:
+        if said.startswith(words):
+            return PipLine(kind, level[:-2], words, said[len(words) :])
+    if _REFUSED in said:
+        return PipLine(PipKind.UNSUPPORTED_WHEEL, level[:-2], "", said)
+    if _CONFLICT.search(line) is not None:
+        return PipLine(PipKind.CONFLICT, level[:-2], "", said)
+    return None
+
+
+def read_pip_lines(text: str, *kinds: PipKind) -> Iterator[PipLine]:
+    """The lines of ``text`` pip printed of any of ``kinds`` (kinds whose words open the line),
+    in order."""
+    openings = [words for kind, words in _OPENINGS if kind in kinds and words in text]
+    if not openings:
+        return
+    for line in text.split("\n"):
+        if any(words in line for words in openings):
+            said = read_pip_line(line)
+            if said is not None and said.kind in kinds:
+                yield said

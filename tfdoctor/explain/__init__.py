@@ -31,7 +31,7 @@ import os
 import re
 import shlex
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Callable, NamedTuple, Optional
 
 from tfdoctor import causes
@@ -91,17 +91,21 @@ from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
     AbiTagsFound,
     Collected,
+    PipKind,
     PipRefusal,
     PlatformsFound,
     PythonRefusal,
     SourceBuild,
     WheelRefusal,
     build_folder_system,
+    pip_words,
     read_abi_hints,
     read_collected,
     read_first_platform,
     read_machine,
     read_missing_wheel,
+    read_pip_line,
+    read_pip_lines,
     read_platform_hints,
     read_python_refusals,
     read_refusals,
@@ -459,7 +463,7 @@ def _read_builds(evidence: Evidence, text: str) -> None:
         evidence.source_builds.extend(read_source_builds((text,)))
     if len(evidence.unavailable) < MAX_CONFLICTS and "conflict is caused by" in text:
         evidence.unavailable.extend(read_unavailable((text,)))
-    if len(evidence.collected) < MAX_COLLECTED and "Collecting " in text:
+    if len(evidence.collected) < MAX_COLLECTED and pip_words(PipKind.COLLECTING) in text:
         evidence.collected.extend(read_collected(text)[: MAX_COLLECTED - len(evidence.collected)])
 
 
@@ -5093,12 +5097,16 @@ _NO_WHEEL = (causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.TF_RELEASE_
 _NVIDIA_LOCAL = re.compile(r"==\s*[\d.]+\+nv\d")
 
 
-#: pip's refusal as a pip before 19.1 printed it: 19.1 began prefixing its errors with
-#: "ERROR: " (https://github.com/pypa/pip/blob/19.1/NEWS.rst, pypa/pip#6298).
-_UNPREFIXED_REFUSAL = re.compile(r"Could not find a version that satisfies the requirement ")
 #: The first TensorFlow whose Linux wheels carry only the manylinux2010 tag, which pip reads
 #: since 19.0 (https://github.com/tensorflow/tensorflow/releases/tag/v1.15.0).
 _MANYLINUX2010_TF = (1, 15)
+
+
+def _unprefixed(line: str) -> bool:
+    """Whether ``line`` is pip's refusal as a pip before 19.1 printed it: 19.1 began prefixing
+    its errors with "ERROR: " (https://github.com/pypa/pip/blob/19.1/NEWS.rst, pypa/pip#6298)."""
+    said = read_pip_line(line)
+    return said is not None and said.kind is PipKind.NO_VERSION and not said.level
 
 
 def _unprefixed_refusal(m: Machine, r: Revealed, hits: Sequence[Hits]) -> Optional[Fix]:
@@ -5112,7 +5120,7 @@ def _unprefixed_refusal(m: Machine, r: Revealed, hits: Sequence[Hits]) -> Option
         or r.os not in (None, "linux")
         # A pip shown as 19.0 or later reads manylinux2010 whatever its words look like.
         or (r.pip_version and version_key(r.pip_version) >= causes.platform.PIP_MANYLINUX2010)
-        or not any(_UNPREFIXED_REFUSAL.match(line) for h in hits for _, line in h.citations)
+        or not any(_unprefixed(line) for h in hits for _, line in h.citations)
     ):
         return None
     for refusal in r.pip_refusals:
@@ -6374,7 +6382,7 @@ def _rule_named(m: Machine, hits: Sequence[Hits]) -> Optional[tuple[causes.Cause
 
 
 #: pip's last line after an install it completed (``installed_packages_summary``).
-_INSTALLED = "Successfully installed "
+_INSTALLED = pip_words(PipKind.INSTALLED)
 
 #: Causes of TensorFlow's start-up look for CUDA: on a machine that shows no GPU, a warning
 #: at most (:mod:`tfdoctor.explain.cpu_machine`).
@@ -8083,13 +8091,28 @@ _IMAGE_PAIRING_CAUSES = (
     causes.runtime.GPU_LIBRARY_INIT_FAILED,
     causes.gpu.CUDA_LIBS_MISSING,
 )
-#: pip's list of what it installed, read for TensorFlow's own distributions with their
-#: release (``tensorflow-2.6.0``, ``tf-nightly-2.10.0.dev20220601``).
+#: pip's list of what it installed (its "Successfully installed" line), read for TensorFlow's
+#: own distributions with their release (``tensorflow-2.6.0``, ``tf-nightly-2.10.0.dev20220601``).
 _PIP_INSTALLED_TF = re.compile(
-    r"^[ \t]*Successfully installed [^\n]{0,4000}?(?<![\w.-])"
-    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)-(?P<version>\d[\w.+]{0,40})",
-    re.MULTILINE,
+    r"[^\n]{0,4000}?(?<![\w.-])"
+    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)-(?P<version>\d[\w.+]{0,40})"
 )
+
+
+class _PipSaid(NamedTuple):
+    """One of pip's lines, from its words to the end of what ``match`` read after them."""
+
+    line: str
+    match: re.Match[str]
+
+
+def _pip_said(text: str, pattern: re.Pattern[str], *kinds: PipKind) -> Iterator[_PipSaid]:
+    """Each line of ``text`` pip printed of any of ``kinds`` whose words ``pattern`` reads on
+    from, in order."""
+    for said in read_pip_lines(text, *kinds):
+        found = pattern.match(said.rest)
+        if found is not None:
+            yield _PipSaid(f"{said.words}{said.rest[: found.end()]}".strip(), found)
 
 
 #: An install run in the notebook's kernel that pins one of TensorFlow's distributions
@@ -8105,15 +8128,10 @@ _KERNEL_TF_PIN = re.compile(
 #: installation: %s" and "Successfully uninstalled %s"), and the pinned release it collected
 #: for it (prepare.py's "Collecting %s"): a log cut before pip's final list still shows the
 #: replacement.
-_PIP_REPLACING_TF = re.compile(
-    r"^[ \t]*(?:Found existing installation: |Successfully uninstalled )"
-    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)[ -]\d",
-    re.MULTILINE,
-)
+_PIP_REPLACING_TF = re.compile(r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)[ -]\d")
+_PIP_REPLACING = (PipKind.FOUND_EXISTING, PipKind.UNINSTALLED)
 _PIP_COLLECTING_TF = re.compile(
-    r"^[ \t]*Collecting (?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)"
-    r"==(?P<version>\d[\w.]{0,40})",
-    re.MULTILINE,
+    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)==(?P<version>\d[\w.]{0,40})"
 )
 #: Colab's pip hook (google.colab's _pip module) after an install in the kernel: the packages
 #: the runtime had imported whose files the install replaced, as ``[PIL,tensorflow]``. With
@@ -8130,21 +8148,25 @@ def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str
     collected), else Colab's note that the install replaced the tensorflow package
     the runtime had imported."""
     text = evidence.first_text
-    found = _PIP_INSTALLED_TF.search(text)
+    found = next(_pip_said(text, _PIP_INSTALLED_TF, PipKind.INSTALLED), None)
     if found is not None:
-        return found.group("dist"), found.group("version")
+        return found.match.group("dist"), found.match.group("version")
     pinned = _KERNEL_TF_PIN.search(text) if "install" in text else None
     if pinned is not None:
         return pinned.group("dist"), pinned.group("version")
     dist = next((d for d in evidence.kernel_installs if d in TF_DISTRIBUTIONS), None)
     if dist is not None:
         return dist, None
-    removing = _PIP_REPLACING_TF.search(text) if "install" in text else None
+    removing = (
+        next(_pip_said(text, _PIP_REPLACING_TF, *_PIP_REPLACING), None)
+        if "install" in text
+        else None
+    )
     if removing is not None:
-        collected = _PIP_COLLECTING_TF.search(text)
+        collected = next(_pip_said(text, _PIP_COLLECTING_TF, PipKind.COLLECTING), None)
         if collected is not None:
-            return collected.group("dist"), collected.group("version")
-        return removing.group("dist"), None
+            return collected.match.group("dist"), collected.match.group("version")
+        return removing.match.group("dist"), None
     replaced = _RUNTIME_IMPORTED.search(text) if "this runtime" in text else None
     if replaced is not None and "tensorflow" in (
         n.strip() for n in replaced.group("names").split(",")
@@ -8170,10 +8192,9 @@ _UNDEFINED_SYMBOL = re.compile(
 #: before 9: "(use --upgrade to upgrade)"), with the version it printed last on the line where
 #: it did.
 _PIP_SATISFIED_TF = re.compile(
-    r"^[ \t]*Requirement already satisfied(?: \(use --upgrade to upgrade\))?: "
+    r"(?: \(use --upgrade to upgrade\))?: "
     r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)(?:[<>=!~][^\s]{0,60})? in "
-    r"[^\n]{0,400}?(?:\((?P<version>\d[\w.+]{0,40})\))?[ \t]*$",
-    re.MULTILINE,
+    r"[^\n]{0,400}?(?:\((?P<version>\d[\w.+]{0,40})\))?[ \t]*$"
 )
 
 
@@ -8182,23 +8203,23 @@ def _pip_added_beside(evidence: Evidence, machine: Machine) -> Optional[Finding]
     (a dependant that requires ``tensorflow`` pulled it in beside ``tensorflow-gpu``, as
     Keras 2.0 did): two distributions now write the same ``tensorflow/`` package."""
     head = evidence.first_text
-    if "Requirement already satisfied" not in head or "Successfully installed" not in head:
+    if pip_words(PipKind.SATISFIED) not in head or _INSTALLED not in head:
         return None
-    installed = _PIP_INSTALLED_TF.search(head)
+    installed = next(_pip_said(head, _PIP_INSTALLED_TF, PipKind.INSTALLED), None)
     if installed is None:
         return None
-    added = installed.group("dist")
-    for found in _PIP_SATISFIED_TF.finditer(head):
-        kept = found.group("dist")
-        if kept == added or f"Successfully uninstalled {kept}-" in head:
+    added = installed.match.group("dist")
+    for found in _pip_said(head, _PIP_SATISFIED_TF, PipKind.SATISFIED):
+        kept = found.match.group("dist")
+        if kept == added or f"{pip_words(PipKind.UNINSTALLED)}{kept}-" in head:
             continue
-        seen = {kept: found.group("version") or "", added: installed.group("version")}
+        seen = {kept: found.match.group("version") or "", added: installed.match.group("version")}
         if not seen[kept]:
             continue  # no release shown for the one already there: nothing to keep by name
         return distributions_finding(
             seen,
             machine,
-            f"{found.group(0).strip()}\n{installed.group(0).strip()}\npip found {kept} "
+            f"{found.line}\n{installed.line}\npip found {kept} "
             f"installed and installed {added} beside it (a package it was asked for requires "
             f"{added} by that name): both write the same `tensorflow/` package. Install the "
             "package that required it with --no-deps where the TensorFlow already there is "
@@ -8210,9 +8231,7 @@ def _pip_added_beside(evidence: Evidence, machine: Machine) -> Optional[Finding]
 #: pip removing the TensorFlow Colab builds for its image (its local version label,
 #: ``+zzzcolab`` and the build's date): the notebook replaced the image's own TensorFlow.
 _COLAB_BUILD_REMOVED = re.compile(
-    r"^[ \t]*(?:Successfully uninstalled|Uninstalling) (?P<dist>tensorflow(?:-gpu)?)-"
-    r"(?P<version>\d+\.\d+(?:\.\d+)?)\+zzzcolab\d{1,20}",
-    re.MULTILINE,
+    r"(?P<dist>tensorflow(?:-gpu)?)-(?P<version>\d+\.\d+(?:\.\d+)?)\+zzzcolab\d{1,20}"
 )
 
 
@@ -8229,7 +8248,15 @@ def _hosted_tf_replaced(
     Without such a failure, pip's removal of Colab's own build of TensorFlow is the same
     replacement observed: a warning."""
     removed = (
-        _COLAB_BUILD_REMOVED.search(evidence.first_text)
+        next(
+            _pip_said(
+                evidence.first_text,
+                _COLAB_BUILD_REMOVED,
+                PipKind.UNINSTALLED,
+                PipKind.UNINSTALLING,
+            ),
+            None,
+        )
         if "zzzcolab" in evidence.first_text
         else None
     )
@@ -8300,7 +8327,7 @@ def _image_build_removed(
     revealed: Revealed,
     by_cause: dict[str, list[Hits]],
     findings: Mapping[str, Finding],
-    removed: re.Match[str],
+    removed: _PipSaid,
 ) -> Optional[Finding]:
     """pip removing Colab's own build of TensorFlow (``removed``), with what it installed in
     its place where the log shows it: an error where the GPU's libraries fail after it, else a
@@ -8310,10 +8337,10 @@ def _image_build_removed(
         return None
     failure = _after_install_failure(evidence, by_cause, findings)
     installed = _tf_installed_in_log(evidence)
-    dist, version = installed if installed is not None else (removed.group("dist"), None)
+    dist, version = installed if installed is not None else (removed.match.group("dist"), None)
     shown = f"{dist} {version}" if version else "another TensorFlow"
     said = (
-        f"{removed.group(0).strip()}\npip removed the TensorFlow {removed.group('version')} "
+        f"{removed.line}\npip removed the TensorFlow {removed.match.group('version')} "
         f"that {image.title} builds for its image (its +zzzcolab label) and installed {shown} "
         "in its place"
     )

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.evidence.pip import PipKind, read_pip_line
 from tfdoctor.evidence.traceback import Frame, Traceback, failures, keras_importer, origin_of
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.keras_api import keras_api
@@ -274,13 +275,30 @@ _FAILED_WORDS = re.compile(
 )
 
 
-#: pip's own lines, which name releases as pip reads them, not as the user tells them.
-_PIP_LINE = re.compile(
-    r"^(?:ERROR: pip's|ERROR: Cannot install|ERROR: ResolutionImpossible|Requirement already"
-    r"|Successfully installed|Collecting|Downloading|Installing collected|Attempting uninstall"
-    r"|\s+Found existing installation)"
-    r"|but you have|which is incompatible|requires [\w.-]+[<>=!~]"
+#: pip's own lines, which name releases as pip reads them, not as the user tells them: what it
+#: collected, found or installed, and its conflict notices (its refusals quote the request).
+_PIP_OWN = frozenset(
+    {
+        PipKind.RESOLVER_NOTE,
+        PipKind.CANNOT_INSTALL,
+        PipKind.RESOLUTION_IMPOSSIBLE,
+        PipKind.SATISFIED,
+        PipKind.UP_TO_DATE,
+        PipKind.INSTALLED,
+        PipKind.COLLECTING,
+        PipKind.DOWNLOADING,
+        PipKind.INSTALLING,
+        PipKind.ATTEMPTING_UNINSTALL,
+        PipKind.FOUND_EXISTING,
+        PipKind.CONFLICT,
+    }
 )
+
+
+def _pip_own(line: str) -> bool:
+    """Whether pip printed ``line`` as one of :data:`_PIP_OWN`."""
+    said = read_pip_line(line)
+    return said is not None and said.kind in _PIP_OWN
 
 
 def keras_release_in_words(text: str, m: Machine) -> Optional[Finding]:
@@ -291,7 +309,7 @@ def keras_release_in_words(text: str, m: Machine) -> Optional[Finding]:
     which Keras, not that it is what failed."""
     # The user's words only: pip's own lines (its conflict notices name the pair and have
     # their own reading, a note where the projects say the pair works).
-    text = "\n".join(line for line in text.splitlines() if _PIP_LINE.search(line) is None)
+    text = "\n".join(line for line in text.splitlines() if not _pip_own(line))
     if not text or _FAILED_WORDS.search(text) is None:
         return None
     for match in _KERAS_NAMED.finditer(text):

@@ -1,0 +1,284 @@
+"""pip's own lines, one classifier for every reader: each kind of line pip prints, in pip's
+own words (the lines are written here in pip's format: the module's comments cite the source
+that prints each), with pip's indentation and its level before warnings and errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from tfdoctor.evidence.pip import PipKind, pip_words, read_pip_line, read_pip_lines
+from tfdoctor.explain.keras_versions import _pip_own
+
+_LINES = [
+    pytest.param(
+        "Processing ./dist/tfdoctor-0.1-py3-none-any.whl",
+        PipKind.PROCESSING,
+        "",
+        "./dist/tfdoctor-0.1-py3-none-any.whl",
+        id="processing",
+    ),
+    pytest.param(
+        "Collecting tensorflow==2.6.0",
+        PipKind.COLLECTING,
+        "",
+        "tensorflow==2.6.0",
+        id="collecting",
+    ),
+    pytest.param(
+        "  Downloading tensorflow-2.6.0-cp39-cp39-manylinux2010_x86_64.whl (458.3 MB)",
+        PipKind.DOWNLOADING,
+        "",
+        "tensorflow-2.6.0-cp39-cp39-manylinux2010_x86_64.whl (458.3 MB)",
+        id="downloading-indented",
+    ),
+    pytest.param(
+        "  Using cached numpy-1.19.5-cp39-cp39-manylinux2010_x86_64.whl (14.9 MB)",
+        PipKind.USING_CACHED,
+        "",
+        "numpy-1.19.5-cp39-cp39-manylinux2010_x86_64.whl (14.9 MB)",
+        id="using-cached",
+    ),
+    pytest.param(
+        "Requirement already satisfied: numpy~=1.19.2 in /usr/local/lib/python3.9/site-packages"
+        " (from tensorflow==2.6.0) (1.19.5)",
+        PipKind.SATISFIED,
+        "",
+        ": numpy~=1.19.2 in /usr/local/lib/python3.9/site-packages (from tensorflow==2.6.0)"
+        " (1.19.5)",
+        id="satisfied",
+    ),
+    pytest.param(
+        "Requirement already satisfied (use --upgrade to upgrade): tensorflow-gpu in "
+        "/usr/lib/python3/dist-packages",
+        PipKind.SATISFIED,
+        "",
+        " (use --upgrade to upgrade): tensorflow-gpu in /usr/lib/python3/dist-packages",
+        id="satisfied-before-pip-10",
+    ),
+    pytest.param(
+        "Requirement already up-to-date: keras in /usr/local/lib/python3.6/dist-packages (2.3.1)",
+        PipKind.UP_TO_DATE,
+        "",
+        ": keras in /usr/local/lib/python3.6/dist-packages (2.3.1)",
+        id="up-to-date",
+    ),
+    pytest.param(
+        "Installing collected packages: numpy, tensorflow",
+        PipKind.INSTALLING,
+        "",
+        ": numpy, tensorflow",
+        id="installing",
+    ),
+    pytest.param(
+        "  Attempting uninstall: numpy",
+        PipKind.ATTEMPTING_UNINSTALL,
+        "",
+        ": numpy",
+        id="attempting-uninstall",
+    ),
+    pytest.param(
+        "    Found existing installation: numpy 1.21.6",
+        PipKind.FOUND_EXISTING,
+        "",
+        "numpy 1.21.6",
+        id="found-existing",
+    ),
+    pytest.param(
+        "    Uninstalling numpy-1.21.6:",
+        PipKind.UNINSTALLING,
+        "",
+        "numpy-1.21.6:",
+        id="uninstalling",
+    ),
+    pytest.param(
+        "      Successfully uninstalled numpy-1.21.6",
+        PipKind.UNINSTALLED,
+        "",
+        "numpy-1.21.6",
+        id="uninstalled",
+    ),
+    pytest.param(
+        "Successfully installed numpy-1.19.5 tensorflow-2.6.0",
+        PipKind.INSTALLED,
+        "",
+        "numpy-1.19.5 tensorflow-2.6.0",
+        id="installed",
+    ),
+    pytest.param(
+        "ERROR: pip's dependency resolver does not currently take into account all the packages "
+        "that are installed. This behaviour is the source of the following dependency conflicts.",
+        PipKind.RESOLVER_NOTE,
+        "ERROR",
+        " does not currently take into account all the packages that are installed. This "
+        "behaviour is the source of the following dependency conflicts.",
+        id="resolver-note",
+    ),
+    pytest.param(
+        "ERROR: pip's legacy dependency resolver does not consider dependency conflicts when "
+        "selecting packages. This behaviour is the source of the following dependency conflicts.",
+        PipKind.RESOLVER_NOTE,
+        "ERROR",
+        " does not consider dependency conflicts when selecting packages. This behaviour is the "
+        "source of the following dependency conflicts.",
+        id="resolver-note-legacy",
+    ),
+    pytest.param(
+        "tensorflow 2.6.0 requires numpy~=1.19.2, but you have numpy 1.21.6 which is incompatible.",
+        PipKind.CONFLICT,
+        "",
+        "tensorflow 2.6.0 requires numpy~=1.19.2, but you have numpy 1.21.6 which is incompatible.",
+        id="conflict",
+    ),
+    pytest.param(
+        "ERROR: tensorflow 2.3.0 has requirement numpy<1.19.0,>=1.16.0, but you'll have numpy "
+        "1.19.1 which is incompatible.",
+        PipKind.CONFLICT,
+        "ERROR",
+        "tensorflow 2.3.0 has requirement numpy<1.19.0,>=1.16.0, but you'll have numpy 1.19.1 "
+        "which is incompatible.",
+        id="conflict-before-20.3",
+    ),
+    pytest.param(
+        "tensorflow 2.6.0 requires keras, which is not installed.",
+        PipKind.CONFLICT,
+        "",
+        "tensorflow 2.6.0 requires keras, which is not installed.",
+        id="conflict-not-installed",
+    ),
+    pytest.param(
+        "tfx-bsl 1.14.0 has requirement pyarrow<11,>=10, but you have pyarrow 14.0.1.",
+        PipKind.CONFLICT,
+        "",
+        "tfx-bsl 1.14.0 has requirement pyarrow<11,>=10, but you have pyarrow 14.0.1.",
+        id="conflict-pip-check",
+    ),
+    pytest.param(
+        "ERROR: Cannot install tensorflow==2.6.0 and numpy==1.22.0 because these package "
+        "versions have conflicting dependencies.",
+        PipKind.CANNOT_INSTALL,
+        "ERROR",
+        "tensorflow==2.6.0 and numpy==1.22.0 because these package versions have conflicting "
+        "dependencies.",
+        id="cannot-install",
+    ),
+    pytest.param(
+        "ERROR: ResolutionImpossible: for help visit "
+        "https://pip.pypa.io/en/latest/user_guide/#fixing-conflicting-dependencies",
+        PipKind.RESOLUTION_IMPOSSIBLE,
+        "ERROR",
+        ": for help visit https://pip.pypa.io/en/latest/user_guide/"
+        "#fixing-conflicting-dependencies",
+        id="resolution-impossible",
+    ),
+    pytest.param(
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.12.0 "
+        "(from versions: 2.13.0rc0, 2.13.0)",
+        PipKind.NO_VERSION,
+        "ERROR",
+        "tensorflow==2.12.0 (from versions: 2.13.0rc0, 2.13.0)",
+        id="no-version",
+    ),
+    pytest.param(
+        "  Could not find a version that satisfies the requirement tensorflow (from versions: )",
+        PipKind.NO_VERSION,
+        "",
+        "tensorflow (from versions: )",
+        id="no-version-before-19.1",
+    ),
+    pytest.param(
+        "ERROR: No matching distribution found for tensorflow==2.12.0",
+        PipKind.NO_MATCH,
+        "ERROR",
+        "tensorflow==2.12.0",
+        id="no-match",
+    ),
+    pytest.param(
+        "ERROR: tensorflow-2.6.0-cp39-cp39-win_amd64.whl is not a supported wheel on this "
+        "platform.",
+        PipKind.UNSUPPORTED_WHEEL,
+        "ERROR",
+        "tensorflow-2.6.0-cp39-cp39-win_amd64.whl is not a supported wheel on this platform.",
+        id="unsupported-wheel",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "kind", "level", "rest"), _LINES)
+def test_each_kind_of_line_pip_prints_is_read_with_what_follows_its_words(
+    line: str, kind: PipKind, level: str, rest: str
+) -> None:
+    said = read_pip_line(line)
+    assert said is not None
+    assert (said.kind, said.level, said.rest) == (kind, level, rest)
+    # What it says is the line less pip's indentation and level.
+    prefix = f"{level}: " if level else ""
+    assert f"{prefix}{said.words}{said.rest}" == line.lstrip()
+
+
+def test_every_kind_is_one_of_the_lines_read() -> None:
+    read = {p.values[1] for p in _LINES}
+    assert read == set(PipKind)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param("I downgraded to keras 2.1.5 and it fails", id="user-words"),
+        pytest.param("Epoch 1/10", id="training"),
+        pytest.param("ImportError: cannot import name 'Layer'", id="traceback"),
+        pytest.param("WARNING: keras 2.1.5 is old", id="a-warning-of-another"),
+    ],
+)
+def test_lines_pip_did_not_print_are_none(line: str) -> None:
+    assert read_pip_line(line) is None
+
+
+def test_pip_words_name_the_opening_of_each_kind_and_none_for_those_without() -> None:
+    assert pip_words(PipKind.COLLECTING) == "Collecting "
+    assert pip_words(PipKind.INSTALLED) == "Successfully installed "
+    assert pip_words(PipKind.CONFLICT) == ""
+    assert pip_words(PipKind.UNSUPPORTED_WHEEL) == ""
+
+
+def test_the_lines_of_a_log_are_read_in_order_of_the_kinds_asked() -> None:
+    log = (
+        "Collecting tensorflow==2.6.0\n"
+        "  Downloading tensorflow-2.6.0-cp39-cp39-manylinux2010_x86_64.whl (458.3 MB)\n"
+        "Installing collected packages: tensorflow\n"
+        "  Attempting uninstall: tensorflow\n"
+        "    Found existing installation: tensorflow 2.5.0\n"
+        "    Uninstalling tensorflow-2.5.0:\n"
+        "      Successfully uninstalled tensorflow-2.5.0\n"
+        "Successfully installed tensorflow-2.6.0\n"
+    )
+    kinds = (PipKind.UNINSTALLED, PipKind.FOUND_EXISTING)
+    assert [(s.kind, s.rest) for s in read_pip_lines(log, *kinds)] == [
+        (PipKind.FOUND_EXISTING, "tensorflow 2.5.0"),
+        (PipKind.UNINSTALLED, "tensorflow-2.5.0"),
+    ]
+    assert list(read_pip_lines(log, PipKind.NO_MATCH)) == []
+    # Only the kinds whose words open the line are read from a log.
+    assert list(read_pip_lines(log, PipKind.CONFLICT)) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "own"),
+    [
+        pytest.param("Requirement already satisfied: keras==2.1.5 in /x (2.1.5)", True, id="sat"),
+        pytest.param("  Collecting keras==2.1.5", True, id="collecting-indented"),
+        pytest.param(
+            "tensorflow 2.0.0 requires keras>=2.2.4, but you have keras 2.1.5 which is "
+            "incompatible.",
+            True,
+            id="conflict",
+        ),
+        # A refusal quotes the request: the user's words, as pip read them.
+        pytest.param("ERROR: No matching distribution found for keras==2.1.5", False, id="refusal"),
+        pytest.param("ERROR: Failed building wheel for h5py", False, id="build"),
+        pytest.param("I use keras 2.1.5", False, id="user"),
+    ],
+)
+def test_the_keras_reading_leaves_out_pips_reports_and_keeps_its_refusals(
+    line: str, own: bool
+) -> None:
+    assert _pip_own(line) is own
