@@ -157,7 +157,7 @@ def test_the_summary_alone_ranks_a_cudnn_of_another_major_among_the_candidates()
     fix = fix_text(cudnn)
     # Each cuDNN major with the lines whose builds load it, from the matrix.
     assert "cuDNN 9: 2.18 to" in fix and "cuDNN 8: 2.4 to 2.17" in fix
-    assert any("libcudnn" in c for c in cudnn.fix.commands)
+    assert cudnn.fix is not None and any("libcudnn" in c for c in cudnn.fix.commands)
 
 
 def test_the_summary_with_the_tensorflow_shown_names_its_cudnn_major() -> None:
