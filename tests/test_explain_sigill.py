@@ -169,3 +169,20 @@ def test_windows_is_told_of_coreinfo() -> None:
 def test_a_handler_that_catches_sigill_is_no_death() -> None:
     text = "[debugger] set handler: caught SIGILL and SIGSEGV will be reported\nEpoch 1/10\n"
     assert all(x.cause != "cpu-lacks-avx" for x in explained(text).findings)
+
+
+def test_apple_silicon_fix_names_the_arm64_builds() -> None:
+    # Rosetta 2 does not translate AVX: the fix is an arm64 Python with an arm64 TensorFlow,
+    # tensorflow itself from the first line with macOS arm64 wheels, Apple's build before it.
+    text = "MacBook Air (M2, 2022)\nzsh: illegal hardware instruction  python3 main.py\n"
+    top = top_error(explained(text))
+    assert top.cause == "cpu-emulated"
+    fix = fix_text(top)
+    assert "tensorflow-macos" in fix and "arm64" in fix and "or later" in fix
+
+
+def test_qemu_fix_names_no_apple_build() -> None:
+    text = "qemu: uncaught target signal 4 (Illegal instruction) - core dumped\n"
+    top = top_error(explained(text))
+    assert top.cause == "cpu-emulated"
+    assert "tensorflow-macos" not in fix_text(top)

@@ -897,8 +897,29 @@ def msvc_fix() -> Fix:
     )
 
 
-def native_interpreter_fix(m: Machine) -> Fix:
-    """A native interpreter or image instead of an emulated one (QEMU user-mode, Rosetta)."""
+def apple_silicon_builds(m: Machine) -> str:
+    """Which distributions are TensorFlow's arm64 macOS builds, in words: ``tensorflow`` from
+    the first line the matrix lists with macos-arm64 wheels, Apple's ``tensorflow-macos``
+    (its releases from the wheel index) before it."""
+    lines = m.matrix.releases if m.matrix is not None else ()
+    having = wheel_lines(lines, "macos-arm64")
+    first = having[0] if having else None
+    from tfdoctor.wheel_index import releases_of  # noqa: PLC0415 - the index loads lazily
+
+    # Apple's own build (https://developer.apple.com/metal/tensorflow-plugin/) was the only
+    # arm64 TensorFlow until the tensorflow wheels gained macOS arm64 tags.
+    apple = [r.version for r in releases_of("tensorflow-macos") if "macos-arm64" in r.platforms]
+    older = [v for v in apple if version_key(v)[:2] < version_key(first)[:2]] if first else apple
+    words = [f"tensorflow {first} or later"] if first else []
+    if older:
+        words.append(f"Apple's tensorflow-macos ({older[0]} to {older[-1]}) for older releases")
+    return "; ".join(words) if words else "TensorFlow's arm64 build"
+
+
+def native_interpreter_fix(m: Machine, apple_silicon: bool = False) -> Fix:
+    """A native interpreter or image instead of an emulated one (QEMU user-mode, Rosetta):
+    on Apple silicon (the facts' Rosetta, or ``apple_silicon`` where a log shows the Mac), an
+    arm64 Python and TensorFlow's arm64 build."""
     plat = m.facts.platform
     if plat is not None and plat.emulation == "qemu":
         host = plat.host_machine or "the host's architecture"
@@ -907,11 +928,17 @@ def native_interpreter_fix(m: Machine) -> Fix:
             "Use the image or interpreter built for the host's architecture.",
             (f"docker run --platform {flag} ...",),
         )
-    if plat is not None and plat.rosetta:
+    if (plat is not None and plat.rosetta) or (plat is None and apple_silicon):
+        # Rosetta 2 translates x86-64 code but not its AVX instructions, which TensorFlow's
+        # x86-64 wheels use: only an arm64 interpreter with an arm64 build runs natively
+        # (https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment).
         return Fix(
-            "Use a native arm64 Python (python.org universal2 installer, or Homebrew in "
-            "/opt/homebrew), recreate the environment and reinstall.",
+            "On Apple silicon, use a native arm64 Python (python.org universal2 installer, "
+            "Homebrew in /opt/homebrew, or Miniforge's arm64 conda), recreate the environment "
+            "and install TensorFlow's arm64 build there: "
+            f"{apple_silicon_builds(m)}. `platform.machine()` then says arm64.",
             (
+                "python -c 'import platform; print(platform.machine())'",
                 "arch -arm64 /usr/bin/python3 -m venv .venv",
                 ".venv/bin/python -m pip install tensorflow",
             ),

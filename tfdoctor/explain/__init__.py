@@ -2410,9 +2410,8 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
         # Apple silicon, shown or (since 2020 the commoner Mac) not told apart from Intel.
         shown = (plat is not None and plat.rosetta) or (r.mac is not None and r.mac.value == APPLE)
         return causes.platform.CPU_EMULATED, causes.platform.rosetta_conda_fix(not shown)
-    emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or any(
-        EMULATOR in h.signature.tags for h in hits
-    )
+    emulator = any(EMULATOR in h.signature.tags for h in hits)
+    emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or emulator
     mac = r.mac  # shown only for a log of macOS, or of no system shown (_system_of)
     if not emulated and plat is None and mac is not None:
         # The Mac the log shows decides: Rosetta 2 on Apple silicon does not translate AVX
@@ -2427,7 +2426,10 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
             not r.os and any(MACOS_WORDS in h.signature.tags for h in hits)
         )
     if emulated:
-        return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(m)
+        # Not an emulator's own line (QEMU's): a Mac, shown or taken for Apple silicon.
+        return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(
+            m, apple_silicon=not emulator
+        )
     library = _group(hits, "library")
     return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix(
         _group(hits, "instruction"),
