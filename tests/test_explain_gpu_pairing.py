@@ -203,6 +203,30 @@ def test_the_failure_after_an_install_over_a_hosted_image_is_the_replaced_image(
 
 
 @pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        pytest.param(_COLAB_FRAME + _REFUSED, "Colab", id="cudnn-refused"),
+        pytest.param(
+            '  File "/kaggle/working/train.py", line 3, in <module>\n'
+            "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or "
+            "directory\n",
+            "Kaggle",
+            id="toolkit-library-missing",
+        ),
+    ],
+)
+def test_a_hosted_image_whose_libraries_tensorflow_refuses_was_replaced(
+    text: str, title: str
+) -> None:
+    # No install in the log: the image's own TensorFlow is built for its CUDA and cuDNN, so
+    # one that refuses them, or asks for a CUDA library of another release, is not the image's
+    # (or the libraries are not).
+    top = top_error(explained(text))
+    assert top.cause == "hosted-tf-replaced"
+    assert title in top.summary and "fresh runtime" in fix_text(top)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         # The install on a machine of the user's own: no hosted image to replace.
@@ -211,8 +235,14 @@ def test_the_failure_after_an_install_over_a_hosted_image_is_the_replaced_image(
             '  File "/home/me/train.py", line 3, in <module>\n' + _REFUSED,
             id="own-machine",
         ),
-        # Colab's paths and the GPU failure, no TensorFlow installed in the log.
-        pytest.param(_COLAB_FRAME + _REFUSED, id="nothing-installed"),
+        # Kaggle's paths and the driver's libcuda missing: a runtime without a GPU, whatever
+        # TensorFlow runs there.
+        pytest.param(
+            '  File "/kaggle/working/train.py", line 3, in <module>\n'
+            "ImportError: libcuda.so.1: cannot open shared object file: No such file or "
+            "directory\n",
+            id="driver-library-only",
+        ),
         # A companion installed, not TensorFlow.
         pytest.param(
             "Successfully installed tensorflow-addons-0.19.0 tensorflow-hub-0.12.0\n"

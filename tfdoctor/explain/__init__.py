@@ -8083,6 +8083,8 @@ def _hosted_tf_replaced(
             return replaced
     image = causes.hosted.hosted_image(revealed.notebook)
     installed = _tf_installed_in_log(evidence) if image is not None else None
+    if image is not None and installed is None:
+        return _image_libraries_unpaired(evidence, by_cause, findings, revealed.notebook)
     if image is None or installed is None:
         return None
     failure = _after_install_failure(evidence, by_cause, findings)
@@ -8099,6 +8101,66 @@ def _hosted_tf_replaced(
         + f"\nThe log installs {what} on {image.title} (its paths show the notebook) before "
         "this failure.",
         causes.hosted.installed_over_image_fix(image, dist, version),
+    )
+
+
+#: A CUDA toolkit library or cuDNN installed into the notebook by the system's or conda's
+#: package manager (``apt-get install libcudnn8=8.0.5...``, ``conda install cudatoolkit``):
+#: the image's libraries replaced rather than its TensorFlow.
+_NOTEBOOK_CUDA_INSTALL = re.compile(
+    r"\b(?:apt(?:-get)?|conda|mamba|dpkg)\b[^\n]{0,200}?\b(?:install|-i)\b[^\n]{0,300}?"
+    r"\b(?:lib)?(?:cudnn|cuda|cublas|cudart|nvidia-cuda)",
+)
+
+
+def _image_libraries_unpaired(
+    evidence: Evidence,
+    by_cause: Mapping[str, list[Hits]],
+    findings: Mapping[str, Finding],
+    notebook: Optional[str],
+) -> Optional[Finding]:
+    """A refused cuDNN, or a CUDA library of the build not found, on the hosted ``notebook``
+    (``colab``) whose install the log does not show: the image's TensorFlow is built for the
+    CUDA and cuDNN the image carries (Colab's runtime FAQ), so a TensorFlow that asks for
+    others is not the image's, or the libraries are not. The driver's own libcuda is left
+    out: a runtime without a GPU lacks it whatever TensorFlow runs
+    (``hosted-runtime-without-gpu``); so is a log whose installs are shown and hold no
+    TensorFlow."""
+    hits = [
+        h
+        for c in (causes.gpu.CUDNN_VERSION_MISMATCH, causes.gpu.CUDA_LIBS_MISSING)
+        for h in by_cause.get(c, ())
+        if f"explain.{c}" in findings
+        and findings[f"explain.{c}"].severity.rank >= Severity.ERROR.rank
+        and not any("libcuda." in line or "nvcuda" in line for _, line in h.citations)
+    ]
+    image = causes.hosted.hosted_image(notebook)
+    text = evidence.first_text
+    if (
+        image is None
+        or not hits
+        or any(
+            said in text
+            for said in ("Successfully installed", "previously imported in this runtime")
+        )
+    ):
+        # pip's list (or Colab's hook) shows what the notebook installed, and no TensorFlow.
+        return None
+    libraries = _NOTEBOOK_CUDA_INSTALL.search(text)
+    return causes.finding(
+        f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
+        Severity.ERROR,
+        causes.hosted.HOSTED_TF_REPLACED,
+        f"TensorFlow and the CUDA libraries of {image.title} do not pair: one was replaced",
+        _cite(hits)
+        + f"\n{image.title} (its paths show the notebook) ships a TensorFlow built for the CUDA "
+        "and cuDNN of its image; the TensorFlow that ran asks for others"
+        + (
+            f" (the notebook installs libraries: {libraries.group(0).strip()})."
+            if libraries is not None
+            else ", so it is not the image's."
+        ),
+        causes.hosted.installed_over_image_fix(image, None, None),
     )
 
 
