@@ -814,14 +814,48 @@ def abi_tag_python_fix(m: Machine) -> Fix:
     )
 
 
-def glibc_fix(glibc: str, package: Optional[str] = None) -> Fix:
+def older_glibc_lines(lines: Sequence[TFLine], glibc: str) -> list[tuple[str, str, str]]:
+    """The final lines built for a glibc older than ``glibc`` (``2.27``), as (oldest line,
+    newest line, floor) per run of lines with one floor, newest first: the matrix's glibc_min,
+    read from the manylinux tags of the wheels on PyPI."""
+    finals = sorted(
+        (x for x in lines if not x.pre_release and x.glibc_min),
+        key=lambda x: version_key(x.line),
+        reverse=True,
+    )
+    runs: list[tuple[str, str, str]] = []
+    for x in finals:
+        floor = x.glibc_min or ""
+        if version_key(floor) >= version_key(glibc):
+            continue
+        if runs and runs[-1][2] == floor:
+            runs[-1] = (x.line, runs[-1][1], floor)
+        else:
+            runs.append((x.line, x.line, floor))
+    return runs
+
+
+def glibc_fix(glibc: str, package: Optional[str] = None, lines: Sequence[TFLine] = ()) -> Fix:
     """A system (or base image) with the glibc a binary needs, or a build of it for this
     glibc; ``package``: the installed package the binary belongs to, where the log names it
-    (its import name, ``tensorflow``, ``pycoral``)."""
+    (its import name, ``tensorflow``, ``pycoral``); ``lines``: the matrix's TensorFlow lines,
+    whose glibc floors name the releases built for an older glibc."""
     version = glibc.split("_", 1)[-1]
     # glibc is the system's: an upgrade within the release keeps its version (a distribution
     # never moves a release to a new glibc), so the binary or the system has to change.
-    if package == "tensorflow":
+    older = older_glibc_lines(lines, version) if package == "tensorflow" else []
+    if older:
+        built = (
+            "an older TensorFlow built for an older glibc (TensorFlow "
+            + ", ".join(
+                f"{first} to {last} for glibc {floor}"
+                if first != last
+                else f"{first} for glibc {floor}"
+                for first, last, floor in older
+            )
+            + "; `ldd --version` shows this system's)"
+        )
+    elif package == "tensorflow":
         built = "an older TensorFlow built for this glibc"
     elif package:
         built = (

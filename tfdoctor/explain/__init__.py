@@ -2319,7 +2319,9 @@ def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
     requirer = _group(hits, "requirer") or ""
     top = installed_package(requirer) if requirer else None
-    return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(glibc, _package_named(top))
+    return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(
+        glibc, _package_named(top), m.matrix.releases if m.matrix is not None else ()
+    )
 
 
 def _no_tensorrt(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
