@@ -21,6 +21,7 @@ from tfdoctor.evidence.packages import (
     read_import_checks,
     read_install_requests,
     read_numpy_builds,
+    read_stale_import,
 )
 from tfdoctor.explain import explain
 from tfdoctor.explain.packages import keyword_added
@@ -1163,6 +1164,51 @@ def test_colabs_restart_warning_asks_for_a_restart() -> None:
     (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
     assert found.cause == "kernel-restart-needed"
     assert found.fix is not None and "Restart session" in found.fix.text
+
+
+_REPLACED_1 = (
+    "Installing collected packages: tensorflow\n"
+    "  Attempting uninstall: tensorflow\n"
+    "    Found existing installation: tensorflow 2.12.0\n"
+    "    Uninstalling tensorflow-2.12.0:\n"
+    "      Successfully uninstalled tensorflow-2.12.0\n"
+    "Successfully installed keras-2.15.0 tensorflow-2.15.1\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "stale"),
+    [
+        # IPython's echo of the old release: the kernel imported it before the install.
+        ("In [4]: tf.__version__\nOut[4]: '2.12.0'\n", ("2.12.0", "2.15.1")),
+        # A print in the notebook's next cell.
+        ("print(tf.__version__)\n2.12.0\n", ("2.12.0", "2.15.1")),
+        # The new release echoed: the restart happened.
+        (">>> tf.__version__\n'2.15.1'\n", None),
+        # A third release: another interpreter, not this one kept.
+        (">>> tf.__version__\n'2.9.1'\n", None),
+        # NumPy's version says nothing of TensorFlow's.
+        (">>> np.__version__\n'2.12.0'\n", None),
+    ],
+)
+def test_a_version_echoed_after_pip_replaced_tensorflow(
+    after: str, stale: Optional[tuple[str, str]]
+) -> None:
+    found = read_stale_import(_REPLACED_1 + after)
+    assert ((found.removed, found.installed) if found else None) == stale
+
+
+def test_an_echo_before_the_install_is_not_stale() -> None:
+    text = "In [1]: tf.__version__\nOut[1]: '2.12.0'\n" + _REPLACED_1
+    assert read_stale_import(text) is None
+
+
+def test_the_kernel_still_holding_the_removed_release_needs_a_restart() -> None:
+    report = _explain(_REPLACED_1 + "In [4]: tf.__version__\nOut[4]: '2.12.0'\n")
+    top = top_error(report)
+    assert top.cause == "kernel-restart-needed"
+    assert "2.15.1" in top.summary and "2.12.0" in top.summary
+    assert top.fix is not None and "Restart" in top.fix.text
 
 
 def test_h5py_3_under_an_hdf5_loader_for_h5py_2() -> None:

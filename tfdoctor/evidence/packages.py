@@ -449,6 +449,57 @@ _ECHO = re.compile(
 )
 
 
+@record
+class StaleImport(Record):
+    """TensorFlow's version echoed after pip replaced it, naming the release pip removed: the
+    process imported TensorFlow before the install and still holds that release (observed)."""
+
+    #: The release pip uninstalled, and the one it installed in the same run.
+    removed: str
+    installed: str
+    #: The echo's lines as the log shows them.
+    echoed: str
+
+
+#: pip's own lines for one of TensorFlow's distributions it removed and installed
+#: (req/req_uninstall.py's "Successfully uninstalled %s", commands/install.py's
+#: "Successfully installed %s", each item ``name-version``).
+_PIP_TF = r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)-(?P<version>\d[\w.+]{0,40})"
+_PIP_TF_REMOVED = re.compile(rf"^[ \t]*Successfully uninstalled {_PIP_TF}\b", re.MULTILINE)
+_PIP_TF_INSTALLED = re.compile(
+    rf"^[ \t]*Successfully installed [^\n]{{0,4000}}?(?<![\w.-]){_PIP_TF}(?![\w.+-])",
+    re.MULTILINE,
+)
+
+
+def read_stale_import(text: str) -> Optional[StaleImport]:
+    """The first TensorFlow version echoed after a pip run that replaced TensorFlow, where it
+    is the release that run removed: the install changed the files, not the process that had
+    imported them. None where the echo shows another release (the one installed, or a third:
+    another interpreter) or no such run is shown."""
+    if "Successfully uninstalled" not in text or "__version__" not in text:
+        return None
+    start = 0
+    for installed in _PIP_TF_INSTALLED.finditer(text):
+        removed = None
+        for candidate in _PIP_TF_REMOVED.finditer(text, start, installed.start()):
+            removed = candidate
+        start = installed.end()
+        if removed is None or removed["version"] == installed["version"]:
+            continue
+        echo = next(
+            (
+                e
+                for e in _ECHO.finditer(text, installed.end())
+                if e["module"] in ("tf", "tensorflow")
+            ),
+            None,
+        )
+        if echo is not None and echo["version"] == removed["version"]:
+            return StaleImport(removed["version"], installed["version"], echo.group(0).strip())
+    return None
+
+
 def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
     """The versions a session printed on the line after asking (``{"tensorflow": "2.18.0"}``),
     the first of each distribution."""

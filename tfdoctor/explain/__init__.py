@@ -82,6 +82,7 @@ from tfdoctor.evidence.packages import (
     read_listed_versions,
     read_numpy_builds,
     read_shown_packages,
+    read_stale_import,
 )
 from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
@@ -6652,6 +6653,7 @@ def explain(
         *_refusal_candidates(findings, machine, revealed, evidence.first_text),
         _custom_op_unresolved(findings, by_cause),
         _hosted_tf_replaced(evidence, revealed, by_cause, findings),
+        _kernel_kept_release(evidence, revealed),
         _pip_added_beside(evidence, machine),
         locked_without_wrapper(
             evidence.first_text,
@@ -8242,6 +8244,33 @@ def _image_build_removed(
         f"{said}: the image's CUDA and cuDNN libraries and its other packages are built and "
         "tested with its own TensorFlow, and stay as they were.",
         causes.hosted.installed_over_image_fix(image, dist, version),
+    )
+
+
+def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Finding]:
+    """TensorFlow's version echoed after pip replaced it, naming the release pip removed
+    (:func:`tfdoctor.evidence.packages.read_stale_import`): the process that echoed it had
+    imported TensorFlow before the install, and a module once imported stays in it until
+    the interpreter restarts."""
+    stale = read_stale_import(evidence.first_text)
+    if stale is None:
+        return None
+    menu = (
+        "Runtime > Restart session"
+        if revealed.notebook == "colab"
+        else "Kernel > Restart Kernel in Jupyter, Runtime > Restart session in Colab, or a new "
+        "Python process"
+    )
+    return causes.finding(
+        f"explain.{causes.notebook.KERNEL_RESTART_NEEDED}",
+        Severity.ERROR,
+        causes.notebook.KERNEL_RESTART_NEEDED,
+        f"pip installed TensorFlow {stale.installed}, yet the running process still reports "
+        f"{stale.removed}",
+        f"{stale.echoed}\npip removed TensorFlow {stale.removed} and installed "
+        f"{stale.installed}; the process that printed this version had imported TensorFlow "
+        "before the install, and keeps the release it loaded until it restarts.",
+        causes.notebook.restart_fix(menu),
     )
 
 
