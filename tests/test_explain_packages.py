@@ -21,6 +21,7 @@ from tfdoctor.evidence.packages import (
     read_import_checks,
     read_install_requests,
     read_numpy_builds,
+    read_pip_installed,
     read_stale_import,
 )
 from tfdoctor.explain import explain
@@ -1209,6 +1210,64 @@ def test_the_kernel_still_holding_the_removed_release_needs_a_restart() -> None:
     assert top.cause == "kernel-restart-needed"
     assert "2.15.1" in top.summary and "2.12.0" in top.summary
     assert top.fix is not None and "Restart" in top.fix.text
+
+
+def test_pip_installed_reads_its_list_and_what_it_found() -> None:
+    text = (
+        "Requirement already satisfied: numpy>=1.16 in ./venv/lib/python3.10/site-packages "
+        "(from tensorflow-lattice) (1.26.4)\n"
+        "Successfully installed dm-tree-0.1.8 tensorflow_lattice-2.0.13\n"
+    )
+    assert read_pip_installed(text) == ["dm-tree", "tensorflow-lattice", "numpy"]
+    # The user's site directory: a kernel started before it existed does not search it.
+    assert (
+        read_pip_installed(
+            "Defaulting to user installation because normal site-packages is not writeable\n" + text
+        )
+        == []
+    )
+
+
+_KERNEL_NO_MODULE = (
+    "---------------------------------------------------------------------------\n"
+    "ModuleNotFoundError                       Traceback (most recent call last)\n"
+    "Cell In[2], line 1\n"
+    "----> 1 import tensorflow_decision_forests as tfdf\n"
+    "\n"
+    "ModuleNotFoundError: No module named 'tensorflow_decision_forests'\n"
+)
+
+
+def test_a_kernel_without_the_module_pip_installed_runs_another_python() -> None:
+    text = (
+        "(tfdf) user@host:~$ pip install tensorflow_decision_forests\n"
+        "Successfully installed tensorflow-decision-forests-1.8.1 wurlitzer-3.0.3\n"
+        + _KERNEL_NO_MODULE
+    )
+    top = top_error(_explain(text))
+    assert top.cause == "kernel-env-mismatch"
+    fix = fix_text(top)
+    assert "ipykernel" in fix and "%pip install tensorflow-decision-forests" in fix
+    assert all(x.cause != "package-not-installed" for x in _explain(text).findings)
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        # %pip installs into the kernel's own interpreter.
+        "In [1]: %pip install tensorflow_decision_forests\n"
+        "Successfully installed tensorflow-decision-forests-1.8.1\n",
+        # Another distribution installed.
+        "Successfully installed wurlitzer-3.0.3\n",
+        # No install shown at all.
+        "",
+    ],
+)
+def test_a_kernel_missing_a_module_pip_did_not_install_there_is_not_another_python(
+    before: str,
+) -> None:
+    causes = [x.cause for x in _explain(before + _KERNEL_NO_MODULE).findings]
+    assert "kernel-env-mismatch" not in causes
 
 
 def test_h5py_3_under_an_hdf5_loader_for_h5py_2() -> None:

@@ -1151,6 +1151,36 @@ _VALUED_OPTIONS = frozenset(
 MAX_KERNEL_INSTALLS = 20
 
 
+#: pip's own words for a distribution it installed or found installed (commands/install.py's
+#: "Successfully installed %s", each item ``name-version``; req/constructors and
+#: resolution's "Requirement already satisfied: %s in %s"), and its note that it went to
+#: the user's site directory (commands/install.py's "Defaulting to user installation").
+_PIP_INSTALLED_LIST = re.compile(r"^[ \t]*Successfully installed (?P<list>[^\n]{1,4000})", re.M)
+_PIP_SATISFIED = re.compile(
+    r"^[ \t]*Requirement already satisfied: (?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)[^\n]{0,40}? in ",
+    re.MULTILINE,
+)
+
+
+def read_pip_installed(text: str) -> list[str]:
+    """The distributions (PEP 503 names, in order) pip says it installed or found installed
+    in the environment it ran for; none where it installed into the user's site directory,
+    which a running interpreter started before it existed does not search."""
+    if "Defaulting to user installation" in text:
+        return []
+    out: list[str] = []
+    for match in _PIP_INSTALLED_LIST.finditer(text):
+        for item in match.group("list").split():
+            name = normalize_name(item.rsplit("-", 1)[0])
+            if name not in out:
+                out.append(name)
+    for match in _PIP_SATISFIED.finditer(text) if "already satisfied" in text else ():
+        name = normalize_name(match.group("name"))
+        if name not in out:
+            out.append(name)
+    return out[:MAX_KERNEL_INSTALLS]
+
+
 def read_kernel_installs(text: str) -> list[str]:
     """The distributions (PEP 503 names, in order) that ``text`` shows installed from inside a
     notebook's running kernel: what the kernel imported before stays in its memory."""

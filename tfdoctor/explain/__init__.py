@@ -81,6 +81,7 @@ from tfdoctor.evidence.packages import (
     read_kernel_installs,
     read_listed_versions,
     read_numpy_builds,
+    read_pip_installed,
     read_shown_packages,
     read_stale_import,
 )
@@ -6677,6 +6678,7 @@ def explain(
     ):
         if late is not None:
             findings.setdefault(late.id, late)
+    _settle_kernel_install(evidence, findings)
     if f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings:
         # The install is the cause: the GPU's own finding, whose fix would install CUDA or
         # cuDNN on the image, and an image's companion refused by the new TensorFlow, whose fix
@@ -8272,6 +8274,57 @@ def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Fin
         "before the install, and keeps the release it loaded until it restarts.",
         causes.notebook.restart_fix(menu),
     )
+
+
+#: No module of the name in a top-level import: ``No module named 'x'`` (Python 3's words).
+_NO_TOP_MODULE = re.compile(r"^No module named '(?P<module>[A-Za-z_]\w*)'$")
+
+
+def _settle_kernel_install(evidence: Evidence, findings: dict[str, Finding]) -> None:
+    """The kernel's finding (:func:`_kernel_without_install`) in place of "not installed":
+    pip put the module where the kernel does not look, and that fix would send the next
+    install to the same wrong interpreter."""
+    kernel = _kernel_without_install(evidence)
+    if kernel is None:
+        return
+    for key in ("explain.package-not-installed", "explain.tf-not-installed"):
+        findings.pop(key, None)
+    findings.setdefault(kernel.id, kernel)
+
+
+def _kernel_without_install(evidence: Evidence) -> Optional[Finding]:
+    """A notebook's kernel (IPython's traceback) that cannot import a module whose
+    distribution pip says it installed, or found installed, in the log: pip ran for another
+    interpreter than the kernel's (a terminal's environment, ``!pip`` of the shell's PATH).
+    Not where ``%pip`` installed it (the kernel's own interpreter), nor into the user's site
+    directory, which a kernel started before it existed does not search (a restart's
+    matter)."""
+    text = evidence.first_text
+    if "%pip install" in text:
+        return None
+    installed = read_pip_installed(text) if "pip" in text or "Successfully" in text else []
+    if not installed:
+        return None
+    for tb in evidence.tracebacks:
+        match = _NO_TOP_MODULE.match(tb.message.strip()) if tb.ipython else None
+        if match is None:
+            continue
+        module = match.group("module")
+        dist = normalize_name(distribution_of(module) or module)
+        if dist not in installed:
+            continue
+        return causes.finding(
+            f"explain.{causes.notebook.KERNEL_ENV_MISMATCH}",
+            Severity.ERROR,
+            causes.notebook.KERNEL_ENV_MISMATCH,
+            f"pip installed {dist}, yet the notebook's kernel finds no {module}: it runs "
+            "another Python",
+            f"{tb.where}: {tb.type}: {tb.message}\npip reports {dist} installed in the "
+            "environment it ran for; the kernel's interpreter does not see it, so pip and the "
+            "kernel are two Pythons.",
+            causes.notebook.kernel_install_fix(dist),
+        )
+    return None
 
 
 def _kernel_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optional[Finding]:
