@@ -950,11 +950,37 @@ def apple_silicon_builds(m: Machine) -> str:
     return "; ".join(words) if words else "TensorFlow's arm64 build"
 
 
-def native_interpreter_fix(m: Machine, apple_silicon: bool = False) -> Fix:
+def native_interpreter_fix(
+    m: Machine, apple_silicon: bool = False, host_platform: Optional[str] = None
+) -> Fix:
     """A native interpreter or image instead of an emulated one (QEMU user-mode, Rosetta):
     on Apple silicon (the facts' Rosetta, or ``apple_silicon`` where a log shows the Mac), an
-    arm64 Python and TensorFlow's arm64 build."""
+    arm64 Python and TensorFlow's arm64 build; for a container image of another platform
+    than the host's (``host_platform``, Docker's ``linux/arm64/v8``), an image of the
+    host's."""
     plat = m.facts.platform
+    if plat is None and host_platform:
+        # Docker's platform names an OS, an architecture and a variant: --platform takes the
+        # first two (https://docs.docker.com/build/building/multi-platform/).
+        flag = "/".join(host_platform.split("/")[:2])
+        arch = flag.split("/")[-1]
+        key = {"arm64": "linux-aarch64", "amd64": "linux-x86_64"}.get(arch)
+        lines = m.matrix.releases if m.matrix is not None else ()
+        having = wheel_lines(lines, key) if key else []
+        wheels = (
+            f" (TensorFlow publishes {_PLATFORM_WORDS[key]} wheels from {having[0]})"
+            if key and having
+            else ""
+        )
+        return Fix(
+            f"The image is built for another platform than this {flag} host and runs "
+            "emulated, without the CPU instructions TensorFlow's build uses: run an image "
+            f"built for {flag}, or build this one for it{wheels}.",
+            (
+                f"docker run --platform {flag} ...",
+                f"docker build --platform {flag} .",
+            ),
+        )
     if plat is not None and plat.emulation == "qemu":
         host = plat.host_machine or "the host's architecture"
         flag = "linux/arm64" if host in ("aarch64", "arm64") else f"linux/{host}"

@@ -2432,7 +2432,7 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     if emulated:
         # Not an emulator's own line (QEMU's): a Mac, shown or taken for Apple silicon.
         return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(
-            m, apple_silicon=not emulator
+            m, apple_silicon=not emulator, host_platform=_group(hits, "host_platform")
         )
     library = _group(hits, "library")
     return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix(
