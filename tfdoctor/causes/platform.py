@@ -3331,6 +3331,21 @@ def wrapper_pin_fix(
     )
 
 
+def wsl1_fix() -> Fix:
+    """The distribution converted to WSL 2, whose GPU paravirtualisation WSL 1 lacks, with the
+    Windows driver's WSL support; nothing of a Linux driver inside it."""
+    return Fix(
+        "WSL 1 gives a distribution no GPU: CUDA in WSL needs WSL 2 and the Windows NVIDIA "
+        "driver, which brings its libraries into WSL 2 (NVIDIA's CUDA on WSL guide). From "
+        "Windows PowerShell, convert the distribution to WSL 2 (`wsl -l -v` names it); install "
+        "no Linux NVIDIA driver inside it.",
+        (
+            "wsl -l -v  # in Windows PowerShell",
+            "wsl --set-version <distribution> 2  # in Windows PowerShell",
+        ),
+    )
+
+
 def wsl_gpu_fix() -> Fix:
     """WSL 2's GPU libraries from Windows: WSL and the Windows driver updated, nothing of a
     Linux driver inside the distribution over them."""

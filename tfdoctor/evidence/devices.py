@@ -320,3 +320,25 @@ def container_hostname(text: str) -> Optional[str]:
             end = text.find("\n", match.end())
             return text[start : end if end >= 0 else len(text)].strip()[:200]
     return None
+
+
+#: What WSL 1 shows of itself: the kernel release it reports (``uname -r``, ``/proc/version``,
+#: ``platform.platform()``), a fixed ``4.4.0-<Windows build>-Microsoft`` with a capital M
+#: (WSL 2's kernels are ``...-microsoft-standard-WSL2``,
+#: https://learn.microsoft.com/windows/wsl/compare-versions), and ``wsl -l -v``'s row for the
+#: default distribution (starred) with VERSION 1.
+_WSL1_KERNEL = re.compile(r"\b4\.4\.0-\d{4,5}-Microsoft\b")
+_WSL1_ROW = re.compile(r"^[ \t]*\*[ \t]*\S+[ \t]+(?:Running|Stopped)[ \t]+1[ \t]*\r?$", re.M)
+
+
+def wsl1_shown(text: str) -> Optional[str]:
+    """The line ``text`` shows WSL 1 on (its kernel release, or ``wsl -l -v``'s default
+    distribution at version 1), or None."""
+    if "Microsoft" not in text and "VERSION" not in text:
+        return None
+    found = _WSL1_KERNEL.search(text) or (_WSL1_ROW.search(text) if "VERSION" in text else None)
+    if found is None:
+        return None
+    start = text.rfind("\n", 0, found.start()) + 1
+    end = text.find("\n", found.end())
+    return text[start : end if end >= 0 else len(text)].strip()[:200]

@@ -55,6 +55,7 @@ from tfdoctor.evidence.devices import (
     read_device_listings,
     unix_prompt,
     visible_devices_set,
+    wsl1_shown,
 )
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.imports import imported_before_tensorflow
@@ -6679,6 +6680,7 @@ def explain(
         if late is not None:
             findings.setdefault(late.id, late)
     _settle_kernel_install(evidence, findings)
+    _settle_wsl1(evidence, findings)
     if f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings:
         # The install is the cause: the GPU's own finding, whose fix would install CUDA or
         # cuDNN on the image, and an image's companion refused by the new TensorFlow, whose fix
@@ -8278,6 +8280,49 @@ def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Fin
 
 #: No module of the name in a top-level import: ``No module named 'x'`` (Python 3's words).
 _NO_TOP_MODULE = re.compile(r"^No module named '(?P<module>[A-Za-z_]\w*)'$")
+
+
+#: What TensorFlow or nvidia-smi says of a GPU it cannot reach, read as a machine's driver:
+#: under WSL 1, which gives Linux no GPU at all, the cause is WSL's version, and these fixes
+#: (load a kernel module, install a driver, start a container with --gpus) change nothing.
+_NO_GPU_REACHED = (
+    causes.gpu.DRIVER_NOT_LOADED,
+    causes.gpu.DRIVER_LIBRARIES_MISSING,
+    causes.gpu.DRIVER_VERSION_MISMATCH,
+    causes.gpu.CUINIT_UNKNOWN_ERROR,
+    causes.container.CONTAINER_NO_GPU,
+    causes.platform.WSL_DRIVER_BROKEN,
+)
+
+
+def _settle_wsl1(evidence: Evidence, findings: dict[str, Finding]) -> None:
+    """WSL 1 shown (:func:`tfdoctor.evidence.devices.wsl1_shown`) beside a GPU not reached
+    (a driver's finding, no GPU listed, the user's complaint): ``wsl1`` in place of the
+    driver's findings. WSL 1 alone is no fault: TensorFlow runs there on the CPU."""
+    shown = wsl1_shown(evidence.first_text)
+    if shown is None:
+        return
+    drivers = [k for k, x in findings.items() if x.cause in _NO_GPU_REACHED]
+    no_gpu = any(listing.gpus == 0 for _, listing in evidence.devices)
+    if not drivers and not no_gpu and evidence.gpu_complaint is None:
+        return
+    complaint = evidence.gpu_complaint
+    said = "\n".join(
+        [shown, *(findings[k].summary for k in drivers)]
+        + ([f"{complaint[0]}: {complaint[1]}"] if complaint is not None else [])
+    )
+    for key in drivers:
+        del findings[key]
+    found = causes.finding(
+        f"explain.{causes.platform.WSL1}",
+        Severity.ERROR,
+        causes.platform.WSL1,
+        "Linux runs under WSL 1, which gives it no GPU",
+        f"{said}\nThe kernel release (4.4.0-...-Microsoft) or `wsl -l -v` shows WSL 1: CUDA "
+        "reaches a GPU only under WSL 2.",
+        causes.platform.wsl1_fix(),
+    )
+    findings.setdefault(found.id, found)
 
 
 def _settle_kernel_install(evidence: Evidence, findings: dict[str, Finding]) -> None:
