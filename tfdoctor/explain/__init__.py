@@ -1351,13 +1351,32 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
     )
 
 
+def _os_of_installed(evidence: Evidence) -> Optional[Inferred]:
+    """macOS, where a package listing shows installed a distribution whose every release the
+    wheel index knows is a macOS wheel (tensorflow-macos, tensorflow-metal): pip installs it
+    nowhere else. None otherwise (a name alone, in a command or a refusal, installs nothing)."""
+    for name, version in (*evidence.listed.items(), *evidence.shown.items()):
+        rows = releases_of(normalize_name(name))
+        platforms = {p for row in rows for p in row.platforms}
+        if platforms and all(p.startswith("macos-") for p in platforms):
+            return Inferred(
+                "os", "macos", f"{name} {version} installed (its wheels are for macOS only)"
+            )
+    return None
+
+
 def _system_of(
     evidence: Evidence, lines: Sequence[str], libraries: Sequence[str], frames: Sequence[str]
 ) -> tuple[Optional[Inferred], Optional[Inferred]]:
     """The operating system the log implies and the kind of Mac it shows, each with its
     basis: library names and path styles, the devices' lines, a prompt, the issue's form,
     then a Mac's own signs."""
-    os_hint = _os_of(lines, libraries, frames) or evidence.os_near_devices or evidence.os_of_prompt
+    os_hint = (
+        _os_of(lines, libraries, frames)
+        or evidence.os_near_devices
+        or evidence.os_of_prompt
+        or _os_of_installed(evidence)
+    )
     said = evidence.stated
     if os_hint is None and said.os is not None:
         # The user's own form states it: what they wrote, cited as written.
