@@ -6522,7 +6522,32 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     if words is not None:
         return [words]
     unexplained = unexplained_finding(evidence.tracebacks)
-    return [unexplained] if unexplained is not None else []
+    if unexplained is None:
+        return []
+    unreleased = _unreleased_candidate(machine)
+    return [unexplained] if unreleased is None else [unreleased, unexplained]
+
+
+def _unreleased_candidate(machine: Machine) -> Optional[Finding]:
+    """A pre-release or a nightly of TensorFlow shown beside an exception nothing else
+    explains: the build's own defect is a candidate, a warning (the same exception may be
+    the code's, which the final release would raise too)."""
+    tf = machine.tf
+    found = causes.runtime.unreleased_build(tf.version) if tf is not None else None
+    if tf is None or found is None:
+        return None
+    cause, final = found
+    kind = "a nightly build" if cause == causes.runtime.TF_BUILD_REGRESSION else "a pre-release"
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.WARNING,
+        cause,
+        f"The TensorFlow that ran is {tf.name} {tf.version}, {kind}: the failure may be its own",
+        f"The log shows {tf.name} {tf.version}, {kind} of {final}, and no other cause for the "
+        "exception: unreleased builds carry defects that their final release, or a later "
+        "build, does not.",
+        causes.runtime.unreleased_build_fix(tf.name, tf.version, final),
+    )
 
 
 def _release_name_candidates(evidence: Evidence, machine: Machine) -> list[Finding]:
