@@ -183,6 +183,15 @@ _NOT_FOUND_DNN = (
             "tensorflow==2.7.0",
             id="pip-replacing-cut-short",
         ),
+        # Colab's notice of a kernel that died without an exception, after a nightly went in.
+        pytest.param(
+            "!pip install tf-nightly\n"
+            "Successfully installed tb-nightly-2.10.0a20220601 tf-nightly-2.10.0.dev20220601\n"
+            "Your session crashed for an unknown reason.\n",
+            "Colab",
+            "tf-nightly==2.10.0.dev20220601",
+            id="colab-kernel-died",
+        ),
         # A SageMaker notebook instance's conda environment.
         pytest.param(
             "!pip install -q tensorflow-gpu==2.3.0\n"
@@ -242,6 +251,13 @@ def test_a_hosted_image_whose_libraries_tensorflow_refuses_was_replaced(
             "ImportError: libcuda.so.1: cannot open shared object file: No such file or "
             "directory\n",
             id="driver-library-only",
+        ),
+        # Colab's crash notice with no TensorFlow installed, and after a companion only.
+        pytest.param("Your session crashed for an unknown reason.\n", id="crash-alone"),
+        pytest.param(
+            "Successfully installed tensorflow-addons-0.19.0\n"
+            "Your session crashed for an unknown reason.\n",
+            id="crash-after-companion",
         ),
         # A companion installed, not TensorFlow.
         pytest.param(

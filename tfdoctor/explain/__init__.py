@@ -1574,6 +1574,7 @@ _NOTEBOOKS = (
         re.compile(
             r"\bgoogle\.colab\b|(?:^|[\s\"'(])/content/|\d\+zzzcolab\d"
             r"|previously imported in this runtime:"
+            r"|(?:^|\n)Your session crashed for an unknown reason"
         ),
     ),
     ("kaggle", re.compile(r"/kaggle/(?:input|working)\b")),
@@ -1595,7 +1596,15 @@ def _notebook_of(head: str, frames: Sequence[str]) -> Optional[str]:
     text = "\n".join((head, *frames))
     if not any(
         word in text
-        for word in ("content/", "colab", "/kaggle/", "this runtime", "/ec2-user/", "/opt/ml/")
+        for word in (
+            "content/",
+            "colab",
+            "/kaggle/",
+            "this runtime",
+            "/ec2-user/",
+            "/opt/ml/",
+            "session crashed",
+        )
     ):
         return None
     found = [name for name, pattern in _NOTEBOOKS if pattern.search(text)]
@@ -8216,6 +8225,11 @@ def _image_libraries_unpaired(
     )
 
 
+#: Colab's own notice that the kernel process died without a Python exception (a native
+#: crash; its RAM notice says "after using all available RAM" instead).
+_COLAB_KERNEL_DIED = re.compile(r"^Your session crashed for an unknown reason\.?", re.MULTILINE)
+
+
 def _after_install_failure(
     evidence: Evidence,
     by_cause: Mapping[str, list[Hits]],
@@ -8224,7 +8238,8 @@ def _after_install_failure(
     """The failure a TensorFlow installed over a hosted image's shows, cited: a GPU library
     the reading holds for an error (a refused cuDNN, a handle that failed, "DNN library is not
     found", a CUDA library not found: not CUDA's start-up probe on a runtime without a GPU),
-    or an installed extension whose symbol the loaded libraries lack. None where neither."""
+    or an installed extension whose symbol the loaded libraries lack, or Colab's notice that
+    the kernel died without an exception. None where none of these."""
     failed = any(
         x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank >= Severity.ERROR.rank
         for x in findings.values()
@@ -8245,7 +8260,14 @@ def _after_install_failure(
         None,
     )
     if missing is None:
-        return None
+        crashed = _COLAB_KERNEL_DIED.search(text) if "session crashed" in text else None
+        if crashed is None:
+            return None
+        return (
+            f"{_cite_head(evidence, [crashed.group(0)]) or crashed.group(0)}\nThe notebook's "
+            "kernel died without a Python exception: a native library of the installed "
+            "TensorFlow failed beside the image's own."
+        )
     return (
         f"{_cite_head(evidence, [missing.group(0)]) or missing.group(0)}\nThe installed "
         f"extension {missing.group('path')} needs {missing.group('symbol')}, which the "
