@@ -260,3 +260,46 @@ def test_wsl1_beside_a_gpu_not_reached_is_wsls_version() -> None:
 def test_wsl1_with_nothing_of_a_gpu_is_no_fault() -> None:
     text = "$ uname -r\n4.4.0-19041-Microsoft\n$ python train.py\nEpoch 1/3\n"
     assert all(x.cause != "wsl1" for x in explained(text).findings)
+
+
+# --- a container's Python importing the host's packages ---------------------------------------
+
+_HOST_NUMPY = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/app/make_examples.py", line 38, in <module>\n'
+    "    import numpy as np\n"
+    '  File "/home/ana/.local/lib/python3.8/site-packages/numpy/__init__.py", line 140, in '
+    "<module>\n"
+    "    from . import core\n"
+    "ImportError: Unable to import required dependencies: numpy.core._multiarray_umath failed "
+    "to import\n"
+)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "$ apptainer exec tool_1.5.sif python /opt/app/make_examples.py\n",
+        "$ singularity run tool_1.5.sif\n",
+        "INFO:    Converting SIF file to temporary sandbox...\n",
+    ],
+)
+def test_an_apptainer_image_importing_from_the_home_directory_is_the_hosts(head: str) -> None:
+    top = top_error(explained(head + _HOST_NUMPY))
+    assert top.cause == "container-host-python-leak"
+    fix = fix_text(top)
+    assert "--cleanenv" in fix and "/home/ana/.local/lib/python3.8/site-packages/numpy" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # No container shown: a home directory's packages are the machine's own.
+        _HOST_NUMPY,
+        # A container whose traceback stays in the image.
+        "$ apptainer exec tool.sif python t.py\n"
+        + _HOST_NUMPY.replace("/home/ana/.local/lib", "/usr/local/lib"),
+    ],
+)
+def test_no_host_leak_without_the_container_or_the_home_directory(text: str) -> None:
+    assert all(x.cause != "container-host-python-leak" for x in explained(text).findings)

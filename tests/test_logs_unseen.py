@@ -89,12 +89,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "optimizers, which have no build() and no AdamW), so code that runs elsewhere fails there; the "
     "fix is a release that fixed it (or naming the legacy optimizer explicitly), not a change to "
     "the environment",
-    "container-host-python-leak": "a program run from an Apptainer/Singularity image imports "
-    "Python packages from the host instead of the image's own, because the container inherits "
-    "the host's environment (PYTHONPATH) and sees host paths it binds by default (the home "
-    "directory with ~/.local, system site-packages), so a host NumPy or TensorFlow of another "
-    "release shadows the image's and the import fails; the fix is a clean environment (unset "
-    "PYTHONPATH, --cleanenv/-e, another home with -H or --no-home), not reinstalling packages",
 }
 
 _REQUIRED = {

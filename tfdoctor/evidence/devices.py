@@ -342,3 +342,24 @@ def wsl1_shown(text: str) -> Optional[str]:
     start = text.rfind("\n", 0, found.start()) + 1
     end = text.find("\n", found.end())
     return text[start : end if end >= 0 else len(text)].strip()[:200]
+
+
+#: Apptainer's (Singularity's) command running an image, and its own log lines' prefix
+#: (``INFO:    Converting SIF file to temporary sandbox...``, ``WARNING: ...``, padded to
+#: nine characters by its logger): the program ran in such a container.
+_APPTAINER_RUN = re.compile(
+    r"\b(?P<tool>apptainer|singularity)[ \t]+(?:exec|run|shell|instance[ \t]+start)\b"
+    r"|^(?:INFO|WARNING|ERROR|FATAL): {1,4}\S[^\n]{0,200}?\b(?:SIF|sandbox|image|bind)\b",
+    re.MULTILINE,
+)
+
+
+def apptainer_shown(text: str) -> Optional[str]:
+    """The container tool (``apptainer``, ``singularity``) ``text`` shows running the
+    program, or None; ``apptainer`` where only its log lines show it."""
+    if "pptainer" not in text and "ingularity" not in text and "SIF" not in text:
+        return None
+    found = _APPTAINER_RUN.search(text)
+    if found is None:
+        return None
+    return found.group("tool") or "apptainer"

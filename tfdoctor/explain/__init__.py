@@ -49,6 +49,7 @@ from tfdoctor.evidence.conda import (
 from tfdoctor.evidence.devices import (
     MAX_LISTINGS,
     DeviceListing,
+    apptainer_shown,
     container_hostname,
     container_run_without_gpu,
     container_shown,
@@ -139,6 +140,7 @@ from tfdoctor.explain.environments import environment_findings
 from tfdoctor.explain.exceptions import (
     inferred_note,
     keras3_candidate,
+    last_failure,
     legacy_copy_candidate,
     unexplained_finding,
 )
@@ -6732,8 +6734,7 @@ def explain(
     ):
         if late is not None:
             findings.setdefault(late.id, late)
-    _settle_kernel_install(evidence, findings)
-    _settle_wsl1(evidence, findings)
+    _settle_environment(evidence, findings)
     if f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings:
         # The install is the cause: the GPU's own finding, whose fix would install CUDA or
         # cuDNN on the image, and an image's companion refused by the new TensorFlow, whose fix
@@ -8348,6 +8349,14 @@ def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Fin
 _NO_TOP_MODULE = re.compile(r"^No module named '(?P<module>[A-Za-z_]\w*)'$")
 
 
+def _settle_environment(evidence: Evidence, findings: dict[str, Finding]) -> None:
+    """Where the log shows the environment around the process, the readings it changes: a
+    notebook kernel of another Python, WSL 1, a container's Python importing the host's."""
+    _settle_kernel_install(evidence, findings)
+    _settle_wsl1(evidence, findings)
+    _settle_host_python_leak(evidence, findings)
+
+
 #: What TensorFlow or nvidia-smi says of a GPU it cannot reach, read as a machine's driver:
 #: under WSL 1, which gives Linux no GPU at all, the cause is WSL's version, and these fixes
 #: (load a kernel module, install a driver, start a container with --gpus) change nothing.
@@ -8387,6 +8396,43 @@ def _settle_wsl1(evidence: Evidence, findings: dict[str, Finding]) -> None:
         f"{said}\nThe kernel release (4.4.0-...-Microsoft) or `wsl -l -v` shows WSL 1: CUDA "
         "reaches a GPU only under WSL 2.",
         causes.platform.wsl1_fix(),
+    )
+    findings.setdefault(found.id, found)
+
+
+#: A package imported from a home directory: the user site-packages
+#: (``~/.local/lib/python3.10/site-packages``) or an environment installed under it
+#: (``~/miniforge3/lib/...``, ``~/miniconda3/envs/x/lib/...``, ``~/venv/lib/...``).
+_HOME_PACKAGE = re.compile(
+    r"^(?P<path>/(?:home/[^/\s]+|root)/(?:[^\s]*?/)?lib/python\d\.\d+/site-packages/"
+    r"(?P<package>[A-Za-z_]\w*))"
+)
+
+
+def _settle_host_python_leak(evidence: Evidence, findings: dict[str, Finding]) -> None:
+    """A program run in an Apptainer (Singularity) container whose failing traceback imports a
+    package from a home directory: the host's environment (PYTHONPATH) or its home, which the
+    container binds, put the host's package before the image's. The finding leads; what the
+    package's failure reads as (another release, another NumPy) stays, a warning."""
+    tool = apptainer_shown(evidence.first_text)
+    tb = last_failure(evidence.tracebacks) if tool is not None else None
+    home = next(
+        (m for fr in (tb.frames if tb else ()) if (m := _HOME_PACKAGE.match(fr.path))), None
+    )
+    if tool is None or tb is None or home is None:
+        return
+    for key, x in list(findings.items()):
+        if x.severity.rank > Severity.WARNING.rank:
+            findings[key] = dataclasses.replace(x, severity=Severity.WARNING)
+    found = causes.finding(
+        f"explain.{causes.container.CONTAINER_HOST_PYTHON_LEAK}",
+        Severity.ERROR,
+        causes.container.CONTAINER_HOST_PYTHON_LEAK,
+        f"The {tool} container imports {home.group('package')} from the host's home directory",
+        f"{tb.where}: {tb.type}: {tb.message}\nThe traceback's code comes from "
+        f"{home.group('path')}, under a home directory the container shares with the host, "
+        "not from the image.",
+        causes.container.host_python_leak_fix(tool, home.group("path")),
     )
     findings.setdefault(found.id, found)
 
