@@ -1270,6 +1270,11 @@ def test_a_kernel_missing_a_module_pip_did_not_install_there_is_not_another_pyth
     assert "kernel-env-mismatch" not in causes
 
 
+def test_an_install_after_the_failure_is_its_remedy() -> None:
+    text = _KERNEL_NO_MODULE + "Successfully installed tensorflow-decision-forests-1.8.1\n"
+    assert all(x.cause != "kernel-env-mismatch" for x in _explain(text).findings)
+
+
 def test_h5py_3_under_an_hdf5_loader_for_h5py_2() -> None:
     report = _explain(
         "Traceback (most recent call last):\n"

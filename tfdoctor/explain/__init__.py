@@ -8468,7 +8468,10 @@ def _kernel_without_install(evidence: Evidence) -> Optional[Finding]:
             continue
         module = match.group("module")
         dist = normalize_name(distribution_of(module) or module)
-        if dist not in installed:
+        said = [text.find(w) for w in ("Successfully installed", "Requirement already satisfied")]
+        pip_at = min((x for x in said if x >= 0), default=-1)
+        if dist not in installed or not 0 <= pip_at < text.rfind(tb.message.strip()):
+            # (An install after the failure was its remedy, not another interpreter's.)
             continue
         return causes.finding(
             f"explain.{causes.notebook.KERNEL_ENV_MISMATCH}",
