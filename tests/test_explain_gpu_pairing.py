@@ -255,6 +255,11 @@ def test_a_hosted_image_whose_libraries_tensorflow_refuses_was_replaced(
         # Colab's crash notice with no TensorFlow installed, and after a companion only.
         pytest.param("Your session crashed for an unknown reason.\n", id="crash-alone"),
         pytest.param(
+            "Your session crashed for an unknown reason.\n"
+            "Successfully installed tf-nightly-2.10.0.dev20220601\n",
+            id="crash-before-the-install",
+        ),
+        pytest.param(
             "Successfully installed tensorflow-addons-0.19.0\n"
             "Your session crashed for an unknown reason.\n",
             id="crash-after-companion",

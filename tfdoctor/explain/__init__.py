@@ -8262,8 +8262,8 @@ def _after_install_failure(
     )
     if missing is None:
         crashed = _COLAB_KERNEL_DIED.search(text) if "session crashed" in text else None
-        if crashed is None:
-            return None
+        if crashed is None or "install" not in text[: crashed.start()]:
+            return None  # (a crash before the install is not the install's)
         return (
             f"{_cite_head(evidence, [crashed.group(0)]) or crashed.group(0)}\nThe notebook's "
             "kernel died without a Python exception: a native library of the installed "
