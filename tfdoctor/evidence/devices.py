@@ -328,7 +328,7 @@ def container_hostname(text: str) -> Optional[str]:
 #: https://learn.microsoft.com/windows/wsl/compare-versions), and ``wsl -l -v``'s row for the
 #: default distribution (starred) with VERSION 1.
 _WSL1_KERNEL = re.compile(r"\b4\.4\.0-\d{4,5}-Microsoft\b")
-_WSL1_ROW = re.compile(r"^[ \t]*\*[ \t]*\S+[ \t]+(?:Running|Stopped)[ \t]+1[ \t]*\r?$", re.M)
+_WSL1_ROW = re.compile(r"^[ \t]*\*[ \t]*\S+[ \t]+[A-Z][a-z]+[ \t]+1[ \t]*\r?$", re.M)
 
 
 def wsl1_shown(text: str) -> Optional[str]:

@@ -1576,7 +1576,7 @@ _NOTEBOOKS = (
         re.compile(
             r"\bgoogle\.colab\b|(?:^|[\s\"'(])/content/|\d\+zzzcolab\d"
             r"|previously imported in this runtime:"
-            r"|(?:^|\n)Your session crashed for an unknown reason"
+            r"|(?:^|\n)Your \w+ crashed for an unknown reason"
         ),
     ),
     ("kaggle", re.compile(r"/kaggle/(?:input|working)\b")),
@@ -1605,7 +1605,7 @@ def _notebook_of(head: str, frames: Sequence[str]) -> Optional[str]:
             "this runtime",
             "/ec2-user/",
             "/opt/ml/",
-            "session crashed",
+            "crashed for an unknown",
         )
     ):
         return None
@@ -8228,7 +8228,7 @@ def _image_libraries_unpaired(
 
 #: Colab's own notice that the kernel process died without a Python exception (a native
 #: crash; its RAM notice says "after using all available RAM" instead).
-_COLAB_KERNEL_DIED = re.compile(r"^Your session crashed for an unknown reason\.?", re.MULTILINE)
+_COLAB_KERNEL_DIED = re.compile(r"^Your \w+ crashed for an unknown reason\.?", re.MULTILINE)
 
 
 def _after_install_failure(
@@ -8261,7 +8261,7 @@ def _after_install_failure(
         None,
     )
     if missing is None:
-        crashed = _COLAB_KERNEL_DIED.search(text) if "session crashed" in text else None
+        crashed = _COLAB_KERNEL_DIED.search(text) if "crashed for an unknown" in text else None
         if crashed is None or "install" not in text[: crashed.start()]:
             return None  # (a crash before the install is not the install's)
         return (
@@ -8327,9 +8327,9 @@ def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Fin
     if stale is None:
         return None
     menu = (
-        "Runtime > Restart session"
+        "the Runtime menu's restart in Colab"
         if revealed.notebook == "colab"
-        else "Kernel > Restart Kernel in Jupyter, Runtime > Restart session in Colab, or a new "
+        else "Kernel > Restart Kernel in Jupyter, the Runtime menu's restart in Colab, or a new "
         "Python process"
     )
     return causes.finding(
