@@ -76,6 +76,11 @@ def readings(report: Report) -> list[Finding]:
     ]
 
 
+def finding_of(report: Report, cause: str) -> Optional[Finding]:
+    """The report's first finding resting on ``cause``, or None."""
+    return next((x for x in report.findings if x.cause == cause), None)
+
+
 def fix_text(finding: Finding) -> str:
     """The finding's fix: its text and commands, one per line."""
     assert finding.fix is not None

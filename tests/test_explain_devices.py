@@ -190,6 +190,8 @@ _ASKED = ">>> tf.config.list_physical_devices('GPU')\n"
         ),
         pytest.param("Platform: macOS-14.1-arm64-arm-64bit\n", id="platform-string"),
         pytest.param("me@MacBook-Pro ~ % python3 t.py\n", id="zsh-prompt"),
+        # A distribution whose every release is a macOS wheel, listed installed.
+        pytest.param("tensorflow-macos      2.12.0\n", id="macos-only-distribution-listed"),
     ],
 )
 def test_on_macos_an_empty_list_is_the_metal_plugin_missing(sign: str) -> None:
@@ -198,6 +200,12 @@ def test_on_macos_an_empty_list_is_the_metal_plugin_missing(sign: str) -> None:
     assert top.fix is not None and "tensorflow-metal" in " ".join(top.fix.commands)
     # Never the Windows or CUDA candidates: no CUDA build exists for macOS.
     assert "wsl" not in " ".join(top.fix.commands) and "nvidia-smi" not in top.fix.commands
+
+
+def test_a_macos_only_distribution_named_but_not_installed_is_no_mac() -> None:
+    # pip's refusal names it; nothing says it is installed, so no system is read from it.
+    text = "ERROR: No matching distribution found for tensorflow-macos\n" + _ASKED + "[]\n"
+    assert _top(_explain(text)).cause != "package-not-installed"
 
 
 def test_a_linux_or_windows_wheel_tag_is_no_mac() -> None:

@@ -183,6 +183,15 @@ _NOT_FOUND_DNN = (
             "tensorflow==2.7.0",
             id="pip-replacing-cut-short",
         ),
+        # Colab's notice of a kernel that died without an exception, after a nightly went in.
+        pytest.param(
+            "!pip install tf-nightly\n"
+            "Successfully installed tb-nightly-2.10.0a20220601 tf-nightly-2.10.0.dev20220601\n"
+            "Your session crashed for an unknown reason.\n",
+            "Colab",
+            "tf-nightly==2.10.0.dev20220601",
+            id="colab-kernel-died",
+        ),
         # A SageMaker notebook instance's conda environment.
         pytest.param(
             "!pip install -q tensorflow-gpu==2.3.0\n"
@@ -203,6 +212,30 @@ def test_the_failure_after_an_install_over_a_hosted_image_is_the_replaced_image(
 
 
 @pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        pytest.param(_COLAB_FRAME + _REFUSED, "Colab", id="cudnn-refused"),
+        pytest.param(
+            '  File "/kaggle/working/train.py", line 3, in <module>\n'
+            "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or "
+            "directory\n",
+            "Kaggle",
+            id="toolkit-library-missing",
+        ),
+    ],
+)
+def test_a_hosted_image_whose_libraries_tensorflow_refuses_was_replaced(
+    text: str, title: str
+) -> None:
+    # No install in the log: the image's own TensorFlow is built for its CUDA and cuDNN, so
+    # one that refuses them, or asks for a CUDA library of another release, is not the image's
+    # (or the libraries are not).
+    top = top_error(explained(text))
+    assert top.cause == "hosted-tf-replaced"
+    assert title in top.summary and "fresh runtime" in fix_text(top)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         # The install on a machine of the user's own: no hosted image to replace.
@@ -211,8 +244,26 @@ def test_the_failure_after_an_install_over_a_hosted_image_is_the_replaced_image(
             '  File "/home/me/train.py", line 3, in <module>\n' + _REFUSED,
             id="own-machine",
         ),
-        # Colab's paths and the GPU failure, no TensorFlow installed in the log.
-        pytest.param(_COLAB_FRAME + _REFUSED, id="nothing-installed"),
+        # Kaggle's paths and the driver's libcuda missing: a runtime without a GPU, whatever
+        # TensorFlow runs there.
+        pytest.param(
+            '  File "/kaggle/working/train.py", line 3, in <module>\n'
+            "ImportError: libcuda.so.1: cannot open shared object file: No such file or "
+            "directory\n",
+            id="driver-library-only",
+        ),
+        # Colab's crash notice with no TensorFlow installed, and after a companion only.
+        pytest.param("Your session crashed for an unknown reason.\n", id="crash-alone"),
+        pytest.param(
+            "Your session crashed for an unknown reason.\n"
+            "Successfully installed tf-nightly-2.10.0.dev20220601\n",
+            id="crash-before-the-install",
+        ),
+        pytest.param(
+            "Successfully installed tensorflow-addons-0.19.0\n"
+            "Your session crashed for an unknown reason.\n",
+            id="crash-after-companion",
+        ),
         # A companion installed, not TensorFlow.
         pytest.param(
             "Successfully installed tensorflow-addons-0.19.0 tensorflow-hub-0.12.0\n"

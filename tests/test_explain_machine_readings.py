@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, renamed, tag_readings, top_error
-from tfdoctor.evidence.devices import container_hostname
+from tfdoctor.evidence.devices import container_hostname, wsl1_shown
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.signatures import BARE_INIT_ERROR, FORKED
 
@@ -219,3 +219,87 @@ def test_the_message_shown_decides_not_the_cut_reading() -> None:
     report = explained(text)
     assert top_error(report).cause == "cpu-lacks-avx"
     assert all(f.cause != "msvc-runtime-missing" for f in report.findings)
+
+
+# --- WSL 1: Linux on Windows without a GPU -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "Linux PC 4.4.0-22621-Microsoft #2506-Microsoft Fri Jan 01 08:00:00 PST 2016 x86_64",
+            True,
+        ),
+        ("Linux-4.4.0-19041-Microsoft-x86_64-with-glibc2.31", True),
+        ("  NAME            STATE           VERSION\n* Ubuntu-20.04    Running         1", True),
+        # WSL 2's kernel, and a WSL 2 default distribution.
+        ("Linux PC 5.15.153.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux", False),
+        ("  NAME            STATE           VERSION\n* Ubuntu-22.04    Running         2", False),
+    ],
+)
+def test_wsl1_is_read_from_its_kernel_or_wsls_list(text: str, shown: bool) -> None:
+    assert (wsl1_shown(text + "\n") is not None) == shown
+
+
+def test_wsl1_beside_a_gpu_not_reached_is_wsls_version() -> None:
+    text = (
+        "$ uname -r\n4.4.0-19041-Microsoft\n"
+        "$ nvidia-smi\n"
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+        "sure that the latest NVIDIA driver is installed and running.\n"
+    )
+    report = explained(text)
+    top = top_error(report)
+    assert top.cause == "wsl1"
+    assert "wsl --set-version" in " ".join(top.fix.commands if top.fix else ())
+    # The driver's own fix (install or load a driver) changes nothing under WSL 1.
+    assert all(x.cause != "driver-not-loaded" for x in report.findings)
+
+
+def test_wsl1_with_nothing_of_a_gpu_is_no_fault() -> None:
+    text = "$ uname -r\n4.4.0-19041-Microsoft\n$ python train.py\nEpoch 1/3\n"
+    assert all(x.cause != "wsl1" for x in explained(text).findings)
+
+
+# --- a container's Python importing the host's packages ---------------------------------------
+
+_HOST_NUMPY = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/app/make_examples.py", line 38, in <module>\n'
+    "    import numpy as np\n"
+    '  File "/home/ana/.local/lib/python3.8/site-packages/numpy/__init__.py", line 140, in '
+    "<module>\n"
+    "    from . import core\n"
+    "ImportError: Unable to import required dependencies: numpy.core._multiarray_umath failed "
+    "to import\n"
+)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "$ apptainer exec tool_1.5.sif python /opt/app/make_examples.py\n",
+        "$ singularity run tool_1.5.sif\n",
+        "INFO:    Converting SIF file to temporary sandbox...\n",
+    ],
+)
+def test_an_apptainer_image_importing_from_the_home_directory_is_the_hosts(head: str) -> None:
+    top = top_error(explained(head + _HOST_NUMPY))
+    assert top.cause == "container-host-python-leak"
+    fix = fix_text(top)
+    assert "--cleanenv" in fix and "/home/ana/.local/lib/python3.8/site-packages/numpy" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # No container shown: a home directory's packages are the machine's own.
+        _HOST_NUMPY,
+        # A container whose traceback stays in the image.
+        "$ apptainer exec tool.sif python t.py\n"
+        + _HOST_NUMPY.replace("/home/ana/.local/lib", "/usr/local/lib"),
+    ],
+)
+def test_no_host_leak_without_the_container_or_the_home_directory(text: str) -> None:
+    assert all(x.cause != "container-host-python-leak" for x in explained(text).findings)

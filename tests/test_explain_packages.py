@@ -21,6 +21,8 @@ from tfdoctor.evidence.packages import (
     read_import_checks,
     read_install_requests,
     read_numpy_builds,
+    read_pip_installed,
+    read_stale_import,
 )
 from tfdoctor.explain import explain
 from tfdoctor.explain.packages import keyword_added
@@ -1195,6 +1197,114 @@ def test_colabs_restart_warning_asks_for_a_restart() -> None:
     (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
     assert found.cause == "kernel-restart-needed"
     assert found.fix is not None and "Restart session" in found.fix.text
+
+
+_REPLACED_1 = (
+    "Installing collected packages: tensorflow\n"
+    "  Attempting uninstall: tensorflow\n"
+    "    Found existing installation: tensorflow 2.12.0\n"
+    "    Uninstalling tensorflow-2.12.0:\n"
+    "      Successfully uninstalled tensorflow-2.12.0\n"
+    "Successfully installed keras-2.15.0 tensorflow-2.15.1\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "stale"),
+    [
+        # IPython's echo of the old release: the kernel imported it before the install.
+        ("In [4]: tf.__version__\nOut[4]: '2.12.0'\n", ("2.12.0", "2.15.1")),
+        # A print in the notebook's next cell.
+        ("print(tf.__version__)\n2.12.0\n", ("2.12.0", "2.15.1")),
+        # The new release echoed: the restart happened.
+        (">>> tf.__version__\n'2.15.1'\n", None),
+        # A third release: another interpreter, not this one kept.
+        (">>> tf.__version__\n'2.9.1'\n", None),
+        # NumPy's version says nothing of TensorFlow's.
+        (">>> np.__version__\n'2.12.0'\n", None),
+    ],
+)
+def test_a_version_echoed_after_pip_replaced_tensorflow(
+    after: str, stale: Optional[tuple[str, str]]
+) -> None:
+    found = read_stale_import(_REPLACED_1 + after)
+    assert ((found.removed, found.installed) if found else None) == stale
+
+
+def test_an_echo_before_the_install_is_not_stale() -> None:
+    text = "In [1]: tf.__version__\nOut[1]: '2.12.0'\n" + _REPLACED_1
+    assert read_stale_import(text) is None
+
+
+def test_the_kernel_still_holding_the_removed_release_needs_a_restart() -> None:
+    report = _explain(_REPLACED_1 + "In [4]: tf.__version__\nOut[4]: '2.12.0'\n")
+    top = top_error(report)
+    assert top.cause == "kernel-restart-needed"
+    assert "2.15.1" in top.summary and "2.12.0" in top.summary
+    assert top.fix is not None and "Restart" in top.fix.text
+
+
+def test_pip_installed_reads_its_list_and_what_it_found() -> None:
+    text = (
+        "Requirement already satisfied: numpy>=1.16 in ./venv/lib/python3.10/site-packages "
+        "(from tensorflow-lattice) (1.26.4)\n"
+        "Successfully installed dm-tree-0.1.8 tensorflow_lattice-2.0.13\n"
+    )
+    assert read_pip_installed(text) == ["dm-tree", "tensorflow-lattice", "numpy"]
+    # The user's site directory: a kernel started before it existed does not search it.
+    assert (
+        read_pip_installed(
+            "Defaulting to user installation because normal site-packages is not writeable\n" + text
+        )
+        == []
+    )
+
+
+_KERNEL_NO_MODULE = (
+    "---------------------------------------------------------------------------\n"
+    "ModuleNotFoundError                       Traceback (most recent call last)\n"
+    "Cell In[2], line 1\n"
+    "----> 1 import tensorflow_decision_forests as tfdf\n"
+    "\n"
+    "ModuleNotFoundError: No module named 'tensorflow_decision_forests'\n"
+)
+
+
+def test_a_kernel_without_the_module_pip_installed_runs_another_python() -> None:
+    text = (
+        "(tfdf) user@host:~$ pip install tensorflow_decision_forests\n"
+        "Successfully installed tensorflow-decision-forests-1.8.1 wurlitzer-3.0.3\n"
+        + _KERNEL_NO_MODULE
+    )
+    top = top_error(_explain(text))
+    assert top.cause == "kernel-env-mismatch"
+    fix = fix_text(top)
+    assert "ipykernel" in fix and "%pip install tensorflow-decision-forests" in fix
+    assert all(x.cause != "package-not-installed" for x in _explain(text).findings)
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        # %pip installs into the kernel's own interpreter.
+        "In [1]: %pip install tensorflow_decision_forests\n"
+        "Successfully installed tensorflow-decision-forests-1.8.1\n",
+        # Another distribution installed.
+        "Successfully installed wurlitzer-3.0.3\n",
+        # No install shown at all.
+        "",
+    ],
+)
+def test_a_kernel_missing_a_module_pip_did_not_install_there_is_not_another_python(
+    before: str,
+) -> None:
+    causes = [x.cause for x in _explain(before + _KERNEL_NO_MODULE).findings]
+    assert "kernel-env-mismatch" not in causes
+
+
+def test_an_install_after_the_failure_is_its_remedy() -> None:
+    text = _KERNEL_NO_MODULE + "Successfully installed tensorflow-decision-forests-1.8.1\n"
+    assert all(x.cause != "kernel-env-mismatch" for x in _explain(text).findings)
 
 
 def test_h5py_3_under_an_hdf5_loader_for_h5py_2() -> None:

@@ -7,8 +7,11 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tests.factories import FIXTURE_MATRIX
+from tfdoctor.causes.platform import older_glibc_lines
 from tfdoctor.evidence.pip import read_wheel_files_installed, read_wheel_refusals
 from tfdoctor.evidence.traceback import read_python_shown
+from tfdoctor.matrix import version_key
 
 
 @pytest.mark.parametrize(
@@ -37,6 +40,32 @@ def test_the_package_that_needs_the_glibc_is_named_in_the_fix() -> None:
     )
     fix = fix_text(top_error(explained(line + "\n")))
     assert "pycoral" in fix and "older TensorFlow" not in fix
+
+
+def test_tensorflow_needing_a_newer_glibc_names_the_lines_built_for_older_ones() -> None:
+    line = (
+        "ImportError: /lib64/libm.so.6: version `GLIBC_2.27' not found (required by "
+        "/home/u/venv/lib/python3.11/site-packages/tensorflow/python/_pywrap_tensorflow_internal.so)"
+    )
+    fix = fix_text(top_error(explained(line + "\n")))
+    # The matrix's glibc floors below 2.27, each with the run of lines built for it.
+    assert "for glibc 2.17" in fix and "for glibc 2.12" in fix and "glibc 2.27 or newer" in fix
+
+
+def test_glibc_floors_are_grouped_into_runs_newest_first() -> None:
+    lines = FIXTURE_MATRIX.releases
+    runs = older_glibc_lines(lines, "2.27")
+    assert runs and all(version_key(floor) < version_key("2.27") for _, _, floor in runs)
+    floors = [version_key(floor) for _, _, floor in runs]
+    assert floors == sorted(floors, reverse=True)
+    for first, last, floor in runs:
+        assert version_key(first) <= version_key(last)
+        assert all(
+            x.glibc_min == floor
+            for x in lines
+            if not x.pre_release and version_key(first) <= version_key(x.line) <= version_key(last)
+        )
+    assert older_glibc_lines(lines, "2.5") == []
 
 
 def test_a_symbol_version_of_another_library_is_not_glibc() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence.macos import APPLE, INTEL, read_mac
+from tfdoctor.findings import Severity
 
 
 @pytest.mark.parametrize(
@@ -169,3 +170,45 @@ def test_windows_is_told_of_coreinfo() -> None:
 def test_a_handler_that_catches_sigill_is_no_death() -> None:
     text = "[debugger] set handler: caught SIGILL and SIGSEGV will be reported\nEpoch 1/10\n"
     assert all(x.cause != "cpu-lacks-avx" for x in explained(text).findings)
+
+
+def test_apple_silicon_fix_names_the_arm64_builds() -> None:
+    # Rosetta 2 does not translate AVX: the fix is an arm64 Python with an arm64 TensorFlow,
+    # tensorflow itself from the first line with macOS arm64 wheels, Apple's build before it.
+    text = "MacBook Air (M2, 2022)\nzsh: illegal hardware instruction  python3 main.py\n"
+    top = top_error(explained(text))
+    assert top.cause == "cpu-emulated"
+    fix = fix_text(top)
+    assert "tensorflow-macos" in fix and "arm64" in fix and "or later" in fix
+
+
+def test_qemu_fix_names_no_apple_build() -> None:
+    text = "qemu: uncaught target signal 4 (Illegal instruction) - core dumped\n"
+    top = top_error(explained(text))
+    assert top.cause == "cpu-emulated"
+    assert "tensorflow-macos" not in fix_text(top)
+
+
+_DOCKER_PLATFORM = (
+    "WARNING: The requested image's platform (linux/amd64) does not match the detected host "
+    "platform (linux/arm64/v8) and no specific platform was requested\n"
+)
+
+
+def test_an_image_of_another_platform_makes_the_avx_refusal_the_emulators() -> None:
+    # Docker's own warning shows the amd64 image runs emulated on the arm64 host: TensorFlow's
+    # AVX refusal is the emulator's, whatever the host's CPU has.
+    text = (
+        _DOCKER_PLATFORM + "2023-05-01 10:00:00.000000: F tensorflow/core/platform/"
+        "cpu_feature_guard.cc:37] The TensorFlow library was compiled to use AVX instructions, "
+        "but these aren't available on your machine.\nAborted (core dumped)\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "cpu-emulated"
+    fix = fix_text(top)
+    assert "--platform linux/arm64" in fix and "/proc/cpuinfo" not in fix
+
+
+def test_an_image_of_another_platform_alone_is_a_note() -> None:
+    report = explained(_DOCKER_PLATFORM + "Epoch 1/5\n100/100 - 3s - loss: 0.31\n")
+    assert all(x.severity.rank < Severity.WARNING.rank for x in report.findings)

@@ -71,12 +71,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "instance of class Layer'); the fix is to import every Keras name from the Keras the library "
     "is "
     "built on (tensorflow.keras), not to reinstall TensorFlow or Keras",
-    "tf-prerelease-regression": "pip installed a TensorFlow pre-release (a release candidate "
-    "pulled "
-    "by `pip install --pre` or a pin to an rc) that has a regression the stable release lacks, so "
-    "code that works on the stable release fails (tensorflow-hub's Module not importing a module's "
-    "graph under 1.8.0rc0); the fix is the stable release installed without --pre, not a change to "
-    "the code",
     "tf-keras-behaviour-changed": "tf.keras in a later TensorFlow release (2.4) validates or "
     "routes a training call's inputs differently from the release the code was written for "
     "(data cardinality checked across every input of a multi-input call, a dataset's pair of "
@@ -88,10 +82,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "framework (DeepForest 1.0's PyTorch weights fetched by its TensorFlow line as NEON.h5), so "
     "the Keras loader of the installed line cannot open the file; the fix is the model file of "
     "the release that line was made for, not another TensorFlow or h5py",
-    "tf-build-regression": "a TensorFlow build the CI installs unpinned (a tf-nightly) carries a "
-    "regression that a later build fixes, so tests that passed on the previous build fail inside "
-    "TensorFlow's own code with nothing changed in the project or its environment; the fix is "
-    "pinning the last good build until a fixed one is published, not a change to the code",
     "tflite-runtime-with-tensorflow": "the tflite_runtime package and a full TensorFlow are "
     "installed in one environment and both TFLite interpreters are loaded into one process, so "
     'the second registers the same pybind11 type again (\'generic_type: type "InterpreterWrapper" '
@@ -102,12 +92,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "optimizers, which have no build() and no AdamW), so code that runs elsewhere fails there; the "
     "fix is a release that fixed it (or naming the legacy optimizer explicitly), not a change to "
     "the environment",
-    "container-host-python-leak": "a program run from an Apptainer/Singularity image imports "
-    "Python packages from the host instead of the image's own, because the container inherits "
-    "the host's environment (PYTHONPATH) and sees host paths it binds by default (the home "
-    "directory with ~/.local, system site-packages), so a host NumPy or TensorFlow of another "
-    "release shadows the image's and the import fails; the fix is a clean environment (unset "
-    "PYTHONPATH, --cleanenv/-e, another home with -H or --no-home), not reinstalling packages",
 }
 
 _REQUIRED = {

@@ -146,6 +146,8 @@ GROUPS = frozenset(
         # A container image a registry has no manifest for (Docker's "manifest for IMAGE not
         # found").
         "image",
+        # The host's platform Docker detected beside an image of another (linux/arm64/v8).
+        "host_platform",
         # A header file a compiler did not find (nsync_cv.h, tensorflow/core/framework/op.h).
         "header",
         # A requirement a resolver could not meet: the distribution required, its specifier,

@@ -12,6 +12,12 @@ from tfdoctor.machine import Machine
 #: The ids of this area's causes, as checks, explain and scan name them.
 CONTAINER_NO_GPU: Final = CauseId("container-no-gpu")
 NCCL_SHM_TOO_SMALL: Final = CauseId("nccl-shm-too-small")
+CONTAINER_HOST_PYTHON_LEAK: Final = CauseId("container-host-python-leak")
+
+#: Apptainer's (Singularity's) environment and bind rules: the host's environment passes into
+#: the container unless --cleanenv, and the home directory is bound by default.
+_APPTAINER_ENV = "https://apptainer.org/docs/user/main/environment_and_metadata.html"
+_APPTAINER_BIND = "https://apptainer.org/docs/user/main/bind_paths_and_mounts.html"
 
 NVIDIA_CONTAINER_TOOLKIT = (
     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
@@ -24,9 +30,19 @@ _NCCL_ENV = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#
 _DOCKER_RUN = "https://docs.docker.com/reference/cli/docker/container/run/"
 
 
-#: Causes in the container's start: GPU access, shared memory.
+#: Causes in the container's start: GPU access, shared memory, the host's environment.
 CAUSES: Mapping[str, Cause] = dict(
     (
+        define(
+            CONTAINER_HOST_PYTHON_LEAK,
+            "The container's Python imports packages from the host",
+            "Apptainer (Singularity) passes the host's environment into the container and "
+            "binds the home directory by default: PYTHONPATH, and the user site-packages or an "
+            "environment under the home directory, put the host's packages before the image's "
+            "own, and a package of another release or Python build fails to import there.",
+            _APPTAINER_ENV,
+            _APPTAINER_BIND,
+        ),
         define(
             CONTAINER_NO_GPU,
             "The container was started without GPU access",
@@ -123,4 +139,20 @@ def nccl_shm_fix() -> Fix:
         "`df -h /dev/shm`. As a last resort NCCL_SHM_DISABLE=1 makes NCCL avoid shared memory, "
         "at a cost in speed.",
         ("df -h /dev/shm",),
+    )
+
+
+def host_python_leak_fix(tool: str, path: str) -> Fix:
+    """The container run with the host's environment and home kept out (``tool``: the
+    command the log shows, apptainer or singularity; ``path``: the host's package that was
+    imported), so the image's own packages are imported."""
+    return Fix(
+        f"The container imported {path} from the host: run it with a clean environment "
+        "(--cleanenv drops PYTHONPATH and the rest of the host's variables) and without the "
+        "host's user site-packages (PYTHONNOUSERSITE=1, or --no-home), so the image's own "
+        "packages are imported.",
+        (
+            f"{tool} exec --cleanenv --env PYTHONNOUSERSITE=1 IMAGE.sif python ...",
+            "unset PYTHONPATH",
+        ),
     )

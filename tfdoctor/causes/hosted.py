@@ -210,23 +210,37 @@ def back_to_image_fix(m: Machine, image: HostedImage, shipped: ImageRelease) -> 
     )
 
 
-def installed_over_image_fix(image: HostedImage, dist: str, version: Optional[str]) -> Fix:
-    """A TensorFlow the notebook installed over the image's own: a fresh runtime brings the
-    image's TensorFlow back with the CUDA and cuDNN built for it; the code is fitted to that
+def installed_over_image_fix(
+    image: HostedImage, dist: Optional[str], version: Optional[str]
+) -> Fix:
+    """A TensorFlow the notebook installed over the image's own (``dist``; None where the log
+    shows the pairing broken but not the install): a fresh runtime brings the image's
+    TensorFlow back with the CUDA and cuDNN built for it; the code is fitted to that
     TensorFlow (or to a runtime version that ships the release it needs), not the reverse."""
-    what = f"{dist}=={version}" if version else dist
     # Only a new VM brings the image's packages back: a restart keeps what pip installed.
     fresh = (
         "Runtime > Disconnect and delete runtime (Restart session keeps what pip installed)"
         if image.name == "colab"
         else "stop the session and start a new one (restarting the kernel keeps what pip installed)"
     )
+    if dist is None:
+        said = (
+            f"The TensorFlow that ran and the CUDA and cuDNN libraries {image.title} ships do "
+            "not pair, and the image's own TensorFlow is built for them: the notebook replaced "
+            "one or the other. Remove the line that installs TensorFlow (or the package that "
+            "pins it: use its release that supports the image's TensorFlow) or CUDA and cuDNN "
+            f"libraries (apt, conda, pip's nvidia-* wheels), then start a fresh runtime: {fresh}. "
+        )
+    else:
+        what = f"{dist}=={version}" if version else dist
+        said = (
+            f"The notebook installed {what} over the TensorFlow {image.title} ships, and the "
+            "image's CUDA and cuDNN are built for its own release, not for this one. Remove "
+            f"the line that installs {dist} (or the package that pins it: use its release that "
+            f"supports the image's TensorFlow), then start a fresh runtime: {fresh}. "
+        )
     return Fix(
-        f"The notebook installed {what} over the TensorFlow {image.title} ships, and the "
-        "image's CUDA and cuDNN are built for its own release, not for this one. Remove the "
-        f"line that installs {dist} (or the package that pins it: use its release that "
-        f"supports the image's TensorFlow), then start a fresh runtime: {fresh}. "
-        f"Code that needs another TensorFlow: choose the runtime version that ships it "
+        said + "Code that needs another TensorFlow: choose the runtime version that ships it "
         f"({image.change_runtime}). The commands show what the runtime has after the reset.",
         (
             'python -c "import tensorflow as tf; print(tf.__version__, '

@@ -121,6 +121,24 @@ def kernel_python_fix(pythons: Sequence[str], prefixes: Sequence[str]) -> Fix:
     )
 
 
+def kernel_install_fix(dist: str) -> Fix:
+    """pip installed ``dist`` for another interpreter than the notebook's kernel: install it
+    into the kernel's own from a cell, or make pip's environment a kernel and choose it."""
+    return Fix(
+        f"pip installed {dist} into another Python than the notebook's kernel. Print "
+        "`sys.executable` in the notebook to see the kernel's interpreter; install into it from "
+        "a cell (%pip installs into the kernel's own interpreter, where !pip runs whichever pip "
+        "the shell finds first), or register the environment pip installed into as a kernel "
+        "with ipykernel (run from that environment) and choose it in Kernel > Change kernel.",
+        (
+            "import sys; print(sys.executable)  # in a notebook cell",
+            f"%pip install {dist}  # in a notebook cell",
+            "python -m pip install ipykernel && python -m ipykernel install --user --name "
+            "my-env  # from the environment pip installed into",
+        ),
+    )
+
+
 def reticulate_env_fix(env: str, conda: bool, searched: Sequence[str]) -> Fix:
     """R's session uses another Python than the environment ``env`` TensorFlow was installed
     into (a conda environment where ``conda``): bind the session to ``env`` before anything

@@ -815,14 +815,48 @@ def abi_tag_python_fix(m: Machine) -> Fix:
     )
 
 
-def glibc_fix(glibc: str, package: Optional[str] = None) -> Fix:
+def older_glibc_lines(lines: Sequence[TFLine], glibc: str) -> list[tuple[str, str, str]]:
+    """The final lines built for a glibc older than ``glibc`` (``2.27``), as (oldest line,
+    newest line, floor) per run of lines with one floor, newest first: the matrix's glibc_min,
+    read from the manylinux tags of the wheels on PyPI."""
+    finals = sorted(
+        (x for x in lines if not x.pre_release and x.glibc_min),
+        key=lambda x: version_key(x.line),
+        reverse=True,
+    )
+    runs: list[tuple[str, str, str]] = []
+    for x in finals:
+        floor = x.glibc_min or ""
+        if version_key(floor) >= version_key(glibc):
+            continue
+        if runs and runs[-1][2] == floor:
+            runs[-1] = (x.line, runs[-1][1], floor)
+        else:
+            runs.append((x.line, x.line, floor))
+    return runs
+
+
+def glibc_fix(glibc: str, package: Optional[str] = None, lines: Sequence[TFLine] = ()) -> Fix:
     """A system (or base image) with the glibc a binary needs, or a build of it for this
     glibc; ``package``: the installed package the binary belongs to, where the log names it
-    (its import name, ``tensorflow``, ``pycoral``)."""
+    (its import name, ``tensorflow``, ``pycoral``); ``lines``: the matrix's TensorFlow lines,
+    whose glibc floors name the releases built for an older glibc."""
     version = glibc.split("_", 1)[-1]
     # glibc is the system's: an upgrade within the release keeps its version (a distribution
     # never moves a release to a new glibc), so the binary or the system has to change.
-    if package == "tensorflow":
+    older = older_glibc_lines(lines, version) if package == "tensorflow" else []
+    if older:
+        built = (
+            "an older TensorFlow built for an older glibc (TensorFlow "
+            + ", ".join(
+                f"{first} to {last} for glibc {floor}"
+                if first != last
+                else f"{first} for glibc {floor}"
+                for first, last, floor in older
+            )
+            + "; `ldd --version` shows this system's)"
+        )
+    elif package == "tensorflow":
         built = "an older TensorFlow built for this glibc"
     elif package:
         built = (
@@ -898,9 +932,56 @@ def msvc_fix() -> Fix:
     )
 
 
-def native_interpreter_fix(m: Machine) -> Fix:
-    """A native interpreter or image instead of an emulated one (QEMU user-mode, Rosetta)."""
+def apple_silicon_builds(m: Machine) -> str:
+    """Which distributions are TensorFlow's arm64 macOS builds, in words: ``tensorflow`` from
+    the first line the matrix lists with macos-arm64 wheels, Apple's ``tensorflow-macos``
+    (its releases from the wheel index) before it."""
+    lines = m.matrix.releases if m.matrix is not None else ()
+    having = wheel_lines(lines, "macos-arm64")
+    first = having[0] if having else None
+    from tfdoctor.wheel_index import releases_of  # noqa: PLC0415 - the index loads lazily
+
+    # Apple's own build (https://developer.apple.com/metal/tensorflow-plugin/) was the only
+    # arm64 TensorFlow until the tensorflow wheels gained macOS arm64 tags.
+    apple = [r.version for r in releases_of("tensorflow-macos") if "macos-arm64" in r.platforms]
+    older = [v for v in apple if version_key(v)[:2] < version_key(first)[:2]] if first else apple
+    words = [f"tensorflow {first} or later"] if first else []
+    if older:
+        words.append(f"Apple's tensorflow-macos ({older[0]} to {older[-1]}) for older releases")
+    return "; ".join(words) if words else "TensorFlow's arm64 build"
+
+
+def native_interpreter_fix(
+    m: Machine, apple_silicon: bool = False, host_platform: Optional[str] = None
+) -> Fix:
+    """A native interpreter or image instead of an emulated one (QEMU user-mode, Rosetta):
+    on Apple silicon (the facts' Rosetta, or ``apple_silicon`` where a log shows the Mac), an
+    arm64 Python and TensorFlow's arm64 build; for a container image of another platform
+    than the host's (``host_platform``, Docker's ``linux/arm64/v8``), an image of the
+    host's."""
     plat = m.facts.platform
+    if plat is None and host_platform:
+        # Docker's platform names an OS, an architecture and a variant: --platform takes the
+        # first two (https://docs.docker.com/build/building/multi-platform/).
+        flag = "/".join(host_platform.split("/")[:2])
+        arch = flag.split("/")[-1]
+        key = {"arm64": "linux-aarch64", "amd64": "linux-x86_64"}.get(arch)
+        lines = m.matrix.releases if m.matrix is not None else ()
+        having = wheel_lines(lines, key) if key else []
+        wheels = (
+            f" (TensorFlow publishes {_PLATFORM_WORDS[key]} wheels from {having[0]})"
+            if key and having
+            else ""
+        )
+        return Fix(
+            f"The image is built for another platform than this {flag} host and runs "
+            "emulated, without the CPU instructions TensorFlow's build uses: run an image "
+            f"built for {flag}, or build this one for it{wheels}.",
+            (
+                f"docker run --platform {flag} ...",
+                f"docker build --platform {flag} .",
+            ),
+        )
     if plat is not None and plat.emulation == "qemu":
         host = plat.host_machine or "the host's architecture"
         flag = "linux/arm64" if host in ("aarch64", "arm64") else f"linux/{host}"
@@ -908,11 +989,17 @@ def native_interpreter_fix(m: Machine) -> Fix:
             "Use the image or interpreter built for the host's architecture.",
             (f"docker run --platform {flag} ...",),
         )
-    if plat is not None and plat.rosetta:
+    if (plat is not None and plat.rosetta) or (plat is None and apple_silicon):
+        # Rosetta 2 translates x86-64 code but not its AVX instructions, which TensorFlow's
+        # x86-64 wheels use: only an arm64 interpreter with an arm64 build runs natively
+        # (https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment).
         return Fix(
-            "Use a native arm64 Python (python.org universal2 installer, or Homebrew in "
-            "/opt/homebrew), recreate the environment and reinstall.",
+            "On Apple silicon, use a native arm64 Python (python.org universal2 installer, "
+            "Homebrew in /opt/homebrew, or Miniforge's arm64 conda), recreate the environment "
+            "and install TensorFlow's arm64 build there: "
+            f"{apple_silicon_builds(m)}. `platform.machine()` then says arm64.",
             (
+                "python -c 'import platform; print(platform.machine())'",
                 "arch -arm64 /usr/bin/python3 -m venv .venv",
                 ".venv/bin/python -m pip install tensorflow",
             ),
@@ -3326,6 +3413,21 @@ def wrapper_pin_fix(
             "Python: use one the release has wheels for, `tfdoctor matrix` lists them.)"
         ),
         (f"grep -in '{dist.replace('-', '[-_]')}' requirements.txt",),
+    )
+
+
+def wsl1_fix() -> Fix:
+    """The distribution converted to WSL 2, whose GPU paravirtualisation WSL 1 lacks, with the
+    Windows driver's WSL support; nothing of a Linux driver inside it."""
+    return Fix(
+        "WSL 1 gives a distribution no GPU: CUDA in WSL needs WSL 2 and the Windows NVIDIA "
+        "driver, which brings its libraries into WSL 2 (NVIDIA's CUDA on WSL guide). From "
+        "Windows PowerShell, convert the distribution to WSL 2 (`wsl -l -v` names it); install "
+        "no Linux NVIDIA driver inside it.",
+        (
+            "wsl -l -v  # in Windows PowerShell",
+            "wsl --set-version <distribution> 2  # in Windows PowerShell",
+        ),
     )
 
 

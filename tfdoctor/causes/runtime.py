@@ -33,6 +33,14 @@ SERVER_CONCURRENCY_MODEL_MISMATCH: Final = CauseId("server-concurrency-model-mis
 TENSOR_FROM_OTHER_GRAPH: Final = CauseId("tensor-from-other-graph")
 IMPORT_ORDER_CONFLICT: Final = CauseId("import-order-conflict")
 TF_RELEASE_KERNEL_BUG: Final = CauseId("tf-release-kernel-bug")
+TF_PRERELEASE_REGRESSION: Final = CauseId("tf-prerelease-regression")
+TF_BUILD_REGRESSION: Final = CauseId("tf-build-regression")
+
+#: PEP 440's pre-release and development suffixes as TensorFlow's versions carry them
+#: (2.16.0rc0, 2.0.0a0, 2.0.0b1; tf-nightly's 2.13.0.dev20230428), and the rc with a dash that
+#: tf.__version__ printed for some candidates (2.16.0-rc0).
+_PRE_RELEASE = re.compile(r"^(?P<final>\d+\.\d+\.\d+)-?(?:a|b|rc)\d+$")
+_NIGHTLY = re.compile(r"^(?P<final>\d+\.\d+\.\d+)\.dev(?P<date>\d{8})$")
 
 #: Where TensorFlow reads its oneDNN switches: TF_ENABLE_ONEDNN_OPTS in the default builds
 #: (the matrix's lines with onednn_opts; on by default on Linux x86 from 2.9), TF_DISABLE_MKL in
@@ -257,6 +265,25 @@ CAUSES: Mapping[str, Cause] = dict(
             "compile. Importing TensorFlow first avoids it.",
             "https://github.com/tensorflow/tensorflow/blob/v1.14.0/tensorflow/python/framework/python_op_gen.cc",
             "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/framework/python_op_gen.cc",
+        ),
+        define(
+            TF_PRERELEASE_REGRESSION,
+            "A pre-release of TensorFlow, not its final release, ran the code",
+            "pip installs a release candidate (rcN) or an alpha or beta only when asked: "
+            "`--pre`, or a version pinned to one. Pre-releases are published for testing; "
+            "their defects are fixed before or in the final release, which the same pip "
+            "command without `--pre` installs.",
+            "https://pip.pypa.io/en/stable/cli/pip_install/#cmdoption-pre",
+            "https://github.com/tensorflow/tensorflow/releases",
+        ),
+        define(
+            TF_BUILD_REGRESSION,
+            "A nightly build of TensorFlow ran the code",
+            "tf-nightly publishes TensorFlow's development branch as it is each day, before "
+            "release testing: a change that breaks code, or a dependency's, can ship in one "
+            "build and be fixed in a later one. An earlier nightly, or the stable release, "
+            "does not carry it.",
+            "https://pypi.org/project/tf-nightly/",
         ),
         define(
             TF_RELEASE_KERNEL_BUG,
@@ -995,4 +1022,45 @@ def onednn_kernel_fix(m: Machine) -> Fix:
         f"without them ({before}, PyPI's tensorflow wheel) or a later release whose kernel is "
         "fixed.",
         (*opts, *legacy),
+    )
+
+
+def unreleased_build(version: str) -> Optional[tuple[CauseId, str]]:
+    """Whether ``version`` (TensorFlow's) is a pre-release or a nightly, as the cause and the
+    final release it leads to (``2.16.0rc0`` -> the pre-release cause and ``2.16.0``), or
+    None for a final release."""
+    pre = _PRE_RELEASE.match(version)
+    if pre is not None:
+        return TF_PRERELEASE_REGRESSION, pre.group("final")
+    nightly = _NIGHTLY.match(version)
+    if nightly is not None:
+        return TF_BUILD_REGRESSION, nightly.group("final")
+    return None
+
+
+def unreleased_build_fix(dist: str, version: str, final: str) -> Fix:
+    """The final release instead of a pre-release (``version`` of ``dist``, leading to
+    ``final``), or for a nightly an earlier build or the stable release."""
+    line = ".".join(final.split(".")[:2])
+    if _NIGHTLY.match(version) is not None:
+        return Fix(
+            f"{dist} {version} is a nightly build of the development branch: pin tf-nightly "
+            "to a build from before the failure (`pip index versions tf-nightly` lists them, "
+            "newest first), or install the stable release in its place (uninstall "
+            f"{dist} first: both write the tensorflow package). A later nightly may carry the "
+            "fix.",
+            (
+                "pip index versions tf-nightly",
+                f"pip uninstall -y {dist}",
+                "pip install tensorflow",
+            ),
+        )
+    # A pin of the line without a pre-release suffix: pip takes no pre-release for it
+    # unless asked (--pre), so it installs the line's final release.
+    name = "tensorflow" if dist.startswith("tf-nightly") else dist
+    return Fix(
+        f"{dist} {version} is a pre-release (a release candidate, alpha or beta): install "
+        f"the final release of {line} in its place, without `--pre` (remove `--pre` and any "
+        "pin of the pre-release from the install line or the requirements).",
+        (f'pip install "{name}=={line}.*"',),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tfdoctor import causes
-from tfdoctor.checks._context import CheckContext, fix, unknown
+from tfdoctor.checks._context import CheckContext, unknown
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
 
@@ -73,10 +73,7 @@ def check_wsl(ctx: CheckContext) -> Iterator[Finding]:
         Severity.WARNING,
         "Running under WSL 1: no GPU is reachable from TensorFlow",
         "CUDA on WSL needs WSL 2 and a Windows NVIDIA driver with WSL support.",
-        fix(
-            "From Windows PowerShell, convert the distribution to WSL 2.",
-            "wsl --set-version <distribution> 2",
-        ),
+        causes.platform.wsl1_fix(),
         ("https://docs.nvidia.com/cuda/wsl-user-guide/index.html",),
         cause=causes.platform.WSL1,
     )

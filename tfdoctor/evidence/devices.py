@@ -320,3 +320,46 @@ def container_hostname(text: str) -> Optional[str]:
             end = text.find("\n", match.end())
             return text[start : end if end >= 0 else len(text)].strip()[:200]
     return None
+
+
+#: What WSL 1 shows of itself: the kernel release it reports (``uname -r``, ``/proc/version``,
+#: ``platform.platform()``), a fixed ``4.4.0-<Windows build>-Microsoft`` with a capital M
+#: (WSL 2's kernels are ``...-microsoft-standard-WSL2``,
+#: https://learn.microsoft.com/windows/wsl/compare-versions), and ``wsl -l -v``'s row for the
+#: default distribution (starred) with VERSION 1.
+_WSL1_KERNEL = re.compile(r"\b4\.4\.0-\d{4,5}-Microsoft\b")
+_WSL1_ROW = re.compile(r"^[ \t]*\*[ \t]*\S+[ \t]+[A-Z][a-z]+[ \t]+1[ \t]*\r?$", re.M)
+
+
+def wsl1_shown(text: str) -> Optional[str]:
+    """The line ``text`` shows WSL 1 on (its kernel release, or ``wsl -l -v``'s default
+    distribution at version 1), or None."""
+    if "Microsoft" not in text and "VERSION" not in text:
+        return None
+    found = _WSL1_KERNEL.search(text) or (_WSL1_ROW.search(text) if "VERSION" in text else None)
+    if found is None:
+        return None
+    start = text.rfind("\n", 0, found.start()) + 1
+    end = text.find("\n", found.end())
+    return text[start : end if end >= 0 else len(text)].strip()[:200]
+
+
+#: Apptainer's (Singularity's) command running an image, and its own log lines' prefix
+#: (``INFO:    Converting SIF file to temporary sandbox...``, ``WARNING: ...``, padded to
+#: nine characters by its logger): the program ran in such a container.
+_APPTAINER_RUN = re.compile(
+    r"\b(?P<tool>apptainer|singularity)[ \t]+(?:exec|run|shell|instance[ \t]+start)\b"
+    r"|^(?:INFO|WARNING|ERROR|FATAL): {1,4}\S[^\n]{0,200}?\b(?:SIF|sandbox|image|bind)\b",
+    re.MULTILINE,
+)
+
+
+def apptainer_shown(text: str) -> Optional[str]:
+    """The container tool (``apptainer``, ``singularity``) ``text`` shows running the
+    program, or None; ``apptainer`` where only its log lines show it."""
+    if "pptainer" not in text and "ingularity" not in text and "SIF" not in text:
+        return None
+    found = _APPTAINER_RUN.search(text)
+    if found is None:
+        return None
+    return found.group("tool") or "apptainer"

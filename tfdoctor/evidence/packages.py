@@ -512,6 +512,57 @@ _ECHO = re.compile(
 )
 
 
+@record
+class StaleImport(Record):
+    """TensorFlow's version echoed after pip replaced it, naming the release pip removed: the
+    process imported TensorFlow before the install and still holds that release (observed)."""
+
+    #: The release pip uninstalled, and the one it installed in the same run.
+    removed: str
+    installed: str
+    #: The echo's lines as the log shows them.
+    echoed: str
+
+
+#: pip's own lines for one of TensorFlow's distributions it removed and installed
+#: (req/req_uninstall.py's "Successfully uninstalled %s", commands/install.py's
+#: "Successfully installed %s", each item ``name-version``).
+_PIP_TF = r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)-(?P<version>\d[\w.+]{0,40})"
+_PIP_TF_REMOVED = re.compile(rf"^[ \t]*Successfully uninstalled {_PIP_TF}\b", re.MULTILINE)
+_PIP_TF_INSTALLED = re.compile(
+    rf"^[ \t]*Successfully installed [^\n]{{0,4000}}?(?<![\w.-]){_PIP_TF}(?![\w.+-])",
+    re.MULTILINE,
+)
+
+
+def read_stale_import(text: str) -> Optional[StaleImport]:
+    """The first TensorFlow version echoed after a pip run that replaced TensorFlow, where it
+    is the release that run removed: the install changed the files, not the process that had
+    imported them. None where the echo shows another release (the one installed, or a third:
+    another interpreter) or no such run is shown."""
+    if "Successfully uninstalled" not in text or "__version__" not in text:
+        return None
+    start = 0
+    for installed in _PIP_TF_INSTALLED.finditer(text):
+        removed = None
+        for candidate in _PIP_TF_REMOVED.finditer(text, start, installed.start()):
+            removed = candidate
+        start = installed.end()
+        if removed is None or removed["version"] == installed["version"]:
+            continue
+        echo = next(
+            (
+                e
+                for e in _ECHO.finditer(text, installed.end())
+                if e["module"] in ("tf", "tensorflow")
+            ),
+            None,
+        )
+        if echo is not None and echo["version"] == removed["version"]:
+            return StaleImport(removed["version"], installed["version"], echo.group(0).strip())
+    return None
+
+
 def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
     """The versions a session printed on the line after asking (``{"tensorflow": "2.18.0"}``),
     the first of each distribution."""
@@ -1161,6 +1212,36 @@ _VALUED_OPTIONS = frozenset(
 )
 #: Distributions installed in a running kernel kept per log.
 MAX_KERNEL_INSTALLS = 20
+
+
+#: pip's own words for a distribution it installed or found installed (commands/install.py's
+#: "Successfully installed %s", each item ``name-version``; req/constructors and
+#: resolution's "Requirement already satisfied: %s in %s"), and its note that it went to
+#: the user's site directory (commands/install.py's "Defaulting to user installation").
+_PIP_INSTALLED_LIST = re.compile(r"^[ \t]*Successfully installed (?P<list>[^\n]{1,4000})", re.M)
+_PIP_SATISFIED = re.compile(
+    r"^[ \t]*Requirement already satisfied: (?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)[^\n]{0,40}? in ",
+    re.MULTILINE,
+)
+
+
+def read_pip_installed(text: str) -> list[str]:
+    """The distributions (PEP 503 names, in order) pip says it installed or found installed
+    in the environment it ran for; none where it installed into the user's site directory,
+    which a running interpreter started before it existed does not search."""
+    if "Defaulting to user installation" in text:
+        return []
+    out: list[str] = []
+    for match in _PIP_INSTALLED_LIST.finditer(text):
+        for item in match.group("list").split():
+            name = normalize_name(item.rsplit("-", 1)[0])
+            if name not in out:
+                out.append(name)
+    for match in _PIP_SATISFIED.finditer(text) if "already satisfied" in text else ():
+        name = normalize_name(match.group("name"))
+        if name not in out:
+            out.append(name)
+    return out[:MAX_KERNEL_INSTALLS]
 
 
 def read_kernel_installs(text: str) -> list[str]:

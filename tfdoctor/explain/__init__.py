@@ -49,6 +49,7 @@ from tfdoctor.evidence.conda import (
 from tfdoctor.evidence.devices import (
     MAX_LISTINGS,
     DeviceListing,
+    apptainer_shown,
     container_hostname,
     container_run_without_gpu,
     container_shown,
@@ -56,6 +57,7 @@ from tfdoctor.evidence.devices import (
     read_device_listings,
     unix_prompt,
     visible_devices_set,
+    wsl1_shown,
 )
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.imports import imported_before_tensorflow
@@ -83,7 +85,9 @@ from tfdoctor.evidence.packages import (
     read_kernel_installs,
     read_listed_versions,
     read_numpy_builds,
+    read_pip_installed,
     read_shown_packages,
+    read_stale_import,
     read_unavailable,
 )
 from tfdoctor.evidence.pip import (
@@ -147,6 +151,7 @@ from tfdoctor.explain.environments import environment_findings
 from tfdoctor.explain.exceptions import (
     inferred_note,
     keras3_candidate,
+    last_failure,
     legacy_copy_candidate,
     unexplained_finding,
 )
@@ -1390,13 +1395,32 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
     )
 
 
+def _os_of_installed(evidence: Evidence) -> Optional[Inferred]:
+    """macOS, where a package listing shows installed a distribution whose every release the
+    wheel index knows is a macOS wheel (tensorflow-macos, tensorflow-metal): pip installs it
+    nowhere else. None otherwise (a name alone, in a command or a refusal, installs nothing)."""
+    for name, version in (*evidence.listed.items(), *evidence.shown.items()):
+        rows = releases_of(normalize_name(name))
+        platforms = {p for row in rows for p in row.platforms}
+        if platforms and all(p.startswith("macos-") for p in platforms):
+            return Inferred(
+                "os", "macos", f"{name} {version} installed (its wheels are for macOS only)"
+            )
+    return None
+
+
 def _system_of(
     evidence: Evidence, lines: Sequence[str], libraries: Sequence[str], frames: Sequence[str]
 ) -> tuple[Optional[Inferred], Optional[Inferred]]:
     """The operating system the log implies and the kind of Mac it shows, each with its
     basis: library names and path styles, the devices' lines, a prompt, the issue's form,
     then a Mac's own signs."""
-    os_hint = _os_of(lines, libraries, frames) or evidence.os_near_devices or evidence.os_of_prompt
+    os_hint = (
+        _os_of(lines, libraries, frames)
+        or evidence.os_near_devices
+        or evidence.os_of_prompt
+        or _os_of_installed(evidence)
+    )
     said = evidence.stated
     if os_hint is None and said.os is not None:
         # The user's own form states it: what they wrote, cited as written.
@@ -1597,6 +1621,7 @@ _NOTEBOOKS = (
         re.compile(
             r"\bgoogle\.colab\b|(?:^|[\s\"'(])/content/|\d\+zzzcolab\d"
             r"|previously imported in this runtime:"
+            r"|(?:^|\n)Your \w+ crashed for an unknown reason"
         ),
     ),
     ("kaggle", re.compile(r"/kaggle/(?:input|working)\b")),
@@ -1618,7 +1643,15 @@ def _notebook_of(head: str, frames: Sequence[str]) -> Optional[str]:
     text = "\n".join((head, *frames))
     if not any(
         word in text
-        for word in ("content/", "colab", "/kaggle/", "this runtime", "/ec2-user/", "/opt/ml/")
+        for word in (
+            "content/",
+            "colab",
+            "/kaggle/",
+            "this runtime",
+            "/ec2-user/",
+            "/opt/ml/",
+            "crashed for an unknown",
+        )
     ):
         return None
     found = [name for name, pattern in _NOTEBOOKS if pattern.search(text)]
@@ -2426,7 +2459,9 @@ def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
     requirer = _group(hits, "requirer") or ""
     top = installed_package(requirer) if requirer else None
-    return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(glibc, _package_named(top))
+    return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(
+        glibc, _package_named(top), m.matrix.releases if m.matrix is not None else ()
+    )
 
 
 def _no_tensorrt(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -2517,9 +2552,8 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
         # Apple silicon, shown or (since 2020 the commoner Mac) not told apart from Intel.
         shown = (plat is not None and plat.rosetta) or (r.mac is not None and r.mac.value == APPLE)
         return causes.platform.CPU_EMULATED, causes.platform.rosetta_conda_fix(not shown)
-    emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or any(
-        EMULATOR in h.signature.tags for h in hits
-    )
+    emulator = any(EMULATOR in h.signature.tags for h in hits)
+    emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or emulator
     mac = r.mac  # shown only for a log of macOS, or of no system shown (_system_of)
     if not emulated and plat is None and mac is not None:
         # The Mac the log shows decides: Rosetta 2 on Apple silicon does not translate AVX
@@ -2534,7 +2568,10 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
             not r.os and any(MACOS_WORDS in h.signature.tags for h in hits)
         )
     if emulated:
-        return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(m)
+        # Not an emulator's own line (QEMU's): a Mac, shown or taken for Apple silicon.
+        return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(
+            m, apple_silicon=not emulator, host_platform=_group(hits, "host_platform")
+        )
     library = _group(hits, "library")
     return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix(
         _group(hits, "instruction"),
@@ -6659,7 +6696,32 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     if words is not None:
         return [words]
     unexplained = unexplained_finding(evidence.tracebacks)
-    return [unexplained] if unexplained is not None else []
+    if unexplained is None:
+        return []
+    unreleased = _unreleased_candidate(machine)
+    return [unexplained] if unreleased is None else [unreleased, unexplained]
+
+
+def _unreleased_candidate(machine: Machine) -> Optional[Finding]:
+    """A pre-release or a nightly of TensorFlow shown beside an exception nothing else
+    explains: the build's own defect is a candidate, a warning (the same exception may be
+    the code's, which the final release would raise too)."""
+    tf = machine.tf
+    found = causes.runtime.unreleased_build(tf.version) if tf is not None else None
+    if tf is None or found is None:
+        return None
+    cause, final = found
+    kind = "a nightly build" if cause == causes.runtime.TF_BUILD_REGRESSION else "a pre-release"
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.WARNING,
+        cause,
+        f"The TensorFlow that ran is {tf.name} {tf.version}, {kind}: the failure may be its own",
+        f"The log shows {tf.name} {tf.version}, {kind} of {final}, and no other cause for the "
+        "exception: unreleased builds carry defects that their final release, or a later "
+        "build, does not.",
+        causes.runtime.unreleased_build_fix(tf.name, tf.version, final),
+    )
 
 
 def _release_name_candidates(evidence: Evidence, machine: Machine) -> list[Finding]:
@@ -6814,6 +6876,7 @@ def explain(
         *_refusal_candidates(findings, machine, revealed, evidence.first_text),
         _custom_op_unresolved(findings, by_cause),
         _hosted_tf_replaced(evidence, revealed, by_cause, findings),
+        _kernel_kept_release(evidence, revealed),
         _pip_added_beside(evidence, machine),
         locked_without_wrapper(
             evidence.first_text,
@@ -6837,6 +6900,7 @@ def explain(
     ):
         if late is not None:
             findings.setdefault(late.id, late)
+    _settle_environment(evidence, findings)
     if f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings:
         # The install is the cause: the GPU's own finding, whose fix would install CUDA or
         # cuDNN on the image, and an image's companion refused by the new TensorFlow, whose fix
@@ -8266,6 +8330,8 @@ def _hosted_tf_replaced(
             return replaced
     image = causes.hosted.hosted_image(revealed.notebook)
     installed = _tf_installed_in_log(evidence) if image is not None else None
+    if image is not None and installed is None:
+        return _image_libraries_unpaired(evidence, by_cause, findings, revealed.notebook)
     if image is None or installed is None:
         return None
     failure = _after_install_failure(evidence, by_cause, findings)
@@ -8285,6 +8351,71 @@ def _hosted_tf_replaced(
     )
 
 
+#: A CUDA toolkit library or cuDNN installed into the notebook by the system's or conda's
+#: package manager (``apt-get install libcudnn8=8.0.5...``, ``conda install cudatoolkit``):
+#: the image's libraries replaced rather than its TensorFlow.
+_NOTEBOOK_CUDA_INSTALL = re.compile(
+    r"\b(?:apt(?:-get)?|conda|mamba|dpkg)\b[^\n]{0,200}?\b(?:install|-i)\b[^\n]{0,300}?"
+    r"\b(?:lib)?(?:cudnn|cuda|cublas|cudart|nvidia-cuda)",
+)
+
+
+def _image_libraries_unpaired(
+    evidence: Evidence,
+    by_cause: Mapping[str, list[Hits]],
+    findings: Mapping[str, Finding],
+    notebook: Optional[str],
+) -> Optional[Finding]:
+    """A refused cuDNN, or a CUDA library of the build not found, on the hosted ``notebook``
+    (``colab``) whose install the log does not show: the image's TensorFlow is built for the
+    CUDA and cuDNN the image carries (Colab's runtime FAQ), so a TensorFlow that asks for
+    others is not the image's, or the libraries are not. The driver's own libcuda is left
+    out: a runtime without a GPU lacks it whatever TensorFlow runs
+    (``hosted-runtime-without-gpu``); so is a log whose installs are shown and hold no
+    TensorFlow."""
+    hits = [
+        h
+        for c in (causes.gpu.CUDNN_VERSION_MISMATCH, causes.gpu.CUDA_LIBS_MISSING)
+        for h in by_cause.get(c, ())
+        if f"explain.{c}" in findings
+        and findings[f"explain.{c}"].severity.rank >= Severity.ERROR.rank
+        and not any("libcuda." in line or "nvcuda" in line for _, line in h.citations)
+    ]
+    image = causes.hosted.hosted_image(notebook)
+    text = evidence.first_text
+    if (
+        image is None
+        or not hits
+        or any(
+            said in text
+            for said in ("Successfully installed", "previously imported in this runtime")
+        )
+    ):
+        # pip's list (or Colab's hook) shows what the notebook installed, and no TensorFlow.
+        return None
+    libraries = _NOTEBOOK_CUDA_INSTALL.search(text)
+    return causes.finding(
+        f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
+        Severity.ERROR,
+        causes.hosted.HOSTED_TF_REPLACED,
+        f"TensorFlow and the CUDA libraries of {image.title} do not pair: one was replaced",
+        _cite(hits)
+        + f"\n{image.title} (its paths show the notebook) ships a TensorFlow built for the CUDA "
+        "and cuDNN of its image; the TensorFlow that ran asks for others"
+        + (
+            f" (the notebook installs libraries: {libraries.group(0).strip()})."
+            if libraries is not None
+            else ", so it is not the image's."
+        ),
+        causes.hosted.installed_over_image_fix(image, None, None),
+    )
+
+
+#: Colab's own notice that the kernel process died without a Python exception (a native
+#: crash; its RAM notice says "after using all available RAM" instead).
+_COLAB_KERNEL_DIED = re.compile(r"^Your \w+ crashed for an unknown reason\.?", re.MULTILINE)
+
+
 def _after_install_failure(
     evidence: Evidence,
     by_cause: Mapping[str, list[Hits]],
@@ -8293,7 +8424,8 @@ def _after_install_failure(
     """The failure a TensorFlow installed over a hosted image's shows, cited: a GPU library
     the reading holds for an error (a refused cuDNN, a handle that failed, "DNN library is not
     found", a CUDA library not found: not CUDA's start-up probe on a runtime without a GPU),
-    or an installed extension whose symbol the loaded libraries lack. None where neither."""
+    or an installed extension whose symbol the loaded libraries lack, or Colab's notice that
+    the kernel died without an exception. None where none of these."""
     failed = any(
         x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank >= Severity.ERROR.rank
         for x in findings.values()
@@ -8314,7 +8446,14 @@ def _after_install_failure(
         None,
     )
     if missing is None:
-        return None
+        crashed = _COLAB_KERNEL_DIED.search(text) if "crashed for an unknown" in text else None
+        if crashed is None or "install" not in text[: crashed.start()]:
+            return None  # (a crash before the install is not the install's)
+        return (
+            f"{_cite_head(evidence, [crashed.group(0)]) or crashed.group(0)}\nThe notebook's "
+            "kernel died without a Python exception: a native library of the installed "
+            "TensorFlow failed beside the image's own."
+        )
     return (
         f"{_cite_head(evidence, [missing.group(0)]) or missing.group(0)}\nThe installed "
         f"extension {missing.group('path')} needs {missing.group('symbol')}, which the "
@@ -8362,6 +8501,175 @@ def _image_build_removed(
         "tested with its own TensorFlow, and stay as they were.",
         causes.hosted.installed_over_image_fix(image, dist, version),
     )
+
+
+def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Finding]:
+    """TensorFlow's version echoed after pip replaced it, naming the release pip removed
+    (:func:`tfdoctor.evidence.packages.read_stale_import`): the process that echoed it had
+    imported TensorFlow before the install, and a module once imported stays in it until
+    the interpreter restarts."""
+    stale = read_stale_import(evidence.first_text)
+    if stale is None:
+        return None
+    menu = (
+        "the Runtime menu's restart in Colab"
+        if revealed.notebook == "colab"
+        else "Kernel > Restart Kernel in Jupyter, the Runtime menu's restart in Colab, or a new "
+        "Python process"
+    )
+    return causes.finding(
+        f"explain.{causes.notebook.KERNEL_RESTART_NEEDED}",
+        Severity.ERROR,
+        causes.notebook.KERNEL_RESTART_NEEDED,
+        f"pip installed TensorFlow {stale.installed}, yet the running process still reports "
+        f"{stale.removed}",
+        f"{stale.echoed}\npip removed TensorFlow {stale.removed} and installed "
+        f"{stale.installed}; the process that printed this version had imported TensorFlow "
+        "before the install, and keeps the release it loaded until it restarts.",
+        causes.notebook.restart_fix(menu),
+    )
+
+
+#: No module of the name in a top-level import: ``No module named 'x'`` (Python 3's words).
+_NO_TOP_MODULE = re.compile(r"^No module named '(?P<module>[A-Za-z_]\w*)'$")
+
+
+def _settle_environment(evidence: Evidence, findings: dict[str, Finding]) -> None:
+    """Where the log shows the environment around the process, the readings it changes: a
+    notebook kernel of another Python, WSL 1, a container's Python importing the host's."""
+    _settle_kernel_install(evidence, findings)
+    _settle_wsl1(evidence, findings)
+    _settle_host_python_leak(evidence, findings)
+
+
+#: What TensorFlow or nvidia-smi says of a GPU it cannot reach, read as a machine's driver:
+#: under WSL 1, which gives Linux no GPU at all, the cause is WSL's version, and these fixes
+#: (load a kernel module, install a driver, start a container with --gpus) change nothing.
+_NO_GPU_REACHED = (
+    causes.gpu.DRIVER_NOT_LOADED,
+    causes.gpu.DRIVER_LIBRARIES_MISSING,
+    causes.gpu.DRIVER_VERSION_MISMATCH,
+    causes.gpu.CUINIT_UNKNOWN_ERROR,
+    causes.container.CONTAINER_NO_GPU,
+    causes.platform.WSL_DRIVER_BROKEN,
+)
+
+
+def _settle_wsl1(evidence: Evidence, findings: dict[str, Finding]) -> None:
+    """WSL 1 shown (:func:`tfdoctor.evidence.devices.wsl1_shown`) beside a GPU not reached
+    (a driver's finding, no GPU listed, the user's complaint): ``wsl1`` in place of the
+    driver's findings. WSL 1 alone is no fault: TensorFlow runs there on the CPU."""
+    shown = wsl1_shown(evidence.first_text)
+    if shown is None:
+        return
+    drivers = [k for k, x in findings.items() if x.cause in _NO_GPU_REACHED]
+    no_gpu = any(listing.gpus == 0 for _, listing in evidence.devices)
+    if not drivers and not no_gpu and evidence.gpu_complaint is None:
+        return
+    complaint = evidence.gpu_complaint
+    said = "\n".join(
+        [shown, *(findings[k].summary for k in drivers)]
+        + ([f"{complaint[0]}: {complaint[1]}"] if complaint is not None else [])
+    )
+    for key in drivers:
+        del findings[key]
+    found = causes.finding(
+        f"explain.{causes.platform.WSL1}",
+        Severity.ERROR,
+        causes.platform.WSL1,
+        "Linux runs under WSL 1, which gives it no GPU",
+        f"{said}\nThe kernel release (4.4.0-...-Microsoft) or `wsl -l -v` shows WSL 1: CUDA "
+        "reaches a GPU only under WSL 2.",
+        causes.platform.wsl1_fix(),
+    )
+    findings.setdefault(found.id, found)
+
+
+#: A package imported from a home directory: the user site-packages
+#: (``~/.local/lib/python3.10/site-packages``) or an environment installed under it
+#: (``~/miniforge3/lib/...``, ``~/miniconda3/envs/x/lib/...``, ``~/venv/lib/...``).
+_HOME_PACKAGE = re.compile(
+    r"^(?P<path>/(?:home/[^/\s]+|root)/(?:[^\s]*?/)?lib/python\d\.\d+/site-packages/"
+    r"(?P<package>[A-Za-z_]\w*))"
+)
+
+
+def _settle_host_python_leak(evidence: Evidence, findings: dict[str, Finding]) -> None:
+    """A program run in an Apptainer (Singularity) container whose failing traceback imports a
+    package from a home directory: the host's environment (PYTHONPATH) or its home, which the
+    container binds, put the host's package before the image's. The finding leads; what the
+    package's failure reads as (another release, another NumPy) stays, a warning."""
+    tool = apptainer_shown(evidence.first_text)
+    tb = last_failure(evidence.tracebacks) if tool is not None else None
+    home = next(
+        (m for fr in (tb.frames if tb else ()) if (m := _HOME_PACKAGE.match(fr.path))), None
+    )
+    if tool is None or tb is None or home is None:
+        return
+    for key, x in list(findings.items()):
+        if x.severity.rank > Severity.WARNING.rank:
+            findings[key] = dataclasses.replace(x, severity=Severity.WARNING)
+    found = causes.finding(
+        f"explain.{causes.container.CONTAINER_HOST_PYTHON_LEAK}",
+        Severity.ERROR,
+        causes.container.CONTAINER_HOST_PYTHON_LEAK,
+        f"The {tool} container imports {home.group('package')} from the host's home directory",
+        f"{tb.where}: {tb.type}: {tb.message}\nThe traceback's code comes from "
+        f"{home.group('path')}, under a home directory the container shares with the host, "
+        "not from the image.",
+        causes.container.host_python_leak_fix(tool, home.group("path")),
+    )
+    findings.setdefault(found.id, found)
+
+
+def _settle_kernel_install(evidence: Evidence, findings: dict[str, Finding]) -> None:
+    """The kernel's finding (:func:`_kernel_without_install`) in place of "not installed":
+    pip put the module where the kernel does not look, and that fix would send the next
+    install to the same wrong interpreter."""
+    kernel = _kernel_without_install(evidence)
+    if kernel is None:
+        return
+    for key in ("explain.package-not-installed", "explain.tf-not-installed"):
+        findings.pop(key, None)
+    findings.setdefault(kernel.id, kernel)
+
+
+def _kernel_without_install(evidence: Evidence) -> Optional[Finding]:
+    """A notebook's kernel (IPython's traceback) that cannot import a module whose
+    distribution pip says it installed, or found installed, in the log: pip ran for another
+    interpreter than the kernel's (a terminal's environment, ``!pip`` of the shell's PATH).
+    Not where ``%pip`` installed it (the kernel's own interpreter), nor into the user's site
+    directory, which a kernel started before it existed does not search (a restart's
+    matter)."""
+    text = evidence.first_text
+    if "%pip install" in text:
+        return None
+    installed = read_pip_installed(text) if "pip" in text or "Successfully" in text else []
+    if not installed:
+        return None
+    for tb in evidence.tracebacks:
+        match = _NO_TOP_MODULE.match(tb.message.strip()) if tb.ipython else None
+        if match is None:
+            continue
+        module = match.group("module")
+        dist = normalize_name(distribution_of(module) or module)
+        said = [text.find(w) for w in ("Successfully installed", "Requirement already satisfied")]
+        pip_at = min((x for x in said if x >= 0), default=-1)
+        if dist not in installed or not 0 <= pip_at < text.rfind(tb.message.strip()):
+            # (An install after the failure was its remedy, not another interpreter's.)
+            continue
+        return causes.finding(
+            f"explain.{causes.notebook.KERNEL_ENV_MISMATCH}",
+            Severity.ERROR,
+            causes.notebook.KERNEL_ENV_MISMATCH,
+            f"pip installed {dist}, yet the notebook's kernel finds no {module}: it runs "
+            "another Python",
+            f"{tb.where}: {tb.type}: {tb.message}\npip reports {dist} installed in the "
+            "environment it ran for; the kernel's interpreter does not see it, so pip and the "
+            "kernel are two Pythons.",
+            causes.notebook.kernel_install_fix(dist),
+        )
+    return None
 
 
 def _kernel_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optional[Finding]:
