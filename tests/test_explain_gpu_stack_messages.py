@@ -519,3 +519,19 @@ def test_an_ignored_gpu_no_release_has_code_for_says_so() -> None:
     (found,) = [x for x in explained(_ignored("3.0")).findings if x.cause == "gpu-arch-unsupported"]
     assert found.fix is not None
     assert found.fix.text.startswith("No TensorFlow release in the matrix has machine code")
+
+
+def test_a_gpu_newer_than_every_build_is_not_told_to_get_a_newer_gpu() -> None:
+    # Compute capability 12.0 has no machine code in any wheel, but compute_90's PTX runs on
+    # it once the driver compiles it: a newer GPU is no fix for the newest GPU.
+    log = (
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1635] Created device "
+        "/job:localhost/replica:0/task:0/device:GPU:0 with 30000 MB memory:  -> device: 0, "
+        "name: NVIDIA GeForce RTX 5090, pci bus id: 0000:01:00.0, compute capability: 12.0\n"
+        "F tensorflow/core/kernels/conv_2d_gpu.h:710] Non-OK-status: status: Internal: no "
+        "kernel image is available for execution on the device\n"
+    )
+    (found,) = [x for x in explained(log).findings if x.cause == "gpu-arch-unsupported"]
+    assert found.fix is not None
+    assert "newer GPU" not in found.fix.text
+    assert "PTX" in found.fix.text

@@ -2303,11 +2303,32 @@ def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] =
     # Neither the release nor the machine known: the matrix's newest release whose wheels
     # carry machine code for the GPU (each line's build list of compute capabilities), or
     # that none does.
-    from tfdoctor.compat import carries_machine_code  # noqa: PLC0415 - avoids a cycle at import
+    from tfdoctor.compat import PTX, carries_machine_code, gpu_code  # noqa: PLC0415 - avoids a cycle at import
 
     releases = m.matrix.releases if m.matrix is not None else ()
     known = [line for line in releases if line.compute_capabilities is not None]
     newest = next((line for line in known if carries_machine_code(line, capability)), None)
+    ptx = next(
+        (
+            line
+            for line in known
+            if line.compute_capabilities is not None
+            and gpu_code(line.compute_capabilities, capability) == PTX
+        ),
+        None,
+    )
+    if newest is None and ptx is not None:
+        # A GPU newer than every build's machine code (Blackwell's 12.0 beside compute_90):
+        # the driver compiles the wheel's PTX for it, so a newer GPU is no fix.
+        return Fix(
+            f"No TensorFlow release in the matrix has machine code for compute capability "
+            f"{capability} (the build lists of {known[-1].line} to {known[0].line}): a GPU of "
+            f"it runs TensorFlow only from the PTX its wheels carry, compiled by the "
+            f"driver (TensorFlow {ptx.latest_patch} is the newest release with PTX for it, from "
+            f"the matrix; `tfdoctor matrix --gpu {capability}`), which needs a driver that "
+            "knows the GPU; or a source build with "
+            f"TF_CUDA_COMPUTE_CAPABILITIES={capability} and a CUDA release that targets it."
+        )
     if known and newest is None:
         return Fix(
             f"No TensorFlow release in the matrix has machine code for compute capability "
