@@ -659,14 +659,17 @@ def cudnn_major_candidate_fix(m: Machine) -> Fix:
         if m.os == "windows"
         else ("ldconfig -p | grep -E 'libcudnn\\.so'", "pip list 2>/dev/null | grep -i cudnn")
     )
+    # The cuDNN of the build, got the release's own way (the one home of that fix: a pip
+    # wheel only where the release searches or is pointed at it, conda inside conda).
+    own = cuda_libraries_fix(m, ("cudnn",))[1]
     return Fix(
         "If the cuDNN installed is of another major than this TensorFlow's build loads "
         "(TensorFlow asks for cuDNN by its major: a build that loads cuDNN 9 is not served by "
         "a cuDNN 8)"
         + (f" ({majors})" if majors else "")
-        + ": install the cuDNN major of the build (pip's nvidia-cudnn-cu11 or -cu12 wheel of "
-        "it, or NVIDIA's archive), or the TensorFlow whose build loads the cuDNN you have.",
-        listing,
+        + ": install the TensorFlow whose build loads the cuDNN you have, or the cuDNN major "
+        f"of the build: {own.text[:1].lower()}{own.text[1:]}",
+        tuple(dict.fromkeys((*listing, *own.commands))),
     )
 
 
