@@ -1101,20 +1101,17 @@ CUDNN_ZLIB_GUIDE = (
 )
 
 
-#: The first CUDA major whose every minor ships the major's runtime (libcudart.so.11.0,
-#: cudart64_110.dll); before it each minor had its own (libcudart.so.10.1, 10.2's .so.10.2).
-#: Source: cuda-configure and the sonames rows in data/cuda.yaml (cudart: "10.{minor}",
-#: then "11.0" for every 11.x, then the major).
-_RUNTIME_OF_MAJOR = 11
-
-
 def toolkit_serves(installed: str, release: str) -> bool:
-    """Whether a CUDA ``installed`` toolkit provides the runtime a build for CUDA ``release``
-    asks for (``11`` or ``11.2``: any 11.x; ``10.1``: only 10.1)."""
+    """Whether a CUDA ``installed`` toolkit provides every library a build for CUDA ``release``
+    asks for by soname, from the CUDA table (data/cuda.yaml's sonames: 11.8 serves 11.2, both
+    libcusolver.so.11; 11.0's is libcusolver.so.10; 10.1's runtime is libcudart.so.10.1). A
+    major alone (``11``, what cudart64_110.dll says) is served by any toolkit of that major."""
     have, want = version_key(installed), version_key(release)
     if want[:1] != have[:1]:
         return False
-    return have[0] >= _RUNTIME_OF_MAJOR or len(want) < 2 or want[:2] == have[:2]
+    if len(want) < 2 or len(have) < 2:
+        return True
+    return soname_versions(have[0], have[1]) == soname_versions(want[0], want[1])
 
 
 def other_toolkit_fix(
@@ -1134,7 +1131,20 @@ def other_toolkit_fix(
         and (line.windows_native_gpu or not windows)
     ]
     newest = max(built, key=lambda line: line.key) if built else None
-    label = str(major) if major >= _RUNTIME_OF_MAJOR else installed
+    # The major where the toolkit serves every line built with it, else the builds' span.
+    same = {
+        line.cuda
+        for line in (m.matrix.releases if m.matrix is not None else ())
+        if line.cuda and version_key(line.cuda)[0] == major
+    }
+    served = sorted({line.cuda for line in built if line.cuda}, key=version_key)
+    label = (
+        str(major)
+        if all(toolkit_serves(installed, cuda) for cuda in same)
+        else " to ".join(dict.fromkeys((served[0], served[-1])))
+        if served
+        else installed
+    )
     text = (
         f"TensorFlow asked for {asked} (CUDA {wants}) and the loader's path holds the CUDA "
         f"{installed} toolkit ({directory}): "
