@@ -535,3 +535,16 @@ def test_a_gpu_newer_than_every_build_is_not_told_to_get_a_newer_gpu() -> None:
     assert found.fix is not None
     assert "newer GPU" not in found.fix.text
     assert "PTX" in found.fix.text
+
+
+def test_an_ignored_gpu_on_native_windows_names_a_release_with_a_windows_gpu_build() -> None:
+    # cudart64_110.dll: native Windows, whose GPU builds end with 2.10.
+    opened = (
+        "2021-01-01 10:00:00.000001: I tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:49] Successfully opened dynamic library cudart64_110.dll\n"
+    )
+    (found,) = [
+        x for x in explained(opened + _ignored("3.5")).findings if x.cause == "gpu-arch-unsupported"
+    ]
+    assert found.fix is not None
+    assert "TensorFlow 2.10." in found.fix.text and "2.14" not in found.fix.text

@@ -2319,7 +2319,12 @@ def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] =
     from tfdoctor.compat import PTX, carries_machine_code, gpu_code  # noqa: PLC0415 - avoids a cycle at import
 
     releases = m.matrix.releases if m.matrix is not None else ()
-    known = [line for line in releases if line.compute_capabilities is not None]
+    # Native Windows runs only the lines with a native Windows GPU build (up to 2.10).
+    known = [
+        line
+        for line in releases
+        if line.compute_capabilities is not None and (m.os != "windows" or line.windows_native_gpu)
+    ]
     newest = next((line for line in known if carries_machine_code(line, capability)), None)
     ptx = next(
         (
