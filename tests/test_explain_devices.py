@@ -315,11 +315,14 @@ def test_before_cuda_11_another_minor_does_not_serve_the_runtime() -> None:
 
 
 def test_a_windows_dll_with_another_toolkit_names_the_native_windows_lines() -> None:
-    text = _runtime_not_loaded("cudart64_101.dll", dll=True) + _NVCC.format("11.0")
+    text = _runtime_not_loaded("cudart64_101.dll", dll=True) + _NVCC.format("11.2")
     top = _top(_explain(text))
     assert top.fix is not None
     # The native Windows GPU builds end at 2.10; Windows finds DLLs through PATH.
     assert "up to TensorFlow 2.10" in top.fix.text and "bin directory on PATH" in top.fix.text
+    # CUDA 11.0 has cusolver64_10.dll, not the cusolver64_11.dll of 2.5 to 2.10's builds.
+    older = _top(_explain(_runtime_not_loaded("cudart64_101.dll", dll=True) + _NVCC.format("11.0")))
+    assert older.fix is not None and "up to TensorFlow 2.4." in older.fix.text
 
 
 @pytest.mark.parametrize(
@@ -494,3 +497,11 @@ def test_visible_devices_naming_gpu_0_first_do_not_lead() -> None:
     )
     top = next(x for x in _explain(text).findings if x.summary == "TensorFlow lists no GPU")
     assert top.cause != "cuda-visible-devices-hidden"
+
+
+def test_a_cuda_11_0_toolkit_serves_only_the_builds_of_its_sonames() -> None:
+    # CUDA 11.0 ships libcusolver.so.10; the 11.1+ builds (TensorFlow 2.5 on) ask for
+    # libcusolver.so.11 (data/cuda.yaml's sonames): only 2.4, built for 11.0, runs on it.
+    top = _top(_explain(_runtime_not_loaded("libcudart.so.10.1") + _NVCC.format("11.0")))
+    assert top.fix is not None
+    assert "built for CUDA 11.0 (up to TensorFlow 2.4." in top.fix.text, top.fix.text

@@ -519,3 +519,32 @@ def test_an_ignored_gpu_no_release_has_code_for_says_so() -> None:
     (found,) = [x for x in explained(_ignored("3.0")).findings if x.cause == "gpu-arch-unsupported"]
     assert found.fix is not None
     assert found.fix.text.startswith("No TensorFlow release in the matrix has machine code")
+
+
+def test_a_gpu_newer_than_every_build_is_not_told_to_get_a_newer_gpu() -> None:
+    # Compute capability 12.0 has no machine code in any wheel, but compute_90's PTX runs on
+    # it once the driver compiles it: a newer GPU is no fix for the newest GPU.
+    log = (
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1635] Created device "
+        "/job:localhost/replica:0/task:0/device:GPU:0 with 30000 MB memory:  -> device: 0, "
+        "name: NVIDIA GeForce RTX 5090, pci bus id: 0000:01:00.0, compute capability: 12.0\n"
+        "F tensorflow/core/kernels/conv_2d_gpu.h:710] Non-OK-status: status: Internal: no "
+        "kernel image is available for execution on the device\n"
+    )
+    (found,) = [x for x in explained(log).findings if x.cause == "gpu-arch-unsupported"]
+    assert found.fix is not None
+    assert "newer GPU" not in found.fix.text
+    assert "PTX" in found.fix.text
+
+
+def test_an_ignored_gpu_on_native_windows_names_a_release_with_a_windows_gpu_build() -> None:
+    # cudart64_110.dll: native Windows, whose GPU builds end with 2.10.
+    opened = (
+        "2021-01-01 10:00:00.000001: I tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:49] Successfully opened dynamic library cudart64_110.dll\n"
+    )
+    (found,) = [
+        x for x in explained(opened + _ignored("3.5")).findings if x.cause == "gpu-arch-unsupported"
+    ]
+    assert found.fix is not None
+    assert "TensorFlow 2.10." in found.fix.text and "2.14" not in found.fix.text

@@ -179,3 +179,23 @@ def test_a_library_the_loader_names_leaves_no_cudnn_candidate() -> None:
     )
     report = explained(named + _SKIPPED)
     assert all(x.cause != "cudnn-version-mismatch" for x in report.findings)
+
+
+def test_the_cudnn_candidates_install_is_the_releases_own_way() -> None:
+    # TensorFlow 2.10 on Windows finds cuDNN's DLLs through PATH, not in pip's nvidia wheels;
+    # 2.12 does not search the wheels' directories itself: the fix the cause has elsewhere.
+    windows = next(
+        x
+        for x in explained(
+            "tensorflow 2.10.0\nC:\\Users\\me> python train.py\n" + _SKIPPED
+        ).findings
+        if x.cause == "cudnn-version-mismatch"
+    )
+    assert "nvidia-cudnn" not in fix_text(windows) and "on PATH" in fix_text(windows)
+    linux = next(
+        x
+        for x in explained("tensorflow 2.12.0\n" + _SKIPPED).findings
+        if x.cause == "cudnn-version-mismatch"
+    )
+    assert linux.fix is not None
+    assert any("LD_LIBRARY_PATH" in c for c in linux.fix.commands), linux.fix.commands

@@ -244,6 +244,14 @@ def test_saving_to_h5_still_works_in_keras3_and_is_a_note(tmp_path: Path) -> Non
             ("keras.layers.Conv2DTranspose",),
             id="keras-deconvolution2d",
         ),
+        pytest.param(
+            # Gone from keras.layers in Keras 2.2.5 already (its names imported one by one),
+            # while Deconvolution2D stayed to 2.3.1.
+            "from keras.layers import Deconv2D\n",
+            "keras-deconv-short-aliases",
+            ("keras.layers.Conv2DTranspose", "keras==2.2.4"),
+            id="keras-deconv2d",
+        ),
     ],
 )
 def test_a_removed_name_gets_its_replacement(

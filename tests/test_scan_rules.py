@@ -201,3 +201,38 @@ def test_listing_is_current_with_the_installed_tensorflow() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "named", "unnamed"),
+    [
+        # Keras 3's keras.backend has no relu; keras.activations.relu takes max_value on every
+        # Keras from 2.0.
+        pytest.param(
+            "keras220-mobilenet-relu6",
+            "keras.activations.relu",
+            "keras.backend.relu",
+            id="relu6-function",
+        ),
+    ],
+)
+def test_a_keras_rules_fix_names_what_the_newest_keras_exports(
+    rule_id: str, named: str, unnamed: str
+) -> None:
+    (rule,) = [r for r in load_rules().rules if r.id == rule_id]
+    newest = load_api(bundled_lines()[0])
+    assert newest.has(named) and not newest.has(unnamed)
+    assert named in rule.replacement and unnamed not in rule.replacement
+
+
+def test_obtain_input_shape_is_public_only_in_the_keras_releases_that_had_it() -> None:
+    # Keras 2.13's pip_build.py moved the sources under keras/src and generates the public
+    # modules: keras.applications.imagenet_utils exports preprocess_input and
+    # decode_predictions only, there and in Keras 3.
+    (rule,) = [r for r in load_rules().rules if r.id == "keras221-obtain-input-shape"]
+    assert not load_api(bundled_lines()[0]).has(
+        "keras.applications.imagenet_utils.obtain_input_shape"
+    )
+    assert "Keras 2.6 to 2.12" in rule.replacement
+    assert "2.6 and later" not in rule.replacement
+    assert "Keras 2.2.0 to 2.3.1" in rule.replacement  # keras_applications, from setup.py

@@ -659,14 +659,17 @@ def cudnn_major_candidate_fix(m: Machine) -> Fix:
         if m.os == "windows"
         else ("ldconfig -p | grep -E 'libcudnn\\.so'", "pip list 2>/dev/null | grep -i cudnn")
     )
+    # The cuDNN of the build, got the release's own way (the one home of that fix: a pip
+    # wheel only where the release searches or is pointed at it, conda inside conda).
+    own = cuda_libraries_fix(m, ("cudnn",))[1]
     return Fix(
         "If the cuDNN installed is of another major than this TensorFlow's build loads "
         "(TensorFlow asks for cuDNN by its major: a build that loads cuDNN 9 is not served by "
         "a cuDNN 8)"
         + (f" ({majors})" if majors else "")
-        + ": install the cuDNN major of the build (pip's nvidia-cudnn-cu11 or -cu12 wheel of "
-        "it, or NVIDIA's archive), or the TensorFlow whose build loads the cuDNN you have.",
-        listing,
+        + ": install the TensorFlow whose build loads the cuDNN you have, or the cuDNN major "
+        f"of the build: {own.text[:1].lower()}{own.text[1:]}",
+        tuple(dict.fromkeys((*listing, *own.commands))),
     )
 
 
@@ -1098,20 +1101,17 @@ CUDNN_ZLIB_GUIDE = (
 )
 
 
-#: The first CUDA major whose every minor ships the major's runtime (libcudart.so.11.0,
-#: cudart64_110.dll); before it each minor had its own (libcudart.so.10.1, 10.2's .so.10.2).
-#: Source: cuda-configure and the sonames rows in data/cuda.yaml (cudart: "10.{minor}",
-#: then "11.0" for every 11.x, then the major).
-_RUNTIME_OF_MAJOR = 11
-
-
 def toolkit_serves(installed: str, release: str) -> bool:
-    """Whether a CUDA ``installed`` toolkit provides the runtime a build for CUDA ``release``
-    asks for (``11`` or ``11.2``: any 11.x; ``10.1``: only 10.1)."""
+    """Whether a CUDA ``installed`` toolkit provides every library a build for CUDA ``release``
+    asks for by soname, from the CUDA table (data/cuda.yaml's sonames: 11.8 serves 11.2, both
+    libcusolver.so.11; 11.0's is libcusolver.so.10; 10.1's runtime is libcudart.so.10.1). A
+    major alone (``11``, what cudart64_110.dll says) is served by any toolkit of that major."""
     have, want = version_key(installed), version_key(release)
     if want[:1] != have[:1]:
         return False
-    return have[0] >= _RUNTIME_OF_MAJOR or len(want) < 2 or want[:2] == have[:2]
+    if len(want) < 2 or len(have) < 2:
+        return True
+    return soname_versions(have[0], have[1]) == soname_versions(want[0], want[1])
 
 
 def other_toolkit_fix(
@@ -1131,7 +1131,20 @@ def other_toolkit_fix(
         and (line.windows_native_gpu or not windows)
     ]
     newest = max(built, key=lambda line: line.key) if built else None
-    label = str(major) if major >= _RUNTIME_OF_MAJOR else installed
+    # The major where the toolkit serves every line built with it, else the builds' span.
+    same = {
+        line.cuda
+        for line in (m.matrix.releases if m.matrix is not None else ())
+        if line.cuda and version_key(line.cuda)[0] == major
+    }
+    served = sorted({line.cuda for line in built if line.cuda}, key=version_key)
+    label = (
+        str(major)
+        if all(toolkit_serves(installed, cuda) for cuda in same)
+        else " to ".join(dict.fromkeys((served[0], served[-1])))
+        if served
+        else installed
+    )
     text = (
         f"TensorFlow asked for {asked} (CUDA {wants}) and the loader's path holds the CUDA "
         f"{installed} toolkit ({directory}): "
@@ -2303,11 +2316,37 @@ def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] =
     # Neither the release nor the machine known: the matrix's newest release whose wheels
     # carry machine code for the GPU (each line's build list of compute capabilities), or
     # that none does.
-    from tfdoctor.compat import carries_machine_code  # noqa: PLC0415 - avoids a cycle at import
+    from tfdoctor.compat import PTX, carries_machine_code, gpu_code  # noqa: PLC0415 - avoids a cycle at import
 
     releases = m.matrix.releases if m.matrix is not None else ()
-    known = [line for line in releases if line.compute_capabilities is not None]
+    # Native Windows runs only the lines with a native Windows GPU build (up to 2.10).
+    known = [
+        line
+        for line in releases
+        if line.compute_capabilities is not None and (m.os != "windows" or line.windows_native_gpu)
+    ]
     newest = next((line for line in known if carries_machine_code(line, capability)), None)
+    ptx = next(
+        (
+            line
+            for line in known
+            if line.compute_capabilities is not None
+            and gpu_code(line.compute_capabilities, capability) == PTX
+        ),
+        None,
+    )
+    if newest is None and ptx is not None:
+        # A GPU newer than every build's machine code (Blackwell's 12.0 beside compute_90):
+        # the driver compiles the wheel's PTX for it, so a newer GPU is no fix.
+        return Fix(
+            f"No TensorFlow release in the matrix has machine code for compute capability "
+            f"{capability} (the build lists of {known[-1].line} to {known[0].line}): a GPU of "
+            f"it runs TensorFlow only from the PTX its wheels carry, compiled by the "
+            f"driver (TensorFlow {ptx.latest_patch} is the newest release with PTX for it, from "
+            f"the matrix; `tfdoctor matrix --gpu {capability}`), which needs a driver that "
+            "knows the GPU; or a source build with "
+            f"TF_CUDA_COMPUTE_CAPABILITIES={capability} and a CUDA release that targets it."
+        )
     if known and newest is None:
         return Fix(
             f"No TensorFlow release in the matrix has machine code for compute capability "
