@@ -2931,16 +2931,6 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     )
 
 
-#: The cause each candidate of a cuDNN/cuBLAS handle that failed names (the keys of
-#: causes.runtime.GPU_LIBRARY_INIT_CANDIDATES).
-_LIBRARY_CANDIDATE_CAUSES: Mapping[str, causes.CauseId] = {
-    "memory": causes.runtime.GPU_OUT_OF_MEMORY,
-    "version": causes.gpu.CUDNN_VERSION_MISMATCH,
-    "driver": causes.gpu.DRIVER_TOO_OLD,
-    "gpu-newer": causes.gpu.CUDA_RELEASE_PREDATES_GPU,
-}
-
-
 def _gpu_library_candidates(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
@@ -2982,13 +2972,13 @@ def _gpu_library_candidates(
             # Otherwise the main finding leads with this candidate, its test and its fix: a
             # finding of its own would repeat that advice. The others keep its numbers.
             continue
-        cause = _LIBRARY_CANDIDATE_CAUSES[key]
+        candidate = causes.runtime.GPU_LIBRARY_INIT_CANDIDATES[key]
         out.append(
             causes.finding(
-                f"explain.{cause}",
+                f"explain.{candidate.cause}",
                 Severity.WARNING,
-                cause,
-                f"Or: {causes.runtime.GPU_LIBRARY_INIT_TITLES[key]}, candidate {number} of "
+                candidate.cause,
+                f"Or: {candidate.title}, candidate {number} of "
                 f"{len(ranked)} for the library that failed (the other candidate)",
                 _cite(hits) + "\nThe library's error is the same whatever the reason: the "
                 "finding above ranks the candidates by what the log shows, and this is one of "
