@@ -789,9 +789,13 @@ def cudnn_rnn_fix(op: str) -> Fix:
 def op_kernel_fix(op: Optional[str], kind: str = "") -> Fix:
     """Another all-reduce where NCCL's op has no kernel; the function compiled without XLA
     where XLA has none (``kind`` "xla"); a dtype a kernel takes where none takes the one given
-    (``kind`` "attrs"); else the op run where it has one."""
+    (``kind`` "attrs": the refusal names the attributes; "refused": the log shows a kernel of
+    the op on a device of the process that refused them); cuDNN's RNN kernel built out where
+    no device of the process has it; else the op run where it has one."""
     what = f"`{op}`" if op else "the op"
-    if op is not None and _CUDNN_RNN_OPS.match(op):
+    if op is not None and _CUDNN_RNN_OPS.match(op) and kind in ("", "attrs"):
+        # No device of the process has the kernel: cuDNN's RNN kernels are an NVIDIA GPU's
+        # alone. One that refused the attributes is on a GPU the process has: the dtype's.
         return cudnn_rnn_fix(op)
     if kind == "xla":
         # tf2xla registers kernels only for ops XLA can lower: no strings, Python callbacks
@@ -806,7 +810,7 @@ def op_kernel_fix(op: Optional[str], kind: str = "") -> Fix:
             "input pipeline on the host, or before the data reaches the model.",
             ('echo "TF_XLA_FLAGS=$TF_XLA_FLAGS"',),
         )
-    if kind == "attrs":
+    if kind in ("attrs", "refused"):
         return Fix(
             f"No kernel of {what} takes the attributes it was given on the devices this process "
             "registered: the error lists the devices ('Registered devices') and the op's kernels "
