@@ -589,6 +589,15 @@ def host_memory_fix(m: Machine) -> Fix:
     )
 
 
+def _memory_growth_fix(m: Machine) -> Fix:
+    """The memory candidate's fix; its switch is the machine's shell's form (set_env)."""
+    return Fix(
+        "stop the other processes and turn on memory growth (TF_FORCE_GPU_ALLOW_GROWTH=true "
+        "or tf.config.experimental.set_memory_growth)",
+        set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true")),
+    )
+
+
 #: What makes cuDNN or cuBLAS fail to create its handle, each with the cause it names, what
 #: tells it apart and its fix, most common first: memory (TensorFlow maps nearly all GPU memory
 #: at start, issue 24496), a library of another version than the build's, a driver older than
@@ -601,12 +610,7 @@ GPU_LIBRARY_INIT_CANDIDATES: Mapping[str, Candidate] = {
         "the GPU's memory was already taken (by another process, or by TensorFlow itself, "
         "which maps nearly all of it at start)",
         "`nvidia-smi` shows the memory in use and the processes holding it",
-        # The switch is the machine's shell's form (set_env).
-        lambda m: Fix(
-            "stop the other processes and turn on memory growth (TF_FORCE_GPU_ALLOW_GROWTH=true "
-            "or tf.config.experimental.set_memory_growth)",
-            set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true")),
-        ),
+        _memory_growth_fix,
         ("nvidia-smi",),
         "the GPU's memory already taken",
     ),
