@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import pytest
 
 from tests import factories as f
 from tfdoctor import causes
+from tfdoctor.causes.common import Candidate
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.evidence.tflog import cuda_of_soname, library_of, read_events, unloaded_files
@@ -930,6 +931,32 @@ def test_the_hidden_gpu_variable_is_printed_in_the_machines_shells() -> None:
     assert causes.gpu.unlisted_candidate_commands(linux, "hidden") == (
         'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"',
     )
+
+
+@pytest.mark.parametrize(
+    "table",
+    [causes.runtime.GPU_LIBRARY_INIT_CANDIDATES, causes.gpu.UNLISTED_GPU_CANDIDATES],
+    ids=["gpu-library-init", "unlisted-gpu"],
+)
+def test_each_candidate_carries_its_cause_title_and_fix(
+    table: Mapping[str, Candidate],
+) -> None:
+    # One record per candidate: the finding of its own reads its cause and title there, and
+    # its fix is the record's, fitted to the machine.
+    m = machine(f.facts())
+    for candidate in table.values():
+        assert candidate.cause in causes.CAUSES
+        assert candidate.title in (candidate.short, candidate.what)
+        assert candidate.title and candidate.tell and candidate.fix(m).text
+    memory = causes.runtime.GPU_LIBRARY_INIT_CANDIDATES["memory"]
+    assert memory.title == "the GPU's memory already taken"
+    assert causes.runtime.gpu_library_candidate_fix(m, "memory").commands == (
+        *memory.shows,
+        *memory.fix(m).commands,
+    )
+    metal = causes.gpu.UNLISTED_GPU_CANDIDATES["metal"]
+    assert metal.title == metal.what
+    assert causes.gpu.unlisted_candidate_commands(m, "metal") == metal.shows
 
 
 def test_the_cudnn_dll_listing_is_where_exe_not_powershells_alias() -> None:

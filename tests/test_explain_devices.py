@@ -13,6 +13,7 @@ from tfdoctor.evidence.devices import (
     DeviceListing,
     built_with_cuda,
     gpus_listed,
+    kernel_refused_attrs,
     read_device_listings,
     unix_prompt,
     visible_devices_set,
@@ -470,6 +471,51 @@ def test_a_decided_reading_has_no_other_candidates() -> None:
 )
 def test_the_visible_devices_a_log_sets_are_read(text: str, value: Optional[str]) -> None:
     assert visible_devices_set(text) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        pytest.param(
+            "No registered 'Cast' OpKernel for 'GPU' devices compatible with node {{node Cast}}\n"
+            "\t (OpKernel was found, but attributes didn't match) Requested Attributes: "
+            "SrcT=DT_STRING\n",
+            True,
+            id="op-kernel-words",
+        ),
+        pytest.param(
+            "No OpKernel was registered to support Op 'Mul' with these attrs.  Registered "
+            "devices: [CPU], Registered kernels:\n  device='CPU'; T in [DT_FLOAT]\n",
+            True,
+            id="1x-kernel-of-a-registered-device",
+        ),
+        pytest.param(
+            "No OpKernel was registered to support Op 'CudnnRNN' with these attrs.  Registered "
+            "devices: [CPU], Registered kernels:\n  device='GPU'; T in [DT_FLOAT]\n",
+            False,
+            id="1x-kernel-of-a-device-not-registered",
+        ),
+        pytest.param(
+            "No OpKernel was registered to support Op 'MatrixSolve' used by {{node MatrixSolve}} "
+            "with these attrs: [T=DT_HALF, adjoint=false]\nRegistered devices: [CPU, GPU]\n"
+            "Registered kernels:\n  device='XLA_GPU_JIT'; T in [DT_FLOAT, DT_DOUBLE, DT_HALF]\n"
+            "  device='GPU'; T in [DT_FLOAT]\n",
+            True,
+            id="2x-kernel-of-a-registered-device",
+        ),
+        pytest.param(
+            "No OpKernel was registered to support Op 'NcclAllReduce' used by {{node "
+            "NcclAllReduce}}with these attrs: [T=DT_FLOAT]\nRegistered devices: [CPU, GPU, "
+            "XLA_CPU, XLA_GPU]\nRegistered kernels:\n  <no registered kernels>\n",
+            False,
+            id="2x-no-kernel",
+        ),
+    ],
+)
+def test_a_kernel_refusing_the_attributes_on_a_registered_device_is_read(
+    text: str, refused: bool
+) -> None:
+    assert kernel_refused_attrs(text) is refused
 
 
 def test_visible_devices_set_put_the_hidden_gpus_first() -> None:

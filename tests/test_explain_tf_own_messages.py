@@ -908,3 +908,60 @@ def test_cudnns_rnn_kernel_without_an_nvidia_gpu_builds_the_layer_without_it(lin
     assert "tf.keras.layers.RNN(tf.keras.layers.LSTMCell(units))" in text
     # Not the dtype advice of other kernels without the attributes asked.
     assert "tf.cast" not in text
+
+
+# op_kernel.cc's look-up for the GPU (its words, then "\n\t" and what AppendToMessage adds) and
+# the graph's refusal (the process's devices, then KernelsRegisteredForOp, a kernel a line).
+_RNN_ATTRS = (
+    'T=DT_BFLOAT16, direction="unidirectional", dropout=0, input_mode="linear_input", '
+    'is_training=true, rnn_mode="lstm", seed=0, seed2=0'
+)
+_RNN_GPU_KERNELS = (
+    "  device='GPU'; T in [DT_DOUBLE]\n  device='GPU'; T in [DT_FLOAT]\n"
+    "  device='GPU'; T in [DT_HALF]\n"
+)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "tensorflow.python.framework.errors_impl.NotFoundError: No registered 'CudnnRNN' "
+        "OpKernel for 'GPU' devices compatible with node {{node CudnnRNN}}\n"
+        "\t.  Registered:  <no registered kernels>\n",
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: No OpKernel was "
+        "registered to support Op 'CudnnRNNV3' used by {{node lstm/CudnnRNNV3}} with these "
+        f"attrs: [{_RNN_ATTRS}]\nRegistered devices: [CPU, GPU]\nRegistered kernels:\n"
+        "  <no registered kernels>\n",
+    ],
+    ids=["no-kernel-for-the-gpu", "gpu-registered-without-the-kernel"],
+)
+def test_cudnns_rnn_kernel_not_registered_for_the_gpu_builds_the_layer_without_it(
+    log: str,
+) -> None:
+    # A GPU the process registered (a plugin's) without cuDNN's kernel: the kernel is missing.
+    text = fix_text(top_error(explained(log)))
+    assert "CuDNNLSTM and CuDNNGRU become LSTM and GRU" in text
+    assert "tf.cast" not in text
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "tensorflow.python.framework.errors_impl.NotFoundError: No registered 'CudnnRNN' "
+        "OpKernel for 'GPU' devices compatible with node {{node CudnnRNN}}\n"
+        f"\t (OpKernel was found, but attributes didn't match) Requested Attributes: {_RNN_ATTRS}"
+        f"\n\t.  Registered:{_RNN_GPU_KERNELS}",
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: No OpKernel was "
+        "registered to support Op 'CudnnRNNV3' used by {{node lstm/CudnnRNNV3}} with these "
+        f"attrs: [{_RNN_ATTRS}]\nRegistered devices: [CPU, GPU]\nRegistered kernels:\n"
+        f"{_RNN_GPU_KERNELS}",
+    ],
+    ids=["attributes-did-not-match", "gpu-registered-with-other-dtypes"],
+)
+def test_cudnns_rnn_kernel_refusing_a_dtype_on_a_registered_gpu_is_the_dtype(log: str) -> None:
+    # The GPU is there and has the kernel, for other dtypes: not "no GPU registered".
+    top = top_error(explained(log))
+    assert top.cause == "op-kernel-missing"
+    text = fix_text(top)
+    assert "tf.cast" in text
+    assert "CuDNNLSTM" not in text and "registered none" not in text

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Final, Optional
+from typing import TYPE_CHECKING, Callable, Final, Optional
 
+from tfdoctor.causes.base import CauseId
 from tfdoctor.env.usage import LOAD
 from tfdoctor.facts import normalize_name, requirement_name
 from tfdoctor.findings import Fix
@@ -25,6 +27,27 @@ INTERPRETER_CHECK: Final = (
     "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
     'platform.system(), platform.machine(), struct.calcsize("P") * 8)\''
 )
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    """One candidate reason for an error whose words are the same whatever the reason: the
+    cause it names, what it is and what tells it apart (in the ranked list of the finding
+    that reads the error), its fix fitted to the machine, and the commands that show it."""
+
+    cause: CauseId
+    what: str
+    tell: str
+    fix: Callable[[Machine], Fix]
+    #: The commands that show it (before its fix's own).
+    shows: tuple[str, ...] = ()
+    #: Its title in a few words, for the finding of its own; empty where ``what`` is one.
+    short: str = ""
+
+    @property
+    def title(self) -> str:
+        """Its title, for the finding of its own ("Or: ...")."""
+        return self.short or self.what
 
 
 def pypi_files_command(dist: str, version: Optional[str] = None) -> str:

@@ -10,7 +10,14 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of, set_env, show_env
+from tfdoctor.causes.common import (
+    TF_PIP_GUIDE,
+    Candidate,
+    install_fix,
+    major_of,
+    set_env,
+    show_env,
+)
 from tfdoctor.causes.conda import (
     CONDA_ACTIVATE_SCRIPT,
     CONDA_LIB_ON_PATH,
@@ -2368,77 +2375,93 @@ def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] =
     )
 
 
-#: Why TensorFlow lists no GPU, each with its cause, what tells it apart and the command that
-#: shows it (empty: the text says). Which comes first is the evidence's to decide
-#: (:func:`unlisted_gpu_fix`): the answer ``[]`` is the same for all.
-UNLISTED_GPU_CANDIDATES: Mapping[str, tuple[CauseId, str, str, str]] = {
-    "windows-native": (
+def _cpu_build_fix(m: Machine) -> Fix:
+    """The GPU build in place of a CPU-only one: the installed release's where known."""
+    if m.tf is not None:
+        return gpu_build_fix(m)
+    return Fix(
+        "Install the GPU build for the platform: on Linux x86-64 the and-cuda extra "
+        "(TensorFlow 2.15 and later), on Apple silicon tensorflow-metal.",
+        ('pip install "tensorflow[and-cuda]"',),
+    )
+
+
+#: Why TensorFlow lists no GPU, each with its cause, what tells it apart, its own fix fitted
+#: to what is known of the machine, and the command that shows it (none: the text says).
+#: Which comes first is the evidence's to decide (:func:`unlisted_gpu_fix`): the answer ``[]``
+#: is the same for all.
+UNLISTED_GPU_CANDIDATES: Mapping[str, Candidate] = {
+    "windows-native": Candidate(
         WINDOWS_NATIVE_GPU_ENDED,
         "TensorFlow runs on native Windows, where 2.11 and later have no GPU build",
         "Windows' own paths and prompt (C:\\..., PS C:\\>) where it ran, not WSL2's Linux ones; "
         '`python -c "import platform; print(platform.system())"` prints Windows there',
-        "",
+        windows_gpu_fix,
     ),
-    "metal": (
+    "metal": Candidate(
         PACKAGE_NOT_INSTALLED,
         "TensorFlow runs on macOS, where the GPU is reached only through Apple's "
         "tensorflow-metal plugin, and the plugin is not installed",
         "`pip show tensorflow-metal` finds nothing",
-        "pip show tensorflow-metal",
+        metal_missing_fix,
+        ("pip show tensorflow-metal",),
     ),
-    "cpu-build": (
+    "cpu-build": Candidate(
         TF_CPU_ONLY_BUILD,
         "the TensorFlow installed is a CPU-only build (tensorflow-cpu; the macOS and Linux "
         "aarch64 wheels)",
         "tf.test.is_built_with_cuda() prints False",
-        'python -c "import tensorflow as tf; print(tf.test.is_built_with_cuda())"',
+        _cpu_build_fix,
+        ('python -c "import tensorflow as tf; print(tf.test.is_built_with_cuda())"',),
     ),
-    "libraries": (
+    "libraries": Candidate(
         CUDA_LIBS_MISSING,
         "the CUDA or cuDNN libraries the build was made for are not found",
         "TensorFlow's log at import says `Could not load dynamic library` or `Cannot dlopen "
         "some GPU libraries` (run with TF_CPP_MIN_LOG_LEVEL=0 to see it)",
-        read_device_log_fix().commands[0],
+        lambda m: cuda_libraries_fix(m, ("cudart", "cudnn"))[1],
+        read_device_log_fix().commands[:1],
     ),
-    "driver": (
+    "driver": Candidate(
         DRIVER_NOT_LOADED,
         "no NVIDIA driver answers (none installed or loaded, or a container started without "
         "the GPU)",
         "`nvidia-smi` fails or lists no GPU",
-        "nvidia-smi",
+        driver_load_fix,
+        ("nvidia-smi",),
     ),
-    "hosted-runtime": (
+    "hosted-runtime": Candidate(
         HOSTED_RUNTIME_WITHOUT_GPU,
         "the hosted notebook runs on a runtime without a GPU accelerator (none chosen, or the "
         "session still on the VM it had before the change)",
         "`nvidia-smi` fails there",
-        "nvidia-smi",
+        lambda m: hosted_gpu_runtime_fix(m.notebook),
+        ("nvidia-smi",),
     ),
-    "hidden": (
+    "hidden": Candidate(
         CUDA_VISIBLE_DEVICES_HIDDEN,
         "CUDA_VISIBLE_DEVICES hides every GPU (empty, -1 or an index that does not exist)",
         "printing the variable in the shell that starts the program shows it",
         # The printing is the machine's shell's (show_env, through unlisted_candidate_commands).
-        "",
+        no_device_fix,
     ),
 }
 
 
 def unlisted_gpu_cause(order: tuple[str, ...]) -> CauseId:
     """The cause of the candidate ranked first."""
-    return UNLISTED_GPU_CANDIDATES[order[0]][0]
+    return UNLISTED_GPU_CANDIDATES[order[0]].cause
 
 
 def unlisted_gpu_fix(m: Machine, order: tuple[str, ...], shown: str) -> Fix:
     """The fix of the most likely reason TensorFlow lists no GPU (``order[0]``), then the other
     candidates, each with what tells it apart. ``shown``: the evidence behind the order."""
-    first = order[0]
-    fix = unlisted_candidate_fix(m, first)
-    _, what, tell, _ = UNLISTED_GPU_CANDIDATES[first]
-    steps = [f"1. {what} ({tell}): {fix.text}"]
+    first = UNLISTED_GPU_CANDIDATES[order[0]]
+    fix = first.fix(m)
+    steps = [f"1. {first.what} ({first.tell}): {fix.text}"]
     for number, key in enumerate(order[1:], 2):
-        _, other_what, other_tell, _ = UNLISTED_GPU_CANDIDATES[key]
-        steps.append(f"{number}. {other_what} ({other_tell}).")
+        other = UNLISTED_GPU_CANDIDATES[key]
+        steps.append(f"{number}. {other.what} ({other.tell}).")
     others = tuple(c for k in order[1:] for c in unlisted_candidate_commands(m, k))
     return Fix(
         f"{shown}; the candidates, most likely first: " + " ".join(steps),
@@ -2451,31 +2474,7 @@ def unlisted_candidate_commands(m: Machine, key: str) -> tuple[str, ...]:
     machine's shells (the variable's printing is cmd's and PowerShell's on Windows)."""
     if key == "hidden":
         return show_env(m, "CUDA_VISIBLE_DEVICES")
-    command = UNLISTED_GPU_CANDIDATES[key][3]
-    return (command,) if command else ()
-
-
-def unlisted_candidate_fix(m: Machine, key: str) -> Fix:
-    """One candidate's own fix, fitted to what is known of the machine."""
-    if key == "windows-native":
-        return windows_gpu_fix(m)
-    if key == "metal":
-        return metal_missing_fix(m)
-    if key == "cpu-build":
-        if m.tf is not None:
-            return gpu_build_fix(m)
-        return Fix(
-            "Install the GPU build for the platform: on Linux x86-64 the and-cuda extra "
-            "(TensorFlow 2.15 and later), on Apple silicon tensorflow-metal.",
-            ('pip install "tensorflow[and-cuda]"',),
-        )
-    if key == "libraries":
-        return cuda_libraries_fix(m, ("cudart", "cudnn"))[1]
-    if key == "driver":
-        return driver_load_fix(m)
-    if key == "hosted-runtime":
-        return hosted_gpu_runtime_fix(m.notebook)
-    return no_device_fix(m)
+    return UNLISTED_GPU_CANDIDATES[key].shows
 
 
 #: CUPTI's file names: the soname carries the CUDA release (libcupti.so.10.1, libcupti.so.12),

@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import set_env
+from tfdoctor.causes.common import Candidate, set_env
+from tfdoctor.causes.gpu import CUDA_RELEASE_PREDATES_GPU, CUDNN_VERSION_MISMATCH, DRIVER_TOO_OLD
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
@@ -615,52 +616,61 @@ def host_memory_fix(m: Machine) -> Fix:
     )
 
 
-#: What makes cuDNN or cuBLAS fail to create its handle, each with what tells it apart and its
-#: fix, most common first: memory (TensorFlow maps nearly all GPU memory at start, issue 24496),
-#: a library of another version than the build's, a driver older than the build's CUDA, a GPU
-#: newer than the build's CUDA (its libraries have no kernels for it: cuda-release-predates-gpu,
-#: whose words for what the log shows of the GPU or the CUDA come from causes.gpu).
-GPU_LIBRARY_INIT_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
-    "memory": (
+def _memory_growth_fix(m: Machine) -> Fix:
+    """The memory candidate's fix; its switch is the machine's shell's form (set_env)."""
+    return Fix(
+        "stop the other processes and turn on memory growth (TF_FORCE_GPU_ALLOW_GROWTH=true "
+        "or tf.config.experimental.set_memory_growth)",
+        set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true")),
+    )
+
+
+#: What makes cuDNN or cuBLAS fail to create its handle, each with the cause it names, what
+#: tells it apart and its fix, most common first: memory (TensorFlow maps nearly all GPU memory
+#: at start, issue 24496), a library of another version than the build's, a driver older than
+#: the build's CUDA, a GPU newer than the build's CUDA (its libraries have no kernels for it:
+#: cuda-release-predates-gpu, whose words for what the log shows of the GPU or the CUDA come
+#: from causes.gpu). A fix's text is the clause that follows "if so,".
+GPU_LIBRARY_INIT_CANDIDATES: Mapping[str, Candidate] = {
+    "memory": Candidate(
+        GPU_OUT_OF_MEMORY,
         "the GPU's memory was already taken (by another process, or by TensorFlow itself, "
         "which maps nearly all of it at start)",
         "`nvidia-smi` shows the memory in use and the processes holding it",
-        "stop the other processes and turn on memory growth (TF_FORCE_GPU_ALLOW_GROWTH=true "
-        "or tf.config.experimental.set_memory_growth)",
+        _memory_growth_fix,
+        ("nvidia-smi",),
+        "the GPU's memory already taken",
     ),
-    "version": (
+    "version": Candidate(
+        CUDNN_VERSION_MISMATCH,
         "the cuDNN or cuBLAS loaded is of another version than the build's",
         "`tfdoctor check` compares the libraries the loader picks with the build's",
-        "install the cuDNN/cuBLAS release the build names (check's fix says which and how)",
+        lambda m: Fix(
+            "install the cuDNN/cuBLAS release the build names (check's fix says which and how)"
+        ),
+        ("tfdoctor check",),
+        "a cuDNN or cuBLAS of another version than the build's",
     ),
-    "driver": (
+    "driver": Candidate(
+        DRIVER_TOO_OLD,
         "the NVIDIA driver is older than the build's CUDA needs",
         "`nvidia-smi` prints the driver version; `tfdoctor check` compares it with the build's",
-        "upgrade the driver",
+        lambda m: Fix("upgrade the driver"),
+        ("nvidia-smi --query-gpu=driver_version --format=csv",),
+        "an NVIDIA driver older than the build's CUDA needs",
     ),
-    "gpu-newer": (
+    "gpu-newer": Candidate(
+        CUDA_RELEASE_PREDATES_GPU,
         "the GPU is of an architecture newer than the CUDA release this TensorFlow was built with",
         "`nvidia-smi -L` names the GPU; `tfdoctor check` compares its compute capability with "
         "the build's CUDA",
-        "install a TensorFlow built with a CUDA release that knows the GPU (check's fix names one)",
+        lambda m: Fix(
+            "install a TensorFlow built with a CUDA release that knows the GPU (check's fix "
+            "names one)"
+        ),
+        ("nvidia-smi -L",),
+        "a GPU newer than the CUDA release the build was made with",
     ),
-}
-
-
-#: Each candidate of GPU_LIBRARY_INIT_CANDIDATES in a few words, for the finding of its own.
-GPU_LIBRARY_INIT_TITLES: Mapping[str, str] = {
-    "memory": "the GPU's memory already taken",
-    "version": "a cuDNN or cuBLAS of another version than the build's",
-    "driver": "an NVIDIA driver older than the build's CUDA needs",
-    "gpu-newer": "a GPU newer than the CUDA release the build was made with",
-}
-
-
-_CANDIDATE_COMMANDS = {
-    "memory": ("nvidia-smi",),
-    "version": ("tfdoctor check",),
-    "driver": ("nvidia-smi --query-gpu=driver_version --format=csv",),
-    "gpu-newer": ("nvidia-smi -L",),
 }
 
 
@@ -678,13 +688,15 @@ def gpu_library_ranking(
 
 
 def _candidate_words(
+    m: Machine,
     key: str,
     driver_runs: str = "",
     newer: Optional[tuple[str, str, str]] = None,
     build_libs: str = "",
 ) -> tuple[str, str, str]:
     """One candidate's (what it is, what tells it apart, its fix), fitted to the evidence."""
-    what, tell, fix = GPU_LIBRARY_INIT_CANDIDATES[key]
+    candidate = GPU_LIBRARY_INIT_CANDIDATES[key]
+    what, tell, fix = candidate.what, candidate.tell, candidate.fix(m).text
     if key == "driver" and driver_runs:
         tell = f"{driver_runs}; {tell}"
     if key == "version" and build_libs:
@@ -695,9 +707,8 @@ def _candidate_words(
 
 
 def _candidate_commands(m: Machine, key: str) -> tuple[str, ...]:
-    # The memory candidate's switch is the machine's shell's form (set_env).
-    growth = set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true")) if key == "memory" else ()
-    return (*_CANDIDATE_COMMANDS[key], *growth)
+    candidate = GPU_LIBRARY_INIT_CANDIDATES[key]
+    return (*candidate.shows, *candidate.fix(m).commands)
 
 
 def gpu_library_init_fix(
@@ -719,7 +730,7 @@ def gpu_library_init_fix(
     ranked = gpu_library_ranking(order, without)
     steps = []
     for number, key in enumerate(ranked, 1):
-        what, tell, fix = _candidate_words(key, driver_runs, newer, build_libs)
+        what, tell, fix = _candidate_words(m, key, driver_runs, newer, build_libs)
         steps.append(f"{number}. {what}: {tell}; if so, {fix}.")
     commands = tuple(dict.fromkeys(c for key in ranked for c in _candidate_commands(m, key)))
     why = (
@@ -741,7 +752,7 @@ def gpu_library_candidate_fix(
     """One candidate of :func:`gpu_library_init_fix` on its own (``key`` of
     :data:`GPU_LIBRARY_INIT_CANDIDATES`), for the finding that names its cause: the same words,
     its test first, then its fix, with its own commands."""
-    what, tell, fix = _candidate_words(key, driver_runs, newer, build_libs)
+    what, tell, fix = _candidate_words(m, key, driver_runs, newer, build_libs)
     return Fix(
         f"If {what} ({tell}): {fix[:1].upper()}{fix[1:]}.",
         tuple(dict.fromkeys(_candidate_commands(m, key))),
@@ -809,9 +820,13 @@ def cudnn_rnn_fix(op: str) -> Fix:
 def op_kernel_fix(op: Optional[str], kind: str = "") -> Fix:
     """Another all-reduce where NCCL's op has no kernel; the function compiled without XLA
     where XLA has none (``kind`` "xla"); a dtype a kernel takes where none takes the one given
-    (``kind`` "attrs"); else the op run where it has one."""
+    (``kind`` "attrs": the refusal names the attributes; "refused": the log shows a kernel of
+    the op on a device of the process that refused them); cuDNN's RNN kernel built out where
+    no device of the process has it; else the op run where it has one."""
     what = f"`{op}`" if op else "the op"
-    if op is not None and _CUDNN_RNN_OPS.match(op):
+    if op is not None and _CUDNN_RNN_OPS.match(op) and kind in ("", "attrs"):
+        # No device of the process has the kernel: cuDNN's RNN kernels are an NVIDIA GPU's
+        # alone. One that refused the attributes is on a GPU the process has: the dtype's.
         return cudnn_rnn_fix(op)
     if kind == "xla":
         # tf2xla registers kernels only for ops XLA can lower: no strings, Python callbacks
@@ -826,7 +841,7 @@ def op_kernel_fix(op: Optional[str], kind: str = "") -> Fix:
             "input pipeline on the host, or before the data reaches the model.",
             ('echo "TF_XLA_FLAGS=$TF_XLA_FLAGS"',),
         )
-    if kind == "attrs":
+    if kind in ("attrs", "refused"):
         return Fix(
             f"No kernel of {what} takes the attributes it was given on the devices this process "
             "registered: the error lists the devices ('Registered devices') and the op's kernels "

@@ -231,6 +231,41 @@ def visible_devices_set(text: str) -> Optional[str]:
     return match.group("quoted") if match.group("quote") else match.group("value")
 
 
+#: op_kernel.cc's kernel look-up (CreateOpKernel, FindKernelDef) where the op has a kernel for
+#: the device type and none of them takes the attributes asked: "No registered 'X' OpKernel
+#: for 'GPU' devices compatible with node {{node X}}" then "(OpKernel was found, but attributes
+#: didn't match) Requested Attributes: ...".
+_ATTRS_MISMATCH = "(OpKernel was found, but attributes didn't match)"
+#: One kernel of an op, as KernelsRegisteredForOp lists them after a refusal ("Registered
+#: kernels:", then "  device='GPU'; T in [DT_FLOAT]" a line; "  <no registered kernels>").
+_KERNEL_OF = re.compile(r"^[ \t]+device='(?P<type>\w+)'")
+
+
+def kernel_refused_attrs(text: str) -> bool:
+    """Whether a kernel look-up in ``text`` found a kernel of the op registered for a device
+    type of the process, none of them taking the attributes asked (observed): op_kernel.cc
+    says so, or the refusal lists the process's devices ("Registered devices: [CPU, GPU]",
+    placer.cc and graph_execution_state.cc) and, below, a kernel for one of them. Otherwise the
+    op has no kernel for any device the process registered."""
+    if _ATTRS_MISMATCH in text:
+        return True
+    if "Registered devices: [" not in text:
+        return False
+    for match in _REGISTERED.finditer(text):
+        types = {k.strip() for k in match.group("types").split(",")}
+        # Its kernels follow, one a line, after "Registered kernels:" (on its line in 1.x).
+        below = text[match.end() : match.end() + 4096].split("\n")[1:]
+        if below and below[0].strip() == "Registered kernels:":
+            below = below[1:]
+        for line in below:
+            kernel = _KERNEL_OF.match(line)
+            if kernel is None:
+                break
+            if kernel.group("type") in types:
+                return True
+    return False
+
+
 def gpus_listed(listings: list[DeviceListing]) -> Optional[int]:
     """The most GPUs any answer lists; 0 when every counting answer lists none; None when no
     answer counts them."""

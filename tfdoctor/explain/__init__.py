@@ -54,6 +54,7 @@ from tfdoctor.evidence.devices import (
     container_run_without_gpu,
     container_shown,
     gpus_listed,
+    kernel_refused_attrs,
     read_device_listings,
     unix_prompt,
     visible_devices_set,
@@ -326,6 +327,9 @@ class Evidence:
     docker_run_without_gpu: Optional[tuple[str, str]] = None
     #: The value CUDA_VISIBLE_DEVICES is set to where the head of the log sets it.
     visible_devices: Optional[str] = None
+    #: A kernel look-up found a kernel of the op for a device the process registered, and
+    #: none that takes the attributes asked (:func:`kernel_refused_attrs`).
+    kernel_refused_attrs: bool = False
     #: Modules the log prints as objects, with the file each was imported from.
     modules: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     #: TensorFlow's packages as a pasted ``conda list`` shows them.
@@ -531,6 +535,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
             if origin not in evidence.modules:
                 evidence.modules.append(origin)
     _read_devices(evidence, block, text)
+    evidence.kernel_refused_attrs = evidence.kernel_refused_attrs or kernel_refused_attrs(text)
     _read_head(evidence, block, text)
     if not evidence.wsl and any(word in text for word in _WSL_WORDS):
         evidence.wsl = True
@@ -1144,6 +1149,9 @@ class Revealed(Record):
     container_hostname: Optional[str] = None
     #: TensorFlow's loader opened a ROCm library (tensorflow-rocm on ROCm's runtime).
     rocm_loaded: bool = False
+    #: A kernel look-up found a kernel of the op for a device the process registered, and
+    #: none that takes the attributes asked (observed): a dtype refused, not a device missing.
+    kernel_refused_attrs: bool = False
     #: Releases pip skipped for their Requires-Python, as it listed them.
     python_refusals: tuple[PythonRefusal, ...] = ()
     #: uv's hints naming the Python tags a release's wheels have, none of them this Python's.
@@ -1594,6 +1602,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         addon_build_failed="node-gyp-build-failed" in evidence.hits,
         tfjs="tfjs-shown" in evidence.hits,
         rocm_loaded="rocm-library-opened" in evidence.hits,
+        kernel_refused_attrs=evidence.kernel_refused_attrs,
         hadoop=any(s in evidence.hits for s in _HADOOP_SHOWN),
         jvm_embedder=_JVM_EMBEDDERS.search(f"{evidence.first_text}\n{text}") is not None,
         tensorflowsharp=_TENSORFLOWSHARP.search(f"{evidence.first_text}\n{text}") is not None,
@@ -2972,16 +2981,6 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     )
 
 
-#: The cause each candidate of a cuDNN/cuBLAS handle that failed names (the keys of
-#: causes.runtime.GPU_LIBRARY_INIT_CANDIDATES).
-_LIBRARY_CANDIDATE_CAUSES: Mapping[str, causes.CauseId] = {
-    "memory": causes.runtime.GPU_OUT_OF_MEMORY,
-    "version": causes.gpu.CUDNN_VERSION_MISMATCH,
-    "driver": causes.gpu.DRIVER_TOO_OLD,
-    "gpu-newer": causes.gpu.CUDA_RELEASE_PREDATES_GPU,
-}
-
-
 def _gpu_library_candidates(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
@@ -3023,13 +3022,13 @@ def _gpu_library_candidates(
             # Otherwise the main finding leads with this candidate, its test and its fix: a
             # finding of its own would repeat that advice. The others keep its numbers.
             continue
-        cause = _LIBRARY_CANDIDATE_CAUSES[key]
+        candidate = causes.runtime.GPU_LIBRARY_INIT_CANDIDATES[key]
         out.append(
             causes.finding(
-                f"explain.{cause}",
+                f"explain.{candidate.cause}",
                 Severity.WARNING,
-                cause,
-                f"Or: {causes.runtime.GPU_LIBRARY_INIT_TITLES[key]}, candidate {number} of "
+                candidate.cause,
+                f"Or: {candidate.title}, candidate {number} of "
                 f"{len(ranked)} for the library that failed (the other candidate)",
                 _cite(hits) + "\nThe library's error is the same whatever the reason: the "
                 "finding above ranks the candidates by what the log shows, and this is one of "
@@ -5705,10 +5704,13 @@ def _nccl_release(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes
 
 def _op_kernel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """An op without a kernel: XLA's, one for the dtype given, or one on the GPU it was put on
-    (the first hit's kind: the line the log shows first); an add-on's op, whose library
-    registers it, is that library's to load."""
+    (the first hit's kind: the line the log shows first; a kernel of the op that refused the
+    attributes on a device of the process makes it the dtype's, whatever the line); an
+    add-on's op, whose library registers it, is that library's to load."""
     first = hits[0].signature.id if hits else ""
     kind = "xla" if first in _XLA_KERNEL_IDS else "attrs" if first in _ATTRS_KERNEL_IDS else ""
+    if kind != "xla" and r.kernel_refused_attrs:
+        kind = "refused"
     op = _group(hits, "op")
     if kind == "attrs" and op is not None and modules().op_library(op) is not None:
         # An add-on's op (the module table names whose) with no kernel at all: its library

@@ -89,16 +89,16 @@ def _candidates(keys: Sequence[str], cited: str, m: Machine) -> list[Finding]:
     the same whatever the reason, so the log leaves them open."""
     out = []
     for key in keys:
-        cause, what, tell, _ = causes.gpu.UNLISTED_GPU_CANDIDATES[key]
+        candidate = causes.gpu.UNLISTED_GPU_CANDIDATES[key]
         out.append(
             causes.finding(
-                f"explain.{cause}",
+                f"explain.{candidate.cause}",
                 Severity.WARNING,
-                cause,
-                f"Or: {what} (the other candidate)",
+                candidate.cause,
+                f"Or: {candidate.title} (the other candidate)",
                 f"{cited}\nTensorFlow's answer is the same whatever the reason; what tells "
-                f"this one apart: {tell}.",
-                causes.gpu.unlisted_candidate_fix(m, key),
+                f"this one apart: {candidate.tell}.",
+                candidate.fix(m),
             )
         )
     return out
