@@ -221,6 +221,7 @@ def test_a_keras_rules_fix_names_what_the_newest_keras_exports(
 ) -> None:
     (rule,) = [r for r in load_rules().rules if r.id == rule_id]
     newest = load_api(bundled_lines()[0])
+    assert newest is not None
     assert newest.has(named) and not newest.has(unnamed)
     assert named in rule.replacement and unnamed not in rule.replacement
 
@@ -230,9 +231,9 @@ def test_obtain_input_shape_is_public_only_in_the_keras_releases_that_had_it() -
     # modules: keras.applications.imagenet_utils exports preprocess_input and
     # decode_predictions only, there and in Keras 3.
     (rule,) = [r for r in load_rules().rules if r.id == "keras221-obtain-input-shape"]
-    assert not load_api(bundled_lines()[0]).has(
-        "keras.applications.imagenet_utils.obtain_input_shape"
-    )
+    newest = load_api(bundled_lines()[0])
+    assert newest is not None
+    assert not newest.has("keras.applications.imagenet_utils.obtain_input_shape")
     assert "Keras 2.6 to 2.12" in rule.replacement
     assert "2.6 and later" not in rule.replacement
     assert "Keras 2.2.0 to 2.3.1" in rule.replacement  # keras_applications, from setup.py
