@@ -95,6 +95,45 @@ def test_utf16_from_powershell_is_decoded() -> None:
     assert _read(data) == [("line 1", "Illegal instruction"), ("line 2", "next")]
 
 
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_byte_order_mark_is_decoded(codec: str) -> None:
+    # .NET's UnicodeEncoding(false, ...) writes no mark, and a log cut from a longer one
+    # loses it; a line in a German locale keeps its words.
+    text = (
+        "W dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+        "libcudart.so.11.0: Kann die Shared-Object-Datei nicht \u00f6ffnen\r\nnext\r\n"
+    )
+    lines = _read(text.encode(codec))
+    assert [where for where, _ in lines] == ["line 1", "line 2"]
+    assert lines[0][1].endswith("nicht \u00f6ffnen") and lines[1][1] == "next"
+
+
+def test_utf16_without_a_mark_is_found_past_the_limit_too() -> None:
+    data = ("Epoch 1/1 - loss: 0.1\n" * 400 + "Illegal instruction\n").encode("utf-16-le")
+    assert _read(data, chunk=512, limit=4096)[-1][1] == "Illegal instruction"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(b"\x00" * 4096 + b"Illegal instruction\n", id="zero-bytes-then-text"),
+        pytest.param(b"name\x00value\x00" * 300 + b"\nIllegal instruction\n", id="zero-separated"),
+        pytest.param(random.Random(3).randbytes(8192), id="binary"),
+    ],
+)
+def test_zero_bytes_alone_do_not_make_utf16(data: bytes) -> None:
+    # Zero bytes at both places of a code unit, or at random: still read as UTF-8.
+    text = "\n".join(line for _, line in _read(data))
+    assert "\ufffd" in text or "Illegal instruction" in text
+
+
+def test_escape_sequences_of_every_kind_are_removed() -> None:
+    # ESC ( 0 switches a terminal to line drawing, ESC c resets it, ESC 7 saves the cursor:
+    # ECMA-35's escape sequences, not only ECMA-48's control sequences.
+    data = b"\x1b(0E0000 \x1b(Berror\x1bc\x1b7 here\n"
+    assert _read(data) == [("line 1", "E0000 error here")]
+
+
 def test_line_numbers_hold_across_small_chunks() -> None:
     data = b"".join(f"line {i} \xc3\xa9\r\n".encode("latin-1") for i in range(1, 200))
     lines = _read(data, chunk=7)

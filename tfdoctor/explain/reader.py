@@ -2,12 +2,13 @@
 
 A log arrives as a file or on stdin, often copied from a terminal, a CI job or a notebook:
 ANSI colour codes, Windows line ends, progress bars redrawn with ``\\r``, invalid UTF-8,
-PowerShell's UTF-16, or a whole Jupyter notebook. :func:`read_log` turns any of these into
-:class:`LogText` blocks of whole lines, in order, with the number of their first line, holding
-at most one block (about a mebibyte) in memory at a time. A notebook is the exception: JSON
-has to be parsed whole, so it is read whole (within :mod:`tfdoctor.bounded`'s limits on size
-and nesting, else InputError). Of a plain log at most :data:`MAX_LOG_BYTES` are read (its
-start and its end); :attr:`LogReader.unread` then says what was left.
+PowerShell's UTF-16 (with a byte-order mark or without), or a whole Jupyter notebook.
+:func:`read_log` turns any of these into :class:`LogText` blocks of whole lines, in order,
+with the number of their first line, holding at most one block (about a mebibyte) in memory
+at a time. A notebook is the exception: JSON has to be parsed whole, so it is read whole
+(within :mod:`tfdoctor.bounded`'s limits on size and nesting, else InputError). Of a plain
+log at most :data:`MAX_LOG_BYTES` are read (its start and its end); :attr:`LogReader.unread`
+then says what was left.
 """
 
 from __future__ import annotations
@@ -33,11 +34,14 @@ CHUNK = 1 << 20
 MAX_LINE = 4 << 20
 
 # ECMA-48 control sequences (colours, cursor moves), OSC strings (titles, hyperlinks) and
-# the two-byte escapes: what terminals interpret and a pasted log should not contain.
+# the other escapes: ESC, any intermediate bytes (0x20-0x2F), one final byte (0x30-0x7E), as
+# ECMA-35 13.2 and ECMA-48 5.3 define them (``ESC ( 0`` selects the line-drawing character
+# set, ``ESC c`` resets the terminal): what terminals interpret and a pasted log should not
+# contain.
 _ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"
     r"|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)"
-    r"|\x1b[@-Z\\-_]"
+    r"|\x1b[ -/]*[0-~]"
 )
 
 
@@ -342,11 +346,45 @@ def read_log(
     return LogReader(stream, name, chunk, max_line, limit)
 
 
+#: Bytes of a log's start looked at for UTF-16 without a byte-order mark.
+_SNIFF = 4096
+#: The least share of a UTF-16 text's code units that are zero in their high byte (ASCII and
+#: Latin-1 characters): timestamps, paths and TensorFlow's words keep a log above it even in
+#: a locale whose own words are not Latin (a quarter of a line's characters).
+_UTF16_ZEROS = 0.25
+
+
+def _utf16_order(head: bytes) -> Optional[str]:
+    """``utf-16-le`` or ``utf-16-be`` when ``head`` reads as UTF-16 without a byte-order mark
+    (.NET's ``UnicodeEncoding(false, ...)``, a log whose start, and its mark, was cut); else
+    None.
+
+    As Python's ``json.detect_encoding`` tells UTF-16 (CPython ``Lib/json/__init__.py``),
+    from where its zero bytes fall: in UTF-16-LE the high byte of an ASCII character is the
+    second of its two, in UTF-16-BE the first, and UTF-8 text holds no zero byte at all. A
+    log of zero bytes only (a file truncated while written) has them at both places and
+    stays UTF-8.
+    """
+    sample = head[:_SNIFF]
+    units = len(sample) // 2
+    if units < 2 or b"\x00" not in sample:
+        return None
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    if odd >= units * _UTF16_ZEROS and even * 10 <= odd:
+        return "utf-16-le"
+    if even >= units * _UTF16_ZEROS and odd * 10 <= even:
+        return "utf-16-be"
+    return None
+
+
 def _decoder_for(head: bytes) -> codecs.IncrementalDecoder:
-    """UTF-16 when a byte-order mark says so (PowerShell's ``>``), else UTF-8; bad bytes
-    become U+FFFD, never an error."""
+    """UTF-16 when a byte-order mark says so (PowerShell's ``>``) or its zero bytes do, else
+    UTF-8; bad bytes become U+FFFD, never an error."""
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return codecs.getincrementaldecoder("utf-16")(errors="replace")
+    order = _utf16_order(head)
+    if order is not None:
+        return codecs.getincrementaldecoder(order)(errors="replace")
     return codecs.getincrementaldecoder("utf-8-sig")(errors="replace")
 
 
@@ -356,6 +394,9 @@ def _tail_decoder(head: bytes) -> codecs.IncrementalDecoder:
         return codecs.getincrementaldecoder("utf-16-le")(errors="replace")
     if head.startswith(codecs.BOM_UTF16_BE):
         return codecs.getincrementaldecoder("utf-16-be")(errors="replace")
+    order = _utf16_order(head)
+    if order is not None:
+        return codecs.getincrementaldecoder(order)(errors="replace")
     return codecs.getincrementaldecoder("utf-8")(errors="replace")
 
 
