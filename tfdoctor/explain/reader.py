@@ -8,7 +8,8 @@ with the number of their first line, holding at most one block (about a mebibyte
 at a time. A notebook is the exception: JSON has to be parsed whole, so it is read whole
 (within :mod:`tfdoctor.bounded`'s limits on size and nesting, else InputError). Of a plain
 log at most :data:`MAX_LOG_BYTES` are read (its start and its end); :attr:`LogReader.unread`
-then says what was left.
+then says what was left. Binary data inside a log is read as empty lines; a log that is
+binary data from its start, or compressed, is an InputError.
 """
 
 from __future__ import annotations
@@ -49,6 +50,44 @@ _ANSI = re.compile(
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 #: Looked for first: a translate over a long non-ASCII log (Keras 3's progress bars are) is slow.
 _QUOTE_CHARS = ("\u2018", "\u2019", "\u201c", "\u201d")
+
+
+#: Characters no text holds, as file(1)'s test for text has them (libmagic, src/encoding.c,
+#: ``text_chars``, the ``F`` entries): the C0 controls but BEL, BS, TAB, LF, VT, FF, CR and
+#: ESC, and DEL. Also left out: SO and SI, which terminals print to switch character sets
+#: (``tput sgr0`` under TERM=screen ends in SI, so a coloured log holds one a line), and
+#: zero bytes, which :func:`clean` drops (a run of them is a hole in a log, not binary data).
+_NOT_TEXT = dict.fromkeys([*range(0x01, 0x07), *range(0x10, 0x1B), *range(0x1C, 0x20), 0x7F])
+#: How much of a block's start tells text from binary data.
+_SAMPLE = 4096
+#: The share of :data:`_NOT_TEXT` characters past which a block is binary data: random bytes
+#: read as UTF-8 hold about a tenth, text in any encoding (a locale's, UTF-8 read as Latin-1)
+#: next to none.
+_BINARY_SHARE = 0.02
+
+#: The magic numbers of compressed files a log is kept in (gzip: RFC 1952 2.3.1; zstd: RFC
+#: 8878 3.1.1, 0xFD2FB528 little-endian; xz: the .xz file format 2.1.1.1), and the command
+#: that reads each.
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip -dc"),
+    (b"\x28\xb5\x2f\xfd", "zstd -dc"),
+    (b"\xfd7zXZ\x00", "xz -dc"),
+)
+
+
+#: A line holding one of those characters or a byte that was not UTF-8 (U+FFFD), from its
+#: start to its end (the first is found without backtracking): in a block of binary data,
+#: a line of it, not of text.
+_BINARY_LINE = re.compile(
+    "^[^\n\x01-\x06\x10-\x1a\x1c-\x1f\x7f\ufffd]*[\x01-\x06\x10-\x1a\x1c-\x1f\x7f\ufffd][^\n]*",
+    re.MULTILINE,
+)
+
+
+def is_binary(text: str) -> bool:
+    """Whether ``text`` (a block as read) starts with binary data rather than lines of a log."""
+    sample = text[:_SAMPLE]
+    return len(sample) - len(sample.translate(_NOT_TEXT)) > len(sample) * _BINARY_SHARE
 
 
 class LogError(Exception):
@@ -157,6 +196,10 @@ _CRLF = re.compile("\r\n")
 def clean(text: str) -> str:
     """``text`` as a terminal showed it: no escape sequences, ``\\n`` line ends, and of a
     line redrawn with ``\\r`` only its last state."""
+    if "\x00" in text:
+        # A terminal shows nothing for a zero byte; a log truncated while written (logrotate's
+        # copytruncate) keeps a run of them where its start was.
+        text = text.replace("\x00", "")
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     if text[:1].isdigit() or "\n1" in text or "\n2" in text:
@@ -230,9 +273,18 @@ class LogReader:
         #: length is unknown (a pipe). None when the whole log was read.
         self.unread: Optional[tuple[int, Optional[int]]] = None
         self._read = 0
+        #: Lines of binary data in the log (a file's bytes printed into it), read as empty.
+        self.binary_lines = 0
 
     def __iter__(self) -> Iterator[LogText]:
         head = self.stream.read(self.chunk)
+        for magic, command in _COMPRESSED:
+            if head.startswith(magic):
+                shown = "FILE" if self.name == "stdin" else self.name
+                raise InputError(
+                    f"{self.name}: compressed, not a text log: read it decompressed "
+                    f"({command} {shown} | tfdoctor explain -)"
+                )
         decoder = _decoder_for(head)
         looks_like = head.lstrip()[:1] == b"{" and (b'"cells"' in head or b'"nbformat"' in head)
         if self.name.endswith(".ipynb") or looks_like:
@@ -267,6 +319,20 @@ class LogReader:
             b"", size - start, _tail_decoder(head), label, partial=True, to_end=True
         )
 
+    def _block(self, label: str, line: int, text: str, cleaned: bool = False) -> LogText:
+        """A block of ``text`` :func:`clean`-ed (unless ``cleaned``), its lines of binary data
+        read as empty (counted in :attr:`binary_lines`); InputError where the log starts with
+        binary data: it is not a log."""
+        if is_binary(text):
+            # Binary from the first line on: not a log at all. After a line of text: a log
+            # that a file's bytes were printed into, whose lines of text (its failure) count.
+            if line == 1 and not label and is_binary(text[: text.find("\n") + 1 or _SAMPLE]):
+                raise InputError(f"{self.name}: binary data, not a text log")
+            # Before cleaning: the binary lines' escapes and returns would cost most of it.
+            text, count = _BINARY_LINE.subn("", text)
+            self.binary_lines += count
+        return LogText(label, line, text if cleaned else clean(text))
+
     def _blocks(
         self,
         first: bytes,
@@ -298,7 +364,7 @@ class LogReader:
             cut = text.rfind("\n")
             if cut >= 0:
                 piece, pending = text[:cut], text[cut + 1 :]
-                yield LogText(label, line, clean(piece))
+                yield self._block(label, line, piece)
                 line += piece.count("\n") + 1
             else:
                 pending = text
@@ -307,13 +373,13 @@ class LogReader:
                 # leave, or pieces of it under the same line number; memory stays bounded.
                 pending = clean(pending)
                 if len(pending) >= self.max_line:
-                    yield LogText(label, line, pending)
+                    yield self._block(label, line, pending, cleaned=True)
                     pending = ""
             data = more
         self._read = read
         rest = pending + decoder.decode(b"", final=True)
         if rest and not partial:
-            yield LogText(label, line, clean(rest))
+            yield self._block(label, line, rest)
 
 
 def _size_of(stream: IO[bytes]) -> Optional[int]:
