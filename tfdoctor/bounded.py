@@ -13,6 +13,7 @@ This module imports nothing from the package.
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 import sys
@@ -79,11 +80,19 @@ def read_stream(stream: IO[bytes], name: str, limit: int, what: str) -> bytes:
     return data
 
 
+def stdin_bytes() -> IO[bytes]:
+    """Standard input as bytes; OSError when it is closed (started with ``<&-``, Python sets
+    ``sys.stdin`` to None: https://docs.python.org/3/library/sys.html#sys.__stdin__)."""
+    if sys.stdin is None:
+        raise OSError(errno.EBADF, "standard input is closed")
+    return sys.stdin.buffer
+
+
 def read_bytes(path: str, limit: int, what: str) -> bytes:
     """At most ``limit`` bytes of the file at ``path`` (``-``: stdin); InputError when it
     holds more. OSError as opening or reading raises it."""
     if path == "-":
-        return read_stream(sys.stdin.buffer, "stdin", limit, what)
+        return read_stream(stdin_bytes(), "stdin", limit, what)
     with Path(path).open("rb") as stream:
         return read_stream(stream, path, limit, what)
 
