@@ -593,6 +593,25 @@ def test_cli_exits_3_on_bad_input(
     assert message in err and err.count("\n") == 1
 
 
+class _Terminal(io.TextIOWrapper):
+    """Standard input as a terminal into which a log was pasted."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False], ids=["terminal", "pipe"])
+def test_cli_says_it_waits_for_a_paste_only_on_a_terminal(
+    terminal: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `tfdoctor explain` alone reads stdin: on a terminal, silence would look like a hang.
+    kind = _Terminal if terminal else io.TextIOWrapper
+    monkeypatch.setattr("sys.stdin", kind(io.BytesIO(b"Illegal instruction\n")))
+    code, out, err = in_process(capsys, "explain")
+    assert code == 2 and "cpu-lacks-avx" in out
+    assert ("paste it, then press Ctrl-D" in err) is terminal
+
+
 def test_cli_combines_a_saved_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     facts = tmp_path / "facts.json"
     facts.write_text(json.dumps(to_json(_machine_with_stray_cudnn())), encoding="utf-8")

@@ -89,6 +89,15 @@ def stdin_bytes() -> IO[bytes]:
     return sys.stdin.buffer
 
 
+def stdin_is_terminal() -> bool:
+    """Whether standard input is open and a terminal (a person types or pastes into it)."""
+    isatty = getattr(sys.stdin, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):  # ValueError: closed
+        return False
+
+
 def read_bytes(path: str, limit: int, what: str) -> bytes:
     """At most ``limit`` bytes of the file at ``path`` (``-``: stdin); InputError when it
     holds more. OSError as opening or reading raises it."""
