@@ -456,6 +456,7 @@ def test_the_one_pass_test_finds_whatever_a_rule_finds(index: int, data: Any) ->
         pytest.param("\x1b]0;title\x07", "\\x1b]0;title\\x07", id="osc-title"),
         pytest.param("a\x08\x08b\x00", "a\\x08\\x08b\\x00", id="backspace-nul"),
         pytest.param("\x7f\x9b2J\u00e9", "\\x7f\\x9b2J\u00e9", id="del-c1-csi-latin"),
+        pytest.param("/usr/bin/py\udcffthon", "/usr/bin/py\\udcffthon", id="lone-surrogate"),
     ],
 )
 def test_control_characters_are_made_visible(text: str, expected: str) -> None:

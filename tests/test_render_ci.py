@@ -461,10 +461,11 @@ def test_smoke_accepts_the_ci_formats() -> None:
 
 #: What a log line or a file name can carry into a finding: a terminal's escapes (a colour, a
 #: character-set switch, a title), a bell, a backspace, a lone carriage return, DEL, a C1 CSI
-#: (U+009B), a workflow command, the end of an XML CDATA section, and a very long line.
+#: (U+009B), a workflow command, the end of an XML CDATA section, a lone surrogate (a file
+#: name's byte that was not UTF-8), and a very long line.
 HOSTILE = (
     "ImportError: \x1b[2J\x1b(0lqqk\x1b]0;title\x07 \x08\x08 a\rb \x7f \x9b31m"
-    " ::error file=a.py::injected ]]> <tag>&amp;" + "x" * 20_000
+    " ::error file=a.py::injected ]]> <tag>&amp; py\udcffthon" + "x" * 20_000
 )
 
 
@@ -482,6 +483,7 @@ def test_hostile_strings_reach_no_output_as_control_characters(fmt: str) -> None
     text = render(Report(f.facts(), (finding,)), OutputFormat(fmt), True, False, False)
     controls = {c for c in text if (ord(c) < 32 and c not in "\t\n") or 0x7F <= ord(c) <= 0x9F}
     assert controls == set()
+    text.encode("utf-8")  # no lone surrogate: any UTF-8 file or stream can hold it
     assert "\\x1b(0lqqk" in text or fmt == "json"  # visible, not acted on
     if fmt == "github":
         # Each line starts with a command of ours, a mark or our summary: none injected.

@@ -104,19 +104,24 @@ def _scoped(pattern: Pattern[str]) -> str:
 # that redraws the line, ESC that starts a sequence), DEL, and the C1 set (U+0080-U+009F),
 # which terminals such as xterm take as escapes too: U+009B is CSI, U+009D OSC (ECMA-48
 # 5.3, 8.3.16). A log line, a file name or a package's metadata can hold any of them.
-# Windows' line end is a line end.
-_CONTROL = re.compile("\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Windows' line end is a line end. Lone surrogates (U+D800-U+DFFF) are no characters at all:
+# Python makes them of bytes that are not UTF-8 in a file name (PEP 383) and json reads them
+# from "\udcff", and no UTF-8 file or stream can be written with one.
+_CONTROL = re.compile("\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _escaped(match: re.Match[str]) -> str:
     char = match.group()
-    return "\n" if char == "\r\n" else f"\\x{ord(char):02x}"
+    if char == "\r\n":
+        return "\n"
+    code = ord(char)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 def visible(text: str) -> str:
-    """``text`` with each control character written as its escape (``\\x1b``) and Windows'
-    line ends as ``\\n``, so that printing a report can neither move the cursor nor change
-    the terminal."""
+    """``text`` with each control character and lone surrogate written as its escape
+    (``\\x1b``, ``\\udcff``) and Windows' line ends as ``\\n``, so that printing a report can
+    neither move the cursor nor change the terminal, and any UTF-8 output can hold it."""
     if _CONTROL.search(text) is None:
         return text
     return _CONTROL.sub(_escaped, text)
