@@ -493,3 +493,21 @@ def test_hostile_strings_reach_no_output_as_control_characters(fmt: str) -> None
             )
     if fmt == "junit":
         ET.fromstring(text)  # well-formed whatever the text held
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "github"])
+def test_quoted_workflow_commands_are_inert_in_a_ci_log(fmt: str) -> None:
+    # The runner obeys "::" first on a line after its leading blanks, and "##[" anywhere:
+    # a quoted line of a CI job's own log must reach the next job's log as text.
+    from tfdoctor.cli.output import OutputFormat, render
+
+    detail = "::error file=a.py::injected\n    ::add-mask::secret\n##[error]Process completed"
+    finding = Finding("explain.x", Severity.ERROR, "see ##[warning]x and ::notice::y", detail)
+    text = render(Report(f.facts(), (finding,)), OutputFormat(fmt), True, False, False)
+    commands = [line for line in text.splitlines() if line.lstrip().startswith("::")]
+    ours = ("::error title=tfdoctor explain.x::", "::group::", "::endgroup::")
+    assert all(line.startswith(ours) for line in commands), commands
+    # Within a command of ours the runner reads no other (the line is that command).
+    others = [line for line in text.splitlines() if line not in commands]
+    assert not [line for line in others if "##[" in line]
+    assert "\\x3a:error file=a.py::injected" in text or fmt == "github"
