@@ -31,6 +31,7 @@ from tfdoctor.bounded import (
     MAX_TF_CONFIG_BYTES,
     InputError,
     code_problem,
+    decode_text,
     json_depth,
     parse_json,
 )
@@ -105,6 +106,29 @@ def test_check_facts_nested_too_deeply(deep: Path) -> None:
 def test_check_facts_too_large(tmp_path: Path) -> None:
     big = _over(tmp_path, "big.json", MAX_REPORT_BYTES)
     assert_bad_input(doctor("check", "--facts", str(big)), f"{big}: larger than 16 MiB")
+
+
+@pytest.mark.parametrize(
+    ("encoding", "mark"),
+    [
+        pytest.param("utf-16", b"", id="powershell-utf16"),
+        pytest.param("utf-8", b"\xef\xbb\xbf", id="notepad-utf8-bom"),
+    ],
+)
+def test_a_report_saved_with_a_byte_order_mark_is_read(
+    tmp_path: Path, encoding: str, mark: bytes
+) -> None:
+    # Windows PowerShell 5.1's `tfdoctor check --json > report.json` writes UTF-16-LE with
+    # a mark; Notepad keeps a UTF-8 mark that Python's json refuses.
+    text = json.dumps(to_json(f.facts()))
+    path = tmp_path / "report.json"
+    path.write_bytes(mark + text.encode(encoding))
+    assert decode_text(path.read_bytes()) == text
+    assert doctor("check", "--facts", str(path), "--json")[0] == 0
+    req = tmp_path / "requirements.txt"
+    req.write_bytes(mark + "numpy==1.26.4\r\n".encode(encoding))
+    code, _, err, _ = doctor("check", "--facts", str(path), "--against", str(req))
+    assert code == 0, err
 
 
 def test_diff_and_fleet_refuse_a_deep_report(tmp_path: Path, deep: Path) -> None:

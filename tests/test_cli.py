@@ -279,6 +279,47 @@ def test_output_to_a_closed_pipe_is_one_line_and_exit_3(command: tuple[str, ...]
     assert proc.stderr == "tfdoctor: error: cannot write output: Broken pipe\n"
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX sh")
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        pytest.param("explain -", "cannot read stdin: standard input is closed", id="explain"),
+        pytest.param("check --facts -", "standard input is closed", id="check-facts"),
+    ],
+)
+def test_reading_a_closed_stdin_is_one_line_and_exit_3(command: str, message: str) -> None:
+    # Started with `<&-`, Python sets sys.stdin to None.
+    proc = subprocess.run(
+        ["sh", "-c", f'exec "$0" -m tfdoctor {command} <&-', sys.executable],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 3
+    assert proc.stderr.startswith("tfdoctor: error: ") and message in proc.stderr
+    assert proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "github"])
+def test_characters_the_output_encoding_lacks_are_escaped(tmp_path: Path, fmt: str) -> None:
+    # Windows writes redirected output in its ANSI code page (cp1252 in the West): a log in
+    # another script must not end the report in UnicodeEncodeError.
+    log = tmp_path / "zh.log"
+    log.write_text("ImportError: \u627e\u4e0d\u5230\u6307\u5b9a\u7684\u6a21\u5757\n", "utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "tfdoctor", "explain", str(log), "--format", fmt],
+        cwd=ROOT,
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "cp1252"},
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
+    assert b"\\u627e" in proc.stdout
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals and sh")
 def _interrupting_python(tmp_path: Path, answers_version: bool) -> Path:
     """An "interpreter" that interrupts the doctor while the doctor waits for it, as Ctrl-C

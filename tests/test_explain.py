@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import io
 import json
 import random
@@ -93,6 +94,69 @@ def test_invalid_utf8_is_replaced_not_fatal() -> None:
 def test_utf16_from_powershell_is_decoded() -> None:
     data = "Illegal instruction\r\nnext\r\n".encode("utf-16")
     assert _read(data) == [("line 1", "Illegal instruction"), ("line 2", "next")]
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_byte_order_mark_is_decoded(codec: str) -> None:
+    # .NET's UnicodeEncoding(false, ...) writes no mark, and a log cut from a longer one
+    # loses it; a line in a German locale keeps its words.
+    text = (
+        "W dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+        "libcudart.so.11.0: Kann die Shared-Object-Datei nicht \u00f6ffnen\r\nnext\r\n"
+    )
+    lines = _read(text.encode(codec))
+    assert [where for where, _ in lines] == ["line 1", "line 2"]
+    assert lines[0][1].endswith("nicht \u00f6ffnen") and lines[1][1] == "next"
+
+
+def test_utf16_without_a_mark_is_found_past_the_limit_too() -> None:
+    data = ("Epoch 1/1 - loss: 0.1\n" * 400 + "Illegal instruction\n").encode("utf-16-le")
+    assert _read(data, chunk=512, limit=4096)[-1][1] == "Illegal instruction"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(b"\x00" * 4096 + b"Illegal instruction\n", id="zero-bytes-then-text"),
+        pytest.param(b"name\x00value\x00" * 300 + b"\nIllegal instruction\n", id="zero-separated"),
+    ],
+)
+def test_zero_bytes_alone_do_not_make_utf16(data: bytes) -> None:
+    # Zero bytes at both places of a code unit: still read as UTF-8 (random bytes are binary
+    # data, as UTF-8: test_cli_exits_3_on_bad_input).
+    assert _read(data)[-1][1] == "Illegal instruction"
+
+
+def test_escape_sequences_of_every_kind_are_removed() -> None:
+    # ESC ( 0 switches a terminal to line drawing, ESC c resets it, ESC 7 saves the cursor:
+    # ECMA-35's escape sequences, not only ECMA-48's control sequences.
+    data = b"\x1b(0E0000 \x1b(Berror\x1bc\x1b7 here\n"
+    assert _read(data) == [("line 1", "E0000 error here")]
+
+
+def test_binary_data_inside_a_log_reads_as_empty_lines_around_its_text() -> None:
+    # A file's bytes printed into a log (cat of a model file, a core dump): the lines of text
+    # before and after it, the failure included, keep their numbers; the binary lines are
+    # empty. Zero bytes (a hole where a truncated log's start was) are not binary, only gone.
+    junk = random.Random(7).randbytes(64 * 1024)
+    data = b"\x00" * 300 + b"Epoch 1/2\n" + junk + b"\nnext\nIllegal instruction\n"
+    reader = read_log(io.BytesIO(data), chunk=4096)
+    lines = list(lines_of(reader))
+    assert lines[0] == ("line 1", "Epoch 1/2")
+    assert lines[-2:] == [
+        (f"line {len(lines) - 1}", "next"),
+        (f"line {len(lines)}", "Illegal instruction"),
+    ]
+    assert len(lines) == 3 + junk.count(b"\n") + 1
+    assert reader.binary_lines > junk.count(b"\n") // 2
+    assert sum(1 for _, line in lines if line) < 80
+
+
+def test_terminal_shift_characters_do_not_make_a_log_binary() -> None:
+    # `tput sgr0` under TERM=screen ends in SI (0x0f): a coloured log holds one a line.
+    data = b"".join(b"\x1b[32mEpoch %d\x1b[m\x0f ok\n" % i for i in range(200))
+    lines = _read(data + b"Illegal instruction\n")
+    assert len(lines) == 201 and lines[-1] == ("line 201", "Illegal instruction")
 
 
 def test_line_numbers_hold_across_small_chunks() -> None:
@@ -511,6 +575,8 @@ def test_cli_reads_markdown_from_stdin(
         pytest.param(["x.log", "--facts", "f.json", "--here"], "--facts and --here", id="both"),
         pytest.param(["-", "--facts", "-"], "both be read from stdin", id="two-stdins"),
         pytest.param(["x.log", "--facts", "nope.json"], "cannot read facts file", id="bad-facts"),
+        pytest.param(["random.bin"], "random.bin: binary data, not a text log", id="binary"),
+        pytest.param(["x.log.gz"], "(gzip -dc x.log.gz | tfdoctor explain -)", id="gzipped"),
     ],
 )
 def test_cli_exits_3_on_bad_input(
@@ -522,10 +588,31 @@ def test_cli_exits_3_on_bad_input(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "x.log").write_text("hello\n", encoding="utf-8")
+    (tmp_path / "random.bin").write_bytes(random.Random(5).randbytes(64 * 1024))
+    (tmp_path / "x.log.gz").write_bytes(gzip.compress(b"Illegal instruction\n"))
     code, out, err = in_process(capsys, "explain", *args)
     assert code == 3
     assert out == ""
     assert message in err and err.count("\n") == 1
+
+
+class _Terminal(io.TextIOWrapper):
+    """Standard input as a terminal into which a log was pasted."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False], ids=["terminal", "pipe"])
+def test_cli_says_it_waits_for_a_paste_only_on_a_terminal(
+    terminal: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `tfdoctor explain` alone reads stdin: on a terminal, silence would look like a hang.
+    kind = _Terminal if terminal else io.TextIOWrapper
+    monkeypatch.setattr("sys.stdin", kind(io.BytesIO(b"Illegal instruction\n")))
+    code, out, err = in_process(capsys, "explain")
+    assert code == 2 and "cpu-lacks-avx" in out
+    assert ("paste it, then press Ctrl-D" in err) is terminal
 
 
 def test_cli_combines_a_saved_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -445,3 +445,20 @@ def test_the_one_pass_test_finds_whatever_a_rule_finds(index: int, data: Any) ->
     text = data.draw(st.from_regex(pattern))
     assert pattern.search(text)
     assert redact._ANY_ALWAYS.search(text), (pattern.pattern, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("plain\ttext\n", "plain\ttext\n", id="tab-and-newline-kept"),
+        pytest.param("a\r\nb", "a\nb", id="windows-line-end"),
+        pytest.param("50%\rdone", "50%\\x0ddone", id="lone-carriage-return"),
+        pytest.param("\x1b]0;title\x07", "\\x1b]0;title\\x07", id="osc-title"),
+        pytest.param("a\x08\x08b\x00", "a\\x08\\x08b\\x00", id="backspace-nul"),
+        pytest.param("\x7f\x9b2J\u00e9", "\\x7f\\x9b2J\u00e9", id="del-c1-csi-latin"),
+        pytest.param("/usr/bin/py\udcffthon", "/usr/bin/py\\udcffthon", id="lone-surrogate"),
+    ],
+)
+def test_control_characters_are_made_visible(text: str, expected: str) -> None:
+    assert redact.visible(text) == expected
+    assert PUBLIC.text(text) == expected

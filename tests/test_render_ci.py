@@ -455,3 +455,59 @@ def test_smoke_accepts_the_ci_formats() -> None:
     conflict = tfdoctor("smoke", "--json", "--format", "github")
     assert conflict.returncode == 3
     assert "ask for different outputs" in conflict.stderr
+
+
+# --- hostile strings ---------------------------------------------------------------------
+
+#: What a log line or a file name can carry into a finding: a terminal's escapes (a colour, a
+#: character-set switch, a title), a bell, a backspace, a lone carriage return, DEL, a C1 CSI
+#: (U+009B), a workflow command, the end of an XML CDATA section, a lone surrogate (a file
+#: name's byte that was not UTF-8), and a very long line.
+HOSTILE = (
+    "ImportError: \x1b[2J\x1b(0lqqk\x1b]0;title\x07 \x08\x08 a\rb \x7f \x9b31m"
+    " ::error file=a.py::injected ]]> <tag>&amp; py\udcffthon" + "x" * 20_000
+)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "github", "junit", "json"])
+def test_hostile_strings_reach_no_output_as_control_characters(fmt: str) -> None:
+    from tfdoctor.cli.output import OutputFormat, render
+
+    finding = Finding(
+        "explain.x",
+        Severity.ERROR,
+        HOSTILE,
+        detail=HOSTILE,
+        fix=Fix("Fix " + HOSTILE, (f"echo {HOSTILE}",)),
+    )
+    text = render(Report(f.facts(), (finding,)), OutputFormat(fmt), True, False, False)
+    controls = {c for c in text if (ord(c) < 32 and c not in "\t\n") or 0x7F <= ord(c) <= 0x9F}
+    assert controls == set()
+    text.encode("utf-8")  # no lone surrogate: any UTF-8 file or stream can hold it
+    assert "\\x1b(0lqqk" in text or fmt == "json"  # visible, not acted on
+    if fmt == "github":
+        # Each line starts with a command of ours, a mark or our summary: none injected.
+        for line in text.splitlines():
+            assert line.startswith(
+                ("::error title=tfdoctor", "::group::", "::endgroup::", "[", "tfdoctor ")
+            )
+    if fmt == "junit":
+        ET.fromstring(text)  # well-formed whatever the text held
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "github"])
+def test_quoted_workflow_commands_are_inert_in_a_ci_log(fmt: str) -> None:
+    # The runner obeys "::" first on a line after its leading blanks, and "##[" anywhere:
+    # a quoted line of a CI job's own log must reach the next job's log as text.
+    from tfdoctor.cli.output import OutputFormat, render
+
+    detail = "::error file=a.py::injected\n    ::add-mask::secret\n##[error]Process completed"
+    finding = Finding("explain.x", Severity.ERROR, "see ##[warning]x and ::notice::y", detail)
+    text = render(Report(f.facts(), (finding,)), OutputFormat(fmt), True, False, False)
+    commands = [line for line in text.splitlines() if line.lstrip().startswith("::")]
+    ours = ("::error title=tfdoctor explain.x::", "::group::", "::endgroup::")
+    assert all(line.startswith(ours) for line in commands), commands
+    # Within a command of ours the runner reads no other (the line is that command).
+    others = [line for line in text.splitlines() if line not in commands]
+    assert not [line for line in others if "##[" in line]
+    assert "\\x3a:error file=a.py::injected" in text or fmt == "github"

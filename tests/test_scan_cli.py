@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the test extras
@@ -53,6 +55,40 @@ def test_bad_input_exits_3(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert code == 3 and "--target" in err
     code, _, err = in_process(capsys, "scan", str(DATA), "--json", "--format", "sarif")
     assert code == 3
+
+
+def _give_up(signum: int, frame: object) -> None:
+    raise TimeoutError("scan waited on a file")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_or_a_symlink_loop_is_reported_not_waited_on(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Opening a FIFO for reading waits for a writer: found in the walk, or named, it must be
+    # a finding, not a scan that never ends (the alarm ends the test where it would wait).
+    previous = signal.signal(signal.SIGALRM, _give_up)
+    signal.alarm(60)
+    try:
+        _scan_odd_files(capsys, tmp_path)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _scan_odd_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.py")
+    (tmp_path / "loop.py").symlink_to(tmp_path / "loop.py")
+    (tmp_path / "binary.py").write_bytes(bytes(range(256)) * 4)
+    (tmp_path / "broken.ipynb").write_text('{"cells": [{"source": "import tensorflow', "utf-8")
+    code, out, _ = in_process(capsys, "scan", str(tmp_path), "--target", "2.21", "--json")
+    assert code == 0
+    summaries = sorted(f["summary"] for f in json.loads(out)["findings"])
+    assert any("pipe.py" in s and "not a regular file" in s for s in summaries), summaries
+    assert any("loop.py" in s and "cannot read" in s for s in summaries), summaries
+    assert any("binary.py" in s and "not UTF-8" in s for s in summaries), summaries
+    code, out, _ = in_process(capsys, "scan", str(tmp_path / "pipe.py"), "--target", "2.21")
+    assert code == 0 and "not a regular file" in out
 
 
 @pytest.mark.parametrize(

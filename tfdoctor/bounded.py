@@ -13,6 +13,8 @@ This module imports nothing from the package.
 
 from __future__ import annotations
 
+import codecs
+import errno
 import json
 import re
 import sys
@@ -79,19 +81,51 @@ def read_stream(stream: IO[bytes], name: str, limit: int, what: str) -> bytes:
     return data
 
 
+def stdin_bytes() -> IO[bytes]:
+    """Standard input as bytes; OSError when it is closed (started with ``<&-``, Python sets
+    ``sys.stdin`` to None: https://docs.python.org/3/library/sys.html#sys.__stdin__)."""
+    if sys.stdin is None:
+        raise OSError(errno.EBADF, "standard input is closed")
+    return sys.stdin.buffer
+
+
+def stdin_is_terminal() -> bool:
+    """Whether standard input is open and a terminal (a person types or pastes into it)."""
+    isatty = getattr(sys.stdin, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):  # ValueError: closed
+        return False
+
+
 def read_bytes(path: str, limit: int, what: str) -> bytes:
     """At most ``limit`` bytes of the file at ``path`` (``-``: stdin); InputError when it
     holds more. OSError as opening or reading raises it."""
     if path == "-":
-        return read_stream(sys.stdin.buffer, "stdin", limit, what)
+        return read_stream(stdin_bytes(), "stdin", limit, what)
     with Path(path).open("rb") as stream:
         return read_stream(stream, path, limit, what)
 
 
+def decode_text(data: bytes) -> str:
+    """``data`` as UTF-8, or as UTF-16 where its byte-order mark says so; a UTF-8 mark is
+    dropped. UnicodeDecodeError when it is neither.
+
+    Windows PowerShell 5.1 writes what ``>`` redirects as UTF-16-LE with a mark (``tfdoctor
+    check --json > report.json``, ``pip freeze > requirements.txt``), Notepad's "UTF-8 with
+    BOM" keeps a mark, and Python's ``json`` refuses one: pip reads requirements files by
+    their mark the same way (``pip/_internal/utils/encoding.py``, ``auto_decode``).
+    """
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16")
+    return data.decode("utf-8-sig")
+
+
 def read_text(path: str, limit: int, what: str) -> str:
-    """The UTF-8 text of ``path`` (``-``: stdin), at most ``limit`` bytes; InputError when
-    larger, OSError or UnicodeDecodeError when unreadable."""
-    return read_bytes(path, limit, what).decode("utf-8")
+    """The text of ``path`` (``-``: stdin; UTF-8, or UTF-16 with a byte-order mark: see
+    :func:`decode_text`), at most ``limit`` bytes; InputError when larger, OSError or
+    UnicodeDecodeError when unreadable."""
+    return decode_text(read_bytes(path, limit, what))
 
 
 def parse_json(text: str, name: str, what: str, max_depth: int = MAX_JSON_NESTING) -> Any:

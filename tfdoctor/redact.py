@@ -1,10 +1,11 @@
 """Redaction of secrets (always) and of identifying details (private mode) in rendered output.
 
 Facts keep what the probes saw; redaction happens only when a report is rendered, so a
-replayed facts file still holds the truth. Every format removes tokens and passwords;
-private mode (the paste-ready markdown) also removes home directories, the hostname and
-GPU UUIDs. Redaction only rewrites string values (never finding or check ids), so a redacted
-tree keeps its structure, its keys and its types.
+replayed facts file still holds the truth. Every format removes tokens and passwords, and
+writes control characters as visible escapes (:func:`visible`); private mode (the
+paste-ready markdown) also removes home directories, the hostname and GPU UUIDs. Redaction
+only rewrites string values (never finding or check ids), so a redacted tree keeps its
+structure, its keys and its types.
 """
 
 from __future__ import annotations
@@ -98,6 +99,34 @@ def _scoped(pattern: Pattern[str]) -> str:
     return f"(?{flags}:{source})" if flags else f"(?:{source})"
 
 
+# Control characters: what a terminal or a CI runner acts on instead of showing. The C0 set
+# but tab and line end (a BEL, a backspace that hides what precedes it, a carriage return
+# that redraws the line, ESC that starts a sequence), DEL, and the C1 set (U+0080-U+009F),
+# which terminals such as xterm take as escapes too: U+009B is CSI, U+009D OSC (ECMA-48
+# 5.3, 8.3.16). A log line, a file name or a package's metadata can hold any of them.
+# Windows' line end is a line end. Lone surrogates (U+D800-U+DFFF) are no characters at all:
+# Python makes them of bytes that are not UTF-8 in a file name (PEP 383) and json reads them
+# from "\udcff", and no UTF-8 file or stream can be written with one.
+_CONTROL = re.compile("\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    char = match.group()
+    if char == "\r\n":
+        return "\n"
+    code = ord(char)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with each control character and lone surrogate written as its escape
+    (``\\x1b``, ``\\udcff``) and Windows' line ends as ``\\n``, so that printing a report can
+    neither move the cursor nor change the terminal, and any UTF-8 output can hold it."""
+    if _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub(_escaped, text)
+
+
 # Any of _ALWAYS, in one pass: most strings of a report (versions, names, paths) hold no
 # credential, and one search tells them from the rest faster than a substitution per rule.
 _ANY_ALWAYS = re.compile("|".join(_scoped(pattern) for pattern, _ in _ALWAYS))
@@ -178,7 +207,9 @@ class Redactor(Record):
         return cls(private=True, home=_current_home(), hostname=_current_hostname())
 
     def text(self, text: str) -> str:
-        """``text`` with secrets (and, when private, identifying details) replaced."""
+        """``text`` with secrets (and, when private, identifying details) replaced, and its
+        control characters made :func:`visible`."""
+        text = visible(text)
         if _ANY_ALWAYS.search(text):
             for pattern, repl in _ALWAYS:
                 text = pattern.sub(repl, text)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from contextlib import nullcontext
 from typing import Optional
 
@@ -19,7 +18,7 @@ from tfdoctor.cli.options import (
     interpreter_option,
     require_python,
 )
-from tfdoctor.cli.output import doctor_errors, emit, fail
+from tfdoctor.cli.output import doctor_errors, emit, fail, last_words
 
 
 def explain_command(
@@ -42,7 +41,7 @@ def explain_command(
     Exits 0 when only harmless noise or nothing is recognised, 2 when a cause of error level
     is found, 3 on bad input.
     """
-    from tfdoctor.bounded import InputError
+    from tfdoctor.bounded import InputError, stdin_bytes, stdin_is_terminal
     from tfdoctor.doctor import collect_facts
     from tfdoctor.explain import explain
     from tfdoctor.explain.reader import read_log
@@ -61,16 +60,22 @@ def explain_command(
         facts = load_facts(facts_file) if facts_file is not None else None
         if here:
             facts = collect_facts(python, static=True)
+    if log == "-" and stdin_is_terminal():
+        # `tfdoctor explain` typed alone waits for a paste: say so, or it looks hung.
+        last_words(
+            "tfdoctor explain: reading the log from the terminal: paste it, then press Ctrl-D "
+            "(Ctrl-Z and Enter on Windows)"
+        )
     try:
         signatures = load_signatures()
         # A binary stream either way: stdin's buffer, or the file opened for reading bytes.
-        source = nullcontext(sys.stdin.buffer) if log == "-" else open(log, "rb")  # noqa: PTH123, SIM115
+        source = nullcontext(stdin_bytes()) if log == "-" else open(log, "rb")  # noqa: PTH123, SIM115
         with source as stream:
             report = explain(read_log(stream, log), signatures, table, facts, __version__)
     except (SignatureError, InputError) as exc:
         raise fail(str(exc)) from None
     except OSError as exc:
-        raise fail(f"cannot read {log}: {exc.strerror or exc}") from None
+        raise fail(f"cannot read {'stdin' if log == '-' else log}: {exc.strerror or exc}") from None
     emit(report, fmt, False, False, color, command="explain")
     raise typer.Exit(report.exit_code())
 

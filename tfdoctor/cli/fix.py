@@ -127,8 +127,8 @@ def _silent(_message: str) -> None:
 
 
 def _interactive() -> bool:
-    """Both ends on a terminal: a person can be asked."""
-    return sys.stdin.isatty() and sys.stdout.isatty()
+    """Both ends on a terminal: a person can be asked (a closed one is None)."""
+    return bool(sys.stdin and sys.stdin.isatty() and sys.stdout and sys.stdout.isatty())
 
 
 def _confirm() -> bool:

@@ -64,7 +64,15 @@ def print_out(text: str, nl: bool = True) -> None:
     if sys.stdout is None:
         raise OutputError("standard output is closed")
     try:
-        typer.echo(text, nl=nl)
+        try:
+            typer.echo(text, nl=nl)
+        except UnicodeEncodeError:
+            # An output encoding that cannot hold every character (Windows' ANSI code page
+            # where output is redirected, PYTHONIOENCODING=cp1252) and a log in another
+            # script: those characters become escapes, as Python's own stderr writes them.
+            # The stream encodes the whole text before writing any of it.
+            encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+            typer.echo(text.encode(encoding, "backslashreplace").decode(encoding), nl=nl)
     except OSError as exc:
         raise OutputError(exc.strerror or str(exc)) from exc
 

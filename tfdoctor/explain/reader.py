@@ -2,12 +2,14 @@
 
 A log arrives as a file or on stdin, often copied from a terminal, a CI job or a notebook:
 ANSI colour codes, Windows line ends, progress bars redrawn with ``\\r``, invalid UTF-8,
-PowerShell's UTF-16, or a whole Jupyter notebook. :func:`read_log` turns any of these into
-:class:`LogText` blocks of whole lines, in order, with the number of their first line, holding
-at most one block (about a mebibyte) in memory at a time. A notebook is the exception: JSON
-has to be parsed whole, so it is read whole (within :mod:`tfdoctor.bounded`'s limits on size
-and nesting, else InputError). Of a plain log at most :data:`MAX_LOG_BYTES` are read (its
-start and its end); :attr:`LogReader.unread` then says what was left.
+PowerShell's UTF-16 (with a byte-order mark or without), or a whole Jupyter notebook.
+:func:`read_log` turns any of these into :class:`LogText` blocks of whole lines, in order,
+with the number of their first line, holding at most one block (about a mebibyte) in memory
+at a time. A notebook is the exception: JSON has to be parsed whole, so it is read whole
+(within :mod:`tfdoctor.bounded`'s limits on size and nesting, else InputError). Of a plain
+log at most :data:`MAX_LOG_BYTES` are read (its start and its end); :attr:`LogReader.unread`
+then says what was left. Binary data inside a log is read as empty lines; a log that is
+binary data from its start, or compressed, is an InputError.
 """
 
 from __future__ import annotations
@@ -33,11 +35,14 @@ CHUNK = 1 << 20
 MAX_LINE = 4 << 20
 
 # ECMA-48 control sequences (colours, cursor moves), OSC strings (titles, hyperlinks) and
-# the two-byte escapes: what terminals interpret and a pasted log should not contain.
+# the other escapes: ESC, any intermediate bytes (0x20-0x2F), one final byte (0x30-0x7E), as
+# ECMA-35 13.2 and ECMA-48 5.3 define them (``ESC ( 0`` selects the line-drawing character
+# set, ``ESC c`` resets the terminal): what terminals interpret and a pasted log should not
+# contain.
 _ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"
     r"|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)"
-    r"|\x1b[@-Z\\-_]"
+    r"|\x1b[ -/]*[0-~]"
 )
 
 
@@ -45,6 +50,44 @@ _ANSI = re.compile(
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 #: Looked for first: a translate over a long non-ASCII log (Keras 3's progress bars are) is slow.
 _QUOTE_CHARS = ("\u2018", "\u2019", "\u201c", "\u201d")
+
+
+#: Characters no text holds, as file(1)'s test for text has them (libmagic, src/encoding.c,
+#: ``text_chars``, the ``F`` entries): the C0 controls but BEL, BS, TAB, LF, VT, FF, CR and
+#: ESC, and DEL. Also left out: SO and SI, which terminals print to switch character sets
+#: (``tput sgr0`` under TERM=screen ends in SI, so a coloured log holds one a line), and
+#: zero bytes, which :func:`clean` drops (a run of them is a hole in a log, not binary data).
+_NOT_TEXT = dict.fromkeys([*range(0x01, 0x07), *range(0x10, 0x1B), *range(0x1C, 0x20), 0x7F])
+#: How much of a block's start tells text from binary data.
+_SAMPLE = 4096
+#: The share of :data:`_NOT_TEXT` characters past which a block is binary data: random bytes
+#: read as UTF-8 hold about a tenth, text in any encoding (a locale's, UTF-8 read as Latin-1)
+#: next to none.
+_BINARY_SHARE = 0.02
+
+#: The magic numbers of compressed files a log is kept in (gzip: RFC 1952 2.3.1; zstd: RFC
+#: 8878 3.1.1, 0xFD2FB528 little-endian; xz: the .xz file format 2.1.1.1), and the command
+#: that reads each.
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip -dc"),
+    (b"\x28\xb5\x2f\xfd", "zstd -dc"),
+    (b"\xfd7zXZ\x00", "xz -dc"),
+)
+
+
+#: A line holding one of those characters or a byte that was not UTF-8 (U+FFFD), from its
+#: start to its end (the first is found without backtracking): in a block of binary data,
+#: a line of it, not of text.
+_BINARY_LINE = re.compile(
+    "^[^\n\x01-\x06\x10-\x1a\x1c-\x1f\x7f\ufffd]*[\x01-\x06\x10-\x1a\x1c-\x1f\x7f\ufffd][^\n]*",
+    re.MULTILINE,
+)
+
+
+def is_binary(text: str) -> bool:
+    """Whether ``text`` (a block as read) starts with binary data rather than lines of a log."""
+    sample = text[:_SAMPLE]
+    return len(sample) - len(sample.translate(_NOT_TEXT)) > len(sample) * _BINARY_SHARE
 
 
 class LogError(Exception):
@@ -153,6 +196,10 @@ _CRLF = re.compile("\r\n")
 def clean(text: str) -> str:
     """``text`` as a terminal showed it: no escape sequences, ``\\n`` line ends, and of a
     line redrawn with ``\\r`` only its last state."""
+    if "\x00" in text:
+        # A terminal shows nothing for a zero byte; a log truncated while written (logrotate's
+        # copytruncate) keeps a run of them where its start was.
+        text = text.replace("\x00", "")
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     if text[:1].isdigit() or "\n1" in text or "\n2" in text:
@@ -226,9 +273,18 @@ class LogReader:
         #: length is unknown (a pipe). None when the whole log was read.
         self.unread: Optional[tuple[int, Optional[int]]] = None
         self._read = 0
+        #: Lines of binary data in the log (a file's bytes printed into it), read as empty.
+        self.binary_lines = 0
 
     def __iter__(self) -> Iterator[LogText]:
         head = self.stream.read(self.chunk)
+        for magic, command in _COMPRESSED:
+            if head.startswith(magic):
+                shown = "FILE" if self.name == "stdin" else self.name
+                raise InputError(
+                    f"{self.name}: compressed, not a text log: read it decompressed "
+                    f"({command} {shown} | tfdoctor explain -)"
+                )
         decoder = _decoder_for(head)
         looks_like = head.lstrip()[:1] == b"{" and (b'"cells"' in head or b'"nbformat"' in head)
         if self.name.endswith(".ipynb") or looks_like:
@@ -263,6 +319,20 @@ class LogReader:
             b"", size - start, _tail_decoder(head), label, partial=True, to_end=True
         )
 
+    def _block(self, label: str, line: int, text: str, cleaned: bool = False) -> LogText:
+        """A block of ``text`` :func:`clean`-ed (unless ``cleaned``), its lines of binary data
+        read as empty (counted in :attr:`binary_lines`); InputError where the log starts with
+        binary data: it is not a log."""
+        if is_binary(text):
+            # Binary from the first line on: not a log at all. After a line of text: a log
+            # that a file's bytes were printed into, whose lines of text (its failure) count.
+            if line == 1 and not label and is_binary(text[: text.find("\n") + 1 or _SAMPLE]):
+                raise InputError(f"{self.name}: binary data, not a text log")
+            # Before cleaning: the binary lines' escapes and returns would cost most of it.
+            text, count = _BINARY_LINE.subn("", text)
+            self.binary_lines += count
+        return LogText(label, line, text if cleaned else clean(text))
+
     def _blocks(
         self,
         first: bytes,
@@ -294,7 +364,7 @@ class LogReader:
             cut = text.rfind("\n")
             if cut >= 0:
                 piece, pending = text[:cut], text[cut + 1 :]
-                yield LogText(label, line, clean(piece))
+                yield self._block(label, line, piece)
                 line += piece.count("\n") + 1
             else:
                 pending = text
@@ -303,13 +373,13 @@ class LogReader:
                 # leave, or pieces of it under the same line number; memory stays bounded.
                 pending = clean(pending)
                 if len(pending) >= self.max_line:
-                    yield LogText(label, line, pending)
+                    yield self._block(label, line, pending, cleaned=True)
                     pending = ""
             data = more
         self._read = read
         rest = pending + decoder.decode(b"", final=True)
         if rest and not partial:
-            yield LogText(label, line, clean(rest))
+            yield self._block(label, line, rest)
 
 
 def _size_of(stream: IO[bytes]) -> Optional[int]:
@@ -342,11 +412,45 @@ def read_log(
     return LogReader(stream, name, chunk, max_line, limit)
 
 
+#: Bytes of a log's start looked at for UTF-16 without a byte-order mark.
+_SNIFF = 4096
+#: The least share of a UTF-16 text's code units that are zero in their high byte (ASCII and
+#: Latin-1 characters): timestamps, paths and TensorFlow's words keep a log above it even in
+#: a locale whose own words are not Latin (a quarter of a line's characters).
+_UTF16_ZEROS = 0.25
+
+
+def _utf16_order(head: bytes) -> Optional[str]:
+    """``utf-16-le`` or ``utf-16-be`` when ``head`` reads as UTF-16 without a byte-order mark
+    (.NET's ``UnicodeEncoding(false, ...)``, a log whose start, and its mark, was cut); else
+    None.
+
+    As Python's ``json.detect_encoding`` tells UTF-16 (CPython ``Lib/json/__init__.py``),
+    from where its zero bytes fall: in UTF-16-LE the high byte of an ASCII character is the
+    second of its two, in UTF-16-BE the first, and UTF-8 text holds no zero byte at all. A
+    log of zero bytes only (a file truncated while written) has them at both places and
+    stays UTF-8.
+    """
+    sample = head[:_SNIFF]
+    units = len(sample) // 2
+    if units < 2 or b"\x00" not in sample:
+        return None
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    if odd >= units * _UTF16_ZEROS and even * 10 <= odd:
+        return "utf-16-le"
+    if even >= units * _UTF16_ZEROS and odd * 10 <= even:
+        return "utf-16-be"
+    return None
+
+
 def _decoder_for(head: bytes) -> codecs.IncrementalDecoder:
-    """UTF-16 when a byte-order mark says so (PowerShell's ``>``), else UTF-8; bad bytes
-    become U+FFFD, never an error."""
+    """UTF-16 when a byte-order mark says so (PowerShell's ``>``) or its zero bytes do, else
+    UTF-8; bad bytes become U+FFFD, never an error."""
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return codecs.getincrementaldecoder("utf-16")(errors="replace")
+    order = _utf16_order(head)
+    if order is not None:
+        return codecs.getincrementaldecoder(order)(errors="replace")
     return codecs.getincrementaldecoder("utf-8-sig")(errors="replace")
 
 
@@ -356,6 +460,9 @@ def _tail_decoder(head: bytes) -> codecs.IncrementalDecoder:
         return codecs.getincrementaldecoder("utf-16-le")(errors="replace")
     if head.startswith(codecs.BOM_UTF16_BE):
         return codecs.getincrementaldecoder("utf-16-be")(errors="replace")
+    order = _utf16_order(head)
+    if order is not None:
+        return codecs.getincrementaldecoder(order)(errors="replace")
     return codecs.getincrementaldecoder("utf-8")(errors="replace")
 
 

@@ -6,6 +6,7 @@ cheap to import.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any, Callable, NamedTuple, Optional
@@ -557,3 +558,25 @@ _SECTIONS: tuple[_SectionSpec, ...] = (
     _SectionSpec("CUDA libraries", "cuda_libs", ("cuda_libs",), _cuda_lines),
     _SectionSpec("Environment", "environment", (), _environment_lines),
 )
+
+
+# A line printed to a GitHub Actions job's log is a workflow command when, after its leading
+# white space, it starts with "::" (ActionCommand.TryParseV2 trims the line's start first),
+# or when it holds "##[" anywhere (the older form: ActionCommand.TryParse finds it with
+# IndexOf); actions/runner, src/Runner.Common/ActionCommand.cs. A report quotes log lines (a
+# CI job's own log among them) and file names, and is printed in such logs.
+_WORKFLOW_COMMAND = re.compile(r"^([ \t]*):(?=:)|#(?=#\[)", re.MULTILINE)
+
+
+def _inert(match: re.Match[str]) -> str:
+    indent = match.group(1)
+    return "\\x23" if indent is None else f"{indent}\\x3a"
+
+
+def inert(text: str) -> str:
+    """``text`` in which a CI runner finds no workflow command: of a line's leading ``::``
+    and of ``##[``, the first character written as its escape (``\\x3a:error::``,
+    ``\\x23#[error]``), as control characters are."""
+    if "::" not in text and "##[" not in text:
+        return text
+    return _WORKFLOW_COMMAND.sub(_inert, text)

@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.redact import Redactor
-from tfdoctor.render._common import counts_phrase, exit_phrase, group_by_area
+from tfdoctor.render._common import counts_phrase, exit_phrase, group_by_area, inert
 
 #: Annotations of one kind GitHub shows per step.
 MAX_PER_KIND = 10
@@ -73,7 +73,7 @@ def render_github(report: Report, version: str, *, command: str, strict: bool = 
             "kind per step); all findings are listed below and in the job summary."
         )
     lines.append(f"::group::tfdoctor {command}: {counts_phrase(safe.findings)}")
-    lines += [f"{_MARK[f.severity]} {f.id}: {_one_line(f.summary)}" for f in ordered]
+    lines += [f"{_MARK[f.severity]} {f.id}: {inert(_one_line(f.summary))}" for f in ordered]
     lines.append("::endgroup::")
     lines.append(f"tfdoctor {version}: {counts_phrase(safe.findings)}; {exit_phrase(safe, strict)}")
     return "\n".join(lines) + "\n"

@@ -20,6 +20,7 @@ from tfdoctor.render._common import (
     exit_phrase,
     facts_sections,
     group_by_area,
+    inert,
     wrap_at_spaces,
 )
 from tfdoctor.render.smoke import smoke_lines
@@ -151,7 +152,7 @@ def render_text(
     console.print(summary, soft_wrap=True)
     # Strip trailing blanks rich leaves on wrapped lines: they only make diffs and pastes noisy.
     lines = [line.rstrip() for line in out.getvalue().splitlines()]
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return inert("\n".join(lines).rstrip("\n") + "\n")
 
 
 def _area_verdict(findings: Sequence[Finding], worst: Severity) -> str:

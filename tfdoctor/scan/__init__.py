@@ -122,7 +122,11 @@ def collect_files(paths: Sequence[str]) -> list[str]:
             out.append(path)
             continue
         if not Path(path).is_dir():
-            raise ScanError(f"{path}: no such file or directory")
+            if not Path(path).exists():
+                raise ScanError(f"{path}: no such file or directory")
+            # A FIFO or a device named on purpose: reading it says why it is not scanned.
+            out.append(path)
+            continue
         for root, dirs, files in os.walk(path):
             dirs[:] = sorted(
                 d

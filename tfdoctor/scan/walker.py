@@ -22,7 +22,9 @@ import bisect
 import builtins
 import dataclasses
 import functools
+import os
 import re
+import stat
 from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Optional, Union
@@ -1058,12 +1060,25 @@ def _source_text(node: ast.expr) -> str:
     return ".".join(reversed(parts))
 
 
+#: How a scanned file is opened: without waiting, since opening a FIFO (named ``*.py``, or
+#: a path given on the command line) for reading blocks until something writes to it, and
+#: O_NONBLOCK makes it return at once (open(2), "O_NONBLOCK"; fifo(7)); the descriptor's
+#: type is then checked. Windows has no O_NONBLOCK, and needs O_BINARY for bytes as read.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
 def read_file(path: str) -> Union[str, OSError, UnicodeDecodeError, InputError]:
     """The text of ``path`` (UTF-8, as Python reads source), or the error reading it; a file
     over :data:`MAX_SOURCE_BYTES` (a notebook: :data:`MAX_NOTEBOOK_BYTES`) is not read."""
     limit = MAX_NOTEBOOK_BYTES if path.endswith(".ipynb") else MAX_SOURCE_BYTES
     try:
-        with open(path, "rb") as stream:  # noqa: PTH123 - the hot path: one call, no Path
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError as exc:
+        return exc
+    try:
+        with open(fd, "rb") as stream:  # noqa: PTH123 - a descriptor, not a path
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return OSError("not a regular file (a FIFO, a device or a socket)")
             data = stream.read(limit + 1)
     except OSError as exc:
         return exc
