@@ -158,9 +158,10 @@ def _own_code_reading(
         or _table_removal(match, module)
     ):
         return None
-    name = match["name"] or module.rsplit(".", 1)[-1]
-    if name.startswith("_"):
-        return None  # a private name or compiled extension: an install's, not a release's
+    if any(part.startswith("_") for part in (*module.split("."), match["name"] or "")):
+        # A private name or module, or a compiled extension below a private package
+        # (pandas._libs.tslibs.base): an install's, not a release's the user's code asked for.
+        return None
     frames = [] if wrapped else [f for f in tb.frames if not f.path.startswith("<frozen ")]
     if frames and installed_package(frames[-1].path) is not None:
         return None  # an installed package's own frame: _reading's, or another reading's
