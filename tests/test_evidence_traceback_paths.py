@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tfdoctor.evidence.traceback import tensorflow_facing, wrapped_import_error
+from tfdoctor.evidence.traceback import tensorflow_facing, users_own, wrapped_import_error
 
 
 @pytest.mark.parametrize(
@@ -64,3 +64,36 @@ def test_an_import_error_a_librarys_exception_wraps_is_read_with_its_escapes_und
 )
 def test_other_messages_wrap_no_import_error(message: str) -> None:
     assert wrapped_import_error(message) is None
+
+
+@pytest.mark.parametrize(
+    ("path", "own"),
+    [
+        ("/home/u/proj/model.py", True),
+        ("C:\\Users\\u\\proj\\model.py", True),
+        ("<ipython-input-3-5f1c>", True),
+        ("/opt/venv/lib/python3.8/site-packages/gpflow/models/training.py", False),
+        ("/usr/lib/python3.8/importlib/__init__.py", False),
+        ("C:\\Python39\\Lib\\importlib\\__init__.py", False),
+        ("<frozen importlib._bootstrap>", False),
+        ("<string>", False),
+        ("/tmp/__autograph_generated_filek3j2l1.py", False),
+        ("/tmp/tmpab12cd34.py", False),
+        ("/home/u/proj/tmp_script.py", True),
+    ],
+    ids=[
+        "script",
+        "windows-script",
+        "notebook-cell",
+        "installed",
+        "stdlib",
+        "windows-stdlib",
+        "frozen",
+        "exec",
+        "autograph",
+        "autograph-temporary-file",
+        "script-named-tmp",
+    ],
+)
+def test_the_users_own_code_by_its_path(path: str, own: bool) -> None:
+    assert users_own(path) is own

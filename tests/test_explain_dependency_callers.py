@@ -203,13 +203,32 @@ def test_an_import_error_a_library_wrapped_in_its_own_exception_is_read() -> Non
         ),
         # A private submodule is an install's or a build's.
         "ModuleNotFoundError: No module named 'sklearn.utils._cython_blas'\n",
+        # So is a module below a private package.
+        "ModuleNotFoundError: No module named 'pandas._libs.tslibs.base'\n",
         # A file of the user's named like the package took its place.
         _frames(
             ("/home/u/proj/sklearn/__init__.py", "<module>", "from sklearn.externals import six"),
             error="ImportError: cannot import name 'six' from 'sklearn.externals'",
         ),
+        # A clone of the package's repository on the path: Python imported that copy.
+        _frames(
+            ("/home/u/models/official/vision/train.py", "<module>", "from official import vision"),
+            (
+                "/home/u/models/official/vision/__init__.py",
+                "<module>",
+                "from official.vision.beta import configs",
+            ),
+            error="ModuleNotFoundError: No module named 'official.vision.beta'",
+        ),
     ],
-    ids=["unknown-package", "family", "private-submodule", "users-file"],
+    ids=[
+        "unknown-package",
+        "family",
+        "private-submodule",
+        "below-a-private-package",
+        "users-file",
+        "users-copy",
+    ],
 )
 def test_near_misses_of_the_users_own_import(text: str) -> None:
     found = _named(explained(text), "dependency-api-removed")

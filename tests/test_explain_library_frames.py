@@ -414,3 +414,20 @@ def test_a_keyword_refused_in_a_librarys_other_module_is_not_called_tensorflows(
         )
     )
     assert _named(report, "companion-mismatch") is None
+
+
+def test_the_users_own_code_a_library_called_back_is_no_release_of_the_library() -> None:
+    # A trainer of an installed library runs the user's model function, whose line asks.
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/run.py", line 3, in <module>\n'
+        "    trainer.fit(model_fn)\n"
+        '  File "/opt/venv/lib/python3.8/site-packages/gpflow/models/training.py", line 70, '
+        "in fit\n"
+        "    model_fn(features)\n"
+        '  File "/home/user/proj/model.py", line 9, in model_fn\n'
+        "    x = tf.placeholderx(tf.float32)\n"
+        "AttributeError: module 'tensorflow' has no attribute 'placeholderx'\n"
+    )
+    assert _named(report, "companion-mismatch") is None
+    assert _named(report, "api-removed") is not None

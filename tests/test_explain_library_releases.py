@@ -55,6 +55,8 @@ def test_a_whole_submodule_a_release_removed_is_read_with_that_release() -> None
     assert found.severity is Severity.ERROR and "sagemaker 2.0.0" in found.summary
     assert found.fix is not None and 'pip install "sagemaker<2.0.0"' in found.fix.commands
     assert "sagemaker.tensorflow.model" in found.fix.text
+    # 2.15.0 brought the module back as deprecated aliases: the later releases are a way out.
+    assert "sagemaker 2.15.0 and later" in found.fix.text
     # A submodule of it the table does not list keeps the other readings.
     other = explained("ModuleNotFoundError: No module named 'sagemaker.tensorflow.estimator2'\n")
     assert all("2.0.0 removed" not in x.summary for x in other.findings)

@@ -1383,6 +1383,26 @@ def test_h5py_3_under_a_librarys_own_hdf5_reader_names_the_library() -> None:
     assert all(x.cause != "dependency-out-of-range" for x in other.findings)
 
 
+def test_an_older_h5py_is_asked_only_inside_tensorflows_own_range() -> None:
+    reader = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.8/site-packages/tensor2tensor/utils/hdf5_io.py", line 40, '
+        "in load_weights\n"
+        "    backend = f.attrs.get('backend').decode('utf8')\n"
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    for declared, installs in (("h5py~=3.1.0", False), ("h5py>=2.9.0", True)):
+        tf = f.pkg("tensorflow", "2.6.0", declared, top_level=("tensorflow",))
+        facts = f.facts(packages=(tf, f.pkg("h5py", "3.1.0")))
+        found = _one(explained(reader, facts=facts), "dependency-out-of-range")
+        assert found.fix is not None
+        commands = " ".join(found.fix.commands)
+        # A range that starts at h5py 3: no older h5py is installed against it.
+        assert ("install" in commands) is installs, declared
+        assert not installs or f'"h5py<3.0.0,{declared[4:]}"' in commands
+        assert "upgrade tensor2tensor" in found.fix.text
+
+
 def test_the_decode_message_without_frames_names_h5py_as_the_likely_cause() -> None:
     bare = _explain("AttributeError: 'str' object has no attribute 'decode'\n")
     (found,) = [x for x in bare.findings if x.severity.rank >= Severity.WARNING.rank]

@@ -1814,20 +1814,40 @@ def h5py_bytes_fix(m: Machine, library: Optional[str] = None) -> Fix:
     """An h5py before 3.0 for a Keras HDF5 loader that decodes h5py 2's bytes (TensorFlow
     before 2.5, standalone Keras before 2.4), or a loader that reads h5py 3's strings; for an
     installed ``library``'s own code that decodes an HDF5 attribute, that library's release
-    that reads them."""
+    that reads them. The older h5py is asked inside TensorFlow's own range, where that range
+    is known; a range that starts at h5py 3 leaves only the loader's other way out."""
+    if library is None:
+        ranged = range_fix(m, "h5py")
+        if ranged is not None:
+            return ranged
+    declared = m.declared_range("h5py")
+    # TensorFlow's own range starts at h5py 3: an older h5py breaks TensorFlow.
+    excluded = declared is not None and not admits_below(declared, "3.0.0")
     if library is not None:
-        return install_fix(
-            m,
-            f"Install an h5py before 3.0, which returns the bytes {library}'s code decodes, "
-            f"or upgrade {library} to a release that reads h5py 3's strings (its release "
-            "notes say which).",
-            "h5py<3.0.0",
+        who, subject = f"{library}'s code", f"The code of {library}"
+        other = (
+            f"upgrade {library} to a release that reads h5py 3's strings (its release notes say "
+            "which)"
         )
-    return range_fix(m, "h5py") or install_fix(
+    elif excluded:
+        # The installed TensorFlow declares h5py 3: the loader is another Keras than its own.
+        who, subject = "this loader", "This loader"
+        other = "load the model with tf.keras of TensorFlow 2.5 or later, which reads them"
+    else:
+        who, subject = "this loader", "This loader"
+        other = "upgrade to TensorFlow 2.5 or later, whose loader reads h5py 3's strings"
+    if excluded:
+        return Fix(
+            f"{subject} decodes the bytes h5py 2 returned, and TensorFlow's own range "
+            f"({declared}) starts at h5py 3.0 or later: an older h5py breaks TensorFlow, so "
+            f"{other}.",
+            m.pip("show h5py tensorflow"),
+        )
+    within = " inside TensorFlow's own range" if declared else ""
+    return install_fix(
         m,
-        "Install an h5py before 3.0, which returns the bytes this loader decodes (or "
-        "upgrade to TensorFlow 2.5 or later, whose loader reads h5py 3's strings).",
-        "h5py<3.0.0",
+        f"Install an h5py before 3.0{within}, which returns the bytes {who} decodes, or {other}.",
+        "h5py<3.0.0" + (f",{declared}" if declared else ""),
     )
 
 

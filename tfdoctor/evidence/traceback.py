@@ -1112,6 +1112,26 @@ def _standard_library(path: str) -> bool:
     return not is_installed(path) and _STDLIB_FILE.search(path) is not None
 
 
+#: A file tf.function's AutoGraph wrote for a function it converted (``/tmp/__autograph_
+#: generated_file1a2b.py``; in older releases, a temporary file ``/tmp/tmpab12cd34.py``):
+#: the converted function may be anyone's (tempfile names its files tmp and eight characters).
+_AUTOGRAPH_FILE = re.compile(r"__autograph_generated_file|[/\\]tmp[a-z0-9_]{8}\.py$")
+
+
+def users_own(path: str) -> bool:
+    """Whether a frame's file is the user's own code: outside site-packages, and neither
+    Python's standard library, nor code without a file (``<frozen ...>``, ``<string>``; a
+    notebook cell's ``<ipython-input-...>`` is the user's), nor a function AutoGraph
+    converted."""
+    if path.startswith("<"):
+        return path.startswith("<ipython-input")
+    return (
+        not is_installed(path)
+        and not _standard_library(path)
+        and _AUTOGRAPH_FILE.search(path) is None
+    )
+
+
 def failing_package(tb: Traceback, callees: frozenset[str] = frozenset()) -> Optional[PackageCode]:
     """The installed package whose code the traceback's innermost frame runs, past the frames
     of ``callees`` (import packages that raised on a caller's behalf: NumPy refusing a name,

@@ -158,17 +158,23 @@ def _own_code_reading(
         or _table_removal(match, module)
     ):
         return None
-    name = match["name"] or module.rsplit(".", 1)[-1]
-    if name.startswith("_"):
-        return None  # a private name or compiled extension: an install's, not a release's
+    if any(part.startswith("_") for part in (*module.split("."), match["name"] or "")):
+        # A private name or module, or a compiled extension below a private package
+        # (pandas._libs.tslibs.base): an install's, not a release's the user's code asked for.
+        return None
     frames = [] if wrapped else [f for f in tb.frames if not f.path.startswith("<frozen ")]
     if frames and installed_package(frames[-1].path) is not None:
         return None  # an installed package's own frame: _reading's, or another reading's
+    named = re.compile(rf"(?:^|[/\\]){re.escape(owner)}(?:\.py|[/\\]__init__\.py)$")
+    inside = re.compile(rf"(?:^|[/\\]){re.escape(owner)}[/\\]")
     if any(
-        re.search(rf"(?:^|[/\\]){re.escape(owner)}(?:\.py|[/\\]__init__\.py)$", f.path)
+        named.search(f.path) or (inside.search(f.path) and installed_package(f.path) is None)
         for f in frames
     ):
-        return None  # a file of the user's named like the package took its place
+        # A file of the user's named like the package took its place, or the code is a copy
+        # of the package outside site-packages (a clone of its repository on the path, as
+        # TensorFlow's model garden is run): Python imported that, not the installed release.
+        return None
     asked = f"{match['name']} from {module}" if match["name"] else f"the module {module}"
     version = _shown_version(m, dist)
     return causes.finding(

@@ -39,6 +39,7 @@ from tfdoctor.evidence.traceback import (
     origin_of,
     own_module_missing,
     tensorflow_facing,
+    users_own,
 )
 from tfdoctor.explain.dependencies import dependency_caller_findings
 from tfdoctor.explain.generated import generated_code_findings, uncompiled_protos_findings
@@ -2354,6 +2355,20 @@ def _tf1_way(fix: Fix, last: str, m: Machine) -> Fix:
     )
 
 
+def _caller_index(tb: Traceback, packages: Sequence[Optional[str]], named: bool) -> Optional[int]:
+    """The index of the innermost frame of an installed package outside TensorFlow's own
+    (``packages``: each frame's), or None. Where a name is asked (``named``) and the user's own
+    code follows that frame (a model function the package's trainer called back), the user's
+    line asked it: no package's frame is the caller."""
+    index = next(
+        (i for i in range(len(packages) - 1, -1, -1) if packages[i] and packages[i] not in TF_OWN),
+        None,
+    )
+    if index is not None and named and any(users_own(f.path) for f in tb.frames[index + 1 :]):
+        return None
+    return index
+
+
 def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """An installed package outside TensorFlow's own asking TensorFlow for a public name or
     keyword argument it does not have (what scan's rules do not call a removal): that package
@@ -2373,14 +2388,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             if api is None or not api.startswith("tf") or ".python." in f".{api}.":
                 continue
         packages = [installed_package(f.path) for f in tb.frames]
-        index = next(
-            (
-                i
-                for i in range(len(packages) - 1, -1, -1)
-                if packages[i] and packages[i] not in TF_OWN
-            ),
-            None,
-        )
+        index = _caller_index(tb, packages, module is not None)
         unseen_callee = False
         called: Optional[str] = None
         wrapped = (
