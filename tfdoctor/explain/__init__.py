@@ -8558,8 +8558,10 @@ _NO_GPU_REACHED = (
 def _settle_wsl1(evidence: Evidence, findings: dict[str, Finding]) -> None:
     """WSL 1 shown (:func:`tfdoctor.evidence.devices.wsl1_shown`) beside a GPU not reached
     (a driver's finding, no GPU listed, the user's complaint): ``wsl1`` in place of the
-    driver's findings. WSL 1 alone is no fault: TensorFlow runs there on the CPU."""
-    shown = wsl1_shown(evidence.first_text)
+    driver's findings. WSL 1 alone is no fault: TensorFlow runs there on the CPU. Not where
+    the log shows WSL 2 too (its kernel or driver directory, ``evidence.wsl``): a distribution
+    converted, or another one run, and the driver's findings are WSL 2's own."""
+    shown = wsl1_shown(evidence.first_text) if not evidence.wsl else None
     if shown is None:
         return
     drivers = [k for k, x in findings.items() if x.cause in _NO_GPU_REACHED]
