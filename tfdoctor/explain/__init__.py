@@ -6698,17 +6698,26 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     unexplained = unexplained_finding(evidence.tracebacks)
     if unexplained is None:
         return []
-    unreleased = _unreleased_candidate(machine)
+    unreleased = _unreleased_candidate(evidence, machine)
     return [unexplained] if unreleased is None else [unreleased, unexplained]
 
 
-def _unreleased_candidate(machine: Machine) -> Optional[Finding]:
+def _unreleased_candidate(evidence: Evidence, machine: Machine) -> Optional[Finding]:
     """A pre-release or a nightly of TensorFlow shown beside an exception nothing else
     explains: the build's own defect is a candidate, a warning (the same exception may be
-    the code's, which the final release would raise too)."""
+    the code's, which the final release would raise too). Not where the log names another
+    TensorFlow release too (a pre-release asked for and refused, or replaced by a final
+    release): which one ran is not shown."""
     tf = machine.tf
     found = causes.runtime.unreleased_build(tf.version) if tf is not None else None
     if tf is None or found is None:
+        return None
+    named = {
+        *evidence.values("tf_version", evidence_only=True),
+        *(v for k, v in evidence.echoed.items() if k in TF_DISTRIBUTIONS),
+        *(v for k, v in evidence.listed.items() if k in TF_DISTRIBUTIONS),
+    }
+    if any(v.replace("-", "") != tf.version.replace("-", "") for v in named):
         return None
     cause, final = found
     kind = "a nightly build" if cause == causes.runtime.TF_BUILD_REGRESSION else "a pre-release"
