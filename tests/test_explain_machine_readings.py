@@ -278,8 +278,7 @@ _NO_DRIVER = (
         "$ uname -r\n5.15.153.1-microsoft-standard-WSL2\n" + _NO_DRIVER,
         # The default distribution is WSL 1, another one at WSL 2 ran.
         "PS> wsl -l -v\n  NAME            STATE           VERSION\n"
-        "* Ubuntu          Stopped         1\n  Ubuntu-22.04    Running         2\n"
-        + _NO_DRIVER,
+        "* Ubuntu          Stopped         1\n  Ubuntu-22.04    Running         2\n" + _NO_DRIVER,
     ],
 )
 def test_wsl2_shown_keeps_the_drivers_finding(text: str) -> None:

@@ -340,9 +340,7 @@ def wsl1_shown(text: str) -> Optional[str]:
     if "Microsoft" not in text and "VERSION" not in text:
         return None
     found = _WSL1_KERNEL.search(text) or (
-        _WSL1_ROW.search(text)
-        if "VERSION" in text and _WSL2_ROW.search(text) is None
-        else None
+        _WSL1_ROW.search(text) if "VERSION" in text and _WSL2_ROW.search(text) is None else None
     )
     if found is None:
         return None
