@@ -2460,7 +2460,10 @@ def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     requirer = _group(hits, "requirer") or ""
     top = installed_package(requirer) if requirer else None
     return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(
-        glibc, _package_named(top), m.matrix.releases if m.matrix is not None else ()
+        glibc,
+        _package_named(top),
+        m.matrix.releases if m.matrix is not None else (),
+        m.tf.version if m.tf is not None else r.tf_version,
     )
 
 
