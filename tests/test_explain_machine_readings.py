@@ -236,6 +236,12 @@ def test_the_message_shown_decides_not_the_cut_reading() -> None:
         # WSL 2's kernel, and a WSL 2 default distribution.
         ("Linux PC 5.15.153.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux", False),
         ("  NAME            STATE           VERSION\n* Ubuntu-22.04    Running         2", False),
+        # A default distribution at version 1 beside one at version 2: either may have run.
+        (
+            "  NAME            STATE           VERSION\n* Ubuntu          Stopped         1\n"
+            "  Ubuntu-22.04    Running         2",
+            False,
+        ),
     ],
 )
 def test_wsl1_is_read_from_its_kernel_or_wsls_list(text: str, shown: bool) -> None:
@@ -255,6 +261,30 @@ def test_wsl1_beside_a_gpu_not_reached_is_wsls_version() -> None:
     assert "wsl --set-version" in " ".join(top.fix.commands if top.fix else ())
     # The driver's own fix (install or load a driver) changes nothing under WSL 1.
     assert all(x.cause != "driver-not-loaded" for x in report.findings)
+
+
+_NO_DRIVER = (
+    "$ nvidia-smi\n"
+    "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+    "sure that the latest NVIDIA driver is installed and running.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Converted to WSL 2 in the log: its kernel follows WSL 1's.
+        "$ uname -r\n4.4.0-19041-Microsoft\nPS> wsl --set-version Ubuntu 2\n"
+        "$ uname -r\n5.15.153.1-microsoft-standard-WSL2\n" + _NO_DRIVER,
+        # The default distribution is WSL 1, another one at WSL 2 ran.
+        "PS> wsl -l -v\n  NAME            STATE           VERSION\n"
+        "* Ubuntu          Stopped         1\n  Ubuntu-22.04    Running         2\n" + _NO_DRIVER,
+    ],
+)
+def test_wsl2_shown_keeps_the_drivers_finding(text: str) -> None:
+    report = explained(text)
+    assert all(x.cause != "wsl1" for x in report.findings)
+    assert any(x.cause == "driver-not-loaded" for x in report.findings)
 
 
 def test_wsl1_with_nothing_of_a_gpu_is_no_fault() -> None:

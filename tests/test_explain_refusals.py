@@ -367,3 +367,16 @@ def test_a_symbol_version_of_libstdcxx_alone_is_an_old_libstdcxx() -> None:
         top = top_error(explained(line + "\n"))
         assert top.cause == "libstdcxx-too-old"
         assert "strings libstdc++" not in fix_text(top)  # no path to read: ldconfig's
+
+
+def test_no_lines_named_where_the_failing_release_claimed_an_older_glibc() -> None:
+    # TensorFlow 2.5's wheels are tagged manylinux2010 (glibc 2.12), yet this build asked for
+    # 2.14: the tags did not hold for it, so they name no older release that would run.
+    line = (
+        "ImportError: /lib64/libc.so.6: version `GLIBC_2.14' not found (required by "
+        "/home/u/venv/lib/python3.6/site-packages/tensorflow/python/_pywrap_tensorflow_internal.so)"
+    )
+    fix = fix_text(top_error(explained("Successfully installed tensorflow-2.5.0\n" + line + "\n")))
+    assert "glibc 2.14 or newer" in fix and "for glibc 2.12" not in fix
+    assert older_glibc_lines(FIXTURE_MATRIX.releases, "2.14", "2.5.0") == []
+    assert older_glibc_lines(FIXTURE_MATRIX.releases, "2.14", "2.12.0") != []

@@ -48,6 +48,8 @@ def test_a_release_candidate_beside_an_unexplained_exception_is_a_candidate() ->
     assert found is not None and found.severity is Severity.WARNING
     fix = fix_text(found)
     assert "--pre" in fix and 'tensorflow==1.8.*"' in fix
+    # pip keeps an installed pre-release that meets the pin: only --upgrade replaces it.
+    assert 'pip install --upgrade "tensorflow==1.8.*"' in fix
 
 
 def test_a_nightly_beside_an_unexplained_exception_is_a_candidate() -> None:
@@ -62,6 +64,13 @@ def test_a_nightly_beside_an_unexplained_exception_is_a_candidate() -> None:
     [
         # A final release: nothing unreleased to blame.
         "Successfully installed tensorflow-2.16.1\n" + _FAILURE,
+        # A pre-release asked for, then a final release installed: the final one ran.
+        "$ pip install tensorflow==2.16.0rc0\n^C\n"
+        "$ pip install tensorflow\nSuccessfully installed tensorflow-2.16.1\n" + _FAILURE,
+        # The release candidate replaced by the final release before the run.
+        "Successfully installed tensorflow-2.17.0rc0\n"
+        "Successfully uninstalled tensorflow-2.17.0rc0\n"
+        "Successfully installed tensorflow-2.17.0\n" + _FAILURE,
         # A failure another cause explains keeps that cause alone.
         "Successfully installed tensorflow-2.16.0rc0\n"
         "ImportError: libcudart.so.12: cannot open shared object file: No such file or "

@@ -815,10 +815,20 @@ def abi_tag_python_fix(m: Machine) -> Fix:
     )
 
 
-def older_glibc_lines(lines: Sequence[TFLine], glibc: str) -> list[tuple[str, str, str]]:
+def older_glibc_lines(
+    lines: Sequence[TFLine], glibc: str, installed: Optional[str] = None
+) -> list[tuple[str, str, str]]:
     """The final lines built for a glibc older than ``glibc`` (``2.27``), as (oldest line,
     newest line, floor) per run of lines with one floor, newest first: the matrix's glibc_min,
-    read from the manylinux tags of the wheels on PyPI."""
+    read from the manylinux tags of the wheels on PyPI. None where the ``installed`` release,
+    which asked for ``glibc``, is of a line whose tags claim an older one: the tags did not
+    hold for the build that failed, so they name no release that would run."""
+    own = next(
+        (x for x in lines if installed and version_key(x.line) == version_key(installed)[:2]),
+        None,
+    )
+    if own is not None and own.glibc_min and version_key(own.glibc_min) < version_key(glibc):
+        return []
     finals = sorted(
         (x for x in lines if not x.pre_release and x.glibc_min),
         key=lambda x: version_key(x.line),
@@ -836,15 +846,21 @@ def older_glibc_lines(lines: Sequence[TFLine], glibc: str) -> list[tuple[str, st
     return runs
 
 
-def glibc_fix(glibc: str, package: Optional[str] = None, lines: Sequence[TFLine] = ()) -> Fix:
+def glibc_fix(
+    glibc: str,
+    package: Optional[str] = None,
+    lines: Sequence[TFLine] = (),
+    installed: Optional[str] = None,
+) -> Fix:
     """A system (or base image) with the glibc a binary needs, or a build of it for this
     glibc; ``package``: the installed package the binary belongs to, where the log names it
     (its import name, ``tensorflow``, ``pycoral``); ``lines``: the matrix's TensorFlow lines,
-    whose glibc floors name the releases built for an older glibc."""
+    whose glibc floors name the releases built for an older glibc; ``installed``: the
+    TensorFlow release that failed, where known."""
     version = glibc.split("_", 1)[-1]
     # glibc is the system's: an upgrade within the release keeps its version (a distribution
     # never moves a release to a new glibc), so the binary or the system has to change.
-    older = older_glibc_lines(lines, version) if package == "tensorflow" else []
+    older = older_glibc_lines(lines, version, installed) if package == "tensorflow" else []
     if older:
         built = (
             "an older TensorFlow built for an older glibc (TensorFlow "

@@ -1070,12 +1070,15 @@ def unreleased_build_fix(dist: str, version: str, final: str) -> Fix:
                 "pip install tensorflow",
             ),
         )
-    # A pin of the line without a pre-release suffix: pip takes no pre-release for it
-    # unless asked (--pre), so it installs the line's final release.
+    # A pin of the line without a pre-release suffix: pip takes no pre-release from the index
+    # for it unless asked (--pre), so it installs the line's final release. --upgrade: pip
+    # keeps an installed release that meets the pin, pre-releases included
+    # (resolution/resolvelib/factory.py, specifier.contains(installed, prereleases=True)).
     name = "tensorflow" if dist.startswith("tf-nightly") else dist
     return Fix(
         f"{dist} {version} is a pre-release (a release candidate, alpha or beta): install "
         f"the final release of {line} in its place, without `--pre` (remove `--pre` and any "
-        "pin of the pre-release from the install line or the requirements).",
-        (f'pip install "{name}=={line}.*"',),
+        "pin of the pre-release from the install line or the requirements); --upgrade makes "
+        "pip replace the installed pre-release, which the pin alone would keep.",
+        (f'pip install --upgrade "{name}=={line}.*"',),
     )

@@ -364,14 +364,19 @@ def container_hostname(text: str) -> Optional[str]:
 #: default distribution (starred) with VERSION 1.
 _WSL1_KERNEL = re.compile(r"\b4\.4\.0-\d{4,5}-Microsoft\b")
 _WSL1_ROW = re.compile(r"^[ \t]*\*[ \t]*\S+[ \t]+[A-Z][a-z]+[ \t]+1[ \t]*\r?$", re.M)
+#: A row of ``wsl -l -v`` at VERSION 2, starred or not: the default distribution's version
+#: then does not show which one ran (``wsl -d NAME`` runs another than the default).
+_WSL2_ROW = re.compile(r"^[ \t]*\*?[ \t]*\S+[ \t]+[A-Z][a-z]+[ \t]+2[ \t]*\r?$", re.M)
 
 
 def wsl1_shown(text: str) -> Optional[str]:
     """The line ``text`` shows WSL 1 on (its kernel release, or ``wsl -l -v``'s default
-    distribution at version 1), or None."""
+    distribution at version 1 where no distribution of the list is at version 2), or None."""
     if "Microsoft" not in text and "VERSION" not in text:
         return None
-    found = _WSL1_KERNEL.search(text) or (_WSL1_ROW.search(text) if "VERSION" in text else None)
+    found = _WSL1_KERNEL.search(text) or (
+        _WSL1_ROW.search(text) if "VERSION" in text and _WSL2_ROW.search(text) is None else None
+    )
     if found is None:
         return None
     start = text.rfind("\n", 0, found.start()) + 1

@@ -2469,7 +2469,10 @@ def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     requirer = _group(hits, "requirer") or ""
     top = installed_package(requirer) if requirer else None
     return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(
-        glibc, _package_named(top), m.matrix.releases if m.matrix is not None else ()
+        glibc,
+        _package_named(top),
+        m.matrix.releases if m.matrix is not None else (),
+        m.tf.version if m.tf is not None else r.tf_version,
     )
 
 
@@ -6700,17 +6703,26 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     unexplained = unexplained_finding(evidence.tracebacks)
     if unexplained is None:
         return []
-    unreleased = _unreleased_candidate(machine)
+    unreleased = _unreleased_candidate(evidence, machine)
     return [unexplained] if unreleased is None else [unreleased, unexplained]
 
 
-def _unreleased_candidate(machine: Machine) -> Optional[Finding]:
+def _unreleased_candidate(evidence: Evidence, machine: Machine) -> Optional[Finding]:
     """A pre-release or a nightly of TensorFlow shown beside an exception nothing else
     explains: the build's own defect is a candidate, a warning (the same exception may be
-    the code's, which the final release would raise too)."""
+    the code's, which the final release would raise too). Not where the log names another
+    TensorFlow release too (a pre-release asked for and refused, or replaced by a final
+    release): which one ran is not shown."""
     tf = machine.tf
     found = causes.runtime.unreleased_build(tf.version) if tf is not None else None
     if tf is None or found is None:
+        return None
+    named = {
+        *evidence.values("tf_version", evidence_only=True),
+        *(v for k, v in evidence.echoed.items() if k in TF_DISTRIBUTIONS),
+        *(v for k, v in evidence.listed.items() if k in TF_DISTRIBUTIONS),
+    }
+    if any(v.replace("-", "") != tf.version.replace("-", "") for v in named):
         return None
     cause, final = found
     kind = "a nightly build" if cause == causes.runtime.TF_BUILD_REGRESSION else "a pre-release"
@@ -8560,8 +8572,10 @@ _NO_GPU_REACHED = (
 def _settle_wsl1(evidence: Evidence, findings: dict[str, Finding]) -> None:
     """WSL 1 shown (:func:`tfdoctor.evidence.devices.wsl1_shown`) beside a GPU not reached
     (a driver's finding, no GPU listed, the user's complaint): ``wsl1`` in place of the
-    driver's findings. WSL 1 alone is no fault: TensorFlow runs there on the CPU."""
-    shown = wsl1_shown(evidence.first_text)
+    driver's findings. WSL 1 alone is no fault: TensorFlow runs there on the CPU. Not where
+    the log shows WSL 2 too (its kernel or driver directory, ``evidence.wsl``): a distribution
+    converted, or another one run, and the driver's findings are WSL 2's own."""
+    shown = wsl1_shown(evidence.first_text) if not evidence.wsl else None
     if shown is None:
         return
     drivers = [k for k, x in findings.items() if x.cause in _NO_GPU_REACHED]
