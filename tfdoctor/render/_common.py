@@ -580,3 +580,11 @@ def inert(text: str) -> str:
     if "::" not in text and "##[" not in text:
         return text
     return _WORKFLOW_COMMAND.sub(_inert, text)
+
+
+def inert_json(text: str) -> str:
+    """JSON ``text`` in which a CI runner finds no workflow command, its values unchanged: a
+    line of indented JSON starts with blanks and a quote or a bracket, never ``::``, and the
+    first ``#`` of a ``##[`` is written as JSON's escape of it (``\\u0023#[``), which no
+    backslash before it can turn into anything else (JSON never escapes ``#``)."""
+    return text.replace("##[", "\\u0023#[") if "##[" in text else text
