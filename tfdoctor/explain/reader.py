@@ -81,8 +81,9 @@ _COMPRESSED = (
 #: was not UTF-8 (U+FFFD) alone is not one: a Windows log's line in its locale's code page
 #: (cp1252, GBK) holds them, the failure's own line among them; the few short lines of
 #: binary data without a control character stay as lines of U+FFFD that nothing matches.
+_NOT_TEXT_CLASS = "".join(map(chr, _NOT_TEXT))
 _BINARY_LINE = re.compile(
-    "^[^\n\x01-\x06\x10-\x1a\x1c-\x1f\x7f]*[\x01-\x06\x10-\x1a\x1c-\x1f\x7f][^\n]*",
+    f"^[^\n{_NOT_TEXT_CLASS}]*[{_NOT_TEXT_CLASS}][^\n]*",
     re.MULTILINE,
 )
 
