@@ -501,7 +501,11 @@ def test_quoted_workflow_commands_are_inert_in_a_ci_log(fmt: str) -> None:
     # a quoted line of a CI job's own log must reach the next job's log as text.
     from tfdoctor.cli.output import OutputFormat, render
 
-    detail = "::error file=a.py::injected\n    ::add-mask::secret\n##[error]Process completed"
+    # .NET's TrimStart() takes every white space: a no-break or an ideographic space too.
+    detail = (
+        "::error file=a.py::injected\n    ::add-mask::secret\n##[error]Process completed\n"
+        "\u00a0::warning::nbsp\n\u3000\u2003::notice::wide"
+    )
     finding = Finding("explain.x", Severity.ERROR, "see ##[warning]x and ::notice::y", detail)
     text = render(Report(f.facts(), (finding,)), OutputFormat(fmt), True, False, False)
     commands = [line for line in text.splitlines() if line.lstrip().startswith("::")]
