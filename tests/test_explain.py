@@ -152,6 +152,22 @@ def test_binary_data_inside_a_log_reads_as_empty_lines_around_its_text() -> None
     assert sum(1 for _, line in lines if line) < 80
 
 
+@pytest.mark.parametrize(
+    "failure",
+    [
+        pytest.param("ImportError: DLL load failed: 找不到指定的模块。".encode("gbk"), id="gbk"),
+        pytest.param("OSError: Zugriff verweigert: 'C:\\Modèles'".encode("cp1252"), id="cp1252"),
+    ],
+)
+def test_a_line_of_text_in_another_encoding_beside_binary_data_is_kept(failure: bytes) -> None:
+    # A Windows log in its locale's code page: bytes that are not UTF-8 (U+FFFD as read) make
+    # no line binary data, even in a block that binary data was printed into.
+    junk = b"\x01\x02\x03\x04\x05\x06\x10\x11\x12\xff" * 100
+    lines = _read(b"Epoch 1/2\n" + junk + b"\n" + failure + b"\r\n")
+    assert lines[-1][0] == "line 3"
+    assert lines[-1][1].startswith(("ImportError: DLL load failed: ", "OSError: Zugriff"))
+
+
 def test_terminal_shift_characters_do_not_make_a_log_binary() -> None:
     # `tput sgr0` under TERM=screen ends in SI (0x0f): a coloured log holds one a line.
     data = b"".join(b"\x1b[32mEpoch %d\x1b[m\x0f ok\n" % i for i in range(200))
@@ -577,6 +593,9 @@ def test_cli_reads_markdown_from_stdin(
         pytest.param(["x.log", "--facts", "nope.json"], "cannot read facts file", id="bad-facts"),
         pytest.param(["random.bin"], "random.bin: binary data, not a text log", id="binary"),
         pytest.param(["x.log.gz"], "(gzip -dc x.log.gz | tfdoctor explain -)", id="gzipped"),
+        pytest.param(
+            ["job 7.log.gz"], "(gzip -dc 'job 7.log.gz' | tfdoctor explain -)", id="gzipped-space"
+        ),
     ],
 )
 def test_cli_exits_3_on_bad_input(
@@ -590,6 +609,7 @@ def test_cli_exits_3_on_bad_input(
     (tmp_path / "x.log").write_text("hello\n", encoding="utf-8")
     (tmp_path / "random.bin").write_bytes(random.Random(5).randbytes(64 * 1024))
     (tmp_path / "x.log.gz").write_bytes(gzip.compress(b"Illegal instruction\n"))
+    (tmp_path / "job 7.log.gz").write_bytes(gzip.compress(b"Illegal instruction\n"))
     code, out, err = in_process(capsys, "explain", *args)
     assert code == 3
     assert out == ""

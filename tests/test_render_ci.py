@@ -501,7 +501,11 @@ def test_quoted_workflow_commands_are_inert_in_a_ci_log(fmt: str) -> None:
     # a quoted line of a CI job's own log must reach the next job's log as text.
     from tfdoctor.cli.output import OutputFormat, render
 
-    detail = "::error file=a.py::injected\n    ::add-mask::secret\n##[error]Process completed"
+    # .NET's TrimStart() takes every white space: a no-break or an ideographic space too.
+    detail = (
+        "::error file=a.py::injected\n    ::add-mask::secret\n##[error]Process completed\n"
+        "\u00a0::warning::nbsp\n\u3000\u2003::notice::wide"
+    )
     finding = Finding("explain.x", Severity.ERROR, "see ##[warning]x and ::notice::y", detail)
     text = render(Report(f.facts(), (finding,)), OutputFormat(fmt), True, False, False)
     commands = [line for line in text.splitlines() if line.lstrip().startswith("::")]
@@ -511,3 +515,35 @@ def test_quoted_workflow_commands_are_inert_in_a_ci_log(fmt: str) -> None:
     others = [line for line in text.splitlines() if line not in commands]
     assert not [line for line in others if "##[" in line]
     assert "\\x3a:error file=a.py::injected" in text or fmt == "github"
+
+
+def test_json_keeps_the_strings_a_report_holds_exact() -> None:
+    # JSON writes a control character as its own escape (\u001b) and stays ASCII; a second,
+    # visible escape would change the value a script or a replay (--facts) reads back.
+    from tfdoctor.cli.output import OutputFormat, render
+
+    held = "ImportError: \x1b[31mred\x1b[0m\x07 a\rb \x7f \x9b \udcff\r\nnext"
+    finding = Finding("explain.x", Severity.ERROR, held, detail=held, fix=Fix("Fix it", ("x",)))
+    text = render(Report(f.facts(), (finding,)), OutputFormat("json"), True, False, False)
+    assert text.isascii()
+    (found,) = json.loads(text)["findings"]
+    assert (found["summary"], found["detail"]) == (held, held)
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_json_quotes_a_workflow_command_inert_and_exact(fmt: str) -> None:
+    # GitHub's own job logs end a failed step with "##[error]Process completed with exit code
+    # 1."; a finding quoting it, printed as JSON in a job's log, must not raise an annotation.
+    from tfdoctor.cli.output import OutputFormat, render
+    from tfdoctor.findings import Location
+
+    held = "##[error]Process completed with exit code 1. ::error::x \\##[warning]"
+    finding = Finding("explain.x", Severity.ERROR, held, location=Location("a.py", 1, 1))
+    text = render(Report(f.facts(), (finding,)), OutputFormat(fmt), True, False, False)
+    assert "##[" not in text
+    assert all(not line.lstrip().startswith("::") for line in text.splitlines())
+    data = json.loads(text)
+    if fmt == "json":
+        assert data["findings"][0]["summary"] == held
+    else:
+        assert json.dumps(held)[1:-1] in json.dumps(data)  # read back as held

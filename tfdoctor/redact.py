@@ -2,10 +2,10 @@
 
 Facts keep what the probes saw; redaction happens only when a report is rendered, so a
 replayed facts file still holds the truth. Every format removes tokens and passwords, and
-writes control characters as visible escapes (:func:`visible`); private mode (the
-paste-ready markdown) also removes home directories, the hostname and GPU UUIDs. Redaction
-only rewrites string values (never finding or check ids), so a redacted tree keeps its
-structure, its keys and its types.
+every format but JSON (which escapes them its own way) writes control characters as visible
+escapes (:func:`visible`); private mode (the paste-ready markdown) also removes home
+directories, the hostname and GPU UUIDs. Redaction only rewrites string values (never
+finding or check ids), so a redacted tree keeps its structure, its keys and its types.
 """
 
 from __future__ import annotations
@@ -175,6 +175,9 @@ class Redactor(Record):
     private: bool
     home: str = ""
     hostname: str = ""
+    #: Whether control characters are made :func:`visible`: for every format but JSON, which
+    #: escapes them itself (``\u001b``) and whose values a script or a replay reads back.
+    controls: bool = True
     # The private rules for this home and hostname, compiled once rather than per string.
     _private_rules: tuple[tuple[Pattern[str], _Replacement], ...] = dataclasses.field(
         init=False, repr=False, compare=False
@@ -208,8 +211,9 @@ class Redactor(Record):
 
     def text(self, text: str) -> str:
         """``text`` with secrets (and, when private, identifying details) replaced, and its
-        control characters made :func:`visible`."""
-        text = visible(text)
+        control characters made :func:`visible` (unless ``controls`` is off)."""
+        if self.controls:
+            text = visible(text)
         if _ANY_ALWAYS.search(text):
             for pattern, repl in _ALWAYS:
                 text = pattern.sub(repl, text)

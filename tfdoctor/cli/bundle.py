@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import os
@@ -98,14 +99,16 @@ def make_bundle(
     with doctor_errors():
         report = diagnose(options)
     redactor = Redactor.for_this_machine(private=True)
-    members = [_report_member(report, redactor)]
+    # The JSON members keep control characters exact: json.dumps escapes them, in ASCII.
+    exact = dataclasses.replace(redactor, controls=False)
+    members = [_report_member(report, exact)]
     notes: list[str] = []
     if report.facts.smoke is not None:
-        members.append(_json_member("smoke.json", report.facts.smoke, redactor, "the smoke test"))
+        members.append(_json_member("smoke.json", report.facts.smoke, exact, "the smoke test"))
     members.append(
         Member("libraries.txt", library_lines(report.facts), "the CUDA libraries TensorFlow loads")
     )
-    members += _pip_inspect(python, redactor, notes)
+    members += _pip_inspect(python, exact, notes)
     members += _pins(report.facts, matrix, notes)
     if watched is not None:
         members.append(_run_log(watched))

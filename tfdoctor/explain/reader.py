@@ -17,6 +17,7 @@ from __future__ import annotations
 import codecs
 import io
 import re
+import shlex
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, Optional
 
@@ -75,11 +76,14 @@ _COMPRESSED = (
 )
 
 
-#: A line holding one of those characters or a byte that was not UTF-8 (U+FFFD), from its
-#: start to its end (the first is found without backtracking): in a block of binary data,
-#: a line of it, not of text.
+#: A line holding one of those characters, from its start to its end (the first is found
+#: without backtracking): in a block of binary data, a line of it, not of text. A byte that
+#: was not UTF-8 (U+FFFD) alone is not one: a Windows log's line in its locale's code page
+#: (cp1252, GBK) holds them, the failure's own line among them; the few short lines of
+#: binary data without a control character stay as lines of U+FFFD that nothing matches.
+_NOT_TEXT_CLASS = "".join(map(chr, _NOT_TEXT))
 _BINARY_LINE = re.compile(
-    "^[^\n\x01-\x06\x10-\x1a\x1c-\x1f\x7f\ufffd]*[\x01-\x06\x10-\x1a\x1c-\x1f\x7f\ufffd][^\n]*",
+    f"^[^\n{_NOT_TEXT_CLASS}]*[{_NOT_TEXT_CLASS}][^\n]*",
     re.MULTILINE,
 )
 
@@ -280,7 +284,8 @@ class LogReader:
         head = self.stream.read(self.chunk)
         for magic, command in _COMPRESSED:
             if head.startswith(magic):
-                shown = "FILE" if self.name == "stdin" else self.name
+                # Quoted, so that the command runs as printed (a name with a blank).
+                shown = "FILE" if self.name == "stdin" else shlex.quote(self.name)
                 raise InputError(
                     f"{self.name}: compressed, not a text log: read it decompressed "
                     f"({command} {shown} | tfdoctor explain -)"

@@ -564,8 +564,9 @@ _SECTIONS: tuple[_SectionSpec, ...] = (
 # white space, it starts with "::" (ActionCommand.TryParseV2 trims the line's start first),
 # or when it holds "##[" anywhere (the older form: ActionCommand.TryParse finds it with
 # IndexOf); actions/runner, src/Runner.Common/ActionCommand.cs. A report quotes log lines (a
-# CI job's own log among them) and file names, and is printed in such logs.
-_WORKFLOW_COMMAND = re.compile(r"^([ \t]*):(?=:)|#(?=#\[)", re.MULTILINE)
+# CI job's own log among them) and file names, and is printed in such logs. .NET's
+# TrimStart() takes every Unicode white space (a no-break space, U+3000), as \s does.
+_WORKFLOW_COMMAND = re.compile(r"^([^\S\n]*):(?=:)|#(?=#\[)", re.MULTILINE)
 
 
 def _inert(match: re.Match[str]) -> str:
@@ -580,3 +581,11 @@ def inert(text: str) -> str:
     if "::" not in text and "##[" not in text:
         return text
     return _WORKFLOW_COMMAND.sub(_inert, text)
+
+
+def inert_json(text: str) -> str:
+    """JSON ``text`` in which a CI runner finds no workflow command, its values unchanged: a
+    line of indented JSON starts with blanks and a quote or a bracket, never ``::``, and the
+    first ``#`` of a ``##[`` is written as JSON's escape of it (``\\u0023#[``), which no
+    backslash before it can turn into anything else (JSON never escapes ``#``)."""
+    return text.replace("##[", "\\u0023#[") if "##[" in text else text

@@ -13,6 +13,7 @@ from typing import Any, Optional
 
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.redact import Redactor
+from tfdoctor.render._common import inert_json
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/tensorflow/tensorflow/releases"
@@ -60,7 +61,7 @@ def render_sarif(report: Report, version: str, base: Optional[str] = None) -> st
             }
         ],
     }
-    return json.dumps(log, indent=2, sort_keys=True) + "\n"
+    return inert_json(json.dumps(log, indent=2, sort_keys=True) + "\n")
 
 
 def _rule(finding: Finding) -> dict[str, Any]:

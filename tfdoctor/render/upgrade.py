@@ -13,7 +13,7 @@ from typing import Any
 from tfdoctor.defaults import ExitCode
 from tfdoctor.findings import Finding, Severity, report_to_json
 from tfdoctor.redact import Redactor
-from tfdoctor.render._common import wrap_at_spaces
+from tfdoctor.render._common import inert_json, wrap_at_spaces
 from tfdoctor.render.markdown import escape as _escape
 from tfdoctor.render.markdown import fenced
 from tfdoctor.upgrade import Plan
@@ -45,8 +45,9 @@ def exit_phrase(plan: Plan) -> str:
     return f"exit code {code}: nothing to change"
 
 
-def _safe(plan: Plan) -> Plan:
-    return Redactor(private=False).tree(plan)
+def _safe(plan: Plan, controls: bool = True) -> Plan:
+    """``plan`` redacted; ``controls`` off for JSON, which escapes control characters itself."""
+    return Redactor(private=False, controls=controls).tree(plan)
 
 
 def _is_code(finding: Finding) -> bool:
@@ -119,7 +120,7 @@ def render_upgrade_markdown(plan: Plan) -> str:
 
 def render_upgrade_json(plan: Plan, version: str) -> str:
     """The report document of the plan's steps, plus ``plan``: from, to, summary, pins."""
-    safe = _safe(plan)
+    safe = _safe(plan, controls=False)
     data: dict[str, Any] = report_to_json(safe.report, version, strict=True)
     pins = safe.pins
     data["plan"] = {
@@ -133,4 +134,4 @@ def render_upgrade_json(plan: Plan, version: str) -> str:
         "requested": None if pins is None else list(pins.requested),
         "pins_mode": None if pins is None else pins.mode,
     }
-    return json.dumps(data, indent=2, sort_keys=True) + "\n"
+    return inert_json(json.dumps(data, indent=2, sort_keys=True) + "\n")
