@@ -3232,6 +3232,36 @@ def _nccl_release_candidate(
     )
 
 
+def _cert_path_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+) -> Optional[Finding]:
+    """Python's certificate verification refusing an issuer it does not trust (Modules/_ssl.c:
+    "certificate verify failed", OpenSSL's reason after it from Python 3.7 on): the machine's
+    store leads (the finding's fix ranks it, then a TLS-intercepting proxy), and the host or
+    a filter on the network path to it, which no setting here changes, is the last
+    candidate, a warning of its own cause with its own fix: fetch the file by another
+    route."""
+    hits = _hits_by(by_cause, causes.network.PYTHON_CA_CERTS_MISSING, "ssl-issuer-not-trusted")
+    led = any(
+        x.cause == causes.network.PYTHON_CA_CERTS_MISSING
+        and x.severity.rank >= Severity.WARNING.rank
+        for x in findings.values()
+    )
+    if not hits or not led or f"explain.{causes.network.DOWNLOAD_HOST_UNREACHABLE}" in findings:
+        return None
+    return causes.finding(
+        f"explain.{causes.network.DOWNLOAD_HOST_UNREACHABLE}",
+        Severity.WARNING,
+        causes.network.DOWNLOAD_HOST_UNREACHABLE,
+        "Or: the download host or a filter on the way to it (the other candidate)",
+        _cite(hits) + "\nThe words say only that no CA this Python trusts signed the "
+        "certificate it received: a server's incomplete chain or a network that answers for "
+        "the host fails the same way as a store without the CA.",
+        causes.network.cert_path_fix(_download_url(hits)),
+    )
+
+
 def _unresolved_task_candidate(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
@@ -6982,6 +7012,7 @@ def explain(
         _container_libcuda_candidate(findings, by_cause),
         _nccl_release_candidate(findings, by_cause, revealed),
         _unresolved_task_candidate(findings, by_cause, evidence),
+        _cert_path_candidate(findings, by_cause),
         *_gpu_library_candidates(findings, by_cause, machine, revealed),
         _older_cudnn_candidate(findings, machine, revealed),
         # A listing or a nightly's install read over several lines: after the signatures,
