@@ -3262,6 +3262,48 @@ def _cert_path_candidate(
     )
 
 
+def _unrecognised_distribution_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    evidence: Evidence,
+    machine: Machine,
+) -> Optional[Finding]:
+    """Transformers' placeholders saying TensorFlow is absent where the log lists no package:
+    its release looks TensorFlow up by a list of distribution names (src/transformers/utils/
+    import_utils.py, ``candidates``), so the words are the same for a TensorFlow not
+    installed in the Python that ran (the reading, first) and one installed under a name that
+    list lacks, the other candidate, a warning with its own fix (pip's list tells them apart).
+    A listing shown settles it (:func:`_unrecognised_distribution`)."""
+    hits = _hits_by(
+        by_cause,
+        causes.software.TF_NOT_INSTALLED,
+        "transformers-requires-tensorflow",
+        "transformers-tf-classes-missing",
+    )
+    cause = causes.software.TF_DISTRIBUTION_UNRECOGNISED
+    if (
+        not hits
+        or evidence.listed
+        or f"explain.{cause}" in findings
+        or not any(
+            x.cause == causes.software.TF_NOT_INSTALLED and x.severity.rank >= Severity.WARNING.rank
+            for x in findings.values()
+        )
+    ):
+        return None
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.WARNING,
+        cause,
+        "Or: TensorFlow installed under a name Transformers does not look for "
+        "(the other candidate)",
+        _cite(hits) + "\nTransformers decides whether TensorFlow is there by its "
+        "distribution's name; the log lists no package, so a TensorFlow 2 installed as "
+        "another distribution (a nightly, a vendor's build) is not ruled out.",
+        causes.software.unrecognised_distribution_fix(machine, "transformers", None),
+    )
+
+
 def _unresolved_task_candidate(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
@@ -7013,6 +7055,7 @@ def explain(
         _nccl_release_candidate(findings, by_cause, revealed),
         _unresolved_task_candidate(findings, by_cause, evidence),
         _cert_path_candidate(findings, by_cause),
+        _unrecognised_distribution_candidate(findings, by_cause, evidence, machine),
         *_gpu_library_candidates(findings, by_cause, machine, revealed),
         _older_cudnn_candidate(findings, machine, revealed),
         # A listing or a nightly's install read over several lines: after the signatures,
