@@ -3201,6 +3201,14 @@ def _container_libcuda_candidate(
     )
 
 
+def _warned_of(findings: Mapping[str, Finding], cause: str) -> bool:
+    """Whether a finding of ``cause`` at warning or above is among ``findings``: the reading a
+    ranked candidate follows."""
+    return any(
+        x.cause == cause and x.severity.rank >= Severity.WARNING.rank for x in findings.values()
+    )
+
+
 def _nccl_release_candidate(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
@@ -3212,11 +3220,7 @@ def _nccl_release_candidate(
     before 2.4.6 (NVIDIA/nccl#185) is the other candidate, a warning with its own fix. A
     release shown decides it either way (:func:`_nccl_release`)."""
     hits = _hits_by(by_cause, causes.gpu.NCCL_RELEASE_BUG, "nccl-shm-register-invalid-argument")
-    failed = any(
-        x.cause == causes.cluster.CLUSTER_COLLECTIVE_FAILED
-        and x.severity.rank >= Severity.WARNING.rank
-        for x in findings.values()
-    )
+    failed = _warned_of(findings, causes.cluster.CLUSTER_COLLECTIVE_FAILED)
     if not hits or revealed.nccl_version is not None or not failed:
         return None
     return causes.finding(
@@ -3243,11 +3247,7 @@ def _cert_path_candidate(
     candidate, a warning of its own cause with its own fix: fetch the file by another
     route."""
     hits = _hits_by(by_cause, causes.network.PYTHON_CA_CERTS_MISSING, "ssl-issuer-not-trusted")
-    led = any(
-        x.cause == causes.network.PYTHON_CA_CERTS_MISSING
-        and x.severity.rank >= Severity.WARNING.rank
-        for x in findings.values()
-    )
+    led = _warned_of(findings, causes.network.PYTHON_CA_CERTS_MISSING)
     if not hits or not led or f"explain.{causes.network.DOWNLOAD_HOST_UNREACHABLE}" in findings:
         return None
     return causes.finding(
@@ -3285,10 +3285,7 @@ def _unrecognised_distribution_candidate(
         not hits
         or evidence.listed
         or f"explain.{cause}" in findings
-        or not any(
-            x.cause == causes.software.TF_NOT_INSTALLED and x.severity.rank >= Severity.WARNING.rank
-            for x in findings.values()
-        )
+        or not _warned_of(findings, causes.software.TF_NOT_INSTALLED)
     ):
         return None
     return causes.finding(
@@ -3318,11 +3315,7 @@ def _unresolved_task_candidate(
     waits = _hits_by(
         by_cause, causes.cluster.CLUSTER_TASK_UNREACHABLE, "createsession-waiting-for-worker"
     )
-    waiting = any(
-        x.cause == causes.cluster.CLUSTER_TASK_UNREACHABLE
-        and x.severity.rank >= Severity.WARNING.rank
-        for x in findings.values()
-    )
+    waiting = _warned_of(findings, causes.cluster.CLUSTER_TASK_UNREACHABLE)
     if not waits or not waiting:
         return None
     text = evidence.first_text
