@@ -8,7 +8,12 @@ import pytest
 
 from tfdoctor.cluster.verdicts import judge, lost_peers
 from tfdoctor.cluster.workers import local_spec, missing_tasks, parse_worker_output
-from tfdoctor.evidence.cluster import ClusterEvidence, read_cluster_evidence
+from tfdoctor.evidence.cluster import (
+    ClusterEvidence,
+    channel_hosts,
+    looked_up,
+    read_cluster_evidence,
+)
 from tfdoctor.probes._run import CommandResult
 
 
@@ -134,3 +139,36 @@ def test_a_hang_after_every_task_arrived_says_so_and_what_a_short_timeout_hides(
     )
     (y,) = judge(spec, [outcome], 30.0)
     assert "heartbeat" not in y.summary
+
+
+def test_the_channel_cache_names_each_tasks_host() -> None:
+    # grpc_channel.cc's SparseGrpcChannelCache logs one line per job of the spec it was given.
+    text = (
+        "I tensorflow/core/distributed_runtime/rpc/grpc_channel.cc:215] Initialize "
+        "GrpcChannelCache for job ps -> {0 -> ps-0.tf.svc:2222}\n"
+        "I tensorflow/core/distributed_runtime/rpc/grpc_channel.cc:215] Initialize "
+        "GrpcChannelCache for job worker -> {0 -> localhost:2222, 1 -> 172.17.0.4:2222, "
+        "2 -> [fd00::4]:2222}\n"
+    )
+    assert channel_hosts(text) == {
+        "ps 0": "ps-0.tf.svc",
+        "worker 0": "localhost",
+        "worker 1": "172.17.0.4",
+        "worker 2": "[fd00::4]",
+    }
+    assert channel_hosts("Started server with target: grpc://localhost:2222") == {}
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"),
+    [
+        ("ps-0.tf.svc", True),
+        ("h35n03", True),
+        ("localhost", False),
+        ("10.0.0.5", False),
+        ("[fd00::4]", False),
+    ],
+    ids=["dns", "short", "loopback", "ipv4", "ipv6"],
+)
+def test_only_a_name_is_looked_up(host: str, expected: bool) -> None:
+    assert looked_up(host) is expected

@@ -12,6 +12,7 @@ TensorFlow, Horovod, NCCL, Open MPI, Keras, TF Hub and TensorFlow.js print.
 | `libopen-pal.so.20(opal_hwloc_X+0xN)`, gdb's `in opal_hwloc_X ()` | TF 1.14, 2.20+ | 2 |
 | `include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'` | NCCL 2.4 < 2.4.6, shown | 6, 7 |
 | `CreateSession still waiting for response from worker: /job:J/replica:0/task:N` | TF 1.x | 8 |
+| `Initialize GrpcChannelCache for job J -> {0 -> HOST:PORT, ...}` | TF 1.x | 18 |
 | `Start master session H with config:` (the tasks waited for answered) | TF 1.x | 17 |
 | `NodeDef mentions attr 'X' not in Op<name=Y; ...>` (graph newer than the runtime) | all | 9 |
 | `No attr named 'X' in NodeDef:` (graph older than the code reading it) | all | 10 |
@@ -38,6 +39,7 @@ TensorFlow, Horovod, NCCL, Open MPI, Keras, TF Hub and TensorFlow.js print.
 15. https://github.com/horovod/horovod/blob/v0.28.1/docs/mpi.rst
 16. https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/keras_layer.py
 17. https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/core/distributed_runtime/master_session.cc
+18. https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/core/distributed_runtime/rpc/grpc_channel.cc
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ import pytest
 
 from tests.explaining import explained, fix_text, readings
 from tfdoctor.causes.gpu import nccl_shm_bug
+from tfdoctor.findings import Severity
 
 _SITE = "/srv/env/lib/python3.6/site-packages"
 
@@ -55,9 +58,25 @@ def _causes(text: str) -> list[str]:
     return [f.cause for f in readings(explained(text))]
 
 
+def _ranked(text: str) -> list[str]:
+    """The causes the report names at warning or above, the ranked candidates with them."""
+    return [f.cause for f in explained(text).findings if f.severity.rank >= Severity.WARNING.rank]
+
+
 def _finding(text: str, cause: str) -> str:
     """The fix of ``cause``'s finding (warning or above), asserted present."""
     found = [f for f in readings(explained(text)) if f.cause == cause]
+    assert found, [(f.id, f.severity.value) for f in explained(text).findings]
+    return fix_text(found[0])
+
+
+def _candidate(text: str, cause: str) -> str:
+    """The fix of ``cause``'s ranked candidate (warning), asserted present."""
+    found = [
+        f
+        for f in explained(text).findings
+        if f.cause == cause and f.summary.endswith("(the other candidate)")
+    ]
     assert found, [(f.id, f.severity.value) for f in explained(text).findings]
     return fix_text(found[0])
 
@@ -234,12 +253,24 @@ def test_the_same_words_from_another_nccl_release_are_not_that_bug() -> None:
     assert "nccl-release-bug" not in _causes(text)
 
 
-def test_the_same_words_without_nccls_release_are_not_that_bug() -> None:
+def test_the_same_words_without_nccls_release_make_that_bug_the_second_candidate() -> None:
     # include/shm.h:42 registers the segment from NCCL 2.4.2 to 2.11: the line alone does not
-    # say the release.
+    # say the release, so the failed collective leads and the bug follows with its own fix.
     text = "node1:5111:5263 [2] include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'\n"
-    causes = _causes(text)
-    assert "nccl-release-bug" not in causes and "cluster-collective-failed" in causes
+    causes = _ranked(text)
+    assert causes.index("cluster-collective-failed") < causes.index("nccl-release-bug")
+    assert "nccl-release-bug" not in _causes(text)  # a ranked candidate, not a reading
+    fix = _candidate(text, "nccl-release-bug")
+    assert "does not show NCCL's release" in fix and "2.4.6" in fix
+    assert "NCCL_SHM_DISABLE=1" in fix
+
+
+def test_nccls_release_shown_rules_the_second_candidate_out() -> None:
+    text = (
+        "node1:5110:5110 [0] NCCL INFO NCCL version 2.8.4+cuda11.2\n"
+        "node1:5111:5263 [2] include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'\n"
+    )
+    assert _ranked(text) == ["cluster-collective-failed"]
 
 
 @pytest.mark.parametrize(
@@ -275,6 +306,37 @@ def test_a_session_waiting_for_tasks_names_them() -> None:
     fix = _finding(text, "cluster-task-unreachable")
     assert "/job:ps/replica:0/task:0" in fix and "/job:worker/replica:0/task:1" in fix
     assert "getent hosts" in fix
+
+
+_WAITING = (
+    "I tensorflow/core/distributed_runtime/master.cc:209] CreateSession still waiting for "
+    "response from worker: /job:ps/replica:0/task:0\n"
+)
+
+
+def _channel_cache(ps: str) -> str:
+    """grpc_channel.cc's line for job ps, its task 0 at ``ps``."""
+    return (
+        "I tensorflow/core/distributed_runtime/rpc/grpc_channel.cc:215] Initialize "
+        f"GrpcChannelCache for job ps -> {{0 -> {ps}:2222}}\n"
+        "I tensorflow/core/distributed_runtime/rpc/grpc_channel.cc:215] Initialize "
+        "GrpcChannelCache for job worker -> {0 -> localhost:2222, 1 -> 10.0.0.7:2222}\n"
+    )
+
+
+def test_a_host_name_that_does_not_resolve_is_the_waits_second_candidate() -> None:
+    # The master's words are the same whether the task did not start or its name does not
+    # resolve: the name is a candidate of its own, after the wait's finding.
+    causes = _ranked(_WAITING)
+    assert causes.index("cluster-task-unreachable") < causes.index("tf-config-unresolvable")
+    text = _channel_cache("ps-0.default.svc.cluster.local") + _WAITING
+    fix = _candidate(text, "tf-config-unresolvable")
+    assert "getent hosts ps-0.default.svc.cluster.local" in fix and "IP addresses" in fix
+
+
+@pytest.mark.parametrize("ps", ["10.0.0.5", "localhost", "[fd00::5]"], ids=["ipv4", "lo", "ipv6"])
+def test_tasks_listed_by_address_rule_the_name_out(ps: str) -> None:
+    assert _ranked(_channel_cache(ps) + _WAITING) == ["cluster-task-unreachable"]
 
 
 def test_waits_before_the_session_started_were_the_other_tasks_starting() -> None:

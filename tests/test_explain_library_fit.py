@@ -198,8 +198,24 @@ def test_the_notice_beside_tensorflow_1_is_refused_for_its_version_not_its_name(
 
 
 def test_a_placeholder_with_no_tensorflow_shown_stays_not_installed() -> None:
-    top = top_error(explained(_PLACEHOLDER))
+    report = explained(_PLACEHOLDER)
+    top = top_error(report)
     assert top.cause == "tf-not-installed"
+    # The same words for a TensorFlow under a name Transformers' list lacks: the other
+    # candidate, after the reading, whose fix lists the distribution before any step.
+    (other,) = _named(report, "tf-distribution-unrecognised")
+    assert other.severity is Severity.WARNING and other.summary.endswith("(the other candidate)")
+    assert report.findings.index(top) < report.findings.index(other)
+    fix = fix_text(other)
+    assert fix.splitlines()[1].startswith("python -m pip list")
+    assert "transformers" in fix
+
+
+def test_a_listing_without_tensorflow_leaves_no_other_candidate() -> None:
+    log = _listing(("torch", "1.7.1"), ("transformers", "4.2.0")) + _PLACEHOLDER
+    report = explained(log)
+    assert top_error(report).cause == "tf-not-installed"
+    assert not _named(report, "tf-distribution-unrecognised")
 
 
 # --- what the evidence layer reads ---------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.findings import Severity
 
 _WEIGHTS = "https://storage.googleapis.com/tensorflow/keras-applications/vgg16/vgg16_weights.h5"
 
@@ -32,6 +33,32 @@ def test_an_issuer_the_python_does_not_have_is_its_ca_store() -> None:
     assert "certifi" in fix and "SSL_CERT_FILE" in fix and "storage.googleapis.com:443" in fix
     # Never verification turned off, except as the warning against it.
     assert "verify=False" not in fix.replace("(verify=False)", "")
+
+
+def test_the_host_or_a_filter_on_the_way_is_the_last_candidate_with_its_own_fix() -> None:
+    # The store leads; the host's side (an incomplete chain, a filter answering for the host)
+    # fails with the same words and is a warning of its own cause after it.
+    text = _get_file(
+        "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local "
+        "issuer certificate (_ssl.c:1129)"
+    )
+    report = explained(text)
+    ranked = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert [x.cause for x in ranked] == ["python-ca-certs-missing", "download-host-unreachable"]
+    other = ranked[1]
+    assert other.severity is Severity.WARNING and other.summary.endswith("(the other candidate)")
+    fix = fix_text(other)
+    assert "openssl s_client -connect storage.googleapis.com:443" in fix
+    assert "another route" in fix and "Install Certificates" not in fix
+    assert "SSL_CERT_FILE" not in fix
+
+
+def test_the_hosts_own_certificate_has_no_second_candidate() -> None:
+    text = _get_file(
+        "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: certificate has expired "
+        "(_ssl.c:1006)"
+    )
+    assert "download-host-unreachable" not in [x.cause for x in explained(text).findings]
 
 
 def test_python_orgs_macos_python_gets_its_own_step_with_its_version() -> None:

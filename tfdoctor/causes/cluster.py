@@ -339,6 +339,16 @@ def cluster_waiting_fix(tasks: Sequence[str]) -> Fix:
     )
 
 
+def unresolved_host_fix(host: Optional[str] = None) -> Fix:
+    """A task's host name that does not resolve where another task looks it up: a name every
+    task resolves, or an address (``host`` where known)."""
+    return Fix(
+        "Fix the name (in Kubernetes, a headless Service gives each pod a "
+        "name: <pod>.<service>.<namespace>.svc), or use IP addresses.",
+        (f"getent hosts {host or 'HOST  # each host of the cluster spec'}",),
+    )
+
+
 def mpi_interfaces_fix() -> Fix:
     """Open MPI (and NCCL) kept to the interfaces that join the hosts."""
     # Horovod's guide, "Hangs due to non-routed network interfaces": exclude lo and docker0

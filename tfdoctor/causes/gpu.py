@@ -1787,13 +1787,22 @@ def nccl_shm_bug(nccl_version: str) -> bool:
     return first <= version_key(nccl_version)[:3] < fixed
 
 
-def nccl_shm_release_fix(nccl_version: str, nccl_cuda: Optional[str]) -> Fix:
+def nccl_shm_release_fix(nccl_version: Optional[str], nccl_cuda: Optional[str]) -> Fix:
     """NCCL 2.4's shared-memory naming bug (:data:`NCCL_SHM_BUG`): a fixed release,
-    NCCL_SHM_DISABLE until then; ``nccl_version``/``nccl_cuda`` as NCCL's own start line says."""
+    NCCL_SHM_DISABLE until then; ``nccl_version``/``nccl_cuda`` as NCCL's own start line says
+    (``nccl_version`` None: the log does not show it, so the release is checked first)."""
     fixed = ".".join(map(str, NCCL_SHM_BUG[1]))
+    first = ".".join(map(str, NCCL_SHM_BUG[0]))
     grep = f" | grep cuda{nccl_cuda}" if nccl_cuda else "  # the builds for your CUDA: +cudaX.Y"
+    here = (
+        f"The NCCL here is {nccl_version}."
+        if nccl_version
+        else "The log does not show NCCL's release (with NCCL_DEBUG=INFO its first line "
+        f"says 'NCCL version X'); this is the reading where it is {first} or later and "
+        f"before {fixed}."
+    )
     return Fix(
-        f"The NCCL here is {nccl_version}. NCCL failed to register its shared memory with CUDA "
+        f"{here} NCCL failed to register its shared memory with CUDA "
         f"('invalid argument' in include/shm.h), which NCCL 2.4 before {fixed} does when two ranks "
         f"on one host share a segment name (NVIDIA/nccl#185). Install NCCL {fixed} or later built "
         "for the same CUDA release, and "

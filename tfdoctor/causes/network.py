@@ -264,14 +264,7 @@ def ca_certs_fix(
         f'{store}: `python -c "import ssl; print(ssl.get_default_verify_paths())"` names a '
         f"cafile or capath that does not exist; if so, {store_fix}"
     )
-    host_side = (
-        "the host or the network path to it is at fault (a server that sends an incomplete "
-        "chain, which browsers complete and Python does not; a filter that tampers with the "
-        f"connection): other HTTPS hosts verify from this Python and `openssl s_client -connect "
-        f"{host}:443` reports the server's own certificate unverifiable; if so, fetch the file by "
-        "another route (a mirror, another network) into the loader's cache (~/.keras/models, "
-        "~/.keras/datasets, TensorFlow Datasets' data_dir)"
-    )
+    host_side = _cert_host_side(host)
     ranked = [proxy, local, host_side] if proxy_first else [local, proxy, host_side]
     steps = " ".join(f"{n}. {text}." for n, text in enumerate(ranked, 1))
     said = f" ({reason})" if reason else ""
@@ -290,6 +283,32 @@ def ca_certs_fix(
         + " Do not turn verification off (verify=False): it hides the fault and lets anyone "
         "on the path replace the file.",
         tuple(commands),
+    )
+
+
+def _cert_host_side(host: str) -> str:
+    """The host's side of a certificate that does not verify: its chain, or a filter on the
+    way to it, told apart from this machine's store by other hosts verifying."""
+    return (
+        "the host or the network path to it is at fault (a server that sends an incomplete "
+        "chain, which browsers complete and Python does not; a filter that tampers with the "
+        f"connection): other HTTPS hosts verify from this Python and `openssl s_client -connect "
+        f"{host}:443` reports the server's own certificate unverifiable; if so, fetch the file by "
+        "another route (a mirror, another network) into the loader's cache (~/.keras/models, "
+        "~/.keras/datasets, TensorFlow Datasets' data_dir)"
+    )
+
+
+def cert_path_fix(url: Optional[str] = None) -> Fix:
+    """A certificate that does not verify because of the host or the network path to it (the
+    last candidate of :func:`ca_certs_fix`), as a fix of its own: the test, then another
+    route to the file."""
+    host = url.split("://", 1)[-1].split("/", 1)[0] if url else "HOST"
+    side = _cert_host_side(host)
+    return Fix(
+        side[0].upper() + side[1:] + ". The machine's CA store and proxy settings are not "
+        "at fault then: the download has to take another route.",
+        (f"openssl s_client -connect {host}:443 -showcerts </dev/null",),
     )
 
 

@@ -642,11 +642,7 @@ def check_addresses(
                 f"{named(failed)} ({'; '.join(reasons[:3])})",
                 "gRPC cannot connect to a task whose name does not resolve; "
                 "TensorFlow waits for it until the collective times out.",
-                Fix(
-                    "Fix the name (in Kubernetes, a headless Service gives each pod a "
-                    "name: <pod>.<service>.<namespace>.svc), or use IP addresses.",
-                    (f"getent hosts {failed[0]}",),
-                ),
+                causes.cluster.unresolved_host_fix(failed[0]),
             )
         )
     late = [h for h in names if h not in answers]

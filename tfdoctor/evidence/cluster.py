@@ -10,6 +10,7 @@ task to blame. The words are TensorFlow's and gRPC's, as measured with TF 2.21 a
 
 from __future__ import annotations
 
+import ipaddress
 import re
 
 from tfdoctor.records import Record, record
@@ -38,6 +39,12 @@ _REMOTE_TARGET = re.compile(r"remote target (/job:\w+/replica:\d+/task:\d+)")
 _PEER_ADDRESS = re.compile(r"\b(?:ipv4|ipv6):(\[[0-9A-Fa-f:.%\w]+\]:\d+|[\w.-]+:\d+)")
 #: gRPC's words for a peer that went away during a call (measured: a worker killed
 #: mid-collective) and for one it cannot connect to any more.
+#: TensorFlow 1's gRPC server on the cluster it was given, one line per job
+#: (tensorflow/core/distributed_runtime/rpc/grpc_channel.cc, SparseGrpcChannelCache's
+#: ``LOG(INFO) << "Initialize GrpcChannelCache for job " << ToString()``: "Initialize
+#: GrpcChannelCache for job worker -> {0 -> localhost:2222, 1 -> worker-1.svc:2222}").
+_CHANNEL_CACHE = re.compile(r"Initialize GrpcChannelCache for job (\w+) -> \{([^}\n]{0,4000})\}")
+_CHANNEL_ENTRY = re.compile(r"(\d+) -> (\[[0-9A-Fa-f:.%\w]+\]|[\w.-]+):\d+")
 CUT_OFF_WORDS = ("Socket closed", "Connection reset by peer", "Broken pipe")
 UNREACHABLE_WORDS = ("failed to connect to all addresses", "Connection refused")
 
@@ -66,6 +73,28 @@ class ClusterEvidence(Record):
     cut_off: bool = False
     #: gRPC says it could not connect at all.
     unreachable: bool = False
+
+
+def channel_hosts(text: str) -> dict[str, str]:
+    """The host of each task (``job index``) TensorFlow 1's gRPC server lists in ``text``, as
+    the cluster spec it was given names it (a host name or an address)."""
+    return {
+        f"{job} {index}": host
+        for job, entries in _CHANNEL_CACHE.findall(text)
+        for index, host in _CHANNEL_ENTRY.findall(entries)
+    }
+
+
+def looked_up(host: str) -> bool:
+    """Whether a host as a cluster spec writes it needs a name look-up: neither an IP address
+    nor the loopback name."""
+    if host.lower() in ("localhost", "localhost.localdomain", "ip6-localhost"):
+        return False
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return True
+    return False
 
 
 def read_cluster_evidence(text: str) -> ClusterEvidence:

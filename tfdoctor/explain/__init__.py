@@ -39,6 +39,7 @@ from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
 from tfdoctor.compat import carries_machine_code, cuda_driver_floor, first_keras3_line
 from tfdoctor.evidence import tflog
+from tfdoctor.evidence.cluster import TASK, channel_hosts, looked_up
 from tfdoctor.evidence.conda import (
     UnresolvedSpec,
     read_conda_env,
@@ -3197,6 +3198,148 @@ def _container_libcuda_candidate(
         "module (the finding above); inside one, the image's own libcuda over an older host "
         "driver, which a reboot does not change. /.dockerenv tells the two apart.",
         causes.gpu.container_libcuda_newer_fix(kernel, dso),
+    )
+
+
+def _warned_of(findings: Mapping[str, Finding], cause: str) -> bool:
+    """Whether a finding of ``cause`` at warning or above is among ``findings``: the reading a
+    ranked candidate follows."""
+    return any(
+        x.cause == cause and x.severity.rank >= Severity.WARNING.rank for x in findings.values()
+    )
+
+
+def _nccl_release_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    revealed: Revealed,
+) -> Optional[Finding]:
+    """NCCL's shared-memory registration refused where the log does not show NCCL's release:
+    the same include/shm.h line runs from NCCL 2.4 to 2.11 (signatures.yaml,
+    nccl-shm-register-invalid-argument), so a failed collective leads and NCCL 2.4's bug
+    before 2.4.6 (NVIDIA/nccl#185) is the other candidate, a warning with its own fix. A
+    release shown decides it either way (:func:`_nccl_release`)."""
+    hits = _hits_by(by_cause, causes.gpu.NCCL_RELEASE_BUG, "nccl-shm-register-invalid-argument")
+    failed = _warned_of(findings, causes.cluster.CLUSTER_COLLECTIVE_FAILED)
+    if not hits or revealed.nccl_version is not None or not failed:
+        return None
+    return causes.finding(
+        f"explain.{causes.gpu.NCCL_RELEASE_BUG}",
+        Severity.WARNING,
+        causes.gpu.NCCL_RELEASE_BUG,
+        "Or: NCCL 2.4's shared-memory bug, fixed in 2.4.6 (the other candidate)",
+        _cite(hits) + "\nCUDA refused NCCL's shared-memory segment as an invalid argument. "
+        "NCCL 2.4 before 2.4.6 does so when two ranks of one host share a segment name; later "
+        "releases print the same line for other failures. The log does not show which NCCL "
+        "ran: its release tells the two apart.",
+        causes.gpu.nccl_shm_release_fix(None, revealed.nccl_cuda),
+    )
+
+
+def _cert_path_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+) -> Optional[Finding]:
+    """Python's certificate verification refusing an issuer it does not trust (Modules/_ssl.c:
+    "certificate verify failed", OpenSSL's reason after it from Python 3.7 on): the machine's
+    store leads (the finding's fix ranks it, then a TLS-intercepting proxy), and the host or
+    a filter on the network path to it, which no setting here changes, is the last
+    candidate, a warning of its own cause with its own fix: fetch the file by another
+    route."""
+    hits = _hits_by(by_cause, causes.network.PYTHON_CA_CERTS_MISSING, "ssl-issuer-not-trusted")
+    led = _warned_of(findings, causes.network.PYTHON_CA_CERTS_MISSING)
+    if not hits or not led or f"explain.{causes.network.DOWNLOAD_HOST_UNREACHABLE}" in findings:
+        return None
+    return causes.finding(
+        f"explain.{causes.network.DOWNLOAD_HOST_UNREACHABLE}",
+        Severity.WARNING,
+        causes.network.DOWNLOAD_HOST_UNREACHABLE,
+        "Or: the download host or a filter on the way to it (the other candidate)",
+        _cite(hits) + "\nThe words say only that no CA this Python trusts signed the "
+        "certificate it received: a server's incomplete chain or a network that answers for "
+        "the host fails the same way as a store without the CA.",
+        causes.network.cert_path_fix(_download_url(hits)),
+    )
+
+
+def _unrecognised_distribution_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    evidence: Evidence,
+    machine: Machine,
+) -> Optional[Finding]:
+    """Transformers' placeholders saying TensorFlow is absent where the log lists no package:
+    its release looks TensorFlow up by a list of distribution names (src/transformers/utils/
+    import_utils.py, ``candidates``), so the words are the same for a TensorFlow not
+    installed in the Python that ran (the reading, first) and one installed under a name that
+    list lacks, the other candidate, a warning with its own fix (pip's list tells them apart).
+    A listing shown settles it (:func:`_unrecognised_distribution`)."""
+    hits = _hits_by(
+        by_cause,
+        causes.software.TF_NOT_INSTALLED,
+        "transformers-requires-tensorflow",
+        "transformers-tf-classes-missing",
+    )
+    cause = causes.software.TF_DISTRIBUTION_UNRECOGNISED
+    if (
+        not hits
+        or evidence.listed
+        or f"explain.{cause}" in findings
+        or not _warned_of(findings, causes.software.TF_NOT_INSTALLED)
+    ):
+        return None
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.WARNING,
+        cause,
+        "Or: TensorFlow installed under a name Transformers does not look for "
+        "(the other candidate)",
+        _cite(hits) + "\nTransformers decides whether TensorFlow is there by its "
+        "distribution's name; the log lists no package, so a TensorFlow 2 installed as "
+        "another distribution (a nightly, a vendor's build) is not ruled out.",
+        causes.software.unrecognised_distribution_fix(machine, "transformers", None),
+    )
+
+
+def _unresolved_task_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    evidence: Evidence,
+) -> Optional[Finding]:
+    """TensorFlow 1's master waiting for tasks that never answer (master.cc's "CreateSession
+    still waiting for response from worker"): the words are the same whether the task did not
+    start, its port is closed or its host name does not resolve where the master looks it up,
+    so a name that does not resolve is a candidate of its own, a warning after the wait's
+    finding, with its own fix. Left out where the gRPC server's channel cache (grpc_channel.cc)
+    lists every waited-for task by an IP address or localhost: no name is looked up."""
+    waits = _hits_by(
+        by_cause, causes.cluster.CLUSTER_TASK_UNREACHABLE, "createsession-waiting-for-worker"
+    )
+    waiting = _warned_of(findings, causes.cluster.CLUSTER_TASK_UNREACHABLE)
+    if not waits or not waiting:
+        return None
+    text = evidence.first_text
+    hosts = channel_hosts(text) if "GrpcChannelCache" in text else {}
+    tasks = sorted({g["spec"] for h in waits for g in h.groups if g.get("spec")})
+    named = [
+        hosts.get(f"{job} {index}")
+        for job, index in (TASK.findall(t)[0] for t in tasks if TASK.search(t))
+    ]
+    if named and all(host is not None and not looked_up(host) for host in named):
+        return None
+    shown = sorted({h for h in named if h is not None and looked_up(h)})
+    return causes.finding(
+        f"explain.{causes.cluster.TF_CONFIG_UNRESOLVABLE}",
+        Severity.WARNING,
+        causes.cluster.TF_CONFIG_UNRESOLVABLE,
+        "Or: a task's host name that does not resolve here (the other candidate)",
+        _cite(waits)
+        + "\nNo answer came from "
+        + (", ".join(tasks) or "a task")
+        + ". A task whose host name does not resolve where the master looks it up waits so"
+        + (f" ({', '.join(shown)}, as the cluster spec names it)" if shown else "")
+        + "; so does one that did not start or whose port is closed (the finding above).",
+        causes.cluster.unresolved_host_fix(shown[0] if len(shown) == 1 else None),
     )
 
 
@@ -6902,6 +7045,10 @@ def explain(
         _container_candidate(findings, by_cause, machine, revealed, evidence),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
         _container_libcuda_candidate(findings, by_cause),
+        _nccl_release_candidate(findings, by_cause, revealed),
+        _unresolved_task_candidate(findings, by_cause, evidence),
+        _cert_path_candidate(findings, by_cause),
+        _unrecognised_distribution_candidate(findings, by_cause, evidence, machine),
         *_gpu_library_candidates(findings, by_cause, machine, revealed),
         _older_cudnn_candidate(findings, machine, revealed),
         # A listing or a nightly's install read over several lines: after the signatures,
