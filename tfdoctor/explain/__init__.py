@@ -4058,8 +4058,14 @@ def _built_on_tensorflow(package: Optional[str]) -> str:
 
 def _library_owner(library: str) -> str:
     """The distribution a library's own name says it belongs to (``libtensorflow_io.so`` is
-    tensorflow_io's: tensorflow-io), or ""."""
-    stem = library_of(library.replace("\\", "/").rsplit("/", 1)[-1])
+    tensorflow_io's: tensorflow-io; ``_regex_split_ops.so`` tensorflow-text's), or ""."""
+    name = library.replace("\\", "/").rsplit("/", 1)[-1]
+    listed = modules().op_libraries.get(name.split(".", 1)[0])
+    if listed is not None:
+        # An add-on whose op libraries are named after their op sets (tensorflow-text's
+        # _regex_split_ops.so): the module table lists them.
+        return listed
+    stem = library_of(name)
     # A package names its libraries after itself, sometimes with a suffix
     # (libtensorflow_io_plugins.so): the longest prefix the module table knows.
     parts = stem.split("_")
