@@ -515,3 +515,20 @@ def test_tensorflows_own_module_under_a_package_that_imports_it_stays_tensorflow
     )
     top = top_error(explained(text))
     assert top.cause == "msvc-runtime-missing" and "deeplabcut" not in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "library",
+    ["_text_similarity_metric_ops.so", "_regex_split_ops.so", "_mst_ops.so"],
+)
+def test_an_op_library_named_alone_names_the_add_on_that_ships_it(library: str) -> None:
+    # Windows' loader cites the file name the add-on asked for: tensorflow-text's own names.
+    log = f"tensorflow.python.framework.errors_impl.NotFoundError: {library} not found\n"
+    top = top_error(explained(log))
+    assert top.cause == "companion-mismatch"
+    assert "tensorflow-text" in fix_text(top)
+
+
+def test_an_op_library_no_add_on_lists_names_no_add_on() -> None:
+    log = "tensorflow.python.framework.errors_impl.NotFoundError: _my_project_ops.so not found\n"
+    assert "tensorflow-text" not in fix_text(top_error(explained(log)))

@@ -351,6 +351,16 @@ def test_an_exception_about_a_name_gets_scans_verdict(
     assert fix_word in (finding.fix.text if finding.fix else "")
 
 
+def test_code_of_tf_contrib_may_keep_any_1x_line_and_is_told_the_last() -> None:
+    # Every 1.x release has tf.contrib: the project's own 1.x pin serves, 1.15 is the newest.
+    finding = _only(
+        _explain("AttributeError: module 'tensorflow' has no attribute 'contrib'"),
+        "tf-contrib-removed",
+    )
+    text = finding.fix.text if finding.fix else ""
+    assert "TensorFlow 1.x" in text and "1.15 is the last release with tf.contrib" in text
+
+
 def test_an_unexpected_keyword_is_judged_from_the_source_line() -> None:
     log = (
         "Traceback (most recent call last):\n"

@@ -354,3 +354,25 @@ def test_a_failed_command_that_is_no_build_is_not_read_as_one() -> None:
         "output.\n"
     )
     assert read_source_builds([log]) == []
+
+
+@pytest.mark.parametrize(
+    ("listing", "dist", "version"),
+    [
+        ("tf-nightly              1.14.1.dev20190416", "tf-nightly", "1.14.1.dev20190416"),
+        ("tensorflow-gpu          1.15.0", "tensorflow-gpu", "1.15.0"),
+        ("tensorflow              2.4.0", "tensorflow", "2.4.0"),
+    ],
+    ids=["nightly", "gpu", "tensorflow"],
+)
+def test_a_reinstall_names_the_distribution_a_listing_shows(
+    listing: str, dist: str, version: str
+) -> None:
+    # A nightly's version under the name "tensorflow" is no release pip can install.
+    text = (
+        f"$ pip list\n{listing}\n"
+        "ModuleNotFoundError: No module named 'tensorflow.python.platform'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-install-incomplete"
+    assert f'pip install "{dist}=={version}"' in fix_text(top)

@@ -36,6 +36,26 @@ def test_no_release_listed_is_every_release_with_the_way_to_read_its_pythons() -
     assert "misspelt" not in fix
 
 
+def test_an_empty_list_of_a_package_once_python_2_only_dates_the_refusal() -> None:
+    # tensorflow-serving-api published py2 wheels only before 1.9.0: pip on Python 3 that
+    # lists none of its releases read the index before py3 wheels came.
+    fix = fix_text(top_error(explained(_NONE.format(req="tensorflow-serving-api"))))
+    assert "1.8.0 publish wheels for Python 2 only" in fix
+    assert "Python 2.7 environment" in fix and "1.9.0 or later on Python 3" in fix
+    # A Python 2 shown would have listed those releases: no such reading.
+    two = "$ python --version\nPython 2.7.18\n" + _NONE.format(req="tensorflow-serving-api")
+    assert "Python 2 only" not in fix_text(top_error(explained(two)))
+    # Releases listed, or a package whose releases were never Python 2 only: none either.
+    listed = (
+        "ERROR: Could not find a version that satisfies the requirement "
+        "tensorflow-serving-api==9.0 (from versions: 2.20.0, 2.21.0)\n"
+    )
+    assert "Python 2 only" not in fix_text(top_error(explained(listed)))
+    assert "Python 2 only" not in fix_text(
+        top_error(explained(_NONE.format(req="tensorflow-text")))
+    )
+
+
 def test_an_empty_list_with_nothing_else_shown_names_a_misspelt_name_as_a_candidate() -> None:
     fix = fix_text(top_error(explained(_NONE.format(req="speechkitz"))))
     assert "misspelt" in fix and "https://pypi.org/project/speechkitz/" in fix

@@ -65,8 +65,13 @@ def test_the_longest_listed_prefix_decides(module: str, dist: object) -> None:
             "{module: keras, dist: keras, family: 1,",
             "family",
         ),
+        (
+            "{library: _mst_ops, dist: tensorflow-text,",
+            "{library: _mst_ops.so, dist: tensorflow-text,",
+            "library",
+        ),
     ],
-    ids=["dist-name", "module-name", "unknown-source", "family-not-boolean"],
+    ids=["dist-name", "module-name", "unknown-source", "family-not-boolean", "library-with-suffix"],
 )
 def test_a_planted_fault_is_one_line_naming_the_field(old: str, new: str, field: str) -> None:
     line, message = planted_error(parse_modules, ModulesError, TEXT, old, new, "modules.yaml")

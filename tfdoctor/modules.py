@@ -144,6 +144,9 @@ class Modules(Record):
     windows_runtimes: Mapping[str, WindowsRuntime] = dataclasses.field(default_factory=dict)
     #: Import package -> the project's own install step (:class:`InstallStep`).
     install_steps: Mapping[str, InstallStep] = dataclasses.field(default_factory=dict)
+    #: Op library file stem (``_regex_split_ops``) -> the distribution that ships it, for a
+    #: log naming the library by its file name alone (``NotFoundError: _x_ops.so not found``).
+    op_libraries: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     def distribution(self, module: str) -> Optional[str]:
         """The distribution that installs ``module`` (a dotted name: its longest listed
@@ -203,6 +206,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
             "added_to_distribution",
             "windows_runtimes",
             "install_steps",
+            "op_libraries",
         ),
     )
     reader.schema_version(top["schema_version"], MODULES_VERSION)
@@ -264,6 +268,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         _added_to_dist(reader, top, sources),
         _windows_runtimes(reader, top, sources),
         _install_steps(reader, top, sources, module),
+        _op_libraries(reader, top, sources, dist),
     )
 
 
@@ -286,6 +291,27 @@ def _sourced_rows(
         top[field], field, key, (*required, "source"), optional, read_key
     ):
         yield where, name, fields, reader.source_ids(fields["source"], f"{where}.source", sources)
+
+
+#: An op library's file name without its suffix: an add-on names its own after the op set
+#: (``_regex_split_ops``, ``_sentencepiece_tokenizer``).
+_LIBRARY_STEM = re.compile(r"^_?[A-Za-z]\w*$")
+
+
+def _op_libraries(
+    reader: NodeReader,
+    top: Mapping[str, Node],
+    sources: Mapping[str, DataSource],
+    dist: Callable[[Node, str], str],
+) -> dict[str, str]:
+    """The ``op_libraries`` rows: op library file stem -> the distribution shipping it."""
+    stem = reader.matching(_LIBRARY_STEM, "op library file name without .so")
+    return {
+        name: dist(fields["dist"], f"{where}.dist")
+        for where, name, fields, _ in _sourced_rows(
+            reader, top, "op_libraries", "library", ("dist",), (), stem, sources
+        )
+    }
 
 
 def _install_steps(

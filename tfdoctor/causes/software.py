@@ -2141,6 +2141,31 @@ def pinned_companion_fix(m: Machine, dist: str, spec: str, listed: Sequence[str]
     )
 
 
+def _python2_era(m: Machine, dist: str) -> str:
+    """Why pip on Python 3 listed no release of ``dist`` at all, where its oldest releases
+    publish wheels for Python 2 only and the next one the first for Python 3 (with no
+    Requires-Python): pip on Python 3 lists that one and every later one it admits, so an
+    empty list was read while only the Python 2 releases were out. "" otherwise."""
+    if m.python_version is not None and not m.python_version.startswith("3"):
+        return ""
+    rows = releases_of(dist)
+    count = 0
+    # Python 2 only: a pure wheel tagged py2, or platform wheels of CPython 2.x minors.
+    while count < len(rows) and all(p == "py2" or p.startswith("2.") for p in rows[count].pythons):
+        count += 1
+    if count == 0 or count == len(rows):
+        return ""
+    first, last, then = rows[0], rows[count - 1], rows[count]
+    if then.requires_python or not then.python_fits("3"):
+        return ""
+    return (
+        f" {dist} {first.version} to {last.version} publish wheels for Python 2 only; its "
+        f"first Python 3 wheel came with {then.version}, so pip on Python 3 listing no "
+        f"release at all dates from before it. Install {dist} {last.version} or older into "
+        f"a Python 2.7 environment, or use {dist} {then.version} or later on Python 3."
+    )
+
+
 def companion_no_wheel_fix(
     m: Machine,
     dist: str,
@@ -2188,6 +2213,8 @@ def companion_no_wheel_fix(
         )
     known = published_wheels(m, dist, spec)
     if known is not None and not (m.os != "windows" and table.successors.get(dist)):
+        if not listed and shown and not spec:
+            known += _python2_era(m, dist)
         return Fix(
             f"{seen}. {known} (Its files: https://pypi.org/project/{dist}/#files.)",
             (

@@ -1674,6 +1674,13 @@ def _listed_tensorflow(listed: Mapping[str, str]) -> Optional[str]:
     return versions.pop() if len(versions) == 1 else None
 
 
+def _listed_distribution(listed: Mapping[str, str], version: Optional[str]) -> Optional[str]:
+    """The TensorFlow distribution a pasted listing shows at ``version`` (``tensorflow`` first
+    where several are), or None."""
+    found = [n for n, v in listed.items() if n in TF_DISTRIBUTIONS and v == version]
+    return min(found, key=TF_DISTRIBUTIONS.index) if found else None
+
+
 def _cuda_wheels(evidence: Evidence) -> Optional[str]:
     """The CUDA major of the nvidia-* wheels pip installed or a listing shows ("" where the
     and-cuda extra was only asked for), or None: none shown, an and-cuda request the shell
@@ -1815,8 +1822,12 @@ def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], ver
     )
     packages = list(facts.packages or ())
     names = {p.name for p in packages}
-    if revealed.tf_version and not (names & {"tensorflow", revealed.tf_dist or "tensorflow"}):
-        dist = revealed.tf_dist or "tensorflow"
+    listed_dist = _listed_distribution(evidence.listed, revealed.tf_version)
+    shown_dist = revealed.tf_dist or listed_dist or "tensorflow"
+    if revealed.tf_version and not (names & {"tensorflow", shown_dist}):
+        # The listing's own name where its version is the one read (tf-nightly, tensorflow-
+        # gpu): a reinstall of "tensorflow" at a nightly's version names no release.
+        dist = shown_dist
         location = revealed.site_packages or ""
         packages.append(
             PackageFacts(dist, revealed.tf_version, location, top_level=("tensorflow",))
@@ -4201,8 +4212,14 @@ def _built_on_tensorflow(package: Optional[str]) -> str:
 
 def _library_owner(library: str) -> str:
     """The distribution a library's own name says it belongs to (``libtensorflow_io.so`` is
-    tensorflow_io's: tensorflow-io), or ""."""
-    stem = library_of(library.replace("\\", "/").rsplit("/", 1)[-1])
+    tensorflow_io's: tensorflow-io; ``_regex_split_ops.so`` tensorflow-text's), or ""."""
+    name = library.replace("\\", "/").rsplit("/", 1)[-1]
+    listed = modules().op_libraries.get(name.split(".", 1)[0])
+    if listed is not None:
+        # An add-on whose op libraries are named after their op sets (tensorflow-text's
+        # _regex_split_ops.so): the module table lists them.
+        return listed
+    stem = library_of(name)
     # A package names its libraries after itself, sometimes with a suffix
     # (libtensorflow_io_plugins.so): the longest prefix the module table knows.
     parts = stem.split("_")
