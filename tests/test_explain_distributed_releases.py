@@ -339,6 +339,17 @@ def test_tasks_listed_by_address_rule_the_name_out(ps: str) -> None:
     assert _ranked(_channel_cache(ps) + _WAITING) == ["cluster-task-unreachable"]
 
 
+def test_an_address_grpc_failed_to_connect_to_rules_the_name_out() -> None:
+    # gRPC names the address the task's name resolved to: the name is not the cause.
+    refused = (
+        'E1030 14:05:12.000000000 61 subchannel.cc:1000] Connect failed: {"description":'
+        '"Failed to connect to remote host: Connection refused","target_address":'
+        '"ipv4:10.0.0.5:2222"}\n'
+    )
+    text = _channel_cache("ps-0.default.svc.cluster.local") + refused + _WAITING
+    assert "tf-config-unresolvable" not in _ranked(text)
+
+
 def test_waits_before_the_session_started_were_the_other_tasks_starting() -> None:
     # The master starts its session only once every task it waited for answered.
     text = (

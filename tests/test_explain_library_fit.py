@@ -218,6 +218,26 @@ def test_a_listing_without_tensorflow_leaves_no_other_candidate() -> None:
     assert not _named(report, "tf-distribution-unrecognised")
 
 
+def test_no_module_tensorflow_beside_a_placeholder_leaves_no_other_name() -> None:
+    # Every TensorFlow distribution installs the module 'tensorflow': none is there.
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        "ModuleNotFoundError: No module named 'tensorflow'\n"
+    ) + _PLACEHOLDER
+    report = explained(log)
+    assert top_error(report).cause == "tf-not-installed"
+    assert not _named(report, "tf-distribution-unrecognised")
+
+
+def test_a_tensorflow_1_shown_beside_a_placeholder_leaves_no_other_name() -> None:
+    # Transformers refuses TensorFlow 1.x for its version, whatever its distribution's name.
+    report = explained("TensorFlow version: 1.15.0\n" + _PLACEHOLDER)
+    assert top_error(report).cause == "tf-not-installed"
+    assert not _named(report, "tf-distribution-unrecognised")
+
+
 # --- what the evidence layer reads ---------------------------------------------------------------
 
 

@@ -61,6 +61,37 @@ def test_the_hosts_own_certificate_has_no_second_candidate() -> None:
     assert "download-host-unreachable" not in [x.cause for x in explained(text).findings]
 
 
+def test_a_hosts_own_port_is_the_one_openssl_connects_to() -> None:
+    text = (
+        "Exception: URL fetch failure on https://mirror.example.org:8443/data/cifar10.npz: None "
+        "-- [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local "
+        "issuer certificate (_ssl.c:1129)\n"
+    )
+    for x in explained(text).findings:
+        if x.severity.rank >= Severity.WARNING.rank:
+            fix = fix_text(x)
+            assert "s_client -connect mirror.example.org:8443 " in fix, (x.id, fix)
+            assert ":8443:443" not in fix
+
+
+def test_pips_index_behind_an_untrusted_issuer_has_no_loaders_cache_candidate() -> None:
+    # pip's file has no loader's cache to take another route into; the filter on the way is
+    # the lead's intercepting proxy.
+    said = (
+        "SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate "
+        "verify failed: unable to get local issuer certificate (_ssl.c:1123)'))"
+    )
+    text = (
+        "Could not fetch URL https://pypi.org/simple/tensorflow/: There was a problem "
+        "confirming the ssl certificate: HTTPSConnectionPool(host='pypi.org', port=443): Max "
+        f"retries exceeded with url: /simple/tensorflow/ (Caused by {said}) - skipping\n"
+        "ERROR: No matching distribution found for tensorflow\n"
+    )
+    report = explained(text)
+    assert top_error(report).cause == "python-ca-certs-missing"
+    assert "download-host-unreachable" not in [x.cause for x in report.findings]
+
+
 def test_python_orgs_macos_python_gets_its_own_step_with_its_version() -> None:
     text = (
         '  File "/Library/Frameworks/Python.framework/Versions/3.6/lib/python3.6/urllib/'

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
@@ -242,7 +243,7 @@ def ca_certs_fix(
     None where the log does not show the system; ``python``: the interpreter's X.Y the log
     shows; ``proxy_first``: the client carries certifi's bundle (pip, requests), so an
     intercepting proxy is the likelier; ``reason``: what OpenSSL said it lacked."""
-    host = url.split("://", 1)[-1].split("/", 1)[0] if url else "HOST"
+    host = _tls_endpoint(url)
     store = "the Python has no CA certificates its ssl module uses"
     if macos is not False:
         store += (
@@ -255,7 +256,7 @@ def ca_certs_fix(
     )
     proxy = (
         "a proxy of the organisation intercepts TLS and re-signs the connection with its own "
-        f"CA: `openssl s_client -connect {host}:443 -showcerts </dev/null` shows that "
+        f"CA: `openssl s_client -connect {host} -showcerts </dev/null` shows that "
         "organisation as the issuer; if so, put the organisation's CA certificate (from its "
         "IT) in SSL_CERT_FILE and REQUESTS_CA_BUNDLE (which TensorFlow Datasets' downloader "
         "reads too; pip: pip config set global.cert FILE)"
@@ -286,14 +287,27 @@ def ca_certs_fix(
     )
 
 
+def _tls_endpoint(url: Optional[str]) -> str:
+    """``HOST:PORT`` for `openssl s_client -connect` from ``url`` (its own port where it names
+    one, HTTPS's 443 otherwise; no user part); ``HOST:443`` where no URL is known."""
+    if not url:
+        return "HOST:443"
+    netloc = url.split("://", 1)[-1].split("/", 1)[0].rsplit("@", 1)[-1]
+    # A port follows the last colon, after an IPv6 address's closing bracket.
+    if re.search(r":\d+$", netloc) and (not netloc.startswith("[") or "]:" in netloc):
+        return netloc
+    return f"{netloc}:443"
+
+
 def _cert_host_side(host: str) -> str:
     """The host's side of a certificate that does not verify: its chain, or a filter on the
-    way to it, told apart from this machine's store by other hosts verifying."""
+    way to it, told apart from this machine's store by other hosts verifying; ``host`` as
+    :func:`_tls_endpoint` gives it."""
     return (
         "the host or the network path to it is at fault (a server that sends an incomplete "
         "chain, which browsers complete and Python does not; a filter that tampers with the "
         f"connection): other HTTPS hosts verify from this Python and `openssl s_client -connect "
-        f"{host}:443` reports the server's own certificate unverifiable; if so, fetch the file by "
+        f"{host}` reports the server's own certificate unverifiable; if so, fetch the file by "
         "another route (a mirror, another network) into the loader's cache (~/.keras/models, "
         "~/.keras/datasets, TensorFlow Datasets' data_dir)"
     )
@@ -303,12 +317,12 @@ def cert_path_fix(url: Optional[str] = None) -> Fix:
     """A certificate that does not verify because of the host or the network path to it (the
     last candidate of :func:`ca_certs_fix`), as a fix of its own: the test, then another
     route to the file."""
-    host = url.split("://", 1)[-1].split("/", 1)[0] if url else "HOST"
+    host = _tls_endpoint(url)
     side = _cert_host_side(host)
     return Fix(
         side[0].upper() + side[1:] + ". The machine's CA store and proxy settings are not "
         "at fault then: the download has to take another route.",
-        (f"openssl s_client -connect {host}:443 -showcerts </dev/null",),
+        (f"openssl s_client -connect {host} -showcerts </dev/null",),
     )
 
 

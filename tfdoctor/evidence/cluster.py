@@ -37,14 +37,14 @@ _REMOTE_TARGET = re.compile(r"remote target (/job:\w+/replica:\d+/task:\d+)")
 #: ipv4:127.0.0.1:44219", "last error: UNKNOWN: ipv4:127.0.0.1:44219: Failed to connect to
 #: remote host: Connection refused").
 _PEER_ADDRESS = re.compile(r"\b(?:ipv4|ipv6):(\[[0-9A-Fa-f:.%\w]+\]:\d+|[\w.-]+:\d+)")
-#: gRPC's words for a peer that went away during a call (measured: a worker killed
-#: mid-collective) and for one it cannot connect to any more.
 #: TensorFlow 1's gRPC server on the cluster it was given, one line per job
 #: (tensorflow/core/distributed_runtime/rpc/grpc_channel.cc, SparseGrpcChannelCache's
 #: ``LOG(INFO) << "Initialize GrpcChannelCache for job " << ToString()``: "Initialize
 #: GrpcChannelCache for job worker -> {0 -> localhost:2222, 1 -> worker-1.svc:2222}").
 _CHANNEL_CACHE = re.compile(r"Initialize GrpcChannelCache for job (\w+) -> \{([^}\n]{0,4000})\}")
 _CHANNEL_ENTRY = re.compile(r"(\d+) -> (\[[0-9A-Fa-f:.%\w]+\]|[\w.-]+):\d+")
+#: gRPC's words for a peer that went away during a call (measured: a worker killed
+#: mid-collective) and for one it cannot connect to any more.
 CUT_OFF_WORDS = ("Socket closed", "Connection reset by peer", "Broken pipe")
 UNREACHABLE_WORDS = ("failed to connect to all addresses", "Connection refused")
 

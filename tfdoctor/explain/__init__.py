@@ -39,7 +39,7 @@ from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
 from tfdoctor.compat import carries_machine_code, cuda_driver_floor, first_keras3_line
 from tfdoctor.evidence import tflog
-from tfdoctor.evidence.cluster import TASK, channel_hosts, looked_up
+from tfdoctor.evidence.cluster import TASK, channel_hosts, looked_up, read_cluster_evidence
 from tfdoctor.evidence.conda import (
     UnresolvedSpec,
     read_conda_env,
@@ -3247,6 +3247,11 @@ def _nccl_release_candidate(
     )
 
 
+#: pip's own words around a connection to its index: its vendored urllib3's module path and
+#: "Could not fetch URL" (pip/_internal/index/collector.py).
+_PIP_INDEX_WORDS = ("pip._vendor", "Could not fetch URL")
+
+
 def _cert_path_candidate(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
@@ -3261,6 +3266,10 @@ def _cert_path_candidate(
     led = _warned_of(findings, causes.network.PYTHON_CA_CERTS_MISSING)
     if not hits or not led or f"explain.{causes.network.DOWNLOAD_HOST_UNREACHABLE}" in findings:
         return None
+    if any(w in line for h in hits for _, line in h.citations for w in _PIP_INDEX_WORDS):
+        # pip's index: its file has no loader's cache to take another route into, and the
+        # filter on the way is the lead's first step already (an intercepting proxy).
+        return None
     return causes.finding(
         f"explain.{causes.network.DOWNLOAD_HOST_UNREACHABLE}",
         Severity.WARNING,
@@ -3270,6 +3279,15 @@ def _cert_path_candidate(
         "certificate it received: a server's incomplete chain or a network that answers for "
         "the host fails the same way as a store without the CA.",
         causes.network.cert_path_fix(_download_url(hits)),
+    )
+
+
+def _tf_module_missing(evidence: Evidence) -> bool:
+    """Whether a traceback of ``evidence`` says Python found no top-level ``tensorflow``."""
+    return any(
+        (found := _NO_TOP_MODULE.match(tb.message)) is not None
+        and found.group("module") == "tensorflow"
+        for tb in evidence.tracebacks
     )
 
 
@@ -3297,6 +3315,10 @@ def _unrecognised_distribution_candidate(
         or evidence.listed
         or f"explain.{cause}" in findings
         or not _warned_of(findings, causes.software.TF_NOT_INSTALLED)
+        # Python found no module 'tensorflow', which every distribution installs: none is
+        # there under any name. A TensorFlow 1.x shown is refused for its version.
+        or _tf_module_missing(evidence)
+        or (machine.tf is not None and version_key(machine.tf.version)[:1] < (2,))
     ):
         return None
     return causes.finding(
@@ -3337,6 +3359,11 @@ def _unresolved_task_candidate(
         for job, index in (TASK.findall(t)[0] for t in tasks if TASK.search(t))
     ]
     if named and all(host is not None and not looked_up(host) for host in named):
+        return None
+    seen = read_cluster_evidence(text)
+    if seen.unreachable and seen.peer_addresses and len(seen.peer_addresses) >= len(tasks):
+        # gRPC names the address it failed to connect to ("ipv4:10.0.0.5:2222: ... Connection
+        # refused"), one for each task waited for: the names resolved.
         return None
     shown = sorted({h for h in named if h is not None and looked_up(h)})
     return causes.finding(
