@@ -532,3 +532,16 @@ def test_an_op_library_named_alone_names_the_add_on_that_ships_it(library: str) 
 def test_an_op_library_no_add_on_lists_names_no_add_on() -> None:
     log = "tensorflow.python.framework.errors_impl.NotFoundError: _my_project_ops.so not found\n"
     assert "tensorflow-text" not in fix_text(top_error(explained(log)))
+
+
+def test_an_op_library_at_a_path_of_its_own_is_not_the_add_ons() -> None:
+    # A project's own build whose file is named like one of tensorflow-text's: the path,
+    # outside any installed add-on, says it is the project's.
+    log = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: "
+        "/home/u/proj/build/_normalize_ops.so: undefined symbol: "
+        "_ZN10tensorflow8OpKernel11TraceStringB5cxx11ERKNS_15OpKernelContextEb\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "custom-op-build-mismatch"
+    assert "tensorflow-text" not in fix_text(top)

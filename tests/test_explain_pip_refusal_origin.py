@@ -258,3 +258,17 @@ def test_a_python_the_log_shows_is_said_not_guessed_from_the_releases_pip_lists(
     )
     fix = fix_text(top_error(explained(text)))
     assert "which Python 3.11 is" in fix and "most likely" not in fix
+
+
+@pytest.mark.parametrize(
+    ("listed", "unworded"),
+    [("", True), ("none", False), ("1.9.0, 1.10.0", False)],
+    ids=["before-19.1", "none", "versions"],
+)
+def test_an_empty_list_written_as_nothing_is_an_old_pips(listed: str, unworded: bool) -> None:
+    # pip before 19.1 printed an empty list as nothing; later ones write "none".
+    line = f"Could not find a version that satisfies the requirement x (from versions: {listed})"
+    (refusal,) = read_refusals([line])
+    assert refusal.unworded is unworded and refusal.shown
+    (cut,) = read_refusals(["Could not find a version that satisfies the requirement x"])
+    assert not cut.unworded and not cut.shown

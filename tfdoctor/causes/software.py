@@ -2173,11 +2173,13 @@ def companion_no_wheel_fix(
     shown: bool = True,
     spec: str = "",
     installer: str = "pip",
+    unworded: bool = False,
 ) -> Fix:
     """pip (or ``installer``: uv, Poetry) saw no wheel of the companion ``dist`` (or none past
     ``listed``) for this Python and platform: its successor where the project renamed it, else
     where its wheels exist; a pure-Python package's refusal is the Python's version or a
-    release that does not exist. ``shown``: whether the log shows pip's list of versions."""
+    release that does not exist. ``shown``: whether the log shows pip's list of versions;
+    ``unworded``: whether pip wrote its empty list as nothing (a pip before 19.1)."""
     if listed:
         seen = f"{installer} lists {dist} releases up to {listed[-1]} for this Python and platform"
     elif shown:
@@ -2213,7 +2215,10 @@ def companion_no_wheel_fix(
         )
     known = published_wheels(m, dist, spec)
     if known is not None and not (m.os != "windows" and table.successors.get(dist)):
-        if not listed and shown and not spec:
+        if not listed and shown and unworded and not spec:
+            # An empty list written as nothing is a pip before 19.1 (April 2019); "none" is a
+            # later pip's, which ran after the first Python 3 wheels the index dates so
+            # (tensorflow-serving-api 1.9.0 and tensorflow-probability 0.2.0, July 2018).
             known += _python2_era(m, dist)
         return Fix(
             f"{seen}. {known} (Its files: https://pypi.org/project/{dist}/#files.)",

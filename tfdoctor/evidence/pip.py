@@ -59,6 +59,10 @@ class PipRefusal(Record):
     #: The distribution whose requirement this is, the first of pip's "(from X->Y)" chain
     #: (``rasa-core``); empty where the user asked for it (a command line, ``-r`` file).
     required_by: str = ""
+    #: Whether pip wrote an empty list as nothing, ``(from versions: )``: a pip before 19.1,
+    #: which writes ``none`` since (index.py, find_requirement's _format_versions;
+    #: https://github.com/pypa/pip/blob/19.1/src/pip/_internal/index.py).
+    unworded: bool = False
 
     @property
     def final_versions(self) -> tuple[str, ...]:
@@ -90,6 +94,7 @@ def read_refusals(texts: Iterable[str]) -> list[PipRefusal]:
                     versions,
                     listed is not None,
                     normalize_name(parent["dist"]) if parent is not None else "",
+                    listed is not None and not listed.strip(),
                 )
             )
             if len(out) >= MAX_REFUSALS:

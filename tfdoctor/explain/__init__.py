@@ -4242,9 +4242,10 @@ def _library_owner(library: str) -> str:
     tensorflow_io's: tensorflow-io; ``_regex_split_ops.so`` tensorflow-text's), or ""."""
     name = library.replace("\\", "/").rsplit("/", 1)[-1]
     listed = modules().op_libraries.get(name.split(".", 1)[0])
-    if listed is not None:
+    if listed is not None and name == library:
         # An add-on whose op libraries are named after their op sets (tensorflow-text's
-        # _regex_split_ops.so): the module table lists them.
+        # _regex_split_ops.so): the module table lists them. Only a name alone: a path says
+        # whose file it is (a project's own build of an op set named alike is no add-on's).
         return listed
     stem = library_of(name)
     # A package names its libraries after itself, sometimes with a suffix
@@ -4878,6 +4879,7 @@ def _companion_refused(
         refusal_of.shown if refusal_of is not None else not said,
         refusal_of.spec if refusal_of is not None else said or "",
         "pip" if refusal_of is not None else _installer(hits),
+        unworded=refusal_of is not None and refusal_of.unworded,
     )
 
 
