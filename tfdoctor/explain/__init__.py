@@ -427,7 +427,9 @@ class _Shaped(str):
     shapes: str
 
     def __contains__(self, word: object) -> bool:
-        if isinstance(word, str):
+        # Where the distinct shapes are most of the text (lines that never repeat: an
+        # allocator's dump, addresses), asking them first would pass over as much again.
+        if isinstance(word, str) and len(self.shapes) * 2 < len(self):
             shape = word.translate(_SHAPE)
             if "\n" not in shape:
                 if shape not in self.shapes:
@@ -826,7 +828,13 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
         if not sigs and not families:
             continue
         shape = literal.shape
-        i = find(shape)
+        # Most literals are in no shape: the first search, by a pattern, says so faster
+        # (:func:`_literal_pattern`), and the shapes of a block whose lines never repeat are
+        # as long as the block.
+        first = _literal_pattern(shape).search(distinct)
+        if first is None:
+            continue
+        i = first.start()
         while i >= 0:
             start = distinct.rfind("\n", 0, i) + 1
             end = find("\n", i)
@@ -894,6 +902,7 @@ def _visits(
     wanted: set[str] = set()
     visits: set[int] = set()
     alike: list[tuple[str, list[Signature]]] = []
+    positions = _Positions(shapes, len(plan) > _FEW_SHAPES)
     for shape, (sigs, families) in plan.items():
         per_line = False
         # A literal with a digit (a 0 in its shape) may be in a line's shape and not in the
@@ -916,18 +925,12 @@ def _visits(
             continue
         if not certain:
             continue
-        first = shapes.index(shape)
-        matching = [sig for sig in certain if sig.pattern.search(lines[first]) is not None]
+        at = positions.first(shape)
+        matching = [sig for sig in certain if sig.pattern.search(lines[at[0]]) is not None]
         if not matching:
             continue
         needed = max(CITATIONS - _cited(evidence, sig) for sig in matching)
-        line_no = first
-        for _ in range(needed):
-            visits.add(line_no)
-            try:
-                line_no = shapes.index(shape, line_no + 1)
-            except ValueError:
-                break
+        visits.update(at[:needed])
         alike.append((shape, matching))
     if every:
         visits.update(_lines_of(every, shapes, counts))
@@ -948,9 +951,46 @@ def _visits(
     return order, unvisited
 
 
+#: How many shapes a block's lines are searched for one by one (``list.index``, in C, a pass
+#: each); more are found in one pass over the lines, in Python.
+_FEW_SHAPES = 16
+
+
+class _Positions:
+    """The first lines of each shape of a block, up to :data:`CITATIONS` (all a shape whose
+    lines are counted unvisited needs): found by ``list.index`` where a few shapes are asked,
+    else in one pass over all the lines, worked out on the first question (where every line
+    has a shape of its own, one search a shape would be a pass over the lines each)."""
+
+    def __init__(self, shapes: list[str], many: bool) -> None:
+        self.shapes = shapes
+        self.many = many
+        self.found: Optional[dict[str, list[int]]] = None
+
+    def first(self, shape: str) -> list[int]:
+        """The first :data:`CITATIONS` lines of ``shape`` (fewer where it has fewer)."""
+        if not self.many:
+            at = [self.shapes.index(shape)]
+            while len(at) < CITATIONS:
+                try:
+                    at.append(self.shapes.index(shape, at[-1] + 1))
+                except ValueError:
+                    break
+            return at
+        if self.found is None:
+            found: dict[str, list[int]] = {}
+            for line_no, each in enumerate(self.shapes):
+                lines = found.setdefault(each, [])
+                if len(lines) < CITATIONS:
+                    lines.append(line_no)
+            self.found = found
+        return self.found[shape]
+
+
 def _lines_of(chosen: set[str], shapes: list[str], counts: Mapping[str, int]) -> Iterable[int]:
     """The numbers of the lines whose shape is one of ``chosen``."""
-    if sum(counts[shape] for shape in chosen) * 8 >= len(shapes):
+    many = len(chosen) > _FEW_SHAPES
+    if many or sum(counts[shape] for shape in chosen) * 8 >= len(shapes):
         return (line_no for line_no, shape in enumerate(shapes) if shape in chosen)
     # A few lines: each found by the list's own search (in C) from the last one.
     found: list[int] = []
