@@ -887,6 +887,10 @@ _Families = list[tuple[_Literal, tuple[tflog.Reader, ...]]]
 _Plan = dict[str, tuple[list[Signature], _Families]]
 
 
+#: A distinct text this long is searched for literals by patterns first (:func:`_candidates`).
+_LONG_DISTINCT = 1 << 16
+
+
 def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence) -> _Plan:
     """The distinct shapes that hold a literal, in order, each with the signatures to match
     on its lines (each once) and the tflog readers to run there, with the literal that
@@ -901,6 +905,7 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
     sigs_at: dict[str, list[Signature]] = {}
     families_at: dict[str, _Families] = {}
     find = distinct.find
+    long = len(distinct) > _LONG_DISTINCT
     for literal in literals:
         sigs = literal.sigs
         if sigs and literal.evidence_only and all(_saturated(evidence, sig) for sig in sigs):
@@ -909,13 +914,16 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
         if not sigs and not families:
             continue
         shape = literal.shape
-        # Most literals are in no shape: the first search, by a pattern, says so faster
-        # (:func:`_literal_pattern`), and the shapes of a block whose lines never repeat are
-        # as long as the block.
-        first = _literal_pattern(shape).search(distinct)
-        if first is None:
-            continue
-        i = first.start()
+        if long:
+            # Most literals are in no shape: over a long distinct text (lines that never
+            # repeat) a pattern says so faster (:func:`_literal_pattern`); over a short one
+            # its call costs more than the search.
+            first = _literal_pattern(shape).search(distinct)
+            if first is None:
+                continue
+            i = first.start()
+        else:
+            i = find(shape)
         while i >= 0:
             start = distinct.rfind("\n", 0, i) + 1
             end = find("\n", i)
