@@ -1,13 +1,17 @@
 """Benchmark ``tfdoctor explain`` on a large mixed TensorFlow log: MB/s and peak RSS.
 
-Usage: python benchmarks/bench_explain.py [--mb 50] [--plain] [--keep FILE] [--literals]
+Usage: python benchmarks/bench_explain.py [--mb 50] [--plain | --dump | --distinct] [--keep FILE]
+       [--literals]
 
 The log mixes what a training run prints (Keras progress bars redrawn with ``\\r``, epoch
 lines, TensorFlow's start-up noise, a traceback) with a few failure lines, so the prefilter
 meets both the common and the rare case. ``--plain`` writes the harder case: the same lines
 with no redrawn progress bars (each bar's last state only) and TensorFlow's noise after every
-epoch, so that every byte is a line to search. The target is 50 MB/s and under 100 MB
-resident, for both.
+epoch, so that every byte is a line to search. ``--dump`` writes TensorFlow's BFC allocator
+dump after an out-of-memory error instead (thousands of chunk lines, each with a hexadecimal
+address of its own, so that no two lines share a shape of digits), and ``--distinct`` a log whose
+lines all differ (object reprs, hashes, VLOG lines). The target is 50 MB/s and under 100 MB
+resident, for each.
 
 ``--literals`` measures instead what two comments of the scan claim: that a compiled pattern
 finds a short literal faster than ``str.find`` does where the literal is absent from a long
@@ -64,10 +68,55 @@ def _epoch(n: int) -> str:
     )
 
 
-def write_log(path: Path, megabytes: float, plain: bool = False) -> int:
+_BFC = "tensorflow/core/common_runtime/bfc_allocator.cc"
+
+
+def _dump(n: int) -> str:
+    """The ``n``-th piece of a BFC allocator dump: its head where a dump starts, then chunk
+    lines, each at an address of its own (the allocator prints every chunk of every region)."""
+    stamp = f"2023-05-01 12:{n // 60000 % 60:02d}:{n // 1000 % 60:02d}.{n % 1000000:06d}"
+    if n % 4000 == 0:
+        return (
+            f"{stamp}: W {_BFC}:479] Allocator (GPU_0_bfc) ran out of memory trying to "
+            "allocate 1.00GiB (rounded to 1073741824)requested by op MatMul\n"
+            f"{stamp}: I {_BFC}:1027] BFCAllocator dump for GPU_0_bfc\n"
+            f"{stamp}: I {_BFC}:1034] Bin (256): \tTotal Chunks: {n % 97}, Chunks in use: "
+            f"{n % 89}. {n % 83}.0KiB allocated for chunks. 4.0KiB in use in bin. 3.1KiB "
+            "client-requested in use in bin.\n"
+        )
+    address = 0x7F2C3E000000 + n * 0x1100
+    kind = ("InUse", "Free")[n % 5 == 0]
+    return f"{stamp}: I {_BFC}:1084] {kind} at {address:x} of size {256 << n % 9} next {n % 2048}\n"
+
+
+def _distinct(n: int) -> str:
+    """The ``n``-th line of a log whose lines all differ: object reprs at their addresses,
+    hashes, VLOG lines with a pointer."""
+    value = (n * 0x9E3779B97F4A7C15) & (1 << 64) - 1
+    return (
+        f"<tensorflow.python.framework.ops.EagerTensor object at 0x{value >> 16:012x}>",
+        f"checkpoint {value:016x}{value ^ 0xDEADBEEF:016x} saved",
+        f"I0501 12:00:{n % 60:02d}.{n % 1000000:06d} {n % 65536} gpu_util.cc:{n % 900}] "
+        f"buffer 0x{value >> 20:x} stream {value & 0xFFFFF:x}",
+    )[n % 3] + "\n"
+
+
+def write_log(path: Path, megabytes: float, plain: bool = False, kind: str = "mixed") -> int:
     """A mixed log of about ``megabytes`` MB at ``path`` (``plain``: no redrawn lines, noise
-    after every epoch); returns its size in bytes."""
+    after every epoch; ``kind`` "dump": an allocator dump, "distinct": lines that all differ);
+    returns its size in bytes."""
     target = int(megabytes * 1_000_000)
+    if kind != "mixed":
+        piece_of = _dump if kind == "dump" else _distinct
+        size = n = 0
+        with path.open("w", encoding="utf-8", newline="") as out:
+            while size < target:
+                # A few thousand lines a write: the generator's own time stays small.
+                piece = "".join(map(piece_of, range(n, n + 4096)))
+                n += 4096
+                out.write(piece)
+                size += len(piece.encode("utf-8"))
+        return size
     size = 0
     n = 0
     with path.open("w", encoding="utf-8", newline="") as out:
@@ -118,16 +167,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--plain", action="store_true", help="no redrawn progress bars: every line is searched"
     )
+    kinds = parser.add_mutually_exclusive_group()
+    kinds.add_argument(
+        "--dump", action="store_true", help="an allocator dump: no two lines share a shape"
+    )
+    kinds.add_argument("--distinct", action="store_true", help="lines that all differ")
     parser.add_argument(
         "--literals",
         action="store_true",
         help="time a compiled pattern against str.find for short absent literals instead",
     )
     args = parser.parse_args(argv)
+    kind = "dump" if args.dump else "distinct" if args.distinct else "mixed"
     if args.literals:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "mixed.log"
-            write_log(path, args.mb, args.plain)
+            write_log(path, args.mb, args.plain, kind)
             text = path.read_text(encoding="utf-8")
         for literal, by_pattern, by_find in time_literals(text):
             print(
@@ -139,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     matrix = load_matrix()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(args.keep) if args.keep else Path(tmp) / "mixed.log"
-        size = write_log(path, args.mb, args.plain)
+        size = write_log(path, args.mb, args.plain, kind)
         start = time.perf_counter()
         with path.open("rb") as stream:
             report = explain(read_log(stream, path.name), signatures, matrix)

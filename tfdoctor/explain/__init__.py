@@ -426,9 +426,18 @@ class _Shaped(str):
     """
 
     shapes: str
+    #: The shapes read hexadecimal tokens as zeros too (:func:`_fold_hex`): a word they could
+    #: hide (:func:`_hex_safe`) is asked of the text alone.
+    folded = False
 
     def __contains__(self, word: object) -> bool:
-        if isinstance(word, str):
+        # Where the distinct shapes are most of the text (lines that never repeat: an
+        # allocator's dump, addresses), asking them first would pass over as much again.
+        if (
+            isinstance(word, str)
+            and len(self.shapes) * 2 < len(self)
+            and (not self.folded or _hex_safe(word))
+        ):
             shape = word.translate(_SHAPE)
             if "\n" not in shape:
                 if shape not in self.shapes:
@@ -590,24 +599,28 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
         )
         for literal in dict.fromkeys((*keywords, *tflog.KEYWORDS))
     ]
+    # A literal that a hexadecimal token could hide would be missed in folded shapes: none
+    # is (each piece of a literal is checked), and a set of signatures holding one folds none.
+    foldable = all(_hex_safe(literal.text) for literal in literals)
     evidence = Evidence()
     order = 0
     for block in blocks:
-        shapes, distinct, counts = _shapes(block.text)
+        shapes, distinct, counts, folded = _block_shapes(block.text, foldable)
         evidence.lines += len(shapes)
         shaped = _Shaped(block.text)
         shaped.shapes = distinct
+        shaped.folded = folded
         # Node's addon path, on a line of its own below Windows' reason, joins that line (the
         # lines stay as many; the signatures read the joined ones, the readers the block's).
         text: str = rejoin_addon_paths(shaped)
         if text is not shaped:
-            shapes, distinct, counts = _shapes(text)
+            shapes, distinct, counts, folded = _block_shapes(text, foldable)
         _read_block(evidence, block, shaped)
         plan = _candidates(distinct, literals, evidence)
         if not plan:
             continue
         lines = _Lines(text, shapes)
-        visits, unvisited = _visits(text, shapes, counts, lines, plan, evidence)
+        visits, unvisited = _visits(text, shapes, counts, lines, plan, evidence, folded)
         # Whether a signature that only counts now matched a shape: its lines all agree.
         counted: dict[tuple[str, str], bool] = {}
         for line_no in visits:
@@ -621,7 +634,12 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
                     evidence.events.extend((block.where(line_no), event) for event in read)
             for sig in sigs:
                 hit = evidence.hits.get(sig.id)
-                if hit is not None and len(hit.citations) >= CITATIONS and _shape_blind(sig):
+                if (
+                    hit is not None
+                    and len(hit.citations) >= CITATIONS
+                    and not folded
+                    and _shape_blind(sig)
+                ):
                     # Only counted from here on, by a pattern that cannot tell a line from its
                     # shape: one search per shape.
                     key = (sig.id, shape)
@@ -678,7 +696,8 @@ def _read_head(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     if evidence.visible_devices is None:
         evidence.visible_devices = visible_devices_set(head)
     # Each of its words holds "metal", and no other character matches those letters in any
-    # case: shapes that hold no "metal" lower-cased leave the pattern's pass over the head out.
+    # case: shapes that hold no "metal" lower-cased leave the pattern's pass over the head out
+    # (no hexadecimal token holds a letter of it: "m", "t" and "l" are none).
     evidence.metal_shown = evidence.metal_shown or (
         "metal" in text.shapes.lower() and _METAL_WORDS.search(head) is not None
     )
@@ -780,6 +799,70 @@ def _shape_blind(sig: Signature) -> bool:
 _BLIND: dict[tuple[str, str], bool] = {}
 
 
+#: A hexadecimal token in a line's shape (its digits already 0): 8 or more hexadecimal
+#: characters, a digit among them, a whole word, after an optional "0x" (an address, a hash).
+_HEX = re.compile(r"\b((?:0x)?(?=[0a-f]{8})[a-f]*0[0a-f]*)\b")
+_HEX_ZERO = str.maketrans("abcdefx", "0000000")
+#: What part of a literal a hexadecimal token could hold: its first word (or the whole of
+#: it), a piece of a token; its last, the start of one; a word between, a whole one.
+_HEX_FIRST = re.compile(r"(?:0?x)?[0-9a-f]*")
+_HEX_LAST = re.compile(r"0x[0-9a-f]*|[0-9a-f]*")
+_HEX_WORD = re.compile(r"(?:0x)?[0-9a-f]{8,}")
+
+
+def _fold_hex(shape: str) -> str:
+    """``shape`` with each hexadecimal token (:data:`_HEX`) read as zeros, as long as it."""
+    parts = _HEX.split(shape)
+    if len(parts) == 1:
+        return shape
+    # The tokens, joined, are folded by one translation in C (a token holds no line end).
+    parts[1::2] = "\n".join(parts[1::2]).translate(_HEX_ZERO).split("\n")
+    return "".join(parts)
+
+
+@functools.cache
+def _hex_safe(word: str) -> bool:
+    """Whether a line that holds ``word`` holds its shape once hexadecimal tokens are zeros:
+    where no token can hold a letter of it. A token is a whole word of the line, so it meets
+    ``word`` in a whole word of it (split at what is no word character): the first or only
+    one as a token's end or piece, the last as a token's start, one between as a token."""
+    first, *middle = re.split(r"\W+", word)
+    last = middle.pop() if middle else ""
+    return not (
+        _hides(_HEX_FIRST, first)
+        or _hides(_HEX_LAST, last)
+        or any(_hides(_HEX_WORD, piece) for piece in middle)
+    )
+
+
+def _hides(token: re.Pattern[str], piece: str) -> bool:
+    """Whether ``piece`` of a word can be what ``token`` says of a hexadecimal token, with a
+    letter (digits alone are zeros in either shape; an empty piece is none)."""
+    return piece != "" and token.fullmatch(piece) is not None and not piece.isdigit()
+
+
+def _block_shapes(text: str, foldable: bool) -> tuple[list[str], str, Counter[str], bool]:
+    """:func:`_shapes` of a block's ``text``, and whether they are folded: lines that do not
+    repeat their shapes (an allocator's dump, an address a line) leave the distinct text
+    nearly as long as the block, and every search a pass over it; read with their hexadecimal
+    tokens as zeros too (where ``foldable``), such lines share a few shapes again."""
+    shapes, distinct, counts = _shapes(text)
+    if not foldable or len(distinct) * 8 <= len(text):
+        return shapes, distinct, counts, False
+    # Each distinct shape folded once (their text is shorter than the block's), each line's
+    # shape then looked up: the tokens' search costs the distinct text, not the block.
+    folded_of = dict(zip(counts, _fold_hex(distinct).split("\n")))
+    folded_counts: Counter[str] = Counter()
+    for shape, count in counts.items():  # in the order first seen, as the folded ones are
+        folded_counts[folded_of[shape]] += count
+    return (
+        list(map(folded_of.__getitem__, shapes)),
+        "\n".join(folded_counts),
+        folded_counts,
+        True,
+    )
+
+
 def _shapes(text: str) -> tuple[list[str], str, Counter[str]]:
     """The shape of each line of ``text``, the distinct shapes, each once in the order first
     seen, joined by newlines, and how many lines each shape has."""
@@ -805,6 +888,10 @@ _Families = list[tuple[_Literal, tuple[tflog.Reader, ...]]]
 _Plan = dict[str, tuple[list[Signature], _Families]]
 
 
+#: A distinct text this long is searched for literals by patterns first (:func:`_candidates`).
+_LONG_DISTINCT = 1 << 16
+
+
 def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence) -> _Plan:
     """The distinct shapes that hold a literal, in order, each with the signatures to match
     on its lines (each once) and the tflog readers to run there, with the literal that
@@ -819,6 +906,7 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
     sigs_at: dict[str, list[Signature]] = {}
     families_at: dict[str, _Families] = {}
     find = distinct.find
+    long = len(distinct) > _LONG_DISTINCT
     for literal in literals:
         sigs = literal.sigs
         if sigs and literal.evidence_only and all(_saturated(evidence, sig) for sig in sigs):
@@ -827,7 +915,16 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
         if not sigs and not families:
             continue
         shape = literal.shape
-        i = find(shape)
+        if long:
+            # Most literals are in no shape: over a long distinct text (lines that never
+            # repeat) a pattern says so faster (:func:`_literal_pattern`); over a short one
+            # its call costs more than the search.
+            first = _literal_pattern(shape).search(distinct)
+            if first is None:
+                continue
+            i = first.start()
+        else:
+            i = find(shape)
         while i >= 0:
             start = distinct.rfind("\n", 0, i) + 1
             end = find("\n", i)
@@ -878,6 +975,7 @@ def _visits(
     lines: _Lines,
     plan: _Plan,
     evidence: Evidence,
+    folded: bool = False,
 ) -> tuple[list[int], list[tuple[str, int]]]:
     """The lines of a block that :func:`scan` must visit, in order, and what the others add
     to signatures' counts: ``(signature id, lines matched)``.
@@ -889,12 +987,15 @@ def _visits(
     every line visited. Elsewhere each signature whose keyword the shape holds matches all the
     shape's lines or none (:func:`_shape_blind`): one search on its first line says which, its
     first lines are visited until each matching signature has all its citations, and every
-    later line only adds one to each one's count, added here without visiting it.
+    later line only adds one to each one's count, added here without visiting it. Folded
+    shapes (``folded``, hexadecimal tokens read as zeros) have every line visited: a pattern
+    may tell a token's letters from its digits.
     """
     every: set[str] = set()
     wanted: set[str] = set()
     visits: set[int] = set()
     alike: list[tuple[str, list[Signature]]] = []
+    positions = _Positions(shapes, len(plan) > _FEW_SHAPES)
     for shape, (sigs, families) in plan.items():
         per_line = False
         # A literal with a digit (a 0 in its shape) may be in a line's shape and not in the
@@ -912,23 +1013,17 @@ def _visits(
                     certain.append(sig)
             elif keyword in shape:
                 wanted.add(sig.keyword)
-        if per_line or not all(_shape_blind(sig) for sig in certain):
+        if per_line or folded or not all(_shape_blind(sig) for sig in certain):
             every.add(shape)
             continue
         if not certain:
             continue
-        first = shapes.index(shape)
+        first = positions.first(shape, 1)[0]
         matching = [sig for sig in certain if sig.pattern.search(lines[first]) is not None]
         if not matching:
             continue
         needed = max(CITATIONS - _cited(evidence, sig) for sig in matching)
-        line_no = first
-        for _ in range(needed):
-            visits.add(line_no)
-            try:
-                line_no = shapes.index(shape, line_no + 1)
-            except ValueError:
-                break
+        visits.update(positions.first(shape, needed))
         alike.append((shape, matching))
     if every:
         visits.update(_lines_of(every, shapes, counts))
@@ -949,9 +1044,49 @@ def _visits(
     return order, unvisited
 
 
+#: How many shapes a block's lines are searched for one by one (``list.index``, in C, a pass
+#: each); more are found in one pass over the lines, in Python.
+_FEW_SHAPES = 16
+
+
+class _Positions:
+    """The first lines of each shape of a block, up to :data:`CITATIONS` (all a shape whose
+    lines are counted unvisited needs): found by ``list.index`` where a few shapes are asked,
+    else in one pass over all the lines, worked out on the first question (where every line
+    has a shape of its own, one search a shape would be a pass over the lines each)."""
+
+    def __init__(self, shapes: list[str], many: bool) -> None:
+        self.shapes = shapes
+        self.many = many
+        self.found: Optional[dict[str, list[int]]] = None
+
+    def first(self, shape: str, needed: int) -> list[int]:
+        """The first ``needed`` lines of ``shape``, up to :data:`CITATIONS` (fewer where it
+        has fewer)."""
+        if needed <= 0:
+            return []
+        if not self.many:
+            at = [self.shapes.index(shape)]
+            while len(at) < min(needed, CITATIONS):
+                try:
+                    at.append(self.shapes.index(shape, at[-1] + 1))
+                except ValueError:
+                    break
+            return at
+        if self.found is None:
+            found: dict[str, list[int]] = {}
+            for line_no, each in enumerate(self.shapes):
+                lines = found.setdefault(each, [])
+                if len(lines) < CITATIONS:
+                    lines.append(line_no)
+            self.found = found
+        return self.found[shape][:needed]
+
+
 def _lines_of(chosen: set[str], shapes: list[str], counts: Mapping[str, int]) -> Iterable[int]:
     """The numbers of the lines whose shape is one of ``chosen``."""
-    if sum(counts[shape] for shape in chosen) * 8 >= len(shapes):
+    many = len(chosen) > _FEW_SHAPES
+    if many or sum(counts[shape] for shape in chosen) * 8 >= len(shapes):
         return (line_no for line_no, shape in enumerate(shapes) if shape in chosen)
     # A few lines: each found by the list's own search (in C) from the last one.
     found: list[int] = []

@@ -1,0 +1,124 @@
+"""The scan's folded shapes: where a block's lines never repeat their shapes (an allocator's
+dump, object reprs, hashes), hexadecimal tokens are read as zeros too. The evidence must be
+what the scan finds without folding and without its counting shortcut: hits, counts,
+citations, events and every reader's answer."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.explaining import SIGNATURES
+from tfdoctor import explain as scanning
+from tfdoctor.explain.reader import split_text
+
+_EXAMPLES = [
+    line
+    for sig in SIGNATURES.signatures
+    for example in sig.examples
+    for line in example.split("\n")
+]
+_BFC = "tensorflow/core/common_runtime/bfc_allocator.cc"
+
+
+def _hex_line(rng: random.Random) -> str:
+    """A line with a hexadecimal token of its own: a chunk of a dump, a repr, a hash."""
+    address = rng.getrandbits(48)
+    return rng.choice(
+        (
+            f"2023-05-01 12:00:17.{rng.randrange(10**6):06d}: I {_BFC}:1084] "
+            f"{rng.choice(('InUse', 'Free'))} at {address:x} of size 256 next "
+            f"{rng.randrange(9999)}",
+            f"<tensorflow.python.framework.ops.EagerTensor object at 0x{address:x}>",
+            f"sha256:{rng.getrandbits(256):064x}",
+            f"I0501 12:00:17.{rng.randrange(10**6):06d} 123 gpu_util.cc:42] buffer 0x{address:x}",
+            f"W {_BFC}:474] {'*' * 60}{'_' * 3}{'*' * 36}x {address:x}",
+        )
+    )
+
+
+def _log(rng: random.Random) -> str:
+    """Signatures' example lines among many hexadecimal ones, some said again: enough of the
+    latter that the block's shapes are folded."""
+    lines: list[str] = []
+    for _ in range(rng.randrange(150, 400)):
+        pick = rng.random()
+        if pick < 0.3:
+            lines.append(rng.choice(_EXAMPLES))
+        elif pick < 0.4 and lines:
+            lines.append(rng.choice(lines))
+        else:
+            lines.append(_hex_line(rng))
+    return "\n".join(lines) + "\n"
+
+
+def _scan(text: str) -> scanning.Evidence:
+    return scanning.scan([split_text(text, "log")], SIGNATURES)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_folded_shapes_find_what_unfolded_ones_do(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(seed)
+    logs = [_log(rng) for _ in range(4)]
+    folds: list[str] = []
+    fold = scanning._fold_hex
+
+    def counted_fold(shape: str) -> str:
+        folds.append(shape)
+        return fold(shape)
+
+    monkeypatch.setattr(scanning, "_fold_hex", counted_fold)
+    found = [_scan(text) for text in logs]
+    assert folds  # the shapes were folded
+    # Neither folded nor counted by shape: each line that could hold a literal is visited.
+    monkeypatch.setattr(scanning, "_hex_safe", lambda word: False)
+    monkeypatch.setattr(scanning, "_shape_blind", lambda sig: False)
+    del folds[:]
+    for text, evidence in zip(logs, found):
+        assert _scan(text) == evidence
+    assert not folds
+
+
+def test_a_folded_block_answers_in_exactly_as_its_text_does() -> None:
+    rng = random.Random(3)
+    raw = _log(rng)
+    text = scanning._Shaped(raw)
+    _, text.shapes, _, text.folded = scanning._block_shapes(raw, foldable=True)
+    assert text.folded
+    assert len(text.shapes) * 2 < len(raw)  # the shapes are asked
+    words = ["InUse at ", "object at 0x", "0x7f", "deadbeef", "sha256:", "at 1", "\nW "]
+    for _ in range(300):
+        start = rng.randrange(len(raw) - 12)
+        words.append(raw[start : start + rng.randint(1, 12)])
+    for word in words:
+        assert (word in text) == (word in raw), word
+
+
+@pytest.mark.parametrize(
+    "word, safe",
+    [
+        ("ailed", True),
+        ("bfc_allocator.cc:", True),
+        ("support both 1.x and 2.x", True),  # "x" ends it: no token starts with an x
+        ("metal", True),
+        ("dead", False),  # a piece of a token
+        ("0x", False),  # a token's start
+        ("at 0x", False),
+        ("be", False),
+        ("a 12345678ab c", False),  # a whole token between
+        ("go cafe go", True),  # too short to be a token between
+        ("12345678", True),  # digits alone read as zeros either way
+    ],
+)
+def test_a_word_a_token_could_hide_is_not_asked_of_folded_shapes(word: str, safe: bool) -> None:
+    assert scanning._hex_safe(word) is safe
+
+
+def test_folding_keeps_each_shape_as_long_as_its_line() -> None:
+    shape = "at 000f0c0e000000 of 0x0fab00cd00 deadbeef cafe0000 abcdef00zz 0xdeadbeef00"
+    folded = scanning._fold_hex(shape)
+    assert len(folded) == len(shape)
+    assert folded == ("at 00000000000000 of 000000000000 deadbeef 00000000 abcdef00zz 000000000000")
