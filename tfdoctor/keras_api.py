@@ -92,10 +92,9 @@ def _releases_by_name(
 ) -> dict[str, str]:
     """Rows of a name (``key``) and a release (``release``): name -> release."""
     out: dict[str, str] = {}
-    for where, value, fields in reader.keyed_rows(
-        top[field], field, key, (release, "source"), (), _name_reader(reader)
+    for where, value, fields, _ in reader.sourced_rows(
+        top[field], field, key, (release,), (), _name_reader(reader), sources
     ):
-        reader.source_ids(fields["source"], f"{where}.source", sources)
         out[value] = _release(reader, fields[release], f"{where}.{release}")
     return out
 
@@ -122,15 +121,15 @@ def parse_keras_api(text: str, path: str = "<keras_api>") -> KerasApi:
     name = _name_reader(reader)
 
     renamed: dict[str, KerasRename] = {}
-    for where, old, fields in reader.keyed_rows(
+    for where, old, fields, _ in reader.sourced_rows(
         top["keras2_renamed"],
         "keras2_renamed",
         "argument",
-        ("renamed_to", "source"),
+        ("renamed_to",),
         ("counts_batches",),
         name,
+        sources,
     ):
-        reader.source_ids(fields["source"], f"{where}.source", sources)
         renamed[old] = KerasRename(
             name(fields["renamed_to"], f"{where}.renamed_to"),
             "counts_batches" in fields

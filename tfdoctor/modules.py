@@ -219,15 +219,15 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
     family: set[str] = set()
     native: set[str] = set()
     on_tensorflow: set[str] = set()
-    for where, name, fields in reader.keyed_rows(
+    for where, name, fields, _ in reader.sourced_rows(
         top["modules"],
         "modules",
         "module",
-        ("dist", "source"),
+        ("dist",),
         ("family", "native", "on_tensorflow"),
         module,
+        sources,
     ):
-        reader.source_ids(fields["source"], f"{where}.source", sources)
         dists[name] = dist(fields["dist"], f"{where}.dist")
         if "family" in fields and reader.boolean(fields["family"], f"{where}.family"):
             family.add(name)
@@ -241,18 +241,15 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
     op = reader.matching(_OP, "op name, or prefix ending in *")
 
     ops: dict[str, str] = {}
-    for where, name, fields in reader.keyed_rows(
-        top["ops"], "ops", "op", ("dist", "source"), (), op
+    for where, name, fields, _ in reader.sourced_rows(
+        top["ops"], "ops", "op", ("dist",), (), op, sources
     ):
-        reader.source_ids(fields["source"], f"{where}.source", sources)
         ops[name] = dist(fields["dist"], f"{where}.dist")
     successors: dict[str, str] = {}
-    if "successors" in top:
-        for where, name, fields in reader.keyed_rows(
-            top["successors"], "successors", "dist", ("successor", "source"), (), dist
-        ):
-            reader.source_ids(fields["source"], f"{where}.source", sources)
-            successors[name] = dist(fields["successor"], f"{where}.successor")
+    for where, name, fields, _ in _sourced_rows(
+        reader, top, "successors", "dist", ("successor",), (), dist, sources
+    ):
+        successors[name] = dist(fields["successor"], f"{where}.successor")
     return Modules(
         path,
         sources,
@@ -283,14 +280,11 @@ def _sourced_rows(
     sources: Mapping[str, DataSource],
 ) -> Iterator[tuple[str, str, dict[str, Node], tuple[str, ...]]]:
     """The rows of the optional table ``field``, each naming its sources: ``(where, key value,
-    fields, source ids)`` per row (``keyed_rows``' with the ``source`` field checked); none
-    where the table is absent."""
+    fields, source ids)`` per row (``NodeReader.sourced_rows``); none where the table is
+    absent."""
     if field not in top:
         return
-    for where, name, fields in reader.keyed_rows(
-        top[field], field, key, (*required, "source"), optional, read_key
-    ):
-        yield where, name, fields, reader.source_ids(fields["source"], f"{where}.source", sources)
+    yield from reader.sourced_rows(top[field], field, key, required, optional, read_key, sources)
 
 
 #: An op library's file name without its suffix: an add-on names its own after the op set

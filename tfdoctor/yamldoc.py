@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import pickle
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
@@ -259,6 +259,29 @@ class NodeReader:
                 raise self.error(fields[key], f"{where}.{key}", "rows must be sorted oldest first")
             out.append((where, value, fields))
         return out
+
+    def sourced_rows(
+        self,
+        node: Node,
+        field: str,
+        key: str,
+        required: Iterable[str],
+        optional: Iterable[str],
+        read_key: Optional[Callable[[Node, str], Any]],
+        sources: Mapping[str, object],
+    ) -> Iterator[tuple[str, Any, dict[str, Node], tuple[str, ...]]]:
+        """``keyed_rows`` of a table whose rows each name their sources: ``(where, key value,
+        fields, source ids)`` per row, each row's ``source`` field checked against ``sources``
+        as the row is reached."""
+        for where, value, fields in self.keyed_rows(
+            node, field, key, (*required, "source"), optional, read_key
+        ):
+            yield (
+                where,
+                value,
+                fields,
+                self.source_ids(fields["source"], f"{where}.source", sources),
+            )
 
     def choice(self, node: Node, field: str, choices: Sequence[str]) -> str:
         """One of ``choices``."""
