@@ -132,8 +132,7 @@ def parse_keras_api(text: str, path: str = "<keras_api>") -> KerasApi:
     ):
         renamed[old] = KerasRename(
             name(fields["renamed_to"], f"{where}.renamed_to"),
-            "counts_batches" in fields
-            and reader.boolean(fields["counts_batches"], f"{where}.counts_batches"),
+            reader.flag(fields, "counts_batches", f"{where}.counts_batches"),
         )
     return KerasApi(
         path,

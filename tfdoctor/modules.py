@@ -229,13 +229,11 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         sources,
     ):
         dists[name] = dist(fields["dist"], f"{where}.dist")
-        if "family" in fields and reader.boolean(fields["family"], f"{where}.family"):
+        if reader.flag(fields, "family", f"{where}.family"):
             family.add(name)
-        if "native" in fields and reader.boolean(fields["native"], f"{where}.native"):
+        if reader.flag(fields, "native", f"{where}.native"):
             native.add(dists[name])
-        if "on_tensorflow" in fields and reader.boolean(
-            fields["on_tensorflow"], f"{where}.on_tensorflow"
-        ):
+        if reader.flag(fields, "on_tensorflow", f"{where}.on_tensorflow"):
             on_tensorflow.add(name)
 
     op = reader.matching(_OP, "op name, or prefix ending in *")
@@ -388,7 +386,7 @@ def _removed(
                 fields["removed_in"], f"{where}.removed_in", _PYTHON, "Python release (3.12)"
             ),
             reader.required_string(fields["use"], f"{where}.use"),
-            "package" in fields and reader.boolean(fields["package"], f"{where}.package"),
+            reader.flag(fields, "package", f"{where}.package"),
         )
     return out
 

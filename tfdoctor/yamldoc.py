@@ -298,6 +298,10 @@ class NodeReader:
             raise self.error(node, field, f"expected true or false, got {describe(node)}")
         return str(node.value).lower() in ("true", "yes", "on")
 
+    def flag(self, fields: Mapping[str, Any], name: str, where: str) -> bool:
+        """The boolean ``fields[name]``, False when the field is absent."""
+        return name in fields and self.boolean(fields[name], where)
+
     def schema_version(self, node: Node, supported: int) -> int:
         """The file's ``schema_version``, which must be the one this reader ``supported``."""
         version = self.integer(node, "schema_version")

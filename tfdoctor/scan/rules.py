@@ -310,7 +310,3 @@ class _Reader(NodeReader):
         if name not in fields:
             return None
         return self.required_string(fields[name], where, pattern, what)
-
-    def flag(self, fields: Mapping[str, Any], name: str, where: str) -> bool:
-        """The boolean ``fields[name]``, False when the field is absent."""
-        return name in fields and self.boolean(fields[name], where)
