@@ -2181,19 +2181,6 @@ def _missing_left_open(
     )
 
 
-def _other_candidate(cause: causes.CauseId, summary: str, detail: str, fix: Fix) -> Finding:
-    """A ranked candidate beside the reading the log's words lead with: a warning of its own
-    ``cause`` and fix, its ``summary`` given as the other candidate."""
-    return causes.finding(
-        f"explain.{cause}",
-        Severity.WARNING,
-        cause,
-        f"Or: {summary} (the other candidate)",
-        detail,
-        fix,
-    )
-
-
 def _other_library_candidate(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
@@ -2216,7 +2203,7 @@ def _other_library_candidate(
         return None  # a file found, of another word size: not one off the path
     names = _libraries(hits)
     shown = ", ".join(names) or "the CUDA libraries"
-    return _other_candidate(
+    return causes.other_candidate(
         causes.gpu.CUDA_LIBS_OFF_PATH,
         f"{shown} installed where the loader does not look",
         "The loader's words say only that it did not find the file, not that it is absent: "
@@ -2241,7 +2228,7 @@ def _cudnn_major_candidate(
         or not m.tf_logged(tflog.GpuRegistrationSkipped)
     ):
         return None
-    return _other_candidate(
+    return causes.other_candidate(
         causes.gpu.CUDNN_VERSION_MISMATCH,
         "a cuDNN of another major than the build loads",
         "TensorFlow's summary says some GPU libraries did not load, and the log does not show "
@@ -2469,7 +2456,7 @@ def _older_cudnn_candidate(
         # A listing of cuDNN files shown without the build's release (else the copy shown
         # decides, in _cudnn): the user looked, and found no newer copy to come first.
         return None
-    return _other_candidate(
+    return causes.other_candidate(
         causes.gpu.CUDNN_SHADOWED,
         f"an older cuDNN ({loaded}) first on the loader's path, ahead of a cuDNN {need} "
         "installed too",
@@ -2880,7 +2867,7 @@ def _jvm_candidate(
     ]
     if not hits or f"explain.{causes.runtime.FILESYSTEM_ENV_MISCONFIGURED}" in findings:
         return None
-    return _other_candidate(
+    return causes.other_candidate(
         causes.runtime.FILESYSTEM_ENV_MISCONFIGURED,
         "TensorFlow's HDFS file system, whose libhdfs needs the JVM that JAVA_HOME names",
         "\n".join(
@@ -2915,7 +2902,7 @@ def _binding_word_size_candidate(
         or f"explain.{causes.platform.BINDING_PROCESS_NOT_64BIT}" in findings
     ):
         return None
-    return _other_candidate(
+    return causes.other_candidate(
         causes.platform.BINDING_PROCESS_NOT_64BIT,
         "the .NET program runs as a 32-bit process, which cannot load the 64-bit library",
         "\n".join(
@@ -3175,7 +3162,7 @@ def _gpu_library_candidates(
             continue
         candidate = causes.runtime.GPU_LIBRARY_INIT_CANDIDATES[key]
         out.append(
-            _other_candidate(
+            causes.other_candidate(
                 candidate.cause,
                 f"{candidate.title}, candidate {number} of "
                 f"{len(ranked)} for the library that failed",
@@ -3333,7 +3320,7 @@ def _container_libcuda_candidate(
     ):
         return None
     kernel, dso = newer
-    return _other_candidate(
+    return causes.other_candidate(
         causes.gpu.DRIVER_TOO_OLD,
         "a container's own libcuda newer than the host's driver",
         _cite(hits) + f"\nThe loaded libcuda ({dso}) is newer than the kernel module "
@@ -3366,7 +3353,7 @@ def _nccl_release_candidate(
     failed = _warned_of(findings, causes.cluster.CLUSTER_COLLECTIVE_FAILED)
     if not hits or revealed.nccl_version is not None or not failed:
         return None
-    return _other_candidate(
+    return causes.other_candidate(
         causes.gpu.NCCL_RELEASE_BUG,
         "NCCL 2.4's shared-memory bug, fixed in 2.4.6",
         _cite(hits) + "\nCUDA refused NCCL's shared-memory segment as an invalid argument. "
@@ -3400,7 +3387,7 @@ def _cert_path_candidate(
         # pip's index: its file has no loader's cache to take another route into, and the
         # filter on the way is the lead's first step already (an intercepting proxy).
         return None
-    return _other_candidate(
+    return causes.other_candidate(
         causes.network.DOWNLOAD_HOST_UNREACHABLE,
         "the download host or a filter on the way to it",
         _cite(hits) + "\nThe words say only that no CA this Python trusts signed the "
@@ -3449,7 +3436,7 @@ def _unrecognised_distribution_candidate(
         or (machine.tf is not None and version_key(machine.tf.version)[:1] < (2,))
     ):
         return None
-    return _other_candidate(
+    return causes.other_candidate(
         cause,
         "TensorFlow installed under a name Transformers does not look for",
         _cite(hits) + "\nTransformers decides whether TensorFlow is there by its "
@@ -3491,7 +3478,7 @@ def _unresolved_task_candidate(
         # refused"), one for each task waited for: the names resolved.
         return None
     shown = sorted({h for h in named if h is not None and looked_up(h)})
-    return _other_candidate(
+    return causes.other_candidate(
         causes.cluster.TF_CONFIG_UNRESOLVABLE,
         "a task's host name that does not resolve here",
         _cite(waits)
@@ -5724,7 +5711,7 @@ def _refusal_candidates(
             )
             if cause == causes.platform.TF_RELEASE_NOT_FOR_PYTHON:
                 out.append(
-                    _other_candidate(
+                    causes.other_candidate(
                         cause,
                         f"{release} alone has no wheel for this Python",
                         "pip's empty list says no TensorFlow release had a wheel for this "
@@ -5737,7 +5724,7 @@ def _refusal_candidates(
             cause, fix, _ = causes.platform.pip_refusal_fix(m, (), None, r.python, dist)
             if cause == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
                 out.append(
-                    _other_candidate(
+                    causes.other_candidate(
                         cause,
                         "no TensorFlow release at all has a wheel for this interpreter",
                         f"pip's empty list names no release at all, not only {release}: where "
@@ -5788,7 +5775,7 @@ def _refusal_candidates(
         and any(line.has_wheels_for(r.python, "macos-") for line in m.matrix.lines)
     ):
         out.append(
-            _other_candidate(
+            causes.other_candidate(
                 causes.platform.PIP_TOO_OLD,
                 f"pip {r.pip_version} on macOS 11 or later, which it does not read the wheels of",
                 "The log does not show the system. On macOS 11 and later a pip older than "
@@ -8456,7 +8443,7 @@ def _container_candidate(
     ):
         return None
     fix = causes.container.container_gpu_fix(m)
-    return _other_candidate(
+    return causes.other_candidate(
         causes.container.CONTAINER_NO_GPU,
         "a container started without the GPU",
         _cite(hits) + "\nlibcuda.so.1 comes with the NVIDIA driver: a machine without the "
