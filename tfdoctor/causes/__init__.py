@@ -49,6 +49,7 @@ __all__ = [
     "merge",
     "network",
     "notebook",
+    "other_candidate",
     "platform",
     "runtime",
     "software",
@@ -100,3 +101,16 @@ def finding(
     known = CAUSES[cause]
     merged = tuple(dict.fromkeys((*links, *known.links)))
     return Finding(check, severity, summary, detail or known.explanation, fix, merged, cause=cause)
+
+
+def other_candidate(cause: CauseId, summary: str, detail: str, fix: Fix) -> Finding:
+    """A ranked candidate beside the reading the log's words lead with: a warning of its own
+    ``cause`` and fix, its ``summary`` given as the other candidate."""
+    return finding(
+        f"explain.{cause}",
+        Severity.WARNING,
+        cause,
+        f"Or: {summary} (the other candidate)",
+        detail,
+        fix,
+    )

@@ -2203,11 +2203,9 @@ def _other_library_candidate(
         return None  # a file found, of another word size: not one off the path
     names = _libraries(hits)
     shown = ", ".join(names) or "the CUDA libraries"
-    return causes.finding(
-        f"explain.{causes.gpu.CUDA_LIBS_OFF_PATH}",
-        Severity.WARNING,
+    return causes.other_candidate(
         causes.gpu.CUDA_LIBS_OFF_PATH,
-        f"Or: {shown} installed where the loader does not look (the other candidate)",
+        f"{shown} installed where the loader does not look",
         "The loader's words say only that it did not find the file, not that it is absent: "
         "the log does not show whether a copy is on the disk. The search below tells the two "
         "candidates apart: no copy found is the missing cause above; a copy found is this one.",
@@ -2230,11 +2228,9 @@ def _cudnn_major_candidate(
         or not m.tf_logged(tflog.GpuRegistrationSkipped)
     ):
         return None
-    return causes.finding(
-        f"explain.{causes.gpu.CUDNN_VERSION_MISMATCH}",
-        Severity.WARNING,
+    return causes.other_candidate(
         causes.gpu.CUDNN_VERSION_MISMATCH,
-        "Or: a cuDNN of another major than the build loads (the other candidate)",
+        "a cuDNN of another major than the build loads",
         "TensorFlow's summary says some GPU libraries did not load, and the log does not show "
         "the loader's lines that name them: the CUDA libraries (the candidates above) or a "
         "cuDNN of another major, which TensorFlow refuses by its file name alike.",
@@ -2460,12 +2456,10 @@ def _older_cudnn_candidate(
         # A listing of cuDNN files shown without the build's release (else the copy shown
         # decides, in _cudnn): the user looked, and found no newer copy to come first.
         return None
-    return causes.finding(
-        f"explain.{causes.gpu.CUDNN_SHADOWED}",
-        Severity.WARNING,
+    return causes.other_candidate(
         causes.gpu.CUDNN_SHADOWED,
-        f"Or: an older cuDNN ({loaded}) first on the loader's path, ahead of a cuDNN {need} "
-        "installed too (the other candidate)",
+        f"an older cuDNN ({loaded}) first on the loader's path, ahead of a cuDNN {need} "
+        "installed too",
         f"cuDNN's refusal says which release loaded ({loaded}) and which the build needs "
         f"({need}), not whether a copy of {need} or newer is on the disk too: the listing "
         "below tells. None found is the version's finding above; one found is this one.",
@@ -2873,12 +2867,9 @@ def _jvm_candidate(
     ]
     if not hits or f"explain.{causes.runtime.FILESYSTEM_ENV_MISCONFIGURED}" in findings:
         return None
-    return causes.finding(
-        f"explain.{causes.runtime.FILESYSTEM_ENV_MISCONFIGURED}",
-        Severity.WARNING,
+    return causes.other_candidate(
         causes.runtime.FILESYSTEM_ENV_MISCONFIGURED,
-        "Or: TensorFlow's HDFS file system, whose libhdfs needs the JVM that JAVA_HOME names "
-        "(the other candidate)",
+        "TensorFlow's HDFS file system, whose libhdfs needs the JVM that JAVA_HOME names",
         "\n".join(
             (
                 _cite(hits[:1]),
@@ -2911,12 +2902,9 @@ def _binding_word_size_candidate(
         or f"explain.{causes.platform.BINDING_PROCESS_NOT_64BIT}" in findings
     ):
         return None
-    return causes.finding(
-        f"explain.{causes.platform.BINDING_PROCESS_NOT_64BIT}",
-        Severity.WARNING,
+    return causes.other_candidate(
         causes.platform.BINDING_PROCESS_NOT_64BIT,
-        "Or: the .NET program runs as a 32-bit process, which cannot load the 64-bit library "
-        "(the other candidate)",
+        "the .NET program runs as a 32-bit process, which cannot load the 64-bit library",
         "\n".join(
             (
                 _cite(hits[:1]),
@@ -3174,12 +3162,10 @@ def _gpu_library_candidates(
             continue
         candidate = causes.runtime.GPU_LIBRARY_INIT_CANDIDATES[key]
         out.append(
-            causes.finding(
-                f"explain.{candidate.cause}",
-                Severity.WARNING,
+            causes.other_candidate(
                 candidate.cause,
-                f"Or: {candidate.title}, candidate {number} of "
-                f"{len(ranked)} for the library that failed (the other candidate)",
+                f"{candidate.title}, candidate {number} of "
+                f"{len(ranked)} for the library that failed",
                 _cite(hits) + "\nThe library's error is the same whatever the reason: the "
                 "finding above ranks the candidates by what the log shows, and this is one of "
                 "them, with what tells it apart.",
@@ -3334,11 +3320,9 @@ def _container_libcuda_candidate(
     ):
         return None
     kernel, dso = newer
-    return causes.finding(
-        f"explain.{causes.gpu.DRIVER_TOO_OLD}",
-        Severity.WARNING,
+    return causes.other_candidate(
         causes.gpu.DRIVER_TOO_OLD,
-        "Or: a container's own libcuda newer than the host's driver (the other candidate)",
+        "a container's own libcuda newer than the host's driver",
         _cite(hits) + f"\nThe loaded libcuda ({dso}) is newer than the kernel module "
         f"({kernel}). Outside a container that is a driver upgraded without reloading its "
         "module (the finding above); inside one, the image's own libcuda over an older host "
@@ -3369,11 +3353,9 @@ def _nccl_release_candidate(
     failed = _warned_of(findings, causes.cluster.CLUSTER_COLLECTIVE_FAILED)
     if not hits or revealed.nccl_version is not None or not failed:
         return None
-    return causes.finding(
-        f"explain.{causes.gpu.NCCL_RELEASE_BUG}",
-        Severity.WARNING,
+    return causes.other_candidate(
         causes.gpu.NCCL_RELEASE_BUG,
-        "Or: NCCL 2.4's shared-memory bug, fixed in 2.4.6 (the other candidate)",
+        "NCCL 2.4's shared-memory bug, fixed in 2.4.6",
         _cite(hits) + "\nCUDA refused NCCL's shared-memory segment as an invalid argument. "
         "NCCL 2.4 before 2.4.6 does so when two ranks of one host share a segment name; later "
         "releases print the same line for other failures. The log does not show which NCCL "
@@ -3405,11 +3387,9 @@ def _cert_path_candidate(
         # pip's index: its file has no loader's cache to take another route into, and the
         # filter on the way is the lead's first step already (an intercepting proxy).
         return None
-    return causes.finding(
-        f"explain.{causes.network.DOWNLOAD_HOST_UNREACHABLE}",
-        Severity.WARNING,
+    return causes.other_candidate(
         causes.network.DOWNLOAD_HOST_UNREACHABLE,
-        "Or: the download host or a filter on the way to it (the other candidate)",
+        "the download host or a filter on the way to it",
         _cite(hits) + "\nThe words say only that no CA this Python trusts signed the "
         "certificate it received: a server's incomplete chain or a network that answers for "
         "the host fails the same way as a store without the CA.",
@@ -3456,12 +3436,9 @@ def _unrecognised_distribution_candidate(
         or (machine.tf is not None and version_key(machine.tf.version)[:1] < (2,))
     ):
         return None
-    return causes.finding(
-        f"explain.{cause}",
-        Severity.WARNING,
+    return causes.other_candidate(
         cause,
-        "Or: TensorFlow installed under a name Transformers does not look for "
-        "(the other candidate)",
+        "TensorFlow installed under a name Transformers does not look for",
         _cite(hits) + "\nTransformers decides whether TensorFlow is there by its "
         "distribution's name; the log lists no package, so a TensorFlow 2 installed as "
         "another distribution (a nightly, a vendor's build) is not ruled out.",
@@ -3501,11 +3478,9 @@ def _unresolved_task_candidate(
         # refused"), one for each task waited for: the names resolved.
         return None
     shown = sorted({h for h in named if h is not None and looked_up(h)})
-    return causes.finding(
-        f"explain.{causes.cluster.TF_CONFIG_UNRESOLVABLE}",
-        Severity.WARNING,
+    return causes.other_candidate(
         causes.cluster.TF_CONFIG_UNRESOLVABLE,
-        "Or: a task's host name that does not resolve here (the other candidate)",
+        "a task's host name that does not resolve here",
         _cite(waits)
         + "\nNo answer came from "
         + (", ".join(tasks) or "a task")
@@ -5736,11 +5711,9 @@ def _refusal_candidates(
             )
             if cause == causes.platform.TF_RELEASE_NOT_FOR_PYTHON:
                 out.append(
-                    causes.finding(
-                        f"explain.{cause}",
-                        Severity.WARNING,
+                    causes.other_candidate(
                         cause,
-                        f"Or: {release} alone has no wheel for this Python (the other candidate)",
+                        f"{release} alone has no wheel for this Python",
                         "pip's empty list says no TensorFlow release had a wheel for this "
                         "interpreter when it ran; a log older than the releases built for this "
                         f"Python reads the same, and then the pin of {release} is what to move.",
@@ -5751,12 +5724,9 @@ def _refusal_candidates(
             cause, fix, _ = causes.platform.pip_refusal_fix(m, (), None, r.python, dist)
             if cause == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
                 out.append(
-                    causes.finding(
-                        f"explain.{cause}",
-                        Severity.WARNING,
+                    causes.other_candidate(
                         cause,
-                        "Or: no TensorFlow release at all has a wheel for this interpreter "
-                        "(the other candidate)",
+                        "no TensorFlow release at all has a wheel for this interpreter",
                         f"pip's empty list names no release at all, not only {release}: where "
                         "this Python, its bitness or the platform has no TensorFlow, another "
                         "release of the package that pins it changes nothing.",
@@ -5805,12 +5775,9 @@ def _refusal_candidates(
         and any(line.has_wheels_for(r.python, "macos-") for line in m.matrix.lines)
     ):
         out.append(
-            causes.finding(
-                f"explain.{causes.platform.PIP_TOO_OLD}",
-                Severity.WARNING,
+            causes.other_candidate(
                 causes.platform.PIP_TOO_OLD,
-                f"Or: pip {r.pip_version} on macOS 11 or later, which it does not read the "
-                "wheels of (the other candidate)",
+                f"pip {r.pip_version} on macOS 11 or later, which it does not read the wheels of",
                 "The log does not show the system. On macOS 11 and later a pip older than "
                 "20.3 finds no macOS wheel of any release, so it lists none.",
                 causes.platform.macos11_pip_fix(r.pip_version, r.python),
@@ -8476,11 +8443,9 @@ def _container_candidate(
     ):
         return None
     fix = causes.container.container_gpu_fix(m)
-    return causes.finding(
-        f"explain.{causes.container.CONTAINER_NO_GPU}",
-        Severity.WARNING,
+    return causes.other_candidate(
         causes.container.CONTAINER_NO_GPU,
-        "Or: a container started without the GPU (the other candidate)",
+        "a container started without the GPU",
         _cite(hits) + "\nlibcuda.so.1 comes with the NVIDIA driver: a machine without the "
         "driver and a container started without the NVIDIA runtime both lack it, and the log "
         "shows neither. Inside a container /.dockerenv (Docker) or /run/.containerenv (Podman) "

@@ -91,11 +91,9 @@ def _candidates(keys: Sequence[str], cited: str, m: Machine) -> list[Finding]:
     for key in keys:
         candidate = causes.gpu.UNLISTED_GPU_CANDIDATES[key]
         out.append(
-            causes.finding(
-                f"explain.{candidate.cause}",
-                Severity.WARNING,
+            causes.other_candidate(
                 candidate.cause,
-                f"Or: {candidate.title} (the other candidate)",
+                candidate.title,
                 f"{cited}\nTensorFlow's answer is the same whatever the reason; what tells "
                 f"this one apart: {candidate.tell}.",
                 candidate.fix(m),

@@ -2196,11 +2196,9 @@ def two_distributions_candidate(m: Machine) -> list[Finding]:
         else "tensorflow"
     )
     return [
-        causes.finding(
-            f"explain.{causes.software.TF_MULTIPLE_DISTRIBUTIONS}",
-            Severity.WARNING,
+        causes.other_candidate(
             causes.software.TF_MULTIPLE_DISTRIBUTIONS,
-            "Or: two TensorFlow distributions in one environment (the other candidate)",
+            "two TensorFlow distributions in one environment",
             "tensorflow, tensorflow-gpu, tensorflow-cpu and the tf-nightly builds all install "
             "into the same tensorflow folder: where two of them are installed, installing or "
             "upgrading one writes its files over the other's, and TensorFlow's own imports "
