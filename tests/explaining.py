@@ -76,6 +76,11 @@ def readings(report: Report) -> list[Finding]:
     ]
 
 
+def all_causes(text: str) -> set[str]:
+    """The causes of every finding explain gives for ``text``, at any severity."""
+    return {x.cause for x in explained(text).findings}
+
+
 def finding_of(report: Report, cause: str) -> Optional[Finding]:
     """The report's first finding resting on ``cause``, or None."""
     return next((x for x in report.findings if x.cause == cause), None)

@@ -414,3 +414,17 @@ def test_a_deep_index_page_is_a_hash_error_not_a_traceback(monkeypatch: pytest.M
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.mark.parametrize("mark", [b"", b"\xef\xbb\xbf"], ids=["utf8", "utf8-bom"])
+def test_a_tf_config_file_saved_by_powershell_or_notepad_is_read(
+    tmp_path: Path, mark: bytes
+) -> None:
+    # docs/report.md: a TF_CONFIG file is read as a report is, UTF-16 with its mark among them.
+    from tfdoctor.cluster.spec import read_tf_config
+
+    text = '{"cluster": {"worker": ["a:1"]}, "task": {"type": "worker", "index": 0}}'
+    for data in (mark + text.encode("utf-8"), text.encode("utf-16")):
+        path = tmp_path / "tf_config.json"
+        path.write_bytes(data)
+        assert read_tf_config(str(path)) == text

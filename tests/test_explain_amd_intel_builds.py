@@ -28,7 +28,7 @@ from typing import Optional
 import pytest
 
 from tests import factories as f
-from tests.explaining import SIGNATURES, explained, fix_text, tag_readings, top_error
+from tests.explaining import SIGNATURES, all_causes, explained, fix_text, tag_readings, top_error
 from tests.factories import FIXTURE_MATRIX
 from tfdoctor.causes.gpu import rocm_target_listed
 from tfdoctor.causes.runtime import onednn_kernel_fix
@@ -47,10 +47,6 @@ def _ignored(target: str, supported: str, name: str = "AMD Radeon RX 7900 XTX") 
         f"0000:03:00.0) with AMDGPU version : {target}. The supported AMDGPU versions are "
         f"{supported}.\n"
     )
-
-
-def _causes(text: str) -> set[str]:
-    return {x.cause for x in explained(text).findings}
 
 
 @pytest.mark.parametrize(
@@ -145,7 +141,7 @@ def test_another_namespaces_symbol_in_tensorflows_library_is_not_rocm() -> None:
         "ImportError: /home/u/miniconda3/envs/dl/lib/python3.11/site-packages/tensorflow/"
         "python/platform/../../libtensorflow_framework.so.2: undefined symbol: _ZTIN6snappy4SinkE\n"
     )
-    assert "rocm-version-mismatch" not in _causes(text)
+    assert "rocm-version-mismatch" not in all_causes(text)
 
 
 def test_rocm_configure_not_finding_a_library_is_off_its_path() -> None:
@@ -294,7 +290,7 @@ def test_a_release_before_the_onednn_switch_gets_its_build_without_mkl() -> None
     ],
 )
 def test_onednn_notes_and_other_words_are_not_a_kernel_bug(line: str) -> None:
-    assert "tf-release-kernel-bug" not in _causes(line + "\n")
+    assert "tf-release-kernel-bug" not in all_causes(line + "\n")
 
 
 def test_a_cuda_library_that_did_not_load_is_not_rocm() -> None:
@@ -302,7 +298,7 @@ def test_a_cuda_library_that_did_not_load_is_not_rocm() -> None:
         "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
         "library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file\n"
     )
-    assert "rocm-libs-off-path" not in _causes(text)
+    assert "rocm-libs-off-path" not in all_causes(text)
 
 
 def test_directml_keeping_no_adapter() -> None:
@@ -409,7 +405,7 @@ def test_nvidias_permission_keeps_its_own_fix() -> None:
     ],
 )
 def test_rocminfo_lines_that_are_not_a_permission(text: str) -> None:
-    assert "driver-no-permission" not in _causes(text)
+    assert "driver-no-permission" not in all_causes(text)
 
 
 def test_miopens_missing_kernel_database_is_harmless() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import all_causes, explained, fix_text, top_error
 
 
 def _traceback(message: str, code: str, path: str = "/home/user/proj/train.py") -> str:
@@ -18,10 +18,6 @@ def _traceback(message: str, code: str, path: str = "/home/user/proj/train.py") 
         f"    {code}\n"
         f"{message}\n"
     )
-
-
-def _causes(text: str) -> set[str]:
-    return {f.cause for f in explained(text).findings}
 
 
 # --- Keras 1's Merge ------------------------------------------------------------------------
@@ -481,7 +477,7 @@ def test_python2_words_for_the_module_a_rule_knows_keep_the_rule() -> None:
         "AttributeError: 'module' object has no attribute 'logging'",
         "tf.logging.set_verbosity(tf.logging.INFO)",
     )
-    assert "api-moved-to-compat-v1" in _causes(text)
+    assert "api-moved-to-compat-v1" in all_causes(text)
 
 
 # --- a name missing from a module the TensorFlow still has ----------------------------------

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, tag_readings, top_error
+from tests.explaining import all_causes, explained, fix_text, tag_readings, top_error
 from tfdoctor.signatures import REMOVED_API, WINDOWS_WORDS
 
 BAZEL = "bazel-version-mismatch"
@@ -37,10 +37,6 @@ HOST = "build-host-compiler-unsupported"
 OP = "custom-op-build-mismatch"
 
 _CACHE = "/home/dev/.cache/bazel/_bazel_dev/3f2a9c/external"
-
-
-def _causes(text: str) -> set[str]:
-    return {x.cause for x in explained(text).findings}
 
 
 @pytest.mark.parametrize(
@@ -235,7 +231,7 @@ def test_bazels_crash_setting_up_a_repository_is_a_warning_with_its_release() ->
     ],
 )
 def test_the_same_words_elsewhere_are_not_a_bazel_release(text: str) -> None:
-    assert BAZEL not in _causes(text)
+    assert BAZEL not in all_causes(text)
 
 
 def test_bazels_windows_toolchain_names_bazel_vc() -> None:
@@ -284,7 +280,7 @@ def test_bazel_without_a_compiler_on_linux_is_told_to_install_one() -> None:
 
 def test_other_toolchain_words_are_not_bazels() -> None:
     # A package that merely names local_config_cc in a build file listing is no failure.
-    assert TOOLS not in _causes("INFO: Repository local_config_cc instantiated at:\n")
+    assert TOOLS not in all_causes("INFO: Repository local_config_cc instantiated at:\n")
 
 
 @pytest.mark.parametrize(
@@ -350,7 +346,7 @@ def test_nvcc_refusing_the_host_compiler(line: str, wanted: str) -> None:
 )
 def test_a_guide_quoting_the_host_config_check_is_not_the_error(text: str) -> None:
     # The bound quoted as a preprocessor test, as guides show it, is not nvcc's refusal.
-    assert HOST not in _causes(text)
+    assert HOST not in all_causes(text)
 
 
 def test_an_op_not_linked_against_the_framework_library() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import all_causes, explained, fix_text, top_error
 from tfdoctor.causes.software import global_function_name
 
 CAUSE = "custom-op-build-mismatch"
@@ -22,10 +22,6 @@ _LOADER = (
     'load_library.py", line 61, in load_op_library\n'
     "    lib_handle = py_tf.TF_LoadLibrary(library_filename)\n"
 )
-
-
-def _causes(text: str) -> set[str]:
-    return {f.cause for f in explained(text).findings}
 
 
 def _own_op_fix(line: str) -> str:
@@ -120,7 +116,7 @@ def test_an_ops_own_source_refused_for_tensorflows_api_is_the_release(line: str)
     ids=["onnxruntime-nsync", "own-header", "plugin-done", "bazel-tree", "tensorflow-source"],
 )
 def test_other_compilations_are_not_a_custom_op(text: str) -> None:
-    assert CAUSE not in _causes(text)
+    assert CAUSE not in all_causes(text)
 
 
 # --- linking: the framework library's name -----------------------------------------------------
@@ -173,11 +169,11 @@ def test_apples_linker_missing_the_plain_name_is_the_link_flags() -> None:
 
 
 def test_apples_linker_missing_another_library_is_not_a_custom_op() -> None:
-    assert CAUSE not in _causes("ld: library not found for -lomp\n")
+    assert CAUSE not in all_causes("ld: library not found for -lomp\n")
 
 
 def test_the_c_library_unlinked_is_not_a_custom_op() -> None:
-    assert CAUSE not in _causes("/usr/bin/ld: cannot find -ltensorflow\n")
+    assert CAUSE not in all_causes("/usr/bin/ld: cannot find -ltensorflow\n")
 
 
 # --- loading: TensorFlow's C++ symbols, its framework library ----------------------------------
@@ -245,7 +241,7 @@ def test_tensorflows_own_cuda_unfound_at_import_is_not_an_op() -> None:
     text = (
         "ImportError: libcudart.so.9.0: cannot open shared object file: No such file or directory\n"
     )
-    assert CAUSE not in _causes(text)
+    assert CAUSE not in all_causes(text)
 
 
 @pytest.mark.parametrize(
@@ -343,7 +339,7 @@ def test_an_installed_op_package_the_table_does_not_know_stays_a_published_add_o
         "python3.8/site-packages/warpctc_tensorflow/kernels.cpython-38-x86_64-linux-gnu.so: "
         "undefined symbol: _ZN10tensorflow12OpDefBuilder4AttrESs"
     )
-    causes = _causes(line + "\n")
+    causes = all_causes(line + "\n")
     assert "companion-mismatch" in causes and CAUSE not in causes
 
 
@@ -353,7 +349,7 @@ def test_a_companions_op_library_stays_the_companions() -> None:
         "site-packages/tensorflow_text/python/ops/_regex_split_ops.so: undefined symbol: "
         "_ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb"
     )
-    causes = _causes(line + "\n")
+    causes = all_causes(line + "\n")
     assert "companion-mismatch" in causes and CAUSE not in causes
 
 
@@ -362,7 +358,7 @@ def test_tensorflows_own_library_missing_a_symbol_is_not_a_custom_op() -> None:
         "ImportError: /home/user/.venv/lib/python3.8/site-packages/tensorflow/python/"
         "_pywrap_tensorflow_internal.so: undefined symbol: _ZN10tensorflow8OpKernelD2Ev"
     )
-    assert CAUSE not in _causes(line + "\n")
+    assert CAUSE not in all_causes(line + "\n")
 
 
 def test_the_1x_framework_library_unfound_for_a_projects_op_is_relinked() -> None:
@@ -381,7 +377,7 @@ def test_the_1x_framework_library_unfound_for_a_companion_stays_the_companions()
         "tensorflow.python.framework.errors_impl.NotFoundError: libtensorflow_framework.so.1: "
         "cannot open shared object file: No such file or directory\n"
     )
-    assert CAUSE not in _causes(text)
+    assert CAUSE not in all_causes(text)
 
 
 def test_the_1x_framework_library_for_an_unlisted_installed_package_is_its_release() -> None:
@@ -419,7 +415,7 @@ def test_macos_framework_dylib_of_the_installed_major_is_not_read_so() -> None:
         "tf_custom_ops/tf_neighbors.so, 6): Library not loaded: "
         "@rpath/libtensorflow_framework.2.dylib\n"
     )
-    assert CAUSE not in _causes(line + "tensorflow version: 2.3.0\n")
+    assert CAUSE not in all_causes(line + "tensorflow version: 2.3.0\n")
 
 
 def test_the_unversioned_framework_library_unfound_for_a_projects_op_is_relinked() -> None:
@@ -441,7 +437,7 @@ def test_a_release_before_the_framework_library_drops_it_from_the_link() -> None
 
 def test_the_c_librarys_header_is_not_a_custom_op() -> None:
     text = "main.c:1:10: fatal error: tensorflow/c/c_api.h: No such file or directory\n"
-    assert CAUSE not in _causes(text)
+    assert CAUSE not in all_causes(text)
 
 
 def test_a_projects_own_op_that_does_not_load_names_the_loaders_reading_too() -> None:

@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import all_causes, explained, fix_text, top_error
 from tfdoctor.findings import Severity
-
-
-def _causes(text: str) -> set[str]:
-    return {f.cause for f in explained(text).findings}
 
 
 def test_a_name_missing_from_the_keras_package_serving_tf_keras_is_a_keras2_release() -> None:
@@ -92,7 +88,7 @@ def test_keras30s_shorter_legacy_refusal_is_the_port_alone() -> None:
         "`TF_USE_LEGACY_KERAS=1` as an environment variable\n"
     )
     assert top_error(explained(text)).cause == "keras3-behaviour-change"
-    assert "tf-keras-missing" not in _causes(text)
+    assert "tf-keras-missing" not in all_causes(text)
 
 
 def test_multi_gpu_model_missing_the_gpus_under_their_newer_names() -> None:
@@ -112,7 +108,7 @@ def test_multi_gpu_model_on_a_machine_with_fewer_gpus_is_not_a_keras_release() -
         "to be available: ['/cpu:0', '/gpu:0', '/gpu:1', '/gpu:2', '/gpu:3']. However this "
         "machine only has: ['/cpu:0', '/gpu:0', '/gpu:1']. Try reducing `gpus`.\n"
     )
-    assert "keras-version" not in _causes(text)
+    assert "keras-version" not in all_causes(text)
 
 
 def test_a_tensorflow_keyword_keras_backend_passes_under_an_older_tensorflow() -> None:

@@ -5,11 +5,7 @@ another context do not."""
 
 from __future__ import annotations
 
-from tests.explaining import explained, fix_text, top_error
-
-
-def _causes(text: str) -> set[str]:
-    return {f.cause for f in explained(text).findings}
+from tests.explaining import all_causes, explained, fix_text, top_error
 
 
 def test_numpy_refusing_pickled_object_arrays_is_its_changed_default() -> None:
@@ -35,7 +31,7 @@ def test_numpy_refusing_pickled_object_arrays_is_its_changed_default() -> None:
 def test_numpys_words_about_pickling_elsewhere_are_not_that_default() -> None:
     # np.save's own refusal to write object arrays: another message, not a changed default.
     text = "ValueError: Object arrays cannot be saved when allow_pickle=False\n"
-    assert "api-default-changed" not in _causes(text)
+    assert "api-default-changed" not in all_causes(text)
 
 
 def test_numpy2_refusing_copy_false_is_a_numpy2_behaviour_change() -> None:
@@ -65,7 +61,7 @@ def test_numpy2_copy_refusal_wrapped_by_a_validator_is_read() -> None:
 
 def test_copy_false_named_without_numpys_refusal_is_not_that_change() -> None:
     text = "DeprecationWarning: pass copy=False to avoid a copy while creating an array\n"
-    assert "numpy2-behaviour-change" not in _causes(text)
+    assert "numpy2-behaviour-change" not in all_causes(text)
 
 
 def test_a_graph_node_with_an_attr_its_op_lacks_is_a_graph_from_another_tensorflow() -> None:
@@ -87,7 +83,7 @@ def test_a_tpu_internal_op_with_an_unknown_attr_stays_a_tpu_mismatch() -> None:
         "InvalidArgumentError: NodeDef mentions attr 'client_terminated' not in "
         "Op<name=_Send; signature=tensor:T -> ; attr=T:type; attr=tensor_name:string>\n"
     )
-    causes = _causes(text)
+    causes = all_causes(text)
     assert "op-not-registered" not in causes
     assert "tpu-version-mismatch" in causes
 
@@ -117,7 +113,7 @@ def test_numbas_lower_bound_asks_for_a_newer_numpy() -> None:
 
 def test_numba_and_numpy_named_in_passing_are_not_its_pin() -> None:
     text = "INFO: Numba needs NumPy arrays of a fixed dtype for nopython mode\n"
-    assert "library-pin-conflicts" not in _causes(text)
+    assert "library-pin-conflicts" not in all_causes(text)
 
 
 def test_keras_older_than_its_keras_applications_is_told_the_keras_that_passes_submodules() -> None:
@@ -138,7 +134,7 @@ def test_keras_older_than_its_keras_applications_is_told_the_keras_that_passes_s
 
 def test_another_modules_missing_set_keras_submodules_is_not_that_keras() -> None:
     text = "AttributeError: module 'efficientnet' has no attribute 'set_keras_submodules'\n"
-    assert "keras-version" not in _causes(text)
+    assert "keras-version" not in all_causes(text)
 
 
 def test_python2s_words_under_a_pasted_tf_call_are_tensorflow_1_0s_renamed_op() -> None:
@@ -168,7 +164,7 @@ def test_tensorflow_1_0s_renamed_op_in_a_python2_traceback() -> None:
 def test_python2s_words_under_another_modules_call_or_a_log_line_are_not_tensorflows() -> None:
     for above in ("ratio = np.mul(a, b)", "WARNING:tensorflow:calling tf.mul(a, b)"):
         text = f"{above}\nAttributeError: 'module' object has no attribute 'mul'\n"
-        assert "api-removed" not in _causes(text), above
+        assert "api-removed" not in all_causes(text), above
 
 
 def test_colabs_refusal_of_tensorflow_1_is_a_dropped_hosted_line() -> None:
@@ -188,4 +184,4 @@ def test_colabs_refusal_of_tensorflow_1_is_a_dropped_hosted_line() -> None:
 
 def test_colabs_own_tensorflow_2_is_not_a_dropped_line() -> None:
     text = "TensorFlow 2.x selected.\nTensorflow 1 is supported in this notebook's runtime\n"
-    assert "hosted-tf-line-dropped" not in _causes(text)
+    assert "hosted-tf-line-dropped" not in all_causes(text)

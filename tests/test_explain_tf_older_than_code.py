@@ -8,15 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, one_frame_log, top_error
+from tests.explaining import all_causes, explained, fix_text, one_frame_log, top_error
 
 
 def _log(message: str, code: str = "inverse = tf.linalg.inv(matrix)", head: str = "") -> str:
     return one_frame_log(message, code, head)
-
-
-def _causes(text: str) -> set[str]:
-    return {f.cause for f in explained(text).findings}
 
 
 @pytest.mark.parametrize(
@@ -116,7 +112,7 @@ def test_a_tf1_only_name_with_no_release_shown_is_not_called_older() -> None:
         "AttributeError: module 'tensorflow' has no attribute 'placeholder'",
         code="x = tf.placeholder(tf.float32)",
     )
-    causes = _causes(text)
+    causes = all_causes(text)
     assert "api-moved-to-compat-v1" in causes
     for finding in explained(text).findings:
         assert "oldest release tfdoctor's listings hold" not in fix_text(finding)

@@ -128,7 +128,9 @@ def _silent(_message: str) -> None:
 
 def _interactive() -> bool:
     """Both ends on a terminal: a person can be asked (a closed one is None)."""
-    return bool(sys.stdin and sys.stdin.isatty() and sys.stdout and sys.stdout.isatty())
+    from tfdoctor.bounded import stdin_is_terminal
+
+    return stdin_is_terminal() and bool(sys.stdout and sys.stdout.isatty())
 
 
 def _confirm() -> bool:

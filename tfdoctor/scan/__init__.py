@@ -670,11 +670,16 @@ def _respelled_fix(respelled: str) -> str:
     return f"Use {respelled}: the API spells the name so (it differs in case or underscores)."
 
 
+def _keras_root(name: str) -> str:
+    """The root of a Keras name as the code spells it: ``keras`` or ``tf.keras``."""
+    return "keras" if name.startswith("keras") else "tf.keras"
+
+
 def _moved_fix(newest: ApiIndex, keras2: ApiIndex, name: str) -> str:
     """For a Keras name neither Keras 3 nor Keras 2's public API has where it was asked
     (multi-backend Keras' ``keras.engine.topology.get_source_inputs``): the public names of
     that last part the newest Keras exports, where they are few; else look the name up."""
-    root = "keras" if name.startswith("keras") else "tf.keras"
+    root = _keras_root(name)
     last = name.rsplit(".", 1)[-1]
     homes = [] if last.startswith("_") else newest.homes(last, root)
     if not homes or len(homes) > MOST_HOMES:
@@ -689,7 +694,7 @@ def _moved_fix(newest: ApiIndex, keras2: ApiIndex, name: str) -> str:
 
 def _keras_idiom(api: ApiIndex, gone: str, last: str, name: str) -> Optional[str]:
     """The Keras 3 name of a Keras 2 one: the same name in an enclosing module, or keras.ops."""
-    root = "keras" if name.startswith("keras") else "tf.keras"
+    root = _keras_root(name)
     parts = gone.split(".")
     for cut in range(len(parts) - 1, 0, -1):
         module = ".".join(parts[:cut])

@@ -161,9 +161,8 @@ class ApiKnowledge:
 
     def keras_kind(self, cls: str) -> Optional[str]:
         """``model``, ``optimizer``, ``layer``, ``variable`` or ``keras-tensor``: the family a
-        Keras class belongs
-        to, from the modules the target's or Keras 2's API lists it in (None for any other
-        class)."""
+        Keras class belongs to, from the modules the target's or Keras 2's API lists it in
+        (None for any other class)."""
         if cls in ("Model", "Sequential", "Functional"):
             return "model"
         if cls == "KerasTensor":
