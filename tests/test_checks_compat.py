@@ -1287,6 +1287,76 @@ def test_protobuf_4_under_a_release_that_caps_it_below_4_is_an_error() -> None:
     assert found[0].fix.commands == (f'{PIP} install "protobuf<3.20,>=3.9.2"',)
 
 
+@pytest.mark.parametrize(
+    ("protobuf", "imported", "verdict"),
+    [
+        pytest.param("3.20.2", False, ("protobuf-incompatible", Severity.ERROR), id="below-static"),
+        pytest.param("5.26.1", False, ("protobuf-incompatible", Severity.ERROR), id="above-static"),
+        # The import ran and worked: protobuf-incompatible's claim is refuted (a note), the
+        # declared range is still broken, which is the range's own cause.
+        pytest.param("3.20.2", True, ("dependency-out-of-range", Severity.WARNING), id="below"),
+        pytest.param("5.26.1", True, ("dependency-out-of-range", Severity.WARNING), id="above"),
+    ],
+)
+def test_protobuf_out_of_tensorflows_range_is_protobufs_cause_until_the_import_works(
+    protobuf: str, imported: bool, verdict: tuple[str, Severity]
+) -> None:
+    # A converter pinning protobuf~=3.20.2 (as tf2onnx 1.16 does) let pip keep 3.20.2 under
+    # TensorFlow 2.15's >=3.20.3: the cause explain gives pip's notice on protobuf where no
+    # working import refutes it, and a fix that names a protobuf both ranges admit.
+    converter = f.pkg("tf2onnx", "1.16.0", "protobuf~=3.20.2")
+    tf = None if imported else f.tensorflow(status="skipped", version=None, cuda_version=None)
+    extra = {} if tf is None else {"tensorflow": tf}
+    facts = f.facts(packages=f.packages(converter, f.pkg("protobuf", protobuf)), **extra)
+    found = [x for x in judge(check_dependency_pins, facts) if x.cause]
+    assert [(x.cause, x.severity) for x in found] == [verdict]
+    assert found[0].fix is not None
+    assert "~=3.20.2" in found[0].fix.commands[0] and ">=3.20.3" in found[0].fix.commands[0]
+    # Inside the range: nothing to say.
+    fine = f.facts(packages=f.packages(converter, f.pkg("protobuf", "3.20.3")), **extra)
+    assert not [x for x in judge(check_dependency_pins, fine) if x.cause]
+
+
+def _family_verdicts(*extra: PackageFacts) -> list[tuple[str, Severity, str, str]]:
+    """check_dependency_pins on TensorFlow 2.15.1 beside ``extra``: (cause, severity, summary,
+    fix command) of each finding with a cause."""
+    facts = f.facts(packages=f.packages(*extra))
+    return [
+        (x.cause, x.severity, x.summary, x.fix.commands[0] if x.fix and x.fix.commands else "")
+        for x in judge(check_dependency_pins, facts)
+        if x.cause
+    ]
+
+
+def test_a_range_tensorflows_family_declares_is_judged_like_tensorflows() -> None:
+    # TensorBoard requires werkzeug>=1.0.1 (its setup.py); an older one is what pip check
+    # reports, on the package that states the range.
+    board = f.pkg("tensorboard", "2.15.2", "werkzeug>=1.0.1", "protobuf<5.0.0dev,>=3.19.6")
+    [(cause, severity, summary, command)] = _family_verdicts(board, f.pkg("werkzeug", "0.16.1"))
+    assert (cause, severity) == ("dependency-out-of-range", Severity.WARNING)
+    assert "werkzeug 0.16.1" in summary and "tensorboard 2.15.2" in summary
+    assert command.endswith('install "werkzeug>=1.0.1"')
+    # Inside the range, or a library outside TensorFlow's family: nothing.
+    assert not _family_verdicts(board, f.pkg("werkzeug", "3.0.1"))
+    library = f.pkg("scipy", "1.13.1", "numpy<2.3,>=1.22.4")
+    assert not _family_verdicts(library, f.pkg("werkzeug", "3.0.1"))
+
+
+def test_protobuf_past_what_a_family_packages_code_was_generated_for() -> None:
+    # tensorflow-metadata 1.13 caps protobuf below 4: protobuf 4.21+ refuses its generated
+    # code ("Descriptors cannot be created directly"), though TensorFlow 2.15's range admits it.
+    metadata = f.pkg("tensorflow-metadata", "1.13.1", "protobuf<4,>=3.20.3")
+    [(cause, severity, _, command)] = _family_verdicts(metadata, f.pkg("protobuf", "4.25.3"))
+    # TensorFlow's import ran and worked (the factory's default): it does not load this
+    # package's code, so the range's own cause, still an error.
+    assert (cause, severity) == ("dependency-out-of-range", Severity.ERROR)
+    assert "<4" in command and ">=3.20.3" in command and "!=4.21.0" in command
+    # Above a cap that still loads the code (3.20.3 under TensorBoard 2.10's <3.20): pip's
+    # notice only.
+    board = f.pkg("tensorboard", "2.15.2", "protobuf<3.20,>=3.9.2")
+    assert not _family_verdicts(board, f.pkg("protobuf", "3.20.3"))
+
+
 def test_keras_of_another_line_under_a_release_that_ships_with_its_own() -> None:
     tf26 = f.pkg("tensorflow", "2.6.5", "keras<2.7,>=2.6.0rc3", top_level=("tensorflow",))
     facts = f.facts(

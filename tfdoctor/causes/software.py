@@ -4249,3 +4249,25 @@ def metadata_unsatisfiable_fix(
         "which versions the index offers:",
         m.list_releases(companion),
     )
+
+
+def tensorflow_ecosystem(dist: str) -> bool:
+    """A distribution of TensorFlow's own ecosystem: its family in the module table, or named
+    as Google names them (tensorflow-metadata, tensorflow-serving-api, tf-models-official)."""
+    table = modules()
+    module = dist.replace("-", "_")
+    return (
+        dist in TF_DISTRIBUTIONS
+        or module in table.family
+        or module in table.on_tensorflow
+        or dist.startswith(("tensorflow-", "tf-"))
+    )
+
+
+def tensorflow_family(dist: str) -> bool:
+    """A distribution of TensorFlow's own family, released by its project beside TensorFlow:
+    the module table's family, or named in TensorFlow's own ``tensorflow-`` namespace
+    (tensorflow-metadata). Not a library merely written against TensorFlow (``on_tensorflow``,
+    tf-models-official), nor one another author named ``tf-...`` (tf-keras-vis, tf-explain):
+    their pins are their own business."""
+    return dist.startswith("tensorflow-") or dist.replace("-", "_") in modules().family

@@ -516,7 +516,7 @@ def _conda_missing(missing: CondaMissingRelease, m: Machine) -> Finding:
 def _source_build(build: SourceBuild, m: Machine) -> Finding:
     """pip built a release from source because no wheel of it fits, and the build failed."""
     release = f"{build.dist} {build.version}" if build.version else build.dist
-    if build.failed and not _tensorflow_ecosystem(build.dist):
+    if build.failed and not causes.software.tensorflow_ecosystem(build.dist):
         # What pip said around the failed build of a dependency tells why it built one:
         # it replaced an installed wheel, or went back to an older release. TensorFlow and
         # its companions (tensorflow-text without a wheel for the platform) keep the reading
@@ -766,7 +766,7 @@ def _conflict(
         c.target == "protobuf"
         and c.kind == "installed"
         and c.requirer not in TF_DISTRIBUTIONS
-        and _tensorflow_ecosystem(c.requirer)
+        and causes.software.tensorflow_ecosystem(c.requirer)
         and _protobuf_breaks(c)
     ):
         # TensorFlow's own family (tensorflow-metadata, -datasets, -serving-api) compiles its
@@ -790,7 +790,7 @@ def _conflict(
         and c.requirer not in TF_DISTRIBUTIONS
         and c.target != "protobuf"
         and c.target not in TF_DISTRIBUTIONS
-        and _tensorflow_family(c.requirer)
+        and causes.software.tensorflow_family(c.requirer)
     ):
         # A package of TensorFlow's own family (tensorflow-metadata, tensorflow-datasets,
         # TensorBoard) runs with what it declares, as TensorFlow does: an installed dependency
@@ -970,28 +970,6 @@ def _protobuf_breaks(c: Conflict) -> bool:
     return not causes.software.protobuf_above_cap_loads(c.have, c.spec)
 
 
-def _tensorflow_ecosystem(dist: str) -> bool:
-    """A distribution of TensorFlow's own ecosystem: its family in the module table, or named
-    as Google names them (tensorflow-metadata, tensorflow-serving-api, tf-models-official)."""
-    table = modules()
-    module = dist.replace("-", "_")
-    return (
-        dist in TF_DISTRIBUTIONS
-        or module in table.family
-        or module in table.on_tensorflow
-        or dist.startswith(("tensorflow-", "tf-"))
-    )
-
-
-def _tensorflow_family(dist: str) -> bool:
-    """A distribution of TensorFlow's own family, released by its project beside TensorFlow:
-    the module table's family, or named in TensorFlow's own ``tensorflow-`` namespace
-    (tensorflow-metadata). Not a library merely written against TensorFlow (``on_tensorflow``,
-    tf-models-official), nor one another author named ``tf-...`` (tf-keras-vis, tf-explain):
-    their pins are their own business."""
-    return dist.startswith("tensorflow-") or dist.replace("-", "_") in modules().family
-
-
 def _meeting(a: str, b: str) -> Optional[str]:
     """A version both specifiers admit, tried at the versions they name and just past them
     (``>1.0`` and ``<2.0`` meet at 1.0.1); None where none of those does."""
@@ -1099,7 +1077,10 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
     # Another package's exact pin (inference-schema 1.2.0: wrapt==1.11.1) that no TensorFlow
     # release's range meets is that package's to widen: a library pinning a shared dependency.
     pinned = (
-        not fits and not c.brought and c.have.startswith("==") and not _tensorflow_family(other)
+        not fits
+        and not c.brought
+        and c.have.startswith("==")
+        and not causes.software.tensorflow_family(other)
     )
     cause = {
         "keras": causes.software.KERAS_VERSION,
