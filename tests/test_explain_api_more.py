@@ -526,3 +526,42 @@ def test_an_installed_packages_examples_folder_is_not_a_source_checkout() -> Non
     )
     for finding in explained(text).findings:
         assert "source tree" not in fix_text(finding)
+
+
+# --- A member missing from the class itself ("type object 'X' has no attribute 'y'") --------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            _traceback(
+                "AttributeError: type object 'TFLiteConverterV2' has no attribute "
+                "'from_keras_model_file'",
+                "converter = tf.lite.TFLiteConverter.from_keras_model_file('model.h5')",
+            ),
+            id="with-the-source-line",
+        ),
+        pytest.param(
+            "AttributeError: type object 'TFLiteConverterV2' has no attribute "
+            "'from_frozen_graph'\n",
+            id="the-class-printed-with-its-release-suffix",
+        ),
+    ],
+)
+def test_tensorflow_1_class_methods_missing_from_tf2s_class_are_compat_v1(text: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "api-moved-to-compat-v1"
+    assert "tf.compat.v1.lite.TFLiteConverter" in fix_text(top)
+
+
+def test_a_class_member_a_rule_knows_is_read_from_the_class_words() -> None:
+    top = top_error(
+        explained("AttributeError: type object 'Sequential' has no attribute 'predict_classes'\n")
+    )
+    assert top.cause == "api-removed" and "np.argmax" in fix_text(top)
+
+
+def test_a_member_of_an_unknown_class_is_no_api_finding() -> None:
+    causes = all_causes("AttributeError: type object 'Converter' has no attribute 'from_file'\n")
+    assert not causes & {"api-removed", "api-moved-to-compat-v1"}

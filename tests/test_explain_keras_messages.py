@@ -714,3 +714,55 @@ def test_keras2_beside_tensorflow_216_still_installs_the_declared_keras() -> Non
         )
     )
     assert 'pip install "keras>=3.0.0"' in fix_text(top)
+
+
+# --- Keras 3's trainers refusing Keras 2's training arguments --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "argument"),
+    [
+        pytest.param(
+            "TypeError: TensorFlowTrainer.fit() got an unexpected keyword argument 'workers'",
+            "workers",
+            id="fit-tensorflow-backend",
+        ),
+        pytest.param(
+            "TypeError: JAXTrainer.predict() got an unexpected keyword argument "
+            "'use_multiprocessing'",
+            "use_multiprocessing",
+            id="predict-jax-backend",
+        ),
+        pytest.param(
+            "ValueError: Arguments not recognized: {'max_queue_size': 10, 'workers': 8}",
+            "max_queue_size",
+            id="evaluate-refuses-its-kwargs",
+        ),
+        pytest.param(
+            "TypeError: Trainer.compile() got an unexpected keyword argument 'sample_weight_mode'",
+            "sample_weight_mode",
+            id="compile-base-class",
+        ),
+    ],
+)
+def test_keras3_trainers_refusing_keras2_arguments_need_no_source_line(
+    line: str, argument: str
+) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "keras3-behaviour-change"
+    assert f"Drop {argument}=" in fix_text(top)
+    assert "TF_USE_LEGACY_KERAS=1" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Another library's Trainer, and arguments Keras 3 still takes or never had.
+        "TypeError: Trainer.train() got an unexpected keyword argument 'workers'",
+        "TypeError: Trainer.__init__() got an unexpected keyword argument 'use_multiprocessing'",
+        "TypeError: TensorFlowTrainer.fit() got an unexpected keyword argument 'epoch'",
+        "ValueError: Arguments not recognized: {'foo': 1}",
+    ],
+)
+def test_other_trainer_refusals_are_not_read_as_keras3(line: str) -> None:
+    assert "keras3-behaviour-change" not in _causes(line + "\n")

@@ -83,6 +83,13 @@ _PY2_NO_ATTRIBUTE = re.compile(r"^'module' object has no attribute '(?P<attr>\w+
 #: TensorFlow without contrib: "No module named contrib.slim").
 _PY2_NO_MODULE = re.compile(r"^No module named (?P<tail>[A-Za-z_][\w.]*)\s*$")
 _NO_NAME = re.compile(r"cannot import name '(?P<attr>\w+)' from '(?P<module>[\w.]+)'")
+#: Python's words for a class's missing attribute (CPython Objects/typeobject.c,
+#: type_getattro: "type object '%.100s' has no attribute '%U'"): a class method or class
+#: attribute asked of the class itself (``tf.lite.TFLiteConverter.from_keras_model_file``).
+_NO_CLASS_ATTRIBUTE = re.compile(r"type object '(?P<cls>\w+)' has no attribute '(?P<attr>\w+)'")
+#: The suffixes TensorFlow gives a class of one release's API where the public name has none
+#: (lite.py's TFLiteConverterV2 is tf.lite.TFLiteConverter in TensorFlow 2).
+_RELEASE_SUFFIX = re.compile(r"V[12]$")
 # `'Sequential' object has no attribute 'fit_generator'`: a method a class no longer has.
 _NO_METHOD = re.compile(r"'(?P<cls>\w+)' object has no attribute '(?P<attr>\w+)'")
 _KEYWORD = re.compile(
@@ -126,6 +133,19 @@ _KERAS3_REFUSALS = (
         "keras.layers",
     ),
 )
+#: Keras 3's trainers refusing a keyword of the model's training methods, in the two ways
+#: they do (keras/src/backend/{tensorflow,jax,torch,numpy,openvino}/trainer.py): fit and
+#: predict take no **kwargs, so Python names the method by its class's qualified name
+#: ("TensorFlowTrainer.fit() got an unexpected keyword argument 'workers'", Python 3.10+;
+#: compile is the base class's, keras/src/trainers/trainer.py: "Trainer.compile() ..."), and
+#: evaluate refuses what its **kwargs hold ("Arguments not recognized: {'workers': 4}").
+#: Keras 2 (tf.keras' Model) words neither; a bare ``Trainer`` is asked of compile only
+#: (other libraries have a Trainer class, none with Keras' compile).
+_TRAINER_REFUSAL = re.compile(
+    r"\b(?:(?:TensorFlow|JAX|Torch|Numpy|OpenVINO)Trainer\.(?P<method>\w+)|"
+    r"(?<![\w.])Trainer\.(?P<base>compile))\(\) got an unexpected keyword argument '(?P<kw>\w+)'"
+)
+_EVALUATE_REFUSAL = re.compile(r"(?:^|:\s)Arguments not recognized: \{(?P<kwargs>[^}]*)")
 #: The keys of a kwargs dict as Python prints it (`{'lr': 0.001, 'decay': 0.0}`).
 _KWARG_KEY = re.compile(r"(?:^|,\s*)'(?P<key>\w+)':")
 
@@ -191,6 +211,9 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         # Nor a member of the name a rule is about (`tf.logging._logger` missing): the name
         # itself resolved, so its removal is not what raised.
         return None if _beyond_rule(knowledge, found, attr) else found
+    trainer = _trainer_refusal(message, knowledge)
+    if trainer is not None:
+        return trainer
     match = _KEYWORD.search(message)
     if match is not None:
         kwarg = match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
@@ -207,13 +230,46 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     layer = _unknown_layer(message, knowledge)
     if layer is not None:
         return layer
-    match = _NO_METHOD.search(message)
+    return _member_use(tb, message, knowledge)
+
+
+def _member_use(
+    tb: Traceback, message: str, knowledge: ApiKnowledge
+) -> Optional[tuple[str, Verdict]]:
+    """Scan's verdict on a member missing from a class (``type object 'X' has no attribute``)
+    or from an object of one (``'X' object has no attribute``), or None."""
+    match = _NO_CLASS_ATTRIBUTE.search(message)
     if match is not None:
-        cls, attr = match.group("cls"), match.group("attr")
-        verdict = knowledge.member(cls, attr)
-        if verdict is not None:
-            return f"{cls}.{attr}", verdict
-        return _misspelt_member(knowledge, cls, attr)
+        return _class_member(tb, knowledge, match.group("cls"), match.group("attr"))
+    match = _NO_METHOD.search(message)
+    if match is None:
+        return None
+    cls, attr = match.group("cls"), match.group("attr")
+    verdict = knowledge.member(cls, attr)
+    if verdict is not None:
+        return f"{cls}.{attr}", verdict
+    return _misspelt_member(knowledge, cls, attr)
+
+
+def _class_member(
+    tb: Traceback, knowledge: ApiKnowledge, cls: str, attr: str
+) -> Optional[tuple[str, Verdict]]:
+    """Scan's verdict on ``cls.attr`` missing from the class itself: a member of a Keras class
+    a rule knows, the source line where it names the member, or a rule about a public name
+    ending in the class and the member (the class printed without its release suffix)."""
+    verdict = knowledge.member(cls, attr)
+    if verdict is not None:
+        return f"{cls}.{attr}", verdict
+    found = _written(tb, knowledge, f".{attr}")
+    if found is not None and f".{attr}" in f".{found[0]}.":
+        return found
+    tails = {f".{cls}.{attr}", f".{_RELEASE_SUFFIX.sub('', cls)}.{attr}"}
+    for rule in knowledge.rules.rules:
+        for api in rule.api:
+            if any(api.endswith(tail) for tail in tails):
+                verdict = knowledge.name(api)
+                if verdict is not None:
+                    return api, verdict
     return None
 
 
@@ -585,6 +641,24 @@ def _refused_keywords(message: str, knowledge: ApiKnowledge) -> Optional[tuple[s
             verdict = knowledge.keyword(api, key.group("key"))
             if verdict is not None:
                 return f"{api}({key.group('key')}=...)", verdict
+    return None
+
+
+def _trainer_refusal(message: str, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdict]]:
+    """Scan's verdict on the keyword a Keras 3 trainer refused (:data:`_TRAINER_REFUSAL`,
+    :data:`_EVALUATE_REFUSAL`): the words say the method, so no source line is needed."""
+    match = _TRAINER_REFUSAL.search(message)
+    if match is not None:
+        asked = [(match.group("method") or match.group("base"), match.group("kw"))]
+    else:
+        refused = _EVALUATE_REFUSAL.search(message)
+        if refused is None:
+            return None
+        asked = [("evaluate", k.group("key")) for k in _KWARG_KEY.finditer(refused.group("kwargs"))]
+    for method, kwarg in asked:
+        verdict = knowledge.model_keyword(method, kwarg)
+        if verdict is not None:
+            return f"model.{method}({kwarg}=...)", verdict
     return None
 
 
