@@ -565,3 +565,38 @@ def test_a_class_member_a_rule_knows_is_read_from_the_class_words() -> None:
 def test_a_member_of_an_unknown_class_is_no_api_finding() -> None:
     causes = all_causes("AttributeError: type object 'Converter' has no attribute 'from_file'\n")
     assert not causes & {"api-removed", "api-moved-to-compat-v1"}
+
+
+# --- Python 2's words alone for a TensorFlow 1 name TensorFlow 2 moved ------------------------
+
+
+@pytest.mark.parametrize("attr", ["set_random_seed", "GraphKeys", "Session"])
+def test_python2_words_alone_for_a_tf1_name_are_compat_v1_as_a_warning(attr: str) -> None:
+    report = explained(f"AttributeError: 'module' object has no attribute '{attr}'\n")
+    (found,) = [f for f in report.findings if f.cause == "api-moved-to-compat-v1"]
+    assert found.severity.value == "warning"
+    assert f"tf.compat.v1.{attr}" in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A name the early releases brought (0.12): an older TensorFlow lacks it too.
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'global_variables_initializer'\n",
+            id="brought-during-0x",
+        ),
+        # A common word could be any module's.
+        pytest.param("AttributeError: 'module' object has no attribute 'placeholder'\n", id="word"),
+        # A TensorFlow 1 shown has the name: another module lacks it.
+        pytest.param(
+            "TensorFlow version: 1.14.0\n"
+            "AttributeError: 'module' object has no attribute 'GraphKeys'\n",
+            id="tf1-shown",
+        ),
+        # A name TensorFlow 2 keeps.
+        pytest.param("AttributeError: 'module' object has no attribute 'py_function'\n", id="kept"),
+    ],
+)
+def test_other_python2_bare_names_are_not_read_as_compat_v1(text: str) -> None:
+    assert "api-moved-to-compat-v1" not in all_causes(text)

@@ -718,6 +718,7 @@ def api_findings(
                 or _keras_added_later(tb, m)
                 or _keras2_moved(tb)
                 or _bare_import_rule(tb, knowledge)
+                or _py2_bare_tf1_name(tb, knowledge, tf_version)
             )
         if found is None or _package_reaches_private(tb, found[0]):
             continue
@@ -2218,6 +2219,37 @@ def _py2_bare_early_name(
         return None
     names = {s.name for s in load_early().spans if s.name.rsplit(".", 1)[-1] == attr}
     return (names.pop(), "", None) if len(names) == 1 else None
+
+
+def _py2_bare_tf1_name(
+    tb: Traceback, knowledge: ApiKnowledge, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """The verdict on ``tf.X`` for Python 2's ``'module' object has no attribute 'X'`` pasted
+    with no source line and no frame, where X is no common word, every listed 1.x release has
+    ``tf.X``, the release notes' early table records no change of it (it was there from 0.x
+    on), and TensorFlow 2.0 serves it only in ``tf.compat.v1`` (``tf.placeholder``,
+    ``tf.Session``). Python 2 ran TensorFlow up to 2.1 (2.1.0's release notes: the last
+    release to support Python 2), so a TensorFlow 1 that lacked the name does not exist and
+    2.0 or 2.1 is the likely one; a warning, as the module is not named. A TensorFlow 1 shown,
+    or a name that came or went in 1.x, is left to the other readings (None)."""
+    if tf_version is not None and version_key(tf_version) < (2, 0):
+        return None
+    attr = _bare_distinct_name(tb, _PY2_NO_ATTRIBUTE)
+    if attr is None:
+        return None
+    name = f"tf.{attr}"
+    if any(s.name == name for s in load_early().spans):
+        return None  # brought or removed during 0.x to 1.8: either side can lack it
+    if any(knowledge.at(line).name(name) is not None for line in tf1_lines()):
+        return None  # a listed 1.x release lacks it
+    verdict = knowledge.at("2.0").name(name)
+    if verdict is None or verdict.cause != causes.code.API_MOVED_TO_COMPAT_V1:
+        return None
+    note = (
+        f" (The message names no module and shows no source line: every TensorFlow 1 release "
+        f"has `{name}`, and Python 2's words say a TensorFlow 2.0 or 2.1 is the likely one.)"
+    )
+    return name, dataclasses.replace(verdict, severity=Severity.WARNING, what=verdict.what + note)
 
 
 def _bare_import_rule(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdict]]:
