@@ -766,3 +766,29 @@ def test_keras3_trainers_refusing_keras2_arguments_need_no_source_line(
 )
 def test_other_trainer_refusals_are_not_read_as_keras3(line: str) -> None:
     assert "keras3-behaviour-change" not in _causes(line + "\n")
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        pytest.param(
+            "AttributeError: 'Conv2D' object has no attribute 'input_shape'",
+            "layer.input.shape",
+            id="layer-input-shape",
+        ),
+        pytest.param(
+            "AttributeError: 'Dense' object has no attribute 'get_input_shape_at'",
+            "y = layer(x)",
+            id="layer-node-accessor",
+        ),
+    ],
+)
+def test_keras2_layer_members_keras3_dropped(line: str, words: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "keras3-behaviour-change" and words in fix_text(top)
+
+
+def test_another_objects_input_shape_is_not_keras3() -> None:
+    assert "keras3-behaviour-change" not in _causes(
+        "AttributeError: 'DataLoader' object has no attribute 'input_shape'\n"
+    )

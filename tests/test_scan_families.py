@@ -321,6 +321,16 @@ def test_a_name_no_listing_has_is_fixed_with_where_keras_exports_it_now(tmp_path
             id="model-layers-item",
         ),
         pytest.param(
+            "model = keras.Sequential()\nprint(model.layers[0].input_shape)\n",
+            "keras3-input-shape",
+            id="model-layers-input-shape",
+        ),
+        pytest.param(
+            "layer = model.get_layer('conv')\nshape = layer.get_output_shape_at(1)\n",
+            "keras3-layer-get-output-shape-at",
+            id="layer-node-accessor",
+        ),
+        pytest.param(
             "model = keras.Sequential()\nfor weight in model.weights:\n"
             "    print(weight.read_value())\n",
             "keras3-variable-read-value",
@@ -368,6 +378,11 @@ def test_what_a_name_holds_decides(tmp_path: Path, body: str, rule: str) -> None
             "model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])\n"
             "print(model.output_shape)\n",
             id="models-keep-output-shape",
+        ),
+        pytest.param(
+            "model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])\n"
+            "print(model.input_shape)\n",
+            id="models-keep-input-shape",
         ),
         pytest.param("x = tf.zeros([3])\ny = tf.concat([x, x], 0)\n", id="eager-tensors"),
         pytest.param(
