@@ -600,3 +600,31 @@ def test_python2_words_alone_for_a_tf1_name_are_compat_v1_as_a_warning(attr: str
 )
 def test_other_python2_bare_names_are_not_read_as_compat_v1(text: str) -> None:
     assert "api-moved-to-compat-v1" not in all_causes(text)
+
+
+# --- tf.keras' compile refusing an argument a later TensorFlow's compile takes ---------------
+
+_COMPILE_REFUSED = "TypeError: Invalid keyword argument(s) in `compile`: {'steps_per_execution'}\n"
+
+
+@pytest.mark.parametrize("shown", ["", "TensorFlow version: 2.2.0\n"])
+def test_compile_refusing_steps_per_execution_is_a_tensorflow_before_24(shown: str) -> None:
+    top = top_error(explained(shown + _COMPILE_REFUSED))
+    assert top.cause == "api-removed"
+    assert "2.4" in fix_text(top) and "experimental_steps_per_execution" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A TensorFlow that takes it refused it for another reason.
+        pytest.param("TensorFlow version: 2.5.0\n" + _COMPILE_REFUSED, id="tf-takes-it"),
+        # An argument no later compile took.
+        pytest.param(
+            "TypeError: Invalid keyword argument(s) in `compile`: {'learning_rate'}\n",
+            id="never-compile-s",
+        ),
+    ],
+)
+def test_other_compile_refusals_are_no_release_reading(text: str) -> None:
+    assert "api-removed" not in all_causes(text)

@@ -719,6 +719,7 @@ def api_findings(
                 or _keras2_moved(tb)
                 or _bare_import_rule(tb, knowledge)
                 or _py2_bare_tf1_name(tb, knowledge, tf_version)
+                or _compile_keyword_added_later(tb, m, tf_version)
             )
         if found is None or _package_reaches_private(tb, found[0]):
             continue
@@ -2219,6 +2220,60 @@ def _py2_bare_early_name(
         return None
     names = {s.name for s in load_early().spans if s.name.rsplit(".", 1)[-1] == attr}
     return (names.pop(), "", None) if len(names) == 1 else None
+
+
+#: Keras 2's Model.compile refusing what its **kwargs hold, in tf.keras' words from TensorFlow
+#: 1.x to 2.15 (tensorflow/python/keras/engine/training.py _validate_compile and training_v1.py:
+#: "Invalid keyword argument(s) in `compile`: %s" % (invalid_kwargs,), a set of the names).
+_COMPILE_REFUSAL = re.compile(r"Invalid keyword argument\(s\) in `compile`: \{(?P<names>[^}]*)\}")
+#: Model.compile's arguments by the TensorFlow line whose compile took them first, with the
+#: earlier spelling where one existed: steps_per_execution is TensorFlow 2.3's
+#: experimental_steps_per_execution, made stable under this name in 2.4 (TensorFlow 2.4.0's
+#: RELEASE.md, tf.keras: "steps_per_execution ... no longer experimental"; 2.2's
+#: _validate_compile lets only run_eagerly through, 2.3's only experimental_steps_per_execution).
+_COMPILE_KEYWORDS_ADDED = {
+    "steps_per_execution": ("2.4", "2.3", "experimental_steps_per_execution"),
+}
+_COMPILE_KEY = "keras-compile-keyword-added-later"
+
+
+def _compile_keyword_added_later(
+    tb: Traceback, m: Machine, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """tf.keras' compile refusing an argument a later TensorFlow's compile takes
+    (:data:`_COMPILE_KEYWORDS_ADDED`): the TensorFlow is older than the code. A TensorFlow
+    shown that already takes it is refused for another reason (None)."""
+    match = _COMPILE_REFUSAL.search(tb.message)
+    if match is None:
+        return None
+    for key in re.finditer(r"'(\w+)'", match.group("names")):
+        added = _COMPILE_KEYWORDS_ADDED.get(key.group(1))
+        if added is None:
+            continue
+        since, before, older = added
+        if tf_version is not None and version_key(tf_version)[:2] >= version_key(since):
+            return None
+        kwarg = key.group(1)
+        this = (
+            f"this TensorFlow ({tf_version}) is older"
+            if tf_version
+            else "the TensorFlow that raised this is older (the log does not show which)"
+        )
+        what = (
+            f"Model.compile takes `{kwarg}` from TensorFlow {since} on (TensorFlow {before} "
+            f"called it `{older}`), and {this}: its compile refuses it."
+        )
+        fix = Fix(
+            f"The code was written for TensorFlow {since} or newer: upgrade TensorFlow to "
+            f"{since} or later, or drop `{kwarg}=` from compile (it only groups training "
+            "steps into one call; the training itself is the same without it), or on "
+            f"TensorFlow {before} write `{older}=`.",
+            _line_install(m, since),
+        )
+        links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
+        verdict = Verdict(_COMPILE_KEY, causes.code.API_REMOVED, Severity.ERROR, what, fix, links)
+        return f"tf.keras.Model.compile({kwarg}=...)", verdict
+    return None
 
 
 def _py2_bare_tf1_name(
