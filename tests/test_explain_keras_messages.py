@@ -209,6 +209,18 @@ def _causes(text: str) -> set[str]:
             id="keras-before-213",
         ),
         pytest.param(
+            "ValueError: When providing `inputs` as a dict, all values in the dict must be "
+            "KerasTensors. Received: inputs={'a': {'b': 1}}",
+            "keras3-behaviour-change",
+            id="keras3-nested-dict-inputs",
+        ),
+        pytest.param(
+            "ValueError: Layer 'embed' looks like it has unbuilt state, but Keras is not able "
+            "to trace the layer `call()` in order to build it automatically.",
+            "keras3-behaviour-change",
+            id="keras3-unbuilt-state",
+        ),
+        pytest.param(
             "AttributeError: `tf.compat.v1.keras` is not available with Keras 3.",
             "keras3-behaviour-change",
             id="tf216-compat-v1-keras",
@@ -781,6 +793,17 @@ def test_other_trainer_refusals_are_not_read_as_keras3(line: str) -> None:
             "y = layer(x)",
             id="layer-node-accessor",
         ),
+        pytest.param(
+            "AttributeError: 'Dense' object has no attribute 'metrics'",
+            "model.metrics",
+            id="layer-metrics",
+        ),
+        pytest.param(
+            "TypeError: TensorFlowTrainer.train_on_batch() got an unexpected keyword argument "
+            "'reset_metrics'",
+            "model.reset_metrics()",
+            id="train-on-batch-reset-metrics",
+        ),
     ],
 )
 def test_keras2_layer_members_keras3_dropped(line: str, words: str) -> None:
@@ -792,3 +815,13 @@ def test_another_objects_input_shape_is_not_keras3() -> None:
     assert "keras3-behaviour-change" not in _causes(
         "AttributeError: 'DataLoader' object has no attribute 'input_shape'\n"
     )
+
+
+def test_keras3s_default_build_warning_is_no_finding() -> None:
+    # The default build()'s UserWarning about unbuilt state is not the refusal to trace.
+    line = (
+        "UserWarning: `build()` was called on layer 'block', however the layer does not have a "
+        "`build()` method implemented and it looks like it has unbuilt state. This will cause "
+        "the layer to be marked as built, despite not being actually built.\n"
+    )
+    assert _causes(line) == set()

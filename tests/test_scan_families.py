@@ -326,6 +326,11 @@ def test_a_name_no_listing_has_is_fixed_with_where_keras_exports_it_now(tmp_path
             id="model-layers-input-shape",
         ),
         pytest.param(
+            "layer = keras.layers.Dense(2)\nprint(layer.metrics)\n",
+            "keras3-layer-metrics-attribute",
+            id="layer-metrics",
+        ),
+        pytest.param(
             "layer = model.get_layer('conv')\nshape = layer.get_output_shape_at(1)\n",
             "keras3-layer-get-output-shape-at",
             id="layer-node-accessor",
@@ -453,6 +458,11 @@ def test_every_argument_of_a_call_is_judged(tmp_path: Path) -> None:
             "p = model.predict(gen, use_multiprocessing=True)\n",
             "keras3-predict-use-multiprocessing",
             id="predict-use-multiprocessing",
+        ),
+        pytest.param(
+            "loss = model.train_on_batch(x, y, reset_metrics=False)\n",
+            "keras3-train-on-batch-reset-metrics",
+            id="train-on-batch-reset-metrics",
         ),
         pytest.param(
             "model.compile('adam', 'mse', sample_weight_mode='temporal')\n",
