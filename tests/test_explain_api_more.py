@@ -628,3 +628,20 @@ def test_compile_refusing_steps_per_execution_is_a_tensorflow_before_24(shown: s
 )
 def test_other_compile_refusals_are_no_release_reading(text: str) -> None:
     assert "api-removed" not in all_causes(text)
+
+
+def test_tf_function_refusing_jit_compile_is_a_tensorflow_before_25() -> None:
+    text = _traceback(
+        "TypeError: function() got an unexpected keyword argument 'jit_compile'",
+        "@tf.function(jit_compile=True)",
+    )
+    top = top_error(explained("TensorFlow version: 2.4.1\n" + text))
+    assert top.cause == "api-removed"
+    assert "2.5" in fix_text(top) and "experimental_compile" in fix_text(top)
+    # Another library's function of that name, and a TensorFlow that takes it, are not so.
+    other = _traceback(
+        "TypeError: function() got an unexpected keyword argument 'jit_compile'",
+        "@numba_like.function(jit_compile=True)",
+    )
+    assert "api-removed" not in all_causes(other)
+    assert "api-removed" not in all_causes("TensorFlow version: 2.6.0\n" + text)

@@ -719,7 +719,7 @@ def api_findings(
                 or _keras2_moved(tb)
                 or _bare_import_rule(tb, knowledge)
                 or _py2_bare_tf1_name(tb, knowledge, tf_version)
-                or _compile_keyword_added_later(tb, m, tf_version)
+                or _tf2_keyword_added_later(tb, m, tf_version)
             )
         if found is None or _package_reaches_private(tb, found[0]):
             continue
@@ -2226,54 +2226,94 @@ def _py2_bare_early_name(
 #: 1.x to 2.15 (tensorflow/python/keras/engine/training.py _validate_compile and training_v1.py:
 #: "Invalid keyword argument(s) in `compile`: %s" % (invalid_kwargs,), a set of the names).
 _COMPILE_REFUSAL = re.compile(r"Invalid keyword argument\(s\) in `compile`: \{(?P<names>[^}]*)\}")
-#: Model.compile's arguments by the TensorFlow line whose compile took them first, with the
-#: earlier spelling where one existed: steps_per_execution is TensorFlow 2.3's
-#: experimental_steps_per_execution, made stable under this name in 2.4 (TensorFlow 2.4.0's
-#: RELEASE.md, tf.keras: "steps_per_execution ... no longer experimental"; 2.2's
-#: _validate_compile lets only run_eagerly through, 2.3's only experimental_steps_per_execution).
-_COMPILE_KEYWORDS_ADDED = {
-    "steps_per_execution": ("2.4", "2.3", "experimental_steps_per_execution"),
-}
-_COMPILE_KEY = "keras-compile-keyword-added-later"
 
 
-def _compile_keyword_added_later(
+@dataclasses.dataclass(frozen=True)
+class _KeywordAdded:
+    """A keyword argument a TensorFlow 2 function took from a later line on."""
+
+    #: The function as Python's refusal names it, and its public name.
+    func: str
+    api: str
+    kwarg: str
+    #: The first line that takes it; the line before, and its spelling there.
+    since: str
+    before: str
+    older: str
+    #: What dropping the argument costs.
+    dropped: str
+
+
+#: Keyword arguments of TensorFlow 2 functions by the line that brought them, each with the
+#: spelling of the line before: Model.compile's steps_per_execution is TensorFlow 2.3's
+#: experimental_steps_per_execution, stable under this name from 2.4 (TensorFlow 2.4.0's
+#: RELEASE.md; 2.2's _validate_compile lets only run_eagerly through); tf.function's jit_compile
+#: is 2.4's experimental_compile, renamed in 2.5 (the r2.4 and r2.5 API docs of tf.function:
+#: 2.4's signature has no jit_compile and no **kwargs, so Python refuses it).
+_TF2_KEYWORDS_ADDED = (
+    _KeywordAdded(
+        "compile",
+        "tf.keras.Model.compile",
+        "steps_per_execution",
+        "2.4",
+        "2.3",
+        "experimental_steps_per_execution",
+        "it only groups training steps into one call; the training itself is the same",
+    ),
+    _KeywordAdded(
+        "function",
+        "tf.function",
+        "jit_compile",
+        "2.5",
+        "2.4",
+        "experimental_compile",
+        "the function then runs without XLA compilation, as before",
+    ),
+)
+_TF2_KEYWORD_KEY = "tf2-keyword-added-later"
+
+
+def _tf2_keyword_added_later(
     tb: Traceback, m: Machine, tf_version: Optional[str]
 ) -> Optional[tuple[str, Verdict]]:
-    """tf.keras' compile refusing an argument a later TensorFlow's compile takes
-    (:data:`_COMPILE_KEYWORDS_ADDED`): the TensorFlow is older than the code. A TensorFlow
-    shown that already takes it is refused for another reason (None)."""
-    match = _COMPILE_REFUSAL.search(tb.message)
-    if match is None:
-        return None
-    for key in re.finditer(r"'(\w+)'", match.group("names")):
-        added = _COMPILE_KEYWORDS_ADDED.get(key.group(1))
-        if added is None:
-            continue
-        since, before, older = added
-        if tf_version is not None and version_key(tf_version)[:2] >= version_key(since):
+    """A TensorFlow 2 function refusing a keyword argument a later line brought
+    (:data:`_TF2_KEYWORDS_ADDED`), in tf.keras' compile's words or Python's: the TensorFlow is
+    older than the code. A TensorFlow shown that already takes it, or a source line calling
+    another library's function of that name, is refused for another reason (None)."""
+    message = _as_printed(tb.message)
+    refused = _COMPILE_REFUSAL.search(message)
+    if refused is not None:
+        asked = [("compile", k.group(1)) for k in re.finditer(r"'(\w+)'", refused.group("names"))]
+    else:
+        match = _FUNCTION_KEYWORD.search(message)
+        if match is None or _called_elsewhere(tb, match.group("func")):
             return None
-        kwarg = key.group(1)
-        this = (
-            f"this TensorFlow ({tf_version}) is older"
-            if tf_version
-            else "the TensorFlow that raised this is older (the log does not show which)"
-        )
-        what = (
-            f"Model.compile takes `{kwarg}` from TensorFlow {since} on (TensorFlow {before} "
-            f"called it `{older}`), and {this}: its compile refuses it."
-        )
-        fix = Fix(
-            f"The code was written for TensorFlow {since} or newer: upgrade TensorFlow to "
-            f"{since} or later, or drop `{kwarg}=` from compile (it only groups training "
-            "steps into one call; the training itself is the same without it), or on "
-            f"TensorFlow {before} write `{older}=`.",
-            _line_install(m, since),
-        )
-        links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
-        verdict = Verdict(_COMPILE_KEY, causes.code.API_REMOVED, Severity.ERROR, what, fix, links)
-        return f"tf.keras.Model.compile({kwarg}=...)", verdict
-    return None
+        asked = [(match.group("func"), match.group("kw"))]
+    added = next(
+        (a for a in _TF2_KEYWORDS_ADDED for f, k in asked if (a.func, a.kwarg) == (f, k)), None
+    )
+    if added is None:
+        return None
+    if tf_version is not None and version_key(tf_version)[:2] >= version_key(added.since):
+        return None
+    this = (
+        f"this TensorFlow ({tf_version}) is older"
+        if tf_version
+        else "the TensorFlow that raised this is older (the log does not show which)"
+    )
+    what = (
+        f"`{added.api}` takes `{added.kwarg}` from TensorFlow {added.since} on (TensorFlow "
+        f"{added.before} called it `{added.older}`), and {this}: it refuses the argument."
+    )
+    fix = Fix(
+        f"The code was written for TensorFlow {added.since} or newer: upgrade TensorFlow to "
+        f"{added.since} or later, or drop `{added.kwarg}=` ({added.dropped}), or on TensorFlow "
+        f"{added.before} write `{added.older}=`.",
+        _line_install(m, added.since),
+    )
+    links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
+    verdict = Verdict(_TF2_KEYWORD_KEY, causes.code.API_REMOVED, Severity.ERROR, what, fix, links)
+    return f"{added.api}({added.kwarg}=...)", verdict
 
 
 def _py2_bare_tf1_name(
