@@ -526,3 +526,122 @@ def test_an_installed_packages_examples_folder_is_not_a_source_checkout() -> Non
     )
     for finding in explained(text).findings:
         assert "source tree" not in fix_text(finding)
+
+
+# --- A member missing from the class itself ("type object 'X' has no attribute 'y'") --------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            _traceback(
+                "AttributeError: type object 'TFLiteConverterV2' has no attribute "
+                "'from_keras_model_file'",
+                "converter = tf.lite.TFLiteConverter.from_keras_model_file('model.h5')",
+            ),
+            id="with-the-source-line",
+        ),
+        pytest.param(
+            "AttributeError: type object 'TFLiteConverterV2' has no attribute "
+            "'from_frozen_graph'\n",
+            id="the-class-printed-with-its-release-suffix",
+        ),
+    ],
+)
+def test_tensorflow_1_class_methods_missing_from_tf2s_class_are_compat_v1(text: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "api-moved-to-compat-v1"
+    assert "tf.compat.v1.lite.TFLiteConverter" in fix_text(top)
+
+
+def test_a_class_member_a_rule_knows_is_read_from_the_class_words() -> None:
+    top = top_error(
+        explained("AttributeError: type object 'Sequential' has no attribute 'predict_classes'\n")
+    )
+    assert top.cause == "api-removed" and "np.argmax" in fix_text(top)
+
+
+def test_a_member_of_an_unknown_class_is_no_api_finding() -> None:
+    causes = all_causes("AttributeError: type object 'Converter' has no attribute 'from_file'\n")
+    assert not causes & {"api-removed", "api-moved-to-compat-v1"}
+
+
+# --- Python 2's words alone for a TensorFlow 1 name TensorFlow 2 moved ------------------------
+
+
+@pytest.mark.parametrize("attr", ["set_random_seed", "GraphKeys", "Session"])
+def test_python2_words_alone_for_a_tf1_name_are_compat_v1_as_a_warning(attr: str) -> None:
+    report = explained(f"AttributeError: 'module' object has no attribute '{attr}'\n")
+    (found,) = [f for f in report.findings if f.cause == "api-moved-to-compat-v1"]
+    assert found.severity.value == "warning"
+    assert f"tf.compat.v1.{attr}" in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A name the early releases brought (0.12): an older TensorFlow lacks it too.
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'global_variables_initializer'\n",
+            id="brought-during-0x",
+        ),
+        # A common word could be any module's.
+        pytest.param("AttributeError: 'module' object has no attribute 'placeholder'\n", id="word"),
+        # A TensorFlow 1 shown has the name: another module lacks it.
+        pytest.param(
+            "TensorFlow version: 1.14.0\n"
+            "AttributeError: 'module' object has no attribute 'GraphKeys'\n",
+            id="tf1-shown",
+        ),
+        # A name TensorFlow 2 keeps.
+        pytest.param("AttributeError: 'module' object has no attribute 'py_function'\n", id="kept"),
+    ],
+)
+def test_other_python2_bare_names_are_not_read_as_compat_v1(text: str) -> None:
+    assert "api-moved-to-compat-v1" not in all_causes(text)
+
+
+# --- tf.keras' compile refusing an argument a later TensorFlow's compile takes ---------------
+
+_COMPILE_REFUSED = "TypeError: Invalid keyword argument(s) in `compile`: {'steps_per_execution'}\n"
+
+
+@pytest.mark.parametrize("shown", ["", "TensorFlow version: 2.2.0\n"])
+def test_compile_refusing_steps_per_execution_is_a_tensorflow_before_24(shown: str) -> None:
+    top = top_error(explained(shown + _COMPILE_REFUSED))
+    assert top.cause == "api-removed"
+    assert "2.4" in fix_text(top) and "experimental_steps_per_execution" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A TensorFlow that takes it refused it for another reason.
+        pytest.param("TensorFlow version: 2.5.0\n" + _COMPILE_REFUSED, id="tf-takes-it"),
+        # An argument no later compile took.
+        pytest.param(
+            "TypeError: Invalid keyword argument(s) in `compile`: {'learning_rate'}\n",
+            id="never-compile-s",
+        ),
+    ],
+)
+def test_other_compile_refusals_are_no_release_reading(text: str) -> None:
+    assert "api-removed" not in all_causes(text)
+
+
+def test_tf_function_refusing_jit_compile_is_a_tensorflow_before_25() -> None:
+    text = _traceback(
+        "TypeError: function() got an unexpected keyword argument 'jit_compile'",
+        "@tf.function(jit_compile=True)",
+    )
+    top = top_error(explained("TensorFlow version: 2.4.1\n" + text))
+    assert top.cause == "api-removed"
+    assert "2.5" in fix_text(top) and "experimental_compile" in fix_text(top)
+    # Another library's function of that name, and a TensorFlow that takes it, are not so.
+    other = _traceback(
+        "TypeError: function() got an unexpected keyword argument 'jit_compile'",
+        "@numba_like.function(jit_compile=True)",
+    )
+    assert "api-removed" not in all_causes(other)
+    assert "api-removed" not in all_causes("TensorFlow version: 2.6.0\n" + text)

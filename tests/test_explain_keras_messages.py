@@ -209,6 +209,18 @@ def _causes(text: str) -> set[str]:
             id="keras-before-213",
         ),
         pytest.param(
+            "ValueError: When providing `inputs` as a dict, all values in the dict must be "
+            "KerasTensors. Received: inputs={'a': {'b': 1}}",
+            "keras3-behaviour-change",
+            id="keras3-nested-dict-inputs",
+        ),
+        pytest.param(
+            "ValueError: Layer 'embed' looks like it has unbuilt state, but Keras is not able "
+            "to trace the layer `call()` in order to build it automatically.",
+            "keras3-behaviour-change",
+            id="keras3-unbuilt-state",
+        ),
+        pytest.param(
             "AttributeError: `tf.compat.v1.keras` is not available with Keras 3.",
             "keras3-behaviour-change",
             id="tf216-compat-v1-keras",
@@ -714,3 +726,102 @@ def test_keras2_beside_tensorflow_216_still_installs_the_declared_keras() -> Non
         )
     )
     assert 'pip install "keras>=3.0.0"' in fix_text(top)
+
+
+# --- Keras 3's trainers refusing Keras 2's training arguments --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "argument"),
+    [
+        pytest.param(
+            "TypeError: TensorFlowTrainer.fit() got an unexpected keyword argument 'workers'",
+            "workers",
+            id="fit-tensorflow-backend",
+        ),
+        pytest.param(
+            "TypeError: JAXTrainer.predict() got an unexpected keyword argument "
+            "'use_multiprocessing'",
+            "use_multiprocessing",
+            id="predict-jax-backend",
+        ),
+        pytest.param(
+            "ValueError: Arguments not recognized: {'max_queue_size': 10, 'workers': 8}",
+            "max_queue_size",
+            id="evaluate-refuses-its-kwargs",
+        ),
+        pytest.param(
+            "TypeError: Trainer.compile() got an unexpected keyword argument 'sample_weight_mode'",
+            "sample_weight_mode",
+            id="compile-base-class",
+        ),
+    ],
+)
+def test_keras3_trainers_refusing_keras2_arguments_need_no_source_line(
+    line: str, argument: str
+) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "keras3-behaviour-change"
+    assert f"Drop {argument}=" in fix_text(top)
+    assert "TF_USE_LEGACY_KERAS=1" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Another library's Trainer, and arguments Keras 3 still takes or never had.
+        "TypeError: Trainer.train() got an unexpected keyword argument 'workers'",
+        "TypeError: Trainer.__init__() got an unexpected keyword argument 'use_multiprocessing'",
+        "TypeError: TensorFlowTrainer.fit() got an unexpected keyword argument 'epoch'",
+        "ValueError: Arguments not recognized: {'foo': 1}",
+    ],
+)
+def test_other_trainer_refusals_are_not_read_as_keras3(line: str) -> None:
+    assert "keras3-behaviour-change" not in _causes(line + "\n")
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        pytest.param(
+            "AttributeError: 'Conv2D' object has no attribute 'input_shape'",
+            "layer.input.shape",
+            id="layer-input-shape",
+        ),
+        pytest.param(
+            "AttributeError: 'Dense' object has no attribute 'get_input_shape_at'",
+            "y = layer(x)",
+            id="layer-node-accessor",
+        ),
+        pytest.param(
+            "AttributeError: 'Dense' object has no attribute 'metrics'",
+            "model.metrics",
+            id="layer-metrics",
+        ),
+        pytest.param(
+            "TypeError: TensorFlowTrainer.train_on_batch() got an unexpected keyword argument "
+            "'reset_metrics'",
+            "model.reset_metrics()",
+            id="train-on-batch-reset-metrics",
+        ),
+    ],
+)
+def test_keras2_layer_members_keras3_dropped(line: str, words: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "keras3-behaviour-change" and words in fix_text(top)
+
+
+def test_another_objects_input_shape_is_not_keras3() -> None:
+    assert "keras3-behaviour-change" not in _causes(
+        "AttributeError: 'DataLoader' object has no attribute 'input_shape'\n"
+    )
+
+
+def test_keras3s_default_build_warning_is_no_finding() -> None:
+    # The default build()'s UserWarning about unbuilt state is not the refusal to trace.
+    line = (
+        "UserWarning: `build()` was called on layer 'block', however the layer does not have a "
+        "`build()` method implemented and it looks like it has unbuilt state. This will cause "
+        "the layer to be marked as built, despite not being actually built.\n"
+    )
+    assert _causes(line) == set()

@@ -321,6 +321,21 @@ def test_a_name_no_listing_has_is_fixed_with_where_keras_exports_it_now(tmp_path
             id="model-layers-item",
         ),
         pytest.param(
+            "model = keras.Sequential()\nprint(model.layers[0].input_shape)\n",
+            "keras3-input-shape",
+            id="model-layers-input-shape",
+        ),
+        pytest.param(
+            "layer = keras.layers.Dense(2)\nprint(layer.metrics)\n",
+            "keras3-layer-metrics-attribute",
+            id="layer-metrics",
+        ),
+        pytest.param(
+            "layer = model.get_layer('conv')\nshape = layer.get_output_shape_at(1)\n",
+            "keras3-layer-get-output-shape-at",
+            id="layer-node-accessor",
+        ),
+        pytest.param(
             "model = keras.Sequential()\nfor weight in model.weights:\n"
             "    print(weight.read_value())\n",
             "keras3-variable-read-value",
@@ -368,6 +383,11 @@ def test_what_a_name_holds_decides(tmp_path: Path, body: str, rule: str) -> None
             "model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])\n"
             "print(model.output_shape)\n",
             id="models-keep-output-shape",
+        ),
+        pytest.param(
+            "model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])\n"
+            "print(model.input_shape)\n",
+            id="models-keep-input-shape",
         ),
         pytest.param("x = tf.zeros([3])\ny = tf.concat([x, x], 0)\n", id="eager-tensors"),
         pytest.param(
@@ -424,6 +444,31 @@ def test_every_argument_of_a_call_is_judged(tmp_path: Path) -> None:
             "keras3-checkpoint-period",
             id="period",
         ),
+        pytest.param(
+            "model.fit(gen, epochs=3, workers=4, use_multiprocessing=True)\n",
+            "keras3-fit-workers",
+            id="fit-workers",
+        ),
+        pytest.param(
+            "model.evaluate(gen, max_queue_size=20)\n",
+            "keras3-evaluate-max-queue-size",
+            id="evaluate-max-queue-size",
+        ),
+        pytest.param(
+            "p = model.predict(gen, use_multiprocessing=True)\n",
+            "keras3-predict-use-multiprocessing",
+            id="predict-use-multiprocessing",
+        ),
+        pytest.param(
+            "loss = model.train_on_batch(x, y, reset_metrics=False)\n",
+            "keras3-train-on-batch-reset-metrics",
+            id="train-on-batch-reset-metrics",
+        ),
+        pytest.param(
+            "model.compile('adam', 'mse', sample_weight_mode='temporal')\n",
+            "keras3-compile-sample-weight-mode",
+            id="compile-sample-weight-mode",
+        ),
         pytest.param("inp = keras.Input(shape=10)\n", "keras3-input-int-shape", id="input-int"),
         pytest.param(
             "inp = tf.keras.layers.Input(shape=784, name='x')\n",
@@ -445,6 +490,7 @@ def test_arguments_keras3_removed(tmp_path: Path, body: str, rule: str) -> None:
             " embeddings_metadata={'e': 'm.tsv'})\n",
             id="tensorboard-kept-arguments",
         ),
+        pytest.param("model.fit(gen, epochs=3, steps_per_epoch=10)\n", id="fit-kept-arguments"),
         pytest.param("inp = keras.Input(shape=(10,))\n", id="input-tuple"),
         pytest.param("inp = keras.Input(shape=[10])\n", id="input-list"),
         pytest.param(
@@ -738,3 +784,13 @@ def test_keras_1_argument_names_are_named_with_their_keras_2_names(tmp_path: Pat
         "r = tf.keras.layers.experimental.RandomFourierFeatures(output_dim=4096)\n"
     )
     assert findings(tmp_path, quiet, target="2.15") == []
+
+
+def test_tensorflow_1_converter_constructors_are_tensorflow_1_api(tmp_path: Path) -> None:
+    body = "c = tf.lite.TFLiteConverter.from_keras_model_file('m.h5')\n"
+    found = one(tmp_path, body, "tflite-tf1-converter-constructors")
+    assert found.cause == "api-moved-to-compat-v1"
+    assert "tf.compat.v1.lite.TFLiteConverter.from_keras_model_file" in found.fix.text
+    assert not ids(tmp_path, body, target="1.15")
+    kept = "c = tf.lite.TFLiteConverter.from_keras_model(model)\n"
+    assert not {i for _, i in ids(tmp_path, kept)} & {"tflite-tf1-converter-constructors"}

@@ -83,6 +83,13 @@ _PY2_NO_ATTRIBUTE = re.compile(r"^'module' object has no attribute '(?P<attr>\w+
 #: TensorFlow without contrib: "No module named contrib.slim").
 _PY2_NO_MODULE = re.compile(r"^No module named (?P<tail>[A-Za-z_][\w.]*)\s*$")
 _NO_NAME = re.compile(r"cannot import name '(?P<attr>\w+)' from '(?P<module>[\w.]+)'")
+#: Python's words for a class's missing attribute (CPython Objects/typeobject.c,
+#: type_getattro: "type object '%.100s' has no attribute '%U'"): a class method or class
+#: attribute asked of the class itself (``tf.lite.TFLiteConverter.from_keras_model_file``).
+_NO_CLASS_ATTRIBUTE = re.compile(r"type object '(?P<cls>\w+)' has no attribute '(?P<attr>\w+)'")
+#: The suffixes TensorFlow gives a class of one release's API where the public name has none
+#: (lite.py's TFLiteConverterV2 is tf.lite.TFLiteConverter in TensorFlow 2).
+_RELEASE_SUFFIX = re.compile(r"V[12]$")
 # `'Sequential' object has no attribute 'fit_generator'`: a method a class no longer has.
 _NO_METHOD = re.compile(r"'(?P<cls>\w+)' object has no attribute '(?P<attr>\w+)'")
 _KEYWORD = re.compile(
@@ -126,6 +133,19 @@ _KERAS3_REFUSALS = (
         "keras.layers",
     ),
 )
+#: Keras 3's trainers refusing a keyword of the model's training methods, in the two ways
+#: they do (keras/src/backend/{tensorflow,jax,torch,numpy,openvino}/trainer.py): fit and
+#: predict take no **kwargs, so Python names the method by its class's qualified name
+#: ("TensorFlowTrainer.fit() got an unexpected keyword argument 'workers'", Python 3.10+;
+#: compile is the base class's, keras/src/trainers/trainer.py: "Trainer.compile() ..."), and
+#: evaluate refuses what its **kwargs hold ("Arguments not recognized: {'workers': 4}").
+#: Keras 2 (tf.keras' Model) words neither; a bare ``Trainer`` is asked of compile only
+#: (other libraries have a Trainer class, none with Keras' compile).
+_TRAINER_REFUSAL = re.compile(
+    r"\b(?:(?:TensorFlow|JAX|Torch|Numpy|OpenVINO)Trainer\.(?P<method>\w+)|"
+    r"(?<![\w.])Trainer\.(?P<base>compile))\(\) got an unexpected keyword argument '(?P<kw>\w+)'"
+)
+_EVALUATE_REFUSAL = re.compile(r"(?:^|:\s)Arguments not recognized: \{(?P<kwargs>[^}]*)")
 #: The keys of a kwargs dict as Python prints it (`{'lr': 0.001, 'decay': 0.0}`).
 _KWARG_KEY = re.compile(r"(?:^|,\s*)'(?P<key>\w+)':")
 
@@ -191,6 +211,9 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         # Nor a member of the name a rule is about (`tf.logging._logger` missing): the name
         # itself resolved, so its removal is not what raised.
         return None if _beyond_rule(knowledge, found, attr) else found
+    trainer = _trainer_refusal(message, knowledge)
+    if trainer is not None:
+        return trainer
     match = _KEYWORD.search(message)
     if match is not None:
         kwarg = match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
@@ -207,13 +230,46 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     layer = _unknown_layer(message, knowledge)
     if layer is not None:
         return layer
-    match = _NO_METHOD.search(message)
+    return _member_use(tb, message, knowledge)
+
+
+def _member_use(
+    tb: Traceback, message: str, knowledge: ApiKnowledge
+) -> Optional[tuple[str, Verdict]]:
+    """Scan's verdict on a member missing from a class (``type object 'X' has no attribute``)
+    or from an object of one (``'X' object has no attribute``), or None."""
+    match = _NO_CLASS_ATTRIBUTE.search(message)
     if match is not None:
-        cls, attr = match.group("cls"), match.group("attr")
-        verdict = knowledge.member(cls, attr)
-        if verdict is not None:
-            return f"{cls}.{attr}", verdict
-        return _misspelt_member(knowledge, cls, attr)
+        return _class_member(tb, knowledge, match.group("cls"), match.group("attr"))
+    match = _NO_METHOD.search(message)
+    if match is None:
+        return None
+    cls, attr = match.group("cls"), match.group("attr")
+    verdict = knowledge.member(cls, attr)
+    if verdict is not None:
+        return f"{cls}.{attr}", verdict
+    return _misspelt_member(knowledge, cls, attr)
+
+
+def _class_member(
+    tb: Traceback, knowledge: ApiKnowledge, cls: str, attr: str
+) -> Optional[tuple[str, Verdict]]:
+    """Scan's verdict on ``cls.attr`` missing from the class itself: a member of a Keras class
+    a rule knows, the source line where it names the member, or a rule about a public name
+    ending in the class and the member (the class printed without its release suffix)."""
+    verdict = knowledge.member(cls, attr)
+    if verdict is not None:
+        return f"{cls}.{attr}", verdict
+    found = _written(tb, knowledge, f".{attr}")
+    if found is not None and f".{attr}" in f".{found[0]}.":
+        return found
+    tails = {f".{cls}.{attr}", f".{_RELEASE_SUFFIX.sub('', cls)}.{attr}"}
+    for rule in knowledge.rules.rules:
+        for api in rule.api:
+            if any(api.endswith(tail) for tail in tails):
+                verdict = knowledge.name(api)
+                if verdict is not None:
+                    return api, verdict
     return None
 
 
@@ -588,6 +644,24 @@ def _refused_keywords(message: str, knowledge: ApiKnowledge) -> Optional[tuple[s
     return None
 
 
+def _trainer_refusal(message: str, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdict]]:
+    """Scan's verdict on the keyword a Keras 3 trainer refused (:data:`_TRAINER_REFUSAL`,
+    :data:`_EVALUATE_REFUSAL`): the words say the method, so no source line is needed."""
+    match = _TRAINER_REFUSAL.search(message)
+    if match is not None:
+        asked = [(match.group("method") or match.group("base"), match.group("kw"))]
+    else:
+        refused = _EVALUATE_REFUSAL.search(message)
+        if refused is None:
+            return None
+        asked = [("evaluate", k.group("key")) for k in _KWARG_KEY.finditer(refused.group("kwargs"))]
+    for method, kwarg in asked:
+        verdict = knowledge.model_keyword(method, kwarg)
+        if verdict is not None:
+            return f"model.{method}({kwarg}=...)", verdict
+    return None
+
+
 def _python_before_keras3(hints: Sequence[Inferred], m: Machine) -> Optional[tuple[str, str]]:
     """The Python the paths show and the oldest Python of TensorFlow's first Keras 3 line
     (the matrix's), where the first is older: no Keras 3 runs there."""
@@ -644,6 +718,8 @@ def api_findings(
                 or _keras_added_later(tb, m)
                 or _keras2_moved(tb)
                 or _bare_import_rule(tb, knowledge)
+                or _py2_bare_tf1_name(tb, knowledge, tf_version)
+                or _tf2_keyword_added_later(tb, m, tf_version)
             )
         if found is None or _package_reaches_private(tb, found[0]):
             continue
@@ -2144,6 +2220,131 @@ def _py2_bare_early_name(
         return None
     names = {s.name for s in load_early().spans if s.name.rsplit(".", 1)[-1] == attr}
     return (names.pop(), "", None) if len(names) == 1 else None
+
+
+#: Keras 2's Model.compile refusing what its **kwargs hold, in tf.keras' words from TensorFlow
+#: 1.x to 2.15 (tensorflow/python/keras/engine/training.py _validate_compile and training_v1.py:
+#: "Invalid keyword argument(s) in `compile`: %s" % (invalid_kwargs,), a set of the names).
+_COMPILE_REFUSAL = re.compile(r"Invalid keyword argument\(s\) in `compile`: \{(?P<names>[^}]*)\}")
+
+
+@dataclasses.dataclass(frozen=True)
+class _KeywordAdded:
+    """A keyword argument a TensorFlow 2 function took from a later line on."""
+
+    #: The function as Python's refusal names it, and its public name.
+    func: str
+    api: str
+    kwarg: str
+    #: The first line that takes it; the line before, and its spelling there.
+    since: str
+    before: str
+    older: str
+    #: What dropping the argument costs.
+    dropped: str
+
+
+#: Keyword arguments of TensorFlow 2 functions by the line that brought them, each with the
+#: spelling of the line before: Model.compile's steps_per_execution is TensorFlow 2.3's
+#: experimental_steps_per_execution, stable under this name from 2.4 (TensorFlow 2.4.0's
+#: RELEASE.md; 2.2's _validate_compile lets only run_eagerly through); tf.function's jit_compile
+#: is 2.4's experimental_compile, renamed in 2.5 (the r2.4 and r2.5 API docs of tf.function:
+#: 2.4's signature has no jit_compile and no **kwargs, so Python refuses it).
+_TF2_KEYWORDS_ADDED = (
+    _KeywordAdded(
+        "compile",
+        "tf.keras.Model.compile",
+        "steps_per_execution",
+        "2.4",
+        "2.3",
+        "experimental_steps_per_execution",
+        "it only groups training steps into one call; the training itself is the same",
+    ),
+    _KeywordAdded(
+        "function",
+        "tf.function",
+        "jit_compile",
+        "2.5",
+        "2.4",
+        "experimental_compile",
+        "the function then runs without XLA compilation, as before",
+    ),
+)
+_TF2_KEYWORD_KEY = "tf2-keyword-added-later"
+
+
+def _tf2_keyword_added_later(
+    tb: Traceback, m: Machine, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """A TensorFlow 2 function refusing a keyword argument a later line brought
+    (:data:`_TF2_KEYWORDS_ADDED`), in tf.keras' compile's words or Python's: the TensorFlow is
+    older than the code. A TensorFlow shown that already takes it, or a source line calling
+    another library's function of that name, is refused for another reason (None)."""
+    message = _as_printed(tb.message)
+    refused = _COMPILE_REFUSAL.search(message)
+    if refused is not None:
+        asked = [("compile", k.group(1)) for k in re.finditer(r"'(\w+)'", refused.group("names"))]
+    else:
+        match = _FUNCTION_KEYWORD.search(message)
+        if match is None or _called_elsewhere(tb, match.group("func")):
+            return None
+        asked = [(match.group("func"), match.group("kw"))]
+    added = next(
+        (a for a in _TF2_KEYWORDS_ADDED for f, k in asked if (a.func, a.kwarg) == (f, k)), None
+    )
+    if added is None:
+        return None
+    if tf_version is not None and version_key(tf_version)[:2] >= version_key(added.since):
+        return None
+    this = (
+        f"this TensorFlow ({tf_version}) is older"
+        if tf_version
+        else "the TensorFlow that raised this is older (the log does not show which)"
+    )
+    what = (
+        f"`{added.api}` takes `{added.kwarg}` from TensorFlow {added.since} on (TensorFlow "
+        f"{added.before} called it `{added.older}`), and {this}: it refuses the argument."
+    )
+    fix = Fix(
+        f"The code was written for TensorFlow {added.since} or newer: upgrade TensorFlow to "
+        f"{added.since} or later, or drop `{added.kwarg}=` ({added.dropped}), or on TensorFlow "
+        f"{added.before} write `{added.older}=`.",
+        _line_install(m, added.since),
+    )
+    links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
+    verdict = Verdict(_TF2_KEYWORD_KEY, causes.code.API_REMOVED, Severity.ERROR, what, fix, links)
+    return f"{added.api}({added.kwarg}=...)", verdict
+
+
+def _py2_bare_tf1_name(
+    tb: Traceback, knowledge: ApiKnowledge, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """The verdict on ``tf.X`` for Python 2's ``'module' object has no attribute 'X'`` pasted
+    with no source line and no frame, where X is no common word, every listed 1.x release has
+    ``tf.X``, the release notes' early table records no change of it (it was there from 0.x
+    on), and TensorFlow 2.0 serves it only in ``tf.compat.v1`` (``tf.placeholder``,
+    ``tf.Session``). Python 2 ran TensorFlow up to 2.1 (2.1.0's release notes: the last
+    release to support Python 2), so a TensorFlow 1 that lacked the name does not exist and
+    2.0 or 2.1 is the likely one; a warning, as the module is not named. A TensorFlow 1 shown,
+    or a name that came or went in 1.x, is left to the other readings (None)."""
+    if tf_version is not None and version_key(tf_version) < (2, 0):
+        return None
+    attr = _bare_distinct_name(tb, _PY2_NO_ATTRIBUTE)
+    if attr is None:
+        return None
+    name = f"tf.{attr}"
+    if any(s.name == name for s in load_early().spans):
+        return None  # brought or removed during 0.x to 1.8: either side can lack it
+    if any(knowledge.at(line).name(name) is not None for line in tf1_lines()):
+        return None  # a listed 1.x release lacks it
+    verdict = knowledge.at("2.0").name(name)
+    if verdict is None or verdict.cause != causes.code.API_MOVED_TO_COMPAT_V1:
+        return None
+    note = (
+        f" (The message names no module and shows no source line: every TensorFlow 1 release "
+        f"has `{name}`, and Python 2's words say a TensorFlow 2.0 or 2.1 is the likely one.)"
+    )
+    return name, dataclasses.replace(verdict, severity=Severity.WARNING, what=verdict.what + note)
 
 
 def _bare_import_rule(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdict]]:

@@ -145,6 +145,14 @@ class ApiKnowledge:
         """The verdict on ``receiver.method(...)`` (``receiver``: the object's name or class)."""
         return self._judge.judge_method(MethodUse(method, receiver, 0, 0))
 
+    def model_keyword(self, method: str, kwarg: str) -> Optional[Verdict]:
+        """The verdict of a rule about passing ``kwarg`` to a Keras model's ``method``
+        (``model.fit(..., workers=4)``), or None."""
+        use = MethodUse(method, "model", 0, 0, kwargs=(kwarg,), receiver_kind="model")
+        verdict = self._judge.judge_method(use)
+        rule = next((r for r in self.rules.rules if verdict and r.id == verdict.key), None)
+        return verdict if rule is not None and rule.kwarg == kwarg else None
+
     def member(self, cls: str, attr: str) -> Optional[Verdict]:
         """The verdict on the member ``attr`` of an object of the Keras class ``cls``
         (``'Adam' object has no attribute 'lr'``), asked as a call and as a read: the class's
