@@ -9,6 +9,11 @@ that print it and the source that prints it:
   done ...`): `op-not-registered`; 1.x, 2.x; printed by
   https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/core/framework/op.cc,
   https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/framework/op.cc.
+- `'X' is neither a type of a primitive operation nor a name of a function registered in binary
+  running on H. Make sure the operation or function is registered ...` (an op name, on a host
+  that is no TPU worker): `op-not-registered`; 2.x; printed by
+  https://github.com/tensorflow/tensorflow/blob/v2.0.0/tensorflow/c/eager/c_api.cc,
+  https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/common_runtime/eager/eager_operation.cc.
 - `No op named X in defined operations.`: `op-not-registered`; 1.x; printed by
   https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/python/framework/importer.py.
 - `error: 'tf.X' op is neither a custom op nor a flex op` (the TFLite converter):
@@ -121,6 +126,38 @@ def test_an_add_on_op_is_told_to_import_the_package_that_registers_it(
     top = top_error(explained(text))
     assert top.cause == "op-not-registered"
     assert f"import {package}" in fix_text(top)
+
+
+_EAGER_UNREGISTERED = (
+    "tensorflow.python.framework.errors_impl.NotFoundError: '{op}' is neither a type of a "
+    "primitive operation nor a name of a function registered in binary running on {host}. "
+    "Make sure the operation or function is registered in the binary running in this process.\n"
+)
+
+
+def test_an_op_the_eager_runtime_does_not_know_is_an_unregistered_op() -> None:
+    # An add-on's op, named by the package that registers it.
+    text = _EAGER_UNREGISTERED.format(op="CaseFoldUTF8", host="build-box")
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    assert "import tensorflow_text" in fix_text(top)
+    # An op of a newer TensorFlow: the release that saved the model.
+    text = _EAGER_UNREGISTERED.format(op="DisableCopyOnRead", host="build-box")
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered" and "newer TensorFlow" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        # A traced function's name, not an op's: a function not registered, another fault.
+        pytest.param("__inference_train_step_1234", id="function"),
+        pytest.param("_MklConv2D", id="internal-op"),
+    ],
+)
+def test_a_function_the_eager_runtime_does_not_know_is_no_unregistered_op(name: str) -> None:
+    text = _EAGER_UNREGISTERED.format(op=name, host="build-box")
+    assert not any(f.cause == "op-not-registered" for f in explained(text).findings)
 
 
 def test_an_add_on_op_unregistered_in_tensorflow_serving_is_a_model_server_build() -> None:

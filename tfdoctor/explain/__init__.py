@@ -1622,7 +1622,12 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         inferred.append(Inferred("environment", "a conda environment", site))
     frames = [f.path for tb in evidence.tracebacks for f in tb.frames]
     image_line = next((line for line in lines if _CUDA_IMAGE_PATH.search(line)), None)
-    notebook = _notebook_of("\n".join((evidence.first_text, *lines)), frames)
+    # TensorFlow's loader prints the LD_LIBRARY_PATH with each library it could not open:
+    # its directories are the runtime's own (Colab's /usr/lib64-nvidia) wherever the line is.
+    searched = dict.fromkeys(e.search_path for _, e in evidence.logged(tflog.LibraryNotLoaded))
+    notebook = _notebook_of(
+        "\n".join((evidence.first_text, *lines, *filter(None, searched))), frames
+    )
     if notebook is not None:
         image_line = None  # hosted notebooks (Colab) print the same path: no container shown
     if image_line is not None:
@@ -1760,16 +1765,24 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
 _NOTEBOOKS = (
     # Colab's pip hook (google.colab's _pip module) prints "WARNING: The following packages
     # were previously imported in this runtime:" after an install in the kernel: only Colab's
-    # runtime has it.
+    # runtime has it. The google.colab package's own files in a traceback (its import hooks,
+    # _import_hooks/_cv2.py: googlecolab/colabtools, google/colab/) are Colab's too, and so is
+    # /usr/lib64-nvidia, the directory of the driver's libraries that Colab's runtime puts on
+    # LD_LIBRARY_PATH, which TensorFlow's loader prints with each library it could not open
+    # (dso_loader.cc; tinygrad/tinygrad#16023, googlecolab/colabtools#4300).
     (
         "colab",
         re.compile(
-            r"\bgoogle\.colab\b|(?:^|[\s\"'(])/content/|\d\+zzzcolab\d"
+            r"\bgoogle[./]colab\b|(?:^|[\s\"'(])/content/|\d\+zzzcolab\d"
             r"|previously imported in this runtime:"
             r"|(?:^|\n)Your \w+ crashed for an unknown reason"
+            r"|(?:^|[\s:=])/usr/lib64-nvidia(?:/|:|\s|$)"
         ),
     ),
-    ("kaggle", re.compile(r"/kaggle/(?:input|working)\b")),
+    # Kaggle's notebook directories: the data (/kaggle/input), the output kept with the
+    # version (/kaggle/working) and the scratch one (/kaggle/temp), as the first cell of
+    # Kaggle's Python notebook template names them (Kaggle/docker-python's image runs it).
+    ("kaggle", re.compile(r"/kaggle/(?:input|working|temp)\b")),
     # A SageMaker notebook instance's persistent directory and the conda environments its
     # kernels run in (https://docs.aws.amazon.com/sagemaker/latest/dg/nbi-lifecycle-config-install.html,
     # https://docs.aws.amazon.com/sagemaker/latest/dg/nbi-add-external.html), and a training
@@ -1779,6 +1792,10 @@ _NOTEBOOKS = (
         "sagemaker",
         re.compile(r"/home/ec2-user/(?:SageMaker|anaconda3/envs)/|/opt/ml/(?:code|input|model)/"),
     ),
+    # A Databricks cluster's own Python environment (/databricks/python/bin/pip in Databricks'
+    # init-script guide, https://docs.databricks.com/archive/compute/libraries-init-scripts.html,
+    # python3 in older runtimes) and the driver's working directory, /databricks/driver.
+    ("databricks", re.compile(r"/databricks/(?:python3?|driver)/")),
 )
 
 
@@ -1796,6 +1813,8 @@ def _notebook_of(head: str, frames: Sequence[str]) -> Optional[str]:
             "/ec2-user/",
             "/opt/ml/",
             "crashed for an unknown",
+            "lib64-nvidia",
+            "/databricks/",
         )
     ):
         return None
