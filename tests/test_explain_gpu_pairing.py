@@ -202,6 +202,14 @@ _NOT_FOUND_DNN = (
             "tensorflow-gpu==2.3.0",
             id="sagemaker-instance",
         ),
+        # A SageMaker Studio space's own volume.
+        pytest.param(
+            "%pip install tensorflow==2.12.0\n"
+            '  File "/home/sagemaker-user/train.py", line 12, in <module>\n' + _REFUSED,
+            "SageMaker",
+            "tensorflow==2.12.0",
+            id="sagemaker-studio-space",
+        ),
         # A Databricks ML runtime's cluster Python.
         pytest.param(
             "Successfully installed tensorflow-2.13.0\n"

@@ -1787,10 +1787,15 @@ _NOTEBOOKS = (
     # kernels run in (https://docs.aws.amazon.com/sagemaker/latest/dg/nbi-lifecycle-config-install.html,
     # https://docs.aws.amazon.com/sagemaker/latest/dg/nbi-add-external.html), and a training
     # job's /opt/ml/code, /opt/ml/input and /opt/ml/model
-    # (https://docs.aws.amazon.com/sagemaker/latest/dg/your-algorithms-training-algo-running-container.html).
+    # (https://docs.aws.amazon.com/sagemaker/latest/dg/your-algorithms-training-algo-running-container.html),
+    # and a Studio space's volume, mounted at /home/sagemaker-user
+    # (https://docs.aws.amazon.com/sagemaker/latest/dg/studio-updated-jl-image-specifications.html).
     (
         "sagemaker",
-        re.compile(r"/home/ec2-user/(?:SageMaker|anaconda3/envs)/|/opt/ml/(?:code|input|model)/"),
+        re.compile(
+            r"/home/ec2-user/(?:SageMaker|anaconda3/envs)/|/opt/ml/(?:code|input|model)/"
+            r"|/home/sagemaker-user/"
+        ),
     ),
     # A Databricks cluster's own Python environment (/databricks/python/bin/pip in Databricks'
     # init-script guide, https://docs.databricks.com/archive/compute/libraries-init-scripts.html,
@@ -1811,6 +1816,7 @@ def _notebook_of(head: str, frames: Sequence[str]) -> Optional[str]:
             "/kaggle/",
             "this runtime",
             "/ec2-user/",
+            "/sagemaker-user/",
             "/opt/ml/",
             "crashed for an unknown",
             "lib64-nvidia",
@@ -6096,6 +6102,10 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     op = _group(hits, "op")
     if any(h.signature.id == "graph-attr-not-in-op" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(op)
+    if any(h.signature.id == "graph-inputs-not-in-op" for h in hits):
+        return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(
+            op, inputs=True
+        )
     return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(
         m, op, _op_host(hits)
     )
