@@ -210,6 +210,14 @@ _NOT_FOUND_DNN = (
             "tensorflow==2.12.0",
             id="sagemaker-studio-space",
         ),
+        # The Deep Learning VM image of a Vertex AI Workbench instance.
+        pytest.param(
+            "Successfully installed tensorflow-2.12.0\n"
+            "$ cat /opt/deeplearning/metadata/images_version\n" + _REFUSED,
+            "Vertex AI Workbench",
+            "tensorflow==2.12.0",
+            id="vertex-workbench",
+        ),
         # A Databricks ML runtime's cluster Python.
         pytest.param(
             "Successfully installed tensorflow-2.13.0\n"

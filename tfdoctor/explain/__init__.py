@@ -1801,6 +1801,10 @@ _NOTEBOOKS = (
     # init-script guide, https://docs.databricks.com/archive/compute/libraries-init-scripts.html,
     # python3 in older runtimes) and the driver's working directory, /databricks/driver.
     ("databricks", re.compile(r"/databricks/(?:python3?|driver)/")),
+    # The Deep Learning VM image Vertex AI Workbench instances run keeps its metadata and
+    # scripts under /opt/deeplearning/ (https://cloud.google.com/deep-learning-vm/docs/images;
+    # the probe's marker for the image, tfdoctor.probes.hosted).
+    ("vertex", re.compile(r"/opt/deeplearning/")),
 )
 
 
@@ -1821,6 +1825,7 @@ def _notebook_of(head: str, frames: Sequence[str]) -> Optional[str]:
             "crashed for an unknown",
             "lib64-nvidia",
             "/databricks/",
+            "/opt/deeplearning/",
         )
     ):
         return None
