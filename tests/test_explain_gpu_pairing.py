@@ -269,6 +269,20 @@ def test_colabs_own_library_directory_or_package_names_the_notebook(text: str) -
     assert "Colab" in top.summary and "tensorflow==2.6.0" in fix_text(top)
 
 
+def test_colabs_search_path_far_down_a_long_log_still_names_the_notebook() -> None:
+    # The loader's line is cited wherever it is, not only in the log's head.
+    progress = "".join(f"{i}/5000 [=====>....] - ETA: 1s - loss: 0.6931\n" for i in range(2500))
+    text = (
+        "Successfully installed tensorflow-2.6.0\n"
+        + progress
+        + _COLAB_SEARCH_PATH.replace("libcusolver.so.11", "libnvinfer.so.7")
+        + _REFUSED
+    )
+    assert len(progress) > 64 << 10
+    top = top_error(explained(text))
+    assert top.cause == "hosted-tf-replaced" and "Colab" in top.summary
+
+
 def test_tensorrt_missing_on_colab_stays_a_note() -> None:
     text = (
         _COLAB_SEARCH_PATH.replace("libcusolver.so.11", "libnvinfer.so.7")

@@ -1622,12 +1622,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         inferred.append(Inferred("environment", "a conda environment", site))
     frames = [f.path for tb in evidence.tracebacks for f in tb.frames]
     image_line = next((line for line in lines if _CUDA_IMAGE_PATH.search(line)), None)
-    # TensorFlow's loader prints the LD_LIBRARY_PATH with each library it could not open:
-    # its directories are the runtime's own (Colab's /usr/lib64-nvidia) wherever the line is.
-    searched = dict.fromkeys(e.search_path for _, e in evidence.logged(tflog.LibraryNotLoaded))
-    notebook = _notebook_of(
-        "\n".join((evidence.first_text, *lines, *filter(None, searched))), frames
-    )
+    notebook = _notebook_of("\n".join((evidence.first_text, *lines)), frames)
     if notebook is not None:
         image_line = None  # hosted notebooks (Colab) print the same path: no container shown
     if image_line is not None:
