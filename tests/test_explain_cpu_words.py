@@ -59,6 +59,33 @@ def test_qemus_line_makes_the_avx_refusal_the_emulators() -> None:
     assert top_error(report).summary.startswith("The process ran under CPU emulation (QEMU)")
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "rosetta error: failed to open elf at /lib64/ld-linux-x86-64.so.2\n",
+        "2024-12-13T03:20:21.442029167Z rosetta error: Rosetta is only intended to run on Apple "
+        "Silicon with a macOS host using Virtualization.framework with Rosetta mode enabled\n",
+        "api-1  | rosetta error: Unimplemented syscall number 282\n",
+    ],
+)
+def test_rosetta_for_linuxs_own_line_makes_the_avx_refusal_the_emulators(line: str) -> None:
+    # Rosetta for Linux (Docker Desktop's amd64 images on Apple silicon) in its own words.
+    log = (
+        "F tensorflow/core/platform/cpu_feature_guard.cc:37] The TensorFlow library was compiled "
+        "to use AVX instructions, but these aren't available on your machine.\n" + line
+    )
+    report = explained(log)
+    assert [f.cause for f in report.findings if f.severity.rank >= Severity.WARNING.rank] == [
+        "cpu-emulated"
+    ]
+    assert "an image of the host's platform" in fix_text(top_error(report))
+
+
+def test_rosetta_named_in_prose_is_no_emulator() -> None:
+    log = "I read that a rosetta error: may show on a Mac\n"
+    assert all(f.cause != "cpu-emulated" for f in explained(log).findings)
+
+
 def test_without_qemus_line_the_refusal_is_the_cpus() -> None:
     log = (
         "The TensorFlow library was compiled to use AVX instructions, but these aren't available "

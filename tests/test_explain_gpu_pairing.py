@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, readings, top_error
+from tfdoctor.findings import Severity
 from tfdoctor.matrix import load_matrix
 
 _DNN = (
@@ -201,6 +202,31 @@ _NOT_FOUND_DNN = (
             "tensorflow-gpu==2.3.0",
             id="sagemaker-instance",
         ),
+        # A SageMaker Studio space's own volume.
+        pytest.param(
+            "%pip install tensorflow==2.12.0\n"
+            '  File "/home/sagemaker-user/train.py", line 12, in <module>\n' + _REFUSED,
+            "SageMaker",
+            "tensorflow==2.12.0",
+            id="sagemaker-studio-space",
+        ),
+        # The Deep Learning VM image of a Vertex AI Workbench instance.
+        pytest.param(
+            "Successfully installed tensorflow-2.12.0\n"
+            "$ cat /opt/deeplearning/metadata/images_version\n" + _REFUSED,
+            "Vertex AI Workbench",
+            "tensorflow==2.12.0",
+            id="vertex-workbench",
+        ),
+        # A Databricks ML runtime's cluster Python.
+        pytest.param(
+            "Successfully installed tensorflow-2.13.0\n"
+            '  File "/databricks/python/lib/python3.10/site-packages/tensorflow/python/eager/'
+            'execute.py", line 53, in quick_execute\n' + _REFUSED,
+            "Databricks",
+            "tensorflow==2.13.0",
+            id="databricks-cluster",
+        ),
     ],
 )
 def test_the_failure_after_an_install_over_a_hosted_image_is_the_replaced_image(
@@ -209,6 +235,62 @@ def test_the_failure_after_an_install_over_a_hosted_image_is_the_replaced_image(
     top = top_error(explained(text))
     assert top.cause == "hosted-tf-replaced"
     assert title in top.summary and what in fix_text(top)
+
+
+# TensorFlow 2's loader names the LD_LIBRARY_PATH with a library it could not open; Colab's
+# runtime puts its driver's directory there.
+_COLAB_SEARCH_PATH = (
+    "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+    "library 'libcusolver.so.11'; dlerror: libcusolver.so.11: cannot open shared object file: "
+    "No such file or directory; LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/lib64-nvidia\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "Successfully installed autokeras-1.0.16 tensorflow-2.6.0\n"
+            + _COLAB_SEARCH_PATH
+            + _REFUSED,
+            id="loader-search-path",
+        ),
+        pytest.param(
+            "Successfully installed tensorflow-2.6.0\n"
+            '  File "/usr/local/lib/python3.7/dist-packages/google/colab/_import_hooks/_cv2.py", '
+            "line 98, in load_module\n" + _REFUSED,
+            id="colab-package-frame",
+        ),
+    ],
+)
+def test_colabs_own_library_directory_or_package_names_the_notebook(text: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "hosted-tf-replaced"
+    assert "Colab" in top.summary and "tensorflow==2.6.0" in fix_text(top)
+
+
+def test_colabs_search_path_far_down_a_long_log_still_names_the_notebook() -> None:
+    # The loader's line is cited wherever it is, not only in the log's head.
+    progress = "".join(f"{i}/5000 [=====>....] - ETA: 1s - loss: 0.6931\n" for i in range(2500))
+    text = (
+        "Successfully installed tensorflow-2.6.0\n"
+        + progress
+        + _COLAB_SEARCH_PATH.replace("libcusolver.so.11", "libnvinfer.so.7")
+        + _REFUSED
+    )
+    assert len(progress) > 64 << 10
+    top = top_error(explained(text))
+    assert top.cause == "hosted-tf-replaced" and "Colab" in top.summary
+
+
+def test_tensorrt_missing_on_colab_stays_a_note() -> None:
+    text = (
+        _COLAB_SEARCH_PATH.replace("libcusolver.so.11", "libnvinfer.so.7")
+        + "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Cannot "
+        "dlopen some TensorRT libraries. If you would like to use Nvidia GPU with TensorRT, "
+        "please make sure the missing libraries mentioned above are installed properly.\n"
+    )
+    assert all(f.severity.rank < Severity.WARNING.rank for f in explained(text).findings)
 
 
 @pytest.mark.parametrize(
@@ -295,6 +377,18 @@ def test_a_hosted_image_whose_libraries_tensorflow_refuses_was_replaced(
             '  File "/opt/conda/lib/python3.7/site-packages/tensorflow/python/eager/execute.py", '
             "line 59, in quick_execute\n" + _REFUSED,
             id="conda-prefix-only",
+        ),
+        # Another machine's search path, and Colab's directory named only as a word in prose.
+        pytest.param(
+            "Successfully installed tensorflow-2.6.0\n"
+            + _COLAB_SEARCH_PATH.replace("/usr/lib64-nvidia", "/usr/local/cuda-11.2/lib64")
+            + _REFUSED,
+            id="own-search-path",
+        ),
+        pytest.param(
+            "Successfully installed tensorflow-2.6.0\n"
+            "the driver here is not in lib64-nvidia\n" + _REFUSED,
+            id="search-path-word-only",
         ),
         # TensorFlow installed on Colab and nothing of the GPU failing.
         pytest.param(

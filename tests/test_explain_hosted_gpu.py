@@ -3,6 +3,8 @@ or a driver, from the log's own signs of the notebook (its paths, its name)."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained, fix_text
 from tfdoctor.findings import Finding, Severity
 
@@ -37,11 +39,25 @@ def test_colab_where_libcuda_does_not_load_is_the_runtime_too() -> None:
     assert "nvidia-smi" in fix_text(top)
 
 
-def test_kaggle_is_named_by_its_paths() -> None:
-    text = _UNLISTED.replace("/content/drive/MyDrive/proj", "/kaggle/working")
+@pytest.mark.parametrize("where", ["/kaggle/working", "/kaggle/temp/run"])
+def test_kaggle_is_named_by_its_paths(where: str) -> None:
+    text = _UNLISTED.replace("/content/drive/MyDrive/proj", where)
     top = _gpu_finding(text)
     assert top.cause == "hosted-runtime-without-gpu"
     assert "Settings > Accelerator" in fix_text(top)
+
+
+def test_colab_named_only_by_the_loaders_search_path_is_the_runtime_too() -> None:
+    # TensorFlow 2's loader prints the LD_LIBRARY_PATH; /usr/lib64-nvidia is Colab's.
+    text = (
+        "2021-05-02 10:00:00.000000: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libcuda.so.1'; dlerror: "
+        "libcuda.so.1: cannot open shared object file: No such file or directory; "
+        "LD_LIBRARY_PATH: /usr/lib64-nvidia\n"
+    )
+    top = _gpu_finding(text)
+    assert top.cause == "hosted-runtime-without-gpu"
+    assert "Hardware accelerator" in fix_text(top)
 
 
 def test_without_a_notebooks_sign_the_runtime_is_not_named() -> None:

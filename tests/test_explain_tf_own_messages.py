@@ -9,6 +9,17 @@ that print it and the source that prints it:
   done ...`): `op-not-registered`; 1.x, 2.x; printed by
   https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/core/framework/op.cc,
   https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/framework/op.cc.
+- `'X' is neither a type of a primitive operation nor a name of a function registered in binary
+  running on H. Make sure the operation or function is registered ...` (an op name, on a host
+  that is no TPU worker): `op-not-registered`; 2.x; printed by
+  https://github.com/tensorflow/tensorflow/blob/v2.0.0/tensorflow/c/eager/c_api.cc,
+  https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/common_runtime/eager/eager_operation.cc.
+- `TPUs not found in the cluster. Failed in initialization: <error>` (no TPU_SYSTEM device; not
+  the TPU system op without a kernel, `tpu-tf-without-libtpu`): `tpu-not-found`; 2.x; printed by
+  https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/tpu/tpu_strategy_util.py.
+- `NodeDef expected inputs 'T, ...' do not match N inputs specified; Op<name=X; ...>` (X no TPU
+  internal op): `op-not-registered`, a graph of another release; 1.x, 2.x; printed by
+  https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/framework/node_def_util.cc.
 - `No op named X in defined operations.`: `op-not-registered`; 1.x; printed by
   https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/python/framework/importer.py.
 - `error: 'tf.X' op is neither a custom op nor a flex op` (the TFLite converter):
@@ -121,6 +132,38 @@ def test_an_add_on_op_is_told_to_import_the_package_that_registers_it(
     top = top_error(explained(text))
     assert top.cause == "op-not-registered"
     assert f"import {package}" in fix_text(top)
+
+
+_EAGER_UNREGISTERED = (
+    "tensorflow.python.framework.errors_impl.NotFoundError: '{op}' is neither a type of a "
+    "primitive operation nor a name of a function registered in binary running on {host}. "
+    "Make sure the operation or function is registered in the binary running in this process.\n"
+)
+
+
+def test_an_op_the_eager_runtime_does_not_know_is_an_unregistered_op() -> None:
+    # An add-on's op, named by the package that registers it.
+    text = _EAGER_UNREGISTERED.format(op="CaseFoldUTF8", host="build-box")
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    assert "import tensorflow_text" in fix_text(top)
+    # An op of a newer TensorFlow: the release that saved the model.
+    text = _EAGER_UNREGISTERED.format(op="DisableCopyOnRead", host="build-box")
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered" and "newer TensorFlow" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        # A traced function's name, not an op's: a function not registered, another fault.
+        pytest.param("__inference_train_step_1234", id="function"),
+        pytest.param("_MklConv2D", id="internal-op"),
+    ],
+)
+def test_a_function_the_eager_runtime_does_not_know_is_no_unregistered_op(name: str) -> None:
+    text = _EAGER_UNREGISTERED.format(op=name, host="build-box")
+    assert not any(f.cause == "op-not-registered" for f in explained(text).findings)
 
 
 def test_an_add_on_op_unregistered_in_tensorflow_serving_is_a_model_server_build() -> None:
@@ -381,6 +424,50 @@ def test_the_tpu_system_op_is_the_tpus_reading_not_a_kernel() -> None:
         "ConfigureDistributedTPU}} with these attrs: []\n"
     )
     assert "op-kernel-missing" not in _causes(text)
+
+
+@pytest.mark.parametrize(
+    "cause",
+    [
+        "No matching devices found for '/device:TPU_SYSTEM:0'",
+        "Could not satisfy device specification '/job:worker/replica:0/task:0/device:TPU_SYSTEM:0'",
+    ],
+)
+def test_no_tpu_system_device_at_initialization_is_no_tpu_reached(cause: str) -> None:
+    text = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: TPUs not found in the cluster. "
+        f"Failed in initialization: {cause}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tpu-not-found"
+    # The TPU VM's own case, where the PyPI wheel registers no TPU device, is named.
+    assert "TPUClusterResolver" in fix_text(top) and "tensorflow-tpu" in fix_text(top)
+
+
+def test_the_tpu_system_op_without_a_kernel_stays_the_builds() -> None:
+    text = (
+        "RuntimeError: TPUs not found in the cluster. Failed in initialization: No OpKernel was "
+        "registered to support Op 'ConfigureDistributedTPU' used by {{node "
+        "ConfigureDistributedTPU}} with these attrs: []\n"
+    )
+    assert top_error(explained(text)).cause == "tpu-tf-without-libtpu"
+    assert "tpu-not-found" not in _causes(text)
+
+
+def test_a_node_with_other_inputs_than_the_op_is_a_graph_of_another_release() -> None:
+    text = (
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: NodeDef expected inputs "
+        "'float, int32' do not match 3 inputs specified; Op<name=ResizeBilinear; "
+        "signature=images:T, size:int32 -> resized_images:float; attr=T:type>; NodeDef: "
+        "{{node up/ResizeBilinear}}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    fix = fix_text(top)
+    assert "`ResizeBilinear` node has other inputs" in fix and "Export the graph again" in fix
+    # The TPU's internal op of another signature stays the TPU's release.
+    tpu = text.replace("ResizeBilinear", "_Send")
+    assert top_error(explained(tpu)).cause == "tpu-version-mismatch"
 
 
 def test_a_gpu_placement_keeps_the_placement_fix() -> None:

@@ -279,7 +279,9 @@ def tpu_not_found_fix() -> Fix:
     return Fix(
         "Run on a runtime that has a TPU (a notebook's runtime type set to TPU, or a Cloud TPU "
         "VM) and let the resolver find it there, or pass the TPU's name or address: "
-        "tf.distribute.cluster_resolver.TPUClusterResolver(tpu=NAME).",
+        "tf.distribute.cluster_resolver.TPUClusterResolver(tpu=NAME). On a Cloud TPU VM "
+        "itself, only TensorFlow's TPU build (tensorflow-tpu, with libtpu) registers the "
+        "TPU's devices; the tensorflow wheel from PyPI sees none.",
         ('echo "TPU_NAME=$TPU_NAME"', "ls /dev/accel* /dev/vfio 2>/dev/null"),
     )
 

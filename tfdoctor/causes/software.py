@@ -4050,15 +4050,23 @@ def op_not_registered_fix(m: Machine, op: Optional[str], host: str = "") -> Fix:
     )
 
 
-def graph_from_other_tf_fix(op: Optional[str]) -> Fix:
-    """A graph whose node carries an attribute the installed TensorFlow's op lacks: export it
-    again with this TensorFlow, or run it with the release that exported it."""
-    # node_def_util.cc's ValidateNodeDef: an attr the OpDef does not list is how a graph
-    # written by a newer (or other) TensorFlow reads to this one.
+def graph_from_other_tf_fix(op: Optional[str], inputs: bool = False) -> Fix:
+    """A graph whose node carries an attribute the installed TensorFlow's op lacks (or, with
+    ``inputs``, other inputs than the op takes): export it again with this TensorFlow, or run
+    it with the release that exported it."""
+    # node_def_util.cc's ValidateNodeDef: an attr the OpDef does not list, or a count of
+    # inputs its signature does not take, is how a graph written by a newer (or other)
+    # TensorFlow reads to this one.
     what = f"`{op}`" if op else "an op"
+    differs = (
+        "has other inputs than the installed TensorFlow's op takes (the op's signature "
+        "changed between the releases)"
+        if inputs
+        else "carries an attribute the installed TensorFlow's op does not define (a newer "
+        "release added it)"
+    )
     return Fix(
-        f"The graph was written by another TensorFlow release: its {what} node carries an "
-        "attribute the installed TensorFlow's op does not define (a newer release added it). "
+        f"The graph was written by another TensorFlow release: its {what} node {differs}. "
         "Export the graph again (freeze or save it from its checkpoint) with the installed "
         "TensorFlow, or install the TensorFlow release that exported it (the model's README "
         "or its producer version says which) and run it there.",

@@ -1760,25 +1760,46 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
 _NOTEBOOKS = (
     # Colab's pip hook (google.colab's _pip module) prints "WARNING: The following packages
     # were previously imported in this runtime:" after an install in the kernel: only Colab's
-    # runtime has it.
+    # runtime has it. The google.colab package's own files in a traceback (its import hooks,
+    # _import_hooks/_cv2.py: googlecolab/colabtools, google/colab/) are Colab's too, and so is
+    # /usr/lib64-nvidia, the directory of the driver's libraries that Colab's runtime puts on
+    # LD_LIBRARY_PATH, which TensorFlow's loader prints with each library it could not open
+    # (dso_loader.cc; tinygrad/tinygrad#16023, googlecolab/colabtools#4300).
     (
         "colab",
         re.compile(
-            r"\bgoogle\.colab\b|(?:^|[\s\"'(])/content/|\d\+zzzcolab\d"
+            r"\bgoogle[./]colab\b|(?:^|[\s\"'(])/content/|\d\+zzzcolab\d"
             r"|previously imported in this runtime:"
             r"|(?:^|\n)Your \w+ crashed for an unknown reason"
+            r"|(?:^|[\s:=])/usr/lib64-nvidia(?:/|:|\s|$)"
         ),
     ),
-    ("kaggle", re.compile(r"/kaggle/(?:input|working)\b")),
+    # Kaggle's notebook directories: the data (/kaggle/input), the output kept with the
+    # version (/kaggle/working) and the scratch one (/kaggle/temp), as the first cell of
+    # Kaggle's Python notebook template names them (Kaggle/docker-python's image runs it).
+    ("kaggle", re.compile(r"/kaggle/(?:input|working|temp)\b")),
     # A SageMaker notebook instance's persistent directory and the conda environments its
     # kernels run in (https://docs.aws.amazon.com/sagemaker/latest/dg/nbi-lifecycle-config-install.html,
     # https://docs.aws.amazon.com/sagemaker/latest/dg/nbi-add-external.html), and a training
     # job's /opt/ml/code, /opt/ml/input and /opt/ml/model
-    # (https://docs.aws.amazon.com/sagemaker/latest/dg/your-algorithms-training-algo-running-container.html).
+    # (https://docs.aws.amazon.com/sagemaker/latest/dg/your-algorithms-training-algo-running-container.html),
+    # and a Studio space's volume, mounted at /home/sagemaker-user
+    # (https://docs.aws.amazon.com/sagemaker/latest/dg/studio-updated-jl-image-specifications.html).
     (
         "sagemaker",
-        re.compile(r"/home/ec2-user/(?:SageMaker|anaconda3/envs)/|/opt/ml/(?:code|input|model)/"),
+        re.compile(
+            r"/home/ec2-user/(?:SageMaker|anaconda3/envs)/|/opt/ml/(?:code|input|model)/"
+            r"|/home/sagemaker-user/"
+        ),
     ),
+    # A Databricks cluster's own Python environment (/databricks/python/bin/pip in Databricks'
+    # init-script guide, https://docs.databricks.com/archive/compute/libraries-init-scripts.html,
+    # python3 in older runtimes) and the driver's working directory, /databricks/driver.
+    ("databricks", re.compile(r"/databricks/(?:python3?|driver)/")),
+    # The Deep Learning VM image Vertex AI Workbench instances run keeps its metadata and
+    # scripts under /opt/deeplearning/ (https://cloud.google.com/deep-learning-vm/docs/images;
+    # the probe's marker for the image, tfdoctor.probes.hosted).
+    ("vertex", re.compile(r"/opt/deeplearning/")),
 )
 
 
@@ -1794,8 +1815,12 @@ def _notebook_of(head: str, frames: Sequence[str]) -> Optional[str]:
             "/kaggle/",
             "this runtime",
             "/ec2-user/",
+            "/sagemaker-user/",
             "/opt/ml/",
             "crashed for an unknown",
+            "lib64-nvidia",
+            "/databricks/",
+            "/opt/deeplearning/",
         )
     ):
         return None
@@ -6077,6 +6102,10 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     op = _group(hits, "op")
     if any(h.signature.id == "graph-attr-not-in-op" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(op)
+    if any(h.signature.id == "graph-inputs-not-in-op" for h in hits):
+        return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(
+            op, inputs=True
+        )
     return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(
         m, op, _op_host(hits)
     )
