@@ -657,6 +657,10 @@ _IGNORED_ONE = re.compile(r"(?P<version>\d[\w.]*) Requires-Python (?P<spec>[^;]+
 _DIFFERENT = re.compile(
     r"Package '(?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)' requires a different Python: "
     r"(?P<python>\d+\.\d+(?:\.\d+)?) not in '(?P<spec>[^']+)'"
+    # pip 9.0 to 10.0 worded it so (src/pip/utils/packaging.py, check_dist_requires_python:
+    # https://github.com/pypa/pip/blob/9.0.3/pip/utils/packaging.py).
+    r"|(?P<dist9>[A-Za-z0-9][A-Za-z0-9._-]*) requires Python '(?P<spec9>[^'\n]+)' but the "
+    r"running Python is (?P<python9>\d+\.\d+(?:\.\d+)?)"
 )
 
 
@@ -673,13 +677,107 @@ class PythonRefusal(Record):
     spec: str
     #: The interpreter's version, where pip printed it.
     python: str = ""
+    #: The range of Pythons a resolver judged for a project rather than one interpreter (uv's
+    #: "requested Python version (>=3.9)", Poetry's "project's Python requirement"): the
+    #: project's own requires-python admits Pythons the release excludes.
+    project: str = ""
+    #: Whether every release of ``dist`` declares the range (uv's "all versions of X").
+    every: bool = False
+    #: The installer whose words these are: pip, uv or Poetry.
+    installer: str = "pip"
+
+
+_NAME_RE = r"[A-Za-z0-9][A-Za-z0-9._-]*"
+#: A Requires-Python as resolvers print it: ">=3.9,<3.13", ">=3.6, <3.9", "<4.0.0,>=3.12.6",
+#: Poetry's unions (">=2.7,<2.8 || >=3.4") and its exact Python ("3.10.4").
+_PY_SPEC = r"[<>=!~^]{0,3}\d[\d.*]*(?:(?:,\s?|\s\|\|\s)[<>=!~^]{0,3}\d[\d.*]*){0,8}"
+# uv's PubGrub report of a release whose Requires-Python excludes the Python it resolves for:
+# the interpreter ("the current Python version (3.8.18)", uv pip install) or the project's
+# range ("the requested Python version (>=3.9)", uv lock and sync, which resolve for every
+# Python the project's requires-python admits) "does not satisfy Python>=3.10 and X==V
+# depends on Python>=3.10" ("all versions of X depend on" where no release admits it)
+# (crates/uv-resolver/src/pubgrub/report.rs and package.rs, PubGrubPython's Display:
+# https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-resolver/src/pubgrub/report.rs).
+# uv wraps its report, so any space may be a line break.
+_UV_PYTHON = re.compile(
+    r"the (?P<which>current|requested) Python version \((?P<python>[^)\n]{1,60})\)\s+"
+    r"does not satisfy\s+Python\s?" + _PY_SPEC + r"\s+and\s+"
+    r"(?:all\s+versions\s+of\s+`?(?P<all>" + _NAME_RE + r")`?\s+depend"
+    r"|`?(?P<dist>" + _NAME_RE + r")(?:\{[^{}\n]{0,200}\})?"
+    r"(?:==(?P<version>[\w.+!-]+)|[<>=!~][^\s`]{0,60})?`?\s+depends)"
+    r"\s+on\s+Python\s?(?P<spec>" + _PY_SPEC + r")"
+)
+# Poetry's solver failure where a requirement's Python range is narrower than the project's:
+# "The current project's Python requirement (>=3.8,<4.0) is not compatible with some of the
+# required packages Python requirement:" then "  - X requires Python >=3.9,<3.13, so it will
+# not be satisfied for Python >=3.8,<3.9" (Poetry 1.2 and later: "supported Python range";
+# 1.8: "installable" for "satisfied"; before 1.1 the item ends at the range), and its
+# incompatibility "X (V) requires Python >=3.9" (src/poetry/mixology/failure.py and
+# incompatibility.py, PythonCause; https://github.com/python-poetry/poetry/blob/1.8.3/src/
+# poetry/mixology/failure.py).
+_POETRY_PROJECT = re.compile(
+    r"The current project's (?:supported )?Python (?:requirement|range) "
+    r"\((?P<project>[^)\n]{1,120})\) is not compatible with some of the required packages"
+)
+_POETRY_ITEM = re.compile(
+    r"^[\s\d.]*-\s+(?P<dist>" + _NAME_RE + r") requires Python (?P<spec>" + _PY_SPEC + r")"
+    r"(?:, so it will not be (?:satisfied|installable) for Python (?P<unmet>[^\n]{1,120}))?",
+    re.MULTILINE,
+)
+_POETRY_RELEASE = re.compile(
+    r"(?P<dist>" + _NAME_RE + r") \((?P<version>\d[\w.+!-]*)\) requires Python "
+    r"(?P<spec>" + _PY_SPEC + r")"
+)
+
+
+def _resolver_refusals(text: str) -> Iterator[PythonRefusal]:
+    """uv's and Poetry's refusals of a release for its Requires-Python (:data:`_UV_PYTHON`,
+    :data:`_POETRY_PROJECT`)."""
+    if "does not satisfy" in text:
+        for match in _UV_PYTHON.finditer(text):
+            requested = match.group("which") == "requested"
+            yield PythonRefusal(
+                normalize_name(match.group("all") or match.group("dist")),
+                match.group("version") or "",
+                match.group("spec"),
+                "" if requested else match.group("python").strip(),
+                match.group("python").strip() if requested else "",
+                match.group("all") is not None,
+                "uv",
+            )
+    head = _POETRY_PROJECT.search(text)
+    if head is not None:
+        for item in _POETRY_ITEM.finditer(text, head.end()):
+            yield PythonRefusal(
+                normalize_name(item.group("dist")),
+                "",
+                item.group("spec"),
+                project=head.group("project").strip(),
+                installer="Poetry",
+            )
+    if " requires Python " in text:
+        for match in _POETRY_RELEASE.finditer(text):
+            yield PythonRefusal(
+                normalize_name(match.group("dist")),
+                match.group("version"),
+                match.group("spec"),
+                project=head.group("project").strip() if head is not None else "",
+                installer="Poetry",
+            )
 
 
 def read_python_refusals(texts: Iterable[str]) -> list[PythonRefusal]:
-    """Every release pip says it refused for its Requires-Python, in order."""
+    """Every release pip (or uv, or Poetry) says it refused for its Requires-Python, in order."""
     out: list[PythonRefusal] = []
     for text in texts:
-        if "a different python version" not in text and "a different Python:" not in text:
+        out.extend(_resolver_refusals(text))
+        if (
+            "a different python version" not in text
+            and "a different Python:" not in text
+            and "but the running Python is" not in text
+        ):
+            if len(out) >= MAX_REFUSALS:
+                return out[:MAX_REFUSALS]
             continue
         for match in _IGNORED.finditer(text):
             for one in _IGNORED_ONE.finditer(match.group("list")):
@@ -687,10 +785,10 @@ def read_python_refusals(texts: Iterable[str]) -> list[PythonRefusal]:
         for match in _DIFFERENT.finditer(text):
             out.append(
                 PythonRefusal(
-                    normalize_name(match.group("dist")),
+                    normalize_name(match.group("dist") or match.group("dist9")),
                     "",
-                    match.group("spec"),
-                    match.group("python"),
+                    match.group("spec") or match.group("spec9"),
+                    match.group("python") or match.group("python9"),
                 )
             )
         if len(out) >= MAX_REFUSALS:

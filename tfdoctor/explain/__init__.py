@@ -172,6 +172,7 @@ from tfdoctor.explain.packages import (
     numpy_extension_package,
     package_findings,
     refused_fallback_findings,
+    resolver_python_findings,
     tf_keras_generation,
 )
 from tfdoctor.explain.reader import LogReader, LogText
@@ -7172,6 +7173,8 @@ def explain(
         _conda_system_unsatisfied(evidence, machine),
         _pip_path_too_long(evidence),
         _project_python_range(evidence),
+        # After the hints' reading, which names the range the resolver suggests.
+        *resolver_python_findings(evidence.python_refusals, machine),
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
         _cudnn_major_candidate(findings, machine, revealed),
