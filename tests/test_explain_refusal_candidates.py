@@ -305,3 +305,43 @@ def test_the_name_candidate_needs_a_library_a_mac_and_a_python_apples_build_has(
     py37 = "$ python --version\nPython 3.7.9\n" + _library_refusal(python="python3.7")
     for text in (asked, linux, intel, py37):
         assert _of(explained(text), "tf-distribution-unrecognised") is None, text
+
+
+# pip's refusal where platform.platform() (or uname) shows an arm64 Python on macOS: the
+# tensorflow distribution's macOS arm64 wheels start with the matrix's first such line.
+_ARM64 = "Platform: macOS-12.6-arm64-arm-64bit\nPython version: 3.10.8\n"
+_INTEL = "Platform: macOS-12.6-x86_64-i386-64bit\nPython version: 3.10.8\n"
+
+
+def test_a_pin_before_apple_silicons_wheels_is_tensorflow_macos_of_that_release() -> None:
+    report = explained(_ARM64 + _refusal("tensorflow==2.11.0"))
+    top = top_error(report)
+    assert top.cause == "tf-no-wheel-for-python"
+    text = fix_text(top)
+    assert "tensorflow-macos==2.11.0" in text and "2.13" in text
+    # The Pythons of other platforms' wheels are no candidate on Apple silicon.
+    assert not [x for x in report.findings if x.summary.startswith("Or:")]
+
+
+def test_no_release_at_all_on_apple_silicon_names_the_first_arm64_line() -> None:
+    top = top_error(explained(_ARM64 + _refusal("tensorflow>=2.3")))
+    assert top.cause == "tf-no-wheel-for-python"
+    text = fix_text(top)
+    assert "2.13" in text and "tensorflow-macos" in text and "32-bit" not in text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(_INTEL + _refusal("tensorflow==2.11.0"), id="intel-python"),
+        pytest.param(_ARM64 + _refusal("tensorflow<2.10"), id="range-before-arm64"),
+        pytest.param(
+            _ARM64.replace("3.10.8", "3.7.9") + _refusal("tensorflow==2.11.0"),
+            id="python-without-arm64-wheels",
+        ),
+    ],
+)
+def test_apple_silicons_reading_needs_an_arm64_python_and_a_release_it_could_have(
+    text: str,
+) -> None:
+    assert "tensorflow-macos==" not in fix_text(top_error(explained(text)))

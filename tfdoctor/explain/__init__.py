@@ -4885,6 +4885,8 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
     pinned = requested_version(refusal.spec)
+    if (silicon := _apple_silicon_refusal(m, r, refusal)) is not None:
+        return silicon
     if (ranged := _range_refusal(m, r, refusal)) is not None:
         return ranged
     if (machine := _machine_refusal(m, r, refusal)) is not None:
@@ -5109,6 +5111,47 @@ def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -
         by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON] = kept
     else:
         del by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON]
+
+
+def _apple_silicon_refusal(
+    m: Machine, r: Revealed, refusal: PipRefusal
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """Cause and fix where pip lists no TensorFlow release (or the log shows no list) on a Mac
+    the log shows to be Apple silicon: the matrix's Pythons of the Linux, Windows and Intel Mac
+    wheels say nothing there, since the ``tensorflow`` distribution has macOS arm64 wheels only
+    from the first line the matrix gives them (2.13); before it, Apple's tensorflow-macos
+    (:func:`causes.platform.apple_silicon_fix`). None where pip lists releases (an x86-64
+    Python under Rosetta 2 sees the Intel wheels), for a range that admits no such line, or
+    on a Mac not shown to be Apple's."""
+    if (
+        m.matrix is None
+        or r.mac is None
+        or r.mac.value != APPLE
+        or r.os not in (None, "macos")
+        or normalize_name(refusal.dist) not in ("tensorflow", "tensorflow-cpu", "tensorflow-gpu")
+        or refusal.final_versions
+    ):
+        return None
+    arm64 = sorted(
+        (x for x in m.matrix.lines if x.python.get("macos-arm64") and not x.pre_release),
+        key=lambda x: version_key(x.line),
+    )
+    if not arm64:
+        return None
+    first = arm64[0].line
+    asked = requested_version(refusal.spec)
+    if asked is None and refusal.spec and not spec_contains(f"{first}.0", refusal.spec):
+        return None  # a range of older releases only: _range_refusal reads their Pythons
+    pythons = sorted({py for x in arm64 for py in x.python["macos-arm64"]}, key=version_key)
+    fix = causes.platform.apple_silicon_fix(asked, first, pythons, r.python)
+    if fix is None:
+        return None
+    # pip's empty list of the user's own request says no release at all has a wheel here.
+    return (
+        causes.platform.TF_NO_WHEEL_FOR_PYTHON
+        if refusal.shown and not refusal.required_by
+        else causes.platform.TF_RELEASE_NOT_FOR_PYTHON
+    ), fix
 
 
 def _range_refusal(
@@ -5700,6 +5743,10 @@ def _refusal_candidates(
         None,
     )
     if not given or refusal is None:
+        return []
+    if _apple_silicon_refusal(m, r, refusal) is not None:
+        # On Apple silicon the platform decides, whatever the Python: the other readings'
+        # Pythons are those of wheels for other platforms.
         return []
     dist = normalize_name(refusal.dist)
     requested = requested_version(refusal.spec)
