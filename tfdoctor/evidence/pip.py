@@ -187,7 +187,8 @@ def read_machine(text: str) -> Optional[str]:
 def requested_version(spec: str) -> Optional[str]:
     """The version an ``==X`` specifier pins (``==1.15.*``, a line's releases, kept as
     written), else None."""
-    match = re.fullmatch(r"===?(\d+(?:\.\d+)*\w*(?:\.\*)?)", spec)
+    # PEP 440's post- and development releases follow a dot (2.1.0.post1, 2.4.0.dev20200101).
+    match = re.fullmatch(r"===?(\d+(?:\.\d+)*\w*(?:\.(?:post|dev)\d*)?(?:\.\*)?)", spec)
     return match.group(1) if match else None
 
 

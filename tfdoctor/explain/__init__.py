@@ -4968,6 +4968,23 @@ def _companion_refused(
             causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
             causes.software.companion_no_wheel_fix(m, companion, (), False, published),
         )
+    pinned = requested_version(refusal_of.spec) if refusal_of is not None else None
+    if (
+        pinned is not None
+        and refusal_of is not None
+        # pip's own list, where it shows releases, is read against the pin below.
+        and not refusal_of.versions
+        and releases_of(companion)
+        and not causes.software.releases_published(companion, f"=={pinned}")
+    ):
+        # A pin of a release PyPI's files never listed, older or newer than those it lists
+        # (tflite-runtime before 2.5 came from Coral's own index,
+        # https://google-coral.github.io/py-repo/): pip refuses it for any
+        # Python; the pin is what to change.
+        return (
+            causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+            causes.software.unpublished_release_fix(m, companion, pinned),
+        )
     if refusal_of is not None and refusal_of.spec and refusal_of.versions:
         # A release asked for while pip lists others: that release has no wheel here.
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.software.pinned_companion_fix(
