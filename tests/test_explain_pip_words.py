@@ -305,6 +305,49 @@ def test_read_conda_missing_releases_stops_at_the_channels() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "Solving environment: failed\n\nResolvePackageNotFound: \n  - tensorflow=2.1.0\n"
+            "  - numpy=1.18\n",
+            [("tensorflow", "2.1.0")],
+            id="conda-env-create",
+        ),
+        pytest.param(
+            "Encountered problems while solving:\n"
+            "  - nothing provides requested tensorflow-gpu 2.10.*\n",
+            [("tensorflow-gpu", "2.10.*")],
+            id="libsolv",
+        ),
+        pytest.param(
+            "  - nothing provides requested tensorflow ==2.17.0\n",
+            [("tensorflow", "2.17.0")],
+            id="libsolv-exact",
+        ),
+        # An exported environment's build string names a build, not a release: not read.
+        pytest.param(
+            "  - nothing provides requested tensorflow-gpu ==2.17.0 cuda120py311hb76ca00_0\n",
+            [],
+            id="libsolv-build",
+        ),
+        pytest.param("ResolvePackageNotFound: \n  - tensorflow\n", [], id="no-release"),
+    ],
+)
+def test_conda_and_libsolvs_other_words_for_a_missing_release_are_read(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert [(x.dist, x.version) for x in read_conda_missing_releases((text,))] == expected
+
+
+def test_a_release_libsolv_finds_nothing_providing_is_the_channels_build() -> None:
+    text = "error    libmamba Could not solve for environment specs\n" + (
+        "Encountered problems while solving:\n  - nothing provides requested tensorflow 2.15.*\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python" and "2.15" in top.summary
+
+
 def test_a_python_refusal_of_an_indexed_companion_names_the_release_that_supports_it() -> None:
     from tfdoctor.wheel_index import releases_of
 
