@@ -345,3 +345,50 @@ def test_apple_silicons_reading_needs_an_arm64_python_and_a_release_it_could_hav
     text: str,
 ) -> None:
     assert "tensorflow-macos==" not in fix_text(top_error(explained(text)))
+
+
+@pytest.mark.parametrize(
+    ("text", "versions", "shown"),
+    [
+        pytest.param(
+            "Could not find a version that matches tensorflow==2.5.0\n"
+            "Tried: 2.12.0, 2.12.0, 2.13.0\nSkipped pre-versions: 2.14.0rc0\n",
+            ("2.12.0", "2.13.0", "2.14.0rc0"),
+            True,
+            id="tried",
+        ),
+        pytest.param(
+            "Could not find a version that matches tensorflow>=2.16 (from -r x.in (line 2))\n"
+            "No versions found\nWas https://pypi.org/simple reachable?\n",
+            (),
+            True,
+            id="none",
+        ),
+        pytest.param(
+            "Could not find a version that matches tensorflow==2.5.0\n"
+            "Tried: (no version found at all)\n",
+            (),
+            True,
+            id="before-5.0",
+        ),
+        pytest.param(
+            "Could not find a version that matches tensorflow==2.5.0\n", (), False, id="cut"
+        ),
+    ],
+)
+def test_pip_tools_refusal_is_read_as_pips_with_the_versions_it_tried(
+    text: str, versions: tuple[str, ...], shown: bool
+) -> None:
+    (refusal,) = pip_evidence.read_refusals([text])
+    assert (refusal.dist, refusal.versions, refusal.shown) == ("tensorflow", versions, shown)
+
+
+def test_pip_tools_refusal_of_a_pin_its_finder_did_not_list_names_the_releases_pythons() -> None:
+    text = (
+        "[pipenv.exceptions.ResolutionFailure]: Warning: Your dependencies could not be "
+        "resolved.\nERROR: Could not find a version that matches tensorflow==2.5.0\n"
+        "Tried: 2.12.0, 2.13.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    assert "2.13.0" in fix_text(top) and "Python 3.9" in fix_text(top)

@@ -2854,6 +2854,41 @@ def conda_pypi_companion_fix(
     )
 
 
+def conda_pip_duplicate_fix(
+    m: Machine, conda_rows: Sequence[tuple[str, str]], pip_rows: Sequence[tuple[str, str]]
+) -> Fix:
+    """TensorFlow installed twice into one conda environment: conda's packages
+    (``conda_rows``: name, version; tensorflow-base holds the files) and pip's wheels
+    (``pip_rows``, conda list's ``pypi`` rows) write the same ``tensorflow/`` folder of its
+    site-packages, and neither installer knows of the other's files. Both out, the newest
+    final release back with the installer that had it."""
+    rows = [(n, v, "pip") for n, v in pip_rows] + [(n, v, "conda") for n, v in conda_rows]
+    finals = [r for r in rows if re.fullmatch(r"\d+(?:\.\d+)*", r[1]) and r[0] != "tensorflow-base"]
+    name, version, installer = max(finals or rows, key=lambda r: version_key(r[1]))
+    conda_names = sorted({n for n, _ in conda_rows})
+    pip_names = sorted({n for n, _ in pip_rows})
+    again = (
+        m.pip_install(f"{name}=={version}")
+        if installer == "pip"
+        else (f"conda install -y {name}={version}",)
+    )
+    return Fix(
+        "conda list shows TensorFlow from both installers in this environment: conda's "
+        + ", ".join(f"{n} {v}" for n, v in conda_rows)
+        + " and pip's "
+        + ", ".join(f"{n} {v}" for n, v in pip_rows)
+        + " (channel pypi). Both write the same tensorflow/ folder, so the import runs a mix "
+        "of two releases' files, and removing either with its own installer deletes files the "
+        f"other needs. Remove both, then install one (the commands keep {name} {version} "
+        f"from {installer}, the newest shown).",
+        (
+            f"conda remove -y --force {' '.join(conda_names)}",
+            *m.pip(f"uninstall -y {' '.join(pip_names)}"),
+            *again,
+        ),
+    )
+
+
 def library_pin_fix(
     m: Machine, library: str = "", target: str = "", pin: str = "", have: str = ""
 ) -> Fix:

@@ -74,11 +74,42 @@ class PipRefusal(Record):
 MAX_REFUSALS = 20
 
 
+# pip-tools' NoCandidateFound (pip-compile; Pipenv's lock vendors it): "Could not find a
+# version that matches X==V (from ...)", then "Tried: A, B" (one version per file pip's
+# finder kept for this interpreter: its tags and Requires-Python, as pip's "from versions")
+# and "Skipped pre-versions: C", or "No versions found" (before 5.0: "Tried: (no version found
+# at all)") (https://github.com/jazzband/pip-tools/blob/7.4.1/piptools/exceptions.py).
+_PIPTOOLS = re.compile(
+    r"Could not find a version that matches (?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)"
+    r"(?P<spec>[^\s(;]*)(?P<origin>[^\n]*)\n"
+    r"(?:[ \t]*(?:ERROR: )?Tried: (?P<tried>[^\n]*)\n?)?"
+    r"(?:[ \t]*(?:ERROR: )?(?:Tried|Skipped) pre-versions: (?P<pre>[^\n]*)\n?)?"
+    r"(?P<none>[ \t]*(?:ERROR: )?No versions found)?"
+)
+
+
+def _piptools_refusals(text: str) -> Iterator[PipRefusal]:
+    """pip-tools' refusals in ``text`` (:data:`_PIPTOOLS`), as pip's with their list."""
+    for match in _PIPTOOLS.finditer(text):
+        words = [w.strip() for w in f"{match['tried'] or ''},{match['pre'] or ''}".split(",")]
+        versions = tuple(dict.fromkeys(w for w in words if _VERSION.match(w)))
+        parent = _COMES_FROM.search(match.group("origin"))
+        yield PipRefusal(
+            match.group("dist").lower(),
+            match.group("spec"),
+            versions,
+            bool(match["tried"] or match["pre"] or match["none"]),
+            normalize_name(parent["dist"]) if parent is not None else "",
+        )
+
+
 def read_refusals(texts: Iterable[str]) -> list[PipRefusal]:
     """Every refusal with a version list in ``texts`` (a terminal may wrap the list over
-    several lines: it is read up to its closing parenthesis)."""
+    several lines: it is read up to its closing parenthesis); pip-tools' alike."""
     out: list[PipRefusal] = []
     for text in texts:
+        if "Could not find a version that matches" in text:
+            out.extend(_piptools_refusals(text))
         if "Could not find a version" not in text:
             continue
         for match in _REFUSAL.finditer(text):

@@ -164,6 +164,7 @@ from tfdoctor.explain.keras_versions import (
 )
 from tfdoctor.explain.modules import TF_OWN, requested_findings
 from tfdoctor.explain.packages import (
+    conda_pip_side_by_side,
     distributions_finding,
     distributions_fix,
     internal_caller,
@@ -7202,6 +7203,7 @@ def explain(
             os=revealed.os,
         ),
         _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os),
+        conda_pip_side_by_side(evidence.conda_rows, machine),
         ignores_requires_python,
         _stated_platform_release(evidence, machine),
         _windows_gpu_archive(evidence, machine),

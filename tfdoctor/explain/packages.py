@@ -19,6 +19,7 @@ from tfdoctor.compat import keras3_serves_tf_keras
 from tfdoctor.evidence.packages import (
     CondaMissingRelease,
     CondaPythonConflict,
+    CondaRow,
     Conflict,
     ImportCheck,
     NumpyBuild,
@@ -251,6 +252,28 @@ def _listed_side_by_side(listed: Mapping[str, str], m: Machine) -> Optional[Find
         "The log lists each as installed: TensorFlow's distributions all write the same "
         "`tensorflow/` package, so the last one installed overwrote files of the other and "
         "the import runs a mix of them (uninstalling either removes files the other needs).",
+    )
+
+
+def conda_pip_side_by_side(rows: Sequence[CondaRow], m: Machine) -> Optional[Finding]:
+    """TensorFlow in a pasted ``conda list`` twice: a package of conda's own build
+    (tensorflow, tensorflow-base, tensorflow-gpu) and one pip installed (build ``pypi_0``,
+    channel ``pypi``: conda lists what pip put into the environment so). Both write the same
+    ``tensorflow/`` folder (conda's docs on using pip in an environment:
+    https://docs.conda.io/projects/conda/en/stable/user-guide/tasks/manage-environments.html#using-pip-in-an-environment)."""
+    ours = [r for r in rows if normalize_name(r.name) in (*TF_DISTRIBUTIONS, "tensorflow-base")]
+    pip_rows = [(r.name, r.version) for r in ours if r.build == "pypi_0" or r.channel == "pypi"]
+    conda_rows = [(r.name, r.version) for r in ours if (r.name, r.version) not in pip_rows]
+    if not pip_rows or not conda_rows:
+        return None
+    shown = [f"{r.name} {r.version} {r.build} {r.channel}".rstrip() for r in ours]
+    return causes.finding(
+        f"explain.{causes.software.TF_MULTIPLE_DISTRIBUTIONS}",
+        Severity.ERROR,
+        causes.software.TF_MULTIPLE_DISTRIBUTIONS,
+        "TensorFlow is installed twice in the conda environment: by conda and by pip",
+        "conda list: " + "; ".join(shown),
+        causes.software.conda_pip_duplicate_fix(m, conda_rows, pip_rows),
     )
 
 
