@@ -173,6 +173,18 @@ def test_tensorflow_macos_on_a_python_it_has_no_wheels_for_names_its_pythons() -
             id="uname-a-armv7l",
         ),
         pytest.param("$ uname -m\narmv8l\n", None, id="not-a-named-machine"),
+        pytest.param(
+            "Python 3.13.0 (tags/v3.13.0:60403a5, Oct  7 2024, 09:38:07) [MSC v.1941 64 bit "
+            "(AMD64)] on win32\n",
+            "x86_64",
+            id="windows-64bit-banner",
+        ),
+        pytest.param(
+            "Python 3.7.3 (v3.7.3:ef4ec6ed12, Mar 25 2019, 21:26:53) [MSC v.1916 32 bit "
+            "(Intel)] on win32\n",
+            None,
+            id="windows-32bit-banner",
+        ),
     ],
 )
 def test_read_machine_reads_unames_and_platforms_words(text: str, machine: object) -> None:
@@ -392,3 +404,26 @@ def test_pip_tools_refusal_of_a_pin_its_finder_did_not_list_names_the_releases_p
     top = top_error(explained(text))
     assert top.cause == "tf-release-not-for-python"
     assert "2.13.0" in fix_text(top) and "Python 3.9" in fix_text(top)
+
+
+_BANNER_313 = (
+    "Python 3.13.0 (tags/v3.13.0:60403a5, Oct  7 2024, 09:38:07) [MSC v.1941 64 bit (AMD64)] "
+    "on win32\n"
+)
+
+
+def test_a_python_newer_than_every_earlier_release_names_the_first_line_built_for_it() -> None:
+    report = explained(_BANNER_313 + _refusal("tensorflow"))
+    top = top_error(report)
+    assert top.cause == "tf-no-wheel-for-python"
+    text = fix_text(top)
+    # The banner's version, the first line with its wheels and the Python before it.
+    assert "Python 3.13.0" in text and "from 2.20 on" in text and "Python 3.12" in text
+    # The banner's 64-bit build keeps the 32-bit candidate out.
+    assert _of(report, "python-32bit") is None
+
+
+def test_a_python_newer_than_earlier_lines_keeps_the_32bit_and_platform_readings() -> None:
+    shown = "$ python --version\nPython 3.10.4\n"
+    text = fix_text(top_error(explained(shown + _refusal("tensorflow"))))
+    assert "from 2.8 on" in text and "32-bit" in text and "platform" in text

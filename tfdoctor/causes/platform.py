@@ -1679,6 +1679,24 @@ def icu_data_fix(
     )
 
 
+def _newer_than_earlier_lines(lines: Sequence[TFLine], python: str) -> Optional[tuple[str, str]]:
+    """The first line with wheels for ``python`` (its minor) and the newest Python of the
+    lines before it, where ``python`` is newer than that one (it came out after every earlier
+    release's Pythons); None where it is not, or no line or no earlier line has wheels."""
+    minor = version_key(python)[:2]
+    ordered = sorted(lines, key=lambda x: version_key(x.line))
+    first = next((x for x in ordered if minor in {version_key(p)[:2] for p in _pythons(x)}), None)
+    if first is None:
+        return None
+    earlier = [
+        py for x in ordered if version_key(x.line) < version_key(first.line) for py in _pythons(x)
+    ]
+    if not earlier:
+        return None
+    previous = max(earlier, key=version_key)
+    return (first.line, previous) if minor > version_key(previous)[:2] else None
+
+
 def _pythons(line: TFLine) -> set[str]:
     return {py for versions in line.python.values() for py in versions}
 
@@ -2385,6 +2403,30 @@ def pip_refusal_fix(
             return (
                 TF_NO_WHEEL_FOR_PYTHON,
                 Fix(f"{why}. Use Python {supported[0]} or newer.", (check,)),
+                why,
+            )
+        newer = _newer_than_earlier_lines(lines, python)
+        if newer is not None and not requested:
+            # The Python was newer than every release before the first line built for it:
+            # an index read before that line came out lists nothing for it (a Python out
+            # before TensorFlow's support of it is the commonest such refusal).
+            first, previous = newer
+            why = (
+                f"pip sees no TensorFlow release at all for Python {python}: TensorFlow "
+                f"publishes wheels for it from {first} on, and every release before {first} "
+                f"stops at Python {previous} (from the matrix), so pip finds none where its "
+                f"index predates {first}; else the interpreter is 32-bit, or the platform "
+                "(operating system, CPU) has none"
+            )
+            return (
+                TF_NO_WHEEL_FOR_PYTHON,
+                Fix(
+                    f"{why}. Install TensorFlow {first} or later with this Python (upgrade pip "
+                    f"first), or use Python {previous} (a new virtual environment of it) for "
+                    f"an older release; if the command below prints 32 bits, use a 64-bit "
+                    "CPython.",
+                    (check, f'python -m pip install "tensorflow>={first}"'),
+                ),
                 why,
             )
         why = (

@@ -202,17 +202,25 @@ _MACHINE_FORMS = (
     rf"^[ \t]*({_ARCHS})[ \t]*$",  # uname -m
 )
 _MACHINE = re.compile("|".join(_MACHINE_FORMS), re.MULTILINE)
+# CPython's Windows build string, in its banner and sys.version: "[MSC v.1941 64 bit
+# (AMD64)]" is a 64-bit x86-64 interpreter, on an x86-64 machine (PC/pyconfig.h's COMPILER;
+# https://github.com/python/cpython/blob/3.12/PC/pyconfig.h.in). Its 32-bit "(Intel)" and
+# ARM64 forms are not read as x86-64.
+_MSC_64 = re.compile(r"\[MSC v\.\d+ 64 bit \(AMD64\)\]")
 
 
 def read_machine(text: str) -> Optional[str]:
     """The machine's architecture the first uname or platform line of ``text`` names
-    (``aarch64``, ``x86_64``, ``armv7l``), or None."""
+    (``aarch64``, ``x86_64``, ``armv7l``), else a 64-bit x86-64 Windows Python's build string
+    (``x86_64``), or None."""
     # Every line _MACHINE reads names one of them: a plain search first, the expression after.
     if not any(name in text for name in _ARCH_NAMES):
-        return None
+        return "x86_64" if "(AMD64)]" in text and _MSC_64.search(text) else None
     found = _MACHINE.search(text)
+    if found is None:
+        return "x86_64" if "(AMD64)]" in text and _MSC_64.search(text) else None
     # Each of the three forms is one group: the one that matched names the machine.
-    return next(filter(None, found.groups()), None) if found is not None else None
+    return next(filter(None, found.groups()), None)
 
 
 def requested_version(spec: str) -> Optional[str]:
