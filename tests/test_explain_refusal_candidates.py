@@ -427,3 +427,27 @@ def test_a_python_newer_than_earlier_lines_keeps_the_32bit_and_platform_readings
     shown = "$ python --version\nPython 3.10.4\n"
     text = fix_text(top_error(explained(shown + _refusal("tensorflow"))))
     assert "from 2.8 on" in text and "32-bit" in text and "platform" in text
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param(
+            "C:\\Users\\me> pip --version\npip 24.2 from C:\\Users\\me\\AppData\\Local\\Programs"
+            "\\Python\\Python313\\Lib\\site-packages\\pip (python 3.13)\n",
+            id="pip-version",
+        ),
+        pytest.param(_BANNER_313, id="banner"),
+    ],
+)
+def test_the_python_pip_runs_in_is_read_from_its_version_line_and_the_banner(shown: str) -> None:
+    text = fix_text(top_error(explained(shown + _refusal("tensorflow"))))
+    assert "Python 3.13" in text and "from 2.20 on" in text
+
+
+def test_pips_end_of_life_warning_names_the_python_it_runs_in() -> None:
+    warning = (
+        "DEPRECATION: Python 2.7 reached the end of its life on January 1st, 2020. Please "
+        "upgrade your Python as Python 2.7 is no longer maintained.\n"
+    )
+    assert "Python 2.7" in fix_text(top_error(explained(warning + _refusal("tensorflow"))))
