@@ -2414,7 +2414,7 @@ def pip_refusal_fix(
             why = (
                 f"pip sees no TensorFlow release at all for Python {python}: TensorFlow "
                 f"publishes wheels for it from {first} on, and every release before {first} "
-                f"stops at Python {previous} (from the matrix), so pip finds none where its "
+                f"goes up to Python {previous} (from the matrix), so pip finds none where its "
                 f"index predates {first}; else the interpreter is 32-bit, or the platform "
                 "(operating system, CPU) has none"
             )
