@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from tfdoctor.evidence.pip import PipKind, pip_words, read_pip_line, read_pip_lines
+from tfdoctor.evidence.pip import (
+    PipKind,
+    PythonRefusal,
+    pip_words,
+    read_pip_line,
+    read_pip_lines,
+    read_python_refusals,
+)
 from tfdoctor.explain.keras_versions import _pip_own
 
 _LINES = [
@@ -282,3 +289,75 @@ def test_the_keras_reading_leaves_out_pips_reports_and_keeps_its_refusals(
     line: str, own: bool
 ) -> None:
     assert _pip_own(line) is own
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "Because the current Python version (3.8.18) does not satisfy\n"
+            "      Python>=3.9,<3.13 and tensorflow==2.16.1 depends on\n"
+            "      Python>=3.9,<3.13, we can conclude that tensorflow==2.16.1 cannot be used.\n",
+            PythonRefusal("tensorflow", "2.16.1", ">=3.9,<3.13", "3.8.18", installer="uv"),
+            id="uv-current-wrapped",
+        ),
+        pytest.param(
+            "Because the requested Python version (>=3.8) does not satisfy Python>=3.9 and all "
+            "versions of tensorflow-text depend on Python>=3.9, we can conclude that all "
+            "versions of tensorflow-text cannot be used.\n",
+            PythonRefusal(
+                "tensorflow-text", "", ">=3.9", project=">=3.8", every=True, installer="uv"
+            ),
+            id="uv-requested-every",
+        ),
+        pytest.param(
+            "Because the requested Python version (>=3.9) does not satisfy Python>=3.10 and "
+            "tensorflow{python_full_version >= '3.9'}>=2.17 depends on Python>=3.10, we can "
+            "conclude that tensorflow>=2.17 cannot be used.\n",
+            PythonRefusal("tensorflow", "", ">=3.10", project=">=3.9", installer="uv"),
+            id="uv-marker-range",
+        ),
+        pytest.param(
+            "  Because no versions of tensorflow match >2.16.1,<3.0.0\n"
+            "   and tensorflow (2.16.1) requires Python >=3.9, <3.13, tensorflow is forbidden.\n",
+            PythonRefusal("tensorflow", "2.16.1", ">=3.9, <3.13", installer="Poetry"),
+            id="poetry-incompatibility",
+        ),
+        pytest.param(
+            "The current project's supported Python range (>=3.8,<4.0) is not compatible with "
+            "some of the required packages Python requirement:\n"
+            "  - tensorflow requires Python >=3.9,<3.13, so it will not be satisfied for Python "
+            ">=3.8,<3.9 || >=3.13,<4.0\n",
+            PythonRefusal(
+                "tensorflow", "", ">=3.9,<3.13", project=">=3.8,<4.0", installer="Poetry"
+            ),
+            id="poetry-project-range",
+        ),
+    ],
+)
+def test_uv_and_poetry_refusals_for_requires_python_are_read(
+    text: str, expected: PythonRefusal
+) -> None:
+    assert read_python_refusals([text]) == [expected]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "ERROR: Package 'tensorflow-text' requires a different Python: 3.6.9 not in '>=3.7'",
+            id="pip-10-on",
+        ),
+        pytest.param(
+            "tensorflow-text requires Python '>=3.7' but the running Python is 3.6.9",
+            id="pip-9",
+        ),
+    ],
+)
+def test_pips_refusal_of_a_package_for_its_python_is_read_in_both_wordings(line: str) -> None:
+    assert read_python_refusals([line]) == [PythonRefusal("tensorflow-text", "", ">=3.7", "3.6.9")]
+
+
+def test_a_poetry_item_outside_its_projects_failure_is_not_a_refusal() -> None:
+    # The list form is read only below Poetry's own header line.
+    assert read_python_refusals(["  - tensorflow requires Python >=3.9\n"]) == []

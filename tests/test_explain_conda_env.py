@@ -207,3 +207,37 @@ def test_a_prompts_name_alone_is_no_conda_environment() -> None:
 )
 def test_what_is_no_conda_environment(text: str) -> None:
     assert read_conda_env(text) is None
+
+
+# conda list's rows: name, version, build, channel (pip's wheels: build pypi_0, channel pypi).
+_CONDA_TF = (
+    "$ conda list | grep tensorflow\n"
+    "tensorflow                2.10.0          gpu_py39h9bca12c_0\n"
+    "tensorflow-base           2.10.0          gpu_py39h6559e04_0\n"
+)
+
+
+def test_tensorflow_from_conda_and_from_pip_in_one_environment_is_two_installs() -> None:
+    text = _CONDA_TF + "tensorflow                2.13.0                   pypi_0    pypi\n"
+    found = [x for x in explained(text).findings if x.cause == "tf-multiple-distributions"]
+    assert found and found[0].severity is Severity.ERROR
+    assert found[0].fix is not None
+    commands = found[0].fix.commands
+    assert commands[0] == "conda remove -y --force tensorflow tensorflow-base"
+    assert any("uninstall -y tensorflow" in c for c in commands[1:])
+    assert any('"tensorflow==2.13.0"' in c for c in commands)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(_CONDA_TF, id="conda-only"),
+        pytest.param(
+            "tensorflow                2.13.0                   pypi_0    pypi\n"
+            "tensorflow-estimator      2.13.0                   pypi_0    pypi\n",
+            id="pip-only",
+        ),
+    ],
+)
+def test_tensorflow_from_one_installer_is_one_install(text: str) -> None:
+    assert "tf-multiple-distributions" not in {x.cause for x in explained(text).findings}

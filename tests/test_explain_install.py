@@ -376,3 +376,22 @@ def test_a_reinstall_names_the_distribution_a_listing_shows(
     top = top_error(explained(text))
     assert top.cause == "tf-install-incomplete"
     assert f'pip install "{dist}=={version}"' in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["tensorflow.python.framework.ops", "tensorflow.python.framework.dtypes"],
+)
+def test_a_framework_module_every_release_has_missing_is_an_incomplete_install(
+    module: str,
+) -> None:
+    text = f"ModuleNotFoundError: No module named '{module}'\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-install-incomplete" and module in top.summary
+
+
+def test_a_framework_module_only_some_releases_have_is_not_read_so() -> None:
+    # A module not every release has (tensorflow/python/framework/tensor.py is newer than the
+    # first public tree): its absence may be an older release, not lost files.
+    text = "ModuleNotFoundError: No module named 'tensorflow.python.framework.tensor'\n"
+    assert "tf-install-incomplete" not in {x.cause for x in explained(text).findings}

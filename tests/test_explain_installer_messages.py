@@ -9,6 +9,7 @@ the words are printed (the sources below the table):
 | --- | --- | --- | --- |
 | pip `X.whl is not a supported wheel on this platform.` | pip 8+ | wheel-mismatch | 1 |
 | pip `Package 'X' requires a different Python: A not in 'B'` | pip 9+ | not-for | 1 |
+| pip `X requires Python 'B' but the running Python is A` | pip 9 | not-for (new) | 15 |
 | pip `Ignored the following versions that require a different python` | 21.3+ | not-for | 1 |
 | pip `Cannot install A and B ...`: a library's `==` pin | 20.3+ | lib-pin (new) | 1 |
 | the same where pip's `Cannot install` names only that library | 20.3+ | out-of-range | 1 |
@@ -29,6 +30,9 @@ the words are printed (the sources below the table):
 | uv `X==V has no wheels with a matching Python ABI tag` | 0.4+ | not-for | 10 |
 | Poetry `supported Python range (A) is not compatible with ...` | 1.2+ | not-for (new) | 11, 12 |
 | Poetry `Unable to find installation candidates for X (V)` | 1.1+ | no-wheel | 13 |
+| uv `the current Python version (A) does not satisfy Python..` | 0.2+ | not-for (new) | 10 |
+| uv `requested Python version (A)`, `all versions of X depend on` | 0.2+ | no-wheel (new) | 10 |
+| Poetry `X (V) requires Python A`, `- X requires Python A` | 1.0+ | not-for (new) | 11 |
 | uv `A==V depends on X.. and B==W depends on X.., we can conclude` | 0.4+ | range (new) | 10 |
 | Poetry `A (V) depends on X (>=..)` ... `version solving failed` | 1.2+ | range (new) | 11 |
 | PDM `Unable to find a resolution for X`, `because of the following` | 2.x | range (new) | 14 |
@@ -56,6 +60,7 @@ hash `download-hash-mismatch` (a new cause).
 12. https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/solutions/solutions/python_requirement_solution.py
 13. https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/installation/chooser.py
 14. https://github.com/pdm-project/pdm/blob/0acc07a718a35a69e926240f8f47d53404d95a2b/src/pdm/cli/utils.py
+15. https://github.com/pypa/pip/blob/9.0.3/pip/utils/packaging.py
 """
 
 from __future__ import annotations
@@ -382,6 +387,87 @@ def test_poetrys_python_range_is_narrowed_with_poetry() -> None:
 def test_poetrys_python_range_of_another_projects_package_is_not_tensorflows() -> None:
     text = _POETRY.format(dist="pyinstaller")
     assert "tf-release-not-for-python" not in {x.cause for x in explained(text).findings}
+
+
+# uv's PubGrub report without its hint: the interpreter uv pip install runs for ("current"),
+# or the project's range uv lock resolves for ("requested"), wrapped as uv wraps it.
+_UV_CURRENT = (
+    "  \u00d7 No solution found when resolving dependencies:\n"
+    "  ╰─▶ Because the current Python version (3.8.18) does not satisfy Python>=3.9 and\n"
+    "      tensorflow==2.16.1 depends on Python>=3.9, we can conclude that\n"
+    "      tensorflow==2.16.1 cannot be used.\n"
+)
+_UV_REQUESTED_EVERY = (
+    "  \u00d7 No solution found when resolving dependencies for split (python_full_version >= "
+    "'3.13'):\n"
+    "  ╰─▶ Because the requested Python version (>=3.13) does not satisfy Python>=3.9 and all\n"
+    "      versions of {dist} depend on Python>=3.9,<3.13, we can conclude that all versions\n"
+    "      of {dist} cannot be used.\n"
+)
+
+
+def test_pip_9s_requires_python_refusal_names_a_python_inside_the_range() -> None:
+    top = top_error(
+        explained("tensorflow-addons requires Python '>=3.7' but the running Python is 3.6.9\n")
+    )
+    assert top.cause == "tf-release-not-for-python"
+    assert ">=3.7" in fix_text(top) and "3.6.9" in fix_text(top)
+
+
+def test_uvs_current_python_outside_a_releases_range_is_the_interpreters() -> None:
+    top = top_error(explained(_UV_CURRENT))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert ">=3.9" in fix and "3.8.18" in fix
+    assert "uv lock" not in fix
+
+
+def test_uvs_requested_python_outside_every_release_narrows_the_projects_range() -> None:
+    top = top_error(explained(_UV_REQUESTED_EVERY.format(dist="tensorflow")))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert ">=3.9,<3.13" in fix and "requires-python" in fix and "uv lock" in fix
+
+
+def test_uvs_python_range_of_another_projects_package_is_not_tensorflows() -> None:
+    text = _UV_REQUESTED_EVERY.format(dist="pandas-ta")
+    found = {x.cause for x in explained(text).findings}
+    assert not found & {"tf-release-not-for-python", "tf-no-wheel-for-python"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "  Because no versions of tensorflow match >2.16.1,<3.0.0\n"
+            "   and tensorflow (2.16.1) requires Python >=3.9, tensorflow is forbidden.\n"
+            "  So, because demo depends on tensorflow (^2.16.1), version solving failed.\n",
+            id="incompatibility-alone",
+        ),
+        pytest.param(
+            "[SolverProblemError]\n"
+            "The current project's Python requirement (^3.8) is not compatible with some of the "
+            "required packages Python requirement:\n"
+            "  - tensorflow requires Python >=3.9, <3.12\n",
+            id="poetry-1.0-item",
+        ),
+        pytest.param(
+            "The current project's supported Python range (>=3.8,<4.0) is not compatible with "
+            "some of the required packages Python requirement:\n"
+            "  - tensorflow requires Python >=3.9, so it will not be installable for Python "
+            ">=3.8,<3.9\n",
+            id="poetry-1.8-installable",
+        ),
+    ],
+)
+def test_poetrys_python_requirement_in_each_wording_narrows_the_projects_range(
+    text: str,
+) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert ">=3.9" in fix and "poetry lock" in fix
+    assert "pip " not in fix
 
 
 def test_a_companion_poetry_finds_no_file_of_is_looked_up_without_pip() -> None:

@@ -12,7 +12,12 @@ import pytest
 
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence.packages import read_conda_missing_releases
-from tfdoctor.evidence.pip import read_first_platform, read_missing_wheel, read_unmatched
+from tfdoctor.evidence.pip import (
+    read_first_platform,
+    read_missing_wheel,
+    read_unmatched,
+    requested_version,
+)
 from tfdoctor.signatures import load_signatures
 from tfdoctor.wheel_index import wheel_index
 
@@ -300,6 +305,49 @@ def test_read_conda_missing_releases_stops_at_the_channels() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "Solving environment: failed\n\nResolvePackageNotFound: \n  - tensorflow=2.1.0\n"
+            "  - numpy=1.18\n",
+            [("tensorflow", "2.1.0")],
+            id="conda-env-create",
+        ),
+        pytest.param(
+            "Encountered problems while solving:\n"
+            "  - nothing provides requested tensorflow-gpu 2.10.*\n",
+            [("tensorflow-gpu", "2.10.*")],
+            id="libsolv",
+        ),
+        pytest.param(
+            "  - nothing provides requested tensorflow ==2.17.0\n",
+            [("tensorflow", "2.17.0")],
+            id="libsolv-exact",
+        ),
+        # An exported environment's build string names a build, not a release: not read.
+        pytest.param(
+            "  - nothing provides requested tensorflow-gpu ==2.17.0 cuda120py311hb76ca00_0\n",
+            [],
+            id="libsolv-build",
+        ),
+        pytest.param("ResolvePackageNotFound: \n  - tensorflow\n", [], id="no-release"),
+    ],
+)
+def test_conda_and_libsolvs_other_words_for_a_missing_release_are_read(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert [(x.dist, x.version) for x in read_conda_missing_releases((text,))] == expected
+
+
+def test_a_release_libsolv_finds_nothing_providing_is_the_channels_build() -> None:
+    text = "error    libmamba Could not solve for environment specs\n" + (
+        "Encountered problems while solving:\n  - nothing provides requested tensorflow 2.15.*\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python" and "2.15" in top.summary
+
+
 def test_a_python_refusal_of_an_indexed_companion_names_the_release_that_supports_it() -> None:
     from tfdoctor.wheel_index import releases_of
 
@@ -387,3 +435,50 @@ def test_releases_newer_than_the_index_are_not_another_project() -> None:
     )
     # Releases published after the bundled index was generated are tensorflow-io's own.
     assert "another project's" not in fix_text(top_error(explained(text)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "ERROR: Could not find a version that satisfies the requirement "
+            "tflite-runtime==2.1.0.post1\n",
+            id="no-list",
+        ),
+        pytest.param(
+            "ERROR: Could not find a version that satisfies the requirement "
+            "tflite-runtime==2.1.0.post1 (from versions: none)\n",
+            id="empty-list",
+        ),
+    ],
+)
+def test_a_companion_pin_pypis_files_never_list_is_that_release_for_any_python(
+    text: str,
+) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    # The index's releases (2.5.0 the oldest) and the newest for each system, not a Python.
+    assert "2.5.0 to" in fix and "2.5.0 for macOS" in fix and "--extra-index-url" in fix
+
+
+def test_a_companion_pin_pypi_has_is_not_read_as_unpublished() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement tflite-runtime==2.5.0 "
+        "(from versions: none)\n"
+    )
+    assert "PyPI has no wheel of" not in fix_text(top_error(explained(text)))
+
+
+@pytest.mark.parametrize(
+    ("spec", "version"),
+    [
+        ("==2.1.0.post1", "2.1.0.post1"),
+        ("==2.4.0.dev20200101", "2.4.0.dev20200101"),
+        ("==2.16.0rc0", "2.16.0rc0"),
+        ("==1.15.*", "1.15.*"),
+        (">=2.1.0.post1", None),
+    ],
+)
+def test_a_pin_of_a_post_or_development_release_is_a_pin(spec: str, version: Optional[str]) -> None:
+    assert requested_version(spec) == version

@@ -173,6 +173,18 @@ def test_tensorflow_macos_on_a_python_it_has_no_wheels_for_names_its_pythons() -
             id="uname-a-armv7l",
         ),
         pytest.param("$ uname -m\narmv8l\n", None, id="not-a-named-machine"),
+        pytest.param(
+            "Python 3.13.0 (tags/v3.13.0:60403a5, Oct  7 2024, 09:38:07) [MSC v.1941 64 bit "
+            "(AMD64)] on win32\n",
+            "x86_64",
+            id="windows-64bit-banner",
+        ),
+        pytest.param(
+            "Python 3.7.3 (v3.7.3:ef4ec6ed12, Mar 25 2019, 21:26:53) [MSC v.1916 32 bit "
+            "(Intel)] on win32\n",
+            None,
+            id="windows-32bit-banner",
+        ),
     ],
 )
 def test_read_machine_reads_unames_and_platforms_words(text: str, machine: object) -> None:
@@ -305,3 +317,137 @@ def test_the_name_candidate_needs_a_library_a_mac_and_a_python_apples_build_has(
     py37 = "$ python --version\nPython 3.7.9\n" + _library_refusal(python="python3.7")
     for text in (asked, linux, intel, py37):
         assert _of(explained(text), "tf-distribution-unrecognised") is None, text
+
+
+# pip's refusal where platform.platform() (or uname) shows an arm64 Python on macOS: the
+# tensorflow distribution's macOS arm64 wheels start with the matrix's first such line.
+_ARM64 = "Platform: macOS-12.6-arm64-arm-64bit\nPython version: 3.10.8\n"
+_INTEL = "Platform: macOS-12.6-x86_64-i386-64bit\nPython version: 3.10.8\n"
+
+
+def test_a_pin_before_apple_silicons_wheels_is_tensorflow_macos_of_that_release() -> None:
+    report = explained(_ARM64 + _refusal("tensorflow==2.11.0"))
+    top = top_error(report)
+    assert top.cause == "tf-no-wheel-for-python"
+    text = fix_text(top)
+    assert "tensorflow-macos==2.11.0" in text and "2.13" in text
+    # The Pythons of other platforms' wheels are no candidate on Apple silicon.
+    assert not [x for x in report.findings if x.summary.startswith("Or:")]
+
+
+def test_no_release_at_all_on_apple_silicon_names_the_first_arm64_line() -> None:
+    top = top_error(explained(_ARM64 + _refusal("tensorflow>=2.3")))
+    assert top.cause == "tf-no-wheel-for-python"
+    text = fix_text(top)
+    assert "2.13" in text and "tensorflow-macos" in text and "32-bit" not in text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(_INTEL + _refusal("tensorflow==2.11.0"), id="intel-python"),
+        pytest.param(_ARM64 + _refusal("tensorflow<2.10"), id="range-before-arm64"),
+        pytest.param(
+            _ARM64.replace("3.10.8", "3.7.9") + _refusal("tensorflow==2.11.0"),
+            id="python-without-arm64-wheels",
+        ),
+    ],
+)
+def test_apple_silicons_reading_needs_an_arm64_python_and_a_release_it_could_have(
+    text: str,
+) -> None:
+    assert "tensorflow-macos==" not in fix_text(top_error(explained(text)))
+
+
+@pytest.mark.parametrize(
+    ("text", "versions", "shown"),
+    [
+        pytest.param(
+            "Could not find a version that matches tensorflow==2.5.0\n"
+            "Tried: 2.12.0, 2.12.0, 2.13.0\nSkipped pre-versions: 2.14.0rc0\n",
+            ("2.12.0", "2.13.0", "2.14.0rc0"),
+            True,
+            id="tried",
+        ),
+        pytest.param(
+            "Could not find a version that matches tensorflow>=2.16 (from -r x.in (line 2))\n"
+            "No versions found\nWas https://pypi.org/simple reachable?\n",
+            (),
+            True,
+            id="none",
+        ),
+        pytest.param(
+            "Could not find a version that matches tensorflow==2.5.0\n"
+            "Tried: (no version found at all)\n",
+            (),
+            True,
+            id="before-5.0",
+        ),
+        pytest.param(
+            "Could not find a version that matches tensorflow==2.5.0\n", (), False, id="cut"
+        ),
+    ],
+)
+def test_pip_tools_refusal_is_read_as_pips_with_the_versions_it_tried(
+    text: str, versions: tuple[str, ...], shown: bool
+) -> None:
+    (refusal,) = pip_evidence.read_refusals([text])
+    assert (refusal.dist, refusal.versions, refusal.shown) == ("tensorflow", versions, shown)
+
+
+def test_pip_tools_refusal_of_a_pin_its_finder_did_not_list_names_the_releases_pythons() -> None:
+    text = (
+        "[pipenv.exceptions.ResolutionFailure]: Warning: Your dependencies could not be "
+        "resolved.\nERROR: Could not find a version that matches tensorflow==2.5.0\n"
+        "Tried: 2.12.0, 2.13.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    assert "2.13.0" in fix_text(top) and "Python 3.9" in fix_text(top)
+
+
+_BANNER_313 = (
+    "Python 3.13.0 (tags/v3.13.0:60403a5, Oct  7 2024, 09:38:07) [MSC v.1941 64 bit (AMD64)] "
+    "on win32\n"
+)
+
+
+def test_a_python_newer_than_every_earlier_release_names_the_first_line_built_for_it() -> None:
+    report = explained(_BANNER_313 + _refusal("tensorflow"))
+    top = top_error(report)
+    assert top.cause == "tf-no-wheel-for-python"
+    text = fix_text(top)
+    # The banner's version, the first line with its wheels and the Python before it.
+    assert "Python 3.13.0" in text and "from 2.20 on" in text and "Python 3.12" in text
+    # The banner's 64-bit build keeps the 32-bit candidate out.
+    assert _of(report, "python-32bit") is None
+
+
+def test_a_python_newer_than_earlier_lines_keeps_the_32bit_and_platform_readings() -> None:
+    shown = "$ python --version\nPython 3.10.4\n"
+    text = fix_text(top_error(explained(shown + _refusal("tensorflow"))))
+    assert "from 2.8 on" in text and "32-bit" in text and "platform" in text
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param(
+            "C:\\Users\\me> pip --version\npip 24.2 from C:\\Users\\me\\AppData\\Local\\Programs"
+            "\\Python\\Python313\\Lib\\site-packages\\pip (python 3.13)\n",
+            id="pip-version",
+        ),
+        pytest.param(_BANNER_313, id="banner"),
+    ],
+)
+def test_the_python_pip_runs_in_is_read_from_its_version_line_and_the_banner(shown: str) -> None:
+    text = fix_text(top_error(explained(shown + _refusal("tensorflow"))))
+    assert "Python 3.13" in text and "from 2.20 on" in text
+
+
+def test_pips_end_of_life_warning_names_the_python_it_runs_in() -> None:
+    warning = (
+        "DEPRECATION: Python 2.7 reached the end of its life on January 1st, 2020. Please "
+        "upgrade your Python as Python 2.7 is no longer maintained.\n"
+    )
+    assert "Python 2.7" in fix_text(top_error(explained(warning + _refusal("tensorflow"))))

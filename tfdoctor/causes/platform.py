@@ -1679,6 +1679,24 @@ def icu_data_fix(
     )
 
 
+def _newer_than_earlier_lines(lines: Sequence[TFLine], python: str) -> Optional[tuple[str, str]]:
+    """The first line with wheels for ``python`` (its minor) and the newest Python of the
+    lines before it, where ``python`` is newer than that one (it came out after every earlier
+    release's Pythons); None where it is not, or no line or no earlier line has wheels."""
+    minor = version_key(python)[:2]
+    ordered = sorted(lines, key=lambda x: version_key(x.line))
+    first = next((x for x in ordered if minor in {version_key(p)[:2] for p in _pythons(x)}), None)
+    if first is None:
+        return None
+    earlier = [
+        py for x in ordered if version_key(x.line) < version_key(first.line) for py in _pythons(x)
+    ]
+    if not earlier:
+        return None
+    previous = max(earlier, key=version_key)
+    return (first.line, previous) if minor > version_key(previous)[:2] else None
+
+
 def _pythons(line: TFLine) -> set[str]:
     return {py for versions in line.python.values() for py in versions}
 
@@ -2069,6 +2087,64 @@ def macos_wrapper_fix(python: Optional[str], pip: Optional[str], pythons: Sequen
     )
 
 
+def apple_silicon_fix(
+    requested: Optional[str], first_line: str, pythons: Sequence[str], python: Optional[str]
+) -> Optional[Fix]:
+    """pip found no TensorFlow for an arm64 Python on a Mac (Apple silicon): the ``tensorflow``
+    distribution publishes macOS arm64 wheels from ``first_line`` on (the matrix's, for
+    ``pythons``); before it, TensorFlow for Apple silicon was Apple's tensorflow-macos, whose
+    releases the wheel index lists (TensorFlow's own install page pointed there,
+    https://developer.apple.com/metal/tensorflow-plugin/). ``requested``: the release pinned;
+    ``python``: the one the log shows. None where the Python shown has wheels of neither."""
+    wrapper = releases_of("tensorflow-macos")
+    minor = ".".join((python or "").split(".")[:2])
+    if minor and minor not in pythons and not any(r.python_fits(minor) for r in wrapper):
+        return None  # the Python's version, not the Mac, is what no wheel fits
+    span = f"CPython {_python_span(pythons)}"
+    before = requested is not None and version_key(requested)[:2] < version_key(first_line)[:2]
+    if before:
+        asked = version_key(requested or "")[:2]
+        # Apple's build of the same line (2.11.0 for tensorflow==2.11.0, 2.9.2 for 2.9.*).
+        same = [r for r in wrapper if version_key(r.version)[:2] == asked]
+        if same:
+            build = same[-1]
+            return Fix(
+                f"TensorFlow {requested} publishes no wheel for macOS on Apple silicon (arm64): "
+                f"the tensorflow distribution has them from {first_line} on, for {span}. Before "
+                f"that, TensorFlow for Apple silicon is Apple's tensorflow-macos, whose "
+                f"{build.version} has wheels for CPython {_python_span(build.pythons)}: require "
+                f"tensorflow-macos=={build.version} in place of the tensorflow pin (a requirements "
+                "file shared with other systems can say so with a marker: "
+                f'`tensorflow-macos=={build.version}; sys_platform == "darwin" and '
+                'platform_machine == "arm64"`), or move the pin to tensorflow '
+                f"{first_line} or later.",
+                (f'python -m pip install "tensorflow-macos=={build.version}"',),
+            )
+        return Fix(
+            f"TensorFlow {requested} publishes no wheel for macOS on Apple silicon (arm64): the "
+            f"tensorflow distribution has them from {first_line} on, for {span}, and Apple's "
+            f"tensorflow-macos none of that line. Move the pin to tensorflow {first_line} or "
+            "later, or run that release on another platform it has wheels for.",
+            (f'python -m pip install "tensorflow>={first_line}"',),
+        )
+    return Fix(
+        "pip lists no TensorFlow for this arm64 Python on a Mac with Apple silicon. The "
+        f"tensorflow distribution publishes macOS arm64 wheels from {first_line} on, for "
+        f"{span}, tagged for macOS 11 or later; before {first_line}, TensorFlow for Apple "
+        "silicon was Apple's tensorflow-macos. So pip sees none where the index it reads "
+        f"predates {first_line}, the Python is another, pip is older than 20.3 (the first that "
+        "reads macOS 11's tags), or the Python reports macOS 10.16 (built against an older "
+        "SDK: run the install with SYSTEM_VERSION_COMPAT=0). Upgrade pip and install "
+        f"tensorflow {first_line} or later with one of those Pythons; for an older release, "
+        "install tensorflow-macos of that release instead.",
+        (
+            MACOS_VERSION_CHECK,
+            "python -m pip install --upgrade pip",
+            f'python -m pip install "tensorflow>={first_line}"',
+        ),
+    )
+
+
 def resolver_release_fix(
     dist: str,
     version: str,
@@ -2327,6 +2403,30 @@ def pip_refusal_fix(
             return (
                 TF_NO_WHEEL_FOR_PYTHON,
                 Fix(f"{why}. Use Python {supported[0]} or newer.", (check,)),
+                why,
+            )
+        newer = _newer_than_earlier_lines(lines, python)
+        if newer is not None and not requested:
+            # The Python was newer than every release before the first line built for it:
+            # an index read before that line came out lists nothing for it (a Python out
+            # before TensorFlow's support of it is the commonest such refusal).
+            first, previous = newer
+            why = (
+                f"pip sees no TensorFlow release at all for Python {python}: TensorFlow "
+                f"publishes wheels for it from {first} on, and every release before {first} "
+                f"goes up to Python {previous} (from the matrix), so pip finds none where its "
+                f"index predates {first}; else the interpreter is 32-bit, or the platform "
+                "(operating system, CPU) has none"
+            )
+            return (
+                TF_NO_WHEEL_FOR_PYTHON,
+                Fix(
+                    f"{why}. Install TensorFlow {first} or later with this Python (upgrade pip "
+                    f"first), or use Python {previous} (a new virtual environment of it) for "
+                    f"an older release; if the command below prints 32 bits, use a 64-bit "
+                    "CPython.",
+                    (check, f'python -m pip install "tensorflow>={first}"'),
+                ),
                 why,
             )
         why = (

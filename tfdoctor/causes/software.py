@@ -2273,6 +2273,42 @@ def companion_no_wheel_fix(
     )
 
 
+def unpublished_release_fix(m: Machine, dist: str, version: str) -> Fix:
+    """A pin of a release of the companion ``dist`` that the bundled index of PyPI's files
+    does not list, while it lists others: PyPI has no wheel of that release for any Python or
+    platform (a release published as a source archive only would be built, not refused), so
+    the release is what to change, not the interpreter. The newest release with a wheel for
+    each system (the machine's only, where known), and the successor where the project renamed
+    its distribution."""
+    rows = releases_of(dist)
+    newest: dict[str, str] = {}
+    for row in rows:  # oldest first: the last release seen for a platform is its newest
+        for platform in row.platforms:
+            newest[platform] = row.version
+    os = m.os
+    by_release: dict[str, list[str]] = {}
+    for platform, release in sorted(newest.items()):
+        if os is None or platform.startswith(f"{os}-") or platform == "any":
+            by_release.setdefault(release, []).append(platform)
+    offers = "; ".join(
+        f"{release} for {platform_words(tuple(platforms))}"
+        for release, platforms in sorted(
+            by_release.items(), key=lambda item: version_key(item[0]), reverse=True
+        )
+    )
+    successor = modules().successors.get(dist)
+    later = f" Its later releases are published as {successor}." if successor is not None else ""
+    return Fix(
+        f"PyPI has no wheel of {dist} {version}: the releases its files list run from "
+        f"{rows[0].version} to {rows[-1].version}, so pip finds none for any Python or "
+        f"platform (an older build came from another index, such as the vendor's own). Pin a "
+        f"release PyPI has, the newest with a wheel for each system being "
+        f"{offers or rows[-1].version}, or install {version} from the index that published "
+        f"it (--extra-index-url).{later}",
+        (*m.list_releases(dist),),
+    )
+
+
 def unknown_package(dist: str) -> bool:
     """Whether nothing bundled says what ``dist``'s wheels are: outside TensorFlow's family
     and its companions (the module table's ``family`` rows), and not in the index of PyPI's
@@ -2814,6 +2850,41 @@ def conda_pypi_companion_fix(
         (
             "conda remove -y --force " + " ".join(conda_names),
             *m.pip(f'install --force-reinstall "{dist}=={tf_version}"'),
+        ),
+    )
+
+
+def conda_pip_duplicate_fix(
+    m: Machine, conda_rows: Sequence[tuple[str, str]], pip_rows: Sequence[tuple[str, str]]
+) -> Fix:
+    """TensorFlow installed twice into one conda environment: conda's packages
+    (``conda_rows``: name, version; tensorflow-base holds the files) and pip's wheels
+    (``pip_rows``, conda list's ``pypi`` rows) write the same ``tensorflow/`` folder of its
+    site-packages, and neither installer knows of the other's files. Both out, the newest
+    final release back with the installer that had it."""
+    rows = [(n, v, "pip") for n, v in pip_rows] + [(n, v, "conda") for n, v in conda_rows]
+    finals = [r for r in rows if re.fullmatch(r"\d+(?:\.\d+)*", r[1]) and r[0] != "tensorflow-base"]
+    name, version, installer = max(finals or rows, key=lambda r: version_key(r[1]))
+    conda_names = sorted({n for n, _ in conda_rows})
+    pip_names = sorted({n for n, _ in pip_rows})
+    again = (
+        m.pip_install(f"{name}=={version}")
+        if installer == "pip"
+        else (f"conda install -y {name}={version}",)
+    )
+    return Fix(
+        "conda list shows TensorFlow from both installers in this environment: conda's "
+        + ", ".join(f"{n} {v}" for n, v in conda_rows)
+        + " and pip's "
+        + ", ".join(f"{n} {v}" for n, v in pip_rows)
+        + " (channel pypi). Both write the same tensorflow/ folder, so the import runs a mix "
+        "of two releases' files, and removing either with its own installer deletes files the "
+        f"other needs. Remove both, then install one (the commands keep {name} {version} "
+        f"from {installer}, the newest shown).",
+        (
+            f"conda remove -y --force {' '.join(conda_names)}",
+            *m.pip(f"uninstall -y {' '.join(pip_names)}"),
+            *again,
         ),
     )
 

@@ -1041,25 +1041,49 @@ _CONDA_MISSING_SPEC = re.compile(
 )
 
 
+# The same list under conda's ResolvePackageNotFound (conda env create and older solvers:
+# the specifications no channel package matches, one "  - spec" a line after the name;
+# https://github.com/conda/conda/blob/4.14.0/conda/exceptions.py).
+_CONDA_UNRESOLVED = "ResolvePackageNotFound:"
+# libsolv's words in mamba and conda's libmamba solver: "nothing provides requested
+# tensorflow 2.15.*" (src/problems.c, solver_problemruleinfo2str's SOLVER_RULE_JOB_
+# NOTHING_PROVIDES_DEP; https://github.com/openSUSE/libsolv/blob/0.7.24/src/problems.c). A
+# build string after the version (an environment exported with builds) is another question.
+_LIBSOLV_MISSING = re.compile(
+    r"nothing provides requested (?P<name>tensorflow(?:-gpu|-cpu|-base)?) "
+    r"(?:==?[ \t]?)?(?P<version>\d[\w.]*\*?)[ \t]*$",
+    re.MULTILINE,
+)
+
+
 def read_conda_missing_releases(texts: Iterable[str]) -> list[CondaMissingRelease]:
-    """Every pinned TensorFlow release conda says is not available from its channels, in
-    order (a request without a version is no release's: the channels lack the package)."""
+    """Every pinned TensorFlow release conda (or mamba) says is not available from its
+    channels, in order (a request without a version is no release's: the channels lack the
+    package)."""
     out: list[CondaMissingRelease] = []
     for text in texts:
-        start = text.find(_CONDA_NOT_AVAILABLE) if _CONDA_NOT_AVAILABLE in text else -1
-        while start >= 0 and len(out) < MAX_CONFLICTS:
-            # The list: the lines after the header, up to the channels conda searched.
-            for line in text[start + len(_CONDA_NOT_AVAILABLE) :].split("\n")[1:30]:
-                if line.strip().startswith("Current channels"):
-                    break
-                match = _CONDA_MISSING_SPEC.match(line)
-                if match is not None:
-                    found = CondaMissingRelease(
-                        normalize_name(match.group("name")), match.group("version")
-                    )
-                    if found not in out:
-                        out.append(found)
-            start = text.find(_CONDA_NOT_AVAILABLE, start + 1)
+        for header in (_CONDA_NOT_AVAILABLE, _CONDA_UNRESOLVED):
+            start = text.find(header) if header in text else -1
+            while start >= 0 and len(out) < MAX_CONFLICTS:
+                # The list: the lines after the header, up to the channels conda searched.
+                for line in text[start + len(header) :].split("\n")[1:30]:
+                    if line.strip().startswith("Current channels"):
+                        break
+                    match = _CONDA_MISSING_SPEC.match(line)
+                    if match is not None:
+                        found = CondaMissingRelease(
+                            normalize_name(match.group("name")), match.group("version")
+                        )
+                        if found not in out:
+                            out.append(found)
+                start = text.find(header, start + 1)
+        if "nothing provides requested" in text:
+            for match in _LIBSOLV_MISSING.finditer(text):
+                found = CondaMissingRelease(
+                    normalize_name(match.group("name")), match.group("version")
+                )
+                if found not in out:
+                    out.append(found)
     return out[:MAX_CONFLICTS]
 
 

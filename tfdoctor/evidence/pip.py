@@ -74,11 +74,42 @@ class PipRefusal(Record):
 MAX_REFUSALS = 20
 
 
+# pip-tools' NoCandidateFound (pip-compile; Pipenv's lock vendors it): "Could not find a
+# version that matches X==V (from ...)", then "Tried: A, B" (one version per file pip's
+# finder kept for this interpreter: its tags and Requires-Python, as pip's "from versions")
+# and "Skipped pre-versions: C", or "No versions found" (before 5.0: "Tried: (no version found
+# at all)") (https://github.com/jazzband/pip-tools/blob/7.4.1/piptools/exceptions.py).
+_PIPTOOLS = re.compile(
+    r"Could not find a version that matches (?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)"
+    r"(?P<spec>[^\s(;]*)(?P<origin>[^\n]*)\n"
+    r"(?:[ \t]*(?:ERROR: )?Tried: (?P<tried>[^\n]*)\n?)?"
+    r"(?:[ \t]*(?:ERROR: )?(?:Tried|Skipped) pre-versions: (?P<pre>[^\n]*)\n?)?"
+    r"(?P<none>[ \t]*(?:ERROR: )?No versions found)?"
+)
+
+
+def _piptools_refusals(text: str) -> Iterator[PipRefusal]:
+    """pip-tools' refusals in ``text`` (:data:`_PIPTOOLS`), as pip's with their list."""
+    for match in _PIPTOOLS.finditer(text):
+        words = [w.strip() for w in f"{match['tried'] or ''},{match['pre'] or ''}".split(",")]
+        versions = tuple(dict.fromkeys(w for w in words if _VERSION.match(w)))
+        parent = _COMES_FROM.search(match.group("origin"))
+        yield PipRefusal(
+            match.group("dist").lower(),
+            match.group("spec"),
+            versions,
+            bool(match["tried"] or match["pre"] or match["none"]),
+            normalize_name(parent["dist"]) if parent is not None else "",
+        )
+
+
 def read_refusals(texts: Iterable[str]) -> list[PipRefusal]:
     """Every refusal with a version list in ``texts`` (a terminal may wrap the list over
-    several lines: it is read up to its closing parenthesis)."""
+    several lines: it is read up to its closing parenthesis); pip-tools' alike."""
     out: list[PipRefusal] = []
     for text in texts:
+        if "Could not find a version that matches" in text:
+            out.extend(_piptools_refusals(text))
         if "Could not find a version" not in text:
             continue
         for match in _REFUSAL.finditer(text):
@@ -171,23 +202,32 @@ _MACHINE_FORMS = (
     rf"^[ \t]*({_ARCHS})[ \t]*$",  # uname -m
 )
 _MACHINE = re.compile("|".join(_MACHINE_FORMS), re.MULTILINE)
+# CPython's Windows build string, in its banner and sys.version: "[MSC v.1941 64 bit
+# (AMD64)]" is a 64-bit x86-64 interpreter, on an x86-64 machine (PC/pyconfig.h's COMPILER;
+# https://github.com/python/cpython/blob/3.12/PC/pyconfig.h.in). Its 32-bit "(Intel)" and
+# ARM64 forms are not read as x86-64.
+_MSC_64 = re.compile(r"\[MSC v\.\d+ 64 bit \(AMD64\)\]")
 
 
 def read_machine(text: str) -> Optional[str]:
     """The machine's architecture the first uname or platform line of ``text`` names
-    (``aarch64``, ``x86_64``, ``armv7l``), or None."""
+    (``aarch64``, ``x86_64``, ``armv7l``), else a 64-bit x86-64 Windows Python's build string
+    (``x86_64``), or None."""
     # Every line _MACHINE reads names one of them: a plain search first, the expression after.
     if not any(name in text for name in _ARCH_NAMES):
-        return None
+        return "x86_64" if "(AMD64)]" in text and _MSC_64.search(text) else None
     found = _MACHINE.search(text)
+    if found is None:
+        return "x86_64" if "(AMD64)]" in text and _MSC_64.search(text) else None
     # Each of the three forms is one group: the one that matched names the machine.
-    return next(filter(None, found.groups()), None) if found is not None else None
+    return next(filter(None, found.groups()), None)
 
 
 def requested_version(spec: str) -> Optional[str]:
     """The version an ``==X`` specifier pins (``==1.15.*``, a line's releases, kept as
     written), else None."""
-    match = re.fullmatch(r"===?(\d+(?:\.\d+)*\w*(?:\.\*)?)", spec)
+    # PEP 440's post- and development releases follow a dot (2.1.0.post1, 2.4.0.dev20200101).
+    match = re.fullmatch(r"===?(\d+(?:\.\d+)*\w*(?:\.(?:post|dev)\d*)?(?:\.\*)?)", spec)
     return match.group(1) if match else None
 
 
@@ -657,6 +697,10 @@ _IGNORED_ONE = re.compile(r"(?P<version>\d[\w.]*) Requires-Python (?P<spec>[^;]+
 _DIFFERENT = re.compile(
     r"Package '(?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)' requires a different Python: "
     r"(?P<python>\d+\.\d+(?:\.\d+)?) not in '(?P<spec>[^']+)'"
+    # pip 9.0 to 10.0 worded it so (src/pip/utils/packaging.py, check_dist_requires_python:
+    # https://github.com/pypa/pip/blob/9.0.3/pip/utils/packaging.py).
+    r"|(?P<dist9>[A-Za-z0-9][A-Za-z0-9._-]*) requires Python '(?P<spec9>[^'\n]+)' but the "
+    r"running Python is (?P<python9>\d+\.\d+(?:\.\d+)?)"
 )
 
 
@@ -673,13 +717,107 @@ class PythonRefusal(Record):
     spec: str
     #: The interpreter's version, where pip printed it.
     python: str = ""
+    #: The range of Pythons a resolver judged for a project rather than one interpreter (uv's
+    #: "requested Python version (>=3.9)", Poetry's "project's Python requirement"): the
+    #: project's own requires-python admits Pythons the release excludes.
+    project: str = ""
+    #: Whether every release of ``dist`` declares the range (uv's "all versions of X").
+    every: bool = False
+    #: The installer whose words these are: pip, uv or Poetry.
+    installer: str = "pip"
+
+
+_NAME_RE = r"[A-Za-z0-9][A-Za-z0-9._-]*"
+#: A Requires-Python as resolvers print it: ">=3.9,<3.13", ">=3.6, <3.9", "<4.0.0,>=3.12.6",
+#: Poetry's unions (">=2.7,<2.8 || >=3.4") and its exact Python ("3.10.4").
+_PY_SPEC = r"[<>=!~^]{0,3}\d[\d.*]*(?:(?:,\s?|\s\|\|\s)[<>=!~^]{0,3}\d[\d.*]*){0,8}"
+# uv's PubGrub report of a release whose Requires-Python excludes the Python it resolves for:
+# the interpreter ("the current Python version (3.8.18)", uv pip install) or the project's
+# range ("the requested Python version (>=3.9)", uv lock and sync, which resolve for every
+# Python the project's requires-python admits) "does not satisfy Python>=3.10 and X==V
+# depends on Python>=3.10" ("all versions of X depend on" where no release admits it)
+# (crates/uv-resolver/src/pubgrub/report.rs and package.rs, PubGrubPython's Display:
+# https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-resolver/src/pubgrub/report.rs).
+# uv wraps its report, so any space may be a line break.
+_UV_PYTHON = re.compile(
+    r"the (?P<which>current|requested) Python version \((?P<python>[^)\n]{1,60})\)\s+"
+    r"does not satisfy\s+Python\s?" + _PY_SPEC + r"\s+and\s+"
+    r"(?:all\s+versions\s+of\s+`?(?P<all>" + _NAME_RE + r")`?\s+depend"
+    r"|`?(?P<dist>" + _NAME_RE + r")(?:\{[^{}\n]{0,200}\})?"
+    r"(?:==(?P<version>[\w.+!-]+)|[<>=!~][^\s`]{0,60})?`?\s+depends)"
+    r"\s+on\s+Python\s?(?P<spec>" + _PY_SPEC + r")"
+)
+# Poetry's solver failure where a requirement's Python range is narrower than the project's:
+# "The current project's Python requirement (>=3.8,<4.0) is not compatible with some of the
+# required packages Python requirement:" then "  - X requires Python >=3.9,<3.13, so it will
+# not be satisfied for Python >=3.8,<3.9" (Poetry 1.2 and later: "supported Python range";
+# 1.8: "installable" for "satisfied"; before 1.1 the item ends at the range), and its
+# incompatibility "X (V) requires Python >=3.9" (src/poetry/mixology/failure.py and
+# incompatibility.py, PythonCause; https://github.com/python-poetry/poetry/blob/1.8.3/src/
+# poetry/mixology/failure.py).
+_POETRY_PROJECT = re.compile(
+    r"The current project's (?:supported )?Python (?:requirement|range) "
+    r"\((?P<project>[^)\n]{1,120})\) is not compatible with some of the required packages"
+)
+_POETRY_ITEM = re.compile(
+    r"^[\s\d.]*-\s+(?P<dist>" + _NAME_RE + r") requires Python (?P<spec>" + _PY_SPEC + r")"
+    r"(?:, so it will not be (?:satisfied|installable) for Python (?P<unmet>[^\n]{1,120}))?",
+    re.MULTILINE,
+)
+_POETRY_RELEASE = re.compile(
+    r"(?P<dist>" + _NAME_RE + r") \((?P<version>\d[\w.+!-]*)\) requires Python "
+    r"(?P<spec>" + _PY_SPEC + r")"
+)
+
+
+def _resolver_refusals(text: str) -> Iterator[PythonRefusal]:
+    """uv's and Poetry's refusals of a release for its Requires-Python (:data:`_UV_PYTHON`,
+    :data:`_POETRY_PROJECT`)."""
+    if "does not satisfy" in text:
+        for match in _UV_PYTHON.finditer(text):
+            requested = match.group("which") == "requested"
+            yield PythonRefusal(
+                normalize_name(match.group("all") or match.group("dist")),
+                match.group("version") or "",
+                match.group("spec"),
+                "" if requested else match.group("python").strip(),
+                match.group("python").strip() if requested else "",
+                match.group("all") is not None,
+                "uv",
+            )
+    head = _POETRY_PROJECT.search(text)
+    if head is not None:
+        for item in _POETRY_ITEM.finditer(text, head.end()):
+            yield PythonRefusal(
+                normalize_name(item.group("dist")),
+                "",
+                item.group("spec"),
+                project=head.group("project").strip(),
+                installer="Poetry",
+            )
+    if " requires Python " in text:
+        for match in _POETRY_RELEASE.finditer(text):
+            yield PythonRefusal(
+                normalize_name(match.group("dist")),
+                match.group("version"),
+                match.group("spec"),
+                project=head.group("project").strip() if head is not None else "",
+                installer="Poetry",
+            )
 
 
 def read_python_refusals(texts: Iterable[str]) -> list[PythonRefusal]:
-    """Every release pip says it refused for its Requires-Python, in order."""
+    """Every release pip (or uv, or Poetry) says it refused for its Requires-Python, in order."""
     out: list[PythonRefusal] = []
     for text in texts:
-        if "a different python version" not in text and "a different Python:" not in text:
+        out.extend(_resolver_refusals(text))
+        if (
+            "a different python version" not in text
+            and "a different Python:" not in text
+            and "but the running Python is" not in text
+        ):
+            if len(out) >= MAX_REFUSALS:
+                return out[:MAX_REFUSALS]
             continue
         for match in _IGNORED.finditer(text):
             for one in _IGNORED_ONE.finditer(match.group("list")):
@@ -687,10 +825,10 @@ def read_python_refusals(texts: Iterable[str]) -> list[PythonRefusal]:
         for match in _DIFFERENT.finditer(text):
             out.append(
                 PythonRefusal(
-                    normalize_name(match.group("dist")),
+                    normalize_name(match.group("dist") or match.group("dist9")),
                     "",
-                    match.group("spec"),
-                    match.group("python"),
+                    match.group("spec") or match.group("spec9"),
+                    match.group("python") or match.group("python9"),
                 )
             )
         if len(out) >= MAX_REFUSALS:

@@ -1015,6 +1015,11 @@ EVERY_RELEASE_MODULES = frozenset(
         "tensorflow.core",
         "tensorflow.core.framework",
         "tensorflow.core.protobuf",
+        # Two modules of the framework package every release has had since the first public
+        # tree (tensorflow/python/framework/ops.py, dtypes.py, at the same two tags): the
+        # import of tensorflow itself needs them, so they go missing only with the files.
+        "tensorflow.python.framework.ops",
+        "tensorflow.python.framework.dtypes",
     }
 )
 

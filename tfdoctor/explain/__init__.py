@@ -164,6 +164,7 @@ from tfdoctor.explain.keras_versions import (
 )
 from tfdoctor.explain.modules import TF_OWN, requested_findings
 from tfdoctor.explain.packages import (
+    conda_pip_side_by_side,
     distributions_finding,
     distributions_fix,
     internal_caller,
@@ -172,6 +173,7 @@ from tfdoctor.explain.packages import (
     numpy_extension_package,
     package_findings,
     refused_fallback_findings,
+    resolver_python_findings,
     tf_keras_generation,
 )
 from tfdoctor.explain.reader import LogReader, LogText
@@ -4909,6 +4911,8 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
     pinned = requested_version(refusal.spec)
+    if (silicon := _apple_silicon_refusal(m, r, refusal)) is not None:
+        return silicon
     if (ranged := _range_refusal(m, r, refusal)) is not None:
         return ranged
     if (machine := _machine_refusal(m, r, refusal)) is not None:
@@ -4989,6 +4993,23 @@ def _companion_refused(
         return (
             causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
             causes.software.companion_no_wheel_fix(m, companion, (), False, published),
+        )
+    pinned = requested_version(refusal_of.spec) if refusal_of is not None else None
+    if (
+        pinned is not None
+        and refusal_of is not None
+        # pip's own list, where it shows releases, is read against the pin below.
+        and not refusal_of.versions
+        and releases_of(companion)
+        and not causes.software.releases_published(companion, f"=={pinned}")
+    ):
+        # A pin of a release PyPI's files never listed, older or newer than those it lists
+        # (tflite-runtime before 2.5 came from Coral's own index,
+        # https://google-coral.github.io/py-repo/): pip refuses it for any
+        # Python; the pin is what to change.
+        return (
+            causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+            causes.software.unpublished_release_fix(m, companion, pinned),
         )
     if refusal_of is not None and refusal_of.spec and refusal_of.versions:
         # A release asked for while pip lists others: that release has no wheel here.
@@ -5133,6 +5154,47 @@ def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -
         by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON] = kept
     else:
         del by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON]
+
+
+def _apple_silicon_refusal(
+    m: Machine, r: Revealed, refusal: PipRefusal
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """Cause and fix where pip lists no TensorFlow release (or the log shows no list) on a Mac
+    the log shows to be Apple silicon: the matrix's Pythons of the Linux, Windows and Intel Mac
+    wheels say nothing there, since the ``tensorflow`` distribution has macOS arm64 wheels only
+    from the first line the matrix gives them (2.13); before it, Apple's tensorflow-macos
+    (:func:`causes.platform.apple_silicon_fix`). None where pip lists releases (an x86-64
+    Python under Rosetta 2 sees the Intel wheels), for a range that admits no such line, or
+    on a Mac not shown to be Apple's."""
+    if (
+        m.matrix is None
+        or r.mac is None
+        or r.mac.value != APPLE
+        or r.os not in (None, "macos")
+        or normalize_name(refusal.dist) not in ("tensorflow", "tensorflow-cpu", "tensorflow-gpu")
+        or refusal.final_versions
+    ):
+        return None
+    arm64 = sorted(
+        (x for x in m.matrix.lines if x.python.get("macos-arm64") and not x.pre_release),
+        key=lambda x: version_key(x.line),
+    )
+    if not arm64:
+        return None
+    first = arm64[0].line
+    asked = requested_version(refusal.spec)
+    if asked is None and refusal.spec and not spec_contains(f"{first}.0", refusal.spec):
+        return None  # a range of older releases only: _range_refusal reads their Pythons
+    pythons = sorted({py for x in arm64 for py in x.python["macos-arm64"]}, key=version_key)
+    fix = causes.platform.apple_silicon_fix(asked, first, pythons, r.python)
+    if fix is None:
+        return None
+    # pip's empty list of the user's own request says no release at all has a wheel here.
+    return (
+        causes.platform.TF_NO_WHEEL_FOR_PYTHON
+        if refusal.shown and not refusal.required_by
+        else causes.platform.TF_RELEASE_NOT_FOR_PYTHON
+    ), fix
 
 
 def _range_refusal(
@@ -5724,6 +5786,10 @@ def _refusal_candidates(
         None,
     )
     if not given or refusal is None:
+        return []
+    if _apple_silicon_refusal(m, r, refusal) is not None:
+        # On Apple silicon the platform decides, whatever the Python: the other readings'
+        # Pythons are those of wheels for other platforms.
         return []
     dist = normalize_name(refusal.dist)
     requested = requested_version(refusal.spec)
@@ -7166,6 +7232,7 @@ def explain(
             os=revealed.os,
         ),
         _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os),
+        conda_pip_side_by_side(evidence.conda_rows, machine),
         ignores_requires_python,
         _stated_platform_release(evidence, machine),
         _windows_gpu_archive(evidence, machine),
@@ -7201,6 +7268,8 @@ def explain(
         _conda_system_unsatisfied(evidence, machine),
         _pip_path_too_long(evidence),
         _project_python_range(evidence),
+        # After the hints' reading, which names the range the resolver suggests.
+        *resolver_python_findings(evidence.python_refusals, machine),
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
         _cudnn_major_candidate(findings, machine, revealed),

@@ -19,6 +19,7 @@ from tfdoctor.compat import keras3_serves_tf_keras
 from tfdoctor.evidence.packages import (
     CondaMissingRelease,
     CondaPythonConflict,
+    CondaRow,
     Conflict,
     ImportCheck,
     NumpyBuild,
@@ -144,7 +145,9 @@ def package_findings(
     exception leave to them)."""
     out: dict[str, Finding] = {}
     for finding in (
-        *(_python_refusal(x, m) for x in python_refusals if x.dist),
+        # uv's and Poetry's come after the readings of their own hints
+        # (resolver_python_findings).
+        *(_python_refusal(x, m) for x in python_refusals if x.dist and x.installer == "pip"),
         *(_conda_python(x, m) for x in conda_conflicts),
         *(_conda_missing(x, m) for x in conda_missing),
         *(_source_build(b, m) for b in source_builds),
@@ -249,6 +252,28 @@ def _listed_side_by_side(listed: Mapping[str, str], m: Machine) -> Optional[Find
         "The log lists each as installed: TensorFlow's distributions all write the same "
         "`tensorflow/` package, so the last one installed overwrote files of the other and "
         "the import runs a mix of them (uninstalling either removes files the other needs).",
+    )
+
+
+def conda_pip_side_by_side(rows: Sequence[CondaRow], m: Machine) -> Optional[Finding]:
+    """TensorFlow in a pasted ``conda list`` twice: a package of conda's own build
+    (tensorflow, tensorflow-base, tensorflow-gpu) and one pip installed (build ``pypi_0``,
+    channel ``pypi``: conda lists what pip put into the environment so). Both write the same
+    ``tensorflow/`` folder (conda's docs on using pip in an environment:
+    https://docs.conda.io/projects/conda/en/stable/user-guide/tasks/manage-environments.html#using-pip-in-an-environment)."""
+    ours = [r for r in rows if normalize_name(r.name) in (*TF_DISTRIBUTIONS, "tensorflow-base")]
+    pip_rows = [(r.name, r.version) for r in ours if r.build == "pypi_0" or r.channel == "pypi"]
+    conda_rows = [(r.name, r.version) for r in ours if (r.name, r.version) not in pip_rows]
+    if not pip_rows or not conda_rows:
+        return None
+    shown = [f"{r.name} {r.version} {r.build} {r.channel}".rstrip() for r in ours]
+    return causes.finding(
+        f"explain.{causes.software.TF_MULTIPLE_DISTRIBUTIONS}",
+        Severity.ERROR,
+        causes.software.TF_MULTIPLE_DISTRIBUTIONS,
+        "TensorFlow is installed twice in the conda environment: by conda and by pip",
+        "conda list: " + "; ".join(shown),
+        causes.software.conda_pip_duplicate_fix(m, conda_rows, pip_rows),
     )
 
 
@@ -447,18 +472,52 @@ def _keras_tree_mixed(tb: Traceback, m: Machine) -> Optional[Finding]:
     )
 
 
+def resolver_python_findings(python_refusals: Sequence[PythonRefusal], m: Machine) -> list[Finding]:
+    """uv's and Poetry's refusals of a release of TensorFlow's ecosystem for its
+    Requires-Python, one finding each (another project's package, refused in the same words,
+    is that project's range to read, not TensorFlow's)."""
+    return [
+        _python_refusal(x, m)
+        for x in python_refusals
+        if x.dist and x.installer != "pip" and _tensorflow_ecosystem(x.dist)
+    ]
+
+
 def _python_refusal(refusal: PythonRefusal, m: Machine) -> Finding:
-    """pip refused a pinned package: its Requires-Python excludes the interpreter."""
-    return causes.finding(
-        f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
-        Severity.ERROR,
-        causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
-        causes.platform.release_not_for_python_title(refusal.dist),
-        f"pip: {refusal.dist} requires a different Python: {refusal.python or '?'} not in "
-        f"{refusal.spec!r}",
-        causes.platform.python_range_fix(
+    """pip (uv, Poetry) refused a package: its Requires-Python excludes the interpreter, or
+    part of the Python range the project declares (uv's lock, Poetry's)."""
+    release = f"{refusal.dist} {refusal.version}".rstrip()
+    if refusal.project or refusal.installer == "Poetry":
+        judged = f"the project's Python range {refusal.project}".rstrip()
+        # The resolver locks for every Python the project admits, not the interpreter at
+        # hand (Poetry always solves for the project's declared range): the declaration is
+        # what to change.
+        fix = causes.platform.project_python_range_fix(
+            refusal.installer.lower(), refusal.dist, refusal.spec, ""
+        )
+    else:
+        judged = f"Python {refusal.python or '?'}"
+        fix = causes.platform.python_range_fix(
             m, refusal.dist, refusal.version, refusal.spec, refusal.python or None
-        ),
+        )
+    # uv's "all versions of X" is no release of it at all for these Pythons, not one release.
+    cause = (
+        causes.platform.TF_NO_WHEEL_FOR_PYTHON
+        if refusal.every
+        else causes.platform.TF_RELEASE_NOT_FOR_PYTHON
+    )
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.ERROR,
+        cause,
+        f"No {refusal.dist} release supports {judged}"
+        if refusal.every
+        else causes.platform.release_not_for_python_title(refusal.dist),
+        f"pip: {refusal.dist} requires a different Python: {refusal.python or '?'} not in "
+        f"{refusal.spec!r}"
+        if refusal.installer == "pip"
+        else f"{refusal.installer}: {release} requires Python {refusal.spec}, outside {judged}",
+        fix,
         ("https://packaging.python.org/en/latest/specifications/core-metadata/#requires-python",),
     )
 
