@@ -109,3 +109,54 @@ def test_a_name_that_cannot_be_imported_from_a_module_is_read_too() -> None:
     assert other is not None and other.severity is Severity.WARNING
     assert other.fix is not None
     assert any("tensorflow==2.6" in c for c in other.fix.commands)
+
+
+_LISTED = (
+    "$ pip list | grep tensor\n"
+    "tensorflow               2.12.0\n"
+    "tensorflow-datasets      1.3.2\n"
+    "$ python serve.py\n"
+)
+
+
+def _cut(code: str) -> str:
+    """A traceback the paste cut after the frame running ``code``."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/serve.py", line 4, in <module>\n'
+        "    from app import model\n"
+        '  File "/srv/app/app/model.py", line 2, in <module>\n'
+        f"    {code}\n"
+    )
+
+
+def test_a_traceback_cut_at_a_listed_companions_import_is_that_release() -> None:
+    report = explained(_LISTED + _cut("import tensorflow_datasets as tfds"))
+    found = _named(report, "companion-mismatch")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "tensorflow-datasets 1.3.2" in found.summary and "2.12.0" in found.summary
+    assert "message is cut off" in found.summary
+    assert "tensorflow-datasets" in fix_text(found)
+
+
+def test_no_reading_of_a_cut_import_the_listing_does_not_show() -> None:
+    report = explained(
+        "$ pip list | grep tensor\ntensorflow               2.12.0\n"
+        + _cut("import tensorflow_datasets as tfds")
+    )
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_no_reading_of_a_cut_import_of_a_library_not_on_tensorflow() -> None:
+    report = explained(_LISTED + "pandas                   2.0.3\n" + _cut("import pandas as pd"))
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_the_message_shown_decides_not_the_cut_reading() -> None:
+    report = explained(
+        _LISTED
+        + _cut("import tensorflow_datasets as tfds")
+        + "ModuleNotFoundError: No module named 'tensorflow_datasets.core'\n"
+    )
+    found = _named(report, "companion-mismatch")
+    assert found is None or "message is cut off" not in found.summary

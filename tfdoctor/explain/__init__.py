@@ -133,6 +133,7 @@ from tfdoctor.evidence.traceback import (
     Inferred,
     PackageCode,
     Traceback,
+    cut_import,
     egg_releases,
     failing_package,
     import_statements,
@@ -177,7 +178,7 @@ from tfdoctor.explain.packages import (
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.explain.syntax import compile_error_at_newer_syntax
 from tfdoctor.explain.tensorboard import tensorboard_findings
-from tfdoctor.explain.unshown import unshown_caller_candidate
+from tfdoctor.explain.unshown import cut_import_finding, unshown_caller_candidate
 from tfdoctor.facts import (
     TF_DISTRIBUTIONS,
     DriverFacts,
@@ -7177,6 +7178,9 @@ def explain(
         multi_backend_keras_finding(evidence.first_text, evidence.tracebacks, machine),
         *_unlisted(evidence, revealed, machine, findings.values(), inferred),
         _native_import_cut(evidence, revealed, machine, findings.values()),
+        cut_import_finding(
+            cut_import(evidence.first_text), evidence.tracebacks, machine, findings.values()
+        ),
         _old_pip_shown(evidence, revealed, findings.values()),
         _user_site_tensorflow(evidence),
         _dict_wrapper_cut(evidence, machine),

@@ -9,19 +9,26 @@ say: a library built on TensorFlow (TensorFlow Federated, RLlib, DeepXDE, TF-Age
 Tuner, KerasCV) asks TensorFlow for its names as the user's code does, in the same words,
 since Python's message names the module asked, never the asker. The second reading is then
 given as the other candidate, after the first.
+
+A traceback cut before its message at the import of a library built on TensorFlow, beside a
+listing of that library and TensorFlow, is read here too: what failed is the import of that
+release beside that TensorFlow, which the message would have said more of.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.traceback import Traceback
+from tfdoctor.evidence.traceback import CutImport, Traceback
 from tfdoctor.explain.exceptions import last_failure
+from tfdoctor.explain.modules import TF_OWN
+from tfdoctor.explain.packages import library_fix
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
+from tfdoctor.modules import distribution_of, modules
 
 #: The readings of a name the installed TensorFlow or Keras lacks, each with whether the name
 #: is TensorFlow 1's (the library's release of that era runs on the last 1.x line).
@@ -90,3 +97,42 @@ def unshown_caller_candidate(
             ),
         )
     return None
+
+
+def cut_import_finding(
+    cut: Optional[CutImport],
+    tracebacks: Sequence[Traceback],
+    m: Machine,
+    found: Iterable[Finding],
+) -> Optional[Finding]:
+    """A traceback cut before its message (``cut``) at the import of a library built on
+    TensorFlow (the module table's family or ``on_tensorflow``), where the log lists that
+    library's release and TensorFlow's and nothing else explains it: that release beside that
+    TensorFlow is what failed to import (a warning: the message that would say why is cut).
+    None where an exception is read (its own readings decide) or the log lists no release."""
+    if cut is None or tracebacks or m.tf is None:
+        return None
+    if any(x.severity.rank >= Severity.WARNING.rank for x in found):
+        return None
+    table = modules()
+    if cut.module in TF_OWN or (
+        cut.module not in table.family and cut.module not in table.on_tensorflow
+    ):
+        return None
+    dist = distribution_of(cut.module)
+    installed = m.facts.package(dist) if dist is not None else None
+    if dist is None or installed is None or not installed.version:
+        return None
+    return causes.finding(
+        f"explain.{causes.software.COMPANION_MISMATCH}",
+        Severity.WARNING,
+        causes.software.COMPANION_MISMATCH,
+        f"{dist} {installed.version} failed to import beside TensorFlow {m.tf.version} (the "
+        "message is cut off)",
+        f'File "{cut.path}": {cut.code}\nThe traceback ends at the import of {cut.module} '
+        f"before its message; the log lists {dist} {installed.version} and TensorFlow "
+        f"{m.tf.version}. A library built on TensorFlow imports only beside the TensorFlow its "
+        "release was made for: its compiled ops miss symbols, its code asks for names that are "
+        "not there. The message, where the full traceback shows it, says which.",
+        library_fix(m, dist),
+    )
