@@ -45,11 +45,13 @@ _NAMED = re.compile(r"^`(?P<name>[^`\n]{1,200})`")
 #: TensorFlow's and Keras' modules alike: CPython's Objects/moduleobject.c, module_getattro
 #: ("module '%U' has no attribute '%U'"; Python 2: "'module' object has no attribute '%.400s'"),
 #: importlib._bootstrap's ``_ERR_MSG`` ("No module named {!r}") and Python/ceval.c,
-#: import_from ("cannot import name %R from %R (%S)"; before 3.7 "cannot import name %R"). A
-#: member missing from an object, or a keyword refused, is the call's, not a module's.
+#: import_from ("cannot import name %R from %R (%S)"; before 3.7 "cannot import name %R"),
+#: and a function refusing a keyword the caller passed (Python/ceval.c: "%U() got an
+#: unexpected keyword argument '%S'"), which names the function, not its caller. A member
+#: missing from an object is the object's holder's, not read so.
 _MODULE_LACKS = re.compile(
     r"^(?:module '[\w.]+' has no attribute|'module' object has no attribute|No module named|"
-    r"cannot import name)\b"
+    r"cannot import name|[\w.]+\(\) got an unexpected keyword argument)\b"
 )
 #: A command that installs a TensorFlow release: the release the name's reading found has it.
 _TF_INSTALL = re.compile(r"\binstall\b[^\n]*?\btensorflow==")
