@@ -864,7 +864,7 @@ def unshown_caller_fix(
     ones = [x for x in m.matrix.lines if x.key[:1] == (1,)] if m.matrix is not None else []
     if tf1 and ones:
         # TensorFlow 1 API (moved under tf.compat.v1 or gone with tf.contrib): the library's
-        # release of that era runs unchanged on the last 1.x line (scan's own stop-gap words).
+        # release of that era runs unchanged on the last 1.x line (as scan's fix for that API says).
         last = max(ones, key=lambda x: x.key)
         pythons = sorted({p for ps in last.python.values() for p in ps}, key=version_key)
         within = f", in an environment of Python {pythons[0]} to {pythons[-1]}" if pythons else ""
