@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from tfdoctor.evidence.traceback import tensorflow_facing, users_own, wrapped_import_error
+from tfdoctor.evidence.traceback import (
+    cut_import,
+    tensorflow_facing,
+    users_own,
+    wrapped_import_error,
+)
 
 
 @pytest.mark.parametrize(
@@ -97,3 +102,25 @@ def test_other_messages_wrap_no_import_error(message: str) -> None:
 )
 def test_the_users_own_code_by_its_path(path: str, own: bool) -> None:
     assert users_own(path) is own
+
+
+def test_a_traceback_cut_at_an_import_is_read_with_its_module() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/conda/bin/train", line 5, in <module>\n'
+        "    from trainer.main import main\n"
+    )
+    cut = cut_import(text)
+    assert cut is not None
+    assert (cut.path, cut.code, cut.module) == (
+        "/opt/conda/bin/train",
+        "from trainer.main import main",
+        "trainer",
+    )
+
+
+def test_no_cut_import_where_a_message_follows_or_the_line_imports_nothing() -> None:
+    frame = 'Traceback (most recent call last):\n  File "/x/run.py", line 1, in <module>\n'
+    assert cut_import(frame + "    import trainer\nImportError: DLL load failed\n") is None
+    assert cut_import(frame + "    trainer.run()\n") is None
+    assert cut_import("    import trainer\n") is None

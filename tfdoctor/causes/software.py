@@ -842,6 +842,51 @@ def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
     )
 
 
+def unshown_caller_fix(
+    m: Machine, name: str, tf1: bool = False, pairing: Sequence[str] = ()
+) -> Fix:
+    """The other candidate for a TensorFlow or Keras name (``name``) the installed release
+    lacks, where the traceback shows no frame, so not whose code asked: an installed library
+    written for another release. How to tell (the full traceback's paths), then the library's
+    release for the installed TensorFlow, or the TensorFlow to pair with it: the last 1.x line
+    for TensorFlow 1 API (``tf1``), else ``pairing``, the commands that install a TensorFlow
+    that has the name, where the reading of the name gave them."""
+    text = (
+        f"The traceback shows no frame, so not whose code asks for `{name}`. If the full "
+        "traceback's last frames lie in an installed library (a path under site-packages or "
+        "dist-packages, an .egg, a library's source checkout) rather than your own files, "
+        "that library's release was written for another TensorFlow (or Keras) release than "
+        "the installed one: install the library's release made for the installed TensorFlow "
+        "(`pip show LIBRARY` names its release; its README, requirements or release notes "
+        "pair its releases with TensorFlow's)"
+    )
+    commands: tuple[str, ...] = ("pip list",)
+    ones = [x for x in m.matrix.lines if x.key[:1] == (1,)] if m.matrix is not None else []
+    if tf1 and ones:
+        # TensorFlow 1 API (moved under tf.compat.v1 or gone with tf.contrib): the library's
+        # release of that era runs unchanged on the last 1.x line (as scan's fix for that API says).
+        last = max(ones, key=lambda x: x.key)
+        pythons = sorted({p for ps in last.python.values() for p in ps}, key=version_key)
+        within = f", in an environment of Python {pythons[0]} to {pythons[-1]}" if pythons else ""
+        text += (
+            f", or keep that release and run it on TensorFlow {last.line}, the last 1.x line"
+            f"{within}."
+        )
+        if m.line_fits(last):
+            commands += m.pip(f'install "tensorflow=={last.latest_patch}"')
+        else:
+            text += f" TensorFlow {last.line} has no wheel for Python {m.python_version} here."
+    elif pairing:
+        text += ", or install the TensorFlow that has the name, as the commands do."
+        commands += tuple(pairing)
+    else:
+        text += (
+            ", or install the TensorFlow (and Keras) release that library's release was "
+            "written for (its requirements say which)."
+        )
+    return Fix(text, commands)
+
+
 def library_newer_fix(
     m: Machine, dist: str, tf: str, span: str, first: str, known: bool = True
 ) -> Fix:

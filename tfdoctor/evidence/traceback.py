@@ -608,6 +608,61 @@ def op_loader_in(text: str) -> Optional[str]:
     return found.group("caller") if found is not None else None
 
 
+#: CPython's frame line and the source line it prints under it (traceback.py's
+#: ``'  File "{}", line {}, in {}\n'`` then the line, indented).
+_FRAME_AND_LINE = re.compile(
+    r'^[ \t]*File "(?P<path>[^"\n]{1,400})", line \d+, in [^\n]{1,200}\n'
+    r"[ \t]*(?P<code>[^\n]{1,400}?)[ \t]*\r?$",
+    re.MULTILINE,
+)
+#: An import statement as a frame's source line prints it: the top-level package it imports
+#: (``import deepxde as dde``, ``from lucid.optvis import render``); a relative import (the
+#: user's own package) names none.
+_IMPORTS = re.compile(
+    r"^(?:from\s+(?P<source>[A-Za-z_]\w*)[\w.]*\s+import\b|import\s+(?P<module>[A-Za-z_]\w*))"
+)
+#: A line that may be an exception's message (``ImportError: ...``, ``SystemExit``).
+_MESSAGE_LIKE = re.compile(r"^[ \t]*[\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b", re.M)
+
+
+@record
+class CutImport(Record):
+    """A traceback the text ends in without its message (the paste cut it), whose last frame
+    runs an import statement: the import that raised, not what it raised."""
+
+    #: The frame's file, as printed.
+    path: str
+    #: The import statement, as printed.
+    code: str
+    #: The top-level package it imports (``tensorflow_probability``).
+    module: str
+
+
+def cut_import(text: str) -> Optional[CutImport]:
+    """The last frame of the text's last traceback, where it is an import statement and no
+    line after it can be the exception's message; None otherwise."""
+    start = text.rfind("Traceback (most recent call last):")
+    if start < 0:
+        return None
+    tail = text[start:]
+    # The last frame printed: the one that raised.
+    last = next(iter(reversed(list(_FRAME_AND_LINE.finditer(tail)))), None)
+    if last is None or _MESSAGE_LIKE.search(tail, last.end()):
+        return None
+    module = imported_package(last.group("code"))
+    if module is None:
+        return None
+    return CutImport(last.group("path"), last.group("code"), module)
+
+
+def imported_package(code: str) -> Optional[str]:
+    """The top-level package an import statement (a frame's source line) imports: ``deepxde``
+    for ``import deepxde as dde``, ``lucid`` for ``from lucid.optvis import render``; None for
+    another line or a relative import (the user's own package)."""
+    found = _IMPORTS.match(code)
+    return (found.group("source") or found.group("module")) if found is not None else None
+
+
 #: A command asking an interpreter its version (after any prompt), and the answer CPython
 #: prints on the next line.
 _VERSION_SHOWN = re.compile(

@@ -133,6 +133,7 @@ from tfdoctor.evidence.traceback import (
     Inferred,
     PackageCode,
     Traceback,
+    cut_import,
     egg_releases,
     failing_package,
     import_statements,
@@ -179,6 +180,7 @@ from tfdoctor.explain.packages import (
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.explain.syntax import compile_error_at_newer_syntax
 from tfdoctor.explain.tensorboard import tensorboard_findings
+from tfdoctor.explain.unshown import cut_import_finding, unshown_caller_candidate
 from tfdoctor.facts import (
     TF_DISTRIBUTIONS,
     DriverFacts,
@@ -7124,6 +7126,18 @@ def _unreleased_candidate(evidence: Evidence, machine: Machine) -> Optional[Find
     )
 
 
+def _with_unshown_caller(
+    out: Sequence[Finding], evidence: Evidence, machine: Machine
+) -> list[Finding]:
+    """``out`` with an installed library's release as the other candidate for a name the
+    installed TensorFlow lacks, where the log shows no frame of whose code asked
+    (:mod:`tfdoctor.explain.unshown`): after the reading it is the other candidate of."""
+    unshown = unshown_caller_candidate(out, evidence.tracebacks, machine)
+    if unshown is None:
+        return list(out)
+    return sorted((*out, unshown), key=lambda f: -f.severity.rank)
+
+
 def _release_name_candidates(evidence: Evidence, machine: Machine) -> list[Finding]:
     """explain.api's reading of a TensorFlow or Keras name no other reading placed; loaded
     only for a log whose exceptions need it (it reads the API listings)."""
@@ -7260,6 +7274,9 @@ def explain(
         multi_backend_keras_finding(evidence.first_text, evidence.tracebacks, machine),
         *_unlisted(evidence, revealed, machine, findings.values(), inferred),
         _native_import_cut(evidence, revealed, machine, findings.values()),
+        cut_import_finding(
+            cut_import(evidence.first_text), evidence.tracebacks, machine, findings.values()
+        ),
         _old_pip_shown(evidence, revealed, findings.values()),
         _user_site_tensorflow(evidence),
         _dict_wrapper_cut(evidence, machine),
@@ -7324,6 +7341,7 @@ def explain(
     if all(x.severity.rank < Severity.WARNING.rank for x in out):
         # A failure nothing explains is reported as such: never "no problems found".
         out.extend(_unexplained(evidence, machine))
+    out = _with_unshown_caller(out, evidence, machine)
     if facts is not None:
         # Observed beats inferred, for what the log claims too: where the machine's facts
         # show TensorFlow doing what a cause says it cannot (it imports, it lists the GPU),

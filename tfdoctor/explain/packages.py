@@ -32,6 +32,7 @@ from tfdoctor.evidence.traceback import (
     Traceback,
     egg_release,
     failing_package,
+    imported_package,
     installed_package,
     is_installed,
     keras_own_missing,
@@ -3191,14 +3192,6 @@ def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
     return top, f"its lazy import of {tb.wrapper} failed with this error"
 
 
-#: An import statement as a frame's source line prints it: the top-level package it imports
-#: (``import deepxde as dde``, ``from lucid.optvis import render``); a relative import (the
-#: user's own package) names none.
-_IMPORT_LINE = re.compile(
-    r"^(?:from\s+(?P<source>[A-Za-z_]\w*)[\w.]*\s+import\b|import\s+(?P<module>[A-Za-z_]\w*))"
-)
-
-
 def _import_led(frame: Frame) -> Optional[tuple[str, str]]:
     """The library whose import the user's innermost frame ran, where the paste cut the
     frames below it (a notebook's cell ``----> 2 import deepxde as dde`` right above the
@@ -3206,8 +3199,7 @@ def _import_led(frame: Frame) -> Optional[tuple[str, str]]:
     package the module table names as a distribution's (a module of the user's own, imported
     by the same words, is no library) and outside TensorFlow's family (read by
     :func:`library_origins`)."""
-    found = _IMPORT_LINE.match(frame.code)
-    top = (found.group("source") or found.group("module")) if found is not None else None
+    top = imported_package(frame.code)
     if top is None or top in TF_OWN or top in modules().family or distribution_of(top) is None:
         return None
     return top, f"`{frame.code}` in {frame.path} imported it; its own frames are not shown"
