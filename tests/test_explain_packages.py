@@ -2232,7 +2232,13 @@ def test_pip_backtracking_is_not_put_down_to_wheels_where_they_exist(head: str) 
         "absl-py 0.12.0 which is incompatible.",
         "tensorflow-datasets 4.0.1 requires absl-py<0.12, but you have absl-py 0.13.0 which is "
         "incompatible.",
+        # The nightly build tf-nightly requires in TensorBoard's place states TensorBoard's range.
+        "ERROR: tb-nightly 2.10.0a20220601 has requirement absl-py<0.12, but you'll have "
+        "absl-py 0.13.0 which is incompatible.",
+        "keras-nightly 2.9.0.dev2022041107 requires absl-py<0.12, but you have absl-py 0.13.0 "
+        "which is incompatible.",
     ],
+    ids=["metadata", "datasets", "tb-nightly", "keras-nightly"],
 )
 def test_a_family_package_s_range_broken_is_that_dependency_out_of_range(line: str) -> None:
     found = [x for x in explained(line).findings if x.cause == "dependency-out-of-range"]
@@ -2256,6 +2262,12 @@ def test_a_family_package_s_range_broken_is_that_dependency_out_of_range(line: s
         # Its protobuf above the cap that still loads it is protobuf's own reading (info).
         "tensorboard 2.8.0 requires protobuf<3.20, but you have protobuf 3.20.1 which is "
         "incompatible.",
+        # So is TensorBoard's nightly build's.
+        "ERROR: tb-nightly 2.10.0a20220601 has requirement protobuf<3.20,>=3.9.2, but you'll "
+        "have protobuf 3.20.0 which is incompatible.",
+        # A nightly of a package outside the family is no family package.
+        "tfp-nightly 0.17.0.dev20220601 requires absl-py<0.12, but you have absl-py 0.13.0 "
+        "which is incompatible.",
     ],
 )
 def test_no_family_range_finding_where_the_range_is_not_the_family_s_or_holds(line: str) -> None:
