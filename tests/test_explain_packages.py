@@ -2148,6 +2148,127 @@ def test_pkg_resources_refusals_are_read_as_the_requirement_they_break(
     assert "TensorFlow 's" not in top.summary and "pkg_resources:" in top.detail
 
 
+def test_pkg_resources_refusing_a_pair_without_tensorflow_is_the_failure_not_a_note() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/env/bin/plotter", line 33, in <module>\n'
+        "    sys.exit(load_entry_point('plotter', 'console_scripts', 'plotter')())\n"
+        "pkg_resources.ContextualVersionConflict: (numpy 1.19.5 (/home/u/env/lib/python3.8/"
+        "site-packages), Requirement.parse('numpy>=1.20'), {'matplotlib'})\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "dependency-out-of-range" and top.severity == Severity.ERROR
+    assert 'pip install "numpy>=1.20"' in fix_text(top)
+    assert "matplotlib  " not in fix_text(top)
+
+
+# --- a package's own check of a dependency's version as it imports ---------------------------
+
+# Each in the words of the package that prints it (evidence.packages.RANGE_CHECKS cites them).
+_RANGE_CHECKS = [
+    pytest.param(
+        "ImportError: Matplotlib requires numpy>=1.20; you have 1.19.5\n",
+        ("matplotlib", "numpy", ">=1.20", "1.19.5", "import"),
+        id="matplotlib",
+    ),
+    pytest.param(
+        "ImportError: this version of pandas is incompatible with numpy < 1.20.3\n"
+        "your numpy version is 1.19.5.\n"
+        "Please upgrade numpy to >= 1.20.3 to use this version of pandas\n",
+        ("pandas", "numpy", ">=1.20.3", "1.19.5", "import"),
+        id="pandas-numpy",
+    ),
+    pytest.param(
+        "ImportError: Pandas requires version '2.7.3' or newer of 'numexpr' (version '2.7.1' "
+        "currently installed).\n",
+        ("pandas", "numexpr", ">=2.7.3", "2.7.1", "import"),
+        id="pandas-optional-raised",
+    ),
+    pytest.param(
+        "/srv/env/lib/python3.10/site-packages/pandas/compat/_optional.py:161: UserWarning: "
+        "Pandas requires version '2.7.3' or newer of 'numexpr' (version '2.7.1' currently "
+        "installed).\n",
+        ("pandas", "numexpr", ">=2.7.3", "2.7.1", "import warning"),
+        id="pandas-optional-warned",
+    ),
+    pytest.param(
+        "ImportError: tokenizers>=0.11.1,!=0.11.3,<0.14 is required for a normal functioning "
+        "of this module, but found tokenizers==0.14.1.\nTry: `pip install transformers -U` or "
+        "`pip install -e '.[dev]'` if you're working with git main\n",
+        ("transformers", "tokenizers", ">=0.11.1,!=0.11.3,<0.14", "0.14.1", "import"),
+        id="require-version-with-hint",
+    ),
+    pytest.param(
+        "ImportError: peft>=0.17.0 is required for a normal functioning of this module, but "
+        "found peft==0.15.2.\n",
+        ("", "peft", ">=0.17.0", "0.15.2", "import"),
+        id="require-version-unnamed",
+    ),
+    pytest.param(
+        "/usr/lib/python3/dist-packages/scipy/__init__.py:146: UserWarning: A NumPy version "
+        ">=1.17.3 and <1.25.0 is required for this version of SciPy (detected version 1.26.4\n"
+        '  warnings.warn(f"A NumPy version >={np_minversion} and <{np_maxversion}"\n',
+        ("scipy", "numpy", ">=1.17.3,<1.25.0", "1.26.4", "import warning"),
+        id="scipy",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), _RANGE_CHECKS)
+def test_a_package_s_own_range_check_is_read_as_the_conflict_it_found(
+    text: str, expected: tuple[str, str, str, str, str]
+) -> None:
+    (c,) = read_conflicts([text])
+    assert (c.requirer, c.target, c.spec, c.have, c.source) == expected
+    assert c.kind == "installed"
+
+
+@pytest.mark.parametrize(("text", "expected"), _RANGE_CHECKS)
+def test_a_range_check_is_dependency_out_of_range_with_the_range_it_states(
+    text: str, expected: tuple[str, str, str, str, str]
+) -> None:
+    _, target, spec, _, source = expected
+    (found,) = [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]
+    # Raised, it stopped the program; warned (and nothing failed after it), it is a note.
+    assert found.severity == (Severity.ERROR if source == "import" else Severity.INFO)
+    assert f'pip install "{target}{spec}"' in fix_text(found)
+
+
+def test_a_range_check_tensorflow_s_own_range_misses_moves_the_checking_package() -> None:
+    text = (
+        "TensorFlow version: 2.4.1\n"
+        "ImportError: this version of pandas is incompatible with numpy < 1.20.3\n"
+        "your numpy version is 1.19.5.\n"
+    )
+    (found,) = [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]
+    assert found.severity == Severity.ERROR
+    assert found.fix is not None and found.fix.commands == ()
+    # Installing pandas' range would take numpy out of TensorFlow 2.4's (numpy~=1.19.2).
+    assert "numpy~=1.19.2" in found.fix.text and "release of pandas" in found.fix.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Inside the range: no check failed.
+        "Matplotlib requires numpy>=1.20; you have 1.21.0\n",
+        # A check of TensorFlow itself is a companion's reading, not a dependency's range.
+        "ImportError: tensorflow>=2.12 is required for a normal functioning of this module, but "
+        "found tensorflow==2.11.0.\n",
+        # Another sentence on the same words.
+        "Matplotlib requires a display to show figures; you have none\n",
+    ],
+    ids=["inside-the-range", "tensorflow-itself", "other-words"],
+)
+def test_no_range_check_finding_where_none_failed_or_tensorflow_is_checked(text: str) -> None:
+    assert not any(
+        x.cause == "dependency-out-of-range" and x.severity >= Severity.WARNING
+        for x in explained(text).findings
+    )
+    if "1.21.0" not in text:  # read, inside the range; the others are not read at all
+        assert not [c for c in read_conflicts([text]) if c.source.startswith("import")]
+
+
 _TF_KERAS_NOTICE = (
     "ERROR: pip's dependency resolver does not currently take into account all the packages "
     "that are installed. This behaviour is the source of the following dependency conflicts.\n"
@@ -2420,6 +2541,22 @@ def test_a_tf1_keywords_older_name_is_the_scan_rules() -> None:
     )
     found = keyword_added(renamed, "reduce_sum", "keepdims")
     assert found is not None and found[2] == "keep_dimz"
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        " is required for a normal functioning of this module, but found a==1.",
+        " is required for this version of SciPy (detected version 1",
+        " or newer of 'numexpr' (version '1' currently installed).",
+    ],
+    ids=["require-version", "scipy", "pandas-optional"],
+)
+def test_range_check_words_on_a_long_line_are_read_in_linear_time(words: str) -> None:
+    started = time.perf_counter()
+    assert read_conflicts(["a" * 100_000 + words]) == []
+    assert read_conflicts(["a>=1" * 25_000 + words]) == []
+    assert time.perf_counter() - started < 0.5
 
 
 def test_pips_conflict_words_on_a_long_line_are_read_in_linear_time() -> None:

@@ -124,8 +124,11 @@ class Conflict(Record):
     #: ``between``: the other package whose range on ``target`` (``have``) none of the
     #: requirer's meets, with its version (``rasa 2.8.7``).
     other: str = ""
-    #: Who reported it: ``pip``, or ``pkg_resources`` (which prints no requirer version:
-    #: ``requirer_version`` is then empty).
+    #: Who reported it: ``pip``; ``pkg_resources`` (which prints no requirer version:
+    #: ``requirer_version`` is then empty); ``import``: the requirer's own check of the
+    #: dependency as it imports, raised (the program stopped there), or ``import warning``:
+    #: the same check warned and the import went on (:data:`RANGE_CHECKS`; no requirer
+    #: version either, and no requirer where the words do not name it).
     source: str = "pip"
     # The fields below are given by keyword (the ones above by position as pip prints them);
     # dataclasses.KW_ONLY would say so, but Python 3.9 lacks it.
@@ -138,8 +141,9 @@ class Conflict(Record):
 
     @property
     def requirer_named(self) -> str:
-        """``tensorflow 2.3.0``, or the name alone where the version was not printed."""
-        return f"{self.requirer} {self.requirer_version}".strip()
+        """``tensorflow 2.3.0``, or the name alone where the version was not printed (words
+        for the checking package where not even the name was)."""
+        return f"{self.requirer} {self.requirer_version}".strip() or "the importing package"
 
 
 def _spec(text: str) -> str:
@@ -162,6 +166,8 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                 out.append(Conflict(normalize_name(m["req"]), m["rv"], target, spec, kind, have))
         if "Requirement.parse(" in text or "distribution was not found" in text:
             out += _pkg_resources(text)
+        if any(word in text for word in _RANGE_CHECK_WORDS):
+            out += _range_checks(text)
         if "The user requested" in text and "depends on" in text:
             asked = {
                 normalize_name(m["target"]): _spec(m["spec"]) for m in _REQUESTED.finditer(text)
@@ -266,6 +272,110 @@ def _pkg_resources(text: str) -> list[Conflict]:
         for m, requirers, kind, have in found[:MAX_CONFLICTS]
         for requirer in requirers[:_PKG_RESOURCES_REQUIRERS]
     ]
+
+
+#: The sentences packages print as they import and check a dependency's version against the
+#: range they need (each names the dependency, the range and the version found): (pattern,
+#: the requirer where the sentence does not name it, whether it always raises, where it is
+#: printed). The version found is ``have``; ``low``/``high`` bound the range where the
+#: sentence words it (``>=low``, ``<high``), else ``spec`` holds it as the requirement.
+RANGE_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
+    (
+        # SciPy warns (and goes on) where NumPy is outside the range its release was built
+        # for; the f-string leaves the parenthesis open.
+        re.compile(
+            rf"A NumPy version >=(?P<low>{_VERSION}) and <(?P<high>{_VERSION}) is required "
+            rf"for this version of SciPy \(detected version (?P<have>{_VERSION})(?=\)|\s|$)"
+        ),
+        "scipy",
+        False,
+        "https://github.com/scipy/scipy/blob/v1.9.0/scipy/__init__.py",
+    ),
+    (
+        # Matplotlib's _check_versions raises for each dependency below its minimum.
+        re.compile(
+            rf"Matplotlib requires (?P<target>{_NAME})>=(?P<low>{_VERSION}); "
+            rf"you have (?P<have>{_VERSION})(?=[\s.]*$|\s)",
+            re.MULTILINE,
+        ),
+        "matplotlib",
+        True,
+        "https://github.com/matplotlib/matplotlib/blob/v3.5.0/lib/matplotlib/__init__.py",
+    ),
+    (
+        # pandas' (and Dask's copy of its) import_optional_dependency: raised or warned, as
+        # the caller asks; the prefix says which.
+        re.compile(
+            r"(?P<raised>ImportError: )?(?P<req>Pandas|Dask) requires version "
+            rf"'(?P<low>{_VERSION})' or newer of '(?P<target>{_NAME})' "
+            rf"\(version '(?P<have>{_VERSION})' currently installed\)"
+        ),
+        "",
+        False,
+        "https://github.com/pandas-dev/pandas/blob/v1.5.0/pandas/compat/_optional.py",
+    ),
+    (
+        # pandas' own NumPy minimum, raised as pandas.compat.numpy imports.
+        re.compile(
+            rf"this version of pandas is incompatible with numpy < (?P<low>{_VERSION})\s+"
+            rf"your numpy version is (?P<have>{_VERSION})\.?(?=\s|$)"
+        ),
+        "pandas",
+        True,
+        "https://github.com/pandas-dev/pandas/blob/v1.5.0/pandas/compat/numpy/__init__.py",
+    ),
+    (
+        # Hugging Face's require_version (transformers, and the libraries that copy it) names
+        # the requirement and what it found, and in its hint the package to upgrade.
+        re.compile(
+            # Tried only where a name starts (as _INSTALLED is).
+            rf"(?<![A-Za-z0-9._-])(?P<target>{_NAME})(?P<spec>{_OP}[\w.*+!-]+"
+            rf"(?:,{_OP}[\w.*+!-]+)*) is required "
+            r"for a normal functioning of this module,\s+but found "
+            rf"(?P=target)==(?P<have>{_VERSION})\.(?=\s|$|Try:)"
+            r"(?:\s*Try: `pip install (?P<req>[A-Za-z0-9][\w.-]*) -U`)?"
+        ),
+        "",
+        True,
+        "https://github.com/huggingface/transformers/blob/v4.30.0/src/transformers/utils/versions.py",
+    ),
+)
+#: Words every range check's sentence holds: a text without one is not searched.
+_RANGE_CHECK_WORDS = (
+    "is required for this version of SciPy",
+    "Matplotlib requires",
+    "or newer of '",
+    "this version of pandas is incompatible",
+    "is required for a normal functioning",
+)
+
+
+def _range_checks(text: str) -> list[Conflict]:
+    """The dependency range checks packages ran as they imported (:data:`RANGE_CHECKS`), each
+    as the conflict it found: the requirer, the range, the version installed."""
+    out: list[Conflict] = []
+    for pattern, requirer, raises, _ in RANGE_CHECKS:
+        for m in pattern.finditer(text):
+            found = m.groupdict()
+            target = normalize_name(found.get("target") or "numpy")
+            if target in TF_DISTRIBUTIONS:
+                continue  # a check of TensorFlow itself is a companion's (IMPORT_CHECKS)
+            spec = found.get("spec") or ",".join(
+                f"{op}{found[key]}" for op, key in ((">=", "low"), ("<", "high")) if found.get(key)
+            )
+            raised = raises or bool(found.get("raised"))
+            out.append(
+                Conflict(
+                    normalize_name(found.get("req") or requirer),
+                    "",
+                    target,
+                    spec,
+                    "installed",
+                    found["have"],
+                    source="import" if raised else "import warning",
+                )
+            )
+    return out
 
 
 #: pip's head of a ResolutionImpossible (get_installation_error in

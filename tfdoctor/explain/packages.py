@@ -110,6 +110,8 @@ def log_packages(
             continue  # pip installed nothing: no version is known to be there
         if c.kind == "installed" and c.target not in out:
             out[c.target] = PackageFacts(c.target, c.have, "")
+        if not c.requirer:
+            continue  # a range check that does not name its package
         known = out.get(c.requirer)
         requires = (*(known.requires if known else ()), f"{c.target}{c.spec}")
         out[c.requirer] = PackageFacts(c.requirer, c.requirer_version, "", requires)
@@ -897,6 +899,10 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
         return None if tracebacks else Severity.WARNING
     if c.kind != "installed":
         return None
+    if c.source in ("import", "pkg_resources"):
+        # The requirer's own import-time check raised it, or pkg_resources did as it resolved
+        # the requirer: the program stopped there, with the pair named.
+        return Severity.ERROR
     if not tracebacks:
         return Severity.INFO
     table = modules()
@@ -917,6 +923,28 @@ def _pair_out_of_range(c: Conflict, m: Machine, said: str, severity: Severity) -
     https://github.com/pypa/pip/blob/24.0/src/pip/_internal/commands/install.py)."""
     if c.kind == "requested":
         return _pin_outside_range(c, m, said, severity)
+    tf = m.tf
+    tf_range = m.declared_range(c.target) if tf is not None else None
+    if tf is not None and tf_range and _meeting(c.spec, tf_range) is None:
+        # The installed TensorFlow's own range on the name misses the requirer's: installing
+        # the requirer's range would take TensorFlow out of its own, so the requirer moves.
+        return causes.finding(
+            f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
+            severity,
+            causes.software.DEPENDENCY_OUT_OF_RANGE,
+            f"{c.requirer_named} needs {c.target}{c.spec}, outside TensorFlow "
+            f"{tf.version}'s range ({c.target}{tf_range})",
+            f"{said} TensorFlow {tf.version} declares {c.target}{tf_range}: no {c.target} "
+            "meets both.",
+            Fix(
+                f"Keep {c.target} in the range TensorFlow {tf.version} declares "
+                f"({c.target}{tf_range}) and install the release of "
+                f"{c.requirer or 'the importing package'} whose own range on {c.target} admits "
+                f"it (its release notes name the {c.target} each release needs), or a "
+                f"TensorFlow whose range meets {c.target}{c.spec}. No command is given: the "
+                f"log names no release of {c.requirer or 'it'} that fits.",
+            ),
+        )
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
         severity,
@@ -926,10 +954,10 @@ def _pair_out_of_range(c: Conflict, m: Machine, said: str, severity: Severity) -
         said,
         causes.common.install_fix(
             m,
-            f"Install {c.target} in the range {c.requirer} {c.requirer_version} declares; "
-            f"where another package pins {c.target} outside it (pip's output names the "
-            f"requirements it kept), install the release of {c.requirer} or of that package "
-            "whose range meets the other's.",
+            f"Install {c.target} in the range {c.requirer_named} declares; where another "
+            f"package pins {c.target} outside it (`pip check` names the requirements), "
+            f"install the release of {c.requirer or 'the checking package'} or of that "
+            "package whose range meets the other's.",
             f"{c.target}{c.spec}",
         ),
     )
@@ -1153,6 +1181,13 @@ def _backtrack(c: Conflict, m: Machine) -> Optional[Finding]:
 
 
 def _said(c: Conflict) -> str:
+    if c.source.startswith("import"):
+        # The requirer's own words as it imported (evidence.packages.RANGE_CHECKS).
+        return (
+            f"As it imported, {c.requirer or 'a package'} "
+            f"{'refused' if c.source == 'import' else 'warned of'} {c.target} {c.have}: "
+            f"it needs {c.target}{c.spec}."
+        )
     if c.kind == "installed":
         return (
             f"{c.source}: {c.requirer_named} requires {c.target}{c.spec}, but "
