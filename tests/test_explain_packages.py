@@ -2269,6 +2269,89 @@ def test_no_range_check_finding_where_none_failed_or_tensorflow_is_checked(text:
         assert not [c for c in read_conflicts([text]) if c.source.startswith("import")]
 
 
+# --- two packages' ranges a resolver could not meet, neither of them TensorFlow --------------
+
+_CAUSED_BY = (
+    "ERROR: Cannot install -r requirements.txt (line 2) and -r requirements.txt (line 5) because "
+    "these package versions have conflicting dependencies.\n\n"
+    "The conflict is caused by:\n"
+)
+
+
+def test_two_other_packages_ranges_pip_could_not_meet_are_read_as_each_pair() -> None:
+    block = (
+        _CAUSED_BY + "    rasa 3.6.0 depends on numpy<1.25.0 and >=1.19.2\n"
+        "    nnabla 1.35.0 depends on numpy~=1.26.0\n"
+        "    rasa 3.6.0 depends on tensorflow==2.12.0\n"
+        "    keras-cv 0.6.0 depends on tensorflow>=2.13\n\n"
+    )
+    found = [(c.requirer, c.target, c.spec, c.have, c.other) for c in read_conflicts([block])]
+    # Packages' ranges on TensorFlow itself are the companions' reading, not a pair here.
+    assert found == [("rasa", "numpy", "<1.25.0,>=1.19.2", "~=1.26.0", "nnabla 1.35.0")]
+    # The candidates of one package are no pair.
+    same = (
+        _CAUSED_BY
+        + "    nnabla 1.35.0 depends on numpy~=1.26.0\n    nnabla 1.34.0 depends on numpy~=1.25.0\n"
+    )
+    assert [c for c in read_conflicts([same]) if c.kind == "between"] == []
+
+
+def test_two_other_packages_ranges_that_do_not_meet_name_the_pair_to_move() -> None:
+    text = (
+        _CAUSED_BY + "    rasa 3.6.0 depends on numpy<1.25.0 and >=1.19.2\n"
+        "    nnabla 1.35.0 depends on numpy~=1.26.0\n\n"
+        "ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/"
+        "dependency-resolution/#dealing-with-dependency-conflicts\n"
+    )
+    (found,) = readings(explained(text))
+    assert found.cause == "dependency-out-of-range" and found.severity == Severity.WARNING
+    assert found.fix is not None
+    assert "rasa" in found.fix.text and "nnabla" in found.fix.text
+    assert "numpy<1.25.0,>=1.19.2" in found.fix.text and "numpy~=1.26.0" in found.fix.text
+
+
+def test_a_library_on_tensorflow_pinning_the_name_exactly_is_its_pin() -> None:
+    text = (
+        _CAUSED_BY + "    tensorflow-ranking 0.5.0 depends on numpy==1.23.5\n"
+        "    pandas 2.2.2 depends on numpy>=1.26.0\n\n"
+    )
+    (found,) = readings(explained(text))
+    assert found.cause == "library-pin-conflicts"
+    assert found.fix is not None and found.fix.text.startswith(
+        "tensorflow-ranking pins numpy==1.23.5"
+    )
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        # The two meet (numpy 1.24.x): pip lists every range on the name, these are not it.
+        "    rasa 3.6.0 depends on numpy<1.25.0 and >=1.19.2\n"
+        "    pandas 2.0.0 depends on numpy>=1.21.0\n",
+        # TensorFlow's range is one side of the clash: that reading answers it, once.
+        "    tensorflow-ranking 0.5.0 depends on numpy==1.23.5\n"
+        "    tensorflow 2.12.1 depends on numpy<=1.24.3 and >=1.22\n"
+        "    pandas 2.2.2 depends on numpy>=1.26.0\n",
+    ],
+    ids=["ranges-meet", "tensorflow-side-clashes"],
+)
+def test_no_pair_finding_where_they_meet_or_tensorflow_s_range_answers(rows: str) -> None:
+    found = explained(_CAUSED_BY + rows + "\n").findings
+    assert not [x for x in found if "ranges no release meets" in x.summary]
+
+
+def test_a_traceback_after_the_resolver_s_pair_is_the_failure_not_the_pair() -> None:
+    text = (
+        _CAUSED_BY + "    rasa 3.6.0 depends on numpy<1.25.0 and >=1.19.2\n"
+        "    nnabla 1.35.0 depends on numpy~=1.26.0\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train.py", line 3, in <module>\n'
+        "    import rasa\n"
+        "ModuleNotFoundError: No module named 'rasa'\n"
+    )
+    assert not [x for x in explained(text).findings if "no release meets" in x.summary]
+
+
 _TF_KERAS_NOTICE = (
     "ERROR: pip's dependency resolver does not currently take into account all the packages "
     "that are installed. This behaviour is the source of the following dependency conflicts.\n"

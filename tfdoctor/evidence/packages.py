@@ -429,10 +429,16 @@ _PDM_RANGE = re.compile(
 )
 
 
+#: The pairs of other packages' ranges read per name where TensorFlow is no side of it.
+_PAIRS_PER_NAME = 6
+
+
 def _between(ranges: Iterable[tuple[str, str, str, str]], installer: str = "pip") -> list[Conflict]:
     """The ranges two packages declare on one name that a resolver (``installer``) could not
     meet together, TensorFlow's side as the requirer: one conflict per other package whose
-    range is set."""
+    range is set. Of two other packages (neither TensorFlow) on a name other than
+    TensorFlow's, each pair of different packages, the first listed as the requirer: which
+    pair no version meets is for the reasoning to judge."""
     by_target: dict[str, list[tuple[str, str, str]]] = {}
     for req, version, target, spec in ranges:
         by_target.setdefault(normalize_name(target), []).append(
@@ -441,21 +447,26 @@ def _between(ranges: Iterable[tuple[str, str, str, str]], installer: str = "pip"
     out: list[Conflict] = []
     for target, sides in by_target.items():
         ours = [x for x in sides if x[0] in TF_DISTRIBUTIONS]
-        for req, version, spec in ours[:1]:
-            for other, other_version, other_spec in sides:
-                if other not in TF_DISTRIBUTIONS and other_spec:
-                    out.append(
-                        Conflict(
-                            req,
-                            version,
-                            target,
-                            spec,
-                            "between",
-                            other_spec,
-                            f"{other} {other_version}",
-                            installer=installer,
-                        )
-                    )
+        pairs = [(a, b) for a in ours[:1] for b in sides if b[0] not in TF_DISTRIBUTIONS and b[2]]
+        if target not in TF_DISTRIBUTIONS:
+            # Packages' ranges on TensorFlow itself are the companions' reading.
+            others = [x for x in sides if x[0] not in TF_DISTRIBUTIONS and x[2]]
+            pairs += [
+                (a, b) for i, a in enumerate(others) for b in others[i + 1 :] if a[0] != b[0]
+            ][:_PAIRS_PER_NAME]
+        for (req, version, spec), (other, other_version, other_spec) in pairs:
+            out.append(
+                Conflict(
+                    req,
+                    version,
+                    target,
+                    spec,
+                    "between",
+                    other_spec,
+                    f"{other} {other_version}",
+                    installer=installer,
+                )
+            )
     return out
 
 

@@ -110,8 +110,10 @@ def log_packages(
             continue  # pip installed nothing: no version is known to be there
         if c.kind == "installed" and c.target not in out:
             out[c.target] = PackageFacts(c.target, c.have, "")
-        if not c.requirer:
-            continue  # a range check that does not name its package
+        if not c.requirer or (c.kind == "between" and c.requirer not in TF_DISTRIBUTIONS):
+            # A range check that does not name its package; two other packages a resolver
+            # weighed (it installed neither).
+            continue
         known = out.get(c.requirer)
         requires = (*(known.requires if known else ()), f"{c.target}{c.spec}")
         out[c.requirer] = PackageFacts(c.requirer, c.requirer_version, "", requires)
@@ -145,6 +147,21 @@ def package_findings(
     gives; ``signed``: the lines signatures read as a cause, which the generic readings of an
     exception leave to them)."""
     out: dict[str, Finding] = {}
+    # Where TensorFlow's own range on a name is one side of the clash, two other packages'
+    # ranges on it are left to that reading (one finding per clash, TensorFlow's first).
+    tf_clashes = {
+        c.target
+        for c in conflicts
+        if c.kind == "between"
+        and c.requirer in TF_DISTRIBUTIONS
+        and _meeting(c.spec, c.have) is None
+    }
+    conflicts_read = [
+        c
+        for c in conflicts
+        if not (c.kind == "between" and c.requirer not in TF_DISTRIBUTIONS)
+        or c.target not in tf_clashes
+    ]
     for finding in (
         *(_python_refusal(x, m) for x in python_refusals if x.dist),
         *(_conda_python(x, m) for x in conda_conflicts),
@@ -158,7 +175,7 @@ def package_findings(
                 _pair_weight(c, tracebacks),
                 notice_alone=not tracebacks,
             )
-            for c in conflicts
+            for c in conflicts_read
         ),
         *(_import_check(c, m) for c in checks),
         _side_by_side(conflicts, m),
@@ -727,7 +744,9 @@ def _conflict(
     packages neither of which is TensorFlow. ``notice_alone``: the log shows no exception
     (:func:`_harmless_notice`)."""
     if c.kind == "between":
-        return _between(c, m) if c.requirer in TF_DISTRIBUTIONS else None
+        if c.requirer in TF_DISTRIBUTIONS:
+            return _between(c, m)
+        return _others_between(c, m, pair_weight) if pair_weight else None
     if c.kind == "backtrack":
         return _backtrack(c, m)
     if c.kind == "requested":
@@ -867,11 +886,7 @@ def _library_pin(c: Conflict) -> bool:
         return False
     if c.target in TF_DISTRIBUTIONS or c.target == "protobuf":
         return False
-    table = modules()
-    module = c.requirer.replace("-", "_")
-    return module in table.on_tensorflow or any(
-        mod in table.on_tensorflow for mod, dist in table.dists.items() if dist == c.requirer
-    )
+    return _on_tensorflow(c.requirer)
 
 
 def _library_pin_conflict(c: Conflict, m: Machine, said: str) -> Finding:
@@ -893,9 +908,10 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
     llvmlite it was not built for); a note where the notice is all the log shows (pip prints
     it after installs that then run: the pair may well work); nothing beside another
     package's exception, another failure, the notice beside it noise."""
-    if c.kind == "requested":
-        # pip's resolver stopped over the pin (ResolutionImpossible): it installed nothing, so
-        # the refusal is the log's failure, unless a traceback shows another one.
+    if c.kind in ("requested", "between"):
+        # pip's resolver stopped over the pin, or over two packages' ranges
+        # (ResolutionImpossible): it installed nothing, so the refusal is the log's failure,
+        # unless a traceback shows another one.
         return None if tracebacks else Severity.WARNING
     if c.kind != "installed":
         return None
@@ -960,6 +976,58 @@ def _pair_out_of_range(c: Conflict, m: Machine, said: str, severity: Severity) -
             "package whose range meets the other's.",
             f"{c.target}{c.spec}",
         ),
+    )
+
+
+def _others_between(c: Conflict, m: Machine, severity: Severity) -> Optional[Finding]:
+    """Two packages, neither TensorFlow, whose ranges on one name no version meets, as a
+    resolver's conflict block lists them (pip's "The conflict is caused by:", uv's, Poetry's,
+    PDM's): it installs neither, and one of the two must move to a release whose range meets
+    the other's. A library on TensorFlow pinning the name exactly is that library's pin."""
+    if _meeting(c.spec, c.have) is not None:
+        return None  # the resolver lists every range on the name; these two meet
+    other = c.other.split(" ", 1)[0]
+    pins = [
+        (name, spec)
+        for name, spec in ((c.requirer, c.spec), (other, c.have))
+        if _pinned(spec) is not None and _on_tensorflow(name)
+    ]
+    cause = (
+        causes.software.LIBRARY_PIN_CONFLICTS if pins else causes.software.DEPENDENCY_OUT_OF_RANGE
+    )
+    listed = (
+        (*m.list_releases(c.requirer), *m.list_releases(other))
+        if c.installer == "pip"
+        else (
+            causes.common.pypi_releases_command(c.requirer),
+            causes.common.pypi_releases_command(other),
+        )
+    )
+    return causes.finding(
+        f"explain.{cause}",
+        severity,
+        cause,
+        f"{c.requirer_named} and {c.other} declare {c.target} ranges no release meets "
+        f"({c.target}{c.spec}; {c.target}{c.have})",
+        f"The resolver ({c.installer}): {c.requirer_named} requires {c.target}{c.spec} and "
+        f"{c.other} requires {c.target}{c.have}; no {c.target} meets both, so it installs "
+        "neither.",
+        Fix(
+            (f"{pins[0][0]} pins {c.target}{pins[0][1]}: install" if pins else "Install")
+            + f" a release of {c.requirer} or of {other} whose {c.target} range meets "
+            f"the other's ({c.requirer}'s {c.target}{c.spec}, {other}'s {c.target}{c.have}; "
+            "the commands list their releases, and each release's requirements name its "
+            "range), or keep the two in separate environments.",
+            listed,
+        ),
+    )
+
+
+def _on_tensorflow(dist: str) -> bool:
+    """A library the module table lists as written against TensorFlow (``on_tensorflow``)."""
+    table = modules()
+    return dist.replace("-", "_") in table.on_tensorflow or any(
+        mod in table.on_tensorflow for mod, d in table.dists.items() if d == dist
     )
 
 
