@@ -2627,15 +2627,52 @@ def test_a_tf1_keywords_older_name_is_the_scan_rules() -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        (
+            "tensorflow 2.12.0 has requirement numpy<1.24,>=1.22, but you have numpy 1.26.0.",
+            ("tensorflow", "numpy", "<1.24,>=1.22", "1.26.0"),
+        ),
+        (
+            "tensorflow-text 2.12.0 has requirement tensorflow<2.13,>=2.12.0; platform_machine "
+            '!= "arm64" or platform_system != "Darwin", but you have tensorflow 2.15.0.',
+            ("tensorflow-text", "tensorflow", "<2.13,>=2.12.0", "2.15.0"),
+        ),
+        (
+            "h5py 3.1.0 has requirement numpy>=1.17.5, but you have numpy 1.16.6.post1.",
+            ("h5py", "numpy", ">=1.17.5", "1.16.6.post1"),
+        ),
+    ],
+    ids=["tensorflow-range", "with-markers", "post-release"],
+)
+def test_pip_checks_report_without_a_verdict_is_read_as_the_installed_conflict(
+    line: str, read: tuple[str, str, str, str]
+) -> None:
+    (c,) = read_conflicts([f"$ pip check\n{line}\n"])
+    assert (c.requirer, c.target, c.spec, c.have, c.kind) == (*read, "installed")
+
+
+def test_pip_checks_report_of_tensorflows_range_is_that_dependency_out_of_range() -> None:
+    text = (
+        "$ pip check\n"
+        "tensorflow 2.12.0 has requirement numpy<1.24,>=1.22, but you have numpy 1.26.0.\n"
+    )
+    (found,) = readings(explained(text))
+    assert found.cause == "dependency-out-of-range"
+    assert 'pip install "numpy<1.24,>=1.22"' in fix_text(found)
+
+
+@pytest.mark.parametrize(
     "words",
     [
+        " but you have numpy 1.",
         " is required for a normal functioning of this module, but found a==1.",
         " is required for this version of SciPy (detected version 1",
         " or newer of 'numexpr' (version '1' currently installed).",
     ],
-    ids=["require-version", "scipy", "pandas-optional"],
+    ids=["pip-check", "require-version", "scipy", "pandas-optional"],
 )
-def test_range_check_words_on_a_long_line_are_read_in_linear_time(words: str) -> None:
+def test_check_and_range_words_on_a_long_line_are_read_in_linear_time(words: str) -> None:
     started = time.perf_counter()
     assert read_conflicts(["a" * 100_000 + words]) == []
     assert read_conflicts(["a>=1" * 25_000 + words]) == []

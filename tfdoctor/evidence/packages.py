@@ -7,7 +7,9 @@ pip reports a requirement the environment breaks in one of three shapes
 ``_report_single_requirement_conflict`` / ``get_installation_error``):
 
 - ``X 1.0 requires Y<2,>=1, but you have Y 2.3 which is incompatible.`` (pip 20.3 and
-  later; ``but you'll have`` in 20.2, ``has requirement Y<2, but you'll have`` before);
+  later; ``but you'll have`` in 20.2, ``has requirement Y<2, but you'll have`` before;
+  ``pip check``: ``X 1.0 has requirement Y<2,>=1, but you have Y 2.3.``,
+  https://github.com/pypa/pip/blob/24.0/src/pip/_internal/commands/check.py);
 - ``X 1.0 requires Y, which is not installed.``;
 - ``ResolutionImpossible``: under ``The conflict is caused by:``, ``The user requested
   Y==2.3`` beside ``X 1.0 depends on Y<2 and >=1``, or two packages' ranges on one name
@@ -58,7 +60,10 @@ _INSTALLED = re.compile(
     # character of a long run the search would take quadratic time.
     rf"(?<![A-Za-z0-9._-])[._-]*(?P<req>{_NAME}) (?P<rv>{_VERSION}) (?:requires|has requirement) "
     rf"(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC}){_MARKERS}, but you(?:'ll)? have "
-    rf"(?P<have_name>{_NAME}) (?P<have>{_VERSION})(?:\.(?=\s|$))? which is incompatible"
+    rf"(?P<have_name>{_NAME}) (?P<have>{_VERSION})"
+    # `pip check` ends the same report without the verdict: "X 1.0 has requirement Y<2, but
+    # you have Y 2.3." (commands/check.py).
+    r"(?:(?:\.(?=\s|$))? which is incompatible|\.(?=\s|$))"
 )
 _MISSING = re.compile(
     rf"(?<![A-Za-z0-9._-])[._-]*(?P<req>{_NAME}) (?P<rv>{_VERSION}) "
@@ -156,8 +161,9 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
     out: list[Conflict] = []
     for text in texts:
         # One substring search gates both shapes ("... which is incompatible", "... which is
-        # not installed"): a log of a million lines is searched once, not once per shape.
-        if "which is " in text:
+        # not installed"), and one pip check's report (no verdict): a log of a million lines is
+        # searched once or twice, not once per shape.
+        if "which is " in text or "but you have " in text:
             found = [(m, "installed") for m in _INSTALLED.finditer(text)]
             found += [(m, "missing") for m in _MISSING.finditer(text)]
             for m, kind in sorted(found, key=lambda pair: pair[0].start()):
