@@ -2211,6 +2211,18 @@ _RANGE_CHECKS = [
         ("scipy", "numpy", ">=1.17.3,<1.25.0", "1.26.4", "import warning"),
         id="scipy",
     ),
+    pytest.param(
+        "RuntimeError: jaxlib is version 0.4.7, but this version of jax requires version >= "
+        "0.4.14.\n",
+        ("jax", "jaxlib", ">=0.4.14", "0.4.7", "import"),
+        id="jaxlib-too-old",
+    ),
+    pytest.param(
+        "RuntimeError: jaxlib version 0.4.20+cuda12.cudnn89 is newer than and incompatible with "
+        "jax version 0.4.14. Please update your jax and/or jaxlib packages.\n",
+        ("jax", "jaxlib", "<=0.4.14", "0.4.20+cuda12.cudnn89", "import"),
+        id="jaxlib-newer-than-jax",
+    ),
 ]
 
 

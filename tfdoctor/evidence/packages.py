@@ -282,10 +282,11 @@ def _pkg_resources(text: str) -> list[Conflict]:
 
 #: The sentences packages print as they import and check a dependency's version against the
 #: range they need (each names the dependency, the range and the version found): (pattern,
-#: the requirer where the sentence does not name it, whether it always raises, where it is
-#: printed). The version found is ``have``; ``low``/``high`` bound the range where the
-#: sentence words it (``>=low``, ``<high``), else ``spec`` holds it as the requirement.
-RANGE_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
+#: the requirer and the dependency where the sentence does not name them, whether it always
+#: raises, where it is printed). The version found is ``have``; ``low``/``high``/``top``
+#: bound the range where the sentence words it (``>=low``, ``<high``, ``<=top``), else
+#: ``spec`` holds it as the requirement.
+RANGE_CHECKS: tuple[tuple[re.Pattern[str], str, str, bool, str], ...] = (
     (
         # SciPy warns (and goes on) where NumPy is outside the range its release was built
         # for; the f-string leaves the parenthesis open.
@@ -294,6 +295,7 @@ RANGE_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
             rf"for this version of SciPy \(detected version (?P<have>{_VERSION})(?=\)|\s|$)"
         ),
         "scipy",
+        "numpy",
         False,
         "https://github.com/scipy/scipy/blob/v1.9.0/scipy/__init__.py",
     ),
@@ -305,6 +307,7 @@ RANGE_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
             re.MULTILINE,
         ),
         "matplotlib",
+        "",
         True,
         "https://github.com/matplotlib/matplotlib/blob/v3.5.0/lib/matplotlib/__init__.py",
     ),
@@ -317,6 +320,7 @@ RANGE_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
             rf"\(version '(?P<have>{_VERSION})' currently installed\)"
         ),
         "",
+        "",
         False,
         "https://github.com/pandas-dev/pandas/blob/v1.5.0/pandas/compat/_optional.py",
     ),
@@ -327,8 +331,23 @@ RANGE_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
             rf"your numpy version is (?P<have>{_VERSION})\.?(?=\s|$)"
         ),
         "pandas",
+        "numpy",
         True,
         "https://github.com/pandas-dev/pandas/blob/v1.5.0/pandas/compat/numpy/__init__.py",
+    ),
+    (
+        # JAX's _check_jaxlib_version, as jax imports: a jaxlib older than the jax release's
+        # minimum, or newer than the jax release itself.
+        re.compile(
+            rf"jaxlib is version (?P<have>{_VERSION}), but this version of jax requires "
+            rf"version >= (?P<low>{_VERSION})\.?(?=\s|$)"
+            rf"|jaxlib version (?P<have2>{_VERSION}) is newer than and incompatible with jax "
+            rf"version (?P<top>{_VERSION})\.?(?=\s|$)"
+        ),
+        "jax",
+        "jaxlib",
+        True,
+        "https://github.com/jax-ml/jax/blob/jax-v0.4.14/jax/version.py",
     ),
     (
         # Hugging Face's require_version (transformers, and the libraries that copy it) names
@@ -342,6 +361,7 @@ RANGE_CHECKS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
             r"(?:\s*Try: `pip install (?P<req>[A-Za-z0-9][\w.-]*) -U`)?"
         ),
         "",
+        "",
         True,
         "https://github.com/huggingface/transformers/blob/v4.30.0/src/transformers/utils/versions.py",
     ),
@@ -353,6 +373,7 @@ _RANGE_CHECK_WORDS = (
     "or newer of '",
     "this version of pandas is incompatible",
     "is required for a normal functioning",
+    "jaxlib ",
 )
 
 
@@ -360,14 +381,16 @@ def _range_checks(text: str) -> list[Conflict]:
     """The dependency range checks packages ran as they imported (:data:`RANGE_CHECKS`), each
     as the conflict it found: the requirer, the range, the version installed."""
     out: list[Conflict] = []
-    for pattern, requirer, raises, _ in RANGE_CHECKS:
+    for pattern, requirer, dependency, raises, _ in RANGE_CHECKS:
         for m in pattern.finditer(text):
             found = m.groupdict()
-            target = normalize_name(found.get("target") or "numpy")
+            target = normalize_name(found.get("target") or dependency)
             if target in TF_DISTRIBUTIONS:
                 continue  # a check of TensorFlow itself is a companion's (IMPORT_CHECKS)
             spec = found.get("spec") or ",".join(
-                f"{op}{found[key]}" for op, key in ((">=", "low"), ("<", "high")) if found.get(key)
+                f"{op}{found[key]}"
+                for op, key in ((">=", "low"), ("<", "high"), ("<=", "top"))
+                if found.get(key)
             )
             raised = raises or bool(found.get("raised"))
             out.append(
@@ -377,7 +400,7 @@ def _range_checks(text: str) -> list[Conflict]:
                     target,
                     spec,
                     "installed",
-                    found["have"],
+                    found.get("have") or found["have2"],
                     source="import" if raised else "import warning",
                 )
             )
