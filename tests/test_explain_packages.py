@@ -2281,6 +2281,58 @@ def test_no_range_check_finding_where_none_failed_or_tensorflow_is_checked(text:
         assert not [c for c in read_conflicts([text]) if c.source.startswith("import")]
 
 
+# --- pip's "Cannot install" line without the block that names the requirements -------------
+
+
+def test_pips_head_line_alone_is_read_as_the_pins_asked_beside_tensorflow() -> None:
+    head = (
+        "ERROR: Cannot install tensorflow==2.12.0, pandas==2.2.2 and numpy==1.26.0 because these "
+        "package versions have conflicting dependencies.\n"
+    )
+    found = [
+        (c.requirer, c.requirer_version, c.target, c.kind, c.have) for c in read_conflicts([head])
+    ]
+    assert found == [
+        ("tensorflow", "2.12.0", "pandas", "asked", "==2.2.2"),
+        ("tensorflow", "2.12.0", "numpy", "asked", "==1.26.0"),
+    ]
+    # With the block that names the requirements, the block is read instead.
+    block = head + "\nThe conflict is caused by:\n    The user requested numpy==1.26.0\n"
+    assert not [c for c in read_conflicts([block]) if c.kind == "asked"]
+
+
+def test_a_pin_asked_beside_tensorflow_outside_its_matrix_range_is_that_range() -> None:
+    text = (
+        "ERROR: Cannot install tensorflow==2.12.0 and numpy==1.26.0 because these package "
+        "versions have conflicting dependencies.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    assert "compatibility matrix" in top.detail
+    # A later TensorFlow whose range admits the pin, with the pin.
+    assert top.fix is not None
+    assert any('"numpy==1.26.0"' in c and "tensorflow==" in c for c in top.fix.commands)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        # Inside TensorFlow 2.15's range: the clash is elsewhere, which the log does not show.
+        "ERROR: Cannot install tensorflow==2.15.0 and numpy==1.26.0 because these package "
+        "versions have conflicting dependencies.",
+        # A name the matrix records no range of.
+        "ERROR: Cannot install tensorflow==2.12.0 and pandas==2.2.2 because these package "
+        "versions have conflicting dependencies.",
+        # No TensorFlow release asked for.
+        "ERROR: Cannot install -r requirements.txt (line 3) and numpy==1.26.0 because these "
+        "package versions have conflicting dependencies.",
+    ],
+    ids=["inside-the-range", "name-not-in-matrix", "no-tensorflow-pin"],
+)
+def test_no_reading_of_the_head_line_where_the_matrix_shows_no_clash(head: str) -> None:
+    assert not readings(explained(head + "\n"))
+
+
 # --- two packages' ranges a resolver could not meet, neither of them TensorFlow --------------
 
 _CAUSED_BY = (

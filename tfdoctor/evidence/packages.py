@@ -123,7 +123,9 @@ class Conflict(Record):
     #: ``installed``: ``have`` is the version installed; ``requested``: ``have`` is the
     #: specifier the user asked for (pip installed nothing); ``missing``: not installed;
     #: ``backtrack``: pip dropped the requirer's candidate over this requirement and tries
-    #: another (older) one.
+    #: another (older) one; ``asked``: pip's head line names the requirer's release and
+    #: ``have`` (``==1.26.0``) asked for together and in conflict, the requirements between
+    #: them not in the log (``spec`` empty: the block that names them is cut off).
     kind: str
     have: str = ""
     #: ``between``: the other package whose range on ``target`` (``have``) none of the
@@ -205,6 +207,8 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                         "backtrack",
                     )
                 )
+        if "Cannot install" in text and "conflict is caused by" not in text:
+            out += _asked_together(text)
         if "conflict is caused by" in text and "The user requested" not in text:
             between = _between(
                 (m["req"], m["rv"], m["target"], m["spec"]) for m in _DEPENDS.finditer(text)
@@ -414,6 +418,26 @@ def _range_checks(text: str) -> list[Conflict]:
 _CANNOT_INSTALL = re.compile(
     r"Cannot install (?P<asked>[^\n]{1,600}?) because these package versions have conflicting"
 )
+
+
+#: One exact pin as pip's "Cannot install" line names what was asked for.
+_ASKED_PIN = re.compile(rf"(?:^|, | and )(?P<name>{_NAME})==(?P<version>{_VERSION})(?=,| and |$)")
+
+
+def _asked_together(text: str) -> list[Conflict]:
+    """pip's "Cannot install" line alone, naming one TensorFlow release and other exact pins
+    asked for together: each other pin beside the TensorFlow release (``asked``)."""
+    found = _CANNOT_INSTALL.search(text)
+    if found is None:
+        return []
+    pins = [
+        (normalize_name(m["name"]), m["version"]) for m in _ASKED_PIN.finditer(found.group("asked"))
+    ]
+    tfs = [p for p in pins if p[0] in TF_DISTRIBUTIONS]
+    if len(tfs) != 1:
+        return []
+    (tf, version), others = tfs[0], [p for p in pins if p[0] not in TF_DISTRIBUTIONS]
+    return [Conflict(tf, version, name, "", "asked", f"=={pin}") for name, pin in others]
 
 
 def _tf_not_asked(text: str) -> bool:

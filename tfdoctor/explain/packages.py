@@ -10,6 +10,7 @@ applied to the machine the log shows (the versions pip printed are facts it obse
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Optional
@@ -106,7 +107,7 @@ def log_packages(
     quoted (``tensorflow-io 0.14.0`` requiring ``tensorflow<2.3.0,>=2.2.0``; TensorFlow 2.3.0)."""
     out: dict[str, PackageFacts] = {}
     for c in conflicts:
-        if c.kind == "requested":
+        if c.kind in ("requested", "asked"):
             continue  # pip installed nothing: no version is known to be there
         if c.kind == "installed" and c.target not in out:
             out[c.target] = PackageFacts(c.target, c.have, "")
@@ -749,6 +750,8 @@ def _conflict(
         return _others_between(c, m, pair_weight) if pair_weight else None
     if c.kind == "backtrack":
         return _backtrack(c, m)
+    if c.kind == "asked":
+        return _asked_together(c, m) if pair_weight else None
     if c.kind == "requested":
         asked = _pinned(c.have)
         if asked is None or spec_contains(asked, c.spec) is not False:
@@ -908,7 +911,7 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
     llvmlite it was not built for); a note where the notice is all the log shows (pip prints
     it after installs that then run: the pair may well work); nothing beside another
     package's exception, another failure, the notice beside it noise."""
-    if c.kind in ("requested", "between"):
+    if c.kind in ("requested", "between", "asked"):
         # pip's resolver stopped over the pin, or over two packages' ranges
         # (ResolutionImpossible): it installed nothing, so the refusal is the log's failure,
         # unless a traceback shows another one.
@@ -977,6 +980,27 @@ def _pair_out_of_range(c: Conflict, m: Machine, said: str, severity: Severity) -
             f"{c.target}{c.spec}",
         ),
     )
+
+
+def _asked_together(c: Conflict, m: Machine) -> Optional[Finding]:
+    """pip's "Cannot install tensorflow==2.12.0 and numpy==1.26.0" without the block that names
+    the requirements: where the matrix records the range that TensorFlow release's wheel
+    declares on the other name and the pin falls outside it, that range is the clash (the
+    block would say so), read as the user's pin against TensorFlow's range."""
+    pinned = _pinned(c.have)
+    line = m.matrix.line_for(c.requirer_version) if m.matrix is not None else None
+    field = c.target.replace("-", "_")
+    spec = getattr(line.pins, field, None) if line is not None and field in PIN_FIELDS else None
+    if line is None or not spec or pinned is None or spec_contains(pinned, spec) is not False:
+        return None
+    said = (
+        f"pip (ResolutionImpossible): the requirements ask for {c.requirer}=="
+        f"{c.requirer_version} and {c.target}{c.have} together, and pip refuses them (the "
+        f"lines naming the requirements are not in the log). TensorFlow {line.line}'s wheels "
+        f"declare {c.target}{spec} ({line.latest_patch}'s, in the compatibility matrix), "
+        f"which {pinned} is outside."
+    )
+    return _tf_requirement(dataclasses.replace(c, kind="requested", spec=spec), m, said)
 
 
 def _others_between(c: Conflict, m: Machine, severity: Severity) -> Optional[Finding]:
