@@ -2241,7 +2241,7 @@ def test_a_range_check_is_dependency_out_of_range_with_the_range_it_states(
 ) -> None:
     _, target, spec, _, source = expected
     (found,) = [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]
-    # Raised, it stopped the program; warned (and nothing failed after it), it is a note.
+    # Raised, it ended the program; warned (and nothing failed after it), it is a note.
     assert found.severity == (Severity.ERROR if source == "import" else Severity.INFO)
     assert f'pip install "{target}{spec}"' in fix_text(found)
 

@@ -133,7 +133,7 @@ class Conflict(Record):
     other: str = ""
     #: Who reported it: ``pip``; ``pkg_resources`` (which prints no requirer version:
     #: ``requirer_version`` is then empty); ``import``: the requirer's own check of the
-    #: dependency as it imports, raised (the program stopped there), or ``import warning``:
+    #: dependency as it imports, raised (the program ended there), or ``import warning``:
     #: the same check warned and the import went on (:data:`RANGE_CHECKS`; no requirer
     #: version either, and no requirer where the words do not name it).
     source: str = "pip"

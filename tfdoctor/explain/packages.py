@@ -912,7 +912,7 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
     it after installs that then run: the pair may well work); nothing beside another
     package's exception, another failure, the notice beside it noise."""
     if c.kind in ("requested", "between", "asked"):
-        # pip's resolver stopped over the pin, or over two packages' ranges
+        # pip's resolver refused the pin, or two packages' ranges
         # (ResolutionImpossible): it installed nothing, so the refusal is the log's failure,
         # unless a traceback shows another one.
         return None if tracebacks else Severity.WARNING
@@ -920,7 +920,7 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
         return None
     if c.source in ("import", "pkg_resources"):
         # The requirer's own import-time check raised it, or pkg_resources did as it resolved
-        # the requirer: the program stopped there, with the pair named.
+        # the requirer: the program ended there, with the pair named.
         return Severity.ERROR
     if not tracebacks:
         return Severity.INFO
