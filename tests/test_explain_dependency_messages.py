@@ -720,3 +720,32 @@ def test_pyarrows_own_module_missing_an_arrow_symbol_is_not_a_range() -> None:
         ".so: undefined symbol: _ZN5arrow6Status8ToStringB5cxx11Ev\n"
     )
     assert "dependency-out-of-range" not in _causes(line)
+
+
+def test_urllib3_2_refusing_an_old_openssl_installs_urllib3_1_26() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.9/site-packages/tensorflow_hub/resolver.py", line 27, '
+        "in <module>\n"
+        "    import requests\n"
+        '  File "/opt/venv/lib/python3.9/site-packages/urllib3/__init__.py", line 42, in '
+        "<module>\n"
+        '    "urllib3 v2 only supports OpenSSL 1.1.1+, currently "\n'
+        "ImportError: urllib3 v2 only supports OpenSSL 1.1.1+, currently the 'ssl' module is "
+        "compiled with 'OpenSSL 1.0.2k-fips  26 Jan 2017'. See: "
+        "https://github.com/urllib3/urllib3/issues/2168\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    assert 'pip install "urllib3<2"' in fix_text(top)
+
+
+def test_urllib3_2_warning_of_libressl_is_harmless() -> None:
+    text = (
+        "/Users/u/venv/lib/python3.9/site-packages/urllib3/__init__.py:35: NotOpenSSLWarning: "
+        "urllib3 v2 only supports OpenSSL 1.1.1+, currently the 'ssl' module is compiled with "
+        "'LibreSSL 2.8.3'. See: https://github.com/urllib3/urllib3/issues/3020\n"
+        "  warnings.warn(\n"
+    )
+    assert all(x.severity.rank <= Severity.INFO.rank for x in explained(text).findings)
+    assert "dependency-out-of-range" not in _causes(text)

@@ -68,6 +68,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, readings, top_error
+from tfdoctor.findings import Severity
 
 # --- messages read before, checked here in lines of their own -----------------------------
 
@@ -650,21 +651,27 @@ def test_uvs_pip_interface_is_fixed_with_uv_pip_not_a_projects_add(root: str) ->
     assert not any(c.startswith("uv add") for c in top.fix.commands)
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "  \u2570\u2500\u25b6 Because pandas==2.2.2 depends on numpy>=1.26.0 and numba==0.56.0 "
-        "depends on numpy<1.24, we can conclude that numba==0.56.0 and pandas==2.2.2 are "
-        "incompatible.\n",
-        # Poetry's caret is not a PEP 440 range: no meeting is judged from it.
+def test_ranges_without_tensorflows_pep_440_side_are_left_alone() -> None:
+    # Poetry's caret is not a PEP 440 range: no meeting is judged from it.
+    text = (
         "Because pandas (2.2.2) depends on numpy (^1.26.0)\n and tensorflow (2.12.0) depends "
         "on numpy (>=1.22,<1.24), pandas (2.2.2) is incompatible with tensorflow (2.12.0).\n"
-        "So, because myproj depends on both, version solving failed.\n",
-    ],
-    ids=["uv-two-other-packages", "poetry-caret-range"],
-)
-def test_ranges_without_tensorflows_pep_440_side_are_left_alone(text: str) -> None:
+        "So, because myproj depends on both, version solving failed.\n"
+    )
     assert "dependency-out-of-range" not in {x.cause for x in explained(text).findings}
+
+
+def test_two_other_packages_ranges_uv_could_not_meet_name_the_pair_with_uvs_commands() -> None:
+    # uv installed nothing: the two ranges are the failure, and one of the two must move.
+    text = (
+        "  \u2570\u2500\u25b6 Because pandas==2.2.2 depends on numpy>=1.26.0 and numba==0.56.0 "
+        "depends on numpy<1.24, we can conclude that numba==0.56.0 and pandas==2.2.2 are "
+        "incompatible.\n"
+    )
+    (top,) = readings(explained(text))
+    assert top.cause == "dependency-out-of-range" and top.severity == Severity.WARNING
+    assert top.fix is not None and "pandas" in top.fix.text and "numba" in top.fix.text
+    assert not any(c.startswith("pip ") for c in top.fix.commands)
 
 
 def test_pdms_requires_python_refusal_narrows_the_range_with_pdm() -> None:

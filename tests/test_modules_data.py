@@ -30,6 +30,16 @@ def test_libraries_built_on_tensorflow_are_listed_outside_the_family() -> None:
     assert all(module in table.dists for module in table.on_tensorflow)
 
 
+def test_a_nightly_build_is_read_as_the_release_of_a_listed_package() -> None:
+    table = modules()
+    assert table.release_of("tb-nightly") == "tensorboard"
+    assert table.release_of("tensorboard") == "tensorboard"
+    assert table.release_of("no-such-nightly") == "no-such-nightly"
+    # Every release named is a listed distribution, and no nightly is itself listed.
+    assert set(table.nightlies.values()) <= set(table.dists.values())
+    assert not set(table.nightlies) & set(table.dists.values())
+
+
 @pytest.mark.parametrize(
     "module, dist",
     [
@@ -70,8 +80,20 @@ def test_the_longest_listed_prefix_decides(module: str, dist: object) -> None:
             "{library: _mst_ops.so, dist: tensorflow-text,",
             "library",
         ),
+        (
+            "{dist: tb-nightly, release: tensorboard,",
+            "{dist: tb-nightly, release: TensorBoard,",
+            "release",
+        ),
     ],
-    ids=["dist-name", "module-name", "unknown-source", "family-not-boolean", "library-with-suffix"],
+    ids=[
+        "dist-name",
+        "module-name",
+        "unknown-source",
+        "family-not-boolean",
+        "library-with-suffix",
+        "nightly-release-name",
+    ],
 )
 def test_a_planted_fault_is_one_line_naming_the_field(old: str, new: str, field: str) -> None:
     line, message = planted_error(parse_modules, ModulesError, TEXT, old, new, "modules.yaml")

@@ -147,6 +147,13 @@ class Modules(Record):
     #: Op library file stem (``_regex_split_ops``) -> the distribution that ships it, for a
     #: log naming the library by its file name alone (``NotFoundError: _x_ops.so not found``).
     op_libraries: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: Nightly distribution -> the release distribution it is the nightly build of (both
+    #: install one import package: ``tb-nightly`` installs ``tensorboard``).
+    nightlies: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    def release_of(self, dist: str) -> str:
+        """The release distribution ``dist`` is the nightly build of, else ``dist`` itself."""
+        return self.nightlies.get(dist, dist)
 
     def distribution(self, module: str) -> Optional[str]:
         """The distribution that installs ``module`` (a dotted name: its longest listed
@@ -207,6 +214,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
             "windows_runtimes",
             "install_steps",
             "op_libraries",
+            "nightlies",
         ),
     )
     reader.schema_version(top["schema_version"], MODULES_VERSION)
@@ -248,6 +256,11 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         reader, top, "successors", "dist", ("successor",), (), dist, sources
     ):
         successors[name] = dist(fields["successor"], f"{where}.successor")
+    nightlies: dict[str, str] = {}
+    for where, name, fields, _ in _sourced_rows(
+        reader, top, "nightlies", "dist", ("release",), (), dist, sources
+    ):
+        nightlies[name] = dist(fields["release"], f"{where}.release")
     return Modules(
         path,
         sources,
@@ -264,6 +277,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         _windows_runtimes(reader, top, sources),
         _install_steps(reader, top, sources, module),
         _op_libraries(reader, top, sources, dist),
+        nightlies,
     )
 
 

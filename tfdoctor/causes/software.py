@@ -4377,9 +4377,10 @@ def metadata_unsatisfiable_fix(
 
 def tensorflow_ecosystem(dist: str) -> bool:
     """A distribution of TensorFlow's own ecosystem: its family in the module table, or named
-    as Google names them (tensorflow-metadata, tensorflow-serving-api, tf-models-official)."""
+    as Google names them (tensorflow-metadata, tensorflow-serving-api, tf-models-official).
+    A nightly build (tb-nightly) is its release's."""
     table = modules()
-    module = dist.replace("-", "_")
+    module = table.release_of(dist).replace("-", "_")
     return (
         dist in TF_DISTRIBUTIONS
         or module in table.family
@@ -4393,5 +4394,7 @@ def tensorflow_family(dist: str) -> bool:
     the module table's family, or named in TensorFlow's own ``tensorflow-`` namespace
     (tensorflow-metadata). Not a library merely written against TensorFlow (``on_tensorflow``,
     tf-models-official), nor one another author named ``tf-...`` (tf-keras-vis, tf-explain):
-    their pins are their own business."""
-    return dist.startswith("tensorflow-") or dist.replace("-", "_") in modules().family
+    their pins are their own business. A nightly build the family publishes under a name of
+    its own (tb-nightly, which tf-nightly requires in TensorBoard's place) is its release's."""
+    release = modules().release_of(dist)
+    return release.startswith("tensorflow-") or release.replace("-", "_") in modules().family

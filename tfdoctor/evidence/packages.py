@@ -7,7 +7,9 @@ pip reports a requirement the environment breaks in one of three shapes
 ``_report_single_requirement_conflict`` / ``get_installation_error``):
 
 - ``X 1.0 requires Y<2,>=1, but you have Y 2.3 which is incompatible.`` (pip 20.3 and
-  later; ``but you'll have`` in 20.2, ``has requirement Y<2, but you'll have`` before);
+  later; ``but you'll have`` in 20.2, ``has requirement Y<2, but you'll have`` before;
+  ``pip check``: ``X 1.0 has requirement Y<2,>=1, but you have Y 2.3.``,
+  https://github.com/pypa/pip/blob/24.0/src/pip/_internal/commands/check.py);
 - ``X 1.0 requires Y, which is not installed.``;
 - ``ResolutionImpossible``: under ``The conflict is caused by:``, ``The user requested
   Y==2.3`` beside ``X 1.0 depends on Y<2 and >=1``, or two packages' ranges on one name
@@ -58,7 +60,10 @@ _INSTALLED = re.compile(
     # character of a long run the search would take quadratic time.
     rf"(?<![A-Za-z0-9._-])[._-]*(?P<req>{_NAME}) (?P<rv>{_VERSION}) (?:requires|has requirement) "
     rf"(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC}){_MARKERS}, but you(?:'ll)? have "
-    rf"(?P<have_name>{_NAME}) (?P<have>{_VERSION})(?:\.(?=\s|$))? which is incompatible"
+    rf"(?P<have_name>{_NAME}) (?P<have>{_VERSION})"
+    # `pip check` ends the same report without the verdict: "X 1.0 has requirement Y<2, but
+    # you have Y 2.3." (commands/check.py).
+    r"(?:(?:\.(?=\s|$))? which is incompatible|\.(?=\s|$))"
 )
 _MISSING = re.compile(
     rf"(?<![A-Za-z0-9._-])[._-]*(?P<req>{_NAME}) (?P<rv>{_VERSION}) "
@@ -118,14 +123,19 @@ class Conflict(Record):
     #: ``installed``: ``have`` is the version installed; ``requested``: ``have`` is the
     #: specifier the user asked for (pip installed nothing); ``missing``: not installed;
     #: ``backtrack``: pip dropped the requirer's candidate over this requirement and tries
-    #: another (older) one.
+    #: another (older) one; ``asked``: pip's head line names the requirer's release and
+    #: ``have`` (``==1.26.0``) asked for together and in conflict, the requirements between
+    #: them not in the log (``spec`` empty: the block that names them is cut off).
     kind: str
     have: str = ""
     #: ``between``: the other package whose range on ``target`` (``have``) none of the
     #: requirer's meets, with its version (``rasa 2.8.7``).
     other: str = ""
-    #: Who reported it: ``pip``, or ``pkg_resources`` (which prints no requirer version:
-    #: ``requirer_version`` is then empty).
+    #: Who reported it: ``pip``; ``pkg_resources`` (which prints no requirer version:
+    #: ``requirer_version`` is then empty); ``import``: the requirer's own check of the
+    #: dependency as it imports, raised (the program ended there), or ``import warning``:
+    #: the same check warned and the import went on (:data:`RANGE_CHECKS`; no requirer
+    #: version either, and no requirer where the words do not name it).
     source: str = "pip"
     # The fields below are given by keyword (the ones above by position as pip prints them);
     # dataclasses.KW_ONLY would say so, but Python 3.9 lacks it.
@@ -138,8 +148,9 @@ class Conflict(Record):
 
     @property
     def requirer_named(self) -> str:
-        """``tensorflow 2.3.0``, or the name alone where the version was not printed."""
-        return f"{self.requirer} {self.requirer_version}".strip()
+        """``tensorflow 2.3.0``, or the name alone where the version was not printed (words
+        for the checking package where not even the name was)."""
+        return f"{self.requirer} {self.requirer_version}".strip() or "the importing package"
 
 
 def _spec(text: str) -> str:
@@ -152,8 +163,9 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
     out: list[Conflict] = []
     for text in texts:
         # One substring search gates both shapes ("... which is incompatible", "... which is
-        # not installed"): a log of a million lines is searched once, not once per shape.
-        if "which is " in text:
+        # not installed"), and one pip check's report (no verdict): a log of a million lines is
+        # searched once or twice, not once per shape.
+        if "which is " in text or "but you have " in text:
             found = [(m, "installed") for m in _INSTALLED.finditer(text)]
             found += [(m, "missing") for m in _MISSING.finditer(text)]
             for m, kind in sorted(found, key=lambda pair: pair[0].start()):
@@ -162,6 +174,8 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                 out.append(Conflict(normalize_name(m["req"]), m["rv"], target, spec, kind, have))
         if "Requirement.parse(" in text or "distribution was not found" in text:
             out += _pkg_resources(text)
+        if any(word in text for word in _RANGE_CHECK_WORDS):
+            out += _range_checks(text)
         if "The user requested" in text and "depends on" in text:
             asked = {
                 normalize_name(m["target"]): _spec(m["spec"]) for m in _REQUESTED.finditer(text)
@@ -193,6 +207,8 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                         "backtrack",
                     )
                 )
+        if "Cannot install" in text and "conflict is caused by" not in text:
+            out += _asked_together(text)
         if "conflict is caused by" in text and "The user requested" not in text:
             between = _between(
                 (m["req"], m["rv"], m["target"], m["spec"]) for m in _DEPENDS.finditer(text)
@@ -268,6 +284,133 @@ def _pkg_resources(text: str) -> list[Conflict]:
     ]
 
 
+#: The sentences packages print as they import and check a dependency's version against the
+#: range they need (each names the dependency, the range and the version found): (pattern,
+#: the requirer and the dependency where the sentence does not name them, whether it always
+#: raises, where it is printed). The version found is ``have``; ``low``/``high``/``top``
+#: bound the range where the sentence words it (``>=low``, ``<high``, ``<=top``), else
+#: ``spec`` holds it as the requirement.
+RANGE_CHECKS: tuple[tuple[re.Pattern[str], str, str, bool, str], ...] = (
+    (
+        # SciPy warns (and goes on) where NumPy is outside the range its release was built
+        # for; the f-string leaves the parenthesis open.
+        re.compile(
+            rf"A NumPy version >=(?P<low>{_VERSION}) and <(?P<high>{_VERSION}) is required "
+            rf"for this version of SciPy \(detected version (?P<have>{_VERSION})(?=\)|\s|$)"
+        ),
+        "scipy",
+        "numpy",
+        False,
+        "https://github.com/scipy/scipy/blob/v1.9.0/scipy/__init__.py",
+    ),
+    (
+        # Matplotlib's _check_versions raises for each dependency below its minimum.
+        re.compile(
+            rf"Matplotlib requires (?P<target>{_NAME})>=(?P<low>{_VERSION}); "
+            rf"you have (?P<have>{_VERSION})(?=[\s.]*$|\s)",
+            re.MULTILINE,
+        ),
+        "matplotlib",
+        "",
+        True,
+        "https://github.com/matplotlib/matplotlib/blob/v3.5.0/lib/matplotlib/__init__.py",
+    ),
+    (
+        # pandas' (and Dask's copy of its) import_optional_dependency: raised or warned, as
+        # the caller asks; the prefix says which.
+        re.compile(
+            r"(?P<raised>ImportError: )?(?P<req>Pandas|Dask) requires version "
+            rf"'(?P<low>{_VERSION})' or newer of '(?P<target>{_NAME})' "
+            rf"\(version '(?P<have>{_VERSION})' currently installed\)"
+        ),
+        "",
+        "",
+        False,
+        "https://github.com/pandas-dev/pandas/blob/v1.5.0/pandas/compat/_optional.py",
+    ),
+    (
+        # pandas' own NumPy minimum, raised as pandas.compat.numpy imports.
+        re.compile(
+            rf"this version of pandas is incompatible with numpy < (?P<low>{_VERSION})\s+"
+            rf"your numpy version is (?P<have>{_VERSION})\.?(?=\s|$)"
+        ),
+        "pandas",
+        "numpy",
+        True,
+        "https://github.com/pandas-dev/pandas/blob/v1.5.0/pandas/compat/numpy/__init__.py",
+    ),
+    (
+        # JAX's _check_jaxlib_version, as jax imports: a jaxlib older than the jax release's
+        # minimum, or newer than the jax release itself.
+        re.compile(
+            rf"jaxlib is version (?P<have>{_VERSION}), but this version of jax requires "
+            rf"version >= (?P<low>{_VERSION})\.?(?=\s|$)"
+            rf"|jaxlib version (?P<have2>{_VERSION}) is newer than and incompatible with jax "
+            rf"version (?P<top>{_VERSION})\.?(?=\s|$)"
+        ),
+        "jax",
+        "jaxlib",
+        True,
+        "https://github.com/jax-ml/jax/blob/jax-v0.4.14/jax/version.py",
+    ),
+    (
+        # Hugging Face's require_version (transformers, and the libraries that copy it) names
+        # the requirement and what it found, and in its hint the package to upgrade.
+        re.compile(
+            # Tried only where a name starts (as _INSTALLED is).
+            rf"(?<![A-Za-z0-9._-])(?P<target>{_NAME})(?P<spec>{_OP}[\w.*+!-]+"
+            rf"(?:,{_OP}[\w.*+!-]+)*) is required "
+            r"for a normal functioning of this module,\s+but found "
+            rf"(?P=target)==(?P<have>{_VERSION})\.(?=\s|$|Try:)"
+            r"(?:\s*Try: `pip install (?P<req>[A-Za-z0-9][\w.-]*) -U`)?"
+        ),
+        "",
+        "",
+        True,
+        "https://github.com/huggingface/transformers/blob/v4.30.0/src/transformers/utils/versions.py",
+    ),
+)
+#: Words every range check's sentence holds: a text without one is not searched.
+_RANGE_CHECK_WORDS = (
+    "is required for this version of SciPy",
+    "Matplotlib requires",
+    "or newer of '",
+    "this version of pandas is incompatible",
+    "is required for a normal functioning",
+    "jaxlib ",
+)
+
+
+def _range_checks(text: str) -> list[Conflict]:
+    """The dependency range checks packages ran as they imported (:data:`RANGE_CHECKS`), each
+    as the conflict it found: the requirer, the range, the version installed."""
+    out: list[Conflict] = []
+    for pattern, requirer, dependency, raises, _ in RANGE_CHECKS:
+        for m in pattern.finditer(text):
+            found = m.groupdict()
+            target = normalize_name(found.get("target") or dependency)
+            if target in TF_DISTRIBUTIONS:
+                continue  # a check of TensorFlow itself is a companion's (IMPORT_CHECKS)
+            spec = found.get("spec") or ",".join(
+                f"{op}{found[key]}"
+                for op, key in ((">=", "low"), ("<", "high"), ("<=", "top"))
+                if found.get(key)
+            )
+            raised = raises or bool(found.get("raised"))
+            out.append(
+                Conflict(
+                    normalize_name(found.get("req") or requirer),
+                    "",
+                    target,
+                    spec,
+                    "installed",
+                    found.get("have") or found["have2"],
+                    source="import" if raised else "import warning",
+                )
+            )
+    return out
+
+
 #: pip's head of a ResolutionImpossible (get_installation_error in
 #: resolution/resolvelib/factory.py): what was asked for, each as its requirement or as
 #: "-r FILE (line N)".
@@ -275,6 +418,26 @@ def _pkg_resources(text: str) -> list[Conflict]:
 _CANNOT_INSTALL = re.compile(
     r"Cannot install (?P<asked>[^\n]{1,600}?) because these package versions have conflicting"
 )
+
+
+#: One exact pin as pip's "Cannot install" line names what was asked for.
+_ASKED_PIN = re.compile(rf"(?:^|, | and )(?P<name>{_NAME})==(?P<version>{_VERSION})(?=,| and |$)")
+
+
+def _asked_together(text: str) -> list[Conflict]:
+    """pip's "Cannot install" line alone, naming one TensorFlow release and other exact pins
+    asked for together: each other pin beside the TensorFlow release (``asked``)."""
+    found = _CANNOT_INSTALL.search(text)
+    if found is None:
+        return []
+    pins = [
+        (normalize_name(m["name"]), m["version"]) for m in _ASKED_PIN.finditer(found.group("asked"))
+    ]
+    tfs = [p for p in pins if p[0] in TF_DISTRIBUTIONS]
+    if len(tfs) != 1:
+        return []
+    (tf, version), others = tfs[0], [p for p in pins if p[0] not in TF_DISTRIBUTIONS]
+    return [Conflict(tf, version, name, "", "asked", f"=={pin}") for name, pin in others]
 
 
 def _tf_not_asked(text: str) -> bool:
@@ -319,10 +482,16 @@ _PDM_RANGE = re.compile(
 )
 
 
+#: The pairs of other packages' ranges read per name where TensorFlow is no side of it.
+_PAIRS_PER_NAME = 6
+
+
 def _between(ranges: Iterable[tuple[str, str, str, str]], installer: str = "pip") -> list[Conflict]:
     """The ranges two packages declare on one name that a resolver (``installer``) could not
     meet together, TensorFlow's side as the requirer: one conflict per other package whose
-    range is set."""
+    range is set. Of two other packages (neither TensorFlow) on a name other than
+    TensorFlow's, each pair of different packages, the first listed as the requirer: which
+    pair no version meets is for the reasoning to judge."""
     by_target: dict[str, list[tuple[str, str, str]]] = {}
     for req, version, target, spec in ranges:
         by_target.setdefault(normalize_name(target), []).append(
@@ -331,21 +500,26 @@ def _between(ranges: Iterable[tuple[str, str, str, str]], installer: str = "pip"
     out: list[Conflict] = []
     for target, sides in by_target.items():
         ours = [x for x in sides if x[0] in TF_DISTRIBUTIONS]
-        for req, version, spec in ours[:1]:
-            for other, other_version, other_spec in sides:
-                if other not in TF_DISTRIBUTIONS and other_spec:
-                    out.append(
-                        Conflict(
-                            req,
-                            version,
-                            target,
-                            spec,
-                            "between",
-                            other_spec,
-                            f"{other} {other_version}",
-                            installer=installer,
-                        )
-                    )
+        pairs = [(a, b) for a in ours[:1] for b in sides if b[0] not in TF_DISTRIBUTIONS and b[2]]
+        if target not in TF_DISTRIBUTIONS:
+            # Packages' ranges on TensorFlow itself are the companions' reading.
+            others = [x for x in sides if x[0] not in TF_DISTRIBUTIONS and x[2]]
+            pairs += [
+                (a, b) for i, a in enumerate(others) for b in others[i + 1 :] if a[0] != b[0]
+            ][:_PAIRS_PER_NAME]
+        for (req, version, spec), (other, other_version, other_spec) in pairs:
+            out.append(
+                Conflict(
+                    req,
+                    version,
+                    target,
+                    spec,
+                    "between",
+                    other_spec,
+                    f"{other} {other_version}",
+                    installer=installer,
+                )
+            )
     return out
 
 

@@ -10,6 +10,7 @@ applied to the machine the log shows (the versions pip printed are facts it obse
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Optional
@@ -108,10 +109,14 @@ def log_packages(
     quoted (``tensorflow-io 0.14.0`` requiring ``tensorflow<2.3.0,>=2.2.0``; TensorFlow 2.3.0)."""
     out: dict[str, PackageFacts] = {}
     for c in conflicts:
-        if c.kind == "requested":
+        if c.kind in ("requested", "asked"):
             continue  # pip installed nothing: no version is known to be there
         if c.kind == "installed" and c.target not in out:
             out[c.target] = PackageFacts(c.target, c.have, "")
+        if not c.requirer or (c.kind == "between" and c.requirer not in TF_DISTRIBUTIONS):
+            # A range check that does not name its package; two other packages a resolver
+            # weighed (it installed neither).
+            continue
         known = out.get(c.requirer)
         requires = (*(known.requires if known else ()), f"{c.target}{c.spec}")
         out[c.requirer] = PackageFacts(c.requirer, c.requirer_version, "", requires)
@@ -145,6 +150,21 @@ def package_findings(
     gives; ``signed``: the lines signatures read as a cause, which the generic readings of an
     exception leave to them)."""
     out: dict[str, Finding] = {}
+    # Where TensorFlow's own range on a name is one side of the clash, two other packages'
+    # ranges on it are left to that reading (one finding per clash, TensorFlow's first).
+    tf_clashes = {
+        c.target
+        for c in conflicts
+        if c.kind == "between"
+        and c.requirer in TF_DISTRIBUTIONS
+        and _meeting(c.spec, c.have) is None
+    }
+    conflicts_read = [
+        c
+        for c in conflicts
+        if not (c.kind == "between" and c.requirer not in TF_DISTRIBUTIONS)
+        or c.target not in tf_clashes
+    ]
     for finding in (
         # uv's and Poetry's come after the readings of their own hints
         # (resolver_python_findings).
@@ -160,7 +180,7 @@ def package_findings(
                 _pair_weight(c, tracebacks),
                 notice_alone=not tracebacks,
             )
-            for c in conflicts
+            for c in conflicts_read
         ),
         *(_import_check(c, m) for c in checks),
         _side_by_side(conflicts, m),
@@ -480,7 +500,7 @@ def resolver_python_findings(python_refusals: Sequence[PythonRefusal], m: Machin
     return [
         _python_refusal(x, m)
         for x in python_refusals
-        if x.dist and x.installer != "pip" and _tensorflow_ecosystem(x.dist)
+        if x.dist and x.installer != "pip" and causes.software.tensorflow_ecosystem(x.dist)
     ]
 
 
@@ -785,9 +805,13 @@ def _conflict(
     packages neither of which is TensorFlow. ``notice_alone``: the log shows no exception
     (:func:`_harmless_notice`)."""
     if c.kind == "between":
-        return _between(c, m) if c.requirer in TF_DISTRIBUTIONS else None
+        if c.requirer in TF_DISTRIBUTIONS:
+            return _between(c, m)
+        return _others_between(c, m, pair_weight) if pair_weight else None
     if c.kind == "backtrack":
         return _backtrack(c, m)
+    if c.kind == "asked":
+        return _asked_together(c, m) if pair_weight else None
     if c.kind == "requested":
         asked = _pinned(c.have)
         if asked is None or spec_contains(asked, c.spec) is not False:
@@ -925,11 +949,7 @@ def _library_pin(c: Conflict) -> bool:
         return False
     if c.target in TF_DISTRIBUTIONS or c.target == "protobuf":
         return False
-    table = modules()
-    module = c.requirer.replace("-", "_")
-    return module in table.on_tensorflow or any(
-        mod in table.on_tensorflow for mod, dist in table.dists.items() if dist == c.requirer
-    )
+    return _on_tensorflow(c.requirer)
 
 
 def _library_pin_conflict(c: Conflict, m: Machine, said: str) -> Finding:
@@ -951,12 +971,17 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
     llvmlite it was not built for); a note where the notice is all the log shows (pip prints
     it after installs that then run: the pair may well work); nothing beside another
     package's exception, another failure, the notice beside it noise."""
-    if c.kind == "requested":
-        # pip's resolver stopped over the pin (ResolutionImpossible): it installed nothing, so
-        # the refusal is the log's failure, unless a traceback shows another one.
+    if c.kind in ("requested", "between", "asked"):
+        # pip's resolver refused the pin, or two packages' ranges
+        # (ResolutionImpossible): it installed nothing, so the refusal is the log's failure,
+        # unless a traceback shows another one.
         return None if tracebacks else Severity.WARNING
     if c.kind != "installed":
         return None
+    if c.source in ("import", "pkg_resources"):
+        # The requirer's own import-time check raised it, or pkg_resources did as it resolved
+        # the requirer: the program ended there, with the pair named.
+        return Severity.ERROR
     if not tracebacks:
         return Severity.INFO
     table = modules()
@@ -977,6 +1002,28 @@ def _pair_out_of_range(c: Conflict, m: Machine, said: str, severity: Severity) -
     https://github.com/pypa/pip/blob/24.0/src/pip/_internal/commands/install.py)."""
     if c.kind == "requested":
         return _pin_outside_range(c, m, said, severity)
+    tf = m.tf
+    tf_range = m.declared_range(c.target) if tf is not None else None
+    if tf is not None and tf_range and _meeting(c.spec, tf_range) is None:
+        # The installed TensorFlow's own range on the name misses the requirer's: installing
+        # the requirer's range would take TensorFlow out of its own, so the requirer moves.
+        return causes.finding(
+            f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
+            severity,
+            causes.software.DEPENDENCY_OUT_OF_RANGE,
+            f"{c.requirer_named} needs {c.target}{c.spec}, outside TensorFlow "
+            f"{tf.version}'s range ({c.target}{tf_range})",
+            f"{said} TensorFlow {tf.version} declares {c.target}{tf_range}: no {c.target} "
+            "meets both.",
+            Fix(
+                f"Keep {c.target} in the range TensorFlow {tf.version} declares "
+                f"({c.target}{tf_range}) and install the release of "
+                f"{c.requirer or 'the importing package'} whose own range on {c.target} admits "
+                f"it (its release notes name the {c.target} each release needs), or a "
+                f"TensorFlow whose range meets {c.target}{c.spec}. No command is given: the "
+                f"log names no release of {c.requirer or 'it'} that fits.",
+            ),
+        )
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
         severity,
@@ -986,12 +1033,85 @@ def _pair_out_of_range(c: Conflict, m: Machine, said: str, severity: Severity) -
         said,
         causes.common.install_fix(
             m,
-            f"Install {c.target} in the range {c.requirer} {c.requirer_version} declares; "
-            f"where another package pins {c.target} outside it (pip's output names the "
-            f"requirements it kept), install the release of {c.requirer} or of that package "
-            "whose range meets the other's.",
+            f"Install {c.target} in the range {c.requirer_named} declares; where another "
+            f"package pins {c.target} outside it (`pip check` names the requirements), "
+            f"install the release of {c.requirer or 'the checking package'} or of that "
+            "package whose range meets the other's.",
             f"{c.target}{c.spec}",
         ),
+    )
+
+
+def _asked_together(c: Conflict, m: Machine) -> Optional[Finding]:
+    """pip's "Cannot install tensorflow==2.12.0 and numpy==1.26.0" without the block that names
+    the requirements: where the matrix records the range that TensorFlow release's wheel
+    declares on the other name and the pin falls outside it, that range is the clash (the
+    block would say so), read as the user's pin against TensorFlow's range."""
+    pinned = _pinned(c.have)
+    line = m.matrix.line_for(c.requirer_version) if m.matrix is not None else None
+    field = c.target.replace("-", "_")
+    spec = getattr(line.pins, field, None) if line is not None and field in PIN_FIELDS else None
+    if line is None or not spec or pinned is None or spec_contains(pinned, spec) is not False:
+        return None
+    said = (
+        f"pip (ResolutionImpossible): the requirements ask for {c.requirer}=="
+        f"{c.requirer_version} and {c.target}{c.have} together, and pip refuses them (the "
+        f"lines naming the requirements are not in the log). TensorFlow {line.line}'s wheels "
+        f"declare {c.target}{spec} ({line.latest_patch}'s, in the compatibility matrix), "
+        f"which {pinned} is outside."
+    )
+    return _tf_requirement(dataclasses.replace(c, kind="requested", spec=spec), m, said)
+
+
+def _others_between(c: Conflict, m: Machine, severity: Severity) -> Optional[Finding]:
+    """Two packages, neither TensorFlow, whose ranges on one name no version meets, as a
+    resolver's conflict block lists them (pip's "The conflict is caused by:", uv's, Poetry's,
+    PDM's): it installs neither, and one of the two must move to a release whose range meets
+    the other's. A library on TensorFlow pinning the name exactly is that library's pin."""
+    if _meeting(c.spec, c.have) is not None:
+        return None  # the resolver lists every range on the name; these two meet
+    other = c.other.split(" ", 1)[0]
+    pins = [
+        (name, spec)
+        for name, spec in ((c.requirer, c.spec), (other, c.have))
+        if _pinned(spec) is not None and _on_tensorflow(name)
+    ]
+    cause = (
+        causes.software.LIBRARY_PIN_CONFLICTS if pins else causes.software.DEPENDENCY_OUT_OF_RANGE
+    )
+    listed = (
+        (*m.list_releases(c.requirer), *m.list_releases(other))
+        if c.installer == "pip"
+        else (
+            causes.common.pypi_releases_command(c.requirer),
+            causes.common.pypi_releases_command(other),
+        )
+    )
+    return causes.finding(
+        f"explain.{cause}",
+        severity,
+        cause,
+        f"{c.requirer_named} and {c.other} declare {c.target} ranges no release meets "
+        f"({c.target}{c.spec}; {c.target}{c.have})",
+        f"The resolver ({c.installer}): {c.requirer_named} requires {c.target}{c.spec} and "
+        f"{c.other} requires {c.target}{c.have}; no {c.target} meets both, so it installs "
+        "neither.",
+        Fix(
+            (f"{pins[0][0]} pins {c.target}{pins[0][1]}: install" if pins else "Install")
+            + f" a release of {c.requirer} or of {other} whose {c.target} range meets "
+            f"the other's ({c.requirer}'s {c.target}{c.spec}, {other}'s {c.target}{c.have}; "
+            "the commands list their releases, and each release's requirements name its "
+            "range), or keep the two in separate environments.",
+            listed,
+        ),
+    )
+
+
+def _on_tensorflow(dist: str) -> bool:
+    """A library the module table lists as written against TensorFlow (``on_tensorflow``)."""
+    table = modules()
+    return dist.replace("-", "_") in table.on_tensorflow or any(
+        mod in table.on_tensorflow for mod, d in table.dists.items() if d == dist
     )
 
 
@@ -1191,6 +1311,13 @@ def _backtrack(c: Conflict, m: Machine) -> Optional[Finding]:
 
 
 def _said(c: Conflict) -> str:
+    if c.source.startswith("import"):
+        # The requirer's own words as it imported (evidence.packages.RANGE_CHECKS).
+        return (
+            f"As it imported, {c.requirer or 'a package'} "
+            f"{'refused' if c.source == 'import' else 'warned of'} {c.target} {c.have}: "
+            f"it needs {c.target}{c.spec}."
+        )
     if c.kind == "installed":
         return (
             f"{c.source}: {c.requirer_named} requires {c.target}{c.spec}, but "
