@@ -93,12 +93,29 @@ def test_the_runtime_looked_for_without_a_gpu_is_a_note_that_says_both(log: str)
         pytest.param(
             "$ cat /usr/local/cuda/version.txt\nCUDA Version 10.1.243\n", id="version-txt"
         ),
+        pytest.param(
+            "$ export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH\n", id="wsl-driver-dir"
+        ),
     ],
 )
 def test_a_log_that_shows_or_wants_a_gpu_keeps_the_error(extra: str) -> None:
     report = explained(extra + _RUNTIME_LINUX + _HINT)
     # The library's cause or what its builder makes of it (the CUDA wheels for an extra).
     assert _worst(report) is Severity.ERROR
+
+
+def test_wsl2s_driver_directory_on_the_loaders_path_wants_a_gpu() -> None:
+    # The loader's own line names the path it searched: WSL2's driver directory is on it only
+    # where the user set CUDA up under WSL2 (the loader does not search it by default).
+    searched = _RUNTIME_LINUX.replace(
+        "No such file or directory\n",
+        "No such file or directory; LD_LIBRARY_PATH: /usr/lib/wsl/lib:/opt/conda/lib\n",
+    )
+    report = explained(searched + _HINT)
+    assert _one(report, "cuda-libs-missing").severity is Severity.ERROR
+    # Another directory on the path says nothing of a GPU: the note stays a note.
+    other = searched.replace("/usr/lib/wsl/lib", "/usr/local/lib")
+    assert _worst(explained(other + _HINT)) is Severity.INFO
 
 
 def test_the_toolkits_other_libraries_are_looked_for_only_with_a_gpu_found() -> None:

@@ -37,7 +37,13 @@ from typing import Callable, NamedTuple, Optional
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
-from tfdoctor.compat import carries_machine_code, cuda_driver_floor, first_keras3_line
+from tfdoctor.compat import (
+    PTX,
+    carries_machine_code,
+    cuda_driver_floor,
+    first_keras3_line,
+    gpu_code,
+)
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.cluster import TASK, channel_hosts, looked_up, read_cluster_evidence
 from tfdoctor.evidence.conda import (
@@ -123,7 +129,13 @@ from tfdoctor.evidence.pip import (
     requested_version,
 )
 from tfdoctor.evidence.servers import server_frame, server_line
-from tfdoctor.evidence.stated import STATED_READ, Stated, read_gpu_complaint, read_stated
+from tfdoctor.evidence.stated import (
+    STATED_READ,
+    Stated,
+    read_gpu_complaint,
+    read_slow_start,
+    read_stated,
+)
 from tfdoctor.evidence.tflog import cudnn_dotted, library_of
 from tfdoctor.evidence.traceback import (
     MAX_INTERPRETERS,
@@ -355,6 +367,8 @@ class Evidence:
     first_text: str = ""
     first_block: Optional[LogText] = None
     gpu_complaint: Optional[tuple[str, str]] = None
+    #: The user's sentence that the program's start takes long, with where.
+    slow_start: Optional[tuple[str, str]] = None
     #: Packages a program said must be installed, with where (:mod:`tfdoctor.evidence.packages`).
     install_requests: list[tuple[str, InstallRequest]] = dataclasses.field(default_factory=list)
     #: The first line showing an active conda environment (its prompt, a path in its
@@ -717,6 +731,10 @@ def _read_head(evidence: Evidence, block: LogText, text: _Shaped) -> None:
                 block.where(head[: head.find(complaint)].count("\n")),
                 complaint,
             )
+    if evidence.slow_start is None:
+        slow = read_slow_start(head)
+        if slow is not None:
+            evidence.slow_start = (block.where(head[: head.find(slow)].count("\n")), slow)
 
 
 def _read_devices(evidence: Evidence, block: LogText, text: _Shaped) -> None:
@@ -7175,6 +7193,7 @@ def explain(
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
         _cudnn_major_candidate(findings, machine, revealed),
+        _slow_start_on_gpu(evidence, revealed, machine, findings.values()),
         _cpu_candidate(findings, by_cause, machine, revealed, evidence.first_text),
         _binding_word_size_candidate(findings, by_cause),
         _jvm_candidate(findings, by_cause, revealed),
@@ -9050,6 +9069,62 @@ def _reticulate_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> O
         + ", ".join(searched)
         + ".",
         causes.notebook.reticulate_env_fix(env, conda, searched),
+    )
+
+
+def _gpus_named(evidence: Evidence, revealed: Revealed, machine: Machine) -> list[tuple[str, str]]:
+    """The NVIDIA GPU models the log names (TensorFlow's device line, the issue's form, then
+    the lines of its head, in the user's words or a tool's table), as the GPU table knows
+    them: each model's name and compute capability."""
+    if machine.matrix is None:
+        return []
+    names = [revealed.gpu_name] if revealed.gpu_name else []
+    names += evidence.first_text.splitlines()
+    models = (machine.matrix.gpu_model(name) for name in names if name.strip())
+    return [(x.name, x.compute_capability) for x in models if x is not None]
+
+
+def _slow_start_on_gpu(
+    evidence: Evidence, revealed: Revealed, machine: Machine, found: Iterable[Finding]
+) -> Optional[Finding]:
+    """A start the user says takes long on a named NVIDIA GPU, with nothing else explained:
+    the build without machine code for the GPU, whose PTX the driver compiles first.
+
+    TensorFlow's own warning for it says "CUDA kernels will be jit-compiled from PTX, which
+    could take 30 minutes or longer" (gpu_device.cc), printed only where its log level lets
+    it through; the driver keeps what it compiled in a cache of 256 MiB by default, which
+    TensorFlow's kernels outgrow, so every start compiles again (CUDA_CACHE_MAXSIZE, NVIDIA's
+    CUDA programming guide, "Just-in-Time Compilation").
+    https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runtime/gpu/gpu_device.cc
+    https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#just-in-time-compilation
+    """
+    if evidence.slow_start is None or any(x.severity.rank >= Severity.WARNING.rank for x in found):
+        return None
+    models = _gpus_named(evidence, revealed, machine)
+    if not models:
+        return None
+    # Of several GPUs named (one slow, one compared), the newest is the one a build can lack.
+    model, cap = max(models, key=lambda x: version_key(x[1]))
+    line = machine.line
+    known = line.compute_capabilities if line is not None else None
+    if known is not None and gpu_code(known, cap) != PTX:
+        return None  # the build has machine code for it (or none at all): not the PTX
+    where, said = evidence.slow_start
+    built = (
+        f"TensorFlow {line.line} carries only PTX for compute capability {cap}"
+        if line is not None and known is not None
+        else "the log does not show which TensorFlow; a build made before the GPU's "
+        "architecture has only PTX for it"
+    )
+    return causes.finding(
+        f"explain.{causes.gpu.GPU_PTX_JIT}",
+        Severity.WARNING,
+        causes.gpu.GPU_PTX_JIT,
+        f"A slow start on the {model} (compute capability {cap}): kernels compiled from PTX first",
+        f"{where}: {said}\nThe {model} has compute capability {cap}; {built}, so the "
+        "driver compiles every kernel from PTX before the first one runs, and again at each "
+        "start where its cache is too small to keep them.",
+        causes.gpu.ptx_jit_fix(machine, cap),
     )
 
 

@@ -48,8 +48,11 @@ _FIRST_TF = (2, 1)
 #: TensorFlow having found a device (``Found device 0``, ``Adding visible gpu devices``,
 #: ``Cannot dlopen some GPU libraries`` and the ``Skipping registering GPU devices`` that
 #: follows it in gpu_device.cc: looked for only with a GPU found), a program asked to use or
-#: require one (``use_gpu``, ``--require-gpu``). Each alternative is a literal or one bounded
-#: class: linear.
+#: require one (``use_gpu``, ``--require-gpu``), WSL2's directory of the Windows driver's
+#: libraries (``/usr/lib/wsl/lib``, where libcuda.so lives) named on the loader's path: the
+#: loader does not search it by default, so it is there because the user set up CUDA under
+#: WSL2 (NVIDIA's CUDA on WSL guide, https://docs.nvidia.com/cuda/wsl-user-guide/index.html).
+#: Each alternative is a literal or one bounded class: linear.
 _GPU_WANTED = re.compile(
     r"NVIDIA-SMI|nvidia-smi|--gpus\b|nvidia-docker|NVIDIA_VISIBLE_DEVICES|CUDA_VISIBLE_DEVICES"
     r"|GeForce|Quadro|Tesla|\bTITAN\b|\bRTX\b|\bGTX\b"
@@ -58,7 +61,7 @@ _GPU_WANTED = re.compile(
     r"|is_built_with_cuda|Num GPUs|tensorflow[-_]gpu|and-cuda|\bnvcc\b|Cuda compilation tools"
     r"|cudatoolkit|cuda-toolkit|CUDA Version \d|Found device \d|Adding visible gpu devices"
     r"|Cannot dlopen some GPU|Skipping registering GPU devices"
-    r"|(?:use|require|enable)[-_]gpu|--gpu\b|gpu=True",
+    r"|(?:use|require|enable)[-_]gpu|--gpu\b|gpu=True|/usr/lib/wsl/lib",
     re.IGNORECASE,
 )
 
