@@ -282,6 +282,62 @@ def test_an_operating_system_error_without_wsl_names_no_wsl_fix() -> None:
     assert "wsl-driver-broken" not in _causes_at_warning(line)
 
 
+_WSL2 = "Linux DESKTOP-1 5.15.90.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            _XLA + "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is "
+            "detected",
+            id="no-device",
+        ),
+        pytest.param(
+            _XLA + "failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error", id="unknown"
+        ),
+        pytest.param(
+            "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+            "sure that the latest NVIDIA driver is installed and running.",
+            id="nvidia-smi",
+        ),
+    ],
+)
+def test_a_driver_not_reached_under_wsl2_is_wsls_gpu_support(line: str) -> None:
+    # Elsewhere a Linux driver's reading (a module to load, a device hidden); under WSL 2 the
+    # driver is the Windows host's, reached through what WSL mounts.
+    assert "wsl-driver-broken" not in _causes_at_warning(line + "\n")
+    report = explained(_WSL2 + line + "\n")
+    top = max(report.findings, key=lambda x: x.severity.rank)
+    assert top.cause == "wsl-driver-broken"
+    assert "wsl --update" in fix_text(top)
+    assert not {"driver-not-loaded", "cuinit-unknown-error", "cuda-visible-devices-hidden"} & {
+        x.cause for x in report.findings
+    }
+
+
+def test_wsl2_with_a_gpu_device_created_keeps_the_libraries_reading() -> None:
+    # TensorFlow created the GPU device: the Windows driver answered.
+    created = (
+        "I0000 00:00:1700000000.000000  101 gpu_device.cc:2022] Created device "
+        "/job:localhost/replica:0/task:0/device:GPU:0 with 9000 MB memory\n"
+    )
+    hidden = _XLA + "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device\n"
+    assert "wsl-driver-broken" not in _causes_at_warning(_WSL2 + created + hidden)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Failed to initialize NVML: GPU access blocked by the operating system",
+        "Failed to properly shut down NVML: GPU access blocked by the operating system",
+    ],
+)
+def test_nvml_blocked_by_the_operating_system_is_wsls_gpu_support(line: str) -> None:
+    top = top_error(explained("$ nvidia-smi\n" + line + "\n"))
+    assert top.cause == "wsl-driver-broken"
+
+
 def test_the_runtimes_words_for_the_driver_results_read_by_name() -> None:
     cases = {
         "unknown error": "cuinit-unknown-error",

@@ -7228,7 +7228,7 @@ def explain(
     ):
         if late is not None:
             findings.setdefault(late.id, late)
-    _settle_environment(evidence, findings)
+    _settle_environment(evidence, machine, findings)
     if f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings:
         # The install is the cause: the GPU's own finding, whose fix would install CUDA or
         # cuDNN on the image, and an image's companion refused by the new TensorFlow, whose fix
@@ -8860,12 +8860,74 @@ def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Fin
 _NO_TOP_MODULE = re.compile(r"^No module named '(?P<module>[A-Za-z_]\w*)'$")
 
 
-def _settle_environment(evidence: Evidence, findings: dict[str, Finding]) -> None:
+def _settle_environment(evidence: Evidence, machine: Machine, findings: dict[str, Finding]) -> None:
     """Where the log shows the environment around the process, the readings it changes: a
-    notebook kernel of another Python, WSL 1, a container's Python importing the host's."""
+    notebook kernel of another Python, WSL 1, WSL 2, a container's Python importing the
+    host's."""
     _settle_kernel_install(evidence, findings)
     _settle_wsl1(evidence, findings)
+    _settle_wsl2(evidence, machine, findings)
     _settle_host_python_leak(evidence, findings)
+
+
+#: The readings of a driver not reached that assume a Linux driver inside the machine: a
+#: kernel module to load, its user-space libraries, their versions, cuInit's bare failure, CUDA
+#: seeing no device (CUDA_VISIBLE_DEVICES aside), a container's GPU access where none is shown.
+_LINUX_DRIVER_READINGS = (
+    causes.gpu.DRIVER_NOT_LOADED,
+    causes.gpu.DRIVER_LIBRARIES_MISSING,
+    causes.gpu.DRIVER_VERSION_MISMATCH,
+    causes.gpu.CUINIT_UNKNOWN_ERROR,
+    causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN,
+    # cuInit's shared-object failure read as a container's, where the log shows none.
+    causes.container.CONTAINER_NO_GPU,
+)
+
+
+#: TensorFlow creating a GPU device (gpu_device.cc's ``Created device
+#: /job:localhost/replica:0/task:0/device:GPU:0 with 9000 MB memory``, older releases'
+#: ``Created TensorFlow device (...)``): the driver answered.
+_GPU_DEVICE_CREATED = re.compile(r"Created (?:TensorFlow )?device [^\n]{0,300}?device:GPU:\d")
+
+
+def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Finding]) -> None:
+    """WSL 2 shown (its kernel, its driver directory, the form's words) beside a driver not
+    reached, outside a container: ``wsl-driver-broken`` in place of the Linux driver's
+    readings. A WSL 2 distribution has no NVIDIA kernel module of its own: the Windows
+    driver gives it the GPU through /dev/dxg and the libraries WSL mounts in
+    /usr/lib/wsl/lib (libcuda.so.1, libnvidia-ml.so.1), and NVIDIA's guide says to install
+    no Linux driver inside it. So libcuda not loading, cuInit failing or CUDA seeing no
+    device there is WSL's GPU support or the Windows driver (or a Linux driver installed over
+    them), and loading a module or installing a Linux driver changes nothing.
+    https://docs.nvidia.com/cuda/wsl-user-guide/index.html
+    https://learn.microsoft.com/windows/wsl/tutorials/gpu-compute
+    """
+    if machine.wsl is None or machine.container:
+        return  # a container's GPU access is the container runtime's (container-no-gpu)
+    if _GPU_DEVICE_CREATED.search(evidence.first_text) is not None or any(
+        (listing.gpus or 0) > 0 for _, listing in evidence.devices
+    ):
+        # TensorFlow reached a GPU: the Windows driver answered, and what failed beside it
+        # (cuDNN opening libcuda.so by its unversioned name) is the readings' own.
+        return
+    for key, x in list(findings.items()):
+        if x.cause not in _LINUX_DRIVER_READINGS or x.severity.rank < Severity.WARNING.rank:
+            continue
+        if x.cause == causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN and evidence.visible_devices:
+            continue  # the variable is shown: it may hide the GPU
+        del findings[key]
+        other = "Or: " if x.summary.startswith("Or: ") else ""
+        found = causes.finding(
+            f"explain.{causes.platform.WSL_DRIVER_BROKEN}",
+            x.severity,
+            causes.platform.WSL_DRIVER_BROKEN,
+            f"{other}Under WSL 2 the GPU is not reached through the Windows driver",
+            f"{x.detail}\nThe log shows WSL 2 ({machine.wsl}): its GPU comes from the Windows "
+            "driver through the libraries WSL mounts in /usr/lib/wsl/lib, not from a Linux "
+            "driver inside the distribution.",
+            causes.platform.wsl_gpu_fix(),
+        )
+        keep_weightier(findings, found)
 
 
 #: What TensorFlow or nvidia-smi says of a GPU it cannot reach, read as a machine's driver:
