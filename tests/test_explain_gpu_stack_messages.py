@@ -46,6 +46,9 @@ Each entry: the message (the releases that print it): the cause [sources below].
   gpu-arch-unsupported [6]
 - `CUDA_ERROR_UNSUPPORTED_PTX_VERSION` (driver API via XLA): ptxas-too-new [3]
 - `no kernel image is available for execution on the device` (runtime API): gpu-arch-unsupported [2]
+- `invalid device function` (cudaErrorInvalidDeviceFunction, runtime API): same (new) [2]
+- `ptxas does not support CC X.Y`, `ptxas too old. Falling back to the driver to compile.`
+  (XLA's asm_compiler.cc, TF 2.12+): ptxas-too-old (new) [19]
 - `UNKNOWN: JIT compilation failed.` (the op's kernel, beside `[Op:X]` raised) (TF 2.x kernel_gen):
   libdevice-missing (new form) [18]
 - `libdevice not found at X` (XLA in TF 2.x): libdevice-missing [14]
@@ -70,6 +73,7 @@ Each entry: the message (the releases that print it): the cause [sources below].
 16. https://learn.microsoft.com/windows-hardware/drivers/display/tdr-registry-keys
 17. https://docs.nvidia.com/cuda/wsl-user-guide/index.html
 18. https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/compiler/mlir/tools/kernel_gen/tf_framework_c_interface.cc
+19. https://github.com/tensorflow/tensorflow/blob/v2.14.0/tensorflow/compiler/xla/stream_executor/gpu/asm_compiler.cc
 """
 
 from __future__ import annotations
@@ -205,6 +209,62 @@ _ALREADY_READ = [
 @pytest.mark.parametrize(("line", "cause"), _ALREADY_READ)
 def test_the_messages_already_read_keep_their_cause(line: str, cause: str) -> None:
     assert cause in _causes_at_warning(line + "\n")
+
+
+#: Messages read with this table's later additions: the line, its cause, and what the fix
+#: then names.
+_LATER_READ = [
+    # cudaErrorInvalidDeviceFunction: "not compiled for the proper device architecture".
+    pytest.param(
+        "2021-03-02 10:11:12.000001: F tensorflow/core/kernels/relu_op_gpu.cu.cc:130] "
+        "Non-OK-status: GpuLaunchKernel(ReluKernel<T>, config.block_count, "
+        "config.thread_per_block, 0, d.stream(), count, input, output) status: Internal: "
+        "invalid device function",
+        "gpu-arch-unsupported",
+        "compute_cap",
+        id="kernel-launch-invalid-function",
+    ),
+    pytest.param(
+        _STATUS + "invalid device function", "gpu-arch-unsupported", "compute_cap", id="init"
+    ),
+    pytest.param(
+        "F0311 09:14:02.318822 2201 my_op_gpu.cu.cc:41] Check failed: err == cudaSuccess "
+        "(98 vs. 0) invalid device function",
+        "gpu-arch-unsupported",
+        "compute_cap",
+        id="check-failed-invalid-function",
+    ),
+    # XLA's later words for a ptxas that does not know the GPU; the fix names its arch.
+    pytest.param(
+        "2024-02-03 11:22:33.000001: W tensorflow/compiler/xla/stream_executor/gpu/"
+        "asm_compiler.cc:231] Falling back to the CUDA driver for PTX compilation; ptxas "
+        "does not support CC 9.0",
+        "ptxas-too-old",
+        "sm_90",
+        id="ptxas-falling-back",
+    ),
+    pytest.param(
+        "jaxlib.xla_extension.XlaRuntimeError: UNIMPLEMENTED: /usr/local/cuda/bin/ptxas "
+        "ptxas too old. Falling back to the driver to compile.",
+        "ptxas-too-old",
+        "which -a ptxas",
+        id="ptxas-unimplemented",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "cause", "named"), _LATER_READ)
+def test_the_messages_read_later_give_their_cause_and_fix(
+    line: str, cause: str, named: str
+) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == cause
+    assert named in fix_text(top)
+
+
+def test_an_invalid_device_ordinal_is_no_kernel_without_code() -> None:
+    line = _STATUS + "invalid device ordinal\n"
+    assert "gpu-arch-unsupported" not in _causes_at_warning(line)
 
 
 def test_the_driver_apis_device_unavailable_is_a_gpu_held_by_another_process() -> None:

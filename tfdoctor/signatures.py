@@ -15,7 +15,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from tfdoctor.evidence.tflog import NO_KERNEL_IMAGE_WORDS, PTXAS_MISSING_WORDS
+from tfdoctor.evidence.tflog import (
+    INVALID_DEVICE_FUNCTION_WORDS,
+    NO_KERNEL_IMAGE_WORDS,
+    PTXAS_MISSING_WORDS,
+)
 from tfdoctor.records import Record, record
 from tfdoctor.yamldoc import SEVERITIES, NodeReader, compose, read_document
 
@@ -53,6 +57,7 @@ PATTERN_PARTS: Mapping[str, str] = {
     # The CUDA runtime's words for a build without code for the GPU: the machine view reads
     # the same ones in TensorFlow's stderr.
     "{{no_kernel_image}}": "(?:" + NO_KERNEL_IMAGE_WORDS + ")",
+    "{{invalid_device_function}}": "(?:" + INVALID_DEVICE_FUNCTION_WORDS + ")",
 }
 
 

@@ -4013,6 +4013,10 @@ def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 
 def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     arch = _group(hits, "gpu_arch")
+    cap = _group(hits, "compute_capability")
+    if arch is None and cap is not None:
+        # XLA's later words name the GPU's capability (``ptxas does not support CC 8.9``).
+        arch = "sm_" + cap.replace(".", "")
     nvcc = [
         line for h in hits if h.signature.id == "nvcc-unknown-gpu-arch" for _, line in h.citations
     ]
