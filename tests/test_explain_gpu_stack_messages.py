@@ -376,6 +376,26 @@ def test_a_driver_not_reached_under_wsl2_is_wsls_gpu_support(line: str) -> None:
     }
 
 
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param("$ uname -r\n4.19.128-microsoft-standard\n", id="kernel-4.19"),
+        pytest.param(
+            "$ ls -l /dev/dxg\ncrw-rw-rw- 1 root root 10, 63 Mar  1 10:00 /dev/dxg\n", id="dxg"
+        ),
+    ],
+)
+def test_wsl2_is_read_from_its_older_kernels_and_its_gpu_device(shown: str) -> None:
+    smi = (
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+        "sure that the latest NVIDIA driver is installed and running.\n"
+    )
+    assert top_error(explained(shown + smi)).cause == "wsl-driver-broken"
+    # WSL 1's kernel (capital M, no "standard") is not WSL 2's.
+    wsl1 = "$ uname -r\n4.4.0-19041-Microsoft\n"
+    assert top_error(explained(wsl1 + smi)).cause == "wsl1"
+
+
 def test_wsl2_with_a_gpu_device_created_keeps_the_libraries_reading() -> None:
     # TensorFlow created the GPU device: the Windows driver answered.
     created = (

@@ -205,7 +205,7 @@ GROUPS = frozenset(
 #: native addon are its addon's; ``not-imported-elsewhere``, no traceback whose failing
 #: statement (``from math import abs``) imports the name from a module outside TensorFlow's
 #: package, where Python 3.6 and older print the bare name alone; ``wsl-shown``, WSL named in the
-#: log (its paths or kernel, /usr/lib/wsl/, microsoft-standard-WSL2, or the issue form's
+#: log (its paths or kernel, /usr/lib/wsl/, -microsoft-standard, /dev/dxg, or the issue form's
 #: answer), where CUDA's CUDA_ERROR_OPERATING_SYSTEM is WSL's GPU support and not a cause
 #: tfdoctor can name elsewhere.
 NEEDS = frozenset(

@@ -305,7 +305,7 @@ class Evidence:
     abi_hints: list[AbiTagsFound] = dataclasses.field(default_factory=list)
     #: uv's hints naming the platform tags a release's wheels have (:mod:`tfdoctor.evidence.pip`).
     platform_hints: list[PlatformsFound] = dataclasses.field(default_factory=list)
-    #: Some block names WSL's own paths or kernel (/usr/lib/wsl/, microsoft-standard-WSL2).
+    #: Some block names WSL 2's own paths or kernel (/usr/lib/wsl/, -microsoft-standard).
     wsl: bool = False
     #: Versions a session printed when asked (``tf.__version__``), by distribution.
     echoed: dict[str, str] = dataclasses.field(default_factory=dict)
@@ -419,7 +419,12 @@ class Evidence:
 
 #: What WSL 2 shows of itself: its driver directory and its kernel's release name
 #: (https://learn.microsoft.com/windows/wsl/compare-versions).
-_WSL_WORDS = ("/usr/lib/wsl/", "microsoft-standard-WSL2")
+#: What WSL 2 shows of itself: the directory of the Windows driver's libraries it mounts, its
+#: kernel's release (``-microsoft-standard`` since the 4.19 kernels, ``-microsoft-standard-WSL2``
+#: since 5.10: the WSL2-Linux-Kernel's CONFIG_LOCALVERSION; WSL 1's is ``-Microsoft``), and the
+#: paravirtualised GPU's device node, which only WSL 2 has.
+#: https://github.com/microsoft/WSL2-Linux-Kernel/blob/linux-msft-wsl-5.15.y/arch/x86/configs/config-wsl
+_WSL_WORDS = ("/usr/lib/wsl/", "-microsoft-standard", "/dev/dxg")
 
 
 #: Words only Jupyter's world prints (its name, its kernel package, IPython's cells), found
