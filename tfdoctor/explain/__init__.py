@@ -159,7 +159,7 @@ from tfdoctor.evidence.traceback import (
     read_python_shown,
     read_tracebacks,
 )
-from tfdoctor.explain.cpu_machine import cuda_probe_only
+from tfdoctor.explain.cpu_machine import GPU_MODEL_WORDS, cuda_probe_only
 from tfdoctor.explain.devices import unlisted_gpu_findings
 from tfdoctor.explain.environments import environment_findings
 from tfdoctor.explain.exceptions import (
@@ -1513,7 +1513,7 @@ def _tf_import_library(tracebacks: Sequence[Traceback]) -> Optional[str]:
 #: its failure, a container's GPU flags, a GPU model, CUDA libraries TensorFlow gave up on.
 _GPU_EXPECTED = re.compile(
     r"NVIDIA-SMI|nvidia-smi|--gpus|nvidia-docker|NVIDIA_VISIBLE_DEVICES|Cannot dlopen some GPU"
-    r"|GeForce|Quadro|Tesla|RTX|\bGTX\b|CUDA_VISIBLE_DEVICES",
+    r"|CUDA_VISIBLE_DEVICES|" + GPU_MODEL_WORDS,
     re.IGNORECASE,
 )
 
