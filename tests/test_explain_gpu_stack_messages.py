@@ -411,6 +411,11 @@ def test_wsl2_with_a_gpu_device_created_keeps_the_libraries_reading() -> None:
     [
         "Failed to initialize NVML: GPU access blocked by the operating system",
         "Failed to properly shut down NVML: GPU access blocked by the operating system",
+        # The NVIDIA Container Toolkit under WSL 2, for `docker run --gpus all`.
+        "docker: Error response from daemon: failed to create task for container: failed to "
+        "create shim task: OCI runtime create failed: error running hook #0: exit status 1, "
+        "stdout: , stderr: nvidia-container-cli: initialization error: WSL environment "
+        "detected but no adapters were found: unknown.",
     ],
 )
 def test_nvml_blocked_by_the_operating_system_is_wsls_gpu_support(line: str) -> None:
