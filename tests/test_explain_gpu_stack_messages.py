@@ -383,6 +383,7 @@ def test_a_driver_not_reached_under_wsl2_is_wsls_gpu_support(line: str) -> None:
         pytest.param(
             "$ ls -l /dev/dxg\ncrw-rw-rw- 1 root root 10, 63 Mar  1 10:00 /dev/dxg\n", id="dxg"
         ),
+        pytest.param("I run TensorFlow in Ubuntu 22.04 on WSL2.\n", id="users-words"),
     ],
 )
 def test_wsl2_is_read_from_its_older_kernels_and_its_gpu_device(shown: str) -> None:

@@ -8893,6 +8893,10 @@ _LINUX_DRIVER_READINGS = (
 )
 
 
+#: WSL 2 named in the user's words (``Ubuntu 22.04 on WSL2``, ``WSL 2``): beside the Linux
+#: driver's messages (libcuda, nvidia-smi, cuInit), the machine that printed them.
+_WSL2_SAID = re.compile(r"\bWSL ?2\b", re.IGNORECASE)
+
 #: TensorFlow creating a GPU device (gpu_device.cc's ``Created device
 #: /job:localhost/replica:0/task:0/device:GPU:0 with 9000 MB memory``, older releases'
 #: ``Created TensorFlow device (...)``): the driver answered.
@@ -8900,8 +8904,8 @@ _GPU_DEVICE_CREATED = re.compile(r"Created (?:TensorFlow )?device [^\n]{0,300}?d
 
 
 def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Finding]) -> None:
-    """WSL 2 shown (its kernel, its driver directory, the form's words) beside a driver not
-    reached, outside a container: ``wsl-driver-broken`` in place of the Linux driver's
+    """WSL 2 shown (its kernel, its driver directory, the form's or the user's words) beside
+    a driver not reached, outside a container: ``wsl-driver-broken`` in place of the Linux driver's
     readings. A WSL 2 distribution has no NVIDIA kernel module of its own: the Windows
     driver gives it the GPU through /dev/dxg and the libraries WSL mounts in
     /usr/lib/wsl/lib (libcuda.so.1, libnvidia-ml.so.1), and NVIDIA's guide says to install
@@ -8911,8 +8915,10 @@ def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Findi
     https://docs.nvidia.com/cuda/wsl-user-guide/index.html
     https://learn.microsoft.com/windows/wsl/tutorials/gpu-compute
     """
-    if machine.wsl is None or machine.container:
+    said = _WSL2_SAID.search(evidence.first_text) if machine.wsl is None else None
+    if (machine.wsl is None and said is None) or machine.container:
         return  # a container's GPU access is the container runtime's (container-no-gpu)
+    named = machine.wsl or (said.group(0) if said is not None else "WSL 2")
     if _GPU_DEVICE_CREATED.search(evidence.first_text) is not None or any(
         (listing.gpus or 0) > 0 for _, listing in evidence.devices
     ):
@@ -8931,7 +8937,7 @@ def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Findi
             x.severity,
             causes.platform.WSL_DRIVER_BROKEN,
             f"{other}Under WSL 2 the GPU is not reached through the Windows driver",
-            f"{x.detail}\nThe log shows WSL 2 ({machine.wsl}): its GPU comes from the Windows "
+            f"{x.detail}\nThe log shows WSL 2 ({named}): its GPU comes from the Windows "
             "driver through the libraries WSL mounts in /usr/lib/wsl/lib, not from a Linux "
             "driver inside the distribution.",
             causes.platform.wsl_gpu_fix(),
