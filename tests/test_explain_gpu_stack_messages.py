@@ -243,6 +243,17 @@ _LATER_READ = [
         "sm_90",
         id="ptxas-falling-back",
     ),
+    # A ptxas that does not know Kepler (sm_3x, dropped by CUDA 11 and 12) is newer than the
+    # GPU: the GPU is too old for the toolchain and the build.
+    pytest.param(
+        "2021-02-27 01:33:51.779607: W tensorflow/stream_executor/gpu/asm_compiler.cc:235] "
+        "Your CUDA software stack is old. We fallback to the NVIDIA driver for some "
+        "compilation. Update your CUDA version to get the best performance. The ptxas error "
+        "was: ptxas fatal   : Value 'sm_35' is not defined for option 'gpu-name'",
+        "gpu-arch-unsupported",
+        "compute capability 3.5",
+        id="ptxas-without-kepler",
+    ),
     pytest.param(
         "jaxlib.xla_extension.XlaRuntimeError: UNIMPLEMENTED: /usr/local/cuda/bin/ptxas "
         "ptxas too old. Falling back to the driver to compile.",

@@ -201,7 +201,7 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
 from tfdoctor.machine import LogHints, Machine
-from tfdoctor.matrix import Matrix, spec_contains, version_key
+from tfdoctor.matrix import Matrix, parse_arch, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import (
@@ -4016,12 +4016,27 @@ def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     )
 
 
+#: The oldest architecture generation (Maxwell, compute capability 5.x) whose name every ptxas
+#: of TensorFlow 2's CUDA releases (10.0 to 12.x) knows.
+_OLDEST_ARCH_MAJOR_KEPT = 5
+
+
 def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     arch = _group(hits, "gpu_arch")
     cap = _group(hits, "compute_capability")
     if arch is None and cap is not None:
         # XLA's later words name the GPU's capability (``ptxas does not support CC 8.9``).
         arch = "sm_" + cap.replace(".", "")
+    parsed = parse_arch(arch) if arch else None
+    if parsed is not None and parsed[1] < _OLDEST_ARCH_MAJOR_KEPT:
+        # XLA asks ptxas for the GPU's own architecture. Every ptxas from CUDA 6.5 to 10.2
+        # knows Kepler's sm_30 to sm_37; CUDA 11 dropped sm_30 and CUDA 12 sm_35 and sm_37. A
+        # ptxas that does not know one is newer than the GPU: the GPU is too old for the
+        # toolchain and for the TensorFlow built with it, not the ptxas too old.
+        # https://docs.nvidia.com/cuda/archive/11.0/cuda-toolkit-release-notes/index.html
+        # https://docs.nvidia.com/cuda/archive/12.0.0/cuda-toolkit-release-notes/index.html
+        known = f"{parsed[1]}.{parsed[2]}"
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.gpu_arch_fix(m, known)
     nvcc = [
         line for h in hits if h.signature.id == "nvcc-unknown-gpu-arch" for _, line in h.citations
     ]
