@@ -47,6 +47,8 @@ Each entry: the message (the releases that print it): the cause [sources below].
 - `CUDA_ERROR_UNSUPPORTED_PTX_VERSION` (driver API via XLA): ptxas-too-new [3]
 - `no kernel image is available for execution on the device` (runtime API): gpu-arch-unsupported [2]
 - `invalid device function` (cudaErrorInvalidDeviceFunction, runtime API): same (new) [2]
+- `Failed to allocate request for X (NB) on device ordinal N` (XLA's device allocator):
+  gpu-out-of-memory (new) [20]
 - `ptxas does not support CC X.Y`, `ptxas too old. Falling back to the driver to compile.`
   (XLA's asm_compiler.cc, TF 2.12+): ptxas-too-old (new) [19]
 - `UNKNOWN: JIT compilation failed.` (the op's kernel, beside `[Op:X]` raised) (TF 2.x kernel_gen):
@@ -74,6 +76,7 @@ Each entry: the message (the releases that print it): the cause [sources below].
 17. https://docs.nvidia.com/cuda/wsl-user-guide/index.html
 18. https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/compiler/mlir/tools/kernel_gen/tf_framework_c_interface.cc
 19. https://github.com/tensorflow/tensorflow/blob/v2.14.0/tensorflow/compiler/xla/stream_executor/gpu/asm_compiler.cc
+20. https://github.com/openxla/xla/blob/main/xla/stream_executor/stream_executor_memory_allocator.cc
 """
 
 from __future__ import annotations
@@ -233,6 +236,14 @@ _LATER_READ = [
         "gpu-arch-unsupported",
         "compute_cap",
         id="check-failed-invalid-function",
+    ),
+    # XLA's device allocator without room for a buffer.
+    pytest.param(
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Failed to allocate "
+        "request for 3.00GiB (3221225472B) on device ordinal 0",
+        "gpu-out-of-memory",
+        "TF_FORCE_GPU_ALLOW_GROWTH",
+        id="xla-allocation",
     ),
     # XLA's later words for a ptxas that does not know the GPU; the fix names its arch.
     pytest.param(
