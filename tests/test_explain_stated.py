@@ -268,8 +268,9 @@ def test_a_users_sentence_that_the_start_is_slow_is_read(line: str) -> None:
         "2020-11-10 20:45:51.208355: W tensorflow/core/common_runtime/gpu/gpu_device.cc:1703] "
         "TensorFlow was not built with CUDA kernel binaries compatible with compute capability "
         "8.6. CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer.",
+        "The first epoch takes 10 minutes, the others 20 seconds.",
     ],
-    ids=["a-short-start", "not-the-start", "tensorflows-own-line"],
+    ids=["a-short-start", "not-the-start", "tensorflows-own-line", "first-epoch"],
 )
 def test_other_sentences_are_no_slow_start(text: str) -> None:
     assert read_slow_start(text) is None

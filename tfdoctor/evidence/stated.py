@@ -280,13 +280,13 @@ def read_gpu_complaint(text: str) -> Optional[str]:
     return None
 
 
-#: A start in a user's words: the program's start-up or initialisation, a first run, call,
-#: epoch or inference, a warm-up, a TensorFlow Session (the API's word) or a model created or
-#: loaded.
+#: A start in a user's words: the program's start-up or initialisation, a first run, call or
+#: inference, a warm-up, a TensorFlow Session (the API's word) or a model created or loaded. Not
+#: a first epoch or step: tracing and cuDNN's autotuning make those slow on every GPU.
 _START = re.compile(
     r"(?i)\b(?:start[- ]?up|starts?|starting|launch(?:es|ing)?"
     r"|initiali[sz](?:e|es|ed|ing|ation)"
-    r"|first[- ](?:time|run|call|epoch|step|batch|iteration|inference|prediction|fit)"
+    r"|first[- ](?:time|run|call|inference|prediction|fit)"
     r"|warm[- ]?up|(?:creat(?:e|es|ing)|load(?:s|ing)?)\s+(?:the\s+|a\s+)?(?:session|model|graph)"
     r"|session\s+creation)\b"
 )
