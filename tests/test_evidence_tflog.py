@@ -704,6 +704,15 @@ def test_the_no_kernel_image_signature_and_the_reader_share_one_home_for_cudas_w
             id="driver-api-name",
         ),
         pytest.param("CUDA error: cudaErrorNoKernelImageForDevice", "cudaError", id="runtime-name"),
+        pytest.param(
+            "F relu_op_gpu.cu.cc:130] Non-OK-status: GpuLaunchKernel(ReluKernel) status: Internal: "
+            "invalid device function",
+            "invalid device function",
+            id="invalid-device-function",
+        ),
+        pytest.param(
+            "CUDA error: cudaErrorInvalidDeviceFunction", "cudaError", id="device-function-name"
+        ),
         pytest.param("I gpu_device.cc] Created device /GPU:0", None, id="none"),
     ],
 )

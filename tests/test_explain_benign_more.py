@@ -79,6 +79,9 @@ def test_the_runtime_looked_for_without_a_gpu_is_a_note_that_says_both(log: str)
         pytest.param("My GPU is not detected by TensorFlow.\n", id="users-complaint"),
         pytest.param("| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05 |\n", id="nvidia-smi"),
         pytest.param("GPU: NVIDIA GeForce RTX 3060\n", id="gpu-model"),
+        pytest.param("GPU: NVIDIA A100-SXM4-80GB\n", id="data-center-gpu"),
+        pytest.param("Running on an H100 node.\n", id="data-center-model-alone"),
+        pytest.param("GPU: RTX3090\n", id="model-run-together"),
         pytest.param("$ pip install tensorflow-gpu==2.4.0\n", id="tensorflow-gpu"),
         pytest.param("$ pip install 'tensorflow[and-cuda]'\n", id="and-cuda-extra"),
         pytest.param("with tf.device('/device:GPU:0'):\n", id="device-request"),
@@ -93,12 +96,40 @@ def test_the_runtime_looked_for_without_a_gpu_is_a_note_that_says_both(log: str)
         pytest.param(
             "$ cat /usr/local/cuda/version.txt\nCUDA Version 10.1.243\n", id="version-txt"
         ),
+        pytest.param(
+            "$ export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH\n", id="wsl-driver-dir"
+        ),
     ],
 )
 def test_a_log_that_shows_or_wants_a_gpu_keeps_the_error(extra: str) -> None:
     report = explained(extra + _RUNTIME_LINUX + _HINT)
     # The library's cause or what its builder makes of it (the CUDA wheels for an extra).
     assert _worst(report) is Severity.ERROR
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        pytest.param("Copyright NVIDIA Corporation 2021\n", id="vendor-name"),
+        pytest.param("Results are in table A100x and section V1000.\n", id="other-numbers"),
+    ],
+)
+def test_nvidias_other_words_name_no_gpu(extra: str) -> None:
+    assert _worst(explained(extra + _RUNTIME_LINUX + _HINT)) is Severity.INFO
+
+
+def test_wsl2s_driver_directory_on_the_loaders_path_wants_a_gpu() -> None:
+    # The loader's own line names the path it searched: WSL2's driver directory is on it only
+    # where the user set CUDA up under WSL2 (the loader does not search it by default).
+    searched = _RUNTIME_LINUX.replace(
+        "No such file or directory\n",
+        "No such file or directory; LD_LIBRARY_PATH: /usr/lib/wsl/lib:/opt/conda/lib\n",
+    )
+    report = explained(searched + _HINT)
+    assert _one(report, "cuda-libs-missing").severity is Severity.ERROR
+    # Another directory on the path says nothing of a GPU: the note stays a note.
+    other = searched.replace("/usr/lib/wsl/lib", "/usr/local/lib")
+    assert _worst(explained(other + _HINT)) is Severity.INFO
 
 
 def test_the_toolkits_other_libraries_are_looked_for_only_with_a_gpu_found() -> None:

@@ -46,6 +46,11 @@ Each entry: the message (the releases that print it): the cause [sources below].
   gpu-arch-unsupported [6]
 - `CUDA_ERROR_UNSUPPORTED_PTX_VERSION` (driver API via XLA): ptxas-too-new [3]
 - `no kernel image is available for execution on the device` (runtime API): gpu-arch-unsupported [2]
+- `invalid device function` (cudaErrorInvalidDeviceFunction, runtime API): same (new) [2]
+- `Failed to allocate request for X (NB) on device ordinal N` (XLA's device allocator):
+  gpu-out-of-memory (new) [20]
+- `ptxas does not support CC X.Y`, `ptxas too old. Falling back to the driver to compile.`
+  (XLA's asm_compiler.cc, TF 2.12+): ptxas-too-old (new) [19]
 - `UNKNOWN: JIT compilation failed.` (the op's kernel, beside `[Op:X]` raised) (TF 2.x kernel_gen):
   libdevice-missing (new form) [18]
 - `libdevice not found at X` (XLA in TF 2.x): libdevice-missing [14]
@@ -70,6 +75,8 @@ Each entry: the message (the releases that print it): the cause [sources below].
 16. https://learn.microsoft.com/windows-hardware/drivers/display/tdr-registry-keys
 17. https://docs.nvidia.com/cuda/wsl-user-guide/index.html
 18. https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/compiler/mlir/tools/kernel_gen/tf_framework_c_interface.cc
+19. https://github.com/tensorflow/tensorflow/blob/v2.14.0/tensorflow/compiler/xla/stream_executor/gpu/asm_compiler.cc
+20. https://github.com/openxla/xla/blob/main/xla/stream_executor/stream_executor_memory_allocator.cc
 """
 
 from __future__ import annotations
@@ -207,6 +214,81 @@ def test_the_messages_already_read_keep_their_cause(line: str, cause: str) -> No
     assert cause in _causes_at_warning(line + "\n")
 
 
+#: Messages read with this table's later additions: the line, its cause, and what the fix
+#: then names.
+_LATER_READ = [
+    # cudaErrorInvalidDeviceFunction: "not compiled for the proper device architecture".
+    pytest.param(
+        "2021-03-02 10:11:12.000001: F tensorflow/core/kernels/relu_op_gpu.cu.cc:130] "
+        "Non-OK-status: GpuLaunchKernel(ReluKernel<T>, config.block_count, "
+        "config.thread_per_block, 0, d.stream(), count, input, output) status: Internal: "
+        "invalid device function",
+        "gpu-arch-unsupported",
+        "compute_cap",
+        id="kernel-launch-invalid-function",
+    ),
+    pytest.param(
+        _STATUS + "invalid device function", "gpu-arch-unsupported", "compute_cap", id="init"
+    ),
+    pytest.param(
+        "F0311 09:14:02.318822 2201 my_op_gpu.cu.cc:41] Check failed: err == cudaSuccess "
+        "(98 vs. 0) invalid device function",
+        "gpu-arch-unsupported",
+        "compute_cap",
+        id="check-failed-invalid-function",
+    ),
+    # XLA's device allocator without room for a buffer.
+    pytest.param(
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Failed to allocate "
+        "request for 3.00GiB (3221225472B) on device ordinal 0",
+        "gpu-out-of-memory",
+        "TF_FORCE_GPU_ALLOW_GROWTH",
+        id="xla-allocation",
+    ),
+    # XLA's later words for a ptxas that does not know the GPU; the fix names its arch.
+    pytest.param(
+        "2024-02-03 11:22:33.000001: W tensorflow/compiler/xla/stream_executor/gpu/"
+        "asm_compiler.cc:231] Falling back to the CUDA driver for PTX compilation; ptxas "
+        "does not support CC 9.0",
+        "ptxas-too-old",
+        "sm_90",
+        id="ptxas-falling-back",
+    ),
+    # A ptxas that does not know Kepler (sm_3x, dropped by CUDA 11 and 12) is newer than the
+    # GPU: the GPU is too old for the toolchain and the build.
+    pytest.param(
+        "2021-02-27 01:33:51.779607: W tensorflow/stream_executor/gpu/asm_compiler.cc:235] "
+        "Your CUDA software stack is old. We fallback to the NVIDIA driver for some "
+        "compilation. Update your CUDA version to get the best performance. The ptxas error "
+        "was: ptxas fatal   : Value 'sm_35' is not defined for option 'gpu-name'",
+        "gpu-arch-unsupported",
+        "compute capability 3.5",
+        id="ptxas-without-kepler",
+    ),
+    pytest.param(
+        "jaxlib.xla_extension.XlaRuntimeError: UNIMPLEMENTED: /usr/local/cuda/bin/ptxas "
+        "ptxas too old. Falling back to the driver to compile.",
+        "ptxas-too-old",
+        "which -a ptxas",
+        id="ptxas-unimplemented",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "cause", "named"), _LATER_READ)
+def test_the_messages_read_later_give_their_cause_and_fix(
+    line: str, cause: str, named: str
+) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == cause
+    assert named in fix_text(top)
+
+
+def test_an_invalid_device_ordinal_is_no_kernel_without_code() -> None:
+    line = _STATUS + "invalid device ordinal\n"
+    assert "gpu-arch-unsupported" not in _causes_at_warning(line)
+
+
 def test_the_driver_apis_device_unavailable_is_a_gpu_held_by_another_process() -> None:
     for line in (
         _XLA + "failed call to cuInit: CUDA_ERROR_DEVICE_UNAVAILABLE: "
@@ -280,6 +362,88 @@ def test_an_operating_system_error_without_wsl_names_no_wsl_fix() -> None:
         "not supported on this OS\n"
     )
     assert "wsl-driver-broken" not in _causes_at_warning(line)
+
+
+_WSL2 = "Linux DESKTOP-1 5.15.90.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            _XLA + "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is "
+            "detected",
+            id="no-device",
+        ),
+        pytest.param(
+            _XLA + "failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error", id="unknown"
+        ),
+        pytest.param(
+            "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+            "sure that the latest NVIDIA driver is installed and running.",
+            id="nvidia-smi",
+        ),
+    ],
+)
+def test_a_driver_not_reached_under_wsl2_is_wsls_gpu_support(line: str) -> None:
+    # Elsewhere a Linux driver's reading (a module to load, a device hidden); under WSL 2 the
+    # driver is the Windows host's, reached through what WSL mounts.
+    assert "wsl-driver-broken" not in _causes_at_warning(line + "\n")
+    report = explained(_WSL2 + line + "\n")
+    top = max(report.findings, key=lambda x: x.severity.rank)
+    assert top.cause == "wsl-driver-broken"
+    assert "wsl --update" in fix_text(top)
+    assert not {"driver-not-loaded", "cuinit-unknown-error", "cuda-visible-devices-hidden"} & {
+        x.cause for x in report.findings
+    }
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param("$ uname -r\n4.19.128-microsoft-standard\n", id="kernel-4.19"),
+        pytest.param(
+            "$ ls -l /dev/dxg\ncrw-rw-rw- 1 root root 10, 63 Mar  1 10:00 /dev/dxg\n", id="dxg"
+        ),
+        pytest.param("I run TensorFlow in Ubuntu 22.04 on WSL2.\n", id="users-words"),
+    ],
+)
+def test_wsl2_is_read_from_its_older_kernels_and_its_gpu_device(shown: str) -> None:
+    smi = (
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+        "sure that the latest NVIDIA driver is installed and running.\n"
+    )
+    assert top_error(explained(shown + smi)).cause == "wsl-driver-broken"
+    # WSL 1's kernel (capital M, no "standard") is not WSL 2's.
+    wsl1 = "$ uname -r\n4.4.0-19041-Microsoft\n"
+    assert top_error(explained(wsl1 + smi)).cause == "wsl1"
+
+
+def test_wsl2_with_a_gpu_device_created_keeps_the_libraries_reading() -> None:
+    # TensorFlow created the GPU device: the Windows driver answered.
+    created = (
+        "I0000 00:00:1700000000.000000  101 gpu_device.cc:2022] Created device "
+        "/job:localhost/replica:0/task:0/device:GPU:0 with 9000 MB memory\n"
+    )
+    hidden = _XLA + "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device\n"
+    assert "wsl-driver-broken" not in _causes_at_warning(_WSL2 + created + hidden)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Failed to initialize NVML: GPU access blocked by the operating system",
+        "Failed to properly shut down NVML: GPU access blocked by the operating system",
+        # The NVIDIA Container Toolkit under WSL 2, for `docker run --gpus all`.
+        "docker: Error response from daemon: failed to create task for container: failed to "
+        "create shim task: OCI runtime create failed: error running hook #0: exit status 1, "
+        "stdout: , stderr: nvidia-container-cli: initialization error: WSL environment "
+        "detected but no adapters were found: unknown.",
+    ],
+)
+def test_nvml_blocked_by_the_operating_system_is_wsls_gpu_support(line: str) -> None:
+    top = top_error(explained("$ nvidia-smi\n" + line + "\n"))
+    assert top.cause == "wsl-driver-broken"
 
 
 def test_the_runtimes_words_for_the_driver_results_read_by_name() -> None:

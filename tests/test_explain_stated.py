@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
-from tfdoctor.evidence.stated import Stated, read_gpu_complaint, read_stated
-from tfdoctor.findings import Severity
+from tfdoctor.evidence.stated import Stated, read_gpu_complaint, read_slow_start, read_stated
+from tfdoctor.findings import Finding, Report, Severity
 
 FORM = """### Issue type
 
@@ -242,3 +242,73 @@ def test_a_release_line_lets_the_tf1_loader_read_a_tf2_call() -> None:
 def test_several_releases_in_the_version_answer_state_none() -> None:
     text = FORM.format(tf="2.16.1 (also tried 1.15)", os="Ubuntu", py="3.11", what="x")
     assert read_stated(text).tf_version is None
+
+
+# --- a start the user says is slow, on a GPU they name ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The time TensorFlow needs to initialize the model is very long.",
+        "We see a first-time delay of 90-120 seconds when we create the Session.",
+        "Startup takes 12 minutes before the first epoch.",
+        "Loading the model takes several minutes on every launch.",
+    ],
+)
+def test_a_users_sentence_that_the_start_is_slow_is_read(line: str) -> None:
+    assert read_slow_start(f"Some context.\n{line}\nMore.") == line.rstrip(".")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The model starts in 2 seconds.",
+        "Each epoch takes 12 minutes.",
+        "2020-11-10 20:45:51.208355: W tensorflow/core/common_runtime/gpu/gpu_device.cc:1703] "
+        "TensorFlow was not built with CUDA kernel binaries compatible with compute capability "
+        "8.6. CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer.",
+        "The first epoch takes 10 minutes, the others 20 seconds.",
+    ],
+    ids=["a-short-start", "not-the-start", "tensorflows-own-line", "first-epoch"],
+)
+def test_other_sentences_are_no_slow_start(text: str) -> None:
+    assert read_slow_start(text) is None
+
+
+def _ptx(report: Report) -> list[Finding]:
+    return [x for x in report.findings if x.cause == "gpu-ptx-jit"]
+
+
+def test_a_slow_start_on_a_named_gpu_is_kernels_compiled_from_ptx() -> None:
+    text = (
+        "Initializing the model takes about 10 minutes on our Tesla V100, while each epoch "
+        "takes 8 seconds.\nOn a Tesla P100 in the same environment it takes 3 minutes.\n"
+    )
+    (finding,) = _ptx(explained(text))
+    # Of the two GPUs named, the newer one is the one a build lacks machine code for.
+    assert finding.severity is Severity.WARNING
+    assert "V100" in finding.summary and "7.0" in finding.summary
+    assert "CUDA_CACHE_MAXSIZE" in fix_text(finding)
+
+
+def test_a_release_with_machine_code_for_the_gpu_is_no_ptx_start() -> None:
+    said = "Startup takes 12 minutes on the GeForce RTX 3090.\n"
+    # No release shown: the reading stands.
+    assert len(_ptx(explained(said))) == 1
+    # TensorFlow 2.15 carries machine code for compute capability 8.6; 2.3 only PTX.
+    assert not _ptx(explained("TensorFlow version: 2.15.0\n" + said))
+    (finding,) = _ptx(explained("TensorFlow version: 2.3.0\n" + said))
+    assert "TensorFlow 2.3 carries only PTX" in finding.detail
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Startup takes 12 minutes.\n",
+        "The GeForce RTX 3090 trains fine.\n",
+    ],
+    ids=["no-gpu-named", "no-slow-start"],
+)
+def test_a_slow_start_needs_both_the_words_and_a_gpu(text: str) -> None:
+    assert not _ptx(explained(text))

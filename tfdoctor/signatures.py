@@ -15,7 +15,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from tfdoctor.evidence.tflog import NO_KERNEL_IMAGE_WORDS, PTXAS_MISSING_WORDS
+from tfdoctor.evidence.tflog import (
+    INVALID_DEVICE_FUNCTION_WORDS,
+    NO_KERNEL_IMAGE_WORDS,
+    PTXAS_MISSING_WORDS,
+)
 from tfdoctor.records import Record, record
 from tfdoctor.yamldoc import SEVERITIES, NodeReader, compose, read_document
 
@@ -53,6 +57,7 @@ PATTERN_PARTS: Mapping[str, str] = {
     # The CUDA runtime's words for a build without code for the GPU: the machine view reads
     # the same ones in TensorFlow's stderr.
     "{{no_kernel_image}}": "(?:" + NO_KERNEL_IMAGE_WORDS + ")",
+    "{{invalid_device_function}}": "(?:" + INVALID_DEVICE_FUNCTION_WORDS + ")",
 }
 
 
@@ -200,7 +205,7 @@ GROUPS = frozenset(
 #: native addon are its addon's; ``not-imported-elsewhere``, no traceback whose failing
 #: statement (``from math import abs``) imports the name from a module outside TensorFlow's
 #: package, where Python 3.6 and older print the bare name alone; ``wsl-shown``, WSL named in the
-#: log (its paths or kernel, /usr/lib/wsl/, microsoft-standard-WSL2, or the issue form's
+#: log (its paths or kernel, /usr/lib/wsl/, -microsoft-standard, /dev/dxg, or the issue form's
 #: answer), where CUDA's CUDA_ERROR_OPERATING_SYSTEM is WSL's GPU support and not a cause
 #: tfdoctor can name elsewhere.
 NEEDS = frozenset(

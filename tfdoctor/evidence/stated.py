@@ -1,5 +1,5 @@
-"""What a user states of the machine in words: the fields of an issue's form, and a sentence
-saying that TensorFlow does not use the GPU.
+"""What a user states of the machine in words: the fields of an issue's form, a sentence
+saying that TensorFlow does not use the GPU, and one saying that its start takes long.
 
 TensorFlow's issue forms ask for the release, the platform, the Python and the CUDA versions
 under headings (``### TensorFlow version`` then the answer, since 2022:
@@ -277,4 +277,45 @@ def read_gpu_complaint(text: str) -> Optional[str]:
         line = raw.strip()
         if not _PRINTED.search(line) and not _BY_CHOICE.search(line):
             return line
+    return None
+
+
+#: A start in a user's words: the program's start-up or initialisation, a first run, call or
+#: inference, a warm-up, a TensorFlow Session (the API's word) or a model created or loaded. Not
+#: a first epoch or step: tracing and cuDNN's autotuning make those slow on every GPU.
+_START = re.compile(
+    r"(?i)\b(?:start[- ]?up|starts?|starting|launch(?:es|ing)?"
+    r"|initiali[sz](?:e|es|ed|ing|ation)"
+    r"|first[- ](?:time|run|call|inference|prediction|fit)"
+    r"|warm[- ]?up|(?:creat(?:e|es|ing)|load(?:s|ing)?)\s+(?:the\s+|a\s+)?(?:session|model|graph)"
+    r"|session\s+creation)\b"
+)
+#: Long, in a user's words: "very long", "a long time", "takes forever", a delay, a duration
+#: counted in minutes or hours (seconds are weighed by :data:`_SECONDS`).
+_LONG = re.compile(
+    r"(?i)\b(?:(?:very|extremely|really|so|too)\s+(?:long|slow)|long\s+(?:time|delay|wait)"
+    r"|takes?\s+(?:forever|ages)|delays?|\d+(?:\s*[-\u2013]\s*\d+)?\s*(?:minutes?|mins?|hours?)"
+    r"|(?:several|many|a\s+few|few)\s+(?:minutes|hours))\b"
+)
+#: A duration in seconds: long only from half a minute (a start of a few seconds is normal).
+_SECONDS = re.compile(r"(?i)\b(\d+)(?:\s*[-\u2013]\s*(\d+))?\s*(?:seconds?|secs?|s)\b")
+#: Where a text's sentences end (a sentence is searched for both words, not a paragraph).
+_SENTENCE_END = re.compile(r"[.!?](?:\s+|$)")
+
+
+def read_slow_start(text: str) -> Optional[str]:
+    """The first sentence of ``text`` (its head) in which the user says the program's start
+    takes long (minutes, half a minute or more, "very long", a delay); lines a program printed
+    are not the user's."""
+    for raw in text[:STATED_READ].split("\n"):
+        line = raw.strip()
+        if not line or _PRINTED.search(line) or _START.search(line) is None:
+            continue
+        for sentence in _SENTENCE_END.split(line):
+            if _START.search(sentence) is None:
+                continue
+            if _LONG.search(sentence) is not None or any(
+                int(m.group(2) or m.group(1)) >= 30 for m in _SECONDS.finditer(sentence)
+            ):
+                return sentence.strip()
     return None

@@ -534,15 +534,23 @@ _PTXAS_MISSING = re.compile(PTXAS_MISSING_WORDS)
 #: cudaErrorInvalidKernelImage (200): the build holds no code (nor PTX) this GPU can run
 #: (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html). The one home of
 #: these words: the ``no-kernel-image`` signature writes them as ``{{no_kernel_image}}``.
+#: cudaErrorInvalidDeviceFunction (98; 8 before CUDA 10.1) says the same of one kernel: "The
+#: requested device function does not exist or is not compiled for the proper device
+#: architecture".
 NO_KERNEL_IMAGE_WORDS: Final = (
     r"no kernel image is available for execution on the device|device kernel image is invalid"
 )
+#: cudaErrorInvalidDeviceFunction's message, which its own signature (``invalid-device-function``)
+#: reads.
+INVALID_DEVICE_FUNCTION_WORDS: Final = r"\binvalid device function\b"
 # The same refusal in each API that reports it: the runtime's messages and error names, and
 # the driver's CUDA_ERROR_NO_BINARY_FOR_GPU
 # (https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html).
 _NO_GPU_CODE = re.compile(
     NO_KERNEL_IMAGE_WORDS
     + r"|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|cudaErrorInvalidKernelImage"
+    + r"|cudaErrorInvalidDeviceFunction|"
+    + INVALID_DEVICE_FUNCTION_WORDS
 )
 _PTX_TOOLCHAIN = re.compile(
     r"unsupported toolchain|CUDA_ERROR_UNSUPPORTED_PTX_VERSION", re.IGNORECASE

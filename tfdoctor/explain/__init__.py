@@ -37,7 +37,13 @@ from typing import Callable, NamedTuple, Optional
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
-from tfdoctor.compat import carries_machine_code, cuda_driver_floor, first_keras3_line
+from tfdoctor.compat import (
+    PTX,
+    carries_machine_code,
+    cuda_driver_floor,
+    first_keras3_line,
+    gpu_code,
+)
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.cluster import TASK, channel_hosts, looked_up, read_cluster_evidence
 from tfdoctor.evidence.conda import (
@@ -123,7 +129,13 @@ from tfdoctor.evidence.pip import (
     requested_version,
 )
 from tfdoctor.evidence.servers import server_frame, server_line
-from tfdoctor.evidence.stated import STATED_READ, Stated, read_gpu_complaint, read_stated
+from tfdoctor.evidence.stated import (
+    STATED_READ,
+    Stated,
+    read_gpu_complaint,
+    read_slow_start,
+    read_stated,
+)
 from tfdoctor.evidence.tflog import cudnn_dotted, library_of
 from tfdoctor.evidence.traceback import (
     MAX_INTERPRETERS,
@@ -148,7 +160,7 @@ from tfdoctor.evidence.traceback import (
     read_python_shown,
     read_tracebacks,
 )
-from tfdoctor.explain.cpu_machine import cuda_probe_only
+from tfdoctor.explain.cpu_machine import GPU_MODEL_WORDS, cuda_probe_only
 from tfdoctor.explain.devices import unlisted_gpu_findings
 from tfdoctor.explain.environments import environment_findings
 from tfdoctor.explain.exceptions import (
@@ -193,7 +205,7 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
 from tfdoctor.machine import LogHints, Machine
-from tfdoctor.matrix import Matrix, spec_contains, version_key
+from tfdoctor.matrix import Matrix, parse_arch, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import (
@@ -297,7 +309,7 @@ class Evidence:
     abi_hints: list[AbiTagsFound] = dataclasses.field(default_factory=list)
     #: uv's hints naming the platform tags a release's wheels have (:mod:`tfdoctor.evidence.pip`).
     platform_hints: list[PlatformsFound] = dataclasses.field(default_factory=list)
-    #: Some block names WSL's own paths or kernel (/usr/lib/wsl/, microsoft-standard-WSL2).
+    #: Some block names WSL 2's own paths or kernel (/usr/lib/wsl/, -microsoft-standard).
     wsl: bool = False
     #: Versions a session printed when asked (``tf.__version__``), by distribution.
     echoed: dict[str, str] = dataclasses.field(default_factory=dict)
@@ -359,6 +371,8 @@ class Evidence:
     first_text: str = ""
     first_block: Optional[LogText] = None
     gpu_complaint: Optional[tuple[str, str]] = None
+    #: The user's sentence that the program's start takes long, with where.
+    slow_start: Optional[tuple[str, str]] = None
     #: Packages a program said must be installed, with where (:mod:`tfdoctor.evidence.packages`).
     install_requests: list[tuple[str, InstallRequest]] = dataclasses.field(default_factory=list)
     #: The first line showing an active conda environment (its prompt, a path in its
@@ -409,7 +423,12 @@ class Evidence:
 
 #: What WSL 2 shows of itself: its driver directory and its kernel's release name
 #: (https://learn.microsoft.com/windows/wsl/compare-versions).
-_WSL_WORDS = ("/usr/lib/wsl/", "microsoft-standard-WSL2")
+#: What WSL 2 shows of itself: the directory of the Windows driver's libraries it mounts, its
+#: kernel's release (``-microsoft-standard`` since the 4.19 kernels, ``-microsoft-standard-WSL2``
+#: since 5.10: the WSL2-Linux-Kernel's CONFIG_LOCALVERSION; WSL 1's is ``-Microsoft``), and the
+#: paravirtualised GPU's device node, which only WSL 2 has.
+#: https://github.com/microsoft/WSL2-Linux-Kernel/blob/linux-msft-wsl-5.15.y/arch/x86/configs/config-wsl
+_WSL_WORDS = ("/usr/lib/wsl/", "-microsoft-standard", "/dev/dxg")
 
 
 #: Words only Jupyter's world prints (its name, its kernel package, IPython's cells), found
@@ -721,6 +740,10 @@ def _read_head(evidence: Evidence, block: LogText, text: _Shaped) -> None:
                 block.where(head[: head.find(complaint)].count("\n")),
                 complaint,
             )
+    if evidence.slow_start is None:
+        slow = read_slow_start(head)
+        if slow is not None:
+            evidence.slow_start = (block.where(head[: head.find(slow)].count("\n")), slow)
 
 
 def _read_devices(evidence: Evidence, block: LogText, text: _Shaped) -> None:
@@ -1494,7 +1517,7 @@ def _tf_import_library(tracebacks: Sequence[Traceback]) -> Optional[str]:
 #: its failure, a container's GPU flags, a GPU model, CUDA libraries TensorFlow gave up on.
 _GPU_EXPECTED = re.compile(
     r"NVIDIA-SMI|nvidia-smi|--gpus|nvidia-docker|NVIDIA_VISIBLE_DEVICES|Cannot dlopen some GPU"
-    r"|GeForce|Quadro|Tesla|RTX|\bGTX\b|CUDA_VISIBLE_DEVICES",
+    r"|CUDA_VISIBLE_DEVICES|" + GPU_MODEL_WORDS,
     re.IGNORECASE,
 )
 
@@ -4030,8 +4053,27 @@ def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     )
 
 
+#: The oldest architecture generation (Maxwell, compute capability 5.x) whose name every ptxas
+#: of TensorFlow 2's CUDA releases (10.0 to 12.x) knows.
+_OLDEST_ARCH_MAJOR_KEPT = 5
+
+
 def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     arch = _group(hits, "gpu_arch")
+    cap = _group(hits, "compute_capability")
+    if arch is None and cap is not None:
+        # XLA's later words name the GPU's capability (``ptxas does not support CC 8.9``).
+        arch = "sm_" + cap.replace(".", "")
+    parsed = parse_arch(arch) if arch else None
+    if parsed is not None and parsed[1] < _OLDEST_ARCH_MAJOR_KEPT:
+        # XLA asks ptxas for the GPU's own architecture. Every ptxas from CUDA 6.5 to 10.2
+        # knows Kepler's sm_30 to sm_37; CUDA 11 dropped sm_30 and CUDA 12 sm_35 and sm_37. A
+        # ptxas that does not know one is newer than the GPU: the GPU is too old for the
+        # toolchain and for the TensorFlow built with it, not the ptxas too old.
+        # https://docs.nvidia.com/cuda/archive/11.0/cuda-toolkit-release-notes/index.html
+        # https://docs.nvidia.com/cuda/archive/12.0.0/cuda-toolkit-release-notes/index.html
+        known = f"{parsed[1]}.{parsed[2]}"
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.gpu_arch_fix(m, known)
     nvcc = [
         line for h in hits if h.signature.id == "nvcc-unknown-gpu-arch" for _, line in h.citations
     ]
@@ -7298,6 +7340,7 @@ def explain(
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
         _cudnn_major_candidate(findings, machine, revealed),
+        _slow_start_on_gpu(evidence, revealed, machine, findings.values()),
         _cpu_candidate(findings, by_cause, machine, revealed, evidence.first_text),
         _binding_word_size_candidate(findings, by_cause),
         _jvm_candidate(findings, by_cause, revealed),
@@ -7332,7 +7375,7 @@ def explain(
     ):
         if late is not None:
             findings.setdefault(late.id, late)
-    _settle_environment(evidence, findings)
+    _settle_environment(evidence, machine, findings)
     if f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings:
         # The install is the cause: the GPU's own finding, whose fix would install CUDA or
         # cuDNN on the image, and an image's companion refused by the new TensorFlow, whose fix
@@ -8965,12 +9008,80 @@ def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Fin
 _NO_TOP_MODULE = re.compile(r"^No module named '(?P<module>[A-Za-z_]\w*)'$")
 
 
-def _settle_environment(evidence: Evidence, findings: dict[str, Finding]) -> None:
+def _settle_environment(evidence: Evidence, machine: Machine, findings: dict[str, Finding]) -> None:
     """Where the log shows the environment around the process, the readings it changes: a
-    notebook kernel of another Python, WSL 1, a container's Python importing the host's."""
+    notebook kernel of another Python, WSL 1, WSL 2, a container's Python importing the
+    host's."""
     _settle_kernel_install(evidence, findings)
     _settle_wsl1(evidence, findings)
+    _settle_wsl2(evidence, machine, findings)
     _settle_host_python_leak(evidence, findings)
+
+
+#: The readings of a driver not reached that assume a Linux driver inside the machine: a
+#: kernel module to load, its user-space libraries, their versions, cuInit's bare failure, CUDA
+#: seeing no device (CUDA_VISIBLE_DEVICES aside), a container's GPU access where none is shown.
+_LINUX_DRIVER_READINGS = (
+    causes.gpu.DRIVER_NOT_LOADED,
+    causes.gpu.DRIVER_LIBRARIES_MISSING,
+    causes.gpu.DRIVER_VERSION_MISMATCH,
+    causes.gpu.CUINIT_UNKNOWN_ERROR,
+    causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN,
+    # cuInit's shared-object failure read as a container's, where the log shows none.
+    causes.container.CONTAINER_NO_GPU,
+)
+
+
+#: WSL 2 named in the user's words (``Ubuntu 22.04 on WSL2``, ``WSL 2``): beside the Linux
+#: driver's messages (libcuda, nvidia-smi, cuInit), the machine that printed them.
+_WSL2_SAID = re.compile(r"\bWSL ?2\b", re.IGNORECASE)
+
+#: TensorFlow creating a GPU device (gpu_device.cc's ``Created device
+#: /job:localhost/replica:0/task:0/device:GPU:0 with 9000 MB memory``, older releases'
+#: ``Created TensorFlow device (...)``): the driver answered.
+_GPU_DEVICE_CREATED = re.compile(r"Created (?:TensorFlow )?device [^\n]{0,300}?device:GPU:\d")
+
+
+def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Finding]) -> None:
+    """WSL 2 shown (its kernel, its driver directory, the form's or the user's words) beside
+    a driver not reached, outside a container: ``wsl-driver-broken`` in place of the Linux driver's
+    readings. A WSL 2 distribution has no NVIDIA kernel module of its own: the Windows
+    driver gives it the GPU through /dev/dxg and the libraries WSL mounts in
+    /usr/lib/wsl/lib (libcuda.so.1, libnvidia-ml.so.1), and NVIDIA's guide says to install
+    no Linux driver inside it. So libcuda not loading, cuInit failing or CUDA seeing no
+    device there is WSL's GPU support or the Windows driver (or a Linux driver installed over
+    them), and loading a module or installing a Linux driver changes nothing.
+    https://docs.nvidia.com/cuda/wsl-user-guide/index.html
+    https://learn.microsoft.com/windows/wsl/tutorials/gpu-compute
+    """
+    said = _WSL2_SAID.search(evidence.first_text) if machine.wsl is None else None
+    if (machine.wsl is None and said is None) or machine.container:
+        return  # a container's GPU access is the container runtime's (container-no-gpu)
+    named = machine.wsl or (said.group(0) if said is not None else "WSL 2")
+    if _GPU_DEVICE_CREATED.search(evidence.first_text) is not None or any(
+        (listing.gpus or 0) > 0 for _, listing in evidence.devices
+    ):
+        # TensorFlow reached a GPU: the Windows driver answered, and what failed beside it
+        # (cuDNN opening libcuda.so by its unversioned name) is the readings' own.
+        return
+    for key, x in list(findings.items()):
+        if x.cause not in _LINUX_DRIVER_READINGS or x.severity.rank < Severity.WARNING.rank:
+            continue
+        if x.cause == causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN and evidence.visible_devices:
+            continue  # the variable is shown: it may hide the GPU
+        del findings[key]
+        other = "Or: " if x.summary.startswith("Or: ") else ""
+        found = causes.finding(
+            f"explain.{causes.platform.WSL_DRIVER_BROKEN}",
+            x.severity,
+            causes.platform.WSL_DRIVER_BROKEN,
+            f"{other}Under WSL 2 the GPU is not reached through the Windows driver",
+            f"{x.detail}\nThe log shows WSL 2 ({named}): its GPU comes from the Windows "
+            "driver through the libraries WSL mounts in /usr/lib/wsl/lib, not from a Linux "
+            "driver inside the distribution.",
+            causes.platform.wsl_gpu_fix(),
+        )
+        keep_weightier(findings, found)
 
 
 #: What TensorFlow or nvidia-smi says of a GPU it cannot reach, read as a machine's driver:
@@ -9174,6 +9285,62 @@ def _reticulate_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> O
         + ", ".join(searched)
         + ".",
         causes.notebook.reticulate_env_fix(env, conda, searched),
+    )
+
+
+def _gpus_named(evidence: Evidence, revealed: Revealed, machine: Machine) -> list[tuple[str, str]]:
+    """The NVIDIA GPU models the log names (TensorFlow's device line, the issue's form, then
+    the lines of its head, in the user's words or a tool's table), as the GPU table knows
+    them: each model's name and compute capability."""
+    if machine.matrix is None:
+        return []
+    names = [revealed.gpu_name] if revealed.gpu_name else []
+    names += evidence.first_text.splitlines()
+    models = (machine.matrix.gpu_model(name) for name in names if name.strip())
+    return [(x.name, x.compute_capability) for x in models if x is not None]
+
+
+def _slow_start_on_gpu(
+    evidence: Evidence, revealed: Revealed, machine: Machine, found: Iterable[Finding]
+) -> Optional[Finding]:
+    """A start the user says takes long on a named NVIDIA GPU, with nothing else explained:
+    the build without machine code for the GPU, whose PTX the driver compiles first.
+
+    TensorFlow's own warning for it says "CUDA kernels will be jit-compiled from PTX, which
+    could take 30 minutes or longer" (gpu_device.cc), printed only where its log level lets
+    it through; the driver keeps what it compiled in a cache of 256 MiB by default, which
+    TensorFlow's kernels outgrow, so every start compiles again (CUDA_CACHE_MAXSIZE, NVIDIA's
+    CUDA programming guide, "Just-in-Time Compilation").
+    https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runtime/gpu/gpu_device.cc
+    https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#just-in-time-compilation
+    """
+    if evidence.slow_start is None or any(x.severity.rank >= Severity.WARNING.rank for x in found):
+        return None
+    models = _gpus_named(evidence, revealed, machine)
+    if not models:
+        return None
+    # Of several GPUs named (one slow, one compared), the newest is the one a build can lack.
+    model, cap = max(models, key=lambda x: version_key(x[1]))
+    line = machine.line
+    known = line.compute_capabilities if line is not None else None
+    if known is not None and gpu_code(known, cap) != PTX:
+        return None  # the build has machine code for it (or none at all): not the PTX
+    where, said = evidence.slow_start
+    built = (
+        f"TensorFlow {line.line} carries only PTX for compute capability {cap}"
+        if line is not None and known is not None
+        else "the log does not show which TensorFlow; a build made before the GPU's "
+        "architecture has only PTX for it"
+    )
+    return causes.finding(
+        f"explain.{causes.gpu.GPU_PTX_JIT}",
+        Severity.WARNING,
+        causes.gpu.GPU_PTX_JIT,
+        f"A slow start on the {model} (compute capability {cap}): kernels compiled from PTX first",
+        f"{where}: {said}\nThe {model} has compute capability {cap}; {built}, so the "
+        "driver compiles every kernel from PTX before the first one runs, and again at each "
+        "start where its cache is too small to keep them.",
+        causes.gpu.ptx_jit_fix(machine, cap),
     )
 
 

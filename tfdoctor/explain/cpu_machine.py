@@ -38,6 +38,18 @@ _LOADER_LINE = re.compile(r"Could not (?:load dynamic|dlopen) library '")
 #: the GPU build was the separate tensorflow-gpu, installed to use a GPU.
 _FIRST_TF = (2, 1)
 
+#: NVIDIA's GPU product names: the consumer and workstation brands (GeForce, Quadro, TITAN,
+#: RTX, GTX), Tesla, and the data-center and embedded parts named without a brand since Ampere
+#: (``NVIDIA A100-SXM4-80GB``, ``NVIDIA H100 80GB HBM3``, ``NVIDIA L4``, ``NVIDIA A10G``, as the
+#: driver reports them: https://docs.nvidia.com/datacenter/tesla/index.html), whose best-known
+#: model numbers are distinctive alone (V100, A100, H100, P100, K80). RTX and GTX also run
+#: into the number (``RTX3090``). Read case-blind.
+GPU_MODEL_WORDS = (
+    r"GeForce|Quadro|Tesla|\bTITAN\b|\bRTX|\bGTX"
+    r"|\bNVIDIA[ -](?:[ABHKLMPTV]\d{1,4}[A-Z]?|GH\d{3}|GB\d{3}|Jetson|DGX)\b"
+    r"|\b(?:[AHPV]100|H200|K80|L40S?)\b"
+)
+
 #: Words of a log that shows or wants a GPU: nvidia-smi, a container's GPU flags, NVIDIA's
 #: product names, the device a session asks for or lists (``/device:GPU:0``, ``/gpu:0``,
 #: ``list_physical_devices``, ``list_logical_devices``, ``gpu_device_name``,
@@ -48,17 +60,21 @@ _FIRST_TF = (2, 1)
 #: TensorFlow having found a device (``Found device 0``, ``Adding visible gpu devices``,
 #: ``Cannot dlopen some GPU libraries`` and the ``Skipping registering GPU devices`` that
 #: follows it in gpu_device.cc: looked for only with a GPU found), a program asked to use or
-#: require one (``use_gpu``, ``--require-gpu``). Each alternative is a literal or one bounded
-#: class: linear.
+#: require one (``use_gpu``, ``--require-gpu``), WSL2's directory of the Windows driver's
+#: libraries (``/usr/lib/wsl/lib``, where libcuda.so lives) named on the loader's path: the
+#: loader does not search it by default, so it is there because the user set up CUDA under
+#: WSL2 (NVIDIA's CUDA on WSL guide, https://docs.nvidia.com/cuda/wsl-user-guide/index.html).
+#: Each alternative is a literal or one bounded class: linear.
 _GPU_WANTED = re.compile(
     r"NVIDIA-SMI|nvidia-smi|--gpus\b|nvidia-docker|NVIDIA_VISIBLE_DEVICES|CUDA_VISIBLE_DEVICES"
-    r"|GeForce|Quadro|Tesla|\bTITAN\b|\bRTX\b|\bGTX\b"
-    r"|device:GPU|/gpu:\d|list_physical_devices|list_logical_devices|list_local_devices"
+    r"|"
+    + GPU_MODEL_WORDS
+    + r"|device:GPU|/gpu:\d|list_physical_devices|list_logical_devices|list_local_devices"
     r"|gpu_device_name|is_gpu_available|set_memory_growth"
     r"|is_built_with_cuda|Num GPUs|tensorflow[-_]gpu|and-cuda|\bnvcc\b|Cuda compilation tools"
     r"|cudatoolkit|cuda-toolkit|CUDA Version \d|Found device \d|Adding visible gpu devices"
     r"|Cannot dlopen some GPU|Skipping registering GPU devices"
-    r"|(?:use|require|enable)[-_]gpu|--gpu\b|gpu=True",
+    r"|(?:use|require|enable)[-_]gpu|--gpu\b|gpu=True|/usr/lib/wsl/lib",
     re.IGNORECASE,
 )
 
