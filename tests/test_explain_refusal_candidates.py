@@ -340,6 +340,9 @@ def test_no_release_at_all_on_apple_silicon_names_the_first_arm64_line() -> None
     assert top.cause == "tf-no-wheel-for-python"
     text = fix_text(top)
     assert "2.13" in text and "tensorflow-macos" in text and "32-bit" not in text
+    # Its arm64 wheels are tagged macosx_12_0 (2.13.0 on PyPI; 2.16.2 in
+    # tests/data/pypi/simple-tensorflow.json): macOS 11 is a reason pip lists none.
+    assert "macOS 12 or later" in text and "macOS 11 or later" not in text
 
 
 @pytest.mark.parametrize(
