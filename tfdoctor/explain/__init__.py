@@ -5001,9 +5001,12 @@ def _companion_refused(
         # pip's own list, where it shows releases, is read against the pin below.
         and not refusal_of.versions
         and releases_of(companion)
+        # A release newer than the index's newest may have come out after it was generated:
+        # the bundled index says nothing of it.
+        and version_key(pinned) < version_key(releases_of(companion)[-1].version)
         and not causes.software.releases_published(companion, f"=={pinned}")
     ):
-        # A pin of a release PyPI's files never listed, older or newer than those it lists
+        # A pin of a release PyPI's files never listed, older than the newest they list
         # (tflite-runtime before 2.5 came from Coral's own index,
         # https://google-coral.github.io/py-repo/): pip refuses it for any
         # Python; the pin is what to change.
