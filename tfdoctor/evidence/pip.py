@@ -759,13 +759,15 @@ _POETRY_PROJECT = re.compile(
     r"The current project's (?:supported )?Python (?:requirement|range) "
     r"\((?P<project>[^)\n]{1,120})\) is not compatible with some of the required packages"
 )
+# Each is read from a name's first character, on one line: a scan from every character of
+# a long token (or across a run of blank lines) would be quadratic in the text.
 _POETRY_ITEM = re.compile(
-    r"^[\s\d.]*-\s+(?P<dist>" + _NAME_RE + r") requires Python (?P<spec>" + _PY_SPEC + r")"
+    r"^[ \t\d.]*-[ \t]+(?P<dist>" + _NAME_RE + r") requires Python (?P<spec>" + _PY_SPEC + r")"
     r"(?:, so it will not be (?:satisfied|installable) for Python (?P<unmet>[^\n]{1,120}))?",
     re.MULTILINE,
 )
 _POETRY_RELEASE = re.compile(
-    r"(?P<dist>" + _NAME_RE + r") \((?P<version>\d[\w.+!-]*)\) requires Python "
+    r"(?<![A-Za-z0-9._-])(?P<dist>" + _NAME_RE + r") \((?P<version>\d[\w.+!-]*)\) requires Python "
     r"(?P<spec>" + _PY_SPEC + r")"
 )
 
