@@ -1328,9 +1328,7 @@ def test_protobuf_above_a_cap_whose_code_it_loads_is_not_protobuf_incompatible()
         tensorflow=f.tensorflow(status="skipped", version=None, cuda_version=None),
     )
     found = [x for x in judge(check_dependency_pins, facts) if x.cause and "protobuf" in x.summary]
-    assert [(x.cause, x.severity) for x in found] == [
-        ("dependency-out-of-range", Severity.ERROR)
-    ]
+    assert [(x.cause, x.severity) for x in found] == [("dependency-out-of-range", Severity.ERROR)]
 
 
 def _family_verdicts(*extra: PackageFacts) -> list[tuple[str, Severity, str, str]]:

@@ -5143,7 +5143,13 @@ def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -
         x.shown and not x.versions for x in evidence.refusals
     )
 
+    read = {normalize_name(x.dist) for x in evidence.refusals}
+
     def unread(h: Hits) -> bool:
+        if h.signature.id == "piptools-no-matching-tf":
+            # pip-tools' words with no refusal read from them: requirements that exclude each
+            # other (evidence.pip's _clashing), not a release without a wheel here.
+            return not any(normalize_name(g.get("dist", "")) in read for g in h.groups)
         # A retry that then got through: pip's list of releases says it read the index.
         listed = any(x.versions for x in read_refusals(line for _, line in h.citations))
         failed = [] if listed else unreached
