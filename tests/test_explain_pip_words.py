@@ -346,6 +346,8 @@ def test_a_release_libsolv_finds_nothing_providing_is_the_channels_build() -> No
     )
     top = top_error(explained(text))
     assert top.cause == "tf-release-not-for-python" and "2.15" in top.summary
+    # libsolv's words (mamba, conda's libmamba solver), not conda's PackagesNotFoundError.
+    assert "PackagesNotFoundError" not in top.detail
 
 
 def test_a_python_refusal_of_an_indexed_companion_names_the_release_that_supports_it() -> None:
