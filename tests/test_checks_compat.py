@@ -1317,6 +1317,20 @@ def test_protobuf_out_of_tensorflows_range_is_protobufs_cause_until_the_import_w
     assert not [x for x in judge(check_dependency_pins, fine) if x.cause]
 
 
+def test_protobuf_above_a_cap_whose_code_it_loads_is_not_protobuf_incompatible() -> None:
+    # 3.20.3 under TensorFlow 2.10's <3.20 (static: the import was not run): the runtime loads
+    # the older generated code (causes.software.protobuf_above_cap_loads), so the declared
+    # range is what is broken, not the code's protobuf; an error still, as --static leaves
+    # the declaration the only evidence for a package TensorFlow imports as it starts.
+    tf210 = f.pkg("tensorflow", "2.10.1", "protobuf<3.20,>=3.9.2", top_level=("tensorflow",))
+    facts = f.facts(
+        packages=(tf210, f.pkg("numpy", "1.23.5"), f.pkg("protobuf", "3.20.3")),
+        tensorflow=f.tensorflow(status="skipped", version=None, cuda_version=None),
+    )
+    found = [x for x in judge(check_dependency_pins, facts) if x.cause and "protobuf" in x.summary]
+    assert [(x.cause, x.severity) for x in found] == [("dependency-out-of-range", Severity.ERROR)]
+
+
 def _family_verdicts(*extra: PackageFacts) -> list[tuple[str, Severity, str, str]]:
     """check_dependency_pins on TensorFlow 2.15.1 beside ``extra``: (cause, severity, summary,
     fix command) of each finding with a cause."""

@@ -4,6 +4,8 @@ that prints each), with pip's indentation and its level before warnings and erro
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tfdoctor.evidence.pip import (
@@ -361,3 +363,26 @@ def test_pips_refusal_of_a_package_for_its_python_is_read_in_both_wordings(line:
 def test_a_poetry_item_outside_its_projects_failure_is_not_a_refusal() -> None:
     # The list form is read only below Poetry's own header line.
     assert read_python_refusals(["  - tensorflow requires Python >=3.9\n"]) == []
+
+
+@pytest.mark.parametrize(
+    "filler",
+    [
+        pytest.param("a" * 60_000 + "\n", id="long-token"),
+        pytest.param(" \n" * 30_000, id="blank-lines"),
+    ],
+)
+def test_poetrys_python_readings_take_linear_time(filler: str) -> None:
+    # A long token (a hash, a blob) or a run of blank lines beside Poetry's words: each of
+    # its readings starts at a name's first character, on one line (quadratic before:
+    # about a minute for either text).
+    text = (
+        "The current project's Python requirement (>=3.8) is not compatible with some of the "
+        "required packages Python requirement:\n  - tensorflow requires Python >=3.9\n"
+        + filler
+        + "x requires Python >=3.9\n"
+    )
+    start = time.perf_counter()
+    refusals = read_python_refusals([text])
+    assert time.perf_counter() - start < 3
+    assert [(r.dist, r.spec) for r in refusals] == [("tensorflow", ">=3.9")]

@@ -346,6 +346,8 @@ def test_a_release_libsolv_finds_nothing_providing_is_the_channels_build() -> No
     )
     top = top_error(explained(text))
     assert top.cause == "tf-release-not-for-python" and "2.15" in top.summary
+    # libsolv's words (mamba, conda's libmamba solver), not conda's PackagesNotFoundError.
+    assert "PackagesNotFoundError" not in top.detail
 
 
 def test_a_python_refusal_of_an_indexed_companion_names_the_release_that_supports_it() -> None:
@@ -482,3 +484,15 @@ def test_a_companion_pin_pypi_has_is_not_read_as_unpublished() -> None:
 )
 def test_a_pin_of_a_post_or_development_release_is_a_pin(spec: str, version: Optional[str]) -> None:
     assert requested_version(spec) == version
+
+
+def test_a_companion_pin_newer_than_the_bundled_index_is_not_read_as_unpublished() -> None:
+    # A release published after the bundled index was generated: the index knows nothing of
+    # it, so nothing says PyPI lacks it.
+    newest = wheel_index()["tflite-runtime"][-1].version
+    major, minor = newest.split(".")[:2]
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement "
+        f"tflite-runtime=={major}.{int(minor) + 1}.0\n"
+    )
+    assert "PyPI has no wheel of" not in fix_text(top_error(explained(text)))

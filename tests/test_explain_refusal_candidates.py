@@ -340,6 +340,9 @@ def test_no_release_at_all_on_apple_silicon_names_the_first_arm64_line() -> None
     assert top.cause == "tf-no-wheel-for-python"
     text = fix_text(top)
     assert "2.13" in text and "tensorflow-macos" in text and "32-bit" not in text
+    # Its arm64 wheels are tagged macosx_12_0 (2.13.0 on PyPI; 2.16.2 in
+    # tests/data/pypi/simple-tensorflow.json): macOS 11 is a reason pip lists none.
+    assert "macOS 12 or later" in text and "macOS 11 or later" not in text
 
 
 @pytest.mark.parametrize(
@@ -451,3 +454,23 @@ def test_pips_end_of_life_warning_names_the_python_it_runs_in() -> None:
         "upgrade your Python as Python 2.7 is no longer maintained.\n"
     )
     assert "Python 2.7" in fix_text(top_error(explained(warning + _refusal("tensorflow"))))
+
+
+def test_pip_tools_requirements_that_exclude_each_other_are_no_missing_wheel() -> None:
+    # pip-tools joins the requirements on a name: each part admits a release it tried, none
+    # admits both, so the releases exist for this Python and the requirements clash.
+    text = (
+        "Could not find a version that matches tensorflow<2.14,>=2.15 (from -r requirements.in "
+        "(line 1))\nTried: 2.12.0, 2.13.0, 2.13.1, 2.14.0, 2.15.0, 2.15.1\n"
+        "There are incompatible versions in the resolved dependencies:\n"
+        "  tensorflow>=2.15 (from -r requirements.in (line 1))\n"
+        "  tensorflow<2.14 (from tensorflow-text==2.13.0->-r requirements.in (line 2))\n"
+    )
+    assert pip_evidence.read_refusals([text]) == []
+    found = {x.cause for x in explained(text).findings}
+    assert not found & {"tf-no-wheel-for-python", "tf-release-not-for-python"}
+    # A range none of whose releases it tried is still pip-tools' refusal of a missing wheel.
+    (refusal,) = pip_evidence.read_refusals(
+        [text.replace("tensorflow<2.14,>=2.15", "tensorflow<2.17,>=2.16")]
+    )
+    assert refusal.spec == "<2.17,>=2.16"

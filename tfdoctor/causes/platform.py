@@ -2095,7 +2095,10 @@ def apple_silicon_fix(
     ``pythons``); before it, TensorFlow for Apple silicon was Apple's tensorflow-macos, whose
     releases the wheel index lists (TensorFlow's own install page pointed there,
     https://developer.apple.com/metal/tensorflow-plugin/). ``requested``: the release pinned;
-    ``python``: the one the log shows. None where the Python shown has wheels of neither."""
+    ``python``: the one the log shows. None where the Python shown has wheels of neither.
+    The tensorflow distribution's arm64 wheels are tagged macosx_12_0 from the first
+    (tensorflow-2.13.0-cp311-cp311-macosx_12_0_arm64.whl to 2.16.2's:
+    https://pypi.org/project/tensorflow/2.13.0/#files): macOS 11 takes none."""
     wrapper = releases_of("tensorflow-macos")
     minor = ".".join((python or "").split(".")[:2])
     if minor and minor not in pythons and not any(r.python_fits(minor) for r in wrapper):
@@ -2130,9 +2133,10 @@ def apple_silicon_fix(
     return Fix(
         "pip lists no TensorFlow for this arm64 Python on a Mac with Apple silicon. The "
         f"tensorflow distribution publishes macOS arm64 wheels from {first_line} on, for "
-        f"{span}, tagged for macOS 11 or later; before {first_line}, TensorFlow for Apple "
+        f"{span}, tagged for macOS 12 or later; before {first_line}, TensorFlow for Apple "
         "silicon was Apple's tensorflow-macos. So pip sees none where the index it reads "
-        f"predates {first_line}, the Python is another, pip is older than 20.3 (the first that "
+        f"predates {first_line}, the Mac runs macOS 11, the Python is another, pip is older "
+        "than 20.3 (the first that "
         "reads macOS 11's tags), or the Python reports macOS 10.16 (built against an older "
         "SDK: run the install with SYSTEM_VERSION_COMPAT=0). Upgrade pip and install "
         f"tensorflow {first_line} or later with one of those Pythons; for an older release, "

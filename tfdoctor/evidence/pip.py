@@ -88,11 +88,37 @@ _PIPTOOLS = re.compile(
 )
 
 
+def _clashing(spec: str, versions: tuple[str, ...]) -> bool:
+    """pip-tools joins every requirement on a name into one specifier (``<2.14,>=2.15``, from
+    two requirements): where each of its parts admits a version it tried and none admits
+    them all, those versions exist for this interpreter and the requirements exclude each
+    other, which no missing wheel explains."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - import cost
+    from packaging.version import Version  # noqa: PLC0415
+
+    parts = [part.strip() for part in spec.split(",") if part.strip()]
+    if len(parts) < 2 or not versions:
+        return False
+    try:
+        sets = [SpecifierSet(part) for part in parts]
+    except InvalidSpecifier:
+        return False
+    tried = [Version(v) for v in versions]  # _VERSION's forms, each a valid version
+
+    def admitted(s: SpecifierSet) -> bool:
+        return any(s.contains(v, prereleases=True) for v in tried)
+
+    return all(admitted(s) for s in sets) and not admitted(SpecifierSet(",".join(parts)))
+
+
 def _piptools_refusals(text: str) -> Iterator[PipRefusal]:
-    """pip-tools' refusals in ``text`` (:data:`_PIPTOOLS`), as pip's with their list."""
+    """pip-tools' refusals in ``text`` (:data:`_PIPTOOLS`), as pip's with their list; not its
+    requirements that exclude each other (:func:`_clashing`)."""
     for match in _PIPTOOLS.finditer(text):
         words = [w.strip() for w in f"{match['tried'] or ''},{match['pre'] or ''}".split(",")]
         versions = tuple(dict.fromkeys(w for w in words if _VERSION.match(w)))
+        if _clashing(match.group("spec"), versions):
+            continue
         parent = _COMES_FROM.search(match.group("origin"))
         yield PipRefusal(
             match.group("dist").lower(),
@@ -759,13 +785,15 @@ _POETRY_PROJECT = re.compile(
     r"The current project's (?:supported )?Python (?:requirement|range) "
     r"\((?P<project>[^)\n]{1,120})\) is not compatible with some of the required packages"
 )
+# Each is read from a name's first character, on one line: a scan from every character of
+# a long token (or across a run of blank lines) would be quadratic in the text.
 _POETRY_ITEM = re.compile(
-    r"^[\s\d.]*-\s+(?P<dist>" + _NAME_RE + r") requires Python (?P<spec>" + _PY_SPEC + r")"
+    r"^[ \t\d.]*-[ \t]+(?P<dist>" + _NAME_RE + r") requires Python (?P<spec>" + _PY_SPEC + r")"
     r"(?:, so it will not be (?:satisfied|installable) for Python (?P<unmet>[^\n]{1,120}))?",
     re.MULTILINE,
 )
 _POETRY_RELEASE = re.compile(
-    r"(?P<dist>" + _NAME_RE + r") \((?P<version>\d[\w.+!-]*)\) requires Python "
+    r"(?<![A-Za-z0-9._-])(?P<dist>" + _NAME_RE + r") \((?P<version>\d[\w.+!-]*)\) requires Python "
     r"(?P<spec>" + _PY_SPEC + r")"
 )
 

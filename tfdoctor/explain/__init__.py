@@ -5053,9 +5053,12 @@ def _companion_refused(
         # pip's own list, where it shows releases, is read against the pin below.
         and not refusal_of.versions
         and releases_of(companion)
+        # A release newer than the index's newest may have come out after it was generated:
+        # the bundled index says nothing of it.
+        and version_key(pinned) < version_key(releases_of(companion)[-1].version)
         and not causes.software.releases_published(companion, f"=={pinned}")
     ):
-        # A pin of a release PyPI's files never listed, older or newer than those it lists
+        # A pin of a release PyPI's files never listed, older than the newest they list
         # (tflite-runtime before 2.5 came from Coral's own index,
         # https://google-coral.github.io/py-repo/): pip refuses it for any
         # Python; the pin is what to change.
@@ -5192,7 +5195,13 @@ def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -
         x.shown and not x.versions for x in evidence.refusals
     )
 
+    read = {normalize_name(x.dist) for x in evidence.refusals}
+
     def unread(h: Hits) -> bool:
+        if h.signature.id == "piptools-no-matching-tf":
+            # pip-tools' words with no refusal read from them: requirements that exclude each
+            # other (evidence.pip's _clashing), not a release without a wheel here.
+            return not any(normalize_name(g.get("dist", "")) in read for g in h.groups)
         # A retry that then got through: pip's list of releases says it read the index.
         listed = any(x.versions for x in read_refusals(line for _, line in h.citations))
         failed = [] if listed else unreached

@@ -585,9 +585,10 @@ def _conda_missing(missing: CondaMissingRelease, m: Machine) -> Finding:
         Severity.ERROR,
         causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
         f"conda's channels have no build of {release} for this platform",
-        f"conda (PackagesNotFoundError): {missing.dist}={missing.version} is not available "
-        "from the channels it searched; a channel publishes only some releases per platform "
-        "and Python.",
+        # One reading of three wordings (PackagesNotFoundError, ResolvePackageNotFound,
+        # libsolv's "nothing provides requested"): none named as the log may not say it.
+        f"conda: {missing.dist}={missing.version} is not available from the channels it "
+        "searched; a channel publishes only some releases per platform and Python.",
         causes.conda.channel_build_fix(m),
         ("https://docs.conda.io/projects/conda/en/stable/user-guide/troubleshooting.html",),
     )
