@@ -26,13 +26,16 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import functools
+import importlib
 import itertools
+import operator
 import os
 import re
 import shlex
+import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
@@ -596,6 +599,7 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             keywords.get(literal, ()),
             tflog.KEYWORDS.get(literal, ()),
             all(sig.cause == EVIDENCE for sig in keywords.get(literal, ())),
+            _literal_pairs(literal),
         )
         for literal in dict.fromkeys((*keywords, *tflog.KEYWORDS))
     ]
@@ -799,9 +803,69 @@ def _shape_blind(sig: Signature) -> bool:
 _BLIND: dict[tuple[str, str], bool] = {}
 
 
+def _required_runs(sig: Signature) -> tuple[str, ...]:
+    """The literal runs every match of ``sig``'s pattern holds: the characters its top-level
+    sequence takes one after another, as written (a branch, a group, a repeat, an anchor or a
+    class ends a run). None where case is ignored: a run then stands for many spellings."""
+    key = (sig.keyword, sig.pattern.pattern)
+    runs = _RUNS.get(key)
+    if runs is None:
+        runs = _RUNS[key] = _literal_runs(sig.pattern)
+    return runs
+
+
+_RUNS: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
+#: The parser of regular expressions (re._parser from Python 3.11, where sre_parse warns on
+#: import; sre_parse before): what literals a signature's pattern requires (:func:`_literal_runs`).
+_re_parser: Any = importlib.import_module(
+    "re._parser" if sys.version_info >= (3, 11) else "sre_parse"
+)
+
+
+def _literal_runs(pattern: re.Pattern[str]) -> tuple[str, ...]:
+    """:func:`_required_runs` of one compiled pattern."""
+    if pattern.flags & re.IGNORECASE:
+        return ()
+    runs: list[str] = []
+    run: list[str] = []
+    for op, value in _re_parser.parse(pattern.pattern, pattern.flags):
+        if op is _re_parser.LITERAL:
+            run.append(chr(value))
+            continue
+        if run:
+            runs.append("".join(run))
+            run = []
+    if run:
+        runs.append("".join(run))
+    return tuple(runs)
+
+
+def _may_match(sig: Signature, shape: str, folded: bool) -> bool:
+    """Whether a line of ``shape`` can match ``sig``: its shape holds the shape of each run of
+    literal characters the pattern requires (:func:`_required_runs`). A line holding a run
+    holds its shape in the line's shape; in folded shapes (``folded``) only a run no
+    hexadecimal token could hide (:func:`_hex_safe`) is asked. A gate as common as the
+    allocator's file name (on every line of its dump) then brings no line whose shape lacks
+    the rest of the pattern's literals (its memory map's ``*``) to be visited."""
+    return all(
+        _shape_of(run) in shape for run in _required_runs(sig) if not folded or _hex_safe(run)
+    )
+
+
 #: A hexadecimal token in a line's shape (its digits already 0): 8 or more hexadecimal
 #: characters, a digit among them, a whole word, after an optional "0x" (an address, a hash).
-_HEX = re.compile(r"\b((?:0x)?(?=[0a-f]{8})[a-f]*0[0a-f]*)\b")
+#: Written to start with a class of characters (its first one, then no word character before
+#: it): the engine then skips in C every place that cannot start one, where a leading ``\b``
+#: had it try each place of the text. After that first character: "x" and a token where it
+#: was the 0 of "0x"; the rest of a token that holds its 0 later where it was a letter; the
+#: rest where it was its 0. :data:`_HEX_PLAIN` is the same token, written plainly.
+_HEX = re.compile(
+    r"([0a-f](?<!\w.)(?:(?<=0)x(?=[0a-f]{8})[a-f]*0[0a-f]*"
+    r"|(?<=[a-f])(?=[0a-f]{7})[a-f]*0[0a-f]*|(?<=0)(?=[0a-f]{7})[0a-f]*)(?!\w))"
+)
+_HEX_PLAIN = re.compile(r"\b((?:0x)?(?=[0a-f]{8})[a-f]*0[0a-f]*)\b")
 _HEX_ZERO = str.maketrans("abcdefx", "0000000")
 #: What part of a literal a hexadecimal token could hold: its first word (or the whole of
 #: it), a piece of a token; its last, the start of one; a word between, a whole one.
@@ -852,15 +916,10 @@ def _block_shapes(text: str, foldable: bool) -> tuple[list[str], str, Counter[st
     # Each distinct shape folded once (their text is shorter than the block's), each line's
     # shape then looked up: the tokens' search costs the distinct text, not the block.
     folded_of = dict(zip(counts, _fold_hex(distinct).split("\n")))
-    folded_counts: Counter[str] = Counter()
-    for shape, count in counts.items():  # in the order first seen, as the folded ones are
-        folded_counts[folded_of[shape]] += count
-    return (
-        list(map(folded_of.__getitem__, shapes)),
-        "\n".join(folded_counts),
-        folded_counts,
-        True,
-    )
+    folded = list(map(folded_of.__getitem__, shapes))
+    # Counted in C, each in the order first seen (a line's), as the unfolded ones are.
+    folded_counts = Counter(folded)
+    return folded, "\n".join(folded_counts), folded_counts, True
 
 
 def _shapes(text: str) -> tuple[list[str], str, Counter[str]]:
@@ -881,6 +940,8 @@ class _Literal(NamedTuple):
     families: tuple[tflog.Reader, ...]
     #: Its signatures only reveal versions: once each has its citations, it is not looked for.
     evidence_only: bool
+    #: Each two characters in a row of its shape: a text lacking one lacks the literal.
+    pairs: frozenset[str]
 
 
 #: The tflog readers a literal brings to a shape, with the literal.
@@ -907,6 +968,9 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
     families_at: dict[str, _Families] = {}
     find = distinct.find
     long = len(distinct) > _LONG_DISTINCT
+    # Over a long distinct text each literal's search is a pass over it (hundreds of them);
+    # a literal with two characters in a row the text never has is not searched for.
+    pairs = _pairs_in(distinct) if long else frozenset()
     for literal in literals:
         sigs = literal.sigs
         if sigs and literal.evidence_only and all(_saturated(evidence, sig) for sig in sigs):
@@ -915,6 +979,8 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
         if not sigs and not families:
             continue
         shape = literal.shape
+        if long and not literal.pairs <= pairs:
+            continue
         if long:
             # Most literals are in no shape: over a long distinct text (lines that never
             # repeat) a pattern says so faster (:func:`_literal_pattern`); over a short one
@@ -943,6 +1009,25 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
         )
         for shape in (*sigs_at, *families_at)
     }
+
+
+def _pairs_of(text: str) -> frozenset[str]:
+    """Each two characters in a row in ``text``."""
+    return frozenset(map(operator.add, text, text[1:]))
+
+
+@functools.cache
+def _literal_pairs(literal: str) -> frozenset[str]:
+    """:func:`_pairs_of` a literal's shape, worked out once per literal (a fixed set)."""
+    return _pairs_of(_shape_of(literal))
+
+
+def _pairs_in(distinct: str) -> frozenset[str]:
+    """Each two characters in a row that ``distinct`` may hold (a few more at most): those of
+    its pieces between spaces, each piece once and framed by spaces. A pair of the text is in
+    a piece or has a space of its own, so it is among those; and distinct shapes repeat their
+    words (their numbers and tokens read as zeros), so the pieces are a fraction of the text."""
+    return _pairs_of(" " + " ".join(set(distinct.split(" "))) + " ")
 
 
 class _Lines:
@@ -1009,11 +1094,14 @@ def _visits(
         for sig in sigs:
             keyword = _shape_of(sig.keyword)
             if "0" not in keyword:
-                if sig.keyword in shape:
+                if sig.keyword in shape and _may_match(sig, shape, folded):
                     certain.append(sig)
-            elif keyword in shape:
+            elif keyword in shape and _may_match(sig, shape, folded):
                 wanted.add(sig.keyword)
-        if per_line or folded or not all(_shape_blind(sig) for sig in certain):
+        # A signature whose keyword holds a digit is asked only on the lines that hold the
+        # keyword (found in the text), folded or not: visiting a folded shape's every line for
+        # it would visit most of a dump's or of distinct lines' ("132" is in every address).
+        if per_line or (certain and (folded or not all(_shape_blind(sig) for sig in certain))):
             every.add(shape)
             continue
         if not certain:
