@@ -131,3 +131,14 @@ def test_the_token_pattern_splits_as_the_plain_one_does() -> None:
     for _ in range(20000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
         assert scanning._HEX.split(text) == scanning._HEX_PLAIN.split(text), repr(text)
+
+
+def test_folding_piece_by_piece_folds_as_the_whole_text_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(scanning, "_PIECES_SAMPLE", 0)  # pieces always, however few repeat
+    rng = random.Random(13)
+    alphabet = "0abcdefx0000  _.:gZé\n"
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 60)))
+        assert scanning._fold_pieces(text) == scanning._fold_hex(text), repr(text)

@@ -915,11 +915,34 @@ def _block_shapes(text: str, foldable: bool) -> tuple[list[str], str, Counter[st
         return shapes, distinct, counts, False
     # Each distinct shape folded once (their text is shorter than the block's), each line's
     # shape then looked up: the tokens' search costs the distinct text, not the block.
-    folded_of = dict(zip(counts, _fold_hex(distinct).split("\n")))
+    folded_of = dict(zip(counts, _fold_pieces(distinct).split("\n")))
     folded = list(map(folded_of.__getitem__, shapes))
     # Counted in C, each in the order first seen (a line's), as the unfolded ones are.
     folded_counts = Counter(folded)
     return folded, "\n".join(folded_counts), folded_counts, True
+
+
+#: How much of a text :func:`_fold_pieces` samples to tell whether its pieces repeat.
+_PIECES_SAMPLE = 1 << 16
+
+
+def _fold_pieces(text: str) -> str:
+    """:func:`_fold_hex` of ``text``, each piece between spaces folded once where pieces
+    repeat: a token is a whole word and a space is none, so a piece folds alike wherever it
+    is. An allocator's dump repeats every piece of its lines but the addresses, and its
+    distinct pieces are a few hundredths of the text; lines whose pieces rarely repeat (a
+    sample of the text says) are folded whole, the pieces' bookkeeping costing more there."""
+    sample = text[:_PIECES_SAMPLE]
+    if len(" ".join(dict.fromkeys(sample.split(" ")))) * 4 > len(sample):
+        return _fold_hex(text)
+    pieces = text.split(" ")
+    distinct = dict.fromkeys(pieces)
+    joined = " ".join(distinct)
+    folded = _fold_hex(joined)
+    if folded is joined:
+        return text
+    folded_of = dict(zip(distinct, folded.split(" ")))
+    return " ".join(map(folded_of.__getitem__, pieces))
 
 
 def _shapes(text: str) -> tuple[list[str], str, Counter[str]]:
