@@ -856,16 +856,12 @@ def _may_match(sig: Signature, shape: str, folded: bool) -> bool:
 
 #: A hexadecimal token in a line's shape (its digits already 0): 8 or more hexadecimal
 #: characters, a digit among them, a whole word, after an optional "0x" (an address, a hash).
-#: Written to start with a class of characters (its first one, then no word character before
-#: it): the engine then skips in C every place that cannot start one, where a leading ``\b``
-#: had it try each place of the text. After that first character: "x" and a token where it
-#: was the 0 of "0x"; the rest of a token that holds its 0 later where it was a letter; the
-#: rest where it was its 0. :data:`_HEX_PLAIN` is the same token, written plainly.
-_HEX = re.compile(
-    r"([0a-f](?<!\w.)(?:(?<=0)x(?=[0a-f]{8})[a-f]*0[0a-f]*"
-    r"|(?<=[a-f])(?=[0a-f]{7})[a-f]*0[0a-f]*|(?<=0)(?=[0a-f]{7})[0a-f]*)(?!\w))"
-)
 _HEX_PLAIN = re.compile(r"\b((?:0x)?(?=[0a-f]{8})[a-f]*0[0a-f]*)\b")
+#: The same token with the character before it (no word character: a line end before the
+#: first line of a text stands for its start). Opening with a class of characters lets the
+#: engine skip in C every place that is not one, where a leading ``\b`` had it try each place
+#: of the text, and one of a text's few non-word characters opens each try.
+_HEX = re.compile(r"(\W)(0x(?=[0a-f]{8})[a-f]*0[0a-f]*(?!\w)|(?=[0a-f]{8})[a-f]*0[0a-f]*(?!\w))")
 _HEX_ZERO = str.maketrans("abcdefx", "0000000")
 #: What part of a literal a hexadecimal token could hold: its first word (or the whole of
 #: it), a piece of a token; its last, the start of one; a word between, a whole one.
@@ -875,13 +871,14 @@ _HEX_WORD = re.compile(r"(?:0x)?[0-9a-f]{8,}")
 
 
 def _fold_hex(shape: str) -> str:
-    """``shape`` with each hexadecimal token (:data:`_HEX`) read as zeros, as long as it."""
-    parts = _HEX.split(shape)
+    """``shape`` with each hexadecimal token (:data:`_HEX_PLAIN`) read as zeros, as long as
+    it."""
+    parts = _HEX.split(f"\n{shape}")
     if len(parts) == 1:
         return shape
     # The tokens, joined, are folded by one translation in C (a token holds no line end).
-    parts[1::2] = "\n".join(parts[1::2]).translate(_HEX_ZERO).split("\n")
-    return "".join(parts)
+    parts[2::3] = "\n".join(parts[2::3]).translate(_HEX_ZERO).split("\n")
+    return "".join(parts)[1:]
 
 
 @functools.cache
