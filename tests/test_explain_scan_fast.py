@@ -147,3 +147,21 @@ def test_folding_piece_by_piece_folds_as_the_whole_text_does(
     for _ in range(5000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 60)))
         assert scanning._fold_pieces(text) == scanning._fold_hex(text), repr(text)
+
+
+def test_a_block_of_long_shapes_answers_in_exactly_as_its_text_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(scanning, "_LONG_DISTINCT", 0)  # the pairs are asked first
+    rng = random.Random(17)
+    raw = _log(rng) * 3  # said again: the shapes are a third of the text
+    text = scanning._Shaped(raw)
+    _, text.shapes, _, text.folded = scanning._block_shapes(raw, foldable=True)
+    assert len(text.shapes) * 2 < len(raw)  # the shapes are asked
+    words = ["bfc_allocator.cc:", "InUse at ", "i386", "CUDA_VISIBLE_DEVICES", "zq", "exit code"]
+    for _ in range(400):
+        start = rng.randrange(len(raw) - 12)
+        words.append(raw[start : start + rng.randint(1, 12)])
+        words.append("".join(rng.choice("abcxyz0123 :.") for _ in range(rng.randint(2, 6))))
+    for word in words:
+        assert (word in text) == (word in raw), word

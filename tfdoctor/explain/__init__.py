@@ -432,6 +432,14 @@ class _Shaped(str):
     #: The shapes read hexadecimal tokens as zeros too (:func:`_fold_hex`): a word they could
     #: hide (:func:`_hex_safe`) is asked of the text alone.
     folded = False
+    #: :func:`_pairs_in` the shapes, worked out on the first question where they are long.
+    _pairs: Optional[frozenset[str]] = None
+
+    def pairs(self) -> frozenset[str]:
+        """Each two characters in a row the shapes may hold (:func:`_pairs_in`)."""
+        if self._pairs is None:
+            self._pairs = _pairs_in(self.shapes)
+        return self._pairs
 
     def __contains__(self, word: object) -> bool:
         # Where the distinct shapes are most of the text (lines that never repeat: an
@@ -443,6 +451,10 @@ class _Shaped(str):
         ):
             shape = word.translate(_SHAPE)
             if "\n" not in shape:
+                # Long shapes (distinct lines, folded) are a pass each: a word with two
+                # characters in a row they lack is answered from their pairs alone.
+                if len(self.shapes) > _LONG_DISTINCT and not _word_pairs(shape) <= self.pairs():
+                    return False
                 if shape not in self.shapes:
                     return False
             elif not _lines_in(shape, f"\n{self.shapes}\n"):
@@ -620,7 +632,10 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
         if text is not shaped:
             shapes, distinct, counts, folded = _block_shapes(text, foldable)
         _read_block(evidence, block, shaped)
-        plan = _candidates(distinct, literals, evidence)
+        # The block's pairs, where its shapes are the ones searched, are worked out once.
+        plan = _candidates(
+            distinct, literals, evidence, shaped.pairs if distinct is shaped.shapes else None
+        )
         if not plan:
             continue
         lines = _Lines(text, shapes)
@@ -973,7 +988,12 @@ _Plan = dict[str, tuple[list[Signature], _Families]]
 _LONG_DISTINCT = 1 << 16
 
 
-def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence) -> _Plan:
+def _candidates(
+    distinct: str,
+    literals: Sequence[_Literal],
+    evidence: Evidence,
+    pairs: Optional[Callable[[], frozenset[str]]] = None,
+) -> _Plan:
     """The distinct shapes that hold a literal, in order, each with the signatures to match
     on its lines (each once) and the tflog readers to run there, with the literal that
     brought them.
@@ -990,7 +1010,7 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
     long = len(distinct) > _LONG_DISTINCT
     # Over a long distinct text each literal's search is a pass over it (hundreds of them);
     # a literal with two characters in a row the text never has is not searched for.
-    pairs = _pairs_in(distinct) if long else frozenset()
+    held = (pairs() if pairs is not None else _pairs_in(distinct)) if long else frozenset()
     for literal in literals:
         sigs = literal.sigs
         if sigs and literal.evidence_only and all(_saturated(evidence, sig) for sig in sigs):
@@ -999,7 +1019,7 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
         if not sigs and not families:
             continue
         shape = literal.shape
-        if long and not literal.pairs <= pairs:
+        if long and not literal.pairs <= held:
             continue
         if long:
             # Most literals are in no shape: over a long distinct text (lines that never
@@ -1034,6 +1054,13 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
 def _pairs_of(text: str) -> frozenset[str]:
     """Each two characters in a row in ``text``."""
     return frozenset(map(operator.add, text, text[1:]))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _word_pairs(shape: str) -> frozenset[str]:
+    """:func:`_pairs_of` a word's shape, asked of a block's text: the readers' words are a
+    few hundred, each asked of every block."""
+    return _pairs_of(shape)
 
 
 @functools.cache
