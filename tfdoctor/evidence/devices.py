@@ -225,6 +225,11 @@ _VISIBLE_SET = re.compile(
 def visible_devices_set(text: str) -> Optional[str]:
     """The value CUDA_VISIBLE_DEVICES is set to where ``text`` shows it set ('' for an empty
     one); None where it is not set in it, or only echoed (``X=$X``)."""
+    # The pattern opens with a word boundary, which keeps the engine from looking for the
+    # name as a literal: it would try every place of a long head. The name's own search says
+    # first whether it is there at all (a block's shapes answer, where the text is a block's).
+    if "CUDA_VISIBLE_DEVICES" not in text:
+        return None
     match = _VISIBLE_SET.search(text)
     if match is None:
         return None

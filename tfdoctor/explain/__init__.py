@@ -26,13 +26,16 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import functools
+import importlib
 import itertools
+import operator
 import os
 import re
 import shlex
+import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
@@ -452,6 +455,14 @@ class _Shaped(str):
     #: The shapes read hexadecimal tokens as zeros too (:func:`_fold_hex`): a word they could
     #: hide (:func:`_hex_safe`) is asked of the text alone.
     folded = False
+    #: :func:`_pairs_in` the shapes, worked out on the first question where they are long.
+    _pairs: Optional[frozenset[str]] = None
+
+    def pairs(self) -> frozenset[str]:
+        """Each two characters in a row the shapes may hold (:func:`_pairs_in`)."""
+        if self._pairs is None:
+            self._pairs = _pairs_in(self.shapes)
+        return self._pairs
 
     def __contains__(self, word: object) -> bool:
         # Where the distinct shapes are most of the text (lines that never repeat: an
@@ -463,6 +474,10 @@ class _Shaped(str):
         ):
             shape = word.translate(_SHAPE)
             if "\n" not in shape:
+                # Long shapes (distinct lines, folded) are a pass each: a word with two
+                # characters in a row they lack is answered from their pairs alone.
+                if len(self.shapes) > _LONG_DISTINCT and not _word_pairs(shape) <= self.pairs():
+                    return False
                 if shape not in self.shapes:
                     return False
             elif not _lines_in(shape, f"\n{self.shapes}\n"):
@@ -619,6 +634,7 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             keywords.get(literal, ()),
             tflog.KEYWORDS.get(literal, ()),
             all(sig.cause == EVIDENCE for sig in keywords.get(literal, ())),
+            _literal_pairs(literal),
         )
         for literal in dict.fromkeys((*keywords, *tflog.KEYWORDS))
     ]
@@ -639,7 +655,10 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
         if text is not shaped:
             shapes, distinct, counts, folded = _block_shapes(text, foldable)
         _read_block(evidence, block, shaped)
-        plan = _candidates(distinct, literals, evidence)
+        # The block's pairs, where its shapes are the ones searched, are worked out once.
+        plan = _candidates(
+            distinct, literals, evidence, shaped.pairs if distinct is shaped.shapes else None
+        )
         if not plan:
             continue
         lines = _Lines(text, shapes)
@@ -826,9 +845,65 @@ def _shape_blind(sig: Signature) -> bool:
 _BLIND: dict[tuple[str, str], bool] = {}
 
 
+def _required_runs(sig: Signature) -> tuple[str, ...]:
+    """The literal runs every match of ``sig``'s pattern holds: the characters its top-level
+    sequence takes one after another, as written (a branch, a group, a repeat, an anchor or a
+    class ends a run). None where case is ignored: a run then stands for many spellings."""
+    key = (sig.keyword, sig.pattern.pattern)
+    runs = _RUNS.get(key)
+    if runs is None:
+        runs = _RUNS[key] = _literal_runs(sig.pattern)
+    return runs
+
+
+_RUNS: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
+#: The parser of regular expressions (re._parser from Python 3.11, where sre_parse warns on
+#: import; sre_parse before): what literals a signature's pattern requires (:func:`_literal_runs`).
+_re_parser: Any = importlib.import_module(
+    "re._parser" if sys.version_info >= (3, 11) else "sre_parse"
+)
+
+
+def _literal_runs(pattern: re.Pattern[str]) -> tuple[str, ...]:
+    """:func:`_required_runs` of one compiled pattern."""
+    if pattern.flags & re.IGNORECASE:
+        return ()
+    runs: list[str] = []
+    run: list[str] = []
+    for op, value in _re_parser.parse(pattern.pattern, pattern.flags):
+        if op is _re_parser.LITERAL:
+            run.append(chr(value))
+            continue
+        if run:
+            runs.append("".join(run))
+            run = []
+    if run:
+        runs.append("".join(run))
+    return tuple(runs)
+
+
+def _may_match(sig: Signature, shape: str, folded: bool) -> bool:
+    """Whether a line of ``shape`` can match ``sig``: its shape holds the shape of each run of
+    literal characters the pattern requires (:func:`_required_runs`). A line holding a run
+    holds its shape in the line's shape; in folded shapes (``folded``) only a run no
+    hexadecimal token could hide (:func:`_hex_safe`) is asked. A gate as common as the
+    allocator's file name (on every line of its dump) then brings no line whose shape lacks
+    the rest of the pattern's literals (its memory map's ``*``) to be visited."""
+    return all(
+        _shape_of(run) in shape for run in _required_runs(sig) if not folded or _hex_safe(run)
+    )
+
+
 #: A hexadecimal token in a line's shape (its digits already 0): 8 or more hexadecimal
 #: characters, a digit among them, a whole word, after an optional "0x" (an address, a hash).
-_HEX = re.compile(r"\b((?:0x)?(?=[0a-f]{8})[a-f]*0[0a-f]*)\b")
+_HEX_PLAIN = re.compile(r"\b((?:0x)?(?=[0a-f]{8})[a-f]*0[0a-f]*)\b")
+#: The same token with the character before it (no word character: a line end before the
+#: first line of a text stands for its start). Opening with a class of characters lets the
+#: engine skip in C every place that is not one, where a leading ``\b`` had it try each place
+#: of the text, and one of a text's few non-word characters opens each try.
+_HEX = re.compile(r"(\W)(0x(?=[0a-f]{8})[a-f]*0[0a-f]*(?!\w)|(?=[0a-f]{8})[a-f]*0[0a-f]*(?!\w))")
 _HEX_ZERO = str.maketrans("abcdefx", "0000000")
 #: What part of a literal a hexadecimal token could hold: its first word (or the whole of
 #: it), a piece of a token; its last, the start of one; a word between, a whole one.
@@ -838,13 +913,14 @@ _HEX_WORD = re.compile(r"(?:0x)?[0-9a-f]{8,}")
 
 
 def _fold_hex(shape: str) -> str:
-    """``shape`` with each hexadecimal token (:data:`_HEX`) read as zeros, as long as it."""
-    parts = _HEX.split(shape)
+    """``shape`` with each hexadecimal token (:data:`_HEX_PLAIN`) read as zeros, as long as
+    it."""
+    parts = _HEX.split(f"\n{shape}")
     if len(parts) == 1:
         return shape
     # The tokens, joined, are folded by one translation in C (a token holds no line end).
-    parts[1::2] = "\n".join(parts[1::2]).translate(_HEX_ZERO).split("\n")
-    return "".join(parts)
+    parts[2::3] = "\n".join(parts[2::3]).translate(_HEX_ZERO).split("\n")
+    return "".join(parts)[1:]
 
 
 @functools.cache
@@ -878,16 +954,34 @@ def _block_shapes(text: str, foldable: bool) -> tuple[list[str], str, Counter[st
         return shapes, distinct, counts, False
     # Each distinct shape folded once (their text is shorter than the block's), each line's
     # shape then looked up: the tokens' search costs the distinct text, not the block.
-    folded_of = dict(zip(counts, _fold_hex(distinct).split("\n")))
-    folded_counts: Counter[str] = Counter()
-    for shape, count in counts.items():  # in the order first seen, as the folded ones are
-        folded_counts[folded_of[shape]] += count
-    return (
-        list(map(folded_of.__getitem__, shapes)),
-        "\n".join(folded_counts),
-        folded_counts,
-        True,
-    )
+    folded_of = dict(zip(counts, _fold_pieces(distinct).split("\n")))
+    folded = list(map(folded_of.__getitem__, shapes))
+    # Counted in C, each in the order first seen (a line's), as the unfolded ones are.
+    folded_counts = Counter(folded)
+    return folded, "\n".join(folded_counts), folded_counts, True
+
+
+#: How much of a text :func:`_fold_pieces` samples to tell whether its pieces repeat.
+_PIECES_SAMPLE = 1 << 16
+
+
+def _fold_pieces(text: str) -> str:
+    """:func:`_fold_hex` of ``text``, each piece between spaces folded once where pieces
+    repeat: a token is a whole word and a space is none, so a piece folds alike wherever it
+    is. An allocator's dump repeats every piece of its lines but the addresses, and its
+    distinct pieces are a few hundredths of the text; lines whose pieces rarely repeat (a
+    sample of the text says) are folded whole, the pieces' bookkeeping costing more there."""
+    sample = text[:_PIECES_SAMPLE]
+    if len(" ".join(dict.fromkeys(sample.split(" ")))) * 4 > len(sample):
+        return _fold_hex(text)
+    pieces = text.split(" ")
+    distinct = dict.fromkeys(pieces)
+    joined = " ".join(distinct)
+    folded = _fold_hex(joined)
+    if folded is joined:
+        return text
+    folded_of = dict(zip(distinct, folded.split(" ")))
+    return " ".join(map(folded_of.__getitem__, pieces))
 
 
 def _shapes(text: str) -> tuple[list[str], str, Counter[str]]:
@@ -908,6 +1002,8 @@ class _Literal(NamedTuple):
     families: tuple[tflog.Reader, ...]
     #: Its signatures only reveal versions: once each has its citations, it is not looked for.
     evidence_only: bool
+    #: Each two characters in a row of its shape: a text lacking one lacks the literal.
+    pairs: frozenset[str]
 
 
 #: The tflog readers a literal brings to a shape, with the literal.
@@ -919,7 +1015,12 @@ _Plan = dict[str, tuple[list[Signature], _Families]]
 _LONG_DISTINCT = 1 << 16
 
 
-def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence) -> _Plan:
+def _candidates(
+    distinct: str,
+    literals: Sequence[_Literal],
+    evidence: Evidence,
+    pairs: Optional[Callable[[], frozenset[str]]] = None,
+) -> _Plan:
     """The distinct shapes that hold a literal, in order, each with the signatures to match
     on its lines (each once) and the tflog readers to run there, with the literal that
     brought them.
@@ -934,6 +1035,9 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
     families_at: dict[str, _Families] = {}
     find = distinct.find
     long = len(distinct) > _LONG_DISTINCT
+    # Over a long distinct text each literal's search is a pass over it (hundreds of them);
+    # a literal with two characters in a row the text never has is not searched for.
+    held = (pairs() if pairs is not None else _pairs_in(distinct)) if long else frozenset()
     for literal in literals:
         sigs = literal.sigs
         if sigs and literal.evidence_only and all(_saturated(evidence, sig) for sig in sigs):
@@ -942,6 +1046,8 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
         if not sigs and not families:
             continue
         shape = literal.shape
+        if long and not literal.pairs <= held:
+            continue
         if long:
             # Most literals are in no shape: over a long distinct text (lines that never
             # repeat) a pattern says so faster (:func:`_literal_pattern`); over a short one
@@ -970,6 +1076,32 @@ def _candidates(distinct: str, literals: Sequence[_Literal], evidence: Evidence)
         )
         for shape in (*sigs_at, *families_at)
     }
+
+
+def _pairs_of(text: str) -> frozenset[str]:
+    """Each two characters in a row in ``text``."""
+    return frozenset(map(operator.add, text, text[1:]))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _word_pairs(shape: str) -> frozenset[str]:
+    """:func:`_pairs_of` a word's shape, asked of a block's text: the readers' words are a
+    few hundred, each asked of every block."""
+    return _pairs_of(shape)
+
+
+@functools.cache
+def _literal_pairs(literal: str) -> frozenset[str]:
+    """:func:`_pairs_of` a literal's shape, worked out once per literal (a fixed set)."""
+    return _pairs_of(_shape_of(literal))
+
+
+def _pairs_in(distinct: str) -> frozenset[str]:
+    """Each two characters in a row that ``distinct`` may hold (a few more at most): those of
+    its pieces between spaces, each piece once and framed by spaces. A pair of the text is in
+    a piece or has a space of its own, so it is among those; and distinct shapes repeat their
+    words (their numbers and tokens read as zeros), so the pieces are a fraction of the text."""
+    return _pairs_of(" " + " ".join(set(distinct.split(" "))) + " ")
 
 
 class _Lines:
@@ -1036,11 +1168,14 @@ def _visits(
         for sig in sigs:
             keyword = _shape_of(sig.keyword)
             if "0" not in keyword:
-                if sig.keyword in shape:
+                if sig.keyword in shape and _may_match(sig, shape, folded):
                     certain.append(sig)
-            elif keyword in shape:
+            elif keyword in shape and _may_match(sig, shape, folded):
                 wanted.add(sig.keyword)
-        if per_line or folded or not all(_shape_blind(sig) for sig in certain):
+        # A signature whose keyword holds a digit is asked only on the lines that hold the
+        # keyword (found in the text), folded or not: visiting a folded shape's every line for
+        # it would visit most of a dump's or of distinct lines' ("132" is in every address).
+        if per_line or (certain and (folded or not all(_shape_blind(sig) for sig in certain))):
             every.add(shape)
             continue
         if not certain:
