@@ -2226,6 +2226,11 @@ def _py2_bare_early_name(
 #: 1.x to 2.15 (tensorflow/python/keras/engine/training.py _validate_compile and training_v1.py:
 #: "Invalid keyword argument(s) in `compile`: %s" % (invalid_kwargs,), a set of the names).
 _COMPILE_REFUSAL = re.compile(r"Invalid keyword argument\(s\) in `compile`: \{(?P<names>[^}]*)\}")
+#: The file of TensorFlow 2's graph-mode Model (tf.compat.v1.disable_eager_execution or
+#: disable_v2_behavior; keras/engine/training_v1.py, in tensorflow/python/ or the keras
+#: package): its compile lets only the Session's arguments through (feed_dict, fetches,
+#: options, run_metadata) in every 2.x release, in the same words.
+_V1_MODEL = re.compile(r"[/\\]engine[/\\]training_v1\.py$")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -2282,6 +2287,8 @@ def _tf2_keyword_added_later(
     another library's function of that name, is refused for another reason (None)."""
     message = _as_printed(tb.message)
     refused = _COMPILE_REFUSAL.search(message)
+    if refused is not None and any(_V1_MODEL.search(f.path) for f in tb.frames):
+        return None  # the graph-mode Model refuses it in every 2.x release: no upgrade helps
     if refused is not None:
         asked = [("compile", k.group(1)) for k in re.finditer(r"'(\w+)'", refused.group("names"))]
     else:

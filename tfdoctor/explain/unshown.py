@@ -76,6 +76,8 @@ def unshown_caller_candidate(
     tb = last_failure(tracebacks)
     if tb is None or not _unshown(tb) or not _MODULE_LACKS.match(tb.message):
         return None
+    if any(t.message == tb.message and not _unshown(t) for t in tracebacks):
+        return None  # the same exception's frames are shown elsewhere in the log (a repeat)
     for found in findings:
         if found.cause not in _NAME_CAUSES or found.severity.rank < Severity.WARNING.rank:
             continue
