@@ -480,7 +480,7 @@ def resolver_python_findings(python_refusals: Sequence[PythonRefusal], m: Machin
     return [
         _python_refusal(x, m)
         for x in python_refusals
-        if x.dist and x.installer != "pip" and _tensorflow_ecosystem(x.dist)
+        if x.dist and x.installer != "pip" and causes.software.tensorflow_ecosystem(x.dist)
     ]
 
 
