@@ -184,3 +184,14 @@ def test_the_same_message_printed_again_after_its_frames_is_not_frameless() -> N
     )
     assert _named(report, "api-moved-to-compat-v1") is not None
     assert _named(report, "companion-mismatch") is None
+
+
+def test_no_reading_of_a_cut_import_of_the_release_made_for_the_installed_tensorflow() -> None:
+    # The companion table pairs tensorflow-probability 0.20 with TensorFlow 2.12: the cut
+    # message is some other fault, and installing 0.20 again would change nothing.
+    report = explained(
+        "$ pip list | grep tensor\ntensorflow               2.12.0\n"
+        "tensorflow-probability   0.20.1\n$ python serve.py\n"
+        + _cut("import tensorflow_probability as tfp")
+    )
+    assert _named(report, "companion-mismatch") is None
