@@ -645,3 +645,19 @@ def test_tf_function_refusing_jit_compile_is_a_tensorflow_before_25() -> None:
     )
     assert "api-removed" not in all_causes(other)
     assert "api-removed" not in all_causes("TensorFlow version: 2.6.0\n" + text)
+
+
+def test_compile_refused_by_the_tensorflow_1_model_is_no_release_reading() -> None:
+    # TensorFlow 2's graph-mode Model (training_v1.py, under disable_eager_execution or
+    # disable_v2_behavior) lets only the Session's arguments through, in every 2.x release:
+    # a newer TensorFlow refuses steps_per_execution there the same way.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/train.py", line 9, in <module>\n'
+        "    model.compile(optimizer='adam', loss='mse', steps_per_execution=8)\n"
+        '  File "/usr/lib/python3/dist-packages/tensorflow/python/keras/engine/'
+        'training_v1.py", line 333, in compile\n'
+        "    'Invalid keyword argument(s) in `compile`: %s' % (unknown_kwargs,))\n"
+        + _COMPILE_REFUSED
+    )
+    assert "api-removed" not in all_causes(text)

@@ -794,11 +794,6 @@ def test_other_trainer_refusals_are_not_read_as_keras3(line: str) -> None:
             id="layer-node-accessor",
         ),
         pytest.param(
-            "AttributeError: 'Dense' object has no attribute 'metrics'",
-            "model.metrics",
-            id="layer-metrics",
-        ),
-        pytest.param(
             "TypeError: TensorFlowTrainer.train_on_batch() got an unexpected keyword argument "
             "'reset_metrics'",
             "model.reset_metrics()",

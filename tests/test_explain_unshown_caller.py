@@ -170,3 +170,28 @@ def test_a_keyword_a_tensorflow_function_refuses_has_the_library_candidate() -> 
     assert other is not None and other.fix is not None and other.severity is Severity.WARNING
     pairing = [c for c in api.fix.commands if "tensorflow==" in c]
     assert pairing and all(c in other.fix.commands for c in pairing)
+
+
+def test_the_same_message_printed_again_after_its_frames_is_not_frameless() -> None:
+    # A logger (or the paste) repeats the exception's last line after the traceback that
+    # shows the user's frame: the log does show whose code asked.
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/train.py", line 3, in <module>\n'
+        "    x = tf.placeholder(tf.float32)\n"
+        "AttributeError: module 'tensorflow' has no attribute 'placeholder'\n"
+        "AttributeError: module 'tensorflow' has no attribute 'placeholder'\n"
+    )
+    assert _named(report, "api-moved-to-compat-v1") is not None
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_no_reading_of_a_cut_import_of_the_release_made_for_the_installed_tensorflow() -> None:
+    # The companion table pairs tensorflow-probability 0.20 with TensorFlow 2.12: the cut
+    # message is some other fault, and installing 0.20 again would change nothing.
+    report = explained(
+        "$ pip list | grep tensor\ntensorflow               2.12.0\n"
+        "tensorflow-probability   0.20.1\n$ python serve.py\n"
+        + _cut("import tensorflow_probability as tfp")
+    )
+    assert _named(report, "companion-mismatch") is None

@@ -28,6 +28,14 @@ def test_the_shipped_rows_give_the_releases_the_readings_name() -> None:
         "nb_val_samples": ("validation_steps", True),
         "val_samples": ("steps", True),
     }
+    added = {
+        kwarg: (a.function, a.added_in, a.before, a.older_name)
+        for kwarg, a in table.tensorflow2_arguments.items()
+    }
+    assert added == {
+        "steps_per_execution": ("compile", "2.4", "2.3", "experimental_steps_per_execution"),
+        "jit_compile": ("function", "2.5", "2.4", "experimental_compile"),
+    }
 
 
 def test_every_source_is_https_and_cited() -> None:
@@ -62,6 +70,12 @@ def test_every_source_is_https_and_cited() -> None:
             "counts_batches",
         ),
         ('  release: "2.0.7"', '  release: "two"', "release"),
+        # A TensorFlow 2 line with no 2.x line before it.
+        (
+            '    api: tf.function\n    added_in: "2.5"',
+            '    api: tf.function\n    added_in: "2.0"',
+            "added_in",
+        ),
     ],
     ids=[
         "unquoted-release",
@@ -70,6 +84,7 @@ def test_every_source_is_https_and_cited() -> None:
         "attribute-not-a-name",
         "flag-not-boolean",
         "release-not-a-release",
+        "tensorflow-line-without-one-before",
     ],
 )
 def test_a_malformed_row_is_refused_in_one_line_naming_the_field(

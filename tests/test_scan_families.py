@@ -326,11 +326,6 @@ def test_a_name_no_listing_has_is_fixed_with_where_keras_exports_it_now(tmp_path
             id="model-layers-input-shape",
         ),
         pytest.param(
-            "layer = keras.layers.Dense(2)\nprint(layer.metrics)\n",
-            "keras3-layer-metrics-attribute",
-            id="layer-metrics",
-        ),
-        pytest.param(
             "layer = model.get_layer('conv')\nshape = layer.get_output_shape_at(1)\n",
             "keras3-layer-get-output-shape-at",
             id="layer-node-accessor",
@@ -388,6 +383,10 @@ def test_what_a_name_holds_decides(tmp_path: Path, body: str, rule: str) -> None
             "model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])\n"
             "print(model.input_shape)\n",
             id="models-keep-input-shape",
+        ),
+        # Keras 3.0 to 3.2 dropped Layer.metrics; 3.3 brought it back (keras-team/keras#19522).
+        pytest.param(
+            "layer = keras.layers.Dense(2)\nprint(layer.metrics)\n", id="layer-metrics-again"
         ),
         pytest.param("x = tf.zeros([3])\ny = tf.concat([x, x], 0)\n", id="eager-tensors"),
         pytest.param(

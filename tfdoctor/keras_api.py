@@ -27,6 +27,8 @@ KERAS_API_VERSION = 1
 
 #: A Keras release as the companion table numbers them (``2.3``, ``2.0.7``).
 _RELEASE = re.compile(r"^\d+\.\d+(?:\.\d+)?$")
+#: A TensorFlow 2 line after 2.0 (``2.4``): the line before it is 2.x too.
+_TF2_LINE = re.compile(r"^2\.[1-9]\d*$")
 #: A Python identifier: a keyword argument or an attribute.
 _NAME = re.compile(r"^[A-Za-z_]\w*$")
 
@@ -39,6 +41,26 @@ class KerasRename(Record):
     renamed_to: str
     #: The new argument counts batches where the old one counted samples.
     counts_batches: bool = False
+
+
+@record
+class ArgumentAdded(Record):
+    """A keyword argument a TensorFlow 2 function takes from a later line on."""
+
+    #: The function as Python's refusal names it (``compile``), and its public name.
+    function: str
+    api: str
+    #: The first TensorFlow line that takes it (``2.4``), and its name in the line before.
+    added_in: str
+    older_name: str
+    #: What leaving the argument out costs.
+    dropped: str
+
+    @property
+    def before(self) -> str:
+        """The TensorFlow line before :attr:`added_in` (``2.3``)."""
+        major, minor = self.added_in.split(".")[:2]
+        return f"{major}.{int(minor) - 1}"
 
 
 class KerasApiError(ValueError):
@@ -61,6 +83,8 @@ class KerasApi(Record):
     tensor_attributes: Mapping[str, str]
     #: Keras 1 training argument -> its Keras 2 rename.
     keras2_renamed: Mapping[str, KerasRename]
+    #: TensorFlow 2 keyword argument -> the line that brought it (tf.keras, tf.function).
+    tensorflow2_arguments: Mapping[str, ArgumentAdded]
 
 
 def _release(reader: NodeReader, node: Node, where: str) -> str:
@@ -114,6 +138,7 @@ def parse_keras_api(text: str, path: str = "<keras_api>") -> KerasApi:
             "optimizer_arguments",
             "multi_backend_tensor_attributes",
             "keras2_renamed",
+            "tensorflow2_arguments",
         ),
     )
     reader.schema_version(top["schema_version"], KERAS_API_VERSION)
@@ -134,6 +159,26 @@ def parse_keras_api(text: str, path: str = "<keras_api>") -> KerasApi:
             name(fields["renamed_to"], f"{where}.renamed_to"),
             reader.flag(fields, "counts_batches", f"{where}.counts_batches"),
         )
+    added: dict[str, ArgumentAdded] = {}
+    for where, argument, fields, _ in reader.sourced_rows(
+        top["tensorflow2_arguments"],
+        "tensorflow2_arguments",
+        "argument",
+        ("function", "api", "added_in", "older_name", "dropped"),
+        (),
+        name,
+        sources,
+    ):
+        since = reader.required_string(
+            fields["added_in"], f"{where}.added_in", _TF2_LINE, "TensorFlow 2 line (2.4)"
+        )
+        added[argument] = ArgumentAdded(
+            name(fields["function"], f"{where}.function"),
+            reader.required_string(fields["api"], f"{where}.api"),
+            since,
+            name(fields["older_name"], f"{where}.older_name"),
+            reader.required_string(fields["dropped"], f"{where}.dropped"),
+        )
     return KerasApi(
         path,
         sources,
@@ -144,6 +189,7 @@ def parse_keras_api(text: str, path: str = "<keras_api>") -> KerasApi:
             reader, top, "multi_backend_tensor_attributes", "attribute", "last_in", sources
         ),
         renamed,
+        added,
     )
 
 

@@ -41,6 +41,7 @@ from tfdoctor.explain.packages import (
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.keras_api import keras_api
 from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.scan import Verdict
@@ -2226,62 +2227,26 @@ def _py2_bare_early_name(
 #: 1.x to 2.15 (tensorflow/python/keras/engine/training.py _validate_compile and training_v1.py:
 #: "Invalid keyword argument(s) in `compile`: %s" % (invalid_kwargs,), a set of the names).
 _COMPILE_REFUSAL = re.compile(r"Invalid keyword argument\(s\) in `compile`: \{(?P<names>[^}]*)\}")
-
-
-@dataclasses.dataclass(frozen=True)
-class _KeywordAdded:
-    """A keyword argument a TensorFlow 2 function took from a later line on."""
-
-    #: The function as Python's refusal names it, and its public name.
-    func: str
-    api: str
-    kwarg: str
-    #: The first line that takes it; the line before, and its spelling there.
-    since: str
-    before: str
-    older: str
-    #: What dropping the argument costs.
-    dropped: str
-
-
-#: Keyword arguments of TensorFlow 2 functions by the line that brought them, each with the
-#: spelling of the line before: Model.compile's steps_per_execution is TensorFlow 2.3's
-#: experimental_steps_per_execution, stable under this name from 2.4 (TensorFlow 2.4.0's
-#: RELEASE.md; 2.2's _validate_compile lets only run_eagerly through); tf.function's jit_compile
-#: is 2.4's experimental_compile, renamed in 2.5 (the r2.4 and r2.5 API docs of tf.function:
-#: 2.4's signature has no jit_compile and no **kwargs, so Python refuses it).
-_TF2_KEYWORDS_ADDED = (
-    _KeywordAdded(
-        "compile",
-        "tf.keras.Model.compile",
-        "steps_per_execution",
-        "2.4",
-        "2.3",
-        "experimental_steps_per_execution",
-        "it only groups training steps into one call; the training itself is the same",
-    ),
-    _KeywordAdded(
-        "function",
-        "tf.function",
-        "jit_compile",
-        "2.5",
-        "2.4",
-        "experimental_compile",
-        "the function then runs without XLA compilation, as before",
-    ),
-)
+#: The file of TensorFlow 2's graph-mode Model (tf.compat.v1.disable_eager_execution or
+#: disable_v2_behavior; keras/engine/training_v1.py, in tensorflow/python/ or the keras
+#: package): its compile lets only the Session's arguments through (feed_dict, fetches,
+#: options, run_metadata) in every 2.x release, in the same words.
+_V1_MODEL = re.compile(r"[/\\]engine[/\\]training_v1\.py$")
 _TF2_KEYWORD_KEY = "tf2-keyword-added-later"
 
 
 def _tf2_keyword_added_later(
     tb: Traceback, m: Machine, tf_version: Optional[str]
 ) -> Optional[tuple[str, Verdict]]:
-    """A TensorFlow 2 function refusing a keyword argument a later line brought
-    (:data:`_TF2_KEYWORDS_ADDED`), in tf.keras' compile's words or Python's: the TensorFlow is
-    older than the code. A TensorFlow shown that already takes it, or a source line calling
-    another library's function of that name, is refused for another reason (None)."""
+    """A TensorFlow 2 function refusing a keyword argument a later line brought (the Keras
+    API table's ``tensorflow2_arguments``, with their sources), in tf.keras' compile's words or
+    Python's: the TensorFlow is older than the code. A TensorFlow shown that already takes it,
+    a source line calling another library's function of that name, or the graph-mode Model's
+    compile (which refuses it in every release), is refused for another reason (None)."""
     message = _as_printed(tb.message)
     refused = _COMPILE_REFUSAL.search(message)
+    if refused is not None and any(_V1_MODEL.search(f.path) for f in tb.frames):
+        return None  # the graph-mode Model refuses it in every 2.x release: no upgrade helps
     if refused is not None:
         asked = [("compile", k.group(1)) for k in re.finditer(r"'(\w+)'", refused.group("names"))]
     else:
@@ -2289,12 +2254,12 @@ def _tf2_keyword_added_later(
         if match is None or _called_elsewhere(tb, match.group("func")):
             return None
         asked = [(match.group("func"), match.group("kw"))]
-    added = next(
-        (a for a in _TF2_KEYWORDS_ADDED for f, k in asked if (a.func, a.kwarg) == (f, k)), None
-    )
-    if added is None:
+    table = keras_api().tensorflow2_arguments
+    found = next(((k, table[k]) for f, k in asked if k in table and table[k].function == f), None)
+    if found is None:
         return None
-    if tf_version is not None and version_key(tf_version)[:2] >= version_key(added.since):
+    kwarg, added = found
+    if tf_version is not None and version_key(tf_version)[:2] >= version_key(added.added_in):
         return None
     this = (
         f"this TensorFlow ({tf_version}) is older"
@@ -2302,18 +2267,18 @@ def _tf2_keyword_added_later(
         else "the TensorFlow that raised this is older (the log does not show which)"
     )
     what = (
-        f"`{added.api}` takes `{added.kwarg}` from TensorFlow {added.since} on (TensorFlow "
-        f"{added.before} called it `{added.older}`), and {this}: it refuses the argument."
+        f"`{added.api}` takes `{kwarg}` from TensorFlow {added.added_in} on (TensorFlow "
+        f"{added.before} called it `{added.older_name}`), and {this}: it refuses the argument."
     )
     fix = Fix(
-        f"The code was written for TensorFlow {added.since} or newer: upgrade TensorFlow to "
-        f"{added.since} or later, or drop `{added.kwarg}=` ({added.dropped}), or on TensorFlow "
-        f"{added.before} write `{added.older}=`.",
-        _line_install(m, added.since),
+        f"The code was written for TensorFlow {added.added_in} or newer: upgrade TensorFlow to "
+        f"{added.added_in} or later, or drop `{kwarg}=` ({added.dropped}), or on TensorFlow "
+        f"{added.before} write `{added.older_name}=`.",
+        _line_install(m, added.added_in),
     )
     links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
     verdict = Verdict(_TF2_KEYWORD_KEY, causes.code.API_REMOVED, Severity.ERROR, what, fix, links)
-    return f"{added.api}({added.kwarg}=...)", verdict
+    return f"{added.api}({kwarg}=...)", verdict
 
 
 def _py2_bare_tf1_name(

@@ -76,6 +76,8 @@ def unshown_caller_candidate(
     tb = last_failure(tracebacks)
     if tb is None or not _unshown(tb) or not _MODULE_LACKS.match(tb.message):
         return None
+    if any(t.message == tb.message and not _unshown(t) for t in tracebacks):
+        return None  # the same exception's frames are shown elsewhere in the log (a repeat)
     for found in findings:
         if found.cause not in _NAME_CAUSES or found.severity.rank < Severity.WARNING.rank:
             continue
@@ -111,7 +113,9 @@ def cut_import_finding(
     TensorFlow (the module table's family or ``on_tensorflow``), where the log lists that
     library's release and TensorFlow's and nothing else explains it: that release beside that
     TensorFlow is what failed to import (a warning: the message that would say why is cut).
-    None where an exception is read (its own readings decide) or the log lists no release."""
+    None where an exception is read (its own readings decide), the log lists no release, or
+    the companion table pairs the listed release with the listed TensorFlow (the cut message
+    is then another fault, and the release's fix would install what is there)."""
     if cut is None or tracebacks or m.tf is None:
         return None
     if any(x.severity.rank >= Severity.WARNING.rank for x in found):
@@ -125,6 +129,10 @@ def cut_import_finding(
     installed = m.facts.package(dist) if dist is not None else None
     if dist is None or installed is None or not installed.version:
         return None
+    companion = m.companion(dist)
+    row = companion.row_of(installed.version) if companion is not None else None
+    if row is not None and row.admits(m.tf.version):
+        return None  # the companion table pairs this release with this TensorFlow
     return causes.finding(
         f"explain.{causes.software.COMPANION_MISMATCH}",
         Severity.WARNING,
