@@ -749,3 +749,30 @@ def test_urllib3_2_warning_of_libressl_is_harmless() -> None:
     )
     assert all(x.severity.rank <= Severity.INFO.rank for x in explained(text).findings)
     assert "dependency-out-of-range" not in _causes(text)
+
+
+def test_urllib3_2_0_refusing_libressl_is_not_called_an_old_openssl() -> None:
+    # urllib3 2.0.0 to 2.0.2 raised for LibreSSL too (2.0.3 made it a warning): the same
+    # words, and urllib3 1.26 still the fix, but no OpenSSL older than 1.1.1 is in the log.
+    text = (
+        "ImportError: urllib3 v2.0 only supports OpenSSL 1.1.1+, currently the 'ssl' module is "
+        "compiled with LibreSSL 2.8.3. See: https://github.com/urllib3/urllib3/issues/2168\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    assert 'pip install "urllib3<2"' in fix_text(top)
+    # Each names LibreSSL beside the old OpenSSL, not the old OpenSSL alone.
+    assert "LibreSSL" in top.summary and "LibreSSL" in fix_text(top)
+
+
+def test_urllib3_2_0_warning_of_libressl_is_harmless_too() -> None:
+    # urllib3 2.0.3 to 2.0.7 word the warning "urllib3 v2.0 only supports" (2.1.0: "v2").
+    text = (
+        "/Users/u/venv/lib/python3.9/site-packages/urllib3/__init__.py:34: NotOpenSSLWarning: "
+        "urllib3 v2.0 only supports OpenSSL 1.1.1+, currently the 'ssl' module is compiled with "
+        "'LibreSSL 2.8.3'. See: https://github.com/urllib3/urllib3/issues/3020\n"
+        "  warnings.warn(\n"
+    )
+    found = explained(text).findings
+    assert all(x.severity.rank <= Severity.INFO.rank for x in found)
+    assert any(x.summary.startswith("Harmless: urllib3 2 warns") for x in found)

@@ -2287,6 +2287,28 @@ def test_no_range_check_finding_where_none_failed_or_tensorflow_is_checked(text:
         assert not [c for c in read_conflicts([text]) if c.source.startswith("import")]
 
 
+@pytest.mark.parametrize(
+    ("text", "dist"),
+    [
+        ("ImportError: Matplotlib requires dateutil>=2.7; you have 2.6.1\n", "python-dateutil"),
+        (
+            "ImportError: Pandas requires version '4.9.3' or newer of 'bs4' (version '4.6.0' "
+            "currently installed).\n",
+            "beautifulsoup4",
+        ),
+    ],
+    ids=["matplotlib-dateutil", "pandas-bs4"],
+)
+def test_a_range_check_naming_an_import_package_installs_its_distribution(
+    text: str, dist: str
+) -> None:
+    # Matplotlib's and pandas' checks name the module they imported, not what pip installs.
+    (c,) = read_conflicts([text])
+    assert c.target == dist
+    (found,) = [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]
+    assert f'pip install "{dist}>=' in fix_text(found)
+
+
 # --- pip's "Cannot install" line without the block that names the requirements -------------
 
 
@@ -2747,6 +2769,21 @@ def test_check_and_range_words_on_a_long_line_are_read_in_linear_time(words: str
     assert read_conflicts(["a" * 100_000 + words]) == []
     assert read_conflicts(["a>=1" * 25_000 + words]) == []
     assert time.perf_counter() - started < 0.5
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["    pkg{i} 1.0 depends on numpy>=1.{i}\n", "    pkg 1.{i} depends on numpy>=1.{i}\n"],
+    ids=["many-packages", "one-package-many-releases"],
+)
+def test_a_long_conflict_block_of_other_packages_is_read_in_linear_time(line: str) -> None:
+    # Thousands of ranges on one name: the few pairs of two packages kept are not taken from
+    # every pair made.
+    text = "The conflict is caused by:\n" + "".join(line.format(i=i) for i in range(4000))
+    started = time.perf_counter()
+    found = read_conflicts([text])
+    assert time.perf_counter() - started < 0.5
+    assert len(found) == (6 if "{i} 1.0" in line else 0)
 
 
 def test_pips_conflict_words_on_a_long_line_are_read_in_linear_time() -> None:

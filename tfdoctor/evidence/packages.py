@@ -26,11 +26,13 @@ package printed, never what it implies.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from typing import Optional
 
 from tfdoctor.facts import TF_DISTRIBUTIONS
+from tfdoctor.modules import distribution_of
 from tfdoctor.records import Record, record
 
 
@@ -289,7 +291,8 @@ def _pkg_resources(text: str) -> list[Conflict]:
 #: the requirer and the dependency where the sentence does not name them, whether it always
 #: raises, where it is printed). The version found is ``have``; ``low``/``high``/``top``
 #: bound the range where the sentence words it (``>=low``, ``<high``, ``<=top``), else
-#: ``spec`` holds it as the requirement.
+#: ``spec`` holds it as the requirement. The dependency is ``target`` where the sentence names
+#: its distribution, ``module`` where it names its import package.
 RANGE_CHECKS: tuple[tuple[re.Pattern[str], str, str, bool, str], ...] = (
     (
         # SciPy warns (and goes on) where NumPy is outside the range its release was built
@@ -304,9 +307,10 @@ RANGE_CHECKS: tuple[tuple[re.Pattern[str], str, str, bool, str], ...] = (
         "https://github.com/scipy/scipy/blob/v1.9.0/scipy/__init__.py",
     ),
     (
-        # Matplotlib's _check_versions raises for each dependency below its minimum.
+        # Matplotlib's _check_versions raises for each dependency below its minimum, named
+        # by its import package (dateutil, of python-dateutil).
         re.compile(
-            rf"Matplotlib requires (?P<target>{_NAME})>=(?P<low>{_VERSION}); "
+            rf"Matplotlib requires (?P<module>{_NAME})>=(?P<low>{_VERSION}); "
             rf"you have (?P<have>{_VERSION})(?=[\s.]*$|\s)",
             re.MULTILINE,
         ),
@@ -317,10 +321,11 @@ RANGE_CHECKS: tuple[tuple[re.Pattern[str], str, str, bool, str], ...] = (
     ),
     (
         # pandas' (and Dask's copy of its) import_optional_dependency: raised or warned, as
-        # the caller asks; the prefix says which.
+        # the caller asks; the prefix says which. The dependency is its import package (bs4,
+        # of beautifulsoup4).
         re.compile(
             r"(?P<raised>ImportError: )?(?P<req>Pandas|Dask) requires version "
-            rf"'(?P<low>{_VERSION})' or newer of '(?P<target>{_NAME})' "
+            rf"'(?P<low>{_VERSION})' or newer of '(?P<module>{_NAME})' "
             rf"\(version '(?P<have>{_VERSION})' currently installed\)"
         ),
         "",
@@ -388,7 +393,14 @@ def _range_checks(text: str) -> list[Conflict]:
     for pattern, requirer, dependency, raises, _ in RANGE_CHECKS:
         for m in pattern.finditer(text):
             found = m.groupdict()
-            target = normalize_name(found.get("target") or dependency)
+            module = found.get("module")
+            # A check naming the import package: the distribution that installs it (the
+            # module table's, else its own name, as most distributions name their package).
+            target = normalize_name(
+                found.get("target")
+                or (module and (distribution_of(module) or module))
+                or dependency
+            )
             if target in TF_DISTRIBUTIONS:
                 continue  # a check of TensorFlow itself is a companion's (IMPORT_CHECKS)
             spec = found.get("spec") or ",".join(
@@ -486,6 +498,26 @@ _PDM_RANGE = re.compile(
 _PAIRS_PER_NAME = 6
 
 
+def _pairs_of_two(
+    sides: list[tuple[str, str, str]],
+) -> Iterator[tuple[tuple[str, str, str], tuple[str, str, str]]]:
+    """Each pair of ``sides`` (package, version, range) of two different packages, the earlier
+    first, made one at a time: a block of thousands of ranges on one name (pip's backtracking
+    through one package's releases) is not made into millions of pairs to keep a few. Each
+    side is tried against what follows only where another package follows it, so taking the
+    first pairs costs a pass or two over the sides."""
+    # later[i]: the first side after i of another package than side i's, or None.
+    later: list[Optional[int]] = [None] * len(sides)
+    for i in range(len(sides) - 2, -1, -1):
+        later[i] = i + 1 if sides[i + 1][0] != sides[i][0] else later[i + 1]
+    for i, a in enumerate(sides):
+        start = later[i]
+        if start is not None:
+            for j in range(start, len(sides)):
+                if sides[j][0] != a[0]:
+                    yield a, sides[j]
+
+
 def _between(ranges: Iterable[tuple[str, str, str, str]], installer: str = "pip") -> list[Conflict]:
     """The ranges two packages declare on one name that a resolver (``installer``) could not
     meet together, TensorFlow's side as the requirer: one conflict per other package whose
@@ -504,9 +536,7 @@ def _between(ranges: Iterable[tuple[str, str, str, str]], installer: str = "pip"
         if target not in TF_DISTRIBUTIONS:
             # Packages' ranges on TensorFlow itself are the companions' reading.
             others = [x for x in sides if x[0] not in TF_DISTRIBUTIONS and x[2]]
-            pairs += [
-                (a, b) for i, a in enumerate(others) for b in others[i + 1 :] if a[0] != b[0]
-            ][:_PAIRS_PER_NAME]
+            pairs += itertools.islice(_pairs_of_two(others), _PAIRS_PER_NAME)
         for (req, version, spec), (other, other_version, other_spec) in pairs:
             out.append(
                 Conflict(

@@ -3777,13 +3777,15 @@ _DEPENDENCY_PINS: dict[str, tuple[str, str, str]] = {
         "numpy<1.20",
         "Install a NumPy this TensorFlow supports (before 1.20).",
     ),
-    # urllib3 2 requires an ssl module built with OpenSSL 1.1.1 or later; 1.26 supports older.
+    # urllib3 2 requires an ssl module built with OpenSSL 1.1.1 or later (2.0.0 to 2.0.2 refuse
+    # LibreSSL too); 1.26 supports both.
     "urllib3-v2-old-openssl": (
         "urllib3",
         "urllib3<2",
         "Install urllib3 1.26 (before 2): urllib3 2 refuses this Python's ssl module, built with "
-        "an OpenSSL older than 1.1.1. A Python built against OpenSSL 1.1.1 or later (a newer "
-        "conda or system Python) lets urllib3 2 run too.",
+        "the library the log names (an OpenSSL older than 1.1.1, or LibreSSL, which urllib3 "
+        "2.0.0 to 2.0.2 refuse and later releases only warn of). A Python built against "
+        "OpenSSL 1.1.1 or later (a newer conda or system Python) lets urllib3 2 run too.",
     ),
 }
 
