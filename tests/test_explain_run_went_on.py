@@ -194,3 +194,41 @@ def test_an_exception_touching_tensorflow_stays_unknown(change: tuple[str, str])
     report = explained(_TORCH_RAISED.replace(*change))
     [found] = [x for x in report.findings if x.id == "explain.unexplained-exception"]
     assert found.severity is Severity.UNKNOWN
+
+
+# --- TensorFlow printing its version: the import ran ----------------------------------------
+
+_PROTOBUF_NOTICE = (
+    "tensorflow 2.10.0 requires protobuf<3.20,>=3.9.2, but you have protobuf 4.21.12 which is "
+    "incompatible.\n"
+)
+_ECHO = ">>> import tensorflow as tf\n>>> tf.__version__\n'2.10.0'\n"
+
+
+def test_a_version_printed_refutes_what_says_the_import_fails() -> None:
+    assert _weights(explained(_PROTOBUF_NOTICE))["protobuf-incompatible"] is Severity.ERROR
+    [note] = explained(_PROTOBUF_NOTICE + _ECHO).findings
+    assert note.severity is Severity.INFO
+    assert note.summary.startswith("TensorFlow 2.10.0 imported"), note.summary
+
+
+def test_a_version_printed_beside_a_failure_refutes_nothing() -> None:
+    failed = (
+        _PROTOBUF_NOTICE
+        + _ECHO
+        + (
+            "Traceback (most recent call last):\n"
+            '  File "app.py", line 2, in <module>\n'
+            "    import tensorflow as tf\n"
+            "TypeError: Descriptors cannot be created directly.\n"
+        )
+    )
+    assert _weights(explained(failed))["protobuf-incompatible"] is Severity.ERROR
+
+
+def test_a_version_printed_refutes_no_version_notice() -> None:
+    # The import ran; a companion of another release may still break where it is used.
+    assert (
+        _weights(explained(_ADDONS + _ECHO.replace("2.10.0", "2.9.1")))["companion-mismatch"].rank
+        >= Severity.WARNING.rank
+    )

@@ -7986,16 +7986,20 @@ def _went_on_overruled(found: list[Finding], evidence: Evidence) -> list[Finding
 
 
 def _went_on_seen(evidence: Evidence) -> dict[str, str]:
-    """The observations a log's own lines make where the run did its work (an epoch to its
-    end, a model saved, tests passed) and nothing failed: no exception that ended the run, no
-    refusal of pip's, no crash. The work done shows the import ran, too. Empty otherwise."""
+    """The observations a log's own lines make where nothing failed (no exception that ended
+    the run, no refusal of pip's, no crash): the run did its work (an epoch to its end, a model
+    saved, tests passed), which shows the import ran too; or TensorFlow printed its version
+    when asked (``tf.__version__``), which it does only once imported. Empty otherwise."""
+    echoed = evidence.echoed.get("tensorflow")
     if (
-        evidence.went_on is None
+        (evidence.went_on is None and echoed is None)
         or evidence.crashed
         or evidence.refusals
         or failures([tb for tb in evidence.tracebacks if not tb.warned])
     ):
         return {}
+    if evidence.went_on is None:
+        return {"tf-imports": f"TensorFlow {echoed} imported (the log prints its version)"}
     where, went = evidence.went_on
     words = f"The run went on: {went.what} ({where})"
     return {"run-went-on": words, "tf-imports": words}
