@@ -28,6 +28,7 @@ The evidence never says what a finding is worth; explain decides that (:mod:`tfd
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Optional
 
 from tfdoctor.records import Record, record
@@ -64,7 +65,7 @@ _FAMILIES: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
     (("Loss for final step",), _FINAL_STEP, "the Estimator's training loop ended"),
     ((" written to: ",), _SAVED, "a SavedModel was written"),
     ((" passed",), _PYTEST_PASSED, "pytest's tests passed"),
-    (("\nOK",), _UNITTEST_OK, "unittest's tests passed"),
+    (("Ran ",), _UNITTEST_OK, "unittest's tests passed"),
 )
 
 
@@ -90,25 +91,57 @@ _CRASH_WORDS = (
 )
 
 
+#: The most lines holding one gate word that a pattern is tried on: a log of a million
+#: progress steps stays a bounded cost (the first of a family is what is kept).
+_MAX_CANDIDATES = 2000
+#: How far past its line a pattern may read (unittest's verdict two lines below its count).
+_BELOW = 64
+
+
+def _candidates(text: str, word: str) -> Iterator[tuple[int, int]]:
+    """The start and end of each line of ``text`` that holds ``word``, in order (one search
+    per occurrence, not a pattern over the whole text)."""
+    at = text.find(word)
+    for _ in range(_MAX_CANDIDATES):
+        if at < 0:
+            return
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        yield start, end
+        at = text.find(word, end)
+
+
+def _first(text: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> Optional[int]:
+    """Where the first line holding one of ``words`` that ``pattern`` matches (from its start,
+    reading at most a little below it) starts; None where none does."""
+    best: Optional[int] = None
+    for word in words:
+        for start, end in _candidates(text, word):
+            if best is not None and start >= best:
+                break
+            if pattern.search(text, start, min(len(text), end + _BELOW)) is not None:
+                best = start
+                break
+    return best
+
+
 def crash_shown(text: str) -> bool:
     """Whether ``text`` shows a process ending in a crash rather than a traceback."""
-    return any(word in text for word in _CRASH_WORDS) and _CRASH.search(text) is not None
+    return _first(text, _CRASH_WORDS, _CRASH) is not None
 
 
 def read_went_on(text: str) -> Optional[WentOn]:
     """The first line of ``text`` that shows the run's work done (an epoch to its end, a
     training loop ended, a model saved, tests passed); None where none does."""
-    found: Optional[WentOn] = None
+    found: Optional[tuple[int, str]] = None
     for words, pattern, what in _FAMILIES:
-        if not any(word in text for word in words):
-            continue
-        match = pattern.search(text)
-        if match is None:
-            continue
-        index = text.count("\n", 0, match.start())
-        if found is None or index < found.index:
-            start = text.rfind("\n", 0, match.start()) + 1
-            end = text.find("\n", match.start())
-            line = text[start : end if end >= 0 else len(text)]
-            found = WentOn(index, line.strip()[:200], what)
-    return found
+        start = _first(text, words, pattern)
+        if start is not None and (found is None or start < found[0]):
+            found = (start, what)
+    if found is None:
+        return None
+    start, what = found
+    end = text.find("\n", start)
+    line = text[start : end if end >= 0 else len(text)]
+    return WentOn(text.count("\n", 0, start), line.strip()[:200], what)
