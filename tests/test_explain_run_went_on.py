@@ -187,8 +187,10 @@ def test_an_exception_raised_wholly_outside_tensorflow_is_a_note() -> None:
         # A frame of the user's that calls TensorFlow, or TensorFlow's word in the message.
         ("    loss = criterion(out, target)\n", "    loss = tf.reduce_mean(criterion(out))\n"),
         ("non-singleton dimension 1", "non-singleton dimension 1 (tensorflow tensor)"),
+        # A library's TensorFlow code, named as such in its file name.
+        ("torch/nn/modules/loss.py", "transformers/modeling_tf_utils.py"),
     ],
-    ids=["tf-in-code", "tf-in-message"],
+    ids=["tf-in-code", "tf-in-message", "library-tf-module"],
 )
 def test_an_exception_touching_tensorflow_stays_unknown(change: tuple[str, str]) -> None:
     report = explained(_TORCH_RAISED.replace(*change))

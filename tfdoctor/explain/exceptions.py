@@ -94,8 +94,10 @@ def unexplained_finding(tracebacks: Sequence[Traceback]) -> Optional[Finding]:
 
 
 #: What TensorFlow's and Keras' code shows of itself in a frame's path, source line, or an
-#: exception's type or message (``import tensorflow as tf`` makes ``tf.`` the code's word).
-_TF_WORDS = re.compile(r"(?i)tensorflow|keras|\btf\.|\btf_|_tf\b|\btflite\b")
+#: exception's type or message: their names, and ``tf`` or a companion's short name (``tfa``,
+#: ``tfp``, ``tfds``, ``tflite``) standing alone or between underscores, as imports name them
+#: (``import tensorflow as tf``) and libraries their TensorFlow code (``modeling_tf_utils.py``).
+_TF_WORDS = re.compile(r"(?i)tensorflow|keras|(?<![a-z0-9])tf[a-z]{0,4}(?![a-z0-9])")
 
 
 def raised_outside_tensorflow(tb: Traceback) -> Optional[str]:
