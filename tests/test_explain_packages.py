@@ -92,7 +92,9 @@ READ = {
 @pytest.mark.parametrize("line, fields", READ.values(), ids=READ.keys())
 def test_a_conflict_is_read_as_pip_printed_it(line: str, fields: str) -> None:
     req, version, target, spec, kind, *have = fields.split()
-    expected = Conflict(req, version, target, spec, kind, have[0] if have else "")
+    # pip 20.2 and before said what the install would leave ("you'll have"): planned.
+    planned = "you'll have" in line
+    expected = Conflict(req, version, target, spec, kind, have[0] if have else "", planned=planned)
     assert read_conflicts([line]) == [expected]
 
 
@@ -2522,23 +2524,40 @@ def test_pip_backtracking_is_not_put_down_to_wheels_where_they_exist(head: str) 
 
 
 @pytest.mark.parametrize(
-    "line",
+    ("line", "weight"),
     [
-        "ERROR: tensorflow-metadata 0.30.0 has requirement absl-py<0.12,>=0.9, but you'll have "
-        "absl-py 0.12.0 which is incompatible.",
-        "tensorflow-datasets 4.0.1 requires absl-py<0.12, but you have absl-py 0.13.0 which is "
-        "incompatible.",
+        # pip 20.2 and before, of the install it is about to make: a warning.
+        (
+            "ERROR: tensorflow-metadata 0.30.0 has requirement absl-py<0.12,>=0.9, but you'll "
+            "have absl-py 0.12.0 which is incompatible.",
+            Severity.WARNING,
+        ),
+        # pip 20.3 and later, after the install, of a package already there, nothing failing
+        # after it: a note.
+        (
+            "tensorflow-datasets 4.0.1 requires absl-py<0.12, but you have absl-py 0.13.0 which "
+            "is incompatible.",
+            Severity.INFO,
+        ),
         # The nightly build tf-nightly requires in TensorBoard's place states TensorBoard's range.
-        "ERROR: tb-nightly 2.10.0a20220601 has requirement absl-py<0.12, but you'll have "
-        "absl-py 0.13.0 which is incompatible.",
-        "keras-nightly 2.9.0.dev2022041107 requires absl-py<0.12, but you have absl-py 0.13.0 "
-        "which is incompatible.",
+        (
+            "ERROR: tb-nightly 2.10.0a20220601 has requirement absl-py<0.12, but you'll have "
+            "absl-py 0.13.0 which is incompatible.",
+            Severity.WARNING,
+        ),
+        (
+            "keras-nightly 2.9.0.dev2022041107 requires absl-py<0.12, but you have absl-py 0.13.0 "
+            "which is incompatible.",
+            Severity.INFO,
+        ),
     ],
     ids=["metadata", "datasets", "tb-nightly", "keras-nightly"],
 )
-def test_a_family_package_s_range_broken_is_that_dependency_out_of_range(line: str) -> None:
+def test_a_family_package_s_range_broken_is_that_dependency_out_of_range(
+    line: str, weight: Severity
+) -> None:
     found = [x for x in explained(line).findings if x.cause == "dependency-out-of-range"]
-    assert [x.severity for x in found] == [Severity.WARNING]
+    assert [x.severity for x in found] == [weight]
     fix = found[0].fix
     assert fix is not None
     assert any(c.startswith("pip install ") and "absl-py<0.12" in c for c in fix.commands)

@@ -38,7 +38,7 @@ from tfdoctor.facts import (
     facts_from_json,
 )
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.machine import OBSERVATION_KINDS, Machine
+from tfdoctor.machine import LOG_OBSERVATIONS, OBSERVATION_KINDS, Machine
 from tfdoctor.signatures import load_signatures
 
 DATA = Path(__file__).parent / "data"
@@ -152,7 +152,7 @@ VARIANTS: dict[str, tuple[Callable[[Facts], Facts], tuple[str, ...]]] = {
     "as-recorded": (lambda facts: facts, ()),
     "imports": (_imports, ("tf-imports",)),
     "lists-every-gpu": (_lists_every_gpu, ("tf-imports", "tf-lists-gpu", "tf-lists-every-gpu")),
-    "kernels-ran": (_kernels_ran, tuple(OBSERVATION_KINDS)),
+    "kernels-ran": (_kernels_ran, tuple(set(OBSERVATION_KINDS) - LOG_OBSERVATIONS)),
 }
 
 

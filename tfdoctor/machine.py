@@ -117,7 +117,10 @@ OBSERVATION_KINDS: Mapping[str, str] = {
     "gpu-kernels-ran": "the smoke test ran every kernel it tried on each of the driver's GPUs",
     "gpu-conv-ran": "the smoke test's convolutions (cuDNN) ran on each of the driver's GPUs",
     "gpu-xla-ran": "the smoke test's XLA-compiled kernel ran on each of the driver's GPUs",
+    "run-went-on": "the log shows the run doing its work (an epoch, a saved model, tests passed)",
 }
+#: The kinds only a log shows (:mod:`tfdoctor.evidence.progress`), never a machine's facts.
+LOG_OBSERVATIONS = frozenset({"run-went-on"})
 #: Smoke kernels by the part of the GPU stack they need (kernel names: ``SmokeResult.kernel``).
 _CONV_KERNELS = ("conv2d-forward", "conv2d-backward")
 _XLA_KERNELS = ("xla-dense",)

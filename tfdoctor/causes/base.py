@@ -84,6 +84,19 @@ CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
     ),
     "gpu-conv-ran": ("cudnn-version-mismatch", "cudnn-shadowed", "gpu-library-init-failed"),
     "gpu-xla-ran": ("ptxas-too-new", "ptxas-too-old", "ptxas-missing", "libdevice-missing"),
+    # A log's own: the run did its work after the notices (an epoch to its end, a model saved,
+    # tests passed). What a notice predicts of a package's version (a companion's version
+    # warning, pip's list of conflicts) did not happen in this run; that it imported, too.
+    # Not the GPU's causes: a run on the CPU does its work all the same.
+    "run-went-on": (
+        "companion-mismatch",
+        "dependency-out-of-range",
+        "dependency-missing",
+        "library-pin-conflicts",
+        "tf-keras-mismatch",
+        "keras-version",
+        "numba-llvmlite-mismatch",
+    ),
 }
 
 

@@ -13,6 +13,7 @@ the observations are the machine view's (:attr:`tfdoctor.machine.Machine.observa
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Optional
 
 from tfdoctor.causes import CAUSES
@@ -23,18 +24,29 @@ from tfdoctor.machine import Machine
 def refuting(finding: Finding, machine: Machine) -> Optional[str]:
     """What TensorFlow showed that contradicts ``finding``'s cause, in plain words; None when
     nothing observed does (or the finding names no cause)."""
+    return refuted_by(finding, machine.observations)
+
+
+def refuted_by(finding: Finding, seen: Mapping[str, str]) -> Optional[str]:
+    """What of ``seen`` (observations by kind, in plain words) contradicts ``finding``'s
+    cause; None when nothing does (or the finding names no cause)."""
     cause = CAUSES.get(finding.cause) if finding.cause else None
     if cause is None:
         return None
-    seen = machine.observations
     return next((seen[kind] for kind in cause.contradicted_by if kind in seen), None)
 
 
 def overrule(finding: Finding, machine: Machine) -> Finding:
     """``finding`` as a note when an observation contradicts it, else unchanged."""
+    return overrule_seen(finding, machine.observations)
+
+
+def overrule_seen(finding: Finding, observations: Mapping[str, str]) -> Finding:
+    """``finding`` as a note when one of ``observations`` (by kind, in plain words: a
+    machine's, or what a log showed) contradicts it, else unchanged."""
     if finding.severity.rank <= Severity.INFO.rank:
         return finding
-    seen = refuting(finding, machine)
+    seen = refuted_by(finding, observations)
     if seen is None:
         return finding
     return dataclasses.replace(

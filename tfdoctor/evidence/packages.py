@@ -61,7 +61,7 @@ _INSTALLED = re.compile(
     # Tried only where a run of a name's characters starts (here and in _MISSING): at each
     # character of a long run the search would take quadratic time.
     rf"(?<![A-Za-z0-9._-])[._-]*(?P<req>{_NAME}) (?P<rv>{_VERSION}) (?:requires|has requirement) "
-    rf"(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC}){_MARKERS}, but you(?:'ll)? have "
+    rf"(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC}){_MARKERS}, but you(?P<will>'ll)? have "
     rf"(?P<have_name>{_NAME}) (?P<have>{_VERSION})"
     # `pip check` ends the same report without the verdict: "X 1.0 has requirement Y<2, but
     # you have Y 2.3." (commands/check.py).
@@ -147,6 +147,11 @@ class Conflict(Record):
     #: ``between``: the resolver that printed it (``pip``, ``uv``, ``uv pip``: uv's pip
     #: interface, ``poetry``, ``pdm``), whose own commands the fix names.
     installer: str = "pip"
+    #: ``installed``: pip's legacy resolver said what the install it was about to make would
+    #: leave (``but you'll have``, pip 20.2 and before, checked before installing: the
+    #: package is among those installed); not the notice pip 20.3 and later prints after the
+    #: install of the packages already there (``but you have``).
+    planned: bool = False
 
     @property
     def requirer_named(self) -> str:
@@ -173,7 +178,17 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
             for m, kind in sorted(found, key=lambda pair: pair[0].start()):
                 target, spec = normalize_name(m["target"]), _spec(m["spec"])
                 have = m["have"] if kind == "installed" else ""
-                out.append(Conflict(normalize_name(m["req"]), m["rv"], target, spec, kind, have))
+                out.append(
+                    Conflict(
+                        normalize_name(m["req"]),
+                        m["rv"],
+                        target,
+                        spec,
+                        kind,
+                        have,
+                        planned=kind == "installed" and bool(m["will"]),
+                    )
+                )
         if "Requirement.parse(" in text or "distribution was not found" in text:
             out += _pkg_resources(text)
         if any(word in text for word in _RANGE_CHECK_WORDS):

@@ -131,6 +131,7 @@ from tfdoctor.evidence.pip import (
     read_wheel_refusals,
     requested_version,
 )
+from tfdoctor.evidence.progress import WentOn, crash_shown, read_went_on
 from tfdoctor.evidence.servers import server_frame, server_line
 from tfdoctor.evidence.stated import (
     STATED_READ,
@@ -151,6 +152,7 @@ from tfdoctor.evidence.traceback import (
     cut_import,
     egg_releases,
     failing_package,
+    failures,
     import_statements,
     installed_package,
     interpreter_prefix,
@@ -392,6 +394,11 @@ class Evidence:
     #: The first line a server, task queue or thread printed as it served or failed
     #: (:mod:`tfdoctor.evidence.servers`), "" where none.
     server_line: str = ""
+    #: The first line showing the run's work done (an epoch to its end, a model saved, tests
+    #: passed), with where (:mod:`tfdoctor.evidence.progress`); and whether the process is
+    #: shown ending in a crash (an abort, a fatal signal) that no traceback records.
+    went_on: Optional[tuple[str, WentOn]] = None
+    crashed: bool = False
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
@@ -587,7 +594,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     _read_head(evidence, block, text)
     if not evidence.wsl and any(word in text for word in _WSL_WORDS):
         evidence.wsl = True
-    _read_program(evidence, text)
+    _read_program(evidence, block, text)
     _read_solver(evidence, text)
     if evidence.conda_env is None:
         shown = read_conda_env(text)
@@ -598,11 +605,16 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
         evidence.os_of_prompt = _os_of_prompt(text[:PROMPT_READ])
 
 
-def _read_program(evidence: Evidence, text: str) -> None:
+def _read_program(evidence: Evidence, block: LogText, text: str) -> None:
     """How the program ran, where ``text`` shows it: frozen by PyInstaller, under a server, a
-    task queue or a thread of its own."""
+    task queue or a thread of its own; whether it did its work, whether it crashed."""
     evidence.frozen = evidence.frozen or frozen_shown(text)
     evidence.server_line = evidence.server_line or server_line(text)
+    evidence.crashed = evidence.crashed or crash_shown(text)
+    if evidence.went_on is None:
+        went = read_went_on(text)
+        if went is not None:
+            evidence.went_on = (block.where(went.index), went)
 
 
 def _read_solver(evidence: Evidence, text: str) -> None:
@@ -7538,7 +7550,10 @@ def explain(
     if all(x.severity.rank < Severity.WARNING.rank for x in out):
         # A failure nothing explains is reported as such: never "no problems found".
         out.extend(_unexplained(evidence, machine))
-    out = _with_unshown_caller(out, evidence, machine)
+    # A frameless API error gets the installed library as its second candidate; then observed
+    # beats inferred, within the log: the run did its work after the notices, so what they
+    # predict of the packages' versions did not happen here (issue 21).
+    out = _went_on_overruled(_with_unshown_caller(out, evidence, machine), evidence)
     if facts is not None:
         # Observed beats inferred, for what the log claims too: where the machine's facts
         # show TensorFlow doing what a cause says it cannot (it imports, it lists the GPU),
@@ -8270,6 +8285,37 @@ def _pip_ignores_requires_python(
         _cite([built]),
         fix,
     )
+
+
+def _went_on_overruled(found: list[Finding], evidence: Evidence) -> list[Finding]:
+    """``found`` with what the log's own work done refutes made notes
+    (:func:`_went_on_seen`), worst first; unchanged where the log shows none."""
+    worked = _went_on_seen(evidence)
+    if not worked:
+        return found
+    return sorted(
+        (observed.overrule_seen(x, worked) for x in found), key=lambda f: -f.severity.rank
+    )
+
+
+def _went_on_seen(evidence: Evidence) -> dict[str, str]:
+    """The observations a log's own lines make where nothing failed (no exception that ended
+    the run, no refusal of pip's, no crash): the run did its work (an epoch to its end, a model
+    saved, tests passed), which shows the import ran too; or TensorFlow printed its version
+    when asked (``tf.__version__``), which it does only once imported. Empty otherwise."""
+    echoed = evidence.echoed.get("tensorflow")
+    if (
+        (evidence.went_on is None and echoed is None)
+        or evidence.crashed
+        or evidence.refusals
+        or failures([tb for tb in evidence.tracebacks if not tb.warned])
+    ):
+        return {}
+    if evidence.went_on is None:
+        return {"tf-imports": f"TensorFlow {echoed} imported (the log prints its version)"}
+    where, went = evidence.went_on
+    words = f"The run went on: {went.what} ({where})"
+    return {"run-went-on": words, "tf-imports": words}
 
 
 def _warned_capped(found: Iterable[Finding], evidence: Evidence) -> list[Finding]:

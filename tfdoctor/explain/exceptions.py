@@ -72,10 +72,17 @@ def unexplained_finding(tracebacks: Sequence[Traceback]) -> Optional[Finding]:
     hints = path_hints([f.path for f in tb.frames])
     if hints:
         detail.append(inferred_note(hints))
+    elsewhere = raised_outside_tensorflow(tb)
+    if elsewhere is not None:
+        detail.append(
+            f"No frame, code line or word of it is TensorFlow's or Keras': {elsewhere} raised "
+            "it, so TensorFlow's own notices beside it are not its cause."
+        )
     return Finding(
         "explain.unexplained-exception",
-        Severity.UNKNOWN,
-        f"The log ends in an exception tfdoctor has no cause for: {tb.name}",
+        Severity.UNKNOWN if elsewhere is None else Severity.INFO,
+        f"The log ends in an exception tfdoctor has no cause for: {tb.name}"
+        + ("" if elsewhere is None else f", raised in {elsewhere}, outside TensorFlow"),
         "\n".join(detail),
         Fix(
             "Search the message in the issues of the package that raised it; run `tfdoctor "
@@ -84,6 +91,31 @@ def unexplained_finding(tracebacks: Sequence[Traceback]) -> Optional[Finding]:
         ),
         check="explain",
     )
+
+
+#: What TensorFlow's and Keras' code shows of itself in a frame's path, source line, or an
+#: exception's type or message: their names, and ``tf`` or a companion's short name (``tfa``,
+#: ``tfp``, ``tfds``, ``tflite``) standing alone or between underscores, as imports name them
+#: (``import tensorflow as tf``) and libraries their TensorFlow code (``modeling_tf_utils.py``).
+_TF_WORDS = re.compile(r"(?i)tensorflow|keras|(?<![a-z0-9])tf[a-z]{0,4}(?![a-z0-9])")
+
+
+def raised_outside_tensorflow(tb: Traceback) -> Optional[str]:
+    """The installed package that raised ``tb`` where nothing of the traceback is TensorFlow's:
+    its innermost frame lies in another library (``torch``), and no frame is of a package of
+    the module table (TensorFlow, Keras, their companions) or shows TensorFlow's words in its
+    path or code, nor does the exception. Such a failure is the other library's (a PyTorch
+    project that imports TensorFlow only beside it); None otherwise, or where the frames
+    were cut."""
+    if not tb.frames:
+        return None
+    raiser = installed_package(tb.frames[-1].path)
+    if raiser is None or _TF_WORDS.search(f"{tb.type} {tb.message}"):
+        return None
+    for frame in tb.frames:
+        if origin_of(frame.path).dist or _TF_WORDS.search(f"{frame.path} {frame.code}"):
+            return None
+    return raiser
 
 
 #: Keras 3's own words for a failure inside a layer (keras/src/utils/traceback_utils.py:

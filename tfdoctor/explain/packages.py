@@ -879,14 +879,26 @@ def _conflict(
     ):
         # A package of TensorFlow's own family (tensorflow-metadata, tensorflow-datasets,
         # TensorBoard) runs with what it declares, as TensorFlow does: an installed dependency
-        # outside that range is the same fault, on the package that states it.
+        # outside that range is the same fault, on the package that states it. Where pip's
+        # notice after an install is all the log shows, it is a note: pip 20.3 and later print
+        # it of packages already there that the install did not check (a hosted image's
+        # preinstalled ones; resolution/resolvelib's "does not currently take into account all
+        # the packages that are installed"), and only code importing that package can break:
+        # nothing did. pip 20.2's "you'll have" is said of the install it makes: a warning.
+        quiet = notice_alone and c.source == "pip" and not c.planned
         return causes.finding(
             f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
-            Severity.WARNING,
+            Severity.INFO if quiet else Severity.WARNING,
             causes.software.DEPENDENCY_OUT_OF_RANGE,
             f"{c.target} {c.have} is outside the range {c.requirer_named} declares "
             f"({c.target}{c.spec})",
-            said,
+            said
+            + (
+                " Nothing in the log failed after pip's notice: only code that imports "
+                f"{c.requirer} can break."
+                if quiet
+                else ""
+            ),
             causes.common.install_fix(
                 m,
                 f"Install {c.target} in the range {c.requirer} declares, after the packages "

@@ -1,0 +1,126 @@
+"""The lines that show a run doing its work (tfdoctor.evidence.progress): Keras' bar at its
+target in both generations' drawing, an Estimator's last loss, a SavedModel written, tests
+that passed; and the crashes after which that work says nothing."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pytest
+
+from tfdoctor.evidence.progress import crash_shown, read_went_on
+
+_KERAS2_DONE = (
+    "1875/1875 [==============================] - 4s 2ms/step - loss: 0.2937 - accuracy: 0.9155"
+)
+_KERAS3_DONE = (
+    "469/469 \u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501"
+    "\u2501\u2501\u2501\u2501\u2501\u2501\u2501 3s 5ms/step - accuracy: 0.8710 - loss: 0.4421"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        pytest.param("Epoch 1/3\n" + _KERAS2_DONE + "\n", "Keras ran an epoch", id="keras2"),
+        pytest.param("Epoch 1/3\n" + _KERAS3_DONE + "\n", "Keras ran an epoch", id="keras3"),
+        # The count is right-aligned to the target's width.
+        pytest.param(
+            "  9/9 [==============================] - 0s 1ms/step\n",
+            "Keras ran an epoch",
+            id="padded-predict",
+        ),
+        # A notebook's bar rewritten in place: the carriage returns keep one line.
+        pytest.param(
+            "  1/313 [..............................] - ETA: 1:02\r313/313 "
+            "[==============================] - 1s 2ms/step - loss: 0.07\n",
+            "Keras ran an epoch",
+            id="carriage-returns",
+        ),
+        pytest.param(
+            "INFO:tensorflow:Loss for final step: 0.28131697.\n",
+            "Estimator's training loop ended",
+            id="estimator",
+        ),
+        pytest.param(
+            "INFO:tensorflow:Assets written to: /tmp/model/assets\n",
+            "SavedModel was written",
+            id="assets",
+        ),
+        pytest.param(
+            "I0412 10:01:02.123 140 builder_impl.py:779] SavedModel written to: "
+            "export/1/saved_model.pb\n",
+            "SavedModel was written",
+            id="builder",
+        ),
+        pytest.param(
+            "======================== 14 passed, 2 warnings in 6.02s ========================\n",
+            "pytest's tests passed",
+            id="pytest",
+        ),
+        pytest.param(
+            "=================== 3 skipped, 9 passed in 1.10s ===================\n",
+            "pytest's tests passed",
+            id="pytest-skipped-first",
+        ),
+        pytest.param(
+            "....\n----------------------------------------------------------------------\n"
+            "Ran 4 tests in 0.031s\n\nOK\n",
+            "unittest's tests passed",
+            id="unittest",
+        ),
+    ],
+)
+def test_the_work_done_is_read(text: str, what: str) -> None:
+    found = read_went_on("Using TensorFlow backend.\n" + text)
+    assert found is not None and what in found.what
+    assert found.index >= 1 and found.line
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A bar short of its target is a step, not an epoch; "11/1" is no "1/1".
+        pytest.param("  32/1875 [>.............................] - ETA: 5s - loss: 2.2", id="step"),
+        pytest.param("11/1 [==============================] - 0s", id="digits-before"),
+        pytest.param("Epoch 1/10\n", id="epoch-header-alone"),
+        pytest.param("============ 1 failed, 5 passed in 2.51s ============\n", id="pytest-failed"),
+        pytest.param("========= 5 passed, 1 error in 2.51s =========\n", id="pytest-error"),
+        pytest.param("Ran 4 tests in 0.031s\n\nFAILED (failures=1)\n", id="unittest-failed"),
+        pytest.param("Ran 0 tests in 0.000s\n\nOK\n", id="unittest-none-ran"),
+    ],
+)
+def test_what_is_no_work_done_is_not(text: str) -> None:
+    assert read_went_on(text) is None
+
+
+def test_the_first_of_several_is_kept() -> None:
+    text = "INFO:tensorflow:Assets written to: m/assets\n" + _KERAS2_DONE + "\n"
+    found: Optional[object] = read_went_on(text)
+    assert found is not None and getattr(found, "index", None) == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "crashed"),
+    [
+        (
+            "2023-05-01 10:00:00.123456: F tensorflow/core/framework/tensor_shape.cc:45] "
+            "Check failed: NDIMS == dims() (2 vs. 3)\n",
+            True,
+        ),
+        ("F0501 10:00:00.123456  1234 logging.cc:42] Check failed: ok\n", True),
+        ("Segmentation fault (core dumped)\n", True),
+        ("Aborted\n", True),
+        ("Killed\n", True),
+        ("Fatal Python error: Segmentation fault\n", True),
+        (
+            "2023-05-01 10:00:00.123456: I tensorflow/core/platform/cpu_feature_guard.cc:182] "
+            "This TensorFlow binary is optimized to use available CPU instructions\n",
+            False,
+        ),
+        ("Killed two birds\n", False),
+        ("the job was not killed\n", False),
+    ],
+)
+def test_a_crash_is_seen(text: str, crashed: bool) -> None:
+    assert crash_shown(text) is crashed

@@ -1,0 +1,147 @@
+"""What a log shows of a run that went on and did its work (observed, not inferred).
+
+A notice printed at start (a companion's version warning, pip's list of conflicts, a library
+TensorFlow could not load) predicts a failure; the lines a program prints only once the work
+is done show that the prediction did not come true for this run. Each family is read from the
+program that prints it:
+
+- Keras' progress bar at its target, one epoch trained or evaluated: ``N/N [====] - 2s
+  5ms/step - loss: 0.12`` (Keras 2, tf.keras: ``Progbar.update`` in keras/utils/generic_utils.py,
+  https://github.com/keras-team/keras/blob/v2.11.0/keras/utils/generic_utils.py) and
+  ``N/N ━━━━ 2s 5ms/step - loss: 0.12`` (Keras 3: keras/src/utils/progbar.py,
+  https://github.com/keras-team/keras/blob/v3.3.3/keras/src/utils/progbar.py); the count is
+  right-aligned to the target's width, and a bar short of its target is a step, not an epoch;
+- an Estimator's ``Loss for final step: 0.1.`` (tensorflow_estimator's estimator.py ``train``:
+  ``logging.info('Loss for final step: %s.', loss)``) after its training loop ended;
+- a SavedModel written: ``SavedModel written to: DIR/saved_model.pb`` (TensorFlow's
+  saved_model/builder_impl.py ``save``, ``tf_logging.info("SavedModel written to: %s", path)``)
+  and ``Assets written to: DIR/assets`` (saved_model/save.py, the assets of ``tf.saved_model.save``
+  and ``model.save`` in the SavedModel format);
+- a test run that passed: pytest's summary with passes and no failure or error
+  (``==== 3 passed, 1 warning in 2.01s ====``, _pytest/terminal.py ``build_summary_stats_line``),
+  unittest's ``Ran 3 tests in 0.012s`` followed by ``OK`` (unittest/runner.py ``run``:
+  ``"Ran %d test%s in %.3fs"``, then ``OK`` only where ``wasSuccessful()``).
+
+The evidence never says what a finding is worth; explain decides that (:mod:`tfdoctor.explain`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Optional
+
+from tfdoctor.records import Record, record
+
+
+@record
+class WentOn(Record):
+    """The first line showing the run's work done, and what it shows in words."""
+
+    #: The index of the line in the text it was read from (0 for the first).
+    index: int
+    line: str
+    what: str
+
+
+#: Keras' bar at its target: the count equal to the target (a backreference), then the bar of
+#: either generation; no digit before it, so "11/1" does not read as "1/1".
+_EPOCH_DONE = re.compile(r"(?<!\d)(\d+)/\1 (?:\[=+\]|\u2501+) ")
+#: Its cheap gates: the bar's characters (a pass over the text costs less than a pattern).
+_EPOCH_WORDS = ("=]", "\u2501 ")
+_FINAL_STEP = re.compile(r"\bLoss for final step: \S")
+_SAVED = re.compile(r"\b(?:SavedModel|Assets) written to: \S")
+#: pytest's summary: only passes and quiet outcomes, never "failed" or "error(s)".
+_PYTEST_PASSED = re.compile(
+    r"^=+ (?:\d+ (?:skipped|deselected|xfailed|xpassed|warnings?), )*\d+ passed"
+    r"(?:, \d+ (?:skipped|deselected|xfailed|xpassed|warnings?|rerun))* in [\d.]+s\b",
+    re.M,
+)
+#: unittest's count of tests run, then (after a blank line) its verdict of success.
+_UNITTEST_OK = re.compile(r"^Ran [1-9]\d* tests? in \d+\.\d+s\s*\n\s*\nOK\b", re.M)
+
+_FAMILIES: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
+    (_EPOCH_WORDS, _EPOCH_DONE, "Keras ran an epoch to its end"),
+    (("Loss for final step",), _FINAL_STEP, "the Estimator's training loop ended"),
+    ((" written to: ",), _SAVED, "a SavedModel was written"),
+    ((" passed",), _PYTEST_PASSED, "pytest's tests passed"),
+    (("Ran ",), _UNITTEST_OK, "unittest's tests passed"),
+)
+
+
+#: A process shown ending without a traceback: TensorFlow's fatal log line (``F`` severity,
+#: ``Check failed:``; tsl/platform/default/logging.cc), the shell's word for a fatal signal
+#: (``Segmentation fault (core dumped)``, ``Aborted``, ``Killed``), CPython's own
+#: (``Fatal Python error:``). The work shown before it does not say the run went on.
+_CRASH = re.compile(
+    r"\bCheck failed: |^\S*\s*F\d{4} |^\d{4}-\d\d-\d\d [\d:.]+: F |Segmentation fault"
+    r"|core dumped|^Aborted\s*$|^Killed\s*$|Fatal Python error:",
+    re.M,
+)
+_CRASH_WORDS = (
+    "Check failed",
+    ": F ",
+    "F0",
+    "F1",
+    "Segmentation",
+    "core dumped",
+    "Aborted",
+    "Killed",
+    "Fatal Python",
+)
+
+
+#: The most lines holding one gate word that a pattern is tried on: a log of a million
+#: progress steps stays a bounded cost (the first of a family is what is kept).
+_MAX_CANDIDATES = 2000
+#: How far past its line a pattern may read (unittest's verdict two lines below its count).
+_BELOW = 64
+
+
+def _candidates(text: str, word: str) -> Iterator[tuple[int, int]]:
+    """The start and end of each line of ``text`` that holds ``word``, in order (one search
+    per occurrence, not a pattern over the whole text)."""
+    at = text.find(word)
+    for _ in range(_MAX_CANDIDATES):
+        if at < 0:
+            return
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        yield start, end
+        at = text.find(word, end)
+
+
+def _first(text: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> Optional[int]:
+    """Where the first line holding one of ``words`` that ``pattern`` matches (from its start,
+    reading at most a little below it) starts; None where none does."""
+    best: Optional[int] = None
+    for word in words:
+        for start, end in _candidates(text, word):
+            if best is not None and start >= best:
+                break
+            if pattern.search(text, start, min(len(text), end + _BELOW)) is not None:
+                best = start
+                break
+    return best
+
+
+def crash_shown(text: str) -> bool:
+    """Whether ``text`` shows a process ending in a crash rather than a traceback."""
+    return _first(text, _CRASH_WORDS, _CRASH) is not None
+
+
+def read_went_on(text: str) -> Optional[WentOn]:
+    """The first line of ``text`` that shows the run's work done (an epoch to its end, a
+    training loop ended, a model saved, tests passed); None where none does."""
+    found: Optional[tuple[int, str]] = None
+    for words, pattern, what in _FAMILIES:
+        start = _first(text, words, pattern)
+        if start is not None and (found is None or start < found[0]):
+            found = (start, what)
+    if found is None:
+        return None
+    start, what = found
+    end = text.find("\n", start)
+    line = text[start : end if end >= 0 else len(text)]
+    return WentOn(text.count("\n", 0, start), line.strip()[:200], what)
