@@ -260,3 +260,109 @@ def test_libhdfs_unfound_is_hdfs_even_beside_another_jvm_library() -> None:
     text = "import jpype\nlibhdfs.so: cannot open shared object file: No such file or directory\n"
     report = explained(text)
     assert any(x.cause == "filesystem-env-misconfigured" for x in report.findings)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The code execution cannot proceed because VCRUNTIME140_1.dll was not found. "
+        "Reinstalling the program may fix this problem.",
+        "The program can't start because MSVCP140_1.dll is missing from your computer. "
+        "Try reinstalling the program to fix this problem.",
+    ],
+)
+def test_windows_dialog_for_a_visual_cpp_runtime_dll_asks_for_the_redistributable(
+    line: str,
+) -> None:
+    report = explained(f"C:\\work> python train.py\npython.exe - System Error\n{line}\n")
+    top = top_error(report)
+    assert top.cause == "msvc-runtime-missing"
+    assert "vc_redist.x64.exe" in fix_text(top)
+
+
+def test_windows_dialog_for_another_dll_is_not_the_visual_cpp_runtime() -> None:
+    report = explained(
+        "The code execution cannot proceed because cudnn64_8.dll was not found. "
+        "Reinstalling the program may fix this problem.\n"
+    )
+    assert all(x.cause != "msvc-runtime-missing" for x in report.findings)
+
+
+@pytest.mark.parametrize("code", ["0xc000001d", "3221225501"])
+def test_faulthandler_illegal_instruction_on_windows_is_a_cpu_without_avx(code: str) -> None:
+    # faulthandler prints exceptions it has no words for as their code.
+    report = explained(
+        "platform win32 -- Python 3.11.4, pytest-7.4.0, pluggy-1.2.0\n"
+        f"tests\\test_net.py Windows fatal exception: code {code}\n\n"
+        "Current thread 0x00002b10 (most recent call first):\n"
+        '  File "C:\\venv\\lib\\site-packages\\tensorflow\\python\\framework\\ops.py", '
+        "line 1003 in _create_c_op\n"
+    )
+    top = top_error(report)
+    assert top.cause == "cpu-lacks-avx"
+    assert "coreinfo64" in fix_text(top)
+
+
+def test_faulthandler_access_violation_is_not_a_cpu_without_avx() -> None:
+    report = explained("Windows fatal exception: access violation\n")
+    assert all(x.cause != "cpu-lacks-avx" for x in report.findings)
+
+
+_MAC_SITE = "/Users/kim/tf/lib/python3.11/site-packages"
+
+
+def test_dyld_missing_tensorflows_own_framework_library_is_an_incomplete_install() -> None:
+    # The wheel puts libtensorflow_framework.2.dylib beside its extensions: not found for
+    # TensorFlow's own extension, the installation lacks its own file.
+    report = explained(
+        f"ImportError: dlopen({_MAC_SITE}/tensorflow/python/_pywrap_tensorflow_internal.so, "
+        "0x0002): Library not loaded: @rpath/libtensorflow_framework.2.dylib\n"
+        f"  Referenced from: <1A2B> {_MAC_SITE}/tensorflow/python/_pywrap_tensorflow_internal.so\n"
+        f"  Reason: tried: '{_MAC_SITE}/tensorflow/python/../libtensorflow_framework.2.dylib' "
+        "(no such file)\n"
+    )
+    top = top_error(report)
+    assert top.cause == "tf-install-incomplete"
+    fix = fix_text(top)
+    assert "uninstall -y" in fix and "install" in fix
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "Library not loaded: @rpath/libtensorflow_framework.2.dylib",
+        "Symbol not found: __ZN3tsl6StatusC1Ev",
+    ],
+)
+def test_the_metal_plugin_refused_is_the_plugins_not_an_incomplete_install(words: str) -> None:
+    # The plugin lies outside tensorflow/: built for another TensorFlow, not a file missing.
+    report = explained(
+        f"tensorflow.python.framework.errors_impl.NotFoundError: dlopen({_MAC_SITE}/"
+        f"tensorflow-plugins/libmetal_plugin.dylib, 0x0006): {words}\n"
+    )
+    assert top_error(report).cause == "companion-mismatch"
+
+
+def test_dyld_missing_another_library_for_tensorflow_is_not_an_incomplete_install() -> None:
+    report = explained(
+        f"ImportError: dlopen({_MAC_SITE}/tensorflow/python/_pywrap_tensorflow_internal.so, "
+        "0x0002): Library not loaded: @rpath/libiomp5.dylib\n"
+    )
+    assert top_error(report).cause == "native-library-unresolved"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ImportError: /opt/py/lib/python3.11/site-packages/tensorflow/python/"
+        "_pywrap_tensorflow_internal.so: undefined symbol: "
+        "_ZN10tensorflow6StatusC1EN4absl12lts_2023080211StatusCodeESt17basic_string_view",
+        f"ImportError: dlopen({_MAC_SITE}/tensorflow/python/_pywrap_tensorflow_internal.so, 2): "
+        "Symbol not found: __ZN3tsl6StatusC1Ev",
+    ],
+)
+def test_tensorflows_extension_missing_its_own_symbol_is_two_releases_mixed(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "tf-install-incomplete"
+    fix = fix_text(top)
+    assert "uninstall -y" in fix and "find_spec" in fix

@@ -3754,6 +3754,9 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     # first argument) says whose it is.
     lines = [line for h in hits for _, line in h.citations]
     refused = next((m.group(1) for m in map(_DLOPENED.search, lines) if m is not None), "")
+    if not refused and any(h.signature.id == "binary-wrong-architecture-dyld2" for h in hits):
+        # dyld 2 names the refused file on a line of its own, after dlopen's.
+        refused = library or ""
     top = installed_package(refused) if refused else None
     dist = (distribution_of(top) if top else None) or "tensorflow"
     return causes.platform.WHEEL_MISMATCH, causes.platform.architecture_fix(
@@ -4424,6 +4427,44 @@ _TF_FRAMEWORK = re.compile(
 #: The file dyld was opening (``dlopen(PATH, MODE)``), the library that needs another.
 _DLOPEN_PATH = re.compile(r"dlopen\((?P<path>[^,()\s]{1,400}),")
 
+#: The libraries a TensorFlow wheel installs in its own package folder, which its extensions
+#: find through their rpath (@loader_path on macOS, $ORIGIN on Linux): the framework library
+#: (libtensorflow_framework.so.2, libtensorflow_framework.2.dylib) and the extension most of
+#: the others link (_pywrap_tensorflow_internal.so).
+_TF_OWN_LIBRARY = re.compile(
+    r"(?:^|[/\\])(?:libtensorflow_framework(?:\.so(?:\.\d+){0,3}|(?:\.\d+){0,3}\.dylib)"
+    r"|_pywrap_tensorflow_internal\.so)$"
+)
+
+#: A file of TensorFlow's own package folder in an environment.
+_IN_TF_PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]tensorflow[/\\]")
+
+
+def _tf_own_unfound(
+    m: Machine, hits: Sequence[Hits], library: Optional[str], owner: Optional[str]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """TensorFlow's extension cannot find the framework library (or the extension) its own
+    wheel installs beside it: the installation lacks its own file. None otherwise, or where
+    the file that needs it is a companion's (``owner``)."""
+    if owner is not None or not _tf_own_library_unfound(library, hits):
+        return None
+    return causes.software.TF_INSTALL_INCOMPLETE, causes.software.incomplete_install_fix(m)
+
+
+def _tf_own_library_unfound(library: Optional[str], hits: Sequence[Hits]) -> bool:
+    """dyld could not find one of TensorFlow's own libraries (:data:`_TF_OWN_LIBRARY`) for a
+    file of TensorFlow's own package (the one dlopen was opening): the installation lacks the
+    file its wheel put beside it, as an uninstall of another distribution sharing the folder
+    (tensorflow-macos and tensorflow both install tensorflow/) or an interrupted install
+    leaves it. A plugin or companion outside that folder is another reading."""
+    if not library or _TF_OWN_LIBRARY.search(library) is None:
+        return False
+    if not any(h.signature.id == "dylib-not-loaded" for h in hits):
+        return False
+    cited = [line for h in hits for _, line in h.citations]
+    users = [m.group("path") for line in cited for m in _DLOPEN_PATH.finditer(line)]
+    return bool(users) and all(_IN_TF_PACKAGE.search(path) for path in users)
+
 
 def _framework_users(cited: Sequence[str], loader: Optional[str]) -> list[str]:
     """The files that need TensorFlow's framework library: the ones dyld was opening, or (no
@@ -4632,7 +4673,9 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     )
     named = (_library_owner(g["library"]) for h in hits for g in h.groups if g.get("library"))
     owner = next((d for d in (*owners, *named) if d and d not in TF_DISTRIBUTIONS), None)
-    major_found = _framework_major(r, hits, library, owner)
+    major_found = _framework_major(r, hits, library, owner) or _tf_own_unfound(
+        m, hits, library, owner
+    )
     if major_found is not None:
         return major_found
     foreign = _conda_build_library(hits, r)
