@@ -366,3 +366,42 @@ def test_tensorflows_extension_missing_its_own_symbol_is_two_releases_mixed(line
     assert top.cause == "tf-install-incomplete"
     fix = fix_text(top)
     assert "uninstall -y" in fix and "find_spec" in fix
+    # The framework library the loader found first: dyld's tools for dyld's words.
+    assert ("otool -L" in fix) == ("dlopen(" in line)
+    assert ("$LD_LIBRARY_PATH" in fix) != ("dlopen(" in line)
+
+
+def test_ctypes_winerror_193_is_a_file_of_another_word_size() -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Python311\\Lib\\ctypes\\__init__.py", line 376, in __init__\n'
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "OSError: [WinError 193] %1 is not a valid Win32 application\n"
+    )
+    top = top_error(report)
+    assert top.cause == "native-library-unresolved"
+    assert "struct.calcsize('P')" in fix_text(top)
+
+
+def test_a_run_path_library_dyld_tried_in_a_homebrew_keg_names_the_formula() -> None:
+    # dyld names the library by its run-path; the paths it tried show the keg it was built for.
+    report = explained(
+        f"OSError: dlopen({_MAC_SITE}/lightgbm/lib/lib_lightgbm.dylib, 0x0006): Library not "
+        "loaded: @rpath/libomp.dylib\n"
+        f"  Referenced from: <5E2A> {_MAC_SITE}/lightgbm/lib/lib_lightgbm.dylib\n"
+        f"  Reason: tried: '{_MAC_SITE}/lightgbm/lib/libomp.dylib' (no such file), "
+        "'/usr/local/opt/libomp/lib/libomp.dylib' (no such file), "
+        "'/usr/lib/libomp.dylib' (no such file, not in dyld cache)\n"
+    )
+    fix = fix_text(top_error(report))
+    assert "brew install libomp" in fix and "ls /usr/local/opt/libomp/lib" in fix
+
+
+def test_a_run_path_library_tried_outside_a_keg_keeps_the_general_reading() -> None:
+    report = explained(
+        f"ImportError: dlopen({_MAC_SITE}/tensorflow/python/_pywrap_tensorflow_internal.so, "
+        "0x0002): Library not loaded: @rpath/libiomp5.dylib\n"
+        f"  Reason: tried: '{_MAC_SITE}/tensorflow/python/../libiomp5.dylib' (no such file)\n"
+    )
+    fix = fix_text(top_error(report))
+    assert "brew" not in fix and "otool -L" in fix

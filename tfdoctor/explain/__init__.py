@@ -63,7 +63,7 @@ from tfdoctor.evidence.devices import (
 )
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.imports import imported_before_tensorflow
-from tfdoctor.evidence.macos import APPLE, INTEL, mac_shown, python_machine
+from tfdoctor.evidence.macos import APPLE, INTEL, dyld_tried, mac_shown, python_machine
 from tfdoctor.evidence.nodejs import rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
@@ -1236,6 +1236,8 @@ class Revealed(Record):
     #: shared library its extension needs not found, or a symbol of one undefined), as the
     #: last such traceback shows it.
     native_importer: Optional[PackageCode] = None
+    #: The paths dyld said it tried for a library it did not load (its "Reason: tried:").
+    dyld_tried: tuple[str, ...] = ()
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
     no_gpu_host: bool = False
@@ -1721,6 +1723,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         numpy_extension=numpy_extension_package(evidence.tracebacks),
         keras_importer=next(filter(None, map(keras_importer, reversed(evidence.tracebacks))), None),
         native_importer=_native_importer(evidence.tracebacks),
+        dyld_tried=dyld_tried(evidence.first_text),
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
@@ -4440,6 +4443,37 @@ _TF_OWN_LIBRARY = re.compile(
 _IN_TF_PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]tensorflow[/\\]")
 
 
+def _dyld_found_as(library: Optional[str], tried: Sequence[str]) -> Optional[str]:
+    """The library dyld names by a run-path (@rpath/libomp.dylib), as the path of its name
+    in a Homebrew keg that dyld says it tried, where one is shown: the file was built
+    against that formula (its run-path names /opt/homebrew/opt/libomp/lib), which says whose
+    the library is. The library itself otherwise."""
+    if not library or not library.startswith("@"):
+        return library
+    name = library.rsplit("/", 1)[-1]
+    kegs = (p for p in tried if p.rsplit("/", 1)[-1] == name and causes.platform.in_keg(p))
+    return next(kegs, library)
+
+
+def _tf_incomplete(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """Only a signature names this cause (the tracebacks' own reading builds its finding
+    itself): a stale file of another release, whose directory pip's uninstall leaves, or
+    TensorFlow's extension needing a symbol its framework library lacks."""
+    cause = causes.software.TF_INSTALL_INCOMPLETE
+    if all(h.signature.id == "tensorflow-half-removed-copy" for h in hits):
+        return cause, causes.software.tf_leftover_fix(
+            m, _group(hits, "site_packages"), _group(hits, "leftover")
+        )
+    own = [h for h in hits if h.signature.id == "tensorflow-own-symbol-missing"]
+    if own:
+        groups, (_, line) = own[0].groups[0], own[0].citations[0]
+        # dlopen(...) is dyld's wording (macOS); glibc names the file alone.
+        return cause, causes.software.own_symbol_fix(
+            m, groups["library"], groups["symbol"], "dlopen(" in line
+        )
+    return cause, causes.software.stale_files_fix(m)
+
+
 def _tf_own_unfound(
     m: Machine, hits: Sequence[Hits], library: Optional[str], owner: Optional[str]
 ) -> Optional[tuple[causes.CauseId, Fix]]:
@@ -4546,7 +4580,7 @@ def _windows_extension(
     """Python's "DLL load failed" for an extension module: a file of another word size
     (TensorFlow's own or a package's), or a package's own extension refused; None for
     neither."""
-    if any(h.signature.id == "windows-dll-wrong-machine" for h in hits):
+    if any(h.signature.id in ("windows-dll-wrong-machine", "windows-error-193") for h in hits):
         # Another word size: the extension Python names is TensorFlow's own, or a package's.
         package = r.dll_extension
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.dll_word_size_fix(
@@ -4658,7 +4692,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     )
     importer = r.native_importer
     fix = causes.platform.native_library_fix(
-        library,
+        _dyld_found_as(library, r.dyld_tried) if macos else library,
         macos,
         windows,
         (importer.module, importer.dist, importer.folder) if importer is not None else None,
@@ -6307,12 +6341,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     # Only a signature names this cause (the tracebacks' own reading builds its finding
     # itself): a stale file of another release, whose directory pip's uninstall leaves.
-    causes.software.TF_INSTALL_INCOMPLETE: lambda m, r, hits: (
-        causes.software.TF_INSTALL_INCOMPLETE,
-        causes.software.tf_leftover_fix(m, _group(hits, "site_packages"), _group(hits, "leftover"))
-        if all(h.signature.id == "tensorflow-half-removed-copy" for h in hits)
-        else causes.software.stale_files_fix(m),
-    ),
+    causes.software.TF_INSTALL_INCOMPLETE: _tf_incomplete,
     causes.runtime.TF_ENV_FLAG_INVALID: lambda m, r, hits: (
         causes.runtime.TF_ENV_FLAG_INVALID,
         causes.runtime.env_flag_fix(_group(hits, "variable") or "", _group(hits, "flag") or ""),
