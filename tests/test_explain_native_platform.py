@@ -405,3 +405,17 @@ def test_a_run_path_library_tried_outside_a_keg_keeps_the_general_reading() -> N
     )
     fix = fix_text(top_error(report))
     assert "brew" not in fix and "otool -L" in fix
+
+
+def test_ctypes_could_not_find_module_on_windows_reads_the_windows_loader() -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Python312\\Lib\\ctypes\\__init__.py", line 379, in __init__\n'
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "FileNotFoundError: Could not find module 'D:\\deps\\libtensorflow\\lib\\tensorflow.dll' "
+        "(or one of its dependencies). Try using the full path with constructor syntax.\n"
+    )
+    top = top_error(report)
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "dumpbin /dependents" in fix and "ldd" not in fix
