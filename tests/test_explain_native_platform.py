@@ -419,3 +419,27 @@ def test_ctypes_could_not_find_module_on_windows_reads_the_windows_loader() -> N
     assert top.cause == "native-library-unresolved"
     fix = fix_text(top)
     assert "dumpbin /dependents" in fix and "ldd" not in fix
+
+
+def _dll_status(module: str, frame: str) -> str:
+    """Python's words for a Windows status it has no message for (STATUS_DLL_NOT_FOUND)."""
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "C:\\env\\lib\\site-packages\\{frame}", line 64, in <module>\n'
+        f"ImportError: DLL load failed with error code 3221225781 while importing {module}\n"
+    )
+
+
+def test_dll_load_failed_with_status_dll_not_found_is_a_missing_dll() -> None:
+    report = explained(
+        _dll_status("_pywrap_tensorflow_internal", "tensorflow\\python\\pywrap_tensorflow.py")
+    )
+    top = top_error(report)
+    assert top.cause == "msvc-runtime-missing"
+    assert "vc_redist.x64.exe" in fix_text(top)
+
+
+def test_dll_load_failed_with_a_status_names_another_packages_extension() -> None:
+    top = top_error(explained(_dll_status("cygrpc", "grpc\\__init__.py")))
+    assert top.cause == "native-library-unresolved"
+    assert "grpcio" in fix_text(top)

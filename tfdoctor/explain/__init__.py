@@ -4234,9 +4234,11 @@ def _conda_build_library(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
 
 
 #: Python's words as Windows refuses an extension module (Python 3.8 on name it:
-#: ``DLL load failed while importing MPI``; Python/dynload_win.c).
+#: ``DLL load failed while importing MPI``; Python/dynload_win.c), with the status code where
+#: Windows has no message for it (``DLL load failed with error code 3221225781 while
+#: importing cygrpc``).
 _DLL_REFUSED = re.compile(
-    r"DLL load failed(?: while importing (?P<module>\w+))?"
+    r"DLL load failed(?: with error code -?\d+)?(?: while importing (?P<module>\w+))?"
     r"|Module use of python\d+(?:_d)?\.dll conflicts"
     # ERROR_MOD_NOT_FOUND as ctypes (and Python 3.8+'s os.add_dll_directory loads) raise it
     # for a DLL a package opens itself (LightGBM's lib_lightgbm.dll through ctypes.CDLL):
