@@ -260,3 +260,186 @@ def test_libhdfs_unfound_is_hdfs_even_beside_another_jvm_library() -> None:
     text = "import jpype\nlibhdfs.so: cannot open shared object file: No such file or directory\n"
     report = explained(text)
     assert any(x.cause == "filesystem-env-misconfigured" for x in report.findings)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The code execution cannot proceed because VCRUNTIME140_1.dll was not found. "
+        "Reinstalling the program may fix this problem.",
+        "The program can't start because MSVCP140_1.dll is missing from your computer. "
+        "Try reinstalling the program to fix this problem.",
+    ],
+)
+def test_windows_dialog_for_a_visual_cpp_runtime_dll_asks_for_the_redistributable(
+    line: str,
+) -> None:
+    report = explained(f"C:\\work> python train.py\npython.exe - System Error\n{line}\n")
+    top = top_error(report)
+    assert top.cause == "msvc-runtime-missing"
+    assert "vc_redist.x64.exe" in fix_text(top)
+
+
+def test_windows_dialog_for_another_dll_is_not_the_visual_cpp_runtime() -> None:
+    report = explained(
+        "The code execution cannot proceed because cudnn64_8.dll was not found. "
+        "Reinstalling the program may fix this problem.\n"
+    )
+    assert all(x.cause != "msvc-runtime-missing" for x in report.findings)
+
+
+@pytest.mark.parametrize("code", ["0xc000001d", "3221225501"])
+def test_faulthandler_illegal_instruction_on_windows_is_a_cpu_without_avx(code: str) -> None:
+    # faulthandler prints exceptions it has no words for as their code.
+    report = explained(
+        "platform win32 -- Python 3.11.4, pytest-7.4.0, pluggy-1.2.0\n"
+        f"tests\\test_net.py Windows fatal exception: code {code}\n\n"
+        "Current thread 0x00002b10 (most recent call first):\n"
+        '  File "C:\\venv\\lib\\site-packages\\tensorflow\\python\\framework\\ops.py", '
+        "line 1003 in _create_c_op\n"
+    )
+    top = top_error(report)
+    assert top.cause == "cpu-lacks-avx"
+    assert "coreinfo64" in fix_text(top)
+
+
+def test_faulthandler_access_violation_is_not_a_cpu_without_avx() -> None:
+    report = explained("Windows fatal exception: access violation\n")
+    assert all(x.cause != "cpu-lacks-avx" for x in report.findings)
+
+
+_MAC_SITE = "/Users/kim/tf/lib/python3.11/site-packages"
+
+
+def test_dyld_missing_tensorflows_own_framework_library_is_an_incomplete_install() -> None:
+    # The wheel puts libtensorflow_framework.2.dylib beside its extensions: not found for
+    # TensorFlow's own extension, the installation lacks its own file.
+    report = explained(
+        f"ImportError: dlopen({_MAC_SITE}/tensorflow/python/_pywrap_tensorflow_internal.so, "
+        "0x0002): Library not loaded: @rpath/libtensorflow_framework.2.dylib\n"
+        f"  Referenced from: <1A2B> {_MAC_SITE}/tensorflow/python/_pywrap_tensorflow_internal.so\n"
+        f"  Reason: tried: '{_MAC_SITE}/tensorflow/python/../libtensorflow_framework.2.dylib' "
+        "(no such file)\n"
+    )
+    top = top_error(report)
+    assert top.cause == "tf-install-incomplete"
+    fix = fix_text(top)
+    assert "uninstall -y" in fix and "install" in fix
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "Library not loaded: @rpath/libtensorflow_framework.2.dylib",
+        "Symbol not found: __ZN3tsl6StatusC1Ev",
+    ],
+)
+def test_the_metal_plugin_refused_is_the_plugins_not_an_incomplete_install(words: str) -> None:
+    # The plugin lies outside tensorflow/: built for another TensorFlow, not a file missing.
+    report = explained(
+        f"tensorflow.python.framework.errors_impl.NotFoundError: dlopen({_MAC_SITE}/"
+        f"tensorflow-plugins/libmetal_plugin.dylib, 0x0006): {words}\n"
+    )
+    assert top_error(report).cause == "companion-mismatch"
+
+
+def test_dyld_missing_another_library_for_tensorflow_is_not_an_incomplete_install() -> None:
+    report = explained(
+        f"ImportError: dlopen({_MAC_SITE}/tensorflow/python/_pywrap_tensorflow_internal.so, "
+        "0x0002): Library not loaded: @rpath/libiomp5.dylib\n"
+    )
+    assert top_error(report).cause == "native-library-unresolved"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ImportError: /opt/py/lib/python3.11/site-packages/tensorflow/python/"
+        "_pywrap_tensorflow_internal.so: undefined symbol: "
+        "_ZN10tensorflow6StatusC1EN4absl12lts_2023080211StatusCodeESt17basic_string_view",
+        f"ImportError: dlopen({_MAC_SITE}/tensorflow/python/_pywrap_tensorflow_internal.so, 2): "
+        "Symbol not found: __ZN3tsl6StatusC1Ev",
+    ],
+)
+def test_tensorflows_extension_missing_its_own_symbol_is_two_releases_mixed(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "tf-install-incomplete"
+    fix = fix_text(top)
+    assert "uninstall -y" in fix and "find_spec" in fix
+    # The framework library the loader found first: dyld's tools for dyld's words.
+    assert ("otool -L" in fix) == ("dlopen(" in line)
+    assert ("$LD_LIBRARY_PATH" in fix) != ("dlopen(" in line)
+
+
+def test_ctypes_winerror_193_is_a_file_of_another_word_size() -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Python311\\Lib\\ctypes\\__init__.py", line 376, in __init__\n'
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "OSError: [WinError 193] %1 is not a valid Win32 application\n"
+    )
+    top = top_error(report)
+    assert top.cause == "native-library-unresolved"
+    assert "struct.calcsize('P')" in fix_text(top)
+
+
+def test_a_run_path_library_dyld_tried_in_a_homebrew_keg_names_the_formula() -> None:
+    # dyld names the library by its run-path; the paths it tried show the keg it was built for.
+    report = explained(
+        f"OSError: dlopen({_MAC_SITE}/lightgbm/lib/lib_lightgbm.dylib, 0x0006): Library not "
+        "loaded: @rpath/libomp.dylib\n"
+        f"  Referenced from: <5E2A> {_MAC_SITE}/lightgbm/lib/lib_lightgbm.dylib\n"
+        f"  Reason: tried: '{_MAC_SITE}/lightgbm/lib/libomp.dylib' (no such file), "
+        "'/usr/local/opt/libomp/lib/libomp.dylib' (no such file), "
+        "'/usr/lib/libomp.dylib' (no such file, not in dyld cache)\n"
+    )
+    fix = fix_text(top_error(report))
+    assert "brew install libomp" in fix and "ls /usr/local/opt/libomp/lib" in fix
+
+
+def test_a_run_path_library_tried_outside_a_keg_keeps_the_general_reading() -> None:
+    report = explained(
+        f"ImportError: dlopen({_MAC_SITE}/tensorflow/python/_pywrap_tensorflow_internal.so, "
+        "0x0002): Library not loaded: @rpath/libiomp5.dylib\n"
+        f"  Reason: tried: '{_MAC_SITE}/tensorflow/python/../libiomp5.dylib' (no such file)\n"
+    )
+    fix = fix_text(top_error(report))
+    assert "brew" not in fix and "otool -L" in fix
+
+
+def test_ctypes_could_not_find_module_on_windows_reads_the_windows_loader() -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Python312\\Lib\\ctypes\\__init__.py", line 379, in __init__\n'
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "FileNotFoundError: Could not find module 'D:\\deps\\libtensorflow\\lib\\tensorflow.dll' "
+        "(or one of its dependencies). Try using the full path with constructor syntax.\n"
+    )
+    top = top_error(report)
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "dumpbin /dependents" in fix and "ldd" not in fix
+
+
+def _dll_status(module: str, frame: str) -> str:
+    """Python's words for a Windows status it has no message for (STATUS_DLL_NOT_FOUND)."""
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "C:\\env\\lib\\site-packages\\{frame}", line 64, in <module>\n'
+        f"ImportError: DLL load failed with error code 3221225781 while importing {module}\n"
+    )
+
+
+def test_dll_load_failed_with_status_dll_not_found_is_a_missing_dll() -> None:
+    report = explained(
+        _dll_status("_pywrap_tensorflow_internal", "tensorflow\\python\\pywrap_tensorflow.py")
+    )
+    top = top_error(report)
+    assert top.cause == "msvc-runtime-missing"
+    assert "vc_redist.x64.exe" in fix_text(top)
+
+
+def test_dll_load_failed_with_a_status_names_another_packages_extension() -> None:
+    top = top_error(explained(_dll_status("cygrpc", "grpc\\__init__.py")))
+    assert top.cause == "native-library-unresolved"
+    assert "grpcio" in fix_text(top)

@@ -437,6 +437,42 @@ def test_a_library_of_another_architecture_names_its_package() -> None:
     assert "--force-reinstall --no-cache-dir numpy" in fix
 
 
+def test_macos_12_dyld_words_for_another_architecture_name_the_package() -> None:
+    # dyld of macOS 11 and 12 puts the architectures in parentheses, not quotes.
+    log = (
+        "ImportError: dlopen(/Users/kim/py39/lib/python3.9/site-packages/h5py/"
+        "_errors.cpython-39-darwin.so, 0x0002): tried: '/Users/kim/py39/lib/python3.9/"
+        "site-packages/h5py/_errors.cpython-39-darwin.so' (mach-o file, but is an "
+        "incompatible architecture (have (x86_64), need (arm64e)))\n"
+    )
+    top = top_error(_explain(log))
+    assert top.cause == "wheel-mismatch"
+    fix = _fix(top)
+    assert "built for x86_64" in fix
+    assert "--force-reinstall --no-cache-dir h5py" in fix
+
+
+def test_dyld2_words_for_another_architecture_name_the_file_it_found() -> None:
+    # dyld 2 names the refused file on its own line, after "no suitable image found".
+    site = "/Users/kim/env/lib/python3.7/site-packages"
+    for reason in (
+        "mach-o, but wrong architecture",
+        "no matching architecture in universal wrapper",
+    ):
+        log = (
+            "Traceback (most recent call last):\n"
+            f'  File "{site}/grpc/__init__.py", line 22, in <module>\n'
+            "    from grpc._cython import cygrpc as _cygrpc\n"
+            "ImportError: no suitable image found.  Did find:\n"
+            f"\t{site}/grpc/_cython/cygrpc.cpython-37m-darwin.so: {reason}\n"
+        )
+        top = top_error(_explain(log))
+        assert top.cause == "wheel-mismatch", reason
+        fix = _fix(top)
+        assert "built for another architecture" in fix
+        assert "--force-reinstall --no-cache-dir grpcio" in fix
+
+
 def test_tpu_ops_missing_from_the_build_ask_for_the_tpu_build() -> None:
     line = (
         "tensorflow.python.framework.errors_impl.NotFoundError: Op type not registered "

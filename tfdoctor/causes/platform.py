@@ -1415,6 +1415,11 @@ _HOMEBREW_OPT = re.compile(
 )
 
 
+def in_keg(path: str) -> bool:
+    """``path`` is a library in a Homebrew formula's keg, by its opt link."""
+    return _HOMEBREW_OPT.match(path) is not None
+
+
 def native_library_fix(
     library: Optional[str],
     macos: bool = False,

@@ -1065,6 +1065,27 @@ def stale_files_fix(m: Machine) -> Fix:
     )
 
 
+def own_symbol_fix(m: Machine, library: str, symbol: str, macos: bool) -> Fix:
+    """TensorFlow's own extension ``library`` needs ``symbol`` of TensorFlow's namespaces,
+    which the framework library the loader gave it does not define: the wheel builds the two
+    together, so they are of two releases. Either an older framework library is found first
+    (the loader takes LD_LIBRARY_PATH, or DYLD_LIBRARY_PATH, before the wheel's own run-path:
+    a libtensorflow C library's libtensorflow_framework there) or the package folder holds
+    files of two releases. ``macos``: dyld's words (its tools, its variable)."""
+    stale = stale_files_fix(m)
+    lister = f"otool -L {shlex_quote(library)}" if macos else f"ldd {shlex_quote(library)}"
+    path_var = "DYLD_LIBRARY_PATH" if macos else "LD_LIBRARY_PATH"
+    return Fix(
+        f"TensorFlow's own {library.replace(chr(92), '/').rsplit('/', 1)[-1]} needs {symbol}, "
+        "which the framework library the loader gave it does not define: the wheel builds the "
+        "two together, so they are of two releases. The first command shows which "
+        f"libtensorflow_framework it gets: one outside the tensorflow folder comes from "
+        f"{path_var} (a libtensorflow C library's folder): take that folder off it. Otherwise: "
+        + stale.text,
+        (lister, f"echo ${path_var}", *stale.commands),
+    )
+
+
 def reinstall_tf_fix(m: Machine, text: str) -> Fix:
     """Remove every TensorFlow distribution, then install the one wanted."""
     keep = m.tf

@@ -142,3 +142,24 @@ def _line_of(text: str, match: re.Match[str]) -> str:
     start = text.rfind("\n", 0, match.start()) + 1
     end = text.find("\n", match.end())
     return text[start : end if end >= 0 else len(text)].strip()[:100]
+
+
+#: dyld's list of the paths it searched for a library it could not load (dyld 4, macOS 12
+#: and later: "Reason: tried: '/a/libx.dylib' (no such file), '/b/libx.dylib' (no such
+#: file)"), each path quoted and followed by why it did not do.
+_TRIED_LINE = re.compile(r"\btried: (?P<paths>'[^\n]{1,4000})")
+_TRIED_PATH = re.compile(r"'(?P<path>/[^'\n]{1,400})' \(")
+
+
+def dyld_tried(text: str) -> tuple[str, ...]:
+    """The paths dyld says it tried for a library it did not load, in the order it gives
+    them (each once), from every "tried:" list in ``text``."""
+    head = text[:MAC_READ]
+    if "tried: " not in head:
+        return ()
+    found = (
+        p.group("path")
+        for line in _TRIED_LINE.finditer(head)
+        for p in _TRIED_PATH.finditer(line.group("paths"))
+    )
+    return tuple(dict.fromkeys(found))

@@ -72,7 +72,7 @@ from tfdoctor.evidence.devices import (
 )
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.imports import imported_before_tensorflow
-from tfdoctor.evidence.macos import APPLE, INTEL, mac_shown, python_machine
+from tfdoctor.evidence.macos import APPLE, INTEL, dyld_tried, mac_shown, python_machine
 from tfdoctor.evidence.nodejs import rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
@@ -1410,6 +1410,8 @@ class Revealed(Record):
     #: shared library its extension needs not found, or a symbol of one undefined), as the
     #: last such traceback shows it.
     native_importer: Optional[PackageCode] = None
+    #: The paths dyld said it tried for a library it did not load (its "Reason: tried:").
+    dyld_tried: tuple[str, ...] = ()
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
     no_gpu_host: bool = False
@@ -1895,6 +1897,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         numpy_extension=numpy_extension_package(evidence.tracebacks),
         keras_importer=next(filter(None, map(keras_importer, reversed(evidence.tracebacks))), None),
         native_importer=_native_importer(evidence.tracebacks),
+        dyld_tried=dyld_tried(evidence.first_text),
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
@@ -3938,6 +3941,9 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     # first argument) says whose it is.
     lines = [line for h in hits for _, line in h.citations]
     refused = next((m.group(1) for m in map(_DLOPENED.search, lines) if m is not None), "")
+    if not refused and any(h.signature.id == "binary-wrong-architecture-dyld2" for h in hits):
+        # dyld 2 names the refused file on a line of its own, after dlopen's.
+        refused = library or ""
     top = installed_package(refused) if refused else None
     dist = (distribution_of(top) if top else None) or "tensorflow"
     return causes.platform.WHEEL_MISMATCH, causes.platform.architecture_fix(
@@ -4431,9 +4437,11 @@ def _conda_build_library(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
 
 
 #: Python's words as Windows refuses an extension module (Python 3.8 on name it:
-#: ``DLL load failed while importing MPI``; Python/dynload_win.c).
+#: ``DLL load failed while importing MPI``; Python/dynload_win.c), with the status code where
+#: Windows has no message for it (``DLL load failed with error code 3221225781 while
+#: importing cygrpc``).
 _DLL_REFUSED = re.compile(
-    r"DLL load failed(?: while importing (?P<module>\w+))?"
+    r"DLL load failed(?: with error code -?\d+)?(?: while importing (?P<module>\w+))?"
     r"|Module use of python\d+(?:_d)?\.dll conflicts"
     # ERROR_MOD_NOT_FOUND as ctypes (and Python 3.8+'s os.add_dll_directory loads) raise it
     # for a DLL a package opens itself (LightGBM's lib_lightgbm.dll through ctypes.CDLL):
@@ -4627,6 +4635,75 @@ _TF_FRAMEWORK = re.compile(
 #: The file dyld was opening (``dlopen(PATH, MODE)``), the library that needs another.
 _DLOPEN_PATH = re.compile(r"dlopen\((?P<path>[^,()\s]{1,400}),")
 
+#: The libraries a TensorFlow wheel installs in its own package folder, which its extensions
+#: find through their rpath (@loader_path on macOS, $ORIGIN on Linux): the framework library
+#: (libtensorflow_framework.so.2, libtensorflow_framework.2.dylib) and the extension most of
+#: the others link (_pywrap_tensorflow_internal.so).
+_TF_OWN_LIBRARY = re.compile(
+    r"(?:^|[/\\])(?:libtensorflow_framework(?:\.so(?:\.\d+){0,3}|(?:\.\d+){0,3}\.dylib)"
+    r"|_pywrap_tensorflow_internal\.so)$"
+)
+
+#: A file of TensorFlow's own package folder in an environment.
+_IN_TF_PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]tensorflow[/\\]")
+
+
+def _dyld_found_as(library: Optional[str], tried: Sequence[str]) -> Optional[str]:
+    """The library dyld names by a run-path (@rpath/libomp.dylib), as the path of its name
+    in a Homebrew keg that dyld says it tried, where one is shown: the file was built
+    against that formula (its run-path names /opt/homebrew/opt/libomp/lib), which says whose
+    the library is. The library itself otherwise."""
+    if not library or not library.startswith("@"):
+        return library
+    name = library.rsplit("/", 1)[-1]
+    kegs = (p for p in tried if p.rsplit("/", 1)[-1] == name and causes.platform.in_keg(p))
+    return next(kegs, library)
+
+
+def _tf_incomplete(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """Only a signature names this cause (the tracebacks' own reading builds its finding
+    itself): a stale file of another release, whose directory pip's uninstall leaves, or
+    TensorFlow's extension needing a symbol its framework library lacks."""
+    cause = causes.software.TF_INSTALL_INCOMPLETE
+    if all(h.signature.id == "tensorflow-half-removed-copy" for h in hits):
+        return cause, causes.software.tf_leftover_fix(
+            m, _group(hits, "site_packages"), _group(hits, "leftover")
+        )
+    own = [h for h in hits if h.signature.id == "tensorflow-own-symbol-missing"]
+    if own:
+        groups, (_, line) = own[0].groups[0], own[0].citations[0]
+        # dlopen(...) is dyld's wording (macOS); glibc names the file alone.
+        return cause, causes.software.own_symbol_fix(
+            m, groups["library"], groups["symbol"], "dlopen(" in line
+        )
+    return cause, causes.software.stale_files_fix(m)
+
+
+def _tf_own_unfound(
+    m: Machine, hits: Sequence[Hits], library: Optional[str], owner: Optional[str]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """TensorFlow's extension cannot find the framework library (or the extension) its own
+    wheel installs beside it: the installation lacks its own file. None otherwise, or where
+    the file that needs it is a companion's (``owner``)."""
+    if owner is not None or not _tf_own_library_unfound(library, hits):
+        return None
+    return causes.software.TF_INSTALL_INCOMPLETE, causes.software.incomplete_install_fix(m)
+
+
+def _tf_own_library_unfound(library: Optional[str], hits: Sequence[Hits]) -> bool:
+    """dyld could not find one of TensorFlow's own libraries (:data:`_TF_OWN_LIBRARY`) for a
+    file of TensorFlow's own package (the one dlopen was opening): the installation lacks the
+    file its wheel put beside it, as an uninstall of another distribution sharing the folder
+    (tensorflow-macos and tensorflow both install tensorflow/) or an interrupted install
+    leaves it. A plugin or companion outside that folder is another reading."""
+    if not library or _TF_OWN_LIBRARY.search(library) is None:
+        return False
+    if not any(h.signature.id == "dylib-not-loaded" for h in hits):
+        return False
+    cited = [line for h in hits for _, line in h.citations]
+    users = [m.group("path") for line in cited for m in _DLOPEN_PATH.finditer(line)]
+    return bool(users) and all(_IN_TF_PACKAGE.search(path) for path in users)
+
 
 def _framework_users(cited: Sequence[str], loader: Optional[str]) -> list[str]:
     """The files that need TensorFlow's framework library: the ones dyld was opening, or (no
@@ -4708,7 +4785,7 @@ def _windows_extension(
     """Python's "DLL load failed" for an extension module: a file of another word size
     (TensorFlow's own or a package's), or a package's own extension refused; None for
     neither."""
-    if any(h.signature.id == "windows-dll-wrong-machine" for h in hits):
+    if any(h.signature.id in ("windows-dll-wrong-machine", "windows-error-193") for h in hits):
         # Another word size: the extension Python names is TensorFlow's own, or a package's.
         package = r.dll_extension
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.dll_word_size_fix(
@@ -4820,7 +4897,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     )
     importer = r.native_importer
     fix = causes.platform.native_library_fix(
-        library,
+        _dyld_found_as(library, r.dyld_tried) if macos else library,
         macos,
         windows,
         (importer.module, importer.dist, importer.folder) if importer is not None else None,
@@ -4835,7 +4912,9 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     )
     named = (_library_owner(g["library"]) for h in hits for g in h.groups if g.get("library"))
     owner = next((d for d in (*owners, *named) if d and d not in TF_DISTRIBUTIONS), None)
-    major_found = _framework_major(r, hits, library, owner)
+    major_found = _framework_major(r, hits, library, owner) or _tf_own_unfound(
+        m, hits, library, owner
+    )
     if major_found is not None:
         return major_found
     foreign = _conda_build_library(hits, r)
@@ -6540,12 +6619,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     # Only a signature names this cause (the tracebacks' own reading builds its finding
     # itself): a stale file of another release, whose directory pip's uninstall leaves.
-    causes.software.TF_INSTALL_INCOMPLETE: lambda m, r, hits: (
-        causes.software.TF_INSTALL_INCOMPLETE,
-        causes.software.tf_leftover_fix(m, _group(hits, "site_packages"), _group(hits, "leftover"))
-        if all(h.signature.id == "tensorflow-half-removed-copy" for h in hits)
-        else causes.software.stale_files_fix(m),
-    ),
+    causes.software.TF_INSTALL_INCOMPLETE: _tf_incomplete,
     causes.runtime.TF_ENV_FLAG_INVALID: lambda m, r, hits: (
         causes.runtime.TF_ENV_FLAG_INVALID,
         causes.runtime.env_flag_fix(_group(hits, "variable") or "", _group(hits, "flag") or ""),
