@@ -9055,8 +9055,10 @@ def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Findi
     https://learn.microsoft.com/windows/wsl/tutorials/gpu-compute
     """
     said = _WSL2_SAID.search(evidence.first_text) if machine.wsl is None else None
-    if (machine.wsl is None and said is None) or machine.container:
-        return  # a container's GPU access is the container runtime's (container-no-gpu)
+    if (machine.wsl != "WSL2" and said is None) or machine.container:
+        # WSL 1 in the machine's facts is wsl1's (no GPU at all); a container's GPU access
+        # is the container runtime's (container-no-gpu).
+        return
     named = machine.wsl or (said.group(0) if said is not None else "WSL 2")
     if _GPU_DEVICE_CREATED.search(evidence.first_text) is not None or any(
         (listing.gpus or 0) > 0 for _, listing in evidence.devices
