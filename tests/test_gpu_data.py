@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
+from unittest import mock
 
 import pytest
 
@@ -147,17 +148,11 @@ def test_a_name_is_keyed_once_not_once_per_model(monkeypatch: pytest.MonkeyPatch
     # normalisation and one search, not one of each per model of the table.
     data = gpu_data()
     assert data.model("NVIDIA A100-SXM4-80GB") is not None  # the table's keys are made
-    calls: list[str] = []
-    keyed = gpus._gpu_key
-
-    def counted(name: str) -> str:
-        calls.append(name)
-        return keyed(name)
-
-    monkeypatch.setattr(gpus, "_gpu_key", counted)
+    spy = mock.Mock(wraps=gpus._gpu_key)
+    monkeypatch.setattr(gpus, "_gpu_key", spy)
     lines = [f"2024-01-01 00:00:{i:02d}: I file.cc:12] step {i} loss 0.{i}" for i in range(50)]
     assert [data.model(line) for line in lines] == [None] * 50
-    assert len(calls) == 50
+    assert spy.call_count == 50
     # The longest name held still wins.
     found = data.model("NVIDIA GeForce RTX 3090 Ti, 24 GB")
     assert found is not None and found.name == "GeForce RTX 3090 Ti"
