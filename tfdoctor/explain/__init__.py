@@ -421,12 +421,11 @@ class Evidence:
         ]
 
 
-#: What WSL 2 shows of itself: its driver directory and its kernel's release name
-#: (https://learn.microsoft.com/windows/wsl/compare-versions).
 #: What WSL 2 shows of itself: the directory of the Windows driver's libraries it mounts, its
 #: kernel's release (``-microsoft-standard`` since the 4.19 kernels, ``-microsoft-standard-WSL2``
 #: since 5.10: the WSL2-Linux-Kernel's CONFIG_LOCALVERSION; WSL 1's is ``-Microsoft``), and the
 #: paravirtualised GPU's device node, which only WSL 2 has.
+#: https://learn.microsoft.com/windows/wsl/compare-versions
 #: https://github.com/microsoft/WSL2-Linux-Kernel/blob/linux-msft-wsl-5.15.y/arch/x86/configs/config-wsl
 _WSL_WORDS = ("/usr/lib/wsl/", "-microsoft-standard", "/dev/dxg")
 
