@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests import factories
 from tests.explaining import explained, fix_text, renamed, tag_readings, top_error
 from tfdoctor.evidence.devices import container_hostname, wsl1_shown
+from tfdoctor.facts import DeviceFacts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.signatures import BARE_INIT_ERROR, FORKED
 
@@ -295,6 +297,15 @@ def test_wsl2_shown_keeps_the_drivers_finding(text: str, cause: str) -> None:
     report = explained(text)
     assert all(x.cause != "wsl1" for x in report.findings)
     assert any(x.cause == cause for x in report.findings)
+
+
+def test_wsl1_in_the_machines_facts_is_no_wsl2_reading() -> None:
+    # The machine's own facts say WSL 1: no reading may say WSL 2 (nor give its fix).
+    cpu_only = factories.tensorflow(devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),))
+    for wsl, want in (("WSL1", False), ("WSL2", True)):
+        facts = factories.facts(platform=factories.platform(wsl=wsl), tensorflow=cpu_only)
+        report = explained(_NO_DRIVER, facts=facts)
+        assert any(x.cause == "wsl-driver-broken" for x in report.findings) is want, wsl
 
 
 def test_wsl1_with_nothing_of_a_gpu_is_no_fault() -> None:

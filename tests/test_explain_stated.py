@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import factories
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence.stated import Stated, read_gpu_complaint, read_slow_start, read_stated
 from tfdoctor.findings import Finding, Report, Severity
@@ -254,6 +255,8 @@ def test_several_releases_in_the_version_answer_state_none() -> None:
         "We see a first-time delay of 90-120 seconds when we create the Session.",
         "Startup takes 12 minutes before the first epoch.",
         "Loading the model takes several minutes on every launch.",
+        "It takes 5 minutes to start.",
+        "It takes 10 minutes before training starts.",
     ],
 )
 def test_a_users_sentence_that_the_start_is_slow_is_read(line: str) -> None:
@@ -269,8 +272,17 @@ def test_a_users_sentence_that_the_start_is_slow_is_read(line: str) -> None:
         "TensorFlow was not built with CUDA kernel binaries compatible with compute capability "
         "8.6. CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer.",
         "The first epoch takes 10 minutes, the others 20 seconds.",
+        "Training starts on the RTX 3090 and each epoch takes 5 minutes.",
+        "The job starts, then after 2 hours of training the loss is NaN.",
     ],
-    ids=["a-short-start", "not-the-start", "tensorflows-own-line", "first-epoch"],
+    ids=[
+        "a-short-start",
+        "not-the-start",
+        "tensorflows-own-line",
+        "first-epoch",
+        "training-starts",
+        "job-starts-then",
+    ],
 )
 def test_other_sentences_are_no_slow_start(text: str) -> None:
     assert read_slow_start(text) is None
@@ -312,3 +324,13 @@ def test_a_release_with_machine_code_for_the_gpu_is_no_ptx_start() -> None:
 )
 def test_a_slow_start_needs_both_the_words_and_a_gpu(text: str) -> None:
     assert not _ptx(explained(text))
+
+
+def test_the_jit_cache_is_set_in_the_shell_of_a_windows_machine() -> None:
+    # No release carries machine code for compute capability 12.0: the PTX reading stands.
+    said = "Startup takes 12 minutes on the GeForce RTX 5090.\n"
+    windows = factories.facts(platform=factories.platform(system="Windows"))
+    (finding,) = _ptx(explained(said, facts=windows))
+    commands = finding.fix.commands if finding.fix else ()
+    assert "set CUDA_CACHE_MAXSIZE=4294967296" in commands
+    assert not any(c.startswith("export ") for c in commands)

@@ -6,10 +6,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
+from unittest import mock
 
 import pytest
 
 from tests.planted import line_of, planted_error
+from tfdoctor import gpus
 from tfdoctor.gpus import GPU_DATA, GpuData, GpuDataError, GpuModel, gpu_data, parse_gpu_data
 from tfdoctor.yamldoc import DataSource
 
@@ -139,3 +141,18 @@ def test_a_new_gpu_is_a_row_of_data() -> None:
     data = parse_gpu_data(TEXT + row, "gpus.yaml")
     model = data.model("NVIDIA Example X1")
     assert model is not None and model.compute_capability == "12.0"
+
+
+def test_a_name_is_keyed_once_not_once_per_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    # explain looks up every line of a text's head: a line that names no model costs one
+    # normalisation and one search, not one of each per model of the table.
+    data = gpu_data()
+    assert data.model("NVIDIA A100-SXM4-80GB") is not None  # the table's keys are made
+    spy = mock.Mock(wraps=gpus._gpu_key)
+    monkeypatch.setattr(gpus, "_gpu_key", spy)
+    lines = [f"2024-01-01 00:00:{i:02d}: I file.cc:12] step {i} loss 0.{i}" for i in range(50)]
+    assert [data.model(line) for line in lines] == [None] * 50
+    assert spy.call_count == 50
+    # The longest name held still wins.
+    found = data.model("NVIDIA GeForce RTX 3090 Ti, 24 GB")
+    assert found is not None and found.name == "GeForce RTX 3090 Ti"

@@ -81,21 +81,36 @@ class GpuData(Record):
     #: Where those rates come from (a URL).
     fp32_source: str
 
+    @functools.cached_property
+    def _keyed(self) -> tuple[tuple[str, GpuModel], ...]:
+        """Each model with its name as :func:`_gpu_key` writes it, in file order."""
+        return tuple((_gpu_key(model.name), model) for model in self.models)
+
+    @functools.cached_property
+    def _any_key(self) -> re.Pattern[str]:
+        """One search for every model's key as a word: a name holding none names no model.
+        A line of a log is searched once, not once per model (explain reads a text's lines)."""
+        keys = sorted({key for key, _ in self._keyed}, key=len, reverse=True)
+        words = "|".join(re.escape(key) for key in keys)
+        return re.compile(rf"(?:^|[^a-z0-9])(?:{words})(?:$|[^a-z0-9])")
+
     def model(self, name: str) -> Optional[GpuModel]:
         """A model by name, ignoring case, spaces and an ``NVIDIA``/``GeForce`` prefix."""
         want = _gpu_key(name)
-        for model in self.models:
-            if _gpu_key(model.name) == want:
+        for key, model in self._keyed:
+            if key == want:
                 return model
+        if self._any_key.search(want) is None:
+            return None
         # Names from the driver carry more words ("NVIDIA A100-SXM4-80GB"): the longest
         # model name contained in the given one.
         best: Optional[GpuModel] = None
-        for model in self.models:
-            key = _gpu_key(model.name)
+        best_key = ""
+        for key, model in self._keyed:
             if re.search(rf"(^|[^a-z0-9]){re.escape(key)}($|[^a-z0-9])", want) and (
-                best is None or len(key) > len(_gpu_key(best.name))
+                best is None or len(key) > len(best_key)
             ):
-                best = model
+                best, best_key = model, key
         return best
 
     def peak(self, name: Optional[str]) -> Optional[GpuPeak]:

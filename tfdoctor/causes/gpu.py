@@ -1489,7 +1489,8 @@ def ptx_jit_fix(m: Machine, capability: str) -> Fix:
     release with machine code for the GPU."""
     first = first_line_with_code(m, capability)
     text = "Let the JIT cache persist and grow, or use a TensorFlow with machine code for this GPU."
-    commands: tuple[str, ...] = ("export CUDA_CACHE_MAXSIZE=4294967296",)
+    # The shell's own way to set it: ``export`` is no command in cmd or PowerShell.
+    commands = set_env(m, ("CUDA_CACHE_MAXSIZE", "4294967296"))
     if first is not None:
         text += f" TensorFlow {first.line} and later carry machine code for it."
         # The newest that fits and carries it: a PTX-only release would change nothing.

@@ -282,9 +282,15 @@ def read_gpu_complaint(text: str) -> Optional[str]:
 
 #: A start in a user's words: the program's start-up or initialisation, a first run, call or
 #: inference, a warm-up, a TensorFlow Session (the API's word) or a model created or loaded. Not
-#: a first epoch or step: tracing and cuDNN's autotuning make those slow on every GPU.
+#: a first epoch or step: tracing and cuDNN's autotuning make those slow on every GPU. The bare
+#: verb "start" is a start only where the time is spent on it ("takes 5 minutes to start",
+#: "before it starts", "every start", starting the program): "training starts and each epoch
+#: takes 5 minutes" or "the job starts, then after 2 hours ..." times the work, not the start.
 _START = re.compile(
-    r"(?i)\b(?:start[- ]?up|starts?|starting|launch(?:es|ing)?"
+    r"(?i)\b(?:start[- ]?up|start(?:ing)?[- ]time|to\s+start|(?:each|every)\s+start"
+    r"|before\s+(?:\w+\s+){0,3}?start(?:s|ed)?"
+    r"|start(?:s|ing)?\s+(?:the\s+|my\s+|our\s+)?(?:program|script|app|application|process)"
+    r"|launch(?:es|ing)?"
     r"|initiali[sz](?:e|es|ed|ing|ation)"
     r"|first[- ](?:time|run|call|inference|prediction|fit)"
     r"|warm[- ]?up|(?:creat(?:e|es|ing)|load(?:s|ing)?)\s+(?:the\s+|a\s+)?(?:session|model|graph)"

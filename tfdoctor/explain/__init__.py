@@ -431,12 +431,11 @@ class Evidence:
         ]
 
 
-#: What WSL 2 shows of itself: its driver directory and its kernel's release name
-#: (https://learn.microsoft.com/windows/wsl/compare-versions).
 #: What WSL 2 shows of itself: the directory of the Windows driver's libraries it mounts, its
 #: kernel's release (``-microsoft-standard`` since the 4.19 kernels, ``-microsoft-standard-WSL2``
 #: since 5.10: the WSL2-Linux-Kernel's CONFIG_LOCALVERSION; WSL 1's is ``-Microsoft``), and the
 #: paravirtualised GPU's device node, which only WSL 2 has.
+#: https://learn.microsoft.com/windows/wsl/compare-versions
 #: https://github.com/microsoft/WSL2-Linux-Kernel/blob/linux-msft-wsl-5.15.y/arch/x86/configs/config-wsl
 _WSL_WORDS = ("/usr/lib/wsl/", "-microsoft-standard", "/dev/dxg")
 
@@ -9321,8 +9320,10 @@ def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Findi
     https://learn.microsoft.com/windows/wsl/tutorials/gpu-compute
     """
     said = _WSL2_SAID.search(evidence.first_text) if machine.wsl is None else None
-    if (machine.wsl is None and said is None) or machine.container:
-        return  # a container's GPU access is the container runtime's (container-no-gpu)
+    if (machine.wsl != "WSL2" and said is None) or machine.container:
+        # WSL 1 in the machine's facts is wsl1's (no GPU at all); a container's GPU access
+        # is the container runtime's (container-no-gpu).
+        return
     named = machine.wsl or (said.group(0) if said is not None else "WSL 2")
     if _GPU_DEVICE_CREATED.search(evidence.first_text) is not None or any(
         (listing.gpus or 0) > 0 for _, listing in evidence.devices
