@@ -96,6 +96,71 @@ def test_a_model_compiled_for_a_newer_edge_tpu_runtime_is_compiled_for_the_insta
     assert "libedgetpu1-std" in fix and "runtime 14" in fix
 
 
+# --- OpenVINO's Model Optimizer checking the framework it converts from -------------------
+
+
+_MO_CHECK = (
+    "[ WARNING ]  \n"
+    "Detected not satisfied dependencies:\n"
+    "\t{line}\n"
+    "\n"
+    "Please install required versions of components or run pip installation\n"
+    "pip install openvino-dev[tensorflow2]\n"
+)
+
+
+def test_the_model_optimizers_range_check_names_the_package_and_its_range() -> None:
+    report = explained(_MO_CHECK.format(line="tensorflow: installed: 2.16.1, required: < 2.15.0"))
+    found = [f for f in report.findings if f.cause == "dependency-out-of-range"]
+    assert found and found[0].severity == Severity.WARNING
+    fix = fix_text(found[0])
+    assert 'pip install "tensorflow<2.15.0"' in fix and "tensorflow 2.16.1" in fix
+
+
+def test_the_model_optimizers_check_of_a_package_that_does_not_import() -> None:
+    report = explained(_MO_CHECK.format(line="defusedxml: not installed, required: >= 0.7.1"))
+    found = [f for f in report.findings if f.cause == "dependency-out-of-range"]
+    assert found and 'pip install "defusedxml>=0.7.1"' in fix_text(found[0])
+
+
+def test_a_version_table_that_is_not_the_model_optimizers_is_not_read() -> None:
+    text = "pip 24.0: installed with Python 3.11, required for builds\n"
+    assert all(f.cause != "dependency-out-of-range" for f in explained(text).findings)
+
+
+_NO_DELEGATE = (
+    '  File "/usr/lib/python3/dist-packages/tflite_runtime/interpreter.py", line 120, in __init__\n'
+    "    raise ValueError(capture.message)\n"
+    "ValueError\n"
+    "\n"
+    "During handling of the above exception, another exception occurred:\n"
+    "\n"
+    '  File "/usr/lib/python3/dist-packages/tflite_runtime/interpreter.py", line 164, in '
+    "load_delegate\n"
+    "    library, str(e)))\n"
+    "ValueError: Failed to load delegate from {library}\n"
+)
+
+
+def test_an_edge_tpu_runtime_that_gave_no_delegate_points_at_the_device() -> None:
+    top = top_error(explained(_NO_DELEGATE.format(library="libedgetpu.so.1")))
+    assert top.cause == "edgetpu-device-unavailable"
+    fix = fix_text(top)
+    assert "lsusb" in fix and "/dev/apex_0" in fix and "udev" in fix
+
+
+def test_the_edge_tpu_runtime_of_each_system_gets_that_systems_words() -> None:
+    mac = fix_text(top_error(explained(_NO_DELEGATE.format(library="libedgetpu.1.dylib"))))
+    assert "system_profiler SPUSBDataType" in mac and "lsusb" not in mac
+    win = fix_text(top_error(explained(_NO_DELEGATE.format(library="edgetpu.dll"))))
+    assert "install.bat" in win and "udev" not in win
+
+
+def test_another_delegate_that_did_not_load_is_not_the_edge_tpu() -> None:
+    text = _NO_DELEGATE.format(library="libvx_delegate.so")
+    assert all(f.cause != "edgetpu-device-unavailable" for f in explained(text).findings)
+
+
 def test_the_edge_tpu_runtime_version_printed_alone_is_not_a_mismatch() -> None:
     text = (
         ">>> from pycoral.utils.edgetpu import get_runtime_version\n"

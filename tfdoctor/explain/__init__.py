@@ -3626,6 +3626,12 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.h5py_bytes_fix(m)
     if "numpy-core-module-missing" in ids:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_core_module_fix(m)
+    if "openvino-mo-dependency-unsatisfied" in ids:
+        # The Model Optimizer's own check names the package, the installed release and the
+        # range it requires.
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.mo_dependency_fix(
+            m, _group(hits, "dist"), _group(hits, "required"), _group(hits, "installed")
+        )
     if set(ids) <= {"numpy-multiarray-failed", "numpy-umath-failed"}:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(m)
     key = next((i for i in ids if i in _DEPENDENCY_PINS), "numpy-symbolic-tensor")
@@ -4566,7 +4572,10 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     if library and causes.platform.tfjs_binding(library):
         # TensorFlow.js for Node's addon: the file tfjs-node itself says is missing, or one
         # Windows could not load for a DLL it links.
-        built = not any(h.signature.id == "tfjs-binding-not-built" for h in hits)
+        built = not any(
+            h.signature.id in ("tfjs-binding-not-built", "tfjs-binding-module-missing")
+            for h in hits
+        )
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tfjs_binding_fix(
             library, built
         )
@@ -6306,6 +6315,10 @@ BUILDERS: dict[str, Builder] = {
         ),
     ),
     causes.gpu.TF_BUILD_WITHOUT_TENSORRT: _no_tensorrt,
+    causes.software.EDGETPU_DEVICE_UNAVAILABLE: lambda m, r, hits: (
+        causes.software.EDGETPU_DEVICE_UNAVAILABLE,
+        causes.software.edgetpu_device_fix(_group(hits, "library")),
+    ),
     causes.platform.MACOS_TOO_OLD: _macos,
     causes.platform.LIBSTDCXX_TOO_OLD: _libstdcxx,
     causes.software.KERAS_VERSION: _keras,
