@@ -128,6 +128,29 @@ def test_a_version_table_that_is_not_the_model_optimizers_is_not_read() -> None:
     assert all(f.cause != "dependency-out-of-range" for f in explained(text).findings)
 
 
+# --- TensorFlow Serving polling a base path without a version directory ---------------------
+
+
+def test_serving_without_a_numbered_version_directory_names_the_layout() -> None:
+    text = (
+        "2024-02-11 09:30:12.004411: W tensorflow_serving/sources/storage_path/"
+        "file_system_storage_path_source.cc:267] No versions of servable clf found under base "
+        "path /models/clf. Did you forget to name your leaf directory as a number (eg. '/1/')?\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "serving-model-version-missing"]
+    assert found and found[0].severity == Severity.WARNING
+    fix = fix_text(found[0])
+    assert "/models/clf/1/saved_model.pb" in fix and "ls -lR /models/clf" in fix
+
+
+def test_a_served_model_is_not_blamed_on_its_layout() -> None:
+    text = (
+        "2024-02-11 09:30:12.004411: I tensorflow_serving/core/loader_harness.cc:95] "
+        "Successfully loaded servable version {name: clf version: 3}\n"
+    )
+    assert all(f.cause != "serving-model-version-missing" for f in explained(text).findings)
+
+
 _NO_DELEGATE = (
     '  File "/usr/lib/python3/dist-packages/tflite_runtime/interpreter.py", line 120, in __init__\n'
     "    raise ValueError(capture.message)\n"

@@ -6315,6 +6315,10 @@ BUILDERS: dict[str, Builder] = {
         ),
     ),
     causes.gpu.TF_BUILD_WITHOUT_TENSORRT: _no_tensorrt,
+    causes.runtime.SERVING_MODEL_VERSION_MISSING: lambda m, r, hits: (
+        causes.runtime.SERVING_MODEL_VERSION_MISSING,
+        causes.runtime.serving_version_fix(_group(hits, "servable"), _group(hits, "base_path")),
+    ),
     causes.software.EDGETPU_DEVICE_UNAVAILABLE: lambda m, r, hits: (
         causes.software.EDGETPU_DEVICE_UNAVAILABLE,
         causes.software.edgetpu_device_fix(_group(hits, "library")),
