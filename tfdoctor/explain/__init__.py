@@ -3928,9 +3928,18 @@ def _download_url(hits: Sequence[Hits]) -> Optional[str]:
     return None
 
 
+#: The host tfjs-node's install script downloads libtensorflow and its addon from by default
+#: (tfjs-node/scripts/install.js, BASE_HOST).
+_TFJS_HOST = "storage.googleapis.com"
+
+
 def _download_network(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """A download whose connection failed: the candidates ranked by what the system said."""
     first = min(hits, key=lambda h: h.first)
+    said_first = first.citations[0][1] if first.citations else ""
+    if first.signature.id == "node-getaddrinfo-failed" and _TFJS_HOST in said_first:
+        # tfjs-node's install script, whose download host and mirror setting are its own.
+        return causes.network.NO_NETWORK_ACCESS, causes.network.tfjs_download_fix(_TFJS_HOST)
     order = _NETWORK_ORDER.get(first.signature.id, ("proxy", "host", "no-network"))
     said = " ".join(line for h in hits for _, line in h.citations)
     error = _NETWORK_ERROR.search(said)
