@@ -179,6 +179,30 @@ def test_the_edge_tpu_runtime_of_each_system_gets_that_systems_words() -> None:
     assert "install.bat" in win and "udev" not in win
 
 
+_LOAD_LIBRARY = (
+    '  File "/opt/venv/lib/python3.9/site-packages/tflite_runtime/interpreter.py", line 91, '
+    "in __init__\n"
+    "    self._library = ctypes.pydll.LoadLibrary(library)\n"
+    "{error}\n"
+)
+
+
+def test_an_edge_tpu_runtime_not_installed_on_linux_installs_coral_package() -> None:
+    error = "OSError: libedgetpu.so.1: cannot open shared object file: No such file or directory"
+    top = top_error(explained(_LOAD_LIBRARY.format(error=error)))
+    assert top.cause == "native-library-unresolved"
+    assert "apt-get install libedgetpu1-std" in fix_text(top)
+
+
+def test_an_edge_tpu_runtime_not_installed_on_macos_or_windows_names_the_runtime_archive() -> None:
+    mac = "OSError: dlopen(libedgetpu.1.dylib, 6): image not found"
+    win = "FileNotFoundError: Could not find module 'edgetpu.dll' (or one of its dependencies)."
+    for error, script in ((mac, "install.sh"), (win, "install.bat")):
+        top = top_error(explained(_LOAD_LIBRARY.format(error=error)))
+        assert top.cause == "native-library-unresolved"
+        assert script in fix_text(top) and "apt-get" not in fix_text(top)
+
+
 def test_another_delegate_that_did_not_load_is_not_the_edge_tpu() -> None:
     text = _NO_DELEGATE.format(library="libvx_delegate.so")
     assert all(f.cause != "edgetpu-device-unavailable" for f in explained(text).findings)

@@ -3918,6 +3918,46 @@ def mo_dependency_fix(
     return Fix(text, ("pip show openvino-dev",))
 
 
+#: The Edge TPU runtime's library as load_delegate names it on Linux, macOS and Windows
+#: (https://coral.ai/docs/edgetpu/tflite-python/, "Load the Edge TPU delegate").
+_EDGETPU_RUNTIME = re.compile(
+    r"(?:^|[\\/])(?:libedgetpu\.so\.1|libedgetpu\.1\.dylib|edgetpu\.dll)$"
+)
+
+
+def edgetpu_runtime_file(library: str) -> bool:
+    """Whether ``library`` (a path or file name) is the Edge TPU runtime's library."""
+    return _EDGETPU_RUNTIME.search(library.strip()) is not None
+
+
+def edgetpu_install_fix(library: str) -> Fix:
+    """The Edge TPU runtime not installed (its library not found): Coral's package of it for
+    the system the file's name says (Debian's libedgetpu1-std, the runtime archive's
+    install.sh on macOS and install.bat on Windows: Coral's get-started pages)."""
+    name = library.strip().replace("\\", "/").rsplit("/", 1)[-1]
+    text = (
+        f"The Edge TPU runtime ({name}) is not installed where the loader looks: TFLite's "
+        "load_delegate loads it by name. "
+    )
+    if name.endswith((".dll", ".dylib")):
+        script = "install.bat" if name.endswith(".dll") else "install.sh"
+        return Fix(
+            text + "Install it from Coral's Edge TPU runtime archive (edgetpu_runtime_*.zip, "
+            f"https://coral.ai/software/#edgetpu-runtime): unpack it and run its {script}.",
+        )
+    return Fix(
+        text + "Install Coral's libedgetpu1-std from Coral's package repository "
+        "(https://coral.ai/software/#debian-packages; libedgetpu1-max runs the device "
+        "faster and hotter), then unplug and plug in the USB Accelerator again.",
+        (
+            'echo "deb https://packages.cloud.google.com/apt coral-edgetpu-stable main" '
+            "| sudo tee /etc/apt/sources.list.d/coral-edgetpu.list",
+            "curl https://packages.cloud.google.com/apt/doc/apt-key.gpg | sudo apt-key add -",
+            "sudo apt-get update && sudo apt-get install libedgetpu1-std",
+        ),
+    )
+
+
 def edgetpu_device_fix(library: Optional[str]) -> Fix:
     """The Edge TPU runtime that created no delegate: the device attached, seen, permitted and
     free. ``library`` is the runtime's file load_delegate named: its name says the system

@@ -4539,6 +4539,26 @@ def _windows_extension(
     )
 
 
+def _runtime_named(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """A Windows extension refused for its DLLs (_windows_extension), or a runtime the log
+    names as the library not found, with its own install: TensorFlow's C library (its header
+    or library not found by the build), the Edge TPU runtime (where TFLite's load_delegate
+    asks for it)."""
+    refused = _windows_extension(m, r, hits)
+    if refused is not None:
+        return refused
+    if any(h.signature.id in ("c-api-header-not-found", "c-api-library-not-linked") for h in hits):
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_fix(r.os)
+    library = _group(hits, "library")
+    if library and causes.software.edgetpu_runtime_file(library):
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.software.edgetpu_install_fix(
+            library
+        )
+    return None
+
+
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tensorrt-stub-abort" for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tensorrt_fix()
@@ -4563,11 +4583,9 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.icu_data_fix(
             m, icu["symbol"], package, icu.get("loaded") or None, shown
         )
-    refused = _windows_extension(m, r, hits)
-    if refused is not None:
-        return refused
-    if any(h.signature.id in ("c-api-header-not-found", "c-api-library-not-linked") for h in hits):
-        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_fix(r.os)
+    own_install = _runtime_named(m, r, hits)
+    if own_install is not None:
+        return own_install
     library = _group(hits, "library")
     if library and r.hadoop and library.rsplit("/", 1)[-1].startswith(_HDFS_LIBRARIES):
         # Only where the log shows HDFS: other programs embed a JVM too (JPype, rJava); where
