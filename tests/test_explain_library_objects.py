@@ -270,3 +270,35 @@ def test_under_keras_3_the_fix_adds_keras_2_through_tf_keras() -> None:
     )
     fix = fix_text(_companion(text)[0])
     assert "keras2onnx" in fix and "TF_USE_LEGACY_KERAS=1" in fix and "tf-keras" in fix
+
+
+# --- what converters and deployment runtimes print while working ----------------------------
+
+
+_WORKING = (
+    # The TFLite interpreter choosing its CPU delegate.
+    "INFO: Created TensorFlow Lite XNNPACK delegate for CPU.\n",
+    # The TFLite converter writing a model that needs the Flex delegate (a note, not a failure).
+    "2024-06-03 11:02:41.518203: W tensorflow/compiler/mlir/lite/flatbuffer_export.cc:3082] "
+    "TFLite interpreter needs to link Flex delegate in order to run the model since it "
+    "contains the following Select TFop(s):\nFlex ops: FlexErf\n",
+    # coremltools naming the newest TensorFlow it was tested with, then converting.
+    "TensorFlow version 2.15.0 has not been tested with coremltools. You may run into "
+    "unexpected errors. TensorFlow 2.12.0 is the most recent version that has been tested.\n"
+    "Converting TF Frontend ==> MIL Ops: 100%|##########| 88/88 [00:00<00:00, 1201.3 ops/s]\n",
+    # TensorFlow Serving loading a model and listening.
+    "2024-06-03 11:02:41.518203: I tensorflow_serving/core/loader_harness.cc:95] Successfully "
+    "loaded servable version {name: clf version: 2}\n"
+    "2024-06-03 11:02:41.520011: I tensorflow_serving/model_servers/server.cc:430] Exporting "
+    "HTTP/REST API at:localhost:8501 ...\n",
+    # TensorFlow.js's advice to install its Node backend.
+    "============================\nHi, looks like you are running TensorFlow.js in Node.js. "
+    "To speed things up dramatically, install our node backend, visit "
+    "https://github.com/tensorflow/tfjs-node for more details.\n",
+)
+
+
+def test_what_converters_and_runtimes_print_while_working_stays_below_warning() -> None:
+    for text in _WORKING:
+        report = explained(text)
+        assert all(x.severity.rank < Severity.WARNING.rank for x in report.findings), text
