@@ -96,6 +96,118 @@ def test_a_model_compiled_for_a_newer_edge_tpu_runtime_is_compiled_for_the_insta
     assert "libedgetpu1-std" in fix and "runtime 14" in fix
 
 
+# --- OpenVINO's Model Optimizer checking the framework it converts from -------------------
+
+
+_MO_CHECK = (
+    "[ WARNING ]  \n"
+    "Detected not satisfied dependencies:\n"
+    "\t{line}\n"
+    "\n"
+    "Please install required versions of components or run pip installation\n"
+    "pip install openvino-dev[tensorflow2]\n"
+)
+
+
+def test_the_model_optimizers_range_check_names_the_package_and_its_range() -> None:
+    report = explained(_MO_CHECK.format(line="tensorflow: installed: 2.16.1, required: < 2.15.0"))
+    found = [f for f in report.findings if f.cause == "dependency-out-of-range"]
+    assert found and found[0].severity == Severity.WARNING
+    fix = fix_text(found[0])
+    assert 'pip install "tensorflow<2.15.0"' in fix and "tensorflow 2.16.1" in fix
+
+
+def test_the_model_optimizers_check_of_a_package_that_does_not_import() -> None:
+    report = explained(_MO_CHECK.format(line="defusedxml: not installed, required: >= 0.7.1"))
+    found = [f for f in report.findings if f.cause == "dependency-out-of-range"]
+    assert found and 'pip install "defusedxml>=0.7.1"' in fix_text(found[0])
+
+
+def test_a_version_table_that_is_not_the_model_optimizers_is_not_read() -> None:
+    text = "pip 24.0: installed with Python 3.11, required for builds\n"
+    assert all(f.cause != "dependency-out-of-range" for f in explained(text).findings)
+
+
+# --- TensorFlow Serving polling a base path without a version directory ---------------------
+
+
+def test_serving_without_a_numbered_version_directory_names_the_layout() -> None:
+    text = (
+        "2024-02-11 09:30:12.004411: W tensorflow_serving/sources/storage_path/"
+        "file_system_storage_path_source.cc:267] No versions of servable clf found under base "
+        "path /models/clf. Did you forget to name your leaf directory as a number (eg. '/1/')?\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "serving-model-version-missing"]
+    assert found and found[0].severity == Severity.WARNING
+    fix = fix_text(found[0])
+    assert "/models/clf/1/saved_model.pb" in fix and "ls -lR /models/clf" in fix
+
+
+def test_a_served_model_is_not_blamed_on_its_layout() -> None:
+    text = (
+        "2024-02-11 09:30:12.004411: I tensorflow_serving/core/loader_harness.cc:95] "
+        "Successfully loaded servable version {name: clf version: 3}\n"
+    )
+    assert all(f.cause != "serving-model-version-missing" for f in explained(text).findings)
+
+
+_NO_DELEGATE = (
+    '  File "/usr/lib/python3/dist-packages/tflite_runtime/interpreter.py", line 120, in __init__\n'
+    "    raise ValueError(capture.message)\n"
+    "ValueError\n"
+    "\n"
+    "During handling of the above exception, another exception occurred:\n"
+    "\n"
+    '  File "/usr/lib/python3/dist-packages/tflite_runtime/interpreter.py", line 164, in '
+    "load_delegate\n"
+    "    library, str(e)))\n"
+    "ValueError: Failed to load delegate from {library}\n"
+)
+
+
+def test_an_edge_tpu_runtime_that_gave_no_delegate_points_at_the_device() -> None:
+    top = top_error(explained(_NO_DELEGATE.format(library="libedgetpu.so.1")))
+    assert top.cause == "edgetpu-device-unavailable"
+    fix = fix_text(top)
+    assert "lsusb" in fix and "/dev/apex_0" in fix and "udev" in fix
+
+
+def test_the_edge_tpu_runtime_of_each_system_gets_that_systems_words() -> None:
+    mac = fix_text(top_error(explained(_NO_DELEGATE.format(library="libedgetpu.1.dylib"))))
+    assert "system_profiler SPUSBDataType" in mac and "lsusb" not in mac
+    win = fix_text(top_error(explained(_NO_DELEGATE.format(library="edgetpu.dll"))))
+    assert "install.bat" in win and "udev" not in win
+
+
+_LOAD_LIBRARY = (
+    '  File "/opt/venv/lib/python3.9/site-packages/tflite_runtime/interpreter.py", line 91, '
+    "in __init__\n"
+    "    self._library = ctypes.pydll.LoadLibrary(library)\n"
+    "{error}\n"
+)
+
+
+def test_an_edge_tpu_runtime_not_installed_on_linux_installs_coral_package() -> None:
+    error = "OSError: libedgetpu.so.1: cannot open shared object file: No such file or directory"
+    top = top_error(explained(_LOAD_LIBRARY.format(error=error)))
+    assert top.cause == "native-library-unresolved"
+    assert "apt-get install libedgetpu1-std" in fix_text(top)
+
+
+def test_an_edge_tpu_runtime_not_installed_on_macos_or_windows_names_the_runtime_archive() -> None:
+    mac = "OSError: dlopen(libedgetpu.1.dylib, 6): image not found"
+    win = "FileNotFoundError: Could not find module 'edgetpu.dll' (or one of its dependencies)."
+    for error, script in ((mac, "install.sh"), (win, "install.bat")):
+        top = top_error(explained(_LOAD_LIBRARY.format(error=error)))
+        assert top.cause == "native-library-unresolved"
+        assert script in fix_text(top) and "apt-get" not in fix_text(top)
+
+
+def test_another_delegate_that_did_not_load_is_not_the_edge_tpu() -> None:
+    text = _NO_DELEGATE.format(library="libvx_delegate.so")
+    assert all(f.cause != "edgetpu-device-unavailable" for f in explained(text).findings)
+
+
 def test_the_edge_tpu_runtime_version_printed_alone_is_not_a_mismatch() -> None:
     text = (
         ">>> from pycoral.utils.edgetpu import get_runtime_version\n"
@@ -158,3 +270,35 @@ def test_under_keras_3_the_fix_adds_keras_2_through_tf_keras() -> None:
     )
     fix = fix_text(_companion(text)[0])
     assert "keras2onnx" in fix and "TF_USE_LEGACY_KERAS=1" in fix and "tf-keras" in fix
+
+
+# --- what converters and deployment runtimes print while working ----------------------------
+
+
+_WORKING = (
+    # The TFLite interpreter choosing its CPU delegate.
+    "INFO: Created TensorFlow Lite XNNPACK delegate for CPU.\n",
+    # The TFLite converter writing a model that needs the Flex delegate (a note, not a failure).
+    "2024-06-03 11:02:41.518203: W tensorflow/compiler/mlir/lite/flatbuffer_export.cc:3082] "
+    "TFLite interpreter needs to link Flex delegate in order to run the model since it "
+    "contains the following Select TFop(s):\nFlex ops: FlexErf\n",
+    # coremltools naming the newest TensorFlow it was tested with, then converting.
+    "TensorFlow version 2.15.0 has not been tested with coremltools. You may run into "
+    "unexpected errors. TensorFlow 2.12.0 is the most recent version that has been tested.\n"
+    "Converting TF Frontend ==> MIL Ops: 100%|##########| 88/88 [00:00<00:00, 1201.3 ops/s]\n",
+    # TensorFlow Serving loading a model and listening.
+    "2024-06-03 11:02:41.518203: I tensorflow_serving/core/loader_harness.cc:95] Successfully "
+    "loaded servable version {name: clf version: 2}\n"
+    "2024-06-03 11:02:41.520011: I tensorflow_serving/model_servers/server.cc:430] Exporting "
+    "HTTP/REST API at:localhost:8501 ...\n",
+    # TensorFlow.js's advice to install its Node backend.
+    "============================\nHi, looks like you are running TensorFlow.js in Node.js. "
+    "To speed things up dramatically, install our node backend, visit "
+    "https://github.com/tensorflow/tfjs-node for more details.\n",
+)
+
+
+def test_what_converters_and_runtimes_print_while_working_stays_below_warning() -> None:
+    for text in _WORKING:
+        report = explained(text)
+        assert all(x.severity.rank < Severity.WARNING.rank for x in report.findings), text

@@ -475,3 +475,34 @@ def test_elsewhere_the_proxy_is_exported() -> None:
     )
     assert "env | grep -i proxy" in top.fix.commands
     assert "mkdir -p ~/.keras/models ~/.keras/datasets" in top.fix.commands
+
+
+# --- tfjs-node's install script fetching libtensorflow --------------------------------------
+
+
+def _tfjs_install(error: str) -> str:
+    return (
+        "> @tensorflow/tfjs-node@4.20.0 install /srv/api/node_modules/@tensorflow/tfjs-node\n"
+        "> node scripts/install.js\n"
+        "* Downloading libtensorflow\n"
+        f"Error: {error}\n"
+        "    at GetAddrInfoReqWrap.onlookup [as oncomplete] (node:dns:118:26) {\n"
+    )
+
+
+def test_tfjs_nodes_download_host_unresolved_names_its_mirror_setting() -> None:
+    top = top_error(explained(_tfjs_install("getaddrinfo EAI_AGAIN storage.googleapis.com")))
+    assert top.cause == "no-network-access"
+    fix = fix_text(top)
+    assert "TFJS_NODE_CDN_STORAGE" in fix and "nslookup storage.googleapis.com" in fix
+
+
+def test_a_local_service_name_node_could_not_resolve_is_no_download() -> None:
+    report = explained(_tfjs_install("getaddrinfo ENOTFOUND redis"))
+    assert all(f.cause != "no-network-access" for f in report.findings)
+
+
+def test_node_resolving_another_host_beside_tfjs_keeps_the_general_advice() -> None:
+    top = top_error(explained(_tfjs_install("getaddrinfo ENOTFOUND registry.npmjs.org")))
+    assert top.cause in ("no-network-access", "proxy-not-configured")
+    assert "TFJS_NODE_CDN_STORAGE" not in fix_text(top)

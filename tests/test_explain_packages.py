@@ -995,6 +995,26 @@ def test_a_private_member_missing_under_keras_2_is_no_generation_mismatch() -> N
     assert not [x for x in report.findings if x.cause == "keras3-behaviour-change"]
 
 
+def test_a_converter_reading_output_names_of_a_keras_3_sequential_is_a_keras_3_change() -> None:
+    # tf2onnx's from_keras reads a Keras 2 model's output_names; Keras 3's Sequential lacks it.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/export.py", line 7, in <module>\n'
+        "    proto, _ = tf2onnx.convert.from_keras(model, opset=17)\n"
+        '  File "/env/lib/python3.11/site-packages/tf2onnx/convert.py", line 331, in rename\n'
+        "    if model.output_names and len(set(model.output_names)) != 1:\n"
+        "AttributeError: 'Sequential' object has no attribute 'output_names'\n"
+    )
+    finding = _one(_explain(text), "keras3-behaviour-change")
+    assert "output_names" in finding.summary and "TF_USE_LEGACY_KERAS=1" in _fix(finding)
+
+
+def test_output_names_missing_on_an_object_that_is_no_keras_model_is_not_read() -> None:
+    text = "AttributeError: 'Booster' object has no attribute 'output_names'\n"
+    report = _explain(text)
+    assert not [x for x in report.findings if x.cause == "keras3-behaviour-change"]
+
+
 def test_a_keras_without_keras_src_is_older_than_what_imports_it() -> None:
     text = _import_traceback(
         "model = pickle.load(f)", "ModuleNotFoundError: No module named 'keras.src'"

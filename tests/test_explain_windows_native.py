@@ -87,6 +87,26 @@ def test_tfjs_own_message_for_an_addon_never_built_asks_for_its_build() -> None:
     assert "npm rebuild @tensorflow/tfjs-node --build-addon-from-source" in fix_text(top)
 
 
+def test_nodes_own_message_for_a_missing_addon_asks_for_its_build() -> None:
+    # tfjs-node releases before its own check require the addon's path: Node's words then.
+    log = (
+        "Error: Cannot find module "
+        "'/opt/svc/node_modules/@tensorflow/tfjs-node/lib/napi-v6/tfjs_binding.node'\n"
+        "Require stack:\n- /opt/svc/node_modules/@tensorflow/tfjs-node/dist/index.js\n"
+        "    at Function.Module._resolveFilename (node:internal/modules/cjs/loader:1039:15)\n"
+        "  code: 'MODULE_NOT_FOUND',\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "native-library-unresolved"
+    assert "npm rebuild @tensorflow/tfjs-node --build-addon-from-source" in fix_text(top)
+
+
+def test_a_missing_module_of_another_package_is_not_tensorflow_js() -> None:
+    log = "Error: Cannot find module '/opt/svc/node_modules/sharp/build/Release/sharp.node'\n"
+    report = explained(log)
+    assert all(x.cause != "native-library-unresolved" for x in report.findings)
+
+
 def test_another_packages_addon_failing_the_same_way_is_not_tensorflow_js() -> None:
     # The same two lines for another addon: not TensorFlow's library, no cause of its own.
     log = (

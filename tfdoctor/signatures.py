@@ -177,6 +177,9 @@ GROUPS = frozenset(
         "installed",
         # The tool pip says installed a package it cannot uninstall (debian).
         "installer",
+        # A TensorFlow Serving model's name and the directory it serves it from.
+        "servable",
+        "base_path",
     }
 )
 

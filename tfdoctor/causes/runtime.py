@@ -36,6 +36,7 @@ IMPORT_ORDER_CONFLICT: Final = CauseId("import-order-conflict")
 TF_RELEASE_KERNEL_BUG: Final = CauseId("tf-release-kernel-bug")
 TF_PRERELEASE_REGRESSION: Final = CauseId("tf-prerelease-regression")
 TF_BUILD_REGRESSION: Final = CauseId("tf-build-regression")
+SERVING_MODEL_VERSION_MISSING: Final = CauseId("serving-model-version-missing")
 
 #: PEP 440's pre-release and development suffixes as TensorFlow's versions carry them
 #: (2.16.0rc0, 2.0.0a0, 2.0.0b1; tf-nightly's 2.13.0.dev20230428), and the rc with a dash that
@@ -301,8 +302,38 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/tensorflow/tensorflow/releases/tag/v2.5.0",
             "https://github.com/tensorflow/tensorflow/releases/tag/v2.9.0",
         ),
+        define(
+            SERVING_MODEL_VERSION_MISSING,
+            "TensorFlow Serving finds no model version under the model's base path",
+            "TensorFlow Serving serves a model from its base path (--model_base_path, "
+            "/models/MODEL_NAME in its Docker image), where each version is a subdirectory "
+            "named by a number holding one SavedModel (saved_model.pb and variables/). A "
+            "SavedModel written straight into the base path, a version directory named "
+            "otherwise, or a base path that is empty (a Docker volume mounted from another "
+            "directory, or from a Windows path Docker does not share) gives it no version, so "
+            "it loads nothing and keeps polling.",
+            "https://github.com/tensorflow/serving/blob/2.14.0/tensorflow_serving/sources/storage_path/file_system_storage_path_source.cc",
+            "https://www.tensorflow.org/tfx/serving/docker",
+        ),
     )
 )
+
+
+def serving_version_fix(servable: Optional[str], base_path: Optional[str]) -> Fix:
+    """TensorFlow Serving's base path (``base_path``, of the model ``servable``) without a
+    numbered version directory: the SavedModel moved into ``BASE/1/``, or the mount fixed."""
+    base = (base_path or "/models/MODEL_NAME").rstrip("/")
+    name = servable or "the model"
+    local = base.startswith("/")
+    return Fix(
+        f"TensorFlow Serving looks for {name}'s versions in subdirectories of {base} named by "
+        f"a number ({base}/1/saved_model.pb with {base}/1/variables/): put the SavedModel "
+        "there (export it to a directory named 1, or move its files into one), or, with "
+        "Docker, mount the directory that holds the numbered directories at the base path "
+        "(docker run -v /path/to/MODEL:/models/MODEL -e MODEL_NAME=MODEL tensorflow/serving) "
+        "and check that the container sees them.",
+        (f"ls -lR {base}",) if local else (),
+    )
 
 
 def import_order_fix(imported_before: Sequence[str] = ()) -> Fix:

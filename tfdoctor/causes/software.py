@@ -74,6 +74,7 @@ TF_DISTRIBUTION_UNRECOGNISED: Final = CauseId("tf-distribution-unrecognised")
 FREEZER_TF_SUPPORT_OUTDATED: Final = CauseId("freezer-tf-support-outdated")
 TF_METADATA_UNSATISFIABLE: Final = CauseId("tf-metadata-unsatisfiable")
 DISTUTILS_PACKAGE_UNREMOVABLE: Final = CauseId("distutils-package-unremovable")
+EDGETPU_DEVICE_UNAVAILABLE: Final = CauseId("edgetpu-device-unavailable")
 
 #: Causes in the installed packages.
 CAUSES: Mapping[str, Cause] = dict(
@@ -442,6 +443,21 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/pypa/pip/blob/10.0.0/src/pip/_internal/req/req_uninstall.py",
             "https://github.com/pypa/pip/blob/23.1/src/pip/_internal/exceptions.py",
             "https://pip.pypa.io/en/stable/cli/pip_install/#cmdoption-I",
+        ),
+        define(
+            EDGETPU_DEVICE_UNAVAILABLE,
+            "The Edge TPU runtime opened no Edge TPU",
+            "TFLite's load_delegate loads the Edge TPU runtime (libedgetpu) and asks it for a "
+            "delegate; the runtime gives none where it can open no Edge TPU: the accelerator "
+            "is not attached or not enumerated (a USB Accelerator on a port or hub without "
+            "enough power), this user may not open it (the runtime package's udev rules, "
+            "which take effect once it is plugged in again; the M.2 and PCIe cards' apex "
+            "driver and group), or another process holds it. Python then reports only "
+            "'Failed to load delegate from libedgetpu.so.1'; a runtime that is not installed "
+            "fails earlier, in the loader. Another TensorFlow release does not change it.",
+            "https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/lite/python/interpreter.py",
+            "https://coral.ai/docs/accelerator/get-started/",
+            "https://coral.ai/docs/m2/get-started/",
         ),
     )
 )
@@ -4010,6 +4026,105 @@ def edgetpu_runtime_fix() -> Fix:
             "dpkg -l | grep -E 'edgetpu|tflite'",
             "python3 -m pip show tflite-runtime",
             "sudo apt-get install --only-upgrade libedgetpu1-std python3-tflite-runtime",
+        ),
+    )
+
+
+def mo_dependency_fix(
+    m: Machine, dist: Optional[str], required: Optional[str], installed: Optional[str]
+) -> Fix:
+    """OpenVINO's Model Optimizer finding ``dist`` (``installed``, or none) outside the range
+    its release requires (``required``, as its check prints it: "< 2.14.0"): that range in
+    the Python that runs mo, or the mo release whose range holds the installed one."""
+    name = dist or "the package"
+    spec = re.sub(r"\s+", "", required or "")
+    if spec[:1].isdigit():
+        spec = f"=={spec}"  # the oldest checks print the pinned version without its sign
+    has = f"{name} {installed} is outside" if installed else f"{name} does not import, for"
+    text = (
+        "OpenVINO's Model Optimizer (mo) checks the packages of the framework it converts "
+        f"from against the ranges its release requires: {has} `{spec or '?'}`. "
+        "Where the conversion failed, install that range in the Python that runs mo (an "
+        "environment of its own for the conversion keeps the one that trains as it is), or "
+        f"use the openvino-dev release whose range holds the installed {name} (its "
+        "requirements files list the ranges); where the IR was generated, the check only "
+        "warns."
+    )
+    if dist and spec:
+        return Fix(text, m.pip_install(f"{dist}{spec}"))
+    return Fix(text, ("pip show openvino-dev",))
+
+
+#: The Edge TPU runtime's library as load_delegate names it on Linux, macOS and Windows
+#: (https://coral.ai/docs/edgetpu/tflite-python/, "Load the Edge TPU delegate").
+_EDGETPU_RUNTIME = re.compile(
+    r"(?:^|[\\/])(?:libedgetpu\.so\.1|libedgetpu\.1\.dylib|edgetpu\.dll)$"
+)
+
+
+def edgetpu_runtime_file(library: str) -> bool:
+    """Whether ``library`` (a path or file name) is the Edge TPU runtime's library."""
+    return _EDGETPU_RUNTIME.search(library.strip()) is not None
+
+
+def edgetpu_install_fix(library: str) -> Fix:
+    """The Edge TPU runtime not installed (its library not found): Coral's package of it for
+    the system the file's name says (Debian's libedgetpu1-std, the runtime archive's
+    install.sh on macOS and install.bat on Windows: Coral's get-started pages)."""
+    name = library.strip().replace("\\", "/").rsplit("/", 1)[-1]
+    text = (
+        f"The Edge TPU runtime ({name}) is not installed where the loader looks: TFLite's "
+        "load_delegate loads it by name. "
+    )
+    if name.endswith((".dll", ".dylib")):
+        script = "install.bat" if name.endswith(".dll") else "install.sh"
+        return Fix(
+            text + "Install it from Coral's Edge TPU runtime archive (edgetpu_runtime_*.zip, "
+            f"https://coral.ai/software/#edgetpu-runtime): unpack it and run its {script}.",
+        )
+    return Fix(
+        text + "Install Coral's libedgetpu1-std from Coral's package repository "
+        "(https://coral.ai/software/#debian-packages; libedgetpu1-max runs the device "
+        "faster and hotter), then unplug and plug in the USB Accelerator again.",
+        (
+            'echo "deb https://packages.cloud.google.com/apt coral-edgetpu-stable main" '
+            "| sudo tee /etc/apt/sources.list.d/coral-edgetpu.list",
+            "curl https://packages.cloud.google.com/apt/doc/apt-key.gpg | sudo apt-key add -",
+            "sudo apt-get update && sudo apt-get install libedgetpu1-std",
+        ),
+    )
+
+
+def edgetpu_device_fix(library: Optional[str]) -> Fix:
+    """The Edge TPU runtime that created no delegate: the device attached, seen, permitted and
+    free. ``library`` is the runtime's file load_delegate named: its name says the system
+    (libedgetpu.so.1 Linux, libedgetpu.1.dylib macOS, edgetpu.dll Windows)."""
+    name = (library or "libedgetpu.so.1").replace("\\", "/").rsplit("/", 1)[-1]
+    text = (
+        f"The Edge TPU runtime ({name}) loaded but opened no Edge TPU, so it gave TFLite no "
+        "delegate. Check that the accelerator is attached and seen by the system (a USB "
+        "Accelerator: on a USB 3 port of the computer or a powered hub), that this user may "
+        "open it, and that no other process is using it (the runtime opens a device for one "
+        "process at a time)."
+    )
+    if name.endswith(".dll"):
+        return Fix(
+            text + " On Windows the runtime's install.bat installs the USB driver as well; "
+            "Device Manager lists the accelerator once the driver is in place.",
+        )
+    if name.endswith(".dylib"):
+        return Fix(text, ("system_profiler SPUSBDataType",))
+    # The USB Accelerator enumerates as 1a6e:089a until the runtime loads its firmware and as
+    # 18d1:9302 afterwards (the IDs the runtime's udev rules name); the M.2 and PCIe cards
+    # appear as /dev/apex_0 once the gasket and apex drivers are loaded (Coral's M.2 page).
+    return Fix(
+        text + " On Linux, unplug the USB Accelerator and plug it in again after the runtime "
+        "is installed, so that the runtime's udev rules apply; an M.2 or PCIe card needs the "
+        "gasket-dkms driver, /dev/apex_0, and this user in its apex group.",
+        (
+            "lsusb | grep -iE '1a6e:089a|18d1:9302'",
+            "ls -l /dev/apex_0",
+            "id -nG",
         ),
     )
 

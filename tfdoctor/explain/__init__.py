@@ -3812,6 +3812,12 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.h5py_bytes_fix(m)
     if "numpy-core-module-missing" in ids:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_core_module_fix(m)
+    if "openvino-mo-dependency-unsatisfied" in ids:
+        # The Model Optimizer's own check names the package, the installed release and the
+        # range it requires.
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.mo_dependency_fix(
+            m, _group(hits, "dist"), _group(hits, "required"), _group(hits, "installed")
+        )
     if set(ids) <= {"numpy-multiarray-failed", "numpy-umath-failed"}:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(m)
     key = next((i for i in ids if i in _DEPENDENCY_PINS), "numpy-symbolic-tensor")
@@ -4111,9 +4117,18 @@ def _download_url(hits: Sequence[Hits]) -> Optional[str]:
     return None
 
 
+#: The host tfjs-node's install script downloads libtensorflow and its addon from by default
+#: (tfjs-node/scripts/install.js, BASE_HOST).
+_TFJS_HOST = "storage.googleapis.com"
+
+
 def _download_network(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """A download whose connection failed: the candidates ranked by what the system said."""
     first = min(hits, key=lambda h: h.first)
+    said_first = first.citations[0][1] if first.citations else ""
+    if first.signature.id == "node-getaddrinfo-failed" and _TFJS_HOST in said_first:
+        # tfjs-node's install script, whose download host and mirror setting are its own.
+        return causes.network.NO_NETWORK_ACCESS, causes.network.tfjs_download_fix(_TFJS_HOST)
     order = _NETWORK_ORDER.get(first.signature.id, ("proxy", "host", "no-network"))
     said = " ".join(line for h in hits for _, line in h.citations)
     error = _NETWORK_ERROR.search(said)
@@ -4803,6 +4818,26 @@ def _windows_extension(
     )
 
 
+def _runtime_named(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """A Windows extension refused for its DLLs (_windows_extension), or a runtime the log
+    names as the library not found, with its own install: TensorFlow's C library (its header
+    or library not found by the build), the Edge TPU runtime (where TFLite's load_delegate
+    asks for it)."""
+    refused = _windows_extension(m, r, hits)
+    if refused is not None:
+        return refused
+    if any(h.signature.id in ("c-api-header-not-found", "c-api-library-not-linked") for h in hits):
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_fix(r.os)
+    library = _group(hits, "library")
+    if library and causes.software.edgetpu_runtime_file(library):
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.software.edgetpu_install_fix(
+            library
+        )
+    return None
+
+
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tensorrt-stub-abort" for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tensorrt_fix()
@@ -4827,11 +4862,9 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.icu_data_fix(
             m, icu["symbol"], package, icu.get("loaded") or None, shown
         )
-    refused = _windows_extension(m, r, hits)
-    if refused is not None:
-        return refused
-    if any(h.signature.id in ("c-api-header-not-found", "c-api-library-not-linked") for h in hits):
-        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_fix(r.os)
+    own_install = _runtime_named(m, r, hits)
+    if own_install is not None:
+        return own_install
     library = _group(hits, "library")
     if library and r.hadoop and library.rsplit("/", 1)[-1].startswith(_HDFS_LIBRARIES):
         # Only where the log shows HDFS: other programs embed a JVM too (JPype, rJava); where
@@ -4845,7 +4878,10 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     if library and causes.platform.tfjs_binding(library):
         # TensorFlow.js for Node's addon: the file tfjs-node itself says is missing, or one
         # Windows could not load for a DLL it links.
-        built = not any(h.signature.id == "tfjs-binding-not-built" for h in hits)
+        built = not any(
+            h.signature.id in ("tfjs-binding-not-built", "tfjs-binding-module-missing")
+            for h in hits
+        )
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tfjs_binding_fix(
             library, built
         )
@@ -6655,6 +6691,14 @@ BUILDERS: dict[str, Builder] = {
         ),
     ),
     causes.gpu.TF_BUILD_WITHOUT_TENSORRT: _no_tensorrt,
+    causes.runtime.SERVING_MODEL_VERSION_MISSING: lambda m, r, hits: (
+        causes.runtime.SERVING_MODEL_VERSION_MISSING,
+        causes.runtime.serving_version_fix(_group(hits, "servable"), _group(hits, "base_path")),
+    ),
+    causes.software.EDGETPU_DEVICE_UNAVAILABLE: lambda m, r, hits: (
+        causes.software.EDGETPU_DEVICE_UNAVAILABLE,
+        causes.software.edgetpu_device_fix(_group(hits, "library")),
+    ),
     causes.platform.MACOS_TOO_OLD: _macos,
     causes.platform.LIBSTDCXX_TOO_OLD: _libstdcxx,
     causes.software.KERAS_VERSION: _keras,

@@ -1585,12 +1585,19 @@ def _saved_config(tb: Traceback, m: Machine) -> Optional[Finding]:
 #: Keras' model classes, whose private members Keras 2 callers (TensorFlow's own SavedModel
 #: and TFLite code paths, libraries written for Keras 2) reach into.
 _KERAS_MODELS = frozenset({"Functional", "Sequential", "Model"})
-_PRIVATE_MEMBER = re.compile(r"'(?P<cls>\w+)' object has no attribute '(?P<attr>_\w+)'")
+#: A Keras 2 model's private members, and the public ones Keras 3's models dropped: Keras 2's
+#: Sequential and Functional have output_names, which tf2onnx's from_keras reads
+#: (tf2onnx/convert.py, _rename_duplicate_keras_model_names, 1.16.1) and Keras 3's Sequential
+#: lacks (onnx/tensorflow-onnx#2348, TensorFlow 2.16).
+_PRIVATE_MEMBER = re.compile(
+    r"'(?P<cls>\w+)' object has no attribute '(?P<attr>_\w+|output_names)'"
+)
 
 
 def _keras3_model_private(tb: Traceback, m: Machine) -> Optional[Finding]:
     """Code written for Keras 2 calling a private member of a Keras 3 model: Keras 3's
-    models do not have Keras 2's internals (`_get_save_spec`, `_is_graph_network`)."""
+    models do not have Keras 2's internals (`_get_save_spec`, `_is_graph_network`), nor
+    Sequential's `output_names`."""
     match = _PRIVATE_MEMBER.search(tb.message)
     if match is None or match.group("cls") not in _KERAS_MODELS:
         return None
@@ -1604,9 +1611,12 @@ def _keras3_model_private(tb: Traceback, m: Machine) -> Optional[Finding]:
         "explain.keras3-behaviour-change",
         Severity.ERROR,
         causes.code.KERAS3_BEHAVIOUR_CHANGE,
-        f"{caller} reaches for {match.group('attr')}, a Keras 2 model internal Keras 3 lacks",
+        f"{caller} reaches for {match.group('attr')}, "
+        f"a Keras 2 model {'internal' if match.group('attr')[:1] == '_' else 'attribute'} "
+        "Keras 3 lacks",
         f"{tb.where}: {tb.type}: {tb.message}\n{caller} was written for Keras 2 models; "
-        "TensorFlow 2.16 and later give Keras 3 models, without Keras 2's private members. "
+        "TensorFlow 2.16 and later give Keras 3 models, without Keras 2's private members (nor "
+        "Sequential's output_names). "
         "Keras 3's own way to export a SavedModel is model.export(path).",
         causes.code.keras3_fix(m),
     )
