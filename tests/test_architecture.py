@@ -137,6 +137,9 @@ ALLOWED = {
         "tfdoctor.wheel_index",
         # How `tfdoctor env`'s output is loaded, for the fixes that tell a user to load it.
         "tfdoctor.env.usage",
+        # What a file name in TensorFlow's log says (a Windows DLL's library and versions),
+        # read by the evidence layer's one decoder.
+        "tfdoctor.evidence",
     ),
     "tfdoctor.checks": (
         "tfdoctor.facts",

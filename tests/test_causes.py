@@ -1008,3 +1008,19 @@ def test_the_collective_groups_fix_prints_the_variable_in_the_machines_shells() 
     assert causes.cluster.collective_group_fix(machine(f.facts())).commands[0] == (
         'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"'
     )
+
+
+@pytest.mark.parametrize("severity", [Severity.WARNING, Severity.INFO])
+def test_other_candidate_titles_each_second_candidate_at_the_severity_given(
+    severity: Severity,
+) -> None:
+    cause = causes.software.TF_INSTALL_INCOMPLETE
+    fix = Fix("Reinstall TensorFlow.", ("pip install --force-reinstall tensorflow",))
+    found = causes.other_candidate(cause, "the files may be incomplete", "detail", fix, severity)
+    assert found.id == f"explain.{cause}" and found.cause == cause
+    assert found.severity is severity
+    assert found.summary == "Or: the files may be incomplete (the other candidate)"
+    assert found.fix is fix and found.detail == "detail"
+    # A warning unless the caller ranks it lower.
+    plain = causes.other_candidate(cause, "the files may be incomplete", "detail", fix)
+    assert plain.severity is Severity.WARNING

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Optional
@@ -737,3 +738,94 @@ def test_cuda_refusing_the_builds_gpu_code_is_read_in_each_api(
 )
 def test_sizes_as_tensorflow_prints_them(text: str, size: Optional[int]) -> None:
     assert tflog.readable_bytes(text) == size
+
+
+# --- Windows DLL names: one decoder ----------------------------------------------------------
+
+#: The decoders the DLL rule had before it had one home, kept here as the reference the one
+#: decoder must agree with: the CUDA table's reading (library, digits) and the CUDA release's.
+_FORMER_TABLE_DLL = re.compile(r"(?P<library>[A-Za-z]+?)64_(?P<version>\d+)\.dll", re.IGNORECASE)
+_FORMER_TOOLKIT_DLL = re.compile(
+    r"(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvrtc)64_(\d{1,2})(\d)\.dll$",
+    re.IGNORECASE,
+)
+
+
+def _former_cuda(name: str) -> Optional[str]:
+    """The CUDA release the former toolkit decoder read from a DLL name."""
+    dll = _FORMER_TOOLKIT_DLL.search(name)
+    if dll is None:
+        return None
+    digits = dll.group(1) + dll.group(2)
+    if len(digits) == 2 and digits.startswith("1"):
+        return digits if name.lower().startswith(("cudart", "cublas")) else None
+    major = int(digits[:-1])
+    return str(major) if major >= 11 else f"{major}.{digits[-1]}"
+
+
+_LIBRARIES = (
+    "cudart",
+    "cublas",
+    "cublasLt",
+    "cufft",
+    "curand",
+    "cusolver",
+    "cusparse",
+    "nvrtc",
+    "cudnn",
+    "cupti",
+    "nvinfer",
+    "CUDART",
+    "cuBLAS",
+)
+_DIGITS = ("7", "8", "9", "10", "11", "12", "13", "64", "80", "90", "92", "100", "101", "102")
+_DLL_NAMES = [
+    f"{lib}64_{digits}.{ext}"
+    for lib in _LIBRARIES
+    for digits in (*_DIGITS, "110", "120", "1100")
+    for ext in ("dll", "DLL")
+]
+#: Every soname version the CUDA table or a cuDNN major can hold.
+_SONAMES = ("7", "8", "9", "10", "11", "12", "13", "9.0", "9.2", "10.0", "10.1", "10.2", "11.0")
+
+
+@pytest.mark.parametrize("name", _DLL_NAMES)
+def test_a_dll_name_decodes_as_both_former_decoders_read_it(name: str) -> None:
+    dll = tflog.windows_dll(name)
+    former = _FORMER_TABLE_DLL.fullmatch(name)
+    assert former is not None and dll is not None
+    assert dll.library == former.group("library") and dll.digits == former.group("version")
+    # The table's soname versions it stands for are those the former dotless comparison took.
+    for soname in _SONAMES:
+        assert (dll.soname == soname) == (soname.replace(".", "") == former.group("version"))
+    assert dll.cuda == _former_cuda(name)
+    assert tflog.cuda_of_soname(name) == _former_cuda(name)
+
+
+@pytest.mark.parametrize(
+    ("name", "library", "soname", "cuda"),
+    [
+        ("cudart64_110.dll", "cudart", "11.0", "11"),
+        ("cudart64_101.dll", "cudart", "10.1", "10.1"),
+        ("cudart64_92.dll", "cudart", "9.2", "9.2"),
+        ("cublas64_11.dll", "cublas", "11", "11"),
+        ("cublasLt64_12.dll", "cublasLt", "12", "12"),
+        ("cusolver64_10.dll", "cusolver", "10", None),
+        ("cusolver64_100.dll", "cusolver", "10.0", "10.0"),
+        ("cudnn64_8.dll", "cudnn", "8", None),
+        (" cufft64_10.dll\n", "cufft", "10", None),
+    ],
+)
+def test_a_dll_name_gives_its_library_soname_and_cuda(
+    name: str, library: str, soname: str, cuda: Optional[str]
+) -> None:
+    dll = tflog.windows_dll(name)
+    assert dll is not None
+    assert (dll.library, dll.soname, dll.cuda) == (library, soname, cuda)
+
+
+@pytest.mark.parametrize(
+    "name", ["libcudart.so.11.0", "nvrtc64_112_0.dll", "nvcuda.dll", "cudart64.dll", ""]
+)
+def test_a_name_of_another_form_is_no_cuda_dll(name: str) -> None:
+    assert tflog.windows_dll(name) is None

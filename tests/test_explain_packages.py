@@ -1647,6 +1647,31 @@ def test_tensorflow_without_a_name_every_release_has_is_no_whole_tensorflow() ->
     assert all(x.cause != "tf-install-incomplete" for x in newer.findings)
 
 
+def test_a_name_an_early_release_brought_ranks_its_other_candidates_as_information() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/input.py", line 7, in <module>\n'
+        "    lines = tf.data.TextLineDataset(paths)\n"
+        "AttributeError: module 'tensorflow' has no attribute 'data'\n"
+    )
+    other = "(the other candidate)"
+    report = _explain(log)
+    assert _one(report, "api-removed").severity is Severity.ERROR
+    for cause in ("tf-shadowed-module", "tf-install-incomplete"):
+        found = _one(report, cause)
+        assert found.severity is Severity.INFO
+        assert found.summary.startswith("Or: ") and found.summary.endswith(other)
+    # Python 3.10's suggestion makes the older release unlikely: the user's own module leads,
+    # as a warning of its own, and the incomplete install stays the other candidate.
+    suggested = _explain(log.replace("'data'\n", "'data'. Did you mean: 'math'?\n"))
+    shadow = _one(suggested, "tf-shadowed-module")
+    assert shadow.severity is Severity.WARNING and not shadow.summary.startswith("Or")
+    assert not shadow.summary.endswith(other)
+    broken = _one(suggested, "tf-install-incomplete")
+    assert broken.severity is Severity.INFO and broken.summary.endswith(other)
+    assert _one(suggested, "api-removed").severity is Severity.INFO
+
+
 def test_a_package_importing_tensorflow_core_was_written_for_tensorflow_1_15_to_2_1() -> None:
     log = (
         "/usr/lib/python3.6/site-packages/graphlib/layers/base.py in <module>()\n"

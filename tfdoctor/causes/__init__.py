@@ -103,12 +103,19 @@ def finding(
     return Finding(check, severity, summary, detail or known.explanation, fix, merged, cause=cause)
 
 
-def other_candidate(cause: CauseId, summary: str, detail: str, fix: Fix) -> Finding:
-    """A ranked candidate beside the reading the log's words lead with: a warning of its own
-    ``cause`` and fix, its ``summary`` given as the other candidate."""
+def other_candidate(
+    cause: CauseId,
+    summary: str,
+    detail: str,
+    fix: Fix,
+    severity: Severity = Severity.WARNING,
+) -> Finding:
+    """A ranked candidate beside the reading the log's words lead with: a finding of its own
+    ``cause`` and fix at ``severity`` (a warning unless the caller ranks it lower), its
+    ``summary`` given as the other candidate."""
     return finding(
         f"explain.{cause}",
-        Severity.WARNING,
+        severity,
         cause,
         f"Or: {summary} (the other candidate)",
         detail,

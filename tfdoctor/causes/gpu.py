@@ -42,6 +42,7 @@ from tfdoctor.cuda_layout import (
     wheel_dir,
     wheel_name,
 )
+from tfdoctor.evidence import tflog
 from tfdoctor.facts import (
     FoundLibrary,
     LibraryCandidate,
@@ -1230,23 +1231,23 @@ def _library_search(names: Sequence[str]) -> tuple[str, ...]:
 #: A library's Linux soname as TensorFlow's loader asks for it: ``libcusolver.so.10``.
 _LINUX_SONAME = re.compile(r"lib(?P<library>[A-Za-z]+)\.so\.(?P<version>\d+(?:\.\d+)?)")
 
-#: The same library's Windows DLL: ``cusolver64_10.dll``, ``cudart64_110.dll``. Its digits are
-#: the Linux soname's version without the dot (cudart64_101.dll is libcudart.so.10.1,
-#: cublas64_11.dll libcublas.so.11, cudart64_100.dll libcudart.so.10.0): the toolkit ships each
-#: library's DLL under the version its Linux soname carries (NVIDIA's release notes, source
-#: cuda-release-notes in data/cuda.yaml), which TensorFlow's Windows loader asks for the same
-#: way (the rule tflog.cuda_of_soname reads the DLL's release by).
-_WINDOWS_DLL = re.compile(r"(?P<library>[A-Za-z]+?)64_(?P<version>\d+)\.dll", re.IGNORECASE)
-
 
 def _asked_versions(files: Sequence[str], known: set[str]) -> dict[str, tuple[str, str]]:
-    """Library -> (the version its file asks for, the file) for each CUDA library in ``files``
-    whose version the CUDA table decides; a DLL's version without its dot (``110``)."""
+    """Library -> (the soname version its file asks for, the file) for each CUDA library in
+    ``files`` whose version the CUDA table decides; a DLL's as its Linux soname's (``11.0`` for
+    cudart64_110.dll, decoded by :func:`tflog.windows_dll`)."""
     asked: dict[str, tuple[str, str]] = {}
     for file in (f.strip() for f in files):
-        match = _LINUX_SONAME.fullmatch(file) or _WINDOWS_DLL.fullmatch(file)
-        if match is not None and match.group("library") in known:
-            asked.setdefault(match.group("library"), (match.group("version"), file))
+        match = _LINUX_SONAME.fullmatch(file)
+        dll = tflog.windows_dll(file)
+        if match is not None:
+            library, version = match.group("library"), match.group("version")
+        elif dll is not None:
+            library, version = dll.library, dll.soname
+        else:
+            continue
+        if library in known:
+            asked.setdefault(library, (version, file))
     return asked
 
 
@@ -1277,10 +1278,7 @@ def lines_asking(m: Machine) -> str:
         if line.cudnn is not None:
             # TensorFlow asks for cuDNN by its major (libcudnn.so.8), every release of it.
             table["cudnn"] = line.cudnn.split(".", 1)[0]
-        if all(
-            table.get(lib, "").replace(".", "" if file.lower().endswith(".dll") else ".") == version
-            for lib, (version, file) in asked.items()
-        ):
+        if all(table.get(lib, "") == version for lib, (version, _) in asked.items()):
             fitting.append(line)
     if not fitting:
         return ""

@@ -374,7 +374,6 @@ def library_of(filename: str) -> str:
 _TOOLKIT = r"(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvrtc)"
 _OLD_SONAME = re.compile(rf"lib{_TOOLKIT}\.so\.(\d+\.\d+)$")
 _MAJOR_SONAME = re.compile(r"lib(?:cudart|cublas|cublasLt)\.so\.(\d+)(?:\.\d+)*$")
-_DLL = re.compile(rf"{_TOOLKIT}64_(\d{{1,2}})(\d)\.dll$", re.IGNORECASE)
 _CUDNN = re.compile(r"(?:libcudnn\w*\.so\.(\d+)|cudnn\w*64_(\d+)\.dll)(?:\.[\d.]*)?$", re.I)
 
 
@@ -392,6 +391,68 @@ def readable_bytes(text: str) -> Optional[int]:
     return int(float(match.group("n")) * 1024**power)
 
 
+#: A CUDA library's Windows DLL: ``cusolver64_10.dll``, ``cudart64_110.dll``, ``cudnn64_8.dll``.
+#: Its digits are the Linux soname's version without the dot (cudart64_101.dll is
+#: libcudart.so.10.1, cublas64_11.dll libcublas.so.11, cudart64_100.dll libcudart.so.10.0): the
+#: toolkit ships each library's DLL under the version its Linux soname carries (NVIDIA's release
+#: notes, source cuda-release-notes in data/cuda.yaml), which TensorFlow's Windows loader asks
+#: for the same way.
+_WINDOWS_DLL = re.compile(r"(?P<library>[A-Za-z]+?)64_(?P<digits>\d+)\.dll", re.IGNORECASE)
+
+#: The libraries whose soname version carries CUDA's (the runtime's and cuBLAS's from CUDA 11 on,
+#: every toolkit library's before), by their lower-case names: _TOOLKIT's.
+_TOOLKIT_NAMES: Final = frozenset(
+    ("cudart", "cublas", "cublaslt", "cufft", "curand", "cusolver", "cusparse", "nvrtc")
+)
+
+
+@record
+class WindowsDll(Record):
+    """A CUDA library's Windows DLL name, decoded: ``cudart64_110.dll`` is ``cudart``, the
+    soname version ``11.0`` (libcudart.so.11.0) and CUDA ``11``."""
+
+    #: The library as the name spells it (``cudart``, ``cublasLt``, ``cudnn``).
+    library: str
+    #: The digits after ``64_`` (``110``): the Linux soname's version without its dot.
+    digits: str
+
+    @property
+    def soname(self) -> str:
+        """The Linux soname version the DLL stands for (``110`` -> ``11.0``, ``101`` ->
+        ``10.1``, ``92`` -> ``9.2``, ``11`` -> ``11``, ``8`` -> ``8``): a two-digit version from
+        10 on is a major alone (no CUDA library ever had a 1.x soname)."""
+        digits = self.digits
+        if len(digits) == 3 or (len(digits) == 2 and not digits.startswith("1")):
+            return f"{digits[:-1]}.{digits[-1]}"
+        return digits
+
+    @property
+    def cuda(self) -> Optional[str]:
+        """The CUDA release the name implies (inferred): ``10.1`` for ``cudart64_101.dll``,
+        ``11`` for ``cudart64_110.dll`` or ``cublas64_11.dll``; None for a library whose
+        soname version is its own (cuFFT, cuRAND, cuSOLVER and cuSPARSE from CUDA 11 on), a
+        library outside the toolkit (cuDNN) or no version of the toolkit's form."""
+        digits = self.digits
+        if self.library.lower() not in _TOOLKIT_NAMES or not 2 <= len(digits) <= 3:
+            return None
+        if len(digits) == 2 and digits.startswith("1"):
+            # A major alone from 10 on (cublas64_10.dll: 10.1 or 10.2, cudart64_12.dll): no
+            # CUDA 1.x ever was. cuFFT's, cuRAND's, cuSOLVER's and cuSPARSE's are their own.
+            return digits if self.library.lower().startswith(("cudart", "cublas")) else None
+        major = int(digits[:-1])
+        # From CUDA 11 every minor ships the same DLL name (cudart64_110.dll): the major only.
+        return str(major) if major >= 11 else f"{major}.{digits[-1]}"
+
+
+def windows_dll(name: str) -> Optional[WindowsDll]:
+    """The CUDA library, soname version and CUDA release a Windows DLL's file name says
+    (``cudart64_110.dll``, ``cudnn64_8.dll``), or None for a name of another form."""
+    match = _WINDOWS_DLL.fullmatch(name.strip())
+    if match is None:
+        return None
+    return WindowsDll(match.group("library"), match.group("digits"))
+
+
 def cuda_of_soname(soname: str) -> Optional[str]:
     """The CUDA release a library file name implies: ``10.0`` for ``libcublas.so.10.0`` and
     ``cudart64_100.dll``, ``11`` for ``libcudart.so.11.0`` or ``libcublas.so.11``, ``11``
@@ -401,16 +462,9 @@ def cuda_of_soname(soname: str) -> Optional[str]:
     match = _OLD_SONAME.search(name)
     if match is not None and int(match.group(1).split(".")[0]) < 11:
         return match.group(1)
-    dll = _DLL.search(name)
+    dll = windows_dll(name)
     if dll is not None:
-        digits = dll.group(1) + dll.group(2)
-        if len(digits) == 2 and digits.startswith("1"):
-            # A major alone from 10 on (cublas64_10.dll: 10.1 or 10.2, cudart64_12.dll): no
-            # CUDA 1.x ever was. cuFFT's, cuRAND's, cuSOLVER's and cuSPARSE's are their own.
-            return digits if name.lower().startswith(("cudart", "cublas")) else None
-        major = int(digits[:-1])
-        # From CUDA 11 every minor ships the same DLL name (cudart64_110.dll): the major only.
-        return str(major) if major >= 11 else f"{major}.{digits[-1]}"
+        return dll.cuda
     match = _MAJOR_SONAME.search(name)
     if match is not None and int(match.group(1)) >= 11:
         return match.group(1)

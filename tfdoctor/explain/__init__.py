@@ -1928,12 +1928,27 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     )
 
 
+class _Notebook(NamedTuple):
+    """A hosted notebook's marks: its ``name``, the plain ``words`` one of which every match of
+    its ``pattern`` holds, and the pattern of its own paths and packages."""
+
+    name: str
+    words: tuple[str, ...]
+    pattern: re.Pattern[str]
+
+    def shown(self, text: str) -> bool:
+        """Whether ``text`` shows this notebook: the words first, the pattern where one is in."""
+        return any(word in text for word in self.words) and self.pattern.search(text) is not None
+
+
 #: A hosted notebook's own paths and packages: Colab's /content working directory, its
 #: google.colab package and the local version label of the packages Colab builds for its image
 #: (``tensorflow 2.8.2+zzzcolab20220719082949``, as pip prints them installed there), Kaggle's
 #: /kaggle/input and /kaggle/working. Not the words "Colab" or "Kaggle", which a user writes of
-#: another machine ("it works on Colab").
-_NOTEBOOKS = (
+#: another machine ("it works on Colab"). Each row keeps, beside its pattern, the plain words one
+#: of which every match of the pattern holds: a text without them is passed over without a
+#: regular-expression search (most logs show no notebook).
+_NOTEBOOKS: tuple[_Notebook, ...] = (
     # Colab's pip hook (google.colab's _pip module) prints "WARNING: The following packages
     # were previously imported in this runtime:" after an install in the kernel: only Colab's
     # runtime has it. The google.colab package's own files in a traceback (its import hooks,
@@ -1941,8 +1956,9 @@ _NOTEBOOKS = (
     # /usr/lib64-nvidia, the directory of the driver's libraries that Colab's runtime puts on
     # LD_LIBRARY_PATH, which TensorFlow's loader prints with each library it could not open
     # (dso_loader.cc; tinygrad/tinygrad#16023, googlecolab/colabtools#4300).
-    (
+    _Notebook(
         "colab",
+        ("content/", "colab", "this runtime", "crashed for an unknown", "lib64-nvidia"),
         re.compile(
             r"\bgoogle[./]colab\b|(?:^|[\s\"'(])/content/|\d\+zzzcolab\d"
             r"|previously imported in this runtime:"
@@ -1953,7 +1969,7 @@ _NOTEBOOKS = (
     # Kaggle's notebook directories: the data (/kaggle/input), the output kept with the
     # version (/kaggle/working) and the scratch one (/kaggle/temp), as the first cell of
     # Kaggle's Python notebook template names them (Kaggle/docker-python's image runs it).
-    ("kaggle", re.compile(r"/kaggle/(?:input|working|temp)\b")),
+    _Notebook("kaggle", ("/kaggle/",), re.compile(r"/kaggle/(?:input|working|temp)\b")),
     # A SageMaker notebook instance's persistent directory and the conda environments its
     # kernels run in (https://docs.aws.amazon.com/sagemaker/latest/dg/nbi-lifecycle-config-install.html,
     # https://docs.aws.amazon.com/sagemaker/latest/dg/nbi-add-external.html), and a training
@@ -1961,8 +1977,9 @@ _NOTEBOOKS = (
     # (https://docs.aws.amazon.com/sagemaker/latest/dg/your-algorithms-training-algo-running-container.html),
     # and a Studio space's volume, mounted at /home/sagemaker-user
     # (https://docs.aws.amazon.com/sagemaker/latest/dg/studio-updated-jl-image-specifications.html).
-    (
+    _Notebook(
         "sagemaker",
+        ("/ec2-user/", "/opt/ml/", "/sagemaker-user/"),
         re.compile(
             r"/home/ec2-user/(?:SageMaker|anaconda3/envs)/|/opt/ml/(?:code|input|model)/"
             r"|/home/sagemaker-user/"
@@ -1971,11 +1988,11 @@ _NOTEBOOKS = (
     # A Databricks cluster's own Python environment (/databricks/python/bin/pip in Databricks'
     # init-script guide, https://docs.databricks.com/archive/compute/libraries-init-scripts.html,
     # python3 in older runtimes) and the driver's working directory, /databricks/driver.
-    ("databricks", re.compile(r"/databricks/(?:python3?|driver)/")),
+    _Notebook("databricks", ("/databricks/",), re.compile(r"/databricks/(?:python3?|driver)/")),
     # The Deep Learning VM image Vertex AI Workbench instances run keeps its metadata and
     # scripts under /opt/deeplearning/ (https://cloud.google.com/deep-learning-vm/docs/images;
     # the probe's marker for the image, tfdoctor.probes.hosted).
-    ("vertex", re.compile(r"/opt/deeplearning/")),
+    _Notebook("vertex", ("/opt/deeplearning/",), re.compile(r"/opt/deeplearning/")),
 )
 
 
@@ -1983,24 +2000,7 @@ def _notebook_of(head: str, frames: Sequence[str]) -> Optional[str]:
     """The hosted notebook the head of the log or its tracebacks' files show by its own paths,
     or None (two shown: neither)."""
     text = "\n".join((head, *frames))
-    if not any(
-        word in text
-        for word in (
-            "content/",
-            "colab",
-            "/kaggle/",
-            "this runtime",
-            "/ec2-user/",
-            "/sagemaker-user/",
-            "/opt/ml/",
-            "crashed for an unknown",
-            "lib64-nvidia",
-            "/databricks/",
-            "/opt/deeplearning/",
-        )
-    ):
-        return None
-    found = [name for name, pattern in _NOTEBOOKS if pattern.search(text)]
+    found = [row.name for row in _NOTEBOOKS if row.shown(text)]
     return found[0] if len(found) == 1 else None
 
 

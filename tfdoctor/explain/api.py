@@ -2157,29 +2157,42 @@ def _ranked_unshown(
     puts it last, as information."""
     said = f"{tb.where}: {tb.type}: {tb.message}"
     unlikely = _older_release_unlikely(tb, m)
-    first = Severity.WARNING if unlikely else Severity.INFO
-    lead = "" if unlikely else "Or: "
-    tail = "" if unlikely else " (the other candidate)"
-    shadow = causes.finding(
-        f"explain.{causes.software.TF_SHADOWED_MODULE}",
-        first,
-        causes.software.TF_SHADOWED_MODULE,
-        f"{lead}`import tensorflow` may load a module of the user's own, not TensorFlow{tail}",
+    shadowed = "`import tensorflow` may load a module of the user's own, not TensorFlow"
+    shadow_detail = (
         f"{said}\nA tensorflow.py or a tensorflow/ folder in the directory the code ran in (or "
         f"on PYTHONPATH) is imported as `tensorflow` and lacks `{name}` whatever TensorFlow is "
         "installed; the traceback shows no TensorFlow file, so it does not tell this from "
-        "the other readings.",
-        causes.software.unshown_shadow_fix(),
+        "the other readings."
     )
-    broken = causes.finding(
-        f"explain.{causes.software.TF_INSTALL_INCOMPLETE}",
-        Severity.INFO,
+    shadow_fix = causes.software.unshown_shadow_fix()
+    # An unlikely older release leaves the user's own module the leading reading, a warning
+    # of its own; otherwise it is the other candidate, as information like the older release.
+    shadow = (
+        causes.finding(
+            f"explain.{causes.software.TF_SHADOWED_MODULE}",
+            Severity.WARNING,
+            causes.software.TF_SHADOWED_MODULE,
+            shadowed,
+            shadow_detail,
+            shadow_fix,
+        )
+        if unlikely
+        else causes.other_candidate(
+            causes.software.TF_SHADOWED_MODULE,
+            shadowed,
+            shadow_detail,
+            shadow_fix,
+            Severity.INFO,
+        )
+    )
+    broken = causes.other_candidate(
         causes.software.TF_INSTALL_INCOMPLETE,
-        "Or: the installed TensorFlow's files may be incomplete (the other candidate)",
+        "the installed TensorFlow's files may be incomplete",
         f"{said}\nA TensorFlow whose package folder is partial (an install that ended part "
         "way, or the uninstall of another distribution that shared its files: a folder "
         f"without its __init__.py imports as an empty module) lacks `{name}` too.",
         causes.software.incomplete_install_fix(m),
+        Severity.INFO,
     )
     if not unlikely:
         return verdict, [shadow, broken]

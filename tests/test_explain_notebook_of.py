@@ -1,0 +1,63 @@
+"""The hosted notebook a log shows by its own paths and packages: one table of notebooks, each
+row with the plain words its pattern needs, so the quick pass over a text and the pattern that
+decides are read from the same row."""
+
+from __future__ import annotations
+
+import pytest
+
+from tfdoctor.explain import _NOTEBOOKS, _notebook_of
+
+#: One line per mark of each notebook, in the form the program that prints it writes it.
+_SHOWN = [
+    (
+        "colab",
+        '  File "/usr/local/lib/python3.10/dist-packages/google/colab/_import_hooks/_cv2.py", '
+        "line 78, in load_module",
+    ),
+    ("colab", '  File "/content/train.py", line 3, in <module>'),
+    ("colab", "Successfully installed tensorflow-2.8.2+zzzcolab20220719082949"),
+    ("colab", "WARNING: The following packages were previously imported in this runtime:"),
+    (
+        "colab",
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+        "library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No "
+        "such file or directory; LD_LIBRARY_PATH: /usr/lib64-nvidia",
+    ),
+    ("kaggle", '  File "/kaggle/working/train.py", line 5, in <module>'),
+    ("kaggle", "FileNotFoundError: [Errno 2] No such file or directory: '/kaggle/input/a.csv'"),
+    (
+        "sagemaker",
+        '  File "/home/ec2-user/anaconda3/envs/tensorflow2_p310/lib/python3.10/site-packages/'
+        'tensorflow/__init__.py", line 37, in <module>',
+    ),
+    ("sagemaker", '  File "/opt/ml/code/train.py", line 12, in <module>'),
+    ("sagemaker", '  File "/home/sagemaker-user/model.py", line 2, in <module>'),
+    ("databricks", "/databricks/python/bin/pip install tensorflow==2.15.0"),
+    ("vertex", "cat: /opt/deeplearning/metadata/env_version: No such file or directory"),
+]
+
+
+@pytest.mark.parametrize(("name", "line"), _SHOWN)
+def test_each_mark_names_its_notebook_through_its_rows_words(name: str, line: str) -> None:
+    assert _notebook_of(line, ()) == name
+    assert _notebook_of("", (line,)) == name
+    (row,) = [x for x in _NOTEBOOKS if x.pattern.search(line)]
+    # The quick pass reads the same row: a text its pattern matches holds one of its words.
+    assert row.name == name and any(word in line for word in row.words)
+
+
+def test_every_row_of_the_table_has_a_mark_shown_and_its_words() -> None:
+    assert {name for name, _ in _SHOWN} == {row.name for row in _NOTEBOOKS}
+    assert all(row.words for row in _NOTEBOOKS)
+
+
+def test_a_word_without_the_notebooks_own_path_shows_none() -> None:
+    # The words alone are no mark: a user writing of another machine.
+    assert _notebook_of("it works on colab, with /kaggle/ datasets", ()) is None
+    assert _notebook_of('  File "/home/me/train.py", line 3, in <module>', ()) is None
+
+
+def test_two_notebooks_shown_name_neither() -> None:
+    both = '  File "/content/train.py", line 3\n  File "/kaggle/working/a.py", line 1\n'
+    assert _notebook_of(both, ()) is None
