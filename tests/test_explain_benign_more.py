@@ -99,6 +99,17 @@ def test_the_runtime_looked_for_without_a_gpu_is_a_note_that_says_both(log: str)
         pytest.param(
             "$ export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH\n", id="wsl-driver-dir"
         ),
+        pytest.param("$ CUDA_VISIBLE_DEVICES=0 python train.py\n", id="visible-devices"),
+        pytest.param(
+            "2022-03-14 09:12:00.100000: I tensorflow/stream_executor/platform/default/"
+            "dso_loader.cc:53] Successfully opened dynamic library libcuda.so.1\n",
+            id="driver-opened",
+        ),
+        pytest.param(
+            "2022-03-14 09:12:00.100000: I tensorflow/stream_executor/platform/default/"
+            "dso_loader.cc:53] Successfully opened dynamic library libcublas.so.11\n",
+            id="toolkit-library-opened",
+        ),
     ],
 )
 def test_a_log_that_shows_or_wants_a_gpu_keeps_the_error(extra: str) -> None:
