@@ -35,6 +35,11 @@ _HINT = (
     "2022-03-14 09:12:01.402260: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore "
     "above cudart dlerror if you do not have a GPU set up on your machine.\n"
 )
+#: The loader's line for a library it opened (dso_loader.cc), before the file's name.
+_OPENED = (
+    "2022-03-14 09:12:00.100000: I tensorflow/stream_executor/platform/default/"
+    "dso_loader.cc:53] Successfully opened dynamic library "
+)
 _LIBCUDA = (
     "2022-03-14 09:12:05.771090: W tensorflow/stream_executor/platform/default/dso_loader.cc:64]"
     " Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared "
@@ -100,16 +105,8 @@ def test_the_runtime_looked_for_without_a_gpu_is_a_note_that_says_both(log: str)
             "$ export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH\n", id="wsl-driver-dir"
         ),
         pytest.param("$ CUDA_VISIBLE_DEVICES=0 python train.py\n", id="visible-devices"),
-        pytest.param(
-            "2022-03-14 09:12:00.100000: I tensorflow/stream_executor/platform/default/"
-            "dso_loader.cc:53] Successfully opened dynamic library libcuda.so.1\n",
-            id="driver-opened",
-        ),
-        pytest.param(
-            "2022-03-14 09:12:00.100000: I tensorflow/stream_executor/platform/default/"
-            "dso_loader.cc:53] Successfully opened dynamic library libcublas.so.11\n",
-            id="toolkit-library-opened",
-        ),
+        pytest.param(_OPENED + "libcuda.so.1\n", id="driver-opened"),
+        pytest.param(_OPENED + "libcublas.so.11\n", id="toolkit-library-opened"),
     ],
 )
 def test_a_log_that_shows_or_wants_a_gpu_keeps_the_error(extra: str) -> None:
