@@ -35,6 +35,11 @@ _HINT = (
     "2022-03-14 09:12:01.402260: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore "
     "above cudart dlerror if you do not have a GPU set up on your machine.\n"
 )
+#: The loader's line for a library it opened (dso_loader.cc), before the file's name.
+_OPENED = (
+    "2022-03-14 09:12:00.100000: I tensorflow/stream_executor/platform/default/"
+    "dso_loader.cc:53] Successfully opened dynamic library "
+)
 _LIBCUDA = (
     "2022-03-14 09:12:05.771090: W tensorflow/stream_executor/platform/default/dso_loader.cc:64]"
     " Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared "
@@ -99,6 +104,9 @@ def test_the_runtime_looked_for_without_a_gpu_is_a_note_that_says_both(log: str)
         pytest.param(
             "$ export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH\n", id="wsl-driver-dir"
         ),
+        pytest.param("$ CUDA_VISIBLE_DEVICES=0 python train.py\n", id="visible-devices"),
+        pytest.param(_OPENED + "libcuda.so.1\n", id="driver-opened"),
+        pytest.param(_OPENED + "libcublas.so.11\n", id="toolkit-library-opened"),
     ],
 )
 def test_a_log_that_shows_or_wants_a_gpu_keeps_the_error(extra: str) -> None:
@@ -150,9 +158,68 @@ def test_the_gpu_libraries_summary_says_a_gpu_was_found() -> None:
 
 
 def test_the_loader_line_without_tensorflows_note_keeps_the_error() -> None:
-    # A GPU setup without CUDA prints the same line: TensorFlow's note is what says 2.1+.
+    # A GPU setup without CUDA prints the same line alone: without TensorFlow's note nothing
+    # shows the machine lacks a driver.
     report = explained(_RUNTIME_LINUX)
     assert _one(report, "cuda-libs-missing").severity is Severity.ERROR
+
+
+#: The loader's lines of each release's layout for the runtime and the driver's library
+#: (dso_loader.cc under stream_executor/platform/default in 2.1-2.10, tsl's copy later).
+_NO_NOTE = [
+    pytest.param(
+        "2020-06-01 10:00:00.100000: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:55] Could not load dynamic library 'libcudart.so.10.1'; dlerror: "
+        "libcudart.so.10.1: cannot open shared object file: No such file or directory\n"
+        "2020-06-01 10:00:02.200000: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:55] Could not load dynamic library 'libcuda.so.1'; dlerror: "
+        "libcuda.so.1: cannot open shared object file: No such file or directory\n",
+        id="tf21-23-cuda101",
+    ),
+    pytest.param(_RUNTIME_LINUX + _LIBCUDA, id="tf24-210-cuda11"),
+    pytest.param(
+        "2021-08-01 10:00:00.100000: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'; dlerror: "
+        "cudart64_110.dll not found\n"
+        "2021-08-01 10:00:03.300000: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'nvcuda.dll'; dlerror: nvcuda.dll "
+        "not found\n",
+        id="windows-nvcuda",
+    ),
+    pytest.param(
+        "2023-02-01 10:00:00.100000: W tensorflow/compiler/xla/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+        "libcudart.so.11.0: cannot open shared object file: No such file or directory\n"
+        "2023-02-01 10:00:01.100000: W tensorflow/compiler/xla/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libcuda.so.1'; dlerror: "
+        "libcuda.so.1: cannot open shared object file: No such file or directory\n",
+        id="tf211-212-xla-path",
+    ),
+]
+
+
+@pytest.mark.parametrize("log", _NO_NOTE)
+def test_the_runtime_and_driver_missing_without_the_note_read_the_same(log: str) -> None:
+    # TensorFlow's note is logged at INFO, under the loader's WARNING: a log at
+    # TF_CPP_MIN_LOG_LEVEL=1 or a trimmed paste lacks it. The driver's library missing beside
+    # a runtime only 2.1+ builds ask for is what a machine without a GPU prints.
+    report = explained(log)
+    assert _worst(report) is Severity.INFO, [(x.id, x.severity) for x in report.findings]
+
+
+@pytest.mark.parametrize("log", _NO_NOTE)
+def test_without_the_note_a_gpu_wanted_keeps_the_error(log: str) -> None:
+    report = explained("GPU: NVIDIA GeForce RTX 3060\n" + log)
+    assert _worst(report) is Severity.ERROR
+
+
+def test_without_the_note_a_runtime_of_the_separate_gpu_build_keeps_the_error() -> None:
+    # libcudart.so.10.0 is the runtime of tensorflow-gpu 1.13-2.0 (CUDA 10.0): a package
+    # installed to use a GPU, whatever follows.
+    old = (_RUNTIME_LINUX + _LIBCUDA).replace("libcudart.so.11.0", "libcudart.so.10.0")
+    assert _worst(explained(old)) is Severity.ERROR
+    # With TensorFlow's note (2.1 and later print it) the same start-up look reads the same.
+    assert _worst(explained(_RUNTIME_LINUX + _LIBCUDA + _HINT)) is Severity.INFO
 
 
 def test_a_tensorflow_older_than_2_1_keeps_the_error() -> None:

@@ -1705,6 +1705,8 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
     ]
     if any(LOADER_LINE not in h.signature.tags for h in hits):
         return False  # the toolkit's summary, an import's error, a user's words: not the look
+    if "opened-cudart" in evidence.hits or "opened-cuda-toolkit-library" in evidence.hits:
+        return False  # the loader opened part of a CUDA toolkit: a GPU setup, wherever the line
     return cuda_probe_only(
         [e for _, e in evidence.logged(tflog.LibraryNotLoaded)],
         [g["library"] for h in hits for g in h.groups if g.get("library")],

@@ -5,7 +5,8 @@ From 2.1 the ``tensorflow`` package is one build for machines with and without a
 CUDA 10.1 and later. Every start looks for the CUDA runtime (``cudart``) and, to list devices,
 the driver's libcuda; on a machine with neither, the loader logs that each did not load and
 TensorFlow adds "Ignore above cudart dlerror if you do not have a GPU set up on your machine"
-(``cudart_stub.cc``), then runs on the CPU. The toolkit's other libraries (cuBLAS, cuDNN, ...)
+(``cudart_stub.cc``, at INFO, so a log at TF_CPP_MIN_LOG_LEVEL=1 keeps the loader's WARNING
+without it), then runs on the CPU. The toolkit's other libraries (cuBLAS, cuDNN, ...)
 are looked for only once a GPU is visible (``BaseGPUDeviceFactory::CreateDevices``: "If there
 are no GPUs visible, do nothing", before ``MaybeTryDlopenGPULibraries``), so their absence,
 like any sign that a GPU was there or wanted, keeps the reading of a GPU setup that lacks its
@@ -59,9 +60,12 @@ GPU_MODEL_WORDS = (
 #: toolkit's version.txt: ``CUDA Version 10.1.243``),
 #: TensorFlow having found a device (``Found device 0``, ``Adding visible gpu devices``,
 #: ``Cannot dlopen some GPU libraries`` and the ``Skipping registering GPU devices`` that
-#: follows it in gpu_device.cc: looked for only with a GPU found), a program asked to use or
-#: require one (``use_gpu``, ``--require-gpu``), WSL2's directory of the Windows driver's
-#: libraries (``/usr/lib/wsl/lib``, where libcuda.so lives) named on the loader's path: the
+#: follows it in gpu_device.cc: looked for only with a GPU found), the loader opening another
+#: CUDA library (``Successfully opened dynamic library libcuda.so.1``, ``libcublas.so.11``:
+#: dso_loader.cc's line for a library it loaded; the driver or a toolkit is there), a program
+#: asked to use or require one (``use_gpu``, ``--require-gpu``), WSL2's directory of the
+#: Windows driver's libraries (``/usr/lib/wsl/lib``, where libcuda.so lives) named on the
+#: loader's path: the
 #: loader does not search it by default, so it is there because the user set up CUDA under
 #: WSL2 (NVIDIA's CUDA on WSL guide, https://docs.nvidia.com/cuda/wsl-user-guide/index.html).
 #: Each alternative is a literal or one bounded class: linear.
@@ -74,9 +78,29 @@ _GPU_WANTED = re.compile(
     r"|is_built_with_cuda|Num GPUs|tensorflow[-_]gpu|and-cuda|\bnvcc\b|Cuda compilation tools"
     r"|cudatoolkit|cuda-toolkit|CUDA Version \d|Found device \d|Adding visible gpu devices"
     r"|Cannot dlopen some GPU|Skipping registering GPU devices"
+    r"|[Ss]uccessfully opened (?:CUDA|dynamic) library"
     r"|(?:use|require|enable)[-_]gpu|--gpu\b|gpu=True|/usr/lib/wsl/lib",
     re.IGNORECASE,
 )
+
+#: The driver's library as :func:`tflog.library_of` names it: libcuda.so.1 (Linux),
+#: nvcuda.dll (Windows).
+_DRIVER = frozenset({"cuda", "nvcuda"})
+
+#: The first CUDA runtime of the one package for machines with and without a GPU: 2.1-2.3
+#: were built against CUDA 10.1, 2.4 and later against 11 and 12; 1.13-2.0's tensorflow-gpu
+#: against 10.0 (https://www.tensorflow.org/install/source#gpu, the tested build configurations).
+_FIRST_UNIFIED_CUDA = (10, 1)
+
+
+def _unified_runtime(soname: str) -> bool:
+    """Whether ``soname`` is a CUDA runtime (``libcudart.so.11.0``, ``cudart64_101.dll``) of a
+    CUDA release that only 2.1 and later builds of TensorFlow look for."""
+    if tflog.library_of(soname) != "cudart":
+        return False
+    cuda = tflog.cuda_of_soname(soname)
+    return cuda is not None and version_key(cuda)[:2] >= _FIRST_UNIFIED_CUDA
+
 
 #: jaxlib's copy of TensorFlow's loader (``external/org_tensorflow/``): only jaxlib's CUDA
 #: builds look for CUDA, and they are installed to use a GPU.
@@ -95,8 +119,9 @@ def cuda_probe_only(
     wants a GPU: what a machine without one prints. ``failed``: the libraries TensorFlow's log
     reader found not loaded; ``loader_lines``: the files the loader's own lines name, where a
     signature read them (a line cut before its prefix is not an event of the reader);
-    ``hint``: TensorFlow's "Ignore above cudart dlerror" line is in the log; ``texts``: the
-    lines cited and the head of the log, where the user's words are."""
+    ``hint``: TensorFlow's "Ignore above cudart dlerror" line is in the log (without it, the
+    runtime's CUDA release and the driver's library missing beside it read the same);
+    ``texts``: the lines cited and the head of the log, where the user's words are."""
     if any(not _LOADER_LINE.search(e.message) for e in failed):
         return False  # an ImportError, cuDNN's own loading: not the start-up look
     sonames = [*(e.soname for e in failed), *loader_lines]
@@ -104,10 +129,20 @@ def cuda_probe_only(
         return False
     if any(tflog.library_of(name) not in _PROBED for name in sonames):
         return False
-    if not hint or (tf_version is not None and version_key(tf_version)[:2] < _FIRST_TF):
-        # TensorFlow's own note that the runtime's failure is harmless without a GPU is the
-        # 2.1+ build's (a bare loader line is also what a GPU setup without CUDA prints).
-        return False
+    if tf_version is not None and version_key(tf_version)[:2] < _FIRST_TF:
+        return False  # the separate GPU build's era: installed to use a GPU
+    if not hint:
+        # TensorFlow's own note is logged at INFO under the loader's WARNING (cudart_stub.cc),
+        # so TF_CPP_MIN_LOG_LEVEL=1 or a trimmed paste drops it alone. Without it the same
+        # reading needs the build dated by the runtime it asks for (CUDA 10.0 and older are
+        # tensorflow-gpu 1.13-2.0's, a package installed to use a GPU) and the machine shown
+        # without a driver: libcuda (nvcuda.dll) not loading beside the runtime, which a
+        # machine with a working NVIDIA driver never prints. A runtime's line alone is also
+        # all that a GPU setup lacking the toolkit prints.
+        if not any(_unified_runtime(name) for name in sonames):
+            return False
+        if not any(tflog.library_of(name) in _DRIVER for name in sonames):
+            return False
     if any(_JAXLIB in text for text in texts):
         return False
     return not any(_GPU_WANTED.search(text) for text in texts)
