@@ -1,11 +1,16 @@
 """The scan's folded shapes: where a block's lines never repeat their shapes (an allocator's
 dump, object reprs, hashes), hexadecimal tokens are read as zeros too. The evidence must be
 what the scan finds without folding and without its counting shortcut: hits, counts,
-citations, events and every reader's answer."""
+citations, events and every reader's answer.
+
+Over lines that never repeat, literals with digits are looked for in the block's text itself,
+and the progress readers ask the block's shapes before searching it: the evidence must be
+what the scan finds with neither."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -38,18 +43,25 @@ def _hex_line(rng: random.Random) -> str:
     )
 
 
-def _log(rng: random.Random) -> str:
-    """Signatures' example lines among many hexadecimal ones, some said again: enough of the
-    latter that the block's shapes are folded."""
+def _log(
+    rng: random.Random,
+    count: int = 0,
+    line_of: Callable[[random.Random], str] = _hex_line,
+    pool: Sequence[str] = _EXAMPLES,
+    shares: tuple[float, float] = (0.3, 0.4),
+) -> str:
+    """Signatures' example lines (of ``pool``) among many hexadecimal ones (``line_of``), some
+    said again (up to the ``shares``' two marks): enough of the latter that the block's shapes
+    are folded. ``count`` lines, a random number where 0."""
     lines: list[str] = []
-    for _ in range(rng.randrange(150, 400)):
+    for _ in range(count or rng.randrange(150, 400)):
         pick = rng.random()
-        if pick < 0.3:
-            lines.append(rng.choice(_EXAMPLES))
-        elif pick < 0.4 and lines:
+        if pick < shares[0]:
+            lines.append(rng.choice(pool))
+        elif pick < shares[1] and lines:
             lines.append(rng.choice(lines))
         else:
-            lines.append(_hex_line(rng))
+            lines.append(line_of(rng))
     return "\n".join(lines) + "\n"
 
 
@@ -122,3 +134,68 @@ def test_folding_keeps_each_shape_as_long_as_its_line() -> None:
     folded = scanning._fold_hex(shape)
     assert len(folded) == len(shape)
     assert folded == ("at 00000000000000 of 000000000000 deadbeef 00000000 abcdef00zz 000000000000")
+
+
+#: Lines whose digits a signature or a reader asks for, among lines that hold them by chance.
+_DIGITS = (
+    "Process finished with exit code 132 (interrupted by signal 4: SIGILL)",
+    "Process finished with exit code 137 (interrupted by signal 9: SIGKILL)",
+    "Epoch 3/10",
+    "Killed",
+    "pip install tensorflow==1.15",
+    "Python 3.8.10 (default) [MSC v.1928 32 bit (Intel)] on win32",
+)
+
+
+_DIGITS_AMONG = (*_EXAMPLES, *_DIGITS)
+
+#: How long a block's distinct shapes are searched as long ones here: a shorter log then
+#: takes the paths a long one does.
+_LONG = 1 << 12
+
+
+def _distinct_line(rng: random.Random) -> str:
+    """A line of its own: a repr at an address, a hash, a VLOG line with a pointer, a chunk
+    of an allocator's dump."""
+    value = rng.getrandbits(64)
+    return rng.choice(
+        (
+            f"<tensorflow.python.framework.ops.EagerTensor object at 0x{value >> 16:012x}>",
+            f"checkpoint {value:016x}{value ^ 0xDEADBEEF:016x} saved",
+            f"I0501 12:00:{rng.randrange(60):02d}.{rng.randrange(10**6):06d} "
+            f"{rng.randrange(65536)} gpu_util.cc:{rng.randrange(900)}] buffer "
+            f"0x{value >> 20:x} stream {value & 0xFFFFF:x}",
+            f"2023-05-01 12:00:17.{rng.randrange(10**6):06d}: I {_BFC}:1084] "
+            f"{rng.choice(('InUse', 'Free'))} at {value >> 16:x} of size 256 next "
+            f"{rng.randrange(9999)}",
+        )
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_distinct_lines_find_what_the_plain_search_does(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(seed)
+    # About eight times :data:`_LONG` each, the examples a tenth of the lines.
+    logs = [_log(rng, 600, _distinct_line, _DIGITS_AMONG, (0.1, 0.12)) for _ in range(2)]
+    raw_asked: list[str] = []
+    holding = scanning._RawShapes.holding
+
+    def counted_holding(self: scanning._RawShapes, literal: str) -> object:
+        raw_asked.append(literal)
+        return holding(self, literal)
+
+    monkeypatch.setattr(scanning._RawShapes, "holding", counted_holding)
+    monkeypatch.setattr(scanning, "_LONG_DISTINCT", _LONG)
+    found = [_scan(text) for text in logs]
+    assert raw_asked  # literals with digits were looked for in the text
+    # Every shortcut off: no literal looked for in the text, no pattern first, no shape asked
+    # before a reader's search.
+    monkeypatch.setattr(scanning, "_RAW_RATIO", 0)
+    monkeypatch.setattr(scanning, "_LONG_DISTINCT", 1 << 62)
+    monkeypatch.setattr(scanning._Shaped, "__contains__", str.__contains__)
+    del raw_asked[:]
+    for text, evidence in zip(logs, found):
+        assert _scan(text) == evidence
+    assert not raw_asked

@@ -27,6 +27,7 @@ The evidence never says what a finding is worth; explain decides that (:mod:`tfd
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import Optional
@@ -101,22 +102,38 @@ _BELOW = 64
 def _candidates(text: str, word: str) -> Iterator[tuple[int, int]]:
     """The start and end of each line of ``text`` that holds ``word``, in order (one search
     per occurrence, not a pattern over the whole text)."""
-    at = text.find(word)
+    # The engine skips to a short literal's first character in C, faster than ``str.find``
+    # where the word is absent from a long text (``benchmarks/bench_explain.py --literals``):
+    # most of these words are on no line of a log.
+    search = _word_pattern(word).search
+    found = search(text)
     for _ in range(_MAX_CANDIDATES):
-        if at < 0:
+        if found is None:
             return
+        at = found.start()
         start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
         end = len(text) if end < 0 else end
         yield start, end
-        at = text.find(word, end)
+        found = search(text, end)
+
+
+@functools.cache
+def _word_pattern(word: str) -> re.Pattern[str]:
+    """``word`` as a pattern, compiled once (the words are a fixed few)."""
+    return re.compile(re.escape(word))
 
 
 def _first(text: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> Optional[int]:
     """Where the first line holding one of ``words`` that ``pattern`` matches (from its start,
     reading at most a little below it) starts; None where none does."""
     best: Optional[int] = None
+    # A text of a type of its own (explain's block, whose ``in`` asks its distinct line
+    # shapes first) answers whether it holds a word without a pass over it.
+    asked = type(text) is not str
     for word in words:
+        if asked and word not in text:
+            continue
         for start, end in _candidates(text, word):
             if best is not None and start >= best:
                 break

@@ -668,7 +668,11 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
         _read_block(evidence, block, shaped)
         # The block's pairs, where its shapes are the ones searched, are worked out once.
         plan = _candidates(
-            distinct, literals, evidence, shaped.pairs if distinct is shaped.shapes else None
+            distinct,
+            literals,
+            evidence,
+            shaped.pairs if distinct is shaped.shapes else None,
+            _RawShapes(text, shapes) if len(text) <= len(distinct) * _RAW_RATIO else None,
         )
         if not plan:
             continue
@@ -1031,6 +1035,7 @@ def _candidates(
     literals: Sequence[_Literal],
     evidence: Evidence,
     pairs: Optional[Callable[[], frozenset[str]]] = None,
+    raw: Optional[_RawShapes] = None,
 ) -> _Plan:
     """The distinct shapes that hold a literal, in order, each with the signatures to match
     on its lines (each once) and the tflog readers to run there, with the literal that
@@ -1040,6 +1045,11 @@ def _candidates(
     literals are searched for in each distinct shape once (a digit in a literal is a 0 there
     too), so the passes cost the size of the distinct text, not of the log; a line holds a
     literal only if its shape holds the literal's shape, and the caller checks the line.
+
+    Where ``raw`` is given (a long distinct text, lines that rarely repeat their shapes), a
+    literal with a digit is looked for in the block's text itself: its shape
+    ("132" read "000") is in nearly every shape of such lines (an address, a hash), the literal
+    on a few, and only the shapes of those few are the literal's.
     """
     read_families = len(evidence.events) < MAX_EVENTS
     sigs_at: dict[str, list[Signature]] = {}
@@ -1066,6 +1076,14 @@ def _candidates(
             first = _literal_pattern(shape).search(distinct)
             if first is None:
                 continue
+            if raw is not None and "0" in shape:
+                # Each shape once, in the order first found, as the search below adds them.
+                for line in raw.holding(literal.text):
+                    if sigs:
+                        sigs_at.setdefault(line, []).extend(sigs)
+                    if families:
+                        families_at.setdefault(line, []).append((literal, families))
+                continue
             i = first.start()
         else:
             i = find(shape)
@@ -1087,6 +1105,27 @@ def _candidates(
         )
         for shape in (*sigs_at, *families_at)
     }
+
+
+#: A block whose text is at most this many times its distinct shapes' has its literals with
+#: digits looked for in its text (:func:`_candidates`): a pattern's pass over a text up to
+#: as many times longer costs less than visiting, in Python, each of the thousands of shapes
+#: that the literal's zeros are in (the fold's threshold, :func:`_block_shapes`).
+_RAW_RATIO = 8
+
+
+class _RawShapes:
+    """The shapes of a block's lines that hold a literal in the block's ``text`` itself."""
+
+    def __init__(self, text: str, shapes: list[str]) -> None:
+        self.text = text
+        self.shapes = shapes
+
+    def holding(self, literal: str) -> Iterable[str]:
+        """The distinct shapes of the lines holding ``literal``, each once, in the order
+        their first such line comes."""
+        shapes = self.shapes
+        return dict.fromkeys(shapes[n] for n in sorted(_lines_holding(self.text, (literal,))))
 
 
 def _pairs_of(text: str) -> frozenset[str]:
