@@ -303,6 +303,12 @@ def test_faulthandler_illegal_instruction_on_windows_is_a_cpu_without_avx(code: 
     assert "coreinfo64" in fix_text(top)
 
 
+def test_faulthandler_illegal_instruction_alone_checks_the_cpu_with_windows_tools() -> None:
+    # Only Python on Windows prints "Windows fatal exception": no /proc/cpuinfo there.
+    fix = fix_text(top_error(explained("Windows fatal exception: code 0xc000001d\n")))
+    assert "coreinfo64" in fix and "/proc/cpuinfo" not in fix
+
+
 def test_faulthandler_access_violation_is_not_a_cpu_without_avx() -> None:
     report = explained("Windows fatal exception: access violation\n")
     assert all(x.cause != "cpu-lacks-avx" for x in report.findings)

@@ -2937,9 +2937,12 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
             m, apple_silicon=not emulator, host_platform=_group(hits, "host_platform")
         )
     library = _group(hits, "library")
+    # Words only Windows prints (faulthandler's "Windows fatal exception") show the system
+    # where nothing else in the log does.
+    windows = any(WINDOWS_WORDS in h.signature.tags for h in hits)
     return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix(
         _group(hits, "instruction"),
-        system="macos" if mac is not None else (m.os or r.os),
+        system="macos" if mac is not None else (m.os or r.os or ("windows" if windows else None)),
         binding=library if library and causes.platform.tfjs_binding(library) else None,
     )
 
