@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tfdoctor.evidence.macos import dyld_tried
+from tfdoctor.evidence.macos import dyld_refused, dyld_tried
 
 
 def test_the_paths_dyld_tried_are_read_in_its_order_once_each() -> None:
@@ -21,3 +21,18 @@ def test_the_paths_dyld_tried_are_read_in_its_order_once_each() -> None:
 
 def test_no_tried_list_reads_nothing() -> None:
     assert dyld_tried("Library not loaded: @rpath/libomp.dylib\n") == ()
+
+
+def test_the_paths_dyld_found_and_refused_are_those_not_absent() -> None:
+    site = "/Users/kim/env/lib/python3.11/site-packages/tensorflow"
+    text = (
+        f"ImportError: dlopen({site}/python/_pywrap_tensorflow_internal.so, 0x0002): Library "
+        "not loaded: @rpath/libtensorflow_framework.2.dylib\n"
+        f"  Reason: tried: '{site}/python/libtensorflow_framework.2.dylib' (no such file), "
+        f"'{site}/libtensorflow_framework.2.dylib' (code signature in <2B> "
+        f"'{site}/libtensorflow_framework.2.dylib' not valid for use in process: library load "
+        "disallowed by system policy), '/usr/lib/libtensorflow_framework.2.dylib' (no such "
+        "file, not in dyld cache)\n"
+    )
+    assert dyld_refused(text) == (f"{site}/libtensorflow_framework.2.dylib",)
+    assert len(dyld_tried(text)) == 3

@@ -303,6 +303,12 @@ def test_faulthandler_illegal_instruction_on_windows_is_a_cpu_without_avx(code: 
     assert "coreinfo64" in fix_text(top)
 
 
+def test_faulthandler_illegal_instruction_alone_checks_the_cpu_with_windows_tools() -> None:
+    # Only Python on Windows prints "Windows fatal exception": no /proc/cpuinfo there.
+    fix = fix_text(top_error(explained("Windows fatal exception: code 0xc000001d\n")))
+    assert "coreinfo64" in fix and "/proc/cpuinfo" not in fix
+
+
 def test_faulthandler_access_violation_is_not_a_cpu_without_avx() -> None:
     report = explained("Windows fatal exception: access violation\n")
     assert all(x.cause != "cpu-lacks-avx" for x in report.findings)
@@ -366,9 +372,14 @@ def test_tensorflows_extension_missing_its_own_symbol_is_two_releases_mixed(line
     assert top.cause == "tf-install-incomplete"
     fix = fix_text(top)
     assert "uninstall -y" in fix and "find_spec" in fix
-    # The framework library the loader found first: dyld's tools for dyld's words.
-    assert ("otool -L" in fix) == ("dlopen(" in line)
-    assert ("$LD_LIBRARY_PATH" in fix) != ("dlopen(" in line)
+    # The framework library the loader found first: ldd resolves it; otool -L prints only
+    # the install name (@rpath/...), so on macOS dyld's own "Expected in:" line names it.
+    macos = "dlopen(" in line
+    assert ("ldd " in fix) != macos
+    assert ('"Expected in:"' in fix) == macos
+    assert "otool -L" not in fix
+    assert ("$LD_LIBRARY_PATH" in fix) != macos
+    assert ("$DYLD_LIBRARY_PATH" in fix) == macos
 
 
 def test_ctypes_winerror_193_is_a_file_of_another_word_size() -> None:
@@ -443,3 +454,47 @@ def test_dll_load_failed_with_a_status_names_another_packages_extension() -> Non
     top = top_error(explained(_dll_status("cygrpc", "grpc\\__init__.py")))
     assert top.cause == "native-library-unresolved"
     assert "grpcio" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "frames",
+    [
+        '  File "C:\\Python311\\Lib\\subprocess.py", line 1538, in _execute_child\n'
+        "    hp, ht, pid, tid = _winapi.CreateProcess(executable, args,\n",
+        '  File "C:\\Python311\\Lib\\multiprocessing\\popen_spawn_win32.py", line 73, in '
+        "__init__\n    hp, ht, pid, tid = _winapi.CreateProcess(\n",
+    ],
+)
+def test_winerror_193_starting_a_program_is_no_dll_of_another_word_size(frames: str) -> None:
+    # CreateProcess refusing a file that is no program: no DLL of this Python's, no TensorFlow.
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "C:\\work\\run.py", line 4, in <module>\n'
+        '    subprocess.run(["tools\\\\convert"])\n'
+        f"{frames}"
+        "OSError: [WinError 193] %1 is not a valid Win32 application\n"
+    )
+    assert all(x.cause != "native-library-unresolved" for x in report.findings)
+    assert all("tensorflow" not in fix_text(x) for x in report.findings if x.fix is not None)
+
+
+@pytest.mark.parametrize(
+    "reason",
+    [
+        "code signature in <2B> '{tf}/libtensorflow_framework.2.dylib' not valid for use in "
+        "process: library load disallowed by system policy",
+        "mach-o file, but is an incompatible architecture (have 'x86_64', need 'arm64')",
+    ],
+)
+def test_tensorflows_own_library_dyld_found_and_refused_is_no_incomplete_install(
+    reason: str,
+) -> None:
+    # dyld's reason says the file is there: the installation does not lack it.
+    tf = f"{_MAC_SITE}/tensorflow"
+    report = explained(
+        f"ImportError: dlopen({tf}/python/_pywrap_tensorflow_internal.so, 0x0002): Library not "
+        "loaded: @rpath/libtensorflow_framework.2.dylib\n"
+        f"  Referenced from: <1A2B> {tf}/python/_pywrap_tensorflow_internal.so\n"
+        f"  Reason: tried: '{tf}/libtensorflow_framework.2.dylib' ({reason.format(tf=tf)})\n"
+    )
+    assert all(x.cause != "tf-install-incomplete" for x in report.findings)

@@ -1087,18 +1087,30 @@ def own_symbol_fix(m: Machine, library: str, symbol: str, macos: bool) -> Fix:
     together, so they are of two releases. Either an older framework library is found first
     (the loader takes LD_LIBRARY_PATH, or DYLD_LIBRARY_PATH, before the wheel's own run-path:
     a libtensorflow C library's libtensorflow_framework there) or the package folder holds
-    files of two releases. ``macos``: dyld's words (its tools, its variable)."""
+    files of two releases. ``macos``: dyld's words (its variable, its own line naming the
+    file)."""
     stale = stale_files_fix(m)
-    lister = f"otool -L {shlex_quote(library)}" if macos else f"ldd {shlex_quote(library)}"
-    path_var = "DYLD_LIBRARY_PATH" if macos else "LD_LIBRARY_PATH"
+    name = library.replace(chr(92), "/").rsplit("/", 1)[-1]
+    if macos:
+        # otool -L prints the install names the file records (@rpath/...), not the file dyld
+        # takes; dyld's error names that file on its "Expected in:" line (dyld 3 and 4; dyld
+        # 2 wrote it too), where the symbol was looked up in one library.
+        shown = (
+            'dyld\'s "Expected in:" line below the error, where it prints one, names the '
+            "libtensorflow_framework it gave it"
+        )
+        commands: tuple[str, ...] = ("echo $DYLD_LIBRARY_PATH", *stale.commands)
+        path_var, listed = "DYLD_LIBRARY_PATH", "the first command"
+    else:
+        shown = "The first command shows which libtensorflow_framework the loader gives it"
+        commands = (f"ldd {shlex_quote(library)}", "echo $LD_LIBRARY_PATH", *stale.commands)
+        path_var, listed = "LD_LIBRARY_PATH", "the second command"
     return Fix(
-        f"TensorFlow's own {library.replace(chr(92), '/').rsplit('/', 1)[-1]} needs {symbol}, "
-        "which the framework library the loader gave it does not define: the wheel builds the "
-        "two together, so they are of two releases. The first command shows which "
-        f"libtensorflow_framework it gets: one outside the tensorflow folder comes from "
-        f"{path_var} (a libtensorflow C library's folder): take that folder off it. Otherwise: "
-        + stale.text,
-        (lister, f"echo ${path_var}", *stale.commands),
+        f"TensorFlow's own {name} needs {symbol}, which the framework library the loader gave "
+        "it does not define: the wheel builds the two together, so they are of two releases. "
+        f"{shown}: one in a folder {listed} lists comes from {path_var} (a libtensorflow C "
+        "library's folder): take that folder off it. Otherwise: " + stale.text,
+        commands,
     )
 
 

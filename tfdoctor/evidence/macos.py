@@ -148,18 +148,32 @@ def _line_of(text: str, match: re.Match[str]) -> str:
 #: and later: "Reason: tried: '/a/libx.dylib' (no such file), '/b/libx.dylib' (no such
 #: file)"), each path quoted and followed by why it did not do.
 _TRIED_LINE = re.compile(r"\btried: (?P<paths>'[^\n]{1,4000})")
-_TRIED_PATH = re.compile(r"'(?P<path>/[^'\n]{1,400})' \(")
+_TRIED_PATH = re.compile(r"'(?P<path>/[^'\n]{1,400})' \((?P<why>[^'\n]{0,40})")
+#: dyld's reason for a path that holds no file ("no such file", "no such file, not in dyld
+#: cache").
+_ABSENT = "no such file"
+
+
+def _tried(text: str) -> list[tuple[str, str]]:
+    """Each path dyld says it tried in ``text``, with the start of its reason."""
+    head = text[:MAC_READ]
+    if "tried: " not in head:
+        return []
+    return [
+        (p.group("path"), p.group("why"))
+        for line in _TRIED_LINE.finditer(head)
+        for p in _TRIED_PATH.finditer(line.group("paths"))
+    ]
 
 
 def dyld_tried(text: str) -> tuple[str, ...]:
     """The paths dyld says it tried for a library it did not load, in the order it gives
     them (each once), from every "tried:" list in ``text``."""
-    head = text[:MAC_READ]
-    if "tried: " not in head:
-        return ()
-    found = (
-        p.group("path")
-        for line in _TRIED_LINE.finditer(head)
-        for p in _TRIED_PATH.finditer(line.group("paths"))
-    )
-    return tuple(dict.fromkeys(found))
+    return tuple(dict.fromkeys(path for path, _ in _tried(text)))
+
+
+def dyld_refused(text: str) -> tuple[str, ...]:
+    """The paths dyld tried where it did not say there was no file: a file it found and
+    refused (of another architecture, its code signature not valid for the process, the
+    sandbox blocking its open), in its order, each once."""
+    return tuple(dict.fromkeys(p for p, why in _tried(text) if not why.startswith(_ABSENT)))

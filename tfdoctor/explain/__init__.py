@@ -72,7 +72,14 @@ from tfdoctor.evidence.devices import (
 )
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.imports import imported_before_tensorflow
-from tfdoctor.evidence.macos import APPLE, INTEL, dyld_tried, mac_shown, python_machine
+from tfdoctor.evidence.macos import (
+    APPLE,
+    INTEL,
+    dyld_refused,
+    dyld_tried,
+    mac_shown,
+    python_machine,
+)
 from tfdoctor.evidence.nodejs import rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
@@ -1450,6 +1457,8 @@ class Revealed(Record):
     native_importer: Optional[PackageCode] = None
     #: The paths dyld said it tried for a library it did not load (its "Reason: tried:").
     dyld_tried: tuple[str, ...] = ()
+    #: Those of them where dyld found a file and refused it (no "no such file").
+    dyld_refused: tuple[str, ...] = ()
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
     no_gpu_host: bool = False
@@ -1938,6 +1947,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         keras_importer=next(filter(None, map(keras_importer, reversed(evidence.tracebacks))), None),
         native_importer=_native_importer(evidence.tracebacks),
         dyld_tried=dyld_tried(evidence.first_text),
+        dyld_refused=dyld_refused(evidence.first_text),
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
@@ -2968,9 +2978,12 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
             m, apple_silicon=not emulator, host_platform=_group(hits, "host_platform")
         )
     library = _group(hits, "library")
+    # Words only Windows prints (faulthandler's "Windows fatal exception") show the system
+    # where nothing else in the log does.
+    windows = any(WINDOWS_WORDS in h.signature.tags for h in hits)
     return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix(
         _group(hits, "instruction"),
-        system="macos" if mac is not None else (m.os or r.os),
+        system="macos" if mac is not None else (m.os or r.os or ("windows" if windows else None)),
         binding=library if library and causes.platform.tfjs_binding(library) else None,
     )
 
@@ -4735,12 +4748,16 @@ def _tf_incomplete(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cause
 
 
 def _tf_own_unfound(
-    m: Machine, hits: Sequence[Hits], library: Optional[str], owner: Optional[str]
+    m: Machine, r: Revealed, hits: Sequence[Hits], library: Optional[str], owner: Optional[str]
 ) -> Optional[tuple[causes.CauseId, Fix]]:
     """TensorFlow's extension cannot find the framework library (or the extension) its own
-    wheel installs beside it: the installation lacks its own file. None otherwise, or where
-    the file that needs it is a companion's (``owner``)."""
+    wheel installs beside it: the installation lacks its own file. None otherwise, where the
+    file that needs it is a companion's (``owner``), or where dyld says it found a file of
+    that name and refused it (its architecture, its code signature): the file is there."""
     if owner is not None or not _tf_own_library_unfound(library, hits):
+        return None
+    name = (library or "").rsplit("/", 1)[-1]
+    if any(path.rsplit("/", 1)[-1] == name for path in r.dyld_refused):
         return None
     return causes.software.TF_INSTALL_INCOMPLETE, causes.software.incomplete_install_fix(m)
 
@@ -4989,7 +5006,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     named = (_library_owner(g["library"]) for h in hits for g in h.groups if g.get("library"))
     owner = next((d for d in (*owners, *named) if d and d not in TF_DISTRIBUTIONS), None)
     major_found = _framework_major(r, hits, library, owner) or _tf_own_unfound(
-        m, hits, library, owner
+        m, r, hits, library, owner
     )
     if major_found is not None:
         return major_found
@@ -8617,6 +8634,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _protoc_label_is_the_files(by_cause, evidence)
     _tf_keras_frames_say_tf_keras(by_cause, evidence)
     _companions_own_library_refused(by_cause)
+    _process_start_is_no_dll(by_cause, evidence)
     if any(
         h.signature.id == "tf-keras-warning"
         for h in by_cause.get(causes.software.TF_KERAS_MISSING, ())
@@ -8783,6 +8801,20 @@ def _companions_own_library_refused(by_cause: dict[str, list[Hits]]) -> None:
     owners = {distribution_of(installed_package(x) or "") for x in paths}
     if lines and len(paths) >= len(lines) and not owners & {None, *TF_DISTRIBUTIONS}:
         _drop_signature(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-error-126")
+
+
+def _process_start_is_no_dll(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
+    """Python's "[WinError 193]" raised where a program is started (subprocess's Popen calls
+    CreateProcess in _execute_child, multiprocessing's spawn calls it itself) is Windows
+    refusing to run a file that is no program (a script, a file of another system, a
+    damaged download): ERROR_BAD_EXE_FORMAT of no DLL this Python loads, so no word-size
+    reading of TensorFlow's libraries."""
+    refused = [t for t in evidence.tracebacks if "[WinError 193]" in t.message]
+    if refused and all(
+        any(f.function == "_execute_child" or "CreateProcess(" in f.code for f in t.frames)
+        for t in refused
+    ):
+        _drop_signature(by_cause, causes.platform.NATIVE_LIBRARY_UNRESOLVED, "windows-error-193")
 
 
 def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
