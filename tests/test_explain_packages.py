@@ -2251,7 +2251,62 @@ def test_a_range_check_is_dependency_out_of_range_with_the_range_it_states(
     (found,) = [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]
     # Raised, it ended the program; warned (and nothing failed after it), it is a note.
     assert found.severity == (Severity.ERROR if source == "import" else Severity.INFO)
+    if target == "jaxlib":
+        return  # jax's own pair: one release of both (the next tests)
     assert f'pip install "{target}{spec}"' in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        pytest.param(
+            "RuntimeError: jaxlib is version 0.4.1, but this version of jax requires version "
+            ">= 0.4.6.\n",
+            'pip install -U "jax[cpu]"',
+            id="older-cpu",
+        ),
+        pytest.param(
+            "RuntimeError: jaxlib version 0.4.25 is newer than and incompatible with jax "
+            "version 0.4.23. Please update your jax and/or jaxlib packages.\n",
+            'pip install -U "jax[cpu]"',
+            id="newer-cpu",
+        ),
+        pytest.param(
+            "RuntimeError: jaxlib is version 0.4.16+cuda12.cudnn89, but this version of jax "
+            "requires version >= 0.4.19.\n",
+            'pip install -U "jax[cuda12]"',
+            id="older-cuda12",
+        ),
+        pytest.param(
+            "RuntimeError: jaxlib version 0.4.30 is newer than and incompatible with jax "
+            "version 0.4.28. Please update your jax and/or jaxlib packages.\n",
+            'pip install -U "jax[cuda12]"',
+            id="newer-cuda12-plugin",
+        ),
+    ],
+)
+def test_jax_refusing_its_jaxlib_installs_one_release_of_both(text: str, command: str) -> None:
+    """jax checks jaxlib both ways (too old, newer than jax), its message does not show jax's
+    version, and PyPI's jaxlib is the CPU build: the fix moves both, keeping a CUDA build."""
+    # The CUDA build shows in jaxlib's version, or as the plugin JAX installs beside it.
+    plugin = f.facts(packages=f.packages(f.pkg("jax-cuda12-plugin", "0.4.30")))
+    facts = plugin if "0.4.30" in text else None
+    found = next(x for x in explained(text, facts).findings if x.cause == "dependency-out-of-range")
+    assert found.fix is not None
+    commands = " ".join(found.fix.commands)
+    assert command in commands
+    # Never jaxlib alone.
+    assert "jaxlib" not in commands
+
+
+def test_jax_refusing_a_cuda_build_no_extra_installs_gets_no_cpu_command() -> None:
+    text = (
+        "RuntimeError: jaxlib is version 0.4.1+cuda11.cudnn86, but this version of jax "
+        "requires version >= 0.4.6.\n"
+    )
+    (found,) = [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]
+    assert found.fix is not None and found.fix.commands == ()
+    assert "CUDA 11" in found.fix.text
 
 
 def test_a_range_check_tensorflow_s_own_range_misses_moves_the_checking_package() -> None:

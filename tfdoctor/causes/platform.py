@@ -2088,14 +2088,20 @@ def macos_wrapper_fix(python: Optional[str], pip: Optional[str], pythons: Sequen
 
 
 def apple_silicon_fix(
-    requested: Optional[str], first_line: str, pythons: Sequence[str], python: Optional[str]
+    m: Machine,
+    requested: Optional[str],
+    first_line: str,
+    pythons: Sequence[str],
+    python: Optional[str],
 ) -> Optional[Fix]:
     """pip found no TensorFlow for an arm64 Python on a Mac (Apple silicon): the ``tensorflow``
     distribution publishes macOS arm64 wheels from ``first_line`` on (the matrix's, for
     ``pythons``); before it, TensorFlow for Apple silicon was Apple's tensorflow-macos, whose
     releases the wheel index lists (TensorFlow's own install page pointed there,
     https://developer.apple.com/metal/tensorflow-plugin/). ``requested``: the release pinned;
-    ``python``: the one the log shows. None where the Python shown has wheels of neither.
+    ``python``: the one the log shows; the commands are ``m``'s pip (the interpreter the log
+    names, or a new environment where that one is externally managed). None where the
+    Python shown has wheels of neither.
     The tensorflow distribution's arm64 wheels are tagged macosx_12_0 from the first
     (tensorflow-2.13.0-cp311-cp311-macosx_12_0_arm64.whl to 2.16.2's:
     https://pypi.org/project/tensorflow/2.13.0/#files): macOS 11 takes none."""
@@ -2121,14 +2127,14 @@ def apple_silicon_fix(
                 f'`tensorflow-macos=={build.version}; sys_platform == "darwin" and '
                 'platform_machine == "arm64"`), or move the pin to tensorflow '
                 f"{first_line} or later.",
-                (f'python -m pip install "tensorflow-macos=={build.version}"',),
+                m.pip(f'install "tensorflow-macos=={build.version}"'),
             )
         return Fix(
             f"TensorFlow {requested} publishes no wheel for macOS on Apple silicon (arm64): the "
             f"tensorflow distribution has them from {first_line} on, for {span}, and Apple's "
             f"tensorflow-macos none of that line. Move the pin to tensorflow {first_line} or "
             "later, or run that release on another platform it has wheels for.",
-            (f'python -m pip install "tensorflow>={first_line}"',),
+            m.pip(f'install "tensorflow>={first_line}"'),
         )
     return Fix(
         "pip lists no TensorFlow for this arm64 Python on a Mac with Apple silicon. The "
@@ -2143,8 +2149,8 @@ def apple_silicon_fix(
         "install tensorflow-macos of that release instead.",
         (
             MACOS_VERSION_CHECK,
-            "python -m pip install --upgrade pip",
-            f'python -m pip install "tensorflow>={first_line}"',
+            *m.pip("install --upgrade pip"),
+            *m.pip(f'install "tensorflow>={first_line}"'),
         ),
     )
 

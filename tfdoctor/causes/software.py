@@ -4398,3 +4398,62 @@ def tensorflow_family(dist: str) -> bool:
     its own (tb-nightly, which tf-nightly requires in TensorBoard's place) is its release's."""
     release = modules().release_of(dist)
     return release.startswith("tensorflow-") or release.replace("-", "_") in modules().family
+
+
+#: A CUDA build of jaxlib as its version shows it (``0.4.20+cuda12.cudnn89``, the local tag
+#: of the builds JAX published on its own index) or as the plugin distribution JAX installs
+#: beside the CPU jaxlib from 0.4.26 on (jax-cuda12-plugin, jax-cuda12-pjrt).
+_JAX_CUDA = re.compile(r"\+cuda(?P<tag>\d+)|^jax-cuda(?P<plugin>\d+)-(?:plugin|pjrt)$")
+
+#: The CUDA lines jax's own extras install (jax[cuda12], jax[cuda13]) in the current release:
+#: https://github.com/jax-ml/jax/blob/main/setup.py (``extras_require``), and the install
+#: page, https://docs.jax.dev/en/latest/installation.html.
+_JAX_CUDA_EXTRAS: Final = ("12", "13")
+
+
+def jax_cuda_line(m: Machine, jaxlib_version: str) -> Optional[str]:
+    """The CUDA major of the jaxlib the evidence shows: its version's local tag, else a JAX
+    CUDA plugin the package listing holds; None for a CPU build or where nothing says."""
+    found = _JAX_CUDA.search(jaxlib_version)
+    if found is not None:
+        return found["tag"]
+    for p in m.facts.packages or ():
+        found = _JAX_CUDA.match(normalize_name(p.name))
+        if found is not None:
+            return found["plugin"]
+    return None
+
+
+def jax_release_fix(m: Machine, jaxlib_version: str) -> Fix:
+    """jax refused the installed jaxlib as it imported (older than the jax release's minimum,
+    or newer than jax itself): jax and jaxlib of one release, as JAX's install page installs
+    them (``pip install -U "jax[cpu]"``, ``"jax[cuda12]"``), never jaxlib alone: the message
+    does not show jax's version, a jaxlib newer than jax is refused too, and PyPI's jaxlib
+    is the CPU build, which would replace a CUDA one. The CUDA line the evidence shows is
+    kept (:func:`jax_cuda_line`)."""
+    cuda = jax_cuda_line(m, jaxlib_version)
+    if cuda is None:
+        return Fix(
+            f"jax refuses jaxlib {jaxlib_version}: jax and jaxlib are released together and "
+            "must be of one release. Upgrade both at once, as JAX's install page does "
+            "(https://docs.jax.dev/en/latest/installation.html); the `cpu` extra keeps the "
+            "CPU build. Not jaxlib alone: jax also refuses a jaxlib newer than itself.",
+            m.pip('install -U "jax[cpu]"'),
+        )
+    if cuda not in _JAX_CUDA_EXTRAS:
+        return Fix(
+            f"jax refuses jaxlib {jaxlib_version}, a CUDA {cuda} build: jax and jaxlib must be "
+            f"of one release. Install jax and the CUDA {cuda} jaxlib of that same release "
+            "from JAX's release index (https://docs.jax.dev/en/latest/installation.html), or "
+            f"move to a CUDA line jax's current extras install "
+            f"({', '.join(f'jax[cuda{x}]' for x in _JAX_CUDA_EXTRAS)}) where the driver "
+            "supports it. No command is given: PyPI's jaxlib is the CPU build, and jax's "
+            f"current releases install no CUDA {cuda} build.",
+        )
+    return Fix(
+        f"jax refuses jaxlib {jaxlib_version}, a CUDA {cuda} build: jax and jaxlib must be of "
+        "one release. Upgrade both at once with the CUDA extra, as JAX's install page does "
+        "(https://docs.jax.dev/en/latest/installation.html), so that the GPU build stays: "
+        "PyPI's jaxlib alone is the CPU build.",
+        m.pip(f'install -U "jax[cuda{cuda}]"'),
+    )

@@ -5396,7 +5396,7 @@ def _apple_silicon_refusal(
     if asked is None and refusal.spec and not spec_contains(f"{first}.0", refusal.spec):
         return None  # a range of older releases only: _range_refusal reads their Pythons
     pythons = sorted({py for x in arm64 for py in x.python["macos-arm64"]}, key=version_key)
-    fix = causes.platform.apple_silicon_fix(asked, first, pythons, r.python)
+    fix = causes.platform.apple_silicon_fix(m, asked, first, pythons, r.python)
     if fix is None:
         return None
     # pip's empty list of the user's own request says no release at all has a wheel here.

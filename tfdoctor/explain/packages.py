@@ -1037,6 +1037,17 @@ def _pair_out_of_range(c: Conflict, m: Machine, said: str, severity: Severity) -
                 f"log names no release of {c.requirer or 'it'} that fits.",
             ),
         )
+    if c.source.startswith("import") and (c.requirer, c.target) == ("jax", "jaxlib"):
+        # jax's own check (evidence.packages.RANGE_CHECKS): one release of both, never
+        # jaxlib alone (causes.software.jax_release_fix).
+        return causes.finding(
+            f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
+            severity,
+            causes.software.DEPENDENCY_OUT_OF_RANGE,
+            f"jaxlib {c.have} is outside the range jax declares (jaxlib{c.spec})",
+            said,
+            causes.software.jax_release_fix(m, c.have),
+        )
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
         severity,
