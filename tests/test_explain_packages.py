@@ -2913,3 +2913,23 @@ def test_the_distributions_named_for_removal_all_write_tensorflows_folder() -> N
     from tfdoctor.facts import TF_DISTRIBUTIONS
 
     assert set(_OFTEN_PAIRED) <= set(TF_DISTRIBUTIONS)
+
+
+@pytest.mark.parametrize(
+    ("requirer", "severity"),
+    [
+        pytest.param("tensorflow-metadata 1.14.0", Severity.WARNING, id="family"),
+        # TFX's library on TensorFlow, named in its namespace: its pins are its own business.
+        pytest.param("tensorflow-data-validation 1.14.0", Severity.INFO, id="tfx"),
+        pytest.param("tensorflow-federated 0.61.0", Severity.INFO, id="federated"),
+    ],
+)
+def test_pip_20_2s_notice_weighs_a_family_range_not_a_library_on_tensorflow(
+    requirer: str, severity: Severity
+) -> None:
+    text = (
+        f"ERROR: {requirer} has requirement pyarrow<11,>=10, but you'll have pyarrow 14.0.2 "
+        "which is incompatible.\n"
+    )
+    (found,) = [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]
+    assert found.severity is severity

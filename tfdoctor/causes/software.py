@@ -164,9 +164,11 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
         define(
             PROTOBUF_INCOMPATIBLE,
-            "protobuf incompatible with TensorFlow",
-            "TensorFlow's generated code needs the protobuf runtime range it declares; a newer "
-            "protobuf fails with 'Descriptors cannot be created directly'.",
+            "protobuf outside the range the installed generated code needs",
+            "TensorFlow and the packages of its ecosystem (TensorBoard, tensorflow-metadata, "
+            "tensorflow-datasets) ship code protoc generated for the protobuf runtime range each "
+            "declares; a newer protobuf fails on older code with 'Descriptors cannot be created "
+            "directly', an older one lacks what newer code imports.",
             "https://protobuf.dev/news/2022-05-06/#python-updates",
         ),
         define(
@@ -4396,8 +4398,20 @@ def tensorflow_family(dist: str) -> bool:
     tf-models-official), nor one another author named ``tf-...`` (tf-keras-vis, tf-explain):
     their pins are their own business. A nightly build the family publishes under a name of
     its own (tb-nightly, which tf-nightly requires in TensorBoard's place) is its release's."""
-    release = modules().release_of(dist)
-    return release.startswith("tensorflow-") or release.replace("-", "_") in modules().family
+    table = modules()
+    release = table.release_of(dist)
+    # The module table first: the import packages the release installs (by its wheel's
+    # RECORD), which it marks family or a library on TensorFlow (tensorflow-transform,
+    # tensorflow-federated, tensorflow-data-validation are TFX's and federated's, not
+    # released beside TensorFlow); only a name the table does not hold falls to the namespace.
+    installs = {release.replace("-", "_")} | {
+        mod for mod, owner in table.dists.items() if owner == release
+    }
+    if installs & table.family:
+        return True
+    if installs & table.on_tensorflow:
+        return False
+    return release.startswith("tensorflow-")
 
 
 #: A CUDA build of jaxlib as its version shows it (``0.4.20+cuda12.cudnn89``, the local tag
