@@ -2933,3 +2933,36 @@ def test_pip_20_2s_notice_weighs_a_family_range_not_a_library_on_tensorflow(
     )
     (found,) = [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]
     assert found.severity is severity
+
+
+@pytest.mark.parametrize(
+    ("channel", "command"),
+    [
+        pytest.param("conda-forge", "conda install -y -c conda-forge tensorflow=2.15.0", id="cf"),
+        pytest.param("anaconda", "conda install -y -c anaconda tensorflow=2.15.0", id="anaconda"),
+        # No channel shown: the configured default, as conda list leaves it blank.
+        pytest.param("", "conda install -y tensorflow=2.15.0", id="default"),
+    ],
+)
+def test_tensorflow_from_conda_and_pip_comes_back_from_the_channel_it_came_from(
+    channel: str, command: str
+) -> None:
+    conda_build = {
+        "conda-forge": "cpu_py311h6ac8430_2",
+        "anaconda": "eigen_py311h3b0a8a7_0",
+        "": "mkl_py311h3b0a8a7_0",
+    }[channel]
+    text = (
+        "# packages in environment at /home/me/miniconda3/envs/tf:\n"
+        "#\n"
+        "# Name                    Version                   Build  Channel\n"
+        f"tensorflow                2.15.0          {conda_build}    {channel}\n".replace(
+            "    \n", "\n"
+        )
+        + "tensorflow-gpu            2.10.0                   pypi_0    pypi\n"
+    )
+    found = next(
+        x for x in explained(text).findings if x.summary.startswith("TensorFlow is installed twice")
+    )
+    assert found.fix is not None
+    assert found.fix.commands[-1] == command

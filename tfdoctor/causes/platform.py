@@ -2239,14 +2239,17 @@ def pip_refusal_fix(
     dist: str = "tensorflow",
     shown: bool = True,
     required_by: str = "",
+    python_64bit: bool = False,
 ) -> tuple[CauseId, Fix, str]:
     """Cause, fix and reasoning for pip's "no matching distribution", from what pip listed.
 
     ``listed``: the final releases pip could see (empty: none at all); ``requested``: the
     version pinned; ``python``: the version the log shows, if any; ``dist``: the distribution
     refused; ``shown``: whether the log shows pip's list at all; ``required_by``: the
-    distribution whose requirement it is (pip's "(from X)"), empty for the user's own. The
-    reasoning names what is read from pip's words and what is inferred from the matrix.
+    distribution whose requirement it is (pip's "(from X)"), empty for the user's own;
+    ``python_64bit``: whether the log shows the interpreter's build to be 64-bit (its banner),
+    which rules a 32-bit interpreter out. The reasoning names what is read from pip's words
+    and what is inferred from the matrix.
     """
     lines = m.matrix.lines if m.matrix is not None else ()
     asked_line = (
@@ -2421,21 +2424,33 @@ def pip_refusal_fix(
             # an index read before that line came out lists nothing for it (a Python out
             # before TensorFlow's support of it is the commonest such refusal).
             first, previous = newer
+            # A banner showing a 64-bit build leaves the platform as the other reading.
+            others = (
+                "the platform (operating system, CPU) has none"
+                if python_64bit
+                else "the interpreter is 32-bit, or the platform (operating system, CPU) has none"
+            )
             why = (
                 f"pip sees no TensorFlow release at all for Python {python}: TensorFlow "
                 f"publishes wheels for it from {first} on, and every release before {first} "
                 f"goes up to Python {previous} (from the matrix), so pip finds none where its "
-                f"index predates {first}; else the interpreter is 32-bit, or the platform "
-                "(operating system, CPU) has none"
+                f"index predates {first}; else {others}"
             )
             return (
                 TF_NO_WHEEL_FOR_PYTHON,
                 Fix(
                     f"{why}. Install TensorFlow {first} or later with this Python (upgrade pip "
                     f"first), or use Python {previous} (a new virtual environment of it) for "
-                    f"an older release; if the command below prints 32 bits, use a 64-bit "
-                    "CPython.",
-                    (check, f'python -m pip install "tensorflow>={first}"'),
+                    "an older release"
+                    + (
+                        "."
+                        if python_64bit
+                        else "; if the command below prints 32 bits, use a 64-bit CPython."
+                    ),
+                    (
+                        *(() if python_64bit else (check,)),
+                        *m.pip(f'install "tensorflow>={first}"'),
+                    ),
                 ),
                 why,
             )

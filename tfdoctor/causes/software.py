@@ -2902,32 +2902,42 @@ def conda_pypi_companion_fix(
 
 
 def conda_pip_duplicate_fix(
-    m: Machine, conda_rows: Sequence[tuple[str, str]], pip_rows: Sequence[tuple[str, str]]
+    m: Machine,
+    conda_rows: Sequence[tuple[str, str, str]],
+    pip_rows: Sequence[tuple[str, str]],
 ) -> Fix:
     """TensorFlow installed twice into one conda environment: conda's packages
-    (``conda_rows``: name, version; tensorflow-base holds the files) and pip's wheels
-    (``pip_rows``, conda list's ``pypi`` rows) write the same ``tensorflow/`` folder of its
-    site-packages, and neither installer knows of the other's files. Both out, the newest
-    final release back with the installer that had it."""
-    rows = [(n, v, "pip") for n, v in pip_rows] + [(n, v, "conda") for n, v in conda_rows]
+    (``conda_rows``: name, version, the channel conda list shows; tensorflow-base holds the
+    files) and pip's wheels (``pip_rows``, conda list's ``pypi`` rows) write the same
+    ``tensorflow/`` folder of its site-packages, and neither installer knows of the other's
+    files. Both out, the newest final release back with the installer, and from conda the
+    channel, that had it: a package of conda-forge's build comes back from conda-forge, not
+    from whichever channel the configuration puts first (``conda install -c CHANNEL``:
+    https://docs.conda.io/projects/conda/en/stable/commands/install.html)."""
+    rows = [(n, v, "pip", "") for n, v in pip_rows] + [
+        (n, v, "conda", channel) for n, v, channel in conda_rows
+    ]
     finals = [r for r in rows if re.fullmatch(r"\d+(?:\.\d+)*", r[1]) and r[0] != "tensorflow-base"]
-    name, version, installer = max(finals or rows, key=lambda r: version_key(r[1]))
-    conda_names = sorted({n for n, _ in conda_rows})
+    name, version, installer, channel = max(finals or rows, key=lambda r: version_key(r[1]))
+    conda_names = sorted({n for n, _, _ in conda_rows})
     pip_names = sorted({n for n, _ in pip_rows})
+    # conda list's channel column names a channel (conda-forge, defaults, anaconda, a URL);
+    # an empty one is the configured default, installed from without -c.
+    from_channel = f"-c {channel} " if channel and channel != "pypi" else ""
     again = (
         m.pip_install(f"{name}=={version}")
         if installer == "pip"
-        else (f"conda install -y {name}={version}",)
+        else (f"conda install -y {from_channel}{name}={version}",)
     )
     return Fix(
         "conda list shows TensorFlow from both installers in this environment: conda's "
-        + ", ".join(f"{n} {v}" for n, v in conda_rows)
+        + ", ".join(f"{n} {v}" for n, v, _ in conda_rows)
         + " and pip's "
         + ", ".join(f"{n} {v}" for n, v in pip_rows)
         + " (channel pypi). Both write the same tensorflow/ folder, so the import runs a mix "
         "of two releases' files, and removing either with its own installer deletes files the "
         f"other needs. Remove both, then install one (the commands keep {name} {version} "
-        f"from {installer}, the newest shown).",
+        f"from {installer}{f' ({channel})' if from_channel else ''}, the newest shown).",
         (
             f"conda remove -y --force {' '.join(conda_names)}",
             *m.pip(f"uninstall -y {' '.join(pip_names)}"),

@@ -122,6 +122,7 @@ from tfdoctor.evidence.pip import (
     read_pip_line,
     read_pip_lines,
     read_platform_hints,
+    read_python_64bit,
     read_python_refusals,
     read_refusals,
     read_source_builds,
@@ -294,6 +295,8 @@ class Evidence:
     tags_platform: Optional[str] = None
     #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
     machine: Optional[str] = None
+    #: Whether the interpreter's banner shows a 64-bit build (evidence.pip.read_python_64bit).
+    python_64bit: bool = False
     #: The version ``python --version`` printed, where the log shows it asked.
     python_shown: Optional[str] = None
     #: Requirements pip found broken, and companions' verdicts on the TensorFlow they found
@@ -554,6 +557,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     _read_wheels(evidence, text)
     evidence.tags_platform = evidence.tags_platform or read_first_platform(text)
     evidence.machine = evidence.machine or read_machine(text)
+    evidence.python_64bit = evidence.python_64bit or read_python_64bit(text)
     if evidence.python_shown is None:
         evidence.python_shown = read_python_shown(text)
     _read_conflicts(evidence, text)
@@ -1394,6 +1398,8 @@ class Revealed(Record):
     tags_platform: Optional[str] = None
     #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
     machine: Optional[str] = None
+    #: Whether the interpreter's banner shows a 64-bit build (a 32-bit one is ruled out).
+    python_64bit: bool = False
     #: The file whose code called ``tf.load_op_library`` in a traceback (the frame before
     #: TensorFlow's load_library.py): whose op library it loaded.
     op_loader: Optional[str] = None
@@ -1890,6 +1896,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         wheel_files=tuple(dict.fromkeys(evidence.wheel_files)),
         tags_platform=evidence.tags_platform,
         machine=evidence.machine,
+        python_64bit=evidence.python_64bit,
         op_loader=op_loader_in(evidence.first_text),
         dll_extension=_dll_extension(evidence.tracebacks),
         numpy_extension=numpy_extension_package(evidence.tracebacks),
@@ -5169,6 +5176,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # TensorFlow's own requirement of a build of it (tensorflow-intel from tensorflow) is
         # its metadata's, not a dependant's pin: pip's reading of its list stands.
         "" if refusal.required_by in TF_DISTRIBUTIONS else refusal.required_by,
+        r.python_64bit,
     )
     return cause, fix
 

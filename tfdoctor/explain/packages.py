@@ -284,7 +284,9 @@ def conda_pip_side_by_side(rows: Sequence[CondaRow], m: Machine) -> Optional[Fin
     https://docs.conda.io/projects/conda/en/stable/user-guide/tasks/manage-environments.html#using-pip-in-an-environment)."""
     ours = [r for r in rows if normalize_name(r.name) in (*TF_DISTRIBUTIONS, "tensorflow-base")]
     pip_rows = [(r.name, r.version) for r in ours if r.build == "pypi_0" or r.channel == "pypi"]
-    conda_rows = [(r.name, r.version) for r in ours if (r.name, r.version) not in pip_rows]
+    conda_rows = [
+        (r.name, r.version, r.channel) for r in ours if (r.name, r.version) not in pip_rows
+    ]
     if not pip_rows or not conda_rows:
         return None
     shown = [f"{r.name} {r.version} {r.build} {r.channel}".rstrip() for r in ours]
