@@ -1024,3 +1024,15 @@ def test_other_candidate_titles_each_second_candidate_at_the_severity_given(
     # A warning unless the caller ranks it lower.
     plain = causes.other_candidate(cause, "the files may be incomplete", "detail", fix)
     assert plain.severity is Severity.WARNING
+
+
+@pytest.mark.parametrize("requested", [None, "2.11.0", "2.9.0"])
+def test_apple_silicons_fix_runs_the_examined_pythons_pip(requested: str | None) -> None:
+    """The Apple silicon reading installs with the interpreter the facts name, as every other
+    fix does, not with whatever ``python`` the shell finds first."""
+    exe = "/opt/homebrew/bin/python3.10"
+    m = machine(f.facts(python=f.python(executable=exe)))
+    fix = causes.platform.apple_silicon_fix(m, requested, "2.13", ("3.9", "3.10"), "3.10.8")
+    assert fix is not None
+    pips = [c for c in fix.commands if " pip " in c]
+    assert pips and all(c.startswith(f"{exe} -m pip install") for c in pips)

@@ -14,6 +14,7 @@ from typing import Any, Callable, Optional
 import pytest
 
 from tests import factories as f
+from tfdoctor import causes
 from tfdoctor.checks import CHECKS, run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.checks.cuda import check_cuda_versions
@@ -1369,6 +1370,44 @@ def test_protobuf_past_what_a_family_packages_code_was_generated_for() -> None:
     # notice only.
     board = f.pkg("tensorboard", "2.15.2", "protobuf<3.20,>=3.9.2")
     assert not _family_verdicts(board, f.pkg("protobuf", "3.20.3"))
+
+
+@pytest.mark.parametrize(
+    "library",
+    [
+        # TFX's and TensorFlow Federated's releases, on TensorFlow but not released beside
+        # it (the module table's on_tensorflow rows): their pins are their own business.
+        f.pkg("tensorflow-data-validation", "1.14.0", "pyarrow<11,>=10"),
+        f.pkg("tensorflow-transform", "1.14.0", "pyarrow<11,>=10"),
+        f.pkg("tensorflow-federated", "0.61.0", "pyarrow<11,>=10"),
+        f.pkg("tensorflow-serving-api", "2.15.1", "pyarrow<11,>=10"),
+    ],
+    ids=lambda p: p.name,
+)
+def test_a_library_on_tensorflow_named_tensorflow_is_not_its_family(library: Any) -> None:
+    assert not causes.software.tensorflow_family(library.name)
+    assert not _family_verdicts(library, f.pkg("pyarrow", "14.0.2"))
+
+
+def test_the_family_by_the_module_table_or_tensorflows_namespace() -> None:
+    family = ("tensorflow-datasets", "tensorboard", "tb-nightly", "tensorflow-metadata")
+    assert all(causes.software.tensorflow_family(d) for d in family)
+    assert not causes.software.tensorflow_family("tf-models-official")
+
+
+def test_a_family_packages_protobuf_range_without_an_import_is_worded_for_any_package() -> None:
+    # tensorflow-metadata 1.13 declares protobuf<4 (its generated code needs it), which
+    # TensorFlow 2.15's own range does not; where no import ran, the cause is protobuf's
+    # range, and its words must not claim that TensorFlow's is the one broken.
+    metadata = f.pkg("tensorflow-metadata", "1.13.1", "protobuf<4,>=3.20.3")
+    facts = f.facts(
+        packages=f.packages(metadata, f.pkg("protobuf", "4.25.3")),
+        tensorflow=f.tensorflow(status="skipped"),
+    )
+    found = [x for x in judge(check_dependency_pins, facts) if x.cause and "protobuf" in x.summary]
+    assert [x.cause for x in found] == ["protobuf-incompatible"]
+    assert "tensorflow-metadata 1.13.1" in found[0].summary
+    assert "TensorFlow" not in causes.CAUSES["protobuf-incompatible"].title
 
 
 def test_keras_of_another_line_under_a_release_that_ships_with_its_own() -> None:

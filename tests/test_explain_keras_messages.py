@@ -820,3 +820,20 @@ def test_keras3s_default_build_warning_is_no_finding() -> None:
         "the layer to be marked as built, despite not being actually built.\n"
     )
     assert _causes(line) == set()
+
+
+def test_nested_functional_inputs_upgrade_keras_to_the_release_that_takes_them_first() -> None:
+    # Keras 3.0-3.3's Functional refuses a nested dict of inputs (functional.py); 3.4 takes any
+    # structure again, so a newer Keras 3 runs the code as it is, before going back to Keras 2.
+    text = (
+        "ValueError: When providing `inputs` as a dict, all values in the dict must be "
+        "KerasTensors. Received: inputs={'x': <KerasTensor shape=(None, 4), dtype=float32, "
+        "sparse=None, name=x>, 'extra': {'y': <KerasTensor shape=(None, 2), dtype=float32, "
+        "sparse=None, name=y>}} including invalid value {'y': <KerasTensor shape=(None, 2), "
+        "dtype=float32, sparse=None, name=y>} of type <class 'dict'>\n"
+    )
+    found = top_error(explained(text))
+    assert found.cause == "keras3-behaviour-change" and found.fix is not None
+    assert found.fix.commands[0].endswith('pip install "keras>=3.4"')
+    words = found.fix.text
+    assert words.index("3.4 or later") < words.index("TF_USE_LEGACY_KERAS")

@@ -2296,7 +2296,62 @@ def test_a_range_check_is_dependency_out_of_range_with_the_range_it_states(
     (found,) = [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]
     # Raised, it ended the program; warned (and nothing failed after it), it is a note.
     assert found.severity == (Severity.ERROR if source == "import" else Severity.INFO)
+    if target == "jaxlib":
+        return  # jax's own pair: one release of both (the next tests)
     assert f'pip install "{target}{spec}"' in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        pytest.param(
+            "RuntimeError: jaxlib is version 0.4.1, but this version of jax requires version "
+            ">= 0.4.6.\n",
+            'pip install -U "jax[cpu]"',
+            id="older-cpu",
+        ),
+        pytest.param(
+            "RuntimeError: jaxlib version 0.4.25 is newer than and incompatible with jax "
+            "version 0.4.23. Please update your jax and/or jaxlib packages.\n",
+            'pip install -U "jax[cpu]"',
+            id="newer-cpu",
+        ),
+        pytest.param(
+            "RuntimeError: jaxlib is version 0.4.16+cuda12.cudnn89, but this version of jax "
+            "requires version >= 0.4.19.\n",
+            'pip install -U "jax[cuda12]"',
+            id="older-cuda12",
+        ),
+        pytest.param(
+            "RuntimeError: jaxlib version 0.4.30 is newer than and incompatible with jax "
+            "version 0.4.28. Please update your jax and/or jaxlib packages.\n",
+            'pip install -U "jax[cuda12]"',
+            id="newer-cuda12-plugin",
+        ),
+    ],
+)
+def test_jax_refusing_its_jaxlib_installs_one_release_of_both(text: str, command: str) -> None:
+    """jax checks jaxlib both ways (too old, newer than jax), its message does not show jax's
+    version, and PyPI's jaxlib is the CPU build: the fix moves both, keeping a CUDA build."""
+    # The CUDA build shows in jaxlib's version, or as the plugin JAX installs beside it.
+    plugin = f.facts(packages=f.packages(f.pkg("jax-cuda12-plugin", "0.4.30")))
+    facts = plugin if "0.4.30" in text else None
+    found = next(x for x in explained(text, facts).findings if x.cause == "dependency-out-of-range")
+    assert found.fix is not None
+    commands = " ".join(found.fix.commands)
+    assert command in commands
+    # Never jaxlib alone.
+    assert "jaxlib" not in commands
+
+
+def test_jax_refusing_a_cuda_build_no_extra_installs_gets_no_cpu_command() -> None:
+    text = (
+        "RuntimeError: jaxlib is version 0.4.1+cuda11.cudnn86, but this version of jax "
+        "requires version >= 0.4.6.\n"
+    )
+    (found,) = [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]
+    assert found.fix is not None and found.fix.commands == ()
+    assert "CUDA 11" in found.fix.text
 
 
 def test_a_range_check_tensorflow_s_own_range_misses_moves_the_checking_package() -> None:
@@ -2903,3 +2958,56 @@ def test_the_distributions_named_for_removal_all_write_tensorflows_folder() -> N
     from tfdoctor.facts import TF_DISTRIBUTIONS
 
     assert set(_OFTEN_PAIRED) <= set(TF_DISTRIBUTIONS)
+
+
+@pytest.mark.parametrize(
+    ("requirer", "severity"),
+    [
+        pytest.param("tensorflow-metadata 1.14.0", Severity.WARNING, id="family"),
+        # TFX's library on TensorFlow, named in its namespace: its pins are its own business.
+        pytest.param("tensorflow-data-validation 1.14.0", Severity.INFO, id="tfx"),
+        pytest.param("tensorflow-federated 0.61.0", Severity.INFO, id="federated"),
+    ],
+)
+def test_pip_20_2s_notice_weighs_a_family_range_not_a_library_on_tensorflow(
+    requirer: str, severity: Severity
+) -> None:
+    text = (
+        f"ERROR: {requirer} has requirement pyarrow<11,>=10, but you'll have pyarrow 14.0.2 "
+        "which is incompatible.\n"
+    )
+    (found,) = [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]
+    assert found.severity is severity
+
+
+@pytest.mark.parametrize(
+    ("channel", "command"),
+    [
+        pytest.param("conda-forge", "conda install -y -c conda-forge tensorflow=2.15.0", id="cf"),
+        pytest.param("anaconda", "conda install -y -c anaconda tensorflow=2.15.0", id="anaconda"),
+        # No channel shown: the configured default, as conda list leaves it blank.
+        pytest.param("", "conda install -y tensorflow=2.15.0", id="default"),
+    ],
+)
+def test_tensorflow_from_conda_and_pip_comes_back_from_the_channel_it_came_from(
+    channel: str, command: str
+) -> None:
+    conda_build = {
+        "conda-forge": "cpu_py311h6ac8430_2",
+        "anaconda": "eigen_py311h3b0a8a7_0",
+        "": "mkl_py311h3b0a8a7_0",
+    }[channel]
+    text = (
+        "# packages in environment at /home/me/miniconda3/envs/tf:\n"
+        "#\n"
+        "# Name                    Version                   Build  Channel\n"
+        f"tensorflow                2.15.0          {conda_build}    {channel}\n".replace(
+            "    \n", "\n"
+        )
+        + "tensorflow-gpu            2.10.0                   pypi_0    pypi\n"
+    )
+    found = next(
+        x for x in explained(text).findings if x.summary.startswith("TensorFlow is installed twice")
+    )
+    assert found.fix is not None
+    assert found.fix.commands[-1] == command

@@ -11,7 +11,7 @@ import pytest
 
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence import pip as pip_evidence
-from tfdoctor.evidence.pip import read_machine
+from tfdoctor.evidence.pip import read_machine, read_python_64bit
 from tfdoctor.findings import Finding, Report, Severity
 
 
@@ -422,8 +422,28 @@ def test_a_python_newer_than_every_earlier_release_names_the_first_line_built_fo
     text = fix_text(top)
     # The banner's version, the first line with its wheels and the Python before it.
     assert "Python 3.13.0" in text and "from 2.20 on" in text and "Python 3.12" in text
-    # The banner's 64-bit build keeps the 32-bit candidate out.
+    # The banner's 64-bit build keeps the 32-bit candidate out, of the reading's words too.
     assert _of(report, "python-32bit") is None
+    assert "32-bit" not in text and "32 bits" not in text and "platform" in text
+    assert 'pip install "tensorflow>=2.20"' in text
+
+
+@pytest.mark.parametrize(
+    ("banner", "wide"),
+    [
+        pytest.param(_BANNER_313, True, id="amd64"),
+        pytest.param(_BANNER_313.replace("(AMD64)", "(ARM64)"), True, id="arm64"),
+        pytest.param(
+            "Python 3.8.10 (tags/v3.8.10:3d8993a, May  3 2021, 11:34:34) [MSC v.1928 32 bit "
+            "(Intel)] on win32\n",
+            False,
+            id="intel-32bit",
+        ),
+        pytest.param("Python 3.12.3 (main, Apr 10 2024, 05:33:47) [GCC 13.2.0] on linux\n", False),
+    ],
+)
+def test_a_banner_shows_a_64bit_build_only_in_its_own_words(banner: str, wide: bool) -> None:
+    assert read_python_64bit(banner) is wide
 
 
 def test_a_python_newer_than_earlier_lines_keeps_the_32bit_and_platform_readings() -> None:

@@ -144,6 +144,29 @@ def keras3_fix(m: Machine) -> Fix:
     )
 
 
+#: The first Keras 3 release whose Functional models take nested inputs again: 3.0 to 3.3 take
+#: a dict of inputs only flat. Keras 3.4.0's release notes, "Add support for arbitrary, deeply
+#: nested input/output structures in Functional models" (keras-team/keras 8cb1829d:
+#: https://github.com/keras-team/keras/releases/tag/v3.4.0).
+KERAS_NESTED_INPUTS: Final = "3.4"
+
+
+def keras3_nested_inputs_fix(m: Machine) -> Fix:
+    """Keras 2 code building a Functional model from a nested dict of inputs under Keras 3.0 to
+    3.3, which refuse it: Keras 3.4 or later takes the structure again, so upgrading Keras
+    keeps the code and Keras 3; tf-keras with TF_USE_LEGACY_KERAS (:func:`keras3_fix`) is the
+    way back to Keras 2."""
+    legacy = keras3_fix(m)
+    return Fix(
+        f"Keras 3.0 to 3.3 take a dict of Functional inputs only flat (one KerasTensor per key); "
+        f"Keras {KERAS_NESTED_INPUTS} and later take nested structures again, as Keras 2 did. "
+        f"Upgrade Keras to {KERAS_NESTED_INPUTS} or later (the command below). Else: "
+        + legacy.text[0].lower()
+        + legacy.text[1:],
+        m.pip_install(f"keras>={KERAS_NESTED_INPUTS}"),
+    )
+
+
 def tf_too_old_fix(
     m: Machine, used: str, since: Optional[str], commands: Sequence[str] = ()
 ) -> Fix:

@@ -2093,14 +2093,20 @@ def macos_wrapper_fix(python: Optional[str], pip: Optional[str], pythons: Sequen
 
 
 def apple_silicon_fix(
-    requested: Optional[str], first_line: str, pythons: Sequence[str], python: Optional[str]
+    m: Machine,
+    requested: Optional[str],
+    first_line: str,
+    pythons: Sequence[str],
+    python: Optional[str],
 ) -> Optional[Fix]:
     """pip found no TensorFlow for an arm64 Python on a Mac (Apple silicon): the ``tensorflow``
     distribution publishes macOS arm64 wheels from ``first_line`` on (the matrix's, for
     ``pythons``); before it, TensorFlow for Apple silicon was Apple's tensorflow-macos, whose
     releases the wheel index lists (TensorFlow's own install page pointed there,
     https://developer.apple.com/metal/tensorflow-plugin/). ``requested``: the release pinned;
-    ``python``: the one the log shows. None where the Python shown has wheels of neither.
+    ``python``: the one the log shows; the commands are ``m``'s pip (the interpreter the log
+    names, or a new environment where that one is externally managed). None where the
+    Python shown has wheels of neither.
     The tensorflow distribution's arm64 wheels are tagged macosx_12_0 from the first
     (tensorflow-2.13.0-cp311-cp311-macosx_12_0_arm64.whl to 2.16.2's:
     https://pypi.org/project/tensorflow/2.13.0/#files): macOS 11 takes none."""
@@ -2126,14 +2132,14 @@ def apple_silicon_fix(
                 f'`tensorflow-macos=={build.version}; sys_platform == "darwin" and '
                 'platform_machine == "arm64"`), or move the pin to tensorflow '
                 f"{first_line} or later.",
-                (f'python -m pip install "tensorflow-macos=={build.version}"',),
+                m.pip(f'install "tensorflow-macos=={build.version}"'),
             )
         return Fix(
             f"TensorFlow {requested} publishes no wheel for macOS on Apple silicon (arm64): the "
             f"tensorflow distribution has them from {first_line} on, for {span}, and Apple's "
             f"tensorflow-macos none of that line. Move the pin to tensorflow {first_line} or "
             "later, or run that release on another platform it has wheels for.",
-            (f'python -m pip install "tensorflow>={first_line}"',),
+            m.pip(f'install "tensorflow>={first_line}"'),
         )
     return Fix(
         "pip lists no TensorFlow for this arm64 Python on a Mac with Apple silicon. The "
@@ -2148,8 +2154,8 @@ def apple_silicon_fix(
         "install tensorflow-macos of that release instead.",
         (
             MACOS_VERSION_CHECK,
-            "python -m pip install --upgrade pip",
-            f'python -m pip install "tensorflow>={first_line}"',
+            *m.pip("install --upgrade pip"),
+            *m.pip(f'install "tensorflow>={first_line}"'),
         ),
     )
 
@@ -2238,14 +2244,17 @@ def pip_refusal_fix(
     dist: str = "tensorflow",
     shown: bool = True,
     required_by: str = "",
+    python_64bit: bool = False,
 ) -> tuple[CauseId, Fix, str]:
     """Cause, fix and reasoning for pip's "no matching distribution", from what pip listed.
 
     ``listed``: the final releases pip could see (empty: none at all); ``requested``: the
     version pinned; ``python``: the version the log shows, if any; ``dist``: the distribution
     refused; ``shown``: whether the log shows pip's list at all; ``required_by``: the
-    distribution whose requirement it is (pip's "(from X)"), empty for the user's own. The
-    reasoning names what is read from pip's words and what is inferred from the matrix.
+    distribution whose requirement it is (pip's "(from X)"), empty for the user's own;
+    ``python_64bit``: whether the log shows the interpreter's build to be 64-bit (its banner),
+    which rules a 32-bit interpreter out. The reasoning names what is read from pip's words
+    and what is inferred from the matrix.
     """
     lines = m.matrix.lines if m.matrix is not None else ()
     asked_line = (
@@ -2420,21 +2429,33 @@ def pip_refusal_fix(
             # an index read before that line came out lists nothing for it (a Python out
             # before TensorFlow's support of it is the commonest such refusal).
             first, previous = newer
+            # A banner showing a 64-bit build leaves the platform as the other reading.
+            others = (
+                "the platform (operating system, CPU) has none"
+                if python_64bit
+                else "the interpreter is 32-bit, or the platform (operating system, CPU) has none"
+            )
             why = (
                 f"pip sees no TensorFlow release at all for Python {python}: TensorFlow "
                 f"publishes wheels for it from {first} on, and every release before {first} "
                 f"goes up to Python {previous} (from the matrix), so pip finds none where its "
-                f"index predates {first}; else the interpreter is 32-bit, or the platform "
-                "(operating system, CPU) has none"
+                f"index predates {first}; else {others}"
             )
             return (
                 TF_NO_WHEEL_FOR_PYTHON,
                 Fix(
                     f"{why}. Install TensorFlow {first} or later with this Python (upgrade pip "
                     f"first), or use Python {previous} (a new virtual environment of it) for "
-                    f"an older release; if the command below prints 32 bits, use a 64-bit "
-                    "CPython.",
-                    (check, f'python -m pip install "tensorflow>={first}"'),
+                    "an older release"
+                    + (
+                        "."
+                        if python_64bit
+                        else "; if the command below prints 32 bits, use a 64-bit CPython."
+                    ),
+                    (
+                        *(() if python_64bit else (check,)),
+                        *m.pip(f'install "tensorflow>={first}"'),
+                    ),
                 ),
                 why,
             )

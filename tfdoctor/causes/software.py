@@ -165,9 +165,11 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
         define(
             PROTOBUF_INCOMPATIBLE,
-            "protobuf incompatible with TensorFlow",
-            "TensorFlow's generated code needs the protobuf runtime range it declares; a newer "
-            "protobuf fails with 'Descriptors cannot be created directly'.",
+            "protobuf outside the range the installed generated code needs",
+            "TensorFlow and the packages of its ecosystem (TensorBoard, tensorflow-metadata, "
+            "tensorflow-datasets) ship code protoc generated for the protobuf runtime range each "
+            "declares; a newer protobuf fails on older code with 'Descriptors cannot be created "
+            "directly', an older one lacks what newer code imports.",
             "https://protobuf.dev/news/2022-05-06/#python-updates",
         ),
         define(
@@ -2949,32 +2951,42 @@ def conda_pypi_companion_fix(
 
 
 def conda_pip_duplicate_fix(
-    m: Machine, conda_rows: Sequence[tuple[str, str]], pip_rows: Sequence[tuple[str, str]]
+    m: Machine,
+    conda_rows: Sequence[tuple[str, str, str]],
+    pip_rows: Sequence[tuple[str, str]],
 ) -> Fix:
     """TensorFlow installed twice into one conda environment: conda's packages
-    (``conda_rows``: name, version; tensorflow-base holds the files) and pip's wheels
-    (``pip_rows``, conda list's ``pypi`` rows) write the same ``tensorflow/`` folder of its
-    site-packages, and neither installer knows of the other's files. Both out, the newest
-    final release back with the installer that had it."""
-    rows = [(n, v, "pip") for n, v in pip_rows] + [(n, v, "conda") for n, v in conda_rows]
+    (``conda_rows``: name, version, the channel conda list shows; tensorflow-base holds the
+    files) and pip's wheels (``pip_rows``, conda list's ``pypi`` rows) write the same
+    ``tensorflow/`` folder of its site-packages, and neither installer knows of the other's
+    files. Both out, the newest final release back with the installer, and from conda the
+    channel, that had it: a package of conda-forge's build comes back from conda-forge, not
+    from whichever channel the configuration puts first (``conda install -c CHANNEL``:
+    https://docs.conda.io/projects/conda/en/stable/commands/install.html)."""
+    rows = [(n, v, "pip", "") for n, v in pip_rows] + [
+        (n, v, "conda", channel) for n, v, channel in conda_rows
+    ]
     finals = [r for r in rows if re.fullmatch(r"\d+(?:\.\d+)*", r[1]) and r[0] != "tensorflow-base"]
-    name, version, installer = max(finals or rows, key=lambda r: version_key(r[1]))
-    conda_names = sorted({n for n, _ in conda_rows})
+    name, version, installer, channel = max(finals or rows, key=lambda r: version_key(r[1]))
+    conda_names = sorted({n for n, _, _ in conda_rows})
     pip_names = sorted({n for n, _ in pip_rows})
+    # conda list's channel column names a channel (conda-forge, defaults, anaconda, a URL);
+    # an empty one is the configured default, installed from without -c.
+    from_channel = f"-c {channel} " if channel and channel != "pypi" else ""
     again = (
         m.pip_install(f"{name}=={version}")
         if installer == "pip"
-        else (f"conda install -y {name}={version}",)
+        else (f"conda install -y {from_channel}{name}={version}",)
     )
     return Fix(
         "conda list shows TensorFlow from both installers in this environment: conda's "
-        + ", ".join(f"{n} {v}" for n, v in conda_rows)
+        + ", ".join(f"{n} {v}" for n, v, _ in conda_rows)
         + " and pip's "
         + ", ".join(f"{n} {v}" for n, v in pip_rows)
         + " (channel pypi). Both write the same tensorflow/ folder, so the import runs a mix "
         "of two releases' files, and removing either with its own installer deletes files the "
         f"other needs. Remove both, then install one (the commands keep {name} {version} "
-        f"from {installer}, the newest shown).",
+        f"from {installer}{f' ({channel})' if from_channel else ''}, the newest shown).",
         (
             f"conda remove -y --force {' '.join(conda_names)}",
             *m.pip(f"uninstall -y {' '.join(pip_names)}"),
@@ -4544,5 +4556,76 @@ def tensorflow_family(dist: str) -> bool:
     tf-models-official), nor one another author named ``tf-...`` (tf-keras-vis, tf-explain):
     their pins are their own business. A nightly build the family publishes under a name of
     its own (tb-nightly, which tf-nightly requires in TensorBoard's place) is its release's."""
-    release = modules().release_of(dist)
-    return release.startswith("tensorflow-") or release.replace("-", "_") in modules().family
+    table = modules()
+    release = table.release_of(dist)
+    # The module table first: the import packages the release installs (by its wheel's
+    # RECORD), which it marks family or a library on TensorFlow (tensorflow-transform,
+    # tensorflow-federated, tensorflow-data-validation are TFX's and federated's, not
+    # released beside TensorFlow); only a name the table does not hold falls to the namespace.
+    installs = {release.replace("-", "_")} | {
+        mod for mod, owner in table.dists.items() if owner == release
+    }
+    if installs & table.family:
+        return True
+    if installs & table.on_tensorflow:
+        return False
+    return release.startswith("tensorflow-")
+
+
+#: A CUDA build of jaxlib as its version shows it (``0.4.20+cuda12.cudnn89``, the local tag
+#: of the builds JAX published on its own index) or as the plugin distribution JAX installs
+#: beside the CPU jaxlib from 0.4.26 on (jax-cuda12-plugin, jax-cuda12-pjrt).
+_JAX_CUDA = re.compile(r"\+cuda(?P<tag>\d+)|^jax-cuda(?P<plugin>\d+)-(?:plugin|pjrt)$")
+
+#: The CUDA lines jax's own extras install (jax[cuda12], jax[cuda13]) in the current release:
+#: https://github.com/jax-ml/jax/blob/main/setup.py (``extras_require``), and the install
+#: page, https://docs.jax.dev/en/latest/installation.html.
+_JAX_CUDA_EXTRAS: Final = ("12", "13")
+
+
+def jax_cuda_line(m: Machine, jaxlib_version: str) -> Optional[str]:
+    """The CUDA major of the jaxlib the evidence shows: its version's local tag, else a JAX
+    CUDA plugin the package listing holds; None for a CPU build or where nothing says."""
+    found = _JAX_CUDA.search(jaxlib_version)
+    if found is not None:
+        return found["tag"]
+    for p in m.facts.packages or ():
+        found = _JAX_CUDA.match(normalize_name(p.name))
+        if found is not None:
+            return found["plugin"]
+    return None
+
+
+def jax_release_fix(m: Machine, jaxlib_version: str) -> Fix:
+    """jax refused the installed jaxlib as it imported (older than the jax release's minimum,
+    or newer than jax itself): jax and jaxlib of one release, as JAX's install page installs
+    them (``pip install -U "jax[cpu]"``, ``"jax[cuda12]"``), never jaxlib alone: the message
+    does not show jax's version, a jaxlib newer than jax is refused too, and PyPI's jaxlib
+    is the CPU build, which would replace a CUDA one. The CUDA line the evidence shows is
+    kept (:func:`jax_cuda_line`)."""
+    cuda = jax_cuda_line(m, jaxlib_version)
+    if cuda is None:
+        return Fix(
+            f"jax refuses jaxlib {jaxlib_version}: jax and jaxlib are released together and "
+            "must be of one release. Upgrade both at once, as JAX's install page does "
+            "(https://docs.jax.dev/en/latest/installation.html); the `cpu` extra keeps the "
+            "CPU build. Not jaxlib alone: jax also refuses a jaxlib newer than itself.",
+            m.pip('install -U "jax[cpu]"'),
+        )
+    if cuda not in _JAX_CUDA_EXTRAS:
+        return Fix(
+            f"jax refuses jaxlib {jaxlib_version}, a CUDA {cuda} build: jax and jaxlib must be "
+            f"of one release. Install jax and the CUDA {cuda} jaxlib of that same release "
+            "from JAX's release index (https://docs.jax.dev/en/latest/installation.html), or "
+            f"move to a CUDA line jax's current extras install "
+            f"({', '.join(f'jax[cuda{x}]' for x in _JAX_CUDA_EXTRAS)}) where the driver "
+            "supports it. No command is given: PyPI's jaxlib is the CPU build, and jax's "
+            f"current releases install no CUDA {cuda} build.",
+        )
+    return Fix(
+        f"jax refuses jaxlib {jaxlib_version}, a CUDA {cuda} build: jax and jaxlib must be of "
+        "one release. Upgrade both at once with the CUDA extra, as JAX's install page does "
+        "(https://docs.jax.dev/en/latest/installation.html), so that the GPU build stays: "
+        "PyPI's jaxlib alone is the CPU build.",
+        m.pip(f'install -U "jax[cuda{cuda}]"'),
+    )

@@ -235,6 +235,17 @@ _MACHINE = re.compile("|".join(_MACHINE_FORMS), re.MULTILINE)
 _MSC_64 = re.compile(r"\[MSC v\.\d+ 64 bit \(AMD64\)\]")
 
 
+# The same build string of any 64-bit Windows CPython: "64 bit (AMD64)" or "64 bit (ARM64)"
+# (PC/pyconfig.h's COMPILER; the 32-bit builds print "32 bit (Intel)", "32 bit (ARM)").
+_MSC_WIDE = re.compile(r"\[MSC v\.\d+ 64 bit \((?:AMD64|ARM64)\)\]")
+
+
+def read_python_64bit(text: str) -> bool:
+    """Whether the interpreter's banner or sys.version in ``text`` shows a 64-bit build
+    (CPython's Windows build string; other platforms' banners do not state the width)."""
+    return " 64 bit (" in text and _MSC_WIDE.search(text) is not None
+
+
 def read_machine(text: str) -> Optional[str]:
     """The machine's architecture the first uname or platform line of ``text`` names
     (``aarch64``, ``x86_64``, ``armv7l``), else a 64-bit x86-64 Windows Python's build string

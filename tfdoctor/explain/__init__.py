@@ -129,6 +129,7 @@ from tfdoctor.evidence.pip import (
     read_pip_line,
     read_pip_lines,
     read_platform_hints,
+    read_python_64bit,
     read_python_refusals,
     read_refusals,
     read_source_builds,
@@ -301,6 +302,8 @@ class Evidence:
     tags_platform: Optional[str] = None
     #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
     machine: Optional[str] = None
+    #: Whether the interpreter's banner shows a 64-bit build (evidence.pip.read_python_64bit).
+    python_64bit: bool = False
     #: The version ``python --version`` printed, where the log shows it asked.
     python_shown: Optional[str] = None
     #: Requirements pip found broken, and companions' verdicts on the TensorFlow they found
@@ -560,6 +563,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     _read_wheels(evidence, text)
     evidence.tags_platform = evidence.tags_platform or read_first_platform(text)
     evidence.machine = evidence.machine or read_machine(text)
+    evidence.python_64bit = evidence.python_64bit or read_python_64bit(text)
     if evidence.python_shown is None:
         evidence.python_shown = read_python_shown(text)
     _read_conflicts(evidence, text)
@@ -1439,6 +1443,8 @@ class Revealed(Record):
     tags_platform: Optional[str] = None
     #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
     machine: Optional[str] = None
+    #: Whether the interpreter's banner shows a 64-bit build (a 32-bit one is ruled out).
+    python_64bit: bool = False
     #: The file whose code called ``tf.load_op_library`` in a traceback (the frame before
     #: TensorFlow's load_library.py): whose op library it loaded.
     op_loader: Optional[str] = None
@@ -1941,6 +1947,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         wheel_files=tuple(dict.fromkeys(evidence.wheel_files)),
         tags_platform=evidence.tags_platform,
         machine=evidence.machine,
+        python_64bit=evidence.python_64bit,
         op_loader=op_loader_in(evidence.first_text),
         dll_extension=_dll_extension(evidence.tracebacks),
         numpy_extension=numpy_extension_package(evidence.tracebacks),
@@ -3216,6 +3223,9 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_model_fix(m)
     if all(h.signature.id == "keras3-keras-path-not-zip" for h in hits):
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras_path_not_zip_fix(m)
+    if all(h.signature.id == "keras3-nested-inputs" for h in hits):
+        # Keras 3.4 takes nested inputs again: the code runs on a newer Keras 3 as it is.
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_nested_inputs_fix(m)
     if any(
         h.signature.id in ("model-class-not-located", "model-function-not-located") for h in hits
     ):
@@ -5341,6 +5351,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # TensorFlow's own requirement of a build of it (tensorflow-intel from tensorflow) is
         # its metadata's, not a dependant's pin: pip's reading of its list stands.
         "" if refusal.required_by in TF_DISTRIBUTIONS else refusal.required_by,
+        r.python_64bit,
     )
     return cause, fix
 
@@ -5568,7 +5579,7 @@ def _apple_silicon_refusal(
     if asked is None and refusal.spec and not spec_contains(f"{first}.0", refusal.spec):
         return None  # a range of older releases only: _range_refusal reads their Pythons
     pythons = sorted({py for x in arm64 for py in x.python["macos-arm64"]}, key=version_key)
-    fix = causes.platform.apple_silicon_fix(asked, first, pythons, r.python)
+    fix = causes.platform.apple_silicon_fix(m, asked, first, pythons, r.python)
     if fix is None:
         return None
     # pip's empty list of the user's own request says no release at all has a wheel here.

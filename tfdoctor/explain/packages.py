@@ -284,7 +284,9 @@ def conda_pip_side_by_side(rows: Sequence[CondaRow], m: Machine) -> Optional[Fin
     https://docs.conda.io/projects/conda/en/stable/user-guide/tasks/manage-environments.html#using-pip-in-an-environment)."""
     ours = [r for r in rows if normalize_name(r.name) in (*TF_DISTRIBUTIONS, "tensorflow-base")]
     pip_rows = [(r.name, r.version) for r in ours if r.build == "pypi_0" or r.channel == "pypi"]
-    conda_rows = [(r.name, r.version) for r in ours if (r.name, r.version) not in pip_rows]
+    conda_rows = [
+        (r.name, r.version, r.channel) for r in ours if (r.name, r.version) not in pip_rows
+    ]
     if not pip_rows or not conda_rows:
         return None
     shown = [f"{r.name} {r.version} {r.build} {r.channel}".rstrip() for r in ours]
@@ -1036,6 +1038,17 @@ def _pair_out_of_range(c: Conflict, m: Machine, said: str, severity: Severity) -
                 f"TensorFlow whose range meets {c.target}{c.spec}. No command is given: the "
                 f"log names no release of {c.requirer or 'it'} that fits.",
             ),
+        )
+    if c.source.startswith("import") and (c.requirer, c.target) == ("jax", "jaxlib"):
+        # jax's own check (evidence.packages.RANGE_CHECKS): one release of both, never
+        # jaxlib alone (causes.software.jax_release_fix).
+        return causes.finding(
+            f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
+            severity,
+            causes.software.DEPENDENCY_OUT_OF_RANGE,
+            f"jaxlib {c.have} is outside the range jax declares (jaxlib{c.spec})",
+            said,
+            causes.software.jax_release_fix(m, c.have),
         )
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
