@@ -109,12 +109,30 @@ _MO_CHECK = (
 )
 
 
-def test_the_model_optimizers_range_check_names_the_package_and_its_range() -> None:
-    report = explained(_MO_CHECK.format(line="tensorflow: installed: 2.16.1, required: < 2.15.0"))
+def test_a_framework_newer_than_the_model_optimizers_range_moves_mo_not_the_framework() -> None:
+    # mo's range is its own release's: a newer TensorFlow wants the newer openvino-dev, not
+    # TensorFlow moved back under the program that trains with it.
+    for line in (
+        "tensorflow: installed: 2.16.1, required: < 2.15.0",
+        "tensorflow: installed: 2.16.1, required: ~= 2.5.0",
+        "numpy: installed: 1.26.4, required: == 1.19.5",
+    ):
+        report = explained(_MO_CHECK.format(line=line))
+        found = [f for f in report.findings if f.cause == "dependency-out-of-range"]
+        assert found and found[0].severity == Severity.WARNING, line
+        assert found[0].fix is not None
+        commands = " ".join(found[0].fix.commands)
+        assert "install --upgrade openvino-dev" in commands, line
+        assert "tensorflow<" not in commands and "numpy==" not in commands, line
+        assert line.split(":")[0] + " " in fix_text(found[0]), line
+
+
+def test_a_framework_older_than_the_model_optimizers_range_gets_the_range() -> None:
+    report = explained(_MO_CHECK.format(line="tensorflow: installed: 2.4.1, required: >= 2.5.0"))
     found = [f for f in report.findings if f.cause == "dependency-out-of-range"]
-    assert found and found[0].severity == Severity.WARNING
-    fix = fix_text(found[0])
-    assert 'pip install "tensorflow<2.15.0"' in fix and "tensorflow 2.16.1" in fix
+    assert found and found[0].fix is not None
+    assert 'install "tensorflow>=2.5.0"' in " ".join(found[0].fix.commands)
+    assert "openvino-dev" not in " ".join(found[0].fix.commands)
 
 
 def test_the_model_optimizers_check_of_a_package_that_does_not_import() -> None:
@@ -302,3 +320,33 @@ def test_what_converters_and_runtimes_print_while_working_stays_below_warning() 
     for text in _WORKING:
         report = explained(text)
         assert all(x.severity.rank < Severity.WARNING.rank for x in report.findings), text
+
+
+def test_an_edge_tpu_a_container_was_not_given_is_passed_in() -> None:
+    # The container sees the accelerator only where its run passes it in; the host's udev
+    # rules and groups are the ones that apply (google-coral/tflite#3).
+    log = "root@3f2a1b4c5d6e:/app# python3 detect.py\n" + _NO_DELEGATE.format(
+        library="libedgetpu.so.1"
+    )
+    fix = fix_text(top_error(explained(log)))
+    assert "-v /dev/bus/usb:/dev/bus/usb" in fix and "--device /dev/apex_0" in fix
+    bare = fix_text(top_error(explained(_NO_DELEGATE.format(library="libedgetpu.so.1"))))
+    assert "/dev/bus/usb" not in bare
+
+
+def test_a_base_path_polled_before_its_version_was_written_then_served_is_no_warning() -> None:
+    # The server polls; a version written after the first poll loads: nothing is wrong.
+    polled = (
+        "2024-02-11 09:30:12.004411: W tensorflow_serving/sources/storage_path/"
+        "file_system_storage_path_source.cc:267] No versions of servable clf found under base "
+        "path /models/clf. Did you forget to name your leaf directory as a number (eg. '/1/')?\n"
+    )
+    loaded = (
+        "2024-02-11 09:30:14.118020: I tensorflow_serving/core/loader_harness.cc:95] "
+        "Successfully loaded servable version {name: clf version: 1}\n"
+    )
+    report = explained(polled + loaded)
+    assert all(x.severity.rank < Severity.WARNING.rank for x in report.findings)
+    other = loaded.replace("name: clf", "name: other")
+    found = explained(polled + other).findings
+    assert [f for f in found if f.cause == "serving-model-version-missing"]

@@ -506,3 +506,17 @@ def test_node_resolving_another_host_beside_tfjs_keeps_the_general_advice() -> N
     top = top_error(explained(_tfjs_install("getaddrinfo ENOTFOUND registry.npmjs.org")))
     assert top.cause in ("no-network-access", "proxy-not-configured")
     assert "TFJS_NODE_CDN_STORAGE" not in fix_text(top)
+
+
+def test_tfjs_nodes_mirror_setting_is_set_in_the_way_of_a_windows_shell() -> None:
+    # cmd and PowerShell run no `NAME=value command`: the variable is set on a line of its own.
+    log = _tfjs_install("getaddrinfo ENOTFOUND storage.googleapis.com").replace(
+        "/srv/api/node_modules/@tensorflow/tfjs-node",
+        "C:\\api\\node_modules\\@tensorflow\\tfjs-node",
+    )
+    top = top_error(explained(log))
+    assert top.fix is not None
+    commands = top.fix.commands
+    assert "set TFJS_NODE_CDN_STORAGE=https://MIRROR/" in commands
+    assert '$env:TFJS_NODE_CDN_STORAGE = "https://MIRROR/"' in commands
+    assert not [c for c in commands if c.startswith("TFJS_NODE_CDN_STORAGE=")]

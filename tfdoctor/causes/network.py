@@ -177,21 +177,22 @@ NETWORK_CAUSE: Mapping[str, CauseId] = {
 }
 
 
-def tfjs_download_fix(host: Optional[str]) -> Fix:
+def tfjs_download_fix(m: Machine, host: str) -> Fix:
     """tfjs-node's install script that could not resolve the host it downloads libtensorflow
     from (``host``): the name resolved, or the script pointed at a mirror of the same files
-    (TFJS_NODE_CDN_STORAGE, read by tfjs-node/scripts/install.js and named in its README)."""
-    where = host or "storage.googleapis.com"
+    (TFJS_NODE_CDN_STORAGE, read by tfjs-node/scripts/install.js and named in its README),
+    set in the way of this machine's shell."""
     return Fix(
         "tfjs-node's install script (scripts/install.js) downloads libtensorflow, and the "
-        f"prebuilt addon, from {where}, and this machine could not resolve that name: the "
+        f"prebuilt addon, from {host}, and this machine could not resolve that name: the "
         "network, not TensorFlow. Check that the machine resolves it (its DNS, a VPN, a "
         "network that allows only a proxy); where the host is blocked or the machine is "
         "offline, point the script at a mirror that carries the same files with "
         "TFJS_NODE_CDN_STORAGE (tfjs-node's README), then install again.",
         (
-            f"nslookup {where}",
-            'TFJS_NODE_CDN_STORAGE="https://MIRROR/" npm install @tensorflow/tfjs-node',
+            f"nslookup {host}",
+            *set_env(m, ("TFJS_NODE_CDN_STORAGE", "https://MIRROR/")),
+            "npm install @tensorflow/tfjs-node",
         ),
     )
 

@@ -454,12 +454,14 @@ CAUSES: Mapping[str, Cause] = dict(
             "is not attached or not enumerated (a USB Accelerator on a port or hub without "
             "enough power), this user may not open it (the runtime package's udev rules, "
             "which take effect once it is plugged in again; the M.2 and PCIe cards' apex "
-            "driver and group), or another process holds it. Python then reports only "
+            "driver and group), a container not given the device, or another process holds "
+            "it. Python then reports only "
             "'Failed to load delegate from libedgetpu.so.1'; a runtime that is not installed "
             "fails earlier, in the loader. Another TensorFlow release does not change it.",
             "https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/lite/python/interpreter.py",
             "https://coral.ai/docs/accelerator/get-started/",
             "https://coral.ai/docs/m2/get-started/",
+            "https://github.com/google-coral/tflite/issues/3",
         ),
     )
 )
@@ -4058,25 +4060,40 @@ def mo_dependency_fix(
     m: Machine, dist: Optional[str], required: Optional[str], installed: Optional[str]
 ) -> Fix:
     """OpenVINO's Model Optimizer finding ``dist`` (``installed``, or none) outside the range
-    its release requires (``required``, as its check prints it: "< 2.14.0"): that range in
-    the Python that runs mo, or the mo release whose range holds the installed one."""
+    its release requires (``required``, as its check prints it: "< 2.14.0"). A package newer
+    than the range is mo's release older than the package, so mo moves (the openvino-dev
+    release made for newer ones), not the package the program trains with; a package missing
+    or below the range gets the range, in the Python that runs mo."""
     name = dist or "the package"
     spec = re.sub(r"\s+", "", required or "")
     if spec[:1].isdigit():
         spec = f"=={spec}"  # the oldest checks print the pinned version without its sign
+    newer = bool(installed and spec) and (
+        above_range(installed or "", spec)
+        or (spec.startswith("~=") and version_key(installed or "") > version_key(spec[2:]))
+    )
     has = f"{name} {installed} is outside" if installed else f"{name} does not import, for"
     text = (
         "OpenVINO's Model Optimizer (mo) checks the packages of the framework it converts "
         f"from against the ranges its release requires: {has} `{spec or '?'}`. "
-        "Where the conversion failed, install that range in the Python that runs mo (an "
-        "environment of its own for the conversion keeps the one that trains as it is), or "
-        f"use the openvino-dev release whose range holds the installed {name} (its "
-        "requirements files list the ranges); where the IR was generated, the check only "
-        "warns."
+    )
+    if newer:
+        return Fix(
+            text + f"The installed {name} is newer than this mo release was made for: where "
+            "the conversion failed, upgrade openvino-dev (mo's package) to a release whose "
+            f"requirements admit {name} {installed}, rather than moving {name} back under the "
+            "program that uses it (or convert in an environment of its own, with "
+            f'`pip install "{dist}{spec}"` there); where the IR was generated, the check '
+            "only warns.",
+            m.pip("install --upgrade openvino-dev"),
+        )
+    text += (
+        "Where the conversion failed, install that range in the Python that runs mo; where "
+        "the IR was generated, the check only warns."
     )
     if dist and spec:
         return Fix(text, m.pip_install(f"{dist}{spec}"))
-    return Fix(text, ("pip show openvino-dev",))
+    return Fix(text, m.pip("show openvino-dev"))
 
 
 #: The Edge TPU runtime's library as load_delegate names it on Linux, macOS and Windows
@@ -4119,10 +4136,11 @@ def edgetpu_install_fix(library: str) -> Fix:
     )
 
 
-def edgetpu_device_fix(library: Optional[str]) -> Fix:
+def edgetpu_device_fix(library: Optional[str], container: bool = False) -> Fix:
     """The Edge TPU runtime that created no delegate: the device attached, seen, permitted and
     free. ``library`` is the runtime's file load_delegate named: its name says the system
-    (libedgetpu.so.1 Linux, libedgetpu.1.dylib macOS, edgetpu.dll Windows)."""
+    (libedgetpu.so.1 Linux, libedgetpu.1.dylib macOS, edgetpu.dll Windows); ``container``:
+    the log shows a container, which sees the device only where its run passes it in."""
     name = (library or "libedgetpu.so.1").replace("\\", "/").rsplit("/", 1)[-1]
     text = (
         f"The Edge TPU runtime ({name}) loaded but opened no Edge TPU, so it gave TFLite no "
@@ -4141,10 +4159,20 @@ def edgetpu_device_fix(library: Optional[str]) -> Fix:
     # The USB Accelerator enumerates as 1a6e:089a until the runtime loads its firmware and as
     # 18d1:9302 afterwards (the IDs the runtime's udev rules name); the M.2 and PCIe cards
     # appear as /dev/apex_0 once the gasket and apex drivers are loaded (Coral's M.2 page).
+    # A container sees neither unless its run passes it in; the USB device's node changes
+    # when it re-enumerates, hence the whole bus (google-coral/tflite#3).
+    inside = (
+        " In a container, the device, the udev rules and the apex group are the host's: the "
+        "container sees the accelerator only where its run passes it in (docker run "
+        "--privileged -v /dev/bus/usb:/dev/bus/usb for the USB Accelerator, --device "
+        "/dev/apex_0 for an M.2 or PCIe card); run the checks below on the host."
+        if container
+        else ""
+    )
     return Fix(
         text + " On Linux, unplug the USB Accelerator and plug it in again after the runtime "
         "is installed, so that the runtime's udev rules apply; an M.2 or PCIe card needs the "
-        "gasket-dkms driver, /dev/apex_0, and this user in its apex group.",
+        "gasket-dkms driver, /dev/apex_0, and this user in its apex group." + inside,
         (
             "lsusb | grep -iE '1a6e:089a|18d1:9302'",
             "ls -l /dev/apex_0",

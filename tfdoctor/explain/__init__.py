@@ -4192,7 +4192,7 @@ def _download_network(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     said_first = first.citations[0][1] if first.citations else ""
     if first.signature.id == "node-getaddrinfo-failed" and _TFJS_HOST in said_first:
         # tfjs-node's install script, whose download host and mirror setting are its own.
-        return causes.network.NO_NETWORK_ACCESS, causes.network.tfjs_download_fix(_TFJS_HOST)
+        return causes.network.NO_NETWORK_ACCESS, causes.network.tfjs_download_fix(m, _TFJS_HOST)
     order = _NETWORK_ORDER.get(first.signature.id, ("proxy", "host", "no-network"))
     said = " ".join(line for h in hits for _, line in h.citations)
     error = _NETWORK_ERROR.search(said)
@@ -6766,7 +6766,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.software.EDGETPU_DEVICE_UNAVAILABLE: lambda m, r, hits: (
         causes.software.EDGETPU_DEVICE_UNAVAILABLE,
-        causes.software.edgetpu_device_fix(_group(hits, "library")),
+        causes.software.edgetpu_device_fix(_group(hits, "library"), _in_container(m, r)),
     ),
     causes.platform.MACOS_TOO_OLD: _macos,
     causes.platform.LIBSTDCXX_TOO_OLD: _libstdcxx,
@@ -8639,6 +8639,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _system_library_is_the_loaders(by_cause)
     _crash_frames_name_the_library(by_cause)
     _session_started_after_waiting(by_cause, evidence)
+    _served_after_polling(by_cause, evidence)
     _abort_names_its_failure(by_cause)
     _nccl_names_its_cuda_failure(by_cause)
     _dump_is_the_named_allocators(by_cause)
@@ -8795,6 +8796,22 @@ def _session_started_after_waiting(by_cause: dict[str, list[Hits]], evidence: Ev
     if started is not None and waits and started.first > waits[0].first:
         _drop_signature(
             by_cause, causes.cluster.CLUSTER_TASK_UNREACHABLE, "createsession-waiting-for-worker"
+        )
+
+
+def _served_after_polling(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
+    """TensorFlow Serving finding no version of a servable, then loading one of it: the
+    version was written after the server first polled its base path, and it is served."""
+    loaded = evidence.hits.get("serving-version-loaded")
+    polled = _hits_by(
+        by_cause, causes.runtime.SERVING_MODEL_VERSION_MISSING, "serving-no-version-directory"
+    )
+    if loaded is None or not polled or loaded.first < polled[0].first:
+        return
+    served = {g.get("servable") for g in loaded.groups}
+    if all(g.get("servable") in served for h in polled for g in h.groups):
+        _drop_signature(
+            by_cause, causes.runtime.SERVING_MODEL_VERSION_MISSING, "serving-no-version-directory"
         )
 
 
