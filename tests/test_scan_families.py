@@ -789,6 +789,7 @@ def test_tensorflow_1_converter_constructors_are_tensorflow_1_api(tmp_path: Path
     body = "c = tf.lite.TFLiteConverter.from_keras_model_file('m.h5')\n"
     found = one(tmp_path, body, "tflite-tf1-converter-constructors")
     assert found.cause == "api-moved-to-compat-v1"
+    assert found.fix is not None
     assert "tf.compat.v1.lite.TFLiteConverter.from_keras_model_file" in found.fix.text
     assert not ids(tmp_path, body, target="1.15")
     kept = "c = tf.lite.TFLiteConverter.from_keras_model(model)\n"
