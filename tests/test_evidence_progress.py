@@ -124,3 +124,10 @@ def test_the_first_of_several_is_kept() -> None:
 )
 def test_a_crash_is_seen(text: str, crashed: bool) -> None:
     assert crash_shown(text) is crashed
+
+
+def test_a_crash_after_many_lines_holding_its_words_is_seen() -> None:
+    # The bound on the lines a family's pattern is tried on may lose a run's work done (a
+    # safe loss), never a crash: the lines holding a crash word are all tried.
+    text = "register F0A1 = 0\n" * 2500 + "F0501 10:00:00.123456  1234 x.cc:42] bad state\n"
+    assert crash_shown(text)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained
+from tests.explaining import SIGNATURES, explained
 from tfdoctor.findings import Report, Severity
+from tfdoctor.signatures import PROCESS_ENDED
 
 #: tensorflow-addons' check as it imports (tensorflow_addons/utils/ensure_tf_install.py,
 #: ``_check_tf_version``: a UserWarning, and the import goes on).
@@ -234,3 +235,43 @@ def test_a_version_printed_refutes_no_version_notice() -> None:
         _weights(explained(_ADDONS + _ECHO.replace("2.10.0", "2.9.1")))["companion-mismatch"].rank
         >= Severity.WARNING.rank
     )
+
+
+# --- a process that ended without a traceback, in the words of what ran it ----------------
+
+#: The lines of the shells, IDEs, container runtimes and emulators that report a process's end
+#: by a signal or an access violation (the signatures tagged ``process-ended``), each after an
+#: epoch done or beside a pytest summary pasted from another run.
+_ENDED = [
+    "Illegal instruction\n",
+    "zsh: illegal hardware instruction  python train.py\n",
+    "Illegal instruction: 4\n",
+    "Process finished with exit code -1073741819 (0xC0000005)\n",
+    "Process finished with exit code -1073741795 (0xC000001D)\n",
+    "./train.sh: line 3: 41213 Killed                  python train.py\n",
+    "zsh: killed     python train.py\n",
+    "Process finished with exit code 137 (interrupted by signal 9: SIGKILL)\n",
+    "*** stack smashing detected ***: terminated\n",
+]
+
+
+@pytest.mark.parametrize("ended", _ENDED)
+@pytest.mark.parametrize("work", [_EPOCHS, _PASSED], ids=["epochs", "tests"])
+def test_a_process_ended_by_a_signal_is_not_a_run_that_went_on(work: str, ended: str) -> None:
+    report = explained(_ADDONS + work + ended)
+    weights = _weights(report)
+    assert weights["companion-mismatch"].rank >= Severity.WARNING.rank, weights
+    assert report.worst().rank >= Severity.ERROR.rank, weights
+    assert not any(x.summary.startswith("The run went on:") for x in report.findings), weights
+
+
+def test_every_line_of_a_process_ended_is_tagged() -> None:
+    # The tag is the one home of "this line reports the process's end": each example of a
+    # tagged signature, after an epoch done, keeps the notice's weight.
+    tagged = [s for s in SIGNATURES.signatures if PROCESS_ENDED in s.tags]
+    assert len(tagged) >= 10
+    for sig in tagged:
+        for example in sig.examples:
+            report = explained(_ADDONS + _EPOCHS + example + "\n")
+            weights = _weights(report)
+            assert weights["companion-mismatch"].rank >= Severity.WARNING.rank, (sig.id, weights)

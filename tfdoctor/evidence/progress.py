@@ -27,6 +27,7 @@ The evidence never says what a finding is worth; explain decides that (:mod:`tfd
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Optional
@@ -91,18 +92,20 @@ _CRASH_WORDS = (
 )
 
 
-#: The most lines holding one gate word that a pattern is tried on: a log of a million
-#: progress steps stays a bounded cost (the first of a family is what is kept).
+#: The most lines holding one gate word that a family's pattern is tried on: a log of a
+#: million progress steps stays a bounded cost (the first of a family is what is kept; one
+#: lost says less, never more). Not the crash's: each line is tried once, a linear cost.
 _MAX_CANDIDATES = 2000
 #: How far past its line a pattern may read (unittest's verdict two lines below its count).
 _BELOW = 64
 
 
-def _candidates(text: str, word: str) -> Iterator[tuple[int, int]]:
+def _candidates(text: str, word: str, bounded: bool) -> Iterator[tuple[int, int]]:
     """The start and end of each line of ``text`` that holds ``word``, in order (one search
-    per occurrence, not a pattern over the whole text)."""
+    per occurrence, not a pattern over the whole text); the first :data:`_MAX_CANDIDATES`
+    only where ``bounded``."""
     at = text.find(word)
-    for _ in range(_MAX_CANDIDATES):
+    for _ in range(_MAX_CANDIDATES) if bounded else itertools.count():
         if at < 0:
             return
         start = text.rfind("\n", 0, at) + 1
@@ -112,12 +115,15 @@ def _candidates(text: str, word: str) -> Iterator[tuple[int, int]]:
         at = text.find(word, end)
 
 
-def _first(text: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> Optional[int]:
+def _first(
+    text: str, words: tuple[str, ...], pattern: re.Pattern[str], bounded: bool = True
+) -> Optional[int]:
     """Where the first line holding one of ``words`` that ``pattern`` matches (from its start,
-    reading at most a little below it) starts; None where none does."""
+    reading at most a little below it) starts; None where none does. ``bounded``: only the
+    first lines holding each word are tried (:data:`_MAX_CANDIDATES`)."""
     best: Optional[int] = None
     for word in words:
-        for start, end in _candidates(text, word):
+        for start, end in _candidates(text, word, bounded):
             if best is not None and start >= best:
                 break
             if pattern.search(text, start, min(len(text), end + _BELOW)) is not None:
@@ -127,8 +133,9 @@ def _first(text: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> Optio
 
 
 def crash_shown(text: str) -> bool:
-    """Whether ``text`` shows a process ending in a crash rather than a traceback."""
-    return _first(text, _CRASH_WORDS, _CRASH) is not None
+    """Whether ``text`` shows a process ending in a crash rather than a traceback. Every line
+    holding a crash word is tried: a crash missed would let the work before it overrule."""
+    return _first(text, _CRASH_WORDS, _CRASH, bounded=False) is not None
 
 
 def read_went_on(text: str) -> Optional[WentOn]:

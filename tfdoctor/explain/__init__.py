@@ -233,6 +233,7 @@ from tfdoctor.signatures import (
     PATTERN_PARTS,
     PIP_WORDS,
     POETRY_WORDS,
+    PROCESS_ENDED,
     PROTO3_OPTIONAL,
     REASON_CUT,
     REMOVED_API,
@@ -8302,11 +8303,14 @@ def _went_on_seen(evidence: Evidence) -> dict[str, str]:
     """The observations a log's own lines make where nothing failed (no exception that ended
     the run, no refusal of pip's, no crash): the run did its work (an epoch to its end, a model
     saved, tests passed), which shows the import ran too; or TensorFlow printed its version
-    when asked (``tf.__version__``), which it does only once imported. Empty otherwise."""
+    when asked (``tf.__version__``), which it does only once imported. Empty otherwise, and
+    where a line of the log reports a process ended by a signal (a signature tagged
+    ``process-ended``: the shells', IDEs' and runtimes' words, which print no traceback)."""
     echoed = evidence.echoed.get("tensorflow")
     if (
         (evidence.went_on is None and echoed is None)
         or evidence.crashed
+        or any(PROCESS_ENDED in h.signature.tags for h in evidence.hits.values())
         or evidence.refusals
         or failures([tb for tb in evidence.tracebacks if not tb.warned])
     ):
