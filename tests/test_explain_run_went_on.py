@@ -275,3 +275,10 @@ def test_every_line_of_a_process_ended_is_tagged() -> None:
             report = explained(_ADDONS + _EPOCHS + example + "\n")
             weights = _weights(report)
             assert weights["companion-mismatch"].rank >= Severity.WARNING.rank, (sig.id, weights)
+
+
+def test_a_version_printed_then_a_process_ended_keeps_the_crash() -> None:
+    # TensorFlow's version printed in one run, then a run that died on an instruction: the
+    # import that ran does not make the death a note.
+    weights = _weights(explained(_ECHO + "$ python train.py\nIllegal instruction\n"))
+    assert weights["cpu-lacks-avx"] is Severity.ERROR, weights
