@@ -118,6 +118,24 @@ def test_the_first_of_several_is_kept() -> None:
             "This TensorFlow binary is optimized to use available CPU instructions\n",
             False,
         ),
+        # PyCharm's end of a process a signal ended (its own words for 132 and 137 are the
+        # signatures'), glibc's word for SIGFPE, libstdc++'s terminate handler (an abort
+        # follows), Jupyter's and VS Code's words for a kernel that died.
+        ("Process finished with exit code 139 (interrupted by signal 11: SIGSEGV)\n", True),
+        ("Process finished with exit code 134 (interrupted by signal 6: SIGABRT)\n", True),
+        ("Floating point exception (core dumped)\n", True),
+        ("Floating point exception\n", True),
+        (
+            "terminate called after throwing an instance of 'std::bad_alloc'\n"
+            "  what():  std::bad_alloc\n",
+            True,
+        ),
+        ("The kernel appears to have died. It will restart automatically.\n", True),
+        (
+            "The Kernel crashed while executing code in the current cell or a previous cell.\n",
+            True,
+        ),
+        ("Process finished with exit code 130 (interrupted by signal 2: SIGINT)\n", False),
         ("Killed two birds\n", False),
         ("the job was not killed\n", False),
     ],

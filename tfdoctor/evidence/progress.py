@@ -27,7 +27,6 @@ The evidence never says what a finding is worth; explain decides that (:mod:`tfd
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterator
 from typing import Optional
@@ -72,11 +71,23 @@ _FAMILIES: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
 
 #: A process shown ending without a traceback: TensorFlow's fatal log line (``F`` severity,
 #: ``Check failed:``; tsl/platform/default/logging.cc), the shell's word for a fatal signal
-#: (``Segmentation fault (core dumped)``, ``Aborted``, ``Killed``), CPython's own
-#: (``Fatal Python error:``). The work shown before it does not say the run went on.
+#: (``Segmentation fault (core dumped)``, ``Aborted``, ``Killed``, glibc's strsignal of SIGFPE
+#: ``Floating point exception``), CPython's own (``Fatal Python error:``), PyCharm's end of a
+#: process a fatal signal ended (``exit code 139 (interrupted by signal 11: SIGSEGV)``),
+#: libstdc++'s terminate handler before its abort (libstdc++-v3/libsupc++/vterminate.cc:
+#: ``terminate called after throwing an instance of``), and a notebook's kernel dying
+#: (JupyterLab's apputils/src/sessioncontext.tsx: ``... appears to have died. It will restart
+#: automatically.``; VS Code's Jupyter extension, localize.ts
+#: kernelCrashedDueToCodeInCurrentOrPreviousCell: ``The Kernel crashed while executing code
+#: in the current cell``). The work shown before it does not say the run went on. The lines
+#: whose cause the signatures name carry their tag ``process-ended`` (explain reads it).
 _CRASH = re.compile(
     r"\bCheck failed: |^\S*\s*F\d{4} |^\d{4}-\d\d-\d\d [\d:.]+: F |Segmentation fault"
-    r"|core dumped|^Aborted\s*$|^Killed\s*$|Fatal Python error:",
+    r"|core dumped|^Aborted\s*$|^Killed\s*$|Fatal Python error:|Floating point exception"
+    r"|interrupted by signal \d+: SIG(?:SEGV|ABRT|BUS|FPE|ILL|KILL)\b"
+    r"|terminate called after throwing an instance of "
+    r"|appears to have died\. It will restart automatically"
+    r"|Kernel crashed while executing code in the",
     re.M,
 )
 _CRASH_WORDS = (
@@ -89,23 +100,27 @@ _CRASH_WORDS = (
     "Aborted",
     "Killed",
     "Fatal Python",
+    "Floating point",
+    "interrupted by signal",
+    "terminate called",
+    "appears to have died",
+    "Kernel crashed",
 )
 
 
 #: The most lines holding one gate word that a family's pattern is tried on: a log of a
 #: million progress steps stays a bounded cost (the first of a family is what is kept; one
-#: lost says less, never more). Not the crash's: each line is tried once, a linear cost.
+#: lost says less, never more). Past it, a crash is looked for by one pass of its pattern.
 _MAX_CANDIDATES = 2000
 #: How far past its line a pattern may read (unittest's verdict two lines below its count).
 _BELOW = 64
 
 
-def _candidates(text: str, word: str, bounded: bool) -> Iterator[tuple[int, int]]:
+def _candidates(text: str, word: str) -> Iterator[tuple[int, int]]:
     """The start and end of each line of ``text`` that holds ``word``, in order (one search
-    per occurrence, not a pattern over the whole text); the first :data:`_MAX_CANDIDATES`
-    only where ``bounded``."""
+    per occurrence, not a pattern over the whole text), the first :data:`_MAX_CANDIDATES`."""
     at = text.find(word)
-    for _ in range(_MAX_CANDIDATES) if bounded else itertools.count():
+    for _ in range(_MAX_CANDIDATES):
         if at < 0:
             return
         start = text.rfind("\n", 0, at) + 1
@@ -116,26 +131,34 @@ def _candidates(text: str, word: str, bounded: bool) -> Iterator[tuple[int, int]
 
 
 def _first(
-    text: str, words: tuple[str, ...], pattern: re.Pattern[str], bounded: bool = True
+    text: str, words: tuple[str, ...], pattern: re.Pattern[str], whole: bool = False
 ) -> Optional[int]:
     """Where the first line holding one of ``words`` that ``pattern`` matches (from its start,
-    reading at most a little below it) starts; None where none does. ``bounded``: only the
-    first lines holding each word are tried (:data:`_MAX_CANDIDATES`)."""
+    reading at most a little below it) starts; None where none does. Only the first lines
+    holding each word are tried (:data:`_MAX_CANDIDATES`); where more hold it and ``whole``,
+    the pattern then reads the rest of the text once."""
     best: Optional[int] = None
     for word in words:
-        for start, end in _candidates(text, word, bounded):
+        lines = list(_candidates(text, word))
+        for start, end in lines:
             if best is not None and start >= best:
                 break
             if pattern.search(text, start, min(len(text), end + _BELOW)) is not None:
                 best = start
                 break
+        else:
+            if whole and len(lines) == _MAX_CANDIDATES:
+                rest = lines[-1][1]
+                found = pattern.search(text, rest, best if best is not None else len(text))
+                if found is not None:
+                    best = text.rfind("\n", 0, found.start()) + 1
     return best
 
 
 def crash_shown(text: str) -> bool:
-    """Whether ``text`` shows a process ending in a crash rather than a traceback. Every line
-    holding a crash word is tried: a crash missed would let the work before it overrule."""
-    return _first(text, _CRASH_WORDS, _CRASH, bounded=False) is not None
+    """Whether ``text`` shows a process ending in a crash rather than a traceback. No line is
+    left unread (a crash missed would let the work shown before it overrule a notice)."""
+    return _first(text, _CRASH_WORDS, _CRASH, whole=True) is not None
 
 
 def read_went_on(text: str) -> Optional[WentOn]:
