@@ -155,6 +155,22 @@ def test_pip_notice_of_a_family_package_beside_its_failure_keeps_its_warning() -
     assert weights["dependency-out-of-range"].rank >= Severity.WARNING.rank, weights
 
 
+@pytest.mark.parametrize(
+    "ended",
+    [
+        "Segmentation fault (core dumped)\n",
+        "Floating point exception\n",
+        "Process finished with exit code -1073741819 (0xC0000005)\n",
+        "zsh: killed     python run.py\n",
+    ],
+)
+def test_pip_notice_of_a_family_package_before_a_crash_keeps_its_warning(ended: str) -> None:
+    # A process that ended without a traceback failed all the same: the note's "nothing in
+    # the log failed" would be false.
+    weights = _weights(explained(_FAMILY_NOTICE + "$ python run.py\n" + ended))
+    assert weights["dependency-out-of-range"].rank >= Severity.WARNING.rank, weights
+
+
 # --- an exception raised outside TensorFlow -------------------------------------------------
 
 _TORCH_RAISED = (

@@ -7434,6 +7434,7 @@ def explain(
         evidence.frozen,
         evidence.listed,
         shown=evidence.shown,
+        crashed=_process_ended(evidence),
         signed=[
             line
             for hits in by_cause.values()
@@ -8299,6 +8300,14 @@ def _went_on_overruled(found: list[Finding], evidence: Evidence) -> list[Finding
     )
 
 
+def _process_ended(evidence: Evidence) -> bool:
+    """Whether the log shows a process ending without a traceback: a crash's own words
+    (:func:`tfdoctor.evidence.progress.crash_shown`) or a line of a signature tagged
+    ``process-ended`` (a shell's, IDE's or runtime's report of a signal that ended it)."""
+    hits = evidence.hits.values()
+    return evidence.crashed or any(PROCESS_ENDED in h.signature.tags for h in hits)
+
+
 def _went_on_seen(evidence: Evidence) -> dict[str, str]:
     """The observations a log's own lines make where nothing failed (no exception that ended
     the run, no refusal of pip's, no crash): the run did its work (an epoch to its end, a model
@@ -8309,8 +8318,7 @@ def _went_on_seen(evidence: Evidence) -> dict[str, str]:
     echoed = evidence.echoed.get("tensorflow")
     if (
         (evidence.went_on is None and echoed is None)
-        or evidence.crashed
-        or any(PROCESS_ENDED in h.signature.tags for h in evidence.hits.values())
+        or _process_ended(evidence)
         or evidence.refusals
         or failures([tb for tb in evidence.tracebacks if not tb.warned])
     ):
