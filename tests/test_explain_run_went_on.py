@@ -298,3 +298,38 @@ def test_a_version_printed_then_a_process_ended_keeps_the_crash() -> None:
     # import that ran does not make the death a note.
     weights = _weights(explained(_ECHO + "$ python train.py\nIllegal instruction\n"))
     assert weights["cpu-lacks-avx"] is Severity.ERROR, weights
+
+
+# --- a test runner's passes do not show TensorFlow imported --------------------------------
+
+#: NumPy 2's warning as an extension built for NumPy 1 is imported (numpy/core/_multiarray_umath
+#: .py), then pytest skipping the test module that imports TensorFlow (importorskip) and
+#: passing the rest.
+_NUMPY_ABI = (
+    "A module that was compiled using NumPy 1.x cannot be run in\n"
+    "NumPy 2.0.0 as it may crash. To support both 1.x and 2.x\n"
+    "versions of NumPy, modules must be compiled with NumPy 2.0.\n"
+)
+_SKIPPED_TF = (
+    "SKIPPED [1] tests/test_model.py:3: could not import 'tensorflow': numpy.core.multiarray "
+    "failed to import\n"
+    "==================== 1 passed, 1 skipped in 0.52s ====================\n"
+)
+
+
+@pytest.mark.parametrize(
+    "runner",
+    [_SKIPPED_TF, "Ran 1 test in 0.001s\n\nOK (skipped=1)\n"],
+    ids=["pytest", "unittest"],
+)
+def test_tests_passed_do_not_refute_what_says_the_import_fails(runner: str) -> None:
+    # The tests that passed may never have imported TensorFlow: the import's causes keep
+    # their weight (a companion's notice is still a note: the run went on).
+    weights = _weights(explained(_NUMPY_ABI + runner))
+    assert weights["numpy-abi"].rank >= Severity.WARNING.rank, weights
+
+
+def test_an_epoch_done_refutes_what_says_the_import_fails() -> None:
+    # Keras' own bar at its target: TensorFlow imported and ran.
+    weights = _weights(explained(_NUMPY_ABI + _EPOCHS))
+    assert weights["numpy-abi"] is Severity.INFO, weights

@@ -42,13 +42,17 @@ class WentOn(Record):
     index: int
     line: str
     what: str
+    #: The line is TensorFlow's own work (tf.keras' or Keras 2's bar, an Estimator's, a
+    #: SavedModel's), which shows TensorFlow imported; a test runner's passes and Keras 3's
+    #: bar (its backend may be JAX's or PyTorch's) do not.
+    tensorflow: bool = False
 
 
 #: Keras' bar at its target: the count equal to the target (a backreference), then the bar of
-#: either generation; no digit before it, so "11/1" does not read as "1/1".
-_EPOCH_DONE = re.compile(r"(?<!\d)(\d+)/\1 (?:\[=+\]|\u2501+) ")
-#: Its cheap gates: the bar's characters (a pass over the text costs less than a pattern).
-_EPOCH_WORDS = ("=]", "\u2501 ")
+#: either generation; no digit before it, so "11/1" does not read as "1/1". Each with its
+#: cheap gate, the bar's characters (a pass over the text costs less than a pattern).
+_EPOCH_DONE_KERAS2 = re.compile(r"(?<!\d)(\d+)/\1 \[=+\] ")
+_EPOCH_DONE_KERAS3 = re.compile(r"(?<!\d)(\d+)/\1 \u2501+ ")
 _FINAL_STEP = re.compile(r"\bLoss for final step: \S")
 _SAVED = re.compile(r"\b(?:SavedModel|Assets) written to: \S")
 #: pytest's summary: only passes and quiet outcomes, never "failed" or "error(s)".
@@ -60,12 +64,14 @@ _PYTEST_PASSED = re.compile(
 #: unittest's count of tests run, then (after a blank line) its verdict of success.
 _UNITTEST_OK = re.compile(r"^Ran [1-9]\d* tests? in \d+\.\d+s\s*\n\s*\nOK\b", re.M)
 
-_FAMILIES: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
-    (_EPOCH_WORDS, _EPOCH_DONE, "Keras ran an epoch to its end"),
-    (("Loss for final step",), _FINAL_STEP, "the Estimator's training loop ended"),
-    ((" written to: ",), _SAVED, "a SavedModel was written"),
-    ((" passed",), _PYTEST_PASSED, "pytest's tests passed"),
-    (("Ran ",), _UNITTEST_OK, "unittest's tests passed"),
+#: Each family: its gate words, its pattern, what it shows, whether it is TensorFlow's work.
+_FAMILIES: tuple[tuple[tuple[str, ...], re.Pattern[str], str, bool], ...] = (
+    (("=]",), _EPOCH_DONE_KERAS2, "Keras ran an epoch to its end", True),
+    (("\u2501 ",), _EPOCH_DONE_KERAS3, "Keras ran an epoch to its end", False),
+    (("Loss for final step",), _FINAL_STEP, "the Estimator's training loop ended", True),
+    ((" written to: ",), _SAVED, "a SavedModel was written", True),
+    ((" passed",), _PYTEST_PASSED, "pytest's tests passed", False),
+    (("Ran ",), _UNITTEST_OK, "unittest's tests passed", False),
 )
 
 
@@ -164,14 +170,14 @@ def crash_shown(text: str) -> bool:
 def read_went_on(text: str) -> Optional[WentOn]:
     """The first line of ``text`` that shows the run's work done (an epoch to its end, a
     training loop ended, a model saved, tests passed); None where none does."""
-    found: Optional[tuple[int, str]] = None
-    for words, pattern, what in _FAMILIES:
+    found: Optional[tuple[int, str, bool]] = None
+    for words, pattern, what, tensorflow in _FAMILIES:
         start = _first(text, words, pattern)
         if start is not None and (found is None or start < found[0]):
-            found = (start, what)
+            found = (start, what, tensorflow)
     if found is None:
         return None
-    start, what = found
+    start, what, tensorflow = found
     end = text.find("\n", start)
     line = text[start : end if end >= 0 else len(text)]
-    return WentOn(text.count("\n", 0, start), line.strip()[:200], what)
+    return WentOn(text.count("\n", 0, start), line.strip()[:200], what, tensorflow)

@@ -8311,7 +8311,8 @@ def _process_ended(evidence: Evidence) -> bool:
 def _went_on_seen(evidence: Evidence) -> dict[str, str]:
     """The observations a log's own lines make where nothing failed (no exception that ended
     the run, no refusal of pip's, no crash): the run did its work (an epoch to its end, a model
-    saved, tests passed), which shows the import ran too; or TensorFlow printed its version
+    saved, tests passed), where TensorFlow's own work (:attr:`WentOn.tensorflow`) shows the
+    import ran too; or TensorFlow printed its version
     when asked (``tf.__version__``), which it does only once imported. Empty otherwise, and
     where a line of the log reports a process ended by a signal (a signature tagged
     ``process-ended``: the shells', IDEs' and runtimes' words, which print no traceback)."""
@@ -8323,10 +8324,15 @@ def _went_on_seen(evidence: Evidence) -> dict[str, str]:
         or failures([tb for tb in evidence.tracebacks if not tb.warned])
     ):
         return {}
+    imported = f"TensorFlow {echoed} imported (the log prints its version)" if echoed else ""
     if evidence.went_on is None:
-        return {"tf-imports": f"TensorFlow {echoed} imported (the log prints its version)"}
+        return {"tf-imports": imported}
     where, went = evidence.went_on
     words = f"The run went on: {went.what} ({where})"
+    if not went.tensorflow:
+        # Tests that passed, or Keras 3 on a backend of its choice, do not show TensorFlow
+        # imported: only a version printed does.
+        return {"run-went-on": words, **({"tf-imports": imported} if imported else {})}
     return {"run-went-on": words, "tf-imports": words}
 
 
