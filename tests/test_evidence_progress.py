@@ -118,9 +118,34 @@ def test_the_first_of_several_is_kept() -> None:
             "This TensorFlow binary is optimized to use available CPU instructions\n",
             False,
         ),
+        # PyCharm's end of a process a signal ended (its own words for 132 and 137 are the
+        # signatures'), glibc's word for SIGFPE, libstdc++'s terminate handler (an abort
+        # follows), Jupyter's and VS Code's words for a kernel that died.
+        ("Process finished with exit code 139 (interrupted by signal 11: SIGSEGV)\n", True),
+        ("Process finished with exit code 134 (interrupted by signal 6: SIGABRT)\n", True),
+        ("Floating point exception (core dumped)\n", True),
+        ("Floating point exception\n", True),
+        (
+            "terminate called after throwing an instance of 'std::bad_alloc'\n"
+            "  what():  std::bad_alloc\n",
+            True,
+        ),
+        ("The kernel appears to have died. It will restart automatically.\n", True),
+        (
+            "The Kernel crashed while executing code in the current cell or a previous cell.\n",
+            True,
+        ),
+        ("Process finished with exit code 130 (interrupted by signal 2: SIGINT)\n", False),
         ("Killed two birds\n", False),
         ("the job was not killed\n", False),
     ],
 )
 def test_a_crash_is_seen(text: str, crashed: bool) -> None:
     assert crash_shown(text) is crashed
+
+
+def test_a_crash_after_many_lines_holding_its_words_is_seen() -> None:
+    # The bound on the lines a family's pattern is tried on may lose a run's work done (a
+    # safe loss), never a crash: the lines holding a crash word are all tried.
+    text = "register F0A1 = 0\n" * 2500 + "F0501 10:00:00.123456  1234 x.cc:42] bad state\n"
+    assert crash_shown(text)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained
+from tests.explaining import SIGNATURES, explained
 from tfdoctor.findings import Report, Severity
+from tfdoctor.signatures import PROCESS_ENDED
 
 #: tensorflow-addons' check as it imports (tensorflow_addons/utils/ensure_tf_install.py,
 #: ``_check_tf_version``: a UserWarning, and the import goes on).
@@ -154,6 +155,22 @@ def test_pip_notice_of_a_family_package_beside_its_failure_keeps_its_warning() -
     assert weights["dependency-out-of-range"].rank >= Severity.WARNING.rank, weights
 
 
+@pytest.mark.parametrize(
+    "ended",
+    [
+        "Segmentation fault (core dumped)\n",
+        "Floating point exception\n",
+        "Process finished with exit code -1073741819 (0xC0000005)\n",
+        "zsh: killed     python run.py\n",
+    ],
+)
+def test_pip_notice_of_a_family_package_before_a_crash_keeps_its_warning(ended: str) -> None:
+    # A process that ended without a traceback failed all the same: the note's "nothing in
+    # the log failed" would be false.
+    weights = _weights(explained(_FAMILY_NOTICE + "$ python run.py\n" + ended))
+    assert weights["dependency-out-of-range"].rank >= Severity.WARNING.rank, weights
+
+
 # --- an exception raised outside TensorFlow -------------------------------------------------
 
 _TORCH_RAISED = (
@@ -234,3 +251,85 @@ def test_a_version_printed_refutes_no_version_notice() -> None:
         _weights(explained(_ADDONS + _ECHO.replace("2.10.0", "2.9.1")))["companion-mismatch"].rank
         >= Severity.WARNING.rank
     )
+
+
+# --- a process that ended without a traceback, in the words of what ran it ----------------
+
+#: The lines of the shells, IDEs, container runtimes and emulators that report a process's end
+#: by a signal or an access violation (the signatures tagged ``process-ended``), each after an
+#: epoch done or beside a pytest summary pasted from another run.
+_ENDED = [
+    "Illegal instruction\n",
+    "zsh: illegal hardware instruction  python train.py\n",
+    "Illegal instruction: 4\n",
+    "Process finished with exit code -1073741819 (0xC0000005)\n",
+    "Process finished with exit code -1073741795 (0xC000001D)\n",
+    "./train.sh: line 3: 41213 Killed                  python train.py\n",
+    "zsh: killed     python train.py\n",
+    "Process finished with exit code 137 (interrupted by signal 9: SIGKILL)\n",
+    "*** stack smashing detected ***: terminated\n",
+]
+
+
+@pytest.mark.parametrize("ended", _ENDED)
+@pytest.mark.parametrize("work", [_EPOCHS, _PASSED], ids=["epochs", "tests"])
+def test_a_process_ended_by_a_signal_is_not_a_run_that_went_on(work: str, ended: str) -> None:
+    report = explained(_ADDONS + work + ended)
+    weights = _weights(report)
+    assert weights["companion-mismatch"].rank >= Severity.WARNING.rank, weights
+    assert report.worst().rank >= Severity.ERROR.rank, weights
+    assert not any(x.summary.startswith("The run went on:") for x in report.findings), weights
+
+
+def test_every_line_of_a_process_ended_is_tagged() -> None:
+    # The tag is the one home of "this line reports the process's end": each example of a
+    # tagged signature, after an epoch done, keeps the notice's weight.
+    tagged = [s for s in SIGNATURES.signatures if PROCESS_ENDED in s.tags]
+    assert len(tagged) >= 10
+    for sig in tagged:
+        for example in sig.examples:
+            report = explained(_ADDONS + _EPOCHS + example + "\n")
+            weights = _weights(report)
+            assert weights["companion-mismatch"].rank >= Severity.WARNING.rank, (sig.id, weights)
+
+
+def test_a_version_printed_then_a_process_ended_keeps_the_crash() -> None:
+    # TensorFlow's version printed in one run, then a run that died on an instruction: the
+    # import that ran does not make the death a note.
+    weights = _weights(explained(_ECHO + "$ python train.py\nIllegal instruction\n"))
+    assert weights["cpu-lacks-avx"] is Severity.ERROR, weights
+
+
+# --- a test runner's passes do not show TensorFlow imported --------------------------------
+
+#: NumPy 2's warning as an extension built for NumPy 1 is imported (numpy/core/_multiarray_umath
+#: .py), then pytest skipping the test module that imports TensorFlow (importorskip) and
+#: passing the rest.
+_NUMPY_ABI = (
+    "A module that was compiled using NumPy 1.x cannot be run in\n"
+    "NumPy 2.0.0 as it may crash. To support both 1.x and 2.x\n"
+    "versions of NumPy, modules must be compiled with NumPy 2.0.\n"
+)
+_SKIPPED_TF = (
+    "SKIPPED [1] tests/test_model.py:3: could not import 'tensorflow': numpy.core.multiarray "
+    "failed to import\n"
+    "==================== 1 passed, 1 skipped in 0.52s ====================\n"
+)
+
+
+@pytest.mark.parametrize(
+    "runner",
+    [_SKIPPED_TF, "Ran 1 test in 0.001s\n\nOK (skipped=1)\n"],
+    ids=["pytest", "unittest"],
+)
+def test_tests_passed_do_not_refute_what_says_the_import_fails(runner: str) -> None:
+    # The tests that passed may never have imported TensorFlow: the import's causes keep
+    # their weight (a companion's notice is still a note: the run went on).
+    weights = _weights(explained(_NUMPY_ABI + runner))
+    assert weights["numpy-abi"].rank >= Severity.WARNING.rank, weights
+
+
+def test_an_epoch_done_refutes_what_says_the_import_fails() -> None:
+    # Keras' own bar at its target: TensorFlow imported and ran.
+    weights = _weights(explained(_NUMPY_ABI + _EPOCHS))
+    assert weights["numpy-abi"] is Severity.INFO, weights

@@ -119,6 +119,16 @@ CASES: dict[str, tuple[str, str]] = {
         'error: Microsoft Visual C++ 14.0 is required. Get it with "Build Tools for Visual '
         'Studio": https://visualstudio.microsoft.com/downloads/\n',
     ),
+    sig.PROCESS_ENDED: (
+        "windows-access-violation",
+        # tensorflow-addons' notice, an epoch to its end, then the process's end: the epoch
+        # does not make the notice a note.
+        "UserWarning: Tensorflow Addons supports using Python ops for all Tensorflow versions "
+        "above or equal to 2.5.0 and strictly below 2.8.0 (nightly versions are not "
+        "supported). \n The versions of TensorFlow you are currently using is 2.9.1 and is "
+        "not supported. \nEpoch 1/2\n938/938 [==============================] - 6s 6ms/step "
+        "- loss: 0.3012\nEpoch 2/2\nProcess finished with exit code -1073741819 (0xC0000005)\n",
+    ),
     sig.TFLITE_WORDS: (
         "tflite-op-version-unknown",
         "ValueError: Didn't find op for builtin opcode 'RESIZE_NEAREST_NEIGHBOR' version '3'\n",

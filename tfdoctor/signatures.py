@@ -255,6 +255,7 @@ ONE_RELEASE = "one-release"
 INDEX_UNREAD = "index-unread"
 INDEX_NOT_PYPI = "index-not-pypi"
 ABI_TAG = "abi-tag"
+PROCESS_ENDED = "process-ended"
 TAGS: Mapping[str, str] = {
     WINDOWS_WORDS: (
         "words only Windows' tools print (Visual C++'s build tools, Bazel's Windows toolchain, "
@@ -342,6 +343,11 @@ TAGS: Mapping[str, str] = {
     ABI_TAG: (
         "a resolver saying the wheels' Python ABI tags are what does not match (uv's words, "
         "pixi's with uv's resolver): the interpreter's Python version, not its platform"
+    ),
+    PROCESS_ENDED: (
+        "a shell's, IDE's, container runtime's or emulator's report (or a person's words) of a "
+        "process ended by a signal or an access violation, which prints no traceback: what "
+        "the log shows done before it does not say the run went on"
     ),
 }
 

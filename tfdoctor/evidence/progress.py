@@ -43,13 +43,17 @@ class WentOn(Record):
     index: int
     line: str
     what: str
+    #: The line is TensorFlow's own work (tf.keras' or Keras 2's bar, an Estimator's, a
+    #: SavedModel's), which shows TensorFlow imported; a test runner's passes and Keras 3's
+    #: bar (its backend may be JAX's or PyTorch's) do not.
+    tensorflow: bool = False
 
 
 #: Keras' bar at its target: the count equal to the target (a backreference), then the bar of
-#: either generation; no digit before it, so "11/1" does not read as "1/1".
-_EPOCH_DONE = re.compile(r"(?<!\d)(\d+)/\1 (?:\[=+\]|\u2501+) ")
-#: Its cheap gates: the bar's characters (a pass over the text costs less than a pattern).
-_EPOCH_WORDS = ("=]", "\u2501 ")
+#: either generation; no digit before it, so "11/1" does not read as "1/1". Each with its
+#: cheap gate, the bar's characters (a pass over the text costs less than a pattern).
+_EPOCH_DONE_KERAS2 = re.compile(r"(?<!\d)(\d+)/\1 \[=+\] ")
+_EPOCH_DONE_KERAS3 = re.compile(r"(?<!\d)(\d+)/\1 \u2501+ ")
 _FINAL_STEP = re.compile(r"\bLoss for final step: \S")
 _SAVED = re.compile(r"\b(?:SavedModel|Assets) written to: \S")
 #: pytest's summary: only passes and quiet outcomes, never "failed" or "error(s)".
@@ -61,22 +65,36 @@ _PYTEST_PASSED = re.compile(
 #: unittest's count of tests run, then (after a blank line) its verdict of success.
 _UNITTEST_OK = re.compile(r"^Ran [1-9]\d* tests? in \d+\.\d+s\s*\n\s*\nOK\b", re.M)
 
-_FAMILIES: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
-    (_EPOCH_WORDS, _EPOCH_DONE, "Keras ran an epoch to its end"),
-    (("Loss for final step",), _FINAL_STEP, "the Estimator's training loop ended"),
-    ((" written to: ",), _SAVED, "a SavedModel was written"),
-    ((" passed",), _PYTEST_PASSED, "pytest's tests passed"),
-    (("Ran ",), _UNITTEST_OK, "unittest's tests passed"),
+#: Each family: its gate words, its pattern, what it shows, whether it is TensorFlow's work.
+_FAMILIES: tuple[tuple[tuple[str, ...], re.Pattern[str], str, bool], ...] = (
+    (("=]",), _EPOCH_DONE_KERAS2, "Keras ran an epoch to its end", True),
+    (("\u2501 ",), _EPOCH_DONE_KERAS3, "Keras ran an epoch to its end", False),
+    (("Loss for final step",), _FINAL_STEP, "the Estimator's training loop ended", True),
+    ((" written to: ",), _SAVED, "a SavedModel was written", True),
+    ((" passed",), _PYTEST_PASSED, "pytest's tests passed", False),
+    (("Ran ",), _UNITTEST_OK, "unittest's tests passed", False),
 )
 
 
 #: A process shown ending without a traceback: TensorFlow's fatal log line (``F`` severity,
 #: ``Check failed:``; tsl/platform/default/logging.cc), the shell's word for a fatal signal
-#: (``Segmentation fault (core dumped)``, ``Aborted``, ``Killed``), CPython's own
-#: (``Fatal Python error:``). The work shown before it does not say the run went on.
+#: (``Segmentation fault (core dumped)``, ``Aborted``, ``Killed``, glibc's strsignal of SIGFPE
+#: ``Floating point exception``), CPython's own (``Fatal Python error:``), PyCharm's end of a
+#: process a fatal signal ended (``exit code 139 (interrupted by signal 11: SIGSEGV)``),
+#: libstdc++'s terminate handler before its abort (libstdc++-v3/libsupc++/vterminate.cc:
+#: ``terminate called after throwing an instance of``), and a notebook's kernel dying
+#: (JupyterLab's apputils/src/sessioncontext.tsx: ``... appears to have died. It will restart
+#: automatically.``; VS Code's Jupyter extension, localize.ts
+#: kernelCrashedDueToCodeInCurrentOrPreviousCell: ``The Kernel crashed while executing code
+#: in the current cell``). The work shown before it does not say the run went on. The lines
+#: whose cause the signatures name carry their tag ``process-ended`` (explain reads it).
 _CRASH = re.compile(
     r"\bCheck failed: |^\S*\s*F\d{4} |^\d{4}-\d\d-\d\d [\d:.]+: F |Segmentation fault"
-    r"|core dumped|^Aborted\s*$|^Killed\s*$|Fatal Python error:",
+    r"|core dumped|^Aborted\s*$|^Killed\s*$|Fatal Python error:|Floating point exception"
+    r"|interrupted by signal \d+: SIG(?:SEGV|ABRT|BUS|FPE|ILL|KILL)\b"
+    r"|terminate called after throwing an instance of "
+    r"|appears to have died\. It will restart automatically"
+    r"|Kernel crashed while executing code in the",
     re.M,
 )
 _CRASH_WORDS = (
@@ -89,11 +107,17 @@ _CRASH_WORDS = (
     "Aborted",
     "Killed",
     "Fatal Python",
+    "Floating point",
+    "interrupted by signal",
+    "terminate called",
+    "appears to have died",
+    "Kernel crashed",
 )
 
 
-#: The most lines holding one gate word that a pattern is tried on: a log of a million
-#: progress steps stays a bounded cost (the first of a family is what is kept).
+#: The most lines holding one gate word that a family's pattern is tried on: a log of a
+#: million progress steps stays a bounded cost (the first of a family is what is kept; one
+#: lost says less, never more). Past it, a crash is looked for by one pass of its pattern.
 _MAX_CANDIDATES = 2000
 #: How far past its line a pattern may read (unittest's verdict two lines below its count).
 _BELOW = 64
@@ -101,7 +125,7 @@ _BELOW = 64
 
 def _candidates(text: str, word: str) -> Iterator[tuple[int, int]]:
     """The start and end of each line of ``text`` that holds ``word``, in order (one search
-    per occurrence, not a pattern over the whole text)."""
+    per occurrence, not a pattern over the whole text), the first :data:`_MAX_CANDIDATES`."""
     # The engine skips to a short literal's first character in C, faster than ``str.find``
     # where the word is absent from a long text (``benchmarks/bench_explain.py --literals``):
     # most of these words are on no line of a log.
@@ -124,9 +148,13 @@ def _word_pattern(word: str) -> re.Pattern[str]:
     return re.compile(re.escape(word))
 
 
-def _first(text: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> Optional[int]:
+def _first(
+    text: str, words: tuple[str, ...], pattern: re.Pattern[str], whole: bool = False
+) -> Optional[int]:
     """Where the first line holding one of ``words`` that ``pattern`` matches (from its start,
-    reading at most a little below it) starts; None where none does."""
+    reading at most a little below it) starts; None where none does. Only the first lines
+    holding each word are tried (:data:`_MAX_CANDIDATES`); where more hold it and ``whole``,
+    the pattern then reads the rest of the text once."""
     best: Optional[int] = None
     # A text of a type of its own (explain's block, whose ``in`` asks its distinct line
     # shapes first) answers whether it holds a word without a pass over it.
@@ -134,31 +162,39 @@ def _first(text: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> Optio
     for word in words:
         if asked and word not in text:
             continue
-        for start, end in _candidates(text, word):
+        lines = list(_candidates(text, word))
+        for start, end in lines:
             if best is not None and start >= best:
                 break
             if pattern.search(text, start, min(len(text), end + _BELOW)) is not None:
                 best = start
                 break
+        else:
+            if whole and len(lines) == _MAX_CANDIDATES:
+                rest = lines[-1][1]
+                found = pattern.search(text, rest, best if best is not None else len(text))
+                if found is not None:
+                    best = text.rfind("\n", 0, found.start()) + 1
     return best
 
 
 def crash_shown(text: str) -> bool:
-    """Whether ``text`` shows a process ending in a crash rather than a traceback."""
-    return _first(text, _CRASH_WORDS, _CRASH) is not None
+    """Whether ``text`` shows a process ending in a crash rather than a traceback. No line is
+    left unread (a crash missed would let the work shown before it overrule a notice)."""
+    return _first(text, _CRASH_WORDS, _CRASH, whole=True) is not None
 
 
 def read_went_on(text: str) -> Optional[WentOn]:
     """The first line of ``text`` that shows the run's work done (an epoch to its end, a
     training loop ended, a model saved, tests passed); None where none does."""
-    found: Optional[tuple[int, str]] = None
-    for words, pattern, what in _FAMILIES:
+    found: Optional[tuple[int, str, bool]] = None
+    for words, pattern, what, tensorflow in _FAMILIES:
         start = _first(text, words, pattern)
         if start is not None and (found is None or start < found[0]):
-            found = (start, what)
+            found = (start, what, tensorflow)
     if found is None:
         return None
-    start, what = found
+    start, what, tensorflow = found
     end = text.find("\n", start)
     line = text[start : end if end >= 0 else len(text)]
-    return WentOn(text.count("\n", 0, start), line.strip()[:200], what)
+    return WentOn(text.count("\n", 0, start), line.strip()[:200], what, tensorflow)

@@ -241,6 +241,7 @@ from tfdoctor.signatures import (
     PATTERN_PARTS,
     PIP_WORDS,
     POETRY_WORDS,
+    PROCESS_ENDED,
     PROTO3_OPTIONAL,
     REASON_CUT,
     REMOVED_API,
@@ -7619,6 +7620,7 @@ def explain(
         evidence.frozen,
         evidence.listed,
         shown=evidence.shown,
+        crashed=_process_ended(evidence),
         signed=[
             line
             for hits in by_cause.values()
@@ -8484,23 +8486,39 @@ def _went_on_overruled(found: list[Finding], evidence: Evidence) -> list[Finding
     )
 
 
+def _process_ended(evidence: Evidence) -> bool:
+    """Whether the log shows a process ending without a traceback: a crash's own words
+    (:func:`tfdoctor.evidence.progress.crash_shown`) or a line of a signature tagged
+    ``process-ended`` (a shell's, IDE's or runtime's report of a signal that ended it)."""
+    hits = evidence.hits.values()
+    return evidence.crashed or any(PROCESS_ENDED in h.signature.tags for h in hits)
+
+
 def _went_on_seen(evidence: Evidence) -> dict[str, str]:
     """The observations a log's own lines make where nothing failed (no exception that ended
     the run, no refusal of pip's, no crash): the run did its work (an epoch to its end, a model
-    saved, tests passed), which shows the import ran too; or TensorFlow printed its version
-    when asked (``tf.__version__``), which it does only once imported. Empty otherwise."""
+    saved, tests passed), where TensorFlow's own work (:attr:`WentOn.tensorflow`) shows the
+    import ran too; or TensorFlow printed its version
+    when asked (``tf.__version__``), which it does only once imported. Empty otherwise, and
+    where a line of the log reports a process ended by a signal (a signature tagged
+    ``process-ended``: the shells', IDEs' and runtimes' words, which print no traceback)."""
     echoed = evidence.echoed.get("tensorflow")
     if (
         (evidence.went_on is None and echoed is None)
-        or evidence.crashed
+        or _process_ended(evidence)
         or evidence.refusals
         or failures([tb for tb in evidence.tracebacks if not tb.warned])
     ):
         return {}
+    imported = f"TensorFlow {echoed} imported (the log prints its version)" if echoed else ""
     if evidence.went_on is None:
-        return {"tf-imports": f"TensorFlow {echoed} imported (the log prints its version)"}
+        return {"tf-imports": imported}
     where, went = evidence.went_on
     words = f"The run went on: {went.what} ({where})"
+    if not went.tensorflow:
+        # Tests that passed, or Keras 3 on a backend of its choice, do not show TensorFlow
+        # imported: only a version printed does.
+        return {"run-went-on": words, **({"tf-imports": imported} if imported else {})}
     return {"run-went-on": words, "tf-imports": words}
 
 

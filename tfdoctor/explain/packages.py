@@ -142,13 +142,15 @@ def package_findings(
     listed: Optional[Mapping[str, str]] = None,
     signed: Collection[str] = (),
     shown: Optional[Mapping[str, str]] = None,
+    crashed: bool = False,
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from; ``kernel_installs``: the
     distributions installed from inside a running notebook kernel; ``frozen``: the log shows
     a program frozen by PyInstaller; ``listed``: the versions a package listing in the log
     gives; ``signed``: the lines signatures read as a cause, which the generic readings of an
-    exception leave to them)."""
+    exception leave to them; ``crashed``: the log shows a process ending without a traceback,
+    a failure as an exception is)."""
     out: dict[str, Finding] = {}
     # Where TensorFlow's own range on a name is one side of the clash, two other packages'
     # ranges on it are left to that reading (one finding per clash, TensorFlow's first).
@@ -178,7 +180,7 @@ def package_findings(
                 m,
                 _legacy_keras_used(tracebacks),
                 _pair_weight(c, tracebacks),
-                notice_alone=not tracebacks,
+                notice_alone=not tracebacks and not crashed,
             )
             for c in conflicts_read
         ),
