@@ -2354,6 +2354,35 @@ def test_jax_refusing_a_cuda_build_no_extra_installs_gets_no_cpu_command() -> No
     assert "CUDA 11" in found.fix.text
 
 
+@pytest.mark.parametrize(
+    ("tag", "major"), [("+cuda102", "10"), ("+cuda110", "11"), ("+cuda92", "9")]
+)
+def test_jax_refusing_an_old_cuda_build_reads_the_major_of_its_tag(tag: str, major: str) -> None:
+    # jaxlib 0.1.x's tag named CUDA with its minor digit: +cuda102 is CUDA 10.2, not "CUDA 102".
+    text = (
+        f"RuntimeError: jaxlib is version 0.1.71{tag}, but this version of jax requires "
+        "version >= 0.1.74.\n"
+    )
+    (found,) = [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]
+    assert found.fix is not None and found.fix.commands == ()
+    assert f"a CUDA {major} build" in found.fix.text
+
+
+@pytest.mark.parametrize(
+    ("version", "plugin"), [("0.4.31+rocm624", None), ("0.4.31", "jax-rocm60-plugin")]
+)
+def test_jax_refusing_a_rocm_build_gets_no_cpu_command(version: str, plugin: object) -> None:
+    # The cpu extra would put a CPU jaxlib of another release beside the ROCm build.
+    text = (
+        f"RuntimeError: jaxlib is version {version}, but this version of jax requires "
+        "version >= 0.4.35.\n"
+    )
+    facts = f.facts(packages=f.packages(f.pkg(str(plugin), version))) if plugin else None
+    (found,) = [x for x in explained(text, facts).findings if x.cause == "dependency-out-of-range"]
+    assert found.fix is not None and found.fix.commands == ()
+    assert "ROCm" in found.fix.text
+
+
 def test_a_range_check_tensorflow_s_own_range_misses_moves_the_checking_package() -> None:
     text = (
         "TensorFlow version: 2.4.1\n"

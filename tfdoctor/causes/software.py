@@ -4601,9 +4601,17 @@ def tensorflow_family(dist: str) -> bool:
 
 
 #: A CUDA build of jaxlib as its version shows it (``0.4.20+cuda12.cudnn89``, the local tag
-#: of the builds JAX published on its own index) or as the plugin distribution JAX installs
-#: beside the CPU jaxlib from 0.4.26 on (jax-cuda12-plugin, jax-cuda12-pjrt).
-_JAX_CUDA = re.compile(r"\+cuda(?P<tag>\d+)|^jax-cuda(?P<plugin>\d+)-(?:plugin|pjrt)$")
+#: of the builds JAX published on its own index; before it, jaxlib 0.1.x's tag named the CUDA
+#: release with its minor digit, ``0.1.71+cuda102`` and ``+cuda110`` being CUDA 10.2 and
+#: 11.0, so only the major is read) or as the plugin distribution JAX installs beside the
+#: CPU jaxlib from 0.4.26 on (jax-cuda12-plugin, jax-cuda12-pjrt).
+_JAX_CUDA = re.compile(
+    r"\+cuda(?:(?P<tag>\d+)(?=\.)|(?P<old>\d+)\d\b)|^jax-cuda(?P<plugin>\d+)-(?:plugin|pjrt)$"
+)
+
+#: A ROCm (AMD GPU) build of jaxlib: its version's local tag (``+rocm``) or the ROCm plugin
+#: JAX installs beside the CPU jaxlib (jax-rocm60-plugin, jax-rocm60-pjrt).
+_JAX_ROCM = re.compile(r"\+rocm\d|^jax-rocm\d+-(?:plugin|pjrt)$")
 
 #: The CUDA lines jax's own extras install (jax[cuda12], jax[cuda13]) in the current release:
 #: https://github.com/jax-ml/jax/blob/main/setup.py (``extras_require``), and the install
@@ -4616,7 +4624,7 @@ def jax_cuda_line(m: Machine, jaxlib_version: str) -> Optional[str]:
     CUDA plugin the package listing holds; None for a CPU build or where nothing says."""
     found = _JAX_CUDA.search(jaxlib_version)
     if found is not None:
-        return found["tag"]
+        return found["tag"] or found["old"]
     for p in m.facts.packages or ():
         found = _JAX_CUDA.match(normalize_name(p.name))
         if found is not None:
@@ -4632,6 +4640,17 @@ def jax_release_fix(m: Machine, jaxlib_version: str) -> Fix:
     is the CPU build, which would replace a CUDA one. The CUDA line the evidence shows is
     kept (:func:`jax_cuda_line`)."""
     cuda = jax_cuda_line(m, jaxlib_version)
+    if _JAX_ROCM.search(jaxlib_version) or any(
+        _JAX_ROCM.match(normalize_name(p.name)) for p in m.facts.packages or ()
+    ):
+        return Fix(
+            f"jax refuses jaxlib {jaxlib_version}, with a ROCm (AMD GPU) build installed: jax "
+            "and jaxlib must be of one release. Install jax and the ROCm build of that same "
+            "release together, as JAX's install page says for AMD GPUs "
+            "(https://docs.jax.dev/en/latest/installation.html). No command is given: the "
+            "`cpu` extra and PyPI's jaxlib alone are the CPU build, which would leave the "
+            "ROCm build of another release beside it.",
+        )
     if cuda is None:
         return Fix(
             f"jax refuses jaxlib {jaxlib_version}: jax and jaxlib are released together and "
