@@ -1493,6 +1493,14 @@ def ptx_jit_fix(m: Machine, capability: str) -> Fix:
         text += f" TensorFlow {first.line} and later carry machine code for it."
         # The newest that fits and carries it: a PTX-only release would change nothing.
         _, install = gpu_fit_install(m, capability, native=True)
+        # TensorFlow ships no CUDA build for native Windows after 2.10: there the pip line
+        # installs a CPU-only TensorFlow (tensorflow.org/install/pip#windows-native).
+        if m.os == "windows":
+            text += " On Windows that means under WSL 2 (native Windows has no GPU build)."
+            install = ()
+        elif install and m.os != "linux":
+            # An unknown system: the requirement is the Linux one (install_requirement's default).
+            text += " The pip line is for Linux or WSL 2 (native Windows has no GPU build)."
         commands += install
     return Fix(text, commands)
 
