@@ -419,6 +419,25 @@ def test_wsl2_is_read_from_its_older_kernels_and_its_gpu_device(shown: str) -> N
     assert top_error(explained(wsl1 + smi)).cause == "wsl1"
 
 
+@pytest.mark.parametrize(
+    ("said", "wsl2"),
+    [
+        ("The same script works on WSL2, but fails on my server.\n", False),
+        ("On WSL 2 it runs fine; on the cluster node it fails.\n", False),
+        ("It works on my laptop but fails under WSL2.\n", True),
+        ("TensorFlow does not work on WSL2 any more.\n", True),
+    ],
+    ids=["works-there-fails-here", "runs-fine-there", "fails-there", "not-working-there"],
+)
+def test_wsl2_in_the_users_words_counts_only_for_the_failing_run(said: str, wsl2: bool) -> None:
+    smi = (
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+        "sure that the latest NVIDIA driver is installed and running.\n"
+    )
+    causes = {x.cause for x in explained(said + smi).findings}
+    assert ("wsl-driver-broken" in causes) is wsl2
+
+
 def test_wsl2_with_a_gpu_device_created_keeps_the_libraries_reading() -> None:
     # TensorFlow created the GPU device: the Windows driver answered.
     created = (

@@ -361,3 +361,17 @@ def test_the_ptx_fix_offers_a_pip_line_only_for_a_gpu_build_here(
         assert "WSL 2" not in fix_text(finding)
     else:
         assert note in fix_text(finding)
+
+
+@pytest.mark.parametrize(
+    ("system", "wsl"),
+    [
+        ("Ubuntu 22.04 on WSL2", True),
+        ("Windows 11 (WSL 2, Ubuntu 22.04)", True),
+        ("Ubuntu 20.04 server (the same code works on WSL2)", False),
+    ],
+    ids=["on-wsl2", "wsl2-in-brackets", "works-on-wsl2"],
+)
+def test_the_forms_wsl_is_the_failing_runs_only(system: str, wsl: bool) -> None:
+    stated = read_stated(FORM.format(tf="2.15.0", os=system, py="3.10", what="It fails."))
+    assert stated.wsl is wsl

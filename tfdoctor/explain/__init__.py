@@ -144,6 +144,7 @@ from tfdoctor.evidence.servers import server_frame, server_line
 from tfdoctor.evidence.stated import (
     STATED_READ,
     Stated,
+    failing_run_names,
     read_gpu_complaint,
     read_slow_start,
     read_stated,
@@ -9521,7 +9522,9 @@ def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Findi
     https://docs.nvidia.com/cuda/wsl-user-guide/index.html
     https://learn.microsoft.com/windows/wsl/tutorials/gpu-compute
     """
-    said = _WSL2_SAID.search(evidence.first_text) if machine.wsl is None else None
+    # Only where the words say the failing run is under WSL 2 ("works on WSL2, fails on my
+    # server" names another machine).
+    said = failing_run_names(_WSL2_SAID, evidence.first_text) if machine.wsl is None else None
     if (machine.wsl != "WSL2" and said is None) or machine.container:
         # WSL 1 in the machine's facts is wsl1's (no GPU at all); a container's GPU access
         # is the container runtime's (container-no-gpu).
