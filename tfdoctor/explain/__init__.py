@@ -1421,6 +1421,10 @@ class Revealed(Record):
     #: frame of TensorFlow's that names a ``.so``), where the log shows one.
     tf_import_library: Optional[str] = None
     wsl: bool = False
+    #: The one CUDA toolkit major the log shows installed (nvcc's release, the toolkit's
+    #: directory, the CUDA compiler wheel), with the words that show it; None for none or
+    #: several.
+    toolkit_major: Optional[tuple[int, str]] = None
     #: The TensorFlow.js for Node package the log names (``tfjs-node-gpu``), if any.
     tfjs_node_package: Optional[str] = None
     conda: bool = False
@@ -1969,6 +1973,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         dyld_refused=dyld_refused(evidence.first_text),
         pip_version=evidence.first("pip_version", evidence_only=True),
         tfjs_node_package=evidence.tfjs_node_package,
+        toolkit_major=_toolkit_major(evidence, text),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
         notebook=notebook,
@@ -2117,6 +2122,22 @@ _TOOLKIT_SHOWN = (
     "cuda-toolkit-dir-shown",
     "cuda-toolkit-linux-dir-shown",
 )
+
+
+def _toolkit_major(evidence: Evidence, text: str) -> Optional[tuple[int, str]]:
+    """The one CUDA toolkit major the log shows (the toolkit signatures' releases, then the
+    directories and the compiler wheel its head and cited lines show), with the words."""
+    shown: dict[int, str] = {}
+    for sid in _TOOLKIT_SHOWN:
+        if sid in evidence.hits:
+            for groups in evidence.hits[sid].groups:
+                release = groups.get("toolkit_cuda")
+                if release:
+                    shown.setdefault(version_key(release)[0], f"CUDA {release}")
+    for said in (evidence.first_text, text):
+        for major, words in tflog.toolkit_majors_shown(said).items():
+            shown.setdefault(major, words)
+    return next(iter(shown.items())) if len(shown) == 1 else None
 
 
 def _other_toolkit(evidence: Evidence) -> Optional[tuple[str, str, str, str, bool]]:
@@ -4302,7 +4323,8 @@ def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 
 
 #: The oldest architecture generation (Maxwell, compute capability 5.x) whose name every ptxas
-#: of TensorFlow 2's CUDA releases (10.0 to 12.x) knows.
+#: of TensorFlow 2's CUDA releases (10.0 to 12.x) knows; CUDA 13's is later
+#: (:func:`tfdoctor.causes.gpu.toolkit_dropped_arch`).
 _OLDEST_ARCH_MAJOR_KEPT = 5
 
 
@@ -4313,6 +4335,14 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # XLA's later words name the GPU's capability (``ptxas does not support CC 8.9``).
         arch = "sm_" + cap.replace(".", "")
     parsed = parse_arch(arch) if arch else None
+    if parsed is not None and r.toolkit_major is not None:
+        dropped = causes.gpu.toolkit_dropped_arch(r.toolkit_major[0], parsed[1], parsed[2])
+        if dropped is not None:
+            # A ptxas newer than the GPU: the GPU too old for that toolkit, not the ptxas.
+            known = f"{parsed[1]}.{parsed[2]}"
+            return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.toolkit_dropped_arch_fix(
+                m, known, r.toolkit_major[0], r.toolkit_major[1], dropped
+            )
     if parsed is not None and parsed[1] < _OLDEST_ARCH_MAJOR_KEPT:
         # XLA asks ptxas for the GPU's own architecture. Every ptxas from CUDA 6.5 to 10.2
         # knows Kepler's sm_30 to sm_37; CUDA 11 dropped sm_30 and CUDA 12 sm_35 and sm_37. A
