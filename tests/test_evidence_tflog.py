@@ -829,3 +829,19 @@ def test_a_dll_name_gives_its_library_soname_and_cuda(
 )
 def test_a_name_of_another_form_is_no_cuda_dll(name: str) -> None:
     assert tflog.windows_dll(name) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "majors"),
+    [
+        ("/usr/local/cuda-13/bin/ptxas\n", {13}),
+        ("export PATH=/usr/local/cuda-12.4/bin:$PATH\n", {12}),
+        ("Successfully installed nvidia-cuda-nvcc-cu12-12.3.107\n", {12}),
+        ("nvidia-cuda-nvcc                 13.0.48\n", {13}),
+        ("C:\\venv\\Lib\\site-packages\\nvidia\\cu13\\bin\\ptxas.exe\n", {13}),
+        ("/usr/local/cuda/bin/ptxas\n", set()),
+    ],
+    ids=["major-dir", "release-dir", "wheel-cu12", "wheel-13", "grouped-dir", "unversioned"],
+)
+def test_the_toolkit_majors_a_log_shows(text: str, majors: set[int]) -> None:
+    assert set(tflog.toolkit_majors_shown(text)) == majors

@@ -284,6 +284,47 @@ def test_the_messages_read_later_give_their_cause_and_fix(
     assert named in fix_text(top)
 
 
+_XLA_PTXAS_CC = (
+    "2025-09-10 08:12:40.118204: W external/local_xla/xla/stream_executor/cuda/"
+    "subprocess_compilation.cc:194] Falling back to the CUDA driver for PTX compilation; "
+    "ptxas does not support CC {cc}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "$ which ptxas\n/usr/local/cuda-13.0/bin/ptxas\n",
+        "$ nvcc --version\nCuda compilation tools, release 13.0, V13.0.48\n",
+        "$ ls -d /usr/local/cuda-13/bin\n/usr/local/cuda-13/bin\n",
+        "$ pip list | grep nvcc\nnvidia-cuda-nvcc          13.0.48\n",
+    ],
+    ids=["toolkit-dir", "nvcc-release", "major-dir", "nvcc-wheel"],
+)
+def test_a_cuda13_ptxas_refusing_a_gpu_below_turing_is_the_gpu_too_old(shown: str) -> None:
+    # CUDA 13.0 dropped offline compilation for compute capability 5.x to 7.2: a newer ptxas
+    # cannot help; a CUDA 12 one still compiles for the GPU.
+    top = top_error(explained(shown + _XLA_PTXAS_CC.format(cc="7.0")))
+    assert top.cause == "gpu-arch-unsupported"
+    fix = fix_text(top)
+    assert "CUDA 12 ptxas" in fix and "nvidia-cuda-nvcc-cu12" in fix
+
+
+@pytest.mark.parametrize(
+    ("shown", "cc"),
+    [
+        ("$ nvcc --version\nCuda compilation tools, release 12.4, V12.4.131\n", "7.0"),
+        ("$ nvcc --version\nCuda compilation tools, release 13.0, V13.0.48\n", "12.0"),
+        ("", "7.0"),
+    ],
+    ids=["cuda12-volta", "cuda13-newer-gpu", "no-toolkit-shown"],
+)
+def test_ptxas_refusing_a_gpu_elsewhere_keeps_the_newer_ptxas(shown: str, cc: str) -> None:
+    top = top_error(explained(shown + _XLA_PTXAS_CC.format(cc=cc)))
+    assert top.cause == "ptxas-too-old"
+    assert "CUDA 12 ptxas" not in fix_text(top)
+
+
 def test_an_invalid_device_ordinal_is_no_kernel_without_code() -> None:
     line = _STATUS + "invalid device ordinal\n"
     assert "gpu-arch-unsupported" not in _causes_at_warning(line)
@@ -417,6 +458,25 @@ def test_wsl2_is_read_from_its_older_kernels_and_its_gpu_device(shown: str) -> N
     # WSL 1's kernel (capital M, no "standard") is not WSL 2's.
     wsl1 = "$ uname -r\n4.4.0-19041-Microsoft\n"
     assert top_error(explained(wsl1 + smi)).cause == "wsl1"
+
+
+@pytest.mark.parametrize(
+    ("said", "wsl2"),
+    [
+        ("The same script works on WSL2, but fails on my server.\n", False),
+        ("On WSL 2 it runs fine; on the cluster node it fails.\n", False),
+        ("It works on my laptop but fails under WSL2.\n", True),
+        ("TensorFlow does not work on WSL2 any more.\n", True),
+    ],
+    ids=["works-there-fails-here", "runs-fine-there", "fails-there", "not-working-there"],
+)
+def test_wsl2_in_the_users_words_counts_only_for_the_failing_run(said: str, wsl2: bool) -> None:
+    smi = (
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+        "sure that the latest NVIDIA driver is installed and running.\n"
+    )
+    causes = {x.cause for x in explained(said + smi).findings}
+    assert ("wsl-driver-broken" in causes) is wsl2
 
 
 def test_wsl2_with_a_gpu_device_created_keeps_the_libraries_reading() -> None:

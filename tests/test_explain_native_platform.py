@@ -11,7 +11,7 @@ from typing import Optional
 import pytest
 
 from tests.explaining import CANDIDATE, explained, fix_text, readings, top_error
-from tfdoctor.findings import Finding, Report
+from tfdoctor.findings import Finding, Report, Severity
 
 
 def _finding(report: Report, cause: str) -> Optional[Finding]:
@@ -161,6 +161,19 @@ def test_node_dlopen_failed_beside_tfjs_node_is_its_addon() -> None:
     fix = fix_text(top)
     assert "tensorflow.dll" in fix and "deps\\lib" in fix and "copy " in fix
     assert "ldd" not in fix  # the log is of Windows
+
+
+def test_node_dlopen_failed_names_the_gpu_package_the_log_shows() -> None:
+    text = (
+        "C:\\app> npm install @tensorflow/tfjs-node-gpu\n"
+        "at Object.<anonymous> "
+        "(C:\\app\\node_modules\\@tensorflow\\tfjs-node-gpu\\dist\\index.js:72:16)\n"
+        "    code: 'ERR_DLOPEN_FAILED'\n"
+    )
+    top = top_error(explained(text))
+    assert top.fix is not None
+    assert "npm rebuild @tensorflow/tfjs-node-gpu --build-addon-from-source" in top.fix.commands
+    assert not any("tfjs-node\\" in c or "tfjs-node " in c for c in top.fix.commands)
 
 
 def test_node_dlopen_failed_system_not_shown_gives_both_systems() -> None:
@@ -430,6 +443,39 @@ def test_ctypes_could_not_find_module_on_windows_reads_the_windows_loader() -> N
     assert top.cause == "native-library-unresolved"
     fix = fix_text(top)
     assert "dumpbin /dependents" in fix and "ldd" not in fix
+
+
+_CTYPES_WARNED = (
+    "C:\\venv\\lib\\site-packages\\tensorflow_io\\python\\ops\\__init__.py:98: "
+    "UserWarning: unable to load libtensorflow_io_plugins.so: Could not find module "
+    "'C:\\venv\\lib\\site-packages\\tensorflow_io\\python\\ops\\"
+    "libtensorflow_io_plugins.so' (or one of its dependencies). Try using the full path with "
+    "constructor syntax.\n"
+)
+_EPOCH_DONE = (
+    "Epoch 1/2\n"
+    "1875/1875 [==============================] - 6s 3ms/step - loss: 0.2981 - accuracy: 0.9137\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _CTYPES_WARNED,
+        _CTYPES_WARNED + _EPOCH_DONE,
+        _CTYPES_WARNED.replace("UserWarning: ", "") + _EPOCH_DONE,
+    ],
+    ids=["in-a-warning", "warning-then-epochs", "run-went-on"],
+)
+def test_ctypes_could_not_find_module_the_run_went_past_is_a_note(text: str) -> None:
+    # A package that loads an optional DLL with ctypes catches the error and goes on.
+    found = [x for x in explained(text).findings if x.cause == "native-library-unresolved"]
+    assert found and all(x.severity is Severity.INFO for x in found)
+
+
+def test_ctypes_could_not_find_module_alone_on_its_line_stays_an_error() -> None:
+    text = _CTYPES_WARNED.split("UserWarning: unable to load libtensorflow_io_plugins.so: ")[1]
+    assert top_error(explained("FileNotFoundError: " + text)).cause == "native-library-unresolved"
 
 
 def _dll_status(module: str, frame: str) -> str:

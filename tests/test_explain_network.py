@@ -497,6 +497,17 @@ def test_tfjs_nodes_download_host_unresolved_names_its_mirror_setting() -> None:
     assert "TFJS_NODE_CDN_STORAGE" in fix and "nslookup storage.googleapis.com" in fix
 
 
+@pytest.mark.parametrize("package", ["tfjs-node", "tfjs-node-gpu"])
+def test_tfjs_nodes_install_is_of_the_package_the_log_shows(package: str) -> None:
+    # tfjs-node-gpu runs the same install script: its own package is installed again.
+    log = _tfjs_install("getaddrinfo ENOTFOUND storage.googleapis.com").replace(
+        "tfjs-node", package
+    )
+    top = top_error(explained(log))
+    assert top.fix is not None
+    assert f"npm install @tensorflow/{package}" in top.fix.commands
+
+
 def test_a_local_service_name_node_could_not_resolve_is_no_download() -> None:
     report = explained(_tfjs_install("getaddrinfo ENOTFOUND redis"))
     assert all(f.cause != "no-network-access" for f in report.findings)

@@ -4,6 +4,8 @@ TensorFlow's templates (the 2022 forms' headings, the older Markdown items)."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 import pytest
 
 from tests import factories
@@ -334,3 +336,42 @@ def test_the_jit_cache_is_set_in_the_shell_of_a_windows_machine() -> None:
     commands = finding.fix.commands if finding.fix else ()
     assert "set CUDA_CACHE_MAXSIZE=4294967296" in commands
     assert not any(c.startswith("export ") for c in commands)
+
+
+@pytest.mark.parametrize(
+    ("system", "install", "note"),
+    [
+        ("Linux Ubuntu 22.04", True, None),
+        ("", True, "for Linux or WSL 2"),
+        ("Windows 11", False, "under WSL 2"),
+    ],
+    ids=["linux", "unknown", "windows"],
+)
+def test_the_ptx_fix_offers_a_pip_line_only_for_a_gpu_build_here(
+    system: str, install: bool, note: Optional[str]
+) -> None:
+    # Native Windows has had no TensorFlow GPU build since 2.10: a pip line there installs
+    # a CPU-only TensorFlow; on an unknown system it is marked as the Linux one.
+    what = "Startup takes 12 minutes on the GeForce RTX 3090."
+    said = FORM.format(tf="2.3.0", os=system, py="3.8", what=what) if system else what + "\n"
+    (finding,) = _ptx(explained(said))
+    commands = finding.fix.commands if finding.fix else ()
+    assert any(c.startswith("pip install") for c in commands) is install
+    if note is None:
+        assert "WSL 2" not in fix_text(finding)
+    else:
+        assert note in fix_text(finding)
+
+
+@pytest.mark.parametrize(
+    ("system", "wsl"),
+    [
+        ("Ubuntu 22.04 on WSL2", True),
+        ("Windows 11 (WSL 2, Ubuntu 22.04)", True),
+        ("Ubuntu 20.04 server (the same code works on WSL2)", False),
+    ],
+    ids=["on-wsl2", "wsl2-in-brackets", "works-on-wsl2"],
+)
+def test_the_forms_wsl_is_the_failing_runs_only(system: str, wsl: bool) -> None:
+    stated = read_stated(FORM.format(tf="2.15.0", os=system, py="3.10", what="It fails."))
+    assert stated.wsl is wsl

@@ -1493,6 +1493,14 @@ def ptx_jit_fix(m: Machine, capability: str) -> Fix:
         text += f" TensorFlow {first.line} and later carry machine code for it."
         # The newest that fits and carries it: a PTX-only release would change nothing.
         _, install = gpu_fit_install(m, capability, native=True)
+        # TensorFlow ships no CUDA build for native Windows after 2.10: there the pip line
+        # installs a CPU-only TensorFlow (tensorflow.org/install/pip#windows-native).
+        if m.os == "windows":
+            text += " On Windows that means under WSL 2 (native Windows has no GPU build)."
+            install = ()
+        elif install and m.os != "linux":
+            # An unknown system: the requirement is the Linux one (install_requirement's default).
+            text += " The pip line is for Linux or WSL 2 (native Windows has no GPU build)."
         commands += install
     return Fix(text, commands)
 
@@ -2286,6 +2294,47 @@ def directml_adapter_fix() -> Fix:
         (
             "dxdiag /t %TEMP%\\dxdiag.txt",
             'findstr /C:"Card name" /C:"Feature Levels" /C:"Driver Version" %TEMP%\\dxdiag.txt',
+        ),
+    )
+
+
+#: The oldest compute capability a CUDA toolkit major's compiler (nvcc, ptxas) still compiles
+#: for, from the major that dropped the older ones: CUDA 13.0 removed offline compilation for
+#: Maxwell, Pascal and Volta (5.x to 7.2), Turing (7.5) the oldest kept. Kepler's earlier drops
+#: (CUDA 11, 12) are read with the GPU's generation in explain.
+#: https://docs.nvidia.com/cuda/archive/12.9.0/cuda-toolkit-release-notes/index.html#deprecated-architectures
+#: https://developer.nvidia.com/blog/navigating-gpu-architecture-support-a-guide-for-nvidia-cuda-developers/
+#: https://docs.nvidia.com/cuda/cufft/deprecated-functionality.html (from CUDA 13.0: Turing)
+_TOOLKIT_OLDEST_ARCH: Final = {13: (7, 5)}
+
+
+def toolkit_dropped_arch(major: int, cc_major: int, cc_minor: int) -> Optional[str]:
+    """The oldest compute capability CUDA ``major``'s compiler still targets (``7.5``), where
+    the GPU's ``cc_major.cc_minor`` is below it; None where that compiler knows the GPU."""
+    floors = [floor for since, floor in _TOOLKIT_OLDEST_ARCH.items() if major >= since]
+    if not floors or (cc_major, cc_minor) >= max(floors):
+        return None
+    oldest = max(floors)
+    return f"{oldest[0]}.{oldest[1]}"
+
+
+def toolkit_dropped_arch_fix(
+    m: Machine, capability: str, major: int, shown: str, oldest: str
+) -> Fix:
+    """A GPU of ``capability`` below the ``oldest`` CUDA ``major``'s compiler targets (the
+    toolkit ``shown``): a compiler of the major before, which still targets it, for XLA."""
+    before = major - 1
+    return Fix(
+        f"The CUDA {major} toolkit's compilers (ptxas, nvcc) compile for no GPU older than "
+        f"compute capability {oldest} (NVIDIA dropped Maxwell, Pascal and Volta in CUDA 13.0), "
+        f"and this GPU is {capability}: a newer ptxas cannot help. Let XLA use a CUDA {before} "
+        f"ptxas: a CUDA {before} toolkit's bin first on PATH in place of the CUDA {major} one "
+        f"({shown}), or the CUDA {before} compiler wheel, which XLA finds in site-packages; or "
+        f"run on a GPU of compute capability {oldest} or newer.",
+        (
+            "which -a ptxas",
+            "ptxas --version",
+            *m.pip_install(wheel_name("nvidia-cuda-nvcc", before)),
         ),
     )
 

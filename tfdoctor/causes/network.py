@@ -177,11 +177,12 @@ NETWORK_CAUSE: Mapping[str, CauseId] = {
 }
 
 
-def tfjs_download_fix(m: Machine, host: str) -> Fix:
+def tfjs_download_fix(m: Machine, host: str, package: str = "tfjs-node") -> Fix:
     """tfjs-node's install script that could not resolve the host it downloads libtensorflow
     from (``host``): the name resolved, or the script pointed at a mirror of the same files
     (TFJS_NODE_CDN_STORAGE, read by tfjs-node/scripts/install.js and named in its README),
-    set in the way of this machine's shell."""
+    set in the way of this machine's shell. ``package``: the one the log shows (tfjs-node-gpu
+    runs the same script)."""
     return Fix(
         "tfjs-node's install script (scripts/install.js) downloads libtensorflow, and the "
         f"prebuilt addon, from {host}, and this machine could not resolve that name: the "
@@ -192,7 +193,7 @@ def tfjs_download_fix(m: Machine, host: str) -> Fix:
         (
             f"nslookup {host}",
             *set_env(m, ("TFJS_NODE_CDN_STORAGE", "https://MIRROR/")),
-            "npm install @tensorflow/tfjs-node",
+            f"npm install @tensorflow/{package}",
         ),
     )
 

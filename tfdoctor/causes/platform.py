@@ -713,18 +713,19 @@ def own_library_unopened_fix(path: str, dist: str) -> Fix:
     )
 
 
-def tfjs_dlopen_fix(os: Optional[str]) -> Fix:
+def tfjs_dlopen_fix(os: Optional[str], package: str = "tfjs-node") -> Fix:
     """TensorFlow.js for Node's addon that Node could not load (ERR_DLOPEN_FAILED), the
     message with the file and the reason not shown: on Windows tensorflow.dll not beside the
     addon (the install copies it from deps\\lib into lib\\napi-vN: scripts/deps-stage.js);
     elsewhere the addon's run path finds libtensorflow in deps/lib, and ldd names what fails.
-    ``os``: the system the log shows, None where it shows none."""
-    root = "node_modules\\@tensorflow\\tfjs-node"
+    ``os``: the system the log shows, None where it shows none; ``package``: the one the log
+    shows (tfjs-node-gpu has the same layout)."""
+    root = f"node_modules\\@tensorflow\\{package}"
     copy = f'copy "{root}\\deps\\lib\\tensorflow.dll" "{root}\\lib\\napi-vN\\"'
     find = f"dir /s /b {root}\\lib\\tfjs_binding.node"
-    rebuild = "npm rebuild @tensorflow/tfjs-node --build-addon-from-source"
+    rebuild = f"npm rebuild @tensorflow/{package} --build-addon-from-source"
     windows = (
-        "Node could not load tfjs-node's addon (tfjs_binding.node). On Windows that is most "
+        f"Node could not load {package}'s addon (tfjs_binding.node). On Windows that is most "
         "often tensorflow.dll, the TensorFlow library the addon links, left in the package's "
         "deps\\lib instead of beside the addon in lib\\napi-vN (N: the directory that holds "
         "tfjs_binding.node; with pnpm the package is under node_modules\\.pnpm): copy it there, "
@@ -732,7 +733,7 @@ def tfjs_dlopen_fix(os: Optional[str]) -> Fix:
     )
     if os == "windows":
         return Fix(windows, (find, copy, rebuild))
-    ldd = "ldd node_modules/@tensorflow/tfjs-node/lib/napi-v*/tfjs_binding.node | grep 'not found'"
+    ldd = f"ldd node_modules/@tensorflow/{package}/lib/napi-v*/tfjs_binding.node | grep 'not found'"
     return Fix(
         f"{windows} On Linux and macOS the addon finds libtensorflow in deps/lib through its "
         "run path: ldd (otool -L on macOS) on tfjs_binding.node names the library that does "

@@ -15,6 +15,7 @@ file's own line stays, so that every line keeps its number.
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 #: The namespaced path Node passes to the loader on Windows (path.toNamespacedPath).
 _MARK = "\\\\?\\"
@@ -34,3 +35,17 @@ def rejoin_addon_paths(text: str) -> str:
         if found is not None and above.strip() and ".node" not in above:
             lines[i - 1] = f"{above} {found.group(1)}"
     return "\n".join(lines)
+
+
+#: TensorFlow.js for Node's two packages as npm names them (@tensorflow/tfjs-node and its CUDA
+#: build @tensorflow/tfjs-node-gpu, tfjs/tfjs-node and tfjs-node-gpu's package.json), in an
+#: install line (``npm install @tensorflow/tfjs-node-gpu``) or a path under node_modules.
+_TFJS_NODE_PACKAGE = re.compile(r"@tensorflow[/\\]+(tfjs-node(?:-gpu)?)(?![\w-])")
+
+
+def read_tfjs_node_package(text: str) -> Optional[str]:
+    """The TensorFlow.js for Node package ``text`` first names (``tfjs-node-gpu``), if any."""
+    if "tfjs-node" not in text:
+        return None
+    found = _TFJS_NODE_PACKAGE.search(text)
+    return found.group(1) if found is not None else None

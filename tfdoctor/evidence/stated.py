@@ -107,6 +107,40 @@ _ARCH_WORDS = (
 )
 
 
+#: Where a sentence splits into clauses that may speak of different machines ("works on WSL2,
+#: fails on my server"; "runs on Windows but not under WSL 2").
+_CLAUSE_BREAK = re.compile(
+    r"[.!?;,:()\n]|\b(?:but|while|whereas|although|though|however|yet|whilst)\b", re.IGNORECASE
+)
+#: A clause saying the program runs there: the machine it names is not the failing one.
+_RUNS_WORDS = re.compile(
+    r"\b(?:works?|worked|working|fine|ok(?:ay)?|succe(?:ed|eds|eded|ssfully|ss)|no (?:problems?|"
+    r"issues?|errors?))\b",
+    re.IGNORECASE,
+)
+#: A clause's words of failing, which its working words are then negated by ("does not work
+#: on WSL2", "is not working under WSL 2", "fails on WSL2").
+_FAILS_WORDS = re.compile(
+    r"\b(?:not|never|no longer|cannot|fail(?:s|ed|ing|ure)?|error|crash(?:es|ed)?|broken?)\b|"
+    r"n't\b",
+    re.IGNORECASE,
+)
+
+
+def failing_run_names(pattern: re.Pattern[str], text: str) -> Optional[re.Match[str]]:
+    """The first of ``pattern``'s matches in ``text`` (a user's words naming a system: WSL 2)
+    whose clause does not say the program runs there: "works on WSL2, fails on my server"
+    names WSL 2 as the machine that works, "fails on WSL2" and "I use WSL 2" as this one."""
+    for found in pattern.finditer(text):
+        starts = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, found.start())]
+        start = starts[-1] if starts else 0
+        after = _CLAUSE_BREAK.search(text, found.end())
+        clause = text[start : after.start() if after is not None else len(text)]
+        if _RUNS_WORDS.search(clause) is None or _FAILS_WORDS.search(clause) is not None:
+            return found
+    return None
+
+
 def read_stated(text: str) -> Stated:
     """The fields of an issue's form (or template) in the head of ``text``, and the TensorFlow
     release a line of its own names."""
@@ -187,7 +221,7 @@ def _judge(values: dict[str, tuple[str, str]]) -> Stated:
     if "os" in values:
         answer, line = values["os"]
         named = {name for pattern, name in _OS_WORDS if pattern.search(answer)}
-        wsl = bool(_OS_WORDS[0][0].search(answer))
+        wsl = failing_run_names(_OS_WORDS[0][0], answer) is not None
         if "linux" in named and _GUEST.search(answer):
             named = {"linux"}  # Linux in a container or VM on another system
         os = next(iter(named)) if len(named) == 1 else None

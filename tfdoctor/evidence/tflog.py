@@ -1007,3 +1007,28 @@ def gpu_code_refused(text: str) -> Optional[str]:
     """The first line of ``text`` where CUDA said the build holds no code this GPU can run,
     stripped; None where no line says so."""
     return next((line.strip() for line in text.splitlines() if _NO_GPU_CODE.search(line)), None)
+
+
+#: A CUDA toolkit's major release in words the toolkit signatures (a release with its minor)
+#: leave out: the major-only directory NVIDIA's Linux packages link (/usr/local/cuda-13/, the
+#: packages' alternatives), the CUDA compiler wheel (nvidia-cuda-nvcc-cu12 12.x; from CUDA 13
+#: unsuffixed, nvidia-cuda-nvcc 13.x) and CUDA 13's grouped wheel directory (nvidia/cu13/).
+#: https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html
+#: https://pypi.org/project/nvidia-cuda-nvcc/
+_TOOLKIT_MAJOR_WORDS = re.compile(
+    r"[/\\]cuda-(?P<dir>\d{1,2})(?:\.\d{1,2})?[/\\]"
+    r"|\bnvidia-cuda-nvcc(?:-cu(?P<suffix>\d{2}))?(?:==|[- ]{1,40})(?P<wheel>\d{1,2})\.\d"
+    r"|\bnvidia[/\\]cu(?P<grouped>\d{2})[/\\]"
+)
+
+
+def toolkit_majors_shown(text: str) -> dict[int, str]:
+    """Each CUDA toolkit major ``text`` shows by a directory or the compiler wheel, with the
+    words that show it (``{13: "/usr/local/cuda-13/"}``)."""
+    found: dict[int, str] = {}
+    if "cuda" not in text and "nvidia" not in text:
+        return found
+    for match in _TOOLKIT_MAJOR_WORDS.finditer(text):
+        major = next(g for g in match.group("dir", "suffix", "grouped", "wheel") if g)
+        found.setdefault(int(major), match.group(0))
+    return found

@@ -80,7 +80,7 @@ from tfdoctor.evidence.macos import (
     mac_shown,
     python_machine,
 )
-from tfdoctor.evidence.nodejs import rejoin_addon_paths
+from tfdoctor.evidence.nodejs import read_tfjs_node_package, rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
     MAX_REQUESTS,
@@ -144,6 +144,7 @@ from tfdoctor.evidence.servers import server_frame, server_line
 from tfdoctor.evidence.stated import (
     STATED_READ,
     Stated,
+    failing_run_names,
     read_gpu_complaint,
     read_slow_start,
     read_stated,
@@ -389,6 +390,8 @@ class Evidence:
     gpu_complaint: Optional[tuple[str, str]] = None
     #: The user's sentence that the program's start takes long, with where.
     slow_start: Optional[tuple[str, str]] = None
+    #: The TensorFlow.js for Node package the log names first (``tfjs-node-gpu``), if any.
+    tfjs_node_package: Optional[str] = None
     #: Packages a program said must be installed, with where (:mod:`tfdoctor.evidence.packages`).
     install_requests: list[tuple[str, InstallRequest]] = dataclasses.field(default_factory=list)
     #: The first line showing an active conda environment (its prompt, a path in its
@@ -549,6 +552,15 @@ def _read_wheels(evidence: Evidence, text: str) -> None:
         evidence.wheel_files.extend(read_wheel_files_installed(text))
 
 
+def _read_platform(evidence: Evidence, text: str) -> None:
+    """What the log shows of the platform the programs run on: the wheel tags' platform, the
+    machine, the Python's word size and the TensorFlow.js for Node package; the first each."""
+    evidence.tags_platform = evidence.tags_platform or read_first_platform(text)
+    evidence.machine = evidence.machine or read_machine(text)
+    evidence.python_64bit = evidence.python_64bit or read_python_64bit(text)
+    evidence.tfjs_node_package = evidence.tfjs_node_package or read_tfjs_node_package(text)
+
+
 def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
     companions' words, versions a session echoed, devices, WSL and the shell's prompt.
@@ -562,9 +574,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     if len(evidence.refusals) < MAX_REFUSALS:
         evidence.refusals.extend(read_refusals((text,)))
     _read_wheels(evidence, text)
-    evidence.tags_platform = evidence.tags_platform or read_first_platform(text)
-    evidence.machine = evidence.machine or read_machine(text)
-    evidence.python_64bit = evidence.python_64bit or read_python_64bit(text)
+    _read_platform(evidence, text)
     if evidence.python_shown is None:
         evidence.python_shown = read_python_shown(text)
     _read_conflicts(evidence, text)
@@ -1412,6 +1422,12 @@ class Revealed(Record):
     #: frame of TensorFlow's that names a ``.so``), where the log shows one.
     tf_import_library: Optional[str] = None
     wsl: bool = False
+    #: The one CUDA toolkit major the log shows installed (nvcc's release, the toolkit's
+    #: directory, the CUDA compiler wheel), with the words that show it; None for none or
+    #: several.
+    toolkit_major: Optional[tuple[int, str]] = None
+    #: The TensorFlow.js for Node package the log names (``tfjs-node-gpu``), if any.
+    tfjs_node_package: Optional[str] = None
     conda: bool = False
     #: A path the log shows under the Nix store (/nix/store/...-python3-3.6.2-env/...): the
     #: program runs from Nix packages, whose libraries are found through their run paths.
@@ -1957,6 +1973,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         dyld_tried=dyld_tried(evidence.first_text),
         dyld_refused=dyld_refused(evidence.first_text),
         pip_version=evidence.first("pip_version", evidence_only=True),
+        tfjs_node_package=evidence.tfjs_node_package,
+        toolkit_major=_toolkit_major(evidence, text),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
         notebook=notebook,
@@ -2105,6 +2123,22 @@ _TOOLKIT_SHOWN = (
     "cuda-toolkit-dir-shown",
     "cuda-toolkit-linux-dir-shown",
 )
+
+
+def _toolkit_major(evidence: Evidence, text: str) -> Optional[tuple[int, str]]:
+    """The one CUDA toolkit major the log shows (the toolkit signatures' releases, then the
+    directories and the compiler wheel its head and cited lines show), with the words."""
+    shown: dict[int, str] = {}
+    for sid in _TOOLKIT_SHOWN:
+        if sid in evidence.hits:
+            for groups in evidence.hits[sid].groups:
+                release = groups.get("toolkit_cuda")
+                if release:
+                    shown.setdefault(version_key(release)[0], f"CUDA {release}")
+    for said in (evidence.first_text, text):
+        for major, words in tflog.toolkit_majors_shown(said).items():
+            shown.setdefault(major, words)
+    return next(iter(shown.items())) if len(shown) == 1 else None
 
 
 def _other_toolkit(evidence: Evidence) -> Optional[tuple[str, str, str, str, bool]]:
@@ -4193,7 +4227,9 @@ def _download_network(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     said_first = first.citations[0][1] if first.citations else ""
     if first.signature.id == "node-getaddrinfo-failed" and _TFJS_HOST in said_first:
         # tfjs-node's install script, whose download host and mirror setting are its own.
-        return causes.network.NO_NETWORK_ACCESS, causes.network.tfjs_download_fix(m, _TFJS_HOST)
+        return causes.network.NO_NETWORK_ACCESS, causes.network.tfjs_download_fix(
+            m, _TFJS_HOST, r.tfjs_node_package or "tfjs-node"
+        )
     order = _NETWORK_ORDER.get(first.signature.id, ("proxy", "host", "no-network"))
     said = " ".join(line for h in hits for _, line in h.citations)
     error = _NETWORK_ERROR.search(said)
@@ -4288,7 +4324,8 @@ def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 
 
 #: The oldest architecture generation (Maxwell, compute capability 5.x) whose name every ptxas
-#: of TensorFlow 2's CUDA releases (10.0 to 12.x) knows.
+#: of TensorFlow 2's CUDA releases (10.0 to 12.x) knows; CUDA 13's is later
+#: (:func:`tfdoctor.causes.gpu.toolkit_dropped_arch`).
 _OLDEST_ARCH_MAJOR_KEPT = 5
 
 
@@ -4299,6 +4336,14 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # XLA's later words name the GPU's capability (``ptxas does not support CC 8.9``).
         arch = "sm_" + cap.replace(".", "")
     parsed = parse_arch(arch) if arch else None
+    if parsed is not None and r.toolkit_major is not None:
+        dropped = causes.gpu.toolkit_dropped_arch(r.toolkit_major[0], parsed[1], parsed[2])
+        if dropped is not None:
+            # A ptxas newer than the GPU: the GPU too old for that toolkit, not the ptxas.
+            known = f"{parsed[1]}.{parsed[2]}"
+            return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.toolkit_dropped_arch_fix(
+                m, known, r.toolkit_major[0], r.toolkit_major[1], dropped
+            )
     if parsed is not None and parsed[1] < _OLDEST_ARCH_MAJOR_KEPT:
         # XLA asks ptxas for the GPU's own architecture. Every ptxas from CUDA 6.5 to 10.2
         # knows Kepler's sm_30 to sm_37; CUDA 11 dropped sm_30 and CUDA 12 sm_35 and sm_37. A
@@ -4943,7 +4988,9 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         h.signature.id == "tfjs-node-dlopen-failed" for h in hits
     ):
         # Node's error code alone, beside TensorFlow.js for Node: its addon did not load.
-        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tfjs_dlopen_fix(r.os)
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tfjs_dlopen_fix(
+            r.os, r.tfjs_node_package or "tfjs-node"
+        )
     if library and causes.platform.tfjs_binding(library):
         # TensorFlow.js for Node's addon: the file tfjs-node itself says is missing, or one
         # Windows could not load for a DLL it links.
@@ -7663,7 +7710,7 @@ def explain(
             hits,
             evidence,
         )
-        keep_weightier(findings, found)
+        keep_weightier(findings, _ctypes_unfound_went_on(found, hits, evidence))
     # After the signatures' findings: a line of the log's own says more than its words.
     for late in (
         _keras3_in_words(evidence, machine),
@@ -8534,6 +8581,47 @@ def _warned_capped(found: Iterable[Finding], evidence: Evidence) -> list[Finding
         else x
         for x in found
     ]
+
+
+#: The signature of ctypes' "Could not find module '...' (or one of its dependencies)" on
+#: Windows (Modules/_ctypes/callproc.c): a package that loads an optional DLL this way often
+#: catches the error and reports it as a Python warning, then goes on without it.
+_CTYPES_MODULE_UNFOUND = "ctypes-windows-module-not-found"
+#: A line the warnings module printed: ``file:line: Category: message``, every category's name
+#: ending in Warning (Lib/warnings.py, formatwarning; the built-in categories' names).
+_PYTHON_WARNING_LINE = re.compile(r"\b[A-Za-z]*Warning: ")
+
+
+def _ctypes_unfound_went_on(found: Finding, hits: Sequence[Hits], evidence: Evidence) -> Finding:
+    """``found`` as a note where ctypes' DLL not found is its only line and the program did
+    not end on it: every such line sits in a Python warning, or the log shows the run went on
+    (:func:`_went_on_seen`), and nothing else failed."""
+    if (
+        found.severity.rank <= Severity.INFO.rank
+        or not hits
+        or any(h.signature.id != _CTYPES_MODULE_UNFOUND for h in hits)
+    ):
+        return found
+    warned = all(
+        h.count == len(h.citations)
+        and all(_PYTHON_WARNING_LINE.search(line) for _, line in h.citations)
+        for h in hits
+    )
+    went_on = "run-went-on" in _went_on_seen(evidence)
+    if not (went_on or (warned and all(tb.warned for tb in evidence.tracebacks))):
+        return found
+    why = (
+        "the log shows the run went on after it"
+        if went_on
+        else "it is printed as a Python warning, which the program goes on after"
+    )
+    return dataclasses.replace(
+        found,
+        severity=Severity.INFO,
+        detail=f"{found.detail}\nA DLL that did not load, but {why}: a package that loads an "
+        "optional library this way runs without it. The fix applies only if what the library "
+        "provides is needed.",
+    )
 
 
 #: A client's notice that it will try again: pip's (urllib3's Retry) and TensorFlow's own
@@ -9482,7 +9570,9 @@ def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Findi
     https://docs.nvidia.com/cuda/wsl-user-guide/index.html
     https://learn.microsoft.com/windows/wsl/tutorials/gpu-compute
     """
-    said = _WSL2_SAID.search(evidence.first_text) if machine.wsl is None else None
+    # Only where the words say the failing run is under WSL 2 ("works on WSL2, fails on my
+    # server" names another machine).
+    said = failing_run_names(_WSL2_SAID, evidence.first_text) if machine.wsl is None else None
     if (machine.wsl != "WSL2" and said is None) or machine.container:
         # WSL 1 in the machine's facts is wsl1's (no GPU at all); a container's GPU access
         # is the container runtime's (container-no-gpu).
