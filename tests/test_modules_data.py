@@ -98,3 +98,13 @@ def test_the_longest_listed_prefix_decides(module: str, dist: object) -> None:
 def test_a_planted_fault_is_one_line_naming_the_field(old: str, new: str, field: str) -> None:
     line, message = planted_error(parse_modules, ModulesError, TEXT, old, new, "modules.yaml")
     assert line > 1 and field in message.split(":")[0]
+
+
+def test_modules_of_lists_every_import_package_of_a_distribution_in_table_order() -> None:
+    table = modules()
+    for dist in set(table.dists.values()):
+        listed = [module for module, owner in table.dists.items() if owner == dist]
+        assert list(table.modules_of(dist)) == listed
+        assert table.module_of(dist) == listed[0]
+    assert table.modules_of("no-such-distribution") == ()
+    assert table.module_of("no-such-distribution") is None

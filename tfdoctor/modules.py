@@ -182,9 +182,22 @@ class Modules(Record):
             None,
         )
 
+    @functools.cached_property
+    def _by_dist(self) -> Mapping[str, tuple[str, ...]]:
+        """Distribution -> the import packages listed for it, in the table's order (built
+        once: explain and check ask it per conflict and per frame)."""
+        out: dict[str, list[str]] = {}
+        for module, dist in self.dists.items():
+            out.setdefault(dist, []).append(module)
+        return {dist: tuple(mods) for dist, mods in out.items()}
+
+    def modules_of(self, dist: str) -> tuple[str, ...]:
+        """The import packages the table lists for ``dist`` (none where it lists none)."""
+        return self._by_dist.get(dist, ())
+
     def module_of(self, dist: str) -> Optional[str]:
         """The import package of ``dist`` (its first listed module), or None."""
-        return next((m for m, d in self.dists.items() if d == dist), None)
+        return next(iter(self.modules_of(dist)), None)
 
 
 def _module_reader(reader: NodeReader) -> Callable[[Node, str], str]:

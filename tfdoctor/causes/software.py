@@ -4590,9 +4590,7 @@ def tensorflow_family(dist: str) -> bool:
     # RECORD), which it marks family or a library on TensorFlow (tensorflow-transform,
     # tensorflow-federated, tensorflow-data-validation are TFX's and federated's, not
     # released beside TensorFlow); only a name the table does not hold falls to the namespace.
-    installs = {release.replace("-", "_")} | {
-        mod for mod, owner in table.dists.items() if owner == release
-    }
+    installs = {release.replace("-", "_"), *table.modules_of(release)}
     if installs & table.family:
         return True
     if installs & table.on_tensorflow:

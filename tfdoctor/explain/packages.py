@@ -1005,7 +1005,7 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
     # The import packages of either distribution: the module table's, else its own name
     # (numba, llvmlite), as most distributions name their package.
     names = {d.replace("-", "_") for d in (c.requirer, c.target)}
-    names |= {mod for mod, dist in table.dists.items() if dist in (c.requirer, c.target)}
+    names |= {*table.modules_of(c.requirer), *table.modules_of(c.target)}
     through = any(
         installed_package(frame.path) in names for tb in tracebacks for frame in tb.frames
     )
@@ -1139,7 +1139,7 @@ def _on_tensorflow(dist: str) -> bool:
     """A library the module table lists as written against TensorFlow (``on_tensorflow``)."""
     table = modules()
     return dist.replace("-", "_") in table.on_tensorflow or any(
-        mod in table.on_tensorflow for mod, d in table.dists.items() if d == dist
+        mod in table.on_tensorflow for mod in table.modules_of(dist)
     )
 
 
