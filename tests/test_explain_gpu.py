@@ -537,8 +537,15 @@ def test_the_driver_probe_on_a_host_without_one_and_no_gpu_wanted_is_a_note() ->
 
 @pytest.mark.parametrize(
     "wanted",
-    ["My RTX 3060 is not detected by TensorFlow.\n", "$ nvidia-smi\nNVIDIA-SMI has failed\n"],
-    ids=["complaint", "nvidia-smi"],
+    [
+        "My RTX 3060 is not detected by TensorFlow.\n",
+        "$ nvidia-smi\nNVIDIA-SMI has failed\n",
+        # The GPU query a user runs: the same words that keep a missing CUDA runtime from
+        # reading as a CPU machine (cpu_machine.gpu_wanted, one list for both readings).
+        ">>> tf.config.list_physical_devices('GPU')\n[]\n",
+        "pip install tensorflow[and-cuda]\n",
+    ],
+    ids=["complaint", "nvidia-smi", "gpu-query", "cuda-extra"],
 )
 def test_the_driver_probe_where_a_gpu_is_wanted_is_no_note(wanted: str) -> None:
     report = _explain(wanted + _NO_DRIVER_HOST)

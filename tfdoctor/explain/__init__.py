@@ -174,7 +174,7 @@ from tfdoctor.evidence.traceback import (
     read_python_shown,
     read_tracebacks,
 )
-from tfdoctor.explain.cpu_machine import GPU_MODEL_WORDS, cuda_probe_only
+from tfdoctor.explain.cpu_machine import cuda_probe_only, gpu_wanted
 from tfdoctor.explain.devices import unlisted_gpu_findings
 from tfdoctor.explain.environments import environment_findings
 from tfdoctor.explain.exceptions import (
@@ -1732,15 +1732,6 @@ def _tf_import_library(tracebacks: Sequence[Traceback]) -> Optional[str]:
     return None
 
 
-#: Words of a log that expects a GPU beside TensorFlow's driver probe: nvidia-smi's table or
-#: its failure, a container's GPU flags, a GPU model, CUDA libraries TensorFlow gave up on.
-_GPU_EXPECTED = re.compile(
-    r"NVIDIA-SMI|nvidia-smi|--gpus|nvidia-docker|NVIDIA_VISIBLE_DEVICES|Cannot dlopen some GPU"
-    r"|CUDA_VISIBLE_DEVICES|" + GPU_MODEL_WORDS,
-    re.IGNORECASE,
-)
-
-
 def _no_gpu_host(evidence: Evidence, text: str, container: bool) -> bool:
     """TensorFlow's probe found no NVIDIA kernel driver on this host, and nothing else in the
     log says a GPU was expected."""
@@ -1749,7 +1740,7 @@ def _no_gpu_host(evidence: Evidence, text: str, container: bool) -> bool:
     if evidence.devices or evidence.gpu_complaint is not None:
         return False
     head = evidence.first_text
-    return not _GPU_EXPECTED.search(text) and not _GPU_EXPECTED.search(head)
+    return not gpu_wanted(text) and not gpu_wanted(head)
 
 
 #: The CUDA executor's words when it reads an enumerated GPU's NUMA node (TensorFlow's

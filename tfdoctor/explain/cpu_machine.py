@@ -83,6 +83,12 @@ _GPU_WANTED = re.compile(
     re.IGNORECASE,
 )
 
+
+def gpu_wanted(text: str) -> bool:
+    """Whether ``text`` shows or wants a GPU (:data:`_GPU_WANTED`)."""
+    return _GPU_WANTED.search(text) is not None
+
+
 #: The driver's library as :func:`tflog.library_of` names it: libcuda.so.1 (Linux),
 #: nvcuda.dll (Windows).
 _DRIVER = frozenset({"cuda", "nvcuda"})
@@ -145,4 +151,4 @@ def cuda_probe_only(
             return False
     if any(_JAXLIB in text for text in texts):
         return False
-    return not any(_GPU_WANTED.search(text) for text in texts)
+    return not any(gpu_wanted(text) for text in texts)
