@@ -8702,7 +8702,7 @@ def _rerun_failed_on_an_import(by_cause: dict[str, list[Hits]], evidence: Eviden
     error is the cause."""
     frame = _main_frame(evidence)
     if frame is not None and _IMPORT_STATEMENT.match(frame.code):
-        _drop_signature(by_cause, causes.runtime.SPAWN_MAIN_UNGUARDED, "spawn-reimports-main")
+        _without(by_cause, causes.runtime.SPAWN_MAIN_UNGUARDED, "spawn-reimports-main")
 
 
 #: The servers whose forked workers the log shows, by the signatures that show them, in the
@@ -8751,13 +8751,11 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
         # TensorFlow 2.16's loader warns that TF_USE_LEGACY_KERAS asks for the missing
         # tf_keras, then raises "Keras cannot be imported" for the same reason
         # (tensorflow/python/util/lazy_loader.py, KerasLazyLoader._initialize): one cause.
-        _drop_signature(
-            by_cause, causes.software.DEPENDENCY_MISSING, "tf-keras-package-unimportable"
-        )
+        _without(by_cause, causes.software.DEPENDENCY_MISSING, "tf-keras-package-unimportable")
     if causes.software.NUMPY_ABI in by_cause:
         # NumPy 2's own message says which way: the bare C API failure beside it is the same.
         for signature in ("numpy-multiarray-failed", "numpy-umath-failed"):
-            _drop_signature(by_cause, causes.software.DEPENDENCY_OUT_OF_RANGE, signature)
+            _without(by_cause, causes.software.DEPENDENCY_OUT_OF_RANGE, signature)
 
 
 #: The BFC allocator's dump lines that name no allocator (bfc_allocator.cc's DumpMemoryLog and
@@ -8803,7 +8801,7 @@ def _abort_names_its_failure(by_cause: dict[str, list[Hits]]) -> None:
             for _, line in hit.citations
         }
         if all(line in read_elsewhere for _, line in wrapper.citations):
-            _drop_signature(by_cause, cause, signature)
+            _without(by_cause, cause, signature)
 
 
 #: NCCL's own warning naming the CUDA call that failed (checks.h, CUDACHECK), before the
@@ -8841,7 +8839,7 @@ def _protoc_label_is_the_files(by_cause: dict[str, list[Hits]], evidence: Eviden
     """protoc asking for a field label is protoc 2.x reading newer syntax, unless the log
     shows protoc 3 or later: then it is a proto2 file's own field without a label."""
     if _PROTOC_3.search(evidence.first_text):
-        _drop_signature(by_cause, causes.software.PROTOC_TOO_OLD, "protoc-label-expected")
+        _without(by_cause, causes.software.PROTOC_TOO_OLD, "protoc-label-expected")
 
 
 def _crash_frames_name_the_library(by_cause: dict[str, list[Hits]]) -> None:
@@ -8855,7 +8853,7 @@ def _crash_frames_name_the_library(by_cause: dict[str, list[Hits]]) -> None:
         or causes.platform.TF_EXPORTED_SYMBOL_CLASH in by_cause
     ):
         return
-    _drop_signature(by_cause, causes.software.IMPORT_CRASH, "segmentation-fault")
+    _without(by_cause, causes.software.IMPORT_CRASH, "segmentation-fault")
 
 
 def _tf_keras_frames_say_tf_keras(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
@@ -8879,7 +8877,7 @@ def _tf_keras_frames_say_tf_keras(by_cause: dict[str, list[Hits]], evidence: Evi
         if any("/tf_keras/" in f.path.replace("\\", "/") for f in tb.frames)
     }
     if all(where in through_tf_keras for where, _ in hit.citations):
-        _drop_signature(by_cause, causes.software.KERAS_VERSION, "keras-internal-api-missing")
+        _without(by_cause, causes.software.KERAS_VERSION, "keras-internal-api-missing")
 
 
 def _session_started_after_waiting(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
@@ -8891,7 +8889,7 @@ def _session_started_after_waiting(by_cause: dict[str, list[Hits]], evidence: Ev
         by_cause, causes.cluster.CLUSTER_TASK_UNREACHABLE, "createsession-waiting-for-worker"
     )
     if started is not None and waits and started.first > waits[0].first:
-        _drop_signature(
+        _without(
             by_cause, causes.cluster.CLUSTER_TASK_UNREACHABLE, "createsession-waiting-for-worker"
         )
 
@@ -8907,7 +8905,7 @@ def _served_after_polling(by_cause: dict[str, list[Hits]], evidence: Evidence) -
         return
     served = {g.get("servable") for g in loaded.groups}
     if all(g.get("servable") in served for h in polled for g in h.groups):
-        _drop_signature(
+        _without(
             by_cause, causes.runtime.SERVING_MODEL_VERSION_MISSING, "serving-no-version-directory"
         )
 
@@ -8925,7 +8923,7 @@ def _companions_own_library_refused(by_cause: dict[str, list[Hits]]) -> None:
     paths = [x.replace("\\\\", "\\") for line in lines for x in _INSTALLED_PATH.findall(line)]
     owners = {distribution_of(installed_package(x) or "") for x in paths}
     if lines and len(paths) >= len(lines) and not owners & {None, *TF_DISTRIBUTIONS}:
-        _drop_signature(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-error-126")
+        _without(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-error-126")
 
 
 def _process_start_is_no_dll(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
@@ -8939,17 +8937,7 @@ def _process_start_is_no_dll(by_cause: dict[str, list[Hits]], evidence: Evidence
         any(f.function == "_execute_child" or "CreateProcess(" in f.code for f in t.frames)
         for t in refused
     ):
-        _drop_signature(by_cause, causes.platform.NATIVE_LIBRARY_UNRESOLVED, "windows-error-193")
-
-
-def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
-    """``by_cause`` without the hits of ``signature`` under ``cause`` (and the cause where
-    none is left)."""
-    kept = [h for h in by_cause.get(cause, ()) if h.signature.id != signature]
-    if kept:
-        by_cause[cause] = kept
-    else:
-        by_cause.pop(cause, None)
+        _without(by_cause, causes.platform.NATIVE_LIBRARY_UNRESOLVED, "windows-error-193")
 
 
 #: Transformers' words that it has no TensorFlow: its TF classes' placeholders (and the names
@@ -8992,7 +8980,7 @@ def _unrecognised_distribution(
         if hit.signature.cause == BENIGN:
             benign.remove(hit)
         else:
-            _drop_signature(by_cause, causes.software.TF_NOT_INSTALLED, hit.signature.id)
+            _without(by_cause, causes.software.TF_NOT_INSTALLED, hit.signature.id)
     cause = causes.software.TF_DISTRIBUTION_UNRECOGNISED
     fix = causes.software.unrecognised_distribution_fix(
         machine, "transformers", *(shown or (None, ""))
