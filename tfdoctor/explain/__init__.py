@@ -4814,13 +4814,14 @@ _TF_FRAMEWORK = re.compile(
 #: The file dyld was opening (``dlopen(PATH, MODE)``), the library that needs another.
 _DLOPEN_PATH = re.compile(r"dlopen\((?P<path>[^,()\s]{1,400}),")
 
-#: The libraries a TensorFlow wheel installs in its own package folder, which its extensions
-#: find through their rpath (@loader_path on macOS, $ORIGIN on Linux): the framework library
-#: (libtensorflow_framework.so.2, libtensorflow_framework.2.dylib) and the extension most of
-#: the others link (_pywrap_tensorflow_internal.so).
+#: The libraries a macOS TensorFlow wheel installs in its own package folder, which its
+#: extensions find through their rpath (@loader_path): the framework library
+#: (libtensorflow_framework.2.dylib) and the extension most of the others link
+#: (_pywrap_tensorflow_internal.so: Python's extension suffix on macOS too). Only dyld's
+#: words are read against it (:func:`_tf_own_library_unfound`), so Linux's
+#: libtensorflow_framework.so.2 is no form of it.
 _TF_OWN_LIBRARY = re.compile(
-    r"(?:^|[/\\])(?:libtensorflow_framework(?:\.so(?:\.\d+){0,3}|(?:\.\d+){0,3}\.dylib)"
-    r"|_pywrap_tensorflow_internal\.so)$"
+    r"(?:^|[/\\])(?:libtensorflow_framework(?:\.\d+){0,3}\.dylib|_pywrap_tensorflow_internal\.so)$"
 )
 
 #: A file of TensorFlow's own package folder in an environment.
