@@ -149,7 +149,7 @@ def test_the_model_optimizers_check_of_a_package_that_does_not_import() -> None:
         pytest.param(
             _MO_CHECK.format(line="tensorflow: installed: 2.16.1, required: < 2.15.0"),
             "[ SUCCESS ] Generated IR version 11 model.\n"
-            "[ SUCCESS ] XML file: /work/model/saved_model.xml\n",
+            "[ SUCCESS ] XML file: /home/me/model/saved_model.xml\n",
             Severity.INFO,
             id="warned-then-converted",
         ),

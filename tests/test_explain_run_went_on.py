@@ -183,7 +183,7 @@ def test_pip_notice_of_a_family_package_beside_its_failure_keeps_its_warning() -
 #: A run that failed in a package outside the pair pip named (pandas' own KeyError).
 _PANDAS_RAISED = (
     "Traceback (most recent call last):\n"
-    '  File "/work/project/prepare.py", line 12, in <module>\n'
+    '  File "/home/me/project/prepare.py", line 12, in <module>\n'
     '    labels = frame["label"]\n'
     '  File "/usr/local/lib/python3.9/site-packages/pandas/core/frame.py", line 3761, in '
     "__getitem__\n"
