@@ -149,3 +149,18 @@ def test_a_crash_after_many_lines_holding_its_words_is_seen() -> None:
     # safe loss), never a crash: the lines holding a crash word are all tried.
     text = "register F0A1 = 0\n" * 2500 + "F0501 10:00:00.123456  1234 x.cc:42] bad state\n"
     assert crash_shown(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2023-01-05 10:00:01.123456: F tensorflow/core/kernels/conv_ops.cc:1116] shape mismatch",
+        "F0105 10:00:01.123456  4242 cuda_executor.cc:207] could not create stream",
+        "[worker0] F0105 10:00:01.123456  4242 cuda_executor.cc:207] could not create stream",
+    ],
+    ids=["tf-stamp", "absl-stamp", "launcher-tag"],
+)
+def test_a_fatal_line_in_either_of_tensorflows_stamps_is_a_crash(line: str) -> None:
+    # The stamps are tflog's (one home for TensorFlow's prefixes): a fatal line aborts.
+    assert crash_shown("Epoch 1/2\n" + line + "\n")
+    assert not crash_shown("Epoch 1/2\n" + line.replace(": F ", ": W ").replace("F0105", "W0105"))

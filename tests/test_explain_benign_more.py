@@ -105,7 +105,6 @@ def test_the_runtime_looked_for_without_a_gpu_is_a_note_that_says_both(log: str)
             "$ export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH\n", id="wsl-driver-dir"
         ),
         pytest.param("$ CUDA_VISIBLE_DEVICES=0 python train.py\n", id="visible-devices"),
-        pytest.param(_OPENED + "libcuda.so.1\n", id="driver-opened"),
         pytest.param(_OPENED + "libcublas.so.11\n", id="toolkit-library-opened"),
     ],
 )
@@ -120,6 +119,9 @@ def test_a_log_that_shows_or_wants_a_gpu_keeps_the_error(extra: str) -> None:
     [
         pytest.param("Copyright NVIDIA Corporation 2021\n", id="vendor-name"),
         pytest.param("Results are in table A100x and section V1000.\n", id="other-numbers"),
+        # Every start opens the driver's libcuda to list devices: a CPU-only VM whose image
+        # holds NVIDIA's libraries prints it too (cpu_machine._PROBED).
+        pytest.param(_OPENED + "libcuda.so.1\n", id="driver-opened"),
     ],
 )
 def test_nvidias_other_words_name_no_gpu(extra: str) -> None:

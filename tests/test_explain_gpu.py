@@ -535,6 +535,35 @@ def test_the_driver_probe_on_a_host_without_one_and_no_gpu_wanted_is_a_note() ->
     ]
 
 
+_RUNTIME_PROBED = (
+    "2021-03-02 10:00:00.000000: W tensorflow/stream_executor/platform/default/dso_loader.cc:60]"
+    " Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot "
+    "open shared object file: No such file or directory\n"
+    "2021-03-02 10:00:00.000001: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore "
+    "above cudart dlerror if you do not have a GPU set up on your machine.\n"
+)
+_OPENED = (
+    "2021-03-02 10:00:01.000000: I tensorflow/stream_executor/platform/default/"
+    "dso_loader.cc:53] Successfully opened dynamic library {}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("library", "weight"),
+    [
+        pytest.param("libcuda.so.1", Severity.INFO, id="driver-probe"),
+        pytest.param("libcublas.so.11", Severity.ERROR, id="toolkit-library"),
+    ],
+)
+def test_the_driver_library_opened_shows_no_gpu_wanted(library: str, weight: Severity) -> None:
+    # A CPU-only VM whose image holds NVIDIA's driver libraries: every start opens libcuda to
+    # list devices (its start-up look), which says nothing of a GPU wanted; a toolkit library
+    # opened does (it is looked for only once a GPU is visible).
+    report = _explain(_RUNTIME_PROBED + _OPENED.format(library))
+    [missing] = [x for x in report.findings if x.cause == "cuda-libs-missing"]
+    assert missing.severity is weight
+
+
 @pytest.mark.parametrize(
     "wanted",
     [

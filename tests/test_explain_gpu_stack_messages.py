@@ -506,6 +506,25 @@ def test_nvml_blocked_by_the_operating_system_is_wsls_gpu_support(line: str) -> 
     assert top.cause == "wsl-driver-broken"
 
 
+_NVML_BLOCKED = (
+    "$ nvidia-smi\n"
+    "Failed to initialize NVML: GPU access blocked by the operating system\n"
+    "Failed to properly shut down NVML: GPU access blocked by the operating system\n"
+)
+
+
+def test_nvml_blocked_speaks_of_wsl_only_where_the_log_shows_it() -> None:
+    # A Hyper-V guest given a GPU partition, or a container without the device nodes, gets
+    # the same refusal: WSL 2's own fix only where the log shows WSL.
+    elsewhere = top_error(explained(_NVML_BLOCKED))
+    assert "WSL 2" not in elsewhere.summary
+    assert "wsl --shutdown" not in fix_text(elsewhere)
+    assert "Hyper-V" in fix_text(elsewhere) and "--gpus all" in fix_text(elsewhere)
+    under_wsl = top_error(explained(_WSL2 + _NVML_BLOCKED))
+    assert "wsl --shutdown" in fix_text(under_wsl)
+    assert "Hyper-V" not in fix_text(under_wsl)
+
+
 def test_the_runtimes_words_for_the_driver_results_read_by_name() -> None:
     cases = {
         "unknown error": "cuinit-unknown-error",

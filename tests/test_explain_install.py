@@ -378,6 +378,67 @@ def test_a_reinstall_names_the_distribution_a_listing_shows(
     assert f'pip install "{dist}=={version}"' in fix_text(top)
 
 
+def _own_module_missing(site: str) -> str:
+    """TensorFlow's __init__ failing to import its own module, from ``site``."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        f'  File "{site}/tensorflow/__init__.py", line 41, in <module>\n'
+        "    from tensorflow.python.framework import ops\n"
+        "ModuleNotFoundError: No module named 'tensorflow.python.framework.ops'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("site", "listing", "command"),
+    [
+        pytest.param(
+            "/opt/conda/pkgs/tensorflow-base-2.3.0-mkl_py38h5059a2d_0/lib/python3.8/site-packages",
+            "",
+            "conda install --force-reinstall",
+            id="conda-package-cache",
+        ),
+        pytest.param(
+            "/opt/conda/envs/tf/lib/python3.8/site-packages",
+            "$ conda list tensorflow\n"
+            "tensorflow                2.3.0           mkl_py38h37f7ee5_0\n"
+            "tensorflow-base           2.3.0           mkl_py38h5059a2d_0\n",
+            "conda install --force-reinstall tensorflow tensorflow-base",
+            id="conda-list",
+        ),
+        pytest.param(
+            "/usr/lib/python3/dist-packages", "", "apt-get install --reinstall", id="distro"
+        ),
+        pytest.param(
+            "/home/u/src/tensorflow/bazel-bin/tensorflow/tools/pip_package/"
+            "build_pip_package.runfiles/org_tensorflow",
+            "",
+            "build_pip_package /tmp/tensorflow_pkg",
+            id="source-build",
+        ),
+    ],
+)
+def test_an_incomplete_install_is_reinstalled_by_its_own_installer(
+    site: str, listing: str, command: str
+) -> None:
+    top = top_error(explained(listing + _own_module_missing(site)))
+    assert top.cause == "tf-install-incomplete"
+    assert command in fix_text(top)
+    assert "pip uninstall" not in fix_text(top)
+
+
+def test_an_incomplete_pip_install_in_a_conda_environment_stays_pips() -> None:
+    # pip's TensorFlow inside a conda environment: conda's directory, pip's files.
+    listing = (
+        "$ conda list tensorflow\n"
+        "tensorflow                2.3.0                    pypi_0    pypi\n"
+    )
+    site = "/opt/conda/envs/tf/lib/python3.8/site-packages"
+    text = fix_text(top_error(explained(listing + _own_module_missing(site))))
+    assert "conda install" not in text and "pip" in text
+
+
 @pytest.mark.parametrize(
     "module",
     ["tensorflow.python.framework.ops", "tensorflow.python.framework.dtypes"],

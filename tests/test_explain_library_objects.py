@@ -5,6 +5,8 @@ model its compiler wrote."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.findings import Finding, Severity
 
@@ -141,6 +143,42 @@ def test_the_model_optimizers_check_of_a_package_that_does_not_import() -> None:
     assert found and 'pip install "defusedxml>=0.7.1"' in fix_text(found[0])
 
 
+@pytest.mark.parametrize(
+    ("check", "after", "weight"),
+    [
+        pytest.param(
+            _MO_CHECK.format(line="tensorflow: installed: 2.16.1, required: < 2.15.0"),
+            "[ SUCCESS ] Generated IR version 11 model.\n"
+            "[ SUCCESS ] XML file: /home/me/model/saved_model.xml\n",
+            Severity.INFO,
+            id="warned-then-converted",
+        ),
+        pytest.param(
+            _MO_CHECK.replace("[ WARNING ]", "[ ERROR ]").format(
+                line="networkx: not installed, required: >= 2.5"
+            ),
+            "",
+            Severity.ERROR,
+            id="logged-as-an-error",
+        ),
+        pytest.param(
+            _MO_CHECK.format(line="tensorflow: installed: 2.16.1, required: < 2.15.0"),
+            "",
+            Severity.WARNING,
+            id="warned",
+        ),
+    ],
+)
+def test_the_model_optimizers_check_weighs_what_mo_said_of_it(
+    check: str, after: str, weight: Severity
+) -> None:
+    # mo logs its check at the level it decided (versions_checker.py: an error only for a
+    # module it cannot work without), and a model it converted shows the warning was harmless.
+    report = explained(check + after)
+    [found] = [f for f in report.findings if f.cause == "dependency-out-of-range"]
+    assert found.severity is weight
+
+
 def test_a_version_table_that_is_not_the_model_optimizers_is_not_read() -> None:
     text = "pip 24.0: installed with Python 3.11, required for builds\n"
     assert all(f.cause != "dependency-out-of-range" for f in explained(text).findings)
@@ -210,6 +248,14 @@ def test_an_edge_tpu_runtime_not_installed_on_linux_installs_coral_package() -> 
     top = top_error(explained(_LOAD_LIBRARY.format(error=error)))
     assert top.cause == "native-library-unresolved"
     assert "apt-get install libedgetpu1-std" in fix_text(top)
+    # The repository's key in a keyring of its own that its line names: apt-key, which
+    # trusted a key for every repository, is deprecated and gone from apt 2.9.
+    assert top.fix is not None
+    assert not any("apt-key add" in c for c in top.fix.commands)
+    assert any(
+        "gpg --dearmor -o /usr/share/keyrings/coral-edgetpu.gpg" in c for c in top.fix.commands
+    )
+    assert any("[signed-by=/usr/share/keyrings/coral-edgetpu.gpg]" in c for c in top.fix.commands)
 
 
 def test_an_edge_tpu_runtime_not_installed_on_macos_or_windows_names_the_runtime_archive() -> None:

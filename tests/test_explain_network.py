@@ -519,6 +519,17 @@ def test_node_resolving_another_host_beside_tfjs_keeps_the_general_advice() -> N
     assert "TFJS_NODE_CDN_STORAGE" not in fix_text(top)
 
 
+@pytest.mark.parametrize("host", ["registry.npmjs.org", "tfhub.dev"])
+def test_node_resolving_another_host_is_worded_for_npm_and_node(host: str) -> None:
+    # Node's own lookup: npm's settings and the resolver, never pip's proxy option.
+    top = top_error(explained(_tfjs_install(f"getaddrinfo ENOTFOUND {host}")))
+    assert top.fix is not None
+    assert f"nslookup {host}" in top.fix.commands
+    assert "npm config set https-proxy http://PROXY_HOST:PORT" in top.fix.commands
+    assert "pip" not in fix_text(top)
+    assert "~/.keras" not in fix_text(top)
+
+
 def test_tfjs_nodes_mirror_setting_is_set_in_the_way_of_a_windows_shell() -> None:
     # cmd and PowerShell run no `NAME=value command`: the variable is set on a line of its own.
     log = _tfjs_install("getaddrinfo ENOTFOUND storage.googleapis.com").replace(

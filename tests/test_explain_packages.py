@@ -1633,6 +1633,22 @@ def test_python_2_names_no_module_and_the_frames_show_the_users_tensorflow_py() 
     assert found.fix is not None and 'mv "tensorflow.py"' in found.fix.commands[0]
 
 
+def test_python_2_missing_a_tf1_name_through_the_users_tensorflow_py_is_the_shadow() -> None:
+    # A TensorFlow 1 name (tf.Session) missing in Python 2's bare words, where the frames
+    # run through the user's own tensorflow.py: that file is the cause, not a release.
+    report = _explain(
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/proj/tensorflow.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        '  File "/home/me/proj/tensorflow.py", line 3, in <module>\n'
+        "    sess = tf.Session()\n"
+        "AttributeError: 'module' object has no attribute 'Session'\n"
+    )
+    _one(report, "tf-shadowed-module")
+    problems = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert [x.cause for x in problems] == ["tf-shadowed-module"], problems
+
+
 def test_tensorflow_without_a_name_every_release_has_is_no_whole_tensorflow() -> None:
     log = (
         "Traceback (most recent call last):\n"
@@ -2342,6 +2358,50 @@ def test_jax_refusing_its_jaxlib_installs_one_release_of_both(text: str, command
     assert command in commands
     # Never jaxlib alone.
     assert "jaxlib" not in commands
+
+
+_JAX_REFUSED = (
+    "RuntimeError: jaxlib is version 0.4.1, but this version of jax requires version >= 0.4.6.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param(
+            "$ conda list jax\n"
+            "# packages in environment at /opt/conda/envs/ml:\n"
+            "#\n"
+            "# Name                    Version                   Build  Channel\n"
+            "jax                       0.4.6              pyhd8ed1ab_0    conda-forge\n"
+            "jaxlib                    0.4.1           cpu_py310h1ba47d1_0    conda-forge\n",
+            id="conda-list",
+        ),
+        pytest.param(
+            '  File "/opt/conda/pkgs/jaxlib-0.4.1-cpu_py310h1ba47d1_0/lib/python3.10/'
+            'site-packages/jaxlib/version.py", line 17, in <module>\n',
+            id="package-cache",
+        ),
+    ],
+)
+def test_jax_refusing_conda_s_jaxlib_updates_both_from_conda_forge(shown: str) -> None:
+    found = next(
+        x for x in explained(shown + _JAX_REFUSED).findings if x.cause == "dependency-out-of-range"
+    )
+    assert found.fix is not None
+    assert found.fix.commands == ("conda install -c conda-forge jax jaxlib",)
+
+
+def test_jax_refusing_pip_s_jaxlib_in_a_conda_environment_keeps_pip() -> None:
+    listed = (
+        "# packages in environment at /opt/conda/envs/ml:\n"
+        "jax                       0.4.6                    pypi_0    pypi\n"
+        "jaxlib                    0.4.1                    pypi_0    pypi\n"
+    )
+    found = next(
+        x for x in explained(listed + _JAX_REFUSED).findings if x.cause == "dependency-out-of-range"
+    )
+    assert found.fix is not None and 'pip install -U "jax[cpu]"' in " ".join(found.fix.commands)
 
 
 def test_jax_refusing_a_cuda_build_no_extra_installs_gets_no_cpu_command() -> None:

@@ -100,6 +100,31 @@ def test_a_notice_keeps_its_weight_without_the_work_done(
         assert _weights(report)[cause].rank >= Severity.WARNING.rank, _weights(report)
 
 
+#: NumPy 2's refusal of an extension built for NumPy 1 (numpy/core/_multiarray_umath.py,
+#: ``_raise_warning``), as a module imported at save time prints it.
+_NUMPY_REFUSED = (
+    "A module that was compiled using NumPy 1.x cannot be run in\n"
+    "NumPy 2.0.1 as it may crash. To support both 1.x and 2.x\n"
+    "versions of NumPy, modules must be compiled with NumPy 2.0.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("notice", "cause"),
+    [
+        (_ADDONS, "companion-mismatch"),
+        (_PIP, "dependency-out-of-range"),
+        (_NUMPY_REFUSED, "numpy-abi"),
+    ],
+    ids=["addons", "pip", "signature"],
+)
+def test_the_work_done_refutes_only_what_came_before_it(notice: str, cause: str) -> None:
+    # The epochs trained before the notice was printed (at save time, or a later
+    # evaluation): they say nothing of it. Before the epochs, they do.
+    assert _weights(explained(notice + _EPOCHS))[cause] is Severity.INFO
+    assert _weights(explained(_EPOCHS + notice))[cause].rank >= Severity.WARNING.rank
+
+
 def test_the_work_done_does_not_refute_the_gpu() -> None:
     # A run does its work on the CPU all the same: the GPU's causes are not refuted by it
     # (their weight is the device readings' to decide, not this note's).
@@ -153,6 +178,45 @@ def test_pip_notice_of_a_family_package_beside_its_failure_keeps_its_warning() -
     )
     weights = _weights(explained(failed))
     assert weights["dependency-out-of-range"].rank >= Severity.WARNING.rank, weights
+
+
+#: A run that failed in a package outside the pair pip named (pandas' own KeyError).
+_PANDAS_RAISED = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/me/project/prepare.py", line 12, in <module>\n'
+    '    labels = frame["label"]\n'
+    '  File "/usr/local/lib/python3.9/site-packages/pandas/core/frame.py", line 3761, in '
+    "__getitem__\n"
+    "    indexer = self.columns.get_loc(key)\n"
+    "KeyError: 'label'\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("failure", "weight"),
+    [
+        pytest.param(_PANDAS_RAISED, Severity.INFO, id="through-neither"),
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "run.py", line 2, in <module>\n'
+            "    import gast\n"
+            "ModuleNotFoundError: No module named 'gast'\n",
+            Severity.WARNING,
+            id="naming-the-dependency",
+        ),
+    ],
+)
+def test_pip_notice_of_a_family_package_the_run_never_imports_is_a_note(
+    failure: str, weight: Severity
+) -> None:
+    # The run failed elsewhere: tensorflow-probability and gast are never imported, so pip's
+    # notice of them did not matter to it.
+    [found] = [
+        x
+        for x in explained(_FAMILY_NOTICE + failure).findings
+        if x.cause == "dependency-out-of-range" and "gast" in x.summary
+    ]
+    assert found.severity is weight, found
 
 
 @pytest.mark.parametrize(

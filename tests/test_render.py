@@ -38,6 +38,7 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import (
     REPORT_SCHEMA_VERSION,
+    UNEXPLAINED_EXCEPTION,
     BandwidthPoint,
     CollectiveImplementation,
     Finding,
@@ -426,6 +427,22 @@ def test_summary_line_explains_exit_code(
     findings = tuple(Finding(f"env.x{i}", sev, "s") for i, sev in enumerate(severities))
     out = render_text(Report(facts=full_facts(), findings=findings), strict=strict)
     assert out.splitlines()[-1].endswith(f"{phrase}.")
+
+
+def test_summary_line_names_an_unexplained_exception() -> None:
+    # An exception raised outside TensorFlow is a note; the log is not clean all the same.
+    unexplained = Finding(
+        UNEXPLAINED_EXCEPTION,
+        Severity.INFO,
+        "The log ends in an exception tfdoctor has no cause for: RuntimeError, raised in torch",
+    )
+    out = render_text(Report(facts=full_facts(), findings=(unexplained,)))
+    last = out.splitlines()[-1]
+    assert "no problems found" not in last
+    assert last.endswith(
+        "exit code 0: no TensorFlow problem found, but the log ends in an exception tfdoctor "
+        "has no cause for: RuntimeError, raised in torch."
+    )
 
 
 def test_markdown_fences_survive_backticks_in_commands() -> None:

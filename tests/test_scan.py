@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -12,7 +13,15 @@ import pytest
 
 from tfdoctor.findings import Severity
 from tfdoctor.matrix import load_matrix
-from tfdoctor.scan import ScanError, ScanOptions, collect_files, judge_files, scan, scan_files
+from tfdoctor.scan import (
+    ScanError,
+    ScanOptions,
+    collect_files,
+    judge_files,
+    scan,
+    scan_files,
+    walker,
+)
 from tfdoctor.scan.api import api_for, bundled_lines, load_api
 from tfdoctor.scan.knowledge import ApiKnowledge, public_name
 from tfdoctor.scan.rules import Rule, load_rules
@@ -597,3 +606,27 @@ def test_a_name_1_0_removed_gets_the_release_notes_replacement() -> None:
     )
     assert "renamed it `tf.summary.FileWriter`" in by_name[10].fix.text
     assert "TensorFlow 1.0 removed it" in by_name[7].detail
+
+
+def test_read_file_closes_its_descriptor_where_no_file_object_takes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = tmp_path / "train.py"
+    source.write_text("import tensorflow as tf\n", encoding="utf-8")
+    opened: list[int] = []
+    real_open = os.open
+
+    def recording_open(path: str, flags: int) -> int:
+        fd = real_open(path, flags)
+        opened.append(fd)
+        return fd
+
+    def refusing_open(fd: int, mode: str) -> object:
+        raise OSError("no file object for it")
+
+    monkeypatch.setattr(walker.os, "open", recording_open)
+    monkeypatch.setattr(walker, "open", refusing_open, raising=False)
+    assert isinstance(walker.read_file(str(source)), OSError)
+    [fd] = opened
+    with pytest.raises(OSError):
+        os.fstat(fd)  # closed: the descriptor does not leak

@@ -18,6 +18,9 @@ from tfdoctor.records import Record, record
 REPORT_SCHEMA_VERSION = 2
 #: Report versions this tfdoctor still reads facts from.
 READABLE_REPORT_VERSIONS = (1, 2)
+#: The finding ``explain`` adds for an exception in the log that no cause explains: beside
+#: notes alone the report is not clean, and its summary says so.
+UNEXPLAINED_EXCEPTION = "explain.unexplained-exception"
 
 
 class Severity(str, enum.Enum):
@@ -215,6 +218,10 @@ class Report(Record):
         if strict and worst.rank >= Severity.UNKNOWN.rank:
             return ExitCode.WARNINGS
         return ExitCode.OK
+
+    def unexplained(self) -> Optional[Finding]:
+        """The finding for an exception no cause explains, where the report holds one."""
+        return next((f for f in self.findings if f.id == UNEXPLAINED_EXCEPTION), None)
 
     def summary(self, strict: bool = False) -> Summary:
         """Counts per severity, in severity order, and the exit code."""

@@ -189,6 +189,14 @@ class LogHints(Record):
     notebook: Optional[str] = None
     #: The pip release the log shows (``pip 20.0.2 from ...``, pip's upgrade notice).
     pip: Optional[str] = None
+    #: Who installed TensorFlow where the log shows another installer than pip: ``conda``,
+    #: ``distro`` (a Debian package) or ``source`` (a Bazel build)
+    #: (:func:`tfdoctor.evidence.packages.tf_installer`).
+    tf_installer: Optional[str] = None
+    #: Packages the log shows conda installed (a ``conda list`` row of a conda channel, a
+    #: folder of conda's package cache), among those a fix asks about
+    #: (:func:`tfdoctor.evidence.conda.conda_installed`).
+    conda_installed: frozenset[str] = frozenset()
 
 
 @record
@@ -519,6 +527,24 @@ class Machine(Record):
             if pkg is not None and pkg.channel not in ("pypi", ""):
                 return pkg
         return None
+
+    def from_conda(self, name: str) -> bool:
+        """Whether conda (a conda channel, not pip) installed the package ``name``: the
+        facts' conda list, else what the log shows."""
+        conda = self.facts.conda
+        pkg = conda.package(name) if conda is not None else None
+        if pkg is not None:
+            return pkg.channel not in ("pypi", "")
+        return self.hints is not None and name in self.hints.conda_installed
+
+    @functools.cached_property
+    def tf_installer(self) -> Optional[str]:
+        """Who installed TensorFlow, where not pip: ``conda`` (a conda channel's package, in
+        the facts or the log), ``distro`` or ``source`` (the log's paths); None for pip's or
+        where nothing shows it. A reinstall goes through that installer."""
+        if self.conda_tensorflow is not None:
+            return "conda"
+        return self.hints.tf_installer if self.hints is not None else None
 
     @functools.cached_property
     def externally_managed(self) -> bool:

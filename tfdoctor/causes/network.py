@@ -198,6 +198,69 @@ def tfjs_download_fix(m: Machine, host: str, package: str = "tfjs-node") -> Fix:
     )
 
 
+#: The same candidates for Node and npm, whose words are their own: npm reads its proxy from
+#: its configuration (``proxy``, ``https-proxy``; HTTPS_PROXY and HTTP_PROXY where unset) and
+#: installs from its registry setting (https://docs.npmjs.com/cli/v10/using-npm/config#proxy,
+#: #https-proxy, #registry); a name that does not resolve is the resolver's answer first
+#: (``getaddrinfo ENOTFOUND``: EAI_NONAME; ``EAI_AGAIN``: no answer yet, Node's
+#: lib/internal/errors.js dnsException).
+NODE_NETWORK_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
+    "no-network": (
+        "the machine has no outside network or no DNS resolver that answers for outside names "
+        "(an air-gapped host, a container without DNS)",
+        "`nslookup HOST` fails here and works on another machine",
+        "install where the network reaches (then copy node_modules, or `npm pack` the "
+        "packages), point npm at a registry this network reaches (`npm config set registry "
+        "URL`), or give the machine or container a resolver",
+    ),
+    "proxy": (
+        "the network reaches the Internet only through a proxy npm or Node was not given",
+        "`npm config get https-proxy` prints null while a browser or the system settings use one",
+        "give npm the proxy (npm config set proxy / https-proxy, or HTTPS_PROXY and "
+        "HTTP_PROXY before it starts)",
+    ),
+    "host": (
+        "the host's name does not resolve on this network (a filter, a typo in the URL or "
+        "the registry setting) or the service is down",
+        "`nslookup HOST` fails here, yet other names resolve",
+        "check the URL or registry the program uses (`npm config get registry`), or reach "
+        "the host by another route (another network, a VPN, a mirror)",
+    ),
+}
+
+
+def _ranked_steps(
+    candidates: Mapping[str, tuple[str, str, str]], order: Sequence[str], slot: str, target: str
+) -> tuple[list[str], list[str]]:
+    """The keys of ``candidates``, those in ``order`` first, and each one's numbered step
+    (what it is, what tells it apart with ``slot`` replaced by ``target``, its fix)."""
+    ranked = [*order, *(k for k in candidates if k not in order)]
+    steps = []
+    for number, key in enumerate(ranked, 1):
+        what, tell, fix = candidates[key]
+        steps.append(f"{number}. {what}: {tell.replace(slot, target)}; if so, {fix}.")
+    return ranked, steps
+
+
+def node_network_fix(m: Machine, order: Sequence[str], error: str, host: Optional[str]) -> Fix:
+    """Node's or npm's name lookup that failed (``getaddrinfo ENOTFOUND HOST``) for a host
+    other than a known download's: the candidates of :data:`NODE_NETWORK_CANDIDATES`, those
+    in ``order`` first, in npm's and Node's words (no pip or Python advice)."""
+    target = host or "HOST"
+    _, steps = _ranked_steps(NODE_NETWORK_CANDIDATES, order, "HOST", target)
+    return Fix(
+        f"Node could not resolve {target} ({error}): the network or its settings, not "
+        "TensorFlow. The candidates, most likely first: " + " ".join(steps),
+        (
+            f"nslookup {target}",
+            "npm config get registry",
+            "npm config get https-proxy",
+            f"npm config set https-proxy {_PROXY}",
+            f"npm config set proxy {_PROXY}",
+        ),
+    )
+
+
 def network_fix(
     m: Machine, order: Sequence[str], error: str, url: Optional[str] = None, slow: bool = False
 ) -> Fix:
@@ -206,12 +269,8 @@ def network_fix(
     alone does not say which one it is. ``url``: the file the log shows, for the commands that
     test it; ``slow``: the connection was made and the data came too slowly (a longer timeout
     may do)."""
-    ranked = [*order, *(k for k in NETWORK_CANDIDATES if k not in order)]
     target = url or "URL"
-    steps = []
-    for number, key in enumerate(ranked, 1):
-        what, tell, fix = NETWORK_CANDIDATES[key]
-        steps.append(f"{number}. {what}: {tell.replace('URL', target)}; if so, {fix}.")
+    ranked, steps = _ranked_steps(NETWORK_CANDIDATES, order, "URL", target)
     commands = [f"curl -I {target}"]
     commands += [c for key in ranked for c in _network_commands(m, key)]
     name = url.rstrip("/").rsplit("/", 1)[-1] if url and url.count("/") > 2 else ""

@@ -3593,6 +3593,36 @@ def wsl_gpu_fix() -> Fix:
     )
 
 
+def gpu_access_blocked_fix(wsl: bool) -> Fix:
+    """NVML's ``GPU access blocked by the operating system``: under WSL 2 (``wsl``: the log
+    shows it), WSL's own fix; elsewhere the same refusal comes from a Hyper-V guest given the
+    GPU by partition (GPU-P, the paravirtualised device WSL 2 uses too) or a container
+    without the GPU's device nodes, so the fix says how to tell them apart and mends each.
+    WSL's tracker (microsoft/WSL issues 9938, 12859), GPU-P guests (staralt/dxgkrnl-dkms
+    issue 7: the host driver's files not copied in) and containers (nvidia-container-toolkit's
+    no-cgroups, WSL issue 9938) report the same words.
+    https://learn.microsoft.com/powershell/module/hyper-v/add-vmgpupartitionadapter
+    https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html"""
+    if wsl:
+        return wsl_gpu_fix()
+    return Fix(
+        "The system NVML runs on refuses it the GPU, not a driver it can load. See which GPU "
+        "device it has: /dev/dxg is a paravirtualised GPU (WSL 2, or a Hyper-V guest given a "
+        "GPU partition), /dev/nvidia* a GPU given to a container. Under WSL 2, update WSL and "
+        "the Windows driver; in a Hyper-V guest, give the VM its GPU partition from the host "
+        "and copy the host driver's files into the guest's /usr/lib/wsl; in a container, "
+        "start it with the GPU (--gpus all, through the NVIDIA Container Toolkit) rather than "
+        "with nvidia-smi mounted alone.",
+        (
+            "ls -l /dev/dxg /dev/nvidia*",
+            "wsl --update  # under WSL 2, in Windows PowerShell",
+            "Get-VMGpuPartitionAdapter -VMName VM  # Hyper-V guest, on the host; "
+            "Add-VMGpuPartitionAdapter -VMName VM where none",
+            "docker run --rm --gpus all IMAGE nvidia-smi  # container",
+        ),
+    )
+
+
 def _wheel_platform_key(tag: str) -> Optional[str]:
     """The matrix's platform key of a wheel's platform tag (``win_amd64`` ->
     ``windows-x86_64``, ``macosx_10_11_x86_64`` -> ``macos-x86_64``), or None."""

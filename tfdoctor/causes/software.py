@@ -991,13 +991,66 @@ def tensorflow_install_fix(m: Machine) -> Fix:
 
 
 def incomplete_install_fix(m: Machine) -> Fix:
-    """Every TensorFlow distribution out, one back in (files rewritten from the wheel)."""
+    """Every TensorFlow distribution out, one back in (files rewritten from the wheel); by
+    the installer that wrote TensorFlow where it is not pip (:func:`reinstall_by_installer`)."""
+    other = reinstall_by_installer(m, "so that its files are written whole")
+    if other is not None:
+        return other
     return reinstall_tf_fix(
         m,
         "Remove every TensorFlow distribution and install one again, so that its files are "
         "written whole (on Windows, with long paths enabled where pip reported a path it "
         "could not write).",
     )
+
+
+#: What each installer other than pip does to write TensorFlow's files again, and how:
+#: conda's ``install --force-reinstall`` (https://docs.conda.io/projects/conda/en/stable/
+#: commands/install.html), the package manager of a Debian package (dpkg -S names the package
+#: that owns a file; apt-get's ``install --reinstall``, apt-get(8)), and a source build's wheel
+#: built again (TensorFlow's "Build from source": the build_pip_package target up to 2.16, the
+#: ``wheel`` target after, https://www.tensorflow.org/install/source).
+def reinstall_by_installer(m: Machine, why: str) -> Optional[Fix]:
+    """TensorFlow installed again by the installer that wrote it (:attr:`Machine.tf_installer`:
+    conda, a Debian package, a source build), ``why`` saying what for; None for pip's, whose
+    fix is the caller's. pip over another installer's files mixes two installs in one
+    folder."""
+    tf = m.tf
+    installer = m.tf_installer
+    if installer == "conda":
+        pkg = m.conda_tensorflow
+        version = pkg.version if pkg is not None else (tf.version if tf is not None else "")
+        # Both channels put the files in tensorflow-base, the tensorflow package being its
+        # metapackage: a forced reinstall rewrites only the packages it names.
+        names = dict.fromkeys((pkg.name if pkg is not None else "tensorflow", "tensorflow-base"))
+        specs = " ".join(f'"{n}={version}"' if version else n for n in names)
+        return Fix(
+            f"TensorFlow came from a conda channel: install the same packages again with conda, "
+            f"{why} (pip would write PyPI's files over conda's package).",
+            (f"conda install --force-reinstall {specs}",),
+        )
+    if installer == "distro":
+        return Fix(
+            "TensorFlow lies in /usr/lib/python3/dist-packages, the folder of the system's own "
+            f"packages: reinstall the package that owns it with the system's package manager, "
+            f"{why} (the first command names it).",
+            (
+                "dpkg -S /usr/lib/python3/dist-packages/tensorflow",
+                "sudo apt-get install --reinstall PACKAGE  # the package dpkg -S names",
+            ),
+        )
+    if installer == "source":
+        return Fix(
+            "TensorFlow was built from source (its files lie in Bazel's output tree): build "
+            f"the wheel again from that tree and install it over the one there, {why} (the "
+            "target is build_pip_package up to TensorFlow 2.16, `wheel` after it).",
+            (
+                "bazel build //tensorflow/tools/pip_package:build_pip_package",
+                "./bazel-bin/tensorflow/tools/pip_package/build_pip_package /tmp/tensorflow_pkg",
+                *m.pip("install --force-reinstall --no-deps /tmp/tensorflow_pkg/tensorflow-*.whl"),
+            ),
+        )
+    return None
 
 
 def tf_leftover_fix(m: Machine, site_packages: Optional[str], leftover: Optional[str]) -> Fix:
@@ -1067,6 +1120,9 @@ def tf_leftover_fix(m: Machine, site_packages: Optional[str], leftover: Optional
 def stale_files_fix(m: Machine) -> Fix:
     """Every TensorFlow distribution out, the directory they leave behind deleted, one back in:
     files of another release that pip's uninstall does not list stay until deleted."""
+    other = reinstall_by_installer(m, "so that files of one release only are there")
+    if other is not None:
+        return other
     keep = m.tf
     names = " ".join(p.name for p in m.tf_providers) or (keep.name if keep else "tensorflow")
     spec = f"{keep.name}=={keep.version}" if keep else "tensorflow"
@@ -4127,10 +4183,16 @@ def edgetpu_install_fix(library: str) -> Fix:
         text + "Install Coral's libedgetpu1-std from Coral's package repository "
         "(https://coral.ai/software/#debian-packages; libedgetpu1-max runs the device "
         "faster and hotter), then unplug and plug in the USB Accelerator again.",
+        # Coral's page still pipes the key to apt-key, which Debian and Ubuntu deprecated (a
+        # key trusted for every repository) and apt 2.9 removed: the key goes into a keyring
+        # of its own that only this repository's line names (signed-by; apt-key(8), and
+        # sources.list(5) "signed-by"; the key at the URL Coral's page gives).
         (
-            'echo "deb https://packages.cloud.google.com/apt coral-edgetpu-stable main" '
+            "curl -fsSL https://packages.cloud.google.com/apt/doc/apt-key.gpg "
+            "| sudo gpg --dearmor -o /usr/share/keyrings/coral-edgetpu.gpg",
+            'echo "deb [signed-by=/usr/share/keyrings/coral-edgetpu.gpg] '
+            'https://packages.cloud.google.com/apt coral-edgetpu-stable main" '
             "| sudo tee /etc/apt/sources.list.d/coral-edgetpu.list",
-            "curl https://packages.cloud.google.com/apt/doc/apt-key.gpg | sudo apt-key add -",
             "sudo apt-get update && sudo apt-get install libedgetpu1-std",
         ),
     )
@@ -4638,6 +4700,16 @@ def jax_release_fix(m: Machine, jaxlib_version: str) -> Fix:
     is the CPU build, which would replace a CUDA one. The CUDA line the evidence shows is
     kept (:func:`jax_cuda_line`)."""
     cuda = jax_cuda_line(m, jaxlib_version)
+    if m.from_conda("jax") or m.from_conda("jaxlib"):
+        # conda-forge builds jax and jaxlib (its CUDA builds too, by the build string):
+        # pip's over conda's mixes two installers' files (conda-forge's jaxlib-feedstock,
+        # https://github.com/conda-forge/jaxlib-feedstock; JAX's install page, conda section).
+        return Fix(
+            f"jax refuses jaxlib {jaxlib_version}: jax and jaxlib must be of one release, and "
+            "conda installed them here. Update both at once from conda-forge (it picks the "
+            "jaxlib build, CPU or CUDA, that fits the environment), not with pip.",
+            ("conda install -c conda-forge jax jaxlib",),
+        )
     if _JAX_ROCM.search(jaxlib_version) or any(
         _JAX_ROCM.match(normalize_name(p.name)) for p in m.facts.packages or ()
     ):

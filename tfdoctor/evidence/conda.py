@@ -166,3 +166,34 @@ def read_env_file(text: str) -> Optional[str]:
         return None
     m = _ENV_FILE.search(text[:CONDA_READ])
     return m["file"] if m is not None else None
+
+
+#: ``conda list``'s header (conda/cli/main_list.py: "# packages in environment at %s:"), then
+#: its rows: name, version, build string, channel (empty for the default channels; ``pypi``
+#: with the build ``pypi_0`` for what pip installed).
+_LIST_HEADER = "# packages in environment at"
+#: How much of the text after the header is read for rows (a list of a thousand packages).
+_LIST_READ = 256 * 1024
+_LIST_ROW = re.compile(
+    r"^(?P<name>[a-z0-9][\w.-]{0,80})[ \t]+\d[\w.!+]{0,40}[ \t]+(?P<build>[\w.+]{1,80})"
+    r"(?:[ \t]+(?P<channel>[\w./:-]{1,200}))?[ \t]*\r?$",
+    re.MULTILINE,
+)
+#: A package's folder in conda's package cache: ``pkgs/jaxlib-0.4.23-cuda120py311h.../``
+#: (conda's layout: one folder per package build).
+_CACHE_FOLDER = re.compile(r"[/\\]pkgs[/\\](?P<name>[a-z0-9][\w.-]*?)-\d[\w.!+]*-[\w.+]+[/\\]")
+
+
+def conda_installed(text: str, names: frozenset[str]) -> frozenset[str]:
+    """Which of ``names`` the text shows installed by conda (not pip): a ``conda list`` row
+    under its header from a conda channel (not ``pypi``), or a file in conda's package
+    cache. Only the names asked for: a row is read where the header shows conda printed it."""
+    found: set[str] = set()
+    at = text.find(_LIST_HEADER)
+    if at >= 0:
+        for m in _LIST_ROW.finditer(text, at, at + _LIST_READ):
+            if m["name"] in names and m["build"] != "pypi_0" and m["channel"] != "pypi":
+                found.add(m["name"])
+    if "pkgs" in text:
+        found.update(m["name"] for m in _CACHE_FOLDER.finditer(text) if m["name"] in names)
+    return frozenset(found)

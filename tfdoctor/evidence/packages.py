@@ -844,6 +844,70 @@ def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
     return out
 
 
+#: Where TensorFlow's own files lie, by the installer that wrote them: conda's package cache
+#: (``pkgs/tensorflow-base-2.3.0-mkl_py38h.../``: conda's layout, one folder per package
+#: build, https://docs.conda.io/projects/conda/en/stable/dev-guide/deep-dives/install.html),
+#: a Debian or Ubuntu package's ``/usr/lib/python3/dist-packages`` (pip writes to
+#: ``/usr/local/lib/python3.X/dist-packages`` there: Debian's Python policy, 2.5,
+#: https://www.debian.org/doc/packaging-manuals/python-policy/), and a Bazel build's output
+#: trees (``bazel-bin/``, ``bazel-out/``, a ``.runfiles/`` directory:
+#: https://bazel.build/remote/output-directories).
+_TF_INSTALLER_PATHS = (
+    (re.compile(r"[/\\]pkgs[/\\]tensorflow(?:-base|-gpu|-cpu|-mkl|-eigen)?-\d"), "conda"),
+    (re.compile(r"^/usr/lib/python3/dist-packages/tensorflow(?:_core)?/"), "distro"),
+    (re.compile(r"(?:^|[/\\])(?:bazel-bin|bazel-out)[/\\]|\.runfiles[/\\]"), "source"),
+)
+#: The conda packages that hold TensorFlow's files (conda-forge's and the default channels').
+_CONDA_TF_NAMES = frozenset({"tensorflow", "tensorflow-base", "tensorflow-gpu", "tensorflow-cpu"})
+
+
+def tf_installer(paths: Iterable[str], rows: Iterable[CondaRow]) -> Optional[str]:
+    """Who installed TensorFlow, where the log shows it otherwise than pip: ``conda`` (a
+    ``conda list`` row of TensorFlow from a conda channel, not ``pypi``, or its files in
+    conda's package cache), ``distro`` (a Debian package's directory) or ``source`` (a Bazel
+    build's output tree), from ``paths`` of TensorFlow's files (its frames, its directory);
+    None where the log shows none of them (pip's, or not shown)."""
+    for row in rows:
+        if row.name in _CONDA_TF_NAMES and row.channel != "pypi" and row.build != "pypi_0":
+            return "conda"
+    for path in paths:
+        if "tensorflow" not in path:
+            continue
+        for pattern, installer in _TF_INSTALLER_PATHS:
+            if pattern.search(path):
+                return installer
+    return None
+
+
+#: OpenVINO's Model Optimizer logs its requirements check at the level the check decided
+#: (openvino/tools/mo/utils/versions_checker.py, check_requirements: an error where a module
+#: it cannot work without, networkx, defusedxml or numpy, does not import, else a warning,
+#: ``extra={'is_warning': True}``), its logger printing the level first
+#: (openvino/tools/mo/utils/logger.py, ``[ %(levelname)s ] ``), the message starting on the
+#: next line; and it reports a model it converted (convert_impl.py, ``[ SUCCESS ] Generated
+#: IR version 11 model.``).
+#: https://github.com/openvinotoolkit/openvino/blob/2023.0.0/tools/mo/openvino/tools/mo/utils/versions_checker.py
+_MO_LEVEL = re.compile(
+    r"\[ (?P<level>ERROR|WARNING) \][ \t]*\r?\n[ \t]*Detected not satisfied dependencies:"
+)
+_MO_CONVERTED = "[ SUCCESS ] Generated IR"
+
+
+def mo_check_outcome(text: str) -> Optional[str]:
+    """What OpenVINO's Model Optimizer made of its requirements check: ``error`` (it logged
+    the check as an error: a module it needs does not import), ``converted`` (it went on and
+    wrote the model), ``warning`` (it logged a warning, no conversion shown); None where the
+    log shows no level and no conversion."""
+    if "Detected not satisfied" not in text and _MO_CONVERTED not in text:
+        return None
+    level = _MO_LEVEL.search(text)
+    if level is not None and level["level"] == "ERROR":
+        return "error"
+    if _MO_CONVERTED in text:
+        return "converted"
+    return "warning" if level is not None else None
+
+
 # --- package listings ---------------------------------------------------------------------------
 
 #: TensorFlow's own distributions, those released in step with it and its companions

@@ -32,6 +32,7 @@ import re
 from collections.abc import Iterator
 from typing import Optional
 
+from tfdoctor.evidence.tflog import FATAL_START
 from tfdoctor.records import Record, record
 
 
@@ -77,7 +78,8 @@ _FAMILIES: tuple[tuple[tuple[str, ...], re.Pattern[str], str, bool], ...] = (
 
 
 #: A process shown ending without a traceback: TensorFlow's fatal log line (``F`` severity,
-#: ``Check failed:``; tsl/platform/default/logging.cc), the shell's word for a fatal signal
+#: ``Check failed:``; tsl/platform/default/logging.cc, its prefix :data:`tflog.FATAL_START`, one
+#: home for TensorFlow's prefixes), the shell's word for a fatal signal
 #: (``Segmentation fault (core dumped)``, ``Aborted``, ``Killed``, glibc's strsignal of SIGFPE
 #: ``Floating point exception``), CPython's own (``Fatal Python error:``), PyCharm's end of a
 #: process a fatal signal ended (``exit code 139 (interrupted by signal 11: SIGSEGV)``),
@@ -89,7 +91,7 @@ _FAMILIES: tuple[tuple[tuple[str, ...], re.Pattern[str], str, bool], ...] = (
 #: in the current cell``). The work shown before it does not say the run went on. The lines
 #: whose cause the signatures name carry their tag ``process-ended`` (explain reads it).
 _CRASH = re.compile(
-    r"\bCheck failed: |^\S*\s*F\d{4} |^\d{4}-\d\d-\d\d [\d:.]+: F |Segmentation fault"
+    rf"\bCheck failed: |{FATAL_START}|Segmentation fault"
     r"|core dumped|^Aborted\s*$|^Killed\s*$|Fatal Python error:|Floating point exception"
     r"|interrupted by signal \d+: SIG(?:SEGV|ABRT|BUS|FPE|ILL|KILL)\b"
     r"|terminate called after throwing an instance of "

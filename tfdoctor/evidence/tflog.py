@@ -28,12 +28,19 @@ from typing import Callable, Final, Optional, TypeVar, Union
 
 from tfdoctor.records import Record, record
 
+#: The time TensorFlow up to 2.15 writes before its level letter (``2023-01-05
+#: 10:00:01.123456: W ``), and absl's, 2.16 on, after it (``W0105 10:00:01.123456  4242 ``).
+_TF_STAMP: Final = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: "
+_ABSL_STAMP: Final = r"\d{4} \d\d:\d\d:\d+\.\d+\s+\d+ "
 _PREFIX = re.compile(
-    r"^(?:(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: (?P<tf>[IWEF]) )"
-    r"|(?:(?P<absl>[IWEF])\d{4} \d\d:\d\d:\d+\.\d+\s+\d+ )"
+    rf"^(?:(?:{_TF_STAMP}(?P<tf>[IWEF]) )"
+    rf"|(?:(?P<absl>[IWEF]){_ABSL_STAMP})"
     r"|(?:(?P<bare>[IWEF]) ))"
     r"(?P<source>\S+:\d+)\] "
 )
+#: A fatal line's start (level ``F``: tsl/platform/default/logging.cc aborts the process
+#: after it), in either stamp, the absl one also after a launcher's own tag (``[worker0] ``).
+FATAL_START: Final = rf"^{_TF_STAMP}F |^(?:\S+\s+)?F{_ABSL_STAMP}"
 
 
 @record

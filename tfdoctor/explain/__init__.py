@@ -51,6 +51,7 @@ from tfdoctor.evidence import tflog
 from tfdoctor.evidence.cluster import TASK, channel_hosts, looked_up, read_cluster_evidence
 from tfdoctor.evidence.conda import (
     UnresolvedSpec,
+    conda_installed,
     read_conda_env,
     read_env_file,
     read_pypi_excluded,
@@ -92,6 +93,7 @@ from tfdoctor.evidence.packages import (
     InstallRequest,
     NumpyBuild,
     Unavailable,
+    mo_check_outcome,
     plugin_dist,
     read_conda_missing_releases,
     read_conda_python_conflicts,
@@ -107,6 +109,7 @@ from tfdoctor.evidence.packages import (
     read_shown_packages,
     read_stale_import,
     read_unavailable,
+    tf_installer,
 )
 from tfdoctor.evidence.pip import (
     MAX_COLLECTED,
@@ -413,6 +416,12 @@ class Evidence:
     #: shown ending in a crash (an abort, a fatal signal) that no traceback records.
     went_on: Optional[tuple[str, WentOn]] = None
     crashed: bool = False
+    #: The packages pip's conflicts and the companions' import checks named before that line
+    #: (a conflict's dependency, a checking companion): the work done refutes only what was
+    #: shown before it, not a notice printed after (a save or an evaluation that followed).
+    named_before_work: frozenset[str] = frozenset()
+    #: The packages of :data:`_CONDA_ASKED` the log shows conda installed.
+    conda_installed: frozenset[str] = frozenset()
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
@@ -443,6 +452,11 @@ class Evidence:
             for hit in sorted(self.hits.values(), key=lambda h: h.first)
             for _, line in hit.citations
         ]
+
+
+#: The packages whose installer a fix asks about: JAX's (conda-forge builds jax and jaxlib
+#: together; pip's would mix into conda's, causes.software.jax_release_fix).
+_CONDA_ASKED = frozenset({"jax", "jaxlib"})
 
 
 #: What WSL 2 shows of itself: the directory of the Windows driver's libraries it mounts, its
@@ -565,6 +579,8 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
     companions' words, versions a session echoed, devices, WSL and the shell's prompt.
     ``text`` is the block's text, its distinct line shapes beside it (:class:`_Shaped`)."""
+    # What earlier blocks showed of the packages, before this block's own (see _read_program).
+    named_before = _notice_names(evidence.conflicts, evidence.import_checks)
     if len(evidence.tracebacks) < MAX_TRACEBACKS:
         found_tbs = read_tracebacks(text, block)
         evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
@@ -596,6 +612,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
             evidence.tf_logged_at = block.where(logged)
     if len(evidence.conda_rows) < MAX_CONFLICTS:
         evidence.conda_rows.extend(read_conda_rows((text,)))
+    evidence.conda_installed |= conda_installed(text, _CONDA_ASKED)
     if len(evidence.conda_conflicts) < MAX_CONFLICTS:
         evidence.conda_conflicts.extend(read_conda_python_conflicts((text,)))
     evidence.conda_missing.extend(
@@ -615,7 +632,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     _read_head(evidence, block, text)
     if not evidence.wsl and any(word in text for word in _WSL_WORDS):
         evidence.wsl = True
-    _read_program(evidence, block, text)
+    _read_program(evidence, block, text, named_before)
     _read_solver(evidence, text)
     if evidence.conda_env is None:
         shown = read_conda_env(text)
@@ -626,9 +643,12 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
         evidence.os_of_prompt = _os_of_prompt(text[:PROMPT_READ])
 
 
-def _read_program(evidence: Evidence, block: LogText, text: str) -> None:
+def _read_program(
+    evidence: Evidence, block: LogText, text: str, shown: frozenset[str] = frozenset()
+) -> None:
     """How the program ran, where ``text`` shows it: frozen by PyInstaller, under a server, a
-    task queue or a thread of its own; whether it did its work, whether it crashed."""
+    task queue or a thread of its own; whether it did its work (and the packages the notices
+    before it named, beside ``shown`` by earlier blocks), whether it crashed."""
     evidence.frozen = evidence.frozen or frozen_shown(text)
     evidence.server_line = evidence.server_line or server_line(text)
     evidence.crashed = evidence.crashed or crash_shown(text)
@@ -636,6 +656,25 @@ def _read_program(evidence: Evidence, block: LogText, text: str) -> None:
         went = read_went_on(text)
         if went is not None:
             evidence.went_on = (block.where(went.index), went)
+            before = text[: _offset_of_line(text, went.index)]
+            evidence.named_before_work = shown | _notice_names(
+                read_conflicts((before,)), read_import_checks((before,))
+            )
+
+
+def _offset_of_line(text: str, index: int) -> int:
+    """Where the line ``index`` lines into ``text`` starts (the text's length past its end)."""
+    at = 0
+    for _ in range(index):
+        at = text.find("\n", at) + 1
+        if at == 0:
+            return len(text)
+    return at
+
+
+def _notice_names(conflicts: Iterable[Conflict], checks: Iterable[ImportCheck]) -> frozenset[str]:
+    """The packages notices are about: each conflict's dependency, each checking companion."""
+    return frozenset((*(c.target for c in conflicts), *(c.dist for c in checks)))
 
 
 def _read_solver(evidence: Evidence, text: str) -> None:
@@ -1428,7 +1467,14 @@ class Revealed(Record):
     toolkit_major: Optional[tuple[int, str]] = None
     #: The TensorFlow.js for Node package the log names (``tfjs-node-gpu``), if any.
     tfjs_node_package: Optional[str] = None
+    #: What OpenVINO's Model Optimizer made of its requirements check, where the log shows it
+    #: (:func:`tfdoctor.evidence.packages.mo_check_outcome`).
+    mo_outcome: Optional[str] = None
     conda: bool = False
+    #: Who installed TensorFlow where the log shows another installer than pip
+    #: (:func:`tfdoctor.evidence.packages.tf_installer`).
+    tf_installer: Optional[str] = None
+    conda_installed: frozenset[str] = frozenset()
     #: A path the log shows under the Nix store (/nix/store/...-python3-3.6.2-env/...): the
     #: program runs from Nix packages, whose libraries are found through their run paths.
     nix_store: Optional[str] = None
@@ -1942,6 +1988,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             dict.fromkeys(e.path for _, e in evidence.logged(tflog.LibraryFileShown))
         ),
         conda=conda,
+        tf_installer=tf_installer((*(p for p in (site,) if p), *frames), evidence.conda_rows),
+        conda_installed=evidence.conda_installed,
         nix_store=next((p for p in (site or "", *frames) if p.startswith(_NIX_STORE)), None),
         conda_env=(
             f"{evidence.conda_env[0]}: {evidence.conda_env[1]}"
@@ -1965,6 +2013,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         dyld_refused=dyld_refused(evidence.first_text),
         pip_version=evidence.first("pip_version", evidence_only=True),
         tfjs_node_package=evidence.tfjs_node_package,
+        mo_outcome=mo_check_outcome(evidence.first_text)
+        if any(h == _MO_CHECK for h in evidence.hits)
+        else None,
         toolkit_major=_toolkit_major(evidence, text),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
@@ -2314,6 +2365,8 @@ def log_hints(revealed: Revealed) -> LogHints:
         ),
         notebook=revealed.notebook,
         pip=revealed.pip_version,
+        tf_installer=revealed.tf_installer,
+        conda_installed=revealed.conda_installed,
     )
 
 
@@ -4210,13 +4263,17 @@ def _download_url(hits: Sequence[Hits]) -> Optional[str]:
 #: The host tfjs-node's install script downloads libtensorflow and its addon from by default
 #: (tfjs-node/scripts/install.js, BASE_HOST).
 _TFJS_HOST = "storage.googleapis.com"
+#: Node's failed name lookup (signatures.yaml) and the host it names (lib/internal/errors.js,
+#: dnsException: "getaddrinfo CODE HOST").
+_NODE_DNS = "node-getaddrinfo-failed"
+_NODE_LOOKUP = re.compile(r"\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN) (?P<host>[\w.-]{1,253})")
 
 
 def _download_network(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """A download whose connection failed: the candidates ranked by what the system said."""
     first = min(hits, key=lambda h: h.first)
     said_first = first.citations[0][1] if first.citations else ""
-    if first.signature.id == "node-getaddrinfo-failed" and _TFJS_HOST in said_first:
+    if first.signature.id == _NODE_DNS and _TFJS_HOST in said_first:
         # tfjs-node's install script, whose download host and mirror setting are its own.
         return causes.network.NO_NETWORK_ACCESS, causes.network.tfjs_download_fix(
             m, _TFJS_HOST, r.tfjs_node_package or "tfjs-node"
@@ -4225,6 +4282,13 @@ def _download_network(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     said = " ".join(line for h in hits for _, line in h.citations)
     error = _NETWORK_ERROR.search(said)
     words = error.group(0).strip() if error is not None else first.signature.summary
+    node = _NODE_LOOKUP.search(said_first) if first.signature.id == _NODE_DNS else None
+    if node is not None:
+        # Node's lookup of another host (a model or registry the program names): npm's and
+        # Node's settings, not pip's.
+        return causes.network.NETWORK_CAUSE[order[0]], causes.network.node_network_fix(
+            m, order, node.group(0), node.group("host")
+        )
     return causes.network.NETWORK_CAUSE[order[0]], causes.network.network_fix(
         m, order, words, _download_url(hits), slow=first.signature.id == "download-read-timed-out"
     )
@@ -4750,13 +4814,14 @@ _TF_FRAMEWORK = re.compile(
 #: The file dyld was opening (``dlopen(PATH, MODE)``), the library that needs another.
 _DLOPEN_PATH = re.compile(r"dlopen\((?P<path>[^,()\s]{1,400}),")
 
-#: The libraries a TensorFlow wheel installs in its own package folder, which its extensions
-#: find through their rpath (@loader_path on macOS, $ORIGIN on Linux): the framework library
-#: (libtensorflow_framework.so.2, libtensorflow_framework.2.dylib) and the extension most of
-#: the others link (_pywrap_tensorflow_internal.so).
+#: The libraries a macOS TensorFlow wheel installs in its own package folder, which its
+#: extensions find through their rpath (@loader_path): the framework library
+#: (libtensorflow_framework.2.dylib) and the extension most of the others link
+#: (_pywrap_tensorflow_internal.so: Python's extension suffix on macOS too). Only dyld's
+#: words are read against it (:func:`_tf_own_library_unfound`), so Linux's
+#: libtensorflow_framework.so.2 is no form of it.
 _TF_OWN_LIBRARY = re.compile(
-    r"(?:^|[/\\])(?:libtensorflow_framework(?:\.so(?:\.\d+){0,3}|(?:\.\d+){0,3}\.dylib)"
-    r"|_pywrap_tensorflow_internal\.so)$"
+    r"(?:^|[/\\])(?:libtensorflow_framework(?:\.\d+){0,3}\.dylib|_pywrap_tensorflow_internal\.so)$"
 )
 
 #: A file of TensorFlow's own package folder in an environment.
@@ -6719,7 +6784,12 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.runtime.GPU_WATCHDOG_TIMEOUT: causes.runtime.gpu_watchdog_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: causes.runtime.config_order_fix,
     causes.runtime.TF_RELEASE_KERNEL_BUG: causes.runtime.onednn_kernel_fix,
-    causes.platform.WSL_DRIVER_BROKEN: lambda m: causes.platform.wsl_gpu_fix(),
+    # WSL 2's words only where the log shows WSL: NVML's refusal alone is a Hyper-V guest's
+    # or a container's too (the other signatures of the cause read WSL's own paths or need
+    # it shown).
+    causes.platform.WSL_DRIVER_BROKEN: lambda m: causes.platform.gpu_access_blocked_fix(
+        m.wsl is not None
+    ),
     causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
     causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
@@ -7252,6 +7322,32 @@ _INSTALLED = pip_words(PipKind.INSTALLED)
 _PROBED_CAUSES = frozenset({causes.gpu.CUDA_LIBS_MISSING, causes.gpu.DRIVER_NOT_LOADED})
 
 
+#: OpenVINO's Model Optimizer's requirements check (signatures.yaml).
+_MO_CHECK = "openvino-mo-dependency-unsatisfied"
+#: The modules mo cannot work without: not importing, they fail the check (versions_checker.py,
+#: ``critical_modules``).
+_MO_CRITICAL = frozenset({"networkx", "defusedxml", "numpy"})
+
+
+def _mo_check_severity(
+    hits: Sequence[Hits], outcome: Optional[str], severity: Severity
+) -> Severity:
+    """The weight of mo's requirements check as mo itself gave it: an error where it logged
+    an error or a module it needs did not import (it exits 1 then), a note where it went on
+    and wrote the model (the check only warned), else the signature's warning."""
+    critical = any(
+        groups.get("dist") in _MO_CRITICAL and not groups.get("installed")
+        for h in hits
+        if h.signature.id == _MO_CHECK
+        for groups in h.groups
+    )
+    if outcome == "error" or critical:
+        return Severity.ERROR
+    if outcome == "converted":
+        return Severity.INFO
+    return severity
+
+
 def _quiet_reading(
     final: str, hits: Sequence[Hits], r: Revealed, gpu: bool, severity: Severity
 ) -> tuple[Severity, list[str]]:
@@ -7356,6 +7452,8 @@ def _cause_finding(
         # log expects a GPU: what every CUDA build prints on a machine without one.
         severity = Severity.INFO
     severity, quiet = _quiet_reading(final, hits, r, gpu, severity)
+    if any(h.signature.id == _MO_CHECK for h in hits):
+        severity = _mo_check_severity(hits, r.mo_outcome, severity)
     parts = [_cite(hits), *quiet]
     if final == causes.gpu.DRIVER_NOT_LOADED and severity is Severity.INFO and r.no_gpu_host:
         parts.append(
@@ -8515,13 +8613,63 @@ def _pip_ignores_requires_python(
 
 def _went_on_overruled(found: list[Finding], evidence: Evidence) -> list[Finding]:
     """``found`` with what the log's own work done refutes made notes
-    (:func:`_went_on_seen`), worst first; unchanged where the log shows none."""
+    (:func:`_went_on_seen`), worst first; unchanged where the log shows none. The work done
+    refutes only what the log shows before it: a finding whose evidence all comes after
+    (a notice or a failure at save time, after the epochs trained) keeps its weight."""
     worked = _went_on_seen(evidence)
     if not worked:
         return found
+    # What the work done alone observed, left out for a finding shown only after it.
+    went = f"The run went on: {evidence.went_on[1].what}" if evidence.went_on else None
+    unworked = {k: v for k, v in worked.items() if went is None or not v.startswith(went)}
     return sorted(
-        (observed.overrule_seen(x, worked) for x in found), key=lambda f: -f.severity.rank
+        (
+            observed.overrule_seen(x, unworked if _shown_after_work(x, evidence) else worked)
+            for x in found
+        ),
+        key=lambda f: -f.severity.rank,
     )
+
+
+#: A line a finding cites, as :meth:`LogText.where` names it (``line 12``, ``cell 3, line 4``,
+#: ``last 128 MiB, line 9``).
+_CITED_AT = re.compile(r"\b(?:(cell) (\d+), |(last) [^,\n]{1,20}, )?line (\d+)\b")
+
+
+_CITED_LINE = re.compile(r"^(?:cell \d+, |last [^,\n]{1,20}, )?line \d+(?=: )", re.M)
+
+
+def _position(where: str) -> Optional[tuple[int, int, int]]:
+    """``where`` (:meth:`LogText.where`'s words) as an order: cell, tail read, line."""
+    m = _CITED_AT.search(where)
+    if m is None:
+        return None
+    return (int(m[2]) if m[1] else 0, 1 if m[3] else 0, int(m[4]))
+
+
+def _shown_after_work(finding: Finding, evidence: Evidence) -> bool:
+    """Whether everything the log shows of ``finding`` comes after the line showing the work
+    done: the lines of its cause's signatures and those its detail cites lie after it, and
+    the notices it names (pip's conflicts, a companion's import check) were all printed after
+    it. False where its evidence is before it, or where where it lies is not known."""
+    if evidence.went_on is None or finding.cause is None:
+        return False
+    went = _position(evidence.went_on[0])
+    if went is None:
+        return False
+    hits = [h for h in evidence.hits.values() if h.signature.cause == finding.cause]
+    wheres = [w for h in hits for w, _ in h.citations]
+    # The detail's own citations open its lines (``line 12: ...``); a frame's "line 40" not.
+    wheres += [m[0] for m in _CITED_LINE.finditer(finding.detail)]
+    positions = [p for p in map(_position, wheres) if p is not None]
+    if any(p < went for p in positions):
+        return False
+    said = f"{finding.summary}\n{finding.detail}"
+    named = _notice_names(evidence.conflicts, evidence.import_checks)
+    named_here = {n for n in named if re.search(rf"(?<![\w.-]){re.escape(n)}(?![\w-])", said)}
+    if named_here and named_here & evidence.named_before_work:
+        return False
+    return bool(positions) or bool(named_here)
 
 
 def _process_ended(evidence: Evidence) -> bool:

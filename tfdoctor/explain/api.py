@@ -37,6 +37,7 @@ from tfdoctor.explain.packages import (
     library_caller,
     library_dist,
     library_fix,
+    own_module_file,
     package_behind,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS
@@ -707,6 +708,12 @@ def api_findings(
     reinstalled = any(d in TF_DISTRIBUTIONS for d in kernel_installs)
     out: dict[str, Finding] = {}
     for tb in tracebacks:
+        if any(own_module_file(f, x) for f in tb.frames for x in ("tensorflow", "keras")):
+            # The traceback runs through the user's own tensorflow.py (or keras.py): `import
+            # tensorflow` loaded it, so any name it lacks says nothing of a release
+            # (explain.packages' shadowed_module_findings names the file). Python 2's bare
+            # "'module' object has no attribute" reads the same.
+            continue
         found = _early_release(tb, m, tf_version, reinstalled) or api_use(tb, knowledge)
         if found is None:
             found = (

@@ -60,9 +60,11 @@ GPU_MODEL_WORDS = (
 #: toolkit's version.txt: ``CUDA Version 10.1.243``),
 #: TensorFlow having found a device (``Found device 0``, ``Adding visible gpu devices``,
 #: ``Cannot dlopen some GPU libraries`` and the ``Skipping registering GPU devices`` that
-#: follows it in gpu_device.cc: looked for only with a GPU found), the loader opening another
-#: CUDA library (``Successfully opened dynamic library libcuda.so.1``, ``libcublas.so.11``:
-#: dso_loader.cc's line for a library it loaded; the driver or a toolkit is there), a program
+#: follows it in gpu_device.cc: looked for only with a GPU found), the loader opening a CUDA
+#: library other than the driver's (``Successfully opened dynamic library libcublas.so.11``:
+#: dso_loader.cc's line for a library it loaded; a toolkit is there; not libcuda.so.1 or
+#: nvcuda.dll, which every start opens to list devices, :data:`_PROBED`, and which a CPU-only
+#: VM's image with NVIDIA's libraries installed loads too: it shows no wish for a GPU), a program
 #: asked to use or require one (``use_gpu``, ``--require-gpu``), WSL2's directory of the
 #: Windows driver's libraries (``/usr/lib/wsl/lib``, where libcuda.so lives) named on the
 #: loader's path: the
@@ -78,7 +80,7 @@ _GPU_WANTED = re.compile(
     r"|is_built_with_cuda|Num GPUs|tensorflow[-_]gpu|and-cuda|\bnvcc\b|Cuda compilation tools"
     r"|cudatoolkit|cuda-toolkit|CUDA Version \d|Found device \d|Adding visible gpu devices"
     r"|Cannot dlopen some GPU|Skipping registering GPU devices"
-    r"|[Ss]uccessfully opened (?:CUDA|dynamic) library"
+    r"|[Ss]uccessfully opened (?:CUDA|dynamic) library (?!'?(?:libcuda\.so|nvcuda\.dll))"
     r"|(?:use|require|enable)[-_]gpu|--gpu\b|gpu=True|/usr/lib/wsl/lib",
     re.IGNORECASE,
 )

@@ -19,7 +19,7 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.packages import tf_keras_generation
-from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.findings import UNEXPLAINED_EXCEPTION, Finding, Fix, Severity
 from tfdoctor.machine import Machine
 
 
@@ -79,7 +79,7 @@ def unexplained_finding(tracebacks: Sequence[Traceback]) -> Optional[Finding]:
             "it, so TensorFlow's own notices beside it are not its cause."
         )
     return Finding(
-        "explain.unexplained-exception",
+        UNEXPLAINED_EXCEPTION,
         Severity.UNKNOWN if elsewhere is None else Severity.INFO,
         f"The log ends in an exception tfdoctor has no cause for: {tb.name}"
         + ("" if elsewhere is None else f", raised in {elsewhere}, outside TensorFlow"),

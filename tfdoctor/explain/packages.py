@@ -181,6 +181,7 @@ def package_findings(
                 _legacy_keras_used(tracebacks),
                 _pair_weight(c, tracebacks),
                 notice_alone=not tracebacks and not crashed,
+                untouched=not crashed and not _goes_through(c, tracebacks, named=True),
             )
             for c in conflicts_read
         ),
@@ -801,6 +802,7 @@ def _conflict(
     legacy_keras_used: bool = True,
     pair_weight: Optional[Severity] = None,
     notice_alone: bool = False,
+    untouched: bool = False,
 ) -> Optional[Finding]:
     """The cause one broken requirement stands for: a companion built for another TensorFlow,
     or one of TensorFlow's own dependencies outside the range it declares. ``legacy_keras_used``:
@@ -808,7 +810,8 @@ def _conflict(
     it, as ``TF_USE_LEGACY_KERAS`` or ``import tf_keras`` does). ``pair_failed``: the failure
     the log ends in follows from the pair (:func:`_pair_failed`), which then answers for two
     packages neither of which is TensorFlow. ``notice_alone``: the log shows no exception
-    (:func:`_harmless_notice`)."""
+    (:func:`_harmless_notice`); ``untouched``: no crash, and no traceback runs through either
+    package of the pair (the run never imported them)."""
     if c.kind == "between":
         if c.requirer in TF_DISTRIBUTIONS:
             return _between(c, m)
@@ -888,21 +891,22 @@ def _conflict(
         # it of packages already there that the install did not check (a hosted image's
         # preinstalled ones; resolution/resolvelib's "does not currently take into account all
         # the packages that are installed"), and only code importing that package can break:
-        # nothing did. pip 20.2's "you'll have" is said of the install it makes: a warning.
-        quiet = notice_alone and c.source == "pip" and not c.planned
+        # nothing did. The same where the log's failure runs through neither package: the
+        # run never imported them, so the notice did not matter to it. pip 20.2's "you'll
+        # have" is said of the install it makes: a warning.
+        quiet = (notice_alone or untouched) and c.source == "pip" and not c.planned
+        failed = (
+            f"The log's failure runs through neither {c.requirer} nor {c.target}"
+            if not notice_alone
+            else "Nothing in the log failed after pip's notice"
+        )
         return causes.finding(
             f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
             Severity.INFO if quiet else Severity.WARNING,
             causes.software.DEPENDENCY_OUT_OF_RANGE,
             f"{c.target} {c.have} is outside the range {c.requirer_named} declares "
             f"({c.target}{c.spec})",
-            said
-            + (
-                " Nothing in the log failed after pip's notice: only code that imports "
-                f"{c.requirer} can break."
-                if quiet
-                else ""
-            ),
+            said + (f" {failed}: only code that imports {c.requirer} can break." if quiet else ""),
             causes.common.install_fix(
                 m,
                 f"Install {c.target} in the range {c.requirer} declares, after the packages "
@@ -1001,15 +1005,22 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
         return Severity.ERROR
     if not tracebacks:
         return Severity.INFO
+    return Severity.WARNING if _goes_through(c, tracebacks) else None
+
+
+def _goes_through(c: Conflict, tracebacks: Sequence[Traceback], named: bool = False) -> bool:
+    """Whether a traceback runs through either package of ``c``: a frame of its code, or
+    (``named``) an exception that names its import package (``No module named 'gast'``)."""
     table = modules()
     # The import packages of either distribution: the module table's, else its own name
     # (numba, llvmlite), as most distributions name their package.
     names = {d.replace("-", "_") for d in (c.requirer, c.target)}
     names |= {*table.modules_of(c.requirer), *table.modules_of(c.target)}
-    through = any(
-        installed_package(frame.path) in names for tb in tracebacks for frame in tb.frames
-    )
-    return Severity.WARNING if through else None
+    if named:
+        said = re.compile(rf"(?<![\w.]){'|'.join(map(re.escape, sorted(names)))}(?![\w])")
+        if any(said.search(f"{tb.type}: {tb.message}") for tb in tracebacks):
+            return True
+    return any(installed_package(frame.path) in names for tb in tracebacks for frame in tb.frames)
 
 
 def _pair_out_of_range(c: Conflict, m: Machine, said: str, severity: Severity) -> Finding:

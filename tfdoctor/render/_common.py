@@ -121,6 +121,12 @@ def exit_phrase(report: Report, strict: bool) -> str:
         return f"exit code {code}: warnings or unknowns (--strict)"
     if report.worst().rank >= Severity.UNKNOWN.rank:
         return f"exit code {code}: no errors (warnings and unknowns fail only with --strict)"
+    unexplained = report.unexplained()
+    if unexplained is not None:
+        # An exception raised outside TensorFlow is a note, yet the log is not clean: say
+        # what was left unexplained rather than "no problems".
+        said = unexplained.summary
+        return f"exit code {code}: no TensorFlow problem found, but {said[:1].lower()}{said[1:]}"
     return f"exit code {code}: no problems found"
 
 

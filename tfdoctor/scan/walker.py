@@ -1076,7 +1076,12 @@ def read_file(path: str) -> Union[str, OSError, UnicodeDecodeError, InputError]:
     except OSError as exc:
         return exc
     try:
-        with open(fd, "rb") as stream:  # noqa: PTH123 - a descriptor, not a path
+        stream = open(fd, "rb")  # noqa: PTH123, SIM115 - a descriptor, not a path; closed below
+    except OSError as exc:
+        os.close(fd)  # no file object took the descriptor: it is ours to close
+        return exc
+    try:
+        with stream:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return OSError("not a regular file (a FIFO, a device or a socket)")
             data = stream.read(limit + 1)
