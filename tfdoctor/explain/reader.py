@@ -197,7 +197,7 @@ _WHOLE_SPAN = re.compile(r"^([ \t]{0,40})`([^`\n]{1,4000})`[ \t]*$", re.MULTILIN
 _CRLF = re.compile("\r\n")
 #: A line that starts with a 1 or a 2 (a CI view's line number or stamp): one pass by a
 #: pattern, where ``"\n1" in text`` and ``"\n2" in text`` were two, each about five times as
-#: slow over a text of many short lines (``str.find`` stops at each line end).
+#: slow over a text of many short lines (``str.find`` tries each line end it meets).
 _LINE_DIGIT = re.compile("\n[12]")
 
 
