@@ -996,15 +996,23 @@ def _block_shapes(text: str, foldable: bool) -> tuple[list[str], str, Counter[st
     nearly as long as the block, and every search a pass over it; read with their hexadecimal
     tokens as zeros too (where ``foldable``), such lines share a few shapes again."""
     shaped = text.translate(_SHAPE)
+    if foldable and _lines_differ(shaped):
+        # Most lines have a shape of their own (distinct lines, a sample says): the block's
+        # text is folded whole, no line's shape looked up in a table of folded ones. Folded
+        # shapes as long as these are the unfolded ones' at most: the unfolded shapes, no
+        # shorter, would be folded, and they are not worked out.
+        folded = _fold_hex(shaped).split("\n")
+        folded_counts = Counter(folded)
+        distinct = "\n".join(folded_counts)
+        if len(distinct) * 8 > len(text):
+            return folded, distinct, folded_counts, True
     shapes = shaped.split("\n")
     counts = Counter(shapes)
     distinct = "\n".join(counts)
     if not foldable or len(distinct) * 8 <= len(text):
         return shapes, distinct, counts, False
     if len(distinct) * 4 > len(text) * 3 and not _pieces_repeat(distinct):
-        # Most lines have a shape of their own (distinct lines): folding the block's text whole
-        # costs hardly more than its distinct shapes, and no line's shape is looked up.
-        folded = _fold_hex(shaped).split("\n")
+        folded = _fold_hex(shaped).split("\n")  # as above, where the sample was misleading
     else:
         # Each distinct shape folded once (their text is shorter than the block's), each
         # line's shape then looked up: the tokens' search costs the distinct text, not the
@@ -1036,6 +1044,16 @@ def _fold_pieces(text: str) -> str:
         return text
     folded_of = dict(zip(distinct, folded.split(" ")))
     return " ".join(map(folded_of.__getitem__, pieces))
+
+
+def _lines_differ(shaped: str) -> bool:
+    """Whether most lines of a block's ``shaped`` text (its digits read as 0) have a shape of
+    their own, and their pieces between spaces rarely repeat, a sample of it says: folding
+    the text whole then costs hardly more than folding its distinct shapes."""
+    sample = shaped[:_PIECES_SAMPLE]
+    return len("\n".join(dict.fromkeys(sample.split("\n")))) * 4 > len(sample) * 3 and (
+        not _pieces_repeat(sample)
+    )
 
 
 def _pieces_repeat(text: str) -> bool:
