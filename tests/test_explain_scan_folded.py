@@ -69,20 +69,26 @@ def _scan(text: str) -> scanning.Evidence:
     return scanning.scan([split_text(text, "log")], SIGNATURES)
 
 
+def _spied(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:
+    """The text given to each later call of the scan's function ``name``, in order."""
+    given: list[str] = []
+    function = getattr(scanning, name)
+
+    def spy(text: str) -> str:
+        given.append(text)
+        return function(text)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(scanning, name, spy)
+    return given
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_folded_shapes_find_what_unfolded_ones_do(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rng = random.Random(seed)
     logs = [_log(rng) for _ in range(4)]
-    folds: list[str] = []
-    fold = scanning._fold_hex
-
-    def counted_fold(shape: str) -> str:
-        folds.append(shape)
-        return fold(shape)
-
-    monkeypatch.setattr(scanning, "_fold_hex", counted_fold)
+    folds = _spied(monkeypatch, "_fold_hex")
     found = [_scan(text) for text in logs]
     assert folds  # the shapes were folded
     # Neither folded nor counted by shape: each line that could hold a literal is visited.
@@ -199,3 +205,48 @@ def test_distinct_lines_find_what_the_plain_search_does(
     for text, evidence in zip(logs, found):
         assert _scan(text) == evidence
     assert not raw_asked
+
+
+def _dump_line(rng: random.Random) -> str:
+    """A chunk line of an allocator's dump: its address, its size and its neighbour's."""
+    return (
+        f"2023-05-01 12:00:17.{rng.randrange(10**6):06d}: I {_BFC}:1084] "
+        f"{rng.choice(('InUse', 'Free'))} at {rng.getrandbits(44) | 1 << 44:x} of size "
+        f"{256 << rng.randrange(9)} next {rng.randrange(2048)}"
+    )
+
+
+def _uncached_lines(self: scanning._RawShapes, literal: str) -> set[int]:
+    return scanning._lines_holding(self.text, (literal,))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_block_folded_whole_finds_what_its_shapes_folded_do(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a block's lines have shapes of their own, its text is folded whole (the ASCII
+    pattern where it is ASCII) and each literal's lines are found once for its shapes and its
+    visits: shapes, counts and evidence must be what folding shape by shape gives, with the
+    Unicode pattern and a search each time."""
+    rng = random.Random(seed)
+    lines = (_distinct_line, _dump_line, _hex_line)
+    logs = [
+        _log(rng, 700, line_of, _DIGITS_AMONG, (0.1, 0.12))
+        for line_of in (*lines, lambda rng: rng.choice(lines)(rng))
+    ]
+    logs.append(logs[0].replace("saved", "sauvé"))  # not ASCII: the Unicode pattern
+    monkeypatch.setattr(scanning, "_LONG_DISTINCT", _LONG)
+    pieces = _spied(monkeypatch, "_fold_pieces")
+    blocks = [scanning._block_shapes(text, foldable=True) for text in logs]
+    found = [_scan(text) for text in logs]
+    assert all(folded for *_, folded in blocks)
+    whole = len(pieces)
+    # Shape by shape, by the Unicode pattern, each literal's lines searched for each time.
+    monkeypatch.setattr(scanning, "_pieces_repeat", lambda text: True)
+    monkeypatch.setattr(scanning, "_HEX_ASCII", scanning._HEX)
+    monkeypatch.setattr(scanning._RawShapes, "lines", _uncached_lines)
+    del pieces[:]
+    for text, block, evidence in zip(logs, blocks, found):
+        assert scanning._block_shapes(text, foldable=True) == block
+        assert _scan(text) == evidence
+    assert whole < len(pieces)  # some blocks were folded whole, none shape by shape now

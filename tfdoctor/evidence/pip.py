@@ -824,7 +824,9 @@ def _resolver_refusals(text: str) -> Iterator[PythonRefusal]:
                 match.group("all") is not None,
                 "uv",
             )
-    head = _POETRY_PROJECT.search(text)
+    # The pattern's literal asked first: a block's ``in`` asks its line shapes (explain's
+    # _Shaped), where the pattern's search would pass over the whole of a long block.
+    head = _POETRY_PROJECT.search(text) if "The current project's " in text else None
     if head is not None:
         for item in _POETRY_ITEM.finditer(text, head.end()):
             yield PythonRefusal(

@@ -23,6 +23,7 @@ The other readers' gates (``word in text``) ask the same shapes first (:class:`_
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import datetime
 import functools
@@ -727,18 +728,19 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
         if text is not shaped:
             shapes, distinct, counts, folded = _block_shapes(text, foldable)
         _read_block(evidence, block, shaped)
-        # The block's pairs, where its shapes are the ones searched, are worked out once.
+        # The block's pairs, where its shapes are the ones searched, are worked out once; so
+        # are the lines holding a literal with digits, asked for its shapes and its visits.
         plan = _candidates(
             distinct,
             literals,
             evidence,
             shaped.pairs if distinct is shaped.shapes else None,
-            _RawShapes(text, shapes) if len(text) <= len(distinct) * _RAW_RATIO else None,
+            raw := _RawShapes(text, shapes),
         )
         if not plan:
             continue
         lines = _Lines(text, shapes)
-        visits, unvisited = _visits(text, shapes, counts, lines, plan, evidence, folded)
+        visits, unvisited = _visits(text, shapes, counts, lines, plan, evidence, folded, raw)
         # Whether a signature that only counts now matched a shape: its lines all agree.
         counted: dict[tuple[str, str], bool] = {}
         for line_no in visits:
@@ -877,9 +879,12 @@ def _folded_keywords(signatures: Signatures) -> Mapping[str, tuple[Signature, ..
         return cached[1]
     own = signatures.keywords
     shorter = sorted({*own, *_GATES}, key=len)
+    lengths = [len(s) for s in shorter]
     out: dict[str, list[Signature]] = {}
     for keyword, sigs in own.items():
-        probe = next((s for s in shorter if len(s) < len(keyword) and s in keyword), keyword)
+        # The literals shorter than the keyword, asked in C (a few hundred for each keyword).
+        fewer = shorter[: bisect.bisect_left(lengths, len(keyword))]
+        probe = next(filter(keyword.__contains__, fewer), keyword)
         out.setdefault(probe, []).extend(sigs)
     folded = {k: tuple(v) for k, v in out.items()}
     _FOLDED[id(signatures)] = (signatures, folded)
@@ -980,6 +985,10 @@ _HEX_PLAIN = re.compile(r"\b((?:0x)?(?=[0a-f]{8})[a-f]*0[0a-f]*)\b")
 #: engine skip in C every place that is not one, where a leading ``\b`` had it try each place
 #: of the text, and one of a text's few non-word characters opens each try.
 _HEX = re.compile(r"(\W)(0x(?=[0a-f]{8})[a-f]*0[0a-f]*(?!\w)|(?=[0a-f]{8})[a-f]*0[0a-f]*(?!\w))")
+#: :data:`_HEX` for a text of ASCII characters alone: ``\w`` and ``\W`` are then ASCII's
+#: classes, checked by a table where Unicode's ask each character's category (a third faster
+#: over an allocator's dump or distinct lines, ``benchmarks/bench_explain.py``).
+_HEX_ASCII = re.compile(_HEX.pattern, re.ASCII)
 _HEX_ZERO = str.maketrans("abcdefx", "0000000")
 #: What part of a literal a hexadecimal token could hold: its first word (or the whole of
 #: it), a piece of a token; its last, the start of one; a word between, a whole one.
@@ -991,7 +1000,7 @@ _HEX_WORD = re.compile(r"(?:0x)?[0-9a-f]{8,}")
 def _fold_hex(shape: str) -> str:
     """``shape`` with each hexadecimal token (:data:`_HEX_PLAIN`) read as zeros, as long as
     it."""
-    parts = _HEX.split(f"\n{shape}")
+    parts = (_HEX_ASCII if shape.isascii() else _HEX).split(f"\n{shape}")
     if len(parts) == 1:
         return shape
     # The tokens, joined, are folded by one translation in C (a token holds no line end).
@@ -1025,13 +1034,30 @@ def _block_shapes(text: str, foldable: bool) -> tuple[list[str], str, Counter[st
     repeat their shapes (an allocator's dump, an address a line) leave the distinct text
     nearly as long as the block, and every search a pass over it; read with their hexadecimal
     tokens as zeros too (where ``foldable``), such lines share a few shapes again."""
-    shapes, distinct, counts = _shapes(text)
+    shaped = text.translate(_SHAPE)
+    if foldable and _lines_differ(shaped):
+        # Most lines have a shape of their own (distinct lines, a sample says): the block's
+        # text is folded whole, no line's shape looked up in a table of folded ones. Folded
+        # shapes as long as these are the unfolded ones' at most: the unfolded shapes, no
+        # shorter, would be folded, and they are not worked out.
+        folded = _fold_hex(shaped).split("\n")
+        folded_counts = Counter(folded)
+        distinct = "\n".join(folded_counts)
+        if len(distinct) * 8 > len(text):
+            return folded, distinct, folded_counts, True
+    shapes = shaped.split("\n")
+    counts = Counter(shapes)
+    distinct = "\n".join(counts)
     if not foldable or len(distinct) * 8 <= len(text):
         return shapes, distinct, counts, False
-    # Each distinct shape folded once (their text is shorter than the block's), each line's
-    # shape then looked up: the tokens' search costs the distinct text, not the block.
-    folded_of = dict(zip(counts, _fold_pieces(distinct).split("\n")))
-    folded = list(map(folded_of.__getitem__, shapes))
+    if len(distinct) * 4 > len(text) * 3 and not _pieces_repeat(distinct):
+        folded = _fold_hex(shaped).split("\n")  # as above, where the sample was misleading
+    else:
+        # Each distinct shape folded once (their text is shorter than the block's), each
+        # line's shape then looked up: the tokens' search costs the distinct text, not the
+        # block.
+        folded_of = dict(zip(counts, _fold_pieces(distinct).split("\n")))
+        folded = list(map(folded_of.__getitem__, shapes))
     # Counted in C, each in the order first seen (a line's), as the unfolded ones are.
     folded_counts = Counter(folded)
     return folded, "\n".join(folded_counts), folded_counts, True
@@ -1047,8 +1073,7 @@ def _fold_pieces(text: str) -> str:
     is. An allocator's dump repeats every piece of its lines but the addresses, and its
     distinct pieces are a few hundredths of the text; lines whose pieces rarely repeat (a
     sample of the text says) are folded whole, the pieces' bookkeeping costing more there."""
-    sample = text[:_PIECES_SAMPLE]
-    if len(" ".join(dict.fromkeys(sample.split(" ")))) * 4 > len(sample):
+    if not _pieces_repeat(text):
         return _fold_hex(text)
     pieces = text.split(" ")
     distinct = dict.fromkeys(pieces)
@@ -1058,6 +1083,23 @@ def _fold_pieces(text: str) -> str:
         return text
     folded_of = dict(zip(distinct, folded.split(" ")))
     return " ".join(map(folded_of.__getitem__, pieces))
+
+
+def _lines_differ(shaped: str) -> bool:
+    """Whether most lines of a block's ``shaped`` text (its digits read as 0) have a shape of
+    their own, and their pieces between spaces rarely repeat, a sample of it says: folding
+    the text whole then costs hardly more than folding its distinct shapes."""
+    sample = shaped[:_PIECES_SAMPLE]
+    return len("\n".join(dict.fromkeys(sample.split("\n")))) * 4 > len(sample) * 3 and (
+        not _pieces_repeat(sample)
+    )
+
+
+def _pieces_repeat(text: str) -> bool:
+    """Whether the pieces between spaces of ``text`` repeat enough, a sample of it says, that
+    folding each distinct piece once costs less than folding the text whole."""
+    sample = text[:_PIECES_SAMPLE]
+    return len(" ".join(dict.fromkeys(sample.split(" ")))) * 4 <= len(sample)
 
 
 def _shapes(text: str) -> tuple[list[str], str, Counter[str]]:
@@ -1107,12 +1149,15 @@ def _candidates(
     too), so the passes cost the size of the distinct text, not of the log; a line holds a
     literal only if its shape holds the literal's shape, and the caller checks the line.
 
-    Where ``raw`` is given (a long distinct text, lines that rarely repeat their shapes), a
+    Where ``raw`` is given and the block's text is at most :data:`_RAW_RATIO` times the
+    distinct text (a long distinct text, lines that rarely repeat their shapes), a
     literal with a digit is looked for in the block's text itself: its shape
     ("132" read "000") is in nearly every shape of such lines (an address, a hash), the literal
     on a few, and only the shapes of those few are the literal's.
     """
     read_families = len(evidence.events) < MAX_EVENTS
+    if raw is not None and len(raw.text) > len(distinct) * _RAW_RATIO:
+        raw = None  # lines that repeat their shapes: the shapes' search is the cheaper
     sigs_at: dict[str, list[Signature]] = {}
     families_at: dict[str, _Families] = {}
     find = distinct.find
@@ -1181,12 +1226,22 @@ class _RawShapes:
     def __init__(self, text: str, shapes: list[str]) -> None:
         self.text = text
         self.shapes = shapes
+        #: :meth:`lines` of each literal asked: a literal whose lines gave its shapes
+        #: (:func:`_candidates`) has the same lines visited (:func:`_visits`), a pass each.
+        self.found: dict[str, set[int]] = {}
+
+    def lines(self, literal: str) -> set[int]:
+        """The numbers of the lines holding ``literal`` (:func:`_lines_holding`)."""
+        found = self.found.get(literal)
+        if found is None:
+            found = self.found[literal] = _lines_holding(self.text, (literal,))
+        return found
 
     def holding(self, literal: str) -> Iterable[str]:
         """The distinct shapes of the lines holding ``literal``, each once, in the order
         their first such line comes."""
         shapes = self.shapes
-        return dict.fromkeys(shapes[n] for n in sorted(_lines_holding(self.text, (literal,))))
+        return dict.fromkeys(shapes[n] for n in sorted(self.lines(literal)))
 
 
 def _pairs_of(text: str) -> frozenset[str]:
@@ -1246,6 +1301,7 @@ def _visits(
     plan: _Plan,
     evidence: Evidence,
     folded: bool = False,
+    raw: Optional[_RawShapes] = None,
 ) -> tuple[list[int], list[tuple[str, int]]]:
     """The lines of a block that :func:`scan` must visit, in order, and what the others add
     to signatures' counts: ``(signature id, lines matched)``.
@@ -1259,7 +1315,8 @@ def _visits(
     first lines are visited until each matching signature has all its citations, and every
     later line only adds one to each one's count, added here without visiting it. Folded
     shapes (``folded``, hexadecimal tokens read as zeros) have every line visited: a pattern
-    may tell a token's letters from its digits.
+    may tell a token's letters from its digits. The lines holding a literal come from ``raw``
+    where given, each literal's found once a block (:meth:`_RawShapes.lines`).
     """
     every: set[str] = set()
     wanted: set[str] = set()
@@ -1301,7 +1358,11 @@ def _visits(
     if every:
         visits.update(_lines_of(every, shapes, counts))
     if wanted:
-        visits.update(_lines_holding(text, wanted))
+        if raw is None:
+            visits.update(_lines_holding(text, wanted))
+        else:
+            for word in wanted:
+                visits.update(raw.lines(word))
     order = sorted(visits)
     unvisited: list[tuple[str, int]] = []
     if alike:
