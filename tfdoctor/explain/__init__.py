@@ -6719,7 +6719,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.runtime.GPU_WATCHDOG_TIMEOUT: causes.runtime.gpu_watchdog_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: causes.runtime.config_order_fix,
     causes.runtime.TF_RELEASE_KERNEL_BUG: causes.runtime.onednn_kernel_fix,
-    causes.platform.WSL_DRIVER_BROKEN: lambda m: causes.platform.wsl_gpu_fix(),
+    causes.platform.WSL_DRIVER_BROKEN: causes.platform.wsl_gpu_fix,
     causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
     causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
