@@ -1,6 +1,7 @@
 """GPU set-ups the driver's own view does not explain: WSL 2 (the GPU comes from the Windows
-driver through /dev/dxg and the libraries WSL mounts in /usr/lib/wsl/lib) and a GPU in MIG mode;
-each machine a facts file in tests/data/gpu_setups giving its verdict and fix."""
+driver through /dev/dxg and the libraries WSL mounts in /usr/lib/wsl/lib), a GPU in MIG mode,
+and another framework's nvidia-* pins beside TensorFlow's; each machine a facts file in
+tests/data/gpu_setups giving its verdict and fix."""
 
 from __future__ import annotations
 

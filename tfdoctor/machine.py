@@ -1123,6 +1123,32 @@ class Machine(Record):
         """Installed ``nvidia-*`` distributions that carry CUDA libraries, by name."""
         return tuple(sorted(normalize_name(pkg.name) for pkg, _ in self.cuda_wheels))
 
+    def frameworks_pinning(self, dists: Iterable[str]) -> tuple[str, ...]:
+        """Installed frameworks (``torch 2.4.0``) whose wheels require one of ``dists``
+        (nvidia-* distributions), each pinning its own versions of them: one environment
+        cannot hold both its pins and TensorFlow's."""
+        wanted = {normalize_name(requirement_name(d)) for d in dists}
+        out = []
+        for name in FRAMEWORKS_PINNING_CUDA:
+            pkg = self.facts.package(name)
+            if pkg is None:
+                continue
+            if {normalize_name(requirement_name(r)) for r in pkg.requires} & wanted:
+                out.append(f"{pkg.name} {pkg.version}")
+        return tuple(out)
+
+
+#: Frameworks whose wheels pin their own nvidia-* versions (their Requires-Dist: torch's
+#: ``nvidia-cudnn-cu12==9.1.0.70; platform_system == "Linux"``, jax's cuda12 plugin's ranges).
+FRAMEWORKS_PINNING_CUDA: Final = (
+    "torch",
+    "jax",
+    "jaxlib",
+    "jax-cuda12-plugin",
+    "cupy-cuda12x",
+    "onnxruntime-gpu",
+)
+
 
 def applicable_requirements(
     lines: Sequence[str], env: Mapping[str, str], names: Optional[Sequence[str]] = None

@@ -996,6 +996,19 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
     if method == "and-cuda" and spec is not None:
         if m.conda_tensorflow:
             return CUDA_LIBS_MISSING, conda_libraries_fix(m, line)
+        others = m.frameworks_pinning((line.and_cuda or {}) if line is not None else ())
+        if others:
+            # pip would move the other framework's nvidia-* wheels to TensorFlow's pins (and
+            # report it broken): each gets the wheels it pins in an environment of its own.
+            return CUDA_LIBS_MISSING, Fix(
+                f"{', '.join(others)} in this environment pins other versions of the NVIDIA "
+                "wheels TensorFlow's and-cuda extra pins, and one environment holds one version "
+                "of each: install TensorFlow with its CUDA libraries in an environment of its own.",
+                (
+                    f"{m.python_exe} -m venv ~/.venvs/tf",
+                    f'~/.venvs/tf/bin/python -m pip install "{spec}"',
+                ),
+            )
         return CUDA_LIBS_MISSING, install_fix(
             m,
             "Install the CUDA and cuDNN libraries this TensorFlow was built for, as pip "
