@@ -43,7 +43,7 @@ from tfdoctor.signatures import load_signatures
 
 DATA = Path(__file__).parent / "data"
 #: Where facts documents live: bare, inside a corpus case (``facts``) or inside a report.
-FACT_DIRS = ("reports", "real_failures", "healthy", "real_failures_unseen", "golden")
+FACT_DIRS = ("reports", "real_failures", "healthy", "real_failures_unseen", "golden", "gpu_setups")
 
 
 def _document(path: Path) -> Any:

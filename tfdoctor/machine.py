@@ -243,6 +243,14 @@ class Machine(Record):
         return tf is not None and tf.status not in (TFStatus.SKIPPED, TFStatus.CHILD_ERROR)
 
     @functools.cached_property
+    def tf_gpus_listed(self) -> int:
+        """How many GPUs TensorFlow listed as it imported (0 where it did not import)."""
+        tf = self.facts.tensorflow
+        if tf is None or tf.status != TFStatus.OK:
+            return 0
+        return sum(1 for d in tf.devices if d.device_type == "GPU")
+
+    @functools.cached_property
     def tf_name(self) -> Optional[str]:
         """The installed TensorFlow's distribution name in PEP 503 form."""
         return normalize_name(self.tf.name) if self.tf is not None else None
@@ -461,6 +469,25 @@ class Machine(Record):
         if self.facts.platform is None:
             return "WSL2" if self.hints is not None and self.hints.wsl else None
         return self.facts.platform.wsl
+
+    @property
+    def wsl2_host_driver(self) -> bool:
+        """The GPU comes from the Windows driver through WSL 2 (outside a container, whose GPU
+        access is the container runtime's): no Linux driver of the distribution's own."""
+        return self.wsl == "WSL2" and not self.container
+
+    @functools.cached_property
+    def libcuda(self) -> Optional[str]:
+        """The driver's libcuda the loader takes: the one cuInit loaded, else the library
+        search's choice (None where neither recorded one)."""
+        cuinit = self.facts.cuinit
+        if cuinit is not None and cuinit.library:
+            return cuinit.library
+        libs = self.facts.cuda_libs
+        for lib in libs.libraries if libs is not None else ():
+            if lib.name == "cuda" and lib.selected is not None:
+                return lib.candidates[lib.selected].path
+        return None
 
     @property
     def container(self) -> Optional[str]:
@@ -1121,6 +1148,32 @@ class Machine(Record):
     def cuda_wheels_installed(self) -> tuple[str, ...]:
         """Installed ``nvidia-*`` distributions that carry CUDA libraries, by name."""
         return tuple(sorted(normalize_name(pkg.name) for pkg, _ in self.cuda_wheels))
+
+    def frameworks_pinning(self, dists: Iterable[str]) -> tuple[str, ...]:
+        """Installed frameworks (``torch 2.4.0``) whose wheels require one of ``dists``
+        (nvidia-* distributions), each pinning its own versions of them: one environment
+        cannot hold both its pins and TensorFlow's."""
+        wanted = {normalize_name(requirement_name(d)) for d in dists}
+        out = []
+        for name in FRAMEWORKS_PINNING_CUDA:
+            pkg = self.facts.package(name)
+            if pkg is None:
+                continue
+            if {normalize_name(requirement_name(r)) for r in pkg.requires} & wanted:
+                out.append(f"{pkg.name} {pkg.version}")
+        return tuple(out)
+
+
+#: Frameworks whose wheels pin their own nvidia-* versions (their Requires-Dist: torch's
+#: ``nvidia-cudnn-cu12==9.1.0.70; platform_system == "Linux"``, jax's cuda12 plugin's ranges).
+FRAMEWORKS_PINNING_CUDA: Final = (
+    "torch",
+    "jax",
+    "jaxlib",
+    "jax-cuda12-plugin",
+    "cupy-cuda12x",
+    "onnxruntime-gpu",
+)
 
 
 def applicable_requirements(

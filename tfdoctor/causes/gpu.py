@@ -79,6 +79,7 @@ GPU_KNOWN_FAILURE: Final = CauseId("gpu-known-failure")
 GPU_MEMORY_ERRORS: Final = CauseId("gpu-memory-errors")
 GPU_UNSEEN_NO_REASON: Final = CauseId("gpu-unseen-no-reason")
 CUDA_VISIBLE_DEVICES_HIDDEN: Final = CauseId("cuda-visible-devices-hidden")
+MIG_NO_INSTANCES: Final = CauseId("mig-no-instances")
 LIBCUDA_STUB: Final = CauseId("libcuda-stub")
 ROCM_VERSION_MISMATCH: Final = CauseId("rocm-version-mismatch")
 ROCM_LIBS_OFF_PATH: Final = CauseId("rocm-libs-off-path")
@@ -317,6 +318,15 @@ CAUSES: Mapping[str, Cause] = dict(
             "CUDA_VISIBLE_DEVICES hides the GPUs",
             "CUDA numbers devices from 0 and stops at the first invalid entry: an empty, negative"
             " or out-of-range value hides every GPU.",
+        ),
+        define(
+            MIG_NO_INSTANCES,
+            "MIG mode is on, but no MIG device is there for CUDA to use",
+            "A GPU in Multi-Instance GPU mode runs CUDA only inside its MIG devices (a GPU "
+            "instance with a compute instance): until they are created, CUDA finds no device on "
+            "it although nvidia-smi lists the GPU. Creating them, or turning MIG mode off, "
+            "takes root on the machine that owns the GPU.",
+            "https://docs.nvidia.com/datacenter/tesla/mig-user-guide/getting-started-with-mig.html",
         ),
         define(
             LIBCUDA_STUB,
@@ -986,6 +996,19 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
     if method == "and-cuda" and spec is not None:
         if m.conda_tensorflow:
             return CUDA_LIBS_MISSING, conda_libraries_fix(m, line)
+        others = m.frameworks_pinning((line.and_cuda or {}) if line is not None else ())
+        if others:
+            # pip would move the other framework's nvidia-* wheels to TensorFlow's pins (and
+            # report it broken): each gets the wheels it pins in an environment of its own.
+            return CUDA_LIBS_MISSING, Fix(
+                f"{', '.join(others)} in this environment pins other versions of the NVIDIA "
+                "wheels TensorFlow's and-cuda extra pins, and one environment holds one version "
+                "of each: install TensorFlow with its CUDA libraries in an environment of its own.",
+                (
+                    f"{m.python_exe} -m venv ~/.venvs/tf",
+                    f'~/.venvs/tf/bin/python -m pip install "{spec}"',
+                ),
+            )
         return CUDA_LIBS_MISSING, install_fix(
             m,
             "Install the CUDA and cuDNN libraries this TensorFlow was built for, as pip "
@@ -1665,6 +1688,24 @@ def libcuda_stub_fix(m: Machine, library: Optional[str] = None, has_gpus: bool =
             'echo "$LD_LIBRARY_PATH"',
             "grep -rl stubs /etc/ld.so.conf.d/",
             "ldconfig -p | grep libcuda.so.1",
+        ),
+    )
+
+
+def mig_instances_fix(indices: tuple[int, ...]) -> Fix:
+    """MIG devices created on the GPUs at ``indices`` (listed by profile first), or MIG mode
+    turned off there; nvidia-smi's commands from NVIDIA's MIG user guide."""
+    # Getting Started with MIG: `nvidia-smi mig -lgip` lists the GPU instance profiles,
+    # `nvidia-smi mig -cgi <profiles> -C` creates GPU instances with their default compute
+    # instances, `nvidia-smi -i <gpu> -mig 0` disables MIG mode (a GPU reset applies it).
+    gpus = ",".join(str(i) for i in indices)
+    return Fix(
+        "Create MIG devices on the GPU (as root: list the profiles, then create GPU instances "
+        f"with their compute instances: `sudo nvidia-smi mig -i {gpus} -cgi PROFILE -C`), or "
+        "turn MIG mode off to use the whole GPU; then CUDA lists them.",
+        (
+            f"nvidia-smi mig -i {gpus} -lgip",
+            f"sudo nvidia-smi -i {gpus} -mig 0",
         ),
     )
 

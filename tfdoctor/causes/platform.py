@@ -3578,24 +3578,62 @@ def wsl1_fix() -> Fix:
     )
 
 
-def wsl_gpu_fix() -> Fix:
+#: Where WSL 2 mounts the Windows driver's libraries (libcuda.so.1, libnvidia-ml.so.1, ...):
+#: NVIDIA's CUDA on WSL guide, https://docs.nvidia.com/cuda/wsl-user-guide/index.html
+WSL_LIB_DIR = "/usr/lib/wsl/lib"
+
+
+def wsl_foreign_libcuda(m: Machine) -> Optional[str]:
+    """The libcuda the loader takes under WSL 2 when it is not WSL's own (a Linux driver
+    installed inside the distribution), else None."""
+    libcuda = m.libcuda
+    if not m.wsl2_host_driver or libcuda is None or libcuda.startswith(WSL_LIB_DIR + "/"):
+        return None
+    return libcuda
+
+
+def wsl_gpu_fix(m: Optional[Machine] = None) -> Fix:
     """WSL 2's GPU libraries from Windows: WSL and the Windows driver updated, nothing of a
-    Linux driver inside the distribution over them."""
-    return Fix(
-        "Update WSL and the Windows NVIDIA (or GPU vendor's) driver from Windows, then restart "
-        "WSL; inside the distribution, keep only what WSL mounts in /usr/lib/wsl/lib (no Linux "
-        "NVIDIA driver packages: NVIDIA's WSL guide says to install none there).",
-        (
-            "wsl --update  # in Windows PowerShell",
-            "wsl --shutdown  # in Windows PowerShell",
-            "ls -l /usr/lib/wsl/lib",
-        ),
+    Linux driver inside the distribution over them; where a Linux driver's libcuda loads in
+    place of WSL's, that driver removed (dpkg names its package on Debian and Ubuntu)."""
+    foreign_libcuda = wsl_foreign_libcuda(m) if m is not None else None
+    if foreign_libcuda is None:
+        return Fix(
+            "Update WSL and the Windows NVIDIA (or GPU vendor's) driver from Windows, then "
+            "restart WSL; inside the distribution, keep only what WSL mounts in "
+            f"{WSL_LIB_DIR} (no Linux NVIDIA driver packages: NVIDIA's WSL guide says to "
+            "install none there).",
+            (
+                "wsl --update  # in Windows PowerShell",
+                "wsl --shutdown  # in Windows PowerShell",
+                f"ls -l {WSL_LIB_DIR}",
+            ),
+        )
+    # NVIDIA's CUDA on WSL guide: once the Windows driver is installed, CUDA is available in
+    # WSL 2, and no Linux NVIDIA driver may be installed there (it would overwrite WSL's
+    # libcuda); the toolkit is installed without a driver (its WSL-Ubuntu repository, or the
+    # cuda-toolkit-X-Y package rather than the `cuda` or `cuda-drivers` meta-packages).
+    text = (
+        f"{foreign_libcuda} is a Linux driver's libcuda, loaded in place of the one the Windows "
+        f"driver brings to WSL 2 in {WSL_LIB_DIR}: remove the Linux NVIDIA driver package "
+        "that installed it (NVIDIA's WSL guide says to install none inside WSL 2; install the "
+        "CUDA toolkit, where you need one, as cuda-toolkit-X-Y, which brings no driver), then "
+        "restart WSL."
     )
+    owner = f"dpkg -S {foreign_libcuda}"
+    os_name = m.facts.platform.os_name.lower() if m is not None and m.facts.platform else ""
+    commands: tuple[str, ...] = (
+        (owner, f'sudo apt-get remove --purge "$({owner} | cut -d: -f1)"')
+        if "ubuntu" in os_name or "debian" in os_name
+        else (f"ls -l {foreign_libcuda} {WSL_LIB_DIR}/libcuda.so.1",)
+    )
+    return Fix(text, (*commands, "wsl --shutdown  # in Windows PowerShell"))
 
 
-def gpu_access_blocked_fix(wsl: bool) -> Fix:
+def gpu_access_blocked_fix(wsl: bool, m: Optional[Machine] = None) -> Fix:
     """NVML's ``GPU access blocked by the operating system``: under WSL 2 (``wsl``: the log
-    shows it), WSL's own fix; elsewhere the same refusal comes from a Hyper-V guest given the
+    shows it), WSL's own fix (given ``m``, the derived machine, it names a Linux driver's
+    libcuda loaded in place of WSL's); elsewhere the same refusal comes from a Hyper-V guest given the
     GPU by partition (GPU-P, the paravirtualised device WSL 2 uses too) or a container
     without the GPU's device nodes, so the fix says how to tell them apart and mends each.
     WSL's tracker (microsoft/WSL issues 9938, 12859), GPU-P guests (staralt/dxgkrnl-dkms
@@ -3604,7 +3642,7 @@ def gpu_access_blocked_fix(wsl: bool) -> Fix:
     https://learn.microsoft.com/powershell/module/hyper-v/add-vmgpupartitionadapter
     https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html"""
     if wsl:
-        return wsl_gpu_fix()
+        return wsl_gpu_fix(m)
     return Fix(
         "The system NVML runs on refuses it the GPU, not a driver it can load. See which GPU "
         "device it has: /dev/dxg is a paravirtualised GPU (WSL 2, or a Hyper-V guest given a "

@@ -79,6 +79,12 @@ _REASON_CAUSES = {
 def driver_cause(ctx: CheckContext, reason: str) -> tuple[causes.CauseId, Fix]:
     """The cause a driver failure reason names, and its fix (one builder per cause, the
     same that explain uses)."""
+    if ctx.machine.wsl2_host_driver:
+        # WSL 2 has no NVIDIA kernel module or Linux driver of its own: the Windows driver
+        # gives it the GPU through /dev/dxg and the libraries WSL mounts in /usr/lib/wsl/lib
+        # (NVIDIA's CUDA on WSL guide), so loading a module, reinstalling a Linux driver or
+        # restarting a container changes nothing there.
+        return causes.platform.WSL_DRIVER_BROKEN, causes.platform.wsl_gpu_fix(ctx.machine)
     cause = _REASON_CAUSES.get(reason, causes.gpu.DRIVER_NOT_LOADED)
     if cause in (causes.gpu.DRIVER_NOT_LOADED, causes.container.CONTAINER_NO_GPU) and (
         causes.gpu.runtime_chooses_gpu(ctx.machine)

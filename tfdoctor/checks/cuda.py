@@ -3,7 +3,6 @@ another version, and their versions match the build and its pins."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import PurePath
 from typing import Optional
@@ -12,7 +11,7 @@ from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, unknown
 from tfdoctor.checks._shared import installed_line, specifier
 from tfdoctor.evidence import tflog
-from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, TFStatus, normalize_name
+from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.matrix import version_key
 
@@ -200,7 +199,7 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
         cause, remedy = _cuda_versions_fix(ctx, shadowing)
     else:
         cause = causes.gpu.CUDA_WHEEL_PINS
-        pullers = _other_frameworks(facts, off_pins)
+        pullers = ctx.machine.frameworks_pinning(off_pins)
         remedy = causes.common.install_fix(
             ctx.machine,
             "Install the NVIDIA wheels TensorFlow pins"
@@ -223,29 +222,6 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
         "\n".join(problems) if len(problems) > 1 else "",
         remedy,
     )
-
-
-#: Frameworks whose wheels pin their own nvidia-* versions.
-_FRAMEWORKS = ("torch", "jax", "jaxlib", "jax-cuda12-plugin", "cupy-cuda12x", "onnxruntime-gpu")
-
-
-def _other_frameworks(facts: Facts, off_pins: list[str]) -> list[str]:
-    """Installed frameworks that require one of the off-pin nvidia-* distributions."""
-    wanted = {normalize_name(_dist_name(p)) for p in off_pins}
-    out = []
-    for name in _FRAMEWORKS:
-        pkg = facts.package(name)
-        if pkg is None:
-            continue
-        if {normalize_name(_dist_name(r)) for r in pkg.requires} & wanted:
-            out.append(f"{pkg.name} {pkg.version}")
-    return out
-
-
-def _dist_name(requirement: str) -> str:
-    """The distribution a requirement line names (``nvidia-cudnn-cu12==9.1`` -> its name)."""
-    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
-    return match.group(1) if match else requirement
 
 
 def _cudnn_serves(loaded: str, build: str) -> bool:

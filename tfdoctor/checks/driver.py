@@ -79,7 +79,12 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
         return
     summary = _DRIVER_REASONS[err.reason]
     cause, remedy = driver_cause(ctx, err.reason)
-    if err.reason == "library-not-found" and not ctx.machine.container:
+    if cause == causes.platform.WSL_DRIVER_BROKEN:
+        summary = (
+            "Under WSL 2 the NVIDIA driver is not reached: WSL's GPU libraries from the "
+            f"Windows driver do not answer ({err.reason})"
+        )
+    elif err.reason == "library-not-found" and not ctx.machine.container:
         cause = causes.gpu.DRIVER_LIBRARIES_MISSING
         summary = (
             "NVIDIA device nodes exist but the driver's user-space library (libnvidia-ml.so.1) "

@@ -95,7 +95,8 @@ def _hidden_by_visible_devices(facts: Facts) -> Optional[str]:
 def _driver_side_finding(ctx: CheckContext, count: int, log: str) -> Optional[Finding]:
     """cuInit failing on the driver's side while the driver lists GPUs: the CUDA toolkit's
     stub libcuda answering for the driver's (cuInit's code 34, a ``/stubs/`` library, or
-    TensorFlow's log), or a driver older than the build's CUDA (code 35, or the log)."""
+    TensorFlow's log), a driver older than the build's CUDA (code 35, or the log), or WSL 2's
+    libraries from Windows not answering."""
     m, cuinit = ctx.machine, ctx.facts.cuinit
     stub = cuinit is not None and (
         cuinit.code == _CUDA_ERROR_STUB_LIBRARY or "/stubs/" in (cuinit.library or "")
@@ -121,7 +122,50 @@ def _driver_side_finding(ctx: CheckContext, count: int, log: str) -> Optional[Fi
             log,
             causes.gpu.driver_too_old_fix(m, floor.version if floor else None),
         )
-    return None
+    return _wsl_driver_finding(ctx, count, log)
+
+
+def _wsl_driver_finding(ctx: CheckContext, count: int, log: str) -> Optional[Finding]:
+    """Under WSL 2 (outside a container), cuInit failing while nvidia-smi lists the GPUs: the
+    Windows driver's libraries WSL mounts are not what answers (a Linux driver's libcuda
+    installed inside the distribution loads first), or that driver is too old for WSL's GPU
+    support. NVIDIA's CUDA on WSL guide: https://docs.nvidia.com/cuda/wsl-user-guide/"""
+    m, cuinit = ctx.machine, ctx.facts.cuinit
+    if not m.wsl2_host_driver or cuinit is None or cuinit.status == "ok":
+        return None
+    foreign = causes.platform.wsl_foreign_libcuda(m)
+    why = (
+        f"a Linux driver's libcuda ({foreign}) loads in place of WSL's"
+        if foreign is not None
+        else f"cuInit fails ({cuinit.name or cuinit.status})"
+    )
+    return causes.finding(
+        "gpu.visible",
+        Severity.ERROR,
+        causes.platform.WSL_DRIVER_BROKEN,
+        f"TensorFlow sees none of the {count} GPU(s) under WSL 2: {why}",
+        "\n".join(filter(None, (cuinit.message, log))),
+        causes.platform.wsl_gpu_fix(m),
+    )
+
+
+def _mig_finding(ctx: CheckContext, gpus: Sequence[GpuFacts]) -> Optional[Finding]:
+    """Every GPU in MIG mode and cuInit counting no device, outside a container (whose MIG
+    devices are handed in by its runtime): no MIG device was created for CUDA to use."""
+    cuinit = ctx.facts.cuinit
+    if ctx.machine.container or not gpus or not all(g.mig_mode for g in gpus):
+        return None
+    if cuinit is None or cuinit.status != "ok" or cuinit.device_count != 0:
+        return None
+    return causes.finding(
+        "gpu.visible",
+        Severity.ERROR,
+        causes.gpu.MIG_NO_INSTANCES,
+        f"TensorFlow sees none of the {len(gpus)} GPU(s): MIG mode is on and CUDA counts no "
+        "MIG device",
+        "cuDeviceGetCount returns 0 while nvidia-smi lists the GPU(s) in MIG mode.",
+        causes.gpu.mig_instances_fix(tuple(g.index for g in gpus)),
+    )
 
 
 def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
@@ -224,7 +268,6 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     missing = ctx.machine.missing_libraries
     log = "\n".join(tf.log_errors)
     unloaded = ctx.machine.unloaded_files
-    cuinit = facts.cuinit
     driver_side = _driver_side_finding(ctx, len(gpus), log)
     if driver_side is not None:
         yield driver_side
@@ -242,8 +285,18 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             remedy,
         )
         return
+    yield _cuda_side_finding(ctx, gpus, log)
+
+
+def _cuda_side_finding(ctx: CheckContext, gpus: Sequence[GpuFacts], log: str) -> Finding:
+    """The driver lists GPUs and the libraries load, yet TensorFlow lists none: MIG mode
+    without MIG devices, cuInit's unknown error, else no reason the evidence names."""
+    mig = _mig_finding(ctx, gpus)
+    if mig is not None:
+        return mig
+    cuinit = ctx.facts.cuinit
     if (cuinit is not None and cuinit.code == 999) or _unknown_error_logged(ctx.machine):
-        yield causes.finding(
+        return causes.finding(
             "gpu.visible",
             Severity.ERROR,
             causes.gpu.CUINIT_UNKNOWN_ERROR,
@@ -252,8 +305,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             log,
             causes.gpu.cuinit_unknown_fix(ctx.machine),
         )
-        return
-    yield causes.finding(
+    return causes.finding(
         "gpu.visible",
         Severity.ERROR,
         causes.gpu.GPU_UNSEEN_NO_REASON,

@@ -795,6 +795,12 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
         )
 
 
+#: Plugins that register TensorFlow's GPU device as TensorFlow loads them (PluggableDevice):
+#: tensorflow-metal is the GPU on macOS, https://developer.apple.com/metal/tensorflow-plugin/
+#: (libmetal_plugin.dylib, loaded from tensorflow-plugins/ by TensorFlow's import).
+_GPU_PLUGINS = frozenset({"tensorflow-metal"})
+
+
 def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
     """Companions whose metadata declares no TensorFlow (tensorflow-probability checks it only
     as it is imported), or a range wider than their code works with (Spektral 0.6.0 declares
@@ -826,16 +832,22 @@ def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Fin
                 causes.software.companion_fix(m, comp.name, comp, "tensorflow", own.tensorflow),
             )
             continue
+        # A GPU plugin's release for another line fails as TensorFlow loads it, before any
+        # GPU is listed; a GPU listed by TensorFlow is that plugin loaded: observed beats the
+        # table, and what is left is a pairing outside the plugin's tested one.
+        loaded = name in _GPU_PLUGINS and m.tf_gpus_listed > 0
         yield causes.finding(
             "packages.pins",
-            Severity.ERROR,
+            Severity.INFO if loaded else Severity.ERROR,
             causes.software.tensorflow_requirer_cause(name),
             f"{comp.name} {comp.version} requires tensorflow{own.tensorflow}, but "
-            f"{pkg.name} {pkg.version} is installed",
+            f"{pkg.name} {pkg.version} is installed"
+            + (f", though TensorFlow lists {m.tf_gpus_listed} GPU(s) through it" if loaded else ""),
             f"{comp.name}'s metadata requires no TensorFlow outside its extras; its release "
             f"{own.release} needs tensorflow{own.tensorflow} (the companion table, from "
             f"{', '.join(m.companion_urls(name, own))}), and its import fails or misbehaves "
-            "with another.",
+            "with another."
+            + (" Here it loaded: TensorFlow lists the GPU it registers." if loaded else ""),
             causes.software.companion_fix(m, comp.name, comp, "tensorflow", own.tensorflow),
         )
 

@@ -6849,7 +6849,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     # or a container's too (the other signatures of the cause read WSL's own paths or need
     # it shown).
     causes.platform.WSL_DRIVER_BROKEN: lambda m: causes.platform.gpu_access_blocked_fix(
-        m.wsl is not None
+        m.wsl is not None, m
     ),
     causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
     causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
