@@ -466,7 +466,16 @@ _CONDA_ASKED = frozenset({"jax", "jaxlib"})
 #: paravirtualised GPU's device node, which only WSL 2 has.
 #: https://learn.microsoft.com/windows/wsl/compare-versions
 #: https://github.com/microsoft/WSL2-Linux-Kernel/blob/linux-msft-wsl-5.15.y/arch/x86/configs/config-wsl
-_WSL_WORDS = ("/usr/lib/wsl/", "-microsoft-standard", "/dev/dxg")
+#: libd3d12.so and libdxcore.so are the Direct3D 12 and DXCore user-mode libraries WSL 2
+#: mounts from Windows into /usr/lib/wsl/lib (NVIDIA's CUDA on WSL guide; Microsoft's
+#: DirectX on WSL notes): a loader line naming one shows WSL as surely as the folder does.
+_WSL_WORDS = (
+    "/usr/lib/wsl/",
+    "-microsoft-standard",
+    "/dev/dxg",
+    "libd3d12.so",
+    "libdxcore.so",
+)
 
 
 #: Words only Jupyter's world prints (its name, its kernel package, IPython's cells), found
