@@ -17,6 +17,7 @@ CONDA_CUDA_MISMATCH: Final = CauseId("conda-cuda-mismatch")
 CONDA_ENV_FILE_OTHER_PLATFORM: Final = CauseId("conda-env-file-other-platform")
 CONDA_PACKAGE_PYPI_ONLY: Final = CauseId("conda-package-pypi-only")
 CONDA_VIRTUAL_PACKAGE_MISMATCH: Final = CauseId("conda-virtual-package-mismatch")
+CONDA_SHELL_NOT_INITIALISED: Final = CauseId("conda-shell-not-initialised")
 
 #: conda's guide to environment files: ``conda env export --from-history`` writes only the
 #: packages asked for, without the exact builds of one platform; a ``pip:`` section installs
@@ -27,6 +28,10 @@ CONDA_ENV_GUIDE = (
 #: conda's virtual packages (__cuda, __glibc, __osx) and the CONDA_OVERRIDE_* variables.
 CONDA_VIRTUAL_GUIDE = (
     "https://docs.conda.io/projects/conda/en/latest/user-guide/tasks/manage-virtual.html"
+)
+#: conda's guide to activation and `conda init`, the shell hook activate needs.
+CONDA_ACTIVATION_GUIDE = (
+    "https://docs.conda.io/projects/conda/en/latest/dev-guide/deep-dives/activation.html"
 )
 #: pixi's system requirements: the virtual packages a workspace declares it runs on.
 PIXI_SYSTEM_REQUIREMENTS = "https://pixi.prefix.dev/latest/workspace/system_requirements/"
@@ -75,6 +80,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "what it has.",
             CONDA_VIRTUAL_GUIDE,
             PIXI_SYSTEM_REQUIREMENTS,
+        ),
+        define(
+            CONDA_SHELL_NOT_INITIALISED,
+            "conda's (or mamba's) activate ran in a shell without its hook",
+            "`conda activate` (`mamba activate`, `micromamba activate`) is a shell function "
+            "that `conda init` (`mamba shell init`) writes into the shell's start-up file; a "
+            "shell that has not read it (never initialised, not restarted since, or a script "
+            "or job's non-interactive shell) runs the program instead, which cannot change its "
+            "parent shell and refuses. The environment stays inactive, and the commands after "
+            "it (pip install, python) run in whichever Python comes first on PATH.",
+            CONDA_ACTIVATION_GUIDE,
         ),
     )
 )
@@ -469,4 +485,24 @@ def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
         + (f"Below {floor}, no declaration helps: " if floor else "Where it lacks it, ")
         + f"{lacks}.",
         commands,
+    )
+
+
+def conda_shell_fix(tool: str) -> Fix:
+    """Give the shell ``tool``'s hook (conda, mamba, micromamba) before activating: once for
+    every new shell (its init command), or in this shell or script (its hook), or run the
+    command in the environment without activating it."""
+    if tool == "conda":
+        return Fix(
+            "Initialise the shell for conda once (`conda init bash`, or zsh, fish, tcsh, "
+            "powershell: the shell you use), open a new shell, then activate. In a script or a "
+            "job, load conda's hook before `conda activate`, or run the command in the "
+            "environment with `conda run -n ENV COMMAND`.",
+            ("conda init bash", 'source "$(conda info --base)/etc/profile.d/conda.sh"'),
+        )
+    return Fix(
+        f"Load {tool}'s hook into this shell before `{tool} activate` (in a script, too), or "
+        f"write it into the shell's start-up file once with `{tool} shell init` and open a new "
+        f"shell; or run the command in the environment with `{tool} run -n ENV COMMAND`.",
+        (f'eval "$({tool} shell hook --shell bash)"', f"{tool} shell init --shell bash"),
     )

@@ -63,9 +63,13 @@ NATIVE_ADDON_BUILD_TOOLS_MISSING: Final = CauseId("native-addon-build-tools-miss
 PINNED_SDIST_UNBUILDABLE: Final = CauseId("pinned-sdist-unbuildable")
 DEPENDENCY_SDIST_BUILD_FAILS: Final = CauseId("dependency-sdist-build-fails")
 CI_PYTHON_VERSION_UNAVAILABLE: Final = CauseId("ci-python-version-unavailable")
+PYENV_VERSION_UNAVAILABLE: Final = CauseId("pyenv-version-unavailable")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
+
+#: pyenv's guide to how it selects a version and to its commands.
+PYENV_COMMANDS = "https://github.com/pyenv/pyenv/blob/master/COMMANDS.md"
 
 #: Causes in the interpreter, the operating system, the CPU and the wheels.
 #: The interpreter's version, CPU and word size in one line: what decides which wheels fit.
@@ -455,8 +459,53 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/actions/setup-python/blob/main/docs/advanced-usage.md",
             "https://github.com/actions/python-versions/blob/main/versions-manifest.json",
         ),
+        define(
+            PYENV_VERSION_UNAVAILABLE,
+            "The Python version pyenv selects is not installed, or lacks the command",
+            "pyenv's shims run `python`, `pip` and the other commands from the version it "
+            "selects: PYENV_VERSION, else the nearest .python-version file, else its global "
+            "version file. Where that version is not installed, or has no such command, the "
+            "shim refuses and nothing runs: the install or the script never reached a Python.",
+            PYENV_COMMANDS,
+        ),
     )
 )
+
+
+def pyenv_fix(version: Optional[str], origin: Optional[str], command: Optional[str]) -> Fix:
+    """pyenv's selected ``version`` is not installed (``origin``: what set it, as pyenv says),
+    or the selected version has no ``command``: install that version, or select one that is
+    installed (and has the command)."""
+    if version:
+        release = re.fullmatch(
+            r"\d+(?:\.\d+){1,2}(?:[a-z]+\d*)?|(?:pypy|miniconda|anaconda)\S*", version
+        )
+        install: tuple[str, ...] = (f"pyenv install {version}",) if release else ()
+        if origin and "PYENV_VERSION" in origin:
+            where = "unset PYENV_VERSION (or set it to an installed version)"
+        elif origin and ("/" in origin or "\\" in origin):
+            where = f"name an installed version in {origin}"
+        else:
+            where = "select an installed version (pyenv local VERSION or pyenv global VERSION)"
+        made = (
+            f"install it (pyenv install {version})"
+            if install
+            else "create it (pyenv virtualenv PYTHON_VERSION " + version + ") with pyenv-virtualenv"
+        )
+        return Fix(
+            f"pyenv selects {version}{' (set by ' + origin + ')' if origin else ''}, which is not "
+            f"installed: {made}, or {where}; `pyenv versions` lists the installed ones.",
+            (*install, "pyenv versions"),
+        )
+    what = f"`{command}`" if command else "that command"
+    return Fix(
+        f"The Python version pyenv selects has no {what}: `pyenv whence {command or 'COMMAND'}` "
+        "lists the installed versions that have it; select one (pyenv local VERSION, or pyenv "
+        "shell VERSION for this shell), or install the command into the selected version"
+        + (" (python -m ensurepip --upgrade)" if command and command.startswith("pip") else "")
+        + ".",
+        (f"pyenv whence {command or 'COMMAND'}", "pyenv version"),
+    )
 
 
 def ci_python_fix(requested: Optional[str]) -> Fix:

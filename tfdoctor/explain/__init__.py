@@ -6667,6 +6667,18 @@ def _numpy_abi(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     )
 
 
+def _kernel_package(hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """The kernel's interpreter lacks the package that starts a kernel: Spyder's own
+    spyder-kernels where its words show it, else ipykernel; the interpreter and the releases
+    asked for where the lines name them."""
+    spyder = any(h.signature.id == "spyder-kernels-missing" for h in hits)
+    return causes.notebook.KERNEL_PACKAGE_MISSING, causes.notebook.kernel_package_fix(
+        "spyder-kernels" if spyder else "ipykernel",
+        _group(hits, "interpreter"),
+        _group(hits, "spec"),
+    )
+
+
 def _added_row(cause: causes.CauseId, build: Callable[[Machine, str], Fix]) -> Builder:
     """A builder for the signatures the module table's ``added_to_distribution`` keys: the fix
     names the release of the row of the signature that hit."""
@@ -6751,6 +6763,17 @@ BUILDERS: dict[str, Builder] = {
     causes.runtime.IMPORT_ORDER_CONFLICT: lambda m, r, hits: (
         causes.runtime.IMPORT_ORDER_CONFLICT,
         causes.runtime.import_order_fix(r.imported_before),
+    ),
+    causes.notebook.KERNEL_PACKAGE_MISSING: lambda m, r, hits: _kernel_package(hits),
+    causes.platform.PYENV_VERSION_UNAVAILABLE: lambda m, r, hits: (
+        causes.platform.PYENV_VERSION_UNAVAILABLE,
+        causes.platform.pyenv_fix(
+            _group(hits, "pyenv_version"), _group(hits, "pyenv_origin"), _group(hits, "command")
+        ),
+    ),
+    causes.conda.CONDA_SHELL_NOT_INITIALISED: lambda m, r, hits: (
+        causes.conda.CONDA_SHELL_NOT_INITIALISED,
+        causes.conda.conda_shell_fix(_group(hits, "command") or "conda"),
     ),
     causes.hosted.PLATFORM_IMAGE_UNAVAILABLE: lambda m, r, hits: (
         causes.hosted.PLATFORM_IMAGE_UNAVAILABLE,

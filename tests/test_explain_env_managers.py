@@ -1,0 +1,190 @@
+"""Environment managers and the kernels notebooks run: an interpreter chosen for a kernel
+without the package that starts one (ipykernel, Spyder's spyder-kernels), pyenv selecting a
+version that is not installed, conda's and mamba's activate without the shell's hook, and the
+solvers' words (libsolv's, resolvo's, pixi's) for a system version they do not see."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.findings import Severity
+
+_KERNEL = "kernel-package-missing"
+_PYENV = "pyenv-version-unavailable"
+_SHELL = "conda-shell-not-initialised"
+_VIRTUAL = "conda-virtual-package-mismatch"
+
+
+def _commands(text: str) -> tuple[str, ...]:
+    fix = top_error(explained(text)).fix
+    assert fix is not None
+    return fix.commands
+
+
+def test_runpy_names_the_kernel_interpreter_without_ipykernel() -> None:
+    text = (
+        "[I 2025-02-03 08:10:11.001 ServerApp] Kernel started: "
+        "3f2a0c1e-aaaa-4bbb-8ccc-000000000001\n"
+        "/home/u/envs/tf/bin/python: No module named ipykernel_launcher\n"
+        "[I 2025-02-03 08:10:14.010 ServerApp] KernelRestarter: restarting kernel (1/5), "
+        "new random ports\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _KERNEL
+    assert _commands(text) == ("/home/u/envs/tf/bin/python -m pip install ipykernel",)
+
+
+def test_a_windows_kernel_interpreter_is_quoted_for_its_shell() -> None:
+    text = "C:\\Users\\u\\miniconda3\\envs\\tf\\python.exe: No module named ipykernel_launcher\n"
+    assert _commands(text) == (
+        '"C:\\Users\\u\\miniconda3\\envs\\tf\\python.exe" -m pip install ipykernel',
+    )
+
+
+def test_vscode_asks_for_ipykernel_in_its_chosen_interpreter() -> None:
+    text = (
+        "Running cells with 'tf (Python 3.10.13)' requires the ipykernel package.\n"
+        "Run the following command to install 'ipykernel' into the Python environment.\n"
+        "Command: 'conda install -n tf ipykernel --update-deps --force-reinstall'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _KERNEL and "Select Interpreter" in fix_text(top)
+    assert _commands(text) == ("python -m pip install ipykernel",)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "Your Python environment or installation doesn't have the spyder\u2011kernels module "
+            "or the right version of it installed (>= 2.5.0 and < 2.6.0). Without this module is "
+            "not possible for Spyder to create a console for you.",
+            id="spyder5",
+        ),
+        pytest.param(
+            "doesn't have the right version of spyder-kernels installed (2.4.4 instead of >= "
+            "2.5.0 and < 2.6.0). Without this module is not possible for Spyder to create a "
+            "console for you.",
+            id="spyder6",
+        ),
+    ],
+)
+def test_spyder_asks_for_the_spyder_kernels_release_it_accepts(line: str) -> None:
+    text = line + "\n"
+    top = top_error(explained(text))
+    assert top.cause == _KERNEL and "Preferences > Python interpreter" in fix_text(top)
+    assert _commands(text) == ("python -m pip install 'spyder-kernels>=2.5.0,<2.6.0'",)
+
+
+def test_pyenv_version_not_installed_from_a_version_file() -> None:
+    text = (
+        "$ python train.py\n"
+        "pyenv: version `3.10.4' is not installed (set by /srv/app/.python-version)\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _PYENV and "/srv/app/.python-version" in fix_text(top)
+    assert _commands(text) == ("pyenv install 3.10.4", "pyenv versions")
+
+
+def test_pyenv_virtualenv_name_is_not_installed_as_a_release() -> None:
+    text = (
+        "pyenv: version `tf-env' is not installed (set by PYENV_VERSION environment variable)\n"
+        "pyenv: python3: command not found\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _PYENV
+    assert "unset PYENV_VERSION" in fix_text(top)
+    assert not any(c.startswith("pyenv install") for c in _commands(text))
+
+
+def test_pyenv_shim_without_the_command_lists_where_it_is() -> None:
+    text = (
+        "$ pip install tensorflow\n"
+        "pyenv: pip: command not found\n\n"
+        "The `pip' command exists in these Python versions:\n  3.11.4\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _PYENV
+    assert _commands(text) == ("pyenv whence pip", "pyenv version")
+
+
+def test_conda_activate_without_conda_init() -> None:
+    text = (
+        "$ conda activate tf\n\n"
+        "CommandNotFoundError: Your shell has not been properly configured to use "
+        "'conda activate'.\nTo initialize your shell, run\n\n    $ conda init <SHELL_NAME>\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _SHELL and "conda run -n" in fix_text(top)
+    assert "conda init bash" in _commands(text)
+
+
+def test_micromamba_activate_without_its_hook() -> None:
+    text = (
+        "critical libmamba Shell not initialized\n\n"
+        "'micromamba' is running as a subprocess and can't modify the parent shell.\n"
+        "Thus you must initialize your shell before using activate and deactivate.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _SHELL
+    assert _commands(text)[0] == 'eval "$(micromamba shell hook --shell bash)"'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "LibMambaUnsatisfiableError: Encountered problems while solving:\n"
+            "  - package tensorflow-2.16.1-cuda120py312h1ca1f4f_0 requires __cuda, but none of "
+            "the providers can be installed\n",
+            id="libsolv-no-provider",
+        ),
+        pytest.param(
+            "  \u00d7 failed to solve the conda requirements of 'default' 'linux-64'\n"
+            "  ╰─▶ Cannot solve the request because of: tensorflow * cuda* cannot be installed "
+            "because there are no viable options:\n"
+            "      └─ tensorflow 2.17.0 would require\n"
+            "         └─ __cuda *, for which no candidates were found.\n",
+            id="resolvo-no-candidates",
+        ),
+        pytest.param(
+            "Error:   \u00d7 The current platform does not satisfy the minimal virtual package "
+            "requirements\n  ╰─▶ The platform you are running on should at least have the "
+            "virtual package __cuda on version 12.0, build_string: 0\n",
+            id="pixi-missing",
+        ),
+    ],
+)
+def test_solvers_words_for_a_virtual_package_they_do_not_see(text: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == _VIRTUAL and "CONDA_OVERRIDE_CUDA" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "%pip install -q tensorflow-datasets\n"
+            "Note: you may need to restart the kernel to use updated packages.\n",
+            id="pip-magic-note",
+        ),
+        pytest.param(
+            "       virtual packages : __archspec=1=x86_64\n"
+            "                          __cuda=12.2=0\n"
+            "                          __glibc=2.35=0\n",
+            id="conda-info",
+        ),
+        pytest.param(
+            "$ CONDA_OVERRIDE_CUDA=12.0 mamba install -c conda-forge tensorflow\n"
+            "  + tensorflow         2.15.0  cuda120py311h2d3c4e0_3  conda-forge/linux-64     41kB\n"
+            "Executing transaction: done\n",
+            id="override-install",
+        ),
+        pytest.param(
+            "(base) $ conda activate tf\n(tf) $ python -V\nPython 3.11.6\n", id="activate"
+        ),
+    ],
+)
+def test_environment_managers_working_stay_below_warning(text: str) -> None:
+    assert all(f.severity.rank < Severity.WARNING.rank for f in explained(text).findings)
