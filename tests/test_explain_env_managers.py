@@ -188,3 +188,49 @@ def test_solvers_words_for_a_virtual_package_they_do_not_see(text: str) -> None:
 )
 def test_environment_managers_working_stay_below_warning(text: str) -> None:
     assert all(f.severity.rank < Severity.WARNING.rank for f in explained(text).findings)
+
+
+_UNDETECTED = "conda-cuda-undetected"
+
+_INFO_WSL_OLD = (
+    "     active environment : base\n"
+    "          conda version : 4.12.0\n"
+    "       virtual packages : __linux=5.15.90.1=0\n"
+    "                          __glibc=2.35=0\n"
+    "                          __unix=0=0\n"
+    "                          __archspec=1=x86_64\n"
+    "             user-agent : conda/4.12.0 requests/2.27.1 CPython/3.9.12 "
+    "Linux/5.15.90.1-microsoft-standard-WSL2 ubuntu/22.04 glibc/2.35\n"
+)
+
+
+def test_conda_before_wsl_detection_lists_no_cuda_under_wsl() -> None:
+    found = [f for f in explained(_INFO_WSL_OLD).findings if f.cause == _UNDETECTED]
+    assert found and found[0].severity == Severity.WARNING
+    fix = found[0].fix
+    assert fix is not None and 'conda install -n base "conda>=4.14.0"' in fix.commands
+    assert "CONDA_OVERRIDE_CUDA" in fix_text(found[0])
+
+
+def test_no_cuda_listed_beside_a_driver_is_an_error() -> None:
+    text = (
+        _INFO_WSL_OLD.replace("4.12.0", "23.7.4").replace("-microsoft-standard-WSL2", "")
+        + "| NVIDIA-SMI 535.54.03              Driver Version: 535.54.03    CUDA Version: 12.2  |\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _UNDETECTED and top.fix is not None
+    assert not any(c.startswith("conda install") for c in top.fix.commands)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(_INFO_WSL_OLD.replace("4.12.0", "4.14.0"), id="conda-that-searches-wsl"),
+        pytest.param(
+            _INFO_WSL_OLD.replace("-microsoft-standard-WSL2", "-generic"), id="no-wsl-no-driver"
+        ),
+        pytest.param(_INFO_WSL_OLD.replace("__unix=0=0", "__cuda=12.2=0"), id="cuda-listed"),
+    ],
+)
+def test_conda_info_without_a_driver_to_see_is_left_alone(text: str) -> None:
+    assert _UNDETECTED not in {f.cause for f in explained(text).findings}

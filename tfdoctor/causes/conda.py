@@ -18,6 +18,7 @@ CONDA_ENV_FILE_OTHER_PLATFORM: Final = CauseId("conda-env-file-other-platform")
 CONDA_PACKAGE_PYPI_ONLY: Final = CauseId("conda-package-pypi-only")
 CONDA_VIRTUAL_PACKAGE_MISMATCH: Final = CauseId("conda-virtual-package-mismatch")
 CONDA_SHELL_NOT_INITIALISED: Final = CauseId("conda-shell-not-initialised")
+CONDA_CUDA_UNDETECTED: Final = CauseId("conda-cuda-undetected")
 
 #: conda's guide to environment files: ``conda env export --from-history`` writes only the
 #: packages asked for, without the exact builds of one platform; a ``pip:`` section installs
@@ -33,6 +34,11 @@ CONDA_VIRTUAL_GUIDE = (
 CONDA_ACTIVATION_GUIDE = (
     "https://docs.conda.io/projects/conda/en/latest/dev-guide/deep-dives/activation.html"
 )
+#: conda's change that made its CUDA detection find WSL 2's libcuda (/usr/lib/wsl/lib),
+#: first released in conda 4.14.0.
+CONDA_WSL_DETECTION = "https://github.com/conda/conda/pull/11626"
+#: The first conda release whose CUDA detection searches WSL 2's driver directory.
+CONDA_WSL_CUDA_RELEASE = "4.14.0"
 #: pixi's system requirements: the virtual packages a workspace declares it runs on.
 PIXI_SYSTEM_REQUIREMENTS = "https://pixi.prefix.dev/latest/workspace/system_requirements/"
 
@@ -91,6 +97,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "parent shell and refuses. The environment stays inactive, and the commands after "
             "it (pip install, python) run in whichever Python comes first on PATH.",
             CONDA_ACTIVATION_GUIDE,
+        ),
+        define(
+            CONDA_CUDA_UNDETECTED,
+            "conda does not detect the NVIDIA driver: it lists no __cuda",
+            "conda detects __cuda by loading the driver's libcuda, from the loader's path and "
+            "a few fixed directories (WSL 2's /usr/lib/wsl/lib only from conda 4.14.0 on), and "
+            "asking it for the CUDA version it supports. Where it finds none, it lists no "
+            "__cuda: CUDA builds (tensorflow's cuda* builds, tensorflow-gpu) are refused or CPU "
+            "builds chosen, although the driver runs CUDA.",
+            CONDA_VIRTUAL_GUIDE,
+            CONDA_WSL_DETECTION,
         ),
     )
 )
@@ -505,4 +522,29 @@ def conda_shell_fix(tool: str) -> Fix:
         f"write it into the shell's start-up file once with `{tool} shell init` and open a new "
         f"shell; or run the command in the environment with `{tool} run -n ENV COMMAND`.",
         (f'eval "$({tool} shell hook --shell bash)"', f"{tool} shell init --shell bash"),
+    )
+
+
+def conda_cuda_undetected_fix(old_on_wsl: bool) -> Fix:
+    """conda lists no __cuda on a machine whose driver runs CUDA: a conda that searches WSL's
+    driver directory (``old_on_wsl``: this one predates it), or the version declared."""
+    upgrade = (
+        f"This conda predates {CONDA_WSL_CUDA_RELEASE}, the first release that looks for WSL "
+        "2's libcuda (/usr/lib/wsl/lib): update conda in the base environment, then check "
+        "that `conda info` lists __cuda. Until then (or where it still lists none), "
+        if old_on_wsl
+        else "Where `conda info` still lists no __cuda (a libcuda outside the directories "
+        "conda searches), "
+    )
+    commands = (f'conda install -n base "conda>={CONDA_WSL_CUDA_RELEASE}"',) if old_on_wsl else ()
+    return Fix(
+        upgrade + "declare the CUDA version the driver supports (the CUDA Version "
+        "`nvidia-smi` shows) in CONDA_OVERRIDE_CUDA before conda solves.",
+        (
+            *commands,
+            "nvidia-smi",
+            'export CONDA_OVERRIDE_CUDA="$(nvidia-smi | sed -n '
+            "'s/.*CUDA Version: *\\([0-9.]*\\).*/\\1/p' | head -n 1)\"",
+            "conda info",
+        ),
     )

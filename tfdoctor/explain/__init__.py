@@ -50,8 +50,10 @@ from tfdoctor.compat import (
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.cluster import TASK, channel_hosts, looked_up, read_cluster_evidence
 from tfdoctor.evidence.conda import (
+    CondaInfo,
     UnresolvedSpec,
     read_conda_env,
+    read_conda_info,
     read_env_file,
     read_pypi_excluded,
     read_unresolved_specs,
@@ -104,6 +106,7 @@ from tfdoctor.evidence.packages import (
     read_listed_versions,
     read_numpy_builds,
     read_pip_installed,
+    read_pip_shown,
     read_shown_packages,
     read_stale_import,
     read_unavailable,
@@ -176,7 +179,7 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.cpu_machine import cuda_probe_only, gpu_wanted
 from tfdoctor.explain.devices import unlisted_gpu_findings
-from tfdoctor.explain.environments import environment_findings
+from tfdoctor.explain.environments import cuda_undetected_finding, environment_findings
 from tfdoctor.explain.exceptions import (
     inferred_note,
     keras3_candidate,
@@ -403,6 +406,8 @@ class Evidence:
     unresolved: list[UnresolvedSpec] = dataclasses.field(default_factory=list)
     pypi_excluded: list[str] = dataclasses.field(default_factory=list)
     env_file: Optional[str] = None
+    #: The first ``conda info`` block listing virtual packages, with where.
+    conda_info: Optional[tuple[str, CondaInfo]] = None
     #: The log shows a program frozen by PyInstaller (:mod:`tfdoctor.evidence.frozen`).
     frozen: bool = False
     #: The first line a server, task queue or thread printed as it served or failed
@@ -617,13 +622,23 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
         evidence.wsl = True
     _read_program(evidence, block, text)
     _read_solver(evidence, text)
+    _read_conda(evidence, block, text)
+    if evidence.os_of_prompt is None:
+        # A prompt opens what a user pasted: its head is enough, and keeps huge logs fast.
+        evidence.os_of_prompt = _os_of_prompt(text[:PROMPT_READ])
+
+
+def _read_conda(evidence: Evidence, block: LogText, text: str) -> None:
+    """The conda environment ``text`` shows active, and the first ``conda info`` listing of
+    virtual packages, each with where, once for the whole log."""
+    if evidence.conda_info is None:
+        info = read_conda_info(text)
+        if info is not None:
+            evidence.conda_info = (block.where(info.index), info)
     if evidence.conda_env is None:
         shown = read_conda_env(text)
         if shown is not None:
             evidence.conda_env = (block.where(shown[0]), shown[1])
-    if evidence.os_of_prompt is None:
-        # A prompt opens what a user pasted: its head is enough, and keeps huge logs fast.
-        evidence.os_of_prompt = _os_of_prompt(text[:PROMPT_READ])
 
 
 def _read_program(evidence: Evidence, block: LogText, text: str) -> None:
@@ -7703,6 +7718,10 @@ def explain(
             os=revealed.os,
         ),
         _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os),
+        cuda_undetected_finding(
+            evidence.conda_info,
+            _gpu_shown(machine, revealed) or revealed.driver_version is not None,
+        ),
         conda_pip_side_by_side(evidence.conda_rows, machine),
         ignores_requires_python,
         _stated_platform_release(evidence, machine),
@@ -9711,7 +9730,10 @@ def _kernel_without_install(evidence: Evidence) -> Optional[Finding]:
     if "%pip install" in text:
         return None
     installed = read_pip_installed(text) if "pip" in text or "Successfully" in text else []
-    if not installed:
+    # pip show reports what is installed whenever it ran: before the failure or after it, a
+    # distribution it shows that the kernel cannot import is another interpreter's.
+    shown = read_pip_shown(text)
+    if not installed and not shown:
         return None
     for tb in evidence.tracebacks:
         match = _NO_TOP_MODULE.match(tb.message.strip()) if tb.ipython else None
@@ -9721,7 +9743,9 @@ def _kernel_without_install(evidence: Evidence) -> Optional[Finding]:
         dist = normalize_name(distribution_of(module) or module)
         said = [text.find(w) for w in ("Successfully installed", "Requirement already satisfied")]
         pip_at = min((x for x in said if x >= 0), default=-1)
-        if dist not in installed or not 0 <= pip_at < text.rfind(tb.message.strip()):
+        if dist not in shown and (
+            dist not in installed or not 0 <= pip_at < text.rfind(tb.message.strip())
+        ):
             # (An install after the failure was its remedy, not another interpreter's.)
             continue
         return causes.finding(
