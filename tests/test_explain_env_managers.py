@@ -234,3 +234,56 @@ def test_no_cuda_listed_beside_a_driver_is_an_error() -> None:
 )
 def test_conda_info_without_a_driver_to_see_is_left_alone(text: str) -> None:
     assert _UNDETECTED not in {f.cause for f in explained(text).findings}
+
+
+_VENV = "venv-base-python-missing"
+
+
+def test_windows_venv_launcher_without_its_base_python() -> None:
+    text = (
+        "PS C:\\Users\\u\\proj> .venv\\Scripts\\python -m pip install tensorflow\n"
+        "No Python at '\"C:\\Users\\u\\AppData\\Local\\Programs\\Python\\Python310\\python.exe'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _VENV
+    assert "Python 3.10" in fix_text(top) and "Python310\\python.exe" in fix_text(top)
+    assert _commands(text)[0].startswith("python -m venv --clear")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "bash: /home/u/proj/.venv/bin/pip: /home/u/proj-old/.venv/bin/python3: bad "
+            "interpreter: No such file or directory",
+            id="bash",
+        ),
+        pytest.param(
+            "zsh: /home/u/proj/.venv/bin/pip: bad interpreter: /home/u/proj-old/.venv/bin/"
+            "python3: no such file or directory",
+            id="zsh",
+        ),
+    ],
+)
+def test_a_moved_venv_script_names_its_old_python(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == _VENV and "/home/u/proj-old/.venv/bin/python3" in fix_text(top)
+
+
+def test_a_shell_script_with_another_bad_interpreter_is_not_a_venv() -> None:
+    text = "bash: ./run.sh: /bin/bash^M: bad interpreter: No such file or directory\n"
+    assert _VENV not in {f.cause for f in explained(text).findings}
+
+
+def test_tensorflow_missing_under_python3_is_installed_with_python3s_pip() -> None:
+    text = (
+        "$ pip --version\n"
+        "pip 20.0.2 from /usr/lib/python3/dist-packages/pip (python 3.8)\n"
+        "$ python3 -c 'import tensorflow'\n"
+        "Traceback (most recent call last):\n"
+        '  File "<string>", line 1, in <module>\n'
+        "ModuleNotFoundError: No module named 'tensorflow'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-not-installed"
+    assert "python3 -m pip install tensorflow" in _commands(text)

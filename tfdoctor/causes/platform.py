@@ -64,9 +64,14 @@ PINNED_SDIST_UNBUILDABLE: Final = CauseId("pinned-sdist-unbuildable")
 DEPENDENCY_SDIST_BUILD_FAILS: Final = CauseId("dependency-sdist-build-fails")
 CI_PYTHON_VERSION_UNAVAILABLE: Final = CauseId("ci-python-version-unavailable")
 PYENV_VERSION_UNAVAILABLE: Final = CauseId("pyenv-version-unavailable")
+VENV_BASE_PYTHON_MISSING: Final = CauseId("venv-base-python-missing")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
+
+#: Python's documentation of virtual environments: pyvenv.cfg's home, and that an
+#: environment is not movable (recreate it).
+VENV_GUIDE = "https://docs.python.org/3/library/venv.html#how-venvs-work"
 
 #: pyenv's guide to how it selects a version and to its commands.
 PYENV_COMMANDS = "https://github.com/pyenv/pyenv/blob/master/COMMANDS.md"
@@ -468,6 +473,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "shim refuses and nothing runs: the install or the script never reached a Python.",
             PYENV_COMMANDS,
         ),
+        define(
+            VENV_BASE_PYTHON_MISSING,
+            "The virtual environment's Python points to an interpreter that is gone",
+            "A virtual environment does not copy its Python: pyvenv.cfg's `home` names the "
+            "interpreter it was made from (Windows' Scripts\\python.exe is a launcher that "
+            "runs it), bin/python is a link to it, and the scripts in bin/ (pip) name the "
+            "environment's python by its absolute path. Where that interpreter was removed or "
+            "upgraded, or the environment was moved, renamed or copied from another machine "
+            "or user, nothing in it runs: pip installs nothing and the program never starts.",
+            VENV_GUIDE,
+        ),
     )
 )
 
@@ -505,6 +521,27 @@ def pyenv_fix(version: Optional[str], origin: Optional[str], command: Optional[s
         + (" (python -m ensurepip --upgrade)" if command and command.startswith("pip") else "")
         + ".",
         (f"pyenv whence {command or 'COMMAND'}", "pyenv version"),
+    )
+
+
+def venv_base_fix(missing: Optional[str]) -> Fix:
+    """Recreate the virtual environment with an interpreter that exists (``missing``: the one
+    it points to, where the log names it), or put that interpreter back."""
+    release = re.search(r"[Pp]ython(\d)(\d{1,2})\b|python(\d\.\d{1,2})\b", missing or "")
+    version = (
+        (f"{release.group(1)}.{release.group(2)}" if release.group(1) else release.group(3))
+        if release
+        else None
+    )
+    named = f" ({missing})" if missing else ""
+    back = f"install Python {version} again" if version else "install that Python again"
+    return Fix(
+        f"The environment's Python points to an interpreter that is not there{named}: "
+        "recreate the environment with a Python that is installed (delete the environment's "
+        "folder, make it again, then install the requirements into it), or "
+        f"{back} where the environment expects it. A virtual environment cannot be moved or "
+        "copied to another machine or user: make it anew there.",
+        ("python -m venv --clear VENV_DIR  # the environment's folder, with an installed Python",),
     )
 
 
@@ -953,13 +990,61 @@ def macos_fix(built_for: Optional[str]) -> Fix:
     )
 
 
+def check_symbol(library: str, symbol: str) -> str:
+    """The command that shows whether ``library`` defines ``symbol``."""
+    return f"strings {library} | grep -F {symbol}"
+
+
+#: The first GCC release whose libstdc++ defines each GLIBCXX symbol version, from GCC's
+#: table of library versions (https://gcc.gnu.org/onlinedocs/libstdc++/manual/abi.html):
+#: conda-forge numbers its libstdcxx-ng builds by that GCC release.
+GLIBCXX_FIRST_GCC: Mapping[str, str] = {
+    "GLIBCXX_3.4.21": "5",
+    "GLIBCXX_3.4.22": "6",
+    "GLIBCXX_3.4.23": "7",
+    "GLIBCXX_3.4.24": "7",
+    "GLIBCXX_3.4.25": "8",
+    "GLIBCXX_3.4.26": "9",
+    "GLIBCXX_3.4.27": "9",
+    "GLIBCXX_3.4.28": "10",
+    "GLIBCXX_3.4.29": "11",
+    "GLIBCXX_3.4.30": "12",
+    "GLIBCXX_3.4.31": "13",
+    "GLIBCXX_3.4.32": "13",
+    "GLIBCXX_3.4.33": "14",
+}
+
+#: A libstdc++ in a conda installation's own lib directory (an environment's, the base's; the
+#: interpreter's ``bin/../lib`` as the loader prints it).
+_CONDA_LIBSTDCXX = re.compile(
+    r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge|micromamba)/"
+    r"(?:envs/[^/]+/)?(?:bin/\.\./)?lib/libstdc\+\+\.so"
+)
+
+
 def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
-    """A libstdc++ that has ``symbol``: the conda environment's own where the requirer lies in
-    one (conda-forge's libstdcxx-ng, first on the path), else a newer system runtime."""
+    """A libstdc++ that has ``symbol``: the conda environment's own where the one loaded is
+    that environment's (conda's libstdcxx-ng, updated there) or the requirer lies in one
+    (conda-forge's libstdcxx-ng, first on the path), else a newer system runtime."""
     where = library or "libstdc++.so.6"
+    gcc = GLIBCXX_FIRST_GCC.get(symbol)
+    if _CONDA_LIBSTDCXX.search(library) and not re.search(r"/(?:envs|conda)/", requirer):
+        # The environment's own runtime, older than what a library from outside the
+        # environment (the system's, a wheel's) was built against: conda's lib comes first
+        # for every program while it is on LD_LIBRARY_PATH (an activate.d script).
+        floor = f'"libstdcxx-ng>={gcc}"' if gcc else "libstdcxx-ng"
+        return Fix(
+            f"The libstdc++ loaded is the conda environment's own ({where}), older than "
+            f"{requirer or 'the library that needs it'} needs ({symbol}): update it in that "
+            f"environment (conda-forge's libstdcxx-ng{' ' + gcc + ' or newer' if gcc else ''}, "
+            "with the environment active). Where $CONDA_PREFIX/lib is on LD_LIBRARY_PATH (an "
+            "activate.d script of the TensorFlow install guide), every program loads the "
+            "environment's copy first: take it off there.",
+            (check_symbol(where, symbol), f"conda install -c conda-forge {floor}"),
+        )
     # Without the loaded libstdc++'s path, the loader says which one the requirer gets.
     check = (
-        f"strings {where} | grep -F {symbol}"
+        check_symbol(where, symbol)
         if library.startswith("/")
         else f"ldd {shlex.quote(requirer)} | grep libstdc++"
         if requirer

@@ -590,6 +590,24 @@ def interpreters(text: str, limit: int = MAX_INTERPRETERS) -> list[str]:
     return out
 
 
+#: A shell line running a versioned interpreter on code (``$ python3 train.py``,
+#: ``python3.11 -c "..."``, Windows' launcher ``py -3.10 -m pip``): the command the user's
+#: shell resolves, which may be another Python than the plain ``python`` or ``pip`` on PATH.
+_PYTHON_COMMAND = re.compile(
+    r"(?m)(?:^|[$#%>][ \t]*)(?P<cmd>python3(?:\.\d{1,2})?|py -3(?:\.\d{1,2})?)"
+    r"[ \t]+(?:-c\b|-m[ \t]|[^\s-][^\s]{0,200}\.py\b)"
+)
+
+
+def python_command(text: str) -> Optional[str]:
+    """The versioned interpreter command (``python3``, ``python3.11``, ``py -3.10``) the first
+    shell line of ``text`` that runs Python names; None where none does."""
+    if "py" not in text:
+        return None
+    m = _PYTHON_COMMAND.search(text)
+    return m.group("cmd") if m is not None else None
+
+
 #: A frame calling tf.load_op_library: the caller's frame line, its code line, then TensorFlow's
 #: load_library.py's frame (a paste may end without the exception's type).
 _OP_LOADER = re.compile(

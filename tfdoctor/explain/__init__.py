@@ -174,6 +174,7 @@ from tfdoctor.evidence.traceback import (
     op_loader_in,
     origin_of,
     path_hints,
+    python_command,
     read_python_shown,
     read_tracebacks,
 )
@@ -1532,6 +1533,9 @@ class Revealed(Record):
     dyld_built_for: Optional[str] = None
     #: The hosted notebook the log shows (``colab``, ``kaggle``): its paths or its name.
     notebook: Optional[str] = None
+    #: The versioned interpreter command a shell line ran the code with (``python3``,
+    #: ``py -3.10``), where the log shows one: pip's commands name it.
+    python_command: Optional[str] = None
     #: The container tool whose command the log shows running the program or reading its
     #: output (``kubectl logs``, ``docker exec``): it ran in a container.
     container_tool: Optional[str] = None
@@ -1984,6 +1988,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
         notebook=notebook,
+        python_command=python_command(evidence.first_text),
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         container_hostname=container_hostname(evidence.first_text),
@@ -6720,7 +6725,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE: causes.software.tf_pin_conflict_fix,
     causes.software.NUMBA_LLVMLITE_MISMATCH: causes.software.numba_llvmlite_fix,
     causes.software.IMPORT_HANG: causes.software.import_hang_fix,
-    causes.software.TF_NOT_INSTALLED: causes.software.tensorflow_install_fix,
     # Transformers is the library whose words name this cause (_unrecognised_distribution,
     # which also knows the distribution the log lists).
     causes.software.TF_DISTRIBUTION_UNRECOGNISED: lambda m: (
@@ -6780,11 +6784,20 @@ BUILDERS: dict[str, Builder] = {
         causes.runtime.import_order_fix(r.imported_before),
     ),
     causes.notebook.KERNEL_PACKAGE_MISSING: lambda m, r, hits: _kernel_package(hits),
+    # pip of the interpreter the shell ran (python3 where plain python is another or none).
+    causes.software.TF_NOT_INSTALLED: lambda m, r, hits: (
+        causes.software.TF_NOT_INSTALLED,
+        causes.software.tensorflow_install_fix(m, r.python_command or "python"),
+    ),
     causes.platform.PYENV_VERSION_UNAVAILABLE: lambda m, r, hits: (
         causes.platform.PYENV_VERSION_UNAVAILABLE,
         causes.platform.pyenv_fix(
             _group(hits, "pyenv_version"), _group(hits, "pyenv_origin"), _group(hits, "command")
         ),
+    ),
+    causes.platform.VENV_BASE_PYTHON_MISSING: lambda m, r, hits: (
+        causes.platform.VENV_BASE_PYTHON_MISSING,
+        causes.platform.venv_base_fix(_group(hits, "interpreter")),
     ),
     causes.conda.CONDA_SHELL_NOT_INITIALISED: lambda m, r, hits: (
         causes.conda.CONDA_SHELL_NOT_INITIALISED,
