@@ -287,3 +287,51 @@ def test_tensorflow_missing_under_python3_is_installed_with_python3s_pip() -> No
     top = top_error(explained(text))
     assert top.cause == "tf-not-installed"
     assert "python3 -m pip install tensorflow" in _commands(text)
+
+
+_COMMAND = "python-command-missing"
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        pytest.param(
+            "$ python -m pip install tensorflow\n"
+            "Command 'python' not found, did you mean:\n"
+            "  command 'python3' from deb python3\n"
+            "  command 'python' from deb python-is-python3\n",
+            "sudo apt install python-is-python3",
+            id="python",
+        ),
+        pytest.param(
+            "$ pip install tensorflow\n"
+            "Command 'pip' not found, but can be installed with:\n\nsudo apt install python3-pip\n",
+            "sudo apt install python3-pip",
+            id="pip",
+        ),
+        pytest.param(
+            "$ python3.12 train.py\nCommand 'python3.12' not found, did you mean:\n"
+            "  command 'python3.10' from deb python3.10\n",
+            "ls /usr/bin/python3*",
+            id="versioned",
+        ),
+        pytest.param(
+            "PS C:\\Users\\u> python -m pip install tensorflow\n"
+            "Python was not found; run without arguments to install from the Microsoft Store, "
+            "or disable this shortcut from Settings > Manage App Execution Aliases.\n",
+            "py -0p",
+            id="windows-store-alias",
+        ),
+    ],
+)
+def test_the_shell_finds_no_python_of_the_name_typed(text: str, command: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == _COMMAND and command in _commands(text)
+
+
+def test_another_command_not_found_is_not_pythons() -> None:
+    text = (
+        "Command 'nvcc' not found, but can be installed with:\n\n"
+        "sudo apt install nvidia-cuda-toolkit\n"
+    )
+    assert _COMMAND not in {f.cause for f in explained(text).findings}

@@ -65,6 +65,7 @@ DEPENDENCY_SDIST_BUILD_FAILS: Final = CauseId("dependency-sdist-build-fails")
 CI_PYTHON_VERSION_UNAVAILABLE: Final = CauseId("ci-python-version-unavailable")
 PYENV_VERSION_UNAVAILABLE: Final = CauseId("pyenv-version-unavailable")
 VENV_BASE_PYTHON_MISSING: Final = CauseId("venv-base-python-missing")
+PYTHON_COMMAND_MISSING: Final = CauseId("python-command-missing")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
@@ -484,6 +485,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "or user, nothing in it runs: pip installs nothing and the program never starts.",
             VENV_GUIDE,
         ),
+        define(
+            PYTHON_COMMAND_MISSING,
+            "The shell finds no Python (or pip) under the name typed",
+            "Ubuntu and Debian install Python 3 as `python3` and its pip as the separate "
+            "python3-pip package: `python` and `pip` exist only where a package adds them "
+            "(python-is-python3), and a `python3.X` only where that release is installed. "
+            "Windows without Python runs its Microsoft Store shortcut for `python`. The command "
+            "never reached a Python: nothing was installed or run.",
+            "https://docs.python.org/3/using/unix.html",
+            "https://docs.python.org/3/using/windows.html",
+        ),
     )
 )
 
@@ -542,6 +554,39 @@ def venv_base_fix(missing: Optional[str]) -> Fix:
         f"{back} where the environment expects it. A virtual environment cannot be moved or "
         "copied to another machine or user: make it anew there.",
         ("python -m venv --clear VENV_DIR  # the environment's folder, with an installed Python",),
+    )
+
+
+def python_command_fix(command: Optional[str]) -> Fix:
+    """The shell found no ``command`` (``python``, ``pip``, ``python3.12``; None: Windows' Store
+    shortcut ran in place of a Python): the name that exists, or the package that adds it."""
+    if command is None:
+        return Fix(
+            "No Python is installed on this Windows PATH: the `python` that ran is the "
+            "Microsoft Store's shortcut. Install Python (python.org's installer, with \"Add "
+            'python.exe to PATH"), or use the `py` launcher where a Python is installed, and '
+            "turn the shortcut off in Settings > Apps > Advanced app settings > App execution "
+            "aliases.",
+            ("py -0p",),
+        )
+    if command.startswith("pip"):
+        return Fix(
+            "No pip command is on PATH: run pip through the Python that runs the code "
+            "(`python3 -m pip`), or install the distribution's pip (python3-pip); where the "
+            "system Python is externally managed, install into a virtual environment.",
+            ("sudo apt install python3-pip", "python3 -m pip --version"),
+        )
+    if command == "python":
+        return Fix(
+            "This system names Python 3 `python3`: type `python3` (and `python3 -m pip`), or "
+            "install python-is-python3, which makes `python` run it.",
+            ("sudo apt install python-is-python3",),
+        )
+    return Fix(
+        f"{command} is not installed: run the code with a Python that is (`ls /usr/bin/python3*` "
+        f"lists them) inside TensorFlow's supported range, or install that release (from the "
+        "distribution's packages where the shell offers it, else pyenv or the deadsnakes PPA).",
+        ("ls /usr/bin/python3*",),
     )
 
 

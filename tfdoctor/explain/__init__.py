@@ -6799,6 +6799,10 @@ BUILDERS: dict[str, Builder] = {
         causes.platform.VENV_BASE_PYTHON_MISSING,
         causes.platform.venv_base_fix(_group(hits, "interpreter")),
     ),
+    causes.platform.PYTHON_COMMAND_MISSING: lambda m, r, hits: (
+        causes.platform.PYTHON_COMMAND_MISSING,
+        causes.platform.python_command_fix(_group(hits, "command")),
+    ),
     causes.conda.CONDA_SHELL_NOT_INITIALISED: lambda m, r, hits: (
         causes.conda.CONDA_SHELL_NOT_INITIALISED,
         causes.conda.conda_shell_fix(_group(hits, "command") or "conda"),
