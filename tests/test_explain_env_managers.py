@@ -335,3 +335,40 @@ def test_another_command_not_found_is_not_pythons() -> None:
         "sudo apt install nvidia-cuda-toolkit\n"
     )
     assert _COMMAND not in {f.cause for f in explained(text).findings}
+
+
+def test_a_conda_environment_name_this_conda_does_not_know() -> None:
+    text = (
+        "$ conda activate tf-gpu\n\n"
+        "EnvironmentNameNotFound: Could not find conda environment: tf-gpu\n"
+        "You can list all discoverable environments with `conda info --envs`.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "conda-env-not-found"
+    assert _commands(text) == ("conda env list", "conda create -n tf-gpu python")
+
+
+_SERVER_LAUNCH = (
+    "[E 2025-03-04 09:15:02.101 ServerApp] Failed to run command:\n"
+    "    ['/home/u/miniconda3/envs/old/bin/python', '-m', 'ipykernel_launcher', '-f', "
+    "'/home/u/.local/share/jupyter/runtime/kernel-5e0c.json']\n"
+    "        PATH='/home/u/miniconda3/bin:/usr/bin'\n"
+    "    Traceback (most recent call last):\n"
+    '      File "/home/u/miniconda3/lib/python3.11/site-packages/jupyter_client/launcher.py", '
+    "line 175, in launch_kernel\n"
+    "        proc = Popen(cmd, **kwargs)\n"
+    "    FileNotFoundError: [Errno 2] No such file or directory: "
+    "'/home/u/miniconda3/envs/old/bin/python'\n"
+)
+
+
+def test_a_kernelspec_naming_a_removed_environment() -> None:
+    top = top_error(explained(_SERVER_LAUNCH))
+    assert top.cause == "kernel-interpreter-missing"
+    assert "/home/u/miniconda3/envs/old/bin/python" in fix_text(top)
+    assert "jupyter kernelspec list" in _commands(_SERVER_LAUNCH)
+
+
+def test_a_missing_python_outside_a_kernel_launch_is_not_a_kernelspec() -> None:
+    text = _SERVER_LAUNCH.replace("ipykernel_launcher", "my_tool")
+    assert "kernel-interpreter-missing" not in {f.cause for f in explained(text).findings}

@@ -188,6 +188,8 @@ GROUPS = frozenset(
         "command",
         "pyenv_version",
         "pyenv_origin",
+        # The conda environment a command names (conda's EnvironmentNameNotFound).
+        "conda_env",
     }
 )
 

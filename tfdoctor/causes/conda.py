@@ -19,6 +19,7 @@ CONDA_PACKAGE_PYPI_ONLY: Final = CauseId("conda-package-pypi-only")
 CONDA_VIRTUAL_PACKAGE_MISMATCH: Final = CauseId("conda-virtual-package-mismatch")
 CONDA_SHELL_NOT_INITIALISED: Final = CauseId("conda-shell-not-initialised")
 CONDA_CUDA_UNDETECTED: Final = CauseId("conda-cuda-undetected")
+CONDA_ENV_NOT_FOUND: Final = CauseId("conda-env-not-found")
 
 #: conda's guide to environment files: ``conda env export --from-history`` writes only the
 #: packages asked for, without the exact builds of one platform; a ``pip:`` section installs
@@ -108,6 +109,15 @@ CAUSES: Mapping[str, Cause] = dict(
             "builds chosen, although the driver runs CUDA.",
             CONDA_VIRTUAL_GUIDE,
             CONDA_WSL_DETECTION,
+        ),
+        define(
+            CONDA_ENV_NOT_FOUND,
+            "The conda environment a command names does not exist for this conda",
+            "conda finds an environment by name in its own envs directories (its envs_dirs); "
+            "an environment never created, created under another conda installation, or "
+            "created by path (-p) is not found by name, and the command (activate, install, "
+            "run) fails: nothing after it runs in that environment.",
+            CONDA_ENV_GUIDE,
         ),
     )
 )
@@ -547,4 +557,18 @@ def conda_cuda_undetected_fix(old_on_wsl: bool) -> Fix:
             "'s/.*CUDA Version: *\\([0-9.]*\\).*/\\1/p' | head -n 1)\"",
             "conda info",
         ),
+    )
+
+
+def conda_env_missing_fix(name: Optional[str]) -> Fix:
+    """The environment ``name`` (where the log shows it) is not one this conda knows: list the
+    ones it knows, create it, or name it by its path."""
+    env = name or "NAME"
+    return Fix(
+        f"conda knows no environment named {env!r}: `conda env list` lists the ones it finds "
+        "(the name is the folder under an envs directory). Create it "
+        f"(conda create -n {env} python=X.Y, then install into it), or name an environment "
+        "created elsewhere by its path (conda activate /path/to/env), with the conda that "
+        "created it.",
+        ("conda env list", f"conda create -n {env} python"),
     )

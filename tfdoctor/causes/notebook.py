@@ -18,6 +18,7 @@ KERNEL_ENV_MISMATCH: Final = CauseId("kernel-env-mismatch")
 KERNEL_VARIABLES_DIFFER: Final = CauseId("kernel-variables-differ")
 KERNEL_RESTART_NEEDED: Final = CauseId("kernel-restart-needed")
 KERNEL_PACKAGE_MISSING: Final = CauseId("kernel-package-missing")
+KERNEL_INTERPRETER_MISSING: Final = CauseId("kernel-interpreter-missing")
 
 IPYKERNEL_ENVS = "https://ipython.readthedocs.io/en/stable/install/kernel_install.html"
 KERNELSPECS = "https://jupyter-client.readthedocs.io/en/stable/kernels.html#kernel-specs"
@@ -66,6 +67,16 @@ CAUSES: Mapping[str, Cause] = dict(
             "than the one set up for the notebook.",
             IPYKERNEL_ENVS,
             KERNELSPECS,
+        ),
+        define(
+            KERNEL_INTERPRETER_MISSING,
+            "The kernelspec names an interpreter that is gone",
+            "A kernelspec (kernel.json) keeps the absolute path of the interpreter it was "
+            "registered from; removing, renaming or recreating that environment elsewhere "
+            "leaves the kernel listed in Jupyter's menu, and choosing it fails to start any "
+            "process.",
+            KERNELSPECS,
+            IPYKERNEL_ENVS,
         ),
     )
 )
@@ -218,6 +229,23 @@ def kernel_package_fix(dist: str, interpreter: Optional[str], wanted: Optional[s
         f"Install {dist + (' ' + spec if spec else '')} into {where}, then restart the kernel; "
         f"{choose}.",
         (f"{python} -m pip install {requirement}",),
+    )
+
+
+def kernelspec_gone_fix(interpreter: str) -> Fix:
+    """Remove the kernelspec that names ``interpreter`` (gone) and register the environment's
+    Python again, or choose another kernel."""
+    return Fix(
+        f"The kernel's kernelspec names {interpreter}, which is not there (its environment "
+        "was removed, renamed or moved). Find that kernel in `jupyter kernelspec list` (its "
+        "kernel.json holds the path), remove it, and register the environment's Python again "
+        "with ipykernel, run from that environment; or choose another kernel.",
+        (
+            "jupyter kernelspec list",
+            "jupyter kernelspec remove KERNEL_NAME",
+            "python -m pip install ipykernel && python -m ipykernel install --user --name "
+            "KERNEL_NAME  # from the environment's Python",
+        ),
     )
 
 

@@ -608,6 +608,25 @@ def python_command(text: str) -> Optional[str]:
     return m.group("cmd") if m is not None else None
 
 
+#: The interpreter a Jupyter server could not start a kernel with: jupyter_client's launcher
+#: logs the kernelspec's argv ("Failed to run command:", with ``-m ipykernel_launcher``), then
+#: Popen's FileNotFoundError names the interpreter that is not there
+#: (https://github.com/jupyter/jupyter_client/blob/v8.6.0/jupyter_client/launcher.py).
+_KERNEL_EXE_MISSING = re.compile(
+    r"FileNotFoundError: \[(?:Errno|WinError) 2\] [^\n]{0,80}?: '"
+    r"(?P<path>/[^'\n]{0,400}/bin/python[\d.]*|[A-Za-z]:\\[^'\n]{0,400}?python(?:w)?\.exe)'"
+)
+
+
+def missing_kernel_interpreter(text: str) -> Optional[str]:
+    """The interpreter a kernelspec names that ``text`` shows missing as a Jupyter server
+    launched the kernel (``-m ipykernel_launcher`` in the command it logged); None elsewhere."""
+    if "ipykernel_launcher" not in text or "FileNotFoundError" not in text:
+        return None
+    m = _KERNEL_EXE_MISSING.search(text)
+    return m.group("path").replace("\\\\", "\\") if m is not None else None
+
+
 #: A frame calling tf.load_op_library: the caller's frame line, its code line, then TensorFlow's
 #: load_library.py's frame (a paste may end without the exception's type).
 _OP_LOADER = re.compile(

@@ -180,7 +180,11 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.cpu_machine import cuda_probe_only, gpu_wanted
 from tfdoctor.explain.devices import unlisted_gpu_findings
-from tfdoctor.explain.environments import cuda_undetected_finding, environment_findings
+from tfdoctor.explain.environments import (
+    cuda_undetected_finding,
+    environment_findings,
+    kernelspec_gone_finding,
+)
 from tfdoctor.explain.exceptions import (
     inferred_note,
     keras3_candidate,
@@ -6803,6 +6807,10 @@ BUILDERS: dict[str, Builder] = {
         causes.platform.PYTHON_COMMAND_MISSING,
         causes.platform.python_command_fix(_group(hits, "command")),
     ),
+    causes.conda.CONDA_ENV_NOT_FOUND: lambda m, r, hits: (
+        causes.conda.CONDA_ENV_NOT_FOUND,
+        causes.conda.conda_env_missing_fix(_group(hits, "conda_env")),
+    ),
     causes.conda.CONDA_SHELL_NOT_INITIALISED: lambda m, r, hits: (
         causes.conda.CONDA_SHELL_NOT_INITIALISED,
         causes.conda.conda_shell_fix(_group(hits, "command") or "conda"),
@@ -7735,6 +7743,7 @@ def explain(
             os=revealed.os,
         ),
         _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os),
+        kernelspec_gone_finding(evidence.first_text),
         cuda_undetected_finding(
             evidence.conda_info,
             _gpu_shown(machine, revealed) or revealed.driver_version is not None,

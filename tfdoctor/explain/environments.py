@@ -30,7 +30,9 @@ from tfdoctor.causes.conda import (
     pypi_only_fix,
     virtual_package_fix,
 )
+from tfdoctor.causes.notebook import KERNEL_INTERPRETER_MISSING, kernelspec_gone_fix
 from tfdoctor.evidence.conda import CondaInfo, UnresolvedSpec
+from tfdoctor.evidence.traceback import missing_kernel_interpreter
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import version_key
 from tfdoctor.wheel_index import releases_of
@@ -167,6 +169,23 @@ def cuda_undetected_finding(
         "conda lists no __cuda: it does not see the NVIDIA driver",
         f"{where}: virtual packages : {', '.join(shown.virtual)}\n{why}.",
         conda_cuda_undetected_fix(old_on_wsl),
+    )
+
+
+def kernelspec_gone_finding(text: str) -> Optional[Finding]:
+    """A Jupyter server that could not start a kernel because its kernelspec's interpreter is
+    not there (``text``: the log's head)."""
+    interpreter = missing_kernel_interpreter(text)
+    if interpreter is None:
+        return None
+    return causes.finding(
+        f"explain.{KERNEL_INTERPRETER_MISSING}",
+        Severity.ERROR,
+        KERNEL_INTERPRETER_MISSING,
+        "The kernel cannot start: its kernelspec names an interpreter that is gone",
+        f"FileNotFoundError: {interpreter}\nJupyter ran the kernelspec's command "
+        "(-m ipykernel_launcher) with an interpreter that does not exist.",
+        kernelspec_gone_fix(interpreter),
     )
 
 
