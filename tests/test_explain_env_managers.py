@@ -372,3 +372,27 @@ def test_a_kernelspec_naming_a_removed_environment() -> None:
 def test_a_missing_python_outside_a_kernel_launch_is_not_a_kernelspec() -> None:
     text = _SERVER_LAUNCH.replace("ipykernel_launcher", "my_tool")
     assert "kernel-interpreter-missing" not in {f.cause for f in explained(text).findings}
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        pytest.param(
+            "$ pixi install\n"
+            "  \u00d7 the project is not configured for your current platform\n"
+            "   \u00b7                             \u2570\u2500\u2500 add 'linux-64' here\n"
+            "  help: The project needs to be configured to support your platform (linux-64).\n",
+            "pixi project platform add linux-64",
+            id="pixi-project",
+        ),
+        pytest.param(
+            "Error:   \u00d7 the workspace is not configured for your current platform\n"
+            "   \u00b7                  \u2570\u2500\u2500 add 'osx-arm64' here\n",
+            "pixi workspace platform add osx-arm64",
+            id="pixi-workspace",
+        ),
+    ],
+)
+def test_pixi_on_a_platform_its_manifest_does_not_list(text: str, command: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "pixi-platform-not-configured" and command in _commands(text)

@@ -190,6 +190,10 @@ GROUPS = frozenset(
         "pyenv_origin",
         # The conda environment a command names (conda's EnvironmentNameNotFound).
         "conda_env",
+        # A conda platform a tool names (linux-64, osx-arm64), and pixi's word for the
+        # manifest it reads (project, then workspace).
+        "conda_platform",
+        "pixi_scope",
     }
 )
 

@@ -20,6 +20,7 @@ CONDA_VIRTUAL_PACKAGE_MISMATCH: Final = CauseId("conda-virtual-package-mismatch"
 CONDA_SHELL_NOT_INITIALISED: Final = CauseId("conda-shell-not-initialised")
 CONDA_CUDA_UNDETECTED: Final = CauseId("conda-cuda-undetected")
 CONDA_ENV_NOT_FOUND: Final = CauseId("conda-env-not-found")
+PIXI_PLATFORM_NOT_CONFIGURED: Final = CauseId("pixi-platform-not-configured")
 
 #: conda's guide to environment files: ``conda env export --from-history`` writes only the
 #: packages asked for, without the exact builds of one platform; a ``pip:`` section installs
@@ -40,6 +41,8 @@ CONDA_ACTIVATION_GUIDE = (
 CONDA_WSL_DETECTION = "https://github.com/conda/conda/pull/11626"
 #: The first conda release whose CUDA detection searches WSL 2's driver directory.
 CONDA_WSL_CUDA_RELEASE = "4.14.0"
+#: pixi's manifest reference: the platforms a workspace is solved for.
+PIXI_PLATFORMS = "https://pixi.prefix.dev/latest/reference/pixi_manifest/#platforms"
 #: pixi's system requirements: the virtual packages a workspace declares it runs on.
 PIXI_SYSTEM_REQUIREMENTS = "https://pixi.prefix.dev/latest/workspace/system_requirements/"
 
@@ -118,6 +121,15 @@ CAUSES: Mapping[str, Cause] = dict(
             "created by path (-p) is not found by name, and the command (activate, install, "
             "run) fails: nothing after it runs in that environment.",
             CONDA_ENV_GUIDE,
+        ),
+        define(
+            PIXI_PLATFORM_NOT_CONFIGURED,
+            "The pixi workspace does not list the platform it runs on",
+            "pixi solves and locks a workspace for the platforms its manifest lists "
+            "(`platforms = [...]`); on a machine whose platform (linux-64, osx-arm64, win-64) "
+            "is not among them it installs nothing. The platform is added to the manifest, "
+            "and the lock file solved for it.",
+            PIXI_PLATFORMS,
         ),
     )
 )
@@ -571,4 +583,17 @@ def conda_env_missing_fix(name: Optional[str]) -> Fix:
         "created elsewhere by its path (conda activate /path/to/env), with the conda that "
         "created it.",
         ("conda env list", f"conda create -n {env} python"),
+    )
+
+
+def pixi_platform_fix(platform: Optional[str], scope: Optional[str]) -> Fix:
+    """Add the machine's ``platform`` (where pixi names it) to the workspace's platforms, with
+    the command of the pixi that printed it (``scope``: its word, ``project`` before pixi's
+    rename to ``workspace``)."""
+    tag = platform or "PLATFORM"
+    word = scope or "workspace"
+    return Fix(
+        f"Add this machine's platform ({tag}) to the manifest's platforms, then install: pixi "
+        "solves the lock file for it (a dependency without builds for it then says so).",
+        (f"pixi {word} platform add {tag}", "pixi install"),
     )

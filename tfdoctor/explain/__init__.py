@@ -6811,6 +6811,10 @@ BUILDERS: dict[str, Builder] = {
         causes.conda.CONDA_ENV_NOT_FOUND,
         causes.conda.conda_env_missing_fix(_group(hits, "conda_env")),
     ),
+    causes.conda.PIXI_PLATFORM_NOT_CONFIGURED: lambda m, r, hits: (
+        causes.conda.PIXI_PLATFORM_NOT_CONFIGURED,
+        causes.conda.pixi_platform_fix(_group(hits, "conda_platform"), _group(hits, "pixi_scope")),
+    ),
     causes.conda.CONDA_SHELL_NOT_INITIALISED: lambda m, r, hits: (
         causes.conda.CONDA_SHELL_NOT_INITIALISED,
         causes.conda.conda_shell_fix(_group(hits, "command") or "conda"),
