@@ -1,14 +1,18 @@
 """What an installed file's path says of the module it runs: whether the module is its
 library's TensorFlow front end (a folder or file below the top-level package named for
-TensorFlow), which makes TensorFlow the likeliest callee of that module's calls. And the import
-error a library's own exception wraps, as repr prints it among its arguments."""
+TensorFlow), which makes TensorFlow the likeliest callee of that module's calls. The import
+error a library's own exception wraps, as repr prints it among its arguments. And the
+versioned interpreter command a shell line ran."""
 
 from __future__ import annotations
+
+from typing import Optional
 
 import pytest
 
 from tfdoctor.evidence.traceback import (
     cut_import,
+    python_command,
     tensorflow_facing,
     users_own,
     wrapped_import_error,
@@ -124,3 +128,20 @@ def test_no_cut_import_where_a_message_follows_or_the_line_imports_nothing() -> 
     assert cut_import(frame + "    import trainer\nImportError: DLL load failed\n") is None
     assert cut_import(frame + "    trainer.run()\n") is None
     assert cut_import("    import trainer\n") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        pytest.param("$ python3 train.py\n", "python3", id="prompt-script"),
+        pytest.param('python3.11 -c "import tensorflow"\n', "python3.11", id="minor-inline"),
+        pytest.param(
+            "PS C:\\proj> py -3.10 -m pip install tensorflow\n", "py -3.10", id="launcher"
+        ),
+        pytest.param("$ python train.py\n", None, id="plain-python"),
+        pytest.param("python3: can't open file 'x.py'\n", None, id="program-name-in-a-message"),
+        pytest.param("/usr/bin/python3 --version\n", None, id="no-code-run"),
+    ],
+)
+def test_the_versioned_interpreter_a_shell_line_ran(text: str, command: Optional[str]) -> None:
+    assert python_command(text) == command

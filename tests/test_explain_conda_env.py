@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import SIGNATURES, explained, readings
-from tfdoctor.evidence.conda import read_conda_env
+from tfdoctor.evidence.conda import read_conda_env, read_conda_info
 from tfdoctor.explain import scan
 from tfdoctor.explain.reader import split_text
 from tfdoctor.findings import Finding, Severity
@@ -241,3 +241,25 @@ def test_tensorflow_from_conda_and_from_pip_in_one_environment_is_two_installs()
 )
 def test_tensorflow_from_one_installer_is_one_install(text: str) -> None:
     assert "tf-multiple-distributions" not in {x.cause for x in explained(text).findings}
+
+
+def test_conda_info_is_read_for_its_release_virtual_packages_and_wsl() -> None:
+    text = (
+        "     active environment : tf\n"
+        "          conda version : 4.12.0\n"
+        "       virtual packages : __linux=5.10.102.1=0\n"
+        "                          __glibc=2.31=0\n"
+        "                          __unix=0=0\n"
+        "               platform : linux-64\n"
+        "             user-agent : conda/4.12.0 requests/2.27.1 CPython/3.9.5 "
+        "Linux/5.10.102.1-microsoft-standard-WSL2 ubuntu/20.04.3 glibc/2.31\n"
+    )
+    info = read_conda_info(text)
+    assert info is not None
+    assert (info.version, info.virtual, info.wsl, info.index) == (
+        "4.12.0",
+        ("__linux", "__glibc", "__unix"),
+        True,
+        2,
+    )
+    assert read_conda_info("conda version : 4.12.0\nplatform : linux-64\n") is None

@@ -1150,6 +1150,17 @@ def test_an_old_libstdcxx_names_the_symbol_and_where_to_get_one(line: str, conda
     assert "glibc " not in finding.fix.text.lower()  # not the C library's advice
 
 
+def test_a_conda_environments_own_old_libstdcxx_is_updated_there() -> None:
+    line = (
+        "ImportError: /home/u/miniconda3/envs/tf/bin/../lib/libstdc++.so.6: version "
+        "`GLIBCXX_3.4.30' not found (required by /usr/lib/x86_64-linux-gnu/libicuuc.so.70)"
+    )
+    finding = _only(_explain(line), "libstdcxx-too-old")
+    assert finding.fix is not None
+    assert 'conda install -c conda-forge "libstdcxx-ng>=12"' in finding.fix.commands
+    assert "LD_LIBRARY_PATH" in finding.fix.text and "newer distribution" not in finding.fix.text
+
+
 @pytest.mark.parametrize(
     "message",
     [

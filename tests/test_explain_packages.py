@@ -1335,6 +1335,33 @@ def test_an_install_after_the_failure_is_its_remedy() -> None:
     assert all(x.cause != "kernel-env-mismatch" for x in _explain(text).findings)
 
 
+_PIP_SHOW = (
+    "!pip show tensorflow_decision_forests\n"
+    "Name: tensorflow-decision-forests\n"
+    "Version: 1.8.1\n"
+    "Summary: Collection of training and inference decision forest algorithms.\n"
+    "Home-page: https://github.com/tensorflow/decision-forests\n"
+    "Location: {location}\n"
+    "Requires: absl-py, numpy, pandas, six, tensorflow, wheel, wurlitzer\n"
+)
+
+
+def test_pip_show_after_the_failure_shows_another_interpreter_has_it() -> None:
+    text = _KERNEL_NO_MODULE + _PIP_SHOW.format(
+        location="/home/u/miniconda3/envs/tfdf/lib/python3.10/site-packages"
+    )
+    top = top_error(_explain(text))
+    assert top.cause == "kernel-env-mismatch"
+    assert "%pip install tensorflow-decision-forests" in fix_text(top)
+
+
+def test_pip_show_of_the_user_site_is_not_another_interpreter() -> None:
+    text = _KERNEL_NO_MODULE + _PIP_SHOW.format(
+        location="/home/u/.local/lib/python3.10/site-packages"
+    )
+    assert all(x.cause != "kernel-env-mismatch" for x in _explain(text).findings)
+
+
 def test_h5py_3_under_an_hdf5_loader_for_h5py_2() -> None:
     report = _explain(
         "Traceback (most recent call last):\n"

@@ -39,11 +39,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "dataset-autoshard-mismatch": "a multi-worker input pipeline is auto-sharded other than the "
     "program meant (its sharding option set on a dataset the program then replaced), so the "
     "workers' input goes out of step and the collective hangs",
-    "conda-cuda-undetected": "conda (or another conda-format solver) reports no `__cuda` virtual "
-    "package although the machine has an NVIDIA driver, because its CUDA probe does not find the "
-    "driver's libcuda (under WSL2 it lives in /usr/lib/wsl/lib, which older conda releases did not "
-    "search), so the CUDA builds of tensorflow-gpu or tensorflow cannot be solved; the fix is a "
-    "conda release that detects it or CONDA_OVERRIDE_CUDA, not another driver",
     "companion-older-than-code": "a companion source tree or package the code imports (the slim "
     "`nets` package, an installed object_detection egg) is an older release than the code that "
     "imports it, so a module or name that code needs is missing although the path is set; the "

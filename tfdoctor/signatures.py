@@ -180,6 +180,20 @@ GROUPS = frozenset(
         # A TensorFlow Serving model's name and the directory it serves it from.
         "servable",
         "base_path",
+        # The interpreter a message names as the one that ran (runpy's "PYTHON: No module
+        # named M", a kernel's interpreter).
+        "interpreter",
+        # The program a message names as the one refused or not found (conda, micromamba; a
+        # pyenv shim's pip), and the version pyenv selects with what set it.
+        "command",
+        "pyenv_version",
+        "pyenv_origin",
+        # The conda environment a command names (conda's EnvironmentNameNotFound).
+        "conda_env",
+        # A conda platform a tool names (linux-64, osx-arm64), and pixi's word for the
+        # manifest it reads (project, then workspace).
+        "conda_platform",
+        "pixi_scope",
     }
 )
 

@@ -17,6 +17,10 @@ CONDA_CUDA_MISMATCH: Final = CauseId("conda-cuda-mismatch")
 CONDA_ENV_FILE_OTHER_PLATFORM: Final = CauseId("conda-env-file-other-platform")
 CONDA_PACKAGE_PYPI_ONLY: Final = CauseId("conda-package-pypi-only")
 CONDA_VIRTUAL_PACKAGE_MISMATCH: Final = CauseId("conda-virtual-package-mismatch")
+CONDA_SHELL_NOT_INITIALISED: Final = CauseId("conda-shell-not-initialised")
+CONDA_CUDA_UNDETECTED: Final = CauseId("conda-cuda-undetected")
+CONDA_ENV_NOT_FOUND: Final = CauseId("conda-env-not-found")
+PIXI_PLATFORM_NOT_CONFIGURED: Final = CauseId("pixi-platform-not-configured")
 
 #: conda's guide to environment files: ``conda env export --from-history`` writes only the
 #: packages asked for, without the exact builds of one platform; a ``pip:`` section installs
@@ -28,6 +32,17 @@ CONDA_ENV_GUIDE = (
 CONDA_VIRTUAL_GUIDE = (
     "https://docs.conda.io/projects/conda/en/latest/user-guide/tasks/manage-virtual.html"
 )
+#: conda's guide to activation and `conda init`, the shell hook activate needs.
+CONDA_ACTIVATION_GUIDE = (
+    "https://docs.conda.io/projects/conda/en/latest/dev-guide/deep-dives/activation.html"
+)
+#: conda's change that made its CUDA detection find WSL 2's libcuda (/usr/lib/wsl/lib),
+#: first released in conda 4.14.0.
+CONDA_WSL_DETECTION = "https://github.com/conda/conda/pull/11626"
+#: The first conda release whose CUDA detection searches WSL 2's driver directory.
+CONDA_WSL_CUDA_RELEASE = "4.14.0"
+#: pixi's manifest reference: the platforms a workspace is solved for.
+PIXI_PLATFORMS = "https://pixi.prefix.dev/latest/reference/pixi_manifest/#platforms"
 #: pixi's system requirements: the virtual packages a workspace declares it runs on.
 PIXI_SYSTEM_REQUIREMENTS = "https://pixi.prefix.dev/latest/workspace/system_requirements/"
 
@@ -75,6 +90,46 @@ CAUSES: Mapping[str, Cause] = dict(
             "what it has.",
             CONDA_VIRTUAL_GUIDE,
             PIXI_SYSTEM_REQUIREMENTS,
+        ),
+        define(
+            CONDA_SHELL_NOT_INITIALISED,
+            "conda's (or mamba's) activate ran in a shell without its hook",
+            "`conda activate` (`mamba activate`, `micromamba activate`) is a shell function "
+            "that `conda init` (`mamba shell init`) writes into the shell's start-up file; a "
+            "shell that has not read it (never initialised, not restarted since, or a script "
+            "or job's non-interactive shell) runs the program instead, which cannot change its "
+            "parent shell and refuses. The environment stays inactive, and the commands after "
+            "it (pip install, python) run in whichever Python comes first on PATH.",
+            CONDA_ACTIVATION_GUIDE,
+        ),
+        define(
+            CONDA_CUDA_UNDETECTED,
+            "conda does not detect the NVIDIA driver: it lists no __cuda",
+            "conda detects __cuda by loading the driver's libcuda, from the loader's path and "
+            "a few fixed directories (WSL 2's /usr/lib/wsl/lib only from conda 4.14.0 on), and "
+            "asking it for the CUDA version it supports. Where it finds none, it lists no "
+            "__cuda: CUDA builds (tensorflow's cuda* builds, tensorflow-gpu) are refused or CPU "
+            "builds chosen, although the driver runs CUDA.",
+            CONDA_VIRTUAL_GUIDE,
+            CONDA_WSL_DETECTION,
+        ),
+        define(
+            CONDA_ENV_NOT_FOUND,
+            "The conda environment a command names does not exist for this conda",
+            "conda finds an environment by name in its own envs directories (its envs_dirs); "
+            "an environment never created, created under another conda installation, or "
+            "created by path (-p) is not found by name, and the command (activate, install, "
+            "run) fails: nothing after it runs in that environment.",
+            CONDA_ENV_GUIDE,
+        ),
+        define(
+            PIXI_PLATFORM_NOT_CONFIGURED,
+            "The pixi workspace does not list the platform it runs on",
+            "pixi solves and locks a workspace for the platforms its manifest lists "
+            "(`platforms = [...]`); on a machine whose platform (linux-64, osx-arm64, win-64) "
+            "is not among them it installs nothing. The platform is added to the manifest, "
+            "and the lock file solved for it.",
+            PIXI_PLATFORMS,
         ),
     )
 )
@@ -469,4 +524,76 @@ def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
         + (f"Below {floor}, no declaration helps: " if floor else "Where it lacks it, ")
         + f"{lacks}.",
         commands,
+    )
+
+
+def conda_shell_fix(tool: str) -> Fix:
+    """Give the shell ``tool``'s hook (conda, mamba, micromamba) before activating: once for
+    every new shell (its init command), or in this shell or script (its hook), or run the
+    command in the environment without activating it."""
+    if tool == "conda":
+        return Fix(
+            "Initialise the shell for conda once (`conda init bash`, or zsh, fish, tcsh, "
+            "powershell: the shell you use), open a new shell, then activate. In a script or a "
+            "job, load conda's hook before `conda activate`, or run the command in the "
+            "environment with `conda run -n ENV COMMAND`.",
+            ("conda init bash", 'source "$(conda info --base)/etc/profile.d/conda.sh"'),
+        )
+    return Fix(
+        f"Load {tool}'s hook into this shell before `{tool} activate` (in a script, too), or "
+        f"write it into the shell's start-up file once with `{tool} shell init` and open a new "
+        f"shell; or run the command in the environment with `{tool} run -n ENV COMMAND`.",
+        (f'eval "$({tool} shell hook --shell bash)"', f"{tool} shell init --shell bash"),
+    )
+
+
+def conda_cuda_undetected_fix(old_on_wsl: bool) -> Fix:
+    """conda lists no __cuda on a machine whose driver runs CUDA: a conda that searches WSL's
+    driver directory (``old_on_wsl``: this one predates it), or the version declared."""
+    upgrade = (
+        f"This conda predates {CONDA_WSL_CUDA_RELEASE}, the first release that looks for WSL "
+        "2's libcuda (/usr/lib/wsl/lib): update conda in the base environment, then check "
+        "that `conda info` lists __cuda. Until then (or where it still lists none), "
+        if old_on_wsl
+        else "Where `conda info` still lists no __cuda (a libcuda outside the directories "
+        "conda searches), "
+    )
+    commands = (f'conda install -n base "conda>={CONDA_WSL_CUDA_RELEASE}"',) if old_on_wsl else ()
+    return Fix(
+        upgrade + "declare the CUDA version the driver supports (the CUDA Version "
+        "`nvidia-smi` shows) in CONDA_OVERRIDE_CUDA before conda solves.",
+        (
+            *commands,
+            "nvidia-smi",
+            'export CONDA_OVERRIDE_CUDA="$(nvidia-smi | sed -n '
+            "'s/.*CUDA Version: *\\([0-9.]*\\).*/\\1/p' | head -n 1)\"",
+            "conda info",
+        ),
+    )
+
+
+def conda_env_missing_fix(name: Optional[str]) -> Fix:
+    """The environment ``name`` (where the log shows it) is not one this conda knows: list the
+    ones it knows, create it, or name it by its path."""
+    env = name or "NAME"
+    return Fix(
+        f"conda knows no environment named {env!r}: `conda env list` lists the ones it finds "
+        "(the name is the folder under an envs directory). Create it "
+        f"(conda create -n {env} python=X.Y, then install into it), or name an environment "
+        "created elsewhere by its path (conda activate /path/to/env), with the conda that "
+        "created it.",
+        ("conda env list", f"conda create -n {env} python"),
+    )
+
+
+def pixi_platform_fix(platform: Optional[str], scope: Optional[str]) -> Fix:
+    """Add the machine's ``platform`` (where pixi names it) to the workspace's platforms, with
+    the command of the pixi that printed it (``scope``: its word, ``project`` before pixi's
+    rename to ``workspace``)."""
+    tag = platform or "PLATFORM"
+    word = scope or "workspace"
+    return Fix(
+        f"Add this machine's platform ({tag}) to the manifest's platforms, then install: pixi "
+        "solves the lock file for it (a dependency without builds for it then says so).",
+        (f"pixi {word} platform add {tag}", "pixi install"),
     )

@@ -17,6 +17,8 @@ from tfdoctor.findings import Fix
 KERNEL_ENV_MISMATCH: Final = CauseId("kernel-env-mismatch")
 KERNEL_VARIABLES_DIFFER: Final = CauseId("kernel-variables-differ")
 KERNEL_RESTART_NEEDED: Final = CauseId("kernel-restart-needed")
+KERNEL_PACKAGE_MISSING: Final = CauseId("kernel-package-missing")
+KERNEL_INTERPRETER_MISSING: Final = CauseId("kernel-interpreter-missing")
 
 IPYKERNEL_ENVS = "https://ipython.readthedocs.io/en/stable/install/kernel_install.html"
 KERNELSPECS = "https://jupyter-client.readthedocs.io/en/stable/kernels.html#kernel-specs"
@@ -53,6 +55,28 @@ CAUSES: Mapping[str, Cause] = dict(
             "a kernel that had imported it keeps running the old one, with the new one's files "
             "underneath, until it restarts.",
             "https://docs.python.org/3/reference/import.html#the-module-cache",
+        ),
+        define(
+            KERNEL_PACKAGE_MISSING,
+            "The interpreter chosen for the kernel lacks the package that runs a kernel",
+            "Jupyter starts a kernel as `PYTHON -m ipykernel_launcher` with the interpreter the "
+            "kernelspec names; VS Code and Spyder start the interpreter chosen in their "
+            "settings the same way (Spyder with its own spyder-kernels, of the release it "
+            "asks for). An interpreter without that package cannot start a kernel: the "
+            "kernel dies as it starts, and no cell runs. It is usually another environment "
+            "than the one set up for the notebook.",
+            IPYKERNEL_ENVS,
+            KERNELSPECS,
+        ),
+        define(
+            KERNEL_INTERPRETER_MISSING,
+            "The kernelspec names an interpreter that is gone",
+            "A kernelspec (kernel.json) keeps the absolute path of the interpreter it was "
+            "registered from; removing, renaming or recreating that environment elsewhere "
+            "leaves the kernel listed in Jupyter's menu, and choosing it fails to start any "
+            "process.",
+            KERNELSPECS,
+            IPYKERNEL_ENVS,
         ),
     )
 )
@@ -176,6 +200,52 @@ def kernel_variables_fix(nb: NotebookFacts, names: tuple[str, ...]) -> Fix:
         f"export them in the terminal before starting Jupyter, or in {where}; then restart "
         "the kernel. Setting them inside a running kernel does not reach the loader.",
         ("jupyter kernelspec list",),
+    )
+
+
+#: Spyder's words for the spyder-kernels release it accepts (">= 2.5.0 and < 2.6.0").
+_SPYDER_RANGE = re.compile(r"(>=|<=|<|>|==)\s*([\w.]+)")
+
+
+def kernel_package_fix(dist: str, interpreter: Optional[str], wanted: Optional[str]) -> Fix:
+    """Install ``dist`` (ipykernel, spyder-kernels) into the interpreter that starts the kernel
+    (``interpreter``, where the log names it), of the releases the editor asks for
+    (``wanted``: Spyder's words, ">= 2.5.0 and < 2.6.0"), or choose another interpreter."""
+    spec = ",".join(op + version for op, version in _SPYDER_RANGE.findall(wanted or ""))
+    requirement = shlex.quote(dist + spec) if spec else dist
+    python = _shell_quote(interpreter) if interpreter else "python"
+    where = (
+        f"the interpreter that starts the kernel ({interpreter})"
+        if interpreter
+        else "the interpreter the kernel runs (with its environment active, or by its path)"
+    )
+    choose = (
+        "or set Spyder's Preferences > Python interpreter back to the default one"
+        if dist == "spyder-kernels"
+        else "or choose a kernel whose interpreter has it (Kernel > Change kernel; VS Code's "
+        "Select Kernel / Python: Select Interpreter)"
+    )
+    return Fix(
+        f"Install {dist + (' ' + spec if spec else '')} into {where}, then restart the kernel; "
+        f"{choose}.",
+        (f"{python} -m pip install {requirement}",),
+    )
+
+
+def kernelspec_gone_fix(interpreter: str) -> Fix:
+    """Remove the kernelspec that names ``interpreter`` (gone) and register the environment's
+    Python again, or choose another kernel."""
+    return Fix(
+        f"The kernel's kernelspec names {interpreter}, which is not there (its environment "
+        "was removed, renamed or moved). Find that kernel in `jupyter kernelspec list` (its "
+        "kernel.json holds the path), remove it, and register the environment's Python again "
+        "with ipykernel, run from that environment; or choose another kernel.",
+        (
+            "jupyter kernelspec list",
+            "jupyter kernelspec remove KERNEL_NAME",
+            "python -m pip install ipykernel && python -m ipykernel install --user --name "
+            "KERNEL_NAME  # from the environment's Python",
+        ),
     )
 
 

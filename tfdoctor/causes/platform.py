@@ -63,9 +63,19 @@ NATIVE_ADDON_BUILD_TOOLS_MISSING: Final = CauseId("native-addon-build-tools-miss
 PINNED_SDIST_UNBUILDABLE: Final = CauseId("pinned-sdist-unbuildable")
 DEPENDENCY_SDIST_BUILD_FAILS: Final = CauseId("dependency-sdist-build-fails")
 CI_PYTHON_VERSION_UNAVAILABLE: Final = CauseId("ci-python-version-unavailable")
+PYENV_VERSION_UNAVAILABLE: Final = CauseId("pyenv-version-unavailable")
+VENV_BASE_PYTHON_MISSING: Final = CauseId("venv-base-python-missing")
+PYTHON_COMMAND_MISSING: Final = CauseId("python-command-missing")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
+
+#: Python's documentation of virtual environments: pyvenv.cfg's home, and that an
+#: environment is not movable (recreate it).
+VENV_GUIDE = "https://docs.python.org/3/library/venv.html#how-venvs-work"
+
+#: pyenv's guide to how it selects a version and to its commands.
+PYENV_COMMANDS = "https://github.com/pyenv/pyenv/blob/master/COMMANDS.md"
 
 #: Causes in the interpreter, the operating system, the CPU and the wheels.
 #: The interpreter's version, CPU and word size in one line: what decides which wheels fit.
@@ -455,8 +465,129 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/actions/setup-python/blob/main/docs/advanced-usage.md",
             "https://github.com/actions/python-versions/blob/main/versions-manifest.json",
         ),
+        define(
+            PYENV_VERSION_UNAVAILABLE,
+            "The Python version pyenv selects is not installed, or lacks the command",
+            "pyenv's shims run `python`, `pip` and the other commands from the version it "
+            "selects: PYENV_VERSION, else the nearest .python-version file, else its global "
+            "version file. Where that version is not installed, or has no such command, the "
+            "shim refuses and nothing runs: the install or the script never reached a Python.",
+            PYENV_COMMANDS,
+        ),
+        define(
+            VENV_BASE_PYTHON_MISSING,
+            "The virtual environment's Python points to an interpreter that is gone",
+            "A virtual environment does not copy its Python: pyvenv.cfg's `home` names the "
+            "interpreter it was made from (Windows' Scripts\\python.exe is a launcher that "
+            "runs it), bin/python is a link to it, and the scripts in bin/ (pip) name the "
+            "environment's python by its absolute path. Where that interpreter was removed or "
+            "upgraded, or the environment was moved, renamed or copied from another machine "
+            "or user, nothing in it runs: pip installs nothing and the program never starts.",
+            VENV_GUIDE,
+        ),
+        define(
+            PYTHON_COMMAND_MISSING,
+            "The shell finds no Python (or pip) under the name typed",
+            "Ubuntu and Debian install Python 3 as `python3` and its pip as the separate "
+            "python3-pip package: `python` and `pip` exist only where a package adds them "
+            "(python-is-python3), and a `python3.X` only where that release is installed. "
+            "Windows without Python runs its Microsoft Store shortcut for `python`. The command "
+            "never reached a Python: nothing was installed or run.",
+            "https://docs.python.org/3/using/unix.html",
+            "https://docs.python.org/3/using/windows.html",
+        ),
     )
 )
+
+
+def pyenv_fix(version: Optional[str], origin: Optional[str], command: Optional[str]) -> Fix:
+    """pyenv's selected ``version`` is not installed (``origin``: what set it, as pyenv says),
+    or the selected version has no ``command``: install that version, or select one that is
+    installed (and has the command)."""
+    if version:
+        release = re.fullmatch(
+            r"\d+(?:\.\d+){1,2}(?:[a-z]+\d*)?|(?:pypy|miniconda|anaconda)\S*", version
+        )
+        install: tuple[str, ...] = (f"pyenv install {version}",) if release else ()
+        if origin and "PYENV_VERSION" in origin:
+            where = "unset PYENV_VERSION (or set it to an installed version)"
+        elif origin and ("/" in origin or "\\" in origin):
+            where = f"name an installed version in {origin}"
+        else:
+            where = "select an installed version (pyenv local VERSION or pyenv global VERSION)"
+        made = (
+            f"install it (pyenv install {version})"
+            if install
+            else "create it (pyenv virtualenv PYTHON_VERSION " + version + ") with pyenv-virtualenv"
+        )
+        return Fix(
+            f"pyenv selects {version}{' (set by ' + origin + ')' if origin else ''}, which is not "
+            f"installed: {made}, or {where}; `pyenv versions` lists the installed ones.",
+            (*install, "pyenv versions"),
+        )
+    what = f"`{command}`" if command else "that command"
+    return Fix(
+        f"The Python version pyenv selects has no {what}: `pyenv whence {command or 'COMMAND'}` "
+        "lists the installed versions that have it; select one (pyenv local VERSION, or pyenv "
+        "shell VERSION for this shell), or install the command into the selected version"
+        + (" (python -m ensurepip --upgrade)" if command and command.startswith("pip") else "")
+        + ".",
+        (f"pyenv whence {command or 'COMMAND'}", "pyenv version"),
+    )
+
+
+def venv_base_fix(missing: Optional[str]) -> Fix:
+    """Recreate the virtual environment with an interpreter that exists (``missing``: the one
+    it points to, where the log names it), or put that interpreter back."""
+    release = re.search(r"[Pp]ython(\d)(\d{1,2})\b|python(\d\.\d{1,2})\b", missing or "")
+    version = (
+        (f"{release.group(1)}.{release.group(2)}" if release.group(1) else release.group(3))
+        if release
+        else None
+    )
+    named = f" ({missing})" if missing else ""
+    back = f"install Python {version} again" if version else "install that Python again"
+    return Fix(
+        f"The environment's Python points to an interpreter that is not there{named}: "
+        "recreate the environment with a Python that is installed (delete the environment's "
+        "folder, make it again, then install the requirements into it), or "
+        f"{back} where the environment expects it. A virtual environment cannot be moved or "
+        "copied to another machine or user: make it anew there.",
+        ("python -m venv --clear VENV_DIR  # the environment's folder, with an installed Python",),
+    )
+
+
+def python_command_fix(command: Optional[str]) -> Fix:
+    """The shell found no ``command`` (``python``, ``pip``, ``python3.12``; None: Windows' Store
+    shortcut ran in place of a Python): the name that exists, or the package that adds it."""
+    if command is None:
+        return Fix(
+            "No Python is installed on this Windows PATH: the `python` that ran is the "
+            "Microsoft Store's shortcut. Install Python (python.org's installer, with \"Add "
+            'python.exe to PATH"), or use the `py` launcher where a Python is installed, and '
+            "turn the shortcut off in Settings > Apps > Advanced app settings > App execution "
+            "aliases.",
+            ("py -0p",),
+        )
+    if command.startswith("pip"):
+        return Fix(
+            "No pip command is on PATH: run pip through the Python that runs the code "
+            "(`python3 -m pip`), or install the distribution's pip (python3-pip); where the "
+            "system Python is externally managed, install into a virtual environment.",
+            ("sudo apt install python3-pip", "python3 -m pip --version"),
+        )
+    if command == "python":
+        return Fix(
+            "This system names Python 3 `python3`: type `python3` (and `python3 -m pip`), or "
+            "install python-is-python3, which makes `python` run it.",
+            ("sudo apt install python-is-python3",),
+        )
+    return Fix(
+        f"{command} is not installed: run the code with a Python that is (`ls /usr/bin/python3*` "
+        f"lists them) inside TensorFlow's supported range, or install that release (from the "
+        "distribution's packages where the shell offers it, else pyenv or the deadsnakes PPA).",
+        ("ls /usr/bin/python3*",),
+    )
 
 
 def ci_python_fix(requested: Optional[str]) -> Fix:
@@ -904,13 +1035,61 @@ def macos_fix(built_for: Optional[str]) -> Fix:
     )
 
 
+def check_symbol(library: str, symbol: str) -> str:
+    """The command that shows whether ``library`` defines ``symbol``."""
+    return f"strings {library} | grep -F {symbol}"
+
+
+#: The first GCC release whose libstdc++ defines each GLIBCXX symbol version, from GCC's
+#: table of library versions (https://gcc.gnu.org/onlinedocs/libstdc++/manual/abi.html):
+#: conda-forge numbers its libstdcxx-ng builds by that GCC release.
+GLIBCXX_FIRST_GCC: Mapping[str, str] = {
+    "GLIBCXX_3.4.21": "5",
+    "GLIBCXX_3.4.22": "6",
+    "GLIBCXX_3.4.23": "7",
+    "GLIBCXX_3.4.24": "7",
+    "GLIBCXX_3.4.25": "8",
+    "GLIBCXX_3.4.26": "9",
+    "GLIBCXX_3.4.27": "9",
+    "GLIBCXX_3.4.28": "10",
+    "GLIBCXX_3.4.29": "11",
+    "GLIBCXX_3.4.30": "12",
+    "GLIBCXX_3.4.31": "13",
+    "GLIBCXX_3.4.32": "13",
+    "GLIBCXX_3.4.33": "14",
+}
+
+#: A libstdc++ in a conda installation's own lib directory (an environment's, the base's; the
+#: interpreter's ``bin/../lib`` as the loader prints it).
+_CONDA_LIBSTDCXX = re.compile(
+    r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge|micromamba)/"
+    r"(?:envs/[^/]+/)?(?:bin/\.\./)?lib/libstdc\+\+\.so"
+)
+
+
 def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
-    """A libstdc++ that has ``symbol``: the conda environment's own where the requirer lies in
-    one (conda-forge's libstdcxx-ng, first on the path), else a newer system runtime."""
+    """A libstdc++ that has ``symbol``: the conda environment's own where the one loaded is
+    that environment's (conda's libstdcxx-ng, updated there) or the requirer lies in one
+    (conda-forge's libstdcxx-ng, first on the path), else a newer system runtime."""
     where = library or "libstdc++.so.6"
+    gcc = GLIBCXX_FIRST_GCC.get(symbol)
+    if _CONDA_LIBSTDCXX.search(library) and not re.search(r"/(?:envs|conda)/", requirer):
+        # The environment's own runtime, older than what a library from outside the
+        # environment (the system's, a wheel's) was built against: conda's lib comes first
+        # for every program while it is on LD_LIBRARY_PATH (an activate.d script).
+        floor = f'"libstdcxx-ng>={gcc}"' if gcc else "libstdcxx-ng"
+        return Fix(
+            f"The libstdc++ loaded is the conda environment's own ({where}), older than "
+            f"{requirer or 'the library that needs it'} needs ({symbol}): update it in that "
+            f"environment (conda-forge's libstdcxx-ng{' ' + gcc + ' or newer' if gcc else ''}, "
+            "with the environment active). Where $CONDA_PREFIX/lib is on LD_LIBRARY_PATH (an "
+            "activate.d script of the TensorFlow install guide), every program loads the "
+            "environment's copy first: take it off there.",
+            (check_symbol(where, symbol), f"conda install -c conda-forge {floor}"),
+        )
     # Without the loaded libstdc++'s path, the loader says which one the requirer gets.
     check = (
-        f"strings {where} | grep -F {symbol}"
+        check_symbol(where, symbol)
         if library.startswith("/")
         else f"ldd {shlex.quote(requirer)} | grep libstdc++"
         if requirer
@@ -3633,8 +3812,8 @@ def wsl_gpu_fix(m: Optional[Machine] = None) -> Fix:
 def gpu_access_blocked_fix(wsl: bool, m: Optional[Machine] = None) -> Fix:
     """NVML's ``GPU access blocked by the operating system``: under WSL 2 (``wsl``: the log
     shows it), WSL's own fix (given ``m``, the derived machine, it names a Linux driver's
-    libcuda loaded in place of WSL's); elsewhere the same refusal comes from a Hyper-V guest given the
-    GPU by partition (GPU-P, the paravirtualised device WSL 2 uses too) or a container
+    libcuda loaded in place of WSL's); elsewhere the same refusal comes from a Hyper-V guest
+    given the GPU by partition (GPU-P, the paravirtualised device WSL 2 uses too) or a container
     without the GPU's device nodes, so the fix says how to tell them apart and mends each.
     WSL's tracker (microsoft/WSL issues 9938, 12859), GPU-P guests (staralt/dxgkrnl-dkms
     issue 7: the host driver's files not copied in) and containers (nvidia-container-toolkit's

@@ -947,25 +947,27 @@ def checkout_release_fix(m: Machine, package: str, checkout: str) -> Fix:
     )
 
 
-def tensorflow_install_fix(m: Machine) -> Fix:
+def tensorflow_install_fix(m: Machine, python: str = "python") -> Fix:
     """Install the newest TensorFlow that fits this machine (with its CUDA libraries where a
-    GPU is here and the release has the extra), the rule ``tensorflow.python`` also uses."""
+    GPU is here and the release has the extra), the rule ``tensorflow.python`` also uses
+    (``python``: the interpreter command that ran the code, where a log shows it)."""
     from tfdoctor.compat import install_requirement, newest_fit  # noqa: PLC0415
 
     if m.facts.python is None or m.platform is None:
         # The interpreter and its platform unseen (a pasted log: its CPU is never read): no
         # release "fits" a machine unseen, and the commonest reason TensorFlow is missing after
-        # an install is that another interpreter ran than the one pip installed into.
+        # an install is that another interpreter ran than the one pip installed into (a bare
+        # `pip` of another Python than `python3`).
         return Fix(
-            "Install TensorFlow with the pip of the Python that ran the code (`python -m pip`, "
-            "with that same `python`). If it was installed already, that went into another "
-            "interpreter: compare the one that runs (sys.executable) with the one pip installs "
-            "into (`pip -V`); in a conda environment, `conda activate` it first; in a notebook "
-            "or IDE, pick the kernel or interpreter of that environment.",
+            f"Install TensorFlow with the pip of the Python that ran the code (`{python} -m "
+            f"pip`, with that same `{python}`). If it was installed already, that went into "
+            "another interpreter: compare the one that runs (sys.executable) with the one pip "
+            "installs into (`pip -V`); in a conda environment, `conda activate` it first; in a "
+            "notebook or IDE, pick the kernel or interpreter of that environment.",
             (
-                'python -c "import sys; print(sys.executable)"',
-                "python -m pip -V",
-                "python -m pip install tensorflow",
+                f'{python} -c "import sys; print(sys.executable)"',
+                f"{python} -m pip -V",
+                f"{python} -m pip install tensorflow",
             ),
         )
     verdict = newest_fit(m.matrix, m.target) if m.matrix is not None else None

@@ -197,3 +197,51 @@ def conda_installed(text: str, names: frozenset[str]) -> frozenset[str]:
     if "pkgs" in text:
         found.update(m["name"] for m in _CACHE_FOLDER.finditer(text) if m["name"] in names)
     return frozenset(found)
+
+
+@record
+class CondaInfo(Record):
+    """What ``conda info`` printed: its release, the virtual packages it detected, and whether
+    its user agent names WSL 2's kernel."""
+
+    #: conda's release (``4.12.0``), empty where the block does not show it.
+    version: str
+    #: The virtual packages it lists, by name (``__linux``, ``__glibc``, ``__cuda``).
+    virtual: tuple[str, ...]
+    wsl: bool
+    #: The index of the ``virtual packages :`` line in the text.
+    index: int
+
+
+#: conda info's list of virtual packages (conda/cli/main_info.py: the field's name, then one
+#: ``name=version=build`` per line under it, aligned after the colon).
+_VIRTUAL_LIST = re.compile(
+    r"(?m)^[ \t]*virtual packages[ \t]*:[ \t]*(?P<first>__\w+=[^\s]*)"
+    r"(?P<rest>(?:\r?\n[ \t]{4,}__\w+=[^\s]*)*)"
+)
+_INFO_VERSION = re.compile(r"(?m)^[ \t]*conda version[ \t]*:[ \t]*(?P<version>\d+(?:\.\d+){1,2})")
+_INFO_AGENT = re.compile(r"(?m)^[ \t]*user-agent[ \t]*:[^\n]*")
+
+
+def read_conda_info(text: str) -> Optional[CondaInfo]:
+    """The first ``conda info`` block of ``text`` that lists virtual packages; None where
+    none does."""
+    if "virtual packages" not in text:
+        return None
+    listed = _VIRTUAL_LIST.search(text)
+    if listed is None:
+        return None
+    names = tuple(
+        line.strip().split("=", 1)[0]
+        for line in (listed["first"], *listed["rest"].split("\n"))
+        if line.strip()
+    )
+    version = _INFO_VERSION.search(text)
+    agent = _INFO_AGENT.search(text)
+    return CondaInfo(
+        version["version"] if version is not None else "",
+        names,
+        # WSL 2's kernel names itself in its release (5.15.90.1-microsoft-standard-WSL2).
+        agent is not None and "microsoft-standard" in agent.group(0),
+        text.count("\n", 0, listed.start()),
+    )

@@ -1551,6 +1551,32 @@ def read_pip_installed(text: str) -> list[str]:
     return out[:MAX_KERNEL_INSTALLS]
 
 
+#: pip show's record of an installed distribution (pip/_internal/commands/show.py,
+#: print_results: "Name: %s", "Version: %s", the metadata's fields, then "Location: %s"):
+#: its name and the site directory it is in, a few lines apart.
+_PIP_SHOWN = re.compile(
+    r"(?m)^Name: (?P<name>[A-Za-z0-9][\w.-]{0,100})[ \t\r]*\n"
+    r"Version: [^\n]{1,60}\n(?:[A-Z][\w-]{1,40}:[^\n]{0,2000}\n){0,12}?"
+    r"Location: (?P<location>[^\n]{1,400})"
+)
+#: The user's site directory (pip's --user, or its fallback): a kernel started before it
+#: existed does not search it, so its packages missing there are a restart's matter.
+_USER_SITE = re.compile(r"/\.local/lib/python|[\\/]AppData[\\/]Roaming[\\/]Python", re.IGNORECASE)
+
+
+def read_pip_shown(text: str) -> list[str]:
+    """The distributions (PEP 503 names, in order) ``pip show`` reports installed in the
+    environment it ran for, outside the user's site directory."""
+    if "Location: " not in text:
+        return []
+    out: list[str] = []
+    for match in _PIP_SHOWN.finditer(text):
+        name = normalize_name(match.group("name"))
+        if not _USER_SITE.search(match.group("location")) and name not in out:
+            out.append(name)
+    return out[:MAX_KERNEL_INSTALLS]
+
+
 def read_kernel_installs(text: str) -> list[str]:
     """The distributions (PEP 503 names, in order) that ``text`` shows installed from inside a
     notebook's running kernel: what the kernel imported before stays in its memory."""

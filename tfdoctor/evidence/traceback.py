@@ -590,6 +590,43 @@ def interpreters(text: str, limit: int = MAX_INTERPRETERS) -> list[str]:
     return out
 
 
+#: A shell line running a versioned interpreter on code (``$ python3 train.py``,
+#: ``python3.11 -c "..."``, Windows' launcher ``py -3.10 -m pip``): the command the user's
+#: shell resolves, which may be another Python than the plain ``python`` or ``pip`` on PATH.
+_PYTHON_COMMAND = re.compile(
+    r"(?m)(?:^|[$#%>][ \t]*)(?P<cmd>python3(?:\.\d{1,2})?|py -3(?:\.\d{1,2})?)"
+    r"[ \t]+(?:-c\b|-m[ \t]|[^\s-][^\s]{0,200}\.py\b)"
+)
+
+
+def python_command(text: str) -> Optional[str]:
+    """The versioned interpreter command (``python3``, ``python3.11``, ``py -3.10``) the first
+    shell line of ``text`` that runs Python names; None where none does."""
+    if "py" not in text:
+        return None
+    m = _PYTHON_COMMAND.search(text)
+    return m.group("cmd") if m is not None else None
+
+
+#: The interpreter a Jupyter server could not start a kernel with: jupyter_client's launcher
+#: logs the kernelspec's argv ("Failed to run command:", with ``-m ipykernel_launcher``), then
+#: Popen's FileNotFoundError names the interpreter that is not there
+#: (https://github.com/jupyter/jupyter_client/blob/v8.6.0/jupyter_client/launcher.py).
+_KERNEL_EXE_MISSING = re.compile(
+    r"FileNotFoundError: \[(?:Errno|WinError) 2\] [^\n]{0,80}?: '"
+    r"(?P<path>/[^'\n]{0,400}/bin/python[\d.]*|[A-Za-z]:\\[^'\n]{0,400}?python(?:w)?\.exe)'"
+)
+
+
+def missing_kernel_interpreter(text: str) -> Optional[str]:
+    """The interpreter a kernelspec names that ``text`` shows missing as a Jupyter server
+    launched the kernel (``-m ipykernel_launcher`` in the command it logged); None elsewhere."""
+    if "ipykernel_launcher" not in text or "FileNotFoundError" not in text:
+        return None
+    m = _KERNEL_EXE_MISSING.search(text)
+    return m.group("path").replace("\\\\", "\\") if m is not None else None
+
+
 #: A frame calling tf.load_op_library: the caller's frame line, its code line, then TensorFlow's
 #: load_library.py's frame (a paste may end without the exception's type).
 _OP_LOADER = re.compile(

@@ -51,9 +51,11 @@ from tfdoctor.compat import (
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.cluster import TASK, channel_hosts, looked_up, read_cluster_evidence
 from tfdoctor.evidence.conda import (
+    CondaInfo,
     UnresolvedSpec,
     conda_installed,
     read_conda_env,
+    read_conda_info,
     read_env_file,
     read_pypi_excluded,
     read_unresolved_specs,
@@ -107,6 +109,7 @@ from tfdoctor.evidence.packages import (
     read_listed_versions,
     read_numpy_builds,
     read_pip_installed,
+    read_pip_shown,
     read_shown_packages,
     read_stale_import,
     read_unavailable,
@@ -175,12 +178,17 @@ from tfdoctor.evidence.traceback import (
     op_loader_in,
     origin_of,
     path_hints,
+    python_command,
     read_python_shown,
     read_tracebacks,
 )
 from tfdoctor.explain.cpu_machine import cuda_probe_only, gpu_wanted
 from tfdoctor.explain.devices import unlisted_gpu_findings
-from tfdoctor.explain.environments import environment_findings
+from tfdoctor.explain.environments import (
+    cuda_undetected_finding,
+    environment_findings,
+    kernelspec_gone_finding,
+)
 from tfdoctor.explain.exceptions import (
     inferred_note,
     keras3_candidate,
@@ -407,6 +415,8 @@ class Evidence:
     unresolved: list[UnresolvedSpec] = dataclasses.field(default_factory=list)
     pypi_excluded: list[str] = dataclasses.field(default_factory=list)
     env_file: Optional[str] = None
+    #: The first ``conda info`` block listing virtual packages, with where.
+    conda_info: Optional[tuple[str, CondaInfo]] = None
     #: The log shows a program frozen by PyInstaller (:mod:`tfdoctor.evidence.frozen`).
     frozen: bool = False
     #: The first line a server, task queue or thread printed as it served or failed
@@ -644,13 +654,23 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
         evidence.wsl = True
     _read_program(evidence, block, text, named_before)
     _read_solver(evidence, text)
+    _read_conda(evidence, block, text)
+    if evidence.os_of_prompt is None:
+        # A prompt opens what a user pasted: its head is enough, and keeps huge logs fast.
+        evidence.os_of_prompt = _os_of_prompt(text[:PROMPT_READ])
+
+
+def _read_conda(evidence: Evidence, block: LogText, text: str) -> None:
+    """The conda environment ``text`` shows active, and the first ``conda info`` listing of
+    virtual packages, each with where, once for the whole log."""
+    if evidence.conda_info is None:
+        info = read_conda_info(text)
+        if info is not None:
+            evidence.conda_info = (block.where(info.index), info)
     if evidence.conda_env is None:
         shown = read_conda_env(text)
         if shown is not None:
             evidence.conda_env = (block.where(shown[0]), shown[1])
-    if evidence.os_of_prompt is None:
-        # A prompt opens what a user pasted: its head is enough, and keeps huge logs fast.
-        evidence.os_of_prompt = _os_of_prompt(text[:PROMPT_READ])
 
 
 def _read_program(
@@ -1633,6 +1653,9 @@ class Revealed(Record):
     dyld_built_for: Optional[str] = None
     #: The hosted notebook the log shows (``colab``, ``kaggle``): its paths or its name.
     notebook: Optional[str] = None
+    #: The versioned interpreter command a shell line ran the code with (``python3``,
+    #: ``py -3.10``), where the log shows one: pip's commands name it.
+    python_command: Optional[str] = None
     #: The container tool whose command the log shows running the program or reading its
     #: output (``kubectl logs``, ``docker exec``): it ran in a container.
     container_tool: Optional[str] = None
@@ -2090,6 +2113,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
         notebook=notebook,
+        python_command=python_command(evidence.first_text),
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         container_hostname=container_hostname(evidence.first_text),
@@ -6802,6 +6826,18 @@ def _numpy_abi(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     )
 
 
+def _kernel_package(hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """The kernel's interpreter lacks the package that starts a kernel: Spyder's own
+    spyder-kernels where its words show it, else ipykernel; the interpreter and the releases
+    asked for where the lines name them."""
+    spyder = any(h.signature.id == "spyder-kernels-missing" for h in hits)
+    return causes.notebook.KERNEL_PACKAGE_MISSING, causes.notebook.kernel_package_fix(
+        "spyder-kernels" if spyder else "ipykernel",
+        _group(hits, "interpreter"),
+        _group(hits, "spec"),
+    )
+
+
 def _added_row(cause: causes.CauseId, build: Callable[[Machine, str], Fix]) -> Builder:
     """A builder for the signatures the module table's ``added_to_distribution`` keys: the fix
     names the release of the row of the signature that hit."""
@@ -6828,7 +6864,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE: causes.software.tf_pin_conflict_fix,
     causes.software.NUMBA_LLVMLITE_MISMATCH: causes.software.numba_llvmlite_fix,
     causes.software.IMPORT_HANG: causes.software.import_hang_fix,
-    causes.software.TF_NOT_INSTALLED: causes.software.tensorflow_install_fix,
     # Transformers is the library whose words name this cause (_unrecognised_distribution,
     # which also knows the distribution the log lists).
     causes.software.TF_DISTRIBUTION_UNRECOGNISED: lambda m: (
@@ -6891,6 +6926,38 @@ BUILDERS: dict[str, Builder] = {
     causes.runtime.IMPORT_ORDER_CONFLICT: lambda m, r, hits: (
         causes.runtime.IMPORT_ORDER_CONFLICT,
         causes.runtime.import_order_fix(r.imported_before),
+    ),
+    causes.notebook.KERNEL_PACKAGE_MISSING: lambda m, r, hits: _kernel_package(hits),
+    # pip of the interpreter the shell ran (python3 where plain python is another or none).
+    causes.software.TF_NOT_INSTALLED: lambda m, r, hits: (
+        causes.software.TF_NOT_INSTALLED,
+        causes.software.tensorflow_install_fix(m, r.python_command or "python"),
+    ),
+    causes.platform.PYENV_VERSION_UNAVAILABLE: lambda m, r, hits: (
+        causes.platform.PYENV_VERSION_UNAVAILABLE,
+        causes.platform.pyenv_fix(
+            _group(hits, "pyenv_version"), _group(hits, "pyenv_origin"), _group(hits, "command")
+        ),
+    ),
+    causes.platform.VENV_BASE_PYTHON_MISSING: lambda m, r, hits: (
+        causes.platform.VENV_BASE_PYTHON_MISSING,
+        causes.platform.venv_base_fix(_group(hits, "interpreter")),
+    ),
+    causes.platform.PYTHON_COMMAND_MISSING: lambda m, r, hits: (
+        causes.platform.PYTHON_COMMAND_MISSING,
+        causes.platform.python_command_fix(_group(hits, "command")),
+    ),
+    causes.conda.CONDA_ENV_NOT_FOUND: lambda m, r, hits: (
+        causes.conda.CONDA_ENV_NOT_FOUND,
+        causes.conda.conda_env_missing_fix(_group(hits, "conda_env")),
+    ),
+    causes.conda.PIXI_PLATFORM_NOT_CONFIGURED: lambda m, r, hits: (
+        causes.conda.PIXI_PLATFORM_NOT_CONFIGURED,
+        causes.conda.pixi_platform_fix(_group(hits, "conda_platform"), _group(hits, "pixi_scope")),
+    ),
+    causes.conda.CONDA_SHELL_NOT_INITIALISED: lambda m, r, hits: (
+        causes.conda.CONDA_SHELL_NOT_INITIALISED,
+        causes.conda.conda_shell_fix(_group(hits, "command") or "conda"),
     ),
     causes.hosted.PLATFORM_IMAGE_UNAVAILABLE: lambda m, r, hits: (
         causes.hosted.PLATFORM_IMAGE_UNAVAILABLE,
@@ -7848,6 +7915,11 @@ def explain(
             os=revealed.os,
         ),
         _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os),
+        kernelspec_gone_finding(evidence.first_text),
+        cuda_undetected_finding(
+            evidence.conda_info,
+            _gpu_shown(machine, revealed) or revealed.driver_version is not None,
+        ),
         conda_pip_side_by_side(evidence.conda_rows, machine),
         ignores_requires_python,
         _stated_platform_release(evidence, machine),
@@ -9906,7 +9978,10 @@ def _kernel_without_install(evidence: Evidence) -> Optional[Finding]:
     if "%pip install" in text:
         return None
     installed = read_pip_installed(text) if "pip" in text or "Successfully" in text else []
-    if not installed:
+    # pip show reports what is installed whenever it ran: before the failure or after it, a
+    # distribution it shows that the kernel cannot import is another interpreter's.
+    shown = read_pip_shown(text)
+    if not installed and not shown:
         return None
     for tb in evidence.tracebacks:
         match = _NO_TOP_MODULE.match(tb.message.strip()) if tb.ipython else None
@@ -9916,7 +9991,9 @@ def _kernel_without_install(evidence: Evidence) -> Optional[Finding]:
         dist = normalize_name(distribution_of(module) or module)
         said = [text.find(w) for w in ("Successfully installed", "Requirement already satisfied")]
         pip_at = min((x for x in said if x >= 0), default=-1)
-        if dist not in installed or not 0 <= pip_at < text.rfind(tb.message.strip()):
+        if dist not in shown and (
+            dist not in installed or not 0 <= pip_at < text.rfind(tb.message.strip())
+        ):
             # (An install after the failure was its remedy, not another interpreter's.)
             continue
         return causes.finding(

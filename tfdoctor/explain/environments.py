@@ -16,19 +16,25 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.causes.conda import (
+    CONDA_CUDA_UNDETECTED,
     CONDA_ENV_FILE_OTHER_PLATFORM,
     CONDA_PACKAGE_PYPI_ONLY,
     CONDA_VIRTUAL_PACKAGE_MISMATCH,
+    CONDA_WSL_CUDA_RELEASE,
     CUDA_PACKAGES,
     EVERY_PLATFORM_PACKAGES,
+    conda_cuda_undetected_fix,
     env_file_other_platform_fix,
     platform_of,
     pypi_companion,
     pypi_only_fix,
     virtual_package_fix,
 )
-from tfdoctor.evidence.conda import UnresolvedSpec
+from tfdoctor.causes.notebook import KERNEL_INTERPRETER_MISSING, kernelspec_gone_fix
+from tfdoctor.evidence.conda import CondaInfo, UnresolvedSpec
+from tfdoctor.evidence.traceback import missing_kernel_interpreter
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.matrix import version_key
 from tfdoctor.wheel_index import releases_of
 
 #: The file ``conda env create`` reads when the log does not name one.
@@ -130,6 +136,56 @@ def pypi_excluded_finding(excluded: Sequence[str]) -> Optional[Finding]:
         "declared system requirements (its defaults where it declares none), not with the "
         "Mac it runs on.",
         virtual_package_fix("__osx", "", pixi=True),
+    )
+
+
+def cuda_undetected_finding(
+    info: Optional[tuple[str, CondaInfo]], driver_shown: bool
+) -> Optional[Finding]:
+    """``conda info`` listing no __cuda (``info``: where, and what it printed) where the log
+    shows an NVIDIA driver (``driver_shown``) or WSL 2 under a conda that predates WSL's
+    detection: conda does not see the driver. A machine without either is left alone (no
+    __cuda is right where there is no driver)."""
+    if info is None or "__cuda" in info[1].virtual:
+        return None
+    where, shown = info
+    old_on_wsl = (
+        shown.wsl
+        and bool(shown.version)
+        and version_key(shown.version) < version_key(CONDA_WSL_CUDA_RELEASE)
+    )
+    if not (old_on_wsl or driver_shown):
+        return None
+    why = (
+        f"conda {shown.version} runs under WSL 2 and predates {CONDA_WSL_CUDA_RELEASE}, whose "
+        "CUDA detection first looks in WSL's driver directory (/usr/lib/wsl/lib)"
+        if old_on_wsl
+        else "the log shows an NVIDIA driver, which conda did not find"
+    )
+    return causes.finding(
+        f"explain.{CONDA_CUDA_UNDETECTED}",
+        Severity.ERROR if driver_shown else Severity.WARNING,
+        CONDA_CUDA_UNDETECTED,
+        "conda lists no __cuda: it does not see the NVIDIA driver",
+        f"{where}: virtual packages : {', '.join(shown.virtual)}\n{why}.",
+        conda_cuda_undetected_fix(old_on_wsl),
+    )
+
+
+def kernelspec_gone_finding(text: str) -> Optional[Finding]:
+    """A Jupyter server that could not start a kernel because its kernelspec's interpreter is
+    not there (``text``: the log's head)."""
+    interpreter = missing_kernel_interpreter(text)
+    if interpreter is None:
+        return None
+    return causes.finding(
+        f"explain.{KERNEL_INTERPRETER_MISSING}",
+        Severity.ERROR,
+        KERNEL_INTERPRETER_MISSING,
+        "The kernel cannot start: its kernelspec names an interpreter that is gone",
+        f"FileNotFoundError: {interpreter}\nJupyter ran the kernelspec's command "
+        "(-m ipykernel_launcher) with an interpreter that does not exist.",
+        kernelspec_gone_fix(interpreter),
     )
 
 
