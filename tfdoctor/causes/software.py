@@ -1594,6 +1594,24 @@ def newer_model_fix(argument: Optional[str]) -> Fix:
     )
 
 
+def keras_zip_under_old_keras_fix() -> Fix:
+    """A `.keras` path that an older tf.keras read as a SavedModel directory: the zip archive
+    of Keras 2.13 and later (Keras 3 too), or no file there; read which Keras wrote it."""
+    return Fix(
+        "This Keras reads a file only as HDF5 and anything else as a SavedModel directory, "
+        "and finds neither at the `.keras` path. Check that the path exists from where the "
+        "program runs; if it does, it is the zip archive Keras 2.13 and later and Keras 3 "
+        "write, which Keras reads from 2.12 on: its metadata.json names the Keras that saved "
+        "it. Load it with a TensorFlow of that Keras (2.16 or newer for a Keras 3 file), or "
+        "save the model there again as `.h5`, which this Keras reads.",
+        (
+            "ls -l MODEL.keras",
+            "python -c \"import zipfile; print(zipfile.ZipFile('MODEL.keras')"
+            ".read('metadata.json'))\"",
+        ),
+    )
+
+
 #: Keras' Glorot, He and LeCun initializers as classes: tf.keras (TensorFlow's init_ops and
 #: Keras 2.4 on, which is tf.keras) writes these names into a saved configuration;
 #: multi-backend Keras up to 2.3.1 defines them only as functions (glorot_uniform), and

@@ -3973,6 +3973,11 @@ def _dependency_missing(
 
 
 def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if all(h.signature.id == "keras-zip-read-as-savedmodel" for h in hits):
+        return (
+            causes.software.MODEL_FROM_NEWER_KERAS,
+            causes.software.keras_zip_under_old_keras_fix(),
+        )
     if any(h.signature.id == "keras-initializer-class-unknown" for h in hits):
         # An initializer class tf.keras writes, which the loader (older Keras, or
         # TensorFlow.js where the log shows it) does not define.
@@ -6852,6 +6857,10 @@ BUILDERS: dict[str, Builder] = {
     causes.runtime.OPEN_FILES_LIMIT_REACHED: lambda m, r, hits: (
         causes.runtime.OPEN_FILES_LIMIT_REACHED,
         causes.runtime.open_files_fix(),
+    ),
+    causes.runtime.HDF5_FILE_LOCK_FAILED: lambda m, r, hits: (
+        causes.runtime.HDF5_FILE_LOCK_FAILED,
+        causes.runtime.hdf5_lock_fix(m, any(h.signature.id == "hdf5-lock-held" for h in hits)),
     ),
     causes.runtime.SPAWN_MAIN_UNGUARDED: lambda m, r, hits: (
         causes.runtime.SPAWN_MAIN_UNGUARDED,

@@ -135,6 +135,14 @@ def keras3_raised(tb: Traceback) -> Optional[str]:
     return None
 
 
+#: The modules of Keras 3's own requirements (its pyproject.toml's dependencies, 3.0 to 3.12:
+#: absl-py, numpy, rich, namex, h5py, optree, ml-dtypes, packaging): Keras calls them, so their
+#: frames under a Keras 3 frame show nothing about the code that called Keras.
+#: https://github.com/keras-team/keras/blob/v3.12.0/pyproject.toml
+_KERAS3_REQUIREMENTS = frozenset(
+    {"absl", "numpy", "rich", "namex", "h5py", "optree", "ml_dtypes", "packaging"}
+)
+
 #: What Keras 2 code does that Keras 3 refuses, as the refusal words it: TensorFlow 1's
 #: Dimension objects in a shape; a weight Keras 3 makes a read-only property (kernel, bias) set
 #: by a subclass ("can't set attribute", Python 3.11: "property ... has no setter"); a name
@@ -158,12 +166,13 @@ def keras3_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Fi
     shown = keras3_raised(tb)
     if shown is None:
         return None
-    # An installed package other than TensorFlow's and Keras' own (whose frames are the callee).
+    # An installed package other than TensorFlow's and Keras' own (whose frames are the callee),
+    # nor one Keras 3 itself calls (h5py under its HDF5 loader is no code written for Keras 2).
     package = next(
         (
             top
             for top in (installed_package(f.path) for f in tb.frames)
-            if top is not None and top not in TF_OWN
+            if top is not None and top not in TF_OWN and top not in _KERAS3_REQUIREMENTS
         ),
         None,
     )

@@ -1,0 +1,173 @@
+"""Model files across releases: what Keras, h5py and HDF5 print when a model or weights file
+cannot be read or written, and the cause explain reads in it.
+
+- Keras asking for h5py, in the words of each release (Keras 2.x Model's "`load_weights`
+  requires h5py", 2.6-2.12's "Filepath looks like a hdf5 file but h5py is not available",
+  2.15 and 3.x "`load_model()` using h5 format requires h5py", 3.14's "Loading HDF5 files
+  requires the h5py package"): dependency-missing, h5py installed.
+- HDF5's "unable to lock file, errno = N" (HDF5 1.10 and later, src/H5FDsec2.c): the errno
+  tells a file system without locks (37, 38, 95, 524) from a file another process holds (11,
+  35); hdf5-file-lock-failed, with HDF5_USE_FILE_LOCKING=FALSE.
+- TensorFlow 2.0-2.4's tf.keras reading a `.keras` path as a SavedModel directory ("SavedModel
+  file does not exist at: X.keras/{saved_model.pbtxt|saved_model.pb}"): the zip of Keras 2.13
+  and later, or no file; model-from-newer-keras, a warning.
+- h5py's frames under Keras 3's HDF5 loader are Keras' own callee: no sign of code written for
+  Keras 2.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import all_causes, explained, fix_text, top_error
+from tfdoctor.findings import Severity
+
+_SITE = "/srv/app/.venv/lib/python3.12/site-packages"
+
+
+def _h5py_open(message: str, loader: str) -> str:
+    """A traceback of ``loader`` (Keras frames, as lines) opening a file with h5py, ending in
+    HDF5's ``message``."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/predict.py", line 8, in <module>\n'
+        '    net = keras.models.load_model("weights/net.h5")\n'
+        f"{loader}"
+        f'  File "{_SITE}/h5py/_hl/files.py", line 564, in __init__\n'
+        "    fid = make_fid(name, mode, userblock_size, fapl, fcpl, swmr=swmr)\n"
+        f'  File "{_SITE}/h5py/_hl/files.py", line 238, in make_fid\n'
+        "    fid = h5f.open(name, flags, fapl=fapl)\n"
+        '  File "h5py/h5f.pyx", line 102, in h5py.h5f.open\n'
+        f"{message}\n"
+    )
+
+
+_KERAS3_H5 = (
+    f'  File "{_SITE}/keras/src/saving/saving_api.py", line 183, in load_model\n'
+    "    return legacy_h5_format.load_model_from_hdf5(\n"
+    f'  File "{_SITE}/keras/src/legacy/saving/legacy_h5_format.py", line 116, in '
+    "load_model_from_hdf5\n"
+    '    f = h5py.File(filepath, mode="r")\n'
+)
+
+
+# --- Keras asking for h5py ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "ImportError: `load_model()` using h5 format requires h5py. Could not import h5py.",
+            id="keras3-load-model",
+        ),
+        pytest.param(
+            "ImportError: `save_model()` using h5 format requires h5py. Could not import h5py.",
+            id="keras3-save-model",
+        ),
+        pytest.param(
+            "ImportError: Filepath looks like a hdf5 file but h5py is not available. "
+            "filepath=checkpoints/best.hdf5",
+            id="keras2-legacy-load",
+        ),
+        pytest.param(
+            "ImportError: Loading HDF5 files requires the h5py package. You can install it via "
+            "`pip install h5py`",
+            id="keras3-load-weights",
+        ),
+    ],
+)
+def test_keras_asking_for_h5py_installs_it(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "dependency-missing" and 'pip install "h5py"' in fix_text(top)
+
+
+# --- HDF5 file locking ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        pytest.param(
+            "OSError: Unable to open file (unable to lock file, errno = 37, error message = "
+            "'No locks available')",
+            id="enolck",
+        ),
+        pytest.param(
+            "OSError: [Errno 524] Unable to synchronously create file (unable to lock file, "
+            "errno = 524, error message = 'Unknown error 524')",
+            id="enotsupp-hdf5-1.14",
+        ),
+        pytest.param(
+            "OSError: Unable to create file (unable to lock file, errno = 38, error message = "
+            "'Function not implemented')",
+            id="enosys",
+        ),
+    ],
+)
+def test_a_file_system_without_locks_turns_hdf5_locking_off(message: str) -> None:
+    top = top_error(explained(_h5py_open(message, _KERAS3_H5)))
+    assert top.cause == "hdf5-file-lock-failed" and top.severity is Severity.ERROR
+    fix = fix_text(top)
+    assert "export HDF5_USE_FILE_LOCKING=FALSE" in fix and "takes no locks" in fix
+
+
+def test_a_file_another_process_holds_names_that_process_first() -> None:
+    message = (
+        "BlockingIOError: [Errno 11] Unable to synchronously open file (unable to lock file, "
+        "errno = 11, error message = 'Resource temporarily unavailable')"
+    )
+    top = top_error(explained(_h5py_open(message, _KERAS3_H5)))
+    assert top.cause == "hdf5-file-lock-failed"
+    fix = fix_text(top)
+    assert fix.startswith("Another process has the file open")
+    assert "HDF5_USE_FILE_LOCKING=FALSE" in fix
+
+
+def test_other_hdf5_open_failures_are_not_locking() -> None:
+    message = (
+        "OSError: Unable to open file (unable to open file: name = 'weights/net.h5', errno = 2, "
+        "error message = 'No such file or directory', flags = 0, o_flags = 0)"
+    )
+    assert "hdf5-file-lock-failed" not in all_causes(_h5py_open(message, _KERAS3_H5))
+
+
+# --- A `.keras` zip under an older tf.keras -------------------------------------------------
+
+
+def _tf24_load(path: str) -> str:
+    """TensorFlow 2.4's tf.keras load_model handing ``path`` to the SavedModel loader."""
+    site = "/home/ana/miniconda3/envs/tf24/lib/python3.8/site-packages"
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "serve.py", line 14, in <module>\n'
+        f'    model = tf.keras.models.load_model("{path}")\n'
+        f'  File "{site}/tensorflow/python/keras/saving/save.py", line 211, in load_model\n'
+        "    loader_impl.parse_saved_model(filepath)\n"
+        f'  File "{site}/tensorflow/python/saved_model/loader_impl.py", line 111, in '
+        "parse_saved_model\n"
+        '    raise IOError("SavedModel file does not exist at: %s/{%s|%s}" %\n'
+        f"OSError: SavedModel file does not exist at: {path}/{{saved_model.pbtxt|saved_model.pb}}\n"
+    )
+
+
+def test_a_keras_path_read_as_savedmodel_is_a_newer_keras_zip() -> None:
+    report = explained(_tf24_load("models/ranker.keras"))
+    top = next(f for f in report.findings if f.cause == "model-from-newer-keras")
+    assert top.severity is Severity.WARNING
+    fix = fix_text(top)
+    assert "metadata.json" in fix and "ls -l MODEL.keras" in fix
+
+
+def test_an_h5_path_read_as_savedmodel_is_not_a_newer_keras() -> None:
+    assert "model-from-newer-keras" not in all_causes(_tf24_load("models/ranker.h5"))
+
+
+# --- Keras' own callees are no Keras 2 code -------------------------------------------------
+
+
+def test_h5py_under_keras3_loader_is_no_sign_of_keras2_code() -> None:
+    text = _h5py_open(
+        "OSError: Unable to synchronously open file (file signature not found)", _KERAS3_H5
+    )
+    assert "keras3-behaviour-change" not in all_causes(text)
