@@ -13,6 +13,9 @@ cannot be read or written, and the cause explain reads in it.
   and later, or no file; model-from-newer-keras, a warning.
 - h5py's frames under Keras 3's HDF5 loader are Keras' own callee: no sign of code written for
   Keras 2.
+- tensorflow_hub's "'DIR' contains neither 'saved_model.pb' nor 'saved_model.pbtxt'" for a
+  directory of its cache (named by the SHA-1 of the handle, resolver.py takes any non-empty one
+  as downloaded): hub-cache-incomplete, the directory removed.
 """
 
 from __future__ import annotations
@@ -171,3 +174,38 @@ def test_h5py_under_keras3_loader_is_no_sign_of_keras2_code() -> None:
         "OSError: Unable to synchronously open file (file signature not found)", _KERAS3_H5
     )
     assert "keras3-behaviour-change" not in all_causes(text)
+
+
+# --- TF Hub's cache -------------------------------------------------------------------------
+
+
+def _hub_load(module_path: str) -> str:
+    """tensorflow_hub's load refusing ``module_path`` for having no saved_model.pb(txt)."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/embed.py", line 5, in <module>\n'
+        '    layer = hub.KerasLayer("https://tfhub.dev/google/nnlm-en-dim50/2")\n'
+        f'  File "{_SITE}/tensorflow_hub/module_v2.py", line 113, in load\n'
+        '    raise ValueError("Trying to load a model of incompatible/unknown type. "\n'
+        "ValueError: Trying to load a model of incompatible/unknown type. "
+        f"'{module_path}' contains neither 'saved_model.pb' nor 'saved_model.pbtxt'.\n"
+    )
+
+
+def test_a_hub_cache_entry_without_its_savedmodel_is_removed() -> None:
+    entry = "/tmp/tfhub_modules/5f8a3b2c4d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a"
+    top = top_error(explained(_hub_load(entry)))
+    assert top.cause == "hub-cache-incomplete"
+    assert top.fix is not None and top.fix.commands == (f"rm -rf {entry}",)
+    assert "TFHUB_CACHE_DIR" in top.fix.text
+
+
+def test_a_hub_cache_entry_on_windows_is_removed_with_powershell() -> None:
+    entry = "C:\\Users\\ana\\AppData\\Local\\Temp\\tfhub_modules\\" + "0a" * 20
+    top = top_error(explained(_hub_load(entry)))
+    assert top.cause == "hub-cache-incomplete"
+    assert top.fix is not None and top.fix.commands == (f'Remove-Item -Recurse -Force "{entry}"',)
+
+
+def test_a_directory_of_the_users_own_is_no_hub_cache_entry() -> None:
+    assert "hub-cache-incomplete" not in all_causes(_hub_load("models/sentence_encoder"))

@@ -68,6 +68,7 @@ TF_INSTALL_INCOMPLETE: Final = CauseId("tf-install-incomplete")
 MODEL_FROM_NEWER_KERAS: Final = CauseId("model-from-newer-keras")
 GRAPH_FROM_OLDER_TENSORFLOW: Final = CauseId("graph-from-older-tensorflow")
 HUB_MODEL_FORMAT_MISMATCH: Final = CauseId("hub-model-format-mismatch")
+HUB_CACHE_INCOMPLETE: Final = CauseId("hub-cache-incomplete")
 PROTOS_NOT_COMPILED: Final = CauseId("protos-not-compiled")
 PROTOC_TOO_OLD: Final = CauseId("protoc-too-old")
 TF_DISTRIBUTION_UNRECOGNISED: Final = CauseId("tf-distribution-unrecognised")
@@ -286,6 +287,20 @@ CAUSES: Mapping[str, Cause] = dict(
             "named signature.",
             "https://www.tensorflow.org/hub/model_formats",
             "https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/keras_layer.py",
+        ),
+        define(
+            HUB_CACHE_INCOMPLETE,
+            "TF Hub's cache holds the model's directory without its SavedModel",
+            "tensorflow_hub downloads a model once, into a directory of its cache named by the "
+            "SHA-1 of the handle (TFHUB_CACHE_DIR, by default tfhub_modules under the system's "
+            "temporary directory), and from then on takes any directory there that is not empty "
+            "for the model. A cleaner of the temporary directory that removed some of its files, "
+            "a download cut short or a copy of the cache in part leaves the directory without "
+            "saved_model.pb, and every later load fails on it until it is removed. The model "
+            "and the code are not at fault.",
+            "https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/resolver.py",
+            "https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/module_v2.py",
+            "https://www.tensorflow.org/hub/caching",
         ),
         define(
             TF_INSTALL_INCOMPLETE,
@@ -1591,6 +1606,25 @@ def newer_model_fix(argument: Optional[str]) -> Fix:
             "python -c \"import h5py; f = h5py.File('MODEL.h5', 'r'); "
             "print(f.attrs.get('keras_version'), f.attrs.get('backend'))\"",
         ),
+    )
+
+
+def hub_cache_fix(m: Machine, cache_dir: Optional[str]) -> Fix:
+    """The incomplete directory of TF Hub's cache removed (``cache_dir``: the one the message
+    names), so that the next load downloads the model again."""
+    where = cache_dir or "TFHUB_CACHE_DIR/<sha1 of the handle>"
+    if cache_dir is None:
+        remove: tuple[str, ...] = ()
+    elif "\\" in cache_dir or m.os == "windows":
+        remove = (f'Remove-Item -Recurse -Force "{cache_dir}"',)
+    else:
+        remove = (f"rm -rf {shlex_quote(cache_dir)}",)
+    return Fix(
+        f"Remove the model's directory from TF Hub's cache ({where}); the next load downloads "
+        "the model again. Where the cache is under the temporary directory (tfhub_modules, "
+        "the default), set TFHUB_CACHE_DIR to a directory the system does not clean, so that "
+        "it does not happen again.",
+        remove,
     )
 
 

@@ -6822,6 +6822,10 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.SHELL_GLOB_EXTRA: _glob_extra,
     causes.software.MODEL_FROM_NEWER_KERAS: _newer_model,
     causes.software.GRAPH_FROM_OLDER_TENSORFLOW: _graph_older,
+    causes.software.HUB_CACHE_INCOMPLETE: lambda m, r, hits: (
+        causes.software.HUB_CACHE_INCOMPLETE,
+        causes.software.hub_cache_fix(m, _group(hits, "cache_dir")),
+    ),
     causes.software.HUB_MODEL_FORMAT_MISMATCH: lambda m, r, hits: (
         causes.software.HUB_MODEL_FORMAT_MISMATCH,
         causes.software.hub_format_fix(
