@@ -16,6 +16,9 @@ cannot be read or written, and the cause explain reads in it.
 - tensorflow_hub's "'DIR' contains neither 'saved_model.pb' nor 'saved_model.pbtxt'" for a
   directory of its cache (named by the SHA-1 of the handle, resolver.py takes any non-empty one
   as downloaded): hub-cache-incomplete, the directory removed.
+- Keras' func_load refused by marshal ("bad marshal data", "marshal data too short"), or a
+  Lambda layer's call running into "unknown opcode": the bytecode of another Python minor;
+  model-bytecode-other-python (an error, a warning from the call).
 """
 
 from __future__ import annotations
@@ -209,3 +212,68 @@ def test_a_hub_cache_entry_on_windows_is_removed_with_powershell() -> None:
 
 def test_a_directory_of_the_users_own_is_no_hub_cache_entry() -> None:
     assert "hub-cache-incomplete" not in all_causes(_hub_load("models/sentence_encoder"))
+
+
+# --- A Lambda layer's bytecode of another Python --------------------------------------------
+
+
+def _func_load(loader: str, message: str) -> str:
+    """Keras deserialising a Lambda layer through ``loader``'s func_load, ending in
+    ``message``."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/predict.py", line 8, in <module>\n'
+        '    net = keras.models.load_model("weights/net.h5", compile=False)\n'
+        f'  File "{_SITE}/keras/src/layers/core/lambda_layer.py", line 200, in from_config\n'
+        "    fn = python_utils.func_load(\n"
+        f'  File "{_SITE}/{loader}", line 101, in func_load\n'
+        "    code = marshal.loads(raw_code)\n"
+        f"{message}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("loader", "message"),
+    [
+        pytest.param(
+            "keras/src/utils/python_utils.py",
+            "ValueError: bad marshal data (unknown type code)",
+            id="keras3",
+        ),
+        pytest.param(
+            "tensorflow/python/keras/utils/generic_utils.py",
+            "EOFError: marshal data too short",
+            id="tf-keras-copy",
+        ),
+    ],
+)
+def test_a_lambdas_bytecode_refused_by_marshal_is_another_python(loader: str, message: str) -> None:
+    top = top_error(explained(_func_load(loader, message)))
+    assert top.cause == "model-bytecode-other-python" and top.severity is Severity.ERROR
+    assert "load only its weights" in fix_text(top)
+
+
+def test_an_unknown_opcode_in_a_lambdas_call_is_a_warning() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/predict.py", line 9, in <module>\n'
+        "    net.predict(batch)\n"
+        f'  File "{_SITE}/keras/layers/core/lambda_layer.py", line 211, in call\n'
+        "    result = self.function(inputs, **kwargs)\n"
+        '  File "/home/trainer/notebooks/train.py", line 41, in <lambda>\n'
+        "SystemError: unknown opcode\n"
+    )
+    report = explained(text)
+    found = next(f for f in report.findings if f.cause == "model-bytecode-other-python")
+    assert found.severity is Severity.WARNING
+
+
+def test_bad_marshal_data_of_a_pyc_import_is_no_lambda() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/predict.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        '  File "<frozen importlib._bootstrap_external>", line 1130, in get_code\n'
+        "ValueError: bad marshal data (unknown type code)\n"
+    )
+    assert "model-bytecode-other-python" not in all_causes(text)

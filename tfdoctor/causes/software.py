@@ -69,6 +69,7 @@ MODEL_FROM_NEWER_KERAS: Final = CauseId("model-from-newer-keras")
 GRAPH_FROM_OLDER_TENSORFLOW: Final = CauseId("graph-from-older-tensorflow")
 HUB_MODEL_FORMAT_MISMATCH: Final = CauseId("hub-model-format-mismatch")
 HUB_CACHE_INCOMPLETE: Final = CauseId("hub-cache-incomplete")
+MODEL_BYTECODE_OTHER_PYTHON: Final = CauseId("model-bytecode-other-python")
 PROTOS_NOT_COMPILED: Final = CauseId("protos-not-compiled")
 PROTOC_TOO_OLD: Final = CauseId("protoc-too-old")
 TF_DISTRIBUTION_UNRECOGNISED: Final = CauseId("tf-distribution-unrecognised")
@@ -287,6 +288,20 @@ CAUSES: Mapping[str, Cause] = dict(
             "named signature.",
             "https://www.tensorflow.org/hub/model_formats",
             "https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/keras_layer.py",
+        ),
+        define(
+            MODEL_BYTECODE_OTHER_PYTHON,
+            "A model's Lambda layer holds the bytecode of another Python than the one loading it",
+            "Keras saves the Python function of a Lambda layer (a lambda, or a function it "
+            "cannot name) as the bytecode of the Python that saved it, marshal's format, in "
+            "every format it writes (HDF5, SavedModel's Keras metadata, `.keras`), and "
+            "un-marshals it as it loads. That format is the Python minor's own: another minor "
+            "refuses the data ('bad marshal data', 'marshal data too short') or runs an opcode "
+            "it does not have ('unknown opcode'). The weights are not at fault; the function "
+            "is.",
+            "https://docs.python.org/3/library/marshal.html",
+            "https://github.com/keras-team/keras/blob/v3.12.0/keras/src/utils/python_utils.py",
+            "https://github.com/keras-team/keras/blob/v2.11.0/keras/utils/generic_utils.py",
         ),
         define(
             HUB_CACHE_INCOMPLETE,
@@ -1606,6 +1621,20 @@ def newer_model_fix(argument: Optional[str]) -> Fix:
             "python -c \"import h5py; f = h5py.File('MODEL.h5', 'r'); "
             "print(f.attrs.get('keras_version'), f.attrs.get('backend'))\"",
         ),
+    )
+
+
+def bytecode_python_fix(m: Machine) -> Fix:
+    """The model loaded by the Python minor that saved it, or rebuilt in code with only its
+    weights loaded (weights hold no bytecode)."""
+    here = f" (this one is Python {m.python_version})" if m.python_version else ""
+    return Fix(
+        "Load the model with the Python minor that saved it, in an environment of that Python "
+        f"with the same TensorFlow and Keras{here}; or build the model in code, with the "
+        "Lambda's function defined there, and load only its weights (model.load_weights on "
+        "the same file, or the weights saved from the old environment), which hold no "
+        "bytecode.",
+        ('python -c "import sys; print(sys.version)"',),
     )
 
 

@@ -180,6 +180,7 @@ from tfdoctor.explain.environments import environment_findings
 from tfdoctor.explain.exceptions import (
     inferred_note,
     keras3_candidate,
+    lambda_bytecode_candidate,
     last_failure,
     legacy_copy_candidate,
     unexplained_finding,
@@ -7523,8 +7524,10 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     """What the log's last exception says where no cause explains the log: the candidates
     that weigh it (Keras 3 meeting Keras 2 code, a legacy copy, a release's missing name),
     else the exception itself as unexplained."""
-    candidate = keras3_candidate(evidence.tracebacks, machine) or legacy_copy_candidate(
-        evidence.tracebacks, machine
+    candidate = (
+        lambda_bytecode_candidate(evidence.tracebacks, machine)
+        or keras3_candidate(evidence.tracebacks, machine)
+        or legacy_copy_candidate(evidence.tracebacks, machine)
     )
     if candidate is not None:
         return [candidate]

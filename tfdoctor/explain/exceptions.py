@@ -200,6 +200,55 @@ def keras3_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Fi
     )
 
 
+#: Keras' loader of a Lambda layer's function, func_load, which un-marshals the bytecode the
+#: saving Python wrote: keras/utils/generic_utils.py (Keras 2, TensorFlow's copy under
+#: tensorflow/python/keras/, tf_keras/src/), keras/src/utils/python_utils.py (Keras 3).
+#: https://github.com/keras-team/keras/blob/v3.12.0/keras/src/utils/python_utils.py
+_FUNC_LOAD = re.compile(
+    r"(?:keras|tf_keras)[/\\](?:src[/\\])?utils[/\\](?:generic|python)_utils\.py$"
+)
+#: CPython's marshal refusing data of another minor (Python/marshal.c: "bad marshal data
+#: (unknown type code)", "marshal data too short", "EOF read where object expected").
+_MARSHAL_REFUSED = re.compile(
+    r"bad marshal data|marshal data too short|EOF read where object expected"
+)
+#: The Lambda layer's call, where a function of another minor's bytecode meets an opcode this
+#: Python lacks (ceval.c: "unknown opcode"): keras/layers/core.py (Keras 2.0-2.8 and
+#: TensorFlow's copy), keras/layers/core/lambda_layer.py (2.9 on, Keras 3 under src/).
+_LAMBDA_CALL = re.compile(r"[/\\]layers[/\\](?:core\.py|core[/\\]lambda_layer\.py)$")
+
+
+def lambda_bytecode_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
+    """The last exception: Keras un-marshalling a Lambda layer's function refused as another
+    Python minor's data (an error), or the function run into an opcode this Python lacks
+    from the Lambda layer's call (a warning: the bytecode is the likely author, not shown)."""
+    tb = last_failure(tracebacks)
+    if tb is None or not tb.frames:
+        return None
+    inner = tb.frames[-1]
+    if _MARSHAL_REFUSED.search(tb.message) and (
+        inner.function == "func_load" and _FUNC_LOAD.search(inner.path)
+    ):
+        severity, where = Severity.ERROR, "Keras un-marshalling a Lambda layer's function"
+    elif "unknown opcode" in tb.message and any(
+        _LAMBDA_CALL.search(f.path) and f.function == "call" for f in tb.frames
+    ):
+        severity, where = Severity.WARNING, "a Lambda layer's function, run by its call"
+    else:
+        return None
+    cause = causes.software.MODEL_BYTECODE_OTHER_PYTHON
+    return causes.finding(
+        f"explain.{cause}",
+        severity,
+        cause,
+        causes.CAUSES[cause].title,
+        f"{tb.where}: {tb.type}: {tb.message}\nRaised in {where} ({inner.path}): Keras "
+        "stores that function as the saving Python's bytecode, which another Python minor "
+        "refuses or misreads.",
+        causes.software.bytecode_python_fix(m),
+    )
+
+
 #: A Keras object's attribute missing as TensorFlow's private copy of Keras 2 reads it. The two
 #: Keras generations share class names, not fields: Keras 2's KerasHistory is (layer,
 #: node_index, tensor_index) (tensorflow/python/keras/engine/node.py), Keras 3's is (operation,
