@@ -19,6 +19,9 @@ cannot be read or written, and the cause explain reads in it.
 - Keras' func_load refused by marshal ("bad marshal data", "marshal data too short"), or a
   Lambda layer's call running into "unknown opcode": the bytecode of another Python minor;
   model-bytecode-other-python (an error, a warning from the call).
+- HDF5's "***HDF5 library version mismatched error***" and "Headers are X, library is Y"
+  (src/H5.c, then abort): hdf5-library-mismatch; h5py's own "h5py is running against HDF5"
+  note stays below warning.
 """
 
 from __future__ import annotations
@@ -277,3 +280,49 @@ def test_bad_marshal_data_of_a_pyc_import_is_no_lambda() -> None:
         "ValueError: bad marshal data (unknown type code)\n"
     )
     assert "model-bytecode-other-python" not in all_causes(text)
+
+
+# --- h5py built against another HDF5 --------------------------------------------------------
+
+_HDF5_BANNER = (
+    "Warning! ***HDF5 library version mismatched error***\n"
+    "The HDF5 header files used to compile this application do not match\n"
+    "the version used by the HDF5 library to which this application is linked.\n"
+    "Data corruption or segmentation faults may occur if the application continues.\n"
+    "Headers are 1.12.1, library is 1.14.2\n"
+)
+
+
+#: h5py's own note of the same difference, which it runs on (h5py/__init__.py).
+_H5PY_RUNNING_AGAINST = (
+    "/home/ana/miniconda3/envs/tf/lib/python3.10/site-packages/h5py/__init__.py:36: "
+    "UserWarning: h5py is running against HDF5 1.14.2 when it was built against 1.12.1, this "
+    "may cause problems\n"
+    '  _warn(("h5py is running against HDF5 {0} when it was built against {1}, "\n'
+)
+
+
+def test_h5pys_own_note_of_another_hdf5_stays_below_warning() -> None:
+    report = explained(_H5PY_RUNNING_AGAINST + "Epoch 1/5\n")
+    assert all(f.severity.rank < Severity.WARNING.rank for f in report.findings)
+
+
+def test_hdf5_headers_of_another_release_reinstall_h5pys_wheel() -> None:
+    top = top_error(explained(_HDF5_BANNER + "Aborted (core dumped)\n"))
+    assert top.cause == "hdf5-library-mismatch"
+    assert top.fix is not None and top.fix.commands == (
+        "pip install --force-reinstall --no-cache-dir h5py",
+    )
+    assert "headers 1.12.1, library 1.14.2" in top.fix.text
+
+
+def test_hdf5_headers_of_another_release_in_conda_take_both_from_one_channel() -> None:
+    text = (
+        "/home/ana/miniconda3/envs/tf/lib/python3.10/site-packages/tensorflow/python/util/"
+        "deprecation.py:576: UserWarning: layer.add_variable is deprecated\n"
+        f"{_HDF5_BANNER}"
+        "Aborted (core dumped)\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "hdf5-library-mismatch"
+    assert top.fix is not None and "conda install -c conda-forge h5py hdf5" in top.fix.commands

@@ -70,6 +70,7 @@ GRAPH_FROM_OLDER_TENSORFLOW: Final = CauseId("graph-from-older-tensorflow")
 HUB_MODEL_FORMAT_MISMATCH: Final = CauseId("hub-model-format-mismatch")
 HUB_CACHE_INCOMPLETE: Final = CauseId("hub-cache-incomplete")
 MODEL_BYTECODE_OTHER_PYTHON: Final = CauseId("model-bytecode-other-python")
+HDF5_LIBRARY_MISMATCH: Final = CauseId("hdf5-library-mismatch")
 PROTOS_NOT_COMPILED: Final = CauseId("protos-not-compiled")
 PROTOC_TOO_OLD: Final = CauseId("protoc-too-old")
 TF_DISTRIBUTION_UNRECOGNISED: Final = CauseId("tf-distribution-unrecognised")
@@ -302,6 +303,20 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://docs.python.org/3/library/marshal.html",
             "https://github.com/keras-team/keras/blob/v3.12.0/keras/src/utils/python_utils.py",
             "https://github.com/keras-team/keras/blob/v2.11.0/keras/utils/generic_utils.py",
+        ),
+        define(
+            HDF5_LIBRARY_MISMATCH,
+            "h5py (or another HDF5 user) was built against other HDF5 headers than the "
+            "libhdf5 the process loaded",
+            "A program built on HDF5 (h5py, which Keras saves .h5 files through; PyTables; "
+            "netCDF4) checks at start that the libhdf5 it runs with is the release whose "
+            "headers it was compiled against, and HDF5 aborts the process where it is not "
+            "('HDF5 library version mismatched error', 'Headers are X, library is Y'). The "
+            "two come from different installers: pip's h5py beside conda's hdf5, a package "
+            "of one channel beside another's, LD_LIBRARY_PATH pointing at a system libhdf5. "
+            "HDF5_DISABLE_VERSION_CHECK only silences the check; the files are not at fault.",
+            "https://github.com/HDFGroup/hdf5/blob/hdf5-1_14_3/src/H5.c",
+            "https://docs.h5py.org/en/stable/build.html",
         ),
         define(
             HUB_CACHE_INCOMPLETE,
@@ -1635,6 +1650,25 @@ def bytecode_python_fix(m: Machine) -> Fix:
         "the same file, or the weights saved from the old environment), which hold no "
         "bytecode.",
         ('python -c "import sys; print(sys.version)"',),
+    )
+
+
+def hdf5_mismatch_fix(m: Machine, headers: Optional[str], library: Optional[str]) -> Fix:
+    """h5py and libhdf5 from one installer: conda's pair in a conda environment, else pip's
+    wheel, which carries its own libhdf5 (``headers``/``library``: the releases HDF5 named)."""
+    shown = f" (headers {headers}, library {library})" if headers and library else ""
+    if m.in_conda:
+        return Fix(
+            f"h5py and the libhdf5 it loads come from different installers{shown}: in this "
+            "conda environment install both from one channel (remove a pip-installed h5py "
+            "first), and leave no other libhdf5 on LD_LIBRARY_PATH.",
+            ("pip uninstall -y h5py", "conda install -c conda-forge h5py hdf5"),
+        )
+    return Fix(
+        f"h5py and the libhdf5 it loads come from different builds{shown}: reinstall h5py's "
+        "wheel, which carries the libhdf5 it was built with, and leave no other libhdf5 on "
+        "LD_LIBRARY_PATH (a system or conda HDF5 loaded first wins).",
+        m.pip("install --force-reinstall --no-cache-dir h5py"),
     )
 
 

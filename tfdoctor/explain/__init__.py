@@ -6823,6 +6823,10 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.SHELL_GLOB_EXTRA: _glob_extra,
     causes.software.MODEL_FROM_NEWER_KERAS: _newer_model,
     causes.software.GRAPH_FROM_OLDER_TENSORFLOW: _graph_older,
+    causes.software.HDF5_LIBRARY_MISMATCH: lambda m, r, hits: (
+        causes.software.HDF5_LIBRARY_MISMATCH,
+        causes.software.hdf5_mismatch_fix(m, _group(hits, "required"), _group(hits, "loaded")),
+    ),
     causes.software.HUB_CACHE_INCOMPLETE: lambda m, r, hits: (
         causes.software.HUB_CACHE_INCOMPLETE,
         causes.software.hub_cache_fix(m, _group(hits, "cache_dir")),
