@@ -22,6 +22,8 @@ cannot be read or written, and the cause explain reads in it.
 - HDF5's "***HDF5 library version mismatched error***" and "Headers are X, library is Y"
   (src/H5.c, then abort): hdf5-library-mismatch; h5py's own "h5py is running against HDF5"
   note stays below warning.
+- A TypeError under tf.keras' SavedModel loader (keras/saving/saved_model/load.py), its message
+  a refused keyword argument or cut from the paste: model-from-newer-keras, a warning.
 """
 
 from __future__ import annotations
@@ -32,6 +34,13 @@ from tests.explaining import all_causes, explained, fix_text, top_error
 from tfdoctor.findings import Severity
 
 _SITE = "/srv/app/.venv/lib/python3.12/site-packages"
+
+
+def _warning_of(text: str, cause: str) -> str:
+    """The fix of the finding of ``cause`` explain gives ``text``, which must be a warning."""
+    found = next(f for f in explained(text).findings if f.cause == cause)
+    assert found.severity is Severity.WARNING
+    return fix_text(found)
 
 
 def _h5py_open(message: str, loader: str) -> str:
@@ -161,10 +170,7 @@ def _tf24_load(path: str) -> str:
 
 
 def test_a_keras_path_read_as_savedmodel_is_a_newer_keras_zip() -> None:
-    report = explained(_tf24_load("models/ranker.keras"))
-    top = next(f for f in report.findings if f.cause == "model-from-newer-keras")
-    assert top.severity is Severity.WARNING
-    fix = fix_text(top)
+    fix = _warning_of(_tf24_load("models/ranker.keras"), "model-from-newer-keras")
     assert "metadata.json" in fix and "ls -l MODEL.keras" in fix
 
 
@@ -266,9 +272,7 @@ def test_an_unknown_opcode_in_a_lambdas_call_is_a_warning() -> None:
         '  File "/home/trainer/notebooks/train.py", line 41, in <lambda>\n'
         "SystemError: unknown opcode\n"
     )
-    report = explained(text)
-    found = next(f for f in report.findings if f.cause == "model-bytecode-other-python")
-    assert found.severity is Severity.WARNING
+    assert "load only its weights" in _warning_of(text, "model-bytecode-other-python")
 
 
 def test_bad_marshal_data_of_a_pyc_import_is_no_lambda() -> None:
@@ -326,3 +330,47 @@ def test_hdf5_headers_of_another_release_in_conda_take_both_from_one_channel() -
     top = top_error(explained(text))
     assert top.cause == "hdf5-library-mismatch"
     assert top.fix is not None and "conda install -c conda-forge h5py hdf5" in top.fix.commands
+
+
+# --- A SavedModel of a newer TensorFlow under tf.keras' loader ------------------------------
+
+
+def _keras_savedmodel_load(tail: str) -> str:
+    """TensorFlow 2.3's tf.keras loading a SavedModel directory, IPython's format, ending in
+    ``tail`` (the exception's line, or the last frame where the paste stops)."""
+    site = "~/anaconda3/envs/seg/lib/python3.7/site-packages"
+    return (
+        "---------------------------------------------------------------------------\n"
+        "TypeError                                 Traceback (most recent call last)\n"
+        "<ipython-input-4-1b2c> in <module>\n"
+        '----> 1 model = tf.keras.models.load_model("export/unet")\n'
+        "\n"
+        f"{site}/tensorflow/python/keras/saving/save.py in load_model(filepath, "
+        "custom_objects, compile, options)\n"
+        "    186     if isinstance(filepath, six.string_types):\n"
+        "    187       loader_impl.parse_saved_model(filepath)\n"
+        "--> 188       return saved_model_load.load(filepath, compile, options)\n"
+        "\n"
+        f"{site}/tensorflow/python/keras/saving/saved_model/load.py in load(path, compile, "
+        "options)\n"
+        "    119   model = tf_load.load_internal(\n"
+        "--> 120       path, options=options, loader_cls=KerasObjectLoader)\n"
+        "\n"
+        f"{site}/tensorflow/python/saved_model/load.py in load_internal(export_dir, tags, "
+        "options, loader_cls)\n"
+        "    632       loader = loader_cls(object_graph_proto, saved_model_proto, export_dir,\n"
+        f"{tail}"
+    )
+
+
+def test_a_typeerror_cut_from_the_keras_savedmodel_loader_is_a_newer_model() -> None:
+    text = _keras_savedmodel_load("--> 633                           ckpt_options)\n")
+    assert "tensorflow_version" in _warning_of(text, "model-from-newer-keras")
+
+
+def test_another_typeerror_shown_under_the_loader_is_not_read_so() -> None:
+    text = _keras_savedmodel_load(
+        "--> 633                           ckpt_options)\n\n"
+        "TypeError: 'NoneType' object is not callable\n"
+    )
+    assert "model-from-newer-keras" not in all_causes(text)

@@ -1691,6 +1691,24 @@ def hub_cache_fix(m: Machine, cache_dir: Optional[str]) -> Fix:
     )
 
 
+def newer_savedmodel_fix(argument: Optional[str]) -> Fix:
+    """A SavedModel whose Keras layers an older tf.keras cannot revive: load it with the
+    TensorFlow that saved it or a newer one (saved_model.pb records that release)."""
+    what = f"`{argument}`, an argument" if argument else "an argument"
+    return Fix(
+        f"The SavedModel's Keras layers carry {what} the tf.keras loading them does not have: "
+        "it was saved by a newer TensorFlow. Its saved_model.pb records that release (the "
+        "command prints it): load the model with that TensorFlow or a newer one, or, in that "
+        "release, save the weights only and rebuild the model in code here.",
+        (
+            'python -c "from tensorflow.core.protobuf import saved_model_pb2; '
+            "m = saved_model_pb2.SavedModel(); "
+            "m.ParseFromString(open('MODEL_DIR/saved_model.pb', 'rb').read()); "
+            'print(m.meta_graphs[0].meta_info_def.tensorflow_version)"',
+        ),
+    )
+
+
 def keras_zip_under_old_keras_fix() -> Fix:
     """A `.keras` path that an older tf.keras read as a SavedModel directory: the zip archive
     of Keras 2.13 and later (Keras 3 too), or no file there; read which Keras wrote it."""

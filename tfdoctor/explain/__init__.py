@@ -183,6 +183,7 @@ from tfdoctor.explain.exceptions import (
     lambda_bytecode_candidate,
     last_failure,
     legacy_copy_candidate,
+    savedmodel_config_candidate,
     unexplained_finding,
 )
 from tfdoctor.explain.installers import locked_without_wrapper, unavailable_findings
@@ -7530,6 +7531,7 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     else the exception itself as unexplained."""
     candidate = (
         lambda_bytecode_candidate(evidence.tracebacks, machine)
+        or savedmodel_config_candidate(evidence.tracebacks, machine)
         or keras3_candidate(evidence.tracebacks, machine)
         or legacy_copy_candidate(evidence.tracebacks, machine)
     )

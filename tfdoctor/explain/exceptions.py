@@ -249,6 +249,48 @@ def lambda_bytecode_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Op
     )
 
 
+#: tf.keras' SavedModel loader (keras/saving/saved_model/load.py; TensorFlow's own copy under
+#: tensorflow/python/keras/, 2.13-2.15 under keras/src/saving/legacy/) revives each layer from
+#: the configuration the saving Keras wrote, and a layer's constructor refuses an argument a
+#: newer Keras added with TypeError: Python's "unexpected keyword argument", Keras'
+#: "Keyword argument not understood" (generic_utils.validate_kwargs).
+#: https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/keras/saving/saved_model/load.py
+_KERAS_SAVEDMODEL_LOAD = re.compile(
+    r"keras[/\\](?:src[/\\])?saving[/\\](?:legacy[/\\])?saved_model[/\\]load\.py$"
+)
+_CONFIG_ARGUMENT = re.compile(
+    r"unexpected keyword argument '(?P<arg>\w+)'|Keyword argument not understood:'?,? '(?P<kw>\w+)'"
+)
+
+
+def savedmodel_config_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
+    """The last exception: a TypeError raised under tf.keras' SavedModel loader whose message
+    refuses a configuration argument, or is cut from the log: a SavedModel of a newer
+    TensorFlow. A warning: the constructor's refusal is the likely message, not always shown."""
+    tb = last_failure(tracebacks)
+    if tb is None or tb.type.rsplit(".", 1)[-1] != "TypeError":
+        return None
+    argument = _CONFIG_ARGUMENT.search(tb.message)
+    if tb.message.strip() and argument is None:
+        return None  # another TypeError, shown: not a configuration's argument
+    if not any(_KERAS_SAVEDMODEL_LOAD.search(f.path) for f in tb.frames):
+        return None
+    name = (argument.group("arg") or argument.group("kw")) if argument is not None else None
+    cause = causes.software.MODEL_FROM_NEWER_KERAS
+    shown = f": {tb.message}" if tb.message.strip() else " (its message is not in the log)"
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.WARNING,
+        cause,
+        "A TypeError as tf.keras revived a SavedModel's layers: likely a model of a newer "
+        "TensorFlow",
+        f"{tb.where}: {tb.type}{shown}\nRaised under tf.keras' SavedModel loader, which "
+        "calls each saved layer's constructor with the configuration the saving Keras wrote; "
+        "a newer Keras's argument is refused with TypeError.",
+        causes.software.newer_savedmodel_fix(name),
+    )
+
+
 #: A Keras object's attribute missing as TensorFlow's private copy of Keras 2 reads it. The two
 #: Keras generations share class names, not fields: Keras 2's KerasHistory is (layer,
 #: node_index, tensor_index) (tensorflow/python/keras/engine/node.py), Keras 3's is (operation,
