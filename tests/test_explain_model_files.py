@@ -24,6 +24,9 @@ cannot be read or written, and the cause explain reads in it.
   note stays below warning.
 - A TypeError under tf.keras' SavedModel loader (keras/saving/saved_model/load.py), its message
   a refused keyword argument or cut from the paste: model-from-newer-keras, a warning.
+- TensorFlow Lite's "Model provided has model identifier 'ion ', should be 'TFL3'" (bytes 4-7 of
+  "version https://git-lfs.github.com/spec/v1") and the pointer's line shown:
+  model-file-lfs-pointer (an error; a warning for the line alone).
 """
 
 from __future__ import annotations
@@ -374,3 +377,36 @@ def test_another_typeerror_shown_under_the_loader_is_not_read_so() -> None:
         "TypeError: 'NoneType' object is not callable\n"
     )
     assert "model-from-newer-keras" not in all_causes(text)
+
+
+# --- A Git LFS pointer where the model should be --------------------------------------------
+
+
+def test_tflite_reading_ion_as_identifier_is_an_lfs_pointer() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/pi/detect.py", line 21, in <module>\n'
+        '    interpreter = Interpreter(model_path="models/detect.tflite")\n'
+        '  File "/home/pi/.local/lib/python3.9/site-packages/tflite_runtime/interpreter.py", '
+        "line 464, in __init__\n"
+        "    self._interpreter = _interpreter_wrapper.CreateWrapperFromFile(\n"
+        "ValueError: Model provided has model identifier 'ion ', should be 'TFL3'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "model-file-lfs-pointer"
+    assert top.fix is not None and top.fix.commands == ("git lfs install", "git lfs pull")
+
+
+def test_another_identifier_is_no_lfs_pointer() -> None:
+    text = "ValueError: Model provided has model identifier 'Mobi', should be 'TFL3'\n"
+    assert "model-file-lfs-pointer" not in all_causes(text)
+
+
+def test_a_pointer_shown_is_a_warning() -> None:
+    text = (
+        "$ head -3 weights/model.h5\n"
+        "version https://git-lfs.github.com/spec/v1\n"
+        "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
+        "size 94582040\n"
+    )
+    assert "git lfs pull" in _warning_of(text, "model-file-lfs-pointer")

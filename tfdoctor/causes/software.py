@@ -71,6 +71,7 @@ HUB_MODEL_FORMAT_MISMATCH: Final = CauseId("hub-model-format-mismatch")
 HUB_CACHE_INCOMPLETE: Final = CauseId("hub-cache-incomplete")
 MODEL_BYTECODE_OTHER_PYTHON: Final = CauseId("model-bytecode-other-python")
 HDF5_LIBRARY_MISMATCH: Final = CauseId("hdf5-library-mismatch")
+MODEL_FILE_LFS_POINTER: Final = CauseId("model-file-lfs-pointer")
 PROTOS_NOT_COMPILED: Final = CauseId("protos-not-compiled")
 PROTOC_TOO_OLD: Final = CauseId("protoc-too-old")
 TF_DISTRIBUTION_UNRECOGNISED: Final = CauseId("tf-distribution-unrecognised")
@@ -317,6 +318,18 @@ CAUSES: Mapping[str, Cause] = dict(
             "HDF5_DISABLE_VERSION_CHECK only silences the check; the files are not at fault.",
             "https://github.com/HDFGroup/hdf5/blob/hdf5-1_14_3/src/H5.c",
             "https://docs.h5py.org/en/stable/build.html",
+        ),
+        define(
+            MODEL_FILE_LFS_POINTER,
+            "The model file is a Git LFS pointer, not the model",
+            "A repository that keeps its large files (models, weights) in Git LFS holds in Git "
+            "only a pointer, a small text file that begins 'version "
+            "https://git-lfs.github.com/spec/v1'; a clone made without Git LFS installed, or a "
+            "ZIP download of the repository, has the pointer where the model should be, and "
+            "every reader refuses it as its format (TensorFlow Lite reads 'ion ' where its "
+            "'TFL3' identifier should be). The model and the code are not at fault.",
+            "https://github.com/git-lfs/git-lfs/blob/v3.4.0/docs/spec.md",
+            "https://github.com/tensorflow/tensorflow/blob/v2.10.0/tensorflow/lite/model_builder.cc",
         ),
         define(
             HUB_CACHE_INCOMPLETE,
@@ -1669,6 +1682,17 @@ def hdf5_mismatch_fix(m: Machine, headers: Optional[str], library: Optional[str]
         "wheel, which carries the libhdf5 it was built with, and leave no other libhdf5 on "
         "LD_LIBRARY_PATH (a system or conda HDF5 loaded first wins).",
         m.pip("install --force-reinstall --no-cache-dir h5py"),
+    )
+
+
+def lfs_pointer_fix() -> Fix:
+    """The files Git LFS keeps fetched into the clone, in place of their pointers."""
+    return Fix(
+        "Fetch the files Git LFS keeps: install Git LFS (its package, or "
+        "https://git-lfs.com), then in the clone run the commands, which replace each pointer "
+        "with its file; a ZIP download of the repository holds the pointers too, so clone it "
+        "or download the model file itself.",
+        ("git lfs install", "git lfs pull"),
     )
 
 

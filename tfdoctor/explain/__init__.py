@@ -6828,6 +6828,10 @@ BUILDERS: dict[str, Builder] = {
         causes.software.HDF5_LIBRARY_MISMATCH,
         causes.software.hdf5_mismatch_fix(m, _group(hits, "required"), _group(hits, "loaded")),
     ),
+    causes.software.MODEL_FILE_LFS_POINTER: lambda m, r, hits: (
+        causes.software.MODEL_FILE_LFS_POINTER,
+        causes.software.lfs_pointer_fix(),
+    ),
     causes.software.HUB_CACHE_INCOMPLETE: lambda m, r, hits: (
         causes.software.HUB_CACHE_INCOMPLETE,
         causes.software.hub_cache_fix(m, _group(hits, "cache_dir")),
