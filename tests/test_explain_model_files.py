@@ -9,8 +9,9 @@ cannot be read or written, and the cause explain reads in it.
   tells a file system without locks (37, 38, 95, 524) from a file another process holds (11,
   35); hdf5-file-lock-failed, with HDF5_USE_FILE_LOCKING=FALSE.
 - TensorFlow 2.0-2.4's tf.keras reading a `.keras` path as a SavedModel directory ("SavedModel
-  file does not exist at: X.keras/{saved_model.pbtxt|saved_model.pb}"): the zip of Keras 2.13
-  and later, or no file; model-from-newer-keras, a warning.
+  file does not exist at: X.keras/{saved_model.pbtxt|saved_model.pb}"), and Keras 2.6-2.11's
+  HDF5 loader finding no HDF5 signature in a `.keras` file the code names: the zip of Keras
+  2.13 and later, or no file; model-from-newer-keras, a warning.
 - h5py's frames under Keras 3's HDF5 loader are Keras' own callee: no sign of code written for
   Keras 2.
 - tensorflow_hub's "'DIR' contains neither 'saved_model.pb' nor 'saved_model.pbtxt'" for a
@@ -410,3 +411,34 @@ def test_a_pointer_shown_is_a_warning() -> None:
         "size 94582040\n"
     )
     assert "git lfs pull" in _warning_of(text, "model-file-lfs-pointer")
+
+
+def _keras211_load(path: str) -> str:
+    """Keras 2.11's load_model handing the file ``path`` to its HDF5 loader, which h5py
+    refuses."""
+    site = "/opt/conda/lib/python3.9/site-packages"
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/workspace/infer.py", line 10, in <module>\n'
+        f'    model = tf.keras.models.load_model("{path}")\n'
+        f'  File "{site}/keras/utils/traceback_utils.py", line 70, in error_handler\n'
+        "    raise e.with_traceback(filtered_tb) from None\n"
+        f'  File "{site}/keras/saving/legacy/hdf5_format.py", line 178, in '
+        "load_model_from_hdf5\n"
+        '    f = h5py.File(filepath, mode="r")\n'
+        f'  File "{site}/h5py/_hl/files.py", line 533, in __init__\n'
+        "    fid = make_fid(name, mode, userblock_size, fapl, fcpl, swmr=swmr)\n"
+        f'  File "{site}/h5py/_hl/files.py", line 226, in make_fid\n'
+        "    fid = h5f.open(name, flags, fapl=fapl)\n"
+        '  File "h5py/h5f.pyx", line 106, in h5py.h5f.open\n'
+        "OSError: Unable to open file (file signature not found)\n"
+    )
+
+
+def test_a_keras_path_refused_by_keras2s_hdf5_loader_is_a_newer_keras_zip() -> None:
+    fix = _warning_of(_keras211_load("exports/ranker.keras"), "model-from-newer-keras")
+    assert "metadata.json" in fix
+
+
+def test_an_h5_path_refused_by_keras2s_hdf5_loader_is_not_a_newer_keras() -> None:
+    assert "model-from-newer-keras" not in all_causes(_keras211_load("exports/ranker.h5"))

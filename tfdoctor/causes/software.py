@@ -1734,11 +1734,12 @@ def newer_savedmodel_fix(argument: Optional[str]) -> Fix:
 
 
 def keras_zip_under_old_keras_fix() -> Fix:
-    """A `.keras` path that an older tf.keras read as a SavedModel directory: the zip archive
-    of Keras 2.13 and later (Keras 3 too), or no file there; read which Keras wrote it."""
+    """A `.keras` path that a Keras before 2.12 read as HDF5 or as a SavedModel directory:
+    the zip archive of Keras 2.13 and later (Keras 3 too), or no file there; read which Keras
+    wrote it."""
     return Fix(
-        "This Keras reads a file only as HDF5 and anything else as a SavedModel directory, "
-        "and finds neither at the `.keras` path. Check that the path exists from where the "
+        "This Keras (before 2.12) reads a `.keras` path as an HDF5 file or a SavedModel "
+        "directory, and finds neither there. Check that the path exists from where the "
         "program runs; if it does, it is the zip archive Keras 2.13 and later and Keras 3 "
         "write, which Keras reads from 2.12 on: its metadata.json names the Keras that saved "
         "it. Load it with a TensorFlow of that Keras (2.16 or newer for a Keras 3 file), or "

@@ -180,6 +180,7 @@ from tfdoctor.explain.environments import environment_findings
 from tfdoctor.explain.exceptions import (
     inferred_note,
     keras3_candidate,
+    keras_zip_candidate,
     lambda_bytecode_candidate,
     last_failure,
     legacy_copy_candidate,
@@ -7536,6 +7537,7 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     candidate = (
         lambda_bytecode_candidate(evidence.tracebacks, machine)
         or savedmodel_config_candidate(evidence.tracebacks, machine)
+        or keras_zip_candidate(evidence.tracebacks, machine)
         or keras3_candidate(evidence.tracebacks, machine)
         or legacy_copy_candidate(evidence.tracebacks, machine)
     )

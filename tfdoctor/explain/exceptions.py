@@ -291,6 +291,43 @@ def savedmodel_config_candidate(tracebacks: Sequence[Traceback], m: Machine) -> 
     )
 
 
+#: Keras 2's HDF5 loader, which Keras 2.6-2.11 hand every file that is no directory
+#: (keras/saving/legacy/save.py; saving_utils.is_hdf5_filepath counts `.keras` as HDF5), and
+#: TensorFlow's own copy: keras/saving/hdf5_format.py, keras/saving/legacy/hdf5_format.py,
+#: tensorflow/python/keras/saving/hdf5_format.py.
+#: https://github.com/keras-team/keras/blob/v2.11.0/keras/saving/legacy/save.py
+_KERAS2_HDF5_LOADER = re.compile(r"keras[/\\]saving[/\\](?:legacy[/\\])?hdf5_format\.py$")
+#: A `.keras` path in quotes, as the calling code or the message names it.
+_KERAS_PATH = re.compile(r"""['"][^'"\n]{0,300}\.keras['"]""")
+
+
+def keras_zip_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
+    """The last exception: h5py finding no HDF5 signature in a `.keras` path that Keras 2's
+    HDF5 loader opened: the zip archive Keras 2.13 and later write, loaded by a Keras before
+    2.12 (a warning: the path is read from the code, which may name another file)."""
+    tb = last_failure(tracebacks)
+    if tb is None or "file signature not found" not in tb.message:
+        return None
+    if not any(_KERAS2_HDF5_LOADER.search(f.path) for f in tb.frames):
+        return None
+    if not any(_KERAS_PATH.search(f.code) for f in tb.frames) and not _KERAS_PATH.search(
+        tb.message
+    ):
+        return None
+    cause = causes.software.MODEL_FROM_NEWER_KERAS
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.WARNING,
+        cause,
+        "Keras 2's HDF5 loader found no HDF5 file at a `.keras` path: likely the zip of a "
+        "newer Keras",
+        f"{tb.where}: {tb.type}: {tb.message}\nKeras before 2.12 reads a `.keras` file as "
+        "HDF5; Keras 2.13 and later, and Keras 3, write it as a zip archive, which h5py finds "
+        "no HDF5 signature in.",
+        causes.software.keras_zip_under_old_keras_fix(),
+    )
+
+
 #: A Keras object's attribute missing as TensorFlow's private copy of Keras 2 reads it. The two
 #: Keras generations share class names, not fields: Keras 2's KerasHistory is (layer,
 #: node_index, tensor_index) (tensorflow/python/keras/engine/node.py), Keras 3's is (operation,
