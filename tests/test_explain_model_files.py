@@ -28,6 +28,9 @@ cannot be read or written, and the cause explain reads in it.
 - TensorFlow Lite's "Model provided has model identifier 'ion ', should be 'TFL3'" (bytes 4-7 of
   "version https://git-lfs.github.com/spec/v1") and the pointer's line shown:
   model-file-lfs-pointer (an error; a warning for the line alone).
+- Notes printed while saving and loading work (Keras 3 skipping an optimizer's variables, the
+  HDF5 legacy note, metrics not built, no training configuration, untraced functions, unsaved
+  custom gradients, a checkpoint value not restored): below warning.
 """
 
 from __future__ import annotations
@@ -442,3 +445,58 @@ def test_a_keras_path_refused_by_keras2s_hdf5_loader_is_a_newer_keras_zip() -> N
 
 def test_an_h5_path_refused_by_keras2s_hdf5_loader_is_not_a_newer_keras() -> None:
     assert "model-from-newer-keras" not in all_causes(_keras211_load("exports/ranker.h5"))
+
+
+# --- What Keras and TensorFlow print while saving and loading works -------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "/srv/app/.venv/lib/python3.12/site-packages/keras/src/saving/saving_lib.py:757: "
+            "UserWarning: Skipping variable loading for optimizer 'adam', because it has 2 "
+            "variables whereas the saved optimizer has 10 variables. \n"
+            "  saveable.load_own_variables(weights_store.get(inner_path))\n",
+            id="keras3-optimizer-skipped",
+        ),
+        pytest.param(
+            "WARNING:absl:You are saving your model as an HDF5 file via `model.save()` or "
+            "`keras.saving.save_model(model)`. This file format is considered legacy. We "
+            "recommend using instead the native Keras format, e.g. "
+            "`model.save('my_model.keras')` or `keras.saving.save_model(model, "
+            "'my_model.keras')`. \n",
+            id="keras-hdf5-legacy",
+        ),
+        pytest.param(
+            "WARNING:absl:Compiled the loaded model, but the compiled metrics have yet to be "
+            "built. `model.compile_metrics` will be empty until you train or evaluate the "
+            "model.\n",
+            id="keras3-compiled-metrics",
+        ),
+        pytest.param(
+            "WARNING:tensorflow:No training configuration found in the save file, so the model "
+            "was *not* compiled. Compile it manually.\n",
+            id="keras2-not-compiled",
+        ),
+        pytest.param(
+            "WARNING:absl:Found untraced functions such as _jit_compiled_convolution_op, "
+            "_update_step_xla while saving (showing 2 of 2). These functions will not be "
+            "directly callable after loading.\n",
+            id="savedmodel-untraced",
+        ),
+        pytest.param(
+            "WARNING:tensorflow:Importing a function (__inference_block1_conv1_layer_call_and_"
+            "return_conditional_losses_1234) with ops with unsaved custom gradients. Will "
+            "likely fail if a gradient is requested.\n",
+            id="savedmodel-custom-gradients",
+        ),
+        pytest.param(
+            "WARNING:tensorflow:Value in checkpoint could not be found in the restored object: "
+            "(root).optimizer.iter\n",
+            id="checkpoint-partial",
+        ),
+    ],
+)
+def test_notes_while_saving_and_loading_stay_below_warning(text: str) -> None:
+    assert all(f.severity.rank < Severity.WARNING.rank for f in explained(text).findings)
