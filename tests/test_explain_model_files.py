@@ -336,7 +336,10 @@ def test_hdf5_headers_of_another_release_in_conda_take_both_from_one_channel() -
     )
     top = top_error(explained(text))
     assert top.cause == "hdf5-library-mismatch"
-    assert top.fix is not None and "conda install -c conda-forge h5py hdf5" in top.fix.commands
+    assert (
+        top.fix is not None
+        and "conda install -c conda-forge --force-reinstall h5py hdf5" in top.fix.commands
+    )
 
 
 # --- A SavedModel of a newer TensorFlow under tf.keras' loader ------------------------------

@@ -1673,9 +1673,10 @@ def hdf5_mismatch_fix(m: Machine, headers: Optional[str], library: Optional[str]
     if m.in_conda:
         return Fix(
             f"h5py and the libhdf5 it loads come from different installers{shown}: in this "
-            "conda environment install both from one channel (remove a pip-installed h5py "
-            "first), and leave no other libhdf5 on LD_LIBRARY_PATH.",
-            ("pip uninstall -y h5py", "conda install -c conda-forge h5py hdf5"),
+            "conda environment install both again from one channel, and leave no other "
+            "libhdf5 on LD_LIBRARY_PATH. Where `conda list` shows h5py from pypi, run `pip "
+            "uninstall h5py` first, so that conda's h5py is the one imported.",
+            ("conda list h5py", "conda install -c conda-forge --force-reinstall h5py hdf5"),
         )
     return Fix(
         f"h5py and the libhdf5 it loads come from different builds{shown}: reinstall h5py's "
