@@ -347,7 +347,7 @@ def test_hdf5_headers_of_another_release_in_conda_take_both_from_one_channel() -
 
 def _keras_savedmodel_load(tail: str) -> str:
     """TensorFlow 2.3's tf.keras loading a SavedModel directory, IPython's format, ending in
-    ``tail`` (the exception's line, or the last frame where the paste stops)."""
+    ``tail`` (the exception's line, or the last frame where the paste ends)."""
     site = "~/anaconda3/envs/seg/lib/python3.7/site-packages"
     return (
         "---------------------------------------------------------------------------\n"
