@@ -122,6 +122,8 @@ GROUPS = frozenset(
         "loaded",
         # The releases a library's own version check refuses besides its floor (its list).
         "excluded",
+        # A directory of a download cache a message names (TF Hub's tfhub_modules/<sha1>).
+        "cache_dir",
         # The .proto file whose generated code a protobuf runtime refused.
         "proto",
         # The NCCL release a process loaded and the CUDA release it was built for, as NCCL

@@ -37,6 +37,7 @@ TF_RELEASE_KERNEL_BUG: Final = CauseId("tf-release-kernel-bug")
 TF_PRERELEASE_REGRESSION: Final = CauseId("tf-prerelease-regression")
 TF_BUILD_REGRESSION: Final = CauseId("tf-build-regression")
 SERVING_MODEL_VERSION_MISSING: Final = CauseId("serving-model-version-missing")
+HDF5_FILE_LOCK_FAILED: Final = CauseId("hdf5-file-lock-failed")
 
 #: PEP 440's pre-release and development suffixes as TensorFlow's versions carry them
 #: (2.16.0rc0, 2.0.0a0, 2.0.0b1; tf-nightly's 2.13.0.dev20230428), and the rc with a dash that
@@ -50,6 +51,11 @@ _NIGHTLY = re.compile(r"^(?P<final>\d+\.\d+\.\d+)\.dev(?P<date>\d{8})$")
 ONEDNN_SWITCHES = (
     "https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/core/util/util.cc"
 )
+
+#: Where HDF5 locks a file and words its failure ("unable to lock file" with the errno and
+#: strerror), and where it reads HDF5_USE_FILE_LOCKING each time a file is opened.
+_HDF5_SEC2 = "https://github.com/HDFGroup/hdf5/blob/hdf5-1_14_3/src/H5FDsec2.c"
+_HDF5_LOCK_ENV = "https://github.com/HDFGroup/hdf5/blob/hdf5-1_14_3/src/H5Fint.c"
 
 #: Causes only a log reveals: they happen while a program runs, not in how it is installed.
 CAUSES: Mapping[str, Cause] = dict(
@@ -315,6 +321,20 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/tensorflow/serving/blob/2.14.0/tensorflow_serving/sources/storage_path/file_system_storage_path_source.cc",
             "https://www.tensorflow.org/tfx/serving/docker",
         ),
+        define(
+            HDF5_FILE_LOCK_FAILED,
+            "HDF5 could not lock the file it opens (a Keras .h5 model or weights)",
+            "HDF5 1.10 and later lock each file they open or create (flock or fcntl, in its "
+            "sec2 driver) and refuse the file where the lock fails: on a file system without "
+            "locks (NFS without its lock daemon, Lustre, GPFS, some FUSE and container mounts: "
+            "errno 37 ENOLCK, 38 ENOSYS, 95 or 524 not supported) every open fails, and where "
+            "another process holds the file open for writing (errno 11, 35 on macOS: a second "
+            "job, a notebook kernel that still has it) the open fails until it closes it. h5py, "
+            "and through it Keras' HDF5 saving and loading, pass the error on. The "
+            "environment variable HDF5_USE_FILE_LOCKING=FALSE turns the locking off.",
+            _HDF5_SEC2,
+            _HDF5_LOCK_ENV,
+        ),
     )
 )
 
@@ -523,6 +543,28 @@ def open_files_fix() -> Fix:
             "ulimit -n 65536",
             "docker run --ulimit nofile=65536:65536 ...",
         ),
+    )
+
+
+def hdf5_lock_fix(m: Machine, held: bool) -> Fix:
+    """HDF5's file locking off for the process (a file system without locks), or, where
+    another process holds the file (``held``: errno 11 or 35), that process closed first."""
+    off = set_env(m, ("HDF5_USE_FILE_LOCKING", "FALSE"))
+    if held:
+        return Fix(
+            "Another process has the file open (a second run or job writing it, a notebook "
+            "kernel that opened it): close it there, or let each process write a file of its "
+            "own, then run again. Where no other process has it, the file system takes no "
+            "locks: set HDF5_USE_FILE_LOCKING=FALSE before the program starts (HDF5 reads it "
+            "each time it opens a file).",
+            off,
+        )
+    return Fix(
+        "The file system the file is on takes no locks: set HDF5_USE_FILE_LOCKING=FALSE in "
+        "the environment the program starts in (HDF5 reads it each time it opens a file), or "
+        "keep the model or weights on a local disk. With locking off, let one process write a file "
+        "at a time.",
+        off,
     )
 
 

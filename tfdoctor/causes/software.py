@@ -68,6 +68,10 @@ TF_INSTALL_INCOMPLETE: Final = CauseId("tf-install-incomplete")
 MODEL_FROM_NEWER_KERAS: Final = CauseId("model-from-newer-keras")
 GRAPH_FROM_OLDER_TENSORFLOW: Final = CauseId("graph-from-older-tensorflow")
 HUB_MODEL_FORMAT_MISMATCH: Final = CauseId("hub-model-format-mismatch")
+HUB_CACHE_INCOMPLETE: Final = CauseId("hub-cache-incomplete")
+MODEL_BYTECODE_OTHER_PYTHON: Final = CauseId("model-bytecode-other-python")
+HDF5_LIBRARY_MISMATCH: Final = CauseId("hdf5-library-mismatch")
+MODEL_FILE_LFS_POINTER: Final = CauseId("model-file-lfs-pointer")
 PROTOS_NOT_COMPILED: Final = CauseId("protos-not-compiled")
 PROTOC_TOO_OLD: Final = CauseId("protoc-too-old")
 TF_DISTRIBUTION_UNRECOGNISED: Final = CauseId("tf-distribution-unrecognised")
@@ -286,6 +290,60 @@ CAUSES: Mapping[str, Cause] = dict(
             "named signature.",
             "https://www.tensorflow.org/hub/model_formats",
             "https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/keras_layer.py",
+        ),
+        define(
+            MODEL_BYTECODE_OTHER_PYTHON,
+            "A model's Lambda layer holds the bytecode of another Python than the one loading it",
+            "Keras saves the Python function of a Lambda layer (a lambda, or a function it "
+            "cannot name) as the bytecode of the Python that saved it, marshal's format, in "
+            "every format it writes (HDF5, SavedModel's Keras metadata, `.keras`), and "
+            "un-marshals it as it loads. That format is the Python minor's own: another minor "
+            "refuses the data ('bad marshal data', 'marshal data too short') or runs an opcode "
+            "it does not have ('unknown opcode'). The weights are not at fault; the function "
+            "is.",
+            "https://docs.python.org/3/library/marshal.html",
+            "https://github.com/keras-team/keras/blob/v3.12.0/keras/src/utils/python_utils.py",
+            "https://github.com/keras-team/keras/blob/v2.11.0/keras/utils/generic_utils.py",
+        ),
+        define(
+            HDF5_LIBRARY_MISMATCH,
+            "h5py (or another HDF5 user) was built against other HDF5 headers than the "
+            "libhdf5 the process loaded",
+            "A program built on HDF5 (h5py, which Keras saves .h5 files through; PyTables; "
+            "netCDF4) checks at start that the libhdf5 it runs with is the release whose "
+            "headers it was compiled against, and HDF5 aborts the process where it is not "
+            "('HDF5 library version mismatched error', 'Headers are X, library is Y'). The "
+            "two come from different installers: pip's h5py beside conda's hdf5, a package "
+            "of one channel beside another's, LD_LIBRARY_PATH pointing at a system libhdf5. "
+            "HDF5_DISABLE_VERSION_CHECK only silences the check; the files are not at fault.",
+            "https://github.com/HDFGroup/hdf5/blob/hdf5-1_14_3/src/H5.c",
+            "https://docs.h5py.org/en/stable/build.html",
+        ),
+        define(
+            MODEL_FILE_LFS_POINTER,
+            "The model file is a Git LFS pointer, not the model",
+            "A repository that keeps its large files (models, weights) in Git LFS holds in Git "
+            "only a pointer, a small text file that begins 'version "
+            "https://git-lfs.github.com/spec/v1'; a clone made without Git LFS installed, or a "
+            "ZIP download of the repository, has the pointer where the model should be, and "
+            "every reader refuses it as its format (TensorFlow Lite reads 'ion ' where its "
+            "'TFL3' identifier should be). The model and the code are not at fault.",
+            "https://github.com/git-lfs/git-lfs/blob/v3.4.0/docs/spec.md",
+            "https://github.com/tensorflow/tensorflow/blob/v2.10.0/tensorflow/lite/model_builder.cc",
+        ),
+        define(
+            HUB_CACHE_INCOMPLETE,
+            "TF Hub's cache holds the model's directory without its SavedModel",
+            "tensorflow_hub downloads a model once, into a directory of its cache named by the "
+            "SHA-1 of the handle (TFHUB_CACHE_DIR, by default tfhub_modules under the system's "
+            "temporary directory), and from then on takes any directory there that is not empty "
+            "for the model. A cleaner of the temporary directory that removed some of its files, "
+            "a download cut short or a copy of the cache in part leaves the directory without "
+            "saved_model.pb, and every later load fails on it until it is removed. The model "
+            "and the code are not at fault.",
+            "https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/resolver.py",
+            "https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/module_v2.py",
+            "https://www.tensorflow.org/hub/caching",
         ),
         define(
             TF_INSTALL_INCOMPLETE,
@@ -1648,6 +1706,107 @@ def newer_model_fix(argument: Optional[str]) -> Fix:
         (
             "python -c \"import h5py; f = h5py.File('MODEL.h5', 'r'); "
             "print(f.attrs.get('keras_version'), f.attrs.get('backend'))\"",
+        ),
+    )
+
+
+def bytecode_python_fix(m: Machine) -> Fix:
+    """The model loaded by the Python minor that saved it, or rebuilt in code with only its
+    weights loaded (weights hold no bytecode)."""
+    here = f" (this one is Python {m.python_version})" if m.python_version else ""
+    return Fix(
+        "Load the model with the Python minor that saved it, in an environment of that Python "
+        f"with the same TensorFlow and Keras{here}; or build the model in code, with the "
+        "Lambda's function defined there, and load only its weights (model.load_weights on "
+        "the same file, or the weights saved from the old environment), which hold no "
+        "bytecode.",
+        ('python -c "import sys; print(sys.version)"',),
+    )
+
+
+def hdf5_mismatch_fix(m: Machine, headers: Optional[str], library: Optional[str]) -> Fix:
+    """h5py and libhdf5 from one installer: conda's pair in a conda environment, else pip's
+    wheel, which carries its own libhdf5 (``headers``/``library``: the releases HDF5 named)."""
+    shown = f" (headers {headers}, library {library})" if headers and library else ""
+    if m.in_conda:
+        return Fix(
+            f"h5py and the libhdf5 it loads come from different installers{shown}: in this "
+            "conda environment install both again from one channel, and leave no other "
+            "libhdf5 on LD_LIBRARY_PATH. Where `conda list` shows h5py from pypi, run `pip "
+            "uninstall h5py` first, so that conda's h5py is the one imported.",
+            ("conda list h5py", "conda install -c conda-forge --force-reinstall h5py hdf5"),
+        )
+    return Fix(
+        f"h5py and the libhdf5 it loads come from different builds{shown}: reinstall h5py's "
+        "wheel, which carries the libhdf5 it was built with, and leave no other libhdf5 on "
+        "LD_LIBRARY_PATH (a system or conda HDF5 loaded first wins).",
+        m.pip("install --force-reinstall --no-cache-dir h5py"),
+    )
+
+
+def lfs_pointer_fix() -> Fix:
+    """The files Git LFS keeps fetched into the clone, in place of their pointers."""
+    return Fix(
+        "Fetch the files Git LFS keeps: install Git LFS (its package, or "
+        "https://git-lfs.com), then in the clone run the commands, which replace each pointer "
+        "with its file; a ZIP download of the repository holds the pointers too, so clone it "
+        "or download the model file itself.",
+        ("git lfs install", "git lfs pull"),
+    )
+
+
+def hub_cache_fix(m: Machine, cache_dir: Optional[str]) -> Fix:
+    """The incomplete directory of TF Hub's cache removed (``cache_dir``: the one the message
+    names), so that the next load downloads the model again."""
+    where = cache_dir or "TFHUB_CACHE_DIR/<sha1 of the handle>"
+    if cache_dir is None:
+        remove: tuple[str, ...] = ()
+    elif "\\" in cache_dir or m.os == "windows":
+        remove = (f'Remove-Item -Recurse -Force "{cache_dir}"',)
+    else:
+        remove = (f"rm -rf {shlex_quote(cache_dir)}",)
+    return Fix(
+        f"Remove the model's directory from TF Hub's cache ({where}); the next load downloads "
+        "the model again. Where the cache is under the temporary directory (tfhub_modules, "
+        "the default), set TFHUB_CACHE_DIR to a directory the system does not clean, so that "
+        "it does not happen again.",
+        remove,
+    )
+
+
+def newer_savedmodel_fix(argument: Optional[str]) -> Fix:
+    """A SavedModel whose Keras layers an older tf.keras cannot revive: load it with the
+    TensorFlow that saved it or a newer one (saved_model.pb records that release)."""
+    what = f"`{argument}`, an argument" if argument else "an argument"
+    return Fix(
+        f"The SavedModel's Keras layers carry {what} the tf.keras loading them does not have: "
+        "it was saved by a newer TensorFlow. Its saved_model.pb records that release (the "
+        "command prints it): load the model with that TensorFlow or a newer one, or, in that "
+        "release, save the weights only and rebuild the model in code here.",
+        (
+            'python -c "from tensorflow.core.protobuf import saved_model_pb2; '
+            "m = saved_model_pb2.SavedModel(); "
+            "m.ParseFromString(open('MODEL_DIR/saved_model.pb', 'rb').read()); "
+            'print(m.meta_graphs[0].meta_info_def.tensorflow_version)"',
+        ),
+    )
+
+
+def keras_zip_under_old_keras_fix() -> Fix:
+    """A `.keras` path that a Keras before 2.12 read as HDF5 or as a SavedModel directory:
+    the zip archive of Keras 2.13 and later (Keras 3 too), or no file there; read which Keras
+    wrote it."""
+    return Fix(
+        "This Keras (before 2.12) reads a `.keras` path as an HDF5 file or a SavedModel "
+        "directory, and finds neither there. Check that the path exists from where the "
+        "program runs; if it does, it is the zip archive Keras 2.13 and later and Keras 3 "
+        "write, which Keras reads from 2.12 on: its metadata.json names the Keras that saved "
+        "it. Load it with a TensorFlow of that Keras (2.16 or newer for a Keras 3 file), or "
+        "save the model there again as `.h5`, which this Keras reads.",
+        (
+            "ls -l MODEL.keras",
+            "python -c \"import zipfile; print(zipfile.ZipFile('MODEL.keras')"
+            ".read('metadata.json'))\"",
         ),
     )
 

@@ -192,8 +192,11 @@ from tfdoctor.explain.environments import (
 from tfdoctor.explain.exceptions import (
     inferred_note,
     keras3_candidate,
+    keras_zip_candidate,
+    lambda_bytecode_candidate,
     last_failure,
     legacy_copy_candidate,
+    savedmodel_config_candidate,
     unexplained_finding,
 )
 from tfdoctor.explain.installers import locked_without_wrapper, unavailable_findings
@@ -4120,6 +4123,11 @@ def _dependency_missing(
 
 
 def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if all(h.signature.id == "keras-zip-read-as-savedmodel" for h in hits):
+        return (
+            causes.software.MODEL_FROM_NEWER_KERAS,
+            causes.software.keras_zip_under_old_keras_fix(),
+        )
     if any(h.signature.id == "keras-initializer-class-unknown" for h in hits):
         # An initializer class tf.keras writes, which the loader (older Keras, or
         # TensorFlow.js where the log shows it) does not define.
@@ -7024,6 +7032,18 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.SHELL_GLOB_EXTRA: _glob_extra,
     causes.software.MODEL_FROM_NEWER_KERAS: _newer_model,
     causes.software.GRAPH_FROM_OLDER_TENSORFLOW: _graph_older,
+    causes.software.HDF5_LIBRARY_MISMATCH: lambda m, r, hits: (
+        causes.software.HDF5_LIBRARY_MISMATCH,
+        causes.software.hdf5_mismatch_fix(m, _group(hits, "required"), _group(hits, "loaded")),
+    ),
+    causes.software.MODEL_FILE_LFS_POINTER: lambda m, r, hits: (
+        causes.software.MODEL_FILE_LFS_POINTER,
+        causes.software.lfs_pointer_fix(),
+    ),
+    causes.software.HUB_CACHE_INCOMPLETE: lambda m, r, hits: (
+        causes.software.HUB_CACHE_INCOMPLETE,
+        causes.software.hub_cache_fix(m, _group(hits, "cache_dir")),
+    ),
     causes.software.HUB_MODEL_FORMAT_MISMATCH: lambda m, r, hits: (
         causes.software.HUB_MODEL_FORMAT_MISMATCH,
         causes.software.hub_format_fix(
@@ -7059,6 +7079,10 @@ BUILDERS: dict[str, Builder] = {
     causes.runtime.OPEN_FILES_LIMIT_REACHED: lambda m, r, hits: (
         causes.runtime.OPEN_FILES_LIMIT_REACHED,
         causes.runtime.open_files_fix(),
+    ),
+    causes.runtime.HDF5_FILE_LOCK_FAILED: lambda m, r, hits: (
+        causes.runtime.HDF5_FILE_LOCK_FAILED,
+        causes.runtime.hdf5_lock_fix(m, any(h.signature.id == "hdf5-lock-held" for h in hits)),
     ),
     causes.runtime.SPAWN_MAIN_UNGUARDED: lambda m, r, hits: (
         causes.runtime.SPAWN_MAIN_UNGUARDED,
@@ -7745,8 +7769,12 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     """What the log's last exception says where no cause explains the log: the candidates
     that weigh it (Keras 3 meeting Keras 2 code, a legacy copy, a release's missing name),
     else the exception itself as unexplained."""
-    candidate = keras3_candidate(evidence.tracebacks, machine) or legacy_copy_candidate(
-        evidence.tracebacks, machine
+    candidate = (
+        lambda_bytecode_candidate(evidence.tracebacks, machine)
+        or savedmodel_config_candidate(evidence.tracebacks, machine)
+        or keras_zip_candidate(evidence.tracebacks, machine)
+        or keras3_candidate(evidence.tracebacks, machine)
+        or legacy_copy_candidate(evidence.tracebacks, machine)
     )
     if candidate is not None:
         return [candidate]

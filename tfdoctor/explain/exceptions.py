@@ -135,6 +135,14 @@ def keras3_raised(tb: Traceback) -> Optional[str]:
     return None
 
 
+#: The modules of Keras 3's own requirements (its pyproject.toml's dependencies, 3.0 to 3.12:
+#: absl-py, numpy, rich, namex, h5py, optree, ml-dtypes, packaging): Keras calls them, so their
+#: frames under a Keras 3 frame show nothing about the code that called Keras.
+#: https://github.com/keras-team/keras/blob/v3.12.0/pyproject.toml
+_KERAS3_REQUIREMENTS = frozenset(
+    {"absl", "numpy", "rich", "namex", "h5py", "optree", "ml_dtypes", "packaging"}
+)
+
 #: What Keras 2 code does that Keras 3 refuses, as the refusal words it: TensorFlow 1's
 #: Dimension objects in a shape; a weight Keras 3 makes a read-only property (kernel, bias) set
 #: by a subclass ("can't set attribute", Python 3.11: "property ... has no setter"); a name
@@ -158,12 +166,13 @@ def keras3_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Fi
     shown = keras3_raised(tb)
     if shown is None:
         return None
-    # An installed package other than TensorFlow's and Keras' own (whose frames are the callee).
+    # An installed package other than TensorFlow's and Keras' own (whose frames are the callee),
+    # nor one Keras 3 itself calls (h5py under its HDF5 loader is no code written for Keras 2).
     package = next(
         (
             top
             for top in (installed_package(f.path) for f in tb.frames)
-            if top is not None and top not in TF_OWN
+            if top is not None and top not in TF_OWN and top not in _KERAS3_REQUIREMENTS
         ),
         None,
     )
@@ -188,6 +197,134 @@ def keras3_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Fi
         "fails inside it so. If the same code fails under tf-keras with "
         "TF_USE_LEGACY_KERAS=1 too, the fault is in the code itself, not the Keras.",
         causes.code.keras3_fix(m),
+    )
+
+
+#: Keras' loader of a Lambda layer's function, func_load, which un-marshals the bytecode the
+#: saving Python wrote: keras/utils/generic_utils.py (Keras 2, TensorFlow's copy under
+#: tensorflow/python/keras/, tf_keras/src/), keras/src/utils/python_utils.py (Keras 3).
+#: https://github.com/keras-team/keras/blob/v3.12.0/keras/src/utils/python_utils.py
+_FUNC_LOAD = re.compile(
+    r"(?:keras|tf_keras)[/\\](?:src[/\\])?utils[/\\](?:generic|python)_utils\.py$"
+)
+#: CPython's marshal refusing data of another minor (Python/marshal.c: "bad marshal data
+#: (unknown type code)", "marshal data too short", "EOF read where object expected").
+_MARSHAL_REFUSED = re.compile(
+    r"bad marshal data|marshal data too short|EOF read where object expected"
+)
+#: The Lambda layer's call, where a function of another minor's bytecode meets an opcode this
+#: Python lacks (ceval.c: "unknown opcode"): keras/layers/core.py (Keras 2.0-2.8 and
+#: TensorFlow's copy), keras/layers/core/lambda_layer.py (2.9 on, Keras 3 under src/).
+_LAMBDA_CALL = re.compile(r"[/\\]layers[/\\](?:core\.py|core[/\\]lambda_layer\.py)$")
+
+
+def lambda_bytecode_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
+    """The last exception: Keras un-marshalling a Lambda layer's function refused as another
+    Python minor's data (an error), or the function run into an opcode this Python lacks
+    from the Lambda layer's call (a warning: the bytecode is the likely author, not shown)."""
+    tb = last_failure(tracebacks)
+    if tb is None or not tb.frames:
+        return None
+    inner = tb.frames[-1]
+    if _MARSHAL_REFUSED.search(tb.message) and (
+        inner.function == "func_load" and _FUNC_LOAD.search(inner.path)
+    ):
+        severity, where = Severity.ERROR, "Keras un-marshalling a Lambda layer's function"
+    elif "unknown opcode" in tb.message and any(
+        _LAMBDA_CALL.search(f.path) and f.function == "call" for f in tb.frames
+    ):
+        severity, where = Severity.WARNING, "a Lambda layer's function, run by its call"
+    else:
+        return None
+    cause = causes.software.MODEL_BYTECODE_OTHER_PYTHON
+    return causes.finding(
+        f"explain.{cause}",
+        severity,
+        cause,
+        causes.CAUSES[cause].title,
+        f"{tb.where}: {tb.type}: {tb.message}\nRaised in {where} ({inner.path}): Keras "
+        "stores that function as the saving Python's bytecode, which another Python minor "
+        "refuses or misreads.",
+        causes.software.bytecode_python_fix(m),
+    )
+
+
+#: tf.keras' SavedModel loader (keras/saving/saved_model/load.py; TensorFlow's own copy under
+#: tensorflow/python/keras/, 2.13-2.15 under keras/src/saving/legacy/) revives each layer from
+#: the configuration the saving Keras wrote, and a layer's constructor refuses an argument a
+#: newer Keras added with TypeError: Python's "unexpected keyword argument", Keras'
+#: "Keyword argument not understood" (generic_utils.validate_kwargs).
+#: https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/keras/saving/saved_model/load.py
+_KERAS_SAVEDMODEL_LOAD = re.compile(
+    r"keras[/\\](?:src[/\\])?saving[/\\](?:legacy[/\\])?saved_model[/\\]load\.py$"
+)
+_CONFIG_ARGUMENT = re.compile(
+    r"unexpected keyword argument '(?P<arg>\w+)'|Keyword argument not understood:'?,? '(?P<kw>\w+)'"
+)
+
+
+def savedmodel_config_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
+    """The last exception: a TypeError raised under tf.keras' SavedModel loader whose message
+    refuses a configuration argument, or is cut from the log: a SavedModel of a newer
+    TensorFlow. A warning: the constructor's refusal is the likely message, not always shown."""
+    tb = last_failure(tracebacks)
+    if tb is None or tb.type.rsplit(".", 1)[-1] != "TypeError":
+        return None
+    argument = _CONFIG_ARGUMENT.search(tb.message)
+    if tb.message.strip() and argument is None:
+        return None  # another TypeError, shown: not a configuration's argument
+    if not any(_KERAS_SAVEDMODEL_LOAD.search(f.path) for f in tb.frames):
+        return None
+    name = (argument.group("arg") or argument.group("kw")) if argument is not None else None
+    cause = causes.software.MODEL_FROM_NEWER_KERAS
+    shown = f": {tb.message}" if tb.message.strip() else " (its message is not in the log)"
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.WARNING,
+        cause,
+        "A TypeError as tf.keras revived a SavedModel's layers: likely a model of a newer "
+        "TensorFlow",
+        f"{tb.where}: {tb.type}{shown}\nRaised under tf.keras' SavedModel loader, which "
+        "calls each saved layer's constructor with the configuration the saving Keras wrote; "
+        "a newer Keras's argument is refused with TypeError.",
+        causes.software.newer_savedmodel_fix(name),
+    )
+
+
+#: Keras 2's HDF5 loader, which Keras 2.6-2.11 hand every file that is no directory
+#: (keras/saving/legacy/save.py; saving_utils.is_hdf5_filepath counts `.keras` as HDF5), and
+#: TensorFlow's own copy: keras/saving/hdf5_format.py, keras/saving/legacy/hdf5_format.py,
+#: tensorflow/python/keras/saving/hdf5_format.py.
+#: https://github.com/keras-team/keras/blob/v2.11.0/keras/saving/legacy/save.py
+_KERAS2_HDF5_LOADER = re.compile(r"keras[/\\]saving[/\\](?:legacy[/\\])?hdf5_format\.py$")
+#: A `.keras` path in quotes, as the calling code or the message names it.
+_KERAS_PATH = re.compile(r"""['"][^'"\n]{0,300}\.keras['"]""")
+
+
+def keras_zip_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
+    """The last exception: h5py finding no HDF5 signature in a `.keras` path that Keras 2's
+    HDF5 loader opened: the zip archive Keras 2.13 and later write, loaded by a Keras before
+    2.12 (a warning: the path is read from the code, which may name another file)."""
+    tb = last_failure(tracebacks)
+    if tb is None or "file signature not found" not in tb.message:
+        return None
+    if not any(_KERAS2_HDF5_LOADER.search(f.path) for f in tb.frames):
+        return None
+    if not any(_KERAS_PATH.search(f.code) for f in tb.frames) and not _KERAS_PATH.search(
+        tb.message
+    ):
+        return None
+    cause = causes.software.MODEL_FROM_NEWER_KERAS
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.WARNING,
+        cause,
+        "Keras 2's HDF5 loader found no HDF5 file at a `.keras` path: likely the zip of a "
+        "newer Keras",
+        f"{tb.where}: {tb.type}: {tb.message}\nKeras before 2.12 reads a `.keras` file as "
+        "HDF5; Keras 2.13 and later, and Keras 3, write it as a zip archive, which h5py finds "
+        "no HDF5 signature in.",
+        causes.software.keras_zip_under_old_keras_fix(),
     )
 
 
