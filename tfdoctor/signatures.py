@@ -180,6 +180,8 @@ GROUPS = frozenset(
         # A TensorFlow Serving model's name and the directory it serves it from.
         "servable",
         "base_path",
+        # The job of a cluster a message names (chief, evaluator).
+        "job",
     }
 )
 

@@ -4134,6 +4134,11 @@ def _floor(m: Machine) -> Optional[str]:
     return floor.version if floor is not None else None
 
 
+def _hit(hits: Sequence[Hits], sid: str) -> bool:
+    """Whether the signature ``sid`` is among ``hits``."""
+    return any(h.signature.id == sid for h in hits)
+
+
 def _group(hits: Sequence[Hits], name: str) -> Optional[str]:
     """The first value a named group took in ``hits``."""
     return next((g[name] for h in hits for g in h.groups if g.get(name)), None)
@@ -6728,6 +6733,13 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.container.NCCL_SHM_TOO_SMALL: lambda m: causes.container.nccl_shm_fix(),
     causes.platform.TF_EXPORTED_SYMBOL_CLASH: lambda m: causes.platform.hwloc_preload_fix(),
     causes.cluster.MPI_INTERFACE_UNPINNED: lambda m: causes.cluster.mpi_interfaces_fix(),
+    causes.cluster.TF_CONFIG_INVALID_JSON: lambda m: causes.cluster.tf_config_json_fix(),
+    causes.cluster.TF_CONFIG_TASK_INVALID: lambda m: causes.cluster.task_fix(),
+    causes.cluster.TF_CONFIG_TASK_OUT_OF_RANGE: lambda m: causes.cluster.task_fix(),
+    causes.cluster.TF_CONFIG_MASTER_TASK: lambda m: causes.cluster.master_task_fix(),
+    causes.cluster.TF_CONFIG_UNKNOWN_JOB: lambda m: causes.cluster.unknown_job_fix(),
+    causes.cluster.TF_CONFIG_ADDRESS_SCHEME: lambda m: causes.cluster.address_scheme_fix(),
+    causes.cluster.DATASET_AUTOSHARD_MISMATCH: lambda m: causes.cluster.autoshard_fix(),
     causes.software.TENSORBOARD_NOT_INSTALLED: causes.software.tensorboard_fix,
     causes.software.DEPENDENCY_API_REMOVED: causes.software.pkg_resources_fix,
     causes.gpu.GPU_UNSEEN_NO_REASON: lambda m: causes.gpu.read_device_log_fix(),
@@ -6824,6 +6836,22 @@ BUILDERS: dict[str, Builder] = {
         ),
     ),
     causes.cluster.CLUSTER_TASK_UNREACHABLE: _cluster_unreachable,
+    causes.software.HOROVOD_CONTROLLER_MISSING: lambda m, r, hits: (
+        causes.software.HOROVOD_CONTROLLER_MISSING,
+        causes.software.horovod_controller_fix(
+            m,
+            "MPI"
+            if _hit(hits, "horovod-mpi-not-built")
+            else "Gloo"
+            if _hit(hits, "horovod-gloo-not-built")
+            else None,
+            mpi_absent=_hit(hits, "horovodrun-mpi-not-found"),
+        ),
+    ),
+    causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS: lambda m, r, hits: (
+        causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS,
+        causes.cluster.one_task_fix(_group(hits, "job")),
+    ),
     causes.software.DEPENDENCY_MISSING: _dependency_missing,
     causes.platform.WHEEL_MISMATCH: _wrong_arch,
     causes.hosted.TPU_TF_WITHOUT_LIBTPU: _tpu_build,
