@@ -1,8 +1,9 @@
 """A multi-worker job's set-up failures explain reads from a worker's log: TF_CONFIG refused by
-TensorFlow's own checks, the coordination service's barrier and heartbeats, tf.data's file
-sharding across workers, horovodrun without a controller to launch with, and the notes
-TensorFlow prints while it works (the AUTO shard policy's fallback, GPUs that cannot peer).
-The lines here are written for the tests, in TensorFlow's and Horovod's formats."""
+TensorFlow's own checks, variables made outside the strategy's scope, the coordination
+service's barrier and heartbeats, tf.data's file sharding across workers, horovodrun without
+a controller to launch with, and the notes TensorFlow prints while it works (the AUTO shard
+policy's fallback, GPUs that cannot peer). The lines here are written for the tests, in
+TensorFlow's and Horovod's formats."""
 
 from __future__ import annotations
 
@@ -103,6 +104,29 @@ RECOGNISED = [
         "tf-config-address-scheme",
         "host:port",
         id="scheme",
+    ),
+    pytest.param(
+        "ValueError: Variable (<tf.Variable 'dense_1/bias:0' shape=(10,) dtype=float32>) was "
+        "not created in the distribution strategy scope of (<tensorflow.python.distribute."
+        "mirrored_strategy.MirroredStrategy object at 0x7f3b2c0e1d90>). It is most likely due "
+        "to not all layers or the model or optimizer being created outside the distribution "
+        "strategy scope. Try to make sure your code looks similar to the following.\n"
+        "with strategy.scope():\n  model=_create_model()\n  model.compile(...)",
+        "strategy-scope-missing",
+        "strategy.scope()",
+        id="outside-scope",
+    ),
+    pytest.param(
+        "ValueError: Trying to create optimizer slot variable under the scope for "
+        "tf.distribute.Strategy (<tensorflow.python.distribute.distribute_lib."
+        "_DefaultDistributionStrategy object at 0x7f3b2c0e1d90>), which is different from the "
+        "scope used for the original variable (MirroredVariable:{\n  0: <tf.Variable "
+        "'dense/kernel:0' shape=(8, 1) dtype=float32>\n}). Make sure the slot variables are "
+        "created under the same strategy scope. This may happen if you're restoring from a "
+        "checkpoint outside the scope",
+        "strategy-scope-missing",
+        "checkpoint",
+        id="slot-outside-scope",
     ),
     pytest.param(
         "tensorflow.python.framework.errors_impl.DeadlineExceededError: Barrier timed out. Id: "

@@ -6728,6 +6728,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
     causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
+    causes.runtime.STRATEGY_SCOPE_MISSING: lambda m: causes.runtime.strategy_scope_fix(),
     causes.cluster.CLUSTER_WORKER_FAILED: lambda m: causes.cluster.peer_failed_fix(),
     causes.cluster.CLUSTER_PORT_IN_USE: lambda m: causes.cluster.port_in_use_fix(),
     causes.container.NCCL_SHM_TOO_SMALL: lambda m: causes.container.nccl_shm_fix(),
