@@ -1,8 +1,9 @@
 """A multi-worker job's set-up failures explain reads from a worker's log: TF_CONFIG refused by
 TensorFlow's own checks, variables made outside the strategy's scope, the coordination
-service's barrier and heartbeats, tf.data's file sharding across workers, horovodrun without
-a controller to launch with, and the notes TensorFlow prints while it works (the AUTO shard
-policy's fallback, GPUs that cannot peer). The lines here are written for the tests, in
+service's barrier and heartbeats, a peer's name gRPC cannot resolve, tf.data's file sharding
+across workers, Horovod's shutdown and horovodrun without a controller to launch with, and the
+notes TensorFlow prints while it works (the AUTO shard policy's fallback, MirroredStrategy
+without NCCL, GPUs that cannot peer). The lines here are written for the tests, in
 TensorFlow's and Horovod's formats."""
 
 from __future__ import annotations
@@ -148,6 +149,31 @@ RECOGNISED = [
         "checkpoint",
         id="heartbeat",
     ),
+    pytest.param(  # Horovod's status after another rank raised
+        "tensorflow.python.framework.errors_impl.AbortedError: Horovod has been shut down. This "
+        "was caused by an exception on one of the ranks or an attempt to allreduce, allgather "
+        "or broadcast a tensor after one of the ranks finished execution.\n"
+        "\t [[{{node DistributedSGD_Allreduce/cond/HorovodAllreduce_grads_0}}]]",
+        "cluster-worker-failed",
+        "log",
+        id="horovod-shut-down",
+    ),
+    pytest.param(
+        "tensorflow.python.framework.errors_impl.UnavailableError: failed to connect to all "
+        "addresses; last error: UNAVAILABLE: DNS resolution failed for trainer-worker-2.jobs:"
+        "2222: C-ares status is not ARES_SUCCESS qtype=A name=trainer-worker-2.jobs "
+        "is_balancer=0: Domain name not found",
+        "tf-config-unresolvable",
+        "getent hosts trainer-worker-2.jobs",
+        id="name-unresolved",
+    ),
+    pytest.param(  # gRPC 1.2x's words
+        "tensorflow.python.framework.errors_impl.UnavailableError: DNS resolution failed for "
+        "service: ps-1:2222",
+        "tf-config-unresolvable",
+        "ps-1",
+        id="name-unresolved-old-grpc",
+    ),
     pytest.param(
         "tensorflow.python.framework.errors_impl.InvalidArgumentError: Could not apply FILE "
         "based sharding: the dataset only has 2 file(s), which is not enough for the required "
@@ -226,6 +252,37 @@ def test_each_message_is_an_error_of_its_cause(log: str, cause: str, fix_word: s
     assert fix_word in fix_text(one_error(explained(log), cause))
 
 
+def test_an_unresolved_name_is_the_connection_failure_that_quotes_it() -> None:
+    log = (
+        "UnavailableError: failed to connect to all addresses; last error: UNAVAILABLE: DNS "
+        "resolution failed for w-3:2222: C-ares status is not ARES_SUCCESS qtype=A name=w-3 "
+        "is_balancer=0: Domain name not found"
+    )
+    assert problem_causes(explained(log)) == {"tf-config-unresolvable"}
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(  # a Google API client, not a task of a cluster
+            "google.api_core.exceptions.ServiceUnavailable: 503 DNS resolution failed for "
+            "us-central1-aiplatform.googleapis.com:443: C-ares status is not ARES_SUCCESS "
+            "qtype=SRV name=_grpclb._tcp.us-central1-aiplatform.googleapis.com: Domain name "
+            "not found",
+            id="api-client",
+        ),
+        pytest.param(  # the DNS server, not the name
+            "UnavailableError: failed to connect to all addresses; last error: UNAVAILABLE: DNS "
+            "resolution failed for w-3:2222: C-ares status is not ARES_SUCCESS qtype=A name=w-3 "
+            "is_balancer=0: Timeout while contacting DNS servers",
+            id="dns-server",
+        ),
+    ],
+)
+def test_a_resolver_failure_that_is_not_the_name(log: str) -> None:
+    assert "tf-config-unresolvable" not in problem_causes(explained(log))
+
+
 def test_a_json_error_elsewhere_is_not_tf_config() -> None:
     log = (
         "Traceback (most recent call last):\n"
@@ -257,6 +314,19 @@ HARMLESS = [
         "Epoch 1/3",
         "autoshard-data-fallback",
         id="auto-fallback-2.2",
+    ),
+    pytest.param(
+        "WARNING:tensorflow:There are non-GPU devices in `tf.distribute.Strategy`, not using "
+        "nccl allreduce.\nINFO:tensorflow:Using MirroredStrategy with devices "
+        "('/job:localhost/replica:0/task:0/device:CPU:0',)\nEpoch 1/2",
+        "mirrored-without-nccl",
+        id="mirrored-on-cpu",
+    ),
+    pytest.param(
+        "W0412 09:10:11.120034 14032 cross_device_ops.py:1401] Nccl kernel is not found, not "
+        "using nccl allreduce.\nEpoch 1/2",
+        "mirrored-without-nccl",
+        id="mirrored-without-nccl-kernel",
     ),
     pytest.param(
         "2024-01-09 11:02:40.551873: W tensorflow/core/common_runtime/gpu/gpu_device.cc:1407] "

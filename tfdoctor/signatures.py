@@ -180,8 +180,10 @@ GROUPS = frozenset(
         # A TensorFlow Serving model's name and the directory it serves it from.
         "servable",
         "base_path",
-        # The job of a cluster a message names (chief, evaluator).
+        # The job of a cluster a message names (chief, evaluator), and a host name it could
+        # not resolve.
         "job",
+        "host",
     }
 )
 

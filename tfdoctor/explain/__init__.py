@@ -6849,6 +6849,10 @@ BUILDERS: dict[str, Builder] = {
             mpi_absent=_hit(hits, "horovodrun-mpi-not-found"),
         ),
     ),
+    causes.cluster.TF_CONFIG_UNRESOLVABLE: lambda m, r, hits: (
+        causes.cluster.TF_CONFIG_UNRESOLVABLE,
+        causes.cluster.unresolved_host_fix(_group(hits, "host")),
+    ),
     causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS: lambda m, r, hits: (
         causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS,
         causes.cluster.one_task_fix(_group(hits, "job")),
@@ -8811,13 +8815,19 @@ def _dump_is_the_named_allocators(by_cause: dict[str, list[Hits]]) -> None:
 
 #: Signatures of a collective's abort, which quotes the failure that aborted it ("Collective
 #: ops is aborted by: <failure>", base_collective_executor.cc).
-_ABORT_WRAPPERS = ((causes.cluster.CLUSTER_WORKER_FAILED, "collective-aborted"),)
+#: gRPC's pick_first policy quotes its last error likewise ("failed to connect to all
+#: addresses; last error: UNAVAILABLE: DNS resolution failed for ...").
+_ABORT_WRAPPERS = (
+    (causes.cluster.CLUSTER_WORKER_FAILED, "collective-aborted"),
+    (causes.cluster.CLUSTER_TASK_UNREACHABLE, "grpc-connect-failed"),
+)
 
 
 def _abort_names_its_failure(by_cause: dict[str, list[Hits]]) -> None:
-    """A collective's abort quotes the failure that aborted it: where another cause's signature
-    reads that failure on every line the abort was read from, the abort is that failure (NCCL,
-    a group's membership), not a peer that went away."""
+    """A collective's abort (or gRPC's failed connection) quotes the failure behind it: where
+    another cause's signature reads that failure on every line the wrapper was read from, the
+    wrapper is that failure (NCCL, a group's membership, a name that does not resolve), not a
+    peer that went away or did not answer."""
     for cause, signature in _ABORT_WRAPPERS:
         wrapper = next((h for h in by_cause.get(cause, ()) if h.signature.id == signature), None)
         if wrapper is None:
