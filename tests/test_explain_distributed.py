@@ -241,3 +241,53 @@ def test_a_release_without_nccl_wheels_gets_nvidias_package_for_its_cuda() -> No
 def test_nccls_own_warning_names_the_cuda_failure(warning: str, kept: set[str]) -> None:
     log = f"w2:901:944 [1] misc/utils.cc:51 NCCL WARN {warning}\n{LOG}"
     assert problem_causes(explained(log)) == kept
+
+
+@pytest.mark.parametrize(
+    ("log", "fix_word"),
+    [
+        pytest.param(
+            "gpu3:4410:4410 [0] NCCL INFO NCCL_SOCKET_IFNAME set to ib1\n"
+            "gpu3:4410:4410 [0] bootstrap.cc:45 NCCL WARN Bootstrap : no socket interface "
+            "found\nUnknownError: Error invoking NCCL: internal error",
+            "NCCL_SOCKET_IFNAME to the interface",
+            id="socket-interface",
+        ),
+        pytest.param(
+            "gpu3:4410:4502 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion "
+            "from peer 10.4.0.7<40911> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"
+            "InternalError: Collective ops is aborted by: Error invoking NCCL: unhandled "
+            "system error",
+            "NCCL_IB_DISABLE=1",
+            id="infiniband-completion",
+        ),
+        pytest.param(
+            "gpu3:4410:4502 [1] misc/ibvwrap.cc:252 NCCL WARN Call to ibv_reg_mr failed with "
+            "error Cannot allocate memory",
+            "ulimit -l",
+            id="infiniband-verbs",
+        ),
+        pytest.param(
+            "vm-2:812:870 [1] transport/p2p.cc:275 NCCL WARN Cuda failure 217 'peer access "
+            "is not supported between these two devices'",
+            "nvidia-smi topo -m",
+            id="peer-access",
+        ),
+        pytest.param(  # NCCL names no transport: the general advice
+            "InternalError: NCCL: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+            "NCCL_SOCKET_IFNAME",
+            id="unnamed",
+        ),
+    ],
+)
+def test_the_fix_follows_the_transport_nccls_warning_names(log: str, fix_word: str) -> None:
+    assert fix_word in fix_text(one_error(explained(log), COLLECTIVE))
+
+
+def test_two_transports_failing_get_the_general_advice() -> None:
+    log = (
+        "w1:10:12 [0] NCCL WARN Bootstrap : no socket interface found\n"
+        "w1:10:12 [0] NCCL WARN Call to ibv_modify_qp failed with error Connection timed out"
+    )
+    text = fix_text(one_error(explained(log), COLLECTIVE))
+    assert "NCCL_DEBUG=INFO" in text and "NCCL_IB_DISABLE" not in text

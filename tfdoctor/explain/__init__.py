@@ -6499,12 +6499,23 @@ def _api_default(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 _GROUP_MISMATCH = ("collective-group-mismatch", "collective-group-mismatch-old")
 
 
+#: NCCL's warnings that name the transport that failed, by the signature that reads each.
+_NCCL_TRANSPORTS = (
+    ("nccl-no-socket-interface", "socket"),
+    ("nccl-infiniband-failure", "ib"),
+    ("nccl-peer-access-unsupported", "p2p"),
+)
+
+
 def _collective(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # A member refused by its group is the workers disagreeing on the group's devices; NCCL's
-    # own failures are read from NCCL's log.
+    # own failures are read from NCCL's log, by the transport its warning names (one only:
+    # two transports failing leave the general advice).
     if any(h.signature.id in _GROUP_MISMATCH for h in hits):
         return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.cluster.collective_group_fix(m)
-    return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.gpu.collective_failed_fix()
+    named = {transport for sid, transport in _NCCL_TRANSPORTS if _hit(hits, sid)}
+    transport = named.pop() if len(named) == 1 else None
+    return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.gpu.collective_failed_fix(transport)
 
 
 #: The signatures of XLA's refusal of an op it has no kernel for, and of a kernel look-up that
