@@ -158,6 +158,23 @@ RECOGNISED = [
         "log",
         id="horovod-shut-down",
     ),
+    pytest.param(  # 1.x's rendezvous
+        "tensorflow.python.framework.errors_impl.AbortedError: RecvTensor expects a different "
+        "device incarnation: 4470215861279023316 vs. 1290388811734407012. Your worker job "
+        '("/job:worker/replica:0/task:2") was probably restarted. Check your worker job for '
+        "the reason why it was restarted.",
+        "cluster-worker-failed",
+        "log",
+        id="worker-restarted-1x",
+    ),
+    pytest.param(  # the eager service
+        "tensorflow.python.framework.errors_impl.AbortedError: Unable to find a context_id "
+        "matching the specified one (5120098147661320195). Perhaps the worker was restarted, "
+        "or the context was GC'd?",
+        "cluster-worker-failed",
+        "dmesg",
+        id="worker-restarted-eager",
+    ),
     pytest.param(
         "tensorflow.python.framework.errors_impl.UnavailableError: failed to connect to all "
         "addresses; last error: UNAVAILABLE: DNS resolution failed for trainer-worker-2.jobs:"
