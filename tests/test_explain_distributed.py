@@ -291,3 +291,14 @@ def test_two_transports_failing_get_the_general_advice() -> None:
     )
     text = fix_text(one_error(explained(log), COLLECTIVE))
     assert "NCCL_DEBUG=INFO" in text and "NCCL_IB_DISABLE" not in text
+
+
+def test_ranks_with_other_nccl_releases_are_nodes_that_differ() -> None:
+    log = (
+        "gpu-b:700:780 [0] init.cc:612 NCCL WARN Mismatched NCCL version detected : rank 1 "
+        "version 21805 rank 0 version 21403\n"
+        "InternalError: Collective ops is aborted by: Error invoking NCCL: invalid usage"
+    )
+    text = fix_text(one_error(explained(log), "fleet-fact-differs"))
+    assert "rank 1 has NCCL 2.18.5, rank 0 has NCCL 2.14.3" in text
+    assert "ldconfig -p | grep libnccl" in text

@@ -389,6 +389,17 @@ def autoshard_fix() -> Fix:
     )
 
 
+def fleet_differs_fix(fact: str, shown: str = "", commands: Sequence[str] = ()) -> Fix:
+    """The one ``fact`` made the same on every node (``shown``: what differs where, as the
+    evidence names it; ``commands``: how to read the fact on a node)."""
+    where = f" ({shown})" if shown else ""
+    return Fix(
+        f"Make {fact} the same on every node{where} (one image or one lock file for all "
+        "workers); `tfdoctor diff A.json B.json` compares two nodes' reports.",
+        tuple(commands),
+    )
+
+
 def cluster_unreachable_fix() -> Fix:
     """Every task started, listening on its own address, reachable through the firewall."""
     return Fix(

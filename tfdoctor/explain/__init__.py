@@ -48,7 +48,13 @@ from tfdoctor.compat import (
     gpu_code,
 )
 from tfdoctor.evidence import tflog
-from tfdoctor.evidence.cluster import TASK, channel_hosts, looked_up, read_cluster_evidence
+from tfdoctor.evidence.cluster import (
+    TASK,
+    channel_hosts,
+    looked_up,
+    nccl_mismatched_ranks,
+    read_cluster_evidence,
+)
 from tfdoctor.evidence.conda import (
     UnresolvedSpec,
     read_conda_env,
@@ -3990,6 +3996,22 @@ def _graph_older(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     )
 
 
+def _nccl_versions_differ(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[causes.CauseId, Fix]:
+    """NCCL's ranks running other releases, each rank with the release NCCL names."""
+    ranks = nccl_mismatched_ranks("\n".join(line for h in hits for _, line in h.citations))
+    shown = ", ".join(f"rank {rank} has NCCL {release}" for rank, release in ranks)
+    return causes.cluster.FLEET_FACT_DIFFERS, causes.cluster.fleet_differs_fix(
+        "NCCL",
+        shown,
+        (
+            "pip list 2>/dev/null | grep -i nccl  # on every node",
+            "ldconfig -p | grep libnccl  # on every node",
+        ),
+    )
+
+
 def _cluster_unreachable(
     m: Machine, r: Revealed, hits: Sequence[Hits]
 ) -> tuple[causes.CauseId, Fix]:
@@ -6864,6 +6886,7 @@ BUILDERS: dict[str, Builder] = {
         causes.cluster.TF_CONFIG_UNRESOLVABLE,
         causes.cluster.unresolved_host_fix(_group(hits, "host")),
     ),
+    causes.cluster.FLEET_FACT_DIFFERS: _nccl_versions_differ,
     causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS: lambda m, r, hits: (
         causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS,
         causes.cluster.one_task_fix(_group(hits, "job")),
