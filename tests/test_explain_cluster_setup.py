@@ -3,8 +3,8 @@ TensorFlow's own checks, variables made outside the strategy's scope, the coordi
 service's barrier and heartbeats, a peer's name gRPC cannot resolve, tf.data's file sharding
 across workers, Horovod's shutdown and horovodrun without a controller to launch with, and the
 notes TensorFlow prints while it works (the AUTO shard policy's fallback, MirroredStrategy
-without NCCL, GPUs that cannot peer). The lines here are written for the tests, in
-TensorFlow's and Horovod's formats."""
+without NCCL, its slower paths, GPUs that cannot peer). The lines here are written for the
+tests, in TensorFlow's and Horovod's formats."""
 
 from __future__ import annotations
 
@@ -344,6 +344,20 @@ HARMLESS = [
         "using nccl allreduce.\nEpoch 1/2",
         "mirrored-without-nccl",
         id="mirrored-without-nccl-kernel",
+    ),
+    pytest.param(
+        "WARNING:tensorflow:Efficient allreduce is not supported for 3 IndexedSlices\n"
+        "Epoch 1/4\n120/120 [==============================] - 14s 96ms/step - loss: 1.02",
+        "distribute-sparse-allreduce-note",
+        id="sparse-gradients",
+    ),
+    pytest.param(
+        "WARNING:tensorflow:Using MultiWorkerMirroredStrategy eagerly has significant overhead "
+        "currently. We will be working on improving this in the future, but for now please "
+        "wrap `call_for_each_replica` or `experimental_run` or `run` inside a tf.function to "
+        "get the best performance.",
+        "distribute-eager-note",
+        id="eager-strategy",
     ),
     pytest.param(
         "2024-01-09 11:02:40.551873: W tensorflow/core/common_runtime/gpu/gpu_device.cc:1407] "
