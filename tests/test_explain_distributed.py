@@ -152,6 +152,27 @@ def test_a_near_miss_does_not_get_the_cause(log: str, cause: str) -> None:
     assert cause not in problem_causes(explained(log))
 
 
+@pytest.mark.parametrize(
+    "result",
+    [
+        "invalid usage (run with NCCL_DEBUG=WARN for details)",
+        "internal error - please report this issue to the NCCL developers",
+        "invalid argument",
+    ],
+)
+def test_an_abort_by_nccls_own_failure_is_no_peer_gone(result: str) -> None:
+    log = f"InternalError: Collective ops is aborted by: Error invoking NCCL: {result}"
+    assert problem_causes(explained(log)) == {COLLECTIVE}
+
+
+def test_nccls_remote_error_is_a_peer_gone() -> None:
+    log = (
+        "UnavailableError: Collective ops is aborted by: Error invoking NCCL: remote process "
+        "exited or there was a network error"
+    )
+    assert problem_causes(explained(log)) == {PEER}
+
+
 def test_an_abort_is_the_failure_it_quotes_not_a_peer_gone() -> None:
     log = (
         "UnknownError: Collective ops is aborted by: Error invoking NCCL: unhandled cuda error\n"
