@@ -81,6 +81,21 @@ def all_causes(text: str) -> set[str]:
     return {x.cause for x in explained(text).findings}
 
 
+def problem_causes(report: Report) -> set[str]:
+    """The causes of the findings at warning or above (what a user must act on)."""
+    return {
+        x.cause for x in report.findings if x.severity.rank >= Severity.WARNING.rank and x.cause
+    }
+
+
+def one_error(report: Report, cause: str) -> Finding:
+    """The one finding naming ``cause``, asserted to be an error with a fix."""
+    found = [x for x in report.findings if x.cause == cause]
+    assert len(found) == 1, [(x.id, x.severity) for x in report.findings]
+    assert found[0].severity is Severity.ERROR and found[0].fix is not None
+    return found[0]
+
+
 def finding_of(report: Report, cause: str) -> Optional[Finding]:
     """The report's first finding resting on ``cause``, or None."""
     return next((x for x in report.findings if x.cause == cause), None)

@@ -12,6 +12,8 @@ from tfdoctor.evidence.cluster import (
     ClusterEvidence,
     channel_hosts,
     looked_up,
+    nccl_mismatched_ranks,
+    nccl_release,
     read_cluster_evidence,
 )
 from tfdoctor.probes._run import CommandResult
@@ -172,3 +174,27 @@ def test_the_channel_cache_names_each_tasks_host() -> None:
 )
 def test_only_a_name_is_looked_up(host: str, expected: bool) -> None:
     assert looked_up(host) is expected
+
+
+@pytest.mark.parametrize(
+    ("code", "release"),
+    [
+        pytest.param(2408, "2.4.8", id="before-2.9"),
+        pytest.param(2804, "2.8.4", id="2.8"),
+        pytest.param(20906, "2.9.6", id="from-2.9"),
+        pytest.param(22705, "2.27.5", id="2.27"),
+    ],
+)
+def test_nccls_version_code_is_read_as_its_release(code: int, release: str) -> None:
+    assert nccl_release(code) == release
+
+
+def test_the_ranks_nccls_version_check_names() -> None:
+    text = (
+        "n2:70:78 [0] init.cc:612 NCCL WARN Mismatched NCCL version detected : rank 3 version "
+        "21903 rank 0 version 2708\n"
+        "n2:70:78 [0] init.cc:612 NCCL WARN Mismatched NCCL version detected : rank 3 version "
+        "21903 rank 1 version 21903"
+    )
+    assert nccl_mismatched_ranks(text) == (("3", "2.19.3"), ("0", "2.7.8"), ("1", "2.19.3"))
+    assert nccl_mismatched_ranks("NCCL INFO NCCL version 2.19.3+cuda12.3") == ()

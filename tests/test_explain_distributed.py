@@ -8,30 +8,14 @@ from __future__ import annotations
 import pytest
 
 from tests import factories as f
-from tests.explaining import explained, fix_text
+from tests.explaining import explained, fix_text, one_error, problem_causes
 from tfdoctor.facts import CondaFacts, CondaPackage
-from tfdoctor.findings import Finding, Report, Severity
 
 NCCL_CUDA, COLLECTIVE, PEER = (
     "nccl-cuda-mismatch",
     "cluster-collective-failed",
     "cluster-worker-failed",
 )
-
-
-def _problem_causes(report: Report) -> set[str]:
-    """The causes of the findings at warning or above (what a user must act on)."""
-    return {
-        x.cause for x in report.findings if x.severity.rank >= Severity.WARNING.rank and x.cause
-    }
-
-
-def _one(report: Report, cause: str) -> Finding:
-    """The one finding naming ``cause``, asserted to be an error with a fix."""
-    found = [x for x in report.findings if x.cause == cause]
-    assert len(found) == 1, [(x.id, x.severity) for x in report.findings]
-    assert found[0].severity is Severity.ERROR and found[0].fix is not None
-    return found[0]
 
 
 #: A log, the cause it must get (an error, exactly once) and a word its fix holds.
@@ -120,7 +104,7 @@ RECOGNISED = [
 
 @pytest.mark.parametrize(("log", "cause", "fix_word"), RECOGNISED)
 def test_each_wording_is_an_error_of_its_cause(log: str, cause: str, fix_word: str) -> None:
-    assert fix_word in fix_text(_one(explained(log), cause))
+    assert fix_word in fix_text(one_error(explained(log), cause))
 
 
 #: A log like a family's that must not get its cause.
@@ -165,7 +149,28 @@ NOT_RECOGNISED = [
 
 @pytest.mark.parametrize(("log", "cause"), NOT_RECOGNISED)
 def test_a_near_miss_does_not_get_the_cause(log: str, cause: str) -> None:
-    assert cause not in _problem_causes(explained(log))
+    assert cause not in problem_causes(explained(log))
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        "invalid usage (run with NCCL_DEBUG=WARN for details)",
+        "internal error - please report this issue to the NCCL developers",
+        "invalid argument",
+    ],
+)
+def test_an_abort_by_nccls_own_failure_is_no_peer_gone(result: str) -> None:
+    log = f"InternalError: Collective ops is aborted by: Error invoking NCCL: {result}"
+    assert problem_causes(explained(log)) == {COLLECTIVE}
+
+
+def test_nccls_remote_error_is_a_peer_gone() -> None:
+    log = (
+        "UnavailableError: Collective ops is aborted by: Error invoking NCCL: remote process "
+        "exited or there was a network error"
+    )
+    assert problem_causes(explained(log)) == {PEER}
 
 
 def test_an_abort_is_the_failure_it_quotes_not_a_peer_gone() -> None:
@@ -173,10 +178,10 @@ def test_an_abort_is_the_failure_it_quotes_not_a_peer_gone() -> None:
         "UnknownError: Collective ops is aborted by: Error invoking NCCL: unhandled cuda error\n"
         "The error could be from a previous operation. Restart your program to reset."
     )
-    assert _problem_causes(explained(log)) == {NCCL_CUDA}
+    assert problem_causes(explained(log)) == {NCCL_CUDA}
     # The abort beside another line is still a peer's failure.
     other = "UnavailableError: Collective ops is aborted by: Socket closed\n" + log
-    assert _problem_causes(explained(other)) == {NCCL_CUDA, PEER}
+    assert problem_causes(explained(other)) == {NCCL_CUDA, PEER}
 
 
 def test_the_fix_says_which_cuda_the_loaded_nccl_was_built_for() -> None:
@@ -184,7 +189,7 @@ def test_the_fix_says_which_cuda_the_loaded_nccl_was_built_for() -> None:
         "gpu01:3301:3301 [0] NCCL INFO NCCL version 2.1.2+cuda9.0\n"
         "UnknownError: ncclCommInitRank failed: unhandled cuda error"
     )
-    finding = _one(explained(log), NCCL_CUDA)
+    finding = one_error(explained(log), NCCL_CUDA)
     assert "built for CUDA 9.0" in fix_text(finding)
     assert "NCCL 2.1.2 built for CUDA 9.0" in finding.detail
     # Nothing shows the framework's CUDA or where its libraries come from: NVIDIA's packages,
@@ -196,7 +201,7 @@ LOG = "UnknownError: Error invoking NCCL: unhandled cuda error"
 
 
 def test_pip_wheels_get_the_nccl_wheel_the_release_pins() -> None:
-    finding = _one(explained(LOG, f.facts()), NCCL_CUDA)
+    finding = one_error(explained(LOG, f.facts()), NCCL_CUDA)
     assert finding.fix is not None
     assert any('"nvidia-nccl-cu12==2.16.5"' in c for c in finding.fix.commands)
     assert "CUDA 12.2" in finding.fix.text and "apt-get" not in fix_text(finding)
@@ -204,7 +209,7 @@ def test_pip_wheels_get_the_nccl_wheel_the_release_pins() -> None:
 
 def test_the_pinned_wheel_installed_leaves_the_shadowing_nccl() -> None:
     facts = f.facts(packages=f.packages(f.pkg("nvidia-nccl-cu12", "2.16.5")))
-    finding = _one(explained(LOG, facts), NCCL_CUDA)
+    finding = one_error(explained(LOG, facts), NCCL_CUDA)
     assert finding.fix is not None
     assert "is installed" in finding.fix.text and "LD_LIBRARY_PATH" in finding.fix.text
     assert not any("install" in c and "nccl" in c for c in finding.fix.commands)
@@ -216,7 +221,7 @@ def test_a_conda_environment_gets_condas_nccl_for_the_build_cuda() -> None:
     facts = f.facts(
         python=f.python(env_kind="conda", prefix=prefix), conda=CondaFacts(prefix, (conda_tf,))
     )
-    finding = _one(explained(LOG, facts), NCCL_CUDA)
+    finding = one_error(explained(LOG, facts), NCCL_CUDA)
     assert finding.fix is not None
     assert "conda install -c conda-forge nccl cuda-version=12.2" in finding.fix.commands
     assert not any("pip" in c for c in finding.fix.commands)
@@ -224,7 +229,7 @@ def test_a_conda_environment_gets_condas_nccl_for_the_build_cuda() -> None:
 
 def test_pip_tensorflow_inside_conda_gets_the_wheel_it_pins() -> None:
     facts = f.facts(python=f.python(env_kind="conda", prefix="/opt/conda/envs/tf"))
-    finding = _one(explained(LOG, facts), NCCL_CUDA)
+    finding = one_error(explained(LOG, facts), NCCL_CUDA)
     assert finding.fix is not None
     assert any('"nvidia-nccl-cu12==2.16.5"' in c for c in finding.fix.commands)
     assert finding.fix.commands[0] == "export NCCL_DEBUG=INFO"
@@ -233,7 +238,7 @@ def test_pip_tensorflow_inside_conda_gets_the_wheel_it_pins() -> None:
 def test_a_release_without_nccl_wheels_gets_nvidias_package_for_its_cuda() -> None:
     tf = f.tensorflow(version="2.13.1", cuda_version="11.8")
     facts = f.facts(tensorflow=tf, packages=(f.pkg("tensorflow", "2.13.1"),))
-    finding = _one(explained(LOG, facts), NCCL_CUDA)
+    finding = one_error(explained(LOG, facts), NCCL_CUDA)
     assert "+cuda11.8" in fix_text(finding)
 
 
@@ -256,4 +261,65 @@ def test_a_release_without_nccl_wheels_gets_nvidias_package_for_its_cuda() -> No
 )
 def test_nccls_own_warning_names_the_cuda_failure(warning: str, kept: set[str]) -> None:
     log = f"w2:901:944 [1] misc/utils.cc:51 NCCL WARN {warning}\n{LOG}"
-    assert _problem_causes(explained(log)) == kept
+    assert problem_causes(explained(log)) == kept
+
+
+@pytest.mark.parametrize(
+    ("log", "fix_word"),
+    [
+        pytest.param(
+            "gpu3:4410:4410 [0] NCCL INFO NCCL_SOCKET_IFNAME set to ib1\n"
+            "gpu3:4410:4410 [0] bootstrap.cc:45 NCCL WARN Bootstrap : no socket interface "
+            "found\nUnknownError: Error invoking NCCL: internal error",
+            "NCCL_SOCKET_IFNAME to the interface",
+            id="socket-interface",
+        ),
+        pytest.param(
+            "gpu3:4410:4502 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion "
+            "from peer 10.4.0.7<40911> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"
+            "InternalError: Collective ops is aborted by: Error invoking NCCL: unhandled "
+            "system error",
+            "NCCL_IB_DISABLE=1",
+            id="infiniband-completion",
+        ),
+        pytest.param(
+            "gpu3:4410:4502 [1] misc/ibvwrap.cc:252 NCCL WARN Call to ibv_reg_mr failed with "
+            "error Cannot allocate memory",
+            "ulimit -l",
+            id="infiniband-verbs",
+        ),
+        pytest.param(
+            "vm-2:812:870 [1] transport/p2p.cc:275 NCCL WARN Cuda failure 217 'peer access "
+            "is not supported between these two devices'",
+            "nvidia-smi topo -m",
+            id="peer-access",
+        ),
+        pytest.param(  # NCCL names no transport: the general advice
+            "InternalError: NCCL: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+            "NCCL_SOCKET_IFNAME",
+            id="unnamed",
+        ),
+    ],
+)
+def test_the_fix_follows_the_transport_nccls_warning_names(log: str, fix_word: str) -> None:
+    assert fix_word in fix_text(one_error(explained(log), COLLECTIVE))
+
+
+def test_two_transports_failing_get_the_general_advice() -> None:
+    log = (
+        "w1:10:12 [0] NCCL WARN Bootstrap : no socket interface found\n"
+        "w1:10:12 [0] NCCL WARN Call to ibv_modify_qp failed with error Connection timed out"
+    )
+    text = fix_text(one_error(explained(log), COLLECTIVE))
+    assert "NCCL_DEBUG=INFO" in text and "NCCL_IB_DISABLE" not in text
+
+
+def test_ranks_with_other_nccl_releases_are_nodes_that_differ() -> None:
+    log = (
+        "gpu-b:700:780 [0] init.cc:612 NCCL WARN Mismatched NCCL version detected : rank 1 "
+        "version 21805 rank 0 version 21403\n"
+        "InternalError: Collective ops is aborted by: Error invoking NCCL: invalid usage"
+    )
+    text = fix_text(one_error(explained(log), "fleet-fact-differs"))
+    assert "rank 1 has NCCL 2.18.5, rank 0 has NCCL 2.14.3" in text
+    assert "ldconfig -p | grep libnccl" in text

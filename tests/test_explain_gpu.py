@@ -410,16 +410,49 @@ def test_words_about_crashes_are_no_crash(log: str) -> None:
     assert all(x.cause != "import-crash" for x in _explain(log).findings)
 
 
-def test_a_gpu_placement_in_a_process_without_one_reads_the_device_log() -> None:
-    text = (
-        "InvalidArgumentError: Cannot assign a device for operation MatMul: Could not satisfy "
-        "explicit device specification '/device:GPU:1' because no devices matching that "
-        "specification are registered in this process; available devices: "
-        "/job:localhost/replica:0/task:0/device:CPU:0"
-    )
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "InvalidArgumentError: Cannot assign a device for operation MatMul: Could not "
+            "satisfy explicit device specification '/device:GPU:1' because no devices matching "
+            "that specification are registered in this process; available devices: "
+            "/job:localhost/replica:0/task:0/device:CPU:0",
+            id="registered",
+        ),
+        pytest.param(  # 1.x's placer
+            "InvalidArgumentError: Cannot assign a device for operation 'tower_0/Conv2D': "
+            "Operation was explicitly assigned to /device:GPU:0 but available devices are "
+            "[ /job:localhost/replica:0/task:0/cpu:0 ]. Make sure the device specification "
+            "refers to a valid device.",
+            id="assigned-1x",
+        ),
+        pytest.param(  # XLA's device alone is not a GPU TensorFlow registered
+            "InvalidArgumentError: Cannot assign a device for operation add: {{node add}} was "
+            "explicitly assigned to /job:worker/replica:0/task:0/device:GPU:0 but available "
+            "devices are [ /job:localhost/replica:0/task:0/device:CPU:0, "
+            "/job:localhost/replica:0/task:0/device:XLA_CPU:0, "
+            "/job:localhost/replica:0/task:0/device:XLA_GPU:0 ]. Make sure the device "
+            "specification refers to a valid device.",
+            id="assigned-xla-gpu-only",
+        ),
+    ],
+)
+def test_a_gpu_placement_in_a_process_without_one_reads_the_device_log(text: str) -> None:
     found = [x for x in _explain(text).findings if x.cause == "gpu-unseen-no-reason"]
     assert len(found) == 1 and found[0].fix is not None
     assert "list_physical_devices" in " ".join(found[0].fix.commands)
+
+
+def test_a_gpu_index_beside_another_gpu_is_not_a_process_without_one() -> None:
+    text = (
+        "InvalidArgumentError: Cannot assign a device for operation MatMul: Operation was "
+        "explicitly assigned to /device:GPU:1 but available devices are [ "
+        "/job:localhost/replica:0/task:0/device:CPU:0, "
+        "/job:localhost/replica:0/task:0/device:GPU:0 ]. Make sure the device specification "
+        "refers to a valid device."
+    )
+    assert all(x.cause != "gpu-unseen-no-reason" for x in _explain(text).findings)
 
 
 def test_a_missing_cudnn_file_names_the_cudnn_major_it_asks_for() -> None:

@@ -196,6 +196,10 @@ GROUPS = frozenset(
         # manifest it reads (project, then workspace).
         "conda_platform",
         "pixi_scope",
+        # The job of a cluster a message names (chief, evaluator), and a host name it could
+        # not resolve.
+        "job",
+        "host",
     }
 )
 

@@ -42,6 +42,7 @@ CLUSTER_WORKER_FAILED: Final = CauseId("cluster-worker-failed")
 CLUSTER_BUSBW_BELOW_MIN: Final = CauseId("cluster-busbw-below-min")
 CLUSTER_SLOW_LINK: Final = CauseId("cluster-slow-link")
 FLEET_FACT_DIFFERS: Final = CauseId("fleet-fact-differs")
+DATASET_AUTOSHARD_MISMATCH: Final = CauseId("dataset-autoshard-mismatch")
 
 _NCCL_PERFORMANCE = "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"
 
@@ -55,6 +56,9 @@ _COMMUNICATION = (
     "https://www.tensorflow.org/api_docs/python/tf/distribute/experimental/"
     "CommunicationImplementation"
 )
+
+
+_DISTRIBUTED_INPUT = "https://www.tensorflow.org/tutorials/distribute/input#sharding"
 
 
 _SLURM_RESOLVER = (
@@ -303,8 +307,97 @@ CAUSES: Mapping[str, Cause] = dict(
             "with the same GPUs and settings; a node that differs fails or slows the whole job.",
             _MULTI_WORKER,
         ),
+        define(
+            DATASET_AUTOSHARD_MISMATCH,
+            "tf.data cannot shard the input by file across the workers",
+            "With the FILE shard policy each worker reads its own files: an input with fewer "
+            "files than workers, or one not read from files (from_tensor_slices, a generator), "
+            "cannot be split so, and the input pipeline fails "
+            "(auto_shard.cc, shard_dataset_op.cc). The AUTO policy falls back to DATA sharding "
+            "by itself and only notes it.",
+            _DISTRIBUTED_INPUT,
+        ),
     )
 )
+
+
+#: A TF_CONFIG that TensorFlow reads, as the fixes show it.
+_TF_CONFIG_EXAMPLE = (
+    'export TF_CONFIG=\'{"cluster": {"worker": ["host1:12345", "host2:12345"]}, '
+    '"task": {"type": "worker", "index": 0}}\''
+)
+
+
+def tf_config_json_fix() -> Fix:
+    """TF_CONFIG written as JSON that json.loads reads."""
+    # TFConfigClusterResolver._load_tf_config: json.loads(os.environ.get('TF_CONFIG', '{}')).
+    return Fix(
+        "Write TF_CONFIG as JSON (double quotes; generate it with json.dumps).",
+        ('echo "TF_CONFIG=$TF_CONFIG"', _TF_CONFIG_EXAMPLE),
+    )
+
+
+def task_fix() -> Fix:
+    """Each process its own task of a job the cluster has, its index below the job's size."""
+    return Fix(
+        "Give each process its own `task`: the same `cluster` everywhere, and "
+        '`"task": {"type": "worker", "index": i}` with i = 0, 1, ... one per process, '
+        "below the number of addresses its job lists.",
+        ('echo "TF_CONFIG=$TF_CONFIG"',),
+    )
+
+
+def master_task_fix() -> Fix:
+    """TensorFlow 1's `master` job renamed `chief`."""
+    return Fix(
+        "Rename the `master` job to `chief` (in a TFJob, the `Master` replica type to "
+        "`Chief`), in every worker's TF_CONFIG."
+    )
+
+
+def unknown_job_fix() -> Fix:
+    """Only the job names multi_worker_util allows."""
+    return Fix("Name the jobs chief, worker, evaluator or ps.")
+
+
+def one_task_fix(job: Optional[str] = None) -> Fix:
+    """One address for the job (``job``: chief or evaluator) that allows one, the others
+    under `worker`."""
+    return Fix(f"Keep one `{job or 'chief'}` address; list the others under `worker`.")
+
+
+def address_scheme_fix() -> Fix:
+    """Bare host:port addresses in the cluster."""
+    return Fix(
+        "Drop the scheme: write host:port (grpc://node1:2222 -> node1:2222).",
+        ('echo "TF_CONFIG=$TF_CONFIG"',),
+    )
+
+
+def autoshard_fix() -> Fix:
+    """The input sharded by element (DATA), or split into at least as many files as workers."""
+    # The words of tf.data's own advice (shard_dataset_op.cc): the DATA or OFF policy through
+    # tf.data.Options, or more files than shards.
+    return Fix(
+        "Shard the input by element: set the DATA policy on the dataset given to the "
+        "strategy (or OFF, and shard it yourself with dataset.shard), or split the input "
+        "into at least as many files as there are workers.",
+        (
+            "options = tf.data.Options(); options.experimental_distribute.auto_shard_policy = "
+            "tf.data.experimental.AutoShardPolicy.DATA; dataset = dataset.with_options(options)",
+        ),
+    )
+
+
+def fleet_differs_fix(fact: str, shown: str = "", commands: Sequence[str] = ()) -> Fix:
+    """The one ``fact`` made the same on every node (``shown``: what differs where, as the
+    evidence names it; ``commands``: how to read the fact on a node)."""
+    where = f" ({shown})" if shown else ""
+    return Fix(
+        f"Make {fact} the same on every node{where} (one image or one lock file for all "
+        "workers); `tfdoctor diff A.json B.json` compares two nodes' reports.",
+        tuple(commands),
+    )
 
 
 def cluster_unreachable_fix() -> Fix:

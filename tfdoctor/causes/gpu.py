@@ -1811,8 +1811,42 @@ def rocm_no_permission_fix(container: bool) -> Fix:
     )
 
 
-def collective_failed_fix() -> Fix:
-    """NCCL's own account of a failed collective, and the two settings most often at fault."""
+def collective_failed_fix(transport: Optional[str] = None) -> Fix:
+    """NCCL's own account of a failed collective, and the settings most often at fault; where
+    NCCL's warning names the ``transport`` that failed ("socket": no network interface,
+    "ib": InfiniBand or RoCE, "p2p": direct access between GPUs), that transport's."""
+    # NCCL's environment variables (NCCL user guide, env.html): NCCL_SOCKET_IFNAME picks the
+    # interfaces for sockets and bootstrap, NCCL_IB_DISABLE and NCCL_P2P_DISABLE turn a
+    # transport off so that the collective falls back to the next one.
+    if transport == "socket":
+        return Fix(
+            "NCCL found no network interface to use: NCCL_SOCKET_IFNAME names one this host "
+            "does not have, or the host has only interfaces NCCL leaves out (lo, docker*). "
+            "Set NCCL_SOCKET_IFNAME to the interface that joins the hosts (one `ip -brief "
+            "address` lists with the address the other hosts reach), on every worker, or "
+            "unset it.",
+            (
+                "ip -brief address",
+                'echo "NCCL_SOCKET_IFNAME=$NCCL_SOCKET_IFNAME"',
+                "export NCCL_SOCKET_IFNAME=eth0  # the interface ip listed",
+            ),
+        )
+    if transport == "ib":
+        return Fix(
+            "NCCL's InfiniBand (or RoCE) transport failed: check the links and the adapters "
+            "NCCL picked (their state, NCCL_IB_HCA), the locked-memory limit RDMA needs "
+            "(ulimit -l unlimited; a container needs --ulimit memlock=-1 and the RDMA "
+            "devices), and rule the fabric out by running once with NCCL_IB_DISABLE=1 (NCCL "
+            "then uses its sockets).",
+            ("ibstat", "ulimit -l", "export NCCL_DEBUG=INFO NCCL_IB_DISABLE=1"),
+        )
+    if transport == "p2p":
+        return Fix(
+            "Direct access between two GPUs failed (a virtual machine, or PCIe ACS or the "
+            "IOMMU between them): run with NCCL_P2P_DISABLE=1 so that NCCL copies through "
+            "host memory, and look at how the GPUs connect.",
+            ("nvidia-smi topo -m", "export NCCL_P2P_DISABLE=1"),
+        )
     return Fix(
         "Run again with NCCL's own log to see which step failed; most often it is the network "
         "interface NCCL picked (name the right one with NCCL_SOCKET_IFNAME), shared memory in "

@@ -21,6 +21,7 @@ GPU_LIBRARY_INIT_FAILED: Final = CauseId("gpu-library-init-failed")
 GPU_CONFIG_TOO_LATE: Final = CauseId("gpu-config-too-late")
 GPU_MEMORY_GROWTH_MIXED: Final = CauseId("gpu-memory-growth-mixed")
 DISTRIBUTE_CONFIG_TOO_LATE: Final = CauseId("distribute-config-too-late")
+STRATEGY_SCOPE_MISSING: Final = CauseId("strategy-scope-missing")
 OP_KERNEL_MISSING: Final = CauseId("op-kernel-missing")
 GPU_BUSY_OR_UNAVAILABLE: Final = CauseId("gpu-busy-or-unavailable")
 GPU_WATCHDOG_TIMEOUT: Final = CauseId("gpu-watchdog-timeout")
@@ -182,6 +183,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "MultiWorkerMirroredStrategy configures collective ops, which is only possible "
             "before TensorFlow's runtime starts: the strategy must be created first.",
             "https://www.tensorflow.org/tutorials/distribute/multi_worker_with_keras",
+        ),
+        define(
+            STRATEGY_SCOPE_MISSING,
+            "Variables created outside the distribution strategy's scope",
+            "A tf.distribute strategy places and mirrors only the variables created inside "
+            "its scope(); Keras refuses to compile or train a model whose weights, optimizer "
+            "slots or metrics were made outside it, or under another strategy ('was not "
+            "created in the distribution strategy scope', 'Trying to create optimizer slot "
+            "variable under the scope for tf.distribute.Strategy'), as a checkpoint restored "
+            "outside the scope does.",
+            "https://www.tensorflow.org/guide/distributed_training",
         ),
         define(
             OP_KERNEL_MISSING,
@@ -852,6 +864,23 @@ def memory_growth_all_fix() -> Fix:
         "tf.config.experimental.set_memory_growth(gpu, True)); or hide the GPUs the program "
         "should not use (CUDA_VISIBLE_DEVICES) so that the setting covers every visible one; "
         "or remove the set_memory_growth calls and set TF_FORCE_GPU_ALLOW_GROWTH=true instead."
+    )
+
+
+def strategy_scope_fix() -> Fix:
+    """The model, its optimizer and metrics built, compiled and restored inside one strategy's
+    scope."""
+    # Keras' own advice in the error (training.py): "with strategy.scope(): model=_create_model();
+    # model.compile(...)"; optimizer_v2 adds restoring a checkpoint outside the scope.
+    return Fix(
+        "Create the model, its optimizer and its metrics, compile it and restore any "
+        "checkpoint inside the scope of the one strategy that trains it (fit may run "
+        "outside); do not build or call the model before entering the scope, and create the "
+        "strategy once.",
+        (
+            "with strategy.scope():  model = make_model(); model.compile(optimizer=..., "
+            "loss=..., metrics=[...])",
+        ),
     )
 
 

@@ -79,6 +79,7 @@ FREEZER_TF_SUPPORT_OUTDATED: Final = CauseId("freezer-tf-support-outdated")
 TF_METADATA_UNSATISFIABLE: Final = CauseId("tf-metadata-unsatisfiable")
 DISTUTILS_PACKAGE_UNREMOVABLE: Final = CauseId("distutils-package-unremovable")
 EDGETPU_DEVICE_UNAVAILABLE: Final = CauseId("edgetpu-device-unavailable")
+HOROVOD_CONTROLLER_MISSING: Final = CauseId("horovod-controller-missing")
 
 #: Causes in the installed packages.
 CAUSES: Mapping[str, Cause] = dict(
@@ -520,6 +521,19 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://coral.ai/docs/accelerator/get-started/",
             "https://coral.ai/docs/m2/get-started/",
             "https://github.com/google-coral/tflite/issues/3",
+        ),
+        define(
+            HOROVOD_CONTROLLER_MISSING,
+            "horovodrun has no controller to start the job with",
+            "horovodrun starts the workers through MPI or Gloo. Horovod's install builds each "
+            "only where it can (MPI where an MPI is installed, Gloo where CMake is) and "
+            "silently leaves out the others, so a Horovod installed without them refuses to "
+            "launch ('Neither MPI nor Gloo support has been built', 'MPI support has not been "
+            "built'); with MPI built, horovodrun still needs an MPI (its mpirun) on this "
+            "machine ('does not find an installed MPI').",
+            "https://github.com/horovod/horovod/blob/v0.28.1/horovod/runner/launch.py",
+            "https://github.com/horovod/horovod/blob/v0.28.1/horovod/runner/mpi_run.py",
+            "https://github.com/horovod/horovod/blob/v0.28.1/docs/install.rst",
         ),
     )
 )
@@ -4132,6 +4146,47 @@ def horovod_compiler_fix(m: Machine, tf_version: Optional[str]) -> Fix:
                 f"HOROVOD_WITH_TENSORFLOW=1 CC=gcc-{compiler} CXX=g++-{compiler} {c}{note}"
                 for c in m.pip("install --no-cache-dir horovod")
             ),
+        ),
+    )
+
+
+def horovod_controller_fix(m: Machine, controller: Optional[str], mpi_absent: bool) -> Fix:
+    """horovodrun without a controller: ``controller`` ("MPI" or "Gloo") the one asked for and
+    not built, None where neither was built; ``mpi_absent`` where MPI is built but horovodrun
+    found no MPI installed."""
+    # horovod/runner/launch.py: "ensure MPI is installed and reinstall Horovod with
+    # HOROVOD_WITH_MPI=1", "ensure CMake is installed and reinstall Horovod with
+    # HOROVOD_WITH_GLOO=1"; mpi_run.py's advice for a missing MPI: install one or use --gloo.
+    check = "horovodrun --check-build"
+    if mpi_absent:
+        return Fix(
+            "horovodrun found no MPI on this machine (it runs `mpirun --version`): install an "
+            "MPI (Open MPI 4 or later, MPICH, IBM Spectrum MPI) so that its mpirun is on the "
+            "PATH, or start the job with Gloo instead (horovodrun --gloo ...).",
+            ("mpirun --version", check),
+        )
+    if controller == "MPI":
+        return Fix(
+            "Horovod was installed without MPI support: install an MPI (Open MPI 4 or later) "
+            "and install Horovod again with HOROVOD_WITH_MPI=1 and without pip's cache (the "
+            "install then fails with the build's own error instead of leaving MPI out), or "
+            "start the job with Gloo (horovodrun --gloo ...).",
+            (
+                check,
+                "mpirun --version",
+                *(f"HOROVOD_WITH_MPI=1 {c}" for c in m.pip("install --no-cache-dir horovod")),
+            ),
+        )
+    return Fix(
+        "Horovod was installed without "
+        + ("Gloo support" if controller == "Gloo" else "MPI or Gloo support")
+        + ": Gloo builds where CMake is installed. Install CMake and install Horovod again "
+        "with HOROVOD_WITH_GLOO=1 and without pip's cache (the install then fails with the "
+        "build's own error instead of leaving Gloo out).",
+        (
+            check,
+            *m.pip("install cmake"),
+            *(f"HOROVOD_WITH_GLOO=1 {c}" for c in m.pip("install --no-cache-dir horovod")),
         ),
     )
 

@@ -19,7 +19,6 @@ from tfdoctor.cluster.spec import named
 from tfdoctor.facts import Facts, FactsError, TFStatus, normalize_name
 from tfdoctor.findings import (
     Finding,
-    Fix,
     FleetRow,
     FleetTable,
     Report,
@@ -189,10 +188,7 @@ def difference_finding(diff: Difference) -> Finding:
         causes.cluster.FLEET_FACT_DIFFERS,
         summary,
         "; ".join(listing),
-        Fix(
-            f"Make {diff.fact} the same on every node (one image or one lock file for all "
-            "workers); `tfdoctor diff A.json B.json` compares two nodes' reports."
-        ),
+        causes.cluster.fleet_differs_fix(diff.fact),
     )
 
 

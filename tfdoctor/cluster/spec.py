@@ -297,13 +297,7 @@ def parse_tf_config(text: str) -> tuple[Optional[ClusterSpec], list[Finding]]:
             _err(
                 causes.cluster.TF_CONFIG_INVALID_JSON,
                 f"TF_CONFIG is not valid JSON: {exc}",
-                fix=Fix(
-                    "Write TF_CONFIG as JSON (double quotes; generate it with json.dumps).",
-                    (
-                        'export TF_CONFIG=\'{"cluster": {"worker": ["host1:12345", '
-                        '"host2:12345"]}, "task": {"type": "worker", "index": 0}}\'',
-                    ),
-                ),
+                fix=causes.cluster.tf_config_json_fix(),
             )
         ]
     if not isinstance(doc, dict):
@@ -388,10 +382,7 @@ def _parse_jobs(cluster: Any) -> tuple[Optional[dict[str, tuple[str, ...]]], lis
                 "TF_CONFIG has a `master` job, which TensorFlow 2 rejects",
                 "multi_worker_util._validate_cluster_spec allows only chief, worker, evaluator "
                 "and ps ('Disallowed task type found in cluster spec').",
-                Fix(
-                    "Rename the `master` job to `chief` (in a TFJob, the `Master` replica type to"
-                    " `Chief`), in every worker's TF_CONFIG."
-                ),
+                causes.cluster.master_task_fix(),
             )
         )
     unknown = sorted(j for j in jobs if j not in ALLOWED_TASK_TYPES and j != "master")
@@ -402,7 +393,7 @@ def _parse_jobs(cluster: Any) -> tuple[Optional[dict[str, tuple[str, ...]]], lis
                 f"TF_CONFIG has job(s) TensorFlow does not allow: {', '.join(unknown)}",
                 f"Allowed job names: {', '.join(ALLOWED_TASK_TYPES)} "
                 "(multi_worker_util._validate_cluster_spec).",
-                Fix("Name the jobs chief, worker, evaluator or ps."),
+                causes.cluster.unknown_job_fix(),
             )
         )
     for job in ("chief", "evaluator"):
@@ -412,7 +403,7 @@ def _parse_jobs(cluster: Any) -> tuple[Optional[dict[str, tuple[str, ...]]], lis
                     causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS,
                     f"TF_CONFIG has {len(jobs[job])} `{job}` tasks; TensorFlow allows one",
                     f"_validate_cluster_spec: 'There must be at most one {job!r} job.'",
-                    Fix(f"Keep one `{job}` address; list the others under `worker`."),
+                    causes.cluster.one_task_fix(job),
                 )
             )
     return jobs, findings
@@ -422,10 +413,7 @@ def _parse_task(
     task: Any, jobs: Mapping[str, tuple[str, ...]]
 ) -> tuple[Optional[str], Optional[int], list[Finding]]:
     """``task`` into type and index, checked against the jobs as ``_validate_cluster_spec``."""
-    fix = Fix(
-        "Give each process its own `task`: the same `cluster` everywhere, and "
-        '`"task": {"type": "worker", "index": i}` with i = 0, 1, ... one per process.'
-    )
+    fix = causes.cluster.task_fix()
     if task is None:
         return (
             None,
@@ -558,7 +546,7 @@ ADDRESS_RULES = (
         "TensorFlow takes bare host:port: the strategy fails with 'Could not interpret "
         '"grpc://host:port" as a host-port pair\' (ValidateHostPortPair, '
         "tensorflow/core/distributed_runtime/rpc/grpc_channel.cc). The name is not looked up.",
-        Fix("Drop the scheme: write host:port (grpc://node1:2222 -> node1:2222)."),
+        causes.cluster.address_scheme_fix(),
     ),
     AddressRule(
         causes.cluster.TF_CONFIG_ADDRESS_WHITESPACE,

@@ -49,6 +49,32 @@ CUT_OFF_WORDS = ("Socket closed", "Connection reset by peer", "Broken pipe")
 UNREACHABLE_WORDS = ("failed to connect to all addresses", "Connection refused")
 
 
+#: NCCL's check that every rank of a communicator runs its release (src/init.cc,
+#: "Mismatched NCCL version detected : rank %d version %d rank %d version %d"), each version
+#: as NCCL_VERSION_CODE.
+_NCCL_MISMATCH = re.compile(
+    r"Mismatched NCCL version detected : rank (\d+) version (\d+) rank (\d+) version (\d+)"
+)
+
+
+def nccl_release(code: int) -> str:
+    """NCCL's NCCL_VERSION_CODE as the release it stands for: X*1000+Y*100+Z up to 2.8,
+    X*10000+Y*100+Z from 2.9 on (nccl.h.in, NCCL_VERSION)."""
+    if code >= 10000:
+        return f"{code // 10000}.{code % 10000 // 100}.{code % 100}"
+    return f"{code // 1000}.{code % 1000 // 100}.{code % 100}"
+
+
+def nccl_mismatched_ranks(text: str) -> tuple[tuple[str, str], ...]:
+    """The ranks NCCL's version check names in ``text``, each with its NCCL release, in the
+    order given, each rank once."""
+    found: dict[str, str] = {}
+    for first, first_code, second, second_code in _NCCL_MISMATCH.findall(text):
+        found.setdefault(first, nccl_release(int(first_code)))
+        found.setdefault(second, nccl_release(int(second_code)))
+    return tuple(found.items())
+
+
 def _names(text: str) -> tuple[str, ...]:
     """The tasks in ``text`` as ``job index``, in order, each once."""
     return tuple(dict.fromkeys(f"{job} {index}" for job, index in TASK.findall(text)))

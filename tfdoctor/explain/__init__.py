@@ -49,7 +49,13 @@ from tfdoctor.compat import (
     gpu_code,
 )
 from tfdoctor.evidence import tflog
-from tfdoctor.evidence.cluster import TASK, channel_hosts, looked_up, read_cluster_evidence
+from tfdoctor.evidence.cluster import (
+    TASK,
+    channel_hosts,
+    looked_up,
+    nccl_mismatched_ranks,
+    read_cluster_evidence,
+)
 from tfdoctor.evidence.conda import (
     CondaInfo,
     UnresolvedSpec,
@@ -4145,6 +4151,22 @@ def _graph_older(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     )
 
 
+def _nccl_versions_differ(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[causes.CauseId, Fix]:
+    """NCCL's ranks running other releases, each rank with the release NCCL names."""
+    ranks = nccl_mismatched_ranks("\n".join(line for h in hits for _, line in h.citations))
+    shown = ", ".join(f"rank {rank} has NCCL {release}" for rank, release in ranks)
+    return causes.cluster.FLEET_FACT_DIFFERS, causes.cluster.fleet_differs_fix(
+        "NCCL",
+        shown,
+        (
+            "pip list 2>/dev/null | grep -i nccl  # on every node",
+            "ldconfig -p | grep libnccl  # on every node",
+        ),
+    )
+
+
 def _cluster_unreachable(
     m: Machine, r: Revealed, hits: Sequence[Hits]
 ) -> tuple[causes.CauseId, Fix]:
@@ -4287,6 +4309,11 @@ def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
 def _floor(m: Machine) -> Optional[str]:
     floor = causes.gpu.build_driver_floor(m)
     return floor.version if floor is not None else None
+
+
+def _hit(hits: Sequence[Hits], sid: str) -> bool:
+    """Whether the signature ``sid`` is among ``hits``."""
+    return any(h.signature.id == sid for h in hits)
 
 
 def _group(hits: Sequence[Hits], name: str) -> Optional[str]:
@@ -6661,12 +6688,23 @@ def _api_default(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 _GROUP_MISMATCH = ("collective-group-mismatch", "collective-group-mismatch-old")
 
 
+#: NCCL's warnings that name the transport that failed, by the signature that reads each.
+_NCCL_TRANSPORTS = (
+    ("nccl-no-socket-interface", "socket"),
+    ("nccl-infiniband-failure", "ib"),
+    ("nccl-peer-access-unsupported", "p2p"),
+)
+
+
 def _collective(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # A member refused by its group is the workers disagreeing on the group's devices; NCCL's
-    # own failures are read from NCCL's log.
+    # own failures are read from NCCL's log, by the transport its warning names (one only:
+    # two transports failing leave the general advice).
     if any(h.signature.id in _GROUP_MISMATCH for h in hits):
         return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.cluster.collective_group_fix(m)
-    return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.gpu.collective_failed_fix()
+    named = {transport for sid, transport in _NCCL_TRANSPORTS if _hit(hits, sid)}
+    transport = named.pop() if len(named) == 1 else None
+    return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.gpu.collective_failed_fix(transport)
 
 
 #: The signatures of XLA's refusal of an op it has no kernel for, and of a kernel look-up that
@@ -6906,11 +6944,19 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
     causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
+    causes.runtime.STRATEGY_SCOPE_MISSING: lambda m: causes.runtime.strategy_scope_fix(),
     causes.cluster.CLUSTER_WORKER_FAILED: lambda m: causes.cluster.peer_failed_fix(),
     causes.cluster.CLUSTER_PORT_IN_USE: lambda m: causes.cluster.port_in_use_fix(),
     causes.container.NCCL_SHM_TOO_SMALL: lambda m: causes.container.nccl_shm_fix(),
     causes.platform.TF_EXPORTED_SYMBOL_CLASH: lambda m: causes.platform.hwloc_preload_fix(),
     causes.cluster.MPI_INTERFACE_UNPINNED: lambda m: causes.cluster.mpi_interfaces_fix(),
+    causes.cluster.TF_CONFIG_INVALID_JSON: lambda m: causes.cluster.tf_config_json_fix(),
+    causes.cluster.TF_CONFIG_TASK_INVALID: lambda m: causes.cluster.task_fix(),
+    causes.cluster.TF_CONFIG_TASK_OUT_OF_RANGE: lambda m: causes.cluster.task_fix(),
+    causes.cluster.TF_CONFIG_MASTER_TASK: lambda m: causes.cluster.master_task_fix(),
+    causes.cluster.TF_CONFIG_UNKNOWN_JOB: lambda m: causes.cluster.unknown_job_fix(),
+    causes.cluster.TF_CONFIG_ADDRESS_SCHEME: lambda m: causes.cluster.address_scheme_fix(),
+    causes.cluster.DATASET_AUTOSHARD_MISMATCH: lambda m: causes.cluster.autoshard_fix(),
     causes.software.TENSORBOARD_NOT_INSTALLED: causes.software.tensorboard_fix,
     causes.software.DEPENDENCY_API_REMOVED: causes.software.pkg_resources_fix,
     causes.gpu.GPU_UNSEEN_NO_REASON: lambda m: causes.gpu.read_device_log_fix(),
@@ -7051,6 +7097,27 @@ BUILDERS: dict[str, Builder] = {
         ),
     ),
     causes.cluster.CLUSTER_TASK_UNREACHABLE: _cluster_unreachable,
+    causes.software.HOROVOD_CONTROLLER_MISSING: lambda m, r, hits: (
+        causes.software.HOROVOD_CONTROLLER_MISSING,
+        causes.software.horovod_controller_fix(
+            m,
+            "MPI"
+            if _hit(hits, "horovod-mpi-not-built")
+            else "Gloo"
+            if _hit(hits, "horovod-gloo-not-built")
+            else None,
+            mpi_absent=_hit(hits, "horovodrun-mpi-not-found"),
+        ),
+    ),
+    causes.cluster.TF_CONFIG_UNRESOLVABLE: lambda m, r, hits: (
+        causes.cluster.TF_CONFIG_UNRESOLVABLE,
+        causes.cluster.unresolved_host_fix(_group(hits, "host")),
+    ),
+    causes.cluster.FLEET_FACT_DIFFERS: _nccl_versions_differ,
+    causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS: lambda m, r, hits: (
+        causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS,
+        causes.cluster.one_task_fix(_group(hits, "job")),
+    ),
     causes.software.DEPENDENCY_MISSING: _dependency_missing,
     causes.platform.WHEEL_MISMATCH: _wrong_arch,
     causes.hosted.TPU_TF_WITHOUT_LIBTPU: _tpu_build,
@@ -9100,13 +9167,19 @@ def _dump_is_the_named_allocators(by_cause: dict[str, list[Hits]]) -> None:
 
 #: Signatures of a collective's abort, which quotes the failure that aborted it ("Collective
 #: ops is aborted by: <failure>", base_collective_executor.cc).
-_ABORT_WRAPPERS = ((causes.cluster.CLUSTER_WORKER_FAILED, "collective-aborted"),)
+#: gRPC's pick_first policy quotes its last error likewise ("failed to connect to all
+#: addresses; last error: UNAVAILABLE: DNS resolution failed for ...").
+_ABORT_WRAPPERS = (
+    (causes.cluster.CLUSTER_WORKER_FAILED, "collective-aborted"),
+    (causes.cluster.CLUSTER_TASK_UNREACHABLE, "grpc-connect-failed"),
+)
 
 
 def _abort_names_its_failure(by_cause: dict[str, list[Hits]]) -> None:
-    """A collective's abort quotes the failure that aborted it: where another cause's signature
-    reads that failure on every line the abort was read from, the abort is that failure (NCCL,
-    a group's membership), not a peer that went away."""
+    """A collective's abort (or gRPC's failed connection) quotes the failure behind it: where
+    another cause's signature reads that failure on every line the wrapper was read from, the
+    wrapper is that failure (NCCL, a group's membership, a name that does not resolve), not a
+    peer that went away or did not answer."""
     for cause, signature in _ABORT_WRAPPERS:
         wrapper = next((h for h in by_cause.get(cause, ()) if h.signature.id == signature), None)
         if wrapper is None:
