@@ -6939,6 +6939,10 @@ BUILDERS: dict[str, Builder] = {
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
     causes.gpu.DRIVER_VERSION_MISMATCH: _driver_mismatch,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
+    causes.xla.XLA_CODE_UNCOMPILABLE: lambda m, r, hits: (
+        causes.xla.XLA_CODE_UNCOMPILABLE,
+        causes.xla.xla_code_fix({h.signature.id for h in hits}),
+    ),
     causes.software.COMPANION_MISMATCH: _companion,
     causes.software.TF_MULTIPLE_DISTRIBUTIONS: _tf_distributions,
     causes.software.NUMPY_ABI: _numpy_abi,

@@ -1,0 +1,174 @@
+"""XLA's compiler, TF-TRT and mixed precision in a log: the words each prints while it works
+stay notes, its refusals name their cause; a status that quotes "Failed to build" is not pip."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence import tflog
+from tfdoctor.evidence.pip import read_source_builds
+from tfdoctor.findings import Severity
+
+#: TF-TRT's warning when TensorRT built no engine for a segment (trt_engine_op.cc), in the
+#: wordings of 2.4 (status code in words) and 2.12 (absl's capitals, with TF-TRT's prefix).
+TRT_FALLBACK = [
+    "2021-06-07 10:11:12.000001: W tensorflow/compiler/tf2tensorrt/kernels/trt_engine_op.cc:"
+    "1002] Engine creation for StatefulPartitionedCall/TRTEngineOp_0_1 failed. The native "
+    "segment will be used instead. Reason: Internal: Failed to build TensorRT engine",
+    "2023-02-03 04:05:06.000007: W tensorflow/compiler/tf2tensorrt/kernels/trt_engine_op.cc:"
+    "1104] TF-TRT Warning: Engine creation for PartitionedCall/TRTEngineOp_000_000 failed. The "
+    "native segment will be used instead. Reason: INTERNAL: Failed to build TensorRT engine",
+]
+
+
+def _worst(text: str) -> Severity:
+    """The highest severity among the findings explain gives for ``text``."""
+    return max((x.severity for x in explained(text).findings), key=lambda s: s.rank)
+
+
+@pytest.mark.parametrize("line", TRT_FALLBACK, ids=["status-words", "status-capitals"])
+def test_tf_trts_fallback_to_tensorflows_ops_is_a_note(line: str) -> None:
+    assert _worst(line + "\nINFO:tensorflow:Assets written to: trt_model/assets\n").rank < (
+        Severity.WARNING.rank
+    )
+
+
+@pytest.mark.parametrize("line", TRT_FALLBACK, ids=["status-words", "status-capitals"])
+def test_a_status_that_says_failed_to_build_is_no_pip_build(line: str) -> None:
+    assert read_source_builds([line]) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Failed to build horovod", "ERROR: Failed to build horovod"],
+    ids=["bare", "pip-error-prefix"],
+)
+def test_pips_own_summary_still_names_the_distribution(line: str) -> None:
+    (build,) = read_source_builds([line])
+    assert build.dist == "horovod"
+
+
+#: Keras' device check for mixed_float16 (device_compatibility_check.py): a GPU below compute
+#: capability 7.0, and a machine without a GPU.
+MIXED_PRECISION_SLOW = [
+    "WARNING:tensorflow:Mixed precision compatibility check (mixed_float16): WARNING\n"
+    "Your GPU may run slowly with dtype policy mixed_float16 because it does not have compute "
+    "capability of at least 7.0. Your GPU:\n"
+    "  Quadro P4000, compute capability 6.1\n"
+    "See https://developer.nvidia.com/cuda-gpus for a list of GPUs and their compute "
+    "capabilities.\n",
+    "WARNING:tensorflow:Mixed precision compatibility check (mixed_float16): WARNING\n"
+    "The dtype policy mixed_float16 may run slowly because this machine does not have a GPU. "
+    "Only Nvidia GPUs with compute capability of at least 7.0 run quickly with "
+    "mixed_float16.\n",
+]
+
+
+@pytest.mark.parametrize("text", MIXED_PRECISION_SLOW, ids=["old-gpu", "no-gpu"])
+def test_mixed_float16_on_a_slow_device_is_a_note(text: str) -> None:
+    report = explained(text + "Epoch 1/3\n")
+    assert [x.id for x in report.findings] == ["explain.benign.mixed-precision-slow-device"]
+    assert report.findings[0].severity is Severity.INFO
+
+
+def _serial_warning(compiler: str, named: str) -> str:
+    """XLA's warning (nvptx_compiler.cc) where its PTX compiler, ``compiler`` with its
+    version, is of a newer CUDA minor than the driver, ``named`` in its second sentence."""
+    return (
+        "2024-03-04 05:06:07.000008: W external/local_xla/xla/service/gpu/nvptx_compiler.cc:"
+        f"718] The NVIDIA driver's CUDA version is 12.2 which is older than the {compiler}. "
+        f"Because the driver is older than the {named} version, XLA is disabling parallel "
+        "compilation, which may slow down compilation. You should update your NVIDIA driver or "
+        "use the NVIDIA-provided CUDA forward compatibility packages."
+    )
+
+
+#: The warning in its older and newer wordings.
+PTXAS_NEWER = [
+    _serial_warning("ptxas CUDA version (12.4.131)", "ptxas"),
+    _serial_warning("PTX compiler version 12.6.85", "PTX compiler"),
+]
+
+
+@pytest.mark.parametrize("line", PTXAS_NEWER, ids=["ptxas-cuda-version", "ptx-compiler"])
+def test_xla_compiling_serially_for_an_older_driver_is_a_note_naming_ptxas(line: str) -> None:
+    (finding,) = explained(line + "\n").findings
+    assert finding.cause == "ptxas-too-new"
+    assert finding.severity is Severity.INFO
+
+
+@pytest.mark.parametrize(
+    ("line", "ptxas"), list(zip(PTXAS_NEWER, ("12.4.131", "12.6.85"))), ids=["older", "newer"]
+)
+def test_the_evidence_reads_the_ptxas_and_driver_of_both_wordings(line: str, ptxas: str) -> None:
+    (event,) = [e for e in tflog.read_line(line) if isinstance(e, tflog.PtxasProblem)]
+    assert (event.problem, event.ptxas) == ("newer-than-driver", ptxas)
+
+
+def _xla_failure(message: str) -> str:
+    """A traceback of a jit-compiled call that XLA refused with ``message``."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/fit.py", line 41, in <module>\n'
+        "    loss = train_step(batch)\n"
+        '  File "/home/user/.venv/lib/python3.11/site-packages/tensorflow/python/eager/'
+        'execute.py", line 53, in quick_execute\n'
+        "    tensors = pywrap_tfe.TFE_Py_Execute(ctx._handle, device_name, op_name,\n"
+        f"{message}\n"
+    )
+
+
+#: XLA's refusals of code it cannot compile (tf2xla), each with words of its own fix.
+XLA_LIMITS = [
+    (
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: XLA compilation "
+        "requires a fixed tensor list size. Set the max number of elements. This could also "
+        "happen if you're using a TensorArray in a while loop that does not have its "
+        "maximum_iteration set, you can fix this by setting maximum_iteration to a suitable "
+        "value. [Op:__inference_train_step_301]",
+        "maximum_iterations",
+    ),
+    (
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: Input 1 to node "
+        "`sequential/flatten/Reshape` with op Reshape must be a compile-time constant.\n\n"
+        "XLA compilation requires that operator arguments that represent shapes or dimensions "
+        "be evaluated to concrete values at compile time. This error means that a shape or "
+        "dimension argument could not be evaluated at compile time, usually because the value "
+        "of the argument depends on a parameter to the computation, on a variable, or on a "
+        "stateful operation such as a random number generator.",
+        "Python range",
+    ),
+    (
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: Input 2 to "
+        "ConcatV2 operator must be a compile-time constant.",
+        "Python range",
+    ),
+    (
+        "tensorflow.python.framework.errors_impl.UnimplementedError: Support for TensorList "
+        "crossing the XLA/TF boundary is not implemented [Op:__inference_train_step_77]",
+        "tf.GradientTape",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    XLA_LIMITS,
+    ids=["unbounded-loop", "shape-and-words", "input-alone", "tensorlist-boundary"],
+)
+def test_code_xla_cannot_compile_names_the_change_and_compiling_without_xla(
+    message: str, words: str
+) -> None:
+    top = top_error(explained(_xla_failure(message)))
+    assert top.cause == "xla-code-uncompilable"
+    text = fix_text(top)
+    assert words in text
+    assert "jit_compile=False" in text
+
+
+def test_each_limit_shown_gets_its_change_once() -> None:
+    both = _xla_failure(XLA_LIMITS[1][0]) + _xla_failure(XLA_LIMITS[0][0])
+    text = fix_text(top_error(explained(both)))
+    assert text.count("Python range") == 1
+    assert text.index("maximum_iterations") < text.index("Python range")
