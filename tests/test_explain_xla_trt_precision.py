@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import explained, fix_text, one_frame_log, top_error
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.pip import read_source_builds
 from tfdoctor.findings import Severity
@@ -172,3 +172,47 @@ def test_each_limit_shown_gets_its_change_once() -> None:
     text = fix_text(top_error(explained(both)))
     assert text.count("Python range") == 1
     assert text.index("maximum_iterations") < text.index("Python range")
+
+
+# --- mixed precision's API across Keras releases ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        (
+            "policy = tf.keras.mixed_precision.experimental.Policy('mixed_float16')",
+            "AttributeError: module 'keras.api._v2.keras.mixed_precision' has no attribute "
+            "'experimental'",
+        ),
+        (
+            "mixed_precision.experimental.set_policy('mixed_float16')",
+            "AttributeError: module 'tensorflow.keras.mixed_precision' has no attribute "
+            "'experimental'",
+        ),
+    ],
+    ids=["keras-2-module", "keras-3-module"],
+)
+def test_the_experimental_mixed_precision_module_names_its_stable_api(
+    code: str, message: str
+) -> None:
+    top = top_error(explained(one_frame_log(message, code)))
+    assert top.cause == "api-removed"
+    text = fix_text(top)
+    assert "set_global_policy" in text
+    # Never a module of the same last name elsewhere (tf.experimental is another API).
+    assert "tf.experimental." not in text
+
+
+@pytest.mark.parametrize(
+    ("method", "code"),
+    [
+        ("get_scaled_loss", "scaled_loss = optimizer.get_scaled_loss(loss)"),
+        ("get_unscaled_gradients", "grads = opt.get_unscaled_gradients(scaled_grads)"),
+    ],
+)
+def test_keras_2_loss_scaling_under_keras_3_names_scale_loss(method: str, code: str) -> None:
+    message = f"AttributeError: 'LossScaleOptimizer' object has no attribute '{method}'"
+    top = top_error(explained(one_frame_log(message, code)))
+    assert top.cause == "keras3-behaviour-change"
+    assert "scale_loss(loss)" in fix_text(top)
