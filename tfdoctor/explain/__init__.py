@@ -6844,6 +6844,12 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.MSVC_RUNTIME_MISSING: _msvc_runtime,
     causes.platform.BAZEL_VERSION_MISMATCH: _bazel,
     causes.platform.BUILD_HOST_COMPILER_UNSUPPORTED: _host_compiler,
+    causes.platform.BUILD_CUDA_CONFIG_NOT_FOUND: lambda m, r, hits: (
+        causes.platform.BUILD_CUDA_CONFIG_NOT_FOUND,
+        causes.platform.cuda_config_fix(
+            _group(hits, "header") or "", _group(hits, "required") or ""
+        ),
+    ),
     causes.platform.BUILD_PYTHON_HEADERS_MISSING: lambda m, r, h: (
         causes.platform.BUILD_PYTHON_HEADERS_MISSING,
         causes.platform.python_headers_fix(m),
