@@ -216,3 +216,36 @@ def test_keras_2_loss_scaling_under_keras_3_names_scale_loss(method: str, code: 
     top = top_error(explained(one_frame_log(message, code)))
     assert top.cause == "keras3-behaviour-change"
     assert "scale_loss(loss)" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ValueError: LossScaleOptimizer no longer supports `dynamic=False`. Instead, simply set "
+        "`loss_scale_factor` directly on the `inner_optimizer`.",
+        "ValueError: LossScaleOptimizer does not support arguments: `loss_scale`.",
+        "ValueError: LossScaleOptimizer does not support `weight_decay`. Instead, set "
+        "`weight_decay` on the `inner_optimizer`.",
+    ],
+    ids=["dynamic-false", "loss-scale", "inner-option"],
+)
+def test_keras_3_refusing_keras_2_loss_scale_arguments_names_its_own(message: str) -> None:
+    code = "opt = keras.mixed_precision.LossScaleOptimizer(opt, dynamic=False)"
+    top = top_error(explained(one_frame_log(message, code)))
+    assert top.cause == "keras3-behaviour-change"
+    text = fix_text(top)
+    assert "initial_scale" in text
+    assert "loss_scale_factor" in text
+    assert "TF_USE_LEGACY_KERAS=1" in text
+
+
+def test_an_unregistered_xla_device_names_jit_compile() -> None:
+    message = (
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: Could not satisfy device "
+        "specification '/job:localhost/replica:0/task:0/device:XLA_CPU:0'. "
+        "enable_soft_placement=0. Supported device types [CPU]. All available devices "
+        "[/job:localhost/replica:0/task:0/device:CPU:0]."
+    )
+    top = top_error(explained(one_frame_log(message, "with tf.device('/device:XLA_CPU:0'):")))
+    assert top.cause == "api-removed"
+    assert "jit_compile=True" in fix_text(top)

@@ -835,3 +835,12 @@ def test_a_keras_2_module_gets_no_idiom_from_a_module_of_the_same_name_elsewhere
     # A class or function still moves up: the same name in an enclosing module.
     adam = "tf.keras.optimizers.legacy.Adam"
     assert _keras_idiom(api, adam, "Adam", adam) == "tf.keras.optimizers.Adam"
+
+
+def test_an_op_placed_on_an_xla_device_is_found_from_2_4(tmp_path: Path) -> None:
+    body = "with tf.device('/device:XLA_GPU:0'):\n    y = tf.matmul(a, b)\n"
+    found = one(tmp_path, body, "tf24-xla-devices-unregistered")
+    assert found.fix is not None
+    assert "jit_compile=True" in found.fix.text
+    assert not {i for _, i in ids(tmp_path, body, target="2.3")} & {"tf24-xla-devices-unregistered"}
+    assert not ids(tmp_path, "with tf.device('/GPU:0'):\n    y = tf.matmul(a, b)\n")

@@ -167,7 +167,7 @@ CAUSES: Mapping[str, Cause] = dict(
             "the version asked (TF_CUDA_VERSION, TF_CUDNN_VERSION, ...) under a fixed set of "
             "base directories (TF_CUDA_PATHS, else /usr/local/cuda, /usr and the loader's "
             "cache): a library installed elsewhere, of another version, or without its "
-            "development headers stops the build.",
+            "development headers fails the build.",
             TF_BUILD_GUIDE,
         ),
         define(
