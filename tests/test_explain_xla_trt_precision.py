@@ -249,3 +249,28 @@ def test_an_unregistered_xla_device_names_jit_compile() -> None:
     top = top_error(explained(one_frame_log(message, "with tf.device('/device:XLA_CPU:0'):")))
     assert top.cause == "api-removed"
     assert "jit_compile=True" in fix_text(top)
+
+
+#: XLA's launch refusing a variable of another device, and the resource manager's same words
+#: without XLA's pointer to its known issues.
+_OTHER_DEVICE = (
+    "tensorflow.python.framework.errors_impl.InvalidArgumentError: Trying to access resource "
+    "counter (defined @ /home/user/proj/fit.py:9) located in device "
+    "/job:localhost/replica:0/task:0/device:CPU:0 from device "
+    "/job:localhost/replica:0/task:0/device:GPU:0"
+)
+
+
+def test_a_variable_on_another_device_than_the_compiled_function_names_int64() -> None:
+    log = _xla_failure(
+        _OTHER_DEVICE + "\n Cf. https://www.tensorflow.org/xla/known_issues"
+        "#tfvariable_on_a_different_device [Op:__inference_train_step_12]"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "xla-code-uncompilable"
+    assert "int64" in fix_text(top)
+
+
+def test_the_same_words_without_xlas_pointer_are_not_read_as_xla() -> None:
+    causes = {x.cause for x in explained(_xla_failure(_OTHER_DEVICE)).findings}
+    assert "xla-code-uncompilable" not in causes

@@ -70,8 +70,9 @@ CAUSES: Mapping[str, Cause] = dict(
             "A function compiled with XLA (jit_compile=True, Keras' jit_compile, "
             "auto-clustering, every TPU step) holds something XLA's known limitations exclude: "
             "a while loop or TensorArray without a fixed bound, a shape or axis computed at run "
-            "time, a TensorArray that crosses the compiled function's edge. The installation "
-            "is fine; the code, or where XLA compiles it, has to change.",
+            "time, a TensorArray that crosses the compiled function's edge, a variable on "
+            "another device than the compiled function. The installation is fine; the code, "
+            "or where XLA compiles it, has to change.",
             XLA_KNOWN_ISSUES,
         ),
     )
@@ -239,6 +240,14 @@ XLA_LIMITS: Mapping[str, str] = {
     # evaluated to concrete values at compile time" (either sentence may come alone).
     "xla-input-not-constant": _CONSTANT_NEEDED,
     "xla-shape-not-constant": _CONSTANT_NEEDED,
+    # compiler/jit/xla_launch_util.cc: "Trying to access resource X located in device CPU:0
+    # from device GPU:0\n Cf. https://www.tensorflow.org/xla/known_issues#tfvariable_on_a_
+    # different_device": a compiled cluster runs on one device and reads its variables there.
+    "xla-variable-on-other-device": (
+        "Create the variable the error names on the device the compiled function runs on "
+        "(under tf.device('/GPU:0')): a compiled function reads variables of its own device "
+        "only. An int32 tf.Variable is always placed on the host: make it int64."
+    ),
     # "Support for TensorList crossing the XLA/TF boundary is not implemented".
     "xla-tensorlist-crosses-boundary": (
         "Compile the outermost function, the one that takes the gradient (jit_compile=True "
