@@ -274,3 +274,11 @@ def test_a_variable_on_another_device_than_the_compiled_function_names_int64() -
 def test_the_same_words_without_xlas_pointer_are_not_read_as_xla() -> None:
     causes = {x.cause for x in explained(_xla_failure(_OTHER_DEVICE)).findings}
     assert "xla-code-uncompilable" not in causes
+
+
+def test_the_experimental_loss_scale_argument_under_the_stable_class_names_initial_scale() -> None:
+    message = "TypeError: __init__() got an unexpected keyword argument 'loss_scale'"
+    code = "opt = tf.keras.mixed_precision.LossScaleOptimizer(opt, loss_scale='dynamic')"
+    top = top_error(explained(one_frame_log(message, code)))
+    assert top.cause == "api-removed"
+    assert "initial_scale=N" in fix_text(top)

@@ -798,23 +798,35 @@ def test_tensorflow_1_converter_constructors_are_tensorflow_1_api(tmp_path: Path
 
 
 @pytest.mark.parametrize(
-    ("body", "rule", "target"),
+    ("body", "rule", "target", "older"),
     [
         (
             "tf.keras.mixed_precision.experimental.set_policy('mixed_float16')\n",
             "keras29-mixed-precision-experimental",
             "2.12",
+            "2.8",
         ),
-        ("loss = optimizer.get_scaled_loss(loss)\n", "keras3-get-scaled-loss", "2.21"),
-        ("grads = opt.get_unscaled_gradients(grads)\n", "keras3-get-unscaled-gradients", "2.21"),
+        ("loss = optimizer.get_scaled_loss(loss)\n", "keras3-get-scaled-loss", "2.21", "2.15"),
+        (
+            "grads = opt.get_unscaled_gradients(grads)\n",
+            "keras3-get-unscaled-gradients",
+            "2.21",
+            "2.15",
+        ),
+        (
+            "opt = tf.keras.mixed_precision.LossScaleOptimizer(opt, loss_scale='dynamic')\n",
+            "keras24-loss-scale-argument",
+            "2.12",
+            "2.3",
+        ),
     ],
-    ids=["experimental-module", "get-scaled-loss", "get-unscaled-gradients"],
+    ids=["experimental-module", "get-scaled-loss", "get-unscaled-gradients", "loss-scale-arg"],
 )
 def test_mixed_precisions_changed_api_is_found_on_the_release_without_it(
-    tmp_path: Path, body: str, rule: str, target: str
+    tmp_path: Path, body: str, rule: str, target: str, older: str
 ) -> None:
     assert one(tmp_path, body, rule, target).fix is not None
-    assert not [f for f in findings(tmp_path, body, "2.8") if f.id == f"scan.{rule}"]
+    assert not [f for f in findings(tmp_path, body, older) if f.id == f"scan.{rule}"]
 
 
 def test_a_keras_2_module_gets_no_idiom_from_a_module_of_the_same_name_elsewhere() -> None:
