@@ -449,3 +449,13 @@ def test_find_cuda_configs_refusal_names_the_file_and_where_to_point_it(
     text = fix_text(top)
     for word in words:
         assert word in text
+
+
+def test_nvcc_and_libdevice_under_two_roots_name_one_toolkit() -> None:
+    log = (
+        "Inconsistent CUDA toolkit path: /usr vs /usr/lib/nvidia-cuda-toolkit\n"
+        "Asking for detailed CUDA configuration...\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "build-cuda-config-not-found"
+    assert "one CUDA toolkit" in fix_text(top)

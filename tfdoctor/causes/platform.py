@@ -161,7 +161,7 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
         define(
             BUILD_CUDA_CONFIG_NOT_FOUND,
-            "A source build's configuration finds no CUDA library of the version asked",
+            "A source build's configuration does not find the CUDA libraries it asks for",
             "Configuring a CUDA build of TensorFlow (./configure, then Bazel's "
             "third_party/gpus/find_cuda_config.py) looks for each library's header or file of "
             "the version asked (TF_CUDA_VERSION, TF_CUDNN_VERSION, ...) under a fixed set of "
@@ -3081,6 +3081,20 @@ def cuda_config_fix(files: str, version: str) -> Fix:
         f"them in TF_CUDA_PATHS, a comma-separated list of base directories{other}; then run "
         "./configure again.",
         (f"find / -name '{first}' -not -path '/proc/*' 2>/dev/null", "./configure"),
+    )
+
+
+def cuda_config_split_fix() -> Fix:
+    """A CUDA toolkit whose compiler and libdevice share one root, for find_cuda_config.py's
+    check that they do ("Inconsistent CUDA toolkit path: A vs B")."""
+    # XLA finds ptxas and libdevice from one toolkit root, so the script requires nvcc's
+    # directory and libdevice's to share it; a distribution's split package (nvcc in
+    # /usr/bin, libdevice under /usr/lib/nvidia-cuda-toolkit) does not.
+    return Fix(
+        "The build's configuration found nvcc and libdevice under two different roots, and "
+        "XLA needs them in one CUDA toolkit: install NVIDIA's toolkit (one directory, "
+        "/usr/local/cuda-X.Y) and name it first in TF_CUDA_PATHS, then run ./configure again.",
+        ("which -a nvcc", "find / -name 'libdevice*.10.bc' -not -path '/proc/*' 2>/dev/null"),
     )
 
 

@@ -6850,7 +6850,9 @@ BUILDERS: dict[str, Builder] = {
         causes.platform.BUILD_CUDA_CONFIG_NOT_FOUND,
         causes.platform.cuda_config_fix(
             _group(hits, "header") or "", _group(hits, "required") or ""
-        ),
+        )
+        if _group(hits, "header")
+        else causes.platform.cuda_config_split_fix(),
     ),
     causes.platform.BUILD_PYTHON_HEADERS_MISSING: lambda m, r, h: (
         causes.platform.BUILD_PYTHON_HEADERS_MISSING,
