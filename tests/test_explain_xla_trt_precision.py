@@ -10,6 +10,14 @@ from tfdoctor.evidence import tflog
 from tfdoctor.evidence.pip import read_source_builds
 from tfdoctor.findings import Severity
 
+
+def _fix_of(text: str, cause: str) -> str:
+    """The fix of ``text``'s top finding, asserted to be an error resting on ``cause``."""
+    top = top_error(explained(text))
+    assert top.cause == cause, top.cause
+    return fix_text(top)
+
+
 #: TF-TRT's warning when TensorRT built no engine for a segment (trt_engine_op.cc), in the
 #: wordings of 2.4 (status code in words) and 2.12 (absl's capitals, with TF-TRT's prefix).
 TRT_FALLBACK = [
@@ -160,9 +168,7 @@ XLA_LIMITS = [
 def test_code_xla_cannot_compile_names_the_change_and_compiling_without_xla(
     message: str, words: str
 ) -> None:
-    top = top_error(explained(_xla_failure(message)))
-    assert top.cause == "xla-code-uncompilable"
-    text = fix_text(top)
+    text = _fix_of(_xla_failure(message), "xla-code-uncompilable")
     assert words in text
     assert "jit_compile=False" in text
 
@@ -196,9 +202,7 @@ def test_each_limit_shown_gets_its_change_once() -> None:
 def test_the_experimental_mixed_precision_module_names_its_stable_api(
     code: str, message: str
 ) -> None:
-    top = top_error(explained(one_frame_log(message, code)))
-    assert top.cause == "api-removed"
-    text = fix_text(top)
+    text = _fix_of(one_frame_log(message, code), "api-removed")
     assert "set_global_policy" in text
     # Never a module of the same last name elsewhere (tf.experimental is another API).
     assert "tf.experimental." not in text
@@ -213,9 +217,7 @@ def test_the_experimental_mixed_precision_module_names_its_stable_api(
 )
 def test_keras_2_loss_scaling_under_keras_3_names_scale_loss(method: str, code: str) -> None:
     message = f"AttributeError: 'LossScaleOptimizer' object has no attribute '{method}'"
-    top = top_error(explained(one_frame_log(message, code)))
-    assert top.cause == "keras3-behaviour-change"
-    assert "scale_loss(loss)" in fix_text(top)
+    assert "scale_loss(loss)" in _fix_of(one_frame_log(message, code), "keras3-behaviour-change")
 
 
 @pytest.mark.parametrize(
@@ -231,9 +233,7 @@ def test_keras_2_loss_scaling_under_keras_3_names_scale_loss(method: str, code: 
 )
 def test_keras_3_refusing_keras_2_loss_scale_arguments_names_its_own(message: str) -> None:
     code = "opt = keras.mixed_precision.LossScaleOptimizer(opt, dynamic=False)"
-    top = top_error(explained(one_frame_log(message, code)))
-    assert top.cause == "keras3-behaviour-change"
-    text = fix_text(top)
+    text = _fix_of(one_frame_log(message, code), "keras3-behaviour-change")
     assert "initial_scale" in text
     assert "loss_scale_factor" in text
     assert "TF_USE_LEGACY_KERAS=1" in text
@@ -246,9 +246,9 @@ def test_an_unregistered_xla_device_names_jit_compile() -> None:
         "enable_soft_placement=0. Supported device types [CPU]. All available devices "
         "[/job:localhost/replica:0/task:0/device:CPU:0]."
     )
-    top = top_error(explained(one_frame_log(message, "with tf.device('/device:XLA_CPU:0'):")))
-    assert top.cause == "api-removed"
-    assert "jit_compile=True" in fix_text(top)
+    assert "jit_compile=True" in _fix_of(
+        one_frame_log(message, "with tf.device('/device:XLA_CPU:0'):"), "api-removed"
+    )
 
 
 #: XLA's launch refusing a variable of another device, and the resource manager's same words
@@ -266,9 +266,7 @@ def test_a_variable_on_another_device_than_the_compiled_function_names_int64() -
         _OTHER_DEVICE + "\n Cf. https://www.tensorflow.org/xla/known_issues"
         "#tfvariable_on_a_different_device [Op:__inference_train_step_12]"
     )
-    top = top_error(explained(log))
-    assert top.cause == "xla-code-uncompilable"
-    assert "int64" in fix_text(top)
+    assert "int64" in _fix_of(log, "xla-code-uncompilable")
 
 
 def test_the_same_words_without_xlas_pointer_are_not_read_as_xla() -> None:
@@ -279,6 +277,24 @@ def test_the_same_words_without_xlas_pointer_are_not_read_as_xla() -> None:
 def test_the_experimental_loss_scale_argument_under_the_stable_class_names_initial_scale() -> None:
     message = "TypeError: __init__() got an unexpected keyword argument 'loss_scale'"
     code = "opt = tf.keras.mixed_precision.LossScaleOptimizer(opt, loss_scale='dynamic')"
-    top = top_error(explained(one_frame_log(message, code)))
-    assert top.cause == "api-removed"
-    assert "initial_scale=N" in fix_text(top)
+    assert "initial_scale=N" in _fix_of(one_frame_log(message, code), "api-removed")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2023-08-09 10:11:12.000013: E tensorflow/compiler/tf2tensorrt/utils/trt_logger.cc:"
+        "40] DefaultLogger 1: [stdArchiveReader.cpp::StdArchiveReader::40] Error Code 1: "
+        "Serialization (Serialization assertion stdVersionRead == serializationVersion "
+        "failed.Version tag does not match. Note: Current Version: 228, Serialized Engine "
+        "Version: 213)",
+        "[TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, "
+        "expecting library version 8.4.3.1 got 8.2.5.1, please rebuild.",
+        "E tensorflow/compiler/tf2tensorrt/utils/trt_logger.cc:42] DefaultLogger "
+        "INVALID_CONFIG: The engine plan file is generated on an incompatible device, "
+        "expecting compute 8.0 got compute 8.6, please rebuild.",
+    ],
+    ids=["version-tag", "library-version", "other-gpu"],
+)
+def test_a_tensorrt_engine_of_another_release_or_gpu_is_built_again(line: str) -> None:
+    assert "converter.build()" in _fix_of(line + "\n", "tensorrt-engine-stale")

@@ -6914,6 +6914,10 @@ BUILDERS: dict[str, Builder] = {
         else causes.gpu.driver_too_old_fix(m, _floor(m)),
     ),
     causes.software.IMPORT_CRASH: _import_crash,
+    causes.gpu.TENSORRT_ENGINE_STALE: lambda m, r, hits: (
+        causes.gpu.TENSORRT_ENGINE_STALE,
+        causes.gpu.tensorrt_engine_fix(),
+    ),
     causes.gpu.TENSORRT_VERSION_MISMATCH: lambda m, r, hits: (
         causes.gpu.TENSORRT_VERSION_MISMATCH,
         causes.gpu.tensorrt_version_fix(_group(hits, "required"), _group(hits, "loaded")),
