@@ -18,6 +18,7 @@ name.
 | `The native http_archive (git_repository) rule is deprecated. load(...)` | Bazel 0.20 onward | https://github.com/bazelbuild/bazel/blob/0.20.0/src/main/java/com/google/devtools/build/lib/packages/WorkspaceFactory.java |
 | `Unrecoverable error while evaluating node 'REPOSITORY_DIRECTORY:@X'` | Bazel's crash (any release) | https://github.com/bazelbuild/bazel/blob/0.4.3/src/main/java/com/google/devtools/build/skyframe/ParallelEvaluator.java |
 | `Cannot find gcc or CC; either correct your path or set the CC environment variable` | Bazel's unix_cc_configure | https://github.com/bazelbuild/bazel/blob/7.0.0/tools/cpp/unix_cc_configure.bzl |
+| `Could not find any FILES matching version 'V' in any subdirectory:` | TensorFlow 2.1 to 2.17's find_cuda_config.py | https://github.com/tensorflow/tensorflow/blob/v2.15.0/third_party/gpus/find_cuda_config.py |
 | `Bazel couldn't find a valid Visual C++ build tools installation on your machine.` | Bazel on Windows | https://github.com/bazelbuild/bazel/blob/7.0.0/tools/cpp/vc_installation_error.bat.tpl |
 | `no such package '@local_config_cc//'` | every Bazel (cc_configure) | https://github.com/bazelbuild/bazel/blob/0.20.0/tools/cpp/cc_configure.bzl |
 | `#error -- unsupported GNU version! gcc versions later than N are not supported!` (clang's, Visual Studio's) | every CUDA toolkit's crt/host_config.h | https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html#host-compiler-support-policy |
@@ -408,3 +409,53 @@ def test_the_framework_link_is_named_only_for_releases_that_have_it(
     top = top_error(explained(text))
     assert top.cause == OP
     assert ("-ltensorflow_framework" in fix_text(top)) is linked
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        (
+            "ValueError: Could not find any cudnn.h, cudnn_version.h matching version '8' in "
+            "any subdirectory:",
+            ("cudnn.h, cudnn_version.h of version 8", "TF_CUDNN_VERSION", "TF_CUDA_PATHS"),
+        ),
+        (
+            "Could not find any NvInferVersion.h matching version '8' in any subdirectory:",
+            ("NvInferVersion.h of version 8", "TF_TENSORRT_VERSION"),
+        ),
+        (
+            "Could not find any libcudart.so.12* in any subdirectory:",
+            ("libcudart.so.12*", "TF_CUDA_PATHS"),
+        ),
+    ],
+    ids=["cudnn-header", "tensorrt-header", "cuda-runtime-library"],
+)
+def test_find_cuda_configs_refusal_names_the_file_and_where_to_point_it(
+    line: str, words: tuple[str, ...]
+) -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/.cache/bazel/_bazel_user/0a1b/external/org_tensorflow/third_party/'
+        'gpus/find_cuda_config.py", line 648, in <module>\n'
+        "    main()\n"
+        f"{line}\n"
+        "        ''\n"
+        "        'include'\n"
+        "of:\n"
+        "        '/usr/local/cuda'\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "build-cuda-config-not-found"
+    text = fix_text(top)
+    for word in words:
+        assert word in text
+
+
+def test_nvcc_and_libdevice_under_two_roots_name_one_toolkit() -> None:
+    log = (
+        "Inconsistent CUDA toolkit path: /usr vs /usr/lib/nvidia-cuda-toolkit\n"
+        "Asking for detailed CUDA configuration...\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "build-cuda-config-not-found"
+    assert "one CUDA toolkit" in fix_text(top)

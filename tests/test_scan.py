@@ -374,8 +374,9 @@ def test_an_older_target_is_judged_by_its_own_listing(
     # until 2.15. What exists on the target is no alarm; tf.Session is never TensorFlow 2.
     code = tmp_path / "old.py"
     code.write_text(OLD_SCRIPT)
-    # multi_gpu_model has its rule (with its replacement), removed from the same line on.
-    ids = {2: "scan.keras-multi-gpu-model"}
+    # multi_gpu_model and the experimental mixed-precision module have their rules (with their
+    # replacements), removed from the same lines on.
+    ids = {2: "scan.keras-multi-gpu-model", 3: "scan.keras29-mixed-precision-experimental"}
     expected_ids = {(0, line, ids.get(line, "scan.api-removed")) for line in lines}
     assert found([str(code)], target=target) == expected_ids | {(0, 7, "scan.tf1-session")}
 

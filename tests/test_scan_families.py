@@ -11,7 +11,8 @@ import pytest
 
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.render.sarif import render_sarif
-from tfdoctor.scan import ScanOptions, scan
+from tfdoctor.scan import ScanOptions, _keras_idiom, scan
+from tfdoctor.scan.api import ApiIndex
 from tfdoctor.scan.rules import load_rules
 
 RULES = load_rules()
@@ -794,3 +795,64 @@ def test_tensorflow_1_converter_constructors_are_tensorflow_1_api(tmp_path: Path
     assert not ids(tmp_path, body, target="1.15")
     kept = "c = tf.lite.TFLiteConverter.from_keras_model(model)\n"
     assert not {i for _, i in ids(tmp_path, kept)} & {"tflite-tf1-converter-constructors"}
+
+
+@pytest.mark.parametrize(
+    ("body", "rule", "target", "older"),
+    [
+        (
+            "tf.keras.mixed_precision.experimental.set_policy('mixed_float16')\n",
+            "keras29-mixed-precision-experimental",
+            "2.12",
+            "2.8",
+        ),
+        ("loss = optimizer.get_scaled_loss(loss)\n", "keras3-get-scaled-loss", "2.21", "2.15"),
+        (
+            "grads = opt.get_unscaled_gradients(grads)\n",
+            "keras3-get-unscaled-gradients",
+            "2.21",
+            "2.15",
+        ),
+        (
+            "opt = tf.keras.mixed_precision.LossScaleOptimizer(opt, loss_scale='dynamic')\n",
+            "keras24-loss-scale-argument",
+            "2.12",
+            "2.3",
+        ),
+    ],
+    ids=["experimental-module", "get-scaled-loss", "get-unscaled-gradients", "loss-scale-arg"],
+)
+def test_mixed_precisions_changed_api_is_found_on_the_release_without_it(
+    tmp_path: Path, body: str, rule: str, target: str, older: str
+) -> None:
+    assert one(tmp_path, body, rule, target).fix is not None
+    assert not [f for f in findings(tmp_path, body, older) if f.id == f"scan.{rule}"]
+
+
+def test_a_keras_2_module_gets_no_idiom_from_a_module_of_the_same_name_elsewhere() -> None:
+    api = ApiIndex(
+        "2.21",
+        "2.21.0",
+        "3.12.0",
+        {
+            "tf": frozenset({"experimental/", "keras/"}),
+            "tf.experimental": frozenset({"numpy/"}),
+            "tf.keras": frozenset({"optimizers/"}),
+            "tf.keras.optimizers": frozenset({"Adam"}),
+        },
+        {},
+    )
+    name = "tf.keras.mixed_precision.experimental"
+    assert _keras_idiom(api, name, "experimental", name) is None
+    # A class or function still moves up: the same name in an enclosing module.
+    adam = "tf.keras.optimizers.legacy.Adam"
+    assert _keras_idiom(api, adam, "Adam", adam) == "tf.keras.optimizers.Adam"
+
+
+def test_an_op_placed_on_an_xla_device_is_found_from_2_4(tmp_path: Path) -> None:
+    body = "with tf.device('/device:XLA_GPU:0'):\n    y = tf.matmul(a, b)\n"
+    found = one(tmp_path, body, "tf24-xla-devices-unregistered")
+    assert found.fix is not None
+    assert "jit_compile=True" in found.fix.text
+    assert not {i for _, i in ids(tmp_path, body, target="2.3")} & {"tf24-xla-devices-unregistered"}
+    assert not ids(tmp_path, "with tf.device('/GPU:0'):\n    y = tf.matmul(a, b)\n")

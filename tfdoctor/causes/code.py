@@ -144,6 +144,21 @@ def keras3_fix(m: Machine) -> Fix:
     )
 
 
+def keras3_loss_scale_fix(m: Machine) -> Fix:
+    """Keras 2's LossScaleOptimizer arguments under Keras 3, whose LossScaleOptimizer takes
+    the inner optimizer, initial_scale and dynamic_growth_steps only
+    (keras/src/optimizers/loss_scale_optimizer.py): the Keras 3 spelling, or Keras 2 back."""
+    legacy = keras3_fix(m)
+    return Fix(
+        "Keras 3's LossScaleOptimizer takes the inner optimizer, initial_scale and "
+        "dynamic_growth_steps only, and its loss scale is always dynamic: drop loss_scale= and "
+        "dynamic=; give clipnorm, clipvalue, weight_decay and the like to the inner optimizer; "
+        "for a fixed loss scale, pass loss_scale_factor=N to the inner optimizer and do not wrap "
+        "it. " + legacy.text,
+        legacy.commands,
+    )
+
+
 #: The first Keras 3 release whose Functional models take nested inputs again: 3.0 to 3.3 take
 #: a dict of inputs only flat. Keras 3.4.0's release notes, "Add support for arbitrary, deeply
 #: nested input/output structures in Functional models" (keras-team/keras 8cb1829d:

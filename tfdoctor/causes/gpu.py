@@ -87,6 +87,7 @@ NCCL_CUDA_MISMATCH: Final = CauseId("nccl-cuda-mismatch")
 NCCL_RELEASE_BUG: Final = CauseId("nccl-release-bug")
 TENSORRT_VERSION_MISMATCH: Final = CauseId("tensorrt-version-mismatch")
 TF_BUILD_WITHOUT_TENSORRT: Final = CauseId("tf-build-without-tensorrt")
+TENSORRT_ENGINE_STALE: Final = CauseId("tensorrt-engine-stale")
 
 #: AMD's table of the TensorFlow releases each ROCm release supports; tensorflow-rocm's
 #: version is ``<TensorFlow version>.<ROCm version without dots>`` (2.14.0.600: ROCm 6.0.0).
@@ -371,6 +372,16 @@ CAUSES: Mapping[str, Cause] = dict(
             "('Things may not work') and refuses an older major.",
             "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/compiler/"
             "tensorrt/trt_convert.py",
+            "https://docs.nvidia.com/deeplearning/frameworks/tf-trt-user-guide/index.html",
+        ),
+        define(
+            TENSORRT_ENGINE_STALE,
+            "A serialized TensorRT engine was built by another TensorRT release or for another GPU",
+            "A TensorRT engine (a plan file, or the engines a TF-TRT SavedModel was saved with) "
+            "runs only with the TensorRT release and the GPU architecture that built it; "
+            "another release or GPU refuses to deserialize it ('Version tag does not match', "
+            "'please rebuild').",
+            "https://docs.nvidia.com/deeplearning/tensorrt/developer-guide/index.html",
             "https://docs.nvidia.com/deeplearning/frameworks/tf-trt-user-guide/index.html",
         ),
         define(
@@ -2802,6 +2813,19 @@ def tf_trt_module_predates_fix(m: Machine, tf_version: str, since: str) -> Fix:
         "nvcr.io/nvidia/tensorflow), or use the code's release written for "
         "tensorflow.contrib.tensorrt.",
         (),
+    )
+
+
+def tensorrt_engine_fix() -> Fix:
+    """The engine built again where it runs, or run where it was built."""
+    # TF-TRT builds the engines at the first inference when the SavedModel was saved without
+    # converter.build() (NVIDIA's TF-TRT user guide).
+    return Fix(
+        "Build the engine again on this machine, with the TensorRT release it runs: convert "
+        "the model again here (for TF-TRT, save the converted SavedModel without calling "
+        "converter.build(), so the engines are built at the first inference where it runs), "
+        "or run it with the TensorRT release and on the GPU it was built for.",
+        ('python -c "import tensorrt; print(tensorrt.__version__)"',),
     )
 
 

@@ -55,6 +55,7 @@ SHELL_GLOB_EXTRA: Final = CauseId("shell-glob-extra")
 PIP_TOO_OLD: Final = CauseId("pip-too-old")
 BAZEL_VERSION_MISMATCH: Final = CauseId("bazel-version-mismatch")
 BUILD_PYTHON_HEADERS_MISSING: Final = CauseId("build-python-headers-missing")
+BUILD_CUDA_CONFIG_NOT_FOUND: Final = CauseId("build-cuda-config-not-found")
 BUILD_HOST_COMPILER_UNSUPPORTED: Final = CauseId("build-host-compiler-unsupported")
 PYTHON_REMOVED_MODULE: Final = CauseId("python-removed-module")
 PYTHON_TOO_OLD_FOR_PACKAGE: Final = CauseId("python-too-old-for-package")
@@ -166,6 +167,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "Building TensorFlow, a companion or a custom op compiles C++ against the Python "
             "it is configured for (Python.h, pyconfig.h): a distribution's Python ships them "
             "in a separate development package, which the build machine lacks.",
+            TF_BUILD_GUIDE,
+        ),
+        define(
+            BUILD_CUDA_CONFIG_NOT_FOUND,
+            "A source build's configuration does not find the CUDA libraries it asks for",
+            "Configuring a CUDA build of TensorFlow (./configure, then Bazel's "
+            "third_party/gpus/find_cuda_config.py) looks for each library's header or file of "
+            "the version asked (TF_CUDA_VERSION, TF_CUDNN_VERSION, ...) under a fixed set of "
+            "base directories (TF_CUDA_PATHS, else /usr/local/cuda, /usr and the loader's "
+            "cache): a library installed elsewhere, of another version, or without its "
+            "development headers fails the build.",
             TF_BUILD_GUIDE,
         ),
         define(
@@ -3212,6 +3224,56 @@ def host_compiler_fix(line: str, os: Optional[str]) -> Fix:
         "supports to the build (nvcc's -ccbin; TensorFlow's ./configure asks for the host "
         "compiler)." + other_cuda + override,
         ("clang --version", "nvcc --version"),
+    )
+
+
+#: The variable that asks find_cuda_config.py for each library's version, by the first file
+#: it looks for (third_party/gpus/find_cuda_config.py, TensorFlow 2.1 to 2.17).
+CUDA_CONFIG_VERSION_VARIABLES: Mapping[str, str] = {
+    "cuda.h": "TF_CUDA_VERSION",
+    "cudart": "TF_CUDA_VERSION",
+    "nvcc": "TF_CUDA_VERSION",
+    "cublas": "TF_CUBLAS_VERSION",
+    "cudnn": "TF_CUDNN_VERSION",
+    "nccl": "TF_NCCL_VERSION",
+    "NvInfer": "TF_TENSORRT_VERSION",
+    "nvinfer": "TF_TENSORRT_VERSION",
+}
+
+
+def cuda_config_fix(files: str, version: str) -> Fix:
+    """The library ``files`` (find_cuda_config.py's pattern, ``cudnn.h, cudnn_version.h``) of
+    ``version`` (empty: any) where the build's configuration looks, or the variables that
+    point it at the one installed."""
+    variable = next((v for k, v in CUDA_CONFIG_VERSION_VARIABLES.items() if k in files), "")
+    first = files.partition(",")[0].strip()
+    asked = f" of version {version}" if version else ""
+    other = (
+        f", or set {variable} to the version installed (./configure asks for it)"
+        if variable and version
+        else ""
+    )
+    return Fix(
+        f"The build's configuration found no {files}{asked} in the directories it lists. "
+        "Install that library's development files (the -dev or -devel package, or NVIDIA's "
+        "archive; pip's nvidia-* wheels are not searched), or name the directory that holds "
+        f"them in TF_CUDA_PATHS, a comma-separated list of base directories{other}; then run "
+        "./configure again.",
+        (f"find / -name '{first}' -not -path '/proc/*' 2>/dev/null", "./configure"),
+    )
+
+
+def cuda_config_split_fix() -> Fix:
+    """A CUDA toolkit whose compiler and libdevice share one root, for find_cuda_config.py's
+    check that they do ("Inconsistent CUDA toolkit path: A vs B")."""
+    # XLA finds ptxas and libdevice from one toolkit root, so the script requires nvcc's
+    # directory and libdevice's to share it; a distribution's split package (nvcc in
+    # /usr/bin, libdevice under /usr/lib/nvidia-cuda-toolkit) does not.
+    return Fix(
+        "The build's configuration found nvcc and libdevice under two different roots, and "
+        "XLA needs them in one CUDA toolkit: install NVIDIA's toolkit (one directory, "
+        "/usr/local/cuda-X.Y) and name it first in TF_CUDA_PATHS, then run ./configure again.",
+        ("which -a nvcc", "find / -name 'libdevice*.10.bc' -not -path '/proc/*' 2>/dev/null"),
     )
 
 

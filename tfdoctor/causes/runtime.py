@@ -9,6 +9,7 @@ from typing import Final, Optional
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import Candidate, set_env
 from tfdoctor.causes.gpu import CUDA_RELEASE_PREDATES_GPU, CUDNN_VERSION_MISMATCH, DRIVER_TOO_OLD
+from tfdoctor.causes.xla import WITHOUT_XLA
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
@@ -935,10 +936,7 @@ def op_kernel_fix(op: Optional[str], kind: str = "") -> Fix:
         # (PyFunc), printing, hash tables or other resources of the host
         # (https://www.tensorflow.org/xla/known_issues).
         return Fix(
-            f"XLA has no kernel for {what}: compile that function without XLA. Remove "
-            "jit_compile=True from its @tf.function, or pass jit_compile=False to Keras' "
-            "model.compile() (Keras 3 compiles with XLA by default where it can), and unset "
-            "TF_XLA_FLAGS where it turns on auto-clustering (--tf_xla_auto_jit). On a TPU, "
+            f"XLA has no kernel for {what}: {WITHOUT_XLA} On a TPU, "
             "where every step is compiled, do that work outside the step: in the tf.data "
             "input pipeline on the host, or before the data reaches the model.",
             ('echo "TF_XLA_FLAGS=$TF_XLA_FLAGS"',),

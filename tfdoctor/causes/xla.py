@@ -1,8 +1,8 @@
-"""Causes in XLA's GPU compiler: ptxas and libdevice."""
+"""Causes in XLA's compiler: its GPU toolchain (ptxas, libdevice) and code it cannot compile."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
@@ -17,6 +17,10 @@ PTXAS_TOO_NEW: Final = CauseId("ptxas-too-new")
 LIBDEVICE_MISSING: Final = CauseId("libdevice-missing")
 PTXAS_MISSING: Final = CauseId("ptxas-missing")
 PTXAS_TOO_OLD: Final = CauseId("ptxas-too-old")
+XLA_CODE_UNCOMPILABLE: Final = CauseId("xla-code-uncompilable")
+
+#: XLA's page of the TensorFlow constructs it cannot compile, each with its error message.
+XLA_KNOWN_ISSUES = "https://www.tensorflow.org/xla/known_issues"
 
 #: NVIDIA's list of the GPU architectures each CUDA release's compilers know.
 NVCC_GPU_FEATURES = (
@@ -59,6 +63,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "TensorFlow then falls back to the driver's slower compiler, or the step fails.",
             NVCC_GPU_FEATURES,
             "https://github.com/tensorflow/serving/issues/1821",
+        ),
+        define(
+            XLA_CODE_UNCOMPILABLE,
+            "Code XLA cannot compile",
+            "A function compiled with XLA (jit_compile=True, Keras' jit_compile, "
+            "auto-clustering, every TPU step) holds something XLA's known limitations exclude: "
+            "a while loop or TensorArray without a fixed bound, a shape or axis computed at run "
+            "time, a TensorArray that crosses the compiled function's edge, a variable on "
+            "another device than the compiled function. The installation is fine; the code, "
+            "or where XLA compiles it, has to change.",
+            XLA_KNOWN_ISSUES,
         ),
     )
 )
@@ -193,3 +208,57 @@ def pluggable_xla_fix() -> Fix:
         "platform: use tf.keras.optimizers.legacy.<Name> (TensorFlow 2.11 to 2.15), or create "
         "the optimizer with jit_compile=False (and compile the model with jit_compile=False)."
     )
+
+
+#: How to compile a function without XLA, wherever XLA was asked for.
+WITHOUT_XLA = (
+    "compile that function without XLA. Remove jit_compile=True from its @tf.function, or pass "
+    "jit_compile=False to Keras' model.compile() (Keras 3 compiles with XLA by default where it "
+    "can), and unset TF_XLA_FLAGS where it turns on auto-clustering (--tf_xla_auto_jit)."
+)
+
+_CONSTANT_NEEDED = (
+    "Make the shape, axis or size the error names a value known when the function "
+    "compiles: a Python number, or a tensor computed from constants only, not from an "
+    "input, a variable or a random op; an index of a tf.range loop that feeds one needs "
+    "the loop unrolled (a Python range)."
+)
+
+#: XLA's known limitations, by the name of the message that reports each, with the change
+#: to the code XLA's page gives for it (https://www.tensorflow.org/xla/known_issues).
+XLA_LIMITS: Mapping[str, str] = {
+    # tf2xla/kernels/tensor_list_ops.cc: "XLA compilation requires a fixed tensor list size".
+    "xla-tensor-list-unbounded": (
+        "Bound every loop in the compiled function: give tf.while_loop a maximum_iterations "
+        "known when it compiles (for a `for i in tf.range(n)` loop under AutoGraph, "
+        "tf.autograph.experimental.set_loop_options(maximum_iterations=N) as its first "
+        "statement) and each tf.TensorArray a fixed size (not dynamic_size=True), or build "
+        "the loop with back_prop=False where no gradient flows through it."
+    ),
+    # tf2xla/xla_op_kernel.cc: "Input N to node `X` with op Y must be a compile-time constant.
+    # XLA compilation requires that operator arguments that represent shapes or dimensions be
+    # evaluated to concrete values at compile time" (either sentence may come alone).
+    "xla-input-not-constant": _CONSTANT_NEEDED,
+    "xla-shape-not-constant": _CONSTANT_NEEDED,
+    # compiler/jit/xla_launch_util.cc: "Trying to access resource X located in device CPU:0
+    # from device GPU:0\n Cf. https://www.tensorflow.org/xla/known_issues#tfvariable_on_a_
+    # different_device": a compiled cluster runs on one device and reads its variables there.
+    "xla-variable-on-other-device": (
+        "Create the variable the error names on the device the compiled function runs on "
+        "(under tf.device('/GPU:0')): a compiled function reads variables of its own device "
+        "only. An int32 tf.Variable is always placed on the host: make it int64."
+    ),
+    # "Support for TensorList crossing the XLA/TF boundary is not implemented".
+    "xla-tensorlist-crosses-boundary": (
+        "Compile the outermost function, the one that takes the gradient (jit_compile=True "
+        "on the function holding the tf.GradientTape, not on a function it calls), so the "
+        "TensorArray stays inside one compiled function."
+    ),
+}
+
+
+def xla_code_fix(limits: Collection[str]) -> Fix:
+    """The change to the code for each of XLA's ``limits`` the log shows (names of
+    :data:`XLA_LIMITS`), or compiling the function without XLA."""
+    steps = dict.fromkeys(text for name, text in XLA_LIMITS.items() if name in limits)
+    return Fix(" ".join((*steps, f"Or {WITHOUT_XLA}")), ('echo "TF_XLA_FLAGS=$TF_XLA_FLAGS"',))

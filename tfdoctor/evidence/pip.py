@@ -411,7 +411,10 @@ _BUILD_FAILED = re.compile(
     r"Failed building wheel for (?P<one>" + _NAME + ")"
     r"|Could not build wheels for (?P<many>[A-Za-z0-9][A-Za-z0-9_., -]*?)"
     r"(?:, which is required| which use PEP 517|\s*$)"
-    r"|Failed to build (?P<listed>[A-Za-z0-9][A-Za-z0-9_. -]*?)\s*$"
+    # pip's summary starts its line or follows pip's own "ERROR: "; after another label
+    # ("Reason: INTERNAL: Failed to build TensorRT engine", TF-TRT's fallback warning) the
+    # words are that program's status, not a list of distributions.
+    r"|(?:(?<=ERROR: )|(?<!\w: ))Failed to build (?P<listed>[A-Za-z0-9][A-Za-z0-9_. -]*?)\s*$"
     r"|(?P<step>Getting requirements to build wheel|Preparing metadata \(pyproject\.toml\)"
     r"|Building wheel for \S+ \(pyproject\.toml\)|python setup\.py egg_info)"
     r" did not run successfully"

@@ -576,9 +576,11 @@ _GPU_ARCH = re.compile(r"Value '(?P<arch>sm_\d+[a-z]?)' is not defined for optio
 _PTXAS_OLD = re.compile(
     r"You are using ptxas (?P<version>\d+(?:\.\d+)+), which is older than (?P<min>\d+(?:\.\d+)+)"
 )
+# XLA before 2024 named the compiler "the ptxas CUDA version (12.5.40)", later "the PTX
+# compiler version 12.5.82" (xla/service/gpu/nvptx_compiler.cc).
 _PTXAS_NEWER = re.compile(
-    r"driver's CUDA version is (?P<driver>\d+(?:\.\d+)+) which is older than the PTX "
-    r"compiler version (?P<version>\d+(?:\.\d+)+)"
+    r"driver's CUDA version is (?P<driver>\d+(?:\.\d+)+) which is older than the "
+    r"(?:PTX compiler version |ptxas CUDA version \()(?P<version>\d+(?:\.\d+)+)"
 )
 #: XLA's words where it finds no ptxas to run (xla/stream_executor/gpu/asm_compiler.cc; from
 #: 2.18 cuda/assemble_compilation_provider.cc and subprocess_compilation.cc's search for its

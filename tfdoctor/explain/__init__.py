@@ -3405,6 +3405,8 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_model_fix(m)
     if all(h.signature.id == "keras3-keras-path-not-zip" for h in hits):
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras_path_not_zip_fix(m)
+    if all(h.signature.id == "keras3-loss-scale-arguments" for h in hits):
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_loss_scale_fix(m)
     if all(h.signature.id == "keras3-nested-inputs" for h in hits):
         # Keras 3.4 takes nested inputs again: the code runs on a newer Keras 3 as it is.
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_nested_inputs_fix(m)
@@ -7138,6 +7140,14 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.MSVC_RUNTIME_MISSING: _msvc_runtime,
     causes.platform.BAZEL_VERSION_MISMATCH: _bazel,
     causes.platform.BUILD_HOST_COMPILER_UNSUPPORTED: _host_compiler,
+    causes.platform.BUILD_CUDA_CONFIG_NOT_FOUND: lambda m, r, hits: (
+        causes.platform.BUILD_CUDA_CONFIG_NOT_FOUND,
+        causes.platform.cuda_config_fix(
+            _group(hits, "header") or "", _group(hits, "required") or ""
+        )
+        if _group(hits, "header")
+        else causes.platform.cuda_config_split_fix(),
+    ),
     causes.platform.BUILD_PYTHON_HEADERS_MISSING: lambda m, r, h: (
         causes.platform.BUILD_PYTHON_HEADERS_MISSING,
         causes.platform.python_headers_fix(m),
@@ -7202,6 +7212,10 @@ BUILDERS: dict[str, Builder] = {
         else causes.gpu.driver_too_old_fix(m, _floor(m)),
     ),
     causes.software.IMPORT_CRASH: _import_crash,
+    causes.gpu.TENSORRT_ENGINE_STALE: lambda m, r, hits: (
+        causes.gpu.TENSORRT_ENGINE_STALE,
+        causes.gpu.tensorrt_engine_fix(),
+    ),
     causes.gpu.TENSORRT_VERSION_MISMATCH: lambda m, r, hits: (
         causes.gpu.TENSORRT_VERSION_MISMATCH,
         causes.gpu.tensorrt_version_fix(_group(hits, "required"), _group(hits, "loaded")),
@@ -7237,6 +7251,10 @@ BUILDERS: dict[str, Builder] = {
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
     causes.gpu.DRIVER_VERSION_MISMATCH: _driver_mismatch,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
+    causes.xla.XLA_CODE_UNCOMPILABLE: lambda m, r, hits: (
+        causes.xla.XLA_CODE_UNCOMPILABLE,
+        causes.xla.xla_code_fix({h.signature.id for h in hits}),
+    ),
     causes.software.COMPANION_MISMATCH: _companion,
     causes.software.TF_MULTIPLE_DISTRIBUTIONS: _tf_distributions,
     causes.software.NUMPY_ABI: _numpy_abi,

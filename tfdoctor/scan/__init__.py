@@ -693,13 +693,16 @@ def _moved_fix(newest: ApiIndex, keras2: ApiIndex, name: str) -> str:
 
 
 def _keras_idiom(api: ApiIndex, gone: str, last: str, name: str) -> Optional[str]:
-    """The Keras 3 name of a Keras 2 one: the same name in an enclosing module, or keras.ops."""
+    """The Keras 3 name of a Keras 2 one: the same name in an enclosing module, or keras.ops.
+
+    A module is no such name: ``tf.experimental`` is another API than the ``experimental``
+    module Keras 2 had under ``tf.keras.mixed_precision``."""
     root = _keras_root(name)
     parts = gone.split(".")
     for cut in range(len(parts) - 1, 0, -1):
         module = ".".join(parts[:cut])
         candidate = f"{module}.{last}"
-        if candidate != name and api.has(candidate):
+        if candidate != name and api.has(candidate) and candidate not in api.modules:
             return candidate
     if ".backend." in name and api.has(f"{root}.ops.{last}"):
         return f"{root}.ops.{last}"
