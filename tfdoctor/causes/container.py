@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.findings import Fix
@@ -18,6 +18,8 @@ CONTAINER_HOST_PYTHON_LEAK: Final = CauseId("container-host-python-leak")
 #: the container unless --cleanenv, and the home directory is bound by default.
 _APPTAINER_ENV = "https://apptainer.org/docs/user/main/environment_and_metadata.html"
 _APPTAINER_BIND = "https://apptainer.org/docs/user/main/bind_paths_and_mounts.html"
+#: Python's user site-packages under the home directory, searched unless PYTHONNOUSERSITE.
+_PYTHON_USER_SITE = "https://docs.python.org/3/library/site.html#site.ENABLE_USER_SITE"
 
 NVIDIA_CONTAINER_TOOLKIT = (
     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
@@ -37,11 +39,14 @@ CAUSES: Mapping[str, Cause] = dict(
             CONTAINER_HOST_PYTHON_LEAK,
             "The container's Python imports packages from the host",
             "Apptainer (Singularity) passes the host's environment into the container and "
-            "binds the home directory by default: PYTHONPATH, and the user site-packages or an "
-            "environment under the home directory, put the host's packages before the image's "
-            "own, and a package of another release or Python build fails to import there.",
+            "binds the home directory by default, and a Docker or Podman command can do the "
+            "same (-v $HOME:$HOME, -e PYTHONPATH): PYTHONPATH, and the user site-packages or "
+            "an environment under the home directory, put the host's packages before the "
+            "image's own, and a package of another release or Python build fails to import "
+            "there.",
             _APPTAINER_ENV,
             _APPTAINER_BIND,
+            _PYTHON_USER_SITE,
         ),
         define(
             CONTAINER_NO_GPU,
@@ -111,6 +116,15 @@ def container_gpu_fix(m: Machine) -> Fix:
             "containers that ask): resources.limits nvidia.com/gpu: 1.",
             ("kubectl describe node | grep -i nvidia.com/gpu",),
         )
+    if m.container in ("apptainer", "singularity"):
+        # Apptainer binds the host driver's libraries (libcuda, nvidia-smi) and the GPU's
+        # device nodes only when asked (https://apptainer.org/docs/user/main/gpu.html).
+        return Fix(
+            f"{m.container.capitalize()} hands the container the host's NVIDIA driver (libcuda, "
+            "nvidia-smi) and the GPU's devices only with --nv (or --nvccli, through the NVIDIA "
+            "Container Toolkit): add it to the command.",
+            (f"{m.container} exec --nv IMAGE.sif nvidia-smi",),
+        )
     if m.container == "podman":
         return Fix(
             "Podman takes the GPU through CDI: generate the specification on the host, then "
@@ -144,8 +158,16 @@ def nccl_shm_fix() -> Fix:
 
 def host_python_leak_fix(tool: str, path: str) -> Fix:
     """The container run with the host's environment and home kept out (``tool``: the
-    command the log shows, apptainer or singularity; ``path``: the host's package that was
-    imported), so the image's own packages are imported."""
+    command the log shows, apptainer, singularity, docker or podman; ``path``: the host's
+    package that was imported), so the image's own packages are imported."""
+    if tool in ("docker", "podman"):
+        return Fix(
+            f"The container imported {path} from the host: mount only the project's directory "
+            "(not the home directory, whose .local holds the host's user site-packages), do "
+            "not pass PYTHONPATH into it, and set PYTHONNOUSERSITE=1, so the image's own "
+            "packages are imported.",
+            (f"{tool} run -e PYTHONNOUSERSITE=1 -v $PWD:/work -w /work IMAGE python ...",),
+        )
     return Fix(
         f"The container imported {path} from the host: run it with a clean environment "
         "(--cleanenv drops PYTHONPATH and the rest of the host's variables) and without the "
@@ -155,4 +177,133 @@ def host_python_leak_fix(tool: str, path: str) -> Fix:
             f"{tool} exec --cleanenv --env PYTHONNOUSERSITE=1 IMAGE.sif python ...",
             "unset PYTHONPATH",
         ),
+    )
+
+
+def gpus_flag_fix(tool: str) -> Fix:
+    """A container CLI that refused ``--gpus`` (``tool``: ``docker`` or ``podman``): Docker's
+    CLI took the flag in 19.03; Podman takes an NVIDIA GPU as a CDI device."""
+    if tool == "podman":
+        return Fix(
+            "This Podman has no --gpus: it takes the GPU as a CDI device. Generate NVIDIA's CDI "
+            "specification on the host once (again after a driver upgrade), then pass the "
+            "device instead of --gpus.",
+            (
+                "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml",
+                "podman run --rm --device nvidia.com/gpu=all IMAGE nvidia-smi",
+            ),
+        )
+    return Fix(
+        "This Docker CLI predates --gpus (added in Docker 19.03): upgrade Docker to 19.03 or "
+        "later, install the NVIDIA Container Toolkit on the host and register it, then start "
+        "the container with --gpus all (on an older Docker kept as it is, nvidia-docker2's "
+        "--runtime=nvidia).",
+        (
+            "docker version --format '{{.Client.Version}} {{.Server.Version}}'",
+            "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
+            "docker run --rm --gpus all IMAGE nvidia-smi",
+        ),
+    )
+
+
+def cdi_spec_fix(tool: Optional[str]) -> Fix:
+    """A CDI device (``nvidia.com/gpu=...``) no specification on the host names: generate
+    NVIDIA's specification (again after each driver upgrade) and list what it names."""
+    run = (
+        "docker run --rm --device nvidia.com/gpu=all IMAGE nvidia-smi"
+        if tool == "docker"
+        else "podman run --rm --device nvidia.com/gpu=all IMAGE nvidia-smi"
+    )
+    daemon = (
+        " Docker's daemon reads CDI specifications only with its CDI feature on "
+        '("features": {"cdi": true} in /etc/docker/daemon.json, then restart Docker).'
+        if tool == "docker"
+        else ""
+    )
+    return Fix(
+        "No CDI specification on the host names this GPU device: generate NVIDIA's on the host "
+        "with the NVIDIA Container Toolkit (and again after every driver upgrade, which makes "
+        "the old one stale), check the names it lists, and ask for one of them." + daemon,
+        (
+            "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml",
+            "nvidia-ctk cdi list",
+            run,
+        ),
+    )
+
+
+def k8s_gpu_capacity_fix() -> Fix:
+    """No node with a free ``nvidia.com/gpu``: the resource is advertised only by the NVIDIA
+    device plugin on nodes whose container runtime hands GPUs over; else every GPU is taken."""
+    return Fix(
+        "No node offers a free nvidia.com/gpu. See which nodes advertise it (Capacity and "
+        "Allocatable) and how much is allocated: where none does, the NVIDIA device plugin (or "
+        "the GPU Operator) is not running on the GPU nodes, or their container runtime is not "
+        "set up with the NVIDIA Container Toolkit; where all are allocated, free GPUs or "
+        "lower the pod's resources.limits nvidia.com/gpu.",
+        (
+            "kubectl describe nodes | grep -E '^Name:|nvidia.com/gpu'",
+            "kubectl get pods -A -o wide | grep -i nvidia-device-plugin",
+            "sudo nvidia-ctk runtime configure --runtime=containerd && "
+            "sudo systemctl restart containerd",
+        ),
+    )
+
+
+def toolkit_stage_fix(line: str) -> Fix:
+    """The NVIDIA Container Toolkit's CLI failing after it found the driver (``line``: its
+    message): a device the host does not have, a driver library already in the image, the
+    devices cgroup it cannot program, else its own debug output says which step."""
+    debug = "sudo nvidia-container-cli -k -d /dev/tty info"
+    if "unknown device" in line:
+        return Fix(
+            "The container asked for a GPU the host does not have (an index, UUID or bus ID "
+            "the driver does not list): pass one that `nvidia-smi -L` lists on the host, or "
+            "--gpus all.",
+            ("nvidia-smi -L", "docker run --rm --gpus all IMAGE nvidia-smi -L"),
+        )
+    if "file exists" in line:
+        # libnvidia-container creates each driver file it mounts; the image already holding
+        # one (copied in, or a `docker commit` of a container run with GPUs) stops it.
+        return Fix(
+            "The image already holds a file the toolkit mounts from the host's driver (the "
+            "path in the message): the driver's libraries were copied into it, or it was "
+            "committed from a container that ran with GPUs. Build the image without them "
+            "(remove the COPY or RUN that put them there) and start it again with --gpus.",
+            (
+                "docker run --rm --entrypoint sh IMAGE -c "
+                "'ls -l /usr/lib/x86_64-linux-gnu | grep -E \"libnvidia|libcuda\"'",
+            ),
+        )
+    if "cgroup" in line:
+        return Fix(
+            "The toolkit could not program the container's devices cgroup: a "
+            "libnvidia-container without cgroup v2 support (before 1.8.0) on a cgroup v2 host, "
+            "or a rootless runtime. Upgrade the NVIDIA Container Toolkit; for rootless Podman "
+            "hand the GPU over as a CDI device instead of the hook.",
+            (
+                "nvidia-container-cli --version",
+                "sudo apt-get install -y --only-upgrade nvidia-container-toolkit "
+                "libnvidia-container1 libnvidia-container-tools",
+                "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml",
+            ),
+        )
+    return Fix(
+        "The NVIDIA Container Toolkit failed while handing the GPU to the container; its own "
+        "debug output on the host names the step. Upgrade the toolkit if it is old, and check "
+        "/etc/nvidia-container-runtime/config.toml (the ldconfig path it runs).",
+        (debug, "nvidia-ctk --version"),
+    )
+
+
+def toolkit_host_driver_fix() -> Fix:
+    """The toolkit, on the host, found no working NVIDIA driver there: the host's driver is
+    what to load or install; nothing inside the image changes that."""
+    return Fix(
+        "The NVIDIA Container Toolkit runs on the host and found no working NVIDIA driver "
+        "there: install the host's driver or load its kernel module (a driver upgraded "
+        "without a reboot leaves none loaded), until nvidia-smi answers on the host; then "
+        "start the container again. Installing CUDA or a driver inside the image changes "
+        "nothing.",
+        ("nvidia-smi", "lsmod | grep nvidia", "sudo modprobe nvidia"),
     )

@@ -284,33 +284,67 @@ def built_with_cuda(listings: list[DeviceListing]) -> Optional[bool]:
     return answers[0] if answers else None
 
 
-#: ``docker run`` (or ``podman run``) as a command a user ran: at a line's start, behind a
-#: shell prompt (``$``, ``#``, ``%``, ``>``) or ``sudo``; and the flags that hand the container a
-#: GPU: docker's ``--gpus`` (19.03), the NVIDIA runtime of nvidia-docker 2
+#: ``docker run`` (or ``podman run``, or Apptainer's and Singularity's ``exec``, ``run`` and
+#: ``shell``, also behind Slurm's or MPI's launcher) as a command a user ran: at a line's
+#: start, behind a shell prompt (``$``, ``#``, ``%``, ``>``) or ``sudo``; and the flags that
+#: hand the container a GPU: docker's ``--gpus`` (19.03), the NVIDIA runtime of nvidia-docker 2
 #: (``--runtime=nvidia``), a CDI device (``--device nvidia.com/gpu=all``) or the variable the
-#: NVIDIA runtime reads. ``nvidia-docker run`` adds the runtime itself (not matched).
+#: NVIDIA runtime reads; Apptainer's ``--nv`` (the host driver's libraries and devices bound
+#: in) or ``--nvccli`` (through the NVIDIA Container Toolkit), and ``--rocm`` for AMD's
+#: (https://apptainer.org/docs/user/main/gpu.html). ``nvidia-docker run`` adds the runtime
+#: itself (not matched).
 _CONTAINER_RUN = re.compile(
     r"^(?:[^\n]{0,80}?[#$%>][ \t]*)?[ \t]*(?:sudo[ \t]+)?"
-    r"(?P<cmd>(?P<tool>docker|podman) run\b[^\n]{0,2000})",
+    r"(?:(?:srun|mpirun|mpiexec)\b[^\n]{0,120}?[ \t])?"
+    r"(?P<cmd>(?P<tool>docker|podman) run\b[^\n]{0,2000}"
+    r"|(?P<hpc>apptainer|singularity)[ \t]+(?:exec|run|shell)\b[^\n]{0,2000})",
     re.MULTILINE,
 )
-_GPU_FLAGS = re.compile(r"--gpus\b|--runtime[= ]nvidia|nvidia\.com/gpu|NVIDIA_VISIBLE_DEVICES")
+_GPU_FLAGS = re.compile(
+    r"--gpus\b|--runtime[= ]nvidia|nvidia\.com/gpu|NVIDIA_VISIBLE_DEVICES|--nv(?:ccli)?\b|--rocm\b"
+)
 #: A shell line continued on the next (``\`` at its end).
 _CONTINUED = re.compile(r"\\[ \t]*\r?\n[ \t]*")
 
 
 def container_run_without_gpu(text: str) -> Optional[tuple[str, str]]:
-    """The first ``docker run`` or ``podman run`` command ``text`` shows a user running that
-    hands the container no GPU, as (``docker`` or ``podman``, the command's first 200
-    characters, its continued lines joined); None where none is shown or each hands one
-    over."""
-    if " run" not in text:
+    """The first ``docker run``, ``podman run`` or Apptainer (Singularity) command ``text``
+    shows a user running that hands the container no GPU, as (``docker``, ``podman``,
+    ``apptainer`` or ``singularity``, the command's first 200 characters, its continued lines
+    joined); None where none is shown or each hands one over."""
+    if " run" not in text and "apptainer " not in text and "singularity " not in text:
         return None
     joined = _CONTINUED.sub(" ", text) if "\\\n" in text or "\\\r\n" in text else text
     for match in _CONTAINER_RUN.finditer(joined):
         if _GPU_FLAGS.search(match.group("cmd")):
             continue
-        return match.group("tool"), match.group("cmd").strip()[:200]
+        return match.group("tool") or match.group("hpc"), match.group("cmd").strip()[:200]
+    return None
+
+
+#: What of the host's Python a ``docker run``/``podman run`` command passes into the container:
+#: a bind mount of a home directory (``-v $HOME:$HOME``, ``-v ~/:/root``, ``-v /home/ann:...``,
+#: ``--mount type=bind,source=$HOME,...``), whose ``.local`` holds the user site-packages
+#: Python searches there (PEP 370), or the host's PYTHONPATH (``-e PYTHONPATH=$PYTHONPATH``).
+_SHARES_HOST_PYTHON = re.compile(
+    r"(?:-v|--volume|--mount)[= ][^\s]*?(?:source=|src=)?"
+    r"(?:\$HOME|\$\{HOME\}|~|/home/[^/:\s,]+|/root)(?:/\.local)?/?[:,\s]"
+    r"|(?:-e|--env)[= ]PYTHONPATH\b"
+)
+
+
+def container_shares_host_python(text: str) -> Optional[tuple[str, str]]:
+    """The first ``docker run`` or ``podman run`` command ``text`` shows that binds a home
+    directory into the container or passes PYTHONPATH into it, as (``docker`` or ``podman``,
+    the command's first 200 characters); None where none does."""
+    if " run" not in text or (
+        "-v" not in text and "--mount" not in text and "PYTHONPATH" not in text
+    ):
+        return None
+    joined = _CONTINUED.sub(" ", text) if "\\\n" in text or "\\\r\n" in text else text
+    for match in _CONTAINER_RUN.finditer(joined):
+        if match.group("tool") and _SHARES_HOST_PYTHON.search(match.group("cmd")):
+            return match.group("tool"), match.group("cmd").strip()[:200]
     return None
 
 

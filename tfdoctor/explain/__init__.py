@@ -62,6 +62,7 @@ from tfdoctor.evidence.devices import (
     apptainer_shown,
     container_hostname,
     container_run_without_gpu,
+    container_shares_host_python,
     container_shown,
     gpus_listed,
     kernel_refused_attrs,
@@ -4094,6 +4095,9 @@ def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
         h.signature.id in ("dlopen-libcuda", "dlopen-libcuda-old", "libcuda-diagnostics-not-found")
         for h in hits
     )
+    if any(h.signature.id == "container-cli-driver-not-loaded" for h in hits):
+        # The toolkit runs on the host: its driver, not the container's start, is missing.
+        return causes.gpu.DRIVER_NOT_LOADED, causes.container.toolkit_host_driver_fix()
     if r.kernel_module and dlopen and not m.container and r.container_hostname:
         # The host's kernel module is seen (a container shares the host's kernel) from a
         # process whose hostname is a Docker container's ID: the runtime mounts the driver's
@@ -4108,14 +4112,40 @@ def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
     return causes.gpu.driver_not_loaded(m)
 
 
+#: Docker's daemon without the NVIDIA runtime's binary: --gpus finds no driver for GPUs, or the
+#: runtime registered in daemon.json is not installed (signatures.yaml).
+_RUNTIME_NOT_INSTALLED = frozenset({"docker-no-gpu-driver", "nvidia-runtime-binary-missing"})
 #: Docker's refusals of ``--runtime=nvidia`` (signatures.yaml), in its newer and older words.
 _RUNTIME_NAME_REFUSED = frozenset({"docker-no-nvidia-runtime", "docker-unknown-runtime-nvidia"})
 
 
+def _matched_line(hits: Sequence[Hits], sid: str) -> Optional[str]:
+    """The first line signature ``sid`` matched in ``hits``, or None."""
+    return next((line for h in hits if h.signature.id == sid for _, line in h.citations), None)
+
+
 def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    if any(h.signature.id == "docker-no-gpu-driver" for h in hits):
+    if any(h.signature.id in _RUNTIME_NOT_INSTALLED for h in hits):
         # Docker's own daemon refused: the host side, whatever the log says of containers.
         return causes.container.CONTAINER_NO_GPU, causes.container.docker_runtime_fix()
+    refused = _matched_line(hits, "container-cli-no-gpus-flag")
+    if refused is not None:
+        # Podman's CLI prints its errors behind "Error: ", Docker's CLI prints pflag's alone.
+        podman = refused.lstrip().startswith("Error:") or m.container == "podman"
+        return causes.container.CONTAINER_NO_GPU, causes.container.gpus_flag_fix(
+            "podman" if podman else "docker"
+        )
+    cdi = _matched_line(hits, "cdi-device-unresolvable")
+    if cdi is not None:
+        docker = "daemon" in cdi or m.container == "docker"
+        return causes.container.CONTAINER_NO_GPU, causes.container.cdi_spec_fix(
+            "docker" if docker else "podman"
+        )
+    if any(h.signature.id == "k8s-insufficient-gpu" for h in hits):
+        return causes.container.CONTAINER_NO_GPU, causes.container.k8s_gpu_capacity_fix()
+    stage = _matched_line(hits, "container-cli-stage-error")
+    if stage is not None:
+        return causes.container.CONTAINER_NO_GPU, causes.container.toolkit_stage_fix(stage)
     if any(h.signature.id in _RUNTIME_NAME_REFUSED for h in hits):
         # The daemon has no runtime of the name --runtime asked for: its registration.
         return causes.container.CONTAINER_NO_GPU, causes.container.runtime_name_fix()
@@ -9638,11 +9668,13 @@ _HOME_PACKAGE = re.compile(
 
 
 def _settle_host_python_leak(evidence: Evidence, findings: dict[str, Finding]) -> None:
-    """A program run in an Apptainer (Singularity) container whose failing traceback imports a
+    """A program run in an Apptainer (Singularity) container, or a Docker or Podman one whose
+    command binds a home directory or passes PYTHONPATH in, whose failing traceback imports a
     package from a home directory: the host's environment (PYTHONPATH) or its home, which the
     container binds, put the host's package before the image's. The finding leads; what the
     package's failure reads as (another release, another NumPy) stays, a warning."""
-    tool = apptainer_shown(evidence.first_text)
+    shared = container_shares_host_python(evidence.first_text)
+    tool = shared[0] if shared is not None else apptainer_shown(evidence.first_text)
     tb = last_failure(evidence.tracebacks) if tool is not None else None
     home = next(
         (m for fr in (tb.frames if tb else ()) if (m := _HOME_PACKAGE.match(fr.path))), None
