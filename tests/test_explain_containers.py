@@ -9,7 +9,11 @@ from typing import Optional
 import pytest
 
 from tests.explaining import explained, fix_text, readings, top_error
-from tfdoctor.evidence.devices import container_run_without_gpu, container_shares_host_python
+from tfdoctor.evidence.devices import (
+    container_run_without_gpu,
+    container_shares_host_python,
+    tf_cpu_image,
+)
 from tfdoctor.findings import Severity
 
 HOOK = (
@@ -314,3 +318,178 @@ def test_a_container_command_sharing_the_hosts_python_is_read_as_such(
 ) -> None:
     found = container_shares_host_python(text)
     assert (found[0] if found else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("image", "gpu_image"),
+    [
+        pytest.param("tensorflow/tensorflow", "tensorflow/tensorflow:latest-gpu", id="untagged"),
+        pytest.param(
+            "tensorflow/tensorflow:2.15.0", "tensorflow/tensorflow:2.15.0-gpu", id="release"
+        ),
+        pytest.param(
+            "tensorflow/tensorflow:latest-jupyter",
+            "tensorflow/tensorflow:latest-gpu-jupyter",
+            id="jupyter",
+        ),
+    ],
+)
+def test_tensorflows_cpu_image_listing_no_gpu_asks_for_its_gpu_tag(
+    image: str, gpu_image: str
+) -> None:
+    log = (
+        f'$ docker run --gpus all -it --rm {image} python -c "import tensorflow as tf; '
+        "print(tf.config.list_physical_devices('GPU'))\"\n[]\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "tf-cpu-only-build"
+    assert f"docker run --gpus all --rm {gpu_image} nvidia-smi" in fix_text(top)
+
+
+def test_tensorflows_gpu_image_listing_no_gpu_is_not_read_as_the_cpu_image() -> None:
+    log = (
+        '$ docker run --gpus all -it --rm tensorflow/tensorflow:2.15.0-gpu python -c "import '
+        "tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\"\n[]\n"
+    )
+    assert all(x.cause != "tf-cpu-only-build" for x in readings(explained(log)))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "$ docker run -it tensorflow/tensorflow bash\n",
+            "tensorflow/tensorflow:latest",
+            id="latest",
+        ),
+        pytest.param(
+            "$ podman run docker.io/tensorflow/tensorflow:2.16.1 python x.py\n",
+            "tensorflow/tensorflow:2.16.1",
+            id="registry",
+        ),
+        pytest.param("$ docker run --gpus all tensorflow/tensorflow:latest-gpu\n", None, id="gpu"),
+        pytest.param("$ docker pull tensorflow/tensorflow:2.16.1\n", None, id="pull"),
+        pytest.param("$ docker run tensorflow/serving:2.16.1\n", None, id="serving"),
+    ],
+)
+def test_tensorflows_cpu_image_is_read_from_the_run_command(
+    text: str, expected: Optional[str]
+) -> None:
+    assert tf_cpu_image(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "script"),
+    [
+        pytest.param("exec /usr/local/bin/python: exec format error", False, id="runc-1.1-binary"),
+        pytest.param("exec /entrypoint.sh: exec format error", True, id="runc-1.1-script"),
+        pytest.param(
+            "standard_init_linux.go:228: exec user process caused: exec format error",
+            True,
+            id="runc-1.0",
+        ),
+    ],
+)
+def test_runcs_exec_format_error_is_an_image_of_another_platform(line: str, script: bool) -> None:
+    top = top_error(explained("$ docker run --rm registry.example/tf-train:1.0\n" + line + "\n"))
+    assert top.cause == "container-image-platform"
+    text = fix_text(top)
+    assert "docker image inspect IMAGE --format '{{.Os}}/{{.Architecture}}'" in text
+    assert "tonistiigi/binfmt" in text
+    assert ("#!" in text) is script
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        pytest.param(
+            "2024/01/04 06:08:15 Loading NVML\n"
+            "2024/01/04 06:08:15 Failed to initialize NVML: could not load NVML library.\n"
+            "2024/01/04 06:08:15 If this is a GPU node, did you set the docker default runtime "
+            "to `nvidia`?\n",
+            id="older",
+        ),
+        pytest.param(
+            "E0301 08:00:00.000000       1 factory.go:112] Incompatible strategy detected auto\n"
+            "E0301 08:00:00.000001       1 factory.go:113] If this is a GPU node, did you "
+            "configure the NVIDIA Container Toolkit?\n"
+            "I0301 08:00:00.000002       1 main.go:381] No devices found. Waiting indefinitely.\n",
+            id="factory",
+        ),
+    ],
+)
+def test_the_device_plugin_without_the_driver_sets_up_the_nodes_runtime(lines: str) -> None:
+    text = _no_gpu_fix(
+        "$ kubectl -n kube-system logs nvidia-device-plugin-daemonset-x7k2p\n" + lines
+    )
+    assert "nvidia-ctk runtime configure --runtime=containerd --set-as-default" in text
+    assert "docker run" not in text
+
+
+def test_nvmls_unknown_error_in_a_container_restores_the_devices_cgroup() -> None:
+    text = _no_gpu_fix(
+        "root@3f2a9c1b7d4e:/workspace# nvidia-smi\nFailed to initialize NVML: Unknown Error\n"
+    )
+    assert "daemon-reload" in text and "docker restart CONTAINER" in text
+    assert "nvidia-ctk system create-dev-char-symlinks --create-all" in text
+
+
+def test_apptainers_nv_without_a_driver_on_the_node_asks_for_a_gpu_node() -> None:
+    log = (
+        "$ apptainer exec --nv tf.sif python train.py\n"
+        "INFO:    Could not find any nv files on this host!\n"
+    )
+    top = readings(explained(log + _LIBCUDA_MISSING))[0]
+    assert top.cause == "driver-not-loaded"
+    text = fix_text(top)
+    assert "--gres=gpu:1" in text and "modprobe" not in text
+
+
+def test_apptainers_nv_without_a_driver_alone_is_a_note() -> None:
+    log = "INFO:    Could not find any nv files on this host!\nhello world\n"
+    assert readings(explained(log)) == []
+
+
+def test_cuda_seeing_no_device_in_a_container_started_without_a_gpu_flag_is_the_containers() -> (
+    None
+):
+    log = (
+        "$ docker run -it --rm tensorflow/tensorflow:latest-gpu python train.py\n"
+        "2024-01-01 10:00:00.000000: E external/local_xla/xla/stream_executor/cuda/"
+        "cuda_driver.cc:282] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable "
+        "device is detected\n"
+    )
+    (found,) = readings(explained(log))
+    assert found.cause == "container-no-gpu" and "docker run --gpus all IMAGE" in fix_text(found)
+    # On a host the same line stays CUDA_VISIBLE_DEVICES' (or the driver's) candidate.
+    host = readings(
+        explained(log.replace("docker run -it --rm tensorflow/tensorflow:latest-gpu ", ""))
+    )
+    assert [x.cause for x in host] == ["cuda-visible-devices-hidden"]
+
+
+def test_cuda_seeing_no_device_under_a_docker_containers_hostname_is_the_containers() -> None:
+    log = (
+        "trainer-1  | 2024-01-01 10:00:00.000000: E external/local_xla/xla/stream_executor/cuda/"
+        "cuda_driver.cc:282] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable "
+        "device is detected\n"
+        "trainer-1  | 2024-01-01 10:00:00.000001: I external/local_xla/xla/stream_executor/cuda/"
+        "cuda_diagnostics.cc:141] hostname: 7b1c2d3e4f5a\n"
+    )
+    (found,) = readings(explained(log))
+    assert found.cause == "container-no-gpu"
+    assert "deploy.resources.reservations.devices" in fix_text(found)
+
+
+def test_the_toolkits_cuda_requirement_names_the_driver_that_cuda_release_shipped_with() -> None:
+    line = (
+        "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.3, please "
+        "update your driver to a newer version, or use an earlier cuda container: unknown.\n"
+    )
+    top = top_error(explained(RUN + HOOK + line))
+    assert top.cause == "driver-too-old"
+    text = fix_text(top)
+    # The check compares with the CUDA the driver reports: 12.3's own driver, not 12.x's
+    # minor version compatibility floor.
+    assert "CUDA 12.3" in text and "545.23.06" in text and "525.60.13" not in text
+    assert "on the host" in text

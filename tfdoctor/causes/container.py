@@ -13,6 +13,7 @@ from tfdoctor.machine import Machine
 CONTAINER_NO_GPU: Final = CauseId("container-no-gpu")
 NCCL_SHM_TOO_SMALL: Final = CauseId("nccl-shm-too-small")
 CONTAINER_HOST_PYTHON_LEAK: Final = CauseId("container-host-python-leak")
+CONTAINER_IMAGE_PLATFORM: Final = CauseId("container-image-platform")
 
 #: Apptainer's (Singularity's) environment and bind rules: the host's environment passes into
 #: the container unless --cleanenv, and the home directory is bound by default.
@@ -30,6 +31,9 @@ _NCCL_ENV = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#
 
 
 _DOCKER_RUN = "https://docs.docker.com/reference/cli/docker/container/run/"
+#: Docker's multi-platform images: one image per platform, QEMU's binfmt handlers to run
+#: another's, and buildx's --platform to build for one.
+_MULTI_PLATFORM = "https://docs.docker.com/build/building/multi-platform/"
 
 
 #: Causes in the container's start: GPU access, shared memory, the host's environment.
@@ -54,6 +58,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "Containers see a GPU only when started through the NVIDIA Container Toolkit (`docker"
             " run --gpus all`, a Kubernetes `nvidia.com/gpu` resource limit).",
             NVIDIA_CONTAINER_TOOLKIT,
+        ),
+        define(
+            CONTAINER_IMAGE_PLATFORM,
+            "The container image is built for another CPU architecture than the host",
+            "An image holds programs for one CPU architecture (linux/amd64, linux/arm64). On a "
+            "host of another (an amd64 image on Apple silicon, a Graviton or Jetson machine, "
+            "an arm64 image on a PC) the kernel refuses to start them ('exec format error') "
+            "unless an emulator is registered for that architecture, and under one TensorFlow "
+            "runs slowly or meets instructions the emulator lacks: the image for the host's "
+            "platform is the fix.",
+            _MULTI_PLATFORM,
         ),
         define(
             NCCL_SHM_TOO_SMALL,
@@ -134,10 +149,13 @@ def container_gpu_fix(m: Machine) -> Fix:
                 "podman run --device nvidia.com/gpu=all IMAGE",
             ),
         )
+    # Compose's GPU access: https://docs.docker.com/compose/how-tos/gpu-support/
     return Fix(
         "Start the container with GPU access through the NVIDIA Container Toolkit (formerly "
         "nvidia-docker), which mounts the host driver's libraries (libcuda) and devices into "
-        "it; if `--gpus` is refused, register the NVIDIA runtime with Docker on the host once.",
+        "it; if `--gpus` is refused, register the NVIDIA runtime with Docker on the host once. "
+        "With Docker Compose, the service's deploy.resources.reservations.devices entry "
+        "(driver: nvidia, count: all, capabilities: [gpu]) hands it over.",
         (
             "docker run --gpus all IMAGE",
             "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
@@ -306,4 +324,121 @@ def toolkit_host_driver_fix() -> Fix:
         "start the container again. Installing CUDA or a driver inside the image changes "
         "nothing.",
         ("nvidia-smi", "lsmod | grep nvidia", "sudo modprobe nvidia"),
+    )
+
+
+def gpu_image_fix(image: str) -> Fix:
+    """TensorFlow's GPU image in place of its CPU image ``image`` (``tensorflow/tensorflow:TAG``):
+    the same tag with ``-gpu``, before ``-jupyter`` where it has one
+    (https://www.tensorflow.org/install/docker)."""
+    repo, _, tag = image.partition(":")
+    gpu_tag = tag[: -len("-jupyter")] + "-gpu-jupyter" if tag.endswith("-jupyter") else tag + "-gpu"
+    return Fix(
+        f"{image} is TensorFlow's CPU image: it has no CUDA libraries, so TensorFlow lists no "
+        f"GPU whatever the container is given. Run its GPU image, {repo}:{gpu_tag}, with "
+        "--gpus all (the NVIDIA Container Toolkit on the host hands it the driver).",
+        (f"docker run --gpus all --rm {repo}:{gpu_tag} nvidia-smi",),
+    )
+
+
+def image_platform_fix(script: bool) -> Fix:
+    """An image of the host's platform (pulled or built with ``--platform``), or QEMU's
+    handlers registered to emulate the image's; ``script``: the file refused may be a script,
+    which the kernel refuses alike when its first line is not ``#!``."""
+    shebang = (
+        " If the file refused is a script of the image's own, the same words mean its first "
+        "line is not a #! line (#!/bin/sh): add one."
+        if script
+        else ""
+    )
+    return Fix(
+        "Compare the image's platform with the host's; where they differ, use an image built "
+        "for the host's platform (pull it with --platform, or build it with docker buildx "
+        "build --platform linux/arm64 or linux/amd64 from a base image that has it), or "
+        "register QEMU's emulation of the image's platform on the host, which runs TensorFlow "
+        "slowly." + shebang,
+        (
+            "docker image inspect IMAGE --format '{{.Os}}/{{.Architecture}}'",
+            "docker version --format '{{.Server.Os}}/{{.Server.Arch}}'",
+            "docker run --privileged --rm tonistiigi/binfmt --install all",
+        ),
+    )
+
+
+def device_plugin_fix() -> Fix:
+    """NVIDIA's device plugin without the driver in its pod: the node's container runtime
+    configured with the NVIDIA runtime (as its default, or a RuntimeClass the plugin runs
+    with), after the driver answers on the node (k8s-device-plugin's prerequisites)."""
+    return Fix(
+        "NVIDIA's device plugin runs in a pod that the node's container runtime did not hand "
+        "the driver, so the node advertises no nvidia.com/gpu. On each GPU node: check that the "
+        "driver answers, configure containerd (or CRI-O) with the NVIDIA runtime as its default "
+        "and restart it, then restart the plugin's pod (or run the plugin with a RuntimeClass "
+        "named nvidia) and check that the node lists nvidia.com/gpu. On nodes without a GPU, "
+        "keep the plugin off with a nodeSelector.",
+        (
+            "nvidia-smi",
+            "sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default && "
+            "sudo systemctl restart containerd",
+            "kubectl describe nodes | grep -E '^Name:|nvidia.com/gpu'",
+        ),
+    )
+
+
+#: NVIDIA's notice on containers losing the GPU after ``systemctl daemon-reload`` under
+#: systemd's cgroup driver, with its workarounds (the /dev/char symlinks, cgroupfs).
+NVML_CGROUP_NOTICE = "https://github.com/NVIDIA/nvidia-container-toolkit/issues/48"
+
+
+def nvml_cgroup_fix() -> Fix:
+    """NVML's ``Unknown Error`` inside a container: its devices cgroup no longer lets it open
+    the GPU (systemd re-applied the unit's cgroup on a daemon reload), or never did."""
+    return Fix(
+        "Inside a container NVML's 'Unknown Error' means the container may no longer open the "
+        "GPU's device nodes. Where the GPU worked in it before, a `systemctl daemon-reload` on "
+        "a host whose Docker uses systemd's cgroup driver took the access: restart the "
+        "container now; to keep it, create the /dev/char symlinks NVIDIA's toolkit makes "
+        "(NVIDIA's notice also offers Docker's cgroupfs driver). Where it never worked, "
+        "start the container with --gpus all.",
+        (
+            "docker restart CONTAINER",
+            "sudo nvidia-ctk system create-dev-char-symlinks --create-all",
+        ),
+    )
+
+
+def gpu_node_fix(tool: str) -> Fix:
+    """Apptainer's ``--nv`` on a node with no NVIDIA driver (``tool``: apptainer or
+    singularity): the job belongs on a GPU node, which a batch system gives when asked."""
+    return Fix(
+        f"{tool.capitalize()}'s --nv found no NVIDIA driver on this node: it has no GPU (a "
+        "login or CPU-only node). Run the job on a GPU node: ask the batch system for a GPU "
+        "(Slurm: --gres=gpu:1 or --gpus=1, on the cluster's GPU partition), then check "
+        "nvidia-smi there.",
+        (f"srun --gres=gpu:1 {tool} exec --nv IMAGE.sif nvidia-smi",),
+    )
+
+
+def image_cuda_driver_fix(m: Machine, cuda: Optional[str]) -> Fix:
+    """The host's driver below what the image's CUDA ``cuda`` needs (the NVIDIA Container
+    Toolkit's check of the image's NVIDIA_REQUIRE_CUDA): a newer driver on the host, or an
+    image of an older CUDA. The check compares ``cuda`` with the CUDA release the driver
+    reports (NVML's; libnvidia-container src/cli/configure.c and src/driver.c), so its floor
+    is the driver that CUDA release shipped with (the matrix's CUDA table), not the lower one
+    minor version compatibility would let run."""
+    toolkit = m.matrix.toolkit(cuda) if m.matrix is not None and cuda else None
+    least = toolkit.min_driver_linux if toolkit is not None else None
+    needs = f"CUDA {cuda}" if cuda else "its CUDA"
+    floor = f" (the driver CUDA {cuda} shipped with, {least}, or newer)" if least else ""
+    return Fix(
+        f"The image is built for {needs}, and the NVIDIA Container Toolkit found the host's "
+        f"driver older than that needs{floor}. A container runs on the host's driver: upgrade "
+        "the driver on the host, or run an image of an older CUDA that this driver runs (for "
+        "TensorFlow, the -gpu tag of an older release: `tfdoctor matrix` lists each release's "
+        "CUDA).",
+        (
+            "nvidia-smi  # on the host: the driver's version",
+            "docker image inspect IMAGE --format '{{range .Config.Env}}{{println .}}{{end}}' "
+            "| grep NVIDIA_REQUIRE_CUDA",
+        ),
     )

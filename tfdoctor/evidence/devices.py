@@ -322,6 +322,29 @@ def container_run_without_gpu(text: str) -> Optional[tuple[str, str]]:
     return None
 
 
+#: TensorFlow's own Docker image named in a ``docker run``/``podman run`` command, with its tag
+#: (none is ``latest``): https://www.tensorflow.org/install/docker lists its tags, the GPU
+#: images' holding ``gpu`` (``latest-gpu``, ``2.15.0-gpu``, ``latest-gpu-jupyter``).
+_TF_IMAGE = re.compile(
+    r"(?:^|[\s/])(?:docker\.io/)?tensorflow/tensorflow(?::(?P<tag>[\w.-]{1,60}))?(?=\s|$)"
+)
+
+
+def tf_cpu_image(text: str) -> Optional[str]:
+    """TensorFlow's CPU image (``tensorflow/tensorflow:TAG``, no ``gpu`` in its tag) that the
+    first ``docker run`` or ``podman run`` command ``text`` shows running TensorFlow's image
+    starts, or None."""
+    if "tensorflow/tensorflow" not in text:
+        return None
+    joined = _CONTINUED.sub(" ", text) if "\\\n" in text or "\\\r\n" in text else text
+    for match in _CONTAINER_RUN.finditer(joined):
+        image = _TF_IMAGE.search(match.group("cmd")) if match.group("tool") else None
+        if image is not None:
+            tag = image.group("tag") or "latest"
+            return None if "gpu" in tag else f"tensorflow/tensorflow:{tag}"
+    return None
+
+
 #: What of the host's Python a ``docker run``/``podman run`` command passes into the container:
 #: a bind mount of a home directory (``-v $HOME:$HOME``, ``-v ~/:/root``, ``-v /home/ann:...``,
 #: ``--mount type=bind,source=$HOME,...``), whose ``.local`` holds the user site-packages

@@ -67,6 +67,7 @@ from tfdoctor.evidence.devices import (
     gpus_listed,
     kernel_refused_attrs,
     read_device_listings,
+    tf_cpu_image,
     unix_prompt,
     visible_devices_set,
     wsl1_shown,
@@ -4095,6 +4096,12 @@ def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
         h.signature.id in ("dlopen-libcuda", "dlopen-libcuda-old", "libcuda-diagnostics-not-found")
         for h in hits
     )
+    if any(h.signature.id == "apptainer-no-nv-files" for h in hits):
+        # Apptainer looked for the driver's files on the host itself and found none.
+        tool = r.docker_run_without_gpu[0] if r.docker_run_without_gpu else None
+        return causes.gpu.DRIVER_NOT_LOADED, causes.container.gpu_node_fix(
+            tool if tool in ("apptainer", "singularity") else "apptainer"
+        )
     if any(h.signature.id == "container-cli-driver-not-loaded" for h in hits):
         # The toolkit runs on the host: its driver, not the container's start, is missing.
         return causes.gpu.DRIVER_NOT_LOADED, causes.container.toolkit_host_driver_fix()
@@ -4141,6 +4148,11 @@ def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return causes.container.CONTAINER_NO_GPU, causes.container.cdi_spec_fix(
             "docker" if docker else "podman"
         )
+    if any(h.signature.id == "nvml-unknown-in-container" for h in hits):
+        return causes.container.CONTAINER_NO_GPU, causes.container.nvml_cgroup_fix()
+    if any(h.signature.id == "k8s-device-plugin-no-driver" for h in hits):
+        # The plugin's own words say why the node has no nvidia.com/gpu to offer.
+        return causes.container.CONTAINER_NO_GPU, causes.container.device_plugin_fix()
     if any(h.signature.id == "k8s-insufficient-gpu" for h in hits):
         return causes.container.CONTAINER_NO_GPU, causes.container.k8s_gpu_capacity_fix()
     stage = _matched_line(hits, "container-cli-stage-error")
@@ -4157,6 +4169,26 @@ def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             f"{fix.text} If this is not a container: {host.text}", (*fix.commands, *host.commands)
         )
     return causes.container.CONTAINER_NO_GPU, fix
+
+
+def _no_device(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if r.docker_run_without_gpu is not None or (r.container_hostname and not m.container):
+        # The log shows the container started with no GPU flag, or TensorFlow's diagnostics
+        # name a Docker container's default hostname with no runtime shown: CUDA sees no
+        # device because the runtime handed it none.
+        return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
+    return causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN, causes.gpu.no_device_fix(m)
+
+
+#: The file runc names as refused, where a script's name shows it is one.
+_REFUSED_SCRIPT = re.compile(r"exec /\S*\.(?:sh|py|bash): exec format error")
+
+
+def _image_platform(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    line = _matched_line(hits, "container-exec-format-error") or ""
+    # runc before 1.1 does not name the file: a script is as likely as a binary there.
+    script = "user process caused" in line or _REFUSED_SCRIPT.search(line) is not None
+    return causes.container.CONTAINER_IMAGE_PLATFORM, causes.container.image_platform_fix(script)
 
 
 def _floor(m: Machine) -> Optional[str]:
@@ -6732,7 +6764,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.TF_GPU_PACKAGE_REMOVED: causes.software.tensorflow_gpu_removed_fix,
     causes.platform.METAL_NO_WHEEL_FOR_PYTHON: causes.platform.metal_python_fix,
     causes.gpu.CUINIT_UNKNOWN_ERROR: causes.gpu.cuinit_unknown_fix,
-    causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
     causes.gpu.FABRIC_MANAGER_NOT_RUNNING: causes.gpu.fabric_manager_fix,
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
     causes.xla.PTXAS_TOO_NEW: causes.xla.ptxas_fix,
@@ -6929,7 +6960,9 @@ BUILDERS: dict[str, Builder] = {
     causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH: lambda m, r, hits: _virtual(m, hits),
     causes.gpu.DRIVER_TOO_OLD: lambda m, r, hits: (
         causes.gpu.DRIVER_TOO_OLD,
-        causes.gpu.driver_init_error_fix(m, _floor(m))
+        causes.container.image_cuda_driver_fix(m, _group(hits, "cuda_version"))
+        if any(h.signature.id == "container-toolkit-cuda-requirement" for h in hits)
+        else causes.gpu.driver_init_error_fix(m, _floor(m))
         if all(BARE_INIT_ERROR in h.signature.tags for h in hits)
         else causes.gpu.driver_too_old_fix(m, _floor(m)),
     ),
@@ -6985,6 +7018,8 @@ BUILDERS: dict[str, Builder] = {
     causes.runtime.OP_KERNEL_MISSING: _op_kernel,
     causes.software.OP_NOT_REGISTERED: _op_unregistered,
     causes.container.CONTAINER_NO_GPU: _container_no_gpu,
+    causes.container.CONTAINER_IMAGE_PLATFORM: _image_platform,
+    causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: _no_device,
     causes.cluster.CLUSTER_COLLECTIVE_FAILED: _collective,
     causes.gpu.NCCL_RELEASE_BUG: _nccl_release,
     causes.gpu.NCCL_CUDA_MISMATCH: lambda m, r, hits: (
@@ -9913,6 +9948,7 @@ def _unlisted(
             for row in evidence.conda_rows
         ),
         evidence.visible_devices,
+        tf_cpu_image(evidence.first_text),
     )
     if not unlisted_all:
         return []
