@@ -493,3 +493,26 @@ def test_the_toolkits_cuda_requirement_names_the_driver_that_cuda_release_shippe
     # minor version compatibility floor.
     assert "CUDA 12.3" in text and "545.23.06" in text and "525.60.13" not in text
     assert "on the host" in text
+
+
+_REFUSED = (
+    "  Warning  FailedScheduling  90s  default-scheduler  0/3 nodes are available: 3 "
+    "Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 3 No preemption "
+    "victims found for incoming pod.\n"
+)
+
+
+def test_a_pod_refused_for_a_gpu_then_assigned_was_only_waiting() -> None:
+    log = (
+        _REFUSED + "  Normal   TriggeredScaleUp  85s  cluster-autoscaler  pod triggered scale-up: "
+        "[{gpu-pool 1->2 (max: 4)}]\n"
+        "  Normal   Scheduled  10s  default-scheduler  Successfully assigned ml/tf-train-0 to "
+        "gpu-pool-b7x2\n"
+    )
+    report = explained(log)
+    assert readings(report) == []
+    assert "container-no-gpu" in {x.cause for x in report.findings}
+
+
+def test_a_pod_refused_for_a_gpu_and_never_assigned_stays_an_error() -> None:
+    assert top_error(explained(_REFUSED)).cause == "container-no-gpu"

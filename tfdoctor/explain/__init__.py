@@ -9576,6 +9576,41 @@ def _settle_environment(evidence: Evidence, machine: Machine, findings: dict[str
     _settle_wsl1(evidence, findings)
     _settle_wsl2(evidence, machine, findings)
     _settle_host_python_leak(evidence, findings)
+    _settle_pod_scheduled(evidence, findings)
+
+
+#: The event Kubernetes' scheduler records when it binds a pod to a node
+#: (pkg/scheduler/schedule_one.go: "Successfully assigned %v/%v to %v").
+_POD_ASSIGNED = "Successfully assigned "
+
+
+def _settle_pod_scheduled(evidence: Evidence, findings: dict[str, Finding]) -> None:
+    """Kubernetes' scheduler refusing a pod for want of a free GPU, then assigning it (a GPU
+    freed, or the cluster autoscaler added a node): the refusal was a wait, not the failure,
+    so its finding becomes a note. Not where other lines show the container without a GPU."""
+    key = f"explain.{causes.container.CONTAINER_NO_GPU}"
+    found = findings.get(key)
+    if (
+        found is None
+        or found.severity.rank < Severity.WARNING.rank
+        or "k8s-insufficient-gpu" not in evidence.hits
+        or any(
+            h.signature.cause == causes.container.CONTAINER_NO_GPU
+            for sid, h in evidence.hits.items()
+            if sid != "k8s-insufficient-gpu"
+        )
+    ):
+        return
+    text = evidence.first_text
+    refused = text.find("Insufficient nvidia.com/gpu")
+    if text.find(_POD_ASSIGNED, max(refused, 0)) < 0:
+        return
+    findings[key] = dataclasses.replace(
+        found,
+        severity=Severity.INFO,
+        detail=found.detail + "\nThe scheduler assigned the pod to a node afterwards: it waited "
+        "for a free GPU, and got one.",
+    )
 
 
 #: The readings of a driver not reached that assume a Linux driver inside the machine: a
