@@ -13,6 +13,7 @@ from tfdoctor.evidence.devices import (
     container_run_without_gpu,
     container_shares_host_python,
     tf_cpu_image,
+    tf_image_release,
 )
 from tfdoctor.findings import Severity
 
@@ -516,3 +517,37 @@ def test_a_pod_refused_for_a_gpu_then_assigned_was_only_waiting() -> None:
 
 def test_a_pod_refused_for_a_gpu_and_never_assigned_stays_an_error() -> None:
     assert top_error(explained(_REFUSED)).cause == "container-no-gpu"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "$ docker run --gpus all tensorflow/tensorflow:2.16.1-gpu x\n", "2.16.1", id="gpu"
+        ),
+        pytest.param("$ docker run tensorflow/tensorflow:1.15.5-gpu-py3 x\n", "1.15.5", id="py3"),
+        pytest.param("$ docker run tensorflow/tensorflow:2.15.0 x\n", "2.15.0", id="cpu"),
+        pytest.param("$ docker run tensorflow/tensorflow:latest-gpu x\n", None, id="latest"),
+        pytest.param("$ docker pull tensorflow/tensorflow:2.16.1-gpu\n", None, id="pull"),
+    ],
+)
+def test_the_release_of_tensorflows_image_is_read_from_its_tag(
+    text: str, expected: Optional[str]
+) -> None:
+    assert tf_image_release(text) == expected
+
+
+def test_a_driver_below_the_images_cuda_names_the_floor_of_the_images_release() -> None:
+    log = (
+        "$ docker run --gpus all --rm tensorflow/tensorflow:2.16.1-gpu python train.py\n"
+        "2024-04-01 08:00:00.000000: E external/local_xla/xla/stream_executor/cuda/"
+        "cuda_driver.cc:282] failed call to cuInit: CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: "
+        "forward compatibility was attempted on non supported HW\n"
+        "2024-04-01 08:00:00.000001: E external/local_xla/xla/stream_executor/cuda/"
+        "cuda_diagnostics.cc:251] kernel version 470.223.2 does not match DSO version "
+        "535.104.5 -- cannot find working devices in this configuration\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "driver-too-old"
+    # TensorFlow 2.16 is built with CUDA 12.3: CUDA 12's minor version compatibility floor.
+    assert "525.60.13" in fix_text(top)

@@ -330,6 +330,26 @@ _TF_IMAGE = re.compile(
 )
 
 
+#: A release in the tag of TensorFlow's image (``2.16.1``, ``2.16.1-gpu``, ``1.15.5-gpu-py3``):
+#: the image carries that TensorFlow release.
+_TF_IMAGE_RELEASE = re.compile(r"(?P<version>\d+\.\d+\.\d+)(?:-|$)")
+
+
+def tf_image_release(text: str) -> Optional[str]:
+    """The TensorFlow release whose image (``tensorflow/tensorflow:X.Y.Z...``) the first
+    ``docker run`` or ``podman run`` command ``text`` shows running TensorFlow's image starts,
+    or None (no such command, or a tag without a release: ``latest``, ``nightly``)."""
+    if "tensorflow/tensorflow:" not in text:
+        return None
+    joined = _CONTINUED.sub(" ", text) if "\\\n" in text or "\\\r\n" in text else text
+    for match in _CONTAINER_RUN.finditer(joined):
+        image = _TF_IMAGE.search(match.group("cmd")) if match.group("tool") else None
+        if image is not None:
+            release = _TF_IMAGE_RELEASE.match(image.group("tag") or "")
+            return release.group("version") if release is not None else None
+    return None
+
+
 def tf_cpu_image(text: str) -> Optional[str]:
     """TensorFlow's CPU image (``tensorflow/tensorflow:TAG``, no ``gpu`` in its tag) that the
     first ``docker run`` or ``podman run`` command ``text`` shows running TensorFlow's image

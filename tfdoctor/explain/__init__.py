@@ -68,6 +68,7 @@ from tfdoctor.evidence.devices import (
     kernel_refused_attrs,
     read_device_listings,
     tf_cpu_image,
+    tf_image_release,
     unix_prompt,
     visible_devices_set,
     wsl1_shown,
@@ -1815,6 +1816,12 @@ def _system_of(
         # Only what the machine printed says the system (a user's words may name another
         # machine than the one that failed).
         os_hint = Inferred("os", "macos", mac.because)
+    if os_hint is None and mac is None:
+        # TensorFlow's own images are Ubuntu's (https://www.tensorflow.org/install/docker):
+        # a program the log shows started from one runs on Linux.
+        release = tf_image_release(evidence.first_text) or tf_cpu_image(evidence.first_text)
+        if release is not None:
+            os_hint = Inferred("os", "linux", "TensorFlow's Docker image (Linux)")
     if os_hint is not None and os_hint.value != "macos":
         mac = None  # a Mac named beside a log of another system is another machine
     return os_hint, mac
@@ -1910,7 +1917,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         tf_version=evidence.first("tf_version", evidence_only=True)
         or evidence.echoed.get("tensorflow")
         or _listed_tensorflow(evidence.listed)
-        or evidence.stated.tf_version,
+        or evidence.stated.tf_version
+        or tf_image_release(evidence.first_text),
         tf_dist=evidence.first("dist", evidence_only=True),
         python=python,
         os=os_hint.value if os_hint is not None else None,
