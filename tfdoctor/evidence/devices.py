@@ -12,6 +12,7 @@ inference about why.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Optional
 
 from tfdoctor.records import Record, record
@@ -314,8 +315,7 @@ def container_run_without_gpu(text: str) -> Optional[tuple[str, str]]:
     joined); None where none is shown or each hands one over."""
     if " run" not in text and "apptainer " not in text and "singularity " not in text:
         return None
-    joined = _CONTINUED.sub(" ", text) if "\\\n" in text or "\\\r\n" in text else text
-    for match in _CONTAINER_RUN.finditer(joined):
+    for match in _run_commands(text):
         if _GPU_FLAGS.search(match.group("cmd")):
             continue
         return match.group("tool") or match.group("hpc"), match.group("cmd").strip()[:200]
@@ -335,34 +335,38 @@ _TF_IMAGE = re.compile(
 _TF_IMAGE_RELEASE = re.compile(r"(?P<version>\d+\.\d+\.\d+)(?:-|$)")
 
 
-def tf_image_release(text: str) -> Optional[str]:
-    """The TensorFlow release whose image (``tensorflow/tensorflow:X.Y.Z...``) the first
-    ``docker run`` or ``podman run`` command ``text`` shows running TensorFlow's image starts,
-    or None (no such command, or a tag without a release: ``latest``, ``nightly``)."""
-    if "tensorflow/tensorflow:" not in text:
-        return None
+def _run_commands(text: str) -> Iterator[re.Match[str]]:
+    """The container commands (``docker run``, ``podman run``, Apptainer's) ``text`` shows a
+    user running, their continued lines joined."""
     joined = _CONTINUED.sub(" ", text) if "\\\n" in text or "\\\r\n" in text else text
-    for match in _CONTAINER_RUN.finditer(joined):
+    return _CONTAINER_RUN.finditer(joined)
+
+
+def _tf_image_tag(text: str) -> Optional[str]:
+    """The tag (``latest`` where none) of TensorFlow's image that the first ``docker run`` or
+    ``podman run`` command ``text`` shows running TensorFlow's image starts, or None."""
+    if "tensorflow/tensorflow" not in text:
+        return None
+    for match in _run_commands(text):
         image = _TF_IMAGE.search(match.group("cmd")) if match.group("tool") else None
         if image is not None:
-            release = _TF_IMAGE_RELEASE.match(image.group("tag") or "")
-            return release.group("version") if release is not None else None
+            return image.group("tag") or "latest"
     return None
+
+
+def tf_image_release(text: str) -> Optional[str]:
+    """The TensorFlow release of the image (``tensorflow/tensorflow:X.Y.Z...``) the first
+    container command running TensorFlow's image in ``text`` starts, or None (no such
+    command, or a tag without a release: ``latest``, ``nightly``)."""
+    release = _TF_IMAGE_RELEASE.match(_tf_image_tag(text) or "")
+    return release.group("version") if release is not None else None
 
 
 def tf_cpu_image(text: str) -> Optional[str]:
-    """TensorFlow's CPU image (``tensorflow/tensorflow:TAG``, no ``gpu`` in its tag) that the
-    first ``docker run`` or ``podman run`` command ``text`` shows running TensorFlow's image
-    starts, or None."""
-    if "tensorflow/tensorflow" not in text:
-        return None
-    joined = _CONTINUED.sub(" ", text) if "\\\n" in text or "\\\r\n" in text else text
-    for match in _CONTAINER_RUN.finditer(joined):
-        image = _TF_IMAGE.search(match.group("cmd")) if match.group("tool") else None
-        if image is not None:
-            tag = image.group("tag") or "latest"
-            return None if "gpu" in tag else f"tensorflow/tensorflow:{tag}"
-    return None
+    """TensorFlow's CPU image (``tensorflow/tensorflow:TAG``, no ``gpu`` in its tag) the first
+    container command running TensorFlow's image in ``text`` starts, or None."""
+    tag = _tf_image_tag(text)
+    return None if tag is None or "gpu" in tag else f"tensorflow/tensorflow:{tag}"
 
 
 #: What of the host's Python a ``docker run``/``podman run`` command passes into the container:
@@ -384,8 +388,7 @@ def container_shares_host_python(text: str) -> Optional[tuple[str, str]]:
         "-v" not in text and "--mount" not in text and "PYTHONPATH" not in text
     ):
         return None
-    joined = _CONTINUED.sub(" ", text) if "\\\n" in text or "\\\r\n" in text else text
-    for match in _CONTAINER_RUN.finditer(joined):
+    for match in _run_commands(text):
         if match.group("tool") and _SHARES_HOST_PYTHON.search(match.group("cmd")):
             return match.group("tool"), match.group("cmd").strip()[:200]
     return None
