@@ -282,7 +282,7 @@ def toolkit_stage_fix(line: str) -> Fix:
         )
     if "file exists" in line:
         # libnvidia-container creates each driver file it mounts; the image already holding
-        # one (copied in, or a `docker commit` of a container run with GPUs) stops it.
+        # one (copied in, or a `docker commit` of a container run with GPUs) makes it fail.
         return Fix(
             "The image already holds a file the toolkit mounts from the host's driver (the "
             "path in the message): the driver's libraries were copied into it, or it was "
