@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.findings import Fix
@@ -13,11 +13,14 @@ from tfdoctor.machine import Machine
 CONTAINER_NO_GPU: Final = CauseId("container-no-gpu")
 NCCL_SHM_TOO_SMALL: Final = CauseId("nccl-shm-too-small")
 CONTAINER_HOST_PYTHON_LEAK: Final = CauseId("container-host-python-leak")
+CONTAINER_IMAGE_PLATFORM: Final = CauseId("container-image-platform")
 
 #: Apptainer's (Singularity's) environment and bind rules: the host's environment passes into
 #: the container unless --cleanenv, and the home directory is bound by default.
 _APPTAINER_ENV = "https://apptainer.org/docs/user/main/environment_and_metadata.html"
 _APPTAINER_BIND = "https://apptainer.org/docs/user/main/bind_paths_and_mounts.html"
+#: Python's user site-packages under the home directory, searched unless PYTHONNOUSERSITE.
+_PYTHON_USER_SITE = "https://docs.python.org/3/library/site.html#site.ENABLE_USER_SITE"
 
 NVIDIA_CONTAINER_TOOLKIT = (
     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
@@ -28,6 +31,9 @@ _NCCL_ENV = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#
 
 
 _DOCKER_RUN = "https://docs.docker.com/reference/cli/docker/container/run/"
+#: Docker's multi-platform images: one image per platform, QEMU's binfmt handlers to run
+#: another's, and buildx's --platform to build for one.
+_MULTI_PLATFORM = "https://docs.docker.com/build/building/multi-platform/"
 
 
 #: Causes in the container's start: GPU access, shared memory, the host's environment.
@@ -37,11 +43,14 @@ CAUSES: Mapping[str, Cause] = dict(
             CONTAINER_HOST_PYTHON_LEAK,
             "The container's Python imports packages from the host",
             "Apptainer (Singularity) passes the host's environment into the container and "
-            "binds the home directory by default: PYTHONPATH, and the user site-packages or an "
-            "environment under the home directory, put the host's packages before the image's "
-            "own, and a package of another release or Python build fails to import there.",
+            "binds the home directory by default, and a Docker or Podman command can do the "
+            "same (-v $HOME:$HOME, -e PYTHONPATH): PYTHONPATH, and the user site-packages or "
+            "an environment under the home directory, put the host's packages before the "
+            "image's own, and a package of another release or Python build fails to import "
+            "there.",
             _APPTAINER_ENV,
             _APPTAINER_BIND,
+            _PYTHON_USER_SITE,
         ),
         define(
             CONTAINER_NO_GPU,
@@ -49,6 +58,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "Containers see a GPU only when started through the NVIDIA Container Toolkit (`docker"
             " run --gpus all`, a Kubernetes `nvidia.com/gpu` resource limit).",
             NVIDIA_CONTAINER_TOOLKIT,
+        ),
+        define(
+            CONTAINER_IMAGE_PLATFORM,
+            "The container image is built for another CPU architecture than the host",
+            "An image holds programs for one CPU architecture (linux/amd64, linux/arm64). On a "
+            "host of another (an amd64 image on Apple silicon, a Graviton or Jetson machine, "
+            "an arm64 image on a PC) the kernel refuses to start them ('exec format error') "
+            "unless an emulator is registered for that architecture, and under one TensorFlow "
+            "runs slowly or meets instructions the emulator lacks: the image for the host's "
+            "platform is the fix.",
+            _MULTI_PLATFORM,
         ),
         define(
             NCCL_SHM_TOO_SMALL,
@@ -111,6 +131,15 @@ def container_gpu_fix(m: Machine) -> Fix:
             "containers that ask): resources.limits nvidia.com/gpu: 1.",
             ("kubectl describe node | grep -i nvidia.com/gpu",),
         )
+    if m.container in ("apptainer", "singularity"):
+        # Apptainer binds the host driver's libraries (libcuda, nvidia-smi) and the GPU's
+        # device nodes only when asked (https://apptainer.org/docs/user/main/gpu.html).
+        return Fix(
+            f"{m.container.capitalize()} hands the container the host's NVIDIA driver (libcuda, "
+            "nvidia-smi) and the GPU's devices only with --nv (or --nvccli, through the NVIDIA "
+            "Container Toolkit): add it to the command.",
+            (f"{m.container} exec --nv IMAGE.sif nvidia-smi",),
+        )
     if m.container == "podman":
         return Fix(
             "Podman takes the GPU through CDI: generate the specification on the host, then "
@@ -120,10 +149,13 @@ def container_gpu_fix(m: Machine) -> Fix:
                 "podman run --device nvidia.com/gpu=all IMAGE",
             ),
         )
+    # Compose's GPU access: https://docs.docker.com/compose/how-tos/gpu-support/
     return Fix(
         "Start the container with GPU access through the NVIDIA Container Toolkit (formerly "
         "nvidia-docker), which mounts the host driver's libraries (libcuda) and devices into "
-        "it; if `--gpus` is refused, register the NVIDIA runtime with Docker on the host once.",
+        "it; if `--gpus` is refused, register the NVIDIA runtime with Docker on the host once. "
+        "With Docker Compose, the service's deploy.resources.reservations.devices entry "
+        "(driver: nvidia, count: all, capabilities: [gpu]) hands it over.",
         (
             "docker run --gpus all IMAGE",
             "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
@@ -144,8 +176,16 @@ def nccl_shm_fix() -> Fix:
 
 def host_python_leak_fix(tool: str, path: str) -> Fix:
     """The container run with the host's environment and home kept out (``tool``: the
-    command the log shows, apptainer or singularity; ``path``: the host's package that was
-    imported), so the image's own packages are imported."""
+    command the log shows, apptainer, singularity, docker or podman; ``path``: the host's
+    package that was imported), so the image's own packages are imported."""
+    if tool in ("docker", "podman"):
+        return Fix(
+            f"The container imported {path} from the host: mount only the project's directory "
+            "(not the home directory, whose .local holds the host's user site-packages), do "
+            "not pass PYTHONPATH into it, and set PYTHONNOUSERSITE=1, so the image's own "
+            "packages are imported.",
+            (f"{tool} run -e PYTHONNOUSERSITE=1 -v $PWD:/work -w /work IMAGE python ...",),
+        )
     return Fix(
         f"The container imported {path} from the host: run it with a clean environment "
         "(--cleanenv drops PYTHONPATH and the rest of the host's variables) and without the "
@@ -154,5 +194,251 @@ def host_python_leak_fix(tool: str, path: str) -> Fix:
         (
             f"{tool} exec --cleanenv --env PYTHONNOUSERSITE=1 IMAGE.sif python ...",
             "unset PYTHONPATH",
+        ),
+    )
+
+
+def gpus_flag_fix(tool: str) -> Fix:
+    """A container CLI that refused ``--gpus`` (``tool``: ``docker`` or ``podman``): Docker's
+    CLI took the flag in 19.03; Podman takes an NVIDIA GPU as a CDI device."""
+    if tool == "podman":
+        return Fix(
+            "This Podman has no --gpus: it takes the GPU as a CDI device. Generate NVIDIA's CDI "
+            "specification on the host once (again after a driver upgrade), then pass the "
+            "device instead of --gpus.",
+            (
+                "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml",
+                "podman run --rm --device nvidia.com/gpu=all IMAGE nvidia-smi",
+            ),
+        )
+    return Fix(
+        "This Docker CLI predates --gpus (added in Docker 19.03): upgrade Docker to 19.03 or "
+        "later, install the NVIDIA Container Toolkit on the host and register it, then start "
+        "the container with --gpus all (on an older Docker kept as it is, nvidia-docker2's "
+        "--runtime=nvidia).",
+        (
+            "docker version --format '{{.Client.Version}} {{.Server.Version}}'",
+            "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
+            "docker run --rm --gpus all IMAGE nvidia-smi",
+        ),
+    )
+
+
+def cdi_spec_fix(tool: Optional[str]) -> Fix:
+    """A CDI device (``nvidia.com/gpu=...``) no specification on the host names: generate
+    NVIDIA's specification (again after each driver upgrade) and list what it names."""
+    run = (
+        "docker run --rm --device nvidia.com/gpu=all IMAGE nvidia-smi"
+        if tool == "docker"
+        else "podman run --rm --device nvidia.com/gpu=all IMAGE nvidia-smi"
+    )
+    daemon = (
+        " Docker's daemon reads CDI specifications only with its CDI feature on "
+        '("features": {"cdi": true} in /etc/docker/daemon.json, then restart Docker).'
+        if tool == "docker"
+        else ""
+    )
+    return Fix(
+        "No CDI specification on the host names this GPU device: generate NVIDIA's on the host "
+        "with the NVIDIA Container Toolkit (and again after every driver upgrade, which makes "
+        "the old one stale), check the names it lists, and ask for one of them." + daemon,
+        (
+            "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml",
+            "nvidia-ctk cdi list",
+            run,
+        ),
+    )
+
+
+def k8s_gpu_capacity_fix() -> Fix:
+    """No node with a free ``nvidia.com/gpu``: the resource is advertised only by the NVIDIA
+    device plugin on nodes whose container runtime hands GPUs over; else every GPU is taken."""
+    return Fix(
+        "No node offers a free nvidia.com/gpu. See which nodes advertise it (Capacity and "
+        "Allocatable) and how much is allocated: where none does, the NVIDIA device plugin (or "
+        "the GPU Operator) is not running on the GPU nodes, or their container runtime is not "
+        "set up with the NVIDIA Container Toolkit; where all are allocated, free GPUs or "
+        "lower the pod's resources.limits nvidia.com/gpu.",
+        (
+            "kubectl describe nodes | grep -E '^Name:|nvidia.com/gpu'",
+            "kubectl get pods -A -o wide | grep -i nvidia-device-plugin",
+            "sudo nvidia-ctk runtime configure --runtime=containerd && "
+            "sudo systemctl restart containerd",
+        ),
+    )
+
+
+def toolkit_stage_fix(line: str) -> Fix:
+    """The NVIDIA Container Toolkit's CLI failing after it found the driver (``line``: its
+    message): a device the host does not have, a driver library already in the image, the
+    devices cgroup it cannot program, else its own debug output says which step."""
+    debug = "sudo nvidia-container-cli -k -d /dev/tty info"
+    if "unknown device" in line:
+        return Fix(
+            "The container asked for a GPU the host does not have (an index, UUID or bus ID "
+            "the driver does not list): pass one that `nvidia-smi -L` lists on the host, or "
+            "--gpus all.",
+            ("nvidia-smi -L", "docker run --rm --gpus all IMAGE nvidia-smi -L"),
+        )
+    if "file exists" in line:
+        # libnvidia-container creates each driver file it mounts; the image already holding
+        # one (copied in, or a `docker commit` of a container run with GPUs) makes it fail.
+        return Fix(
+            "The image already holds a file the toolkit mounts from the host's driver (the "
+            "path in the message): the driver's libraries were copied into it, or it was "
+            "committed from a container that ran with GPUs. Build the image without them "
+            "(remove the COPY or RUN that put them there) and start it again with --gpus.",
+            (
+                "docker run --rm --entrypoint sh IMAGE -c "
+                "'ls -l /usr/lib/x86_64-linux-gnu | grep -E \"libnvidia|libcuda\"'",
+            ),
+        )
+    if "cgroup" in line:
+        return Fix(
+            "The toolkit could not program the container's devices cgroup: a "
+            "libnvidia-container without cgroup v2 support (before 1.8.0) on a cgroup v2 host, "
+            "or a rootless runtime. Upgrade the NVIDIA Container Toolkit; for rootless Podman "
+            "hand the GPU over as a CDI device instead of the hook.",
+            (
+                "nvidia-container-cli --version",
+                "sudo apt-get install -y --only-upgrade nvidia-container-toolkit "
+                "libnvidia-container1 libnvidia-container-tools",
+                "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml",
+            ),
+        )
+    return Fix(
+        "The NVIDIA Container Toolkit failed while handing the GPU to the container; its own "
+        "debug output on the host names the step. Upgrade the toolkit if it is old, and check "
+        "/etc/nvidia-container-runtime/config.toml (the ldconfig path it runs).",
+        (debug, "nvidia-ctk --version"),
+    )
+
+
+def toolkit_host_driver_fix() -> Fix:
+    """The toolkit, on the host, found no working NVIDIA driver there: the host's driver is
+    what to load or install; nothing inside the image changes that."""
+    return Fix(
+        "The NVIDIA Container Toolkit runs on the host and found no working NVIDIA driver "
+        "there: install the host's driver or load its kernel module (a driver upgraded "
+        "without a reboot leaves none loaded), until nvidia-smi answers on the host; then "
+        "start the container again. Installing CUDA or a driver inside the image changes "
+        "nothing.",
+        ("nvidia-smi", "lsmod | grep nvidia", "sudo modprobe nvidia"),
+    )
+
+
+def gpu_image_fix(image: str) -> Fix:
+    """TensorFlow's GPU image in place of its CPU image ``image`` (``tensorflow/tensorflow:TAG``):
+    the same tag with ``-gpu``, before ``-jupyter`` where it has one
+    (https://www.tensorflow.org/install/docker)."""
+    repo, _, tag = image.partition(":")
+    gpu_tag = tag[: -len("-jupyter")] + "-gpu-jupyter" if tag.endswith("-jupyter") else tag + "-gpu"
+    return Fix(
+        f"{image} is TensorFlow's CPU image: it has no CUDA libraries, so TensorFlow lists no "
+        f"GPU whatever the container is given. Run its GPU image, {repo}:{gpu_tag}, with "
+        "--gpus all (the NVIDIA Container Toolkit on the host hands it the driver).",
+        (f"docker run --gpus all --rm {repo}:{gpu_tag} nvidia-smi",),
+    )
+
+
+def image_platform_fix(script: bool) -> Fix:
+    """An image of the host's platform (pulled or built with ``--platform``), or QEMU's
+    handlers registered to emulate the image's; ``script``: the file refused may be a script,
+    which the kernel refuses alike when its first line is not ``#!``."""
+    shebang = (
+        " If the file refused is a script of the image's own, the same words mean its first "
+        "line is not a #! line (#!/bin/sh): add one."
+        if script
+        else ""
+    )
+    return Fix(
+        "Compare the image's platform with the host's; where they differ, use an image built "
+        "for the host's platform (pull it with --platform, or build it with docker buildx "
+        "build --platform linux/arm64 or linux/amd64 from a base image that has it), or "
+        "register QEMU's emulation of the image's platform on the host, which runs TensorFlow "
+        "slowly." + shebang,
+        (
+            "docker image inspect IMAGE --format '{{.Os}}/{{.Architecture}}'",
+            "docker version --format '{{.Server.Os}}/{{.Server.Arch}}'",
+            "docker run --privileged --rm tonistiigi/binfmt --install all",
+        ),
+    )
+
+
+def device_plugin_fix() -> Fix:
+    """NVIDIA's device plugin without the driver in its pod: the node's container runtime
+    configured with the NVIDIA runtime (as its default, or a RuntimeClass the plugin runs
+    with), after the driver answers on the node (k8s-device-plugin's prerequisites)."""
+    return Fix(
+        "NVIDIA's device plugin runs in a pod that the node's container runtime did not hand "
+        "the driver, so the node advertises no nvidia.com/gpu. On each GPU node: check that the "
+        "driver answers, configure containerd (or CRI-O) with the NVIDIA runtime as its default "
+        "and restart it, then restart the plugin's pod (or run the plugin with a RuntimeClass "
+        "named nvidia) and check that the node lists nvidia.com/gpu. On nodes without a GPU, "
+        "keep the plugin off with a nodeSelector.",
+        (
+            "nvidia-smi",
+            "sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default && "
+            "sudo systemctl restart containerd",
+            "kubectl describe nodes | grep -E '^Name:|nvidia.com/gpu'",
+        ),
+    )
+
+
+#: NVIDIA's notice on containers losing the GPU after ``systemctl daemon-reload`` under
+#: systemd's cgroup driver, with its workarounds (the /dev/char symlinks, cgroupfs).
+NVML_CGROUP_NOTICE = "https://github.com/NVIDIA/nvidia-container-toolkit/issues/48"
+
+
+def nvml_cgroup_fix() -> Fix:
+    """NVML's ``Unknown Error`` inside a container: its devices cgroup no longer lets it open
+    the GPU (systemd re-applied the unit's cgroup on a daemon reload), or never did."""
+    return Fix(
+        "Inside a container NVML's 'Unknown Error' means the container may no longer open the "
+        "GPU's device nodes. Where the GPU worked in it before, a `systemctl daemon-reload` on "
+        "a host whose Docker uses systemd's cgroup driver took the access: restart the "
+        "container now; to keep it, create the /dev/char symlinks NVIDIA's toolkit makes "
+        "(NVIDIA's notice also offers Docker's cgroupfs driver). Where it never worked, "
+        "start the container with --gpus all.",
+        (
+            "docker restart CONTAINER",
+            "sudo nvidia-ctk system create-dev-char-symlinks --create-all",
+        ),
+    )
+
+
+def gpu_node_fix(tool: str) -> Fix:
+    """Apptainer's ``--nv`` on a node with no NVIDIA driver (``tool``: apptainer or
+    singularity): the job belongs on a GPU node, which a batch system gives when asked."""
+    return Fix(
+        f"{tool.capitalize()}'s --nv found no NVIDIA driver on this node: it has no GPU (a "
+        "login or CPU-only node). Run the job on a GPU node: ask the batch system for a GPU "
+        "(Slurm: --gres=gpu:1 or --gpus=1, on the cluster's GPU partition), then check "
+        "nvidia-smi there.",
+        (f"srun --gres=gpu:1 {tool} exec --nv IMAGE.sif nvidia-smi",),
+    )
+
+
+def image_cuda_driver_fix(m: Machine, cuda: Optional[str]) -> Fix:
+    """The host's driver below what the image's CUDA ``cuda`` needs (the NVIDIA Container
+    Toolkit's check of the image's NVIDIA_REQUIRE_CUDA): a newer driver on the host, or an
+    image of an older CUDA. The check compares ``cuda`` with the CUDA release the driver
+    reports (NVML's; libnvidia-container src/cli/configure.c and src/driver.c), so its floor
+    is the driver that CUDA release shipped with (the matrix's CUDA table), not the lower one
+    minor version compatibility would let run."""
+    toolkit = m.matrix.toolkit(cuda) if m.matrix is not None and cuda else None
+    least = toolkit.min_driver_linux if toolkit is not None else None
+    needs = f"CUDA {cuda}" if cuda else "its CUDA"
+    floor = f" (the driver CUDA {cuda} shipped with, {least}, or newer)" if least else ""
+    return Fix(
+        f"The image is built for {needs}, and the NVIDIA Container Toolkit found the host's "
+        f"driver older than that needs{floor}. A container runs on the host's driver: upgrade "
+        "the driver on the host, or run an image of an older CUDA that this driver runs (for "
+        "TensorFlow, the -gpu tag of an older release: `tfdoctor matrix` lists each release's "
+        "CUDA).",
+        (
+            "nvidia-smi  # on the host: the driver's version",
+            "docker image inspect IMAGE --format '{{range .Config.Env}}{{println .}}{{end}}' "
+            "| grep NVIDIA_REQUIRE_CUDA",
         ),
     )

@@ -12,6 +12,7 @@ inference about why.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Optional
 
 from tfdoctor.records import Record, record
@@ -284,33 +285,112 @@ def built_with_cuda(listings: list[DeviceListing]) -> Optional[bool]:
     return answers[0] if answers else None
 
 
-#: ``docker run`` (or ``podman run``) as a command a user ran: at a line's start, behind a
-#: shell prompt (``$``, ``#``, ``%``, ``>``) or ``sudo``; and the flags that hand the container a
-#: GPU: docker's ``--gpus`` (19.03), the NVIDIA runtime of nvidia-docker 2
+#: ``docker run`` (or ``podman run``, or Apptainer's and Singularity's ``exec``, ``run`` and
+#: ``shell``, also behind Slurm's or MPI's launcher) as a command a user ran: at a line's
+#: start, behind a shell prompt (``$``, ``#``, ``%``, ``>``) or ``sudo``; and the flags that
+#: hand the container a GPU: docker's ``--gpus`` (19.03), the NVIDIA runtime of nvidia-docker 2
 #: (``--runtime=nvidia``), a CDI device (``--device nvidia.com/gpu=all``) or the variable the
-#: NVIDIA runtime reads. ``nvidia-docker run`` adds the runtime itself (not matched).
+#: NVIDIA runtime reads; Apptainer's ``--nv`` (the host driver's libraries and devices bound
+#: in) or ``--nvccli`` (through the NVIDIA Container Toolkit), and ``--rocm`` for AMD's
+#: (https://apptainer.org/docs/user/main/gpu.html). ``nvidia-docker run`` adds the runtime
+#: itself (not matched).
 _CONTAINER_RUN = re.compile(
     r"^(?:[^\n]{0,80}?[#$%>][ \t]*)?[ \t]*(?:sudo[ \t]+)?"
-    r"(?P<cmd>(?P<tool>docker|podman) run\b[^\n]{0,2000})",
+    r"(?:(?:srun|mpirun|mpiexec)\b[^\n]{0,120}?[ \t])?"
+    r"(?P<cmd>(?P<tool>docker|podman) run\b[^\n]{0,2000}"
+    r"|(?P<hpc>apptainer|singularity)[ \t]+(?:exec|run|shell)\b[^\n]{0,2000})",
     re.MULTILINE,
 )
-_GPU_FLAGS = re.compile(r"--gpus\b|--runtime[= ]nvidia|nvidia\.com/gpu|NVIDIA_VISIBLE_DEVICES")
+_GPU_FLAGS = re.compile(
+    r"--gpus\b|--runtime[= ]nvidia|nvidia\.com/gpu|NVIDIA_VISIBLE_DEVICES|--nv(?:ccli)?\b|--rocm\b"
+)
 #: A shell line continued on the next (``\`` at its end).
 _CONTINUED = re.compile(r"\\[ \t]*\r?\n[ \t]*")
 
 
 def container_run_without_gpu(text: str) -> Optional[tuple[str, str]]:
-    """The first ``docker run`` or ``podman run`` command ``text`` shows a user running that
-    hands the container no GPU, as (``docker`` or ``podman``, the command's first 200
-    characters, its continued lines joined); None where none is shown or each hands one
-    over."""
-    if " run" not in text:
+    """The first ``docker run``, ``podman run`` or Apptainer (Singularity) command ``text``
+    shows a user running that hands the container no GPU, as (``docker``, ``podman``,
+    ``apptainer`` or ``singularity``, the command's first 200 characters, its continued lines
+    joined); None where none is shown or each hands one over."""
+    if " run" not in text and "apptainer " not in text and "singularity " not in text:
         return None
-    joined = _CONTINUED.sub(" ", text) if "\\\n" in text or "\\\r\n" in text else text
-    for match in _CONTAINER_RUN.finditer(joined):
+    for match in _run_commands(text):
         if _GPU_FLAGS.search(match.group("cmd")):
             continue
-        return match.group("tool"), match.group("cmd").strip()[:200]
+        return match.group("tool") or match.group("hpc"), match.group("cmd").strip()[:200]
+    return None
+
+
+#: TensorFlow's own Docker image named in a ``docker run``/``podman run`` command, with its tag
+#: (none is ``latest``): https://www.tensorflow.org/install/docker lists its tags, the GPU
+#: images' holding ``gpu`` (``latest-gpu``, ``2.15.0-gpu``, ``latest-gpu-jupyter``).
+_TF_IMAGE = re.compile(
+    r"(?:^|[\s/])(?:docker\.io/)?tensorflow/tensorflow(?::(?P<tag>[\w.-]{1,60}))?(?=\s|$)"
+)
+
+
+#: A release in the tag of TensorFlow's image (``2.16.1``, ``2.16.1-gpu``, ``1.15.5-gpu-py3``):
+#: the image carries that TensorFlow release.
+_TF_IMAGE_RELEASE = re.compile(r"(?P<version>\d+\.\d+\.\d+)(?:-|$)")
+
+
+def _run_commands(text: str) -> Iterator[re.Match[str]]:
+    """The container commands (``docker run``, ``podman run``, Apptainer's) ``text`` shows a
+    user running, their continued lines joined."""
+    joined = _CONTINUED.sub(" ", text) if "\\\n" in text or "\\\r\n" in text else text
+    return _CONTAINER_RUN.finditer(joined)
+
+
+def _tf_image_tag(text: str) -> Optional[str]:
+    """The tag (``latest`` where none) of TensorFlow's image that the first ``docker run`` or
+    ``podman run`` command ``text`` shows running TensorFlow's image starts, or None."""
+    if "tensorflow/tensorflow" not in text:
+        return None
+    for match in _run_commands(text):
+        image = _TF_IMAGE.search(match.group("cmd")) if match.group("tool") else None
+        if image is not None:
+            return image.group("tag") or "latest"
+    return None
+
+
+def tf_image_release(text: str) -> Optional[str]:
+    """The TensorFlow release of the image (``tensorflow/tensorflow:X.Y.Z...``) the first
+    container command running TensorFlow's image in ``text`` starts, or None (no such
+    command, or a tag without a release: ``latest``, ``nightly``)."""
+    release = _TF_IMAGE_RELEASE.match(_tf_image_tag(text) or "")
+    return release.group("version") if release is not None else None
+
+
+def tf_cpu_image(text: str) -> Optional[str]:
+    """TensorFlow's CPU image (``tensorflow/tensorflow:TAG``, no ``gpu`` in its tag) the first
+    container command running TensorFlow's image in ``text`` starts, or None."""
+    tag = _tf_image_tag(text)
+    return None if tag is None or "gpu" in tag else f"tensorflow/tensorflow:{tag}"
+
+
+#: What of the host's Python a ``docker run``/``podman run`` command passes into the container:
+#: a bind mount of a home directory (``-v $HOME:$HOME``, ``-v ~/:/root``, ``-v /home/ann:...``,
+#: ``--mount type=bind,source=$HOME,...``), whose ``.local`` holds the user site-packages
+#: Python searches there (PEP 370), or the host's PYTHONPATH (``-e PYTHONPATH=$PYTHONPATH``).
+_SHARES_HOST_PYTHON = re.compile(
+    r"(?:-v|--volume|--mount)[= ][^\s]*?(?:source=|src=)?"
+    r"(?:\$HOME|\$\{HOME\}|~|/home/[^/:\s,]+|/root)(?:/\.local)?/?[:,\s]"
+    r"|(?:-e|--env)[= ]PYTHONPATH\b"
+)
+
+
+def container_shares_host_python(text: str) -> Optional[tuple[str, str]]:
+    """The first ``docker run`` or ``podman run`` command ``text`` shows that binds a home
+    directory into the container or passes PYTHONPATH into it, as (``docker`` or ``podman``,
+    the command's first 200 characters); None where none does."""
+    if " run" not in text or (
+        "-v" not in text and "--mount" not in text and "PYTHONPATH" not in text
+    ):
+        return None
+    for match in _run_commands(text):
+        if match.group("tool") and _SHARES_HOST_PYTHON.search(match.group("cmd")):
+            return match.group("tool"), match.group("cmd").strip()[:200]
     return None
 
 

@@ -72,10 +72,13 @@ from tfdoctor.evidence.devices import (
     apptainer_shown,
     container_hostname,
     container_run_without_gpu,
+    container_shares_host_python,
     container_shown,
     gpus_listed,
     kernel_refused_attrs,
     read_device_listings,
+    tf_cpu_image,
+    tf_image_release,
     unix_prompt,
     visible_devices_set,
     wsl1_shown,
@@ -1961,6 +1964,12 @@ def _system_of(
         # Only what the machine printed says the system (a user's words may name another
         # machine than the one that failed).
         os_hint = Inferred("os", "macos", mac.because)
+    if os_hint is None and mac is None:
+        # TensorFlow's own images are Ubuntu's (https://www.tensorflow.org/install/docker):
+        # a program the log shows started from one runs on Linux.
+        release = tf_image_release(evidence.first_text) or tf_cpu_image(evidence.first_text)
+        if release is not None:
+            os_hint = Inferred("os", "linux", "TensorFlow's Docker image (Linux)")
     if os_hint is not None and os_hint.value != "macos":
         mac = None  # a Mac named beside a log of another system is another machine
     return os_hint, mac
@@ -2056,7 +2065,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         tf_version=evidence.first("tf_version", evidence_only=True)
         or evidence.echoed.get("tensorflow")
         or _listed_tensorflow(evidence.listed)
-        or evidence.stated.tf_version,
+        or evidence.stated.tf_version
+        or tf_image_release(evidence.first_text),
         tf_dist=evidence.first("dist", evidence_only=True),
         python=python,
         os=os_hint.value if os_hint is not None else None,
@@ -4273,6 +4283,15 @@ def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
         h.signature.id in ("dlopen-libcuda", "dlopen-libcuda-old", "libcuda-diagnostics-not-found")
         for h in hits
     )
+    if any(h.signature.id == "apptainer-no-nv-files" for h in hits):
+        # Apptainer looked for the driver's files on the host itself and found none.
+        tool = r.docker_run_without_gpu[0] if r.docker_run_without_gpu else None
+        return causes.gpu.DRIVER_NOT_LOADED, causes.container.gpu_node_fix(
+            tool if tool in ("apptainer", "singularity") else "apptainer"
+        )
+    if any(h.signature.id == "container-cli-driver-not-loaded" for h in hits):
+        # The toolkit runs on the host: its driver, not the container's start, is missing.
+        return causes.gpu.DRIVER_NOT_LOADED, causes.container.toolkit_host_driver_fix()
     if r.kernel_module and dlopen and not m.container and r.container_hostname:
         # The host's kernel module is seen (a container shares the host's kernel) from a
         # process whose hostname is a Docker container's ID: the runtime mounts the driver's
@@ -4287,14 +4306,45 @@ def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
     return causes.gpu.driver_not_loaded(m)
 
 
+#: Docker's daemon without the NVIDIA runtime's binary: --gpus finds no driver for GPUs, or the
+#: runtime registered in daemon.json is not installed (signatures.yaml).
+_RUNTIME_NOT_INSTALLED = frozenset({"docker-no-gpu-driver", "nvidia-runtime-binary-missing"})
 #: Docker's refusals of ``--runtime=nvidia`` (signatures.yaml), in its newer and older words.
 _RUNTIME_NAME_REFUSED = frozenset({"docker-no-nvidia-runtime", "docker-unknown-runtime-nvidia"})
 
 
+def _matched_line(hits: Sequence[Hits], sid: str) -> Optional[str]:
+    """The first line signature ``sid`` matched in ``hits``, or None."""
+    return next((line for h in hits if h.signature.id == sid for _, line in h.citations), None)
+
+
 def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    if any(h.signature.id == "docker-no-gpu-driver" for h in hits):
+    if any(h.signature.id in _RUNTIME_NOT_INSTALLED for h in hits):
         # Docker's own daemon refused: the host side, whatever the log says of containers.
         return causes.container.CONTAINER_NO_GPU, causes.container.docker_runtime_fix()
+    refused = _matched_line(hits, "container-cli-no-gpus-flag")
+    if refused is not None:
+        # Podman's CLI prints its errors behind "Error: ", Docker's CLI prints pflag's alone.
+        podman = refused.lstrip().startswith("Error:") or m.container == "podman"
+        return causes.container.CONTAINER_NO_GPU, causes.container.gpus_flag_fix(
+            "podman" if podman else "docker"
+        )
+    cdi = _matched_line(hits, "cdi-device-unresolvable")
+    if cdi is not None:
+        docker = "daemon" in cdi or m.container == "docker"
+        return causes.container.CONTAINER_NO_GPU, causes.container.cdi_spec_fix(
+            "docker" if docker else "podman"
+        )
+    if any(h.signature.id == "nvml-unknown-in-container" for h in hits):
+        return causes.container.CONTAINER_NO_GPU, causes.container.nvml_cgroup_fix()
+    if any(h.signature.id == "k8s-device-plugin-no-driver" for h in hits):
+        # The plugin's own words say why the node has no nvidia.com/gpu to offer.
+        return causes.container.CONTAINER_NO_GPU, causes.container.device_plugin_fix()
+    if any(h.signature.id == "k8s-insufficient-gpu" for h in hits):
+        return causes.container.CONTAINER_NO_GPU, causes.container.k8s_gpu_capacity_fix()
+    stage = _matched_line(hits, "container-cli-stage-error")
+    if stage is not None:
+        return causes.container.CONTAINER_NO_GPU, causes.container.toolkit_stage_fix(stage)
     if any(h.signature.id in _RUNTIME_NAME_REFUSED for h in hits):
         # The daemon has no runtime of the name --runtime asked for: its registration.
         return causes.container.CONTAINER_NO_GPU, causes.container.runtime_name_fix()
@@ -4306,6 +4356,26 @@ def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             f"{fix.text} If this is not a container: {host.text}", (*fix.commands, *host.commands)
         )
     return causes.container.CONTAINER_NO_GPU, fix
+
+
+def _no_device(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if r.docker_run_without_gpu is not None or (r.container_hostname and not m.container):
+        # The log shows the container started with no GPU flag, or TensorFlow's diagnostics
+        # name a Docker container's default hostname with no runtime shown: CUDA sees no
+        # device because the runtime handed it none.
+        return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
+    return causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN, causes.gpu.no_device_fix(m)
+
+
+#: The file runc names as refused, where a script's name shows it is one.
+_REFUSED_SCRIPT = re.compile(r"exec /\S*\.(?:sh|py|bash): exec format error")
+
+
+def _image_platform(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    line = _matched_line(hits, "container-exec-format-error") or ""
+    # runc before 1.1 does not name the file: a script is as likely as a binary there.
+    script = "user process caused" in line or _REFUSED_SCRIPT.search(line) is not None
+    return causes.container.CONTAINER_IMAGE_PLATFORM, causes.container.image_platform_fix(script)
 
 
 def _floor(m: Machine) -> Optional[str]:
@@ -6920,7 +6990,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.TF_GPU_PACKAGE_REMOVED: causes.software.tensorflow_gpu_removed_fix,
     causes.platform.METAL_NO_WHEEL_FOR_PYTHON: causes.platform.metal_python_fix,
     causes.gpu.CUINIT_UNKNOWN_ERROR: causes.gpu.cuinit_unknown_fix,
-    causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
     causes.gpu.FABRIC_MANAGER_NOT_RUNNING: causes.gpu.fabric_manager_fix,
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
     causes.xla.PTXAS_TOO_NEW: causes.xla.ptxas_fix,
@@ -7207,7 +7276,9 @@ BUILDERS: dict[str, Builder] = {
     causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH: lambda m, r, hits: _virtual(m, hits),
     causes.gpu.DRIVER_TOO_OLD: lambda m, r, hits: (
         causes.gpu.DRIVER_TOO_OLD,
-        causes.gpu.driver_init_error_fix(m, _floor(m))
+        causes.container.image_cuda_driver_fix(m, _group(hits, "cuda_version"))
+        if any(h.signature.id == "container-toolkit-cuda-requirement" for h in hits)
+        else causes.gpu.driver_init_error_fix(m, _floor(m))
         if all(BARE_INIT_ERROR in h.signature.tags for h in hits)
         else causes.gpu.driver_too_old_fix(m, _floor(m)),
     ),
@@ -7271,6 +7342,8 @@ BUILDERS: dict[str, Builder] = {
     causes.runtime.OP_KERNEL_MISSING: _op_kernel,
     causes.software.OP_NOT_REGISTERED: _op_unregistered,
     causes.container.CONTAINER_NO_GPU: _container_no_gpu,
+    causes.container.CONTAINER_IMAGE_PLATFORM: _image_platform,
+    causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: _no_device,
     causes.cluster.CLUSTER_COLLECTIVE_FAILED: _collective,
     causes.gpu.NCCL_RELEASE_BUG: _nccl_release,
     causes.gpu.NCCL_CUDA_MISMATCH: lambda m, r, hits: (
@@ -9920,6 +9993,41 @@ def _settle_environment(evidence: Evidence, machine: Machine, findings: dict[str
     _settle_wsl1(evidence, findings)
     _settle_wsl2(evidence, machine, findings)
     _settle_host_python_leak(evidence, findings)
+    _settle_pod_scheduled(evidence, findings)
+
+
+#: The event Kubernetes' scheduler records when it binds a pod to a node
+#: (pkg/scheduler/schedule_one.go: "Successfully assigned %v/%v to %v").
+_POD_ASSIGNED = "Successfully assigned "
+
+
+def _settle_pod_scheduled(evidence: Evidence, findings: dict[str, Finding]) -> None:
+    """Kubernetes' scheduler refusing a pod for want of a free GPU, then assigning it (a GPU
+    freed, or the cluster autoscaler added a node): the refusal was a wait, not the failure,
+    so its finding becomes a note. Not where other lines show the container without a GPU."""
+    key = f"explain.{causes.container.CONTAINER_NO_GPU}"
+    found = findings.get(key)
+    if (
+        found is None
+        or found.severity.rank < Severity.WARNING.rank
+        or "k8s-insufficient-gpu" not in evidence.hits
+        or any(
+            h.signature.cause == causes.container.CONTAINER_NO_GPU
+            for sid, h in evidence.hits.items()
+            if sid != "k8s-insufficient-gpu"
+        )
+    ):
+        return
+    text = evidence.first_text
+    refused = text.find("Insufficient nvidia.com/gpu")
+    if text.find(_POD_ASSIGNED, max(refused, 0)) < 0:
+        return
+    findings[key] = dataclasses.replace(
+        found,
+        severity=Severity.INFO,
+        detail=found.detail + "\nThe scheduler assigned the pod to a node afterwards: it waited "
+        "for a free GPU, and got one.",
+    )
 
 
 #: The readings of a driver not reached that assume a Linux driver inside the machine: a
@@ -10047,11 +10155,13 @@ _HOME_PACKAGE = re.compile(
 
 
 def _settle_host_python_leak(evidence: Evidence, findings: dict[str, Finding]) -> None:
-    """A program run in an Apptainer (Singularity) container whose failing traceback imports a
+    """A program run in an Apptainer (Singularity) container, or a Docker or Podman one whose
+    command binds a home directory or passes PYTHONPATH in, whose failing traceback imports a
     package from a home directory: the host's environment (PYTHONPATH) or its home, which the
     container binds, put the host's package before the image's. The finding leads; what the
     package's failure reads as (another release, another NumPy) stays, a warning."""
-    tool = apptainer_shown(evidence.first_text)
+    shared = container_shares_host_python(evidence.first_text)
+    tool = shared[0] if shared is not None else apptainer_shown(evidence.first_text)
     tb = last_failure(evidence.tracebacks) if tool is not None else None
     home = next(
         (m for fr in (tb.frames if tb else ()) if (m := _HOME_PACKAGE.match(fr.path))), None
@@ -10295,6 +10405,7 @@ def _unlisted(
             for row in evidence.conda_rows
         ),
         evidence.visible_devices,
+        tf_cpu_image(evidence.first_text),
     )
     if not unlisted_all:
         return []

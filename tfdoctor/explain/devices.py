@@ -40,6 +40,7 @@ def unlisted_gpu_findings(
     notebook_cell: bool = False,
     gpu_build_shown: bool = False,
     visible: Optional[str] = None,
+    cpu_image: Optional[str] = None,
 ) -> list[Finding]:
     """The findings for a log where TensorFlow lists no GPU: the reading, then, where the log
     does not decide it, each other candidate as a warning of its own cause with its own fix,
@@ -49,7 +50,8 @@ def unlisted_gpu_findings(
     ``metal_shown``: the log names tensorflow-metal; ``notebook_cell``: a traceback shows an
     IPython cell (``<ipython-input-``, ipykernel's cell files); ``gpu_build_shown``: the log
     shows the TensorFlow installed is a GPU build (conda's build string), which rules out the
-    CPU build as a candidate; ``visible``: the value the log sets CUDA_VISIBLE_DEVICES to."""
+    CPU build as a candidate; ``visible``: the value the log sets CUDA_VISIBLE_DEVICES to;
+    ``cpu_image``: TensorFlow's CPU Docker image the log shows a container started from."""
     answers = [x for _, x in listings]
     if not answers or (gpus_listed(answers) != 0 and built_with_cuda(answers) is not False):
         return []
@@ -60,6 +62,10 @@ def unlisted_gpu_findings(
     order, shown, decided = _rank(
         m, built_with_cuda(answers), tf_dist, prompt, metal_shown, guide_check, visible
     )
+    if cpu_image is not None and built_with_cuda(answers) is not True:
+        # The image decides: TensorFlow's CPU images carry no CUDA libraries.
+        order = ("cpu-build", *(k for k in order if k not in ("cpu-build", "windows-native")))
+        shown, decided = f"The container runs {cpu_image}, TensorFlow's CPU image", True
     cause = causes.gpu.unlisted_gpu_cause(order)
     cited = "\n".join(f"{where}: {x.text}" for where, x in listings[:3])
     xla = sum(x.xla_gpus for x in answers)
@@ -78,7 +84,9 @@ def unlisted_gpu_findings(
         cause,
         "TensorFlow lists no GPU",
         "\n".join(detail),
-        causes.gpu.unlisted_gpu_fix(m, order, shown),
+        causes.container.gpu_image_fix(cpu_image)
+        if cpu_image is not None and order[0] == "cpu-build"
+        else causes.gpu.unlisted_gpu_fix(m, order, shown),
     )
     others = [k for k in order[1:] if not (gpu_build_shown and k == "cpu-build")]
     return [reading, *(() if decided else _candidates(others, cited, m))]
