@@ -625,7 +625,8 @@ def test_read_file_closes_its_descriptor_where_no_file_object_takes_it(
     def refusing_open(fd: int, mode: str) -> object:
         raise OSError("no file object for it")
 
-    monkeypatch.setattr(walker.os, "open", recording_open)
+    # walker.os is the os module itself: the patch is undone when the test ends.
+    monkeypatch.setattr(os, "open", recording_open)
     monkeypatch.setattr(walker, "open", refusing_open, raising=False)
     assert isinstance(walker.read_file(str(source)), OSError)
     [fd] = opened
