@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, one_error, problem_causes
+from tfdoctor import causes
 
 SITE = "/usr/local/lib/python3.10/dist-packages/tensorflow/python/distribute"
 
@@ -259,6 +260,15 @@ def test_horovodrun_without_a_controller(log: str, fix_word: str) -> None:
     assert fix_word in fix_text(finding)
 
 
+@pytest.mark.parametrize(("log", "fix_word"), HOROVODRUN[:3])
+def test_horovod_is_removed_before_it_is_built_again(log: str, fix_word: str) -> None:
+    # pip leaves an installed Horovod as it is ("Requirement already satisfied"), with or
+    # without HOROVOD_WITH_*: only a Horovod removed first is built again.
+    text = fix_text(one_error(explained(log), "horovod-controller-missing"))
+    assert "pip uninstall -y horovod" in text
+    assert text.index("pip uninstall -y horovod") < text.index("install --no-cache-dir horovod")
+
+
 def test_a_missing_mpi_is_not_told_to_rebuild_horovod() -> None:
     log = "Exception: horovod does not find an installed MPI."
     assert "HOROVOD_WITH" not in fix_text(one_error(explained(log), "horovod-controller-missing"))
@@ -298,6 +308,15 @@ def test_an_unresolved_name_is_the_connection_failure_that_quotes_it() -> None:
 )
 def test_a_resolver_failure_that_is_not_the_name(log: str) -> None:
     assert "tf-config-unresolvable" not in problem_causes(explained(log))
+
+
+def test_too_few_files_fail_under_the_auto_policy_too() -> None:
+    # The AUTO policy shards an input read from files by file, with each shard required to
+    # get one (auto_shard.cc sets ShardDataset's require_non_empty): it falls back to DATA
+    # only for an input not read from files.
+    text = causes.CAUSES["dataset-autoshard-mismatch"].explanation
+    assert "AUTO policy on an input read from files" in text
+    assert "fewer files than workers fails under either policy" in text
 
 
 def test_a_json_error_elsewhere_is_not_tf_config() -> None:

@@ -305,6 +305,14 @@ def test_the_fix_follows_the_transport_nccls_warning_names(log: str, fix_word: s
     assert fix_word in fix_text(one_error(explained(log), COLLECTIVE))
 
 
+def test_no_socket_interface_is_told_as_nccl_chooses() -> None:
+    # Left to itself NCCL falls back to docker* and then lo (misc/socket.cc): only the
+    # variables that narrow its choice leave it no interface.
+    log = "w1:10:12 [0] NCCL WARN Bootstrap : no socket interface found"
+    text = fix_text(one_error(explained(log), COLLECTIVE))
+    assert "leaves out" not in text and "NCCL_SOCKET_FAMILY" in text
+
+
 def test_two_transports_failing_get_the_general_advice() -> None:
     log = (
         "w1:10:12 [0] NCCL WARN Bootstrap : no socket interface found\n"
@@ -323,3 +331,14 @@ def test_ranks_with_other_nccl_releases_are_nodes_that_differ() -> None:
     text = fix_text(one_error(explained(log), "fleet-fact-differs"))
     assert "rank 1 has NCCL 2.18.5, rank 0 has NCCL 2.14.3" in text
     assert "ldconfig -p | grep libnccl" in text
+
+
+def test_each_nodes_nccl_is_listed_by_this_environments_packager() -> None:
+    log = (
+        "gpu-b:700:780 [0] init.cc:612 NCCL WARN Mismatched NCCL version detected : rank 1 "
+        "version 21805 rank 0 version 21403"
+    )
+    venv = fix_text(one_error(explained(log, f.facts()), "fleet-fact-differs"))
+    assert "/opt/venv/bin/python -m pip list" in venv and "conda list" not in venv
+    conda = f.facts(python=f.python(env_kind="conda", prefix="/opt/conda/envs/tf"))
+    assert "conda list nccl" in fix_text(one_error(explained(log, conda), "fleet-fact-differs"))

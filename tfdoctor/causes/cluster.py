@@ -310,11 +310,12 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             DATASET_AUTOSHARD_MISMATCH,
             "tf.data cannot shard the input by file across the workers",
-            "With the FILE shard policy each worker reads its own files: an input with fewer "
-            "files than workers, or one not read from files (from_tensor_slices, a generator), "
-            "cannot be split so, and the input pipeline fails "
-            "(auto_shard.cc, shard_dataset_op.cc). The AUTO policy falls back to DATA sharding "
-            "by itself and only notes it.",
+            "Sharded by file (the FILE policy, or the AUTO policy on an input read from files) "
+            "each worker reads its own files, and each must get one: an input with fewer files "
+            "than workers fails under either policy. An input not read from files "
+            "(from_tensor_slices, a generator) fails under the FILE policy only; the AUTO "
+            "policy falls back to DATA sharding for it and only notes it "
+            "(auto_shard.cc, shard_dataset_op.cc).",
             _DISTRIBUTED_INPUT,
         ),
     )

@@ -1828,17 +1828,19 @@ def collective_failed_fix(transport: Optional[str] = None) -> Fix:
     "ib": InfiniBand or RoCE, "p2p": direct access between GPUs), that transport's."""
     # NCCL's environment variables (NCCL user guide, env.html): NCCL_SOCKET_IFNAME picks the
     # interfaces for sockets and bootstrap, NCCL_IB_DISABLE and NCCL_P2P_DISABLE turn a
-    # transport off so that the collective falls back to the next one.
+    # transport off so that the collective falls back to the next one. Left to itself NCCL
+    # takes docker* and then lo where nothing else is up (misc/socket.cc, ncclFindInterfaces),
+    # so only the variables that narrow its choice leave it none.
     if transport == "socket":
         return Fix(
-            "NCCL found no network interface to use: NCCL_SOCKET_IFNAME names one this host "
-            "does not have, or the host has only interfaces NCCL leaves out (lo, docker*). "
+            "NCCL found no network interface to use: NCCL_SOCKET_IFNAME names none this host "
+            "has (or NCCL_SOCKET_FAMILY asks for an address family none of them has). "
             "Set NCCL_SOCKET_IFNAME to the interface that joins the hosts (one `ip -brief "
             "address` lists with the address the other hosts reach), on every worker, or "
             "unset it.",
             (
                 "ip -brief address",
-                'echo "NCCL_SOCKET_IFNAME=$NCCL_SOCKET_IFNAME"',
+                "env | grep ^NCCL_SOCKET_",
                 "export NCCL_SOCKET_IFNAME=eth0  # the interface ip listed",
             ),
         )

@@ -4141,10 +4141,8 @@ def horovod_compiler_fix(m: Machine, tf_version: Optional[str]) -> Fix:
         f"({which}), with this TensorFlow in place, without pip's cache.",
         (
             TF_COMPILER_COMMAND,
-            *m.pip("uninstall -y horovod"),
-            *(
-                f"HOROVOD_WITH_TENSORFLOW=1 CC=gcc-{compiler} CXX=g++-{compiler} {c}{note}"
-                for c in m.pip("install --no-cache-dir horovod")
+            *_horovod_reinstall(
+                m, f"HOROVOD_WITH_TENSORFLOW=1 CC=gcc-{compiler} CXX=g++-{compiler}", note
             ),
         ),
     )
@@ -4171,11 +4169,7 @@ def horovod_controller_fix(m: Machine, controller: Optional[str], mpi_absent: bo
             "and install Horovod again with HOROVOD_WITH_MPI=1 and without pip's cache (the "
             "install then fails with the build's own error instead of leaving MPI out), or "
             "start the job with Gloo (horovodrun --gloo ...).",
-            (
-                check,
-                "mpirun --version",
-                *(f"HOROVOD_WITH_MPI=1 {c}" for c in m.pip("install --no-cache-dir horovod")),
-            ),
+            (check, "mpirun --version", *_horovod_reinstall(m, "HOROVOD_WITH_MPI=1")),
         )
     return Fix(
         "Horovod was installed without "
@@ -4183,11 +4177,7 @@ def horovod_controller_fix(m: Machine, controller: Optional[str], mpi_absent: bo
         + ": Gloo builds where CMake is installed. Install CMake and install Horovod again "
         "with HOROVOD_WITH_GLOO=1 and without pip's cache (the install then fails with the "
         "build's own error instead of leaving Gloo out).",
-        (
-            check,
-            *m.pip("install cmake"),
-            *(f"HOROVOD_WITH_GLOO=1 {c}" for c in m.pip("install --no-cache-dir horovod")),
-        ),
+        (check, *m.pip("install cmake"), *_horovod_reinstall(m, "HOROVOD_WITH_GLOO=1")),
     )
 
 
@@ -4203,10 +4193,17 @@ def horovod_unbuilt_fix(m: Machine) -> Fix:
         "at install time or the compile failed. Install it again with this TensorFlow in "
         "place, HOROVOD_WITH_TENSORFLOW=1 (the install then fails with the build's own error "
         "instead of leaving the extension out) and without pip's cache.",
-        (
-            *m.pip("uninstall -y horovod"),
-            *(f"HOROVOD_WITH_TENSORFLOW=1 {c}" for c in m.pip("install --no-cache-dir horovod")),
-        ),
+        _horovod_reinstall(m, "HOROVOD_WITH_TENSORFLOW=1"),
+    )
+
+
+def _horovod_reinstall(m: Machine, variables: str, note: str = "") -> tuple[str, ...]:
+    """Horovod removed, then built again under ``variables`` (the HOROVOD_WITH_* part it must
+    build, a compiler) and without pip's cached wheel, ``note`` after the install: pip leaves
+    an installed Horovod as it is."""
+    return (
+        *m.pip("uninstall -y horovod"),
+        *(f"{variables} {c}{note}" for c in m.pip("install --no-cache-dir horovod")),
     )
 
 

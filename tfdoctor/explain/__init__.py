@@ -4173,7 +4173,10 @@ def _nccl_versions_differ(
         "NCCL",
         shown,
         (
-            "pip list 2>/dev/null | grep -i nccl  # on every node",
+            # The environment's own pip (a wheel's nvidia-nccl), conda's package in a conda
+            # environment, and the system's library.
+            *(f"{c} 2>/dev/null | grep -i nccl  # on every node" for c in m.pip("list")),
+            *(("conda list nccl  # on every node",) if m.in_conda else ()),
             "ldconfig -p | grep libnccl  # on every node",
         ),
     )
