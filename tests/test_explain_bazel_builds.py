@@ -459,3 +459,23 @@ def test_nvcc_and_libdevice_under_two_roots_name_one_toolkit() -> None:
     top = top_error(explained(log))
     assert top.cause == "build-cuda-config-not-found"
     assert "one CUDA toolkit" in fix_text(top)
+
+
+def test_find_cuda_configs_refusal_on_windows_gives_windows_commands() -> None:
+    # The script's Windows pattern (cudart.lib) under the toolkit's installer directory: no
+    # find(1) there, and the build is configured with configure.py.
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\\\users\\\\dev\\\\_bazel_dev\\\\x1\\\\external\\\\org_tensorflow\\\\'
+        'third_party\\\\gpus\\\\find_cuda_config.py", line 648, in <module>\n'
+        "    main()\n"
+        "ValueError: Could not find any cudart.lib in any subdirectory:\n"
+        "        'lib/x64'\n"
+        "of:\n"
+        "        'C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\v11.2\\\\'\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "build-cuda-config-not-found"
+    assert top.fix is not None
+    assert not any(c.startswith("find ") for c in top.fix.commands)
+    assert "python configure.py" in top.fix.commands

@@ -251,6 +251,20 @@ def test_an_unregistered_xla_device_names_jit_compile() -> None:
     )
 
 
+def test_an_xla_device_missing_where_the_release_registers_them_is_not_the_2_4_change() -> None:
+    # TensorFlow 2.3 on a machine without a GPU: XLA_CPU is registered (the list shows it),
+    # XLA_GPU is missing for want of a GPU, which jit_compile=True on /GPU:0 does not mend.
+    message = (
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: Could not satisfy device "
+        "specification '/job:localhost/replica:0/task:0/device:XLA_GPU:0'. "
+        "enable_soft_placement=0. Supported device types [CPU, XLA_CPU]. All available devices "
+        "[/job:localhost/replica:0/task:0/device:CPU:0, "
+        "/job:localhost/replica:0/task:0/device:XLA_CPU:0]."
+    )
+    report = explained(one_frame_log(message, "with tf.device('/device:XLA_GPU:0'):"))
+    assert "api-removed" not in {x.cause for x in report.findings}
+
+
 #: XLA's launch refusing a variable of another device, and the resource manager's same words
 #: without XLA's pointer to its known issues.
 _OTHER_DEVICE = (

@@ -829,6 +829,17 @@ def test_mixed_precisions_changed_api_is_found_on_the_release_without_it(
     assert not [f for f in findings(tmp_path, body, older) if f.id == f"scan.{rule}"]
 
 
+def test_the_experimental_modules_fix_under_keras_3_keeps_to_keras_3s_arguments(
+    tmp_path: Path,
+) -> None:
+    # Keras 3 refuses the stable class's dynamic=False (keras/src/optimizers/
+    # loss_scale_optimizer.py): from 2.16 the fixed scale is the inner optimizer's.
+    body = "tf.keras.mixed_precision.experimental.set_policy('mixed_float16')\n"
+    fix = one(tmp_path, body, "keras29-mixed-precision-experimental", "2.21").fix
+    assert fix is not None
+    assert "loss_scale_factor=N" in fix.text
+
+
 def test_a_keras_2_module_gets_no_idiom_from_a_module_of_the_same_name_elsewhere() -> None:
     api = ApiIndex(
         "2.21",

@@ -3241,15 +3241,24 @@ CUDA_CONFIG_VERSION_VARIABLES: Mapping[str, str] = {
 }
 
 
-def cuda_config_fix(files: str, version: str) -> Fix:
+def cuda_config_fix(files: str, version: str, os: Optional[str] = None) -> Fix:
     """The library ``files`` (find_cuda_config.py's pattern, ``cudnn.h, cudnn_version.h``) of
     ``version`` (empty: any) where the build's configuration looks, or the variables that
-    point it at the one installed."""
+    point it at the one installed, with the commands of the system the log shows (``os``)."""
     variable = next((v for k, v in CUDA_CONFIG_VERSION_VARIABLES.items() if k in files), "")
     first = files.partition(",")[0].strip()
     asked = f" of version {version}" if version else ""
+    # On Windows the script looks for cudart.lib and nvcc.exe, and the build is configured
+    # with configure.py (TensorFlow's Windows build guide); find(1) is no Windows command.
+    windows = os == "windows"
+    configure = "python configure.py" if windows else "./configure"
+    search = (
+        f"where /r C:\\ {first}"
+        if windows
+        else f"find / -name '{first}' -not -path '/proc/*' 2>/dev/null"
+    )
     other = (
-        f", or set {variable} to the version installed (./configure asks for it)"
+        f", or set {variable} to the version installed ({configure} asks for it)"
         if variable and version
         else ""
     )
@@ -3258,8 +3267,8 @@ def cuda_config_fix(files: str, version: str) -> Fix:
         "Install that library's development files (the -dev or -devel package, or NVIDIA's "
         "archive; pip's nvidia-* wheels are not searched), or name the directory that holds "
         f"them in TF_CUDA_PATHS, a comma-separated list of base directories{other}; then run "
-        "./configure again.",
-        (f"find / -name '{first}' -not -path '/proc/*' 2>/dev/null", "./configure"),
+        f"{configure} again.",
+        (search, configure),
     )
 
 

@@ -576,8 +576,8 @@ _GPU_ARCH = re.compile(r"Value '(?P<arch>sm_\d+[a-z]?)' is not defined for optio
 _PTXAS_OLD = re.compile(
     r"You are using ptxas (?P<version>\d+(?:\.\d+)+), which is older than (?P<min>\d+(?:\.\d+)+)"
 )
-# XLA before 2024 named the compiler "the ptxas CUDA version (12.5.40)", later "the PTX
-# compiler version 12.5.82" (xla/service/gpu/nvptx_compiler.cc).
+# XLA named the compiler "the ptxas CUDA version (12.5.40)" until mid-2024 (logs of May 2024
+# still print it), later "the PTX compiler version 12.5.82" (xla/service/gpu/nvptx_compiler.cc).
 _PTXAS_NEWER = re.compile(
     r"driver's CUDA version is (?P<driver>\d+(?:\.\d+)+) which is older than the "
     r"(?:PTX compiler version |ptxas CUDA version \()(?P<version>\d+(?:\.\d+)+)"

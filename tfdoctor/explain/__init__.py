@@ -7215,7 +7215,7 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.BUILD_CUDA_CONFIG_NOT_FOUND: lambda m, r, hits: (
         causes.platform.BUILD_CUDA_CONFIG_NOT_FOUND,
         causes.platform.cuda_config_fix(
-            _group(hits, "header") or "", _group(hits, "required") or ""
+            _group(hits, "header") or "", _group(hits, "required") or "", r.os
         )
         if _group(hits, "header")
         else causes.platform.cuda_config_split_fix(),
