@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, fix_text, readings, top_error
+from tfdoctor import causes
 from tfdoctor.evidence.pip import read_source_builds
 from tfdoctor.findings import Severity
+from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import load_matrix, version_key
 from tfdoctor.modules import MODULES_DATA, ModulesError, parse_modules
 
@@ -456,3 +459,57 @@ def test_a_framework_module_only_some_releases_have_is_not_read_so() -> None:
     # first public tree): its absence may be an older release, not lost files.
     text = "ModuleNotFoundError: No module named 'tensorflow.python.framework.tensor'\n"
     assert "tf-install-incomplete" not in {x.cause for x in explained(text).findings}
+
+
+def test_files_of_two_releases_in_conda_s_tensorflow_are_deleted_before_conda_writes_them() -> None:
+    # A forced reinstall writes the files its package lists; a file of another release that
+    # no package lists stays unless the folder is deleted first.
+    log = (
+        "$ conda list tensorflow\n"
+        "tensorflow-base           2.3.0           mkl_py38h5059a2d_0\n"
+        "ImportError: cannot import name 'abs'\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "tf-install-incomplete"
+    fix = fix_text(top)
+    assert "conda install --force-reinstall" in fix and "find_spec" in fix and "delete" in fix
+    assert "pip uninstall" not in fix
+
+
+@pytest.mark.parametrize(
+    ("installer", "reinstall"),
+    [
+        ("conda", "conda install --force-reinstall"),
+        ("distro", "apt-get install --reinstall"),
+        ("source", "install --force-reinstall --no-deps /tmp/tensorflow_pkg"),
+    ],
+)
+def test_stale_files_are_deleted_before_their_installer_writes_them_again(
+    installer: str, reinstall: str
+) -> None:
+    m = Machine(f.facts(), f.FIXTURE_MATRIX, LogHints(os="linux", tf_installer=installer))
+    fix = causes.software.stale_files_fix(m)
+    text = f"{fix.text}\n" + "\n".join(fix.commands)
+    assert reinstall in text and "find_spec" in text and "delete" in fix.text
+    # The folder is found before the reinstall that writes it again.
+    where = next(i for i, c in enumerate(fix.commands) if "find_spec" in c)
+    assert where < next(i for i, c in enumerate(fix.commands) if reinstall in c)
+
+
+@pytest.mark.parametrize(
+    "site",
+    [
+        # rules_python's pip dependencies inside a Bazel-built program's runfiles.
+        "/home/u/.cache/bazel/_bazel_u/5e1f/execroot/_main/bazel-out/k8-fastbuild/bin/app/"
+        "train.runfiles/rules_python~~pip~pypi_311_tensorflow/site-packages",
+        "/home/u/proj/bazel-bin/app/train.runfiles/pypi__tensorflow",
+        # TensorFlow Serving's own tree names tensorflow_serving, not TensorFlow's source.
+        "/home/u/serving/bazel-bin/tensorflow_serving/example/venv/lib/python3.8/site-packages",
+    ],
+)
+def test_a_program_bazel_runs_with_pip_s_tensorflow_is_no_tensorflow_source_build(
+    site: str,
+) -> None:
+    top = top_error(explained(_own_module_missing(site)))
+    assert top.cause == "tf-install-incomplete"
+    assert "build_pip_package" not in fix_text(top)

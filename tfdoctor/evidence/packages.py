@@ -849,13 +849,23 @@ def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
 #: build, https://docs.conda.io/projects/conda/en/stable/dev-guide/deep-dives/install.html),
 #: a Debian or Ubuntu package's ``/usr/lib/python3/dist-packages`` (pip writes to
 #: ``/usr/local/lib/python3.X/dist-packages`` there: Debian's Python policy, 2.5,
-#: https://www.debian.org/doc/packaging-manuals/python-policy/), and a Bazel build's output
-#: trees (``bazel-bin/``, ``bazel-out/``, a ``.runfiles/`` directory:
-#: https://bazel.build/remote/output-directories).
+#: https://www.debian.org/doc/packaging-manuals/python-policy/), and TensorFlow's own source
+#: tree in a Bazel build's output (``bazel-bin/tensorflow/``,
+#: ``bazel-out/k8-opt/bin/tensorflow/``, a ``.runfiles/`` directory whose root is TensorFlow's
+#: workspace, ``org_tensorflow``: https://bazel.build/remote/output-directories). Another
+#: program Bazel runs holds pip's TensorFlow in its runfiles (rules_python's
+#: ``pypi__tensorflow/``, ``rules_python~~pip~pypi_311_tensorflow/``), and TensorFlow
+#: Serving's tree is ``bazel-bin/tensorflow_serving/``: neither is a source build of it.
 _TF_INSTALLER_PATHS = (
     (re.compile(r"[/\\]pkgs[/\\]tensorflow(?:-base|-gpu|-cpu|-mkl|-eigen)?-\d"), "conda"),
     (re.compile(r"^/usr/lib/python3/dist-packages/tensorflow(?:_core)?/"), "distro"),
-    (re.compile(r"(?:^|[/\\])(?:bazel-bin|bazel-out)[/\\]|\.runfiles[/\\]"), "source"),
+    (
+        re.compile(
+            r"(?:^|[/\\])bazel-(?:bin|out[/\\][^/\\]+[/\\]bin)[/\\]tensorflow[/\\]"
+            r"|\.runfiles[/\\](?:org_tensorflow[/\\])?tensorflow[/\\]"
+        ),
+        "source",
+    ),
 )
 #: The conda packages that hold TensorFlow's files (conda-forge's and the default channels').
 _CONDA_TF_NAMES = frozenset({"tensorflow", "tensorflow-base", "tensorflow-gpu", "tensorflow-cpu"})
