@@ -405,6 +405,9 @@ def _own_module_missing(site: str) -> str:
         pytest.param(
             "/opt/conda/envs/tf/lib/python3.8/site-packages",
             "$ conda list tensorflow\n"
+            "# packages in environment at /opt/conda/envs/tf:\n"
+            "#\n"
+            "# Name                    Version                   Build  Channel\n"
             "tensorflow                2.3.0           mkl_py38h37f7ee5_0\n"
             "tensorflow-base           2.3.0           mkl_py38h5059a2d_0\n",
             "conda install --force-reinstall tensorflow tensorflow-base",
@@ -466,6 +469,9 @@ def test_files_of_two_releases_in_conda_s_tensorflow_are_deleted_before_conda_wr
     # no package lists stays unless the folder is deleted first.
     log = (
         "$ conda list tensorflow\n"
+        "# packages in environment at /opt/conda/envs/tf:\n"
+        "#\n"
+        "# Name                    Version                   Build  Channel\n"
         "tensorflow-base           2.3.0           mkl_py38h5059a2d_0\n"
         "ImportError: cannot import name 'abs'\n"
     )
@@ -513,3 +519,18 @@ def test_a_program_bazel_runs_with_pip_s_tensorflow_is_no_tensorflow_source_buil
     top = top_error(explained(_own_module_missing(site)))
     assert top.cause == "tf-install-incomplete"
     assert "build_pip_package" not in fix_text(top)
+
+
+def test_conda_search_s_rows_are_no_conda_install_of_tensorflow() -> None:
+    # `conda search` prints what a channel offers in conda list's columns, under no
+    # "# packages in environment at" header: TensorFlow here is pip's.
+    search = (
+        "$ conda search tensorflow\n"
+        "Loading channels: done\n"
+        "# Name                       Version           Build  Channel\n"
+        "tensorflow                     2.3.0 mkl_py38h37f7ee5_0  pkgs/main\n"
+        "tensorflow-base                2.3.0 mkl_py38h5059a2d_0  pkgs/main\n"
+    )
+    site = "/home/me/venv/lib/python3.8/site-packages"
+    text = fix_text(top_error(explained(search + _own_module_missing(site))))
+    assert "conda install" not in text and "pip" in text

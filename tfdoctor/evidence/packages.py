@@ -868,18 +868,20 @@ _TF_INSTALLER_PATHS = (
     ),
 )
 #: The conda packages that hold TensorFlow's files (conda-forge's and the default channels').
-_CONDA_TF_NAMES = frozenset({"tensorflow", "tensorflow-base", "tensorflow-gpu", "tensorflow-cpu"})
+CONDA_TF_NAMES = frozenset({"tensorflow", "tensorflow-base", "tensorflow-gpu", "tensorflow-cpu"})
 
 
-def tf_installer(paths: Iterable[str], rows: Iterable[CondaRow]) -> Optional[str]:
+def tf_installer(paths: Iterable[str], conda_listed: Iterable[str]) -> Optional[str]:
     """Who installed TensorFlow, where the log shows it otherwise than pip: ``conda`` (a
-    ``conda list`` row of TensorFlow from a conda channel, not ``pypi``, or its files in
-    conda's package cache), ``distro`` (a Debian package's directory) or ``source`` (a Bazel
-    build's output tree), from ``paths`` of TensorFlow's files (its frames, its directory);
-    None where the log shows none of them (pip's, or not shown)."""
-    for row in rows:
-        if row.name in _CONDA_TF_NAMES and row.channel != "pypi" and row.build != "pypi_0":
-            return "conda"
+    package of :data:`CONDA_TF_NAMES` in ``conda_listed``, those ``conda list`` shows from a
+    conda channel under its header, :func:`tfdoctor.evidence.conda.conda_installed`: the
+    same columns printed by ``conda search`` say what a channel offers, not what is
+    installed; or its files in conda's package cache), ``distro`` (a Debian package's
+    directory) or ``source`` (TensorFlow's own tree in a Bazel build's output), from ``paths``
+    of TensorFlow's files (its frames, its directory); None where the log shows none of them
+    (pip's, or not shown)."""
+    if not CONDA_TF_NAMES.isdisjoint(conda_listed):
+        return "conda"
     for path in paths:
         if "tensorflow" not in path:
             continue
