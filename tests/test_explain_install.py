@@ -500,6 +500,8 @@ def test_stale_files_are_deleted_before_their_installer_writes_them_again(
     # The folder is found before the reinstall that writes it again.
     where = next(i for i, c in enumerate(fix.commands) if "find_spec" in c)
     assert where < next(i for i, c in enumerate(fix.commands) if reinstall in c)
+    # The text names the command that names the package by its words, not its place.
+    assert "the first command" not in fix.text
 
 
 @pytest.mark.parametrize(

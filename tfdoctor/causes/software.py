@@ -1047,7 +1047,7 @@ def _reinstall_by_installer(m: Machine, why: str) -> Optional[Fix]:
         return Fix(
             "TensorFlow lies in /usr/lib/python3/dist-packages, the folder of the system's own "
             f"packages: reinstall the package that owns it with the system's package manager, "
-            f"{why} (the first command names it).",
+            f"{why} (dpkg -S names it).",
             (
                 "dpkg -S /usr/lib/python3/dist-packages/tensorflow",
                 "sudo apt-get install --reinstall PACKAGE  # the package dpkg -S names",
