@@ -410,7 +410,7 @@ def _own_module_missing(site: str) -> str:
             "# Name                    Version                   Build  Channel\n"
             "tensorflow                2.3.0           mkl_py38h37f7ee5_0\n"
             "tensorflow-base           2.3.0           mkl_py38h5059a2d_0\n",
-            "conda install --force-reinstall tensorflow tensorflow-base",
+            'conda install --force-reinstall "tensorflow=VERSION" "tensorflow-base=VERSION"',
             id="conda-list",
         ),
         pytest.param(
@@ -536,3 +536,20 @@ def test_conda_search_s_rows_are_no_conda_install_of_tensorflow() -> None:
     site = "/home/me/venv/lib/python3.8/site-packages"
     text = fix_text(top_error(explained(search + _own_module_missing(site))))
     assert "conda install" not in text and "pip" in text
+
+
+def test_conda_s_reinstall_pins_a_release() -> None:
+    # Unpinned, a forced reinstall is a solve that may take a newer release or build
+    # (conda/conda issue 14372): the version is named, or asked of conda list.
+    known = Machine(f.facts(), f.FIXTURE_MATRIX, LogHints(os="linux", tf_installer="conda"))
+    assert known.tf is not None
+    v = known.tf.version
+    pinned = causes.software.incomplete_install_fix(known)
+    assert pinned.commands == (
+        f'conda install --force-reinstall "tensorflow={v}" "tensorflow-base={v}"',
+    )
+    unknown = Machine(f.facts(packages=()), f.FIXTURE_MATRIX, LogHints(tf_installer="conda"))
+    fix = causes.software.incomplete_install_fix(unknown)
+    install = next(c for c in fix.commands if c.startswith("conda install"))
+    assert '"tensorflow-base=VERSION"' in install
+    assert fix.commands[0] == "conda list tensorflow" and "VERSION" in fix.text

@@ -1037,11 +1037,20 @@ def _reinstall_by_installer(m: Machine, why: str) -> Optional[Fix]:
         # Both channels put the files in tensorflow-base, the tensorflow package being its
         # metapackage: a forced reinstall rewrites only the packages it names.
         names = dict.fromkeys((pkg.name if pkg is not None else "tensorflow", "tensorflow-base"))
-        specs = " ".join(f'"{n}={version}"' if version else n for n in names)
-        return Fix(
+        # Unpinned, a forced reinstall is a solve like any other, free to take a newer release
+        # or build (conda/conda issue 14372): the release installed is named, or asked of
+        # conda list where neither the facts nor the log give it.
+        specs = " ".join(f'"{n}={version or "VERSION"}"' for n in names)
+        text = (
             f"TensorFlow came from a conda channel: install the same packages again with conda, "
-            f"{why} (pip would write PyPI's files over conda's package).",
-            (f"conda install --force-reinstall {specs}",),
+            f"{why} (pip would write PyPI's files over conda's package)."
+        )
+        if version:
+            return Fix(text, (f"conda install --force-reinstall {specs}",))
+        return Fix(
+            f"{text} VERSION is the release `conda list tensorflow` shows installed, so that "
+            "conda writes that one again rather than a newer one.",
+            ("conda list tensorflow", f"conda install --force-reinstall {specs}"),
         )
     if installer == "distro":
         return Fix(
