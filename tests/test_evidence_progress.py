@@ -157,8 +157,11 @@ def test_a_crash_after_many_lines_holding_its_words_is_seen() -> None:
         "2023-01-05 10:00:01.123456: F tensorflow/core/kernels/conv_ops.cc:1116] shape mismatch",
         "F0105 10:00:01.123456  4242 cuda_executor.cc:207] could not create stream",
         "[worker0] F0105 10:00:01.123456  4242 cuda_executor.cc:207] could not create stream",
+        # A log pasted indented (a code block of an issue, a notebook's output), as the
+        # pattern before the one home read it.
+        "    F0105 10:00:01.123456  4242 cuda_executor.cc:207] could not create stream",
     ],
-    ids=["tf-stamp", "absl-stamp", "launcher-tag"],
+    ids=["tf-stamp", "absl-stamp", "launcher-tag", "indented"],
 )
 def test_a_fatal_line_in_either_of_tensorflows_stamps_is_a_crash(line: str) -> None:
     # The stamps are tflog's (one home for TensorFlow's prefixes): a fatal line aborts.

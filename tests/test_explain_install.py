@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, fix_text, readings, top_error
+from tfdoctor import causes
 from tfdoctor.evidence.pip import read_source_builds
 from tfdoctor.findings import Severity
+from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import load_matrix, version_key
 from tfdoctor.modules import MODULES_DATA, ModulesError, parse_modules
 
@@ -402,9 +405,12 @@ def _own_module_missing(site: str) -> str:
         pytest.param(
             "/opt/conda/envs/tf/lib/python3.8/site-packages",
             "$ conda list tensorflow\n"
+            "# packages in environment at /opt/conda/envs/tf:\n"
+            "#\n"
+            "# Name                    Version                   Build  Channel\n"
             "tensorflow                2.3.0           mkl_py38h37f7ee5_0\n"
             "tensorflow-base           2.3.0           mkl_py38h5059a2d_0\n",
-            "conda install --force-reinstall tensorflow tensorflow-base",
+            'conda install --force-reinstall "tensorflow=VERSION" "tensorflow-base=VERSION"',
             id="conda-list",
         ),
         pytest.param(
@@ -456,3 +462,94 @@ def test_a_framework_module_only_some_releases_have_is_not_read_so() -> None:
     # first public tree): its absence may be an older release, not lost files.
     text = "ModuleNotFoundError: No module named 'tensorflow.python.framework.tensor'\n"
     assert "tf-install-incomplete" not in {x.cause for x in explained(text).findings}
+
+
+def test_files_of_two_releases_in_conda_s_tensorflow_are_deleted_before_conda_writes_them() -> None:
+    # A forced reinstall writes the files its package lists; a file of another release that
+    # no package lists stays unless the folder is deleted first.
+    log = (
+        "$ conda list tensorflow\n"
+        "# packages in environment at /opt/conda/envs/tf:\n"
+        "#\n"
+        "# Name                    Version                   Build  Channel\n"
+        "tensorflow-base           2.3.0           mkl_py38h5059a2d_0\n"
+        "ImportError: cannot import name 'abs'\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "tf-install-incomplete"
+    fix = fix_text(top)
+    assert "conda install --force-reinstall" in fix and "find_spec" in fix and "delete" in fix
+    assert "pip uninstall" not in fix
+
+
+@pytest.mark.parametrize(
+    ("installer", "reinstall"),
+    [
+        ("conda", "conda install --force-reinstall"),
+        ("distro", "apt-get install --reinstall"),
+        ("source", "install --force-reinstall --no-deps /tmp/tensorflow_pkg"),
+    ],
+)
+def test_stale_files_are_deleted_before_their_installer_writes_them_again(
+    installer: str, reinstall: str
+) -> None:
+    m = Machine(f.facts(), f.FIXTURE_MATRIX, LogHints(os="linux", tf_installer=installer))
+    fix = causes.software.stale_files_fix(m)
+    text = f"{fix.text}\n" + "\n".join(fix.commands)
+    assert reinstall in text and "find_spec" in text and "delete" in fix.text
+    # The folder is found before the reinstall that writes it again.
+    where = next(i for i, c in enumerate(fix.commands) if "find_spec" in c)
+    assert where < next(i for i, c in enumerate(fix.commands) if reinstall in c)
+    # The text names the command that names the package by its words, not its place.
+    assert "the first command" not in fix.text
+
+
+@pytest.mark.parametrize(
+    "site",
+    [
+        # rules_python's pip dependencies inside a Bazel-built program's runfiles.
+        "/home/u/.cache/bazel/_bazel_u/5e1f/execroot/_main/bazel-out/k8-fastbuild/bin/app/"
+        "train.runfiles/rules_python~~pip~pypi_311_tensorflow/site-packages",
+        "/home/u/proj/bazel-bin/app/train.runfiles/pypi__tensorflow",
+        # TensorFlow Serving's own tree names tensorflow_serving, not TensorFlow's source.
+        "/home/u/serving/bazel-bin/tensorflow_serving/example/venv/lib/python3.8/site-packages",
+    ],
+)
+def test_a_program_bazel_runs_with_pip_s_tensorflow_is_no_tensorflow_source_build(
+    site: str,
+) -> None:
+    top = top_error(explained(_own_module_missing(site)))
+    assert top.cause == "tf-install-incomplete"
+    assert "build_pip_package" not in fix_text(top)
+
+
+def test_conda_search_s_rows_are_no_conda_install_of_tensorflow() -> None:
+    # `conda search` prints what a channel offers in conda list's columns, under no
+    # "# packages in environment at" header: TensorFlow here is pip's.
+    search = (
+        "$ conda search tensorflow\n"
+        "Loading channels: done\n"
+        "# Name                       Version           Build  Channel\n"
+        "tensorflow                     2.3.0 mkl_py38h37f7ee5_0  pkgs/main\n"
+        "tensorflow-base                2.3.0 mkl_py38h5059a2d_0  pkgs/main\n"
+    )
+    site = "/home/me/venv/lib/python3.8/site-packages"
+    text = fix_text(top_error(explained(search + _own_module_missing(site))))
+    assert "conda install" not in text and "pip" in text
+
+
+def test_conda_s_reinstall_pins_a_release() -> None:
+    # Unpinned, a forced reinstall is a solve that may take a newer release or build
+    # (conda/conda issue 14372): the version is named, or asked of conda list.
+    known = Machine(f.facts(), f.FIXTURE_MATRIX, LogHints(os="linux", tf_installer="conda"))
+    assert known.tf is not None
+    v = known.tf.version
+    pinned = causes.software.incomplete_install_fix(known)
+    assert pinned.commands == (
+        f'conda install --force-reinstall "tensorflow={v}" "tensorflow-base={v}"',
+    )
+    unknown = Machine(f.facts(packages=()), f.FIXTURE_MATRIX, LogHints(tf_installer="conda"))
+    fix = causes.software.incomplete_install_fix(unknown)
+    install = next(c for c in fix.commands if c.startswith("conda install"))
+    assert '"tensorflow-base=VERSION"' in install
+    assert fix.commands[0] == "conda list tensorflow" and "VERSION" in fix.text

@@ -252,8 +252,11 @@ def test_an_edge_tpu_runtime_not_installed_on_linux_installs_coral_package() -> 
     # trusted a key for every repository, is deprecated and gone from apt 2.9.
     assert top.fix is not None
     assert not any("apt-key add" in c for c in top.fix.commands)
+    # --yes: a keyring an earlier try left is written over, where gpg would ask and fail
+    # (its input is the key curl pipes to it).
     assert any(
-        "gpg --dearmor -o /usr/share/keyrings/coral-edgetpu.gpg" in c for c in top.fix.commands
+        "gpg --dearmor --yes -o /usr/share/keyrings/coral-edgetpu.gpg" in c
+        for c in top.fix.commands
     )
     assert any("[signed-by=/usr/share/keyrings/coral-edgetpu.gpg]" in c for c in top.fix.commands)
 

@@ -1084,11 +1084,25 @@ def incomplete_install_fix(m: Machine) -> Fix:
 #: that owns a file; apt-get's ``install --reinstall``, apt-get(8)), and a source build's wheel
 #: built again (TensorFlow's "Build from source": the build_pip_package target up to 2.16, the
 #: ``wheel`` target after, https://www.tensorflow.org/install/source).
-def reinstall_by_installer(m: Machine, why: str) -> Optional[Fix]:
+def reinstall_by_installer(m: Machine, why: str, clear: bool = False) -> Optional[Fix]:
     """TensorFlow installed again by the installer that wrote it (:attr:`Machine.tf_installer`:
     conda, a Debian package, a source build), ``why`` saying what for; None for pip's, whose
     fix is the caller's. pip over another installer's files mixes two installs in one
-    folder."""
+    folder. ``clear``: files that no package lists (another release's) are in TensorFlow's
+    folder; a reinstall writes only the files its package lists, so the folder is deleted
+    first (:data:`TF_FOLDER_COMMAND` prints it)."""
+    fix = _reinstall_by_installer(m, why)
+    if fix is None or not clear:
+        return fix
+    return Fix(
+        "Files that no package lists stay through a reinstall: first delete the tensorflow "
+        "directory the find_spec command prints, then write it again. " + fix.text,
+        (TF_FOLDER_COMMAND, *fix.commands),
+    )
+
+
+def _reinstall_by_installer(m: Machine, why: str) -> Optional[Fix]:
+    """:func:`reinstall_by_installer`'s fix, the folder left as it is."""
     tf = m.tf
     installer = m.tf_installer
     if installer == "conda":
@@ -1097,17 +1111,26 @@ def reinstall_by_installer(m: Machine, why: str) -> Optional[Fix]:
         # Both channels put the files in tensorflow-base, the tensorflow package being its
         # metapackage: a forced reinstall rewrites only the packages it names.
         names = dict.fromkeys((pkg.name if pkg is not None else "tensorflow", "tensorflow-base"))
-        specs = " ".join(f'"{n}={version}"' if version else n for n in names)
-        return Fix(
+        # Unpinned, a forced reinstall is a solve like any other, free to take a newer release
+        # or build (conda/conda issue 14372): the release installed is named, or asked of
+        # conda list where neither the facts nor the log give it.
+        specs = " ".join(f'"{n}={version or "VERSION"}"' for n in names)
+        text = (
             f"TensorFlow came from a conda channel: install the same packages again with conda, "
-            f"{why} (pip would write PyPI's files over conda's package).",
-            (f"conda install --force-reinstall {specs}",),
+            f"{why} (pip would write PyPI's files over conda's package)."
+        )
+        if version:
+            return Fix(text, (f"conda install --force-reinstall {specs}",))
+        return Fix(
+            f"{text} VERSION is the release `conda list tensorflow` shows installed, so that "
+            "conda writes that one again rather than a newer one.",
+            ("conda list tensorflow", f"conda install --force-reinstall {specs}"),
         )
     if installer == "distro":
         return Fix(
             "TensorFlow lies in /usr/lib/python3/dist-packages, the folder of the system's own "
             f"packages: reinstall the package that owns it with the system's package manager, "
-            f"{why} (the first command names it).",
+            f"{why} (dpkg -S names it).",
             (
                 "dpkg -S /usr/lib/python3/dist-packages/tensorflow",
                 "sudo apt-get install --reinstall PACKAGE  # the package dpkg -S names",
@@ -1191,27 +1214,30 @@ def tf_leftover_fix(m: Machine, site_packages: Optional[str], leftover: Optional
     )
 
 
+#: The folder of the package ``tensorflow`` (find_spec locates it without running its broken
+#: ``__init__``).
+TF_FOLDER_COMMAND = (
+    'python -c "import importlib.util; '
+    "print(importlib.util.find_spec('tensorflow').submodule_search_locations)\""
+)
+
+
 def stale_files_fix(m: Machine) -> Fix:
     """Every TensorFlow distribution out, the directory they leave behind deleted, one back in:
     files of another release that pip's uninstall does not list stay until deleted."""
-    other = reinstall_by_installer(m, "so that files of one release only are there")
+    other = reinstall_by_installer(m, "so that files of one release only are there", clear=True)
     if other is not None:
         return other
     keep = m.tf
     names = " ".join(p.name for p in m.tf_providers) or (keep.name if keep else "tensorflow")
     spec = f"{keep.name}=={keep.version}" if keep else "tensorflow"
-    # find_spec locates the package without running its broken __init__.
-    where = (
-        'python -c "import importlib.util; '
-        "print(importlib.util.find_spec('tensorflow').submodule_search_locations)\""
-    )
     return Fix(
         "Files of two TensorFlow releases share one installation (an install over another "
         "release, or two TensorFlow distributions in one site-packages): uninstall every "
         "TensorFlow distribution, delete the tensorflow directory left behind (the find_spec "
         "command prints it, if one is), then install one release; or create a new virtual "
         "environment.",
-        (*m.pip(f"uninstall -y {names}"), where, *m.pip_install(spec)),
+        (*m.pip(f"uninstall -y {names}"), TF_FOLDER_COMMAND, *m.pip_install(spec)),
     )
 
 
@@ -4399,10 +4425,12 @@ def edgetpu_install_fix(library: str) -> Fix:
         # Coral's page still pipes the key to apt-key, which Debian and Ubuntu deprecated (a
         # key trusted for every repository) and apt 2.9 removed: the key goes into a keyring
         # of its own that only this repository's line names (signed-by; apt-key(8), and
-        # sources.list(5) "signed-by"; the key at the URL Coral's page gives).
+        # sources.list(5) "signed-by"; the key at the URL Coral's page gives, ASCII-armored,
+        # hence --dearmor). --yes: a keyring an earlier try wrote is replaced, where gpg
+        # would ask whether to (its input is the pipe) and fail.
         (
             "curl -fsSL https://packages.cloud.google.com/apt/doc/apt-key.gpg "
-            "| sudo gpg --dearmor -o /usr/share/keyrings/coral-edgetpu.gpg",
+            "| sudo gpg --dearmor --yes -o /usr/share/keyrings/coral-edgetpu.gpg",
             'echo "deb [signed-by=/usr/share/keyrings/coral-edgetpu.gpg] '
             'https://packages.cloud.google.com/apt coral-edgetpu-stable main" '
             "| sudo tee /etc/apt/sources.list.d/coral-edgetpu.list",

@@ -849,27 +849,39 @@ def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
 #: build, https://docs.conda.io/projects/conda/en/stable/dev-guide/deep-dives/install.html),
 #: a Debian or Ubuntu package's ``/usr/lib/python3/dist-packages`` (pip writes to
 #: ``/usr/local/lib/python3.X/dist-packages`` there: Debian's Python policy, 2.5,
-#: https://www.debian.org/doc/packaging-manuals/python-policy/), and a Bazel build's output
-#: trees (``bazel-bin/``, ``bazel-out/``, a ``.runfiles/`` directory:
-#: https://bazel.build/remote/output-directories).
+#: https://www.debian.org/doc/packaging-manuals/python-policy/), and TensorFlow's own source
+#: tree in a Bazel build's output (``bazel-bin/tensorflow/``,
+#: ``bazel-out/k8-opt/bin/tensorflow/``, a ``.runfiles/`` directory whose root is TensorFlow's
+#: workspace, ``org_tensorflow``: https://bazel.build/remote/output-directories). Another
+#: program Bazel runs holds pip's TensorFlow in its runfiles (rules_python's
+#: ``pypi__tensorflow/``, ``rules_python~~pip~pypi_311_tensorflow/``), and TensorFlow
+#: Serving's tree is ``bazel-bin/tensorflow_serving/``: neither is a source build of it.
 _TF_INSTALLER_PATHS = (
     (re.compile(r"[/\\]pkgs[/\\]tensorflow(?:-base|-gpu|-cpu|-mkl|-eigen)?-\d"), "conda"),
     (re.compile(r"^/usr/lib/python3/dist-packages/tensorflow(?:_core)?/"), "distro"),
-    (re.compile(r"(?:^|[/\\])(?:bazel-bin|bazel-out)[/\\]|\.runfiles[/\\]"), "source"),
+    (
+        re.compile(
+            r"(?:^|[/\\])bazel-(?:bin|out[/\\][^/\\]+[/\\]bin)[/\\]tensorflow[/\\]"
+            r"|\.runfiles[/\\](?:org_tensorflow[/\\])?tensorflow[/\\]"
+        ),
+        "source",
+    ),
 )
 #: The conda packages that hold TensorFlow's files (conda-forge's and the default channels').
-_CONDA_TF_NAMES = frozenset({"tensorflow", "tensorflow-base", "tensorflow-gpu", "tensorflow-cpu"})
+CONDA_TF_NAMES = frozenset({"tensorflow", "tensorflow-base", "tensorflow-gpu", "tensorflow-cpu"})
 
 
-def tf_installer(paths: Iterable[str], rows: Iterable[CondaRow]) -> Optional[str]:
+def tf_installer(paths: Iterable[str], conda_listed: Iterable[str]) -> Optional[str]:
     """Who installed TensorFlow, where the log shows it otherwise than pip: ``conda`` (a
-    ``conda list`` row of TensorFlow from a conda channel, not ``pypi``, or its files in
-    conda's package cache), ``distro`` (a Debian package's directory) or ``source`` (a Bazel
-    build's output tree), from ``paths`` of TensorFlow's files (its frames, its directory);
-    None where the log shows none of them (pip's, or not shown)."""
-    for row in rows:
-        if row.name in _CONDA_TF_NAMES and row.channel != "pypi" and row.build != "pypi_0":
-            return "conda"
+    package of :data:`CONDA_TF_NAMES` in ``conda_listed``, those ``conda list`` shows from a
+    conda channel under its header, :func:`tfdoctor.evidence.conda.conda_installed`: the
+    same columns printed by ``conda search`` say what a channel offers, not what is
+    installed; or its files in conda's package cache), ``distro`` (a Debian package's
+    directory) or ``source`` (TensorFlow's own tree in a Bazel build's output), from ``paths``
+    of TensorFlow's files (its frames, its directory); None where the log shows none of them
+    (pip's, or not shown)."""
+    if not CONDA_TF_NAMES.isdisjoint(conda_listed):
+        return "conda"
     for path in paths:
         if "tensorflow" not in path:
             continue

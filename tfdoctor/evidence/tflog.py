@@ -39,8 +39,9 @@ _PREFIX = re.compile(
     r"(?P<source>\S+:\d+)\] "
 )
 #: A fatal line's start (level ``F``: tsl/platform/default/logging.cc aborts the process
-#: after it), in either stamp, the absl one also after a launcher's own tag (``[worker0] ``).
-FATAL_START: Final = rf"^{_TF_STAMP}F |^(?:\S+\s+)?F{_ABSL_STAMP}"
+#: after it), in either stamp, the absl one also indented (a log pasted in a code block) or
+#: after a launcher's own tag (``[worker0] ``).
+FATAL_START: Final = rf"^{_TF_STAMP}F |^[ \t]*(?:\S+[ \t]+)?F{_ABSL_STAMP}"
 
 
 @record

@@ -95,6 +95,7 @@ from tfdoctor.evidence.macos import (
 )
 from tfdoctor.evidence.nodejs import read_tfjs_node_package, rejoin_addon_paths
 from tfdoctor.evidence.packages import (
+    CONDA_TF_NAMES,
     MAX_CONFLICTS,
     MAX_REQUESTS,
     CondaMissingRelease,
@@ -478,8 +479,9 @@ class Evidence:
 
 
 #: The packages whose installer a fix asks about: JAX's (conda-forge builds jax and jaxlib
-#: together; pip's would mix into conda's, causes.software.jax_release_fix).
-_CONDA_ASKED = frozenset({"jax", "jaxlib"})
+#: together; pip's would mix into conda's, causes.software.jax_release_fix) and TensorFlow's
+#: (reinstalled by conda where conda installed it, :func:`tf_installer`).
+_CONDA_ASKED = frozenset({"jax", "jaxlib", *CONDA_TF_NAMES})
 
 
 #: What WSL 2 shows of itself: the directory of the Windows driver's libraries it mounts, its
@@ -2100,7 +2102,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             dict.fromkeys(e.path for _, e in evidence.logged(tflog.LibraryFileShown))
         ),
         conda=conda,
-        tf_installer=tf_installer((*(p for p in (site,) if p), *frames), evidence.conda_rows),
+        tf_installer=tf_installer((*(p for p in (site,) if p), *frames), evidence.conda_installed),
         conda_installed=evidence.conda_installed,
         nix_store=next((p for p in (site or "", *frames) if p.startswith(_NIX_STORE)), None),
         conda_env=(
