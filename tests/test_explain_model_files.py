@@ -2,7 +2,7 @@
 cannot be read or written, and the cause explain reads in it.
 
 - Keras asking for h5py, in the words of each release (Keras 2.x Model's "`load_weights`
-  requires h5py", 2.6-2.12's "Filepath looks like a hdf5 file but h5py is not available",
+  requires h5py", 2.7-2.15's "Filepath looks like a hdf5 file but h5py is not available",
   2.15 and 3.x "`load_model()` using h5 format requires h5py", 3.14's "Loading HDF5 files
   requires the h5py package"): dependency-missing, h5py installed.
 - HDF5's "unable to lock file, errno = N" (HDF5 1.10 and later, src/H5FDsec2.c): the errno
@@ -94,6 +94,12 @@ _KERAS3_H5 = (
             "ImportError: Filepath looks like a hdf5 file but h5py is not available. "
             "filepath=checkpoints/best.hdf5",
             id="keras2-legacy-load",
+        ),
+        pytest.param(
+            # Keras 2.12-2.15 and tf-keras join two literals without a space between them.
+            "ImportError: Filepath looks like a hdf5 file but h5pyis not available. "
+            "filepath=checkpoints/best.h5",
+            id="keras2.12-legacy-load",
         ),
         pytest.param(
             "ImportError: Loading HDF5 files requires the h5py package. You can install it via "
