@@ -221,7 +221,7 @@ def test_a_hub_cache_entry_without_its_savedmodel_is_removed() -> None:
     entry = "/tmp/tfhub_modules/5f8a3b2c4d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a"
     top = top_error(explained(_hub_load(entry)))
     assert top.cause == "hub-cache-incomplete"
-    assert top.fix is not None and top.fix.commands == (f"rm -rf {entry}",)
+    assert top.fix is not None and top.fix.commands == (f"rm -rf -- {entry}",)
     assert "TFHUB_CACHE_DIR" in top.fix.text
 
 
@@ -229,7 +229,19 @@ def test_a_hub_cache_entry_on_windows_is_removed_with_powershell() -> None:
     entry = "C:\\Users\\ana\\AppData\\Local\\Temp\\tfhub_modules\\" + "0a" * 20
     top = top_error(explained(_hub_load(entry)))
     assert top.cause == "hub-cache-incomplete"
-    assert top.fix is not None and top.fix.commands == (f'Remove-Item -Recurse -Force "{entry}"',)
+    assert top.fix is not None and top.fix.commands == (
+        f"Remove-Item -LiteralPath '{entry}' -Recurse -Force",
+    )
+
+
+def test_a_windows_hub_cache_entry_is_removed_by_its_literal_path_alone() -> None:
+    # In a double-quoted -Path, PowerShell expands $ana (to nothing) and reads [1] as a
+    # wildcard: the command would remove another directory, or several.
+    entry = "C:\\Users\\$ana\\cache[1]\\tfhub_modules\\" + "0a" * 20
+    top = top_error(explained(_hub_load(entry)))
+    assert top.fix is not None and top.fix.commands == (
+        f"Remove-Item -LiteralPath '{entry}' -Recurse -Force",
+    )
 
 
 def test_a_directory_of_the_users_own_is_no_hub_cache_entry() -> None:
@@ -328,7 +340,7 @@ def test_hdf5_headers_of_another_release_reinstall_h5pys_wheel() -> None:
     top = top_error(explained(_HDF5_BANNER + "Aborted (core dumped)\n"))
     assert top.cause == "hdf5-library-mismatch"
     assert top.fix is not None and top.fix.commands == (
-        "pip install --force-reinstall --no-cache-dir h5py",
+        "pip install --force-reinstall --no-deps --no-cache-dir --only-binary h5py h5py",
     )
     assert "headers 1.12.1, library 1.14.2" in top.fix.text
 
