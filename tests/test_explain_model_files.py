@@ -8,8 +8,8 @@ cannot be read or written, and the cause explain reads in it.
 - HDF5's "unable to lock file, errno = N" (HDF5 1.10 and later, src/H5FDsec2.c): the errno
   tells a file system without locks (37, 38, 95, 524) from a file another process holds (11,
   35); hdf5-file-lock-failed, with HDF5_USE_FILE_LOCKING=FALSE.
-- TensorFlow 2.0-2.4's tf.keras reading a `.keras` path as a SavedModel directory ("SavedModel
-  file does not exist at: X.keras/{saved_model.pbtxt|saved_model.pb}"), and Keras 2.6-2.11's
+- TensorFlow 2.0-2.7's tf.keras reading a `.keras` path as a SavedModel directory ("SavedModel
+  file does not exist at: X.keras/{saved_model.pbtxt|saved_model.pb}"), and Keras 2.8-2.11's
   HDF5 loader finding no HDF5 signature in a `.keras` file the code names: the zip of Keras
   2.13 and later, or no file; model-from-newer-keras, a warning.
 - h5py's frames under Keras 3's HDF5 loader are Keras' own callee: no sign of code written for

@@ -291,8 +291,9 @@ def savedmodel_config_candidate(tracebacks: Sequence[Traceback], m: Machine) -> 
     )
 
 
-#: Keras 2's HDF5 loader, which Keras 2.6-2.11 hand every file that is no directory
-#: (keras/saving/legacy/save.py; saving_utils.is_hdf5_filepath counts `.keras` as HDF5), and
+#: Keras 2's HDF5 loader, which Keras 2.8-2.11 hand every file that is no directory
+#: (keras/saving/save.py, legacy/save.py from 2.11; up to 2.7 only a file h5py.is_hdf5 takes
+#: for HDF5, the rest going to the SavedModel loader: keras-zip-read-as-savedmodel), and
 #: TensorFlow's own copy: keras/saving/hdf5_format.py, keras/saving/legacy/hdf5_format.py,
 #: tensorflow/python/keras/saving/hdf5_format.py.
 #: https://github.com/keras-team/keras/blob/v2.11.0/keras/saving/legacy/save.py
