@@ -155,6 +155,18 @@ def test_a_file_another_process_holds_names_that_process_first() -> None:
     assert "HDF5_USE_FILE_LOCKING=FALSE" in fix
 
 
+def test_errno_35_of_linux_is_no_file_another_process_holds() -> None:
+    # 35 is EAGAIN on macOS, EDEADLK on Linux: only macOS's words make it a held file.
+    linux = (
+        "OSError: Unable to open file (unable to lock file, errno = 35, error message = "
+        "'Resource deadlock avoided')"
+    )
+    text = _h5py_open(linux, _KERAS3_H5)
+    assert "hdf5-file-lock-failed" not in all_causes(text)
+    macos = linux.replace("Resource deadlock avoided", "Resource temporarily unavailable")
+    assert top_error(explained(_h5py_open(macos, _KERAS3_H5))).cause == "hdf5-file-lock-failed"
+
+
 def test_other_hdf5_open_failures_are_not_locking() -> None:
     message = (
         "OSError: Unable to open file (unable to open file: name = 'weights/net.h5', errno = 2, "
