@@ -416,6 +416,31 @@ def test_another_typeerror_shown_under_the_loader_is_not_read_so() -> None:
     assert "model-from-newer-keras" not in all_causes(text)
 
 
+def test_a_typeerror_of_the_codes_own_layer_under_the_loader_is_not_a_newer_model() -> None:
+    # A custom layer whose constructor refuses a key its own get_config wrote: same release.
+    site = "/home/ana/venv/lib/python3.8/site-packages/tensorflow/python/keras"
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "serve.py", line 9, in <module>\n'
+        '    model = tf.keras.models.load_model("export/unet", custom_objects={"Attn": Attn})\n'
+        f'  File "{site}/saving/saved_model/load.py", line 409, in _revive_layer_from_config\n'
+        "    generic_utils.serialize_keras_class_and_config(class_name, config))\n"
+        f'  File "{site}/engine/base_layer.py", line 720, in from_config\n'
+        "    return cls(**config)\n"
+        '  File "/srv/app/layers.py", line 12, in __init__\n'
+        "    super().__init__(**kwargs)\n"
+        f'  File "{site}/engine/base_layer.py", line 340, in __init__\n'
+        "    generic_utils.validate_kwargs(kwargs, allowed_kwargs)\n"
+        "TypeError: __init__() got an unexpected keyword argument 'heads'\n"
+    )
+    assert "model-from-newer-keras" not in all_causes(text)
+    # The same refusal from tf.keras' own layer is read so.
+    own = text.replace('  File "/srv/app/layers.py", line 12, in __init__\n', "").replace(
+        "    super().__init__(**kwargs)\n", ""
+    )
+    assert "model-from-newer-keras" in all_causes(own)
+
+
 # --- A Git LFS pointer where the model should be --------------------------------------------
 
 

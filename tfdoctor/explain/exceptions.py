@@ -273,7 +273,14 @@ def savedmodel_config_candidate(tracebacks: Sequence[Traceback], m: Machine) -> 
     argument = _CONFIG_ARGUMENT.search(tb.message)
     if tb.message.strip() and argument is None:
         return None  # another TypeError, shown: not a configuration's argument
-    if not any(_KERAS_SAVEDMODEL_LOAD.search(f.path) for f in tb.frames):
+    loader = next(
+        (i for i, f in enumerate(tb.frames) if _KERAS_SAVEDMODEL_LOAD.search(f.path)), None
+    )
+    if loader is None:
+        return None
+    if any(not origin_of(f.path).dist for f in tb.frames[loader + 1 :]):
+        # The code's own class (a custom layer whose constructor refuses what its get_config
+        # wrote) raised it under the loader: the code's matter, not the release that saved.
         return None
     name = (argument.group("arg") or argument.group("kw")) if argument is not None else None
     cause = causes.software.MODEL_FROM_NEWER_KERAS
