@@ -260,6 +260,12 @@ def test_a_directory_of_the_users_own_is_no_hub_cache_entry() -> None:
     assert "hub-cache-incomplete" not in all_causes(_hub_load("models/sentence_encoder"))
 
 
+def test_a_hugging_face_snapshot_is_no_hub_cache_entry() -> None:
+    # Its commit is 40 hex digits too; removing it is no fix for a SavedModel in a subfolder.
+    snapshot = "/home/ana/.cache/huggingface/hub/models--org--encoder/snapshots/" + "3c" * 20
+    assert "hub-cache-incomplete" not in all_causes(_hub_load(snapshot))
+
+
 # --- A Lambda layer's bytecode of another Python --------------------------------------------
 
 
