@@ -213,6 +213,26 @@ def test_h5py_under_keras3_loader_is_no_sign_of_keras2_code() -> None:
     assert "keras3-behaviour-change" not in all_causes(text)
 
 
+def test_dm_tree_under_keras_3_0_is_no_sign_of_keras2_code() -> None:
+    # Keras 3.0 and 3.1 map structures with dm-tree (imported as tree), 3.2 on with optree.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train.py", line 20, in <module>\n'
+        "    model.fit(ds, epochs=3)\n"
+        f'  File "{_SITE}/keras/src/trainers/data_adapters/__init__.py", line 113, in '
+        "get_data_adapter\n"
+        "    return GeneratorDataAdapter(x)\n"
+        f'  File "{_SITE}/tree/__init__.py", line 435, in map_structure\n'
+        "    [func(*args) for args in zip(*map(flatten, structures))])\n"
+        f'  File "{_SITE}/keras/src/trainers/data_adapters/generator_data_adapter.py", '
+        "line 54, in get_tensor_spec\n"
+        "    raise ValueError(\n"
+        "ValueError: When passing a Python generator to a Keras model, the arrays returned by "
+        "the generator must be at least rank 1.\n"
+    )
+    assert "keras3-behaviour-change" not in all_causes(text)
+
+
 # --- TF Hub's cache -------------------------------------------------------------------------
 
 

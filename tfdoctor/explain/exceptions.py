@@ -135,12 +135,14 @@ def keras3_raised(tb: Traceback) -> Optional[str]:
     return None
 
 
-#: The modules of Keras 3's own requirements (its pyproject.toml's dependencies, 3.0 to 3.12:
-#: absl-py, numpy, rich, namex, h5py, optree, ml-dtypes, packaging): Keras calls them, so their
-#: frames under a Keras 3 frame show nothing about the code that called Keras.
+#: The modules of Keras 3's own requirements (its pyproject.toml's dependencies, 3.4 to 3.15:
+#: absl-py, numpy, rich, namex, h5py, optree, ml-dtypes, packaging; 3.0 and 3.1 took dm-tree,
+#: imported as tree, where 3.2 took optree): Keras calls them, so their frames under a Keras 3
+#: frame show nothing about the code that called Keras.
 #: https://github.com/keras-team/keras/blob/v3.12.0/pyproject.toml
+#: https://github.com/keras-team/keras/blob/v3.0.0/setup.py
 _KERAS3_REQUIREMENTS = frozenset(
-    {"absl", "numpy", "rich", "namex", "h5py", "optree", "ml_dtypes", "packaging"}
+    {"absl", "numpy", "rich", "namex", "h5py", "optree", "tree", "ml_dtypes", "packaging"}
 )
 
 #: What Keras 2 code does that Keras 3 refuses, as the refusal words it: TensorFlow 1's
