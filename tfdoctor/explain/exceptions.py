@@ -307,6 +307,11 @@ def savedmodel_config_candidate(tracebacks: Sequence[Traceback], m: Machine) -> 
 #: tensorflow/python/keras/saving/hdf5_format.py.
 #: https://github.com/keras-team/keras/blob/v2.11.0/keras/saving/legacy/save.py
 _KERAS2_HDF5_LOADER = re.compile(r"keras[/\\]saving[/\\](?:legacy[/\\])?hdf5_format\.py$")
+#: Keras 2's traceback filter (keras/utils/traceback_utils.py, 2.7 to 2.12; keras/src/ from
+#: 2.13), on unless the code turns it off: it drops every frame under keras/, the HDF5 loader's
+#: too, and raises the error again from its error_handler, the one Keras frame left.
+#: https://github.com/keras-team/keras/blob/v2.11.0/keras/utils/traceback_utils.py
+_KERAS2_TRACEBACK_FILTER = re.compile(r"keras[/\\]utils[/\\]traceback_utils\.py$")
 #: A `.keras` path in quotes, as the calling code or the message names it.
 _KERAS_PATH = re.compile(r"""['"][^'"\n]{0,300}\.keras['"]""")
 
@@ -318,7 +323,11 @@ def keras_zip_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional
     tb = last_failure(tracebacks)
     if tb is None or "file signature not found" not in tb.message:
         return None
-    if not any(_KERAS2_HDF5_LOADER.search(f.path) for f in tb.frames):
+    if not any(
+        _KERAS2_HDF5_LOADER.search(f.path)
+        or (_KERAS2_TRACEBACK_FILTER.search(f.path) and f.function.endswith("error_handler"))
+        for f in tb.frames
+    ):
         return None
     if not any(_KERAS_PATH.search(f.code) for f in tb.frames) and not _KERAS_PATH.search(
         tb.message
