@@ -325,6 +325,24 @@ def test_a_lambdas_bytecode_refused_by_marshal_is_another_python(loader: str, me
     assert "load only its weights" in fix_text(top)
 
 
+def test_a_marshal_refusal_under_keras2s_traceback_filter_is_another_python() -> None:
+    # Keras 2.7 on drop their own frames (func_load's among them) and raise from error_handler.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/predict.py", line 8, in <module>\n'
+        '    net = tf.keras.models.load_model("weights/net.h5", compile=False)\n'
+        f'  File "{_SITE}/keras/utils/traceback_utils.py", line 70, in error_handler\n'
+        "    raise e.with_traceback(filtered_tb) from None\n"
+        "ValueError: bad marshal data (unknown type code)\n"
+    )
+    assert "load only its weights" in _warning_of(text, "model-bytecode-other-python")
+    opcode = text.replace(
+        "ValueError: bad marshal data (unknown type code)",
+        '  File "/home/trainer/train.py", line 41, in <lambda>\nSystemError: unknown opcode',
+    )
+    assert "load only its weights" in _warning_of(opcode, "model-bytecode-other-python")
+
+
 def test_an_unknown_opcode_in_a_lambdas_call_is_a_warning() -> None:
     text = (
         "Traceback (most recent call last):\n"
@@ -546,6 +564,9 @@ def test_a_keras_path_refused_under_keras2s_traceback_filter_is_a_newer_keras_zi
     )
     assert "metadata.json" in _warning_of(text, "model-from-newer-keras")
     assert "model-from-newer-keras" not in all_causes(text.replace("ranker.keras", "ranker.h5"))
+    # Keras 2.13 on (keras/src/) read the zip: a .keras file their HDF5 loader refuses is none.
+    newer = text.replace("/keras/utils/", "/keras/src/utils/")
+    assert "model-from-newer-keras" not in all_causes(newer)
 
 
 def test_an_h5_path_refused_by_keras2s_hdf5_loader_is_not_a_newer_keras() -> None:

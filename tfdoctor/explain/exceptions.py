@@ -9,6 +9,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.traceback import (
+    Frame,
     Inferred,
     Traceback,
     failures,
@@ -220,6 +221,23 @@ _MARSHAL_REFUSED = re.compile(
 _LAMBDA_CALL = re.compile(r"[/\\]layers[/\\](?:core\.py|core[/\\]lambda_layer\.py)$")
 
 
+#: Keras' traceback filter (keras/utils/traceback_utils.py from Keras 2.7; keras/src/ from
+#: 2.13, Keras 3 and tf_keras/src/), on unless the code turns it off: it drops every frame under
+#: keras/ (func_load's, the Lambda layer's call, the HDF5 loader's) and raises the error again
+#: from its error_handler, the one Keras frame left.
+#: https://github.com/keras-team/keras/blob/v2.11.0/keras/utils/traceback_utils.py
+_KERAS_TRACEBACK_FILTER = re.compile(r"keras[/\\](?P<src>src[/\\])?utils[/\\]traceback_utils\.py$")
+
+
+def _keras_filtered(frame: Frame, src: bool = True) -> bool:
+    """Whether ``frame`` is Keras' traceback filter raising again (its error_handler); with
+    ``src`` False, only Keras 2.7-2.12's, whose files are not under keras/src/."""
+    found = _KERAS_TRACEBACK_FILTER.search(frame.path)
+    if found is None or not frame.function.endswith("error_handler"):
+        return False
+    return src or found.group("src") is None
+
+
 def lambda_bytecode_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
     """The last exception: Keras un-marshalling a Lambda layer's function refused as another
     Python minor's data (an error), or the function run into an opcode this Python lacks
@@ -232,8 +250,12 @@ def lambda_bytecode_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Op
         inner.function == "func_load" and _FUNC_LOAD.search(inner.path)
     ):
         severity, where = Severity.ERROR, "Keras un-marshalling a Lambda layer's function"
+    elif _MARSHAL_REFUSED.search(tb.message) and _keras_filtered(inner):
+        # Keras' frames filtered out: func_load, its one reader of marshal data, is likely.
+        severity, where = Severity.WARNING, "Keras (its frames filtered), likely func_load"
     elif "unknown opcode" in tb.message and any(
-        _LAMBDA_CALL.search(f.path) and f.function == "call" for f in tb.frames
+        (_LAMBDA_CALL.search(f.path) and f.function == "call") or _keras_filtered(f)
+        for f in tb.frames
     ):
         severity, where = Severity.WARNING, "a Lambda layer's function, run by its call"
     else:
@@ -307,11 +329,6 @@ def savedmodel_config_candidate(tracebacks: Sequence[Traceback], m: Machine) -> 
 #: tensorflow/python/keras/saving/hdf5_format.py.
 #: https://github.com/keras-team/keras/blob/v2.11.0/keras/saving/legacy/save.py
 _KERAS2_HDF5_LOADER = re.compile(r"keras[/\\]saving[/\\](?:legacy[/\\])?hdf5_format\.py$")
-#: Keras 2's traceback filter (keras/utils/traceback_utils.py, 2.7 to 2.12; keras/src/ from
-#: 2.13), on unless the code turns it off: it drops every frame under keras/, the HDF5 loader's
-#: too, and raises the error again from its error_handler, the one Keras frame left.
-#: https://github.com/keras-team/keras/blob/v2.11.0/keras/utils/traceback_utils.py
-_KERAS2_TRACEBACK_FILTER = re.compile(r"keras[/\\]utils[/\\]traceback_utils\.py$")
 #: A `.keras` path in quotes, as the calling code or the message names it.
 _KERAS_PATH = re.compile(r"""['"][^'"\n]{0,300}\.keras['"]""")
 
@@ -323,10 +340,9 @@ def keras_zip_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional
     tb = last_failure(tracebacks)
     if tb is None or "file signature not found" not in tb.message:
         return None
+    # Keras 2.13 on read the zip: a .keras file their HDF5 loader refuses is none.
     if not any(
-        _KERAS2_HDF5_LOADER.search(f.path)
-        or (_KERAS2_TRACEBACK_FILTER.search(f.path) and f.function.endswith("error_handler"))
-        for f in tb.frames
+        _KERAS2_HDF5_LOADER.search(f.path) or _keras_filtered(f, src=False) for f in tb.frames
     ):
         return None
     if not any(_KERAS_PATH.search(f.code) for f in tb.frames) and not _KERAS_PATH.search(
