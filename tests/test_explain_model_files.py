@@ -2,14 +2,14 @@
 cannot be read or written, and the cause explain reads in it.
 
 - Keras asking for h5py, in the words of each release (Keras 2.x Model's "`load_weights`
-  requires h5py", 2.6-2.12's "Filepath looks like a hdf5 file but h5py is not available",
+  requires h5py", 2.7-2.15's "Filepath looks like a hdf5 file but h5py is not available",
   2.15 and 3.x "`load_model()` using h5 format requires h5py", 3.14's "Loading HDF5 files
   requires the h5py package"): dependency-missing, h5py installed.
 - HDF5's "unable to lock file, errno = N" (HDF5 1.10 and later, src/H5FDsec2.c): the errno
   tells a file system without locks (37, 38, 95, 524) from a file another process holds (11,
   35); hdf5-file-lock-failed, with HDF5_USE_FILE_LOCKING=FALSE.
-- TensorFlow 2.0-2.4's tf.keras reading a `.keras` path as a SavedModel directory ("SavedModel
-  file does not exist at: X.keras/{saved_model.pbtxt|saved_model.pb}"), and Keras 2.6-2.11's
+- TensorFlow 2.0-2.7's tf.keras reading a `.keras` path as a SavedModel directory ("SavedModel
+  file does not exist at: X.keras/{saved_model.pbtxt|saved_model.pb}"), and Keras 2.8-2.11's
   HDF5 loader finding no HDF5 signature in a `.keras` file the code names: the zip of Keras
   2.13 and later, or no file; model-from-newer-keras, a warning.
 - h5py's frames under Keras 3's HDF5 loader are Keras' own callee: no sign of code written for
@@ -96,6 +96,12 @@ _KERAS3_H5 = (
             id="keras2-legacy-load",
         ),
         pytest.param(
+            # Keras 2.12-2.15 and tf-keras join two literals without a space between them.
+            "ImportError: Filepath looks like a hdf5 file but h5pyis not available. "
+            "filepath=checkpoints/best.h5",
+            id="keras2.12-legacy-load",
+        ),
+        pytest.param(
             "ImportError: Loading HDF5 files requires the h5py package. You can install it via "
             "`pip install h5py`",
             id="keras3-load-weights",
@@ -149,6 +155,18 @@ def test_a_file_another_process_holds_names_that_process_first() -> None:
     assert "HDF5_USE_FILE_LOCKING=FALSE" in fix
 
 
+def test_errno_35_of_linux_is_no_file_another_process_holds() -> None:
+    # 35 is EAGAIN on macOS, EDEADLK on Linux: only macOS's words make it a held file.
+    linux = (
+        "OSError: Unable to open file (unable to lock file, errno = 35, error message = "
+        "'Resource deadlock avoided')"
+    )
+    text = _h5py_open(linux, _KERAS3_H5)
+    assert "hdf5-file-lock-failed" not in all_causes(text)
+    macos = linux.replace("Resource deadlock avoided", "Resource temporarily unavailable")
+    assert top_error(explained(_h5py_open(macos, _KERAS3_H5))).cause == "hdf5-file-lock-failed"
+
+
 def test_other_hdf5_open_failures_are_not_locking() -> None:
     message = (
         "OSError: Unable to open file (unable to open file: name = 'weights/net.h5', errno = 2, "
@@ -195,6 +213,26 @@ def test_h5py_under_keras3_loader_is_no_sign_of_keras2_code() -> None:
     assert "keras3-behaviour-change" not in all_causes(text)
 
 
+def test_dm_tree_under_keras_3_0_is_no_sign_of_keras2_code() -> None:
+    # Keras 3.0 and 3.1 map structures with dm-tree (imported as tree), 3.2 on with optree.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train.py", line 20, in <module>\n'
+        "    model.fit(ds, epochs=3)\n"
+        f'  File "{_SITE}/keras/src/trainers/data_adapters/__init__.py", line 113, in '
+        "get_data_adapter\n"
+        "    return GeneratorDataAdapter(x)\n"
+        f'  File "{_SITE}/tree/__init__.py", line 435, in map_structure\n'
+        "    [func(*args) for args in zip(*map(flatten, structures))])\n"
+        f'  File "{_SITE}/keras/src/trainers/data_adapters/generator_data_adapter.py", '
+        "line 54, in get_tensor_spec\n"
+        "    raise ValueError(\n"
+        "ValueError: When passing a Python generator to a Keras model, the arrays returned by "
+        "the generator must be at least rank 1.\n"
+    )
+    assert "keras3-behaviour-change" not in all_causes(text)
+
+
 # --- TF Hub's cache -------------------------------------------------------------------------
 
 
@@ -215,7 +253,7 @@ def test_a_hub_cache_entry_without_its_savedmodel_is_removed() -> None:
     entry = "/tmp/tfhub_modules/5f8a3b2c4d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a"
     top = top_error(explained(_hub_load(entry)))
     assert top.cause == "hub-cache-incomplete"
-    assert top.fix is not None and top.fix.commands == (f"rm -rf {entry}",)
+    assert top.fix is not None and top.fix.commands == (f"rm -rf -- {entry}",)
     assert "TFHUB_CACHE_DIR" in top.fix.text
 
 
@@ -223,11 +261,29 @@ def test_a_hub_cache_entry_on_windows_is_removed_with_powershell() -> None:
     entry = "C:\\Users\\ana\\AppData\\Local\\Temp\\tfhub_modules\\" + "0a" * 20
     top = top_error(explained(_hub_load(entry)))
     assert top.cause == "hub-cache-incomplete"
-    assert top.fix is not None and top.fix.commands == (f'Remove-Item -Recurse -Force "{entry}"',)
+    assert top.fix is not None and top.fix.commands == (
+        f"Remove-Item -LiteralPath '{entry}' -Recurse -Force",
+    )
+
+
+def test_a_windows_hub_cache_entry_is_removed_by_its_literal_path_alone() -> None:
+    # In a double-quoted -Path, PowerShell expands $ana (to nothing) and reads [1] as a
+    # wildcard: the command would remove another directory, or several.
+    entry = "C:\\Users\\$ana\\cache[1]\\tfhub_modules\\" + "0a" * 20
+    top = top_error(explained(_hub_load(entry)))
+    assert top.fix is not None and top.fix.commands == (
+        f"Remove-Item -LiteralPath '{entry}' -Recurse -Force",
+    )
 
 
 def test_a_directory_of_the_users_own_is_no_hub_cache_entry() -> None:
     assert "hub-cache-incomplete" not in all_causes(_hub_load("models/sentence_encoder"))
+
+
+def test_a_hugging_face_snapshot_is_no_hub_cache_entry() -> None:
+    # Its commit is 40 hex digits too; removing it is no fix for a SavedModel in a subfolder.
+    snapshot = "/home/ana/.cache/huggingface/hub/models--org--encoder/snapshots/" + "3c" * 20
+    assert "hub-cache-incomplete" not in all_causes(_hub_load(snapshot))
 
 
 # --- A Lambda layer's bytecode of another Python --------------------------------------------
@@ -267,6 +323,24 @@ def test_a_lambdas_bytecode_refused_by_marshal_is_another_python(loader: str, me
     top = top_error(explained(_func_load(loader, message)))
     assert top.cause == "model-bytecode-other-python" and top.severity is Severity.ERROR
     assert "load only its weights" in fix_text(top)
+
+
+def test_a_marshal_refusal_under_keras2s_traceback_filter_is_another_python() -> None:
+    # Keras 2.7 on drop their own frames (func_load's among them) and raise from error_handler.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/predict.py", line 8, in <module>\n'
+        '    net = tf.keras.models.load_model("weights/net.h5", compile=False)\n'
+        f'  File "{_SITE}/keras/utils/traceback_utils.py", line 70, in error_handler\n'
+        "    raise e.with_traceback(filtered_tb) from None\n"
+        "ValueError: bad marshal data (unknown type code)\n"
+    )
+    assert "load only its weights" in _warning_of(text, "model-bytecode-other-python")
+    opcode = text.replace(
+        "ValueError: bad marshal data (unknown type code)",
+        '  File "/home/trainer/train.py", line 41, in <lambda>\nSystemError: unknown opcode',
+    )
+    assert "load only its weights" in _warning_of(opcode, "model-bytecode-other-python")
 
 
 def test_an_unknown_opcode_in_a_lambdas_call_is_a_warning() -> None:
@@ -322,7 +396,7 @@ def test_hdf5_headers_of_another_release_reinstall_h5pys_wheel() -> None:
     top = top_error(explained(_HDF5_BANNER + "Aborted (core dumped)\n"))
     assert top.cause == "hdf5-library-mismatch"
     assert top.fix is not None and top.fix.commands == (
-        "pip install --force-reinstall --no-cache-dir h5py",
+        "pip install --force-reinstall --no-deps --no-cache-dir --only-binary h5py h5py",
     )
     assert "headers 1.12.1, library 1.14.2" in top.fix.text
 
@@ -386,6 +460,31 @@ def test_another_typeerror_shown_under_the_loader_is_not_read_so() -> None:
     assert "model-from-newer-keras" not in all_causes(text)
 
 
+def test_a_typeerror_of_the_codes_own_layer_under_the_loader_is_not_a_newer_model() -> None:
+    # A custom layer whose constructor refuses a key its own get_config wrote: same release.
+    site = "/home/ana/venv/lib/python3.8/site-packages/tensorflow/python/keras"
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "serve.py", line 9, in <module>\n'
+        '    model = tf.keras.models.load_model("export/unet", custom_objects={"Attn": Attn})\n'
+        f'  File "{site}/saving/saved_model/load.py", line 409, in _revive_layer_from_config\n'
+        "    generic_utils.serialize_keras_class_and_config(class_name, config))\n"
+        f'  File "{site}/engine/base_layer.py", line 720, in from_config\n'
+        "    return cls(**config)\n"
+        '  File "/srv/app/layers.py", line 12, in __init__\n'
+        "    super().__init__(**kwargs)\n"
+        f'  File "{site}/engine/base_layer.py", line 340, in __init__\n'
+        "    generic_utils.validate_kwargs(kwargs, allowed_kwargs)\n"
+        "TypeError: __init__() got an unexpected keyword argument 'heads'\n"
+    )
+    assert "model-from-newer-keras" not in all_causes(text)
+    # The same refusal from tf.keras' own layer is read so.
+    own = text.replace('  File "/srv/app/layers.py", line 12, in __init__\n', "").replace(
+        "    super().__init__(**kwargs)\n", ""
+    )
+    assert "model-from-newer-keras" in all_causes(own)
+
+
 # --- A Git LFS pointer where the model should be --------------------------------------------
 
 
@@ -444,6 +543,21 @@ def _keras211_load(path: str) -> str:
 def test_a_keras_path_refused_by_keras2s_hdf5_loader_is_a_newer_keras_zip() -> None:
     fix = _warning_of(_keras211_load("exports/ranker.keras"), "model-from-newer-keras")
     assert "metadata.json" in fix
+
+
+def test_a_keras_path_refused_under_keras2s_traceback_filter_is_a_newer_keras_zip() -> None:
+    # As Keras 2.11 prints it by default: its filter drops every frame under keras/, the HDF5
+    # loader's too, and raises again from error_handler.
+    text = "".join(
+        line
+        for line in _keras211_load("exports/ranker.keras").splitlines(keepends=True)
+        if "hdf5_format.py" not in line and "h5py.File(filepath" not in line
+    )
+    assert "metadata.json" in _warning_of(text, "model-from-newer-keras")
+    assert "model-from-newer-keras" not in all_causes(text.replace("ranker.keras", "ranker.h5"))
+    # Keras 2.13 on (keras/src/) read the zip: a .keras file their HDF5 loader refuses is none.
+    newer = text.replace("/keras/utils/", "/keras/src/utils/")
+    assert "model-from-newer-keras" not in all_causes(newer)
 
 
 def test_an_h5_path_refused_by_keras2s_hdf5_loader_is_not_a_newer_keras() -> None:

@@ -1780,7 +1780,10 @@ def hdf5_mismatch_fix(m: Machine, headers: Optional[str], library: Optional[str]
         f"h5py and the libhdf5 it loads come from different builds{shown}: reinstall h5py's "
         "wheel, which carries the libhdf5 it was built with, and leave no other libhdf5 on "
         "LD_LIBRARY_PATH (a system or conda HDF5 loaded first wins).",
-        m.pip("install --force-reinstall --no-cache-dir h5py"),
+        # --no-deps: a forced reinstall would install the newest release of every requirement
+        # too (NumPy among them), past the ones TensorFlow declares; --only-binary: a build
+        # from source links the system's libhdf5 again.
+        m.pip("install --force-reinstall --no-deps --no-cache-dir --only-binary h5py h5py"),
     )
 
 
@@ -1802,9 +1805,13 @@ def hub_cache_fix(m: Machine, cache_dir: Optional[str]) -> Fix:
     if cache_dir is None:
         remove: tuple[str, ...] = ()
     elif "\\" in cache_dir or m.os == "windows":
-        remove = (f'Remove-Item -Recurse -Force "{cache_dir}"',)
+        # -LiteralPath in single quotes: PowerShell reads no wildcard ([, *, ?) in the path and
+        # expands no $variable or backtick, so the command removes that directory alone
+        # (about_Quoting_Rules; Remove-Item's -LiteralPath).
+        literal = cache_dir.replace("'", "''")
+        remove = (f"Remove-Item -LiteralPath '{literal}' -Recurse -Force",)
     else:
-        remove = (f"rm -rf {shlex_quote(cache_dir)}",)
+        remove = (f"rm -rf -- {shlex_quote(cache_dir)}",)
     return Fix(
         f"Remove the model's directory from TF Hub's cache ({where}); the next load downloads "
         "the model again. Where the cache is under the temporary directory (tfhub_modules, "

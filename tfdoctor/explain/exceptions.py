@@ -9,6 +9,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.traceback import (
+    Frame,
     Inferred,
     Traceback,
     failures,
@@ -135,12 +136,14 @@ def keras3_raised(tb: Traceback) -> Optional[str]:
     return None
 
 
-#: The modules of Keras 3's own requirements (its pyproject.toml's dependencies, 3.0 to 3.12:
-#: absl-py, numpy, rich, namex, h5py, optree, ml-dtypes, packaging): Keras calls them, so their
-#: frames under a Keras 3 frame show nothing about the code that called Keras.
+#: The modules of Keras 3's own requirements (its pyproject.toml's dependencies, 3.4 to 3.15:
+#: absl-py, numpy, rich, namex, h5py, optree, ml-dtypes, packaging; 3.0 and 3.1 took dm-tree,
+#: imported as tree, where 3.2 took optree): Keras calls them, so their frames under a Keras 3
+#: frame show nothing about the code that called Keras.
 #: https://github.com/keras-team/keras/blob/v3.12.0/pyproject.toml
+#: https://github.com/keras-team/keras/blob/v3.0.0/setup.py
 _KERAS3_REQUIREMENTS = frozenset(
-    {"absl", "numpy", "rich", "namex", "h5py", "optree", "ml_dtypes", "packaging"}
+    {"absl", "numpy", "rich", "namex", "h5py", "optree", "tree", "ml_dtypes", "packaging"}
 )
 
 #: What Keras 2 code does that Keras 3 refuses, as the refusal words it: TensorFlow 1's
@@ -218,6 +221,23 @@ _MARSHAL_REFUSED = re.compile(
 _LAMBDA_CALL = re.compile(r"[/\\]layers[/\\](?:core\.py|core[/\\]lambda_layer\.py)$")
 
 
+#: Keras' traceback filter (keras/utils/traceback_utils.py from Keras 2.7; keras/src/ from
+#: 2.13, Keras 3 and tf_keras/src/), on unless the code turns it off: it drops every frame under
+#: keras/ (func_load's, the Lambda layer's call, the HDF5 loader's) and raises the error again
+#: from its error_handler, the one Keras frame left.
+#: https://github.com/keras-team/keras/blob/v2.11.0/keras/utils/traceback_utils.py
+_KERAS_TRACEBACK_FILTER = re.compile(r"keras[/\\](?P<src>src[/\\])?utils[/\\]traceback_utils\.py$")
+
+
+def _keras_filtered(frame: Frame, src: bool = True) -> bool:
+    """Whether ``frame`` is Keras' traceback filter raising again (its error_handler); with
+    ``src`` False, only Keras 2.7-2.12's, whose files are not under keras/src/."""
+    found = _KERAS_TRACEBACK_FILTER.search(frame.path)
+    if found is None or not frame.function.endswith("error_handler"):
+        return False
+    return src or found.group("src") is None
+
+
 def lambda_bytecode_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
     """The last exception: Keras un-marshalling a Lambda layer's function refused as another
     Python minor's data (an error), or the function run into an opcode this Python lacks
@@ -230,8 +250,12 @@ def lambda_bytecode_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Op
         inner.function == "func_load" and _FUNC_LOAD.search(inner.path)
     ):
         severity, where = Severity.ERROR, "Keras un-marshalling a Lambda layer's function"
+    elif _MARSHAL_REFUSED.search(tb.message) and _keras_filtered(inner):
+        # Keras' frames filtered out: func_load, its one reader of marshal data, is likely.
+        severity, where = Severity.WARNING, "Keras (its frames filtered), likely func_load"
     elif "unknown opcode" in tb.message and any(
-        _LAMBDA_CALL.search(f.path) and f.function == "call" for f in tb.frames
+        (_LAMBDA_CALL.search(f.path) and f.function == "call") or _keras_filtered(f)
+        for f in tb.frames
     ):
         severity, where = Severity.WARNING, "a Lambda layer's function, run by its call"
     else:
@@ -273,7 +297,14 @@ def savedmodel_config_candidate(tracebacks: Sequence[Traceback], m: Machine) -> 
     argument = _CONFIG_ARGUMENT.search(tb.message)
     if tb.message.strip() and argument is None:
         return None  # another TypeError, shown: not a configuration's argument
-    if not any(_KERAS_SAVEDMODEL_LOAD.search(f.path) for f in tb.frames):
+    loader = next(
+        (i for i, f in enumerate(tb.frames) if _KERAS_SAVEDMODEL_LOAD.search(f.path)), None
+    )
+    if loader is None:
+        return None
+    if any(not origin_of(f.path).dist for f in tb.frames[loader + 1 :]):
+        # The code's own class (a custom layer whose constructor refuses what its get_config
+        # wrote) raised it under the loader: the code's matter, not the release that saved.
         return None
     name = (argument.group("arg") or argument.group("kw")) if argument is not None else None
     cause = causes.software.MODEL_FROM_NEWER_KERAS
@@ -291,8 +322,9 @@ def savedmodel_config_candidate(tracebacks: Sequence[Traceback], m: Machine) -> 
     )
 
 
-#: Keras 2's HDF5 loader, which Keras 2.6-2.11 hand every file that is no directory
-#: (keras/saving/legacy/save.py; saving_utils.is_hdf5_filepath counts `.keras` as HDF5), and
+#: Keras 2's HDF5 loader, which Keras 2.8-2.11 hand every file that is no directory
+#: (keras/saving/save.py, legacy/save.py from 2.11; up to 2.7 only a file h5py.is_hdf5 takes
+#: for HDF5, the rest going to the SavedModel loader: keras-zip-read-as-savedmodel), and
 #: TensorFlow's own copy: keras/saving/hdf5_format.py, keras/saving/legacy/hdf5_format.py,
 #: tensorflow/python/keras/saving/hdf5_format.py.
 #: https://github.com/keras-team/keras/blob/v2.11.0/keras/saving/legacy/save.py
@@ -308,7 +340,10 @@ def keras_zip_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional
     tb = last_failure(tracebacks)
     if tb is None or "file signature not found" not in tb.message:
         return None
-    if not any(_KERAS2_HDF5_LOADER.search(f.path) for f in tb.frames):
+    # Keras 2.13 on read the zip: a .keras file their HDF5 loader refuses is none.
+    if not any(
+        _KERAS2_HDF5_LOADER.search(f.path) or _keras_filtered(f, src=False) for f in tb.frames
+    ):
         return None
     if not any(_KERAS_PATH.search(f.code) for f in tb.frames) and not _KERAS_PATH.search(
         tb.message
