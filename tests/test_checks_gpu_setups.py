@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 import pytest
 
+from tests.explaining import explained
 from tests.facts_cases import assert_verdict, read_case
 from tfdoctor.checks import run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
@@ -150,3 +151,24 @@ def test_a_cuinit_probe_that_gave_no_answer_is_no_wsl_driver_failure() -> None:
 
     found = _with("wsl2-linux-libcuda-over-wsl.json", change)
     assert found.cause != "wsl-driver-broken", found
+
+
+def test_explain_gives_the_machines_wsl_fix_that_check_gives() -> None:
+    # explain with the machine's facts: the same Linux driver's libcuda to remove as check's
+    # fix names, not WSL's general one.
+    doc = read_case(
+        Path(__file__).parent / "data" / "gpu_setups" / "wsl2-linux-libcuda-over-wsl.json"
+    )
+    text = (
+        "E external/local_xla/xla/stream_executor/cuda/cuda_driver.cc:152] failed call to "
+        "cuInit: INTERNAL: CUDA error: Failed call to cuInit: CUDA_ERROR_NO_DEVICE: no "
+        "CUDA-capable device is detected\n"
+    )
+    found = [
+        x
+        for x in explained(text, facts_from_json(doc["facts"])).findings
+        if x.cause == "wsl-driver-broken"
+    ]
+    assert found and all(
+        x.fix is not None and any("apt-get remove" in c for c in x.fix.commands) for x in found
+    ), found
