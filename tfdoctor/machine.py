@@ -61,6 +61,7 @@ from tfdoctor.matrix import (
     Matrix,
     TFLine,
     load_companions,
+    ranges_meet,
     spec_contains,
     version_key,
 )
@@ -1149,17 +1150,32 @@ class Machine(Record):
         """Installed ``nvidia-*`` distributions that carry CUDA libraries, by name."""
         return tuple(sorted(normalize_name(pkg.name) for pkg, _ in self.cuda_wheels))
 
-    def frameworks_pinning(self, dists: Iterable[str]) -> tuple[str, ...]:
+    def frameworks_pinning(
+        self, dists: Iterable[str], tf_ranges: Optional[Mapping[str, str]] = None
+    ) -> tuple[str, ...]:
         """Installed frameworks (``torch 2.4.0``) whose wheels require one of ``dists``
         (nvidia-* distributions), each pinning its own versions of them: one environment
-        cannot hold both its pins and TensorFlow's."""
+        cannot hold both its pins and TensorFlow's. Given ``tf_ranges`` (TensorFlow's range
+        for each distribution, its and-cuda extra's), only those whose requirement here (its
+        markers holding) admits no release TensorFlow's range does: ranges that meet let one
+        environment hold both."""
         wanted = {normalize_name(requirement_name(d)) for d in dists}
+        tf = {normalize_name(k): v for k, v in (tf_ranges or {}).items()}
         out = []
         for name in FRAMEWORKS_PINNING_CUDA:
             pkg = self.facts.package(name)
             if pkg is None:
                 continue
-            if {normalize_name(requirement_name(r)) for r in pkg.requires} & wanted:
+            if tf_ranges is None:
+                pins = bool({normalize_name(requirement_name(r)) for r in pkg.requires} & wanted)
+            else:
+                pins = any(
+                    dist in tf and not ranges_meet(spec, tf[dist])
+                    for dist, spec in applicable_requirements(
+                        pkg.requires, self.marker_env, tuple(wanted)
+                    )
+                )
+            if pins:
                 out.append(f"{pkg.name} {pkg.version}")
         return tuple(out)
 

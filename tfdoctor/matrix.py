@@ -539,6 +539,30 @@ def above_range(version: str, spec: str) -> bool:
     return False
 
 
+def ranges_meet(first: str, second: str) -> bool:
+    """Whether some release lies in both ranges. Where two ranges meet, the higher of their
+    lower bounds (``>=X``, ``==X``, ``~=X``) lies in both, so those bounds are tried; a range
+    that does not parse, or bounds that leave the question open, are taken to meet (nothing
+    is known against it)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - 40 ms
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        ranges = (SpecifierSet(first), SpecifierSet(second))
+        floors = [
+            Version(item.version)
+            for spec in ranges
+            for item in spec
+            if item.operator in (">=", "==", "~=") and "*" not in item.version
+        ]
+        strict = any(item.operator == ">" for spec in ranges for item in spec)
+    except (InvalidSpecifier, InvalidVersion):
+        return True
+    if not floors or strict:
+        return True
+    return any(all(spec.contains(v, prereleases=True) for spec in ranges) for v in floors)
+
+
 def admits_below(spec: str, release: str) -> bool:
     """Whether the range ``spec`` admits some release older than ``release``: every lower
     bound (``>=X``, ``>X``, ``==X``, ``~=X``, ``===X``) lies below it. A range that does not

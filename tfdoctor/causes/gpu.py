@@ -1007,7 +1007,8 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
     if method == "and-cuda" and spec is not None:
         if m.conda_tensorflow:
             return CUDA_LIBS_MISSING, conda_libraries_fix(m, line)
-        others = m.frameworks_pinning((line.and_cuda or {}) if line is not None else ())
+        pins = (line.and_cuda or {}) if line is not None else {}
+        others = m.frameworks_pinning(pins, pins)
         if others:
             # pip would move the other framework's nvidia-* wheels to TensorFlow's pins (and
             # report it broken): each gets the wheels it pins in an environment of its own.
@@ -1708,15 +1709,23 @@ def mig_instances_fix(indices: tuple[int, ...]) -> Fix:
     turned off there; nvidia-smi's commands from NVIDIA's MIG user guide."""
     # Getting Started with MIG: `nvidia-smi mig -lgip` lists the GPU instance profiles,
     # `nvidia-smi mig -cgi <profiles> -C` creates GPU instances with their default compute
-    # instances, `nvidia-smi -i <gpu> -mig 0` disables MIG mode (a GPU reset applies it).
+    # instances, `nvidia-smi -i <gpus> -mig 0` disables MIG mode. A mode change takes effect
+    # as the GPU resets: only with no process or service (nvsm, dcgm) holding it, else it
+    # stays pending until a reboot (a VM given the GPU by pass-through: the VM's); NVML's
+    # nvmlDeviceSetMigMode, and the DGX A100 user guide's "Using MIG".
     gpus = ",".join(str(i) for i in indices)
     return Fix(
         "Create MIG devices on the GPU (as root: list the profiles, then create GPU instances "
         f"with their compute instances: `sudo nvidia-smi mig -i {gpus} -cgi PROFILE -C`), or "
-        "turn MIG mode off to use the whole GPU; then CUDA lists them.",
+        "turn MIG mode off to use the whole GPU; then CUDA lists them. Turning MIG mode off "
+        "takes effect as the GPU resets, which needs no process or GPU service (nvsm, dcgm) "
+        "holding it; while the mode still reads pending, reboot the machine (a VM given the "
+        "GPU by pass-through: the VM).",
         (
             f"nvidia-smi mig -i {gpus} -lgip",
             f"sudo nvidia-smi -i {gpus} -mig 0",
+            f"nvidia-smi -i {gpus} --query-gpu=index,mig.mode.current,mig.mode.pending "
+            "--format=csv",
         ),
     )
 

@@ -3831,13 +3831,22 @@ def wsl1_fix() -> Fix:
 #: Where WSL 2 mounts the Windows driver's libraries (libcuda.so.1, libnvidia-ml.so.1, ...):
 #: NVIDIA's CUDA on WSL guide, https://docs.nvidia.com/cuda/wsl-user-guide/index.html
 WSL_LIB_DIR = "/usr/lib/wsl/lib"
+#: Everything WSL 2 mounts from Windows: WSL_LIB_DIR and the driver store under
+#: /usr/lib/wsl/drivers, whose libcuda.so.1.1 the libcuda.so.1 in WSL_LIB_DIR loads (the
+#: NVIDIA Container Toolkit mounts it from there: NVIDIA/nvidia-container-toolkit pull 1890,
+#: "Using WSL driver store path: /usr/lib/wsl/drivers/nv_dispsi.inf_amd64_...").
+WSL_MOUNTS = "/usr/lib/wsl/"
 
 
 def wsl_foreign_libcuda(m: Machine) -> Optional[str]:
-    """The libcuda the loader takes under WSL 2 when it is not WSL's own (a Linux driver
-    installed inside the distribution), else None."""
+    """The libcuda the loader takes under WSL 2 when it is a Linux driver's, installed inside
+    the distribution, else None: not one WSL mounts from Windows (its folder or its driver
+    store), nor the CUDA toolkit's link-time stub (``/stubs/``, cause libcuda-stub), which no
+    driver package installs."""
     libcuda = m.libcuda
-    if not m.wsl2_host_driver or libcuda is None or libcuda.startswith(WSL_LIB_DIR + "/"):
+    if not m.wsl2_host_driver or libcuda is None:
+        return None
+    if libcuda.startswith(WSL_MOUNTS) or "/stubs/" in libcuda:
         return None
     return libcuda
 
@@ -3870,7 +3879,9 @@ def wsl_gpu_fix(m: Optional[Machine] = None) -> Fix:
         "CUDA toolkit, where you need one, as cuda-toolkit-X-Y, which brings no driver), then "
         "restart WSL."
     )
-    owner = f"dpkg -S {foreign_libcuda}"
+    # The loader's path may be an alias (/lib for /usr/lib, a soname link) that dpkg did not
+    # record: dpkg -S is asked for the file it resolves to, which the package installed.
+    owner = f'dpkg -S "$(realpath {foreign_libcuda})"'
     os_name = m.facts.platform.os_name.lower() if m is not None and m.facts.platform else ""
     commands: tuple[str, ...] = (
         (owner, f'sudo apt-get remove --purge "$({owner} | cut -d: -f1)"')

@@ -33,6 +33,11 @@ from tfdoctor.matrix import ComputeCapabilities, TFLine, version_key
 # CUresult 34: the toolkit's stub libcuda (for linking only) loaded instead of the driver's;
 # TensorFlow prints "UNKNOWN ERROR (34)" when the stub gives no name for it.
 _CUDA_ERROR_STUB_LIBRARY = 34
+# CUresult 100: the driver answered and enumerated no CUDA device.
+_CUDA_ERROR_NO_DEVICE = 100
+#: cuInit probe statuses where libcuda itself failed: loaded and returned an error, could not
+#: be loaded, or crashed the child (``timeout`` and ``child-error`` are the probe's own).
+_CUINIT_FAILED = ("error", "no-library", "crashed")
 
 
 def _old_driver_logged(m: Machine) -> bool:
@@ -134,6 +139,10 @@ def _wsl_driver_finding(ctx: CheckContext, count: int, log: str) -> Optional[Fin
     if not m.wsl2_host_driver or cuinit is None or cuinit.status == "ok":
         return None
     foreign = causes.platform.wsl_foreign_libcuda(m)
+    if foreign is None and cuinit.status not in _CUINIT_FAILED:
+        # A probe that did not run to an answer (timed out, its child failing) says nothing
+        # of the driver: what else TensorFlow lacks (cuDNN) is read as on any machine.
+        return None
     why = (
         f"a Linux driver's libcuda ({foreign}) loads in place of WSL's"
         if foreign is not None
@@ -150,12 +159,16 @@ def _wsl_driver_finding(ctx: CheckContext, count: int, log: str) -> Optional[Fin
 
 
 def _mig_finding(ctx: CheckContext, gpus: Sequence[GpuFacts]) -> Optional[Finding]:
-    """Every GPU in MIG mode and cuInit counting no device, outside a container (whose MIG
-    devices are handed in by its runtime): no MIG device was created for CUDA to use."""
+    """Every GPU in MIG mode and CUDA finding no device, outside a container (whose MIG
+    devices are handed in by its runtime): no MIG device was created for CUDA to use. CUDA
+    with no device to enumerate fails cuInit itself with CUDA_ERROR_NO_DEVICE (100), as
+    TensorFlow's "failed call to cuInit: CUDA_ERROR_NO_DEVICE" under CUDA_VISIBLE_DEVICES=-1
+    shows; a cuInit that succeeds and counts none says the same."""
     cuinit = ctx.facts.cuinit
-    if ctx.machine.container or not gpus or not all(g.mig_mode for g in gpus):
+    if ctx.machine.container or not gpus or not all(g.mig_mode for g in gpus) or cuinit is None:
         return None
-    if cuinit is None or cuinit.status != "ok" or cuinit.device_count != 0:
+    none_counted = cuinit.status == "ok" and cuinit.device_count == 0
+    if not none_counted and cuinit.code != _CUDA_ERROR_NO_DEVICE:
         return None
     return causes.finding(
         "gpu.visible",
@@ -163,7 +176,8 @@ def _mig_finding(ctx: CheckContext, gpus: Sequence[GpuFacts]) -> Optional[Findin
         causes.gpu.MIG_NO_INSTANCES,
         f"TensorFlow sees none of the {len(gpus)} GPU(s): MIG mode is on and CUDA counts no "
         "MIG device",
-        "cuDeviceGetCount returns 0 while nvidia-smi lists the GPU(s) in MIG mode.",
+        ("cuDeviceGetCount returns 0" if none_counted else "cuInit returns CUDA_ERROR_NO_DEVICE")
+        + " while nvidia-smi lists the GPU(s) in MIG mode.",
         causes.gpu.mig_instances_fix(tuple(g.index for g in gpus)),
     )
 

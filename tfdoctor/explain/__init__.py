@@ -10100,7 +10100,7 @@ def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Findi
             f"{x.detail}\nThe log shows WSL 2 ({named}): its GPU comes from the Windows "
             "driver through the libraries WSL mounts in /usr/lib/wsl/lib, not from a Linux "
             "driver inside the distribution.",
-            causes.platform.wsl_gpu_fix(),
+            causes.platform.wsl_gpu_fix(machine),
         )
         keep_weightier(findings, found)
 
