@@ -1053,22 +1053,24 @@ def check_symbol(library: str, symbol: str) -> str:
 
 
 #: The first GCC release whose libstdc++ defines each GLIBCXX symbol version, from GCC's
-#: table of library versions (https://gcc.gnu.org/onlinedocs/libstdc++/manual/abi.html):
-#: conda-forge numbers its libstdcxx-ng builds by that GCC release.
+#: table of symbol versions (https://gcc.gnu.org/onlinedocs/libstdc++/manual/abi.html, "GCC
+#: 9.3.0: GLIBCXX_3.4.28"): a point release where it came with one (7.2.0, 9.2.0, 9.3.0,
+#: 13.2.0), since the .0 release before it lacks the symbol. conda-forge numbers its
+#: libstdcxx-ng builds by the GCC release they come from.
 GLIBCXX_FIRST_GCC: Mapping[str, str] = {
-    "GLIBCXX_3.4.21": "5",
-    "GLIBCXX_3.4.22": "6",
-    "GLIBCXX_3.4.23": "7",
-    "GLIBCXX_3.4.24": "7",
-    "GLIBCXX_3.4.25": "8",
-    "GLIBCXX_3.4.26": "9",
-    "GLIBCXX_3.4.27": "9",
-    "GLIBCXX_3.4.28": "10",
-    "GLIBCXX_3.4.29": "11",
-    "GLIBCXX_3.4.30": "12",
-    "GLIBCXX_3.4.31": "13",
-    "GLIBCXX_3.4.32": "13",
-    "GLIBCXX_3.4.33": "14",
+    "GLIBCXX_3.4.21": "5.1.0",
+    "GLIBCXX_3.4.22": "6.1.0",
+    "GLIBCXX_3.4.23": "7.1.0",
+    "GLIBCXX_3.4.24": "7.2.0",
+    "GLIBCXX_3.4.25": "8.1.0",
+    "GLIBCXX_3.4.26": "9.1.0",
+    "GLIBCXX_3.4.27": "9.2.0",
+    "GLIBCXX_3.4.28": "9.3.0",
+    "GLIBCXX_3.4.29": "11.1.0",
+    "GLIBCXX_3.4.30": "12.1.0",
+    "GLIBCXX_3.4.31": "13.1.0",
+    "GLIBCXX_3.4.32": "13.2.0",
+    "GLIBCXX_3.4.33": "14.1.0",
 }
 
 #: A libstdc++ in a conda installation's own lib directory (an environment's, the base's; the
