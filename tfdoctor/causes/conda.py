@@ -586,14 +586,22 @@ def conda_env_missing_fix(name: Optional[str]) -> Fix:
     )
 
 
-def pixi_platform_fix(platform: Optional[str], scope: Optional[str]) -> Fix:
+#: The pixi release that added ``pixi project platform add``
+#: (https://github.com/prefix-dev/pixi/tree/v0.11.0/src/cli/project/platform). The error that
+#: names an unlisted platform was printed up to pixi 0.12, before the command was renamed
+#: ``pixi workspace`` (0.43.0): the pixi that printed it knows ``project``.
+PIXI_PLATFORM_ADD_RELEASE = "0.11.0"
+
+
+def pixi_platform_fix(platform: Optional[str]) -> Fix:
     """Add the machine's ``platform`` (where pixi names it) to the workspace's platforms, with
-    the command of the pixi that printed it (``scope``: its word, ``project`` before pixi's
-    rename to ``workspace``)."""
+    the command of the pixi that printed the error (``project``: the error predates pixi's
+    rename to ``workspace``), or in the manifest by hand where that pixi lacks the command."""
     tag = platform or "PLATFORM"
-    word = scope or "workspace"
     return Fix(
         f"Add this machine's platform ({tag}) to the manifest's platforms, then install: pixi "
-        "solves the lock file for it (a dependency without builds for it then says so).",
-        (f"pixi {word} platform add {tag}", "pixi install"),
+        "solves the lock file for it (a dependency without builds for it then says so). A "
+        f"pixi older than {PIXI_PLATFORM_ADD_RELEASE} has no `pixi project platform add`: add "
+        f'"{tag}" to the `platforms = [...]` list of pixi.toml by hand.',
+        (f"pixi project platform add {tag}", "pixi install"),
     )

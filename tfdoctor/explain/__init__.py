@@ -7009,7 +7009,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.conda.PIXI_PLATFORM_NOT_CONFIGURED: lambda m, r, hits: (
         causes.conda.PIXI_PLATFORM_NOT_CONFIGURED,
-        causes.conda.pixi_platform_fix(_group(hits, "conda_platform"), _group(hits, "pixi_scope")),
+        causes.conda.pixi_platform_fix(_group(hits, "conda_platform")),
     ),
     causes.conda.CONDA_SHELL_NOT_INITIALISED: lambda m, r, hits: (
         causes.conda.CONDA_SHELL_NOT_INITIALISED,
