@@ -210,6 +210,11 @@ def test_conda_before_wsl_detection_lists_no_cuda_under_wsl() -> None:
     fix = found[0].fix
     assert fix is not None and 'conda install -n base "conda>=4.14.0"' in fix.commands
     assert "CONDA_OVERRIDE_CUDA" in fix_text(found[0])
+    # Under WSL nvidia-smi may answer nothing: an empty override would tell conda there is no
+    # CUDA at all, so the reading is exported only where it holds a value (the one command
+    # conda-virtual-package-mismatch gives too).
+    (export,) = [c for c in fix.commands if "CONDA_OVERRIDE_CUDA" in c]
+    assert 'if [ -n "$cuda" ]; then export CONDA_OVERRIDE_CUDA="$cuda"' in export
 
 
 def test_no_cuda_listed_beside_a_driver_is_an_error() -> None:

@@ -481,11 +481,30 @@ def conda_cuda_below_fix(seen: str, floor: str, driver: Optional[str]) -> Fix:
     )
 
 
+def override_export(package: str) -> str:
+    """The command that declares this machine's own value of the virtual ``package`` to conda
+    (``export CONDA_OVERRIDE_CUDA=...``), read from the machine."""
+    _, variable, _, _, reading = VIRTUAL_PACKAGES[package]
+    # The value is the machine's own, which only it can say: the floor the builds ask for is
+    # never declared for it (a machine below the floor would get builds it cannot run), so
+    # the command reads the machine's value, and the solver then says whether it is enough.
+    if package != "__cuda":
+        return f'export {variable}="$({reading})"'
+    # Where no driver answers (a login node, an image build) the reading is empty, and an
+    # empty override tells conda there is no CUDA at all: only a value is exported, and an
+    # empty reading says which value to set instead.
+    return (
+        f'cuda="$({reading})"; if [ -n "$cuda" ]; then export {variable}="$cuda"; '
+        f'else echo "No NVIDIA driver answers here: export {variable} set to the CUDA '
+        f'Version that nvidia-smi shows on the GPU machines" >&2; fi'
+    )
+
+
 def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
     """Declare the system a package's builds need (``floor``: the version they ask for, empty
     where not shown), where the machine that runs the code has it (``pixi``: the log is
     pixi's, whose system requirements say what the machine has)."""
-    what, variable, key, probe, reading = VIRTUAL_PACKAGES[package]
+    what, variable, key, probe, _ = VIRTUAL_PACKAGES[package]
     value = floor or "X.Y"
     declare = (
         f'{key} = "{value}" in pixi.toml\'s [system-requirements] table'
@@ -503,20 +522,9 @@ def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
         if package == "__cuda"
         else ""
     )
-    # The value is the machine's own, which only it can say: the floor the builds ask for is
-    # never declared for it (a machine below the floor would get builds it cannot run), so
-    # the command reads the machine's value, and the solver then says whether it is enough.
-    export = f'export {variable}="$({reading})"'
-    if package == "__cuda":
-        # Where no driver answers (a login node, an image build) the reading is empty, and an
-        # empty override tells conda there is no CUDA at all: only a value is exported, and
-        # an empty reading says which value to set instead.
-        export = (
-            f'cuda="$({reading})"; if [ -n "$cuda" ]; then export {variable}="$cuda"; '
-            f'else echo "No NVIDIA driver answers here: export {variable} set to the CUDA '
-            f'Version that nvidia-smi shows on the GPU machines" >&2; fi'
-        )
-    commands: tuple[str, ...] = (probe, "pixi install") if pixi else (probe, export)
+    commands: tuple[str, ...] = (
+        (probe, "pixi install") if pixi else (probe, override_export(package))
+    )
     return Fix(
         f"The solver does not see {what}{' ' + floor + ' or newer' if floor else ''} that the "
         f"builds need ({package}). Where the machine that runs the code has it (`{probe}` shows "
@@ -562,13 +570,7 @@ def conda_cuda_undetected_fix(old_on_wsl: bool) -> Fix:
     return Fix(
         upgrade + "declare the CUDA version the driver supports (the CUDA Version "
         "`nvidia-smi` shows) in CONDA_OVERRIDE_CUDA before conda solves.",
-        (
-            *commands,
-            "nvidia-smi",
-            'export CONDA_OVERRIDE_CUDA="$(nvidia-smi | sed -n '
-            "'s/.*CUDA Version: *\\([0-9.]*\\).*/\\1/p' | head -n 1)\"",
-            "conda info",
-        ),
+        (*commands, "nvidia-smi", override_export("__cuda"), "conda info"),
     )
 
 
