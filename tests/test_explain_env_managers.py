@@ -74,7 +74,9 @@ def test_spyder_asks_for_the_spyder_kernels_release_it_accepts(line: str) -> Non
     text = line + "\n"
     top = top_error(explained(text))
     assert top.cause == _KERNEL and "Preferences > Python interpreter" in fix_text(top)
-    assert _commands(text) == ("python -m pip install 'spyder-kernels>=2.5.0,<2.6.0'",)
+    # Double quotes, which cmd.exe and PowerShell read as POSIX shells do (Spyder's users are
+    # mostly on Windows, where single quotes leave < and > to redirect).
+    assert _commands(text) == ('python -m pip install "spyder-kernels>=2.5.0,<2.6.0"',)
 
 
 def test_pyenv_version_not_installed_from_a_version_file() -> None:
