@@ -134,6 +134,24 @@ def test_micromamba_activate_without_its_hook() -> None:
 
 
 @pytest.mark.parametrize(
+    ("prompt", "init"),
+    [
+        # macOS's terminal opens zsh, which never reads the file `conda init bash` writes.
+        pytest.param("(base) u@MacBook-Pro ~ % ", "conda init zsh", id="macos-zsh"),
+        pytest.param("(base) PS C:\\Users\\u> ", "conda init powershell", id="windows"),
+        pytest.param("(base) u@box:~$ ", "conda init bash", id="linux-bash"),
+    ],
+)
+def test_conda_init_names_the_shell_the_system_opens(prompt: str, init: str) -> None:
+    text = (
+        f"{prompt}conda activate tf\n\n"
+        "CommandNotFoundError: Your shell has not been properly configured to use "
+        "'conda activate'.\n"
+    )
+    assert _commands(text)[0] == init
+
+
+@pytest.mark.parametrize(
     "text",
     [
         pytest.param(

@@ -535,23 +535,41 @@ def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
     )
 
 
-def conda_shell_fix(tool: str) -> Fix:
+#: The shell a system opens by default, where the log shows the system: PowerShell in Windows'
+#: terminal, zsh in macOS's since 10.15 (a bash start-up file is one zsh never reads); bash
+#: elsewhere.
+_DEFAULT_SHELL = {"windows": "powershell", "macos": "zsh"}
+
+
+def conda_shell_fix(tool: str, os: Optional[str] = None) -> Fix:
     """Give the shell ``tool``'s hook (conda, mamba, micromamba) before activating: once for
     every new shell (its init command), or in this shell or script (its hook), or run the
-    command in the environment without activating it."""
+    command in the environment without activating it; for the default shell of the ``os`` the
+    log shows (bash where it shows none)."""
+    shell = _DEFAULT_SHELL.get(os or "", "bash")
     if tool == "conda":
-        return Fix(
-            "Initialise the shell for conda once (`conda init bash`, or zsh, fish, tcsh, "
-            "powershell: the shell you use), open a new shell, then activate. In a script or a "
-            "job, load conda's hook before `conda activate`, or run the command in the "
-            "environment with `conda run -n ENV COMMAND`.",
-            ("conda init bash", 'source "$(conda info --base)/etc/profile.d/conda.sh"'),
+        hook = (
+            ()
+            if shell == "powershell"
+            else ('source "$(conda info --base)/etc/profile.d/conda.sh"',)
         )
+        return Fix(
+            f"Initialise the shell for conda once (`conda init {shell}`, or bash, zsh, fish, "
+            "tcsh, powershell, cmd.exe: the shell you use), open a new shell, then activate. In "
+            "a script or a job, load conda's hook before `conda activate`, or run the command "
+            "in the environment with `conda run -n ENV COMMAND`.",
+            (f"conda init {shell}", *hook),
+        )
+    hook_command = (
+        f"{tool} shell hook --shell powershell | Out-String | Invoke-Expression"
+        if shell == "powershell"
+        else f'eval "$({tool} shell hook --shell {shell})"'
+    )
     return Fix(
         f"Load {tool}'s hook into this shell before `{tool} activate` (in a script, too), or "
         f"write it into the shell's start-up file once with `{tool} shell init` and open a new "
         f"shell; or run the command in the environment with `{tool} run -n ENV COMMAND`.",
-        (f'eval "$({tool} shell hook --shell bash)"', f"{tool} shell init --shell bash"),
+        (hook_command, f"{tool} shell init --shell {shell}"),
     )
 
 

@@ -7013,7 +7013,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.conda.CONDA_SHELL_NOT_INITIALISED: lambda m, r, hits: (
         causes.conda.CONDA_SHELL_NOT_INITIALISED,
-        causes.conda.conda_shell_fix(_group(hits, "command") or "conda"),
+        causes.conda.conda_shell_fix(_group(hits, "command") or "conda", r.os),
     ),
     causes.hosted.PLATFORM_IMAGE_UNAVAILABLE: lambda m, r, hits: (
         causes.hosted.PLATFORM_IMAGE_UNAVAILABLE,
