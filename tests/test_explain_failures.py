@@ -1133,6 +1133,13 @@ def test_addons_warning_outside_its_range_says_it_reached_its_end_of_life() -> N
             id="conda-env-loads-the-system-copy",
         ),
         pytest.param(
+            "ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not "
+            "found (required by /home/u/micromamba/envs/ml/lib/python3.11/site-packages/"
+            "tensorflow/libtensorflow_cc.so.2)",
+            True,
+            id="micromamba-env-loads-the-system-copy",
+        ),
+        pytest.param(
             "OSError: /lib64/libstdc++.so.6: version `CXXABI_1.3.13' not found (required by "
             "/srv/venv/lib/python3.10/site-packages/tensorflow_io/python/ops/libtensorflow_io.so)",
             False,

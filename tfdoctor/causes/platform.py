@@ -1073,12 +1073,12 @@ GLIBCXX_FIRST_GCC: Mapping[str, str] = {
     "GLIBCXX_3.4.33": "14.1.0",
 }
 
+#: A conda installation's root folder in a path (the installers' default names, and
+#: micromamba's root prefix).
+_CONDA_ROOT = r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge|micromamba)/"
 #: A libstdc++ in a conda installation's own lib directory (an environment's, the base's; the
 #: interpreter's ``bin/../lib`` as the loader prints it).
-_CONDA_LIBSTDCXX = re.compile(
-    r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge|micromamba)/"
-    r"(?:envs/[^/]+/)?(?:bin/\.\./)?lib/libstdc\+\+\.so"
-)
+_CONDA_LIBSTDCXX = re.compile(_CONDA_ROOT + r"(?:envs/[^/]+/)?(?:bin/\.\./)?lib/libstdc\+\+\.so")
 
 
 def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
@@ -1109,7 +1109,7 @@ def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
         if requirer
         else "ldconfig -p | grep libstdc++"
     )
-    if re.search(r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge)/", requirer):
+    if re.search(_CONDA_ROOT, requirer):
         return Fix(
             f"{requirer} lies in a conda environment: install a libstdc++ with {symbol} there "
             "(conda-forge's libstdcxx-ng) and let the loader find the environment's copy before "
