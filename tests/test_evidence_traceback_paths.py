@@ -141,6 +141,25 @@ def test_no_cut_import_where_a_message_follows_or_the_line_imports_nothing() -> 
         pytest.param("$ python train.py\n", None, id="plain-python"),
         pytest.param("python3: can't open file 'x.py'\n", None, id="program-name-in-a-message"),
         pytest.param("/usr/bin/python3 --version\n", None, id="no-code-run"),
+        # The line that ran the failing code, not an install or a venv made before it: a
+        # `python3 -m pip` before `python train.py` put TensorFlow into another Python.
+        pytest.param(
+            "$ python3 -m pip install tensorflow\n$ python train.py\n"
+            "ModuleNotFoundError: No module named 'tensorflow'\n$ python3 -m pip list\n",
+            None,
+            id="plain-python-ran-the-code",
+        ),
+        pytest.param(
+            "PS C:\\proj> py -3.10 -m venv .venv\n(.venv) PS C:\\proj> python train.py\n",
+            None,
+            id="windows-venv-made-by-the-launcher",
+        ),
+        pytest.param(
+            "$ pip install tensorflow\n$ python3.11 train.py\n"
+            "ModuleNotFoundError: No module named 'tensorflow'\n",
+            "python3.11",
+            id="last-before-the-failure",
+        ),
     ],
 )
 def test_the_versioned_interpreter_a_shell_line_ran(text: str, command: Optional[str]) -> None:

@@ -74,7 +74,9 @@ def test_spyder_asks_for_the_spyder_kernels_release_it_accepts(line: str) -> Non
     text = line + "\n"
     top = top_error(explained(text))
     assert top.cause == _KERNEL and "Preferences > Python interpreter" in fix_text(top)
-    assert _commands(text) == ("python -m pip install 'spyder-kernels>=2.5.0,<2.6.0'",)
+    # Double quotes, which cmd.exe and PowerShell read as POSIX shells do (Spyder's users are
+    # mostly on Windows, where single quotes leave < and > to redirect).
+    assert _commands(text) == ('python -m pip install "spyder-kernels>=2.5.0,<2.6.0"',)
 
 
 def test_pyenv_version_not_installed_from_a_version_file() -> None:
@@ -129,6 +131,24 @@ def test_micromamba_activate_without_its_hook() -> None:
     top = top_error(explained(text))
     assert top.cause == _SHELL
     assert _commands(text)[0] == 'eval "$(micromamba shell hook --shell bash)"'
+
+
+@pytest.mark.parametrize(
+    ("prompt", "init"),
+    [
+        # macOS's terminal opens zsh, which never reads the file `conda init bash` writes.
+        pytest.param("(base) u@MacBook-Pro ~ % ", "conda init zsh", id="macos-zsh"),
+        pytest.param("(base) PS C:\\Users\\u> ", "conda init powershell", id="windows"),
+        pytest.param("(base) u@box:~$ ", "conda init bash", id="linux-bash"),
+    ],
+)
+def test_conda_init_names_the_shell_the_system_opens(prompt: str, init: str) -> None:
+    text = (
+        f"{prompt}conda activate tf\n\n"
+        "CommandNotFoundError: Your shell has not been properly configured to use "
+        "'conda activate'.\n"
+    )
+    assert _commands(text)[0] == init
 
 
 @pytest.mark.parametrize(
@@ -207,9 +227,16 @@ _INFO_WSL_OLD = (
 def test_conda_before_wsl_detection_lists_no_cuda_under_wsl() -> None:
     found = [f for f in explained(_INFO_WSL_OLD).findings if f.cause == _UNDETECTED]
     assert found and found[0].severity == Severity.WARNING
+    # No driver in the log: the finding does not claim one.
+    assert "if there is one" in found[0].summary
     fix = found[0].fix
     assert fix is not None and 'conda install -n base "conda>=4.14.0"' in fix.commands
     assert "CONDA_OVERRIDE_CUDA" in fix_text(found[0])
+    # Under WSL nvidia-smi may answer nothing: an empty override would tell conda there is no
+    # CUDA at all, so the reading is exported only where it holds a value (the one command
+    # conda-virtual-package-mismatch gives too).
+    (export,) = [c for c in fix.commands if "CONDA_OVERRIDE_CUDA" in c]
+    assert 'if [ -n "$cuda" ]; then export CONDA_OVERRIDE_CUDA="$cuda"' in export
 
 
 def test_no_cuda_listed_beside_a_driver_is_an_error() -> None:
@@ -385,11 +412,12 @@ def test_a_missing_python_outside_a_kernel_launch_is_not_a_kernelspec() -> None:
             "pixi project platform add linux-64",
             id="pixi-project",
         ),
+        # The label alone (a paste cut above it): the pixi that printed these words (0.12 or
+        # older) knows `pixi project`, never `pixi workspace` (0.43.0's name).
         pytest.param(
-            "Error:   \u00d7 the workspace is not configured for your current platform\n"
             "   \u00b7                  \u2570\u2500\u2500 add 'osx-arm64' here\n",
-            "pixi workspace platform add osx-arm64",
-            id="pixi-workspace",
+            "pixi project platform add osx-arm64",
+            id="pixi-label-alone",
         ),
     ],
 )

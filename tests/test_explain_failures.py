@@ -1133,6 +1133,13 @@ def test_addons_warning_outside_its_range_says_it_reached_its_end_of_life() -> N
             id="conda-env-loads-the-system-copy",
         ),
         pytest.param(
+            "ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not "
+            "found (required by /home/u/micromamba/envs/ml/lib/python3.11/site-packages/"
+            "tensorflow/libtensorflow_cc.so.2)",
+            True,
+            id="micromamba-env-loads-the-system-copy",
+        ),
+        pytest.param(
             "OSError: /lib64/libstdc++.so.6: version `CXXABI_1.3.13' not found (required by "
             "/srv/venv/lib/python3.10/site-packages/tensorflow_io/python/ops/libtensorflow_io.so)",
             False,
@@ -1150,14 +1157,24 @@ def test_an_old_libstdcxx_names_the_symbol_and_where_to_get_one(line: str, conda
     assert "glibc " not in finding.fix.text.lower()  # not the C library's advice
 
 
-def test_a_conda_environments_own_old_libstdcxx_is_updated_there() -> None:
+@pytest.mark.parametrize(
+    ("symbol", "gcc"),
+    [
+        pytest.param("GLIBCXX_3.4.30", "12.1.0", id="gcc-12.1"),
+        # GCC's ABI table: 3.4.28 came with 9.3.0 (not 10), 3.4.32 with 13.2.0 (13.1.0 lacks
+        # it), so a floor of the major release alone would admit a runtime without the symbol.
+        pytest.param("GLIBCXX_3.4.28", "9.3.0", id="gcc-9.3"),
+        pytest.param("GLIBCXX_3.4.32", "13.2.0", id="gcc-13.2"),
+    ],
+)
+def test_a_conda_environments_own_old_libstdcxx_is_updated_there(symbol: str, gcc: str) -> None:
     line = (
         "ImportError: /home/u/miniconda3/envs/tf/bin/../lib/libstdc++.so.6: version "
-        "`GLIBCXX_3.4.30' not found (required by /usr/lib/x86_64-linux-gnu/libicuuc.so.70)"
+        f"`{symbol}' not found (required by /usr/lib/x86_64-linux-gnu/libicuuc.so.70)"
     )
     finding = _only(_explain(line), "libstdcxx-too-old")
     assert finding.fix is not None
-    assert 'conda install -c conda-forge "libstdcxx-ng>=12"' in finding.fix.commands
+    assert f'conda install -c conda-forge "libstdcxx-ng>={gcc}"' in finding.fix.commands
     assert "LD_LIBRARY_PATH" in finding.fix.text and "newer distribution" not in finding.fix.text
 
 

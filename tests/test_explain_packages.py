@@ -1355,6 +1355,16 @@ def test_pip_show_after_the_failure_shows_another_interpreter_has_it() -> None:
     assert "%pip install tensorflow-decision-forests" in fix_text(top)
 
 
+def test_pip_show_of_an_install_after_the_failure_is_its_remedy() -> None:
+    text = (
+        _KERNEL_NO_MODULE
+        + "!pip install tensorflow_decision_forests\n"
+        + "Successfully installed tensorflow-decision-forests-1.8.1\n"
+        + _PIP_SHOW.format(location="/opt/conda/lib/python3.10/site-packages")
+    )
+    assert all(x.cause != "kernel-env-mismatch" for x in _explain(text).findings)
+
+
 def test_pip_show_of_the_user_site_is_not_another_interpreter() -> None:
     text = _KERNEL_NO_MODULE + _PIP_SHOW.format(
         location="/home/u/.local/lib/python3.10/site-packages"

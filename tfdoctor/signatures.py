@@ -192,10 +192,8 @@ GROUPS = frozenset(
         "pyenv_origin",
         # The conda environment a command names (conda's EnvironmentNameNotFound).
         "conda_env",
-        # A conda platform a tool names (linux-64, osx-arm64), and pixi's word for the
-        # manifest it reads (project, then workspace).
+        # A conda platform a tool names (linux-64, osx-arm64).
         "conda_platform",
-        "pixi_scope",
         # The job of a cluster a message names (chief, evaluator), and a host name it could
         # not resolve.
         "job",

@@ -481,11 +481,30 @@ def conda_cuda_below_fix(seen: str, floor: str, driver: Optional[str]) -> Fix:
     )
 
 
+def override_export(package: str) -> str:
+    """The command that declares this machine's own value of the virtual ``package`` to conda
+    (``export CONDA_OVERRIDE_CUDA=...``), read from the machine."""
+    _, variable, _, _, reading = VIRTUAL_PACKAGES[package]
+    # The value is the machine's own, which only it can say: the floor the builds ask for is
+    # never declared for it (a machine below the floor would get builds it cannot run), so
+    # the command reads the machine's value, and the solver then says whether it is enough.
+    if package != "__cuda":
+        return f'export {variable}="$({reading})"'
+    # Where no driver answers (a login node, an image build) the reading is empty, and an
+    # empty override tells conda there is no CUDA at all: only a value is exported, and an
+    # empty reading says which value to set instead.
+    return (
+        f'cuda="$({reading})"; if [ -n "$cuda" ]; then export {variable}="$cuda"; '
+        f'else echo "No NVIDIA driver answers here: export {variable} set to the CUDA '
+        f'Version that nvidia-smi shows on the GPU machines" >&2; fi'
+    )
+
+
 def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
     """Declare the system a package's builds need (``floor``: the version they ask for, empty
     where not shown), where the machine that runs the code has it (``pixi``: the log is
     pixi's, whose system requirements say what the machine has)."""
-    what, variable, key, probe, reading = VIRTUAL_PACKAGES[package]
+    what, variable, key, probe, _ = VIRTUAL_PACKAGES[package]
     value = floor or "X.Y"
     declare = (
         f'{key} = "{value}" in pixi.toml\'s [system-requirements] table'
@@ -503,20 +522,9 @@ def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
         if package == "__cuda"
         else ""
     )
-    # The value is the machine's own, which only it can say: the floor the builds ask for is
-    # never declared for it (a machine below the floor would get builds it cannot run), so
-    # the command reads the machine's value, and the solver then says whether it is enough.
-    export = f'export {variable}="$({reading})"'
-    if package == "__cuda":
-        # Where no driver answers (a login node, an image build) the reading is empty, and an
-        # empty override tells conda there is no CUDA at all: only a value is exported, and
-        # an empty reading says which value to set instead.
-        export = (
-            f'cuda="$({reading})"; if [ -n "$cuda" ]; then export {variable}="$cuda"; '
-            f'else echo "No NVIDIA driver answers here: export {variable} set to the CUDA '
-            f'Version that nvidia-smi shows on the GPU machines" >&2; fi'
-        )
-    commands: tuple[str, ...] = (probe, "pixi install") if pixi else (probe, export)
+    commands: tuple[str, ...] = (
+        (probe, "pixi install") if pixi else (probe, override_export(package))
+    )
     return Fix(
         f"The solver does not see {what}{' ' + floor + ' or newer' if floor else ''} that the "
         f"builds need ({package}). Where the machine that runs the code has it (`{probe}` shows "
@@ -527,23 +535,41 @@ def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
     )
 
 
-def conda_shell_fix(tool: str) -> Fix:
+#: The shell a system opens by default, where the log shows the system: PowerShell in Windows'
+#: terminal, zsh in macOS's since 10.15 (a bash start-up file is one zsh never reads); bash
+#: elsewhere.
+_DEFAULT_SHELL = {"windows": "powershell", "macos": "zsh"}
+
+
+def conda_shell_fix(tool: str, os: Optional[str] = None) -> Fix:
     """Give the shell ``tool``'s hook (conda, mamba, micromamba) before activating: once for
     every new shell (its init command), or in this shell or script (its hook), or run the
-    command in the environment without activating it."""
+    command in the environment without activating it; for the default shell of the ``os`` the
+    log shows (bash where it shows none)."""
+    shell = _DEFAULT_SHELL.get(os or "", "bash")
     if tool == "conda":
-        return Fix(
-            "Initialise the shell for conda once (`conda init bash`, or zsh, fish, tcsh, "
-            "powershell: the shell you use), open a new shell, then activate. In a script or a "
-            "job, load conda's hook before `conda activate`, or run the command in the "
-            "environment with `conda run -n ENV COMMAND`.",
-            ("conda init bash", 'source "$(conda info --base)/etc/profile.d/conda.sh"'),
+        hook = (
+            ()
+            if shell == "powershell"
+            else ('source "$(conda info --base)/etc/profile.d/conda.sh"',)
         )
+        return Fix(
+            f"Initialise the shell for conda once (`conda init {shell}`, or bash, zsh, fish, "
+            "tcsh, powershell, cmd.exe: the shell you use), open a new shell, then activate. In "
+            "a script or a job, load conda's hook before `conda activate`, or run the command "
+            "in the environment with `conda run -n ENV COMMAND`.",
+            (f"conda init {shell}", *hook),
+        )
+    hook_command = (
+        f"{tool} shell hook --shell powershell | Out-String | Invoke-Expression"
+        if shell == "powershell"
+        else f'eval "$({tool} shell hook --shell {shell})"'
+    )
     return Fix(
         f"Load {tool}'s hook into this shell before `{tool} activate` (in a script, too), or "
         f"write it into the shell's start-up file once with `{tool} shell init` and open a new "
         f"shell; or run the command in the environment with `{tool} run -n ENV COMMAND`.",
-        (f'eval "$({tool} shell hook --shell bash)"', f"{tool} shell init --shell bash"),
+        (hook_command, f"{tool} shell init --shell {shell}"),
     )
 
 
@@ -562,13 +588,7 @@ def conda_cuda_undetected_fix(old_on_wsl: bool) -> Fix:
     return Fix(
         upgrade + "declare the CUDA version the driver supports (the CUDA Version "
         "`nvidia-smi` shows) in CONDA_OVERRIDE_CUDA before conda solves.",
-        (
-            *commands,
-            "nvidia-smi",
-            'export CONDA_OVERRIDE_CUDA="$(nvidia-smi | sed -n '
-            "'s/.*CUDA Version: *\\([0-9.]*\\).*/\\1/p' | head -n 1)\"",
-            "conda info",
-        ),
+        (*commands, "nvidia-smi", override_export("__cuda"), "conda info"),
     )
 
 
@@ -586,14 +606,22 @@ def conda_env_missing_fix(name: Optional[str]) -> Fix:
     )
 
 
-def pixi_platform_fix(platform: Optional[str], scope: Optional[str]) -> Fix:
+#: The pixi release that added ``pixi project platform add``
+#: (https://github.com/prefix-dev/pixi/tree/v0.11.0/src/cli/project/platform). The error that
+#: names an unlisted platform was printed up to pixi 0.12, before the command was renamed
+#: ``pixi workspace`` (0.43.0): the pixi that printed it knows ``project``.
+PIXI_PLATFORM_ADD_RELEASE = "0.11.0"
+
+
+def pixi_platform_fix(platform: Optional[str]) -> Fix:
     """Add the machine's ``platform`` (where pixi names it) to the workspace's platforms, with
-    the command of the pixi that printed it (``scope``: its word, ``project`` before pixi's
-    rename to ``workspace``)."""
+    the command of the pixi that printed the error (``project``: the error predates pixi's
+    rename to ``workspace``), or in the manifest by hand where that pixi lacks the command."""
     tag = platform or "PLATFORM"
-    word = scope or "workspace"
     return Fix(
         f"Add this machine's platform ({tag}) to the manifest's platforms, then install: pixi "
-        "solves the lock file for it (a dependency without builds for it then says so).",
-        (f"pixi {word} platform add {tag}", "pixi install"),
+        "solves the lock file for it (a dependency without builds for it then says so). A "
+        f"pixi older than {PIXI_PLATFORM_ADD_RELEASE} has no `pixi project platform add`: add "
+        f'"{tag}" to the `platforms = [...]` list of pixi.toml by hand.',
+        (f"pixi project platform add {tag}", "pixi install"),
     )

@@ -212,7 +212,9 @@ def kernel_package_fix(dist: str, interpreter: Optional[str], wanted: Optional[s
     (``interpreter``, where the log names it), of the releases the editor asks for
     (``wanted``: Spyder's words, ">= 2.5.0 and < 2.6.0"), or choose another interpreter."""
     spec = ",".join(op + version for op, version in _SPYDER_RANGE.findall(wanted or ""))
-    requirement = shlex.quote(dist + spec) if spec else dist
+    # Double quotes: Spyder runs mostly on Windows, whose cmd.exe keeps single quotes and
+    # reads the specifier's < and > as redirections; every shell takes "NAME>=X,<Y".
+    requirement = f'"{dist}{spec}"' if spec else dist
     python = _shell_quote(interpreter) if interpreter else "python"
     where = (
         f"the interpreter that starts the kernel ({interpreter})"

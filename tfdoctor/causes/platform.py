@@ -1053,30 +1053,32 @@ def check_symbol(library: str, symbol: str) -> str:
 
 
 #: The first GCC release whose libstdc++ defines each GLIBCXX symbol version, from GCC's
-#: table of library versions (https://gcc.gnu.org/onlinedocs/libstdc++/manual/abi.html):
-#: conda-forge numbers its libstdcxx-ng builds by that GCC release.
+#: table of symbol versions (https://gcc.gnu.org/onlinedocs/libstdc++/manual/abi.html, "GCC
+#: 9.3.0: GLIBCXX_3.4.28"): a point release where it came with one (7.2.0, 9.2.0, 9.3.0,
+#: 13.2.0), since the .0 release before it lacks the symbol. conda-forge numbers its
+#: libstdcxx-ng builds by the GCC release they come from.
 GLIBCXX_FIRST_GCC: Mapping[str, str] = {
-    "GLIBCXX_3.4.21": "5",
-    "GLIBCXX_3.4.22": "6",
-    "GLIBCXX_3.4.23": "7",
-    "GLIBCXX_3.4.24": "7",
-    "GLIBCXX_3.4.25": "8",
-    "GLIBCXX_3.4.26": "9",
-    "GLIBCXX_3.4.27": "9",
-    "GLIBCXX_3.4.28": "10",
-    "GLIBCXX_3.4.29": "11",
-    "GLIBCXX_3.4.30": "12",
-    "GLIBCXX_3.4.31": "13",
-    "GLIBCXX_3.4.32": "13",
-    "GLIBCXX_3.4.33": "14",
+    "GLIBCXX_3.4.21": "5.1.0",
+    "GLIBCXX_3.4.22": "6.1.0",
+    "GLIBCXX_3.4.23": "7.1.0",
+    "GLIBCXX_3.4.24": "7.2.0",
+    "GLIBCXX_3.4.25": "8.1.0",
+    "GLIBCXX_3.4.26": "9.1.0",
+    "GLIBCXX_3.4.27": "9.2.0",
+    "GLIBCXX_3.4.28": "9.3.0",
+    "GLIBCXX_3.4.29": "11.1.0",
+    "GLIBCXX_3.4.30": "12.1.0",
+    "GLIBCXX_3.4.31": "13.1.0",
+    "GLIBCXX_3.4.32": "13.2.0",
+    "GLIBCXX_3.4.33": "14.1.0",
 }
 
+#: A conda installation's root folder in a path (the installers' default names, and
+#: micromamba's root prefix).
+_CONDA_ROOT = r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge|micromamba)/"
 #: A libstdc++ in a conda installation's own lib directory (an environment's, the base's; the
 #: interpreter's ``bin/../lib`` as the loader prints it).
-_CONDA_LIBSTDCXX = re.compile(
-    r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge|micromamba)/"
-    r"(?:envs/[^/]+/)?(?:bin/\.\./)?lib/libstdc\+\+\.so"
-)
+_CONDA_LIBSTDCXX = re.compile(_CONDA_ROOT + r"(?:envs/[^/]+/)?(?:bin/\.\./)?lib/libstdc\+\+\.so")
 
 
 def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
@@ -1107,7 +1109,7 @@ def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
         if requirer
         else "ldconfig -p | grep libstdc++"
     )
-    if re.search(r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge)/", requirer):
+    if re.search(_CONDA_ROOT, requirer):
         return Fix(
             f"{requirer} lies in a conda environment: install a libstdc++ with {symbol} there "
             "(conda-forge's libstdcxx-ng) and let the loader find the environment's copy before "

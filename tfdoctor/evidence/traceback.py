@@ -590,22 +590,26 @@ def interpreters(text: str, limit: int = MAX_INTERPRETERS) -> list[str]:
     return out
 
 
-#: A shell line running a versioned interpreter on code (``$ python3 train.py``,
-#: ``python3.11 -c "..."``, Windows' launcher ``py -3.10 -m pip``): the command the user's
+#: A shell line running an interpreter on code (``$ python3 train.py``, ``python3.11 -c
+#: "..."``, Windows' launcher ``py -3.10 -m pip``, a plain ``python``): the command the user's
 #: shell resolves, which may be another Python than the plain ``python`` or ``pip`` on PATH.
 _PYTHON_COMMAND = re.compile(
-    r"(?m)(?:^|[$#%>][ \t]*)(?P<cmd>python3(?:\.\d{1,2})?|py -3(?:\.\d{1,2})?)"
+    r"(?m)(?:^|[$#%>][ \t]*)(?P<cmd>python(?:3(?:\.\d{1,2})?)?|py -3(?:\.\d{1,2})?)"
     r"[ \t]+(?:-c\b|-m[ \t]|[^\s-][^\s]{0,200}\.py\b)"
 )
 
 
 def python_command(text: str) -> Optional[str]:
-    """The versioned interpreter command (``python3``, ``python3.11``, ``py -3.10``) the first
-    shell line of ``text`` that runs Python names; None where none does."""
+    """The versioned interpreter command (``python3``, ``python3.11``, ``py -3.10``) of the
+    last shell line of ``text`` that runs Python before its first missing module (the line
+    that ran the code that failed, not an earlier ``python3 -m pip`` or ``python3 -m venv``);
+    None where none does or where that line ran a plain ``python``."""
     if "py" not in text:
         return None
-    m = _PYTHON_COMMAND.search(text)
-    return m.group("cmd") if m is not None else None
+    failed = text.find("No module named")
+    end = failed if failed >= 0 else len(text)
+    ran = [m.group("cmd") for m in _PYTHON_COMMAND.finditer(text, 0, end)]
+    return ran[-1] if ran and ran[-1] != "python" else None
 
 
 #: The interpreter a Jupyter server could not start a kernel with: jupyter_client's launcher

@@ -7083,11 +7083,11 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.conda.PIXI_PLATFORM_NOT_CONFIGURED: lambda m, r, hits: (
         causes.conda.PIXI_PLATFORM_NOT_CONFIGURED,
-        causes.conda.pixi_platform_fix(_group(hits, "conda_platform"), _group(hits, "pixi_scope")),
+        causes.conda.pixi_platform_fix(_group(hits, "conda_platform")),
     ),
     causes.conda.CONDA_SHELL_NOT_INITIALISED: lambda m, r, hits: (
         causes.conda.CONDA_SHELL_NOT_INITIALISED,
-        causes.conda.conda_shell_fix(_group(hits, "command") or "conda"),
+        causes.conda.conda_shell_fix(_group(hits, "command") or "conda", r.os),
     ),
     causes.hosted.PLATFORM_IMAGE_UNAVAILABLE: lambda m, r, hits: (
         causes.hosted.PLATFORM_IMAGE_UNAVAILABLE,
@@ -10213,7 +10213,8 @@ def _kernel_without_install(evidence: Evidence) -> Optional[Finding]:
         return None
     installed = read_pip_installed(text) if "pip" in text or "Successfully" in text else []
     # pip show reports what is installed whenever it ran: before the failure or after it, a
-    # distribution it shows that the kernel cannot import is another interpreter's.
+    # distribution it shows that the kernel cannot import is another interpreter's (unless an
+    # install after the failure put it there: below).
     shown = read_pip_shown(text)
     if not installed and not shown:
         return None
@@ -10225,10 +10226,13 @@ def _kernel_without_install(evidence: Evidence) -> Optional[Finding]:
         dist = normalize_name(distribution_of(module) or module)
         said = [text.find(w) for w in ("Successfully installed", "Requirement already satisfied")]
         pip_at = min((x for x in said if x >= 0), default=-1)
-        if dist not in shown and (
-            dist not in installed or not 0 <= pip_at < text.rfind(tb.message.strip())
+        failed_at = text.rfind(tb.message.strip())
+        # An install after the failure was its remedy, not another interpreter's, and a pip
+        # show after that install reports the remedy.
+        remedied = text.find("Successfully installed", failed_at) >= 0
+        if (dist not in shown or remedied) and (
+            dist not in installed or not 0 <= pip_at < failed_at
         ):
-            # (An install after the failure was its remedy, not another interpreter's.)
             continue
         return causes.finding(
             f"explain.{causes.notebook.KERNEL_ENV_MISMATCH}",

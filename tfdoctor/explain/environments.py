@@ -166,7 +166,11 @@ def cuda_undetected_finding(
         f"explain.{CONDA_CUDA_UNDETECTED}",
         Severity.ERROR if driver_shown else Severity.WARNING,
         CONDA_CUDA_UNDETECTED,
-        "conda lists no __cuda: it does not see the NVIDIA driver",
+        # Without a driver in the log, WSL 2 under an old conda says only that conda could not
+        # see one: the machine may have none (a CPU-only laptop).
+        "conda lists no __cuda: it does not see the NVIDIA driver"
+        if driver_shown
+        else "conda lists no __cuda: this conda cannot see a WSL 2 NVIDIA driver, if there is one",
         f"{where}: virtual packages : {', '.join(shown.virtual)}\n{why}.",
         conda_cuda_undetected_fix(old_on_wsl),
     )
