@@ -16,6 +16,7 @@ import pytest
 
 from tests.explaining import SIGNATURES
 from tfdoctor import explain as scanning
+from tfdoctor.evidence import tflog
 from tfdoctor.explain.reader import split_text
 
 _EXAMPLES = [
@@ -250,3 +251,14 @@ def test_a_block_folded_whole_finds_what_its_shapes_folded_do(
         assert scanning._block_shapes(text, foldable=True) == block
         assert _scan(text) == evidence
     assert whole < len(pieces)  # some blocks were folded whole, none shape by shape now
+
+
+def test_no_keyword_can_be_hidden_by_a_hexadecimal_token() -> None:
+    # One such keyword turns folding off for every log (explain.scan's `foldable`): name it.
+    keywords = scanning._folded_keywords(SIGNATURES)
+    hidden = [
+        literal
+        for literal in dict.fromkeys((*keywords, *tflog.KEYWORDS))
+        if not scanning._hex_safe(literal)
+    ]
+    assert hidden == []
