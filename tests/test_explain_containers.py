@@ -83,6 +83,8 @@ def test_kubernetes_without_a_free_gpu_looks_at_the_nodes_and_the_device_plugin(
     text = _no_gpu_fix(log)
     assert "kubectl describe nodes" in text and "nvidia-device-plugin" in text
     assert "docker run" not in text
+    # The device plugin's pod gets the driver only from containerd's default runtime.
+    assert "--runtime=containerd --set-as-default" in text
 
 
 @pytest.mark.parametrize(
@@ -333,6 +335,16 @@ def test_a_container_command_sharing_the_hosts_python_is_read_as_such(
             "tensorflow/tensorflow:latest-gpu-jupyter",
             id="jupyter",
         ),
+        pytest.param(
+            "tensorflow/tensorflow:1.15.5-py3",
+            "tensorflow/tensorflow:1.15.5-gpu-py3",
+            id="py3",
+        ),
+        pytest.param(
+            "tensorflow/tensorflow:2.1.0-py3-jupyter",
+            "tensorflow/tensorflow:2.1.0-gpu-py3-jupyter",
+            id="py3-jupyter",
+        ),
     ],
 )
 def test_tensorflows_cpu_image_listing_no_gpu_asks_for_its_gpu_tag(
@@ -494,6 +506,18 @@ def test_the_toolkits_cuda_requirement_names_the_driver_that_cuda_release_shippe
     # minor version compatibility floor.
     assert "CUDA 12.3" in text and "545.23.06" in text and "525.60.13" not in text
     assert "on the host" in text
+
+
+def test_the_toolkits_cuda_requirement_on_wsl_names_the_windows_driver() -> None:
+    # Docker Desktop's WSL 2: the driver is the Windows host's, numbered as Windows' (545.84
+    # shipped with CUDA 12.3 there), not Linux's 545.23.06.
+    line = (
+        "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.3, please "
+        "update your driver to a newer version, or use an earlier cuda container: unknown.\n"
+    )
+    uname = "$ uname -r\n5.15.133.1-microsoft-standard-WSL2\n"
+    text = fix_text(top_error(explained(uname + RUN + HOOK + line)))
+    assert "545.84" in text and "545.23.06" not in text
 
 
 _REFUSED = (
