@@ -296,6 +296,13 @@ def test_a_docker_command_sharing_the_hosts_python_leads_with_the_leak(command: 
     assert "PYTHONNOUSERSITE=1" in text and "--cleanenv" not in text
 
 
+def test_an_image_with_its_own_pythonpath_and_user_site_is_not_read_as_a_leak() -> None:
+    # A multi-stage image's packages under /root/.local, its own PYTHONPATH: nothing the host's.
+    traceback = _HOME_TRACEBACK.replace("/home/bob", "/root")
+    log = "$ docker run --gpus all -e PYTHONPATH=/app IMAGE python train.py\n" + traceback
+    assert "container-host-python-leak" not in {x.cause for x in explained(log).findings}
+
+
 def test_the_same_traceback_on_a_host_is_not_read_as_a_container_leak() -> None:
     causes = {x.cause for x in explained("$ python train.py\n" + _HOME_TRACEBACK).findings}
     assert "container-host-python-leak" not in causes
@@ -314,6 +321,13 @@ def test_the_same_traceback_on_a_host_is_not_read_as_a_container_leak() -> None:
         ),
         pytest.param("$ docker run -v /home/ann/data/:/data IMAGE\n", None, id="data-below-home"),
         pytest.param("$ docker run -v $PWD:/work -w /work IMAGE\n", None, id="project"),
+        pytest.param(
+            "$ docker run -e PYTHONPATH=$PYTHONPATH:/app IMAGE\n", "docker", id="host-pythonpath"
+        ),
+        pytest.param("$ docker run -e PYTHONPATH=/app/src IMAGE\n", None, id="image-pythonpath"),
+        pytest.param('$ docker run -v "$HOME":"$HOME" IMAGE\n', "docker", id="quoted"),
+        pytest.param("$ docker run -v $PWD:/root IMAGE\n", None, id="home-in-the-image"),
+        pytest.param("$ docker run -v /srv/app:/home/app IMAGE\n", None, id="home-target"),
     ],
 )
 def test_a_container_command_sharing_the_hosts_python_is_read_as_such(
