@@ -120,6 +120,15 @@ def test_the_toolkits_stages_after_the_driver_each_get_their_own_step(
     assert words in _no_gpu_fix(RUN + HOOK + line + "\n")
 
 
+def test_a_driver_file_already_in_the_image_is_looked_for_in_the_directory_named() -> None:
+    line = (
+        "nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/"
+        "9a8b/merged/usr/lib/aarch64-linux-gnu/libcuda.so.1: file exists: unknown.\n"
+    )
+    text = _no_gpu_fix(RUN + HOOK + line)
+    assert "ls -l /usr/lib/aarch64-linux-gnu |" in text and "x86_64" not in text
+
+
 @pytest.mark.parametrize(
     "line",
     [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Final, Optional
 
@@ -276,6 +277,11 @@ def k8s_gpu_capacity_fix() -> Fix:
     )
 
 
+#: The file libnvidia-container found already there, under the container's root filesystem
+#: (``.../merged/usr/lib/aarch64-linux-gnu/libcuda.so.1: file exists``): its directory.
+_MOUNTED_FILE = re.compile(r"/merged(?P<dir>/[\w./+-]+)/[\w.+-]+: file exists")
+
+
 def toolkit_stage_fix(line: str) -> Fix:
     """The NVIDIA Container Toolkit's CLI failing after it found the driver (``line``: its
     message): a device the host does not have, a driver library already in the image, the
@@ -291,6 +297,10 @@ def toolkit_stage_fix(line: str) -> Fix:
     if "file exists" in line:
         # libnvidia-container creates each driver file it mounts; the image already holding
         # one (copied in, or a `docker commit` of a container run with GPUs) makes it fail.
+        # The message names the file under the container's root (after overlayfs' merged/):
+        # its directory is the image's, aarch64-linux-gnu on an Arm host.
+        named = _MOUNTED_FILE.search(line)
+        where = named.group("dir") if named is not None else "/usr/lib/x86_64-linux-gnu"
         return Fix(
             "The image already holds a file the toolkit mounts from the host's driver (the "
             "path in the message): the driver's libraries were copied into it, or it was "
@@ -298,7 +308,7 @@ def toolkit_stage_fix(line: str) -> Fix:
             "(remove the COPY or RUN that put them there) and start it again with --gpus.",
             (
                 "docker run --rm --entrypoint sh IMAGE -c "
-                "'ls -l /usr/lib/x86_64-linux-gnu | grep -E \"libnvidia|libcuda\"'",
+                f"'ls -l {where} | grep -E \"libnvidia|libcuda\"'",
             ),
         )
     if "cgroup" in line:
