@@ -83,6 +83,8 @@ def test_kubernetes_without_a_free_gpu_looks_at_the_nodes_and_the_device_plugin(
     text = _no_gpu_fix(log)
     assert "kubectl describe nodes" in text and "nvidia-device-plugin" in text
     assert "docker run" not in text
+    # The device plugin's pod gets the driver only from containerd's default runtime.
+    assert "--runtime=containerd --set-as-default" in text
 
 
 @pytest.mark.parametrize(
@@ -116,6 +118,15 @@ def test_the_toolkits_stages_after_the_driver_each_get_their_own_step(
     line: str, words: str
 ) -> None:
     assert words in _no_gpu_fix(RUN + HOOK + line + "\n")
+
+
+def test_a_driver_file_already_in_the_image_is_looked_for_in_the_directory_named() -> None:
+    line = (
+        "nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/"
+        "9a8b/merged/usr/lib/aarch64-linux-gnu/libcuda.so.1: file exists: unknown.\n"
+    )
+    text = _no_gpu_fix(RUN + HOOK + line)
+    assert "ls -l /usr/lib/aarch64-linux-gnu |" in text and "x86_64" not in text
 
 
 @pytest.mark.parametrize(
@@ -294,6 +305,13 @@ def test_a_docker_command_sharing_the_hosts_python_leads_with_the_leak(command: 
     assert "PYTHONNOUSERSITE=1" in text and "--cleanenv" not in text
 
 
+def test_an_image_with_its_own_pythonpath_and_user_site_is_not_read_as_a_leak() -> None:
+    # A multi-stage image's packages under /root/.local, its own PYTHONPATH: nothing the host's.
+    traceback = _HOME_TRACEBACK.replace("/home/bob", "/root")
+    log = "$ docker run --gpus all -e PYTHONPATH=/app IMAGE python train.py\n" + traceback
+    assert "container-host-python-leak" not in {x.cause for x in explained(log).findings}
+
+
 def test_the_same_traceback_on_a_host_is_not_read_as_a_container_leak() -> None:
     causes = {x.cause for x in explained("$ python train.py\n" + _HOME_TRACEBACK).findings}
     assert "container-host-python-leak" not in causes
@@ -312,6 +330,13 @@ def test_the_same_traceback_on_a_host_is_not_read_as_a_container_leak() -> None:
         ),
         pytest.param("$ docker run -v /home/ann/data/:/data IMAGE\n", None, id="data-below-home"),
         pytest.param("$ docker run -v $PWD:/work -w /work IMAGE\n", None, id="project"),
+        pytest.param(
+            "$ docker run -e PYTHONPATH=$PYTHONPATH:/app IMAGE\n", "docker", id="host-pythonpath"
+        ),
+        pytest.param("$ docker run -e PYTHONPATH=/app/src IMAGE\n", None, id="image-pythonpath"),
+        pytest.param('$ docker run -v "$HOME":"$HOME" IMAGE\n', "docker", id="quoted"),
+        pytest.param("$ docker run -v $PWD:/root IMAGE\n", None, id="home-in-the-image"),
+        pytest.param("$ docker run -v /srv/app:/home/app IMAGE\n", None, id="home-target"),
     ],
 )
 def test_a_container_command_sharing_the_hosts_python_is_read_as_such(
@@ -332,6 +357,16 @@ def test_a_container_command_sharing_the_hosts_python_is_read_as_such(
             "tensorflow/tensorflow:latest-jupyter",
             "tensorflow/tensorflow:latest-gpu-jupyter",
             id="jupyter",
+        ),
+        pytest.param(
+            "tensorflow/tensorflow:1.15.5-py3",
+            "tensorflow/tensorflow:1.15.5-gpu-py3",
+            id="py3",
+        ),
+        pytest.param(
+            "tensorflow/tensorflow:2.1.0-py3-jupyter",
+            "tensorflow/tensorflow:2.1.0-gpu-py3-jupyter",
+            id="py3-jupyter",
         ),
     ],
 )
@@ -494,6 +529,18 @@ def test_the_toolkits_cuda_requirement_names_the_driver_that_cuda_release_shippe
     # minor version compatibility floor.
     assert "CUDA 12.3" in text and "545.23.06" in text and "525.60.13" not in text
     assert "on the host" in text
+
+
+def test_the_toolkits_cuda_requirement_on_wsl_names_the_windows_driver() -> None:
+    # Docker Desktop's WSL 2: the driver is the Windows host's, numbered as Windows' (545.84
+    # shipped with CUDA 12.3 there), not Linux's 545.23.06.
+    line = (
+        "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.3, please "
+        "update your driver to a newer version, or use an earlier cuda container: unknown.\n"
+    )
+    uname = "$ uname -r\n5.15.133.1-microsoft-standard-WSL2\n"
+    text = fix_text(top_error(explained(uname + RUN + HOOK + line)))
+    assert "545.84" in text and "545.23.06" not in text
 
 
 _REFUSED = (

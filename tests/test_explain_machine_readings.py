@@ -202,6 +202,16 @@ def test_a_cut_native_import_in_a_container_without_a_gpu() -> None:
     assert "--gpus all" in fix_text(found)
 
 
+def test_a_cut_native_import_in_apptainer_without_nv() -> None:
+    text = "$ apptainer exec tf-gpu.sif python app.py\n" + _cut(
+        "/usr/local/lib/python3.10/dist-packages"
+    )
+    found = _named(explained(text), "container-no-gpu")
+    # Apptainer binds the driver's libraries itself with --nv, not through the toolkit.
+    assert "apptainer exec --nv" in fix_text(found)
+    assert "--nv" in found.detail
+
+
 def test_a_cut_native_import_elsewhere_decides_nothing() -> None:
     for text in (
         _cut("/usr/local/lib/python3.6/dist-packages"),

@@ -226,12 +226,19 @@ def tf_keras_requirement(line: TFLine) -> Optional[str]:
     return None
 
 
-def _toolkit_driver(matrix: Matrix, line: TFLine, os_name: str) -> Optional[str]:
-    """The driver the line's CUDA toolkit shipped with on ``os_name``, if known."""
-    toolkit = matrix.toolkit(line.cuda) if line.cuda is not None else None
+def toolkit_driver(matrix: Matrix, cuda: str, os_name: str) -> Optional[str]:
+    """The driver CUDA ``cuda`` (``major.minor``) shipped with on ``os_name``, if known: a
+    driver reporting that CUDA release (``windows`` for a driver of a Windows host, WSL's
+    included, whose versions are numbered apart)."""
+    toolkit = matrix.toolkit(cuda)
     if toolkit is None:
         return None
     return toolkit.min_driver_linux if os_name == "linux" else toolkit.min_driver_windows
+
+
+def _toolkit_driver(matrix: Matrix, line: TFLine, os_name: str) -> Optional[str]:
+    """The driver the line's CUDA toolkit shipped with on ``os_name``, if known."""
+    return toolkit_driver(matrix, line.cuda, os_name) if line.cuda is not None else None
 
 
 def driver_floor(matrix: Matrix, line: TFLine, os_name: str) -> Optional[DriverFloor]:
@@ -247,10 +254,7 @@ def driver_floor(matrix: Matrix, line: TFLine, os_name: str) -> Optional[DriverF
 def cuda_driver_floor(matrix: Matrix, cuda: str, os_name: str) -> Optional[DriverFloor]:
     """The oldest driver that runs a CUDA ``cuda`` build's machine code on ``os_name`` (for a
     build the matrix has no line of, its CUDA from the build's own record)."""
-    toolkit = matrix.toolkit(cuda)
-    if toolkit is None:
-        return None
-    exact = toolkit.min_driver_linux if os_name == "linux" else toolkit.min_driver_windows
+    exact = toolkit_driver(matrix, cuda, os_name)
     if exact is None:
         return None
     major = version_key(cuda)[0]

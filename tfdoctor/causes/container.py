@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Final, Optional
 
@@ -250,6 +251,15 @@ def cdi_spec_fix(tool: Optional[str]) -> Fix:
     )
 
 
+#: A GPU node's containerd set up with the NVIDIA runtime as its default, which is what hands
+#: the device plugin's pod (started without a RuntimeClass) the driver
+#: (https://github.com/NVIDIA/k8s-device-plugin#prerequisites).
+_CONTAINERD_NVIDIA_DEFAULT = (
+    "sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default && "
+    "sudo systemctl restart containerd"
+)
+
+
 def k8s_gpu_capacity_fix() -> Fix:
     """No node with a free ``nvidia.com/gpu``: the resource is advertised only by the NVIDIA
     device plugin on nodes whose container runtime hands GPUs over; else every GPU is taken."""
@@ -262,10 +272,14 @@ def k8s_gpu_capacity_fix() -> Fix:
         (
             "kubectl describe nodes | grep -E '^Name:|nvidia.com/gpu'",
             "kubectl get pods -A -o wide | grep -i nvidia-device-plugin",
-            "sudo nvidia-ctk runtime configure --runtime=containerd && "
-            "sudo systemctl restart containerd",
+            _CONTAINERD_NVIDIA_DEFAULT,
         ),
     )
+
+
+#: The file libnvidia-container found already there, under the container's root filesystem
+#: (``.../merged/usr/lib/aarch64-linux-gnu/libcuda.so.1: file exists``): its directory.
+_MOUNTED_FILE = re.compile(r"/merged(?P<dir>/[\w./+-]+)/[\w.+-]+: file exists")
 
 
 def toolkit_stage_fix(line: str) -> Fix:
@@ -283,6 +297,10 @@ def toolkit_stage_fix(line: str) -> Fix:
     if "file exists" in line:
         # libnvidia-container creates each driver file it mounts; the image already holding
         # one (copied in, or a `docker commit` of a container run with GPUs) makes it fail.
+        # The message names the file under the container's root (after overlayfs' merged/):
+        # its directory is the image's, aarch64-linux-gnu on an Arm host.
+        named = _MOUNTED_FILE.search(line)
+        where = named.group("dir") if named is not None else "/usr/lib/x86_64-linux-gnu"
         return Fix(
             "The image already holds a file the toolkit mounts from the host's driver (the "
             "path in the message): the driver's libraries were copied into it, or it was "
@@ -290,7 +308,7 @@ def toolkit_stage_fix(line: str) -> Fix:
             "(remove the COPY or RUN that put them there) and start it again with --gpus.",
             (
                 "docker run --rm --entrypoint sh IMAGE -c "
-                "'ls -l /usr/lib/x86_64-linux-gnu | grep -E \"libnvidia|libcuda\"'",
+                f"'ls -l {where} | grep -E \"libnvidia|libcuda\"'",
             ),
         )
     if "cgroup" in line:
@@ -329,10 +347,12 @@ def toolkit_host_driver_fix() -> Fix:
 
 def gpu_image_fix(image: str) -> Fix:
     """TensorFlow's GPU image in place of its CPU image ``image`` (``tensorflow/tensorflow:TAG``):
-    the same tag with ``-gpu``, before ``-jupyter`` where it has one
-    (https://www.tensorflow.org/install/docker)."""
+    the same tag with ``-gpu``, before its ``-py3`` and ``-jupyter`` where it has them
+    (https://www.tensorflow.org/install/docker: ``latest-gpu-jupyter``; 1.x's and 2.0-2.1's
+    ``1.15.5-gpu-py3``, ``2.1.0-gpu-py3-jupyter``)."""
     repo, _, tag = image.partition(":")
-    gpu_tag = tag[: -len("-jupyter")] + "-gpu-jupyter" if tag.endswith("-jupyter") else tag + "-gpu"
+    cut = min((i for i in (tag.find("-py3"), tag.find("-jupyter")) if i >= 0), default=len(tag))
+    gpu_tag = f"{tag[:cut]}-gpu{tag[cut:]}"
     return Fix(
         f"{image} is TensorFlow's CPU image: it has no CUDA libraries, so TensorFlow lists no "
         f"GPU whatever the container is given. Run its GPU image, {repo}:{gpu_tag}, with "
@@ -378,8 +398,7 @@ def device_plugin_fix() -> Fix:
         "keep the plugin off with a nodeSelector.",
         (
             "nvidia-smi",
-            "sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default && "
-            "sudo systemctl restart containerd",
+            _CONTAINERD_NVIDIA_DEFAULT,
             "kubectl describe nodes | grep -E '^Name:|nvidia.com/gpu'",
         ),
     )
@@ -425,9 +444,12 @@ def image_cuda_driver_fix(m: Machine, cuda: Optional[str]) -> Fix:
     image of an older CUDA. The check compares ``cuda`` with the CUDA release the driver
     reports (NVML's; libnvidia-container src/cli/configure.c and src/driver.c), so its floor
     is the driver that CUDA release shipped with (the matrix's CUDA table), not the lower one
-    minor version compatibility would let run."""
-    toolkit = m.matrix.toolkit(cuda) if m.matrix is not None and cuda else None
-    least = toolkit.min_driver_linux if toolkit is not None else None
+    minor version compatibility would let run. A Windows host's driver (Docker Desktop's WSL 2
+    included) reports its Windows version number, so its floor is the Windows one."""
+    from tfdoctor.compat import toolkit_driver  # noqa: PLC0415 - avoids a cycle at import
+
+    host = "windows" if m.wsl or m.os == "windows" else "linux"
+    least = toolkit_driver(m.matrix, cuda, host) if m.matrix is not None and cuda else None
     needs = f"CUDA {cuda}" if cuda else "its CUDA"
     floor = f" (the driver CUDA {cuda} shipped with, {least}, or newer)" if least else ""
     return Fix(

@@ -372,11 +372,15 @@ def tf_cpu_image(text: str) -> Optional[str]:
 #: What of the host's Python a ``docker run``/``podman run`` command passes into the container:
 #: a bind mount of a home directory (``-v $HOME:$HOME``, ``-v ~/:/root``, ``-v /home/ann:...``,
 #: ``--mount type=bind,source=$HOME,...``), whose ``.local`` holds the user site-packages
-#: Python searches there (PEP 370), or the host's PYTHONPATH (``-e PYTHONPATH=$PYTHONPATH``).
+#: Python searches there (PEP 370), or the host's PYTHONPATH (``-e PYTHONPATH=$PYTHONPATH``,
+#: or ``-e PYTHONPATH`` alone, which passes the host's value). The home is the host's side of
+#: the bind (before ``-v``'s first colon, ``--mount``'s source): ``-v $PWD:/root`` binds none;
+#: a PYTHONPATH the command sets to the image's own directories (``-e PYTHONPATH=/app``) is
+#: not the host's.
 _SHARES_HOST_PYTHON = re.compile(
-    r"(?:-v|--volume|--mount)[= ][^\s]*?(?:source=|src=)?"
-    r"(?:\$HOME|\$\{HOME\}|~|/home/[^/:\s,]+|/root)(?:/\.local)?/?[:,\s]"
-    r"|(?:-e|--env)[= ]PYTHONPATH\b"
+    r"(?:(?:-v|--volume)[= ][\"']?|--mount[= ][^\s]*?(?:source|src)=)"
+    r"(?:\$HOME|\$\{HOME\}|~|/home/[^/:\s,]+|/root)(?:/\.local)?/?[\"']?[:,\s]"
+    r"|(?:-e|--env)[= ]PYTHONPATH(?:=[^\s]*\$\{?PYTHONPATH\b[^\s]*)?(?=\s|$)"
 )
 
 

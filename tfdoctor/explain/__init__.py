@@ -8325,9 +8325,10 @@ def _native_import_cut(
             causes.container.CONTAINER_NO_GPU,
             "TensorFlow's native library did not load in a container started without a GPU",
             f"{where}\nThe container was started without GPU access ({command}); a GPU build "
-            "of TensorFlow in the image links the driver's libcuda.so.1, which only the NVIDIA "
-            "Container Toolkit mounts. The traceback is cut before its message: where the image "
-            "holds a CPU build, that message decides.",
+            "of TensorFlow in the image links the driver's libcuda.so.1, which only the "
+            "runtime's GPU option mounts (--gpus, through the NVIDIA Container Toolkit; "
+            "Apptainer's --nv). The traceback is cut before its message: where the image holds "
+            "a CPU build, that message decides.",
             causes.container.container_gpu_fix(m),
         )
     return None
