@@ -262,3 +262,30 @@ def test_no_keyword_can_be_hidden_by_a_hexadecimal_token() -> None:
         if not scanning._hex_safe(literal)
     ]
     assert hidden == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_block_whose_sample_misleads_is_folded_once(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A block whose first lines differ in shape and piece (the sample) but whose many later
+    lines share a shape once folded (an allocator's dump after a traceback): folded whole
+    once, its folded shapes short enough to keep; the shapes are those the block gets where
+    the sample is not asked, and the text is not folded again to find them."""
+    rng = random.Random(seed)
+    monkeypatch.setattr(scanning, "_PIECES_SAMPLE", 1 << 12)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = [
+        " ".join("".join(rng.choices(letters, k=rng.randrange(4, 9))) for _ in range(8))
+        for _ in range(120)
+    ]
+    chunks = [f"Chunk at 0x{rng.getrandbits(44) | 1 << 44:x} of size 256" for _ in range(3000)]
+    text = "\n".join((*words, *chunks)) + "\n"
+    folds = _spied(monkeypatch, "_fold_hex")
+    block = scanning._block_shapes(text, foldable=True)
+    _, distinct, counts, folded = block
+    assert folded and len(distinct) * 8 <= len(text)  # the sample said "distinct"; it was not
+    assert folds == [text.translate(scanning._SHAPE)]  # folded whole, once
+    assert counts[f"Chunk at {'0' * 14} of size 000"] == len(chunks)  # one shape
+    monkeypatch.setattr(scanning, "_lines_differ", lambda shaped: False)
+    assert scanning._block_shapes(text, foldable=True) == block

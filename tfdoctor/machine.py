@@ -38,6 +38,7 @@ from tfdoctor.cuda_layout import (
     xla_cuda_data_dir,
 )
 from tfdoctor.evidence import tflog
+from tfdoctor.evidence.conda import CONDA_TENSORFLOW
 from tfdoctor.facts import (
     NOTEBOOK_ENV_MARKERS,
     TF_DISTRIBUTIONS,
@@ -87,8 +88,6 @@ NIGHTLY_DISTRIBUTIONS = frozenset(
     }
 )
 
-#: conda packages that install the ``tensorflow`` import package (conda-forge and defaults).
-CONDA_TENSORFLOW = ("tensorflow-base", "tensorflow", "tensorflow-gpu", "tensorflow-cpu")
 #: The first pip with ``pip index versions`` (pip's changelog, 21.2).
 PIP_INDEX_VERSIONS: Final = (21, 2)
 #: The first Python the pip of ``PIP_INDEX_VERSIONS`` runs on: pip 21.0 dropped Python 2.7

@@ -8,6 +8,7 @@ from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix
+from tfdoctor.evidence.conda import CONDA_TENSORFLOW
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, version_key
@@ -322,8 +323,8 @@ EVERY_PLATFORM_PACKAGES = frozenset(
 #: conda's own TensorFlow packages (defaults' builds and their metapackages): conda carries
 #: them, so not finding one is about a release or a platform, never "PyPI only".
 _CONDA_TF_PACKAGES = frozenset(
-    {"tensorflow", "tensorflow-base", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-mkl",
-     "tensorflow-eigen", "tensorflow-estimator", "_tflow_select"}
+    {*CONDA_TENSORFLOW, "tensorflow-mkl", "tensorflow-eigen", "tensorflow-estimator",
+     "_tflow_select"}
 )  # fmt: skip
 
 

@@ -13,6 +13,7 @@ from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
 from tfdoctor.checks._shared import installed_line, specifier, wheel_misfits
 from tfdoctor.compat import keras3_serves_tf_keras
+from tfdoctor.evidence.conda import CONDA_TENSORFLOW
 from tfdoctor.facts import (
     TF_DISTRIBUTIONS,
     CondaPackage,
@@ -24,7 +25,6 @@ from tfdoctor.facts import (
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import (
     COMPANION_TARGETS,
-    CONDA_TENSORFLOW,
     LAZY_IMPORTS,
     START_IMPORTS,
     Machine,

@@ -20,6 +20,18 @@ from tfdoctor.records import Record, record
 #: How much of a text is searched (a prompt and the commands open what a user pasted).
 CONDA_READ = 256 << 10
 
+#: The conda packages that install the ``tensorflow`` import package, conda-forge's and the
+#: default channels' (``tensorflow-base`` holds the files, the others are its metapackages:
+#: https://anaconda.org/anaconda/tensorflow-base, https://anaconda.org/conda-forge/tensorflow),
+#: the package holding the files first. The one list of them: the evidence reads them in
+#: ``conda list``, the machine looks them up in its facts, the causes widen it.
+CONDA_TENSORFLOW: tuple[str, ...] = (
+    "tensorflow-base",
+    "tensorflow",
+    "tensorflow-gpu",
+    "tensorflow-cpu",
+)
+
 #: A prompt with an environment's name before a Unix shell's own (``user@host:dir$``,
 #: ``[user@host dir]$``, ``user@host dir %``).
 _PROMPT = re.compile(
@@ -175,8 +187,8 @@ _LIST_HEADER = "# packages in environment at"
 #: How much of the text after the header is read for rows (a list of a thousand packages).
 _LIST_READ = 256 * 1024
 _LIST_ROW = re.compile(
-    r"^(?P<name>[a-z0-9][\w.-]{0,80})[ \t]+\d[\w.!+]{0,40}[ \t]+(?P<build>[\w.+]{1,80})"
-    r"(?:[ \t]+(?P<channel>[\w./:-]{1,200}))?[ \t]*\r?$",
+    r"^(?P<name>[a-z0-9][\w.-]{0,80})[ \t]+(?P<version>\d[\w.!+]{0,40})[ \t]+"
+    r"(?P<build>[\w.+]{1,80})(?:[ \t]+(?P<channel>[\w./:-]{1,200}))?[ \t]*\r?$",
     re.MULTILINE,
 )
 #: A package's folder in conda's package cache: ``pkgs/jaxlib-0.4.23-cuda120py311h.../``
@@ -184,16 +196,59 @@ _LIST_ROW = re.compile(
 _CACHE_FOLDER = re.compile(r"[/\\]pkgs[/\\](?P<name>[a-z0-9][\w.-]*?)-\d[\w.!+]*-[\w.+]+[/\\]")
 
 
+@record
+class CondaRow(Record):
+    """One row of ``conda list`` as printed (observed): its four columns, the channel empty
+    where the row has none (the default channels)."""
+
+    name: str
+    version: str
+    build: str
+    channel: str
+
+    @property
+    def kind(self) -> Optional[str]:
+        """``cpu`` or ``gpu`` by the build string: the default channels build ``eigen_``,
+        ``mkl_`` (CPU) and ``gpu_`` variants, conda-forge ``cpu_`` and ``cuda<ver>`` ones;
+        None for pip's (``pypi_0``) or another."""
+        if re.match(r"(?:eigen|mkl|cpu)_", self.build):
+            return "cpu"
+        if re.match(r"gpu_|cuda\d+", self.build):
+            return "gpu"
+        return None
+
+
+def _list_row(m: re.Match[str]) -> CondaRow:
+    """The row ``m`` of :data:`_LIST_ROW` matched."""
+    return CondaRow(m["name"], m["version"], m["build"], m["channel"] or "")
+
+
+def list_row_at(text: str, start: int) -> Optional[CondaRow]:
+    """The ``conda list`` row on the line of ``text`` that starts at ``start``, None where
+    that line is not one: for a caller that finds the lines worth trying by itself."""
+    m = _LIST_ROW.match(text, start)
+    return _list_row(m) if m is not None else None
+
+
+def listed_rows(text: str) -> list[CondaRow]:
+    """The rows of the first ``conda list`` in ``text``: those under its header (the same
+    columns without it, as ``conda search`` prints them, say what a channel offers, not what
+    is installed), within :data:`_LIST_READ` of it."""
+    at = text.find(_LIST_HEADER)
+    if at < 0:
+        return []
+    return [_list_row(m) for m in _LIST_ROW.finditer(text, at, at + _LIST_READ)]
+
+
 def conda_installed(text: str, names: frozenset[str]) -> frozenset[str]:
     """Which of ``names`` the text shows installed by conda (not pip): a ``conda list`` row
     under its header from a conda channel (not ``pypi``), or a file in conda's package
     cache. Only the names asked for: a row is read where the header shows conda printed it."""
-    found: set[str] = set()
-    at = text.find(_LIST_HEADER)
-    if at >= 0:
-        for m in _LIST_ROW.finditer(text, at, at + _LIST_READ):
-            if m["name"] in names and m["build"] != "pypi_0" and m["channel"] != "pypi":
-                found.add(m["name"])
+    found = {
+        row.name
+        for row in listed_rows(text)
+        if row.name in names and row.build != "pypi_0" and row.channel != "pypi"
+    }
     if "pkgs" in text:
         found.update(m["name"] for m in _CACHE_FOLDER.finditer(text) if m["name"] in names)
     return frozenset(found)

@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Optional
 
+from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow, list_row_at
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.modules import distribution_of
 from tfdoctor.records import Record, record
@@ -796,38 +797,16 @@ def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
 
 # --- conda's package list -----------------------------------------------------------------------
 
-#: A row of ``conda list`` for a TensorFlow package: name, version, build string, channel
-#: (the channel column is empty for the default channels).
-_CONDA_ROW = re.compile(
-    r"(?P<name>tensorflow(?:-base|-gpu|-cpu)?)[ \t]+(?P<version>\d+\.\d+(?:\.\d+)?)"
-    r"[ \t]+(?P<build>[A-Za-z][\w.]*?_\d+|pypi_0)(?:[ \t]+(?P<channel>[\w./:-]+))?[ \t]*\r?$",
-    re.MULTILINE,
-)
-
-
-@record
-class CondaRow(Record):
-    """One TensorFlow package as ``conda list`` printed it (observed)."""
-
-    name: str
-    version: str
-    build: str
-    channel: str
-
-    @property
-    def kind(self) -> Optional[str]:
-        """``cpu`` or ``gpu`` by the build string: the default channels build ``eigen_``,
-        ``mkl_`` (CPU) and ``gpu_`` variants, conda-forge ``cpu_`` and ``cuda<ver>`` ones;
-        None for pip's (``pypi_0``) or another."""
-        if re.match(r"(?:eigen|mkl|cpu)_", self.build):
-            return "cpu"
-        if re.match(r"gpu_|cuda\d+", self.build):
-            return "gpu"
-        return None
+#: The builds of conda's TensorFlow packages: a letter first and the build number last
+#: (``eigen_py37h9f89a44_0``, ``cuda118py311h..._1``), or pip's ``pypi_0``; a release
+#: ``major.minor`` or ``major.minor.patch``.
+_TF_BUILD = re.compile(r"[A-Za-z][\w.]*?_\d+|pypi_0")
+_TF_VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?")
 
 
 def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
-    """The TensorFlow packages a pasted ``conda list`` shows, in order."""
+    """The TensorFlow packages (:data:`CONDA_TENSORFLOW`) a pasted ``conda list`` shows, in
+    order, with or without its header (a paste often leaves it out)."""
     out: list[CondaRow] = []
     for text in texts:
         if not text.startswith("tensorflow") and "\ntensorflow" not in text:
@@ -836,9 +815,14 @@ def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
         # (a long log's own lines start with timestamps), found by a plain search.
         start = 0 if text.startswith("tensorflow") else text.find("\ntensorflow") + 1
         while start >= 0 and (start > 0 or text.startswith("tensorflow")):
-            m = _CONDA_ROW.match(text, start)
-            if m is not None:
-                out.append(CondaRow(m["name"], m["version"], m["build"], m["channel"] or ""))
+            row = list_row_at(text, start)
+            if (
+                row is not None
+                and row.name in CONDA_TENSORFLOW
+                and _TF_VERSION.fullmatch(row.version)
+                and _TF_BUILD.fullmatch(row.build)
+            ):
+                out.append(row)
             following = text.find("\ntensorflow", start)
             start = following + 1 if following >= 0 else -1
     return out
@@ -867,20 +851,18 @@ _TF_INSTALLER_PATHS = (
         "source",
     ),
 )
-#: The conda packages that hold TensorFlow's files (conda-forge's and the default channels').
-CONDA_TF_NAMES = frozenset({"tensorflow", "tensorflow-base", "tensorflow-gpu", "tensorflow-cpu"})
 
 
 def tf_installer(paths: Iterable[str], conda_listed: Iterable[str]) -> Optional[str]:
     """Who installed TensorFlow, where the log shows it otherwise than pip: ``conda`` (a
-    package of :data:`CONDA_TF_NAMES` in ``conda_listed``, those ``conda list`` shows from a
+    package of :data:`CONDA_TENSORFLOW` in ``conda_listed``, those ``conda list`` shows from a
     conda channel under its header, :func:`tfdoctor.evidence.conda.conda_installed`: the
     same columns printed by ``conda search`` say what a channel offers, not what is
     installed; or its files in conda's package cache), ``distro`` (a Debian package's
     directory) or ``source`` (TensorFlow's own tree in a Bazel build's output), from ``paths``
     of TensorFlow's files (its frames, its directory); None where the log shows none of them
     (pip's, or not shown)."""
-    if not CONDA_TF_NAMES.isdisjoint(conda_listed):
+    if not frozenset(CONDA_TENSORFLOW).isdisjoint(conda_listed):
         return "conda"
     for path in paths:
         if "tensorflow" not in path:

@@ -57,7 +57,9 @@ from tfdoctor.evidence.cluster import (
     read_cluster_evidence,
 )
 from tfdoctor.evidence.conda import (
+    CONDA_TENSORFLOW,
     CondaInfo,
+    CondaRow,
     UnresolvedSpec,
     conda_installed,
     read_conda_env,
@@ -95,12 +97,10 @@ from tfdoctor.evidence.macos import (
 )
 from tfdoctor.evidence.nodejs import read_tfjs_node_package, rejoin_addon_paths
 from tfdoctor.evidence.packages import (
-    CONDA_TF_NAMES,
     MAX_CONFLICTS,
     MAX_REQUESTS,
     CondaMissingRelease,
     CondaPythonConflict,
-    CondaRow,
     Conflict,
     ImportCheck,
     InstallRequest,
@@ -481,7 +481,7 @@ class Evidence:
 #: The packages whose installer a fix asks about: JAX's (conda-forge builds jax and jaxlib
 #: together; pip's would mix into conda's, causes.software.jax_release_fix) and TensorFlow's
 #: (reinstalled by conda where conda installed it, :func:`tf_installer`).
-_CONDA_ASKED = frozenset({"jax", "jaxlib", *CONDA_TF_NAMES})
+_CONDA_ASKED = frozenset({"jax", "jaxlib", *CONDA_TENSORFLOW})
 
 
 #: What WSL 2 shows of itself: the directory of the Windows driver's libraries it mounts, its
@@ -1078,21 +1078,22 @@ def _block_shapes(text: str, foldable: bool) -> tuple[list[str], str, Counter[st
     nearly as long as the block, and every search a pass over it; read with their hexadecimal
     tokens as zeros too (where ``foldable``), such lines share a few shapes again."""
     shaped = text.translate(_SHAPE)
+    whole: Optional[tuple[list[str], str, Counter[str]]] = None
     if foldable and _lines_differ(shaped):
         # Most lines have a shape of their own (distinct lines, a sample says): the block's
         # text is folded whole, no line's shape looked up in a table of folded ones. Folded
         # shapes as long as these are the unfolded ones' at most: the unfolded shapes, no
         # shorter, would be folded, and they are not worked out.
-        folded = _fold_hex(shaped).split("\n")
-        folded_counts = Counter(folded)
-        distinct = "\n".join(folded_counts)
-        if len(distinct) * 8 > len(text):
-            return folded, distinct, folded_counts, True
-    shapes = shaped.split("\n")
-    counts = Counter(shapes)
-    distinct = "\n".join(counts)
+        whole = _counted(_fold_hex(shaped).split("\n"))
+        if len(whole[1]) * 8 > len(text):
+            return (*whole, True)
+    shapes, distinct, counts = _counted(shaped.split("\n"))
     if not foldable or len(distinct) * 8 <= len(text):
         return shapes, distinct, counts, False
+    if whole is not None:
+        # Folded whole above, where the sample was misleading: folding is line by line, so
+        # the shapes folded below would be these (the text is not folded twice).
+        return (*whole, True)
     if len(distinct) * 4 > len(text) * 3 and not _pieces_repeat(distinct):
         folded = _fold_hex(shaped).split("\n")  # as above, where the sample was misleading
     else:
@@ -1101,9 +1102,7 @@ def _block_shapes(text: str, foldable: bool) -> tuple[list[str], str, Counter[st
         # block.
         folded_of = dict(zip(counts, _fold_pieces(distinct).split("\n")))
         folded = list(map(folded_of.__getitem__, shapes))
-    # Counted in C, each in the order first seen (a line's), as the unfolded ones are.
-    folded_counts = Counter(folded)
-    return folded, "\n".join(folded_counts), folded_counts, True
+    return (*_counted(folded), True)
 
 
 #: How much of a text :func:`_fold_pieces` samples to tell whether its pieces repeat.
@@ -1148,7 +1147,12 @@ def _pieces_repeat(text: str) -> bool:
 def _shapes(text: str) -> tuple[list[str], str, Counter[str]]:
     """The shape of each line of ``text``, the distinct shapes, each once in the order first
     seen, joined by newlines, and how many lines each shape has."""
-    shapes = text.translate(_SHAPE).split("\n")
+    return _counted(text.translate(_SHAPE).split("\n"))
+
+
+def _counted(shapes: list[str]) -> tuple[list[str], str, Counter[str]]:
+    """``shapes``, the distinct ones, each once in the order first seen, joined by newlines,
+    and how many lines each has (counted in C, in the order first seen)."""
     counts = Counter(shapes)
     return shapes, "\n".join(counts), counts
 

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import keras3_serves_tf_keras
+from tfdoctor.evidence.conda import CondaRow
 from tfdoctor.evidence.packages import (
     CondaMissingRelease,
     CondaPythonConflict,
-    CondaRow,
     Conflict,
     ImportCheck,
     NumpyBuild,
