@@ -199,6 +199,22 @@ def test_a_keras_path_read_as_savedmodel_is_a_newer_keras_zip() -> None:
     assert "metadata.json" in fix and "ls -l MODEL.keras" in fix
 
 
+def test_a_keras_path_on_windows_is_listed_with_dir() -> None:
+    # A Windows interpreter's site-packages: cmd has no ls.
+    site = "/home/ana/miniconda3/envs/tf24/lib/python3.8/site-packages/"
+    lines = _tf24_load("models/ranker.keras").splitlines(keepends=True)
+    text = "".join(
+        line.replace(site, "C:\\Users\\ana\\miniconda3\\envs\\tf24\\lib\\site-packages\\").replace(
+            "/", "\\"
+        )
+        if site in line
+        else line
+        for line in lines
+    )
+    fix = _warning_of(text, "model-from-newer-keras")
+    assert "dir MODEL.keras" in fix and "ls -l" not in fix
+
+
 def test_an_h5_path_read_as_savedmodel_is_not_a_newer_keras() -> None:
     assert "model-from-newer-keras" not in all_causes(_tf24_load("models/ranker.h5"))
 

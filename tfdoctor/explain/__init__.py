@@ -4146,7 +4146,7 @@ def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     if all(h.signature.id == "keras-zip-read-as-savedmodel" for h in hits):
         return (
             causes.software.MODEL_FROM_NEWER_KERAS,
-            causes.software.keras_zip_under_old_keras_fix(),
+            causes.software.newer_keras_model_fix("keras-zip", os_name=m.os),
         )
     if any(h.signature.id == "keras-initializer-class-unknown" for h in hits):
         # An initializer class tf.keras writes, which the loader (older Keras, or
@@ -4154,8 +4154,8 @@ def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
         return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.initializer_class_fix(
             _group(hits, "keras_class"), r.tfjs
         )
-    return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.newer_model_fix(
-        _group(hits, "symbol")
+    return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.newer_keras_model_fix(
+        "h5", _group(hits, "symbol")
     )
 
 
