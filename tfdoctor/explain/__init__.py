@@ -4165,9 +4165,19 @@ def _graph_older(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     )
 
 
-def _nccl_versions_differ(
-    m: Machine, r: Revealed, hits: Sequence[Hits]
-) -> tuple[causes.CauseId, Fix]:
+def _fleet_differs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """Nodes of one job differing in the fact the signature read names: NCCL's own check
+    names the ranks and their releases; another signature only what it says differs."""
+    if any(h.signature.id == "nccl-version-mismatch" for h in hits):
+        return _nccl_versions_differ(m, hits)
+    # No fact read beyond the signature's words: name them, with no command of NCCL's.
+    said = "; ".join(dict.fromkeys(h.signature.summary for h in hits))
+    return causes.cluster.FLEET_FACT_DIFFERS, causes.cluster.fleet_differs_fix(
+        "what the log shows differing", said
+    )
+
+
+def _nccl_versions_differ(m: Machine, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """NCCL's ranks running other releases, each rank with the release NCCL names."""
     ranks = nccl_mismatched_ranks("\n".join(line for h in hits for _, line in h.citations))
     shown = ", ".join(f"rank {rank} has NCCL {release}" for rank, release in ranks)
@@ -7189,7 +7199,7 @@ BUILDERS: dict[str, Builder] = {
         causes.cluster.TF_CONFIG_UNRESOLVABLE,
         causes.cluster.unresolved_host_fix(_group(hits, "host")),
     ),
-    causes.cluster.FLEET_FACT_DIFFERS: _nccl_versions_differ,
+    causes.cluster.FLEET_FACT_DIFFERS: _fleet_differs,
     causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS: lambda m, r, hits: (
         causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS,
         causes.cluster.one_task_fix(_group(hits, "job")),
