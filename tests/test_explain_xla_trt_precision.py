@@ -283,6 +283,18 @@ def test_a_variable_on_another_device_than_the_compiled_function_names_int64() -
     assert "int64" in _fix_of(log, "xla-code-uncompilable")
 
 
+def test_compiling_without_xla_is_offered_off_a_tpu_only() -> None:
+    # A TPU compiles every step: the code's change is the way there, as for an op without
+    # an XLA kernel.
+    log = _xla_failure(
+        _OTHER_DEVICE + "\n Cf. https://www.tensorflow.org/xla/known_issues"
+        "#tfvariable_on_a_different_device [Op:__inference_train_step_12]"
+    )
+    fix = _fix_of(log, "xla-code-uncompilable")
+    assert "Or, on a CPU or GPU, compile that function without XLA" in fix
+    assert "On a TPU, where every step is compiled, change the code" in fix
+
+
 def test_the_same_words_without_xlas_pointer_are_not_read_as_xla() -> None:
     causes = {x.cause for x in explained(_xla_failure(_OTHER_DEVICE)).findings}
     assert "xla-code-uncompilable" not in causes
