@@ -7300,7 +7300,12 @@ BUILDERS: dict[str, Builder] = {
     causes.software.IMPORT_CRASH: _import_crash,
     causes.gpu.TENSORRT_ENGINE_STALE: lambda m, r, hits: (
         causes.gpu.TENSORRT_ENGINE_STALE,
-        causes.gpu.tensorrt_engine_fix(),
+        causes.gpu.tensorrt_engine_fix(
+            _group(hits, "expected"),
+            _group(hits, "found"),
+            any("incompatible device" in line for h in hits for _, line in h.citations),
+            m.os,
+        ),
     ),
     causes.gpu.TENSORRT_VERSION_MISMATCH: lambda m, r, hits: (
         causes.gpu.TENSORRT_VERSION_MISMATCH,
