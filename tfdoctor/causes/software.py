@@ -1753,12 +1753,20 @@ def hdf5_mismatch_fix(m: Machine, headers: Optional[str], library: Optional[str]
     wheel, which carries its own libhdf5 (``headers``/``library``: the releases HDF5 named)."""
     shown = f" (headers {headers}, library {library})" if headers and library else ""
     if m.in_conda:
+        # The channel h5py (else libhdf5) came from, where the facts or the log's `conda
+        # list` show it: conda-forge's pair into an environment of the default channels would
+        # pull conda-forge's builds of their dependencies in as well. None shown, or one of
+        # the defaults (an empty column, pkgs/main): conda's configured channels.
+        channel = m.conda_channel("h5py")
+        channel = m.conda_channel("hdf5") if channel is None else channel
+        default = not channel or channel == "defaults" or channel.startswith("pkgs/")
+        named = "" if default else f"-c {channel} "
         return Fix(
             f"h5py and the libhdf5 it loads come from different installers{shown}: in this "
             "conda environment install both again from one channel, and leave no other "
             "libhdf5 on LD_LIBRARY_PATH. Where `conda list` shows h5py from pypi, run `pip "
             "uninstall h5py` first, so that conda's h5py is the one imported.",
-            ("conda list h5py", "conda install -c conda-forge --force-reinstall h5py hdf5"),
+            ("conda list h5py", f"conda install {named}--force-reinstall h5py hdf5"),
         )
     return Fix(
         f"h5py and the libhdf5 it loads come from different builds{shown}: reinstall h5py's "

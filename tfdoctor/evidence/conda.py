@@ -184,16 +184,24 @@ _LIST_ROW = re.compile(
 _CACHE_FOLDER = re.compile(r"[/\\]pkgs[/\\](?P<name>[a-z0-9][\w.-]*?)-\d[\w.!+]*-[\w.+]+[/\\]")
 
 
-def conda_installed(text: str, names: frozenset[str]) -> frozenset[str]:
-    """Which of ``names`` the text shows installed by conda (not pip): a ``conda list`` row
-    under its header from a conda channel (not ``pypi``), or a file in conda's package
-    cache. Only the names asked for: a row is read where the header shows conda printed it."""
-    found: set[str] = set()
+def conda_channels(text: str, names: frozenset[str]) -> dict[str, str]:
+    """The channel ``conda list`` shows for each of ``names`` it lists from a conda channel
+    (not ``pypi``): its column as printed (``conda-forge``), empty for the default channels.
+    Only rows under the list's header: the same columns elsewhere may be another command's."""
+    found: dict[str, str] = {}
     at = text.find(_LIST_HEADER)
     if at >= 0:
         for m in _LIST_ROW.finditer(text, at, at + _LIST_READ):
             if m["name"] in names and m["build"] != "pypi_0" and m["channel"] != "pypi":
-                found.add(m["name"])
+                found.setdefault(m["name"], m["channel"] or "")
+    return found
+
+
+def conda_installed(text: str, names: frozenset[str]) -> frozenset[str]:
+    """Which of ``names`` the text shows installed by conda (not pip): a ``conda list`` row
+    under its header from a conda channel (:func:`conda_channels`), or a file in conda's
+    package cache."""
+    found = set(conda_channels(text, names))
     if "pkgs" in text:
         found.update(m["name"] for m in _CACHE_FOLDER.finditer(text) if m["name"] in names)
     return frozenset(found)

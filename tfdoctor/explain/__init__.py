@@ -59,6 +59,7 @@ from tfdoctor.evidence.cluster import (
 from tfdoctor.evidence.conda import (
     CondaInfo,
     UnresolvedSpec,
+    conda_channels,
     conda_installed,
     read_conda_env,
     read_conda_info,
@@ -446,6 +447,8 @@ class Evidence:
     named_before_work: frozenset[str] = frozenset()
     #: The packages of :data:`_CONDA_ASKED` the log shows conda installed.
     conda_installed: frozenset[str] = frozenset()
+    #: The channel ``conda list`` shows for each of them it lists (empty: the defaults).
+    conda_channels: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
@@ -480,8 +483,9 @@ class Evidence:
 
 #: The packages whose installer a fix asks about: JAX's (conda-forge builds jax and jaxlib
 #: together; pip's would mix into conda's, causes.software.jax_release_fix) and TensorFlow's
-#: (reinstalled by conda where conda installed it, :func:`tf_installer`).
-_CONDA_ASKED = frozenset({"jax", "jaxlib", *CONDA_TF_NAMES})
+#: (reinstalled by conda where conda installed it, :func:`tf_installer`), and h5py's and
+#: libhdf5's (installed again from the channel they came from, hdf5_mismatch_fix).
+_CONDA_ASKED = frozenset({"jax", "jaxlib", "h5py", "hdf5", *CONDA_TF_NAMES})
 
 
 #: What WSL 2 shows of itself: the directory of the Windows driver's libraries it mounts, its
@@ -647,6 +651,8 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     if len(evidence.conda_rows) < MAX_CONFLICTS:
         evidence.conda_rows.extend(read_conda_rows((text,)))
     evidence.conda_installed |= conda_installed(text, _CONDA_ASKED)
+    for name, channel in conda_channels(text, _CONDA_ASKED).items():
+        evidence.conda_channels.setdefault(name, channel)
     if len(evidence.conda_conflicts) < MAX_CONFLICTS:
         evidence.conda_conflicts.extend(read_conda_python_conflicts((text,)))
     evidence.conda_missing.extend(
@@ -1579,6 +1585,9 @@ class Revealed(Record):
     #: (:func:`tfdoctor.evidence.packages.tf_installer`).
     tf_installer: Optional[str] = None
     conda_installed: frozenset[str] = frozenset()
+    #: The channel ``conda list`` shows for a package of :data:`_CONDA_ASKED` (empty: the
+    #: default channels), by name, sorted.
+    conda_channels: tuple[tuple[str, str], ...] = ()
     #: A path the log shows under the Nix store (/nix/store/...-python3-3.6.2-env/...): the
     #: program runs from Nix packages, whose libraries are found through their run paths.
     nix_store: Optional[str] = None
@@ -2104,6 +2113,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         conda=conda,
         tf_installer=tf_installer((*(p for p in (site,) if p), *frames), evidence.conda_installed),
         conda_installed=evidence.conda_installed,
+        conda_channels=tuple(sorted(evidence.conda_channels.items())),
         nix_store=next((p for p in (site or "", *frames) if p.startswith(_NIX_STORE)), None),
         conda_env=(
             f"{evidence.conda_env[0]}: {evidence.conda_env[1]}"
@@ -2482,6 +2492,7 @@ def log_hints(revealed: Revealed) -> LogHints:
         pip=revealed.pip_version,
         tf_installer=revealed.tf_installer,
         conda_installed=revealed.conda_installed,
+        conda_channels=revealed.conda_channels,
     )
 
 
