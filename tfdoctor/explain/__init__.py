@@ -4176,6 +4176,16 @@ def _graph_older(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     )
 
 
+def _wsl_driver(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """WSL 2's GPU libraries, or, for NVML's refusal alone where the log shows no WSL, the
+    system blocking the GPU (a Hyper-V guest or a container prints the same words)."""
+    if m.wsl is None and all(h.signature.id == "nvml-gpu-access-blocked" for h in hits):
+        return causes.platform.GPU_ACCESS_BLOCKED, causes.platform.gpu_access_blocked_fix(False)
+    return causes.platform.WSL_DRIVER_BROKEN, causes.platform.gpu_access_blocked_fix(
+        m.wsl is not None, m
+    )
+
+
 def _fleet_differs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """Nodes of one job differing in the fact the signature read names: NCCL's own check
     names the ranks and their releases; another signature only what it says differs."""
@@ -7035,9 +7045,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     # WSL 2's words only where the log shows WSL: NVML's refusal alone is a Hyper-V guest's
     # or a container's too (the other signatures of the cause read WSL's own paths or need
     # it shown).
-    causes.platform.WSL_DRIVER_BROKEN: lambda m: causes.platform.gpu_access_blocked_fix(
-        m.wsl is not None, m
-    ),
     causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
     causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
@@ -7211,6 +7218,7 @@ BUILDERS: dict[str, Builder] = {
         causes.cluster.unresolved_host_fix(_group(hits, "host")),
     ),
     causes.cluster.FLEET_FACT_DIFFERS: _fleet_differs,
+    causes.platform.WSL_DRIVER_BROKEN: _wsl_driver,
     causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS: lambda m, r, hits: (
         causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS,
         causes.cluster.one_task_fix(_group(hits, "job")),
@@ -10141,6 +10149,7 @@ _NO_GPU_REACHED = (
     causes.gpu.CUINIT_UNKNOWN_ERROR,
     causes.container.CONTAINER_NO_GPU,
     causes.platform.WSL_DRIVER_BROKEN,
+    causes.platform.GPU_ACCESS_BLOCKED,
 )
 
 
