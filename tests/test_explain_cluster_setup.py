@@ -142,6 +142,20 @@ RECOGNISED = [
         id="barrier",
     ),
     pytest.param(
+        "tensorflow.python.framework.errors_impl.DeadlineExceededError: Barrier timed out. "
+        "Barrier_id: CheckpointSave_3. Timed out task names:\n/job:worker/replica:0/task:1\n",
+        "cluster-task-unreachable",
+        "TF_CONFIG",
+        id="tensorflow-coordination-barrier",
+    ),
+    pytest.param(
+        "tensorflow.python.framework.errors_impl.DeadlineExceededError: Barrier timed out. "
+        "Barrier_id: WaitForAllTasks",
+        "cluster-task-unreachable",
+        "TF_CONFIG",
+        id="tensorflow-coordination-barrier-without-tasks",
+    ),
+    pytest.param(
         "2024-05-02 08:01:13.200417: E tensorflow/tsl/distributed_runtime/coordination/"
         "coordination_service.cc:1129] Task /job:worker/replica:0/task:3 heartbeat timeout. "
         "This indicates that the remote task has failed, got preempted, or crashed "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import SIGNATURES, explained, readings
-from tfdoctor.evidence.conda import read_conda_env, read_conda_info
+from tfdoctor.evidence.conda import conda_channels, read_conda_env, read_conda_info
 from tfdoctor.explain import scan
 from tfdoctor.explain.reader import split_text
 from tfdoctor.findings import Finding, Severity
@@ -263,3 +263,16 @@ def test_conda_info_is_read_for_its_release_virtual_packages_and_wsl() -> None:
         2,
     )
     assert read_conda_info("conda version : 4.12.0\nplatform : linux-64\n") is None
+
+
+def test_conda_lists_channel_column_is_read_under_its_header_only() -> None:
+    rows = (
+        "h5py                      3.9.0           py310he06866b_0    conda-forge\n"
+        "hdf5                      1.12.1               h2b7332f_3\n"
+        "keras                     2.12.0                   pypi_0    pypi\n"
+    )
+    header = "# packages in environment at /opt/conda/envs/tf:\n#\n"
+    names = frozenset({"h5py", "hdf5", "keras"})
+    # An empty column is the default channels; pip's rows are no channel's.
+    assert conda_channels(header + rows, names) == {"h5py": "conda-forge", "hdf5": ""}
+    assert conda_channels(rows, names) == {}

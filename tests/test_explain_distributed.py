@@ -5,11 +5,16 @@ wordings before and after 2.5. The lines here are written for the tests."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from tests import factories as f
 from tests.explaining import explained, fix_text, one_error, problem_causes
+from tfdoctor.explain import BUILDERS, Hits, Revealed
 from tfdoctor.facts import CondaFacts, CondaPackage
+from tfdoctor.machine import view
+from tfdoctor.signatures import load_signatures
 
 NCCL_CUDA, COLLECTIVE, PEER = (
     "nccl-cuda-mismatch",
@@ -342,3 +347,18 @@ def test_each_nodes_nccl_is_listed_by_this_environments_packager() -> None:
     assert "/opt/venv/bin/python -m pip list" in venv and "conda list" not in venv
     conda = f.facts(python=f.python(env_kind="conda", prefix="/opt/conda/envs/tf"))
     assert "conda list nccl" in fix_text(one_error(explained(log, conda), "fleet-fact-differs"))
+
+
+def test_another_signature_of_nodes_that_differ_gets_no_nccl_fix() -> None:
+    # The builder follows the signature read: only NCCL's own check names NCCL.
+    nccl = load_signatures().by_id("nccl-version-mismatch")
+    other = dataclasses.replace(
+        nccl, id="driver-differs", summary="The workers run different NVIDIA drivers"
+    )
+    machine = view(f.facts(), f.FIXTURE_MATRIX)
+    cause, fix = BUILDERS["fleet-fact-differs"](machine, Revealed(), [Hits(other, count=1)])
+    assert cause == "fleet-fact-differs"
+    text = " ".join((fix.text, *fix.commands))
+    assert "nccl" not in text.lower() and "different NVIDIA drivers" in text
+    cause, fix = BUILDERS["fleet-fact-differs"](machine, Revealed(), [Hits(nccl, count=1)])
+    assert "ldconfig -p | grep libnccl  # on every node" in fix.commands

@@ -84,6 +84,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.causes import CAUSES
 from tfdoctor.findings import Severity
 
 #: TensorFlow's log prefixes of three eras: stream_executor (to 2.11), XLA's inside
@@ -490,20 +491,32 @@ def test_wsl2_with_a_gpu_device_created_keeps_the_libraries_reading() -> None:
 
 
 @pytest.mark.parametrize(
-    "line",
+    ("line", "cause"),
     [
-        "Failed to initialize NVML: GPU access blocked by the operating system",
-        "Failed to properly shut down NVML: GPU access blocked by the operating system",
-        # The NVIDIA Container Toolkit under WSL 2, for `docker run --gpus all`.
-        "docker: Error response from daemon: failed to create task for container: failed to "
-        "create shim task: OCI runtime create failed: error running hook #0: exit status 1, "
-        "stdout: , stderr: nvidia-container-cli: initialization error: WSL environment "
-        "detected but no adapters were found: unknown.",
+        (
+            "Failed to initialize NVML: GPU access blocked by the operating system",
+            "gpu-access-blocked",
+        ),
+        (
+            "Failed to properly shut down NVML: GPU access blocked by the operating system",
+            "gpu-access-blocked",
+        ),
+        # The NVIDIA Container Toolkit under WSL 2, for `docker run --gpus all`: its words
+        # name WSL.
+        (
+            "docker: Error response from daemon: failed to create task for container: failed "
+            "to create shim task: OCI runtime create failed: error running hook #0: exit status "
+            "1, stdout: , stderr: nvidia-container-cli: initialization error: WSL environment "
+            "detected but no adapters were found: unknown.",
+            "wsl-driver-broken",
+        ),
     ],
 )
-def test_nvml_blocked_by_the_operating_system_is_wsls_gpu_support(line: str) -> None:
+def test_nvml_blocked_by_the_operating_system_is_the_systems_gpu_access(
+    line: str, cause: str
+) -> None:
     top = top_error(explained("$ nvidia-smi\n" + line + "\n"))
-    assert top.cause == "wsl-driver-broken"
+    assert top.cause == cause
 
 
 _NVML_BLOCKED = (
@@ -517,10 +530,13 @@ def test_nvml_blocked_speaks_of_wsl_only_where_the_log_shows_it() -> None:
     # A Hyper-V guest given a GPU partition, or a container without the device nodes, gets
     # the same refusal: WSL 2's own fix only where the log shows WSL.
     elsewhere = top_error(explained(_NVML_BLOCKED))
-    assert "WSL 2" not in elsewhere.summary
+    # A cause of its own, whose title names no WSL.
+    assert elsewhere.cause == "gpu-access-blocked"
+    assert "WSL" not in elsewhere.summary and "WSL" not in CAUSES[elsewhere.cause].title
     assert "wsl --shutdown" not in fix_text(elsewhere)
     assert "Hyper-V" in fix_text(elsewhere) and "--gpus all" in fix_text(elsewhere)
     under_wsl = top_error(explained(_WSL2 + _NVML_BLOCKED))
+    assert under_wsl.cause == "wsl-driver-broken"
     assert "wsl --shutdown" in fix_text(under_wsl)
     assert "Hyper-V" not in fix_text(under_wsl)
 

@@ -199,6 +199,22 @@ def test_a_keras_path_read_as_savedmodel_is_a_newer_keras_zip() -> None:
     assert "metadata.json" in fix and "ls -l MODEL.keras" in fix
 
 
+def test_a_keras_path_on_windows_is_listed_with_dir() -> None:
+    # A Windows interpreter's site-packages: cmd has no ls.
+    site = "/home/ana/miniconda3/envs/tf24/lib/python3.8/site-packages/"
+    lines = _tf24_load("models/ranker.keras").splitlines(keepends=True)
+    text = "".join(
+        line.replace(site, "C:\\Users\\ana\\miniconda3\\envs\\tf24\\lib\\site-packages\\").replace(
+            "/", "\\"
+        )
+        if site in line
+        else line
+        for line in lines
+    )
+    fix = _warning_of(text, "model-from-newer-keras")
+    assert "dir MODEL.keras" in fix and "ls -l" not in fix
+
+
 def test_an_h5_path_read_as_savedmodel_is_not_a_newer_keras() -> None:
     assert "model-from-newer-keras" not in all_causes(_tf24_load("models/ranker.h5"))
 
@@ -401,19 +417,44 @@ def test_hdf5_headers_of_another_release_reinstall_h5pys_wheel() -> None:
     assert "headers 1.12.1, library 1.14.2" in top.fix.text
 
 
-def test_hdf5_headers_of_another_release_in_conda_take_both_from_one_channel() -> None:
+#: ``conda list``'s header and rows (conda/cli/main_list.py) for h5py and hdf5, their channel
+#: column ``{channel}`` (empty for the default channels).
+_CONDA_LIST = (
+    "$ conda list hdf\n"
+    "# packages in environment at /home/ana/miniconda3/envs/tf:\n"
+    "#\n"
+    "# Name                    Version                   Build  Channel\n"
+    "h5py                      3.9.0           py310he06866b_0    {channel}\n"
+    "hdf5                      1.12.1               h2b7332f_3    {channel}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("listed", "command"),
+    [
+        ("", "conda install --force-reinstall h5py hdf5"),
+        (
+            _CONDA_LIST.format(channel="conda-forge"),
+            "conda install -c conda-forge --force-reinstall h5py hdf5",
+        ),
+        (_CONDA_LIST.format(channel=""), "conda install --force-reinstall h5py hdf5"),
+    ],
+    ids=["no-list", "conda-forge", "defaults"],
+)
+def test_hdf5_headers_of_another_release_in_conda_take_both_from_one_channel(
+    listed: str, command: str
+) -> None:
+    # The channel `conda list` shows, where the log shows it; else none named, so conda-forge
+    # is not pulled into an environment of the default channels.
     text = (
-        "/home/ana/miniconda3/envs/tf/lib/python3.10/site-packages/tensorflow/python/util/"
-        "deprecation.py:576: UserWarning: layer.add_variable is deprecated\n"
+        listed + "/home/ana/miniconda3/envs/tf/lib/python3.10/site-packages/tensorflow/python/"
+        "util/deprecation.py:576: UserWarning: layer.add_variable is deprecated\n"
         f"{_HDF5_BANNER}"
         "Aborted (core dumped)\n"
     )
     top = top_error(explained(text))
     assert top.cause == "hdf5-library-mismatch"
-    assert (
-        top.fix is not None
-        and "conda install -c conda-forge --force-reinstall h5py hdf5" in top.fix.commands
-    )
+    assert top.fix is not None and command in top.fix.commands
 
 
 # --- A SavedModel of a newer TensorFlow under tf.keras' loader ------------------------------

@@ -283,6 +283,18 @@ def test_a_variable_on_another_device_than_the_compiled_function_names_int64() -
     assert "int64" in _fix_of(log, "xla-code-uncompilable")
 
 
+def test_compiling_without_xla_is_offered_off_a_tpu_only() -> None:
+    # A TPU compiles every step: the code's change is the way there, as for an op without
+    # an XLA kernel.
+    log = _xla_failure(
+        _OTHER_DEVICE + "\n Cf. https://www.tensorflow.org/xla/known_issues"
+        "#tfvariable_on_a_different_device [Op:__inference_train_step_12]"
+    )
+    fix = _fix_of(log, "xla-code-uncompilable")
+    assert "Or, on a CPU or GPU, compile that function without XLA" in fix
+    assert "On a TPU, where every step is compiled, change the code" in fix
+
+
 def test_the_same_words_without_xlas_pointer_are_not_read_as_xla() -> None:
     causes = {x.cause for x in explained(_xla_failure(_OTHER_DEVICE)).findings}
     assert "xla-code-uncompilable" not in causes
@@ -294,21 +306,39 @@ def test_the_experimental_loss_scale_argument_under_the_stable_class_names_initi
     assert "initial_scale=N" in _fix_of(one_frame_log(message, code), "api-removed")
 
 
+#: TF-TRT needs no tensorrt Python package: the fix reads the library and the GPU instead,
+#: and says what TensorRT's own words expected and found.
 @pytest.mark.parametrize(
-    "line",
+    ("line", "said", "command"),
     [
-        "2023-08-09 10:11:12.000013: E tensorflow/compiler/tf2tensorrt/utils/trt_logger.cc:"
-        "40] DefaultLogger 1: [stdArchiveReader.cpp::StdArchiveReader::40] Error Code 1: "
-        "Serialization (Serialization assertion stdVersionRead == serializationVersion "
-        "failed.Version tag does not match. Note: Current Version: 228, Serialized Engine "
-        "Version: 213)",
-        "[TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, "
-        "expecting library version 8.4.3.1 got 8.2.5.1, please rebuild.",
-        "E tensorflow/compiler/tf2tensorrt/utils/trt_logger.cc:42] DefaultLogger "
-        "INVALID_CONFIG: The engine plan file is generated on an incompatible device, "
-        "expecting compute 8.0 got compute 8.6, please rebuild.",
+        (
+            "2023-08-09 10:11:12.000013: E tensorflow/compiler/tf2tensorrt/utils/trt_logger.cc:"
+            "40] DefaultLogger 1: [stdArchiveReader.cpp::StdArchiveReader::40] Error Code 1: "
+            "Serialization (Serialization assertion stdVersionRead == serializationVersion "
+            "failed.Version tag does not match. Note: Current Version: 228, Serialized Engine "
+            "Version: 213)",
+            "",
+            "ldconfig -p | grep -E 'libnvinfer\\.so'",
+        ),
+        (
+            "[TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, "
+            "expecting library version 8.4.3.1 got 8.2.5.1, please rebuild.",
+            "TensorRT expected TensorRT release 8.4.3.1 and found 8.2.5.1",
+            "ldconfig -p | grep -E 'libnvinfer\\.so'",
+        ),
+        (
+            "E tensorflow/compiler/tf2tensorrt/utils/trt_logger.cc:42] DefaultLogger "
+            "INVALID_CONFIG: The engine plan file is generated on an incompatible device, "
+            "expecting compute 8.0 got compute 8.6, please rebuild.",
+            "TensorRT expected compute capability 8.0 and found 8.6",
+            "nvidia-smi --query-gpu=name,compute_cap --format=csv",
+        ),
     ],
     ids=["version-tag", "library-version", "other-gpu"],
 )
-def test_a_tensorrt_engine_of_another_release_or_gpu_is_built_again(line: str) -> None:
-    assert "converter.build()" in _fix_of(line + "\n", "tensorrt-engine-stale")
+def test_a_tensorrt_engine_of_another_release_or_gpu_is_built_again(
+    line: str, said: str, command: str
+) -> None:
+    fix = _fix_of(line + "\n", "tensorrt-engine-stale")
+    assert "converter.build()" in fix and said in fix and command in fix
+    assert "import tensorrt" not in fix

@@ -197,6 +197,9 @@ class LogHints(Record):
     #: folder of conda's package cache), among those a fix asks about
     #: (:func:`tfdoctor.evidence.conda.conda_installed`).
     conda_installed: frozenset[str] = frozenset()
+    #: The channel the log's ``conda list`` shows for such a package (empty: the default
+    #: channels), by name (:func:`tfdoctor.evidence.conda.conda_channels`).
+    conda_channels: tuple[tuple[str, str], ...] = ()
 
 
 @record
@@ -563,6 +566,17 @@ class Machine(Record):
         if pkg is not None:
             return pkg.channel not in ("pypi", "")
         return self.hints is not None and name in self.hints.conda_installed
+
+    def conda_channel(self, name: str) -> Optional[str]:
+        """The conda channel the package ``name`` came from (``conda-forge``, ``pkgs/main``;
+        empty for the default channels where the log's ``conda list`` shows no column): the
+        facts' conda list, else the log's; None where neither shows it from a channel."""
+        conda = self.facts.conda
+        pkg = conda.package(name) if conda is not None else None
+        if pkg is not None:
+            return pkg.channel if pkg.channel not in ("pypi", "") else None
+        shown = dict(self.hints.conda_channels) if self.hints is not None else {}
+        return shown.get(name)
 
     @functools.cached_property
     def tf_installer(self) -> Optional[str]:

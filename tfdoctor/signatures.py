@@ -198,6 +198,11 @@ GROUPS = frozenset(
         # not resolve.
         "job",
         "host",
+        # What a library's own check expected and what it found, in its words' order, where
+        # the words do not say which side is the machine's (TensorRT's "expecting compute 7.5
+        # got compute 8.6" of an engine and a GPU).
+        "expected",
+        "found",
     }
 )
 

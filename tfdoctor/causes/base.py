@@ -56,6 +56,7 @@ CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
         "windows-native-gpu-ended",
         "wsl1",
         "wsl-driver-broken",
+        "gpu-access-blocked",
         "driver-not-loaded",
         "driver-libraries-missing",
         "driver-version-mismatch",

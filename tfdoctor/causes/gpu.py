@@ -2827,16 +2827,45 @@ def tf_trt_module_predates_fix(m: Machine, tf_version: str, since: str) -> Fix:
     )
 
 
-def tensorrt_engine_fix() -> Fix:
-    """The engine built again where it runs, or run where it was built."""
+def tensorrt_engine_fix(
+    expected: Optional[str] = None,
+    found: Optional[str] = None,
+    compute: bool = False,
+    os_name: Optional[str] = None,
+) -> Fix:
+    """The engine built again where it runs, or run where it was built (``expected`` and
+    ``found``: the releases, or with ``compute`` the compute capabilities, TensorRT's refusal
+    names, in its order; ``os_name``: the machine's, for the listing of libnvinfer)."""
+    said = ""
+    # TensorRT's runtime (closed source) refuses a plan in these words: "The engine plan
+    # file is not compatible with this version of TensorRT, expecting library version X got
+    # Y" and "... generated on an incompatible device, expecting compute X got compute Y"
+    # (https://docs.nvidia.com/deeplearning/tensorrt/developer-guide/index.html, engines are
+    # specific to the release and the GPU they were built with).
+    if expected and found:
+        what = "compute capability" if compute else "TensorRT release"
+        said = (
+            f" TensorRT expected {what} {expected} and found {found}: the engine and this "
+            f"machine differ in {what}."
+        )
+    # The library's own files, not its Python package: TF-TRT loads libnvinfer and needs no
+    # tensorrt module (TensorRT's Windows zip ships nvinfer*.dll, found on PATH; where.exe
+    # named in full, as for cuDNN above); nvidia-smi reports each GPU's compute capability
+    # (driver 510 and on).
+    if compute:
+        listing = "nvidia-smi --query-gpu=name,compute_cap --format=csv"
+    elif os_name == "windows":
+        listing = "where.exe nvinfer*.dll"
+    else:
+        listing = "ldconfig -p | grep -E 'libnvinfer\\.so'"
     # TF-TRT builds the engines at the first inference when the SavedModel was saved without
     # converter.build() (NVIDIA's TF-TRT user guide).
     return Fix(
         "Build the engine again on this machine, with the TensorRT release it runs: convert "
         "the model again here (for TF-TRT, save the converted SavedModel without calling "
         "converter.build(), so the engines are built at the first inference where it runs), "
-        "or run it with the TensorRT release and on the GPU it was built for.",
-        ('python -c "import tensorrt; print(tensorrt.__version__)"',),
+        f"or run it with the TensorRT release and on the GPU it was built for.{said}",
+        (listing,),
     )
 
 

@@ -43,6 +43,7 @@ MSVC_RUNTIME_MISSING: Final = CauseId("msvc-runtime-missing")
 PYTHON_32BIT: Final = CauseId("python-32bit")
 WSL1: Final = CauseId("wsl1")
 WSL_DRIVER_BROKEN: Final = CauseId("wsl-driver-broken")
+GPU_ACCESS_BLOCKED: Final = CauseId("gpu-access-blocked")
 NATIVE_LIBRARY_UNRESOLVED: Final = CauseId("native-library-unresolved")
 TF_EXPORTED_SYMBOL_CLASH: Final = CauseId("tf-exported-symbol-clash")
 BINDING_PROCESS_NOT_64BIT: Final = CauseId("binding-process-not-64bit")
@@ -360,6 +361,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "installed over them (a Linux NVIDIA driver inside WSL).",
             "https://learn.microsoft.com/windows/wsl/tutorials/gpu-compute",
             "https://docs.nvidia.com/cuda/wsl-user-guide/index.html",
+        ),
+        define(
+            GPU_ACCESS_BLOCKED,
+            "The operating system blocks access to the GPU",
+            "NVML reaches the GPU through the device the system gives the process: a "
+            "paravirtualised GPU (/dev/dxg) under WSL 2 or in a Hyper-V guest given a GPU "
+            "partition, the /dev/nvidia* nodes in a container. Where the system gives it none, "
+            "NVML says the operating system blocks its access, whatever driver is installed.",
+            "https://docs.nvidia.com/cuda/wsl-user-guide/index.html",
+            "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/"
+            "docker-specialized.html",
         ),
         define(
             NATIVE_LIBRARY_UNRESOLVED,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from shlex import quote as shlex_quote
-from typing import Final, Optional
+from typing import Final, Literal, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
@@ -1734,22 +1734,6 @@ def keras_shared_fix(m: Machine, dists: Sequence[str], wanted: Optional[str]) ->
     )
 
 
-def newer_model_fix(argument: Optional[str]) -> Fix:
-    """Load the model with the Keras that wrote it (the file records which), or move its
-    weights through that release."""
-    what = f"`{argument}`" if argument else "an argument"
-    return Fix(
-        f"The model's configuration carries {what}, which the Keras loading it does not have: "
-        "load it with the TensorFlow (Keras) release that saved it or a newer one, which an "
-        "HDF5 file records in its keras_version attribute; or, in that release, save the "
-        "weights only and rebuild the model in code here.",
-        (
-            "python -c \"import h5py; f = h5py.File('MODEL.h5', 'r'); "
-            "print(f.attrs.get('keras_version'), f.attrs.get('backend'))\"",
-        ),
-    )
-
-
 def bytecode_python_fix(m: Machine) -> Fix:
     """The model loaded by the Python minor that saved it, or rebuilt in code with only its
     weights loaded (weights hold no bytecode)."""
@@ -1769,12 +1753,20 @@ def hdf5_mismatch_fix(m: Machine, headers: Optional[str], library: Optional[str]
     wheel, which carries its own libhdf5 (``headers``/``library``: the releases HDF5 named)."""
     shown = f" (headers {headers}, library {library})" if headers and library else ""
     if m.in_conda:
+        # The channel h5py (else libhdf5) came from, where the facts or the log's `conda
+        # list` show it: conda-forge's pair into an environment of the default channels would
+        # pull conda-forge's builds of their dependencies in as well. None shown, or one of
+        # the defaults (an empty column, pkgs/main): conda's configured channels.
+        channel = m.conda_channel("h5py")
+        channel = m.conda_channel("hdf5") if channel is None else channel
+        default = not channel or channel == "defaults" or channel.startswith("pkgs/")
+        named = "" if default else f"-c {channel} "
         return Fix(
             f"h5py and the libhdf5 it loads come from different installers{shown}: in this "
             "conda environment install both again from one channel, and leave no other "
             "libhdf5 on LD_LIBRARY_PATH. Where `conda list` shows h5py from pypi, run `pip "
             "uninstall h5py` first, so that conda's h5py is the one imported.",
-            ("conda list h5py", "conda install -c conda-forge --force-reinstall h5py hdf5"),
+            ("conda list h5py", f"conda install {named}--force-reinstall h5py hdf5"),
         )
     return Fix(
         f"h5py and the libhdf5 it loads come from different builds{shown}: reinstall h5py's "
@@ -1821,37 +1813,61 @@ def hub_cache_fix(m: Machine, cache_dir: Optional[str]) -> Fix:
     )
 
 
-def newer_savedmodel_fix(argument: Optional[str]) -> Fix:
-    """A SavedModel whose Keras layers an older tf.keras cannot revive: load it with the
-    TensorFlow that saved it or a newer one (saved_model.pb records that release)."""
-    what = f"`{argument}`, an argument" if argument else "an argument"
-    return Fix(
-        f"The SavedModel's Keras layers carry {what} the tf.keras loading them does not have: "
-        "it was saved by a newer TensorFlow. Its saved_model.pb records that release (the "
-        "command prints it): load the model with that TensorFlow or a newer one, or, in that "
-        "release, save the weights only and rebuild the model in code here.",
-        (
-            'python -c "from tensorflow.core.protobuf import saved_model_pb2; '
-            "m = saved_model_pb2.SavedModel(); "
-            "m.ParseFromString(open('MODEL_DIR/saved_model.pb', 'rb').read()); "
-            'print(m.meta_graphs[0].meta_info_def.tensorflow_version)"',
-        ),
+#: The forms a model from a newer Keras arrives in, and what each records of the release that
+#: wrote it: an HDF5 file its keras_version attribute (Keras 2's hdf5_format.py
+#: save_model_to_hdf5), a SavedModel directory its saved_model.pb's
+#: meta_info_def.tensorflow_version (tensorflow/python/saved_model/builder_impl.py), a `.keras`
+#: zip its metadata.json (keras/src/saving/saving_lib.py, Keras 2.13 and later, Keras 3).
+NewerModelFormat = Literal["h5", "savedmodel", "keras-zip"]
+
+
+def newer_keras_model_fix(
+    fmt: NewerModelFormat, argument: Optional[str] = None, os_name: Optional[str] = None
+) -> Fix:
+    """A model (``fmt``: HDF5 file, SavedModel or `.keras` zip) written by a newer Keras than
+    the one loading it: load it with the release the file records, or move its weights
+    through that release (``argument``: the configuration's argument the loader refused;
+    ``os_name``: the machine's, for the command listing a file)."""
+    what = f"`{argument}`" if argument else "an argument"
+    again = (
+        "load it with that TensorFlow (Keras) release or a newer one, or, in that release, "
+        "save the weights only and rebuild the model in code here."
     )
-
-
-def keras_zip_under_old_keras_fix() -> Fix:
-    """A `.keras` path that a Keras before 2.12 read as HDF5 or as a SavedModel directory:
-    the zip archive of Keras 2.13 and later (Keras 3 too), or no file there; read which Keras
-    wrote it."""
+    if fmt == "h5":
+        return Fix(
+            f"The model's configuration carries {what}, which the Keras loading it does not "
+            "have: it was saved by a newer Keras. The HDF5 file records that release in its "
+            f"keras_version attribute (the command prints it): {again}",
+            (
+                "python -c \"import h5py; f = h5py.File('MODEL.h5', 'r'); "
+                "print(f.attrs.get('keras_version'), f.attrs.get('backend'))\"",
+            ),
+        )
+    if fmt == "savedmodel":
+        return Fix(
+            f"The SavedModel's Keras layers carry {what}, which the tf.keras loading them does "
+            "not have: it was saved by a newer TensorFlow. Its saved_model.pb records that "
+            f"release (the command prints it): {again}",
+            (
+                'python -c "from tensorflow.core.protobuf import saved_model_pb2; '
+                "m = saved_model_pb2.SavedModel(); "
+                "m.ParseFromString(open('MODEL_DIR/saved_model.pb', 'rb').read()); "
+                'print(m.meta_graphs[0].meta_info_def.tensorflow_version)"',
+            ),
+        )
+    # cmd has no ls; its dir (PowerShell's alias of Get-ChildItem) lists the file in both
+    # (https://learn.microsoft.com/windows-server/administration/windows-commands/dir).
+    listing = "dir MODEL.keras" if os_name == "windows" else "ls -l MODEL.keras"
     return Fix(
         "This Keras (before 2.12) reads a `.keras` path as an HDF5 file or a SavedModel "
         "directory, and finds neither there. Check that the path exists from where the "
         "program runs; if it does, it is the zip archive Keras 2.13 and later and Keras 3 "
-        "write, which Keras reads from 2.12 on: its metadata.json names the Keras that saved "
-        "it. Load it with a TensorFlow of that Keras (2.16 or newer for a Keras 3 file), or "
-        "save the model there again as `.h5`, which this Keras reads.",
+        "write, which Keras reads from 2.12 on: its metadata.json records the Keras that "
+        "saved it (the second command prints it). Load it with a TensorFlow of that Keras "
+        "(2.16 or newer for a Keras 3 file), or save the model there again as `.h5`, which "
+        "this Keras reads.",
         (
-            "ls -l MODEL.keras",
+            listing,
             "python -c \"import zipfile; print(zipfile.ZipFile('MODEL.keras')"
             ".read('metadata.json'))\"",
         ),

@@ -259,6 +259,18 @@ XLA_LIMITS: Mapping[str, str] = {
 
 def xla_code_fix(limits: Collection[str]) -> Fix:
     """The change to the code for each of XLA's ``limits`` the log shows (names of
-    :data:`XLA_LIMITS`), or compiling the function without XLA."""
+    :data:`XLA_LIMITS`), or, off a TPU, compiling the function without XLA."""
     steps = dict.fromkeys(text for name, text in XLA_LIMITS.items() if name in limits)
-    return Fix(" ".join((*steps, f"Or {WITHOUT_XLA}")), ('echo "TF_XLA_FLAGS=$TF_XLA_FLAGS"',))
+    # A TPU runs only what XLA compiled (TPUStrategy compiles every step): there is no
+    # uncompiled way, so the change to the code is the only one there (as op_kernel_fix says
+    # for an op XLA has no kernel for).
+    return Fix(
+        " ".join(
+            (
+                *steps,
+                f"Or, on a CPU or GPU, {WITHOUT_XLA} On a TPU, where every step is compiled, "
+                "change the code as above instead.",
+            )
+        ),
+        ('echo "TF_XLA_FLAGS=$TF_XLA_FLAGS"',),
+    )

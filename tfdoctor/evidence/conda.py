@@ -240,15 +240,23 @@ def listed_rows(text: str) -> list[CondaRow]:
     return [_list_row(m) for m in _LIST_ROW.finditer(text, at, at + _LIST_READ)]
 
 
+def conda_channels(text: str, names: frozenset[str]) -> dict[str, str]:
+    """The channel ``conda list`` shows for each of ``names`` it lists from a conda channel
+    (not ``pypi``): its column as printed (``conda-forge``), empty for the default channels.
+    Only rows under the list's header (:func:`listed_rows`): the same columns elsewhere may be
+    another command's."""
+    found: dict[str, str] = {}
+    for row in listed_rows(text):
+        if row.name in names and row.build != "pypi_0" and row.channel != "pypi":
+            found.setdefault(row.name, row.channel)
+    return found
+
+
 def conda_installed(text: str, names: frozenset[str]) -> frozenset[str]:
     """Which of ``names`` the text shows installed by conda (not pip): a ``conda list`` row
-    under its header from a conda channel (not ``pypi``), or a file in conda's package
-    cache. Only the names asked for: a row is read where the header shows conda printed it."""
-    found = {
-        row.name
-        for row in listed_rows(text)
-        if row.name in names and row.build != "pypi_0" and row.channel != "pypi"
-    }
+    under its header from a conda channel (:func:`conda_channels`), or a file in conda's
+    package cache."""
+    found = set(conda_channels(text, names))
     if "pkgs" in text:
         found.update(m["name"] for m in _CACHE_FOLDER.finditer(text) if m["name"] in names)
     return frozenset(found)

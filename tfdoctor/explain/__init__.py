@@ -61,6 +61,7 @@ from tfdoctor.evidence.conda import (
     CondaInfo,
     CondaRow,
     UnresolvedSpec,
+    conda_channels,
     conda_installed,
     read_conda_env,
     read_conda_info,
@@ -446,6 +447,8 @@ class Evidence:
     named_before_work: frozenset[str] = frozenset()
     #: The packages of :data:`_CONDA_ASKED` the log shows conda installed.
     conda_installed: frozenset[str] = frozenset()
+    #: The channel ``conda list`` shows for each of them it lists (empty: the defaults).
+    conda_channels: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
@@ -480,8 +483,9 @@ class Evidence:
 
 #: The packages whose installer a fix asks about: JAX's (conda-forge builds jax and jaxlib
 #: together; pip's would mix into conda's, causes.software.jax_release_fix) and TensorFlow's
-#: (reinstalled by conda where conda installed it, :func:`tf_installer`).
-_CONDA_ASKED = frozenset({"jax", "jaxlib", *CONDA_TENSORFLOW})
+#: (reinstalled by conda where conda installed it, :func:`tf_installer`), and h5py's and
+#: libhdf5's (installed again from the channel they came from, hdf5_mismatch_fix).
+_CONDA_ASKED = frozenset({"jax", "jaxlib", "h5py", "hdf5", *CONDA_TENSORFLOW})
 
 
 #: What WSL 2 shows of itself: the directory of the Windows driver's libraries it mounts, its
@@ -647,6 +651,8 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     if len(evidence.conda_rows) < MAX_CONFLICTS:
         evidence.conda_rows.extend(read_conda_rows((text,)))
     evidence.conda_installed |= conda_installed(text, _CONDA_ASKED)
+    for name, channel in conda_channels(text, _CONDA_ASKED).items():
+        evidence.conda_channels.setdefault(name, channel)
     if len(evidence.conda_conflicts) < MAX_CONFLICTS:
         evidence.conda_conflicts.extend(read_conda_python_conflicts((text,)))
     evidence.conda_missing.extend(
@@ -1583,6 +1589,9 @@ class Revealed(Record):
     #: (:func:`tfdoctor.evidence.packages.tf_installer`).
     tf_installer: Optional[str] = None
     conda_installed: frozenset[str] = frozenset()
+    #: The channel ``conda list`` shows for a package of :data:`_CONDA_ASKED` (empty: the
+    #: default channels), by name, sorted.
+    conda_channels: tuple[tuple[str, str], ...] = ()
     #: A path the log shows under the Nix store (/nix/store/...-python3-3.6.2-env/...): the
     #: program runs from Nix packages, whose libraries are found through their run paths.
     nix_store: Optional[str] = None
@@ -2108,6 +2117,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         conda=conda,
         tf_installer=tf_installer((*(p for p in (site,) if p), *frames), evidence.conda_installed),
         conda_installed=evidence.conda_installed,
+        conda_channels=tuple(sorted(evidence.conda_channels.items())),
         nix_store=next((p for p in (site or "", *frames) if p.startswith(_NIX_STORE)), None),
         conda_env=(
             f"{evidence.conda_env[0]}: {evidence.conda_env[1]}"
@@ -2486,6 +2496,7 @@ def log_hints(revealed: Revealed) -> LogHints:
         pip=revealed.pip_version,
         tf_installer=revealed.tf_installer,
         conda_installed=revealed.conda_installed,
+        conda_channels=revealed.conda_channels,
     )
 
 
@@ -4150,7 +4161,7 @@ def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     if all(h.signature.id == "keras-zip-read-as-savedmodel" for h in hits):
         return (
             causes.software.MODEL_FROM_NEWER_KERAS,
-            causes.software.keras_zip_under_old_keras_fix(),
+            causes.software.newer_keras_model_fix("keras-zip", os_name=m.os),
         )
     if any(h.signature.id == "keras-initializer-class-unknown" for h in hits):
         # An initializer class tf.keras writes, which the loader (older Keras, or
@@ -4158,8 +4169,8 @@ def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
         return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.initializer_class_fix(
             _group(hits, "keras_class"), r.tfjs
         )
-    return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.newer_model_fix(
-        _group(hits, "symbol")
+    return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.newer_keras_model_fix(
+        "h5", _group(hits, "symbol")
     )
 
 
@@ -4169,9 +4180,29 @@ def _graph_older(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     )
 
 
-def _nccl_versions_differ(
-    m: Machine, r: Revealed, hits: Sequence[Hits]
-) -> tuple[causes.CauseId, Fix]:
+def _wsl_driver(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """WSL 2's GPU libraries, or, for NVML's refusal alone where the log shows no WSL, the
+    system blocking the GPU (a Hyper-V guest or a container prints the same words)."""
+    if m.wsl is None and all(h.signature.id == "nvml-gpu-access-blocked" for h in hits):
+        return causes.platform.GPU_ACCESS_BLOCKED, causes.platform.gpu_access_blocked_fix(False)
+    return causes.platform.WSL_DRIVER_BROKEN, causes.platform.gpu_access_blocked_fix(
+        m.wsl is not None, m
+    )
+
+
+def _fleet_differs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """Nodes of one job differing in the fact the signature read names: NCCL's own check
+    names the ranks and their releases; another signature only what it says differs."""
+    if any(h.signature.id == "nccl-version-mismatch" for h in hits):
+        return _nccl_versions_differ(m, hits)
+    # No fact read beyond the signature's words: name them, with no command of NCCL's.
+    said = "; ".join(dict.fromkeys(h.signature.summary for h in hits))
+    return causes.cluster.FLEET_FACT_DIFFERS, causes.cluster.fleet_differs_fix(
+        "what the log shows differing", said
+    )
+
+
+def _nccl_versions_differ(m: Machine, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """NCCL's ranks running other releases, each rank with the release NCCL names."""
     ranks = nccl_mismatched_ranks("\n".join(line for h in hits for _, line in h.citations))
     shown = ", ".join(f"rank {rank} has NCCL {release}" for rank, release in ranks)
@@ -7018,9 +7049,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     # WSL 2's words only where the log shows WSL: NVML's refusal alone is a Hyper-V guest's
     # or a container's too (the other signatures of the cause read WSL's own paths or need
     # it shown).
-    causes.platform.WSL_DRIVER_BROKEN: lambda m: causes.platform.gpu_access_blocked_fix(
-        m.wsl is not None, m
-    ),
     causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
     causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
@@ -7193,7 +7221,8 @@ BUILDERS: dict[str, Builder] = {
         causes.cluster.TF_CONFIG_UNRESOLVABLE,
         causes.cluster.unresolved_host_fix(_group(hits, "host")),
     ),
-    causes.cluster.FLEET_FACT_DIFFERS: _nccl_versions_differ,
+    causes.cluster.FLEET_FACT_DIFFERS: _fleet_differs,
+    causes.platform.WSL_DRIVER_BROKEN: _wsl_driver,
     causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS: lambda m, r, hits: (
         causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS,
         causes.cluster.one_task_fix(_group(hits, "job")),
@@ -7294,7 +7323,12 @@ BUILDERS: dict[str, Builder] = {
     causes.software.IMPORT_CRASH: _import_crash,
     causes.gpu.TENSORRT_ENGINE_STALE: lambda m, r, hits: (
         causes.gpu.TENSORRT_ENGINE_STALE,
-        causes.gpu.tensorrt_engine_fix(),
+        causes.gpu.tensorrt_engine_fix(
+            _group(hits, "expected"),
+            _group(hits, "found"),
+            any("incompatible device" in line for h in hits for _, line in h.citations),
+            m.os,
+        ),
     ),
     causes.gpu.TENSORRT_VERSION_MISMATCH: lambda m, r, hits: (
         causes.gpu.TENSORRT_VERSION_MISMATCH,
@@ -10120,6 +10154,7 @@ _NO_GPU_REACHED = (
     causes.gpu.CUINIT_UNKNOWN_ERROR,
     causes.container.CONTAINER_NO_GPU,
     causes.platform.WSL_DRIVER_BROKEN,
+    causes.platform.GPU_ACCESS_BLOCKED,
 )
 
 

@@ -601,7 +601,7 @@ def _saved_argument(
         cause,
         Severity.ERROR if tb.frames else Severity.WARNING,
         what,
-        causes.software.newer_model_fix(kwarg),
+        causes.software.newer_keras_model_fix("h5", kwarg),
         causes.CAUSES[cause].links,
     )
 

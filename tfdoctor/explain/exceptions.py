@@ -318,7 +318,7 @@ def savedmodel_config_candidate(tracebacks: Sequence[Traceback], m: Machine) -> 
         f"{tb.where}: {tb.type}{shown}\nRaised under tf.keras' SavedModel loader, which "
         "calls each saved layer's constructor with the configuration the saving Keras wrote; "
         "a newer Keras's argument is refused with TypeError.",
-        causes.software.newer_savedmodel_fix(name),
+        causes.software.newer_keras_model_fix("savedmodel", name),
     )
 
 
@@ -359,7 +359,7 @@ def keras_zip_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional
         f"{tb.where}: {tb.type}: {tb.message}\nKeras before 2.12 reads a `.keras` file as "
         "HDF5; Keras 2.13 and later, and Keras 3, write it as a zip archive, which h5py finds "
         "no HDF5 signature in.",
-        causes.software.keras_zip_under_old_keras_fix(),
+        causes.software.newer_keras_model_fix("keras-zip", os_name=m.os),
     )
 
 
