@@ -21,7 +21,8 @@ cannot be read or written, and the cause explain reads in it.
   Lambda layer's call running into "unknown opcode": the bytecode of another Python minor;
   model-bytecode-other-python (an error, a warning from the call).
 - HDF5's "***HDF5 library version mismatched error***" and "Headers are X, library is Y"
-  (src/H5.c, then abort): hdf5-library-mismatch; h5py's own "h5py is running against HDF5"
+  (src/H5.c, then abort): hdf5-library-mismatch, a warning where the banner says the check
+  is disabled and the program goes on; h5py's own "h5py is running against HDF5"
   note stays below warning.
 - A TypeError under tf.keras' SavedModel loader (keras/saving/saved_model/load.py), its message
   a refused keyword argument or cut from the paste: model-from-newer-keras, a warning.
@@ -414,6 +415,25 @@ def test_hdf5_headers_of_another_release_in_conda_take_both_from_one_channel() -
         top.fix is not None
         and "conda install -c conda-forge --force-reinstall h5py hdf5" in top.fix.commands
     )
+
+
+def test_hdf5_mismatch_with_the_check_disabled_is_a_warning() -> None:
+    # H5check_version's second branch (src/H5.c): HDF5_DISABLE_VERSION_CHECK=1 ends the
+    # banner with these two lines instead of the hint and "Bye...", and the program goes on.
+    text = (
+        "Warning! ***HDF5 library version mismatched error***\n"
+        "The HDF5 header files used to compile this application do not match\n"
+        "the version used by the HDF5 library to which this application is linked.\n"
+        "Data corruption or segmentation faults may occur if the application continues.\n"
+        "'HDF5_DISABLE_VERSION_CHECK' environment variable is set to 1, application will\n"
+        "continue at your own risk.\n"
+        "Headers are 1.12.1, library is 1.14.2\n"
+    )
+    found = next(f for f in explained(text).findings if f.cause == "hdf5-library-mismatch")
+    assert found.severity is Severity.WARNING
+    assert found.fix is not None and found.fix.commands
+    # Without it HDF5 aborts: the same banner is an error.
+    assert top_error(explained(_HDF5_BANNER + "Bye...\n")).cause == "hdf5-library-mismatch"
 
 
 # --- A SavedModel of a newer TensorFlow under tf.keras' loader ------------------------------

@@ -257,6 +257,7 @@ from tfdoctor.signatures import (
     EVIDENCE,
     FORKED,
     GENCODE_CHECK,
+    GOES_ON,
     INDEX_NOT_PYPI,
     INDEX_UNREAD,
     KFD_NODE,
@@ -8136,7 +8137,9 @@ def explain(
             hits,
             evidence,
         )
-        keep_weightier(findings, _ctypes_unfound_went_on(found, hits, evidence))
+        keep_weightier(
+            findings, _ctypes_unfound_went_on(_said_to_go_on(found, hits), hits, evidence)
+        )
     # After the signatures' findings: a line of the log's own says more than its words.
     for late in (
         _keras3_in_words(evidence, machine),
@@ -9098,6 +9101,20 @@ def _ctypes_unfound_went_on(found: Finding, hits: Sequence[Hits], evidence: Evid
         detail=f"{found.detail}\nA DLL that did not load, but {why}: a package that loads an "
         "optional library this way runs without it. The fix applies only if what the library "
         "provides is needed.",
+    )
+
+
+def _said_to_go_on(found: Finding, hits: Sequence[Hits]) -> Finding:
+    """``found`` made a warning where one of its lines is the program's own word that it goes
+    on past it (a signature tagged ``goes-on``: HDF5's version check the user disabled)."""
+    if found.severity is not Severity.ERROR or not any(GOES_ON in h.signature.tags for h in hits):
+        return found
+    said = next((line for h in hits if GOES_ON in h.signature.tags for _, line in h.citations), "")
+    return dataclasses.replace(
+        found,
+        severity=Severity.WARNING,
+        detail=f"{found.detail}\nThe program says it goes on ({said.strip()}): this did not "
+        "end the run, though what it warns of may still go wrong later.",
     )
 
 
