@@ -135,6 +135,22 @@ def test_keras_asking_for_h5py_installs_it(line: str) -> None:
             "'Function not implemented')",
             id="enosys",
         ),
+        # Darwin's <sys/errno.h> numbers: ENOTSUP 45, ENOLCK 77, ENOSYS 78.
+        pytest.param(
+            "BlockingIOError: [Errno 45] Unable to synchronously create file (unable to lock "
+            "file, errno = 45, error message = 'Operation not supported')",
+            id="macos-enotsup",
+        ),
+        pytest.param(
+            "OSError: Unable to open file (unable to lock file, errno = 77, error message = "
+            "'No locks available')",
+            id="macos-enolck",
+        ),
+        pytest.param(
+            "OSError: Unable to open file (unable to lock file, errno = 78, error message = "
+            "'Function not implemented')",
+            id="macos-enosys",
+        ),
     ],
 )
 def test_a_file_system_without_locks_turns_hdf5_locking_off(message: str) -> None:
@@ -166,6 +182,25 @@ def test_errno_35_of_linux_is_no_file_another_process_holds() -> None:
     assert "hdf5-file-lock-failed" not in all_causes(text)
     macos = linux.replace("Resource deadlock avoided", "Resource temporarily unavailable")
     assert top_error(explained(_h5py_open(macos, _KERAS3_H5))).cause == "hdf5-file-lock-failed"
+
+
+@pytest.mark.parametrize(
+    ("errno", "words"),
+    [
+        pytest.param(45, "Level 2 not synchronized", id="el2nsync"),
+        pytest.param(77, "File descriptor in bad state", id="ebadfd"),
+        pytest.param(78, "Remote address changed", id="eremchg"),
+    ],
+)
+def test_linux_errnos_of_macos_lock_numbers_are_not_unsupported_locks(
+    errno: int, words: str
+) -> None:
+    # 45, 77 and 78 are macOS's ENOTSUP, ENOLCK and ENOSYS only: Linux's words are others.
+    message = (
+        f"OSError: Unable to open file (unable to lock file, errno = {errno}, error message = "
+        f"'{words}')"
+    )
+    assert "hdf5-file-lock-failed" not in all_causes(_h5py_open(message, _KERAS3_H5))
 
 
 def test_other_hdf5_open_failures_are_not_locking() -> None:
