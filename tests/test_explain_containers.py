@@ -10,6 +10,7 @@ import pytest
 
 from tests.explaining import explained, fix_text, readings, top_error
 from tfdoctor.evidence.devices import (
+    apptainer_shown,
     container_run_without_gpu,
     container_shares_host_python,
     tf_cpu_image,
@@ -256,21 +257,36 @@ def test_apptainer_with_nv_is_not_read_as_a_container_without_the_gpu() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"),
+    ("text", "without_gpu", "shown"),
     [
-        pytest.param("$ apptainer exec tf.sif python x.py\n", "apptainer", id="apptainer"),
-        pytest.param("srun -n 4 singularity shell tf.sif\n", "singularity", id="behind-srun"),
-        pytest.param("$ apptainer exec --nv tf.sif python x.py\n", None, id="nv"),
-        pytest.param("$ singularity run --nvccli tf.sif\n", None, id="nvccli"),
-        pytest.param("$ apptainer exec --rocm tf-rocm.sif python x.py\n", None, id="rocm"),
-        pytest.param("$ apptainer build tf.sif docker://tensorflow/tensorflow\n", None, id="build"),
+        pytest.param("$ apptainer exec tf.sif python x.py\n", "apptainer", "apptainer", id="exec"),
+        pytest.param(
+            "srun -n 4 singularity shell tf.sif\n", "singularity", "singularity", id="behind-srun"
+        ),
+        pytest.param("$ apptainer exec --nv tf.sif python x.py\n", None, "apptainer", id="nv"),
+        pytest.param("$ singularity run --nvccli tf.sif\n", None, "singularity", id="nvccli"),
+        pytest.param(
+            "$ apptainer exec --rocm tf-rocm.sif python x.py\n", None, "apptainer", id="rocm"
+        ),
+        pytest.param(
+            "$ apptainer build tf.sif docker://tensorflow/tensorflow\n", None, None, id="build"
+        ),
+        # An instance takes its GPU flags as it starts (apptainer instance start --nv).
+        pytest.param(
+            "$ apptainer instance start tf.sif t1\n", "apptainer", "apptainer", id="instance"
+        ),
+        pytest.param(
+            "$ singularity instance start --nv tf.sif t1\n", None, "singularity", id="instance-nv"
+        ),
     ],
 )
-def test_an_apptainer_command_without_a_gpu_flag_is_read_as_such(
-    text: str, expected: Optional[str]
+def test_apptainers_commands_are_read_alike_with_and_without_a_gpu_flag(
+    text: str, without_gpu: Optional[str], shown: Optional[str]
 ) -> None:
+    # One pattern of the commands that start a container serves both readers.
     found = container_run_without_gpu(text)
-    assert (found[0] if found else None) == expected
+    assert (found[0] if found else None) == without_gpu
+    assert apptainer_shown(text) == shown
 
 
 _HOME_TRACEBACK = (

@@ -13,6 +13,7 @@ from tests import factories as f
 from tests.explaining import explained, fix_text, one_error, problem_causes
 from tfdoctor.explain import BUILDERS, Hits, Revealed
 from tfdoctor.facts import CondaFacts, CondaPackage
+from tfdoctor.findings import Severity
 from tfdoctor.machine import view
 from tfdoctor.signatures import load_signatures
 
@@ -325,6 +326,51 @@ def test_two_transports_failing_get_the_general_advice() -> None:
     )
     text = fix_text(one_error(explained(log), COLLECTIVE))
     assert "NCCL_DEBUG=INFO" in text and "NCCL_IB_DISABLE" not in text
+
+
+#: NCCL's verbs wrapper failing as its IB transport starts (misc/ibvwrap.cc).
+_IBV_FAILED = (
+    "w1:10:10 [0] misc/ibvwrap.cc:98 NCCL WARN Call to ibv_open_device failed\n"
+    "w1:10:10 [0] NCCL INFO NET/IB : No device found.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        pytest.param(  # net_socket.cc, then init.cc: NCCL's next transport
+            "w1:10:10 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.5<0>\n"
+            "w1:10:10 [0] NCCL INFO Using network Socket\n",
+            id="socket-chosen",
+        ),
+        pytest.param(
+            "Epoch 1/3\n100/100 [==============================] - 9s 60ms/step - loss: 0.41\n",
+            id="run-went-on",
+        ),
+    ],
+)
+def test_a_verbs_call_nccl_went_on_past_is_a_note(after: str) -> None:
+    found = [x for x in explained(_IBV_FAILED + after).findings if x.cause == COLLECTIVE]
+    assert found and all(x.severity.rank < Severity.WARNING.rank for x in found)
+
+
+def test_a_verbs_call_that_ended_the_run_stays_an_error() -> None:
+    log = (
+        _IBV_FAILED + "w1:10:10 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.5<0>\n"
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 9, in <module>\n'
+        "    strategy.run(step)\n"
+        "tensorflow.python.framework.errors_impl.UnknownError: Error invoking NCCL: unhandled "
+        "system error\n"
+    )
+    assert one_error(explained(log), COLLECTIVE).severity is Severity.ERROR
+    # A completion error is the fabric failing under a running collective: never a note.
+    completion = (
+        "w1:10:12 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer "
+        "10.0.0.6<40911> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"
+        "w1:10:10 [0] NCCL INFO Using network Socket\n"
+    )
+    assert one_error(explained(completion), COLLECTIVE).severity is Severity.ERROR
 
 
 def test_ranks_with_other_nccl_releases_are_nodes_that_differ() -> None:

@@ -21,7 +21,8 @@ cannot be read or written, and the cause explain reads in it.
   Lambda layer's call running into "unknown opcode": the bytecode of another Python minor;
   model-bytecode-other-python (an error, a warning from the call).
 - HDF5's "***HDF5 library version mismatched error***" and "Headers are X, library is Y"
-  (src/H5.c, then abort): hdf5-library-mismatch; h5py's own "h5py is running against HDF5"
+  (src/H5.c, then abort): hdf5-library-mismatch, a warning where the banner says the check
+  is disabled and the program goes on; h5py's own "h5py is running against HDF5"
   note stays below warning.
 - A TypeError under tf.keras' SavedModel loader (keras/saving/saved_model/load.py), its message
   a refused keyword argument or cut from the paste: model-from-newer-keras, a warning.
@@ -134,6 +135,22 @@ def test_keras_asking_for_h5py_installs_it(line: str) -> None:
             "'Function not implemented')",
             id="enosys",
         ),
+        # Darwin's <sys/errno.h> numbers: ENOTSUP 45, ENOLCK 77, ENOSYS 78.
+        pytest.param(
+            "BlockingIOError: [Errno 45] Unable to synchronously create file (unable to lock "
+            "file, errno = 45, error message = 'Operation not supported')",
+            id="macos-enotsup",
+        ),
+        pytest.param(
+            "OSError: Unable to open file (unable to lock file, errno = 77, error message = "
+            "'No locks available')",
+            id="macos-enolck",
+        ),
+        pytest.param(
+            "OSError: Unable to open file (unable to lock file, errno = 78, error message = "
+            "'Function not implemented')",
+            id="macos-enosys",
+        ),
     ],
 )
 def test_a_file_system_without_locks_turns_hdf5_locking_off(message: str) -> None:
@@ -165,6 +182,25 @@ def test_errno_35_of_linux_is_no_file_another_process_holds() -> None:
     assert "hdf5-file-lock-failed" not in all_causes(text)
     macos = linux.replace("Resource deadlock avoided", "Resource temporarily unavailable")
     assert top_error(explained(_h5py_open(macos, _KERAS3_H5))).cause == "hdf5-file-lock-failed"
+
+
+@pytest.mark.parametrize(
+    ("errno", "words"),
+    [
+        pytest.param(45, "Level 2 not synchronized", id="el2nsync"),
+        pytest.param(77, "File descriptor in bad state", id="ebadfd"),
+        pytest.param(78, "Remote address changed", id="eremchg"),
+    ],
+)
+def test_linux_errnos_of_macos_lock_numbers_are_not_unsupported_locks(
+    errno: int, words: str
+) -> None:
+    # 45, 77 and 78 are macOS's ENOTSUP, ENOLCK and ENOSYS only: Linux's words are others.
+    message = (
+        f"OSError: Unable to open file (unable to lock file, errno = {errno}, error message = "
+        f"'{words}')"
+    )
+    assert "hdf5-file-lock-failed" not in all_causes(_h5py_open(message, _KERAS3_H5))
 
 
 def test_other_hdf5_open_failures_are_not_locking() -> None:
@@ -455,6 +491,25 @@ def test_hdf5_headers_of_another_release_in_conda_take_both_from_one_channel(
     top = top_error(explained(text))
     assert top.cause == "hdf5-library-mismatch"
     assert top.fix is not None and command in top.fix.commands
+
+
+def test_hdf5_mismatch_with_the_check_disabled_is_a_warning() -> None:
+    # H5check_version's second branch (src/H5.c): HDF5_DISABLE_VERSION_CHECK=1 ends the
+    # banner with these two lines instead of the hint and "Bye...", and the program goes on.
+    text = (
+        "Warning! ***HDF5 library version mismatched error***\n"
+        "The HDF5 header files used to compile this application do not match\n"
+        "the version used by the HDF5 library to which this application is linked.\n"
+        "Data corruption or segmentation faults may occur if the application continues.\n"
+        "'HDF5_DISABLE_VERSION_CHECK' environment variable is set to 1, application will\n"
+        "continue at your own risk.\n"
+        "Headers are 1.12.1, library is 1.14.2\n"
+    )
+    found = next(f for f in explained(text).findings if f.cause == "hdf5-library-mismatch")
+    assert found.severity is Severity.WARNING
+    assert found.fix is not None and found.fix.commands
+    # Without it HDF5 aborts: the same banner is an error.
+    assert top_error(explained(_HDF5_BANNER + "Bye...\n")).cause == "hdf5-library-mismatch"
 
 
 # --- A SavedModel of a newer TensorFlow under tf.keras' loader ------------------------------

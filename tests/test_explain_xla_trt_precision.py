@@ -295,6 +295,28 @@ def test_compiling_without_xla_is_offered_off_a_tpu_only() -> None:
     assert "On a TPU, where every step is compiled, change the code" in fix
 
 
+#: The same refusal from a Keras 3 layer called in dataset.map: tf.data's words for a function
+#: it ran (framework/dataset.h, AddErrorContext) before it, the host as the reading device.
+_IN_MAP = (
+    "tensorflow.python.framework.errors_impl.InvalidArgumentError: Graph execution error:\n"
+    "  (0) INVALID_ARGUMENT:  Error in user-defined function passed to MapDataset:3 "
+    "transformation with iterator: Iterator::Root::Prefetch::Map:  Trying to access resource "
+    "random_flip/seed_generator_state/0 (defined @ /srv/venv/lib/python3.12/site-packages/"
+    "keras/src/backend/tensorflow/core.py:38) located in device "
+    "/job:localhost/replica:0/task:0/device:GPU:0 from device "
+    "/job:localhost/replica:0/task:0/device:CPU:0\n"
+    " Cf. https://www.tensorflow.org/xla/known_issues#tfvariable_on_a_different_device\n"
+    "\t [[{{node StatefulPartitionedCall}}]]\n"
+)
+
+
+def test_a_model_called_in_dataset_map_is_told_as_the_input_pipeline() -> None:
+    fix = _fix_of(_xla_failure(_IN_MAP), "xla-code-uncompilable")
+    assert "dataset.map" in fix and "tf.device('/CPU:0')" in fix
+    # Not the compiled function's advice: no variable to create on the GPU, no int64.
+    assert "int64" not in fix and "under tf.device('/GPU:0')" not in fix
+
+
 def test_the_same_words_without_xlas_pointer_are_not_read_as_xla() -> None:
     causes = {x.cause for x in explained(_xla_failure(_OTHER_DEVICE)).findings}
     assert "xla-code-uncompilable" not in causes

@@ -314,6 +314,16 @@ def test_a_gpu_the_driver_lists_but_tensorflow_ignores_is_not_covered() -> None:
     assert "tf-lists-gpu" in seen and "tf-lists-every-gpu" not in seen
 
 
+def test_the_gpus_tensorflow_lists_are_read_once_for_every_reader() -> None:
+    machine = Machine(f.facts(), f.FIXTURE_MATRIX)
+    assert [d.name for d in machine.tf_listed_gpus] == ["/physical_device:GPU:0"]
+    assert machine.observations["tf-lists-gpu"] == "TensorFlow lists GPU:0"
+    # Some other module named tensorflow (no version) lists no GPU of TensorFlow's.
+    shadow = f.facts(tensorflow=f.tensorflow(version=None))
+    assert Machine(shadow, f.FIXTURE_MATRIX).tf_listed_gpus == ()
+    assert "tf-lists-gpu" not in Machine(shadow, f.FIXTURE_MATRIX).observations
+
+
 def test_a_smoke_test_that_failed_a_kernel_shows_no_kernel_running() -> None:
     facts = _kernels_ran(f.facts())
     assert facts.smoke is not None

@@ -43,6 +43,7 @@ from tfdoctor.facts import (
     NOTEBOOK_ENV_MARKERS,
     TF_DISTRIBUTIONS,
     CondaPackage,
+    DeviceFacts,
     Facts,
     GpuFacts,
     PackageFacts,
@@ -246,12 +247,13 @@ class Machine(Record):
         return tf is not None and tf.status not in (TFStatus.SKIPPED, TFStatus.CHILD_ERROR)
 
     @functools.cached_property
-    def tf_gpus_listed(self) -> int:
-        """How many GPUs TensorFlow listed as it imported (0 where it did not import)."""
+    def tf_listed_gpus(self) -> tuple[DeviceFacts, ...]:
+        """The GPUs TensorFlow listed as it imported: none where it did not import, or where
+        the import loaded some other module named tensorflow (no version: a shadow)."""
         tf = self.facts.tensorflow
-        if tf is None or tf.status != TFStatus.OK:
-            return 0
-        return sum(1 for d in tf.devices if d.device_type == "GPU")
+        if tf is None or tf.status != TFStatus.OK or not tf.version:
+            return ()
+        return tuple(d for d in tf.devices if d.device_type == "GPU")
 
     @functools.cached_property
     def tf_name(self) -> Optional[str]:
@@ -782,7 +784,7 @@ class Machine(Record):
         # Without a version the import loaded some other module named tensorflow (a shadow).
         if tf is not None and tf.status == TFStatus.OK and tf.version:
             seen["tf-imports"] = f"TensorFlow {tf.version} imports"
-            listed = [d for d in tf.devices if d.device_type == "GPU"]
+            listed = self.tf_listed_gpus
             if listed:
                 names = ", ".join(_short_device(d.name) for d in listed)
                 seen["tf-lists-gpu"] = f"TensorFlow lists {names}"

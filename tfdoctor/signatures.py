@@ -279,6 +279,7 @@ INDEX_UNREAD = "index-unread"
 INDEX_NOT_PYPI = "index-not-pypi"
 ABI_TAG = "abi-tag"
 PROCESS_ENDED = "process-ended"
+GOES_ON = "goes-on"
 TAGS: Mapping[str, str] = {
     WINDOWS_WORDS: (
         "words only Windows' tools print (Visual C++'s build tools, Bazel's Windows toolchain, "
@@ -371,6 +372,10 @@ TAGS: Mapping[str, str] = {
         "a shell's, IDE's, container runtime's or emulator's report (or a person's words) of a "
         "process ended by a signal or an access violation, which prints no traceback: what "
         "the log shows done before it does not say the run went on"
+    ),
+    GOES_ON: (
+        "the program's own words that it goes on past what the cause names (a check the user "
+        "disabled): the cause is a warning there, not what ended the run"
     ),
 }
 

@@ -71,8 +71,10 @@ CAUSES: Mapping[str, Cause] = dict(
             "auto-clustering, every TPU step) holds something XLA's known limitations exclude: "
             "a while loop or TensorArray without a fixed bound, a shape or axis computed at run "
             "time, a TensorArray that crosses the compiled function's edge, a variable on "
-            "another device than the compiled function. The installation is fine; the code, "
-            "or where XLA compiles it, has to change.",
+            "another device than the compiled function (or, read from a function tf.data "
+            "ran, a model called inside dataset.map, on the host, with its variables on the "
+            "GPU). The installation is fine; the code, or where XLA compiles it, has to "
+            "change.",
             XLA_KNOWN_ISSUES,
         ),
     )
@@ -257,9 +259,33 @@ XLA_LIMITS: Mapping[str, str] = {
 }
 
 
+#: The refusal read from a function tf.data ran (``Error in user-defined function passed to
+#: ParallelMapDatasetV2``, framework/dataset.h): a model called in the input pipeline.
+IN_DATASET_MAP: Final = "xla-variable-in-dataset-map"
+
+
+def dataset_map_model_fix() -> Fix:
+    """A model or layer called inside ``dataset.map``, whose variables live on the GPU."""
+    # tf.data runs its functions on the host (the iterator's CPU device, the message's "from
+    # device CPU:0"); a model built where a GPU is visible has its variables on the GPU, and a
+    # Keras 3 random layer's seed state is one. Creating the variables on the host, or calling
+    # the model on the batches outside the pipeline, keeps a function reading its own device.
+    return Fix(
+        "A model or layer is called inside dataset.map: tf.data runs that function on the "
+        "host CPU, and the variables of the model (its weights, a random layer's seed state) "
+        "were created on the GPU. Call it on the batches outside the pipeline instead (put "
+        "the layers in the model, or call them in the training step), or build the model or "
+        "layers the pipeline uses under `with tf.device('/CPU:0'):` so that their variables "
+        "live on the host."
+    )
+
+
 def xla_code_fix(limits: Collection[str]) -> Fix:
     """The change to the code for each of XLA's ``limits`` the log shows (names of
-    :data:`XLA_LIMITS`), or, off a TPU, compiling the function without XLA."""
+    :data:`XLA_LIMITS`), or, off a TPU, compiling the function without XLA; a variable read
+    from a function tf.data ran (:data:`IN_DATASET_MAP`) is a model in the input pipeline."""
+    if IN_DATASET_MAP in limits:
+        return dataset_map_model_fix()
     steps = dict.fromkeys(text for name, text in XLA_LIMITS.items() if name in limits)
     # A TPU runs only what XLA compiled (TPUStrategy compiles every step): there is no
     # uncompiled way, so the change to the code is the only one there (as op_kernel_fix says

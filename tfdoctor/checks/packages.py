@@ -835,14 +835,18 @@ def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Fin
         # A GPU plugin's release for another line fails as TensorFlow loads it, before any
         # GPU is listed; a GPU listed by TensorFlow is that plugin loaded: observed beats the
         # table, and what is left is a pairing outside the plugin's tested one.
-        loaded = name in _GPU_PLUGINS and m.tf_gpus_listed > 0
+        loaded = name in _GPU_PLUGINS and bool(m.tf_listed_gpus)
         yield causes.finding(
             "packages.pins",
             Severity.INFO if loaded else Severity.ERROR,
             causes.software.tensorflow_requirer_cause(name),
             f"{comp.name} {comp.version} requires tensorflow{own.tensorflow}, but "
             f"{pkg.name} {pkg.version} is installed"
-            + (f", though TensorFlow lists {m.tf_gpus_listed} GPU(s) through it" if loaded else ""),
+            + (
+                f", though TensorFlow lists {len(m.tf_listed_gpus)} GPU(s) through it"
+                if loaded
+                else ""
+            ),
             f"{comp.name}'s metadata requires no TensorFlow outside its extras; its release "
             f"{own.release} needs tensorflow{own.tensorflow} (the companion table, from "
             f"{', '.join(m.companion_urls(name, own))}), and its import fails or misbehaves "

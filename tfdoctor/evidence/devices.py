@@ -285,20 +285,26 @@ def built_with_cuda(listings: list[DeviceListing]) -> Optional[bool]:
     return answers[0] if answers else None
 
 
-#: ``docker run`` (or ``podman run``, or Apptainer's and Singularity's ``exec``, ``run`` and
-#: ``shell``, also behind Slurm's or MPI's launcher) as a command a user ran: at a line's
-#: start, behind a shell prompt (``$``, ``#``, ``%``, ``>``) or ``sudo``; and the flags that
-#: hand the container a GPU: docker's ``--gpus`` (19.03), the NVIDIA runtime of nvidia-docker 2
-#: (``--runtime=nvidia``), a CDI device (``--device nvidia.com/gpu=all``) or the variable the
-#: NVIDIA runtime reads; Apptainer's ``--nv`` (the host driver's libraries and devices bound
-#: in) or ``--nvccli`` (through the NVIDIA Container Toolkit), and ``--rocm`` for AMD's
+#: Apptainer's (Singularity's) commands that start a container from an image, whose flags say
+#: what the container gets: ``exec``, ``run``, ``shell`` and ``instance start``
+#: (https://apptainer.org/docs/user/main/cli.html); the one reader of both this and
+#: :func:`apptainer_shown`.
+_HPC_COMMAND = r"(?P<hpc>apptainer|singularity)[ \t]+(?:exec|run|shell|instance[ \t]+start)\b"
+
+#: ``docker run`` (or ``podman run``, or Apptainer's and Singularity's ``exec``, ``run``,
+#: ``shell`` and ``instance start``, also behind Slurm's or MPI's launcher) as a command a
+#: user ran: at a line's start, behind a shell prompt (``$``, ``#``, ``%``, ``>``) or
+#: ``sudo``; and the flags that hand the container a GPU: docker's ``--gpus`` (19.03), the
+#: NVIDIA runtime of nvidia-docker 2 (``--runtime=nvidia``), a CDI device (``--device
+#: nvidia.com/gpu=all``) or the variable the NVIDIA runtime reads; Apptainer's ``--nv`` (the
+#: host driver's libraries and devices bound in) or ``--nvccli`` (through the NVIDIA
+#: Container Toolkit), and ``--rocm`` for AMD's
 #: (https://apptainer.org/docs/user/main/gpu.html). ``nvidia-docker run`` adds the runtime
 #: itself (not matched).
 _CONTAINER_RUN = re.compile(
     r"^(?:[^\n]{0,80}?[#$%>][ \t]*)?[ \t]*(?:sudo[ \t]+)?"
     r"(?:(?:srun|mpirun|mpiexec)\b[^\n]{0,120}?[ \t])?"
-    r"(?P<cmd>(?P<tool>docker|podman) run\b[^\n]{0,2000}"
-    r"|(?P<hpc>apptainer|singularity)[ \t]+(?:exec|run|shell)\b[^\n]{0,2000})",
+    rf"(?P<cmd>(?P<tool>docker|podman) run\b[^\n]{{0,2000}}|{_HPC_COMMAND}[^\n]{{0,2000}})",
     re.MULTILINE,
 )
 _GPU_FLAGS = re.compile(
@@ -473,11 +479,12 @@ def wsl1_shown(text: str) -> Optional[str]:
     return text[start : end if end >= 0 else len(text)].strip()[:200]
 
 
-#: Apptainer's (Singularity's) command running an image, and its own log lines' prefix
-#: (``INFO:    Converting SIF file to temporary sandbox...``, ``WARNING: ...``, padded to
-#: nine characters by its logger): the program ran in such a container.
+#: Apptainer's (Singularity's) command running an image (:data:`_HPC_COMMAND`, anywhere in a
+#: line), and its own log lines' prefix (``INFO:    Converting SIF file to temporary
+#: sandbox...``, ``WARNING: ...``, padded to nine characters by its logger): the program ran
+#: in such a container.
 _APPTAINER_RUN = re.compile(
-    r"\b(?P<tool>apptainer|singularity)[ \t]+(?:exec|run|shell|instance[ \t]+start)\b"
+    rf"\b{_HPC_COMMAND}"
     r"|^(?:INFO|WARNING|ERROR|FATAL): {1,4}\S[^\n]{0,200}?\b(?:SIF|sandbox|image|bind)\b",
     re.MULTILINE,
 )
@@ -491,4 +498,4 @@ def apptainer_shown(text: str) -> Optional[str]:
     found = _APPTAINER_RUN.search(text)
     if found is None:
         return None
-    return found.group("tool") or "apptainer"
+    return found.group("hpc") or "apptainer"

@@ -258,6 +258,7 @@ from tfdoctor.signatures import (
     EVIDENCE,
     FORKED,
     GENCODE_CHECK,
+    GOES_ON,
     INDEX_NOT_PYPI,
     INDEX_UNREAD,
     KFD_NODE,
@@ -8170,7 +8171,14 @@ def explain(
             hits,
             evidence,
         )
-        keep_weightier(findings, _ctypes_unfound_went_on(found, hits, evidence))
+        keep_weightier(
+            findings,
+            _ctypes_unfound_went_on(
+                _nccl_fell_back_to_sockets(_said_to_go_on(found, hits), hits, evidence),
+                hits,
+                evidence,
+            ),
+        )
     # After the signatures' findings: a line of the log's own says more than its words.
     for late in (
         _keras3_in_words(evidence, machine),
@@ -9132,6 +9140,60 @@ def _ctypes_unfound_went_on(found: Finding, hits: Sequence[Hits], evidence: Evid
         detail=f"{found.detail}\nA DLL that did not load, but {why}: a package that loads an "
         "optional library this way runs without it. The fix applies only if what the library "
         "provides is needed.",
+    )
+
+
+def _said_to_go_on(found: Finding, hits: Sequence[Hits]) -> Finding:
+    """``found`` made a warning where one of its lines is the program's own word that it goes
+    on past it (a signature tagged ``goes-on``: HDF5's version check the user disabled)."""
+    if found.severity is not Severity.ERROR or not any(GOES_ON in h.signature.tags for h in hits):
+        return found
+    said = next((line for h in hits if GOES_ON in h.signature.tags for _, line in h.citations), "")
+    return dataclasses.replace(
+        found,
+        severity=Severity.WARNING,
+        detail=f"{found.detail}\nThe program says it goes on ({said.strip()}): this did not "
+        "end the run, though what it warns of may still go wrong later.",
+    )
+
+
+#: NCCL's verbs wrapper's warning that a call failed (misc/ibvwrap.cc), and its lines naming
+#: the socket transport it uses then: net_socket.cc's "NET/Socket : Using [0]eth0:..." and
+#: init.cc's "Using network Socket". ncclNetInit tries the IB transport first and, where its
+#: init fails, the next one (src/net.cc): the run goes on over sockets.
+_IBV_CALL_FAILED = re.compile(r"NCCL WARN Call to ibv_\w+ failed")
+_NCCL_SOCKET_CHOSEN = re.compile(r"NCCL INFO (?:NET/Socket : Using\b|Using network Socket\b)")
+
+
+def _nccl_fell_back_to_sockets(found: Finding, hits: Sequence[Hits], evidence: Evidence) -> Finding:
+    """``found`` as a note where NCCL's InfiniBand failure is only a verbs call that failed
+    (no completion error of a running collective) and NCCL went on: the log names its socket
+    transport after the last such line and nothing failed, or the run went on
+    (:func:`_went_on_seen`)."""
+    if (
+        found.severity.rank <= Severity.INFO.rank
+        or not hits
+        or any(h.signature.id != "nccl-infiniband-failure" for h in hits)
+        or not all(_IBV_CALL_FAILED.search(line) for h in hits for _, line in h.citations)
+    ):
+        return found
+    text = evidence.first_text
+    last = max((m.end() for m in _IBV_CALL_FAILED.finditer(text)), default=-1)
+    sockets = last >= 0 and _NCCL_SOCKET_CHOSEN.search(text, last) is not None
+    failed = evidence.refusals or failures([tb for tb in evidence.tracebacks if not tb.warned])
+    if not ((sockets and not failed) or "run-went-on" in _went_on_seen(evidence)):
+        return found
+    return dataclasses.replace(
+        found,
+        severity=Severity.INFO,
+        detail=f"{found.detail}\nNCCL went on without InfiniBand: "
+        + (
+            "it chose its socket transport after the failed call"
+            if sockets
+            else "the log shows the run went on"
+        )
+        + ". Collectives run slower over sockets; the fix applies only where InfiniBand "
+        "(or RoCE) should carry them.",
     )
 
 
