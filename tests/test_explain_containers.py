@@ -598,3 +598,30 @@ def test_a_driver_below_the_images_cuda_names_the_floor_of_the_images_release() 
     assert top.cause == "driver-too-old"
     # TensorFlow 2.16 is built with CUDA 12.3: CUDA 12's minor version compatibility floor.
     assert "525.60.13" in fix_text(top)
+
+
+#: A Mac's own platform line (Python's platform.platform() on Apple silicon) before the
+#: container's command: Docker Desktop for Mac.
+_MAC = "$ python3 -c 'import platform; print(platform.platform())'\nmacOS-14.2.1-arm64-arm-64bit\n"
+
+
+def test_tensorflows_cpu_image_on_a_mac_says_no_container_there_reaches_a_gpu() -> None:
+    log = _MAC + (
+        '$ docker run -it --rm tensorflow/tensorflow:2.15.0 python -c "import tensorflow as tf; '
+        "print(tf.config.list_physical_devices('GPU'))\"\n[]\n"
+    )
+    text = fix_text(top_error(explained(log)))
+    assert "docker run --gpus all" not in text and "2.15.0-gpu" not in text
+    assert "tensorflow-metal" in text and "Docker Desktop" in text
+
+
+def test_dockers_daemon_refusing_gpus_on_a_mac_asks_for_no_toolkit() -> None:
+    log = _MAC + (
+        "$ docker run --gpus all --rm tensorflow/tensorflow:latest-gpu nvidia-smi\n"
+        'docker: Error response from daemon: could not select device driver "" with '
+        "capabilities: [[gpu]].\n"
+    )
+    text = _no_gpu_fix(log)
+    assert "nvidia-container-toolkit" not in text and "tensorflow-metal" in text
+    # The same refusal on a Linux host keeps the toolkit's install.
+    assert "nvidia-container-toolkit" in _no_gpu_fix(log.replace(_MAC, ""))

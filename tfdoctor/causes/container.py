@@ -123,9 +123,37 @@ def runtime_name_fix() -> Fix:
     )
 
 
+#: Docker Desktop for Mac runs containers in a Linux VM that has no GPU: its GPU support is
+#: Windows' (WSL 2) only (https://docs.docker.com/desktop/features/gpu/), and Apple's Metal
+#: plugin runs natively on macOS only (https://developer.apple.com/metal/tensorflow-plugin/).
+_DOCKER_DESKTOP_GPU = "https://docs.docker.com/desktop/features/gpu/"
+
+
+def mac_host(m: Machine) -> bool:
+    """The log shows the container started on a Mac (Docker Desktop's or Podman's VM)."""
+    return m.hints is not None and m.hints.container_host == "macos"
+
+
+def mac_container_fix() -> Fix:
+    """No container on a Mac reaches a GPU: Docker Desktop's Linux VM has none (its GPU
+    support is WSL 2's, on Windows), so TensorFlow's GPU there is tensorflow-metal, run
+    natively on macOS on Apple silicon."""
+    return Fix(
+        "A container on a Mac runs in Docker Desktop's (or Podman's) Linux VM, which has no "
+        "GPU: neither --gpus all nor a -gpu image hands it one (Docker Desktop's GPU support "
+        f"is for Windows, {_DOCKER_DESKTOP_GPU}). On Apple silicon, run TensorFlow natively on "
+        "macOS with the tensorflow-metal plugin for its GPU; in the container it runs on the "
+        "CPU.",
+        ("python3 -m pip install tensorflow tensorflow-metal  # on macOS, not in a container",),
+    )
+
+
 def container_gpu_fix(m: Machine) -> Fix:
     """Hand the GPU to the container: the pod's resource limit, podman's CDI device, or
-    docker's ``--gpus`` (with the NVIDIA runtime registered once on the host)."""
+    docker's ``--gpus`` (with the NVIDIA runtime registered once on the host); on a Mac, none
+    reaches one (:func:`mac_container_fix`)."""
+    if mac_host(m):
+        return mac_container_fix()
     if m.container == "kubernetes":
         return Fix(
             "Request the GPU in the pod spec (the NVIDIA device plugin hands it over only to "
@@ -345,11 +373,14 @@ def toolkit_host_driver_fix() -> Fix:
     )
 
 
-def gpu_image_fix(image: str) -> Fix:
+def gpu_image_fix(image: str, mac: bool = False) -> Fix:
     """TensorFlow's GPU image in place of its CPU image ``image`` (``tensorflow/tensorflow:TAG``):
     the same tag with ``-gpu``, before its ``-py3`` and ``-jupyter`` where it has them
     (https://www.tensorflow.org/install/docker: ``latest-gpu-jupyter``; 1.x's and 2.0-2.1's
-    ``1.15.5-gpu-py3``, ``2.1.0-gpu-py3-jupyter``)."""
+    ``1.15.5-gpu-py3``, ``2.1.0-gpu-py3-jupyter``); ``mac``: the container runs on a Mac,
+    where no image reaches a GPU (:func:`mac_container_fix`)."""
+    if mac:
+        return mac_container_fix()
     repo, _, tag = image.partition(":")
     cut = min((i for i in (tag.find("-py3"), tag.find("-jupyter")) if i >= 0), default=len(tag))
     gpu_tag = f"{tag[:cut]}-gpu{tag[cut:]}"

@@ -322,6 +322,14 @@ def container_run_without_gpu(text: str) -> Optional[tuple[str, str]]:
     return None
 
 
+def container_run_tool(text: str) -> Optional[str]:
+    """The tool of the first ``docker run`` or ``podman run`` command ``text`` shows a user
+    running, with or without a GPU flag (``docker`` or ``podman``), or None."""
+    if "docker run" not in text and "podman run" not in text:
+        return None
+    return next((m.group("tool") for m in _run_commands(text) if m.group("tool")), None)
+
+
 #: TensorFlow's own Docker image named in a ``docker run``/``podman run`` command, with its tag
 #: (none is ``latest``): https://www.tensorflow.org/install/docker lists its tags, the GPU
 #: images' holding ``gpu`` (``latest-gpu``, ``2.15.0-gpu``, ``latest-gpu-jupyter``).

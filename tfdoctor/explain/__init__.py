@@ -73,6 +73,7 @@ from tfdoctor.evidence.devices import (
     DeviceListing,
     apptainer_shown,
     container_hostname,
+    container_run_tool,
     container_run_without_gpu,
     container_shares_host_python,
     container_shown,
@@ -1683,6 +1684,10 @@ class Revealed(Record):
     #: A ``docker run`` or ``podman run`` the log shows without a GPU flag (the tool, the
     #: command as shown).
     docker_run_without_gpu: Optional[tuple[str, str]] = None
+    #: ``macos`` where the log shows a Mac (its platform, the issue's form) and a ``docker
+    #: run``/``podman run`` on it: Docker Desktop's (Podman's) Linux VM, which hands its
+    #: containers no GPU.
+    container_host: Optional[str] = None
     #: The line that prints a Docker container's default hostname (its ID's first 12 hex
     #: digits: TensorFlow's CUDA diagnostics, a shell's prompt): the process ran in one.
     container_hostname: Optional[str] = None
@@ -1981,6 +1986,17 @@ def _system_of(
     return os_hint, mac
 
 
+def _container_host(evidence: Evidence) -> Optional[str]:
+    """``macos`` where the log shows a container started (``docker run``, ``podman run``) on
+    a Mac: a Mac's own signs (its platform string, uname, sysctl) or the issue's form naming
+    macOS. A container is Linux whatever its host, so a Mac there is the host's."""
+    if container_run_tool(evidence.first_text) is None:
+        return None
+    if evidence.stated.os == "macos" or mac_shown(evidence.first_text)[0] is not None:
+        return "macos"
+    return None
+
+
 #: The evidence signatures that show HDFS or Hadoop in a log.
 _HADOOP_SHOWN = (
     "hdfs-shown",
@@ -2141,6 +2157,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         python_command=python_command(evidence.first_text),
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
+        container_host=_container_host(evidence),
         container_hostname=container_hostname(evidence.first_text),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         gpu_listed="created-gpu-device" in evidence.hits
@@ -2483,6 +2500,7 @@ def log_hints(revealed: Revealed) -> LogHints:
             else revealed.container_tool
         ),
         notebook=revealed.notebook,
+        container_host=revealed.container_host,
         pip=revealed.pip_version,
         tf_installer=revealed.tf_installer,
         conda_installed=revealed.conda_installed,
@@ -4328,6 +4346,9 @@ def _matched_line(hits: Sequence[Hits], sid: str) -> Optional[str]:
 
 
 def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if causes.container.mac_host(m):
+        # Docker Desktop's VM on a Mac has no GPU: no runtime or flag on it hands one over.
+        return causes.container.CONTAINER_NO_GPU, causes.container.mac_container_fix()
     if any(h.signature.id in _RUNTIME_NOT_INSTALLED for h in hits):
         # Docker's own daemon refused: the host side, whatever the log says of containers.
         return causes.container.CONTAINER_NO_GPU, causes.container.docker_runtime_fix()
