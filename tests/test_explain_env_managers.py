@@ -249,6 +249,25 @@ def test_no_cuda_listed_beside_a_driver_is_an_error() -> None:
     assert not any(c.startswith("conda install") for c in top.fix.commands)
 
 
+#: conda info on Windows (conda/cli/main_info.py's fields; __win is its virtual package).
+_INFO_WINDOWS = (
+    "     active environment : base\n"
+    "          conda version : 23.7.4\n"
+    "               platform : win-64\n"
+    "       virtual packages : __archspec=1=x86_64\n"
+    "                          __win=0=0\n"
+    "| NVIDIA-SMI 537.13                 Driver Version: 537.13       CUDA Version: 12.2     |\n"
+)
+
+
+def test_no_cuda_listed_on_windows_is_declared_with_cmds_and_powershells_commands() -> None:
+    top = top_error(explained(_INFO_WINDOWS))
+    assert top.cause == _UNDETECTED and top.fix is not None
+    assert "set CONDA_OVERRIDE_CUDA=X.Y" in top.fix.commands
+    assert '$env:CONDA_OVERRIDE_CUDA = "X.Y"' in top.fix.commands
+    assert not any("export " in c or "sed " in c for c in top.fix.commands)
+
+
 @pytest.mark.parametrize(
     "text",
     [

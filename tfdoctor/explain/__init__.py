@@ -7428,7 +7428,7 @@ def _virtual(m: Machine, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if package == "__glibc" and floor and have and version_key(have) < version_key(floor):
         return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(f"GLIBC_{floor}")
     return causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH, causes.conda.virtual_package_fix(
-        package, floor, pixi=False
+        package, floor, pixi=False, windows=m.os == "windows"
     )
 
 
@@ -8701,7 +8701,9 @@ def _conda_system_unsatisfied(evidence: Evidence, m: Machine) -> Optional[Findin
             fix = causes.conda.conda_cuda_below_fix(ref, floor, _conda_driver_floor(m, block))
         else:
             cause = causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH
-            fix = causes.conda.virtual_package_fix(package, floor, pixi=False)
+            subdir = _CONDA_SUBDIR.search(block.group(0))
+            windows = subdir["os"] == "win" if subdir is not None else m.os == "windows"
+            fix = causes.conda.virtual_package_fix(package, floor, pixi=False, windows=windows)
         return causes.finding(
             f"explain.{cause}",
             Severity.ERROR,
