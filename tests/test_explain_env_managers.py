@@ -35,6 +35,21 @@ def test_runpy_names_the_kernel_interpreter_without_ipykernel() -> None:
     assert _commands(text) == ("/home/u/envs/tf/bin/python -m pip install ipykernel",)
 
 
+@pytest.mark.parametrize("python", ["/usr/bin/python3", "/usr/bin/python3.11"])
+def test_the_systems_own_python_gets_its_distribution_package_not_pip(python: str) -> None:
+    # PEP 668: Debian 12's and Ubuntu 23.04's system Python refuses pip's installs.
+    text = f"{python}: No module named ipykernel_launcher\n"
+    commands = _commands(text)
+    assert f"{python} -m pip install ipykernel" not in commands
+    assert commands[0].startswith("sudo apt install python3-ipykernel")
+    assert any(c.startswith(f"{python} -m venv ") for c in commands)
+
+
+def test_a_python_of_its_own_under_usr_local_keeps_pip() -> None:
+    text = "/usr/local/bin/python3: No module named ipykernel_launcher\n"
+    assert _commands(text) == ("/usr/local/bin/python3 -m pip install ipykernel",)
+
+
 def test_a_windows_kernel_interpreter_is_quoted_for_its_shell() -> None:
     text = "C:\\Users\\u\\miniconda3\\envs\\tf\\python.exe: No module named ipykernel_launcher\n"
     assert _commands(text) == (
@@ -413,6 +428,10 @@ def test_a_kernelspec_naming_a_removed_environment() -> None:
     assert top.cause == "kernel-interpreter-missing"
     assert "/home/u/miniconda3/envs/old/bin/python" in fix_text(top)
     assert "jupyter kernelspec list" in _commands(_SERVER_LAUNCH)
+    # ipykernel's install and the kernel's registration, one command a line (Windows
+    # PowerShell 5 has no &&), as every kernel fix gives them.
+    assert "python -m pip install ipykernel" in _commands(_SERVER_LAUNCH)
+    assert not any("&&" in c for c in _commands(_SERVER_LAUNCH))
 
 
 def test_a_missing_python_outside_a_kernel_launch_is_not_a_kernelspec() -> None:
