@@ -308,7 +308,8 @@ def test_windows_venv_launcher_without_its_base_python() -> None:
     top = top_error(explained(text))
     assert top.cause == _VENV
     assert "Python 3.10" in fix_text(top) and "Python310\\python.exe" in fix_text(top)
-    assert _commands(text)[0].startswith("python -m venv --clear")
+    # Not `python`, which may be the broken environment's own: Windows' py launcher.
+    assert _commands(text)[0].startswith("py -3 -m venv --clear")
 
 
 @pytest.mark.parametrize(
@@ -329,6 +330,7 @@ def test_windows_venv_launcher_without_its_base_python() -> None:
 def test_a_moved_venv_script_names_its_old_python(line: str) -> None:
     top = top_error(explained(line + "\n"))
     assert top.cause == _VENV and "/home/u/proj-old/.venv/bin/python3" in fix_text(top)
+    assert _commands(line + "\n")[0].startswith("python3 -m venv --clear VENV_DIR")
 
 
 def test_a_shell_script_with_another_bad_interpreter_is_not_a_venv() -> None:

@@ -7096,7 +7096,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.platform.VENV_BASE_PYTHON_MISSING: lambda m, r, hits: (
         causes.platform.VENV_BASE_PYTHON_MISSING,
-        causes.platform.venv_base_fix(_group(hits, "interpreter")),
+        causes.platform.venv_base_fix(_group(hits, "interpreter"), m.os == "windows"),
     ),
     causes.platform.PYTHON_COMMAND_MISSING: lambda m, r, hits: (
         causes.platform.PYTHON_COMMAND_MISSING,
