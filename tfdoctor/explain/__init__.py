@@ -78,6 +78,7 @@ from tfdoctor.evidence.devices import (
     container_shares_host_python,
     container_shown,
     gpus_listed,
+    host_packager,
     kernel_refused_attrs,
     read_device_listings,
     tf_cpu_image,
@@ -1688,6 +1689,11 @@ class Revealed(Record):
     #: run``/``podman run`` on it: Docker Desktop's (Podman's) Linux VM, which hands its
     #: containers no GPU.
     container_host: Optional[str] = None
+    #: The package manager the log shows the host's packages installed with (``apt``,
+    #: ``dnf``, ``yum``, ``zypper``).
+    packager: Optional[str] = None
+    #: The tool of the first ``docker run`` or ``podman run`` the log shows, GPU flag or not.
+    run_tool: Optional[str] = None
     #: The line that prints a Docker container's default hostname (its ID's first 12 hex
     #: digits: TensorFlow's CUDA diagnostics, a shell's prompt): the process ran in one.
     container_hostname: Optional[str] = None
@@ -2158,6 +2164,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         container_host=_container_host(evidence),
+        packager=host_packager(evidence.first_text),
+        run_tool=container_run_tool(evidence.first_text),
         container_hostname=container_hostname(evidence.first_text),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         gpu_listed="created-gpu-device" in evidence.hits
@@ -4345,6 +4353,15 @@ def _matched_line(hits: Sequence[Hits], sid: str) -> Optional[str]:
     return next((line for h in hits if h.signature.id == sid for _, line in h.citations), None)
 
 
+def _container_tool(m: Machine, r: Revealed) -> str:
+    """The tool the log shows running the container: Kubernetes, Podman or Docker (where it
+    shows none: Docker, the commonest)."""
+    for tool in (m.container, r.run_tool, r.container_tool):
+        if tool in ("kubernetes", "podman", "docker"):
+            return tool
+    return "docker"
+
+
 def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if causes.container.mac_host(m):
         # Docker Desktop's VM on a Mac has no GPU: no runtime or flag on it hands one over.
@@ -4366,7 +4383,9 @@ def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             "docker" if docker else "podman"
         )
     if any(h.signature.id == "nvml-unknown-in-container" for h in hits):
-        return causes.container.CONTAINER_NO_GPU, causes.container.nvml_cgroup_fix()
+        return causes.container.CONTAINER_NO_GPU, causes.container.nvml_cgroup_fix(
+            _container_tool(m, r)
+        )
     if any(h.signature.id == "k8s-device-plugin-no-driver" for h in hits):
         # The plugin's own words say why the node has no nvidia.com/gpu to offer.
         return causes.container.CONTAINER_NO_GPU, causes.container.device_plugin_fix()
@@ -4374,7 +4393,9 @@ def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return causes.container.CONTAINER_NO_GPU, causes.container.k8s_gpu_capacity_fix()
     stage = _matched_line(hits, "container-cli-stage-error")
     if stage is not None:
-        return causes.container.CONTAINER_NO_GPU, causes.container.toolkit_stage_fix(stage)
+        return causes.container.CONTAINER_NO_GPU, causes.container.toolkit_stage_fix(
+            stage, r.packager
+        )
     if any(h.signature.id in _RUNTIME_NAME_REFUSED for h in hits):
         # The daemon has no runtime of the name --runtime asked for: its registration.
         return causes.container.CONTAINER_NO_GPU, causes.container.runtime_name_fix()
@@ -4405,7 +4426,9 @@ def _image_platform(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[caus
     line = _matched_line(hits, "container-exec-format-error") or ""
     # runc before 1.1 does not name the file: a script is as likely as a binary there.
     script = "user process caused" in line or _REFUSED_SCRIPT.search(line) is not None
-    return causes.container.CONTAINER_IMAGE_PLATFORM, causes.container.image_platform_fix(script)
+    return causes.container.CONTAINER_IMAGE_PLATFORM, causes.container.image_platform_fix(
+        script, _container_tool(m, r)
+    )
 
 
 def _floor(m: Machine) -> Optional[str]:
