@@ -143,6 +143,18 @@ def test_the_glibc_override_command_reads_this_machines_glibc() -> None:
     assert out == platform.libc_ver()[1]
 
 
+def test_the_cuda_override_on_windows_is_set_with_cmds_and_powershells_commands() -> None:
+    # A Windows prompt and path place the solver on Windows: no export, no sed there.
+    text = (
+        "(base) PS C:\\Users\\me> conda install -c conda-forge tensorflow-gpu\n"
+        "   └─ __cuda >=11.8, which is missing on the system.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _VIRTUAL and top.fix is not None
+    assert '$env:CONDA_OVERRIDE_CUDA = "X.Y"' in top.fix.commands
+    assert not any("export " in c or "sed " in c for c in top.fix.commands)
+
+
 def test_another_platforms_virtual_package_is_not_a_version_to_declare() -> None:
     assert _VIRTUAL not in _causes("   └─ __win, which is missing on the system.\n")
 

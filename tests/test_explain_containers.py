@@ -13,6 +13,7 @@ from tfdoctor.evidence.devices import (
     apptainer_shown,
     container_run_without_gpu,
     container_shares_host_python,
+    host_packager,
     tf_cpu_image,
     tf_image_release,
 )
@@ -614,3 +615,98 @@ def test_a_driver_below_the_images_cuda_names_the_floor_of_the_images_release() 
     assert top.cause == "driver-too-old"
     # TensorFlow 2.16 is built with CUDA 12.3: CUDA 12's minor version compatibility floor.
     assert "525.60.13" in fix_text(top)
+
+
+#: A Mac's own platform line (Python's platform.platform() on Apple silicon) before the
+#: container's command: Docker Desktop for Mac.
+_MAC = "$ python3 -c 'import platform; print(platform.platform())'\nmacOS-14.2.1-arm64-arm-64bit\n"
+
+
+def test_tensorflows_cpu_image_on_a_mac_says_no_container_there_reaches_a_gpu() -> None:
+    log = _MAC + (
+        '$ docker run -it --rm tensorflow/tensorflow:2.15.0 python -c "import tensorflow as tf; '
+        "print(tf.config.list_physical_devices('GPU'))\"\n[]\n"
+    )
+    text = fix_text(top_error(explained(log)))
+    assert "docker run --gpus all" not in text and "2.15.0-gpu" not in text
+    assert "tensorflow-metal" in text and "Docker Desktop" in text
+
+
+def test_dockers_daemon_refusing_gpus_on_a_mac_asks_for_no_toolkit() -> None:
+    log = _MAC + (
+        "$ docker run --gpus all --rm tensorflow/tensorflow:latest-gpu nvidia-smi\n"
+        'docker: Error response from daemon: could not select device driver "" with '
+        "capabilities: [[gpu]].\n"
+    )
+    text = _no_gpu_fix(log)
+    assert "nvidia-container-toolkit" not in text and "tensorflow-metal" in text
+    # The same refusal on a Linux host keeps the toolkit's install.
+    assert "nvidia-container-toolkit" in _no_gpu_fix(log.replace(_MAC, ""))
+
+
+_CGROUP = "nvidia-container-cli: container error: cgroup subsystem devices not found: unknown.\n"
+
+
+@pytest.mark.parametrize(
+    ("shown", "upgrade"),
+    [
+        pytest.param(
+            "$ sudo dnf install -y nvidia-container-toolkit\n",
+            "sudo dnf upgrade -y nvidia-container-toolkit",
+            id="dnf",
+        ),
+        pytest.param(
+            "$ sudo apt-get install -y nvidia-container-toolkit\n",
+            "sudo apt-get install -y --only-upgrade nvidia-container-toolkit",
+            id="apt",
+        ),
+        pytest.param("", None, id="none-shown"),
+    ],
+)
+def test_the_toolkits_cgroup_upgrade_uses_the_hosts_package_manager(
+    shown: str, upgrade: Optional[str]
+) -> None:
+    top = top_error(explained(shown + RUN + HOOK + _CGROUP))
+    assert top.cause == "container-no-gpu" and top.fix is not None
+    upgrades = [c for c in top.fix.commands if "upgrade" in c or " update " in c]
+    if upgrade is None:
+        # Neither shown: the words name the packages, no distribution's command.
+        assert upgrades == [] and "the host's package manager" in top.fix.text
+    else:
+        assert len(upgrades) == 1 and upgrades[0].startswith(upgrade)
+
+
+def test_exec_format_error_under_podman_and_kubernetes_uses_their_commands() -> None:
+    line = "exec /usr/local/bin/python: exec format error\n"
+    podman = fix_text(top_error(explained("$ podman run --rm registry.example/tf:1.0\n" + line)))
+    assert "podman image inspect IMAGE" in podman and "docker " not in podman
+    kube = fix_text(top_error(explained("$ kubectl logs tf-train-7d9f\n" + line)))
+    assert "kubernetes.io/arch" in kube and "docker " not in kube
+
+
+def test_nvmls_unknown_error_under_podman_restarts_with_podman() -> None:
+    text = _no_gpu_fix(
+        "$ podman run --device nvidia.com/gpu=all --rm tf:1.0 nvidia-smi\n"
+        "Failed to initialize NVML: Unknown Error\n"
+    )
+    assert "podman restart CONTAINER" in text and "docker " not in text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("[root@node ~]# yum install -y nvidia-docker2\n", "yum", id="yum"),
+        pytest.param(
+            "Last metadata expiration check: 0:12:03 ago on Mon 04 Mar 2024 10:00:00 AM UTC.\n",
+            "dnf",
+            id="dnf-notice",
+        ),
+        pytest.param("$ sudo zypper in nvidia-container-toolkit\n", "zypper", id="zypper"),
+        pytest.param("$ sudo apt update\n", "apt", id="apt"),
+        pytest.param("see the dnf install guide\n", None, id="words"),
+    ],
+)
+def test_the_hosts_package_manager_is_read_from_its_commands(
+    text: str, expected: Optional[str]
+) -> None:
+    assert host_packager(text) == expected

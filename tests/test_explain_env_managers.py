@@ -35,6 +35,21 @@ def test_runpy_names_the_kernel_interpreter_without_ipykernel() -> None:
     assert _commands(text) == ("/home/u/envs/tf/bin/python -m pip install ipykernel",)
 
 
+@pytest.mark.parametrize("python", ["/usr/bin/python3", "/usr/bin/python3.11"])
+def test_the_systems_own_python_gets_its_distribution_package_not_pip(python: str) -> None:
+    # PEP 668: Debian 12's and Ubuntu 23.04's system Python refuses pip's installs.
+    text = f"{python}: No module named ipykernel_launcher\n"
+    commands = _commands(text)
+    assert f"{python} -m pip install ipykernel" not in commands
+    assert commands[0].startswith("sudo apt install python3-ipykernel")
+    assert any(c.startswith(f"{python} -m venv ") for c in commands)
+
+
+def test_a_python_of_its_own_under_usr_local_keeps_pip() -> None:
+    text = "/usr/local/bin/python3: No module named ipykernel_launcher\n"
+    assert _commands(text) == ("/usr/local/bin/python3 -m pip install ipykernel",)
+
+
 def test_a_windows_kernel_interpreter_is_quoted_for_its_shell() -> None:
     text = "C:\\Users\\u\\miniconda3\\envs\\tf\\python.exe: No module named ipykernel_launcher\n"
     assert _commands(text) == (
@@ -249,6 +264,25 @@ def test_no_cuda_listed_beside_a_driver_is_an_error() -> None:
     assert not any(c.startswith("conda install") for c in top.fix.commands)
 
 
+#: conda info on Windows (conda/cli/main_info.py's fields; __win is its virtual package).
+_INFO_WINDOWS = (
+    "     active environment : base\n"
+    "          conda version : 23.7.4\n"
+    "               platform : win-64\n"
+    "       virtual packages : __archspec=1=x86_64\n"
+    "                          __win=0=0\n"
+    "| NVIDIA-SMI 537.13                 Driver Version: 537.13       CUDA Version: 12.2     |\n"
+)
+
+
+def test_no_cuda_listed_on_windows_is_declared_with_cmds_and_powershells_commands() -> None:
+    top = top_error(explained(_INFO_WINDOWS))
+    assert top.cause == _UNDETECTED and top.fix is not None
+    assert "set CONDA_OVERRIDE_CUDA=X.Y" in top.fix.commands
+    assert '$env:CONDA_OVERRIDE_CUDA = "X.Y"' in top.fix.commands
+    assert not any("export " in c or "sed " in c for c in top.fix.commands)
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -274,7 +308,8 @@ def test_windows_venv_launcher_without_its_base_python() -> None:
     top = top_error(explained(text))
     assert top.cause == _VENV
     assert "Python 3.10" in fix_text(top) and "Python310\\python.exe" in fix_text(top)
-    assert _commands(text)[0].startswith("python -m venv --clear")
+    # Not `python`, which may be the broken environment's own: Windows' py launcher.
+    assert _commands(text)[0].startswith("py -3 -m venv --clear")
 
 
 @pytest.mark.parametrize(
@@ -295,6 +330,7 @@ def test_windows_venv_launcher_without_its_base_python() -> None:
 def test_a_moved_venv_script_names_its_old_python(line: str) -> None:
     top = top_error(explained(line + "\n"))
     assert top.cause == _VENV and "/home/u/proj-old/.venv/bin/python3" in fix_text(top)
+    assert _commands(line + "\n")[0].startswith("python3 -m venv --clear VENV_DIR")
 
 
 def test_a_shell_script_with_another_bad_interpreter_is_not_a_venv() -> None:
@@ -394,6 +430,10 @@ def test_a_kernelspec_naming_a_removed_environment() -> None:
     assert top.cause == "kernel-interpreter-missing"
     assert "/home/u/miniconda3/envs/old/bin/python" in fix_text(top)
     assert "jupyter kernelspec list" in _commands(_SERVER_LAUNCH)
+    # ipykernel's install and the kernel's registration, one command a line (Windows
+    # PowerShell 5 has no &&), as every kernel fix gives them.
+    assert "python -m pip install ipykernel" in _commands(_SERVER_LAUNCH)
+    assert not any("&&" in c for c in _commands(_SERVER_LAUNCH))
 
 
 def test_a_missing_python_outside_a_kernel_launch_is_not_a_kernelspec() -> None:

@@ -346,7 +346,9 @@ def test_the_kernel_fix_names_the_kernel_as_jupyter_stores_it(
 
     fix = register_kernel_fix(_nb(terminal_prefix=prefix, terminal_python=f"{prefix}/bin/python"))
 
-    (command,) = fix.commands
+    # ipykernel's install, then the registration: one command a line (PowerShell 5 has no &&).
+    install, command = fix.commands
+    assert install.endswith("-m pip install ipykernel")
     assert f"--name {name} --display-name {display}" in command
     assert f"choose the kernel {name!r}" in fix.text
 

@@ -186,6 +186,9 @@ class LogHints(Record):
     wsl: bool = False
     #: ``container`` where the log shows a container image's own paths (its runtime unknown).
     container: Optional[str] = None
+    #: The host's system where the log shows a container started on another (``macos``:
+    #: Docker Desktop for Mac, whose Linux VM hands its containers no GPU).
+    container_host: Optional[str] = None
     #: The hosted notebook the log shows (``colab``, ``kaggle``), by its paths or its name.
     notebook: Optional[str] = None
     #: The pip release the log shows (``pip 20.0.2 from ...``, pip's upgrade notice).

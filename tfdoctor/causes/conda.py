@@ -482,36 +482,46 @@ def conda_cuda_below_fix(seen: str, floor: str, driver: Optional[str]) -> Fix:
     )
 
 
-def override_export(package: str) -> str:
-    """The command that declares this machine's own value of the virtual ``package`` to conda
-    (``export CONDA_OVERRIDE_CUDA=...``), read from the machine."""
+def override_export(package: str, windows: bool = False) -> tuple[str, ...]:
+    """The commands that declare this machine's own value of the virtual ``package`` to conda
+    (``export CONDA_OVERRIDE_CUDA=...``), read from the machine; ``windows``: conda runs on
+    Windows, where cmd sets a variable with ``set`` and PowerShell with ``$env:`` (``export``
+    and sh's command substitution are neither's), the value the one ``nvidia-smi`` shows."""
     _, variable, _, _, reading = VIRTUAL_PACKAGES[package]
+    if windows:
+        # Only __cuda applies on Windows (__osx and __glibc are macOS's and Linux's).
+        return (f"set {variable}=X.Y", f'$env:{variable} = "X.Y"')
     # The value is the machine's own, which only it can say: the floor the builds ask for is
     # never declared for it (a machine below the floor would get builds it cannot run), so
     # the command reads the machine's value, and the solver then says whether it is enough.
     if package != "__cuda":
-        return f'export {variable}="$({reading})"'
+        return (f'export {variable}="$({reading})"',)
     # Where no driver answers (a login node, an image build) the reading is empty, and an
     # empty override tells conda there is no CUDA at all: only a value is exported, and an
     # empty reading says which value to set instead.
     return (
         f'cuda="$({reading})"; if [ -n "$cuda" ]; then export {variable}="$cuda"; '
         f'else echo "No NVIDIA driver answers here: export {variable} set to the CUDA '
-        f'Version that nvidia-smi shows on the GPU machines" >&2; fi'
+        f'Version that nvidia-smi shows on the GPU machines" >&2; fi',
     )
 
 
-def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
+def virtual_package_fix(package: str, floor: str, pixi: bool, windows: bool = False) -> Fix:
     """Declare the system a package's builds need (``floor``: the version they ask for, empty
     where not shown), where the machine that runs the code has it (``pixi``: the log is
-    pixi's, whose system requirements say what the machine has)."""
+    pixi's, whose system requirements say what the machine has; ``windows``: conda runs on
+    Windows, whose shells set the variable with ``set`` and ``$env:``)."""
     what, variable, key, probe, _ = VIRTUAL_PACKAGES[package]
     value = floor or "X.Y"
     declare = (
         f'{key} = "{value}" in pixi.toml\'s [system-requirements] table'
         if pixi
         else f"{variable} to the version this machine has before conda solves"
-    ) + ("" if floor or not pixi else f", X.Y being the version `{probe}` shows")
+    ) + (
+        f", X.Y being the version `{probe}` shows"
+        if (pixi and not floor) or (windows and not pixi)
+        else ""
+    )
     lacks = {
         "__cuda": "a machine without an NVIDIA GPU and driver needs CPU builds instead",
         "__osx": "an older Mac needs a macOS update or an older release of the package",
@@ -524,7 +534,7 @@ def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
         else ""
     )
     commands: tuple[str, ...] = (
-        (probe, "pixi install") if pixi else (probe, override_export(package))
+        (probe, "pixi install") if pixi else (probe, *override_export(package, windows))
     )
     return Fix(
         f"The solver does not see {what}{' ' + floor + ' or newer' if floor else ''} that the "
@@ -574,9 +584,10 @@ def conda_shell_fix(tool: str, os: Optional[str] = None) -> Fix:
     )
 
 
-def conda_cuda_undetected_fix(old_on_wsl: bool) -> Fix:
+def conda_cuda_undetected_fix(old_on_wsl: bool, windows: bool = False) -> Fix:
     """conda lists no __cuda on a machine whose driver runs CUDA: a conda that searches WSL's
-    driver directory (``old_on_wsl``: this one predates it), or the version declared."""
+    driver directory (``old_on_wsl``: this one predates it), or the version declared
+    (``windows``: with cmd's and PowerShell's commands)."""
     upgrade = (
         f"This conda predates {CONDA_WSL_CUDA_RELEASE}, the first release that looks for WSL "
         "2's libcuda (/usr/lib/wsl/lib): update conda in the base environment, then check "
@@ -588,8 +599,9 @@ def conda_cuda_undetected_fix(old_on_wsl: bool) -> Fix:
     commands = (f'conda install -n base "conda>={CONDA_WSL_CUDA_RELEASE}"',) if old_on_wsl else ()
     return Fix(
         upgrade + "declare the CUDA version the driver supports (the CUDA Version "
-        "`nvidia-smi` shows) in CONDA_OVERRIDE_CUDA before conda solves.",
-        (*commands, "nvidia-smi", override_export("__cuda"), "conda info"),
+        "`nvidia-smi` shows) in CONDA_OVERRIDE_CUDA before conda solves"
+        + (", X.Y being that version." if windows else "."),
+        (*commands, "nvidia-smi", *override_export("__cuda", windows), "conda info"),
     )
 
 

@@ -123,9 +123,37 @@ def runtime_name_fix() -> Fix:
     )
 
 
+#: Docker Desktop for Mac runs containers in a Linux VM that has no GPU: its GPU support is
+#: Windows' (WSL 2) only (https://docs.docker.com/desktop/features/gpu/), and Apple's Metal
+#: plugin runs natively on macOS only (https://developer.apple.com/metal/tensorflow-plugin/).
+_DOCKER_DESKTOP_GPU = "https://docs.docker.com/desktop/features/gpu/"
+
+
+def mac_host(m: Machine) -> bool:
+    """The log shows the container started on a Mac (Docker Desktop's or Podman's VM)."""
+    return m.hints is not None and m.hints.container_host == "macos"
+
+
+def mac_container_fix() -> Fix:
+    """No container on a Mac reaches a GPU: Docker Desktop's Linux VM has none (its GPU
+    support is WSL 2's, on Windows), so TensorFlow's GPU there is tensorflow-metal, run
+    natively on macOS on Apple silicon."""
+    return Fix(
+        "A container on a Mac runs in Docker Desktop's (or Podman's) Linux VM, which has no "
+        "GPU: neither --gpus all nor a -gpu image hands it one (Docker Desktop's GPU support "
+        f"is for Windows, {_DOCKER_DESKTOP_GPU}). On Apple silicon, run TensorFlow natively on "
+        "macOS with the tensorflow-metal plugin for its GPU; in the container it runs on the "
+        "CPU.",
+        ("python3 -m pip install tensorflow tensorflow-metal  # on macOS, not in a container",),
+    )
+
+
 def container_gpu_fix(m: Machine) -> Fix:
     """Hand the GPU to the container: the pod's resource limit, podman's CDI device, or
-    docker's ``--gpus`` (with the NVIDIA runtime registered once on the host)."""
+    docker's ``--gpus`` (with the NVIDIA runtime registered once on the host); on a Mac, none
+    reaches one (:func:`mac_container_fix`)."""
+    if mac_host(m):
+        return mac_container_fix()
     if m.container == "kubernetes":
         return Fix(
             "Request the GPU in the pod spec (the NVIDIA device plugin hands it over only to "
@@ -282,10 +310,23 @@ def k8s_gpu_capacity_fix() -> Fix:
 _MOUNTED_FILE = re.compile(r"/merged(?P<dir>/[\w./+-]+)/[\w.+-]+: file exists")
 
 
-def toolkit_stage_fix(line: str) -> Fix:
+#: The toolkit's packages upgraded with the host's package manager (NVIDIA's install guide:
+#: apt-get on Debian and Ubuntu, dnf (yum) on RHEL, Fedora and Amazon Linux, zypper on SUSE).
+_TOOLKIT_PACKAGES = "nvidia-container-toolkit libnvidia-container1 libnvidia-container-tools"
+_TOOLKIT_UPGRADE = {
+    "apt": f"sudo apt-get install -y --only-upgrade {_TOOLKIT_PACKAGES}",
+    "dnf": f"sudo dnf upgrade -y {_TOOLKIT_PACKAGES}",
+    "yum": f"sudo yum update -y {_TOOLKIT_PACKAGES}",
+    "zypper": f"sudo zypper update -y {_TOOLKIT_PACKAGES}",
+}
+
+
+def toolkit_stage_fix(line: str, packager: Optional[str] = None) -> Fix:
     """The NVIDIA Container Toolkit's CLI failing after it found the driver (``line``: its
     message): a device the host does not have, a driver library already in the image, the
-    devices cgroup it cannot program, else its own debug output says which step."""
+    devices cgroup it cannot program, else its own debug output says which step; ``packager``:
+    the host's package manager, where the log shows it (``apt``, ``dnf``, ``yum``,
+    ``zypper``)."""
     debug = "sudo nvidia-container-cli -k -d /dev/tty info"
     if "unknown device" in line:
         return Fix(
@@ -315,12 +356,17 @@ def toolkit_stage_fix(line: str) -> Fix:
         return Fix(
             "The toolkit could not program the container's devices cgroup: a "
             "libnvidia-container without cgroup v2 support (before 1.8.0) on a cgroup v2 host, "
-            "or a rootless runtime. Upgrade the NVIDIA Container Toolkit; for rootless Podman "
-            "hand the GPU over as a CDI device instead of the hook.",
+            "or a rootless runtime. Upgrade the NVIDIA Container Toolkit"
+            + (
+                ""
+                if packager in _TOOLKIT_UPGRADE
+                else f" ({_TOOLKIT_PACKAGES}) with the host's package manager, from NVIDIA's "
+                "repository"
+            )
+            + "; for rootless Podman hand the GPU over as a CDI device instead of the hook.",
             (
                 "nvidia-container-cli --version",
-                "sudo apt-get install -y --only-upgrade nvidia-container-toolkit "
-                "libnvidia-container1 libnvidia-container-tools",
+                *((_TOOLKIT_UPGRADE[packager],) if packager in _TOOLKIT_UPGRADE else ()),
                 "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml",
             ),
         )
@@ -345,11 +391,14 @@ def toolkit_host_driver_fix() -> Fix:
     )
 
 
-def gpu_image_fix(image: str) -> Fix:
+def gpu_image_fix(image: str, mac: bool = False) -> Fix:
     """TensorFlow's GPU image in place of its CPU image ``image`` (``tensorflow/tensorflow:TAG``):
     the same tag with ``-gpu``, before its ``-py3`` and ``-jupyter`` where it has them
     (https://www.tensorflow.org/install/docker: ``latest-gpu-jupyter``; 1.x's and 2.0-2.1's
-    ``1.15.5-gpu-py3``, ``2.1.0-gpu-py3-jupyter``)."""
+    ``1.15.5-gpu-py3``, ``2.1.0-gpu-py3-jupyter``); ``mac``: the container runs on a Mac,
+    where no image reaches a GPU (:func:`mac_container_fix`)."""
+    if mac:
+        return mac_container_fix()
     repo, _, tag = image.partition(":")
     cut = min((i for i in (tag.find("-py3"), tag.find("-jupyter")) if i >= 0), default=len(tag))
     gpu_tag = f"{tag[:cut]}-gpu{tag[cut:]}"
@@ -361,26 +410,46 @@ def gpu_image_fix(image: str) -> Fix:
     )
 
 
-def image_platform_fix(script: bool) -> Fix:
+def image_platform_fix(script: bool, tool: str = "docker") -> Fix:
     """An image of the host's platform (pulled or built with ``--platform``), or QEMU's
     handlers registered to emulate the image's; ``script``: the file refused may be a script,
-    which the kernel refuses alike when its first line is not ``#!``."""
+    which the kernel refuses alike when its first line is not ``#!``; ``tool``: the one the
+    log shows running the container (``docker``, ``podman``, ``kubernetes``)."""
     shebang = (
         " If the file refused is a script of the image's own, the same words mean its first "
         "line is not a #! line (#!/bin/sh): add one."
         if script
         else ""
     )
+    if tool == "kubernetes":
+        # The node's architecture is the well-known label kubernetes.io/arch
+        # (https://kubernetes.io/docs/reference/labels-annotations-taints/#kubernetes-io-arch).
+        return Fix(
+            "The pod's image is built for another architecture than the node it was scheduled "
+            "on. Compare the image's platforms with the nodes' (the kubernetes.io/arch label); "
+            "use an image built for the node's platform (or a multi-platform one), or keep the "
+            "pod on nodes of the image's with a nodeSelector on kubernetes.io/arch." + shebang,
+            ("kubectl get nodes -L kubernetes.io/arch",),
+        )
+    # Podman takes the same --platform and the same binfmt registration
+    # (https://docs.podman.io/en/latest/markdown/podman-build.1.html#platform-os-arch-variant).
+    build = "podman build" if tool == "podman" else "docker buildx build"
+    server = (
+        "podman info --format '{{.Host.OS}}/{{.Host.Arch}}'"
+        if tool == "podman"
+        else "docker version --format '{{.Server.Os}}/{{.Server.Arch}}'"
+    )
+    sudo = "sudo " if tool == "podman" else ""
     return Fix(
         "Compare the image's platform with the host's; where they differ, use an image built "
-        "for the host's platform (pull it with --platform, or build it with docker buildx "
-        "build --platform linux/arm64 or linux/amd64 from a base image that has it), or "
-        "register QEMU's emulation of the image's platform on the host, which runs TensorFlow "
-        "slowly." + shebang,
+        f"for the host's platform (pull it with --platform, or build it with {build} "
+        "--platform linux/arm64 or linux/amd64 from a base image that has it), or register "
+        "QEMU's emulation of the image's platform on the host, which runs TensorFlow slowly."
+        + shebang,
         (
-            "docker image inspect IMAGE --format '{{.Os}}/{{.Architecture}}'",
-            "docker version --format '{{.Server.Os}}/{{.Server.Arch}}'",
-            "docker run --privileged --rm tonistiigi/binfmt --install all",
+            f"{tool} image inspect IMAGE --format '{{{{.Os}}}}/{{{{.Architecture}}}}'",
+            server,
+            f"{sudo}{tool} run --privileged --rm tonistiigi/binfmt --install all",
         ),
     )
 
@@ -409,20 +478,35 @@ def device_plugin_fix() -> Fix:
 NVML_CGROUP_NOTICE = "https://github.com/NVIDIA/nvidia-container-toolkit/issues/48"
 
 
-def nvml_cgroup_fix() -> Fix:
+def nvml_cgroup_fix(tool: str = "docker") -> Fix:
     """NVML's ``Unknown Error`` inside a container: its devices cgroup no longer lets it open
-    the GPU (systemd re-applied the unit's cgroup on a daemon reload), or never did."""
+    the GPU (systemd re-applied the unit's cgroup on a daemon reload), or never did; ``tool``:
+    the one the log shows running the container (``docker``, ``podman``, ``kubernetes``)."""
+    symlinks = "sudo nvidia-ctk system create-dev-char-symlinks --create-all"
+    if tool == "kubernetes":
+        return Fix(
+            "Inside a container NVML's 'Unknown Error' means the container may no longer open "
+            "the GPU's device nodes. Where the GPU worked in the pod before, a `systemctl "
+            "daemon-reload` on a node whose container runtime uses systemd's cgroup driver "
+            "took the access: recreate the pod now; to keep it, create the /dev/char symlinks "
+            "NVIDIA's toolkit makes on each GPU node. Where it never worked, request "
+            "nvidia.com/gpu in the pod's resource limits.",
+            ("kubectl delete pod POD  # its controller starts it again", symlinks),
+        )
+    where = (
+        "start the container with the GPU as a CDI device (--device nvidia.com/gpu=all)"
+        if tool == "podman"
+        else "start the container with --gpus all"
+    )
+    # Docker's cgroupfs driver is what NVIDIA's notice offers for Docker (daemon.json).
+    driver = "" if tool == "podman" else " (NVIDIA's notice also offers Docker's cgroupfs driver)"
     return Fix(
         "Inside a container NVML's 'Unknown Error' means the container may no longer open the "
         "GPU's device nodes. Where the GPU worked in it before, a `systemctl daemon-reload` on "
-        "a host whose Docker uses systemd's cgroup driver took the access: restart the "
-        "container now; to keep it, create the /dev/char symlinks NVIDIA's toolkit makes "
-        "(NVIDIA's notice also offers Docker's cgroupfs driver). Where it never worked, "
-        "start the container with --gpus all.",
-        (
-            "docker restart CONTAINER",
-            "sudo nvidia-ctk system create-dev-char-symlinks --create-all",
-        ),
+        f"a host whose {tool.capitalize()} uses systemd's cgroup driver took the access: "
+        "restart the container now; to keep it, create the /dev/char symlinks NVIDIA's "
+        f"toolkit makes{driver}. Where it never worked, {where}.",
+        (f"{tool} restart CONTAINER", symlinks),
     )
 
 

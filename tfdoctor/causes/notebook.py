@@ -91,6 +91,28 @@ def env_name(prefix: str) -> str:
     return _display(prefix).lower()
 
 
+def register_commands(python: str, name: str, display: str = "") -> tuple[str, ...]:
+    """Install ipykernel into ``python`` (quoted for its shell) and register it as the kernel
+    ``name`` (``display``: its menu name, quoted, where given): one command a line, run in
+    turn, since Windows PowerShell 5 has no ``&&`` (about_Pipeline_Chain_Operators: 7.0 on)."""
+    shown = f" --display-name {display}" if display else ""
+    return (
+        f"{python} -m pip install ipykernel",
+        f"{python} -m ipykernel install --user --name {name}{shown}",
+    )
+
+
+#: The system's own interpreter (Debian's and Ubuntu's /usr/bin/python3, python3.11), which
+#: PEP 668 marks externally managed (an EXTERNALLY-MANAGED file beside its standard library,
+#: Debian 12 and Ubuntu 23.04 on): pip refuses to install into it
+#: (https://peps.python.org/pep-0668/; pip's error: "externally-managed-environment").
+_SYSTEM_PYTHON = re.compile(r"^/usr/bin/python3(?:\.\d{1,2})?$")
+
+#: The distribution's packages of what starts a kernel (Debian's and Ubuntu's names:
+#: https://packages.debian.org/bookworm/python3-ipykernel, python3-spyder-kernels).
+_DISTRO_PACKAGE = {"ipykernel": "python3-ipykernel", "spyder-kernels": "python3-spyder-kernels"}
+
+
 def _display(prefix: str) -> str:
     """The environment's folder name, made safe for a kernel name."""
     name = _NAME.sub("-", PurePath(prefix).name).strip("-.")
@@ -108,10 +130,7 @@ def register_kernel_fix(nb: NotebookFacts) -> Fix:
         f"kernel, then choose the kernel {name!r} ({display!r} in Kernel > Change kernel); "
         f"or start Jupyter from that environment ({q} -m jupyter lab) so that its default "
         "kernel is that interpreter.",
-        (
-            f"{q} -m pip install ipykernel && {q} -m ipykernel install --user --name {name} "
-            f"--display-name {shlex.quote(display)}",
-        ),
+        register_commands(q, name, shlex.quote(display)),
     )
 
 
@@ -125,15 +144,13 @@ def kernel_python_fix(pythons: Sequence[str], prefixes: Sequence[str]) -> Fix:
     into (``pythons`` the log shows, ``prefixes`` their environments): install into the
     kernel's own interpreter from the notebook, or register the environment that has it as a
     kernel and choose it."""
-    commands = []
+    commands: list[str] = []
     for python, prefix in zip(pythons, prefixes):
         if not _ENV_FOLDER.search(prefix.replace("\\", "/")):
             continue  # a base or system interpreter: no environment to register
         q = _shell_quote(python)
         name = env_name(prefix.replace("\\", "/"))
-        commands.append(
-            f"{q} -m pip install ipykernel && {q} -m ipykernel install --user --name {name}"
-        )
+        commands.extend(register_commands(q, name))
     commands.append("%pip install tensorflow  # in a notebook cell: the kernel's own Python")
     return Fix(
         "The log shows " + " and ".join(pythons) + ": the notebook's kernel is not the "
@@ -157,8 +174,8 @@ def kernel_install_fix(dist: str) -> Fix:
         (
             "import sys; print(sys.executable)  # in a notebook cell",
             f"%pip install {dist}  # in a notebook cell",
-            "python -m pip install ipykernel && python -m ipykernel install --user --name "
-            "my-env  # from the environment pip installed into",
+            # Run from the environment pip installed into.
+            *register_commands("python", "my-env"),
         ),
     )
 
@@ -227,10 +244,42 @@ def kernel_package_fix(dist: str, interpreter: Optional[str], wanted: Optional[s
         else "or choose a kernel whose interpreter has it (Kernel > Change kernel; VS Code's "
         "Select Kernel / Python: Select Interpreter)"
     )
+    if interpreter is not None and _SYSTEM_PYTHON.match(interpreter):
+        return _system_kernel_fix(dist, interpreter, spec, requirement, choose)
     return Fix(
         f"Install {dist + (' ' + spec if spec else '')} into {where}, then restart the kernel; "
         f"{choose}.",
         (f"{python} -m pip install {requirement}",),
+    )
+
+
+def _system_kernel_fix(
+    dist: str, interpreter: str, spec: str, requirement: str, choose: str
+) -> Fix:
+    """``dist`` for the system's own ``interpreter``, where pip is refused (PEP 668): the
+    distribution's package (where no release range is asked for, which its one release may
+    not meet), or a virtual environment of that Python with it, chosen as the interpreter."""
+    venv = "~/.venvs/kernel"
+    distro = (
+        ()
+        if spec
+        else (f"sudo apt install {_DISTRO_PACKAGE[dist]}  # Debian, Ubuntu: the system's own",)
+    )
+    register = register_commands(f"{venv}/bin/python", "kernel")[1:] if dist == "ipykernel" else ()
+    return Fix(
+        f"{interpreter} is the system's own Python, into which pip refuses to install on "
+        "Debian 12, Ubuntu 23.04 and later (externally-managed-environment, PEP 668). "
+        + (f"Install the distribution's {_DISTRO_PACKAGE[dist]}, or make" if not spec else "Make")
+        + f" a virtual environment, install {dist + (' ' + spec if spec else '')} and the "
+        "notebook's packages into it, and choose its Python for the kernel; "
+        f"then restart the kernel; {choose}.",
+        (
+            *distro,
+            # Debian's and Ubuntu's venv module comes in python3-venv (ensurepip's wheels).
+            f"{interpreter} -m venv {venv}  # after: sudo apt install python3-venv",
+            f"{venv}/bin/python -m pip install {requirement}",
+            *register,
+        ),
     )
 
 
@@ -245,8 +294,8 @@ def kernelspec_gone_fix(interpreter: str) -> Fix:
         (
             "jupyter kernelspec list",
             "jupyter kernelspec remove KERNEL_NAME",
-            "python -m pip install ipykernel && python -m ipykernel install --user --name "
-            "KERNEL_NAME  # from the environment's Python",
+            # Run from the environment's Python.
+            *register_commands("python", "KERNEL_NAME"),
         ),
     )
 

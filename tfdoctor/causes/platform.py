@@ -560,9 +560,10 @@ def pyenv_fix(version: Optional[str], origin: Optional[str], command: Optional[s
     )
 
 
-def venv_base_fix(missing: Optional[str]) -> Fix:
+def venv_base_fix(missing: Optional[str], windows: bool = False) -> Fix:
     """Recreate the virtual environment with an interpreter that exists (``missing``: the one
-    it points to, where the log names it), or put that interpreter back."""
+    it points to, where the log names it; ``windows``: the machine is Windows, as a path of
+    ``missing`` with a drive also says), or put that interpreter back."""
     release = re.search(r"[Pp]ython(\d)(\d{1,2})\b|python(\d\.\d{1,2})\b", missing or "")
     version = (
         (f"{release.group(1)}.{release.group(2)}" if release.group(1) else release.group(3))
@@ -571,13 +572,18 @@ def venv_base_fix(missing: Optional[str]) -> Fix:
     )
     named = f" ({missing})" if missing else ""
     back = f"install Python {version} again" if version else "install that Python again"
+    # `python` may be the broken environment's own link (its bin or Scripts first on PATH):
+    # the command names the system's, python3 on Linux and macOS, Windows' py launcher's
+    # newest Python 3 (https://docs.python.org/3/using/windows.html#python-launcher-for-windows).
+    windows = windows or bool(missing and re.match(r"[A-Za-z]:\\", missing))
+    python = "py -3" if windows else "python3"
     return Fix(
         f"The environment's Python points to an interpreter that is not there{named}: "
         "recreate the environment with a Python that is installed (delete the environment's "
         "folder, make it again, then install the requirements into it), or "
         f"{back} where the environment expects it. A virtual environment cannot be moved or "
         "copied to another machine or user: make it anew there.",
-        ("python -m venv --clear VENV_DIR  # the environment's folder, with an installed Python",),
+        (f"{python} -m venv --clear VENV_DIR  # the environment's folder",),
     )
 
 

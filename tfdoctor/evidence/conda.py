@@ -274,6 +274,15 @@ class CondaInfo(Record):
     wsl: bool
     #: The index of the ``virtual packages :`` line in the text.
     index: int
+    #: The platform conda solves for (``linux-64``, ``win-64``, ``osx-arm64``), empty where
+    #: the block does not show it.
+    platform: str = ""
+
+    @property
+    def windows(self) -> bool:
+        """conda runs on Windows: its platform is ``win-*``, or it lists ``__win`` (conda's
+        virtual package of a Windows system, conda/plugins/virtual_packages/windows.py)."""
+        return self.platform.startswith("win-") or "__win" in self.virtual
 
 
 #: conda info's list of virtual packages (conda/cli/main_info.py: the field's name, then one
@@ -284,6 +293,8 @@ _VIRTUAL_LIST = re.compile(
 )
 _INFO_VERSION = re.compile(r"(?m)^[ \t]*conda version[ \t]*:[ \t]*(?P<version>\d+(?:\.\d+){1,2})")
 _INFO_AGENT = re.compile(r"(?m)^[ \t]*user-agent[ \t]*:[^\n]*")
+#: conda info's ``platform : win-64`` line (conda/cli/main_info.py: the subdir it solves for).
+_INFO_PLATFORM = re.compile(r"(?m)^[ \t]*platform[ \t]*:[ \t]*(?P<platform>[a-z]+-[\w]+)")
 
 
 def read_conda_info(text: str) -> Optional[CondaInfo]:
@@ -301,10 +312,12 @@ def read_conda_info(text: str) -> Optional[CondaInfo]:
     )
     version = _INFO_VERSION.search(text)
     agent = _INFO_AGENT.search(text)
+    platform = _INFO_PLATFORM.search(text)
     return CondaInfo(
         version["version"] if version is not None else "",
         names,
         # WSL 2's kernel names itself in its release (5.15.90.1-microsoft-standard-WSL2).
         agent is not None and "microsoft-standard" in agent.group(0),
         text.count("\n", 0, listed.start()),
+        platform["platform"] if platform is not None else "",
     )

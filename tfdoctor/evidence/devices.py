@@ -328,6 +328,36 @@ def container_run_without_gpu(text: str) -> Optional[tuple[str, str]]:
     return None
 
 
+def container_run_tool(text: str) -> Optional[str]:
+    """The tool of the first ``docker run`` or ``podman run`` command ``text`` shows a user
+    running, with or without a GPU flag (``docker`` or ``podman``), or None."""
+    if "docker run" not in text and "podman run" not in text:
+        return None
+    return next((m.group("tool") for m in _run_commands(text) if m.group("tool")), None)
+
+
+#: A package manager's command a user ran (at a line's start, behind a shell prompt or sudo),
+#: or dnf's own notice (dnf/cli/cli.py: "Last metadata expiration check: %s ago on %s."): the
+#: host's packages are Debian's (apt), RPM's (dnf, yum) or SUSE's (zypper).
+_PACKAGER = re.compile(
+    r"^(?:[^\n]{0,80}?[#$%>][ \t]*)?[ \t]*(?:sudo[ \t]+)?"
+    r"(?P<tool>apt-get|apt|dnf|yum|zypper)[ \t]+(?:-\S+[ \t]+)*"
+    r"(?:install|upgrade|update|remove|in|up)\b"
+    r"|^(?P<dnf>Last metadata expiration check: )",
+    re.MULTILINE,
+)
+
+
+def host_packager(text: str) -> Optional[str]:
+    """The package manager ``text`` shows the host's packages installed with (``apt``,
+    ``dnf``, ``yum``, ``zypper``: the first a user ran, or dnf's own notice), or None."""
+    found = _PACKAGER.search(text)
+    if found is None:
+        return None
+    tool = found.group("tool") or "dnf"
+    return "apt" if tool == "apt-get" else tool
+
+
 #: TensorFlow's own Docker image named in a ``docker run``/``podman run`` command, with its tag
 #: (none is ``latest``): https://www.tensorflow.org/install/docker lists its tags, the GPU
 #: images' holding ``gpu`` (``latest-gpu``, ``2.15.0-gpu``, ``latest-gpu-jupyter``).

@@ -74,10 +74,12 @@ from tfdoctor.evidence.devices import (
     DeviceListing,
     apptainer_shown,
     container_hostname,
+    container_run_tool,
     container_run_without_gpu,
     container_shares_host_python,
     container_shown,
     gpus_listed,
+    host_packager,
     kernel_refused_attrs,
     read_device_listings,
     tf_cpu_image,
@@ -1693,6 +1695,15 @@ class Revealed(Record):
     #: A ``docker run`` or ``podman run`` the log shows without a GPU flag (the tool, the
     #: command as shown).
     docker_run_without_gpu: Optional[tuple[str, str]] = None
+    #: ``macos`` where the log shows a Mac (its platform, the issue's form) and a ``docker
+    #: run``/``podman run`` on it: Docker Desktop's (Podman's) Linux VM, which hands its
+    #: containers no GPU.
+    container_host: Optional[str] = None
+    #: The package manager the log shows the host's packages installed with (``apt``,
+    #: ``dnf``, ``yum``, ``zypper``).
+    packager: Optional[str] = None
+    #: The tool of the first ``docker run`` or ``podman run`` the log shows, GPU flag or not.
+    run_tool: Optional[str] = None
     #: The line that prints a Docker container's default hostname (its ID's first 12 hex
     #: digits: TensorFlow's CUDA diagnostics, a shell's prompt): the process ran in one.
     container_hostname: Optional[str] = None
@@ -1991,6 +2002,17 @@ def _system_of(
     return os_hint, mac
 
 
+def _container_host(evidence: Evidence) -> Optional[str]:
+    """``macos`` where the log shows a container started (``docker run``, ``podman run``) on
+    a Mac: a Mac's own signs (its platform string, uname, sysctl) or the issue's form naming
+    macOS. A container is Linux whatever its host, so a Mac there is the host's."""
+    if container_run_tool(evidence.first_text) is None:
+        return None
+    if evidence.stated.os == "macos" or mac_shown(evidence.first_text)[0] is not None:
+        return "macos"
+    return None
+
+
 #: The evidence signatures that show HDFS or Hadoop in a log.
 _HADOOP_SHOWN = (
     "hdfs-shown",
@@ -2152,6 +2174,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         python_command=python_command(evidence.first_text),
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
+        container_host=_container_host(evidence),
+        packager=host_packager(evidence.first_text),
+        run_tool=container_run_tool(evidence.first_text),
         container_hostname=container_hostname(evidence.first_text),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         gpu_listed="created-gpu-device" in evidence.hits
@@ -2494,6 +2519,7 @@ def log_hints(revealed: Revealed) -> LogHints:
             else revealed.container_tool
         ),
         notebook=revealed.notebook,
+        container_host=revealed.container_host,
         pip=revealed.pip_version,
         tf_installer=revealed.tf_installer,
         conda_installed=revealed.conda_installed,
@@ -4359,7 +4385,19 @@ def _matched_line(hits: Sequence[Hits], sid: str) -> Optional[str]:
     return next((line for h in hits if h.signature.id == sid for _, line in h.citations), None)
 
 
+def _container_tool(m: Machine, r: Revealed) -> str:
+    """The tool the log shows running the container: Kubernetes, Podman or Docker (where it
+    shows none: Docker, the commonest)."""
+    for tool in (m.container, r.run_tool, r.container_tool):
+        if tool in ("kubernetes", "podman", "docker"):
+            return tool
+    return "docker"
+
+
 def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if causes.container.mac_host(m):
+        # Docker Desktop's VM on a Mac has no GPU: no runtime or flag on it hands one over.
+        return causes.container.CONTAINER_NO_GPU, causes.container.mac_container_fix()
     if any(h.signature.id in _RUNTIME_NOT_INSTALLED for h in hits):
         # Docker's own daemon refused: the host side, whatever the log says of containers.
         return causes.container.CONTAINER_NO_GPU, causes.container.docker_runtime_fix()
@@ -4377,7 +4415,9 @@ def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             "docker" if docker else "podman"
         )
     if any(h.signature.id == "nvml-unknown-in-container" for h in hits):
-        return causes.container.CONTAINER_NO_GPU, causes.container.nvml_cgroup_fix()
+        return causes.container.CONTAINER_NO_GPU, causes.container.nvml_cgroup_fix(
+            _container_tool(m, r)
+        )
     if any(h.signature.id == "k8s-device-plugin-no-driver" for h in hits):
         # The plugin's own words say why the node has no nvidia.com/gpu to offer.
         return causes.container.CONTAINER_NO_GPU, causes.container.device_plugin_fix()
@@ -4385,7 +4425,9 @@ def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return causes.container.CONTAINER_NO_GPU, causes.container.k8s_gpu_capacity_fix()
     stage = _matched_line(hits, "container-cli-stage-error")
     if stage is not None:
-        return causes.container.CONTAINER_NO_GPU, causes.container.toolkit_stage_fix(stage)
+        return causes.container.CONTAINER_NO_GPU, causes.container.toolkit_stage_fix(
+            stage, r.packager
+        )
     if any(h.signature.id in _RUNTIME_NAME_REFUSED for h in hits):
         # The daemon has no runtime of the name --runtime asked for: its registration.
         return causes.container.CONTAINER_NO_GPU, causes.container.runtime_name_fix()
@@ -4416,7 +4458,9 @@ def _image_platform(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[caus
     line = _matched_line(hits, "container-exec-format-error") or ""
     # runc before 1.1 does not name the file: a script is as likely as a binary there.
     script = "user process caused" in line or _REFUSED_SCRIPT.search(line) is not None
-    return causes.container.CONTAINER_IMAGE_PLATFORM, causes.container.image_platform_fix(script)
+    return causes.container.CONTAINER_IMAGE_PLATFORM, causes.container.image_platform_fix(
+        script, _container_tool(m, r)
+    )
 
 
 def _floor(m: Machine) -> Optional[str]:
@@ -7104,7 +7148,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.platform.VENV_BASE_PYTHON_MISSING: lambda m, r, hits: (
         causes.platform.VENV_BASE_PYTHON_MISSING,
-        causes.platform.venv_base_fix(_group(hits, "interpreter")),
+        causes.platform.venv_base_fix(_group(hits, "interpreter"), m.os == "windows"),
     ),
     causes.platform.PYTHON_COMMAND_MISSING: lambda m, r, hits: (
         causes.platform.PYTHON_COMMAND_MISSING,
@@ -7442,7 +7486,7 @@ def _virtual(m: Machine, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if package == "__glibc" and floor and have and version_key(have) < version_key(floor):
         return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(f"GLIBC_{floor}")
     return causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH, causes.conda.virtual_package_fix(
-        package, floor, pixi=False
+        package, floor, pixi=False, windows=m.os == "windows"
     )
 
 
@@ -8722,7 +8766,9 @@ def _conda_system_unsatisfied(evidence: Evidence, m: Machine) -> Optional[Findin
             fix = causes.conda.conda_cuda_below_fix(ref, floor, _conda_driver_floor(m, block))
         else:
             cause = causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH
-            fix = causes.conda.virtual_package_fix(package, floor, pixi=False)
+            subdir = _CONDA_SUBDIR.search(block.group(0))
+            windows = subdir["os"] == "win" if subdir is not None else m.os == "windows"
+            fix = causes.conda.virtual_package_fix(package, floor, pixi=False, windows=windows)
         return causes.finding(
             f"explain.{cause}",
             Severity.ERROR,

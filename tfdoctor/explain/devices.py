@@ -84,7 +84,7 @@ def unlisted_gpu_findings(
         cause,
         "TensorFlow lists no GPU",
         "\n".join(detail),
-        causes.container.gpu_image_fix(cpu_image)
+        causes.container.gpu_image_fix(cpu_image, causes.container.mac_host(m))
         if cpu_image is not None and order[0] == "cpu-build"
         else causes.gpu.unlisted_gpu_fix(m, order, shown),
     )

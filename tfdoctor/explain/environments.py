@@ -172,7 +172,7 @@ def cuda_undetected_finding(
         if driver_shown
         else "conda lists no __cuda: this conda cannot see a WSL 2 NVIDIA driver, if there is one",
         f"{where}: virtual packages : {', '.join(shown.virtual)}\n{why}.",
-        conda_cuda_undetected_fix(old_on_wsl),
+        conda_cuda_undetected_fix(old_on_wsl, shown.windows),
     )
 
 
