@@ -62,6 +62,15 @@ CASES: dict[str, tuple[str, str]] = {
         "qemu-sigill",
         "qemu: uncaught target signal 4 (Illegal instruction) - core dumped\n",
     ),
+    sig.GOES_ON: (
+        "hdf5-version-check-disabled",
+        "Warning! ***HDF5 library version mismatched error***\n"
+        "The HDF5 header files used to compile this application do not match\n"
+        "the version used by the HDF5 library to which this application is linked.\n"
+        "'HDF5_DISABLE_VERSION_CHECK' environment variable is set to 1, application will\n"
+        "continue at your own risk.\n"
+        "Headers are 1.10.4, library is 1.12.2\n",
+    ),
     sig.FORKED: (
         "forked-celery-worker",
         'Process ForkPoolWorker-1:\n  File "/usr/lib/python3.8/multiprocessing/pool.py", '
