@@ -713,3 +713,35 @@ def test_an_h5_path_refused_by_keras2s_hdf5_loader_is_not_a_newer_keras() -> Non
 )
 def test_notes_while_saving_and_loading_stay_below_warning(text: str) -> None:
     assert all(f.severity.rank < Severity.WARNING.rank for f in explained(text).findings)
+
+
+@pytest.mark.parametrize(
+    ("site", "listing", "copy"),
+    [
+        (
+            "C:\\Users\\ana\\venv\\Lib\\site-packages\\keras\\src\\saving\\saving_api.py",
+            "dir MODEL.keras",
+            "copy MODEL.keras MODEL.h5",
+        ),
+        (
+            "/home/ana/venv/lib/python3.11/site-packages/keras/src/saving/saving_api.py",
+            "ls -l MODEL.keras",
+            "cp MODEL.keras MODEL.h5",
+        ),
+    ],
+)
+def test_keras_3s_refused_keras_path_is_listed_and_copied_in_the_systems_commands(
+    site: str, listing: str, copy: str
+) -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 4, in <module>\n'
+        '    model = keras.models.load_model("models/classifier.keras")\n'
+        f'  File "{site}", line 187, in load_model\n'
+        "    raise ValueError(\n"
+        "ValueError: File not found: filepath=models/classifier.keras. Please ensure the file "
+        "is an accessible `.keras` zip file.\n"
+    )
+    found = next(f for f in explained(text).findings if f.cause == "keras3-behaviour-change")
+    assert found.fix is not None
+    assert listing in found.fix.commands and copy in found.fix.commands

@@ -6,7 +6,12 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import TF_KERAS_OF_MINOR, companion_install, legacy_keras_switch
+from tfdoctor.causes.common import (
+    TF_KERAS_OF_MINOR,
+    companion_install,
+    legacy_keras_switch,
+    list_file_command,
+)
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
@@ -338,9 +343,10 @@ def keras_path_not_zip_fix(m: Machine) -> Fix:
         "SavedModel, which Keras 3 opens only for inference, as keras.layers.TFSMLayer(path, "
         "call_endpoint='serving_default').",
         (
-            "ls -l MODEL.keras",
+            list_file_command("MODEL.keras", m.os),
             "python -c \"import h5py; print(h5py.is_hdf5('MODEL.keras'))\"",
-            "cp MODEL.keras MODEL.h5",
+            # cmd's and PowerShell's copy (Copy-Item's alias) for cp on Windows.
+            "copy MODEL.keras MODEL.h5" if m.os == "windows" else "cp MODEL.keras MODEL.h5",
         ),
     )
 

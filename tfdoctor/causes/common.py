@@ -21,6 +21,13 @@ if TYPE_CHECKING:
 TF_PIP_GUIDE = "https://www.tensorflow.org/install/pip"
 
 
+def list_file_command(path: str, os_name: Optional[str]) -> str:
+    """The command that lists ``path`` on the system a fix is for: cmd has no ls, and its
+    dir (PowerShell's alias of Get-ChildItem) lists the file in both shells
+    (https://learn.microsoft.com/windows-server/administration/windows-commands/dir)."""
+    return f"dir {path}" if os_name == "windows" else f"ls -l {path}"
+
+
 #: The interpreter's version, system, machine and bitness, to compare with the tags of a
 #: release's wheels (cp311, win_amd64, manylinux_2_17_x86_64, macosx_11_0_arm64).
 INTERPRETER_CHECK: Final = (

@@ -16,6 +16,7 @@ from tfdoctor.causes.common import (
     declared_range_fix,
     install_fix,
     legacy_keras_switch,
+    list_file_command,
     owner_of_package_command,
     package_named,
     package_upgrade,
@@ -1855,9 +1856,7 @@ def newer_keras_model_fix(
                 'print(m.meta_graphs[0].meta_info_def.tensorflow_version)"',
             ),
         )
-    # cmd has no ls; its dir (PowerShell's alias of Get-ChildItem) lists the file in both
-    # (https://learn.microsoft.com/windows-server/administration/windows-commands/dir).
-    listing = "dir MODEL.keras" if os_name == "windows" else "ls -l MODEL.keras"
+    listing = list_file_command("MODEL.keras", os_name)
     return Fix(
         "This Keras (before 2.12) reads a `.keras` path as an HDF5 file or a SavedModel "
         "directory, and finds neither there. Check that the path exists from where the "
