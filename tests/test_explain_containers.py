@@ -279,6 +279,19 @@ def test_apptainer_with_nv_is_not_read_as_a_container_without_the_gpu() -> None:
         pytest.param(
             "$ singularity instance start --nv tf.sif t1\n", None, "singularity", id="instance-nv"
         ),
+        pytest.param(
+            "$ apptainer instance run tf.sif t1\n", "apptainer", "apptainer", id="instance-run"
+        ),
+        # A command into a running instance has the flags its start gave it, not its own.
+        pytest.param(
+            "$ apptainer exec instance://t1 python x.py\n", None, "apptainer", id="into-instance"
+        ),
+        pytest.param(
+            "$ apptainer instance start tf.sif t1\n$ apptainer exec instance://t1 python x.py\n",
+            "apptainer",
+            "apptainer",
+            id="into-instance-started-without",
+        ),
     ],
 )
 def test_apptainers_commands_are_read_alike_with_and_without_a_gpu_flag(

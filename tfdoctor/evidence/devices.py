@@ -286,10 +286,12 @@ def built_with_cuda(listings: list[DeviceListing]) -> Optional[bool]:
 
 
 #: Apptainer's (Singularity's) commands that start a container from an image, whose flags say
-#: what the container gets: ``exec``, ``run``, ``shell`` and ``instance start``
-#: (https://apptainer.org/docs/user/main/cli.html); the one reader of both this and
+#: what the container gets: ``exec``, ``run``, ``shell``, ``instance start`` and ``instance
+#: run`` (https://apptainer.org/docs/user/main/cli.html); the one reader of both this and
 #: :func:`apptainer_shown`.
-_HPC_COMMAND = r"(?P<hpc>apptainer|singularity)[ \t]+(?:exec|run|shell|instance[ \t]+start)\b"
+_HPC_COMMAND = (
+    r"(?P<hpc>apptainer|singularity)[ \t]+(?:exec|run|shell|instance[ \t]+(?:start|run))\b"
+)
 
 #: ``docker run`` (or ``podman run``, or Apptainer's and Singularity's ``exec``, ``run``,
 #: ``shell`` and ``instance start``, also behind Slurm's or MPI's launcher) as a command a
@@ -310,6 +312,13 @@ _CONTAINER_RUN = re.compile(
 _GPU_FLAGS = re.compile(
     r"--gpus\b|--runtime[= ]nvidia|nvidia\.com/gpu|NVIDIA_VISIBLE_DEVICES|--nv(?:ccli)?\b|--rocm\b"
 )
+#: How Apptainer's ``exec``, ``run`` and ``shell`` name a running instance instead of an image
+#: (``apptainer exec instance://NAME ...``): the instance got its GPU flags, or none, when
+#: ``instance start`` (or ``instance run``) created it (the action commands' image formats:
+#: "instance://* A local running instance of a container", apptainer-instance-start(1)), so
+#: the command into it says nothing of the GPU; its ``instance start``, where shown, is read
+#: as a command of its own.
+_INSTANCE_IMAGE = "instance://"
 #: A shell line continued on the next (``\`` at its end).
 _CONTINUED = re.compile(r"\\[ \t]*\r?\n[ \t]*")
 
@@ -322,7 +331,7 @@ def container_run_without_gpu(text: str) -> Optional[tuple[str, str]]:
     if " run" not in text and "apptainer " not in text and "singularity " not in text:
         return None
     for match in _run_commands(text):
-        if _GPU_FLAGS.search(match.group("cmd")):
+        if _GPU_FLAGS.search(match.group("cmd")) or _INSTANCE_IMAGE in match.group("cmd"):
             continue
         return match.group("tool") or match.group("hpc"), match.group("cmd").strip()[:200]
     return None
