@@ -95,6 +95,31 @@ below through ``explain`` in a line written here; "new" marks what this file's r
   https://github.com/keras-team/keras/blob/v2.6.0/keras/backend.py
 - `decay is deprecated in the new Keras optimizer`: Keras 2.11-2.15; api-removed.
   https://github.com/keras-team/keras/blob/v2.11.0/keras/optimizers/optimizer_experimental/optimizer.py
+- `The `save_format` argument is deprecated in Keras 3. We recommend removing this argument`
+  (new): Keras 3.0+ given save_format beside a .keras or .h5 path, which it saves; benign (the
+  refusal, "Please remove this argument", stays keras3-behaviour-change).
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
+- `You are saving your model as an HDF5 file via `model.save()` or
+  `keras.saving.save_model(model)`` (new): Keras 3.1+; benign.
+  https://github.com/keras-team/keras/blob/v3.1.0/keras/src/saving/saving_api.py
+- `Your `PyDataset` class should call `super().__init__(**kwargs)`` (new): Keras 3.0+; benign.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/trainers/data_adapters/py_dataset_adapter.py
+- `Compiled the loaded model, but the compiled metrics have yet to be built` (new): Keras 2.13+
+  and Keras 3 loading an HDF5 model; benign.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/legacy/saving/saving_utils.py
+- `Only input tensors may be passed as positional arguments` (new): Keras 3.0+ Layer.__call__;
+  keras3-behaviour-change.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/layers/layer.py
+- `Layer 'x' expected N variables, but received M variables during loading. Expected: [...]`
+  (new): Keras 3 (bare names: keras3-behaviour-change) and Keras 2.13-2.15 (`x/kernel:0`:
+  keras3-model-under-keras2), warnings.
+  https://github.com/keras-team/keras/blob/v2.15.0/keras/engine/base_layer.py
+- `Unknown dtype policy: 'DTypePolicy'` (new): Keras 2 reading Keras 3.4+'s serialized dtype;
+  keras3-model-under-keras2.
+  https://github.com/keras-team/keras/blob/v3.4.0/keras/src/layers/layer.py
+- `__init__() got an unexpected keyword argument 'batch_shape'` under a loader's frames (new):
+  multi-backend Keras 2.2-2.3's InputLayer; model-from-newer-keras.
+  https://github.com/keras-team/keras/blob/2.3.1/keras/engine/input_layer.py
 """
 
 from __future__ import annotations
@@ -235,6 +260,116 @@ def _causes(text: str) -> set[str]:
 )
 def test_the_catalogued_messages_keep_their_reading(line: str, cause: str) -> None:
     assert cause in _causes(line + "\n")
+
+
+def test_save_format_refused_is_keras3_and_the_warning_beside_a_keras_path_is_not() -> None:
+    refused = top_error(
+        explained(
+            "ValueError: The `save_format` argument is deprecated in Keras 3. Please remove this "
+            "argument and pass a file path with either `.keras` or `.h5` extension.Received: "
+            "save_format=tf\n"
+        )
+    )
+    assert refused.cause == "keras3-behaviour-change"
+    warned = explained(
+        "WARNING:absl:The `save_format` argument is deprecated in Keras 3. We recommend "
+        "removing this argument as it can be inferred from the file path. Received: "
+        "save_format=keras\nEpoch 3/3\n"
+    )
+    assert all(f.severity is Severity.INFO for f in warned.findings)
+
+
+# --- Keras 3's layer call: tensors only, positionally ----------------------------------------
+
+
+def test_a_non_tensor_passed_positionally_is_keras2_code_passed_by_keyword() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/blocks.py", line 41, in <module>\n'
+        "    y = encoder(x, False)\n"
+        '  File "/srv/app/.venv/lib/python3.12/site-packages/keras/src/utils/traceback_utils.py",'
+        " line 122, in error_handler\n"
+        "    raise e.with_traceback(filtered_tb) from None\n"
+        "ValueError: Only input tensors may be passed as positional arguments. The following "
+        "argument value should be passed as a keyword argument: False (of type <class 'bool'>)\n"
+    )
+    top = top_error(explained("Successfully installed tensorflow-2.17.0\n" + text))
+    assert top.cause == "keras3-behaviour-change" and top.severity is Severity.ERROR
+    fix = fix_text(top)
+    assert "training=True" in fix and "keyword" in fix
+    # Keras 2 stays the way back, of the log's TensorFlow line.
+    assert "tf-keras<2.18,>=2.17" in fix and "TF_USE_LEGACY_KERAS=1" in fix
+
+
+# --- a `.keras` file's weights against the layers that load them ------------------------------
+
+
+def test_keras3_finding_other_weights_reads_the_files_keras_and_keeps_it_a_warning() -> None:
+    text = (
+        "ValueError: A total of 1 objects could not be loaded. Example error message for "
+        "object <Dense name=head, built=True>:\n\nLayer 'head' expected 2 variables, but "
+        "received 0 variables during loading. Expected: ['kernel', 'bias']\n"
+    )
+    report = explained(text)
+    top = next(f for f in report.findings if f.cause == "keras3-behaviour-change")
+    assert top.severity is Severity.WARNING
+    fix = fix_text(top)
+    assert "metadata.json" in fix and "TF_USE_LEGACY_KERAS=1" in fix
+    assert "keras3-model-under-keras2" not in _causes(text)
+
+
+def test_keras2_finding_other_weights_in_a_keras_file_points_to_keras3() -> None:
+    text = (
+        "ValueError: Layer 'stem_conv' expected 2 variables, but received 0 variables during "
+        "loading. Expected: ['stem_conv/kernel:0', 'stem_conv/bias:0']\n"
+    )
+    causes = _causes(text)
+    assert "keras3-model-under-keras2" in causes
+    assert "keras3-behaviour-change" not in causes
+    top = next(f for f in explained(text).findings if f.cause == "keras3-model-under-keras2")
+    assert top.severity is Severity.WARNING
+
+
+# --- Keras 3.4's serialized dtype policy, and Keras 3's batch_shape, under older Keras ---------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ValueError: Unknown dtype policy: 'DTypePolicy'. Please ensure you are using a "
+        "`keras.utils.custom_object_scope` and that this object is included in the scope.",
+        "ValueError: Unknown dtype policy: 'QuantizedDTypePolicy'. Please ensure you are using "
+        "a `keras.utils.custom_object_scope`",
+    ],
+)
+def test_keras2_refusing_a_dtype_policy_object_is_a_keras3_model(line: str) -> None:
+    top = top_error(explained("tensorflow==2.14.1\n" + line + "\n"))
+    assert top.cause == "keras3-model-under-keras2"
+    assert "tensorflow>=2.16" in " ".join(top.fix.commands if top.fix else ())
+
+
+def test_a_policy_name_of_keras2_is_no_keras3_model() -> None:
+    causes = _causes("ValueError: Unknown dtype policy: 'MyPolicy'.\n")
+    assert "keras3-model-under-keras2" not in causes
+
+
+def test_multi_backend_keras_refusing_batch_shape_in_pythons_words_is_a_newer_file() -> None:
+    site = "/opt/py37/lib/python3.7/site-packages/keras"
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "predict.py", line 9, in <module>\n'
+        "    net = load_model('unet.h5')\n"
+        f'  File "{site}/engine/saving.py", line 584, in load_model\n'
+        "    model = _deserialize_model(h5dict, custom_objects, compile)\n"
+        f'  File "{site}/engine/network.py", line 1008, in process_layer\n'
+        "    custom_objects=custom_objects)\n"
+        f'  File "{site}/engine/base_layer.py", line 1109, in from_config\n'
+        "    return cls(**config)\n"
+        "TypeError: __init__() got an unexpected keyword argument 'batch_shape'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "model-from-newer-keras"
+    assert "keras_version" in fix_text(top)
 
 
 # --- TFOpLambda: Keras 2's wrapper of TensorFlow calls in a functional model ---------------
@@ -552,6 +687,22 @@ def test_keras3_dropping_decay_is_a_warning_with_a_schedule() -> None:
         "UserWarning: You are saving your model as an HDF5 file via `model.save()`. This file "
         "format is considered legacy. We recommend using instead the native Keras format, e.g. "
         "`model.save('my_model.keras')`.",
+        # Keras 3.1 on name keras.saving.save_model too.
+        "WARNING:absl:You are saving your model as an HDF5 file via `model.save()` or "
+        "`keras.saving.save_model(model)`. This file format is considered legacy. We recommend "
+        "using instead the native Keras format, e.g. `model.save('clf.keras')` or "
+        "`keras.saving.save_model(model, 'clf.keras')`. ",
+        # save_format beside a path that names the format: Keras 3 warns and saves.
+        "WARNING:absl:The `save_format` argument is deprecated in Keras 3. We recommend "
+        "removing this argument as it can be inferred from the file path. Received: "
+        "save_format=h5",
+        "/srv/app/.venv/lib/python3.12/site-packages/keras/src/trainers/data_adapters/"
+        "py_dataset_adapter.py:121: UserWarning: Your `PyDataset` class should call "
+        "`super().__init__(**kwargs)` in its constructor. `**kwargs` can include `workers`, "
+        "`use_multiprocessing`, `max_queue_size`. Do not pass these arguments to `fit()`, as "
+        "they will be ignored.",
+        "WARNING:absl:Compiled the loaded model, but the compiled metrics have yet to be built. "
+        "`model.compile_metrics` will be empty until you train or evaluate the model.",
     ],
 )
 def test_keras_notes_that_change_nothing_are_info(line: str) -> None:

@@ -3461,6 +3461,10 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras_path_not_zip_fix(m)
     if all(h.signature.id == "keras3-loss-scale-arguments" for h in hits):
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_loss_scale_fix(m)
+    if all(h.signature.id == "keras3-positional-non-tensor" for h in hits):
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_positional_fix(m)
+    if all(h.signature.id == "keras2-file-variables-under-keras3" for h in hits):
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_weights_fix(m)
     if all(h.signature.id == "keras3-nested-inputs" for h in hits):
         # Keras 3.4 takes nested inputs again: the code runs on a newer Keras 3 as it is.
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_nested_inputs_fix(m)
