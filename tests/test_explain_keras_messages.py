@@ -120,6 +120,13 @@ below through ``explain`` in a line written here; "new" marks what this file's r
 - `__init__() got an unexpected keyword argument 'batch_shape'` under a loader's frames (new):
   multi-backend Keras 2.2-2.3's InputLayer; model-from-newer-keras.
   https://github.com/keras-team/keras/blob/2.3.1/keras/engine/input_layer.py
+- `` `by_name` only supports loading legacy '.h5' or '.hdf5' files`` (3.11+), `Invalid keyword
+  arguments: {'by_name': ...}` (3.0-3.10) (new): Keras 3 load_weights; keras3-behaviour-change,
+  scan's keras3-load-weights-by-name fix.
+  https://github.com/keras-team/keras/blob/v3.11.0/keras/src/saving/saving_api.py
+- `` Layer `add_metric()` method is deprecated`` (3.5+), `add_metric() got an unexpected keyword
+  argument` (3.0-3.4) (new): keras3-behaviour-change, scan's keras3-add-metric fix.
+  https://github.com/keras-team/keras/blob/v3.5.0/keras/src/layers/layer.py
 """
 
 from __future__ import annotations
@@ -988,3 +995,98 @@ def test_nested_functional_inputs_upgrade_keras_to_the_release_that_takes_them_f
     assert found.fix.commands[0].endswith('pip install "keras>=3.4"')
     words = found.fix.text
     assert words.index("3.4 or later") < words.index("TF_USE_LEGACY_KERAS")
+
+
+# --- Keras 3's load_weights by name, and add_metric -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Keras 3.11 on, then 3.0 to 3.10 (any keyword but objects_to_skip refused).
+        "ValueError: `by_name` only supports loading legacy '.h5' or '.hdf5' files. Received: "
+        "weights/encoder.weights.h5",
+        "ValueError: Invalid keyword arguments: {'by_name': True}",
+    ],
+)
+def test_keras3_refusing_by_name_for_its_own_formats_gets_the_structure_fix(line: str) -> None:
+    top = top_error(explained("tensorflow==2.18.0\n" + line + "\n"))
+    assert top.cause == "keras3-behaviour-change"
+    assert "skip_mismatch" in fix_text(top) and "set_weights" in fix_text(top)
+    # tf-keras reads .weights.h5 by structure, ignoring by_name: no way back is offered.
+    assert top.fix is not None and not any("TF_USE_LEGACY_KERAS" in c for c in top.fix.commands)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Keras 3.5 on.
+        "NotImplementedError: Exception encountered when calling Sampler.call().\n\nLayer "
+        "`add_metric()` method is deprecated. Add your metric in `Model.compile(metrics=[...])`, "
+        "or create metric trackers in init() or build() when subclassing the layer or model, "
+        "then call `metric.update_state()` whenever necessary.",
+        # Keras 3.0 to 3.4 define add_metric(self) alone.
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/vae.py", line 57, in call\n'
+        "    self.add_metric(kl, name='kl')\n"
+        "TypeError: Layer.add_metric() got an unexpected keyword argument 'name'",
+    ],
+)
+def test_keras2s_add_metric_under_keras3_gets_the_tracker_fix(line: str) -> None:
+    top = top_error(explained("tensorflow==2.17.1\n" + line + "\n"))
+    assert top.cause == "keras3-behaviour-change"
+    fix = fix_text(top)
+    assert "update_state" in fix and "TF_USE_LEGACY_KERAS=1" in fix
+
+
+# --- keras of a later TensorFlow line beside a TensorFlow that pins none ----------------------
+
+
+_SEQUENTIAL_FAILS = (
+    ">>> model = keras.Sequential()\n"
+    "Traceback (most recent call last):\n"
+    '  File "<stdin>", line 1, in <module>\n'
+    '  File "/opt/env/lib/python3.8/site-packages/keras/engine/sequential.py", line 108, '
+    "in __init__\n"
+    "    super(functional.Functional, self).__init__(name=name, autocast=False)\n"
+    "AttributeError: 'Sequential' object has no attribute '_is_graph_network'\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("keras", "tf", "said"),
+    [
+        pytest.param("2.7.0", "2.4.1", "keras of TensorFlow 2.7", id="keras27-tf24"),
+        pytest.param("3.3.3", "2.3.0", "keras of TensorFlow 2.16 to", id="keras3-tf23"),
+    ],
+)
+def test_an_echoed_keras_of_a_later_line_beside_tensorflow_without_a_pin_is_named(
+    keras: str, tf: str, said: str
+) -> None:
+    text = (
+        f">>> import keras\n>>> keras.__version__\n'{keras}'\n>>> import tensorflow as tf\n"
+        f">>> tf.__version__\n'{tf}'\n" + _SEQUENTIAL_FAILS
+    )
+    found = [f for f in explained(text).findings if f.cause == "keras-version"]
+    assert found and found[0].severity is Severity.WARNING
+    assert said in found[0].detail
+    # The Keras that goes with TensorFlow 2.2-2.4 (the companion table's row).
+    assert "keras==2.4.*" in " ".join(found[0].fix.commands if found[0].fix else ())
+
+
+def test_the_keras_that_goes_with_an_unpinned_tensorflow_is_not_blamed() -> None:
+    text = ">>> keras.__version__\n'2.4.3'\n>>> tf.__version__\n'2.4.1'\n" + _SEQUENTIAL_FAILS
+    assert "keras-version" not in _causes(text)
+
+
+def test_a_keras2_model_private_missing_beside_a_listed_keras2_is_no_keras3_change() -> None:
+    text = (
+        "Package    Version\n---------- -------\nkeras      2.14.0\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/export.py", line 12, in <module>\n'
+        "    spec = model._get_save_spec()\n"
+        "AttributeError: 'Functional' object has no attribute '_get_save_spec'\n"
+    )
+    assert "keras3-behaviour-change" not in _causes(text)
+    # Without the listing, Keras 3 is the reading (the private member is Keras 2's).
+    assert "keras3-behaviour-change" in _causes(text.split("\n", 3)[3])

@@ -643,6 +643,9 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     _read_python_words(evidence, text)
     for dist, echoed in read_echoed_versions((text,)).items():
         evidence.echoed.setdefault(dist, echoed)
+        if dist == "keras":
+            # keras.__version__ echoed names the release installed, as a listing does.
+            evidence.listed.setdefault(dist, echoed)
     for dist, listed in read_listed_versions(text).items():
         evidence.listed.setdefault(dist, listed)
     for dist, version in read_shown_packages(text).items():
@@ -3477,8 +3480,10 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_model_fix(m)
     named = _rule_named(m, hits)
     if named is not None and named[0] == causes.code.KERAS3_BEHAVIOUR_CHANGE:
-        # The rule's words; the legacy-Keras commands of the log's own TensorFlow.
-        return named[0], Fix(named[1].text, causes.code.keras3_fix(m).commands)
+        # The rule's words; the legacy-Keras commands of the log's own TensorFlow, where the
+        # rule keeps Keras 2 as a way out (a rule without legacy_keras gives no commands).
+        legacy = causes.code.keras3_fix(m).commands if named[1].commands else ()
+        return named[0], Fix(named[1].text, legacy)
     return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_fix(m)
 
 
