@@ -6,7 +6,8 @@ The messages, the releases that print them, where, and the cause read (every one
 below through ``explain`` in a line written here; "new" marks what this file's readings add):
 
 - `File format not supported: filepath=X. Keras 3 only supports V3 `.keras` files and legacy
-  H5`: Keras 3.0+ load_model; keras3-behaviour-change.
+  H5`: Keras 3.0+ load_model; keras3-behaviour-change, scan's keras3-load-savedmodel fix
+  (TFSMLayer; new), as `.keras` and `.weights.h5` files` takes keras3-load-weights-path's.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
 - `File not found: filepath=X.keras. Please ensure the file is an accessible `.keras` zip file`
   (new): Keras 3.0+ load_model given no zip (a missing path, or Keras 2.12's HDF5 under
@@ -106,6 +107,9 @@ below through ``explain`` in a line written here; "new" marks what this file's r
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/trainers/data_adapters/py_dataset_adapter.py
 - `Compiled the loaded model, but the compiled metrics have yet to be built` (new): Keras 2.13+
   and Keras 3 loading an HDF5 model; benign.
+- `Do not pass an `input_shape`/`input_dim` argument to a layer`, `Argument `input_length` is
+  deprecated. Just remove it` (new): Keras 3.0+ and 3.3+ warnings; benign.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/layers/layer.py
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/legacy/saving/saving_utils.py
 - `Only input tensors may be passed as positional arguments` (new): Keras 3.0+ Layer.__call__;
   keras3-behaviour-change.
@@ -710,6 +714,12 @@ def test_keras3_dropping_decay_is_a_warning_with_a_schedule() -> None:
         "they will be ignored.",
         "WARNING:absl:Compiled the loaded model, but the compiled metrics have yet to be built. "
         "`model.compile_metrics` will be empty until you train or evaluate the model.",
+        "/srv/app/.venv/lib/python3.12/site-packages/keras/src/layers/core/dense.py:87: "
+        "UserWarning: Do not pass an `input_shape`/`input_dim` argument to a layer. When using "
+        "Sequential models, prefer using an `Input(shape)` object as the first layer in the "
+        "model instead.",
+        "/srv/app/.venv/lib/python3.12/site-packages/keras/src/layers/core/embedding.py:93: "
+        "UserWarning: Argument `input_length` is deprecated. Just remove it.",
     ],
 )
 def test_keras_notes_that_change_nothing_are_info(line: str) -> None:
@@ -1090,3 +1100,32 @@ def test_a_keras2_model_private_missing_beside_a_listed_keras2_is_no_keras3_chan
     assert "keras3-behaviour-change" not in _causes(text)
     # Without the listing, Keras 3 is the reading (the private member is Keras 2's).
     assert "keras3-behaviour-change" in _causes(text.split("\n", 3)[3])
+
+
+# --- Keras 3's loaders refusing Keras 2's formats: the way to read each -----------------------
+
+
+def test_keras3_refusing_a_savedmodel_directory_offers_tfsmlayer() -> None:
+    top = top_error(
+        explained(
+            "tensorflow==2.19.0\n"
+            "ValueError: File format not supported: filepath=exported/3. Keras 3 only supports V3 "
+            "`.keras` files and legacy H5 format files (`.h5` extension). Note that the legacy "
+            "SavedModel format is not supported by `load_model()` in Keras 3.\n"
+        )
+    )
+    assert top.cause == "keras3-behaviour-change"
+    fix = fix_text(top)
+    assert "TFSMLayer" in fix and "tf.saved_model.load" in fix
+    assert "tf-keras<2.20,>=2.19" in fix
+
+
+def test_keras3_refusing_a_checkpoint_prefix_offers_tf_train_checkpoint() -> None:
+    top = top_error(
+        explained(
+            "ValueError: File format not supported: filepath=runs/cp-0010.ckpt. Keras 3 only "
+            "supports V3 `.keras` and `.weights.h5` files, or legacy V1/V2 `.h5` files.\n"
+        )
+    )
+    assert top.cause == "keras3-behaviour-change"
+    assert "tf.train.Checkpoint" in fix_text(top) and "TFSMLayer" not in fix_text(top)
