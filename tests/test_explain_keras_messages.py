@@ -6,7 +6,8 @@ The messages, the releases that print them, where, and the cause read (every one
 below through ``explain`` in a line written here; "new" marks what this file's readings add):
 
 - `File format not supported: filepath=X. Keras 3 only supports V3 `.keras` files and legacy
-  H5`: Keras 3.0+ load_model; keras3-behaviour-change.
+  H5`: Keras 3.0+ load_model; keras3-behaviour-change, scan's keras3-load-savedmodel fix
+  (TFSMLayer; new), as `.keras` and `.weights.h5` files` takes keras3-load-weights-path's.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
 - `File not found: filepath=X.keras. Please ensure the file is an accessible `.keras` zip file`
   (new): Keras 3.0+ load_model given no zip (a missing path, or Keras 2.12's HDF5 under
@@ -95,6 +96,41 @@ below through ``explain`` in a line written here; "new" marks what this file's r
   https://github.com/keras-team/keras/blob/v2.6.0/keras/backend.py
 - `decay is deprecated in the new Keras optimizer`: Keras 2.11-2.15; api-removed.
   https://github.com/keras-team/keras/blob/v2.11.0/keras/optimizers/optimizer_experimental/optimizer.py
+- `The `save_format` argument is deprecated in Keras 3. We recommend removing this argument`
+  (new): Keras 3.0+ given save_format beside a .keras or .h5 path, which it saves; benign (the
+  refusal, "Please remove this argument", stays keras3-behaviour-change).
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
+- `You are saving your model as an HDF5 file via `model.save()` or
+  `keras.saving.save_model(model)`` (new): Keras 3.1+; benign.
+  https://github.com/keras-team/keras/blob/v3.1.0/keras/src/saving/saving_api.py
+- `Your `PyDataset` class should call `super().__init__(**kwargs)`` (new): Keras 3.0+; benign.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/trainers/data_adapters/py_dataset_adapter.py
+- `Compiled the loaded model, but the compiled metrics have yet to be built` (new): Keras 2.13+
+  and Keras 3 loading an HDF5 model; benign.
+- `Do not pass an `input_shape`/`input_dim` argument to a layer`, `Argument `input_length` is
+  deprecated. Just remove it` (new): Keras 3.0+ and 3.3+ warnings; benign.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/layers/layer.py
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/legacy/saving/saving_utils.py
+- `Only input tensors may be passed as positional arguments` (new): Keras 3.0+ Layer.__call__;
+  keras3-behaviour-change.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/layers/layer.py
+- `Layer 'x' expected N variables, but received M variables during loading. Expected: [...]`
+  (new): Keras 3 (bare names: keras3-behaviour-change) and Keras 2.13-2.15 (`x/kernel:0`:
+  keras3-model-under-keras2), warnings.
+  https://github.com/keras-team/keras/blob/v2.15.0/keras/engine/base_layer.py
+- `Unknown dtype policy: 'DTypePolicy'` (new): Keras 2 reading Keras 3.4+'s serialized dtype;
+  keras3-model-under-keras2.
+  https://github.com/keras-team/keras/blob/v3.4.0/keras/src/layers/layer.py
+- `__init__() got an unexpected keyword argument 'batch_shape'` under a loader's frames (new):
+  multi-backend Keras 2.2-2.3's InputLayer; model-from-newer-keras.
+  https://github.com/keras-team/keras/blob/2.3.1/keras/engine/input_layer.py
+- `` `by_name` only supports loading legacy '.h5' or '.hdf5' files`` (3.11+), `Invalid keyword
+  arguments: {'by_name': ...}` (3.0-3.10) (new): Keras 3 load_weights; keras3-behaviour-change,
+  scan's keras3-load-weights-by-name fix.
+  https://github.com/keras-team/keras/blob/v3.11.0/keras/src/saving/saving_api.py
+- `` Layer `add_metric()` method is deprecated`` (3.5+), `add_metric() got an unexpected keyword
+  argument` (3.0-3.4) (new): keras3-behaviour-change, scan's keras3-add-metric fix.
+  https://github.com/keras-team/keras/blob/v3.5.0/keras/src/layers/layer.py
 """
 
 from __future__ import annotations
@@ -235,6 +271,116 @@ def _causes(text: str) -> set[str]:
 )
 def test_the_catalogued_messages_keep_their_reading(line: str, cause: str) -> None:
     assert cause in _causes(line + "\n")
+
+
+def test_save_format_refused_is_keras3_and_the_warning_beside_a_keras_path_is_not() -> None:
+    refused = top_error(
+        explained(
+            "ValueError: The `save_format` argument is deprecated in Keras 3. Please remove this "
+            "argument and pass a file path with either `.keras` or `.h5` extension.Received: "
+            "save_format=tf\n"
+        )
+    )
+    assert refused.cause == "keras3-behaviour-change"
+    warned = explained(
+        "WARNING:absl:The `save_format` argument is deprecated in Keras 3. We recommend "
+        "removing this argument as it can be inferred from the file path. Received: "
+        "save_format=keras\nEpoch 3/3\n"
+    )
+    assert all(f.severity is Severity.INFO for f in warned.findings)
+
+
+# --- Keras 3's layer call: tensors only, positionally ----------------------------------------
+
+
+def test_a_non_tensor_passed_positionally_is_keras2_code_passed_by_keyword() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/blocks.py", line 41, in <module>\n'
+        "    y = encoder(x, False)\n"
+        '  File "/srv/app/.venv/lib/python3.12/site-packages/keras/src/utils/traceback_utils.py",'
+        " line 122, in error_handler\n"
+        "    raise e.with_traceback(filtered_tb) from None\n"
+        "ValueError: Only input tensors may be passed as positional arguments. The following "
+        "argument value should be passed as a keyword argument: False (of type <class 'bool'>)\n"
+    )
+    top = top_error(explained("Successfully installed tensorflow-2.17.0\n" + text))
+    assert top.cause == "keras3-behaviour-change" and top.severity is Severity.ERROR
+    fix = fix_text(top)
+    assert "training=True" in fix and "keyword" in fix
+    # Keras 2 stays the way back, of the log's TensorFlow line.
+    assert "tf-keras<2.18,>=2.17" in fix and "TF_USE_LEGACY_KERAS=1" in fix
+
+
+# --- a `.keras` file's weights against the layers that load them ------------------------------
+
+
+def test_keras3_finding_other_weights_reads_the_files_keras_and_keeps_it_a_warning() -> None:
+    text = (
+        "ValueError: A total of 1 objects could not be loaded. Example error message for "
+        "object <Dense name=head, built=True>:\n\nLayer 'head' expected 2 variables, but "
+        "received 0 variables during loading. Expected: ['kernel', 'bias']\n"
+    )
+    report = explained(text)
+    top = next(f for f in report.findings if f.cause == "keras3-behaviour-change")
+    assert top.severity is Severity.WARNING
+    fix = fix_text(top)
+    assert "metadata.json" in fix and "TF_USE_LEGACY_KERAS=1" in fix
+    assert "keras3-model-under-keras2" not in _causes(text)
+
+
+def test_keras2_finding_other_weights_in_a_keras_file_points_to_keras3() -> None:
+    text = (
+        "ValueError: Layer 'stem_conv' expected 2 variables, but received 0 variables during "
+        "loading. Expected: ['stem_conv/kernel:0', 'stem_conv/bias:0']\n"
+    )
+    causes = _causes(text)
+    assert "keras3-model-under-keras2" in causes
+    assert "keras3-behaviour-change" not in causes
+    top = next(f for f in explained(text).findings if f.cause == "keras3-model-under-keras2")
+    assert top.severity is Severity.WARNING
+
+
+# --- Keras 3.4's serialized dtype policy, and Keras 3's batch_shape, under older Keras ---------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ValueError: Unknown dtype policy: 'DTypePolicy'. Please ensure you are using a "
+        "`keras.utils.custom_object_scope` and that this object is included in the scope.",
+        "ValueError: Unknown dtype policy: 'QuantizedDTypePolicy'. Please ensure you are using "
+        "a `keras.utils.custom_object_scope`",
+    ],
+)
+def test_keras2_refusing_a_dtype_policy_object_is_a_keras3_model(line: str) -> None:
+    top = top_error(explained("tensorflow==2.14.1\n" + line + "\n"))
+    assert top.cause == "keras3-model-under-keras2"
+    assert "tensorflow>=2.16" in " ".join(top.fix.commands if top.fix else ())
+
+
+def test_a_policy_name_of_keras2_is_no_keras3_model() -> None:
+    causes = _causes("ValueError: Unknown dtype policy: 'MyPolicy'.\n")
+    assert "keras3-model-under-keras2" not in causes
+
+
+def test_multi_backend_keras_refusing_batch_shape_in_pythons_words_is_a_newer_file() -> None:
+    site = "/opt/py37/lib/python3.7/site-packages/keras"
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "predict.py", line 9, in <module>\n'
+        "    net = load_model('unet.h5')\n"
+        f'  File "{site}/engine/saving.py", line 584, in load_model\n'
+        "    model = _deserialize_model(h5dict, custom_objects, compile)\n"
+        f'  File "{site}/engine/network.py", line 1008, in process_layer\n'
+        "    custom_objects=custom_objects)\n"
+        f'  File "{site}/engine/base_layer.py", line 1109, in from_config\n'
+        "    return cls(**config)\n"
+        "TypeError: __init__() got an unexpected keyword argument 'batch_shape'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "model-from-newer-keras"
+    assert "keras_version" in fix_text(top)
 
 
 # --- TFOpLambda: Keras 2's wrapper of TensorFlow calls in a functional model ---------------
@@ -552,6 +698,28 @@ def test_keras3_dropping_decay_is_a_warning_with_a_schedule() -> None:
         "UserWarning: You are saving your model as an HDF5 file via `model.save()`. This file "
         "format is considered legacy. We recommend using instead the native Keras format, e.g. "
         "`model.save('my_model.keras')`.",
+        # Keras 3.1 on name keras.saving.save_model too.
+        "WARNING:absl:You are saving your model as an HDF5 file via `model.save()` or "
+        "`keras.saving.save_model(model)`. This file format is considered legacy. We recommend "
+        "using instead the native Keras format, e.g. `model.save('clf.keras')` or "
+        "`keras.saving.save_model(model, 'clf.keras')`. ",
+        # save_format beside a path that names the format: Keras 3 warns and saves.
+        "WARNING:absl:The `save_format` argument is deprecated in Keras 3. We recommend "
+        "removing this argument as it can be inferred from the file path. Received: "
+        "save_format=h5",
+        "/srv/app/.venv/lib/python3.12/site-packages/keras/src/trainers/data_adapters/"
+        "py_dataset_adapter.py:121: UserWarning: Your `PyDataset` class should call "
+        "`super().__init__(**kwargs)` in its constructor. `**kwargs` can include `workers`, "
+        "`use_multiprocessing`, `max_queue_size`. Do not pass these arguments to `fit()`, as "
+        "they will be ignored.",
+        "WARNING:absl:Compiled the loaded model, but the compiled metrics have yet to be built. "
+        "`model.compile_metrics` will be empty until you train or evaluate the model.",
+        "/srv/app/.venv/lib/python3.12/site-packages/keras/src/layers/core/dense.py:87: "
+        "UserWarning: Do not pass an `input_shape`/`input_dim` argument to a layer. When using "
+        "Sequential models, prefer using an `Input(shape)` object as the first layer in the "
+        "model instead.",
+        "/srv/app/.venv/lib/python3.12/site-packages/keras/src/layers/core/embedding.py:93: "
+        "UserWarning: Argument `input_length` is deprecated. Just remove it.",
     ],
 )
 def test_keras_notes_that_change_nothing_are_info(line: str) -> None:
@@ -837,3 +1005,127 @@ def test_nested_functional_inputs_upgrade_keras_to_the_release_that_takes_them_f
     assert found.fix.commands[0].endswith('pip install "keras>=3.4"')
     words = found.fix.text
     assert words.index("3.4 or later") < words.index("TF_USE_LEGACY_KERAS")
+
+
+# --- Keras 3's load_weights by name, and add_metric -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Keras 3.11 on, then 3.0 to 3.10 (any keyword but objects_to_skip refused).
+        "ValueError: `by_name` only supports loading legacy '.h5' or '.hdf5' files. Received: "
+        "weights/encoder.weights.h5",
+        "ValueError: Invalid keyword arguments: {'by_name': True}",
+    ],
+)
+def test_keras3_refusing_by_name_for_its_own_formats_gets_the_structure_fix(line: str) -> None:
+    top = top_error(explained("tensorflow==2.18.0\n" + line + "\n"))
+    assert top.cause == "keras3-behaviour-change"
+    assert "skip_mismatch" in fix_text(top) and "set_weights" in fix_text(top)
+    # tf-keras reads .weights.h5 by structure, ignoring by_name: no way back is offered.
+    assert top.fix is not None and not any("TF_USE_LEGACY_KERAS" in c for c in top.fix.commands)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Keras 3.5 on.
+        "NotImplementedError: Exception encountered when calling Sampler.call().\n\nLayer "
+        "`add_metric()` method is deprecated. Add your metric in `Model.compile(metrics=[...])`, "
+        "or create metric trackers in init() or build() when subclassing the layer or model, "
+        "then call `metric.update_state()` whenever necessary.",
+        # Keras 3.0 to 3.4 define add_metric(self) alone.
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/vae.py", line 57, in call\n'
+        "    self.add_metric(kl, name='kl')\n"
+        "TypeError: Layer.add_metric() got an unexpected keyword argument 'name'",
+    ],
+)
+def test_keras2s_add_metric_under_keras3_gets_the_tracker_fix(line: str) -> None:
+    top = top_error(explained("tensorflow==2.17.1\n" + line + "\n"))
+    assert top.cause == "keras3-behaviour-change"
+    fix = fix_text(top)
+    assert "update_state" in fix and "TF_USE_LEGACY_KERAS=1" in fix
+
+
+# --- keras of a later TensorFlow line beside a TensorFlow that pins none ----------------------
+
+
+_SEQUENTIAL_FAILS = (
+    ">>> model = keras.Sequential()\n"
+    "Traceback (most recent call last):\n"
+    '  File "<stdin>", line 1, in <module>\n'
+    '  File "/opt/env/lib/python3.8/site-packages/keras/engine/sequential.py", line 108, '
+    "in __init__\n"
+    "    super(functional.Functional, self).__init__(name=name, autocast=False)\n"
+    "AttributeError: 'Sequential' object has no attribute '_is_graph_network'\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("keras", "tf", "said"),
+    [
+        pytest.param("2.7.0", "2.4.1", "keras of TensorFlow 2.7", id="keras27-tf24"),
+        pytest.param("3.3.3", "2.3.0", "keras of TensorFlow 2.16 to", id="keras3-tf23"),
+    ],
+)
+def test_an_echoed_keras_of_a_later_line_beside_tensorflow_without_a_pin_is_named(
+    keras: str, tf: str, said: str
+) -> None:
+    text = (
+        f">>> import keras\n>>> keras.__version__\n'{keras}'\n>>> import tensorflow as tf\n"
+        f">>> tf.__version__\n'{tf}'\n" + _SEQUENTIAL_FAILS
+    )
+    found = [f for f in explained(text).findings if f.cause == "keras-version"]
+    assert found and found[0].severity is Severity.WARNING
+    assert said in found[0].detail
+    # The Keras that goes with TensorFlow 2.2-2.4 (the companion table's row).
+    assert "keras==2.4.*" in " ".join(found[0].fix.commands if found[0].fix else ())
+
+
+def test_the_keras_that_goes_with_an_unpinned_tensorflow_is_not_blamed() -> None:
+    text = ">>> keras.__version__\n'2.4.3'\n>>> tf.__version__\n'2.4.1'\n" + _SEQUENTIAL_FAILS
+    assert "keras-version" not in _causes(text)
+
+
+def test_a_keras2_model_private_missing_beside_a_listed_keras2_is_no_keras3_change() -> None:
+    text = (
+        "Package    Version\n---------- -------\nkeras      2.14.0\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/export.py", line 12, in <module>\n'
+        "    spec = model._get_save_spec()\n"
+        "AttributeError: 'Functional' object has no attribute '_get_save_spec'\n"
+    )
+    assert "keras3-behaviour-change" not in _causes(text)
+    # Without the listing, Keras 3 is the reading (the private member is Keras 2's).
+    assert "keras3-behaviour-change" in _causes(text.split("\n", 3)[3])
+
+
+# --- Keras 3's loaders refusing Keras 2's formats: the way to read each -----------------------
+
+
+def test_keras3_refusing_a_savedmodel_directory_offers_tfsmlayer() -> None:
+    top = top_error(
+        explained(
+            "tensorflow==2.19.0\n"
+            "ValueError: File format not supported: filepath=exported/3. Keras 3 only supports V3 "
+            "`.keras` files and legacy H5 format files (`.h5` extension). Note that the legacy "
+            "SavedModel format is not supported by `load_model()` in Keras 3.\n"
+        )
+    )
+    assert top.cause == "keras3-behaviour-change"
+    fix = fix_text(top)
+    assert "TFSMLayer" in fix and "tf.saved_model.load" in fix
+    assert "tf-keras<2.20,>=2.19" in fix
+
+
+def test_keras3_refusing_a_checkpoint_prefix_offers_tf_train_checkpoint() -> None:
+    top = top_error(
+        explained(
+            "ValueError: File format not supported: filepath=runs/cp-0010.ckpt. Keras 3 only "
+            "supports V3 `.keras` and `.weights.h5` files, or legacy V1/V2 `.h5` files.\n"
+        )
+    )
+    assert top.cause == "keras3-behaviour-change"
+    assert "tf.train.Checkpoint" in fix_text(top) and "TFSMLayer" not in fix_text(top)

@@ -366,6 +366,10 @@ def test_keras3_refusing_a_named_object_of_no_keras2_library_is_not_blamed_on_tf
             "print(tensorflow.__version__)\n2.17.0rc1\n", {"tensorflow": "2.17.0rc1"}, id="print"
         ),
         pytest.param(">>> tf.__version__\nTraceback (most recent call last):\n", {}, id="no-value"),
+        pytest.param(">>> keras.__version__\n'2.6.0'\n", {"keras": "2.6.0"}, id="keras"),
+        # TensorFlow 2.0-2.3's own copy imported as keras marks its version: not the package.
+        pytest.param("In [2]: keras.__version__\nOut[2]: '2.3.0-tf'\n", {}, id="tf-own-keras"),
+        pytest.param(">>> tf.keras.__version__\n'2.4.0'\n", {}, id="tf-keras-attribute"),
     ],
 )
 def test_a_version_echoed_on_the_next_line_is_read(text: str, expected: dict[str, str]) -> None:

@@ -867,3 +867,39 @@ def test_an_op_placed_on_an_xla_device_is_found_from_2_4(tmp_path: Path) -> None
     assert "jit_compile=True" in found.fix.text
     assert not {i for _, i in ids(tmp_path, body, target="2.3")} & {"tf24-xla-devices-unregistered"}
     assert not ids(tmp_path, "with tf.device('/GPU:0'):\n    y = tf.matmul(a, b)\n")
+
+
+# --- Keras 3's load_weights by name and add_metric ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param(
+            "model.load_weights('backbone.weights.h5', by_name=True)\n",
+            {(4, "keras3-load-weights-by-name")},
+            id="by-name-keras3-weights",
+        ),
+        pytest.param(
+            "model.load_weights('backbone.keras', by_name=True, skip_mismatch=True)\n",
+            {(4, "keras3-load-weights-by-name")},
+            id="by-name-keras-zip",
+        ),
+        # Keras 3 still loads legacy H5 weights by name.
+        pytest.param("model.load_weights('backbone.h5', by_name=True)\n", set(), id="legacy-h5"),
+        pytest.param(
+            "class Head(keras.layers.Layer):\n"
+            "    def call(self, x):\n"
+            "        self.add_metric(tf.reduce_mean(x), name='mean_act')\n"
+            "        return x\n",
+            {(6, "keras3-add-metric")},
+            id="add-metric",
+        ),
+    ],
+)
+def test_keras3_load_weights_by_name_and_add_metric(
+    tmp_path: Path, body: str, expected: set[tuple[int, str]]
+) -> None:
+    assert ids(tmp_path, body) == expected
+    # Keras 2 (up to 2.15) has both.
+    assert ids(tmp_path, body, target="2.15") == set()

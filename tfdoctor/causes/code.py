@@ -364,6 +364,41 @@ def keras2_model_fix(m: Machine) -> Fix:
     )
 
 
+def keras3_positional_fix(m: Machine) -> Fix:
+    """Keras 2 code handing a layer a non-tensor argument positionally under Keras 3, whose
+    layers take only tensors so (keras/src/layers/layer.py): pass it by keyword, or Keras 2."""
+    legacy = keras3_fix(m)
+    return Fix(
+        "Keras 3 layers take only tensors positionally: pass every other argument of the layer "
+        "call by its keyword, as the message names it (`layer(x, training=True)`, not "
+        "`layer(x, True)`; `mask=`, or the name in the layer's call() signature). Else: "
+        + legacy.text[0].lower()
+        + legacy.text[1:],
+        legacy.commands,
+    )
+
+
+def keras2_weights_fix(m: Machine) -> Fix:
+    """A `.keras` file whose weights Keras 3 finds laid out otherwise than its layers: a file
+    Keras 2.13-2.15 wrote (metadata.json records which Keras did), loaded with tf-keras, or
+    moved to Keras 3 through legacy H5 weights, which Keras 3 reads
+    (keras/src/saving/saving_api.py, load_weights); the same Keras: a layer that builds other
+    variables than when it was saved."""
+    return Fix(
+        "Read the Keras that wrote the file (metadata.json's keras_version; the first command "
+        "prints it). A Keras 2 file loads with tf-keras and TF_USE_LEGACY_KERAS=1; for Keras 3, "
+        "load it there once, save its weights with model.save_weights('MODEL.h5') and load them "
+        "into the model built by the Keras 3 code (Keras 3 reads legacy H5 weights). Where "
+        "this Keras wrote the file, the layer builds other variables than when it was saved: "
+        "create a custom layer's weights in build(), and build the model before saving it.",
+        (
+            "python -c \"import zipfile; print(zipfile.ZipFile('MODEL.keras')"
+            ".read('metadata.json'))\"",
+            *keras3_fix(m).commands,
+        ),
+    )
+
+
 def optimizer_build_fix() -> Fix:
     """Build the new optimizer with every variable it will update, or keep the old one."""
     return Fix(

@@ -720,14 +720,23 @@ def read_import_checks(texts: Iterable[str]) -> list[ImportCheck]:
 # --- versions a session echoed ------------------------------------------------------------------
 
 #: Import names a session asks the version of, and their distribution.
-_MODULES = {"tf": "tensorflow", "tensorflow": "tensorflow", "np": "numpy", "numpy": "numpy"}
+_MODULES = {
+    "tf": "tensorflow",
+    "tensorflow": "tensorflow",
+    "np": "numpy",
+    "numpy": "numpy",
+    "keras": "keras",
+}
 # `>>> tf.__version__` then `'2.18.0'` (the REPL's echo), `In [3]: np.__version__` then
 # `Out[3]: '1.26.4'` (IPython), `print(tf.__version__)` then `2.16.1`: the value is on the
-# next line (https://docs.python.org/3/tutorial/interpreter.html#interactive-mode).
+# next line (https://docs.python.org/3/tutorial/interpreter.html#interactive-mode). A bare
+# `keras.__version__` is the keras package's, except TensorFlow 2.0-2.3's own copy imported
+# as keras, which says so with "-tf" ('2.3.0-tf': tensorflow/python/keras/__init__.py), left out.
 _ECHO = re.compile(
-    r"^[ \t]*(?:>>>[ \t]*|In \[\d+\]:[ \t]*)?(?:print\()?(?P<module>tf|tensorflow|np|numpy)"
+    r"^[ \t]*(?:>>>[ \t]*|In \[\d+\]:[ \t]*)?(?:print\()?"
+    r"(?P<module>tf|tensorflow|np|numpy|keras)"
     r"\.__version__\)?[ \t]*\r?\n[ \t]*(?:Out\[\d+\]:[ \t]*)?['\"]?"
-    r"(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:rc|\.dev|\.post)\d+)?)(?![\w.])",
+    r"(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:rc|\.dev|\.post)\d+)?)(?![\w.]|-tf)",
     re.MULTILINE,
 )
 

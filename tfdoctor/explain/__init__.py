@@ -643,6 +643,9 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     _read_python_words(evidence, text)
     for dist, echoed in read_echoed_versions((text,)).items():
         evidence.echoed.setdefault(dist, echoed)
+        if dist == "keras":
+            # keras.__version__ echoed names the release installed, as a listing does.
+            evidence.listed.setdefault(dist, echoed)
     for dist, listed in read_listed_versions(text).items():
         evidence.listed.setdefault(dist, listed)
     for dist, version in read_shown_packages(text).items():
@@ -3461,6 +3464,10 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras_path_not_zip_fix(m)
     if all(h.signature.id == "keras3-loss-scale-arguments" for h in hits):
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_loss_scale_fix(m)
+    if all(h.signature.id == "keras3-positional-non-tensor" for h in hits):
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_positional_fix(m)
+    if all(h.signature.id == "keras2-file-variables-under-keras3" for h in hits):
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_weights_fix(m)
     if all(h.signature.id == "keras3-nested-inputs" for h in hits):
         # Keras 3.4 takes nested inputs again: the code runs on a newer Keras 3 as it is.
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_nested_inputs_fix(m)
@@ -3473,8 +3480,10 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_model_fix(m)
     named = _rule_named(m, hits)
     if named is not None and named[0] == causes.code.KERAS3_BEHAVIOUR_CHANGE:
-        # The rule's words; the legacy-Keras commands of the log's own TensorFlow.
-        return named[0], Fix(named[1].text, causes.code.keras3_fix(m).commands)
+        # The rule's words; the legacy-Keras commands of the log's own TensorFlow, where the
+        # rule keeps Keras 2 as a way out (a rule without legacy_keras gives no commands).
+        legacy = causes.code.keras3_fix(m).commands if named[1].commands else ()
+        return named[0], Fix(named[1].text, legacy)
     return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_fix(m)
 
 

@@ -121,8 +121,10 @@ _INIT_REFUSAL = re.compile(r"__init__\(\) got an unexpected keyword argument '\w
 #: Keys tf.keras (TensorFlow 2) writes into a saved InputLayer's configuration that the
 #: InputLayer of multi-backend Keras (2.2.4, 2.3.1: keras/engine/input_layer.py), whose
 #: constructor takes no **kwargs, refuses in Python's words as from_config passes them on
-#: (tensorflow v2.0.0, tensorflow/python/keras/engine/input_layer.py, get_config).
-_NEWER_INPUT_KEYS = frozenset({"ragged"})
+#: (tensorflow v2.0.0, tensorflow/python/keras/engine/input_layer.py, get_config), and the
+#: `batch_shape` Keras 3 writes there in place of batch_input_shape (keras-team/keras v3.0.0,
+#: keras/layers/core/input_layer.py, get_config).
+_NEWER_INPUT_KEYS = frozenset({"ragged", "batch_shape"})
 #: Keras 3's own refusals of keyword arguments, by the class family that words them: its
 #: optimizers' base class (keras/src/optimizers/base_optimizer.py: "Argument(s) not
 #: recognized: {kwargs}") and its layers' (keras/src/layers/layer.py: "Unrecognized keyword

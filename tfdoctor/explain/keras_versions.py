@@ -358,10 +358,38 @@ def _keras_off(m: Machine, version: str) -> Optional[str]:
         return f"TensorFlow {m.tf.version}, which declares keras{declared}"
     table = m.companion_table.standalone_keras
     own = table.row_of(version) if table is not None else None
-    if own is None or own.admits(m.tf.version):
+    if own is None:
+        return _keras_of_other_lines(m, version)
+    if own.admits(m.tf.version):
         return None
     return (
         f"TensorFlow {m.tf.version}, and keras {own.release} works with tensorflow{own.tensorflow}"
+    )
+
+
+def _keras_of_other_lines(m: Machine, version: str) -> Optional[str]:
+    """How keras ``version`` is of other TensorFlow lines than the installed one, which pins
+    no keras (TensorFlow 2.5 and older): the matrix's lines whose keras pin holds it (each
+    TensorFlow from 2.6 on requires the keras of its own line, and the matrix records that
+    requirement). None where no line's pin holds it, or the installed line's does."""
+    if m.tf is None or m.matrix is None:
+        return None
+    lines = [
+        line.line
+        for line in m.matrix.lines
+        if line.pins.keras and spec_contains(version, line.pins.keras)
+    ]
+    if not lines or (m.line is not None and m.line.line in lines):
+        return None
+    lines.sort(key=version_key)
+    if len(lines) == 1:
+        return (
+            f"TensorFlow {m.tf.version}, and keras {version} is the keras of TensorFlow "
+            f"{lines[0]} (the release its wheel requires)"
+        )
+    return (
+        f"TensorFlow {m.tf.version}, and keras {version} is the keras of TensorFlow "
+        f"{lines[0]} to {lines[-1]} (a release their wheels require)"
     )
 
 

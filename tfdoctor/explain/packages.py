@@ -1628,8 +1628,10 @@ def _keras3_model_private(tb: Traceback, m: Machine) -> Optional[Finding]:
     if match is None or match.group("cls") not in _KERAS_MODELS:
         return None
     origins = library_origins(tb)
-    if any(o.generation == "Keras 2" for o in origins) or (
-        m.tf is not None and version_key(m.tf.version) < (2, 16)
+    if (
+        any(o.generation == "Keras 2" for o in origins)
+        or (m.tf is not None and version_key(m.tf.version) < (2, 16))
+        or tf_keras_generation(m)[0] == 2
     ):
         return None  # Keras 2 itself lacks it: not a generation mismatch
     caller = next((o.dist for o in origins if o.dist != "keras"), "the code")
