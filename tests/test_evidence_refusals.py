@@ -94,6 +94,16 @@ CASES = [
         id="keras-2.11-new-optimizer",
     ),
     pytest.param(
+        "Unrecognized keyword arguments: {'shuffle_buffer': 10}",
+        (KEYWORD, "", "shuffle_buffer", "", KERAS),
+        id="keras-2-fit",
+    ),
+    pytest.param(
+        "Invalid keyword argument(s) in `compile`: {'jit_compile'}",
+        (KEYWORD, "", "jit_compile", "", KERAS),
+        id="tf-keras-compile",
+    ),
+    pytest.param(
         "'Iterator' object has no attribute '_output_classes'",
         (ATTRIBUTE, "", "_output_classes", "Iterator", PYTHON),
         id="object-attribute",

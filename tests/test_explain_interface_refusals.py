@@ -256,3 +256,37 @@ def test_keras_calling_its_own_function_with_the_library_outside_is_not_the_libr
         )
     )
     assert _named(report, "companion-mismatch") is None
+
+
+def test_keras_words_a_library_raises_in_its_own_frame_are_its_own_functions() -> None:
+    # A copy of Keras' validate_kwargs in the library's code: its own function refused.
+    report = explained(
+        _trace(
+            [_USER, (f"{_SITE}/mesh_tensorflow/utils.py", "check", "raise TypeError(msg, kwarg)")],
+            "TypeError: ('Keyword argument not understood:', 'input_dim')",
+        )
+    )
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_tf_keras_compile_refusing_a_librarys_keyword_is_the_librarys_release() -> None:
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (
+                    f"{_SITE}/mesh_tensorflow/train.py",
+                    "setup",
+                    "model.compile(opt, jit_compile=True)",
+                ),
+                (
+                    f"{_SITE}/tensorflow/python/keras/engine/training.py",
+                    "compile",
+                    "raise TypeError('Invalid keyword argument(s) in `compile`: %s' %",
+                ),
+            ],
+            "TypeError: Invalid keyword argument(s) in `compile`: {'jit_compile'}",
+        )
+    )
+    lead = _named(report, "companion-mismatch")
+    assert lead is not None and "mesh-tensorflow" in fix_text(lead)

@@ -25,7 +25,11 @@ and, for some, who refused it; the frames (not read here) say who called:
   (keras/optimizers/optimizer_experimental/optimizer.py, later optimizer.py,
   ``_process_kwargs``: ``{k} is not a valid argument, kwargs should be empty  for
   `optimizer_experimental.Optimizer`.``, and from 2.11 ``{k} is deprecated in the new Keras
-  optimizer, please check the docstring ...``);
+  optimizer, please check the docstring ...``); Keras 2's and tf.keras' trainers (keras/
+  engine/training.py, ``fit``: ``'Unrecognized keyword arguments: ' + str(kwargs)``;
+  ``compile``: ``'Invalid keyword argument(s) in `compile`: %s' % (invalid_kwargs,)``, a
+  set). Other libraries copy some of these words into their own code, so they are Keras' only
+  where Keras' frames raised them (the reader of the frames decides);
 - Python's attribute lookup (Objects/object.c): ``'%.100s' object has no attribute '%U'``,
   the class of the object it was read on.
 """
@@ -118,7 +122,11 @@ _OP_ATTR = re.compile(
 )
 #: Keras 2's validate_kwargs (a tuple as printed; the key quoted), Keras 3's layers' and
 #: optimizers' refusals of what their ``**kwargs`` held (a dict as printed).
-_KERAS_TUPLE = re.compile(r"\('Keyword argument not understood:', '(?P<arg>\w+)'\)")
+_KERAS_TUPLE = re.compile(
+    r"\(?'?Keyword argument not understood:'?,? '?(?P<arg>\w+)'?"
+    r"|Unrecognized keyword arguments: \{'(?P<arg2>\w+)'"
+    r"|Invalid keyword argument\(s\) in `\w+`: \(?\{'(?P<arg3>\w+)'"
+)
 _KERAS_LAYER = re.compile(
     r"Unrecognized keyword arguments passed to (?P<cls>\w+): \{'(?P<arg>\w+)'"
 )
@@ -151,7 +159,9 @@ def read_refusal(message: str) -> Optional[Refusal]:
         return Refusal(OP_ARGUMENT, "", found["arg"], "", TENSORFLOW)
     found = _KERAS_TUPLE.search(text) or _KERAS_OPTIMIZER.search(text)
     if found is not None:
-        return Refusal(KEYWORD, "", found["arg"] or found.groupdict().get("arg2") or "", "", KERAS)
+        named = found.groupdict()
+        argument = named.get("arg") or named.get("arg2") or named.get("arg3") or ""
+        return Refusal(KEYWORD, "", argument, "", KERAS)
     found = _KERAS_LAYER.search(text)
     if found is not None:
         return Refusal(KEYWORD, found["cls"], found["arg"], found["cls"], KERAS)

@@ -146,7 +146,9 @@ def _tensorflow_callee(
     is theirs."""
     frame = tb.frames[index]
     if refusal.speaker in (TENSORFLOW, KERAS):
-        return ("Keras" if refusal.speaker == KERAS else "TensorFlow"), True
+        # Their words, raised in their frames; the same words raised in the library's own
+        # frame are a copy of them in its code (a validate_kwargs of its own): its function.
+        return (("Keras" if refusal.speaker == KERAS else "TensorFlow"), True) if shown else None
     if shown:
         if refusal.shape == ATTRIBUTE or not call_passed_through(tb, frame, refusal.function):
             # Their code reading an attribute of what it was handed, or calling a function
