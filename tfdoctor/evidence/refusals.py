@@ -187,17 +187,16 @@ TF_WRAPPER = re.compile(
 
 def call_passed_through(tb: Traceback, caller: Frame, function: str) -> bool:
     """Whether the call Python refused (of ``function``, its own name) is ``caller``'s, passed
-    through TensorFlow's frames after it to TensorFlow's function: the innermost frame is a
-    dispatch or deprecation wrapper handing its arguments on unchanged (``return
-    target(*args, **kwargs)``), or TensorFlow's traceback filter (tensorflow/python/util/
-    traceback_utils.py, 2.9 on) re-raised what the caller's line asked of a module or object
-    by that name (``tfxla.conv(``, ``self.opt.apply_gradients(``: the filter hides the
-    wrapper). A function of the caller's own that tf.function or the filter called
-    (``step(x, y)``), or a later frame's call of its own, is not."""
+    on to the frames after it (the callee's, shown): the innermost frame is a dispatch or
+    deprecation wrapper of TensorFlow's handing its arguments on unchanged (``return
+    target(*args, **kwargs)``), or the caller's line calls that function as a member of a
+    module or object (``tfxla.conv(``, ``self.opt.apply_gradients(``; TensorFlow's traceback
+    filter, 2.9 on, hides the wrapper's frame). A function of the caller's own that
+    tf.function or the filter called back (``step(x, y)``), or a later frame's call of its
+    own, is not."""
     inner = tb.frames[-1] if tb.frames else None
-    if inner is None:
+    if inner is None or inner is caller:
         return False
     if TF_WRAPPER.search(inner.path) and FORWARDS.search(inner.code):
         return True
-    asked = re.search(rf"\.{re.escape(function)}\s*\(", caller.code) is not None
-    return "with_traceback" in inner.code and asked
+    return re.search(rf"\.{re.escape(function)}\s*\(", caller.code) is not None

@@ -206,7 +206,7 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     asked = _asked(refusal, product)
     detail = (
         f"{tb.where}: {tb.type}: {tb.message}\n"
-        f"{dist}'s code ({frame.path}, line {frame.line}) asks {asked}; "
+        f"{dist}'s code ({frame.path}, line {frame.line}) made the call: {asked}; "
         + (
             f"{product}'s {'frames' if shown else 'own words'} show the refusal is its."
             if sure
@@ -219,7 +219,7 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         f"explain.{causes.software.COMPANION_MISMATCH}",
         Severity.ERROR if sure and refusal.shape in (KEYWORD, ATTRIBUTE) else Severity.WARNING,
         causes.software.COMPANION_MISMATCH,
-        f"{dist} was written for another {product} release (it asks {asked})",
+        f"{dist} was written for another {product} release ({asked})",
         detail,
         library_fix(m, dist),
     )
@@ -228,7 +228,7 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         f"explain.{causes.code.API_REMOVED}",
         Severity.WARNING,
         causes.code.API_REMOVED,
-        f"{asked}: {removed.title}",
+        f"{asked[:1].upper()}{asked[1:]}: {removed.title}",
         detail,
         Fix(
             f"The installed {product} refuses what the code asks ({asked}): that code was "
@@ -243,17 +243,18 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
 
 
 def _asked(refusal: Refusal, product: str) -> str:
-    """What the call asked, in words (``conv() with the keyword batch_group_count``)."""
-    callee = f"{refusal.callee}()" if refusal.callee else f"{product}'s function"
+    """What was refused, in words (``conv() refused its keyword batch_group_count``)."""
+    own = "Keras'" if product == "Keras" else "TensorFlow's"
+    callee = f"{refusal.callee}()" if refusal.callee else f"{own} function"
     if refusal.shape == KEYWORD:
-        return f"the keyword {refusal.argument} of {callee}"
+        return f"{callee} refused its keyword {refusal.argument}"
     if refusal.shape == POSITIONAL:
-        return f"{callee} with another count of positional arguments"
+        return f"{callee} refused its count of positional arguments"
     if refusal.shape == MISSING:
-        return f"{callee} without {refusal.argument}, which the installed one requires"
+        return f"{callee} requires {refusal.argument}, which the call does not pass"
     if refusal.shape == MULTIPLE:
-        return f"{callee} with {refusal.argument} given twice (its arguments moved)"
+        return f"{callee} got {refusal.argument} twice: its arguments moved"
     if refusal.shape == OP_ARGUMENT:
         op = f"the op {refusal.callee}" if refusal.callee else "an op"
-        return f"{op} for its argument {refusal.argument} in another form"
-    return f"{refusal.owner}.{refusal.argument}"
+        return f"{op} refused the form of its argument {refusal.argument}"
+    return f"{own} {refusal.owner} objects have no {refusal.argument}"
