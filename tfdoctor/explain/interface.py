@@ -40,10 +40,11 @@ from tfdoctor.evidence.traceback import (
     Frame,
     Traceback,
     installed_package,
+    path_hints,
     tensorflow_facing,
     users_own,
 )
-from tfdoctor.explain.exceptions import TF_WORDS, last_failure
+from tfdoctor.explain.exceptions import TF_WORDS, inferred_note, last_failure
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.packages import library_dist, library_fix
 from tfdoctor.findings import Finding, Fix, Severity
@@ -208,13 +209,18 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         f"{tb.where}: {tb.type}: {tb.message}\n"
         f"{dist}'s code ({frame.path}, line {frame.line}) made the call: {asked}; "
         + (
-            f"{product}'s {'frames' if shown else 'own words'} show the refusal is its."
+            f"{product} refused it, as its frames after that line show."
             if sure
-            else f"the object is of {product}'s class {refusal.owner}."
+            else f"{refusal.owner} is a class of {product}'s (its public API or its own)."
         )
         + f" The {dist} release was written for another {product} release than the installed "
         "one."
     )
+    hints = path_hints([f.path for f in tb.frames])
+    if hints:
+        # What the frames' paths imply of the releases (tensorflow_core/ is 1.15 to 2.1,
+        # keras/src/ Keras 3): which side of the boundary the installed one is.
+        detail += "\n" + inferred_note(hints)
     lead = causes.finding(
         f"explain.{causes.software.COMPANION_MISMATCH}",
         Severity.ERROR if sure and refusal.shape in (KEYWORD, ATTRIBUTE) else Severity.WARNING,
