@@ -158,7 +158,8 @@ def _tensorflow_callee(
         after = {installed_package(f.path) for f in tb.frames[index + 1 :]}
         return ("Keras" if after & {"keras", "tf_keras"} else "TensorFlow"), True
     if refusal.owner and refusal.owner in api_classes():
-        if refusal.shape == ATTRIBUTE and refusal.argument not in frame.code:
+        read = re.search(rf"\.{re.escape(refusal.argument)}\b", frame.code)
+        if refusal.shape == ATTRIBUTE and read is None:
             return None  # the line printed does not read it: not this frame's object
         return "TensorFlow", False
     return None
