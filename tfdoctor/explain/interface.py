@@ -224,7 +224,7 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         detail += "\n" + inferred_note(hints)
     lead = causes.finding(
         f"explain.{causes.software.COMPANION_MISMATCH}",
-        Severity.ERROR if sure and refusal.shape in (KEYWORD, ATTRIBUTE) else Severity.WARNING,
+        Severity.ERROR if sure and refusal.shape == KEYWORD else Severity.WARNING,
         causes.software.COMPANION_MISMATCH,
         f"{dist} was written for another {product} release ({asked})",
         detail,
