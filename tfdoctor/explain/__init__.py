@@ -8033,7 +8033,7 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     )
     if candidate is not None:
         return [candidate]
-    named = _release_name_candidates(evidence, machine)
+    named = _release_name_candidates(evidence, machine) or _interface_candidates(evidence, machine)
     if named:
         return named
     words = keras_release_in_words(evidence.first_text, machine)
@@ -8097,6 +8097,17 @@ def _release_name_candidates(evidence: Evidence, machine: Machine) -> list[Findi
     from tfdoctor.explain.api import release_name_candidates  # noqa: PLC0415
 
     return release_name_candidates(evidence.tracebacks, machine)
+
+
+def _interface_candidates(evidence: Evidence, machine: Machine) -> list[Finding]:
+    """explain.interface's reading of a call a library made that TensorFlow's or Keras'
+    interface refused; loaded only for a log whose exceptions need it (it reads the API
+    listings)."""
+    if not evidence.tracebacks:
+        return []
+    from tfdoctor.explain.interface import interface_candidates  # noqa: PLC0415
+
+    return interface_candidates(evidence.tracebacks, machine)
 
 
 def explain(

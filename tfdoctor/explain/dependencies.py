@@ -35,6 +35,7 @@ from collections.abc import Collection, Sequence
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.evidence.refusals import FORWARDS, TF_WRAPPER
 from tfdoctor.evidence.traceback import Frame, Traceback, installed_package, wrapped_import_error
 from tfdoctor.explain.modules import NAMESPACE_ROOTS, TF_OWN, stdlib_modules
 from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
@@ -84,16 +85,6 @@ _NOT_THE_PACKAGE = ("consider renaming", "(unknown location)", "is not a package
 _ELSEWHERE = frozenset({*TF_OWN, "numpy", "setuptools", "pkg_resources", *NAMESPACE_ROOTS})
 #: TensorFlow's own packages: a frame there is TensorFlow's code (the callee of a companion).
 _TF_PACKAGES = frozenset({"tensorflow", "tensorflow_core"})
-#: The files of TensorFlow's wrappers around its own functions: the dispatch decorator
-#: (tensorflow/python/util/dispatch.py, add_dispatch_support's op_dispatch_handler) and the
-#: deprecation decorators (tensorflow/python/util/deprecation.py, new_func). tf.function's and
-#: the traceback filter's wrappers are not here: they call the user's own functions.
-_TF_WRAPPER = re.compile(
-    r"[/\\]tensorflow(?:_core)?[/\\]python[/\\]util[/\\](?:dispatch|deprecation)\.py$"
-)
-#: A source line handing its arguments on unchanged (``return f(*args, **kwargs)``): a frame of
-#: a wrapper, which takes any arguments and passes them to the function that refused them.
-_FORWARDS = re.compile(r"\*args\b[^\n]{0,120}\*\*kwargs\b|\*\*kwargs\)")
 
 
 def dependency_caller_findings(
@@ -338,7 +329,7 @@ def _callee_of_call(frames: Sequence[Frame], func: str) -> tuple[Optional[str], 
     decorator of its (functools.wraps, wrapt) may wrap the caller's own function."""
     inner = frames[-1]
     owner = installed_package(inner.path)
-    if owner is not None and _TF_WRAPPER.search(inner.path) and _FORWARDS.search(inner.code or ""):
+    if owner is not None and TF_WRAPPER.search(inner.path) and FORWARDS.search(inner.code or ""):
         count = 0
         for frame in reversed(frames):
             if installed_package(frame.path) != owner:

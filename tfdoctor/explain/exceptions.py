@@ -98,7 +98,7 @@ def unexplained_finding(tracebacks: Sequence[Traceback]) -> Optional[Finding]:
 #: exception's type or message: their names, and ``tf`` or a companion's short name (``tfa``,
 #: ``tfp``, ``tfds``, ``tflite``) standing alone or between underscores, as imports name them
 #: (``import tensorflow as tf``) and libraries their TensorFlow code (``modeling_tf_utils.py``).
-_TF_WORDS = re.compile(r"(?i)tensorflow|keras|(?<![a-z0-9])tf[a-z]{0,4}(?![a-z0-9])")
+TF_WORDS = re.compile(r"(?i)tensorflow|keras|(?<![a-z0-9])tf[a-z]{0,4}(?![a-z0-9])")
 
 
 def raised_outside_tensorflow(tb: Traceback) -> Optional[str]:
@@ -111,10 +111,10 @@ def raised_outside_tensorflow(tb: Traceback) -> Optional[str]:
     if not tb.frames:
         return None
     raiser = installed_package(tb.frames[-1].path)
-    if raiser is None or _TF_WORDS.search(f"{tb.type} {tb.message}"):
+    if raiser is None or TF_WORDS.search(f"{tb.type} {tb.message}"):
         return None
     for frame in tb.frames:
-        if origin_of(frame.path).dist or _TF_WORDS.search(f"{frame.path} {frame.code}"):
+        if origin_of(frame.path).dist or TF_WORDS.search(f"{frame.path} {frame.code}"):
             return None
     return raiser
 

@@ -26,6 +26,7 @@ from tfdoctor.evidence.packages import (
     NumpyBuild,
 )
 from tfdoctor.evidence.pip import Collected, PipRefusal, PythonRefusal, SourceBuild
+from tfdoctor.evidence.refusals import KEYWORD, call_passed_through, read_refusal
 from tfdoctor.evidence.traceback import (
     CYTHON_INIT,
     Frame,
@@ -2582,6 +2583,17 @@ def _caller_index(tb: Traceback, packages: Sequence[Optional[str]], named: bool)
         None,
     )
     if index is not None and named and any(users_own(f.path) for f in tb.frames[index + 1 :]):
+        return None
+    refusal = read_refusal(tb.message)
+    if (
+        index is not None
+        and index < len(packages) - 1
+        and refusal is not None
+        and refusal.shape == KEYWORD
+        and not call_passed_through(tb, tb.frames[index], refusal.function)
+    ):
+        # A keyword refused in a later frame's call of its own (Keras' calling TensorFlow's
+        # function, tf.function calling the package's own): not the package's call.
         return None
     return index
 

@@ -1,0 +1,139 @@
+"""The words of a call refused at an interface, read as what was refused and whose words they
+are: Python's across its releases (a bare name up to 3.9, a qualified one from 3.10, 3.13's
+suggestion after the keyword, Python 2's counts), TensorFlow's op library's and Keras'."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pytest
+
+from tfdoctor.evidence.refusals import (
+    ATTRIBUTE,
+    KERAS,
+    KEYWORD,
+    MISSING,
+    MULTIPLE,
+    OP_ARGUMENT,
+    POSITIONAL,
+    PYTHON,
+    TENSORFLOW,
+    read_refusal,
+)
+
+CASES = [
+    pytest.param(
+        "conv() got an unexpected keyword argument 'batch_group_count'",
+        (KEYWORD, "conv", "batch_group_count", "", PYTHON),
+        id="python-3.9-keyword",
+    ),
+    pytest.param(
+        "Optimizer.apply_gradients() got an unexpected keyword argument 'global_step'",
+        (KEYWORD, "Optimizer.apply_gradients", "global_step", "Optimizer", PYTHON),
+        id="python-3.10-qualified-keyword",
+    ),
+    pytest.param(
+        "Dense.__init__() got an unexpected keyword argument 'unitz'. Did you mean 'units'?",
+        (KEYWORD, "Dense.__init__", "unitz", "Dense", PYTHON),
+        id="python-3.13-suggestion",
+    ),
+    pytest.param(
+        "ctc_loss_v2() takes from 4 to 7 positional arguments but 8 were given",
+        (POSITIONAL, "ctc_loss_v2", "", "", PYTHON),
+        id="python-3-positional-range",
+    ),
+    pytest.param(
+        "Iterator.get_next() takes 1 positional argument but 2 were given",
+        (POSITIONAL, "Iterator.get_next", "", "Iterator", PYTHON),
+        id="python-3.10-positional",
+    ),
+    pytest.param(
+        "concat() takes exactly 3 arguments (2 given)",
+        (POSITIONAL, "concat", "", "", PYTHON),
+        id="python-2-exactly",
+    ),
+    pytest.param(
+        "_resource_apply_dense() missing 1 required positional argument: 'apply_state'",
+        (MISSING, "_resource_apply_dense", "apply_state", "", PYTHON),
+        id="python-3-missing",
+    ),
+    pytest.param(
+        "__init__() got multiple values for keyword argument 'units'",
+        (MULTIPLE, "__init__", "units", "", PYTHON),
+        id="python-2-multiple",
+    ),
+    pytest.param(
+        "Expected list for 'inputs' argument to 'TPUReplicatedInput' Op, not shared/embedding.",
+        (OP_ARGUMENT, "TPUReplicatedInput", "inputs", "", TENSORFLOW),
+        id="op-def-library-list",
+    ),
+    pytest.param(
+        "Expected DataType for argument 'T' not None.",
+        (OP_ARGUMENT, "", "T", "", TENSORFLOW),
+        id="op-def-library-type",
+    ),
+    pytest.param(
+        "('Keyword argument not understood:', 'input_dim')",
+        (KEYWORD, "", "input_dim", "", KERAS),
+        id="keras-2-validate-kwargs",
+    ),
+    pytest.param(
+        "Unrecognized keyword arguments passed to Conv2D: {'input_dim': 3}",
+        (KEYWORD, "Conv2D", "input_dim", "Conv2D", KERAS),
+        id="keras-3-layer",
+    ),
+    pytest.param(
+        "Argument(s) not recognized: {'lr': 0.001}",
+        (KEYWORD, "", "lr", "", KERAS),
+        id="keras-3-optimizer",
+    ),
+    pytest.param(
+        "decay is not a valid argument, kwargs should be empty  for "
+        "`optimizer_experimental.Optimizer`.",
+        (KEYWORD, "", "decay", "", KERAS),
+        id="keras-2.11-new-optimizer",
+    ),
+    pytest.param(
+        "Unrecognized keyword arguments: {'shuffle_buffer': 10}",
+        (KEYWORD, "", "shuffle_buffer", "", KERAS),
+        id="keras-2-fit",
+    ),
+    pytest.param(
+        "Invalid keyword argument(s) in `compile`: {'jit_compile'}",
+        (KEYWORD, "", "jit_compile", "", KERAS),
+        id="tf-keras-compile",
+    ),
+    pytest.param(
+        "'Iterator' object has no attribute '_output_classes'",
+        (ATTRIBUTE, "", "_output_classes", "Iterator", PYTHON),
+        id="object-attribute",
+    ),
+    pytest.param(
+        "'tensorflow.python.framework.ops.EagerTensor' object has no attribute 'graph'",
+        (ATTRIBUTE, "", "graph", "EagerTensor", PYTHON),
+        id="object-attribute-dotted-class",
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "expected"), CASES)
+def test_a_refusal_is_read_with_its_shape_and_speaker(
+    message: str, expected: tuple[str, str, str, str, str]
+) -> None:
+    found = read_refusal(message)
+    assert found is not None
+    assert (found.shape, found.callee, found.argument, found.owner, found.speaker) == expected
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        pytest.param("module 'tensorflow' has no attribute 'Session'", id="module-attribute"),
+        pytest.param("No module named 'tensorflow.contrib'", id="module-missing"),
+        pytest.param("unsupported operand type(s) for +: 'int' and 'str'", id="other-typeerror"),
+        pytest.param("Expected float32, got 'a' of type 'str' instead.", id="conversion"),
+    ],
+)
+def test_other_words_are_no_refusal(message: str) -> None:
+    found: Optional[object] = read_refusal(message)
+    assert found is None

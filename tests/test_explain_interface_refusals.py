@@ -1,0 +1,292 @@
+"""A call a library made that TensorFlow's or Keras' interface refused, read from the frames:
+the innermost frame that is not TensorFlow's or Keras' lies in the library and the refusal
+is theirs (their frames after it, their own words, or the class the words name), so the
+library's release was written for another release (companion-mismatch, api-removed the other
+candidate). The user's own code, an argument the user's line passed on, a library's own
+function and a class of the library's own stay unexplained; AutoGraph's warning stays a note."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from tests.explaining import explained, fix_text
+from tfdoctor.findings import UNEXPLAINED_EXCEPTION, Finding, Report, Severity
+
+_SITE = "/home/ana/venv/lib/python3.8/site-packages"
+
+
+def _trace(frames: list[tuple[str, str, str]], error: str) -> str:
+    """A traceback of ``frames`` (path, function, source line), outermost first."""
+    body = "".join(
+        f'  File "{path}", line {10 + i}, in {func}\n    {code}\n'
+        for i, (path, func, code) in enumerate(frames)
+    )
+    return f"Traceback (most recent call last):\n{body}{error}\n"
+
+
+def _named(report: Report, cause: str) -> Optional[Finding]:
+    return next((x for x in report.findings if x.cause == cause), None)
+
+
+def _unexplained(report: Report) -> bool:
+    """No cause read: the exception stays unexplained (or a note)."""
+    return all(
+        x.id == UNEXPLAINED_EXCEPTION or x.severity.rank <= Severity.INFO.rank
+        for x in report.findings
+    )
+
+
+_USER = ("/home/ana/proj/run.py", "<module>", "model = build_model()")
+_KERAS2_REFUSAL = [
+    (
+        f"{_SITE}/keras/engine/base_layer.py",
+        "__init__",
+        "generic_utils.validate_kwargs(kwargs, allowed_kwargs)",
+    ),
+    (
+        f"{_SITE}/keras/utils/generic_utils.py",
+        "validate_kwargs",
+        "raise TypeError(error_message, kwarg)",
+    ),
+]
+
+
+def test_keras_2_refusing_a_librarys_keyword_is_the_librarys_release() -> None:
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (f"{_SITE}/mesh_tensorflow/layers.py", "__init__", "super().__init__(**kwargs)"),
+                *_KERAS2_REFUSAL,
+            ],
+            "TypeError: ('Keyword argument not understood:', 'input_dim')",
+        )
+    )
+    lead = _named(report, "companion-mismatch")
+    assert lead is not None and lead.severity is Severity.ERROR
+    assert "mesh-tensorflow" in lead.summary and "Keras" in lead.summary
+    assert "mesh-tensorflow" in fix_text(lead)
+    other = _named(report, "api-removed")
+    assert other is not None and other.severity is Severity.WARNING
+
+
+def test_keras_refusing_the_users_own_keyword_stays_unexplained() -> None:
+    report = explained(
+        _trace(
+            [
+                ("/home/ana/proj/model.py", "<module>", "x = Dense(10, activaton='relu')(x)"),
+                *_KERAS2_REFUSAL,
+            ],
+            "TypeError: ('Keyword argument not understood:', 'activaton')",
+        )
+    )
+    assert _named(report, "companion-mismatch") is None and _unexplained(report)
+
+
+def test_a_keyword_the_users_line_passed_through_the_library_is_the_users() -> None:
+    report = explained(
+        _trace(
+            [
+                ("/home/ana/proj/model.py", "<module>", "y = mtf_layer(x, activaton='relu')"),
+                (f"{_SITE}/mesh_tensorflow/layers.py", "__init__", "super().__init__(**kwargs)"),
+                *_KERAS2_REFUSAL,
+            ],
+            "TypeError: ('Keyword argument not understood:', 'activaton')",
+        )
+    )
+    assert _named(report, "companion-mismatch") is None
+
+
+_OP_FRAMES = [
+    (
+        f"{_SITE}/tensorflow/python/tpu/ops/gen_tpu_ops.py",
+        "tpu_replicated_input",
+        "is_packed=is_packed, name=name)",
+    ),
+    (
+        f"{_SITE}/tensorflow/python/framework/op_def_library.py",
+        "_apply_op_helper",
+        "(input_name, op_type_name, values))",
+    ),
+]
+_OP_ERROR = (
+    "TypeError: Expected list for 'inputs' argument to 'TPUReplicatedInput' Op, not "
+    "shared/embedding."
+)
+
+
+def test_tensorflows_op_refusing_a_librarys_argument_is_the_librarys_release() -> None:
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (
+                    f"{_SITE}/mesh_tensorflow/simd_mesh_impl.py",
+                    "make_slices",
+                    "return tpu_ops.tpu_replicated_input(inputs, name=name)",
+                ),
+                *_OP_FRAMES,
+            ],
+            _OP_ERROR,
+        )
+    )
+    lead = _named(report, "companion-mismatch")
+    # The op's words say TensorFlow refused; an argument of another kind may also be the
+    # library's own slip: a warning.
+    assert lead is not None and lead.severity is Severity.WARNING
+    assert "mesh-tensorflow" in fix_text(lead) and "TPUReplicatedInput" in lead.summary
+
+
+def test_tensorflows_op_refusing_the_users_argument_stays_unexplained() -> None:
+    report = explained(
+        _trace(
+            [
+                ("/home/ana/proj/tpu.py", "<module>", "x = tpu_ops.tpu_replicated_input(t)"),
+                *_OP_FRAMES,
+            ],
+            _OP_ERROR,
+        )
+    )
+    assert _named(report, "companion-mismatch") is None and _unexplained(report)
+
+
+def test_a_tensorflow_objects_attribute_a_librarys_line_reads_is_its_release() -> None:
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (f"{_SITE}/recsys/model.py", "_build_tf_graph", "self._record_hooks()"),
+                (f"{_SITE}/recsys/model.py", "_record_hooks", "classes = hook._output_classes"),
+            ],
+            "AttributeError: 'Iterator' object has no attribute '_output_classes'",
+        )
+    )
+    lead = _named(report, "companion-mismatch")
+    # Only the class's name says the object is TensorFlow's: a warning.
+    assert lead is not None and lead.severity is Severity.WARNING
+    assert "Iterator objects have no _output_classes" in lead.summary
+    other = _named(report, "api-removed")
+    assert other is not None and "tensorflow" in fix_text(other)
+
+
+def test_an_internal_tensorflow_class_needs_no_other_sign_of_tensorflow() -> None:
+    report = explained(
+        _trace(
+            [_USER, (f"{_SITE}/embedlib/core.py", "embed", "shapes = it.output_shapes")],
+            "AttributeError: 'OwnedIterator' object has no attribute 'output_shapes'",
+        )
+    )
+    lead = _named(report, "companion-mismatch")
+    assert lead is not None and lead.severity is Severity.WARNING
+
+
+def test_python_3_10s_qualified_name_of_a_tensorflow_class_names_the_callee() -> None:
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (
+                    f"{_SITE}/recsys/input.py",
+                    "next_batch",
+                    "return self.it.get_next(self.tf_session)",
+                ),
+            ],
+            "TypeError: Iterator.get_next() takes 1 positional argument but 2 were given",
+        )
+    )
+    lead = _named(report, "companion-mismatch")
+    assert lead is not None and lead.severity is Severity.WARNING
+
+
+def test_a_class_named_like_tensorflows_in_a_library_not_on_it_stays_unexplained() -> None:
+    report = explained(
+        _trace(
+            [_USER, (f"{_SITE}/netlib/blocks.py", "forward", "y = self.seq.proj(x)")],
+            "AttributeError: 'Sequential' object has no attribute 'proj'",
+        )
+    )
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_an_attribute_of_the_users_own_class_stays_unexplained() -> None:
+    report = explained(
+        _trace(
+            [_USER, ("/home/ana/proj/model.py", "run", "self.encoderr(x)")],
+            "AttributeError: 'Model' object has no attribute 'encoderr'",
+        )
+    )
+    assert _named(report, "companion-mismatch") is None and _unexplained(report)
+
+
+def test_a_librarys_own_function_refusing_its_keyword_is_no_release_question() -> None:
+    report = explained(
+        _trace(
+            [_USER, (f"{_SITE}/netlib/core.py", "run", "return self._helper(x, mode=1)")],
+            "TypeError: _helper() got an unexpected keyword argument 'mode'",
+        )
+    )
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_autographs_warning_about_an_attribute_stays_a_note() -> None:
+    report = explained(
+        "WARNING:tensorflow:AutoGraph could not transform <function step at 0x7f2a> and will "
+        "run it as-is.\n"
+        "Cause: 'Iterator' object has no attribute '_output_classes'\n"
+        "To silence this warning, decorate the function with "
+        "@tf.autograph.experimental.do_not_convert\n"
+        "Epoch 1/2\n"
+    )
+    assert all(x.severity.rank <= Severity.INFO.rank for x in report.findings)
+
+
+def test_keras_calling_its_own_function_with_the_library_outside_is_not_the_librarys() -> None:
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (f"{_SITE}/mesh_tensorflow/layers.py", "call", "y = self.dense(x)"),
+                (
+                    f"{_SITE}/keras/engine/base_layer.py",
+                    "__call__",
+                    "self._set_mask_metadata(inputs, outputs, input_masks, build_graph=True)",
+                ),
+            ],
+            "TypeError: _set_mask_metadata() got an unexpected keyword argument 'build_graph'",
+        )
+    )
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_keras_words_a_library_raises_in_its_own_frame_are_its_own_functions() -> None:
+    # A copy of Keras' validate_kwargs in the library's code: its own function refused.
+    report = explained(
+        _trace(
+            [_USER, (f"{_SITE}/mesh_tensorflow/utils.py", "check", "raise TypeError(msg, kwarg)")],
+            "TypeError: ('Keyword argument not understood:', 'input_dim')",
+        )
+    )
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_tf_keras_compile_refusing_a_librarys_keyword_is_the_librarys_release() -> None:
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (
+                    f"{_SITE}/mesh_tensorflow/train.py",
+                    "setup",
+                    "model.compile(opt, jit_compile=True)",
+                ),
+                (
+                    f"{_SITE}/tensorflow/python/keras/engine/training.py",
+                    "compile",
+                    "raise TypeError('Invalid keyword argument(s) in `compile`: %s' %",
+                ),
+            ],
+            "TypeError: Invalid keyword argument(s) in `compile`: {'jit_compile'}",
+        )
+    )
+    lead = _named(report, "companion-mismatch")
+    assert lead is not None and "mesh-tensorflow" in fix_text(lead)

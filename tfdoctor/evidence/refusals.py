@@ -1,0 +1,202 @@
+"""A call refused at an interface, as the exception's words state it (observed).
+
+Each wording is one program's, the same for every caller, so the words say what was refused
+and, for some, who refused it; the frames (not read here) say who called:
+
+- Python's own (Python/ceval.c and, from 3.13, Python/getargs.c's shared helpers):
+  ``%U() got an unexpected keyword argument '%S'`` (3.13 adds ``. Did you mean '%S'?``),
+  ``%U() takes %zd positional argument%s but %zd%U %s given``, ``%U() missing %i required
+  %s argument%s: %U``, ``%U() got multiple values for argument '%S'``; the name printed is
+  the code object's ``co_name`` up to 3.9 (``conv()``, ``__init__()``) and its
+  ``co_qualname`` from 3.10 (``Optimizer.apply_gradients()``, ``Dense.__init__()``).
+  Python 2's: ``f() takes exactly N arguments (M given)`` (``at least``, ``at most``) and
+  ``got multiple values for keyword argument``;
+- TensorFlow's graph-building op library (tensorflow/python/framework/op_def_library.py,
+  ``_apply_op_helper``: ``Expected list for '%s' argument to '%s' Op, not %s.``; its
+  ``_MakeInt``, ``_MakeFloat``, ``_MakeBool``, ``_MakeStr`` and ``_MakeType``, and from 2.x
+  op_def_library_pybind.cc's same words: ``Expected int for argument '%s' not %s.``,
+  ``Expected DataType for argument ...``): an argument of an op's generated wrapper of
+  another kind than the op's definition takes;
+- Keras': Keras 2's ``generic_utils.validate_kwargs`` raises ``TypeError(error_message,
+  kwarg)`` with ``'Keyword argument not understood:'`` (printed as a tuple); Keras 3's
+  layers (keras/src/layers/layer.py: ``Unrecognized keyword arguments passed to
+  {ClassName}: {kwargs}``) and optimizers (keras/src/optimizers/base_optimizer.py:
+  ``Argument(s) not recognized: {kwargs}``); Keras 2.9 to 2.15's new optimizers
+  (keras/optimizers/optimizer_experimental/optimizer.py, later optimizer.py,
+  ``_process_kwargs``: ``{k} is not a valid argument, kwargs should be empty  for
+  `optimizer_experimental.Optimizer`.``, and from 2.11 ``{k} is deprecated in the new Keras
+  optimizer, please check the docstring ...``); Keras 2's and tf.keras' trainers (keras/
+  engine/training.py, ``fit``: ``'Unrecognized keyword arguments: ' + str(kwargs)``;
+  ``compile``: ``'Invalid keyword argument(s) in `compile`: %s' % (invalid_kwargs,)``, a
+  set). Other libraries copy some of these words into their own code, so they are Keras' only
+  where Keras' frames raised them (the reader of the frames decides);
+- Python's attribute lookup (Objects/object.c): ``'%.100s' object has no attribute '%U'``,
+  the class of the object it was read on.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Optional
+
+from tfdoctor.evidence.traceback import Frame, Traceback
+from tfdoctor.records import Record, record
+
+#: Shapes of a refusal.
+KEYWORD: Final = "keyword"
+POSITIONAL: Final = "positional"
+MISSING: Final = "missing"
+MULTIPLE: Final = "multiple"
+OP_ARGUMENT: Final = "op-argument"
+ATTRIBUTE: Final = "attribute"
+
+#: Who words a refusal so: Python for any function, or TensorFlow's and Keras' own code.
+PYTHON: Final = "python"
+TENSORFLOW: Final = "tensorflow"
+KERAS: Final = "keras"
+
+
+@record
+class Refusal(Record):
+    """What an exception says a call was refused (observed: its words only)."""
+
+    #: One of the shapes above.
+    shape: str
+    #: The refusing function as printed: ``conv``, ``Optimizer.apply_gradients`` (Python
+    #: 3.10+), an op's name (``TPUReplicatedInput``), a Keras class (``Dense``); empty where
+    #: the words name none (Keras 2's tuple, Keras 3's optimizers).
+    callee: str
+    #: The argument or attribute refused (``batch_group_count``, ``_output_classes``); for
+    #: a count of positional arguments, empty.
+    argument: str
+    #: The class the words name: an object's (``Iterator``), or the qualifier of a Python
+    #: 3.10+ name (``Optimizer``); empty where none.
+    owner: str
+    #: Whose words: :data:`PYTHON`, :data:`TENSORFLOW` or :data:`KERAS`.
+    speaker: str
+
+    @property
+    def function(self) -> str:
+        """The refusing function's own name, without its class (``apply_gradients``)."""
+        return self.callee.rsplit(".", 1)[-1]
+
+
+#: A function's name as Python prints it: 3.10+'s qualified name (``A.B.f``, ``f.<locals>.g``)
+#: or the bare name.
+_FUNC = r"(?P<func>(?:[A-Za-z_][\w<>]*\.){0,4}[A-Za-z_]\w*)"
+_PYTHON_SHAPES = (
+    (KEYWORD, re.compile(_FUNC + r"\(\) got an unexpected keyword argument '(?P<arg>\w+)'")),
+    (
+        POSITIONAL,
+        re.compile(
+            _FUNC + r"\(\) takes (?:from \d+ to )?\d+ positional arguments? but \d+ "
+            r"(?:positional arguments? (?:\([^)\n]{0,80}\) )?)?(?:was|were) given"
+        ),
+    ),
+    (
+        POSITIONAL,
+        re.compile(
+            _FUNC + r"\(\) takes (?:exactly|at least|at most|no) \w* ?"
+            r"arguments? \(\d+ given\)"
+        ),
+    ),
+    (
+        MISSING,
+        re.compile(
+            _FUNC + r"\(\) missing \d+ required (?:positional|keyword-only) arguments?: "
+            r"'(?P<arg>\w+)'"
+        ),
+    ),
+    (
+        MULTIPLE,
+        re.compile(
+            _FUNC + r"\(\) got multiple values for (?:keyword )?argument "
+            r"'(?P<arg>\w+)'"
+        ),
+    ),
+)
+#: op_def_library.py's words for an op argument of another kind than its definition's.
+_OP_LIST = re.compile(r"Expected list for '(?P<arg>\w+)' argument to '(?P<op>\w+)' Op, not ")
+_OP_ATTR = re.compile(
+    r"Expected (?:int|float|bool|string|DataType) for argument '(?P<arg>\w+)' not "
+)
+#: Keras 2's validate_kwargs (a tuple as printed; the key quoted), Keras 3's layers' and
+#: optimizers' refusals of what their ``**kwargs`` held (a dict as printed).
+_KERAS_TUPLE = re.compile(
+    r"\(?'?Keyword argument not understood:'?,? '?(?P<arg>\w+)'?"
+    r"|Unrecognized keyword arguments: \{'(?P<arg2>\w+)'"
+    r"|Invalid keyword argument\(s\) in `\w+`: \(?\{'(?P<arg3>\w+)'"
+)
+_KERAS_LAYER = re.compile(
+    r"Unrecognized keyword arguments passed to (?P<cls>\w+): \{'(?P<arg>\w+)'"
+)
+_KERAS_OPTIMIZER = re.compile(
+    r"Argument\(s\) not recognized: \{'(?P<arg>\w+)'"
+    r"|^(?P<arg2>\w+) is (?:not a valid argument, kwargs should be empty"
+    r"|deprecated in the new Keras optimizer)"
+)
+#: Objects/object.c: an object's class and the attribute looked up on it. Python 2 and 3
+#: alike; a module's own missing name (``module 'x' has no attribute``) is not an object's.
+_ATTRIBUTE = re.compile(r"^'(?P<cls>[A-Za-z_][\w.]*)' object has no attribute '(?P<arg>\w+)'")
+
+
+def read_refusal(message: str) -> Optional[Refusal]:
+    """The refusal an exception's message states, or None where its words are none of the
+    families above."""
+    text = message.strip()
+    for shape, pattern in _PYTHON_SHAPES:
+        found = pattern.match(text)
+        if found is not None:
+            func = found["func"]
+            owner = func.rsplit(".", 1)[0] if "." in func else ""
+            argument = found.groupdict().get("arg") or ""
+            return Refusal(shape, func, argument, owner.rsplit(".", 1)[-1], PYTHON)
+    found = _OP_LIST.search(text)
+    if found is not None:
+        return Refusal(OP_ARGUMENT, found["op"], found["arg"], "", TENSORFLOW)
+    found = _OP_ATTR.match(text)
+    if found is not None:
+        return Refusal(OP_ARGUMENT, "", found["arg"], "", TENSORFLOW)
+    found = _KERAS_TUPLE.search(text) or _KERAS_OPTIMIZER.search(text)
+    if found is not None:
+        named = found.groupdict()
+        argument = named.get("arg") or named.get("arg2") or named.get("arg3") or ""
+        return Refusal(KEYWORD, "", argument, "", KERAS)
+    found = _KERAS_LAYER.search(text)
+    if found is not None:
+        return Refusal(KEYWORD, found["cls"], found["arg"], found["cls"], KERAS)
+    found = _ATTRIBUTE.match(text)
+    if found is not None:
+        return Refusal(ATTRIBUTE, "", found["arg"], found["cls"].rsplit(".", 1)[-1], PYTHON)
+    return None
+
+
+#: A source line handing its arguments on unchanged (``return f(*args, **kwargs)``): a frame of
+#: a wrapper, which takes any arguments and passes them to the function that refused them.
+FORWARDS = re.compile(r"\*args\b[^\n]{0,120}\*\*kwargs\b|\*\*kwargs\)")
+
+
+#: The files of TensorFlow's wrappers around its own functions: the dispatch decorator
+#: (tensorflow/python/util/dispatch.py, add_dispatch_support's op_dispatch_handler) and the
+#: deprecation decorators (tensorflow/python/util/deprecation.py, new_func). tf.function's and
+#: the traceback filter's wrappers are not here: they call the user's own functions.
+TF_WRAPPER = re.compile(
+    r"[/\\]tensorflow(?:_core)?[/\\]python[/\\]util[/\\](?:dispatch|deprecation)\.py$"
+)
+
+
+def call_passed_through(tb: Traceback, caller: Frame, function: str) -> bool:
+    """Whether the call Python refused (of ``function``, its own name) is ``caller``'s, passed
+    on to the frames after it (the callee's, shown): the innermost frame is a dispatch or
+    deprecation wrapper of TensorFlow's handing its arguments on unchanged (``return
+    target(*args, **kwargs)``), or the caller's line calls that function as a member of a
+    module or object (``tfxla.conv(``, ``self.opt.apply_gradients(``; TensorFlow's traceback
+    filter, 2.9 on, hides the wrapper's frame). A function of the caller's own that
+    tf.function or the filter called back (``step(x, y)``), or a later frame's call of its
+    own, is not."""
+    inner = tb.frames[-1] if tb.frames else None
+    if inner is None or inner is caller:
+        return False
+    if TF_WRAPPER.search(inner.path) and FORWARDS.search(inner.code):
+        return True
+    return re.search(rf"\.{re.escape(function)}\s*\(", caller.code) is not None

@@ -1,0 +1,267 @@
+"""A library's call refused at TensorFlow's or Keras' interface, read from the frames.
+
+An interface that changes between releases refuses a call written for another release in a
+few families of words (:mod:`tfdoctor.evidence.refusals`): a keyword, a count of positional
+arguments, a required argument or one given twice, an op argument of another kind, an
+attribute the object does not have. Words alone do not say whose release is the question:
+the frames do. Where the innermost frame that is not TensorFlow's or Keras' own lies in an
+installed library, and what refused is TensorFlow's or Keras' (their frames after it, their
+own words, or the class the words name), the library's release was written for another
+TensorFlow or Keras than the installed one (companion-mismatch, the library named by its
+distribution), and the code that asks is of another release (api-removed, the other
+candidate, as :func:`tfdoctor.explain.api.release_name_candidates` has it for a missing
+name). The user's own code calling so is left to scan's rules: a keyword or attribute of the
+user's may be a typo, and an argument the user's line passed on through the library is the
+user's. Read only where no other reading explained the log.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.evidence.refusals import (
+    ATTRIBUTE,
+    KERAS,
+    KEYWORD,
+    MISSING,
+    MULTIPLE,
+    OP_ARGUMENT,
+    POSITIONAL,
+    TENSORFLOW,
+    Refusal,
+    call_passed_through,
+    read_refusal,
+)
+from tfdoctor.evidence.traceback import (
+    Frame,
+    Traceback,
+    installed_package,
+    path_hints,
+    tensorflow_facing,
+    users_own,
+)
+from tfdoctor.explain.exceptions import TF_WORDS, inferred_note, last_failure
+from tfdoctor.explain.modules import TF_OWN
+from tfdoctor.explain.packages import library_dist, library_fix
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
+from tfdoctor.modules import distribution_of, modules
+
+#: Classes of TensorFlow's and Keras' objects that their public API does not list under
+#: these names, as a library meets them: ``EagerTensor`` (tensorflow/python/framework/
+#: ops.py, made by pywrap_tfe), ``SymbolicTensor`` (ops.py, 2.14 on), ``ResourceVariable``
+#: and ``RefVariable`` (ops/resource_variable_ops.py, ops/variables.py), ``OwnedIterator``
+#: and ``IteratorV2`` (data/ops/iterator_ops.py), ``DatasetV1Adapter`` and the datasets
+#: ``BatchDataset``/``MapDataset``/``PrefetchDataset`` (data/ops/dataset_ops.py; 2.13 on
+#: ``_BatchDataset``...), ``KerasTensor`` and ``Functional`` (keras/engine/keras_tensor.py,
+#: functional.py; tensorflow/python/keras/ before 2.6), ``OptimizerV2`` (keras/optimizer_v2/
+#: optimizer_v2.py), ``ListWrapper`` and ``_DictWrapper`` (trackable data_structures.py).
+_INTERNAL_CLASSES = frozenset(
+    {
+        "EagerTensor",
+        "SymbolicTensor",
+        "ResourceVariable",
+        "RefVariable",
+        "OwnedIterator",
+        "IteratorV2",
+        "DatasetV1Adapter",
+        "BatchDataset",
+        "MapDataset",
+        "PrefetchDataset",
+        "KerasTensor",
+        "Functional",
+        "OptimizerV2",
+        "ListWrapper",
+        "_DictWrapper",
+    }
+)
+
+
+@functools.lru_cache(maxsize=1)
+def api_classes() -> frozenset[str]:
+    """The class names TensorFlow's and Keras' public API has in any release the bundled
+    listings cover (``Iterator``, ``Graph``, ``Sequential``, ``Adam``), with the internal
+    classes above: the objects a library gets back from them."""
+    from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, tf1_lines  # noqa: PLC0415
+
+    names: set[str] = set(_INTERNAL_CLASSES)
+    indexes = [*(load_api(line) for line in bundled_lines()), *map(load_tf1, tf1_lines())]
+    for index in indexes:
+        for module, members in (index.modules if index is not None else {}).items():
+            if members is None or module.split(".")[0] not in ("tf", "keras"):
+                continue
+            # A class is CamelCase: a constant (COMPILER_VERSION) is all capitals.
+            names.update(m for m in members if m[:1].isupper() and not m.isupper() and "/" not in m)
+    return frozenset(names)
+
+
+def _caller(tb: Traceback) -> tuple[Optional[int], bool]:
+    """The index of the innermost frame that is not TensorFlow's or Keras' own, nor Python's
+    import machinery, and whether frames of theirs follow it (the callee shown)."""
+    callee = False
+    for index in range(len(tb.frames) - 1, -1, -1):
+        frame = tb.frames[index]
+        if frame.path.startswith("<frozen "):
+            continue
+        if installed_package(frame.path) in TF_OWN:
+            callee = True
+            continue
+        return index, callee
+    return None, callee
+
+
+def _passed_by_user(tb: Traceback, caller: int, argument: str) -> bool:
+    """Whether a frame of the user's own code outside the library names ``argument`` on its
+    source line (``spektral.GCNConv(32, activaton='relu')``): the library passed on what the
+    user's call gave it, so the user's line asked."""
+    if not argument:
+        return False
+    named = re.compile(rf"\b{re.escape(argument)}\b")
+    return any(users_own(f.path) and named.search(f.code) for f in tb.frames[:caller])
+
+
+def _about_tensorflow(tb: Traceback, frame: Frame, top: str, m: Machine) -> bool:
+    """Whether the library ``top`` works with TensorFlow's objects: the module table marks it
+    as TensorFlow's family or built on it, a companion row names it, its file is its
+    TensorFlow front end, or its frames' paths, functions or lines say TensorFlow's or Keras'
+    words (``_build_tf_graph``, ``tf.data``)."""
+    table = modules()
+    dist = distribution_of(top)
+    if top in table.family or top in table.on_tensorflow or tensorflow_facing(frame.path):
+        return True
+    if dist is not None and m.companion(dist) is not None:
+        return True
+    own = [f for f in tb.frames if installed_package(f.path) == top]
+    return any(TF_WORDS.search(f"{f.path} {f.function} {f.code}") for f in own)
+
+
+def _tensorflow_callee(
+    refusal: Refusal, tb: Traceback, index: int, shown: bool
+) -> Optional[tuple[str, bool]]:
+    """Whose interface refused, TensorFlow's or Keras' (with whether the log shows it: their
+    frames after the caller at ``index``, or their own words), or None where nothing says it
+    is theirs."""
+    frame = tb.frames[index]
+    if refusal.speaker in (TENSORFLOW, KERAS):
+        # Their words, raised in their frames; the same words raised in the library's own
+        # frame are a copy of them in its code (a validate_kwargs of its own): its function.
+        return (("Keras" if refusal.speaker == KERAS else "TensorFlow"), True) if shown else None
+    if shown:
+        if refusal.shape == ATTRIBUTE or not call_passed_through(tb, frame, refusal.function):
+            # Their code reading an attribute of what it was handed, or calling a function
+            # itself (Keras calling TensorFlow's: a pairing of theirs, read elsewhere).
+            return None
+        after = {installed_package(f.path) for f in tb.frames[index + 1 :]}
+        return ("Keras" if after & {"keras", "tf_keras"} else "TensorFlow"), True
+    if refusal.owner and refusal.owner in api_classes():
+        read = re.search(rf"\.{re.escape(refusal.argument)}\b", frame.code)
+        if refusal.shape == ATTRIBUTE and read is None:
+            return None  # the line printed does not read it: not this frame's object
+        return "TensorFlow", False
+    return None
+
+
+def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """The last exception, where its words are a refused call (:func:`read_refusal`) that an
+    installed library made of TensorFlow's or Keras' interface: the library's release was
+    written for another release (companion-mismatch, an error where the callee's frames or
+    words are shown, else a warning), and the code's release for another TensorFlow
+    (api-removed, a warning: the other candidate). Empty where the caller is the user's own
+    code, the library's own (its own function refused), or nothing shows the callee."""
+    tb = last_failure(tracebacks)
+    if tb is None or tb.warned or not tb.frames:
+        return []
+    refusal = read_refusal(tb.message)
+    if refusal is None or refusal.argument.startswith("__"):
+        return []
+    index, shown = _caller(tb)
+    if index is None:
+        return []
+    frame = tb.frames[index]
+    top = installed_package(frame.path)
+    if top is None:
+        # The user's own code: a keyword or attribute of its own may be a typo, and scan's
+        # rules judge its uses of TensorFlow's API. (TensorFlow's and Keras' own frames are
+        # the callee; the rest of their family, tensorflow-addons and the like, call as any
+        # library does.)
+        return []
+    if _passed_by_user(tb, index, refusal.argument):
+        return []
+    callee = _tensorflow_callee(refusal, tb, index, shown)
+    if callee is None:
+        return []
+    product, sure = callee
+    if (
+        not sure
+        and refusal.owner not in _INTERNAL_CLASSES
+        and not _about_tensorflow(tb, frame, top, m)
+    ):
+        # Only a public class's name says the object is TensorFlow's: a library that works
+        # with TensorFlow's objects, not one with a class of its own of that name (torch's
+        # Sequential). The internal classes' names are TensorFlow's alone.
+        return []
+    dist = library_dist(top, frame.path)
+    asked = _asked(refusal, product)
+    detail = (
+        f"{tb.where}: {tb.type}: {tb.message}\n"
+        f"{dist}'s code ({frame.path}, line {frame.line}) made the call: {asked}; "
+        + (
+            f"{product} refused it, as its frames after that line show."
+            if sure
+            else f"{refusal.owner} is a class of {product}'s (its public API or its own)."
+        )
+        + f" The {dist} release was written for another {product} release than the installed "
+        "one."
+    )
+    hints = path_hints([f.path for f in tb.frames])
+    if hints:
+        # What the frames' paths imply of the releases (tensorflow_core/ is 1.15 to 2.1,
+        # keras/src/ Keras 3): which side of the boundary the installed one is.
+        detail += "\n" + inferred_note(hints)
+    lead = causes.finding(
+        f"explain.{causes.software.COMPANION_MISMATCH}",
+        Severity.ERROR if sure and refusal.shape == KEYWORD else Severity.WARNING,
+        causes.software.COMPANION_MISMATCH,
+        f"{dist} was written for another {product} release ({asked})",
+        detail,
+        library_fix(m, dist),
+    )
+    removed = causes.CAUSES[causes.code.API_REMOVED]
+    other = causes.finding(
+        f"explain.{causes.code.API_REMOVED}",
+        Severity.WARNING,
+        causes.code.API_REMOVED,
+        f"{asked[:1].upper()}{asked[1:]}: {removed.title}",
+        detail,
+        Fix(
+            f"The installed {product} refuses what the code asks ({asked}): that code was "
+            f"written for another release of {product}. Read which release {dist}'s "
+            "requirements name and install that TensorFlow (and Keras) in a fresh virtual "
+            f"environment, or {dist}'s release made for the installed one.",
+            (f"pip show tensorflow keras {dist}",),
+        ),
+        removed.links,
+    )
+    return [lead, other]
+
+
+def _asked(refusal: Refusal, product: str) -> str:
+    """What was refused, in words (``conv() refused its keyword batch_group_count``)."""
+    own = "Keras'" if product == "Keras" else "TensorFlow's"
+    callee = f"{refusal.callee}()" if refusal.callee else f"{own} function"
+    if refusal.shape == KEYWORD:
+        return f"{callee} refused its keyword {refusal.argument}"
+    if refusal.shape == POSITIONAL:
+        return f"{callee} refused its count of positional arguments"
+    if refusal.shape == MISSING:
+        return f"{callee} requires {refusal.argument}, which the call does not pass"
+    if refusal.shape == MULTIPLE:
+        return f"{callee} got {refusal.argument} twice: its arguments moved"
+    if refusal.shape == OP_ARGUMENT:
+        op = f"the op {refusal.callee}" if refusal.callee else "an op"
+        return f"{op} refused the form of its argument {refusal.argument}"
+    return f"{own} {refusal.owner} objects have no {refusal.argument}"
