@@ -1,0 +1,165 @@
+"""Resolvers other than plain pip (libmamba, uv, Poetry, PDM, Pipenv, pip-tools): their own
+words for a failed resolution, each read as the cause it stands for, with the fix in that
+resolver's commands.
+
+Sources of the words:
+
+1. https://github.com/mamba-org/mamba/blob/2.0.0/libmamba/src/solver/problems_graph.cpp
+   (TreeExplainer::write_diving: "is installable and it requires"; pins as nodes)
+2. https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-resolver/src/pubgrub/report.rs
+3. https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/failure.py
+4. https://github.com/pdm-project/pdm/blob/0acc07a718a35a69e926240f8f47d53404d95a2b/src/pdm/cli/utils.py
+5. https://github.com/pypa/pip/blob/24.0/src/pip/_internal/resolution/resolvelib/factory.py
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+
+# --- libmamba's tree as mamba 2 and conda's libmamba solver word it -----------------------
+
+
+def _mamba2_tree(asked: str, leaves: tuple[str, ...]) -> str:
+    """A libmamba tree (mamba 2): the requested Python's node, then TensorFlow's with the
+    Python each of its builds requires (``leaves``)."""
+    rows = [f"   ├─ tensorflow 2.16.1 would require\n   │  └─ {x}" for x in leaves[:-1]]
+    rows.append(f"   └─ tensorflow 2.16.1 would require\n      └─ {leaves[-1]}")
+    return (
+        "error    libmamba Could not solve for environment specs\n"
+        "The following packages are incompatible\n"
+        f"{asked}\n"
+        "└─ tensorflow 2.16**  is not installable because there are no viable options\n"
+        + ",\n".join(
+            f"{row}, which conflicts with any installable versions previously reported"
+            for row in rows
+        )
+        + ".\ncritical libmamba Could not solve for environment specs\n"
+    )
+
+
+_ABI = ("python_abi 3.10.* *_cp310", "python_abi 3.11.* *_cp311", "python_abi 3.12.* *_cp312")
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "├─ python 3.8**  is installable and it requires\n│  └─ python_abi 3.8.* *_cp38, which "
+        "can be installed;",
+        "├─ pin on python 3.8.* =* * is installable and it requires\n│  └─ python =3.8 *, which "
+        "can be installed;",
+        "├─ pin-1 is installable and it requires\n│  └─ python 3.8.* , which can be installed;",
+    ],
+    ids=["installable-and-requires", "pin-on-python", "pin-label"],
+)
+def test_libmamba_python_abi_builds_against_the_python_asked(asked: str) -> None:
+    top = top_error(explained(_mamba2_tree(asked, _ABI)))
+    assert top.cause == "tf-release-not-for-python"
+    assert "conda create" in fix_text(top) and "python=3.12" in fix_text(top)
+    assert "pip install" not in fix_text(top)
+
+
+def test_libmamba_python_abi_builds_with_the_python_asked_is_not_the_python() -> None:
+    asked = (
+        "├─ python 3.11**  is installable and it requires\n│  └─ python_abi 3.11.* *_cp311, "
+        "which can be installed;"
+    )
+    text = _mamba2_tree(asked, _ABI)
+    assert "tf-release-not-for-python" not in {x.cause for x in explained(text).findings}
+
+
+# --- the project's own requirement against TensorFlow's range -----------------------------
+
+_ROOT_AGAINST_RANGE = {
+    "uv-pip": (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because tensorflow==2.16.2 depends on numpy>=1.23.5,<2.0.0 and you require "
+        "numpy>=2.1, we can conclude that you require tensorflow!=2.16.2.\n"
+        "      And because you require tensorflow==2.16.2, we can conclude that your "
+        "requirements are unsatisfiable.\n",
+        'uv pip install "tensorflow==',
+    ),
+    "uv-project": (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because tensorflow==2.16.2 depends on numpy>=1.23.5,<2.0.0 and your project "
+        "depends on numpy==2.0.2, we can conclude that your project depends on "
+        "tensorflow!=2.16.2.\n"
+        "      And because your project depends on tensorflow==2.16.2, we can conclude that "
+        "your project's requirements are unsatisfiable.\n",
+        'uv add "tensorflow==',
+    ),
+    "uv-wrapped": (
+        "  ╰─▶ Because tensorflow==2.16.2 depends on numpy>=1.23.5,<2.0.0 and you require\n"
+        "      numpy>=2.1, we can conclude that you require tensorflow!=2.16.2.\n",
+        'uv pip install "tensorflow==',
+    ),
+    "poetry-caret": (
+        "Updating dependencies\nResolving dependencies...\n\n"
+        "Because tensorflow (2.16.2) depends on numpy (>=1.23.5,<2.0.0)\n"
+        " and demo-app depends on numpy (^2.0), tensorflow is forbidden.\n"
+        "So, because demo-app depends on tensorflow (2.16.2), version solving failed.\n",
+        'poetry add "tensorflow==',
+    ),
+    "pdm": (
+        "[ResolutionImpossible]: Unable to find a resolution for numpy\n"
+        "because of the following conflicts:\n"
+        "  numpy>=2.0.1 (from project)\n"
+        "  numpy<2.0.0,>=1.23.5 (from tensorflow@2.16.2)\n"
+        "To fix this, you could loosen the dependency version constraints in pyproject.toml.\n",
+        'pdm add "tensorflow==',
+    ),
+    "pip-range": (
+        "ERROR: Cannot install -r requirements.txt (line 2) and numpy>=2.0 because these "
+        "package versions have conflicting dependencies.\n\nThe conflict is caused by:\n"
+        "    The user requested numpy>=2.0\n"
+        '    tensorflow 2.16.2 depends on numpy<2.0.0 and >=1.23.5; python_version <= "3.11"\n',
+        'pip install "tensorflow==',
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "command"), _ROOT_AGAINST_RANGE.values(), ids=list(_ROOT_AGAINST_RANGE)
+)
+def test_the_projects_numpy_outside_tensorflows_range(text: str, command: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    # TensorFlow's next lines declare a NumPy 2 range (the matrix's pins): moving it meets both.
+    assert command in fix_text(top)
+    if not command.startswith("pip "):
+        assert top.fix is not None
+        assert not any(x.startswith(("pip ", "python -m pip")) for x in top.fix.commands)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "  ╰─▶ Because tensorflow==2.15.1 depends on keras>=2.15.0,<2.16 and your project "
+        "depends on keras>=3.0, we can conclude that your project depends on "
+        "tensorflow!=2.15.1.\n",
+        "Because tensorflow (2.15.1) depends on keras (>=2.15.0,<2.16)\n and no versions of "
+        "tensorflow match >2.15.1,<2.16.0, tensorflow (>=2.15.1,<2.16.0) requires keras "
+        "(>=2.15.0,<2.16).\nSo, because demo-app depends on both tensorflow (~2.15.1) and keras "
+        "(^3.1), version solving failed.\n",
+    ],
+    ids=["uv", "poetry-both"],
+)
+def test_keras_3_asked_beside_a_keras_2_tensorflow(text: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "keras-version"
+    assert 'add "tensorflow==2.16' in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "  ╰─▶ Because tensorflow==2.16.2 depends on numpy>=1.23.5,<2.0.0 and you require "
+        "numpy>=1.26, we can conclude that ...\n",
+        "Because tensorflow (2.16.2) depends on numpy (>=1.23.5,<2.0.0)\n and demo-app depends "
+        "on numpy (~1.26), tensorflow is forbidden.\nSo, version solving failed.\n",
+    ],
+    ids=["uv", "poetry-tilde"],
+)
+def test_a_project_range_inside_tensorflows_is_not_the_conflict(text: str) -> None:
+    assert "dependency-out-of-range" not in {x.cause for x in explained(text).findings}
