@@ -163,3 +163,94 @@ def test_keras_3_asked_beside_a_keras_2_tensorflow(text: str) -> None:
 )
 def test_a_project_range_inside_tensorflows_is_not_the_conflict(text: str) -> None:
     assert "dependency-out-of-range" not in {x.cause for x in explained(text).findings}
+
+
+# --- uv's platform tag of a 32-bit interpreter --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a matching platform tag "
+        "(e.g., `win32`) and you require tensorflow, we can conclude that your requirements are "
+        "unsatisfiable.\n",
+        "error: Distribution `tensorflow==2.18.0 @ registry+https://pypi.org/simple` can't be "
+        "installed because it doesn't have a source distribution or wheel for the current "
+        "platform\n\nhint: You're on Windows (`win32`), but `tensorflow` (v2.18.0) only has "
+        "wheels for the following platforms: `manylinux_2_17_x86_64`, `win_amd64`\n",
+    ],
+    ids=["uv-pip-tag", "uv-sync-hint"],
+)
+def test_uvs_win32_tag_is_a_32bit_python(text: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "python-32bit"
+    # uv installs the 64-bit CPython by its full key; no plain pip command.
+    assert "-windows-x86_64-none" in fix_text(top)
+    assert top.fix is not None and all(x.startswith("uv ") for x in top.fix.commands)
+
+
+def test_uvs_armv7l_tag_is_a_32bit_system() -> None:
+    text = (
+        "  ╰─▶ Because tensorflow==2.16.1 has no wheels with a matching platform tag (e.g., "
+        "`manylinux_2_36_armv7l`) and you require tensorflow==2.16.1, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "python-32bit"
+    assert "64-bit (arm64) edition" in fix_text(top)
+
+
+def test_uvs_64bit_tag_is_not_a_32bit_python() -> None:
+    text = (
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a matching platform tag "
+        "(e.g., `musllinux_1_2_x86_64`) and you require tensorflow, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    )
+    assert "python-32bit" not in {x.cause for x in explained(text).findings}
+
+
+# --- uv's hint naming the interpreter: a free-threaded build, PyPy, a project ---------------
+
+_HINT = (
+    "      hint: You require {python} (`{tag}`), but we only found wheels for `tensorflow` "
+    "(v2.20.0) with the following Python {kind} tags: `cp310`, `cp311`, `cp312`, `cp313`\n"
+)
+
+
+def test_uv_on_a_free_threaded_python_takes_the_default_build() -> None:
+    text = (
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a free-threading compatible "
+        "ABI tag (e.g., `cp313t`) and you require tensorflow, we can conclude that your "
+        "requirements are unsatisfiable.\n\n"
+        + _HINT.format(python="CPython 3.13t", tag="cp313t", kind="ABI")
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    assert "free-threaded" in fix_text(top)
+    assert top.fix is not None and top.fix.commands[0] == "uv venv --python 3.13"
+
+
+def test_uv_on_pypy_takes_cpython() -> None:
+    text = (
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a matching Python "
+        "implementation tag (e.g., `pp310`) and you require tensorflow, we can conclude that "
+        "your requirements are unsatisfiable.\n\n"
+        + _HINT.format(python="PyPy 3.10", tag="pp310", kind="implementation")
+    )
+    top = top_error(explained(text))
+    assert "PyPy 3.10" in fix_text(top)
+    assert top.fix is not None and top.fix.commands[0] == "uv venv --python cpython@3.13"
+
+
+def test_a_uv_project_narrows_requires_python_to_the_wheels() -> None:
+    text = (
+        "  \N{MULTIPLICATION SIGN} No solution found when resolving dependencies for split "
+        "(python_full_version >= '3.14'):\n"
+        "  ╰─▶ Because tensorflow==2.20.0 has no wheels with a matching Python ABI tag (e.g., "
+        "`cp314`) and your project depends on tensorflow==2.20.0, we can conclude that your "
+        "project's requirements are unsatisfiable.\n\n"
+        + _HINT.format(python="CPython 3.14", tag="cp314", kind="ABI")
+    )
+    top = top_error(explained(text))
+    assert 'requires-python = ">=3.10,<3.14"' in fix_text(top)
+    assert top.fix is not None and top.fix.commands == ("uv python pin 3.13", "uv lock", "uv sync")

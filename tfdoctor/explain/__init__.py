@@ -5632,7 +5632,14 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
             if one_release
             else causes.platform.TF_NO_WHEEL_FOR_PYTHON,
             causes.platform.resolver_release_fix(
-                hint.dist, hint.version, hint.python, hint.tags, ()
+                hint.dist,
+                hint.version,
+                hint.python,
+                hint.tags,
+                (),
+                _uv_interface(hits),
+                hint.implementation,
+                hint.variant,
             ),
         )
     yanked = _yanked_placeholder(m, r, hits)
@@ -5857,6 +5864,21 @@ def _package_refused(
         installer="pip" if refusal is not None else _installer(hits),
         stated=_python_stated(r),
     )
+
+
+#: uv's words for the root of its report (report.rs): ``you require`` and ``your requirements``
+#: are its pip interface's, ``your project`` a project command's.
+_UV_PIP_ROOT = re.compile(r"\byou\s+require\b|\byour\s+requirements\b")
+_UV_PROJECT_ROOT = re.compile(r"\byour\s+project\b")
+
+
+def _uv_interface(hits: Sequence[Hits]) -> str:
+    """Which of uv's interfaces the refusal's words are (``uv pip``, ``uv``: a project), from
+    the lines it cites; empty where they do not say."""
+    lines = " ".join(line for h in hits for _, line in h.citations)
+    if _UV_PROJECT_ROOT.search(lines):
+        return "uv"
+    return "uv pip" if _UV_PIP_ROOT.search(lines) else ""
 
 
 def _chosen_release(hits: Sequence[Hits], dist: str) -> Optional[str]:
@@ -6729,9 +6751,11 @@ def _tf_distributions(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
 
 
 def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    # The architecture uname or platform printed, where the system itself is 32-bit.
+    # The architecture uname or platform printed, where the system itself is 32-bit; uv's
+    # words where uv refused the interpreter (its fix is uv's).
+    uv = any(UV_WORDS in h.signature.tags for h in hits)
     return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(
-        m, _group(hits, "architecture") or ""
+        m, _group(hits, "architecture") or "", "uv" if uv else "pip"
     )
 
 
