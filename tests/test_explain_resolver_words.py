@@ -254,3 +254,53 @@ def test_a_uv_project_narrows_requires_python_to_the_wheels() -> None:
     top = top_error(explained(text))
     assert 'requires-python = ">=3.10,<3.14"' in fix_text(top)
     assert top.fix is not None and top.fix.commands == ("uv python pin 3.13", "uv lock", "uv sync")
+
+
+# --- a pin no version on the index matches: not published -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        (
+            "  ╰─▶ Because there is no version of tensorflow==2.99.1 and you require "
+            "tensorflow==2.99.1, we can conclude that your requirements are unsatisfiable.\n",
+            'uv pip install "tensorflow==',
+        ),
+        (
+            "  ╰─▶ Because there is no version of tensorflow-io-gcs-filesystem==0.99.0 and your\n"
+            "      project depends on tensorflow-io-gcs-filesystem==0.99.0, we can conclude "
+            "that your project's requirements are unsatisfiable.\n",
+            'uv add "tensorflow-io-gcs-filesystem==0.37.1"',
+        ),
+        (
+            "Because demo-app depends on tensorflow (2.99.1) which doesn't match any versions, "
+            "version solving failed.\n",
+            'poetry add "tensorflow==',
+        ),
+    ],
+    ids=["uv-pip", "uv-project-wrapped", "poetry"],
+)
+def test_a_pin_no_version_on_the_index_matches_is_not_published(text: str, command: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "pinned-release-not-published"
+    assert command in fix_text(top)
+
+
+def test_a_package_unknown_here_lists_its_releases_on_pypi() -> None:
+    text = (
+        "Because demo-app depends on somelib (3.1.4) which doesn't match any versions, version "
+        "solving failed.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "pinned-release-not-published"
+    assert "https://pypi.org/pypi/somelib/json" in fix_text(top)
+
+
+def test_tensorflows_own_requirement_of_a_missing_companion_is_its_metadata() -> None:
+    text = (
+        "Because tensorflow-cpu (2.19.0) depends on tensorflow-intel (2.19.0) which doesn't "
+        "match any versions, tensorflow-cpu is forbidden.\n"
+    )
+    causes = {x.cause for x in explained(text).findings}
+    assert "pinned-release-not-published" not in causes

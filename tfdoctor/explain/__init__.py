@@ -4497,6 +4497,27 @@ def _metadata_unsatisfiable(
     )
 
 
+def _unpublished_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A resolver's word that no version of a distribution matches the project's requirement
+    at all (not one without files for this Python): the release is not published. The
+    newest release this package knows of (the matrix's for TensorFlow, the bundled wheel
+    index's for a companion) is the pin the fix offers."""
+    dist = normalize_name(_group(hits, "dist") or "")
+    spec = _group(hits, "spec") or ""
+    resolver = (
+        "poetry" if hits[0].signature.id.startswith("poetry-") else _uv_interface(hits) or "uv"
+    )
+    known: tuple[str, ...] = ()
+    newest = m.matrix.newest_release if m.matrix is not None and dist == "tensorflow" else None
+    if newest is not None:
+        known = (newest.latest_patch,)
+    elif releases_of(dist):
+        known = tuple(x.version for x in releases_of(dist))
+    return causes.software.PINNED_RELEASE_NOT_PUBLISHED, causes.software.unpublished_pin_fix(
+        dist or "the package", spec, resolver, known
+    )
+
+
 #: A downloaded file's URL in a cited line, or the host urllib3 names (host='pypi.org').
 _DOWNLOAD_URL = re.compile(
     r"https?://[^\s'\"<>()]{1,300}|host='(?P<host>[\w.-]{1,253})'"
@@ -7218,6 +7239,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.GPU_PTX_JIT: _ptx_jit,
     causes.platform.GLIBC_TOO_OLD: _glibc,
     causes.software.TF_METADATA_UNSATISFIABLE: _metadata_unsatisfiable,
+    causes.software.PINNED_RELEASE_NOT_PUBLISHED: _unpublished_pin,
     causes.software.FREEZER_TF_SUPPORT_OUTDATED: lambda m, r, hits: (
         causes.software.FREEZER_TF_SUPPORT_OUTDATED,
         causes.software.freezer_fix(
