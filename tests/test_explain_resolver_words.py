@@ -304,3 +304,90 @@ def test_tensorflows_own_requirement_of_a_missing_companion_is_its_metadata() ->
     )
     causes = {x.cause for x in explained(text).findings}
     assert "pinned-release-not-published" not in causes
+
+
+# --- more of the resolvers' words: PDM wrapped, libsolv's build wildcard, a companion ------
+
+
+def test_pdms_python_range_refusal_wrapped_by_the_terminal() -> None:
+    text = (
+        "[ResolutionImpossible]: Unable to find a resolution because the following dependencies "
+        "don't work\non all Python versions in the range of the project's `requires-python`: "
+        ">=3.8.\n"
+        "  python>=3.9 (from <Candidate tensorflow@2.16.2 from https://pypi.org/simple/"
+        "tensorflow/>)\n"
+        "A possible solution is to change the value of `requires-python` in pyproject.toml to "
+        ">=3.9.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    assert "pdm lock" in fix_text(top)
+
+
+def test_libsolvs_request_with_the_build_wildcard() -> None:
+    text = (
+        "Encountered problems while solving:\n  - nothing provides requested tensorflow-gpu "
+        "2.15**\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    assert "conda search" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        (
+            "  ╰─▶ Because tensorflow-text==2.16.1 depends on tensorflow>=2.16.0,<2.17 and your "
+            "project depends on tensorflow==2.17.1, we can conclude that your project depends "
+            "on tensorflow-text!=2.16.1.\n",
+            'uv add "tensorflow-text==2.17',
+        ),
+        (
+            "The conflict is caused by:\n    The user requested tensorflow==2.17.1\n"
+            "    tensorflow-text 2.16.1 depends on tensorflow<2.17 and >=2.16.0\n",
+            'pip install "tensorflow-text==2.17',
+        ),
+    ],
+    ids=["uv-project", "pip"],
+)
+def test_a_companion_of_another_line_beside_the_tensorflow_asked(text: str, command: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "companion-mismatch"
+    # The companion table's release for the TensorFlow asked for, in the resolver's command.
+    assert command in fix_text(top)
+
+
+# --- conda list: two of TensorFlow's distributions both from pip ------------------------------
+
+_CONDA_LIST_HEAD = (
+    "# packages in environment at /home/me/miniconda3/envs/tf:\n#\n"
+    "# Name                    Version                   Build  Channel\n"
+)
+
+
+def test_conda_list_with_two_tensorflow_distributions_from_pip() -> None:
+    text = _CONDA_LIST_HEAD + (
+        "tensorflow                2.11.0                   pypi_0    pypi\n"
+        "tensorflow-gpu            2.10.1                   pypi_0    pypi\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-multiple-distributions"
+    assert "uninstall -y tensorflow tensorflow-gpu" in " ".join(top.fix.commands if top.fix else ())
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        # conda-forge's tensorflow-gpu requires its tensorflow: one installation.
+        "tensorflow                2.15.0          cuda120py311h30fb8b2_2    conda-forge\n"
+        "tensorflow-gpu            2.15.0          cuda120py311h6d2fd7c_2    conda-forge\n",
+        # The Windows wrapper the tensorflow wheel itself requires, at its release.
+        "tensorflow                2.15.0                   pypi_0    pypi\n"
+        "tensorflow-intel          2.15.0                   pypi_0    pypi\n",
+    ],
+    ids=["conda-forge-metapackage", "pip-wrapper"],
+)
+def test_conda_list_of_one_installation_is_not_two(rows: str) -> None:
+    causes = {x.cause for x in explained(_CONDA_LIST_HEAD + rows).findings}
+    assert "tf-multiple-distributions" not in causes

@@ -580,7 +580,9 @@ def _root_requested(
     out = []
     for req, version, target, spec in sides:
         name = normalize_name(target)
-        if normalize_name(req) in TF_DISTRIBUTIONS and name in asked:
+        # TensorFlow's range on another package, or a companion's range on TensorFlow itself
+        # (tensorflow-text's tensorflow<2.17 against the project's tensorflow==2.17.0).
+        if (normalize_name(req) in TF_DISTRIBUTIONS or name in TF_DISTRIBUTIONS) and name in asked:
             out.append(
                 Conflict(
                     normalize_name(req),
@@ -1425,9 +1427,11 @@ _CONDA_UNRESOLVED = "ResolvePackageNotFound:"
 # tensorflow 2.15.*" (src/problems.c, solver_problemruleinfo2str's SOLVER_RULE_JOB_
 # NOTHING_PROVIDES_DEP; https://github.com/openSUSE/libsolv/blob/0.7.24/src/problems.c). A
 # build string after the version (an environment exported with builds) is another question.
+# mamba prints a version request with its build's wildcard after it ("tensorflow-gpu 2.16**":
+# the version 2.16*, any build).
 _LIBSOLV_MISSING = re.compile(
     r"nothing provides requested (?P<name>tensorflow(?:-gpu|-cpu|-base)?) "
-    r"(?:==?[ \t]?)?(?P<version>\d[\w.]*\*?)[ \t]*$",
+    r"(?:==?[ \t]?)?(?P<version>\d[\w.]*\*?)\*?[ \t]*$",
     re.MULTILINE,
 )
 

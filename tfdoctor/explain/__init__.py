@@ -8623,6 +8623,11 @@ _PDM_PYTHON_RANGE = re.compile(
     + r")@",
     re.MULTILINE,
 )
+#: PDM's head of that refusal, which rich wraps at the terminal's width (any gap between its
+#: words may be a line break).
+_PDM_PYTHON_WORDS = re.compile(
+    r"don't\s+work\s+on\s+all\s+Python\s+versions\s+in\s+the\s+range\s+of\s+the\s+project's"
+)
 _PDM_SUGGESTED = re.compile(
     r"change the value of `requires-python` in pyproject\.toml to (?P<range>[^\s]{1,80}?)\.?$",
     re.MULTILINE,
@@ -8654,7 +8659,8 @@ def _project_python_range(evidence: Evidence) -> Optional[Finding]:
                     "uv", dist, supports, found.group("like") or ""
                 ),
             )
-    if "don't work on all Python versions in the range of the project's" in text:
+    # Each requirement of the refusal names PDM's candidate ("(from <Candidate X@V ...>)").
+    if "<Candidate " in text and _PDM_PYTHON_WORDS.search(text):
         pdm = _PDM_PYTHON_RANGE.search(text)
         if pdm is not None:
             advised = _PDM_SUGGESTED.search(text)

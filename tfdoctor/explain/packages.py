@@ -297,7 +297,14 @@ def conda_pip_side_by_side(rows: Sequence[CondaRow], m: Machine) -> Optional[Fin
     conda_rows = [
         (r.name, r.version, r.channel) for r in ours if (r.name, r.version) not in pip_rows
     ]
-    if not pip_rows or not conda_rows:
+    if not conda_rows:
+        # Two of TensorFlow's distributions both from pip (tensorflow beside tensorflow-gpu,
+        # each pypi_0): the side-by-side install a pip listing shows. conda's own packages of
+        # one build (tensorflow, tensorflow-base, conda-forge's tensorflow-gpu that requires
+        # tensorflow) are one installation, so only pip's rows count here.
+        named = {normalize_name(name): version for name, version in pip_rows}
+        return _listed_side_by_side(named, m) if len(named) > 1 else None
+    if not pip_rows:
         return None
     shown = [f"{r.name} {r.version} {r.build} {r.channel}".rstrip() for r in ours]
     return causes.finding(
@@ -1397,13 +1404,37 @@ def _said(c: Conflict) -> str:
 
 
 def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
-    if c.kind == "requested":
+    pip = c.installer == "pip"
+    pinned = _pinned(c.have) if c.kind == "requested" else None
+    table = m.companion(c.requirer) if pinned else None
+    row = table.release_for(pinned) if table is not None and pinned else None
+    if row is not None and pinned:
+        # The companion table names the release made for the TensorFlow asked for: that
+        # release beside the pin meets both ranges.
+        version = row.release if row.release.count(".") >= 2 else f"{row.release}.*"
+        wanted = f"{c.requirer}=={version}"
+        fix = Fix(
+            f"{c.requirer_named} is built for tensorflow{c.spec}, and the requirements ask "
+            f"for tensorflow=={pinned}: install {c.requirer} {row.release}, the release made "
+            f"for that TensorFlow ({', '.join(m.companion_urls(c.requirer, row)) or 'its table'}"
+            "), or ask for a TensorFlow in its range"
+            + (f" (`pip index versions {c.requirer}` lists its releases)." if pip else "."),
+            (*m.pip_install(wanted, f"tensorflow=={pinned}"), *m.list_releases(c.requirer))
+            if pip
+            else (_RESOLVER_ADD[c.installer].format(wanted=wanted, other=f"tensorflow=={pinned}"),),
+        )
+        severity = Severity.ERROR
+    elif c.kind == "requested":
         fix = Fix(
             f"{c.requirer_named} is built for tensorflow{c.spec}, and the "
             f"requirements ask for tensorflow{c.have}: install the {c.requirer} release made "
-            f"for that TensorFlow (`pip index versions {c.requirer}` lists them; its "
-            "compatibility table says which), or ask for a TensorFlow in its range.",
-            m.list_releases(c.requirer),
+            f"for that TensorFlow ("
+            + (f"`pip index versions {c.requirer}`" if pip else "PyPI's list")
+            + " names them; its compatibility table says which), or ask for a TensorFlow in "
+            "its range.",
+            m.list_releases(c.requirer)
+            if pip
+            else (causes.common.pypi_releases_command(c.requirer),),
         )
         severity = Severity.ERROR
     else:
