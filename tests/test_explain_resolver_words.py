@@ -391,3 +391,19 @@ def test_conda_list_with_two_tensorflow_distributions_from_pip() -> None:
 def test_conda_list_of_one_installation_is_not_two(rows: str) -> None:
     causes = {x.cause for x in explained(_CONDA_LIST_HEAD + rows).findings}
     assert "tf-multiple-distributions" not in causes
+
+
+def test_poetrys_chooser_finding_no_tensorflow_file_names_the_releases_pythons() -> None:
+    text = (
+        "  - Installing tensorflow (2.15.1): Failed\n\n  RuntimeError\n\n"
+        "  Unable to find installation candidates for tensorflow (2.15.1)\n\n"
+        "  This is likely not a Poetry issue.\n\n"
+        "    - 16 candidate(s) were identified for the package\n"
+        "    - 16 wheel(s) were skipped as your project's environment does not support the "
+        "identified abi tags\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    # The matrix's Pythons of the 2.15 line, in Poetry's own command.
+    assert "CPython 3.9 to 3.11" in fix_text(top)
+    assert top.fix is not None and top.fix.commands == ("poetry env use 3.11", "poetry install")

@@ -28,7 +28,7 @@ from tfdoctor.matrix import (
     spec_contains,
     version_key,
 )
-from tfdoctor.wheel_index import ReleaseWheels, releases_of
+from tfdoctor.wheel_index import ReleaseWheels, platform_words, python_span, releases_of
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_NO_WHEEL_FOR_PYTHON: Final = CauseId("tf-no-wheel-for-python")
@@ -2448,6 +2448,28 @@ def resolver_release_fix(
     # The release's files say its Pythons and platforms; a uv environment has no pip unless
     # seeded, and pip index versions (pip 21.2+) lists only what fits pip's own interpreter.
     return Fix(text, (pypi_files_command(dist, version), INTERPRETER_CHECK))
+
+
+def poetry_release_fix(dist: str, version: str, line: TFLine) -> Fix:
+    """Poetry chose ``dist`` ``version`` and found no file of it for the environment (its
+    chooser's "Unable to find installation candidates", which names neither the Python nor
+    the platform): the Pythons and platforms the release's wheels are for (the matrix's
+    ``line``), and Poetry's environment made with the newest of those Pythons."""
+    pythons = line.pythons_on()
+    if not pythons:
+        return resolver_release_fix(dist, version, None, (), ())
+    newest = pythons[-1]
+    # The matrix's platform keys (linux-x86_64) in words, for those that have any wheel.
+    where = platform_words(tuple(sorted(key for key, ps in line.python.items() if ps)))
+    return Fix(
+        f"Poetry chose {dist} {version} and found no file of it for this environment. Its "
+        f"wheels are for {python_span(pythons)} on {where} (from the matrix): where the "
+        f"environment's Python is another, make Poetry's environment with Python {newest} and "
+        "install again (the project's `python` range must admit it); on another platform no "
+        f"Python helps: run it where those wheels install, or require a {dist} release with "
+        "wheels here.",
+        (f"poetry env use {newest}", "poetry install"),
+    )
 
 
 def _uv_environment(installer: str, python: str, dist: str, version: str) -> tuple[str, ...]:

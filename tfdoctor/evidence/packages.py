@@ -236,7 +236,7 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
             out += between
         if "we can conclude that" in text and "depends on" in text:
             uv = [(m["req"], m["rv"], m["target"], m["spec"]) for m in _UV_DEPENDS.finditer(text)]
-            installer = "uv pip" if _UV_PIP_ROOT.search(text) else "uv"
+            installer = uv_interface(text) or "uv"
             out += _between(uv, installer)
             roots = ((m["target"], m["spec"].rstrip(".")) for m in _UV_ROOT.finditer(text))
             out += _root_requested(uv, roots, installer)
@@ -499,7 +499,19 @@ _UV_DEPENDS = re.compile(
 #: uv's words for the requirements at the root where no project is resolved (``uv pip
 #: install``: "you require ..., we can conclude that your requirements are unsatisfiable");
 #: a project's are "your project depends on ..." and "your project's requirements".
-_UV_PIP_ROOT = re.compile(r"\byou\s+require\b|\byour requirements are\s+unsatisfiable")
+_UV_PIP_ROOT = re.compile(r"\byou\s+require\b|\byour\s+requirements\s+are\s+unsatisfiable")
+_UV_PROJECT_ROOT = re.compile(r"\byour\s+project(?:'s)?\s")
+
+
+def uv_interface(text: str) -> str:
+    """Which of uv's interfaces printed the report in ``text``, by the words for its root:
+    ``uv pip`` ("you require", "your requirements are unsatisfiable"), ``uv`` (a project
+    command: "your project depends on"), or empty where the text says neither."""
+    if _UV_PIP_ROOT.search(text):
+        return "uv pip"
+    return "uv" if _UV_PROJECT_ROOT.search(text) else ""
+
+
 #: Poetry's (mixology's) words for the same: ``tensorflow (2.13.0) depends on
 #: typing-extensions (>=3.6.6,<4.6.0)``, ahead of ``version solving failed``.
 #: https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/failure.py

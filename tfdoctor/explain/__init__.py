@@ -127,6 +127,7 @@ from tfdoctor.evidence.packages import (
     read_stale_import,
     read_unavailable,
     tf_installer,
+    uv_interface,
 )
 from tfdoctor.evidence.pip import (
     MAX_COLLECTED,
@@ -5677,7 +5678,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         dist = next((g["dist"] for h in abi_words for g in h.groups if g.get("dist")), "")
         if normalize_name(dist) in TF_DISTRIBUTIONS:
             return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.abi_tag_python_fix(m)
-    chosen = _resolver_release(hits, r)
+    chosen = _resolver_release(hits, r, m)
     if chosen is not None:
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, chosen
     if (platform := _platform_refusal(r, hits)) is not None:
@@ -5887,19 +5888,10 @@ def _package_refused(
     )
 
 
-#: uv's words for the root of its report (report.rs): ``you require`` and ``your requirements``
-#: are its pip interface's, ``your project`` a project command's.
-_UV_PIP_ROOT = re.compile(r"\byou\s+require\b|\byour\s+requirements\b")
-_UV_PROJECT_ROOT = re.compile(r"\byour\s+project\b")
-
-
 def _uv_interface(hits: Sequence[Hits]) -> str:
     """Which of uv's interfaces the refusal's words are (``uv pip``, ``uv``: a project), from
     the lines it cites; empty where they do not say."""
-    lines = " ".join(line for h in hits for _, line in h.citations)
-    if _UV_PROJECT_ROOT.search(lines):
-        return "uv"
-    return "uv pip" if _UV_PIP_ROOT.search(lines) else ""
+    return uv_interface(" ".join(line for h in hits for _, line in h.citations))
 
 
 def _chosen_release(hits: Sequence[Hits], dist: str) -> Optional[str]:
@@ -6520,9 +6512,10 @@ def _platform_refusal(r: Revealed, hits: Sequence[Hits]) -> Optional[Fix]:
     )
 
 
-def _resolver_release(hits: Sequence[Hits], r: Revealed) -> Optional[Fix]:
+def _resolver_release(hits: Sequence[Hits], r: Revealed, m: Machine) -> Optional[Fix]:
     """The fix for a release a resolver chose and found no file of, read with its hint (on
-    the refusal's line, else uv's platform hint for that release on a line below it)."""
+    the refusal's line, else uv's platform hint for that release on a line below it); for
+    Poetry, whose words name neither, the matrix's Pythons and platforms of the release."""
     found = [
         (g, line)
         for h in hits
@@ -6543,6 +6536,9 @@ def _resolver_release(hits: Sequence[Hits], r: Revealed) -> Optional[Fix]:
     hinted = next(
         (x.platforms for x in r.platform_hints if x.dist == dist and x.version == version), ()
     )
+    line_of = m.matrix.line_for(version) if m.matrix is not None else None
+    if not platforms and not hinted and _installer(hits) == "Poetry" and line_of is not None:
+        return causes.platform.poetry_release_fix(dist, version, line_of)
     return causes.platform.resolver_release_fix(
         dist,
         version,
