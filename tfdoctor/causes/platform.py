@@ -28,7 +28,7 @@ from tfdoctor.matrix import (
     spec_contains,
     version_key,
 )
-from tfdoctor.wheel_index import ReleaseWheels, releases_of
+from tfdoctor.wheel_index import ReleaseWheels, platform_words, python_span, releases_of
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_NO_WHEEL_FOR_PYTHON: Final = CauseId("tf-no-wheel-for-python")
@@ -2378,15 +2378,38 @@ def resolver_release_fix(
     python: Optional[str],
     abi_tags: Sequence[str],
     platforms: Sequence[str],
+    installer: str = "",
+    implementation: str = "CPython",
+    variant: str = "",
 ) -> Fix:
     """A resolver (uv, Poetry) chose ``dist`` ``version`` and found no file of it for this
     interpreter or platform: a Python the release's wheels are built for (``abi_tags``, as the
     resolver's hint lists them: ``cp311`` is CPython 3.11), or a platform they are built for,
-    or a release of ``dist`` that has a wheel here (a pin or a Python range of the project)."""
+    or a release of ``dist`` that has a wheel here (a pin or a Python range of the project).
+    ``installer``: ``uv pip`` (uv's pip interface) or ``uv`` (a project) where the words say
+    which, whose commands make the environment; ``implementation`` and ``variant``: the
+    interpreter as uv's hint names it (``PyPy``; ``t``, a free-threaded build)."""
     # cp37m: CPython 3.7's tag with pymalloc's ABI flag (Pythons before 3.8 carry it).
     pythons = [f"{t[2]}.{t[3:].rstrip('m')}" for t in abi_tags if re.fullmatch(r"cp\d\d+m?", t)]
     release = f"{dist} {version}"
     used = f" (this is {python})" if python else ""
+    if pythons and "t" in variant and python in pythons:
+        # A free-threaded build (3.13t) of a version the wheels are for: the default build of
+        # the same version takes them (uv picks a free-threaded one only when asked).
+        return Fix(
+            f"This Python is the free-threaded build of {python} ({python}t), and {release}'s "
+            f"wheels are for the default build only (CPython {', '.join(pythons)}): create the "
+            f"environment with the default build of Python {python}.",
+            _uv_environment(installer, python, dist, version),
+        )
+    if pythons and implementation != "CPython":
+        # uv's request by implementation and version (docs/concepts/python-versions.md:
+        # `cpython@3.12`): the wheels' cp tags are CPython's alone.
+        return Fix(
+            f"This Python is {implementation} {python}, and {release}'s wheels are for CPython "
+            f"{', '.join(pythons)} only: create the environment with CPython {pythons[-1]}.",
+            _uv_environment(installer, f"cpython@{pythons[-1]}", dist, version),
+        )
     if pythons:
         text = (
             f"The resolver chose {release}, whose wheels are for CPython "
@@ -2407,9 +2430,55 @@ def resolver_release_fix(
             "list each wheel's Python and platform), or use a Python and platform it is built "
             "for."
         )
+    if pythons and installer == "uv":
+        # A project's lock covers every Python its requires-python admits (uv splits the
+        # resolution by Python version): the range must end where the wheels do.
+        low, high = pythons[0], pythons[-1]
+        upper = f"{high.split('.')[0]}.{int(high.split('.')[1]) + 1}"
+        text = (
+            f"The resolver chose {release}, whose wheels are for CPython {', '.join(pythons)} "
+            f"only{used}, and uv locks the project for every Python its requires-python admits: "
+            f'set `requires-python = ">={low},<{upper}"` under [project] in pyproject.toml and '
+            f"pin the interpreter to Python {high}, then lock and sync; or require a {dist} "
+            "release that publishes wheels for the Pythons the project needs."
+        )
+        return Fix(text, (f"uv python pin {high}", "uv lock", "uv sync"))
+    if pythons and installer:
+        return Fix(text, _uv_environment(installer, pythons[-1], dist, version))
     # The release's files say its Pythons and platforms; a uv environment has no pip unless
     # seeded, and pip index versions (pip 21.2+) lists only what fits pip's own interpreter.
     return Fix(text, (pypi_files_command(dist, version), INTERPRETER_CHECK))
+
+
+def poetry_release_fix(dist: str, version: str, line: TFLine) -> Fix:
+    """Poetry chose ``dist`` ``version`` and found no file of it for the environment (its
+    chooser's "Unable to find installation candidates", which names neither the Python nor
+    the platform): the Pythons and platforms the release's wheels are for (the matrix's
+    ``line``), and Poetry's environment made with the newest of those Pythons."""
+    pythons = line.pythons_on()
+    if not pythons:
+        return resolver_release_fix(dist, version, None, (), ())
+    newest = pythons[-1]
+    # The matrix's platform keys (linux-x86_64) in words, for those that have any wheel.
+    where = platform_words(tuple(sorted(key for key, ps in line.python.items() if ps)))
+    return Fix(
+        f"Poetry chose {dist} {version} and found no file of it for this environment. Its "
+        f"wheels are for {python_span(pythons)} on {where} (from the matrix): where the "
+        f"environment's Python is another, make Poetry's environment with Python {newest} and "
+        "install again (the project's `python` range must admit it); on another platform no "
+        f"Python helps: run it where those wheels install, or require a {dist} release with "
+        "wheels here.",
+        (f"poetry env use {newest}", "poetry install"),
+    )
+
+
+def _uv_environment(installer: str, python: str, dist: str, version: str) -> tuple[str, ...]:
+    """uv's commands that remake the environment with ``python`` (a version or a request such
+    as ``cpython@3.12``): a project pins it in .python-version and syncs (uv python pin, uv
+    sync); uv's pip interface makes a new .venv and installs into it."""
+    if installer == "uv":
+        return (f"uv python pin {python}", "uv sync")
+    return (f"uv venv --python {python}", f'uv pip install "{dist}=={version}"')
 
 
 def platform_tag_fix(dist: str, version: Optional[str], platforms: Sequence[str]) -> Fix:
@@ -2962,10 +3031,12 @@ def unnamed_wheel_fix() -> Fix:
     )
 
 
-def python_64bit_fix(m: Machine, machine: str = "") -> Fix:
+def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> Fix:
     """A 64-bit Python in a new virtual environment: no 32-bit wheel exists on any platform.
     ``machine``: the 32-bit architecture the log shows the system itself is (``i686``,
-    ``armv7l`` from uname or platform), where a 64-bit Python needs a 64-bit system first."""
+    ``armv7l`` from uname or platform), where a 64-bit Python needs a 64-bit system first.
+    ``installer``: ``uv`` where uv refused the 32-bit Windows Python (its ``win32`` tag),
+    which installs and picks a 64-bit CPython by its full key."""
     if re.fullmatch(r"i[3-6]86", machine):
         return Fix(
             f"The system itself is 32-bit x86 ({machine}): TensorFlow publishes no wheel for "
@@ -2990,6 +3061,22 @@ def python_64bit_fix(m: Machine, machine: str = "") -> Fix:
             "TensorFlow in a virtual environment there.",
             ("uname -m", "python3 -c 'import platform; print(platform.machine())'"),
         )
+    newest = _newest_windows_python(m) if installer == "uv" else None
+    if newest is not None:
+        # uv's request by implementation, version, system, architecture and C library
+        # (docs/concepts/python-versions.md: `cpython-3.12.3-macos-aarch64-none`): the 64-bit
+        # build whatever Python the environment had.
+        key = f"cpython-{newest}-windows-x86_64-none"
+        return Fix(
+            f"uv's platform tag for this interpreter is win32: a 32-bit Python. Let uv install "
+            f"a 64-bit CPython (Python {newest} is the newest the newest TensorFlow has Windows "
+            "wheels for, from the matrix) and recreate the environment with it.",
+            (
+                f"uv python install {key}",
+                f"uv venv --python {key}",
+                "uv pip install tensorflow",
+            ),
+        )
     return Fix(
         "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
         "environment with it, and install TensorFlow there.",
@@ -3000,6 +3087,17 @@ def python_64bit_fix(m: Machine, machine: str = "") -> Fix:
             else ".venv/bin/python -m pip install tensorflow",
         ),
     )
+
+
+def _newest_windows_python(m: Machine) -> Optional[str]:
+    """The newest Python the newest final line publishes a Windows x86-64 wheel for."""
+    if m.matrix is None:
+        return None
+    finals = [x for x in m.matrix.lines if not x.pre_release and x.pythons_on("windows-")]
+    if not finals:
+        return None
+    newest = max(finals, key=lambda x: version_key(x.line))
+    return max(newest.pythons_on("windows-"), key=version_key)
 
 
 def metal_release(m: Machine) -> Optional[CompanionRelease]:

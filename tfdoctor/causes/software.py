@@ -21,6 +21,7 @@ from tfdoctor.causes.common import (
     package_named,
     package_upgrade,
     pypi_files_command,
+    pypi_releases_command,
     range_fix,
 )
 from tfdoctor.compat import first_keras3_line
@@ -78,6 +79,7 @@ PROTOC_TOO_OLD: Final = CauseId("protoc-too-old")
 TF_DISTRIBUTION_UNRECOGNISED: Final = CauseId("tf-distribution-unrecognised")
 FREEZER_TF_SUPPORT_OUTDATED: Final = CauseId("freezer-tf-support-outdated")
 TF_METADATA_UNSATISFIABLE: Final = CauseId("tf-metadata-unsatisfiable")
+PINNED_RELEASE_NOT_PUBLISHED: Final = CauseId("pinned-release-not-published")
 DISTUTILS_PACKAGE_UNREMOVABLE: Final = CauseId("distutils-package-unremovable")
 EDGETPU_DEVICE_UNAVAILABLE: Final = CauseId("edgetpu-device-unavailable")
 HOROVOD_CONTROLLER_MISSING: Final = CauseId("horovod-controller-missing")
@@ -126,6 +128,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "A dependency outside TensorFlow's declared range",
             "The installed version is outside the range TensorFlow's wheel declares (`pip check` "
             "reports it too).",
+        ),
+        define(
+            PINNED_RELEASE_NOT_PUBLISHED,
+            "The requirements pin a release the index does not have",
+            "The project asks for a release (or a range) of a package that no version on the "
+            "index matches: a pin written ahead of the release's upload, or a version mistyped. "
+            "Resolvers that tell it apart from a release without files for this Python or "
+            "platform (uv's `there is no version of`, Poetry's `which doesn't match any "
+            "versions`) say so; another Python changes nothing, a release the index has does.",
+            "https://docs.astral.sh/uv/concepts/resolution/",
+            "https://python-poetry.org/docs/dependency-specification/",
         ),
         define(
             LIBRARY_PIN_CONFLICTS,
@@ -2760,6 +2773,37 @@ def package_no_wheel_fix(
             "misspelt: pip's words are the same."
         )
     return Fix(" ".join(words), (pypi_files_command(dist), INTERPRETER_CHECK))
+
+
+#: Each resolver's command that requires a release, by the words of its report.
+_ADD_COMMANDS = {
+    "uv pip": 'uv pip install "{wanted}"',
+    "uv": 'uv add "{wanted}"',
+    "poetry": 'poetry add "{wanted}"',
+}
+
+
+def unpublished_pin_fix(dist: str, spec: str, resolver: str, known: Sequence[str]) -> Fix:
+    """``resolver`` (``uv pip``, ``uv``, ``poetry``) found no version of ``dist`` matching
+    ``spec`` on the index at all: the release is not published (yet). ``known``: the
+    releases of ``dist`` this package knows were published, oldest first (the matrix's, the
+    bundled wheel index's), whose newest the fix pins; where none is known, PyPI's list."""
+    who = {"uv pip": "uv", "uv": "uv", "poetry": "Poetry"}.get(resolver, resolver)
+    newest = known[-1] if known else ""
+    text = (
+        f"{who} finds no version of {dist} matching {spec} on the index: that release is not "
+        f"published (a pin written before its upload, or a mistyped version), which no other "
+        f"Python or platform changes. Pin a release of {dist} the index has"
+        + (f" ({newest} is the newest this tool knows of)" if newest else "")
+        + ", or wait for the release to be published."
+    )
+    command = _ADD_COMMANDS.get(resolver)
+    commands = (
+        (command.format(wanted=f"{dist}=={newest}"),)
+        if newest and command
+        else (pypi_releases_command(dist),)
+    )
+    return Fix(text, commands)
 
 
 def pinned_package_fix(

@@ -235,23 +235,31 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                 between = [dataclasses.replace(c, brought=True) for c in between]
             out += between
         if "we can conclude that" in text and "depends on" in text:
-            out += _between(
-                ((m["req"], m["rv"], m["target"], m["spec"]) for m in _UV_DEPENDS.finditer(text)),
-                "uv pip" if _UV_PIP_ROOT.search(text) else "uv",
-            )
+            uv = [(m["req"], m["rv"], m["target"], m["spec"]) for m in _UV_DEPENDS.finditer(text)]
+            installer = uv_interface(text) or "uv"
+            out += _between(uv, installer)
+            roots = ((m["target"], m["spec"].rstrip(".")) for m in _UV_ROOT.finditer(text))
+            out += _root_requested(uv, roots, installer)
         if "version solving failed" in text and "depends on" in text:
-            out += _between(
+            poetry = [
+                (m["req"], m["rv"], m["target"], m["spec"]) for m in _POETRY_DEPENDS.finditer(text)
+            ]
+            out += _between(poetry, "poetry")
+            out += _root_requested(
+                poetry,
                 (
-                    (m["req"], m["rv"], m["target"], m["spec"])
-                    for m in _POETRY_DEPENDS.finditer(text)
+                    (target, _poetry_spec(spec))
+                    for m in _POETRY_ROOT.finditer(text)
+                    for target, spec in ((m["target"], m["spec"]), (m["target2"], m["spec2"]))
+                    if target
                 ),
                 "poetry",
             )
         if "Unable to find a resolution for" in text:
-            out += _between(
-                ((m["req"], m["rv"], m["target"], m["spec"]) for m in _PDM_RANGE.finditer(text)),
-                "pdm",
-            )
+            pdm = [(m["req"], m["rv"], m["target"], m["spec"]) for m in _PDM_RANGE.finditer(text)]
+            out += _between(pdm, "pdm")
+            roots = ((m["target"], m["spec"]) for m in _PDM_ROOT.finditer(text))
+            out += _root_requested(pdm, roots, "pdm")
         if "incompatible versions in the resolved dependencies" in text:
             out += _between(
                 (m["req"], m["rv"], m["target"], m["spec"]) for m in _PIPENV_RANGE.finditer(text)
@@ -491,7 +499,19 @@ _UV_DEPENDS = re.compile(
 #: uv's words for the requirements at the root where no project is resolved (``uv pip
 #: install``: "you require ..., we can conclude that your requirements are unsatisfiable");
 #: a project's are "your project depends on ..." and "your project's requirements".
-_UV_PIP_ROOT = re.compile(r"\byou\s+require\b|\byour requirements are\s+unsatisfiable")
+_UV_PIP_ROOT = re.compile(r"\byou\s+require\b|\byour\s+requirements\s+are\s+unsatisfiable")
+_UV_PROJECT_ROOT = re.compile(r"\byour\s+project(?:'s)?\s")
+
+
+def uv_interface(text: str) -> str:
+    """Which of uv's interfaces printed the report in ``text``, by the words for its root:
+    ``uv pip`` ("you require", "your requirements are unsatisfiable"), ``uv`` (a project
+    command: "your project depends on"), or empty where the text says neither."""
+    if _UV_PIP_ROOT.search(text):
+        return "uv pip"
+    return "uv" if _UV_PROJECT_ROOT.search(text) else ""
+
+
 #: Poetry's (mixology's) words for the same: ``tensorflow (2.13.0) depends on
 #: typing-extensions (>=3.6.6,<4.6.0)``, ahead of ``version solving failed``.
 #: https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/failure.py
@@ -508,6 +528,85 @@ _PDM_RANGE = re.compile(
     rf"\(from (?P<req>{_NAME})(?:\[[^\]\n]{{0,200}}\])?@(?P<rv>{_VERSION})\)",
     re.MULTILINE,
 )
+
+#: The project's own requirement at the root of a resolver's report, against which a
+#: TensorFlow release's range is weighed: uv's "you require numpy>=2" (``uv pip``) and "your
+#: project depends on keras==3.3.3" (a project; report.rs above), PDM's "numpy>=2.0 (from
+#: project)" (format_resolution_impossible above).
+_UV_ROOT = re.compile(
+    # uv wraps its report at the terminal's width: a break may fall between any two words.
+    rf"\b(?:you\s+require|your\s+project\s+depends\s+on)\s+(?P<target>{_NAME})"
+    rf"(?:\[[^\]\n]{{0,200}}\])?(?P<spec>{_RANGE})(?=[\s,;]|\.?$)",
+    re.MULTILINE,
+)
+_PDM_ROOT = re.compile(
+    rf"^[ \t]*(?P<target>{_NAME})(?:\[[^\]\n]{{0,200}}\])?(?P<spec>{_RANGE}) \(from project\)",
+    re.MULTILINE,
+)
+#: Poetry's root is the project by its name, without a version ("my-project depends on numpy
+#: (^2.0.0)", "my-project depends on both tensorflow (~2.15.0) and keras (^3.0)"), where a
+#: release is named with its version ("tensorflow (2.15.0) depends on"; mixology's
+#: failure.py above).
+_POETRY_ROOT = re.compile(
+    rf"(?<![\w.()-])(?P<root>{_NAME}) depends on (?:both )?(?P<target>{_NAME}) "
+    rf"\((?P<spec>[^()\n]{{1,80}})\)(?: and (?P<target2>{_NAME}) \((?P<spec2>[^()\n]{{1,80}})\))?"
+)
+#: Poetry's constraint words (poetry-core's semver parser: ``^2.0`` up to the next major, or
+#: minor below 1.0; ``~2.15`` up to the next minor; a bare version exact).
+#: https://github.com/python-poetry/poetry-core/blob/1.9.0/src/poetry/core/constraints/version/parser.py
+_POETRY_BOUND = re.compile(r"^(?P<op>\^|~(?!=))?[ \t]*(?P<v>\d+(?:\.\d+)*)$")
+
+
+def _poetry_spec(text: str) -> str:
+    """Poetry's constraint (``^2.0.0``, ``~2.15``, ``2.0.0``, ``>=1.2,<2.0``) as a PEP 440
+    specifier; empty where it is none of those (``*``, a union)."""
+    text = text.strip()
+    bound = _POETRY_BOUND.match(text)
+    if bound is None:
+        return _spec(text) if re.fullmatch(rf"{_OP}[^()|]*", text) else ""
+    parts = [int(x) for x in bound["v"].split(".")]
+    if bound["op"] is None:
+        return f"=={bound['v']}"
+    if bound["op"] == "^":
+        # The first non-zero component is the one that may not change.
+        at = next((i for i, x in enumerate(parts) if x), len(parts) - 1)
+    else:
+        at = min(1, len(parts) - 1)
+    upper = [*parts[:at], parts[at] + 1]
+    return f">={bound['v']},<{'.'.join(map(str, upper))}"
+
+
+def _root_requested(
+    sides: Iterable[tuple[str, str, str, str]],
+    roots: Iterable[tuple[str, str]],
+    installer: str,
+) -> list[Conflict]:
+    """A TensorFlow release's range on a package (``sides``: requirer, version, target,
+    range) beside the project's own requirement of it (``roots``: target, range), as a
+    resolver other than pip reports them: the user's requirement against TensorFlow's
+    (``requested``), whether the two meet left for the reasoning to judge."""
+    asked: dict[str, str] = {}
+    for target, spec in roots:
+        if spec:
+            asked.setdefault(normalize_name(target), spec)
+    out = []
+    for req, version, target, spec in sides:
+        name = normalize_name(target)
+        # TensorFlow's range on another package, or a companion's range on TensorFlow itself
+        # (tensorflow-text's tensorflow<2.17 against the project's tensorflow==2.17.0).
+        if (normalize_name(req) in TF_DISTRIBUTIONS or name in TF_DISTRIBUTIONS) and name in asked:
+            out.append(
+                Conflict(
+                    normalize_name(req),
+                    version,
+                    name,
+                    _spec(spec),
+                    "requested",
+                    asked[name],
+                    installer=installer,
+                )
+            )
+    return out
 
 
 #: The pairs of other packages' ranges read per name where TensorFlow is no side of it.
@@ -1195,9 +1294,19 @@ def _conda_direct_conflicts(text: str) -> list[CondaPythonConflict]:
 #: https://github.com/mamba-org/mamba/blob/2.0.0/libmamba/src/solver/problems_graph.cpp
 _MAMBA_TREE = "The following packages are incompatible"
 _MAMBA_NODE = re.compile(r"^(?P<lead>[^\n├└]{0,60}?)[├└]─[ \t]*(?P<node>[^\n]{1,400})$")
+#: mamba 2 and conda's libmamba solver word a top node that can be installed "is installable
+#: and it requires" (TreeExplainer::write_diving), a pin's node with its spec after the name
+#: ("pin on python 3.11.* =* *"), or a pin by its label alone ("pin-1"), the Python it pins the
+#: node below it ("python 3.6.* , which can be installed").
+#: https://github.com/mamba-org/mamba/blob/2.0.0/libmamba/src/solver/problems_graph.cpp
 _MAMBA_PYTHON_ASKED = re.compile(
-    r"^(?:pin on )?python[ \t]*=?=?[ \t]*(?P<python>\d+\.\d+(?:\.\d+)?)[.*]*[ \t]*\*?[ \t]+"
-    r"is (?:requested and can be installed|not installable)"
+    r"^(?:pin on )?python[ \t]*=?=?[ \t]*(?P<python>\d+\.\d+(?:\.\d+)?)[.*]*[^\n]{0,12}?[ \t]+"
+    r"is (?:requested and can be installed|not installable|installable and it requires)"
+)
+_MAMBA_PIN_LABEL = re.compile(r"^pin-\d+[ \t]+is (?:installable and it|not installable because it)")
+_MAMBA_PINNED_PYTHON = re.compile(
+    r"^python[ \t]*=?=?[ \t]*(?P<python>\d+\.\d+(?:\.\d+)?)[.*]*[ \t]*\*?[ \t]*,[ \t]*"
+    r"which can be installed"
 )
 _MAMBA_TF_ROOT = re.compile(
     r"^(?P<name>tensorflow(?:-gpu|-cpu|-base)?)(?:[ \t]+=?=?[ \t]*(?P<version>\d[\w.]*?))?"
@@ -1235,6 +1344,15 @@ def _mamba_python_conflicts(text: str) -> list[CondaPythonConflict]:
             if m
         ),
         None,
+    ) or next(
+        (
+            m
+            for at, (column, node) in enumerate(nodes[:-1])
+            if column == top and _MAMBA_PIN_LABEL.match(node)
+            for m in [_MAMBA_PINNED_PYTHON.match(nodes[at + 1][1])]
+            if m
+        ),
+        None,
     )
     if asked is None:
         return out
@@ -1253,14 +1371,9 @@ def _mamba_python_conflicts(text: str) -> list[CondaPythonConflict]:
         leaves = [m for n in below for m in [_MAMBA_CONFLICT_LEAF.match(n)] if m]
         if not leaves or any(m.group("name") not in ("python", "python_abi") for m in leaves):
             continue
-        pythons = tuple(
-            dict.fromkeys(
-                p
-                for m in leaves
-                if m.group("name") == "python"
-                for p in _conda_pythons(m.group("spec"))
-            )
-        )
+        # conda-forge's builds require python_abi beside python (``python_abi 3.12.* *_cp312``):
+        # the minor it names is the build's Python as well.
+        pythons = tuple(dict.fromkeys(p for m in leaves for p in _conda_pythons(m.group("spec"))))
         if not pythons or minor in pythons:
             continue
         out.append(
@@ -1335,9 +1448,11 @@ _CONDA_UNRESOLVED = "ResolvePackageNotFound:"
 # tensorflow 2.15.*" (src/problems.c, solver_problemruleinfo2str's SOLVER_RULE_JOB_
 # NOTHING_PROVIDES_DEP; https://github.com/openSUSE/libsolv/blob/0.7.24/src/problems.c). A
 # build string after the version (an environment exported with builds) is another question.
+# mamba prints a version request with its build's wildcard after it ("tensorflow-gpu 2.16**":
+# the version 2.16*, any build).
 _LIBSOLV_MISSING = re.compile(
     r"nothing provides requested (?P<name>tensorflow(?:-gpu|-cpu|-base)?) "
-    r"(?:==?[ \t]?)?(?P<version>\d[\w.]*\*?)[ \t]*$",
+    r"(?:==?[ \t]?)?(?P<version>\d[\w.]*\*?)\*?[ \t]*$",
     re.MULTILINE,
 )
 

@@ -893,6 +893,11 @@ class AbiTagsFound(Record):
     python: str
     #: The Python tags of the release's wheels, as uv lists them (``cp39``, ``cp310``).
     tags: tuple[str, ...]
+    #: The interpreter's implementation as uv names it (``CPython``, ``PyPy``, ``GraalPy``)
+    #: and its build's variant after the version (``t``: free-threaded, ``d``: debug), as
+    #: uv-platform-tags' abi_tag.rs pretty-prints it (``CPython 3.13t``).
+    implementation: str = "CPython"
+    variant: str = ""
 
 
 #: uv's hints where a release has wheels, none for this interpreter's tags (PubGrubHint's
@@ -903,12 +908,14 @@ class AbiTagsFound(Record):
 _TAGS = r"Python (?:ABI |implementation )?tags?:\s*(?P<tags>`?\w+`?(?:,\s*`?\w+`?){0,40})"
 _ABI_HINTS = (
     re.compile(
-        r"You require (?:CPython|PyPy) (?P<python>\d+\.\d+)\s+\(`?\w+`?\),\s+but we only "
+        r"You require (?P<impl>CPython|PyPy|GraalPy) (?P<python>\d+\.\d+)(?P<variant>[td]{0,2})"
+        r"\s+\(`?\w+`?\),\s+but we only "
         r"found\s+wheels for\s+`?(?P<dist>[\w.-]+)`?\s+\(v(?P<version>[\w.+!-]+)\)\s+with the "
         r"following\s+" + _TAGS
     ),
     re.compile(
-        r"You're using (?:CPython|PyPy) (?P<python>\d+\.\d+)\s+\(`?\w+`?\),\s+but\s+"
+        r"You're using (?P<impl>CPython|PyPy|GraalPy) (?P<python>\d+\.\d+)(?P<variant>[td]{0,2})"
+        r"\s+\(`?\w+`?\),\s+but\s+"
         r"`?(?P<dist>[\w.-]+)`?\s+\(v(?P<version>[\w.+!-]+)\)\s+only has wheels with the\s+"
         r"following\s+" + _TAGS
     ),
@@ -967,6 +974,8 @@ def read_abi_hints(texts: Iterable[str]) -> list[AbiTagsFound]:
                     match.group("version"),
                     match.group("python"),
                     tags,
+                    match.group("impl"),
+                    match.group("variant"),
                 )
             )
             if len(out) >= MAX_REFUSALS:

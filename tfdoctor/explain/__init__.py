@@ -127,6 +127,7 @@ from tfdoctor.evidence.packages import (
     read_stale_import,
     read_unavailable,
     tf_installer,
+    uv_interface,
 )
 from tfdoctor.evidence.pip import (
     MAX_COLLECTED,
@@ -4506,6 +4507,27 @@ def _metadata_unsatisfiable(
     )
 
 
+def _unpublished_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A resolver's word that no version of a distribution matches the project's requirement
+    at all (not one without files for this Python): the release is not published. The
+    newest release this package knows of (the matrix's for TensorFlow, the bundled wheel
+    index's for a companion) is the pin the fix offers."""
+    dist = normalize_name(_group(hits, "dist") or "")
+    spec = _group(hits, "spec") or ""
+    resolver = (
+        "poetry" if hits[0].signature.id.startswith("poetry-") else _uv_interface(hits) or "uv"
+    )
+    known: tuple[str, ...] = ()
+    newest = m.matrix.newest_release if m.matrix is not None and dist == "tensorflow" else None
+    if newest is not None:
+        known = (newest.latest_patch,)
+    elif releases_of(dist):
+        known = tuple(x.version for x in releases_of(dist))
+    return causes.software.PINNED_RELEASE_NOT_PUBLISHED, causes.software.unpublished_pin_fix(
+        dist or "the package", spec, resolver, known
+    )
+
+
 #: A downloaded file's URL in a cited line, or the host urllib3 names (host='pypi.org').
 _DOWNLOAD_URL = re.compile(
     r"https?://[^\s'\"<>()]{1,300}|host='(?P<host>[\w.-]{1,253})'"
@@ -5641,7 +5663,14 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
             if one_release
             else causes.platform.TF_NO_WHEEL_FOR_PYTHON,
             causes.platform.resolver_release_fix(
-                hint.dist, hint.version, hint.python, hint.tags, ()
+                hint.dist,
+                hint.version,
+                hint.python,
+                hint.tags,
+                (),
+                _uv_interface(hits),
+                hint.implementation,
+                hint.variant,
             ),
         )
     yanked = _yanked_placeholder(m, r, hits)
@@ -5658,7 +5687,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         dist = next((g["dist"] for h in abi_words for g in h.groups if g.get("dist")), "")
         if normalize_name(dist) in TF_DISTRIBUTIONS:
             return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.abi_tag_python_fix(m)
-    chosen = _resolver_release(hits, r)
+    chosen = _resolver_release(hits, r, m)
     if chosen is not None:
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, chosen
     if (platform := _platform_refusal(r, hits)) is not None:
@@ -5866,6 +5895,12 @@ def _package_refused(
         installer="pip" if refusal is not None else _installer(hits),
         stated=_python_stated(r),
     )
+
+
+def _uv_interface(hits: Sequence[Hits]) -> str:
+    """Which of uv's interfaces the refusal's words are (``uv pip``, ``uv``: a project), from
+    the lines it cites; empty where they do not say."""
+    return uv_interface(" ".join(line for h in hits for _, line in h.citations))
 
 
 def _chosen_release(hits: Sequence[Hits], dist: str) -> Optional[str]:
@@ -6486,9 +6521,10 @@ def _platform_refusal(r: Revealed, hits: Sequence[Hits]) -> Optional[Fix]:
     )
 
 
-def _resolver_release(hits: Sequence[Hits], r: Revealed) -> Optional[Fix]:
+def _resolver_release(hits: Sequence[Hits], r: Revealed, m: Machine) -> Optional[Fix]:
     """The fix for a release a resolver chose and found no file of, read with its hint (on
-    the refusal's line, else uv's platform hint for that release on a line below it)."""
+    the refusal's line, else uv's platform hint for that release on a line below it); for
+    Poetry, whose words name neither, the matrix's Pythons and platforms of the release."""
     found = [
         (g, line)
         for h in hits
@@ -6509,6 +6545,9 @@ def _resolver_release(hits: Sequence[Hits], r: Revealed) -> Optional[Fix]:
     hinted = next(
         (x.platforms for x in r.platform_hints if x.dist == dist and x.version == version), ()
     )
+    line_of = m.matrix.line_for(version) if m.matrix is not None else None
+    if not platforms and not hinted and _installer(hits) == "Poetry" and line_of is not None:
+        return causes.platform.poetry_release_fix(dist, version, line_of)
     return causes.platform.resolver_release_fix(
         dist,
         version,
@@ -6738,9 +6777,11 @@ def _tf_distributions(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
 
 
 def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    # The architecture uname or platform printed, where the system itself is 32-bit.
+    # The architecture uname or platform printed, where the system itself is 32-bit; uv's
+    # words where uv refused the interpreter (its fix is uv's).
+    uv = any(UV_WORDS in h.signature.tags for h in hits)
     return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(
-        m, _group(hits, "architecture") or ""
+        m, _group(hits, "architecture") or "", "uv" if uv else "pip"
     )
 
 
@@ -7203,6 +7244,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.GPU_PTX_JIT: _ptx_jit,
     causes.platform.GLIBC_TOO_OLD: _glibc,
     causes.software.TF_METADATA_UNSATISFIABLE: _metadata_unsatisfiable,
+    causes.software.PINNED_RELEASE_NOT_PUBLISHED: _unpublished_pin,
     causes.software.FREEZER_TF_SUPPORT_OUTDATED: lambda m, r, hits: (
         causes.software.FREEZER_TF_SUPPORT_OUTDATED,
         causes.software.freezer_fix(
@@ -8597,6 +8639,11 @@ _PDM_PYTHON_RANGE = re.compile(
     + r")@",
     re.MULTILINE,
 )
+#: PDM's head of that refusal, which rich wraps at the terminal's width (any gap between its
+#: words may be a line break).
+_PDM_PYTHON_WORDS = re.compile(
+    r"don't\s+work\s+on\s+all\s+Python\s+versions\s+in\s+the\s+range\s+of\s+the\s+project's"
+)
 _PDM_SUGGESTED = re.compile(
     r"change the value of `requires-python` in pyproject\.toml to (?P<range>[^\s]{1,80}?)\.?$",
     re.MULTILINE,
@@ -8628,7 +8675,8 @@ def _project_python_range(evidence: Evidence) -> Optional[Finding]:
                     "uv", dist, supports, found.group("like") or ""
                 ),
             )
-    if "don't work on all Python versions in the range of the project's" in text:
+    # Each requirement of the refusal names PDM's candidate ("(from <Candidate X@V ...>)").
+    if "<Candidate " in text and _PDM_PYTHON_WORDS.search(text):
         pdm = _PDM_PYTHON_RANGE.search(text)
         if pdm is not None:
             advised = _PDM_SUGGESTED.search(text)

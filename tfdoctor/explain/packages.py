@@ -59,7 +59,14 @@ from tfdoctor.explain.modules import TF_OWN, module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import PIN_FIELDS, TFLine, admits_below, spec_contains, version_key
+from tfdoctor.matrix import (
+    PIN_FIELDS,
+    TFLine,
+    admits_below,
+    ranges_meet,
+    spec_contains,
+    version_key,
+)
 from tfdoctor.modules import RemovedApi, distribution_of, modules
 from tfdoctor.scan.api import LAST_KERAS2, bundled_lines, load_api
 from tfdoctor.wheel_index import releases_of
@@ -291,7 +298,14 @@ def conda_pip_side_by_side(rows: Sequence[CondaRow], m: Machine) -> Optional[Fin
     conda_rows = [
         (r.name, r.version, r.channel) for r in ours if (r.name, r.version) not in pip_rows
     ]
-    if not pip_rows or not conda_rows:
+    if not conda_rows:
+        # Two of TensorFlow's distributions both from pip (tensorflow beside tensorflow-gpu,
+        # each pypi_0): the side-by-side install a pip listing shows. conda's own packages of
+        # one build (tensorflow, tensorflow-base, conda-forge's tensorflow-gpu that requires
+        # tensorflow) are one installation, so only pip's rows count here.
+        named = {normalize_name(name): version for name, version in pip_rows}
+        return _listed_side_by_side(named, m) if len(named) > 1 else None
+    if not pip_rows:
         return None
     shown = [f"{r.name} {r.version} {r.build} {r.channel}".rstrip() for r in ours]
     return causes.finding(
@@ -823,7 +837,9 @@ def _conflict(
         return _asked_together(c, m) if pair_weight else None
     if c.kind == "requested":
         asked = _pinned(c.have)
-        if asked is None or spec_contains(asked, c.spec) is not False:
+        if asked is None and (_floor(c.have) is None or ranges_meet(c.have, c.spec)):
+            return None  # a range the resolver weighed that TensorFlow's meets, or unknown
+        if asked is not None and spec_contains(asked, c.spec) is not False:
             return None  # pip lists every requirement on the name; this one is not the clash
     elif c.kind == "installed" and spec_contains(c.have, c.spec) is not False:
         return None
@@ -1210,6 +1226,17 @@ _RESOLVER_ADD = {
 }
 
 
+#: Each resolver by the name its users know it by, for the words of a finding.
+_RESOLVER_NAMES = {"pip": "pip", "uv": "uv", "uv pip": "uv", "poetry": "Poetry", "pdm": "PDM"}
+
+
+def _floor(spec: str) -> Optional[str]:
+    """The highest lower bound of a range (``>=2``, ``>=2.0,<3``: 2.0), the release the
+    resolver would start from; None where the range has none."""
+    floors = [x.group("v") for x in _FLOOR.finditer(spec)]
+    return max(floors, key=version_key) if floors else None
+
+
 #: A specifier's lower bound (``==2.6.0``, ``>=2.6``, ``~=2.6.0``) and its upper bound (``<2.6.0``,
 #: ``<=2.5.9``), as pip's resolver prints them.
 _FLOOR = re.compile(r"(?:==|>=|~=|>)\s*(?P<v>\d+(?:\.\d+)*)(?![\w.*])")
@@ -1365,6 +1392,12 @@ def _said(c: Conflict) -> str:
         )
     if c.kind == "missing":
         return f"{c.source}: {c.requirer_named} requires {c.target}{c.spec}, not installed."
+    if c.installer != "pip":
+        return (
+            f"{_RESOLVER_NAMES[c.installer]}: the "
+            f"{'requirements ask' if c.installer == 'uv pip' else 'project asks'} for "
+            f"{c.target}{c.have}; {c.requirer_named} depends on {c.target}{c.spec}."
+        )
     return (
         f"pip (ResolutionImpossible): the requirements ask for {c.target}{c.have}; "
         f"{c.requirer_named} depends on {c.target}{c.spec}."
@@ -1372,13 +1405,37 @@ def _said(c: Conflict) -> str:
 
 
 def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
-    if c.kind == "requested":
+    pip = c.installer == "pip"
+    pinned = _pinned(c.have) if c.kind == "requested" else None
+    table = m.companion(c.requirer) if pinned else None
+    row = table.release_for(pinned) if table is not None and pinned else None
+    if row is not None and pinned:
+        # The companion table names the release made for the TensorFlow asked for: that
+        # release beside the pin meets both ranges.
+        version = row.release if row.release.count(".") >= 2 else f"{row.release}.*"
+        wanted = f"{c.requirer}=={version}"
+        fix = Fix(
+            f"{c.requirer_named} is built for tensorflow{c.spec}, and the requirements ask "
+            f"for tensorflow=={pinned}: install {c.requirer} {row.release}, the release made "
+            f"for that TensorFlow ({', '.join(m.companion_urls(c.requirer, row)) or 'its table'}"
+            "), or ask for a TensorFlow in its range"
+            + (f" (`pip index versions {c.requirer}` lists its releases)." if pip else "."),
+            (*m.pip_install(wanted, f"tensorflow=={pinned}"), *m.list_releases(c.requirer))
+            if pip
+            else (_RESOLVER_ADD[c.installer].format(wanted=wanted, other=f"tensorflow=={pinned}"),),
+        )
+        severity = Severity.ERROR
+    elif c.kind == "requested":
         fix = Fix(
             f"{c.requirer_named} is built for tensorflow{c.spec}, and the "
             f"requirements ask for tensorflow{c.have}: install the {c.requirer} release made "
-            f"for that TensorFlow (`pip index versions {c.requirer}` lists them; its "
-            "compatibility table says which), or ask for a TensorFlow in its range.",
-            m.list_releases(c.requirer),
+            f"for that TensorFlow ("
+            + (f"`pip index versions {c.requirer}`" if pip else "PyPI's list")
+            + " names them; its compatibility table says which), or ask for a TensorFlow in "
+            "its range.",
+            m.list_releases(c.requirer)
+            if pip
+            else (causes.common.pypi_releases_command(c.requirer),),
         )
         severity = Severity.ERROR
     else:
@@ -1453,25 +1510,41 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
     the log shows no exception, where a pair known to work is a note (:func:`_harmless_notice`)."""
     tf = f"TensorFlow {c.requirer_version}".rstrip()
     if c.kind == "requested":
-        pinned = _pinned(c.have)
+        pinned = _pinned(c.have) or _floor(c.have)
+        asked = f"{c.target}=={pinned}" if _pinned(c.have) else f"{c.target}{c.have}"
         admitting = _line_admitting(m, c.target, pinned, c.requirer_version) if pinned else None
+        who = _RESOLVER_NAMES[c.installer]
+        kind = "pin" if _pinned(c.have) else "requirement"
+        # A project's resolver (uv, Poetry, PDM) reads its requirements from pyproject.toml.
+        owner = "requirements" if c.installer in ("pip", "uv pip") else "project's requirements"
+        head = (
+            f"The {owner} {'pin' if kind == 'pin' else 'ask for'} {c.target}{c.have}, outside "
+            f"the range {tf} declares ({c.target}{c.spec})"
+        )
         if admitting is not None:
             # A later line's declared range admits the pin (what the other packages that pinned
             # it need too): moving TensorFlow is what satisfies every side.
+            wanted = f"{c.requirer}=={admitting.latest_patch}"
             fix = Fix(
-                f"The requirements pin {c.target}{c.have}, outside the range {tf} declares "
-                f"({c.target}{c.spec}), so pip installs neither. TensorFlow {admitting.line} "
+                f"{head}, so {who} installs neither. TensorFlow {admitting.line} "
                 f"declares {c.target}{getattr(admitting.pins, c.target.replace('-', '_'))}, "
-                f"which admits it: install that TensorFlow with the pin (or pin {c.target} "
-                f"inside {tf}'s range, where nothing else needs {pinned}).",
-                m.pip_install(f"{c.requirer}=={admitting.latest_patch}", f"{c.target}=={pinned}"),
+                f"which admits it: install that TensorFlow with the {kind} (or pin {c.target} "
+                f"inside {tf}'s range, where nothing else needs {asked}).",
+                m.pip_install(wanted, asked)
+                if c.installer == "pip"
+                else (_RESOLVER_ADD[c.installer].format(wanted=wanted, other=asked),),
             )
         else:
             fix = Fix(
-                f"The requirements pin {c.target}{c.have}, outside the range {tf} declares "
-                f"({c.target}{c.spec}), so pip installs neither: pin {c.target} inside that "
-                f"range, or choose a TensorFlow release whose range admits {c.target} {pinned}.",
-                m.pip_install(f"{c.requirer}=={c.requirer_version}", f"{c.target}{c.spec}"),
+                f"{head}, so {who} installs neither: pin {c.target} inside that "
+                f"range, or choose a TensorFlow release whose range admits {asked}.",
+                m.pip_install(f"{c.requirer}=={c.requirer_version}", f"{c.target}{c.spec}")
+                if c.installer == "pip"
+                else (
+                    _RESOLVER_ADD[c.installer].format(
+                        wanted=f"{c.target}{c.spec}", other=f"{c.requirer}=={c.requirer_version}"
+                    ),
+                ),
             )
         # Keras 2.6 to 2.15 is released with TensorFlow's line: its pin outside the range is
         # a Keras of another TensorFlow, as where it is installed (below); protobuf's range is
@@ -1487,7 +1560,8 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
             f"explain.{cause}",
             Severity.ERROR,
             cause,
-            f"The requirements pin {c.target} outside {tf}'s range ({c.target}{c.spec})",
+            f"The {owner} {'pin' if kind == 'pin' else 'require'} {c.target} outside {tf}'s "
+            f"range ({c.target}{c.spec})",
             said,
             fix,
         )

@@ -1,0 +1,409 @@
+"""Resolvers other than plain pip (libmamba, uv, Poetry, PDM, Pipenv, pip-tools): their own
+words for a failed resolution, each read as the cause it stands for, with the fix in that
+resolver's commands.
+
+Sources of the words:
+
+1. https://github.com/mamba-org/mamba/blob/2.0.0/libmamba/src/solver/problems_graph.cpp
+   (TreeExplainer::write_diving: "is installable and it requires"; pins as nodes)
+2. https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-resolver/src/pubgrub/report.rs
+3. https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/failure.py
+4. https://github.com/pdm-project/pdm/blob/0acc07a718a35a69e926240f8f47d53404d95a2b/src/pdm/cli/utils.py
+5. https://github.com/pypa/pip/blob/24.0/src/pip/_internal/resolution/resolvelib/factory.py
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+
+# --- libmamba's tree as mamba 2 and conda's libmamba solver word it -----------------------
+
+
+def _mamba2_tree(asked: str, leaves: tuple[str, ...]) -> str:
+    """A libmamba tree (mamba 2): the requested Python's node, then TensorFlow's with the
+    Python each of its builds requires (``leaves``)."""
+    rows = [f"   ├─ tensorflow 2.16.1 would require\n   │  └─ {x}" for x in leaves[:-1]]
+    rows.append(f"   └─ tensorflow 2.16.1 would require\n      └─ {leaves[-1]}")
+    return (
+        "error    libmamba Could not solve for environment specs\n"
+        "The following packages are incompatible\n"
+        f"{asked}\n"
+        "└─ tensorflow 2.16**  is not installable because there are no viable options\n"
+        + ",\n".join(
+            f"{row}, which conflicts with any installable versions previously reported"
+            for row in rows
+        )
+        + ".\ncritical libmamba Could not solve for environment specs\n"
+    )
+
+
+_ABI = ("python_abi 3.10.* *_cp310", "python_abi 3.11.* *_cp311", "python_abi 3.12.* *_cp312")
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "├─ python 3.8**  is installable and it requires\n│  └─ python_abi 3.8.* *_cp38, which "
+        "can be installed;",
+        "├─ pin on python 3.8.* =* * is installable and it requires\n│  └─ python =3.8 *, which "
+        "can be installed;",
+        "├─ pin-1 is installable and it requires\n│  └─ python 3.8.* , which can be installed;",
+    ],
+    ids=["installable-and-requires", "pin-on-python", "pin-label"],
+)
+def test_libmamba_python_abi_builds_against_the_python_asked(asked: str) -> None:
+    top = top_error(explained(_mamba2_tree(asked, _ABI)))
+    assert top.cause == "tf-release-not-for-python"
+    assert "conda create" in fix_text(top) and "python=3.12" in fix_text(top)
+    assert "pip install" not in fix_text(top)
+
+
+def test_libmamba_python_abi_builds_with_the_python_asked_is_not_the_python() -> None:
+    asked = (
+        "├─ python 3.11**  is installable and it requires\n│  └─ python_abi 3.11.* *_cp311, "
+        "which can be installed;"
+    )
+    text = _mamba2_tree(asked, _ABI)
+    assert "tf-release-not-for-python" not in {x.cause for x in explained(text).findings}
+
+
+# --- the project's own requirement against TensorFlow's range -----------------------------
+
+_ROOT_AGAINST_RANGE = {
+    "uv-pip": (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because tensorflow==2.16.2 depends on numpy>=1.23.5,<2.0.0 and you require "
+        "numpy>=2.1, we can conclude that you require tensorflow!=2.16.2.\n"
+        "      And because you require tensorflow==2.16.2, we can conclude that your "
+        "requirements are unsatisfiable.\n",
+        'uv pip install "tensorflow==',
+    ),
+    "uv-project": (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because tensorflow==2.16.2 depends on numpy>=1.23.5,<2.0.0 and your project "
+        "depends on numpy==2.0.2, we can conclude that your project depends on "
+        "tensorflow!=2.16.2.\n"
+        "      And because your project depends on tensorflow==2.16.2, we can conclude that "
+        "your project's requirements are unsatisfiable.\n",
+        'uv add "tensorflow==',
+    ),
+    "uv-wrapped": (
+        "  ╰─▶ Because tensorflow==2.16.2 depends on numpy>=1.23.5,<2.0.0 and you require\n"
+        "      numpy>=2.1, we can conclude that you require tensorflow!=2.16.2.\n",
+        'uv pip install "tensorflow==',
+    ),
+    "poetry-caret": (
+        "Updating dependencies\nResolving dependencies...\n\n"
+        "Because tensorflow (2.16.2) depends on numpy (>=1.23.5,<2.0.0)\n"
+        " and demo-app depends on numpy (^2.0), tensorflow is forbidden.\n"
+        "So, because demo-app depends on tensorflow (2.16.2), version solving failed.\n",
+        'poetry add "tensorflow==',
+    ),
+    "pdm": (
+        "[ResolutionImpossible]: Unable to find a resolution for numpy\n"
+        "because of the following conflicts:\n"
+        "  numpy>=2.0.1 (from project)\n"
+        "  numpy<2.0.0,>=1.23.5 (from tensorflow@2.16.2)\n"
+        "To fix this, you could loosen the dependency version constraints in pyproject.toml.\n",
+        'pdm add "tensorflow==',
+    ),
+    "pip-range": (
+        "ERROR: Cannot install -r requirements.txt (line 2) and numpy>=2.0 because these "
+        "package versions have conflicting dependencies.\n\nThe conflict is caused by:\n"
+        "    The user requested numpy>=2.0\n"
+        '    tensorflow 2.16.2 depends on numpy<2.0.0 and >=1.23.5; python_version <= "3.11"\n',
+        'pip install "tensorflow==',
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "command"), _ROOT_AGAINST_RANGE.values(), ids=list(_ROOT_AGAINST_RANGE)
+)
+def test_the_projects_numpy_outside_tensorflows_range(text: str, command: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    # TensorFlow's next lines declare a NumPy 2 range (the matrix's pins): moving it meets both.
+    assert command in fix_text(top)
+    if not command.startswith("pip "):
+        assert top.fix is not None
+        assert not any(x.startswith(("pip ", "python -m pip")) for x in top.fix.commands)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "  ╰─▶ Because tensorflow==2.15.1 depends on keras>=2.15.0,<2.16 and your project "
+        "depends on keras>=3.0, we can conclude that your project depends on "
+        "tensorflow!=2.15.1.\n",
+        "Because tensorflow (2.15.1) depends on keras (>=2.15.0,<2.16)\n and no versions of "
+        "tensorflow match >2.15.1,<2.16.0, tensorflow (>=2.15.1,<2.16.0) requires keras "
+        "(>=2.15.0,<2.16).\nSo, because demo-app depends on both tensorflow (~2.15.1) and keras "
+        "(^3.1), version solving failed.\n",
+    ],
+    ids=["uv", "poetry-both"],
+)
+def test_keras_3_asked_beside_a_keras_2_tensorflow(text: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "keras-version"
+    assert 'add "tensorflow==2.16' in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "  ╰─▶ Because tensorflow==2.16.2 depends on numpy>=1.23.5,<2.0.0 and you require "
+        "numpy>=1.26, we can conclude that ...\n",
+        "Because tensorflow (2.16.2) depends on numpy (>=1.23.5,<2.0.0)\n and demo-app depends "
+        "on numpy (~1.26), tensorflow is forbidden.\nSo, version solving failed.\n",
+    ],
+    ids=["uv", "poetry-tilde"],
+)
+def test_a_project_range_inside_tensorflows_is_not_the_conflict(text: str) -> None:
+    assert "dependency-out-of-range" not in {x.cause for x in explained(text).findings}
+
+
+# --- uv's platform tag of a 32-bit interpreter --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a matching platform tag "
+        "(e.g., `win32`) and you require tensorflow, we can conclude that your requirements are "
+        "unsatisfiable.\n",
+        "error: Distribution `tensorflow==2.18.0 @ registry+https://pypi.org/simple` can't be "
+        "installed because it doesn't have a source distribution or wheel for the current "
+        "platform\n\nhint: You're on Windows (`win32`), but `tensorflow` (v2.18.0) only has "
+        "wheels for the following platforms: `manylinux_2_17_x86_64`, `win_amd64`\n",
+    ],
+    ids=["uv-pip-tag", "uv-sync-hint"],
+)
+def test_uvs_win32_tag_is_a_32bit_python(text: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "python-32bit"
+    # uv installs the 64-bit CPython by its full key; no plain pip command.
+    assert "-windows-x86_64-none" in fix_text(top)
+    assert top.fix is not None and all(x.startswith("uv ") for x in top.fix.commands)
+
+
+def test_uvs_armv7l_tag_is_a_32bit_system() -> None:
+    text = (
+        "  ╰─▶ Because tensorflow==2.16.1 has no wheels with a matching platform tag (e.g., "
+        "`manylinux_2_36_armv7l`) and you require tensorflow==2.16.1, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "python-32bit"
+    assert "64-bit (arm64) edition" in fix_text(top)
+
+
+def test_uvs_64bit_tag_is_not_a_32bit_python() -> None:
+    text = (
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a matching platform tag "
+        "(e.g., `musllinux_1_2_x86_64`) and you require tensorflow, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    )
+    assert "python-32bit" not in {x.cause for x in explained(text).findings}
+
+
+# --- uv's hint naming the interpreter: a free-threaded build, PyPy, a project ---------------
+
+_HINT = (
+    "      hint: You require {python} (`{tag}`), but we only found wheels for `tensorflow` "
+    "(v2.20.0) with the following Python {kind} tags: `cp310`, `cp311`, `cp312`, `cp313`\n"
+)
+
+
+def test_uv_on_a_free_threaded_python_takes_the_default_build() -> None:
+    text = (
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a free-threading compatible "
+        "ABI tag (e.g., `cp313t`) and you require tensorflow, we can conclude that your "
+        "requirements are unsatisfiable.\n\n"
+        + _HINT.format(python="CPython 3.13t", tag="cp313t", kind="ABI")
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    assert "free-threaded" in fix_text(top)
+    assert top.fix is not None and top.fix.commands[0] == "uv venv --python 3.13"
+
+
+def test_uv_on_pypy_takes_cpython() -> None:
+    text = (
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a matching Python "
+        "implementation tag (e.g., `pp310`) and you require tensorflow, we can conclude that "
+        "your requirements are unsatisfiable.\n\n"
+        + _HINT.format(python="PyPy 3.10", tag="pp310", kind="implementation")
+    )
+    top = top_error(explained(text))
+    assert "PyPy 3.10" in fix_text(top)
+    assert top.fix is not None and top.fix.commands[0] == "uv venv --python cpython@3.13"
+
+
+def test_a_uv_project_narrows_requires_python_to_the_wheels() -> None:
+    text = (
+        "  \N{MULTIPLICATION SIGN} No solution found when resolving dependencies for split "
+        "(python_full_version >= '3.14'):\n"
+        "  ╰─▶ Because tensorflow==2.20.0 has no wheels with a matching Python ABI tag (e.g., "
+        "`cp314`) and your project depends on tensorflow==2.20.0, we can conclude that your "
+        "project's requirements are unsatisfiable.\n\n"
+        + _HINT.format(python="CPython 3.14", tag="cp314", kind="ABI")
+    )
+    top = top_error(explained(text))
+    assert 'requires-python = ">=3.10,<3.14"' in fix_text(top)
+    assert top.fix is not None and top.fix.commands == ("uv python pin 3.13", "uv lock", "uv sync")
+
+
+# --- a pin no version on the index matches: not published -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        (
+            "  ╰─▶ Because there is no version of tensorflow==2.99.1 and you require "
+            "tensorflow==2.99.1, we can conclude that your requirements are unsatisfiable.\n",
+            'uv pip install "tensorflow==',
+        ),
+        (
+            "  ╰─▶ Because there is no version of tensorflow-io-gcs-filesystem==0.99.0 and your\n"
+            "      project depends on tensorflow-io-gcs-filesystem==0.99.0, we can conclude "
+            "that your project's requirements are unsatisfiable.\n",
+            'uv add "tensorflow-io-gcs-filesystem==0.37.1"',
+        ),
+        (
+            "Because demo-app depends on tensorflow (2.99.1) which doesn't match any versions, "
+            "version solving failed.\n",
+            'poetry add "tensorflow==',
+        ),
+    ],
+    ids=["uv-pip", "uv-project-wrapped", "poetry"],
+)
+def test_a_pin_no_version_on_the_index_matches_is_not_published(text: str, command: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "pinned-release-not-published"
+    assert command in fix_text(top)
+
+
+def test_a_package_unknown_here_lists_its_releases_on_pypi() -> None:
+    text = (
+        "Because demo-app depends on somelib (3.1.4) which doesn't match any versions, version "
+        "solving failed.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "pinned-release-not-published"
+    assert "https://pypi.org/pypi/somelib/json" in fix_text(top)
+
+
+def test_tensorflows_own_requirement_of_a_missing_companion_is_its_metadata() -> None:
+    text = (
+        "Because tensorflow-cpu (2.19.0) depends on tensorflow-intel (2.19.0) which doesn't "
+        "match any versions, tensorflow-cpu is forbidden.\n"
+    )
+    causes = {x.cause for x in explained(text).findings}
+    assert "pinned-release-not-published" not in causes
+
+
+# --- more of the resolvers' words: PDM wrapped, libsolv's build wildcard, a companion ------
+
+
+def test_pdms_python_range_refusal_wrapped_by_the_terminal() -> None:
+    text = (
+        "[ResolutionImpossible]: Unable to find a resolution because the following dependencies "
+        "don't work\non all Python versions in the range of the project's `requires-python`: "
+        ">=3.8.\n"
+        "  python>=3.9 (from <Candidate tensorflow@2.16.2 from https://pypi.org/simple/"
+        "tensorflow/>)\n"
+        "A possible solution is to change the value of `requires-python` in pyproject.toml to "
+        ">=3.9.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    assert "pdm lock" in fix_text(top)
+
+
+def test_libsolvs_request_with_the_build_wildcard() -> None:
+    text = (
+        "Encountered problems while solving:\n  - nothing provides requested tensorflow-gpu "
+        "2.15**\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    assert "conda search" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        (
+            "  ╰─▶ Because tensorflow-text==2.16.1 depends on tensorflow>=2.16.0,<2.17 and your "
+            "project depends on tensorflow==2.17.1, we can conclude that your project depends "
+            "on tensorflow-text!=2.16.1.\n",
+            'uv add "tensorflow-text==2.17',
+        ),
+        (
+            "The conflict is caused by:\n    The user requested tensorflow==2.17.1\n"
+            "    tensorflow-text 2.16.1 depends on tensorflow<2.17 and >=2.16.0\n",
+            'pip install "tensorflow-text==2.17',
+        ),
+    ],
+    ids=["uv-project", "pip"],
+)
+def test_a_companion_of_another_line_beside_the_tensorflow_asked(text: str, command: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "companion-mismatch"
+    # The companion table's release for the TensorFlow asked for, in the resolver's command.
+    assert command in fix_text(top)
+
+
+# --- conda list: two of TensorFlow's distributions both from pip ------------------------------
+
+_CONDA_LIST_HEAD = (
+    "# packages in environment at /home/me/miniconda3/envs/tf:\n#\n"
+    "# Name                    Version                   Build  Channel\n"
+)
+
+
+def test_conda_list_with_two_tensorflow_distributions_from_pip() -> None:
+    text = _CONDA_LIST_HEAD + (
+        "tensorflow                2.11.0                   pypi_0    pypi\n"
+        "tensorflow-gpu            2.10.1                   pypi_0    pypi\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-multiple-distributions"
+    assert "uninstall -y tensorflow tensorflow-gpu" in " ".join(top.fix.commands if top.fix else ())
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        # conda-forge's tensorflow-gpu requires its tensorflow: one installation.
+        "tensorflow                2.15.0          cuda120py311h30fb8b2_2    conda-forge\n"
+        "tensorflow-gpu            2.15.0          cuda120py311h6d2fd7c_2    conda-forge\n",
+        # The Windows wrapper the tensorflow wheel itself requires, at its release.
+        "tensorflow                2.15.0                   pypi_0    pypi\n"
+        "tensorflow-intel          2.15.0                   pypi_0    pypi\n",
+    ],
+    ids=["conda-forge-metapackage", "pip-wrapper"],
+)
+def test_conda_list_of_one_installation_is_not_two(rows: str) -> None:
+    causes = {x.cause for x in explained(_CONDA_LIST_HEAD + rows).findings}
+    assert "tf-multiple-distributions" not in causes
+
+
+def test_poetrys_chooser_finding_no_tensorflow_file_names_the_releases_pythons() -> None:
+    text = (
+        "  - Installing tensorflow (2.15.1): Failed\n\n  RuntimeError\n\n"
+        "  Unable to find installation candidates for tensorflow (2.15.1)\n\n"
+        "  This is likely not a Poetry issue.\n\n"
+        "    - 16 candidate(s) were identified for the package\n"
+        "    - 16 wheel(s) were skipped as your project's environment does not support the "
+        "identified abi tags\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    # The matrix's Pythons of the 2.15 line, in Poetry's own command.
+    assert "CPython 3.9 to 3.11" in fix_text(top)
+    assert top.fix is not None and top.fix.commands == ("poetry env use 3.11", "poetry install")
