@@ -214,6 +214,14 @@ EVENTS = [
         id="ptxas-too-old",
     ),
     pytest.param(
+        "E0000 00:00:1740000000.000001    4242 ptx_compiler_helpers.cc:75] *** WARNING *** "
+        "Invoking ptxas with version 12.5.82, which corresponds to a CUDA version <=12.6.2. CUDA "
+        "versions 12.x.y up to and including 12.6.2 miscompile certain edge cases around "
+        "clamping.",
+        PtxasProblem(1, "", "miscompiles", ptxas="12.5.82", other="12.6.2"),
+        id="ptxas-miscompiles",
+    ),
+    pytest.param(
         "Failed to load in-memory CUBIN: CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the provided PTX "
         "was compiled with an unsupported toolchain.",
         PtxasProblem(1, "", "unsupported-toolchain"),
@@ -424,6 +432,7 @@ SIGNATURE_EVENTS: dict[str, type] = {
     "libdevice-dir-missing": LibdeviceMissing,
     "ptxas-not-found": PtxasProblem,
     "ptxas-unknown-gpu-name": PtxasProblem,
+    "ptxas-miscompiles-clamping": PtxasProblem,
     "nccl-shm-segment": NcclError,
     "nccl-shm-no-space": NcclError,
     "tf-trt-missing": TensorRTMissing,

@@ -384,13 +384,48 @@ def import_order_fix(imported_before: Sequence[str] = ()) -> Fix:
     )
 
 
-def gpu_memory_fix(m: Machine, rocm: bool = False) -> Fix:
+def gpu_memory_fix(
+    m: Machine, rocm: bool = False, reading: Optional[tuple[str, str]] = None
+) -> Fix:
     """Less memory per step, memory growth, and a look at what else holds the GPU (with
-    ``rocm``, AMD's tool: the log is a ROCm build's)."""
+    ``rocm``, AMD's tool: the log is a ROCm build's), led by what the log shows filled it
+    (``reading``: ``taken`` or ``never-fits``, and the words that show it)."""
+    smi = "rocm-smi" if rocm else "nvidia-smi"
+    growth = set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true"))
+    if reading is not None and reading[0] == "taken":
+        # TensorFlow maps the memory free when it starts (the allocator's limit comes from
+        # cuMemGetInfo): a device far smaller than its GPU is memory held before it began.
+        return Fix(
+            f"Another process held most of the GPU's memory before TensorFlow started "
+            f"({reading[1]}): end it (another notebook's kernel, an earlier run still alive) "
+            "or run on a free GPU (CUDA_VISIBLE_DEVICES); where two processes must share the "
+            "GPU, let each take only what it uses (memory growth in both).",
+            (
+                smi,
+                *(
+                    ()
+                    if rocm
+                    else (
+                        "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv",
+                    )
+                ),
+                *growth,
+            ),
+        )
+    if reading is not None and reading[0] == "never-fits":
+        # A request at least the allocator's limit fails whatever else is freed: memory growth
+        # and a smaller batch of other tensors change nothing for it.
+        return Fix(
+            f"One tensor is too large for the GPU ({reading[1]}): shrink what makes it large "
+            "(the batch where it is the tensor's first dimension, the input's resolution or "
+            "length, a layer's width or vocabulary), or build that part on the CPU; freeing "
+            "other memory cannot make it fit.",
+            (smi,),
+        )
     return Fix(
         "Reduce the batch size (or the model or input size); let TensorFlow grow into the "
         "memory instead of mapping it all at start, and check no other process holds the GPU.",
-        (*set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true")), "rocm-smi" if rocm else "nvidia-smi"),
+        (*growth, smi),
     )
 
 

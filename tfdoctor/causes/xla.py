@@ -81,17 +81,36 @@ CAUSES: Mapping[str, Cause] = dict(
 )
 
 
-def ptxas_fix(m: Machine) -> Fix:
-    """A driver new enough for the PTX, or a ptxas of the driver's CUDA first on PATH."""
+def ptxas_fix(m: Machine, logged_driver: Optional[str] = None, ptxas: Optional[str] = None) -> Fix:
+    """A driver new enough for the PTX, or a ptxas of the driver's CUDA first on PATH.
+
+    ``logged_driver`` and ``ptxas``: the driver's CUDA version and the ptxas version XLA's
+    line states ("The NVIDIA driver's CUDA version is 12.4 which is older than the PTX
+    compiler version 12.5.82"), where the machine's facts do not show the driver.
+    """
     drv = m.facts.driver
-    driver_cuda = drv.cuda_version if drv is not None else None
+    driver_cuda = (drv.cuda_version if drv is not None else None) or logged_driver
+    uses = f"ptxas {ptxas}" if ptxas else "the ptxas XLA uses"
+    if (
+        driver_cuda
+        and not (drv is not None and drv.cuda_version)
+        and version_key(driver_cuda)[0] < 12
+    ):
+        # The CUDA 11 compiler wheels start at 11.7 (nvidia-cuda-nvcc-cu11 on PyPI): a driver
+        # of an older 11.x gets no wheel named, only the toolkit of its release.
+        return Fix(
+            f"Upgrade the NVIDIA driver to one that supports the CUDA version of {uses} (the "
+            f"driver runs CUDA {driver_cuda}), or put a ptxas of CUDA {driver_cuda} or older "
+            "(a CUDA toolkit's bin directory) first on PATH.",
+            ("nvidia-smi", "which -a ptxas", "ptxas --version"),
+        )
     if driver_cuda:
         major, minor = version_key(driver_cuda)[:2]
         return install_fix(
             m,
-            "Upgrade the NVIDIA driver to one that supports the CUDA version of the ptxas XLA "
-            f"uses, or use a ptxas of CUDA {driver_cuda} or older (the CUDA compiler wheel of "
-            "that version).",
+            f"Upgrade the NVIDIA driver to one that supports the CUDA version of {uses} (the "
+            f"driver runs CUDA {driver_cuda}), or use a ptxas of CUDA {driver_cuda} or older (the "
+            "CUDA compiler wheel of that version).",
             f"{wheel_name('nvidia-cuda-nvcc', major)}=={major}.{minor}.*",
         )
     return Fix(
@@ -172,9 +191,17 @@ def ptxas_install_fix(m: Machine) -> Fix:
     )
 
 
-def ptxas_old_fix(m: Machine, architecture: Optional[str], tool: str = "ptxas") -> Fix:
+def ptxas_old_fix(
+    m: Machine,
+    architecture: Optional[str],
+    tool: str = "ptxas",
+    shown: Optional[tuple[str, str, str]] = None,
+) -> Fix:
     """A ``tool`` (ptxas, or nvcc compiling a project's CUDA code) from a CUDA release that
-    knows ``architecture`` (``sm_86``), first in line."""
+    knows ``architecture`` (``sm_86``), first in line; ``shown``: what XLA's line says of the
+    ptxas it runs (``too-old`` or ``miscompiles``, its version, the release it names)."""
+    if shown is not None and tool == "ptxas" and architecture is None:
+        return _ptxas_version_fix(m, *shown)
     knows = (
         f"that knows {architecture} (NVIDIA's GPU feature list)"
         if architecture
@@ -194,6 +221,33 @@ def ptxas_old_fix(m: Machine, architecture: Optional[str], tool: str = "ptxas") 
     )
     major = version_key(m.build_cuda)[0] if m.build_cuda else None
     looks = ("which -a ptxas", "ptxas --version")
+    if major is None:
+        return Fix(text, looks)
+    return Fix(text, (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))))
+
+
+def _ptxas_version_fix(m: Machine, problem: str, ptxas: str, other: str) -> Fix:
+    """A ptxas newer than the ``ptxas`` XLA's line names: past ``other``, the newest release
+    XLA knows to miscompile (``miscompiles``), or at least ``other``, XLA's floor."""
+    looks = ("which -a ptxas", "ptxas --version")
+    if problem == "miscompiles":
+        # XLA compiles and runs with it (ptx_compiler_helpers.cc warns only); TensorFlow 2.18
+        # and 2.19 pin nvidia-cuda-nvcc-cu12==12.5.82 in their and-cuda extra (setup.py), so
+        # the wheel can move only where TensorFlow's requirements let it.
+        return Fix(
+            f"XLA runs ptxas {ptxas}, of a CUDA release up to {other}, which XLA knows to "
+            "miscompile some edge cases around clamping; it compiles and runs. For exact "
+            f"results, put a ptxas of a CUDA release newer than {other} first: a newer CUDA "
+            "toolkit's bin directory on PATH, or the CUDA compiler wheel of a newer release "
+            "where TensorFlow's requirements allow it (`pip show tensorflow` names its pin).",
+            looks,
+        )
+    text = (
+        f"XLA runs ptxas {ptxas}, older than {other}, the release XLA needs: put a ptxas of "
+        f"CUDA {other} or newer first (take the old CUDA toolkit's bin off PATH, or CUDA_HOME "
+        "off it), or install the CUDA compiler wheel, which XLA finds in site-packages."
+    )
+    major = version_key(m.build_cuda)[0] if m.build_cuda else None
     if major is None:
         return Fix(text, looks)
     return Fix(text, (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))))

@@ -241,7 +241,9 @@ class PtxasProblem(Record):
     ``problem`` is ``missing`` (no ptxas: ``Couldn't get ptxas version``, ``No PTX compilation
     provider is available``), ``unknown-arch`` (``Value 'sm_86' is not defined for option
     'gpu-name'``: a ptxas older than the GPU), ``too-old`` (``You are using ptxas 10.1.243,
-    which is older than 11.1``), ``newer-than-driver`` (``The NVIDIA driver's CUDA version is
+    which is older than 11.1``), ``miscompiles`` (``Invoking ptxas with version 12.5.82, which
+    corresponds to a CUDA version <=12.6.2``: a ptxas of a release XLA knows to miscompile),
+    ``newer-than-driver`` (``The NVIDIA driver's CUDA version is
     12.4 which is older than the PTX compiler version 12.5.82``) or ``unsupported-toolchain``
     (the driver refuses PTX from a newer compiler: CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222).
     """
@@ -253,7 +255,8 @@ class PtxasProblem(Record):
     arch: str = ""
     #: The ptxas version named, else empty.
     ptxas: str = ""
-    #: The driver's CUDA version (``newer-than-driver``) or the minimum ptxas (``too-old``).
+    #: The driver's CUDA version (``newer-than-driver``), the minimum ptxas (``too-old``) or
+    #: the newest release that miscompiles (``miscompiles``).
     other: str = ""
 
 
@@ -577,6 +580,14 @@ _GPU_ARCH = re.compile(r"Value '(?P<arch>sm_\d+[a-z]?)' is not defined for optio
 _PTXAS_OLD = re.compile(
     r"You are using ptxas (?P<version>\d+(?:\.\d+)+), which is older than (?P<min>\d+(?:\.\d+)+)"
 )
+# XLA's warning since early 2025 (xla/stream_executor/cuda/ptx_compiler_helpers.cc, logged at
+# error level): "*** WARNING *** Invoking ptxas with version 12.5.82, which corresponds to a
+# CUDA version <=12.6.2. CUDA versions 12.x.y up to and including 12.6.2 miscompile certain
+# edge cases around clamping." It compiles; a ptxas newer than the named release does not.
+_PTXAS_MISCOMPILES = re.compile(
+    r"Invoking ptxas with version (?P<version>\d+(?:\.\d+)+), which corresponds to a CUDA "
+    r"version <=(?P<max>\d+(?:\.\d+)+)"
+)
 # XLA named the compiler "the ptxas CUDA version (12.5.40)" until mid-2024 (logs of May 2024
 # still print it), later "the PTX compiler version 12.5.82" (xla/service/gpu/nvptx_compiler.cc).
 _PTXAS_NEWER = re.compile(
@@ -775,6 +786,10 @@ def _ptxas_events(no: int, message: str) -> Iterator[Event]:
     old = _PTXAS_OLD.search(message)
     if old is not None:
         yield PtxasProblem(no, message, "too-old", ptxas=old["version"], other=old["min"])
+        return
+    bad = _PTXAS_MISCOMPILES.search(message)
+    if bad is not None:
+        yield PtxasProblem(no, message, "miscompiles", ptxas=bad["version"], other=bad["max"])
         return
     newer = _PTXAS_NEWER.search(message)
     if newer is not None:

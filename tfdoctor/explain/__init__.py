@@ -89,6 +89,7 @@ from tfdoctor.evidence.devices import (
     wsl1_shown,
 )
 from tfdoctor.evidence.frozen import frozen_shown
+from tfdoctor.evidence.gpumemory import read_gpu_memory
 from tfdoctor.evidence.imports import imported_before_tensorflow
 from tfdoctor.evidence.macos import (
     APPLE,
@@ -1582,6 +1583,14 @@ class Revealed(Record):
     #: directory, the CUDA compiler wheel), with the words that show it; None for none or
     #: several.
     toolkit_major: Optional[tuple[int, str]] = None
+    #: What filled the GPU where an allocation failed, as the log tells it apart
+    #: (:func:`_gpu_memory_reading`): ``taken`` (another process held memory before
+    #: TensorFlow started) or ``never-fits`` (one request at least all TensorFlow has), with
+    #: the words that show it; None where the log does not tell.
+    memory_reading: Optional[tuple[str, str]] = None
+    #: XLA's first word on the ptxas it runs that names its version: the problem, the
+    #: version, and the other release the line names (:class:`tflog.PtxasProblem`).
+    ptxas_shown: Optional[tuple[str, str, str]] = None
     #: The TensorFlow.js for Node package the log names (``tfjs-node-gpu``), if any.
     tfjs_node_package: Optional[str] = None
     #: What OpenVINO's Model Optimizer made of its requirements check, where the log shows it
@@ -2168,6 +2177,25 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         if any(h == _MO_CHECK for h in evidence.hits)
         else None,
         toolkit_major=_toolkit_major(evidence, text),
+        memory_reading=_gpu_memory_reading(
+            text,
+            next(
+                (
+                    e.bytes
+                    for _, e in evidence.logged(tflog.OutOfMemory)
+                    if e.failure and e.bytes and "trying to allocate" in e.message
+                ),
+                None,
+            ),
+        ),
+        ptxas_shown=next(
+            (
+                (e.problem, e.ptxas, e.other)
+                for _, e in evidence.logged(tflog.PtxasProblem)
+                if e.ptxas and e.other
+            ),
+            None,
+        ),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
         notebook=notebook,
@@ -2870,6 +2898,29 @@ def _major_named(hits: Sequence[Hits]) -> Optional[str]:
             cuda = tflog.cuda_of_soname(groups.get("library", "").lower())
             if cuda is not None:
                 return cuda.split(".", 1)[0]
+    return None
+
+
+def _gpu_memory_reading(text: str, request: Optional[int]) -> Optional[tuple[str, str]]:
+    """What the log shows filled the GPU (:attr:`Revealed.memory_reading`)."""
+    shown = read_gpu_memory(text)
+    if shown.taken_before and shown.device_bytes and shown.total_bytes:
+        return "taken", (
+            f"TensorFlow found {size_text(shown.device_bytes)} free of the GPU's "
+            f"{size_text(shown.total_bytes)} when it created its device"
+        )
+    if shown.taken_before and shown.device_bytes:
+        return "taken", (
+            f"TensorFlow found only {size_text(shown.device_bytes)} free on the GPU when it "
+            "created its device, less than any GPU it runs on carries, unless this one is "
+            "that small"
+        )
+    room = shown.limit_bytes or shown.device_bytes
+    if request is not None and room is not None and shown.never_fits(request):
+        return "never-fits", (
+            f"one allocation asked for {size_text(request)}, at least all the "
+            f"{size_text(room)} TensorFlow has on the GPU"
+        )
     return None
 
 
@@ -4701,7 +4752,18 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # nvcc names a virtual architecture (compute_86) where it has no real one (sm_86).
         named = re.search(r"compute_(\d+[a-z]?)", " ".join(nvcc))
         arch = arch or (f"sm_{named.group(1)}" if named else None)
-    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "nvcc" if nvcc else "ptxas")
+    if nvcc:
+        return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "nvcc")
+    shown = r.ptxas_shown if r.ptxas_shown and r.ptxas_shown[0] != "newer-than-driver" else None
+    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "ptxas", shown)
+
+
+def _ptxas_new(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A ptxas newer than the driver, with the versions XLA's own line states."""
+    shown = r.ptxas_shown
+    if shown is not None and shown[0] == "newer-than-driver":
+        return causes.xla.PTXAS_TOO_NEW, causes.xla.ptxas_fix(m, shown[2], shown[1])
+    return causes.xla.PTXAS_TOO_NEW, causes.xla.ptxas_fix(m)
 
 
 def _filesystem_env(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -7077,7 +7139,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.gpu.CUINIT_UNKNOWN_ERROR: causes.gpu.cuinit_unknown_fix,
     causes.gpu.FABRIC_MANAGER_NOT_RUNNING: causes.gpu.fabric_manager_fix,
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
-    causes.xla.PTXAS_TOO_NEW: causes.xla.ptxas_fix,
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
     causes.runtime.THREADS_EXHAUSTED: causes.runtime.thread_limit_fix,
@@ -7403,13 +7464,22 @@ BUILDERS: dict[str, Builder] = {
     causes.runtime.GPU_OUT_OF_MEMORY: lambda m, r, hits: (
         causes.runtime.GPU_OUT_OF_MEMORY,
         causes.runtime.gpu_memory_fix(
-            m, rocm=any(h.signature.id == "hip-out-of-memory" for h in hits)
+            m,
+            rocm=any(h.signature.id == "hip-out-of-memory" for h in hits),
+            # No room even for the CUDA context when TensorFlow started on the GPU
+            # (cuda-init-out-of-memory): what the device sizes show, said outright.
+            reading=(
+                ("taken", "there was no memory left for TensorFlow's CUDA context on the GPU")
+                if any(h.signature.id == "cuda-init-out-of-memory" for h in hits)
+                else r.memory_reading
+            ),
         ),
     ),
     causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING: _addon_tools,
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
     causes.gpu.DRIVER_VERSION_MISMATCH: _driver_mismatch,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
+    causes.xla.PTXAS_TOO_NEW: _ptxas_new,
     causes.xla.XLA_CODE_UNCOMPILABLE: lambda m, r, hits: (
         causes.xla.XLA_CODE_UNCOMPILABLE,
         causes.xla.xla_code_fix({h.signature.id for h in hits}),
