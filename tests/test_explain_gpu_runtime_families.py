@@ -193,3 +193,53 @@ def test_the_allocators_optional_request_stays_a_note() -> None:
         "gains if more memory were available.\n" + _CREATED_SMALL
     )
     assert all(f.severity.rank < Severity.WARNING.rank for f in explained(log).findings)
+
+
+_WSL_UNAME = "Linux DESKTOP-1 5.15.90.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "E tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: UNKNOWN "
+        "ERROR (500)",
+        "E0000 00:00:1712345678.123456    1234 cuda_executor.cc:1015] failed call to cuInit: "
+        "INTERNAL: CUDA error: Failed call to cuInit: CUDA_ERROR_NOT_FOUND: named symbol not "
+        "found",
+    ],
+    ids=["2x-number", "absl-name"],
+)
+def test_cuinit_not_found_under_wsl_is_wsls_gpu_path(line: str) -> None:
+    assert top_error(explained(line + "\n" + _WSL_UNAME)).cause == "wsl-driver-broken"
+    # Off WSL the same number names no cause tfdoctor can fix.
+    assert all(f.cause != "wsl-driver-broken" for f in explained(line + "\n").findings)
+
+
+def test_the_avx_abort_under_rosetta_shown_by_sysctl_is_emulation() -> None:
+    log = (
+        f"{_TS}F tensorflow/core/platform/cpu_feature_guard.cc:37] The TensorFlow library was "
+        "compiled to use AVX instructions, but these aren't available on your machine.\n"
+        'zsh: abort      python -c "import tensorflow"\n'
+        "% sysctl -in sysctl.proc_translated\n1\n"
+    )
+    assert top_error(explained(log)).cause == "cpu-emulated"
+
+
+def test_the_stream_ordered_allocator_refused_unsets_the_variable() -> None:
+    log = (
+        f"{_TS}F tensorflow/tsl/framework/gpu/gpu_cudamallocasync_allocator.cc:146] "
+        "TF_GPU_ALLOCATOR=cuda_malloc_async isn't currently supported on GPU id 0: Possible "
+        "causes: device not supported (request SM60+), driver too old,  OS not supported, CUDA "
+        "version too old(request CUDA11.2+).\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "tf-env-flag-invalid"
+    assert "unset TF_GPU_ALLOCATOR" in fix_text(top) and "XLA_FLAGS" not in fix_text(top)
+
+
+def test_the_stream_ordered_allocator_in_use_is_no_finding() -> None:
+    log = (
+        f"{_TS}I tensorflow/core/common_runtime/gpu/gpu_cudamallocasync_allocator.cc:288] Using "
+        "CUDA malloc Async allocator for GPU: 0\nEpoch 1/3\n"
+    )
+    assert all(f.severity.rank < Severity.WARNING.rank for f in explained(log).findings)

@@ -538,6 +538,22 @@ def gpu_watchdog_fix(m: Machine) -> Fix:
 _FLAG_VARIABLES = (("tf_xla_", "TF_XLA_FLAGS"), ("xla_", "XLA_FLAGS"))
 
 
+def malloc_async_fix() -> Fix:
+    """TensorFlow's default GPU allocator in place of CUDA's stream-ordered one, which the
+    machine does not offer."""
+    # gpu_cudamallocasync_allocator.cc asks the driver for CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_
+    # SUPPORTED and aborts without it; its own words name the needs: compute capability 6.0,
+    # CUDA 11.2, a driver and system that support memory pools.
+    return Fix(
+        "TF_GPU_ALLOCATOR=cuda_malloc_async asks for CUDA's stream-ordered allocator, which "
+        "this GPU, driver or system does not offer (it needs compute capability 6.0 or newer, "
+        "a build of CUDA 11.2 or newer and a driver with memory pools): unset the variable, "
+        "wherever it is set (a script, a notebook's os.environ, a container's environment), "
+        "to run with TensorFlow's default allocator.",
+        ('echo "$TF_GPU_ALLOCATOR"', "unset TF_GPU_ALLOCATOR"),
+    )
+
+
 def env_flag_fix(variable: str, flag: str) -> Fix:
     """Show, then correct or unset, the variable that set a refused flag: ``variable`` as the
     message names it, else the one the flag's prefix says (tf_xla_* in TF_XLA_FLAGS, xla_*

@@ -7240,7 +7240,11 @@ BUILDERS: dict[str, Builder] = {
     causes.software.TF_INSTALL_INCOMPLETE: _tf_incomplete,
     causes.runtime.TF_ENV_FLAG_INVALID: lambda m, r, hits: (
         causes.runtime.TF_ENV_FLAG_INVALID,
-        causes.runtime.env_flag_fix(_group(hits, "variable") or "", _group(hits, "flag") or ""),
+        causes.runtime.malloc_async_fix()
+        if any(h.signature.id == "cuda-malloc-async-unsupported" for h in hits)
+        else causes.runtime.env_flag_fix(
+            _group(hits, "variable") or "", _group(hits, "flag") or ""
+        ),
     ),
     causes.network.PYTHON_CA_CERTS_MISSING: _ca_certs,
     causes.network.DOWNLOAD_HOST_CERT_UNVERIFIABLE: _host_cert,
