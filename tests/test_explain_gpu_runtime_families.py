@@ -243,3 +243,47 @@ def test_the_stream_ordered_allocator_in_use_is_no_finding() -> None:
         "CUDA malloc Async allocator for GPU: 0\nEpoch 1/3\n"
     )
     assert all(f.severity.rank < Severity.WARNING.rank for f in explained(log).findings)
+
+
+def test_an_amd64_image_asked_of_docker_with_the_avx_abort_is_emulation() -> None:
+    log = (
+        "$ docker run --platform linux/amd64 -it tensorflow/tensorflow:2.15.0 python -c "
+        "'import tensorflow'\n"
+        f"{_TS}F tensorflow/core/platform/cpu_feature_guard.cc:37] The TensorFlow library was "
+        "compiled to use AVX instructions, but these aren't available on your machine.\n"
+    )
+    assert top_error(explained(log)).cause == "cpu-emulated"
+
+
+def test_an_amd64_image_asked_of_docker_alone_is_a_note() -> None:
+    log = "$ docker build --platform=linux/amd64 -t trainer .\nEpoch 1/3\n"
+    report = explained(log)
+    assert any(f.cause == "cpu-emulated" for f in report.findings)
+    assert all(f.severity.rank < Severity.WARNING.rank for f in report.findings)
+
+
+def test_tensorflow_1x_free_memory_at_start_leads_a_failed_allocation() -> None:
+    log = (
+        "2018-06-01 10:00:00.000001: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1356] "
+        "Found device 0 with properties: \nname: GeForce GTX 1080 Ti major: 6 minor: 1 "
+        "memoryClockRate(GHz): 1.582\npciBusID: 0000:01:00.0\ntotalMemory: 10.92GiB "
+        "freeMemory: 318.06MiB\n2018-06-01 10:00:01.000001: E tensorflow/stream_executor/cuda/"
+        "cuda_driver.cc:936] failed to allocate 118.06M (123797504 bytes) from device: "
+        "CUDA_ERROR_OUT_OF_MEMORY\n"
+    )
+    text = fix_text(top_error(explained(log)))
+    assert text.startswith("Another process held") and "318.06MiB" in text
+
+
+def test_the_gpus_size_tensorflow_24_describes_shows_memory_taken() -> None:
+    log = (
+        f"{_TS}I tensorflow/core/common_runtime/gpu/gpu_device.cc:1720] Found device 0 with "
+        "properties: \npciBusID: 0000:01:00.0 name: GeForce GTX 1080 computeCapability: 6.1\n"
+        "coreClock: 1.7335GHz coreCount: 20 deviceMemorySize: 7.93GiB deviceMemoryBandwidth: "
+        f"298.32GiB/s\n{_TS}I tensorflow/core/common_runtime/gpu/gpu_device.cc:1406] Created "
+        "TensorFlow device (/job:localhost/replica:0/task:0/device:GPU:0 with 3000 MB memory) "
+        "-> physical GPU (device: 0, name: GeForce GTX 1080, pci bus id: 0000:01:00.0, compute "
+        "capability: 6.1)\n" + _BFC.format(size="64.00MiB", n=67108864)
+    )
+    text = fix_text(top_error(explained(log)))
+    assert text.startswith("Another process held") and "7.9 GiB" in text

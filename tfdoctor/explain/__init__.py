@@ -2178,7 +2178,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         else None,
         toolkit_major=_toolkit_major(evidence, text),
         memory_reading=_gpu_memory_reading(
-            text,
+            # The log's head holds the GPU's description, which no signature cites.
+            f"{evidence.first_text}\n{text}",
             next(
                 (
                     e.bytes
@@ -3759,21 +3760,40 @@ def _build_libs(cudnn: Optional[str], cuda: Optional[str]) -> str:
 _TAKEN_SHARE = 0.5
 
 
+def _gpu_out_of_memory(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """The GPU's memory ran out: the fix led by what the log shows filled it."""
+    free = _memory_free_at_start(r)
+    reading = (
+        # No room even for the CUDA context when TensorFlow started on the GPU.
+        ("taken", "there was no memory left for TensorFlow's CUDA context on the GPU")
+        if any(h.signature.id == "cuda-init-out-of-memory" for h in hits)
+        else ("taken", free)
+        if free
+        else r.memory_reading
+    )
+    rocm = any(h.signature.id == "hip-out-of-memory" for h in hits)
+    return causes.runtime.GPU_OUT_OF_MEMORY, causes.runtime.gpu_memory_fix(m, rocm, reading)
+
+
+def _memory_free_at_start(r: Revealed) -> str:
+    """TensorFlow 1.x's words that less than half the GPU was free when it started ('' where
+    the log does not show both sizes, or shows more free)."""
+    if r.gpu_memory is None:
+        return ""
+    total, free = (tflog.readable_bytes(x) for x in r.gpu_memory)
+    if total and free is not None and free < _TAKEN_SHARE * total:
+        return f"only {r.gpu_memory[1]} of the GPU's {r.gpu_memory[0]} free when TensorFlow started"
+    return ""
+
+
 def _memory_taken(r: Revealed) -> str:
     """What the log shows of the GPU's memory taken, as the evidence that puts memory first:
     an allocation that failed, or less than half the GPU free when TensorFlow started ('' where
     it shows neither)."""
     if r.oom_device or r.oom_bytes:
         return "an allocation on the GPU that failed for want of memory"
-    if r.gpu_memory is None:
-        return ""
-    total, free = (tflog.readable_bytes(x) for x in r.gpu_memory)
-    if total and free is not None and free < _TAKEN_SHARE * total:
-        return (
-            f"only {r.gpu_memory[1]} of the GPU's {r.gpu_memory[0]} free when TensorFlow "
-            "started (another process held the rest)"
-        )
-    return ""
+    free = _memory_free_at_start(r)
+    return f"{free} (another process held the rest)" if free else ""
 
 
 def _cudnn_serves(loaded: str, built: str) -> bool:
@@ -7465,20 +7485,7 @@ BUILDERS: dict[str, Builder] = {
         if any(h.signature.id == "compiler-killed" for h in hits)
         else causes.runtime.host_memory_fix(m),
     ),
-    causes.runtime.GPU_OUT_OF_MEMORY: lambda m, r, hits: (
-        causes.runtime.GPU_OUT_OF_MEMORY,
-        causes.runtime.gpu_memory_fix(
-            m,
-            rocm=any(h.signature.id == "hip-out-of-memory" for h in hits),
-            # No room even for the CUDA context when TensorFlow started on the GPU
-            # (cuda-init-out-of-memory): what the device sizes show, said outright.
-            reading=(
-                ("taken", "there was no memory left for TensorFlow's CUDA context on the GPU")
-                if any(h.signature.id == "cuda-init-out-of-memory" for h in hits)
-                else r.memory_reading
-            ),
-        ),
-    ),
+    causes.runtime.GPU_OUT_OF_MEMORY: _gpu_out_of_memory,
     causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING: _addon_tools,
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
     causes.gpu.DRIVER_VERSION_MISMATCH: _driver_mismatch,
