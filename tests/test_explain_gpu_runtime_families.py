@@ -287,3 +287,41 @@ def test_the_gpus_size_tensorflow_24_describes_shows_memory_taken() -> None:
     )
     text = fix_text(top_error(explained(log)))
     assert text.startswith("Another process held") and "7.9 GiB" in text
+
+
+_GC = (
+    f"{_TS}W tensorflow/core/common_runtime/bfc_allocator.cc:337] Garbage collection: "
+    "deallocate free memory regions (i.e., allocations) so that we can re-allocate a larger "
+    "region to avoid OOM due to memory fragmentation. If you see this message frequently, you "
+    "are running near the threshold of the available device memory and re-allocation may incur "
+    "great performance overhead.\n"
+)
+_REDZONE = (
+    f"{_TS}W tensorflow/core/kernels/gpu_utils.cc:49] Failed to allocate memory for convolution "
+    "redzone checking; skipping this check. This is benign and only means that we won't check "
+    "cudnn for out-of-bounds reads and writes. This message will only be printed once.\n"
+)
+
+
+def test_the_allocators_working_notices_are_harmless() -> None:
+    report = explained(_GC + _REDZONE + "Epoch 2/10\n")
+    assert {f.id for f in report.findings} == {
+        "explain.benign.bfc-garbage-collection",
+        "explain.benign.conv-redzone-skipped",
+    }
+    assert all(f.severity is Severity.INFO for f in report.findings)
+
+
+def test_a_failure_after_the_allocators_notices_is_still_one() -> None:
+    log = _GC + _REDZONE + _BFC.format(size="1.17GiB", n=1254096896)
+    assert top_error(explained(log)).cause == "gpu-out-of-memory"
+
+
+def test_a_tiny_device_shows_memory_taken_to_a_library_that_did_not_start() -> None:
+    log = _CREATED_SMALL + (
+        f"{_TS}E tensorflow/stream_executor/cuda/cuda_blas.cc:226] failed to create cublas "
+        "handle: CUBLAS_STATUS_NOT_INITIALIZED\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "gpu-library-init-failed"
+    assert "The evidence shows TensorFlow found only 215 MiB free" in fix_text(top)

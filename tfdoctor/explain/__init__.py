@@ -3788,12 +3788,17 @@ def _memory_free_at_start(r: Revealed) -> str:
 
 def _memory_taken(r: Revealed) -> str:
     """What the log shows of the GPU's memory taken, as the evidence that puts memory first:
-    an allocation that failed, or less than half the GPU free when TensorFlow started ('' where
-    it shows neither)."""
+    an allocation that failed, less than half the GPU free when TensorFlow started, or a device
+    far smaller than its GPU ('' where it shows none)."""
     if r.oom_device or r.oom_bytes:
         return "an allocation on the GPU that failed for want of memory"
     free = _memory_free_at_start(r)
-    return f"{free} (another process held the rest)" if free else ""
+    if free:
+        return f"{free} (another process held the rest)"
+    if r.memory_reading is not None and r.memory_reading[0] == "taken":
+        # The device TensorFlow created far smaller than its GPU (evidence/gpumemory.py).
+        return f"{r.memory_reading[1]} (another process held the rest)"
+    return ""
 
 
 def _cudnn_serves(loaded: str, built: str) -> bool:
