@@ -31,6 +31,7 @@ from tfdoctor.evidence.tflog import (
     VersionMismatch,
     error_lines,
     parse_line,
+    ptxas_path_shown,
     read_events,
 )
 from tfdoctor.signatures import load_signatures
@@ -854,3 +855,29 @@ def test_a_name_of_another_form_is_no_cuda_dll(name: str) -> None:
 )
 def test_the_toolkit_majors_a_log_shows(text: str, majors: set[int]) -> None:
     assert set(tflog.toolkit_majors_shown(text)) == majors
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        pytest.param(
+            "W asm_compiler.cc:234] Used ptxas at /usr/local/cuda-11.2/bin/ptxas",
+            "/usr/local/cuda-11.2/bin/ptxas",
+            id="used",
+        ),
+        pytest.param(
+            "I cuda_asm_compiler.cc:52] Using ptxas at C:\\CUDA\\v11.2\\bin\\ptxas.exe",
+            "C:\\CUDA\\v11.2\\bin\\ptxas.exe",
+            id="using-windows",
+        ),
+        pytest.param(
+            "W redzone_allocator.cc:317] UNIMPLEMENTED: /opt/cuda/bin/ptxas ptxas too old. "
+            "Falling back to the driver to compile.",
+            "/opt/cuda/bin/ptxas",
+            id="unimplemented",
+        ),
+        pytest.param("W asm_compiler.cc:234] Used ptxas at ptxas", None, id="bare-name"),
+    ],
+)
+def test_the_ptxas_path_xla_names(text: str, path: Optional[str]) -> None:
+    assert ptxas_path_shown(text) == path

@@ -325,3 +325,24 @@ def test_a_tiny_device_shows_memory_taken_to_a_library_that_did_not_start() -> N
     top = top_error(explained(log))
     assert top.cause == "gpu-library-init-failed"
     assert "The evidence shows TensorFlow found only 215 MiB free" in fix_text(top)
+
+
+_FALLBACK = (
+    "W0000 00:00:1740000000.000001    1234 subprocess_compilation.cc:279] Falling back to the "
+    "CUDA driver for PTX compilation; ptxas does not support CC {cc}\n"
+    "W0000 00:00:1740000000.000002    1234 subprocess_compilation.cc:282] Used ptxas at {path}\n"
+)
+
+
+def test_the_ptxas_xla_ran_is_named_in_the_fix() -> None:
+    log = _FALLBACK.format(cc="9.0", path="/usr/local/cuda-11.2/bin/ptxas")
+    text = fix_text(top_error(explained(log)))
+    assert "sm_90" in text and "/usr/local/cuda-11.2/bin/ptxas" in text
+
+
+def test_the_compiler_wheels_own_ptxas_older_than_the_gpu_upgrades_that_wheel() -> None:
+    path = "/home/u/venv/lib/python3.12/site-packages/nvidia/cuda_nvcc/bin/ptxas"
+    text = fix_text(top_error(explained(_FALLBACK.format(cc="12.0", path=path))))
+    # CUDA 12.8 is the first to know compute capability 12.0 (data/cuda.yaml).
+    assert 'nvidia-cuda-nvcc-cu12>=12.8"' in text
+    assert "take it out of the way" not in text

@@ -7,7 +7,7 @@ from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import install_fix, set_env
-from tfdoctor.cuda_layout import wheel_name
+from tfdoctor.cuda_layout import first_cuda_for, wheel_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
@@ -196,10 +196,12 @@ def ptxas_old_fix(
     architecture: Optional[str],
     tool: str = "ptxas",
     shown: Optional[tuple[str, str, str]] = None,
+    path: Optional[str] = None,
 ) -> Fix:
     """A ``tool`` (ptxas, or nvcc compiling a project's CUDA code) from a CUDA release that
     knows ``architecture`` (``sm_86``), first in line; ``shown``: what XLA's line says of the
-    ptxas it runs (``too-old`` or ``miscompiles``, its version, the release it names)."""
+    ptxas it runs (``too-old`` or ``miscompiles``, its version, the release it names);
+    ``path``: where XLA says that ptxas is."""
     if shown is not None and tool == "ptxas" and architecture is None:
         return _ptxas_version_fix(m, *shown)
     knows = (
@@ -214,16 +216,40 @@ def ptxas_old_fix(
             "in a container, an image of a newer CUDA), then build again.",
             ("which -a nvcc", "nvcc --version", "nvcc --list-gpu-arch"),
         )
+    if path and "site-packages" in path and "cuda_nvcc" in path and architecture:
+        return _nvcc_wheel_old_fix(m, architecture, path)
+    old = f"the old one XLA ran, {path}," if path else "the old one"
     text = (
-        f"Use a ptxas from a CUDA release {knows}: find "
-        "the old one (an old CUDA toolkit's bin first on PATH, or CUDA_HOME) and take it out of "
-        "the way, or install the CUDA compiler wheel, which XLA finds in site-packages."
+        f"Use a ptxas from a CUDA release {knows}: find {old} (an old CUDA toolkit's bin first "
+        "on PATH, or CUDA_HOME) and take it out of the way, or install the CUDA compiler wheel, "
+        "which XLA finds in site-packages."
     )
     major = version_key(m.build_cuda)[0] if m.build_cuda else None
     looks = ("which -a ptxas", "ptxas --version")
     if major is None:
         return Fix(text, looks)
     return Fix(text, (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))))
+
+
+def _nvcc_wheel_old_fix(m: Machine, architecture: str, path: str) -> Fix:
+    """The CUDA compiler wheel XLA ran (``path`` under site-packages) is older than the GPU:
+    a release of it that knows ``architecture``, the first CUDA of that architecture from the
+    CUDA table, where TensorFlow's requirements allow it."""
+    digits = architecture.removeprefix("sm_").rstrip("abf")
+    capability = f"{digits[:-1]}.{digits[-1]}" if len(digits) > 1 else None
+    first = first_cuda_for(capability) if capability else None
+    release = f"CUDA {first} or newer" if first else f"a CUDA release that knows {architecture}"
+    major = version_key(first)[0] if first else None
+    looks = ("ptxas --version", *m.pip("show tensorflow"))
+    text = (
+        f"XLA ran the ptxas of the CUDA compiler wheel ({path}), which does not know "
+        f"{architecture}: install that wheel of {release} (NVIDIA's GPU feature list), where "
+        "TensorFlow's requirements allow it (`pip show tensorflow` names its pin), or put a "
+        "CUDA toolkit of that release's bin directory first on PATH."
+    )
+    if major is None or first is None:
+        return Fix(text, looks)
+    return Fix(text, (*looks, *m.pip_install(f"{wheel_name('nvidia-cuda-nvcc', major)}>={first}")))
 
 
 def _ptxas_version_fix(m: Machine, problem: str, ptxas: str, other: str) -> Fix:

@@ -1047,6 +1047,23 @@ _TOOLKIT_MAJOR_WORDS = re.compile(
 )
 
 
+#: Where XLA says the ptxas it ran lives: asm_compiler.cc's "Used ptxas at PATH" after it fell
+#: back to the driver (2.12-2.15), cuda_asm_compiler.cc's "Using ptxas at PATH", and the status
+#: "UNIMPLEMENTED: PATH ptxas too old. Falling back to the driver to compile."
+#: https://github.com/tensorflow/tensorflow/blob/v2.14.0/tensorflow/compiler/xla/stream_executor/gpu/asm_compiler.cc
+_PTXAS_PATH = re.compile(
+    r"(?:Used|Using) ptxas at (?P<at>(?:/|[A-Za-z]:\\)[^\s'\"]{0,300}?ptxas(?:\.exe)?)(?![\w.])"
+    r"|UNIMPLEMENTED: (?P<old>(?:/|[A-Za-z]:\\)[^\s'\"]{0,300}?ptxas(?:\.exe)?) ptxas too old"
+)
+
+
+def ptxas_path_shown(text: str) -> Optional[str]:
+    """The path of the ptxas XLA says it ran, or None where ``text`` names none (a bare
+    ``ptxas``, found on PATH, names no file)."""
+    found = _PTXAS_PATH.search(text)
+    return (found.group("at") or found.group("old")) if found is not None else None
+
+
 def toolkit_majors_shown(text: str) -> dict[int, str]:
     """Each CUDA toolkit major ``text`` shows by a directory or the compiler wheel, with the
     words that show it (``{13: "/usr/local/cuda-13/"}``)."""

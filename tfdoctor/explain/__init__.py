@@ -1591,6 +1591,8 @@ class Revealed(Record):
     #: XLA's first word on the ptxas it runs that names its version: the problem, the
     #: version, and the other release the line names (:class:`tflog.PtxasProblem`).
     ptxas_shown: Optional[tuple[str, str, str]] = None
+    #: The path of the ptxas XLA says it ran (:func:`tflog.ptxas_path_shown`).
+    ptxas_path: Optional[str] = None
     #: The TensorFlow.js for Node package the log names (``tfjs-node-gpu``), if any.
     tfjs_node_package: Optional[str] = None
     #: What OpenVINO's Model Optimizer made of its requirements check, where the log shows it
@@ -2189,6 +2191,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
                 None,
             ),
         ),
+        ptxas_path=tflog.ptxas_path_shown(f"{evidence.first_text}\n{text}"),
         ptxas_shown=next(
             (
                 (e.problem, e.ptxas, e.other)
@@ -4780,7 +4783,7 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     if nvcc:
         return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "nvcc")
     shown = r.ptxas_shown if r.ptxas_shown and r.ptxas_shown[0] != "newer-than-driver" else None
-    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "ptxas", shown)
+    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "ptxas", shown, r.ptxas_path)
 
 
 def _ptxas_new(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
