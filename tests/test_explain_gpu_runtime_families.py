@@ -337,7 +337,7 @@ _FALLBACK = (
 def test_the_ptxas_xla_ran_is_named_in_the_fix() -> None:
     log = _FALLBACK.format(cc="9.0", path="/usr/local/cuda-11.2/bin/ptxas")
     text = fix_text(top_error(explained(log)))
-    assert "sm_90" in text and "/usr/local/cuda-11.2/bin/ptxas" in text
+    assert "sm_90 (CUDA 11.8 or newer" in text and "/usr/local/cuda-11.2/bin/ptxas" in text
 
 
 def test_the_compiler_wheels_own_ptxas_older_than_the_gpu_upgrades_that_wheel() -> None:

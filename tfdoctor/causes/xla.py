@@ -204,8 +204,11 @@ def ptxas_old_fix(
     ``path``: where XLA says that ptxas is."""
     if shown is not None and tool == "ptxas" and architecture is None:
         return _ptxas_version_fix(m, *shown)
+    first = _first_cuda_of(architecture) if architecture else None
     knows = (
-        f"that knows {architecture} (NVIDIA's GPU feature list)"
+        f"that knows {architecture} (CUDA {first} or newer: NVIDIA's GPU feature list)"
+        if first
+        else f"that knows {architecture} (NVIDIA's GPU feature list)"
         if architecture
         else "at least as new as the one TensorFlow was built with (its tested configurations)"
     )
@@ -231,13 +234,20 @@ def ptxas_old_fix(
     return Fix(text, (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))))
 
 
+def _first_cuda_of(architecture: str) -> Optional[str]:
+    """The first CUDA release that knows ``architecture`` (``sm_89``: 11.8), from the CUDA
+    table (data/cuda.yaml), or None where the table does not state it."""
+    digits = architecture.removeprefix("sm_").rstrip("abf")
+    if len(digits) < 2 or not digits.isdigit():
+        return None
+    return first_cuda_for(f"{digits[:-1]}.{digits[-1]}")
+
+
 def _nvcc_wheel_old_fix(m: Machine, architecture: str, path: str) -> Fix:
     """The CUDA compiler wheel XLA ran (``path`` under site-packages) is older than the GPU:
     a release of it that knows ``architecture``, the first CUDA of that architecture from the
     CUDA table, where TensorFlow's requirements allow it."""
-    digits = architecture.removeprefix("sm_").rstrip("abf")
-    capability = f"{digits[:-1]}.{digits[-1]}" if len(digits) > 1 else None
-    first = first_cuda_for(capability) if capability else None
+    first = _first_cuda_of(architecture)
     release = f"CUDA {first} or newer" if first else f"a CUDA release that knows {architecture}"
     major = version_key(first)[0] if first else None
     looks = ("ptxas --version", *m.pip("show tensorflow"))
