@@ -31,6 +31,7 @@ from tfdoctor.evidence.tflog import (
     VersionMismatch,
     error_lines,
     parse_line,
+    ptxas_path_shown,
     read_events,
 )
 from tfdoctor.signatures import load_signatures
@@ -212,6 +213,14 @@ EVENTS = [
         "than 11.1. ptxas before 11.1 is known to miscompile XLA code",
         PtxasProblem(1, "", "too-old", ptxas="10.1.243", other="11.1"),
         id="ptxas-too-old",
+    ),
+    pytest.param(
+        "E0000 00:00:1740000000.000001    4242 ptx_compiler_helpers.cc:75] *** WARNING *** "
+        "Invoking ptxas with version 12.5.82, which corresponds to a CUDA version <=12.6.2. CUDA "
+        "versions 12.x.y up to and including 12.6.2 miscompile certain edge cases around "
+        "clamping.",
+        PtxasProblem(1, "", "miscompiles", ptxas="12.5.82", other="12.6.2"),
+        id="ptxas-miscompiles",
     ),
     pytest.param(
         "Failed to load in-memory CUBIN: CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the provided PTX "
@@ -424,6 +433,7 @@ SIGNATURE_EVENTS: dict[str, type] = {
     "libdevice-dir-missing": LibdeviceMissing,
     "ptxas-not-found": PtxasProblem,
     "ptxas-unknown-gpu-name": PtxasProblem,
+    "ptxas-miscompiles-clamping": PtxasProblem,
     "nccl-shm-segment": NcclError,
     "nccl-shm-no-space": NcclError,
     "tf-trt-missing": TensorRTMissing,
@@ -845,3 +855,29 @@ def test_a_name_of_another_form_is_no_cuda_dll(name: str) -> None:
 )
 def test_the_toolkit_majors_a_log_shows(text: str, majors: set[int]) -> None:
     assert set(tflog.toolkit_majors_shown(text)) == majors
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        pytest.param(
+            "W asm_compiler.cc:234] Used ptxas at /usr/local/cuda-11.2/bin/ptxas",
+            "/usr/local/cuda-11.2/bin/ptxas",
+            id="used",
+        ),
+        pytest.param(
+            "I cuda_asm_compiler.cc:52] Using ptxas at C:\\CUDA\\v11.2\\bin\\ptxas.exe",
+            "C:\\CUDA\\v11.2\\bin\\ptxas.exe",
+            id="using-windows",
+        ),
+        pytest.param(
+            "W redzone_allocator.cc:317] UNIMPLEMENTED: /opt/cuda/bin/ptxas ptxas too old. "
+            "Falling back to the driver to compile.",
+            "/opt/cuda/bin/ptxas",
+            id="unimplemented",
+        ),
+        pytest.param("W asm_compiler.cc:234] Used ptxas at ptxas", None, id="bare-name"),
+    ],
+)
+def test_the_ptxas_path_xla_names(text: str, path: Optional[str]) -> None:
+    assert ptxas_path_shown(text) == path

@@ -37,6 +37,9 @@ def test_an_intel_mac_is_read_from_what_only_an_intel_mac_shows(text: str) -> No
         "macOS-14.1-arm64-arm-64bit",
         "Darwin Kernel Version 22.1.0: root:xnu-8792.41.9~2/RELEASE_ARM64_T8103 x86_64",
         "sysctl.proc_translated: 1",
+        # Apple's check for a process under Rosetta, its answer on the next line.
+        "$ sysctl -in sysctl.proc_translated\n1",
+        "% sysctl -n sysctl.proc_translated\n1",
         "machdep.cpu.brand_string: Apple M1 Pro",
         "MacBook Air M2, macOS Ventura",
         "running on Apple silicon",
@@ -68,6 +71,9 @@ def test_apple_silicon_is_read_from_what_only_apple_silicon_shows(text: str) -> 
         "mac address 00:11:22 changed in 2015",
         # Both kinds in the user's words decide nothing.
         "It worked on my Intel Mac but not on the M1 Mac",
+        # A native process (0), and the command with no answer after it.
+        "$ sysctl -in sysctl.proc_translated\n0",
+        "$ sysctl -n sysctl.proc_translated\nsysctl: unknown oid",
         "",
     ],
 )

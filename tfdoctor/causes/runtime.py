@@ -384,13 +384,48 @@ def import_order_fix(imported_before: Sequence[str] = ()) -> Fix:
     )
 
 
-def gpu_memory_fix(m: Machine, rocm: bool = False) -> Fix:
+def gpu_memory_fix(
+    m: Machine, rocm: bool = False, reading: Optional[tuple[str, str]] = None
+) -> Fix:
     """Less memory per step, memory growth, and a look at what else holds the GPU (with
-    ``rocm``, AMD's tool: the log is a ROCm build's)."""
+    ``rocm``, AMD's tool: the log is a ROCm build's), led by what the log shows filled it
+    (``reading``: ``taken`` or ``never-fits``, and the words that show it)."""
+    smi = "rocm-smi" if rocm else "nvidia-smi"
+    growth = set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true"))
+    if reading is not None and reading[0] == "taken":
+        # TensorFlow maps the memory free when it starts (the allocator's limit comes from
+        # cuMemGetInfo): a device far smaller than its GPU is memory held before it began.
+        return Fix(
+            f"Another process held most of the GPU's memory before TensorFlow started "
+            f"({reading[1]}): end it (another notebook's kernel, an earlier run still alive) "
+            "or run on a free GPU (CUDA_VISIBLE_DEVICES); where two processes must share the "
+            "GPU, let each take only what it uses (memory growth in both).",
+            (
+                smi,
+                *(
+                    ()
+                    if rocm
+                    else (
+                        "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv",
+                    )
+                ),
+                *growth,
+            ),
+        )
+    if reading is not None and reading[0] == "never-fits":
+        # A request at least the allocator's limit fails whatever else is freed: memory growth
+        # and a smaller batch of other tensors change nothing for it.
+        return Fix(
+            f"One tensor is too large for the GPU ({reading[1]}): shrink what makes it large "
+            "(the batch where it is the tensor's first dimension, the input's resolution or "
+            "length, a layer's width or vocabulary), or build that part on the CPU; freeing "
+            "other memory cannot make it fit.",
+            (smi,),
+        )
     return Fix(
         "Reduce the batch size (or the model or input size); let TensorFlow grow into the "
         "memory instead of mapping it all at start, and check no other process holds the GPU.",
-        (*set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true")), "rocm-smi" if rocm else "nvidia-smi"),
+        (*growth, smi),
     )
 
 
@@ -501,6 +536,22 @@ def gpu_watchdog_fix(m: Machine) -> Fix:
 
 #: The variable a flag of TensorFlow's or XLA's is read from, by the flag's prefix.
 _FLAG_VARIABLES = (("tf_xla_", "TF_XLA_FLAGS"), ("xla_", "XLA_FLAGS"))
+
+
+def malloc_async_fix() -> Fix:
+    """TensorFlow's default GPU allocator in place of CUDA's stream-ordered one, which the
+    machine does not offer."""
+    # gpu_cudamallocasync_allocator.cc asks the driver for CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_
+    # SUPPORTED and aborts without it; its own words name the needs: compute capability 6.0,
+    # CUDA 11.2, a driver and system that support memory pools.
+    return Fix(
+        "TF_GPU_ALLOCATOR=cuda_malloc_async asks for CUDA's stream-ordered allocator, which "
+        "this GPU, driver or system does not offer (it needs compute capability 6.0 or newer, "
+        "a build of CUDA 11.2 or newer and a driver with memory pools): unset the variable, "
+        "wherever it is set (a script, a notebook's os.environ, a container's environment), "
+        "to run with TensorFlow's default allocator.",
+        ('echo "$TF_GPU_ALLOCATOR"', "unset TF_GPU_ALLOCATOR"),
+    )
 
 
 def env_flag_fix(variable: str, flag: str) -> Fix:

@@ -7,7 +7,7 @@ from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import install_fix, set_env
-from tfdoctor.cuda_layout import wheel_name
+from tfdoctor.cuda_layout import first_cuda_for, wheel_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
@@ -81,17 +81,36 @@ CAUSES: Mapping[str, Cause] = dict(
 )
 
 
-def ptxas_fix(m: Machine) -> Fix:
-    """A driver new enough for the PTX, or a ptxas of the driver's CUDA first on PATH."""
+def ptxas_fix(m: Machine, logged_driver: Optional[str] = None, ptxas: Optional[str] = None) -> Fix:
+    """A driver new enough for the PTX, or a ptxas of the driver's CUDA first on PATH.
+
+    ``logged_driver`` and ``ptxas``: the driver's CUDA version and the ptxas version XLA's
+    line states ("The NVIDIA driver's CUDA version is 12.4 which is older than the PTX
+    compiler version 12.5.82"), where the machine's facts do not show the driver.
+    """
     drv = m.facts.driver
-    driver_cuda = drv.cuda_version if drv is not None else None
+    driver_cuda = (drv.cuda_version if drv is not None else None) or logged_driver
+    uses = f"ptxas {ptxas}" if ptxas else "the ptxas XLA uses"
+    if (
+        driver_cuda
+        and not (drv is not None and drv.cuda_version)
+        and version_key(driver_cuda)[0] < 12
+    ):
+        # The CUDA 11 compiler wheels start at 11.7 (nvidia-cuda-nvcc-cu11 on PyPI): a driver
+        # of an older 11.x gets no wheel named, only the toolkit of its release.
+        return Fix(
+            f"Upgrade the NVIDIA driver to one that supports the CUDA version of {uses} (the "
+            f"driver runs CUDA {driver_cuda}), or put a ptxas of CUDA {driver_cuda} or older "
+            "(a CUDA toolkit's bin directory) first on PATH.",
+            ("nvidia-smi", "which -a ptxas", "ptxas --version"),
+        )
     if driver_cuda:
         major, minor = version_key(driver_cuda)[:2]
         return install_fix(
             m,
-            "Upgrade the NVIDIA driver to one that supports the CUDA version of the ptxas XLA "
-            f"uses, or use a ptxas of CUDA {driver_cuda} or older (the CUDA compiler wheel of "
-            "that version).",
+            f"Upgrade the NVIDIA driver to one that supports the CUDA version of {uses} (the "
+            f"driver runs CUDA {driver_cuda}), or use a ptxas of CUDA {driver_cuda} or older (the "
+            "CUDA compiler wheel of that version).",
             f"{wheel_name('nvidia-cuda-nvcc', major)}=={major}.{minor}.*",
         )
     return Fix(
@@ -172,11 +191,24 @@ def ptxas_install_fix(m: Machine) -> Fix:
     )
 
 
-def ptxas_old_fix(m: Machine, architecture: Optional[str], tool: str = "ptxas") -> Fix:
+def ptxas_old_fix(
+    m: Machine,
+    architecture: Optional[str],
+    tool: str = "ptxas",
+    shown: Optional[tuple[str, str, str]] = None,
+    path: Optional[str] = None,
+) -> Fix:
     """A ``tool`` (ptxas, or nvcc compiling a project's CUDA code) from a CUDA release that
-    knows ``architecture`` (``sm_86``), first in line."""
+    knows ``architecture`` (``sm_86``), first in line; ``shown``: what XLA's line says of the
+    ptxas it runs (``too-old`` or ``miscompiles``, its version, the release it names);
+    ``path``: where XLA says that ptxas is."""
+    if shown is not None and tool == "ptxas" and architecture is None:
+        return _ptxas_version_fix(m, *shown)
+    first = _first_cuda_of(architecture) if architecture else None
     knows = (
-        f"that knows {architecture} (NVIDIA's GPU feature list)"
+        f"that knows {architecture} (CUDA {first} or newer: NVIDIA's GPU feature list)"
+        if first
+        else f"that knows {architecture} (NVIDIA's GPU feature list)"
         if architecture
         else "at least as new as the one TensorFlow was built with (its tested configurations)"
     )
@@ -187,13 +219,71 @@ def ptxas_old_fix(m: Machine, architecture: Optional[str], tool: str = "ptxas") 
             "in a container, an image of a newer CUDA), then build again.",
             ("which -a nvcc", "nvcc --version", "nvcc --list-gpu-arch"),
         )
+    if path and "site-packages" in path and "cuda_nvcc" in path and architecture:
+        return _nvcc_wheel_old_fix(m, architecture, path)
+    old = f"the old one XLA ran, {path}," if path else "the old one"
     text = (
-        f"Use a ptxas from a CUDA release {knows}: find "
-        "the old one (an old CUDA toolkit's bin first on PATH, or CUDA_HOME) and take it out of "
-        "the way, or install the CUDA compiler wheel, which XLA finds in site-packages."
+        f"Use a ptxas from a CUDA release {knows}: find {old} (an old CUDA toolkit's bin first "
+        "on PATH, or CUDA_HOME) and take it out of the way, or install the CUDA compiler wheel, "
+        "which XLA finds in site-packages."
     )
     major = version_key(m.build_cuda)[0] if m.build_cuda else None
     looks = ("which -a ptxas", "ptxas --version")
+    if major is None:
+        return Fix(text, looks)
+    return Fix(text, (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))))
+
+
+def _first_cuda_of(architecture: str) -> Optional[str]:
+    """The first CUDA release that knows ``architecture`` (``sm_89``: 11.8), from the CUDA
+    table (data/cuda.yaml), or None where the table does not state it."""
+    digits = architecture.removeprefix("sm_").rstrip("abf")
+    if len(digits) < 2 or not digits.isdigit():
+        return None
+    return first_cuda_for(f"{digits[:-1]}.{digits[-1]}")
+
+
+def _nvcc_wheel_old_fix(m: Machine, architecture: str, path: str) -> Fix:
+    """The CUDA compiler wheel XLA ran (``path`` under site-packages) is older than the GPU:
+    a release of it that knows ``architecture``, the first CUDA of that architecture from the
+    CUDA table, where TensorFlow's requirements allow it."""
+    first = _first_cuda_of(architecture)
+    release = f"CUDA {first} or newer" if first else f"a CUDA release that knows {architecture}"
+    major = version_key(first)[0] if first else None
+    looks = ("ptxas --version", *m.pip("show tensorflow"))
+    text = (
+        f"XLA ran the ptxas of the CUDA compiler wheel ({path}), which does not know "
+        f"{architecture}: install that wheel of {release} (NVIDIA's GPU feature list), where "
+        "TensorFlow's requirements allow it (`pip show tensorflow` names its pin), or put a "
+        "CUDA toolkit of that release's bin directory first on PATH."
+    )
+    if major is None or first is None:
+        return Fix(text, looks)
+    return Fix(text, (*looks, *m.pip_install(f"{wheel_name('nvidia-cuda-nvcc', major)}>={first}")))
+
+
+def _ptxas_version_fix(m: Machine, problem: str, ptxas: str, other: str) -> Fix:
+    """A ptxas newer than the ``ptxas`` XLA's line names: past ``other``, the newest release
+    XLA knows to miscompile (``miscompiles``), or at least ``other``, XLA's floor."""
+    looks = ("which -a ptxas", "ptxas --version")
+    if problem == "miscompiles":
+        # XLA compiles and runs with it (ptx_compiler_helpers.cc warns only); TensorFlow 2.18
+        # and 2.19 pin nvidia-cuda-nvcc-cu12==12.5.82 in their and-cuda extra (setup.py), so
+        # the wheel can move only where TensorFlow's requirements let it.
+        return Fix(
+            f"XLA runs ptxas {ptxas}, of a CUDA release up to {other}, which XLA knows to "
+            "miscompile some edge cases around clamping; it compiles and runs. For exact "
+            f"results, put a ptxas of a CUDA release newer than {other} first: a newer CUDA "
+            "toolkit's bin directory on PATH, or the CUDA compiler wheel of a newer release "
+            "where TensorFlow's requirements allow it (`pip show tensorflow` names its pin).",
+            looks,
+        )
+    text = (
+        f"XLA runs ptxas {ptxas}, older than {other}, the release XLA needs: put a ptxas of "
+        f"CUDA {other} or newer first (take the old CUDA toolkit's bin off PATH, or CUDA_HOME "
+        "off it), or install the CUDA compiler wheel, which XLA finds in site-packages."
+    )
+    major = version_key(m.build_cuda)[0] if m.build_cuda else None
     if major is None:
         return Fix(text, looks)
     return Fix(text, (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))))

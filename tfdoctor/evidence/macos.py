@@ -30,9 +30,12 @@ APPLE = "Apple silicon"
 #: What the machine prints: platform.platform() (macOS-10.13.6-x86_64-i386-64bit,
 #: Darwin-17.7.0-x86_64-i386-64bit), uname's kernel build, sysctl's answers.
 _PRINTED = re.compile(
+    r"(?m)"
     r"\b(?:macOS|Darwin)-(?P<release>\d+)\.(?P<minor>\d+)(?:\.\d+)?-(?P<machine>arm64|x86_64)\b"
     r"|\bRELEASE_(?P<kernel>X86_64|ARM64)"
     r"|\bsysctl\.proc_translated:\s*(?P<translated>[01])\b"
+    # Apple's own check, `sysctl -in sysctl.proc_translated` (or -n), answers on the next line.
+    r"|\bsysctl\s+-i?n\s+sysctl\.proc_translated[ \t]*\r?\n[ \t]*(?P<translated_n>[01])[ \t]*$"
     r"|\bmachdep\.cpu\.brand_string:\s*(?P<brand>Apple M\d|Intel)"
 )
 #: A Mac's own words in a user's text: a macOS release or name, a Mac model with its year,
@@ -116,8 +119,9 @@ def _printed_kind(match: re.Match[str]) -> Optional[str]:
         return None
     if match.group("kernel"):
         return INTEL if match.group("kernel") == "X86_64" else APPLE
-    if match.group("translated"):
-        return APPLE if match.group("translated") == "1" else None
+    translated = match.group("translated") or match.group("translated_n")
+    if translated:
+        return APPLE if translated == "1" else None
     return APPLE if match.group("brand").startswith("Apple") else INTEL
 
 

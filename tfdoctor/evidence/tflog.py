@@ -241,7 +241,9 @@ class PtxasProblem(Record):
     ``problem`` is ``missing`` (no ptxas: ``Couldn't get ptxas version``, ``No PTX compilation
     provider is available``), ``unknown-arch`` (``Value 'sm_86' is not defined for option
     'gpu-name'``: a ptxas older than the GPU), ``too-old`` (``You are using ptxas 10.1.243,
-    which is older than 11.1``), ``newer-than-driver`` (``The NVIDIA driver's CUDA version is
+    which is older than 11.1``), ``miscompiles`` (``Invoking ptxas with version 12.5.82, which
+    corresponds to a CUDA version <=12.6.2``: a ptxas of a release XLA knows to miscompile),
+    ``newer-than-driver`` (``The NVIDIA driver's CUDA version is
     12.4 which is older than the PTX compiler version 12.5.82``) or ``unsupported-toolchain``
     (the driver refuses PTX from a newer compiler: CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222).
     """
@@ -253,7 +255,8 @@ class PtxasProblem(Record):
     arch: str = ""
     #: The ptxas version named, else empty.
     ptxas: str = ""
-    #: The driver's CUDA version (``newer-than-driver``) or the minimum ptxas (``too-old``).
+    #: The driver's CUDA version (``newer-than-driver``), the minimum ptxas (``too-old``) or
+    #: the newest release that miscompiles (``miscompiles``).
     other: str = ""
 
 
@@ -577,6 +580,14 @@ _GPU_ARCH = re.compile(r"Value '(?P<arch>sm_\d+[a-z]?)' is not defined for optio
 _PTXAS_OLD = re.compile(
     r"You are using ptxas (?P<version>\d+(?:\.\d+)+), which is older than (?P<min>\d+(?:\.\d+)+)"
 )
+# XLA's warning since early 2025 (xla/stream_executor/cuda/ptx_compiler_helpers.cc, logged at
+# error level): "*** WARNING *** Invoking ptxas with version 12.5.82, which corresponds to a
+# CUDA version <=12.6.2. CUDA versions 12.x.y up to and including 12.6.2 miscompile certain
+# edge cases around clamping." It compiles; a ptxas newer than the named release does not.
+_PTXAS_MISCOMPILES = re.compile(
+    r"Invoking ptxas with version (?P<version>\d+(?:\.\d+)+), which corresponds to a CUDA "
+    r"version <=(?P<max>\d+(?:\.\d+)+)"
+)
 # XLA named the compiler "the ptxas CUDA version (12.5.40)" until mid-2024 (logs of May 2024
 # still print it), later "the PTX compiler version 12.5.82" (xla/service/gpu/nvptx_compiler.cc).
 _PTXAS_NEWER = re.compile(
@@ -775,6 +786,10 @@ def _ptxas_events(no: int, message: str) -> Iterator[Event]:
     old = _PTXAS_OLD.search(message)
     if old is not None:
         yield PtxasProblem(no, message, "too-old", ptxas=old["version"], other=old["min"])
+        return
+    bad = _PTXAS_MISCOMPILES.search(message)
+    if bad is not None:
+        yield PtxasProblem(no, message, "miscompiles", ptxas=bad["version"], other=bad["max"])
         return
     newer = _PTXAS_NEWER.search(message)
     if newer is not None:
@@ -1030,6 +1045,23 @@ _TOOLKIT_MAJOR_WORDS = re.compile(
     r"|\bnvidia-cuda-nvcc(?:-cu(?P<suffix>\d{2}))?(?:==|[- ]{1,40})(?P<wheel>\d{1,2})\.\d"
     r"|\bnvidia[/\\]cu(?P<grouped>\d{2})[/\\]"
 )
+
+
+#: Where XLA says the ptxas it ran lives: asm_compiler.cc's "Used ptxas at PATH" after it fell
+#: back to the driver (2.12-2.15), cuda_asm_compiler.cc's "Using ptxas at PATH", and the status
+#: "UNIMPLEMENTED: PATH ptxas too old. Falling back to the driver to compile."
+#: https://github.com/tensorflow/tensorflow/blob/v2.14.0/tensorflow/compiler/xla/stream_executor/gpu/asm_compiler.cc
+_PTXAS_PATH = re.compile(
+    r"(?:Used|Using) ptxas at (?P<at>(?:/|[A-Za-z]:\\)[^\s'\"]{0,300}?ptxas(?:\.exe)?)(?![\w.])"
+    r"|UNIMPLEMENTED: (?P<old>(?:/|[A-Za-z]:\\)[^\s'\"]{0,300}?ptxas(?:\.exe)?) ptxas too old"
+)
+
+
+def ptxas_path_shown(text: str) -> Optional[str]:
+    """The path of the ptxas XLA says it ran, or None where ``text`` names none (a bare
+    ``ptxas``, found on PATH, names no file)."""
+    found = _PTXAS_PATH.search(text)
+    return (found.group("at") or found.group("old")) if found is not None else None
 
 
 def toolkit_majors_shown(text: str) -> dict[int, str]:

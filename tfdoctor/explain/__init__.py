@@ -89,6 +89,7 @@ from tfdoctor.evidence.devices import (
     wsl1_shown,
 )
 from tfdoctor.evidence.frozen import frozen_shown
+from tfdoctor.evidence.gpumemory import read_gpu_memory
 from tfdoctor.evidence.imports import imported_before_tensorflow
 from tfdoctor.evidence.macos import (
     APPLE,
@@ -1586,6 +1587,16 @@ class Revealed(Record):
     #: directory, the CUDA compiler wheel), with the words that show it; None for none or
     #: several.
     toolkit_major: Optional[tuple[int, str]] = None
+    #: What filled the GPU where an allocation failed, as the log tells it apart
+    #: (:func:`_gpu_memory_reading`): ``taken`` (another process held memory before
+    #: TensorFlow started) or ``never-fits`` (one request at least all TensorFlow has), with
+    #: the words that show it; None where the log does not tell.
+    memory_reading: Optional[tuple[str, str]] = None
+    #: XLA's first word on the ptxas it runs that names its version: the problem, the
+    #: version, and the other release the line names (:class:`tflog.PtxasProblem`).
+    ptxas_shown: Optional[tuple[str, str, str]] = None
+    #: The path of the ptxas XLA says it ran (:func:`tflog.ptxas_path_shown`).
+    ptxas_path: Optional[str] = None
     #: The TensorFlow.js for Node package the log names (``tfjs-node-gpu``), if any.
     tfjs_node_package: Optional[str] = None
     #: What OpenVINO's Model Optimizer made of its requirements check, where the log shows it
@@ -2172,6 +2183,27 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         if any(h == _MO_CHECK for h in evidence.hits)
         else None,
         toolkit_major=_toolkit_major(evidence, text),
+        memory_reading=_gpu_memory_reading(
+            # The log's head holds the GPU's description, which no signature cites.
+            f"{evidence.first_text}\n{text}",
+            next(
+                (
+                    e.bytes
+                    for _, e in evidence.logged(tflog.OutOfMemory)
+                    if e.failure and e.bytes and "trying to allocate" in e.message
+                ),
+                None,
+            ),
+        ),
+        ptxas_path=tflog.ptxas_path_shown(f"{evidence.first_text}\n{text}"),
+        ptxas_shown=next(
+            (
+                (e.problem, e.ptxas, e.other)
+                for _, e in evidence.logged(tflog.PtxasProblem)
+                if e.ptxas and e.other
+            ),
+            None,
+        ),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
         notebook=notebook,
@@ -2874,6 +2906,29 @@ def _major_named(hits: Sequence[Hits]) -> Optional[str]:
             cuda = tflog.cuda_of_soname(groups.get("library", "").lower())
             if cuda is not None:
                 return cuda.split(".", 1)[0]
+    return None
+
+
+def _gpu_memory_reading(text: str, request: Optional[int]) -> Optional[tuple[str, str]]:
+    """What the log shows filled the GPU (:attr:`Revealed.memory_reading`)."""
+    shown = read_gpu_memory(text)
+    if shown.taken_before and shown.device_bytes and shown.total_bytes:
+        return "taken", (
+            f"TensorFlow found {size_text(shown.device_bytes)} free of the GPU's "
+            f"{size_text(shown.total_bytes)} when it created its device"
+        )
+    if shown.taken_before and shown.device_bytes:
+        return "taken", (
+            f"TensorFlow found only {size_text(shown.device_bytes)} free on the GPU when it "
+            "created its device, less than any GPU it runs on carries, unless this one is "
+            "that small"
+        )
+    room = shown.limit_bytes or shown.device_bytes
+    if request is not None and room is not None and shown.never_fits(request):
+        return "never-fits", (
+            f"one allocation asked for {size_text(request)}, at least all the "
+            f"{size_text(room)} TensorFlow has on the GPU"
+        )
     return None
 
 
@@ -3718,20 +3773,44 @@ def _build_libs(cudnn: Optional[str], cuda: Optional[str]) -> str:
 _TAKEN_SHARE = 0.5
 
 
-def _memory_taken(r: Revealed) -> str:
-    """What the log shows of the GPU's memory taken, as the evidence that puts memory first:
-    an allocation that failed, or less than half the GPU free when TensorFlow started ('' where
-    it shows neither)."""
-    if r.oom_device or r.oom_bytes:
-        return "an allocation on the GPU that failed for want of memory"
+def _gpu_out_of_memory(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """The GPU's memory ran out: the fix led by what the log shows filled it."""
+    free = _memory_free_at_start(r)
+    reading = (
+        # No room even for the CUDA context when TensorFlow started on the GPU.
+        ("taken", "there was no memory left for TensorFlow's CUDA context on the GPU")
+        if any(h.signature.id == "cuda-init-out-of-memory" for h in hits)
+        else ("taken", free)
+        if free
+        else r.memory_reading
+    )
+    rocm = any(h.signature.id == "hip-out-of-memory" for h in hits)
+    return causes.runtime.GPU_OUT_OF_MEMORY, causes.runtime.gpu_memory_fix(m, rocm, reading)
+
+
+def _memory_free_at_start(r: Revealed) -> str:
+    """TensorFlow 1.x's words that less than half the GPU was free when it started ('' where
+    the log does not show both sizes, or shows more free)."""
     if r.gpu_memory is None:
         return ""
     total, free = (tflog.readable_bytes(x) for x in r.gpu_memory)
     if total and free is not None and free < _TAKEN_SHARE * total:
-        return (
-            f"only {r.gpu_memory[1]} of the GPU's {r.gpu_memory[0]} free when TensorFlow "
-            "started (another process held the rest)"
-        )
+        return f"only {r.gpu_memory[1]} of the GPU's {r.gpu_memory[0]} free when TensorFlow started"
+    return ""
+
+
+def _memory_taken(r: Revealed) -> str:
+    """What the log shows of the GPU's memory taken, as the evidence that puts memory first:
+    an allocation that failed, less than half the GPU free when TensorFlow started, or a device
+    far smaller than its GPU ('' where it shows none)."""
+    if r.oom_device or r.oom_bytes:
+        return "an allocation on the GPU that failed for want of memory"
+    free = _memory_free_at_start(r)
+    if free:
+        return f"{free} (another process held the rest)"
+    if r.memory_reading is not None and r.memory_reading[0] == "taken":
+        # The device TensorFlow created far smaller than its GPU (evidence/gpumemory.py).
+        return f"{r.memory_reading[1]} (another process held the rest)"
     return ""
 
 
@@ -4732,7 +4811,18 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # nvcc names a virtual architecture (compute_86) where it has no real one (sm_86).
         named = re.search(r"compute_(\d+[a-z]?)", " ".join(nvcc))
         arch = arch or (f"sm_{named.group(1)}" if named else None)
-    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "nvcc" if nvcc else "ptxas")
+    if nvcc:
+        return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "nvcc")
+    shown = r.ptxas_shown if r.ptxas_shown and r.ptxas_shown[0] != "newer-than-driver" else None
+    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "ptxas", shown, r.ptxas_path)
+
+
+def _ptxas_new(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A ptxas newer than the driver, with the versions XLA's own line states."""
+    shown = r.ptxas_shown
+    if shown is not None and shown[0] == "newer-than-driver":
+        return causes.xla.PTXAS_TOO_NEW, causes.xla.ptxas_fix(m, shown[2], shown[1])
+    return causes.xla.PTXAS_TOO_NEW, causes.xla.ptxas_fix(m)
 
 
 def _filesystem_env(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -7127,7 +7217,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.gpu.CUINIT_UNKNOWN_ERROR: causes.gpu.cuinit_unknown_fix,
     causes.gpu.FABRIC_MANAGER_NOT_RUNNING: causes.gpu.fabric_manager_fix,
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
-    causes.xla.PTXAS_TOO_NEW: causes.xla.ptxas_fix,
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
     causes.runtime.THREADS_EXHAUSTED: causes.runtime.thread_limit_fix,
@@ -7229,7 +7318,11 @@ BUILDERS: dict[str, Builder] = {
     causes.software.TF_INSTALL_INCOMPLETE: _tf_incomplete,
     causes.runtime.TF_ENV_FLAG_INVALID: lambda m, r, hits: (
         causes.runtime.TF_ENV_FLAG_INVALID,
-        causes.runtime.env_flag_fix(_group(hits, "variable") or "", _group(hits, "flag") or ""),
+        causes.runtime.malloc_async_fix()
+        if any(h.signature.id == "cuda-malloc-async-unsupported" for h in hits)
+        else causes.runtime.env_flag_fix(
+            _group(hits, "variable") or "", _group(hits, "flag") or ""
+        ),
     ),
     causes.network.PYTHON_CA_CERTS_MISSING: _ca_certs,
     causes.network.DOWNLOAD_HOST_CERT_UNVERIFIABLE: _host_cert,
@@ -7451,16 +7544,12 @@ BUILDERS: dict[str, Builder] = {
         if any(h.signature.id == "compiler-killed" for h in hits)
         else causes.runtime.host_memory_fix(m),
     ),
-    causes.runtime.GPU_OUT_OF_MEMORY: lambda m, r, hits: (
-        causes.runtime.GPU_OUT_OF_MEMORY,
-        causes.runtime.gpu_memory_fix(
-            m, rocm=any(h.signature.id == "hip-out-of-memory" for h in hits)
-        ),
-    ),
+    causes.runtime.GPU_OUT_OF_MEMORY: _gpu_out_of_memory,
     causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING: _addon_tools,
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
     causes.gpu.DRIVER_VERSION_MISMATCH: _driver_mismatch,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
+    causes.xla.PTXAS_TOO_NEW: _ptxas_new,
     causes.xla.XLA_CODE_UNCOMPILABLE: lambda m, r, hits: (
         causes.xla.XLA_CODE_UNCOMPILABLE,
         causes.xla.xla_code_fix({h.signature.id for h in hits}),

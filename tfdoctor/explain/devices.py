@@ -21,8 +21,15 @@ from tfdoctor.machine import Machine
 #: The causes that say TensorFlow cannot use the GPU: a finding with one already explains an
 #: empty GPU list (the relation the observation "TensorFlow lists a GPU" refutes, and a driver
 #: too old for the build's CUDA, which a listing does not refute but which stops the GPU's
-#: device from being created).
-_EXPLAINS_NO_GPU = frozenset(CONTRADICTED_BY["tf-lists-gpu"]) | {causes.gpu.DRIVER_TOO_OLD}
+#: device from being created). A GPU below the build's compute capability too: gpu_device.cc
+#: leaves it out of the devices it lists ("Ignoring visible gpu device ... The minimum
+#: required Cuda capability is X", GetValidDeviceIds), so the list is empty on a machine with
+#: that GPU alone.
+#: https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runtime/gpu/gpu_device.cc
+_EXPLAINS_NO_GPU = frozenset(CONTRADICTED_BY["tf-lists-gpu"]) | {
+    causes.gpu.DRIVER_TOO_OLD,
+    causes.gpu.GPU_ARCH_UNSUPPORTED,
+}
 
 
 #: The answer of the GPU check in Colab's GPU notebook, raised where no GPU device is named.
