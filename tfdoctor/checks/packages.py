@@ -734,6 +734,16 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
     m = ctx.machine
     yield from _undeclared_companions(ctx, pkg)
     seen: set[tuple[str, str]] = set()
+    # The Keras 2 users whose missing tf-keras _tf_keras reports (tf.keras is Keras 3): one
+    # finding, tf-keras-missing, whose fix installs the tf-keras of TensorFlow's line, where
+    # the companion's own floor (tensorflow-hub 0.16.1: tf-keras>=2.14.1) names no line.
+    keras2_missing = (
+        {normalize_name(p.name) for p, _ in _keras2_users(ctx)}
+        if ctx.facts.package("tf-keras") is None
+        and m.line is not None
+        and keras3_serves_tf_keras(m.line)
+        else set()
+    )
     # A companion built for another TensorFlow is one finding: its fix moves it (or
     # TensorFlow), and its Keras range moves with it.
     off_tf = {
@@ -752,6 +762,8 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
             seen.add(key)
             if target in dict(m.declared_requirements):
                 continue  # TensorFlow requires it too: dependency-missing names it
+            if target == "tf-keras" and key[0] in keras2_missing:
+                continue  # _tf_keras names it, with the tf-keras of TensorFlow's line
             yield causes.finding(
                 "packages.pins",
                 Severity.WARNING,
