@@ -628,9 +628,7 @@ def companion_answer(
             row.requirement(comp.name, pre=tf_pre and row.release not in own),
             tuple(line.line for line in lines if _serves(row, _line_releases(matrix, line))),
             # The row's own sources, then the companion's (its table, its README's rule).
-            tuple(
-                dict.fromkeys(table.sources[s].url for s in (*row.sources, *comp.sources))
-            ),
+            tuple(dict.fromkeys(table.sources[s].url for s in (*row.sources, *comp.sources))),
         )
         for row in reversed(rows)
     )
