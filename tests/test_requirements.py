@@ -474,7 +474,7 @@ def test_a_companion_row_names_a_line_or_one_release() -> None:
         "sources:\n  - {id: s, title: t, url: 'https://example.org'}\n"
         "companions:\n"
         "  - name: x\n    source: s\n    releases:\n"
-        "      - {release: '1.9', tensorflow: '~=2.16.1'}\n"
+        "      - {release: '1.9', tensorflow: '~=2.16.1', source: s}\n"
         "      - {release: '1.10.1', tensorflow: '==2.17.1', python: '>=3.9', source: s}\n"
     )
     comp = parse_companions(text, "c.yaml").companions["x"]
@@ -484,14 +484,36 @@ def test_a_companion_row_names_a_line_or_one_release() -> None:
         parse_companions(text.replace("'1.10.1'", "'1.10.x'"), "c.yaml")
 
 
+def test_a_companion_row_without_its_own_source_is_refused() -> None:
+    # The companion's list of sources is no source for a row: each row names what it was
+    # copied from, so that a pairing nobody read cannot enter the table.
+    text = (
+        "schema_version: 1\n"
+        "sources:\n  - {id: s, title: t, url: 'https://example.org'}\n"
+        "companions:\n"
+        "  - name: x\n    source: s\n    releases:\n"
+        "      - {release: '0.7.5', tensorflow: '<2.17,>=2.16', source: s}\n"
+        "      - {release: '0.7.6', tensorflow: '<2.19,>=2.18'}\n"
+    )
+    with pytest.raises(MatrixError, match=r"releases\[1\]"):
+        parse_companions(text, "c.yaml")
+    shipped = load_companions()
+    rows = [
+        (c.name, r.release, r.sources)
+        for c in (*shipped.companions.values(), *shipped.built_on.values())
+        for r in c.releases
+    ]
+    assert rows and all(sources for _, _, sources in rows)
+
+
 def test_a_companion_table_with_unsorted_releases_is_refused() -> None:
     text = (
         "schema_version: 1\n"
         "sources:\n  - {id: s, title: t, url: 'https://example.org'}\n"
         "companions:\n"
         "  - name: x\n    source: s\n    releases:\n"
-        "      - {release: '2.21', tensorflow: '<2.22'}\n"
-        "      - {release: '2.20', tensorflow: '<2.21'}\n"
+        "      - {release: '2.21', tensorflow: '<2.22', source: s}\n"
+        "      - {release: '2.20', tensorflow: '<2.21', source: s}\n"
     )
     with pytest.raises(MatrixError, match="sorted oldest first"):
         parse_companions(text, "c.yaml")
@@ -503,8 +525,8 @@ def test_a_companion_release_without_a_wheel_for_the_python_is_not_the_one_for_i
         "sources:\n  - {id: s, title: t, url: 'https://example.org'}\n"
         "companions:\n"
         "  - name: x\n    source: s\n    follows_tensorflow: true\n    releases:\n"
-        "      - {release: '0.1', tensorflow: '<2.17,>=2.16', python: '<3.12'}\n"
-        "      - {release: '0.2', tensorflow: '<2.17,>=2.16', python: '<3.11'}\n"
+        "      - {release: '0.1', tensorflow: '<2.17,>=2.16', python: '<3.12', source: s}\n"
+        "      - {release: '0.2', tensorflow: '<2.17,>=2.16', python: '<3.11', source: s}\n"
     )
     comp = parse_companions(text, "c.yaml").companions["x"]
     assert [comp.release_for("2.16.2", p) for p in (None, "3.10.4", "3.11.9")] == [

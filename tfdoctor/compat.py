@@ -627,7 +627,8 @@ def companion_answer(
             row,
             row.requirement(comp.name, pre=tf_pre and row.release not in own),
             tuple(line.line for line in lines if _serves(row, _line_releases(matrix, line))),
-            tuple(table.sources[s].url for s in row.sources or comp.sources),
+            # The row's own sources, then the companion's (its table, its README's rule).
+            tuple(dict.fromkeys(table.sources[s].url for s in (*row.sources, *comp.sources))),
         )
         for row in reversed(rows)
     )

@@ -1003,6 +1003,33 @@ class Machine(Record):
         return tuple(found)
 
     @functools.cached_property
+    def tensorflow_wanted(self) -> tuple[tuple[PackageFacts, str], ...]:
+        """The TensorFlow each installed package other than TensorFlow's own needs, installed
+        or not: (the package, the specifier). Its own metadata's requirement on a TensorFlow
+        distribution (plain, or behind the ``tensorflow`` extra, as tensorflow-io and
+        TensorFlow Addons declare it), else the companion table's row for its release
+        (tensorflow-probability declares none). What installing TensorFlow must keep."""
+        providers = {normalize_name(p.name) for p in self.tf_providers}
+        if self.tf_name:
+            providers.add(self.tf_name)
+        named = {**self.marker_env, "extra": "tensorflow"}
+        table = self.companion_table
+        found: list[tuple[PackageFacts, str]] = []
+        for pkg in self.facts.packages or ():
+            name = normalize_name(pkg.name)
+            if name in providers or name in TF_DISTRIBUTIONS:
+                continue
+            plain = applicable_requirements(pkg.requires, self.marker_env, TF_DISTRIBUTIONS)
+            extra = applicable_requirements(pkg.requires, named, ("tensorflow",))
+            specs = [spec for _, spec in dict.fromkeys((*plain, *extra)) if spec]
+            row = table.companions.get(name) or table.built_on.get(name)
+            own = row.row_of(pkg.version) if row is not None and not specs else None
+            if own is not None and own.tensorflow:
+                specs.append(own.tensorflow)
+            found.extend((pkg, spec) for spec in dict.fromkeys(specs))
+        return tuple(found)
+
+    @functools.cached_property
     def companion_table(self) -> Companions:
         """The companion table, read once for this view (each read hashes the file)."""
         return load_companions()

@@ -1154,7 +1154,7 @@ class CompanionRelease(Record):
     tensorflow: str
     #: The release's Requires-Python, where its source gives one.
     python: str = ""
-    #: The row's own sources; empty: the companion's.
+    #: The row's own sources (every row of the table names them).
     sources: tuple[str, ...] = ()
     note: str = ""
 
@@ -1377,7 +1377,10 @@ def _companion_rows(
     rows: list[CompanionRelease] = []
     for j, item in enumerate(reader.sequence(node, f"{where}.releases")):
         at = f"{where}.releases[{j}]"
-        row = reader.mapping(item, at, ("release", "tensorflow"), ("python", "source", "note"))
+        # Every row names the source it is copied from (the wheel's Requires-Dist, the tag's
+        # setup.py or import check, the project's table): a row without one is refused, so
+        # that no pairing enters the table on a guess.
+        row = reader.mapping(item, at, ("release", "tensorflow", "source"), ("python", "note"))
         release = reader.required_string(
             row["release"], f"{at}.release", _RELEASE_RE, "release (X.Y or X.Y.Z)"
         )
@@ -1390,9 +1393,7 @@ def _companion_rows(
                 release,
                 spec or "",
                 python or "",
-                reader.source_ids(row["source"], f"{at}.source", sources)
-                if "source" in row
-                else (),
+                reader.source_ids(row["source"], f"{at}.source", sources),
                 reader.required_string(row["note"], f"{at}.note") if "note" in row else "",
             )
         )

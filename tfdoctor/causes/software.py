@@ -15,6 +15,7 @@ from tfdoctor.causes.common import (
     companion_install,
     declared_range_fix,
     install_fix,
+    joint_range,
     legacy_keras_switch,
     list_file_command,
     owner_of_package_command,
@@ -24,7 +25,7 @@ from tfdoctor.causes.common import (
     pypi_releases_command,
     range_fix,
 )
-from tfdoctor.compat import first_keras3_line
+from tfdoctor.compat import Verdict, best_of, first_keras3_line, install_requirement, verdicts
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
@@ -1060,7 +1061,7 @@ def tensorflow_install_fix(m: Machine, python: str = "python") -> Fix:
     if verdict is None:
         fix = install_fix(m, "Install TensorFlow into this environment.", "tensorflow")
     else:
-        fix = install_fix(
+        fix = _companions_keep(m, verdict) or install_fix(
             m,
             f"Install TensorFlow {verdict.line.latest_patch}, the newest that fits this machine.",
             install_requirement(verdict.line, m.target),
@@ -1075,6 +1076,83 @@ def tensorflow_install_fix(m: Machine, python: str = "python") -> Fix:
         "(`conda activate NAME`; `conda env list` lists them) and run its python. Otherwise: "
         + fix.text,
         ("conda env list", *fix.commands),
+    )
+
+
+def _keras_moves_tensorflow(
+    m: Machine, comp: PackageFacts, target: str, spec: str, own: str
+) -> Optional[Fix]:
+    """A companion's Keras range (``spec`` on ``target``, keras or tf-keras) that no release
+    in TensorFlow's own range (``own``) meets: a companion requiring Keras 3 (keras>=3.5)
+    under a TensorFlow whose wheel requires the Keras of its line (keras<2.16,>=2.15.0 on
+    2.15; the 2.16 wheel requires keras>=3.0.0: the matrix's pins, from wheel metadata). pip
+    finds no Keras for both; the newest TensorFlow that fits this machine and whose declared
+    range meets the companion's is the move, the companion's release made for this
+    TensorFlow's Keras the other. None where a Keras meets both, or no line does."""
+    if joint_range((spec, own)) is not None or m.matrix is None or m.tf is None:
+        return None
+    field = "tf_keras" if target == "tf-keras" else "keras"
+
+    def meets(verdict: Verdict) -> Optional[str]:
+        pinned = getattr(verdict.line.pins, field, None)
+        if not isinstance(pinned, str):
+            return None
+        return joint_range((spec, pinned.removeprefix("tf-keras")))
+
+    fits = best_of([v for v in verdicts(m.matrix, m.target) if meets(v) is not None])
+    joint = meets(fits) if fits is not None else None
+    if fits is None or joint is None:
+        return None
+    return install_fix(
+        m,
+        f"{comp.name} {comp.version} requires {target}{spec}, and TensorFlow {m.tf.version} "
+        f"requires {target}{own}: no {target} release meets both, so pip finds none. Install "
+        f"TensorFlow {fits.line.latest_patch}, the newest that fits this machine and whose "
+        f"{target} range meets {comp.name}'s, with that {target}; or keep TensorFlow "
+        f"{m.tf.version} and install the {comp.name} release made for its Keras.",
+        install_requirement(fits.line, m.target),
+        f"{target}{joint}",
+    )
+
+
+def _companions_keep(m: Machine, newest: Verdict) -> Optional[Fix]:
+    """Where installed companions need another TensorFlow than the newest that fits this
+    machine (TensorFlow Addons 0.23.0 declares tensorflow<2.16.0,>=2.13.0; a release of
+    tensorflow-probability imports under the TensorFlow its row names), the newest line that
+    fits both, so that installing TensorFlow does not leave them built for another one. None
+    where the newest fits them all, or none is wanted."""
+    wanted = m.tensorflow_wanted
+
+    def keeps(verdict: Verdict) -> bool:
+        return all(spec_contains(verdict.line.latest_patch, s) for _, s in wanted)
+
+    if not wanted or keeps(newest):
+        return None
+    assert m.matrix is not None  # newest came from it
+    # Named: those the newest would leave behind.
+    names = ", ".join(
+        dict.fromkeys(
+            f"{p.name} {p.version} (tensorflow{s})"
+            for p, s in wanted
+            if not spec_contains(newest.line.latest_patch, s)
+        )
+    )
+    both = best_of([v for v in verdicts(m.matrix, m.target) if keeps(v)])
+    if both is None:
+        return install_fix(
+            m,
+            f"Install TensorFlow {newest.line.latest_patch}, the newest that fits this machine; "
+            "no release that fits it also fits what the installed companions need: "
+            f"{names}. Install their releases for that TensorFlow after it (`tfdoctor check` "
+            "names them).",
+            install_requirement(newest.line, m.target),
+        )
+    return install_fix(
+        m,
+        f"Install TensorFlow {both.line.latest_patch}, the newest that fits this machine and "
+        f"what the installed companions need: {names}. The newest for the machine alone, "
+        f"{newest.line.latest_patch}, would leave them built for another TensorFlow.",
+        install_requirement(both.line, m.target),
     )
 
 
@@ -3595,6 +3673,9 @@ def _companion_release_fix(
                 f"Install the {target} that {comp.name} {comp.version} declares.",
                 f"{target}{spec}",
             )
+        moved = _keras_moves_tensorflow(m, comp, target, spec, own)
+        if moved is not None:
+            return moved
         return install_fix(
             m,
             f"Install a {target} that both {comp.name} {comp.version} ({spec}) and TensorFlow "

@@ -391,7 +391,7 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
     yield from _keras_in_step(ctx, pkg, line, reported)
     yield from _keras_shared(ctx, pkg)
     yield from _tf_keras(ctx, pkg, line)
-    yield from _companions(ctx, pkg)
+    yield from _companions_judged(ctx, pkg)
     yield from _standalone_keras(ctx, pkg)
     yield from _tensorboard(ctx, pkg)
 
@@ -734,6 +734,16 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
     m = ctx.machine
     yield from _undeclared_companions(ctx, pkg)
     seen: set[tuple[str, str]] = set()
+    # The Keras 2 users whose missing tf-keras _tf_keras reports (tf.keras is Keras 3): one
+    # finding, tf-keras-missing, whose fix installs the tf-keras of TensorFlow's line, where
+    # the companion's own floor (tensorflow-hub 0.16.1: tf-keras>=2.14.1) names no line.
+    keras2_missing = (
+        {normalize_name(p.name) for p, _ in _keras2_users(ctx)}
+        if ctx.facts.package("tf-keras") is None
+        and m.line is not None
+        and keras3_serves_tf_keras(m.line)
+        else set()
+    )
     # A companion built for another TensorFlow is one finding: its fix moves it (or
     # TensorFlow), and its Keras range moves with it.
     off_tf = {
@@ -752,6 +762,8 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
             seen.add(key)
             if target in dict(m.declared_requirements):
                 continue  # TensorFlow requires it too: dependency-missing names it
+            if target == "tf-keras" and key[0] in keras2_missing:
+                continue  # _tf_keras names it, with the tf-keras of TensorFlow's line
             yield causes.finding(
                 "packages.pins",
                 Severity.WARNING,
@@ -793,6 +805,49 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
             else f"{comp.name} declares the {target} it works with; another may not import.",
             causes.software.companion_fix(m, comp.name, comp, target, spec),
         )
+
+
+def _companions_judged(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
+    """The companions as their metadata and the companion table judge them; where that names
+    no companion built for another TensorFlow, what TensorFlow's own output shows of one."""
+    named = list(_companions(ctx, pkg))
+    yield from named
+    if not any(
+        f.cause == causes.software.COMPANION_MISMATCH and f.severity.rank >= Severity.WARNING.rank
+        for f in named
+    ):
+        yield from _logged_companions(ctx)
+
+
+def _logged_companions(ctx: CheckContext) -> Iterator[Finding]:
+    """A companion that TensorFlow's own output shows failing, where its metadata showed
+    nothing (the companion missing from the package list, or declaring no range): its op
+    library's undefined symbol, TensorFlow Addons' warning outside its range, TensorFlow
+    Probability's version check. Read as ``explain`` reads that text (the same signatures,
+    cause and fix builder), fitted to this machine; a companion-mismatch at warning or above
+    only. Where TensorFlow's import failed, tensorflow.import reads the output instead."""
+    tf = ctx.facts.tensorflow
+    if tf is None or not _imported(ctx):
+        return
+    said = "\n".join(x for x in (*tf.log_errors, tf.stderr_tail) if x)
+    if not said.strip():
+        return
+    from tfdoctor.explain import explain  # noqa: PLC0415 - explain's readers load on demand
+    from tfdoctor.explain.reader import split_text  # noqa: PLC0415
+    from tfdoctor.signatures import load_signatures  # noqa: PLC0415
+
+    report = explain([split_text(said)], load_signatures(), ctx.matrix, ctx.facts)
+    for found in report.findings:
+        if (
+            found.cause == causes.software.COMPANION_MISMATCH
+            and found.severity.rank >= Severity.WARNING.rank
+        ):
+            yield dataclasses.replace(
+                found,
+                id="packages.pins",
+                check="",
+                detail=f"{found.detail} (TensorFlow's own output as it imported.)",
+            )
 
 
 #: Plugins that register TensorFlow's GPU device as TensorFlow loads them (PluggableDevice):

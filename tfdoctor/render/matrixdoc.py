@@ -234,7 +234,8 @@ moving TensorFlow only where none exists, said so (an end-of-life companion says
 the reverse. Each row is copied from the release's own setup.py or wheel metadata, the range it
 checks as it is imported, or the project's compatibility table; a row's `release` is a line
 (`X.Y`) or, where the patches of a line pin different TensorFlow releases, one release
-(`X.Y.Z`); `python` is its Requires-Python where known, `source` overrides the companion's.
+(`X.Y.Z`); `python` is its Requires-Python where known; every row names its `source` (a row
+without one is refused as the table is read).
 tf-keras is paired by the matrix (`pins.tf_keras`). Not in the table for want of a primary
 source read here: tensorflow-metal's version table (Apple's page defers it to PyPI).
 
@@ -262,7 +263,7 @@ def _companion_tables(companions: Companions) -> list[str]:
                 for r in reversed(comp.releases)
             ),
         )
-        ids = dict.fromkeys(s for r in comp.releases for s in r.sources or comp.sources)
+        ids = dict.fromkeys((*(s for r in comp.releases for s in r.sources), *comp.sources))
         out += ["", "Sources: " + ", ".join(f"`{s}`" for s in ids), ""]
     if companions.only_tensorflow:
         only = ", ".join(
@@ -291,7 +292,7 @@ def _companion_tables(companions: Companions) -> list[str]:
             ("release", "tensorflow"),
             ((r.release, _code(r.tensorflow)) for r in reversed(keras.releases)),
         )
-        ids = dict.fromkeys(s for r in keras.releases for s in r.sources or keras.sources)
+        ids = dict.fromkeys((*(s for r in keras.releases for s in r.sources), *keras.sources))
         out += ["", "Sources: " + ", ".join(f"`{s}`" for s in ids), ""]
     if companions.built_on:
         out += [
@@ -311,7 +312,7 @@ def _companion_tables(companions: Companions) -> list[str]:
                 for r in reversed(lib.releases)
             ),
         )
-        ids = dict.fromkeys(s for r in lib.releases for s in r.sources or lib.sources)
+        ids = dict.fromkeys((*(s for r in lib.releases for s in r.sources), *lib.sources))
         out += ["", "Sources: " + ", ".join(f"`{s}`" for s in ids), ""]
     out += ["Companion sources:", ""]
     out += [f"- `{s.id}`: [{s.title}]({s.url})" for s in companions.sources.values()]
