@@ -2083,8 +2083,11 @@ def libcuda_beside_module_fix(version: str) -> Fix:
 
 #: Hosted notebooks whose VM gets a GPU, and its driver, only from the runtime's accelerator
 #: setting: the user installs no driver there (a Deep Learning VM or SageMaker instance with a
-#: GPU attached may need its driver installed, the driver's own fix).
-_RUNTIME_GPU_NOTEBOOKS = ("colab", "kaggle")
+#: GPU attached may need its driver installed, the driver's own fix). A Databricks cluster is
+#: one: its GPU comes with a GPU instance type and a GPU ML runtime, which installs the driver
+#: and the CUDA and cuDNN its TensorFlow pairs with (https://docs.databricks.com/aws/en/compute/gpu,
+#: https://docs.databricks.com/aws/en/machine-learning/databricks-runtime-ml).
+_RUNTIME_GPU_NOTEBOOKS = ("colab", "kaggle", "databricks")
 
 
 def runtime_chooses_gpu(m: Machine) -> bool:

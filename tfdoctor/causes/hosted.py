@@ -147,6 +147,59 @@ def platform_image_fix(image: Optional[str]) -> Fix:
     )
 
 
+def _python_key(tag: str) -> tuple[int, ...]:
+    """The order of a SageMaker Python tag (``py310`` after ``py39``)."""
+    digits = tag[2:] if tag.startswith("py") else tag
+    return (int(digits[:1]), int(digits[1:] or 0)) if digits.isdigit() else (0,)
+
+
+def sagemaker_sdk_fix(m: Machine, setting: str, value: str, supported: str) -> Fix:
+    """A framework version and Python the SageMaker SDK's image table lists (``supported``,
+    as its refusal of ``setting`` = ``value`` names them), or a newer SDK where the value is
+    newer than everything its table knows."""
+    # The list ends the SDK's sentence: its full stop is no part of the last value.
+    supported = supported.rstrip(".")
+    listed = [v for v in supported.split(", ") if v]
+    sdk_upgrade = m.pip("install -U sagemaker")
+    if setting.lower().startswith("python"):
+        newest = max(listed, key=_python_key) if listed else None
+        newer = newest is not None and _python_key(value) > _python_key(newest)
+        pick = f"py_version='{newest}'" if newest else "a py_version it lists"
+        text = (
+            f"The SDK has images of this framework version for {supported} only, not {value}: "
+            f"pass {pick} (the entry point runs in the image's Python, not the notebook's), "
+            "or a framework_version whose images have the Python the code needs."
+        )
+        if newer:
+            text += (
+                f" A Python newer than {newest} needs a newer SDK (and framework release): "
+                "upgrade it and restart the kernel."
+            )
+        return Fix(text, sdk_upgrade if newer else ())
+    releases = [v for v in listed if v[:1].isdigit()]
+    newest = max(releases, key=version_key) if releases else None
+    older = [v for v in releases if version_key(v) <= version_key(value)]
+    nearest = max(older, key=version_key) if older else None
+    if newest is not None and version_key(value) > version_key(newest):
+        # Newer than every release this SDK knows: a newer SDK may know its images, and where
+        # the newest SDK refuses it too, AWS publishes none.
+        return Fix(
+            f"This SDK's image table ends at TensorFlow {newest}: upgrade the sagemaker "
+            f"package and restart the kernel, then run again. Where the newest SDK still "
+            f"refuses {value}, AWS publishes no prebuilt image for it: pass "
+            f"framework_version='{newest}', or build and push a custom image and pass it "
+            "as image_uri.",
+            sdk_upgrade,
+        )
+    pick = f"framework_version='{nearest}'" if nearest else "a framework_version it lists"
+    return Fix(
+        f"AWS publishes no prebuilt TensorFlow image of release {value} (the SDK's table "
+        f"lists {supported}): pass {pick}, with a py_version its images have, or build and "
+        "push a custom image and pass it as image_uri.",
+        (),
+    )
+
+
 def hosted_image(name: Optional[str]) -> Optional[HostedImage]:
     """The hosted notebook image ``name`` (``colab``, ``kaggle``) from the hosted-image table,
     or None (no name, or one the table does not hold)."""

@@ -4442,6 +4442,13 @@ def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
 
 
 def _no_device(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if r.docker_run_without_gpu is None and causes.gpu.runtime_chooses_gpu(m):
+        # A hosted notebook whose runtime setting gives it a GPU: its VM runs the kernel in a
+        # container of the platform's (Colab's hostname is that container's ID), which the
+        # user cannot start with a GPU; the runtime's accelerator is what hands one over.
+        return causes.hosted.HOSTED_RUNTIME_WITHOUT_GPU, causes.hosted.hosted_gpu_runtime_fix(
+            m.notebook
+        )
     if r.docker_run_without_gpu is not None or (r.container_hostname and not m.container):
         # The log shows the container started with no GPU flag, or TensorFlow's diagnostics
         # name a Docker container's default hostname with no runtime shown: CUDA sees no
@@ -4471,6 +4478,20 @@ def _floor(m: Machine) -> Optional[str]:
 def _hit(hits: Sequence[Hits], sid: str) -> bool:
     """Whether the signature ``sid`` is among ``hits``."""
     return any(h.signature.id == sid for h in hits)
+
+
+def _platform_image(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """The platform's image for the framework and Python asked for: the SDK's own list where
+    its refusal names one, else the image the registry does not have."""
+    setting, value, supported = (
+        _group(hits, g) for g in ("sdk_setting", "sdk_value", "sdk_supported")
+    )
+    fix = (
+        causes.hosted.sagemaker_sdk_fix(m, setting, value, supported)
+        if setting and value and supported
+        else causes.hosted.platform_image_fix(_group(hits, "image"))
+    )
+    return causes.hosted.PLATFORM_IMAGE_UNAVAILABLE, fix
 
 
 def _group(hits: Sequence[Hits], name: str) -> Optional[str]:
@@ -7166,10 +7187,7 @@ BUILDERS: dict[str, Builder] = {
         causes.conda.CONDA_SHELL_NOT_INITIALISED,
         causes.conda.conda_shell_fix(_group(hits, "command") or "conda", r.os),
     ),
-    causes.hosted.PLATFORM_IMAGE_UNAVAILABLE: lambda m, r, hits: (
-        causes.hosted.PLATFORM_IMAGE_UNAVAILABLE,
-        causes.hosted.platform_image_fix(_group(hits, "image")),
-    ),
+    causes.hosted.PLATFORM_IMAGE_UNAVAILABLE: _platform_image,
     causes.platform.CI_PYTHON_VERSION_UNAVAILABLE: lambda m, r, hits: (
         causes.platform.CI_PYTHON_VERSION_UNAVAILABLE,
         causes.platform.ci_python_fix(_group(hits, "ci_python")),
@@ -10114,9 +10132,12 @@ def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Fin
     stale = read_stale_import(evidence.first_text)
     if stale is None:
         return None
+    image = causes.hosted.hosted_image(revealed.notebook)
     menu = (
         "the Runtime menu's restart in Colab"
         if revealed.notebook == "colab"
+        else f"{image.restart}, on {image.title}"
+        if image is not None
         else "Kernel > Restart Kernel in Jupyter, the Runtime menu's restart in Colab, or a new "
         "Python process"
     )
@@ -10126,8 +10147,14 @@ def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Fin
         causes.notebook.KERNEL_RESTART_NEEDED,
         f"pip installed TensorFlow {stale.installed}, yet the running process still reports "
         f"{stale.removed}",
-        f"{stale.echoed}\npip removed TensorFlow {stale.removed} and installed "
-        f"{stale.installed}; the process that printed this version had imported TensorFlow "
+        f"{stale.echoed}\n"
+        + (
+            f"pip removed TensorFlow {stale.removed} and installed {stale.installed}"
+            if stale.removal_shown
+            else f"pip installed TensorFlow {stale.installed} into the kernel's own interpreter "
+            "(the note the notebook prints after such a run says so)"
+        )
+        + "; the process that printed this version had imported TensorFlow "
         "before the install, and keeps the release it loaded until it restarts.",
         causes.notebook.restart_fix(menu),
     )

@@ -1,0 +1,225 @@
+"""Hosted runtimes and managed platforms whose TensorFlow, Python or GPU is theirs to give:
+the SageMaker SDK refusing a framework version or Python its image table lacks, a hosted
+notebook's VM without a GPU behind its own container, Colab's %tensorflow_version magic, and a
+kernel that keeps the TensorFlow it imported before a %pip install."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pytest
+
+from tests.explaining import explained, finding_of, fix_text, top_error
+from tfdoctor.evidence.packages import read_stale_import
+from tfdoctor.findings import Finding, Severity
+
+#: The SDK's frames above its refusal, as a notebook instance's conda environment shows them.
+_SDK = "/home/ec2-user/anaconda3/envs/tensorflow2_p310/lib/python3.10/site-packages/sagemaker"
+
+
+def _sdk_refusal(message: str) -> str:
+    """A traceback of the SageMaker SDK's image look-up ending in ``message``."""
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{_SDK}/tensorflow/estimator.py", line 187, in __init__\n'
+        "    image_uri = image_uris.retrieve(\n"
+        f'  File "{_SDK}/image_uris.py", line 634, in _validate_arg\n'
+        "    raise ValueError(\n"
+        f"ValueError: {message}\n"
+    )
+
+
+def _warned(text: str) -> list[Finding]:
+    """The findings at warning or above."""
+    return [f for f in explained(text).findings if f.severity.rank >= Severity.WARNING.rank]
+
+
+# --- the SageMaker SDK's image table ----------------------------------------------------------
+
+
+_SDK_WORDS = "You may need to upgrade your SDK version (pip install -U sagemaker) for newer"
+
+
+@pytest.mark.parametrize(
+    ("message", "named", "upgrade"),
+    [
+        # The newest Python listed, by number (py310 after py39), without the sentence's full
+        # stop; an older Python comes back with no SDK.
+        (
+            f"Unsupported Python version: py38. {_SDK_WORDS} Python versions. Supported Python "
+            "version(s): py39, py310.",
+            "py_version='py310'",
+            False,
+        ),
+        # A release newer than the table: a newer SDK first, else the newest listed.
+        (
+            f"Unsupported tensorflow version: 2.19. {_SDK_WORDS} tensorflow versions. Supported "
+            "tensorflow version(s): 2.13.0, 2.14.1, 2.16.2, 2.13, 2.14, 2.16.",
+            "framework_version='2.16.2'",
+            True,
+        ),
+        # Between listed releases (the SDK's earlier words): no image to upgrade to.
+        (
+            f"Unsupported tensorflow version: 2.15. {_SDK_WORDS} versions. Supported "
+            "version(s): 2.14.1, 2.16.2.",
+            "framework_version='2.14.1'",
+            False,
+        ),
+    ],
+    ids=["python", "newer-release", "missing-release"],
+)
+def test_the_sdks_refusal_is_fixed_from_its_own_list(
+    message: str, named: str, upgrade: bool
+) -> None:
+    top = top_error(explained(_sdk_refusal(message)))
+    assert top.cause == "platform-image-unavailable"
+    fix = fix_text(top)
+    assert named in fix and "py310." not in fix
+    assert ("install -U sagemaker" in fix) is upgrade
+
+
+def test_the_sdks_other_refusals_are_not_a_missing_image() -> None:
+    text = _sdk_refusal(
+        "Unsupported region: il-central-1. You may need to upgrade your SDK version (pip "
+        "install -U sagemaker) for newer regions. Supported region(s): us-east-1, us-west-2."
+    )
+    assert all(f.cause != "platform-image-unavailable" for f in _warned(text))
+
+
+# --- a hosted notebook without a GPU ----------------------------------------------------------
+
+#: CUDA finding no device, and its diagnostics naming the host: a 12-hex name, as a Docker
+#: container's default hostname is (Colab's runtime runs the kernel in one).
+_NO_DEVICE = (
+    "2024-06-01 10:00:00.000000: E external/local_xla/xla/stream_executor/cuda/"
+    "cuda_driver.cc:282] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device "
+    "is detected\n"
+    "2024-06-01 10:00:00.000000: I external/local_xla/xla/stream_executor/cuda/"
+    "cuda_diagnostics.cc:134] retrieving CUDA diagnostic information for host: 3f9a1c2d4e5b\n"
+    "2024-06-01 10:00:00.000000: I external/local_xla/xla/stream_executor/cuda/"
+    "cuda_diagnostics.cc:141] hostname: 3f9a1c2d4e5b\n"
+)
+
+
+def test_colabs_own_container_is_not_one_the_user_started_without_a_gpu() -> None:
+    text = "!ls /content/drive/MyDrive/proj\ntrain.py\n" + _NO_DEVICE
+    top = next(iter(_warned(text)))
+    assert top.cause == "hosted-runtime-without-gpu"
+    assert "Hardware accelerator" in fix_text(top) and "--gpus" not in fix_text(top)
+
+
+def test_the_same_lines_without_a_notebook_are_not_a_hosted_runtime() -> None:
+    assert all(f.cause != "hosted-runtime-without-gpu" for f in _warned(_NO_DEVICE))
+
+
+def test_a_databricks_cluster_without_a_gpu_is_told_its_compute_settings() -> None:
+    text = (
+        ">>> tf.config.list_physical_devices('GPU')\n[]\n"
+        "File /databricks/python/lib/python3.11/site-packages/tensorflow/python/framework/"
+        "config.py:471\n"
+    )
+    top = next(iter(_warned(text)))
+    fix = fix_text(top)
+    # Ranked first among the candidates: a GPU instance type with a GPU ML runtime.
+    assert fix.index("GPU instance type") < fix.index("CPU-only build")
+    assert "Windows" not in fix.split("2.")[0]
+
+
+# --- Colab's %tensorflow_version magic --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "cause", "fix"),
+    [
+        # The kernel imported TensorFlow before the magic: it keeps that release.
+        (
+            "%tensorflow_version 1.x\n"
+            "TensorFlow is already loaded. Please restart the runtime to change versions.\n",
+            "kernel-restart-needed",
+            "Restart",
+        ),
+        # The TPU host refused the switch: it runs its own release against the client's.
+        (
+            "%tensorflow_version 2.x\nFailed to switch the TPU to TF 2.2.0\n"
+            "TensorFlow 2.x selected.\n",
+            "tpu-version-mismatch",
+            "same TensorFlow",
+        ),
+    ],
+    ids=["already-loaded", "tpu-not-switched"],
+)
+def test_the_magics_refusals_are_warnings_with_their_fix(text: str, cause: str, fix: str) -> None:
+    found = finding_of(explained(text), cause)
+    assert found is not None and found.severity is Severity.WARNING
+    assert fix in fix_text(found)
+
+
+def test_the_magic_with_nothing_to_switch_stays_a_note() -> None:
+    text = (
+        "%tensorflow_version 2.x\n"
+        "Colab only includes TensorFlow 2.x; %tensorflow_version has no effect.\n"
+        "Epoch 1/2\n"
+    )
+    assert _warned(text) == []
+
+
+# --- a %pip install the running kernel has not loaded ------------------------------------------
+
+_PIP_IN_KERNEL = (
+    "%pip install -q tensorflow==2.15.0\n"
+    "Successfully installed tensorflow-2.15.0\n"
+    "Note: you may need to restart the kernel to use updated packages.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "stale"),
+    [
+        # IPython's echo of another release after %pip's note: the kernel's own import.
+        (_PIP_IN_KERNEL + "In [3]: tf.__version__\nOut[3]: '2.11.0'\n", ("2.11.0", "2.15.0")),
+        # Databricks' words of the note.
+        (
+            _PIP_IN_KERNEL.replace(
+                "restart the kernel", "restart the kernel using dbutils.library.restartPython()"
+            )
+            + "print(tf.__version__)\n2.14.0\n",
+            ("2.14.0", "2.15.0"),
+        ),
+        # The installed release echoed: restarted already.
+        (_PIP_IN_KERNEL + "print(tf.__version__)\n2.15.0\n", None),
+        # No note: pip may have been another interpreter's (a shell's `!pip`).
+        (
+            _PIP_IN_KERNEL.replace(
+                "Note: you may need to restart the kernel to use updated packages.\n", ""
+            )
+            + "print(tf.__version__)\n2.11.0\n",
+            None,
+        ),
+        # The echo before the install says nothing of it.
+        ("In [1]: tf.__version__\nOut[1]: '2.11.0'\n" + _PIP_IN_KERNEL, None),
+    ],
+    ids=["ipython", "databricks", "restarted", "no-note", "echo-first"],
+)
+def test_a_release_echoed_after_a_pip_run_in_the_kernel(
+    text: str, stale: Optional[tuple[str, str]]
+) -> None:
+    found = read_stale_import(text)
+    assert ((found.removed, found.installed) if found else None) == stale
+    assert found is None or not found.removal_shown
+
+
+def test_the_kernel_holding_its_old_import_after_pip_is_an_error_with_the_platforms_restart() -> (
+    None
+):
+    text = (
+        "/databricks/python/lib/python3.11/site-packages/tensorflow/__init__.py\n"
+        + _PIP_IN_KERNEL.replace(
+            "restart the kernel", "restart the kernel using dbutils.library.restartPython()"
+        )
+        + "print(tf.__version__)\n2.14.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "kernel-restart-needed"
+    assert "2.15.0" in top.summary and "2.14.0" in top.summary
+    assert "pip removed" not in top.detail  # its removal is not shown
+    assert "dbutils.library.restartPython()" in fix_text(top)
