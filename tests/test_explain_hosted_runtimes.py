@@ -223,3 +223,39 @@ def test_the_kernel_holding_its_old_import_after_pip_is_an_error_with_the_platfo
     assert "2.15.0" in top.summary and "2.14.0" in top.summary
     assert "pip removed" not in top.detail  # its removal is not shown
     assert "dbutils.library.restartPython()" in fix_text(top)
+
+
+# --- the image's TensorFlow replaced, with nothing failing yet --------------------------------
+
+
+def _replaced(installed: str, head: str = "/content/drive/MyDrive/proj\n") -> str:
+    """pip replacing Colab's TensorFlow 2.15.0 with ``installed``, in its own words."""
+    return (
+        f"{head}!pip install tensorflow=={installed}\n"
+        "  Attempting uninstall: tensorflow\n"
+        "    Found existing installation: tensorflow 2.15.0\n"
+        "    Uninstalling tensorflow-2.15.0:\n"
+        "      Successfully uninstalled tensorflow-2.15.0\n"
+        f"Successfully installed tensorflow-{installed}\n"
+    )
+
+
+def test_pip_replacing_the_images_tensorflow_is_a_warning_with_the_images_fix() -> None:
+    found = finding_of(explained(_replaced("2.16.1")), "hosted-tf-replaced")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "2.15.0" in found.detail and "2.16.1" in found.detail
+    assert "Disconnect and delete runtime" in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The same release put back.
+        _replaced("2.15.0"),
+        # The user's own machine: no notebook's paths.
+        _replaced("2.16.1", head="/home/user/proj\n"),
+    ],
+    ids=["same-release", "no-notebook"],
+)
+def test_a_replacement_that_is_not_the_images_is_not_read_so(text: str) -> None:
+    assert finding_of(explained(text), "hosted-tf-replaced") is None

@@ -246,6 +246,7 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
+from tfdoctor.hosted import HostedImage
 from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import Matrix, parse_arch, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
@@ -9957,7 +9958,7 @@ def _hosted_tf_replaced(
         return None
     failure = _after_install_failure(evidence, by_cause, findings)
     if failure is None:
-        return None
+        return _image_tensorflow_removed(evidence, image, installed)
     dist, version = installed
     what = f"{dist} {version}" if version else dist
     return causes.finding(
@@ -10120,6 +10121,40 @@ def _image_build_removed(
         f"The notebook replaced the TensorFlow {image.title} ships",
         f"{said}: the image's CUDA and cuDNN libraries and its other packages are built and "
         "tested with its own TensorFlow, and stay as they were.",
+        causes.hosted.installed_over_image_fix(image, dist, version),
+    )
+
+
+#: pip removing one of TensorFlow's own distributions (req_uninstall.py's "Successfully
+#: uninstalled %s", ``name-version``).
+_PIP_TF_REMOVED = re.compile(
+    r"(?P<dist>tensorflow(?:-gpu|-cpu)?)-(?P<version>\d+\.\d+(?:\.\d+)?)\b"
+)
+
+
+def _image_tensorflow_removed(
+    evidence: Evidence, image: HostedImage, installed: tuple[str, Optional[str]]
+) -> Optional[Finding]:
+    """pip removing the TensorFlow a hosted notebook's image had and installing another
+    release, with no failure after it: the replacement observed, a warning (the image's CUDA
+    and cuDNN wheels and its add-ons stay at its own release). None where pip's removal is not
+    shown, or it put the same release back."""
+    removed = next(
+        _pip_said(evidence.first_text, _PIP_TF_REMOVED, PipKind.UNINSTALLED),
+        None,
+    )
+    dist, version = installed
+    if removed is None or version is None or removed.match.group("version") == version:
+        return None
+    return causes.finding(
+        f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
+        Severity.WARNING,
+        causes.hosted.HOSTED_TF_REPLACED,
+        f"The notebook replaced the TensorFlow {image.title} ships",
+        f"{removed.line}\npip removed TensorFlow {removed.match.group('version')} from "
+        f"{image.title} (its paths show the notebook) and installed {dist} {version}: the "
+        "image's CUDA and cuDNN libraries and its other packages are built and tested with "
+        "its own TensorFlow, and stay as they were.",
         causes.hosted.installed_over_image_fix(image, dist, version),
     )
 
