@@ -65,8 +65,15 @@ _SDK_WORDS = "You may need to upgrade your SDK version (pip install -U sagemaker
             "framework_version='2.14.1'",
             False,
         ),
+        # SDK 2 given neither (SDK 1 defaulted both): name both, or keep SDK 1.
+        (
+            "framework_version or py_version was None, yet image_uri was also None. Either "
+            "specify both framework_version and py_version, or specify image_uri.",
+            "sagemaker<2",
+            False,
+        ),
     ],
-    ids=["python", "newer-release", "missing-release"],
+    ids=["python", "newer-release", "missing-release", "none-given"],
 )
 def test_the_sdks_refusal_is_fixed_from_its_own_list(
     message: str, named: str, upgrade: bool

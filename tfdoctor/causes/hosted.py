@@ -200,6 +200,18 @@ def sagemaker_sdk_fix(m: Machine, setting: str, value: str, supported: str) -> F
     )
 
 
+def sagemaker_versions_unset_fix() -> Fix:
+    """Name the framework version and Python (SDK 2 defaults neither), or a custom image."""
+    return Fix(
+        "The SageMaker Python SDK 2 no longer defaults the framework version and Python: pass "
+        "both framework_version and py_version to the estimator or model (a pairing the "
+        "SDK's image table lists; sagemaker.image_uris.retrieve with the same values answers "
+        "with the image, or refuses naming the list), or image_uri of a custom image. Code "
+        'written for SDK 1, which defaulted them, can instead keep "sagemaker<2".',
+        ('python -c "import sagemaker; print(sagemaker.__version__)"',),
+    )
+
+
 def hosted_image(name: Optional[str]) -> Optional[HostedImage]:
     """The hosted notebook image ``name`` (``colab``, ``kaggle``) from the hosted-image table,
     or None (no name, or one the table does not hold)."""

@@ -4490,6 +4490,8 @@ def _platform_image(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[caus
     fix = (
         causes.hosted.sagemaker_sdk_fix(m, setting, value, supported)
         if setting and value and supported
+        else causes.hosted.sagemaker_versions_unset_fix()
+        if any(h.signature.id == "sagemaker-sdk-version-unset" for h in hits)
         else causes.hosted.platform_image_fix(_group(hits, "image"))
     )
     return causes.hosted.PLATFORM_IMAGE_UNAVAILABLE, fix
