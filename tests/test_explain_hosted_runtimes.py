@@ -266,3 +266,43 @@ def test_pip_replacing_the_images_tensorflow_is_a_warning_with_the_images_fix() 
 )
 def test_a_replacement_that_is_not_the_images_is_not_read_so(text: str) -> None:
     assert finding_of(explained(text), "hosted-tf-replaced") is None
+
+
+# --- TensorFlow on a Cloud TPU VM --------------------------------------------------------------
+
+
+def _tpu_vm_init(site: str) -> str:
+    """initialize_tpu_system finding no TPU device on a TPU VM, TensorFlow under ``site``."""
+    return (
+        "me@t1v-n-0a1b2c3d-w-0:~$ python3 train.py\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/train.py", line 4, in <module>\n'
+        "    tf.tpu.experimental.initialize_tpu_system(resolver)\n"
+        f'  File "{site}/tensorflow/python/tpu/tpu_strategy_util.py", line 111, in '
+        "initialize_tpu_system\n"
+        "    raise errors.NotFoundError(\n"
+        "tensorflow.python.framework.errors_impl.NotFoundError: TPUs not found in the cluster. "
+        "Failed in initialization: No matching devices found for '/device:TPU_SYSTEM:0'\n"
+    )
+
+
+def test_a_tpu_vm_whose_user_installed_tensorflow_sees_no_tpu_needs_the_tpu_build() -> None:
+    top = top_error(explained(_tpu_vm_init("/home/me/venv/lib/python3.10/site-packages")))
+    assert top.cause == "tpu-tf-without-libtpu"
+    assert "tensorflow-tpu" in fix_text(top) and "libtpu-releases" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The image's own TensorFlow (system dist-packages): the resolver, not the build.
+        _tpu_vm_init("/usr/local/lib/python3.10/dist-packages"),
+        # No TPU VM shown: a runtime without a TPU is as likely.
+        _tpu_vm_init("/home/me/venv/lib/python3.10/site-packages").replace(
+            "me@t1v-n-0a1b2c3d-w-0:~$ ", "$ "
+        ),
+    ],
+    ids=["image-tensorflow", "no-tpu-vm"],
+)
+def test_a_tpu_not_found_elsewhere_stays_not_found(text: str) -> None:
+    assert top_error(explained(text)).cause == "tpu-not-found"

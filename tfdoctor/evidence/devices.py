@@ -482,6 +482,24 @@ def container_hostname(text: str) -> Optional[str]:
     return None
 
 
+#: A Cloud TPU VM's hostname, ``t1v-n-<8 hex>-w-<worker>``: the shell prompt
+#: ``gcloud compute tpus tpu-vm ssh`` opens on it and the worker TensorFlow's errors name
+#: ("binary running on t1v-n-1234abcd-w-0"; https://cloud.google.com/tpu/docs/managing-tpus-tpu-vm).
+_TPU_VM_HOSTNAME = re.compile(r"\bt1v-n-[0-9a-f]{8}-w-\d{1,4}\b")
+
+
+def tpu_vm_hostname(text: str) -> Optional[str]:
+    """The line of ``text`` that names a Cloud TPU VM's hostname, or None."""
+    if "t1v-n-" not in text:
+        return None
+    match = _TPU_VM_HOSTNAME.search(text)
+    if match is None:
+        return None
+    start = text.rfind("\n", 0, match.start()) + 1
+    end = text.find("\n", match.end())
+    return text[start : end if end >= 0 else len(text)].strip()[:200]
+
+
 #: What WSL 1 shows of itself: the kernel release it reports (``uname -r``, ``/proc/version``,
 #: ``platform.platform()``), a fixed ``4.4.0-<Windows build>-Microsoft`` with a capital M
 #: (WSL 2's kernels are ``...-microsoft-standard-WSL2``,

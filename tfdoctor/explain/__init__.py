@@ -84,6 +84,7 @@ from tfdoctor.evidence.devices import (
     read_device_listings,
     tf_cpu_image,
     tf_image_release,
+    tpu_vm_hostname,
     unix_prompt,
     visible_devices_set,
     wsl1_shown,
@@ -1708,6 +1709,10 @@ class Revealed(Record):
     #: The line that prints a Docker container's default hostname (its ID's first 12 hex
     #: digits: TensorFlow's CUDA diagnostics, a shell's prompt): the process ran in one.
     container_hostname: Optional[str] = None
+    #: The line that names a Cloud TPU VM's hostname, where TensorFlow's own frames are in a
+    #: ``site-packages`` directory (a virtual environment's, ``~/.local``'s, conda's: one the
+    #: user installed it into, not the image's system ``dist-packages``).
+    tpu_vm_user_tf: Optional[str] = None
     #: TensorFlow's loader opened a ROCm library (tensorflow-rocm on ROCm's runtime).
     rocm_loaded: bool = False
     #: A kernel look-up found a kernel of the op for a device the process registered, and
@@ -2179,6 +2184,11 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         packager=host_packager(evidence.first_text),
         run_tool=container_run_tool(evidence.first_text),
         container_hostname=container_hostname(evidence.first_text),
+        tpu_vm_user_tf=(
+            tpu_vm_hostname(evidence.first_text)
+            if any("/site-packages/tensorflow/" in f for f in frames)
+            else None
+        ),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         gpu_listed="created-gpu-device" in evidence.hits
         or (gpus_listed([x for _, x in evidence.devices]) or 0) > 0,
@@ -4307,6 +4317,19 @@ def _tpu_build(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     return causes.hosted.TPU_TF_WITHOUT_LIBTPU, causes.hosted.tensorflow_tpu_fix(
         m, m.tf.version if m.tf is not None else None
     )
+
+
+def _tpu_not_found(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if (
+        r.tpu_vm_user_tf is not None
+        and any(h.signature.id == "tpu-system-device-missing" for h in hits)
+        and (m.tf is None or m.tf.name != "tensorflow-tpu")
+    ):
+        # On the TPU VM itself, from a TensorFlow the user installed (a virtual environment's,
+        # ~/.local's): PyPI's tensorflow registers no TPU device there; its TPU build with
+        # libtpu does (Cloud TPU's TensorFlow guide).
+        return _tpu_build(m, r, hits)
+    return causes.hosted.TPU_NOT_FOUND, causes.hosted.tpu_not_found_fix()
 
 
 def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -7105,7 +7128,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
     causes.runtime.THREADS_EXHAUSTED: causes.runtime.thread_limit_fix,
-    causes.hosted.TPU_NOT_FOUND: lambda m: causes.hosted.tpu_not_found_fix(),
     causes.hosted.HOSTED_TF_LINE_DROPPED: causes.hosted.hosted_tf1_dropped_fix,
     causes.gpu.GPU_MEMORY_ERRORS: lambda m: causes.gpu.gpu_memory_errors_fix(0),
     causes.platform.EXTERNALLY_MANAGED: lambda m: causes.platform.venv_fix(),
@@ -7296,6 +7318,7 @@ BUILDERS: dict[str, Builder] = {
     causes.software.DEPENDENCY_MISSING: _dependency_missing,
     causes.platform.WHEEL_MISMATCH: _wrong_arch,
     causes.hosted.TPU_TF_WITHOUT_LIBTPU: _tpu_build,
+    causes.hosted.TPU_NOT_FOUND: _tpu_not_found,
     causes.hosted.TPU_VERSION_MISMATCH: _tpu_version,
     causes.software.DEPENDENCY_OUT_OF_RANGE: _dependency,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
