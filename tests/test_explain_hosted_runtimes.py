@@ -306,3 +306,30 @@ def test_a_tpu_vm_whose_user_installed_tensorflow_sees_no_tpu_needs_the_tpu_buil
 )
 def test_a_tpu_not_found_elsewhere_stays_not_found(text: str) -> None:
     assert top_error(explained(text)).cause == "tpu-not-found"
+
+
+# --- a pin Colab's Python has no wheel of ----------------------------------------------------
+
+#: pip on Colab's runtime naming Colab's own wheel index first, then refusing a pin whose
+#: wheels end before the runtime's Python.
+_COLAB_PIN = (
+    "!pip install tensorflow==2.12.0\n"
+    "Looking in indexes: https://pypi.org/simple, "
+    "https://us-python.pkg.dev/colab-wheels/public/simple/\n"
+    "ERROR: Could not find a version that satisfies the requirement tensorflow==2.12.0 (from "
+    "versions: 2.16.0rc0, 2.16.1, 2.16.2, 2.17.0, 2.17.1, 2.18.0, 2.19.0)\n"
+    "ERROR: No matching distribution found for tensorflow==2.12.0\n"
+)
+
+
+def test_a_pin_colabs_python_cannot_install_names_the_runtime_version_of_its_python() -> None:
+    top = top_error(explained(_COLAB_PIN))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    # The fixture matrix's 2.12 serves Python 3.8-3.11: Colab's newest runtime on 3.11.
+    assert "runtime version 2025.07" in fix and "Runtime version" in fix
+
+
+def test_the_same_pin_off_a_hosted_notebook_gets_no_runtime_version() -> None:
+    text = _COLAB_PIN.replace(", https://us-python.pkg.dev/colab-wheels/public/simple/", "")
+    assert "runtime version" not in fix_text(top_error(explained(text)))

@@ -212,6 +212,32 @@ def sagemaker_versions_unset_fix() -> Fix:
     )
 
 
+def hosted_python_words(m: Machine, image: HostedImage, version: str) -> Optional[str]:
+    """Where a hosted image's Python has no wheel of TensorFlow ``version``: the words that
+    name the image's runtime version whose Python its Linux wheels serve (the hosted table
+    beside the matrix), or, where none does, a local runtime. None where the matrix does not
+    know the release's Pythons."""
+    line = m.matrix.line_for(version) if m.matrix is not None else None
+    pythons = line.pythons_on("linux-x86_64") if line is not None else ()
+    if not pythons:
+        return None
+    span = f"Python {pythons[0]} to {pythons[-1]}" if len(pythons) > 1 else f"Python {pythons[0]}"
+    said = (
+        f"On {image.title} the Python comes with the runtime and pip cannot change it: "
+        f"TensorFlow {version}'s Linux wheels serve {span}"
+    )
+    fits = next((r for r in image.releases if r.python in pythons), None)
+    if fits is not None:
+        return (
+            f"{said}, which the runtime version {fits.release} runs (Python {fits.python}; "
+            f"{image.change_runtime})."
+        )
+    return (
+        f"{said}, and no runtime version {image.title} offers runs one of them: port the code "
+        f"to a release pip lists, or run it on a local runtime with Python {pythons[-1]}."
+    )
+
+
 def hosted_image(name: Optional[str]) -> Optional[HostedImage]:
     """The hosted notebook image ``name`` (``colab``, ``kaggle``) from the hosted-image table,
     or None (no name, or one the table does not hold)."""

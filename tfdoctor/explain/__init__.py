@@ -2241,6 +2241,10 @@ _NOTEBOOKS: tuple[_Notebook, ...] = (
     # /usr/lib64-nvidia, the directory of the driver's libraries that Colab's runtime puts on
     # LD_LIBRARY_PATH, which TensorFlow's loader prints with each library it could not open
     # (dso_loader.cc; tinygrad/tinygrad#16023, googlecolab/colabtools#4300).
+    # pip on Colab's runtime also looks in Colab's own wheel index and says so first
+    # ("Looking in indexes: https://pypi.org/simple,
+    # https://us-python.pkg.dev/colab-wheels/public/simple/", from the runtime's pip
+    # configuration): the repository is Colab's.
     _Notebook(
         "colab",
         ("content/", "colab", "this runtime", "crashed for an unknown", "lib64-nvidia"),
@@ -2249,6 +2253,7 @@ _NOTEBOOKS: tuple[_Notebook, ...] = (
             r"|previously imported in this runtime:"
             r"|(?:^|\n)Your \w+ crashed for an unknown reason"
             r"|(?:^|[\s:=])/usr/lib64-nvidia(?:/|:|\s|$)"
+            r"|\bus-python\.pkg\.dev/colab-wheels/"
         ),
     ),
     # Kaggle's notebook directories: the data (/kaggle/input), the output kept with the
@@ -8324,7 +8329,7 @@ def explain(
     ):
         if late is not None:
             findings.setdefault(late.id, late)
-    _settle_environment(evidence, machine, findings)
+    _settle_environment(evidence, revealed, machine, findings)
     if f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings:
         # The install is the cause: the GPU's own finding, whose fix would install CUDA or
         # cuDNN on the image, and an image's companion refused by the new TensorFlow, whose fix
@@ -10224,15 +10229,42 @@ def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Fin
 _NO_TOP_MODULE = re.compile(r"^No module named '(?P<module>[A-Za-z_]\w*)'$")
 
 
-def _settle_environment(evidence: Evidence, machine: Machine, findings: dict[str, Finding]) -> None:
+def _settle_environment(
+    evidence: Evidence, revealed: Revealed, machine: Machine, findings: dict[str, Finding]
+) -> None:
     """Where the log shows the environment around the process, the readings it changes: a
     notebook kernel of another Python, WSL 1, WSL 2, a container's Python importing the
-    host's."""
+    host's, a hosted notebook's Python that comes with its runtime."""
+    _settle_hosted_python(revealed, machine, findings)
     _settle_kernel_install(evidence, findings)
     _settle_wsl1(evidence, findings)
     _settle_wsl2(evidence, machine, findings)
     _settle_host_python_leak(evidence, findings)
     _settle_pod_scheduled(evidence, findings)
+
+
+def _settle_hosted_python(
+    revealed: Revealed, machine: Machine, findings: dict[str, Finding]
+) -> None:
+    """A TensorFlow release pinned on a hosted notebook whose Python its wheels do not serve:
+    the fix gains the image's runtime version whose Python they do (the Python comes with
+    the runtime there: a new virtual environment of another Python is not at hand)."""
+    image = causes.hosted.hosted_image(revealed.notebook)
+    pinned = next(
+        (
+            v
+            for x in revealed.pip_refusals
+            if x.dist in TF_DISTRIBUTIONS and (v := requested_version(x.spec)) is not None
+        ),
+        None,
+    )
+    if image is None or not image.releases or pinned is None:
+        return
+    words = causes.hosted.hosted_python_words(machine, image, pinned)
+    for key, found in list(findings.items()):
+        if found.cause == causes.platform.TF_RELEASE_NOT_FOR_PYTHON and words and found.fix:
+            fix = Fix(f"{found.fix.text} {words}", found.fix.commands)
+            findings[key] = dataclasses.replace(found, fix=fix)
 
 
 #: The event Kubernetes' scheduler records when it binds a pod to a node
