@@ -10,6 +10,8 @@ from typing import Optional
 import pytest
 
 from tests.explaining import explained, finding_of, fix_text, top_error
+from tfdoctor.causes.hosted import instance_without_gpu
+from tfdoctor.evidence.devices import sagemaker_instance_type
 from tfdoctor.evidence.packages import read_stale_import
 from tfdoctor.findings import Finding, Severity
 
@@ -333,3 +335,66 @@ def test_a_pin_colabs_python_cannot_install_names_the_runtime_version_of_its_pyt
 def test_the_same_pin_off_a_hosted_notebook_gets_no_runtime_version() -> None:
     text = _COLAB_PIN.replace(", https://us-python.pkg.dev/colab-wheels/public/simple/", "")
     assert "runtime version" not in fix_text(top_error(explained(text)))
+
+
+# --- a SageMaker job on an instance type without a GPU -----------------------------------------
+
+
+def _sagemaker_job(instance: str) -> str:
+    """The training toolkit's environment of a job on ``instance``, TensorFlow listing no GPU."""
+    return (
+        "2024-02-01 10:00:00,000 sagemaker-training-toolkit INFO     Invoking user script\n"
+        "Training Env:\n{\n"
+        '    "current_host": "algo-1",\n'
+        f'    "current_instance_type": "{instance}",\n'
+        '    "num_gpus": 0\n}\n'
+        "Traceback (most recent call last):\n"
+        '  File "/opt/ml/code/train.py", line 8, in <module>\n'
+        "    gpus = tf.config.list_physical_devices('GPU')\n"
+        ">>> tf.config.list_physical_devices('GPU')\n[]\n"
+    )
+
+
+def test_a_job_on_an_instance_type_without_a_gpu_is_told_one_with_a_gpu() -> None:
+    top = top_error(explained(_sagemaker_job("ml.m5.xlarge")))
+    assert top.cause == "hosted-runtime-without-gpu"
+    fix = fix_text(top)
+    assert "ml.m5.xlarge" in fix and "ml.g* or ml.p*" in fix
+
+
+@pytest.mark.parametrize("instance", ["ml.g5.xlarge", "ml.p3.2xlarge"])
+def test_a_job_on_a_gpu_instance_type_is_not_sent_to_another(instance: str) -> None:
+    found = _warned(_sagemaker_job(instance))
+    assert found and "ml.g* or ml.p*" not in fix_text(found[0])
+
+
+@pytest.mark.parametrize(
+    ("line", "instance"),
+    [
+        ('        "current_instance_type": "ml.c5.xlarge",', "ml.c5.xlarge"),
+        ("export SM_CURRENT_INSTANCE_TYPE='ml.t3.xlarge'", "ml.t3.xlarge"),
+        ('    instance_type="ml.g4dn.xlarge",', "ml.g4dn.xlarge"),
+        # A size alone, or another cloud's machine type, is no SageMaker instance.
+        ("instance_type: xlarge", None),
+        ("machine_type='n1-standard-8'", None),
+    ],
+)
+def test_the_sagemaker_instance_type_is_read_where_the_toolkit_or_the_sdk_names_it(
+    line: str, instance: Optional[str]
+) -> None:
+    assert sagemaker_instance_type(line) == instance
+
+
+@pytest.mark.parametrize(
+    ("instance", "without"),
+    [
+        ("ml.m5.xlarge", True),
+        ("ml.inf1.xlarge", True),  # Inferentia: AWS's own chip, no NVIDIA GPU
+        ("ml.trn1.2xlarge", True),
+        ("ml.g4dn.xlarge", False),
+        ("ml.p4d.24xlarge", False),
+        ("m5.xlarge", False),  # not SageMaker's name
+    ],
+)
+def test_sagemakers_gpu_families_are_p_and_g(instance: str, without: bool) -> None:
+    assert instance_without_gpu(instance) is without

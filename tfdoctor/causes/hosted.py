@@ -238,6 +238,21 @@ def hosted_python_words(m: Machine, image: HostedImage, version: str) -> Optiona
     )
 
 
+#: SageMaker's instance families with NVIDIA GPUs: the accelerated P and G families
+#: (ml.p3, ml.p4d, ml.g4dn, ml.g5, ml.g6e ...); the others (ml.m, ml.c, ml.t, ml.r, and the
+#: Trainium and Inferentia ml.trn, ml.inf) have none (https://aws.amazon.com/sagemaker/pricing/,
+#: its instance types).
+_SAGEMAKER_GPU_FAMILIES = ("p", "g")
+
+
+def instance_without_gpu(instance_type: Optional[str]) -> bool:
+    """Whether a SageMaker instance type (``ml.m5.xlarge``) is of a family without a GPU."""
+    if not instance_type or not instance_type.startswith("ml."):
+        return False
+    family = instance_type.split(".")[1]
+    return not family.startswith(_SAGEMAKER_GPU_FAMILIES)
+
+
 def hosted_image(name: Optional[str]) -> Optional[HostedImage]:
     """The hosted notebook image ``name`` (``colab``, ``kaggle``) from the hosted-image table,
     or None (no name, or one the table does not hold)."""

@@ -82,6 +82,7 @@ from tfdoctor.evidence.devices import (
     host_packager,
     kernel_refused_attrs,
     read_device_listings,
+    sagemaker_instance_type,
     tf_cpu_image,
     tf_image_release,
     tpu_vm_hostname,
@@ -247,7 +248,6 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
-from tfdoctor.hosted import HostedImage
 from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import Matrix, parse_arch, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
@@ -1713,6 +1713,8 @@ class Revealed(Record):
     #: ``site-packages`` directory (a virtual environment's, ``~/.local``'s, conda's: one the
     #: user installed it into, not the image's system ``dist-packages``).
     tpu_vm_user_tf: Optional[str] = None
+    #: The SageMaker instance type the log shows the job on (``ml.m5.xlarge``).
+    instance_type: Optional[str] = None
     #: TensorFlow's loader opened a ROCm library (tensorflow-rocm on ROCm's runtime).
     rocm_loaded: bool = False
     #: A kernel look-up found a kernel of the op for a device the process registered, and
@@ -2184,6 +2186,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         packager=host_packager(evidence.first_text),
         run_tool=container_run_tool(evidence.first_text),
         container_hostname=container_hostname(evidence.first_text),
+        instance_type=sagemaker_instance_type(evidence.first_text),
         tpu_vm_user_tf=(
             tpu_vm_hostname(evidence.first_text)
             if any("/site-packages/tensorflow/" in f for f in frames)
@@ -2535,6 +2538,7 @@ def log_hints(revealed: Revealed) -> LogHints:
             else revealed.container_tool
         ),
         notebook=revealed.notebook,
+        instance_type=revealed.instance_type,
         container_host=revealed.container_host,
         pip=revealed.pip_version,
         tf_installer=revealed.tf_installer,
@@ -9988,7 +9992,7 @@ def _hosted_tf_replaced(
         return None
     failure = _after_install_failure(evidence, by_cause, findings)
     if failure is None:
-        return _image_tensorflow_removed(evidence, image, installed)
+        return _image_tensorflow_removed(evidence, revealed.notebook, installed)
     dist, version = installed
     what = f"{dist} {version}" if version else dist
     return causes.finding(
@@ -10163,9 +10167,9 @@ _PIP_TF_REMOVED = re.compile(
 
 
 def _image_tensorflow_removed(
-    evidence: Evidence, image: HostedImage, installed: tuple[str, Optional[str]]
+    evidence: Evidence, notebook: Optional[str], installed: tuple[str, Optional[str]]
 ) -> Optional[Finding]:
-    """pip removing the TensorFlow a hosted notebook's image had and installing another
+    """pip removing the TensorFlow the hosted ``notebook``'s image had and installing another
     release, with no failure after it: the replacement observed, a warning (the image's CUDA
     and cuDNN wheels and its add-ons stay at its own release). None where pip's removal is not
     shown, or it put the same release back."""
@@ -10174,7 +10178,13 @@ def _image_tensorflow_removed(
         None,
     )
     dist, version = installed
-    if removed is None or version is None or removed.match.group("version") == version:
+    image = causes.hosted.hosted_image(notebook)
+    if (
+        image is None
+        or removed is None
+        or version is None
+        or removed.match.group("version") == version
+    ):
         return None
     return causes.finding(
         f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
