@@ -398,3 +398,18 @@ def test_the_sagemaker_instance_type_is_read_where_the_toolkit_or_the_sdk_names_
 )
 def test_sagemakers_gpu_families_are_p_and_g(instance: str, without: bool) -> None:
     assert instance_without_gpu(instance) is without
+
+
+@pytest.mark.parametrize(
+    ("host", "mismatch"),
+    # A TPU node's worker runs the TPU's own TensorFlow; a TPU VM's host runs the client's.
+    [("n-0a1b2c3d-w-0", True), ("t1v-n-0a1b2c3d-w-0", False)],
+)
+def test_an_op_the_tpu_workers_binary_lacks_is_another_release(host: str, mismatch: bool) -> None:
+    text = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: Op type not registered "
+        f"'XlaSetDynamicDimensionSize' in binary running on {host}. Make sure the Op and "
+        "Kernel are registered in the binary running in this process.\n"
+    )
+    found = finding_of(explained(text), "tpu-version-mismatch")
+    assert (found is not None and found.severity is Severity.ERROR) is mismatch
