@@ -20,6 +20,11 @@ _SHOWN = [
     ("colab", "WARNING: The following packages were previously imported in this runtime:"),
     (
         "colab",
+        "Looking in indexes: https://pypi.org/simple, "
+        "https://us-python.pkg.dev/colab-wheels/public/simple/",
+    ),
+    (
+        "colab",
         "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
         "library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No "
         "such file or directory; LD_LIBRARY_PATH: /usr/lib64-nvidia",

@@ -191,6 +191,8 @@ class LogHints(Record):
     container_host: Optional[str] = None
     #: The hosted notebook the log shows (``colab``, ``kaggle``), by its paths or its name.
     notebook: Optional[str] = None
+    #: The managed platform's instance type the log shows the job on (``ml.m5.xlarge``).
+    instance_type: Optional[str] = None
     #: The pip release the log shows (``pip 20.0.2 from ...``, pip's upgrade notice).
     pip: Optional[str] = None
     #: Who installed TensorFlow where the log shows another installer than pip: ``conda``,

@@ -203,6 +203,11 @@ GROUPS = frozenset(
         # got compute 8.6" of an engine and a GPU).
         "expected",
         "found",
+        # What a managed platform's SDK refused to turn into an image (the setting, "Python
+        # version" or "tensorflow version", and its value) and the values its table lists.
+        "sdk_setting",
+        "sdk_value",
+        "sdk_supported",
     }
 )
 

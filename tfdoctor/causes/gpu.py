@@ -26,7 +26,11 @@ from tfdoctor.causes.conda import (
     conda_toolkit_line,
 )
 from tfdoctor.causes.container import CONTAINER_NO_GPU, container_gpu_fix
-from tfdoctor.causes.hosted import HOSTED_RUNTIME_WITHOUT_GPU, hosted_gpu_runtime_fix
+from tfdoctor.causes.hosted import (
+    HOSTED_RUNTIME_WITHOUT_GPU,
+    hosted_gpu_runtime_fix,
+    instance_without_gpu,
+)
 from tfdoctor.causes.platform import (
     WINDOWS_NATIVE_GPU_ENDED,
     metal_missing_fix,
@@ -2083,15 +2087,26 @@ def libcuda_beside_module_fix(version: str) -> Fix:
 
 #: Hosted notebooks whose VM gets a GPU, and its driver, only from the runtime's accelerator
 #: setting: the user installs no driver there (a Deep Learning VM or SageMaker instance with a
-#: GPU attached may need its driver installed, the driver's own fix).
-_RUNTIME_GPU_NOTEBOOKS = ("colab", "kaggle")
+#: GPU attached may need its driver installed, the driver's own fix). A Databricks cluster is
+#: one: its GPU comes with a GPU instance type and a GPU ML runtime, which installs the driver
+#: and the CUDA and cuDNN its TensorFlow pairs with (https://docs.databricks.com/aws/en/compute/gpu,
+#: https://docs.databricks.com/aws/en/machine-learning/databricks-runtime-ml).
+_RUNTIME_GPU_NOTEBOOKS = ("colab", "kaggle", "databricks")
 
 
 def runtime_chooses_gpu(m: Machine) -> bool:
     """The machine is a notebook whose runtime setting gives it a GPU, on Linux (or a system
     not known), and no container the user started is shown (a probe's hosted facts outrank a
     container the VM runs the notebook in: the user cannot pass that one a GPU)."""
-    if m.notebook not in _RUNTIME_GPU_NOTEBOOKS or m.os not in (None, "linux"):
+    on_cpu_instance = (
+        m.notebook == "sagemaker"
+        and m.hints is not None
+        and instance_without_gpu(m.hints.instance_type)
+    )
+    if (m.notebook not in _RUNTIME_GPU_NOTEBOOKS and not on_cpu_instance) or m.os not in (
+        None,
+        "linux",
+    ):
         return False
     return m.facts.hosted is not None or not m.container
 

@@ -147,6 +147,112 @@ def platform_image_fix(image: Optional[str]) -> Fix:
     )
 
 
+def _python_key(tag: str) -> tuple[int, ...]:
+    """The order of a SageMaker Python tag (``py310`` after ``py39``)."""
+    digits = tag[2:] if tag.startswith("py") else tag
+    return (int(digits[:1]), int(digits[1:] or 0)) if digits.isdigit() else (0,)
+
+
+def sagemaker_sdk_fix(m: Machine, setting: str, value: str, supported: str) -> Fix:
+    """A framework version and Python the SageMaker SDK's image table lists (``supported``,
+    as its refusal of ``setting`` = ``value`` names them), or a newer SDK where the value is
+    newer than everything its table knows."""
+    # The list ends the SDK's sentence: its full stop is no part of the last value.
+    supported = supported.rstrip(".")
+    listed = [v for v in supported.split(", ") if v]
+    sdk_upgrade = m.pip("install -U sagemaker")
+    if setting.lower().startswith("python"):
+        newest = max(listed, key=_python_key) if listed else None
+        newer = newest is not None and _python_key(value) > _python_key(newest)
+        pick = f"py_version='{newest}'" if newest else "a py_version it lists"
+        text = (
+            f"The SDK has images of this framework version for {supported} only, not {value}: "
+            f"pass {pick} (the entry point runs in the image's Python, not the notebook's), "
+            "or a framework_version whose images have the Python the code needs."
+        )
+        if newer:
+            text += (
+                f" A Python newer than {newest} needs a newer SDK (and framework release): "
+                "upgrade it and restart the kernel."
+            )
+        return Fix(text, sdk_upgrade if newer else ())
+    releases = [v for v in listed if v[:1].isdigit()]
+    newest = max(releases, key=version_key) if releases else None
+    older = [v for v in releases if version_key(v) <= version_key(value)]
+    nearest = max(older, key=version_key) if older else None
+    if newest is not None and version_key(value) > version_key(newest):
+        # Newer than every release this SDK knows: a newer SDK may know its images, and where
+        # the newest SDK refuses it too, AWS publishes none.
+        return Fix(
+            f"This SDK's image table ends at TensorFlow {newest}: upgrade the sagemaker "
+            f"package and restart the kernel, then run again. Where the newest SDK still "
+            f"refuses {value}, AWS publishes no prebuilt image for it: pass "
+            f"framework_version='{newest}', or build and push a custom image and pass it "
+            "as image_uri.",
+            sdk_upgrade,
+        )
+    pick = f"framework_version='{nearest}'" if nearest else "a framework_version it lists"
+    return Fix(
+        f"AWS publishes no prebuilt TensorFlow image of release {value} (the SDK's table "
+        f"lists {supported}): pass {pick}, with a py_version its images have, or build and "
+        "push a custom image and pass it as image_uri.",
+        (),
+    )
+
+
+def sagemaker_versions_unset_fix() -> Fix:
+    """Name the framework version and Python (SDK 2 defaults neither), or a custom image."""
+    return Fix(
+        "The SageMaker Python SDK 2 no longer defaults the framework version and Python: pass "
+        "both framework_version and py_version to the estimator or model (a pairing the "
+        "SDK's image table lists; sagemaker.image_uris.retrieve with the same values answers "
+        "with the image, or refuses naming the list), or image_uri of a custom image. Code "
+        'written for SDK 1, which defaulted them, can instead keep "sagemaker<2".',
+        ('python -c "import sagemaker; print(sagemaker.__version__)"',),
+    )
+
+
+def hosted_python_words(m: Machine, image: HostedImage, version: str) -> Optional[str]:
+    """Where a hosted image's Python has no wheel of TensorFlow ``version``: the words that
+    name the image's runtime version whose Python its Linux wheels serve (the hosted table
+    beside the matrix), or, where none does, a local runtime. None where the matrix does not
+    know the release's Pythons."""
+    line = m.matrix.line_for(version) if m.matrix is not None else None
+    pythons = line.pythons_on("linux-x86_64") if line is not None else ()
+    if not pythons:
+        return None
+    span = f"Python {pythons[0]} to {pythons[-1]}" if len(pythons) > 1 else f"Python {pythons[0]}"
+    said = (
+        f"On {image.title} the Python comes with the runtime and pip cannot change it: "
+        f"TensorFlow {version}'s Linux wheels serve {span}"
+    )
+    fits = next((r for r in image.releases if r.python in pythons), None)
+    if fits is not None:
+        return (
+            f"{said}, which the runtime version {fits.release} runs (Python {fits.python}; "
+            f"{image.change_runtime})."
+        )
+    return (
+        f"{said}, and no runtime version {image.title} offers runs one of them: port the code "
+        f"to a release pip lists, or run it on a local runtime with Python {pythons[-1]}."
+    )
+
+
+#: SageMaker's instance families with NVIDIA GPUs: the accelerated P and G families
+#: (ml.p3, ml.p4d, ml.g4dn, ml.g5, ml.g6e ...); the others (ml.m, ml.c, ml.t, ml.r, and the
+#: Trainium and Inferentia ml.trn, ml.inf) have none (https://aws.amazon.com/sagemaker/pricing/,
+#: its instance types).
+_SAGEMAKER_GPU_FAMILIES = ("p", "g")
+
+
+def instance_without_gpu(instance_type: Optional[str]) -> bool:
+    """Whether a SageMaker instance type (``ml.m5.xlarge``) is of a family without a GPU."""
+    if not instance_type or not instance_type.startswith("ml."):
+        return False
+    family = instance_type.split(".")[1]
+    return not family.startswith(_SAGEMAKER_GPU_FAMILIES)
+
+
 def hosted_image(name: Optional[str]) -> Optional[HostedImage]:
     """The hosted notebook image ``name`` (``colab``, ``kaggle``) from the hosted-image table,
     or None (no name, or one the table does not hold)."""

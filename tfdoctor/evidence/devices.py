@@ -491,6 +491,43 @@ def container_hostname(text: str) -> Optional[str]:
     return None
 
 
+#: A Cloud TPU VM's hostname, ``t1v-n-<8 hex>-w-<worker>``: the shell prompt
+#: ``gcloud compute tpus tpu-vm ssh`` opens on it and the worker TensorFlow's errors name
+#: ("binary running on t1v-n-1234abcd-w-0"; https://cloud.google.com/tpu/docs/managing-tpus-tpu-vm).
+_TPU_VM_HOSTNAME = re.compile(r"\bt1v-n-[0-9a-f]{8}-w-\d{1,4}\b")
+
+
+def tpu_vm_hostname(text: str) -> Optional[str]:
+    """The line of ``text`` that names a Cloud TPU VM's hostname, or None."""
+    if "t1v-n-" not in text:
+        return None
+    match = _TPU_VM_HOSTNAME.search(text)
+    if match is None:
+        return None
+    start = text.rfind("\n", 0, match.start()) + 1
+    end = text.find("\n", match.end())
+    return text[start : end if end >= 0 else len(text)].strip()[:200]
+
+
+#: The SageMaker instance type a log shows: the training toolkit's "Training Env" JSON
+#: ("current_instance_type": "ml.m5.xlarge") and its environment (SM_CURRENT_INSTANCE_TYPE)
+#: (aws/sagemaker-training-toolkit, src/sagemaker_training/environment.py), or the SDK's
+#: instance_type argument in the code a traceback quotes.
+_SAGEMAKER_INSTANCE = re.compile(
+    r"""(?:"current_instance_type"\s*:\s*"|SM_CURRENT_INSTANCE_TYPE=['"]?|instance_type\s*=\s*['"])"""
+    r"(?P<type>ml\.[a-z0-9-]{1,20}\.[a-z0-9]{1,20})"
+)
+
+
+def sagemaker_instance_type(text: str) -> Optional[str]:
+    """The SageMaker instance type (``ml.m5.xlarge``) ``text`` shows a job or endpoint on, or
+    None."""
+    if "ml." not in text:
+        return None
+    match = _SAGEMAKER_INSTANCE.search(text)
+    return match.group("type") if match is not None else None
+
+
 #: What WSL 1 shows of itself: the kernel release it reports (``uname -r``, ``/proc/version``,
 #: ``platform.platform()``), a fixed ``4.4.0-<Windows build>-Microsoft`` with a capital M
 #: (WSL 2's kernels are ``...-microsoft-standard-WSL2``,

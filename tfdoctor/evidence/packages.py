@@ -850,6 +850,9 @@ class StaleImport(Record):
     installed: str
     #: The echo's lines as the log shows them.
     echoed: str
+    #: Whether pip's removal of ``removed`` is shown; False: the release is the one echoed,
+    #: and pip's note shows the install went into the kernel's own interpreter.
+    removal_shown: bool = True
 
 
 #: pip's own lines for one of TensorFlow's distributions it removed and installed
@@ -863,13 +866,31 @@ _PIP_TF_INSTALLED = re.compile(
 )
 
 
+#: The notes a notebook prints after a pip run in the kernel's own interpreter: IPython's %pip
+#: magic (which a bare ``pip install`` line turns into) runs ``sys.executable -m pip`` and then
+#: says "Note: you may need to restart the kernel to use updated packages."
+#: (IPython/core/magics/packaging.py; Databricks' %pip adds "using
+#: dbutils.library.restartPython()"); Colab's pip hook, which reads the kernel's own package
+#: metadata, says "You must restart the runtime in order to use newly installed versions."
+#: (google.colab's _pip.py).
+_KERNEL_PIP_NOTE = re.compile(
+    r"^[ \t]*Note: you may need to restart the kernel (?:using \S{1,60} )?to use updated "
+    r"packages\.|You must restart the runtime in order to use newly installed versions",
+    re.MULTILINE,
+)
+
+
 def read_stale_import(text: str) -> Optional[StaleImport]:
     """The first TensorFlow version echoed after a pip run that replaced TensorFlow, where it
     is the release that run removed: the install changed the files, not the process that had
     imported them. None where the echo shows another release (the one installed, or a third:
-    another interpreter) or no such run is shown."""
-    if "Successfully uninstalled" not in text or "__version__" not in text:
+    another interpreter) or no such run is shown. Where pip's removal is not shown (``-q``),
+    a note that the run went into the kernel's own interpreter stands for it: any other
+    release echoed after it is the one the kernel had imported."""
+    if "__version__" not in text:
         return None
+    if "Successfully uninstalled" not in text:
+        return _kernel_kept(text)
     start = 0
     for installed in _PIP_TF_INSTALLED.finditer(text):
         removed = None
@@ -888,6 +909,24 @@ def read_stale_import(text: str) -> Optional[StaleImport]:
         )
         if echo is not None and echo["version"] == removed["version"]:
             return StaleImport(removed["version"], installed["version"], echo.group(0).strip())
+    return None
+
+
+def _kernel_kept(text: str) -> Optional[StaleImport]:
+    """A TensorFlow pip installed into the kernel's interpreter (its note after the run),
+    then another release echoed: the kernel's import from before the install."""
+    for installed in _PIP_TF_INSTALLED.finditer(text):
+        note = _KERNEL_PIP_NOTE.search(text, installed.end())
+        if note is None:
+            return None
+        echo = next(
+            (e for e in _ECHO.finditer(text, note.end()) if e["module"] in ("tf", "tensorflow")),
+            None,
+        )
+        if echo is not None and echo["version"] != installed["version"]:
+            return StaleImport(
+                echo["version"], installed["version"], echo.group(0).strip(), removal_shown=False
+            )
     return None
 
 

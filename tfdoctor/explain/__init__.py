@@ -82,8 +82,10 @@ from tfdoctor.evidence.devices import (
     host_packager,
     kernel_refused_attrs,
     read_device_listings,
+    sagemaker_instance_type,
     tf_cpu_image,
     tf_image_release,
+    tpu_vm_hostname,
     unix_prompt,
     visible_devices_set,
     wsl1_shown,
@@ -1722,6 +1724,12 @@ class Revealed(Record):
     #: The line that prints a Docker container's default hostname (its ID's first 12 hex
     #: digits: TensorFlow's CUDA diagnostics, a shell's prompt): the process ran in one.
     container_hostname: Optional[str] = None
+    #: The line that names a Cloud TPU VM's hostname, where TensorFlow's own frames are in a
+    #: ``site-packages`` directory (a virtual environment's, ``~/.local``'s, conda's: one the
+    #: user installed it into, not the image's system ``dist-packages``).
+    tpu_vm_user_tf: Optional[str] = None
+    #: The SageMaker instance type the log shows the job on (``ml.m5.xlarge``).
+    instance_type: Optional[str] = None
     #: TensorFlow's loader opened a ROCm library (tensorflow-rocm on ROCm's runtime).
     rocm_loaded: bool = False
     #: A kernel look-up found a kernel of the op for a device the process registered, and
@@ -2214,6 +2222,12 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         packager=host_packager(evidence.first_text),
         run_tool=container_run_tool(evidence.first_text),
         container_hostname=container_hostname(evidence.first_text),
+        instance_type=sagemaker_instance_type(evidence.first_text),
+        tpu_vm_user_tf=(
+            tpu_vm_hostname(evidence.first_text)
+            if any("/site-packages/tensorflow/" in f for f in frames)
+            else None
+        ),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         gpu_listed="created-gpu-device" in evidence.hits
         or (gpus_listed([x for _, x in evidence.devices]) or 0) > 0,
@@ -2266,6 +2280,10 @@ _NOTEBOOKS: tuple[_Notebook, ...] = (
     # /usr/lib64-nvidia, the directory of the driver's libraries that Colab's runtime puts on
     # LD_LIBRARY_PATH, which TensorFlow's loader prints with each library it could not open
     # (dso_loader.cc; tinygrad/tinygrad#16023, googlecolab/colabtools#4300).
+    # pip on Colab's runtime also looks in Colab's own wheel index and says so first
+    # ("Looking in indexes: https://pypi.org/simple,
+    # https://us-python.pkg.dev/colab-wheels/public/simple/", from the runtime's pip
+    # configuration): the repository is Colab's.
     _Notebook(
         "colab",
         ("content/", "colab", "this runtime", "crashed for an unknown", "lib64-nvidia"),
@@ -2274,6 +2292,7 @@ _NOTEBOOKS: tuple[_Notebook, ...] = (
             r"|previously imported in this runtime:"
             r"|(?:^|\n)Your \w+ crashed for an unknown reason"
             r"|(?:^|[\s:=])/usr/lib64-nvidia(?:/|:|\s|$)"
+            r"|\bus-python\.pkg\.dev/colab-wheels/"
         ),
     ),
     # Kaggle's notebook directories: the data (/kaggle/input), the output kept with the
@@ -2555,6 +2574,7 @@ def log_hints(revealed: Revealed) -> LogHints:
             else revealed.container_tool
         ),
         notebook=revealed.notebook,
+        instance_type=revealed.instance_type,
         container_host=revealed.container_host,
         pip=revealed.pip_version,
         tf_installer=revealed.tf_installer,
@@ -4397,6 +4417,19 @@ def _tpu_build(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     )
 
 
+def _tpu_not_found(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if (
+        r.tpu_vm_user_tf is not None
+        and any(h.signature.id == "tpu-system-device-missing" for h in hits)
+        and (m.tf is None or m.tf.name != "tensorflow-tpu")
+    ):
+        # On the TPU VM itself, from a TensorFlow the user installed (a virtual environment's,
+        # ~/.local's): PyPI's tensorflow registers no TPU device there; its TPU build with
+        # libtpu does (Cloud TPU's TensorFlow guide).
+        return _tpu_build(m, r, hits)
+    return causes.hosted.TPU_NOT_FOUND, causes.hosted.tpu_not_found_fix()
+
+
 def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.gpu.GPU_TOO_FEW_CORES, causes.gpu.few_cores_fix(m, _group(hits, "cores"))
 
@@ -4531,6 +4564,13 @@ def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
 
 
 def _no_device(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if r.docker_run_without_gpu is None and causes.gpu.runtime_chooses_gpu(m):
+        # A hosted notebook whose runtime setting gives it a GPU: its VM runs the kernel in a
+        # container of the platform's (Colab's hostname is that container's ID), which the
+        # user cannot start with a GPU; the runtime's accelerator is what hands one over.
+        return causes.hosted.HOSTED_RUNTIME_WITHOUT_GPU, causes.hosted.hosted_gpu_runtime_fix(
+            m.notebook
+        )
     if r.docker_run_without_gpu is not None or (r.container_hostname and not m.container):
         # The log shows the container started with no GPU flag, or TensorFlow's diagnostics
         # name a Docker container's default hostname with no runtime shown: CUDA sees no
@@ -4560,6 +4600,22 @@ def _floor(m: Machine) -> Optional[str]:
 def _hit(hits: Sequence[Hits], sid: str) -> bool:
     """Whether the signature ``sid`` is among ``hits``."""
     return any(h.signature.id == sid for h in hits)
+
+
+def _platform_image(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """The platform's image for the framework and Python asked for: the SDK's own list where
+    its refusal names one, else the image the registry does not have."""
+    setting, value, supported = (
+        _group(hits, g) for g in ("sdk_setting", "sdk_value", "sdk_supported")
+    )
+    fix = (
+        causes.hosted.sagemaker_sdk_fix(m, setting, value, supported)
+        if setting and value and supported
+        else causes.hosted.sagemaker_versions_unset_fix()
+        if any(h.signature.id == "sagemaker-sdk-version-unset" for h in hits)
+        else causes.hosted.platform_image_fix(_group(hits, "image"))
+    )
+    return causes.hosted.PLATFORM_IMAGE_UNAVAILABLE, fix
 
 
 def _group(hits: Sequence[Hits], name: str) -> Optional[str]:
@@ -7220,7 +7276,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
     causes.runtime.THREADS_EXHAUSTED: causes.runtime.thread_limit_fix,
-    causes.hosted.TPU_NOT_FOUND: lambda m: causes.hosted.tpu_not_found_fix(),
     causes.hosted.HOSTED_TF_LINE_DROPPED: causes.hosted.hosted_tf1_dropped_fix,
     causes.gpu.GPU_MEMORY_ERRORS: lambda m: causes.gpu.gpu_memory_errors_fix(0),
     causes.platform.EXTERNALLY_MANAGED: lambda m: causes.platform.venv_fix(),
@@ -7305,10 +7360,7 @@ BUILDERS: dict[str, Builder] = {
         causes.conda.CONDA_SHELL_NOT_INITIALISED,
         causes.conda.conda_shell_fix(_group(hits, "command") or "conda", r.os),
     ),
-    causes.hosted.PLATFORM_IMAGE_UNAVAILABLE: lambda m, r, hits: (
-        causes.hosted.PLATFORM_IMAGE_UNAVAILABLE,
-        causes.hosted.platform_image_fix(_group(hits, "image")),
-    ),
+    causes.hosted.PLATFORM_IMAGE_UNAVAILABLE: _platform_image,
     causes.platform.CI_PYTHON_VERSION_UNAVAILABLE: lambda m, r, hits: (
         causes.platform.CI_PYTHON_VERSION_UNAVAILABLE,
         causes.platform.ci_python_fix(_group(hits, "ci_python")),
@@ -7419,6 +7471,7 @@ BUILDERS: dict[str, Builder] = {
     causes.software.DEPENDENCY_MISSING: _dependency_missing,
     causes.platform.WHEEL_MISMATCH: _wrong_arch,
     causes.hosted.TPU_TF_WITHOUT_LIBTPU: _tpu_build,
+    causes.hosted.TPU_NOT_FOUND: _tpu_not_found,
     causes.hosted.TPU_VERSION_MISMATCH: _tpu_version,
     causes.software.DEPENDENCY_OUT_OF_RANGE: _dependency,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
@@ -8431,7 +8484,7 @@ def explain(
     ):
         if late is not None:
             findings.setdefault(late.id, late)
-    _settle_environment(evidence, machine, findings)
+    _settle_environment(evidence, revealed, machine, findings)
     if f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings:
         # The install is the cause: the GPU's own finding, whose fix would install CUDA or
         # cuDNN on the image, and an image's companion refused by the new TensorFlow, whose fix
@@ -10096,7 +10149,7 @@ def _hosted_tf_replaced(
         return None
     failure = _after_install_failure(evidence, by_cause, findings)
     if failure is None:
-        return None
+        return _image_tensorflow_removed(evidence, revealed.notebook, installed)
     dist, version = installed
     what = f"{dist} {version}" if version else dist
     return causes.finding(
@@ -10263,6 +10316,46 @@ def _image_build_removed(
     )
 
 
+#: pip removing one of TensorFlow's own distributions (req_uninstall.py's "Successfully
+#: uninstalled %s", ``name-version``).
+_PIP_TF_REMOVED = re.compile(
+    r"(?P<dist>tensorflow(?:-gpu|-cpu)?)-(?P<version>\d+\.\d+(?:\.\d+)?)\b"
+)
+
+
+def _image_tensorflow_removed(
+    evidence: Evidence, notebook: Optional[str], installed: tuple[str, Optional[str]]
+) -> Optional[Finding]:
+    """pip removing the TensorFlow the hosted ``notebook``'s image had and installing another
+    release, with no failure after it: the replacement observed, a warning (the image's CUDA
+    and cuDNN wheels and its add-ons stay at its own release). None where pip's removal is not
+    shown, or it put the same release back."""
+    removed = next(
+        _pip_said(evidence.first_text, _PIP_TF_REMOVED, PipKind.UNINSTALLED),
+        None,
+    )
+    dist, version = installed
+    image = causes.hosted.hosted_image(notebook)
+    if (
+        image is None
+        or removed is None
+        or version is None
+        or removed.match.group("version") == version
+    ):
+        return None
+    return causes.finding(
+        f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
+        Severity.WARNING,
+        causes.hosted.HOSTED_TF_REPLACED,
+        f"The notebook replaced the TensorFlow {image.title} ships",
+        f"{removed.line}\npip removed TensorFlow {removed.match.group('version')} from "
+        f"{image.title} (its paths show the notebook) and installed {dist} {version}: the "
+        "image's CUDA and cuDNN libraries and its other packages are built and tested with "
+        "its own TensorFlow, and stay as they were.",
+        causes.hosted.installed_over_image_fix(image, dist, version),
+    )
+
+
 def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Finding]:
     """TensorFlow's version echoed after pip replaced it, naming the release pip removed
     (:func:`tfdoctor.evidence.packages.read_stale_import`): the process that echoed it had
@@ -10271,9 +10364,12 @@ def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Fin
     stale = read_stale_import(evidence.first_text)
     if stale is None:
         return None
+    image = causes.hosted.hosted_image(revealed.notebook)
     menu = (
         "the Runtime menu's restart in Colab"
         if revealed.notebook == "colab"
+        else f"{image.restart}, on {image.title}"
+        if image is not None
         else "Kernel > Restart Kernel in Jupyter, the Runtime menu's restart in Colab, or a new "
         "Python process"
     )
@@ -10283,8 +10379,14 @@ def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Fin
         causes.notebook.KERNEL_RESTART_NEEDED,
         f"pip installed TensorFlow {stale.installed}, yet the running process still reports "
         f"{stale.removed}",
-        f"{stale.echoed}\npip removed TensorFlow {stale.removed} and installed "
-        f"{stale.installed}; the process that printed this version had imported TensorFlow "
+        f"{stale.echoed}\n"
+        + (
+            f"pip removed TensorFlow {stale.removed} and installed {stale.installed}"
+            if stale.removal_shown
+            else f"pip installed TensorFlow {stale.installed} into the kernel's own interpreter "
+            "(the note the notebook prints after such a run says so)"
+        )
+        + "; the process that printed this version had imported TensorFlow "
         "before the install, and keeps the release it loaded until it restarts.",
         causes.notebook.restart_fix(menu),
     )
@@ -10294,15 +10396,42 @@ def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Fin
 _NO_TOP_MODULE = re.compile(r"^No module named '(?P<module>[A-Za-z_]\w*)'$")
 
 
-def _settle_environment(evidence: Evidence, machine: Machine, findings: dict[str, Finding]) -> None:
+def _settle_environment(
+    evidence: Evidence, revealed: Revealed, machine: Machine, findings: dict[str, Finding]
+) -> None:
     """Where the log shows the environment around the process, the readings it changes: a
     notebook kernel of another Python, WSL 1, WSL 2, a container's Python importing the
-    host's."""
+    host's, a hosted notebook's Python that comes with its runtime."""
+    _settle_hosted_python(revealed, machine, findings)
     _settle_kernel_install(evidence, findings)
     _settle_wsl1(evidence, findings)
     _settle_wsl2(evidence, machine, findings)
     _settle_host_python_leak(evidence, findings)
     _settle_pod_scheduled(evidence, findings)
+
+
+def _settle_hosted_python(
+    revealed: Revealed, machine: Machine, findings: dict[str, Finding]
+) -> None:
+    """A TensorFlow release pinned on a hosted notebook whose Python its wheels do not serve:
+    the fix gains the image's runtime version whose Python they do (the Python comes with
+    the runtime there: a new virtual environment of another Python is not at hand)."""
+    image = causes.hosted.hosted_image(revealed.notebook)
+    pinned = next(
+        (
+            v
+            for x in revealed.pip_refusals
+            if x.dist in TF_DISTRIBUTIONS and (v := requested_version(x.spec)) is not None
+        ),
+        None,
+    )
+    if image is None or not image.releases or pinned is None:
+        return
+    words = causes.hosted.hosted_python_words(machine, image, pinned)
+    for key, found in list(findings.items()):
+        if found.cause == causes.platform.TF_RELEASE_NOT_FOR_PYTHON and words and found.fix:
+            fix = Fix(f"{found.fix.text} {words}", found.fix.commands)
+            findings[key] = dataclasses.replace(found, fix=fix)
 
 
 #: The event Kubernetes' scheduler records when it binds a pod to a node

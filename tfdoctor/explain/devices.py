@@ -143,6 +143,14 @@ def _rank(
     if with_cuda is not False and causes.gpu.runtime_chooses_gpu(m):
         # A hosted notebook's VM has a GPU only where its runtime's accelerator is one: with
         # no library or driver error before it (that finding explains it), the runtime leads.
+        # An instance type of a family without a GPU decides it: there is none to list.
+        instance = m.hints.instance_type if m.hints is not None else None
+        if causes.hosted.instance_without_gpu(instance):
+            return (
+                ("hosted-runtime", "libraries", "cpu-build", "hidden"),
+                f"The log shows the job on {instance}, an instance type without a GPU",
+                True,
+            )
         return (
             ("hosted-runtime", "libraries", "cpu-build", "hidden"),
             f"The log shows a hosted notebook ({m.notebook}) and no library or driver error",

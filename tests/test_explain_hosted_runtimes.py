@@ -1,0 +1,415 @@
+"""Hosted runtimes and managed platforms whose TensorFlow, Python or GPU is theirs to give:
+the SageMaker SDK refusing a framework version or Python its image table lacks, a hosted
+notebook's VM without a GPU behind its own container, Colab's %tensorflow_version magic, and a
+kernel that keeps the TensorFlow it imported before a %pip install."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pytest
+
+from tests.explaining import explained, finding_of, fix_text, top_error
+from tfdoctor.causes.hosted import instance_without_gpu
+from tfdoctor.evidence.devices import sagemaker_instance_type
+from tfdoctor.evidence.packages import read_stale_import
+from tfdoctor.findings import Finding, Severity
+
+#: The SDK's frames above its refusal, as a notebook instance's conda environment shows them.
+_SDK = "/home/ec2-user/anaconda3/envs/tensorflow2_p310/lib/python3.10/site-packages/sagemaker"
+
+
+def _sdk_refusal(message: str) -> str:
+    """A traceback of the SageMaker SDK's image look-up ending in ``message``."""
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{_SDK}/tensorflow/estimator.py", line 187, in __init__\n'
+        "    image_uri = image_uris.retrieve(\n"
+        f'  File "{_SDK}/image_uris.py", line 634, in _validate_arg\n'
+        "    raise ValueError(\n"
+        f"ValueError: {message}\n"
+    )
+
+
+def _warned(text: str) -> list[Finding]:
+    """The findings at warning or above."""
+    return [f for f in explained(text).findings if f.severity.rank >= Severity.WARNING.rank]
+
+
+# --- the SageMaker SDK's image table ----------------------------------------------------------
+
+
+_SDK_WORDS = "You may need to upgrade your SDK version (pip install -U sagemaker) for newer"
+
+
+@pytest.mark.parametrize(
+    ("message", "named", "upgrade"),
+    [
+        # The newest Python listed, by number (py310 after py39), without the sentence's full
+        # stop; an older Python comes back with no SDK.
+        (
+            f"Unsupported Python version: py38. {_SDK_WORDS} Python versions. Supported Python "
+            "version(s): py39, py310.",
+            "py_version='py310'",
+            False,
+        ),
+        # A release newer than the table: a newer SDK first, else the newest listed.
+        (
+            f"Unsupported tensorflow version: 2.19. {_SDK_WORDS} tensorflow versions. Supported "
+            "tensorflow version(s): 2.13.0, 2.14.1, 2.16.2, 2.13, 2.14, 2.16.",
+            "framework_version='2.16.2'",
+            True,
+        ),
+        # Between listed releases (the SDK's earlier words): no image to upgrade to.
+        (
+            f"Unsupported tensorflow version: 2.15. {_SDK_WORDS} versions. Supported "
+            "version(s): 2.14.1, 2.16.2.",
+            "framework_version='2.14.1'",
+            False,
+        ),
+        # SDK 2 given neither (SDK 1 defaulted both): name both, or keep SDK 1.
+        (
+            "framework_version or py_version was None, yet image_uri was also None. Either "
+            "specify both framework_version and py_version, or specify image_uri.",
+            "sagemaker<2",
+            False,
+        ),
+    ],
+    ids=["python", "newer-release", "missing-release", "none-given"],
+)
+def test_the_sdks_refusal_is_fixed_from_its_own_list(
+    message: str, named: str, upgrade: bool
+) -> None:
+    top = top_error(explained(_sdk_refusal(message)))
+    assert top.cause == "platform-image-unavailable"
+    fix = fix_text(top)
+    assert named in fix and "py310." not in fix
+    assert ("install -U sagemaker" in fix) is upgrade
+
+
+def test_the_sdks_other_refusals_are_not_a_missing_image() -> None:
+    text = _sdk_refusal(
+        "Unsupported region: il-central-1. You may need to upgrade your SDK version (pip "
+        "install -U sagemaker) for newer regions. Supported region(s): us-east-1, us-west-2."
+    )
+    assert all(f.cause != "platform-image-unavailable" for f in _warned(text))
+
+
+# --- a hosted notebook without a GPU ----------------------------------------------------------
+
+#: CUDA finding no device, and its diagnostics naming the host: a 12-hex name, as a Docker
+#: container's default hostname is (Colab's runtime runs the kernel in one).
+_NO_DEVICE = (
+    "2024-06-01 10:00:00.000000: E external/local_xla/xla/stream_executor/cuda/"
+    "cuda_driver.cc:282] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device "
+    "is detected\n"
+    "2024-06-01 10:00:00.000000: I external/local_xla/xla/stream_executor/cuda/"
+    "cuda_diagnostics.cc:134] retrieving CUDA diagnostic information for host: 3f9a1c2d4e5b\n"
+    "2024-06-01 10:00:00.000000: I external/local_xla/xla/stream_executor/cuda/"
+    "cuda_diagnostics.cc:141] hostname: 3f9a1c2d4e5b\n"
+)
+
+
+def test_colabs_own_container_is_not_one_the_user_started_without_a_gpu() -> None:
+    text = "!ls /content/drive/MyDrive/proj\ntrain.py\n" + _NO_DEVICE
+    top = next(iter(_warned(text)))
+    assert top.cause == "hosted-runtime-without-gpu"
+    assert "Hardware accelerator" in fix_text(top) and "--gpus" not in fix_text(top)
+
+
+def test_the_same_lines_without_a_notebook_are_not_a_hosted_runtime() -> None:
+    assert all(f.cause != "hosted-runtime-without-gpu" for f in _warned(_NO_DEVICE))
+
+
+def test_a_databricks_cluster_without_a_gpu_is_told_its_compute_settings() -> None:
+    text = (
+        ">>> tf.config.list_physical_devices('GPU')\n[]\n"
+        "File /databricks/python/lib/python3.11/site-packages/tensorflow/python/framework/"
+        "config.py:471\n"
+    )
+    top = next(iter(_warned(text)))
+    fix = fix_text(top)
+    # Ranked first among the candidates: a GPU instance type with a GPU ML runtime.
+    assert fix.index("GPU instance type") < fix.index("CPU-only build")
+    assert "Windows" not in fix.split("2.")[0]
+
+
+# --- Colab's %tensorflow_version magic --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "cause", "fix"),
+    [
+        # The kernel imported TensorFlow before the magic: it keeps that release.
+        (
+            "%tensorflow_version 1.x\n"
+            "TensorFlow is already loaded. Please restart the runtime to change versions.\n",
+            "kernel-restart-needed",
+            "Restart",
+        ),
+        # The TPU host refused the switch: it runs its own release against the client's.
+        (
+            "%tensorflow_version 2.x\nFailed to switch the TPU to TF 2.2.0\n"
+            "TensorFlow 2.x selected.\n",
+            "tpu-version-mismatch",
+            "same TensorFlow",
+        ),
+    ],
+    ids=["already-loaded", "tpu-not-switched"],
+)
+def test_the_magics_refusals_are_warnings_with_their_fix(text: str, cause: str, fix: str) -> None:
+    found = finding_of(explained(text), cause)
+    assert found is not None and found.severity is Severity.WARNING
+    assert fix in fix_text(found)
+
+
+def test_the_magic_with_nothing_to_switch_stays_a_note() -> None:
+    text = (
+        "%tensorflow_version 2.x\n"
+        "Colab only includes TensorFlow 2.x; %tensorflow_version has no effect.\n"
+        "Epoch 1/2\n"
+    )
+    assert _warned(text) == []
+
+
+# --- a %pip install the running kernel has not loaded ------------------------------------------
+
+_PIP_IN_KERNEL = (
+    "%pip install -q tensorflow==2.15.0\n"
+    "Successfully installed tensorflow-2.15.0\n"
+    "Note: you may need to restart the kernel to use updated packages.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "stale"),
+    [
+        # IPython's echo of another release after %pip's note: the kernel's own import.
+        (_PIP_IN_KERNEL + "In [3]: tf.__version__\nOut[3]: '2.11.0'\n", ("2.11.0", "2.15.0")),
+        # Databricks' words of the note.
+        (
+            _PIP_IN_KERNEL.replace(
+                "restart the kernel", "restart the kernel using dbutils.library.restartPython()"
+            )
+            + "print(tf.__version__)\n2.14.0\n",
+            ("2.14.0", "2.15.0"),
+        ),
+        # The installed release echoed: restarted already.
+        (_PIP_IN_KERNEL + "print(tf.__version__)\n2.15.0\n", None),
+        # No note: pip may have been another interpreter's (a shell's `!pip`).
+        (
+            _PIP_IN_KERNEL.replace(
+                "Note: you may need to restart the kernel to use updated packages.\n", ""
+            )
+            + "print(tf.__version__)\n2.11.0\n",
+            None,
+        ),
+        # The echo before the install says nothing of it.
+        ("In [1]: tf.__version__\nOut[1]: '2.11.0'\n" + _PIP_IN_KERNEL, None),
+    ],
+    ids=["ipython", "databricks", "restarted", "no-note", "echo-first"],
+)
+def test_a_release_echoed_after_a_pip_run_in_the_kernel(
+    text: str, stale: Optional[tuple[str, str]]
+) -> None:
+    found = read_stale_import(text)
+    assert ((found.removed, found.installed) if found else None) == stale
+    assert found is None or not found.removal_shown
+
+
+def test_the_kernel_holding_its_old_import_after_pip_is_an_error_with_the_platforms_restart() -> (
+    None
+):
+    text = (
+        "/databricks/python/lib/python3.11/site-packages/tensorflow/__init__.py\n"
+        + _PIP_IN_KERNEL.replace(
+            "restart the kernel", "restart the kernel using dbutils.library.restartPython()"
+        )
+        + "print(tf.__version__)\n2.14.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "kernel-restart-needed"
+    assert "2.15.0" in top.summary and "2.14.0" in top.summary
+    assert "pip removed" not in top.detail  # its removal is not shown
+    assert "dbutils.library.restartPython()" in fix_text(top)
+
+
+# --- the image's TensorFlow replaced, with nothing failing yet --------------------------------
+
+
+def _replaced(installed: str, head: str = "/content/drive/MyDrive/proj\n") -> str:
+    """pip replacing Colab's TensorFlow 2.15.0 with ``installed``, in its own words."""
+    return (
+        f"{head}!pip install tensorflow=={installed}\n"
+        "  Attempting uninstall: tensorflow\n"
+        "    Found existing installation: tensorflow 2.15.0\n"
+        "    Uninstalling tensorflow-2.15.0:\n"
+        "      Successfully uninstalled tensorflow-2.15.0\n"
+        f"Successfully installed tensorflow-{installed}\n"
+    )
+
+
+def test_pip_replacing_the_images_tensorflow_is_a_warning_with_the_images_fix() -> None:
+    found = finding_of(explained(_replaced("2.16.1")), "hosted-tf-replaced")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "2.15.0" in found.detail and "2.16.1" in found.detail
+    assert "Disconnect and delete runtime" in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The same release put back.
+        _replaced("2.15.0"),
+        # The user's own machine: no notebook's paths.
+        _replaced("2.16.1", head="/home/user/proj\n"),
+    ],
+    ids=["same-release", "no-notebook"],
+)
+def test_a_replacement_that_is_not_the_images_is_not_read_so(text: str) -> None:
+    assert finding_of(explained(text), "hosted-tf-replaced") is None
+
+
+# --- TensorFlow on a Cloud TPU VM --------------------------------------------------------------
+
+
+def _tpu_vm_init(site: str) -> str:
+    """initialize_tpu_system finding no TPU device on a TPU VM, TensorFlow under ``site``."""
+    return (
+        "me@t1v-n-0a1b2c3d-w-0:~$ python3 train.py\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/train.py", line 4, in <module>\n'
+        "    tf.tpu.experimental.initialize_tpu_system(resolver)\n"
+        f'  File "{site}/tensorflow/python/tpu/tpu_strategy_util.py", line 111, in '
+        "initialize_tpu_system\n"
+        "    raise errors.NotFoundError(\n"
+        "tensorflow.python.framework.errors_impl.NotFoundError: TPUs not found in the cluster. "
+        "Failed in initialization: No matching devices found for '/device:TPU_SYSTEM:0'\n"
+    )
+
+
+def test_a_tpu_vm_whose_user_installed_tensorflow_sees_no_tpu_needs_the_tpu_build() -> None:
+    top = top_error(explained(_tpu_vm_init("/home/me/venv/lib/python3.10/site-packages")))
+    assert top.cause == "tpu-tf-without-libtpu"
+    assert "tensorflow-tpu" in fix_text(top) and "libtpu-releases" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The image's own TensorFlow (system dist-packages): the resolver, not the build.
+        _tpu_vm_init("/usr/local/lib/python3.10/dist-packages"),
+        # No TPU VM shown: a runtime without a TPU is as likely.
+        _tpu_vm_init("/home/me/venv/lib/python3.10/site-packages").replace(
+            "me@t1v-n-0a1b2c3d-w-0:~$ ", "$ "
+        ),
+    ],
+    ids=["image-tensorflow", "no-tpu-vm"],
+)
+def test_a_tpu_not_found_elsewhere_stays_not_found(text: str) -> None:
+    assert top_error(explained(text)).cause == "tpu-not-found"
+
+
+# --- a pin Colab's Python has no wheel of ----------------------------------------------------
+
+#: pip on Colab's runtime naming Colab's own wheel index first, then refusing a pin whose
+#: wheels end before the runtime's Python.
+_COLAB_PIN = (
+    "!pip install tensorflow==2.12.0\n"
+    "Looking in indexes: https://pypi.org/simple, "
+    "https://us-python.pkg.dev/colab-wheels/public/simple/\n"
+    "ERROR: Could not find a version that satisfies the requirement tensorflow==2.12.0 (from "
+    "versions: 2.16.0rc0, 2.16.1, 2.16.2, 2.17.0, 2.17.1, 2.18.0, 2.19.0)\n"
+    "ERROR: No matching distribution found for tensorflow==2.12.0\n"
+)
+
+
+def test_a_pin_colabs_python_cannot_install_names_the_runtime_version_of_its_python() -> None:
+    top = top_error(explained(_COLAB_PIN))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    # The fixture matrix's 2.12 serves Python 3.8-3.11: Colab's newest runtime on 3.11.
+    assert "runtime version 2025.07" in fix and "Runtime version" in fix
+
+
+def test_the_same_pin_off_a_hosted_notebook_gets_no_runtime_version() -> None:
+    text = _COLAB_PIN.replace(", https://us-python.pkg.dev/colab-wheels/public/simple/", "")
+    assert "runtime version" not in fix_text(top_error(explained(text)))
+
+
+# --- a SageMaker job on an instance type without a GPU -----------------------------------------
+
+
+def _sagemaker_job(instance: str) -> str:
+    """The training toolkit's environment of a job on ``instance``, TensorFlow listing no GPU."""
+    return (
+        "2024-02-01 10:00:00,000 sagemaker-training-toolkit INFO     Invoking user script\n"
+        "Training Env:\n{\n"
+        '    "current_host": "algo-1",\n'
+        f'    "current_instance_type": "{instance}",\n'
+        '    "num_gpus": 0\n}\n'
+        "Traceback (most recent call last):\n"
+        '  File "/opt/ml/code/train.py", line 8, in <module>\n'
+        "    gpus = tf.config.list_physical_devices('GPU')\n"
+        ">>> tf.config.list_physical_devices('GPU')\n[]\n"
+    )
+
+
+def test_a_job_on_an_instance_type_without_a_gpu_is_told_one_with_a_gpu() -> None:
+    top = top_error(explained(_sagemaker_job("ml.m5.xlarge")))
+    assert top.cause == "hosted-runtime-without-gpu"
+    fix = fix_text(top)
+    assert "ml.m5.xlarge" in fix and "ml.g* or ml.p*" in fix
+
+
+@pytest.mark.parametrize("instance", ["ml.g5.xlarge", "ml.p3.2xlarge"])
+def test_a_job_on_a_gpu_instance_type_is_not_sent_to_another(instance: str) -> None:
+    found = _warned(_sagemaker_job(instance))
+    assert found and "ml.g* or ml.p*" not in fix_text(found[0])
+
+
+@pytest.mark.parametrize(
+    ("line", "instance"),
+    [
+        ('        "current_instance_type": "ml.c5.xlarge",', "ml.c5.xlarge"),
+        ("export SM_CURRENT_INSTANCE_TYPE='ml.t3.xlarge'", "ml.t3.xlarge"),
+        ('    instance_type="ml.g4dn.xlarge",', "ml.g4dn.xlarge"),
+        # A size alone, or another cloud's machine type, is no SageMaker instance.
+        ("instance_type: xlarge", None),
+        ("machine_type='n1-standard-8'", None),
+    ],
+)
+def test_the_sagemaker_instance_type_is_read_where_the_toolkit_or_the_sdk_names_it(
+    line: str, instance: Optional[str]
+) -> None:
+    assert sagemaker_instance_type(line) == instance
+
+
+@pytest.mark.parametrize(
+    ("instance", "without"),
+    [
+        ("ml.m5.xlarge", True),
+        ("ml.inf1.xlarge", True),  # Inferentia: AWS's own chip, no NVIDIA GPU
+        ("ml.trn1.2xlarge", True),
+        ("ml.g4dn.xlarge", False),
+        ("ml.p4d.24xlarge", False),
+        ("m5.xlarge", False),  # not SageMaker's name
+    ],
+)
+def test_sagemakers_gpu_families_are_p_and_g(instance: str, without: bool) -> None:
+    assert instance_without_gpu(instance) is without
+
+
+@pytest.mark.parametrize(
+    ("host", "mismatch"),
+    # A TPU node's worker runs the TPU's own TensorFlow; a TPU VM's host runs the client's.
+    [("n-0a1b2c3d-w-0", True), ("t1v-n-0a1b2c3d-w-0", False)],
+)
+def test_an_op_the_tpu_workers_binary_lacks_is_another_release(host: str, mismatch: bool) -> None:
+    text = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: Op type not registered "
+        f"'XlaSetDynamicDimensionSize' in binary running on {host}. Make sure the Op and "
+        "Kernel are registered in the binary running in this process.\n"
+    )
+    found = finding_of(explained(text), "tpu-version-mismatch")
+    assert (found is not None and found.severity is Severity.ERROR) is mismatch
