@@ -341,6 +341,33 @@ def test_keras2_finding_other_weights_in_a_keras_file_points_to_keras3() -> None
     assert top.severity is Severity.WARNING
 
 
+def test_keras2_finding_other_weights_in_its_own_file_is_not_told_to_move_to_keras3() -> None:
+    # Keras 2.15 loading a file it wrote itself, its model changed since (nateemma/strategies#47):
+    # the names say which Keras loads, not which wrote the file.
+    text = (
+        "Successfully installed keras-2.15.0 tensorflow-2.15.0\n"
+        "ValueError: Layer 'lstm_cell' expected 3 variables, but received 0 variables during "
+        "loading. Expected: ['lstm/lstm_cell/kernel:0', 'lstm/lstm_cell/recurrent_kernel:0', "
+        "'lstm/lstm_cell/bias:0']\n"
+    )
+    top = next(f for f in explained(text).findings if f.cause == "keras3-model-under-keras2")
+    fix = fix_text(top)
+    assert "metadata.json" in fix and "was saved by Keras 3" not in fix
+    # Moving TensorFlow to 2.16 is the way only where metadata.json says Keras 3: not a command.
+    assert top.fix is not None and not any("tensorflow>=2.16" in c for c in top.fix.commands)
+
+
+def test_a_layer_expecting_no_variables_names_no_keras_generation() -> None:
+    # Keras 2.13-2.15 print an unbuilt layer's empty list; Keras 3 words that case otherwise
+    # ("was never built"): an empty list is no sign of Keras 3.
+    text = (
+        "tensorflow==2.14.1\n"
+        "ValueError: Layer 'dense' expected 0 variables, but received 2 variables during "
+        "loading. Expected: []\n"
+    )
+    assert "keras3-behaviour-change" not in _causes(text)
+
+
 # --- Keras 3.4's serialized dtype policy, and Keras 3's batch_shape, under older Keras ---------
 
 
