@@ -101,11 +101,11 @@ below through ``explain`` in a line written here; "new" marks what this file's r
   refusal, "Please remove this argument", stays keras3-behaviour-change).
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
 - `You are saving your model as an HDF5 file via `model.save()` or
-  `keras.saving.save_model(model)`` (new): Keras 3.1+; benign.
-  https://github.com/keras-team/keras/blob/v3.1.0/keras/src/saving/saving_api.py
+  `keras.saving.save_model(model)`` (new): Keras 3.0.1+; benign.
+  https://github.com/keras-team/keras/blob/v3.0.1/keras/saving/saving_api.py
 - `Your `PyDataset` class should call `super().__init__(**kwargs)`` (new): Keras 3.0+; benign.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/trainers/data_adapters/py_dataset_adapter.py
-- `Compiled the loaded model, but the compiled metrics have yet to be built` (new): Keras 2.13+
+- `Compiled the loaded model, but the compiled metrics have yet to be built` (new): Keras 2.10+
   and Keras 3 loading an HDF5 model; benign.
 - `Do not pass an `input_shape`/`input_dim` argument to a layer`, `Argument `input_length` is
   deprecated. Just remove it` (new): Keras 3.0+ and 3.3+ warnings; benign.
@@ -116,7 +116,8 @@ below through ``explain`` in a line written here; "new" marks what this file's r
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/layers/layer.py
 - `Layer 'x' expected N variables, but received M variables during loading. Expected: [...]`
   (new): Keras 3 (bare names: keras3-behaviour-change) and Keras 2.13-2.15 (`x/kernel:0`:
-  keras3-model-under-keras2), warnings.
+  keras3-model-under-keras2), warnings whose fix first reads which Keras wrote the file; an
+  empty list (Keras 2's unbuilt layer) names neither.
   https://github.com/keras-team/keras/blob/v2.15.0/keras/engine/base_layer.py
 - `Unknown dtype policy: 'DTypePolicy'` (new): Keras 2 reading Keras 3.4+'s serialized dtype;
   keras3-model-under-keras2.

@@ -3487,6 +3487,14 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_fix(m)
 
 
+def _keras3_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    cause = causes.software.KERAS3_MODEL_UNDER_KERAS2
+    if all(h.signature.id == "keras3-file-variables-under-keras2" for h in hits):
+        # The variable names say which Keras loads, not which wrote the file.
+        return cause, causes.software.keras3_weights_fix(m)
+    return cause, causes.software.keras3_model_fix(m)
+
+
 def _tf_too_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """The installed TensorFlow older than the code: what it lacks, by the signature's words."""
     if any(h.signature.id == "variable-scope-early-signature" for h in hits):
@@ -7071,7 +7079,6 @@ def _simple(cause: causes.CauseId, build: Callable[[Machine], Fix]) -> Builder:
 
 #: Causes whose fix needs the machine alone: cause -> the catalogue's fix builder.
 _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
-    causes.software.KERAS3_MODEL_UNDER_KERAS2: causes.software.keras3_model_fix,
     causes.software.TF_KERAS_MISSING: causes.software.tf_keras_missing_fix,
     causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE: causes.software.tf_pin_conflict_fix,
     causes.software.NUMBA_LLVMLITE_MISMATCH: causes.software.numba_llvmlite_fix,
@@ -7287,6 +7294,7 @@ BUILDERS: dict[str, Builder] = {
     causes.hosted.TPU_VERSION_MISMATCH: _tpu_version,
     causes.software.DEPENDENCY_OUT_OF_RANGE: _dependency,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
+    causes.software.KERAS3_MODEL_UNDER_KERAS2: _keras3_model,
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
     causes.software.PROTOBUF_INCOMPATIBLE: _protobuf,
     causes.platform.TF_NO_WHEEL_FOR_PYTHON: _no_wheel,
