@@ -1157,3 +1157,20 @@ def test_keras3_refusing_a_checkpoint_prefix_offers_tf_train_checkpoint() -> Non
     )
     assert top.cause == "keras3-behaviour-change"
     assert "tf.train.Checkpoint" in fix_text(top) and "TFSMLayer" not in fix_text(top)
+
+
+def test_an_echoed_version_only_tf_keras_has_is_not_the_keras_package() -> None:
+    # tf_keras imported as keras (TF_USE_LEGACY_KERAS=1's tf.keras) echoes its own release:
+    # the keras package has no 2.16, so Keras 3 beside TensorFlow 2.16 is not in question.
+    text = (
+        ">>> import os; os.environ['TF_USE_LEGACY_KERAS'] = '1'\n"
+        ">>> from tensorflow import keras\n>>> keras.__version__\n'2.16.0'\n"
+        ">>> import tensorflow as tf\n>>> tf.__version__\n'2.16.1'\n"
+        ">>> model = keras.models.load_model('m.h5')\n"
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        "OSError: No file or directory found at m.h5\n"
+    )
+    assert "keras-version" not in _causes(text)
+    # The keras package's own release beside it still is (2.15's, which 2.16 does not take).
+    assert "keras-version" in _causes(text.replace("'2.16.0'", "'2.15.0'"))
