@@ -47,6 +47,7 @@ from tfdoctor.compat import (
     cuda_driver_floor,
     first_keras3_line,
     gpu_code,
+    of_tf_keras_only,
 )
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.cluster import (
@@ -2430,6 +2431,19 @@ def _same_release(built: Optional[str], implied: str) -> bool:
     """A build's ``11.8`` is the ``11`` (or a ``10.0`` is the ``10.0``) a file name implies."""
     want = version_key(implied)
     return built is not None and version_key(built)[: len(want)] == want
+
+
+def _settle_echoed_keras(evidence: Evidence, matrix: Optional[Matrix]) -> Evidence:
+    """``evidence``, where an echoed keras.__version__ (read as the keras package installed)
+    is a release only tf-keras has, with it as tf-keras's: tf_keras imported as keras (tf.keras
+    under TF_USE_LEGACY_KERAS=1) echoes its own release."""
+    echoed = evidence.echoed.get("keras")
+    if matrix is None or echoed is None or evidence.listed.get("keras") != echoed:
+        return evidence
+    if of_tf_keras_only(matrix, echoed):
+        del evidence.listed["keras"]
+        evidence.listed.setdefault("tf-keras", echoed)
+    return evidence
 
 
 def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], version: str) -> Facts:
@@ -8119,7 +8133,7 @@ def explain(
     ``lines`` are the log's blocks (:func:`tfdoctor.explain.reader.read_log`); ``facts``, a
     machine's own, sharpen the fixes (the log's lines join its ``tensorflow.log_errors``).
     """
-    evidence = scan(lines, signatures)
+    evidence = _settle_echoed_keras(scan(lines, signatures), matrix)
     revealed = reveal(evidence, matrix)
     merged = log_facts(revealed, evidence, facts, version)
     machine = Machine(merged, matrix, log_hints(revealed))
