@@ -108,7 +108,7 @@ below through ``explain`` in a line written here; "new" marks what this file's r
 - `Compiled the loaded model, but the compiled metrics have yet to be built` (new): Keras 2.10+
   and Keras 3 loading an HDF5 model; benign.
 - `Do not pass an `input_shape`/`input_dim` argument to a layer`, `Argument `input_length` is
-  deprecated. Just remove it` (new): Keras 3.0+ and 3.3+ warnings; benign.
+  deprecated. Just remove it` (new): Keras 3.0+ and 3.2+ warnings; benign.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/layers/layer.py
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/legacy/saving/saving_utils.py
 - `Only input tensors may be passed as positional arguments` (new): Keras 3.0+ Layer.__call__;
