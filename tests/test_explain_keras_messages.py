@@ -101,14 +101,14 @@ below through ``explain`` in a line written here; "new" marks what this file's r
   refusal, "Please remove this argument", stays keras3-behaviour-change).
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
 - `You are saving your model as an HDF5 file via `model.save()` or
-  `keras.saving.save_model(model)`` (new): Keras 3.1+; benign.
-  https://github.com/keras-team/keras/blob/v3.1.0/keras/src/saving/saving_api.py
+  `keras.saving.save_model(model)`` (new): Keras 3.0.1+; benign.
+  https://github.com/keras-team/keras/blob/v3.0.1/keras/saving/saving_api.py
 - `Your `PyDataset` class should call `super().__init__(**kwargs)`` (new): Keras 3.0+; benign.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/trainers/data_adapters/py_dataset_adapter.py
-- `Compiled the loaded model, but the compiled metrics have yet to be built` (new): Keras 2.13+
+- `Compiled the loaded model, but the compiled metrics have yet to be built` (new): Keras 2.10+
   and Keras 3 loading an HDF5 model; benign.
 - `Do not pass an `input_shape`/`input_dim` argument to a layer`, `Argument `input_length` is
-  deprecated. Just remove it` (new): Keras 3.0+ and 3.3+ warnings; benign.
+  deprecated. Just remove it` (new): Keras 3.0+ and 3.2+ warnings; benign.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/layers/layer.py
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/legacy/saving/saving_utils.py
 - `Only input tensors may be passed as positional arguments` (new): Keras 3.0+ Layer.__call__;
@@ -116,7 +116,8 @@ below through ``explain`` in a line written here; "new" marks what this file's r
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/layers/layer.py
 - `Layer 'x' expected N variables, but received M variables during loading. Expected: [...]`
   (new): Keras 3 (bare names: keras3-behaviour-change) and Keras 2.13-2.15 (`x/kernel:0`:
-  keras3-model-under-keras2), warnings.
+  keras3-model-under-keras2), warnings whose fix first reads which Keras wrote the file; an
+  empty list (Keras 2's unbuilt layer) names neither.
   https://github.com/keras-team/keras/blob/v2.15.0/keras/engine/base_layer.py
 - `Unknown dtype policy: 'DTypePolicy'` (new): Keras 2 reading Keras 3.4+'s serialized dtype;
   keras3-model-under-keras2.
@@ -339,6 +340,33 @@ def test_keras2_finding_other_weights_in_a_keras_file_points_to_keras3() -> None
     assert "keras3-behaviour-change" not in causes
     top = next(f for f in explained(text).findings if f.cause == "keras3-model-under-keras2")
     assert top.severity is Severity.WARNING
+
+
+def test_keras2_finding_other_weights_in_its_own_file_is_not_told_to_move_to_keras3() -> None:
+    # Keras 2.15 loading a file it wrote itself, its model changed since (nateemma/strategies#47):
+    # the names say which Keras loads, not which wrote the file.
+    text = (
+        "Successfully installed keras-2.15.0 tensorflow-2.15.0\n"
+        "ValueError: Layer 'lstm_cell' expected 3 variables, but received 0 variables during "
+        "loading. Expected: ['lstm/lstm_cell/kernel:0', 'lstm/lstm_cell/recurrent_kernel:0', "
+        "'lstm/lstm_cell/bias:0']\n"
+    )
+    top = next(f for f in explained(text).findings if f.cause == "keras3-model-under-keras2")
+    fix = fix_text(top)
+    assert "metadata.json" in fix and "was saved by Keras 3" not in fix
+    # Moving TensorFlow to 2.16 is the way only where metadata.json says Keras 3: not a command.
+    assert top.fix is not None and not any("tensorflow>=2.16" in c for c in top.fix.commands)
+
+
+def test_a_layer_expecting_no_variables_names_no_keras_generation() -> None:
+    # Keras 2.13-2.15 print an unbuilt layer's empty list; Keras 3 words that case otherwise
+    # ("was never built"): an empty list is no sign of Keras 3.
+    text = (
+        "tensorflow==2.14.1\n"
+        "ValueError: Layer 'dense' expected 0 variables, but received 2 variables during "
+        "loading. Expected: []\n"
+    )
+    assert "keras3-behaviour-change" not in _causes(text)
 
 
 # --- Keras 3.4's serialized dtype policy, and Keras 3's batch_shape, under older Keras ---------
@@ -1129,3 +1157,20 @@ def test_keras3_refusing_a_checkpoint_prefix_offers_tf_train_checkpoint() -> Non
     )
     assert top.cause == "keras3-behaviour-change"
     assert "tf.train.Checkpoint" in fix_text(top) and "TFSMLayer" not in fix_text(top)
+
+
+def test_an_echoed_version_only_tf_keras_has_is_not_the_keras_package() -> None:
+    # tf_keras imported as keras (TF_USE_LEGACY_KERAS=1's tf.keras) echoes its own release:
+    # the keras package has no 2.16, so Keras 3 beside TensorFlow 2.16 is not in question.
+    text = (
+        ">>> import os; os.environ['TF_USE_LEGACY_KERAS'] = '1'\n"
+        ">>> from tensorflow import keras\n>>> keras.__version__\n'2.16.0'\n"
+        ">>> import tensorflow as tf\n>>> tf.__version__\n'2.16.1'\n"
+        ">>> model = keras.models.load_model('m.h5')\n"
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        "OSError: No file or directory found at m.h5\n"
+    )
+    assert "keras-version" not in _causes(text)
+    # The keras package's own release beside it still is (2.15's, which 2.16 does not take).
+    assert "keras-version" in _causes(text.replace("'2.16.0'", "'2.15.0'"))

@@ -21,6 +21,7 @@ from tfdoctor.matrix import (
     Matrix,
     TFLine,
     parse_arch,
+    spec_contains,
     version_key,
 )
 from tfdoctor.records import Record, record
@@ -214,6 +215,17 @@ def first_keras3_line(matrix: Matrix) -> Optional[TFLine]:
     """The oldest line on which Keras 3 serves ``tf.keras``."""
     lines = [line for line in matrix.lines if keras3_serves_tf_keras(line)]
     return min(lines, key=lambda line: version_key(line.line)) if lines else None
+
+
+def of_tf_keras_only(matrix: Matrix, version: str) -> bool:
+    """Whether Keras release ``version`` is one only tf-keras has: a line's tf-keras pin holds
+    it and no line's keras pin does (the keras package's Keras 2 ends with TensorFlow 2.15's;
+    tf-keras goes on with the lines after it)."""
+    return any(
+        line.pins.tf_keras and spec_contains(version, line.pins.tf_keras) for line in matrix.lines
+    ) and not any(
+        line.pins.keras and spec_contains(version, line.pins.keras) for line in matrix.lines
+    )
 
 
 def tf_keras_requirement(line: TFLine) -> Optional[str]:

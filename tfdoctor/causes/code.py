@@ -7,6 +7,7 @@ from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
+    KERAS_FILE_METADATA,
     TF_KERAS_OF_MINOR,
     companion_install,
     legacy_keras_switch,
@@ -391,11 +392,7 @@ def keras2_weights_fix(m: Machine) -> Fix:
         "into the model built by the Keras 3 code (Keras 3 reads legacy H5 weights). Where "
         "this Keras wrote the file, the layer builds other variables than when it was saved: "
         "create a custom layer's weights in build(), and build the model before saving it.",
-        (
-            "python -c \"import zipfile; print(zipfile.ZipFile('MODEL.keras')"
-            ".read('metadata.json'))\"",
-            *keras3_fix(m).commands,
-        ),
+        (KERAS_FILE_METADATA, *keras3_fix(m).commands),
     )
 
 

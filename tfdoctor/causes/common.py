@@ -28,6 +28,13 @@ def list_file_command(path: str, os_name: Optional[str]) -> str:
     return f"dir {path}" if os_name == "windows" else f"ls -l {path}"
 
 
+#: The Keras release that wrote a `.keras` file: its metadata.json's keras_version (Keras 2.11
+#: on and Keras 3 write it: keras/src/saving/saving_lib.py, _METADATA_FILENAME).
+KERAS_FILE_METADATA: Final = (
+    "python -c \"import zipfile; print(zipfile.ZipFile('MODEL.keras').read('metadata.json'))\""
+)
+
+
 #: The interpreter's version, system, machine and bitness, to compare with the tags of a
 #: release's wheels (cp311, win_amd64, manylinux_2_17_x86_64, macosx_11_0_arm64).
 INTERPRETER_CHECK: Final = (

@@ -10,6 +10,7 @@ from typing import Final, Literal, Optional
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
     INTERPRETER_CHECK,
+    KERAS_FILE_METADATA,
     TF_KERAS_OF_MINOR,
     TF_PIP_GUIDE,
     companion_install,
@@ -2064,6 +2065,23 @@ def keras3_model_fix(m: Machine) -> Fix:
         "load it."
     )
     return Fix(text, commands)
+
+
+def keras3_weights_fix(m: Machine) -> Fix:
+    """A `.keras` file whose weights Keras 2 finds laid out otherwise than its layers: a file
+    Keras 3 wrote (metadata.json records which Keras did), or one this Keras wrote for a layer
+    that builds other variables now. Only the file says which, so the one command reads it;
+    moving to Keras 3 is in the words, for the Keras 3 case."""
+    since, commands = _keras3_install(m)
+    return Fix(
+        "Read the Keras that wrote the file (metadata.json's keras_version; the command prints "
+        f"it). A file of Keras 3 loads with Keras 3 ({since}, TF_USE_LEGACY_KERAS unset: "
+        + "; ".join(f"`{c}`" for c in commands)
+        + "), or save it again with the Keras that will load it. Where this Keras wrote the "
+        "file, the layer builds other variables than when it was saved: create a custom "
+        "layer's weights in build(), and build the model before saving it.",
+        (KERAS_FILE_METADATA,),
+    )
 
 
 def keras3_code_fix(m: Machine, module: str) -> Fix:

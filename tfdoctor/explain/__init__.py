@@ -47,6 +47,7 @@ from tfdoctor.compat import (
     cuda_driver_floor,
     first_keras3_line,
     gpu_code,
+    of_tf_keras_only,
 )
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.cluster import (
@@ -2484,6 +2485,19 @@ def _same_release(built: Optional[str], implied: str) -> bool:
     return built is not None and version_key(built)[: len(want)] == want
 
 
+def _settle_echoed_keras(evidence: Evidence, matrix: Optional[Matrix]) -> Evidence:
+    """``evidence``, where an echoed keras.__version__ (read as the keras package installed)
+    is a release only tf-keras has, with it as tf-keras's: tf_keras imported as keras (tf.keras
+    under TF_USE_LEGACY_KERAS=1) echoes its own release."""
+    echoed = evidence.echoed.get("keras")
+    if matrix is None or echoed is None or evidence.listed.get("keras") != echoed:
+        return evidence
+    if of_tf_keras_only(matrix, echoed):
+        del evidence.listed["keras"]
+        evidence.listed.setdefault("tf-keras", echoed)
+    return evidence
+
+
 def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], version: str) -> Facts:
     """Facts holding only what the log shows, over ``base`` (a machine's facts) when given.
 
@@ -3561,6 +3575,14 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         legacy = causes.code.keras3_fix(m).commands if named[1].commands else ()
         return named[0], Fix(named[1].text, legacy)
     return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_fix(m)
+
+
+def _keras3_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    cause = causes.software.KERAS3_MODEL_UNDER_KERAS2
+    if all(h.signature.id == "keras3-file-variables-under-keras2" for h in hits):
+        # The variable names say which Keras loads, not which wrote the file.
+        return cause, causes.software.keras3_weights_fix(m)
+    return cause, causes.software.keras3_model_fix(m)
 
 
 def _tf_too_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -7258,7 +7280,6 @@ def _simple(cause: causes.CauseId, build: Callable[[Machine], Fix]) -> Builder:
 
 #: Causes whose fix needs the machine alone: cause -> the catalogue's fix builder.
 _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
-    causes.software.KERAS3_MODEL_UNDER_KERAS2: causes.software.keras3_model_fix,
     causes.software.TF_KERAS_MISSING: causes.software.tf_keras_missing_fix,
     causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE: causes.software.tf_pin_conflict_fix,
     causes.software.NUMBA_LLVMLITE_MISMATCH: causes.software.numba_llvmlite_fix,
@@ -7475,6 +7496,7 @@ BUILDERS: dict[str, Builder] = {
     causes.hosted.TPU_VERSION_MISMATCH: _tpu_version,
     causes.software.DEPENDENCY_OUT_OF_RANGE: _dependency,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
+    causes.software.KERAS3_MODEL_UNDER_KERAS2: _keras3_model,
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
     causes.software.PROTOBUF_INCOMPATIBLE: _protobuf,
     causes.platform.TF_NO_WHEEL_FOR_PYTHON: _no_wheel,
@@ -8306,7 +8328,7 @@ def explain(
     ``lines`` are the log's blocks (:func:`tfdoctor.explain.reader.read_log`); ``facts``, a
     machine's own, sharpen the fixes (the log's lines join its ``tensorflow.log_errors``).
     """
-    evidence = scan(lines, signatures)
+    evidence = _settle_echoed_keras(scan(lines, signatures), matrix)
     revealed = reveal(evidence, matrix)
     merged = log_facts(revealed, evidence, facts, version)
     machine = Machine(merged, matrix, log_hints(revealed))
