@@ -300,6 +300,34 @@ def test_python_wheels(case: Case) -> None:
     assert_case(check_python_wheels, case)
 
 
+def test_python_wheels_venv_on_windows_uses_the_launcher() -> None:
+    # python.org's Windows installer puts no python3.13 on the PATH: the launcher picks it.
+    facts = f.facts(
+        platform=WINDOWS,
+        python=f.python(version="3.14.0", executable="C:\\py314\\python.exe"),
+        packages=(),
+        tensorflow=None,
+    )
+    [finding] = judge(check_python_wheels, facts)
+    assert finding.fix is not None
+    assert finding.fix.commands == ("py -3.13 -m venv .venv",)
+
+
+def test_python_wheels_venv_skips_a_python_only_a_pre_release_serves() -> None:
+    # A line with only a pre-release is never recommended: pip takes it only with --pre, so
+    # a Python only it has wheels for gets no TensorFlow.
+    matrix = load_matrix(str(f.FIXTURE_MATRIX_PATH), env={})
+    newest = matrix.lines[0]
+    python = {plat: (*vs, "3.15") for plat, vs in newest.python.items()}
+    ahead = dataclasses.replace(newest, line="9.99", latest_patch="9.99.0rc0", python=python)
+    matrix = dataclasses.replace(matrix, lines=(ahead, *matrix.lines))
+    facts = f.facts(python=f.python(version="3.15.0"), packages=(), tensorflow=None)
+    [finding] = judge(check_python_wheels, facts, matrix=matrix)
+    assert finding.fix is not None
+    assert finding.fix.commands == ("python3.13 -m venv .venv",)
+    assert "3.15" not in finding.detail
+
+
 def test_python_wheels_without_matrix_is_unknown() -> None:
     [finding] = judge(check_python_wheels, f.facts(), matrix=None)
     assert finding.severity is Severity.UNKNOWN

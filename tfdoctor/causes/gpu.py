@@ -1652,14 +1652,22 @@ def gpu_memory_errors_fix(index: int) -> Fix:
     )
 
 
+#: The command that prints TensorFlow's own log while it lists the GPUs: the level is set
+#: from Python before the import, where TensorFlow's C++ logging reads it (TF_CPP_MIN_LOG_LEVEL,
+#: tensorflow/tsl/platform/default/logging.cc), so one line runs in sh, cmd and PowerShell
+#: alike (sh's ``NAME=value command`` prefix is no syntax in either Windows shell); double
+#: quotes outside, single inside, as both Windows shells pass them.
+DEVICE_LOG_COMMAND: Final = (
+    "python -c \"import os; os.environ['TF_CPP_MIN_LOG_LEVEL'] = '0'; import tensorflow as tf; "
+    "print(tf.config.list_physical_devices('GPU'))\""
+)
+
+
 def read_device_log_fix() -> Fix:
     """TensorFlow's own log while it lists devices, to read (or to pass to explain)."""
     return Fix(
         "Read TensorFlow's log while it lists devices (or pipe it to `tfdoctor explain -`).",
-        (
-            'TF_CPP_MIN_LOG_LEVEL=0 python -c "import tensorflow as tf; '
-            "print(tf.config.list_physical_devices('GPU'))\"",
-        ),
+        (DEVICE_LOG_COMMAND,),
     )
 
 

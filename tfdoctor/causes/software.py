@@ -10,6 +10,7 @@ from typing import Final, Literal, Optional
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
     INTERPRETER_CHECK,
+    PLATFORM_CHECK,
     TF_KERAS_OF_MINOR,
     TF_PIP_GUIDE,
     companion_install,
@@ -22,6 +23,7 @@ from tfdoctor.causes.common import (
     package_upgrade,
     pypi_files_command,
     range_fix,
+    unset_env,
 )
 from tfdoctor.compat import first_keras3_line
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
@@ -1994,10 +1996,10 @@ def _keras3_install(m: Machine) -> tuple[str, tuple[str, ...]]:
     since = f"TensorFlow {first.line} or newer" if first else "a TensorFlow served by Keras 3"
     if first is None or m.keras3_is_tf_keras:
         # The installed line already serves Keras 3: only the legacy switch stands between.
-        return since, ("unset TF_USE_LEGACY_KERAS",)
+        return since, unset_env(m, "TF_USE_LEGACY_KERAS")
     # The installed distribution's own name (tensorflow-cpu stays tensorflow-cpu).
     dist = m.tf_name if m.tf is not None and not m.is_nightly else "tensorflow"
-    return since, (*m.pip_install(f"{dist}>={first.line}"), "unset TF_USE_LEGACY_KERAS")
+    return since, (*m.pip_install(f"{dist}>={first.line}"), *unset_env(m, "TF_USE_LEGACY_KERAS"))
 
 
 def _asks_prerelease(spec: str) -> bool:
@@ -2586,8 +2588,7 @@ def companion_no_wheel_fix(
             f"(its files: https://pypi.org/project/{dist}/#files).",
             (
                 *index,
-                "python -c 'import platform, sys; print(sys.version.split()[0], "
-                "platform.system(), platform.machine())'",
+                PLATFORM_CHECK,
             ),
         )
     known = published_wheels(m, dist, spec)
@@ -2601,8 +2602,7 @@ def companion_no_wheel_fix(
             f"{seen}. {known} (Its files: https://pypi.org/project/{dist}/#files.)",
             (
                 *index,
-                "python -c 'import platform, sys; print(sys.version.split()[0], "
-                "platform.system(), platform.machine())'",
+                PLATFORM_CHECK,
             ),
         )
     if dist not in table.native and dist not in table.dists.values():
@@ -2614,8 +2614,7 @@ def companion_no_wheel_fix(
             f"files its releases publish (https://pypi.org/project/{dist}/#files).",
             (
                 *index,
-                "python -c 'import platform, sys; print(sys.version.split()[0], "
-                "platform.system(), platform.machine())'",
+                PLATFORM_CHECK,
             ),
         )
     if dist not in table.native:
@@ -2644,8 +2643,7 @@ def companion_no_wheel_fix(
         "release pip does list here goes with the TensorFlow it was built for.",
         (
             *index,
-            "python -c 'import platform, sys; print(sys.version.split()[0], "
-            "platform.system(), platform.machine())'",
+            PLATFORM_CHECK,
         ),
     )
 
@@ -2836,8 +2834,7 @@ def yanked_placeholder_fix(m: Machine, dist: str, version: str) -> Fix:
         (
             *m.pip(f"uninstall -y {dist}"),
             *m.list_releases(dist),
-            "python -c 'import platform, sys; print(sys.version.split()[0], "
-            "platform.system(), platform.machine())'",
+            PLATFORM_CHECK,
         ),
     )
 
@@ -3215,7 +3212,11 @@ def conda_pypi_companion_fix(
     """Replace conda's TensorFlow build (``conda_names``, its packages here; ``gpu``: a GPU
     build) with PyPI's of the same version, which PyPI's companion wheels are built against.
     A GPU build is the matrix's GPU distribution of the release (the separate tensorflow-gpu
-    before 2.1, whose plain wheel carries GPU support: https://www.tensorflow.org/install/pip)."""
+    before 2.1, whose plain wheel carries GPU support: https://www.tensorflow.org/install/pip).
+    A plain install, not ``--force-reinstall``: once conda removed its build pip sees no
+    TensorFlow, and the forced form would reinstall every dependency as well (pip's
+    --force-reinstall: "Reinstall all packages even if they are already up-to-date"),
+    replacing conda's NumPy, h5py and protobuf with PyPI's newest in range."""
     gpu_dist = m.matrix.gpu_distribution(tf_version) if gpu and m.matrix is not None else None
     dist = gpu_dist or "tensorflow"
     return Fix(
@@ -3226,7 +3227,7 @@ def conda_pypi_companion_fix(
         "from the same conda channel as TensorFlow, where one is published there.",
         (
             "conda remove -y --force " + " ".join(conda_names),
-            *m.pip(f'install --force-reinstall "{dist}=={tf_version}"'),
+            *m.pip_install(f"{dist}=={tf_version}"),
         ),
     )
 

@@ -35,16 +35,27 @@ def _newest_fix(machine: Machine, matrix: Matrix, text: str) -> Optional[Fix]:
 
 
 def _supported_pythons(matrix: Matrix, plat: str) -> list[str]:
+    """The Pythons a final release has wheels for on ``plat``, oldest first: a line with only
+    a pre-release (2.22.0rc0) is listed, never recommended (the matrix's own rule), and pip
+    takes no pre-release unless asked (``--pre``), so its Pythons get no TensorFlow here."""
     return sorted(
-        {v for entry in matrix.lines for v in entry.python.get(plat, ())}, key=version_key
+        {v for entry in matrix.lines if not entry.pre_release for v in entry.python.get(plat, ())},
+        key=version_key,
     )
 
 
 def _venv_fix(matrix: Matrix, plat: Optional[str]) -> Fix:
+    """A virtual environment made with the newest Python a final release has wheels for: on
+    Windows through the Python launcher, ``py -X.Y`` (python.org's installer puts no
+    ``pythonX.Y`` command on the PATH; https://docs.python.org/3/using/windows.html
+    #python-launcher-for-windows), elsewhere with ``pythonX.Y``."""
     supported = _supported_pythons(matrix, plat or "linux-x86_64")
+    windows = (plat or "").startswith("windows")
+    newest = supported[-1] if supported else "3"
+    command = f"py -{newest} -m venv .venv" if windows else f"python{newest} -m venv .venv"
     return fix(
         "Create a virtual environment with a CPython 3 that TensorFlow publishes wheels for.",
-        f"python{supported[-1]} -m venv .venv" if supported else "python3 -m venv .venv",
+        command,
     )
 
 
