@@ -3492,16 +3492,35 @@ def _companion_release_fix(
             f"(it declares tensorflow{fit.tensorflow}{span}).",
             companion_install(m, fit.requirement(name, pre=_is_prerelease(tf.version))),
         )
-    if comp is None and row is not None and row.end_of_life and row.releases:
-        # Known by name (a log), ended: no release to move to; say so before TensorFlow moves.
+    ended_below = (
+        row is not None
+        and bool(row.end_of_life)
+        and bool(row.releases)
+        and (tf is None or above_range(tf.version, row.releases[-1].tensorflow))
+    )
+    if comp is None and row is not None and ended_below and name:
+        # Known by name (a log), ended, and TensorFlow not below its last release (an older
+        # TensorFlow has a release of its own, found below): no release to move to; say so
+        # before TensorFlow moves.
         last = row.releases[-1]
+        if tf is None:
+            # Which way TensorFlow would move is unknown: an older TensorFlow has a release
+            # of its own (a downgrade to the last one's range would break it), so the fix
+            # shows the release first and names the range, installing nothing blind.
+            return Fix(
+                f"{row.end_of_life} Its last release ({last.release}) declares "
+                f"tensorflow{last.tensorflow}. Where the installed TensorFlow is newer, "
+                "installing a TensorFlow in that range is a stopgap (a downgrade) and moving "
+                f"the code off {name} the lasting fix; where it is older, install the {name} "
+                "release built for it (`pip index versions` lists them).",
+                (f"pip show tensorflow {name}", *m.list_releases(name)),
+            )
         dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
-        running = f" from {tf.version}" if tf is not None else ""
         return install_fix(
             m,
             f"{row.end_of_life} Its last release ({last.release}) declares "
-            f"tensorflow{last.tensorflow}: installing that TensorFlow downgrades TensorFlow"
-            f"{running}, a stopgap; moving the code off {name} is the lasting fix.",
+            f"tensorflow{last.tensorflow}: installing that TensorFlow downgrades TensorFlow "
+            f"from {tf.version}, a stopgap; moving the code off {name} is the lasting fix.",
             f"{dist}{last.tensorflow}",
         )
     if (comp is None or not spec) and row is not None and row.releases and tf is not None:
