@@ -328,6 +328,19 @@ def test_python_wheels_venv_skips_a_python_only_a_pre_release_serves() -> None:
     assert "3.15" not in finding.detail
 
 
+def test_a_32bit_python_without_tensorflow_gets_no_install_that_cannot_work() -> None:
+    # A 32-bit interpreter on 64-bit Windows reports AMD64, yet no TensorFlow wheel is
+    # 32-bit: neither the wheel check nor the missing-TensorFlow finding installs one here.
+    py32 = f.python(version="3.7.8", executable="C:\\Python37-32\\python.exe", bits=32)
+    facts = f.facts(platform=WINDOWS, python=py32, packages=(), tensorflow=None)
+    [wheels] = judge(check_python_wheels, facts)
+    assert wheels.severity is Severity.INFO and wheels.fix is None
+    missing = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.cause == "tf-not-installed"]
+    assert missing and missing[0].fix is not None
+    assert not [c for c in missing[0].fix.commands if "Python37-32" in c]
+    assert missing[0].fix.commands[0] == "py -3-64 -m venv .venv"
+
+
 def test_python_wheels_without_matrix_is_unknown() -> None:
     [finding] = judge(check_python_wheels, f.facts(), matrix=None)
     assert finding.severity is Severity.UNKNOWN

@@ -25,6 +25,7 @@ from tfdoctor.causes.common import (
     range_fix,
     unset_env,
 )
+from tfdoctor.causes.platform import python_64bit_fix
 from tfdoctor.compat import first_keras3_line
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
@@ -1045,6 +1046,10 @@ def tensorflow_install_fix(m: Machine, python: str = "python") -> Fix:
                 f"{python} -m pip install tensorflow",
             ),
         )
+    if m.facts.python.bits != 64:
+        # TensorFlow's wheels are 64-bit only: pip of this interpreter finds none, whatever
+        # the release (the matrix's targets are 64-bit), so the install goes to a 64-bit one.
+        return python_64bit_fix(m)
     verdict = newest_fit(m.matrix, m.target) if m.matrix is not None else None
     if verdict is None:
         fix = install_fix(m, "Install TensorFlow into this environment.", "tensorflow")

@@ -186,6 +186,16 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     # Not installed (or not a known distribution): what to install.
+    if facts.python.bits != 64:
+        # The matrix's platforms are 64-bit: a 32-bit interpreter on a 64-bit system reports
+        # the system's machine (AMD64), yet pip finds no wheel for it (python.bits says why).
+        yield Finding(
+            "tensorflow.python",
+            Severity.INFO,
+            f"No TensorFlow release has a wheel for a {facts.python.bits}-bit Python "
+            "(python.bits gives the fix)",
+        )
+        return
     best = newest_fit(matrix, Target(python=python, platform=plat))
     if best is None:
         supported = _supported_pythons(matrix, plat)
