@@ -1116,6 +1116,14 @@ def test_driver_check_trusts_the_matrix_only_for_cuda_builds(
         pytest.param(f.platform(container="docker"), None, "on the host", False, id="container"),
         pytest.param(None, (K40,), "Kepler", False, id="kepler-no-driver-fits"),
         pytest.param(None, None, "Install NVIDIA driver 525.60.13", True, id="bare-metal"),
+        # ubuntu-drivers is Ubuntu's own: Fedora gets no command of another distribution.
+        pytest.param(
+            f.platform(os_name="Fedora Linux 40 (Workstation Edition)"),
+            None,
+            "distribution's NVIDIA driver packages",
+            False,
+            id="fedora",
+        ),
     ],
 )
 def test_driver_fix_fits_where_the_driver_lives(

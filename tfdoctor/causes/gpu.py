@@ -1582,6 +1582,15 @@ def driver_upgrade(m: Machine, floor: str) -> tuple[str, list[str]]:
         )
     if m.os == "windows":
         return f"Install NVIDIA driver {floor} or newer", []
+    plat = m.facts.platform
+    if m.packager is not None and plat is not None and "ubuntu" not in plat.os_name.lower():
+        # ubuntu-drivers is Ubuntu's own tool: another distribution names its driver packages
+        # itself (and NVIDIA's installer serves any).
+        return (
+            f"Install NVIDIA driver {floor} or newer (the distribution's NVIDIA driver "
+            "packages, or NVIDIA's installer)",
+            [],
+        )
     return (
         f"Install NVIDIA driver {floor} or newer",
         [f"sudo ubuntu-drivers install nvidia:{branch}  # Ubuntu; elsewhere any driver >= {floor}"],
@@ -2114,6 +2123,17 @@ def driver_not_loaded(m: Machine) -> tuple[CauseId, Fix]:
     return (CONTAINER_NO_GPU if m.container else DRIVER_NOT_LOADED), driver_load_fix(m)
 
 
+def _initramfs_rebuild(m: Machine) -> str:
+    """The command that rebuilds the initramfs on this distribution: Debian's and Ubuntu's
+    update-initramfs, dracut on Fedora, RHEL and SUSE (NVIDIA's CUDA installation guide for
+    Linux, "Disabling Nouveau", gives each); both, marked, where the distribution is unknown."""
+    if m.packager == "apt":
+        return "sudo update-initramfs -u"
+    if m.packager in ("dnf", "yum", "zypper"):
+        return "sudo dracut --force"
+    return "sudo update-initramfs -u  # Debian, Ubuntu (Fedora, RHEL, SUSE: sudo dracut --force)"
+
+
 def driver_load_fix(m: Machine) -> Fix:
     """Load (or install) the NVIDIA kernel driver, as far as the kernel facts tell why it is
     not loaded: nouveau holding the GPU, Secure Boot refusing the module, DKMS without a build
@@ -2146,7 +2166,8 @@ def driver_load_fix(m: Machine) -> Fix:
             "and reboot, then load nvidia.",
             (
                 'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
-                "sudo update-initramfs -u && sudo reboot",
+                _initramfs_rebuild(m),
+                "sudo reboot",
             ),
         )
     if kernel is not None and kernel.secure_boot:
