@@ -2559,9 +2559,15 @@ def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] =
 
 
 def _cpu_build_fix(m: Machine) -> Fix:
-    """The GPU build in place of a CPU-only one: the installed release's where known."""
+    """The GPU build in place of a CPU-only one: the installed release's where known; where
+    not, the system's own way to its GPU (no CUDA build exists for macOS, nor for native
+    Windows after 2.10)."""
     if m.tf is not None:
         return gpu_build_fix(m)
+    if m.os == "macos":
+        return metal_missing_fix(m)
+    if m.os == "windows":
+        return windows_gpu_fix(m)
     return Fix(
         "Install the GPU build for the platform: on Linux x86-64 the and-cuda extra "
         "(TensorFlow 2.15 and later), on Apple silicon tensorflow-metal.",
