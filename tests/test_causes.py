@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shlex
 from collections.abc import Iterable, Mapping
 
 import pytest
@@ -475,6 +476,63 @@ def test_a_keras3_model_needs_no_install_where_keras3_already_serves_tf_keras() 
     )
 
 
+def test_the_keras3_switch_is_removed_in_the_windows_shells() -> None:
+    # `unset` is no command in cmd or PowerShell: each shell's own removal.
+    windows = f.facts(platform=WINDOWS)
+    fix = causes.software.keras3_code_fix(Machine(windows, f.FIXTURE_MATRIX), "keras.src.legacy")
+    assert fix.commands[-2:] == (
+        "set TF_USE_LEGACY_KERAS=",
+        "Remove-Item Env:TF_USE_LEGACY_KERAS -ErrorAction SilentlyContinue",
+    )
+    assert not [c for c in fix.commands if c.startswith("unset ")]
+
+
+def _windows_argv(line: str) -> list[str]:
+    """The arguments a Windows program gets from ``line`` (CommandLineToArgvW's rules for a
+    line with no backslash before a quote): blanks split outside double quotes, which are
+    dropped; a single quote is a letter."""
+    words, word, quoted, started = [], "", False, False
+    for ch in line:
+        if ch == '"':
+            quoted, started = not quoted, True
+        elif ch in " \t" and not quoted:
+            if started:
+                words.append(word)
+            word, started = "", False
+        else:
+            word, started = word + ch, True
+    if started:
+        words.append(word)
+    return words
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        causes.common.INTERPRETER_CHECK,
+        causes.common.PLATFORM_CHECK,
+        causes.common.MACHINE_CHECK,
+        causes.gpu.DEVICE_LOG_COMMAND,
+    ],
+)
+def test_an_interpreter_check_passes_one_program_in_sh_and_windows(command: str) -> None:
+    # These run on every system: sh and a Windows shell must hand python the same program.
+    posix = shlex.split(command)
+    assert posix[:2] == ["python", "-c"] and len(posix) == 3
+    assert _windows_argv(command) == posix
+    compile(posix[2], "<check>", "exec")
+
+
+def test_the_device_log_command_runs_in_every_shell() -> None:
+    # sh's `NAME=value command` prefix is no syntax in cmd or PowerShell: the level is set
+    # from Python, and the program is double-quoted with no character sh would expand.
+    [command] = causes.gpu.read_device_log_fix().commands
+    assert not command.startswith("TF_CPP_MIN_LOG_LEVEL=")
+    program = command.split(" -c ", 1)[1]
+    assert program[0] == program[-1] == '"' and '"' not in program[1:-1]
+    assert not set("$`\\!") & set(program)
+
+
 @pytest.mark.parametrize(
     ("line", "keras3"),
     [("2.15", False), ("2.16", True), ("2.17", True), ("2.21", True)],
@@ -816,6 +874,19 @@ def test_condas_gpu_build_is_replaced_with_the_matrixs_gpu_distribution(
     assert f'"{dist}=={version}"' in fix.commands[-1]
     cpu = causes.software.conda_pypi_companion_fix(machine(f.facts()), version, ["tensorflow"])
     assert f'"tensorflow=={version}"' in cpu.commands[-1]
+    # Only TensorFlow changes installer: a forced reinstall would replace conda's NumPy,
+    # h5py and protobuf with PyPI's too.
+    assert not [c for c in (*fix.commands, *cpu.commands) if "--force-reinstall" in c]
+
+
+def test_a_64bit_python_on_windows_is_picked_by_the_launcher() -> None:
+    # The 32-bit python stays first on the PATH: `python -m venv` would make a 32-bit
+    # environment again, where pip finds no TensorFlow wheel.
+    fix = causes.platform.python_64bit_fix(machine(f.facts(platform=WINDOWS)))
+    assert fix.commands[0] == "py -3-64 -m venv .venv"
+    assert fix.commands[1].startswith(".venv\\Scripts\\python ")
+    linux = causes.platform.python_64bit_fix(machine(f.facts()))
+    assert linux.commands[1].startswith(".venv/bin/python ")
 
 
 def test_the_too_old_fix_names_the_first_release_only_where_known() -> None:

@@ -300,6 +300,47 @@ def test_python_wheels(case: Case) -> None:
     assert_case(check_python_wheels, case)
 
 
+def test_python_wheels_venv_on_windows_uses_the_launcher() -> None:
+    # python.org's Windows installer puts no python3.13 on the PATH: the launcher picks it.
+    facts = f.facts(
+        platform=WINDOWS,
+        python=f.python(version="3.14.0", executable="C:\\py314\\python.exe"),
+        packages=(),
+        tensorflow=None,
+    )
+    [finding] = judge(check_python_wheels, facts)
+    assert finding.fix is not None
+    assert finding.fix.commands == ("py -3.13 -m venv .venv",)
+
+
+def test_python_wheels_venv_skips_a_python_only_a_pre_release_serves() -> None:
+    # A line with only a pre-release is never recommended: pip takes it only with --pre, so
+    # a Python only it has wheels for gets no TensorFlow.
+    matrix = load_matrix(str(f.FIXTURE_MATRIX_PATH), env={})
+    newest = matrix.lines[0]
+    python = {plat: (*vs, "3.15") for plat, vs in newest.python.items()}
+    ahead = dataclasses.replace(newest, line="9.99", latest_patch="9.99.0rc0", python=python)
+    matrix = dataclasses.replace(matrix, lines=(ahead, *matrix.lines))
+    facts = f.facts(python=f.python(version="3.15.0"), packages=(), tensorflow=None)
+    [finding] = judge(check_python_wheels, facts, matrix=matrix)
+    assert finding.fix is not None
+    assert finding.fix.commands == ("python3.13 -m venv .venv",)
+    assert "3.15" not in finding.detail
+
+
+def test_a_32bit_python_without_tensorflow_gets_no_install_that_cannot_work() -> None:
+    # A 32-bit interpreter on 64-bit Windows reports AMD64, yet no TensorFlow wheel is
+    # 32-bit: neither the wheel check nor the missing-TensorFlow finding installs one here.
+    py32 = f.python(version="3.7.8", executable="C:\\Python37-32\\python.exe", bits=32)
+    facts = f.facts(platform=WINDOWS, python=py32, packages=(), tensorflow=None)
+    [wheels] = judge(check_python_wheels, facts)
+    assert wheels.severity is Severity.INFO and wheels.fix is None
+    missing = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.cause == "tf-not-installed"]
+    assert missing and missing[0].fix is not None
+    assert not [c for c in missing[0].fix.commands if "Python37-32" in c]
+    assert missing[0].fix.commands[0] == "py -3-64 -m venv .venv"
+
+
 def test_python_wheels_without_matrix_is_unknown() -> None:
     [finding] = judge(check_python_wheels, f.facts(), matrix=None)
     assert finding.severity is Severity.UNKNOWN
@@ -1075,6 +1116,14 @@ def test_driver_check_trusts_the_matrix_only_for_cuda_builds(
         pytest.param(f.platform(container="docker"), None, "on the host", False, id="container"),
         pytest.param(None, (K40,), "Kepler", False, id="kepler-no-driver-fits"),
         pytest.param(None, None, "Install NVIDIA driver 525.60.13", True, id="bare-metal"),
+        # ubuntu-drivers is Ubuntu's own: Fedora gets no command of another distribution.
+        pytest.param(
+            f.platform(os_name="Fedora Linux 40 (Workstation Edition)"),
+            None,
+            "distribution's NVIDIA driver packages",
+            False,
+            id="fedora",
+        ),
     ],
 )
 def test_driver_fix_fits_where_the_driver_lives(

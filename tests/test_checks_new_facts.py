@@ -77,6 +77,28 @@ def test_a_gpu_on_the_bus_without_the_module(
     assert finding.fix is not None and finding.fix.commands[0] == command
 
 
+@pytest.mark.parametrize(
+    ("os_name", "rebuild"),
+    [
+        pytest.param("Ubuntu 22.04.4 LTS", "sudo update-initramfs -u", id="ubuntu"),
+        pytest.param("Fedora Linux 40 (Workstation Edition)", "sudo dracut --force", id="fedora"),
+        pytest.param("Rocky Linux 9.4 (Blue Onyx)", "sudo dracut --force", id="rocky"),
+    ],
+)
+def test_nouveaus_initramfs_is_rebuilt_with_the_distributions_tool(
+    os_name: str, rebuild: str
+) -> None:
+    # update-initramfs is Debian's; Fedora, RHEL and SUSE build theirs with dracut.
+    facts = f.facts(
+        driver=NOT_LOADED,
+        platform=f.platform(nvidia_device_nodes=(), os_name=os_name),
+        nvidia_kernel=kernel(modules=("nouveau",)),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert finding.fix is not None and finding.fix.commands[1:] == (rebuild, "sudo reboot")
+
+
 def test_a_device_node_this_user_cannot_open() -> None:
     facts = f.facts(
         driver=NOT_LOADED,

@@ -302,10 +302,7 @@ def test_a_compiled_companion_from_pypi_beside_condas_tensorflow(companion: Cond
     fix = found[0].fix
     assert fix is not None and "PyPI" in fix.text
     assert fix.commands[0] == "conda remove -y --force tensorflow-base tensorflow"
-    assert (
-        fix.commands[1]
-        == f'{PREFIX}/bin/python -m pip install --force-reinstall "tensorflow==2.1.0"'
-    )
+    assert fix.commands[1] == f'{PREFIX}/bin/python -m pip install "tensorflow==2.1.0"'
 
 
 @pytest.mark.parametrize(

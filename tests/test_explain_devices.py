@@ -182,6 +182,20 @@ def test_a_build_without_cuda_is_named_as_such() -> None:
 _ASKED = ">>> tf.config.list_physical_devices('GPU')\n"
 
 
+def test_a_macs_empty_list_with_the_plugin_named_gets_no_cuda_command() -> None:
+    # macOS has no CUDA build: neither the and-cuda extra nor NVIDIA's tools or variables.
+    text = (
+        '(tf) me@MacBook-Air ~ % python -c "import tensorflow as tf; '
+        "print(tf.config.list_physical_devices('GPU'))\"\n[]\n"
+        "(tf) me@MacBook-Air ~ % pip show tensorflow-metal\n"
+        "WARNING: Package(s) not found: tensorflow-metal\n"
+    )
+    report = _explain(text)
+    commands = [c for x in report.findings if x.fix is not None for c in x.fix.commands]
+    assert commands and any("tensorflow-metal" in c for c in commands)
+    assert not [c for c in commands if "and-cuda" in c or "nvidia-smi" in c or "CUDA_" in c]
+
+
 @pytest.mark.parametrize(
     "sign",
     [

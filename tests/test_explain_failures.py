@@ -1123,6 +1123,29 @@ def test_addons_warning_outside_its_range_says_it_reached_its_end_of_life() -> N
 
 
 @pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param("", id="tensorflow-not-shown"),
+        pytest.param(">>> tf.__version__\n'2.1.0'\n", id="older-tensorflow-shown"),
+    ],
+)
+def test_an_ended_add_on_moves_tensorflow_only_where_it_is_newer(shown: str) -> None:
+    # The add-on's op library refused by a TensorFlow the log does not show newer than its
+    # last release: an older TensorFlow has an add-on release of its own, and a downgrade
+    # to the last release's range would be an upgrade past what the code runs on.
+    lines = (
+        f"{shown}>>> import tensorflow_addons as tfa\n"
+        "tensorflow.python.framework.errors_impl.NotFoundError: /opt/venv/lib/python3.7/"
+        "site-packages/tensorflow_addons/custom_ops/layers/_correlation_cost_ops.so: "
+        "undefined symbol: _ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb\n"
+    )
+    finding = _only(_explain(lines), "companion-mismatch")
+    assert finding.fix is not None
+    assert not [c for c in finding.fix.commands if '"tensorflow<2.16.0,>=2.13.0"' in c]
+    assert "downgrades TensorFlow from" not in finding.fix.text
+
+
+@pytest.mark.parametrize(
     ("line", "conda"),
     [
         pytest.param(

@@ -39,6 +39,19 @@ def test_a_log_of_macos_whose_mac_is_not_shown_ranks_the_same_candidate() -> Non
     assert avx is not None and avx.summary.endswith(CANDIDATE)
 
 
+@pytest.mark.parametrize("python", ["/usr/local/bin/python3.11", "/opt/anaconda3/bin/python"])
+def test_a_macs_prompt_outranks_a_program_path_macs_have_too(python: str) -> None:
+    # /usr/local (Intel Homebrew) and /opt (Anaconda) are a Mac's paths too: the zsh prompt
+    # of a Mac says macOS, so no fix reads Linux's /proc/cpuinfo.
+    report = explained(
+        f"kim@Kims-MacBook-Pro ~ % {python} -c 'import tensorflow'\n"
+        f"zsh: illegal hardware instruction  {python} -c 'import tensorflow'\n"
+    )
+    fixes = [fix_text(x) for x in report.findings if x.fix is not None]
+    assert fixes and not [x for x in fixes if "/proc/cpuinfo" in x]
+    assert top_error(report).cause == "cpu-emulated"
+
+
 def test_an_apple_silicon_mac_shown_keeps_rosetta_alone() -> None:
     report = explained("MacBook Pro M1 chip\nzsh: illegal hardware instruction  python app.py\n")
     assert top_error(report).cause == "cpu-emulated"

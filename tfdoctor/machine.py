@@ -208,6 +208,20 @@ class LogHints(Record):
     conda_channels: tuple[tuple[str, str], ...] = ()
 
 
+#: Words of a distribution's name (os-release's PRETTY_NAME) and its package manager, tried in
+#: order: a release that moved to dnf (Amazon Linux 2023, CentOS and RHEL 8) before its
+#: family's yum-era name.
+_PACKAGERS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("ubuntu", "debian", "mint", "pop!_os", "raspbian", "kali", "elementary"), "apt"),
+    (("amazon linux 2023",), "dnf"),
+    (("amazon linux", "centos linux 7", "server 7."), "yum"),
+    (("fedora", "red hat", "centos", "rocky", "almalinux", "oracle linux"), "dnf"),
+    (("suse",), "zypper"),
+    (("alpine",), "apk"),
+    (("arch linux", "manjaro", "endeavouros"), "pacman"),
+)
+
+
 @record
 class Machine(Record):
     """The derived view of one :class:`Facts` (and the matrix): build it with :func:`view`."""
@@ -472,6 +486,22 @@ class Machine(Record):
         if self.platform:
             return PLATFORMS[self.platform]
         return self.hints.os if self.facts.platform is None and self.hints else None
+
+    @functools.cached_property
+    def packager(self) -> Optional[str]:
+        """The Linux distribution's package manager, as its name (os-release's PRETTY_NAME)
+        implies it: ``apt`` (Debian, Ubuntu and their derivatives), ``dnf`` (Fedora, RHEL 8
+        and later, its rebuilds, Amazon Linux 2023), ``yum`` (RHEL and CentOS 7, Amazon Linux
+        2), ``zypper`` (SUSE), ``apk`` (Alpine), ``pacman`` (Arch); None where unnamed or
+        another (each distribution's own documentation names its tool)."""
+        plat = self.facts.platform
+        if plat is None or self.os != "linux":
+            return None
+        name = plat.os_name.lower()
+        for words, tool in _PACKAGERS:
+            if any(word in name for word in words):
+                return tool
+        return None
 
     @property
     def wsl(self) -> Optional[str]:

@@ -36,11 +36,24 @@ KERAS_FILE_METADATA: Final = (
 
 
 #: The interpreter's version, system, machine and bitness, to compare with the tags of a
-#: release's wheels (cp311, win_amd64, manylinux_2_17_x86_64, macosx_11_0_arm64).
+#: release's wheels (cp311, win_amd64, manylinux_2_17_x86_64, macosx_11_0_arm64). Its program
+#: is in double quotes with single quotes inside, and holds no character sh expands in them
+#: ($, `, \, !): so quoted, it runs alike in sh, cmd (which treats a single quote as a
+#: letter: https://learn.microsoft.com/windows-server/administration/windows-commands/cmd)
+#: and PowerShell (whose Windows PowerShell 5.1 drops the double quotes inside a single-quoted
+#: argument to a native program: about_Parsing, "Passing arguments that contain quote
+#: characters").
 INTERPRETER_CHECK: Final = (
-    "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
-    'platform.system(), platform.machine(), struct.calcsize("P") * 8)\''
+    'python -c "import platform, struct, sys; print(sys.version.split()[0], '
+    "platform.system(), platform.machine(), struct.calcsize('P') * 8)\""
 )
+#: The interpreter's version, system and machine, quoted as :data:`INTERPRETER_CHECK` is.
+PLATFORM_CHECK: Final = (
+    'python -c "import platform, sys; print(sys.version.split()[0], platform.system(), '
+    'platform.machine())"'
+)
+#: The interpreter's machine (x86_64 under Rosetta or QEMU, arm64 native), quoted likewise.
+MACHINE_CHECK: Final = 'python -c "import platform; print(platform.machine())"'
 
 
 @dataclasses.dataclass(frozen=True)
@@ -253,6 +266,17 @@ def set_env(m: Machine, *settings: tuple[str, str]) -> tuple[str, ...]:
         powershell = "; ".join(f'$env:{name} = "{value}"' for name, value in settings)
         return (*cmd, powershell)
     return ("export " + " ".join(f"{name}={shlex.quote(value)}" for name, value in settings),)
+
+
+def unset_env(m: Machine, name: str) -> tuple[str, ...]:
+    """The lines that remove environment variable ``name`` for what the shell starts next:
+    sh's ``unset NAME``; on a Windows machine cmd's ``set NAME=`` (an empty value removes it:
+    https://learn.microsoft.com/windows-server/administration/windows-commands/set_1), then
+    PowerShell's ``Remove-Item Env:NAME`` (about_Environment_Variables), quiet where it is not
+    set. As in :func:`set_env`, the user runs the one of the shell in use."""
+    if m.os == "windows":
+        return (f"set {name}=", f"Remove-Item Env:{name} -ErrorAction SilentlyContinue")
+    return (f"unset {name}",)
 
 
 def set_env_to_output(m: Machine, name: str, command: str) -> tuple[str, ...]:

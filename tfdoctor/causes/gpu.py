@@ -1586,6 +1586,15 @@ def driver_upgrade(m: Machine, floor: str) -> tuple[str, list[str]]:
         )
     if m.os == "windows":
         return f"Install NVIDIA driver {floor} or newer", []
+    plat = m.facts.platform
+    if m.packager is not None and plat is not None and "ubuntu" not in plat.os_name.lower():
+        # ubuntu-drivers is Ubuntu's own tool: another distribution names its driver packages
+        # itself (and NVIDIA's installer serves any).
+        return (
+            f"Install NVIDIA driver {floor} or newer (the distribution's NVIDIA driver "
+            "packages, or NVIDIA's installer)",
+            [],
+        )
     return (
         f"Install NVIDIA driver {floor} or newer",
         [f"sudo ubuntu-drivers install nvidia:{branch}  # Ubuntu; elsewhere any driver >= {floor}"],
@@ -1656,14 +1665,22 @@ def gpu_memory_errors_fix(index: int) -> Fix:
     )
 
 
+#: The command that prints TensorFlow's own log while it lists the GPUs: the level is set
+#: from Python before the import, where TensorFlow's C++ logging reads it (TF_CPP_MIN_LOG_LEVEL,
+#: tensorflow/tsl/platform/default/logging.cc), so one line runs in sh, cmd and PowerShell
+#: alike (sh's ``NAME=value command`` prefix is no syntax in either Windows shell); double
+#: quotes outside, single inside, as both Windows shells pass them.
+DEVICE_LOG_COMMAND: Final = (
+    "python -c \"import os; os.environ['TF_CPP_MIN_LOG_LEVEL'] = '0'; import tensorflow as tf; "
+    "print(tf.config.list_physical_devices('GPU'))\""
+)
+
+
 def read_device_log_fix() -> Fix:
     """TensorFlow's own log while it lists devices, to read (or to pass to explain)."""
     return Fix(
         "Read TensorFlow's log while it lists devices (or pipe it to `tfdoctor explain -`).",
-        (
-            'TF_CPP_MIN_LOG_LEVEL=0 python -c "import tensorflow as tf; '
-            "print(tf.config.list_physical_devices('GPU'))\"",
-        ),
+        (DEVICE_LOG_COMMAND,),
     )
 
 
@@ -2121,6 +2138,17 @@ def driver_not_loaded(m: Machine) -> tuple[CauseId, Fix]:
     return (CONTAINER_NO_GPU if m.container else DRIVER_NOT_LOADED), driver_load_fix(m)
 
 
+def _initramfs_rebuild(m: Machine) -> str:
+    """The command that rebuilds the initramfs on this distribution: Debian's and Ubuntu's
+    update-initramfs, dracut on Fedora, RHEL and SUSE (NVIDIA's CUDA installation guide for
+    Linux, "Disabling Nouveau", gives each); both, marked, where the distribution is unknown."""
+    if m.packager == "apt":
+        return "sudo update-initramfs -u"
+    if m.packager in ("dnf", "yum", "zypper"):
+        return "sudo dracut --force"
+    return "sudo update-initramfs -u  # Debian, Ubuntu (Fedora, RHEL, SUSE: sudo dracut --force)"
+
+
 def driver_load_fix(m: Machine) -> Fix:
     """Load (or install) the NVIDIA kernel driver, as far as the kernel facts tell why it is
     not loaded: nouveau holding the GPU, Secure Boot refusing the module, DKMS without a build
@@ -2153,7 +2181,8 @@ def driver_load_fix(m: Machine) -> Fix:
             "and reboot, then load nvidia.",
             (
                 'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
-                "sudo update-initramfs -u && sudo reboot",
+                _initramfs_rebuild(m),
+                "sudo reboot",
             ),
         )
     if kernel is not None and kernel.secure_boot:
@@ -2545,9 +2574,15 @@ def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] =
 
 
 def _cpu_build_fix(m: Machine) -> Fix:
-    """The GPU build in place of a CPU-only one: the installed release's where known."""
+    """The GPU build in place of a CPU-only one: the installed release's where known; where
+    not, the system's own way to its GPU (no CUDA build exists for macOS, nor for native
+    Windows after 2.10)."""
     if m.tf is not None:
         return gpu_build_fix(m)
+    if m.os == "macos":
+        return metal_missing_fix(m)
+    if m.os == "windows":
+        return windows_gpu_fix(m)
     return Fix(
         "Install the GPU build for the platform: on Linux x86-64 the and-cuda extra "
         "(TensorFlow 2.15 and later), on Apple silicon tensorflow-metal.",

@@ -10,6 +10,7 @@ from typing import Final, Optional
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
     INTERPRETER_CHECK,
+    MACHINE_CHECK,
     TF_PIP_GUIDE,
     install_fix,
     owner_of_package_command,
@@ -945,8 +946,8 @@ def no_wheel_fix(m: Machine) -> Fix:
         "--python-version X.Y` lists the releases for a Python), e.g. in a new virtual "
         "environment.",
         (
-            "python -c 'import platform, struct; print(platform.python_version(), "
-            'struct.calcsize("P") * 8)\'',
+            'python -c "import platform, struct; print(platform.python_version(), '
+            "struct.calcsize('P') * 8)\"",
         ),
     )
 
@@ -1236,7 +1237,7 @@ def native_interpreter_fix(
         "Use a Python built for this machine's own architecture (on Apple silicon an arm64 "
         "Python with the macOS wheels; in Docker an image of the host's platform), not one "
         "translated by Rosetta or QEMU.",
-        ("python -c 'import platform; print(platform.machine())'",),
+        (MACHINE_CHECK,),
     )
 
 
@@ -1385,7 +1386,7 @@ def architecture_fix(built: Optional[str], dist: str = "tensorflow") -> Fix:
         "recreate the environment with a Python of the machine's own architecture (on Apple "
         f"silicon an arm64 Python, not one run under Rosetta) and install {dist} again from it.",
         (
-            "python -c 'import platform; print(platform.machine())'",
+            MACHINE_CHECK,
             f"python -m pip install --force-reinstall --no-cache-dir {dist}",
         ),
     )
@@ -2499,8 +2500,8 @@ def platform_tag_fix(dist: str, version: Optional[str], platforms: Sequence[str]
         "(an x86-64 Python under emulation), use one built for the machine's own. The command "
         "below prints the interpreter's platform.",
         (
-            "python -c 'import platform, sysconfig; print(sysconfig.get_platform(), "
-            "platform.machine())'",
+            'python -c "import platform, sysconfig; print(sysconfig.get_platform(), '
+            'platform.machine())"',
         ),
     )
 
@@ -3077,15 +3078,20 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
                 "uv pip install tensorflow",
             ),
         )
+    if m.os == "windows":
+        # `python` on the PATH is still the 32-bit one after a 64-bit install beside it: the
+        # Python launcher's -64 suffix picks a 64-bit Python whatever the PATH holds
+        # (Python 3.7's What's New, bpo-30291; CPython's PC/launcher-usage.txt).
+        return Fix(
+            "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
+            "environment with it (the launcher's -64 picks the 64-bit one, not the 32-bit "
+            "`python` on the PATH), and install TensorFlow there.",
+            ("py -3-64 -m venv .venv", ".venv\\Scripts\\python -m pip install tensorflow"),
+        )
     return Fix(
         "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
         "environment with it, and install TensorFlow there.",
-        (
-            "python -m venv .venv",
-            ".venv\\Scripts\\python -m pip install tensorflow"
-            if m.os == "windows"
-            else ".venv/bin/python -m pip install tensorflow",
-        ),
+        ("python -m venv .venv", ".venv/bin/python -m pip install tensorflow"),
     )
 
 

@@ -11,6 +11,7 @@ from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
     INTERPRETER_CHECK,
     KERAS_FILE_METADATA,
+    PLATFORM_CHECK,
     TF_KERAS_OF_MINOR,
     TF_PIP_GUIDE,
     companion_install,
@@ -25,7 +26,9 @@ from tfdoctor.causes.common import (
     pypi_files_command,
     pypi_releases_command,
     range_fix,
+    unset_env,
 )
+from tfdoctor.causes.platform import python_64bit_fix
 from tfdoctor.compat import Verdict, best_of, first_keras3_line, install_requirement, verdicts
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
@@ -1058,6 +1061,10 @@ def tensorflow_install_fix(m: Machine, python: str = "python") -> Fix:
                 f"{python} -m pip install tensorflow",
             ),
         )
+    if m.facts.python.bits != 64:
+        # TensorFlow's wheels are 64-bit only: pip of this interpreter finds none, whatever
+        # the release (the matrix's targets are 64-bit), so the install goes to a 64-bit one.
+        return python_64bit_fix(m)
     verdict = newest_fit(m.matrix, m.target) if m.matrix is not None else None
     if verdict is None:
         fix = install_fix(m, "Install TensorFlow into this environment.", "tensorflow")
@@ -2103,10 +2110,10 @@ def _keras3_install(m: Machine) -> tuple[str, tuple[str, ...]]:
     since = f"TensorFlow {first.line} or newer" if first else "a TensorFlow served by Keras 3"
     if first is None or m.keras3_is_tf_keras:
         # The installed line already serves Keras 3: only the legacy switch stands between.
-        return since, ("unset TF_USE_LEGACY_KERAS",)
+        return since, unset_env(m, "TF_USE_LEGACY_KERAS")
     # The installed distribution's own name (tensorflow-cpu stays tensorflow-cpu).
     dist = m.tf_name if m.tf is not None and not m.is_nightly else "tensorflow"
-    return since, (*m.pip_install(f"{dist}>={first.line}"), "unset TF_USE_LEGACY_KERAS")
+    return since, (*m.pip_install(f"{dist}>={first.line}"), *unset_env(m, "TF_USE_LEGACY_KERAS"))
 
 
 def _asks_prerelease(spec: str) -> bool:
@@ -2695,8 +2702,7 @@ def companion_no_wheel_fix(
             f"(its files: https://pypi.org/project/{dist}/#files).",
             (
                 *index,
-                "python -c 'import platform, sys; print(sys.version.split()[0], "
-                "platform.system(), platform.machine())'",
+                PLATFORM_CHECK,
             ),
         )
     known = published_wheels(m, dist, spec)
@@ -2710,8 +2716,7 @@ def companion_no_wheel_fix(
             f"{seen}. {known} (Its files: https://pypi.org/project/{dist}/#files.)",
             (
                 *index,
-                "python -c 'import platform, sys; print(sys.version.split()[0], "
-                "platform.system(), platform.machine())'",
+                PLATFORM_CHECK,
             ),
         )
     if dist not in table.native and dist not in table.dists.values():
@@ -2723,8 +2728,7 @@ def companion_no_wheel_fix(
             f"files its releases publish (https://pypi.org/project/{dist}/#files).",
             (
                 *index,
-                "python -c 'import platform, sys; print(sys.version.split()[0], "
-                "platform.system(), platform.machine())'",
+                PLATFORM_CHECK,
             ),
         )
     if dist not in table.native:
@@ -2753,8 +2757,7 @@ def companion_no_wheel_fix(
         "release pip does list here goes with the TensorFlow it was built for.",
         (
             *index,
-            "python -c 'import platform, sys; print(sys.version.split()[0], "
-            "platform.system(), platform.machine())'",
+            PLATFORM_CHECK,
         ),
     )
 
@@ -2976,8 +2979,7 @@ def yanked_placeholder_fix(m: Machine, dist: str, version: str) -> Fix:
         (
             *m.pip(f"uninstall -y {dist}"),
             *m.list_releases(dist),
-            "python -c 'import platform, sys; print(sys.version.split()[0], "
-            "platform.system(), platform.machine())'",
+            PLATFORM_CHECK,
         ),
     )
 
@@ -3355,7 +3357,11 @@ def conda_pypi_companion_fix(
     """Replace conda's TensorFlow build (``conda_names``, its packages here; ``gpu``: a GPU
     build) with PyPI's of the same version, which PyPI's companion wheels are built against.
     A GPU build is the matrix's GPU distribution of the release (the separate tensorflow-gpu
-    before 2.1, whose plain wheel carries GPU support: https://www.tensorflow.org/install/pip)."""
+    before 2.1, whose plain wheel carries GPU support: https://www.tensorflow.org/install/pip).
+    A plain install, not ``--force-reinstall``: once conda removed its build pip sees no
+    TensorFlow, and the forced form would reinstall every dependency as well (pip's
+    --force-reinstall: "Reinstall all packages even if they are already up-to-date"),
+    replacing conda's NumPy, h5py and protobuf with PyPI's newest in range."""
     gpu_dist = m.matrix.gpu_distribution(tf_version) if gpu and m.matrix is not None else None
     dist = gpu_dist or "tensorflow"
     return Fix(
@@ -3366,7 +3372,7 @@ def conda_pypi_companion_fix(
         "from the same conda channel as TensorFlow, where one is published there.",
         (
             "conda remove -y --force " + " ".join(conda_names),
-            *m.pip(f'install --force-reinstall "{dist}=={tf_version}"'),
+            *m.pip_install(f"{dist}=={tf_version}"),
         ),
     )
 
@@ -3631,16 +3637,35 @@ def _companion_release_fix(
             f"(it declares tensorflow{fit.tensorflow}{span}).",
             companion_install(m, fit.requirement(name, pre=_is_prerelease(tf.version))),
         )
-    if comp is None and row is not None and row.end_of_life and row.releases:
-        # Known by name (a log), ended: no release to move to; say so before TensorFlow moves.
+    ended_below = (
+        row is not None
+        and bool(row.end_of_life)
+        and bool(row.releases)
+        and (tf is None or above_range(tf.version, row.releases[-1].tensorflow))
+    )
+    if comp is None and row is not None and ended_below and name:
+        # Known by name (a log), ended, and TensorFlow not below its last release (an older
+        # TensorFlow has a release of its own, found below): no release to move to; say so
+        # before TensorFlow moves.
         last = row.releases[-1]
+        if tf is None:
+            # Which way TensorFlow would move is unknown: an older TensorFlow has a release
+            # of its own (a downgrade to the last one's range would break it), so the fix
+            # shows the release first and names the range, installing nothing blind.
+            return Fix(
+                f"{row.end_of_life} Its last release ({last.release}) declares "
+                f"tensorflow{last.tensorflow}. Where the installed TensorFlow is newer, "
+                "installing a TensorFlow in that range is a stopgap (a downgrade) and moving "
+                f"the code off {name} the lasting fix; where it is older, install the {name} "
+                "release built for it (`pip index versions` lists them).",
+                (f"pip show tensorflow {name}", *m.list_releases(name)),
+            )
         dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
-        running = f" from {tf.version}" if tf is not None else ""
         return install_fix(
             m,
             f"{row.end_of_life} Its last release ({last.release}) declares "
-            f"tensorflow{last.tensorflow}: installing that TensorFlow downgrades TensorFlow"
-            f"{running}, a stopgap; moving the code off {name} is the lasting fix.",
+            f"tensorflow{last.tensorflow}: installing that TensorFlow downgrades TensorFlow "
+            f"from {tf.version}, a stopgap; moving the code off {name} is the lasting fix.",
             f"{dist}{last.tensorflow}",
         )
     if (comp is None or not spec) and row is not None and row.releases and tf is not None:

@@ -690,13 +690,7 @@ def _blocked(ctx: CheckContext, worst: Optional[Finding]) -> Finding:
             Severity.ERROR,
             "A GPU is required, but TensorFlow lists none and no GPU check says why",
             "\n".join(ctx.facts.tensorflow.log_errors) if ctx.facts.tensorflow else "",
-            Fix(
-                "Read TensorFlow's log while it lists devices.",
-                (
-                    'TF_CPP_MIN_LOG_LEVEL=0 python -c "import tensorflow as tf; '
-                    "print(tf.config.list_physical_devices('GPU'))\"",
-                ),
-            ),
+            Fix("Read TensorFlow's log while it lists devices.", (causes.gpu.DEVICE_LOG_COMMAND,)),
         )
     remedy = worst.fix or Fix(
         f"TensorFlow needs a GPU the NVIDIA driver lists (`nvidia-smi`); {worst.id} above says "

@@ -35,16 +35,27 @@ def _newest_fix(machine: Machine, matrix: Matrix, text: str) -> Optional[Fix]:
 
 
 def _supported_pythons(matrix: Matrix, plat: str) -> list[str]:
+    """The Pythons a final release has wheels for on ``plat``, oldest first: a line with only
+    a pre-release (2.22.0rc0) is listed, never recommended (the matrix's own rule), and pip
+    takes no pre-release unless asked (``--pre``), so its Pythons get no TensorFlow here."""
     return sorted(
-        {v for entry in matrix.lines for v in entry.python.get(plat, ())}, key=version_key
+        {v for entry in matrix.lines if not entry.pre_release for v in entry.python.get(plat, ())},
+        key=version_key,
     )
 
 
 def _venv_fix(matrix: Matrix, plat: Optional[str]) -> Fix:
+    """A virtual environment made with the newest Python a final release has wheels for: on
+    Windows through the Python launcher, ``py -X.Y`` (python.org's installer puts no
+    ``pythonX.Y`` command on the PATH; https://docs.python.org/3/using/windows.html
+    #python-launcher-for-windows), elsewhere with ``pythonX.Y``."""
     supported = _supported_pythons(matrix, plat or "linux-x86_64")
+    windows = (plat or "").startswith("windows")
+    newest = supported[-1] if supported else "3"
+    command = f"py -{newest} -m venv .venv" if windows else f"python{newest} -m venv .venv"
     return fix(
         "Create a virtual environment with a CPython 3 that TensorFlow publishes wheels for.",
-        f"python{supported[-1]} -m venv .venv" if supported else "python3 -m venv .venv",
+        command,
     )
 
 
@@ -175,6 +186,16 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     # Not installed (or not a known distribution): what to install.
+    if facts.python.bits != 64:
+        # The matrix's platforms are 64-bit: a 32-bit interpreter on a 64-bit system reports
+        # the system's machine (AMD64), yet pip finds no wheel for it (python.bits says why).
+        yield Finding(
+            "tensorflow.python",
+            Severity.INFO,
+            f"No TensorFlow release has a wheel for a {facts.python.bits}-bit Python "
+            "(python.bits gives the fix)",
+        )
+        return
     best = newest_fit(matrix, Target(python=python, platform=plat))
     if best is None:
         supported = _supported_pythons(matrix, plat)

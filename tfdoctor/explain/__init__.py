@@ -1844,6 +1844,10 @@ _OS_TEXT = (
 )
 
 
+#: The Linux path styles that are a Mac's too (what :data:`_OS_TEXT` cites for them).
+_SHARED_WITH_MACOS = frozenset({"/usr/", "/opt/"})
+
+
 # Shell prompts as users paste them: cmd.exe's and PowerShell's (`C:\Users\x>`, `PS C:\x>`),
 # bash's default on Linux (`user@host:~/dir$`) and zsh's on macOS (`user@MacBook-Pro dir %`).
 _PROMPTS: tuple[tuple[str, re.Pattern[str], str], ...] = (
@@ -2000,11 +2004,19 @@ def _system_of(
     """The operating system the log implies and the kind of Mac it shows, each with its
     basis: library names and path styles, the devices' lines, a prompt, the issue's form,
     then a Mac's own signs."""
+    os_hint = _os_of(lines, libraries, frames)
+    if (
+        os_hint is not None
+        and os_hint.value == "linux"
+        and os_hint.because.lstrip("\"'(") in _SHARED_WITH_MACOS
+        and evidence.os_of_prompt is not None
+        and evidence.os_of_prompt.value == "macos"
+    ):
+        # /usr/ and /opt/ hold programs on a Mac too (Homebrew's /usr/local on Intel, Anaconda
+        # under /opt): a Mac's own zsh prompt says more than those two path styles.
+        os_hint = evidence.os_of_prompt
     os_hint = (
-        _os_of(lines, libraries, frames)
-        or evidence.os_near_devices
-        or evidence.os_of_prompt
-        or _os_of_installed(evidence)
+        os_hint or evidence.os_near_devices or evidence.os_of_prompt or _os_of_installed(evidence)
     )
     said = evidence.stated
     if os_hint is None and said.os is not None:

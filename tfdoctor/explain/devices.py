@@ -178,7 +178,10 @@ def _rank(
             else f"the log shows {tf_dist}"
         )
         return (
-            ("cpu-build", *(k for k in rest if k != "cpu-build")),
+            # On macOS the CUDA candidates (libraries, driver, hidden GPUs) do not arise.
+            ("cpu-build",)
+            if m.os == "macos"
+            else ("cpu-build", *(k for k in rest if k != "cpu-build")),
             f"The build has no CUDA: {why}",
             True,
         )
