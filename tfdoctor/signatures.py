@@ -274,6 +274,7 @@ SETUPTOOLS_WORDS = "setuptools-words"
 NUITKA_WORDS = "nuitka-words"
 TFLITE_WORDS = "tflite-words"
 GENCODE_CHECK = "gencode-check"
+DESCRIPTOR_CLASH = "descriptor-clash"
 ONE_RELEASE = "one-release"
 INDEX_UNREAD = "index-unread"
 INDEX_NOT_PYPI = "index-not-pypi"
@@ -351,6 +352,11 @@ TAGS: Mapping[str, str] = {
     GENCODE_CHECK: (
         "protobuf's runtime checking the protobuf release that generated a module "
         "(runtime_version.py, 5.27 on): the fix is the runtime's or the generated code's"
+    ),
+    DESCRIPTOR_CLASH: (
+        "protobuf's C++ runtime refusing a generated file it holds already, or data of another "
+        "protobuf release: two native libraries in the process carry generated code of one "
+        ".proto (the fix is the releases built together, not a protobuf from pip)"
     ),
     ONE_RELEASE: (
         "a resolver naming the one release it chose and found no file of for this interpreter "

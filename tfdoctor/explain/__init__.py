@@ -255,6 +255,7 @@ from tfdoctor.signatures import (
     BARE_INIT_ERROR,
     BAZEL_WORDS,
     BENIGN,
+    DESCRIPTOR_CLASH,
     DIRECTML_WORDS,
     EMULATOR,
     EVIDENCE,
@@ -3419,6 +3420,10 @@ def _binding_word_size_candidate(
 
 def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     required, loaded = _group(hits, "required"), _group(hits, "loaded")
+    if any(DESCRIPTOR_CLASH in h.signature.tags for h in hits):
+        return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_clash_fix(
+            m, _group(hits, "proto"), r.imported_before
+        )
     if any(GENCODE_CHECK in h.signature.tags for h in hits):
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_gencode_fix(
             m, required, loaded, _group(hits, "proto")
@@ -3430,6 +3435,11 @@ def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     if required and loaded:
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_runtime_fix(
             required, loaded
+        )
+    if any(h.signature.id == "protobuf-get-prototype" for h in hits):
+        # A method protobuf 6.30 removed (causes.software.PROTOBUF_REMOVED): newer, not older.
+        return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_removed_fix(
+            m, "GetPrototype"
         )
     # What the generated code asked of a runtime older than it: the name decides the floor.
     missing = next(
