@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.causes.software import absl_lts_lines, tf_build_symbol
 from tfdoctor.findings import Severity
@@ -96,6 +97,71 @@ def test_dylds_missing_symbol_of_another_library_names_otool() -> None:
     top = top_error(explained(line + "\n"))
     assert top.cause == "native-library-unresolved"
     assert "_H5Pset_fapl_ros3" in fix_text(top) and "Python's C API" not in fix_text(top)
+
+
+def _deepmd_refusal(message: str) -> str:
+    """DeePMD-kit's loader (deepmd/tf/env.py get_module) raising its own words over the
+    NotFoundError of tf.load_op_library."""
+    site = "/opt/conda/lib/python3.10/site-packages"
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/conda/bin/dp", line 10, in <module>\n'
+        "    sys.exit(main())\n"
+        f'  File "{site}/deepmd/tf/env.py", line 401, in get_module\n'
+        "    raise RuntimeError(\n"
+        f"RuntimeError: {message}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [
+        pytest.param(
+            "The version of TensorFlow used to compile this deepmd-kit package is 2.9.0, but "
+            "the version of TensorFlow runtime you are using is 2.15.0. These two versions are "
+            "incompatible and thus an error is raised when loading deepmd_op. You need to "
+            "install TensorFlow 2.9.0, or rebuild deepmd-kit against TensorFlow 2.15.0.",
+            ("compiled against TensorFlow 2.9.0", "TensorFlow 2.15.0 runs here"),
+            id="release",
+        ),
+        pytest.param(
+            "This deepmd-kit package was compiled with CXX11_ABI_FLAG=1, but TensorFlow "
+            "runtime was compiled with CXX11_ABI_FLAG=0. These two library ABIs are "
+            "incompatible and thus an error is raised when loading deepmd_op. You need to "
+            "rebuild deepmd-kit against this TensorFlow runtime.",
+            ("_GLIBCXX_USE_CXX11_ABI=1",),
+            id="abi",
+        ),
+        pytest.param(
+            "This deepmd-kit package is inconsitent with TensorFlow Runtime, thus an error is "
+            "raised when loading op_grads. You need to rebuild deepmd-kit against this "
+            "TensorFlow runtime.",
+            ("another TensorFlow build",),
+            id="inconsistent",
+        ),
+    ],
+)
+def test_deepmds_own_words_on_its_ops_rebuild_it_against_this_tensorflow(
+    message: str, says: tuple[str, ...]
+) -> None:
+    top = top_error(explained(_deepmd_refusal(message)))
+    assert top.cause == "companion-mismatch"
+    assert top.fix is not None
+    text = fix_text(top)
+    assert all(s in text for s in says), text
+    # Built from source against the TensorFlow in place, never replacing it.
+    assert any("--no-binary deepmd-kit" in c and "--no-deps" in c for c in top.fix.commands)
+
+
+def test_deepmds_rebuild_keeps_the_installed_release() -> None:
+    text = _deepmd_refusal(
+        "This deepmd-kit package is inconsitent with TensorFlow Runtime, thus an error is "
+        "raised when loading deepmd_op."
+    )
+    facts = f.facts(packages=f.packages(f.pkg("deepmd-kit", "2.2.10")))
+    top = top_error(explained(text, facts))
+    assert top.fix is not None
+    assert any("deepmd-kit==2.2.10" in c for c in top.fix.commands), top.fix.commands
 
 
 def test_abseil_namespaces_and_the_lines_they_date() -> None:

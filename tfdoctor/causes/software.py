@@ -4306,6 +4306,40 @@ def rebuild_on_install_fix(m: Machine, dist: str, env: str = "") -> Fix:
     )
 
 
+def deepmd_rebuild_fix(
+    m: Machine, built: Optional[str], runtime: Optional[str], built_abi: Optional[str]
+) -> Fix:
+    """DeePMD-kit's op libraries built for another TensorFlow build (its loader's check in
+    deepmd/tf/env.py: the release ``built`` against ``runtime``, or the C++ ABI flag
+    ``built_abi``): built again from source against the installed TensorFlow, the release kept;
+    or, where the check named it, the TensorFlow release the wheel was compiled against."""
+    if built_abi is not None:
+        why = (
+            f"were compiled with _GLIBCXX_USE_CXX11_ABI={built_abi} and the installed "
+            "TensorFlow with the other C++ ABI (conda's TensorFlow and the wheels from PyPI "
+            "may differ)"
+        )
+    elif built is not None:
+        now = f"TensorFlow {runtime}" if runtime else "the installed TensorFlow"
+        why = f"were compiled against TensorFlow {built}, and {now} runs here"
+    else:
+        why = "were built for another TensorFlow build than the installed one"
+    installed = m.facts.package("deepmd-kit")
+    spec = f"deepmd-kit=={installed.version}" if installed and installed.version else "deepmd-kit"
+    other = (
+        f" Or install TensorFlow {built}, the release the installed deepmd-kit was built for."
+        if built is not None
+        else ""
+    )
+    return Fix(
+        f"DeePMD-kit's op libraries {why}: C++ ops load only into the TensorFlow build they "
+        "were compiled against. Build deepmd-kit from source against this TensorFlow (pip's "
+        "--no-binary, without the cached wheel, keeping the TensorFlow installed), as "
+        f"DeePMD-kit's own message advises.{other}",
+        m.pip(f"install --no-cache-dir --force-reinstall --no-deps --no-binary deepmd-kit {spec}"),
+    )
+
+
 def tflite_flex_fix() -> Fix:
     """A model with Select TensorFlow ops (Flex) under a runtime without the Flex delegate:
     a runtime that links it, or the model converted with builtin operators only."""

@@ -255,6 +255,7 @@ from tfdoctor.signatures import (
     BARE_INIT_ERROR,
     BAZEL_WORDS,
     BENIGN,
+    DEEPMD_BUILD,
     DESCRIPTOR_CLASH,
     DIRECTML_WORDS,
     EMULATOR,
@@ -4762,6 +4763,10 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         )
     if any(h.signature.id == "horovod-tensorflow-extension-not-built" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.horovod_unbuilt_fix(m)
+    if any(DEEPMD_BUILD in h.signature.tags for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.deepmd_rebuild_fix(
+            m, _group(hits, "required"), _group(hits, "tf_version"), _group(hits, "flag")
+        )
     if any(h.signature.id == "horovod-framework-version-mismatch" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.rebuild_on_install_fix(
             m, "horovod", "HOROVOD_WITH_TENSORFLOW=1"
