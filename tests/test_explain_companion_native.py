@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests import factories as f
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import SIGNATURES, explained, fix_text, top_error
 from tfdoctor.causes.software import absl_lts_lines, tf_build_symbol
 from tfdoctor.findings import Severity
 
@@ -97,6 +97,60 @@ def test_dylds_missing_symbol_of_another_library_names_otool() -> None:
     top = top_error(explained(line + "\n"))
     assert top.cause == "native-library-unresolved"
     assert "_H5Pset_fapl_ros3" in fix_text(top) and "Python's C API" not in fix_text(top)
+
+
+def _op_library_refusal(library: str, symbol: str) -> str:
+    """tf.load_op_library refusing ``library`` for want of ``symbol``."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 2, in <module>\n'
+        "    ops = tf.load_op_library(path)\n"
+        '  File "/opt/venv/lib/python3.10/site-packages/tensorflow/python/framework/'
+        'load_library.py", line 54, in load_op_library\n'
+        "    lib_handle = py_tf.TF_LoadLibrary(library_filename)\n"
+        "tensorflow.python.framework.errors_impl.NotFoundError: "
+        f"{library}: undefined symbol: {symbol}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("library", "symbol", "cause", "says"),
+    [
+        pytest.param(
+            "/opt/venv/lib/python3.10/site-packages/horovod/tensorflow/"
+            "mpi_lib.cpython-310-x86_64-linux-gnu.so",
+            "_ZN4absl12lts_2023012512log_internal9LogMessagelsEi",
+            "companion-mismatch",
+            "HOROVOD_WITH_TENSORFLOW=1",
+            id="package-abseil",
+        ),
+        pytest.param(
+            "/home/u/ops/build/_sampling_ops.so",
+            "_ZN6google8protobuf8internal26fixed_address_empty_stringB5cxx11E",
+            "custom-op-build-mismatch",
+            "get_compile_flags",
+            id="own-op-protobuf",
+        ),
+    ],
+)
+def test_an_op_library_missing_tensorflows_bundled_abseil_or_protobuf(
+    library: str, symbol: str, cause: str, says: str
+) -> None:
+    # TensorFlow links abseil and protobuf into itself: an op library compiled against another
+    # TensorFlow's headers asks for their symbols of that release.
+    top = top_error(explained(_op_library_refusal(library, symbol)))
+    assert top.cause == cause
+    assert says in fix_text(top)
+
+
+def test_an_abseil_symbol_outside_tensorflows_loader_is_not_read_as_an_op_library() -> None:
+    text = (
+        "ImportError: /opt/venv/lib/python3.10/site-packages/grpc/_cython/cygrpc.so: "
+        "undefined symbol: _ZN4absl12lts_2023012512log_internal9LogMessagelsEi\n"
+    )
+    # Only tf.load_op_library raises NotFoundError: grpc's extension is not an op library.
+    assert SIGNATURES.by_id("op-library-undefined-bundled-symbol").pattern.search(text) is None
+    assert "companion-mismatch" not in {x.cause for x in explained(text).findings}
 
 
 def _deepmd_refusal(message: str) -> str:
