@@ -42,6 +42,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 | `this __dict__ descriptor does not support '_DictWrapper' objects` | 1.15 | wrapt<1.15 | 18 |
 | `Bad argument number for Name: 3, expecting 4` | gast 0.3+ | TensorFlow's pin | 19 |
 | `cannot import name 'X' from 'absl' (unknown location)` | any | dependency-missing | 23 |
+| `No module named 'google.protobuf'` | any | dependency-missing | 23 |
 
 1. https://github.com/protocolbuffers/protobuf/blob/v4.21.0/python/google/protobuf/descriptor.py
 2. https://github.com/protocolbuffers/protobuf/issues/9778
@@ -244,6 +245,26 @@ def test_get_prototypes_deprecation_warning_is_harmless() -> None:
     report = explained(text)
     assert not _causes(text)
     assert any(f.id == "explain.benign.protobuf-get-prototype-deprecated" for f in report.findings)
+
+
+@pytest.mark.parametrize(
+    ("installed", "spec"),
+    [("", '"protobuf"'), ("Successfully installed tensorflow-2.15.0\n", "<5.0.0dev,>=3.20.3")],
+    ids=["no-tensorflow-shown", "tf-2.15"],
+)
+def test_google_protobuf_not_found_is_protobuf_missing_or_hidden(installed: str, spec: str) -> None:
+    text = installed + _pb2_traceback(
+        "attr_value_pb2.py",
+        "from google.protobuf import descriptor as _descriptor",
+        "ModuleNotFoundError: No module named 'google.protobuf'",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-missing"
+    assert top.fix is not None
+    # Where `google` comes from first: a package named google with its own __init__.py hides
+    # the namespace protobuf installs into.
+    assert "print(google.__path__)" in top.fix.commands[0]
+    assert any(spec in c and "--force-reinstall" in c for c in top.fix.commands)
 
 
 def test_protobuf_4_refusing_old_generated_code_takes_tensorflows_range() -> None:

@@ -99,6 +99,8 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
         return _removed_module(tb, module, m) or _unlisted_module(tb, module, m)
     if module == "keras":
         return _keras_missing(tb, m)
+    if module == "google.protobuf" and _other_requirer(tb, dist) is None:
+        return _protobuf_missing(f"{tb.where}: {tb.type}: {tb.message}", m)
     if dist in _ELSEWHERE or module not in modules().dists:
         return None
     said = f"{tb.where}: {tb.type}: {tb.message}"
@@ -218,6 +220,35 @@ def _not_installed(
         f"{dist} (module {module}) is not installed in the Python that ran",
         f"{said}\nThe module {module} is provided by the distribution {dist}.",
         causes.software.package_install_fix(m, dist, module),
+    )
+
+
+def _protobuf_missing(said: str, m: Machine) -> Finding:
+    """``No module named 'google.protobuf'`` on TensorFlow's way: protobuf installs into the
+    ``google`` namespace package (no ``google/__init__.py`` of its own), so either it is not
+    installed, or a regular package named ``google`` found first on sys.path (a directory with
+    an ``__init__.py``) hides the namespace: Python searches no further
+    (https://docs.python.org/3/reference/import.html#namespace-packages)."""
+    spec = m.declared_range("protobuf") or ""
+    return causes.finding(
+        f"explain.{causes.software.DEPENDENCY_MISSING}",
+        Severity.ERROR,
+        causes.software.DEPENDENCY_MISSING,
+        "protobuf (module google.protobuf) is not importable, though the code that failed "
+        "requires it",
+        f"{said}\nprotobuf installs google.protobuf into the shared `google` namespace: it is "
+        "not installed in the Python that ran, or a package named google with an __init__.py "
+        "of its own (a project folder, a stray directory on sys.path) is found first and hides "
+        "the namespace.",
+        Fix(
+            "The first command prints where `google` is found: a directory outside "
+            "site-packages with an __init__.py is the one hiding protobuf (rename it); "
+            "otherwise install protobuf again, in the range TensorFlow declares.",
+            (
+                f'{m.python_exe} -c "import google; print(google.__path__)"',
+                *m.pip(f'install --force-reinstall --no-deps "protobuf{spec}"'),
+            ),
+        ),
     )
 
 
