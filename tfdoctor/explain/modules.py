@@ -370,22 +370,29 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
     dist = distribution_of(module)
     said = f"{tb.where}: {tb.type}: {tb.message}"
     if dist == "protobuf" and "(unknown location)" in tb.message:
-        # The import found google.protobuf as an empty namespace package: protobuf's files are
-        # gone (a half-done uninstall, or another package's google/ directory left behind).
+        # The import found google.protobuf (or protobuf 4.21's compiled backend, google._upb)
+        # as an empty namespace package: protobuf's files are gone (a half-done uninstall, or
+        # another package's google/ directory left behind). Installing it again over them
+        # (--force-reinstall: a plain install sees it installed and does nothing).
+        spec = m.declared_range("protobuf") or ""
         return causes.finding(
             "explain.protobuf-incompatible",
             Severity.ERROR,
             causes.software.PROTOBUF_INCOMPATIBLE,
-            "protobuf's files are missing (google.protobuf has no module file)",
-            f"{said}\n'(unknown location)' means Python found google.protobuf as a bare "
+            f"protobuf's files are missing ({module} has no module file)",
+            f"{said}\n'(unknown location)' means Python found {module} as a bare "
             "directory: the protobuf install is broken, not of the wrong release.",
-            causes.common.declared_range_fix(
-                m,
-                "protobuf",
-                "protobuf",
-                "Install protobuf again over the broken files (pip install --force-reinstall).",
+            Fix(
+                "Install protobuf again over the broken files, in the range TensorFlow "
+                "declares where the log shows the TensorFlow.",
+                m.pip(f'install --force-reinstall --no-deps "protobuf{spec}"'),
             ),
         )
+    if dist == "protobuf" and module.startswith("google._upb"):
+        # The upb backend (protobuf 4.21 on) without a name the Python code calls: its own
+        # module of another release than the code beside it, which the generated-code reading
+        # (explain/generated.py) judges from the frames; not a runtime older than the code.
+        return None
     if dist == "protobuf" and name in causes.software.PROTOBUF_REMOVED:
         # A name a protobuf release removed (6.30's `service`): the runtime is newer than
         # the code that imports it.
