@@ -25,6 +25,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 | `'MessageFactory' object has no attribute 'GetPrototype'` | 6.30+ | protobuf<6.30 | 26 |
 | `File already exists in database: X.proto` (and its CHECK failure) | C++ 3.x | clash | 27 |
 | `MessageFactory class is deprecated ... MessageFactory.GetPrototype` | 4.x, 5.x | benign | 26 |
+| `Selected implementation upb is not available. Falling back to the python` | 4.21+ | benign | 28 |
 | `module compiled against API version 0xA but this version of numpy is 0xB` | 1.x | up | 8 |
 | `module compiled against ABI version 0x1000009 but ... 0x2000000` | 1.x under 2 | numpy-abi | 8 |
 | `compiled using NumPy 1.x cannot be run in NumPy 2`, `_ARRAY_API not found` | 2.x | abi | 9 |
@@ -76,6 +77,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
     and https://protobuf.dev/news/v30/
 27. https://github.com/protocolbuffers/protobuf/blob/v3.9.2/src/google/protobuf/descriptor_database.cc
     and descriptor.cc (InternalAddGeneratedFile)
+28. https://github.com/protocolbuffers/protobuf/blob/v25.3/python/google/protobuf/internal/api_implementation.py
 """
 
 from __future__ import annotations
@@ -265,6 +267,17 @@ def test_google_protobuf_not_found_is_protobuf_missing_or_hidden(installed: str,
     # the namespace protobuf installs into.
     assert "print(google.__path__)" in top.fix.commands[0]
     assert any(spec in c and "--force-reinstall" in c for c in top.fix.commands)
+
+
+def test_protobufs_fallback_to_its_python_implementation_is_harmless() -> None:
+    text = (
+        "/opt/venv/lib/python3.11/site-packages/google/protobuf/internal/api_implementation.py"
+        ":104: UserWarning: Selected implementation upb is not available. Falling back to the "
+        "python implementation.\n"
+        "  warnings.warn('Selected implementation upb is not available. '\n"
+    )
+    assert not _causes(text)
+    assert any(f.id == "explain.benign.protobuf-upb-fallback" for f in explained(text).findings)
 
 
 def test_protobuf_4_refusing_old_generated_code_takes_tensorflows_range() -> None:
