@@ -166,3 +166,26 @@ def test_an_unknown_exception_stays_unknown() -> None:
     finding = check_import(facts)
     assert finding.cause == "import-failed-unknown"
     assert finding.severity is Severity.ERROR
+
+
+def test_an_import_aborted_by_protobufs_descriptor_database_is_read_as_explain_reads_it() -> None:
+    # The child died of SIGABRT in libprotobuf: its stderr holds the C++ runtime's words.
+    stderr = (
+        "[libprotobuf ERROR external/com_google_protobuf/src/google/protobuf/"
+        "descriptor_database.cc:641] File already exists in database: "
+        "tensorflow/core/framework/tensor.proto\n"
+        "[libprotobuf FATAL external/com_google_protobuf/src/google/protobuf/descriptor.cc:1371] "
+        "CHECK failed: GeneratedDatabase()->Add(encoded_file_descriptor, size):\n"
+        "terminate called after throwing an instance of 'google::protobuf::FatalException'\n"
+    )
+    facts = f.facts(
+        packages=(f.pkg("tensorflow", "2.15.0", top_level=("tensorflow",)),),
+        tensorflow=f.tensorflow(status="signal", version="2.15.0", stderr_tail=stderr),
+    )
+    finding = check_import(facts)
+    assert finding.cause == "protobuf-incompatible"
+    assert finding.fix is not None
+    # The copies are compiled into the libraries: the fix names the release pairing, with the
+    # TensorFlow the facts show, and installs no protobuf.
+    assert "TensorFlow 2.15.0 here" in finding.fix.text
+    assert not any("protobuf" in c and "install" in c for c in finding.fix.commands)
