@@ -166,3 +166,45 @@ def test_an_unknown_exception_stays_unknown() -> None:
     finding = check_import(facts)
     assert finding.cause == "import-failed-unknown"
     assert finding.severity is Severity.ERROR
+
+
+#: protobuf's C++ runtime aborting TensorFlow's import (the child dies of SIGABRT), in its own
+#: words on stderr: its version check, and its descriptor database refusing a second copy.
+PROTOBUF_ABORTS = [
+    pytest.param(
+        "[libprotobuf FATAL google/protobuf/stubs/common.cc:87] This program requires version "
+        "3.21.0 of the Protocol Buffer runtime library, but the installed version is 3.19.6.  "
+        "Please update your library.\n",
+        "imported before",
+        id="version-check",
+    ),
+    pytest.param(
+        "[libprotobuf ERROR external/com_google_protobuf/src/google/protobuf/"
+        "descriptor_database.cc:641] File already exists in database: "
+        "tensorflow/core/framework/tensor.proto\n"
+        "[libprotobuf FATAL external/com_google_protobuf/src/google/protobuf/descriptor.cc:1371] "
+        "CHECK failed: GeneratedDatabase()->Add(encoded_file_descriptor, size):\n",
+        # The copies are compiled into the libraries: the release pairing, with the
+        # TensorFlow the facts show.
+        "TensorFlow 2.15.0 here",
+        id="descriptor-database",
+    ),
+]
+
+
+@pytest.mark.parametrize(("stderr", "says"), PROTOBUF_ABORTS)
+def test_an_import_aborted_by_protobufs_cpp_runtime_is_read_as_explain_reads_it(
+    stderr: str, says: str
+) -> None:
+    abort = "terminate called after throwing an instance of 'google::protobuf::FatalException'\n"
+    facts = f.facts(
+        packages=(f.pkg("tensorflow", "2.15.0", top_level=("tensorflow",)),),
+        tensorflow=f.tensorflow(status="signal", version="2.15.0", stderr_tail=stderr + abort),
+    )
+    finding = check_import(facts)
+    assert finding.cause == "protobuf-incompatible"
+    assert finding.fix is not None and says in finding.fix.text
+    # One cause, one fix: explain's for the same words; no protobuf from pip for these.
+    same = [x for x in explained(facts) if x.cause == "protobuf-incompatible"]
+    assert same and finding.fix == same[0].fix
+    assert not any("protobuf" in c and "install" in c for c in finding.fix.commands)

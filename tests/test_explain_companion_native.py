@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests import factories as f
+from tests.explaining import SIGNATURES, explained, fix_text, top_error
 from tfdoctor.causes.software import absl_lts_lines, tf_build_symbol
 from tfdoctor.findings import Severity
 
@@ -96,6 +97,125 @@ def test_dylds_missing_symbol_of_another_library_names_otool() -> None:
     top = top_error(explained(line + "\n"))
     assert top.cause == "native-library-unresolved"
     assert "_H5Pset_fapl_ros3" in fix_text(top) and "Python's C API" not in fix_text(top)
+
+
+def _op_library_refusal(library: str, symbol: str) -> str:
+    """tf.load_op_library refusing ``library`` for want of ``symbol``."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 2, in <module>\n'
+        "    ops = tf.load_op_library(path)\n"
+        '  File "/opt/venv/lib/python3.10/site-packages/tensorflow/python/framework/'
+        'load_library.py", line 54, in load_op_library\n'
+        "    lib_handle = py_tf.TF_LoadLibrary(library_filename)\n"
+        "tensorflow.python.framework.errors_impl.NotFoundError: "
+        f"{library}: undefined symbol: {symbol}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("library", "symbol", "cause", "says"),
+    [
+        pytest.param(
+            "/opt/venv/lib/python3.10/site-packages/horovod/tensorflow/"
+            "mpi_lib.cpython-310-x86_64-linux-gnu.so",
+            "_ZN4absl12lts_2023012512log_internal9LogMessagelsEi",
+            "companion-mismatch",
+            "HOROVOD_WITH_TENSORFLOW=1",
+            id="package-abseil",
+        ),
+        pytest.param(
+            "/home/u/ops/build/_sampling_ops.so",
+            "_ZN6google8protobuf8internal26fixed_address_empty_stringB5cxx11E",
+            "custom-op-build-mismatch",
+            "get_compile_flags",
+            id="own-op-protobuf",
+        ),
+    ],
+)
+def test_an_op_library_missing_tensorflows_bundled_abseil_or_protobuf(
+    library: str, symbol: str, cause: str, says: str
+) -> None:
+    # TensorFlow links abseil and protobuf into itself: an op library compiled against another
+    # TensorFlow's headers asks for their symbols of that release.
+    top = top_error(explained(_op_library_refusal(library, symbol)))
+    assert top.cause == cause
+    assert says in fix_text(top)
+
+
+def test_an_abseil_symbol_outside_tensorflows_loader_is_not_read_as_an_op_library() -> None:
+    text = (
+        "ImportError: /opt/venv/lib/python3.10/site-packages/grpc/_cython/cygrpc.so: "
+        "undefined symbol: _ZN4absl12lts_2023012512log_internal9LogMessagelsEi\n"
+    )
+    # Only tf.load_op_library raises NotFoundError: grpc's extension is not an op library.
+    assert SIGNATURES.by_id("op-library-undefined-bundled-symbol").pattern.search(text) is None
+    assert "companion-mismatch" not in {x.cause for x in explained(text).findings}
+
+
+def _deepmd_refusal(message: str) -> str:
+    """DeePMD-kit's loader (deepmd/tf/env.py get_module) raising its own words over the
+    NotFoundError of tf.load_op_library."""
+    site = "/opt/conda/lib/python3.10/site-packages"
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/conda/bin/dp", line 10, in <module>\n'
+        "    sys.exit(main())\n"
+        f'  File "{site}/deepmd/tf/env.py", line 401, in get_module\n'
+        "    raise RuntimeError(\n"
+        f"RuntimeError: {message}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [
+        pytest.param(
+            "The version of TensorFlow used to compile this deepmd-kit package is 2.9.0, but "
+            "the version of TensorFlow runtime you are using is 2.15.0. These two versions are "
+            "incompatible and thus an error is raised when loading deepmd_op. You need to "
+            "install TensorFlow 2.9.0, or rebuild deepmd-kit against TensorFlow 2.15.0.",
+            ("compiled against TensorFlow 2.9.0", "TensorFlow 2.15.0 runs here"),
+            id="release",
+        ),
+        pytest.param(
+            "This deepmd-kit package was compiled with CXX11_ABI_FLAG=1, but TensorFlow "
+            "runtime was compiled with CXX11_ABI_FLAG=0. These two library ABIs are "
+            "incompatible and thus an error is raised when loading deepmd_op. You need to "
+            "rebuild deepmd-kit against this TensorFlow runtime.",
+            ("_GLIBCXX_USE_CXX11_ABI=1",),
+            id="abi",
+        ),
+        pytest.param(
+            "This deepmd-kit package is inconsitent with TensorFlow Runtime, thus an error is "
+            "raised when loading op_grads. You need to rebuild deepmd-kit against this "
+            "TensorFlow runtime.",
+            ("another TensorFlow build",),
+            id="inconsistent",
+        ),
+    ],
+)
+def test_deepmds_own_words_on_its_ops_rebuild_it_against_this_tensorflow(
+    message: str, says: tuple[str, ...]
+) -> None:
+    top = top_error(explained(_deepmd_refusal(message)))
+    assert top.cause == "companion-mismatch"
+    assert top.fix is not None
+    text = fix_text(top)
+    assert all(s in text for s in says), text
+    # Built from source against the TensorFlow in place, never replacing it.
+    assert any("--no-binary deepmd-kit" in c and "--no-deps" in c for c in top.fix.commands)
+
+
+def test_deepmds_rebuild_keeps_the_installed_release() -> None:
+    text = _deepmd_refusal(
+        "This deepmd-kit package is inconsitent with TensorFlow Runtime, thus an error is "
+        "raised when loading deepmd_op."
+    )
+    facts = f.facts(packages=f.packages(f.pkg("deepmd-kit", "2.2.10")))
+    top = top_error(explained(text, facts))
+    assert top.fix is not None
+    assert any("deepmd-kit==2.2.10" in c for c in top.fix.commands), top.fix.commands
 
 
 def test_abseil_namespaces_and_the_lines_they_date() -> None:

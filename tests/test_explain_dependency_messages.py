@@ -3,7 +3,8 @@ print themselves when an installed release does not fit the code or binaries aro
 
 The messages (their distinctive words), the releases that print them, the reading each gets
 and where the words are printed (the sources below the table). Readings: `protobuf-incompatible`
-(older, newer: which libprotobuf the process loaded first; incompatible), `numpy-abi` (abi),
+(older, newer: which libprotobuf the process loaded first; incompatible; clash: two native
+libraries carry generated code of one .proto, the releases built together), `numpy-abi` (abi),
 `numpy-name-removed` (removed), else `dependency-out-of-range` (range: into TensorFlow's
 declared range; up: a newer NumPy; any: either direction, both named), or harmless (`benign`):
 
@@ -21,6 +22,10 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 | `This program requires version A of the Protocol Buffer runtime` | libprotobuf 3 | older | 7 |
 | `This program was compiled against version A ... installed version (B)` | 3.x | newer | 7 |
 | `Couldn't build proto file into descriptor pool: duplicate file name` | 4.21+ | left alone | 24 |
+| `'MessageFactory' object has no attribute 'GetPrototype'` | 6.30+ | protobuf<6.30 | 26 |
+| `File already exists in database: X.proto` (and its CHECK failure) | C++ 3.x | clash | 27 |
+| `MessageFactory class is deprecated ... MessageFactory.GetPrototype` | 4.x, 5.x | benign | 26 |
+| `Selected implementation upb is not available. Falling back to the python` | 4.21+ | benign | 28 |
 | `module compiled against API version 0xA but this version of numpy is 0xB` | 1.x | up | 8 |
 | `module compiled against ABI version 0x1000009 but ... 0x2000000` | 1.x under 2 | numpy-abi | 8 |
 | `compiled using NumPy 1.x cannot be run in NumPy 2`, `_ARRAY_API not found` | 2.x | abi | 9 |
@@ -38,6 +43,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 | `this __dict__ descriptor does not support '_DictWrapper' objects` | 1.15 | wrapt<1.15 | 18 |
 | `Bad argument number for Name: 3, expecting 4` | gast 0.3+ | TensorFlow's pin | 19 |
 | `cannot import name 'X' from 'absl' (unknown location)` | any | dependency-missing | 23 |
+| `No module named 'google.protobuf'` | any | dependency-missing | 23 |
 
 1. https://github.com/protocolbuffers/protobuf/blob/v4.21.0/python/google/protobuf/descriptor.py
 2. https://github.com/protocolbuffers/protobuf/issues/9778
@@ -67,6 +73,11 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
     https://github.com/protocolbuffers/protobuf/blob/v29.0/upb/reflection/def_pool.c
 25. https://github.com/protocolbuffers/protobuf/blob/v29.0/python/google/protobuf/service.py
     (absent from v30.0)
+26. https://github.com/protocolbuffers/protobuf/blob/v29.0/python/google/protobuf/message_factory.py
+    and https://protobuf.dev/news/v30/
+27. https://github.com/protocolbuffers/protobuf/blob/v3.9.2/src/google/protobuf/descriptor_database.cc
+    and descriptor.cc (InternalAddGeneratedFile)
+28. https://github.com/protocolbuffers/protobuf/blob/v25.3/python/google/protobuf/internal/api_implementation.py
 """
 
 from __future__ import annotations
@@ -165,7 +176,9 @@ def _service_import(installed: str) -> str:
     )
 
 
-@pytest.mark.parametrize(
+#: A name protobuf 6.30 removed, under each TensorFlow the log may show: the installed text
+#: and the command the fix must hold.
+_BEFORE_630 = pytest.mark.parametrize(
     ("installed", "command"),
     [
         ("", 'pip install "protobuf<6.30"'),
@@ -176,6 +189,9 @@ def _service_import(installed: str) -> str:
     ],
     ids=["no-tensorflow", "tf-2.20", "tf-2.21"],
 )
+
+
+@_BEFORE_630
 def test_a_name_protobuf_removed_is_a_protobuf_newer_than_the_code(
     installed: str, command: str
 ) -> None:
@@ -185,6 +201,83 @@ def test_a_name_protobuf_removed_is_a_protobuf_newer_than_the_code(
     assert "older than the code" not in top.summary
     assert top.fix is not None
     assert any(command in c for c in top.fix.commands), top.fix.commands
+
+
+def _get_prototype(installed: str, error: str) -> str:
+    return installed + (
+        "Traceback (most recent call last):\n"
+        '  File "infer.py", line 3, in <module>\n'
+        "    hands = mp.solutions.hands.Hands()\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/mediapipe/python/packet_getter.py", '
+        "line 95, in get_proto\n"
+        "    proto_message = symbol_database.Default().GetPrototype(descriptor)()\n"
+        f"{error}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        "AttributeError: 'MessageFactory' object has no attribute 'GetPrototype'",
+        "AttributeError: 'SymbolDatabase' object has no attribute 'GetPrototype'. Did you mean: "
+        "'GetMessages'?",
+        "AttributeError: 'google.protobuf.pyext._message.MessageFactory' object has no "
+        "attribute 'GetPrototype'",
+    ],
+    ids=["factory", "symbol-database", "cpp-backend"],
+)
+@_BEFORE_630
+def test_get_prototype_removed_by_protobuf_630_is_a_protobuf_newer_than_the_code(
+    error: str, installed: str, command: str
+) -> None:
+    # protobuf 6.30 removed MessageFactory.GetPrototype: below it, never an older protobuf.
+    top = top_error(explained(_get_prototype(installed, error)))
+    assert top.cause == "protobuf-incompatible"
+    assert top.fix is not None and "<3.21" not in fix_text(top)
+    assert any(command in c for c in top.fix.commands), top.fix.commands
+
+
+def test_get_prototypes_deprecation_warning_is_harmless() -> None:
+    text = (
+        "/opt/venv/lib/python3.11/site-packages/tensorflow/python/tpu/tpu_embedding_v3.py:406: "
+        "UserWarning: MessageFactory class is deprecated. Please use GetMessageClass() instead "
+        "of MessageFactory.GetPrototype. MessageFactory class will be removed after 2024.\n"
+        "  for layout in stacker.GetLayouts().tables:\n"
+    )
+    report = explained(text)
+    assert not _causes(text)
+    assert any(f.id == "explain.benign.protobuf-get-prototype-deprecated" for f in report.findings)
+
+
+@pytest.mark.parametrize(
+    ("installed", "spec"),
+    [("", '"protobuf"'), ("Successfully installed tensorflow-2.15.0\n", "<5.0.0dev,>=3.20.3")],
+    ids=["no-tensorflow-shown", "tf-2.15"],
+)
+def test_google_protobuf_not_found_is_protobuf_missing_or_hidden(installed: str, spec: str) -> None:
+    text = installed + _pb2_traceback(
+        "attr_value_pb2.py",
+        "from google.protobuf import descriptor as _descriptor",
+        "ModuleNotFoundError: No module named 'google.protobuf'",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-missing"
+    assert top.fix is not None
+    # Where `google` comes from first: a package named google with its own __init__.py hides
+    # the namespace protobuf installs into.
+    assert "print(google.__path__)" in top.fix.commands[0]
+    assert any(spec in c and "--force-reinstall" in c for c in top.fix.commands)
+
+
+def test_protobufs_fallback_to_its_python_implementation_is_harmless() -> None:
+    text = (
+        "/opt/venv/lib/python3.11/site-packages/google/protobuf/internal/api_implementation.py"
+        ":104: UserWarning: Selected implementation upb is not available. Falling back to the "
+        "python implementation.\n"
+        "  warnings.warn('Selected implementation upb is not available. '\n"
+    )
+    assert not _causes(text)
+    assert any(f.id == "explain.benign.protobuf-upb-fallback" for f in explained(text).findings)
 
 
 def test_protobuf_4_refusing_old_generated_code_takes_tensorflows_range() -> None:
@@ -270,6 +363,48 @@ def test_libprotobuf_older_than_the_code_keeps_its_own_reading() -> None:
     )
     top = top_error(explained(text))
     assert top.cause == "protobuf-incompatible" and "imported before" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("lines", "proto"),
+    [
+        pytest.param(
+            "[libprotobuf ERROR external/com_google_protobuf/src/google/protobuf/"
+            "descriptor_database.cc:641] File already exists in database: xla/xla_data.proto\n"
+            "[libprotobuf FATAL external/com_google_protobuf/src/google/protobuf/descriptor.cc:"
+            "1371] CHECK failed: GeneratedDatabase()->Add(encoded_file_descriptor, size):\n"
+            "terminate called after throwing an instance of 'google::protobuf::FatalException'\n",
+            "xla/xla_data.proto",
+            id="file-exists",
+        ),
+        pytest.param(
+            "[libprotobuf ERROR external/com_google_protobuf/src/google/protobuf/"
+            "descriptor_database.cc:393] Invalid file descriptor data passed to "
+            "EncodedDescriptorDatabase::Add().\n"
+            "libc++abi.dylib: terminating with uncaught exception of type "
+            "google::protobuf::FatalException: CHECK failed: "
+            "GeneratedDatabase()->Add(encoded_file_descriptor, size):\n",
+            "",
+            id="invalid-data",
+        ),
+    ],
+)
+def test_two_copies_of_generated_code_in_one_process_are_no_protobuf_from_pip(
+    lines: str, proto: str
+) -> None:
+    text = '$ python -c "import jax; import tensorflow"\n' + lines
+    top = top_error(explained(text))
+    assert top.cause == "protobuf-incompatible"
+    fix = fix_text(top)
+    assert "built for the installed TensorFlow" in fix and proto in fix
+    # The copies are compiled into the libraries: no protobuf release from pip is the fix.
+    assert top.fix is not None
+    assert not any("install" in c and "protobuf" in c for c in top.fix.commands)
+    assert "<3.21" not in fix and "jax imported before TensorFlow" in fix
+
+
+def test_another_programs_file_already_in_its_database_is_not_protobuf() -> None:
+    assert not _causes("File already exists in database: /srv/media/clip.mp4\n")
 
 
 def test_gencode_one_major_older_is_only_a_warning_of_protobuf() -> None:

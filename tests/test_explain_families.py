@@ -371,6 +371,36 @@ def test_a_protobuf_with_its_files_gone_is_reinstalled() -> None:
     assert "force-reinstall" in _fix(top)
 
 
+def test_protobufs_upb_backend_found_as_a_bare_directory_is_reinstalled_by_force() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        "ImportError: cannot import name '_message' from 'google._upb' (unknown location)\n"
+    )
+    top = _top(log)
+    assert top.cause == "protobuf-incompatible" and "google._upb" in top.summary
+    assert top.fix is not None
+    # A plain install sees protobuf installed and changes nothing.
+    assert any("--force-reinstall" in c for c in top.fix.commands), top.fix.commands
+
+
+def test_a_name_missing_from_the_upb_backend_is_no_runtime_older_than_the_code() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/venv/lib/python3.10/site-packages/tensorflow/core/framework/'
+        'types_pb2.py", line 16, in <module>\n'
+        "    from google.protobuf import symbol_database as _symbol_database\n"
+        '  File "/srv/venv/lib/python3.10/site-packages/google/protobuf/message.py", line 12, '
+        "in <module>\n"
+        "    from google._upb._message import Message\n"
+        "AttributeError: module 'google._upb._message' has no attribute 'Message'\n"
+    )
+    top = _top(log)
+    assert top.cause == "protobuf-incompatible"
+    assert "older than the code" not in top.summary
+
+
 def test_a_keras_name_later_releases_brought_asks_for_that_keras() -> None:
     """keras.layers.MelSpectrogram is in every Keras from 3.1 (the bundled listings of each
     release): a Keras that lacks it is older than the code, and the fix is that release."""

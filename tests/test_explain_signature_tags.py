@@ -77,6 +77,16 @@ CASES: dict[str, tuple[str, str]] = {
         "line 125, in worker\n"
         "InternalError: cudaGetDevice() failed. Status: initialization error\n",
     ),
+    sig.DEEPMD_BUILD: (
+        "deepmd-tf-runtime-inconsistent",
+        "RuntimeError: This deepmd-kit package is inconsitent with TensorFlow Runtime, thus an "
+        "error is raised when loading deepmd_op.\n",
+    ),
+    sig.DESCRIPTOR_CLASH: (
+        "protobuf-cpp-file-exists",
+        "[libprotobuf ERROR google/protobuf/descriptor_database.cc:58] File already exists in "
+        "database: tensorflow/core/framework/tensor.proto\n",
+    ),
     sig.GENCODE_CHECK: (
         "protobuf-gencode-newer",
         "gencode 5.28.1 runtime 5.27.2. Runtime version cannot be older than the linked "

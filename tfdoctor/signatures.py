@@ -279,6 +279,8 @@ SETUPTOOLS_WORDS = "setuptools-words"
 NUITKA_WORDS = "nuitka-words"
 TFLITE_WORDS = "tflite-words"
 GENCODE_CHECK = "gencode-check"
+DESCRIPTOR_CLASH = "descriptor-clash"
+DEEPMD_BUILD = "deepmd-build"
 ONE_RELEASE = "one-release"
 INDEX_UNREAD = "index-unread"
 INDEX_NOT_PYPI = "index-not-pypi"
@@ -356,6 +358,15 @@ TAGS: Mapping[str, str] = {
     GENCODE_CHECK: (
         "protobuf's runtime checking the protobuf release that generated a module "
         "(runtime_version.py, 5.27 on): the fix is the runtime's or the generated code's"
+    ),
+    DEEPMD_BUILD: (
+        "DeePMD-kit's loader naming why its op library does not load into this TensorFlow (the "
+        "ABI flag, the release it was compiled against): the fix builds it against this one"
+    ),
+    DESCRIPTOR_CLASH: (
+        "protobuf's C++ runtime refusing a generated file it holds already, or data of another "
+        "protobuf release: two native libraries in the process carry generated code of one "
+        ".proto (the fix is the releases built together, not a protobuf from pip)"
     ),
     ONE_RELEASE: (
         "a resolver naming the one release it chose and found no file of for this interpreter "

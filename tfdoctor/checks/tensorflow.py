@@ -390,6 +390,13 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     found = _known_cause(ctx)
     if found is not None:
         return dataclasses.replace(found, summary=summary + ": " + found.summary)
+    if sig != "SIGILL" and tf.stderr_tail:
+        # protobuf's C++ runtime aborts the process with its reason on stderr (its version
+        # check, its descriptor database refusing a second copy of generated code): the same
+        # reading explain gives those words.
+        read = _read_as_log(ctx, tf, summary)
+        if read is not None and read.cause == causes.software.PROTOBUF_INCOMPATIBLE:
+            return read
     plat = facts.platform
     if sig == "SIGILL":
         if plat is not None and plat.emulation:

@@ -260,6 +260,8 @@ from tfdoctor.signatures import (
     BARE_INIT_ERROR,
     BAZEL_WORDS,
     BENIGN,
+    DEEPMD_BUILD,
+    DESCRIPTOR_CLASH,
     DIRECTML_WORDS,
     EMULATOR,
     EVIDENCE,
@@ -3524,6 +3526,10 @@ def _binding_word_size_candidate(
 
 def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     required, loaded = _group(hits, "required"), _group(hits, "loaded")
+    if any(DESCRIPTOR_CLASH in h.signature.tags for h in hits):
+        return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_clash_fix(
+            m, _group(hits, "proto"), r.imported_before
+        )
     if any(GENCODE_CHECK in h.signature.tags for h in hits):
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_gencode_fix(
             m, required, loaded, _group(hits, "proto")
@@ -3535,6 +3541,11 @@ def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     if required and loaded:
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_runtime_fix(
             required, loaded
+        )
+    if any(h.signature.id == "protobuf-get-prototype" for h in hits):
+        # A method protobuf 6.30 removed (causes.software.PROTOBUF_REMOVED): newer, not older.
+        return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_removed_fix(
+            m, "GetPrototype"
         )
     # What the generated code asked of a runtime older than it: the name decides the floor.
     missing = next(
@@ -4963,6 +4974,10 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         )
     if any(h.signature.id == "horovod-tensorflow-extension-not-built" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.horovod_unbuilt_fix(m)
+    if any(DEEPMD_BUILD in h.signature.tags for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.deepmd_rebuild_fix(
+            m, _group(hits, "required"), _group(hits, "tf_version"), _group(hits, "flag")
+        )
     if any(h.signature.id == "horovod-framework-version-mismatch" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.rebuild_on_install_fix(
             m, "horovod", "HOROVOD_WITH_TENSORFLOW=1"

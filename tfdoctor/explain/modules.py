@@ -99,6 +99,8 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
         return _removed_module(tb, module, m) or _unlisted_module(tb, module, m)
     if module == "keras":
         return _keras_missing(tb, m)
+    if module == "google.protobuf" and _other_requirer(tb, dist) is None:
+        return _protobuf_missing(f"{tb.where}: {tb.type}: {tb.message}", m)
     if dist in _ELSEWHERE or module not in modules().dists:
         return None
     said = f"{tb.where}: {tb.type}: {tb.message}"
@@ -221,6 +223,35 @@ def _not_installed(
     )
 
 
+def _protobuf_missing(said: str, m: Machine) -> Finding:
+    """``No module named 'google.protobuf'`` on TensorFlow's way: protobuf installs into the
+    ``google`` namespace package (no ``google/__init__.py`` of its own), so either it is not
+    installed, or a regular package named ``google`` found first on sys.path (a directory with
+    an ``__init__.py``) hides the namespace: Python searches no further
+    (https://docs.python.org/3/reference/import.html#namespace-packages)."""
+    spec = m.declared_range("protobuf") or ""
+    return causes.finding(
+        f"explain.{causes.software.DEPENDENCY_MISSING}",
+        Severity.ERROR,
+        causes.software.DEPENDENCY_MISSING,
+        "protobuf (module google.protobuf) is not importable, though the code that failed "
+        "requires it",
+        f"{said}\nprotobuf installs google.protobuf into the shared `google` namespace: it is "
+        "not installed in the Python that ran, or a package named google with an __init__.py "
+        "of its own (a project folder, a stray directory on sys.path) is found first and hides "
+        "the namespace.",
+        Fix(
+            "The first command prints where `google` is found: a directory outside "
+            "site-packages with an __init__.py is the one hiding protobuf (rename it); "
+            "otherwise install protobuf again, in the range TensorFlow declares.",
+            (
+                f'{m.python_exe} -c "import google; print(google.__path__)"',
+                *m.pip(f'install --force-reinstall --no-deps "protobuf{spec}"'),
+            ),
+        ),
+    )
+
+
 def _namespace_stand_in(said: str, top: str, dist: str, m: Machine) -> Finding:
     """A requirement of TensorFlow's imported as a bare directory: Python's import system says
     "(unknown location)" for a namespace package, a directory without ``__init__.py``
@@ -339,22 +370,29 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
     dist = distribution_of(module)
     said = f"{tb.where}: {tb.type}: {tb.message}"
     if dist == "protobuf" and "(unknown location)" in tb.message:
-        # The import found google.protobuf as an empty namespace package: protobuf's files are
-        # gone (a half-done uninstall, or another package's google/ directory left behind).
+        # The import found google.protobuf (or protobuf 4.21's compiled backend, google._upb)
+        # as an empty namespace package: protobuf's files are gone (a half-done uninstall, or
+        # another package's google/ directory left behind). Installing it again over them
+        # (--force-reinstall: a plain install sees it installed and does nothing).
+        spec = m.declared_range("protobuf") or ""
         return causes.finding(
             "explain.protobuf-incompatible",
             Severity.ERROR,
             causes.software.PROTOBUF_INCOMPATIBLE,
-            "protobuf's files are missing (google.protobuf has no module file)",
-            f"{said}\n'(unknown location)' means Python found google.protobuf as a bare "
+            f"protobuf's files are missing ({module} has no module file)",
+            f"{said}\n'(unknown location)' means Python found {module} as a bare "
             "directory: the protobuf install is broken, not of the wrong release.",
-            causes.common.declared_range_fix(
-                m,
-                "protobuf",
-                "protobuf",
-                "Install protobuf again over the broken files (pip install --force-reinstall).",
+            Fix(
+                "Install protobuf again over the broken files, in the range TensorFlow "
+                "declares where the log shows the TensorFlow.",
+                m.pip(f'install --force-reinstall --no-deps "protobuf{spec}"'),
             ),
         )
+    if dist == "protobuf" and module.startswith("google._upb"):
+        # The upb backend (protobuf 4.21 on) without a name the Python code calls: its own
+        # module of another release than the code beside it, which the generated-code reading
+        # (explain/generated.py) judges from the frames; not a runtime older than the code.
+        return None
     if dist == "protobuf" and name in causes.software.PROTOBUF_REMOVED:
         # A name a protobuf release removed (6.30's `service`): the runtime is newer than
         # the code that imports it.
