@@ -290,3 +290,47 @@ def test_tf_keras_compile_refusing_a_librarys_keyword_is_the_librarys_release() 
     )
     lead = _named(report, "companion-mismatch")
     assert lead is not None and "mesh-tensorflow" in fix_text(lead)
+
+
+def test_a_refusal_a_library_logged_before_the_run_went_on_stays_a_note() -> None:
+    # A callback's exception that Python's logging printed (``logger.exception``), then the
+    # epochs trained to their end: the exception did not end the run, so neither candidate
+    # is a problem (the same words ending the log are, as the tests above show).
+    refused = _trace(
+        [_USER, (f"{_SITE}/embedlib/core.py", "embed", "shapes = it.output_shapes")],
+        "AttributeError: 'OwnedIterator' object has no attribute 'output_shapes'",
+    )
+    epochs = (
+        "Epoch 1/2\n"
+        "10/10 [==============================] - 2s 5ms/step - loss: 0.5012\n"
+        "Epoch 2/2\n"
+        "10/10 [==============================] - 0s 4ms/step - loss: 0.4011\n"
+    )
+    went_on = explained(f"ERROR:embedlib:embedding failed\n{refused}{epochs}")
+    assert _named(went_on, "companion-mismatch") is not None
+    assert all(x.severity.rank <= Severity.INFO.rank for x in went_on.findings)
+    # Work shown before the exception does not say the run went on after it.
+    ended = explained(f"{epochs}{refused}")
+    lead = _named(ended, "companion-mismatch")
+    assert lead is not None and lead.severity is Severity.WARNING
+
+
+def test_numpy_read_on_a_graph_tensor_is_no_release_question() -> None:
+    # Only an eager tensor has numpy() (tensorflow/python/framework/ops.py, _EagerTensorBase),
+    # in every TensorFlow 2 release: a graph tensor meets the call in a tf.function or under
+    # TensorFlow 1's behaviour, whatever the releases.
+    for cls in ("Tensor", "SymbolicTensor", "KerasTensor"):
+        report = explained(
+            _trace(
+                [
+                    _USER,
+                    (
+                        f"{_SITE}/tensorflow_addons/metrics/f_scores.py",
+                        "update_state",
+                        "y = y_true.numpy()",
+                    ),
+                ],
+                f"AttributeError: '{cls}' object has no attribute 'numpy'",
+            )
+        )
+        assert _named(report, "companion-mismatch") is None, cls
