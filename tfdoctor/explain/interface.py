@@ -81,6 +81,16 @@ _INTERNAL_CLASSES = frozenset(
 )
 
 
+#: Graph tensors and Keras' symbolic ones, and what only an eager tensor has in every
+#: release: ``numpy()`` is _EagerTensorBase's (tensorflow/python/framework/ops.py), never
+#: the graph ``Tensor``'s (``SymbolicTensor`` from 2.14) nor ``KerasTensor``'s
+#: (keras/engine/keras_tensor.py; Keras 3's keras/src/backend/common/keras_tensor.py). Code
+#: reading it on one ran eager code in a graph (a tf.function, a model's trainer, TensorFlow
+#: 1's behaviour): no release question.
+_GRAPH_TENSORS = frozenset({"Tensor", "SymbolicTensor", "KerasTensor"})
+_EAGER_ONLY = frozenset({"numpy"})
+
+
 @functools.lru_cache(maxsize=1)
 def api_classes() -> frozenset[str]:
     """The class names TensorFlow's and Keras' public API has in any release the bundled
@@ -178,6 +188,12 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     refusal = read_refusal(tb.message)
     if refusal is None or refusal.argument.startswith("__"):
         return []
+    if (
+        refusal.shape == ATTRIBUTE
+        and refusal.owner in _GRAPH_TENSORS
+        and refusal.argument in _EAGER_ONLY
+    ):
+        return []  # eager code run in a graph, whatever the releases
     index, shown = _caller(tb)
     if index is None:
         return []
