@@ -208,6 +208,18 @@ def test_a_class_named_like_tensorflows_in_a_library_not_on_it_stays_unexplained
     assert _named(report, "companion-mismatch") is None
 
 
+def test_a_dataset_class_name_other_libraries_share_needs_a_sign_of_tensorflow() -> None:
+    # detectron2's data/common.py has a MapDataset of its own (a PyTorch dataset): the name
+    # alone is not TensorFlow's.
+    report = explained(
+        _trace(
+            [_USER, (f"{_SITE}/detectron2/data/build.py", "build", "n = loader.dataset.sizes")],
+            "AttributeError: 'MapDataset' object has no attribute 'sizes'",
+        )
+    )
+    assert _named(report, "companion-mismatch") is None
+
+
 def test_an_attribute_of_the_users_own_class_stays_unexplained() -> None:
     report = explained(
         _trace(
