@@ -79,6 +79,13 @@ _INTERNAL_CLASSES = frozenset(
         "_DictWrapper",
     }
 )
+#: Those of the internal classes' names that other libraries give classes of their own
+#: (detectron2's data/common.py ``MapDataset``, a PyTorch dataset; datasets, functional
+#: models and list wrappers are common names): alone, they do not say the object is
+#: TensorFlow's, so the library must work with TensorFlow's objects too.
+_SHARED_NAMES = frozenset(
+    {"BatchDataset", "MapDataset", "PrefetchDataset", "Functional", "ListWrapper"}
+)
 
 
 #: Graph tensors and Keras' symbolic ones, and what only an eager tensor has in every
@@ -213,12 +220,13 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     product, sure = callee
     if (
         not sure
-        and refusal.owner not in _INTERNAL_CLASSES
+        and (refusal.owner not in _INTERNAL_CLASSES or refusal.owner in _SHARED_NAMES)
         and not _about_tensorflow(tb, frame, top, m)
     ):
         # Only a public class's name says the object is TensorFlow's: a library that works
         # with TensorFlow's objects, not one with a class of its own of that name (torch's
-        # Sequential). The internal classes' names are TensorFlow's alone.
+        # Sequential). The internal classes' names, but for the shared ones, are TensorFlow's
+        # alone.
         return []
     dist = library_dist(top, frame.path)
     asked = _asked(refusal, product)
