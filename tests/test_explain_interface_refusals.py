@@ -346,3 +346,28 @@ def test_numpy_read_on_a_graph_tensor_is_no_release_question() -> None:
             )
         )
         assert _named(report, "companion-mismatch") is None, cls
+
+
+def test_the_other_candidates_summary_keeps_the_refusing_functions_name() -> None:
+    # Python's name of the function is an identifier: capitalised it would name another
+    # (``Conv2d()``, neither TensorFlow's conv2d nor Keras' Conv2D).
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (
+                    f"{_SITE}/tensorflow_addons/layers/wrappers.py",
+                    "call",
+                    "y = tf.nn.conv2d(x, w, 1)",
+                ),
+                (
+                    f"{_SITE}/tensorflow/python/util/dispatch.py",
+                    "wrapper",
+                    "return target(*args, **kwargs)",
+                ),
+            ],
+            "TypeError: conv2d() got multiple values for argument 'strides'",
+        )
+    )
+    other = _named(report, "api-removed")
+    assert other is not None and other.summary.startswith("conv2d() got strides twice")
