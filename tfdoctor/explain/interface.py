@@ -255,11 +255,14 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         library_fix(m, dist),
     )
     removed = causes.CAUSES[causes.code.API_REMOVED]
+    # A sentence's capital, but never on the refusing function's name (an identifier).
+    named = bool(refusal.callee) and asked.startswith(refusal.callee)
+    opening = asked if named else asked[:1].upper() + asked[1:]
     other = causes.finding(
         f"explain.{causes.code.API_REMOVED}",
         Severity.WARNING,
         causes.code.API_REMOVED,
-        f"{asked[:1].upper()}{asked[1:]}: {removed.title}",
+        f"{opening}: {removed.title}",
         detail,
         Fix(
             f"The installed {product} refuses what the code asks ({asked}): that code was "
