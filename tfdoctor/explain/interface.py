@@ -80,12 +80,11 @@ _INTERNAL_CLASSES = frozenset(
     }
 )
 #: Those of the internal classes' names that other libraries give classes of their own
-#: (detectron2's data/common.py ``MapDataset``, a PyTorch dataset; datasets, functional
-#: models and list wrappers are common names): alone, they do not say the object is
-#: TensorFlow's, so the library must work with TensorFlow's objects too.
-_SHARED_NAMES = frozenset(
-    {"BatchDataset", "MapDataset", "PrefetchDataset", "Functional", "ListWrapper"}
-)
+#: (detectron2's data/common.py ``MapDataset``, a PyTorch dataset; datasets and list
+#: wrappers are common names; explain.packages' ``_TF_OBJECT_LACKS`` keeps to the others):
+#: alone, they do not say the object is TensorFlow's, so the library must work with
+#: TensorFlow's objects too.
+_SHARED_NAMES = frozenset({"BatchDataset", "MapDataset", "PrefetchDataset", "ListWrapper"})
 
 
 #: Graph tensors and Keras' symbolic ones, and what only an eager tensor has in every
