@@ -23,6 +23,12 @@ from tfdoctor.evidence.refusals import (
 
 CASES = [
     pytest.param(
+        # Python 3.10+'s qualified name of a nested function: no class qualifies it.
+        "make_step.<locals>.step() got an unexpected keyword argument 'training'",
+        (KEYWORD, "make_step.<locals>.step", "training", "", PYTHON),
+        id="python-3.10-nested-function",
+    ),
+    pytest.param(
         "conv() got an unexpected keyword argument 'batch_group_count'",
         (KEYWORD, "conv", "batch_group_count", "", PYTHON),
         id="python-3.9-keyword",

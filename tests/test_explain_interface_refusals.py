@@ -208,6 +208,18 @@ def test_a_class_named_like_tensorflows_in_a_library_not_on_it_stays_unexplained
     assert _named(report, "companion-mismatch") is None
 
 
+def test_a_dataset_class_name_other_libraries_share_needs_a_sign_of_tensorflow() -> None:
+    # detectron2's data/common.py has a MapDataset of its own (a PyTorch dataset): the name
+    # alone is not TensorFlow's.
+    report = explained(
+        _trace(
+            [_USER, (f"{_SITE}/detectron2/data/build.py", "build", "n = loader.dataset.sizes")],
+            "AttributeError: 'MapDataset' object has no attribute 'sizes'",
+        )
+    )
+    assert _named(report, "companion-mismatch") is None
+
+
 def test_an_attribute_of_the_users_own_class_stays_unexplained() -> None:
     report = explained(
         _trace(
@@ -290,3 +302,72 @@ def test_tf_keras_compile_refusing_a_librarys_keyword_is_the_librarys_release() 
     )
     lead = _named(report, "companion-mismatch")
     assert lead is not None and "mesh-tensorflow" in fix_text(lead)
+
+
+def test_a_refusal_a_library_logged_before_the_run_went_on_stays_a_note() -> None:
+    # A callback's exception that Python's logging printed (``logger.exception``), then the
+    # epochs trained to their end: the exception did not end the run, so neither candidate
+    # is a problem (the same words ending the log are, as the tests above show).
+    refused = _trace(
+        [_USER, (f"{_SITE}/embedlib/core.py", "embed", "shapes = it.output_shapes")],
+        "AttributeError: 'OwnedIterator' object has no attribute 'output_shapes'",
+    )
+    epochs = (
+        "Epoch 1/2\n"
+        "10/10 [==============================] - 2s 5ms/step - loss: 0.5012\n"
+        "Epoch 2/2\n"
+        "10/10 [==============================] - 0s 4ms/step - loss: 0.4011\n"
+    )
+    went_on = explained(f"ERROR:embedlib:embedding failed\n{refused}{epochs}")
+    assert _named(went_on, "companion-mismatch") is not None
+    assert all(x.severity.rank <= Severity.INFO.rank for x in went_on.findings)
+    # Work shown before the exception does not say the run went on after it.
+    ended = explained(f"{epochs}{refused}")
+    lead = _named(ended, "companion-mismatch")
+    assert lead is not None and lead.severity is Severity.WARNING
+
+
+def test_numpy_read_on_a_graph_tensor_is_no_release_question() -> None:
+    # Only an eager tensor has numpy() (tensorflow/python/framework/ops.py, _EagerTensorBase),
+    # in every TensorFlow 2 release: a graph tensor meets the call in a tf.function or under
+    # TensorFlow 1's behaviour, whatever the releases.
+    for cls in ("Tensor", "SymbolicTensor", "KerasTensor"):
+        report = explained(
+            _trace(
+                [
+                    _USER,
+                    (
+                        f"{_SITE}/tensorflow_addons/metrics/f_scores.py",
+                        "update_state",
+                        "y = y_true.numpy()",
+                    ),
+                ],
+                f"AttributeError: '{cls}' object has no attribute 'numpy'",
+            )
+        )
+        assert _named(report, "companion-mismatch") is None, cls
+
+
+def test_the_other_candidates_summary_keeps_the_refusing_functions_name() -> None:
+    # Python's name of the function is an identifier: capitalised it would name another
+    # (``Conv2d()``, neither TensorFlow's conv2d nor Keras' Conv2D).
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (
+                    f"{_SITE}/tensorflow_addons/layers/wrappers.py",
+                    "call",
+                    "y = tf.nn.conv2d(x, w, 1)",
+                ),
+                (
+                    f"{_SITE}/tensorflow/python/util/dispatch.py",
+                    "wrapper",
+                    "return target(*args, **kwargs)",
+                ),
+            ],
+            "TypeError: conv2d() got multiple values for argument 'strides'",
+        )
+    )
+    other = _named(report, "api-removed")
+    assert other is not None and other.summary.startswith("conv2d() got strides twice")

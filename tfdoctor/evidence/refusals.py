@@ -83,7 +83,7 @@ class Refusal(Record):
 
 #: A function's name as Python prints it: 3.10+'s qualified name (``A.B.f``, ``f.<locals>.g``)
 #: or the bare name.
-_FUNC = r"(?P<func>(?:[A-Za-z_][\w<>]*\.){0,4}[A-Za-z_]\w*)"
+_FUNC = r"(?P<func>(?:[A-Za-z_<][\w<>]*\.){0,4}[A-Za-z_]\w*)"
 _PYTHON_SHAPES = (
     (KEYWORD, re.compile(_FUNC + r"\(\) got an unexpected keyword argument '(?P<arg>\w+)'")),
     (
@@ -149,6 +149,8 @@ def read_refusal(message: str) -> Optional[Refusal]:
         if found is not None:
             func = found["func"]
             owner = func.rsplit(".", 1)[0] if "." in func else ""
+            # A nested function's qualifier (``f.<locals>``) names no class.
+            owner = "" if owner.endswith(">") else owner
             argument = found.groupdict().get("arg") or ""
             return Refusal(shape, func, argument, owner.rsplit(".", 1)[-1], PYTHON)
     found = _OP_LIST.search(text)

@@ -8340,7 +8340,32 @@ def _interface_candidates(evidence: Evidence, machine: Machine) -> list[Finding]
         return []
     from tfdoctor.explain.interface import interface_candidates  # noqa: PLC0415
 
-    return interface_candidates(evidence.tracebacks, machine)
+    found = interface_candidates(evidence.tracebacks, machine)
+    went = _went_on_after(last_failure(evidence.tracebacks), evidence)
+    if not found or went is None:
+        return found
+    # The exception did not end the run (a library logged it, ``logger.exception``, and the
+    # work went on): what the work done refutes is a note (observed beats inferred), and the
+    # other candidate, a call refused along the way, no problem either.
+    noted = (observed.overrule_seen(x, {"run-went-on": went}) for x in found)
+    return [
+        x
+        if x.severity.rank <= Severity.INFO.rank
+        else dataclasses.replace(x, severity=Severity.INFO, detail=f"{went}.\n{x.detail}")
+        for x in noted
+    ]
+
+
+def _went_on_after(tb: Optional[Traceback], evidence: Evidence) -> Optional[str]:
+    """The log's words for the run's work done (:attr:`Evidence.went_on`) where its first such
+    line comes after ``tb``'s exception: the run went on after it. None elsewhere."""
+    if tb is None or evidence.went_on is None:
+        return None
+    where, went = evidence.went_on
+    at, done = _position(tb.where), _position(where)
+    if at is None or done is None or done <= at:
+        return None
+    return f"The run went on after it: {went.what} ({where})"
 
 
 def explain(

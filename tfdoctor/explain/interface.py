@@ -79,6 +79,22 @@ _INTERNAL_CLASSES = frozenset(
         "_DictWrapper",
     }
 )
+#: Those of the internal classes' names that other libraries give classes of their own
+#: (detectron2's data/common.py ``MapDataset``, a PyTorch dataset; datasets and list
+#: wrappers are common names; explain.packages' ``_TF_OBJECT_LACKS`` keeps to the others):
+#: alone, they do not say the object is TensorFlow's, so the library must work with
+#: TensorFlow's objects too.
+_SHARED_NAMES = frozenset({"BatchDataset", "MapDataset", "PrefetchDataset", "ListWrapper"})
+
+
+#: Graph tensors and Keras' symbolic ones, and what only an eager tensor has in every
+#: release: ``numpy()`` is _EagerTensorBase's (tensorflow/python/framework/ops.py), never
+#: the graph ``Tensor``'s (``SymbolicTensor`` from 2.14) nor ``KerasTensor``'s
+#: (keras/engine/keras_tensor.py; Keras 3's keras/src/backend/common/keras_tensor.py). Code
+#: reading it on one ran eager code in a graph (a tf.function, a model's trainer, TensorFlow
+#: 1's behaviour): no release question.
+_GRAPH_TENSORS = frozenset({"Tensor", "SymbolicTensor", "KerasTensor"})
+_EAGER_ONLY = frozenset({"numpy"})
 
 
 @functools.lru_cache(maxsize=1)
@@ -178,6 +194,12 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     refusal = read_refusal(tb.message)
     if refusal is None or refusal.argument.startswith("__"):
         return []
+    if (
+        refusal.shape == ATTRIBUTE
+        and refusal.owner in _GRAPH_TENSORS
+        and refusal.argument in _EAGER_ONLY
+    ):
+        return []  # eager code run in a graph, whatever the releases
     index, shown = _caller(tb)
     if index is None:
         return []
@@ -197,12 +219,13 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     product, sure = callee
     if (
         not sure
-        and refusal.owner not in _INTERNAL_CLASSES
+        and (refusal.owner not in _INTERNAL_CLASSES or refusal.owner in _SHARED_NAMES)
         and not _about_tensorflow(tb, frame, top, m)
     ):
         # Only a public class's name says the object is TensorFlow's: a library that works
         # with TensorFlow's objects, not one with a class of its own of that name (torch's
-        # Sequential). The internal classes' names are TensorFlow's alone.
+        # Sequential). The internal classes' names, but for the shared ones, are TensorFlow's
+        # alone.
         return []
     dist = library_dist(top, frame.path)
     asked = _asked(refusal, product)
@@ -231,11 +254,14 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         library_fix(m, dist),
     )
     removed = causes.CAUSES[causes.code.API_REMOVED]
+    # A sentence's capital, but never on the refusing function's name (an identifier).
+    named = bool(refusal.callee) and asked.startswith(refusal.callee)
+    opening = asked if named else asked[:1].upper() + asked[1:]
     other = causes.finding(
         f"explain.{causes.code.API_REMOVED}",
         Severity.WARNING,
         causes.code.API_REMOVED,
-        f"{asked[:1].upper()}{asked[1:]}: {removed.title}",
+        f"{opening}: {removed.title}",
         detail,
         Fix(
             f"The installed {product} refuses what the code asks ({asked}): that code was "
