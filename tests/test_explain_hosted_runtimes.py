@@ -175,7 +175,7 @@ def test_the_magic_with_nothing_to_switch_stays_a_note() -> None:
 # --- a %pip install the running kernel has not loaded ------------------------------------------
 
 _PIP_IN_KERNEL = (
-    "%pip install -q tensorflow==2.15.0\n"
+    "%pip install tensorflow==2.15.0\n"
     "Successfully installed tensorflow-2.15.0\n"
     "Note: you may need to restart the kernel to use updated packages.\n"
 )

@@ -884,8 +884,9 @@ def read_stale_import(text: str) -> Optional[StaleImport]:
     """The first TensorFlow version echoed after a pip run that replaced TensorFlow, where it
     is the release that run removed: the install changed the files, not the process that had
     imported them. None where the echo shows another release (the one installed, or a third:
-    another interpreter) or no such run is shown. Where pip's removal is not shown (``-q``),
-    a note that the run went into the kernel's own interpreter stands for it: any other
+    another interpreter) or no such run is shown. Where pip's removal is not shown (a log cut
+    to pip's last line; ``-q`` hides both lines, as pip logs them at info level), a note that
+    the run went into the kernel's own interpreter stands for it: any other
     release echoed after it is the one the kernel had imported."""
     if "__version__" not in text:
         return None
