@@ -915,7 +915,7 @@ def read_stale_import(text: str) -> Optional[StaleImport]:
 
 #: What TensorFlow's own ``__version__`` adds to a pre-release (version.h's
 #: TF_VERSION_SUFFIX: ``2.16.0-rc0``, a nightly's ``2.16.0-dev20231103``), which pip writes
-#: ``2.16.0rc0`` and ``2.16.0.dev20231103``; the echo's version stops before it.
+#: ``2.16.0rc0`` and ``2.16.0.dev20231103``; the echo's version ends before it.
 _TF_SUFFIX = re.compile(r"-(?P<kind>rc|dev)(?P<number>\d+)")
 
 
