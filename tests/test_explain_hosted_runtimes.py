@@ -175,7 +175,7 @@ def test_the_magic_with_nothing_to_switch_stays_a_note() -> None:
 # --- a %pip install the running kernel has not loaded ------------------------------------------
 
 _PIP_IN_KERNEL = (
-    "%pip install -q tensorflow==2.15.0\n"
+    "%pip install tensorflow==2.15.0\n"
     "Successfully installed tensorflow-2.15.0\n"
     "Note: you may need to restart the kernel to use updated packages.\n"
 )
@@ -206,8 +206,22 @@ _PIP_IN_KERNEL = (
         ),
         # The echo before the install says nothing of it.
         ("In [1]: tf.__version__\nOut[1]: '2.11.0'\n" + _PIP_IN_KERNEL, None),
+        # The installed pre-release in TensorFlow's own words (its __version__ says
+        # "2.16.0-rc0" and "2.16.0-dev20231103" where pip says 2.16.0rc0 and
+        # 2.16.0.dev20231103): the release installed, not another.
+        (
+            _PIP_IN_KERNEL.replace("2.15.0", "2.16.0rc0") + "print(tf.__version__)\n2.16.0-rc0\n",
+            None,
+        ),
+        (
+            _PIP_IN_KERNEL.replace("tensorflow==2.15.0", "tf-nightly").replace(
+                "tensorflow-2.15.0", "tf-nightly-2.16.0.dev20231103"
+            )
+            + "print(tf.__version__)\n2.16.0-dev20231103\n",
+            None,
+        ),
     ],
-    ids=["ipython", "databricks", "restarted", "no-note", "echo-first"],
+    ids=["ipython", "databricks", "restarted", "no-note", "echo-first", "rc", "nightly"],
 )
 def test_a_release_echoed_after_a_pip_run_in_the_kernel(
     text: str, stale: Optional[tuple[str, str]]
@@ -294,6 +308,17 @@ def test_a_tpu_vm_whose_user_installed_tensorflow_sees_no_tpu_needs_the_tpu_buil
     assert "tensorflow-tpu" in fix_text(top) and "libtpu-releases" in fix_text(top)
 
 
+def test_a_tpu_vm_whose_log_installs_the_tpu_build_is_not_told_to_install_it() -> None:
+    # Cloud TPU's guide installs tensorflow-tpu with pip as the VM's user: into a
+    # site-packages directory too. The log shows it there: its build is not what is missing.
+    text = (
+        "me@t1v-n-0a1b2c3d-w-0:~$ pip install tensorflow-tpu==2.16.1 -f "
+        "https://storage.googleapis.com/libtpu-tf-releases/index.html\n"
+        "Successfully installed libtpu-2.16.1 tensorflow-tpu-2.16.1\n"
+    ) + _tpu_vm_init("/home/me/.local/lib/python3.10/site-packages")
+    assert top_error(explained(text)).cause == "tpu-not-found"
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -374,6 +399,19 @@ def test_a_job_on_a_gpu_instance_type_is_not_sent_to_another(instance: str) -> N
         ('        "current_instance_type": "ml.c5.xlarge",', "ml.c5.xlarge"),
         ("export SM_CURRENT_INSTANCE_TYPE='ml.t3.xlarge'", "ml.t3.xlarge"),
         ('    instance_type="ml.g4dn.xlarge",', "ml.g4dn.xlarge"),
+        # The toolkit's own word on the job outranks the code around it (an endpoint's
+        # instance_type quoted before the job's log).
+        (
+            "predictor = estimator.deploy(instance_type='ml.m5.xlarge')\n"
+            '    "current_instance_type": "ml.p3.2xlarge",',
+            "ml.p3.2xlarge",
+        ),
+        # Code naming two instance types (a job's and an endpoint's) does not say which ran.
+        (
+            "estimator = TensorFlow(instance_type='ml.p3.2xlarge')\n"
+            "predictor = estimator.deploy(instance_type='ml.m5.xlarge')",
+            None,
+        ),
         # A size alone, or another cloud's machine type, is no SageMaker instance.
         ("instance_type: xlarge", None),
         ("machine_type='n1-standard-8'", None),

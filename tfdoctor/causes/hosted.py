@@ -241,7 +241,8 @@ def hosted_python_words(m: Machine, image: HostedImage, version: str) -> Optiona
 #: SageMaker's instance families with NVIDIA GPUs: the accelerated P and G families
 #: (ml.p3, ml.p4d, ml.g4dn, ml.g5, ml.g6e ...); the others (ml.m, ml.c, ml.t, ml.r, and the
 #: Trainium and Inferentia ml.trn, ml.inf) have none (https://aws.amazon.com/sagemaker/pricing/,
-#: its instance types).
+#: its instance types; the SDK's own image_uris._processor picks its GPU images for a family
+#: whose first letter is g or p, after inf and trn).
 _SAGEMAKER_GPU_FAMILIES = ("p", "g")
 
 

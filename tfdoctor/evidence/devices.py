@@ -509,23 +509,30 @@ def tpu_vm_hostname(text: str) -> Optional[str]:
     return text[start : end if end >= 0 else len(text)].strip()[:200]
 
 
-#: The SageMaker instance type a log shows: the training toolkit's "Training Env" JSON
+#: A SageMaker instance type (``ml.m5.xlarge``).
+_ML_INSTANCE = r"(?P<type>ml\.[a-z0-9-]{1,20}\.[a-z0-9]{1,20})"
+#: The instance type the job itself ran on: the training toolkit's "Training Env" JSON
 #: ("current_instance_type": "ml.m5.xlarge") and its environment (SM_CURRENT_INSTANCE_TYPE)
-#: (aws/sagemaker-training-toolkit, src/sagemaker_training/environment.py), or the SDK's
-#: instance_type argument in the code a traceback quotes.
-_SAGEMAKER_INSTANCE = re.compile(
-    r"""(?:"current_instance_type"\s*:\s*"|SM_CURRENT_INSTANCE_TYPE=['"]?|instance_type\s*=\s*['"])"""
-    r"(?P<type>ml\.[a-z0-9-]{1,20}\.[a-z0-9]{1,20})"
+#: (aws/sagemaker-training-toolkit, src/sagemaker_training/environment.py).
+_SAGEMAKER_CURRENT_INSTANCE = re.compile(
+    r"""(?:"current_instance_type"\s*:\s*"|SM_CURRENT_INSTANCE_TYPE=['"]?)""" + _ML_INSTANCE
 )
+#: The SDK's instance_type argument in the code a log quotes: an estimator's, a processor's,
+#: or an endpoint's (``deploy(instance_type=...)``), so only where it names one type.
+_SAGEMAKER_SDK_INSTANCE = re.compile(r"""instance_type\s*=\s*['"]""" + _ML_INSTANCE)
 
 
 def sagemaker_instance_type(text: str) -> Optional[str]:
     """The SageMaker instance type (``ml.m5.xlarge``) ``text`` shows a job or endpoint on, or
-    None."""
+    None: the toolkit's own word on the job, else the one type the code passes the SDK (code
+    naming several, a job's and an endpoint's, does not say which one ran)."""
     if "ml." not in text:
         return None
-    match = _SAGEMAKER_INSTANCE.search(text)
-    return match.group("type") if match is not None else None
+    current = _SAGEMAKER_CURRENT_INSTANCE.search(text)
+    if current is not None:
+        return current.group("type")
+    named = {m.group("type") for m in _SAGEMAKER_SDK_INSTANCE.finditer(text)}
+    return named.pop() if len(named) == 1 else None
 
 
 #: What WSL 1 shows of itself: the kernel release it reports (``uname -r``, ``/proc/version``,

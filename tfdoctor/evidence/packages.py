@@ -884,8 +884,9 @@ def read_stale_import(text: str) -> Optional[StaleImport]:
     """The first TensorFlow version echoed after a pip run that replaced TensorFlow, where it
     is the release that run removed: the install changed the files, not the process that had
     imported them. None where the echo shows another release (the one installed, or a third:
-    another interpreter) or no such run is shown. Where pip's removal is not shown (``-q``),
-    a note that the run went into the kernel's own interpreter stands for it: any other
+    another interpreter) or no such run is shown. Where pip's removal is not shown (a log cut
+    to pip's last line; ``-q`` hides both lines, as pip logs them at info level), a note that
+    the run went into the kernel's own interpreter stands for it: any other
     release echoed after it is the one the kernel had imported."""
     if "__version__" not in text:
         return None
@@ -907,9 +908,25 @@ def read_stale_import(text: str) -> Optional[StaleImport]:
             ),
             None,
         )
-        if echo is not None and echo["version"] == removed["version"]:
+        if echo is not None and _echoed_release(text, echo) == removed["version"]:
             return StaleImport(removed["version"], installed["version"], echo.group(0).strip())
     return None
+
+
+#: What TensorFlow's own ``__version__`` adds to a pre-release (version.h's
+#: TF_VERSION_SUFFIX: ``2.16.0-rc0``, a nightly's ``2.16.0-dev20231103``), which pip writes
+#: ``2.16.0rc0`` and ``2.16.0.dev20231103``; the echo's version ends before it.
+_TF_SUFFIX = re.compile(r"-(?P<kind>rc|dev)(?P<number>\d+)")
+
+
+def _echoed_release(text: str, echo: re.Match[str]) -> str:
+    """The release an echo shows, in pip's spelling: its version with the pre-release suffix
+    TensorFlow's own ``__version__`` writes after it."""
+    suffix = _TF_SUFFIX.match(text, echo.end())
+    if suffix is None:
+        return echo["version"]
+    mark = "rc" if suffix["kind"] == "rc" else ".dev"
+    return f"{echo['version']}{mark}{suffix['number']}"
 
 
 def _kernel_kept(text: str) -> Optional[StaleImport]:
@@ -923,9 +940,12 @@ def _kernel_kept(text: str) -> Optional[StaleImport]:
             (e for e in _ECHO.finditer(text, note.end()) if e["module"] in ("tf", "tensorflow")),
             None,
         )
-        if echo is not None and echo["version"] != installed["version"]:
+        if echo is not None and _echoed_release(text, echo) != installed["version"]:
             return StaleImport(
-                echo["version"], installed["version"], echo.group(0).strip(), removal_shown=False
+                _echoed_release(text, echo),
+                installed["version"],
+                echo.group(0).strip(),
+                removal_shown=False,
             )
     return None
 

@@ -1729,7 +1729,8 @@ class Revealed(Record):
     container_hostname: Optional[str] = None
     #: The line that names a Cloud TPU VM's hostname, where TensorFlow's own frames are in a
     #: ``site-packages`` directory (a virtual environment's, ``~/.local``'s, conda's: one the
-    #: user installed it into, not the image's system ``dist-packages``).
+    #: user installed it into, not the image's system ``dist-packages``) and the log names no
+    #: TPU build of TensorFlow (Cloud TPU's guide installs tensorflow-tpu there too).
     tpu_vm_user_tf: Optional[str] = None
     #: The SageMaker instance type the log shows the job on (``ml.m5.xlarge``).
     instance_type: Optional[str] = None
@@ -2070,6 +2071,12 @@ _TENSORFLOWSHARP = re.compile(r"\bTensorFlowSharp\b|\bTensorFlow\.TF[A-Z]\w{0,40
 _JVM_EMBEDDERS = re.compile(r"(?i)\b(?:jpype1?|pyjnius|jnius|javabridge|rjava)\b")
 
 
+#: TensorFlow's TPU builds as pip and a listing name them (``tensorflow-tpu``, the nightly
+#: ``tf-nightly-tpu``; a wheel's ``tensorflow_tpu-2.16.1-...``): a log that shows one installed
+#: is not of the CPU wheel on a TPU VM.
+_TPU_BUILD_NAMED = re.compile(r"(?<![\w.-])(?:tensorflow|tf[-_]nightly)[-_]tpu\b")
+
+
 def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     """What ``evidence`` shows about the machine (``matrix``: which TensorFlow lines the
     CUDA and cuDNN releases a missing library's file name implies were built for)."""
@@ -2241,6 +2248,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         tpu_vm_user_tf=(
             tpu_vm_hostname(evidence.first_text)
             if any("/site-packages/tensorflow/" in f for f in frames)
+            and not _TPU_BUILD_NAMED.search(evidence.first_text)
             else None
         ),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
