@@ -305,7 +305,7 @@ def _tpu_vm_init(site: str) -> str:
 def test_a_tpu_vm_whose_user_installed_tensorflow_sees_no_tpu_needs_the_tpu_build() -> None:
     top = top_error(explained(_tpu_vm_init("/home/me/venv/lib/python3.10/site-packages")))
     assert top.cause == "tpu-tf-without-libtpu"
-    assert "tensorflow-tpu" in fix_text(top) and "libtpu-releases" in fix_text(top)
+    assert "tensorflow-tpu" in fix_text(top) and "libtpu-tf-releases" in fix_text(top)
 
 
 def test_a_tpu_vm_whose_log_installs_the_tpu_build_is_not_told_to_install_it() -> None:

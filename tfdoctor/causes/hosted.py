@@ -22,8 +22,11 @@ TPU_VERSION_MISMATCH: Final = CauseId("tpu-version-mismatch")
 HOSTED_TF_LINE_DROPPED: Final = CauseId("hosted-tf-line-dropped")
 PLATFORM_IMAGE_UNAVAILABLE: Final = CauseId("platform-image-unavailable")
 
-#: The index the tensorflow-tpu wheels find libtpu on (Cloud TPU's TensorFlow guide).
-LIBTPU_INDEX = "https://storage.googleapis.com/libtpu-releases/index.html"
+#: The index the tensorflow-tpu wheels find their libtpu on (Cloud TPU's TensorFlow guide, and
+#: tensorflow/recommenders' and tensorflow/models' TPU instructions: `pip install
+#: tensorflow-tpu==X -f .../libtpu-tf-releases/index.html`); ``libtpu-releases`` is the index
+#: of the libtpu builds PyTorch/XLA and JAX take, not TensorFlow's.
+LIBTPU_INDEX = "https://storage.googleapis.com/libtpu-tf-releases/index.html"
 TPU_TENSORFLOW = "https://cloud.google.com/tpu/docs/run-calculation-tensorflow"
 
 #: Causes on hosted images and TPU VMs.
