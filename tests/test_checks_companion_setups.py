@@ -69,3 +69,11 @@ def test_a_keras_no_release_meets_is_not_asked_of_pip() -> None:
     assert named.fix is not None
     assert not any("<2.16" in c and ">=3.5" in c for c in named.fix.commands), named.fix
     assert "no keras release meets both" in named.fix.text
+
+
+def test_tfmot_s_failure_quotes_python_s_message() -> None:
+    # tensorflow-model-optimization 0.8's keras compat module runs `import tf_keras`: Python's
+    # message is ModuleNotFoundError: No module named 'tf_keras', what a user searches for.
+    _, found = _findings(CASES[0].with_name("tfmot-080-no-tf-keras-tf216.json"))
+    (named,) = [f for f in found if f.cause == "tf-keras-missing"]
+    assert "No module named 'tf_keras'" in named.detail, named.detail

@@ -462,8 +462,9 @@ def best_of(found: Sequence[Verdict], pre: bool = False) -> Optional[Verdict]:
     return None
 
 
-def install_requirement(line: TFLine, target: Target) -> str:
-    """The requirement to install ``line`` for ``target`` (``tensorflow[and-cuda]==2.21.0``)."""
+def install_requirement(line: TFLine, target: Target, release: Optional[str] = None) -> str:
+    """The requirement to install ``line`` for ``target`` (``tensorflow[and-cuda]==2.21.0``):
+    its latest patch, or ``release`` of it."""
     plat = target.platform or "linux-x86_64"
     os_name = PLATFORMS.get(plat, "linux")
     dist = "tensorflow"
@@ -474,7 +475,7 @@ def install_requirement(line: TFLine, target: Target) -> str:
             dist = gpu_dist
         if os_name == "linux" and line.and_cuda:
             extra = "[and-cuda]"
-    return f"{dist}{extra}=={line.latest_patch}"
+    return f"{dist}{extra}=={release or line.latest_patch}"
 
 
 def describe_target(target: Target) -> str:
@@ -573,7 +574,7 @@ class CompanionAnswer(Record):
     sources: tuple[str, ...] = ()
 
 
-def _line_releases(matrix: Matrix, line: TFLine) -> tuple[str, ...]:
+def line_releases(matrix: Matrix, line: TFLine) -> tuple[str, ...]:
     """The releases of ``line`` a range is judged on: X.Y.0 up to its latest patch (before the
     line's first final, its pre-release and the X.Y.0 to come)."""
     latest = line.latest_patch
@@ -609,7 +610,7 @@ def companion_answer(
     tf_pre = False
     if tensorflow is not None:
         releases = (
-            _line_releases(matrix, asked_line)
+            line_releases(matrix, asked_line)
             if asked_line is not None
             else (f"{tensorflow}.0",)
             if _LINE.match(tensorflow)
@@ -638,7 +639,7 @@ def companion_answer(
         CompanionMatch(
             row,
             row.requirement(comp.name, pre=tf_pre and row.release not in own),
-            tuple(line.line for line in lines if _serves(row, _line_releases(matrix, line))),
+            tuple(line.line for line in lines if _serves(row, line_releases(matrix, line))),
             # The row's own sources, then the companion's (its table, its README's rule).
             tuple(dict.fromkeys(table.sources[s].url for s in (*row.sources, *comp.sources))),
         )

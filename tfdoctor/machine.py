@@ -1040,7 +1040,12 @@ class Machine(Record):
         or not: (the package, the specifier). Its own metadata's requirement on a TensorFlow
         distribution (plain, or behind the ``tensorflow`` extra, as tensorflow-io and
         TensorFlow Addons declare it), else the companion table's row for its release
-        (tensorflow-probability declares none). What installing TensorFlow must keep."""
+        (tensorflow-probability declares none). What installing TensorFlow must keep.
+
+        A release of a companion TensorFlow's own wheels require with a floor only, inside
+        that floor (tensorflow-io-gcs-filesystem 0.37.1 under ``>=0.23.1``, the table's
+        ``required_by_tensorflow``), is what pip installed for TensorFlow, and is left behind
+        when TensorFlow is uninstalled: its own range says nothing of the TensorFlow wanted."""
         providers = {normalize_name(p.name) for p in self.tf_providers}
         if self.tf_name:
             providers.add(self.tf_name)
@@ -1051,6 +1056,11 @@ class Machine(Record):
             name = normalize_name(pkg.name)
             if name in providers or name in TF_DISTRIBUTIONS:
                 continue
+            comp = table.companions.get(name)
+            if comp is not None and any(
+                spec_contains(pkg.version, need.spec) for need in comp.required_by_tensorflow
+            ):
+                continue  # pip's choice for a TensorFlow, not a TensorFlow it needs
             plain = applicable_requirements(pkg.requires, self.marker_env, TF_DISTRIBUTIONS)
             extra = applicable_requirements(pkg.requires, named, ("tensorflow",))
             specs = [spec for _, spec in dict.fromkeys((*plain, *extra)) if spec]

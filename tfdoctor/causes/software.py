@@ -29,7 +29,14 @@ from tfdoctor.causes.common import (
     unset_env,
 )
 from tfdoctor.causes.platform import python_64bit_fix
-from tfdoctor.compat import Verdict, best_of, first_keras3_line, install_requirement, verdicts
+from tfdoctor.compat import (
+    Verdict,
+    best_of,
+    first_keras3_line,
+    install_requirement,
+    line_releases,
+    verdicts,
+)
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
@@ -1126,41 +1133,50 @@ def _keras_moves_tensorflow(
 def _companions_keep(m: Machine, newest: Verdict) -> Optional[Fix]:
     """Where installed companions need another TensorFlow than the newest that fits this
     machine (TensorFlow Addons 0.23.0 declares tensorflow<2.16.0,>=2.13.0; a release of
-    tensorflow-probability imports under the TensorFlow its row names), the newest line that
-    fits both, so that installing TensorFlow does not leave them built for another one. None
-    where the newest fits them all, or none is wanted."""
+    tensorflow-probability imports under the TensorFlow its row names), the newest release
+    that fits both (a line's earlier patch where a companion pins one: tensorflow-decision-
+    forests 1.10.0, tensorflow==2.17.0), so that installing TensorFlow does not leave them
+    built for another one. None where the newest fits them all, or none is wanted."""
     wanted = m.tensorflow_wanted
-
-    def keeps(verdict: Verdict) -> bool:
-        return all(spec_contains(verdict.line.latest_patch, s) for _, s in wanted)
-
-    if not wanted or keeps(newest):
+    if not wanted:
         return None
     assert m.matrix is not None  # newest came from it
+    matrix = m.matrix
+
+    def kept(verdict: Verdict) -> Optional[str]:
+        """The newest release of the verdict's line that every wanted range admits."""
+        line = verdict.line
+        tried = (line.latest_patch,) if line.pre_release else line_releases(matrix, line)[::-1]
+        return next((v for v in tried if all(spec_contains(v, s) for _, s in wanted)), None)
+
+    latest = newest.line.latest_patch
+    if kept(newest) == latest:
+        return None
     # Named: those the newest would leave behind.
     names = ", ".join(
         dict.fromkeys(
             f"{p.name} {p.version} (tensorflow{s})"
             for p, s in wanted
-            if not spec_contains(newest.line.latest_patch, s)
+            if not spec_contains(latest, s)
         )
     )
-    both = best_of([v for v in verdicts(m.matrix, m.target) if keeps(v)])
-    if both is None:
+    both = best_of([v for v in verdicts(matrix, m.target) if kept(v) is not None])
+    release = kept(both) if both is not None else None
+    if both is None or release is None:
         return install_fix(
             m,
-            f"Install TensorFlow {newest.line.latest_patch}, the newest that fits this machine; "
-            "no release that fits it also fits what the installed companions need: "
+            f"Install TensorFlow {latest}, the newest that fits this machine; no release of "
+            "the lines that fit it also fits what the installed companions need: "
             f"{names}. Install their releases for that TensorFlow after it (`tfdoctor check` "
             "names them).",
             install_requirement(newest.line, m.target),
         )
     return install_fix(
         m,
-        f"Install TensorFlow {both.line.latest_patch}, the newest that fits this machine and "
-        f"what the installed companions need: {names}. The newest for the machine alone, "
-        f"{newest.line.latest_patch}, would leave them built for another TensorFlow.",
-        install_requirement(both.line, m.target),
+        f"Install TensorFlow {release}, the newest that fits this machine and what the "
+        f"installed companions need: {names}. The newest for the machine alone, {latest}, "
+        "would leave them built for another TensorFlow.",
+        install_requirement(both.line, m.target, release),
     )
 
 
