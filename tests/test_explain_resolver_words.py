@@ -217,17 +217,42 @@ _HINT = (
 )
 
 
-def test_uv_on_a_free_threaded_python_takes_the_default_build() -> None:
+@pytest.mark.parametrize(
+    "refusal, python",
+    [
+        # uv 0.9.26 on: IncompatibleTag::FreethreadedAbi, whose words give no example tag, and
+        # abi_tag.rs's pretty name "free-threaded CPython 3.13".
+        ("a free-threading compatible ABI tag", "free-threaded CPython 3.13"),
+        # Earlier uv: an ABI mismatch like any other, the tag alone says free-threaded.
+        ("a matching Python ABI tag (e.g., `cp313t`)", "CPython 3.13"),
+    ],
+    ids=["uv-0.9.26", "uv-before-0.9.26"],
+)
+def test_uv_on_a_free_threaded_python_takes_the_default_build(refusal: str, python: str) -> None:
     text = (
-        "  ╰─▶ Because all versions of tensorflow have no wheels with a free-threading compatible "
-        "ABI tag (e.g., `cp313t`) and you require tensorflow, we can conclude that your "
-        "requirements are unsatisfiable.\n\n"
-        + _HINT.format(python="CPython 3.13t", tag="cp313t", kind="ABI")
+        f"  ╰─▶ Because all versions of tensorflow have no wheels with {refusal} and you "
+        "require tensorflow, we can conclude that your requirements are unsatisfiable.\n\n"
+        + _HINT.format(python=python, tag="cp313t", kind="ABI")
     )
     top = top_error(explained(text))
     assert top.cause == "tf-no-wheel-for-python"
     assert "free-threaded" in fix_text(top)
     assert top.fix is not None and top.fix.commands[0] == "uv venv --python 3.13"
+
+
+def test_uv_on_a_free_threaded_314_asks_for_the_gil_build() -> None:
+    # From 3.14 uv may pick a free-threaded interpreter for a plain "3.14" (the first on the
+    # PATH); "+gil" asks for the default build (docs/concepts/python-versions.md, uv 0.9.11).
+    text = (
+        "  ╰─▶ Because tensorflow==2.21.0 has no wheels with a free-threading compatible ABI tag "
+        "and you require tensorflow==2.21.0, we can conclude that your requirements are "
+        "unsatisfiable.\n\n"
+        "      hint: You require free-threaded CPython 3.14 (`cp314t`), but we only found wheels "
+        "for `tensorflow` (v2.21.0) with the following Python ABI tags: `cp310`, `cp311`, "
+        "`cp312`, `cp313`, `cp314`\n"
+    )
+    top = top_error(explained(text))
+    assert top.fix is not None and top.fix.commands[0] == "uv venv --python 3.14+gil"
 
 
 def test_uv_on_pypy_takes_cpython() -> None:
@@ -407,3 +432,15 @@ def test_poetrys_chooser_finding_no_tensorflow_file_names_the_releases_pythons()
     # The matrix's Pythons of the 2.15 line, in Poetry's own command.
     assert "CPython 3.9 to 3.11" in fix_text(top)
     assert top.fix is not None and top.fix.commands == ("poetry env use 3.11", "poetry install")
+
+
+def test_poetrys_chooser_on_a_wrapper_distribution_claims_no_platforms_of_tensorflow() -> None:
+    # tensorflow-intel publishes Windows wheels only: the matrix's platforms and Pythons are
+    # those of the tensorflow wheels, not the wrapper's.
+    text = (
+        "  - Installing tensorflow-intel (2.15.1): Failed\n\n  RuntimeError\n\n"
+        "  Unable to find installation candidates for tensorflow-intel (2.15.1)\n"
+    )
+    top = top_error(explained(text))
+    assert "Linux" not in fix_text(top) and "macOS" not in fix_text(top)
+    assert top.fix is not None and "poetry env use 3.11" not in top.fix.commands
