@@ -2395,12 +2395,16 @@ def resolver_release_fix(
     used = f" (this is {python})" if python else ""
     if pythons and "t" in variant and python in pythons:
         # A free-threaded build (3.13t) of a version the wheels are for: the default build of
-        # the same version takes them (uv picks a free-threaded one only when asked).
+        # the same version takes them. uv picks a free-threaded 3.13 only when asked; from 3.14
+        # a plain request may find one first on the PATH, and `3.14+gil` asks for the default
+        # build (docs/concepts/python-versions.md, "Free-threaded Python"; uv 0.9.11, older
+        # than the words that name a free-threaded interpreter).
+        request = python if version_key(python) < version_key("3.14") else f"{python}+gil"
         return Fix(
             f"This Python is the free-threaded build of {python} ({python}t), and {release}'s "
             f"wheels are for the default build only (CPython {', '.join(pythons)}): create the "
             f"environment with the default build of Python {python}.",
-            _uv_environment(installer, python, dist, version),
+            _uv_environment(installer, request, dist, version),
         )
     if pythons and implementation != "CPython":
         # uv's request by implementation and version (docs/concepts/python-versions.md:
