@@ -6545,7 +6545,9 @@ def _resolver_release(hits: Sequence[Hits], r: Revealed, m: Machine) -> Optional
     hinted = next(
         (x.platforms for x in r.platform_hints if x.dist == dist and x.version == version), ()
     )
-    line_of = m.matrix.line_for(version) if m.matrix is not None else None
+    # The matrix's Pythons and platforms are those of the tensorflow wheels: not a wrapper's
+    # (tensorflow-intel is Windows-only, tensorflow-macos macOS-only) nor another build's.
+    line_of = m.matrix.line_for(version) if m.matrix is not None and dist == "tensorflow" else None
     if not platforms and not hinted and _installer(hits) == "Poetry" and line_of is not None:
         return causes.platform.poetry_release_fix(dist, version, line_of)
     return causes.platform.resolver_release_fix(
