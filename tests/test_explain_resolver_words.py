@@ -312,6 +312,44 @@ def test_a_pin_no_version_on_the_index_matches_is_not_published(text: str, comma
     assert command in fix_text(top)
 
 
+@pytest.mark.parametrize(
+    ("hint", "command"),
+    [
+        (
+            "hint: `tensorflow` was found on https://download.pytorch.org/whl/cpu, but not at "
+            "the requested version (tensorflow==2.15.0). A compatible version may be available "
+            "on a subsequent index (e.g., https://pypi.org/simple). By default, uv will only "
+            "consider versions that are published on the first index that contains a given "
+            "package, to avoid dependency confusion attacks. If all indexes are equally "
+            "trusted, use `--index-strategy unsafe-best-match` to consider all versions from "
+            "all indexes, regardless of the order in which they were defined.",
+            'uv pip install --index-strategy unsafe-best-match "tensorflow==2.15.0"',
+        ),
+        (
+            "hint: `tensorflow` was filtered by `exclude-newer` to only include packages "
+            "uploaded before 2023-10-01T00:00:00Z. Consider using `exclude-newer-package` to "
+            "override the cutoff for this package.",
+            None,
+        ),
+    ],
+    ids=["first-index", "exclude-newer"],
+)
+def test_uvs_hint_that_the_release_was_set_aside_is_not_an_unpublished_one(
+    hint: str, command: str | None
+) -> None:
+    # uv's PubGrubHint::UncheckedIndex and ExcludeNewer (crates/uv-resolver/src/pubgrub/
+    # report.rs): the release exists; uv did not consider it.
+    text = (
+        "  ╰─▶ Because there is no version of tensorflow==2.15.0 and you require "
+        "tensorflow==2.15.0, we can conclude that your requirements are unsatisfiable.\n\n"
+        f"      {hint}\n"
+    )
+    top = top_error(explained(text))
+    assert "not published" not in fix_text(top)
+    assert top.fix is not None
+    assert top.fix.commands == ((command,) if command else ())
+
+
 def test_a_package_unknown_here_lists_its_releases_on_pypi() -> None:
     text = (
         "Because demo-app depends on somelib (3.1.4) which doesn't match any versions, version "

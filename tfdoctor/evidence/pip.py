@@ -965,6 +965,63 @@ def read_platform_hints(texts: Iterable[str]) -> list[PlatformsFound]:
 _FREE_THREADED_TAG = re.compile(r"cp3\d+t")
 
 
+@record
+class VersionsSetAside(Record):
+    """uv's hint that releases of a requirement exist but were not considered (observed), so
+    its "there is no version of X==V" does not say the release is unpublished: ``index``
+    (found on a first index without the version, the others not searched), ``exclude-newer``
+    (uploaded after the cutoff), ``pre-release`` (only pre-releases match, not enabled)."""
+
+    dist: str
+    reason: str
+    #: The index uv found the package on (``index``), else empty.
+    index: str = ""
+
+
+#: uv's hints for versions it did not consider (PubGrubHint::UncheckedIndex, ExcludeNewer,
+#: PrereleaseAvailable in crates/uv-resolver/src/pubgrub/report.rs). A terminal wraps them.
+_SET_ASIDE_HINTS = (
+    (
+        "index",
+        re.compile(
+            r"`(?P<dist>[\w.-]+)`\s+was\s+found\s+on\s+(?P<index>\S{1,300}?),?\s+but\s+not\s+at\s+"
+            r"the\s+requested\s+version"
+        ),
+    ),
+    (
+        "exclude-newer",
+        re.compile(
+            r"`(?P<dist>[\w.-]+)`\s+was\s+filtered\s+by\s+(?:the\s+index-specific\s+)?"
+            r"`exclude-newer"
+        ),
+    ),
+    (
+        "pre-release",
+        re.compile(
+            r"Pre-releases\s+are\s+available\s+for\s+`?(?P<dist>[\w.-]+)`?\s+in\s+the\s+"
+            r"requested\s+range"
+        ),
+    ),
+)
+
+
+def read_set_aside_hints(texts: Iterable[str]) -> list[VersionsSetAside]:
+    """Every hint uv printed that a requirement's releases exist but were set aside."""
+    out: list[VersionsSetAside] = []
+    for text in texts:
+        if "hint" not in text:
+            continue
+        for reason, pattern in _SET_ASIDE_HINTS:
+            for match in pattern.finditer(text):
+                index = match.groupdict().get("index") or ""
+                out.append(
+                    VersionsSetAside(normalize_name(match["dist"]), reason, index.rstrip(",."))
+                )
+                if len(out) >= MAX_REFUSALS:
+                    return out
+    return out
+
+
 def read_abi_hints(texts: Iterable[str]) -> list[AbiTagsFound]:
     """Every hint uv printed naming the Python tags a release's wheels have, in order."""
     out: list[AbiTagsFound] = []
