@@ -189,6 +189,36 @@ def test_uvs_win32_tag_is_a_32bit_python(text: str) -> None:
     assert top.fix is not None and all(x.startswith("uv ") for x in top.fix.commands)
 
 
+def test_uvs_win32_hint_of_a_project_keeps_the_project() -> None:
+    # The hint "You're on Windows" is printed by a project's install (uv sync, lock/mod.rs):
+    # the interpreter is pinned for the project, not a loose .venv filled by uv pip.
+    text = (
+        "error: Distribution `tensorflow==2.18.0 @ registry+https://pypi.org/simple` can't be "
+        "installed because it doesn't have a source distribution or wheel for the current "
+        "platform\n\nhint: You're on Windows (`win32`), but `tensorflow` (v2.18.0) only has "
+        "wheels for the following platforms: `manylinux_2_17_x86_64`, `win_amd64`\n"
+    )
+    top = top_error(explained(text))
+    assert top.fix is not None
+    assert not any(x.startswith("uv pip") for x in top.fix.commands)
+    assert top.fix.commands[-1] == "uv sync"
+
+
+def test_uvs_i686_tag_is_a_32bit_python_not_a_32bit_system() -> None:
+    # uv names a 32-bit interpreter on a 64-bit x86 system i686 as well
+    # (crates/uv-python/python/get_interpreter_info.py: x86_64 with 4-byte pointers): the tag
+    # does not say the system is 32-bit.
+    text = (
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a matching platform tag "
+        "(e.g., `manylinux_2_36_i686`) and you require tensorflow, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "python-32bit"
+    assert "The system itself is 32-bit" not in fix_text(top)
+    assert top.fix is not None and top.fix.commands[0] == "uname -m"
+
+
 def test_uvs_armv7l_tag_is_a_32bit_system() -> None:
     text = (
         "  ╰─▶ Because tensorflow==2.16.1 has no wheels with a matching platform tag (e.g., "
