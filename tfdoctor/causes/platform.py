@@ -3039,8 +3039,31 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
     """A 64-bit Python in a new virtual environment: no 32-bit wheel exists on any platform.
     ``machine``: the 32-bit architecture the log shows the system itself is (``i686``,
     ``armv7l`` from uname or platform), where a 64-bit Python needs a 64-bit system first.
-    ``installer``: ``uv`` where uv refused the 32-bit Windows Python (its ``win32`` tag),
-    which installs and picks a 64-bit CPython by its full key."""
+    ``installer``: ``uv pip`` or ``uv`` (a project) where uv refused the 32-bit Python by
+    its platform tag (``win32``, ``*_i686``), which installs and picks a 64-bit CPython by its
+    full key."""
+    uv = installer in ("uv", "uv pip")
+    if uv and re.fullmatch(r"i[3-6]86", machine):
+        # uv tags a 32-bit interpreter i686 on a 64-bit x86 system too (its interpreter query,
+        # crates/uv-python/python/get_interpreter_info.py, turns x86_64 with 4-byte pointers
+        # into i686): the tag says the Python is 32-bit, uname says whether the system is.
+        newest = _newest_python_on(m, "linux-x86_64")
+        key = f"cpython-{newest}-linux-x86_64-gnu" if newest else ""
+        return Fix(
+            f"uv's platform tag for this interpreter is 32-bit x86 ({machine}): a 32-bit "
+            "Python, which TensorFlow publishes no wheel for. Where `uname -m` prints x86_64 "
+            "the system is 64-bit: let uv install a 64-bit CPython"
+            + (
+                f" (Python {newest}, the newest the newest TensorFlow has Linux x86-64 wheels "
+                "for, from the matrix)"
+                if newest
+                else ""
+            )
+            + " and recreate the environment with it. Where it prints i686 the system itself "
+            "is 32-bit: install its 64-bit (x86-64) edition where the processor supports it "
+            "first.",
+            ("uname -m", *(_uv_python_commands(installer, key) if key else ())),
+        )
     if re.fullmatch(r"i[3-6]86", machine):
         return Fix(
             f"The system itself is 32-bit x86 ({machine}): TensorFlow publishes no wheel for "
@@ -3065,7 +3088,7 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
             "TensorFlow in a virtual environment there.",
             ("uname -m", "python3 -c 'import platform; print(platform.machine())'"),
         )
-    newest = _newest_windows_python(m) if installer == "uv" else None
+    newest = _newest_python_on(m, "windows-x86_64") if uv else None
     if newest is not None:
         # uv's request by implementation, version, system, architecture and C library
         # (docs/concepts/python-versions.md: `cpython-3.12.3-macos-aarch64-none`): the 64-bit
@@ -3075,11 +3098,7 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
             f"uv's platform tag for this interpreter is win32: a 32-bit Python. Let uv install "
             f"a 64-bit CPython (Python {newest} is the newest the newest TensorFlow has Windows "
             "wheels for, from the matrix) and recreate the environment with it.",
-            (
-                f"uv python install {key}",
-                f"uv venv --python {key}",
-                "uv pip install tensorflow",
-            ),
+            _uv_python_commands(installer, key),
         )
     return Fix(
         "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
@@ -3093,15 +3112,24 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
     )
 
 
-def _newest_windows_python(m: Machine) -> Optional[str]:
-    """The newest Python the newest final line publishes a Windows x86-64 wheel for."""
+def _newest_python_on(m: Machine, platform: str) -> Optional[str]:
+    """The newest Python the newest final line with wheels on ``platform`` (a matrix key,
+    ``windows-x86_64``) publishes one for."""
     if m.matrix is None:
         return None
-    finals = [x for x in m.matrix.lines if not x.pre_release and x.pythons_on("windows-")]
+    finals = [x for x in m.matrix.lines if not x.pre_release and x.pythons_on(platform)]
     if not finals:
         return None
     newest = max(finals, key=lambda x: version_key(x.line))
-    return max(newest.pythons_on("windows-"), key=version_key)
+    return max(newest.pythons_on(platform), key=version_key)
+
+
+def _uv_python_commands(installer: str, key: str) -> tuple[str, ...]:
+    """uv's commands that install the CPython ``key`` names and make the environment with it:
+    a project pins it (.python-version) and syncs; uv's pip interface makes a new .venv."""
+    if installer == "uv":
+        return (f"uv python install {key}", f"uv python pin {key}", "uv sync")
+    return (f"uv python install {key}", f"uv venv --python {key}", "uv pip install tensorflow")
 
 
 def metal_release(m: Machine) -> Optional[CompanionRelease]:

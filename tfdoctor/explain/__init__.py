@@ -6797,10 +6797,13 @@ def _tf_distributions(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
 
 def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # The architecture uname or platform printed, where the system itself is 32-bit; uv's
-    # words where uv refused the interpreter (its fix is uv's).
+    # words where uv refused the interpreter (its fix is uv's, in the interface that printed
+    # them: "You're on Windows" is a project's install, lock/mod.rs).
     uv = any(UV_WORDS in h.signature.tags for h in hits)
+    project = any(h.signature.id == "uv-hint-platform-32bit" for h in hits)
+    installer = ("uv" if project else _uv_interface(hits) or "uv pip") if uv else "pip"
     return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(
-        m, _group(hits, "architecture") or "", "uv" if uv else "pip"
+        m, _group(hits, "architecture") or "", installer
     )
 
 
