@@ -2476,13 +2476,15 @@ def poetry_release_fix(dist: str, version: str, line: TFLine) -> Fix:
     )
 
 
-def _uv_environment(installer: str, python: str, dist: str, version: str) -> tuple[str, ...]:
+def _uv_environment(installer: str, python: str, dist: str, version: str = "") -> tuple[str, ...]:
     """uv's commands that remake the environment with ``python`` (a version or a request such
     as ``cpython@3.12``): a project pins it in .python-version and syncs (uv python pin, uv
-    sync); uv's pip interface makes a new .venv and installs into it."""
+    sync); uv's pip interface makes a new .venv and installs ``dist`` (at ``version``, where
+    given) into it."""
     if installer == "uv":
         return (f"uv python pin {python}", "uv sync")
-    return (f"uv venv --python {python}", f'uv pip install "{dist}=={version}"')
+    wanted = f'"{dist}=={version}"' if version else dist
+    return (f"uv venv --python {python}", f"uv pip install {wanted}")
 
 
 def platform_tag_fix(dist: str, version: Optional[str], platforms: Sequence[str]) -> Fix:
@@ -3125,11 +3127,9 @@ def _newest_python_on(m: Machine, platform: str) -> Optional[str]:
 
 
 def _uv_python_commands(installer: str, key: str) -> tuple[str, ...]:
-    """uv's commands that install the CPython ``key`` names and make the environment with it:
-    a project pins it (.python-version) and syncs; uv's pip interface makes a new .venv."""
-    if installer == "uv":
-        return (f"uv python install {key}", f"uv python pin {key}", "uv sync")
-    return (f"uv python install {key}", f"uv venv --python {key}", "uv pip install tensorflow")
+    """uv's commands that install the CPython ``key`` names and make the environment with it
+    (:func:`_uv_environment`, TensorFlow unpinned)."""
+    return (f"uv python install {key}", *_uv_environment(installer, key, "tensorflow"))
 
 
 def metal_release(m: Machine) -> Optional[CompanionRelease]:
