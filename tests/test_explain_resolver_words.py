@@ -189,6 +189,36 @@ def test_uvs_win32_tag_is_a_32bit_python(text: str) -> None:
     assert top.fix is not None and all(x.startswith("uv ") for x in top.fix.commands)
 
 
+def test_uvs_win32_hint_of_a_project_keeps_the_project() -> None:
+    # The hint "You're on Windows" is printed by a project's install (uv sync, lock/mod.rs):
+    # the interpreter is pinned for the project, not a loose .venv filled by uv pip.
+    text = (
+        "error: Distribution `tensorflow==2.18.0 @ registry+https://pypi.org/simple` can't be "
+        "installed because it doesn't have a source distribution or wheel for the current "
+        "platform\n\nhint: You're on Windows (`win32`), but `tensorflow` (v2.18.0) only has "
+        "wheels for the following platforms: `manylinux_2_17_x86_64`, `win_amd64`\n"
+    )
+    top = top_error(explained(text))
+    assert top.fix is not None
+    assert not any(x.startswith("uv pip") for x in top.fix.commands)
+    assert top.fix.commands[-1] == "uv sync"
+
+
+def test_uvs_i686_tag_is_a_32bit_python_not_a_32bit_system() -> None:
+    # uv names a 32-bit interpreter on a 64-bit x86 system i686 as well
+    # (crates/uv-python/python/get_interpreter_info.py: x86_64 with 4-byte pointers): the tag
+    # does not say the system is 32-bit.
+    text = (
+        "  ╰─▶ Because all versions of tensorflow have no wheels with a matching platform tag "
+        "(e.g., `manylinux_2_36_i686`) and you require tensorflow, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "python-32bit"
+    assert "The system itself is 32-bit" not in fix_text(top)
+    assert top.fix is not None and top.fix.commands[0] == "uname -m"
+
+
 def test_uvs_armv7l_tag_is_a_32bit_system() -> None:
     text = (
         "  ╰─▶ Because tensorflow==2.16.1 has no wheels with a matching platform tag (e.g., "
@@ -217,17 +247,42 @@ _HINT = (
 )
 
 
-def test_uv_on_a_free_threaded_python_takes_the_default_build() -> None:
+@pytest.mark.parametrize(
+    "refusal, python",
+    [
+        # uv 0.9.26 on: IncompatibleTag::FreethreadedAbi, whose words give no example tag, and
+        # abi_tag.rs's pretty name "free-threaded CPython 3.13".
+        ("a free-threading compatible ABI tag", "free-threaded CPython 3.13"),
+        # Earlier uv: an ABI mismatch like any other, the tag alone says free-threaded.
+        ("a matching Python ABI tag (e.g., `cp313t`)", "CPython 3.13"),
+    ],
+    ids=["uv-0.9.26", "uv-before-0.9.26"],
+)
+def test_uv_on_a_free_threaded_python_takes_the_default_build(refusal: str, python: str) -> None:
     text = (
-        "  ╰─▶ Because all versions of tensorflow have no wheels with a free-threading compatible "
-        "ABI tag (e.g., `cp313t`) and you require tensorflow, we can conclude that your "
-        "requirements are unsatisfiable.\n\n"
-        + _HINT.format(python="CPython 3.13t", tag="cp313t", kind="ABI")
+        f"  ╰─▶ Because all versions of tensorflow have no wheels with {refusal} and you "
+        "require tensorflow, we can conclude that your requirements are unsatisfiable.\n\n"
+        + _HINT.format(python=python, tag="cp313t", kind="ABI")
     )
     top = top_error(explained(text))
     assert top.cause == "tf-no-wheel-for-python"
     assert "free-threaded" in fix_text(top)
     assert top.fix is not None and top.fix.commands[0] == "uv venv --python 3.13"
+
+
+def test_uv_on_a_free_threaded_314_asks_for_the_gil_build() -> None:
+    # From 3.14 uv may pick a free-threaded interpreter for a plain "3.14" (the first on the
+    # PATH); "+gil" asks for the default build (docs/concepts/python-versions.md, uv 0.9.11).
+    text = (
+        "  ╰─▶ Because tensorflow==2.21.0 has no wheels with a free-threading compatible ABI tag "
+        "and you require tensorflow==2.21.0, we can conclude that your requirements are "
+        "unsatisfiable.\n\n"
+        "      hint: You require free-threaded CPython 3.14 (`cp314t`), but we only found wheels "
+        "for `tensorflow` (v2.21.0) with the following Python ABI tags: `cp310`, `cp311`, "
+        "`cp312`, `cp313`, `cp314`\n"
+    )
+    top = top_error(explained(text))
+    assert top.fix is not None and top.fix.commands[0] == "uv venv --python 3.14+gil"
 
 
 def test_uv_on_pypy_takes_cpython() -> None:
@@ -285,6 +340,44 @@ def test_a_pin_no_version_on_the_index_matches_is_not_published(text: str, comma
     top = top_error(explained(text))
     assert top.cause == "pinned-release-not-published"
     assert command in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("hint", "command"),
+    [
+        (
+            "hint: `tensorflow` was found on https://download.pytorch.org/whl/cpu, but not at "
+            "the requested version (tensorflow==2.15.0). A compatible version may be available "
+            "on a subsequent index (e.g., https://pypi.org/simple). By default, uv will only "
+            "consider versions that are published on the first index that contains a given "
+            "package, to avoid dependency confusion attacks. If all indexes are equally "
+            "trusted, use `--index-strategy unsafe-best-match` to consider all versions from "
+            "all indexes, regardless of the order in which they were defined.",
+            'uv pip install --index-strategy unsafe-best-match "tensorflow==2.15.0"',
+        ),
+        (
+            "hint: `tensorflow` was filtered by `exclude-newer` to only include packages "
+            "uploaded before 2023-10-01T00:00:00Z. Consider using `exclude-newer-package` to "
+            "override the cutoff for this package.",
+            None,
+        ),
+    ],
+    ids=["first-index", "exclude-newer"],
+)
+def test_uvs_hint_that_the_release_was_set_aside_is_not_an_unpublished_one(
+    hint: str, command: str | None
+) -> None:
+    # uv's PubGrubHint::UncheckedIndex and ExcludeNewer (crates/uv-resolver/src/pubgrub/
+    # report.rs): the release exists; uv did not consider it.
+    text = (
+        "  ╰─▶ Because there is no version of tensorflow==2.15.0 and you require "
+        "tensorflow==2.15.0, we can conclude that your requirements are unsatisfiable.\n\n"
+        f"      {hint}\n"
+    )
+    top = top_error(explained(text))
+    assert "not published" not in fix_text(top)
+    assert top.fix is not None
+    assert top.fix.commands == ((command,) if command else ())
 
 
 def test_a_package_unknown_here_lists_its_releases_on_pypi() -> None:
@@ -407,3 +500,15 @@ def test_poetrys_chooser_finding_no_tensorflow_file_names_the_releases_pythons()
     # The matrix's Pythons of the 2.15 line, in Poetry's own command.
     assert "CPython 3.9 to 3.11" in fix_text(top)
     assert top.fix is not None and top.fix.commands == ("poetry env use 3.11", "poetry install")
+
+
+def test_poetrys_chooser_on_a_wrapper_distribution_claims_no_platforms_of_tensorflow() -> None:
+    # tensorflow-intel publishes Windows wheels only: the matrix's platforms and Pythons are
+    # those of the tensorflow wheels, not the wrapper's.
+    text = (
+        "  - Installing tensorflow-intel (2.15.1): Failed\n\n  RuntimeError\n\n"
+        "  Unable to find installation candidates for tensorflow-intel (2.15.1)\n"
+    )
+    top = top_error(explained(text))
+    assert "Linux" not in fix_text(top) and "macOS" not in fix_text(top)
+    assert top.fix is not None and "poetry env use 3.11" not in top.fix.commands

@@ -2396,12 +2396,16 @@ def resolver_release_fix(
     used = f" (this is {python})" if python else ""
     if pythons and "t" in variant and python in pythons:
         # A free-threaded build (3.13t) of a version the wheels are for: the default build of
-        # the same version takes them (uv picks a free-threaded one only when asked).
+        # the same version takes them. uv picks a free-threaded 3.13 only when asked; from 3.14
+        # a plain request may find one first on the PATH, and `3.14+gil` asks for the default
+        # build (docs/concepts/python-versions.md, "Free-threaded Python"; uv 0.9.11, older
+        # than the words that name a free-threaded interpreter).
+        request = python if version_key(python) < version_key("3.14") else f"{python}+gil"
         return Fix(
             f"This Python is the free-threaded build of {python} ({python}t), and {release}'s "
             f"wheels are for the default build only (CPython {', '.join(pythons)}): create the "
             f"environment with the default build of Python {python}.",
-            _uv_environment(installer, python, dist, version),
+            _uv_environment(installer, request, dist, version),
         )
     if pythons and implementation != "CPython":
         # uv's request by implementation and version (docs/concepts/python-versions.md:
@@ -2473,13 +2477,15 @@ def poetry_release_fix(dist: str, version: str, line: TFLine) -> Fix:
     )
 
 
-def _uv_environment(installer: str, python: str, dist: str, version: str) -> tuple[str, ...]:
+def _uv_environment(installer: str, python: str, dist: str, version: str = "") -> tuple[str, ...]:
     """uv's commands that remake the environment with ``python`` (a version or a request such
     as ``cpython@3.12``): a project pins it in .python-version and syncs (uv python pin, uv
-    sync); uv's pip interface makes a new .venv and installs into it."""
+    sync); uv's pip interface makes a new .venv and installs ``dist`` (at ``version``, where
+    given) into it."""
     if installer == "uv":
         return (f"uv python pin {python}", "uv sync")
-    return (f"uv venv --python {python}", f'uv pip install "{dist}=={version}"')
+    wanted = f'"{dist}=={version}"' if version else dist
+    return (f"uv venv --python {python}", f"uv pip install {wanted}")
 
 
 def platform_tag_fix(dist: str, version: Optional[str], platforms: Sequence[str]) -> Fix:
@@ -3036,8 +3042,31 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
     """A 64-bit Python in a new virtual environment: no 32-bit wheel exists on any platform.
     ``machine``: the 32-bit architecture the log shows the system itself is (``i686``,
     ``armv7l`` from uname or platform), where a 64-bit Python needs a 64-bit system first.
-    ``installer``: ``uv`` where uv refused the 32-bit Windows Python (its ``win32`` tag),
-    which installs and picks a 64-bit CPython by its full key."""
+    ``installer``: ``uv pip`` or ``uv`` (a project) where uv refused the 32-bit Python by
+    its platform tag (``win32``, ``*_i686``), which installs and picks a 64-bit CPython by its
+    full key."""
+    uv = installer in ("uv", "uv pip")
+    if uv and re.fullmatch(r"i[3-6]86", machine):
+        # uv tags a 32-bit interpreter i686 on a 64-bit x86 system too (its interpreter query,
+        # crates/uv-python/python/get_interpreter_info.py, turns x86_64 with 4-byte pointers
+        # into i686): the tag says the Python is 32-bit, uname says whether the system is.
+        newest = _newest_python_on(m, "linux-x86_64")
+        key = f"cpython-{newest}-linux-x86_64-gnu" if newest else ""
+        return Fix(
+            f"uv's platform tag for this interpreter is 32-bit x86 ({machine}): a 32-bit "
+            "Python, which TensorFlow publishes no wheel for. Where `uname -m` prints x86_64 "
+            "the system is 64-bit: let uv install a 64-bit CPython"
+            + (
+                f" (Python {newest}, the newest the newest TensorFlow has Linux x86-64 wheels "
+                "for, from the matrix)"
+                if newest
+                else ""
+            )
+            + " and recreate the environment with it. Where it prints i686 the system itself "
+            "is 32-bit: install its 64-bit (x86-64) edition where the processor supports it "
+            "first.",
+            ("uname -m", *(_uv_python_commands(installer, key) if key else ())),
+        )
     if re.fullmatch(r"i[3-6]86", machine):
         return Fix(
             f"The system itself is 32-bit x86 ({machine}): TensorFlow publishes no wheel for "
@@ -3062,7 +3091,7 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
             "TensorFlow in a virtual environment there.",
             ("uname -m", "python3 -c 'import platform; print(platform.machine())'"),
         )
-    newest = _newest_windows_python(m) if installer == "uv" else None
+    newest = _newest_python_on(m, "windows-x86_64") if uv else None
     if newest is not None:
         # uv's request by implementation, version, system, architecture and C library
         # (docs/concepts/python-versions.md: `cpython-3.12.3-macos-aarch64-none`): the 64-bit
@@ -3072,11 +3101,7 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
             f"uv's platform tag for this interpreter is win32: a 32-bit Python. Let uv install "
             f"a 64-bit CPython (Python {newest} is the newest the newest TensorFlow has Windows "
             "wheels for, from the matrix) and recreate the environment with it.",
-            (
-                f"uv python install {key}",
-                f"uv venv --python {key}",
-                "uv pip install tensorflow",
-            ),
+            _uv_python_commands(installer, key),
         )
     if m.os == "windows":
         # `python` on the PATH is still the 32-bit one after a 64-bit install beside it: the
@@ -3095,15 +3120,22 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
     )
 
 
-def _newest_windows_python(m: Machine) -> Optional[str]:
-    """The newest Python the newest final line publishes a Windows x86-64 wheel for."""
+def _newest_python_on(m: Machine, platform: str) -> Optional[str]:
+    """The newest Python the newest final line with wheels on ``platform`` (a matrix key,
+    ``windows-x86_64``) publishes one for."""
     if m.matrix is None:
         return None
-    finals = [x for x in m.matrix.lines if not x.pre_release and x.pythons_on("windows-")]
+    finals = [x for x in m.matrix.lines if not x.pre_release and x.pythons_on(platform)]
     if not finals:
         return None
     newest = max(finals, key=lambda x: version_key(x.line))
-    return max(newest.pythons_on("windows-"), key=version_key)
+    return max(newest.pythons_on(platform), key=version_key)
+
+
+def _uv_python_commands(installer: str, key: str) -> tuple[str, ...]:
+    """uv's commands that install the CPython ``key`` names and make the environment with it
+    (:func:`_uv_environment`, TensorFlow unpinned)."""
+    return (f"uv python install {key}", *_uv_environment(installer, key, "tensorflow"))
 
 
 def metal_release(m: Machine) -> Optional[CompanionRelease]:

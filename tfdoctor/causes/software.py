@@ -2957,6 +2957,42 @@ def unpublished_pin_fix(dist: str, spec: str, resolver: str, known: Sequence[str
     return Fix(text, commands)
 
 
+def set_aside_pin_fix(dist: str, spec: str, resolver: str, reason: str, index: str) -> Fix:
+    """uv (``resolver``: ``uv pip`` or ``uv``, a project) found no version of ``dist``
+    matching ``spec`` among those it considered, and its hint says why others were set aside
+    (``reason``: ``index``, ``exclude-newer``, ``pre-release``; ``index``: the index it found
+    ``dist`` on): uv's own option takes them in (its hints' words, crates/uv-resolver/src/
+    pubgrub/report.rs)."""
+    project = resolver == "uv"
+    wanted = f"{dist}{spec}"
+    if reason == "index":
+        text = (
+            f"uv found {dist} on {index or 'an earlier index'} without {spec} and, to avoid "
+            "dependency confusion, looks no further than the first index that has a package: "
+            f"the release may be on a later index (PyPI). Where every index is trusted, let uv "
+            "consider them all (`--index-strategy unsafe-best-match`"
+            + (', or `index-strategy = "unsafe-best-match"` under [tool.uv]' if project else "")
+            + f"), or take {dist} from its own index by name."
+        )
+        option = "--index-strategy unsafe-best-match"
+    elif reason == "exclude-newer":
+        text = (
+            f"uv set aside the releases of {dist} uploaded after its exclude-newer cutoff (the "
+            "`--exclude-newer` option, or `exclude-newer` in pyproject.toml or uv.toml): move "
+            f"the cutoff past the upload of {wanted}, or pin a release uploaded before it."
+        )
+        return Fix(text, ())
+    else:
+        text = (
+            f"Only pre-releases of {dist} match {spec}, and uv takes a pre-release only where "
+            "asked: allow them for this package (uv's hint: `--prerelease=allow`), or pin a "
+            f"final release of {dist}."
+        )
+        option = "--prerelease=allow"
+    command = f"uv lock {option}" if project else f'uv pip install {option} "{wanted}"'
+    return Fix(text, (command,))
+
+
 def pinned_package_fix(
     m: Machine,
     dist: str,

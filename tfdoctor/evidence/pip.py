@@ -894,8 +894,8 @@ class AbiTagsFound(Record):
     #: The Python tags of the release's wheels, as uv lists them (``cp39``, ``cp310``).
     tags: tuple[str, ...]
     #: The interpreter's implementation as uv names it (``CPython``, ``PyPy``, ``GraalPy``)
-    #: and its build's variant after the version (``t``: free-threaded, ``d``: debug), as
-    #: uv-platform-tags' abi_tag.rs pretty-prints it (``CPython 3.13t``).
+    #: and its build's variant (``t``: free-threaded), read from uv's words ("free-threaded
+    #: CPython 3.13", uv-platform-tags' abi_tag.rs since 0.9.26) or its ABI tag (``cp313t``).
     implementation: str = "CPython"
     variant: str = ""
 
@@ -908,14 +908,14 @@ class AbiTagsFound(Record):
 _TAGS = r"Python (?:ABI |implementation )?tags?:\s*(?P<tags>`?\w+`?(?:,\s*`?\w+`?){0,40})"
 _ABI_HINTS = (
     re.compile(
-        r"You require (?P<impl>CPython|PyPy|GraalPy) (?P<python>\d+\.\d+)(?P<variant>[td]{0,2})"
-        r"\s+\(`?\w+`?\),\s+but we only "
+        r"You require (?P<free>free-threaded\s+)?(?P<impl>CPython|PyPy|GraalPy)\s+"
+        r"(?P<python>\d+\.\d+)\s+\(`?(?P<tag>\w+)`?\),\s+but we only "
         r"found\s+wheels for\s+`?(?P<dist>[\w.-]+)`?\s+\(v(?P<version>[\w.+!-]+)\)\s+with the "
         r"following\s+" + _TAGS
     ),
     re.compile(
-        r"You're using (?P<impl>CPython|PyPy|GraalPy) (?P<python>\d+\.\d+)(?P<variant>[td]{0,2})"
-        r"\s+\(`?\w+`?\),\s+but\s+"
+        r"You're using (?P<free>free-threaded\s+)?(?P<impl>CPython|PyPy|GraalPy)\s+"
+        r"(?P<python>\d+\.\d+)\s+\(`?(?P<tag>\w+)`?\),\s+but\s+"
         r"`?(?P<dist>[\w.-]+)`?\s+\(v(?P<version>[\w.+!-]+)\)\s+only has wheels with the\s+"
         r"following\s+" + _TAGS
     ),
@@ -960,6 +960,68 @@ def read_platform_hints(texts: Iterable[str]) -> list[PlatformsFound]:
     return out
 
 
+#: A free-threaded CPython's ABI tag (``cp313t``), which uv names before 0.9.26 as it does the
+#: default build's ("CPython 3.13 (`cp313t`)").
+_FREE_THREADED_TAG = re.compile(r"cp3\d+t")
+
+
+@record
+class VersionsSetAside(Record):
+    """uv's hint that releases of a requirement exist but were not considered (observed), so
+    its "there is no version of X==V" does not say the release is unpublished: ``index``
+    (found on a first index without the version, the others not searched), ``exclude-newer``
+    (uploaded after the cutoff), ``pre-release`` (only pre-releases match, not enabled)."""
+
+    dist: str
+    reason: str
+    #: The index uv found the package on (``index``), else empty.
+    index: str = ""
+
+
+#: uv's hints for versions it did not consider (PubGrubHint::UncheckedIndex, ExcludeNewer,
+#: PrereleaseAvailable in crates/uv-resolver/src/pubgrub/report.rs). A terminal wraps them.
+_SET_ASIDE_HINTS = (
+    (
+        "index",
+        re.compile(
+            r"`(?P<dist>[\w.-]+)`\s+was\s+found\s+on\s+(?P<index>\S{1,300}?),?\s+but\s+not\s+at\s+"
+            r"the\s+requested\s+version"
+        ),
+    ),
+    (
+        "exclude-newer",
+        re.compile(
+            r"`(?P<dist>[\w.-]+)`\s+was\s+filtered\s+by\s+(?:the\s+index-specific\s+)?"
+            r"`exclude-newer"
+        ),
+    ),
+    (
+        "pre-release",
+        re.compile(
+            r"Pre-releases\s+are\s+available\s+for\s+`?(?P<dist>[\w.-]+)`?\s+in\s+the\s+"
+            r"requested\s+range"
+        ),
+    ),
+)
+
+
+def read_set_aside_hints(texts: Iterable[str]) -> list[VersionsSetAside]:
+    """Every hint uv printed that a requirement's releases exist but were set aside."""
+    out: list[VersionsSetAside] = []
+    for text in texts:
+        if "hint" not in text:
+            continue
+        for reason, pattern in _SET_ASIDE_HINTS:
+            for match in pattern.finditer(text):
+                index = match.groupdict().get("index") or ""
+                out.append(
+                    VersionsSetAside(normalize_name(match["dist"]), reason, index.rstrip(",."))
+                )
+                if len(out) >= MAX_REFUSALS:
+                    return out
+    return out
+
+
 def read_abi_hints(texts: Iterable[str]) -> list[AbiTagsFound]:
     """Every hint uv printed naming the Python tags a release's wheels have, in order."""
     out: list[AbiTagsFound] = []
@@ -975,7 +1037,7 @@ def read_abi_hints(texts: Iterable[str]) -> list[AbiTagsFound]:
                     match.group("python"),
                     tags,
                     match.group("impl"),
-                    match.group("variant"),
+                    "t" if match["free"] or _FREE_THREADED_TAG.fullmatch(match["tag"]) else "",
                 )
             )
             if len(out) >= MAX_REFUSALS:

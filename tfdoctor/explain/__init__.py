@@ -143,6 +143,7 @@ from tfdoctor.evidence.pip import (
     PlatformsFound,
     PythonRefusal,
     SourceBuild,
+    VersionsSetAside,
     WheelRefusal,
     build_folder_system,
     pip_words,
@@ -157,6 +158,7 @@ from tfdoctor.evidence.pip import (
     read_python_64bit,
     read_python_refusals,
     read_refusals,
+    read_set_aside_hints,
     read_source_builds,
     read_unmatched,
     read_wheel_files_installed,
@@ -362,6 +364,9 @@ class Evidence:
     abi_hints: list[AbiTagsFound] = dataclasses.field(default_factory=list)
     #: uv's hints naming the platform tags a release's wheels have (:mod:`tfdoctor.evidence.pip`).
     platform_hints: list[PlatformsFound] = dataclasses.field(default_factory=list)
+    #: uv's hints that a requirement's releases exist but were set aside (another index, the
+    #: exclude-newer cutoff, pre-releases not enabled; :mod:`tfdoctor.evidence.pip`).
+    set_aside: list[VersionsSetAside] = dataclasses.field(default_factory=list)
     #: Some block names WSL 2's own paths or kernel (/usr/lib/wsl/, -microsoft-standard).
     wsl: bool = False
     #: Versions a session printed when asked (``tf.__version__``), by distribution.
@@ -593,6 +598,8 @@ def _read_python_words(evidence: Evidence, text: str) -> None:
         evidence.abi_hints.extend(read_abi_hints((text,)))
     if len(evidence.platform_hints) < MAX_REFUSALS:
         evidence.platform_hints.extend(read_platform_hints((text,)))
+    if len(evidence.set_aside) < MAX_REFUSALS:
+        evidence.set_aside.extend(read_set_aside_hints((text,)))
 
 
 def _read_builds(evidence: Evidence, text: str) -> None:
@@ -1745,6 +1752,8 @@ class Revealed(Record):
     abi_hints: tuple[AbiTagsFound, ...] = ()
     #: uv's hints naming the platform tags a release's wheels have, none of them this one's.
     platform_hints: tuple[PlatformsFound, ...] = ()
+    #: uv's hints that a requirement's releases exist but were set aside.
+    set_aside: tuple[VersionsSetAside, ...] = ()
     #: Facts the log does not state but its paths and file names imply, each with its basis.
     inferred: tuple[Inferred, ...] = ()
     #: Where TensorFlow's own lines state a fact (field name, ``line 12``), for those read from
@@ -2269,6 +2278,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         python_refusals=tuple(evidence.python_refusals),
         abi_hints=tuple(evidence.abi_hints),
         platform_hints=tuple(evidence.platform_hints),
+        set_aside=tuple(evidence.set_aside),
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
         imported_before=imported_before_tensorflow(f"{evidence.first_text}\n{text}"),
@@ -4711,6 +4721,13 @@ def _unpublished_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
         known = (newest.latest_patch,)
     elif releases_of(dist):
         known = tuple(x.version for x in releases_of(dist))
+    # uv's hint where the releases exist but were not considered: its "no version" then says
+    # nothing of what the index publishes.
+    aside = next((x for x in r.set_aside if x.dist == dist), None) if resolver != "poetry" else None
+    if aside is not None:
+        return causes.software.PINNED_RELEASE_NOT_PUBLISHED, causes.software.set_aside_pin_fix(
+            dist, spec, resolver, aside.reason, aside.index
+        )
     return causes.software.PINNED_RELEASE_NOT_PUBLISHED, causes.software.unpublished_pin_fix(
         dist or "the package", spec, resolver, known
     )
@@ -6748,7 +6765,9 @@ def _resolver_release(hits: Sequence[Hits], r: Revealed, m: Machine) -> Optional
     hinted = next(
         (x.platforms for x in r.platform_hints if x.dist == dist and x.version == version), ()
     )
-    line_of = m.matrix.line_for(version) if m.matrix is not None else None
+    # The matrix's Pythons and platforms are those of the tensorflow wheels: not a wrapper's
+    # (tensorflow-intel is Windows-only, tensorflow-macos macOS-only) nor another build's.
+    line_of = m.matrix.line_for(version) if m.matrix is not None and dist == "tensorflow" else None
     if not platforms and not hinted and _installer(hits) == "Poetry" and line_of is not None:
         return causes.platform.poetry_release_fix(dist, version, line_of)
     return causes.platform.resolver_release_fix(
@@ -6981,10 +7000,13 @@ def _tf_distributions(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
 
 def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # The architecture uname or platform printed, where the system itself is 32-bit; uv's
-    # words where uv refused the interpreter (its fix is uv's).
+    # words where uv refused the interpreter (its fix is uv's, in the interface that printed
+    # them: "You're on Windows" is a project's install, lock/mod.rs).
     uv = any(UV_WORDS in h.signature.tags for h in hits)
+    project = any(h.signature.id == "uv-hint-platform-32bit" for h in hits)
+    installer = ("uv" if project else _uv_interface(hits) or "uv pip") if uv else "pip"
     return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(
-        m, _group(hits, "architecture") or "", "uv" if uv else "pip"
+        m, _group(hits, "architecture") or "", installer
     )
 
 
