@@ -1107,3 +1107,9 @@ def test_apple_silicons_fix_runs_the_examined_pythons_pip(requested: str | None)
     assert fix is not None
     pips = [c for c in fix.commands if " pip " in c]
     assert pips and all(c.startswith(f"{exe} -m pip install") for c in pips)
+
+
+def test_a_librarys_call_of_another_release_installs_nothing_blind() -> None:
+    fix = causes.code.library_call_fix("Keras", "conv() refused its keyword groups", "spektral")
+    assert "spektral's requirements" in fix.text and "conv() refused" in fix.text
+    assert fix.commands == ("pip show tensorflow keras spektral",)

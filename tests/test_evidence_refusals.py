@@ -19,6 +19,7 @@ from tfdoctor.evidence.refusals import (
     PYTHON,
     TENSORFLOW,
     read_refusal,
+    tf_object_class,
 )
 
 CASES = [
@@ -143,3 +144,19 @@ def test_a_refusal_is_read_with_its_shape_and_speaker(
 def test_other_words_are_no_refusal(message: str) -> None:
     found: Optional[object] = read_refusal(message)
     assert found is None
+
+
+@pytest.mark.parametrize(
+    ("name", "alone"),
+    [
+        pytest.param("EagerTensor", True, id="eager-tensor"),
+        pytest.param("TensorShape", True, id="tensor-shape"),
+        pytest.param("OptimizerV2", True, id="keras-optimizer-v2"),
+        # detectron2 has a MapDataset of its own, PyTorch a Tensor and a Sequential.
+        pytest.param("MapDataset", False, id="shared-dataset-name"),
+        pytest.param("Tensor", False, id="public-tensor"),
+        pytest.param("Sequential", False, id="public-sequential"),
+    ],
+)
+def test_a_class_name_alone_says_the_object_is_tensorflows(name: str, alone: bool) -> None:
+    assert tf_object_class(name) is alone

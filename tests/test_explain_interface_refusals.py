@@ -327,6 +327,36 @@ def test_a_refusal_a_library_logged_before_the_run_went_on_stays_a_note() -> Non
     assert lead is not None and lead.severity is Severity.WARNING
 
 
+def test_a_keyword_a_library_logged_before_the_run_went_on_stays_a_note() -> None:
+    # TensorFlow's dispatch wrapper took the library's call and Python refused the keyword
+    # (the callee shown): an error where it ends the log, a note where epochs trained after.
+    refused = _trace(
+        [
+            _USER,
+            (f"{_SITE}/embedlib/core.py", "embed", "probs = tf.nn.softmax(logits, dim=-1)"),
+            (
+                f"{_SITE}/tensorflow/python/util/dispatch.py",
+                "op_dispatch_handler",
+                "return dispatch_target(*args, **kwargs)",
+            ),
+        ],
+        "TypeError: softmax_v2() got an unexpected keyword argument 'dim'",
+    )
+    epochs = (
+        "Epoch 1/2\n"
+        "10/10 [==============================] - 2s 5ms/step - loss: 0.5012\n"
+        "Epoch 2/2\n"
+        "10/10 [==============================] - 0s 4ms/step - loss: 0.4011\n"
+    )
+    went_on = _named(
+        explained(f"ERROR:embedlib:embedding failed\n{refused}{epochs}"), "companion-mismatch"
+    )
+    assert went_on is not None and went_on.severity.rank <= Severity.INFO.rank
+    assert "went on" in went_on.detail
+    ended = _named(explained(f"{epochs}{refused}"), "companion-mismatch")
+    assert ended is not None and ended.severity is Severity.ERROR
+
+
 def test_numpy_read_on_a_graph_tensor_is_no_release_question() -> None:
     # Only an eager tensor has numpy() (tensorflow/python/framework/ops.py, _EagerTensorBase),
     # in every TensorFlow 2 release: a graph tensor meets the call in a tf.function or under

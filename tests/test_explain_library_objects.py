@@ -72,6 +72,50 @@ def test_a_field_tensorflow_asks_of_its_own_object_is_not_a_librarys() -> None:
     assert not _companion(text)
 
 
+_EPOCHS = (
+    "Epoch 1/2\n"
+    "10/10 [==============================] - 2s 5ms/step - loss: 0.5012\n"
+    "Epoch 2/2\n"
+    "10/10 [==============================] - 0s 4ms/step - loss: 0.4011\n"
+)
+
+
+def _generic_read(cls: str) -> str:
+    """A library's frame reading a field by name (its line does not name the field), on an
+    object whose class the words name as Python prints it."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "export_model.py", line 14, in <module>\n'
+        "    onnx_model = convert(model)\n"
+        '  File "/home/ana/.venv/lib/python3.9/site-packages/tf2graph/walk.py", line 88, in get\n'
+        "    return getattr(obj, name)\n"
+        f"AttributeError: '{cls}' object has no attribute '_keras_mask'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "cls",
+    [
+        # Python prints an eager tensor's dotted type name (pywrap_tfe's EagerTensor).
+        pytest.param("tensorflow.python.framework.ops.EagerTensor", id="dotted-eager-tensor"),
+        pytest.param("OptimizerV2", id="keras-optimizer-v2"),
+        pytest.param("OwnedIterator", id="dataset-iterator"),
+    ],
+)
+def test_every_class_of_tensorflows_own_objects_is_read_alike(cls: str) -> None:
+    found = _companion(_generic_read(cls))
+    assert found and found[0].severity == Severity.WARNING
+    assert "tf2graph" in found[0].summary
+
+
+def test_a_field_asked_in_a_logged_exception_the_run_went_on_after_is_a_note() -> None:
+    logged = _companion(f"ERROR:tf2graph:walk failed\n{_generic_read('EagerTensor')}{_EPOCHS}")
+    assert logged and logged[0].severity.rank <= Severity.INFO.rank
+    # Work shown before the exception does not say the run went on after it.
+    ended = _companion(f"{_EPOCHS}{_generic_read('EagerTensor')}")
+    assert ended and ended[0].severity == Severity.WARNING
+
+
 def test_a_class_name_other_libraries_share_is_not_read_so() -> None:
     # PyTorch has a Tensor too: the words name no TensorFlow object.
     text = _object_traceback(

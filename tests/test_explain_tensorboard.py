@@ -366,3 +366,29 @@ def test_a_tensorboard_a_minor_apart_is_not_called_a_mismatch() -> None:
     and the matrix does not carry them."""
     text = "tensorflow 2.7.0\ntensorboard 2.6.0\n"
     assert not any(f.cause == "companion-mismatch" for f in explained(text).findings)
+
+
+def test_tensorboard_missing_in_an_exception_the_run_went_on_after_is_a_note() -> None:
+    # TensorFlow 2.21's tf.summary without TensorBoard raises its own error
+    # (tensorflow/python/summary/tb_summary.py); a callback that logged it and carried on
+    # trained its epochs: no problem of this run. Ending the log, it is an error.
+    raised = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/ana/proj/train.py", line 31, in on_epoch_end\n'
+        '    tf.summary.scalar("loss", logs["loss"], step=epoch)\n'
+        '  File "/home/ana/venv/lib/python3.12/site-packages/tensorflow/python/summary/'
+        'tb_summary.py", line 50, in scalar\n'
+        '    raise TBNotInstalledError("tf.summary.scalar")\n'
+        "tensorflow.python.summary.tb_summary.TBNotInstalledError: TensorBoard is not "
+        "installed, missing implementation for tf.summary.scalar\n"
+    )
+    epochs = (
+        "Epoch 2/3\n"
+        "10/10 [==============================] - 0s 4ms/step - loss: 0.4011\n"
+        "Epoch 3/3\n"
+        "10/10 [==============================] - 0s 4ms/step - loss: 0.3310\n"
+    )
+    logged = explained(f"ERROR:root:summary failed\n{raised}{epochs}")
+    assert all(x.severity.rank < Severity.WARNING.rank for x in logged.findings)
+    assert any(x.cause == "tensorboard-not-installed" for x in logged.findings)
+    assert top_error(explained(f"{epochs}{raised}")).cause == "tensorboard-not-installed"

@@ -210,6 +210,21 @@ def tf_too_old_fix(
     )
 
 
+def library_call_fix(product: str, asked: str, dist: str) -> Fix:
+    """The code of the installed library ``dist`` asking the installed ``product``
+    (TensorFlow or Keras) for what it refuses (``asked``, in words): that code was written for
+    another release of ``product``, the other candidate beside the library's release
+    (companion-mismatch). Nothing installs blind: which release fits is in the library's
+    requirements, not in the log."""
+    return Fix(
+        f"The installed {product} refuses what the code asks ({asked}): that code was "
+        f"written for another release of {product}. Read which release {dist}'s "
+        "requirements name and install that TensorFlow (and Keras) in a fresh virtual "
+        f"environment, or {dist}'s release made for the installed one.",
+        (f"pip show tensorflow keras {dist}",),
+    )
+
+
 def dependency_too_old_fix(m: Machine, signature: str) -> Fix:
     """A library older than the release that added what the code relies on (the module
     table's ``added_to_distribution`` row of the ``signature`` whose words showed it)."""

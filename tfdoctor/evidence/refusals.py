@@ -173,6 +173,54 @@ def read_refusal(message: str) -> Optional[Refusal]:
     return None
 
 
+#: Classes of TensorFlow's and Keras' own objects, as a library meets them (what the class an
+#: attribute refusal names says of whose object it is): ``EagerTensor`` (tensorflow/python/
+#: framework/ops.py, made by pywrap_tfe; Python prints its dotted type name,
+#: ``tensorflow.python.framework.ops.EagerTensor``, which nanobind's ndarray importers match
+#: too), ``SymbolicTensor`` (ops.py, the graph tensor's class from 2.14), ``ResourceVariable``
+#: and ``RefVariable`` (ops/resource_variable_ops.py, ops/variables.py, later
+#: ops/ref_variable.py), ``TensorShape`` (framework/tensor_shape.py), ``OwnedIterator`` and
+#: ``IteratorV2`` (data/ops/iterator_ops.py), ``DatasetV1Adapter`` and the datasets
+#: ``BatchDataset``/``MapDataset``/``PrefetchDataset`` (data/ops/dataset_ops.py; 2.13 on
+#: ``_BatchDataset``...), ``KerasTensor`` and ``Functional`` (keras/engine/keras_tensor.py,
+#: functional.py, from 2.4; tensorflow/python/keras/ before 2.6), ``OptimizerV2``
+#: (keras/optimizer_v2/optimizer_v2.py), ``ListWrapper`` and ``_DictWrapper`` (trackable
+#: data_structures.py). Their fields change between releases: a functional model's outputs had
+#: a ``graph`` until KerasTensor took their place in 2.4.
+TF_OBJECT_CLASSES: Final = frozenset(
+    {
+        "EagerTensor",
+        "SymbolicTensor",
+        "ResourceVariable",
+        "RefVariable",
+        "TensorShape",
+        "OwnedIterator",
+        "IteratorV2",
+        "DatasetV1Adapter",
+        "BatchDataset",
+        "MapDataset",
+        "PrefetchDataset",
+        "KerasTensor",
+        "Functional",
+        "OptimizerV2",
+        "ListWrapper",
+        "_DictWrapper",
+    }
+)
+#: Those of them whose names other libraries give classes of their own (detectron2's
+#: data/common.py ``MapDataset``, a PyTorch dataset; datasets and list wrappers are common
+#: names): alone, they do not say the object is TensorFlow's.
+SHARED_CLASS_NAMES: Final = frozenset(
+    {"BatchDataset", "MapDataset", "PrefetchDataset", "ListWrapper"}
+)
+
+
+def tf_object_class(name: str) -> bool:
+    """Whether the class name ``name`` alone says an object is TensorFlow's or Keras' own
+    (:data:`TF_OBJECT_CLASSES` but the shared names)."""
+    return name in TF_OBJECT_CLASSES and name not in SHARED_CLASS_NAMES
+
+
 #: A source line handing its arguments on unchanged (``return f(*args, **kwargs)``): a frame of
 #: a wrapper, which takes any arguments and passes them to the function that refused them.
 FORWARDS = re.compile(r"\*args\b[^\n]{0,120}\*\*kwargs\b|\*\*kwargs\)")

@@ -237,6 +237,7 @@ from tfdoctor.explain.packages import (
     refused_fallback_findings,
     resolver_python_findings,
     tf_keras_generation,
+    went_on_note,
 )
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.explain.syntax import compile_error_at_newer_syntax
@@ -8372,18 +8373,45 @@ def _interface_candidates(evidence: Evidence, machine: Machine) -> list[Finding]
 
     found = interface_candidates(evidence.tracebacks, machine)
     went = _went_on_after(last_failure(evidence.tracebacks), evidence)
-    if not found or went is None:
+    # The exception did not end the run (a library logged it and the work went on): both
+    # candidates, a call refused along the way, are notes.
+    return [went_on_note(x, went) for x in found]
+
+
+def _logged(evidence: Evidence) -> dict[str, str]:
+    """The log's words for the work done after each exception the run went on after
+    (:func:`_went_on_after`), by the exception's place (:attr:`Traceback.where`)."""
+    out: dict[str, str] = {}
+    for tb in evidence.tracebacks:
+        went = _went_on_after(tb, evidence)
+        if went is not None:
+            out.setdefault(tb.where, went)
+    return out
+
+
+#: Causes signatures read from an exception's own line (TensorFlow's TBNotInstalledError,
+#: tensorflow/python/summary/tb_summary.py; Python's ModuleNotFoundError for tensorboard): a
+#: note where every line read is an exception the run went on after (:func:`_logged`), as
+#: the frame readings of such an exception are (:func:`went_on_note`).
+_READ_FROM_EXCEPTIONS = frozenset({causes.software.TENSORBOARD_NOT_INSTALLED})
+
+
+def _logged_capped(
+    found: dict[str, Finding], by_cause: Mapping[str, Sequence[Hits]], evidence: Evidence
+) -> dict[str, Finding]:
+    """``found`` with the findings of :data:`_READ_FROM_EXCEPTIONS` made notes where all the
+    lines their signatures read are exceptions the run went on after."""
+    logged = _logged(evidence)
+    if not logged:
         return found
-    # The exception did not end the run (a library logged it, ``logger.exception``, and the
-    # work went on): what the work done refutes is a note (observed beats inferred), and the
-    # other candidate, a call refused along the way, no problem either.
-    noted = (observed.overrule_seen(x, {"run-went-on": went}) for x in found)
-    return [
-        x
-        if x.severity.rank <= Severity.INFO.rank
-        else dataclasses.replace(x, severity=Severity.INFO, detail=f"{went}.\n{x.detail}")
-        for x in noted
-    ]
+    out = dict(found)
+    for key, x in found.items():
+        if x.cause not in _READ_FROM_EXCEPTIONS:
+            continue
+        wheres = [w for h in by_cause.get(x.cause, ()) for w, _ in h.citations]
+        if wheres and all(w in logged for w in wheres):
+            out[key] = went_on_note(x, logged[wheres[0]])
+    return out
 
 
 def _went_on_after(tb: Optional[Traceback], evidence: Evidence) -> Optional[str]:
@@ -8476,6 +8504,7 @@ def explain(
         evidence.listed,
         shown=evidence.shown,
         crashed=_process_ended(evidence),
+        logged=_logged(evidence),
         signed=[
             line
             for hits in by_cause.values()
@@ -8599,7 +8628,10 @@ def explain(
             ) and x.severity.rank > Severity.WARNING.rank:
                 findings[key] = dataclasses.replace(x, severity=Severity.WARNING)
     out = sorted(
-        _warned_capped(_placeholder_imported(findings, by_cause, evidence), evidence),
+        _warned_capped(
+            _placeholder_imported(_logged_capped(findings, by_cause, evidence), by_cause, evidence),
+            evidence,
+        ),
         key=lambda f: -f.severity.rank,
     )
     if all(x.severity.rank < Severity.WARNING.rank for x in out):

@@ -32,9 +32,11 @@ from tfdoctor.evidence.refusals import (
     OP_ARGUMENT,
     POSITIONAL,
     TENSORFLOW,
+    TF_OBJECT_CLASSES,
     Refusal,
     call_passed_through,
     read_refusal,
+    tf_object_class,
 )
 from tfdoctor.evidence.traceback import (
     Frame,
@@ -47,45 +49,9 @@ from tfdoctor.evidence.traceback import (
 from tfdoctor.explain.exceptions import TF_WORDS, inferred_note, last_failure
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.packages import library_dist, library_fix
-from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.modules import distribution_of, modules
-
-#: Classes of TensorFlow's and Keras' objects that their public API does not list under
-#: these names, as a library meets them: ``EagerTensor`` (tensorflow/python/framework/
-#: ops.py, made by pywrap_tfe), ``SymbolicTensor`` (ops.py, 2.14 on), ``ResourceVariable``
-#: and ``RefVariable`` (ops/resource_variable_ops.py, ops/variables.py), ``OwnedIterator``
-#: and ``IteratorV2`` (data/ops/iterator_ops.py), ``DatasetV1Adapter`` and the datasets
-#: ``BatchDataset``/``MapDataset``/``PrefetchDataset`` (data/ops/dataset_ops.py; 2.13 on
-#: ``_BatchDataset``...), ``KerasTensor`` and ``Functional`` (keras/engine/keras_tensor.py,
-#: functional.py; tensorflow/python/keras/ before 2.6), ``OptimizerV2`` (keras/optimizer_v2/
-#: optimizer_v2.py), ``ListWrapper`` and ``_DictWrapper`` (trackable data_structures.py).
-_INTERNAL_CLASSES = frozenset(
-    {
-        "EagerTensor",
-        "SymbolicTensor",
-        "ResourceVariable",
-        "RefVariable",
-        "OwnedIterator",
-        "IteratorV2",
-        "DatasetV1Adapter",
-        "BatchDataset",
-        "MapDataset",
-        "PrefetchDataset",
-        "KerasTensor",
-        "Functional",
-        "OptimizerV2",
-        "ListWrapper",
-        "_DictWrapper",
-    }
-)
-#: Those of the internal classes' names that other libraries give classes of their own
-#: (detectron2's data/common.py ``MapDataset``, a PyTorch dataset; datasets and list
-#: wrappers are common names; explain.packages' ``_TF_OBJECT_LACKS`` keeps to the others):
-#: alone, they do not say the object is TensorFlow's, so the library must work with
-#: TensorFlow's objects too.
-_SHARED_NAMES = frozenset({"BatchDataset", "MapDataset", "PrefetchDataset", "ListWrapper"})
-
 
 #: Graph tensors and Keras' symbolic ones, and what only an eager tensor has in every
 #: release: ``numpy()`` is _EagerTensorBase's (tensorflow/python/framework/ops.py), never
@@ -100,11 +66,11 @@ _EAGER_ONLY = frozenset({"numpy"})
 @functools.lru_cache(maxsize=1)
 def api_classes() -> frozenset[str]:
     """The class names TensorFlow's and Keras' public API has in any release the bundled
-    listings cover (``Iterator``, ``Graph``, ``Sequential``, ``Adam``), with the internal
-    classes above: the objects a library gets back from them."""
+    listings cover (``Iterator``, ``Graph``, ``Sequential``, ``Adam``), with their own
+    objects' classes (:data:`TF_OBJECT_CLASSES`): the objects a library gets back from them."""
     from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, tf1_lines  # noqa: PLC0415
 
-    names: set[str] = set(_INTERNAL_CLASSES)
+    names: set[str] = set(TF_OBJECT_CLASSES)
     indexes = [*(load_api(line) for line in bundled_lines()), *map(load_tf1, tf1_lines())]
     for index in indexes:
         for module, members in (index.modules if index is not None else {}).items():
@@ -217,15 +183,11 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     if callee is None:
         return []
     product, sure = callee
-    if (
-        not sure
-        and (refusal.owner not in _INTERNAL_CLASSES or refusal.owner in _SHARED_NAMES)
-        and not _about_tensorflow(tb, frame, top, m)
-    ):
-        # Only a public class's name says the object is TensorFlow's: a library that works
-        # with TensorFlow's objects, not one with a class of its own of that name (torch's
-        # Sequential). The internal classes' names, but for the shared ones, are TensorFlow's
-        # alone.
+    if not sure and not tf_object_class(refusal.owner) and not _about_tensorflow(tb, frame, top, m):
+        # A public class's name alone does not say the object is TensorFlow's: a library that
+        # works with TensorFlow's objects, not one with a class of its own of that name
+        # (torch's Sequential). The names of TensorFlow's own objects' classes, but for the
+        # shared ones, are TensorFlow's alone.
         return []
     dist = library_dist(top, frame.path)
     asked = _asked(refusal, product)
@@ -263,13 +225,7 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         causes.code.API_REMOVED,
         f"{opening}: {removed.title}",
         detail,
-        Fix(
-            f"The installed {product} refuses what the code asks ({asked}): that code was "
-            f"written for another release of {product}. Read which release {dist}'s "
-            "requirements name and install that TensorFlow (and Keras) in a fresh virtual "
-            f"environment, or {dist}'s release made for the installed one.",
-            (f"pip show tensorflow keras {dist}",),
-        ),
+        causes.code.library_call_fix(product, asked, dist),
         removed.links,
     )
     return [lead, other]

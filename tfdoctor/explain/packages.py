@@ -16,6 +16,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Optional
 
 from tfdoctor import causes
+from tfdoctor.causes import observed
 from tfdoctor.compat import keras3_serves_tf_keras
 from tfdoctor.evidence.conda import CondaRow
 from tfdoctor.evidence.packages import (
@@ -26,7 +27,13 @@ from tfdoctor.evidence.packages import (
     NumpyBuild,
 )
 from tfdoctor.evidence.pip import Collected, PipRefusal, PythonRefusal, SourceBuild
-from tfdoctor.evidence.refusals import KEYWORD, call_passed_through, read_refusal
+from tfdoctor.evidence.refusals import (
+    ATTRIBUTE,
+    KEYWORD,
+    call_passed_through,
+    read_refusal,
+    tf_object_class,
+)
 from tfdoctor.evidence.traceback import (
     CYTHON_INIT,
     Frame,
@@ -151,6 +158,7 @@ def package_findings(
     signed: Collection[str] = (),
     shown: Optional[Mapping[str, str]] = None,
     crashed: bool = False,
+    logged: Optional[Mapping[str, str]] = None,
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from; ``kernel_installs``: the
@@ -158,7 +166,8 @@ def package_findings(
     a program frozen by PyInstaller; ``listed``: the versions a package listing in the log
     gives; ``signed``: the lines signatures read as a cause, which the generic readings of an
     exception leave to them; ``crashed``: the log shows a process ending without a traceback,
-    a failure as an exception is)."""
+    a failure as an exception is; ``logged``: the log's words for the work done after each
+    exception the run went on after, by the exception's place, :meth:`Traceback.where`)."""
     out: dict[str, Finding] = {}
     # Where TensorFlow's own range on a name is one side of the clash, two other packages'
     # ranges on it are left to that reading (one finding per clash, TensorFlow's first).
@@ -209,10 +218,10 @@ def package_findings(
         *incomplete_install_findings(tracebacks, m, frozen),
         *h5py_str_findings(tracebacks, m),
         *shadowed_module_findings(tracebacks),
-        *foreign_caller_findings(tracebacks, m),
+        *foreign_caller_findings(tracebacks, m, logged),
         *keras_caller_findings(tracebacks, m),
         *undefined_keras_name_findings(tracebacks, m),
-        *object_field_findings(tracebacks, m),
+        *object_field_findings(tracebacks, m, logged),
         *class_field_findings(tracebacks, m),
         *dependency_caller_findings(tracebacks, m, signed),
         *private_api_findings(tracebacks, m, modules),
@@ -2672,11 +2681,28 @@ def _caller_index(tb: Traceback, packages: Sequence[Optional[str]], named: bool)
     return index
 
 
-def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+def went_on_note(finding: Finding, went: Optional[str]) -> Finding:
+    """``finding``, read from an exception, as a note where ``went`` (the log's words for the
+    work done after it) shows the run went on after that exception: a library logged it
+    (``logger.exception``) and carried on, so what the work done refutes is a note (observed
+    beats inferred), and any other reading of it no problem either. Unchanged where ``went``
+    is None."""
+    if went is None:
+        return finding
+    noted = observed.overrule_seen(finding, {"run-went-on": went})
+    if noted.severity.rank <= Severity.INFO.rank:
+        return noted
+    return dataclasses.replace(noted, severity=Severity.INFO, detail=f"{went}.\n{noted.detail}")
+
+
+def foreign_caller_findings(
+    tracebacks: Sequence[Traceback], m: Machine, logged: Optional[Mapping[str, str]] = None
+) -> list[Finding]:
     """An installed package outside TensorFlow's own asking TensorFlow for a public name or
     keyword argument it does not have (what scan's rules do not call a removal): that package
     was written for another TensorFlow release. The caller is the innermost installed frame
-    that is not TensorFlow's; for a keyword, TensorFlow's frame must follow it (the callee)."""
+    that is not TensorFlow's; for a keyword, TensorFlow's frame must follow it (the callee).
+    A note where the run went on after the exception (``logged``, :func:`went_on_note`)."""
     from tfdoctor.scan.knowledge import public_name  # noqa: PLC0415 - scan loads on demand
 
     for tb in tracebacks:
@@ -2782,22 +2808,21 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 f"TensorFlow's (the traceback does not show it): the {dist} release and the "
                 "TensorFlow release do not go together."
             )
-        return [
-            causes.finding(
-                f"explain.{causes.software.COMPANION_MISMATCH}",
-                Severity.WARNING if unnamed or unseen_callee else Severity.ERROR,
-                causes.software.COMPANION_MISMATCH,
-                f"{dist} was written for another TensorFlow release (it asks for {asked})",
-                f"{tb.where}: {tb.type}: {tb.message}\n{said}",
-                _with_lines(
-                    library_fix(m, dist),
-                    asked,
-                    asked if match.group("module3") else module,
-                    m,
-                    dist,
-                ),
-            )
-        ]
+        found = causes.finding(
+            f"explain.{causes.software.COMPANION_MISMATCH}",
+            Severity.WARNING if unnamed or unseen_callee else Severity.ERROR,
+            causes.software.COMPANION_MISMATCH,
+            f"{dist} was written for another TensorFlow release (it asks for {asked})",
+            f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+            _with_lines(
+                library_fix(m, dist),
+                asked,
+                asked if match.group("module3") else module,
+                m,
+                dist,
+            ),
+        )
+        return [went_on_note(found, (logged or {}).get(tb.where))]
     return []
 
 
@@ -2904,21 +2929,6 @@ def _own_arguments(rest: str) -> str:
 _KERAS_LACKS = re.compile(r"^module '(?P<module>keras)' has no attribute '(?P<attr>\w+)'")
 
 
-#: Python's AttributeError for a field an object of TensorFlow's or Keras' own classes lacks.
-#: Only classes whose names no other common library shares (PyTorch has a Tensor and a
-#: Sequential too): Keras' KerasTensor (keras/engine/keras_tensor.py, the symbolic tensor of
-#: functional models from TensorFlow 2.4) and Functional (keras/engine/functional.py, from
-#: 2.4), TensorFlow's EagerTensor (python/framework/ops.py), SymbolicTensor (the graph
-#: tensor's class from 2.14, python/framework/ops.py), ResourceVariable and RefVariable
-#: (python/ops/resource_variable_ops.py, python/ops/ref_variable.py) and TensorShape
-#: (python/framework/tensor_shape.py). Their fields change between releases: a functional
-#: model's outputs had a `graph` until KerasTensor took their place in 2.4.
-_TF_OBJECT_LACKS = re.compile(
-    r"^'(?P<cls>KerasTensor|EagerTensor|SymbolicTensor|ResourceVariable|RefVariable"
-    r"|TensorShape|Functional)' object has no attribute '(?P<attr>\w+)'"
-)
-
-
 def _frame_library(frame: Frame) -> Optional[str]:
     """The import package of a library outside TensorFlow's family whose file ``frame`` runs:
     installed under site-packages or dist-packages, or a source checkout's directory named as a
@@ -2932,22 +2942,31 @@ def _frame_library(frame: Frame) -> Optional[str]:
     return next((d for d in reversed(directories) if d in table.on_tensorflow), None)
 
 
-def object_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+def object_field_findings(
+    tracebacks: Sequence[Traceback], m: Machine, logged: Optional[Mapping[str, str]] = None
+) -> list[Finding]:
     """A library's own code (the innermost frame) asking an object of TensorFlow's or Keras'
     own classes for a field the installed release's class lacks (keras2onnx reading
     ``model.outputs[0].graph`` of a KerasTensor): the library's release was written for
     another TensorFlow or Keras. A warning: the object may also be one the library was
-    handed by mistake. The same words in the user's own frame are left to the API readings."""
+    handed by mistake; a note where the run went on after the exception (``logged``,
+    :func:`went_on_note`). The same words in the user's own frame are left to the API
+    readings."""
     for tb in tracebacks:
         if tb.name != "AttributeError" or not tb.frames:
             continue
-        match = _TF_OBJECT_LACKS.search(tb.message)
-        top = _frame_library(tb.frames[-1]) if match is not None else None
-        if match is None or top is None:
+        # Python's words for an attribute an object lacks (the evidence layer's reading),
+        # on an object only TensorFlow's or Keras' classes make: PyTorch has a Tensor and a
+        # Sequential too, so only those whose names no other common library shares.
+        refusal = read_refusal(tb.message)
+        if refusal is None or refusal.shape != ATTRIBUTE or not tf_object_class(refusal.owner):
+            continue
+        top = _frame_library(tb.frames[-1])
+        if top is None:
             continue
         path = tb.frames[-1].path
         dist = library_dist(top, path)
-        cls, attr = match.group("cls"), match.group("attr")
+        cls, attr = refusal.owner, refusal.argument
         # A source checkout's code is what runs, whatever pip installed: the directory that
         # holds its package (the innermost directory of that name) is what to update; a
         # relative path is the current directory's.
@@ -2962,23 +2981,21 @@ def object_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
             f"own, for {attr}, which the installed release's {cls} does not have: the {dist} "
             "release was most likely written for another TensorFlow or Keras release."
         )
-        return [
-            causes.finding(
-                f"explain.{causes.software.COMPANION_MISMATCH}",
-                Severity.WARNING,
-                causes.software.COMPANION_MISMATCH,
-                f"{dist} was written for another TensorFlow or Keras release (a {cls} has no "
-                f"{attr})",
-                f"{tb.where}: {tb.type}: {tb.message}\n{said}",
-                _with_keras2(
-                    m,
-                    library_fix(m, dist)
-                    if checkout is None
-                    else causes.software.checkout_release_fix(m, top, checkout),
-                    dist,
-                ),
-            )
-        ]
+        found = causes.finding(
+            f"explain.{causes.software.COMPANION_MISMATCH}",
+            Severity.WARNING,
+            causes.software.COMPANION_MISMATCH,
+            f"{dist} was written for another TensorFlow or Keras release (a {cls} has no {attr})",
+            f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+            _with_keras2(
+                m,
+                library_fix(m, dist)
+                if checkout is None
+                else causes.software.checkout_release_fix(m, top, checkout),
+                dist,
+            ),
+        )
+        return [went_on_note(found, (logged or {}).get(tb.where))]
     return []
 
 
