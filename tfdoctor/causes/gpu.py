@@ -2139,14 +2139,21 @@ def driver_not_loaded(m: Machine) -> tuple[CauseId, Fix]:
 
 
 def _initramfs_rebuild(m: Machine) -> str:
-    """The command that rebuilds the initramfs on this distribution: Debian's and Ubuntu's
-    update-initramfs, dracut on Fedora, RHEL and SUSE (NVIDIA's CUDA installation guide for
-    Linux, "Disabling Nouveau", gives each); both, marked, where the distribution is unknown."""
+    """The command that rebuilds the initramfs on this distribution, then reboots only where
+    the rebuild succeeded (a reboot with nouveau still in the old initramfs changes nothing):
+    update-initramfs on Debian and Ubuntu, ``dracut --force`` on Fedora and RHEL (NVIDIA's
+    CUDA installation guide for Linux, "Disabling Nouveau") and on SUSE, whose mkinitrd (the
+    guide's word for openSUSE) is a dracut wrapper SUSE retired
+    (https://bugzilla.suse.com/show_bug.cgi?id=1202353); both, marked, where the distribution
+    is unknown."""
     if m.packager == "apt":
-        return "sudo update-initramfs -u"
+        return "sudo update-initramfs -u && sudo reboot"
     if m.packager in ("dnf", "yum", "zypper"):
-        return "sudo dracut --force"
-    return "sudo update-initramfs -u  # Debian, Ubuntu (Fedora, RHEL, SUSE: sudo dracut --force)"
+        return "sudo dracut --force && sudo reboot"
+    return (
+        "sudo update-initramfs -u && sudo reboot  # Debian, Ubuntu (Fedora, RHEL, SUSE: "
+        "sudo dracut --force && sudo reboot)"
+    )
 
 
 def driver_load_fix(m: Machine) -> Fix:
@@ -2182,7 +2189,6 @@ def driver_load_fix(m: Machine) -> Fix:
             (
                 'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
                 _initramfs_rebuild(m),
-                "sudo reboot",
             ),
         )
     if kernel is not None and kernel.secure_boot:
