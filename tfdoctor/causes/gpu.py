@@ -1456,11 +1456,9 @@ def gpu_build_fix(m: Machine) -> Fix:
     if m.os == "windows" and line is not None and not line.windows_native_gpu:
         return windows_gpu_fix(m)
     if m.os == "macos":
-        return Fix(
-            "CUDA GPUs are not supported on macOS; on Apple silicon install tensorflow-metal "
-            "for the Apple GPU.",
-            m.pip_install("tensorflow-metal"),
-        )
+        # No CUDA build exists for macOS: Apple's plugin, the release paired with this
+        # TensorFlow (an unpinned one is the newest, built for another TensorFlow line).
+        return metal_missing_fix(m)
     if m.platform == "linux-aarch64":
         return Fix(
             "The Linux aarch64 wheels on PyPI are CPU builds; use NVIDIA's TensorFlow container "
