@@ -1066,8 +1066,8 @@ def test_the_hidden_gpus_are_unhidden_in_the_machines_shells() -> None:
     # cmd's `set NAME=` removes it, PowerShell's Env: drive too; sh's unset and export.
     win = causes.gpu.visible_devices_fix(machine(f.facts(platform=WINDOWS))).commands
     assert win == (
-        "set CUDA_VISIBLE_DEVICES=",
-        "Remove-Item Env:CUDA_VISIBLE_DEVICES",
+        # common.unset_env's lines, the one home of each shell's removal.
+        *causes.common.unset_env(machine(f.facts(platform=WINDOWS)), "CUDA_VISIBLE_DEVICES"),
         "set CUDA_VISIBLE_DEVICES=0",
         '$env:CUDA_VISIBLE_DEVICES = "0"',
     )

@@ -17,6 +17,7 @@ from tfdoctor.causes.common import (
     major_of,
     set_env,
     show_env,
+    unset_env,
 )
 from tfdoctor.causes.conda import (
     CONDA_ACTIVATE_SCRIPT,
@@ -1752,17 +1753,12 @@ def mig_instances_fix(indices: tuple[int, ...]) -> Fix:
 def visible_devices_fix(m: Machine) -> Fix:
     """CUDA_VISIBLE_DEVICES that hides every GPU: unset, or set to the GPUs to use, in the
     machine's shells."""
-    # cmd's `set NAME=` with nothing after the = removes the variable
-    # (https://learn.microsoft.com/windows-server/administration/windows-commands/set_1);
-    # PowerShell's Env: drive removes it with Remove-Item (about_Environment_Variables).
-    unset = (
-        ("set CUDA_VISIBLE_DEVICES=", "Remove-Item Env:CUDA_VISIBLE_DEVICES")
-        if m.os == "windows"
-        else ("unset CUDA_VISIBLE_DEVICES",)
-    )
     return Fix(
         "Unset it, or list the GPUs to use.",
-        (*unset, *set_env(m, ("CUDA_VISIBLE_DEVICES", "0"))),
+        (
+            *unset_env(m, "CUDA_VISIBLE_DEVICES"),
+            *set_env(m, ("CUDA_VISIBLE_DEVICES", "0")),
+        ),
     )
 
 
