@@ -883,8 +883,13 @@ def test_a_64bit_python_on_windows_is_picked_by_the_launcher() -> None:
     # The 32-bit python stays first on the PATH: `python -m venv` would make a 32-bit
     # environment again, where pip finds no TensorFlow wheel.
     fix = causes.platform.python_64bit_fix(machine(f.facts(platform=WINDOWS)))
-    assert fix.commands[0] == "py -3-64 -m venv .venv"
+    # The launcher's newest 64-bit Python 3 may be one no TensorFlow serves yet: the version
+    # is the newest the matrix's newest final line has Windows (x86-64) wheels for.
+    assert fix.commands[0] == "py -3.13-64 -m venv .venv"
+    assert "Python 3.13" in fix.text and "arm64" not in fix.text
     assert fix.commands[1].startswith(".venv\\Scripts\\python ")
+    unknown = causes.platform.python_64bit_fix(Machine(f.facts(platform=WINDOWS), None))
+    assert unknown.commands[0] == "py -3-64 -m venv .venv"
     linux = causes.platform.python_64bit_fix(machine(f.facts()))
     assert linux.commands[1].startswith(".venv/bin/python ")
 
@@ -1061,8 +1066,8 @@ def test_the_hidden_gpus_are_unhidden_in_the_machines_shells() -> None:
     # cmd's `set NAME=` removes it, PowerShell's Env: drive too; sh's unset and export.
     win = causes.gpu.visible_devices_fix(machine(f.facts(platform=WINDOWS))).commands
     assert win == (
-        "set CUDA_VISIBLE_DEVICES=",
-        "Remove-Item Env:CUDA_VISIBLE_DEVICES",
+        # common.unset_env's lines, the one home of each shell's removal.
+        *causes.common.unset_env(machine(f.facts(platform=WINDOWS)), "CUDA_VISIBLE_DEVICES"),
         "set CUDA_VISIBLE_DEVICES=0",
         '$env:CUDA_VISIBLE_DEVICES = "0"',
     )

@@ -338,7 +338,7 @@ def test_a_32bit_python_without_tensorflow_gets_no_install_that_cannot_work() ->
     missing = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.cause == "tf-not-installed"]
     assert missing and missing[0].fix is not None
     assert not [c for c in missing[0].fix.commands if "Python37-32" in c]
-    assert missing[0].fix.commands[0] == "py -3-64 -m venv .venv"
+    assert missing[0].fix.commands[0] == "py -3.13-64 -m venv .venv"
 
 
 def test_python_wheels_without_matrix_is_unknown() -> None:

@@ -83,6 +83,8 @@ def test_a_gpu_on_the_bus_without_the_module(
         pytest.param("Ubuntu 22.04.4 LTS", "sudo update-initramfs -u", id="ubuntu"),
         pytest.param("Fedora Linux 40 (Workstation Edition)", "sudo dracut --force", id="fedora"),
         pytest.param("Rocky Linux 9.4 (Blue Onyx)", "sudo dracut --force", id="rocky"),
+        pytest.param("openSUSE Leap 15.6", "sudo dracut --force", id="opensuse"),
+        pytest.param("", "sudo update-initramfs -u", id="unknown"),
     ],
 )
 def test_nouveaus_initramfs_is_rebuilt_with_the_distributions_tool(
@@ -96,7 +98,10 @@ def test_nouveaus_initramfs_is_rebuilt_with_the_distributions_tool(
         tensorflow=f.tensorflow(devices=()),
     )
     (finding,) = judge("driver.nvidia", facts)
-    assert finding.fix is not None and finding.fix.commands[1:] == (rebuild, "sudo reboot")
+    assert finding.fix is not None
+    # The reboot only once the rebuild succeeded: after a failed one nouveau still loads.
+    [line] = finding.fix.commands[1:]
+    assert line.startswith(f"{rebuild} && sudo reboot")
 
 
 def test_a_device_node_this_user_cannot_open() -> None:

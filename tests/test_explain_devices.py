@@ -196,6 +196,24 @@ def test_a_macs_empty_list_with_the_plugin_named_gets_no_cuda_command() -> None:
     assert not [c for c in commands if "and-cuda" in c or "nvidia-smi" in c or "CUDA_" in c]
 
 
+def test_a_macs_cpu_build_gets_the_metal_release_paired_with_its_tensorflow() -> None:
+    # An unpinned tensorflow-metal is the newest, built for another TensorFlow line (and
+    # here already installed): the fix installs the release the companion table pairs.
+    text = (
+        "(tf) me@MacBook-Air ~ % pip list | grep tensorflow\n"
+        "tensorflow-macos 2.12.0\n"
+        '(tf) me@MacBook-Air ~ % python -c "import tensorflow as tf; '
+        "print(tf.config.list_physical_devices('GPU'))\"\n[]\n"
+        "(tf) me@MacBook-Air ~ % pip show tensorflow-metal\n"
+        "Name: tensorflow-metal\nVersion: 1.2.0\n"
+    )
+    report = _explain(text)
+    [top] = [x for x in report.findings if x.cause == "tf-cpu-only-build"]
+    assert top.fix is not None
+    assert 'pip install "tensorflow-metal"' not in top.fix.commands
+    assert any('"tensorflow-metal==0.8.*"' in c for c in top.fix.commands)
+
+
 @pytest.mark.parametrize(
     "sign",
     [

@@ -52,6 +52,20 @@ def test_a_macs_prompt_outranks_a_program_path_macs_have_too(python: str) -> Non
     assert top_error(report).cause == "cpu-emulated"
 
 
+def test_a_container_run_from_a_macs_prompt_keeps_its_linux_paths() -> None:
+    # A container is Linux whatever its host: its /usr/ paths are no Mac's, so the fixes are
+    # not a Mac's native Python (arch -arm64) nor its sysctl.
+    report = explained(
+        "kim@Kims-MacBook-Pro ~ % docker run --rm tensorflow/tensorflow python -c "
+        "'import tensorflow'\n"
+        '  File "/usr/local/lib/python3.11/dist-packages/tensorflow/__init__.py", line 38, '
+        "in <module>\n"
+        "Illegal instruction\n"
+    )
+    fixes = [fix_text(x) for x in report.findings if x.fix is not None]
+    assert fixes and not [x for x in fixes if "arch -arm64" in x or "sysctl" in x]
+
+
 def test_an_apple_silicon_mac_shown_keeps_rosetta_alone() -> None:
     report = explained("MacBook Pro M1 chip\nzsh: illegal hardware instruction  python app.py\n")
     assert top_error(report).cause == "cpu-emulated"

@@ -17,6 +17,7 @@ from tfdoctor.causes.common import (
     major_of,
     set_env,
     show_env,
+    unset_env,
 )
 from tfdoctor.causes.conda import (
     CONDA_ACTIVATE_SCRIPT,
@@ -1456,11 +1457,9 @@ def gpu_build_fix(m: Machine) -> Fix:
     if m.os == "windows" and line is not None and not line.windows_native_gpu:
         return windows_gpu_fix(m)
     if m.os == "macos":
-        return Fix(
-            "CUDA GPUs are not supported on macOS; on Apple silicon install tensorflow-metal "
-            "for the Apple GPU.",
-            m.pip_install("tensorflow-metal"),
-        )
+        # No CUDA build exists for macOS: Apple's plugin, the release paired with this
+        # TensorFlow (an unpinned one is the newest, built for another TensorFlow line).
+        return metal_missing_fix(m)
     if m.platform == "linux-aarch64":
         return Fix(
             "The Linux aarch64 wheels on PyPI are CPU builds; use NVIDIA's TensorFlow container "
@@ -1754,17 +1753,12 @@ def mig_instances_fix(indices: tuple[int, ...]) -> Fix:
 def visible_devices_fix(m: Machine) -> Fix:
     """CUDA_VISIBLE_DEVICES that hides every GPU: unset, or set to the GPUs to use, in the
     machine's shells."""
-    # cmd's `set NAME=` with nothing after the = removes the variable
-    # (https://learn.microsoft.com/windows-server/administration/windows-commands/set_1);
-    # PowerShell's Env: drive removes it with Remove-Item (about_Environment_Variables).
-    unset = (
-        ("set CUDA_VISIBLE_DEVICES=", "Remove-Item Env:CUDA_VISIBLE_DEVICES")
-        if m.os == "windows"
-        else ("unset CUDA_VISIBLE_DEVICES",)
-    )
     return Fix(
         "Unset it, or list the GPUs to use.",
-        (*unset, *set_env(m, ("CUDA_VISIBLE_DEVICES", "0"))),
+        (
+            *unset_env(m, "CUDA_VISIBLE_DEVICES"),
+            *set_env(m, ("CUDA_VISIBLE_DEVICES", "0")),
+        ),
     )
 
 
@@ -2139,14 +2133,21 @@ def driver_not_loaded(m: Machine) -> tuple[CauseId, Fix]:
 
 
 def _initramfs_rebuild(m: Machine) -> str:
-    """The command that rebuilds the initramfs on this distribution: Debian's and Ubuntu's
-    update-initramfs, dracut on Fedora, RHEL and SUSE (NVIDIA's CUDA installation guide for
-    Linux, "Disabling Nouveau", gives each); both, marked, where the distribution is unknown."""
+    """The command that rebuilds the initramfs on this distribution, then reboots only where
+    the rebuild succeeded (a reboot with nouveau still in the old initramfs changes nothing):
+    update-initramfs on Debian and Ubuntu, ``dracut --force`` on Fedora and RHEL (NVIDIA's
+    CUDA installation guide for Linux, "Disabling Nouveau") and on SUSE, whose mkinitrd (the
+    guide's word for openSUSE) is a dracut wrapper SUSE retired
+    (https://bugzilla.suse.com/show_bug.cgi?id=1202353); both, marked, where the distribution
+    is unknown."""
     if m.packager == "apt":
-        return "sudo update-initramfs -u"
+        return "sudo update-initramfs -u && sudo reboot"
     if m.packager in ("dnf", "yum", "zypper"):
-        return "sudo dracut --force"
-    return "sudo update-initramfs -u  # Debian, Ubuntu (Fedora, RHEL, SUSE: sudo dracut --force)"
+        return "sudo dracut --force && sudo reboot"
+    return (
+        "sudo update-initramfs -u && sudo reboot  # Debian, Ubuntu (Fedora, RHEL, SUSE: "
+        "sudo dracut --force && sudo reboot)"
+    )
 
 
 def driver_load_fix(m: Machine) -> Fix:
@@ -2182,7 +2183,6 @@ def driver_load_fix(m: Machine) -> Fix:
             (
                 'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
                 _initramfs_rebuild(m),
-                "sudo reboot",
             ),
         )
     if kernel is not None and kernel.secure_boot:

@@ -3106,12 +3106,24 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
     if m.os == "windows":
         # `python` on the PATH is still the 32-bit one after a 64-bit install beside it: the
         # Python launcher's -64 suffix picks a 64-bit Python whatever the PATH holds
-        # (Python 3.7's What's New, bpo-30291; CPython's PC/launcher-usage.txt).
+        # (Python 3.7's What's New, bpo-30291; CPython's PC/launcher-usage.txt, -X.Y-64).
+        # The version is the matrix's: the launcher's newest 64-bit Python 3 may be one no
+        # TensorFlow has a wheel for yet, and the matrix's Windows wheels are x86-64 ones.
+        newest = _newest_windows_python(m)
+        which = (
+            f"Python {newest} (python.org's Windows x86-64 installer: {newest} is the newest "
+            "Python the newest TensorFlow has Windows wheels for, from the matrix)"
+            if newest is not None
+            else "64-bit Python (python.org's Windows x86-64 installer)"
+        )
         return Fix(
-            "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
-            "environment with it (the launcher's -64 picks the 64-bit one, not the 32-bit "
-            "`python` on the PATH), and install TensorFlow there.",
-            ("py -3-64 -m venv .venv", ".venv\\Scripts\\python -m pip install tensorflow"),
+            f"Install a 64-bit {which}, create a virtual environment with it (the launcher's "
+            "-64 picks the 64-bit one, not the 32-bit `python` on the PATH), and install "
+            "TensorFlow there.",
+            (
+                f"py -{newest or 3}-64 -m venv .venv",
+                ".venv\\Scripts\\python -m pip install tensorflow",
+            ),
         )
     return Fix(
         "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "

@@ -2024,6 +2024,9 @@ def _system_of(
         and os_hint.because.lstrip("\"'(") in _SHARED_WITH_MACOS
         and evidence.os_of_prompt is not None
         and evidence.os_of_prompt.value == "macos"
+        # A container started from the Mac's prompt is Linux whatever its host (as
+        # _container_host reads it): its /usr/ paths are the container's own.
+        and container_run_tool(evidence.first_text) is None
     ):
         # /usr/ and /opt/ hold programs on a Mac too (Homebrew's /usr/local on Intel, Anaconda
         # under /opt): a Mac's own zsh prompt says more than those two path styles.
