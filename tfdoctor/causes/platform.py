@@ -3109,7 +3109,7 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
         # (Python 3.7's What's New, bpo-30291; CPython's PC/launcher-usage.txt, -X.Y-64).
         # The version is the matrix's: the launcher's newest 64-bit Python 3 may be one no
         # TensorFlow has a wheel for yet, and the matrix's Windows wheels are x86-64 ones.
-        newest = _newest_windows_python(m)
+        newest = _newest_python_on(m, "windows-x86_64")
         which = (
             f"Python {newest} (python.org's Windows x86-64 installer: {newest} is the newest "
             "Python the newest TensorFlow has Windows wheels for, from the matrix)"
