@@ -237,6 +237,27 @@ def test_get_prototype_removed_by_protobuf_630_is_a_protobuf_newer_than_the_code
     assert any(command in c for c in top.fix.commands), top.fix.commands
 
 
+def test_get_prototype_under_a_tensorflow_past_630_upgrades_the_library_that_calls_it() -> None:
+    # TensorFlow 2.21 declares protobuf>=6.31.1: no protobuf before 6.30 serves it. GetPrototype
+    # is a call in a library's own code (mediapipe's here), not in code protoc generated:
+    # generating code again changes nothing; a release of that library written for protobuf 6
+    # does.
+    text = _get_prototype(
+        "Successfully installed protobuf-6.31.1 tensorflow-2.21.0\n",
+        "AttributeError: 'MessageFactory' object has no attribute 'GetPrototype'",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "protobuf-incompatible"
+    fix = fix_text(top)
+    assert "generate" not in fix and "protoc" not in fix, fix
+    assert "upgrade the library that calls it" in fix, fix
+    # 6.30's service, imported by generated code, is still generated again.
+    service = fix_text(
+        top_error(explained(_service_import("Successfully installed tensorflow-2.21.0\n")))
+    )
+    assert "generate the code again" in service, service
+
+
 def test_get_prototypes_deprecation_warning_is_harmless() -> None:
     text = (
         "/opt/venv/lib/python3.11/site-packages/tensorflow/python/tpu/tpu_embedding_v3.py:406: "
