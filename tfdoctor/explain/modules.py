@@ -396,7 +396,7 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
     if dist == "protobuf" and name in causes.software.PROTOBUF_REMOVED:
         # A name a protobuf release removed (6.30's `service`): the runtime is newer than
         # the code that imports it.
-        removed = causes.software.PROTOBUF_REMOVED[name]
+        removed = causes.software.PROTOBUF_REMOVED[name].release
         return causes.finding(
             "explain.protobuf-incompatible",
             Severity.ERROR,
