@@ -1403,8 +1403,8 @@ PROTOBUF_GENCODE_MODULES = {
 class ProtobufRemoval(NamedTuple):
     """A name a protobuf release removed: that release, and who uses the name, code protoc
     generated (generated again with a current protoc, it no longer asks for it) or a
-    library's own code (only a release of that library written for the newer protobuf stops
-    calling it)."""
+    library's own code (only a release of that library written for the newer protobuf no
+    longer calls it)."""
 
     release: str
     generated: bool
