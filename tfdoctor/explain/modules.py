@@ -229,7 +229,6 @@ def _protobuf_missing(said: str, m: Machine) -> Finding:
     installed, or a regular package named ``google`` found first on sys.path (a directory with
     an ``__init__.py``) hides the namespace: Python searches no further
     (https://docs.python.org/3/reference/import.html#namespace-packages)."""
-    spec = m.declared_range("protobuf") or ""
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_MISSING}",
         Severity.ERROR,
@@ -240,15 +239,7 @@ def _protobuf_missing(said: str, m: Machine) -> Finding:
         "not installed in the Python that ran, or a package named google with an __init__.py "
         "of its own (a project folder, a stray directory on sys.path) is found first and hides "
         "the namespace.",
-        Fix(
-            "The first command prints where `google` is found: a directory outside "
-            "site-packages with an __init__.py is the one hiding protobuf (rename it); "
-            "otherwise install protobuf again, in the range TensorFlow declares.",
-            (
-                f'{m.python_exe} -c "import google; print(google.__path__)"',
-                *m.pip(f'install --force-reinstall --no-deps "protobuf{spec}"'),
-            ),
-        ),
+        _stand_in_fix("google", "protobuf", m),
     )
 
 
@@ -257,7 +248,6 @@ def _namespace_stand_in(said: str, top: str, dist: str, m: Machine) -> Finding:
     "(unknown location)" for a namespace package, a directory without ``__init__.py``
     (https://docs.python.org/3/reference/import.html#namespace-packages). The distribution's
     files are not what was found, so no release of it is at fault."""
-    spec = m.declared_range(dist) or ""
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_MISSING}",
         Severity.ERROR,
@@ -266,14 +256,23 @@ def _namespace_stand_in(said: str, top: str, dist: str, m: Machine) -> Finding:
         f"{said}\n'(unknown location)' means Python found {top} as a directory without "
         f"its package files: a half-done uninstall of {dist}, or a directory named {top} in "
         "the working directory or elsewhere on sys.path, stands in for it.",
-        Fix(
-            f"The first command prints the directory found for {top}: where it is not in "
-            f"site-packages, rename it; else install {dist} again over the broken files, in the "
-            "range TensorFlow declares.",
-            (
-                f'{m.python_exe} -c "import {top}; print({top}.__path__)"',
-                *m.pip(f'install --force-reinstall --no-deps "{dist}{spec}"'),
-            ),
+        _stand_in_fix(top, dist, m),
+    )
+
+
+def _stand_in_fix(top: str, dist: str, m: Machine) -> Fix:
+    """Where Python finds ``top`` (a directory of that name elsewhere on sys.path stands in
+    for, or hides, the package ``dist`` installs), then ``dist`` installed again over its
+    files in TensorFlow's declared range (``--force-reinstall``: a plain install sees it
+    installed and does nothing)."""
+    spec = m.declared_range(dist) or ""
+    return Fix(
+        f"The first command prints the directory found for {top}: where it is not in "
+        f"site-packages, rename it; else install {dist} again over the broken files, in the "
+        "range TensorFlow declares.",
+        (
+            f'{m.python_exe} -c "import {top}; print({top}.__path__)"',
+            *m.pip(f'install --force-reinstall --no-deps "{dist}{spec}"'),
         ),
     )
 
@@ -396,7 +395,7 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
     if dist == "protobuf" and name in causes.software.PROTOBUF_REMOVED:
         # A name a protobuf release removed (6.30's `service`): the runtime is newer than
         # the code that imports it.
-        removed = causes.software.PROTOBUF_REMOVED[name]
+        removed = causes.software.PROTOBUF_REMOVED[name].release
         return causes.finding(
             "explain.protobuf-incompatible",
             Severity.ERROR,
