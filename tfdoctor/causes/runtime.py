@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import Candidate, set_env
+from tfdoctor.causes.common import Candidate, set_env, show_env, unset_env
 from tfdoctor.causes.gpu import CUDA_RELEASE_PREDATES_GPU, CUDNN_VERSION_MISMATCH, DRIVER_TOO_OLD
 from tfdoctor.causes.xla import WITHOUT_XLA
 from tfdoctor.findings import Fix
@@ -538,9 +538,9 @@ def gpu_watchdog_fix(m: Machine) -> Fix:
 _FLAG_VARIABLES = (("tf_xla_", "TF_XLA_FLAGS"), ("xla_", "XLA_FLAGS"))
 
 
-def malloc_async_fix() -> Fix:
+def malloc_async_fix(m: Machine) -> Fix:
     """TensorFlow's default GPU allocator in place of CUDA's stream-ordered one, which the
-    machine does not offer."""
+    machine does not offer (the lines of ``m``'s shells: cmd's and PowerShell's on Windows)."""
     # gpu_cudamallocasync_allocator.cc asks the driver for CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_
     # SUPPORTED and aborts without it; its own words name the needs: compute capability 6.0,
     # CUDA 11.2, a driver and system that support memory pools.
@@ -550,23 +550,27 @@ def malloc_async_fix() -> Fix:
         "a build of CUDA 11.2 or newer and a driver with memory pools): unset the variable, "
         "wherever it is set (a script, a notebook's os.environ, a container's environment), "
         "to run with TensorFlow's default allocator.",
-        ('echo "$TF_GPU_ALLOCATOR"', "unset TF_GPU_ALLOCATOR"),
+        (*show_env(m, "TF_GPU_ALLOCATOR"), *unset_env(m, "TF_GPU_ALLOCATOR")),
     )
 
 
-def env_flag_fix(variable: str, flag: str) -> Fix:
+def env_flag_fix(m: Machine, variable: str, flag: str) -> Fix:
     """Show, then correct or unset, the variable that set a refused flag: ``variable`` as the
     message names it, else the one the flag's prefix says (tf_xla_* in TF_XLA_FLAGS, xla_*
-    in XLA_FLAGS)."""
+    in XLA_FLAGS); the lines of ``m``'s shells (cmd's and PowerShell's on Windows)."""
     name = flag.lstrip("-")
     if not variable:
         variable = next((v for prefix, v in _FLAG_VARIABLES if name.startswith(prefix)), "")
     where = variable or "the environment variable that set it (TF_XLA_FLAGS or XLA_FLAGS)"
     what = f"the flag {name}" if name else "a flag"
     commands = (
-        (f'echo "${variable}"', f"unset {variable}")
+        (*show_env(m, variable), *unset_env(m, variable))
         if variable
-        else ('env | grep -E "^(TF_XLA_FLAGS|XLA_FLAGS)="',)
+        else (
+            (*show_env(m, "TF_XLA_FLAGS"), *show_env(m, "XLA_FLAGS"))
+            if m.os == "windows"
+            else ('env | grep -E "^(TF_XLA_FLAGS|XLA_FLAGS)="',)
+        )
     )
     return Fix(
         f"{where} gives {what} what the installed release refuses: a flag it does not know "
