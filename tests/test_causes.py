@@ -1118,3 +1118,32 @@ def test_a_librarys_call_of_another_release_installs_nothing_blind() -> None:
     fix = causes.code.library_call_fix("Keras", "conv() refused its keyword groups", "spektral")
     assert "spektral's requirements" in fix.text and "conv() refused" in fix.text
     assert fix.commands == ("pip show tensorflow keras spektral",)
+
+
+@pytest.mark.parametrize(
+    ("resolver", "command"),
+    [
+        ("uv pip", 'uv pip install "tensorflow==2.15.1" "keras==2.15.0"'),
+        ("uv", 'uv add "tensorflow==2.15.1"'),
+        ("poetry", 'poetry add "tensorflow==2.15.1"'),
+        ("pdm", 'pdm add "tensorflow==2.15.1"'),
+        ("pip", None),
+    ],
+)
+def test_each_resolver_requires_a_release_with_its_own_command(
+    resolver: str, command: str | None
+) -> None:
+    # uv's pip interface has no project to record the other requirement in: both go on its
+    # command line; a project's resolver reads the other from pyproject.toml.
+    assert causes.software.add_command(resolver, "tensorflow==2.15.1", "keras==2.15.0") == command
+
+
+def test_an_unpublished_pin_on_a_python_no_release_serves_pins_nothing() -> None:
+    fix = causes.software.unpublished_pin_fix("tensorflow", "==2.99.1", "uv", (), "3.14")
+    assert "publishes a wheel for Python 3.14" in fix.text
+    assert not any(x.startswith("uv add") for x in fix.commands)
+    served = causes.software.unpublished_pin_fix(
+        "tensorflow", "==2.99", "poetry", ("2.20.0",), "3.9"
+    )
+    assert served.commands == ('poetry add "tensorflow==2.20.0"',)
+    assert "with wheels for Python 3.9" in served.text

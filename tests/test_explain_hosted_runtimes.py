@@ -277,8 +277,12 @@ def test_pip_replacing_the_images_tensorflow_is_a_warning_with_the_images_fix() 
         _replaced("2.15.0"),
         # The user's own machine: no notebook's paths.
         _replaced("2.16.1", head="/home/user/proj\n"),
+        # The user's own tf-nightly replaced: no image ships one.
+        _replaced("2.16.1")
+        .replace("tensorflow 2.15.0", "tf-nightly 2.17.0.dev20240301")
+        .replace("tensorflow-2.15.0", "tf-nightly-2.17.0.dev20240301"),
     ],
-    ids=["same-release", "no-notebook"],
+    ids=["same-release", "no-notebook", "own-nightly"],
 )
 def test_a_replacement_that_is_not_the_images_is_not_read_so(text: str) -> None:
     assert finding_of(explained(text), "hosted-tf-replaced") is None

@@ -343,6 +343,33 @@ def test_a_pin_no_version_on_the_index_matches_is_not_published(text: str, comma
 
 
 @pytest.mark.parametrize(
+    ("python", "pin"),
+    [("", "2.21.0"), ("3.9.18", "2.20.0"), ("3.8.10", "2.13.1"), ("3.5.2", None)],
+    ids=["python-unshown", "py39", "py38", "py35-none"],
+)
+def test_the_pin_offered_for_an_unpublished_release_has_wheels_for_the_logs_python(
+    python: str, pin: str | None
+) -> None:
+    # The fixture matrix's newest line (2.21) has no wheel for Python 3.9: its pin could not
+    # install there. python --version's answer is the Python the log shows.
+    shown = f"$ python --version\nPython {python}\n" if python else ""
+    text = (
+        f"{shown}$ uv pip install tensorflow==2.99.1\n"
+        "  \N{MULTIPLICATION SIGN} No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because there is no version of tensorflow==2.99.1 and you require "
+        "tensorflow==2.99.1, we can conclude that your requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "pinned-release-not-published"
+    assert top.fix is not None
+    if pin is None:
+        assert "publishes a wheel for Python 3.5" in fix_text(top)
+        assert not any("uv pip install" in x for x in top.fix.commands)
+    else:
+        assert top.fix.commands == (f'uv pip install "tensorflow=={pin}"',)
+
+
+@pytest.mark.parametrize(
     ("hint", "command"),
     [
         (

@@ -2950,35 +2950,62 @@ def package_no_wheel_fix(
     return Fix(" ".join(words), (pypi_files_command(dist), INTERPRETER_CHECK))
 
 
-#: Each resolver's command that requires a release, by the words of its report.
-_ADD_COMMANDS = {
-    "uv pip": 'uv pip install "{wanted}"',
-    "uv": 'uv add "{wanted}"',
-    "poetry": 'poetry add "{wanted}"',
+#: Each resolver by the name its users know it by, for the words of a finding (``uv pip``:
+#: uv's pip interface).
+RESOLVER_NAMES: Final = {"pip": "pip", "uv": "uv", "uv pip": "uv", "poetry": "Poetry", "pdm": "PDM"}
+
+#: Each resolver's command that requires a release, by the words of its report. uv's docs:
+#: ``uv add`` writes a requirement to the project's pyproject.toml and locks again (as Poetry's
+#: and PDM's ``add`` do), while its pip interface (``uv pip install``) has no project and
+#: installs into the environment as pip does (docs.astral.sh/uv/pip/packages/,
+#: docs.astral.sh/uv/guides/migration/pip-to-project/). pip's own commands are the
+#: machine's (:meth:`tfdoctor.machine.Machine.pip_install`).
+_ADD_COMMANDS: Final = {
+    "uv pip": "uv pip install",
+    "uv": "uv add",
+    "poetry": "poetry add",
+    "pdm": "pdm add",
 }
 
 
-def unpublished_pin_fix(dist: str, spec: str, resolver: str, known: Sequence[str]) -> Fix:
+def add_command(resolver: str, wanted: str, beside: str = "") -> Optional[str]:
+    """``resolver``'s command that requires ``wanted`` (``tensorflow==2.15.1``) beside the
+    requirement ``beside`` that it must be resolved with; None for a resolver without one here
+    (pip's: the machine's). A project's resolver reads ``beside`` from its pyproject.toml
+    already; uv's pip interface remembers nothing, so both go on its command line."""
+    command = _ADD_COMMANDS.get(resolver)
+    if command is None:
+        return None
+    named = (wanted, beside) if beside and resolver == "uv pip" else (wanted,)
+    return " ".join((command, *(f'"{x}"' for x in named)))
+
+
+def unpublished_pin_fix(
+    dist: str, spec: str, resolver: str, known: Sequence[str], python: str = ""
+) -> Fix:
     """``resolver`` (``uv pip``, ``uv``, ``poetry``) found no version of ``dist`` matching
     ``spec`` on the index at all: the release is not published (yet). ``known``: the
-    releases of ``dist`` this package knows were published, oldest first (the matrix's, the
-    bundled wheel index's), whose newest the fix pins; where none is known, PyPI's list."""
-    who = {"uv pip": "uv", "uv": "uv", "poetry": "Poetry"}.get(resolver, resolver)
+    releases of ``dist`` this package knows were published with a wheel for the log's Python
+    ``python`` (empty: not shown), oldest first (the matrix's, the bundled wheel index's),
+    whose newest the fix pins; where none is known, PyPI's list."""
+    who = RESOLVER_NAMES.get(resolver, resolver)
     newest = known[-1] if known else ""
+    on = f" with wheels for Python {python}" if python else ""
     text = (
         f"{who} finds no version of {dist} matching {spec} on the index: that release is not "
         f"published (a pin written before its upload, or a mistyped version), which no other "
         f"Python or platform changes. Pin a release of {dist} the index has"
-        + (f" ({newest} is the newest this tool knows of)" if newest else "")
+        + (f" ({newest} is the newest this tool knows of{on})" if newest else "")
         + ", or wait for the release to be published."
     )
-    command = _ADD_COMMANDS.get(resolver)
-    commands = (
-        (command.format(wanted=f"{dist}=={newest}"),)
-        if newest and command
-        else (pypi_releases_command(dist),)
-    )
-    return Fix(text, commands)
+    if python and not newest:
+        # No release the tool knows of installs on this Python: a pin alone cannot help.
+        text += (
+            f" No release of {dist} this tool knows of publishes a wheel for Python {python}: "
+            "pin one in a virtual environment with a Python its files list."
+        )
+    command = add_command(resolver, f"{dist}=={newest}") if newest else None
+    return Fix(text, (command,) if command else (pypi_releases_command(dist),))
 
 
 def set_aside_pin_fix(dist: str, spec: str, resolver: str, reason: str, index: str) -> Fix:

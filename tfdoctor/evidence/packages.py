@@ -859,7 +859,7 @@ class StaleImport(Record):
 #: (req/req_uninstall.py's "Successfully uninstalled %s", commands/install.py's
 #: "Successfully installed %s", each item ``name-version``).
 _PIP_TF = r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)-(?P<version>\d[\w.+]{0,40})"
-_PIP_TF_REMOVED = re.compile(rf"^[ \t]*Successfully uninstalled {_PIP_TF}\b", re.MULTILINE)
+PIP_TF_REMOVED = re.compile(rf"^[ \t]*Successfully uninstalled {_PIP_TF}\b", re.MULTILINE)
 _PIP_TF_INSTALLED = re.compile(
     rf"^[ \t]*Successfully installed [^\n]{{0,4000}}?(?<![\w.-]){_PIP_TF}(?![\w.+-])",
     re.MULTILINE,
@@ -895,7 +895,7 @@ def read_stale_import(text: str) -> Optional[StaleImport]:
     start = 0
     for installed in _PIP_TF_INSTALLED.finditer(text):
         removed = None
-        for candidate in _PIP_TF_REMOVED.finditer(text, start, installed.start()):
+        for candidate in PIP_TF_REMOVED.finditer(text, start, installed.start()):
             removed = candidate
         start = installed.end()
         if removed is None or removed["version"] == installed["version"]:

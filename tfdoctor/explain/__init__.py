@@ -106,6 +106,7 @@ from tfdoctor.evidence.nodejs import read_tfjs_node_package, rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
     MAX_REQUESTS,
+    PIP_TF_REMOVED,
     CondaMissingRelease,
     CondaPythonConflict,
     Conflict,
@@ -4720,9 +4721,13 @@ def _unpublished_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
         "poetry" if hits[0].signature.id.startswith("poetry-") else _uv_interface(hits) or "uv"
     )
     known: tuple[str, ...] = ()
-    newest = m.matrix.newest_release if m.matrix is not None and dist == "tensorflow" else None
-    if newest is not None:
-        known = (newest.latest_patch,)
+    python = ""
+    if m.matrix is not None and dist == "tensorflow":
+        # The newest line with a wheel for the log's Python (the matrix lists each line's):
+        # a newer one's pin could not install there either.
+        python = r.python or ""
+        newest = next((x for x in m.matrix.releases if x.has_wheels_for(python)), None)
+        known = (newest.latest_patch,) if newest is not None else ()
     elif releases_of(dist):
         known = tuple(x.version for x in releases_of(dist))
     # uv's hint where the releases exist but were not considered: its "no version" then says
@@ -4733,7 +4738,7 @@ def _unpublished_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
             dist, spec, resolver, aside.reason, aside.index
         )
     return causes.software.PINNED_RELEASE_NOT_PUBLISHED, causes.software.unpublished_pin_fix(
-        dist or "the package", spec, resolver, known
+        dist or "the package", spec, resolver, known, python
     )
 
 
@@ -10455,13 +10460,6 @@ def _image_build_removed(
     )
 
 
-#: pip removing one of TensorFlow's own distributions (req_uninstall.py's "Successfully
-#: uninstalled %s", ``name-version``).
-_PIP_TF_REMOVED = re.compile(
-    r"(?P<dist>tensorflow(?:-gpu|-cpu)?)-(?P<version>\d+\.\d+(?:\.\d+)?)\b"
-)
-
-
 def _image_tensorflow_removed(
     evidence: Evidence, notebook: Optional[str], installed: tuple[str, Optional[str]]
 ) -> Optional[Finding]:
@@ -10469,8 +10467,9 @@ def _image_tensorflow_removed(
     release, with no failure after it: the replacement observed, a warning (the image's CUDA
     and cuDNN wheels and its add-ons stay at its own release). None where pip's removal is not
     shown, or it put the same release back."""
+    # An image ships a release of tensorflow (or its -gpu/-cpu name), never tf-nightly.
     removed = next(
-        _pip_said(evidence.first_text, _PIP_TF_REMOVED, PipKind.UNINSTALLED),
+        (x for x in PIP_TF_REMOVED.finditer(evidence.first_text) if x["dist"].startswith("tens")),
         None,
     )
     dist, version = installed
@@ -10479,7 +10478,8 @@ def _image_tensorflow_removed(
         image is None
         or removed is None
         or version is None
-        or removed.match.group("version") == version
+        # A local label (``+zzzcolab...``) names a build of the same release.
+        or removed["version"].split("+")[0] == version
     ):
         return None
     return causes.finding(
@@ -10487,7 +10487,7 @@ def _image_tensorflow_removed(
         Severity.WARNING,
         causes.hosted.HOSTED_TF_REPLACED,
         f"The notebook replaced the TensorFlow {image.title} ships",
-        f"{removed.line}\npip removed TensorFlow {removed.match.group('version')} from "
+        f"{removed.group(0).strip()}\npip removed TensorFlow {removed['version']} from "
         f"{image.title} (its paths show the notebook) and installed {dist} {version}: the "
         "image's CUDA and cuDNN libraries and its other packages are built and tested with "
         "its own TensorFlow, and stay as they were.",

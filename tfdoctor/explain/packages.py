@@ -1224,19 +1224,12 @@ def _meeting(a: str, b: str) -> Optional[str]:
     return next((v for v in tried if spec_contains(v, a) and spec_contains(v, b)), None)
 
 
-#: Each resolver's command that requires a release: uv, Poetry and PDM write it to the
-#: project's pyproject.toml and lock again; uv's pip interface has no project, and installs
-#: it beside the other package as pip does.
-_RESOLVER_ADD = {
-    "uv": 'uv add "{wanted}"',
-    "uv pip": 'uv pip install "{wanted}" "{other}"',
-    "poetry": 'poetry add "{wanted}"',
-    "pdm": 'pdm add "{wanted}"',
-}
-
-
-#: Each resolver by the name its users know it by, for the words of a finding.
-_RESOLVER_NAMES = {"pip": "pip", "uv": "uv", "uv pip": "uv", "poetry": "Poetry", "pdm": "PDM"}
+def _add(installer: str, wanted: str, beside: str) -> tuple[str, ...]:
+    """``installer``'s command (a resolver other than pip) that requires ``wanted`` beside
+    ``beside`` (:func:`tfdoctor.causes.software.add_command`); none for a resolver without
+    one."""
+    command = causes.software.add_command(installer, wanted, beside)
+    return (command,) if command is not None else ()
 
 
 def _floor(spec: str) -> Optional[str]:
@@ -1297,7 +1290,7 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
             f"range admits TensorFlow {c.requirer_version}'s.",
             m.pip_install(wanted, f"{other}")
             if c.installer == "pip"
-            else (_RESOLVER_ADD[c.installer].format(wanted=wanted, other=other),),
+            else _add(c.installer, wanted, other),
         )
     else:
         listed = (
@@ -1403,7 +1396,7 @@ def _said(c: Conflict) -> str:
         return f"{c.source}: {c.requirer_named} requires {c.target}{c.spec}, not installed."
     if c.installer != "pip":
         return (
-            f"{_RESOLVER_NAMES[c.installer]}: the "
+            f"{causes.software.RESOLVER_NAMES[c.installer]}: the "
             f"{'requirements ask' if c.installer == 'uv pip' else 'project asks'} for "
             f"{c.target}{c.have}; {c.requirer_named} depends on {c.target}{c.spec}."
         )
@@ -1431,7 +1424,7 @@ def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
             + (f" (`pip index versions {c.requirer}` lists its releases)." if pip else "."),
             (*m.pip_install(wanted, f"tensorflow=={pinned}"), *m.list_releases(c.requirer))
             if pip
-            else (_RESOLVER_ADD[c.installer].format(wanted=wanted, other=f"tensorflow=={pinned}"),),
+            else _add(c.installer, wanted, f"tensorflow=={pinned}"),
         )
         severity = Severity.ERROR
     elif c.kind == "requested":
@@ -1522,7 +1515,7 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
         pinned = _pinned(c.have) or _floor(c.have)
         asked = f"{c.target}=={pinned}" if _pinned(c.have) else f"{c.target}{c.have}"
         admitting = _line_admitting(m, c.target, pinned, c.requirer_version) if pinned else None
-        who = _RESOLVER_NAMES[c.installer]
+        who = causes.software.RESOLVER_NAMES[c.installer]
         kind = "pin" if _pinned(c.have) else "requirement"
         # A project's resolver (uv, Poetry, PDM) reads its requirements from pyproject.toml.
         owner = "requirements" if c.installer in ("pip", "uv pip") else "project's requirements"
@@ -1541,7 +1534,7 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
                 f"inside {tf}'s range, where nothing else needs {asked}).",
                 m.pip_install(wanted, asked)
                 if c.installer == "pip"
-                else (_RESOLVER_ADD[c.installer].format(wanted=wanted, other=asked),),
+                else _add(c.installer, wanted, asked),
             )
         else:
             fix = Fix(
@@ -1549,10 +1542,8 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
                 f"range, or choose a TensorFlow release whose range admits {asked}.",
                 m.pip_install(f"{c.requirer}=={c.requirer_version}", f"{c.target}{c.spec}")
                 if c.installer == "pip"
-                else (
-                    _RESOLVER_ADD[c.installer].format(
-                        wanted=f"{c.target}{c.spec}", other=f"{c.requirer}=={c.requirer_version}"
-                    ),
+                else _add(
+                    c.installer, f"{c.target}{c.spec}", f"{c.requirer}=={c.requirer_version}"
                 ),
             )
         # Keras 2.6 to 2.15 is released with TensorFlow's line: its pin outside the range is
