@@ -26,7 +26,11 @@ def test_each_mac_gets_its_verdict_and_fix(path: Path) -> None:
     ("metal", "tensorflow", "python", "fits"),
     [
         pytest.param("1.1.0", "2.14.0", "3.11", True, id="1.1-with-2.14"),
-        pytest.param("1.1.0", "2.16.1", "3.11", False, id="1.1-with-2.16"),
+        # tensorflow-metal's own table: "v2.14-v2.18 | v1.1.0", and 2.18 fixed by 1.2.0.
+        pytest.param("1.1.0", "2.16.1", "3.11", True, id="1.1-with-2.16"),
+        pytest.param("1.1.0", "2.18.0", "3.11", False, id="1.1-with-2.18"),
+        pytest.param("1.2.0", "2.19.0", "3.12", False, id="no-table-row-for-2.19"),
+        pytest.param("0.5.0", "2.9.2", "3.10", True, id="0.5-with-2.9"),
         pytest.param("1.2.0", "2.18.0", "3.12", True, id="1.2-with-2.18"),
         pytest.param("1.2.0", "2.18.0", "3.13", False, id="1.2-on-3.13"),
         pytest.param("0.1.2", "2.5.0", "3.9", True, id="0.1-with-2.5"),

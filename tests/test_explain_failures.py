@@ -1056,7 +1056,7 @@ TF_2_16 = Facts("", "", packages=(PackageFacts("tensorflow", "2.16.2", ""),))
         pytest.param(
             "caused by: ['/opt/venv/lib/python3.11/site-packages/tensorflow_io/python/ops/"
             "libtensorflow_io_plugins.so: undefined symbol: _ZN3tsl5mutex6unlockEv']",
-            "tensorflow-io==0.37.*",
+            "tensorflow-io==0.37.1",
             id="tensorflow-io",
         ),
         pytest.param(
@@ -1064,7 +1064,7 @@ TF_2_16 = Facts("", "", packages=(PackageFacts("tensorflow", "2.16.2", ""),))
             "core/python/ops/libtensorflow_io_gcs_filesystem.so: undefined symbol: "
             "_ZN3tsl6StatusC1EN10tensorflow5error4CodeESt17basic_string_viewIcSt11char_traitsIcEE"
             "NS_14SourceLocationE']",
-            "tensorflow-io-gcs-filesystem==0.37.*",
+            "tensorflow-io-gcs-filesystem==0.37.1",
             id="tensorflow-io-gcs-filesystem",
         ),
         # TF-DF's known issues page quotes this line; 1.9.2 pins tensorflow==2.16.2.

@@ -393,7 +393,7 @@ def test_a_companion_under_a_tensorflow_newer_than_its_releases_names_their_rang
 def test_a_companion_without_a_tensorflow_shown_names_where_its_releases_end() -> None:
     # The log shows no TensorFlow release: the table's newest row says above which none fits.
     fix = _fix(_one(_explain(f"{ADDON}\n"), "companion-mismatch"))
-    assert "The newest tensorflow-io release the table knows (0.37)" in fix
+    assert "The newest tensorflow-io release the table knows (0.37.1)" in fix
     assert "TensorFlow 2.17.0 or later" in fix
     # Shown, the TensorFlow is answered by the table's rows instead.
     shown = _fix(_one(_explain(f"print(tf.__version__)\n2.3.1\n{ADDON}\n"), "companion-mismatch"))

@@ -468,6 +468,29 @@ def test_the_shipped_companion_table_gives_each_release_for_the_tensorflow_it_de
     ]
 
 
+@pytest.mark.parametrize("name", ["tensorflow-io", "tensorflow-io-gcs-filesystem"])
+def test_tensorflow_io_0_37_allows_python_3_12_from_its_second_patch(name: str) -> None:
+    # setup.py's python_requires: '>=3.7, <3.12' at v0.37.0, '>=3.7, <3.13' at v0.37.1.
+    comp = load_companions().companions[name]
+    first, second = comp.row_of("0.37.0"), comp.row_of("0.37.1")
+    assert first is not None and second is not None
+    assert (first.runs_on("3.11.9"), first.runs_on("3.12.4")) == (True, False)
+    assert second.runs_on("3.12.4")
+    fit = comp.release_for("2.16.2", "3.12.4")
+    assert fit is not None and fit.requirement(name) == f"{name}==0.37.1"
+
+
+def test_tensorflow_text_for_2_8_is_the_patch_that_pairs_apple_silicon_with_2_8() -> None:
+    # setup.py at v2.8.0 and v2.8.1 requires tensorflow-macos<2.8.0 on arm64 Darwin beside
+    # tensorflow 2.8; v2.8.2 requires tensorflow-macos 2.8 there: the fix names 2.8.2.
+    comp = load_companions().companions["tensorflow-text"]
+    fit = comp.release_for("2.8.4")
+    assert fit is not None and fit.requirement(comp.name) == "tensorflow-text==2.8.2"
+    old = comp.row_of("2.8.1")
+    assert old is not None and "tensorflow-macos<2.8.0" in old.note
+    assert comp.row_of("2.8.2") is not None and not comp.row_of("2.8.2").note  # type: ignore[union-attr]
+
+
 def test_a_companion_row_names_a_line_or_one_release() -> None:
     text = (
         "schema_version: 1\n"

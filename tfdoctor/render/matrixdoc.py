@@ -233,11 +233,12 @@ moving TensorFlow only where none exists, said so (an end-of-life companion says
 `tfdoctor matrix --companion NAME [--tensorflow X.Y]` answers from it; `--companion NAME==X.Y`
 the reverse. Each row is copied from the release's own setup.py or wheel metadata, the range it
 checks as it is imported, or the project's compatibility table; a row's `release` is a line
-(`X.Y`) or, where the patches of a line pin different TensorFlow releases, one release
-(`X.Y.Z`); `python` is its Requires-Python where known; every row names its `source` (a row
-without one is refused as the table is read).
-tf-keras is paired by the matrix (`pins.tf_keras`). Not in the table for want of a primary
-source read here: tensorflow-metal's version table (Apple's page defers it to PyPI).
+(`X.Y`) or, where the patches of a line pin different TensorFlow releases or Pythons, one
+release (`X.Y.Z`); `python` is its Requires-Python where known; every row names its `source` (a
+row without one is refused as the table is read).
+tf-keras is paired by the matrix (`pins.tf_keras`). tensorflow-metal declares no TensorFlow:
+its rows copy the table of its own project description (its wheels' METADATA, shown on PyPI,
+to which Apple's plugin page refers for versions), its Pythons its wheels' tags.
 
 The packages TensorFlow's wheel pins (`tf-keras`, `numpy`, `protobuf`, `keras`, `ml-dtypes`)
 are answered from the matrix's `pins` instead: each match is the range a run of lines pins.
