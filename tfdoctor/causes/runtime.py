@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import Candidate, set_env
+from tfdoctor.causes.common import Candidate, set_env, unset_env
 from tfdoctor.causes.gpu import CUDA_RELEASE_PREDATES_GPU, CUDNN_VERSION_MISMATCH, DRIVER_TOO_OLD
 from tfdoctor.causes.xla import WITHOUT_XLA
 from tfdoctor.findings import Fix
@@ -538,7 +538,7 @@ def gpu_watchdog_fix(m: Machine) -> Fix:
 _FLAG_VARIABLES = (("tf_xla_", "TF_XLA_FLAGS"), ("xla_", "XLA_FLAGS"))
 
 
-def malloc_async_fix() -> Fix:
+def malloc_async_fix(m: Machine) -> Fix:
     """TensorFlow's default GPU allocator in place of CUDA's stream-ordered one, which the
     machine does not offer."""
     # gpu_cudamallocasync_allocator.cc asks the driver for CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_
@@ -550,7 +550,10 @@ def malloc_async_fix() -> Fix:
         "a build of CUDA 11.2 or newer and a driver with memory pools): unset the variable, "
         "wherever it is set (a script, a notebook's os.environ, a container's environment), "
         "to run with TensorFlow's default allocator.",
-        ('echo "$TF_GPU_ALLOCATOR"', "unset TF_GPU_ALLOCATOR"),
+        (
+            "echo %TF_GPU_ALLOCATOR%" if m.os == "windows" else 'echo "$TF_GPU_ALLOCATOR"',
+            *unset_env(m, "TF_GPU_ALLOCATOR"),
+        ),
     )
 
 

@@ -7403,7 +7403,7 @@ BUILDERS: dict[str, Builder] = {
     causes.software.TF_INSTALL_INCOMPLETE: _tf_incomplete,
     causes.runtime.TF_ENV_FLAG_INVALID: lambda m, r, hits: (
         causes.runtime.TF_ENV_FLAG_INVALID,
-        causes.runtime.malloc_async_fix()
+        causes.runtime.malloc_async_fix(m)
         if any(h.signature.id == "cuda-malloc-async-unsupported" for h in hits)
         else causes.runtime.env_flag_fix(
             _group(hits, "variable") or "", _group(hits, "flag") or ""
