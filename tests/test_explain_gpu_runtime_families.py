@@ -456,3 +456,25 @@ def test_the_stream_ordered_allocator_refused_on_windows_unsets_it_in_its_shells
     assert top.fix is not None
     assert "unset TF_GPU_ALLOCATOR" not in top.fix.commands
     assert "set TF_GPU_ALLOCATOR=" in top.fix.commands
+
+
+_DRIVER_OLDER = (
+    f"{_TS}W external/local_xla/xla/service/gpu/nvptx_compiler.cc:893] The NVIDIA driver's CUDA "
+    "version is 12.2 which is older than the PTX compiler version 12.5.82. Because the driver "
+    "is older than the PTX compiler version, XLA is disabling parallel compilation, which may "
+    "slow down compilation.\n"
+)
+_CLAMPING = (
+    "E0000 00:00:1740000000.000001    4242 ptx_compiler_helpers.cc:75] *** WARNING *** "
+    "Invoking ptxas with version 12.5.82, which corresponds to a CUDA version <=12.6.2. CUDA "
+    "versions 12.x.y up to and including 12.6.2 miscompile certain edge cases around "
+    "clamping.\n"
+)
+
+
+@pytest.mark.parametrize("log", [_DRIVER_OLDER + _CLAMPING, _CLAMPING + _DRIVER_OLDER])
+def test_each_ptxas_note_keeps_the_versions_its_own_line_names(log: str) -> None:
+    # TensorFlow 2.19 on a driver of CUDA 12.2 prints both: each note reads its own line.
+    fixes = {f.cause: fix_text(f) for f in explained(log).findings}
+    assert "clamping" in fixes["ptxas-too-old"]
+    assert "ptxas 12.5.82" in fixes["ptxas-too-new"] and "CUDA 12.2" in fixes["ptxas-too-new"]
