@@ -102,7 +102,7 @@ def ptxas_fix(m: Machine, logged_driver: Optional[str] = None, ptxas: Optional[s
         f"Upgrade the NVIDIA driver to one that supports the CUDA version of {uses} (the "
         f"driver runs CUDA {driver_cuda})"
     )
-    spec, refused = _nvcc_wheel(m, f"{key[0]}.{key[1]}", f"=={key[0]}.{key[1]}.*")
+    spec, refused, _ = _nvcc_wheel(m, f"{key[0]}.{key[1]}")
     if spec is None:
         # No wheel pip would install here: a toolkit of the driver's release instead.
         return Fix(
@@ -118,21 +118,24 @@ def ptxas_fix(m: Machine, logged_driver: Optional[str] = None, ptxas: Optional[s
     )
 
 
-def _nvcc_wheel(m: Machine, release: str, spec: str) -> tuple[Optional[str], str]:
-    """The CUDA compiler wheel of CUDA ``release`` (X.Y) with the version ``spec``
-    (``==12.2.*``, ``>=12.8``), where pip can install it here: a release NVIDIA published as
-    that wheel (data/cuda.yaml) which the installed TensorFlow's and-cuda extra admits (its
-    matrix line: 2.18 and 2.19 pin nvidia-cuda-nvcc-cu12==12.5.82). Else None, with why."""
+def _nvcc_wheel(m: Machine, release: str, newer: bool = False) -> tuple[Optional[str], str, bool]:
+    """The CUDA compiler wheel of CUDA ``release`` (X.Y: ``==X.Y.*``; with ``newer``, that
+    release or newer), where pip can install it here: a release NVIDIA published as that wheel
+    (data/cuda.yaml) which the installed TensorFlow's and-cuda extra admits (its matrix line:
+    2.18 and 2.19 pin nvidia-cuda-nvcc-cu12==12.5.82). Else None, with why, and whether
+    TensorFlow's pin is why."""
     major = version_key(release)[0]
     name = wheel_name("nvidia-cuda-nvcc", major)
     first = wheel_first_release("nvidia-cuda-nvcc", major)
-    if first is None or version_key(release)[:2] < version_key(first)[:2]:
-        return None, f"NVIDIA publishes no CUDA compiler wheel of CUDA {release}"
+    below = first is not None and version_key(release)[:2] < version_key(first)[:2]
+    if first is None or (below and not newer):
+        return None, f"NVIDIA publishes no CUDA compiler wheel of CUDA {release}", False
+    spec = f">={first if below else release}" if newer else f"=={release}.*"
     line = m.line
     pin = (line.and_cuda or {}).get(name) if line is not None else None
     if line is not None and pin and not ranges_meet(pin, spec):
-        return None, f"TensorFlow {line.line}'s and-cuda extra pins {name}{pin}"
-    return f"{name}{spec}", ""
+        return None, f"TensorFlow {line.line}'s and-cuda extra pins {name}{pin}", True
+    return f"{name}{spec}", "", False
 
 
 #: Names ``$CUDA_HOME`` as XLA's CUDA root, keeping the user's other XLA flags.
@@ -275,11 +278,11 @@ def _nvcc_wheel_old_fix(m: Machine, architecture: str, path: str) -> Fix:
     first = _first_cuda_of(architecture)
     release = f"CUDA {first} or newer" if first else f"a CUDA release that knows {architecture}"
     looks = ("ptxas --version", *m.pip("show tensorflow"))
-    spec, refused = _nvcc_wheel(m, first, f">={first}") if first else (None, "")
+    spec, refused, pinned = _nvcc_wheel(m, first, newer=True) if first else (None, "", False)
     ran = (
         f"XLA ran the ptxas of the CUDA compiler wheel ({path}), which does not know {architecture}"
     )
-    if refused and m.line is not None and first:
+    if pinned and first:
         # The installed TensorFlow's pin keeps the wheel where it is: a toolkit's ptxas.
         admits = _first_line_admitting(
             m, wheel_name("nvidia-cuda-nvcc", version_key(first)[0]), f">={first}"
