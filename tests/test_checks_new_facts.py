@@ -568,3 +568,17 @@ def test_a_loaded_module_without_its_libraries_gets_them_reinstalled(
         assert "libnvidia-compute-535-server" in finding.fix.text
         assert "reinstall the one it lists with a version" in finding.fix.text
         assert ".run installer" in finding.fix.text
+
+
+def test_a_driver_older_than_every_compiler_wheel_of_its_cuda_gets_a_toolkit() -> None:
+    # nvidia-cuda-nvcc-cu11 starts at 11.7 (PyPI): pip finds no 11.4.* to install.
+    facts = f.facts(
+        cuda_libs=dataclasses.replace(
+            f.cuda_libs(), ptxas="/usr/local/cuda-12.2/bin/ptxas", ptxas_version="12.2.140"
+        ),
+        driver=f.driver(cuda_version="11.4"),
+    )
+    (finding,) = judge("xla.ptxas", facts)
+    assert finding.cause == "ptxas-too-new" and finding.fix is not None
+    assert not any("nvidia-cuda-nvcc" in c for c in finding.fix.commands)
+    assert "PATH" in finding.fix.text

@@ -361,3 +361,135 @@ def test_the_stream_ordered_allocator_refused_on_windows_unsets_it_in_cmd_and_po
     assert "Remove-Item Env:TF_GPU_ALLOCATOR -ErrorAction SilentlyContinue" in commands
     assert "set TF_GPU_ALLOCATOR=" in commands
     assert not any(c.startswith("unset ") for c in commands)
+
+
+@pytest.mark.parametrize(
+    ("arch", "base_first"),
+    [
+        # CUDA 11.8's ptxas knows sm_90, not Hopper's architecture-specific sm_90a (CUDA
+        # 12.0); the family targets (sm_120f) came with CUDA 12.9, after sm_120 (12.8).
+        pytest.param("sm_90a", "11.8", id="arch-specific"),
+        pytest.param("sm_120f", "12.8", id="family"),
+    ],
+)
+def test_a_suffixed_target_is_not_given_the_first_release_of_its_base(
+    arch: str, base_first: str
+) -> None:
+    log = f"ptxas fatal   : Value '{arch}' is not defined for option 'gpu-name'\n"
+    top = top_error(explained(log))
+    assert top.cause == "ptxas-too-old"
+    text = fix_text(top)
+    assert arch in text and f"CUDA {base_first} or newer" not in text
+
+
+_WHEEL_PTXAS = "/home/u/venv/lib/python3.12/site-packages/nvidia/cuda_nvcc/bin/ptxas"
+
+
+@pytest.mark.parametrize(
+    ("version", "offered"),
+    [
+        # TensorFlow 2.19's and-cuda extra pins nvidia-cuda-nvcc-cu12==12.5.82 (setup.py);
+        # 2.20's asks for >=12.5.82,<13.0, which 12.8 meets.
+        pytest.param("2.19.0", False, id="exact-pin"),
+        pytest.param("2.20.0", True, id="range"),
+    ],
+)
+def test_the_compiler_wheel_moves_only_where_tensorflows_pin_lets_it(
+    version: str, offered: bool
+) -> None:
+    log = f"TensorFlow version: {version}\n" + _FALLBACK.format(cc="12.0", path=_WHEEL_PTXAS)
+    text = fix_text(top_error(explained(log)))
+    assert ('nvidia-cuda-nvcc-cu12>=12.8"' in text) is offered
+    if not offered:
+        assert "nvidia-cuda-nvcc-cu12==12.5.82" in text and "PATH" in text
+
+
+def test_the_compiler_wheel_in_dist_packages_is_the_wheel_too() -> None:
+    # Debian's Python and TensorFlow's own images install pip packages into dist-packages.
+    path = "/usr/local/lib/python3.11/dist-packages/nvidia/cuda_nvcc/bin/ptxas"
+    text = fix_text(top_error(explained(_FALLBACK.format(cc="12.0", path=path))))
+    assert "XLA ran the ptxas of the CUDA compiler wheel" in text
+    assert "take it out of the way" not in text
+
+
+def test_a_driver_older_than_the_pinned_ptxas_gets_no_wheel_tensorflow_refuses() -> None:
+    log = (
+        "TensorFlow version: 2.19.0\n"
+        f"{_TS}W external/local_xla/xla/service/gpu/nvptx_compiler.cc:893] The NVIDIA driver's "
+        "CUDA version is 12.2 which is older than the PTX compiler version 12.5.82. Because the "
+        "driver is older than the PTX compiler version, XLA is disabling parallel compilation, "
+        "which may slow down compilation.\n" + _UNSUPPORTED_PTX
+    )
+    top = top_error(explained(log))
+    assert top.cause == "ptxas-too-new"
+    text = fix_text(top)
+    assert "nvidia-cuda-nvcc-cu12==12.2" not in text
+    assert "nvidia-cuda-nvcc-cu12==12.5.82" in text and "PATH" in text
+
+
+@pytest.mark.parametrize(
+    "cap",
+    [
+        "tf.config.set_logical_device_configuration(gpus[0], "
+        "[tf.config.LogicalDeviceConfiguration(memory_limit=3000)])\n",
+        "config.gpu_options.per_process_gpu_memory_fraction = 0.2\n",
+    ],
+    ids=["memory-limit", "memory-fraction"],
+)
+def test_a_cap_the_program_set_is_no_memory_another_process_took(cap: str) -> None:
+    log = (
+        cap + f"{_TS}I tensorflow/core/common_runtime/gpu/gpu_device.cc:1510] Created device "
+        "/job:localhost/replica:0/task:0/device:GPU:0 with 3000 MB memory:  -> device: 0, name: "
+        "Tesla V100-SXM2-16GB, pci bus id: 0000:00:1e.0, compute capability: 7.0\n"
+        + _BFC.format(size="1.00GiB", n=1073741824)
+    )
+    text = fix_text(top_error(explained(log)))
+    assert not text.startswith("Another process held")
+
+
+def test_virtual_devices_of_one_gpu_are_no_memory_another_process_took() -> None:
+    created = (
+        f"{_TS}I tensorflow/core/common_runtime/gpu/gpu_device.cc:1510] Created device "
+        "/job:localhost/replica:0/task:0/device:GPU:{n} with 2048 MB memory:  -> device: 0, "
+        "name: Tesla V100-SXM2-16GB, pci bus id: 0000:00:1e.0, compute capability: 7.0\n"
+    )
+    log = created.format(n=0) + created.format(n=1) + _BFC.format(size="1.00GiB", n=1073741824)
+    assert not fix_text(top_error(explained(log))).startswith("Another process held")
+
+
+def test_the_stream_ordered_allocator_refused_on_windows_unsets_it_in_its_shells() -> None:
+    log = (
+        "C:\\Users\\me\\anaconda3\\envs\\tf\\lib\\site-packages\\tensorflow\\python\\"
+        "client\\session.py\n"
+        "2021-08-01 10:00:00.000001: F tensorflow/core/common_runtime/gpu/"
+        "gpu_cudamallocasync_allocator.cc:127] TF_GPU_ALLOCATOR=cuda_malloc_async isn't "
+        "currently supported. Possible causes: device not supported, driver too old,  OS not "
+        "supported, CUDA version too old.\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "tf-env-flag-invalid"
+    assert top.fix is not None
+    assert "unset TF_GPU_ALLOCATOR" not in top.fix.commands
+    assert "set TF_GPU_ALLOCATOR=" in top.fix.commands
+
+
+_DRIVER_OLDER = (
+    f"{_TS}W external/local_xla/xla/service/gpu/nvptx_compiler.cc:893] The NVIDIA driver's CUDA "
+    "version is 12.2 which is older than the PTX compiler version 12.5.82. Because the driver "
+    "is older than the PTX compiler version, XLA is disabling parallel compilation, which may "
+    "slow down compilation.\n"
+)
+_CLAMPING = (
+    "E0000 00:00:1740000000.000001    4242 ptx_compiler_helpers.cc:75] *** WARNING *** "
+    "Invoking ptxas with version 12.5.82, which corresponds to a CUDA version <=12.6.2. CUDA "
+    "versions 12.x.y up to and including 12.6.2 miscompile certain edge cases around "
+    "clamping.\n"
+)
+
+
+@pytest.mark.parametrize("log", [_DRIVER_OLDER + _CLAMPING, _CLAMPING + _DRIVER_OLDER])
+def test_each_ptxas_note_keeps_the_versions_its_own_line_names(log: str) -> None:
+    # TensorFlow 2.19 on a driver of CUDA 12.2 prints both: each note reads its own line.
+    fixes = {f.cause: fix_text(f) for f in explained(log).findings}
+    assert "clamping" in fixes["ptxas-too-old"]
+    assert "ptxas 12.5.82" in fixes["ptxas-too-new"] and "CUDA 12.2" in fixes["ptxas-too-new"]

@@ -77,6 +77,8 @@ class NvidiaWheel(Record):
     #: From :attr:`CudaData.grouped_from` its files sit in ``nvidia/cu<major>`` instead.
     grouped: bool
     source: tuple[str, ...]
+    #: (CUDA major, the first X.Y of it NVIDIA published as this wheel), where the data says.
+    first_release: tuple[tuple[int, str], ...] = ()
 
 
 @record
@@ -300,15 +302,28 @@ def _wheels(
     def dist(item: Node, field: str) -> str:
         return reader.required_string(item, field, _DIST, "nvidia-* distribution")
 
+    def first_release(fields: dict[str, Node], where: str) -> tuple[tuple[int, str], ...]:
+        if "first_release" not in fields:
+            return ()
+        field = f"{where}.first_release"
+        out = []
+        for major, value in reader.mapping(fields["first_release"], field).items():
+            release = reader.required_string(value, f"{field}.{major}", _MAJOR_MINOR, "CUDA X.Y")
+            if not major.isdigit() or release.split(".")[0] != major:
+                raise reader.error(value, f"{field}.{major}", "not a release of that CUDA major")
+            out.append((int(major), release))
+        return tuple(out)
+
     return tuple(
         NvidiaWheel(
             value,
             reader.required_string(fields["dir"], f"{where}.dir", _DIR, "directory"),
             reader.boolean(fields["grouped"], f"{where}.grouped"),
             reader.source_ids(fields["source"], f"{where}.source", sources),
+            first_release(fields, where),
         )
         for where, value, fields in reader.keyed_rows(
-            node, "wheels", "dist", ("dir", "grouped", "source"), (), dist
+            node, "wheels", "dist", ("dir", "grouped", "source"), ("first_release",), dist
         )
     )
 
@@ -374,6 +389,14 @@ def tensorrt_python_cap() -> tuple[str, tuple[int, int], tuple[str, ...]]:
 def nvcc_wheel_dir() -> str:
     """The wheel directory whose ``nvvm/libdevice`` and ``bin/ptxas`` XLA finds by itself."""
     return cuda_data().nvcc_dir
+
+
+def wheel_first_release(dist: str, cuda_major: int) -> Optional[str]:
+    """The first CUDA release (``11.7``) of ``cuda_major`` NVIDIA published as the wheel
+    ``dist`` (without ``-cuXX``); None where the data does not say (no wheel is known)."""
+    wheel = next((w for w in cuda_data().wheels if w.dist == dist), None)
+    firsts = dict(wheel.first_release) if wheel is not None else {}
+    return firsts.get(cuda_major)
 
 
 def grouped_from() -> int:

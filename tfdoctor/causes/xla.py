@@ -7,10 +7,10 @@ from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import install_fix, set_env
-from tfdoctor.cuda_layout import first_cuda_for, wheel_name
+from tfdoctor.cuda_layout import first_cuda_for, nvcc_wheel_dir, wheel_first_release, wheel_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import version_key
+from tfdoctor.matrix import ranges_meet, version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 PTXAS_TOO_NEW: Final = CauseId("ptxas-too-new")
@@ -91,33 +91,51 @@ def ptxas_fix(m: Machine, logged_driver: Optional[str] = None, ptxas: Optional[s
     drv = m.facts.driver
     driver_cuda = (drv.cuda_version if drv is not None else None) or logged_driver
     uses = f"ptxas {ptxas}" if ptxas else "the ptxas XLA uses"
-    if (
-        driver_cuda
-        and not (drv is not None and drv.cuda_version)
-        and version_key(driver_cuda)[0] < 12
-    ):
-        # The CUDA 11 compiler wheels start at 11.7 (nvidia-cuda-nvcc-cu11 on PyPI): a driver
-        # of an older 11.x gets no wheel named, only the toolkit of its release.
+    key = version_key(driver_cuda) if driver_cuda else ()
+    if len(key) < 2:
         return Fix(
-            f"Upgrade the NVIDIA driver to one that supports the CUDA version of {uses} (the "
-            f"driver runs CUDA {driver_cuda}), or put a ptxas of CUDA {driver_cuda} or older "
-            "(a CUDA toolkit's bin directory) first on PATH.",
+            "Upgrade the NVIDIA driver to one that supports the CUDA version of the ptxas XLA "
+            "uses, or put a ptxas of the driver's CUDA version (or older) first on PATH.",
+            ("nvidia-smi", "ptxas --version"),
+        )
+    upgrade = (
+        f"Upgrade the NVIDIA driver to one that supports the CUDA version of {uses} (the "
+        f"driver runs CUDA {driver_cuda})"
+    )
+    spec, refused, _ = _nvcc_wheel(m, f"{key[0]}.{key[1]}")
+    if spec is None:
+        # No wheel pip would install here: a toolkit of the driver's release instead.
+        return Fix(
+            f"{upgrade}, or put a ptxas of CUDA {driver_cuda} or older (a CUDA toolkit's bin "
+            f"directory) first on PATH ({refused}).",
             ("nvidia-smi", "which -a ptxas", "ptxas --version"),
         )
-    if driver_cuda:
-        major, minor = version_key(driver_cuda)[:2]
-        return install_fix(
-            m,
-            f"Upgrade the NVIDIA driver to one that supports the CUDA version of {uses} (the "
-            f"driver runs CUDA {driver_cuda}), or use a ptxas of CUDA {driver_cuda} or older (the "
-            "CUDA compiler wheel of that version).",
-            f"{wheel_name('nvidia-cuda-nvcc', major)}=={major}.{minor}.*",
-        )
-    return Fix(
-        "Upgrade the NVIDIA driver to one that supports the CUDA version of the ptxas XLA "
-        "uses, or put a ptxas of the driver's CUDA version (or older) first on PATH.",
-        ("nvidia-smi", "ptxas --version"),
+    return install_fix(
+        m,
+        f"{upgrade}, or use a ptxas of CUDA {driver_cuda} or older (the CUDA compiler wheel of "
+        "that version).",
+        spec,
     )
+
+
+def _nvcc_wheel(m: Machine, release: str, newer: bool = False) -> tuple[Optional[str], str, bool]:
+    """The CUDA compiler wheel of CUDA ``release`` (X.Y: ``==X.Y.*``; with ``newer``, that
+    release or newer), where pip can install it here: a release NVIDIA published as that wheel
+    (data/cuda.yaml) which the installed TensorFlow's and-cuda extra admits (its matrix line:
+    2.18 and 2.19 pin nvidia-cuda-nvcc-cu12==12.5.82). Else None, with why, and whether
+    TensorFlow's pin is why."""
+    major = version_key(release)[0]
+    name = wheel_name("nvidia-cuda-nvcc", major)
+    first = wheel_first_release("nvidia-cuda-nvcc", major)
+    below = first is not None and version_key(release)[:2] < version_key(first)[:2]
+    if first is None or (below and not newer):
+        return None, f"NVIDIA publishes no CUDA compiler wheel of CUDA {release}", False
+    spec = f">={first if below else release}" if newer else f"=={release}.*"
+    line = m.line
+    pin = (line.and_cuda or {}).get(name) if line is not None else None
+    if line is not None and pin and not ranges_meet(pin, spec):
+        return None, f"TensorFlow {line.line}'s and-cuda extra pins {name}{pin}", True
+    return f"{name}{spec}", "", False
 
 
 #: Names ``$CUDA_HOME`` as XLA's CUDA root, keeping the user's other XLA flags.
@@ -219,7 +237,7 @@ def ptxas_old_fix(
             "in a container, an image of a newer CUDA), then build again.",
             ("which -a nvcc", "nvcc --version", "nvcc --list-gpu-arch"),
         )
-    if path and "site-packages" in path and "cuda_nvcc" in path and architecture:
+    if path and _in_packages(path) and nvcc_wheel_dir() in path and architecture:
         return _nvcc_wheel_old_fix(m, architecture, path)
     old = f"the old one XLA ran, {path}," if path else "the old one"
     text = (
@@ -234,10 +252,20 @@ def ptxas_old_fix(
     return Fix(text, (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))))
 
 
+def _in_packages(path: str) -> bool:
+    """Whether ``path`` lies in a Python's packages: site-packages, or dist-packages where
+    Debian's Python (and TensorFlow's own images) install pip's packages."""
+    return "site-packages" in path or "dist-packages" in path
+
+
 def _first_cuda_of(architecture: str) -> Optional[str]:
     """The first CUDA release that knows ``architecture`` (``sm_89``: 11.8), from the CUDA
-    table (data/cuda.yaml), or None where the table does not state it."""
-    digits = architecture.removeprefix("sm_").rstrip("abf")
+    table (data/cuda.yaml), or None where the table does not state it.
+
+    The table states plain targets only: an architecture-specific one (``sm_90a``: CUDA 12.0,
+    where 11.8 knows sm_90) or a family one (``sm_120f``: CUDA 12.9) came later than its base,
+    so a suffix gets no release named."""
+    digits = architecture.removeprefix("sm_")
     if len(digits) < 2 or not digits.isdigit():
         return None
     return first_cuda_for(f"{digits[:-1]}.{digits[-1]}")
@@ -249,17 +277,46 @@ def _nvcc_wheel_old_fix(m: Machine, architecture: str, path: str) -> Fix:
     CUDA table, where TensorFlow's requirements allow it."""
     first = _first_cuda_of(architecture)
     release = f"CUDA {first} or newer" if first else f"a CUDA release that knows {architecture}"
-    major = version_key(first)[0] if first else None
     looks = ("ptxas --version", *m.pip("show tensorflow"))
+    spec, refused, pinned = _nvcc_wheel(m, first, newer=True) if first else (None, "", False)
+    ran = (
+        f"XLA ran the ptxas of the CUDA compiler wheel ({path}), which does not know {architecture}"
+    )
+    if pinned and first:
+        # The installed TensorFlow's pin keeps the wheel where it is: a toolkit's ptxas.
+        admits = _first_line_admitting(
+            m, wheel_name("nvidia-cuda-nvcc", version_key(first)[0]), f">={first}"
+        )
+        return Fix(
+            f"{ran}, and {refused}: put the bin directory of a {release} toolkit (NVIDIA's GPU "
+            "feature list) first on PATH, or move to a TensorFlow whose and-cuda extra allows "
+            "that wheel" + (f" (TensorFlow {admits} or newer)." if admits else "."),
+            ("which -a ptxas", *looks),
+        )
     text = (
-        f"XLA ran the ptxas of the CUDA compiler wheel ({path}), which does not know "
-        f"{architecture}: install that wheel of {release} (NVIDIA's GPU feature list), where "
+        f"{ran}: install that wheel of {release} (NVIDIA's GPU feature list), where "
         "TensorFlow's requirements allow it (`pip show tensorflow` names its pin), or put a "
         "CUDA toolkit of that release's bin directory first on PATH."
     )
-    if major is None or first is None:
+    if spec is None:
         return Fix(text, looks)
-    return Fix(text, (*looks, *m.pip_install(f"{wheel_name('nvidia-cuda-nvcc', major)}>={first}")))
+    return Fix(text, (*looks, *m.pip_install(spec)))
+
+
+def _first_line_admitting(m: Machine, name: str, spec: str) -> Optional[str]:
+    """The oldest TensorFlow line of the matrix whose and-cuda extra admits ``name`` at
+    ``spec``, newer than the installed one (``2.20``); None where none does."""
+    if m.matrix is None or m.line is None:
+        return None
+    installed = version_key(m.line.line)
+    fits = [
+        line.line
+        for line in m.matrix.lines
+        if version_key(line.line) > installed
+        and (line.and_cuda or {}).get(name)
+        and ranges_meet((line.and_cuda or {})[name], spec)
+    ]
+    return min(fits, key=version_key) if fits else None
 
 
 def _ptxas_version_fix(m: Machine, problem: str, ptxas: str, other: str) -> Fix:

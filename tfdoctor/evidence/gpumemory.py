@@ -34,10 +34,18 @@ from tfdoctor.records import Record, record
 _MIB = 1024**2
 _GIB = 1024**3
 
-#: The device TensorFlow created, the memory it took (MB, as it prints it: MiB) and the name.
+#: The device TensorFlow created (its GPU:N), the memory it took (MB, as it prints it: MiB),
+#: the physical GPU's index and its name.
 _CREATED = re.compile(
-    r"Created (?:TensorFlow )?device [^\n]{0,200}?with (?P<mb>\d+) MB memory\)?:?\s*->\s*"
-    r"(?:physical GPU \()?device: \d+, name: (?P<name>[^,\n]+)"
+    r"Created (?:TensorFlow )?device [^\n]{0,200}?GPU:(?P<logical>\d+) with (?P<mb>\d+) MB "
+    r"memory\)?:?\s*->\s*(?:physical GPU \()?device: (?P<gpu>\d+), name: (?P<name>[^,\n]+)"
+)
+#: The program's own cap on TensorFlow's share of a GPU, where the log shows its code or
+#: configuration: a logical (virtual) device's memory_limit (tf.config), TensorFlow 1's
+#: per_process_gpu_memory_fraction (GPUOptions). A device that small is then what was asked.
+_CAPPED = re.compile(
+    r"\bmemory_limit\s*=|per_process_gpu_memory_fraction"
+    r"|(?:Virtual|Logical)DeviceConfiguration|set_(?:virtual|logical)_device_configuration"
 )
 #: TensorFlow 2.1-2.4's description of the GPU it found, with its size.
 _DEVICE_SIZE = re.compile(r"deviceMemorySize: (?P<size>\d+(?:\.\d+)?[KMGT]iB)")
@@ -66,12 +74,16 @@ class GpuMemoryShown(Record):
     total_bytes: Optional[int] = None
     #: The allocator's limit, printed after a failure.
     limit_bytes: Optional[int] = None
+    #: The program capped TensorFlow's share of the GPU: its code or configuration shows a
+    #: memory limit or fraction, or two of TensorFlow's devices share one GPU (virtual
+    #: devices), so a small device says nothing of other processes.
+    capped: bool = False
 
     @property
     def taken_before(self) -> bool:
         """Whether TensorFlow's device is far smaller than its GPU, or than any GPU where the
         GPU's size is not shown: memory held elsewhere."""
-        if self.device_bytes is None:
+        if self.device_bytes is None or self.capped:
             return False
         if self.total_bytes is None:
             return self.device_bytes < TAKEN_BELOW
@@ -97,4 +109,15 @@ def read_gpu_memory(text: str) -> GpuMemoryShown:
         device,
         total,
         int(limit["n"] or limit["m"]) if limit else None,
+        _CAPPED.search(text) is not None or _virtual_devices(text),
     )
+
+
+def _virtual_devices(text: str) -> bool:
+    """Whether two of TensorFlow's GPU devices in ``text`` sit on one physical GPU."""
+    seen: dict[str, str] = {}
+    for created in _CREATED.finditer(text):
+        logical = seen.setdefault(created["gpu"], created["logical"])
+        if logical != created["logical"]:
+            return True
+    return False

@@ -1606,9 +1606,11 @@ class Revealed(Record):
     #: TensorFlow started) or ``never-fits`` (one request at least all TensorFlow has), with
     #: the words that show it; None where the log does not tell.
     memory_reading: Optional[tuple[str, str]] = None
-    #: XLA's first word on the ptxas it runs that names its version: the problem, the
-    #: version, and the other release the line names (:class:`tflog.PtxasProblem`).
-    ptxas_shown: Optional[tuple[str, str, str]] = None
+    #: XLA's words on the ptxas it runs that name its version, the first of each problem:
+    #: the problem, the version, and the other release the line names
+    #: (:class:`tflog.PtxasProblem`). One log can hold two (TensorFlow 2.19's clamping note
+    #: and its driver older than that ptxas), each its own finding's reading.
+    ptxas_shown: tuple[tuple[str, str, str], ...] = ()
     #: The path of the ptxas XLA says it ran (:func:`tflog.ptxas_path_shown`).
     ptxas_path: Optional[str] = None
     #: The TensorFlow.js for Node package the log names (``tfjs-node-gpu``), if any.
@@ -2240,13 +2242,12 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             ),
         ),
         ptxas_path=tflog.ptxas_path_shown(f"{evidence.first_text}\n{text}"),
-        ptxas_shown=next(
-            (
-                (e.problem, e.ptxas, e.other)
-                for _, e in evidence.logged(tflog.PtxasProblem)
+        ptxas_shown=tuple(
+            {
+                e.problem: (e.problem, e.ptxas, e.other)
+                for _, e in reversed(evidence.logged(tflog.PtxasProblem))
                 if e.ptxas and e.other
-            ),
-            None,
+            }.values()
         ),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
@@ -4948,14 +4949,14 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         arch = arch or (f"sm_{named.group(1)}" if named else None)
     if nvcc:
         return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "nvcc")
-    shown = r.ptxas_shown if r.ptxas_shown and r.ptxas_shown[0] != "newer-than-driver" else None
+    shown = next((p for p in r.ptxas_shown if p[0] != "newer-than-driver"), None)
     return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "ptxas", shown, r.ptxas_path)
 
 
 def _ptxas_new(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """A ptxas newer than the driver, with the versions XLA's own line states."""
-    shown = r.ptxas_shown
-    if shown is not None and shown[0] == "newer-than-driver":
+    shown = next((p for p in r.ptxas_shown if p[0] == "newer-than-driver"), None)
+    if shown is not None:
         return causes.xla.PTXAS_TOO_NEW, causes.xla.ptxas_fix(m, shown[2], shown[1])
     return causes.xla.PTXAS_TOO_NEW, causes.xla.ptxas_fix(m)
 
