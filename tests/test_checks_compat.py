@@ -1000,7 +1000,7 @@ WINDOWS_CASES = {
         ),
         (Severity.WARNING,),
         ("2.15.1", "native Windows"),
-        ("WSL2", "Python 3.7-3.10"),
+        ("WSL2", "a Python 3.7 to 3.10 environment with TensorFlow 2.10"),
         ("wsl --install",),
     ),
     "windows-gpu-tf2.10": Case(
@@ -1017,6 +1017,22 @@ WINDOWS_CASES = {
 @pytest.mark.parametrize("case", params(WINDOWS_CASES))
 def test_windows_gpu(case: Case) -> None:
     assert_case(check_windows_gpu, case)
+
+
+def test_windows_gpu_fix_follows_the_matrix() -> None:
+    # The last native Windows GPU line and its Windows Pythons come from the matrix: a
+    # matrix that states them otherwise changes the advice.
+    facts = f.facts(
+        platform=WINDOWS, python=f.python(version="3.12.4", executable="C:\\venv\\python.exe")
+    )
+    matrix = f.with_line(MATRIX, "2.10", python={"windows-x86_64": ("3.8", "3.9")})
+    fix = causes.platform.windows_gpu_fix(Machine(facts, matrix))
+    assert "a Python 3.8 to 3.9 environment with TensorFlow 2.10" in fix.text
+    assert "3.7" not in fix.text and "3.10" not in fix.text
+    # No line with native Windows GPU wheels: no line or Pythons are named.
+    lines = tuple(dataclasses.replace(x, windows_native_gpu=False) for x in MATRIX.lines)
+    fix = causes.platform.windows_gpu_fix(Machine(facts, dataclasses.replace(MATRIX, lines=lines)))
+    assert "TensorFlow 2.10" not in fix.text and "Python 3." not in fix.text
 
 
 # --- every check without a matrix or facts ----------------------------------------------------
@@ -1123,6 +1139,17 @@ def test_driver_check_trusts_the_matrix_only_for_cuda_builds(
             "distribution's NVIDIA driver packages",
             False,
             id="fedora",
+        ),
+        # The facts hold os-release's name, not its ID_LIKE: a derivative is not Ubuntu.
+        pytest.param(
+            f.platform(os_name="Linux Mint 21.3"),
+            None,
+            "distribution's NVIDIA driver packages",
+            False,
+            id="mint",
+        ),
+        pytest.param(
+            f.platform(os_name="Linux"), None, "Install NVIDIA driver 525.60.13", True, id="unnamed"
         ),
     ],
 )

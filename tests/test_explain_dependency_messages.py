@@ -436,6 +436,30 @@ def test_two_copies_of_generated_code_in_one_process_are_no_protobuf_from_pip(
     assert "<3.21" not in fix and "jax imported before TensorFlow" in fix
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        # protobuf 3.x: GOOGLE_CHECK's words behind its own prefix.
+        pytest.param(
+            "[libprotobuf FATAL google/protobuf/descriptor.cc:1986] CHECK failed: "
+            "GeneratedDatabase()->Add(encoded_file_descriptor, size): \n",
+            id="protobuf-3",
+        ),
+        # protobuf 22 and later: ABSL_CHECK's "Check failed: " behind absl's prefix.
+        pytest.param(
+            "F0304 10:00:00.123456   41234 descriptor.cc:1953] Check failed: "
+            "GeneratedDatabase()->Add(encoded_file_descriptor, size) \n"
+            "*** Check failure stack trace: ***\n",
+            id="protobuf-22-absl",
+        ),
+    ],
+)
+def test_generated_database_abort_reads_in_both_check_wordings(line: str) -> None:
+    top = top_error(explained('$ python -c "import jax; import tensorflow"\n' + line))
+    assert top.cause == "protobuf-incompatible"
+    assert "built for the installed TensorFlow" in fix_text(top)
+
+
 def test_another_programs_file_already_in_its_database_is_not_protobuf() -> None:
     assert not _causes("File already exists in database: /srv/media/clip.mp4\n")
 

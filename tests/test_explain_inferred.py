@@ -8,10 +8,15 @@ in plain words what the log shows and what was inferred, from which path.
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
+
 from tests import factories as f
+from tfdoctor import causes
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
-from tfdoctor.facts import Facts, to_json
+from tfdoctor.facts import Facts, NvidiaKernelFacts, to_json
 from tfdoctor.findings import Finding, Report
 from tfdoctor.machine import LogHints, Machine
 from tfdoctor.signatures import load_signatures
@@ -96,6 +101,43 @@ def test_hints_fill_only_what_the_facts_lack() -> None:
     assert hinted.pip("install x") == ("pip install x",)
     probed = Machine(f.facts(), f.FIXTURE_MATRIX, LogHints(os="windows", python="3.8"))
     assert (probed.os, probed.target.python) == ("linux", "3.11")
+
+
+def test_the_logs_package_manager_feeds_the_machine() -> None:
+    bare = Facts(tfdoctor_version="0", collected_at="2026-01-01T00:00:00+00:00")
+    dnf = Machine(bare, f.FIXTURE_MATRIX, LogHints(os="linux", packager="dnf"))
+    assert (dnf.packager, dnf.ubuntu) == ("dnf", False)
+    apt = Machine(bare, f.FIXTURE_MATRIX, LogHints(packager="apt"))
+    # apt alone does not tell Ubuntu from Debian.
+    assert (apt.packager, apt.ubuntu) == ("apt", None)
+    assert Machine(bare, f.FIXTURE_MATRIX, LogHints(os="windows", packager="apt")).packager is None
+    # The probed distribution wins over the log.
+    fedora = f.facts(platform=f.platform(os_name="Fedora Linux 40 (Workstation Edition)"))
+    probed = Machine(fedora, f.FIXTURE_MATRIX, LogHints(os="linux", packager="apt"))
+    assert (probed.packager, probed.ubuntu) == ("dnf", False)
+
+
+@pytest.mark.parametrize(
+    ("hints", "rebuild", "ubuntu_drivers"),
+    [
+        pytest.param(LogHints(os="linux", packager="dnf"), "sudo dracut --force", False, id="dnf"),
+        pytest.param(
+            LogHints(os="linux", packager="apt"), "sudo update-initramfs -u", True, id="apt"
+        ),
+    ],
+)
+def test_driver_fixes_follow_the_logs_package_manager(
+    hints: LogHints, rebuild: str, ubuntu_drivers: bool
+) -> None:
+    # nouveau holds the GPU (the kernel's facts) where no probe named the distribution.
+    facts = dataclasses.replace(
+        f.facts(nvidia_kernel=NvidiaKernelFacts(modules=("nouveau",))), platform=None
+    )
+    m = Machine(facts, f.FIXTURE_MATRIX, hints)
+    commands = causes.gpu.driver_load_fix(m).commands
+    assert commands[-1].startswith(rebuild) and "#" not in commands[-1]
+    _, upgrade = causes.gpu.driver_upgrade(m, "525.60.13")
+    assert bool(upgrade) is ubuntu_drivers
 
 
 # --- TensorFlow's own lines: what they state, where; what a file name implies -----------------

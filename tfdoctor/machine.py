@@ -206,6 +206,9 @@ class LogHints(Record):
     #: The channel the log's ``conda list`` shows for such a package (empty: the default
     #: channels), by name (:func:`tfdoctor.evidence.conda.conda_channels`).
     conda_channels: tuple[tuple[str, str], ...] = ()
+    #: The package manager the log shows the host's packages installed with (``apt``,
+    #: ``dnf``, ``yum``, ``zypper``: :func:`tfdoctor.evidence.devices.host_packager`).
+    packager: Optional[str] = None
 
 
 #: Words of a distribution's name (os-release's PRETTY_NAME) and its package manager, tried in
@@ -493,15 +496,35 @@ class Machine(Record):
         implies it: ``apt`` (Debian, Ubuntu and their derivatives), ``dnf`` (Fedora, RHEL 8
         and later, its rebuilds, Amazon Linux 2023), ``yum`` (RHEL and CentOS 7, Amazon Linux
         2), ``zypper`` (SUSE), ``apk`` (Alpine), ``pacman`` (Arch); None where unnamed or
-        another (each distribution's own documentation names its tool)."""
+        another (each distribution's own documentation names its tool). Without probed
+        facts, the one the log shows the user running (:attr:`LogHints.packager`)."""
         plat = self.facts.platform
-        if plat is None or self.os != "linux":
+        if plat is None:
+            hinted = self.hints.packager if self.hints is not None else None
+            return hinted if self.os in (None, "linux") else None
+        if self.os != "linux":
             return None
         name = plat.os_name.lower()
         for words, tool in _PACKAGERS:
             if any(word in name for word in words):
                 return tool
         return None
+
+    @functools.cached_property
+    def ubuntu(self) -> Optional[bool]:
+        """Whether the Linux distribution is Ubuntu, whose own tools (ubuntu-drivers) a fix
+        may name: True where os-release's name says Ubuntu; False where it names another, or
+        where the log shows a package manager other than Ubuntu's apt; None where unknown.
+        The facts hold os-release's PRETTY_NAME only, not its ID_LIKE, so a derivative
+        (Linux Mint, Pop!_OS: ID_LIKE="ubuntu debian") counts as another distribution."""
+        if self.os is not None and self.os != "linux":
+            return False
+        plat = self.facts.platform
+        if plat is not None:
+            name = plat.os_name.lower()
+            # "Linux" alone: the probe found no os-release to name the distribution.
+            return None if name == "linux" else "ubuntu" in name
+        return False if self.packager not in (None, "apt") else None
 
     @property
     def wsl(self) -> Optional[str]:

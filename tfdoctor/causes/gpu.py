@@ -1585,8 +1585,7 @@ def driver_upgrade(m: Machine, floor: str) -> tuple[str, list[str]]:
         )
     if m.os == "windows":
         return f"Install NVIDIA driver {floor} or newer", []
-    plat = m.facts.platform
-    if m.packager is not None and plat is not None and "ubuntu" not in plat.os_name.lower():
+    if m.ubuntu is False:
         # ubuntu-drivers is Ubuntu's own tool: another distribution names its driver packages
         # itself (and NVIDIA's installer serves any).
         return (

@@ -21,6 +21,7 @@ from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import (
+    DEFAULT_PLATFORM_OF_OS,
     PLATFORM_MARKERS,
     PLATFORMS,
     CompanionRelease,
@@ -647,15 +648,14 @@ def ci_python_fix(requested: Optional[str]) -> Fix:
 
 
 def windows_gpu_fix(m: Machine, archive: bool = False) -> Fix:
-    """WSL2 with the Linux wheels, or TensorFlow 2.10, the last native Windows GPU release
-    (``archive``: TensorFlow's C library, whose archives follow the same builds)."""
+    """WSL2 with the Linux wheels, or the last TensorFlow line with native Windows GPU wheels
+    in the matrix (``archive``: TensorFlow's C library, whose archives follow the same builds)."""
     from tfdoctor.compat import newest_fit  # noqa: PLC0415 - avoids a cycle at import
 
     commands = ["wsl --install"]
     if archive:
-        lines = m.matrix.lines if m.matrix is not None else ()
-        last = next((x.line for x in lines if x.windows_native_gpu), None)
-        release = f"TensorFlow {last}" if last else "the last release with one"
+        last = _last_windows_gpu_line(m)
+        release = f"TensorFlow {last.line}" if last is not None else "the last release with one"
         return Fix(
             "Use the Windows GPU archive of TensorFlow's C library (libtensorflow-gpu-windows-"
             f"x86_64) of {release}, the last native Windows GPU release "
@@ -675,11 +675,28 @@ def windows_gpu_fix(m: Machine, archive: bool = False) -> Fix:
         if m.in_conda:
             commands.append(f"conda install -c conda-forge cudatoolkit={nl.cuda} cudnn={nl.cudnn}")
     else:
-        text += (
-            ", or, for native Windows GPU support, a Python 3.7-3.10 environment with "
-            "TensorFlow 2.10 (`tfdoctor matrix --platform windows --gpu CC`)"
-        )
+        text += ", or, for native Windows GPU support, " + _last_windows_gpu_env(m)
     return Fix(text + ".", tuple(commands))
+
+
+def _last_windows_gpu_line(m: Machine) -> Optional[TFLine]:
+    """The last TensorFlow line with native Windows GPU wheels in the matrix (its lines run
+    newest first); None without a matrix."""
+    lines = m.matrix.lines if m.matrix is not None else ()
+    return next((x for x in lines if x.windows_native_gpu), None)
+
+
+def _last_windows_gpu_env(m: Machine) -> str:
+    """The Pythons and line of the last TensorFlow line with native Windows GPU wheels, as the
+    matrix states them, in words for a fix."""
+    last = _last_windows_gpu_line(m)
+    pythons = last.pythons_on(DEFAULT_PLATFORM_OF_OS["windows"]) if last is not None else ()
+    if last is None or not pythons:
+        what = "an environment with the last TensorFlow release that has it"
+    else:
+        span = python_span(pythons)[len("CPython ") :]
+        what = f"a Python {span} environment with TensorFlow {last.line}"
+    return f"{what} (`tfdoctor matrix --platform windows --gpu CC`)"
 
 
 #: The last TensorFlow release whose PyPI wheels run without AVX: TensorFlow 1.6's release

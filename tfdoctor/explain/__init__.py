@@ -2632,6 +2632,7 @@ def log_hints(revealed: Revealed) -> LogHints:
         tf_installer=revealed.tf_installer,
         conda_installed=revealed.conda_installed,
         conda_channels=revealed.conda_channels,
+        packager=revealed.packager,
     )
 
 
@@ -4617,7 +4618,7 @@ def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     stage = _matched_line(hits, "container-cli-stage-error")
     if stage is not None:
         return causes.container.CONTAINER_NO_GPU, causes.container.toolkit_stage_fix(
-            stage, r.packager
+            stage, m.packager
         )
     if any(h.signature.id in _RUNTIME_NAME_REFUSED for h in hits):
         # The daemon has no runtime of the name --runtime asked for: its registration.
