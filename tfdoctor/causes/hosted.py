@@ -80,10 +80,12 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             TPU_GENERATION_UNSUPPORTED,
             "A TPU generation TensorFlow does not run on",
-            "Cloud TPU v6e (Trillium) and later generations support JAX and PyTorch/XLA; no "
-            "TensorFlow TPU software version exists for them, so TensorFlow runs on the host's "
-            "CPU there.",
-            "https://cloud.google.com/tpu/docs/v6e",
+            "Cloud TPU's TensorFlow software versions (tpu-vm-tf-x.y.z) run on v2 to v4 and, "
+            "from TensorFlow 2.15.0 on, v5e, v5p and v6e (Trillium); later generations (TPU7x, "
+            "Ironwood) support JAX and PyTorch/XLA only, so TensorFlow runs on the host's CPU "
+            "there.",
+            "https://cloud.google.com/tpu/docs/runtimes",
+            "https://cloud.google.com/tpu/docs/tpu7x",
         ),
         define(
             HOSTED_TF_LINE_DROPPED,
@@ -400,8 +402,8 @@ def tpu_generation_fix(generation: str) -> Fix:
     """Use JAX or PyTorch/XLA on this TPU, or a TPU generation TensorFlow runs on."""
     return Fix(
         f'On TPU {generation} use JAX (pip install "jax[tpu]") or PyTorch/XLA; for TensorFlow, '
-        "create the TPU VM on a generation it runs on (v5e, v5p, v4) with a tpu-vm-tf-* "
-        "software version.",
+        "create the TPU VM on a generation it runs on (v6e, v5e, v5p, v4) with a tpu-vm-tf-* "
+        "software version (on v6e, v5e and v5p a -pjrt one, TensorFlow 2.15.0 or later).",
         (),
     )
 
