@@ -14,6 +14,7 @@ from tfdoctor.causes.hosted import instance_without_gpu
 from tfdoctor.evidence.devices import sagemaker_instance_type
 from tfdoctor.evidence.packages import read_stale_import
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.hosted import hosted_data
 
 #: The SDK's frames above its refusal, as a notebook instance's conda environment shows them.
 _SDK = "/home/ec2-user/anaconda3/envs/tensorflow2_p310/lib/python3.10/site-packages/sagemaker"
@@ -161,6 +162,19 @@ def test_the_magics_refusals_are_warnings_with_their_fix(text: str, cause: str, 
     found = finding_of(explained(text), cause)
     assert found is not None and found.severity is Severity.WARNING
     assert fix in fix_text(found)
+
+
+def test_a_tpu_version_mismatch_on_colab_is_told_what_its_tpu_runtime_ships() -> None:
+    """Colab's TPU runtimes ship no TensorFlow now (backend-info's pip-freeze.tpu.txt): the
+    fix cannot tell the notebook to keep one; it names the TPU build to install instead."""
+    text = "%tensorflow_version 2.x\nFailed to switch the TPU to TF 2.2.0\n"
+    found = finding_of(explained(text), "tpu-version-mismatch")
+    assert found is not None
+    colab = hosted_data().image("colab")
+    assert colab is not None and colab.releases[0].tpu_tensorflow is None
+    fix = fix_text(found)
+    assert "keep the TensorFlow the TPU runtime ships" not in fix
+    assert "ship no TensorFlow" in fix and "tensorflow-tpu" in fix
 
 
 def test_the_magic_with_nothing_to_switch_stays_a_note() -> None:

@@ -287,13 +287,26 @@ def hosted_gpu_runtime_fix(name: Optional[str]) -> Fix:
 
 
 def tpu_version_fix() -> Fix:
-    """Run the client with the TensorFlow the TPU runs (or the TPU with the client's)."""
+    """Run the client with the TensorFlow the TPU runs (or the TPU with the client's); on
+    Colab, worded for what its current TPU runtime ships (the hosted table)."""
+    colab = hosted_image("colab")
+    shipped = colab.releases[0].tpu_tensorflow if colab is not None and colab.releases else None
+    # Colab's TPU runtimes are now TPU VMs whose pip freeze (backend-info's
+    # pip-freeze.tpu.txt) holds jax and libtpu and no TensorFlow: no TPU server with its own
+    # TensorFlow is left to match, only the notebook's install.
+    on_colab = (
+        f"on Colab keep the {shipped} its TPU runtime ships (do not pip install another, or "
+        "restart the runtime after uninstalling it)"
+        if shipped
+        else "on Colab, whose TPU runtimes now ship no TensorFlow and run the TPU in the "
+        "notebook's own process, install TensorFlow's TPU build there (tensorflow-tpu, with "
+        f"libtpu from {LIBTPU_INDEX}) in place of the tensorflow wheel"
+    )
     return Fix(
-        "Use the same TensorFlow on the client as on the TPU: on Colab keep the TensorFlow the "
-        "TPU runtime ships (do not pip install another, or restart the runtime after "
-        "uninstalling it); on a Cloud TPU node, create the TPU with the software version of "
-        "the client's TensorFlow (tf-nightly needs the nightly TPU software), or install the "
-        "client TensorFlow of the TPU's version.",
+        f"Use the same TensorFlow on the client as on the TPU: {on_colab}; on a Cloud TPU "
+        "node, create the TPU with the software version of the client's TensorFlow "
+        "(tf-nightly needs the nightly TPU software), or install the client TensorFlow of the "
+        "TPU's version.",
         (
             'python -c "import tensorflow as tf; print(tf.__version__)"',
             "gcloud compute tpus describe $TPU_NAME --zone $ZONE "
