@@ -14,6 +14,7 @@ from tfdoctor.causes.hosted import instance_without_gpu
 from tfdoctor.evidence.devices import sagemaker_instance_type
 from tfdoctor.evidence.packages import read_stale_import
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.hosted import hosted_data
 
 #: The SDK's frames above its refusal, as a notebook instance's conda environment shows them.
 _SDK = "/home/ec2-user/anaconda3/envs/tensorflow2_p310/lib/python3.10/site-packages/sagemaker"
@@ -161,6 +162,19 @@ def test_the_magics_refusals_are_warnings_with_their_fix(text: str, cause: str, 
     found = finding_of(explained(text), cause)
     assert found is not None and found.severity is Severity.WARNING
     assert fix in fix_text(found)
+
+
+def test_a_tpu_version_mismatch_on_colab_is_told_what_its_tpu_runtime_ships() -> None:
+    """Colab's TPU runtimes ship no TensorFlow now (backend-info's pip-freeze.tpu.txt): the
+    fix cannot tell the notebook to keep one; it names the TPU build to install instead."""
+    text = "%tensorflow_version 2.x\nFailed to switch the TPU to TF 2.2.0\n"
+    found = finding_of(explained(text), "tpu-version-mismatch")
+    assert found is not None
+    colab = hosted_data().image("colab")
+    assert colab is not None and colab.releases[0].tpu_tensorflow is None
+    fix = fix_text(found)
+    assert "keep the TensorFlow the TPU runtime ships" not in fix
+    assert "ship no TensorFlow" in fix and "tensorflow-tpu" in fix
 
 
 def test_the_magic_with_nothing_to_switch_stays_a_note() -> None:
@@ -359,6 +373,50 @@ def test_a_pin_colabs_python_cannot_install_names_the_runtime_version_of_its_pyt
     fix = fix_text(top)
     # The fixture matrix's 2.12 serves Python 3.8-3.11: Colab's newest runtime on 3.11.
     assert "runtime version 2025.07" in fix and "Runtime version" in fix
+
+
+#: TensorFlow creating its GPU device, as a notebook on a GPU runtime logs it before the pin
+#: (gpu_device.cc's "Created device ... compute capability" line).
+_GPU_CREATED = (
+    "2025-07-01 10:00:00.000000: I tensorflow/core/common_runtime/gpu/gpu_device.cc:2021] "
+    "Created device /job:localhost/replica:0/task:0/device:GPU:0 with 13942 MB memory:  -> "
+    "device: 0, name: Tesla T4, pci bus id: 0000:00:04.0, compute capability: 7.5\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("version", "said", "wheels"),
+    [
+        # 2.12 loads CUDA 11 and cuDNN 8, the runtime's TensorFlow 2.18 CUDA 12 and cuDNN 9;
+        # 2.12 has no and-cuda extra: no wheel to bring them.
+        pytest.param("2.12.0", "CUDA 11.8 and cuDNN 8.6", False, id="no-cuda-wheels"),
+        # 2.15: CUDA 12 too, but cuDNN 8; its and-cuda extra brings its own.
+        pytest.param("2.15.0", "CUDA 12.2 and cuDNN 8.9", True, id="and-cuda"),
+    ],
+)
+def test_a_pin_on_a_gpu_runtime_says_the_runtime_version_leaves_no_gpu(
+    version: str, said: str, wheels: bool
+) -> None:
+    text = _GPU_CREATED + _COLAB_PIN.replace("2.12.0", version)
+    fix = fix_text(top_error(explained(text)))
+    assert "runtime version 2025.07" in fix
+    assert f"loads {said}" in fix and "finds no GPU there" in fix
+    assert ('"tensorflow[and-cuda]==' + version + '"' in fix) is wheels
+    assert "keep the GPU" in fix
+
+
+def test_a_pin_without_a_gpu_shown_gets_no_gpu_words() -> None:
+    assert "finds no GPU" not in fix_text(top_error(explained(_COLAB_PIN)))
+
+
+def test_a_pin_no_kaggle_runtime_serves_is_sent_off_kaggle_not_to_a_local_runtime() -> None:
+    text = (
+        _COLAB_PIN.replace(", https://us-python.pkg.dev/colab-wheels/public/simple/", "")
+        + 'File "/kaggle/working/train.py", line 1\n'
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "no runtime version Kaggle Notebooks offers" in fix
+    assert "local runtime" not in fix and "off Kaggle Notebooks" in fix
 
 
 def test_the_same_pin_off_a_hosted_notebook_gets_no_runtime_version() -> None:

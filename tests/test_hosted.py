@@ -191,15 +191,25 @@ def test_the_probe_reads_the_tpu_chips_on_the_pci_bus(
     assert (marker in hosted.markers) if marker else not hosted.markers
 
 
-def test_a_tpu_generation_read_from_pci_is_judged(tmp_path: Path) -> None:
-    """TensorFlow on a v6e VM made with gcloud: the generation from the PCI bus is enough."""
+@pytest.mark.parametrize(
+    ("device", "expected"),
+    [
+        # Cloud TPU's software versions page: v6e, v5e and v5p run TensorFlow 2.15.0 and later.
+        pytest.param("0x006f", ("ok", ""), id="v6e-runs-tensorflow"),
+        pytest.param("0x0076", ("warning", "tpu-generation-unsupported"), id="tpu7x"),
+    ],
+)
+def test_a_tpu_generation_read_from_pci_is_judged(
+    tmp_path: Path, device: str, expected: tuple[str, str]
+) -> None:
+    """tensorflow-tpu on a VM made with gcloud: the generation from the PCI bus is enough."""
     facts = facts_from_json(read_case(DATA / "tpu-vm-v5e-tensorflow-tpu.json")["facts"])
-    _pci(tmp_path, "0000:00:04.0", "0x006f")
-    v6e = dataclasses.replace(facts, hosted=probe_hosted({}, tmp_path))
+    _pci(tmp_path, "0000:00:04.0", device)
+    vm = dataclasses.replace(facts, hosted=probe_hosted({}, tmp_path))
 
-    (found,) = run_checks(CheckContext(v6e, load_matrix()), select_checks(["hosted.tpu"]))
+    (found,) = run_checks(CheckContext(vm, load_matrix()), select_checks(["hosted.tpu"]))
 
-    assert (found.severity.value, found.cause) == ("warning", "tpu-generation-unsupported")
+    assert (found.severity.value, found.cause) == expected
 
 
 # --- the data file --------------------------------------------------------------------------
@@ -211,7 +221,8 @@ def test_every_shipped_release_is_pinned_and_sourced() -> None:
         assert image.sources, image.name
         for release in image.releases:
             assert release.sources and all(s in data.sources for s in release.sources)
-    assert data.tpu("v6e-8") is not None and not data.tpu("v6e-8").tensorflow  # type: ignore[union-attr]
+    assert data.tpu("v6e-8") is not None and data.tpu("v6e-8").tensorflow  # type: ignore[union-attr]
+    assert data.tpu("tpu7x-8") is not None and not data.tpu("tpu7x-8").tensorflow  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(
@@ -223,8 +234,8 @@ def test_every_shipped_release_is_pinned_and_sourced() -> None:
             id="unquoted-version",
         ),
         pytest.param(
-            ("source: tpu-v6e", "source: nowhere"),
-            "tpu_generations[v6e].source",
+            ("source: tpu-v7", "source: nowhere"),
+            "tpu_generations[tpu7x].source",
             id="unknown-source",
         ),
     ],
@@ -261,14 +272,14 @@ def test_check_probes_the_hosted_image_from_the_environment() -> None:
         "--static",
         "--json",
         "hosted.tpu",
-        env={"TPU_NAME": "local", "TPU_ACCELERATOR_TYPE": "v6e-8"},
+        env={"TPU_NAME": "local", "TPU_ACCELERATOR_TYPE": "tpu7x-8"},
     )
 
     report = json.loads(out.stdout)
     hosted = report["facts"]["hosted"]
-    assert (hosted["name"], hosted["tpu_type"]) == ("tpu-vm", "v6e-8")
+    assert (hosted["name"], hosted["tpu_type"]) == ("tpu-vm", "tpu7x-8")
     assert "env:TPU_ACCELERATOR_TYPE" in hosted["markers"]
-    # Whatever TensorFlow is installed here, v6e runs none (no TensorFlow: nothing to judge).
+    # Whatever TensorFlow is installed here, TPU7x runs none (no TensorFlow: nothing to judge).
     has_tf = any(p["name"].startswith("tensorflow") for p in report["facts"]["packages"])
     expected = [("hosted.tpu", "tpu-generation-unsupported")] if has_tf else []
     assert [(f["id"], f["cause"]) for f in report["findings"]] == expected

@@ -10,7 +10,7 @@ from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.findings import Fix
 from tfdoctor.hosted import HostedImage, ImageRelease, hosted_data
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import version_key
+from tfdoctor.matrix import TFLine, version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 HOSTED_TF_REPLACED: Final = CauseId("hosted-tf-replaced")
@@ -80,10 +80,12 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             TPU_GENERATION_UNSUPPORTED,
             "A TPU generation TensorFlow does not run on",
-            "Cloud TPU v6e (Trillium) and later generations support JAX and PyTorch/XLA; no "
-            "TensorFlow TPU software version exists for them, so TensorFlow runs on the host's "
-            "CPU there.",
-            "https://cloud.google.com/tpu/docs/v6e",
+            "Cloud TPU's TensorFlow software versions (tpu-vm-tf-x.y.z) run on v2 to v4 and, "
+            "from TensorFlow 2.15.0 on, v5e, v5p and v6e (Trillium); later generations (TPU7x, "
+            "Ironwood) support JAX and PyTorch/XLA only, so TensorFlow runs on the host's CPU "
+            "there.",
+            "https://cloud.google.com/tpu/docs/runtimes",
+            "https://cloud.google.com/tpu/docs/tpu7x",
         ),
         define(
             HOSTED_TF_LINE_DROPPED,
@@ -215,30 +217,94 @@ def sagemaker_versions_unset_fix() -> Fix:
     )
 
 
-def hosted_python_words(m: Machine, image: HostedImage, version: str) -> Optional[str]:
+def hosted_python_words(
+    m: Machine, image: HostedImage, version: str, gpu: bool = False
+) -> Optional[str]:
     """Where a hosted image's Python has no wheel of TensorFlow ``version``: the words that
     name the image's runtime version whose Python its Linux wheels serve (the hosted table
-    beside the matrix), or, where none does, a local runtime. None where the matrix does not
-    know the release's Pythons."""
+    beside the matrix), or, where none does, a machine of the user's own. Where the notebook
+    uses a GPU (``gpu``), the runtime version whose own TensorFlow's CUDA and cuDNN majors are
+    the pinned release's is chosen first, and the words say when the one chosen has not
+    them. None where the matrix does not know the release's Pythons."""
     line = m.matrix.line_for(version) if m.matrix is not None else None
     pythons = line.pythons_on("linux-x86_64") if line is not None else ()
-    if not pythons:
+    if line is None or not pythons:
         return None
     span = f"Python {pythons[0]} to {pythons[-1]}" if len(pythons) > 1 else f"Python {pythons[0]}"
     said = (
         f"On {image.title} the Python comes with the runtime and pip cannot change it: "
         f"TensorFlow {version}'s Linux wheels serve {span}"
     )
-    fits = next((r for r in image.releases if r.python in pythons), None)
-    if fits is not None:
+    fitting = [r for r in image.releases if r.python in pythons]
+    if gpu:
+        # Those with the pinned release's CUDA first: sorted() keeps the order within each.
+        fitting.sort(key=lambda r: _gpu_libraries(m, r) != _gpu_libraries_of(line))
+    if fitting:
+        fits = fitting[0]
         return (
             f"{said}, which the runtime version {fits.release} runs (Python {fits.python}; "
-            f"{image.change_runtime})."
+            f"{image.change_runtime})." + (_hosted_gpu_words(m, fits, version) if gpu else "")
         )
+    # Colab connects a notebook to a Jupyter server of the user's own ("Connect to a local
+    # runtime", research.google.com/colaboratory/local-runtimes.html); Kaggle and the other
+    # images offer no such thing: the code runs off the image.
+    elsewhere = (
+        f"on a local runtime with Python {pythons[-1]}"
+        if image.name == "colab"
+        else f"off {image.title}, on a machine of your own with Python {pythons[-1]}"
+    )
     return (
         f"{said}, and no runtime version {image.title} offers runs one of them: port the code "
-        f"to a release pip lists, or run it on a local runtime with Python {pythons[-1]}."
+        f"to a release pip lists, or run it {elsewhere}."
     )
+
+
+def _gpu_libraries_of(line: Optional[TFLine]) -> Optional[tuple[str, str]]:
+    """The CUDA and cuDNN majors a TensorFlow line's Linux GPU build loads, from the matrix
+    (None where it does not record them)."""
+    if line is None or not line.cuda or not line.cudnn:
+        return None
+    return line.cuda.split(".")[0], line.cudnn.split(".")[0]
+
+
+def _gpu_libraries(m: Machine, release: ImageRelease) -> Optional[tuple[str, str]]:
+    """The CUDA and cuDNN majors of the TensorFlow a runtime version ships: the libraries
+    the image carries are built for its own release."""
+    version = release.tf_version
+    line = m.matrix.line_for(version) if m.matrix is not None and version else None
+    return _gpu_libraries_of(line)
+
+
+def _hosted_gpu_words(m: Machine, release: ImageRelease, version: str) -> str:
+    """For a notebook on the GPU: whether TensorFlow ``version`` installed on the runtime
+    version ``release`` finds its CUDA and cuDNN there, and what gets it them."""
+    line = m.matrix.line_for(version) if m.matrix is not None else None
+    wanted, there = _gpu_libraries_of(line), _gpu_libraries(m, release)
+    if wanted is None or there is None:
+        return (
+            " The notebook uses the GPU: the runtime's CUDA libraries are built for its own "
+            f"{release.tensorflow}; after installing TensorFlow {version}, "
+            "tf.config.list_physical_devices('GPU') tells whether it still sees the GPU."
+        )
+    if line is None or wanted == there:
+        return ""
+    # TensorFlow's Linux wheel dlopens the CUDA and cuDNN of its build's majors (dso_loader.cc:
+    # libcudart.so.<major>, libcudnn.so.<major>; under tensorflow/tsl/platform/default from
+    # 2.12) and, finding none, registers no GPU.
+    said = (
+        f" The notebook uses the GPU, and TensorFlow {version} loads CUDA {line.cuda} and "
+        f"cuDNN {line.cudnn} while that runtime's are CUDA {there[0]} and cuDNN {there[1]}, "
+        f"built for its own {release.tensorflow}: installed alone, TensorFlow {version} finds "
+        "no GPU there"
+    )
+    keep = "port the code to the runtime's TensorFlow to keep the GPU."
+    if line.and_cuda:
+        # The and-cuda extra pins the NVIDIA wheels of the build's CUDA and cuDNN.
+        return (
+            f'{said}; install it with its CUDA wheels (pip install "tensorflow[and-cuda]=='
+            f'{version}"), or {keep}'
+        )
+    return f"{said} (its release has no pip CUDA wheels): {keep}"
 
 
 #: SageMaker's instance families with NVIDIA GPUs: the accelerated P and G families
@@ -285,13 +351,26 @@ def hosted_gpu_runtime_fix(name: Optional[str]) -> Fix:
 
 
 def tpu_version_fix() -> Fix:
-    """Run the client with the TensorFlow the TPU runs (or the TPU with the client's)."""
+    """Run the client with the TensorFlow the TPU runs (or the TPU with the client's); on
+    Colab, worded for what its current TPU runtime ships (the hosted table)."""
+    colab = hosted_image("colab")
+    shipped = colab.releases[0].tpu_tensorflow if colab is not None and colab.releases else None
+    # Colab's TPU runtimes are now TPU VMs whose pip freeze (backend-info's
+    # pip-freeze.tpu.txt) holds jax and libtpu and no TensorFlow: no TPU server with its own
+    # TensorFlow is left to match, only the notebook's install.
+    on_colab = (
+        f"on Colab keep the {shipped} its TPU runtime ships (do not pip install another, or "
+        "restart the runtime after uninstalling it)"
+        if shipped
+        else "on Colab, whose TPU runtimes now ship no TensorFlow and run the TPU in the "
+        "notebook's own process, install TensorFlow's TPU build there (tensorflow-tpu, with "
+        f"libtpu from {LIBTPU_INDEX}) in place of the tensorflow wheel"
+    )
     return Fix(
-        "Use the same TensorFlow on the client as on the TPU: on Colab keep the TensorFlow the "
-        "TPU runtime ships (do not pip install another, or restart the runtime after "
-        "uninstalling it); on a Cloud TPU node, create the TPU with the software version of "
-        "the client's TensorFlow (tf-nightly needs the nightly TPU software), or install the "
-        "client TensorFlow of the TPU's version.",
+        f"Use the same TensorFlow on the client as on the TPU: {on_colab}; on a Cloud TPU "
+        "node, create the TPU with the software version of the client's TensorFlow "
+        "(tf-nightly needs the nightly TPU software), or install the client TensorFlow of the "
+        "TPU's version.",
         (
             'python -c "import tensorflow as tf; print(tf.__version__)"',
             "gcloud compute tpus describe $TPU_NAME --zone $ZONE "
@@ -400,8 +479,8 @@ def tpu_generation_fix(generation: str) -> Fix:
     """Use JAX or PyTorch/XLA on this TPU, or a TPU generation TensorFlow runs on."""
     return Fix(
         f'On TPU {generation} use JAX (pip install "jax[tpu]") or PyTorch/XLA; for TensorFlow, '
-        "create the TPU VM on a generation it runs on (v5e, v5p, v4) with a tpu-vm-tf-* "
-        "software version.",
+        "create the TPU VM on a generation it runs on (v6e, v5e, v5p, v4) with a tpu-vm-tf-* "
+        "software version (on v6e, v5e and v5p a -pjrt one, TensorFlow 2.15.0 or later).",
         (),
     )
 

@@ -10556,7 +10556,8 @@ def _settle_hosted_python(
 ) -> None:
     """A TensorFlow release pinned on a hosted notebook whose Python its wheels do not serve:
     the fix gains the image's runtime version whose Python they do (the Python comes with
-    the runtime there: a new virtual environment of another Python is not at hand)."""
+    the runtime there: a new virtual environment of another Python is not at hand), and,
+    where the log shows a GPU, whether the release finds its CUDA on that runtime."""
     image = causes.hosted.hosted_image(revealed.notebook)
     pinned = next(
         (
@@ -10568,7 +10569,7 @@ def _settle_hosted_python(
     )
     if image is None or not image.releases or pinned is None:
         return
-    words = causes.hosted.hosted_python_words(machine, image, pinned)
+    words = causes.hosted.hosted_python_words(machine, image, pinned, _gpu_shown(machine, revealed))
     for key, found in list(findings.items()):
         if found.cause == causes.platform.TF_RELEASE_NOT_FOR_PYTHON and words and found.fix:
             fix = Fix(f"{found.fix.text} {words}", found.fix.commands)
