@@ -1147,3 +1147,16 @@ def test_an_unpublished_pin_on_a_python_no_release_serves_pins_nothing() -> None
     )
     assert served.commands == ('poetry add "tensorflow==2.20.0"',)
     assert "with wheels for Python 3.9" in served.text
+
+
+def test_an_ended_addon_without_tensorflows_version_is_shown_by_the_machines_pip() -> None:
+    # TensorFlow Addons ended; TensorFlow is not among the packages: the fix shows both
+    # releases through the examined environment's pip, as its listing of releases does,
+    # not through whichever `pip` the PATH finds first.
+    facts = f.facts(packages=(f.pkg("numpy", "1.26.4"),))
+    m = machine(facts)
+    assert m.tf is None
+    fix = causes.software.companion_fix(m, "tensorflow-addons")
+    show = "/opt/venv/bin/python -m pip show tensorflow tensorflow-addons"
+    assert fix.commands[0] == show, fix
+    assert not [c for c in fix.commands if c.startswith("pip ")], fix
