@@ -4067,10 +4067,11 @@ def wsl_gpu_fix(m: Optional[Machine] = None) -> Fix:
     # The loader's path may be an alias (/lib for /usr/lib, a soname link) that dpkg did not
     # record: dpkg -S is asked for the file it resolves to, which the package installed.
     owner = f'dpkg -S "$(realpath {foreign_libcuda})"'
-    os_name = m.facts.platform.os_name.lower() if m is not None and m.facts.platform else ""
+    # dpkg and apt: the distributions Machine.packager reads as apt's (Debian, Ubuntu and
+    # their derivatives: Kali and Debian are WSL distributions too).
     commands: tuple[str, ...] = (
         (owner, f'sudo apt-get remove --purge "$({owner} | cut -d: -f1)"')
-        if "ubuntu" in os_name or "debian" in os_name
+        if m is not None and m.packager == "apt"
         else (f"ls -l {foreign_libcuda} {WSL_LIB_DIR}/libcuda.so.1",)
     )
     return Fix(text, (*commands, "wsl --shutdown  # in Windows PowerShell"))
