@@ -24,6 +24,7 @@ from tfdoctor.facts import (
     FoundLibrary,
     LibraryCandidate,
     LibraryFacts,
+    PlatformFacts,
     facts_from_json,
 )
 from tfdoctor.findings import Finding, Fix, Severity
@@ -891,7 +892,33 @@ def test_a_64bit_python_on_windows_is_picked_by_the_launcher() -> None:
     unknown = causes.platform.python_64bit_fix(Machine(f.facts(platform=WINDOWS), None))
     assert unknown.commands[0] == "py -3-64 -m venv .venv"
     linux = causes.platform.python_64bit_fix(machine(f.facts()))
-    assert linux.commands[1].startswith(".venv/bin/python ")
+    assert linux.commands[-1].startswith(".venv/bin/python ")
+
+
+@pytest.mark.parametrize(
+    "platform",
+    [
+        pytest.param(f.platform(), id="linux"),
+        pytest.param(
+            f.platform(system="Darwin", machine="arm64", os_name="macOS 14.4", libc=""),
+            id="macos",
+        ),
+    ],
+)
+def test_a_64bit_python_elsewhere_is_picked_by_its_versioned_name(platform: PlatformFacts) -> None:
+    # `python` on the PATH may still be the 32-bit one after a 64-bit install beside it: the
+    # environment is made by the new install's python3.X, the newest Python the matrix's
+    # newest line has wheels for on this platform.
+    m = machine(f.facts(platform=platform))
+    newest = causes.platform._newest_python_on(m, m.platform or "")
+    assert newest is not None
+    fix = causes.platform.python_64bit_fix(m)
+    assert f"python{newest} -m venv .venv" in fix.commands, fix
+    assert not [c for c in fix.commands if c.startswith(("python -m", "python3 -m"))], fix
+    assert f"Python {newest}" in fix.text
+    # Without the matrix no version is named, and no bare `python -m venv` either.
+    bare = causes.platform.python_64bit_fix(Machine(f.facts(platform=platform), None))
+    assert not [c for c in bare.commands if "-m venv" in c], bare
 
 
 def test_the_too_old_fix_names_the_first_release_only_where_known() -> None:

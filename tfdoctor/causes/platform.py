@@ -3057,6 +3057,9 @@ def unnamed_wheel_fix() -> Fix:
 
 def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> Fix:
     """A 64-bit Python in a new virtual environment: no 32-bit wheel exists on any platform.
+    The environment is made by the 64-bit interpreter itself (Windows' launcher with -64,
+    elsewhere the install's versioned ``python3.X``), never by a ``python`` that may still be
+    the 32-bit one.
     ``machine``: the 32-bit architecture the log shows the system itself is (``i686``,
     ``armv7l`` from uname or platform), where a 64-bit Python needs a 64-bit system first.
     ``installer``: ``uv pip`` or ``uv`` (a project) where uv refused the 32-bit Python by
@@ -3142,11 +3145,37 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
                 ".venv\\Scripts\\python -m pip install tensorflow",
             ),
         )
+    # `python` (or `python3`) on the PATH may still be the 32-bit one after a 64-bit install
+    # beside it: the environment is made by the versioned name the new install provides.
+    newest = _newest_python_here(m)
+    if newest is None:
+        return Fix(
+            "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
+            "environment with it by its versioned name (python3.X: `python` on the PATH may "
+            "still be the 32-bit one; the check prints 64 for the right one), and install "
+            "TensorFlow there.",
+            ("python3 -c 'import struct; print(struct.calcsize(\"P\") * 8)'",),
+        )
+    interpreter = f"python{newest}"
     return Fix(
-        "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
-        "environment with it, and install TensorFlow there.",
-        ("python -m venv .venv", ".venv/bin/python -m pip install tensorflow"),
+        f"Install a 64-bit Python {newest} (the newest Python the newest TensorFlow has "
+        "wheels for here, from the matrix), create a virtual environment with that "
+        f"interpreter by its versioned name ({interpreter}: `python` on the PATH may still be "
+        "the 32-bit one; the check prints 64), and install TensorFlow there.",
+        (
+            f"{interpreter} -c 'import struct; print(struct.calcsize(\"P\") * 8)'",
+            f"{interpreter} -m venv .venv",
+            ".venv/bin/python -m pip install tensorflow",
+        ),
     )
+
+
+def _newest_python_here(m: Machine) -> Optional[str]:
+    """The newest Python the matrix's newest final line has wheels for on this machine's
+    platform (its OS's where the architecture is unknown): a new install of it provides
+    ``python3.X`` on Linux and macOS (python.org's macOS installer, the distributions'
+    packages), the name a fix runs where ``python`` on the PATH may be another install's."""
+    return _newest_python_on(m, m.platform or (f"{m.os}-" if m.os in ("linux", "macos") else ""))
 
 
 def _newest_python_on(m: Machine, platform: str) -> Optional[str]:
