@@ -1176,6 +1176,30 @@ def test_an_unpublished_pin_on_a_python_no_release_serves_pins_nothing() -> None
     assert "with wheels for Python 3.9" in served.text
 
 
+def test_another_architectures_wheel_gets_an_environment_of_a_native_interpreter() -> None:
+    # The loader refused an x86-64 wheel's library from a 32-bit Python (ELFCLASS64): the
+    # environment is made by a native install's versioned interpreter and the wheel installed
+    # there, not force-reinstalled by the same Python.
+    m = machine(f.facts())
+    fix = causes.platform.architecture_fix("x86_64", "tensorflow", m)
+    interpreter = f"python{causes.platform._newest_python_on(m, 'linux-x86_64')}"
+    made = fix.commands.index(f"{interpreter} -m venv .venv")
+    assert fix.commands[made + 1] == ".venv/bin/python -m pip install tensorflow", fix
+    assert not [c for c in fix.commands if "--force-reinstall" in c or "arch -" in c], fix
+    # Under Rosetta (macOS's loader refused it): arch -arm64 runs every step native.
+    rosetta = f.platform(
+        system="Darwin", machine="x86_64", os_name="macOS 14.4", libc="", rosetta=True
+    )
+    mac = causes.platform.architecture_fix(None, "h5py", machine(f.facts(platform=rosetta)), True)
+    assert mac.commands[:2] == (
+        "arch -arm64 python3 -m venv .venv",
+        "arch -arm64 .venv/bin/python -m pip install h5py",
+    ), mac
+    # Nothing known of the machine: the two checks only, no environment of a guessed Python.
+    bare = causes.platform.architecture_fix(None)
+    assert not [c for c in bare.commands if "install" in c or "venv" in c], bare
+
+
 def test_an_ended_addon_without_tensorflows_version_is_shown_by_the_machines_pip() -> None:
     # TensorFlow Addons ended; TensorFlow is not among the packages: the fix shows both
     # releases through the examined environment's pip, as its listing of releases does,

@@ -1394,17 +1394,61 @@ def quoted_extra_fix(requirement: Optional[str]) -> Fix:
     )
 
 
-def architecture_fix(built: Optional[str], dist: str = "tensorflow") -> Fix:
-    """Reinstall ``dist`` from an interpreter of the machine's own architecture, so that pip
-    picks the wheel built for it (the loader refused a library built for ``built``)."""
+def architecture_fix(
+    built: Optional[str], dist: str = "tensorflow", m: Optional[Machine] = None, dyld: bool = False
+) -> Fix:
+    """A new environment made by an interpreter of the machine's own architecture, ``dist``
+    installed there, so that pip picks the wheel built for it (the loader refused a library
+    built for ``built``). ``dyld``: macOS's loader refused it (a Mach-O file), ``m`` the
+    derived machine where known."""
     what = f"for {built}" if built else "for another architecture"
-    return Fix(
+    text = (
         f"The installed {dist} was built {what}, and the Python loading it runs as another: "
         "recreate the environment with a Python of the machine's own architecture (on Apple "
-        f"silicon an arm64 Python, not one run under Rosetta) and install {dist} again from it.",
+        f"silicon an arm64 Python, not one run under Rosetta) and install {dist} again from it"
+    )
+    plat = m.facts.platform if m is not None else None
+    apple = dyld and (
+        built in ("arm64", "arm64e", "x86_64")
+        or (m is not None and m.platform == "macos-arm64")
+        or (plat is not None and plat.rosetta)
+    )
+    if apple:
+        # dyld's "have 'x86_64', need 'arm64'" pairs the two architectures only Apple silicon
+        # runs both of (an Intel Mac runs no arm64 code). A universal2 Python run from a
+        # Rosetta terminal, or an x86_64-only one, loads x86_64 code: arch(1)'s -arm64 runs
+        # the arm64 slice of a universal binary and refuses an x86_64-only one ("Bad CPU type
+        # in executable"), so every step runs native, and the venv's python (the same
+        # universal binary) is run by arch again.
+        return Fix(
+            text + ": the commands make it with arch -arm64 and install there. Where arch "
+            'says "Bad CPU type in executable", that python3 is x86_64-only (Homebrew\'s in '
+            "/usr/local): install an arm64 or universal2 one (python.org's installer, Homebrew "
+            "in /opt/homebrew) and use it.",
+            (
+                "arch -arm64 python3 -m venv .venv",
+                f"arch -arm64 .venv/bin/python -m pip install {dist}",
+                'arch -arm64 .venv/bin/python -c "import platform; print(platform.machine())"',
+            ),
+        )
+    newest = _newest_python_here(m) if m is not None and m.os != "windows" else None
+    if newest is None:
+        return Fix(
+            text + ": the first command prints the machine's architecture, the second the "
+            "Python's; make the environment with one whose answer matches the machine's.",
+            ("uname -m", MACHINE_CHECK),
+        )
+    interpreter = f"python{newest}"
+    return Fix(
+        text + f": the first command prints the machine's architecture, the second the "
+        f"Python's; make the environment with {interpreter} of a native install (its "
+        "-c check prints the machine's architecture) and install there.",
         (
+            "uname -m",
             MACHINE_CHECK,
-            f"python -m pip install --force-reinstall --no-cache-dir {dist}",
+            f"{interpreter} -c 'import platform; print(platform.machine())'",
+            f"{interpreter} -m venv .venv",
+            f".venv/bin/python -m pip install {dist}",
         ),
     )
 
