@@ -24,6 +24,7 @@ from tfdoctor.facts import (
     FoundLibrary,
     LibraryCandidate,
     LibraryFacts,
+    PlatformFacts,
     facts_from_json,
 )
 from tfdoctor.findings import Finding, Fix, Severity
@@ -891,7 +892,33 @@ def test_a_64bit_python_on_windows_is_picked_by_the_launcher() -> None:
     unknown = causes.platform.python_64bit_fix(Machine(f.facts(platform=WINDOWS), None))
     assert unknown.commands[0] == "py -3-64 -m venv .venv"
     linux = causes.platform.python_64bit_fix(machine(f.facts()))
-    assert linux.commands[1].startswith(".venv/bin/python ")
+    assert linux.commands[-1].startswith(".venv/bin/python ")
+
+
+@pytest.mark.parametrize(
+    "platform",
+    [
+        pytest.param(f.platform(), id="linux"),
+        pytest.param(
+            f.platform(system="Darwin", machine="arm64", os_name="macOS 14.4", libc=""),
+            id="macos",
+        ),
+    ],
+)
+def test_a_64bit_python_elsewhere_is_picked_by_its_versioned_name(platform: PlatformFacts) -> None:
+    # `python` on the PATH may still be the 32-bit one after a 64-bit install beside it: the
+    # environment is made by the new install's python3.X, the newest Python the matrix's
+    # newest line has wheels for on this platform.
+    m = machine(f.facts(platform=platform))
+    newest = causes.platform._newest_python_on(m, m.platform or "")
+    assert newest is not None
+    fix = causes.platform.python_64bit_fix(m)
+    assert f"python{newest} -m venv .venv" in fix.commands, fix
+    assert not [c for c in fix.commands if c.startswith(("python -m", "python3 -m"))], fix
+    assert f"Python {newest}" in fix.text
+    # Without the matrix no version is named, and no bare `python -m venv` either.
+    bare = causes.platform.python_64bit_fix(Machine(f.facts(platform=platform), None))
+    assert not [c for c in bare.commands if "-m venv" in c], bare
 
 
 def test_the_too_old_fix_names_the_first_release_only_where_known() -> None:
@@ -1147,3 +1174,40 @@ def test_an_unpublished_pin_on_a_python_no_release_serves_pins_nothing() -> None
     )
     assert served.commands == ('poetry add "tensorflow==2.20.0"',)
     assert "with wheels for Python 3.9" in served.text
+
+
+def test_another_architectures_wheel_gets_an_environment_of_a_native_interpreter() -> None:
+    # The loader refused an x86-64 wheel's library from a 32-bit Python (ELFCLASS64): the
+    # environment is made by a native install's versioned interpreter and the wheel installed
+    # there, not force-reinstalled by the same Python.
+    m = machine(f.facts())
+    fix = causes.platform.architecture_fix("x86_64", "tensorflow", m)
+    interpreter = f"python{causes.platform._newest_python_on(m, 'linux-x86_64')}"
+    made = fix.commands.index(f"{interpreter} -m venv .venv")
+    assert fix.commands[made + 1] == ".venv/bin/python -m pip install tensorflow", fix
+    assert not [c for c in fix.commands if "--force-reinstall" in c or "arch -" in c], fix
+    # Under Rosetta (macOS's loader refused it): arch -arm64 runs every step native.
+    rosetta = f.platform(
+        system="Darwin", machine="x86_64", os_name="macOS 14.4", libc="", rosetta=True
+    )
+    mac = causes.platform.architecture_fix(None, "h5py", machine(f.facts(platform=rosetta)), True)
+    assert mac.commands[:2] == (
+        "arch -arm64 python3 -m venv .venv",
+        "arch -arm64 .venv/bin/python -m pip install h5py",
+    ), mac
+    # Nothing known of the machine: the two checks only, no environment of a guessed Python.
+    bare = causes.platform.architecture_fix(None)
+    assert not [c for c in bare.commands if "install" in c or "venv" in c], bare
+
+
+def test_an_ended_addon_without_tensorflows_version_is_shown_by_the_machines_pip() -> None:
+    # TensorFlow Addons ended; TensorFlow is not among the packages: the fix shows both
+    # releases through the examined environment's pip, as its listing of releases does,
+    # not through whichever `pip` the PATH finds first.
+    facts = f.facts(packages=(f.pkg("numpy", "1.26.4"),))
+    m = machine(facts)
+    assert m.tf is None
+    fix = causes.software.companion_fix(m, "tensorflow-addons")
+    show = "/opt/venv/bin/python -m pip show tensorflow tensorflow-addons"
+    assert fix.commands[0] == show, fix
+    assert not [c for c in fix.commands if c.startswith("pip ")], fix

@@ -96,6 +96,29 @@ def test_the_package_is_asked_of_the_file_the_loaders_path_resolves_to() -> None
     assert 'dpkg -S "$(realpath /lib/x86_64-linux-gnu/libcuda.so.1)"' in fix, fix
 
 
+@pytest.mark.parametrize(
+    ("os_name", "dpkg"),
+    [
+        ("Debian GNU/Linux 12 (bookworm)", True),
+        # Kali is a WSL distribution of Debian's family: dpkg and apt too.
+        ("Kali GNU/Linux Rolling", True),
+        ("Fedora Linux 40 (Container Image)", False),
+    ],
+)
+def test_the_package_is_asked_of_dpkg_where_the_distribution_uses_apt(
+    os_name: str, dpkg: bool
+) -> None:
+    # The distribution's package manager (Machine.packager) decides whether dpkg names the
+    # Linux driver's package to remove.
+    def change(doc: dict[str, Any]) -> None:
+        doc["platform"]["os_name"] = os_name
+
+    fix = _fix(_with("wsl2-linux-libcuda-over-wsl.json", change))
+    assert ("dpkg -S" in fix and "apt-get remove" in fix) is dpkg, fix
+    if not dpkg:
+        assert "ls -l " in fix, fix
+
+
 def test_mig_without_devices_read_from_cuinit_finding_no_device() -> None:
     # CUDA with no device to enumerate fails cuInit itself with CUDA_ERROR_NO_DEVICE.
     def change(doc: dict[str, Any]) -> None:

@@ -521,6 +521,14 @@ def test_libdevice_off_xlas_path_without_a_logged_failure_weighs_who_uses_xla(
             "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  "
             "Thu Oct 19 18:56:32 UTC 2023",
         ),
+        # Debian's driver packages name the libraries otherwise (libcuda1, libnvidia-ml1):
+        # apt, but no libnvidia-compute-<branch> (Machine.ubuntu, not Machine.packager).
+        (
+            "Debian GNU/Linux 12 (bookworm)",
+            None,
+            "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  "
+            "Thu Oct 19 18:56:32 UTC 2023",
+        ),
         (
             "Rocky Linux 9.3 (Blue Onyx)",
             None,

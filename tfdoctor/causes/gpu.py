@@ -2215,7 +2215,6 @@ def driver_userspace_fix(m: Machine) -> Fix:
     # the open modules' "NVIDIA UNIX Open Kernel Module for x86_64  560.35.03 ..."
     found = re.search(r"Kernel Module(?: for \S+)?\s+(\d+)\.\d+", line or "")
     branch = found.group(1) if found else None
-    os_name = m.facts.platform.os_name if m.facts.platform is not None else ""
     text = (
         "The nvidia kernel module is loaded, but the driver's user-space libraries "
         "(libnvidia-ml.so.1, libcuda.so.1) are not where the loader finds them: a partial or "
@@ -2228,7 +2227,7 @@ def driver_userspace_fix(m: Machine) -> Fix:
         "cat /proc/driver/nvidia/version",
         "ldconfig -p | grep -E 'libnvidia-ml.so.1|libcuda.so.1'",
     )
-    if branch and "ubuntu" in os_name.lower():
+    if branch and m.ubuntu:
         # Ubuntu's driver packages put libcuda.so.1 and libnvidia-ml.so.1 in
         # libnvidia-compute-<branch> (packages.ubuntu.com, nvidia-graphics-drivers-<branch>);
         # the server flavour's source (nvidia-graphics-drivers-<branch>-server) in

@@ -1394,17 +1394,61 @@ def quoted_extra_fix(requirement: Optional[str]) -> Fix:
     )
 
 
-def architecture_fix(built: Optional[str], dist: str = "tensorflow") -> Fix:
-    """Reinstall ``dist`` from an interpreter of the machine's own architecture, so that pip
-    picks the wheel built for it (the loader refused a library built for ``built``)."""
+def architecture_fix(
+    built: Optional[str], dist: str = "tensorflow", m: Optional[Machine] = None, dyld: bool = False
+) -> Fix:
+    """A new environment made by an interpreter of the machine's own architecture, ``dist``
+    installed there, so that pip picks the wheel built for it (the loader refused a library
+    built for ``built``). ``dyld``: macOS's loader refused it (a Mach-O file), ``m`` the
+    derived machine where known."""
     what = f"for {built}" if built else "for another architecture"
-    return Fix(
+    text = (
         f"The installed {dist} was built {what}, and the Python loading it runs as another: "
         "recreate the environment with a Python of the machine's own architecture (on Apple "
-        f"silicon an arm64 Python, not one run under Rosetta) and install {dist} again from it.",
+        f"silicon an arm64 Python, not one run under Rosetta) and install {dist} again from it"
+    )
+    plat = m.facts.platform if m is not None else None
+    apple = dyld and (
+        built in ("arm64", "arm64e", "x86_64")
+        or (m is not None and m.platform == "macos-arm64")
+        or (plat is not None and plat.rosetta)
+    )
+    if apple:
+        # dyld's "have 'x86_64', need 'arm64'" pairs the two architectures only Apple silicon
+        # runs both of (an Intel Mac runs no arm64 code). A universal2 Python run from a
+        # Rosetta terminal, or an x86_64-only one, loads x86_64 code: arch(1)'s -arm64 runs
+        # the arm64 slice of a universal binary and refuses an x86_64-only one ("Bad CPU type
+        # in executable"), so every step runs native, and the venv's python (the same
+        # universal binary) is run by arch again.
+        return Fix(
+            text + ": the commands make it with arch -arm64 and install there. Where arch "
+            'says "Bad CPU type in executable", that python3 is x86_64-only (Homebrew\'s in '
+            "/usr/local): install an arm64 or universal2 one (python.org's installer, Homebrew "
+            "in /opt/homebrew) and use it.",
+            (
+                "arch -arm64 python3 -m venv .venv",
+                f"arch -arm64 .venv/bin/python -m pip install {dist}",
+                'arch -arm64 .venv/bin/python -c "import platform; print(platform.machine())"',
+            ),
+        )
+    newest = _newest_python_here(m) if m is not None and m.os != "windows" else None
+    if newest is None:
+        return Fix(
+            text + ": the first command prints the machine's architecture, the second the "
+            "Python's; make the environment with one whose answer matches the machine's.",
+            ("uname -m", MACHINE_CHECK),
+        )
+    interpreter = f"python{newest}"
+    return Fix(
+        text + f": the first command prints the machine's architecture, the second the "
+        f"Python's; make the environment with {interpreter} of a native install (its "
+        "-c check prints the machine's architecture) and install there.",
         (
+            "uname -m",
             MACHINE_CHECK,
-            f"python -m pip install --force-reinstall --no-cache-dir {dist}",
+            f"{interpreter} -c 'import platform; print(platform.machine())'",
+            f"{interpreter} -m venv .venv",
+            f".venv/bin/python -m pip install {dist}",
         ),
     )
 
@@ -3057,6 +3101,9 @@ def unnamed_wheel_fix() -> Fix:
 
 def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> Fix:
     """A 64-bit Python in a new virtual environment: no 32-bit wheel exists on any platform.
+    The environment is made by the 64-bit interpreter itself (Windows' launcher with -64,
+    elsewhere the install's versioned ``python3.X``), never by a ``python`` that may still be
+    the 32-bit one.
     ``machine``: the 32-bit architecture the log shows the system itself is (``i686``,
     ``armv7l`` from uname or platform), where a 64-bit Python needs a 64-bit system first.
     ``installer``: ``uv pip`` or ``uv`` (a project) where uv refused the 32-bit Python by
@@ -3142,11 +3189,37 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
                 ".venv\\Scripts\\python -m pip install tensorflow",
             ),
         )
+    # `python` (or `python3`) on the PATH may still be the 32-bit one after a 64-bit install
+    # beside it: the environment is made by the versioned name the new install provides.
+    newest = _newest_python_here(m)
+    if newest is None:
+        return Fix(
+            "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
+            "environment with it by its versioned name (python3.X: `python` on the PATH may "
+            "still be the 32-bit one; the check prints 64 for the right one), and install "
+            "TensorFlow there.",
+            ("python3 -c 'import struct; print(struct.calcsize(\"P\") * 8)'",),
+        )
+    interpreter = f"python{newest}"
     return Fix(
-        "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
-        "environment with it, and install TensorFlow there.",
-        ("python -m venv .venv", ".venv/bin/python -m pip install tensorflow"),
+        f"Install a 64-bit Python {newest} (the newest Python the newest TensorFlow has "
+        "wheels for here, from the matrix), create a virtual environment with that "
+        f"interpreter by its versioned name ({interpreter}: `python` on the PATH may still be "
+        "the 32-bit one; the check prints 64), and install TensorFlow there.",
+        (
+            f"{interpreter} -c 'import struct; print(struct.calcsize(\"P\") * 8)'",
+            f"{interpreter} -m venv .venv",
+            ".venv/bin/python -m pip install tensorflow",
+        ),
     )
+
+
+def _newest_python_here(m: Machine) -> Optional[str]:
+    """The newest Python the matrix's newest final line has wheels for on this machine's
+    platform (its OS's where the architecture is unknown): a new install of it provides
+    ``python3.X`` on Linux and macOS (python.org's macOS installer, the distributions'
+    packages), the name a fix runs where ``python`` on the PATH may be another install's."""
+    return _newest_python_on(m, m.platform or (f"{m.os}-" if m.os in ("linux", "macos") else ""))
 
 
 def _newest_python_on(m: Machine, platform: str) -> Optional[str]:
@@ -4067,10 +4140,11 @@ def wsl_gpu_fix(m: Optional[Machine] = None) -> Fix:
     # The loader's path may be an alias (/lib for /usr/lib, a soname link) that dpkg did not
     # record: dpkg -S is asked for the file it resolves to, which the package installed.
     owner = f'dpkg -S "$(realpath {foreign_libcuda})"'
-    os_name = m.facts.platform.os_name.lower() if m is not None and m.facts.platform else ""
+    # dpkg and apt: the distributions Machine.packager reads as apt's (Debian, Ubuntu and
+    # their derivatives: Kali and Debian are WSL distributions too).
     commands: tuple[str, ...] = (
         (owner, f'sudo apt-get remove --purge "$({owner} | cut -d: -f1)"')
-        if "ubuntu" in os_name or "debian" in os_name
+        if m is not None and m.packager == "apt"
         else (f"ls -l {foreign_libcuda} {WSL_LIB_DIR}/libcuda.so.1",)
     )
     return Fix(text, (*commands, "wsl --shutdown  # in Windows PowerShell"))

@@ -3797,7 +3797,7 @@ def _companion_release_fix(
                 "installing a TensorFlow in that range is a stopgap (a downgrade) and moving "
                 f"the code off {name} the lasting fix; where it is older, install the {name} "
                 "release built for it (`pip index versions` lists them).",
-                (f"pip show tensorflow {name}", *m.list_releases(name)),
+                (*m.pip(f"show tensorflow {name}"), *m.list_releases(name)),
             )
         dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
         return install_fix(

@@ -4476,8 +4476,12 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         refused = library or ""
     top = installed_package(refused) if refused else None
     dist = (distribution_of(top) if top else None) or "tensorflow"
+    dyld = any(
+        h.signature.id in ("binary-wrong-architecture", "binary-wrong-architecture-dyld2")
+        for h in hits
+    )
     return causes.platform.WHEEL_MISMATCH, causes.platform.architecture_fix(
-        _group(hits, "architecture"), dist
+        _group(hits, "architecture"), dist, m, dyld
     )
 
 
