@@ -345,8 +345,9 @@ def test_the_ptxas_xla_ran_is_named_in_the_fix() -> None:
     [
         # 2.13's and-cuda extra is none, its XLA no nvidia/cuda_nvcc root: no wheel offered.
         pytest.param("2.13.1", None, id="no-lookup"),
-        # 2.15's extra ships nvidia-cuda-nvcc-cu12, which XLA finds beside TensorFlow.
-        pytest.param("2.15.1", "nvidia-cuda-nvcc-cu12", id="lookup"),
+        # 2.15's extra ships nvidia-cuda-nvcc-cu12==12.2.140 (its setup.py), which XLA finds
+        # beside TensorFlow.
+        pytest.param("2.15.1", "nvidia-cuda-nvcc-cu12==12.2.140", id="lookup"),
     ],
 )
 def test_an_old_ptxas_on_path_is_taken_off_it_before_any_wheel(
@@ -364,6 +365,17 @@ def test_an_old_ptxas_on_path_is_taken_off_it_before_any_wheel(
         assert "TensorFlow 2.13 does not look for it; 2.14 and newer do" in text
     else:
         assert wheel in text and "XLA takes a ptxas on PATH before the wheel" in text
+
+
+def test_an_old_ptxas_on_path_gets_no_wheel_tensorflows_pin_keeps_below_the_gpu() -> None:
+    # TensorFlow 2.19's and-cuda extra pins nvidia-cuda-nvcc-cu12==12.5.82 (setup.py); CUDA
+    # 12.8 is the first to know compute capability 12.0 (data/cuda.yaml).
+    log = "TensorFlow version: 2.19.0\n" + _FALLBACK.format(
+        cc="12.0", path="/usr/local/cuda-12.4/bin/ptxas"
+    )
+    text = fix_text(top_error(explained(log)))
+    assert "off PATH" in text and "pip install" not in text
+    assert "nvidia-cuda-nvcc-cu12==12.5.82, older than CUDA 12.8" in text
 
 
 def test_xlas_floor_offers_no_wheel_to_a_tensorflow_that_never_looks_for_it() -> None:

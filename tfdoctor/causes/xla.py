@@ -248,6 +248,7 @@ def ptxas_old_fix(
         m,
         f"Use a ptxas from a CUDA release {knows}: find {old} (an old CUDA toolkit's bin on "
         "PATH) and take its directory off PATH, or put a newer toolkit's bin ahead of it",
+        first,
     )
 
 
@@ -285,18 +286,28 @@ def _wheel_lookup(m: Machine) -> tuple[Optional[bool], str]:
     return False, said
 
 
-def _clear_path_fix(m: Machine, text: str) -> Fix:
+def _clear_path_fix(m: Machine, text: str, floor: Optional[str] = None) -> Fix:
     """``text`` (a ptxas to take off PATH), then the CUDA compiler wheel of the build's CUDA
-    major unless the installed TensorFlow does not look for it."""
+    major unless the installed TensorFlow does not look for it, or pins it below ``floor``
+    (the CUDA release the ptxas must be at least)."""
     looks = ("which -a ptxas", "ptxas --version")
     major = version_key(m.build_cuda)[0] if m.build_cuda else None
     finds, said = _wheel_lookup(m)
     if major is None or finds is False:
         return Fix(f"{text}" + (f" (the CUDA compiler wheel: {said})." if said else "."), looks)
+    name = wheel_name("nvidia-cuda-nvcc", major)
+    # The release the installed line's and-cuda extra pins (2.15: ==12.2.140), where it does.
+    pin = (m.line.and_cuda or {}).get(name, "") if m.line is not None else ""
+    if pin and floor and not ranges_meet(pin, f">={floor}"):
+        return Fix(
+            f"{text} (TensorFlow's and-cuda extra pins {name}{pin}, older than CUDA {floor}: "
+            "no wheel it allows serves).",
+            looks,
+        )
     return Fix(
         f"{text}; or, with it off PATH, install the CUDA compiler wheel, which XLA finds "
         f"beside TensorFlow ({PATH_FIRST}" + (f"; {said})." if said else ")."),
-        (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))),
+        (*looks, *m.pip_install(f"{name}{pin}")),
     )
 
 
@@ -388,6 +399,7 @@ def _ptxas_version_fix(m: Machine, problem: str, ptxas: str, other: str) -> Fix:
         f"XLA runs ptxas {ptxas}, older than {other}, the release XLA needs: put a ptxas of "
         f"CUDA {other} or newer first (take the old CUDA toolkit's bin off PATH, or put a "
         "newer one's ahead of it)",
+        other,
     )
 
 
