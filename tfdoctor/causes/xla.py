@@ -57,9 +57,11 @@ CAUSES: Mapping[str, Cause] = dict(
             PTXAS_TOO_OLD,
             "The ptxas XLA ran is too old for this GPU",
             "XLA compiles GPU kernels for the GPU's own architecture (sm_86 for compute "
-            "capability 8.6) with the first ptxas it finds: on PATH, under CUDA_HOME, or from "
-            "the nvidia-cuda-nvcc wheel. A ptxas from a CUDA release older than the GPU "
-            "refuses the architecture ('Value 'sm_86' is not defined for option 'gpu-name''); "
+            "capability 8.6) with the first ptxas it finds: on PATH first, then in its CUDA "
+            "roots (/usr/local/cuda; the nvidia-cuda-nvcc wheel beside TensorFlow in the "
+            "releases whose and-cuda extra ships it, 2.14 on), never by $CUDA_HOME. A ptxas "
+            "from a CUDA release older than the GPU refuses the architecture ('Value 'sm_86' "
+            "is not defined for option 'gpu-name''); "
             "TensorFlow then falls back to the driver's slower compiler, or the step fails.",
             NVCC_GPU_FEATURES,
             "https://github.com/tensorflow/serving/issues/1821",
@@ -259,7 +261,8 @@ def ptxas_old_fix(
 #: bin, then PATH, then the CUDA roots, and skips only a ptxas older than 11.8 or the buggy
 #: 12.3.103 (xla/stream_executor/cuda/subprocess_compilation.cc). The wheel is one of those
 #: roots, ../nvidia/cuda_nvcc beside TensorFlow's library (CandidateCudaRoots,
-#: tsl/platform/default/cuda_libdevice_path.cc).
+#: tsl/platform/default/cuda_libdevice_path.cc, beside TF_CUDA_TOOLKIT_PATH, /usr/local/cuda
+#: and, later, /opt/cuda and a conda prefix; no environment variable such as CUDA_HOME).
 PATH_FIRST = "XLA takes a ptxas on PATH before the wheel"
 
 
