@@ -82,6 +82,8 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 
 from __future__ import annotations
 
+from typing import Optional
+
 import pytest
 
 from tests import factories as f
@@ -284,10 +286,24 @@ def test_get_prototypes_deprecation_warning_is_harmless() -> None:
 
 @pytest.mark.parametrize(
     ("installed", "spec"),
-    [("", '"protobuf"'), ("Successfully installed tensorflow-2.15.0\n", "<5.0.0dev,>=3.20.3")],
-    ids=["no-tensorflow-shown", "tf-2.15"],
+    [
+        # Nothing shows a release: no bare "protobuf", which would pull the newest one.
+        ("", None),
+        ("Successfully installed tensorflow-2.15.0\n", "<5.0.0dev,>=3.20.3"),
+        # pip's notice names the protobuf installed: that release again.
+        (
+            "grpcio-status 1.62.1 requires protobuf>=4.21.6, but you have protobuf 3.20.3 "
+            "which is incompatible.\n",
+            '"protobuf==3.20.3"',
+        ),
+        # A requirer's range pip printed bounds it where no release is shown.
+        ("tensorboard 2.11.2 requires protobuf<4,>=3.9.2, which is not installed.\n", "<4"),
+    ],
+    ids=["no-tensorflow-shown", "tf-2.15", "installed-shown", "requirer-range"],
 )
-def test_google_protobuf_not_found_is_protobuf_missing_or_hidden(installed: str, spec: str) -> None:
+def test_google_protobuf_not_found_is_protobuf_missing_or_hidden(
+    installed: str, spec: Optional[str]
+) -> None:
     text = installed + _pb2_traceback(
         "attr_value_pb2.py",
         "from google.protobuf import descriptor as _descriptor",
@@ -299,7 +315,11 @@ def test_google_protobuf_not_found_is_protobuf_missing_or_hidden(installed: str,
     # Where `google` comes from first: a package named google with its own __init__.py hides
     # the namespace protobuf installs into.
     assert "print(google.__path__)" in top.fix.commands[0]
-    assert any(spec in c and "--force-reinstall" in c for c in top.fix.commands)
+    if spec is None:
+        assert not any("--force-reinstall" in c for c in top.fix.commands)
+        assert any("show protobuf" in c for c in top.fix.commands)
+    else:
+        assert any(spec in c and "--force-reinstall" in c for c in top.fix.commands)
 
 
 def test_protobufs_fallback_to_its_python_implementation_is_harmless() -> None:

@@ -6,6 +6,8 @@ the test, a variant of its family."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 import pytest
 
 from tests.explaining import explained as _explain
@@ -371,8 +373,26 @@ def test_a_protobuf_with_its_files_gone_is_reinstalled() -> None:
     assert "force-reinstall" in _fix(top)
 
 
-def test_protobufs_upb_backend_found_as_a_bare_directory_is_reinstalled_by_force() -> None:
-    log = (
+@pytest.mark.parametrize(
+    ("head", "spec"),
+    [
+        # TensorFlow 2.15's range on protobuf (its metadata, the matrix's pin).
+        ("TensorFlow version: 2.15.0\n", '<5.0.0dev,>=3.20.3"'),
+        # pip's notice names the protobuf installed: that release again.
+        (
+            "grpcio-status 1.62.1 requires protobuf>=4.21.6, but you have protobuf 4.21.3 "
+            "which is incompatible.\n",
+            '"protobuf==4.21.3"',
+        ),
+        # Nothing shows a release: a bare name would pull the newest protobuf.
+        ("", None),
+    ],
+    ids=["tf-shown", "installed-shown", "nothing-shown"],
+)
+def test_protobufs_upb_backend_found_as_a_bare_directory_is_reinstalled_by_force(
+    head: str, spec: Optional[str]
+) -> None:
+    log = head + (
         "Traceback (most recent call last):\n"
         '  File "/srv/app.py", line 1, in <module>\n'
         "    import tensorflow as tf\n"
@@ -381,8 +401,12 @@ def test_protobufs_upb_backend_found_as_a_bare_directory_is_reinstalled_by_force
     top = _top(log)
     assert top.cause == "protobuf-incompatible" and "google._upb" in top.summary
     assert top.fix is not None
+    if spec is None:
+        assert not any("install" in c for c in top.fix.commands), top.fix.commands
+        assert "pip show protobuf" in top.fix.text and "--force-reinstall" in top.fix.text
+        return
     # A plain install sees protobuf installed and changes nothing.
-    assert any("--force-reinstall" in c for c in top.fix.commands), top.fix.commands
+    assert any("--force-reinstall" in c and spec in c for c in top.fix.commands), top.fix.commands
 
 
 def test_a_name_missing_from_the_upb_backend_is_no_runtime_older_than_the_code() -> None:

@@ -340,6 +340,80 @@ def test_the_ptxas_xla_ran_is_named_in_the_fix() -> None:
     assert "sm_90 (CUDA 11.8 or newer" in text and "/usr/local/cuda-11.2/bin/ptxas" in text
 
 
+@pytest.mark.parametrize(
+    ("version", "wheel"),
+    [
+        # 2.13's and-cuda extra is none, its XLA no nvidia/cuda_nvcc root: no wheel offered.
+        pytest.param("2.13.1", None, id="no-lookup"),
+        # 2.15's extra ships nvidia-cuda-nvcc-cu12==12.2.140 (its setup.py), which XLA finds
+        # beside TensorFlow.
+        pytest.param("2.15.1", "nvidia-cuda-nvcc-cu12==12.2.140", id="lookup"),
+    ],
+)
+def test_an_old_ptxas_on_path_is_taken_off_it_before_any_wheel(
+    version: str, wheel: Optional[str]
+) -> None:
+    # XLA runs a ptxas on PATH before the wheel (FindCudaExecutable): a wheel beside the old
+    # one changes nothing while that stays first.
+    log = f"TensorFlow version: {version}\n" + _FALLBACK.format(
+        cc="9.0", path="/usr/local/cuda-11.2/bin/ptxas"
+    )
+    text = fix_text(top_error(explained(log)))
+    assert "off PATH" in text and "which XLA finds in site-packages" not in text
+    if wheel is None:
+        assert "nvidia-cuda-nvcc" not in text
+        assert "TensorFlow 2.13 does not look for it; 2.14 and newer do" in text
+    else:
+        assert wheel in text and "XLA takes a ptxas on PATH before the wheel" in text
+
+
+def test_an_old_ptxas_on_path_gets_no_wheel_tensorflows_pin_keeps_below_the_gpu() -> None:
+    # TensorFlow 2.19's and-cuda extra pins nvidia-cuda-nvcc-cu12==12.5.82 (setup.py); CUDA
+    # 12.8 is the first to know compute capability 12.0 (data/cuda.yaml).
+    log = "TensorFlow version: 2.19.0\n" + _FALLBACK.format(
+        cc="12.0", path="/usr/local/cuda-12.4/bin/ptxas"
+    )
+    text = fix_text(top_error(explained(log)))
+    assert "off PATH" in text and "pip install" not in text
+    assert "nvidia-cuda-nvcc-cu12==12.5.82, older than CUDA 12.8" in text
+
+
+def test_xlas_floor_offers_no_wheel_to_a_tensorflow_that_never_looks_for_it() -> None:
+    log = (
+        "TensorFlow version: 2.5.0\n"
+        f"{_TS}W tensorflow/compiler/xla/stream_executor/gpu/asm_compiler.cc:115] *** WARNING "
+        "*** You are using ptxas 11.0.194, which is older than 11.1. ptxas before 11.1 is known "
+        "to miscompile XLA code, leading to incorrect results or invalid-address errors.\n"
+    )
+    (found,) = [f for f in explained(log).findings if f.cause == "ptxas-too-old"]
+    text = fix_text(found)
+    assert "ptxas 11.0.194" in text and "off PATH" in text
+    assert "nvidia-cuda-nvcc" not in text and "install the CUDA compiler wheel" not in text
+
+
+def _too_new_fix(version: str, where: str, serial: str) -> str:
+    """The fix of the ptxas-too-new error for XLA's ``serial`` line (at ``where``) under
+    TensorFlow ``version``."""
+    log = (
+        f"TensorFlow version: {version}\n{_TS}W {where}/xla/service/gpu/nvptx_compiler.cc:893] "
+        f"{serial}, XLA is disabling parallel compilation, which may slow down compilation.\n"
+        + _UNSUPPORTED_PTX
+    )
+    top = top_error(explained(log))
+    assert top.cause == "ptxas-too-new"
+    return fix_text(top)
+
+
+def test_a_ptxas_newer_than_the_driver_gets_no_wheel_where_tensorflow_never_looks() -> None:
+    text = _too_new_fix(
+        "2.13.0",
+        "tensorflow/compiler",
+        "The NVIDIA driver's CUDA version is 11.8 which is older than the ptxas CUDA version "
+        "(12.1.105). Because the driver is older than the ptxas version",
+    )
+    assert "nvidia-cuda-nvcc" not in text and "PATH" in text
+
+
 def test_the_compiler_wheels_own_ptxas_older_than_the_gpu_upgrades_that_wheel() -> None:
     path = "/home/u/venv/lib/python3.12/site-packages/nvidia/cuda_nvcc/bin/ptxas"
     text = fix_text(top_error(explained(_FALLBACK.format(cc="12.0", path=path))))
@@ -398,16 +472,12 @@ def test_the_compiler_wheel_in_dist_packages_is_the_wheel_too() -> None:
 
 
 def test_a_driver_older_than_the_pinned_ptxas_gets_no_wheel_tensorflow_refuses() -> None:
-    log = (
-        "TensorFlow version: 2.19.0\n"
-        f"{_TS}W external/local_xla/xla/service/gpu/nvptx_compiler.cc:893] The NVIDIA driver's "
-        "CUDA version is 12.2 which is older than the PTX compiler version 12.5.82. Because the "
-        "driver is older than the PTX compiler version, XLA is disabling parallel compilation, "
-        "which may slow down compilation.\n" + _UNSUPPORTED_PTX
+    text = _too_new_fix(
+        "2.19.0",
+        "external/local_xla",
+        "The NVIDIA driver's CUDA version is 12.2 which is older than the PTX compiler version "
+        "12.5.82. Because the driver is older than the PTX compiler version",
     )
-    top = top_error(explained(log))
-    assert top.cause == "ptxas-too-new"
-    text = fix_text(top)
     assert "nvidia-cuda-nvcc-cu12==12.2" not in text
     assert "nvidia-cuda-nvcc-cu12==12.5.82" in text and "PATH" in text
 

@@ -10,7 +10,7 @@ from tfdoctor.causes.common import install_fix, set_env
 from tfdoctor.cuda_layout import first_cuda_for, nvcc_wheel_dir, wheel_first_release, wheel_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import ranges_meet, version_key
+from tfdoctor.matrix import TFLine, ranges_meet, version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 PTXAS_TOO_NEW: Final = CauseId("ptxas-too-new")
@@ -57,9 +57,11 @@ CAUSES: Mapping[str, Cause] = dict(
             PTXAS_TOO_OLD,
             "The ptxas XLA ran is too old for this GPU",
             "XLA compiles GPU kernels for the GPU's own architecture (sm_86 for compute "
-            "capability 8.6) with the first ptxas it finds: on PATH, under CUDA_HOME, or from "
-            "the nvidia-cuda-nvcc wheel. A ptxas from a CUDA release older than the GPU "
-            "refuses the architecture ('Value 'sm_86' is not defined for option 'gpu-name''); "
+            "capability 8.6) with the first ptxas it finds: on PATH first, then in its CUDA "
+            "roots (/usr/local/cuda; the nvidia-cuda-nvcc wheel beside TensorFlow in the "
+            "releases whose and-cuda extra ships it, 2.14 on), never by $CUDA_HOME. A ptxas "
+            "from a CUDA release older than the GPU refuses the architecture ('Value 'sm_86' "
+            "is not defined for option 'gpu-name''); "
             "TensorFlow then falls back to the driver's slower compiler, or the step fails.",
             NVCC_GPU_FEATURES,
             "https://github.com/tensorflow/serving/issues/1821",
@@ -103,19 +105,23 @@ def ptxas_fix(m: Machine, logged_driver: Optional[str] = None, ptxas: Optional[s
         f"driver runs CUDA {driver_cuda})"
     )
     spec, refused, _ = _nvcc_wheel(m, f"{key[0]}.{key[1]}")
-    if spec is None:
-        # No wheel pip would install here: a toolkit of the driver's release instead.
+    looks = ("nvidia-smi", "which -a ptxas", "ptxas --version")
+    finds, said = _wheel_lookup(m)
+    if spec is None or finds is False:
+        # No wheel pip would install here, or a TensorFlow that does not look for one: a
+        # toolkit of the driver's release instead.
+        why = refused or f"the CUDA compiler wheel: {said}"
         return Fix(
             f"{upgrade}, or put a ptxas of CUDA {driver_cuda} or older (a CUDA toolkit's bin "
-            f"directory) first on PATH ({refused}).",
-            ("nvidia-smi", "which -a ptxas", "ptxas --version"),
+            f"directory) first on PATH ({why}).",
+            looks,
         )
-    return install_fix(
-        m,
-        f"{upgrade}, or use a ptxas of CUDA {driver_cuda} or older (the CUDA compiler wheel of "
-        "that version).",
-        spec,
+    text = (
+        f"{upgrade}, or use a ptxas of CUDA {driver_cuda} or older: the CUDA compiler wheel of "
+        f"that version, which XLA runs only when no ptxas on PATH comes first ({PATH_FIRST}"
+        + (f"; {said})." if said else ").")
     )
+    return Fix(text, (*looks, *m.pip_install(spec)))
 
 
 def _nvcc_wheel(m: Machine, release: str, newer: bool = False) -> tuple[Optional[str], str, bool]:
@@ -240,16 +246,72 @@ def ptxas_old_fix(
     if path and _in_packages(path) and nvcc_wheel_dir() in path and architecture:
         return _nvcc_wheel_old_fix(m, architecture, path)
     old = f"the old one XLA ran, {path}," if path else "the old one"
-    text = (
-        f"Use a ptxas from a CUDA release {knows}: find {old} (an old CUDA toolkit's bin first "
-        "on PATH, or CUDA_HOME) and take it out of the way, or install the CUDA compiler wheel, "
-        "which XLA finds in site-packages."
+    return _clear_path_fix(
+        m,
+        f"Use a ptxas from a CUDA release {knows}: find {old} (an old CUDA toolkit's bin on "
+        "PATH) and take its directory off PATH, or put a newer toolkit's bin ahead of it",
+        first,
     )
-    major = version_key(m.build_cuda)[0] if m.build_cuda else None
+
+
+#: Why a ptxas on PATH wins over the CUDA compiler wheel whatever the release: XLA's
+#: FindCudaExecutable first tried the bare name on PATH, before any CUDA root, where
+#: PreferPtxasFromPath() is true, as it is outside Google (TensorFlow's
+#: compiler/xla/stream_executor/gpu/asm_compiler.cc); later XLA lists --xla_gpu_cuda_data_dir's
+#: bin, then PATH, then the CUDA roots, and skips only a ptxas older than 11.8 or the buggy
+#: 12.3.103 (xla/stream_executor/cuda/subprocess_compilation.cc). The wheel is one of those
+#: roots, ../nvidia/cuda_nvcc beside TensorFlow's library (CandidateCudaRoots,
+#: tsl/platform/default/cuda_libdevice_path.cc, beside TF_CUDA_TOOLKIT_PATH, /usr/local/cuda
+#: and, later, /opt/cuda and a conda prefix; no environment variable such as CUDA_HOME).
+PATH_FIRST = "XLA takes a ptxas on PATH before the wheel"
+
+
+def _ships_nvcc(line: TFLine) -> bool:
+    """Whether ``line``'s and-cuda extra ships the CUDA compiler wheel (2.14 on, the matrix)."""
+    return any(name.startswith("nvidia-cuda-nvcc") for name in (line.and_cuda or {}))
+
+
+def _wheel_lookup(m: Machine) -> tuple[Optional[bool], str]:
+    """Whether the installed TensorFlow looks for the CUDA compiler wheel beside itself (a
+    line whose and-cuda extra ships it, built with the CandidateCudaRoots that name
+    ``nvidia/cuda_nvcc``), None where no line is known; with the words that say so from the
+    matrix (the oldest line that looks), empty where the matrix names none."""
+    lines = [line.line for line in (m.matrix.lines if m.matrix else ()) if _ships_nvcc(line)]
+    first = min(lines, key=version_key) if lines else None
+    if m.line is None:
+        said = f"TensorFlow {first} and newer look for it" if first else ""
+        return None, said
+    if _ships_nvcc(m.line):
+        return True, f"TensorFlow {m.line.line} looks for it"
+    said = f"TensorFlow {m.line.line} does not look for it" + (
+        f"; {first} and newer do" if first else ""
+    )
+    return False, said
+
+
+def _clear_path_fix(m: Machine, text: str, floor: Optional[str] = None) -> Fix:
+    """``text`` (a ptxas to take off PATH), then the CUDA compiler wheel of the build's CUDA
+    major unless the installed TensorFlow does not look for it, or pins it below ``floor``
+    (the CUDA release the ptxas must be at least)."""
     looks = ("which -a ptxas", "ptxas --version")
-    if major is None:
-        return Fix(text, looks)
-    return Fix(text, (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))))
+    major = version_key(m.build_cuda)[0] if m.build_cuda else None
+    finds, said = _wheel_lookup(m)
+    if major is None or finds is False:
+        return Fix(f"{text}" + (f" (the CUDA compiler wheel: {said})." if said else "."), looks)
+    name = wheel_name("nvidia-cuda-nvcc", major)
+    # The release the installed line's and-cuda extra pins (2.15: ==12.2.140), where it does.
+    pin = (m.line.and_cuda or {}).get(name, "") if m.line is not None else ""
+    if pin and floor and not ranges_meet(pin, f">={floor}"):
+        return Fix(
+            f"{text} (TensorFlow's and-cuda extra pins {name}{pin}, older than CUDA {floor}: "
+            "no wheel it allows serves).",
+            looks,
+        )
+    return Fix(
+        f"{text}; or, with it off PATH, install the CUDA compiler wheel, which XLA finds "
+        f"beside TensorFlow ({PATH_FIRST}" + (f"; {said})." if said else ")."),
+        (*looks, *m.pip_install(f"{name}{pin}")),
+    )
 
 
 def _in_packages(path: str) -> bool:
@@ -335,15 +397,13 @@ def _ptxas_version_fix(m: Machine, problem: str, ptxas: str, other: str) -> Fix:
             "where TensorFlow's requirements allow it (`pip show tensorflow` names its pin).",
             looks,
         )
-    text = (
+    return _clear_path_fix(
+        m,
         f"XLA runs ptxas {ptxas}, older than {other}, the release XLA needs: put a ptxas of "
-        f"CUDA {other} or newer first (take the old CUDA toolkit's bin off PATH, or CUDA_HOME "
-        "off it), or install the CUDA compiler wheel, which XLA finds in site-packages."
+        f"CUDA {other} or newer first (take the old CUDA toolkit's bin off PATH, or put a "
+        "newer one's ahead of it)",
+        other,
     )
-    major = version_key(m.build_cuda)[0] if m.build_cuda else None
-    if major is None:
-        return Fix(text, looks)
-    return Fix(text, (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))))
 
 
 def pluggable_xla_fix() -> Fix:

@@ -11,6 +11,7 @@ NumPy and protobuf have causes of their own elsewhere.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import pkgutil
 import re
@@ -30,8 +31,8 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine
-from tfdoctor.matrix import version_key
+from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine, applicable_requirements
+from tfdoctor.matrix import Pins, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, tf1_lines
 from tfdoctor.scan.knowledge import public_name
@@ -263,17 +264,65 @@ def _namespace_stand_in(said: str, top: str, dist: str, m: Machine) -> Finding:
 def _stand_in_fix(top: str, dist: str, m: Machine) -> Fix:
     """Where Python finds ``top`` (a directory of that name elsewhere on sys.path stands in
     for, or hides, the package ``dist`` installs), then ``dist`` installed again over its
-    files in TensorFlow's declared range (``--force-reinstall``: a plain install sees it
-    installed and does nothing)."""
-    spec = m.declared_range(dist) or ""
-    return Fix(
+    files (``--force-reinstall``: a plain install sees it installed and does nothing), of
+    the release :func:`_reinstall_spec` finds."""
+    spec, which = _reinstall_spec(dist, m)
+    looks = (f'{m.python_exe} -c "import {top}; print({top}.__path__)"',)
+    text = (
         f"The first command prints the directory found for {top}: where it is not in "
-        f"site-packages, rename it; else install {dist} again over the broken files, in the "
-        "range TensorFlow declares.",
-        (
-            f'{m.python_exe} -c "import {top}; print({top}.__path__)"',
-            *m.pip(f'install --force-reinstall --no-deps "{dist}{spec}"'),
-        ),
+        f"site-packages, rename it; else install {dist} again over the broken files"
+    )
+    if spec is None:
+        return Fix(f"{text}: {which}.", (*looks, *m.pip(f"show {dist}")))
+    return Fix(
+        f"{text}, {which}.",
+        (*looks, *m.pip(f'install --force-reinstall --no-deps "{dist}{spec}"')),
+    )
+
+
+#: The requirements TensorFlow's ranges cap, release by release (the matrix's pins:
+#: protobuf, NumPy, Keras, tf-keras, ml_dtypes): the newest release may lie outside the
+#: range of the TensorFlow installed.
+_CAPPED = frozenset(field.name for field in dataclasses.fields(Pins))
+
+
+def _reinstall_spec(dist: str, m: Machine) -> tuple[Optional[str], str]:
+    """The specifier to install ``dist`` again with, and words saying which release: the
+    one the log shows installed (pip's "but you have"), where TensorFlow's declared range
+    admits it (another package's range does not bar it: the files, not the release, are
+    what is broken), else TensorFlow's declared range, else the ranges the packages the log
+    shows require of it, else any release of one the matrix does not pin. None where the
+    log shows none of these for one it pins: a bare name would pull the newest release,
+    which may lie outside the range of the TensorFlow that runs, so the words name the
+    release `pip show` prints instead."""
+    installed = m.facts.package(dist)
+    declared = m.declared_range(dist)
+    required = sorted(
+        {
+            spec
+            for package in m.facts.packages or ()
+            for _, spec in applicable_requirements(package.requires, m.marker_env, (dist,))
+            if spec
+        }
+    )
+    if (
+        installed is not None
+        and installed.version
+        and (declared is None or spec_contains(installed.version, declared) is not False)
+    ):
+        return f"=={installed.version}", f"of the release installed ({installed.version})"
+    if declared:
+        return declared, "in the range TensorFlow declares"
+    if required:
+        return ",".join(required), "in the range the packages the log shows require"
+    if normalize_name(dist).replace("-", "_") not in _CAPPED:
+        # Not among the requirements whose caps break most often (the matrix's pins): the
+        # newest release, as pip would pick.
+        return "", "of any release (the log shows no release or range of it)"
+    return None, (
+        f"of the release installed, which `pip show {dist}` prints (pip install "
+        f'--force-reinstall --no-deps "{dist}==<that release>"); the log shows no release '
+        "and no TensorFlow whose range would bound it"
     )
 
 
@@ -372,8 +421,18 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
         # The import found google.protobuf (or protobuf 4.21's compiled backend, google._upb)
         # as an empty namespace package: protobuf's files are gone (a half-done uninstall, or
         # another package's google/ directory left behind). Installing it again over them
-        # (--force-reinstall: a plain install sees it installed and does nothing).
-        spec = m.declared_range("protobuf") or ""
+        # (--force-reinstall: a plain install sees it installed and does nothing), of the
+        # release the log shows; no bare name, which would pull the newest protobuf.
+        spec, which = _reinstall_spec("protobuf", m)
+        again = "Install protobuf again over the broken files"
+        again_fix = (
+            Fix(f"{again}: {which}.", m.pip("show protobuf"))
+            if spec is None
+            else Fix(
+                f"{again}, {which}.",
+                m.pip(f'install --force-reinstall --no-deps "protobuf{spec}"'),
+            )
+        )
         return causes.finding(
             "explain.protobuf-incompatible",
             Severity.ERROR,
@@ -381,11 +440,7 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
             f"protobuf's files are missing ({module} has no module file)",
             f"{said}\n'(unknown location)' means Python found {module} as a bare "
             "directory: the protobuf install is broken, not of the wrong release.",
-            Fix(
-                "Install protobuf again over the broken files, in the range TensorFlow "
-                "declares where the log shows the TensorFlow.",
-                m.pip(f'install --force-reinstall --no-deps "protobuf{spec}"'),
-            ),
+            again_fix,
         )
     if dist == "protobuf" and module.startswith("google._upb"):
         # The upb backend (protobuf 4.21 on) without a name the Python code calls: its own
