@@ -309,6 +309,8 @@ def test_a_cuda13_ptxas_refusing_a_gpu_below_turing_is_the_gpu_too_old(shown: st
     assert top.cause == "gpu-arch-unsupported"
     fix = fix_text(top)
     assert "CUDA 12 ptxas" in fix and "nvidia-cuda-nvcc-cu12" in fix
+    # XLA runs a ptxas on PATH before it looks among its CUDA roots (the wheel's is one).
+    assert "off PATH" in fix and "which XLA finds in site-packages" not in fix
 
 
 @pytest.mark.parametrize(

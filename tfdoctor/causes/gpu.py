@@ -2468,8 +2468,9 @@ def toolkit_dropped_arch_fix(
         f"compute capability {oldest} (NVIDIA dropped Maxwell, Pascal and Volta in CUDA 13.0), "
         f"and this GPU is {capability}: a newer ptxas cannot help. Let XLA use a CUDA {before} "
         f"ptxas: a CUDA {before} toolkit's bin first on PATH in place of the CUDA {major} one "
-        f"({shown}), or the CUDA {before} compiler wheel, which XLA finds in site-packages; or "
-        f"run on a GPU of compute capability {oldest} or newer.",
+        f"({shown}), or, with that one off PATH, the CUDA {before} compiler wheel (XLA runs a "
+        "ptxas on PATH before it looks among its CUDA roots, the wheel's directory one of them); "
+        f"or run on a GPU of compute capability {oldest} or newer.",
         (
             "which -a ptxas",
             "ptxas --version",
