@@ -3225,13 +3225,9 @@ def _newest_python_here(m: Machine) -> Optional[str]:
 def _newest_python_on(m: Machine, platform: str) -> Optional[str]:
     """The newest Python the newest final line with wheels on ``platform`` (a matrix key,
     ``windows-x86_64``) publishes one for."""
-    if m.matrix is None:
-        return None
-    finals = [x for x in m.matrix.lines if not x.pre_release and x.pythons_on(platform)]
-    if not finals:
-        return None
-    newest = max(finals, key=lambda x: version_key(x.line))
-    return max(newest.pythons_on(platform), key=version_key)
+    releases = m.matrix.releases if m.matrix is not None else ()
+    newest = next((x for x in releases if x.pythons_on(platform)), None)
+    return max(newest.pythons_on(platform), key=version_key) if newest is not None else None
 
 
 def _uv_python_commands(installer: str, key: str) -> tuple[str, ...]:
