@@ -2149,6 +2149,34 @@ def _initramfs_rebuild(m: Machine) -> str:
     )
 
 
+def nouveau_fix(m: Machine) -> Fix:
+    """The open-source nouveau driver holds the GPU, so the nvidia module finds no device to
+    probe (the module's own words, kernel-open/nvidia/nv.c: "The NVIDIA probe routine was not
+    called for N device(s) ... nouveau, rivafb, nvidiafb or rivatv was loaded and obtained
+    ownership"): nouveau blacklisted, the initramfs rebuilt (NVIDIA's CUDA installation guide
+    for Linux, "Disabling Nouveau")."""
+    return Fix(
+        "The open-source nouveau driver holds the GPU: blacklist it, rebuild the initramfs "
+        "and reboot, then load nvidia.",
+        (
+            'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
+            _initramfs_rebuild(m),
+        ),
+    )
+
+
+def secure_boot_fix() -> Fix:
+    """The kernel refuses the nvidia module's signature: UEFI Secure Boot (through the
+    kernel's lockdown, security/lockdown/lockdown.c "unsigned module loading") admits only
+    modules signed by a key it trusts, and a DKMS build is signed by the machine's own key
+    (MOK), which must be enrolled once through shim's MokManager at the next boot."""
+    return Fix(
+        "Secure Boot is on and refuses the unsigned nvidia module: enroll the DKMS signing "
+        "key (MOK) and reboot, or disable Secure Boot.",
+        ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot"),
+    )
+
+
 def driver_load_fix(m: Machine) -> Fix:
     """Load (or install) the NVIDIA kernel driver, as far as the kernel facts tell why it is
     not loaded: nouveau holding the GPU, Secure Boot refusing the module, DKMS without a build
@@ -2176,20 +2204,9 @@ def driver_load_fix(m: Machine) -> Fix:
     bound = {d.driver for d in kernel.pci_devices} if kernel is not None else set()
     release = m.facts.platform.release if m.facts.platform is not None else ""
     if "nouveau" in modules or "nouveau" in bound:
-        return Fix(
-            "The open-source nouveau driver holds the GPU: blacklist it, rebuild the initramfs "
-            "and reboot, then load nvidia.",
-            (
-                'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
-                _initramfs_rebuild(m),
-            ),
-        )
+        return nouveau_fix(m)
     if kernel is not None and kernel.secure_boot:
-        return Fix(
-            "Secure Boot is on and refuses the unsigned nvidia module: enroll the DKMS signing "
-            "key (MOK) and reboot, or disable Secure Boot.",
-            ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot"),
-        )
+        return secure_boot_fix()
     if kernel is not None and kernel.dkms and not any(release in d for d in kernel.dkms):
         return Fix(
             "The nvidia module was built for another kernel (DKMS has none for this one): build "

@@ -277,6 +277,8 @@ from tfdoctor.signatures import (
     KFD_NODE,
     LOADER_LINE,
     MACOS_WORDS,
+    MODULE_KEY_REFUSED,
+    NOUVEAU_HOLDS_GPU,
     NUITKA_WORDS,
     ONE_RELEASE,
     PATTERN_PARTS,
@@ -1583,6 +1585,11 @@ class Revealed(Record):
     #: The loaded NVIDIA kernel module's version, as cuda_diagnostics.cc reports it ("kernel
     #: reported version is: 460.91.3"): the module is loaded, whatever libcuda did.
     kernel_module: Optional[str] = None
+    #: The driver's libcuda loaded and told its version while TensorFlow found no NVIDIA
+    #: kernel driver running (cuda_diagnostics.cc: "libcuda reported version is: 550.54.14",
+    #: "kernel driver does not appear to be running on this host"): the driver is installed
+    #: and its kernel module is not loaded.
+    libcuda_without_module: bool = False
     numpy_version: Optional[str] = None
     #: The NCCL release the process loaded and the CUDA release it was built for, as NCCL
     #: printed them when it started.
@@ -1954,11 +1961,27 @@ def _tf_import_library(tracebacks: Sequence[Traceback]) -> Optional[str]:
     return None
 
 
+#: cuda_diagnostics.cc's words where /proc/driver/nvidia/version is absent: no nvidia kernel
+#: module is loaded (the file is the module's; a container sees its host's).
+_NO_KERNEL_DRIVER = "kernel driver does not appear to be running"
+
+
+def _libcuda_without_module(evidence: Evidence) -> bool:
+    """Whether TensorFlow's diagnostics show the driver's libcuda with a version and no
+    kernel module: the driver's user-space installed, its module not loaded."""
+    libcuda = any(e.source == "libcuda" for _, e in evidence.logged(tflog.DriverVersion))
+    return libcuda and any(
+        _NO_KERNEL_DRIVER in e.message for _, e in evidence.logged(tflog.DriverNotFound)
+    )
+
+
 def _no_gpu_host(evidence: Evidence, text: str, container: bool) -> bool:
     """TensorFlow's probe found no NVIDIA kernel driver on this host, and nothing else in the
     log says a GPU was expected."""
     if container or not evidence.logged(tflog.DriverNotFound):
         return False
+    if _libcuda_without_module(evidence):
+        return False  # the driver's libcuda is installed: a GPU was meant
     if evidence.devices or evidence.gpu_complaint is not None:
         return False
     head = evidence.first_text
@@ -2184,6 +2207,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             (e.version for _, e in evidence.logged(tflog.DriverVersion) if e.source == "kernel"),
             None,
         ),
+        libcuda_without_module=_libcuda_without_module(evidence),
         numpy_version=evidence.first("numpy_version") or evidence.echoed.get("numpy"),
         nccl_version=evidence.first("nccl_version", evidence_only=True),
         nccl_cuda=evidence.first("nccl_cuda", evidence_only=True),
@@ -4552,6 +4576,11 @@ def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
         return causes.gpu.DRIVER_NOT_LOADED, causes.container.gpu_node_fix(
             tool if tool in ("apptainer", "singularity") else "apptainer"
         )
+    if any(MODULE_KEY_REFUSED in h.signature.tags for h in hits):
+        # The kernel said why the module does not load: its signature is not trusted.
+        return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.secure_boot_fix()
+    if any(NOUVEAU_HOLDS_GPU in h.signature.tags for h in hits):
+        return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.nouveau_fix(m)
     if any(h.signature.id == "container-cli-driver-not-loaded" for h in hits):
         # The toolkit runs on the host: its driver, not the container's start, is missing.
         return causes.gpu.DRIVER_NOT_LOADED, causes.container.toolkit_host_driver_fix()
@@ -4650,6 +4679,11 @@ def _no_device(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # name a Docker container's default hostname with no runtime shown: CUDA sees no
         # device because the runtime handed it none.
         return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
+    if r.libcuda_without_module and not m.wsl and not m.container:
+        # TensorFlow's diagnostics found the driver's libcuda but no kernel module: no device
+        # because the module is not loaded (a kernel updated without its build, Secure Boot,
+        # nouveau). WSL has no such module (the Windows driver serves the GPU).
+        return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(m)
     return causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN, causes.gpu.no_device_fix(m)
 
 
