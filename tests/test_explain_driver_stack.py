@@ -435,3 +435,63 @@ _BENIGN = [
 @pytest.mark.parametrize("text", _BENIGN, ids=[f"benign-{i}" for i in range(len(_BENIGN))])
 def test_the_stacks_harmless_lines_stay_at_info(text: str) -> None:
     assert _top(explained(text)) == ("", "")
+
+
+# --- a damaged libcuda, nouveau in the machine's own listings --------------------------------------
+
+_BROKEN_LIBCUDA = [
+    "ImportError: libcuda.so.1: file too short",
+    _tf(
+        _EXT,
+        "W",
+        "../platform/default/dso_loader.cc:64",
+        "Could not load dynamic library 'libcuda.so.1'; dlerror: /usr/lib/x86_64-linux-gnu/libcuda.so.1: file too short",
+    ),
+    _tf(
+        _SE,
+        "W",
+        "../platform/default/dso_loader.cc:64",
+        "Could not load dynamic library 'libcuda.so.1'; dlerror: /usr/lib64/libcuda.so.1: invalid ELF header",
+    ),
+]
+
+
+@pytest.mark.parametrize("line", _BROKEN_LIBCUDA, ids=["import", "dlopen-short", "dlopen-elf"])
+def test_a_damaged_libcuda_is_the_drivers_libraries_reinstalled(line: str) -> None:
+    report = explained(line)
+    assert _top(report) == ("driver-libraries-missing", "error")
+    fix = fix_text(report.findings[0])
+    assert "Reinstall" in fix
+    assert "--gpus" not in fix
+
+
+def test_a_damaged_libcuda_under_wsl_is_the_windows_driver() -> None:
+    text = (
+        "/sbin/ldconfig.real: File /usr/lib/wsl/lib/libcuda.so.1 is empty, not checked.\n"
+        + _BROKEN_LIBCUDA[1].replace("/usr/lib/x86_64-linux-gnu/", "/usr/lib/wsl/lib/")
+    )
+    report = explained(text)
+    assert _top(report)[0] == "wsl-driver-broken"
+    assert "apt-get install --reinstall" not in fix_text(report.findings[0])
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "$ lsmod | grep -E 'nvidia|nouveau'\nnouveau              2334720  3\nmxm_wmi                12288  1 nouveau",
+        "$ lspci -k -s 01:00.0\n01:00.0 VGA compatible controller: NVIDIA Corporation GA102 [GeForce RTX 3090] (rev a1)\n\tKernel driver in use: nouveau\n\tKernel modules: nvidiafb, nouveau",
+    ],
+    ids=["lsmod", "lspci"],
+)
+def test_no_device_beside_nouveau_bound_is_nouveau_to_blacklist(listing: str) -> None:
+    text = (
+        _cuinit(_EXT, "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected") + "\n" + listing
+    )
+    report = explained(text)
+    assert _top(report)[0] == "driver-not-loaded"
+    assert "blacklist nouveau" in fix_text(report.findings[0])
+
+
+def test_nouveau_named_in_a_module_list_only_is_not_read() -> None:
+    # lspci's "Kernel modules:" lists the drivers that could bind, not the one bound.
+    assert _top(explained("\tKernel modules: nvidiafb, nouveau")) == ("", "")

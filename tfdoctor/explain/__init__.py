@@ -1590,6 +1590,9 @@ class Revealed(Record):
     #: "kernel driver does not appear to be running on this host"): the driver is installed
     #: and its kernel module is not loaded.
     libcuda_without_module: bool = False
+    #: A line of the log says another kernel driver (nouveau) holds the GPU (a signature
+    #: tagged nouveau-holds-gpu: the nvidia module's own words, lsmod's or lspci's).
+    nouveau_holds_gpu: bool = False
     numpy_version: Optional[str] = None
     #: The NCCL release the process loaded and the CUDA release it was built for, as NCCL
     #: printed them when it started.
@@ -2208,6 +2211,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             None,
         ),
         libcuda_without_module=_libcuda_without_module(evidence),
+        nouveau_holds_gpu=any(
+            NOUVEAU_HOLDS_GPU in h.signature.tags for h in evidence.hits.values()
+        ),
         numpy_version=evidence.first("numpy_version") or evidence.echoed.get("numpy"),
         nccl_version=evidence.first("nccl_version", evidence_only=True),
         nccl_cuda=evidence.first("nccl_cuda", evidence_only=True),
@@ -4347,6 +4353,9 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     in_container = bool(
         m.container is not None or r.cuda_image or r.docker_run_without_gpu or r.container_hostname
     )
+    if any(h.signature.id == "libcuda-file-broken" for h in hits) and not in_container:
+        # The file is there and damaged: the driver's own libraries reinstalled.
+        return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.driver_userspace_fix(m)
     if any(h.signature.id == "import-needs-libcuda" for h in hits):
         if in_container:
             # A container: the runtime mounts the host driver's libcuda only into a container
@@ -4679,6 +4688,9 @@ def _no_device(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # name a Docker container's default hostname with no runtime shown: CUDA sees no
         # device because the runtime handed it none.
         return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
+    if r.nouveau_holds_gpu and not m.wsl and not m.container:
+        # The log shows nouveau holding the GPU: CUDA sees no device the nvidia module drives.
+        return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.nouveau_fix(m)
     if r.libcuda_without_module and not m.wsl and not m.container:
         # TensorFlow's diagnostics found the driver's libcuda but no kernel module: no device
         # because the module is not loaded (a kernel updated without its build, Secure Boot,
