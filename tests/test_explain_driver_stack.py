@@ -336,6 +336,11 @@ _CONTAINER = [
         "driver-not-loaded",
     ),
     (
+        _HOOK
+        + "nvidia-container-cli: initialization error: nvml error: driver/library version mismatch: unknown.",
+        "driver-version-mismatch",
+    ),
+    (
         'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].',
         "container-no-gpu",
     ),
