@@ -2225,6 +2225,15 @@ def driver_load_fix(m: Machine) -> Fix:
     bound = {d.driver for d in kernel.pci_devices} if kernel is not None else set()
     release = m.facts.platform.release if m.facts.platform is not None else ""
     if "nouveau" in modules or "nouveau" in bound:
+        if kernel is not None and kernel.secure_boot:
+            # Without nouveau the unsigned module meets Secure Boot next: the key enrolled in
+            # the same reboot (MokManager asks for it at boot).
+            held, refused = nouveau_fix(m), secure_boot_fix()
+            return Fix(
+                f"{held.text} Secure Boot is on as well, and refuses the unsigned module "
+                "next: enroll the DKMS signing key (MOK) before that reboot.",
+                (held.commands[0], refused.commands[0], *held.commands[1:]),
+            )
         return nouveau_fix(m)
     if kernel is not None and kernel.secure_boot:
         return secure_boot_fix()
