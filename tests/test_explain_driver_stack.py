@@ -500,3 +500,46 @@ def test_no_device_beside_nouveau_bound_is_nouveau_to_blacklist(listing: str) ->
 def test_nouveau_named_in_a_module_list_only_is_not_read() -> None:
     # lspci's "Kernel modules:" lists the drivers that could bind, not the one bound.
     assert _top(explained("\tKernel modules: nvidiafb, nouveau")) == ("", "")
+
+
+_DESKTOP_RUN = (
+    "PS C:\\Users\\user> docker run --gpus all -it --rm tensorflow/tensorflow:2.16.1-gpu "
+    "python -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\"\n"
+)
+_HOSTNAME = _diag(_EXT, "hostname: 3f2a9c1b7d4e")
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        _DESKTOP_RUN,
+        "$ uname -r\n5.15.153.1-microsoft-standard-WSL2\n$ " + _DESKTOP_RUN.split("> ", 1)[1],
+    ],
+    ids=["powershell", "wsl2-shell"],
+)
+def test_a_container_with_its_gpu_flag_on_windows_is_wsls_gpu(head: str) -> None:
+    text = (
+        head
+        + _cuinit(_EXT, "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected")
+        + "\n"
+        + _HOSTNAME
+        + "\n[]"
+    )
+    report = explained(text)
+    assert _top(report)[0] == "wsl-driver-broken"
+    fix = fix_text(report.findings[0])
+    assert "Windows NVIDIA driver" in fix
+    assert "--gpus" not in fix
+
+
+def test_a_container_without_its_gpu_flag_on_windows_keeps_the_flag() -> None:
+    head = _DESKTOP_RUN.replace("--gpus all ", "")
+    text = (
+        head
+        + _cuinit(_EXT, "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected")
+        + "\n"
+        + _HOSTNAME
+    )
+    report = explained(text)
+    assert _top(report)[0] == "container-no-gpu"
+    assert "--gpus" in fix_text(report.findings[0])

@@ -157,6 +157,24 @@ def _driver_side_finding(ctx: CheckContext, count: int, log: str) -> Optional[Fi
     wsl = _wsl_driver_finding(ctx, count, log)
     if wsl is not None:
         return wsl
+    if (
+        m.wsl == "WSL2"
+        and m.container
+        and cuinit is not None
+        and cuinit.status == "error"
+        and (cuinit.library or "").startswith(causes.platform.WSL_LIB_DIR)
+    ):
+        # A container under WSL 2 handed the GPU (the toolkit mounted WSL's libcuda into it)
+        # whose cuInit still fails: the Windows driver's side, and the engine's, not the flag.
+        return causes.finding(
+            "gpu.visible",
+            Severity.ERROR,
+            causes.platform.WSL_DRIVER_BROKEN,
+            f"TensorFlow sees none of the {count} GPU(s): cuInit fails through WSL 2's libcuda "
+            "in this container",
+            log or f"cuInit returns {cuinit.name or cuinit.code}.",
+            causes.platform.wsl_container_gpu_fix(),
+        )
     if cuinit is not None and cuinit.status == "no-library" and not m.container and not m.wsl:
         # NVML answered (the module and libnvidia-ml are there) and libcuda.so.1 is not found:
         # the driver's user-space half installed.

@@ -4683,6 +4683,10 @@ def _no_device(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return causes.hosted.HOSTED_RUNTIME_WITHOUT_GPU, causes.hosted.hosted_gpu_runtime_fix(
             m.notebook
         )
+    if r.run_tool is not None and r.docker_run_without_gpu is None and (r.wsl or r.os == "windows"):
+        # A container started with its GPU flag from Windows or WSL 2: the flag is there, and
+        # its GPU comes through WSL 2 from the Windows driver.
+        return causes.platform.WSL_DRIVER_BROKEN, causes.platform.wsl_container_gpu_fix()
     if r.docker_run_without_gpu is not None or (r.container_hostname and not m.container):
         # The log shows the container started with no GPU flag, or TensorFlow's diagnostics
         # name a Docker container's default hostname with no runtime shown: CUDA sees no
