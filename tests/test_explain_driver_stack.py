@@ -543,3 +543,9 @@ def test_a_container_without_its_gpu_flag_on_windows_keeps_the_flag() -> None:
     report = explained(text)
     assert _top(report)[0] == "container-no-gpu"
     assert "--gpus" in fix_text(report.findings[0])
+
+
+def test_nouveau_bound_alone_is_a_warning_with_its_fix() -> None:
+    report = explained("$ lsmod | grep nouveau\nnouveau              2334720  3")
+    assert _top(report) == ("driver-not-loaded", "warning")
+    assert "blacklist nouveau" in fix_text(report.findings[0])
