@@ -18,7 +18,14 @@ from tfdoctor.facts import facts_from_json
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import load_matrix, ranges_meet
 
-CASES = sorted((Path(__file__).parent / "data" / "gpu_setups").glob("*.json"))
+#: The set-ups above, and those of the driver stack below TensorFlow (tests/data/driver_stack:
+#: the kernel module, NVML and libcuda of two versions, the stub and forward-compatibility
+#: libcuda, a GPU another process holds; tests/test_checks_driver_stack.py).
+CASES = sorted(
+    p
+    for folder in ("gpu_setups", "driver_stack")
+    for p in (Path(__file__).parent / "data" / folder).glob("*.json")
+)
 WSL = [p for p in CASES if p.stem.startswith("wsl2-")]
 
 

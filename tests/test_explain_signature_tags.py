@@ -49,6 +49,15 @@ CASES: dict[str, tuple[str, str]] = {
         "cuda-runtime-init-error",
         "InternalError: cudaGetDevice() failed. Status: initialization error\n",
     ),
+    sig.MODULE_KEY_REFUSED: (
+        "kernel-module-key-refused",
+        "$ sudo modprobe nvidia\nmodprobe: ERROR: could not insert 'nvidia': Required key not "
+        "available\n",
+    ),
+    sig.NOUVEAU_HOLDS_GPU: (
+        "nvrm-probe-not-called",
+        "[   11.002233] NVRM: The NVIDIA probe routine was not called for 1 device(s).\n",
+    ),
     sig.BAZEL_WORDS: (
         "bazel-cc-compiler-not-found",
         "Auto-Configuration Error: Cannot find gcc or CC; either correct your path or set the "

@@ -287,7 +287,17 @@ INDEX_NOT_PYPI = "index-not-pypi"
 ABI_TAG = "abi-tag"
 PROCESS_ENDED = "process-ended"
 GOES_ON = "goes-on"
+MODULE_KEY_REFUSED = "module-key-refused"
+NOUVEAU_HOLDS_GPU = "nouveau-holds-gpu"
 TAGS: Mapping[str, str] = {
+    MODULE_KEY_REFUSED: (
+        "the kernel refused a module's signature (Secure Boot's lockdown, or signature "
+        "enforcement, turning away a module no trusted key signed): the fix enrols the key"
+    ),
+    NOUVEAU_HOLDS_GPU: (
+        "the nvidia module found its GPU taken by another kernel driver (nouveau, a frame "
+        "buffer driver): the fix blacklists nouveau"
+    ),
     WINDOWS_WORDS: (
         "words only Windows' tools print (Visual C++'s build tools, Bazel's Windows toolchain, "
         "Windows' loader): the log is of Windows whatever else it shows"

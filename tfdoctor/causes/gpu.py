@@ -2056,6 +2056,27 @@ def container_libcuda_newer_fix(kernel: str, dso: str) -> Fix:
     )
 
 
+def compat_libcuda_fix(library: str) -> Fix:
+    """CUDA's forward-compatibility libcuda (the cuda-compat package, /usr/local/cuda/compat)
+    loaded on a GPU that refuses it (cuInit's CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, 804)
+    while the driver itself runs the build: that directory off the loader's path, so the
+    driver's own libcuda loads. NVIDIA's CUDA Compatibility guide: forward compatibility is
+    for data-center GPUs only (https://docs.nvidia.com/deploy/cuda-compatibility/)."""
+    directory = library.rsplit("/", 1)[0] if "/" in library else library
+    return Fix(
+        f"The libcuda that loads is CUDA's forward-compatibility copy ({library}), a newer "
+        "driver library than the kernel module, which only data-center GPUs accept; this "
+        f"driver runs the build without it. Take {directory} off the loader's path "
+        "(LD_LIBRARY_PATH, or the /etc/ld.so.conf.d file that names it, then ldconfig), or "
+        "remove the cuda-compat package, so the driver's own libcuda.so.1 loads.",
+        (
+            'echo "$LD_LIBRARY_PATH"',
+            f"grep -rl {directory} /etc/ld.so.conf.d/",
+            "ldconfig -p | grep libcuda.so.1",
+        ),
+    )
+
+
 def container_libcuda_older_fix(kernel: str, dso: str) -> Fix:
     """A container's own libcuda (a driver library installed into the image) older than the
     host's kernel module: it shadows the host's that the NVIDIA runtime mounts, so the image
@@ -2149,6 +2170,34 @@ def _initramfs_rebuild(m: Machine) -> str:
     )
 
 
+def nouveau_fix(m: Machine) -> Fix:
+    """The open-source nouveau driver holds the GPU, so the nvidia module finds no device to
+    probe (the module's own words, kernel-open/nvidia/nv.c: "The NVIDIA probe routine was not
+    called for N device(s) ... nouveau, rivafb, nvidiafb or rivatv was loaded and obtained
+    ownership"): nouveau blacklisted, the initramfs rebuilt (NVIDIA's CUDA installation guide
+    for Linux, "Disabling Nouveau")."""
+    return Fix(
+        "The open-source nouveau driver holds the GPU: blacklist it, rebuild the initramfs "
+        "and reboot, then load nvidia.",
+        (
+            'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
+            _initramfs_rebuild(m),
+        ),
+    )
+
+
+def secure_boot_fix() -> Fix:
+    """The kernel refuses the nvidia module's signature: UEFI Secure Boot (through the
+    kernel's lockdown, security/lockdown/lockdown.c "unsigned module loading") admits only
+    modules signed by a key it trusts, and a DKMS build is signed by the machine's own key
+    (MOK), which must be enrolled once through shim's MokManager at the next boot."""
+    return Fix(
+        "Secure Boot is on and refuses the unsigned nvidia module: enroll the DKMS signing "
+        "key (MOK) and reboot, or disable Secure Boot.",
+        ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot"),
+    )
+
+
 def driver_load_fix(m: Machine) -> Fix:
     """Load (or install) the NVIDIA kernel driver, as far as the kernel facts tell why it is
     not loaded: nouveau holding the GPU, Secure Boot refusing the module, DKMS without a build
@@ -2176,20 +2225,18 @@ def driver_load_fix(m: Machine) -> Fix:
     bound = {d.driver for d in kernel.pci_devices} if kernel is not None else set()
     release = m.facts.platform.release if m.facts.platform is not None else ""
     if "nouveau" in modules or "nouveau" in bound:
-        return Fix(
-            "The open-source nouveau driver holds the GPU: blacklist it, rebuild the initramfs "
-            "and reboot, then load nvidia.",
-            (
-                'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
-                _initramfs_rebuild(m),
-            ),
-        )
+        if kernel is not None and kernel.secure_boot:
+            # Without nouveau the unsigned module meets Secure Boot next: the key enrolled in
+            # the same reboot (MokManager asks for it at boot).
+            held, refused = nouveau_fix(m), secure_boot_fix()
+            return Fix(
+                f"{held.text} Secure Boot is on as well, and refuses the unsigned module "
+                "next: enroll the DKMS signing key (MOK) before that reboot.",
+                (held.commands[0], refused.commands[0], *held.commands[1:]),
+            )
+        return nouveau_fix(m)
     if kernel is not None and kernel.secure_boot:
-        return Fix(
-            "Secure Boot is on and refuses the unsigned nvidia module: enroll the DKMS signing "
-            "key (MOK) and reboot, or disable Secure Boot.",
-            ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot"),
-        )
+        return secure_boot_fix()
     if kernel is not None and kernel.dkms and not any(release in d for d in kernel.dkms):
         return Fix(
             "The nvidia module was built for another kernel (DKMS has none for this one): build "

@@ -4105,6 +4105,26 @@ def wsl_foreign_libcuda(m: Machine) -> Optional[str]:
     return libcuda
 
 
+def wsl_container_gpu_fix() -> Fix:
+    """A container started with the GPU flag on Windows: its GPU comes through WSL 2 (Docker
+    Desktop's WSL 2 based engine, or Docker Engine with the NVIDIA Container Toolkit inside a
+    WSL 2 distribution), from the Windows NVIDIA driver, so the flag is there and the Windows
+    side is what to update. Docker's GPU support page (https://docs.docker.com/desktop/features/gpu/)
+    and NVIDIA's CUDA on WSL guide."""
+    return Fix(
+        "On Windows a container reaches the GPU only through WSL 2 and the Windows NVIDIA "
+        "driver (Docker Desktop's WSL 2 based engine, or Docker Engine with the NVIDIA "
+        "Container Toolkit inside a WSL 2 distribution; the Hyper-V engine has no GPU): "
+        "update the Windows NVIDIA driver, WSL and Docker Desktop, turn on its WSL 2 based "
+        "engine, restart WSL, and check that nvidia-smi lists the GPU inside WSL.",
+        (
+            "wsl --update  # in Windows PowerShell",
+            "wsl --shutdown  # in Windows PowerShell",
+            "wsl nvidia-smi",
+        ),
+    )
+
+
 def wsl_gpu_fix(m: Optional[Machine] = None) -> Fix:
     """WSL 2's GPU libraries from Windows: WSL and the Windows driver updated, nothing of a
     Linux driver inside the distribution over them; where a Linux driver's libcuda loads in

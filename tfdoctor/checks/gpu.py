@@ -35,6 +35,12 @@ from tfdoctor.matrix import ComputeCapabilities, TFLine, version_key
 _CUDA_ERROR_STUB_LIBRARY = 34
 # CUresult 100: the driver answered and enumerated no CUDA device.
 _CUDA_ERROR_NO_DEVICE = 100
+# CUresult 46 (CUDA_ERROR_DEVICE_UNAVAILABLE): the GPU is in an exclusive or prohibited compute
+# mode and another process holds it.
+_CUDA_ERROR_DEVICE_UNAVAILABLE = 46
+# CUresult 804 (CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE): CUDA's forward-compatibility libcuda
+# on a GPU that does not take it (cuda.h; NVIDIA's CUDA Compatibility guide).
+_CUDA_ERROR_COMPAT_NOT_SUPPORTED = 804
 #: cuInit probe statuses where libcuda itself failed: loaded and returned an error, could not
 #: be loaded, or crashed the child (``timeout`` and ``child-error`` are the probe's own).
 _CUINIT_FAILED = ("error", "no-library", "crashed")
@@ -117,6 +123,27 @@ def _driver_side_finding(ctx: CheckContext, count: int, log: str) -> Optional[Fi
             log or "cuInit returns CUDA_ERROR_STUB_LIBRARY (34).",
             causes.gpu.libcuda_stub_fix(m, library, has_gpus=True),
         )
+    if _cuinit_failed_with(ctx, _CUDA_ERROR_DEVICE_UNAVAILABLE):
+        return causes.finding(
+            "gpu.visible",
+            Severity.ERROR,
+            causes.runtime.GPU_BUSY_OR_UNAVAILABLE,
+            f"TensorFlow sees none of the {count} GPU(s): CUDA refuses them to this process "
+            "(another holds them in an exclusive compute mode)",
+            log or "cuInit returns CUDA_ERROR_DEVICE_UNAVAILABLE (46).",
+            causes.runtime.gpu_busy_fix(m),
+        )
+    compat = _compat_library(ctx)
+    if compat is not None:
+        return causes.finding(
+            "gpu.visible",
+            Severity.ERROR,
+            causes.gpu.DRIVER_VERSION_MISMATCH,
+            f"TensorFlow sees none of the {count} GPU(s): CUDA's forward-compatibility libcuda "
+            "loads on a GPU that does not accept it",
+            log or "cuInit returns CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804).",
+            causes.gpu.compat_libcuda_fix(compat),
+        )
     if (cuinit is not None and cuinit.code == 35) or _old_driver_logged(m):
         floor = causes.gpu.build_driver_floor(m)
         return causes.finding(
@@ -127,7 +154,64 @@ def _driver_side_finding(ctx: CheckContext, count: int, log: str) -> Optional[Fi
             log,
             causes.gpu.driver_too_old_fix(m, floor.version if floor else None),
         )
-    return _wsl_driver_finding(ctx, count, log)
+    wsl = _wsl_driver_finding(ctx, count, log)
+    if wsl is not None:
+        return wsl
+    if (
+        m.wsl == "WSL2"
+        and m.container
+        and cuinit is not None
+        and cuinit.status == "error"
+        and (cuinit.library or "").startswith(causes.platform.WSL_LIB_DIR)
+    ):
+        # A container under WSL 2 handed the GPU (the toolkit mounted WSL's libcuda into it)
+        # whose cuInit still fails: the Windows driver's side, and the engine's, not the flag.
+        return causes.finding(
+            "gpu.visible",
+            Severity.ERROR,
+            causes.platform.WSL_DRIVER_BROKEN,
+            f"TensorFlow sees none of the {count} GPU(s): cuInit fails through WSL 2's libcuda "
+            "in this container",
+            log or f"cuInit returns {cuinit.name or cuinit.code}.",
+            causes.platform.wsl_container_gpu_fix(),
+        )
+    if cuinit is not None and cuinit.status == "no-library" and not m.container and not m.wsl:
+        # NVML answered (the module and libnvidia-ml are there) and libcuda.so.1 is not found:
+        # the driver's user-space half installed.
+        return causes.finding(
+            "gpu.visible",
+            Severity.ERROR,
+            causes.gpu.DRIVER_LIBRARIES_MISSING,
+            f"TensorFlow sees none of the {count} GPU(s): the driver lists them, but its "
+            "libcuda.so.1 is not found",
+            log or (cuinit.message or ""),
+            causes.gpu.driver_userspace_fix(m),
+        )
+    return None
+
+
+def _cuinit_failed_with(ctx: CheckContext, number: int) -> bool:
+    """cuInit failed with CUresult ``number``: in the probe's child, or in TensorFlow's log."""
+    cuinit = ctx.facts.cuinit
+    if cuinit is not None and cuinit.status == "error" and cuinit.code == number:
+        return True
+    return any(e.number == number for e in ctx.machine.tf_logged(tflog.CudaError))
+
+
+def _compat_library(ctx: CheckContext) -> Optional[str]:
+    """The forward-compatibility libcuda cuInit refused (804 from a ``/compat/`` library)
+    where the driver itself runs the build (its version at or above the build's floor);
+    None otherwise: below the floor the driver is what is too old."""
+    cuinit, drv = ctx.facts.cuinit, ctx.facts.driver
+    if cuinit is None or "/compat/" not in (cuinit.library or ""):
+        return None
+    if not _cuinit_failed_with(ctx, _CUDA_ERROR_COMPAT_NOT_SUPPORTED):
+        return None
+    floor = causes.gpu.build_driver_floor(ctx.machine)
+    driver = drv.driver_version if drv is not None else None
+    if floor is None or driver is None or version_key(driver) < version_key(floor.version):
+        return None
+    return cuinit.library
 
 
 def _wsl_driver_finding(ctx: CheckContext, count: int, log: str) -> Optional[Finding]:

@@ -277,6 +277,8 @@ from tfdoctor.signatures import (
     KFD_NODE,
     LOADER_LINE,
     MACOS_WORDS,
+    MODULE_KEY_REFUSED,
+    NOUVEAU_HOLDS_GPU,
     NUITKA_WORDS,
     ONE_RELEASE,
     PATTERN_PARTS,
@@ -1583,6 +1585,14 @@ class Revealed(Record):
     #: The loaded NVIDIA kernel module's version, as cuda_diagnostics.cc reports it ("kernel
     #: reported version is: 460.91.3"): the module is loaded, whatever libcuda did.
     kernel_module: Optional[str] = None
+    #: The driver's libcuda loaded and told its version while TensorFlow found no NVIDIA
+    #: kernel driver running (cuda_diagnostics.cc: "libcuda reported version is: 550.54.14",
+    #: "kernel driver does not appear to be running on this host"): the driver is installed
+    #: and its kernel module is not loaded.
+    libcuda_without_module: bool = False
+    #: A line of the log says another kernel driver (nouveau) holds the GPU (a signature
+    #: tagged nouveau-holds-gpu: the nvidia module's own words, lsmod's or lspci's).
+    nouveau_holds_gpu: bool = False
     numpy_version: Optional[str] = None
     #: The NCCL release the process loaded and the CUDA release it was built for, as NCCL
     #: printed them when it started.
@@ -1954,11 +1964,27 @@ def _tf_import_library(tracebacks: Sequence[Traceback]) -> Optional[str]:
     return None
 
 
+#: cuda_diagnostics.cc's words where /proc/driver/nvidia/version is absent: no nvidia kernel
+#: module is loaded (the file is the module's; a container sees its host's).
+_NO_KERNEL_DRIVER = "kernel driver does not appear to be running"
+
+
+def _libcuda_without_module(evidence: Evidence) -> bool:
+    """Whether TensorFlow's diagnostics show the driver's libcuda with a version and no
+    kernel module: the driver's user-space installed, its module not loaded."""
+    libcuda = any(e.source == "libcuda" for _, e in evidence.logged(tflog.DriverVersion))
+    return libcuda and any(
+        _NO_KERNEL_DRIVER in e.message for _, e in evidence.logged(tflog.DriverNotFound)
+    )
+
+
 def _no_gpu_host(evidence: Evidence, text: str, container: bool) -> bool:
     """TensorFlow's probe found no NVIDIA kernel driver on this host, and nothing else in the
     log says a GPU was expected."""
     if container or not evidence.logged(tflog.DriverNotFound):
         return False
+    if _libcuda_without_module(evidence):
+        return False  # the driver's libcuda is installed: a GPU was meant
     if evidence.devices or evidence.gpu_complaint is not None:
         return False
     head = evidence.first_text
@@ -2183,6 +2209,10 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         kernel_module=next(
             (e.version for _, e in evidence.logged(tflog.DriverVersion) if e.source == "kernel"),
             None,
+        ),
+        libcuda_without_module=_libcuda_without_module(evidence),
+        nouveau_holds_gpu=any(
+            NOUVEAU_HOLDS_GPU in h.signature.tags for h in evidence.hits.values()
         ),
         numpy_version=evidence.first("numpy_version") or evidence.echoed.get("numpy"),
         nccl_version=evidence.first("nccl_version", evidence_only=True),
@@ -4323,6 +4353,9 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     in_container = bool(
         m.container is not None or r.cuda_image or r.docker_run_without_gpu or r.container_hostname
     )
+    if any(h.signature.id == "libcuda-file-broken" for h in hits) and not in_container:
+        # The file is there and damaged: the driver's own libraries reinstalled.
+        return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.driver_userspace_fix(m)
     if any(h.signature.id == "import-needs-libcuda" for h in hits):
         if in_container:
             # A container: the runtime mounts the host driver's libcuda only into a container
@@ -4552,6 +4585,11 @@ def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
         return causes.gpu.DRIVER_NOT_LOADED, causes.container.gpu_node_fix(
             tool if tool in ("apptainer", "singularity") else "apptainer"
         )
+    if any(MODULE_KEY_REFUSED in h.signature.tags for h in hits):
+        # The kernel said why the module does not load: its signature is not trusted.
+        return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.secure_boot_fix()
+    if any(NOUVEAU_HOLDS_GPU in h.signature.tags for h in hits):
+        return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.nouveau_fix(m)
     if any(h.signature.id == "container-cli-driver-not-loaded" for h in hits):
         # The toolkit runs on the host: its driver, not the container's start, is missing.
         return causes.gpu.DRIVER_NOT_LOADED, causes.container.toolkit_host_driver_fix()
@@ -4645,11 +4683,23 @@ def _no_device(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return causes.hosted.HOSTED_RUNTIME_WITHOUT_GPU, causes.hosted.hosted_gpu_runtime_fix(
             m.notebook
         )
+    if r.run_tool is not None and r.docker_run_without_gpu is None and (r.wsl or r.os == "windows"):
+        # A container started with its GPU flag from Windows or WSL 2: the flag is there, and
+        # its GPU comes through WSL 2 from the Windows driver.
+        return causes.platform.WSL_DRIVER_BROKEN, causes.platform.wsl_container_gpu_fix()
     if r.docker_run_without_gpu is not None or (r.container_hostname and not m.container):
         # The log shows the container started with no GPU flag, or TensorFlow's diagnostics
         # name a Docker container's default hostname with no runtime shown: CUDA sees no
         # device because the runtime handed it none.
         return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
+    if r.nouveau_holds_gpu and not m.wsl and not m.container:
+        # The log shows nouveau holding the GPU: CUDA sees no device the nvidia module drives.
+        return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.nouveau_fix(m)
+    if r.libcuda_without_module and not m.wsl and not m.container:
+        # TensorFlow's diagnostics found the driver's libcuda but no kernel module: no device
+        # because the module is not loaded (a kernel updated without its build, Secure Boot,
+        # nouveau). WSL has no such module (the Windows driver serves the GPU).
+        return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(m)
     return causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN, causes.gpu.no_device_fix(m)
 
 
