@@ -42,6 +42,25 @@ def test_duplicate_plugins_is_two_tensorboards() -> None:
     assert "~ensorboard" in fix
 
 
+def test_tensorboards_code_asking_another_releases_util() -> None:
+    # The helpers of tensorboard/util.py (Retrier, PersistentOpEvaluator) are gone from the
+    # tensorboard/util package of later releases: old code asking for them found a newer
+    # TensorBoard's folder.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.6/site-packages/tensorboard/backend/event_processing/'
+        'db_import_multiplexer.py", line 60, in __init__\n'
+        "    self._retrier = util.Retrier(_is_transient_sqlite_error)\n"
+        "AttributeError: module 'tensorboard.util' has no attribute 'Retrier'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tensorboard-duplicate-install"
+    assert "pip uninstall -y tensorboard tb-nightly tensorflow-tensorboard" in fix_text(top)
+    # A name no release of that module had is no sign of two releases.
+    other = "AttributeError: module 'tensorboard.util' has no attribute 'tb_logging'\n"
+    assert "tensorboard-duplicate-install" not in _causes(other)
+
+
 def test_another_programs_duplicate_plugins_is_not_tensorboards() -> None:
     text = "Exception: Duplicate plugins for name logger, one was: <class 'x.Logger'>\n"
     assert "tensorboard-duplicate-install" not in _causes(text)

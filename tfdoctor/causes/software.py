@@ -37,7 +37,7 @@ from tfdoctor.compat import (
     line_releases,
     verdicts,
 )
-from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
+from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import (
@@ -1910,6 +1910,25 @@ def keras_shared_fix(m: Machine, dists: Sequence[str], wanted: Optional[str]) ->
     )
 
 
+#: The distributions that install the one ``keras`` package (keras-nightly is Keras'
+#: nightly of the same tree, https://pypi.org/project/keras-nightly/).
+KERAS_PACKAGE_DISTRIBUTIONS: Final = ("keras", "keras-nightly")
+
+
+def keras_copies_fix(m: Machine, dists: Sequence[str] = KERAS_PACKAGE_DISTRIBUTIONS) -> Fix:
+    """Two Keras copies (``dists``, the distributions shown or the two that write the keras
+    folder): every one out, the Keras the installed TensorFlow requires back in."""
+    wanted = next(
+        (
+            r.split(";")[0].strip()
+            for r in (m.tf.requires if m.tf is not None else ())
+            if normalize_name(requirement_name(r)) in KERAS_PACKAGE_DISTRIBUTIONS
+        ),
+        None,
+    )
+    return keras_shared_fix(m, dists, wanted)
+
+
 def bytecode_python_fix(m: Machine) -> Fix:
     """The model loaded by the Python minor that saved it, or rebuilt in code with only its
     weights loaded (weights hold no bytecode)."""
@@ -2247,9 +2266,18 @@ def source_tree_fix() -> Fix:
     )
 
 
-def user_site_fix(site: str) -> Fix:
-    """Remove the TensorFlow a per-user site-packages (``site``) holds, which the environment's
-    Python imports before its own, then install TensorFlow into the environment."""
+def user_site_fix(
+    site: str, names: Sequence[str] = ("tensorflow",), m: Optional[Machine] = None
+) -> Fix:
+    """Remove the TensorFlow a per-user site-packages (``site``) holds (``names``: its
+    distributions, where known), which the environment's Python imports before its own, then
+    install TensorFlow into the environment (``m``: the examined interpreter's commands, where
+    the facts name it)."""
+    dists = " ".join(names)
+
+    def pip(args: str) -> tuple[str, ...]:
+        return m.pip(args) if m is not None else (f"python -m pip {args}",)
+
     return Fix(
         f"Python imported TensorFlow from the per-user site-packages ({site}), which this "
         "Python reads before its environment's own (conda's Pythons do; a venv does not): that "
@@ -2258,9 +2286,9 @@ def user_site_fix(site: str) -> Fix:
         "first, the user site's), check where TensorFlow now comes from, and install it into "
         "the environment if none is left; PYTHONNOUSERSITE=1 keeps any user site out.",
         (
-            "python -m pip uninstall -y tensorflow",
+            *pip(f"uninstall -y {dists}"),
             'python -c "import tensorflow as tf; print(tf.__file__)"',
-            "python -m pip install tensorflow",
+            *pip("install tensorflow"),
         ),
     )
 

@@ -1077,7 +1077,8 @@ def mo_check_outcome(text: str) -> Optional[str]:
 _LISTED_NAMES = (
     # pip lists a distribution under its registered name: Keras' releases before 2.4 were
     # registered as "Keras" (https://pypi.org/project/Keras/2.3.1/), so `pip list` prints it so.
-    r"tensorflow(?:[-_][a-z\d]+){0,4}|[Kk]eras|tf[-_]keras|tensorboard"
+    # keras-nightly writes the same keras/ folder (https://pypi.org/project/keras-nightly/).
+    r"tensorflow(?:[-_][a-z\d]+){0,4}|[Kk]eras(?:[-_]nightly)?|tf[-_]keras|tensorboard"
     # TensorFlow's other distributions (facts.TF_DISTRIBUTIONS): the name says which build
     # provides `import tensorflow`, which libraries that look TensorFlow up by name ask for.
     r"|tf[-_]nightly(?:[-_](?:cpu|gpu))?|intel[-_]tensorflow(?:[-_]avx512)?"

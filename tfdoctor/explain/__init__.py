@@ -4529,6 +4529,10 @@ def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         return causes.software.KERAS_VERSION, causes.software.keras_history_fix(m)
     if any(h.signature.id == "keras-multi-gpu-device-names" for h in hits):
         return causes.software.KERAS_VERSION, causes.software.keras_device_names_fix(m)
+    if any(h.signature.id == "keras-optimizer-registered-twice" for h in hits):
+        # Registered twice in one process: two copies of Keras, not one of the wrong release
+        # only, so every copy goes before TensorFlow's own Keras comes back.
+        return causes.software.KERAS_VERSION, causes.software.keras_copies_fix(m)
     return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m, *library)
 
 

@@ -63,7 +63,7 @@ from tfdoctor.explain.keras_versions import (
     keras_training_argument_findings,
 )
 from tfdoctor.explain.modules import TF_OWN, module_findings
-from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
+from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import (
@@ -205,6 +205,7 @@ def package_findings(
         *(_import_check(c, m) for c in checks),
         _side_by_side(conflicts, m),
         _listed_side_by_side(listed or {}, m),
+        _listed_kerases(listed or {}, m),
         *_companions_off_table(m),
         *(_keras2_object(tb, m) for tb in tracebacks),
         *(_keras_stacks(tb, m) for tb in tracebacks),
@@ -293,6 +294,29 @@ def _listed_side_by_side(listed: Mapping[str, str], m: Machine) -> Optional[Find
         "The log lists each as installed: TensorFlow's distributions all write the same "
         "`tensorflow/` package, so the last one installed overwrote files of the other and "
         "the import runs a mix of them (uninstalling either removes files the other needs).",
+    )
+
+
+def _listed_kerases(listed: Mapping[str, str], m: Machine) -> Optional[Finding]:
+    """keras beside keras-nightly in a package listing the log shows: both write the one
+    ``keras/`` folder (TensorFlow 2.5's nightly-era requirement left them so), so the import
+    runs a mix of two releases and registers Keras twice. tf-keras (``tf_keras/``) beside
+    Keras 3 is TensorFlow 2.16's own arrangement and is not read here."""
+    shown = {
+        name: listed[name] for name in causes.software.KERAS_PACKAGE_DISTRIBUTIONS if name in listed
+    }
+    if len(shown) < 2:
+        return None
+    listing = ", ".join(f"{name} {version}" for name, version in shown.items())
+    return causes.finding(
+        f"explain.{causes.software.KERAS_VERSION}",
+        Severity.ERROR,
+        causes.software.KERAS_VERSION,
+        f"Two Keras distributions are installed side by side: {listing}",
+        "The log lists each as installed: both write the same `keras/` package, so the last "
+        "one installed overwrote files of the other and the import runs a mix of them "
+        "(uninstalling either removes files the other needs).",
+        causes.software.keras_copies_fix(m, tuple(shown)),
     )
 
 
@@ -501,14 +525,6 @@ def _keras_tree_mixed(tb: Traceback, m: Machine) -> Optional[Finding]:
     module = keras_own_missing(tb)
     if module is None:
         return None
-    wanted = next(
-        (
-            r.split(";")[0].strip()
-            for r in (m.tf.requires if m.tf is not None else ())
-            if normalize_name(requirement_name(r)) in ("keras", "keras-nightly")
-        ),
-        None,
-    )
     return causes.finding(
         f"explain.{causes.software.KERAS_VERSION}",
         Severity.ERROR,
@@ -518,7 +534,7 @@ def _keras_tree_mixed(tb: Traceback, m: Machine) -> Optional[Finding]:
         "find what its release has there: another distribution installed into the same keras "
         "folder (keras-nightly, which TensorFlow 2.5 requires, beside standalone keras; or an "
         "upgrade that stopped halfway).",
-        causes.software.keras_shared_fix(m, ["keras", "keras-nightly"], wanted),
+        causes.software.keras_copies_fix(m),
     )
 
 
