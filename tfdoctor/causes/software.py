@@ -2242,6 +2242,23 @@ def own_module_fix(origin: str, module: str = "tensorflow") -> Fix:
     )
 
 
+def other_python_path_fix(site: str, python: str) -> Fix:
+    """Take another Python's site-packages (``site``) off the path of Python ``python``, which
+    imported TensorFlow from it, then install TensorFlow for this Python where it has none."""
+    return Fix(
+        f"{site} belongs to another Python release, and this Python ({python}) has it on its "
+        "path: most often PYTHONPATH names it (or a .pth file, or code that appends it to "
+        "sys.path). Packages with compiled code, TensorFlow first, are built for one Python "
+        f"release: remove {site} from PYTHONPATH (the first command shows where the path "
+        "comes from), then install TensorFlow with this Python's own pip if it has none.",
+        (
+            "python -c \"import os, sys; print(os.environ.get('PYTHONPATH')); print(sys.path)\"",
+            "unset PYTHONPATH  # or remove " + site + " from it",
+            "python -m pip install tensorflow",
+        ),
+    )
+
+
 def unshown_shadow_fix() -> Fix:
     """Find and rename a ``tensorflow.py`` or ``tensorflow/`` of the user's own that the
     traceback does not show (no frame of it): Python prints which file ``import tensorflow``

@@ -216,6 +216,7 @@ def package_findings(
         *(_keras_tree_mixed(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m, shown),
         *removed_api_findings(tracebacks, m),
+        *other_python_findings(tracebacks),
         *incomplete_install_findings(tracebacks, m, frozen),
         *h5py_str_findings(tracebacks, m),
         *shadowed_module_findings(tracebacks),
@@ -3200,6 +3201,69 @@ def keras_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
                 f"Keras for {asked}, which it does not have: the {dist} release and the "
                 "Keras (and TensorFlow) release do not go together.",
                 library_fix(m, dist),
+            )
+        ]
+    return []
+
+
+#: The Python release a path belongs to: ``lib/python3.6/`` (POSIX's layout, site-packages,
+#: dist-packages and the standard library alike) or ``Python36\`` (Windows' install folder).
+#: Debian's version-less ``/usr/lib/python3/dist-packages`` names none.
+_PYTHON_OF_PATH = re.compile(
+    r"[/\\](?:lib(?:64)?[/\\]python(?P<major>\d)\.(?P<minor>\d{1,2})|Python(?P<wmajor>\d)(?P<wminor>\d{1,2}))[/\\]"
+)
+#: TensorFlow's own package inside an installation folder of some Python (that folder).
+_TF_INSTALLED = re.compile(
+    r"^(?P<site>[^\n]{0,400}?[/\\](?:site|dist)-packages)[/\\]tensorflow(?:_core)?[/\\]"
+)
+
+
+def _python_of(path: str) -> Optional[str]:
+    """The Python release (``3.6``) whose installation ``path`` lies in, if it names one."""
+    found = _PYTHON_OF_PATH.search(path)
+    if found is None:
+        return None
+    if found.group("major"):
+        return f"{found.group('major')}.{found.group('minor')}"
+    return f"{found.group('wmajor')}.{found.group('wminor')}"
+
+
+def other_python_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
+    """TensorFlow imported from the site-packages of another Python release than the one
+    running: one traceback is one process, so frames of Python 3.10's files beside
+    TensorFlow's under ``lib/python3.6/site-packages`` say that folder is on this Python's
+    path (PYTHONPATH, a .pth file, sys.path.append): its compiled extension is built for 3.6
+    and fails to load, whatever the message (an undefined symbol, a module not found). A
+    reinstall does not change it; taking the folder off the path does."""
+    for tb in tracebacks:
+        tf_frame, site = next(
+            ((f, x.group("site")) for f in tb.frames for x in [_TF_INSTALLED.match(f.path)] if x),
+            (None, ""),
+        )
+        if tf_frame is None:
+            continue
+        theirs = _python_of(tf_frame.path)
+        ours = next(
+            (
+                v
+                for v in (_python_of(f.path) for f in tb.frames if f is not tf_frame)
+                if v is not None and v != theirs
+            ),
+            None,
+        )
+        if theirs is None or ours is None:
+            continue
+        return [
+            causes.finding(
+                f"explain.{causes.software.TF_SHADOWED_MODULE}",
+                Severity.ERROR,
+                causes.software.TF_SHADOWED_MODULE,
+                f"Python {ours} imported the TensorFlow of Python {theirs}'s site-packages",
+                f"{tb.where}: {tb.type}: {tb.message}\nThe traceback runs through {tf_frame.path} "
+                f"(installed for Python {theirs}) and through files of Python {ours}: that "
+                "folder is on this Python's path, so its TensorFlow, built for another Python, "
+                "is imported instead of one installed for this one.",
+                causes.software.other_python_path_fix(site, ours),
             )
         ]
     return []
