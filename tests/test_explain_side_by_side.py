@@ -273,3 +273,16 @@ def test_tf_keras_beside_keras_3_in_a_listing_is_quiet() -> None:
     )
     report = explained(log)
     assert all(x.severity.rank < Severity.WARNING.rank for x in report.findings)
+
+
+def test_tensorflow_rocm_beside_tensorflow_in_a_listing() -> None:
+    # tensorflow-rocm's versions carry a fourth part, the ROCm release it is built for.
+    log = (
+        "Package                      Version\n"
+        "---------------------------- -------\n"
+        "tensorflow                   2.12.0\n"
+        "tensorflow-rocm              2.11.1.550\n"
+    )
+    found = _of(explained(log), "tf-multiple-distributions")
+    assert found is not None and "tensorflow-rocm 2.11.1.550" in found.summary
+    assert "pip uninstall -y tensorflow tensorflow-rocm" in fix_text(found)

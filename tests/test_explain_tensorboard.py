@@ -411,3 +411,33 @@ def test_tensorboard_missing_in_an_exception_the_run_went_on_after_is_a_note() -
     assert all(x.severity.rank < Severity.WARNING.rank for x in logged.findings)
     assert any(x.cause == "tensorboard-not-installed" for x in logged.findings)
     assert top_error(explained(f"{epochs}{raised}")).cause == "tensorboard-not-installed"
+
+
+_CONDA_HEAD = (
+    "# packages in environment at /home/u/miniconda3/envs/tf:\n"
+    "#\n"
+    "# Name                    Version                   Build  Channel\n"
+)
+
+
+def test_tensorboard_from_conda_and_from_pip_in_one_environment() -> None:
+    text = _CONDA_HEAD + (
+        "tensorboard               2.10.0             pyhd8ed1ab_0    conda-forge\n"
+        "tensorboard               2.11.2                   pypi_0    pypi\n"
+        "tensorflow                2.11.0                   pypi_0    pypi\n"
+    )
+    found = _named(explained(text), "tensorboard-duplicate-install")
+    assert found.fix is not None
+    # conda's copy goes with conda's remover, pip's with pip.
+    assert found.fix.commands[0] == "conda remove -y --force tensorboard"
+    assert "pip uninstall -y tensorboard tb-nightly tensorflow-tensorboard" in fix_text(found)
+
+
+def test_one_tensorboard_and_its_plugins_in_conda_list_are_quiet() -> None:
+    text = _CONDA_HEAD + (
+        "tensorboard               2.11.2                   pypi_0    pypi\n"
+        "tensorboard-data-server   0.6.1                    pypi_0    pypi\n"
+        "tensorboard-plugin-wit    1.8.1                    pypi_0    pypi\n"
+        "tensorflow                2.11.0                   pypi_0    pypi\n"
+    )
+    assert "tensorboard-duplicate-install" not in _causes(text)

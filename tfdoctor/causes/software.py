@@ -37,7 +37,13 @@ from tfdoctor.compat import (
     line_releases,
     verdicts,
 )
-from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
+from tfdoctor.facts import (
+    TENSORBOARD_DISTRIBUTIONS,
+    TF_DISTRIBUTIONS,
+    PackageFacts,
+    normalize_name,
+    requirement_name,
+)
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import (
@@ -4112,11 +4118,6 @@ def tensorboard_fix(m: Machine) -> Fix:
     )
 
 
-#: Every distribution that installs the ``tensorboard`` package: the current name, the
-#: nightly, and the name TensorFlow 1.3-1.5 required (tensorflow-tensorboard).
-TENSORBOARD_DISTRIBUTIONS: Final = ("tensorboard", "tb-nightly", "tensorflow-tensorboard")
-
-
 def tensorboard_duplicate_fix(
     m: Machine,
     site_packages: Optional[str] = None,
@@ -4158,6 +4159,20 @@ def tensorboard_duplicate_fix(
     # the newest, of another line than the TensorFlow (pip does not weigh what is installed).
     install = m.pip_install(spec) if spec is not None else m.pip("show tensorflow")
     return Fix(text, (*m.pip(f"uninstall -y {every}"), *clean, *install))
+
+
+def conda_pip_tensorboard_fix(m: Machine, conda_names: Sequence[str]) -> Fix:
+    """TensorBoard installed by conda (``conda_names``, as conda list shows them) and by pip
+    into one conda environment: conda's copy out with conda's remover (``--force``: only that
+    package, not what depends on it), then every pip TensorBoard out and the one of the
+    installed TensorFlow back (:func:`tensorboard_duplicate_fix`)."""
+    pip_fix = tensorboard_duplicate_fix(m)
+    return Fix(
+        "conda list shows TensorBoard from both installers in this environment: conda's and "
+        "pip's both write the tensorboard/ folder, and neither installer knows of the other's "
+        "files. Remove conda's copy with conda, then: " + pip_fix.text,
+        (f"conda remove -y --force {' '.join(sorted(set(conda_names)))}", *pip_fix.commands),
+    )
 
 
 def _tensorboard_for(m: Machine) -> tuple[str, Optional[str]]:

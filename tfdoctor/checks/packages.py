@@ -15,6 +15,7 @@ from tfdoctor.checks._shared import installed_line, specifier, wheel_misfits
 from tfdoctor.compat import keras3_serves_tf_keras
 from tfdoctor.evidence.conda import CONDA_TENSORFLOW
 from tfdoctor.facts import (
+    TENSORBOARD_DISTRIBUTIONS,
     TF_DISTRIBUTIONS,
     CondaPackage,
     PackageFacts,
@@ -577,9 +578,7 @@ def _tensorboard_shared(ctx: CheckContext) -> Iterator[Finding]:
     beside tb-nightly, or the tensorflow-tensorboard of TensorFlow 1.3-1.5): each overwrote
     the other's files, and TensorBoard loads every plugin twice or imports modules of two
     releases (causes.software's TENSORBOARD_DUPLICATE_INSTALL)."""
-    sharing = _installing(
-        ctx.facts.packages or (), "tensorboard", causes.software.TENSORBOARD_DISTRIBUTIONS
-    )
+    sharing = _installing(ctx.facts.packages or (), "tensorboard", TENSORBOARD_DISTRIBUTIONS)
     if len(sharing) < 2:
         return
     named = ", ".join(f"{p.name} {p.version}" for p in sharing)

@@ -228,6 +228,7 @@ from tfdoctor.explain.keras_versions import (
 from tfdoctor.explain.modules import TF_OWN, requested_findings
 from tfdoctor.explain.packages import (
     conda_pip_side_by_side,
+    conda_pip_tensorboards,
     distributions_finding,
     distributions_fix,
     internal_caller,
@@ -8550,6 +8551,7 @@ def explain(
             _gpu_shown(machine, revealed) or revealed.driver_version is not None,
         ),
         conda_pip_side_by_side(evidence.conda_rows, machine),
+        conda_pip_tensorboards(evidence.conda_rows, machine),
         ignores_requires_python,
         _stated_platform_release(evidence, machine),
         _windows_gpu_archive(evidence, machine),

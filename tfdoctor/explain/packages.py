@@ -63,7 +63,7 @@ from tfdoctor.explain.keras_versions import (
     keras_training_argument_findings,
 )
 from tfdoctor.explain.modules import TF_OWN, module_findings
-from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
+from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import (
@@ -349,6 +349,31 @@ def conda_pip_side_by_side(rows: Sequence[CondaRow], m: Machine) -> Optional[Fin
         "TensorFlow is installed twice in the conda environment: by conda and by pip",
         "conda list: " + "; ".join(shown),
         causes.software.conda_pip_duplicate_fix(m, conda_rows, pip_rows),
+    )
+
+
+def conda_pip_tensorboards(rows: Sequence[CondaRow], m: Machine) -> Optional[Finding]:
+    """TensorBoard in a pasted ``conda list`` twice: a package of a conda channel and one pip
+    installed (build ``pypi_0``, channel ``pypi``), or two of its distributions (tensorboard
+    beside tb-nightly): each writes the one ``tensorboard/`` folder."""
+    ours = [r for r in rows if normalize_name(r.name) in TENSORBOARD_DISTRIBUTIONS]
+    from_pip = [r for r in ours if r.build == "pypi_0" or r.channel == "pypi"]
+    from_conda = [r for r in ours if r not in from_pip]
+    if len(ours) < 2:
+        return None
+    shown = "; ".join(f"{r.name} {r.version} {r.build} {r.channel}".rstrip() for r in ours)
+    fix = (
+        causes.software.conda_pip_tensorboard_fix(m, [r.name for r in from_conda])
+        if from_conda and from_pip
+        else causes.software.tensorboard_duplicate_fix(m)
+    )
+    return causes.finding(
+        f"explain.{causes.software.TENSORBOARD_DUPLICATE_INSTALL}",
+        Severity.ERROR,
+        causes.software.TENSORBOARD_DUPLICATE_INSTALL,
+        "TensorBoard is installed twice in the conda environment",
+        "conda list: " + shown,
+        fix,
     )
 
 
