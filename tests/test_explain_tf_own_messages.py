@@ -764,6 +764,22 @@ def test_a_name_the_installed_release_has_missing_is_a_hollow_tensorflow() -> No
     assert "tf.__file__" in fix_text(top)
 
 
+def test_a_namespace_tensorflow_missing_a_name_says_nothing_of_a_release() -> None:
+    # Printed as a namespace package, tensorflow is a folder without its files: tf.compat
+    # missing from it is no TensorFlow older than the code.
+    text = (
+        ">>> import tensorflow as tf\n"
+        ">>> tf\n"
+        "<module 'tensorflow' (namespace)>\n"
+        ">>> tf.compat\n"
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        "AttributeError: module 'tensorflow' has no attribute 'compat'\n"
+    )
+    found = readings(explained(text))
+    assert [x.cause for x in found] == ["tf-install-incomplete"]
+
+
 def test_a_name_another_distribution_serves_is_not_a_hollow_tensorflow() -> None:
     # tf.estimator comes from tensorflow-estimator: missing, that package failed.
     text = (

@@ -8286,6 +8286,10 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
     )
     from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415
 
+    if evidence.tracebacks and "tensorflow-namespace-package" in evidence.hits:
+        # The log prints tensorflow as a namespace package (a folder without its files): a
+        # name missing from it says nothing of a release, and the signature names the cause.
+        return []
     if evidence.tracebacks:
         return (
             api_findings(
