@@ -689,6 +689,82 @@ def test_two_distributions_installing_the_keras_package_are_a_mixed_keras() -> N
     assert not [x for x in alone if "Two distributions" in x.summary]
 
 
+def test_keras_wheels_without_top_level_are_read_by_their_names() -> None:
+    # keras' wheels carry no top_level.txt: the facts list no folders for them.
+    tf = f.pkg("tensorflow", "2.12.1", "keras<2.13,>=2.12.0", top_level=("tensorflow",))
+    facts = f.facts(packages=(tf, f.pkg("keras", "2.12.0"), f.pkg("keras-nightly", "2.13.0")))
+    mixed = [x for x in run_one("packages.pins", facts) if x.cause == "keras-version"]
+    assert len(mixed) == 1 and mixed[0].severity is Severity.ERROR
+    assert "uninstall -y keras keras-nightly" in _text(mixed[0])
+    alone = f.facts(packages=(tf, f.pkg("keras", "2.12.0")))
+    assert not [x for x in run_one("packages.pins", alone) if x.cause == "keras-version"]
+
+
+def test_tf_keras_beside_keras_3_is_no_second_keras() -> None:
+    # TensorFlow 2.16's own arrangement: Keras 3 serves tf.keras, tf-keras (tf_keras/) Keras 2.
+    tf = f.pkg("tensorflow", "2.16.1", "keras>=3.0.0", top_level=("tensorflow",))
+    facts = f.facts(
+        packages=(tf, f.pkg("keras", "3.3.3"), f.pkg("tf-keras", "2.16.0", top_level=("tf_keras",)))
+    )
+    assert not [x for x in run_one("packages.pins", facts) if "Two distributions" in x.summary]
+
+
+def test_two_distributions_installing_the_tensorboard_package() -> None:
+    tf = f.pkg("tensorflow", "2.15.1", *f.TF_REQUIRES, top_level=("tensorflow",))
+    stable = f.pkg("tensorboard", "2.15.2", top_level=("tensorboard",))
+    nightly = f.pkg("tb-nightly", "2.16.0a20231201")  # no top_level: read by its name
+    found = [
+        x
+        for x in run_one("packages.pins", f.facts(packages=(tf, stable, nightly)))
+        if x.cause == "tensorboard-duplicate-install"
+    ]
+    assert len(found) == 1 and found[0].severity is Severity.ERROR
+    text = _text(found[0])
+    assert "tensorboard 2.15.2, tb-nightly 2.16.0a20231201" in found[0].summary
+    assert "uninstall -y tensorboard tb-nightly tensorflow-tensorboard" in text
+    assert f"rm -rf {f.SITE}/~ensorboard*" in text
+    # One TensorBoard and its plugins (other folders) are one installation.
+    plugin = f.pkg("tensorboard-plugin-wit", "1.8.1", top_level=("tensorboard_plugin_wit",))
+    one = f.facts(packages=(tf, stable, plugin, f.pkg("tensorboard-data-server", "0.7.2")))
+    assert not [
+        x for x in run_one("packages.pins", one) if x.cause == "tensorboard-duplicate-install"
+    ]
+
+
+_USER_SITE = "/home/dev/.local/lib/python3.11/site-packages"
+
+
+def _user_site_facts(status: str) -> Facts:
+    """A conda Python whose user site holds a second tensorflow that the import resolves to."""
+    own = f.pkg("tensorflow", "2.15.1", *f.TF_REQUIRES, top_level=("tensorflow",))
+    user = dataclasses.replace(own, version="2.16.1", location=_USER_SITE)
+    return f.facts(
+        python=f.python(
+            env_kind="conda",
+            tensorflow_origin=f"{_USER_SITE}/tensorflow",
+            tensorflow_path_entry=_USER_SITE,
+            tensorflow_path_kind="user-site",
+        ),
+        packages=(own, user, f.pkg("numpy", "1.26.4")),
+        tensorflow=f.tensorflow(status=status, version="2.16.1" if status == "ok" else None),
+    )
+
+
+def test_a_tensorflow_in_the_user_site_over_the_environments_is_shadowing() -> None:
+    found = run_one("packages.tensorflow", _user_site_facts("import-error"))
+    assert [x.cause for x in found] == ["tf-shadowed-module"]
+    assert found[0].severity is Severity.ERROR
+    assert "tensorflow 2.16.1 in the user site-packages" in found[0].summary
+    text = _text(found[0])
+    # Uninstalled once, pip removes the copy found first: the user site's.
+    assert "/opt/venv/bin/python -m pip uninstall -y tensorflow\n" in text + "\n"
+    assert "uninstall -y tensorflow tensorflow" not in text
+    assert _USER_SITE in text
+    # Imported and working, the shadow is only a note (observed beats inferred).
+    imported = run_one("packages.tensorflow", _user_site_facts("ok"))
+    assert [x.severity for x in imported if x.cause] == [Severity.INFO]
+
+
 @pytest.mark.parametrize(
     ("version", "spec", "loads"),
     [

@@ -857,6 +857,28 @@ def test_keras_of_another_release_gets_the_keras_of_the_logs_tensorflow() -> Non
     assert any("keras<2.7,>=2.6" in c for c in finding.fix.commands)
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "AssertionError: Duplicate registrations for type 'experimentalOptimizer'",
+        "AssertionError: Duplicate registrations for type tf_deprecated_optimizer",
+    ],
+    ids=["quoted", "unquoted"],
+)
+def test_keras_optimizers_registered_twice_are_two_keras_copies(line: str) -> None:
+    # TensorFlow's revived-type registry takes each name once; Keras registers its optimizers
+    # as it is imported, so a second copy of Keras in the process registers them again.
+    finding = _only(_explain("tf.__version__ 2.11.0\n" + line), "keras-version")
+    assert finding.severity is Severity.ERROR and finding.fix is not None
+    assert any("uninstall -y keras keras-nightly" in c for c in finding.fix.commands)
+    assert any("keras<2.12,>=2.11" in c for c in finding.fix.commands)
+
+
+def test_tensorflows_own_type_registered_twice_is_not_keras() -> None:
+    report = _explain("AssertionError: Duplicate registrations for type 'trackable_dict_wrapper'")
+    assert "keras-version" not in {x.cause for x in report.findings}
+
+
 def test_a_library_that_asks_for_tf_keras_gets_it_with_the_legacy_switch() -> None:
     line = (
         "ValueError: Your currently installed version of Keras is Keras 3, but this is not yet "

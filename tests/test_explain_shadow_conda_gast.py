@@ -259,3 +259,54 @@ def test_autographs_warning_with_gasts_words_stays_harmless() -> None:
         "as-is. Cause: Bad argument number for Name: 3, expecting 4\n"
     )
     assert all(f.severity.value not in ("error", "warning") for f in explained(text).findings)
+
+
+# --- TensorFlow from another Python's site-packages ---------------------------------------
+
+
+def _through(tf_site: str, other: str, sep: str = "/") -> str:
+    """A traceback of one process: a frame of ``other`` (this Python's files), then
+    TensorFlow's own files under ``tf_site``, ending in the extension that did not load."""
+    ext = sep.join((tf_site, "tensorflow", "python", "_pywrap_tensorflow_internal.so"))
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{other}", line 3, in <module>\n'
+        "    import tensorflow as tf\n"
+        f'  File "{sep.join((tf_site, "tensorflow", "__init__.py"))}", line 41, in <module>\n'
+        "    from tensorflow.python.tools import module_util as _module_util\n"
+        f"ImportError: {ext}: undefined symbol: _Py_ZeroStruct\n"
+    )
+
+
+def test_tensorflow_of_another_pythons_site_packages() -> None:
+    text = _through(
+        "/usr/local/lib/python3.6/dist-packages",
+        "/home/u/venv/lib/python3.10/site-packages/keras/__init__.py",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-shadowed-module"
+    assert "Python 3.10 imported the TensorFlow of Python 3.6" in top.summary
+    fix = fix_text(top)
+    assert "remove /usr/local/lib/python3.6/dist-packages from it" in fix
+    assert "uninstall" not in fix  # the copy belongs to the other Python: it stays
+
+
+def test_windows_install_folders_name_their_python_too() -> None:
+    text = _through(
+        "C:\\Python36\\lib\\site-packages",
+        "C:\\Users\\u\\AppData\\Local\\Programs\\Python\\Python310\\lib\\runpy.py",
+        sep="\\",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-shadowed-module" and "Python 3.6" in top.summary
+
+
+def test_one_pythons_frames_are_no_other_python() -> None:
+    same = _through(
+        "/home/u/venv/lib/python3.10/site-packages",
+        "/usr/lib/python3.10/runpy.py",
+    )
+    debian = _through("/usr/lib/python3/dist-packages", "/usr/lib/python3.10/runpy.py")
+    for text in (same, debian):
+        causes = {x.cause for x in explained(text).findings}
+        assert "tf-shadowed-module" not in causes, text

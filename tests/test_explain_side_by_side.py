@@ -242,3 +242,47 @@ def test_the_other_candidate_installs_a_gpu_package_from_2_1_as_tensorflow() -> 
     (found,) = two_distributions_candidate(m)
     assert found.fix is not None
     assert found.fix.commands[-1].endswith('"tensorflow==2.10.0"'), found.fix.commands
+
+
+# --- two Keras distributions in a listing -----------------------------------------------------
+
+
+def test_keras_beside_keras_nightly_in_a_listing() -> None:
+    log = (
+        "Package                      Version\n"
+        "---------------------------- -------\n"
+        "tensorflow                   2.9.1\n"
+        "keras                        2.9.0\n"
+        "keras-nightly                2.10.0.dev2022061507\n"
+    )
+    found = _of(explained(log), "keras-version")
+    assert found is not None and found.severity is Severity.ERROR
+    assert "keras 2.9.0, keras-nightly 2.10.0.dev2022061507" in found.summary
+    text = fix_text(found)
+    assert "pip uninstall -y keras keras-nightly" in text and "keras==2.9.*" in text
+
+
+def test_tf_keras_beside_keras_3_in_a_listing_is_quiet() -> None:
+    # TensorFlow 2.16's arrangement: Keras 3 is tf.keras, tf-keras installs tf_keras/.
+    log = (
+        "Package                      Version\n"
+        "---------------------------- -------\n"
+        "tensorflow                   2.16.1\n"
+        "tf_keras                     2.16.0\n"
+        "keras                        3.3.3\n"
+    )
+    report = explained(log)
+    assert all(x.severity.rank < Severity.WARNING.rank for x in report.findings)
+
+
+def test_tensorflow_rocm_beside_tensorflow_in_a_listing() -> None:
+    # tensorflow-rocm's versions carry a fourth part, the ROCm release it is built for.
+    log = (
+        "Package                      Version\n"
+        "---------------------------- -------\n"
+        "tensorflow                   2.12.0\n"
+        "tensorflow-rocm              2.11.1.550\n"
+    )
+    found = _of(explained(log), "tf-multiple-distributions")
+    assert found is not None and "tensorflow-rocm 2.11.1.550" in found.summary
+    assert "pip uninstall -y tensorflow tensorflow-rocm" in fix_text(found)

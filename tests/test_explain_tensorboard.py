@@ -42,6 +42,25 @@ def test_duplicate_plugins_is_two_tensorboards() -> None:
     assert "~ensorboard" in fix
 
 
+def test_tensorboards_code_asking_another_releases_util() -> None:
+    # The helpers of tensorboard/util.py (Retrier, PersistentOpEvaluator) are gone from the
+    # tensorboard/util package of later releases: old code asking for them found a newer
+    # TensorBoard's folder.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.6/site-packages/tensorboard/backend/event_processing/'
+        'db_import_multiplexer.py", line 60, in __init__\n'
+        "    self._retrier = util.Retrier(_is_transient_sqlite_error)\n"
+        "AttributeError: module 'tensorboard.util' has no attribute 'Retrier'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tensorboard-duplicate-install"
+    assert "pip uninstall -y tensorboard tb-nightly tensorflow-tensorboard" in fix_text(top)
+    # A name no release of that module had is no sign of two releases.
+    other = "AttributeError: module 'tensorboard.util' has no attribute 'tb_logging'\n"
+    assert "tensorboard-duplicate-install" not in _causes(other)
+
+
 def test_another_programs_duplicate_plugins_is_not_tensorboards() -> None:
     text = "Exception: Duplicate plugins for name logger, one was: <class 'x.Logger'>\n"
     assert "tensorboard-duplicate-install" not in _causes(text)
@@ -392,3 +411,33 @@ def test_tensorboard_missing_in_an_exception_the_run_went_on_after_is_a_note() -
     assert all(x.severity.rank < Severity.WARNING.rank for x in logged.findings)
     assert any(x.cause == "tensorboard-not-installed" for x in logged.findings)
     assert top_error(explained(f"{epochs}{raised}")).cause == "tensorboard-not-installed"
+
+
+_CONDA_HEAD = (
+    "# packages in environment at /home/u/miniconda3/envs/tf:\n"
+    "#\n"
+    "# Name                    Version                   Build  Channel\n"
+)
+
+
+def test_tensorboard_from_conda_and_from_pip_in_one_environment() -> None:
+    text = _CONDA_HEAD + (
+        "tensorboard               2.10.0             pyhd8ed1ab_0    conda-forge\n"
+        "tensorboard               2.11.2                   pypi_0    pypi\n"
+        "tensorflow                2.11.0                   pypi_0    pypi\n"
+    )
+    found = _named(explained(text), "tensorboard-duplicate-install")
+    assert found.fix is not None
+    # conda's copy goes with conda's remover, pip's with pip.
+    assert found.fix.commands[0] == "conda remove -y --force tensorboard"
+    assert "pip uninstall -y tensorboard tb-nightly tensorflow-tensorboard" in fix_text(found)
+
+
+def test_one_tensorboard_and_its_plugins_in_conda_list_are_quiet() -> None:
+    text = _CONDA_HEAD + (
+        "tensorboard               2.11.2                   pypi_0    pypi\n"
+        "tensorboard-data-server   0.6.1                    pypi_0    pypi\n"
+        "tensorboard-plugin-wit    1.8.1                    pypi_0    pypi\n"
+        "tensorflow                2.11.0                   pypi_0    pypi\n"
+    )
+    assert "tensorboard-duplicate-install" not in _causes(text)

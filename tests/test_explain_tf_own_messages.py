@@ -747,6 +747,48 @@ def test_a_hollow_tensorflow_without_its_version() -> None:
     assert top.cause == "tf-install-incomplete"
 
 
+def test_a_name_the_installed_release_has_missing_is_a_hollow_tensorflow() -> None:
+    # tf.compat is in every release the listings hold: under the 2.12 the log shows, what
+    # imported as tensorflow without it is a leftover folder or a module of the user's.
+    text = (
+        "$ pip list | grep tensorflow\n"
+        "tensorflow                   2.12.0\n"
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 3, in <module>\n'
+        "    tf.compat.v1.disable_eager_execution()\n"
+        "AttributeError: module 'tensorflow' has no attribute 'compat'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-install-incomplete"
+    assert "TensorFlow 2.12, the release the log shows installed" in top.detail
+    assert "tf.__file__" in fix_text(top)
+
+
+def test_a_namespace_tensorflow_missing_a_name_says_nothing_of_a_release() -> None:
+    # Printed as a namespace package, tensorflow is a folder without its files: tf.compat
+    # missing from it is no TensorFlow older than the code.
+    text = (
+        ">>> import tensorflow as tf\n"
+        ">>> tf\n"
+        "<module 'tensorflow' (namespace)>\n"
+        ">>> tf.compat\n"
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        "AttributeError: module 'tensorflow' has no attribute 'compat'\n"
+    )
+    found = readings(explained(text))
+    assert [x.cause for x in found] == ["tf-install-incomplete"]
+
+
+def test_a_name_another_distribution_serves_is_not_a_hollow_tensorflow() -> None:
+    # tf.estimator comes from tensorflow-estimator: missing, that package failed.
+    text = (
+        "tensorflow                   2.12.0\n"
+        "AttributeError: module 'tensorflow' has no attribute 'estimator'\n"
+    )
+    assert "tf-install-incomplete" not in _causes(text)
+
+
 # --- an import cycle through a file of the user's own ----------------------------------------
 
 

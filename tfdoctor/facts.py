@@ -261,6 +261,11 @@ TF_DISTRIBUTIONS = (
 )
 
 
+#: Every distribution that installs the ``tensorboard`` package: the current name, the
+#: nightly, and the name TensorFlow 1.3-1.5 required (tensorflow-tensorboard).
+TENSORBOARD_DISTRIBUTIONS = ("tensorboard", "tb-nightly", "tensorflow-tensorboard")
+
+
 #: Environment variables that mark a hosted notebook VM, and its name: the probe records them,
 #: the machine view reads them. Colab sets COLAB_RELEASE_TAG / COLAB_GPU, Kaggle
 #: KAGGLE_KERNEL_RUN_TYPE, SageMaker SAGEMAKER_INTERNAL_IMAGE_URI, Paperspace

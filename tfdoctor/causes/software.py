@@ -37,7 +37,13 @@ from tfdoctor.compat import (
     line_releases,
     verdicts,
 )
-from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
+from tfdoctor.facts import (
+    TENSORBOARD_DISTRIBUTIONS,
+    TF_DISTRIBUTIONS,
+    PackageFacts,
+    normalize_name,
+    requirement_name,
+)
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import (
@@ -1910,6 +1916,25 @@ def keras_shared_fix(m: Machine, dists: Sequence[str], wanted: Optional[str]) ->
     )
 
 
+#: The distributions that install the one ``keras`` package (keras-nightly is Keras'
+#: nightly of the same tree, https://pypi.org/project/keras-nightly/).
+KERAS_PACKAGE_DISTRIBUTIONS: Final = ("keras", "keras-nightly")
+
+
+def keras_copies_fix(m: Machine, dists: Sequence[str] = KERAS_PACKAGE_DISTRIBUTIONS) -> Fix:
+    """Two Keras copies (``dists``, the distributions shown or the two that write the keras
+    folder): every one out, the Keras the installed TensorFlow requires back in."""
+    wanted = next(
+        (
+            r.split(";")[0].strip()
+            for r in (m.tf.requires if m.tf is not None else ())
+            if normalize_name(requirement_name(r)) in KERAS_PACKAGE_DISTRIBUTIONS
+        ),
+        None,
+    )
+    return keras_shared_fix(m, dists, wanted)
+
+
 def bytecode_python_fix(m: Machine) -> Fix:
     """The model loaded by the Python minor that saved it, or rebuilt in code with only its
     weights loaded (weights hold no bytecode)."""
@@ -2223,6 +2248,23 @@ def own_module_fix(origin: str, module: str = "tensorflow") -> Fix:
     )
 
 
+def other_python_path_fix(site: str, python: str) -> Fix:
+    """Take another Python's site-packages (``site``) off the path of Python ``python``, which
+    imported TensorFlow from it, then install TensorFlow for this Python where it has none."""
+    return Fix(
+        f"{site} belongs to another Python release, and this Python ({python}) has it on its "
+        "path: most often PYTHONPATH names it (or a .pth file, or code that appends it to "
+        "sys.path). Packages with compiled code, TensorFlow first, are built for one Python "
+        f"release: remove {site} from PYTHONPATH (the first command shows where the path "
+        "comes from), then install TensorFlow with this Python's own pip if it has none.",
+        (
+            "python -c \"import os, sys; print(os.environ.get('PYTHONPATH')); print(sys.path)\"",
+            "unset PYTHONPATH  # or remove " + site + " from it",
+            "python -m pip install tensorflow",
+        ),
+    )
+
+
 def unshown_shadow_fix() -> Fix:
     """Find and rename a ``tensorflow.py`` or ``tensorflow/`` of the user's own that the
     traceback does not show (no frame of it): Python prints which file ``import tensorflow``
@@ -2247,9 +2289,18 @@ def source_tree_fix() -> Fix:
     )
 
 
-def user_site_fix(site: str) -> Fix:
-    """Remove the TensorFlow a per-user site-packages (``site``) holds, which the environment's
-    Python imports before its own, then install TensorFlow into the environment."""
+def user_site_fix(
+    site: str, names: Sequence[str] = ("tensorflow",), m: Optional[Machine] = None
+) -> Fix:
+    """Remove the TensorFlow a per-user site-packages (``site``) holds (``names``: its
+    distributions, where known), which the environment's Python imports before its own, then
+    install TensorFlow into the environment (``m``: the examined interpreter's commands, where
+    the facts name it)."""
+    dists = " ".join(names)
+
+    def pip(args: str) -> tuple[str, ...]:
+        return m.pip(args) if m is not None else (f"python -m pip {args}",)
+
     return Fix(
         f"Python imported TensorFlow from the per-user site-packages ({site}), which this "
         "Python reads before its environment's own (conda's Pythons do; a venv does not): that "
@@ -2258,9 +2309,9 @@ def user_site_fix(site: str) -> Fix:
         "first, the user site's), check where TensorFlow now comes from, and install it into "
         "the environment if none is left; PYTHONNOUSERSITE=1 keeps any user site out.",
         (
-            "python -m pip uninstall -y tensorflow",
+            *pip(f"uninstall -y {dists}"),
             'python -c "import tensorflow as tf; print(tf.__file__)"',
-            "python -m pip install tensorflow",
+            *pip("install tensorflow"),
         ),
     )
 
@@ -4067,11 +4118,6 @@ def tensorboard_fix(m: Machine) -> Fix:
     )
 
 
-#: Every distribution that installs the ``tensorboard`` package: the current name, the
-#: nightly, and the name TensorFlow 1.3-1.5 required (tensorflow-tensorboard).
-TENSORBOARD_DISTRIBUTIONS: Final = ("tensorboard", "tb-nightly", "tensorflow-tensorboard")
-
-
 def tensorboard_duplicate_fix(
     m: Machine,
     site_packages: Optional[str] = None,
@@ -4113,6 +4159,20 @@ def tensorboard_duplicate_fix(
     # the newest, of another line than the TensorFlow (pip does not weigh what is installed).
     install = m.pip_install(spec) if spec is not None else m.pip("show tensorflow")
     return Fix(text, (*m.pip(f"uninstall -y {every}"), *clean, *install))
+
+
+def conda_pip_tensorboard_fix(m: Machine, conda_names: Sequence[str]) -> Fix:
+    """TensorBoard installed by conda (``conda_names``, as conda list shows them) and by pip
+    into one conda environment: conda's copy out with conda's remover (``--force``: only that
+    package, not what depends on it), then every pip TensorBoard out and the one of the
+    installed TensorFlow back (:func:`tensorboard_duplicate_fix`)."""
+    pip_fix = tensorboard_duplicate_fix(m)
+    return Fix(
+        "conda list shows TensorBoard from both installers in this environment: conda's and "
+        "pip's both write the tensorboard/ folder, and neither installer knows of the other's "
+        "files. Remove conda's copy with conda, then: " + pip_fix.text,
+        (f"conda remove -y --force {' '.join(sorted(set(conda_names)))}", *pip_fix.commands),
+    )
 
 
 def _tensorboard_for(m: Machine) -> tuple[str, Optional[str]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import shlex
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Optional
 
 from tfdoctor import causes
@@ -15,6 +15,7 @@ from tfdoctor.checks._shared import installed_line, specifier, wheel_misfits
 from tfdoctor.compat import keras3_serves_tf_keras
 from tfdoctor.evidence.conda import CONDA_TENSORFLOW
 from tfdoctor.facts import (
+    TENSORBOARD_DISTRIBUTIONS,
     TF_DISTRIBUTIONS,
     CondaPackage,
     PackageFacts,
@@ -65,6 +66,10 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
             causes.software.tensorflow_install_fix(m),
         )
         return
+    user_copy = _user_site_copy(ctx, providers)
+    if user_copy is not None:
+        yield user_copy
+        return
     separate = separate_installations({normalize_name(p.name): p.requires for p in providers})
     independent = [p for p in providers if normalize_name(p.name) in separate]
     if len(independent) <= 1:
@@ -81,6 +86,38 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
         causes.software.reinstall_tf_fix(
             m, "Remove every TensorFlow distribution, then install exactly one."
         ),
+    )
+
+
+def _same_dir(a: str, b: str) -> bool:
+    """Whether two directory paths name one directory (a trailing separator aside)."""
+    return a.rstrip("/\\") == b.rstrip("/\\")
+
+
+def _user_site_copy(ctx: CheckContext, providers: list[PackageFacts]) -> Optional[Finding]:
+    """A TensorFlow in the per-user site-packages that ``import tensorflow`` resolves to, with
+    another in the environment: the user site comes before the environment's own
+    site-packages on sys.path (conda's Pythons read it; site.ENABLE_USER_SITE), so the user's
+    copy is imported and runs against the environment's packages. One distribution name in two
+    places is no pair of distributions side by side: the copy to remove is the user site's."""
+    py = ctx.facts.python
+    if py is None or py.tensorflow_path_kind != "user-site" or not py.tensorflow_path_entry:
+        return None
+    entry = py.tensorflow_path_entry
+    user = [p for p in providers if p.location and _same_dir(p.location, entry)]
+    others = [p for p in providers if p not in user]
+    if not user or not others:
+        return None
+    mine = ", ".join(f"{p.name} {p.version}" for p in user)
+    theirs = ", ".join(f"{p.name} {p.version} ({p.location})" for p in others)
+    return causes.finding(
+        "packages.tensorflow",
+        Severity.ERROR,
+        causes.software.TF_SHADOWED_MODULE,
+        f"TensorFlow is installed twice: {mine} in the user site-packages, which this Python "
+        f"imports, and {theirs} in the environment",
+        f"sys.path entry: {entry}",
+        causes.software.user_site_fix(entry, [p.name for p in user], ctx.machine),
     )
 
 
@@ -390,6 +427,7 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
     yield from _family_ranges(ctx, reported)
     yield from _keras_in_step(ctx, pkg, line, reported)
     yield from _keras_shared(ctx, pkg)
+    yield from _tensorboard_shared(ctx)
     yield from _tf_keras(ctx, pkg, line)
     yield from _companions_judged(ctx, pkg)
     yield from _standalone_keras(ctx, pkg)
@@ -487,7 +525,20 @@ def _family_ranges(ctx: CheckContext, reported: set[str]) -> Iterator[Finding]:
 
 
 #: The distributions that install the ``keras`` package TensorFlow has required.
-_KERAS_DISTS = ("keras", "keras-nightly")
+_KERAS_DISTS = causes.software.KERAS_PACKAGE_DISTRIBUTIONS
+
+
+def _installing(
+    packages: Sequence[PackageFacts], folder: str, names: Sequence[str]
+) -> list[PackageFacts]:
+    """The distributions that install the import package ``folder``: by the folders each
+    lists, and without that list (wheels built without top_level.txt, as keras' are) by its
+    name among ``names``."""
+    return [
+        p
+        for p in packages
+        if folder in p.top_level or (not p.top_level and normalize_name(p.name) in names)
+    ]
 
 
 def _keras_shared(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
@@ -497,7 +548,7 @@ def _keras_shared(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
     facts = ctx.facts
     if facts.packages is None:
         return
-    sharing = [p for p in facts.packages if "keras" in p.top_level]
+    sharing = _installing(facts.packages, "keras", _KERAS_DISTS)
     if len(sharing) < 2:
         return
     named = ", ".join(f"{p.name} {p.version}" for p in sharing)
@@ -519,6 +570,27 @@ def _keras_shared(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
             [p.name for p in sharing],
             wanted.split(";")[0].strip() if wanted else None,
         ),
+    )
+
+
+def _tensorboard_shared(ctx: CheckContext) -> Iterator[Finding]:
+    """Two installed distributions that both install the ``tensorboard`` package (tensorboard
+    beside tb-nightly, or the tensorflow-tensorboard of TensorFlow 1.3-1.5): each overwrote
+    the other's files, and TensorBoard loads every plugin twice or imports modules of two
+    releases (causes.software's TENSORBOARD_DUPLICATE_INSTALL)."""
+    sharing = _installing(ctx.facts.packages or (), "tensorboard", TENSORBOARD_DISTRIBUTIONS)
+    if len(sharing) < 2:
+        return
+    named = ", ".join(f"{p.name} {p.version}" for p in sharing)
+    yield causes.finding(
+        "packages.pins",
+        Severity.ERROR,
+        causes.software.TENSORBOARD_DUPLICATE_INSTALL,
+        f"Two distributions install the tensorboard package: {named}",
+        "Each wrote its files into the same tensorboard/ folder, so it holds a mix of two "
+        "releases: TensorBoard registers its plugins twice ('Duplicate plugins for name') or "
+        "its modules import names another release's files lack.",
+        causes.software.tensorboard_duplicate_fix(ctx.machine, sharing[0].location),
     )
 
 

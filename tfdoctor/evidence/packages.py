@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator
 from typing import Optional
 
 from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow, list_row_at
-from tfdoctor.facts import TF_DISTRIBUTIONS
+from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS
 from tfdoctor.modules import distribution_of
 from tfdoctor.records import Record, record
 
@@ -971,27 +971,40 @@ _TF_BUILD = re.compile(r"[A-Za-z][\w.]*?_\d+|pypi_0")
 _TF_VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?")
 
 
+#: The packages read from a pasted ``conda list``: TensorFlow's (:data:`CONDA_TENSORFLOW`) and
+#: TensorBoard's, each of which writes one import package that two installers must not share.
+_CONDA_ROW_NAMES = frozenset((*CONDA_TENSORFLOW, *TENSORBOARD_DISTRIBUTIONS))
+
+
 def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
-    """The TensorFlow packages (:data:`CONDA_TENSORFLOW`) a pasted ``conda list`` shows, in
-    order, with or without its header (a paste often leaves it out)."""
+    """The TensorFlow and TensorBoard packages a pasted ``conda list`` shows, in order, with
+    or without its header (a paste often leaves it out)."""
     out: list[CondaRow] = []
     for text in texts:
-        if not text.startswith("tensorflow") and "\ntensorflow" not in text:
-            continue  # asked first: a block's ``in`` answers from its lines' shapes
-        # conda list starts each row with the name: only the lines that start so are tried
-        # (a long log's own lines start with timestamps), found by a plain search.
-        start = 0 if text.startswith("tensorflow") else text.find("\ntensorflow") + 1
-        while start >= 0 and (start > 0 or text.startswith("tensorflow")):
-            row = list_row_at(text, start)
-            if (
-                row is not None
-                and row.name in CONDA_TENSORFLOW
-                and _TF_VERSION.fullmatch(row.version)
-                and _TF_BUILD.fullmatch(row.build)
-            ):
-                out.append(row)
-            following = text.find("\ntensorflow", start)
-            start = following + 1 if following >= 0 else -1
+        for prefix in ("tensorflow", "tensorboard", "tb-nightly"):
+            out.extend(_conda_rows_named(text, prefix))
+    return out
+
+
+def _conda_rows_named(text: str, prefix: str) -> list[CondaRow]:
+    """The rows of :func:`read_conda_rows` in ``text`` whose name starts with ``prefix``."""
+    if not text.startswith(prefix) and f"\n{prefix}" not in text:
+        return []  # asked first: a block's ``in`` answers from its lines' shapes
+    out: list[CondaRow] = []
+    # conda list starts each row with the name: only the lines that start so are tried (a
+    # long log's own lines start with timestamps), found by a plain search.
+    start = 0 if text.startswith(prefix) else text.find(f"\n{prefix}") + 1
+    while start >= 0 and (start > 0 or text.startswith(prefix)):
+        row = list_row_at(text, start)
+        if (
+            row is not None
+            and row.name in _CONDA_ROW_NAMES
+            and _TF_VERSION.fullmatch(row.version)
+            and _TF_BUILD.fullmatch(row.build)
+        ):
+            out.append(row)
+        following = text.find(f"\n{prefix}", start)
+        start = following + 1 if following >= 0 else -1
     return out
 
 
@@ -1077,7 +1090,8 @@ def mo_check_outcome(text: str) -> Optional[str]:
 _LISTED_NAMES = (
     # pip lists a distribution under its registered name: Keras' releases before 2.4 were
     # registered as "Keras" (https://pypi.org/project/Keras/2.3.1/), so `pip list` prints it so.
-    r"tensorflow(?:[-_][a-z\d]+){0,4}|[Kk]eras|tf[-_]keras|tensorboard"
+    # keras-nightly writes the same keras/ folder (https://pypi.org/project/keras-nightly/).
+    r"tensorflow(?:[-_][a-z\d]+){0,4}|[Kk]eras(?:[-_]nightly)?|tf[-_]keras|tensorboard"
     # TensorFlow's other distributions (facts.TF_DISTRIBUTIONS): the name says which build
     # provides `import tensorflow`, which libraries that look TensorFlow up by name ask for.
     r"|tf[-_]nightly(?:[-_](?:cpu|gpu))?|intel[-_]tensorflow(?:[-_]avx512)?"
@@ -1087,8 +1101,9 @@ _LISTED_NAMES = (
     r"|intel[-_]extension[-_]for[-_]tensorflow|dm[-_]sonnet|tf[-_]slim|spektral|transformers"
 )
 #: A version as a listing gives it: a nightly's carries its date (2.5.0.dev20210119); a
-#: candidate its rc.
-_LISTED_VERSIONS = r"\d+\.\d+(?:\.\d+)?(?:\.dev\d+|rc\d+)?"
+#: candidate its rc; tensorflow-rocm's a fourth part, the ROCm release it is built for
+#: (2.14.0.600, https://pypi.org/project/tensorflow-rocm/#history).
+_LISTED_VERSIONS = r"\d+\.\d+(?:\.\d+(?:\.\d+)?)?(?:\.dev\d+|rc\d+)?"
 #: Those distributions' versions a pasted listing gives: ``pip list``'s rows (name, blanks,
 #: version), the hand-made ``- name == version`` or ``name: version`` lists of an issue, and
 #: ``pip freeze``'s ``name==version`` only after the command that printed it (written alone,

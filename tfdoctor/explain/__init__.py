@@ -228,6 +228,7 @@ from tfdoctor.explain.keras_versions import (
 from tfdoctor.explain.modules import TF_OWN, requested_findings
 from tfdoctor.explain.packages import (
     conda_pip_side_by_side,
+    conda_pip_tensorboards,
     distributions_finding,
     distributions_fix,
     internal_caller,
@@ -4562,6 +4563,10 @@ def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         return causes.software.KERAS_VERSION, causes.software.keras_history_fix(m)
     if any(h.signature.id == "keras-multi-gpu-device-names" for h in hits):
         return causes.software.KERAS_VERSION, causes.software.keras_device_names_fix(m)
+    if any(h.signature.id == "keras-optimizer-registered-twice" for h in hits):
+        # Registered twice in one process: two copies of Keras, not one of the wrong release
+        # only, so every copy goes before TensorFlow's own Keras comes back.
+        return causes.software.KERAS_VERSION, causes.software.keras_copies_fix(m)
     return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m, *library)
 
 
@@ -8331,6 +8336,10 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
     )
     from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415
 
+    if evidence.tracebacks and "tensorflow-namespace-package" in evidence.hits:
+        # The log prints tensorflow as a namespace package (a folder without its files): a
+        # name missing from it says nothing of a release, and the signature names the cause.
+        return []
     if evidence.tracebacks:
         return (
             api_findings(
@@ -8596,6 +8605,7 @@ def explain(
             _gpu_shown(machine, revealed) or revealed.driver_version is not None,
         ),
         conda_pip_side_by_side(evidence.conda_rows, machine),
+        conda_pip_tensorboards(evidence.conda_rows, machine),
         ignores_requires_python,
         _stated_platform_release(evidence, machine),
         _windows_gpu_archive(evidence, machine),

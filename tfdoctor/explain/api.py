@@ -49,6 +49,7 @@ from tfdoctor.scan import Verdict
 from tfdoctor.scan.api import (
     LAST_KERAS2,
     MOST_HOMES,
+    ApiIndex,
     bundled_lines,
     keras2_homes,
     keras2_module_exports,
@@ -2581,6 +2582,31 @@ def flags_before_absl_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
     return []
 
 
+#: Top-level names TensorFlow 2.x resolves from another distribution when first asked
+#: (api_template.__init__.py: tf.keras from keras or tf-keras, tf.estimator from
+#: tensorflow-estimator, tf.summary from tensorboard): missing, they say that package failed,
+#: not that the tensorflow imported is hollow.
+_FROM_OTHER_DISTRIBUTIONS = frozenset(("keras", "estimator", "summary"))
+
+
+def _hollow_since(
+    attr: str, name: str, oldest: ApiIndex, newest: ApiIndex, last: str, m: Machine
+) -> Optional[str]:
+    """Where ``name`` missing from the top-level ``tensorflow`` says it is no whole
+    TensorFlow, in words: a name of every release, or one the release the log shows
+    installed has in its bundled listing (``tf.compat`` under a 2.x: a folder of the user's
+    or an uninstall's leftover imported instead); None where neither holds."""
+    if attr in _SINCE_FIRST_RELEASE and oldest.has(name) and newest.has(name):
+        return f"every TensorFlow release (from the first to {last})"
+    line = m.line.line if m.line is not None else None
+    if line is None or attr in _FROM_OTHER_DISTRIBUTIONS or line not in bundled_lines():
+        return None
+    installed = load_api(line)
+    if installed is None or not installed.has(name):
+        return None
+    return f"TensorFlow {line}, the release the log shows installed"
+
+
 def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """``module 'tensorflow' has no attribute 'Variable'``: a name every TensorFlow release
     has (the oldest and the newest bundled listings both do) is missing, so what imported as
@@ -2599,9 +2625,8 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
         if match is None:
             continue
         name = f"tf.{match.group('attr')}"
-        if match.group("attr") not in _SINCE_FIRST_RELEASE or not (
-            oldest.has(name) and newest.has(name)
-        ):
+        since = _hollow_since(match.group("attr"), name, oldest, newest, lines[-1], m)
+        if since is None:
             continue
         if any(
             re.search(r"(?:^|[/\\])tensorflow(?:\.py|[/\\]__init__\.py)$", f.path)
@@ -2617,12 +2642,11 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
                 causes.software.TF_INSTALL_INCOMPLETE,
                 f"What imported as tensorflow has no {match.group('attr')}: it is no whole "
                 "TensorFlow",
-                f"{tb.where}: {tb.type}: {tb.message}\n`{name}` is in every TensorFlow release "
-                f"(from the first to {lines[-1]}), so the module that imported as tensorflow "
-                "is not TensorFlow's: most often an install whose files are missing, or a "
-                "tensorflow folder an uninstall left empty; else a tensorflow.py or tensorflow/ "
-                "of your own in the working directory or on PYTHONPATH. Its __file__ tells "
-                "which (None for an empty folder).",
+                f"{tb.where}: {tb.type}: {tb.message}\n`{name}` is in {since}, so the module "
+                "that imported as tensorflow is not TensorFlow's: most often an install whose "
+                "files are missing, or a tensorflow folder an uninstall left empty; else a "
+                "tensorflow.py or tensorflow/ of your own in the working directory or on "
+                "PYTHONPATH. Its __file__ tells which (None for an empty folder).",
                 Fix(
                     fix.text,
                     (

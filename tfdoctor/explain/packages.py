@@ -63,7 +63,7 @@ from tfdoctor.explain.keras_versions import (
     keras_training_argument_findings,
 )
 from tfdoctor.explain.modules import TF_OWN, module_findings
-from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
+from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import (
@@ -205,6 +205,7 @@ def package_findings(
         *(_import_check(c, m) for c in checks),
         _side_by_side(conflicts, m),
         _listed_side_by_side(listed or {}, m),
+        _listed_kerases(listed or {}, m),
         *_companions_off_table(m),
         *(_keras2_object(tb, m) for tb in tracebacks),
         *(_keras_stacks(tb, m) for tb in tracebacks),
@@ -215,6 +216,7 @@ def package_findings(
         *(_keras_tree_mixed(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m, shown),
         *removed_api_findings(tracebacks, m),
+        *other_python_findings(tracebacks),
         *incomplete_install_findings(tracebacks, m, frozen),
         *h5py_str_findings(tracebacks, m),
         *shadowed_module_findings(tracebacks),
@@ -296,6 +298,29 @@ def _listed_side_by_side(listed: Mapping[str, str], m: Machine) -> Optional[Find
     )
 
 
+def _listed_kerases(listed: Mapping[str, str], m: Machine) -> Optional[Finding]:
+    """keras beside keras-nightly in a package listing the log shows: both write the one
+    ``keras/`` folder (TensorFlow 2.5's nightly-era requirement left them so), so the import
+    runs a mix of two releases and registers Keras twice. tf-keras (``tf_keras/``) beside
+    Keras 3 is TensorFlow 2.16's own arrangement and is not read here."""
+    shown = {
+        name: listed[name] for name in causes.software.KERAS_PACKAGE_DISTRIBUTIONS if name in listed
+    }
+    if len(shown) < 2:
+        return None
+    listing = ", ".join(f"{name} {version}" for name, version in shown.items())
+    return causes.finding(
+        f"explain.{causes.software.KERAS_VERSION}",
+        Severity.ERROR,
+        causes.software.KERAS_VERSION,
+        f"Two Keras distributions are installed side by side: {listing}",
+        "The log lists each as installed: both write the same `keras/` package, so the last "
+        "one installed overwrote files of the other and the import runs a mix of them "
+        "(uninstalling either removes files the other needs).",
+        causes.software.keras_copies_fix(m, tuple(shown)),
+    )
+
+
 def conda_pip_side_by_side(rows: Sequence[CondaRow], m: Machine) -> Optional[Finding]:
     """TensorFlow in a pasted ``conda list`` twice: a package of conda's own build
     (tensorflow, tensorflow-base, tensorflow-gpu) and one pip installed (build ``pypi_0``,
@@ -324,6 +349,31 @@ def conda_pip_side_by_side(rows: Sequence[CondaRow], m: Machine) -> Optional[Fin
         "TensorFlow is installed twice in the conda environment: by conda and by pip",
         "conda list: " + "; ".join(shown),
         causes.software.conda_pip_duplicate_fix(m, conda_rows, pip_rows),
+    )
+
+
+def conda_pip_tensorboards(rows: Sequence[CondaRow], m: Machine) -> Optional[Finding]:
+    """TensorBoard in a pasted ``conda list`` twice: a package of a conda channel and one pip
+    installed (build ``pypi_0``, channel ``pypi``), or two of its distributions (tensorboard
+    beside tb-nightly): each writes the one ``tensorboard/`` folder."""
+    ours = [r for r in rows if normalize_name(r.name) in TENSORBOARD_DISTRIBUTIONS]
+    from_pip = [r for r in ours if r.build == "pypi_0" or r.channel == "pypi"]
+    from_conda = [r for r in ours if r not in from_pip]
+    if len(ours) < 2:
+        return None
+    shown = "; ".join(f"{r.name} {r.version} {r.build} {r.channel}".rstrip() for r in ours)
+    fix = (
+        causes.software.conda_pip_tensorboard_fix(m, [r.name for r in from_conda])
+        if from_conda and from_pip
+        else causes.software.tensorboard_duplicate_fix(m)
+    )
+    return causes.finding(
+        f"explain.{causes.software.TENSORBOARD_DUPLICATE_INSTALL}",
+        Severity.ERROR,
+        causes.software.TENSORBOARD_DUPLICATE_INSTALL,
+        "TensorBoard is installed twice in the conda environment",
+        "conda list: " + shown,
+        fix,
     )
 
 
@@ -501,14 +551,6 @@ def _keras_tree_mixed(tb: Traceback, m: Machine) -> Optional[Finding]:
     module = keras_own_missing(tb)
     if module is None:
         return None
-    wanted = next(
-        (
-            r.split(";")[0].strip()
-            for r in (m.tf.requires if m.tf is not None else ())
-            if normalize_name(requirement_name(r)) in ("keras", "keras-nightly")
-        ),
-        None,
-    )
     return causes.finding(
         f"explain.{causes.software.KERAS_VERSION}",
         Severity.ERROR,
@@ -518,7 +560,7 @@ def _keras_tree_mixed(tb: Traceback, m: Machine) -> Optional[Finding]:
         "find what its release has there: another distribution installed into the same keras "
         "folder (keras-nightly, which TensorFlow 2.5 requires, beside standalone keras; or an "
         "upgrade that stopped halfway).",
-        causes.software.keras_shared_fix(m, ["keras", "keras-nightly"], wanted),
+        causes.software.keras_copies_fix(m),
     )
 
 
@@ -3184,6 +3226,69 @@ def keras_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
                 f"Keras for {asked}, which it does not have: the {dist} release and the "
                 "Keras (and TensorFlow) release do not go together.",
                 library_fix(m, dist),
+            )
+        ]
+    return []
+
+
+#: The Python release a path belongs to: ``lib/python3.6/`` (POSIX's layout, site-packages,
+#: dist-packages and the standard library alike) or ``Python36\`` (Windows' install folder).
+#: Debian's version-less ``/usr/lib/python3/dist-packages`` names none.
+_PYTHON_OF_PATH = re.compile(
+    r"[/\\](?:lib(?:64)?[/\\]python(?P<major>\d)\.(?P<minor>\d{1,2})|Python(?P<wmajor>\d)(?P<wminor>\d{1,2}))[/\\]"
+)
+#: TensorFlow's own package inside an installation folder of some Python (that folder).
+_TF_INSTALLED = re.compile(
+    r"^(?P<site>[^\n]{0,400}?[/\\](?:site|dist)-packages)[/\\]tensorflow(?:_core)?[/\\]"
+)
+
+
+def _python_of(path: str) -> Optional[str]:
+    """The Python release (``3.6``) whose installation ``path`` lies in, if it names one."""
+    found = _PYTHON_OF_PATH.search(path)
+    if found is None:
+        return None
+    if found.group("major"):
+        return f"{found.group('major')}.{found.group('minor')}"
+    return f"{found.group('wmajor')}.{found.group('wminor')}"
+
+
+def other_python_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
+    """TensorFlow imported from the site-packages of another Python release than the one
+    running: one traceback is one process, so frames of Python 3.10's files beside
+    TensorFlow's under ``lib/python3.6/site-packages`` say that folder is on this Python's
+    path (PYTHONPATH, a .pth file, sys.path.append): its compiled extension is built for 3.6
+    and fails to load, whatever the message (an undefined symbol, a module not found). A
+    reinstall does not change it; taking the folder off the path does."""
+    for tb in tracebacks:
+        tf_frame, site = next(
+            ((f, x.group("site")) for f in tb.frames for x in [_TF_INSTALLED.match(f.path)] if x),
+            (None, ""),
+        )
+        if tf_frame is None:
+            continue
+        theirs = _python_of(tf_frame.path)
+        ours = next(
+            (
+                v
+                for v in (_python_of(f.path) for f in tb.frames if f is not tf_frame)
+                if v is not None and v != theirs
+            ),
+            None,
+        )
+        if theirs is None or ours is None:
+            continue
+        return [
+            causes.finding(
+                f"explain.{causes.software.TF_SHADOWED_MODULE}",
+                Severity.ERROR,
+                causes.software.TF_SHADOWED_MODULE,
+                f"Python {ours} imported the TensorFlow of Python {theirs}'s site-packages",
+                f"{tb.where}: {tb.type}: {tb.message}\nThe traceback runs through {tf_frame.path} "
+                f"(installed for Python {theirs}) and through files of Python {ours}: that "
+                "folder is on this Python's path, so its TensorFlow, built for another Python, "
+                "is imported instead of one installed for this one.",
+                causes.software.other_python_path_fix(site, ours),
             )
         ]
     return []
