@@ -1211,3 +1211,27 @@ def test_an_ended_addon_without_tensorflows_version_is_shown_by_the_machines_pip
     show = "/opt/venv/bin/python -m pip show tensorflow tensorflow-addons"
     assert fix.commands[0] == show, fix
     assert not [c for c in fix.commands if c.startswith("pip ")], fix
+
+
+def _tf_machine(version: str) -> Machine:
+    """A machine whose TensorFlow is ``version`` (its matrix line's and-cuda pins apply)."""
+    installed = (f.pkg("tensorflow", version, top_level=("tensorflow",)), f.pkg("numpy", "1.26.4"))
+    return machine(f.facts(packages=installed, tensorflow=f.tensorflow(version=version)))
+
+
+def test_the_compiler_wheel_follows_the_installed_lines_and_cuda_pin() -> None:
+    ptxas = f"{f.SITE}/nvidia/cuda_nvcc/bin/ptxas"
+    # 2.19's and-cuda extra pins nvidia-cuda-nvcc-cu12==12.5.82, older than sm_120's CUDA
+    # 12.8: no install, and the oldest newer line whose extra admits 12.8 is named.
+    pinned = causes.xla._nvcc_wheel_old_fix(_tf_machine("2.19.1"), "sm_120", ptxas)
+    assert "TensorFlow 2.20 or newer" in pinned.text
+    assert not any("install" in c for c in pinned.commands)
+    # 2.21 admits it (<13.0,>=12.5.82): the wheel of 12.8 or newer is installed.
+    free = causes.xla._nvcc_wheel_old_fix(_tf_machine("2.21.0"), "sm_120", ptxas)
+    assert 'install "nvidia-cuda-nvcc-cu12>=12.8"' in free.commands[-1]
+    # Clearing PATH reads the same pin: 2.19's wheel cannot reach 12.6, 2.21's gets its range.
+    text = "Take /usr/local/cuda-11/bin off PATH"
+    held = causes.xla._clear_path_fix(_tf_machine("2.19.1"), text, "12.6")
+    assert "pins nvidia-cuda-nvcc-cu12==12.5.82" in held.text and len(held.commands) == 2
+    moved = causes.xla._clear_path_fix(_tf_machine("2.21.0"), text, "12.6")
+    assert moved.commands[-1].endswith('install "nvidia-cuda-nvcc-cu12<13.0,>=12.5.82"')

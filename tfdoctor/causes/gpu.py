@@ -1091,12 +1091,13 @@ def _cudnn_wheel_spec(m: Machine, major: str, cudnn: Optional[str]) -> Optional[
         return None
     name = f"nvidia-cudnn-cu{major}"
     series = version_key(cudnn)[:2]
-    for line in m.matrix.lines:
-        pin = (line.and_cuda or {}).get(name)
-        exact = re.fullmatch(r"==(\d[\w.]*)", pin or "")
-        if exact is not None and version_key(exact.group(1))[: len(series)] == series:
-            return f"{name}=={exact.group(1)}"
-    return None
+
+    def in_series(pin: str) -> bool:
+        exact = re.fullmatch(r"==(\d[\w.]*)", pin)
+        return exact is not None and version_key(exact.group(1))[: len(series)] == series
+
+    line = next(iter(m.matrix.lines_pinning(name, in_series, and_cuda=True)), None)
+    return f"{name}{line.and_cuda_pin(name)}" if line is not None else None
 
 
 def _cudnn_wheel_fix(m: Machine, line: TFLine, missing: tuple[str, ...]) -> Fix:
