@@ -524,13 +524,13 @@ def mixed_cudnn_fix(m: Machine) -> Fix:
         f"{'PATH' if windows else 'LD_LIBRARY_PATH'} or uninstall them.",
         (
             "where.exe cudnn*.dll",
-            "python -m pip list | findstr /i cudnn",
+            f"{m.pip_line('list')} | findstr /i cudnn",
             "echo %PATH%",
         )
         if windows
         else (
             *_library_search(("cudnn",)),
-            "python -m pip list 2>/dev/null | grep -i cudnn",
+            f"{m.pip_line('list')} 2>/dev/null | grep -i cudnn",
             "echo $LD_LIBRARY_PATH",
         ),
     )
@@ -691,7 +691,10 @@ def cudnn_major_candidate_fix(m: Machine) -> Fix:
     listing = (
         ("where.exe cudnn64_*.dll",)
         if m.os == "windows"
-        else ("ldconfig -p | grep -E 'libcudnn\\.so'", "pip list 2>/dev/null | grep -i cudnn")
+        else (
+            "ldconfig -p | grep -E 'libcudnn\\.so'",
+            f"{m.pip_line('list')} 2>/dev/null | grep -i cudnn",
+        )
     )
     # The cuDNN of the build, got the release's own way (the one home of that fix: a pip
     # wheel only where the release searches or is pointed at it, conda inside conda).
@@ -2315,13 +2318,13 @@ def rocm_match_fix(m: Machine, library: Optional[str]) -> Fix:
         (
             "cat /opt/rocm/.info/version",
             "ls /opt/rocm/lib /opt/rocm/hip/lib 2>/dev/null | grep -E 'amdhip|hip_hcc|mcwamp'",
-            "pip show tensorflow-rocm",
+            *m.pip("show tensorflow-rocm"),
             *m.list_releases("tensorflow-rocm"),
         ),
     )
 
 
-def rocm_arch_fix(target: Optional[str] = None, supported: Optional[str] = None) -> Fix:
+def rocm_arch_fix(m: Machine, target: Optional[str] = None, supported: Optional[str] = None) -> Fix:
     """A ROCm build without code for the GPU's architecture (``target``, gfxNNNN), with the
     list of targets the build printed (``supported``) where the log shows it."""
     which = f" ({target})" if target else " (its gfx name)"
@@ -2335,7 +2338,7 @@ def rocm_arch_fix(target: Optional[str] = None, supported: Optional[str] = None)
         (
             "rocminfo | grep -m1 -o 'gfx[0-9a-f]*'",
             "cat /opt/rocm/.info/version",
-            "pip show tensorflow-rocm",
+            *m.pip("show tensorflow-rocm"),
         ),
     )
 
@@ -2357,7 +2360,7 @@ def rocm_target_listed(target: str, supported: str) -> Optional[str]:
     return None
 
 
-def rocm_arch_list_fix(target: str, item: str) -> Fix:
+def rocm_arch_list_fix(m: Machine, target: str, item: str) -> Fix:
     """A tensorflow-rocm that refuses a GPU its own printed list holds: the list it checks
     against is malformed (``item``, two targets without a comma), not the GPU unsupported."""
     joined = item != target
@@ -2376,9 +2379,9 @@ def rocm_arch_list_fix(target: str, item: str) -> Fix:
         "repo.radeon.com), or build tensorflow-rocm from a source tree with the corrected "
         "list. Upgrading ROCm or the driver does not change the list inside the wheel.",
         (
-            "pip show tensorflow-rocm",
+            *m.pip("show tensorflow-rocm"),
             "cat /opt/rocm/.info/version",
-            "pip index versions tensorflow-rocm",
+            *m.list_releases("tensorflow-rocm"),
         ),
     )
 
@@ -2586,7 +2589,7 @@ def _cpu_build_fix(m: Machine) -> Fix:
     return Fix(
         "Install the GPU build for the platform: on Linux x86-64 the and-cuda extra "
         "(TensorFlow 2.15 and later), on Apple silicon tensorflow-metal.",
-        ('pip install "tensorflow[and-cuda]"',),
+        m.pip('install "tensorflow[and-cuda]"'),
     )
 
 

@@ -114,6 +114,7 @@ from tfdoctor.evidence.packages import (
     InstallRequest,
     NumpyBuild,
     Unavailable,
+    log_installer,
     mo_check_outcome,
     plugin_dist,
     read_conda_missing_releases,
@@ -1622,6 +1623,9 @@ class Revealed(Record):
     #: Who installed TensorFlow where the log shows another installer than pip
     #: (:func:`tfdoctor.evidence.packages.tf_installer`).
     tf_installer: Optional[str] = None
+    #: The installer the log shows where not pip (``uv pip``, ``uv``)
+    #: (:func:`tfdoctor.evidence.packages.log_installer`).
+    installer: Optional[str] = None
     conda_installed: frozenset[str] = frozenset()
     #: The channel ``conda list`` shows for a package of :data:`_CONDA_ASKED` (empty: the
     #: default channels), by name, sorted.
@@ -2200,6 +2204,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         conda=conda,
         tf_installer=tf_installer((*(p for p in (site,) if p), *frames), evidence.conda_installed),
+        installer=log_installer(text),
         conda_installed=evidence.conda_installed,
         conda_channels=tuple(sorted(evidence.conda_channels.items())),
         nix_store=next((p for p in (site or "", *frames) if p.startswith(_NIX_STORE)), None),
@@ -2630,6 +2635,7 @@ def log_hints(revealed: Revealed) -> LogHints:
         container_host=revealed.container_host,
         pip=revealed.pip_version,
         tf_installer=revealed.tf_installer,
+        installer=revealed.installer,
         conda_installed=revealed.conda_installed,
         conda_channels=revealed.conda_channels,
         packager=revealed.packager,
@@ -3187,10 +3193,10 @@ def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId
         # missing) is the build's defect, not a GPU without code.
         item = causes.gpu.rocm_target_listed(target, supported)
         if item is not None:
-            return causes.gpu.GPU_KNOWN_FAILURE, causes.gpu.rocm_arch_list_fix(target, item)
-        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(target, supported)
+            return causes.gpu.GPU_KNOWN_FAILURE, causes.gpu.rocm_arch_list_fix(m, target, item)
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(m, target, supported)
     if all(ROCM_WORDS in h.signature.tags for h in hits):
-        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix()
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(m)
     if all(DIRECTML_WORDS in h.signature.tags for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.directml_adapter_fix()
     predates = _cuda_predates(m, r, hits)
@@ -4307,7 +4313,7 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         # Which side moved depends on the TensorFlow and the converting package: without
         # TensorFlow's declared range, no pin is offered, only what shows the ranges.
         fix = causes.common.range_fix(m, dist) or Fix(
-            text, (f"pip show tensorflow {dist}", "pip check")
+            text, (*m.pip(f"show tensorflow {dist}"), *m.pip("check"))
         )
         return causes.software.DEPENDENCY_OUT_OF_RANGE, fix
     return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
@@ -4349,7 +4355,9 @@ def _tpu_version(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 
 
 def _glob_extra(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    return causes.platform.SHELL_GLOB_EXTRA, causes.platform.quoted_extra_fix(_group(hits, "dist"))
+    return causes.platform.SHELL_GLOB_EXTRA, causes.platform.quoted_extra_fix(
+        m, _group(hits, "dist")
+    )
 
 
 def _dependency_missing(
@@ -4444,7 +4452,7 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         # say what it needs.
         wheel = next(iter(r.wheel_refusals), None)
         if wheel is None:
-            return causes.platform.WHEEL_MISMATCH, causes.platform.unnamed_wheel_fix()
+            return causes.platform.WHEEL_MISMATCH, causes.platform.unnamed_wheel_fix(m)
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
         )
@@ -4862,6 +4870,7 @@ def _host_cert(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     said = " ".join(line for h in hits for _, line in h.citations)
     reason = _VERIFY_REASON.search(said)
     return causes.network.DOWNLOAD_HOST_CERT_UNVERIFIABLE, causes.network.host_cert_fix(
+        m,
         reason.group(1).strip() if reason is not None else "certificate verify failed",
         _download_url(hits),
     )
@@ -4985,7 +4994,7 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
             m, _group(hits, "scheme")
         )
     if any(h.signature.id == "edgetpu-delegate-prepare" for h in hits):
-        return causes.software.COMPANION_MISMATCH, causes.software.edgetpu_runtime_fix()
+        return causes.software.COMPANION_MISMATCH, causes.software.edgetpu_runtime_fix(m)
     if any(h.signature.id == "edgetpu-model-needs-newer-runtime" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.edgetpu_model_runtime_fix(
             _group(hits, "required"), _group(hits, "loaded")
@@ -5572,7 +5581,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         path = cuda_symbol["library"]
         top = installed_package(os.path.normpath(path))
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.cuda_runtime_symbol_fix(
-            path, cuda_symbol["symbol"], distribution_of(top) if top else None
+            m, path, cuda_symbol["symbol"], distribution_of(top) if top else None
         )
     icu = next(
         (g for h in hits if h.signature.id == "icu-data-symbol-undefined" for g in h.groups), None
@@ -5641,7 +5650,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         )
     own = _own_library_unopened(hits)
     if own is not None:
-        return causes.platform.WHEEL_MISMATCH, causes.platform.own_library_unopened_fix(*own)
+        return causes.platform.WHEEL_MISMATCH, causes.platform.own_library_unopened_fix(m, *own)
     # "Library not loaded" is dyld's (macOS) wording.
     dyld = any(h.signature.id == "dylib-not-loaded" for h in hits)
     macos = r.os == "macos" or dyld or bool(library and library.endswith(".dylib"))
@@ -6002,7 +6011,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # interpreter reporting 10.16, or an older pip, does not read (not only the Python).
         pythons = {py for row in releases_of("tensorflow-macos") for py in row.pythons}
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.macos_wrapper_fix(
-            r.python, r.pip_version, sorted(pythons, key=version_key)
+            m, r.python, r.pip_version, sorted(pythons, key=version_key)
         )
     cause, fix, _ = causes.platform.pip_refusal_fix(
         m,
@@ -7220,7 +7229,7 @@ _CONVERTER_REFUSALS = frozenset({"tflite-converter-op-unsupported", "toco-op-uns
 
 def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tflite-flex-delegate-missing" for h in hits):
-        return causes.software.OP_NOT_REGISTERED, causes.software.tflite_flex_fix()
+        return causes.software.OP_NOT_REGISTERED, causes.software.tflite_flex_fix(m)
     if any(
         h.signature.id == "toco-op-unsupported" and _TOCO_UNRECOGNIZED in line
         for h in hits
@@ -7236,7 +7245,7 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     custom = next((h for h in hits if h.signature.id == "tflite-unresolved-custom-op"), None)
     if custom is not None:
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_custom_op_fix(
-            _group([custom], "op")
+            m, _group([custom], "op")
         )
     if (
         any(h.signature.id == "tflite-micro-registration-missing" for h in hits)
@@ -7251,10 +7260,10 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_runtime_fix()
     op = _group(hits, "op")
     if any(h.signature.id == "graph-attr-not-in-op" for h in hits):
-        return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(op)
+        return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(m, op)
     if any(h.signature.id == "graph-inputs-not-in-op" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(
-            op, inputs=True
+            m, op, inputs=True
         )
     return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(
         m, op, _op_host(hits)
@@ -7675,11 +7684,12 @@ BUILDERS: dict[str, Builder] = {
         # Pipenv names its lock file in pip's words, or (later releases) passes them through
         # under its own exception's name: its lock file holds the hashes either way.
         causes.network.hash_mismatch_fix(
+            m,
             any(
                 "Pipfile.lock" in line or "pipenv.exceptions" in line
                 for h in hits
                 for _, line in h.citations
-            )
+            ),
         ),
     ),
     causes.runtime.HOST_OUT_OF_MEMORY: lambda m, r, hits: (
@@ -8351,7 +8361,7 @@ def _unreleased_candidate(evidence: Evidence, machine: Machine) -> Optional[Find
         f"The log shows {tf.name} {tf.version}, {kind} of {final}, and no other cause for the "
         "exception: unreleased builds carry defects that their final release, or a later "
         "build, does not.",
-        causes.runtime.unreleased_build_fix(tf.name, tf.version, final),
+        causes.runtime.unreleased_build_fix(machine, tf.name, tf.version, final),
     )
 
 
