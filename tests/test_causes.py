@@ -1271,3 +1271,15 @@ def test_a_fix_that_looks_at_pip_asks_the_examined_interpreters_pip() -> None:
         for command in fix.commands:
             assert not command.startswith(("pip ", "python -m pip", "python3 -m pip")), command
     assert "/opt/venv/bin/python -m pip show tensorflow-rocm" in fixes[1].commands
+
+
+def test_pips_own_upgrade_goes_through_the_module_where_no_interpreter_is_shown() -> None:
+    """pip run by its launcher refuses to replace itself on Windows: its own upgrade, and the
+    version read after it, are `python -m pip` even where other commands are a bare pip."""
+    bare = Machine(dataclasses.replace(f.facts(), python=None), f.FIXTURE_MATRIX, LogHints())
+    assert bare.pip("install --upgrade pip") == ("python -m pip install --upgrade pip",)
+    assert bare.pip('install --upgrade "pip<21"') == ('python -m pip install --upgrade "pip<21"',)
+    assert bare.pip("--version") == ("python -m pip --version",)
+    assert bare.pip("install pipx") == ("pip install pipx",)  # another package
+    fix = causes.platform.pip_upgrade_fix(machine(f.facts()), "pip is too old")
+    assert all(c.startswith("/opt/venv/bin/python -m pip") for c in fix.commands if "pip" in c)

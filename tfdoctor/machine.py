@@ -116,6 +116,16 @@ def uv_pip(args: str) -> str:
     return f"uv pip {command} {rest}".rstrip()
 
 
+def _about_pip(args: str) -> bool:
+    """Whether ``pip <args>`` installs or uninstalls pip itself (``install --upgrade pip``,
+    ``install "pip<21"``), or asks its version (after such an upgrade: the same pip)."""
+    command, _, rest = args.partition(" ")
+    if command == "--version":
+        return True
+    names = (re.split(r"[<>=!~;\[ ]", word.strip("\"'"), maxsplit=1)[0] for word in rest.split())
+    return command in ("install", "uninstall") and any(n.lower() == "pip" for n in names)
+
+
 #: Distributions whose modules ``import tensorflow`` imports unconditionally as it starts: one
 #: that is missing, broken or outside TensorFlow's range fails the import itself (distribution
 #: -> the first import, from data/tf_imports.yaml, measured on one release and sourced).
@@ -752,6 +762,12 @@ class Machine(Record):
                 f"~/.venvs/tf/bin/python -m pip {args}{carry}",
             )
         if self.facts.python is None or not self.facts.python.executable:
+            if _about_pip(args):
+                # pip run by its launcher refuses to replace itself on Windows and names
+                # `python -m pip` instead (pip/_internal/utils/misc.py,
+                # protect_pip_from_modification_on_windows): pip's own upgrade goes through the
+                # module whatever the system, and its version is read the same way.
+                return (f"python -m pip {args}",)
             return (f"pip {args}",)
         return (f"{self.python_exe} -m pip {args}",)
 

@@ -2229,7 +2229,7 @@ def _outside(python: str, spec: str) -> str:
     return ""
 
 
-def pip_upgrade_fix(reason: str, tls: bool = False, pip: Optional[str] = None) -> Fix:
+def pip_upgrade_fix(m: Machine, reason: str, tls: bool = False, pip: Optional[str] = None) -> Fix:
     """Upgrade pip in the environment that installs, then install again. ``tls``: PyPI refused
     this pip's connection, so it cannot fetch its own upgrade: get-pip.py installs one (an
     older Python needs its own copy, bootstrap.pypa.io/pip/X.Y/get-pip.py). ``pip``: the
@@ -2251,7 +2251,7 @@ def pip_upgrade_fix(reason: str, tls: bool = False, pip: Optional[str] = None) -
             ),
         )
     first = (
-        ('python -m pip install --upgrade "pip<21"',)
+        m.pip('install --upgrade "pip<21"')
         if pip and version_key(pip) < PIP_REQUIRES_PYTHON
         else ()
     )
@@ -2265,16 +2265,17 @@ def pip_upgrade_fix(reason: str, tls: bool = False, pip: Optional[str] = None) -
             if first
             else ""
         ),
-        (*first, "python -m pip install --upgrade pip", "python -m pip --version"),
+        (*first, *m.pip("install --upgrade pip"), *m.pip("--version")),
     )
 
 
-def macos11_pip_fix(pip: Optional[str], python: Optional[str]) -> Fix:
+def macos11_pip_fix(m: Machine, pip: Optional[str], python: Optional[str]) -> Fix:
     """pip older than 20.3 listing no TensorFlow for a Python that has macOS wheels: on macOS
     11 and later (which it does not recognise) that pip finds no macOS wheel of anything."""
     shown = f"pip {pip}" if pip else "This pip"
     which = f"Python {python}, which" if python else "a Python"
     return pip_upgrade_fix(
+        m,
         f"{shown} lists no TensorFlow for {which} TensorFlow publishes macOS wheels for: a pip "
         "older than 20.3 does not recognise macOS 11 and later (Big Sur reports 11.x), so it "
         "finds no macOS wheel there. Upgrade pip first.",

@@ -2247,7 +2247,7 @@ def source_tree_fix() -> Fix:
     )
 
 
-def user_site_fix(site: str) -> Fix:
+def user_site_fix(m: Machine, site: str) -> Fix:
     """Remove the TensorFlow a per-user site-packages (``site``) holds, which the environment's
     Python imports before its own, then install TensorFlow into the environment."""
     return Fix(
@@ -2258,9 +2258,9 @@ def user_site_fix(site: str) -> Fix:
         "first, the user site's), check where TensorFlow now comes from, and install it into "
         "the environment if none is left; PYTHONNOUSERSITE=1 keeps any user site out.",
         (
-            "python -m pip uninstall -y tensorflow",
+            *m.pip("uninstall -y tensorflow"),
             'python -c "import tensorflow as tf; print(tf.__file__)"',
-            "python -m pip install tensorflow",
+            *m.pip("install tensorflow"),
         ),
     )
 
@@ -3124,7 +3124,7 @@ def yanked_placeholder_fix(m: Machine, dist: str, version: str) -> Fix:
 
 
 def op_library_major_fix(
-    major: str, installed: Optional[str], package: Optional[str] = None
+    m: Machine, major: str, installed: Optional[str], package: Optional[str] = None
 ) -> Fix:
     """A package's op library built for TensorFlow ``major``.x, loaded by another TensorFlow
     (``installed`` where known): its release for the installed TensorFlow, or that major.
@@ -3140,7 +3140,7 @@ def op_library_major_fix(
             "which; one built from source as it installed is rebuilt by installing it again "
             "with this TensorFlow in place, without pip's cache), or use it with a TensorFlow "
             f"{major}.x in an environment of its own.",
-            ("pip show tensorflow", "pip list"),
+            (*m.pip("show tensorflow"), *m.pip("list")),
         )
     return Fix(
         f"A package's compiled ops (loaded with tf.load_op_library) link TensorFlow {major}.x's "
@@ -3148,7 +3148,7 @@ def op_library_major_fix(
         f"{major}.x. Install its release built for the installed TensorFlow (its "
         "compatibility table, or `pip index versions PACKAGE`), or use it with a TensorFlow "
         f"{major}.x in an environment of its own.",
-        ("pip show tensorflow", "pip list"),
+        (*m.pip("show tensorflow"), *m.pip("list")),
     )
 
 
@@ -3315,7 +3315,7 @@ def custom_op_compile_fix(header: Optional[str], plugin: bool = False) -> Fix:
     )
 
 
-def custom_op_link_fix(library: Optional[str], installed: Optional[str]) -> Fix:
+def custom_op_link_fix(m: Machine, library: Optional[str], installed: Optional[str]) -> Fix:
     """A project's own op linked, or loaded, by a framework library name the installed
     TensorFlow does not ship (``library``: the name asked for, where shown; ``installed``:
     the release the log shows): TensorFlow's own link flags, the op rebuilt; before 1.4,
@@ -3332,7 +3332,7 @@ def custom_op_link_fix(library: Optional[str], installed: Optional[str]) -> Fix:
             "-ltensorflow_framework (and its -L) from the build's link line for this release, "
             "or install TensorFlow 1.4 or later, the releases the build was written for, and "
             "build with the flags it reports.",
-            (TF_OP_FLAGS_COMMAND, "pip show tensorflow"),
+            (TF_OP_FLAGS_COMMAND, *m.pip("show tensorflow")),
         )
     return Fix(
         f"The op was linked against a TensorFlow framework library{named} that the linker or "
@@ -3440,7 +3440,7 @@ def custom_op_unlinked_fix(library: Optional[str], symbol: str) -> Fix:
     )
 
 
-def custom_op_macos_link_fix(flag: Optional[str], installed: Optional[str]) -> Fix:
+def custom_op_macos_link_fix(m: Machine, flag: Optional[str], installed: Optional[str]) -> Fix:
     """A project's own op linked on macOS by a framework library flag Apple's linker refuses
     (``flag``: the -l flag shown; ``installed``: the release the log shows). Apple's ld has no
     GNU -l:FILE form; tf.sysconfig.get_link_flags() gives macOS -ltensorflow_framework.N
@@ -3448,7 +3448,7 @@ def custom_op_macos_link_fix(flag: Optional[str], installed: Optional[str]) -> F
     where TensorFlow 1.14's gave the -l: form (https://github.com/horovod/horovod/issues/1468:
     mended in 1.15)."""
     if flag is None or not flag.startswith("-l:"):
-        return custom_op_link_fix(flag, installed)
+        return custom_op_link_fix(m, flag, installed)
     old = installed is None or version_key(installed)[:2] < (1, 15)
     return Fix(
         f"Apple's linker has no GNU ld -l:FILE form, so {flag} never resolves on macOS. Link "

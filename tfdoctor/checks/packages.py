@@ -124,7 +124,7 @@ def _pip_too_old(m: Machine) -> Optional[tuple[str, str]]:
 
 def _pip_then_tensorflow_fix(m: Machine, pip: str, reason: str) -> Fix:
     """Upgrade this interpreter's pip, then install the newest TensorFlow that fits."""
-    upgrade = causes.platform.pip_upgrade_fix(reason, pip=pip)
+    upgrade = causes.platform.pip_upgrade_fix(m, reason, pip=pip)
     install = causes.software.tensorflow_install_fix(m)
     return Fix(
         f"{upgrade.text} {install.text}",

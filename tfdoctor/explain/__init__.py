@@ -5485,7 +5485,7 @@ _INSTALLED_PATH = re.compile(r"""(?<![^\s'",])[^\s'"]*[/\\](?:site|dist)-package
 
 
 def _framework_major(
-    r: Revealed, hits: Sequence[Hits], library: Optional[str], owner: Optional[str]
+    m: Machine, r: Revealed, hits: Sequence[Hits], library: Optional[str], owner: Optional[str]
 ) -> Optional[tuple[causes.CauseId, Fix]]:
     """TensorFlow's framework library of another major (or unversioned) that
     tf.load_op_library's op needs: a project's own op relinked with TensorFlow's flags, a
@@ -5507,13 +5507,13 @@ def _framework_major(
         # or the project's file loaded it): rebuilt with TensorFlow's flags, not reinstalled.
         name = library.replace("\\", "/").rsplit("/", 1)[-1] if library else None
         return causes.software.CUSTOM_OP_BUILD_MISMATCH, causes.software.custom_op_link_fix(
-            name, r.tf_version
+            m, name, r.tf_version
         )
     if major is None:
         return None
     # A package's compiled ops: the package was built for that major.
     return causes.software.COMPANION_MISMATCH, causes.software.op_library_major_fix(
-        major, r.tf_version, owner or _framework_package(cited, r.op_loader)
+        m, major, r.tf_version, owner or _framework_package(cited, r.op_loader)
     )
 
 
@@ -5680,7 +5680,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     )
     named = (_library_owner(g["library"]) for h in hits for g in h.groups if g.get("library"))
     owner = next((d for d in (*owners, *named) if d and d not in TF_DISTRIBUTIONS), None)
-    major_found = _framework_major(r, hits, library, owner) or _tf_own_unfound(
+    major_found = _framework_major(m, r, hits, library, owner) or _tf_own_unfound(
         m, r, hits, library, owner
     )
     if major_found is not None:
@@ -5772,12 +5772,12 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     if "framework-library-not-found-apple-ld" in ids:
         linked = _group(hits, "library")
         return cause, causes.software.custom_op_macos_link_fix(
-            f"-l{linked}" if linked else None, r.tf_version
+            m, f"-l{linked}" if linked else None, r.tf_version
         )
     if "framework-library-not-linked" in ids:
         linked = _group(hits, "library")
         return cause, causes.software.custom_op_link_fix(
-            f"-l{linked}" if linked else None, r.tf_version
+            m, f"-l{linked}" if linked else None, r.tf_version
         )
     return cause, causes.software.custom_op_compile_fix(None, plugin)
 
@@ -5982,6 +5982,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # or a newer one: a pip before 19.0 lists none of them (Windows' and macOS' tags it
         # reads; an older release's refusal is about its Pythons).
         return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+            m,
             f"The log shows pip {r.pip_version}, older than 19.0, the first that reads the "
             "platform tags of TensorFlow's wheels since 1.15 and 2.0 (manylinux2010), so pip "
             "lists only older releases, or none.",
@@ -6001,7 +6002,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # pip lists no TensorFlow at all for a Python that has macOS wheels, and it is older
         # than the first pip that reads macOS 11's tags: on macOS 11 and later that pip finds
         # no macOS wheel of anything (elsewhere it would list releases for this Python).
-        return causes.platform.PIP_TOO_OLD, causes.platform.macos11_pip_fix(r.pip_version, r.python)
+        return causes.platform.PIP_TOO_OLD, causes.platform.macos11_pip_fix(
+            m, r.pip_version, r.python
+        )
     if (
         normalize_name(refusal.dist) == "tensorflow-macos"
         and refusal.shown
@@ -6485,6 +6488,7 @@ def _machine_refusal(
         )
     if r.pip_version and version_key(r.pip_version) < causes.platform.PIP_MANYLINUX2014:
         return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+            m,
             f"The log shows pip {r.pip_version} on Linux aarch64, where TensorFlow's wheels "
             f"(from {having[0].line}) are tagged manylinux2014, which pip reads only since "
             "19.3: it lists none of them.",
@@ -6574,6 +6578,7 @@ def _blind_to_newer_manylinux(m: Machine, r: Revealed, refusal: PipRefusal) -> O
     )
     tag = manylinux_name(version_key(cut.glibc_min or ""))
     return causes.platform.pip_upgrade_fix(
+        m,
         f"pip lists TensorFlow only up to {newest}: every Linux wheel from {cut.line} on is "
         f"tagged {tag} or newer (the matrix's glibc {cut.glibc_min}), which pip before "
         f"{'.'.join(map(str, needs))} does not read, while "
@@ -6650,6 +6655,7 @@ def _unprefixed_refusal(m: Machine, r: Revealed, hits: Sequence[Hits]) -> Option
                 else "the log cuts its list of releases short"
             )
             return causes.platform.pip_upgrade_fix(
+                m,
                 "pip printed its refusal without 'ERROR:', as pips before 19.1 do, and "
                 f"{shown}: every Linux wheel of the releases asked for ({refusal.spec}) carries "
                 "the manylinux2010 tag or a newer one, which pip reads only since 19.0.",
@@ -6666,7 +6672,6 @@ def _unprefixed_companion_refusal(m: Machine, r: Revealed) -> Optional[Fix]:
     the list (pre-releases or sdists only) shows it skipped. Where the log shows the Python,
     one of those releases must have a Linux wheel for it (else the Python is the reason).
     The fix ranks the two readings the text leaves open: pip first, then the Python."""
-    del m  # the index, not the matrix, describes these distributions
     for refusal in r.pip_refusals:
         dist = normalize_name(refusal.dist)
         rows = releases_of(dist)
@@ -6690,6 +6695,7 @@ def _unprefixed_companion_refusal(m: Machine, r: Revealed) -> Optional[Fix]:
         span = python_span(tuple(pythons)) if pythons else "the Pythons they list"
         asked = f" ({refusal.spec})" if refusal.spec else ""
         return causes.platform.pip_upgrade_fix(
+            m,
             "pip printed its refusal without 'ERROR:', as pips before 19.1 do, and lists "
             f"{dist} {', '.join(refusal.versions)} only, none of the releases asked for{asked}, "
             f"though each publishes Linux wheels (for {span}): a pip before 19.0 reads only "
@@ -6948,7 +6954,7 @@ def _refusal_candidates(
                 f"pip {r.pip_version} on macOS 11 or later, which it does not read the wheels of",
                 "The log does not show the system. On macOS 11 and later a pip older than "
                 "20.3 finds no macOS wheel of any release, so it lists none.",
-                causes.platform.macos11_pip_fix(r.pip_version, r.python),
+                causes.platform.macos11_pip_fix(m, r.pip_version, r.python),
             )
         )
     named = _required_by_name(findings, m, r, refusal, text)
@@ -7038,11 +7044,13 @@ def _pip_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     shown = f"pip {r.pip_version}" if r.pip_version else "this pip"
     if any(h.signature.id == "pypi-tls-refused" for h in hits):
         return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+            m,
             f"PyPI refused the connection: it accepts TLS 1.2 only (since 2018), which {shown} "
             "or the Python's SSL library under it does not speak, so pip cannot fetch anything.",
             tls=True,
         )
     return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+        m,
         f"{shown if r.pip_version else 'This pip'} predates Requires-Python (pip 9.0): it "
         "installs releases that no longer support this Python, whose builds then fail.",
         pip=r.pip_version,
@@ -8593,8 +8601,8 @@ def explain(
         cut_import_finding(
             cut_import(evidence.first_text), evidence.tracebacks, machine, findings.values()
         ),
-        _old_pip_shown(evidence, revealed, findings.values()),
-        _user_site_tensorflow(evidence),
+        _old_pip_shown(evidence, machine, revealed, findings.values()),
+        _user_site_tensorflow(evidence, machine),
         _dict_wrapper_cut(evidence, machine),
         _syntax_newer_than_python(evidence, revealed, machine),
         _conda_path_too_long(evidence),
@@ -8612,7 +8620,7 @@ def explain(
         _jvm_candidate(findings, by_cause, revealed),
         *_refusal_candidates(findings, machine, revealed, evidence.first_text),
         _custom_op_unresolved(findings, by_cause),
-        _hosted_tf_replaced(evidence, revealed, by_cause, findings),
+        _hosted_tf_replaced(evidence, revealed, by_cause, findings, machine),
         _kernel_kept_release(evidence, revealed),
         _pip_added_beside(evidence, machine),
         locked_without_wrapper(
@@ -8858,7 +8866,9 @@ def _cite_head(evidence: Evidence, fragments: Iterable[str]) -> str:
 _PIP_VERSION_SHOWN = ("pip-version-shown", "pip-version-notice")
 
 
-def _old_pip_shown(evidence: Evidence, r: Revealed, found: Iterable[Finding]) -> Optional[Finding]:
+def _old_pip_shown(
+    evidence: Evidence, m: Machine, r: Revealed, found: Iterable[Finding]
+) -> Optional[Finding]:
     """A pip older than 19.0, on Linux or a system not shown, where nothing else in the log is
     a problem: it cannot install TensorFlow's Linux wheels since 1.15 and 2.0 (manylinux2010
     and newer tags), whatever it is asked for next. A Windows or macOS log is not read so:
@@ -8887,6 +8897,7 @@ def _old_pip_shown(evidence: Evidence, r: Revealed, found: Iterable[Finding]) ->
         + f"\nThe log shows pip {r.pip_version}, older than 19.0, the first pip that reads "
         "the manylinux2010 tag of every Linux wheel of TensorFlow since 1.15 and 2.0.",
         causes.platform.pip_upgrade_fix(
+            m,
             f"pip {r.pip_version} lists no Linux wheel of TensorFlow 1.15, 2.0 or later "
             "(manylinux2010 needs pip 19.0, manylinux2014 19.3), so it cannot install them.",
             pip=r.pip_version,
@@ -9249,7 +9260,7 @@ def _syntax_newer_than_python(
     )
 
 
-def _user_site_tensorflow(evidence: Evidence) -> Optional[Finding]:
+def _user_site_tensorflow(evidence: Evidence, m: Machine) -> Optional[Finding]:
     """Frames through TensorFlow in the per-user site-packages, inside a conda Python (other
     frames are a conda installation's): conda's Pythons read the user site before their own
     site-packages, so a TensorFlow installed there with ``pip --user`` shadows the
@@ -9269,7 +9280,7 @@ def _user_site_tensorflow(evidence: Evidence) -> Optional[Finding]:
         _cite_head(evidence, [sites[0].group(0)])
         + f"\nTensorFlow's frames are under {site} (the user site), the interpreter's under "
         f"a conda installation ({conda}).",
-        causes.software.user_site_fix(site),
+        causes.software.user_site_fix(m, site),
     )
 
 
@@ -10277,6 +10288,7 @@ def _hosted_tf_replaced(
     revealed: Revealed,
     by_cause: dict[str, list[Hits]],
     findings: Mapping[str, Finding],
+    m: Machine,
 ) -> Optional[Finding]:
     """A GPU library failure, or an installed extension's undefined symbol, on a hosted
     notebook (its own paths or its pip hook shown) after the log installs a TensorFlow there:
@@ -10298,18 +10310,18 @@ def _hosted_tf_replaced(
         else None
     )
     if removed is not None:
-        replaced = _image_build_removed(evidence, revealed, by_cause, findings, removed)
+        replaced = _image_build_removed(evidence, revealed, by_cause, findings, removed, m)
         if replaced is not None:
             return replaced
     image = causes.hosted.hosted_image(revealed.notebook)
     installed = _tf_installed_in_log(evidence) if image is not None else None
     if image is not None and installed is None:
-        return _image_libraries_unpaired(evidence, by_cause, findings, revealed.notebook)
+        return _image_libraries_unpaired(evidence, by_cause, findings, revealed.notebook, m)
     if image is None or installed is None:
         return None
     failure = _after_install_failure(evidence, by_cause, findings)
     if failure is None:
-        return _image_tensorflow_removed(evidence, revealed.notebook, installed)
+        return _image_tensorflow_removed(evidence, revealed.notebook, installed, m)
     dist, version = installed
     what = f"{dist} {version}" if version else dist
     return causes.finding(
@@ -10320,7 +10332,7 @@ def _hosted_tf_replaced(
         failure
         + f"\nThe log installs {what} on {image.title} (its paths show the notebook) before "
         "this failure.",
-        causes.hosted.installed_over_image_fix(image, dist, version),
+        causes.hosted.installed_over_image_fix(m, image, dist, version),
     )
 
 
@@ -10338,6 +10350,7 @@ def _image_libraries_unpaired(
     by_cause: Mapping[str, list[Hits]],
     findings: Mapping[str, Finding],
     notebook: Optional[str],
+    m: Machine,
 ) -> Optional[Finding]:
     """A refused cuDNN, or a CUDA library of the build not found, on the hosted ``notebook``
     (``colab``) whose install the log does not show: the image's TensorFlow is built for the
@@ -10380,7 +10393,7 @@ def _image_libraries_unpaired(
             if libraries is not None
             else ", so it is not the image's."
         ),
-        causes.hosted.installed_over_image_fix(image, None, None),
+        causes.hosted.installed_over_image_fix(m, image, None, None),
     )
 
 
@@ -10440,6 +10453,7 @@ def _image_build_removed(
     by_cause: dict[str, list[Hits]],
     findings: Mapping[str, Finding],
     removed: _PipSaid,
+    m: Machine,
 ) -> Optional[Finding]:
     """pip removing Colab's own build of TensorFlow (``removed``), with what it installed in
     its place where the log shows it: an error where the GPU's libraries fail after it, else a
@@ -10463,7 +10477,7 @@ def _image_build_removed(
             causes.hosted.HOSTED_TF_REPLACED,
             f"TensorFlow replaced on {image.title}, whose CUDA and cuDNN are built for its own",
             f"{failure}\n{said}, before this failure.",
-            causes.hosted.installed_over_image_fix(image, dist, version),
+            causes.hosted.installed_over_image_fix(m, image, dist, version),
         )
     return causes.finding(
         f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
@@ -10472,12 +10486,12 @@ def _image_build_removed(
         f"The notebook replaced the TensorFlow {image.title} ships",
         f"{said}: the image's CUDA and cuDNN libraries and its other packages are built and "
         "tested with its own TensorFlow, and stay as they were.",
-        causes.hosted.installed_over_image_fix(image, dist, version),
+        causes.hosted.installed_over_image_fix(m, image, dist, version),
     )
 
 
 def _image_tensorflow_removed(
-    evidence: Evidence, notebook: Optional[str], installed: tuple[str, Optional[str]]
+    evidence: Evidence, notebook: Optional[str], installed: tuple[str, Optional[str]], m: Machine
 ) -> Optional[Finding]:
     """pip removing the TensorFlow the hosted ``notebook``'s image had and installing another
     release, with no failure after it: the replacement observed, a warning (the image's CUDA
@@ -10507,7 +10521,7 @@ def _image_tensorflow_removed(
         f"{image.title} (its paths show the notebook) and installed {dist} {version}: the "
         "image's CUDA and cuDNN libraries and its other packages are built and tested with "
         "its own TensorFlow, and stay as they were.",
-        causes.hosted.installed_over_image_fix(image, dist, version),
+        causes.hosted.installed_over_image_fix(m, image, dist, version),
     )
 
 
