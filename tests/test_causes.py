@@ -1060,7 +1060,10 @@ def test_each_candidate_carries_its_cause_title_and_fix(
     )
     metal = causes.gpu.UNLISTED_GPU_CANDIDATES["metal"]
     assert metal.title == metal.what
-    assert causes.gpu.unlisted_candidate_commands(m, "metal") == metal.shows
+    # Shown by the examined interpreter's pip (Machine.pip), not by a bare `pip`.
+    assert causes.gpu.unlisted_candidate_commands(m, "metal") == (
+        "/opt/venv/bin/python -m pip show tensorflow-metal",
+    )
 
 
 def test_the_cudnn_dll_listing_is_where_exe_not_powershells_alias() -> None:

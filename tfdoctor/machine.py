@@ -116,6 +116,16 @@ def uv_pip(args: str) -> str:
     return f"uv pip {command} {rest}".rstrip()
 
 
+#: The virtual environment a fix makes where the examined one cannot take the install.
+NEW_VENV: Final = "~/.venvs/tf"
+
+
+def venv_pip(args: str, python: str = "python3") -> tuple[str, str]:
+    """The commands that make the virtual environment :data:`NEW_VENV` with ``python`` and
+    run ``pip <args>`` in it: the one form every fix that moves to a new environment uses."""
+    return (f"{python} -m venv {NEW_VENV}", f"{NEW_VENV}/bin/python -m pip {args}")
+
+
 def _about_pip(args: str) -> bool:
     """Whether ``pip <args>`` installs or uninstalls pip itself (``install --upgrade pip``,
     ``install "pip<21"``), or asks its version (after such an upgrade: the same pip)."""
@@ -757,10 +767,7 @@ class Machine(Record):
                 if tf is not None and normalize_name(tf.name) not in args
                 else ""
             )
-            return (
-                "python3 -m venv ~/.venvs/tf",
-                f"~/.venvs/tf/bin/python -m pip {args}{carry}",
-            )
+            return venv_pip(f"{args}{carry}")
         if self.facts.python is None or not self.facts.python.executable:
             if _about_pip(args):
                 # pip run by its launcher refuses to replace itself on Windows and names

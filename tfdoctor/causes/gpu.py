@@ -56,7 +56,7 @@ from tfdoctor.facts import (
     requirement_name,
 )
 from tfdoctor.findings import Fix
-from tfdoctor.machine import Machine
+from tfdoctor.machine import Machine, venv_pip
 from tfdoctor.matrix import TFLine, spec_contains, version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
@@ -1024,10 +1024,7 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
                 f"{', '.join(others)} in this environment pins other versions of the NVIDIA "
                 "wheels TensorFlow's and-cuda extra pins, and one environment holds one version "
                 "of each: install TensorFlow with its CUDA libraries in an environment of its own.",
-                (
-                    f"{m.python_exe} -m venv ~/.venvs/tf",
-                    f'~/.venvs/tf/bin/python -m pip install "{spec}"',
-                ),
+                venv_pip(f'install "{spec}"', m.python_exe),
             )
         return CUDA_LIBS_MISSING, install_fix(
             m,
@@ -2610,8 +2607,7 @@ UNLISTED_GPU_CANDIDATES: Mapping[str, Candidate] = {
         "TensorFlow runs on macOS, where the GPU is reached only through Apple's "
         "tensorflow-metal plugin, and the plugin is not installed",
         "`pip show tensorflow-metal` finds nothing",
-        metal_missing_fix,
-        ("pip show tensorflow-metal",),
+        metal_missing_fix,  # shown by pip's listing: unlisted_candidate_commands
     ),
     "cpu-build": Candidate(
         TF_CPU_ONLY_BUILD,
@@ -2681,6 +2677,8 @@ def unlisted_candidate_commands(m: Machine, key: str) -> tuple[str, ...]:
     machine's shells (the variable's printing is cmd's and PowerShell's on Windows)."""
     if key == "hidden":
         return show_env(m, "CUDA_VISIBLE_DEVICES")
+    if key == "metal":
+        return m.pip("show tensorflow-metal")
     return UNLISTED_GPU_CANDIDATES[key].shows
 
 

@@ -19,7 +19,7 @@ from tfdoctor.causes.common import (
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
-from tfdoctor.machine import Machine
+from tfdoctor.machine import Machine, venv_pip
 from tfdoctor.matrix import (
     DEFAULT_PLATFORM_OF_OS,
     PLATFORM_MARKERS,
@@ -1288,7 +1288,7 @@ def venv_fix(dist: str = "tensorflow") -> Fix:
         "Install into a virtual environment of that Python instead of the system's (or let "
         "`tfdoctor fix` create, fill and verify one); never --break-system-packages. On Debian "
         "and Ubuntu the venv module is its own package, python3-venv.",
-        ("python3 -m venv ~/.venvs/tf", f'~/.venvs/tf/bin/python -m pip install "{dist}"'),
+        venv_pip(f'install "{dist}"'),
     )
 
 

@@ -24,6 +24,7 @@ from tfdoctor.causes.common import (
     package_named,
     package_upgrade,
     pypi_files_command,
+    pypi_files_page,
     pypi_releases_command,
     range_fix,
     unset_env,
@@ -2685,7 +2686,7 @@ def pinned_companion_fix(m: Machine, dist: str, spec: str, listed: Sequence[str]
             f"pip lists {dist} {shown} here but no release {spec} admits: the release asked "
             f"for has no wheel for this Python and platform. {known} Else relax the pin to a "
             "release pip lists here, with the packages that pinned it (its files: "
-            f"https://pypi.org/project/{dist}/#files).",
+            f"{pypi_files_page(dist)}).",
             (*m.list_releases(dist), "python --version"),
         )
     table = modules()
@@ -2703,7 +2704,7 @@ def pinned_companion_fix(m: Machine, dist: str, spec: str, listed: Sequence[str]
         f"pip lists {dist} {shown} here but no release {spec} admits: the release asked for "
         "publishes no wheel for this Python and platform (most often the Python is newer or "
         "older than it was built for; its PyPI files list its Pythons: "
-        f"https://pypi.org/project/{dist}/#files). Use a Python that release supports (a new "
+        f"{pypi_files_page(dist)}). Use a Python that release supports (a new "
         "virtual environment), or relax the pin to a release pip lists here, with the "
         "packages that pinned it.",
         (*m.list_releases(dist), "python --version"),
@@ -2775,7 +2776,7 @@ def companion_no_wheel_fix(
             f"{seen}. {dist} is the nightly build of {base}, made like its releases, whose "
             f"wheels are for {platform_words(platforms)} only: run it there (a Linux container "
             "or WSL2 on another system) with a Python the nightly of that date was built for "
-            f"(its files: https://pypi.org/project/{dist}/#files).",
+            f"(its files: {pypi_files_page(dist)}).",
             (
                 *index,
                 PLATFORM_CHECK,
@@ -2789,7 +2790,7 @@ def companion_no_wheel_fix(
             # (tensorflow-serving-api 1.9.0 and tensorflow-probability 0.2.0, July 2018).
             known += _python2_era(m, dist)
         return Fix(
-            f"{seen}. {known} (Its files: https://pypi.org/project/{dist}/#files.)",
+            f"{seen}. {known} (Its files: {pypi_files_page(dist)}.)",
             (
                 *index,
                 PLATFORM_CHECK,
@@ -2801,7 +2802,7 @@ def companion_no_wheel_fix(
             f"{seen}: the release asked for has no wheel for this Python and platform, or "
             f"does not exist. Compare the releases pip lists (`pip index versions {dist}`) with "
             "the one asked for, and check the Python's version and platform against the "
-            f"files its releases publish (https://pypi.org/project/{dist}/#files).",
+            f"files its releases publish ({pypi_files_page(dist)}).",
             (
                 *index,
                 PLATFORM_CHECK,
@@ -2827,7 +2828,7 @@ def companion_no_wheel_fix(
     where = "WSL2 with the Linux wheels" if m.os == "windows" else "Linux, or WSL2 on Windows"
     return Fix(
         f"{seen}: {dist} publishes wheels for fewer Pythons and platforms than TensorFlow "
-        f"(its PyPI page lists each release's: https://pypi.org/project/{dist}/#files), and "
+        f"(its PyPI page lists each release's: {pypi_files_page(dist)}), and "
         "no wheel of the release asked for fits this machine. Run it where its wheels exist "
         f"({where}, or a Linux container) with a Python its newest release supports; a "
         "release pip does list here goes with the TensorFlow it was built for.",
@@ -2933,7 +2934,7 @@ def package_no_wheel_fix(
         "else the platform (macOS on Apple silicon, Windows, aarch64, a 32-bit Python) has "
         "none. The tags of its files on PyPI say which (cp310: CPython 3.10; win_amd64, "
         "macosx_11_0_arm64, manylinux_2_17_x86_64: the platforms; "
-        f"https://pypi.org/project/{dist}/#files): "
+        f"{pypi_files_page(dist)}): "
         "create a virtual environment with a Python they list, or run it on a platform they "
         "list."
     ]
@@ -3085,7 +3086,7 @@ def pinned_package_fix(
         + f" publishes no wheel for this Python and platform, {why}, or does not exist (pip's "
         f"words are the same). The tags of its files on "
         f"PyPI say which Pythons and platforms it has (cp310: CPython 3.10; "
-        f"https://pypi.org/project/{dist}/#files): create a virtual environment with one of "
+        f"{pypi_files_page(dist)}): create a virtual environment with one of "
         "them"
         + (
             f", or install a release of {required_by} that requires a {dist} pip lists here."
@@ -3107,7 +3108,7 @@ def yanked_placeholder_fix(m: Machine, dist: str, version: str) -> Fix:
     What the releases publish, from the bundled index of PyPI's files, else where to read it."""
     known = published_wheels(m, dist) or (
         f"Its PyPI page lists the Pythons and platforms of each release's wheels "
-        f"(https://pypi.org/project/{dist}/#files)."
+        f"({pypi_files_page(dist)})."
     )
     return Fix(
         f"pip installed {dist} {version}, a yanked release whose wheel is pure Python, not a "
