@@ -28,7 +28,7 @@ from tfdoctor.facts import (
     facts_from_json,
 )
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import Machine, dll_version
+from tfdoctor.machine import LogHints, Machine, dll_version
 
 #: What ``Machine.ld_path_with`` appends: the old value, when there was one.
 KEEP = '"${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"'
@@ -928,7 +928,8 @@ def test_the_too_old_fix_names_the_first_release_only_where_known() -> None:
     assert any('"tensorflow>=1.4,<2"' in c for c in known.commands)
     unknown = causes.code.tf_too_old_fix(m, "int64 multiples", None)
     assert "own requirements" in unknown.text and "1.4" not in unknown.text
-    assert unknown.commands == ("pip show tensorflow",)
+    # The examined interpreter's pip, not whichever `pip` comes first on PATH.
+    assert unknown.commands == ("/opt/venv/bin/python -m pip show tensorflow",)
 
 
 WINDOWS = f.platform(system="Windows", machine="AMD64", os_name="Windows 10", libc="")
@@ -1059,7 +1060,10 @@ def test_each_candidate_carries_its_cause_title_and_fix(
     )
     metal = causes.gpu.UNLISTED_GPU_CANDIDATES["metal"]
     assert metal.title == metal.what
-    assert causes.gpu.unlisted_candidate_commands(m, "metal") == metal.shows
+    # Shown by the examined interpreter's pip (Machine.pip), not by a bare `pip`.
+    assert causes.gpu.unlisted_candidate_commands(m, "metal") == (
+        "/opt/venv/bin/python -m pip show tensorflow-metal",
+    )
 
 
 def test_the_cudnn_dll_listing_is_where_exe_not_powershells_alias() -> None:
@@ -1142,9 +1146,10 @@ def test_apple_silicons_fix_runs_the_examined_pythons_pip(requested: str | None)
 
 
 def test_a_librarys_call_of_another_release_installs_nothing_blind() -> None:
-    fix = causes.code.library_call_fix("Keras", "conv() refused its keyword groups", "spektral")
+    m = machine(f.facts())
+    fix = causes.code.library_call_fix(m, "Keras", "conv() refused its keyword groups", "spektral")
     assert "spektral's requirements" in fix.text and "conv() refused" in fix.text
-    assert fix.commands == ("pip show tensorflow keras spektral",)
+    assert fix.commands == ("/opt/venv/bin/python -m pip show tensorflow keras spektral",)
 
 
 @pytest.mark.parametrize(
@@ -1211,3 +1216,73 @@ def test_an_ended_addon_without_tensorflows_version_is_shown_by_the_machines_pip
     show = "/opt/venv/bin/python -m pip show tensorflow tensorflow-addons"
     assert fix.commands[0] == show, fix
     assert not [c for c in fix.commands if c.startswith("pip ")], fix
+
+
+def _tf_machine(version: str) -> Machine:
+    """A machine whose TensorFlow is ``version`` (its matrix line's and-cuda pins apply)."""
+    installed = (f.pkg("tensorflow", version, top_level=("tensorflow",)), f.pkg("numpy", "1.26.4"))
+    return machine(f.facts(packages=installed, tensorflow=f.tensorflow(version=version)))
+
+
+def test_the_compiler_wheel_follows_the_installed_lines_and_cuda_pin() -> None:
+    ptxas = f"{f.SITE}/nvidia/cuda_nvcc/bin/ptxas"
+    # 2.19's and-cuda extra pins nvidia-cuda-nvcc-cu12==12.5.82, older than sm_120's CUDA
+    # 12.8: no install, and the oldest newer line whose extra admits 12.8 is named.
+    pinned = causes.xla._nvcc_wheel_old_fix(_tf_machine("2.19.1"), "sm_120", ptxas)
+    assert "TensorFlow 2.20 or newer" in pinned.text
+    assert not any("install" in c for c in pinned.commands)
+    # 2.21 admits it (<13.0,>=12.5.82): the wheel of 12.8 or newer is installed.
+    free = causes.xla._nvcc_wheel_old_fix(_tf_machine("2.21.0"), "sm_120", ptxas)
+    assert 'install "nvidia-cuda-nvcc-cu12>=12.8"' in free.commands[-1]
+    # Clearing PATH reads the same pin: 2.19's wheel cannot reach 12.6, 2.21's gets its range.
+    text = "Take /usr/local/cuda-11/bin off PATH"
+    held = causes.xla._clear_path_fix(_tf_machine("2.19.1"), text, "12.6")
+    assert "pins nvidia-cuda-nvcc-cu12==12.5.82" in held.text and len(held.commands) == 2
+    moved = causes.xla._clear_path_fix(_tf_machine("2.21.0"), text, "12.6")
+    assert moved.commands[-1].endswith('install "nvidia-cuda-nvcc-cu12<13.0,>=12.5.82"')
+
+
+def test_pip_commands_reach_the_environment_the_log_shows_uv_managing() -> None:
+    bare = dataclasses.replace(f.facts(), python=None)
+    uv = Machine(bare, f.FIXTURE_MATRIX, LogHints(installer="uv pip"))
+    assert uv.pip_install("numpy<2") == ('uv pip install "numpy<2"',)
+    assert uv.pip("show tensorflow") == ("uv pip show tensorflow",)
+    assert uv.pip("uninstall -y tensorflow") == ("uv pip uninstall tensorflow",)  # uv never asks
+    # uv's pip interface has no `index`: pip itself, run by uv in that environment.
+    assert uv.list_releases("tensorflow") == (
+        "uv run --with pip python -m pip index versions tensorflow",
+    )
+    project = Machine(bare, f.FIXTURE_MATRIX, LogHints(installer="uv"))
+    assert project.pip_line("list") == "uv pip list"
+    # Neither shown: a bare pip, as before; the probed interpreter's own where known.
+    assert Machine(bare, f.FIXTURE_MATRIX, LogHints()).pip("check") == ("pip check",)
+    assert machine(f.facts()).pip("check") == ("/opt/venv/bin/python -m pip check",)
+
+
+def test_a_fix_that_looks_at_pip_asks_the_examined_interpreters_pip() -> None:
+    """The builders that once wrote a bare `pip show` or `pip list` reach the examined
+    interpreter through Machine.pip."""
+    m = machine(f.facts())
+    fixes = (
+        causes.code.library_call_fix(m, "TensorFlow", "tf.foo()", "somelib"),
+        causes.gpu.rocm_arch_list_fix(m, "gfx1030", "gfx1030gfx1031"),
+        causes.software.graph_from_other_tf_fix(m, "Conv2D"),
+        causes.runtime.unreleased_build_fix(m, "tf-nightly", "2.17.0.dev20240101", "2.16.1"),
+    )
+    for fix in fixes:
+        assert fix.commands, fix
+        for command in fix.commands:
+            assert not command.startswith(("pip ", "python -m pip", "python3 -m pip")), command
+    assert "/opt/venv/bin/python -m pip show tensorflow-rocm" in fixes[1].commands
+
+
+def test_pips_own_upgrade_goes_through_the_module_where_no_interpreter_is_shown() -> None:
+    """pip run by its launcher refuses to replace itself on Windows: its own upgrade, and the
+    version read after it, are `python -m pip` even where other commands are a bare pip."""
+    bare = Machine(dataclasses.replace(f.facts(), python=None), f.FIXTURE_MATRIX, LogHints())
+    assert bare.pip("install --upgrade pip") == ("python -m pip install --upgrade pip",)
+    assert bare.pip('install --upgrade "pip<21"') == ('python -m pip install --upgrade "pip<21"',)
+    assert bare.pip("--version") == ("python -m pip --version",)
+    assert bare.pip("install pipx") == ("pip install pipx",)  # another package
+    fix = causes.platform.pip_upgrade_fix(machine(f.facts()), "pip is too old")
+    assert all(c.startswith("/opt/venv/bin/python -m pip") for c in fix.commands if "pip" in c)

@@ -5,9 +5,11 @@ that prints each), with pip's indentation and its level before warnings and erro
 from __future__ import annotations
 
 import time
+from typing import Optional
 
 import pytest
 
+from tfdoctor.evidence.packages import log_installer
 from tfdoctor.evidence.pip import (
     PipKind,
     PythonRefusal,
@@ -386,3 +388,40 @@ def test_poetrys_python_readings_take_linear_time(filler: str) -> None:
     refusals = read_python_refusals([text])
     assert time.perf_counter() - start < 3
     assert [(r.dist, r.spec) for r in refusals] == [("tensorflow", ">=3.9")]
+
+
+@pytest.mark.parametrize(
+    ("text", "installer"),
+    [
+        pytest.param(
+            "$ uv pip install -r requirements.txt\nResolved 42 packages in 1.20s\n",
+            "uv pip",
+            id="uv-pip-command",
+        ),
+        pytest.param("uv add tensorflow\n", "uv", id="uv-project-command"),
+        pytest.param(
+            "  \u00d7 No solution found when resolving dependencies:\n"
+            "  ╰─▶ Because only tensorflow<2.0 is available and your project depends on "
+            "tensorflow>=2.0, we can conclude that your project's requirements are unsatisfiable.",
+            "uv",
+            id="uv-project-report",
+        ),
+        pytest.param(
+            "  \u00d7 No solution found when resolving script dependencies:\n"
+            "  ╰─▶ Because there is no version of tensorflow==9.9 and you require "
+            "tensorflow==9.9, we can conclude that your requirements are unsatisfiable.",
+            "uv pip",
+            id="uv-script-report",
+        ),
+        pytest.param(
+            "ERROR: Could not find a version that satisfies the requirement tensorflow==9.9 "
+            "(from versions: 2.16.1, 2.16.2)\n"
+            "ERROR: No matching distribution found for tensorflow==9.9",
+            None,
+            id="pip-refusal",
+        ),
+        pytest.param("RUN pip install uv && echo uv pip\n", None, id="uv-named-not-run"),
+    ],
+)
+def test_the_installer_is_read_from_uvs_own_words(text: str, installer: Optional[str]) -> None:
+    assert log_installer(text) == installer

@@ -136,10 +136,16 @@ below through ``explain`` in a line written here; "new" marks what this file's r
 
 from __future__ import annotations
 
+from typing import Optional
+
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.explain.packages import before_keras3
 from tfdoctor.findings import Severity
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import Matrix
 
 
 def _causes(text: str) -> set[str]:
@@ -1174,3 +1180,15 @@ def test_an_echoed_version_only_tf_keras_has_is_not_the_keras_package() -> None:
     assert "keras-version" not in _causes(text)
     # The keras package's own release beside it still is (2.15's, which 2.16 does not take).
     assert "keras-version" in _causes(text.replace("'2.16.0'", "'2.15.0'"))
+
+
+def test_a_tensorflow_before_keras3_is_read_from_the_matrix() -> None:
+    def tf(version: str, matrix: Optional[Matrix] = f.FIXTURE_MATRIX) -> Machine:
+        installed = (f.pkg("tensorflow", version, top_level=("tensorflow",)),)
+        facts = f.facts(packages=installed, tensorflow=f.tensorflow(version=version))
+        return Machine(facts, matrix)
+
+    # 2.16 is the first line whose keras pin asks for Keras 3.
+    assert before_keras3(tf("2.15.1")) and before_keras3(tf("1.15.5"))
+    assert not before_keras3(tf("2.16.1")) and not before_keras3(tf("2.21.0"))
+    assert not before_keras3(tf("2.15.1", None))  # no matrix: not known

@@ -111,7 +111,7 @@ def test_a_linux_python_is_not_told_of_macos_installer() -> None:
         "verify failed: unable to get local issuer certificate (_ssl.c:997)>\n"
     )
     fix = fix_text(top_error(explained(text)))
-    assert "Install Certificates" not in fix and "python -m pip install --upgrade certifi" in fix
+    assert "Install Certificates" not in fix and "pip install --upgrade certifi" in fix
 
 
 def test_a_client_with_certifis_bundle_puts_the_intercepting_proxy_first() -> None:

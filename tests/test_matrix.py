@@ -48,6 +48,7 @@ from tfdoctor.matrix import (
     load_matrix,
     parse_arch,
     parse_matrix,
+    ranges_meet,
     version_key,
 )
 
@@ -1240,6 +1241,23 @@ def test_lines_are_chosen_by_the_range_they_declare_on_a_pinned_package() -> Non
     chosen = FIXTURE_MATRIX.lines_pinning("protobuf", lambda spec: "<3.20" in spec)
     assert [x.line for x in chosen] == ["2.11", "2.10", "2.9", "2.8", "2.7", "2.6"]
     assert FIXTURE_MATRIX.lines_pinning("absl-py", lambda spec: True) == ()  # not pinned
+
+
+def test_lines_are_chosen_by_the_range_their_and_cuda_extra_declares() -> None:
+    def newer(pin: str) -> bool:
+        return ranges_meet(pin, ">=12.6")
+
+    nvcc = "nvidia-cuda-nvcc-cu12"
+    chosen = FIXTURE_MATRIX.lines_pinning(nvcc, newer, and_cuda=True)
+    assert [x.line for x in chosen] == ["2.21", "2.20"]  # 2.18 and 2.19 pin ==12.5.82
+    every = [x.line for x in FIXTURE_MATRIX.lines if x.and_cuda_pin(nvcc)]
+    assert [
+        x.line for x in FIXTURE_MATRIX.lines_pinning(nvcc, lambda p: True, and_cuda=True)
+    ] == every
+    assert "2.13" not in every  # no and-cuda extra: the line pins nothing
+    # The wheel's own pins are another question: no line's wheel pins the compiler wheel.
+    assert FIXTURE_MATRIX.lines_pinning(nvcc, lambda p: True) == ()
+    assert FIXTURE_MATRIX.line_for("2.19").and_cuda_pin(nvcc) == "==12.5.82"  # type: ignore[union-attr]
 
 
 def test_a_lines_pythons_on_a_platform_are_its_wheels_oldest_first() -> None:

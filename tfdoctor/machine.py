@@ -95,6 +95,47 @@ PIP_INDEX_VERSIONS: Final = (21, 2)
 #: and 3.5, whose newest pip is 20.3.4 (pip's changelog, 21.0).
 PIP_INDEX_PYTHON: Final = (3, 6)
 
+#: pip's commands uv's pip interface runs itself on the environment it finds (the active one,
+#: else ``.venv``): ``install`` and ``uninstall`` (it asks no confirmation), and ``list``,
+#: ``show``, ``freeze`` and ``check``, which inspect it (https://docs.astral.sh/uv/pip/packages/,
+#: https://docs.astral.sh/uv/pip/inspection/).
+UV_PIP_COMMANDS: Final = frozenset({"install", "uninstall", "list", "show", "freeze", "check"})
+#: pip's confirmation switches, which uv's ``uv pip uninstall`` does not take: it never asks.
+_PIP_YES: Final = frozenset({"-y", "--yes"})
+
+
+def uv_pip(args: str) -> str:
+    """The command that runs ``pip <args>`` in an environment uv manages: uv's pip interface
+    where it has the command, else pip itself, run by uv in that environment (``uv run --with
+    pip``: uv creates environments without pip, https://docs.astral.sh/uv/pip/environments/)."""
+    command, _, rest = args.partition(" ")
+    if command not in UV_PIP_COMMANDS:
+        return f"uv run --with pip python -m pip {args}"
+    if command == "uninstall":
+        rest = " ".join(word for word in rest.split(" ") if word not in _PIP_YES)
+    return f"uv pip {command} {rest}".rstrip()
+
+
+#: The virtual environment a fix makes where the examined one cannot take the install.
+NEW_VENV: Final = "~/.venvs/tf"
+
+
+def venv_pip(args: str, python: str = "python3") -> tuple[str, str]:
+    """The commands that make the virtual environment :data:`NEW_VENV` with ``python`` and
+    run ``pip <args>`` in it: the one form every fix that moves to a new environment uses."""
+    return (f"{python} -m venv {NEW_VENV}", f"{NEW_VENV}/bin/python -m pip {args}")
+
+
+def _about_pip(args: str) -> bool:
+    """Whether ``pip <args>`` installs or uninstalls pip itself (``install --upgrade pip``,
+    ``install "pip<21"``), or asks its version (after such an upgrade: the same pip)."""
+    command, _, rest = args.partition(" ")
+    if command == "--version":
+        return True
+    names = (re.split(r"[<>=!~;\[ ]", word.strip("\"'"), maxsplit=1)[0] for word in rest.split())
+    return command in ("install", "uninstall") and any(n.lower() == "pip" for n in names)
+
+
 #: Distributions whose modules ``import tensorflow`` imports unconditionally as it starts: one
 #: that is missing, broken or outside TensorFlow's range fails the import itself (distribution
 #: -> the first import, from data/tf_imports.yaml, measured on one release and sourced).
@@ -199,6 +240,9 @@ class LogHints(Record):
     #: ``distro`` (a Debian package) or ``source`` (a Bazel build)
     #: (:func:`tfdoctor.evidence.packages.tf_installer`).
     tf_installer: Optional[str] = None
+    #: The installer the log shows where not pip: ``uv pip`` (uv's pip interface) or ``uv``
+    #: (a uv project) (:func:`tfdoctor.evidence.packages.log_installer`).
+    installer: Optional[str] = None
     #: Packages the log shows conda installed (a ``conda list`` row of a conda channel, a
     #: folder of conda's package cache), among those a fix asks about
     #: (:func:`tfdoctor.evidence.conda.conda_installed`).
@@ -648,6 +692,12 @@ class Machine(Record):
         return self.hints.tf_installer if self.hints is not None else None
 
     @functools.cached_property
+    def installer(self) -> Optional[str]:
+        """The installer the log shows running pip's part where not pip (``uv pip``, ``uv``);
+        None for pip's or where nothing shows it."""
+        return self.hints.installer if self.hints is not None else None
+
+    @functools.cached_property
     def externally_managed(self) -> bool:
         """PEP 668: ``pip install`` into this interpreter is refused."""
         py = self.facts.python
@@ -697,11 +747,15 @@ class Machine(Record):
         return line.has_wheels_for(python, where)
 
     def pip(self, args: str) -> tuple[str, ...]:
-        """Commands that run ``pip <args>`` for the examined environment.
+        """Commands that run ``pip <args>`` for the examined environment: the one home of how
+        a fix's command reaches it (its interpreter's ``-m pip``; uv's where the log shows uv
+        installing, :func:`uv_pip`; a bare ``pip`` where neither is known).
 
         An externally managed interpreter (PEP 668) refuses ``pip install``: the commands
         create a virtual environment first and install there.
         """
+        if self.installer is not None and self.installer.startswith("uv"):
+            return (uv_pip(args),)
         if self.externally_managed and args.split(" ", 1)[0] in ("install", "uninstall"):
             if args.startswith("uninstall"):
                 return ()
@@ -713,11 +767,14 @@ class Machine(Record):
                 if tf is not None and normalize_name(tf.name) not in args
                 else ""
             )
-            return (
-                "python3 -m venv ~/.venvs/tf",
-                f"~/.venvs/tf/bin/python -m pip {args}{carry}",
-            )
+            return venv_pip(f"{args}{carry}")
         if self.facts.python is None or not self.facts.python.executable:
+            if _about_pip(args):
+                # pip run by its launcher refuses to replace itself on Windows and names
+                # `python -m pip` instead (pip/_internal/utils/misc.py,
+                # protect_pip_from_modification_on_windows): pip's own upgrade goes through the
+                # module whatever the system, and its version is read the same way.
+                return (f"python -m pip {args}",)
             return (f"pip {args}",)
         return (f"{self.python_exe} -m pip {args}",)
 
@@ -743,6 +800,14 @@ class Machine(Record):
         if shown and version_key(shown) < PIP_INDEX_VERSIONS:
             return (*self.pip("install --upgrade pip"), *listing)
         return listing
+
+    def pip_line(self, args: str) -> str:
+        """The one command line that runs ``pip <args>`` here, for a look that changes
+        nothing (``list``, ``show``, ``check``) where a pipe or a sentence needs one line."""
+        lines = self.pip(args)
+        if len(lines) != 1:  # only an install or an uninstall takes more lines, or none
+            raise ValueError(f"pip {args} is no single command here: {lines}")
+        return lines[0]
 
     def pip_install(self, *specs: str) -> tuple[str, ...]:
         """``pip install "spec" ...`` for this environment."""

@@ -302,6 +302,12 @@ class TFLine(Record):
         major, minor = self.line.split(".")
         return int(major), int(minor)
 
+    def and_cuda_pin(self, dist: str) -> Optional[str]:
+        """The range this line's and-cuda extra declares on ``dist`` (``==12.5.82`` for
+        ``nvidia-cuda-nvcc-cu12``); None where the line has no such extra or it names no
+        ``dist``."""
+        return (self.and_cuda or {}).get(dist) or None
+
     def sources_of(self, fact: str) -> tuple[str, ...]:
         """Source ids for ``fact`` (``pins.numpy`` falls back to ``pins``)."""
         if fact in self.sources:
@@ -344,10 +350,16 @@ class Matrix(Record):
         """The newest line with a final release."""
         return self.releases[0] if self.releases else None
 
-    def lines_pinning(self, target: str, admits: Callable[[str], bool]) -> tuple[TFLine, ...]:
+    def lines_pinning(
+        self, target: str, admits: Callable[[str], bool], *, and_cuda: bool = False
+    ) -> tuple[TFLine, ...]:
         """The lines, newest first, whose wheel declares a range on ``target`` (a package the
         matrix pins: ``protobuf``, ``tf-keras``) for which ``admits(range)`` holds: the one
-        way TensorFlow lines are chosen by what they require of another package."""
+        way TensorFlow lines are chosen by what they require of another package. With
+        ``and_cuda``, the range the line's and-cuda extra declares on ``target`` (a
+        distribution: ``nvidia-cuda-nvcc-cu12``) instead."""
+        if and_cuda:
+            return tuple(x for x in self.lines if (pin := x.and_cuda_pin(target)) and admits(pin))
         field = target.replace("-", "_")
         if field not in PIN_FIELDS:
             return ()

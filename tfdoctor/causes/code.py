@@ -141,7 +141,7 @@ def keras3_fix(m: Machine) -> Fix:
             f"This code is written for Keras 2: install {TF_KERAS_OF_MINOR} and set "
             "TF_USE_LEGACY_KERAS=1 (before TensorFlow is imported), or migrate it to Keras 3 "
             "(save models as `.keras`).",
-            ("pip show tensorflow", *legacy_keras_switch(m)),
+            (*m.pip("show tensorflow"), *legacy_keras_switch(m)),
         )
     return Fix(
         "This code is written for Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1 "
@@ -206,11 +206,11 @@ def tf_too_old_fix(
         "was written for a newer release. Upgrade TensorFlow to the release the code names in "
         "its own requirements (requirements.txt, setup.py's install_requires, its README), and "
         "check which one is installed now.",
-        tuple(commands) or ("pip show tensorflow",),
+        tuple(commands) or m.pip("show tensorflow"),
     )
 
 
-def library_call_fix(product: str, asked: str, dist: str) -> Fix:
+def library_call_fix(m: Machine, product: str, asked: str, dist: str) -> Fix:
     """The code of the installed library ``dist`` asking the installed ``product``
     (TensorFlow or Keras) for what it refuses (``asked``, in words): that code was written for
     another release of ``product``, the other candidate beside the library's release
@@ -221,7 +221,7 @@ def library_call_fix(product: str, asked: str, dist: str) -> Fix:
         f"written for another release of {product}. Read which release {dist}'s "
         "requirements name and install that TensorFlow (and Keras) in a fresh virtual "
         f"environment, or {dist}'s release made for the installed one.",
-        (f"pip show tensorflow keras {dist}",),
+        m.pip(f"show tensorflow keras {dist}"),
     )
 
 
@@ -343,7 +343,7 @@ def keras212_layout_fix(m: Machine, module: str) -> Fix:
         # Only where the log shows a Python that TensorFlow 2.12 has wheels for.
         m.pip_install("tensorflow<2.13", "keras<2.13")
         if _line_serves(m, "2.12")
-        else ("pip show tensorflow keras",),
+        else m.pip("show tensorflow keras"),
     )
 
 

@@ -90,6 +90,12 @@ def pypi_files_command(dist: str, version: Optional[str] = None) -> str:
     )
 
 
+def pypi_files_page(dist: str) -> str:
+    """PyPI's page of ``dist``'s files (each release's wheels, whose tags name the Pythons and
+    platforms it serves), for a fix's words."""
+    return f"https://pypi.org/project/{dist}/#files"
+
+
 def pypi_releases_command(dist: str) -> str:
     """A command that prints the releases of ``dist`` PyPI has (its JSON API's "releases"),
     for an installer other than pip: any Python 3 runs it."""

@@ -277,7 +277,7 @@ def channel_build_fix(m: Machine) -> Fix:
         "releases).",
         (
             "conda search -c conda-forge tensorflow",
-            "python -m pip install tensorflow",
+            *m.pip("install tensorflow"),
         ),
     )
 

@@ -56,7 +56,7 @@ from tfdoctor.facts import (
     requirement_name,
 )
 from tfdoctor.findings import Fix
-from tfdoctor.machine import Machine
+from tfdoctor.machine import Machine, venv_pip
 from tfdoctor.matrix import TFLine, spec_contains, version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
@@ -524,13 +524,13 @@ def mixed_cudnn_fix(m: Machine) -> Fix:
         f"{'PATH' if windows else 'LD_LIBRARY_PATH'} or uninstall them.",
         (
             "where.exe cudnn*.dll",
-            "python -m pip list | findstr /i cudnn",
+            f"{m.pip_line('list')} | findstr /i cudnn",
             "echo %PATH%",
         )
         if windows
         else (
             *_library_search(("cudnn",)),
-            "python -m pip list 2>/dev/null | grep -i cudnn",
+            f"{m.pip_line('list')} 2>/dev/null | grep -i cudnn",
             "echo $LD_LIBRARY_PATH",
         ),
     )
@@ -691,7 +691,10 @@ def cudnn_major_candidate_fix(m: Machine) -> Fix:
     listing = (
         ("where.exe cudnn64_*.dll",)
         if m.os == "windows"
-        else ("ldconfig -p | grep -E 'libcudnn\\.so'", "pip list 2>/dev/null | grep -i cudnn")
+        else (
+            "ldconfig -p | grep -E 'libcudnn\\.so'",
+            f"{m.pip_line('list')} 2>/dev/null | grep -i cudnn",
+        )
     )
     # The cuDNN of the build, got the release's own way (the one home of that fix: a pip
     # wheel only where the release searches or is pointed at it, conda inside conda).
@@ -1021,10 +1024,7 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
                 f"{', '.join(others)} in this environment pins other versions of the NVIDIA "
                 "wheels TensorFlow's and-cuda extra pins, and one environment holds one version "
                 "of each: install TensorFlow with its CUDA libraries in an environment of its own.",
-                (
-                    f"{m.python_exe} -m venv ~/.venvs/tf",
-                    f'~/.venvs/tf/bin/python -m pip install "{spec}"',
-                ),
+                venv_pip(f'install "{spec}"', m.python_exe),
             )
         return CUDA_LIBS_MISSING, install_fix(
             m,
@@ -1091,12 +1091,13 @@ def _cudnn_wheel_spec(m: Machine, major: str, cudnn: Optional[str]) -> Optional[
         return None
     name = f"nvidia-cudnn-cu{major}"
     series = version_key(cudnn)[:2]
-    for line in m.matrix.lines:
-        pin = (line.and_cuda or {}).get(name)
-        exact = re.fullmatch(r"==(\d[\w.]*)", pin or "")
-        if exact is not None and version_key(exact.group(1))[: len(series)] == series:
-            return f"{name}=={exact.group(1)}"
-    return None
+
+    def in_series(pin: str) -> bool:
+        exact = re.fullmatch(r"==(\d[\w.]*)", pin)
+        return exact is not None and version_key(exact.group(1))[: len(series)] == series
+
+    line = next(iter(m.matrix.lines_pinning(name, in_series, and_cuda=True)), None)
+    return f"{name}{line.and_cuda_pin(name)}" if line is not None else None
 
 
 def _cudnn_wheel_fix(m: Machine, line: TFLine, missing: tuple[str, ...]) -> Fix:
@@ -2361,13 +2362,13 @@ def rocm_match_fix(m: Machine, library: Optional[str]) -> Fix:
         (
             "cat /opt/rocm/.info/version",
             "ls /opt/rocm/lib /opt/rocm/hip/lib 2>/dev/null | grep -E 'amdhip|hip_hcc|mcwamp'",
-            "pip show tensorflow-rocm",
+            *m.pip("show tensorflow-rocm"),
             *m.list_releases("tensorflow-rocm"),
         ),
     )
 
 
-def rocm_arch_fix(target: Optional[str] = None, supported: Optional[str] = None) -> Fix:
+def rocm_arch_fix(m: Machine, target: Optional[str] = None, supported: Optional[str] = None) -> Fix:
     """A ROCm build without code for the GPU's architecture (``target``, gfxNNNN), with the
     list of targets the build printed (``supported``) where the log shows it."""
     which = f" ({target})" if target else " (its gfx name)"
@@ -2381,7 +2382,7 @@ def rocm_arch_fix(target: Optional[str] = None, supported: Optional[str] = None)
         (
             "rocminfo | grep -m1 -o 'gfx[0-9a-f]*'",
             "cat /opt/rocm/.info/version",
-            "pip show tensorflow-rocm",
+            *m.pip("show tensorflow-rocm"),
         ),
     )
 
@@ -2403,7 +2404,7 @@ def rocm_target_listed(target: str, supported: str) -> Optional[str]:
     return None
 
 
-def rocm_arch_list_fix(target: str, item: str) -> Fix:
+def rocm_arch_list_fix(m: Machine, target: str, item: str) -> Fix:
     """A tensorflow-rocm that refuses a GPU its own printed list holds: the list it checks
     against is malformed (``item``, two targets without a comma), not the GPU unsupported."""
     joined = item != target
@@ -2422,9 +2423,9 @@ def rocm_arch_list_fix(target: str, item: str) -> Fix:
         "repo.radeon.com), or build tensorflow-rocm from a source tree with the corrected "
         "list. Upgrading ROCm or the driver does not change the list inside the wheel.",
         (
-            "pip show tensorflow-rocm",
+            *m.pip("show tensorflow-rocm"),
             "cat /opt/rocm/.info/version",
-            "pip index versions tensorflow-rocm",
+            *m.list_releases("tensorflow-rocm"),
         ),
     )
 
@@ -2632,7 +2633,7 @@ def _cpu_build_fix(m: Machine) -> Fix:
     return Fix(
         "Install the GPU build for the platform: on Linux x86-64 the and-cuda extra "
         "(TensorFlow 2.15 and later), on Apple silicon tensorflow-metal.",
-        ('pip install "tensorflow[and-cuda]"',),
+        m.pip('install "tensorflow[and-cuda]"'),
     )
 
 
@@ -2653,8 +2654,7 @@ UNLISTED_GPU_CANDIDATES: Mapping[str, Candidate] = {
         "TensorFlow runs on macOS, where the GPU is reached only through Apple's "
         "tensorflow-metal plugin, and the plugin is not installed",
         "`pip show tensorflow-metal` finds nothing",
-        metal_missing_fix,
-        ("pip show tensorflow-metal",),
+        metal_missing_fix,  # shown by pip's listing: unlisted_candidate_commands
     ),
     "cpu-build": Candidate(
         TF_CPU_ONLY_BUILD,
@@ -2724,6 +2724,8 @@ def unlisted_candidate_commands(m: Machine, key: str) -> tuple[str, ...]:
     machine's shells (the variable's printing is cmd's and PowerShell's on Windows)."""
     if key == "hidden":
         return show_env(m, "CUDA_VISIBLE_DEVICES")
+    if key == "metal":
+        return m.pip("show tensorflow-metal")
     return UNLISTED_GPU_CANDIDATES[key].shows
 
 

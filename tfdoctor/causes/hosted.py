@@ -400,7 +400,7 @@ def back_to_image_fix(m: Machine, image: HostedImage, shipped: ImageRelease) -> 
 
 
 def installed_over_image_fix(
-    image: HostedImage, dist: Optional[str], version: Optional[str]
+    m: Machine, image: HostedImage, dist: Optional[str], version: Optional[str]
 ) -> Fix:
     """A TensorFlow the notebook installed over the image's own (``dist``; None where the log
     shows the pairing broken but not the install): a fresh runtime brings the image's
@@ -434,7 +434,8 @@ def installed_over_image_fix(
         (
             'python -c "import tensorflow as tf; print(tf.__version__, '
             "tf.sysconfig.get_build_info().get('cudnn_version'))\"",
-            "pip list 2>/dev/null | grep -i -E '^(tensorflow|tf-nightly|nvidia-cudnn)'",
+            f"{m.pip_line('list')} 2>/dev/null "
+            "| grep -i -E '^(tensorflow|tf-nightly|nvidia-cudnn)'",
         ),
     )
 

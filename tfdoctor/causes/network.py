@@ -164,7 +164,7 @@ def _network_commands(m: Machine, key: str) -> tuple[str, ...]:
         return (
             *(_WINDOWS_COMMANDS["proxy"] if windows else ("env | grep -i proxy",)),
             *set_env(m, ("HTTPS_PROXY", _PROXY), ("HTTP_PROXY", _PROXY)),
-            f"python -m pip install --proxy {_PROXY} PACKAGE",
+            *m.pip(f"install --proxy {_PROXY} PACKAGE"),
         )
     return ()
 
@@ -290,7 +290,7 @@ def network_fix(
             "filtered route, not TensorFlow. A longer timeout may be enough (pip --timeout, "
             "--retries)."
         )
-        commands.insert(1, "python -m pip install --timeout 120 --retries 10 PACKAGE")
+        commands[1:1] = m.pip("install --timeout 120 --retries 10 PACKAGE")
     return Fix(
         lead + " The candidates, most likely first: " + " ".join(steps),
         tuple(dict.fromkeys(commands)),
@@ -353,7 +353,7 @@ def ca_certs_fix(
     if macos is not False:
         commands.append(_install_certificates(python))
     commands += [
-        "python -m pip install --upgrade certifi",
+        *m.pip("install --upgrade certifi"),
         *set_env_to_output(m, "SSL_CERT_FILE", "python -m certifi"),
         *set_env(m, ("REQUESTS_CA_BUNDLE", "/path/to/organisation-ca.pem")),
     ]
@@ -406,7 +406,7 @@ def cert_path_fix(url: Optional[str] = None) -> Fix:
     )
 
 
-def host_cert_fix(reason: str, url: Optional[str] = None) -> Fix:
+def host_cert_fix(m: Machine, reason: str, url: Optional[str] = None) -> Fix:
     """One host's certificate that does not verify: the clock and CA bundle checked first,
     then another route to the file."""
     target = url or "URL"
@@ -420,7 +420,7 @@ def host_cert_fix(reason: str, url: Optional[str] = None) -> Fix:
         "host to fix its certificate. TensorFlow Datasets' checksums still verify a file "
         "fetched with tfds.download.DownloadConfig(verify_ssl=False) for that one dataset; "
         "never turn verification off for every download.",
-        ("date", "python -m pip install --upgrade certifi", f"curl -I {target}"),
+        ("date", *m.pip("install --upgrade certifi"), f"curl -I {target}"),
     )
 
 
@@ -438,7 +438,7 @@ _WHICH_HASH = (
 )
 
 
-def hash_mismatch_fix(pipenv: bool) -> Fix:
+def hash_mismatch_fix(m: Machine, pipenv: bool) -> Fix:
     """The file downloaded again, past pip's cache (``pipenv``: Pipenv's lock file holds the
     hashes, so its lock is made again), with how to tell a stale hash from an altered file."""
     if pipenv:
@@ -454,5 +454,5 @@ def hash_mismatch_fix(pipenv: bool) -> Fix:
         "command with --no-cache-dir. Where the requirements file pins hashes "
         "(--hash=sha256:...) and its versions changed, or it was written on another platform, "
         f"write its hashes again on this one (pip-compile --generate-hashes). {_WHICH_HASH}",
-        ("python -m pip cache purge",),
+        m.pip("cache purge"),
     )

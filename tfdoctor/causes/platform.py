@@ -19,7 +19,7 @@ from tfdoctor.causes.common import (
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
-from tfdoctor.machine import Machine
+from tfdoctor.machine import Machine, venv_pip
 from tfdoctor.matrix import (
     DEFAULT_PLATFORM_OF_OS,
     PLATFORM_MARKERS,
@@ -868,7 +868,7 @@ def dotnet_library_unfound_fix(sharp: bool) -> Fix:
     )
 
 
-def own_library_unopened_fix(path: str, dist: str) -> Fix:
+def own_library_unopened_fix(m: Machine, path: str, dist: str) -> Fix:
     """A package's own compiled library, named by its installed path, that the loader reports
     as not there: glibc's loader says "No such file or directory" (ENOENT) for a file missing
     and for an ELF file of another machine alike (elf/dl-load.c, open_verify: a machine that
@@ -886,8 +886,10 @@ def own_library_unopened_fix(path: str, dist: str) -> Fix:
         (
             "uname -m",
             f"file {quoted}",
-            f"pip download --no-deps --only-binary=:all: -d /tmp/wheel-check {shlex.quote(dist)}",
-            f"python -m pip install --force-reinstall --no-deps {shlex.quote(dist)}",
+            *m.pip(
+                f"download --no-deps --only-binary=:all: -d /tmp/wheel-check {shlex.quote(dist)}"
+            ),
+            *m.pip(f"install --force-reinstall --no-deps {shlex.quote(dist)}"),
         ),
     )
 
@@ -1286,7 +1288,7 @@ def venv_fix(dist: str = "tensorflow") -> Fix:
         "Install into a virtual environment of that Python instead of the system's (or let "
         "`tfdoctor fix` create, fill and verify one); never --break-system-packages. On Debian "
         "and Ubuntu the venv module is its own package, python3-venv.",
-        ("python3 -m venv ~/.venvs/tf", f'~/.venvs/tf/bin/python -m pip install "{dist}"'),
+        venv_pip(f'install "{dist}"'),
     )
 
 
@@ -1380,17 +1382,18 @@ def intel_mac_conda_fix(m: Machine) -> Fix:
         (
             *((f"conda create -n tf python={python}",) if python else ()),
             *(("conda activate tf",) if python else ()),
+            # The new environment's own interpreter, once activated: not the examined one.
             f'python -m pip install "tensorflow=={last.line}.*"',
         ),
     )
 
 
-def quoted_extra_fix(requirement: Optional[str]) -> Fix:
+def quoted_extra_fix(m: Machine, requirement: Optional[str]) -> Fix:
     """The requirement in quotes, so that the shell passes the brackets to pip."""
     req = requirement or "tensorflow[and-cuda]"
     return Fix(
         "Quote the requirement so the shell passes the brackets to pip.",
-        (f"pip install '{req}'",),
+        m.pip(f"install '{req}'"),
     )
 
 
@@ -1884,7 +1887,7 @@ _REMOVED_LAUNCH = (
 )
 
 
-def cuda_runtime_symbol_fix(library: str, symbol: str, package: Optional[str]) -> Fix:
+def cuda_runtime_symbol_fix(m: Machine, library: str, symbol: str, package: Optional[str]) -> Fix:
     """``library`` (a compiled extension) needs ``symbol``, a CUDA runtime function the runtime
     it loads lacks: rebuilt against the CUDA TensorFlow runs with, not from a cached wheel.
     ``package`` is the distribution that ships it where its path says."""
@@ -1905,8 +1908,8 @@ def cuda_runtime_symbol_fix(library: str, symbol: str, package: Optional[str]) -
             "uses where that toolkit is not /usr/local/cuda, and with the same HOROVOD_GPU_* "
             "options as before.",
             (
-                "python -m pip uninstall -y horovod",
-                "python -m pip install --no-cache-dir horovod",
+                *m.pip("uninstall -y horovod"),
+                *m.pip("install --no-cache-dir horovod"),
             ),
         )
     if package is not None:
@@ -1914,8 +1917,8 @@ def cuda_runtime_symbol_fix(library: str, symbol: str, package: Optional[str]) -
             why + f"Reinstall {package} built for the CUDA release TensorFlow uses (a release "
             "built for it, or a build from source on this machine), without pip's cache.",
             (
-                f"python -m pip uninstall -y {shlex.quote(package)}",
-                f"python -m pip install --no-cache-dir {shlex.quote(package)}",
+                *m.pip(f"uninstall -y {shlex.quote(package)}"),
+                *m.pip(f"install --no-cache-dir {shlex.quote(package)}"),
             ),
         )
     return Fix(
@@ -1940,21 +1943,21 @@ def icu_data_fix(
         return Fix(
             why + f"Install the release of {package} before {release} (with the TensorFlow it "
             "requires), or a later release built with ICU's data.",
-            (f'python -m pip install "{package}<{release}"',),
+            m.pip(f'install "{package}<{release}"'),
         )
     if package is not None:
         return Fix(
             why + f"Install another release of {package}: the one before the installed one, or "
             "a later release built with ICU's data.",
             (
-                f"python -m pip show {shlex.quote(package)}",
+                *m.pip(f"show {shlex.quote(package)}"),
                 *m.list_releases(shlex.quote(package)),
             ),
         )
     return Fix(
         why + "Install another release of the package whose import failed: the one before, or a "
         "later release built with ICU's data.",
-        ("python -m pip list",),
+        m.pip("list"),
     )
 
 
@@ -2170,7 +2173,7 @@ def python_range_fix(
     if listed:
         newest = max(listed, key=version_key)
         text += f", or install {dist} {newest}, the newest release pip lists for {py}"
-        commands.append(f'pip install "{dist}=={newest}"')
+        commands.extend(m.pip(f'install "{dist}=={newest}"'))
     elif found is not None:
         # The wheel index (PyPI's files) names the newest release whose Requires-Python and
         # wheels take this interpreter: a release that installs, not a search.
@@ -2178,7 +2181,7 @@ def python_range_fix(
             f", or install {dist} {found.version}, the newest release that supports {py}: it "
             f"publishes {found.describe()}"
         )
-        commands.append(f'pip install "{dist}=={found.version}"')
+        commands.extend(m.pip(f'install "{dist}=={found.version}"'))
     else:
         text += f", or a {dist} release that supports {py} (the commands list them)"
     return Fix(text + ".", tuple(commands))
@@ -2226,7 +2229,7 @@ def _outside(python: str, spec: str) -> str:
     return ""
 
 
-def pip_upgrade_fix(reason: str, tls: bool = False, pip: Optional[str] = None) -> Fix:
+def pip_upgrade_fix(m: Machine, reason: str, tls: bool = False, pip: Optional[str] = None) -> Fix:
     """Upgrade pip in the environment that installs, then install again. ``tls``: PyPI refused
     this pip's connection, so it cannot fetch its own upgrade: get-pip.py installs one (an
     older Python needs its own copy, bootstrap.pypa.io/pip/X.Y/get-pip.py). ``pip``: the
@@ -2248,7 +2251,7 @@ def pip_upgrade_fix(reason: str, tls: bool = False, pip: Optional[str] = None) -
             ),
         )
     first = (
-        ('python -m pip install --upgrade "pip<21"',)
+        m.pip('install --upgrade "pip<21"')
         if pip and version_key(pip) < PIP_REQUIRES_PYTHON
         else ()
     )
@@ -2262,16 +2265,17 @@ def pip_upgrade_fix(reason: str, tls: bool = False, pip: Optional[str] = None) -
             if first
             else ""
         ),
-        (*first, "python -m pip install --upgrade pip", "python -m pip --version"),
+        (*first, *m.pip("install --upgrade pip"), *m.pip("--version")),
     )
 
 
-def macos11_pip_fix(pip: Optional[str], python: Optional[str]) -> Fix:
+def macos11_pip_fix(m: Machine, pip: Optional[str], python: Optional[str]) -> Fix:
     """pip older than 20.3 listing no TensorFlow for a Python that has macOS wheels: on macOS
     11 and later (which it does not recognise) that pip finds no macOS wheel of anything."""
     shown = f"pip {pip}" if pip else "This pip"
     which = f"Python {python}, which" if python else "a Python"
     return pip_upgrade_fix(
+        m,
         f"{shown} lists no TensorFlow for {which} TensorFlow publishes macOS wheels for: a pip "
         "older than 20.3 does not recognise macOS 11 and later (Big Sur reports 11.x), so it "
         "finds no macOS wheel there. Upgrade pip first.",
@@ -2328,7 +2332,9 @@ MACOS_VERSION_CHECK: Final = (
 )
 
 
-def macos_wrapper_fix(python: Optional[str], pip: Optional[str], pythons: Sequence[str]) -> Fix:
+def macos_wrapper_fix(
+    m: Machine, python: Optional[str], pip: Optional[str], pythons: Sequence[str]
+) -> Fix:
     """pip lists no tensorflow-macos release at all: its wheels carry macOS 11 or later tags
     only (:data:`MACOS_WRAPPER_FILES`) for ``pythons`` (the wheel index's), so a Python
     outside those, a macOS before 11, a pip before 20.3, or a Python that reports macOS
@@ -2360,7 +2366,7 @@ def macos_wrapper_fix(python: Optional[str], pip: Optional[str], pythons: Sequen
         "which makes macOS report its real version.",
         (
             MACOS_VERSION_CHECK,
-            "python -m pip install --upgrade pip",
+            *m.pip("install --upgrade pip"),
             "SYSTEM_VERSION_COMPAT=0 python -m pip install tensorflow-macos",
         ),
     )
@@ -3087,7 +3093,7 @@ def _macos_tag_words(platform: str) -> str:
     return words
 
 
-def unnamed_wheel_fix() -> Fix:
+def unnamed_wheel_fix(m: Machine) -> Fix:
     """pip refused a wheel the log does not name: how to see the tags this interpreter
     accepts, to pick the file whose tags are among them."""
     return Fix(
@@ -3095,7 +3101,7 @@ def unnamed_wheel_fix() -> Fix:
         "name, {name}-{version}-{python}-{abi}-{platform}.whl, say which): take the file whose "
         "tags this interpreter accepts (pip lists them), or install by name and version so "
         "pip picks one.",
-        ("python -m pip debug --verbose",),
+        m.pip("debug --verbose"),
     )
 
 
@@ -3668,7 +3674,7 @@ def removed_module_fix(
             f"to a release that supports Python {removed_in} or later, where the project has "
             f"one (`pip index versions {importer}` lists them), or run it on Python {older} or "
             f"older (a new virtual environment).{shim}",
-            (f"pip show {importer}", *m.pip(f'install --upgrade "{importer}"')),
+            (*m.pip(f"show {importer}"), *m.pip(f'install --upgrade "{importer}"')),
         )
     if importer:
         # An installed package the module table does not know: its distribution's name is

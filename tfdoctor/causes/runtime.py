@@ -1208,7 +1208,7 @@ def unreleased_build(version: str) -> Optional[tuple[CauseId, str]]:
     return None
 
 
-def unreleased_build_fix(dist: str, version: str, final: str) -> Fix:
+def unreleased_build_fix(m: Machine, dist: str, version: str, final: str) -> Fix:
     """The final release instead of a pre-release (``version`` of ``dist``, leading to
     ``final``), or for a nightly an earlier build or the stable release."""
     line = ".".join(final.split(".")[:2])
@@ -1220,9 +1220,9 @@ def unreleased_build_fix(dist: str, version: str, final: str) -> Fix:
             f"{dist} first: both write the tensorflow package). A later nightly may carry the "
             "fix.",
             (
-                "pip index versions tf-nightly",
-                f"pip uninstall -y {dist}",
-                "pip install tensorflow",
+                *m.list_releases("tf-nightly"),
+                *m.pip(f"uninstall -y {dist}"),
+                *m.pip("install tensorflow"),
             ),
         )
     # A pin of the line without a pre-release suffix: pip takes no pre-release from the index
@@ -1235,5 +1235,5 @@ def unreleased_build_fix(dist: str, version: str, final: str) -> Fix:
         f"the final release of {line} in its place, without `--pre` (remove `--pre` and any "
         "pin of the pre-release from the install line or the requirements); --upgrade makes "
         "pip replace the installed pre-release, which the pin alone would keep.",
-        (f'pip install --upgrade "{name}=={line}.*"',),
+        m.pip(f'install --upgrade "{name}=={line}.*"'),
     )

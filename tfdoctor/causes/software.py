@@ -24,6 +24,7 @@ from tfdoctor.causes.common import (
     package_named,
     package_upgrade,
     pypi_files_command,
+    pypi_files_page,
     pypi_releases_command,
     range_fix,
     unset_env,
@@ -672,14 +673,14 @@ def tf_pin_conflict_fix(m: Machine, dist: str = "typing-extensions", user: str =
             f"TensorFlow release whose range admits it together with {dist}, so pip resolves "
             f"both (`pip index versions {tf}` lists them), or keep {who} and TensorFlow in "
             "separate environments.",
-            (*m.list_releases(tf), f"pip show {tf}"),
+            (*m.list_releases(tf), *m.pip(f"show {tf}")),
         )
     return Fix(
         f"{who} needs a newer {dist} than the installed one, and TensorFlow's range holds it "
         f"back{declared}: TensorFlow {line} and later declare {dist} without a cap. Install "
         f"such a TensorFlow together with {dist}, so pip resolves both (`pip check` then "
         f"reports nothing on {dist}), or keep {who} and TensorFlow in separate environments.",
-        (*m.pip(f'install --upgrade "{tf}>={line}" "{dist}"'), "pip check"),
+        (*m.pip(f'install --upgrade "{tf}>={line}" "{dist}"'), *m.pip("check")),
     )
 
 
@@ -713,7 +714,7 @@ def numpy_c_api_fix(m: Machine) -> Fix:
         "older NumPy than the build's (upgrade NumPy into the range TensorFlow declares, shown "
         "by the first command); or NumPy 2 under a TensorFlow before 2.16 (install "
         '"numpy<2").',
-        ("pip show tensorflow numpy", 'python -m pip install --upgrade "numpy<2"'),
+        (*m.pip("show tensorflow numpy"), *m.pip('install --upgrade "numpy<2"')),
     )
 
 
@@ -755,7 +756,7 @@ def numpy_newer_build_fix(
             "Upgrade NumPy to the release the package was built for (within the range "
             "TensorFlow declares: `pip show tensorflow` lists it)."
         )
-        commands = m.pip(f'install --upgrade "numpy{spec}"') if spec else ("pip show tensorflow",)
+        commands = m.pip(f'install --upgrade "numpy{spec}"') if spec else m.pip("show tensorflow")
     if not module:
         return Fix(
             text + " Or rebuild the package whose extension it is (the traceback's frames "
@@ -922,7 +923,7 @@ def unrecognised_distribution_fix(
             f"that name up ({' '.join(upgrade)}), or install TensorFlow as `tensorflow` in its "
             f"place (uninstall it first: both write the same tensorflow/ package); a "
             f"TensorFlow 1.x is one {library} refuses for its version: it needs TensorFlow 2.",
-            ('python -m pip list 2>/dev/null | grep -i -E "tensorflow|tf-nightly"',),
+            (f'{m.pip_line("list")} 2>/dev/null | grep -i -E "tensorflow|tf-nightly"',),
         )
     alternative = (
         f", or install TensorFlow as the `tensorflow` distribution in place of {dist} "
@@ -934,7 +935,7 @@ def unrecognised_distribution_fix(
         f"TensorFlow is installed as {dist}, a name the installed {library} release does not "
         f"look for: upgrade {library} to a release that recognises it"
         f"{_still_with_tensorflow(library)}{alternative}.",
-        (*upgrade, f"pip show {library}"),
+        (*upgrade, *m.pip(f"show {library}")),
     )
 
 
@@ -952,7 +953,7 @@ def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
             "a release made for them, or install the TensorFlow (and Keras) it was written "
             "for; where it is your own code installed into site-packages, update its imports "
             "and reinstall it.",
-            (f"pip show {dist} tensorflow keras", owner_of_package_command(dist)),
+            (*m.pip(f"show {dist} tensorflow keras"), owner_of_package_command(dist)),
         )
     installed = m.facts.package(dist)
     # The release the log shows installed (a listing, an egg's folder), where it shows one.
@@ -962,7 +963,7 @@ def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
         f"Keras: upgrade {dist} to a release made for them{_still_with_tensorflow(dist)}. Or "
         f"install the TensorFlow (and Keras) release this {dist} release was written for (its "
         "release notes or requirements say which).",
-        (*library_upgrade(m, dist), f"pip show {dist} tensorflow keras"),
+        (*library_upgrade(m, dist), *m.pip(f"show {dist} tensorflow keras")),
     )
 
 
@@ -984,7 +985,7 @@ def unshown_caller_fix(
         "(`pip show LIBRARY` names its release; its README, requirements or release notes "
         "pair its releases with TensorFlow's)"
     )
-    commands: tuple[str, ...] = ("pip list",)
+    commands: tuple[str, ...] = m.pip("list")
     ones = [x for x in m.matrix.lines if x.key[:1] == (1,)] if m.matrix is not None else []
     if tf1 and ones:
         # TensorFlow 1 API (moved under tf.compat.v1 or gone with tf.contrib): the library's
@@ -1682,9 +1683,9 @@ def protobuf_gencode_fix(
     who = owner or "that package"
     downgrade = f"install the release of {who} generated by {older} (a release before this one)"
     looks = (
-        (*m.list_releases(owner), f"pip show protobuf {owner} tensorflow")
+        (*m.list_releases(owner), *m.pip(f"show protobuf {owner} tensorflow"))
         if owner
-        else ("pip show protobuf tensorflow",)
+        else m.pip("show protobuf tensorflow")
     )
     if gencode and tf_range and spec_contains(gencode, tf_range):
         return Fix(
@@ -1842,7 +1843,7 @@ def _keras_match_fix(m: Machine) -> Fix:
         "Install the Keras release of your TensorFlow line (keras==2.X.* for TensorFlow 2.X "
         "from 2.6 to 2.15; Keras 3 from 2.16); before 2.6 the standalone keras package is "
         "another project: use tf.keras (from tensorflow import keras), or upgrade TensorFlow.",
-        ("pip show tensorflow keras",),
+        m.pip("show tensorflow keras"),
     )
 
 
@@ -1857,7 +1858,7 @@ def keras_release_fix(m: Machine, release: str, wanted: str) -> Fix:
         return Fix(
             f"Install keras {release}, the release the code was written for ({wanted}), in "
             "step with the TensorFlow beside it.",
-            ("pip show tensorflow keras",),
+            m.pip("show tensorflow keras"),
         )
     if m.tf is not None and not row.admits(m.tf.version):
         return Fix(
@@ -1865,7 +1866,7 @@ def keras_release_fix(m: Machine, release: str, wanted: str) -> Fix:
             f"tensorflow{row.tensorflow}, and TensorFlow {m.tf.version} is installed: run it "
             f"in an environment with a TensorFlow in that range and keras {release}, or port "
             "the code to tf.keras of the installed TensorFlow.",
-            ("pip show tensorflow keras",),
+            m.pip("show tensorflow keras"),
         )
     return install_fix(
         m,
@@ -1912,7 +1913,7 @@ def keras_shared_fix(m: Machine, dists: Sequence[str], wanted: Optional[str]) ->
         "tensorflow` lists its requirements).",
         (*m.pip("uninstall -y " + " ".join(dists)), *reinstall)
         if reinstall
-        else ("pip show tensorflow keras keras-nightly",),
+        else m.pip("show tensorflow keras keras-nightly"),
     )
 
 
@@ -2289,18 +2290,11 @@ def source_tree_fix() -> Fix:
     )
 
 
-def user_site_fix(
-    site: str, names: Sequence[str] = ("tensorflow",), m: Optional[Machine] = None
-) -> Fix:
+def user_site_fix(m: Machine, site: str, names: Sequence[str] = ("tensorflow",)) -> Fix:
     """Remove the TensorFlow a per-user site-packages (``site``) holds (``names``: its
     distributions, where known), which the environment's Python imports before its own, then
-    install TensorFlow into the environment (``m``: the examined interpreter's commands, where
-    the facts name it)."""
+    install TensorFlow into the environment."""
     dists = " ".join(names)
-
-    def pip(args: str) -> tuple[str, ...]:
-        return m.pip(args) if m is not None else (f"python -m pip {args}",)
-
     return Fix(
         f"Python imported TensorFlow from the per-user site-packages ({site}), which this "
         "Python reads before its environment's own (conda's Pythons do; a venv does not): that "
@@ -2309,9 +2303,9 @@ def user_site_fix(
         "first, the user site's), check where TensorFlow now comes from, and install it into "
         "the environment if none is left; PYTHONNOUSERSITE=1 keeps any user site out.",
         (
-            *pip(f"uninstall -y {dists}"),
+            *m.pip(f"uninstall -y {dists}"),
             'python -c "import tensorflow as tf; print(tf.__file__)"',
-            *pip("install tensorflow"),
+            *m.pip("install tensorflow"),
         ),
     )
 
@@ -2736,7 +2730,7 @@ def pinned_companion_fix(m: Machine, dist: str, spec: str, listed: Sequence[str]
             f"pip lists {dist} {shown} here but no release {spec} admits: the release asked "
             f"for has no wheel for this Python and platform. {known} Else relax the pin to a "
             "release pip lists here, with the packages that pinned it (its files: "
-            f"https://pypi.org/project/{dist}/#files).",
+            f"{pypi_files_page(dist)}).",
             (*m.list_releases(dist), "python --version"),
         )
     table = modules()
@@ -2754,7 +2748,7 @@ def pinned_companion_fix(m: Machine, dist: str, spec: str, listed: Sequence[str]
         f"pip lists {dist} {shown} here but no release {spec} admits: the release asked for "
         "publishes no wheel for this Python and platform (most often the Python is newer or "
         "older than it was built for; its PyPI files list its Pythons: "
-        f"https://pypi.org/project/{dist}/#files). Use a Python that release supports (a new "
+        f"{pypi_files_page(dist)}). Use a Python that release supports (a new "
         "virtual environment), or relax the pin to a release pip lists here, with the "
         "packages that pinned it.",
         (*m.list_releases(dist), "python --version"),
@@ -2826,7 +2820,7 @@ def companion_no_wheel_fix(
             f"{seen}. {dist} is the nightly build of {base}, made like its releases, whose "
             f"wheels are for {platform_words(platforms)} only: run it there (a Linux container "
             "or WSL2 on another system) with a Python the nightly of that date was built for "
-            f"(its files: https://pypi.org/project/{dist}/#files).",
+            f"(its files: {pypi_files_page(dist)}).",
             (
                 *index,
                 PLATFORM_CHECK,
@@ -2840,7 +2834,7 @@ def companion_no_wheel_fix(
             # (tensorflow-serving-api 1.9.0 and tensorflow-probability 0.2.0, July 2018).
             known += _python2_era(m, dist)
         return Fix(
-            f"{seen}. {known} (Its files: https://pypi.org/project/{dist}/#files.)",
+            f"{seen}. {known} (Its files: {pypi_files_page(dist)}.)",
             (
                 *index,
                 PLATFORM_CHECK,
@@ -2852,7 +2846,7 @@ def companion_no_wheel_fix(
             f"{seen}: the release asked for has no wheel for this Python and platform, or "
             f"does not exist. Compare the releases pip lists (`pip index versions {dist}`) with "
             "the one asked for, and check the Python's version and platform against the "
-            f"files its releases publish (https://pypi.org/project/{dist}/#files).",
+            f"files its releases publish ({pypi_files_page(dist)}).",
             (
                 *index,
                 PLATFORM_CHECK,
@@ -2878,7 +2872,7 @@ def companion_no_wheel_fix(
     where = "WSL2 with the Linux wheels" if m.os == "windows" else "Linux, or WSL2 on Windows"
     return Fix(
         f"{seen}: {dist} publishes wheels for fewer Pythons and platforms than TensorFlow "
-        f"(its PyPI page lists each release's: https://pypi.org/project/{dist}/#files), and "
+        f"(its PyPI page lists each release's: {pypi_files_page(dist)}), and "
         "no wheel of the release asked for fits this machine. Run it where its wheels exist "
         f"({where}, or a Linux container) with a Python its newest release supports; a "
         "release pip does list here goes with the TensorFlow it was built for.",
@@ -2984,7 +2978,7 @@ def package_no_wheel_fix(
         "else the platform (macOS on Apple silicon, Windows, aarch64, a 32-bit Python) has "
         "none. The tags of its files on PyPI say which (cp310: CPython 3.10; win_amd64, "
         "macosx_11_0_arm64, manylinux_2_17_x86_64: the platforms; "
-        f"https://pypi.org/project/{dist}/#files): "
+        f"{pypi_files_page(dist)}): "
         "create a virtual environment with a Python they list, or run it on a platform they "
         "list."
     ]
@@ -3120,7 +3114,7 @@ def pinned_package_fix(
             "(the part after '+') is never on PyPI, which accepts no local versions; only the "
             f"index of {dist}'s own builds serves it. Add that index as {dist}'s install "
             "page names it (pip's --extra-index-url or -f), or pin a release pip lists here.",
-            ("python -m pip config list",),
+            m.pip("config list"),
         )
     wanted = f"not {asked}" if asked else f"no release {spec} admits"
     later = bool(asked) and all(version_key(v) > version_key(asked or "") for v in listed)
@@ -3136,7 +3130,7 @@ def pinned_package_fix(
         + f" publishes no wheel for this Python and platform, {why}, or does not exist (pip's "
         f"words are the same). The tags of its files on "
         f"PyPI say which Pythons and platforms it has (cp310: CPython 3.10; "
-        f"https://pypi.org/project/{dist}/#files): create a virtual environment with one of "
+        f"{pypi_files_page(dist)}): create a virtual environment with one of "
         "them"
         + (
             f", or install a release of {required_by} that requires a {dist} pip lists here."
@@ -3158,7 +3152,7 @@ def yanked_placeholder_fix(m: Machine, dist: str, version: str) -> Fix:
     What the releases publish, from the bundled index of PyPI's files, else where to read it."""
     known = published_wheels(m, dist) or (
         f"Its PyPI page lists the Pythons and platforms of each release's wheels "
-        f"(https://pypi.org/project/{dist}/#files)."
+        f"({pypi_files_page(dist)})."
     )
     return Fix(
         f"pip installed {dist} {version}, a yanked release whose wheel is pure Python, not a "
@@ -3175,7 +3169,7 @@ def yanked_placeholder_fix(m: Machine, dist: str, version: str) -> Fix:
 
 
 def op_library_major_fix(
-    major: str, installed: Optional[str], package: Optional[str] = None
+    m: Machine, major: str, installed: Optional[str], package: Optional[str] = None
 ) -> Fix:
     """A package's op library built for TensorFlow ``major``.x, loaded by another TensorFlow
     (``installed`` where known): its release for the installed TensorFlow, or that major.
@@ -3191,7 +3185,7 @@ def op_library_major_fix(
             "which; one built from source as it installed is rebuilt by installing it again "
             "with this TensorFlow in place, without pip's cache), or use it with a TensorFlow "
             f"{major}.x in an environment of its own.",
-            ("pip show tensorflow", "pip list"),
+            (*m.pip("show tensorflow"), *m.pip("list")),
         )
     return Fix(
         f"A package's compiled ops (loaded with tf.load_op_library) link TensorFlow {major}.x's "
@@ -3199,7 +3193,7 @@ def op_library_major_fix(
         f"{major}.x. Install its release built for the installed TensorFlow (its "
         "compatibility table, or `pip index versions PACKAGE`), or use it with a TensorFlow "
         f"{major}.x in an environment of its own.",
-        ("pip show tensorflow", "pip list"),
+        (*m.pip("show tensorflow"), *m.pip("list")),
     )
 
 
@@ -3366,7 +3360,7 @@ def custom_op_compile_fix(header: Optional[str], plugin: bool = False) -> Fix:
     )
 
 
-def custom_op_link_fix(library: Optional[str], installed: Optional[str]) -> Fix:
+def custom_op_link_fix(m: Machine, library: Optional[str], installed: Optional[str]) -> Fix:
     """A project's own op linked, or loaded, by a framework library name the installed
     TensorFlow does not ship (``library``: the name asked for, where shown; ``installed``:
     the release the log shows): TensorFlow's own link flags, the op rebuilt; before 1.4,
@@ -3383,7 +3377,7 @@ def custom_op_link_fix(library: Optional[str], installed: Optional[str]) -> Fix:
             "-ltensorflow_framework (and its -L) from the build's link line for this release, "
             "or install TensorFlow 1.4 or later, the releases the build was written for, and "
             "build with the flags it reports.",
-            (TF_OP_FLAGS_COMMAND, "pip show tensorflow"),
+            (TF_OP_FLAGS_COMMAND, *m.pip("show tensorflow")),
         )
     return Fix(
         f"The op was linked against a TensorFlow framework library{named} that the linker or "
@@ -3491,7 +3485,7 @@ def custom_op_unlinked_fix(library: Optional[str], symbol: str) -> Fix:
     )
 
 
-def custom_op_macos_link_fix(flag: Optional[str], installed: Optional[str]) -> Fix:
+def custom_op_macos_link_fix(m: Machine, flag: Optional[str], installed: Optional[str]) -> Fix:
     """A project's own op linked on macOS by a framework library flag Apple's linker refuses
     (``flag``: the -l flag shown; ``installed``: the release the log shows). Apple's ld has no
     GNU -l:FILE form; tf.sysconfig.get_link_flags() gives macOS -ltensorflow_framework.N
@@ -3499,7 +3493,7 @@ def custom_op_macos_link_fix(flag: Optional[str], installed: Optional[str]) -> F
     where TensorFlow 1.14's gave the -l: form (https://github.com/horovod/horovod/issues/1468:
     mended in 1.15)."""
     if flag is None or not flag.startswith("-l:"):
-        return custom_op_link_fix(flag, installed)
+        return custom_op_link_fix(m, flag, installed)
     old = installed is None or version_key(installed)[:2] < (1, 15)
     return Fix(
         f"Apple's linker has no GNU ld -l:FILE form, so {flag} never resolves on macOS. Link "
@@ -3887,9 +3881,9 @@ def _companion_release_fix(
             f"rebuilt against the installed TensorFlow."
             f"{_oldest_floor(row, name, tf.version if tf is not None else None)}"
             f"{_newest_cap(row, name, tf.version if tf is not None else None)}",
-            (f"pip show tensorflow {name}", *m.list_releases(name))
+            (*m.pip(f"show tensorflow {name}"), *m.list_releases(name))
             if name
-            else ("pip show tensorflow",),
+            else m.pip("show tensorflow"),
         )
     if target != "tensorflow" or tf is None:
         # TensorFlow constrains Keras too: ask pip for one both accept (it refuses, changing
@@ -3999,7 +3993,7 @@ def tf_keras_fix(m: Machine) -> Fix:
     line is unknown, say how to find it rather than install the newest tf-keras."""
     spec = m.tf_keras_spec
     if spec is None:
-        return Fix(f"Install {TF_KERAS_OF_MINOR}.", ("pip show tensorflow",))
+        return Fix(f"Install {TF_KERAS_OF_MINOR}.", m.pip("show tensorflow"))
     return Fix("Install tf-keras (Keras 2), released with TensorFlow.", companion_install(m, spec))
 
 
@@ -4020,7 +4014,7 @@ def tf_keras_missing_fix(m: Machine) -> Fix:
             f"Install tf-keras of this TensorFlow's line{also}.",
             (*companion_install(m, spec), *legacy),
         )
-    return Fix(f"Install {TF_KERAS_OF_MINOR}{also}.", ("pip show tensorflow", *legacy))
+    return Fix(f"Install {TF_KERAS_OF_MINOR}{also}.", (*m.pip("show tensorflow"), *legacy))
 
 
 def tensorflow_gpu_removed_fix(m: Machine) -> Fix:
@@ -4398,7 +4392,7 @@ def package_install_fix(m: Machine, dist: str, module: str) -> Fix:
         f"gives its version; the release for it is in {dist}'s compatibility table{table}); a "
         f"bare `pip install {dist}` installs its newest release, which may replace the "
         f"installed TensorFlow.{ended}{where}",
-        ("pip show tensorflow", *m.list_releases(dist)),
+        (*m.pip("show tensorflow"), *m.list_releases(dist)),
     )
 
 
@@ -4671,7 +4665,7 @@ def deepmd_rebuild_fix(
     )
 
 
-def tflite_flex_fix() -> Fix:
+def tflite_flex_fix(m: Machine) -> Fix:
     """A model with Select TensorFlow ops (Flex) under a runtime without the Flex delegate:
     a runtime that links it, or the model converted with builtin operators only."""
     return Fix(
@@ -4682,7 +4676,7 @@ def tflite_flex_fix() -> Fix:
         "runtime with the Flex delegate). Or convert the model with builtin operators only "
         "(converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS]), replacing "
         "the ops the converter reports.",
-        ("pip install tensorflow  # tf.lite.Interpreter with the Flex delegate",),
+        m.pip("install tensorflow"),  # its tf.lite.Interpreter has the Flex delegate
     )
 
 
@@ -4711,7 +4705,7 @@ EDGETPU_CUSTOM_OP = "edgetpu-custom-op"
 FLEX_OP_PREFIX = "Flex"
 
 
-def tflite_custom_op_fix(op: Optional[str]) -> Fix:
+def tflite_custom_op_fix(m: Machine, op: Optional[str]) -> Fix:
     """A TFLite model's custom op that the interpreter's op resolver does not register: the
     Edge TPU delegate for the Edge TPU's op, the Flex delegate for a Select TensorFlow op,
     else the op's kernel registered (or the model converted with Select TensorFlow ops)."""
@@ -4724,10 +4718,10 @@ def tflite_custom_op_fix(op: Optional[str]) -> Fix:
             "'libedgetpu.so.1')]); libedgetpu.1.dylib on macOS, edgetpu.dll on Windows) with "
             "the Edge TPU runtime installed and the device attached, or run the model's "
             "version that was not compiled for the Edge TPU on the CPU.",
-            ("python3 -m pip show tflite-runtime",),
+            m.pip("show tflite-runtime"),
         )
     if op is not None and op.startswith(FLEX_OP_PREFIX):
-        return tflite_flex_fix()
+        return tflite_flex_fix(m)
     what = f"`{op}`" if op else "a custom op"
     # The guide to TFLite custom operators: a custom op runs only where its kernel is
     # registered with the interpreter's resolver (AddCustom); a TensorFlow op the converter
@@ -4758,7 +4752,7 @@ def tflite_unknown_op_fix(op: Optional[str]) -> Fix:
     )
 
 
-def edgetpu_runtime_fix() -> Fix:
+def edgetpu_runtime_fix(m: Machine) -> Fix:
     """The Edge TPU runtime and the TFLite interpreter of one Coral release."""
     return Fix(
         "The Edge TPU runtime (libedgetpu) is built against one TensorFlow Lite release and "
@@ -4768,7 +4762,7 @@ def edgetpu_runtime_fix() -> Fix:
         "later go with tflite_runtime 2.5), or the libedgetpu of the interpreter's release.",
         (
             "dpkg -l | grep -E 'edgetpu|tflite'",
-            "python3 -m pip show tflite-runtime",
+            *m.pip("show tflite-runtime"),
             "sudo apt-get install --only-upgrade libedgetpu1-std python3-tflite-runtime",
         ),
     )
@@ -5052,7 +5046,7 @@ def op_not_registered_fix(m: Machine, op: Optional[str], host: str = "") -> Fix:
             f"is first used: `import {contrib}` (or touch tf.contrib.{contrib.rsplit('.', 1)[1]}) "
             "in the same process before the graph or model is loaded. TensorFlow 2 has no "
             "tf.contrib: a graph holding this op runs only on a 1.x release (1.15 is the last).",
-            ("pip show tensorflow",),
+            m.pip("show tensorflow"),
         )
     table = modules()
     dist = table.op_library(op) if op else None
@@ -5076,11 +5070,11 @@ def op_not_registered_fix(m: Machine, op: Optional[str], host: str = "") -> Fix:
         "TensorFlow (load it with that release or a newer one), or by a process that had an "
         "add-on library loaded (import the package that provides the op before loading: "
         "the op's name usually says which).",
-        ("pip show tensorflow",),
+        m.pip("show tensorflow"),
     )
 
 
-def graph_from_other_tf_fix(op: Optional[str], inputs: bool = False) -> Fix:
+def graph_from_other_tf_fix(m: Machine, op: Optional[str], inputs: bool = False) -> Fix:
     """A graph whose node carries an attribute the installed TensorFlow's op lacks (or, with
     ``inputs``, other inputs than the op takes): export it again with this TensorFlow, or run
     it with the release that exported it."""
@@ -5100,7 +5094,7 @@ def graph_from_other_tf_fix(op: Optional[str], inputs: bool = False) -> Fix:
         "Export the graph again (freeze or save it from its checkpoint) with the installed "
         "TensorFlow, or install the TensorFlow release that exported it (the model's README "
         "or its producer version says which) and run it there.",
-        ("pip show tensorflow",),
+        m.pip("show tensorflow"),
     )
 
 

@@ -137,11 +137,17 @@ def _nvcc_wheel(m: Machine, release: str, newer: bool = False) -> tuple[Optional
     if first is None or (below and not newer):
         return None, f"NVIDIA publishes no CUDA compiler wheel of CUDA {release}", False
     spec = f">={first if below else release}" if newer else f"=={release}.*"
-    line = m.line
-    pin = (line.and_cuda or {}).get(name) if line is not None else None
-    if line is not None and pin and not ranges_meet(pin, spec):
-        return None, f"TensorFlow {line.line}'s and-cuda extra pins {name}{pin}", True
+    pin = _nvcc_pin(m, name)
+    if m.line is not None and pin and not ranges_meet(pin, spec):
+        return None, f"TensorFlow {m.line.line}'s and-cuda extra pins {name}{pin}", True
     return f"{name}{spec}", "", False
+
+
+def _nvcc_pin(m: Machine, name: str) -> str:
+    """The range the installed line's and-cuda extra declares on the CUDA compiler wheel
+    ``name`` (2.15: ``==12.2.140``; 2.18 and 2.19: ``==12.5.82``), empty where it declares
+    none or no line is known."""
+    return (m.line.and_cuda_pin(name) if m.line is not None else None) or ""
 
 
 #: Names ``$CUDA_HOME`` as XLA's CUDA root, keeping the user's other XLA flags.
@@ -299,8 +305,7 @@ def _clear_path_fix(m: Machine, text: str, floor: Optional[str] = None) -> Fix:
     if major is None or finds is False:
         return Fix(f"{text}" + (f" (the CUDA compiler wheel: {said})." if said else "."), looks)
     name = wheel_name("nvidia-cuda-nvcc", major)
-    # The release the installed line's and-cuda extra pins (2.15: ==12.2.140), where it does.
-    pin = (m.line.and_cuda or {}).get(name, "") if m.line is not None else ""
+    pin = _nvcc_pin(m, name)
     if pin and floor and not ranges_meet(pin, f">={floor}"):
         return Fix(
             f"{text} (TensorFlow's and-cuda extra pins {name}{pin}, older than CUDA {floor}: "
@@ -373,10 +378,8 @@ def _first_line_admitting(m: Machine, name: str, spec: str) -> Optional[str]:
     installed = version_key(m.line.line)
     fits = [
         line.line
-        for line in m.matrix.lines
+        for line in m.matrix.lines_pinning(name, lambda pin: ranges_meet(pin, spec), and_cuda=True)
         if version_key(line.line) > installed
-        and (line.and_cuda or {}).get(name)
-        and ranges_meet((line.and_cuda or {})[name], spec)
     ]
     return min(fits, key=version_key) if fits else None
 

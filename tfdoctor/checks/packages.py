@@ -117,7 +117,7 @@ def _user_site_copy(ctx: CheckContext, providers: list[PackageFacts]) -> Optiona
         f"TensorFlow is installed twice: {mine} in the user site-packages, which this Python "
         f"imports, and {theirs} in the environment",
         f"sys.path entry: {entry}",
-        causes.software.user_site_fix(entry, [p.name for p in user], ctx.machine),
+        causes.software.user_site_fix(ctx.machine, entry, [p.name for p in user]),
     )
 
 
@@ -161,7 +161,7 @@ def _pip_too_old(m: Machine) -> Optional[tuple[str, str]]:
 
 def _pip_then_tensorflow_fix(m: Machine, pip: str, reason: str) -> Fix:
     """Upgrade this interpreter's pip, then install the newest TensorFlow that fits."""
-    upgrade = causes.platform.pip_upgrade_fix(reason, pip=pip)
+    upgrade = causes.platform.pip_upgrade_fix(m, reason, pip=pip)
     install = causes.software.tensorflow_install_fix(m)
     return Fix(
         f"{upgrade.text} {install.text}",

@@ -1053,6 +1053,30 @@ def tf_installer(paths: Iterable[str], conda_listed: Iterable[str]) -> Optional[
     return None
 
 
+#: uv's resolver report, whatever uv resolved: "No solution found when resolving
+#: dependencies:", "... script dependencies:", "... `--with` dependencies:", "... dependencies
+#: for split (...):" (uv's snapshot tests, astral-sh/uv crates/uv/tests/it/lock.rs and
+#: pip_install.rs; reticulate's tests/testthat/_snaps/py_require.md shows the script form).
+_UV_REPORT = re.compile(r"\bNo solution found when resolving (?:\S+ )?dependencies\b")
+#: A uv command the log echoes at a line's start (after a shell prompt, where shown): its pip
+#: interface (``uv pip install``) or a project's commands (``uv add``, ``sync``, ``lock``,
+#: ``run``), https://docs.astral.sh/uv/reference/cli/.
+_UV_COMMAND = re.compile(r"(?m)^[ \t]*(?:[$>%#] ?)?uv (pip |add |sync\b|lock\b|run )")
+
+
+def log_installer(text: str) -> Optional[str]:
+    """The installer whose words the log shows where not pip: ``uv pip`` (uv's pip
+    interface) or ``uv`` (a uv project), by the uv command it echoes, else by uv's resolver
+    report (:func:`uv_interface`; its pip interface where the words say neither); None where
+    the log shows neither (pip's, or not shown)."""
+    command = _UV_COMMAND.search(text)
+    if command is not None:
+        return "uv pip" if command.group(1) == "pip " else "uv"
+    if _UV_REPORT.search(text):
+        return uv_interface(text) or "uv pip"
+    return None
+
+
 #: OpenVINO's Model Optimizer logs its requirements check at the level the check decided
 #: (openvino/tools/mo/utils/versions_checker.py, check_requirements: an error where a module
 #: it cannot work without, networkx, defusedxml or numpy, does not import, else a warning,

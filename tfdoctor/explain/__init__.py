@@ -114,6 +114,7 @@ from tfdoctor.evidence.packages import (
     InstallRequest,
     NumpyBuild,
     Unavailable,
+    log_installer,
     mo_check_outcome,
     plugin_dist,
     read_conda_missing_releases,
@@ -1633,6 +1634,9 @@ class Revealed(Record):
     #: Who installed TensorFlow where the log shows another installer than pip
     #: (:func:`tfdoctor.evidence.packages.tf_installer`).
     tf_installer: Optional[str] = None
+    #: The installer the log shows where not pip (``uv pip``, ``uv``)
+    #: (:func:`tfdoctor.evidence.packages.log_installer`).
+    installer: Optional[str] = None
     conda_installed: frozenset[str] = frozenset()
     #: The channel ``conda list`` shows for a package of :data:`_CONDA_ASKED` (empty: the
     #: default channels), by name, sorted.
@@ -2231,6 +2235,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         conda=conda,
         tf_installer=tf_installer((*(p for p in (site,) if p), *frames), evidence.conda_installed),
+        installer=log_installer(text),
         conda_installed=evidence.conda_installed,
         conda_channels=tuple(sorted(evidence.conda_channels.items())),
         nix_store=next((p for p in (site or "", *frames) if p.startswith(_NIX_STORE)), None),
@@ -2661,6 +2666,7 @@ def log_hints(revealed: Revealed) -> LogHints:
         container_host=revealed.container_host,
         pip=revealed.pip_version,
         tf_installer=revealed.tf_installer,
+        installer=revealed.installer,
         conda_installed=revealed.conda_installed,
         conda_channels=revealed.conda_channels,
         packager=revealed.packager,
@@ -3218,10 +3224,10 @@ def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId
         # missing) is the build's defect, not a GPU without code.
         item = causes.gpu.rocm_target_listed(target, supported)
         if item is not None:
-            return causes.gpu.GPU_KNOWN_FAILURE, causes.gpu.rocm_arch_list_fix(target, item)
-        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(target, supported)
+            return causes.gpu.GPU_KNOWN_FAILURE, causes.gpu.rocm_arch_list_fix(m, target, item)
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(m, target, supported)
     if all(ROCM_WORDS in h.signature.tags for h in hits):
-        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix()
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(m)
     if all(DIRECTML_WORDS in h.signature.tags for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.directml_adapter_fix()
     predates = _cuda_predates(m, r, hits)
@@ -4338,7 +4344,7 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         # Which side moved depends on the TensorFlow and the converting package: without
         # TensorFlow's declared range, no pin is offered, only what shows the ranges.
         fix = causes.common.range_fix(m, dist) or Fix(
-            text, (f"pip show tensorflow {dist}", "pip check")
+            text, (*m.pip(f"show tensorflow {dist}"), *m.pip("check"))
         )
         return causes.software.DEPENDENCY_OUT_OF_RANGE, fix
     return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
@@ -4383,7 +4389,9 @@ def _tpu_version(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 
 
 def _glob_extra(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    return causes.platform.SHELL_GLOB_EXTRA, causes.platform.quoted_extra_fix(_group(hits, "dist"))
+    return causes.platform.SHELL_GLOB_EXTRA, causes.platform.quoted_extra_fix(
+        m, _group(hits, "dist")
+    )
 
 
 def _dependency_missing(
@@ -4478,7 +4486,7 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         # say what it needs.
         wheel = next(iter(r.wheel_refusals), None)
         if wheel is None:
-            return causes.platform.WHEEL_MISMATCH, causes.platform.unnamed_wheel_fix()
+            return causes.platform.WHEEL_MISMATCH, causes.platform.unnamed_wheel_fix(m)
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
         )
@@ -4917,6 +4925,7 @@ def _host_cert(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     said = " ".join(line for h in hits for _, line in h.citations)
     reason = _VERIFY_REASON.search(said)
     return causes.network.DOWNLOAD_HOST_CERT_UNVERIFIABLE, causes.network.host_cert_fix(
+        m,
         reason.group(1).strip() if reason is not None else "certificate verify failed",
         _download_url(hits),
     )
@@ -5040,7 +5049,7 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
             m, _group(hits, "scheme")
         )
     if any(h.signature.id == "edgetpu-delegate-prepare" for h in hits):
-        return causes.software.COMPANION_MISMATCH, causes.software.edgetpu_runtime_fix()
+        return causes.software.COMPANION_MISMATCH, causes.software.edgetpu_runtime_fix(m)
     if any(h.signature.id == "edgetpu-model-needs-newer-runtime" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.edgetpu_model_runtime_fix(
             _group(hits, "required"), _group(hits, "loaded")
@@ -5531,7 +5540,7 @@ _INSTALLED_PATH = re.compile(r"""(?<![^\s'",])[^\s'"]*[/\\](?:site|dist)-package
 
 
 def _framework_major(
-    r: Revealed, hits: Sequence[Hits], library: Optional[str], owner: Optional[str]
+    m: Machine, r: Revealed, hits: Sequence[Hits], library: Optional[str], owner: Optional[str]
 ) -> Optional[tuple[causes.CauseId, Fix]]:
     """TensorFlow's framework library of another major (or unversioned) that
     tf.load_op_library's op needs: a project's own op relinked with TensorFlow's flags, a
@@ -5553,13 +5562,13 @@ def _framework_major(
         # or the project's file loaded it): rebuilt with TensorFlow's flags, not reinstalled.
         name = library.replace("\\", "/").rsplit("/", 1)[-1] if library else None
         return causes.software.CUSTOM_OP_BUILD_MISMATCH, causes.software.custom_op_link_fix(
-            name, r.tf_version
+            m, name, r.tf_version
         )
     if major is None:
         return None
     # A package's compiled ops: the package was built for that major.
     return causes.software.COMPANION_MISMATCH, causes.software.op_library_major_fix(
-        major, r.tf_version, owner or _framework_package(cited, r.op_loader)
+        m, major, r.tf_version, owner or _framework_package(cited, r.op_loader)
     )
 
 
@@ -5627,7 +5636,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         path = cuda_symbol["library"]
         top = installed_package(os.path.normpath(path))
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.cuda_runtime_symbol_fix(
-            path, cuda_symbol["symbol"], distribution_of(top) if top else None
+            m, path, cuda_symbol["symbol"], distribution_of(top) if top else None
         )
     icu = next(
         (g for h in hits if h.signature.id == "icu-data-symbol-undefined" for g in h.groups), None
@@ -5696,7 +5705,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         )
     own = _own_library_unopened(hits)
     if own is not None:
-        return causes.platform.WHEEL_MISMATCH, causes.platform.own_library_unopened_fix(*own)
+        return causes.platform.WHEEL_MISMATCH, causes.platform.own_library_unopened_fix(m, *own)
     # "Library not loaded" is dyld's (macOS) wording.
     dyld = any(h.signature.id == "dylib-not-loaded" for h in hits)
     macos = r.os == "macos" or dyld or bool(library and library.endswith(".dylib"))
@@ -5726,7 +5735,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     )
     named = (_library_owner(g["library"]) for h in hits for g in h.groups if g.get("library"))
     owner = next((d for d in (*owners, *named) if d and d not in TF_DISTRIBUTIONS), None)
-    major_found = _framework_major(r, hits, library, owner) or _tf_own_unfound(
+    major_found = _framework_major(m, r, hits, library, owner) or _tf_own_unfound(
         m, r, hits, library, owner
     )
     if major_found is not None:
@@ -5818,12 +5827,12 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     if "framework-library-not-found-apple-ld" in ids:
         linked = _group(hits, "library")
         return cause, causes.software.custom_op_macos_link_fix(
-            f"-l{linked}" if linked else None, r.tf_version
+            m, f"-l{linked}" if linked else None, r.tf_version
         )
     if "framework-library-not-linked" in ids:
         linked = _group(hits, "library")
         return cause, causes.software.custom_op_link_fix(
-            f"-l{linked}" if linked else None, r.tf_version
+            m, f"-l{linked}" if linked else None, r.tf_version
         )
     return cause, causes.software.custom_op_compile_fix(None, plugin)
 
@@ -6028,6 +6037,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # or a newer one: a pip before 19.0 lists none of them (Windows' and macOS' tags it
         # reads; an older release's refusal is about its Pythons).
         return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+            m,
             f"The log shows pip {r.pip_version}, older than 19.0, the first that reads the "
             "platform tags of TensorFlow's wheels since 1.15 and 2.0 (manylinux2010), so pip "
             "lists only older releases, or none.",
@@ -6047,7 +6057,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # pip lists no TensorFlow at all for a Python that has macOS wheels, and it is older
         # than the first pip that reads macOS 11's tags: on macOS 11 and later that pip finds
         # no macOS wheel of anything (elsewhere it would list releases for this Python).
-        return causes.platform.PIP_TOO_OLD, causes.platform.macos11_pip_fix(r.pip_version, r.python)
+        return causes.platform.PIP_TOO_OLD, causes.platform.macos11_pip_fix(
+            m, r.pip_version, r.python
+        )
     if (
         normalize_name(refusal.dist) == "tensorflow-macos"
         and refusal.shown
@@ -6057,7 +6069,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # interpreter reporting 10.16, or an older pip, does not read (not only the Python).
         pythons = {py for row in releases_of("tensorflow-macos") for py in row.pythons}
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.macos_wrapper_fix(
-            r.python, r.pip_version, sorted(pythons, key=version_key)
+            m, r.python, r.pip_version, sorted(pythons, key=version_key)
         )
     cause, fix, _ = causes.platform.pip_refusal_fix(
         m,
@@ -6531,6 +6543,7 @@ def _machine_refusal(
         )
     if r.pip_version and version_key(r.pip_version) < causes.platform.PIP_MANYLINUX2014:
         return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+            m,
             f"The log shows pip {r.pip_version} on Linux aarch64, where TensorFlow's wheels "
             f"(from {having[0].line}) are tagged manylinux2014, which pip reads only since "
             "19.3: it lists none of them.",
@@ -6620,6 +6633,7 @@ def _blind_to_newer_manylinux(m: Machine, r: Revealed, refusal: PipRefusal) -> O
     )
     tag = manylinux_name(version_key(cut.glibc_min or ""))
     return causes.platform.pip_upgrade_fix(
+        m,
         f"pip lists TensorFlow only up to {newest}: every Linux wheel from {cut.line} on is "
         f"tagged {tag} or newer (the matrix's glibc {cut.glibc_min}), which pip before "
         f"{'.'.join(map(str, needs))} does not read, while "
@@ -6696,6 +6710,7 @@ def _unprefixed_refusal(m: Machine, r: Revealed, hits: Sequence[Hits]) -> Option
                 else "the log cuts its list of releases short"
             )
             return causes.platform.pip_upgrade_fix(
+                m,
                 "pip printed its refusal without 'ERROR:', as pips before 19.1 do, and "
                 f"{shown}: every Linux wheel of the releases asked for ({refusal.spec}) carries "
                 "the manylinux2010 tag or a newer one, which pip reads only since 19.0.",
@@ -6712,7 +6727,6 @@ def _unprefixed_companion_refusal(m: Machine, r: Revealed) -> Optional[Fix]:
     the list (pre-releases or sdists only) shows it skipped. Where the log shows the Python,
     one of those releases must have a Linux wheel for it (else the Python is the reason).
     The fix ranks the two readings the text leaves open: pip first, then the Python."""
-    del m  # the index, not the matrix, describes these distributions
     for refusal in r.pip_refusals:
         dist = normalize_name(refusal.dist)
         rows = releases_of(dist)
@@ -6736,6 +6750,7 @@ def _unprefixed_companion_refusal(m: Machine, r: Revealed) -> Optional[Fix]:
         span = python_span(tuple(pythons)) if pythons else "the Pythons they list"
         asked = f" ({refusal.spec})" if refusal.spec else ""
         return causes.platform.pip_upgrade_fix(
+            m,
             "pip printed its refusal without 'ERROR:', as pips before 19.1 do, and lists "
             f"{dist} {', '.join(refusal.versions)} only, none of the releases asked for{asked}, "
             f"though each publishes Linux wheels (for {span}): a pip before 19.0 reads only "
@@ -6994,7 +7009,7 @@ def _refusal_candidates(
                 f"pip {r.pip_version} on macOS 11 or later, which it does not read the wheels of",
                 "The log does not show the system. On macOS 11 and later a pip older than "
                 "20.3 finds no macOS wheel of any release, so it lists none.",
-                causes.platform.macos11_pip_fix(r.pip_version, r.python),
+                causes.platform.macos11_pip_fix(m, r.pip_version, r.python),
             )
         )
     named = _required_by_name(findings, m, r, refusal, text)
@@ -7084,11 +7099,13 @@ def _pip_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     shown = f"pip {r.pip_version}" if r.pip_version else "this pip"
     if any(h.signature.id == "pypi-tls-refused" for h in hits):
         return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+            m,
             f"PyPI refused the connection: it accepts TLS 1.2 only (since 2018), which {shown} "
             "or the Python's SSL library under it does not speak, so pip cannot fetch anything.",
             tls=True,
         )
     return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+        m,
         f"{shown if r.pip_version else 'This pip'} predates Requires-Python (pip 9.0): it "
         "installs releases that no longer support this Python, whose builds then fail.",
         pip=r.pip_version,
@@ -7275,7 +7292,7 @@ _CONVERTER_REFUSALS = frozenset({"tflite-converter-op-unsupported", "toco-op-uns
 
 def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tflite-flex-delegate-missing" for h in hits):
-        return causes.software.OP_NOT_REGISTERED, causes.software.tflite_flex_fix()
+        return causes.software.OP_NOT_REGISTERED, causes.software.tflite_flex_fix(m)
     if any(
         h.signature.id == "toco-op-unsupported" and _TOCO_UNRECOGNIZED in line
         for h in hits
@@ -7291,7 +7308,7 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     custom = next((h for h in hits if h.signature.id == "tflite-unresolved-custom-op"), None)
     if custom is not None:
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_custom_op_fix(
-            _group([custom], "op")
+            m, _group([custom], "op")
         )
     if (
         any(h.signature.id == "tflite-micro-registration-missing" for h in hits)
@@ -7306,10 +7323,10 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_runtime_fix()
     op = _group(hits, "op")
     if any(h.signature.id == "graph-attr-not-in-op" for h in hits):
-        return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(op)
+        return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(m, op)
     if any(h.signature.id == "graph-inputs-not-in-op" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(
-            op, inputs=True
+            m, op, inputs=True
         )
     return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(
         m, op, _op_host(hits)
@@ -7730,11 +7747,12 @@ BUILDERS: dict[str, Builder] = {
         # Pipenv names its lock file in pip's words, or (later releases) passes them through
         # under its own exception's name: its lock file holds the hashes either way.
         causes.network.hash_mismatch_fix(
+            m,
             any(
                 "Pipfile.lock" in line or "pipenv.exceptions" in line
                 for h in hits
                 for _, line in h.citations
-            )
+            ),
         ),
     ),
     causes.runtime.HOST_OUT_OF_MEMORY: lambda m, r, hits: (
@@ -8410,7 +8428,7 @@ def _unreleased_candidate(evidence: Evidence, machine: Machine) -> Optional[Find
         f"The log shows {tf.name} {tf.version}, {kind} of {final}, and no other cause for the "
         "exception: unreleased builds carry defects that their final release, or a later "
         "build, does not.",
-        causes.runtime.unreleased_build_fix(tf.name, tf.version, final),
+        causes.runtime.unreleased_build_fix(machine, tf.name, tf.version, final),
     )
 
 
@@ -8643,8 +8661,8 @@ def explain(
         cut_import_finding(
             cut_import(evidence.first_text), evidence.tracebacks, machine, findings.values()
         ),
-        _old_pip_shown(evidence, revealed, findings.values()),
-        _user_site_tensorflow(evidence),
+        _old_pip_shown(evidence, machine, revealed, findings.values()),
+        _user_site_tensorflow(evidence, machine),
         _dict_wrapper_cut(evidence, machine),
         _syntax_newer_than_python(evidence, revealed, machine),
         _conda_path_too_long(evidence),
@@ -8662,7 +8680,7 @@ def explain(
         _jvm_candidate(findings, by_cause, revealed),
         *_refusal_candidates(findings, machine, revealed, evidence.first_text),
         _custom_op_unresolved(findings, by_cause),
-        _hosted_tf_replaced(evidence, revealed, by_cause, findings),
+        _hosted_tf_replaced(evidence, revealed, by_cause, findings, machine),
         _kernel_kept_release(evidence, revealed),
         _pip_added_beside(evidence, machine),
         locked_without_wrapper(
@@ -8908,7 +8926,9 @@ def _cite_head(evidence: Evidence, fragments: Iterable[str]) -> str:
 _PIP_VERSION_SHOWN = ("pip-version-shown", "pip-version-notice")
 
 
-def _old_pip_shown(evidence: Evidence, r: Revealed, found: Iterable[Finding]) -> Optional[Finding]:
+def _old_pip_shown(
+    evidence: Evidence, m: Machine, r: Revealed, found: Iterable[Finding]
+) -> Optional[Finding]:
     """A pip older than 19.0, on Linux or a system not shown, where nothing else in the log is
     a problem: it cannot install TensorFlow's Linux wheels since 1.15 and 2.0 (manylinux2010
     and newer tags), whatever it is asked for next. A Windows or macOS log is not read so:
@@ -8937,6 +8957,7 @@ def _old_pip_shown(evidence: Evidence, r: Revealed, found: Iterable[Finding]) ->
         + f"\nThe log shows pip {r.pip_version}, older than 19.0, the first pip that reads "
         "the manylinux2010 tag of every Linux wheel of TensorFlow since 1.15 and 2.0.",
         causes.platform.pip_upgrade_fix(
+            m,
             f"pip {r.pip_version} lists no Linux wheel of TensorFlow 1.15, 2.0 or later "
             "(manylinux2010 needs pip 19.0, manylinux2014 19.3), so it cannot install them.",
             pip=r.pip_version,
@@ -9299,7 +9320,7 @@ def _syntax_newer_than_python(
     )
 
 
-def _user_site_tensorflow(evidence: Evidence) -> Optional[Finding]:
+def _user_site_tensorflow(evidence: Evidence, m: Machine) -> Optional[Finding]:
     """Frames through TensorFlow in the per-user site-packages, inside a conda Python (other
     frames are a conda installation's): conda's Pythons read the user site before their own
     site-packages, so a TensorFlow installed there with ``pip --user`` shadows the
@@ -9319,7 +9340,7 @@ def _user_site_tensorflow(evidence: Evidence) -> Optional[Finding]:
         _cite_head(evidence, [sites[0].group(0)])
         + f"\nTensorFlow's frames are under {site} (the user site), the interpreter's under "
         f"a conda installation ({conda}).",
-        causes.software.user_site_fix(site),
+        causes.software.user_site_fix(m, site),
     )
 
 
@@ -10327,6 +10348,7 @@ def _hosted_tf_replaced(
     revealed: Revealed,
     by_cause: dict[str, list[Hits]],
     findings: Mapping[str, Finding],
+    m: Machine,
 ) -> Optional[Finding]:
     """A GPU library failure, or an installed extension's undefined symbol, on a hosted
     notebook (its own paths or its pip hook shown) after the log installs a TensorFlow there:
@@ -10348,18 +10370,18 @@ def _hosted_tf_replaced(
         else None
     )
     if removed is not None:
-        replaced = _image_build_removed(evidence, revealed, by_cause, findings, removed)
+        replaced = _image_build_removed(evidence, revealed, by_cause, findings, removed, m)
         if replaced is not None:
             return replaced
     image = causes.hosted.hosted_image(revealed.notebook)
     installed = _tf_installed_in_log(evidence) if image is not None else None
     if image is not None and installed is None:
-        return _image_libraries_unpaired(evidence, by_cause, findings, revealed.notebook)
+        return _image_libraries_unpaired(evidence, by_cause, findings, revealed.notebook, m)
     if image is None or installed is None:
         return None
     failure = _after_install_failure(evidence, by_cause, findings)
     if failure is None:
-        return _image_tensorflow_removed(evidence, revealed.notebook, installed)
+        return _image_tensorflow_removed(evidence, revealed.notebook, installed, m)
     dist, version = installed
     what = f"{dist} {version}" if version else dist
     return causes.finding(
@@ -10370,7 +10392,7 @@ def _hosted_tf_replaced(
         failure
         + f"\nThe log installs {what} on {image.title} (its paths show the notebook) before "
         "this failure.",
-        causes.hosted.installed_over_image_fix(image, dist, version),
+        causes.hosted.installed_over_image_fix(m, image, dist, version),
     )
 
 
@@ -10388,6 +10410,7 @@ def _image_libraries_unpaired(
     by_cause: Mapping[str, list[Hits]],
     findings: Mapping[str, Finding],
     notebook: Optional[str],
+    m: Machine,
 ) -> Optional[Finding]:
     """A refused cuDNN, or a CUDA library of the build not found, on the hosted ``notebook``
     (``colab``) whose install the log does not show: the image's TensorFlow is built for the
@@ -10430,7 +10453,7 @@ def _image_libraries_unpaired(
             if libraries is not None
             else ", so it is not the image's."
         ),
-        causes.hosted.installed_over_image_fix(image, None, None),
+        causes.hosted.installed_over_image_fix(m, image, None, None),
     )
 
 
@@ -10490,6 +10513,7 @@ def _image_build_removed(
     by_cause: dict[str, list[Hits]],
     findings: Mapping[str, Finding],
     removed: _PipSaid,
+    m: Machine,
 ) -> Optional[Finding]:
     """pip removing Colab's own build of TensorFlow (``removed``), with what it installed in
     its place where the log shows it: an error where the GPU's libraries fail after it, else a
@@ -10513,7 +10537,7 @@ def _image_build_removed(
             causes.hosted.HOSTED_TF_REPLACED,
             f"TensorFlow replaced on {image.title}, whose CUDA and cuDNN are built for its own",
             f"{failure}\n{said}, before this failure.",
-            causes.hosted.installed_over_image_fix(image, dist, version),
+            causes.hosted.installed_over_image_fix(m, image, dist, version),
         )
     return causes.finding(
         f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
@@ -10522,12 +10546,12 @@ def _image_build_removed(
         f"The notebook replaced the TensorFlow {image.title} ships",
         f"{said}: the image's CUDA and cuDNN libraries and its other packages are built and "
         "tested with its own TensorFlow, and stay as they were.",
-        causes.hosted.installed_over_image_fix(image, dist, version),
+        causes.hosted.installed_over_image_fix(m, image, dist, version),
     )
 
 
 def _image_tensorflow_removed(
-    evidence: Evidence, notebook: Optional[str], installed: tuple[str, Optional[str]]
+    evidence: Evidence, notebook: Optional[str], installed: tuple[str, Optional[str]], m: Machine
 ) -> Optional[Finding]:
     """pip removing the TensorFlow the hosted ``notebook``'s image had and installing another
     release, with no failure after it: the replacement observed, a warning (the image's CUDA
@@ -10557,7 +10581,7 @@ def _image_tensorflow_removed(
         f"{image.title} (its paths show the notebook) and installed {dist} {version}: the "
         "image's CUDA and cuDNN libraries and its other packages are built and tested with "
         "its own TensorFlow, and stay as they were.",
-        causes.hosted.installed_over_image_fix(image, dist, version),
+        causes.hosted.installed_over_image_fix(m, image, dist, version),
     )
 
 

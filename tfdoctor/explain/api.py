@@ -1134,7 +1134,7 @@ def _keras2_shown(
         fix = Fix(
             f"`{name}` is in no listed release's public API: the code was written for another "
             f"Keras than the installed Keras 2. {read}",
-            ("pip show tensorflow keras tf-keras",),
+            m.pip("show tensorflow keras tf-keras"),
         )
     elif (
         listed
@@ -1146,7 +1146,7 @@ def _keras2_shown(
             f"The listings place `{name}` in every Keras 2 that prints this module (TensorFlow "
             f"up to {last}), so no release of it explains the error: the code was written for "
             f"another Keras than the installed Keras 2, or the install mixes two releases. {read}",
-            ("pip show tensorflow keras tf-keras",),
+            m.pip("show tensorflow keras tf-keras"),
         )
     elif listed and tf_version is None and version_key(listed[-1])[:2] == LAST_KERAS2:
         # Every Keras 2 line from the first listed one has it: the one that raised is older.
@@ -1162,7 +1162,7 @@ def _keras2_shown(
         fix = Fix(
             "The installed Keras 2 is of another release than the code was written for."
             + _listed_direction(name, everywhere, tf_version),
-            ("pip show tensorflow keras tf-keras",),
+            m.pip("show tensorflow keras tf-keras"),
         )
     return dataclasses.replace(
         verdict,
@@ -1212,7 +1212,7 @@ def _tf_keras_copy_missing(verdict: Verdict, m: Machine, tf_version: Optional[st
             "The installed TensorFlow is older than the code: `pip show tensorflow` shows it. "
             "Install the TensorFlow the code's requirements or environment file name (1.4 or "
             "newer), in place of the older one an install step or a pin put there.",
-            ("pip show tensorflow",),
+            m.pip("show tensorflow"),
         ),
         release="",
         links=causes.CAUSES[causes.code.API_REMOVED].links,
@@ -1295,7 +1295,7 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
             f"Install the multi-backend Keras {dist} was written for (keras 2.3.1 or before, "
             f"with the TensorFlow 1.x or 2.0-2.1 it supports), or a {dist} release written "
             "for tf.keras.",
-            (f"pip show {dist} keras tensorflow", *m.pip_install("keras<2.4")),
+            (*m.pip(f"show {dist} keras tensorflow"), *m.pip_install("keras<2.4")),
         )
     else:
         key, cause = "package-before-keras", causes.software.COMPANION_MISMATCH
@@ -1307,7 +1307,7 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
         fix = Fix(
             f"Upgrade {dist}{find} to a release made for the installed Keras, or install the "
             f"Keras (with its TensorFlow) this {dist} release was written for.",
-            (*upgrade, f"pip show {dist} keras tensorflow"),
+            (*upgrade, *m.pip(f"show {dist} keras tensorflow")),
         )
         if _KERAS_212_LAYOUT.match(name):
             # keras/engine/ and its siblings outside keras/src/ are the layout of Keras 2.12
@@ -1320,7 +1320,7 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
                 f"{dist} release and install the last Keras with {name}, 2.12, with its "
                 f"TensorFlow 2.12{_line_pythons(m, '2.12')}: pip install "
                 f'"{_keras212_dist(m)}~=2.12.0" "keras~=2.12.0".',
-                (*upgrade, f"pip show {dist} keras tensorflow"),
+                (*upgrade, *m.pip(f"show {dist} keras tensorflow")),
             )
     return dataclasses.replace(
         verdict,
@@ -2889,7 +2889,7 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
             causes.code.API_REMOVED,
             f"`{name}`: {causes.CAUSES[causes.code.API_REMOVED].title}",
             "\n".join(detail),
-            Fix(text, (f"pip show {dists}",)),
+            Fix(text, m.pip(f"show {dists}")),
             causes.CAUSES[causes.code.API_REMOVED].links,
         )
     )

@@ -98,7 +98,7 @@ def _fix(m: Machine, newer: bool) -> Fix:
     return causes.common.range_fix(m, "protobuf") or Fix(
         "Install the protobuf release the package that owns the generated code declares "
         "(`pip check` names the range each installed package wants).",
-        ("pip check",),
+        m.pip("check"),
     )
 
 

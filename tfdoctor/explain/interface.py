@@ -225,7 +225,7 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         causes.code.API_REMOVED,
         f"{opening}: {removed.title}",
         detail,
-        causes.code.library_call_fix(product, asked, dist),
+        causes.code.library_call_fix(m, product, asked, dist),
         removed.links,
     )
     return [lead, other]

@@ -497,7 +497,7 @@ def keras_get_updates_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
                 "Define the optimizer's method as get_updates(self, loss, params) (the "
                 f"signature of Keras {changed} on), or run the code with the Keras "
                 "release it was written for (its requirements name it).",
-                ("pip show keras",),
+                m.pip("show keras"),
             )
         return [
             causes.finding(

@@ -548,7 +548,7 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
             f"Install the {dist} release TensorFlow declares{aside}: asking pip for the installed "
             f"TensorFlow again moves {dist} into its declared range (`pip check` shows the "
             "range and whether the installed one is outside it).",
-            ("pip check", *m.pip_install(pinned)),
+            (*m.pip("check"), *m.pip_install(pinned)),
         )
     return causes.finding(
         "explain.dependency-out-of-range",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Optional
 
 from tfdoctor import causes
 from tfdoctor.causes import observed
-from tfdoctor.compat import keras3_serves_tf_keras
+from tfdoctor.compat import first_keras3_line, keras3_serves_tf_keras
 from tfdoctor.evidence.conda import CondaRow
 from tfdoctor.evidence.packages import (
     CondaMissingRelease,
@@ -1737,6 +1737,14 @@ _PRIVATE_MEMBER = re.compile(
 )
 
 
+def before_keras3(m: Machine) -> bool:
+    """The installed TensorFlow is older than the first line whose ``tf.keras`` is Keras 3
+    (2.16: the matrix's keras pins, :func:`~tfdoctor.compat.first_keras3_line`); False where
+    neither is known."""
+    first = first_keras3_line(m.matrix) if m.matrix is not None else None
+    return m.tf is not None and first is not None and version_key(m.tf.version)[:2] < first.key
+
+
 def _keras3_model_private(tb: Traceback, m: Machine) -> Optional[Finding]:
     """Code written for Keras 2 calling a private member of a Keras 3 model: Keras 3's
     models do not have Keras 2's internals (`_get_save_spec`, `_is_graph_network`), nor
@@ -1747,7 +1755,7 @@ def _keras3_model_private(tb: Traceback, m: Machine) -> Optional[Finding]:
     origins = library_origins(tb)
     if (
         any(o.generation == "Keras 2" for o in origins)
-        or (m.tf is not None and version_key(m.tf.version) < (2, 16))
+        or before_keras3(m)
         or tf_keras_generation(m)[0] == 2
     ):
         return None  # Keras 2 itself lacks it: not a generation mismatch
@@ -3787,8 +3795,8 @@ def keras2_moved_under_src(m: Machine, tracebacks: Sequence[Traceback]) -> str:
     if (
         m.tf is not None
         and line is not None
-        and line.keras_in_step
-        and (2, 13) <= version_key(line.line)[:2] < (2, 16)
+        and line.keras_in_step  # the matrix: 2.6-2.15
+        and version_key(line.line)[:2] >= (2, 13)  # Keras 2.13 moved under keras/src
     ):
         return f"TensorFlow {m.tf.version}'s Keras ({line.line})"
     return ""
