@@ -94,6 +94,7 @@ from tfdoctor.evidence.devices import (
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.gpumemory import read_gpu_memory
 from tfdoctor.evidence.imports import imported_before_tensorflow
+from tfdoctor.evidence.installer import Installer, read_installer
 from tfdoctor.evidence.macos import (
     APPLE,
     INTEL,
@@ -132,7 +133,6 @@ from tfdoctor.evidence.packages import (
     read_stale_import,
     read_unavailable,
     tf_installer,
-    uv_interface,
 )
 from tfdoctor.evidence.pip import (
     MAX_COLLECTED,
@@ -280,8 +280,6 @@ from tfdoctor.signatures import (
     NUITKA_WORDS,
     ONE_RELEASE,
     PATTERN_PARTS,
-    PIP_WORDS,
-    POETRY_WORDS,
     PROCESS_ENDED,
     PROTO3_OPTIONAL,
     REASON_CUT,
@@ -290,7 +288,6 @@ from tfdoctor.signatures import (
     SETUPTOOLS_WORDS,
     TF_DISTRIBUTION,
     TFLITE_WORDS,
-    UV_WORDS,
     WINDOWS_WORDS,
     Signature,
     Signatures,
@@ -4701,18 +4698,15 @@ def _metadata_unsatisfiable(
     m: Machine, r: Revealed, hits: Sequence[Hits]
 ) -> tuple[causes.CauseId, Fix]:
     """TensorFlow's own requirement of a companion the resolver could not meet, told in the
-    terms of the resolver that printed it (its signature's id names it)."""
-    first = hits[0].signature.id
-    resolver = next(
-        (tool for tool in ("uv", "poetry", "piptools") if first.startswith(tool + "-")), "uv"
-    )
+    terms of the resolver that printed it (:func:`installer_of`)."""
+    tool = installer_of(hits).tool
     return causes.software.TF_METADATA_UNSATISFIABLE, causes.software.metadata_unsatisfiable_fix(
         m,
         _group(hits, "companion") or "the companion",
         _group(hits, "spec") or "",
         _group(hits, "marker") or "",
         _group(hits, "required_by") or "",
-        "pip-tools" if resolver == "piptools" else resolver,
+        tool if tool in ("poetry", "pip-tools") else "uv",
     )
 
 
@@ -4723,9 +4717,8 @@ def _unpublished_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     index's for a companion) is the pin the fix offers."""
     dist = normalize_name(_group(hits, "dist") or "")
     spec = _group(hits, "spec") or ""
-    resolver = (
-        "poetry" if hits[0].signature.id.startswith("poetry-") else _uv_interface(hits) or "uv"
-    )
+    installer = installer_of(hits)
+    resolver = "poetry" if installer.tool == "poetry" else installer.interface or "uv"
     known: tuple[str, ...] = ()
     python = ""
     if m.matrix is not None and dist == "tensorflow":
@@ -5903,7 +5896,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
                 hint.python,
                 hint.tags,
                 (),
-                _uv_interface(hits),
+                installer_of(hits).interface,
                 hint.implementation,
                 hint.variant,
             ),
@@ -6073,7 +6066,7 @@ def _companion_refused(
         return (
             causes.platform.TF_NO_WHEEL_FOR_PYTHON,
             causes.software.companion_no_wheel_fix(
-                m, companion, (), False, f"=={chosen}", _installer(hits)
+                m, companion, (), False, f"=={chosen}", installer_of(hits).finder
             ),
         )
     # Without pip's list, the specifier its last line names (a release no index lists).
@@ -6084,7 +6077,7 @@ def _companion_refused(
         listed,
         refusal_of.shown if refusal_of is not None else not said,
         refusal_of.spec if refusal_of is not None else said or "",
-        "pip" if refusal_of is not None else _installer(hits),
+        "pip" if refusal_of is not None else installer_of(hits).finder,
         unworded=refusal_of is not None and refusal_of.unworded,
     )
 
@@ -6127,15 +6120,19 @@ def _package_refused(
         required_by,
         # Nothing but pip's empty list: a name PyPI does not have reads the same.
         alone=shown and not required_by and not r.python and not r.os and not r.known(),
-        installer="pip" if refusal is not None else _installer(hits),
+        installer="pip" if refusal is not None else installer_of(hits).finder,
         stated=_python_stated(r),
     )
 
 
-def _uv_interface(hits: Sequence[Hits]) -> str:
-    """Which of uv's interfaces the refusal's words are (``uv pip``, ``uv``: a project), from
-    the lines it cites; empty where they do not say."""
-    return uv_interface(" ".join(line for h in hits for _, line in h.citations))
+def installer_of(hits: Sequence[Hits]) -> Installer:
+    """The installer whose words the refusal is in, and uv's interface (``uv pip``, ``uv``: a
+    project), read once from the signatures' tags and the lines they cite
+    (:func:`tfdoctor.evidence.installer.read_installer`): every fix builder asks this."""
+    return read_installer(
+        {t for h in hits for t in h.signature.tags},
+        "\n".join(line for h in hits for _, line in h.citations),
+    )
 
 
 def _chosen_release(hits: Sequence[Hits], dist: str) -> Optional[str]:
@@ -6156,16 +6153,6 @@ def _chosen_release(hits: Sequence[Hits], dist: str) -> Optional[str]:
 def _python_stated(r: Revealed) -> bool:
     """Whether the log states the Python's version (not only implies it by its paths)."""
     return bool(r.python) and all(hint.fact != "python" for hint in r.inferred)
-
-
-def _installer(hits: Sequence[Hits]) -> str:
-    """The installer whose words the refusal is in (its signatures' tags name uv and Poetry)."""
-    tags = {t for h in hits for t in h.signature.tags}
-    if PIP_WORDS in tags:
-        return "pip"
-    if UV_WORDS in tags:
-        return "uv"
-    return "Poetry" if POETRY_WORDS in tags else "pip"
 
 
 #: pip's refusals of distributions outside TensorFlow's family (signatures.yaml).
@@ -6783,7 +6770,12 @@ def _resolver_release(hits: Sequence[Hits], r: Revealed, m: Machine) -> Optional
     # The matrix's Pythons and platforms are those of the tensorflow wheels: not a wrapper's
     # (tensorflow-intel is Windows-only, tensorflow-macos macOS-only) nor another build's.
     line_of = m.matrix.line_for(version) if m.matrix is not None and dist == "tensorflow" else None
-    if not platforms and not hinted and _installer(hits) == "Poetry" and line_of is not None:
+    if (
+        not platforms
+        and not hinted
+        and installer_of(hits).finder == "Poetry"
+        and line_of is not None
+    ):
         return causes.platform.poetry_release_fix(dist, version, line_of)
     return causes.platform.resolver_release_fix(
         dist,
@@ -7017,11 +7009,11 @@ def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes
     # The architecture uname or platform printed, where the system itself is 32-bit; uv's
     # words where uv refused the interpreter (its fix is uv's, in the interface that printed
     # them: "You're on Windows" is a project's install, lock/mod.rs).
-    uv = any(UV_WORDS in h.signature.tags for h in hits)
-    project = any(h.signature.id == "uv-hint-platform-32bit" for h in hits)
-    installer = ("uv" if project else _uv_interface(hits) or "uv pip") if uv else "pip"
+    installer = installer_of(hits)
     return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(
-        m, _group(hits, "architecture") or "", installer
+        m,
+        _group(hits, "architecture") or "",
+        (installer.interface or "uv pip") if installer.uv else "pip",
     )
 
 
@@ -8176,7 +8168,9 @@ def _cause_finding(
     summary = lead.signature.summary if final == cause else _title(final, r)
     companion = _refused_companion(r, hits) if final in _NO_WHEEL else None
     if companion is not None and final == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
-        summary = f"{_installer(hits)} found no {companion} wheel for this Python and platform"
+        summary = (
+            f"{installer_of(hits).finder} found no {companion} wheel for this Python and platform"
+        )
     elif companion is not None:
         summary = causes.platform.release_not_for_python_title(companion)
     return causes.finding(
