@@ -2179,9 +2179,34 @@ def python_range_fix(
             f"publishes {found.describe()}"
         )
         commands.append(f'pip install "{dist}=={found.version}"')
+    elif python and (line := _newest_line_for(m, dist, python)) is not None:
+        # TensorFlow's own wheels are the matrix's (wheels.txt): its newest final release
+        # with a wheel for this Python on this system.
+        text += (
+            f", or install TensorFlow {line.latest_patch}, the newest release with wheels for "
+            f"Python {'.'.join(python.split('.')[:2])}{_system_words(m)} (from the matrix)"
+        )
+        commands.append(f'pip install "tensorflow=={line.latest_patch}"')
     else:
         text += f", or a {dist} release that supports {py} (the commands list them)"
     return Fix(text + ".", tuple(commands))
+
+
+def _newest_line_for(m: Machine, dist: str, python: str) -> Optional[TFLine]:
+    """The matrix's newest TensorFlow line with a final release and a wheel for Python
+    ``python`` on the machine's system (any system where unknown); None for another
+    distribution or where no line has one."""
+    if dist != "tensorflow" or m.matrix is None:
+        return None
+    system = f"{m.os}-" if m.os else ""
+    return next((x for x in m.matrix.releases if x.has_wheels_for(python, system)), None)
+
+
+def _system_words(m: Machine) -> str:
+    """`` on Linux`` (Windows, macOS) where the machine's system is known, else empty."""
+    return {"linux": " on Linux", "windows": " on Windows", "macos": " on macOS"}.get(
+        m.os or "", ""
+    )
 
 
 def newest_release_for(m: Machine, dist: str, python: str) -> Optional[ReleaseWheels]:
