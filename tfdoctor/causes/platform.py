@@ -2340,6 +2340,57 @@ def arch_without_wheels_fix(machine: str) -> Fix:
     )
 
 
+def interpreter_without_wheels_fix(
+    m: Machine, implementation: str, free_threaded: bool, python: str
+) -> Optional[Fix]:
+    """pip lists no TensorFlow for an interpreter its wheels are not built for, as pip's tags
+    or the banner show it: PyPy or GraalPy (the wheels' tags are CPython's, ``cpXY``), or a
+    free-threaded CPython (``cp313t``: the wheels are for the default build's ABI, wheels.txt
+    lists no ``t`` tag). The fix is a CPython default build the matrix has wheels for here,
+    made into a virtual environment by its versioned name; None for a plain CPython."""
+    minor = ".".join(python.split(".")[:2])
+    system = f"{m.os}-" if m.os else ""
+    newest = _newest_python_here(m)
+    if free_threaded and implementation in ("", "CPython"):
+        served = bool(minor) and any(x.has_wheels_for(minor, system) for x in _finals(m))
+        use = minor if served else newest
+        if use is None:
+            return None
+        built = f"of {minor} " if minor else ""
+        text = (
+            f"This Python is the free-threaded build {built}({minor or '3.X'}t), and "
+            "TensorFlow's wheels are for CPython's default build only (their ABI tags have no "
+            f"t): create the environment with the default build of Python {use} (its "
+            f"`python{use}`, not `python{use}t`) and install TensorFlow there"
+            + ("" if served else f" ({use} is the newest Python TensorFlow has wheels for here)")
+            + "."
+        )
+        return Fix(text, _venv_commands(m, use))
+    if implementation in ("PyPy", "GraalPy") and newest is not None:
+        shown = f"{implementation} {python}".rstrip()
+        return Fix(
+            f"This Python is {shown}, and TensorFlow publishes wheels for CPython only (their "
+            "tags are cpXY), so pip lists none for it whatever the release: create the "
+            f"environment with CPython {newest} (the newest Python the newest TensorFlow has "
+            "wheels for here, from the matrix) and install TensorFlow there.",
+            _venv_commands(m, newest),
+        )
+    return None
+
+
+def _finals(m: Machine) -> tuple[TFLine, ...]:
+    """The matrix's lines with a final release, newest first (none without a matrix)."""
+    return m.matrix.releases if m.matrix is not None else ()
+
+
+def _venv_commands(m: Machine, python: str) -> tuple[str, ...]:
+    """A virtual environment made by CPython ``python``'s own versioned command (Windows'
+    launcher, ``py -3.X``, elsewhere ``python3.X``), and TensorFlow installed in it."""
+    if m.os == "windows":
+        return (f"py -{python} -m venv .venv", ".venv\\Scripts\\python -m pip install tensorflow")
+    return (f"python{python} -m venv .venv", ".venv/bin/python -m pip install tensorflow")
+
+
 #: Where tensorflow-macos's wheels are listed: each is tagged for macOS 11 or later
 #: (``macosx_11_0``, from 2.9 ``macosx_12_0``), never 10.x.
 MACOS_WRAPPER_FILES = "https://pypi.org/project/tensorflow-macos/#files"

@@ -183,13 +183,26 @@ def read_unmatched(line: str) -> Optional[tuple[str, str]]:
 # --verbose) (src/pip/_internal/commands/debug.py, show_tags). The first tag's platform is the
 # interpreter's own: win32 for a 32-bit CPython on Windows, musllinux_1_1_x86_64 on Alpine.
 _TAGS_HEAD = re.compile(r"^\s*Compatible tags: \d+", re.MULTILINE)
-_TAG = re.compile(r"^\s+(?:cp|py|pp)\d*-\w+-(?P<platform>[\w.]+)\s*$")
+_TAG = re.compile(
+    r"^\s+(?P<interpreter>cp|py|pp|graalpy)(?P<version>\d*)-(?P<abi>\w+)-(?P<platform>[\w.]+)\s*$"
+)
 
 
-def read_first_platform(text: str) -> Optional[str]:
-    """The platform tag of the first tag ``pip debug`` lists in ``text`` (the interpreter's
-    own), or None where the log shows no such list; a tag of any platform (``any``) is
-    skipped."""
+@record
+class CompatibleTag(Record):
+    """One tag ``pip debug`` lists (observed): ``cp313``, ``cp313t``, ``win_amd64``."""
+
+    #: The interpreter and its version (``cp313``, ``pp310``).
+    interpreter: str
+    #: The ABI (``cp313``, ``cp313t``: free-threaded; ``pypy310_pp73``; ``abi3``, ``none``).
+    abi: str
+    #: The platform (``win32``, ``musllinux_1_2_x86_64``).
+    platform: str
+
+
+def read_first_tag(text: str) -> Optional[CompatibleTag]:
+    """The first tag ``pip debug`` lists in ``text`` (the interpreter's own), or None where
+    the log shows no such list; a tag of any platform (``any``) is skipped."""
     if "Compatible tags: " not in text:
         return None
     head = _TAGS_HEAD.search(text)
@@ -201,8 +214,16 @@ def read_first_platform(text: str) -> Optional[str]:
             return None  # the list ended before a platform tag
         platform = tag.group("platform").split(".")[0]
         if platform != "any":
-            return platform
+            return CompatibleTag(
+                tag.group("interpreter") + tag.group("version"), tag.group("abi"), platform
+            )
     return None
+
+
+def read_first_platform(text: str) -> Optional[str]:
+    """The platform tag of :func:`read_first_tag` (the interpreter's own), or None."""
+    tag = read_first_tag(text)
+    return tag.platform if tag is not None else None
 
 
 # The machine's architecture in its own words: uname -a's machine fields before its operating

@@ -95,6 +95,7 @@ from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.gpumemory import read_gpu_memory
 from tfdoctor.evidence.imports import imported_before_tensorflow
 from tfdoctor.evidence.installer import Installer, read_installer
+from tfdoctor.evidence.interpreter import Interpreter, read_interpreter
 from tfdoctor.evidence.macos import (
     APPLE,
     INTEL,
@@ -343,6 +344,8 @@ class Evidence:
     machine: Optional[str] = None
     #: Whether the interpreter's banner shows a 64-bit build (evidence.pip.read_python_64bit).
     python_64bit: bool = False
+    #: The interpreter pip's tags or its banner show (evidence.interpreter.read_interpreter).
+    interpreter: Optional[Interpreter] = None
     #: The version ``python --version`` printed, where the log shows it asked.
     python_shown: Optional[str] = None
     #: Requirements pip found broken, and companions' verdicts on the TensorFlow they found
@@ -626,6 +629,7 @@ def _read_platform(evidence: Evidence, text: str) -> None:
     evidence.tags_platform = evidence.tags_platform or read_first_platform(text)
     evidence.machine = evidence.machine or read_machine(text)
     evidence.python_64bit = evidence.python_64bit or read_python_64bit(text)
+    evidence.interpreter = evidence.interpreter or read_interpreter(text)
     evidence.tfjs_node_package = evidence.tfjs_node_package or read_tfjs_node_package(text)
 
 
@@ -1656,6 +1660,8 @@ class Revealed(Record):
     machine: Optional[str] = None
     #: Whether the interpreter's banner shows a 64-bit build (a 32-bit one is ruled out).
     python_64bit: bool = False
+    #: The interpreter pip's tags or its banner show: its implementation, build, platform.
+    interpreter: Optional[Interpreter] = None
     #: The file whose code called ``tf.load_op_library`` in a traceback (the frame before
     #: TensorFlow's load_library.py): whose op library it loaded.
     op_loader: Optional[str] = None
@@ -2213,6 +2219,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         tags_platform=evidence.tags_platform,
         machine=evidence.machine,
         python_64bit=evidence.python_64bit,
+        interpreter=evidence.interpreter,
         op_loader=op_loader_in(evidence.first_text),
         dll_extension=_dll_extension(evidence.tracebacks),
         numpy_extension=numpy_extension_package(evidence.tracebacks),
@@ -5878,7 +5885,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
         )
-    tags = _interpreter_tags(r, hits)
+    tags = _interpreter_tags(m, r, hits)
     if tags is not None:
         return tags
     hint = next((x for x in r.abi_hints if x.dist in TF_DISTRIBUTIONS), None)
@@ -6346,17 +6353,25 @@ def _placeholder_imported(
     return findings.values()
 
 
-def _interpreter_tags(r: Revealed, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
-    """pip saw no TensorFlow release at all, and the interpreter's own platform tag, as `pip
-    debug` lists it, is a musl one (musllinux: Alpine), for which TensorFlow publishes no
-    wheel: a glibc-based system is the fix, not another Python. None for any other tag (a 32-bit one
-    is the signature pip-tag-32bit's; for the others the list of releases says more)."""
-    platform = r.tags_platform
-    if platform is None or not _no_release_at_all(r, hits):
+def _interpreter_tags(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """pip saw no TensorFlow release at all, and the interpreter, as `pip debug`'s tags or
+    its banner show it, is one TensorFlow publishes no wheel for: a musl one (musllinux:
+    Alpine), where a glibc-based system is the fix, not another Python; PyPy or a
+    free-threaded CPython, where CPython's default build is. None for any other (a 32-bit
+    one is the signature pip-tag-32bit's; for the others the list of releases says more)."""
+    if not _no_release_at_all(r, hits):
         return None
-    if platform.startswith("musllinux_"):
+    if (r.tags_platform or "").startswith("musllinux_"):
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.musl_fix()
-    return None
+    shown = r.interpreter
+    if shown is None:
+        return None
+    fix = causes.platform.interpreter_without_wheels_fix(
+        m, shown.implementation, shown.free_threaded, shown.python or r.python or ""
+    )
+    return (causes.platform.TF_NO_WHEEL_FOR_PYTHON, fix) if fix is not None else None
 
 
 def _unmatched_spec(dist: str, lines: Sequence[str]) -> Optional[str]:
@@ -6901,6 +6916,17 @@ def _refusal_candidates(
         # a Mac's paths anywhere in the log (r.os reads the cited lines only).
         and r.machine not in _MACHINES_64BIT
         and not dict(_OS_TEXT)["macos"].search(text)
+        # The interpreter's own words that it is 64-bit (its Windows build string, pip's
+        # tags) or that its kind is the cause (PyPy, a free-threaded build).
+        and not r.python_64bit
+        and (
+            r.interpreter is None
+            or (
+                r.interpreter.bits != 64
+                and not r.interpreter.free_threaded
+                and r.interpreter.implementation in ("", "CPython")
+            )
+        )
     ):
         wide = causes.platform.python_64bit_fix(m)
         out.append(
