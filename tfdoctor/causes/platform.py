@@ -2378,6 +2378,35 @@ def interpreter_without_wheels_fix(
     return None
 
 
+def no_release_here_fix(m: Machine) -> Optional[Fix]:
+    """The fix where TensorFlow is not installed and no final release has a wheel for this
+    64-bit interpreter on this platform (the matrix's wheel table): an interpreter of another
+    kind (PyPy, :func:`interpreter_without_wheels_fix`), else a virtual environment of the
+    newest Python the newest release with wheels here publishes one for, installed by its own
+    versioned command. None where a release fits, or the Python, its bits or the platform
+    are unknown (a 32-bit Python's fix is :func:`python_64bit_fix`)."""
+    python = m.facts.python
+    if m.matrix is None or python is None or python.bits != 64 or m.platform is None:
+        return None
+    if python.implementation not in ("", "CPython"):
+        return interpreter_without_wheels_fix(m, python.implementation, False, python.version)
+    minor = ".".join(python.version.split(".")[:2])
+    if any(x.has_wheels_for(minor, m.platform) for x in m.matrix.releases):
+        return None
+    line = next((x for x in m.matrix.releases if x.pythons_on(m.platform)), None)
+    if line is None:
+        return None  # a platform the matrix lists without a wheel: tensorflow.python says so
+    pythons = line.pythons_on(m.platform)
+    where = platform_words((m.platform,))
+    return Fix(
+        f"No TensorFlow release publishes a wheel for Python {minor} on {where} (from the "
+        f"matrix), so pip finds none to install: TensorFlow {line.latest_patch}, the newest "
+        f"with wheels here, is for {python_span(pythons)}. Create a virtual environment with "
+        f"Python {pythons[-1]} and install TensorFlow there.",
+        _venv_commands(m, pythons[-1]),
+    )
+
+
 def _finals(m: Machine) -> tuple[TFLine, ...]:
     """The matrix's lines with a final release, newest first (none without a matrix)."""
     return m.matrix.releases if m.matrix is not None else ()
