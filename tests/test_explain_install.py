@@ -219,6 +219,16 @@ REFUSAL = (
         ),
         pytest.param("Compatible tags: 30\n  cp38-cp38-win32\n", ("64-bit",), id="pip-tag-win32"),
         pytest.param(">>> platform.architecture()\n('32bit', 'ELF')\n", ("64-bit",), id="arch"),
+        pytest.param(
+            "> conda info\n\n          conda version : 4.8.3\n               platform : win-32\n",
+            ("64-bit",),
+            id="conda-info-win-32",
+        ),
+        pytest.param(
+            "$ conda info\n               platform : linux-armv7l\n",
+            ("armv7l", "aarch64"),
+            id="conda-info-armv7l",
+        ),
     ],
 )
 def test_the_machines_own_32_bit_word_explains_pips_refusal(
