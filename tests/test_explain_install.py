@@ -253,6 +253,36 @@ def test_the_aarch64_wheels_start_where_the_matrix_says() -> None:
     assert f"from TensorFlow {first}" in fix_text(top)
 
 
+def test_a_pin_past_a_platforms_last_wheels_names_the_platform() -> None:
+    """pip lists releases up to the last line with wheels for a platform the next line drops
+    (the same Pythons on both): the platform, read from the matrix, is why the list ends."""
+    matrix = load_matrix()
+    finals = sorted(
+        (x for x in matrix.lines if not x.pre_release), key=lambda x: version_key(x.line)
+    )
+    pairs = [
+        (last, after, key)
+        for last, after in zip(finals, finals[1:])
+        for key, pythons in last.python.items()
+        if pythons
+        and not after.python.get(key)
+        and set(last.pythons_on()) <= set(after.pythons_on())
+    ]
+    if not pairs:
+        pytest.skip("the matrix has no platform whose wheels end at a line")
+    last, after, _ = pairs[-1]
+    # A range: no pin whose own Pythons and platforms the matrix would name instead.
+    log = (
+        f"ERROR: Could not find a version that satisfies the requirement tensorflow>="
+        f"{after.line} (from versions: {last.latest_patch})\n"
+        f"ERROR: No matching distribution found for tensorflow>={after.line}\n"
+    )
+    text = fix_text(top_error(explained(log, matrix=matrix)))
+    assert f"TensorFlow {after.line} publishes no wheel for" in text
+    assert f"where {last.line} was the last with one" in text
+    assert "on a platform it has wheels for" in text
+
+
 @pytest.mark.parametrize(
     "log",
     [

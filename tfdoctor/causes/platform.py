@@ -2825,31 +2825,20 @@ def pip_refusal_fix(
                 ),
                 why,
             )
-        newest_line = ".".join(newest.split(".")[:2])
-        why = f"pip lists releases up to {newest} for this Python and platform"
-        later = [x for x in lines if version_key(x.line) > version_key(newest_line)]
-        here = next((x for x in lines if x.line == newest_line), None)
-        if later and here is not None:
-            after = min(later, key=lambda x: version_key(x.line))
-            only = sorted(_pythons(here) - _pythons(after), key=version_key)
-            if only:
-                why += (
-                    f"; TensorFlow {after.line} dropped Python {', '.join(only)}, so this "
-                    f"is most likely Python {' or '.join(only)} (inferred from the matrix)"
-                )
-            else:
-                why += (
-                    f"; TensorFlow {after.line} supports the same Pythons, so the platform "
-                    "(operating system, CPU), the package index, or the log's date (before "
-                    f"{after.line} came out) is what stops the list at {newest}"
-                )
+        reason, platform_ends = _list_end(m, lines, newest)
+        why = f"pip lists releases up to {newest} for this Python and platform{reason}"
         want = f"{shown_name} {requested}" if requested else "the requested release"
+        other = (
+            f"run {want} on a platform it has wheels for (`tfdoctor matrix` lists each "
+            "release's platforms)"
+            if platform_ends
+            else f"use a Python that {want} publishes wheels for (`tfdoctor matrix` lists each "
+            "release's Pythons)"
+        )
         return (
             TF_RELEASE_NOT_FOR_PYTHON,
             Fix(
-                f'{why}. Install one it lists (`pip install "{suggest}=={newest}"`), or use '
-                f"a Python that {want} publishes wheels for (`tfdoctor matrix` lists each "
-                "release's Pythons).",
+                f'{why}. Install one it lists (`pip install "{suggest}=={newest}"`), or {other}.',
                 (check,),
             ),
             why,
@@ -3100,6 +3089,55 @@ def _python_span(pys: Sequence[str]) -> str:
         else:
             runs.append([py])
     return ", ".join(run[0] if len(run) == 1 else f"{run[0]} to {run[-1]}" for run in runs)
+
+
+def _list_end(m: Machine, lines: Sequence[TFLine], newest: str) -> tuple[str, bool]:
+    """Why pip's list ends at ``newest``, from what the next line changes (the matrix's
+    ``lines``): a Python it dropped, a platform it has no wheel for (then True), else the
+    same Pythons, where the platform, the index or the log's date stop it; empty without a
+    next line."""
+    newest_line = ".".join(newest.split(".")[:2])
+    later = [x for x in lines if version_key(x.line) > version_key(newest_line)]
+    here = next((x for x in lines if x.line == newest_line), None)
+    if not later or here is None:
+        return "", False
+    after = min(later, key=lambda x: version_key(x.line))
+    only = sorted(_pythons(here) - _pythons(after), key=version_key)
+    if only:
+        return (
+            f"; TensorFlow {after.line} dropped Python {', '.join(only)}, so this is most "
+            f"likely Python {' or '.join(only)} (inferred from the matrix)",
+            False,
+        )
+    ended = _platform_ended(m, here, after)
+    if ended:
+        return ended, True
+    return (
+        f"; TensorFlow {after.line} supports the same Pythons, so the platform (operating "
+        "system, CPU), the package index, or the log's date (before "
+        f"{after.line} came out) is what stops the list at {newest}",
+        False,
+    )
+
+
+def _platform_ended(m: Machine, here: TFLine, after: TFLine) -> str:
+    """Where the line pip lists last (``here``) has wheels on a platform the next line
+    (``after``) has none for (macOS x86-64 after 2.16), and this machine is on it or its
+    platform is unknown: the clause that says so, else empty."""
+    gone = tuple(sorted(k for k, ps in here.python.items() if ps and not after.python.get(k)))
+    if not gone or (m.platform is not None and m.platform not in gone):
+        return ""
+    words = platform_words((m.platform,) if m.platform in gone else gone)
+    return (
+        f"; TensorFlow {after.line} publishes no wheel for {words}, where {here.line} was the "
+        "last with one, so "
+        + (
+            f"on this {words} machine the list ends there (from the matrix)"
+            if m.platform in gone
+            else f"the machine is most likely {' or '.join(words.split(', '))} (inferred from "
+            "the matrix)"
+        )
+    )
 
 
 def _line_listed(requested: Optional[str], listed: Sequence[str]) -> bool:
