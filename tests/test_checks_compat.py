@@ -359,6 +359,18 @@ def test_a_32bit_python_without_tensorflow_gets_no_install_that_cannot_work() ->
             id="linux-python-newer-than-every-release",
         ),
         pytest.param(
+            dataclasses.replace(WINDOWS, machine="ARM64"),
+            f.python(version="3.12.4", executable="C:\\py312\\python.exe"),
+            ("wsl --install -d Ubuntu",),
+            id="windows-on-arm",
+        ),
+        pytest.param(
+            f.platform(machine="ppc64le"),
+            f.python(version="3.12.4"),
+            ("uname -m",),
+            id="linux-ppc64le",
+        ),
+        pytest.param(
             None,
             f.python(version="3.10.14", implementation="PyPy"),
             ("python3.13 -m venv .venv", ".venv/bin/python -m pip install tensorflow"),

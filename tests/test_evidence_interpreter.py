@@ -74,6 +74,19 @@ def _tags(first: str, second: str, platform: str = "linux") -> str:
             id="free-threaded-banner-3.14",
         ),
         pytest.param(
+            "Python 3.12.4 (tags/v3.12.4:8e8a4ba, Jun  6 2024, 19:17:21) [MSC v.1940 64 bit "
+            "(ARM64)] on win32\n",
+            Interpreter("CPython", platform="win_arm64"),
+            64,
+            id="windows-arm64-banner",
+        ),
+        pytest.param(
+            _tags("cp312-cp312-win_arm64", "cp312-abi3-win_arm64", "win32"),
+            Interpreter("CPython", False, "3.12", "win_arm64"),
+            64,
+            id="windows-arm64-tag",
+        ),
+        pytest.param(
             "Python 3.12.3 (main, Apr 24 2024, 22:23:13) [GCC 13.2.1 20231014] on linux\n",
             None,
             None,
@@ -129,4 +142,18 @@ def test_pips_64bit_tags_rule_out_the_32bit_candidate() -> None:
     text = _tags("cp314-cp314-win_amd64", "cp314-abi3-win_amd64", "win32") + _NONE
     report = explained(text)
     assert any(x.cause == "tf-no-wheel-for-python" for x in report.findings)
+    assert all(x.cause != "python-32bit" for x in report.findings)
+
+
+def test_windows_on_arm_gets_wsl_not_another_python() -> None:
+    """Windows on Arm's CPython: no Windows Arm64 wheel; the Linux aarch64 ones run in WSL2."""
+    banner = (
+        "Python 3.12.4 (tags/v3.12.4:8e8a4ba, Jun  6 2024, 19:17:21) [MSC v.1940 64 bit "
+        "(ARM64)] on win32\n"
+    )
+    report = explained(banner + _NONE)
+    top = top_error(report)
+    assert top.cause == "tf-no-wheel-for-python"
+    assert "Windows on Arm" in fix_text(top) and "WSL2" in fix_text(top)
+    assert top.fix is not None and top.fix.commands == ("wsl --install -d Ubuntu",)
     assert all(x.cause != "python-32bit" for x in report.findings)

@@ -2378,15 +2378,49 @@ def interpreter_without_wheels_fix(
     return None
 
 
+def windows_arm64_fix(m: Machine) -> Fix:
+    """A Windows on Arm (ARM64) Python: TensorFlow's Windows wheels are x86-64 only, and its
+    Linux aarch64 wheels (the matrix's linux-aarch64, from their first line) install in WSL2,
+    which runs Arm64 Linux on the same machine
+    (https://learn.microsoft.com/en-us/windows/wsl/install)."""
+    first = next(
+        (
+            x.line
+            for x in sorted(_finals(m), key=lambda x: version_key(x.line))
+            if x.pythons_on("linux-aarch64")
+        ),
+        None,
+    )
+    since = f" (from TensorFlow {first}, from the matrix)" if first else ""
+    return Fix(
+        "This Python is Windows on Arm's (ARM64): TensorFlow publishes Windows wheels for "
+        "x86-64 only, so pip lists none for it whatever the release. Its Linux Arm64 "
+        f"(aarch64) wheels{since} install in WSL2 on this machine: install WSL with Ubuntu, "
+        "then in its shell create a virtual environment (`python3 -m venv ~/tf`, with the "
+        "python3-venv package) and install TensorFlow there (`~/tf/bin/python -m pip install "
+        "tensorflow`).",
+        ("wsl --install -d Ubuntu",),
+    )
+
+
 def no_release_here_fix(m: Machine) -> Optional[Fix]:
     """The fix where TensorFlow is not installed and no final release has a wheel for this
     64-bit interpreter on this platform (the matrix's wheel table): an interpreter of another
     kind (PyPy, :func:`interpreter_without_wheels_fix`), else a virtual environment of the
     newest Python the newest release with wheels here publishes one for, installed by its own
-    versioned command. None where a release fits, or the Python, its bits or the platform
-    are unknown (a 32-bit Python's fix is :func:`python_64bit_fix`)."""
+    versioned command; on Windows on Arm and Linux ppc64le and s390x, which have no wheel of
+    any release, their own fixes. None where a release fits, or the Python, its bits or the
+    platform are unknown (a 32-bit Python's fix is :func:`python_64bit_fix`)."""
     python = m.facts.python
-    if m.matrix is None or python is None or python.bits != 64 or m.platform is None:
+    if m.matrix is None or python is None or python.bits != 64:
+        return None
+    if m.platform is None:
+        # A system and CPU the matrix has no wheels for at all: its own fix, where known.
+        plat = m.facts.platform
+        if plat is not None and plat.system == "Windows" and plat.machine.upper() == "ARM64":
+            return windows_arm64_fix(m)
+        if plat is not None and plat.system == "Linux" and plat.machine in ("ppc64le", "s390x"):
+            return arch_without_wheels_fix(plat.machine)
         return None
     if python.implementation not in ("", "CPython"):
         return interpreter_without_wheels_fix(m, python.implementation, False, python.version)

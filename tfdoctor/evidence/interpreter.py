@@ -11,7 +11,8 @@ PyPy's ``[PyPy 7.3.16 with GCC ...]`` (PyPy's ``sys.version``:
 https://doc.pypy.org/en/latest/cpython_differences.html) and a free-threaded CPython's
 ``3.13.1 experimental free-threading build`` (3.14: ``free-threading build``; CPython's
 ``Py_GetVersion`` with ``Py_GIL_DISABLED``:
-https://github.com/python/cpython/blob/3.13/Python/getversion.c).
+https://github.com/python/cpython/blob/3.13/Python/getversion.c), and a Windows on Arm
+CPython's ``[MSC v.1937 64 bit (ARM64)]`` (PC/pyconfig.h's COMPILER).
 
 Observed facts only: which TensorFlow release has a wheel for such an interpreter is the
 matrix's to say.
@@ -29,6 +30,8 @@ from tfdoctor.records import Record, record
 _WIDE_PLATFORM = re.compile(r"(?:x86_64|amd64|aarch64|arm64(?:_v8a)?|ppc64le|s390x)$")
 #: The platform tags of 32-bit builds (x86, 32-bit Arm).
 _NARROW_PLATFORM = re.compile(r"(?:win32|i[3-6]86|armv[5-7]l|win_arm32)$")
+#: CPython's build string for Windows on Arm (PC/pyconfig.h's COMPILER: "64 bit (ARM64)").
+_WINDOWS_ARM64_BANNER = re.compile(r"\[MSC v\.\d+ 64 bit \(ARM64\)\]")
 _PYPY_BANNER = re.compile(r"\[PyPy \d+\.\d+(?:\.\d+)?")
 _FREE_THREADED_BANNER = re.compile(
     r"\b(?P<version>3\.\d{2}(?:\.\d+)?\w*) (?:experimental )?free-threading build\b"
@@ -76,4 +79,7 @@ def read_interpreter(text: str) -> Optional[Interpreter]:
     free = _FREE_THREADED_BANNER.search(text) if "free-threading build" in text else None
     if free is not None:
         return Interpreter("CPython", True, free.group("version"))
+    if "(ARM64)]" in text and _WINDOWS_ARM64_BANNER.search(text):
+        # packaging's tag for it (tags.py, _generic_platforms: sysconfig's win-arm64).
+        return Interpreter("CPython", platform="win_arm64")
     return None

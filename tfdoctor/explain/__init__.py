@@ -6368,6 +6368,8 @@ def _interpreter_tags(
     shown = r.interpreter
     if shown is None:
         return None
+    if shown.platform == "win_arm64":
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.windows_arm64_fix(m)
     fix = causes.platform.interpreter_without_wheels_fix(
         m, shown.implementation, shown.free_threaded, shown.python or r.python or ""
     )
