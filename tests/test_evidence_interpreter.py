@@ -10,6 +10,7 @@ from typing import Optional
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.causes.common import INTERPRETER_CHECK
 from tfdoctor.evidence.interpreter import Interpreter, read_interpreter
 
 #: pip debug --verbose's head and its first tags, as pip prints them (commands/debug.py).
@@ -87,6 +88,24 @@ def _tags(first: str, second: str, platform: str = "linux") -> str:
             id="windows-arm64-tag",
         ),
         pytest.param(
+            '>>> import struct\n>>> print(struct.calcsize("P") * 8)\n32\n',
+            Interpreter(answered_bits=32),
+            32,
+            id="pointer-size-32",
+        ),
+        pytest.param(
+            ">>> import sys\n>>> sys.maxsize > 2**32\nTrue\n",
+            Interpreter(answered_bits=64),
+            64,
+            id="maxsize-64",
+        ),
+        pytest.param(
+            f"> {INTERPRETER_CHECK}\n3.11.8 Windows AMD64 32\n",
+            Interpreter(answered_bits=32),
+            32,
+            id="tfdoctors-own-check",
+        ),
+        pytest.param(
             "Python 3.12.3 (main, Apr 24 2024, 22:23:13) [GCC 13.2.1 20231014] on linux\n",
             None,
             None,
@@ -157,3 +176,19 @@ def test_windows_on_arm_gets_wsl_not_another_python() -> None:
     assert "Windows on Arm" in fix_text(top) and "WSL2" in fix_text(top)
     assert top.fix is not None and top.fix.commands == ("wsl --install -d Ubuntu",)
     assert all(x.cause != "python-32bit" for x in report.findings)
+
+
+@pytest.mark.parametrize(
+    ("answer", "cause"),
+    [
+        pytest.param(">>> sys.maxsize > 2**32\nFalse\n", "python-32bit", id="32-bit"),
+        pytest.param(">>> sys.maxsize > 2**32\nTrue\n", "tf-no-wheel-for-python", id="64-bit"),
+    ],
+)
+def test_the_interpreters_own_width_answer_decides_the_32bit_reading(
+    answer: str, cause: str
+) -> None:
+    report = explained(answer + _NONE)
+    assert top_error(report).cause == cause
+    if cause != "python-32bit":
+        assert all(x.cause != "python-32bit" for x in report.findings)

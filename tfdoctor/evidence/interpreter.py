@@ -30,6 +30,19 @@ from tfdoctor.records import Record, record
 _WIDE_PLATFORM = re.compile(r"(?:x86_64|amd64|aarch64|arm64(?:_v8a)?|ppc64le|s390x)$")
 #: The platform tags of 32-bit builds (x86, 32-bit Arm).
 _NARROW_PLATFORM = re.compile(r"(?:win32|i[3-6]86|armv[5-7]l|win_arm32)$")
+#: The interpreter's own answer to the queries Python's documentation gives for its width:
+#: ``struct.calcsize("P") * 8`` (the size of a pointer: 32 or 64) and ``sys.maxsize >
+#: 2**32`` (True on a 64-bit build), each answered on the next line
+#: (https://docs.python.org/3/library/platform.html#platform.architecture, its note).
+_WIDTH_ANSWER = re.compile(
+    r"calcsize\(\s*[\"']P[\"']\s*\)\s*\*\s*8\s*\)?[ \t]*\r?\n[ \t]*(?P<bits>32|64)[ \t]*\r?$"
+    r"|sys\.maxsize\s*>\s*2\s*\*\*\s*32\s*\)?[ \t]*\r?\n[ \t]*(?P<wide>True|False)[ \t]*\r?$"
+    # The check tfdoctor's fixes give (causes.common.INTERPRETER_CHECK): version, system,
+    # machine and pointer bits on one line.
+    r"|calcsize\('P'\) \* 8\)\"?[ \t]*\r?\n[ \t]*[23]\.\d+\S* (?:Windows|Linux|Darwin) \S+ "
+    r"(?P<checked>32|64)[ \t]*\r?$",
+    re.MULTILINE,
+)
 #: CPython's build string for Windows on Arm (PC/pyconfig.h's COMPILER: "64 bit (ARM64)").
 _WINDOWS_ARM64_BANNER = re.compile(r"\[MSC v\.\d+ 64 bit \(ARM64\)\]")
 _PYPY_BANNER = re.compile(r"\[PyPy \d+\.\d+(?:\.\d+)?")
@@ -50,10 +63,14 @@ class Interpreter(Record):
     python: str = ""
     #: pip's platform tag for it (``win_amd64``, ``musllinux_1_2_x86_64``).
     platform: str = ""
+    #: Its width as the interpreter itself answered a query for it (32, 64), else None.
+    answered_bits: Optional[int] = None
 
     @property
     def bits(self) -> Optional[int]:
-        """64 or 32 where the platform tag says, else None."""
+        """64 or 32 where the interpreter's answer or its platform tag says, else None."""
+        if self.answered_bits is not None:
+            return self.answered_bits
         if _WIDE_PLATFORM.search(self.platform):
             return 64
         return 32 if _NARROW_PLATFORM.search(self.platform) else None
@@ -82,4 +99,12 @@ def read_interpreter(text: str) -> Optional[Interpreter]:
     if "(ARM64)]" in text and _WINDOWS_ARM64_BANNER.search(text):
         # packaging's tag for it (tags.py, _generic_platforms: sysconfig's win-arm64).
         return Interpreter("CPython", platform="win_arm64")
+    width = _WIDTH_ANSWER.search(text) if ("calcsize" in text or "maxsize" in text) else None
+    if width is not None:
+        bits = (
+            width.group("bits")
+            or width.group("checked")
+            or ("64" if width.group("wide") == "True" else "32")
+        )
+        return Interpreter(answered_bits=int(bits))
     return None

@@ -6370,6 +6370,9 @@ def _interpreter_tags(
         return None
     if shown.platform == "win_arm64":
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.windows_arm64_fix(m)
+    if shown.answered_bits == 32:
+        # The interpreter's own answer that it is 32-bit (a 32-bit tag is pip-tag-32bit's).
+        return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(m)
     fix = causes.platform.interpreter_without_wheels_fix(
         m, shown.implementation, shown.free_threaded, shown.python or r.python or ""
     )
