@@ -3128,7 +3128,7 @@ def _python_span(pys: Sequence[str]) -> str:
 def _list_end(m: Machine, lines: Sequence[TFLine], newest: str) -> tuple[str, bool]:
     """Why pip's list ends at ``newest``, from what the next line changes (the matrix's
     ``lines``): a Python it dropped, a platform it has no wheel for (then True), else the
-    same Pythons, where the platform, the index or the log's date stop it; empty without a
+    same Pythons, where the platform, the index or the log's date end it; empty without a
     next line."""
     newest_line = ".".join(newest.split(".")[:2])
     later = [x for x in lines if version_key(x.line) > version_key(newest_line)]
@@ -3149,7 +3149,7 @@ def _list_end(m: Machine, lines: Sequence[TFLine], newest: str) -> tuple[str, bo
     return (
         f"; TensorFlow {after.line} supports the same Pythons, so the platform (operating "
         "system, CPU), the package index, or the log's date (before "
-        f"{after.line} came out) is what stops the list at {newest}",
+        f"{after.line} came out) is what ends the list at {newest}",
         False,
     )
 
