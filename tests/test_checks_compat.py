@@ -31,6 +31,8 @@ from tfdoctor.facts import (
     GpuFacts,
     LibraryCandidate,
     PackageFacts,
+    PlatformFacts,
+    PythonFacts,
     TensorFlowFacts,
 )
 from tfdoctor.findings import Finding, Severity
@@ -339,6 +341,60 @@ def test_a_32bit_python_without_tensorflow_gets_no_install_that_cannot_work() ->
     assert missing and missing[0].fix is not None
     assert not [c for c in missing[0].fix.commands if "Python37-32" in c]
     assert missing[0].fix.commands[0] == "py -3.13-64 -m venv .venv"
+
+
+@pytest.mark.parametrize(
+    ("platform", "python", "commands"),
+    [
+        pytest.param(
+            WINDOWS,
+            f.python(version="3.14.0", executable="C:\\py314\\python.exe"),
+            ("py -3.13 -m venv .venv", ".venv\\Scripts\\python -m pip install tensorflow"),
+            id="windows-python-newer-than-every-release",
+        ),
+        pytest.param(
+            None,
+            f.python(version="3.15.0"),
+            ("python3.13 -m venv .venv", ".venv/bin/python -m pip install tensorflow"),
+            id="linux-python-newer-than-every-release",
+        ),
+        pytest.param(
+            dataclasses.replace(WINDOWS, machine="ARM64"),
+            f.python(version="3.12.4", executable="C:\\py312\\python.exe"),
+            ("wsl --install -d Ubuntu",),
+            id="windows-on-arm",
+        ),
+        pytest.param(
+            f.platform(machine="ppc64le"),
+            f.python(version="3.12.4"),
+            ("uname -m",),
+            id="linux-ppc64le",
+        ),
+        pytest.param(
+            None,
+            f.python(version="3.10.14", implementation="PyPy"),
+            ("python3.13 -m venv .venv", ".venv/bin/python -m pip install tensorflow"),
+            id="pypy",
+        ),
+    ],
+)
+def test_tensorflow_missing_where_no_release_has_a_wheel_says_so_not_install(
+    platform: Optional[PlatformFacts], python: PythonFacts, commands: tuple[str, ...]
+) -> None:
+    """No release has a wheel for this interpreter: "install TensorFlow" would fail, so the
+    missing TensorFlow is that cause, with the Python that has wheels here."""
+    facts = f.facts(python=python, packages=(), tensorflow=None)
+    if platform is not None:
+        facts = dataclasses.replace(facts, platform=platform)
+    found = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "packages.tensorflow"]
+    assert [x.cause for x in found] == ["tf-no-wheel-for-python"]
+    assert found[0].fix is not None and found[0].fix.commands == commands
+
+
+def test_tensorflow_missing_where_a_release_fits_is_installed() -> None:
+    facts = f.facts(python=f.python(version="3.12.4"), packages=(), tensorflow=None)
+    found = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "packages.tensorflow"]
+    assert [x.cause for x in found] == ["tf-not-installed"]
 
 
 def test_python_wheels_without_matrix_is_unknown() -> None:

@@ -362,6 +362,58 @@ def test_pips_refusal_of_a_package_for_its_python_is_read_in_both_wordings(line:
     assert read_python_refusals([line]) == [PythonRefusal("tensorflow-text", "", ">=3.7", "3.6.9")]
 
 
+_FILES = "https://files.pythonhosted.org/packages/1a/2b/3c4d"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            f"  Link requires a different Python (3.13.1 not in: '>=3.9,<3.13'): {_FILES}/"
+            "tensorflow-2.18.0-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl "
+            "(from https://pypi.org/simple/tensorflow/) (requires-python:>=3.9,<3.13)\n"
+            f"  Link requires a different Python (3.13.1 not in: '>=3.9,<3.13'): {_FILES}/"
+            "tensorflow-2.18.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl "
+            "(from https://pypi.org/simple/tensorflow/) (requires-python:>=3.9,<3.13)\n"
+            f"  Link requires a different Python (3.13.1 not in: '>=3.9,<3.12'): {_FILES}/"
+            "tensorflow-2.15.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl "
+            "(from https://pypi.org/simple/tensorflow/) (requires-python:>=3.9,<3.12)\n",
+            [
+                PythonRefusal("", "2.18.0", ">=3.9,<3.13", "3.13.1"),
+                PythonRefusal("", "2.15.1", ">=3.9,<3.12", "3.13.1"),
+            ],
+            id="pip-19.2-on-one-per-release",
+        ),
+        pytest.param(
+            f"  Link requires a different Python (3.6.9 not in: '>=3.7'): {_FILES}/"
+            "tensorflow_io-0.17.0.tar.gz#sha256=0123abcd (from https://pypi.org/simple/"
+            "tensorflow-io/) (requires-python:>=3.7)\n",
+            [PythonRefusal("", "0.17.0", ">=3.7", "3.6.9")],
+            id="source-archive",
+        ),
+        pytest.param(
+            f"  The package {_FILES}/tensorflow-2.2.0-cp38-cp38-manylinux2010_x86_64.whl"
+            "#sha256=0123abcd (from https://pypi.org/simple/tensorflow/) (requires-python:"
+            ">=3.5) is incompatible with the pythonversion in use. Acceptable python versions "
+            "are:>=3.5\n",
+            [PythonRefusal("", "2.2.0", ">=3.5", "")],
+            id="pip-9-link-with-its-origin",
+        ),
+        pytest.param(
+            f"  The package {_FILES}/tensorflow-2.2.0-cp38-cp38-manylinux2010_x86_64.whl"
+            "#sha256=0123abcd is incompatible with the pythonversion in use. Acceptable python "
+            "versions are:>=3.5\n",
+            [PythonRefusal("", "2.2.0", ">=3.5", "")],
+            id="pip-9-to-19.1",
+        ),
+    ],
+)
+def test_pips_verbose_refusals_of_files_for_their_python_are_read_per_release(
+    text: str, expected: list[PythonRefusal]
+) -> None:
+    assert read_python_refusals([text]) == expected
+
+
 def test_a_poetry_item_outside_its_projects_failure_is_not_a_refusal() -> None:
     # The list form is read only below Poetry's own header line.
     assert read_python_refusals(["  - tensorflow requires Python >=3.9\n"]) == []

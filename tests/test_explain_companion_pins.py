@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text
+from tests.explaining import explained, fix_text, top_error
 from tfdoctor.findings import Finding, Severity
 
 
@@ -350,3 +350,18 @@ def test_a_fallback_on_a_python_no_newer_release_supports_names_the_newest() -> 
     assert not [r for r in releases_of("tfx")[-20:] if r.python_fits("3.5")]
     found = _warned(_fell_back_on("3.5"), "tf-no-wheel-for-python")
     assert "with a Python its current releases support" in fix_text(found)
+
+
+def test_a_companion_pin_on_an_unknown_system_claims_no_wheel_here() -> None:
+    """The log names no system: the pinned release's wheels are for some platforms only, so
+    the fix names them and does not say this machine is one."""
+    log = (
+        "$ python3 --version\nPython 3.11.9\n$ pip install tensorflow-io==0.31.0\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-io==0.31.0 "
+        "(from versions: 0.32.0, 0.33.0, 0.34.0, 0.35.0, 0.36.0, 0.37.0, 0.37.1)\n"
+        "ERROR: No matching distribution found for tensorflow-io==0.31.0\n"
+    )
+    text = fix_text(top_error(explained(log)))
+    assert "has a wheel for Python 3.11 here" not in text
+    assert "tensorflow-io 0.31.0 has a wheel for Python 3.11 on " in text
+    assert "on another platform that release has no wheel" in text

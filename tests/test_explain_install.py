@@ -219,6 +219,16 @@ REFUSAL = (
         ),
         pytest.param("Compatible tags: 30\n  cp38-cp38-win32\n", ("64-bit",), id="pip-tag-win32"),
         pytest.param(">>> platform.architecture()\n('32bit', 'ELF')\n", ("64-bit",), id="arch"),
+        pytest.param(
+            "> conda info\n\n          conda version : 4.8.3\n               platform : win-32\n",
+            ("64-bit",),
+            id="conda-info-win-32",
+        ),
+        pytest.param(
+            "$ conda info\n               platform : linux-armv7l\n",
+            ("armv7l", "aarch64"),
+            id="conda-info-armv7l",
+        ),
     ],
 )
 def test_the_machines_own_32_bit_word_explains_pips_refusal(
@@ -241,6 +251,36 @@ def test_the_aarch64_wheels_start_where_the_matrix_says() -> None:
     )
     top = top_error(explained(REFUSAL + "Linux-4.19.66-v7+-armv7l-with-debian-10.0\n"))
     assert f"from TensorFlow {first}" in fix_text(top)
+
+
+def test_a_pin_past_a_platforms_last_wheels_names_the_platform() -> None:
+    """pip lists releases up to the last line with wheels for a platform the next line drops
+    (the same Pythons on both): the platform, read from the matrix, is why the list ends."""
+    matrix = load_matrix()
+    finals = sorted(
+        (x for x in matrix.lines if not x.pre_release), key=lambda x: version_key(x.line)
+    )
+    pairs = [
+        (last, after, key)
+        for last, after in zip(finals, finals[1:])
+        for key, pythons in last.python.items()
+        if pythons
+        and not after.python.get(key)
+        and set(last.pythons_on()) <= set(after.pythons_on())
+    ]
+    if not pairs:
+        pytest.skip("the matrix has no platform whose wheels end at a line")
+    last, after, _ = pairs[-1]
+    # A range: no pin whose own Pythons and platforms the matrix would name instead.
+    log = (
+        f"ERROR: Could not find a version that satisfies the requirement tensorflow>="
+        f"{after.line} (from versions: {last.latest_patch})\n"
+        f"ERROR: No matching distribution found for tensorflow>={after.line}\n"
+    )
+    text = fix_text(top_error(explained(log, matrix=matrix)))
+    assert f"TensorFlow {after.line} publishes no wheel for" in text
+    assert f"where {last.line} was the last with one" in text
+    assert "on a platform it has wheels for" in text
 
 
 @pytest.mark.parametrize(

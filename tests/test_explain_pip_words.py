@@ -496,3 +496,28 @@ def test_a_companion_pin_newer_than_the_bundled_index_is_not_read_as_unpublished
         f"tflite-runtime=={major}.{int(minor) + 1}.0\n"
     )
     assert "PyPI has no wheel of" not in fix_text(top_error(explained(text)))
+
+
+#: pip's verbose refusals of one release's files for their Requires-Python (pip 19.2 to 21.1
+#: print no "Ignored the following versions" summary after them).
+_LINKS = "".join(
+    f"  Link requires a different Python (3.13.1 not in: '>=3.9,<3.13'): https://files."
+    f"pythonhosted.org/packages/1a/2b/tensorflow-2.18.0-{tag}-{tag}-manylinux_2_17_x86_64."
+    "manylinux2014_x86_64.whl (from https://pypi.org/simple/tensorflow/) "
+    "(requires-python:>=3.9,<3.13)\n"
+    for tag in ("cp311", "cp312")
+)
+
+
+def test_pips_verbose_refusals_of_files_name_the_python_and_a_release_for_it() -> None:
+    refused = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow "
+        "(from versions: none)\nERROR: No matching distribution found for tensorflow\n"
+    )
+    top = top_error(explained("Collecting tensorflow\n" + _LINKS + refused))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "tensorflow 2.18.0 declares Requires-Python >=3.9,<3.13" in fix
+    assert "Python 3.13.1 is outside (newer than it allows)" in fix
+    # The matrix's newest release with a wheel for Python 3.13 on Linux, pinned.
+    assert re.search(r'pip install "tensorflow==2\.\d+\.\d+"', fix), fix

@@ -127,6 +127,10 @@ CASES: dict[str, tuple[str, str]] = {
         "RuntimeError\n\n  Unable to find installation candidates for "
         "tensorflow-io-gcs-filesystem (0.37.1)\n",
     ),
+    sig.PIPTOOLS_WORDS: (
+        "piptools-tf-companion-range-unmatched",
+        "Could not find a version that matches tensorflow-estimator<2.4.0,>=2.3.0-rc0\n",
+    ),
     sig.PROTO3_OPTIONAL: (
         "protoc-proto3-optional-refused",
         "api/settings.proto: This file contains proto3 optional fields, but "

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
+from tfdoctor.evidence.installer import PIP_WORDS, PIPTOOLS_WORDS, POETRY_WORDS, UV_WORDS
 from tfdoctor.evidence.tflog import (
     INVALID_DEVICE_FUNCTION_WORDS,
     NO_KERNEL_IMAGE_WORDS,
@@ -266,9 +267,6 @@ KFD_NODE = "kfd-node"
 EMULATOR = "emulator"
 LOADER_LINE = "loader-line"
 REASON_CUT = "reason-cut"
-PIP_WORDS = "pip-words"
-UV_WORDS = "uv-words"
-POETRY_WORDS = "poetry-words"
 ROCM_WORDS = "rocm-words"
 DIRECTML_WORDS = "directml-words"
 PROTO3_OPTIONAL = "proto3-optional"
@@ -331,6 +329,9 @@ TAGS: Mapping[str, str] = {
     PIP_WORDS: "pip's own words: a refusal in them is pip's (its commands, its options)",
     UV_WORDS: "uv's own words: a refusal in them is uv's, named so in the finding",
     POETRY_WORDS: "Poetry's own words: a refusal in them is Poetry's, named so in the finding",
+    PIPTOOLS_WORDS: (
+        "pip-tools' own words: a refusal in them is pip-compile's, its resolver named in the fix"
+    ),
     ROCM_WORDS: (
         "words of AMD's ROCm stack (its runtime, tools and TensorFlow build): a GPU these "
         "refuse gets ROCm's fix, not CUDA's"

@@ -2182,9 +2182,34 @@ def python_range_fix(
             f"publishes {found.describe()}"
         )
         commands.extend(m.pip(f'install "{dist}=={found.version}"'))
+    elif python and (line := _newest_line_for(m, dist, python)) is not None:
+        # TensorFlow's own wheels are the matrix's (wheels.txt): its newest final release
+        # with a wheel for this Python on this system.
+        text += (
+            f", or install TensorFlow {line.latest_patch}, the newest release with wheels for "
+            f"Python {'.'.join(python.split('.')[:2])}{_system_words(m)} (from the matrix)"
+        )
+        commands.extend(m.pip(f'install "tensorflow=={line.latest_patch}"'))
     else:
         text += f", or a {dist} release that supports {py} (the commands list them)"
     return Fix(text + ".", tuple(commands))
+
+
+def _newest_line_for(m: Machine, dist: str, python: str) -> Optional[TFLine]:
+    """The matrix's newest TensorFlow line with a final release and a wheel for Python
+    ``python`` on the machine's system (any system where unknown); None for another
+    distribution or where no line has one."""
+    if dist != "tensorflow" or m.matrix is None:
+        return None
+    system = f"{m.os}-" if m.os else ""
+    return next((x for x in m.matrix.releases if x.has_wheels_for(python, system)), None)
+
+
+def _system_words(m: Machine) -> str:
+    """`` on Linux`` (Windows, macOS) where the machine's system is known, else empty."""
+    return {"linux": " on Linux", "windows": " on Windows", "macos": " on macOS"}.get(
+        m.os or "", ""
+    )
 
 
 def newest_release_for(m: Machine, dist: str, python: str) -> Optional[ReleaseWheels]:
@@ -2317,6 +2342,120 @@ def arch_without_wheels_fix(machine: str) -> Fix:
         "this machine, or run it on an x86-64 or aarch64 machine (or a container of one).",
         ("uname -m",),
     )
+
+
+def interpreter_without_wheels_fix(
+    m: Machine, implementation: str, free_threaded: bool, python: str
+) -> Optional[Fix]:
+    """pip lists no TensorFlow for an interpreter its wheels are not built for, as pip's tags
+    or the banner show it: PyPy or GraalPy (the wheels' tags are CPython's, ``cpXY``), or a
+    free-threaded CPython (``cp313t``: the wheels are for the default build's ABI, wheels.txt
+    lists no ``t`` tag). The fix is a CPython default build the matrix has wheels for here,
+    made into a virtual environment by its versioned name; None for a plain CPython."""
+    minor = ".".join(python.split(".")[:2])
+    system = f"{m.os}-" if m.os else ""
+    newest = _newest_python_here(m)
+    if free_threaded and implementation in ("", "CPython"):
+        served = bool(minor) and any(x.has_wheels_for(minor, system) for x in _finals(m))
+        use = minor if served else newest
+        if use is None:
+            return None
+        built = f"of {minor} " if minor else ""
+        text = (
+            f"This Python is the free-threaded build {built}({minor or '3.X'}t), and "
+            "TensorFlow's wheels are for CPython's default build only (their ABI tags have no "
+            f"t): create the environment with the default build of Python {use} (its "
+            f"`python{use}`, not `python{use}t`) and install TensorFlow there"
+            + ("" if served else f" ({use} is the newest Python TensorFlow has wheels for here)")
+            + "."
+        )
+        return Fix(text, _venv_commands(m, use))
+    if implementation in ("PyPy", "GraalPy") and newest is not None:
+        shown = f"{implementation} {python}".rstrip()
+        return Fix(
+            f"This Python is {shown}, and TensorFlow publishes wheels for CPython only (their "
+            "tags are cpXY), so pip lists none for it whatever the release: create the "
+            f"environment with CPython {newest} (the newest Python the newest TensorFlow has "
+            "wheels for here, from the matrix) and install TensorFlow there.",
+            _venv_commands(m, newest),
+        )
+    return None
+
+
+def windows_arm64_fix(m: Machine) -> Fix:
+    """A Windows on Arm (ARM64) Python: TensorFlow's Windows wheels are x86-64 only, and its
+    Linux aarch64 wheels (the matrix's linux-aarch64, from their first line) install in WSL2,
+    which runs Arm64 Linux on the same machine
+    (https://learn.microsoft.com/en-us/windows/wsl/install)."""
+    first = next(
+        (
+            x.line
+            for x in sorted(_finals(m), key=lambda x: version_key(x.line))
+            if x.pythons_on("linux-aarch64")
+        ),
+        None,
+    )
+    since = f" (from TensorFlow {first}, from the matrix)" if first else ""
+    return Fix(
+        "This Python is Windows on Arm's (ARM64): TensorFlow publishes Windows wheels for "
+        "x86-64 only, so pip lists none for it whatever the release. Its Linux Arm64 "
+        f"(aarch64) wheels{since} install in WSL2 on this machine: install WSL with Ubuntu, "
+        "then in its shell create a virtual environment (`python3 -m venv ~/tf`, with the "
+        "python3-venv package) and install TensorFlow there (`~/tf/bin/python -m pip install "
+        "tensorflow`).",
+        ("wsl --install -d Ubuntu",),
+    )
+
+
+def no_release_here_fix(m: Machine) -> Optional[Fix]:
+    """The fix where TensorFlow is not installed and no final release has a wheel for this
+    64-bit interpreter on this platform (the matrix's wheel table): an interpreter of another
+    kind (PyPy, :func:`interpreter_without_wheels_fix`), else a virtual environment of the
+    newest Python the newest release with wheels here publishes one for, installed by its own
+    versioned command; on Windows on Arm and Linux ppc64le and s390x, which have no wheel of
+    any release, their own fixes. None where a release fits, or the Python, its bits or the
+    platform are unknown (a 32-bit Python's fix is :func:`python_64bit_fix`)."""
+    python = m.facts.python
+    if m.matrix is None or python is None or python.bits != 64:
+        return None
+    if m.platform is None:
+        # A system and CPU the matrix has no wheels for at all: its own fix, where known.
+        plat = m.facts.platform
+        if plat is not None and plat.system == "Windows" and plat.machine.upper() == "ARM64":
+            return windows_arm64_fix(m)
+        if plat is not None and plat.system == "Linux" and plat.machine in ("ppc64le", "s390x"):
+            return arch_without_wheels_fix(plat.machine)
+        return None
+    if python.implementation not in ("", "CPython"):
+        return interpreter_without_wheels_fix(m, python.implementation, False, python.version)
+    minor = ".".join(python.version.split(".")[:2])
+    if any(x.has_wheels_for(minor, m.platform) for x in m.matrix.releases):
+        return None
+    line = next((x for x in m.matrix.releases if x.pythons_on(m.platform)), None)
+    if line is None:
+        return None  # a platform the matrix lists without a wheel: tensorflow.python says so
+    pythons = line.pythons_on(m.platform)
+    where = platform_words((m.platform,))
+    return Fix(
+        f"No TensorFlow release publishes a wheel for Python {minor} on {where} (from the "
+        f"matrix), so pip finds none to install: TensorFlow {line.latest_patch}, the newest "
+        f"with wheels here, is for {python_span(pythons)}. Create a virtual environment with "
+        f"Python {pythons[-1]} and install TensorFlow there.",
+        _venv_commands(m, pythons[-1]),
+    )
+
+
+def _finals(m: Machine) -> tuple[TFLine, ...]:
+    """The matrix's lines with a final release, newest first (none without a matrix)."""
+    return m.matrix.releases if m.matrix is not None else ()
+
+
+def _venv_commands(m: Machine, python: str) -> tuple[str, ...]:
+    """A virtual environment made by CPython ``python``'s own versioned command (Windows'
+    launcher, ``py -3.X``, elsewhere ``python3.X``), and TensorFlow installed in it."""
+    if m.os == "windows":
+        return (f"py -{python} -m venv .venv", ".venv\\Scripts\\python -m pip install tensorflow")
+    return (f"python{python} -m venv .venv", ".venv/bin/python -m pip install tensorflow")
 
 
 #: Where tensorflow-macos's wheels are listed: each is tagged for macOS 11 or later
@@ -2726,31 +2865,20 @@ def pip_refusal_fix(
                 ),
                 why,
             )
-        newest_line = ".".join(newest.split(".")[:2])
-        why = f"pip lists releases up to {newest} for this Python and platform"
-        later = [x for x in lines if version_key(x.line) > version_key(newest_line)]
-        here = next((x for x in lines if x.line == newest_line), None)
-        if later and here is not None:
-            after = min(later, key=lambda x: version_key(x.line))
-            only = sorted(_pythons(here) - _pythons(after), key=version_key)
-            if only:
-                why += (
-                    f"; TensorFlow {after.line} dropped Python {', '.join(only)}, so this "
-                    f"is most likely Python {' or '.join(only)} (inferred from the matrix)"
-                )
-            else:
-                why += (
-                    f"; TensorFlow {after.line} supports the same Pythons, so the platform "
-                    "(operating system, CPU), the package index, or the log's date (before "
-                    f"{after.line} came out) is what stops the list at {newest}"
-                )
+        reason, platform_ends = _list_end(m, lines, newest)
+        why = f"pip lists releases up to {newest} for this Python and platform{reason}"
         want = f"{shown_name} {requested}" if requested else "the requested release"
+        other = (
+            f"run {want} on a platform it has wheels for (`tfdoctor matrix` lists each "
+            "release's platforms)"
+            if platform_ends
+            else f"use a Python that {want} publishes wheels for (`tfdoctor matrix` lists each "
+            "release's Pythons)"
+        )
         return (
             TF_RELEASE_NOT_FOR_PYTHON,
             Fix(
-                f'{why}. Install one it lists (`pip install "{suggest}=={newest}"`), or use '
-                f"a Python that {want} publishes wheels for (`tfdoctor matrix` lists each "
-                "release's Pythons).",
+                f'{why}. Install one it lists (`pip install "{suggest}=={newest}"`), or {other}.',
                 (check,),
             ),
             why,
@@ -3001,6 +3129,55 @@ def _python_span(pys: Sequence[str]) -> str:
         else:
             runs.append([py])
     return ", ".join(run[0] if len(run) == 1 else f"{run[0]} to {run[-1]}" for run in runs)
+
+
+def _list_end(m: Machine, lines: Sequence[TFLine], newest: str) -> tuple[str, bool]:
+    """Why pip's list ends at ``newest``, from what the next line changes (the matrix's
+    ``lines``): a Python it dropped, a platform it has no wheel for (then True), else the
+    same Pythons, where the platform, the index or the log's date end it; empty without a
+    next line."""
+    newest_line = ".".join(newest.split(".")[:2])
+    later = [x for x in lines if version_key(x.line) > version_key(newest_line)]
+    here = next((x for x in lines if x.line == newest_line), None)
+    if not later or here is None:
+        return "", False
+    after = min(later, key=lambda x: version_key(x.line))
+    only = sorted(_pythons(here) - _pythons(after), key=version_key)
+    if only:
+        return (
+            f"; TensorFlow {after.line} dropped Python {', '.join(only)}, so this is most "
+            f"likely Python {' or '.join(only)} (inferred from the matrix)",
+            False,
+        )
+    ended = _platform_ended(m, here, after)
+    if ended:
+        return ended, True
+    return (
+        f"; TensorFlow {after.line} supports the same Pythons, so the platform (operating "
+        "system, CPU), the package index, or the log's date (before "
+        f"{after.line} came out) is what ends the list at {newest}",
+        False,
+    )
+
+
+def _platform_ended(m: Machine, here: TFLine, after: TFLine) -> str:
+    """Where the line pip lists last (``here``) has wheels on a platform the next line
+    (``after``) has none for (macOS x86-64 after 2.16), and this machine is on it or its
+    platform is unknown: the clause that says so, else empty."""
+    gone = tuple(sorted(k for k, ps in here.python.items() if ps and not after.python.get(k)))
+    if not gone or (m.platform is not None and m.platform not in gone):
+        return ""
+    words = platform_words((m.platform,) if m.platform in gone else gone)
+    return (
+        f"; TensorFlow {after.line} publishes no wheel for {words}, where {here.line} was the "
+        "last with one, so "
+        + (
+            f"on this {words} machine the list ends there (from the matrix)"
+            if m.platform in gone
+            else f"the machine is most likely {' or '.join(words.split(', '))} (inferred from "
+            "the matrix)"
+        )
+    )
 
 
 def _line_listed(requested: Optional[str], listed: Sequence[str]) -> bool:

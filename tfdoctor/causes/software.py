@@ -2685,6 +2685,16 @@ def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
         return " ".join(words)
     if any(r.python_fits(python) for r in on_os):
         fit = [r for r in on_os if r.python_fits(python)][-1]
+        if os is None:
+            # The system is not known: the release's wheels are for some platforms only, and
+            # "here" would claim this machine is one of them.
+            words.append(
+                f"{dist} {fit.version} has a wheel for Python {minor} on "
+                f"{platform_words(fit.platforms)}: on one of those, what pip refused is the "
+                "interpreter (a 32-bit Python) or its own age (a pip too old to read the "
+                "wheels' tags); on another platform that release has no wheel."
+            )
+            return " ".join(words)
         words.append(
             f"{dist} {fit.version} has a wheel for Python {minor} here, so what pip refused is "
             "the interpreter (a 32-bit Python) or its own age (a pip too old to read the "

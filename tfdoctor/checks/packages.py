@@ -55,6 +55,18 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
                 _pip_then_tensorflow_fix(m, old_pip[0], old_pip[1]),
             )
             return
+        wheelless = causes.platform.no_release_here_fix(m)
+        if wheelless is not None:
+            # "Install TensorFlow" would fail here: pip finds no release for this interpreter.
+            yield causes.finding(
+                "packages.tensorflow",
+                Severity.WARNING,
+                causes.platform.TF_NO_WHEEL_FOR_PYTHON,
+                "TensorFlow is not installed, and no release has a wheel for this Python here",
+                "",
+                wheelless,
+            )
+            return
         yield causes.finding(
             "packages.tensorflow",
             Severity.WARNING,

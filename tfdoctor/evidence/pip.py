@@ -183,13 +183,26 @@ def read_unmatched(line: str) -> Optional[tuple[str, str]]:
 # --verbose) (src/pip/_internal/commands/debug.py, show_tags). The first tag's platform is the
 # interpreter's own: win32 for a 32-bit CPython on Windows, musllinux_1_1_x86_64 on Alpine.
 _TAGS_HEAD = re.compile(r"^\s*Compatible tags: \d+", re.MULTILINE)
-_TAG = re.compile(r"^\s+(?:cp|py|pp)\d*-\w+-(?P<platform>[\w.]+)\s*$")
+_TAG = re.compile(
+    r"^\s+(?P<interpreter>cp|py|pp|graalpy)(?P<version>\d*)-(?P<abi>\w+)-(?P<platform>[\w.]+)\s*$"
+)
 
 
-def read_first_platform(text: str) -> Optional[str]:
-    """The platform tag of the first tag ``pip debug`` lists in ``text`` (the interpreter's
-    own), or None where the log shows no such list; a tag of any platform (``any``) is
-    skipped."""
+@record
+class CompatibleTag(Record):
+    """One tag ``pip debug`` lists (observed): ``cp313``, ``cp313t``, ``win_amd64``."""
+
+    #: The interpreter and its version (``cp313``, ``pp310``).
+    interpreter: str
+    #: The ABI (``cp313``, ``cp313t``: free-threaded; ``pypy310_pp73``; ``abi3``, ``none``).
+    abi: str
+    #: The platform (``win32``, ``musllinux_1_2_x86_64``).
+    platform: str
+
+
+def read_first_tag(text: str) -> Optional[CompatibleTag]:
+    """The first tag ``pip debug`` lists in ``text`` (the interpreter's own), or None where
+    the log shows no such list; a tag of any platform (``any``) is skipped."""
     if "Compatible tags: " not in text:
         return None
     head = _TAGS_HEAD.search(text)
@@ -201,8 +214,16 @@ def read_first_platform(text: str) -> Optional[str]:
             return None  # the list ended before a platform tag
         platform = tag.group("platform").split(".")[0]
         if platform != "any":
-            return platform
+            return CompatibleTag(
+                tag.group("interpreter") + tag.group("version"), tag.group("abi"), platform
+            )
     return None
+
+
+def read_first_platform(text: str) -> Optional[str]:
+    """The platform tag of :func:`read_first_tag` (the interpreter's own), or None."""
+    tag = read_first_tag(text)
+    return tag.platform if tag is not None else None
 
 
 # The machine's architecture in its own words: uname -a's machine fields before its operating
@@ -743,6 +764,50 @@ _DIFFERENT = re.compile(
     r"running Python is (?P<python9>\d+\.\d+(?:\.\d+)?)"
 )
 
+# pip's verbose log (-v) names each file it skipped for its Requires-Python, which pip before
+# 21.2 prints in no summary: "Link requires a different Python (3.13.1 not in:
+# '>=3.9,<3.13'): URL" (pip 19.2 and later, package_finder.py, _check_link_requires_python:
+# https://github.com/pypa/pip/blob/21.1/src/pip/_internal/index/package_finder.py) and, from
+# pip 9.0 to 19.1, "The package URL is incompatible with the pythonversion in use. Acceptable
+# python versions are:>=3.9" (index.py, _link_package_versions, a space missing in each
+# join before 10.0: https://github.com/pypa/pip/blob/9.0.3/pip/index.py,
+# https://github.com/pypa/pip/blob/19.1/src/pip/_internal/index.py). The release is the
+# file's, read from its name (a wheel's or a source archive's).
+_LINK_PYTHON = re.compile(
+    r"Link requires a different Python \((?P<python>\d+\.\d+(?:\.\d+)?) not in: "
+    r"'(?P<spec>[^'\n]{1,120})'\): (?P<url>\S{1,600})"
+    # The link as pip prints it: its URL, the page it came from, its Requires-Python
+    # (models/link.py, Link.__str__).
+    r"|The package (?P<url9>\S{1,600})(?: \(from [^)\s]{1,600}\))?(?: \(requires-python:"
+    r"[^)\n]{1,120}\))? is incompatible with the python ?version in use\. "
+    r"Acceptable python versions are: ?(?P<spec9>[^\s(]{1,120})"
+)
+#: A distribution's file name at the end of a link: ``tensorflow-2.18.0-cp312-...whl``,
+#: ``tensorflow_io-0.37.1.tar.gz`` (before its #sha256= fragment).
+_LINK_FILE = re.compile(
+    r"/(?P<dist>[A-Za-z0-9][A-Za-z0-9._]*?)-(?P<version>\d[\w.+!]*?)"
+    r"(?:-[^/#\s]*\.whl|\.tar\.gz|\.zip)(?:[#?][^\s]*)?$"
+)
+
+
+def _link_refusals(text: str) -> Iterator[PythonRefusal]:
+    """pip's verbose refusals of files for their Requires-Python (:data:`_LINK_PYTHON`), one
+    per release (a release has a file for each Python and platform), as pip's summary lists
+    them: by release, in the list form."""
+    seen: set[str] = set()
+    for match in _LINK_PYTHON.finditer(text):
+        url = match.group("url") or match.group("url9")
+        named = _LINK_FILE.search(url.split(" ", 1)[0])
+        if named is None or named.group("version") in seen:
+            continue
+        seen.add(named.group("version"))
+        yield PythonRefusal(
+            "",
+            named.group("version"),
+            match.group("spec") or match.group("spec9"),
+            match.group("python") or "",
+        )
+
 
 @record
 class PythonRefusal(Record):
@@ -855,6 +920,8 @@ def read_python_refusals(texts: Iterable[str]) -> list[PythonRefusal]:
     out: list[PythonRefusal] = []
     for text in texts:
         out.extend(_resolver_refusals(text))
+        if "Link requires a different Python (" in text or "Acceptable python versions" in text:
+            out.extend(_link_refusals(text))
         if (
             "a different python version" not in text
             and "a different Python:" not in text

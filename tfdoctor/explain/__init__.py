@@ -94,6 +94,8 @@ from tfdoctor.evidence.devices import (
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.gpumemory import read_gpu_memory
 from tfdoctor.evidence.imports import imported_before_tensorflow
+from tfdoctor.evidence.installer import Installer, read_installer
+from tfdoctor.evidence.interpreter import Interpreter, read_interpreter
 from tfdoctor.evidence.macos import (
     APPLE,
     INTEL,
@@ -133,7 +135,6 @@ from tfdoctor.evidence.packages import (
     read_stale_import,
     read_unavailable,
     tf_installer,
-    uv_interface,
 )
 from tfdoctor.evidence.pip import (
     MAX_COLLECTED,
@@ -284,8 +285,6 @@ from tfdoctor.signatures import (
     NUITKA_WORDS,
     ONE_RELEASE,
     PATTERN_PARTS,
-    PIP_WORDS,
-    POETRY_WORDS,
     PROCESS_ENDED,
     PROTO3_OPTIONAL,
     REASON_CUT,
@@ -294,7 +293,6 @@ from tfdoctor.signatures import (
     SETUPTOOLS_WORDS,
     TF_DISTRIBUTION,
     TFLITE_WORDS,
-    UV_WORDS,
     WINDOWS_WORDS,
     Signature,
     Signatures,
@@ -350,6 +348,8 @@ class Evidence:
     machine: Optional[str] = None
     #: Whether the interpreter's banner shows a 64-bit build (evidence.pip.read_python_64bit).
     python_64bit: bool = False
+    #: The interpreter pip's tags or its banner show (evidence.interpreter.read_interpreter).
+    interpreter: Optional[Interpreter] = None
     #: The version ``python --version`` printed, where the log shows it asked.
     python_shown: Optional[str] = None
     #: Requirements pip found broken, and companions' verdicts on the TensorFlow they found
@@ -633,6 +633,7 @@ def _read_platform(evidence: Evidence, text: str) -> None:
     evidence.tags_platform = evidence.tags_platform or read_first_platform(text)
     evidence.machine = evidence.machine or read_machine(text)
     evidence.python_64bit = evidence.python_64bit or read_python_64bit(text)
+    evidence.interpreter = evidence.interpreter or read_interpreter(text)
     evidence.tfjs_node_package = evidence.tfjs_node_package or read_tfjs_node_package(text)
 
 
@@ -1674,6 +1675,8 @@ class Revealed(Record):
     machine: Optional[str] = None
     #: Whether the interpreter's banner shows a 64-bit build (a 32-bit one is ruled out).
     python_64bit: bool = False
+    #: The interpreter pip's tags or its banner show: its implementation, build, platform.
+    interpreter: Optional[Interpreter] = None
     #: The file whose code called ``tf.load_op_library`` in a traceback (the frame before
     #: TensorFlow's load_library.py): whose op library it loaded.
     op_loader: Optional[str] = None
@@ -2252,6 +2255,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         tags_platform=evidence.tags_platform,
         machine=evidence.machine,
         python_64bit=evidence.python_64bit,
+        interpreter=evidence.interpreter,
         op_loader=op_loader_in(evidence.first_text),
         dll_extension=_dll_extension(evidence.tracebacks),
         numpy_extension=numpy_extension_package(evidence.tracebacks),
@@ -4764,18 +4768,15 @@ def _metadata_unsatisfiable(
     m: Machine, r: Revealed, hits: Sequence[Hits]
 ) -> tuple[causes.CauseId, Fix]:
     """TensorFlow's own requirement of a companion the resolver could not meet, told in the
-    terms of the resolver that printed it (its signature's id names it)."""
-    first = hits[0].signature.id
-    resolver = next(
-        (tool for tool in ("uv", "poetry", "piptools") if first.startswith(tool + "-")), "uv"
-    )
+    terms of the resolver that printed it (:func:`installer_of`)."""
+    tool = installer_of(hits).tool
     return causes.software.TF_METADATA_UNSATISFIABLE, causes.software.metadata_unsatisfiable_fix(
         m,
         _group(hits, "companion") or "the companion",
         _group(hits, "spec") or "",
         _group(hits, "marker") or "",
         _group(hits, "required_by") or "",
-        "pip-tools" if resolver == "piptools" else resolver,
+        tool if tool in ("poetry", "pip-tools") else "uv",
     )
 
 
@@ -4786,9 +4787,8 @@ def _unpublished_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     index's for a companion) is the pin the fix offers."""
     dist = normalize_name(_group(hits, "dist") or "")
     spec = _group(hits, "spec") or ""
-    resolver = (
-        "poetry" if hits[0].signature.id.startswith("poetry-") else _uv_interface(hits) or "uv"
-    )
+    installer = installer_of(hits)
+    resolver = "poetry" if installer.tool == "poetry" else installer.interface or "uv"
     known: tuple[str, ...] = ()
     python = ""
     if m.matrix is not None and dist == "tensorflow":
@@ -5949,7 +5949,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
         )
-    tags = _interpreter_tags(r, hits)
+    tags = _interpreter_tags(m, r, hits)
     if tags is not None:
         return tags
     hint = next((x for x in r.abi_hints if x.dist in TF_DISTRIBUTIONS), None)
@@ -5967,7 +5967,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
                 hint.python,
                 hint.tags,
                 (),
-                _uv_interface(hits),
+                installer_of(hits).interface,
                 hint.implementation,
                 hint.variant,
             ),
@@ -6140,7 +6140,7 @@ def _companion_refused(
         return (
             causes.platform.TF_NO_WHEEL_FOR_PYTHON,
             causes.software.companion_no_wheel_fix(
-                m, companion, (), False, f"=={chosen}", _installer(hits)
+                m, companion, (), False, f"=={chosen}", installer_of(hits).finder
             ),
         )
     # Without pip's list, the specifier its last line names (a release no index lists).
@@ -6151,7 +6151,7 @@ def _companion_refused(
         listed,
         refusal_of.shown if refusal_of is not None else not said,
         refusal_of.spec if refusal_of is not None else said or "",
-        "pip" if refusal_of is not None else _installer(hits),
+        "pip" if refusal_of is not None else installer_of(hits).finder,
         unworded=refusal_of is not None and refusal_of.unworded,
     )
 
@@ -6194,15 +6194,19 @@ def _package_refused(
         required_by,
         # Nothing but pip's empty list: a name PyPI does not have reads the same.
         alone=shown and not required_by and not r.python and not r.os and not r.known(),
-        installer="pip" if refusal is not None else _installer(hits),
+        installer="pip" if refusal is not None else installer_of(hits).finder,
         stated=_python_stated(r),
     )
 
 
-def _uv_interface(hits: Sequence[Hits]) -> str:
-    """Which of uv's interfaces the refusal's words are (``uv pip``, ``uv``: a project), from
-    the lines it cites; empty where they do not say."""
-    return uv_interface(" ".join(line for h in hits for _, line in h.citations))
+def installer_of(hits: Sequence[Hits]) -> Installer:
+    """The installer whose words the refusal is in, and uv's interface (``uv pip``, ``uv``: a
+    project), read once from the signatures' tags and the lines they cite
+    (:func:`tfdoctor.evidence.installer.read_installer`): every fix builder asks this."""
+    return read_installer(
+        {t for h in hits for t in h.signature.tags},
+        "\n".join(line for h in hits for _, line in h.citations),
+    )
 
 
 def _chosen_release(hits: Sequence[Hits], dist: str) -> Optional[str]:
@@ -6223,16 +6227,6 @@ def _chosen_release(hits: Sequence[Hits], dist: str) -> Optional[str]:
 def _python_stated(r: Revealed) -> bool:
     """Whether the log states the Python's version (not only implies it by its paths)."""
     return bool(r.python) and all(hint.fact != "python" for hint in r.inferred)
-
-
-def _installer(hits: Sequence[Hits]) -> str:
-    """The installer whose words the refusal is in (its signatures' tags name uv and Poetry)."""
-    tags = {t for h in hits for t in h.signature.tags}
-    if PIP_WORDS in tags:
-        return "pip"
-    if UV_WORDS in tags:
-        return "uv"
-    return "Poetry" if POETRY_WORDS in tags else "pip"
 
 
 #: pip's refusals of distributions outside TensorFlow's family (signatures.yaml).
@@ -6426,17 +6420,30 @@ def _placeholder_imported(
     return findings.values()
 
 
-def _interpreter_tags(r: Revealed, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
-    """pip saw no TensorFlow release at all, and the interpreter's own platform tag, as `pip
-    debug` lists it, is a musl one (musllinux: Alpine), for which TensorFlow publishes no
-    wheel: a glibc-based system is the fix, not another Python. None for any other tag (a 32-bit one
-    is the signature pip-tag-32bit's; for the others the list of releases says more)."""
-    platform = r.tags_platform
-    if platform is None or not _no_release_at_all(r, hits):
+def _interpreter_tags(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """pip saw no TensorFlow release at all, and the interpreter, as `pip debug`'s tags or
+    its banner show it, is one TensorFlow publishes no wheel for: a musl one (musllinux:
+    Alpine), where a glibc-based system is the fix, not another Python; PyPy or a
+    free-threaded CPython, where CPython's default build is. None for any other (a 32-bit
+    one is the signature pip-tag-32bit's; for the others the list of releases says more)."""
+    if not _no_release_at_all(r, hits):
         return None
-    if platform.startswith("musllinux_"):
+    if (r.tags_platform or "").startswith("musllinux_"):
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.musl_fix()
-    return None
+    shown = r.interpreter
+    if shown is None:
+        return None
+    if shown.platform == "win_arm64":
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.windows_arm64_fix(m)
+    if shown.answered_bits == 32:
+        # The interpreter's own answer that it is 32-bit (a 32-bit tag is pip-tag-32bit's).
+        return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(m)
+    fix = causes.platform.interpreter_without_wheels_fix(
+        m, shown.implementation, shown.free_threaded, shown.python or r.python or ""
+    )
+    return (causes.platform.TF_NO_WHEEL_FOR_PYTHON, fix) if fix is not None else None
 
 
 def _unmatched_spec(dist: str, lines: Sequence[str]) -> Optional[str]:
@@ -6853,7 +6860,12 @@ def _resolver_release(hits: Sequence[Hits], r: Revealed, m: Machine) -> Optional
     # The matrix's Pythons and platforms are those of the tensorflow wheels: not a wrapper's
     # (tensorflow-intel is Windows-only, tensorflow-macos macOS-only) nor another build's.
     line_of = m.matrix.line_for(version) if m.matrix is not None and dist == "tensorflow" else None
-    if not platforms and not hinted and _installer(hits) == "Poetry" and line_of is not None:
+    if (
+        not platforms
+        and not hinted
+        and installer_of(hits).finder == "Poetry"
+        and line_of is not None
+    ):
         return causes.platform.poetry_release_fix(dist, version, line_of)
     return causes.platform.resolver_release_fix(
         dist,
@@ -6979,6 +6991,17 @@ def _refusal_candidates(
         # a Mac's paths anywhere in the log (r.os reads the cited lines only).
         and r.machine not in _MACHINES_64BIT
         and not dict(_OS_TEXT)["macos"].search(text)
+        # The interpreter's own words that it is 64-bit (its Windows build string, pip's
+        # tags) or that its kind is the cause (PyPy, a free-threaded build).
+        and not r.python_64bit
+        and (
+            r.interpreter is None
+            or (
+                r.interpreter.bits != 64
+                and not r.interpreter.free_threaded
+                and r.interpreter.implementation in ("", "CPython")
+            )
+        )
     ):
         wide = causes.platform.python_64bit_fix(m)
         out.append(
@@ -7087,11 +7110,11 @@ def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes
     # The architecture uname or platform printed, where the system itself is 32-bit; uv's
     # words where uv refused the interpreter (its fix is uv's, in the interface that printed
     # them: "You're on Windows" is a project's install, lock/mod.rs).
-    uv = any(UV_WORDS in h.signature.tags for h in hits)
-    project = any(h.signature.id == "uv-hint-platform-32bit" for h in hits)
-    installer = ("uv" if project else _uv_interface(hits) or "uv pip") if uv else "pip"
+    installer = installer_of(hits)
     return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(
-        m, _group(hits, "architecture") or "", installer
+        m,
+        _group(hits, "architecture") or "",
+        (installer.interface or "uv pip") if installer.uv else "pip",
     )
 
 
@@ -8249,7 +8272,9 @@ def _cause_finding(
     summary = lead.signature.summary if final == cause else _title(final, r)
     companion = _refused_companion(r, hits) if final in _NO_WHEEL else None
     if companion is not None and final == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
-        summary = f"{_installer(hits)} found no {companion} wheel for this Python and platform"
+        summary = (
+            f"{installer_of(hits).finder} found no {companion} wheel for this Python and platform"
+        )
     elif companion is not None:
         summary = causes.platform.release_not_for_python_title(companion)
     return causes.finding(

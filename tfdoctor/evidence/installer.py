@@ -1,0 +1,72 @@
+"""Which installer or resolver printed a refusal, read once from its words.
+
+A log's refusal ("no matching distribution", "no version of", "no wheels with a matching
+platform tag") is told by pip, uv, Poetry or pip-tools, each in its own words; the signatures
+that read those words carry the installer's tag (``pip-words``, ``uv-words``, ...). The fix
+then speaks the installer's language: ``uv pip install`` or ``uv add`` where uv refused,
+``poetry add`` where Poetry did. This module is the one reading of it that every fix builder
+asks (:func:`read_installer`).
+
+uv has two interfaces, told apart by the words at the root of its report: ``uv pip`` ("you
+require", "your requirements are unsatisfiable") and a project's (``uv add``/``uv sync``:
+"your project depends on", and the lock's platform hint "You're on Windows (`win32`), but
+...", which only a project's lock prints).
+https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-resolver/src/pubgrub/report.rs
+https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-resolver/src/lock/mod.rs
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from tfdoctor.evidence.packages import uv_interface
+from tfdoctor.records import Record, record
+
+#: The signatures' tags that name the installer whose words a line is in (signatures.yaml).
+PIP_WORDS = "pip-words"
+UV_WORDS = "uv-words"
+POETRY_WORDS = "poetry-words"
+#: pip-tools' resolver's own words ("Could not find a version that matches X", pip-tools'
+#: piptools/resolver.py); it finds files with pip's own finder.
+#: https://github.com/jazzband/pip-tools/blob/7.4.1/piptools/resolver.py
+PIPTOOLS_WORDS = "piptools-words"
+
+#: uv's lock's hint for a platform its wheels leave out: a project's (``uv sync``, ``uv
+#: add``), never ``uv pip``'s (lock/mod.rs, above).
+_UV_LOCK_HINT = re.compile(r"\bYou're on (?:Windows|Linux|macOS) \(`")
+
+
+@record
+class Installer(Record):
+    """The installer whose words a refusal is in: ``tool`` is ``pip``, ``uv``, ``poetry`` or
+    ``pip-tools``; ``interface`` is uv's (``uv pip``, ``uv`` for a project) where its words
+    say which, else empty."""
+
+    tool: str = "pip"
+    interface: str = ""
+
+    @property
+    def finder(self) -> str:
+        """The installer as a finding names the one whose index finder refused: pip for
+        pip-tools too (it finds files with pip's finder), ``Poetry`` capitalised."""
+        return {"poetry": "Poetry", "pip-tools": "pip"}.get(self.tool, self.tool)
+
+    @property
+    def uv(self) -> bool:
+        """Whether uv refused."""
+        return self.tool == "uv"
+
+
+def read_installer(words: Collection[str], cited: str) -> Installer:
+    """The installer named by the signatures' tags ``words`` (pip's over the others: pip's
+    own words are pip's wherever a resolver's also show) and, for uv, its interface as the
+    ``cited`` lines say; pip where no tag names one."""
+    if PIP_WORDS in words:
+        return Installer("pip")
+    if UV_WORDS in words:
+        interface = "uv" if _UV_LOCK_HINT.search(cited) else uv_interface(cited)
+        return Installer("uv", interface)
+    if POETRY_WORDS in words:
+        return Installer("poetry")
+    return Installer("pip-tools") if PIPTOOLS_WORDS in words else Installer("pip")
