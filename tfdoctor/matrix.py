@@ -278,6 +278,17 @@ class TFLine(Record):
             if key.startswith(platform)
         )
 
+    def declared(self, target: str) -> Optional[str]:
+        """The range this line's wheel declares on ``target``: a pinned companion
+        (``protobuf``, ``tf-keras``), else a CUDA wheel of its ``and-cuda`` extra
+        (``nvidia-cudnn-cu12``, which another framework's wheels pin too); None where the
+        matrix records none."""
+        field = target.replace("-", "_")
+        if field in PIN_FIELDS:
+            pinned: Optional[str] = getattr(self.pins, field)
+            return pinned
+        return (self.and_cuda or {}).get(target)
+
     @property
     def tensorrt_built(self) -> Optional[bool]:
         """Whether the line's Linux GPU build is built with TensorRT (has TF-TRT); None where
@@ -346,13 +357,11 @@ class Matrix(Record):
 
     def lines_pinning(self, target: str, admits: Callable[[str], bool]) -> tuple[TFLine, ...]:
         """The lines, newest first, whose wheel declares a range on ``target`` (a package the
-        matrix pins: ``protobuf``, ``tf-keras``) for which ``admits(range)`` holds: the one
-        way TensorFlow lines are chosen by what they require of another package."""
-        field = target.replace("-", "_")
-        if field not in PIN_FIELDS:
-            return ()
+        matrix pins: ``protobuf``, ``tf-keras``; or a CUDA wheel of the ``and-cuda`` extra)
+        for which ``admits(range)`` holds: the one way TensorFlow lines are chosen by what they
+        require of another package."""
         return tuple(
-            x for x in self.lines if (pin := getattr(x.pins, field)) is not None and admits(pin)
+            x for x in self.lines if (pin := x.declared(target)) is not None and admits(pin)
         )
 
     def wrapper_platforms(self) -> dict[str, tuple[str, ...]]:

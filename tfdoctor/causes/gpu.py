@@ -756,6 +756,75 @@ def shown_cudnn_shadow_fix(
     )
 
 
+def jax_cudnn_shadowed_fix(m: Machine, loaded: str, need: str) -> Fix:
+    """jaxlib's XLA refused the cuDNN the process loaded (``loaded``, not ``need``): jaxlib
+    finds cuDNN by the loader's search like any library, so a GPU TensorFlow (its CUDA
+    libraries, or the toolkit put on the path for it) or PyTorch's nvidia-cudnn wheel
+    in the same environment can come first. One framework's GPU build per environment: a
+    TensorFlow kept beside JAX for its data input or jax2tf runs as well on the CPU."""
+    if m.tf is not None and m.tf.version and m.tf_name and m.tf_name != "tensorflow-cpu":
+        # The log shows which TensorFlow: its CPU build of the same release.
+        commands: tuple[str, ...] = (
+            *m.pip(f"uninstall -y {m.tf_name}"),
+            *m.pip_install(f"tensorflow-cpu=={m.tf.version}"),
+        )
+    else:
+        # Which framework brought the other cuDNN is not in the log: the listing says.
+        commands = (
+            "pip list 2>/dev/null | grep -i -E '^(tensorflow|torch|jax|nvidia-cudnn)'",
+            *_library_search(("cudnn",)),
+        )
+    return Fix(
+        f"JAX's XLA (jaxlib) was built with cuDNN {need} and found cuDNN {loaded} in the "
+        "process: another framework's cuDNN comes first (a GPU TensorFlow's CUDA libraries or "
+        "the toolkit installed for it, PyTorch's nvidia-cudnn wheel, a copy on "
+        "LD_LIBRARY_PATH). Keep one framework's GPU build per environment: where TensorFlow "
+        "is there for data input (tf.data, TFDS) or jax2tf, replace it with tensorflow-cpu, "
+        "which loads no cuDNN; otherwise give JAX a virtual environment of its own with the "
+        "cuDNN its wheel asks for.",
+        commands,
+    )
+
+
+def framework_cuda_pins_fix(
+    m: Machine, dist: str, have: str, tf_version: str, tf_spec: str, admitting: Optional[TFLine]
+) -> Fix:
+    """One environment, two frameworks' exact pins on one NVIDIA wheel: TensorFlow's and-cuda
+    extra pins ``dist`` to ``tf_spec``, another framework's wheels (torch's Requires-Dist
+    ``nvidia-cudnn-cu12==9.1.0.70``, jax's cuda12 plugin's ranges) put ``have`` there. The
+    TensorFlow line whose pin admits ``have`` (``admitting``, from the matrix) serves both;
+    else each framework gets an environment of its own: reinstalling TensorFlow's pin would
+    break the other framework the same way."""
+    shown = m.frameworks_pinning((dist,))
+    who = (
+        f"{', '.join(shown)} in this environment pin{'s' if len(shown) == 1 else ''} its own"
+        if shown
+        else "what pulled it pins its own (other frameworks' wheels do: PyTorch's torch, "
+        "JAX's jax-cuda12-plugin)"
+    )
+    head = (
+        f"TensorFlow {tf_version}'s and-cuda extra pins {dist}{tf_spec}, and {dist} {have} "
+        f"is installed: {who}, and one environment holds one release of {dist}."
+    )
+    tf = m.tf_name or "tensorflow"
+    if admitting is not None:
+        return Fix(
+            f"{head} TensorFlow {admitting.line}'s pin ({dist}{admitting.declared(dist)}, "
+            f"from the matrix) admits {have}: install that TensorFlow with its and-cuda "
+            "extra, which leaves the other framework's wheel in place.",
+            m.pip_install(f"{tf}[and-cuda]=={admitting.latest_patch}"),
+        )
+    return Fix(
+        f"{head} No TensorFlow release in the matrix pins a {dist} range that admits {have}: "
+        "keep TensorFlow and the other framework in separate virtual environments (installing "
+        f"{dist}{tf_spec} back breaks the framework that pulled {have}).",
+        (
+            "python3 -m venv ~/.venvs/tf",
+            f'~/.venvs/tf/bin/python -m pip install "{tf}[and-cuda]=={tf_version}"',
+        ),
+    )
+
+
 def older_cudnn_first_fix(m: Machine, need: str, os_name: Optional[str], conda: bool) -> Fix:
     """An older cuDNN of the build's major loaded while a cuDNN ``need`` or newer may be
     installed too: the listing of every copy the loader finds (``os_name``'s way), the newer

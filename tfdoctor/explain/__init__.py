@@ -3102,6 +3102,11 @@ def _older_same_major(loaded: str, need: str) -> bool:
 
 
 def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    loaded, need = _group(hits, "cudnn_loaded"), _group(hits, "cudnn_compiled")
+    if _group(hits, "xla_build") and loaded and need:
+        # jaxlib's XLA refused it (its source path): JAX's own wheel, not TensorFlow's, met
+        # another framework's cuDNN first in the process.
+        return causes.gpu.CUDNN_SHADOWED, causes.gpu.jax_cudnn_shadowed_fix(m, loaded, need)
     newer = _newer_cudnn_shown(r)
     if newer is not None and r.cudnn_loaded and r.cudnn_compiled and m.facts.cuda_libs is None:
         # The right cuDNN is on the disk and an older one loaded: the older comes first.

@@ -958,7 +958,31 @@ def _conflict(
     if c.requirer not in TF_DISTRIBUTIONS:
         # Neither side is TensorFlow: answered only where the log's failure is the pair's.
         return _pair_out_of_range(c, m, said, pair_weight) if pair_weight else None
+    if c.kind == "installed" and _cuda_wheel(c.target, m):
+        return _cuda_wheel_conflict(c, m, said)
     return _tf_requirement(c, m, said, notice_alone)
+
+
+def _cuda_wheel_conflict(c: Conflict, m: Machine, said: str) -> Finding:
+    """An NVIDIA wheel installed outside the pin of TensorFlow's and-cuda extra (pip's notice
+    after another framework's install replaced it): TensorFlow's pin and the other
+    framework's cannot both hold in one environment."""
+    admitting = (
+        _line_admitting(m, c.target, c.have, "0")
+        if spec_contains(c.have, c.spec) is False
+        else None
+    )
+    return causes.finding(
+        f"explain.{causes.gpu.CUDA_WHEEL_PINS}",
+        Severity.WARNING,
+        causes.gpu.CUDA_WHEEL_PINS,
+        f"{c.target} {c.have} is outside the pin of TensorFlow {c.requirer_version}'s and-cuda "
+        f"extra ({c.target}{c.spec})",
+        said,
+        causes.gpu.framework_cuda_pins_fix(
+            m, c.target, c.have, c.requirer_version, c.spec, admitting
+        ),
+    )
 
 
 def _harmless_notice(c: Conflict, m: Machine, notice_alone: bool) -> Optional[str]:
@@ -1282,8 +1306,11 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         at = {line: i for i, line in enumerate(ordered)}
         place = sum(1 for line in ordered if version_key(line) < here)
         best = min(fits, key=lambda x: (abs(at[x.line] - place), version_key(x.line)))
-        pin = getattr(best.pins, c.target.replace("-", "_"))
-        wanted = f"{c.requirer}=={best.latest_patch}"
+        pin = best.declared(c.target)
+        # A CUDA wheel comes with TensorFlow's and-cuda extra only: the release asked for
+        # keeps it, or pip would drop the wheels the shared range was chosen by.
+        extra = "[and-cuda]" if _cuda_wheel(c.target, m) else ""
+        wanted = f"{c.requirer}{extra}=={best.latest_patch}"
         fix = Fix(
             f"Require TensorFlow {best.line} (its {c.target} range, {pin}, meets {other}'s "
             f"{c.target}{c.have}; from the matrix), or a release of {other} whose {c.target} "
@@ -1300,7 +1327,9 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         )
         # The matrix records TensorFlow's ranges on a few packages only (its pins): of any
         # other it cannot say whether some release meets.
-        known = c.target.replace("-", "_") in PIN_FIELDS
+        known = c.target.replace("-", "_") in PIN_FIELDS or any(
+            x.declared(c.target) is not None for x in lines
+        )
         fix = Fix(
             (
                 f"No TensorFlow release in the matrix declares a {c.target} range that meets "
@@ -1330,6 +1359,11 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         and not c.brought
         and c.have.startswith("==")
         and not causes.software.tensorflow_family(other)
+    ) or (
+        # Two frameworks' CUDA wheels (torch's and jax's exact nvidia-*-cu12 pins against
+        # TensorFlow's and-cuda extra): one process, one copy of each CUDA library, so the
+        # two frameworks' pins on it must meet, whichever moves.
+        _cuda_wheel(c.target, m) and not causes.software.tensorflow_family(other)
     )
     cause = {
         "keras": causes.software.KERAS_VERSION,
@@ -1353,6 +1387,13 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         said,
         fix,
     )
+
+
+def _cuda_wheel(target: str, m: Machine) -> bool:
+    """Whether ``target`` is a CUDA wheel some TensorFlow line's and-cuda extra declares
+    (``nvidia-cudnn-cu12``), not a package the matrix pins as a companion."""
+    lines = m.matrix.lines if m.matrix is not None else ()
+    return any(target in (x.and_cuda or {}) for x in lines)
 
 
 def _backtrack(c: Conflict, m: Machine) -> Optional[Finding]:

@@ -1,0 +1,196 @@
+"""What explain reads where TensorFlow shares an environment or a process with another
+framework (PyTorch, JAX, Keras 3's other backends): their CUDA wheels' pins, the cuDNN one
+of them loaded first, the GPU memory each takes. Every log here is written for the test in
+the program's own format (pip's resolver, XLA's cuda_dnn.cc, Keras' backend modules)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pytest
+
+from tests.explaining import explained, finding_of, fix_text
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.matrix import Matrix, load_matrix, spec_contains
+
+BUNDLED = load_matrix()
+
+
+def _only(text: str, cause: str) -> Finding:
+    found: Optional[Finding] = finding_of(explained(text, matrix=BUNDLED), cause)
+    assert found is not None, [(x.id, x.severity.value) for x in explained(text).findings]
+    return found
+
+
+def _lines_admitting(matrix: Matrix, dist: str, version: str) -> list[str]:
+    """The matrix lines whose and-cuda extra's pin on ``dist`` admits ``version``."""
+    return [
+        x.line
+        for x in matrix.lines
+        if (pin := x.declared(dist)) is not None and spec_contains(version, pin)
+    ]
+
+
+# --- the NVIDIA wheels both frameworks pin ------------------------------------------------------
+
+#: pip's resolver refusing TensorFlow's and-cuda extra beside a PyTorch wheel (resolvelib's
+#: "The conflict is caused by:" block, each requirer's Requires-Dist as pip prints it).
+_RESOLVER = """\
+ERROR: Cannot install tensorflow[and-cuda]==2.17.1 and torch=={torch} because these package \
+versions have conflicting dependencies.
+
+The conflict is caused by:
+    tensorflow[and-cuda] 2.17.1 depends on nvidia-cudnn-cu12==8.9.7.29; extra == "and-cuda"
+    torch {torch} depends on nvidia-cudnn-cu12=={cudnn}; platform_system == "Linux" and \
+platform_machine == "x86_64"
+
+To fix this you could try to:
+1. loosen the range of package versions you've specified
+2. remove package versions to allow pip to attempt to solve the dependency conflict
+
+ERROR: ResolutionImpossible: for help visit \
+https://pip.pypa.io/en/latest/topics/dependency-resolution/#dealing-with-dependency-conflicts
+"""
+
+
+def test_the_and_cuda_pins_of_the_matrix_choose_lines_too() -> None:
+    line = BUNDLED.line_for("2.17")
+    assert line is not None and line.and_cuda is not None
+    assert line.declared("nvidia-cudnn-cu12") == line.and_cuda["nvidia-cudnn-cu12"]
+    assert line.declared("protobuf") == line.pins.protobuf  # a companion's pin, as before
+    assert line.declared("absl-py") is None  # recorded nowhere
+    chosen = BUNDLED.lines_pinning("nvidia-cudnn-cu12", lambda spec: spec.startswith("=="))
+    assert chosen and all(x.and_cuda for x in chosen)
+
+
+def test_two_frameworks_cudnn_pins_no_tensorflow_meets_keep_them_apart() -> None:
+    cudnn = "9.0.0.312"  # a release no TensorFlow line's pin admits (checked here)
+    assert not _lines_admitting(BUNDLED, "nvidia-cudnn-cu12", cudnn)
+    found = _only(_RESOLVER.format(torch="2.4.1", cudnn=cudnn), "library-pin-conflicts")
+    assert found.severity is Severity.ERROR
+    text = fix_text(found)
+    assert "separate environments" in text and "torch" in text
+    assert "pip install" not in text  # no release is guessed
+
+
+def test_two_frameworks_cudnn_pins_a_tensorflow_meets_name_that_release_with_its_extra() -> None:
+    cudnn = "9.5.1.17"
+    admitting = _lines_admitting(BUNDLED, "nvidia-cudnn-cu12", cudnn)
+    if not admitting:
+        pytest.skip("no line of the bundled matrix pins a cuDNN wheel that admits it")
+    found = _only(_RESOLVER.format(torch="2.7.0", cudnn=cudnn), "library-pin-conflicts")
+    commands = " ".join(found.fix.commands if found.fix else ())
+    assert "tensorflow[and-cuda]==" in commands
+    named = commands.split("tensorflow[and-cuda]==", 1)[1].split('"', 1)[0]
+    line = BUNDLED.line_for(named)
+    assert line is not None and line.line in admitting
+
+
+#: pip's notice after installing PyTorch into TensorFlow's environment (resolution/resolvelib's
+#: "does not currently take into account all the packages that are installed").
+_NOTICE = """\
+Installing collected packages: nvidia-cudnn-cu12, torch
+  Attempting uninstall: nvidia-cudnn-cu12
+    Found existing installation: nvidia-cudnn-cu12 8.9.7.29
+    Uninstalling nvidia-cudnn-cu12-8.9.7.29:
+      Successfully uninstalled nvidia-cudnn-cu12-8.9.7.29
+ERROR: pip's dependency resolver does not currently take into account all the packages that \
+are installed. This behaviour is the source of the following dependency conflicts.
+tensorflow 2.17.1 requires nvidia-cudnn-cu12==8.9.7.29; extra == "and-cuda", but you have \
+nvidia-cudnn-cu12 {cudnn} which is incompatible.
+Successfully installed nvidia-cudnn-cu12-{cudnn} torch-2.6.0
+"""
+
+
+def test_a_cuda_wheel_another_framework_replaced_is_two_pins_not_a_reinstall() -> None:
+    cudnn = "9.0.0.312"
+    found = _only(_NOTICE.format(cudnn=cudnn), "cuda-wheel-pins")
+    assert found.severity is Severity.WARNING
+    text = fix_text(found)
+    # Installing TensorFlow's pin back would break the framework that pulled the other one.
+    assert 'pip install "nvidia-cudnn-cu12==8.9.7.29"' not in text
+    assert "separate virtual environments" in text
+    assert "tensorflow[and-cuda]==2.17.1" in text
+
+
+def test_a_replaced_cuda_wheel_a_later_tensorflow_pins_names_that_release() -> None:
+    cudnn = "9.5.1.17"
+    admitting = _lines_admitting(BUNDLED, "nvidia-cudnn-cu12", cudnn)
+    if not admitting:
+        pytest.skip("no line of the bundled matrix pins a cuDNN wheel that admits it")
+    found = _only(_NOTICE.format(cudnn=cudnn), "cuda-wheel-pins")
+    commands = " ".join(found.fix.commands if found.fix else ())
+    named = commands.split("tensorflow[and-cuda]==", 1)[1].split('"', 1)[0]
+    line = BUNDLED.line_for(named)
+    assert line is not None and line.line in admitting
+
+
+# --- the cuDNN another framework loaded first ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param("external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439", id="jaxlib-openxla"),
+        pytest.param(
+            "external/org_tensorflow/tensorflow/compiler/xla/stream_executor/cuda/cuda_dnn.cc:417",
+            id="jaxlib-before-openxla",
+        ),
+    ],
+)
+def test_jaxlibs_cudnn_refusal_is_another_frameworks_cudnn_first(path: str) -> None:
+    text = (
+        f"2024-03-02 10:11:12.345678: E {path}] Loaded runtime CuDNN library: 8.6.0 but "
+        "source was compiled with: 8.9.6.  CuDNN library needs to have matching major version "
+        "and equal or higher minor version. If using a binary install, upgrade your CuDNN "
+        "library.  If building from sources, make sure the library loaded at runtime is "
+        "compatible with the version specified during compile configuration.\n"
+    )
+    found = _only(text, "cudnn-shadowed")
+    assert found.severity.rank >= Severity.WARNING.rank
+    words = fix_text(found)
+    assert "JAX" in words and "tensorflow-cpu" in words and "8.9.6" in words
+    # The log names no TensorFlow: nothing is uninstalled on a guess.
+    assert "uninstall" not in " ".join(found.fix.commands if found.fix else ())
+
+
+def test_tensorflows_own_cudnn_refusal_stays_its_versions_finding() -> None:
+    text = (
+        "2024-03-02 10:11:12.345678: E external/local_xla/xla/stream_executor/cuda/"
+        "cuda_dnn.cc:535] Loaded runtime CuDNN library: 8.6.0 but source was compiled with: "
+        "8.9.6.  CuDNN library needs to have matching major version and equal or higher minor "
+        "version.\n"
+    )
+    found = _only(text, "cudnn-version-mismatch")
+    assert "JAX" not in fix_text(found)
+
+
+def test_a_jax_refusal_beside_a_tensorflow_the_log_names_swaps_it_for_its_cpu_build() -> None:
+    text = (
+        "Successfully installed tensorflow-2.15.0\n"
+        "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Loaded runtime CuDNN "
+        "library: 8.6.0 but source was compiled with: 8.9.6.  CuDNN library needs to have "
+        "matching major version and equal or higher minor version.\n"
+    )
+    report = explained(text, matrix=BUNDLED)
+    found = finding_of(report, "cudnn-shadowed")
+    assert found is not None and found.fix is not None
+    assert any("tensorflow-cpu" in c for c in found.fix.commands)
+
+
+def test_the_second_cuda_plugin_registration_stays_harmless() -> None:
+    # TensorFlow 2.14-2.17 print these when another copy of XLA's CUDA plugins (JAX's, or a
+    # second import) registered first (xla/stream_executor/cuda/cuda_dnn.cc, cuda_fft.cc,
+    # cuda_blas.cc: "Unable to register ... factory").
+    text = "".join(
+        f"2024-06-01 10:00:00.123456: E external/local_xla/xla/stream_executor/cuda/{f}] "
+        f"Unable to register {lib} factory: Attempting to register factory for plugin {lib} "
+        "when one has already been registered\n"
+        for f, lib in (
+            ("cuda_dnn.cc:9261", "cuDNN"),
+            ("cuda_fft.cc:607", "cuFFT"),
+            ("cuda_blas.cc:1515", "cuBLAS"),
+        )
+    )
+    report = explained(text, matrix=BUNDLED)
+    assert all(x.severity.rank <= Severity.INFO.rank for x in report.findings)
