@@ -194,3 +194,112 @@ def test_the_second_cuda_plugin_registration_stays_harmless() -> None:
     )
     report = explained(text, matrix=BUNDLED)
     assert all(x.severity.rank <= Severity.INFO.rank for x in report.findings)
+
+
+# --- Keras 3 on another backend -----------------------------------------------------------------
+
+_SITE = "/home/u/venv/lib/python3.11/site-packages"
+
+#: pytest's long report of a failure inside Keras' jax backend: the innermost frame's
+#: place comes after the exception's "E" line (_pytest/_code/code.py, ReprFileLocation).
+PYTEST_REPORT = (
+    "keras/src/layers/attention/attention.py:210: in _calculate_scores\n"
+    "    return ops.dot_product_attention(q, k, v)\n"
+    "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _\n"
+    "\n"
+    ">       return jax.nn.dot_product_attention(\n"
+    "E       AttributeError: module 'jax.nn' has no attribute 'dot_product_attention'\n"
+    "\n"
+    "keras/src/backend/jax/nn.py:1090: AttributeError\n"
+)
+
+
+def _traceback(frames: list[tuple[str, int, str, str]], error: str) -> str:
+    """A CPython traceback of ``frames`` (path, line, function, source) ending in ``error``."""
+    body = "".join(
+        f'  File "{path}", line {line}, in {function}\n    {code}\n'
+        for path, line, function, code in frames
+    )
+    return f"Traceback (most recent call last):\n{body}{error}\n"
+
+
+@pytest.mark.parametrize("backend", ["torch", "jax"])
+def test_keras_set_to_a_backend_not_installed_names_keras_backend(backend: str) -> None:
+    text = _traceback(
+        [
+            ("/home/u/train.py", 3, "<module>", "import keras"),
+            (
+                f"{_SITE}/keras/src/backend/__init__.py",
+                37,
+                "<module>",
+                f"from keras.src.backend.{backend} import *  # noqa: F403",
+            ),
+            (f"{_SITE}/keras/src/backend/{backend}/core.py", 6, "<module>", f"import {backend}"),
+        ],
+        f"ModuleNotFoundError: No module named '{backend}'",
+    )
+    found = _only(text, "package-not-installed")
+    assert found.severity is Severity.ERROR
+    words = fix_text(found)
+    assert "KERAS_BACKEND" in words and f'pip install "{backend}"' in words
+
+
+def test_a_module_missing_elsewhere_is_not_keras_backends_matter() -> None:
+    text = _traceback(
+        [(f"{_SITE}/keras/src/backend/torch/core.py", 6, "<module>", "import optree")],
+        "ModuleNotFoundError: No module named 'optree'",
+    )
+    report = explained(text, matrix=BUNDLED)
+    assert all("KERAS_BACKEND" not in fix_text(x) for x in report.findings if x.fix)
+
+
+@pytest.mark.parametrize(
+    ("backend", "code", "error"),
+    [
+        pytest.param(
+            "torch",
+            "return torch.as_tensor(x, dtype=dtype, device=get_device())",
+            "AttributeError: module 'torch' has no attribute 'float8_e4m3fn'",
+            id="torch-module-name",
+        ),
+        pytest.param(
+            "jax",
+            "return jax.nn.dot_product_attention(",
+            "AttributeError: module 'jax.nn' has no attribute 'dot_product_attention'",
+            id="jax-module-name",
+        ),
+        pytest.param(
+            "jax",
+            "return jax.lax.conv_general_dilated(",
+            "TypeError: conv_general_dilated() got an unexpected keyword argument "
+            "'preferred_element_type'",
+            id="jax-keyword",
+        ),
+    ],
+)
+def test_keras_backends_call_the_framework_lacks_is_the_frameworks_release(
+    backend: str, code: str, error: str
+) -> None:
+    text = _traceback(
+        [
+            ("/home/u/train.py", 9, "<module>", "model.fit(x, y)"),
+            (f"{_SITE}/keras/src/backend/{backend}/nn.py", 120, "conv", code),
+        ],
+        error,
+    )
+    found = _only(text, "keras-backend-version-unsupported")
+    assert found.severity is Severity.WARNING
+    assert backend in fix_text(found)
+
+
+def test_the_users_object_refused_inside_a_backend_is_not_the_frameworks_release() -> None:
+    text = _traceback(
+        [(f"{_SITE}/keras/src/backend/torch/core.py", 200, "convert_to_tensor", "x.numpy()")],
+        "AttributeError: 'list' object has no attribute 'numpy'",
+    )
+    assert finding_of(explained(text, matrix=BUNDLED), "keras-backend-version-unsupported") is None
+
+
+def test_keras_backends_frame_in_pytests_long_report_is_the_innermost() -> None:
+    found = _only(PYTEST_REPORT, "keras-backend-version-unsupported")
+    assert "jax" in fix_text(found)

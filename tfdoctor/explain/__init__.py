@@ -213,6 +213,7 @@ from tfdoctor.explain.environments import (
 from tfdoctor.explain.exceptions import (
     inferred_note,
     keras3_candidate,
+    keras_backend_candidate,
     keras_zip_candidate,
     lambda_bytecode_candidate,
     last_failure,
@@ -8311,6 +8312,7 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
         lambda_bytecode_candidate(evidence.tracebacks, machine)
         or savedmodel_config_candidate(evidence.tracebacks, machine)
         or keras_zip_candidate(evidence.tracebacks, machine)
+        or keras_backend_candidate(evidence.tracebacks, machine)
         or keras3_candidate(evidence.tracebacks, machine)
         or legacy_copy_candidate(evidence.tracebacks, machine)
     )
