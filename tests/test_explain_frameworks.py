@@ -303,3 +303,60 @@ def test_the_users_object_refused_inside_a_backend_is_not_the_frameworks_release
 def test_keras_backends_frame_in_pytests_long_report_is_the_innermost() -> None:
     found = _only(PYTEST_REPORT, "keras-backend-version-unsupported")
     assert "jax" in fix_text(found)
+
+
+# --- two frameworks on one GPU's memory ---------------------------------------------------------
+
+#: TensorFlow creating its GPU device (gpu_device.cc), which maps the memory free then.
+_CREATED = (
+    "2024-05-10 09:12:01.612345: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1928] "
+    "Created device /job:localhost/replica:0/task:0/device:GPU:0 with {mb} MB memory:  -> "
+    "device: 0, name: NVIDIA A100-SXM4-40GB, pci bus id: 0000:00:04.0, compute capability: "
+    "8.0\n"
+)
+
+
+def test_pytorch_out_of_memory_after_tensorflow_started_is_tensorflows_mapping() -> None:
+    text = _CREATED.format(mb=38500) + _traceback(
+        [("/home/u/pipeline.py", 41, "<module>", 'logits = model(batch.to("cuda"))')],
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a "
+        "total capacity of 39.39 GiB of which 19.06 MiB is free.",
+    )
+    found = _only(text, "gpu-out-of-memory")
+    assert found.severity is Severity.ERROR
+    words = fix_text(found)
+    assert "PyTorch" in words and "TF_FORCE_GPU_ALLOW_GROWTH=true" in words
+    assert "set_visible_devices" in words
+    assert "XLA_PYTHON_CLIENT" not in words  # no JAX in the log
+
+
+def test_jax_out_of_memory_after_tensorflow_started_names_both_shares() -> None:
+    text = _CREATED.format(mb=38500) + _traceback(
+        [("/content/train_jax.py", 30, "<module>", "params = model.init(rng, x)")],
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying "
+        "to allocate 268435456 bytes.",
+    )
+    words = fix_text(_only(text, "gpu-out-of-memory"))
+    assert "JAX then found none left" in words and "XLA_PYTHON_CLIENT_MEM_FRACTION" in words
+
+
+def test_tensorflow_out_of_memory_beside_jax_turns_jaxs_preallocation_off() -> None:
+    text = (
+        ">>> import jax\n>>> x = jax.numpy.ones(3)\n>>> import tensorflow as tf\n"
+        + _CREATED.format(mb=9780)
+        + "2024-05-10 09:12:01.712399: E external/local_xla/xla/stream_executor/cuda/"
+        "cuda_driver.cc:1045] failed to allocate 9.55G (10255073280 bytes) from device: "
+        "CUDA_ERROR_OUT_OF_MEMORY: out of memory\n"
+    )
+    found = _only(text, "gpu-out-of-memory")
+    assert any("XLA_PYTHON_CLIENT_PREALLOCATE=false" in c for c in found.fix.commands or ())
+
+
+def test_tensorflow_alone_out_of_memory_keeps_its_own_reading() -> None:
+    text = _CREATED.format(mb=9780) + (
+        "2024-05-10 09:12:01.712399: E external/local_xla/xla/stream_executor/cuda/"
+        "cuda_driver.cc:1045] failed to allocate 9.55G (10255073280 bytes) from device: "
+        "CUDA_ERROR_OUT_OF_MEMORY: out of memory\n"
+    )
+    words = fix_text(_only(text, "gpu-out-of-memory"))
+    assert "JAX" not in words and "PyTorch" not in words

@@ -1604,8 +1604,9 @@ class Revealed(Record):
     toolkit_major: Optional[tuple[int, str]] = None
     #: What filled the GPU where an allocation failed, as the log tells it apart
     #: (:func:`_gpu_memory_reading`): ``taken`` (another process held memory before
-    #: TensorFlow started) or ``never-fits`` (one request at least all TensorFlow has), with
-    #: the words that show it; None where the log does not tell.
+    #: TensorFlow started), ``never-fits`` (one request at least all TensorFlow has), with
+    #: the words that show it, or ``shared`` (TensorFlow started on the GPU beside another
+    #: framework's GPU work), with the frameworks; None where the log does not tell.
     memory_reading: Optional[tuple[str, str]] = None
     #: XLA's words on the ptxas it runs that name its version, the first of each problem:
     #: the problem, the version, and the other release the line names
@@ -2986,6 +2987,10 @@ def _major_named(hits: Sequence[Hits]) -> Optional[str]:
 def _gpu_memory_reading(text: str, request: Optional[int]) -> Optional[tuple[str, str]]:
     """What the log shows filled the GPU (:attr:`Revealed.memory_reading`)."""
     shown = read_gpu_memory(text)
+    if shown.frameworks and shown.device_bytes and not shown.capped:
+        # TensorFlow started on the GPU and another framework worked in the same log: each
+        # maps memory of its own at start, whichever of them then ran out.
+        return "shared", ", ".join(shown.frameworks)
     if shown.taken_before and shown.device_bytes and shown.total_bytes:
         return "taken", (
             f"TensorFlow found {size_text(shown.device_bytes)} free of the GPU's "
@@ -3881,7 +3886,15 @@ def _gpu_out_of_memory(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
         else r.memory_reading
     )
     rocm = any(h.signature.id == "hip-out-of-memory" for h in hits)
-    return causes.runtime.GPU_OUT_OF_MEMORY, causes.runtime.gpu_memory_fix(m, rocm, reading)
+    failed = "TensorFlow"
+    if reading is not None and reading[0] == "shared":
+        # Whose allocation failed: PyTorch's allocator, or JAX's runtime error type on the line.
+        cited = [line for h in hits for _, line in h.citations]
+        if any(h.signature.id == "torch-cuda-out-of-memory" for h in hits):
+            failed = "PyTorch"
+        elif "JAX" in reading[1] and any("XlaRuntimeError" in line for line in cited):
+            failed = "JAX"
+    return causes.runtime.GPU_OUT_OF_MEMORY, causes.runtime.gpu_memory_fix(m, rocm, reading, failed)
 
 
 def _memory_free_at_start(r: Revealed) -> str:
