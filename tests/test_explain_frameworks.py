@@ -360,3 +360,26 @@ def test_tensorflow_alone_out_of_memory_keeps_its_own_reading() -> None:
     )
     words = fix_text(_only(text, "gpu-out-of-memory"))
     assert "JAX" not in words and "PyTorch" not in words
+
+
+#: TensorFlow's own cuDNN refusal (cuda_dnn.cc under TensorFlow 2.16 and later's XLA).
+_TF_REFUSAL = (
+    "2024-11-02 10:00:01.123456: E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:522"
+    "] Loaded runtime CuDNN library: {loaded} but source was compiled with: 9.3.0.  CuDNN "
+    "library needs to have matching major version and equal or higher minor version.\n"
+)
+
+
+def test_tensorflows_cudnn_refusal_beside_pytorch_names_a_cudnn_both_take() -> None:
+    text = ">>> import torch\n>>> import tensorflow as tf\n" + _TF_REFUSAL.format(loaded="9.1.0")
+    found = _only(text, "cudnn-shadowed")
+    words = fix_text(found)
+    assert "PyTorch" in words and "nvidia-cudnn-cu12>=9.3.0,<10" in words
+
+
+def test_tensorflows_cudnn_refusal_of_another_major_beside_jax_keeps_them_apart() -> None:
+    text = ">>> import jax\n>>> import tensorflow as tf\n" + _TF_REFUSAL.format(loaded="8.9.7")
+    found = _only(text, "cudnn-shadowed")
+    words = fix_text(found)
+    assert "JAX" in words and "separate virtual environments" in words
+    assert "nvidia-cudnn-cu12>=" not in words  # another major serves neither side

@@ -786,6 +786,44 @@ def jax_cudnn_shadowed_fix(m: Machine, loaded: str, need: str) -> Fix:
     )
 
 
+def framework_cudnn_first_fix(m: Machine, loaded: str, need: str, frameworks: Sequence[str]) -> Fix:
+    """TensorFlow's cuDNN refusal (``loaded``, built with ``need``) in a program where another
+    framework works too: PyTorch's wheels pin their own nvidia-cudnn-cu12 release (its
+    Requires-Dist) and older ones bundle a libcudnn in torch/lib; jaxlib finds one the same
+    way. One environment holds one nvidia-cudnn wheel, so TensorFlow gets the other's. cuDNN
+    is compatible within a major from an older minor up (cuda_dnn.cc's own check), so a cuDNN
+    of ``need``'s major at ``need`` or newer serves both where the other framework's check
+    allows a newer minor; else the frameworks need environments of their own."""
+    who = " and ".join(frameworks)
+    major = need.split(".", 1)[0]
+    pin = m.line.declared("nvidia-cudnn-cu12") if m.line is not None else None
+    wanted = f"nvidia-cudnn-cu12{pin}" if pin else f"nvidia-cudnn-cu12>={need},<{int(major) + 1}"
+    beside = (
+        f"with {who} at work in the same program, whose wheels pin their own nvidia-cudnn "
+        "release (one environment holds one): the likeliest source of the copy that loaded"
+    )
+    if loaded.split(".", 1)[0] != major:
+        version = f"=={m.tf.version}" if m.tf is not None and m.tf.version else ""
+        return Fix(
+            f"TensorFlow was built with cuDNN {need} and the process loaded cuDNN {loaded}, "
+            f"of another major, {beside}. One cuDNN major cannot serve both: keep TensorFlow "
+            f"and {who} in separate virtual environments, or install releases of the two "
+            "built for the same cuDNN major.",
+            (
+                "python3 -m venv ~/.venvs/tf",
+                f'~/.venvs/tf/bin/python -m pip install "tensorflow[and-cuda]{version}"',
+            ),
+        )
+    return Fix(
+        f"TensorFlow was built with cuDNN {need} and the process loaded cuDNN {loaded}, "
+        f"{beside}. A cuDNN of the same major at "
+        f"{need} or newer serves TensorFlow, and {who} too where its own check takes a newer "
+        f"minor: install it ({wanted}; pip then notes {who}'s pin), or keep the two "
+        "frameworks in separate virtual environments.",
+        m.pip_install(wanted),
+    )
+
+
 def framework_cuda_pins_fix(
     m: Machine, dist: str, have: str, tf_version: str, tf_spec: str, admitting: Optional[TFLine]
 ) -> Fix:

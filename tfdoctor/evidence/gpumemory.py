@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from tfdoctor.evidence.frameworks import read_frameworks
 from tfdoctor.evidence.tflog import readable_bytes
 from tfdoctor.records import Record, record
 
@@ -54,32 +55,6 @@ _NAME_SIZE = re.compile(r"(?<![\d.])(?P<gb>\d{1,3})\s?GB\b")
 #: The allocator's limit in its stats after a failure (``Limit:  10098229248``), or its
 #: region line's ``memory_limit_: N``.
 _LIMIT = re.compile(r"(?:^|\n)\s*Limit:\s+(?P<n>\d+)\s*(?:\n|$)|memory_limit_: (?P<m>\d+)")
-
-#: Another framework's GPU work in the same log, each by its own words: PyTorch's caching
-#: allocator refusing ("CUDA out of memory. Tried to allocate", c10/cuda/CUDACachingAllocator.cpp)
-#: or its frames; JAX's runtime error type (jaxlib's XlaRuntimeError), its frames or its
-#: import. Each maps the GPU's memory its own way: PyTorch keeps what it freed cached, JAX
-#: preallocates 75 % of it as its first array is made (XLA_PYTHON_CLIENT_PREALLOCATE).
-#: https://github.com/pytorch/pytorch/blob/v2.4.0/c10/cuda/CUDACachingAllocator.cpp
-#: https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html
-_FRAMEWORKS = (
-    (
-        "PyTorch",
-        re.compile(
-            r"CUDA out of memory\. Tried to allocate|torch\.(?:cuda\.)?OutOfMemoryError"
-            r"|[/\\]site-packages[/\\]torch[/\\]|^\s*(?:>>> )?import torch\b",
-            re.MULTILINE,
-        ),
-    ),
-    (
-        "JAX",
-        re.compile(
-            r"\bjaxlib\.xla_extension\.XlaRuntimeError|[/\\]site-packages[/\\]jax(?:lib)?[/\\]"
-            r"|^\s*(?:>>> )?(?:import jax\b|from jax\b)",
-            re.MULTILINE,
-        ),
-    ),
-)
 
 #: The share of the GPU below which the memory TensorFlow took shows another process holding
 #: the rest (a desktop's display takes a few hundred MiB, far from half).
@@ -139,7 +114,7 @@ def read_gpu_memory(text: str) -> GpuMemoryShown:
         total,
         int(limit["n"] or limit["m"]) if limit else None,
         _CAPPED.search(text) is not None or _virtual_devices(text),
-        tuple(name for name, words in _FRAMEWORKS if words.search(text)),
+        read_frameworks(text),
     )
 
 

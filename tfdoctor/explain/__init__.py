@@ -91,6 +91,7 @@ from tfdoctor.evidence.devices import (
     visible_devices_set,
     wsl1_shown,
 )
+from tfdoctor.evidence.frameworks import read_frameworks
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.gpumemory import read_gpu_memory
 from tfdoctor.evidence.imports import imported_before_tensorflow
@@ -1608,6 +1609,9 @@ class Revealed(Record):
     #: the words that show it, or ``shared`` (TensorFlow started on the GPU beside another
     #: framework's GPU work), with the frameworks; None where the log does not tell.
     memory_reading: Optional[tuple[str, str]] = None
+    #: Other GPU frameworks the log shows at work beside TensorFlow (``PyTorch``, ``JAX``;
+    #: :mod:`tfdoctor.evidence.frameworks`).
+    frameworks: tuple[str, ...] = ()
     #: XLA's words on the ptxas it runs that name its version, the first of each problem:
     #: the problem, the version, and the other release the line names
     #: (:class:`tflog.PtxasProblem`). One log can hold two (TensorFlow 2.19's clamping note
@@ -2231,6 +2235,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         if any(h == _MO_CHECK for h in evidence.hits)
         else None,
         toolkit_major=_toolkit_major(evidence, text),
+        frameworks=read_frameworks(f"{evidence.first_text}\n{text}"),
         memory_reading=_gpu_memory_reading(
             # The log's head holds the GPU's description, which no signature cites.
             f"{evidence.first_text}\n{text}",
@@ -3113,6 +3118,12 @@ def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         # jaxlib's XLA refused it (its source path): JAX's own wheel, not TensorFlow's, met
         # another framework's cuDNN first in the process.
         return causes.gpu.CUDNN_SHADOWED, causes.gpu.jax_cudnn_shadowed_fix(m, loaded, need)
+    if r.frameworks and loaded and need and not _cudnn_serves(loaded, need):
+        # TensorFlow's own refusal, with PyTorch or JAX at work in the same program: their
+        # cuDNN (the nvidia-cudnn wheel they pin, or their own copy) is the one that loaded.
+        return causes.gpu.CUDNN_SHADOWED, causes.gpu.framework_cudnn_first_fix(
+            m, loaded, need, r.frameworks
+        )
     newer = _newer_cudnn_shown(r)
     if newer is not None and r.cudnn_loaded and r.cudnn_compiled and m.facts.cuda_libs is None:
         # The right cuDNN is on the disk and an older one loaded: the older comes first.
