@@ -383,3 +383,21 @@ def test_tensorflows_cudnn_refusal_of_another_major_beside_jax_keeps_them_apart(
     words = fix_text(found)
     assert "JAX" in words and "separate virtual environments" in words
     assert "nvidia-cudnn-cu12>=" not in words  # another major serves neither side
+
+
+# --- ONNX Runtime beside TensorFlow -------------------------------------------------------------
+
+
+def test_onnxruntimes_cuda_provider_refusal_names_its_own_majors() -> None:
+    text = (
+        "2024-09-10 12:00:00.2 [W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 "
+        "CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. Require cuDNN "
+        "9.* and CUDA 12.*. Please install all dependencies as mentioned in the GPU "
+        "requirements page, make sure they're in the PATH, and that your GPU is supported.\n"
+    )
+    report = explained(text, matrix=BUNDLED)
+    found = _only(text, "cuda-libs-missing")
+    assert found.severity is Severity.WARNING  # ONNX Runtime goes on on the CPU
+    words = fix_text(found)
+    assert "onnxruntime-gpu" in words and "nvidia-cudnn-cu12==9.*" in words
+    assert finding_of(report, "cuda-libs-off-path") is None

@@ -786,6 +786,34 @@ def jax_cudnn_shadowed_fix(m: Machine, loaded: str, need: str) -> Fix:
     )
 
 
+def onnxruntime_cuda_fix(m: Machine, cudnn: Optional[str], cuda: Optional[str]) -> Fix:
+    """ONNX Runtime's CUDA provider (onnxruntime-gpu) did not load the CUDA and cuDNN majors
+    it names (``cudnn``, ``cuda``, where its message states them: 1.19 and later) and ran on
+    the CPU: those libraries where the loader finds them, or the onnxruntime-gpu release
+    built for the ones installed. Its requirements table pairs each release with them.
+    https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements"""
+    named = (
+        f"cuDNN {cudnn}.x and CUDA {cuda}.x (its own words)"
+        if cudnn and cuda
+        else "the CUDA and cuDNN releases its requirements table names for it"
+    )
+    wheels = (
+        m.pip_install(f"nvidia-cudnn-cu{cuda}=={cudnn}.*", f"nvidia-cuda-runtime-cu{cuda}")
+        if cudnn and cuda
+        else ("pip show onnxruntime-gpu",)
+    )
+    return Fix(
+        f"ONNX Runtime's CUDA provider (onnxruntime-gpu) needs {named}, found by the loader "
+        "like any library; it did not load them and ran the model on the CPU. Install those "
+        "releases where the loader finds them (NVIDIA's wheels for this Python, with their "
+        "lib directories on LD_LIBRARY_PATH, or onnxruntime.preload_dlls() before the session "
+        "in onnxruntime-gpu 1.21 and later), or install the onnxruntime-gpu release built for "
+        "the CUDA and cuDNN already installed (its requirements table pairs them). "
+        "TensorFlow's own GPU use is not affected.",
+        wheels,
+    )
+
+
 def framework_cudnn_first_fix(m: Machine, loaded: str, need: str, frameworks: Sequence[str]) -> Fix:
     """TensorFlow's cuDNN refusal (``loaded``, built with ``need``) in a program where another
     framework works too: PyTorch's wheels pin their own nvidia-cudnn-cu12 release (its

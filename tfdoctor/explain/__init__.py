@@ -2714,6 +2714,11 @@ _NIX_STORE = "/nix/store/"
 
 
 def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if all(h.signature.id == "onnxruntime-cuda-provider" for h in hits):
+        # ONNX Runtime's words alone: its CUDA provider's libraries, not TensorFlow's.
+        return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.onnxruntime_cuda_fix(
+            m, _group(hits, "required"), _group(hits, "cuda_version")
+        )
     names = _libraries(hits)
     if r.nix_store is not None and names and m.facts.cuda_libs is None:
         # A Nix package's libraries are in the store, found only through run paths: one the
@@ -2809,6 +2814,8 @@ def _other_library_candidate(
     hits = by_cause.get(causes.gpu.CUDA_LIBS_MISSING, ())
     if not hits or _mixed_release(hits) is not None:
         return None
+    if all(h.signature.id == "onnxruntime-cuda-provider" for h in hits):
+        return None  # ONNX Runtime's fix names both readings itself
     part = _cudnn_part_refused(hits)
     if part is not None and part[1] == "193":
         return None  # a file found, of another word size: not one off the path
