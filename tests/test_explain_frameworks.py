@@ -113,16 +113,51 @@ def test_a_cuda_wheel_another_framework_replaced_is_two_pins_not_a_reinstall() -
     assert "tensorflow[and-cuda]==2.17.1" in text
 
 
-def test_a_replaced_cuda_wheel_a_later_tensorflow_pins_names_that_release() -> None:
+#: pip's notice after installing TensorFlow's and-cuda extra into PyTorch's environment.
+_REPLACED = """\
+Installing collected packages: nvidia-cudnn-cu12, tensorflow
+  Attempting uninstall: nvidia-cudnn-cu12
+    Found existing installation: nvidia-cudnn-cu12 {cudnn}
+    Uninstalling nvidia-cudnn-cu12-{cudnn}:
+      Successfully uninstalled nvidia-cudnn-cu12-{cudnn}
+ERROR: pip's dependency resolver does not currently take into account all the packages that \
+are installed. This behaviour is the source of the following dependency conflicts.
+torch 2.5.1 requires nvidia-cudnn-cu12=={cudnn}; platform_system == "Linux" and \
+platform_machine == "x86_64", but you have nvidia-cudnn-cu12 8.9.7.29 which is incompatible.
+Successfully installed nvidia-cudnn-cu12-8.9.7.29 tensorflow-2.17.1
+"""
+
+
+def test_pytorchs_cuda_wheel_tensorflow_replaced_moves_tensorflow_apart() -> None:
+    cudnn = "9.0.0.312"
+    assert not _lines_admitting(BUNDLED, "nvidia-cudnn-cu12", cudnn)
+    found = _only(_REPLACED.format(cudnn=cudnn), "cuda-wheel-pins")
+    assert found.severity is Severity.WARNING
+    commands = found.fix.commands if found.fix else ()
+    assert any("venv" in c for c in commands)
+    assert any('"tensorflow[and-cuda]==2.17.1"' in c for c in commands)
+    assert commands[-1] == f'pip install "nvidia-cudnn-cu12=={cudnn}"'  # torch's pin, here
+
+
+@pytest.mark.parametrize(
+    ("log", "also"),
+    [
+        pytest.param(_NOTICE, "", id="tensorflows-pin-replaced"),
+        pytest.param(_REPLACED, '"torch==2.5.1"', id="pytorchs-pin-replaced"),
+    ],
+)
+def test_a_replaced_cuda_wheel_a_tensorflow_pin_meets_names_that_release(
+    log: str, also: str
+) -> None:
     cudnn = "9.5.1.17"
     admitting = _lines_admitting(BUNDLED, "nvidia-cudnn-cu12", cudnn)
     if not admitting:
         pytest.skip("no line of the bundled matrix pins a cuDNN wheel that admits it")
-    found = _only(_NOTICE.format(cudnn=cudnn), "cuda-wheel-pins")
+    found = _only(log.format(cudnn=cudnn), "cuda-wheel-pins")
     commands = " ".join(found.fix.commands if found.fix else ())
     named = commands.split("tensorflow[and-cuda]==", 1)[1].split('"', 1)[0]
     line = BUNDLED.line_for(named)
-    assert line is not None and line.line in admitting
+    assert line is not None and line.line in admitting and also in commands
 
 
 # --- the cuDNN another framework loaded first ---------------------------------------------------

@@ -814,6 +814,39 @@ def onnxruntime_cuda_fix(m: Machine, cudnn: Optional[str], cuda: Optional[str]) 
     )
 
 
+def framework_pin_replaced_fix(
+    m: Machine, dist: str, have: str, framework: str, spec: str, meeting: Optional[TFLine]
+) -> Fix:
+    """Another framework (``framework``: ``torch 2.5.1``) pins ``dist`` to ``spec``, and
+    TensorFlow's and-cuda extra installed ``have`` in its place: the framework now loads a
+    cuDNN or CUDA library of another release than its build. The TensorFlow line whose and-cuda
+    pin meets the framework's (``meeting``, from the matrix) serves both; else each gets an
+    environment of its own."""
+    head = (
+        f"{framework} pins {dist}{spec}, and {dist} {have} is installed in its place "
+        "(TensorFlow's and-cuda extra pins its own, and one environment holds one release)."
+    )
+    version = f"=={m.tf.version}" if m.tf is not None and m.tf.version else ""
+    if meeting is not None:
+        tf = m.tf_name or "tensorflow"
+        return Fix(
+            f"{head} TensorFlow {meeting.line}'s pin ({dist}{meeting.declared(dist)}, from the "
+            f"matrix) meets {framework}'s: install that TensorFlow with its and-cuda extra "
+            f"together with {framework.split(' ', 1)[0]}, so pip resolves both.",
+            m.pip_install(f"{tf}[and-cuda]=={meeting.latest_patch}", framework.replace(" ", "==")),
+        )
+    return Fix(
+        f"{head} No TensorFlow release in the matrix pins a {dist} range that meets "
+        f"{dist}{spec}: give TensorFlow a virtual environment of its own, and put "
+        f"{framework.split(' ', 1)[0]}'s pin back in this one.",
+        (
+            "python3 -m venv ~/.venvs/tf",
+            f'~/.venvs/tf/bin/python -m pip install "tensorflow[and-cuda]{version}"',
+            *m.pip_install(f"{dist}{spec}"),
+        ),
+    )
+
+
 def framework_cudnn_first_fix(m: Machine, loaded: str, need: str, frameworks: Sequence[str]) -> Fix:
     """TensorFlow's cuDNN refusal (``loaded``, built with ``need``) in a program where another
     framework works too: PyTorch's wheels pin their own nvidia-cudnn-cu12 release (its

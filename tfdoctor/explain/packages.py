@@ -65,7 +65,7 @@ from tfdoctor.explain.keras_versions import (
 from tfdoctor.explain.modules import TF_OWN, module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
-from tfdoctor.machine import Machine
+from tfdoctor.machine import FRAMEWORKS_PINNING_CUDA, Machine
 from tfdoctor.matrix import (
     PIN_FIELDS,
     TFLine,
@@ -953,6 +953,8 @@ def _conflict(
             said,
             causes.software.numba_llvmlite_fix(m, c.requirer_version, c.spec),
         )
+    if c.kind == "installed" and c.requirer in FRAMEWORKS_PINNING_CUDA and _cuda_wheel(c.target, m):
+        return _framework_wheel_replaced(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS and pair_weight and _library_pin(c):
         return _library_pin_conflict(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS:
@@ -981,6 +983,33 @@ def _cuda_wheel_conflict(c: Conflict, m: Machine, said: str) -> Finding:
         said,
         causes.gpu.framework_cuda_pins_fix(
             m, c.target, c.have, c.requirer_version, c.spec, admitting
+        ),
+    )
+
+
+def _framework_wheel_replaced(c: Conflict, m: Machine, said: str) -> Finding:
+    """Another framework's exact pin on an NVIDIA wheel (torch's nvidia-cudnn-cu12==...) broken
+    by what TensorFlow's and-cuda extra installed: the TensorFlow line whose pin meets the
+    framework's (the matrix), else separate environments."""
+    lines = m.matrix.lines if m.matrix is not None else ()
+    meeting = sorted(
+        (
+            x
+            for x in lines
+            if not x.pre_release
+            and (pin := x.declared(c.target)) is not None
+            and ranges_meet(pin, c.spec)
+        ),
+        key=lambda x: version_key(x.line),
+    )
+    return causes.finding(
+        f"explain.{causes.gpu.CUDA_WHEEL_PINS}",
+        Severity.WARNING,
+        causes.gpu.CUDA_WHEEL_PINS,
+        f"{c.target} {c.have} is outside {c.requirer_named}'s pin ({c.target}{c.spec})",
+        said,
+        causes.gpu.framework_pin_replaced_fix(
+            m, c.target, c.have, c.requirer_named, c.spec, meeting[0] if meeting else None
         ),
     )
 
