@@ -806,9 +806,9 @@ def onnxruntime_cuda_fix(m: Machine, cudnn: Optional[str], cuda: Optional[str]) 
         f"ONNX Runtime's CUDA provider (onnxruntime-gpu) needs {named}, found by the loader "
         "like any library; it did not load them and ran the model on the CPU. Install those "
         "releases where the loader finds them (NVIDIA's wheels for this Python, with their "
-        "lib directories on LD_LIBRARY_PATH, or onnxruntime.preload_dlls() before the session "
-        "in onnxruntime-gpu 1.21 and later), or install the onnxruntime-gpu release built for "
-        "the CUDA and cuDNN already installed (its requirements table pairs them). "
+        "lib directories on LD_LIBRARY_PATH, or onnxruntime.preload_dlls() before the model "
+        "is loaded in onnxruntime-gpu 1.21 and later), or install the onnxruntime-gpu release "
+        "built for the CUDA and cuDNN already installed (its requirements table pairs them). "
         "TensorFlow's own GPU use is not affected.",
         wheels,
     )
