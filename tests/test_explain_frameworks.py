@@ -436,3 +436,28 @@ def test_onnxruntimes_cuda_provider_refusal_names_its_own_majors() -> None:
     words = fix_text(found)
     assert "onnxruntime-gpu" in words and "nvidia-cudnn-cu12==9.*" in words
     assert finding_of(report, "cuda-libs-off-path") is None
+
+
+@pytest.mark.parametrize(
+    ("library", "loaded", "required", "cause", "words"),
+    [
+        pytest.param("cuDNN", "8700", "8904", "cudnn-shadowed", "cuDNN 8.9.4", id="cudnn8"),
+        pytest.param("cuDNN", "90100", "90300", "cudnn-shadowed", "cuDNN 9.3.0", id="cudnn9"),
+        pytest.param("CUDA", "12010", "12020", "cuda-lib-shadowed", "CUDA 12.2", id="cuda"),
+        pytest.param(
+            "cuSOLVER", "11405", "11502", "cuda-lib-shadowed", "cuSOLVER 11502", id="cusolver"
+        ),
+    ],
+)
+def test_jaxs_own_check_of_an_older_cuda_library_is_an_older_copy_first(
+    library: str, loaded: str, required: str, cause: str, words: str
+) -> None:
+    text = (
+        f"CUDA backend failed to initialize: Found {library} version {loaded}, but JAX was "
+        f"built against version {required}, which is newer. The copy of {library} that is "
+        "installed must be at least as new as the version against which JAX was built. (Set "
+        "TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n"
+    )
+    found = _only(text, cause)
+    assert found.severity is Severity.WARNING  # JAX goes on on the CPU
+    assert words in fix_text(found) and "LD_LIBRARY_PATH" in fix_text(found)

@@ -756,6 +756,44 @@ def shown_cudnn_shadow_fix(
     )
 
 
+def _jax_version(library: str, number: str) -> str:
+    """A version JAX's check prints as one integer, in dotted form where its encoding is
+    known: CUDA's runtime major*1000 + minor*10 (12020: 12.2), cuDNN 8's major*1000 +
+    minor*100 + patch (8904: 8.9.4) and cuDNN 9's major*10000 + minor*100 + patch (90100:
+    9.1.0); the integer itself otherwise."""
+    if not number.isdigit():
+        return number
+    n = int(number)
+    if library == "CUDA" and n >= 1000:
+        return f"{n // 1000}.{n % 1000 // 10}"
+    if library == "cuDNN" and n >= 10000:
+        return f"{n // 10000}.{n % 10000 // 100}.{n % 100}"
+    if library == "cuDNN" and n >= 1000:
+        return f"{n // 1000}.{n % 1000 // 100}.{n % 100}"
+    return number
+
+
+def jax_library_older_fix(m: Machine, library: str, loaded: str, required: str) -> Fix:
+    """JAX's check found ``library`` older (``loaded``) than its build (``required``), both as
+    JAX prints them, and runs on the CPU: an older copy comes first on the loader's path (a
+    toolkit's, or one set there for TensorFlow), or another framework pinned an older NVIDIA
+    wheel. JAX's pip CUDA wheels bring their own, which JAX's install guide asks to find
+    without LD_LIBRARY_PATH overriding them."""
+    have, need = _jax_version(library, loaded), _jax_version(library, required)
+    return Fix(
+        f"JAX was built against {library} {need} and found {library} {have}, older, so it runs "
+        "on the CPU: an older copy comes first (a CUDA toolkit's, or one put on "
+        "LD_LIBRARY_PATH for TensorFlow), or another framework in the environment pinned an "
+        "older NVIDIA wheel. JAX's pip CUDA wheels (jax[cuda12]) bring their own libraries: "
+        "take the older directory off LD_LIBRARY_PATH for JAX's process (JAX's install guide "
+        f"asks for it unset), or install {library} {need} or newer where it is found.",
+        (
+            "echo $LD_LIBRARY_PATH",
+            "env -u LD_LIBRARY_PATH python -c 'import jax; print(jax.devices())'",
+        ),
+    )
+
+
 def jax_cudnn_shadowed_fix(m: Machine, loaded: str, need: str) -> Fix:
     """jaxlib's XLA refused the cuDNN the process loaded (``loaded``, not ``need``): jaxlib
     finds cuDNN by the loader's search like any library, so a GPU TensorFlow (its CUDA

@@ -2679,6 +2679,13 @@ def _mixed_release(hits: Sequence[Hits]) -> Optional[Fix]:
 
 
 def _shadowed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    library = _group(hits, "library") if len(hits) == 1 else None
+    if hits and hits[0].signature.id == "jax-cuda-library-older" and library:
+        # JAX's own check: its library of an older release than its build came first.
+        cause = causes.gpu.CUDNN_SHADOWED if library == "cuDNN" else causes.gpu.CUDA_LIB_SHADOWED
+        return cause, causes.gpu.jax_library_older_fix(
+            m, library, _group(hits, "loaded") or "", _group(hits, "required") or ""
+        )
     fix = _mixed_release(hits)
     if fix is None and any(h.signature.id == "cudnn-sublibrary-mismatch" for h in hits):
         # cuDNN's own status names no file: the fix lists every copy to find the mix.
