@@ -58,3 +58,27 @@ def test_taken_and_never_fits() -> None:
     assert GpuMemoryShown(limit_bytes=_GIB).never_fits(2 * _GIB)
     assert not GpuMemoryShown(limit_bytes=4 * _GIB).never_fits(2 * _GIB)
     assert not GpuMemoryShown().never_fits(2 * _GIB)
+
+
+@pytest.mark.parametrize(
+    ("text", "frameworks"),
+    [
+        pytest.param(
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB.",
+            ("PyTorch",),
+            id="pytorch-allocator",
+        ),
+        pytest.param(
+            'File "/opt/venv/lib/python3.11/site-packages/jax/_src/api.py", line 1, in f\n'
+            "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory",
+            ("JAX",),
+            id="jax-runtime",
+        ),
+        pytest.param(">>> import torch\n>>> import jax\n", ("PyTorch", "JAX"), id="imports"),
+        pytest.param("RuntimeError: torchvision is not a torch build", (), id="words-only"),
+    ],
+)
+def test_other_frameworks_on_the_gpu_are_read_by_their_own_words(
+    text: str, frameworks: tuple[str, ...]
+) -> None:
+    assert read_gpu_memory(text).frameworks == frameworks

@@ -13,6 +13,7 @@ import pytest
 from tfdoctor.evidence.traceback import (
     cut_import,
     python_command,
+    read_tracebacks,
     tensorflow_facing,
     users_own,
     wrapped_import_error,
@@ -164,3 +165,36 @@ def test_no_cut_import_where_a_message_follows_or_the_line_imports_nothing() -> 
 )
 def test_the_versioned_interpreter_a_shell_line_ran(text: str, command: Optional[str]) -> None:
     assert python_command(text) == command
+
+
+def test_pytests_long_report_gives_the_innermost_frame_after_the_error() -> None:
+    # pytest's long report: the innermost frame's place comes after the exception's "E" line
+    # (_pytest/_code/code.py, ReprFileLocation with the exception's type name).
+    text = (
+        "keras/src/ops/numpy.py:3584: in matmul\n"
+        "    return backend.numpy.matmul(x1, x2)\n"
+        "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _\n"
+        "\n"
+        ">   def matmul(x1, x2):\n"
+        "E   AttributeError: 'Parameter' object has no attribute 'fget'\n"
+        "\n"
+        "keras/src/backend/torch/numpy.py:60: AttributeError\n"
+    )
+    (tb,) = read_tracebacks(text)
+    assert [f.path for f in tb.frames] == [
+        "keras/src/ops/numpy.py",
+        "keras/src/backend/torch/numpy.py",
+    ]
+    assert tb.frames[-1].line == 60
+
+
+def test_a_place_line_of_another_exception_type_is_no_frame() -> None:
+    text = (
+        "keras/src/ops/numpy.py:3584: in matmul\n"
+        "    return backend.numpy.matmul(x1, x2)\n"
+        "E   AttributeError: 'Parameter' object has no attribute 'fget'\n"
+        "\n"
+        "keras/src/backend/torch/numpy.py:60: TypeError\n"
+    )
+    (tb,) = read_tracebacks(text)
+    assert [f.path for f in tb.frames] == ["keras/src/ops/numpy.py"]

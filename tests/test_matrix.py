@@ -1248,16 +1248,12 @@ def test_lines_are_chosen_by_the_range_their_and_cuda_extra_declares() -> None:
         return ranges_meet(pin, ">=12.6")
 
     nvcc = "nvidia-cuda-nvcc-cu12"
-    chosen = FIXTURE_MATRIX.lines_pinning(nvcc, newer, and_cuda=True)
+    chosen = FIXTURE_MATRIX.lines_pinning(nvcc, newer)
     assert [x.line for x in chosen] == ["2.21", "2.20"]  # 2.18 and 2.19 pin ==12.5.82
-    every = [x.line for x in FIXTURE_MATRIX.lines if x.and_cuda_pin(nvcc)]
-    assert [
-        x.line for x in FIXTURE_MATRIX.lines_pinning(nvcc, lambda p: True, and_cuda=True)
-    ] == every
+    every = [x.line for x in FIXTURE_MATRIX.lines if x.declared(nvcc)]
+    assert [x.line for x in FIXTURE_MATRIX.lines_pinning(nvcc, lambda p: True)] == every
     assert "2.13" not in every  # no and-cuda extra: the line pins nothing
-    # The wheel's own pins are another question: no line's wheel pins the compiler wheel.
-    assert FIXTURE_MATRIX.lines_pinning(nvcc, lambda p: True) == ()
-    assert FIXTURE_MATRIX.line_for("2.19").and_cuda_pin(nvcc) == "==12.5.82"  # type: ignore[union-attr]
+    assert FIXTURE_MATRIX.line_for("2.19").declared(nvcc) == "==12.5.82"  # type: ignore[union-attr]
 
 
 def test_a_lines_pythons_on_a_platform_are_its_wheels_oldest_first() -> None:

@@ -278,6 +278,17 @@ class TFLine(Record):
             if key.startswith(platform)
         )
 
+    def declared(self, target: str) -> Optional[str]:
+        """The range this line's wheel declares on ``target``: a pinned companion
+        (``protobuf``, ``tf-keras``), else a CUDA wheel of its ``and-cuda`` extra
+        (``nvidia-cudnn-cu12``, which another framework's wheels pin too); None where the
+        matrix records none."""
+        field = target.replace("-", "_")
+        if field in PIN_FIELDS:
+            pinned: Optional[str] = getattr(self.pins, field)
+            return pinned
+        return (self.and_cuda or {}).get(target) or None
+
     @property
     def tensorrt_built(self) -> Optional[bool]:
         """Whether the line's Linux GPU build is built with TensorRT (has TF-TRT); None where
@@ -301,12 +312,6 @@ class TFLine(Record):
         """The line as a sortable tuple, ``(2, 16)``."""
         major, minor = self.line.split(".")
         return int(major), int(minor)
-
-    def and_cuda_pin(self, dist: str) -> Optional[str]:
-        """The range this line's and-cuda extra declares on ``dist`` (``==12.5.82`` for
-        ``nvidia-cuda-nvcc-cu12``); None where the line has no such extra or it names no
-        ``dist``."""
-        return (self.and_cuda or {}).get(dist) or None
 
     def sources_of(self, fact: str) -> tuple[str, ...]:
         """Source ids for ``fact`` (``pins.numpy`` falls back to ``pins``)."""
@@ -350,21 +355,13 @@ class Matrix(Record):
         """The newest line with a final release."""
         return self.releases[0] if self.releases else None
 
-    def lines_pinning(
-        self, target: str, admits: Callable[[str], bool], *, and_cuda: bool = False
-    ) -> tuple[TFLine, ...]:
+    def lines_pinning(self, target: str, admits: Callable[[str], bool]) -> tuple[TFLine, ...]:
         """The lines, newest first, whose wheel declares a range on ``target`` (a package the
-        matrix pins: ``protobuf``, ``tf-keras``) for which ``admits(range)`` holds: the one
-        way TensorFlow lines are chosen by what they require of another package. With
-        ``and_cuda``, the range the line's and-cuda extra declares on ``target`` (a
-        distribution: ``nvidia-cuda-nvcc-cu12``) instead."""
-        if and_cuda:
-            return tuple(x for x in self.lines if (pin := x.and_cuda_pin(target)) and admits(pin))
-        field = target.replace("-", "_")
-        if field not in PIN_FIELDS:
-            return ()
+        matrix pins: ``protobuf``, ``tf-keras``; or a CUDA wheel of the ``and-cuda`` extra,
+        ``nvidia-cuda-nvcc-cu12``) for which ``admits(range)`` holds: the one way TensorFlow
+        lines are chosen by what they require of another package (:meth:`TFLine.declared`)."""
         return tuple(
-            x for x in self.lines if (pin := getattr(x.pins, field)) is not None and admits(pin)
+            x for x in self.lines if (pin := x.declared(target)) is not None and admits(pin)
         )
 
     def wrapper_platforms(self) -> dict[str, tuple[str, ...]]:

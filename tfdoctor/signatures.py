@@ -76,6 +76,9 @@ GROUPS = frozenset(
         "cuda_version",
         "cudnn_loaded",
         "cudnn_compiled",
+        # The Bazel repository a refusing XLA source file was built in where the log prints
+        # its path (jaxlib's external/xla/xla/...): which framework's XLA said it.
+        "xla_build",
         "cudnn_version",
         "library",
         "compute_capability",

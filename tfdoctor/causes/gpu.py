@@ -759,6 +759,212 @@ def shown_cudnn_shadow_fix(
     )
 
 
+def _jax_version(library: str, number: str) -> str:
+    """A version JAX's check prints as one integer, in dotted form where its encoding is
+    known: CUDA's runtime major*1000 + minor*10 (12020: 12.2), cuDNN 8's major*1000 +
+    minor*100 + patch (8904: 8.9.4) and cuDNN 9's major*10000 + minor*100 + patch (90100:
+    9.1.0); the integer itself otherwise."""
+    if not number.isdigit():
+        return number
+    n = int(number)
+    if library == "CUDA" and n >= 1000:
+        return f"{n // 1000}.{n % 1000 // 10}"
+    if library == "cuDNN" and n >= 10000:
+        return f"{n // 10000}.{n % 10000 // 100}.{n % 100}"
+    if library == "cuDNN" and n >= 1000:
+        return f"{n // 1000}.{n % 1000 // 100}.{n % 100}"
+    return number
+
+
+def jax_library_older_fix(m: Machine, library: str, loaded: str, required: str) -> Fix:
+    """JAX's check found ``library`` older (``loaded``) than its build (``required``), both as
+    JAX prints them, and runs on the CPU: an older copy comes first on the loader's path (a
+    toolkit's, or one set there for TensorFlow), or another framework pinned an older NVIDIA
+    wheel. JAX's pip CUDA wheels bring their own, which JAX's install guide asks to find
+    without LD_LIBRARY_PATH overriding them."""
+    have, need = _jax_version(library, loaded), _jax_version(library, required)
+    return Fix(
+        f"JAX was built against {library} {need} and found {library} {have}, older, so it runs "
+        "on the CPU: an older copy comes first (a CUDA toolkit's, or one put on "
+        "LD_LIBRARY_PATH for TensorFlow), or another framework in the environment pinned an "
+        "older NVIDIA wheel. JAX's pip CUDA wheels (jax[cuda12]) bring their own libraries: "
+        "take the older directory off LD_LIBRARY_PATH for JAX's process (JAX's install guide "
+        f"asks for it unset), or install {library} {need} or newer where it is found.",
+        (
+            "echo $LD_LIBRARY_PATH",
+            "env -u LD_LIBRARY_PATH python -c 'import jax; print(jax.devices())'",
+        ),
+    )
+
+
+def jax_cudnn_shadowed_fix(m: Machine, loaded: str, need: str) -> Fix:
+    """jaxlib's XLA refused the cuDNN the process loaded (``loaded``, not ``need``): jaxlib
+    finds cuDNN by the loader's search like any library, so a GPU TensorFlow (its CUDA
+    libraries, or the toolkit put on the path for it) or PyTorch's nvidia-cudnn wheel
+    in the same environment can come first. One framework's GPU build per environment: a
+    TensorFlow kept beside JAX for its data input or jax2tf runs as well on the CPU."""
+    if m.tf is not None and m.tf.version and m.tf_name and m.tf_name != "tensorflow-cpu":
+        # The log shows which TensorFlow: its CPU build of the same release.
+        commands: tuple[str, ...] = (
+            *m.pip(f"uninstall -y {m.tf_name}"),
+            *m.pip_install(f"tensorflow-cpu=={m.tf.version}"),
+        )
+    else:
+        # Which framework brought the other cuDNN is not in the log: the listing says.
+        commands = (
+            "pip list 2>/dev/null | grep -i -E '^(tensorflow|torch|jax|nvidia-cudnn)'",
+            *_library_search(("cudnn",)),
+        )
+    return Fix(
+        f"JAX's XLA (jaxlib) was built with cuDNN {need} and found cuDNN {loaded} in the "
+        "process: another framework's cuDNN comes first (a GPU TensorFlow's CUDA libraries or "
+        "the toolkit installed for it, PyTorch's nvidia-cudnn wheel, a copy on "
+        "LD_LIBRARY_PATH). Keep one framework's GPU build per environment: where TensorFlow "
+        "is there for data input (tf.data, TFDS) or jax2tf, replace it with tensorflow-cpu, "
+        "which loads no cuDNN; otherwise give JAX a virtual environment of its own with the "
+        "cuDNN its wheel asks for.",
+        commands,
+    )
+
+
+def onnxruntime_cuda_fix(m: Machine, cudnn: Optional[str], cuda: Optional[str]) -> Fix:
+    """ONNX Runtime's CUDA provider (onnxruntime-gpu) did not load the CUDA and cuDNN majors
+    it names (``cudnn``, ``cuda``, where its message states them: 1.19 and later) and ran on
+    the CPU: those libraries where the loader finds them, or the onnxruntime-gpu release
+    built for the ones installed. Its requirements table pairs each release with them.
+    https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements"""
+    named = (
+        f"cuDNN {cudnn}.x and CUDA {cuda}.x (its own words)"
+        if cudnn and cuda
+        else "the CUDA and cuDNN releases its requirements table names for it"
+    )
+    wheels = (
+        m.pip_install(f"nvidia-cudnn-cu{cuda}=={cudnn}.*", f"nvidia-cuda-runtime-cu{cuda}")
+        if cudnn and cuda
+        else ("pip show onnxruntime-gpu",)
+    )
+    return Fix(
+        f"ONNX Runtime's CUDA provider (onnxruntime-gpu) needs {named}, found by the loader "
+        "like any library; it did not load them and ran the model on the CPU. Install those "
+        "releases where the loader finds them (NVIDIA's wheels for this Python, with their "
+        "lib directories on LD_LIBRARY_PATH, or onnxruntime.preload_dlls() before the model "
+        "is loaded in onnxruntime-gpu 1.21 and later), or install the onnxruntime-gpu release "
+        "built for the CUDA and cuDNN already installed (its requirements table pairs them). "
+        "TensorFlow's own GPU use is not affected.",
+        wheels,
+    )
+
+
+def framework_pin_replaced_fix(
+    m: Machine, dist: str, have: str, framework: str, spec: str, meeting: Optional[TFLine]
+) -> Fix:
+    """Another framework (``framework``: ``torch 2.5.1``) pins ``dist`` to ``spec``, and
+    TensorFlow's and-cuda extra installed ``have`` in its place: the framework now loads a
+    cuDNN or CUDA library of another release than its build. The TensorFlow line whose and-cuda
+    pin meets the framework's (``meeting``, from the matrix) serves both; else each gets an
+    environment of its own."""
+    head = (
+        f"{framework} pins {dist}{spec}, and {dist} {have} is installed in its place "
+        "(TensorFlow's and-cuda extra pins its own, and one environment holds one release)."
+    )
+    version = f"=={m.tf.version}" if m.tf is not None and m.tf.version else ""
+    if meeting is not None:
+        tf = m.tf_name or "tensorflow"
+        return Fix(
+            f"{head} TensorFlow {meeting.line}'s pin ({dist}{meeting.declared(dist)}, from the "
+            f"matrix) meets {framework}'s: install that TensorFlow with its and-cuda extra "
+            f"together with {framework.split(' ', 1)[0]}, so pip resolves both.",
+            m.pip_install(f"{tf}[and-cuda]=={meeting.latest_patch}", framework.replace(" ", "==")),
+        )
+    return Fix(
+        f"{head} No TensorFlow release in the matrix pins a {dist} range that meets "
+        f"{dist}{spec}: give TensorFlow a virtual environment of its own, and put "
+        f"{framework.split(' ', 1)[0]}'s pin back in this one.",
+        (
+            "python3 -m venv ~/.venvs/tf",
+            f'~/.venvs/tf/bin/python -m pip install "tensorflow[and-cuda]{version}"',
+            *m.pip_install(f"{dist}{spec}"),
+        ),
+    )
+
+
+def framework_cudnn_first_fix(m: Machine, loaded: str, need: str, frameworks: Sequence[str]) -> Fix:
+    """TensorFlow's cuDNN refusal (``loaded``, built with ``need``) in a program where another
+    framework works too: PyTorch's wheels pin their own nvidia-cudnn-cu12 release (its
+    Requires-Dist) and older ones bundle a libcudnn in torch/lib; jaxlib finds one the same
+    way. One environment holds one nvidia-cudnn wheel, so TensorFlow gets the other's. cuDNN
+    is compatible within a major from an older minor up (cuda_dnn.cc's own check), so a cuDNN
+    of ``need``'s major at ``need`` or newer serves both where the other framework's check
+    allows a newer minor; else the frameworks need environments of their own."""
+    who = " and ".join(frameworks)
+    major = need.split(".", 1)[0]
+    pin = m.line.declared("nvidia-cudnn-cu12") if m.line is not None else None
+    wanted = f"nvidia-cudnn-cu12{pin}" if pin else f"nvidia-cudnn-cu12>={need},<{int(major) + 1}"
+    beside = (
+        f"with {who} at work in the same program, whose wheels pin their own nvidia-cudnn "
+        "release (one environment holds one): the likeliest source of the copy that loaded"
+    )
+    if loaded.split(".", 1)[0] != major:
+        version = f"=={m.tf.version}" if m.tf is not None and m.tf.version else ""
+        return Fix(
+            f"TensorFlow was built with cuDNN {need} and the process loaded cuDNN {loaded}, "
+            f"of another major, {beside}. One cuDNN major cannot serve both: keep TensorFlow "
+            f"and {who} in separate virtual environments, or install releases of the two "
+            "built for the same cuDNN major.",
+            (
+                "python3 -m venv ~/.venvs/tf",
+                f'~/.venvs/tf/bin/python -m pip install "tensorflow[and-cuda]{version}"',
+            ),
+        )
+    return Fix(
+        f"TensorFlow was built with cuDNN {need} and the process loaded cuDNN {loaded}, "
+        f"{beside}. A cuDNN of the same major at "
+        f"{need} or newer serves TensorFlow, and {who} too where its own check takes a newer "
+        f"minor: install it ({wanted}; pip then notes {who}'s pin), or keep the two "
+        "frameworks in separate virtual environments.",
+        m.pip_install(wanted),
+    )
+
+
+def framework_cuda_pins_fix(
+    m: Machine, dist: str, have: str, tf_version: str, tf_spec: str, admitting: Optional[TFLine]
+) -> Fix:
+    """One environment, two frameworks' exact pins on one NVIDIA wheel: TensorFlow's and-cuda
+    extra pins ``dist`` to ``tf_spec``, another framework's wheels (torch's Requires-Dist
+    ``nvidia-cudnn-cu12==9.1.0.70``, jax's cuda12 plugin's ranges) put ``have`` there. The
+    TensorFlow line whose pin admits ``have`` (``admitting``, from the matrix) serves both;
+    else each framework gets an environment of its own: reinstalling TensorFlow's pin would
+    break the other framework the same way."""
+    shown = m.frameworks_pinning((dist,))
+    who = (
+        f"{', '.join(shown)} in this environment pin{'s' if len(shown) == 1 else ''} its own"
+        if shown
+        else "what pulled it pins its own (other frameworks' wheels do: PyTorch's torch, "
+        "JAX's jax-cuda12-plugin)"
+    )
+    head = (
+        f"TensorFlow {tf_version}'s and-cuda extra pins {dist}{tf_spec}, and {dist} {have} "
+        f"is installed: {who}, and one environment holds one release of {dist}."
+    )
+    tf = m.tf_name or "tensorflow"
+    if admitting is not None:
+        return Fix(
+            f"{head} TensorFlow {admitting.line}'s pin ({dist}{admitting.declared(dist)}, "
+            f"from the matrix) admits {have}: install that TensorFlow with its and-cuda "
+            "extra, which leaves the other framework's wheel in place.",
+            m.pip_install(f"{tf}[and-cuda]=={admitting.latest_patch}"),
+        )
+    return Fix(
+        f"{head} No TensorFlow release in the matrix pins a {dist} range that admits {have}: "
+        "keep TensorFlow and the other framework in separate virtual environments (installing "
+        f"{dist}{tf_spec} back breaks the framework that pulled {have}).",
+        (
+            "python3 -m venv ~/.venvs/tf",
+            f'~/.venvs/tf/bin/python -m pip install "{tf}[and-cuda]=={tf_version}"',
+        ),
+    )
+
+
 def older_cudnn_first_fix(m: Machine, need: str, os_name: Optional[str], conda: bool) -> Fix:
     """An older cuDNN of the build's major loaded while a cuDNN ``need`` or newer may be
     installed too: the listing of every copy the loader finds (``os_name``'s way), the newer
@@ -1096,8 +1302,8 @@ def _cudnn_wheel_spec(m: Machine, major: str, cudnn: Optional[str]) -> Optional[
         exact = re.fullmatch(r"==(\d[\w.]*)", pin)
         return exact is not None and version_key(exact.group(1))[: len(series)] == series
 
-    line = next(iter(m.matrix.lines_pinning(name, in_series, and_cuda=True)), None)
-    return f"{name}{line.and_cuda_pin(name)}" if line is not None else None
+    line = next(iter(m.matrix.lines_pinning(name, in_series)), None)
+    return f"{name}{line.declared(name)}" if line is not None else None
 
 
 def _cudnn_wheel_fix(m: Machine, line: TFLine, missing: tuple[str, ...]) -> Fix:

@@ -385,13 +385,19 @@ def import_order_fix(imported_before: Sequence[str] = ()) -> Fix:
 
 
 def gpu_memory_fix(
-    m: Machine, rocm: bool = False, reading: Optional[tuple[str, str]] = None
+    m: Machine,
+    rocm: bool = False,
+    reading: Optional[tuple[str, str]] = None,
+    failed: str = "TensorFlow",
 ) -> Fix:
     """Less memory per step, memory growth, and a look at what else holds the GPU (with
     ``rocm``, AMD's tool: the log is a ROCm build's), led by what the log shows filled it
-    (``reading``: ``taken`` or ``never-fits``, and the words that show it)."""
+    (``reading``: ``taken``, ``never-fits`` or ``shared``, and the words that show it;
+    ``failed``: the framework whose allocation failed, where another shares the GPU)."""
     smi = "rocm-smi" if rocm else "nvidia-smi"
     growth = set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true"))
+    if reading is not None and reading[0] == "shared":
+        return _shared_gpu_fix(m, reading[1], failed)
     if reading is not None and reading[0] == "taken":
         # TensorFlow maps the memory free when it starts (the allocator's limit comes from
         # cuMemGetInfo): a device far smaller than its GPU is memory held before it began.
@@ -426,6 +432,57 @@ def gpu_memory_fix(
         "Reduce the batch size (or the model or input size); let TensorFlow grow into the "
         "memory instead of mapping it all at start, and check no other process holds the GPU.",
         (*growth, smi),
+    )
+
+
+def _shared_gpu_fix(m: Machine, others: str, failed: str) -> Fix:
+    """TensorFlow and another framework (``others``: ``PyTorch``, ``JAX``) on one GPU in one
+    program, ``failed`` the one whose allocation failed. Each maps memory its own way:
+    TensorFlow nearly all that is free when it creates its device (unless memory growth is
+    on), JAX 75 % of the GPU as it makes its first array (XLA_PYTHON_CLIENT_PREALLOCATE,
+    XLA_PYTHON_CLIENT_MEM_FRACTION), PyTorch's caching allocator keeps what it freed
+    (torch.cuda.empty_cache, set_per_process_memory_fraction).
+    https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth
+    https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html
+    https://pytorch.org/docs/stable/notes/cuda.html#memory-management"""
+    growth = ("TF_FORCE_GPU_ALLOW_GROWTH", "true")
+    if failed != "TensorFlow":
+        return Fix(
+            f"TensorFlow started on the GPU in the same program as {others}, and maps nearly "
+            f"all of the GPU's free memory when it creates its device: {failed} then found "
+            "none left. Let TensorFlow take only what it uses: memory growth "
+            "(TF_FORCE_GPU_ALLOW_GROWTH=true before TensorFlow starts, or "
+            "tf.config.experimental.set_memory_growth(gpu, True) for each GPU before its first "
+            "op), or, where TensorFlow only feeds the data (tf.data, TFDS), hide the GPU from "
+            "it with tf.config.set_visible_devices([], 'GPU') before its first op."
+            + (
+                " JAX's own share (XLA_PYTHON_CLIENT_MEM_FRACTION, 0.75 by default) must fit "
+                "in what TensorFlow leaves."
+                if failed == "JAX"
+                else ""
+            ),
+            set_env(m, growth),
+        )
+    settings = [growth]
+    words = []
+    if "JAX" in others:
+        settings.insert(0, ("XLA_PYTHON_CLIENT_PREALLOCATE", "false"))
+        words.append(
+            "JAX preallocates 75 % of the GPU's memory as it makes its first array: set "
+            "XLA_PYTHON_CLIENT_PREALLOCATE=false (or a smaller XLA_PYTHON_CLIENT_MEM_FRACTION) "
+            "before JAX is imported"
+        )
+    if "PyTorch" in others:
+        words.append(
+            "PyTorch's caching allocator keeps the memory it freed: call "
+            "torch.cuda.empty_cache() once its part is done, or cap it with "
+            "torch.cuda.set_per_process_memory_fraction()"
+        )
+    return Fix(
+        f"TensorFlow ran out of the GPU's memory beside {others} in the same program, which "
+        f"holds memory of its own. {'; '.join(words)}. Then let TensorFlow grow into what it "
+        "uses (memory growth) rather than map what is left at start.",
+        set_env(m, *settings),
     )
 
 

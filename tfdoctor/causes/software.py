@@ -4282,6 +4282,53 @@ def keras_backend_fix(m: Machine, signature: str) -> Fix:
     )
 
 
+#: Keras 3's backends: the name KERAS_BACKEND (else keras.json's "backend") gives, and the
+#: distribution whose module its package under keras/src/backend/<name>/ imports first
+#: (keras/src/backend/__init__.py: ``elif backend() == "torch": from
+#: keras.src.backend.torch import *``; keras/src/backend/config.py reads the variable, then
+#: ~/.keras/keras.json, and defaults to tensorflow).
+#: https://github.com/keras-team/keras/blob/v3.8.0/keras/src/backend/__init__.py
+#: https://github.com/keras-team/keras/blob/v3.8.0/keras/src/backend/config.py
+KERAS3_BACKENDS: Final[Mapping[str, str]] = {
+    "tensorflow": "tensorflow",
+    "jax": "jax",
+    "torch": "torch",
+    "openvino": "openvino",
+}
+
+
+def keras_backend_missing_fix(m: Machine, backend: str, dist: str) -> Fix:
+    """Keras 3 set to a ``backend`` whose framework (``dist``) the Python that ran lacks:
+    install that framework, or point Keras at one that is installed."""
+    others = ", ".join(f"KERAS_BACKEND={b}" for b in KERAS3_BACKENDS if b != backend)
+    return Fix(
+        f'Keras 3 imports the backend KERAS_BACKEND names (else the "backend" of '
+        f"~/.keras/keras.json; tensorflow where neither does): {backend} here, and {dist} is "
+        "not installed in the Python that ran. Install it (a GPU build the way its own "
+        "install guide gives), or set the variable to a backend that is installed, before "
+        f"Keras is first imported ({others}), and correct keras.json where it names "
+        f"{backend}.",
+        m.pip_install(dist),
+    )
+
+
+def keras_backend_release_fix(m: Machine, dist: str) -> Fix:
+    """Keras 3's backend calling an API of ``dist`` (torch, jax) that the installed release
+    lacks or changed: the release of ``dist`` that Keras release was tested with (its
+    requirements files), or the Keras release of that framework's day. Keras declares no range
+    on its backends (its pyproject.toml), so pip never aligned them."""
+    installed = m.facts.package(dist)
+    have = f" (the log shows {dist} {installed.version})" if installed and installed.version else ""
+    return Fix(
+        f"Install the {dist} release the installed Keras was tested with{have}: the Keras "
+        f"release's requirements files name it (requirements.txt and requirements-"
+        f"{dist}-cuda.txt at its tag); a {dist} pre-release or one newer than that Keras can "
+        f"break its backend, an older one lacks what it calls. Or install the Keras release "
+        f"made for this {dist}.",
+        (*m.pip(f"show keras {dist}"), *m.list_releases(dist)),
+    )
+
+
 def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
     """Code using ``module.name`` (or the module, with ``name`` empty) that a release of its
     distribution removed (the module table's ``removed_from_distribution`` row): the

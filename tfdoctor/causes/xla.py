@@ -147,7 +147,7 @@ def _nvcc_pin(m: Machine, name: str) -> str:
     """The range the installed line's and-cuda extra declares on the CUDA compiler wheel
     ``name`` (2.15: ``==12.2.140``; 2.18 and 2.19: ``==12.5.82``), empty where it declares
     none or no line is known."""
-    return (m.line.and_cuda_pin(name) if m.line is not None else None) or ""
+    return (m.line.declared(name) if m.line is not None else None) or ""
 
 
 #: Names ``$CUDA_HOME`` as XLA's CUDA root, keeping the user's other XLA flags.
@@ -378,7 +378,7 @@ def _first_line_admitting(m: Machine, name: str, spec: str) -> Optional[str]:
     installed = version_key(m.line.line)
     fits = [
         line.line
-        for line in m.matrix.lines_pinning(name, lambda pin: ranges_meet(pin, spec), and_cuda=True)
+        for line in m.matrix.lines_pinning(name, lambda pin: ranges_meet(pin, spec))
         if version_key(line.line) > installed
     ]
     return min(fits, key=version_key) if fits else None

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from tfdoctor.evidence.frameworks import read_frameworks
 from tfdoctor.evidence.tflog import readable_bytes
 from tfdoctor.records import Record, record
 
@@ -78,6 +79,9 @@ class GpuMemoryShown(Record):
     #: memory limit or fraction, or two of TensorFlow's devices share one GPU (virtual
     #: devices), so a small device says nothing of other processes.
     capped: bool = False
+    #: Other frameworks whose GPU work the log shows beside TensorFlow's (``PyTorch``,
+    #: ``JAX``), in that order.
+    frameworks: tuple[str, ...] = ()
 
     @property
     def taken_before(self) -> bool:
@@ -110,6 +114,7 @@ def read_gpu_memory(text: str) -> GpuMemoryShown:
         total,
         int(limit["n"] or limit["m"]) if limit else None,
         _CAPPED.search(text) is not None or _virtual_devices(text),
+        read_frameworks(text),
     )
 
 

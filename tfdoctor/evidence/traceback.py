@@ -259,6 +259,8 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                 if match.group("glued")
                 else _statement_above(text, line_start)
             )
+            if built and _PYTEST_E.match(match.group(0)):
+                built = (*built, *_pytest_location(text, match.end(), match.group("type")))
             source = built[-1].code if built else statement
             message = _import_source(_closed(in_python_quotes(message)), source)
             out.append(
@@ -291,6 +293,33 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             found = tuple(_frame(m, text) for m in frames)
             out.append(Traceback(str(place), named, _raised_words(text, last.end()), found, True))
     return _bare_messages(text, where, out)
+
+
+#: pytest's long report ends an entry with the innermost frame's place after the exception's
+#: "E   " lines: ``keras/src/backend/torch/numpy.py:60: AttributeError`` (ReprFileLocation,
+#: the exception's type name as the message of the last entry, "in f" of the others).
+#: https://github.com/pytest-dev/pytest/blob/8.3.0/src/_pytest/_code/code.py
+_PYTEST_PLACE = re.compile(
+    r"\A(?:[ \t]*\n|E[^\n]*\n){0,40}?(?P<path>[^\s:\"'][^:\n\"]*?\.py):(?P<line>\d+): "
+    r"(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*)[ \t]*$",
+    re.MULTILINE,
+)
+
+
+#: pytest's "E   " before an exception line of its report.
+_PYTEST_E = re.compile(r"[ \t]*E[ \t]")
+
+
+def _pytest_location(text: str, end: int, name: str) -> tuple[Frame, ...]:
+    """The innermost frame pytest's long report prints after the exception that ends at
+    ``end`` (of type ``name``), where it does; none otherwise."""
+    start = text.find("\n", end)
+    if start < 0:
+        return ()
+    found = _PYTEST_PLACE.match(text[start + 1 : start + 1 + 4000])
+    if found is None or found.group("type").rsplit(".", 1)[-1] != name.rsplit(".", 1)[-1]:
+        return ()
+    return (Frame(found.group("path"), int(found.group("line")), ""),)
 
 
 #: Python 2's and 3.6's refusal of a ``from M import X``, which names no module

@@ -91,6 +91,7 @@ from tfdoctor.evidence.devices import (
     visible_devices_set,
     wsl1_shown,
 )
+from tfdoctor.evidence.frameworks import read_frameworks
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.gpumemory import read_gpu_memory
 from tfdoctor.evidence.imports import imported_before_tensorflow
@@ -215,6 +216,7 @@ from tfdoctor.explain.environments import (
 from tfdoctor.explain.exceptions import (
     inferred_note,
     keras3_candidate,
+    keras_backend_candidate,
     keras_zip_candidate,
     lambda_bytecode_candidate,
     last_failure,
@@ -1616,9 +1618,13 @@ class Revealed(Record):
     toolkit_major: Optional[tuple[int, str]] = None
     #: What filled the GPU where an allocation failed, as the log tells it apart
     #: (:func:`_gpu_memory_reading`): ``taken`` (another process held memory before
-    #: TensorFlow started) or ``never-fits`` (one request at least all TensorFlow has), with
-    #: the words that show it; None where the log does not tell.
+    #: TensorFlow started), ``never-fits`` (one request at least all TensorFlow has), with
+    #: the words that show it, or ``shared`` (TensorFlow started on the GPU beside another
+    #: framework's GPU work), with the frameworks; None where the log does not tell.
     memory_reading: Optional[tuple[str, str]] = None
+    #: Other GPU frameworks the log shows at work beside TensorFlow (``PyTorch``, ``JAX``;
+    #: :mod:`tfdoctor.evidence.frameworks`).
+    frameworks: tuple[str, ...] = ()
     #: XLA's words on the ptxas it runs that name its version, the first of each problem:
     #: the problem, the version, and the other release the line names
     #: (:class:`tflog.PtxasProblem`). One log can hold two (TensorFlow 2.19's clamping note
@@ -2269,6 +2275,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         if any(h == _MO_CHECK for h in evidence.hits)
         else None,
         toolkit_major=_toolkit_major(evidence, text),
+        frameworks=read_frameworks(f"{evidence.first_text}\n{text}"),
         memory_reading=_gpu_memory_reading(
             # The log's head holds the GPU's description, which no signature cites.
             f"{evidence.first_text}\n{text}",
@@ -2713,6 +2720,13 @@ def _mixed_release(hits: Sequence[Hits]) -> Optional[Fix]:
 
 
 def _shadowed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    library = _group(hits, "library") if len(hits) == 1 else None
+    if hits and hits[0].signature.id == "jax-cuda-library-older" and library:
+        # JAX's own check: its library of an older release than its build came first.
+        cause = causes.gpu.CUDNN_SHADOWED if library == "cuDNN" else causes.gpu.CUDA_LIB_SHADOWED
+        return cause, causes.gpu.jax_library_older_fix(
+            m, library, _group(hits, "loaded") or "", _group(hits, "required") or ""
+        )
     fix = _mixed_release(hits)
     if fix is None and any(h.signature.id == "cudnn-sublibrary-mismatch" for h in hits):
         # cuDNN's own status names no file: the fix lists every copy to find the mix.
@@ -2748,6 +2762,11 @@ _NIX_STORE = "/nix/store/"
 
 
 def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if all(h.signature.id == "onnxruntime-cuda-provider" for h in hits):
+        # ONNX Runtime's words alone: its CUDA provider's libraries, not TensorFlow's.
+        return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.onnxruntime_cuda_fix(
+            m, _group(hits, "required"), _group(hits, "cuda_version")
+        )
     names = _libraries(hits)
     if r.nix_store is not None and names and m.facts.cuda_libs is None:
         # A Nix package's libraries are in the store, found only through run paths: one the
@@ -2843,6 +2862,8 @@ def _other_library_candidate(
     hits = by_cause.get(causes.gpu.CUDA_LIBS_MISSING, ())
     if not hits or _mixed_release(hits) is not None:
         return None
+    if all(h.signature.id == "onnxruntime-cuda-provider" for h in hits):
+        return None  # ONNX Runtime's fix names both readings itself
     part = _cudnn_part_refused(hits)
     if part is not None and part[1] == "193":
         return None  # a file found, of another word size: not one off the path
@@ -3026,6 +3047,10 @@ def _major_named(hits: Sequence[Hits]) -> Optional[str]:
 def _gpu_memory_reading(text: str, request: Optional[int]) -> Optional[tuple[str, str]]:
     """What the log shows filled the GPU (:attr:`Revealed.memory_reading`)."""
     shown = read_gpu_memory(text)
+    if shown.frameworks and shown.device_bytes and not shown.capped:
+        # TensorFlow started on the GPU and another framework worked in the same log: each
+        # maps memory of its own at start, whichever of them then ran out.
+        return "shared", ", ".join(shown.frameworks)
     if shown.taken_before and shown.device_bytes and shown.total_bytes:
         return "taken", (
             f"TensorFlow found {size_text(shown.device_bytes)} free of the GPU's "
@@ -3143,6 +3168,17 @@ def _older_same_major(loaded: str, need: str) -> bool:
 
 
 def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    loaded, need = _group(hits, "cudnn_loaded"), _group(hits, "cudnn_compiled")
+    if _group(hits, "xla_build") and loaded and need:
+        # jaxlib's XLA refused it (its source path): JAX's own wheel, not TensorFlow's, met
+        # another framework's cuDNN first in the process.
+        return causes.gpu.CUDNN_SHADOWED, causes.gpu.jax_cudnn_shadowed_fix(m, loaded, need)
+    if r.frameworks and loaded and need and not _cudnn_serves(loaded, need):
+        # TensorFlow's own refusal, with PyTorch or JAX at work in the same program: their
+        # cuDNN (the nvidia-cudnn wheel they pin, or their own copy) is the one that loaded.
+        return causes.gpu.CUDNN_SHADOWED, causes.gpu.framework_cudnn_first_fix(
+            m, loaded, need, r.frameworks
+        )
     newer = _newer_cudnn_shown(r)
     if newer is not None and r.cudnn_loaded and r.cudnn_compiled and m.facts.cuda_libs is None:
         # The right cuDNN is on the disk and an older one loaded: the older comes first.
@@ -3916,7 +3952,15 @@ def _gpu_out_of_memory(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
         else r.memory_reading
     )
     rocm = any(h.signature.id == "hip-out-of-memory" for h in hits)
-    return causes.runtime.GPU_OUT_OF_MEMORY, causes.runtime.gpu_memory_fix(m, rocm, reading)
+    failed = "TensorFlow"
+    if reading is not None and reading[0] == "shared":
+        # Whose allocation failed: PyTorch's allocator, or JAX's runtime error type on the line.
+        cited = [line for h in hits for _, line in h.citations]
+        if any(h.signature.id == "torch-cuda-out-of-memory" for h in hits):
+            failed = "PyTorch"
+        elif "JAX" in reading[1] and any("XlaRuntimeError" in line for line in cited):
+            failed = "JAX"
+    return causes.runtime.GPU_OUT_OF_MEMORY, causes.runtime.gpu_memory_fix(m, rocm, reading, failed)
 
 
 def _memory_free_at_start(r: Revealed) -> str:
@@ -8408,6 +8452,7 @@ def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
         lambda_bytecode_candidate(evidence.tracebacks, machine)
         or savedmodel_config_candidate(evidence.tracebacks, machine)
         or keras_zip_candidate(evidence.tracebacks, machine)
+        or keras_backend_candidate(evidence.tracebacks, machine)
         or keras3_candidate(evidence.tracebacks, machine)
         or legacy_copy_candidate(evidence.tracebacks, machine)
     )

@@ -18,7 +18,7 @@ from tfdoctor.evidence.traceback import (
     origin_of,
     path_hints,
 )
-from tfdoctor.explain.modules import TF_OWN
+from tfdoctor.explain.modules import TF_OWN, keras3_backend_of
 from tfdoctor.explain.packages import tf_keras_generation
 from tfdoctor.findings import UNEXPLAINED_EXCEPTION, Finding, Fix, Severity
 from tfdoctor.machine import Machine
@@ -200,6 +200,57 @@ def keras3_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Fi
         "fails inside it so. If the same code fails under tf-keras with "
         "TF_USE_LEGACY_KERAS=1 too, the fault is in the code itself, not the Keras.",
         causes.code.keras3_fix(m),
+    )
+
+
+#: What a Keras 3 backend's own code meets where the framework under it is another release
+#: than Keras was made for: a module of the framework without a name Keras calls (``module
+#: 'jax.nn' has no attribute 'dot_product_attention'``), an object of the framework without
+#: an attribute (torch 2.3's Parameter under the torch backend's variables, keras#19602), a
+#: keyword the framework's function does not take.
+_BACKEND_API_CHANGED = re.compile(
+    r"^module '(?P<module>[\w.]+)' has no attribute '\w+'"
+    r"|^'(?P<object>[\w.]+)' object has no attribute '\w+'"
+    r"|^(?P<function>[\w.]+)\(\) got an unexpected keyword argument '\w+'"
+)
+#: Objects of Python's own or NumPy's, or Keras' own: passed in by the code that called
+#: Keras, their missing attribute is that code's matter, not the framework's release.
+_NOT_THE_FRAMEWORKS = re.compile(
+    r"^(?:NoneType|str|bytes|int|float|bool|list|dict|tuple|set|function|module|method"
+    r"|(?:numpy\.)?ndarray|Keras\w*|Functional|Sequential|Model)$"
+)
+
+
+def keras_backend_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
+    """The last exception raised in Keras 3's torch or jax backend by an API of that
+    framework that is not there or not so (a name, an attribute, a keyword): the installed
+    framework is another release than the Keras release was made for. A warning: which
+    release fits is in Keras' requirements of its day, not in the log."""
+    tb = last_failure(tracebacks)
+    if tb is None or not tb.frames or tb.name not in ("AttributeError", "TypeError"):
+        return None
+    backend = keras3_backend_of(tb.frames[-1].path)
+    dist = causes.software.KERAS3_BACKENDS.get(backend or "")
+    said = _BACKEND_API_CHANGED.match(tb.message)
+    if backend is None or dist is None or dist == "tensorflow" or said is None:
+        return None
+    if said.group("module") and said.group("module").split(".", 1)[0] not in (dist, "jaxlib"):
+        return None  # another module's name: not the backend framework's
+    if said.group("object") and _NOT_THE_FRAMEWORKS.match(said.group("object")):
+        return None
+    if said.group("function") and not re.search(
+        rf"\b(?:{dist}|jnp|lax|jaxlib)\.", tb.frames[-1].code
+    ):
+        return None  # a keyword refused by something other than the framework's call
+    return causes.finding(
+        f"explain.{causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED}",
+        Severity.WARNING,
+        causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED,
+        f"Keras 3's {backend} backend met a {dist} API that is not as it expects",
+        f"{tb.where}: {tb.type}: {tb.message}\nThe innermost frame, {tb.frames[-1].path}, is "
+        f"Keras 3's {backend} backend calling {dist}: the installed {dist} lacks or changed "
+        "what this Keras release calls.",
+        causes.software.keras_backend_release_fix(m, dist),
     )
 
 

@@ -91,6 +91,9 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
         # installing that distribution brings the release without it (dependency-api-removed
         # answers it).
         return None
+    backend = _keras_backend_missing(tb, module, m)
+    if backend is not None:
+        return backend
     dist = distribution_of(module)
     if match.group("bare") and dist is None:
         return None  # Python 2's tail of a dotted import, or a word: not a module known here
@@ -106,6 +109,42 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
         return None
     said = f"{tb.where}: {tb.type}: {tb.message}"
     return _not_installed(module, dist, said, m, _other_requirer(tb, dist))
+
+
+#: A frame of one of Keras 3's backend packages (keras/src/backend/torch/core.py; Keras 3.0
+#: kept them under keras/backend/torch/, where Keras 2's keras/backend.py is one module).
+_KERAS3_BACKEND_FRAME = re.compile(r"keras[/\\](?:src[/\\])?backend[/\\](?P<backend>\w+)[/\\]")
+
+
+def keras3_backend_of(path: str) -> Optional[str]:
+    """The Keras 3 backend (``torch``, ``jax``) whose package ``path`` lies in; None where it
+    is not a file of one."""
+    found = _KERAS3_BACKEND_FRAME.search(path)
+    backend = found.group("backend") if found is not None else None
+    return backend if backend in causes.software.KERAS3_BACKENDS else None
+
+
+def _keras_backend_missing(tb: Traceback, module: str, m: Machine) -> Optional[Finding]:
+    """``No module named 'torch'`` raised inside Keras 3's backend package for that framework:
+    KERAS_BACKEND (or keras.json) chose a backend the Python that ran does not have."""
+    for frame in reversed(tb.frames):
+        backend = keras3_backend_of(frame.path)
+        if backend is None:
+            continue
+        dist = causes.software.KERAS3_BACKENDS[backend]
+        if module.split(".", 1)[0] != dist:
+            return None
+        return causes.finding(
+            "explain.package-not-installed",
+            Severity.ERROR,
+            causes.software.PACKAGE_NOT_INSTALLED,
+            f"Keras 3 is set to its {backend} backend, and {dist} is not installed",
+            f"{tb.where}: {tb.type}: {tb.message}\nThe frame {frame.path} is Keras 3's "
+            f"{backend} backend, which Keras imports when KERAS_BACKEND (or keras.json) names "
+            "it.",
+            causes.software.keras_backend_missing_fix(m, backend, dist),
+        )
+    return None
 
 
 #: An import statement's first package (``from ai_edge_litert.x import Y``: ai_edge_litert).

@@ -65,7 +65,7 @@ from tfdoctor.explain.keras_versions import (
 from tfdoctor.explain.modules import TF_OWN, module_findings
 from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
-from tfdoctor.machine import Machine
+from tfdoctor.machine import FRAMEWORKS_PINNING_CUDA, Machine
 from tfdoctor.matrix import (
     PIN_FIELDS,
     TFLine,
@@ -995,12 +995,65 @@ def _conflict(
             said,
             causes.software.numba_llvmlite_fix(m, c.requirer_version, c.spec),
         )
+    if c.kind == "installed" and c.requirer in FRAMEWORKS_PINNING_CUDA and _cuda_wheel(c.target, m):
+        return _framework_wheel_replaced(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS and pair_weight and _library_pin(c):
         return _library_pin_conflict(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS:
         # Neither side is TensorFlow: answered only where the log's failure is the pair's.
         return _pair_out_of_range(c, m, said, pair_weight) if pair_weight else None
+    if c.kind == "installed" and _cuda_wheel(c.target, m):
+        return _cuda_wheel_conflict(c, m, said)
     return _tf_requirement(c, m, said, notice_alone)
+
+
+def _cuda_wheel_conflict(c: Conflict, m: Machine, said: str) -> Finding:
+    """An NVIDIA wheel installed outside the pin of TensorFlow's and-cuda extra (pip's notice
+    after another framework's install replaced it): TensorFlow's pin and the other
+    framework's cannot both hold in one environment."""
+    admitting = (
+        _line_admitting(m, c.target, c.have, "0")
+        if spec_contains(c.have, c.spec) is False
+        else None
+    )
+    return causes.finding(
+        f"explain.{causes.gpu.CUDA_WHEEL_PINS}",
+        Severity.WARNING,
+        causes.gpu.CUDA_WHEEL_PINS,
+        f"{c.target} {c.have} is outside the pin of TensorFlow {c.requirer_version}'s and-cuda "
+        f"extra ({c.target}{c.spec})",
+        said,
+        causes.gpu.framework_cuda_pins_fix(
+            m, c.target, c.have, c.requirer_version, c.spec, admitting
+        ),
+    )
+
+
+def _framework_wheel_replaced(c: Conflict, m: Machine, said: str) -> Finding:
+    """Another framework's exact pin on an NVIDIA wheel (torch's nvidia-cudnn-cu12==...) broken
+    by what TensorFlow's and-cuda extra installed: the TensorFlow line whose pin meets the
+    framework's (the matrix), else separate environments."""
+    lines = m.matrix.lines if m.matrix is not None else ()
+    meeting = sorted(
+        (
+            x
+            for x in lines
+            if not x.pre_release
+            and (pin := x.declared(c.target)) is not None
+            and ranges_meet(pin, c.spec)
+        ),
+        key=lambda x: version_key(x.line),
+    )
+    return causes.finding(
+        f"explain.{causes.gpu.CUDA_WHEEL_PINS}",
+        Severity.WARNING,
+        causes.gpu.CUDA_WHEEL_PINS,
+        f"{c.target} {c.have} is outside {c.requirer_named}'s pin ({c.target}{c.spec})",
+        said,
+        causes.gpu.framework_pin_replaced_fix(
+            m, c.target, c.have, c.requirer_named, c.spec, meeting[0] if meeting else None
+        ),
+    )
 
 
 def _harmless_notice(c: Conflict, m: Machine, notice_alone: bool) -> Optional[str]:
@@ -1324,8 +1377,11 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         at = {line: i for i, line in enumerate(ordered)}
         place = sum(1 for line in ordered if version_key(line) < here)
         best = min(fits, key=lambda x: (abs(at[x.line] - place), version_key(x.line)))
-        pin = getattr(best.pins, c.target.replace("-", "_"))
-        wanted = f"{c.requirer}=={best.latest_patch}"
+        pin = best.declared(c.target)
+        # A CUDA wheel comes with TensorFlow's and-cuda extra only: the release asked for
+        # keeps it, or pip would drop the wheels the shared range was chosen by.
+        extra = "[and-cuda]" if _cuda_wheel(c.target, m) else ""
+        wanted = f"{c.requirer}{extra}=={best.latest_patch}"
         fix = Fix(
             f"Require TensorFlow {best.line} (its {c.target} range, {pin}, meets {other}'s "
             f"{c.target}{c.have}; from the matrix), or a release of {other} whose {c.target} "
@@ -1342,7 +1398,9 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         )
         # The matrix records TensorFlow's ranges on a few packages only (its pins): of any
         # other it cannot say whether some release meets.
-        known = c.target.replace("-", "_") in PIN_FIELDS
+        known = c.target.replace("-", "_") in PIN_FIELDS or any(
+            x.declared(c.target) is not None for x in lines
+        )
         fix = Fix(
             (
                 f"No TensorFlow release in the matrix declares a {c.target} range that meets "
@@ -1372,6 +1430,11 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         and not c.brought
         and c.have.startswith("==")
         and not causes.software.tensorflow_family(other)
+    ) or (
+        # Two frameworks' CUDA wheels (torch's and jax's exact nvidia-*-cu12 pins against
+        # TensorFlow's and-cuda extra): one process, one copy of each CUDA library, so the
+        # two frameworks' pins on it must meet, whichever moves.
+        _cuda_wheel(c.target, m) and not causes.software.tensorflow_family(other)
     )
     cause = {
         "keras": causes.software.KERAS_VERSION,
@@ -1395,6 +1458,13 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         said,
         fix,
     )
+
+
+def _cuda_wheel(target: str, m: Machine) -> bool:
+    """Whether ``target`` is a CUDA wheel some TensorFlow line's and-cuda extra declares
+    (``nvidia-cudnn-cu12``), not a package the matrix pins as a companion."""
+    lines = m.matrix.lines if m.matrix is not None else ()
+    return any(target in (x.and_cuda or {}) for x in lines)
 
 
 def _backtrack(c: Conflict, m: Machine) -> Optional[Finding]:
