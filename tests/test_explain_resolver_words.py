@@ -539,3 +539,37 @@ def test_poetrys_chooser_on_a_wrapper_distribution_claims_no_platforms_of_tensor
     top = top_error(explained(text))
     assert "Linux" not in fix_text(top) and "macOS" not in fix_text(top)
     assert top.fix is not None and "poetry env use 3.11" not in top.fix.commands
+
+
+# --- pip's conflict block: constraints and two packages beside the user's request ----------
+
+
+def test_a_constraint_outside_tensorflows_range_is_the_users_pin() -> None:
+    # pip 21.2 on names a constraints file's pin apart: "The user requested (constraint)"
+    # (resolution/resolvelib/factory.py, get_installation_error; source 5).
+    text = (
+        "ERROR: Cannot install tensorflow==2.13.0 because these package versions have "
+        "conflicting dependencies.\n\nThe conflict is caused by:\n"
+        "    tensorflow 2.13.0 depends on flatbuffers>=23.1.21\n"
+        "    The user requested (constraint) flatbuffers==2.0.7\n\n"
+        "To fix this you could try to:\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    assert "flatbuffers==2.0.7" in fix_text(top) and "flatbuffers>=23.1.21" in fix_text(top)
+
+
+def test_two_packages_ranges_beside_a_request_of_another_name() -> None:
+    # The user's request is on tensorflow; the clash the block shows is numpy's, between
+    # TensorFlow's range and another package's.
+    text = (
+        "ERROR: Cannot install -r requirements.txt (line 2) and tensorflow==2.12.0 because "
+        "these package versions have conflicting dependencies.\n\nThe conflict is caused by:\n"
+        "    The user requested tensorflow==2.12.0\n"
+        "    tensorflow 2.12.0 depends on numpy<1.24 and >=1.22\n"
+        "    nnabla 1.36.0 depends on numpy~=1.26.0\n\n"
+        "To fix this you could try to:\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    assert "nnabla" in fix_text(top) and "numpy" in fix_text(top)

@@ -73,7 +73,13 @@ _MISSING = re.compile(
     rf"requires (?P<target>{_NAME})(?:\[[^\]]*\])?"
     rf"(?P<spec>{_SPEC}), which is not installed"
 )
-_REQUESTED = re.compile(rf"The user requested (?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC})")
+#: A root requirement (``The user requested numpy==1.26``), or one of a constraints file
+#: (``-c``), which pip names apart: ``The user requested (constraint) flatbuffers==2.0.7``
+#: (pip 21.2 on: factory.py, ``get_installation_error``,
+#: https://github.com/pypa/pip/blob/24.0/src/pip/_internal/resolution/resolvelib/factory.py).
+_REQUESTED = re.compile(
+    rf"The user requested (?:\(constraint\) )?(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC})"
+)
 #: pipenv's line of one range it could not meet with the others.
 _PIPENV_RANGE = re.compile(
     rf"^[ \t]+(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC}) \(from "
@@ -227,9 +233,14 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                 )
         if "Cannot install" in text and "conflict is caused by" not in text:
             out += _asked_together(text)
-        if "conflict is caused by" in text and "The user requested" not in text:
+        if "conflict is caused by" in text:
+            # The names the user asked for are the "requested" conflicts above; two packages'
+            # ranges on another name in the same block are a clash of their own.
+            mine = {normalize_name(m["target"]) for m in _REQUESTED.finditer(text)}
             between = _between(
-                (m["req"], m["rv"], m["target"], m["spec"]) for m in _DEPENDS.finditer(text)
+                (m["req"], m["rv"], m["target"], m["spec"])
+                for m in _DEPENDS.finditer(text)
+                if normalize_name(m["target"]) not in mine
             )
             if _tf_not_asked(text):
                 between = [dataclasses.replace(c, brought=True) for c in between]

@@ -1997,6 +1997,17 @@ def _user_of(tb: Traceback, own: str) -> str:
     return (distribution_of(top) or top) if top else ""
 
 
+def _fell_back(tb: Traceback, tracebacks: Sequence[Traceback]) -> bool:
+    """Whether the run went on from ``tb`` in the module that raised it: a later exception
+    raised in the same file (``try: from scipy.misc import imread`` then ``except
+    ImportError: from imageio import imread``) is the failure that counts, the first refusal
+    the package's own fallback."""
+    if not tb.frames:
+        return False
+    later = tracebacks[tracebacks.index(tb) + 1 :]
+    return any(x.frames and x.frames[-1].path == tb.frames[-1].path for x in later)
+
+
 def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A name of a module that a release of its own distribution removed (the module table's
     ``removed_from_distribution``: Pillow 10's Image.ANTIALIAS; or JAX's own words naming the
@@ -2023,7 +2034,7 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
             ]
         match = _MODULE_LACKS.search(tb.message) or _SUBMODULE_GONE.match(tb.message)
         found = _removed_row(match) if match is not None else None
-        if match is None or found is None:
+        if match is None or found is None or _fell_back(tb, tracebacks):
             continue
         module, name, row = found
         # The caller raised it: the innermost installed frame outside the distribution is the
