@@ -573,3 +573,76 @@ def test_two_packages_ranges_beside_a_request_of_another_name() -> None:
     top = top_error(explained(text))
     assert top.cause == "dependency-out-of-range"
     assert "nnabla" in fix_text(top) and "numpy" in fix_text(top)
+
+
+# --- conda's classic solver: the "direct" conflicts of its UnsatisfiableError --------------
+
+
+def _conda_direct(target: str, *chains: str) -> str:
+    """conda's UnsatisfiableError with one "Package X conflicts for:" group (conda/exceptions.py,
+    https://github.com/conda/conda/blob/4.14.0/conda/exceptions.py)."""
+    return (
+        "Found conflicts! Looking for incompatible packages.\n"
+        "failed\n\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n\nOutput in format: Requested package -> Available versions\n\n"
+        f"Package {target} conflicts for:\n" + "\n".join(chains) + "\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("target", "chains", "cause", "words"),
+    [
+        (
+            "numpy",
+            (
+                "tensorflow==2.4.1 -> numpy[version='>=1.19.2,<1.20.0a0']",
+                "pandas==2.0.3 -> numpy[version='>=1.21']",
+            ),
+            "dependency-out-of-range",
+            ("pandas", "numpy>=1.21", "numpy>=1.19.2,<1.20.0a0"),
+        ),
+        (
+            # An exact pin of a library on TensorFlow: that library's pin.
+            "h5py",
+            (
+                "tensorflow=2.16 -> h5py[version='>=3.10.0']",
+                "deepctr==0.9.3 -> h5py[version='3.7.0']",
+            ),
+            "library-pin-conflicts",
+            ("deepctr", "h5py==3.7.0", "h5py>=3.10.0"),
+        ),
+    ],
+    ids=["two-ranges", "library-exact-pin"],
+)
+def test_condas_ranges_that_do_not_meet_name_the_other_package_and_condas_commands(
+    target: str, chains: tuple[str, ...], cause: str, words: tuple[str, ...]
+) -> None:
+    top = top_error(explained(_conda_direct(target, *chains)))
+    assert top.cause == cause
+    assert all(w in fix_text(top) for w in words), fix_text(top)
+    # conda's builds declare their own ranges: no PyPI release of the matrix is offered.
+    other = words[0]
+    assert top.fix is not None and f"conda search {other}" in top.fix.commands
+    assert not any("pip" in c for c in top.fix.commands)
+
+
+def test_condas_chain_through_another_package_or_ranges_that_meet_is_no_clash() -> None:
+    through = _conda_direct(
+        "numpy",
+        "tensorflow==2.4.1 -> numpy[version='>=1.19.2,<1.20.0a0']",
+        "pandas==2.0.3 -> pyarrow -> numpy[version='>=1.21']",
+    )
+    meets = _conda_direct(
+        "numpy",
+        "tensorflow==2.4.1 -> numpy[version='>=1.19.2,<1.20.0a0']",
+        "pandas==1.1.5 -> numpy[version='>=1.15.4']",
+    )
+    # Python's group is the environment's (tf-release-not-for-python reads it), not a range.
+    python = _conda_direct(
+        "python",
+        "tensorflow==2.4.1 -> python[version='>=3.8,<3.9.0a0']",
+        "pandas==2.0.3 -> python[version='>=3.9,<3.10.0a0']",
+    )
+    for text in (through, meets, python):
+        assert not [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]

@@ -271,6 +271,8 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
             out += _between(pdm, "pdm")
             roots = ((m["target"], m["spec"]) for m in _PDM_ROOT.finditer(text))
             out += _root_requested(pdm, roots, "pdm")
+        if "conflicts for:" in text and "UnsatisfiableError" in text:
+            out += _between(_conda_chains(text), "conda")
         if "incompatible versions in the resolved dependencies" in text:
             out += _between(
                 (m["req"], m["rv"], m["target"], m["spec"]) for m in _PIPENV_RANGE.finditer(text)
@@ -642,6 +644,46 @@ def _pairs_of_two(
             for j in range(start, len(sides)):
                 if sides[j][0] != a[0]:
                     yield a, sides[j]
+
+
+#: conda's UnsatisfiableError, its "direct" conflicts (conda/exceptions.py, from 4.7): under
+#: "Package numpy conflicts for:", one chain a line from what was requested to the name, each
+#: link a MatchSpec ("tensorflow==2.4.1 -> numpy[version='>=1.19.2,<1.20']"), up to a blank
+#: line. https://github.com/conda/conda/blob/4.14.0/conda/exceptions.py
+_CONDA_GROUP = re.compile(r"^Package (?P<target>[\w.-]{1,100}) conflicts for:[ \t]*$", re.M)
+_CONDA_CHAIN = re.compile(
+    r"^[ \t]*(?P<req>[A-Za-z0-9][\w.-]{0,100}?)={1,2}(?P<rv>\d[\w.]{0,40}?)\.?\*?[ \t]*->[ \t]*"
+    r"(?P<target>[A-Za-z0-9][\w.-]{0,100})"
+    r"\[version='(?P<spec>[^'|\n]{1,200})'[^\]\n]{0,200}\][ \t]*$"
+)
+
+
+def _conda_spec(spec: str) -> str:
+    """conda's version expression as a specifier: ``>=1.19.2,<1.20.0a0`` stays, a bare
+    ``1.19.*`` or ``1.19.5`` is the release (``==1.19.*``)."""
+    parts = [p.strip() for p in spec.split(",") if p.strip()]
+    return ",".join(p if p[0] in "<>=!~" else f"=={p}" for p in parts)
+
+
+def _conda_chains(text: str) -> list[tuple[str, str, str, str]]:
+    """The two-link chains of conda's "Package X conflicts for:" groups: what was requested,
+    with its release, and its range on X (a longer chain passes through a package the
+    request did not name: left out; so is a range with alternatives, ``|``). Python's group
+    and a virtual package's (``__cuda``) are the environment's, read apart."""
+    out: list[tuple[str, str, str, str]] = []
+    for group in _CONDA_GROUP.finditer(text):
+        if group["target"] in ("python", "python_abi") or group["target"].startswith("__"):
+            continue  # the Python's group and virtual packages have readings of their own
+        body = text[group.end() :].lstrip("\n").split("\n\n", 1)[0]
+        for line in body.splitlines()[:_CONDA_CHAIN_LINES]:
+            m = _CONDA_CHAIN.match(line)
+            if m is not None and normalize_name(m["target"]) == normalize_name(group["target"]):
+                out.append((m["req"], m["rv"], m["target"], _conda_spec(m["spec"])))
+    return out
+
+
+#: Chains read per conda group.
+_CONDA_CHAIN_LINES = 40
 
 
 def _between(ranges: Iterable[tuple[str, str, str, str]], installer: str = "pip") -> list[Conflict]:
