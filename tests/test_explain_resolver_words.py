@@ -559,20 +559,47 @@ def test_a_constraint_outside_tensorflows_range_is_the_users_pin() -> None:
     assert "flatbuffers==2.0.7" in fix_text(top) and "flatbuffers>=23.1.21" in fix_text(top)
 
 
-def test_two_packages_ranges_beside_a_request_of_another_name() -> None:
-    # The user's request is on tensorflow; the clash the block shows is numpy's, between
-    # TensorFlow's range and another package's.
-    text = (
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The user's request is on tensorflow; the clash the block shows is numpy's, between
+        # TensorFlow's range and another package's.
         "ERROR: Cannot install -r requirements.txt (line 2) and tensorflow==2.12.0 because "
         "these package versions have conflicting dependencies.\n\nThe conflict is caused by:\n"
         "    The user requested tensorflow==2.12.0\n"
         "    tensorflow 2.12.0 depends on numpy<1.24 and >=1.22\n"
         "    nnabla 1.36.0 depends on numpy~=1.26.0\n\n"
-        "To fix this you could try to:\n"
-    )
+        "To fix this you could try to:\n",
+        # A paste that kept only the rows under "The conflict is caused by:" (factory.py,
+        # get_installation_error: "{parent.name} {parent.version} depends on {req}").
+        "    tensorflow 2.12.1 depends on numpy<=1.24.3 and >=1.22\n"
+        "    nnabla 1.36.0 depends on numpy~=1.26.0\n",
+    ],
+    ids=["beside-a-request", "rows-without-the-head"],
+)
+def test_two_packages_ranges_in_pips_conflict_rows(text: str) -> None:
     top = top_error(explained(text))
     assert top.cause == "dependency-out-of-range"
     assert "nnabla" in fix_text(top) and "numpy" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Ranges that meet (onnx's numpy>=1.16.6 admits TensorFlow's): no clash shown.
+        "    tensorflow 2.12.1 depends on numpy<=1.24.3 and >=1.22\n"
+        "    onnx 1.13.0 depends on numpy>=1.16.6\n",
+        # One row alone says what one package needs, not a clash.
+        "    nnabla 1.36.0 depends on numpy~=1.26.0\n",
+        # Sentences that say "depends on" inside prose are no rows.
+        "Note: nnabla 1.36.0 depends on numpy~=1.26.0 and tensorflow 2.12.1 depends on "
+        "numpy<=1.24.3 here.\n",
+    ],
+    ids=["ranges-meet", "one-row", "prose"],
+)
+def test_headless_rows_that_show_no_clash_say_nothing(text: str) -> None:
+    found = explained(text).findings
+    assert not [x for x in found if x.cause == "dependency-out-of-range"]
 
 
 # --- conda's classic solver: the "direct" conflicts of its UnsatisfiableError --------------

@@ -233,6 +233,12 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                 )
         if "Cannot install" in text and "conflict is caused by" not in text:
             out += _asked_together(text)
+        if (
+            "depends on" in text
+            and "conflict is caused by" not in text
+            and "Will try a different candidate" not in text
+        ):
+            out += _between(_headless_rows(text))
         if "conflict is caused by" in text:
             # The names the user asked for are the "requested" conflicts above; two packages'
             # ranges on another name in the same block are a clash of their own.
@@ -644,6 +650,25 @@ def _pairs_of_two(
             for j in range(start, len(sides)):
                 if sides[j][0] != a[0]:
                     yield a, sides[j]
+
+
+#: One of pip's "The conflict is caused by:" rows on a line of its own, as a paste that cut
+#: the block's head keeps it ("    tensorflow 2.12.1 depends on numpy<=1.24.3 and >=1.22").
+_ROW = re.compile(
+    rf"^[ \t]*(?P<req>{_NAME})(?:\[[^\]\n]{{0,200}}\])? (?P<rv>{_VERSION}) depends on "
+    rf"(?P<target>{_NAME})(?:\[[^\]\n]*\])?"
+    rf"(?P<spec>(?:{_OP}[ \t]*[\w.*+!-]+(?:[ \t]*(?:,|and)[ \t]*{_OP}[ \t]*[\w.*+!-]+)*)?)"
+    r"[ \t]*$",
+    re.M,
+)
+
+
+def _headless_rows(text: str) -> list[tuple[str, str, str, str]]:
+    """pip's conflict rows where the log lost the block's head: two or more rows, each a
+    line of its own (a sentence that says "depends on" is not one); the ranges that meet are
+    for the reasoning to set aside, as in the whole block."""
+    rows = [(m["req"], m["rv"], m["target"], m["spec"]) for m in _ROW.finditer(text)]
+    return rows if len(rows) >= 2 else []
 
 
 #: conda's UnsatisfiableError, its "direct" conflicts (conda/exceptions.py, from 4.7): under
