@@ -308,6 +308,12 @@ def test_a_library_calling_dataframe_append_is_told_to_move_to_pandas_2() -> Non
             "3.0.0",
         ),
         (
+            "features = frame.as_matrix()",
+            "AttributeError: 'DataFrame' object has no attribute 'as_matrix'",
+            "pandas",
+            "1.0.0",
+        ),
+        (
             "from markupsafe import soft_unicode",
             "ImportError: cannot import name 'soft_unicode' from 'markupsafe' "
             "(/srv/env/lib/python3.9/site-packages/markupsafe/__init__.py)",
@@ -322,6 +328,7 @@ def test_a_library_calling_dataframe_append_is_told_to_move_to_pandas_2() -> Non
         "sklearn-externals-joblib",
         "sklearn-cross-validation",
         "h5py-dataset-value",
+        "pandas-as-matrix",
         "markupsafe-soft-unicode",
     ],
 )
