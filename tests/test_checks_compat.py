@@ -14,6 +14,7 @@ from typing import Any, Callable, Optional
 import pytest
 
 from tests import factories as f
+from tests.explaining import explained
 from tfdoctor import causes
 from tfdoctor.checks import CHECKS, run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
@@ -1519,6 +1520,36 @@ def test_protobuf_past_what_a_family_packages_code_was_generated_for() -> None:
 def test_a_library_on_tensorflow_named_tensorflow_is_not_its_family(library: Any) -> None:
     assert not causes.software.tensorflow_family(library.name)
     assert not _family_verdicts(library, f.pkg("pyarrow", "14.0.2"))
+
+
+def test_a_library_on_tensorflow_pinning_a_dependency_exactly_reads_as_explain_reads_it() -> None:
+    # deepctr 0.9.3 declares h5py==3.7.0; pip check reports it beside h5py 3.11.0, and so
+    # does explain of pip's notice: the same cause, and the same fix, naming the library.
+    library = f.pkg("deepctr", "0.9.3", "h5py==3.7.0")
+    facts = f.facts(packages=f.packages(library, f.pkg("h5py", "3.11.0")))
+    [found] = [x for x in judge(check_dependency_pins, facts) if x.cause == "library-pin-conflicts"]
+    assert found.severity is Severity.WARNING
+    assert found.summary == "deepctr 0.9.3 pins h5py==3.7.0; h5py 3.11.0 is installed"
+    notice = (
+        "ERROR: pip's dependency resolver does not currently take into account all the packages "
+        "that are installed. This behaviour is the source of the following dependency "
+        "conflicts.\ndeepctr 0.9.3 requires h5py==3.7.0, but you have h5py 3.11.0 which is "
+        "incompatible.\n"
+    )
+    [said] = [x for x in explained(notice).findings if x.cause == "library-pin-conflicts"]
+    assert found.fix is not None and said.fix is not None
+    assert found.fix.text == said.fix.text
+    # The pin met, a range rather than a pin, or a library not written on TensorFlow: nothing.
+    for other in (
+        f.pkg("h5py", "3.7.0"),
+        f.pkg("deepctr", "0.9.3", "h5py<3.8"),
+        f.pkg("requests-cache", "1.0.0", "h5py==3.7.0"),
+    ):
+        pair = (library, other) if other.name == "h5py" else (other, f.pkg("h5py", "3.11.0"))
+        facts = f.facts(packages=f.packages(*pair))
+        assert not [
+            x for x in judge(check_dependency_pins, facts) if x.cause == "library-pin-conflicts"
+        ]
 
 
 def test_the_family_by_the_module_table_or_tensorflows_namespace() -> None:

@@ -265,6 +265,91 @@ def test_a_library_calling_dataframe_append_is_told_to_move_to_pandas_2() -> Non
     assert "upgrade evalkit" in fix_text(found)
 
 
+@pytest.mark.parametrize(
+    ("line", "message", "dist", "release"),
+    [
+        (
+            "from scipy.misc import imresize",
+            "ImportError: cannot import name 'imresize' from 'scipy.misc' "
+            "(/srv/env/lib/python3.8/site-packages/scipy/misc/__init__.py)",
+            "scipy",
+            "1.3.0",
+        ),
+        (
+            "img = scipy.misc.imread(path)",
+            "AttributeError: module 'scipy.misc' has no attribute 'imread'",
+            "scipy",
+            "1.3.0",
+        ),
+        (
+            "from scipy.integrate import simps",
+            "ImportError: cannot import name 'simps' from 'scipy.integrate' "
+            "(/srv/env/lib/python3.12/site-packages/scipy/integrate/__init__.py)",
+            "scipy",
+            "1.14.0",
+        ),
+        (
+            "from sklearn.externals import joblib",
+            "ImportError: cannot import name 'joblib' from 'sklearn.externals' "
+            "(/srv/env/lib/python3.8/site-packages/sklearn/externals/__init__.py)",
+            "scikit-learn",
+            "0.23.0",
+        ),
+        (
+            "from sklearn.cross_validation import train_test_split",
+            "ModuleNotFoundError: No module named 'sklearn.cross_validation'",
+            "scikit-learn",
+            "0.20.0",
+        ),
+        (
+            "weights = group[name].value",
+            "AttributeError: 'Dataset' object has no attribute 'value'",
+            "h5py",
+            "3.0.0",
+        ),
+        (
+            "features = frame.as_matrix()",
+            "AttributeError: 'DataFrame' object has no attribute 'as_matrix'",
+            "pandas",
+            "1.0.0",
+        ),
+        (
+            "from markupsafe import soft_unicode",
+            "ImportError: cannot import name 'soft_unicode' from 'markupsafe' "
+            "(/srv/env/lib/python3.9/site-packages/markupsafe/__init__.py)",
+            "markupsafe",
+            "2.1.0",
+        ),
+    ],
+    ids=[
+        "scipy-misc-imresize",
+        "scipy-misc-imread",
+        "scipy-integrate-simps",
+        "sklearn-externals-joblib",
+        "sklearn-cross-validation",
+        "h5py-dataset-value",
+        "pandas-as-matrix",
+        "markupsafe-soft-unicode",
+    ],
+)
+def test_a_name_a_release_removed_is_read_with_that_release(
+    line: str, message: str, dist: str, release: str
+) -> None:
+    # The library's frame asks the removed name: the fix moves that library, or the
+    # dependency below the release that removed it (the module table's row and its source).
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.8/site-packages/evalkit/data.py", line 12, in <module>\n'
+        f"    {line}\n"
+        f"{message}\n"
+    )
+    found = _only(report, "dependency-api-removed")
+    assert f"{dist} {release}" in found.summary
+    assert "upgrade evalkit" in fix_text(found)
+    assert found.fix is not None and f'pip install "{dist}<{release}"' in found.fix.commands
+    assert found.links
+
+
 # --- JAX's own words for a removal --------------------------------------------------------------
 
 

@@ -202,10 +202,13 @@ def test_a_pin_outside_another_packages_range_stops_the_install() -> None:
 
 
 def test_a_pin_inside_every_range_is_not_the_conflict() -> None:
+    # The ranges listed meet each other (3.7 to 4) and the user's request names no release of
+    # them: neither the request nor the two ranges are a clash (two ranges that do not meet
+    # would be one: test_explain_resolver_words.py).
     text = _RESOLUTION.replace(
         "    black 22.1.0 depends on typing-extensions>=3.10.0.0\n",
         "    black 22.1.0 depends on typing-extensions>=3.7\n"
-        "    other 1.0 depends on typing-extensions<3.7\n",
+        "    other 1.0 depends on typing-extensions<4\n",
     ).replace("The user requested typing-extensions==3.7.4.3", "The user requested black")
     assert all(f.cause != "dependency-out-of-range" for f in explained(text).findings)
 

@@ -539,3 +539,137 @@ def test_poetrys_chooser_on_a_wrapper_distribution_claims_no_platforms_of_tensor
     top = top_error(explained(text))
     assert "Linux" not in fix_text(top) and "macOS" not in fix_text(top)
     assert top.fix is not None and "poetry env use 3.11" not in top.fix.commands
+
+
+# --- pip's conflict block: constraints and two packages beside the user's request ----------
+
+
+def test_a_constraint_outside_tensorflows_range_is_the_users_pin() -> None:
+    # pip 21.2 on names a constraints file's pin apart: "The user requested (constraint)"
+    # (resolution/resolvelib/factory.py, get_installation_error; source 5).
+    text = (
+        "ERROR: Cannot install tensorflow==2.13.0 because these package versions have "
+        "conflicting dependencies.\n\nThe conflict is caused by:\n"
+        "    tensorflow 2.13.0 depends on flatbuffers>=23.1.21\n"
+        "    The user requested (constraint) flatbuffers==2.0.7\n\n"
+        "To fix this you could try to:\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    assert "flatbuffers==2.0.7" in fix_text(top) and "flatbuffers>=23.1.21" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The user's request is on tensorflow; the clash the block shows is numpy's, between
+        # TensorFlow's range and another package's.
+        "ERROR: Cannot install -r requirements.txt (line 2) and tensorflow==2.12.0 because "
+        "these package versions have conflicting dependencies.\n\nThe conflict is caused by:\n"
+        "    The user requested tensorflow==2.12.0\n"
+        "    tensorflow 2.12.0 depends on numpy<1.24 and >=1.22\n"
+        "    nnabla 1.36.0 depends on numpy~=1.26.0\n\n"
+        "To fix this you could try to:\n",
+        # A paste that kept only the rows under "The conflict is caused by:" (factory.py,
+        # get_installation_error: "{parent.name} {parent.version} depends on {req}").
+        "    tensorflow 2.12.1 depends on numpy<=1.24.3 and >=1.22\n"
+        "    nnabla 1.36.0 depends on numpy~=1.26.0\n",
+    ],
+    ids=["beside-a-request", "rows-without-the-head"],
+)
+def test_two_packages_ranges_in_pips_conflict_rows(text: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    assert "nnabla" in fix_text(top) and "numpy" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Ranges that meet (onnx's numpy>=1.16.6 admits TensorFlow's): no clash shown.
+        "    tensorflow 2.12.1 depends on numpy<=1.24.3 and >=1.22\n"
+        "    onnx 1.13.0 depends on numpy>=1.16.6\n",
+        # One row alone says what one package needs, not a clash.
+        "    nnabla 1.36.0 depends on numpy~=1.26.0\n",
+        # Sentences that say "depends on" inside prose are no rows.
+        "Note: nnabla 1.36.0 depends on numpy~=1.26.0 and tensorflow 2.12.1 depends on "
+        "numpy<=1.24.3 here.\n",
+    ],
+    ids=["ranges-meet", "one-row", "prose"],
+)
+def test_headless_rows_that_show_no_clash_say_nothing(text: str) -> None:
+    found = explained(text).findings
+    assert not [x for x in found if x.cause == "dependency-out-of-range"]
+
+
+# --- conda's classic solver: the "direct" conflicts of its UnsatisfiableError --------------
+
+
+def _conda_direct(target: str, *chains: str) -> str:
+    """conda's UnsatisfiableError with one "Package X conflicts for:" group (conda/exceptions.py,
+    https://github.com/conda/conda/blob/4.14.0/conda/exceptions.py)."""
+    return (
+        "Found conflicts! Looking for incompatible packages.\n"
+        "failed\n\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n\nOutput in format: Requested package -> Available versions\n\n"
+        f"Package {target} conflicts for:\n" + "\n".join(chains) + "\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("target", "chains", "cause", "words"),
+    [
+        (
+            "numpy",
+            (
+                "tensorflow==2.4.1 -> numpy[version='>=1.19.2,<1.20.0a0']",
+                "pandas==2.0.3 -> numpy[version='>=1.21']",
+            ),
+            "dependency-out-of-range",
+            ("pandas", "numpy>=1.21", "numpy>=1.19.2,<1.20.0a0"),
+        ),
+        (
+            # An exact pin of a library on TensorFlow: that library's pin.
+            "h5py",
+            (
+                "tensorflow=2.16 -> h5py[version='>=3.10.0']",
+                "deepctr==0.9.3 -> h5py[version='3.7.0']",
+            ),
+            "library-pin-conflicts",
+            ("deepctr", "h5py==3.7.0", "h5py>=3.10.0"),
+        ),
+    ],
+    ids=["two-ranges", "library-exact-pin"],
+)
+def test_condas_ranges_that_do_not_meet_name_the_other_package_and_condas_commands(
+    target: str, chains: tuple[str, ...], cause: str, words: tuple[str, ...]
+) -> None:
+    top = top_error(explained(_conda_direct(target, *chains)))
+    assert top.cause == cause
+    assert all(w in fix_text(top) for w in words), fix_text(top)
+    # conda's builds declare their own ranges: no PyPI release of the matrix is offered.
+    other = words[0]
+    assert top.fix is not None and f"conda search {other}" in top.fix.commands
+    assert not any("pip" in c for c in top.fix.commands)
+
+
+def test_condas_chain_through_another_package_or_ranges_that_meet_is_no_clash() -> None:
+    through = _conda_direct(
+        "numpy",
+        "tensorflow==2.4.1 -> numpy[version='>=1.19.2,<1.20.0a0']",
+        "pandas==2.0.3 -> pyarrow -> numpy[version='>=1.21']",
+    )
+    meets = _conda_direct(
+        "numpy",
+        "tensorflow==2.4.1 -> numpy[version='>=1.19.2,<1.20.0a0']",
+        "pandas==1.1.5 -> numpy[version='>=1.15.4']",
+    )
+    # Python's group is the environment's (tf-release-not-for-python reads it), not a range.
+    python = _conda_direct(
+        "python",
+        "tensorflow==2.4.1 -> python[version='>=3.8,<3.9.0a0']",
+        "pandas==2.0.3 -> python[version='>=3.9,<3.10.0a0']",
+    )
+    for text in (through, meets, python):
+        assert not [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]

@@ -199,6 +199,13 @@ class Modules(Record):
         """The import package of ``dist`` (its first listed module), or None."""
         return next(iter(self.modules_of(dist)), None)
 
+    def written_on_tensorflow(self, dist: str) -> bool:
+        """Whether the distribution ``dist`` (PEP 503 name) is a library the table lists as
+        written against TensorFlow (``on_tensorflow``), by its name or its modules'."""
+        return dist.replace("-", "_") in self.on_tensorflow or any(
+            mod in self.on_tensorflow for mod in self.modules_of(dist)
+        )
+
 
 def _module_reader(reader: NodeReader) -> Callable[[Node, str], str]:
     """The reader of a row's module field: an import package's dotted name."""

@@ -3007,7 +3007,14 @@ def package_no_wheel_fix(
 
 #: Each resolver by the name its users know it by, for the words of a finding (``uv pip``:
 #: uv's pip interface).
-RESOLVER_NAMES: Final = {"pip": "pip", "uv": "uv", "uv pip": "uv", "poetry": "Poetry", "pdm": "PDM"}
+RESOLVER_NAMES: Final = {
+    "pip": "pip",
+    "uv": "uv",
+    "uv pip": "uv",
+    "poetry": "Poetry",
+    "pdm": "PDM",
+    "conda": "conda",
+}
 
 #: Each resolver's command that requires a release, by the words of its report. uv's docs:
 #: ``uv add`` writes a requirement to the project's pyproject.toml and locks again (as Poetry's
@@ -3021,6 +3028,15 @@ _ADD_COMMANDS: Final = {
     "poetry": "poetry add",
     "pdm": "pdm add",
 }
+
+
+def releases_command(resolver: str, dist: str) -> str:
+    """A command that lists the releases of ``dist`` where ``resolver`` (not pip: the
+    machine's ``pip index versions``) finds them: conda's channels (``conda search``), else
+    PyPI's."""
+    if resolver == "conda":
+        return f"conda search {dist}"
+    return pypi_releases_command(dist)
 
 
 def add_command(resolver: str, wanted: str, beside: str = "") -> Optional[str]:
@@ -5352,6 +5368,13 @@ def tensorflow_ecosystem(dist: str) -> bool:
         or module in table.on_tensorflow
         or dist.startswith(("tensorflow-", "tf-"))
     )
+
+
+def written_on_tensorflow(dist: str) -> bool:
+    """A library the module table lists as written against TensorFlow (``on_tensorflow``:
+    deepctr, tf2onnx, tf-models-official), not of its family: its pins are its own, and a
+    clash of one with the environment is ``library-pin-conflicts``, for check and explain."""
+    return modules().written_on_tensorflow(dist)
 
 
 def tensorflow_family(dist: str) -> bool:

@@ -437,6 +437,7 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             remedy,
         )
     yield from _family_ranges(ctx, reported)
+    yield from _library_pins(ctx)
     yield from _keras_in_step(ctx, pkg, line, reported)
     yield from _keras_shared(ctx, pkg)
     yield from _tensorboard_shared(ctx)
@@ -462,6 +463,44 @@ def _protobuf_cause(ctx: CheckContext) -> causes.CauseId:
     if _imported(ctx):
         return causes.software.DEPENDENCY_OUT_OF_RANGE
     return causes.software.PROTOBUF_INCOMPATIBLE
+
+
+#: One exact release, as a requirement pins it (``==3.7.0``, ``===3.7.0``).
+_EXACT = re.compile(r"===?(?P<version>\d[\w.]*)")
+
+
+def _library_pins(ctx: CheckContext) -> Iterator[Finding]:
+    """A library written against TensorFlow (the module table's ``on_tensorflow``) that pins
+    one exact release of a shared dependency (deepctr 0.9.3: ``h5py==3.7.0``) while another
+    is installed: what ``pip check`` reports of it, with the cause and fix explain gives
+    pip's notice of the same pair (explain/packages.py, ``_library_pin``). TensorFlow's own
+    distributions and family declare ranges judged above; a pin on TensorFlow is a
+    companion's, on protobuf the generated code's."""
+    m = ctx.machine
+    own = {normalize_name(p.name) for p in (*m.tf_providers, *m.tf_declaring)}
+    for requirer in ctx.facts.packages or ():
+        name = normalize_name(requirer.name)
+        if name in own or name in TF_DISTRIBUTIONS or causes.software.tensorflow_family(name):
+            continue
+        if not causes.software.written_on_tensorflow(name):
+            continue
+        for target, spec in applicable_requirements(requirer.requires, m.marker_env):
+            pinned = _EXACT.fullmatch(spec)
+            if pinned is None or target in TF_DISTRIBUTIONS or target == "protobuf":
+                continue
+            dep = ctx.facts.package(target)
+            if dep is None or _in_range(dep.version, spec):
+                continue
+            yield causes.finding(
+                "packages.pins",
+                Severity.WARNING,
+                causes.software.LIBRARY_PIN_CONFLICTS,
+                f"{requirer.name} {requirer.version} pins {target}{spec}; {target} "
+                f"{dep.version} is installed",
+                f"An exact pin leaves {requirer.name} one release of {target}; the environment "
+                "holds another, which `pip check` reports until one of the two moves.",
+                causes.software.library_pin_fix(m, name, target, spec, dep.version),
+            )
 
 
 def _family_ranges(ctx: CheckContext, reported: set[str]) -> Iterator[Finding]:

@@ -73,7 +73,13 @@ _MISSING = re.compile(
     rf"requires (?P<target>{_NAME})(?:\[[^\]]*\])?"
     rf"(?P<spec>{_SPEC}), which is not installed"
 )
-_REQUESTED = re.compile(rf"The user requested (?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC})")
+#: A root requirement (``The user requested numpy==1.26``), or one of a constraints file
+#: (``-c``), which pip names apart: ``The user requested (constraint) flatbuffers==2.0.7``
+#: (pip 21.2 on: factory.py, ``get_installation_error``,
+#: https://github.com/pypa/pip/blob/24.0/src/pip/_internal/resolution/resolvelib/factory.py).
+_REQUESTED = re.compile(
+    rf"The user requested (?:\(constraint\) )?(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC})"
+)
 #: pipenv's line of one range it could not meet with the others.
 _PIPENV_RANGE = re.compile(
     rf"^[ \t]+(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC}) \(from "
@@ -227,9 +233,20 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                 )
         if "Cannot install" in text and "conflict is caused by" not in text:
             out += _asked_together(text)
-        if "conflict is caused by" in text and "The user requested" not in text:
+        if (
+            "depends on" in text
+            and "conflict is caused by" not in text
+            and "Will try a different candidate" not in text
+        ):
+            out += _between(_headless_rows(text))
+        if "conflict is caused by" in text:
+            # The names the user asked for are the "requested" conflicts above; two packages'
+            # ranges on another name in the same block are a clash of their own.
+            mine = {normalize_name(m["target"]) for m in _REQUESTED.finditer(text)}
             between = _between(
-                (m["req"], m["rv"], m["target"], m["spec"]) for m in _DEPENDS.finditer(text)
+                (m["req"], m["rv"], m["target"], m["spec"])
+                for m in _DEPENDS.finditer(text)
+                if normalize_name(m["target"]) not in mine
             )
             if _tf_not_asked(text):
                 between = [dataclasses.replace(c, brought=True) for c in between]
@@ -260,6 +277,8 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
             out += _between(pdm, "pdm")
             roots = ((m["target"], m["spec"]) for m in _PDM_ROOT.finditer(text))
             out += _root_requested(pdm, roots, "pdm")
+        if "conflicts for:" in text and "UnsatisfiableError" in text:
+            out += _between(_conda_chains(text), "conda")
         if "incompatible versions in the resolved dependencies" in text:
             out += _between(
                 (m["req"], m["rv"], m["target"], m["spec"]) for m in _PIPENV_RANGE.finditer(text)
@@ -631,6 +650,65 @@ def _pairs_of_two(
             for j in range(start, len(sides)):
                 if sides[j][0] != a[0]:
                     yield a, sides[j]
+
+
+#: One of pip's "The conflict is caused by:" rows on a line of its own, as a paste that cut
+#: the block's head keeps it ("    tensorflow 2.12.1 depends on numpy<=1.24.3 and >=1.22").
+_ROW = re.compile(
+    rf"^[ \t]*(?P<req>{_NAME})(?:\[[^\]\n]{{0,200}}\])? (?P<rv>{_VERSION}) depends on "
+    rf"(?P<target>{_NAME})(?:\[[^\]\n]*\])?"
+    rf"(?P<spec>(?:{_OP}[ \t]*[\w.*+!-]+(?:[ \t]*(?:,|and)[ \t]*{_OP}[ \t]*[\w.*+!-]+)*)?)"
+    r"[ \t]*$",
+    re.M,
+)
+
+
+def _headless_rows(text: str) -> list[tuple[str, str, str, str]]:
+    """pip's conflict rows where the log lost the block's head: two or more rows, each a
+    line of its own (a sentence that says "depends on" is not one); the ranges that meet are
+    for the reasoning to set aside, as in the whole block."""
+    rows = [(m["req"], m["rv"], m["target"], m["spec"]) for m in _ROW.finditer(text)]
+    return rows if len(rows) >= 2 else []
+
+
+#: conda's UnsatisfiableError, its "direct" conflicts (conda/exceptions.py, from 4.7): under
+#: "Package numpy conflicts for:", one chain a line from what was requested to the name, each
+#: link a MatchSpec ("tensorflow==2.4.1 -> numpy[version='>=1.19.2,<1.20']"), up to a blank
+#: line. https://github.com/conda/conda/blob/4.14.0/conda/exceptions.py
+_CONDA_GROUP = re.compile(r"^Package (?P<target>[\w.-]{1,100}) conflicts for:[ \t]*$", re.M)
+_CONDA_CHAIN = re.compile(
+    r"^[ \t]*(?P<req>[A-Za-z0-9][\w.-]{0,100}?)={1,2}(?P<rv>\d[\w.]{0,40}?)\.?\*?[ \t]*->[ \t]*"
+    r"(?P<target>[A-Za-z0-9][\w.-]{0,100})"
+    r"\[version='(?P<spec>[^'|\n]{1,200})'[^\]\n]{0,200}\][ \t]*$"
+)
+
+
+def _conda_spec(spec: str) -> str:
+    """conda's version expression as a specifier: ``>=1.19.2,<1.20.0a0`` stays, a bare
+    ``1.19.*`` or ``1.19.5`` is the release (``==1.19.*``)."""
+    parts = [p.strip() for p in spec.split(",") if p.strip()]
+    return ",".join(p if p[0] in "<>=!~" else f"=={p}" for p in parts)
+
+
+def _conda_chains(text: str) -> list[tuple[str, str, str, str]]:
+    """The two-link chains of conda's "Package X conflicts for:" groups: what was requested,
+    with its release, and its range on X (a longer chain passes through a package the
+    request did not name: left out; so is a range with alternatives, ``|``). Python's group
+    and a virtual package's (``__cuda``) are the environment's, read apart."""
+    out: list[tuple[str, str, str, str]] = []
+    for group in _CONDA_GROUP.finditer(text):
+        if group["target"] in ("python", "python_abi") or group["target"].startswith("__"):
+            continue  # the Python's group and virtual packages have readings of their own
+        body = text[group.end() :].lstrip("\n").split("\n\n", 1)[0]
+        for line in body.splitlines()[:_CONDA_CHAIN_LINES]:
+            m = _CONDA_CHAIN.match(line)
+            if m is not None and normalize_name(m["target"]) == normalize_name(group["target"]):
+                out.append((m["req"], m["rv"], m["target"], _conda_spec(m["spec"])))
+    return out
+
+
+#: Chains read per conda group.
+_CONDA_CHAIN_LINES = 40
 
 
 def _between(ranges: Iterable[tuple[str, str, str, str]], installer: str = "pip") -> list[Conflict]:

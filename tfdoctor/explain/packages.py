@@ -1091,7 +1091,7 @@ def _library_pin(c: Conflict) -> bool:
         return False
     if c.target in TF_DISTRIBUTIONS or c.target == "protobuf":
         return False
-    return _on_tensorflow(c.requirer)
+    return causes.software.written_on_tensorflow(c.requirer)
 
 
 def _library_pin_conflict(c: Conflict, m: Machine, said: str) -> Finding:
@@ -1234,7 +1234,7 @@ def _others_between(c: Conflict, m: Machine, severity: Severity) -> Optional[Fin
     pins = [
         (name, spec)
         for name, spec in ((c.requirer, c.spec), (other, c.have))
-        if _pinned(spec) is not None and _on_tensorflow(name)
+        if _pinned(spec) is not None and causes.software.written_on_tensorflow(name)
     ]
     cause = (
         causes.software.LIBRARY_PIN_CONFLICTS if pins else causes.software.DEPENDENCY_OUT_OF_RANGE
@@ -1243,8 +1243,8 @@ def _others_between(c: Conflict, m: Machine, severity: Severity) -> Optional[Fin
         (*m.list_releases(c.requirer), *m.list_releases(other))
         if c.installer == "pip"
         else (
-            causes.common.pypi_releases_command(c.requirer),
-            causes.common.pypi_releases_command(other),
+            causes.software.releases_command(c.installer, c.requirer),
+            causes.software.releases_command(c.installer, other),
         )
     )
     return causes.finding(
@@ -1264,14 +1264,6 @@ def _others_between(c: Conflict, m: Machine, severity: Severity) -> Optional[Fin
             "range), or keep the two in separate environments.",
             listed,
         ),
-    )
-
-
-def _on_tensorflow(dist: str) -> bool:
-    """A library the module table lists as written against TensorFlow (``on_tensorflow``)."""
-    table = modules()
-    return dist.replace("-", "_") in table.on_tensorflow or any(
-        mod in table.on_tensorflow for mod in table.modules_of(dist)
     )
 
 
@@ -1366,10 +1358,23 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
     lines = m.matrix.lines if m.matrix is not None else ()
     fits = (
         m.matrix.lines_pinning(c.target, lambda pin: _meeting(pin, c.have) is not None)
-        if m.matrix is not None
+        if m.matrix is not None and c.installer != "conda"
         else ()
     )
-    if fits:
+    if c.installer == "conda":
+        # The matrix holds the ranges of PyPI's wheels; conda's channels build TensorFlow
+        # with ranges of their own (a build's "depends"), which only the channel can list.
+        fix = Fix(
+            f"conda's builds of TensorFlow declare {c.target} ranges of their own: install a "
+            f"release of {other} whose {c.target} range meets TensorFlow {c.requirer_version}'s "
+            f"({c.target}{c.spec}), or a TensorFlow build whose {c.target} range meets {other}'s "
+            f"({c.target}{c.have}); `conda search --info` lists each build's dependencies.",
+            (
+                causes.software.releases_command("conda", other),
+                f'conda search --info "{c.requirer}={c.requirer_version}"',
+            ),
+        )
+    elif fits:
         # The nearest line to the one resolved moves least (and keeps the other package's own
         # TensorFlow range likeliest met); of two as near, the older.
         here = version_key(c.requirer_version)[:2]
@@ -1394,6 +1399,8 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         listed = (
             f"`pip index versions {other}`"
             if c.installer == "pip"
+            else f"`conda search {other}`"
+            if c.installer == "conda"
             else f"its releases on PyPI: https://pypi.org/project/{other}/#history"
         )
         # The matrix records TensorFlow's ranges on a few packages only (its pins): of any
@@ -1421,7 +1428,7 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
             ),
             m.list_releases(other)
             if c.installer == "pip"
-            else (causes.common.pypi_releases_command(other),),
+            else (causes.software.releases_command(c.installer, other),),
         )
     # Another package's exact pin (inference-schema 1.2.0: wrapt==1.11.1) that no TensorFlow
     # release's range meets is that package's to widen: a library pinning a shared dependency.
@@ -2117,6 +2124,17 @@ def _user_of(tb: Traceback, own: str) -> str:
     return (distribution_of(top) or top) if top else ""
 
 
+def _fell_back(tb: Traceback, tracebacks: Sequence[Traceback]) -> bool:
+    """Whether the run went on from ``tb`` in the module that raised it: a later exception
+    raised in the same file (``try: from scipy.misc import imread`` then ``except
+    ImportError: from imageio import imread``) is the failure that counts, the first refusal
+    the package's own fallback."""
+    if not tb.frames:
+        return False
+    later = tracebacks[tracebacks.index(tb) + 1 :]
+    return any(x.frames and x.frames[-1].path == tb.frames[-1].path for x in later)
+
+
 def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A name of a module that a release of its own distribution removed (the module table's
     ``removed_from_distribution``: Pillow 10's Image.ANTIALIAS; or JAX's own words naming the
@@ -2143,7 +2161,7 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
             ]
         match = _MODULE_LACKS.search(tb.message) or _SUBMODULE_GONE.match(tb.message)
         found = _removed_row(match) if match is not None else None
-        if match is None or found is None:
+        if match is None or found is None or _fell_back(tb, tracebacks):
             continue
         module, name, row = found
         # The caller raised it: the innermost installed frame outside the distribution is the
