@@ -436,6 +436,15 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             detail,
             remedy,
         )
+    yield from _beyond_tensorflows_pins(ctx, pkg, line, reported)
+
+
+def _beyond_tensorflows_pins(
+    ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine], reported: set[str]
+) -> Iterator[Finding]:
+    """What TensorFlow's own pins leave to the rest of its family: the family's ranges, a
+    library's exact pins, Keras and TensorBoard beside TensorFlow, the companions
+    (``reported``: the distributions TensorFlow's own ranges already named)."""
     yield from _family_ranges(ctx, reported)
     yield from _library_pins(ctx)
     yield from _keras_in_step(ctx, pkg, line, reported)
