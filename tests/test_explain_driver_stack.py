@@ -581,3 +581,18 @@ def test_nvml_not_found_on_a_mac_loads_no_kernel_module() -> None:
     assert "modprobe" not in fixes
     assert "dmesg" not in fixes
     assert "tensorflow-metal" in fixes
+
+
+def test_the_windows_side_commands_say_where_they_run() -> None:
+    # The fix is read inside the container or WSL: a `wsl` command runs only in Windows.
+    text = (
+        _DESKTOP_RUN
+        + _cuinit(_EXT, "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected")
+        + "\n"
+        + _HOSTNAME
+    )
+    fix = explained(text).findings[0].fix
+    assert fix is not None
+    wsl = [c for c in fix.commands if c.startswith("wsl ")]
+    assert wsl
+    assert all("# in Windows PowerShell" in c for c in wsl), wsl
