@@ -549,3 +549,50 @@ def test_nouveau_bound_alone_is_a_warning_with_its_fix() -> None:
     report = explained("$ lsmod | grep nouveau\nnouveau              2334720  3")
     assert _top(report) == ("driver-not-loaded", "warning")
     assert "blacklist nouveau" in fix_text(report.findings[0])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/sbin/ldconfig.real: File /usr/lib/x86_64-linux-gnu/libcuda.so.1 is empty, not checked.\n"
+        + _CREATED,
+        "Step 5/9 : RUN ldconfig\n ---> Running in 3f2a9c1b7d4e\n/sbin/ldconfig.real: File /lib/x86_64-linux-gnu/libcuda.so.1 is empty, not checked.",
+    ],
+    ids=["beside-a-gpu", "image-build"],
+)
+def test_ldconfigs_note_of_an_empty_libcuda_is_no_error(text: str) -> None:
+    # ldconfig skips an empty file and says so: the container toolkit's mount points in an
+    # image, or a libcuda the loader never loads; the loader's own words are the failure.
+    report = explained(text)
+    assert all(x.severity.rank < Severity.ERROR.rank for x in report.findings), [
+        (x.cause, x.severity.value) for x in report.findings
+    ]
+
+
+def test_nvml_not_found_on_a_mac_loads_no_kernel_module() -> None:
+    # pynvml on a Mac finds no libnvidia-ml: macOS has no NVIDIA driver to load.
+    text = (
+        '  File "/Users/me/miniforge3/lib/python3.11/site-packages/pynvml/nvml.py", line 1987, in _LoadNvmlLibrary\n'
+        "    _nvmlCheckReturn(NVML_ERROR_LIBRARY_NOT_FOUND)\n"
+        "pynvml.nvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found"
+    )
+    report = explained(text)
+    fixes = "\n".join(fix_text(x) for x in report.findings if x.fix)
+    assert "modprobe" not in fixes
+    assert "dmesg" not in fixes
+    assert "tensorflow-metal" in fixes
+
+
+def test_the_windows_side_commands_say_where_they_run() -> None:
+    # The fix is read inside the container or WSL: a `wsl` command runs only in Windows.
+    text = (
+        _DESKTOP_RUN
+        + _cuinit(_EXT, "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected")
+        + "\n"
+        + _HOSTNAME
+    )
+    fix = explained(text).findings[0].fix
+    assert fix is not None
+    wsl = [c for c in fix.commands if c.startswith("wsl ")]
+    assert wsl
+    assert all("# in Windows PowerShell" in c for c in wsl), wsl

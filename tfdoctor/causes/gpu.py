@@ -2418,6 +2418,15 @@ def driver_load_fix(m: Machine) -> Fix:
             "Install the NVIDIA driver on the Windows host (WSL uses it; do not install a Linux "
             "driver inside WSL)."
         )
+    if m.os == "macos":
+        # No CUDA build exists for macOS: no NVIDIA driver to load or install there (what asks
+        # for one, nvidia-smi or NVML's bindings, finds none); Apple's plugin is the GPU's way.
+        metal = metal_missing_fix(m)
+        return Fix(
+            "macOS has no NVIDIA driver to load: nothing here answers nvidia-smi or NVML, and "
+            "TensorFlow has no CUDA build for macOS. " + metal.text,
+            metal.commands,
+        )
     if m.os == "windows":
         # Windows has no kernel module to load: the driver's installer puts nvcuda.dll in
         # System32.

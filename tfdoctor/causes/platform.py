@@ -4303,7 +4303,7 @@ def wsl_container_gpu_fix() -> Fix:
         (
             "wsl --update  # in Windows PowerShell",
             "wsl --shutdown  # in Windows PowerShell",
-            "wsl nvidia-smi",
+            "wsl nvidia-smi  # in Windows PowerShell",
         ),
     )
 
