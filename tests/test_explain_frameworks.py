@@ -461,3 +461,32 @@ def test_jaxs_own_check_of_an_older_cuda_library_is_an_older_copy_first(
     found = _only(text, cause)
     assert found.severity is Severity.WARNING  # JAX goes on on the CPU
     assert words in fix_text(found) and "LD_LIBRARY_PATH" in fix_text(found)
+
+
+_ORT_REFUSAL = (
+    "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 CreateExecutionProviderInstance] "
+    "Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA {cuda}.*. Please install "
+    "all dependencies as mentioned in the GPU requirements page, make sure they're in the PATH, "
+    "and that your GPU is supported.\n"
+)
+
+
+def test_onnxruntimes_cudnn_never_replaces_the_cudnn_major_tensorflow_pins() -> None:
+    # TensorFlow 2.17's and-cuda extra pins nvidia-cudnn-cu12==8.9.7.29: ONNX Runtime's cuDNN 9
+    # in the same environment would replace it, and TensorFlow would refuse cuDNN 9.
+    line = BUNDLED.line_for("2.17")
+    assert line is not None and (line.declared("nvidia-cudnn-cu12") or "").startswith("==8.")
+    text = "Successfully installed nvidia-cudnn-cu12-8.9.7.29 tensorflow-2.17.1\n"
+    found = _only(text + _ORT_REFUSAL.format(cuda="12"), "cuda-libs-missing")
+    commands = " ".join(found.fix.commands if found.fix else ())
+    assert "nvidia-cudnn-cu12==9" not in commands
+    assert "venv" in commands and "onnxruntime-gpu" in commands
+    assert "2.17" in fix_text(found) and "8.9.7.29" in fix_text(found)
+
+
+def test_onnxruntimes_cuda_13_runtime_is_the_unsuffixed_wheel() -> None:
+    # From CUDA 13 NVIDIA's toolkit wheels carry no -cuXX suffix (tfdoctor/data/cuda.yaml).
+    found = _only(_ORT_REFUSAL.format(cuda="13"), "cuda-libs-missing")
+    commands = " ".join(found.fix.commands if found.fix else ())
+    assert "nvidia-cuda-runtime-cu13" not in commands
+    assert '"nvidia-cuda-runtime"' in commands and '"nvidia-cudnn-cu13==9.*"' in commands
