@@ -490,3 +490,19 @@ def test_onnxruntimes_cuda_13_runtime_is_the_unsuffixed_wheel() -> None:
     commands = " ".join(found.fix.commands if found.fix else ())
     assert "nvidia-cuda-runtime-cu13" not in commands
     assert '"nvidia-cuda-runtime"' in commands and '"nvidia-cudnn-cu13==9.*"' in commands
+
+
+def test_tensorflow_servings_cudnn_refusal_is_not_jaxlibs() -> None:
+    # TensorFlow Serving's workspace names TensorFlow org_tensorflow as jaxlib's did: its
+    # 2.12-2.14 model server logs XLA's cuda_dnn.cc under the same path.
+    text = (
+        "2023-07-11 18:29:01.101010: I tensorflow_serving/model_servers/server.cc:74] Building "
+        "single TensorFlow model file config:  model_name: m model_base_path: /models/m\n"
+        "2023-07-11 18:29:03.216176: E external/org_tensorflow/tensorflow/compiler/xla/"
+        "stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.6.0 but source "
+        "was compiled with: 8.9.4.  CuDNN library needs to have matching major version and "
+        "equal or higher minor version.\n"
+    )
+    report = explained(text, matrix=BUNDLED)
+    assert all("JAX" not in fix_text(x) for x in report.findings if x.fix is not None)
+    assert finding_of(report, "cudnn-version-mismatch") is not None
