@@ -57,7 +57,7 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine, venv_pip
-from tfdoctor.matrix import TFLine, spec_contains, version_key
+from tfdoctor.matrix import TFLine, ranges_meet, spec_contains, version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_CPU_ONLY_BUILD: Final = CauseId("tf-cpu-only-build")
@@ -838,9 +838,24 @@ def onnxruntime_cuda_fix(m: Machine, cudnn: Optional[str], cuda: Optional[str]) 
         if cudnn and cuda
         else "the CUDA and cuDNN releases its requirements table names for it"
     )
+    dist, wanted = f"nvidia-cudnn-cu{cuda}", f"=={cudnn}.*"
+    tf_pin = m.line.declared(dist) if m.line is not None and cudnn and cuda else None
+    if m.line is not None and tf_pin is not None and not ranges_meet(tf_pin, wanted):
+        # TensorFlow's and-cuda extra pins a cuDNN of another major: ONNX Runtime's would
+        # replace it in this environment, and TensorFlow refuses a cuDNN of another major.
+        return Fix(
+            f"ONNX Runtime's CUDA provider (onnxruntime-gpu) needs {named}; it did not load "
+            "them and ran the model on the CPU. TensorFlow "
+            f"{m.line.line}'s and-cuda extra pins {dist}{tf_pin}, of another cuDNN major, "
+            "and one environment holds one release of it: installing ONNX Runtime's would "
+            "break TensorFlow's GPU use. Give onnxruntime-gpu a virtual environment of its "
+            "own, or install the onnxruntime-gpu release built for TensorFlow's cuDNN major "
+            "(its requirements table pairs them).",
+            venv_pip('install "onnxruntime-gpu"', m.python_exe),
+        )
     wheels = (
-        m.pip_install(f"nvidia-cudnn-cu{cuda}=={cudnn}.*", f"nvidia-cuda-runtime-cu{cuda}")
-        if cudnn and cuda
+        m.pip_install(f"{dist}{wanted}", wheel_name("nvidia-cuda-runtime", int(cuda)))
+        if cudnn and cuda and cuda.isdigit()
         else ("pip show onnxruntime-gpu",)
     )
     return Fix(
