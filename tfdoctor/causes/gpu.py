@@ -949,34 +949,47 @@ def framework_cuda_pins_fix(
     ``nvidia-cudnn-cu12==9.1.0.70``, jax's cuda12 plugin's ranges) put ``have`` there. The
     TensorFlow line whose pin admits ``have`` (``admitting``, from the matrix) serves both;
     else each framework gets an environment of its own: reinstalling TensorFlow's pin would
-    break the other framework the same way."""
+    break the other framework the same way. Where no framework the log shows pins ``dist``,
+    none is named: ``pip show`` lists what requires it, and TensorFlow's pin back serves
+    where TensorFlow alone does."""
     shown = m.frameworks_pinning((dist,))
-    who = (
-        f"{', '.join(shown)} in this environment pin{'s' if len(shown) == 1 else ''} its own"
-        if shown
-        else "what pulled it pins its own (other frameworks' wheels do: PyTorch's torch, "
-        "JAX's jax-cuda12-plugin)"
-    )
-    head = (
-        f"TensorFlow {tf_version}'s and-cuda extra pins {dist}{tf_spec}, and {dist} {have} "
-        f"is installed: {who}, and one environment holds one release of {dist}."
-    )
     tf = m.tf_name or "tensorflow"
+    if shown:
+        head = (
+            f"TensorFlow {tf_version}'s and-cuda extra pins {dist}{tf_spec}, and {dist} {have} "
+            f"is installed: {', '.join(shown)} in this environment "
+            f"pin{'s' if len(shown) == 1 else ''} NVIDIA wheels of its own, and one "
+            f"environment holds one release of {dist}."
+        )
+        listing: tuple[str, ...] = ()
+        apart = "keep TensorFlow and the other framework in separate virtual environments"
+    else:
+        # No framework the log shows pins it: which package requires the other release is
+        # pip's to list (Required-by), not this reading's to guess.
+        head = (
+            f"TensorFlow {tf_version}'s and-cuda extra pins {dist}{tf_spec}, and {dist} {have} "
+            f"is installed; one environment holds one release of {dist}. `pip show {dist}` "
+            "lists what requires it (Required-by): where TensorFlow alone does, its own pin "
+            f"({dist}{tf_spec}) back serves; where another framework does (PyTorch's torch, "
+            "JAX's jax-cuda12-plugin pin their own NVIDIA wheels), TensorFlow's pin back "
+            "would break that framework."
+        )
+        listing = m.pip(f"show {dist}")
+        apart = (
+            "where another framework requires it, keep TensorFlow and that framework in "
+            "separate virtual environments"
+        )
     if admitting is not None:
         return Fix(
             f"{head} TensorFlow {admitting.line}'s pin ({dist}{admitting.declared(dist)}, "
             f"from the matrix) admits {have}: install that TensorFlow with its and-cuda "
-            "extra, which leaves the other framework's wheel in place.",
-            m.pip_install(f"{tf}[and-cuda]=={admitting.latest_patch}"),
+            f"extra, which leaves {dist} {have} in place.",
+            (*listing, *m.pip_install(f"{tf}[and-cuda]=={admitting.latest_patch}")),
         )
     return Fix(
         f"{head} No TensorFlow release in the matrix pins a {dist} range that admits {have}: "
-        "keep TensorFlow and the other framework in separate virtual environments (installing "
-        f"{dist}{tf_spec} back breaks the framework that pulled {have}).",
-        (
-            "python3 -m venv ~/.venvs/tf",
-            f'~/.venvs/tf/bin/python -m pip install "{tf}[and-cuda]=={tf_version}"',
-        ),
+        f"{apart}.",
+        (*listing, *venv_pip(f'install "{tf}[and-cuda]=={tf_version}"')),
     )
 
 
