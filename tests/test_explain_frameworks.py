@@ -526,3 +526,35 @@ def test_a_replaced_cuda_wheel_no_framework_shown_asks_what_requires_it() -> Non
     assert "the framework that pulled" not in text and "what pulled it pins" not in text
     assert found.fix is not None and found.fix.commands[0] == "pip show nvidia-cudnn-cu12"
     assert "Required-by" in text and "(nvidia-cudnn-cu12==8.9.7.29) back serves" in text
+
+
+def test_a_cuda_11_tensorflows_cudnn_refusal_beside_pytorch_names_its_own_cudnn_wheel() -> None:
+    # TensorFlow 2.14 is built with CUDA 11.8: its and-cuda extra pins nvidia-cudnn-cu11, and a
+    # CUDA 12 cuDNN wheel is not the one it needs.
+    line = BUNDLED.line_for("2.14")
+    assert line is not None and line.declared("nvidia-cudnn-cu11") == "==8.7.0.84"
+    text = (
+        "Successfully installed tensorflow-2.14.1\n>>> import torch\n>>> import tensorflow\n"
+        "2023-11-02 10:00:01.123456: E tensorflow/compiler/xla/stream_executor/cuda/"
+        "cuda_dnn.cc:439] Loaded runtime CuDNN library: 8.5.0 but source was compiled with: "
+        "8.7.0.  CuDNN library needs to have matching major version and equal or higher minor "
+        "version.\n"
+    )
+    found = _only(text, "cudnn-shadowed")
+    words = fix_text(found)
+    assert "nvidia-cudnn-cu12" not in words
+    assert "nvidia-cudnn-cu11==8.7.0.84" in words
+
+
+def test_a_tensorflow_without_cuda_wheels_beside_pytorch_installs_no_cudnn_wheel() -> None:
+    # TensorFlow 2.13 has no and-cuda extra: it finds no NVIDIA wheel's cuDNN, and pip's
+    # CUDA 12 cuDNN serves neither its CUDA 11.8 build nor changes what loads.
+    text = (
+        "Successfully installed tensorflow-2.13.1\n>>> import torch\n>>> import tensorflow\n"
+        "2023-11-02 10:00:01.123456: E tensorflow/compiler/xla/stream_executor/cuda/"
+        "cuda_dnn.cc:439] Loaded runtime CuDNN library: 8.5.0 but source was compiled with: "
+        "8.6.0.  CuDNN library needs to have matching major version and equal or higher minor "
+        "version.\n"
+    )
+    found = _only(text, "cudnn-shadowed")
+    assert "nvidia-cudnn-cu12" not in fix_text(found)
