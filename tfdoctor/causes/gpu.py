@@ -913,23 +913,36 @@ def framework_cudnn_first_fix(m: Machine, loaded: str, need: str, frameworks: Se
     allows a newer minor; else the frameworks need environments of their own."""
     who = " and ".join(frameworks)
     major = need.split(".", 1)[0]
-    pin = m.line.declared("nvidia-cudnn-cu12") if m.line is not None else None
-    wanted = f"nvidia-cudnn-cu12{pin}" if pin else f"nvidia-cudnn-cu12>={need},<{int(major) + 1}"
+    # The cuDNN wheel of the line's own and-cuda extra (nvidia-cudnn-cu11 for 2.14's CUDA 11.8
+    # build); a line before the extra finds no wheel's cuDNN. Unknown line: CUDA 12's.
+    extra = (m.line.and_cuda or {}) if m.line is not None else {"nvidia-cudnn-cu12": ""}
+    dist = next((d for d in sorted(extra) if d.startswith("nvidia-cudnn-cu")), None)
+    pin = extra.get(dist or "")
+    wanted = f"{dist}{pin}" if pin else f"{dist}>={need},<{int(major) + 1}"
     beside = (
         f"with {who} at work in the same program, whose wheels pin their own nvidia-cudnn "
         "release (one environment holds one): the likeliest source of the copy that loaded"
     )
+    version = f"=={m.tf.version}" if m.tf is not None and m.tf.version else ""
+    tf = f"tensorflow{'[and-cuda]' if dist else ''}{version}"
     if loaded.split(".", 1)[0] != major:
-        version = f"=={m.tf.version}" if m.tf is not None and m.tf.version else ""
         return Fix(
             f"TensorFlow was built with cuDNN {need} and the process loaded cuDNN {loaded}, "
             f"of another major, {beside}. One cuDNN major cannot serve both: keep TensorFlow "
             f"and {who} in separate virtual environments, or install releases of the two "
             "built for the same cuDNN major.",
-            (
-                "python3 -m venv ~/.venvs/tf",
-                f'~/.venvs/tf/bin/python -m pip install "tensorflow[and-cuda]{version}"',
-            ),
+            venv_pip(f'install "{tf}"'),
+        )
+    if dist is None:
+        # TensorFlow before its and-cuda extra loads the cuDNN the loader's path gives it.
+        return Fix(
+            f"TensorFlow was built with cuDNN {need} and the process loaded cuDNN {loaded}, "
+            f"{beside}. TensorFlow {m.line.line if m.line else ''} finds cuDNN on the "
+            "loader's path (it has no and-cuda extra and searches no NVIDIA wheel's directory): "
+            f"put a cuDNN {major}.x at {need} or newer (its CUDA release's) first on that path "
+            f"for TensorFlow, or keep the two frameworks in separate virtual environments. "
+            "The listing shows every copy the loader can find.",
+            _library_search(("cudnn",)),
         )
     return Fix(
         f"TensorFlow was built with cuDNN {need} and the process loaded cuDNN {loaded}, "
