@@ -896,8 +896,7 @@ def framework_pin_replaced_fix(
         f"{dist}{spec}: give TensorFlow a virtual environment of its own, and put "
         f"{framework.split(' ', 1)[0]}'s pin back in this one.",
         (
-            "python3 -m venv ~/.venvs/tf",
-            f'~/.venvs/tf/bin/python -m pip install "tensorflow[and-cuda]{version}"',
+            *venv_pip(f'install "tensorflow[and-cuda]{version}"'),
             *m.pip_install(f"{dist}{spec}"),
         ),
     )
