@@ -461,3 +461,100 @@ def test_jaxs_own_check_of_an_older_cuda_library_is_an_older_copy_first(
     found = _only(text, cause)
     assert found.severity is Severity.WARNING  # JAX goes on on the CPU
     assert words in fix_text(found) and "LD_LIBRARY_PATH" in fix_text(found)
+
+
+_ORT_REFUSAL = (
+    "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 CreateExecutionProviderInstance] "
+    "Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA {cuda}.*. Please install "
+    "all dependencies as mentioned in the GPU requirements page, make sure they're in the PATH, "
+    "and that your GPU is supported.\n"
+)
+
+
+def test_onnxruntimes_cudnn_never_replaces_the_cudnn_major_tensorflow_pins() -> None:
+    # TensorFlow 2.17's and-cuda extra pins nvidia-cudnn-cu12==8.9.7.29: ONNX Runtime's cuDNN 9
+    # in the same environment would replace it, and TensorFlow would refuse cuDNN 9.
+    line = BUNDLED.line_for("2.17")
+    assert line is not None and (line.declared("nvidia-cudnn-cu12") or "").startswith("==8.")
+    text = "Successfully installed nvidia-cudnn-cu12-8.9.7.29 tensorflow-2.17.1\n"
+    found = _only(text + _ORT_REFUSAL.format(cuda="12"), "cuda-libs-missing")
+    commands = " ".join(found.fix.commands if found.fix else ())
+    assert "nvidia-cudnn-cu12==9" not in commands
+    assert "venv" in commands and "onnxruntime-gpu" in commands
+    assert "2.17" in fix_text(found) and "8.9.7.29" in fix_text(found)
+
+
+def test_onnxruntimes_cuda_13_runtime_is_the_unsuffixed_wheel() -> None:
+    # From CUDA 13 NVIDIA's toolkit wheels carry no -cuXX suffix (tfdoctor/data/cuda.yaml).
+    found = _only(_ORT_REFUSAL.format(cuda="13"), "cuda-libs-missing")
+    commands = " ".join(found.fix.commands if found.fix else ())
+    assert "nvidia-cuda-runtime-cu13" not in commands
+    assert '"nvidia-cuda-runtime"' in commands and '"nvidia-cudnn-cu13==9.*"' in commands
+
+
+def test_tensorflow_servings_cudnn_refusal_is_not_jaxlibs() -> None:
+    # TensorFlow Serving's workspace names TensorFlow org_tensorflow as jaxlib's did: its
+    # 2.12-2.14 model server logs XLA's cuda_dnn.cc under the same path.
+    text = (
+        "2023-07-11 18:29:01.101010: I tensorflow_serving/model_servers/server.cc:74] Building "
+        "single TensorFlow model file config:  model_name: m model_base_path: /models/m\n"
+        "2023-07-11 18:29:03.216176: E external/org_tensorflow/tensorflow/compiler/xla/"
+        "stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.6.0 but source "
+        "was compiled with: 8.9.4.  CuDNN library needs to have matching major version and "
+        "equal or higher minor version.\n"
+    )
+    report = explained(text, matrix=BUNDLED)
+    assert all("JAX" not in fix_text(x) for x in report.findings if x.fix is not None)
+    assert finding_of(report, "cudnn-version-mismatch") is not None
+
+
+#: pip's notice of TensorFlow's and-cuda pin broken, with no other framework in the log.
+_NO_FRAMEWORK_SHOWN = """\
+ERROR: pip's dependency resolver does not currently take into account all the packages that \
+are installed. This behaviour is the source of the following dependency conflicts.
+tensorflow 2.17.1 requires nvidia-cudnn-cu12==8.9.7.29; extra == "and-cuda", but you have \
+nvidia-cudnn-cu12 9.1.0.70 which is incompatible.
+Successfully installed nvidia-cudnn-cu12-9.1.0.70
+"""
+
+
+def test_a_replaced_cuda_wheel_no_framework_shown_asks_what_requires_it() -> None:
+    found = _only(_NO_FRAMEWORK_SHOWN, "cuda-wheel-pins")
+    text = fix_text(found)
+    # No framework's requirement is in the log: none is said to have pulled the wheel, and
+    # where TensorFlow alone requires it, its own pin back is the answer.
+    assert "the framework that pulled" not in text and "what pulled it pins" not in text
+    assert found.fix is not None and found.fix.commands[0] == "pip show nvidia-cudnn-cu12"
+    assert "Required-by" in text and "(nvidia-cudnn-cu12==8.9.7.29) back serves" in text
+
+
+def test_a_cuda_11_tensorflows_cudnn_refusal_beside_pytorch_names_its_own_cudnn_wheel() -> None:
+    # TensorFlow 2.14 is built with CUDA 11.8: its and-cuda extra pins nvidia-cudnn-cu11, and a
+    # CUDA 12 cuDNN wheel is not the one it needs.
+    line = BUNDLED.line_for("2.14")
+    assert line is not None and line.declared("nvidia-cudnn-cu11") == "==8.7.0.84"
+    text = (
+        "Successfully installed tensorflow-2.14.1\n>>> import torch\n>>> import tensorflow\n"
+        "2023-11-02 10:00:01.123456: E tensorflow/compiler/xla/stream_executor/cuda/"
+        "cuda_dnn.cc:439] Loaded runtime CuDNN library: 8.5.0 but source was compiled with: "
+        "8.7.0.  CuDNN library needs to have matching major version and equal or higher minor "
+        "version.\n"
+    )
+    found = _only(text, "cudnn-shadowed")
+    words = fix_text(found)
+    assert "nvidia-cudnn-cu12" not in words
+    assert "nvidia-cudnn-cu11==8.7.0.84" in words
+
+
+def test_a_tensorflow_without_cuda_wheels_beside_pytorch_installs_no_cudnn_wheel() -> None:
+    # TensorFlow 2.13 has no and-cuda extra: it finds no NVIDIA wheel's cuDNN, and pip's
+    # CUDA 12 cuDNN serves neither its CUDA 11.8 build nor changes what loads.
+    text = (
+        "Successfully installed tensorflow-2.13.1\n>>> import torch\n>>> import tensorflow\n"
+        "2023-11-02 10:00:01.123456: E tensorflow/compiler/xla/stream_executor/cuda/"
+        "cuda_dnn.cc:439] Loaded runtime CuDNN library: 8.5.0 but source was compiled with: "
+        "8.6.0.  CuDNN library needs to have matching major version and equal or higher minor "
+        "version.\n"
+    )
+    found = _only(text, "cudnn-shadowed")
+    assert "nvidia-cudnn-cu12" not in fix_text(found)

@@ -57,7 +57,7 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine, venv_pip
-from tfdoctor.matrix import TFLine, spec_contains, version_key
+from tfdoctor.matrix import TFLine, ranges_meet, spec_contains, version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_CPU_ONLY_BUILD: Final = CauseId("tf-cpu-only-build")
@@ -838,9 +838,24 @@ def onnxruntime_cuda_fix(m: Machine, cudnn: Optional[str], cuda: Optional[str]) 
         if cudnn and cuda
         else "the CUDA and cuDNN releases its requirements table names for it"
     )
+    dist, wanted = f"nvidia-cudnn-cu{cuda}", f"=={cudnn}.*"
+    tf_pin = m.line.declared(dist) if m.line is not None and cudnn and cuda else None
+    if m.line is not None and tf_pin is not None and not ranges_meet(tf_pin, wanted):
+        # TensorFlow's and-cuda extra pins a cuDNN of another major: ONNX Runtime's would
+        # replace it in this environment, and TensorFlow refuses a cuDNN of another major.
+        return Fix(
+            f"ONNX Runtime's CUDA provider (onnxruntime-gpu) needs {named}; it did not load "
+            "them and ran the model on the CPU. TensorFlow "
+            f"{m.line.line}'s and-cuda extra pins {dist}{tf_pin}, of another cuDNN major, "
+            "and one environment holds one release of it: installing ONNX Runtime's would "
+            "break TensorFlow's GPU use. Give onnxruntime-gpu a virtual environment of its "
+            "own, or install the onnxruntime-gpu release built for TensorFlow's cuDNN major "
+            "(its requirements table pairs them).",
+            venv_pip('install "onnxruntime-gpu"', m.python_exe),
+        )
     wheels = (
-        m.pip_install(f"nvidia-cudnn-cu{cuda}=={cudnn}.*", f"nvidia-cuda-runtime-cu{cuda}")
-        if cudnn and cuda
+        m.pip_install(f"{dist}{wanted}", wheel_name("nvidia-cuda-runtime", int(cuda)))
+        if cudnn and cuda and cuda.isdigit()
         else ("pip show onnxruntime-gpu",)
     )
     return Fix(
@@ -881,8 +896,7 @@ def framework_pin_replaced_fix(
         f"{dist}{spec}: give TensorFlow a virtual environment of its own, and put "
         f"{framework.split(' ', 1)[0]}'s pin back in this one.",
         (
-            "python3 -m venv ~/.venvs/tf",
-            f'~/.venvs/tf/bin/python -m pip install "tensorflow[and-cuda]{version}"',
+            *venv_pip(f'install "tensorflow[and-cuda]{version}"'),
             *m.pip_install(f"{dist}{spec}"),
         ),
     )
@@ -898,23 +912,36 @@ def framework_cudnn_first_fix(m: Machine, loaded: str, need: str, frameworks: Se
     allows a newer minor; else the frameworks need environments of their own."""
     who = " and ".join(frameworks)
     major = need.split(".", 1)[0]
-    pin = m.line.declared("nvidia-cudnn-cu12") if m.line is not None else None
-    wanted = f"nvidia-cudnn-cu12{pin}" if pin else f"nvidia-cudnn-cu12>={need},<{int(major) + 1}"
+    # The cuDNN wheel of the line's own and-cuda extra (nvidia-cudnn-cu11 for 2.14's CUDA 11.8
+    # build); a line before the extra finds no wheel's cuDNN. Unknown line: CUDA 12's.
+    extra = (m.line.and_cuda or {}) if m.line is not None else {"nvidia-cudnn-cu12": ""}
+    dist = next((d for d in sorted(extra) if d.startswith("nvidia-cudnn-cu")), None)
+    pin = extra.get(dist or "")
+    wanted = f"{dist}{pin}" if pin else f"{dist}>={need},<{int(major) + 1}"
     beside = (
         f"with {who} at work in the same program, whose wheels pin their own nvidia-cudnn "
         "release (one environment holds one): the likeliest source of the copy that loaded"
     )
+    version = f"=={m.tf.version}" if m.tf is not None and m.tf.version else ""
+    tf = f"tensorflow{'[and-cuda]' if dist else ''}{version}"
     if loaded.split(".", 1)[0] != major:
-        version = f"=={m.tf.version}" if m.tf is not None and m.tf.version else ""
         return Fix(
             f"TensorFlow was built with cuDNN {need} and the process loaded cuDNN {loaded}, "
             f"of another major, {beside}. One cuDNN major cannot serve both: keep TensorFlow "
             f"and {who} in separate virtual environments, or install releases of the two "
             "built for the same cuDNN major.",
-            (
-                "python3 -m venv ~/.venvs/tf",
-                f'~/.venvs/tf/bin/python -m pip install "tensorflow[and-cuda]{version}"',
-            ),
+            venv_pip(f'install "{tf}"'),
+        )
+    if dist is None:
+        # TensorFlow before its and-cuda extra loads the cuDNN the loader's path gives it.
+        return Fix(
+            f"TensorFlow was built with cuDNN {need} and the process loaded cuDNN {loaded}, "
+            f"{beside}. TensorFlow {m.line.line if m.line else ''} finds cuDNN on the "
+            "loader's path (it has no and-cuda extra and searches no NVIDIA wheel's directory): "
+            f"put a cuDNN {major}.x at {need} or newer (its CUDA release's) first on that path "
+            f"for TensorFlow, or keep the two frameworks in separate virtual environments. "
+            "The listing shows every copy the loader can find.",
+            _library_search(("cudnn",)),
         )
     return Fix(
         f"TensorFlow was built with cuDNN {need} and the process loaded cuDNN {loaded}, "
@@ -934,34 +961,47 @@ def framework_cuda_pins_fix(
     ``nvidia-cudnn-cu12==9.1.0.70``, jax's cuda12 plugin's ranges) put ``have`` there. The
     TensorFlow line whose pin admits ``have`` (``admitting``, from the matrix) serves both;
     else each framework gets an environment of its own: reinstalling TensorFlow's pin would
-    break the other framework the same way."""
+    break the other framework the same way. Where no framework the log shows pins ``dist``,
+    none is named: ``pip show`` lists what requires it, and TensorFlow's pin back serves
+    where TensorFlow alone does."""
     shown = m.frameworks_pinning((dist,))
-    who = (
-        f"{', '.join(shown)} in this environment pin{'s' if len(shown) == 1 else ''} its own"
-        if shown
-        else "what pulled it pins its own (other frameworks' wheels do: PyTorch's torch, "
-        "JAX's jax-cuda12-plugin)"
-    )
-    head = (
-        f"TensorFlow {tf_version}'s and-cuda extra pins {dist}{tf_spec}, and {dist} {have} "
-        f"is installed: {who}, and one environment holds one release of {dist}."
-    )
     tf = m.tf_name or "tensorflow"
+    if shown:
+        head = (
+            f"TensorFlow {tf_version}'s and-cuda extra pins {dist}{tf_spec}, and {dist} {have} "
+            f"is installed: {', '.join(shown)} in this environment "
+            f"pin{'s' if len(shown) == 1 else ''} NVIDIA wheels of its own, and one "
+            f"environment holds one release of {dist}."
+        )
+        listing: tuple[str, ...] = ()
+        apart = "keep TensorFlow and the other framework in separate virtual environments"
+    else:
+        # No framework the log shows pins it: which package requires the other release is
+        # pip's to list (Required-by), not this reading's to guess.
+        head = (
+            f"TensorFlow {tf_version}'s and-cuda extra pins {dist}{tf_spec}, and {dist} {have} "
+            f"is installed; one environment holds one release of {dist}. `pip show {dist}` "
+            "lists what requires it (Required-by): where TensorFlow alone does, its own pin "
+            f"({dist}{tf_spec}) back serves; where another framework does (PyTorch's torch, "
+            "JAX's jax-cuda12-plugin pin their own NVIDIA wheels), TensorFlow's pin back "
+            "would break that framework."
+        )
+        listing = m.pip(f"show {dist}")
+        apart = (
+            "where another framework requires it, keep TensorFlow and that framework in "
+            "separate virtual environments"
+        )
     if admitting is not None:
         return Fix(
             f"{head} TensorFlow {admitting.line}'s pin ({dist}{admitting.declared(dist)}, "
             f"from the matrix) admits {have}: install that TensorFlow with its and-cuda "
-            "extra, which leaves the other framework's wheel in place.",
-            m.pip_install(f"{tf}[and-cuda]=={admitting.latest_patch}"),
+            f"extra, which leaves {dist} {have} in place.",
+            (*listing, *m.pip_install(f"{tf}[and-cuda]=={admitting.latest_patch}")),
         )
     return Fix(
         f"{head} No TensorFlow release in the matrix pins a {dist} range that admits {have}: "
-        "keep TensorFlow and the other framework in separate virtual environments (installing "
-        f"{dist}{tf_spec} back breaks the framework that pulled {have}).",
-        (
-            "python3 -m venv ~/.venvs/tf",
-            f'~/.venvs/tf/bin/python -m pip install "{tf}[and-cuda]=={tf_version}"',
-        ),
+        f"{apart}.",
+        (*listing, *venv_pip(f'install "{tf}[and-cuda]=={tf_version}"')),
     )
 
 

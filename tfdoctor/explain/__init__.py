@@ -1625,6 +1625,9 @@ class Revealed(Record):
     #: Other GPU frameworks the log shows at work beside TensorFlow (``PyTorch``, ``JAX``;
     #: :mod:`tfdoctor.evidence.frameworks`).
     frameworks: tuple[str, ...] = ()
+    #: TensorFlow Serving's own words in the log (:data:`_SERVING_WORDS`): its model server
+    #: builds TensorFlow as the Bazel repository org_tensorflow, as jaxlib once did.
+    serving: bool = False
     #: XLA's words on the ptxas it runs that name its version, the first of each problem:
     #: the problem, the version, and the other release the line names
     #: (:class:`tflog.PtxasProblem`). One log can hold two (TensorFlow 2.19's clamping note
@@ -2276,6 +2279,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         else None,
         toolkit_major=_toolkit_major(evidence, text),
         frameworks=read_frameworks(f"{evidence.first_text}\n{text}"),
+        serving=_SERVING_WORDS.search(f"{evidence.first_text}\n{text}") is not None,
         memory_reading=_gpu_memory_reading(
             # The log's head holds the GPU's description, which no signature cites.
             f"{evidence.first_text}\n{text}",
@@ -3169,9 +3173,11 @@ def _older_same_major(loaded: str, need: str) -> bool:
 
 def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     loaded, need = _group(hits, "cudnn_loaded"), _group(hits, "cudnn_compiled")
-    if _group(hits, "xla_build") and loaded and need:
+    build = _group(hits, "xla_build") or ""
+    if build and loaded and need and not (r.serving and build.startswith("external/org_")):
         # jaxlib's XLA refused it (its source path): JAX's own wheel, not TensorFlow's, met
-        # another framework's cuDNN first in the process.
+        # another framework's cuDNN first in the process. TensorFlow Serving's model server
+        # prints TensorFlow's XLA under external/org_tensorflow/ too: its refusal is its own.
         return causes.gpu.CUDNN_SHADOWED, causes.gpu.jax_cudnn_shadowed_fix(m, loaded, need)
     if r.frameworks and loaded and need and not _cudnn_serves(loaded, need):
         # TensorFlow's own refusal, with PyTorch or JAX at work in the same program: their
