@@ -699,8 +699,7 @@ def _conda_chains(text: str) -> list[tuple[str, str, str, str]]:
     for group in _CONDA_GROUP.finditer(text):
         if group["target"] in ("python", "python_abi") or group["target"].startswith("__"):
             continue  # the Python's group and virtual packages have readings of their own
-        body = text[group.end() :].lstrip("\n").split("\n\n", 1)[0]
-        for line in body.splitlines()[:_CONDA_CHAIN_LINES]:
+        for line in _group_lines(text, group.end()):
             m = _CONDA_CHAIN.match(line)
             if m is not None and normalize_name(m["target"]) == normalize_name(group["target"]):
                 out.append((m["req"], m["rv"], m["target"], _conda_spec(m["spec"])))
@@ -709,6 +708,25 @@ def _conda_chains(text: str) -> list[tuple[str, str, str, str]]:
 
 #: Chains read per conda group.
 _CONDA_CHAIN_LINES = 40
+
+
+def _group_lines(text: str, at: int) -> Iterator[str]:
+    """The lines of the group whose head ends at ``at``, up to the blank line that ends it
+    (blank lines right after the head skipped), at most ``_CONDA_CHAIN_LINES``: each group
+    reads its own lines, never the rest of the log (a log of many groups stays linear)."""
+    start = text.find("\n", at) + 1
+    read = 0
+    while 0 < start < len(text) and read < _CONDA_CHAIN_LINES:
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end]
+        start = end + 1
+        if not line:
+            if read:
+                return
+            continue
+        read += 1
+        yield line
 
 
 def _between(ranges: Iterable[tuple[str, str, str, str]], installer: str = "pip") -> list[Conflict]:
