@@ -350,6 +350,31 @@ def test_a_name_a_release_removed_is_read_with_that_release(
     assert found.links
 
 
+_IMREAD = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/env/lib/python3.6/site-packages/evalkit/data.py", line 12, in <module>\n'
+    "    img = scipy.misc.imread(path)\n"
+    "AttributeError: module 'scipy.misc' has no attribute 'imread'\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("shown", "version"),
+    [("", "1.1.0"), ("Name: scipy\nVersion: 1.1.0\nSummary: SciPy\n", None)],
+    ids=["machine", "pip-show"],
+)
+def test_a_release_before_the_removal_is_not_told_the_removal(
+    shown: str, version: str | None
+) -> None:
+    # SciPy 1.0 to 1.2 define scipy.misc.imread only where Pillow is installed: the same
+    # words on SciPy 1.1.0 are not SciPy 1.3.0's removal, and scipy<1.3.0 changes nothing.
+    facts = f.facts(packages=f.packages(f.pkg("scipy", version))) if version else None
+    _none_of(explained(shown + _IMREAD, facts), "dependency-api-removed")
+    # At or past the release that removed it, the reading stands.
+    later = f.facts(packages=f.packages(f.pkg("scipy", "1.5.4")))
+    assert "scipy 1.3.0" in _only(explained(_IMREAD, later), "dependency-api-removed").summary
+
+
 # --- JAX's own words for a removal --------------------------------------------------------------
 
 
