@@ -375,6 +375,25 @@ def test_a_release_before_the_removal_is_not_told_the_removal(
     assert "scipy 1.3.0" in _only(explained(_IMREAD, later), "dependency-api-removed").summary
 
 
+def test_a_removed_name_the_library_falls_back_from_is_not_the_failure() -> None:
+    # evalkit tries scipy.misc's imread, then imageio's: the fallback's failure (in the same
+    # file, during the handling of the first) is the one that counts.
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.8/site-packages/evalkit/io.py", line 3, in <module>\n'
+        "    from scipy.misc import imread\n"
+        "ImportError: cannot import name 'imread' from 'scipy.misc' "
+        "(/srv/env/lib/python3.8/site-packages/scipy/misc/__init__.py)\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.8/site-packages/evalkit/io.py", line 5, in <module>\n'
+        "    from imageio import imread\n"
+        "ModuleNotFoundError: No module named 'imageio'\n"
+    )
+    _none_of(report, "dependency-api-removed")
+    assert "imageio" in _only(report, "package-not-installed").summary
+
+
 # --- JAX's own words for a removal --------------------------------------------------------------
 
 
