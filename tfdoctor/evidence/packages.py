@@ -683,11 +683,33 @@ _CONDA_CHAIN = re.compile(
 )
 
 
-def _conda_spec(spec: str) -> str:
+#: One term of conda's version expression (conda/models/version.py, VersionSpec): an
+#: operator (none: the release; ``=``: its fuzzy form, ``=1.19`` for ``1.19.*``), a
+#: release, and a trailing ``*`` or ``.*`` for every release that starts so.
+_CONDA_TERM = re.compile(
+    r"(?P<op>[<>!=]=|~=|[<>=])?(?P<v>\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?)(?P<star>\.?\*)?"
+)
+
+
+def _conda_spec(spec: str) -> Optional[str]:
     """conda's version expression as a specifier: ``>=1.19.2,<1.20.0a0`` stays, a bare
-    ``1.19.*`` or ``1.19.5`` is the release (``==1.19.*``)."""
-    parts = [p.strip() for p in spec.split(",") if p.strip()]
-    return ",".join(p if p[0] in "<>=!~" else f"=={p}" for p in parts)
+    ``1.19.*`` or ``1.19.5`` is the release (``==1.19.*``), ``*`` any release (no term);
+    None for a term that reads as no specifier (whether it meets another is not known)."""
+    out = []
+    for part in (p.strip() for p in spec.split(",")):
+        if part in ("", "*"):
+            continue
+        term = _CONDA_TERM.fullmatch(part)
+        if term is None:
+            return None
+        op, version = term["op"] or "==", term["v"]
+        if term["star"] or op == "=":
+            if op not in ("==", "!=", "="):
+                return None  # ">=1.19.*" is no specifier
+            out.append(f"{'!=' if op == '!=' else '=='}{version}.*")
+        else:
+            out.append(f"{op}{version}")
+    return ",".join(out)
 
 
 def _conda_chains(text: str) -> list[tuple[str, str, str, str]]:
@@ -701,8 +723,11 @@ def _conda_chains(text: str) -> list[tuple[str, str, str, str]]:
             continue  # the Python's group and virtual packages have readings of their own
         for line in _group_lines(text, group.end()):
             m = _CONDA_CHAIN.match(line)
-            if m is not None and normalize_name(m["target"]) == normalize_name(group["target"]):
-                out.append((m["req"], m["rv"], m["target"], _conda_spec(m["spec"])))
+            if m is None or normalize_name(m["target"]) != normalize_name(group["target"]):
+                continue
+            spec = _conda_spec(m["spec"])
+            if spec is not None:
+                out.append((m["req"], m["rv"], m["target"], spec))
     return out
 
 
