@@ -346,6 +346,9 @@ def test_a_name_a_release_removed_is_read_with_that_release(
     found = _only(report, "dependency-api-removed")
     assert f"{dist} {release}" in found.summary
     assert "upgrade evalkit" in fix_text(found)
+    # A class's method is named where the user meets the class (pandas.DataFrame), not in
+    # the module that defines it (pandas.core.generic).
+    assert "core.generic" not in found.summary and "core.generic" not in fix_text(found)
     assert found.fix is not None and f'pip install "{dist}<{release}"' in found.fix.commands
     assert found.links
 

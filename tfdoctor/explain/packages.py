@@ -2191,7 +2191,7 @@ def removed_api_findings(
                 if match.re is _MODULE_LACKS and match.group("cls")
                 else Severity.ERROR,
                 causes.software.DEPENDENCY_API_REMOVED,
-                f"{f'{module}.{name}' if name else module} is gone: {row.dist} "
+                f"{causes.software.removed_api_name(module, name)} is gone: {row.dist} "
                 f"{row.removed_in} removed it",
                 f"{tb.where}: {tb.type}: {tb.message}\n"
                 + (f"{user} (an installed package) uses it." if user else "The code uses it."),
