@@ -346,8 +346,55 @@ def test_a_name_a_release_removed_is_read_with_that_release(
     found = _only(report, "dependency-api-removed")
     assert f"{dist} {release}" in found.summary
     assert "upgrade evalkit" in fix_text(found)
+    # A class's method is named where the user meets the class (pandas.DataFrame), not in
+    # the module that defines it (pandas.core.generic).
+    assert "core.generic" not in found.summary and "core.generic" not in fix_text(found)
     assert found.fix is not None and f'pip install "{dist}<{release}"' in found.fix.commands
     assert found.links
+
+
+_IMREAD = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/env/lib/python3.6/site-packages/evalkit/data.py", line 12, in <module>\n'
+    "    img = scipy.misc.imread(path)\n"
+    "AttributeError: module 'scipy.misc' has no attribute 'imread'\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("shown", "version"),
+    [("", "1.1.0"), ("Name: scipy\nVersion: 1.1.0\nSummary: SciPy\n", None)],
+    ids=["machine", "pip-show"],
+)
+def test_a_release_before_the_removal_is_not_told_the_removal(
+    shown: str, version: str | None
+) -> None:
+    # SciPy 1.0 to 1.2 define scipy.misc.imread only where Pillow is installed: the same
+    # words on SciPy 1.1.0 are not SciPy 1.3.0's removal, and scipy<1.3.0 changes nothing.
+    facts = f.facts(packages=f.packages(f.pkg("scipy", version))) if version else None
+    _none_of(explained(shown + _IMREAD, facts), "dependency-api-removed")
+    # At or past the release that removed it, the reading stands.
+    later = f.facts(packages=f.packages(f.pkg("scipy", "1.5.4")))
+    assert "scipy 1.3.0" in _only(explained(_IMREAD, later), "dependency-api-removed").summary
+
+
+def test_a_removed_name_the_library_falls_back_from_is_not_the_failure() -> None:
+    # evalkit tries scipy.misc's imread, then imageio's: the fallback's failure (in the same
+    # file, during the handling of the first) is the one that counts.
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.8/site-packages/evalkit/io.py", line 3, in <module>\n'
+        "    from scipy.misc import imread\n"
+        "ImportError: cannot import name 'imread' from 'scipy.misc' "
+        "(/srv/env/lib/python3.8/site-packages/scipy/misc/__init__.py)\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.8/site-packages/evalkit/io.py", line 5, in <module>\n'
+        "    from imageio import imread\n"
+        "ModuleNotFoundError: No module named 'imageio'\n"
+    )
+    _none_of(report, "dependency-api-removed")
+    assert "imageio" in _only(report, "package-not-installed").summary
 
 
 # --- JAX's own words for a removal --------------------------------------------------------------

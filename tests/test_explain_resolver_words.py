@@ -14,9 +14,12 @@ Sources of the words:
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.packages import read_conflicts
 
 # --- libmamba's tree as mamba 2 and conda's libmamba solver word it -----------------------
 
@@ -673,3 +676,40 @@ def test_condas_chain_through_another_package_or_ranges_that_meet_is_no_clash() 
     )
     for text in (through, meets, python):
         assert not [x for x in explained(text).findings if x.cause == "dependency-out-of-range"]
+
+
+@pytest.mark.parametrize(
+    "tf_range",
+    ["*", "=1.21", "1.21.5_1"],
+    ids=["any-release", "fuzzy-release", "unreadable"],
+)
+def test_condas_terms_that_admit_the_others_or_cannot_be_read_are_no_clash(tf_range: str) -> None:
+    # conda's "*" is any release and "=1.21" its fuzzy 1.21.* (conda/models/version.py),
+    # both met by numpy>=1.21; a term no specifier writes is not known to miss it.
+    text = _conda_direct(
+        "numpy",
+        f"tensorflow==2.4.1 -> numpy[version='{tf_range}']",
+        "pandas==2.0.3 -> numpy[version='>=1.21']",
+    )
+    found = explained(text).findings
+    assert not [x for x in found if x.severity.value == "error"], [x.summary for x in found]
+
+
+def test_condas_groups_are_read_in_linear_time() -> None:
+    # Each group reads its own lines, not the rest of the log: twenty thousand group heads
+    # with no blank line between them took about half a minute before (each copied and split
+    # what followed it).
+    text = (
+        _conda_direct(
+            "numpy",
+            "tensorflow==2.4.1 -> numpy[version='>=1.19.2,<1.20.0a0']",
+            "pandas==2.0.3 -> numpy[version='>=1.21']",
+        )
+        + "Package numpy conflicts for:\n" * 20_000
+    )
+    start = time.perf_counter()
+    conflicts = read_conflicts((text,))
+    assert time.perf_counter() - start < 3
+    assert [(c.requirer, c.target, c.other) for c in conflicts] == [
+        ("tensorflow", "numpy", "pandas 2.0.3")
+    ]

@@ -4351,8 +4351,21 @@ def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
     replacement in the code, or a release before the removal. ``user``: the library whose
     code uses it, where a frame shows one."""
     row = modules().removed_from_dist[module]
-    what = f"{module}.{name}" if name else module
-    return release_removed_fix(m, row.dist, row.removed_in, what, row.use, user)
+    return release_removed_fix(
+        m, row.dist, row.removed_in, removed_api_name(module, name), row.use, user
+    )
+
+
+def removed_api_name(module: str, name: str) -> str:
+    """The words for ``module``'s ``name`` (the module itself where ``name`` is empty) as a
+    row of ``removed_from_distribution`` keys it: a class's method (``DataFrame.ix``) under
+    the distribution's top-level package (``pandas.DataFrame.ix``), where the user meets the
+    class, not under the module that defines it (``pandas.core.generic``)."""
+    if not name:
+        return module
+    if "." in name:
+        return f"{module.split('.', 1)[0]}.{name}"
+    return f"{module}.{name}"
 
 
 def release_removed_fix(

@@ -683,11 +683,33 @@ _CONDA_CHAIN = re.compile(
 )
 
 
-def _conda_spec(spec: str) -> str:
+#: One term of conda's version expression (conda/models/version.py, VersionSpec): an
+#: operator (none: the release; ``=``: its fuzzy form, ``=1.19`` for ``1.19.*``), a
+#: release, and a trailing ``*`` or ``.*`` for every release that starts so.
+_CONDA_TERM = re.compile(
+    r"(?P<op>[<>!=]=|~=|[<>=])?(?P<v>\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?)(?P<star>\.?\*)?"
+)
+
+
+def _conda_spec(spec: str) -> Optional[str]:
     """conda's version expression as a specifier: ``>=1.19.2,<1.20.0a0`` stays, a bare
-    ``1.19.*`` or ``1.19.5`` is the release (``==1.19.*``)."""
-    parts = [p.strip() for p in spec.split(",") if p.strip()]
-    return ",".join(p if p[0] in "<>=!~" else f"=={p}" for p in parts)
+    ``1.19.*`` or ``1.19.5`` is the release (``==1.19.*``), ``*`` any release (no term);
+    None for a term that reads as no specifier (whether it meets another is not known)."""
+    out = []
+    for part in (p.strip() for p in spec.split(",")):
+        if part in ("", "*"):
+            continue
+        term = _CONDA_TERM.fullmatch(part)
+        if term is None:
+            return None
+        op, version = term["op"] or "==", term["v"]
+        if term["star"] or op == "=":
+            if op not in ("==", "!=", "="):
+                return None  # ">=1.19.*" is no specifier
+            out.append(f"{'!=' if op == '!=' else '=='}{version}.*")
+        else:
+            out.append(f"{op}{version}")
+    return ",".join(out)
 
 
 def _conda_chains(text: str) -> list[tuple[str, str, str, str]]:
@@ -699,16 +721,37 @@ def _conda_chains(text: str) -> list[tuple[str, str, str, str]]:
     for group in _CONDA_GROUP.finditer(text):
         if group["target"] in ("python", "python_abi") or group["target"].startswith("__"):
             continue  # the Python's group and virtual packages have readings of their own
-        body = text[group.end() :].lstrip("\n").split("\n\n", 1)[0]
-        for line in body.splitlines()[:_CONDA_CHAIN_LINES]:
+        for line in _group_lines(text, group.end()):
             m = _CONDA_CHAIN.match(line)
-            if m is not None and normalize_name(m["target"]) == normalize_name(group["target"]):
-                out.append((m["req"], m["rv"], m["target"], _conda_spec(m["spec"])))
+            if m is None or normalize_name(m["target"]) != normalize_name(group["target"]):
+                continue
+            spec = _conda_spec(m["spec"])
+            if spec is not None:
+                out.append((m["req"], m["rv"], m["target"], spec))
     return out
 
 
 #: Chains read per conda group.
 _CONDA_CHAIN_LINES = 40
+
+
+def _group_lines(text: str, at: int) -> Iterator[str]:
+    """The lines of the group whose head ends at ``at``, up to the blank line that ends it
+    (blank lines right after the head skipped), at most ``_CONDA_CHAIN_LINES``: each group
+    reads its own lines, never the rest of the log (a log of many groups stays linear)."""
+    start = text.find("\n", at) + 1
+    read = 0
+    while 0 < start < len(text) and read < _CONDA_CHAIN_LINES:
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end]
+        start = end + 1
+        if not line:
+            if read:
+                return
+            continue
+        read += 1
+        yield line
 
 
 def _between(ranges: Iterable[tuple[str, str, str, str]], installer: str = "pip") -> list[Conflict]:

@@ -215,7 +215,7 @@ def package_findings(
         *(_numpy_struct_size(tb, m) for tb in tracebacks),
         *(_keras_tree_mixed(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m, shown),
-        *removed_api_findings(tracebacks, m),
+        *removed_api_findings(tracebacks, m, {**(shown or {}), **(listed or {})}),
         *other_python_findings(tracebacks),
         *incomplete_install_findings(tracebacks, m, frozen),
         *h5py_str_findings(tracebacks, m),
@@ -2135,11 +2135,22 @@ def _fell_back(tb: Traceback, tracebacks: Sequence[Traceback]) -> bool:
     return any(x.frames and x.frames[-1].path == tb.frames[-1].path for x in later)
 
 
-def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+def _installed_before(dist: str, release: str, m: Machine, listed: Mapping[str, str]) -> bool:
+    """Whether the release of ``dist`` the machine or the log's listing shows installed
+    comes before ``release``."""
+    pkg = m.facts.package(dist)
+    version = pkg.version if pkg is not None else listed.get(normalize_name(dist))
+    return version is not None and version_key(version) < version_key(release)
+
+
+def removed_api_findings(
+    tracebacks: Sequence[Traceback], m: Machine, listed: Optional[Mapping[str, str]] = None
+) -> list[Finding]:
     """A name of a module that a release of its own distribution removed (the module table's
     ``removed_from_distribution``: Pillow 10's Image.ANTIALIAS; or JAX's own words naming the
     release, :data:`_JAX_REMOVED`): the code using it was written for an earlier release of
-    that distribution."""
+    that distribution. ``listed``: the versions a package listing in the log gives, where the
+    machine's facts do not."""
     for tb in tracebacks:
         jax = _JAX_REMOVED.match(tb.message)
         if jax is not None:
@@ -2164,6 +2175,10 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         if match is None or found is None or _fell_back(tb, tracebacks):
             continue
         module, name, row = found
+        if _installed_before(row.dist, row.removed_in, m, listed or {}):
+            # A release before the removal lacks the name for another reason (SciPy 1.0 to
+            # 1.2 define scipy.misc.imread only where Pillow is installed): not this reading.
+            continue
         # The caller raised it: the innermost installed frame outside the distribution is the
         # library whose code uses the name (none: the user's own code).
         user = _user_of(tb, module.split(".", 1)[0])
@@ -2176,7 +2191,7 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
                 if match.re is _MODULE_LACKS and match.group("cls")
                 else Severity.ERROR,
                 causes.software.DEPENDENCY_API_REMOVED,
-                f"{f'{module}.{name}' if name else module} is gone: {row.dist} "
+                f"{causes.software.removed_api_name(module, name)} is gone: {row.dist} "
                 f"{row.removed_in} removed it",
                 f"{tb.where}: {tb.type}: {tb.message}\n"
                 + (f"{user} (an installed package) uses it." if user else "The code uses it."),
