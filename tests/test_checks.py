@@ -818,3 +818,18 @@ def test_the_user_sites_tensorflow_removed_the_environments_is_not_installed_aga
     text = _text(found[0])
     assert "uninstall -y tensorflow" in text
     assert "pip install" not in text, text
+
+
+def test_the_user_sites_tensorflow_under_an_externally_managed_python_moves_to_a_venv() -> None:
+    # PEP 668: pip changes nothing in this Python (the fix never forces it), so the way out of
+    # the user site is a virtual environment, which does not read it: its install stays.
+    facts = _user_site_facts("import-error")
+    assert facts.python is not None
+    managed = dataclasses.replace(
+        facts,
+        python=dataclasses.replace(facts.python, env_kind="system", externally_managed=True),
+    )
+    (found,) = run_one("packages.tensorflow", managed)
+    assert found.fix is not None
+    assert any("venv" in c for c in found.fix.commands), found.fix.commands
+    assert any("install" in c for c in found.fix.commands), found.fix.commands

@@ -2298,8 +2298,11 @@ def user_site_fix(
     """Remove the TensorFlow a per-user site-packages (``site``) holds (``names``: its
     distributions, where known), which the environment's Python imports before its own, then
     install TensorFlow into the environment; ``kept``: the facts show the environment's own
-    copy, which then stays and is imported: nothing is installed beside it."""
+    copy, which then stays and is imported: nothing is installed beside it, unless pip
+    changes nothing in this Python (PEP 668), where the install is a new environment's."""
     dists = " ".join(names)
+    removal = m.pip(f"uninstall -y {dists}")
+    kept = kept and bool(removal)
     after = (
         "check that TensorFlow now comes from the environment's own copy"
         if kept
@@ -2313,7 +2316,7 @@ def user_site_fix(
         "the environment's packages. Uninstall it with this Python (pip removes the copy found "
         f"first, the user site's), {after}; PYTHONNOUSERSITE=1 keeps any user site out.",
         (
-            *m.pip(f"uninstall -y {dists}"),
+            *removal,
             'python -c "import tensorflow as tf; print(tf.__file__)"',
             *(() if kept else m.pip("install tensorflow")),
         ),
