@@ -790,3 +790,46 @@ def test_a_protobuf_above_the_cap_tensorflow_imported_with_is_a_note() -> None:
         if "protobuf" in x.summary
     ]
     assert [x.severity for x in found] == [Severity.INFO]
+
+
+@pytest.mark.parametrize(
+    ("name", "folder"), [("tensorboard", "tensorboard"), ("keras", "keras")], ids=str
+)
+def test_one_distribution_in_the_user_site_and_the_environment_shares_no_folder(
+    name: str, folder: str
+) -> None:
+    # Each copy has a folder of its own: the user site's shadows the environment's, and no
+    # tensorboard/ or keras/ folder holds a mix of two releases.
+    tf = f.pkg("tensorflow", "2.15.1", *f.TF_REQUIRES, top_level=("tensorflow",))
+    env = f.pkg(name, "2.15.0", top_level=(folder,))
+    user = dataclasses.replace(env, version="2.15.1", location=_USER_SITE)
+    found = run_one("packages.pins", f.facts(packages=(tf, env, user)))
+    assert not [x for x in found if "Two distributions install" in x.summary], found
+    # Two distributions in one folder still are.
+    nightly = f.pkg(f"{name}-nightly" if name == "keras" else "tb-nightly", "2.16.0")
+    mixed = run_one("packages.pins", f.facts(packages=(tf, env, user, nightly)))
+    assert [x for x in mixed if "Two distributions install" in x.summary]
+
+
+def test_the_user_sites_tensorflow_removed_the_environments_is_not_installed_again() -> None:
+    # The environment keeps its copy (the finding names it): a second install would add a
+    # distribution beside it (tensorflow beside tensorflow-intel) or do nothing.
+    found = run_one("packages.tensorflow", _user_site_facts("import-error"))
+    text = _text(found[0])
+    assert "uninstall -y tensorflow" in text
+    assert "pip install" not in text, text
+
+
+def test_the_user_sites_tensorflow_under_an_externally_managed_python_moves_to_a_venv() -> None:
+    # PEP 668: pip changes nothing in this Python (the fix never forces it), so the way out of
+    # the user site is a virtual environment, which does not read it: its install stays.
+    facts = _user_site_facts("import-error")
+    assert facts.python is not None
+    managed = dataclasses.replace(
+        facts,
+        python=dataclasses.replace(facts.python, env_kind="system", externally_managed=True),
+    )
+    (found,) = run_one("packages.tensorflow", managed)
+    assert found.fix is not None
+    assert any("venv" in c for c in found.fix.commands), found.fix.commands
+    assert any("install" in c for c in found.fix.commands), found.fix.commands

@@ -299,6 +299,11 @@ def test_windows_install_folders_name_their_python_too() -> None:
     )
     top = top_error(explained(text))
     assert top.cause == "tf-shadowed-module" and "Python 3.6" in top.summary
+    # Windows' shells have no unset, and cmd has no comment after a command: `set NAME=`
+    # clears the variable for the shell it runs in.
+    assert top.fix is not None
+    assert not [c for c in top.fix.commands if c.startswith("unset") or "#" in c]
+    assert "set PYTHONPATH=" in top.fix.commands
 
 
 def test_one_pythons_frames_are_no_other_python() -> None:

@@ -441,3 +441,17 @@ def test_one_tensorboard_and_its_plugins_in_conda_list_are_quiet() -> None:
         "tensorflow                2.11.0                   pypi_0    pypi\n"
     )
     assert "tensorboard-duplicate-install" not in _causes(text)
+
+
+def test_one_tensorboard_in_conda_list_shown_twice_is_quiet() -> None:
+    # The same listing pasted twice (or before and after a change) names one TensorBoard.
+    listing = _CONDA_HEAD + (
+        "tensorboard               2.11.2                   pypi_0    pypi\n"
+        "tensorflow                2.11.0                   pypi_0    pypi\n"
+    )
+    assert "tensorboard-duplicate-install" not in _causes(listing + "$ conda list\n" + listing)
+    conda = _CONDA_HEAD + (
+        "tensorboard               2.10.0             pyhd8ed1ab_0    conda-forge\n"
+        "tensorflow                2.10.0             cpu_py39h_0    conda-forge\n"
+    )
+    assert "tensorboard-duplicate-install" not in _causes(conda + "$ conda list\n" + conda)

@@ -1094,3 +1094,15 @@ def test_cudnns_rnn_kernel_refusing_a_dtype_on_a_registered_gpu_is_the_dtype(log
     text = fix_text(top)
     assert "tf.cast" in text
     assert "CuDNNLSTM" not in text and "registered none" not in text
+
+
+@pytest.mark.parametrize("attr", ["compat", "Variable"])
+def test_a_tensorflow_still_importing_is_no_hollow_tensorflow(attr: str) -> None:
+    # Python's own words: the module was asked for a name while its import was running (an
+    # import cycle), not one whose files are missing.
+    text = (
+        "tensorflow                   2.12.0\n"
+        f"AttributeError: partially initialized module 'tensorflow' has no attribute '{attr}' "
+        "(most likely due to a circular import)\n"
+    )
+    assert "tf-install-incomplete" not in _causes(text)

@@ -2260,7 +2260,9 @@ def other_python_path_fix(site: str, python: str) -> Fix:
         "comes from), then install TensorFlow with this Python's own pip if it has none.",
         (
             "python -c \"import os, sys; print(os.environ.get('PYTHONPATH')); print(sys.path)\"",
-            "unset PYTHONPATH  # or remove " + site + " from it",
+            # Windows' shells have no unset and cmd no comment after a command: `set NAME=`
+            # clears the variable for the shell it runs in.
+            "set PYTHONPATH=" if "\\" in site else f"unset PYTHONPATH  # or remove {site} from it",
             "python -m pip install tensorflow",
         ),
     )
@@ -2290,22 +2292,33 @@ def source_tree_fix() -> Fix:
     )
 
 
-def user_site_fix(m: Machine, site: str, names: Sequence[str] = ("tensorflow",)) -> Fix:
+def user_site_fix(
+    m: Machine, site: str, names: Sequence[str] = ("tensorflow",), *, kept: bool = False
+) -> Fix:
     """Remove the TensorFlow a per-user site-packages (``site``) holds (``names``: its
     distributions, where known), which the environment's Python imports before its own, then
-    install TensorFlow into the environment."""
+    install TensorFlow into the environment; ``kept``: the facts show the environment's own
+    copy, which then stays and is imported: nothing is installed beside it, unless pip
+    changes nothing in this Python (PEP 668), where the install is a new environment's."""
     dists = " ".join(names)
+    removal = m.pip(f"uninstall -y {dists}")
+    kept = kept and bool(removal)
+    after = (
+        "check that TensorFlow now comes from the environment's own copy"
+        if kept
+        else "check where TensorFlow now comes from, and install it into the environment if "
+        "none is left"
+    )
     return Fix(
         f"Python imported TensorFlow from the per-user site-packages ({site}), which this "
         "Python reads before its environment's own (conda's Pythons do; a venv does not): that "
         "copy, installed with pip --user or by another Python of the same version, mixes with "
         "the environment's packages. Uninstall it with this Python (pip removes the copy found "
-        "first, the user site's), check where TensorFlow now comes from, and install it into "
-        "the environment if none is left; PYTHONNOUSERSITE=1 keeps any user site out.",
+        f"first, the user site's), {after}; PYTHONNOUSERSITE=1 keeps any user site out.",
         (
-            *m.pip(f"uninstall -y {dists}"),
+            *removal,
             'python -c "import tensorflow as tf; print(tf.__file__)"',
-            *m.pip("install tensorflow"),
+            *(() if kept else m.pip("install tensorflow")),
         ),
     )
 

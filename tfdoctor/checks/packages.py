@@ -129,7 +129,7 @@ def _user_site_copy(ctx: CheckContext, providers: list[PackageFacts]) -> Optiona
         f"TensorFlow is installed twice: {mine} in the user site-packages, which this Python "
         f"imports, and {theirs} in the environment",
         f"sys.path entry: {entry}",
-        causes.software.user_site_fix(ctx.machine, entry, [p.name for p in user]),
+        causes.software.user_site_fix(ctx.machine, entry, [p.name for p in user], kept=True),
     )
 
 
@@ -591,14 +591,21 @@ _KERAS_DISTS = causes.software.KERAS_PACKAGE_DISTRIBUTIONS
 def _installing(
     packages: Sequence[PackageFacts], folder: str, names: Sequence[str]
 ) -> list[PackageFacts]:
-    """The distributions that install the import package ``folder``: by the folders each
-    lists, and without that list (wheels built without top_level.txt, as keras' are) by its
-    name among ``names``."""
-    return [
+    """The distributions that install the import package ``folder`` into one directory: by
+    the folders each lists, and without that list (wheels built without top_level.txt, as
+    keras' are) by its name among ``names``. Copies in two directories (the user site's
+    beside the environment's) write two folders, one shadowing the other: the first directory
+    that holds two of them is returned, else the distributions of one directory at most."""
+    found = [
         p
         for p in packages
         if folder in p.top_level or (not p.top_level and normalize_name(p.name) in names)
     ]
+    for p in found:
+        shared = [q for q in found if _same_dir(q.location, p.location)]
+        if len(shared) > 1:
+            return shared
+    return found[:1]
 
 
 def _keras_shared(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:

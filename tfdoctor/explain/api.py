@@ -2622,7 +2622,9 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
         if empty is not None:
             return [_empty_package_finding(tb, empty.group("attr"), m)]
         match = _TOP_LEVEL.search(_as_printed(tb.message))
-        if match is None:
+        if match is None or "partially initialized module" in tb.message:
+            # Python's words for a module asked while its import still runs (an import cycle,
+            # Objects/moduleobject.c): not a TensorFlow whose files are missing.
             continue
         name = f"tf.{match.group('attr')}"
         since = _hollow_since(match.group("attr"), name, oldest, newest, lines[-1], m)

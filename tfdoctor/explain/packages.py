@@ -356,11 +356,14 @@ def conda_pip_tensorboards(rows: Sequence[CondaRow], m: Machine) -> Optional[Fin
     """TensorBoard in a pasted ``conda list`` twice: a package of a conda channel and one pip
     installed (build ``pypi_0``, channel ``pypi``), or two of its distributions (tensorboard
     beside tb-nightly): each writes the one ``tensorboard/`` folder."""
-    ours = [r for r in rows if normalize_name(r.name) in TENSORBOARD_DISTRIBUTIONS]
+    # One row each: a listing pasted twice shows the same TensorBoard twice.
+    ours = list(
+        dict.fromkeys(r for r in rows if normalize_name(r.name) in TENSORBOARD_DISTRIBUTIONS)
+    )
     from_pip = [r for r in ours if r.build == "pypi_0" or r.channel == "pypi"]
     from_conda = [r for r in ours if r not in from_pip]
-    if len(ours) < 2:
-        return None
+    if not (from_pip and from_conda) and len({normalize_name(r.name) for r in ours}) < 2:
+        return None  # one installer's one distribution, in one release or two listings
     shown = "; ".join(f"{r.name} {r.version} {r.build} {r.channel}".rstrip() for r in ours)
     fix = (
         causes.software.conda_pip_tensorboard_fix(m, [r.name for r in from_conda])
