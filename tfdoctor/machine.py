@@ -102,18 +102,48 @@ PIP_INDEX_PYTHON: Final = (3, 6)
 UV_PIP_COMMANDS: Final = frozenset({"install", "uninstall", "list", "show", "freeze", "check"})
 #: pip's confirmation switches, which uv's ``uv pip uninstall`` does not take: it never asks.
 _PIP_YES: Final = frozenset({"-y", "--yes"})
+#: pip's network options uv's pip interface does not take (clap refuses an unknown argument),
+#: by the environment variable uv reads in their place: its HTTP timeout in seconds, its
+#: retries, and the proxy (https://docs.astral.sh/uv/reference/environment/: UV_HTTP_TIMEOUT,
+#: UV_HTTP_RETRIES, and HTTPS_PROXY among the variables it reads from other tools).
+UV_NETWORK_VARIABLES: Final = {
+    "--timeout": "UV_HTTP_TIMEOUT",
+    "--retries": "UV_HTTP_RETRIES",
+    "--proxy": "HTTPS_PROXY",
+}
+
+
+def uv_pip_settings(args: str) -> tuple[tuple[str, str], ...]:
+    """The ``(variable, value)`` settings that carry to uv what pip's network options in
+    ``pip <args>`` (``--timeout 120``) ask of pip (:data:`UV_NETWORK_VARIABLES`)."""
+    words = args.split(" ")
+    return tuple(
+        (UV_NETWORK_VARIABLES[word], words[i + 1])
+        for i, word in enumerate(words[:-1])
+        if word in UV_NETWORK_VARIABLES
+    )
 
 
 def uv_pip(args: str) -> str:
     """The command that runs ``pip <args>`` in an environment uv manages: uv's pip interface
     where it has the command, else pip itself, run by uv in that environment (``uv run --with
-    pip``: uv creates environments without pip, https://docs.astral.sh/uv/pip/environments/)."""
+    pip``: uv creates environments without pip, https://docs.astral.sh/uv/pip/environments/).
+    pip's network options are left to the variables of :func:`uv_pip_settings`; pip's cache
+    is not uv's: ``cache purge`` is ``uv cache clean`` (https://docs.astral.sh/uv/concepts/cache/)."""
+    if args == "cache purge":
+        return "uv cache clean"
     command, _, rest = args.partition(" ")
     if command not in UV_PIP_COMMANDS:
         return f"uv run --with pip python -m pip {args}"
+    words = rest.split(" ")
+    kept = [
+        word
+        for i, word in enumerate(words)
+        if word not in UV_NETWORK_VARIABLES and (i == 0 or words[i - 1] not in UV_NETWORK_VARIABLES)
+    ]
     if command == "uninstall":
-        rest = " ".join(word for word in rest.split(" ") if word not in _PIP_YES)
-    return f"uv pip {command} {rest}".rstrip()
+        kept = [word for word in kept if word not in _PIP_YES]
+    return f"uv pip {command} {' '.join(kept)}".rstrip()
 
 
 #: The virtual environment a fix makes where the examined one cannot take the install.
@@ -800,6 +830,14 @@ class Machine(Record):
         if shown and version_key(shown) < PIP_INDEX_VERSIONS:
             return (*self.pip("install --upgrade pip"), *listing)
         return listing
+
+    def pip_settings(self, args: str) -> tuple[tuple[str, str], ...]:
+        """The environment settings ``pip <args>`` needs beside :meth:`pip`'s commands: uv's
+        variables for pip's network options where uv installs (:func:`uv_pip_settings`),
+        none for pip, whose options stay on its command line."""
+        if self.installer is not None and self.installer.startswith("uv"):
+            return uv_pip_settings(args)
+        return ()
 
     def pip_line(self, args: str) -> str:
         """The one command line that runs ``pip <args>`` here, for a look that changes

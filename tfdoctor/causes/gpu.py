@@ -812,7 +812,7 @@ def jax_cudnn_shadowed_fix(m: Machine, loaded: str, need: str) -> Fix:
     else:
         # Which framework brought the other cuDNN is not in the log: the listing says.
         commands = (
-            "pip list 2>/dev/null | grep -i -E '^(tensorflow|torch|jax|nvidia-cudnn)'",
+            f"{m.pip_line('list')} 2>/dev/null | grep -i -E '^(tensorflow|torch|jax|nvidia-cudnn)'",
             *_library_search(("cudnn",)),
         )
     return Fix(
@@ -841,7 +841,7 @@ def onnxruntime_cuda_fix(m: Machine, cudnn: Optional[str], cuda: Optional[str]) 
     wheels = (
         m.pip_install(f"nvidia-cudnn-cu{cuda}=={cudnn}.*", f"nvidia-cuda-runtime-cu{cuda}")
         if cudnn and cuda
-        else ("pip show onnxruntime-gpu",)
+        else m.pip("show onnxruntime-gpu")
     )
     return Fix(
         f"ONNX Runtime's CUDA provider (onnxruntime-gpu) needs {named}, found by the loader "
@@ -881,8 +881,7 @@ def framework_pin_replaced_fix(
         f"{dist}{spec}: give TensorFlow a virtual environment of its own, and put "
         f"{framework.split(' ', 1)[0]}'s pin back in this one.",
         (
-            "python3 -m venv ~/.venvs/tf",
-            f'~/.venvs/tf/bin/python -m pip install "tensorflow[and-cuda]{version}"',
+            *venv_pip(f'install "tensorflow[and-cuda]{version}"'),
             *m.pip_install(f"{dist}{spec}"),
         ),
     )
@@ -911,10 +910,7 @@ def framework_cudnn_first_fix(m: Machine, loaded: str, need: str, frameworks: Se
             f"of another major, {beside}. One cuDNN major cannot serve both: keep TensorFlow "
             f"and {who} in separate virtual environments, or install releases of the two "
             "built for the same cuDNN major.",
-            (
-                "python3 -m venv ~/.venvs/tf",
-                f'~/.venvs/tf/bin/python -m pip install "tensorflow[and-cuda]{version}"',
-            ),
+            venv_pip(f'install "tensorflow[and-cuda]{version}"'),
         )
     return Fix(
         f"TensorFlow was built with cuDNN {need} and the process loaded cuDNN {loaded}, "
@@ -958,10 +954,7 @@ def framework_cuda_pins_fix(
         f"{head} No TensorFlow release in the matrix pins a {dist} range that admits {have}: "
         "keep TensorFlow and the other framework in separate virtual environments (installing "
         f"{dist}{tf_spec} back breaks the framework that pulled {have}).",
-        (
-            "python3 -m venv ~/.venvs/tf",
-            f'~/.venvs/tf/bin/python -m pip install "{tf}[and-cuda]=={tf_version}"',
-        ),
+        venv_pip(f'install "{tf}[and-cuda]=={tf_version}"'),
     )
 
 
