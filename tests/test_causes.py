@@ -1318,3 +1318,23 @@ def test_other_frameworks_fixes_look_through_the_examined_interpreters_pip() -> 
     for fix in fixes:
         assert not [c for c in fix.commands if c.startswith(("pip ", "python -m pip"))], fix
     assert "/opt/venv/bin/python -m pip show onnxruntime-gpu" in fixes[1].commands
+
+
+def test_a_look_after_an_install_into_a_new_environment_looks_there() -> None:
+    """Where an externally managed Python's install goes into a new virtual environment, the
+    `pip check` or `pip --version` that follows it in the fix reads that environment, not the
+    system's interpreter the install left alone."""
+    facts = f.facts(
+        python=f.python(
+            env_kind="system", executable="/usr/bin/python3", prefix="/usr", externally_managed=True
+        ),
+    )
+    m = machine(facts)
+    pinned = causes.software.tf_pin_conflict_fix(m, "typing-extensions", "fastapi")
+    upgraded = causes.platform.pip_upgrade_fix(m, "pip is too old")
+    for fix, look in ((pinned, "check"), (upgraded, "--version")):
+        assert fix.commands[0] == "python3 -m venv ~/.venvs/tf", fix
+        assert fix.commands[-1] == f"~/.venvs/tf/bin/python -m pip {look}", fix
+    # Elsewhere the look is the examined interpreter's, as its install is.
+    plain = causes.software.tf_pin_conflict_fix(machine(f.facts()), "typing-extensions")
+    assert plain.commands[-1] == "/opt/venv/bin/python -m pip check"
