@@ -148,12 +148,14 @@ def uv_pip(args: str) -> str:
 
 #: The virtual environment a fix makes where the examined one cannot take the install.
 NEW_VENV: Final = "~/.venvs/tf"
+#: That environment's interpreter.
+NEW_VENV_PYTHON: Final = f"{NEW_VENV}/bin/python"
 
 
 def venv_pip(args: str, python: str = "python3") -> tuple[str, str]:
     """The commands that make the virtual environment :data:`NEW_VENV` with ``python`` and
     run ``pip <args>`` in it: the one form every fix that moves to a new environment uses."""
-    return (f"{python} -m venv {NEW_VENV}", f"{NEW_VENV}/bin/python -m pip {args}")
+    return (f"{python} -m venv {NEW_VENV}", f"{NEW_VENV_PYTHON} -m pip {args}")
 
 
 def _about_pip(args: str) -> bool:
@@ -727,6 +729,11 @@ class Machine(Record):
         None for pip's or where nothing shows it."""
         return self.hints.installer if self.hints is not None else None
 
+    @property
+    def _uv_installs(self) -> bool:
+        """Whether the log shows uv installing (its pip interface or a uv project)."""
+        return self.installer is not None and self.installer.startswith("uv")
+
     @functools.cached_property
     def externally_managed(self) -> bool:
         """PEP 668: ``pip install`` into this interpreter is refused."""
@@ -784,7 +791,7 @@ class Machine(Record):
         An externally managed interpreter (PEP 668) refuses ``pip install``: the commands
         create a virtual environment first and install there.
         """
-        if self.installer is not None and self.installer.startswith("uv"):
+        if self._uv_installs:
             return (uv_pip(args),)
         if self.externally_managed and args.split(" ", 1)[0] in ("install", "uninstall"):
             if args.startswith("uninstall"):
@@ -807,6 +814,15 @@ class Machine(Record):
                 return (f"python -m pip {args}",)
             return (f"pip {args}",)
         return (f"{self.python_exe} -m pip {args}",)
+
+    def pip_after_install(self, args: str) -> tuple[str, ...]:
+        """Commands that run ``pip <args>``, a look (``check``, ``--version``), after an install
+        :meth:`pip` wrote in the same fix: in the environment that install went into, the new
+        virtual environment where the examined interpreter is externally managed (its own pip
+        would read the system's packages the install left alone), else :meth:`pip`'s."""
+        if self._uv_installs or not self.externally_managed:
+            return self.pip(args)
+        return (f"{NEW_VENV_PYTHON} -m pip {args}",)
 
     @property
     def pip_version(self) -> Optional[str]:
@@ -835,7 +851,7 @@ class Machine(Record):
         """The environment settings ``pip <args>`` needs beside :meth:`pip`'s commands: uv's
         variables for pip's network options where uv installs (:func:`uv_pip_settings`),
         none for pip, whose options stay on its command line."""
-        if self.installer is not None and self.installer.startswith("uv"):
+        if self._uv_installs:
             return uv_pip_settings(args)
         return ()
 
