@@ -1338,3 +1338,18 @@ def test_a_look_after_an_install_into_a_new_environment_looks_there() -> None:
     # Elsewhere the look is the examined interpreter's, as its install is.
     plain = causes.software.tf_pin_conflict_fix(machine(f.facts()), "typing-extensions")
     assert plain.commands[-1] == "/opt/venv/bin/python -m pip check"
+
+
+def test_a_nightlys_builds_are_listed_with_pips_pre_releases() -> None:
+    """A nightly's builds (2.17.0.dev20240101) are pre-releases: `pip index versions` drops
+    them without --pre (pip/_internal/commands/index.py) and finds no tf-nightly at all."""
+    m = machine(f.facts())
+    assert m.list_releases("tf-nightly")[-1] == (
+        "/opt/venv/bin/python -m pip index versions --pre tf-nightly"
+    )
+    assert (
+        m.list_releases("tensorflow")[-1] == "/opt/venv/bin/python -m pip index versions tensorflow"
+    )
+    fix = causes.runtime.unreleased_build_fix(m, "tf-nightly", "2.17.0.dev20240101", "2.16.1")
+    assert "index versions --pre tf-nightly" in fix.commands[0], fix
+    assert "`pip index versions --pre tf-nightly`" in fix.text
