@@ -841,7 +841,10 @@ class Machine(Record):
         python = python or self.python_version
         if python and version_key(python)[:2] < PIP_INDEX_PYTHON:
             return self.pip(f'install "{dist}=="')
-        listing = self.pip(f"index versions {dist}")
+        # A nightly's builds (2.17.0.dev20240101) are pre-releases, which `pip index versions`
+        # drops unless asked (pip/_internal/commands/index.py): without --pre it lists none.
+        pre = "--pre " if normalize_name(dist) in NIGHTLY_DISTRIBUTIONS else ""
+        listing = self.pip(f"index versions {pre}{dist}")
         shown = self.pip_version
         if shown and version_key(shown) < PIP_INDEX_VERSIONS:
             return (*self.pip("install --upgrade pip"), *listing)
