@@ -1286,3 +1286,70 @@ def test_pips_own_upgrade_goes_through_the_module_where_no_interpreter_is_shown(
     assert bare.pip("install pipx") == ("pip install pipx",)  # another package
     fix = causes.platform.pip_upgrade_fix(machine(f.facts()), "pip is too old")
     assert all(c.startswith("/opt/venv/bin/python -m pip") for c in fix.commands if "pip" in c)
+
+
+def test_uvs_forms_take_pips_network_options_and_cache_the_way_uv_reads_them() -> None:
+    """uv's pip interface has no --timeout, --retries or --proxy (its own environment
+    variables, UV_HTTP_TIMEOUT, UV_HTTP_RETRIES and the proxy variables, set them), and its
+    cache is uv's own (`uv cache clean`), not pip's."""
+    bare = dataclasses.replace(f.facts(), python=None)
+    uv = Machine(bare, f.FIXTURE_MATRIX, LogHints(installer="uv pip", os="linux"))
+    assert uv.pip("cache purge") == ("uv cache clean",)
+    slow = causes.network.network_fix(uv, ("host",), "Read timed out", slow=True)
+    assert "export UV_HTTP_TIMEOUT=120 UV_HTTP_RETRIES=10" in slow.commands, slow
+    assert "uv pip install PACKAGE" in slow.commands, slow
+    proxy = causes.network.network_fix(uv, ("proxy",), "Connection refused")
+    assert "uv pip install PACKAGE" in proxy.commands, proxy
+    for fix in (slow, proxy):
+        assert not [c for c in fix.commands if "--timeout" in c or "--proxy" in c], fix
+    # pip's own forms keep pip's options.
+    pip = causes.network.network_fix(machine(f.facts()), ("host",), "Read timed out", slow=True)
+    assert "/opt/venv/bin/python -m pip install --timeout 120 --retries 10 PACKAGE" in (
+        pip.commands
+    )
+
+
+def test_other_frameworks_fixes_look_through_the_examined_interpreters_pip() -> None:
+    m = machine(f.facts(packages=(f.pkg("numpy", "1.26.4"),)))
+    fixes = (
+        causes.gpu.jax_cudnn_shadowed_fix(m, "9.1.0", "9.8.0"),
+        causes.gpu.onnxruntime_cuda_fix(m, None, None),
+    )
+    for fix in fixes:
+        assert not [c for c in fix.commands if c.startswith(("pip ", "python -m pip"))], fix
+    assert "/opt/venv/bin/python -m pip show onnxruntime-gpu" in fixes[1].commands
+
+
+def test_a_look_after_an_install_into_a_new_environment_looks_there() -> None:
+    """Where an externally managed Python's install goes into a new virtual environment, the
+    `pip check` or `pip --version` that follows it in the fix reads that environment, not the
+    system's interpreter the install left alone."""
+    facts = f.facts(
+        python=f.python(
+            env_kind="system", executable="/usr/bin/python3", prefix="/usr", externally_managed=True
+        ),
+    )
+    m = machine(facts)
+    pinned = causes.software.tf_pin_conflict_fix(m, "typing-extensions", "fastapi")
+    upgraded = causes.platform.pip_upgrade_fix(m, "pip is too old")
+    for fix, look in ((pinned, "check"), (upgraded, "--version")):
+        assert fix.commands[0] == "python3 -m venv ~/.venvs/tf", fix
+        assert fix.commands[-1] == f"~/.venvs/tf/bin/python -m pip {look}", fix
+    # Elsewhere the look is the examined interpreter's, as its install is.
+    plain = causes.software.tf_pin_conflict_fix(machine(f.facts()), "typing-extensions")
+    assert plain.commands[-1] == "/opt/venv/bin/python -m pip check"
+
+
+def test_a_nightlys_builds_are_listed_with_pips_pre_releases() -> None:
+    """A nightly's builds (2.17.0.dev20240101) are pre-releases: `pip index versions` drops
+    them without --pre (pip/_internal/commands/index.py) and finds no tf-nightly at all."""
+    m = machine(f.facts())
+    assert m.list_releases("tf-nightly")[-1] == (
+        "/opt/venv/bin/python -m pip index versions --pre tf-nightly"
+    )
+    assert (
+        m.list_releases("tensorflow")[-1] == "/opt/venv/bin/python -m pip index versions tensorflow"
+    )
+    fix = causes.runtime.unreleased_build_fix(m, "tf-nightly", "2.17.0.dev20240101", "2.16.1")
+    assert "index versions --pre tf-nightly" in fix.commands[0], fix
+    assert "`pip index versions --pre tf-nightly`" in fix.text

@@ -56,7 +56,7 @@ def test_a_nightly_beside_an_unexplained_exception_is_a_candidate() -> None:
     report = explained("Successfully installed tf-nightly-2.13.0.dev20230428\n" + _FAILURE)
     found = finding_of(report, "tf-build-regression")
     assert found is not None and found.severity is Severity.WARNING
-    assert "pip index versions tf-nightly" in fix_text(found)
+    assert "pip index versions --pre tf-nightly" in fix_text(found)
 
 
 @pytest.mark.parametrize(

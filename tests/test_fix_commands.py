@@ -19,6 +19,7 @@ from tfdoctor.explain import explain
 from tfdoctor.explain.reader import read_log
 from tfdoctor.facts import Facts, facts_from_json
 from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import UV_PIP_COMMANDS
 from tfdoctor.signatures import load_signatures
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -45,14 +46,15 @@ def _facts_files() -> Iterator[tuple[Path, Facts]]:
             yield path, facts_from_json(found)
 
 
+def _commands(findings: tuple[Finding, ...]) -> Iterator[tuple[str, str]]:
+    """Each fix command of ``findings``, with the id of its finding."""
+    for x in findings:
+        for command in x.fix.commands if x.fix is not None else ():
+            yield x.id, command
+
+
 def _bare_pip(findings: tuple[Finding, ...]) -> list[str]:
-    return [
-        f"{x.id}: {c}"
-        for x in findings
-        if x.fix is not None
-        for c in x.fix.commands
-        if c.startswith("pip ")
-    ]
+    return [f"{i}: {c}" for i, c in _commands(findings) if c.startswith("pip ")]
 
 
 def test_no_fix_runs_a_bare_pip_where_the_facts_name_the_interpreter() -> None:
@@ -79,10 +81,37 @@ def _uv_logs() -> list[Path]:
     return [p for p in logs if log_installer(p.read_text(encoding="utf-8", errors="replace"))]
 
 
+#: pip's options uv's pip interface refuses (clap: "unexpected argument"), or asks none of.
+_NOT_UV: frozenset[str] = frozenset({"--timeout", "--retries", "--proxy", "--user", "-y", "--yes"})
+
+
+def _not_uv(findings: tuple[Finding, ...]) -> list[str]:
+    """The commands that call uv's pip interface with a command or an option it lacks."""
+    return [
+        f"{i}: {c}"
+        for i, c in _commands(findings)
+        if c.startswith("uv pip ")
+        and (
+            c.split(" ")[2] not in UV_PIP_COMMANDS
+            or any(word in _NOT_UV for word in c.split(" ")[3:])
+        )
+    ]
+
+
 @pytest.mark.parametrize("path", _uv_logs(), ids=lambda p: p.stem)
 def test_a_log_of_uv_installing_gets_no_bare_pip(path: Path) -> None:
     report = explain(read_log(io.BytesIO(path.read_bytes()), path.name), load_signatures(), None)
     assert _bare_pip(report.findings) == []
+    assert _not_uv(report.findings) == []
+
+
+def test_a_uv_form_uv_lacks_is_caught() -> None:
+    """Planted: a `uv pip` command with pip's --timeout, or a pip command uv lacks."""
+    for command in ("uv pip install --timeout 120 PACKAGE", "uv pip cache purge"):
+        planted = Fix("Install it again.", (command,))
+        assert _not_uv((Finding("install.x", Severity.ERROR, "s", fix=planted),)) != []
+    fine = Fix("Install it again.", ("uv pip install --no-cache-dir PACKAGE",))
+    assert _not_uv((Finding("install.x", Severity.ERROR, "s", fix=fine),)) == []
 
 
 def test_the_corpus_has_logs_of_uv_installing() -> None:

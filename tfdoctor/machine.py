@@ -102,28 +102,60 @@ PIP_INDEX_PYTHON: Final = (3, 6)
 UV_PIP_COMMANDS: Final = frozenset({"install", "uninstall", "list", "show", "freeze", "check"})
 #: pip's confirmation switches, which uv's ``uv pip uninstall`` does not take: it never asks.
 _PIP_YES: Final = frozenset({"-y", "--yes"})
+#: pip's network options uv's pip interface does not take (clap refuses an unknown argument),
+#: by the environment variable uv reads in their place: its HTTP timeout in seconds, its
+#: retries, and the proxy (https://docs.astral.sh/uv/reference/environment/: UV_HTTP_TIMEOUT,
+#: UV_HTTP_RETRIES, and HTTPS_PROXY among the variables it reads from other tools).
+UV_NETWORK_VARIABLES: Final = {
+    "--timeout": "UV_HTTP_TIMEOUT",
+    "--retries": "UV_HTTP_RETRIES",
+    "--proxy": "HTTPS_PROXY",
+}
+
+
+def uv_pip_settings(args: str) -> tuple[tuple[str, str], ...]:
+    """The ``(variable, value)`` settings that carry to uv what pip's network options in
+    ``pip <args>`` (``--timeout 120``) ask of pip (:data:`UV_NETWORK_VARIABLES`)."""
+    words = args.split(" ")
+    return tuple(
+        (UV_NETWORK_VARIABLES[word], words[i + 1])
+        for i, word in enumerate(words[:-1])
+        if word in UV_NETWORK_VARIABLES
+    )
 
 
 def uv_pip(args: str) -> str:
     """The command that runs ``pip <args>`` in an environment uv manages: uv's pip interface
     where it has the command, else pip itself, run by uv in that environment (``uv run --with
-    pip``: uv creates environments without pip, https://docs.astral.sh/uv/pip/environments/)."""
+    pip``: uv creates environments without pip, https://docs.astral.sh/uv/pip/environments/).
+    pip's network options are left to the variables of :func:`uv_pip_settings`; pip's cache
+    is not uv's: ``cache purge`` is ``uv cache clean`` (https://docs.astral.sh/uv/concepts/cache/)."""
+    if args == "cache purge":
+        return "uv cache clean"
     command, _, rest = args.partition(" ")
     if command not in UV_PIP_COMMANDS:
         return f"uv run --with pip python -m pip {args}"
+    words = rest.split(" ")
+    kept = [
+        word
+        for i, word in enumerate(words)
+        if word not in UV_NETWORK_VARIABLES and (i == 0 or words[i - 1] not in UV_NETWORK_VARIABLES)
+    ]
     if command == "uninstall":
-        rest = " ".join(word for word in rest.split(" ") if word not in _PIP_YES)
-    return f"uv pip {command} {rest}".rstrip()
+        kept = [word for word in kept if word not in _PIP_YES]
+    return f"uv pip {command} {' '.join(kept)}".rstrip()
 
 
 #: The virtual environment a fix makes where the examined one cannot take the install.
 NEW_VENV: Final = "~/.venvs/tf"
+#: That environment's interpreter.
+NEW_VENV_PYTHON: Final = f"{NEW_VENV}/bin/python"
 
 
 def venv_pip(args: str, python: str = "python3") -> tuple[str, str]:
     """The commands that make the virtual environment :data:`NEW_VENV` with ``python`` and
     run ``pip <args>`` in it: the one form every fix that moves to a new environment uses."""
-    return (f"{python} -m venv {NEW_VENV}", f"{NEW_VENV}/bin/python -m pip {args}")
+    return (f"{python} -m venv {NEW_VENV}", f"{NEW_VENV_PYTHON} -m pip {args}")
 
 
 def _about_pip(args: str) -> bool:
@@ -697,6 +729,11 @@ class Machine(Record):
         None for pip's or where nothing shows it."""
         return self.hints.installer if self.hints is not None else None
 
+    @property
+    def _uv_installs(self) -> bool:
+        """Whether the log shows uv installing (its pip interface or a uv project)."""
+        return self.installer is not None and self.installer.startswith("uv")
+
     @functools.cached_property
     def externally_managed(self) -> bool:
         """PEP 668: ``pip install`` into this interpreter is refused."""
@@ -754,7 +791,7 @@ class Machine(Record):
         An externally managed interpreter (PEP 668) refuses ``pip install``: the commands
         create a virtual environment first and install there.
         """
-        if self.installer is not None and self.installer.startswith("uv"):
+        if self._uv_installs:
             return (uv_pip(args),)
         if self.externally_managed and args.split(" ", 1)[0] in ("install", "uninstall"):
             if args.startswith("uninstall"):
@@ -778,6 +815,15 @@ class Machine(Record):
             return (f"pip {args}",)
         return (f"{self.python_exe} -m pip {args}",)
 
+    def pip_after_install(self, args: str) -> tuple[str, ...]:
+        """Commands that run ``pip <args>``, a look (``check``, ``--version``), after an install
+        :meth:`pip` wrote in the same fix: in the environment that install went into, the new
+        virtual environment where the examined interpreter is externally managed (its own pip
+        would read the system's packages the install left alone), else :meth:`pip`'s."""
+        if self._uv_installs or not self.externally_managed:
+            return self.pip(args)
+        return (f"{NEW_VENV_PYTHON} -m pip {args}",)
+
     @property
     def pip_version(self) -> Optional[str]:
         """The environment's pip release: the probe's, else what the log shows."""
@@ -795,11 +841,22 @@ class Machine(Record):
         python = python or self.python_version
         if python and version_key(python)[:2] < PIP_INDEX_PYTHON:
             return self.pip(f'install "{dist}=="')
-        listing = self.pip(f"index versions {dist}")
+        # A nightly's builds (2.17.0.dev20240101) are pre-releases, which `pip index versions`
+        # drops unless asked (pip/_internal/commands/index.py): without --pre it lists none.
+        pre = "--pre " if normalize_name(dist) in NIGHTLY_DISTRIBUTIONS else ""
+        listing = self.pip(f"index versions {pre}{dist}")
         shown = self.pip_version
         if shown and version_key(shown) < PIP_INDEX_VERSIONS:
             return (*self.pip("install --upgrade pip"), *listing)
         return listing
+
+    def pip_settings(self, args: str) -> tuple[tuple[str, str], ...]:
+        """The environment settings ``pip <args>`` needs beside :meth:`pip`'s commands: uv's
+        variables for pip's network options where uv installs (:func:`uv_pip_settings`),
+        none for pip, whose options stay on its command line."""
+        if self._uv_installs:
+            return uv_pip_settings(args)
+        return ()
 
     def pip_line(self, args: str) -> str:
         """The one command line that runs ``pip <args>`` here, for a look that changes

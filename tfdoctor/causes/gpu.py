@@ -812,7 +812,7 @@ def jax_cudnn_shadowed_fix(m: Machine, loaded: str, need: str) -> Fix:
     else:
         # Which framework brought the other cuDNN is not in the log: the listing says.
         commands = (
-            "pip list 2>/dev/null | grep -i -E '^(tensorflow|torch|jax|nvidia-cudnn)'",
+            f"{m.pip_line('list')} 2>/dev/null | grep -i -E '^(tensorflow|torch|jax|nvidia-cudnn)'",
             *_library_search(("cudnn",)),
         )
     return Fix(
@@ -856,7 +856,7 @@ def onnxruntime_cuda_fix(m: Machine, cudnn: Optional[str], cuda: Optional[str]) 
     wheels = (
         m.pip_install(f"{dist}{wanted}", wheel_name("nvidia-cuda-runtime", int(cuda)))
         if cudnn and cuda and cuda.isdigit()
-        else ("pip show onnxruntime-gpu",)
+        else m.pip("show onnxruntime-gpu")
     )
     return Fix(
         f"ONNX Runtime's CUDA provider (onnxruntime-gpu) needs {named}, found by the loader "

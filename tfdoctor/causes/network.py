@@ -164,6 +164,8 @@ def _network_commands(m: Machine, key: str) -> tuple[str, ...]:
         return (
             *(_WINDOWS_COMMANDS["proxy"] if windows else ("env | grep -i proxy",)),
             *set_env(m, ("HTTPS_PROXY", _PROXY), ("HTTP_PROXY", _PROXY)),
+            # uv takes no --proxy (Machine.pip leaves it out there): it reads the variables
+            # the line above sets.
             *m.pip(f"install --proxy {_PROXY} PACKAGE"),
         )
     return ()
@@ -290,7 +292,9 @@ def network_fix(
             "filtered route, not TensorFlow. A longer timeout may be enough (pip --timeout, "
             "--retries)."
         )
-        commands[1:1] = m.pip("install --timeout 120 --retries 10 PACKAGE")
+        retry = "install --timeout 120 --retries 10 PACKAGE"
+        settings = m.pip_settings(retry)  # uv reads them from its variables
+        commands[1:1] = (*(set_env(m, *settings) if settings else ()), *m.pip(retry))
     return Fix(
         lead + " The candidates, most likely first: " + " ".join(steps),
         tuple(dict.fromkeys(commands)),

@@ -2290,7 +2290,7 @@ def pip_upgrade_fix(m: Machine, reason: str, tls: bool = False, pip: Optional[st
             if first
             else ""
         ),
-        (*first, *m.pip("install --upgrade pip"), *m.pip("--version")),
+        (*first, *m.pip("install --upgrade pip"), *m.pip_after_install("--version")),
     )
 
 

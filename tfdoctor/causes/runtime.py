@@ -1272,7 +1272,7 @@ def unreleased_build_fix(m: Machine, dist: str, version: str, final: str) -> Fix
     if _NIGHTLY.match(version) is not None:
         return Fix(
             f"{dist} {version} is a nightly build of the development branch: pin tf-nightly "
-            "to a build from before the failure (`pip index versions tf-nightly` lists them, "
+            "to a build from before the failure (`pip index versions --pre tf-nightly` lists them, "
             "newest first), or install the stable release in its place (uninstall "
             f"{dist} first: both write the tensorflow package). A later nightly may carry the "
             "fix.",

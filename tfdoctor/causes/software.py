@@ -680,7 +680,7 @@ def tf_pin_conflict_fix(m: Machine, dist: str = "typing-extensions", user: str =
         f"back{declared}: TensorFlow {line} and later declare {dist} without a cap. Install "
         f"such a TensorFlow together with {dist}, so pip resolves both (`pip check` then "
         f"reports nothing on {dist}), or keep {who} and TensorFlow in separate environments.",
-        (*m.pip(f'install --upgrade "{tf}>={line}" "{dist}"'), *m.pip("check")),
+        (*m.pip(f'install --upgrade "{tf}>={line}" "{dist}"'), *m.pip_after_install("check")),
     )
 
 
@@ -889,7 +889,7 @@ def required_by_name_fix(m: Machine, library: str, first_arm64: str) -> Fix:
         f"requirements `pip check` still lists for it. Or move to TensorFlow {first_arm64} or "
         "later, whose tensorflow distribution installs on Apple silicon (uninstall "
         "tensorflow-macos first: both write the same tensorflow/ package).",
-        (*m.pip(f"install --no-deps {library}"), *m.pip("check")),
+        (*m.pip(f"install --no-deps {library}"), *m.pip_after_install("check")),
     )
 
 
@@ -3662,7 +3662,7 @@ def library_pin_fix(
         (
             *m.list_releases(name),
             *m.pip(f"install --upgrade {name}"),
-            *m.pip("check"),
+            *m.pip_after_install("check"),
         ),
     )
 
@@ -3697,7 +3697,7 @@ def numba_numpy_fix(m: Machine, bound: str, upper: bool) -> Fix:
         f"environment holds. Install NumPy in numba's range ({spec}, where it also fits "
         "TensorFlow's and the other packages' ranges), or upgrade numba to a release that "
         "supports the installed NumPy; `pip check` shows what is left.",
-        (*m.pip_install(spec), *m.pip("install --upgrade numba"), *m.pip("check")),
+        (*m.pip_install(spec), *m.pip("install --upgrade numba"), *m.pip_after_install("check")),
     )
 
 
