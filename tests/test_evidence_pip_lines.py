@@ -9,7 +9,7 @@ from typing import Optional
 
 import pytest
 
-from tfdoctor.evidence.packages import log_installer
+from tfdoctor.evidence.installer import log_installer
 from tfdoctor.evidence.pip import (
     PipKind,
     PythonRefusal,

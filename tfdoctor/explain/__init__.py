@@ -95,7 +95,7 @@ from tfdoctor.evidence.frameworks import read_frameworks
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.gpumemory import read_gpu_memory
 from tfdoctor.evidence.imports import imported_before_tensorflow
-from tfdoctor.evidence.installer import Installer, read_installer
+from tfdoctor.evidence.installer import Installer, log_installer, read_installer
 from tfdoctor.evidence.interpreter import Interpreter, read_interpreter
 from tfdoctor.evidence.macos import (
     APPLE,
@@ -117,7 +117,6 @@ from tfdoctor.evidence.packages import (
     InstallRequest,
     NumpyBuild,
     Unavailable,
-    log_installer,
     mo_check_outcome,
     plugin_dist,
     read_conda_missing_releases,
@@ -1642,7 +1641,7 @@ class Revealed(Record):
     #: (:func:`tfdoctor.evidence.packages.tf_installer`).
     tf_installer: Optional[str] = None
     #: The installer the log shows where not pip (``uv pip``, ``uv``)
-    #: (:func:`tfdoctor.evidence.packages.log_installer`).
+    #: (:func:`tfdoctor.evidence.installer.log_installer`).
     installer: Optional[str] = None
     conda_installed: frozenset[str] = frozenset()
     #: The channel ``conda list`` shows for a package of :data:`_CONDA_ASKED` (empty: the
