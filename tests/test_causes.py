@@ -1286,3 +1286,31 @@ def test_pips_own_upgrade_goes_through_the_module_where_no_interpreter_is_shown(
     assert bare.pip("install pipx") == ("pip install pipx",)  # another package
     fix = causes.platform.pip_upgrade_fix(machine(f.facts()), "pip is too old")
     assert all(c.startswith("/opt/venv/bin/python -m pip") for c in fix.commands if "pip" in c)
+
+
+@pytest.mark.parametrize(
+    ("system", "arch", "python"),
+    [
+        pytest.param("Darwin", "x86_64", "3.12.4", id="intel-mac"),
+        pytest.param("Linux", "aarch64", "3.8.10", id="linux-aarch64"),
+    ],
+)
+def test_python_range_fix_names_a_release_with_a_wheel_for_this_platform(
+    system: str, arch: str, python: str
+) -> None:
+    """The release the fix installs has a wheel for the Python on this machine's own
+    platform (the matrix's key), not on some other CPU of its operating system."""
+    matrix = f.load_matrix()
+    facts = dataclasses.replace(
+        f.facts(python=f.python(version=python)),
+        platform=f.platform(
+            system=system, machine=arch, libc="" if system == "Darwin" else "glibc"
+        ),
+    )
+    m = Machine(facts, matrix)
+    assert m.platform is not None
+    fix = causes.platform.python_range_fix(m, "tensorflow", "2.99.0", ">=3.99", python)
+    named = [c.split("==")[1].rstrip('"') for c in fix.commands if "tensorflow==" in c]
+    assert named, fix.commands
+    line = matrix.line_for(named[0])
+    assert line is not None and line.has_wheels_for(python, m.platform), (named, m.platform)

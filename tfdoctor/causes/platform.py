@@ -2183,8 +2183,8 @@ def python_range_fix(
         )
         commands.extend(m.pip(f'install "{dist}=={found.version}"'))
     elif python and (line := _newest_line_for(m, dist, python)) is not None:
-        # TensorFlow's own wheels are the matrix's (wheels.txt): its newest final release
-        # with a wheel for this Python on this system.
+        # TensorFlow's own wheels are the matrix's (its ``python`` per platform): its newest
+        # final release with a wheel for this Python on this platform.
         text += (
             f", or install TensorFlow {line.latest_patch}, the newest release with wheels for "
             f"Python {'.'.join(python.split('.')[:2])}{_system_words(m)} (from the matrix)"
@@ -2197,16 +2197,22 @@ def python_range_fix(
 
 def _newest_line_for(m: Machine, dist: str, python: str) -> Optional[TFLine]:
     """The matrix's newest TensorFlow line with a final release and a wheel for Python
-    ``python`` on the machine's system (any system where unknown); None for another
-    distribution or where no line has one."""
+    ``python`` on the machine's platform (its system's, any CPU, where the architecture is
+    unknown; any platform where both are); None for another distribution or where no line
+    has one."""
     if dist != "tensorflow" or m.matrix is None:
         return None
-    system = f"{m.os}-" if m.os else ""
-    return next((x for x in m.matrix.releases if x.has_wheels_for(python, system)), None)
+    # The platform, not the system: macOS x86-64's wheels end at 2.16 where Apple silicon's go
+    # on, and Linux aarch64's start at 2.10.
+    where = m.platform or (f"{m.os}-" if m.os else "")
+    return next((x for x in m.matrix.releases if x.has_wheels_for(python, where)), None)
 
 
 def _system_words(m: Machine) -> str:
-    """`` on Linux`` (Windows, macOS) where the machine's system is known, else empty."""
+    """`` on Linux x86-64`` (the machine's platform) where known, else `` on Linux``
+    (Windows, macOS: its system) where that is, else empty."""
+    if m.platform:
+        return f" on {platform_words((m.platform,))}"
     return {"linux": " on Linux", "windows": " on Windows", "macos": " on macOS"}.get(
         m.os or "", ""
     )
