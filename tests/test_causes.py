@@ -1314,3 +1314,19 @@ def test_python_range_fix_names_a_release_with_a_wheel_for_this_platform(
     assert named, fix.commands
     line = matrix.line_for(named[0])
     assert line is not None and line.has_wheels_for(python, m.platform), (named, m.platform)
+
+
+def test_a_free_threaded_build_is_sent_to_a_python_with_wheels_on_this_platform() -> None:
+    """The default build the fix names has a wheel on this machine's own platform: an Intel
+    Mac's free-threaded 3.13 is not sent to 3.13, whose wheels are Apple silicon's only."""
+    matrix = f.load_matrix()
+    facts = dataclasses.replace(
+        f.facts(python=f.python(version="3.13.1")),
+        platform=f.platform(system="Darwin", machine="x86_64", libc=""),
+    )
+    m = Machine(facts, matrix)
+    assert m.platform is not None
+    fix = causes.platform.interpreter_without_wheels_fix(m, "CPython", True, "3.13.1")
+    assert fix is not None
+    made = fix.commands[0].split(" ")[0].removeprefix("python")
+    assert any(x.has_wheels_for(made, m.platform) for x in matrix.releases), fix.commands

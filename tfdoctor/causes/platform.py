@@ -2359,7 +2359,8 @@ def interpreter_without_wheels_fix(
     lists no ``t`` tag). The fix is a CPython default build the matrix has wheels for here,
     made into a virtual environment by its versioned name; None for a plain CPython."""
     minor = ".".join(python.split(".")[:2])
-    system = f"{m.os}-" if m.os else ""
+    # The platform where known: a Python with wheels on its system may have none on its CPU.
+    system = m.platform or (f"{m.os}-" if m.os else "")
     newest = _newest_python_here(m)
     if free_threaded and implementation in ("", "CPython"):
         served = bool(minor) and any(x.has_wheels_for(minor, system) for x in _finals(m))
