@@ -243,6 +243,23 @@ def test_the_machines_own_32_bit_word_explains_pips_refusal(
     assert all(x.cause != "tf-no-wheel-for-python" for x in report.findings)
 
 
+@pytest.mark.parametrize(
+    "machine",
+    [
+        pytest.param("Compatible tags: 30\n  cp38-cp38-win32\n", id="pip-tag-win32"),
+        pytest.param("> conda info\n               platform : win-32\n", id="conda-info-win-32"),
+    ],
+)
+def test_a_32bit_windows_python_gets_windows_commands(machine: str) -> None:
+    """The 32-bit word that names Windows (pip's win32 tag, conda's win-32) makes the fix's
+    commands Windows' (the launcher, Scripts), not a Linux interpreter's name and bin/."""
+    top = top_error(explained(REFUSAL + machine))
+    assert top.cause == "python-32bit"
+    assert top.fix is not None
+    assert top.fix.commands[0].startswith("py -"), top.fix.commands
+    assert not any("/bin/" in c or c.startswith("python3") for c in top.fix.commands)
+
+
 def test_the_aarch64_wheels_start_where_the_matrix_says() -> None:
     matrix = load_matrix()
     first = min(

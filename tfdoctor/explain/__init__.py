@@ -1870,6 +1870,10 @@ _OS_TEXT = (
             r"|\[MSC v\.\d+|\bWindows-1[01]-10\.\d+\.\d+|\bDLL load failed\b"
             r"|TensorFlow requires a 64-bit Python interpreter"
             r"|Found conflicting TensorFlow installations"
+            # pip debug's tags for a Windows interpreter (packaging's win32, win_amd64,
+            # win_arm64) and conda info's platform for a Windows conda (win-32, win-64).
+            r"|(?m:^[ \t]*(?:cp|pp|py)\d*-\w+-win(?:32|_amd64|_arm64)[ \t]*\r?$)"
+            r"|(?m:^[ \t]*platform : win-(?:32|64)[ \t]*\r?$)"
         ),
     ),
     (
