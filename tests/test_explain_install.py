@@ -260,6 +260,30 @@ def test_a_32bit_windows_python_gets_windows_commands(machine: str) -> None:
     assert not any("/bin/" in c or c.startswith("python3") for c in top.fix.commands)
 
 
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param("Compatible tags: 30\n  cp313-cp313-win_amd64\n", id="pip-tags"),
+        pytest.param(
+            "Python 3.11.9 (tags/v3.11.9:de54cf5, Apr  2 2024, 10:12:12) [MSC v.1938 64 bit "
+            "(AMD64)] on win32\n",
+            id="banner",
+        ),
+    ],
+)
+def test_a_refused_windows_wheel_is_not_a_32bit_python_where_it_shows_64bit(shown: str) -> None:
+    """pip refuses TensorFlow's 64-bit Windows wheel and lists no release, but the
+    interpreter's own words say it is 64-bit: the fix never asks for a 64-bit Python."""
+    log = (
+        shown
+        + "ERROR: tensorflow-2.18.0-cp311-cp311-win_amd64.whl is not a supported wheel on this "
+        "platform.\n" + REFUSAL
+    )
+    report = explained(log)
+    assert all(x.cause != "python-32bit" for x in report.findings)
+    assert "64-bit" not in fix_text(top_error(report))
+
+
 def test_the_aarch64_wheels_start_where_the_matrix_says() -> None:
     matrix = load_matrix()
     first = min(

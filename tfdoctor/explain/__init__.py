@@ -5973,6 +5973,14 @@ def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 _TF_WHEEL = re.compile(PATTERN_PARTS["{{tf_wheel}}"], re.IGNORECASE)
 
 
+def _shown_64bit(r: Revealed) -> bool:
+    """Whether the interpreter's own words show a 64-bit build: its banner's build string
+    (:func:`tfdoctor.evidence.pip.read_python_64bit`), pip's tags or its answer to a width
+    query (:attr:`tfdoctor.evidence.interpreter.Interpreter.bits`). A 32-bit cause is ruled
+    out there."""
+    return r.python_64bit or (r.interpreter is not None and r.interpreter.bits == 64)
+
+
 def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # pip's own words say what it could see: reason from them before any general advice.
     lines = [line for h in hits for _, line in h.citations]
@@ -5985,6 +5993,8 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         and wheel.platform == "win_amd64"
         and _no_release_at_all(r, hits)
         and (not shown or wheel.python_version == shown)
+        # Not where the interpreter's own words (its build string, pip's tags) say 64-bit.
+        and not _shown_64bit(r)
     ):
         # pip finds no TensorFlow at all and refuses the 64-bit Windows wheel (the user picks
         # the wheel of their own CPython): the interpreter is 32-bit, which python.org's
@@ -7040,14 +7050,10 @@ def _refusal_candidates(
         and not dict(_OS_TEXT)["macos"].search(text)
         # The interpreter's own words that it is 64-bit (its Windows build string, pip's
         # tags) or that its kind is the cause (PyPy, a free-threaded build).
-        and not r.python_64bit
+        and not _shown_64bit(r)
         and (
             r.interpreter is None
-            or (
-                r.interpreter.bits != 64
-                and not r.interpreter.free_threaded
-                and r.interpreter.implementation in ("", "CPython")
-            )
+            or (not r.interpreter.free_threaded and r.interpreter.implementation in ("", "CPython"))
         )
     ):
         wide = causes.platform.python_64bit_fix(m)
