@@ -377,6 +377,13 @@ def test_a_32bit_python_without_tensorflow_gets_no_install_that_cannot_work() ->
             ("python3.13 -m venv .venv", ".venv/bin/python -m pip install tensorflow"),
             id="pypy",
         ),
+        pytest.param(
+            None,
+            # GraalPy's platform.python_implementation(), which the probe records.
+            f.python(version="3.11.7", implementation="GraalVM"),
+            ("python3.13 -m venv .venv", ".venv/bin/python -m pip install tensorflow"),
+            id="graalpy",
+        ),
     ],
 )
 def test_tensorflow_missing_where_no_release_has_a_wheel_says_so_not_install(

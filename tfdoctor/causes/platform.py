@@ -2354,9 +2354,9 @@ def interpreter_without_wheels_fix(
     m: Machine, implementation: str, free_threaded: bool, python: str
 ) -> Optional[Fix]:
     """pip lists no TensorFlow for an interpreter its wheels are not built for, as pip's tags
-    or the banner show it: PyPy or GraalPy (the wheels' tags are CPython's, ``cpXY``), or a
-    free-threaded CPython (``cp313t``: the wheels are for the default build's ABI, wheels.txt
-    lists no ``t`` tag). The fix is a CPython default build the matrix has wheels for here,
+    or the banner show it: PyPy, GraalPy or any other implementation (the wheels' tags are
+    CPython's, ``cpXY``), or a free-threaded CPython (``cp313t``: the wheels are for the
+    default build's ABI; PyPI's files have no ``t`` tag). The fix is a CPython default build the matrix has wheels for here,
     made into a virtual environment by its versioned name; None for a plain CPython."""
     minor = ".".join(python.split(".")[:2])
     # The platform where known: a Python with wheels on its system may have none on its CPU.
@@ -2377,8 +2377,9 @@ def interpreter_without_wheels_fix(
             + "."
         )
         return Fix(text, _venv_commands(m, use))
-    if implementation in ("PyPy", "GraalPy") and newest is not None:
-        shown = f"{implementation} {python}".rstrip()
+    if implementation not in ("", "CPython") and newest is not None:
+        # Any other implementation: GraalPy's platform.python_implementation() is "GraalVM".
+        shown = f"{'GraalPy' if implementation == 'GraalVM' else implementation} {python}".rstrip()
         return Fix(
             f"This Python is {shown}, and TensorFlow publishes wheels for CPython only (their "
             "tags are cpXY), so pip lists none for it whatever the release: create the "
