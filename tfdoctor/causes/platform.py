@@ -2356,8 +2356,9 @@ def interpreter_without_wheels_fix(
     """pip lists no TensorFlow for an interpreter its wheels are not built for, as pip's tags
     or the banner show it: PyPy, GraalPy or any other implementation (the wheels' tags are
     CPython's, ``cpXY``), or a free-threaded CPython (``cp313t``: the wheels are for the
-    default build's ABI; PyPI's files have no ``t`` tag). The fix is a CPython default build the matrix has wheels for here,
-    made into a virtual environment by its versioned name; None for a plain CPython."""
+    default build's ABI; PyPI's files have no ``t`` tag). The fix is a CPython default build
+    the matrix has wheels for here, made into a virtual environment by its versioned name;
+    None for a plain CPython."""
     minor = ".".join(python.split(".")[:2])
     # The platform where known: a Python with wheels on its system may have none on its CPU.
     system = m.platform or (f"{m.os}-" if m.os else "")
