@@ -284,6 +284,20 @@ def test_a_refused_windows_wheel_is_not_a_32bit_python_where_it_shows_64bit(show
     assert "64-bit" not in fix_text(top_error(report))
 
 
+def test_pips_verbose_refusal_of_another_packages_file_is_not_tensorflows() -> None:
+    """pip's verbose lines name every package's files: scipy's refused releases are not
+    read as TensorFlow's (no "tensorflow 1.15.3 declares Requires-Python")."""
+    files = "https://files.pythonhosted.org/packages/aa/bb"
+    log = (
+        "  Link requires a different Python (3.14.0 not in: '<3.14,>=3.10'): "
+        f"{files}/scipy-1.15.3-cp313-cp313-manylinux_2_17_x86_64.whl "
+        "(from https://pypi.org/simple/scipy/) (requires-python:<3.14,>=3.10)\n" + REFUSAL
+    )
+    text = fix_text(top_error(explained(log)))
+    assert "1.15.3" not in text
+    assert "<3.14,>=3.10" not in text
+
+
 def test_the_aarch64_wheels_start_where_the_matrix_says() -> None:
     matrix = load_matrix()
     first = min(

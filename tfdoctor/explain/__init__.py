@@ -7188,6 +7188,12 @@ def _pip_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     )
 
 
+def _listed_for(refusal: PythonRefusal, dist: str) -> bool:
+    """Whether ``refusal`` is in the list form and of ``dist``: pip's list names no
+    distribution (it follows the refusal it belongs to), its verbose lines name each file's."""
+    return not refusal.dist and (not refusal.of or refusal.of == normalize_name(dist))
+
+
 def _skipped_for_python(m: Machine, r: Revealed) -> Optional[tuple[causes.CauseId, Fix]]:
     """pip refused the requested release and said it skipped that release for its
     Requires-Python: the interpreter is outside its range (pip's words, not the matrix's).
@@ -7196,7 +7202,10 @@ def _skipped_for_python(m: Machine, r: Revealed) -> Optional[tuple[causes.CauseI
     all for this Python where pip lists none, else the skipped ones'."""
     for refused in r.pip_refusals:
         asked = requested_version(refused.spec)
-        skipped = next((x for x in r.python_refusals if not x.dist and x.version == asked), None)
+        skipped = next(
+            (x for x in r.python_refusals if _listed_for(x, refused.dist) and x.version == asked),
+            None,
+        )
         if asked is not None and skipped is not None:
             return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.platform.python_range_fix(
                 m, refused.dist, asked, skipped.spec, r.python, refused.final_versions
@@ -7210,7 +7219,9 @@ def _skipped_for_python(m: Machine, r: Revealed) -> Optional[tuple[causes.CauseI
     admitted = [
         x
         for x in r.python_refusals
-        if not x.dist and x.version and (not refused.spec or spec_contains(x.version, refused.spec))
+        if _listed_for(x, refused.dist)
+        and x.version
+        and (not refused.spec or spec_contains(x.version, refused.spec))
     ]
     if not admitted:
         return None
