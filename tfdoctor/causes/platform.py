@@ -2443,6 +2443,13 @@ def no_release_here_fix(m: Machine) -> Optional[Fix]:
     line = next((x for x in m.matrix.releases if x.pythons_on(m.platform)), None)
     if line is None:
         return None  # a platform the matrix lists without a wheel: tensorflow.python says so
+    listed = {p for x in m.matrix.releases for p in x.pythons_on(m.platform)}
+    if version_key(minor) < min(map(version_key, listed)):
+        # Older than every Python the matrix lists here: it records each line's newest patch
+        # from 1.15 on, and older releases and patches had wheels for older Pythons (2.1.0
+        # for 2.7 and 3.5: https://www.tensorflow.org/install/source#tested_build_configurations),
+        # so "no release" is not the matrix's to say.
+        return None
     pythons = line.pythons_on(m.platform)
     where = platform_words((m.platform,))
     return Fix(
