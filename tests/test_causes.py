@@ -1353,3 +1353,47 @@ def test_a_nightlys_builds_are_listed_with_pips_pre_releases() -> None:
     fix = causes.runtime.unreleased_build_fix(m, "tf-nightly", "2.17.0.dev20240101", "2.16.1")
     assert "index versions --pre tf-nightly" in fix.commands[0], fix
     assert "`pip index versions --pre tf-nightly`" in fix.text
+
+
+@pytest.mark.parametrize(
+    ("system", "arch", "python"),
+    [
+        pytest.param("Darwin", "x86_64", "3.12.4", id="intel-mac"),
+        pytest.param("Linux", "aarch64", "3.8.10", id="linux-aarch64"),
+    ],
+)
+def test_python_range_fix_names_a_release_with_a_wheel_for_this_platform(
+    system: str, arch: str, python: str
+) -> None:
+    """The release the fix installs has a wheel for the Python on this machine's own
+    platform (the matrix's key), not on some other CPU of its operating system."""
+    matrix = f.load_matrix()
+    facts = dataclasses.replace(
+        f.facts(python=f.python(version=python)),
+        platform=f.platform(
+            system=system, machine=arch, libc="" if system == "Darwin" else "glibc"
+        ),
+    )
+    m = Machine(facts, matrix)
+    assert m.platform is not None
+    fix = causes.platform.python_range_fix(m, "tensorflow", "2.99.0", ">=3.99", python)
+    named = [c.split("==")[1].rstrip('"') for c in fix.commands if "tensorflow==" in c]
+    assert named, fix.commands
+    line = matrix.line_for(named[0])
+    assert line is not None and line.has_wheels_for(python, m.platform), (named, m.platform)
+
+
+def test_a_free_threaded_build_is_sent_to_a_python_with_wheels_on_this_platform() -> None:
+    """The default build the fix names has a wheel on this machine's own platform: an Intel
+    Mac's free-threaded 3.13 is not sent to 3.13, whose wheels are Apple silicon's only."""
+    matrix = f.load_matrix()
+    facts = dataclasses.replace(
+        f.facts(python=f.python(version="3.13.1")),
+        platform=f.platform(system="Darwin", machine="x86_64", libc=""),
+    )
+    m = Machine(facts, matrix)
+    assert m.platform is not None
+    fix = causes.platform.interpreter_without_wheels_fix(m, "CPython", True, "3.13.1")
+    assert fix is not None
+    made = fix.commands[0].split(" ")[0].removeprefix("python")
+    assert any(x.has_wheels_for(made, m.platform) for x in matrix.releases), fix.commands

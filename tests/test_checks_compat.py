@@ -377,6 +377,13 @@ def test_a_32bit_python_without_tensorflow_gets_no_install_that_cannot_work() ->
             ("python3.13 -m venv .venv", ".venv/bin/python -m pip install tensorflow"),
             id="pypy",
         ),
+        pytest.param(
+            None,
+            # GraalPy's platform.python_implementation(), which the probe records.
+            f.python(version="3.11.7", implementation="GraalVM"),
+            ("python3.13 -m venv .venv", ".venv/bin/python -m pip install tensorflow"),
+            id="graalpy",
+        ),
     ],
 )
 def test_tensorflow_missing_where_no_release_has_a_wheel_says_so_not_install(
@@ -392,8 +399,17 @@ def test_tensorflow_missing_where_no_release_has_a_wheel_says_so_not_install(
     assert found[0].fix is not None and found[0].fix.commands == commands
 
 
-def test_tensorflow_missing_where_a_release_fits_is_installed() -> None:
-    facts = f.facts(python=f.python(version="3.12.4"), packages=(), tensorflow=None)
+@pytest.mark.parametrize(
+    "python",
+    [
+        pytest.param("3.12.4", id="a-release-fits"),
+        # Older than any Python the matrix lists: older releases had wheels it does not record.
+        pytest.param("3.5.10", id="older-than-the-matrix"),
+        pytest.param("2.7.18", id="python-2"),
+    ],
+)
+def test_tensorflow_missing_where_a_release_may_fit_is_installed(python: str) -> None:
+    facts = f.facts(python=f.python(version=python), packages=(), tensorflow=None)
     found = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "packages.tensorflow"]
     assert [x.cause for x in found] == ["tf-not-installed"]
 

@@ -148,8 +148,11 @@ def test_a_pip_before_requires_python_is_upgraded_in_two_steps() -> None:
         ("Darwin", "macOS 11.2.1", "21.0", "3.8.7"),  # new enough
         ("Darwin", "macOS 11.2.1", None, "3.8.7"),  # pip unknown
         ("Linux", "Ubuntu 20.04 LTS", "19.3.1", "3.8.7"),  # reads manylinux2010
+        # Older than the matrix's Pythons: TensorFlow 1.0 to 1.12 had cp34 wheels
+        # (https://www.tensorflow.org/install/source#tested_build_configurations).
+        ("Linux", "Ubuntu 16.04 LTS", "9.0.1", "3.4.10"),
     ],
-    ids=["macos10", "macos11-pip21", "pip-unknown", "linux-pip19.3"],
+    ids=["macos10", "macos11-pip21", "pip-unknown", "linux-pip19.3", "python34"],
 )
 def test_otherwise_tensorflow_is_simply_not_installed(
     system: str, os_name: str, pip: str | None, python: str
@@ -159,15 +162,15 @@ def test_otherwise_tensorflow_is_simply_not_installed(
 
 
 def test_a_python_no_release_has_a_wheel_for_is_that_cause_not_an_install() -> None:
-    # Python 3.4: no TensorFlow release publishes a wheel for it, so "install TensorFlow"
-    # cannot work; the missing TensorFlow is the Python's, with one that has wheels.
+    # Python 3.15: newer than any release's wheels, so "install TensorFlow" cannot work; the
+    # missing TensorFlow is the Python's, with one that has wheels.
     (finding,) = judge(
-        check_tf_distributions, no_tensorflow("Linux", "Ubuntu 16.04 LTS", "9.0.1", "3.4.10")
+        check_tf_distributions, no_tensorflow("Linux", "Ubuntu 26.04 LTS", "25.1", "3.15.0")
     )
     assert finding.cause == "tf-no-wheel-for-python"
     assert finding.fix is not None
     assert finding.fix.commands[0].endswith("-m venv .venv")
-    assert "Python 3.4 " in finding.fix.text
+    assert "Python 3.15 " in finding.fix.text
 
 
 @pytest.mark.parametrize(

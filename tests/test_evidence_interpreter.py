@@ -100,6 +100,19 @@ def _tags(first: str, second: str, platform: str = "linux") -> str:
             id="maxsize-64",
         ),
         pytest.param(
+            # The check python_64bit_fix gives, run in a shell: its quote closes the line.
+            "$ python3.13 -c 'import struct; print(struct.calcsize(\"P\") * 8)'\n64\n",
+            Interpreter(answered_bits=64),
+            64,
+            id="pointer-size-one-liner",
+        ),
+        pytest.param(
+            'C:\\> python -c "import sys; print(sys.maxsize > 2**32)"\nFalse\n',
+            Interpreter(answered_bits=32),
+            32,
+            id="maxsize-one-liner",
+        ),
+        pytest.param(
             f"> {INTERPRETER_CHECK}\n3.11.8 Windows AMD64 32\n",
             Interpreter(answered_bits=32),
             32,

@@ -9,7 +9,7 @@ from typing import Optional
 
 import pytest
 
-from tfdoctor.evidence.packages import log_installer
+from tfdoctor.evidence.installer import log_installer
 from tfdoctor.evidence.pip import (
     PipKind,
     PythonRefusal,
@@ -379,8 +379,8 @@ _FILES = "https://files.pythonhosted.org/packages/1a/2b/3c4d"
             "tensorflow-2.15.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl "
             "(from https://pypi.org/simple/tensorflow/) (requires-python:>=3.9,<3.12)\n",
             [
-                PythonRefusal("", "2.18.0", ">=3.9,<3.13", "3.13.1"),
-                PythonRefusal("", "2.15.1", ">=3.9,<3.12", "3.13.1"),
+                PythonRefusal("", "2.18.0", ">=3.9,<3.13", "3.13.1", of="tensorflow"),
+                PythonRefusal("", "2.15.1", ">=3.9,<3.12", "3.13.1", of="tensorflow"),
             ],
             id="pip-19.2-on-one-per-release",
         ),
@@ -388,7 +388,7 @@ _FILES = "https://files.pythonhosted.org/packages/1a/2b/3c4d"
             f"  Link requires a different Python (3.6.9 not in: '>=3.7'): {_FILES}/"
             "tensorflow_io-0.17.0.tar.gz#sha256=0123abcd (from https://pypi.org/simple/"
             "tensorflow-io/) (requires-python:>=3.7)\n",
-            [PythonRefusal("", "0.17.0", ">=3.7", "3.6.9")],
+            [PythonRefusal("", "0.17.0", ">=3.7", "3.6.9", of="tensorflow-io")],
             id="source-archive",
         ),
         pytest.param(
@@ -396,14 +396,14 @@ _FILES = "https://files.pythonhosted.org/packages/1a/2b/3c4d"
             "#sha256=0123abcd (from https://pypi.org/simple/tensorflow/) (requires-python:"
             ">=3.5) is incompatible with the pythonversion in use. Acceptable python versions "
             "are:>=3.5\n",
-            [PythonRefusal("", "2.2.0", ">=3.5", "")],
+            [PythonRefusal("", "2.2.0", ">=3.5", "", of="tensorflow")],
             id="pip-9-link-with-its-origin",
         ),
         pytest.param(
             f"  The package {_FILES}/tensorflow-2.2.0-cp38-cp38-manylinux2010_x86_64.whl"
             "#sha256=0123abcd is incompatible with the pythonversion in use. Acceptable python "
             "versions are:>=3.5\n",
-            [PythonRefusal("", "2.2.0", ">=3.5", "")],
+            [PythonRefusal("", "2.2.0", ">=3.5", "", of="tensorflow")],
             id="pip-9-to-19.1",
         ),
     ],

@@ -243,6 +243,61 @@ def test_the_machines_own_32_bit_word_explains_pips_refusal(
     assert all(x.cause != "tf-no-wheel-for-python" for x in report.findings)
 
 
+@pytest.mark.parametrize(
+    "machine",
+    [
+        pytest.param("Compatible tags: 30\n  cp38-cp38-win32\n", id="pip-tag-win32"),
+        pytest.param("> conda info\n               platform : win-32\n", id="conda-info-win-32"),
+    ],
+)
+def test_a_32bit_windows_python_gets_windows_commands(machine: str) -> None:
+    """The 32-bit word that names Windows (pip's win32 tag, conda's win-32) makes the fix's
+    commands Windows' (the launcher, Scripts), not a Linux interpreter's name and bin/."""
+    top = top_error(explained(REFUSAL + machine))
+    assert top.cause == "python-32bit"
+    assert top.fix is not None
+    assert top.fix.commands[0].startswith("py -"), top.fix.commands
+    assert not any("/bin/" in c or c.startswith("python3") for c in top.fix.commands)
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param("Compatible tags: 30\n  cp313-cp313-win_amd64\n", id="pip-tags"),
+        pytest.param(
+            "Python 3.11.9 (tags/v3.11.9:de54cf5, Apr  2 2024, 10:12:12) [MSC v.1938 64 bit "
+            "(AMD64)] on win32\n",
+            id="banner",
+        ),
+    ],
+)
+def test_a_refused_windows_wheel_is_not_a_32bit_python_where_it_shows_64bit(shown: str) -> None:
+    """pip refuses TensorFlow's 64-bit Windows wheel and lists no release, but the
+    interpreter's own words say it is 64-bit: the fix never asks for a 64-bit Python."""
+    log = (
+        shown
+        + "ERROR: tensorflow-2.18.0-cp311-cp311-win_amd64.whl is not a supported wheel on this "
+        "platform.\n" + REFUSAL
+    )
+    report = explained(log)
+    assert all(x.cause != "python-32bit" for x in report.findings)
+    assert "64-bit" not in fix_text(top_error(report))
+
+
+def test_pips_verbose_refusal_of_another_packages_file_is_not_tensorflows() -> None:
+    """pip's verbose lines name every package's files: scipy's refused releases are not
+    read as TensorFlow's (no "tensorflow 1.15.3 declares Requires-Python")."""
+    files = "https://files.pythonhosted.org/packages/aa/bb"
+    log = (
+        "  Link requires a different Python (3.14.0 not in: '<3.14,>=3.10'): "
+        f"{files}/scipy-1.15.3-cp313-cp313-manylinux_2_17_x86_64.whl "
+        "(from https://pypi.org/simple/scipy/) (requires-python:<3.14,>=3.10)\n" + REFUSAL
+    )
+    text = fix_text(top_error(explained(log)))
+    assert "1.15.3" not in text
+    assert "<3.14,>=3.10" not in text
+
+
 def test_the_aarch64_wheels_start_where_the_matrix_says() -> None:
     matrix = load_matrix()
     first = min(

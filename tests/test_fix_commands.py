@@ -14,7 +14,7 @@ import pytest
 from tests import factories as f
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.evidence.packages import log_installer
+from tfdoctor.evidence.installer import log_installer
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import read_log
 from tfdoctor.facts import Facts, facts_from_json

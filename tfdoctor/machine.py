@@ -273,7 +273,7 @@ class LogHints(Record):
     #: (:func:`tfdoctor.evidence.packages.tf_installer`).
     tf_installer: Optional[str] = None
     #: The installer the log shows where not pip: ``uv pip`` (uv's pip interface) or ``uv``
-    #: (a uv project) (:func:`tfdoctor.evidence.packages.log_installer`).
+    #: (a uv project) (:func:`tfdoctor.evidence.installer.log_installer`).
     installer: Optional[str] = None
     #: Packages the log shows conda installed (a ``conda list`` row of a conda channel, a
     #: folder of conda's package cache), among those a fix asks about

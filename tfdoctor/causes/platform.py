@@ -2183,8 +2183,8 @@ def python_range_fix(
         )
         commands.extend(m.pip(f'install "{dist}=={found.version}"'))
     elif python and (line := _newest_line_for(m, dist, python)) is not None:
-        # TensorFlow's own wheels are the matrix's (wheels.txt): its newest final release
-        # with a wheel for this Python on this system.
+        # TensorFlow's own wheels are the matrix's (its ``python`` per platform): its newest
+        # final release with a wheel for this Python on this platform.
         text += (
             f", or install TensorFlow {line.latest_patch}, the newest release with wheels for "
             f"Python {'.'.join(python.split('.')[:2])}{_system_words(m)} (from the matrix)"
@@ -2197,16 +2197,22 @@ def python_range_fix(
 
 def _newest_line_for(m: Machine, dist: str, python: str) -> Optional[TFLine]:
     """The matrix's newest TensorFlow line with a final release and a wheel for Python
-    ``python`` on the machine's system (any system where unknown); None for another
-    distribution or where no line has one."""
+    ``python`` on the machine's platform (its system's, any CPU, where the architecture is
+    unknown; any platform where both are); None for another distribution or where no line
+    has one."""
     if dist != "tensorflow" or m.matrix is None:
         return None
-    system = f"{m.os}-" if m.os else ""
-    return next((x for x in m.matrix.releases if x.has_wheels_for(python, system)), None)
+    # The platform, not the system: macOS x86-64's wheels end at 2.16 where Apple silicon's go
+    # on, and Linux aarch64's start at 2.10.
+    where = m.platform or (f"{m.os}-" if m.os else "")
+    return next((x for x in m.matrix.releases if x.has_wheels_for(python, where)), None)
 
 
 def _system_words(m: Machine) -> str:
-    """`` on Linux`` (Windows, macOS) where the machine's system is known, else empty."""
+    """`` on Linux x86-64`` (the machine's platform) where known, else `` on Linux``
+    (Windows, macOS: its system) where that is, else empty."""
+    if m.platform:
+        return f" on {platform_words((m.platform,))}"
     return {"linux": " on Linux", "windows": " on Windows", "macos": " on macOS"}.get(
         m.os or "", ""
     )
@@ -2348,12 +2354,14 @@ def interpreter_without_wheels_fix(
     m: Machine, implementation: str, free_threaded: bool, python: str
 ) -> Optional[Fix]:
     """pip lists no TensorFlow for an interpreter its wheels are not built for, as pip's tags
-    or the banner show it: PyPy or GraalPy (the wheels' tags are CPython's, ``cpXY``), or a
-    free-threaded CPython (``cp313t``: the wheels are for the default build's ABI, wheels.txt
-    lists no ``t`` tag). The fix is a CPython default build the matrix has wheels for here,
-    made into a virtual environment by its versioned name; None for a plain CPython."""
+    or the banner show it: PyPy, GraalPy or any other implementation (the wheels' tags are
+    CPython's, ``cpXY``), or a free-threaded CPython (``cp313t``: the wheels are for the
+    default build's ABI; PyPI's files have no ``t`` tag). The fix is a CPython default build
+    the matrix has wheels for here, made into a virtual environment by its versioned name;
+    None for a plain CPython."""
     minor = ".".join(python.split(".")[:2])
-    system = f"{m.os}-" if m.os else ""
+    # The platform where known: a Python with wheels on its system may have none on its CPU.
+    system = m.platform or (f"{m.os}-" if m.os else "")
     newest = _newest_python_here(m)
     if free_threaded and implementation in ("", "CPython"):
         served = bool(minor) and any(x.has_wheels_for(minor, system) for x in _finals(m))
@@ -2370,8 +2378,9 @@ def interpreter_without_wheels_fix(
             + "."
         )
         return Fix(text, _venv_commands(m, use))
-    if implementation in ("PyPy", "GraalPy") and newest is not None:
-        shown = f"{implementation} {python}".rstrip()
+    if implementation not in ("", "CPython") and newest is not None:
+        # Any other implementation: GraalPy's platform.python_implementation() is "GraalVM".
+        shown = f"{'GraalPy' if implementation == 'GraalVM' else implementation} {python}".rstrip()
         return Fix(
             f"This Python is {shown}, and TensorFlow publishes wheels for CPython only (their "
             "tags are cpXY), so pip lists none for it whatever the release: create the "
@@ -2434,6 +2443,13 @@ def no_release_here_fix(m: Machine) -> Optional[Fix]:
     line = next((x for x in m.matrix.releases if x.pythons_on(m.platform)), None)
     if line is None:
         return None  # a platform the matrix lists without a wheel: tensorflow.python says so
+    listed = {p for x in m.matrix.releases for p in x.pythons_on(m.platform)}
+    if version_key(minor) < min(map(version_key, listed)):
+        # Older than every Python the matrix lists here: it records each line's newest patch
+        # from 1.15 on, and older releases and patches had wheels for older Pythons (2.1.0
+        # for 2.7 and 3.5: https://www.tensorflow.org/install/source#tested_build_configurations),
+        # so "no release" is not the matrix's to say.
+        return None
     pythons = line.pythons_on(m.platform)
     where = platform_words((m.platform,))
     return Fix(

@@ -5,7 +5,9 @@ platform tag") is told by pip, uv, Poetry or pip-tools, each in its own words; t
 that read those words carry the installer's tag (``pip-words``, ``uv-words``, ...). The fix
 then speaks the installer's language: ``uv pip install`` or ``uv add`` where uv refused,
 ``poetry add`` where Poetry did. This module is the one reading of it that every fix builder
-asks (:func:`read_installer`).
+asks (:func:`read_installer`). The log as a whole names its installer by the uv command
+it echoes or uv's resolver report (:func:`log_installer`, the installer a machine read from a
+log is given).
 
 uv has two interfaces, told apart by the words at the root of its report: ``uv pip`` ("you
 require", "your requirements are unsatisfiable") and a project's (``uv add``/``uv sync``:
@@ -19,8 +21,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from typing import Optional
 
-from tfdoctor.evidence.packages import uv_interface
 from tfdoctor.records import Record, record
 
 #: The signatures' tags that name the installer whose words a line is in (signatures.yaml).
@@ -70,3 +72,43 @@ def read_installer(words: Collection[str], cited: str) -> Installer:
     if POETRY_WORDS in words:
         return Installer("poetry")
     return Installer("pip-tools") if PIPTOOLS_WORDS in words else Installer("pip")
+
+
+#: uv's words for the requirements at the root where no project is resolved (``uv pip
+#: install``: "you require ..., we can conclude that your requirements are unsatisfiable");
+#: a project's are "your project depends on ..." and "your project's requirements".
+_UV_PIP_ROOT = re.compile(r"\byou\s+require\b|\byour\s+requirements\s+are\s+unsatisfiable")
+_UV_PROJECT_ROOT = re.compile(r"\byour\s+project(?:'s)?\s")
+
+
+def uv_interface(text: str) -> str:
+    """Which of uv's interfaces printed the report in ``text``, by the words for its root:
+    ``uv pip`` ("you require", "your requirements are unsatisfiable"), ``uv`` (a project
+    command: "your project depends on"), or empty where the text says neither."""
+    if _UV_PIP_ROOT.search(text):
+        return "uv pip"
+    return "uv" if _UV_PROJECT_ROOT.search(text) else ""
+
+
+#: uv's resolver report, whatever uv resolved: "No solution found when resolving
+#: dependencies:", "... script dependencies:", "... `--with` dependencies:", "... dependencies
+#: for split (...):" (uv's snapshot tests, astral-sh/uv crates/uv/tests/it/lock.rs and
+#: pip_install.rs; reticulate's tests/testthat/_snaps/py_require.md shows the script form).
+_UV_REPORT = re.compile(r"\bNo solution found when resolving (?:\S+ )?dependencies\b")
+#: A uv command the log echoes at a line's start (after a shell prompt, where shown): its pip
+#: interface (``uv pip install``) or a project's commands (``uv add``, ``sync``, ``lock``,
+#: ``run``), https://docs.astral.sh/uv/reference/cli/.
+_UV_COMMAND = re.compile(r"(?m)^[ \t]*(?:[$>%#] ?)?uv (pip |add |sync\b|lock\b|run )")
+
+
+def log_installer(text: str) -> Optional[str]:
+    """The installer whose words the log shows where not pip: ``uv pip`` (uv's pip
+    interface) or ``uv`` (a uv project), by the uv command it echoes, else by uv's resolver
+    report (:func:`uv_interface`; its pip interface where the words say neither); None where
+    the log shows neither (pip's, or not shown)."""
+    command = _UV_COMMAND.search(text)
+    if command is not None:
+        return "uv pip" if command.group(1) == "pip " else "uv"
+    if _UV_REPORT.search(text):
+        return uv_interface(text) or "uv pip"
+    return None

@@ -33,10 +33,11 @@ _NARROW_PLATFORM = re.compile(r"(?:win32|i[3-6]86|armv[5-7]l|win_arm32)$")
 #: The interpreter's own answer to the queries Python's documentation gives for its width:
 #: ``struct.calcsize("P") * 8`` (the size of a pointer: 32 or 64) and ``sys.maxsize >
 #: 2**32`` (True on a 64-bit build), each answered on the next line
-#: (https://docs.python.org/3/library/platform.html#platform.architecture, its note).
+#: (https://docs.python.org/3/library/platform.html#platform.architecture, its note), at
+#: the prompt or as a shell's one-liner (``python -c "...print(...)"``: its quote ends the line).
 _WIDTH_ANSWER = re.compile(
-    r"calcsize\(\s*[\"']P[\"']\s*\)\s*\*\s*8\s*\)?[ \t]*\r?\n[ \t]*(?P<bits>32|64)[ \t]*\r?$"
-    r"|sys\.maxsize\s*>\s*2\s*\*\*\s*32\s*\)?[ \t]*\r?\n[ \t]*(?P<wide>True|False)[ \t]*\r?$"
+    r"calcsize\(\s*[\"']P[\"']\s*\)\s*\*\s*8\s*\)?[\"']?[ \t]*\r?\n[ \t]*(?P<bits>32|64)[ \t]*\r?$"
+    r"|sys\.maxsize\s*>\s*2\s*\*\*\s*32\s*\)?[\"']?[ \t]*\r?\n[ \t]*(?P<wide>True|False)[ \t]*\r?$"
     # The check tfdoctor's fixes give (causes.common.INTERPRETER_CHECK): version, system,
     # machine and pointer bits on one line.
     r"|calcsize\('P'\) \* 8\)\"?[ \t]*\r?\n[ \t]*[23]\.\d+\S* (?:Windows|Linux|Darwin) \S+ "

@@ -32,6 +32,7 @@ from collections.abc import Iterable, Iterator
 from typing import Optional
 
 from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow, list_row_at
+from tfdoctor.evidence.installer import uv_interface
 from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS
 from tfdoctor.modules import distribution_of
 from tfdoctor.records import Record, record
@@ -515,22 +516,6 @@ _UV_DEPENDS = re.compile(
     rf"(?<![\w.-])(?P<req>{_NAME})==(?P<rv>{_VERSION}) depends on "
     rf"(?P<target>{_NAME})(?:\[[^\]\n]{{0,200}}\])?(?P<spec>{_RANGE})(?=\s|,\s|$)"
 )
-#: uv's words for the requirements at the root where no project is resolved (``uv pip
-#: install``: "you require ..., we can conclude that your requirements are unsatisfiable");
-#: a project's are "your project depends on ..." and "your project's requirements".
-_UV_PIP_ROOT = re.compile(r"\byou\s+require\b|\byour\s+requirements\s+are\s+unsatisfiable")
-_UV_PROJECT_ROOT = re.compile(r"\byour\s+project(?:'s)?\s")
-
-
-def uv_interface(text: str) -> str:
-    """Which of uv's interfaces printed the report in ``text``, by the words for its root:
-    ``uv pip`` ("you require", "your requirements are unsatisfiable"), ``uv`` (a project
-    command: "your project depends on"), or empty where the text says neither."""
-    if _UV_PIP_ROOT.search(text):
-        return "uv pip"
-    return "uv" if _UV_PROJECT_ROOT.search(text) else ""
-
-
 #: Poetry's (mixology's) words for the same: ``tensorflow (2.13.0) depends on
 #: typing-extensions (>=3.6.6,<4.6.0)``, ahead of ``version solving failed``.
 #: https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/failure.py
@@ -1171,30 +1156,6 @@ def tf_installer(paths: Iterable[str], conda_listed: Iterable[str]) -> Optional[
         for pattern, installer in _TF_INSTALLER_PATHS:
             if pattern.search(path):
                 return installer
-    return None
-
-
-#: uv's resolver report, whatever uv resolved: "No solution found when resolving
-#: dependencies:", "... script dependencies:", "... `--with` dependencies:", "... dependencies
-#: for split (...):" (uv's snapshot tests, astral-sh/uv crates/uv/tests/it/lock.rs and
-#: pip_install.rs; reticulate's tests/testthat/_snaps/py_require.md shows the script form).
-_UV_REPORT = re.compile(r"\bNo solution found when resolving (?:\S+ )?dependencies\b")
-#: A uv command the log echoes at a line's start (after a shell prompt, where shown): its pip
-#: interface (``uv pip install``) or a project's commands (``uv add``, ``sync``, ``lock``,
-#: ``run``), https://docs.astral.sh/uv/reference/cli/.
-_UV_COMMAND = re.compile(r"(?m)^[ \t]*(?:[$>%#] ?)?uv (pip |add |sync\b|lock\b|run )")
-
-
-def log_installer(text: str) -> Optional[str]:
-    """The installer whose words the log shows where not pip: ``uv pip`` (uv's pip
-    interface) or ``uv`` (a uv project), by the uv command it echoes, else by uv's resolver
-    report (:func:`uv_interface`; its pip interface where the words say neither); None where
-    the log shows neither (pip's, or not shown)."""
-    command = _UV_COMMAND.search(text)
-    if command is not None:
-        return "uv pip" if command.group(1) == "pip " else "uv"
-    if _UV_REPORT.search(text):
-        return uv_interface(text) or "uv pip"
     return None
 
 

@@ -794,18 +794,23 @@ def _link_refusals(text: str) -> Iterator[PythonRefusal]:
     """pip's verbose refusals of files for their Requires-Python (:data:`_LINK_PYTHON`), one
     per release (a release has a file for each Python and platform), as pip's summary lists
     them: by release, in the list form."""
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     for match in _LINK_PYTHON.finditer(text):
         url = match.group("url") or match.group("url9")
         named = _LINK_FILE.search(url.split(" ", 1)[0])
-        if named is None or named.group("version") in seen:
+        if named is None:
             continue
-        seen.add(named.group("version"))
+        # A verbose log names every package's files: the release is its distribution's.
+        release = (normalize_name(named.group("dist")), named.group("version"))
+        if release in seen:
+            continue
+        seen.add(release)
         yield PythonRefusal(
             "",
-            named.group("version"),
+            release[1],
             match.group("spec") or match.group("spec9"),
             match.group("python") or "",
+            of=release[0],
         )
 
 
@@ -830,6 +835,9 @@ class PythonRefusal(Record):
     every: bool = False
     #: The installer whose words these are: pip, uv or Poetry.
     installer: str = "pip"
+    #: The distribution of the file a verbose line refused (normalised), where the list form
+    #: is read from pip's verbose lines, which name every package's files; else empty.
+    of: str = ""
 
 
 _NAME_RE = r"[A-Za-z0-9][A-Za-z0-9._-]*"

@@ -95,7 +95,7 @@ from tfdoctor.evidence.frameworks import read_frameworks
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.gpumemory import read_gpu_memory
 from tfdoctor.evidence.imports import imported_before_tensorflow
-from tfdoctor.evidence.installer import Installer, read_installer
+from tfdoctor.evidence.installer import Installer, log_installer, read_installer
 from tfdoctor.evidence.interpreter import Interpreter, read_interpreter
 from tfdoctor.evidence.macos import (
     APPLE,
@@ -117,7 +117,6 @@ from tfdoctor.evidence.packages import (
     InstallRequest,
     NumpyBuild,
     Unavailable,
-    log_installer,
     mo_check_outcome,
     plugin_dist,
     read_conda_missing_releases,
@@ -1645,7 +1644,7 @@ class Revealed(Record):
     #: (:func:`tfdoctor.evidence.packages.tf_installer`).
     tf_installer: Optional[str] = None
     #: The installer the log shows where not pip (``uv pip``, ``uv``)
-    #: (:func:`tfdoctor.evidence.packages.log_installer`).
+    #: (:func:`tfdoctor.evidence.installer.log_installer`).
     installer: Optional[str] = None
     conda_installed: frozenset[str] = frozenset()
     #: The channel ``conda list`` shows for a package of :data:`_CONDA_ASKED` (empty: the
@@ -1874,6 +1873,10 @@ _OS_TEXT = (
             r"|\[MSC v\.\d+|\bWindows-1[01]-10\.\d+\.\d+|\bDLL load failed\b"
             r"|TensorFlow requires a 64-bit Python interpreter"
             r"|Found conflicting TensorFlow installations"
+            # pip debug's tags for a Windows interpreter (packaging's win32, win_amd64,
+            # win_arm64) and conda info's platform for a Windows conda (win-32, win-64).
+            r"|(?m:^[ \t]*(?:cp|pp|py)\d*-\w+-win(?:32|_amd64|_arm64)[ \t]*\r?$)"
+            r"|(?m:^[ \t]*platform : win-(?:32|64)[ \t]*\r?$)"
         ),
     ),
     (
@@ -5976,6 +5979,14 @@ def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 _TF_WHEEL = re.compile(PATTERN_PARTS["{{tf_wheel}}"], re.IGNORECASE)
 
 
+def _shown_64bit(r: Revealed) -> bool:
+    """Whether the interpreter's own words show a 64-bit build: its banner's build string
+    (:func:`tfdoctor.evidence.pip.read_python_64bit`), pip's tags or its answer to a width
+    query (:attr:`tfdoctor.evidence.interpreter.Interpreter.bits`). A 32-bit cause is ruled
+    out there."""
+    return r.python_64bit or (r.interpreter is not None and r.interpreter.bits == 64)
+
+
 def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # pip's own words say what it could see: reason from them before any general advice.
     lines = [line for h in hits for _, line in h.citations]
@@ -5988,6 +5999,8 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         and wheel.platform == "win_amd64"
         and _no_release_at_all(r, hits)
         and (not shown or wheel.python_version == shown)
+        # Not where the interpreter's own words (its build string, pip's tags) say 64-bit.
+        and not _shown_64bit(r)
     ):
         # pip finds no TensorFlow at all and refuses the 64-bit Windows wheel (the user picks
         # the wheel of their own CPython): the interpreter is 32-bit, which python.org's
@@ -7043,14 +7056,10 @@ def _refusal_candidates(
         and not dict(_OS_TEXT)["macos"].search(text)
         # The interpreter's own words that it is 64-bit (its Windows build string, pip's
         # tags) or that its kind is the cause (PyPy, a free-threaded build).
-        and not r.python_64bit
+        and not _shown_64bit(r)
         and (
             r.interpreter is None
-            or (
-                r.interpreter.bits != 64
-                and not r.interpreter.free_threaded
-                and r.interpreter.implementation in ("", "CPython")
-            )
+            or (not r.interpreter.free_threaded and r.interpreter.implementation in ("", "CPython"))
         )
     ):
         wide = causes.platform.python_64bit_fix(m)
@@ -7185,6 +7194,12 @@ def _pip_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     )
 
 
+def _listed_for(refusal: PythonRefusal, dist: str) -> bool:
+    """Whether ``refusal`` is in the list form and of ``dist``: pip's list names no
+    distribution (it follows the refusal it belongs to), its verbose lines name each file's."""
+    return not refusal.dist and (not refusal.of or refusal.of == normalize_name(dist))
+
+
 def _skipped_for_python(m: Machine, r: Revealed) -> Optional[tuple[causes.CauseId, Fix]]:
     """pip refused the requested release and said it skipped that release for its
     Requires-Python: the interpreter is outside its range (pip's words, not the matrix's).
@@ -7193,7 +7208,10 @@ def _skipped_for_python(m: Machine, r: Revealed) -> Optional[tuple[causes.CauseI
     all for this Python where pip lists none, else the skipped ones'."""
     for refused in r.pip_refusals:
         asked = requested_version(refused.spec)
-        skipped = next((x for x in r.python_refusals if not x.dist and x.version == asked), None)
+        skipped = next(
+            (x for x in r.python_refusals if _listed_for(x, refused.dist) and x.version == asked),
+            None,
+        )
         if asked is not None and skipped is not None:
             return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.platform.python_range_fix(
                 m, refused.dist, asked, skipped.spec, r.python, refused.final_versions
@@ -7207,7 +7225,9 @@ def _skipped_for_python(m: Machine, r: Revealed) -> Optional[tuple[causes.CauseI
     admitted = [
         x
         for x in r.python_refusals
-        if not x.dist and x.version and (not refused.spec or spec_contains(x.version, refused.spec))
+        if _listed_for(x, refused.dist)
+        and x.version
+        and (not refused.spec or spec_contains(x.version, refused.spec))
     ]
     if not admitted:
         return None
