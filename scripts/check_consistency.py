@@ -9,7 +9,8 @@ printed it:
   error, the text as its stderr);
 - ``import-killed``: a signal killed the import (the one the shell's words name), with that
   text as its stderr;
-- ``import-ok``: TensorFlow imported and printed that text on its stderr;
+- ``import-ok``: TensorFlow imported and printed that text on its stderr (listing no GPU where
+  the text shows it skipping the GPU's registration);
 - ``smoke-failed``: TensorFlow imported cleanly, and the smoke run failed with that output.
 
 The machine follows the log only where the log shows it (its Python, its operating system,
@@ -40,7 +41,7 @@ from typing import Any, Optional
 from tfdoctor.causes import CONTRADICTED_BY
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.evidence.tflog import error_lines
+from tfdoctor.evidence.tflog import GpuRegistrationSkipped, error_lines, of_kind, read_events
 from tfdoctor.evidence.traceback import read_tracebacks
 from tfdoctor.explain import explain, reveal, scan
 from tfdoctor.explain.reader import split_text
@@ -222,8 +223,14 @@ def place(base: Facts, text: str, placement: str) -> Facts:
         )
         return dataclasses.replace(base, tensorflow=killed)
     if placement == "import-ok":
+        # Where the text shows TensorFlow skipping the GPU's registration, it lists none.
+        skipped = bool(of_kind(read_events(text), GpuRegistrationSkipped))
+        devices = tuple(d for d in tf.devices if d.device_type != "GPU") if skipped else tf.devices
         return dataclasses.replace(
-            base, tensorflow=dataclasses.replace(tf, log_errors=logged, stderr_tail=tail)
+            base,
+            tensorflow=dataclasses.replace(
+                tf, log_errors=logged, stderr_tail=tail, devices=devices
+            ),
         )
     smoke = SmokeFacts(
         status="child-error",

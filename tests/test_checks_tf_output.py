@@ -256,3 +256,28 @@ def test_the_harness_places_the_text_as_the_child_printed_it() -> None:
     assert ran.tensorflow.status == TFStatus.OK and "libcudnn.so.9" in ran.tensorflow.stderr_tail
     smoke = harness.place(base, DNN_FAILED, "smoke-failed").smoke
     assert smoke is not None and smoke.stderr_tail.endswith("more details.")
+
+
+def test_an_abort_names_the_cause_its_stderr_logged() -> None:
+    # cuda_dnn.cc's version check, then LOG(FATAL)'s "Check failed" and the shell's word for
+    # SIGABRT: the abort is the cuDNN of another release, not an unknown crash.
+    stderr = (
+        "2021-03-01 10:00:00.000001: E tensorflow/stream_executor/cuda/cuda_dnn.cc:359] Loaded "
+        "runtime cuDNN library: 8.0.5 but source was compiled with: 8.1.0.  CuDNN library "
+        "needs to have matching major version and equal or higher minor version.\n"
+        "2021-03-01 10:00:00.000002: F tensorflow/core/kernels/conv_ops.cc:1120] Check failed: "
+        "stream->parent()->GetConvolveAlgorithms(conv_parameters.ShouldIncludeWinogradNonfused"
+        "<T>(), &algorithms)\nAborted (core dumped)"
+    )
+    facts = healthy()
+    tf = facts.tensorflow
+    assert tf is not None
+    killed = dataclasses.replace(
+        facts,
+        tensorflow=dataclasses.replace(
+            tf, status=TFStatus.SIGNAL, signal="SIGABRT", devices=(), stderr_tail=stderr
+        ),
+    )
+    (found,) = findings(killed, "tensorflow.import")
+    assert (found.severity, found.cause) == (Severity.ERROR, "cudnn-version-mismatch")
+    assert found.summary.startswith("Importing TensorFlow killed the interpreter with SIGABRT")

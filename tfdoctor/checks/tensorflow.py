@@ -392,11 +392,13 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     if found is not None:
         return dataclasses.replace(found, summary=summary + ": " + found.summary)
     if sig != "SIGILL" and tf.stderr_tail:
-        # protobuf's C++ runtime aborts the process with its reason on stderr (its version
-        # check, its descriptor database refusing a second copy of generated code): the same
-        # reading explain gives those words.
+        # A native library aborts the process with its reason on stderr: protobuf's C++
+        # runtime (its version check, its descriptor database refusing a second copy of
+        # generated code), TensorFlow's own CHECK failures after a CUDA call failed (LOG(FATAL)
+        # prints "Check failed: ..." then aborts, tsl/platform/default/logging.cc). The same
+        # reading explain gives those words, where it names a cause of error level.
         read = _read_as_log(ctx, tf, summary)
-        if read is not None and read.cause == causes.software.PROTOBUF_INCOMPATIBLE:
+        if read is not None:
             return read
     plat = facts.platform
     if sig == "SIGILL":
