@@ -217,6 +217,11 @@ CHECKS: tuple[Check, ...] = (
     Check("xla.ptxas", "XLA's ptxas fits the driver", xla.check_ptxas),
     Check("xla.libdevice", "XLA finds libdevice", xla.check_libdevice),
     Check(
+        "tensorflow.output",
+        "What TensorFlow printed as it imported names no problem",
+        tensorflow.check_tf_output,
+    ),
+    Check(
         "runtime.memory-growth",
         "TensorFlow maps GPU memory as needed, not all at start",
         runtime.check_memory_growth,

@@ -36,6 +36,11 @@ class CheckContext(Record):
         """Each check's findings on this context, by check id, once made (``run_checks``)."""
         return {}
 
+    @functools.cached_property
+    def output_read(self) -> dict[str, tuple[Finding, ...]]:
+        """What TensorFlow's child printed, as ``explain`` read it, by text (read once)."""
+        return {}
+
 
 def unknown(fid: str, what: str, error: Optional[ProbeError] = None) -> Finding:
     """The finding for a check whose inputs are missing: "could not determine ..."."""

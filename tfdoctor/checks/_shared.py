@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, pip_command
-from tfdoctor.facts import PackageFacts, normalize_name
+from tfdoctor.facts import PackageFacts, TensorFlowFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import START_IMPORTS
 from tfdoctor.matrix import TFLine, version_key
@@ -151,3 +151,29 @@ def wheel_misfits(ctx: CheckContext) -> Optional[Finding]:
         detail,
         causes.platform.wheel_reinstall_fix(m, [p for p, _ in misfits]),
     )
+
+
+def import_output(tf: TensorFlowFacts) -> str:
+    """What TensorFlow's import printed: the error lines it logged, then its stderr's tail."""
+    return "\n".join(x for x in (*tf.log_errors, tf.stderr_tail) if x)
+
+
+def read_output(ctx: CheckContext, said: str) -> tuple[Finding, ...]:
+    """What ``explain`` reads in text TensorFlow's child printed (its import's output, the
+    smoke run's): the same signatures, evidence readers and cause builders, fitted to this
+    machine's facts. Only the findings that name a cause at warning or above, in the order
+    explain reports them; each text is read once per context."""
+    if not said.strip():
+        return ()
+    made = ctx.output_read.get(said)
+    if made is not None:
+        return made
+    from tfdoctor.explain import explain  # noqa: PLC0415 - explain's readers load on demand
+    from tfdoctor.explain.reader import split_text  # noqa: PLC0415
+    from tfdoctor.signatures import load_signatures  # noqa: PLC0415
+
+    report = explain([split_text(said)], load_signatures(), ctx.matrix, ctx.facts)
+    made = ctx.output_read[said] = tuple(
+        x for x in report.findings if x.cause and x.severity.rank >= Severity.WARNING.rank
+    )
+    return made

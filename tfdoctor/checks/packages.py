@@ -11,7 +11,13 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
-from tfdoctor.checks._shared import installed_line, specifier, wheel_misfits
+from tfdoctor.checks._shared import (
+    import_output,
+    installed_line,
+    read_output,
+    specifier,
+    wheel_misfits,
+)
 from tfdoctor.compat import keras3_serves_tf_keras
 from tfdoctor.evidence.conda import CONDA_TENSORFLOW
 from tfdoctor.facts import (
@@ -968,19 +974,8 @@ def _logged_companions(ctx: CheckContext) -> Iterator[Finding]:
     tf = ctx.facts.tensorflow
     if tf is None or not _imported(ctx):
         return
-    said = "\n".join(x for x in (*tf.log_errors, tf.stderr_tail) if x)
-    if not said.strip():
-        return
-    from tfdoctor.explain import explain  # noqa: PLC0415 - explain's readers load on demand
-    from tfdoctor.explain.reader import split_text  # noqa: PLC0415
-    from tfdoctor.signatures import load_signatures  # noqa: PLC0415
-
-    report = explain([split_text(said)], load_signatures(), ctx.matrix, ctx.facts)
-    for found in report.findings:
-        if (
-            found.cause == causes.software.COMPANION_MISMATCH
-            and found.severity.rank >= Severity.WARNING.rank
-        ):
+    for found in read_output(ctx, import_output(tf)):
+        if found.cause == causes.software.COMPANION_MISMATCH:
             yield dataclasses.replace(
                 found,
                 id="packages.pins",

@@ -6,12 +6,14 @@ Each check yields nothing when no smoke test ran (``facts.smoke`` is None), so
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Iterator
 from typing import Callable, Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix
+from tfdoctor.checks._shared import read_output
 from tfdoctor.facts import SmokeDevice, SmokeFacts, SmokeResult
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.gpu_config import choose_policy
@@ -147,20 +149,60 @@ def _tf32_bound(device: SmokeDevice, result: SmokeResult) -> Optional[float]:
     return device.peaks.get("float32")
 
 
-@_when_smoke_ran
-def check_crashed(smoke: SmokeFacts) -> Iterator[Finding]:
-    """The smoke child finished, and no kernel raised, hung or killed it."""
+def check_crashed(ctx: CheckContext) -> Iterator[Finding]:
+    """The smoke child finished, and no kernel raised, hung or killed it; where it did not,
+    the cause its output shows, read as ``explain`` reads a log (the same readers, cause and
+    fix builder, fitted to this machine), so that a run that failed says why."""
+    smoke = ctx.facts.smoke
+    if smoke is None:
+        return
+    for finding, said in _crashed(smoke):
+        yield _with_cause(ctx, finding, said)
+
+
+def _with_cause(ctx: CheckContext, finding: Finding, said: str) -> Finding:
+    """``finding`` of a failed run, naming the cause what the run printed shows (its weightiest,
+    the first of equals); unchanged where the output shows none."""
+    if finding.severity is not Severity.ERROR or finding.cause:
+        return finding
+    read = read_output(ctx, said)
+    if not read:
+        return finding
+    found = max(read, key=lambda x: x.severity.rank)
+    return dataclasses.replace(
+        finding,
+        summary=f"{finding.summary}: {found.summary}",
+        detail=f"{finding.detail}\n\n{found.detail}".strip(),
+        fix=found.fix,
+        links=found.links or finding.links,
+        cause=found.cause,
+    )
+
+
+def _crashed(smoke: SmokeFacts) -> Iterator[tuple[Finding, str]]:
+    """The findings of the run's end, each with the text the failure printed."""
+    # In the order the run printed them: its stderr, then the error it ended with (where the
+    # stderr does not already hold it), so that a cause logged above ("Loaded runtime CuDNN
+    # library: ...") comes before the exception that points at it.
+    error = smoke.error_message or ""
+    printed = "\n".join(
+        p for p in (smoke.stderr_tail, "" if error in smoke.stderr_tail else error) if p
+    )
     if smoke.status != "ok":
         where = ""
         if smoke.failed_kernel:
             where = f" in {smoke.failed_kernel} on {smoke.failed_device or 'a device'}"
         if smoke.status == "interrupted":
             # Ctrl-C says nothing about TensorFlow: the kernels not finished are unknown.
-            yield Finding(
-                "smoke.crashed",
-                Severity.UNKNOWN,
-                f"The smoke test was interrupted (Ctrl-C){where or ' during TensorFlow import'}",
-                "The kernels that finished are judged; the rest did not run.",
+            yield (
+                Finding(
+                    "smoke.crashed",
+                    Severity.UNKNOWN,
+                    "The smoke test was interrupted (Ctrl-C)"
+                    + (where or " during TensorFlow import"),
+                    "The kernels that finished are judged; the rest did not run.",
+                ),
+                "",
             )
             return
         what = {
@@ -168,38 +210,47 @@ def check_crashed(smoke: SmokeFacts) -> Iterator[Finding]:
             "signal": f"crashed ({smoke.signal})",
             "import-error": "could not import TensorFlow",
         }.get(smoke.status, "failed")
-        yield Finding(
-            "smoke.crashed",
-            Severity.ERROR,
-            f"The smoke test {what}{where}",
-            "\n".join(p for p in (smoke.error_message or "", smoke.stderr_tail[-1500:]) if p),
-            _IMPORT_FIX
-            if smoke.status == "import-error"
-            else _crash_fix(smoke.failed_device or ""),
-            (GPU_GUIDE,) if _on_gpu(smoke.failed_device) else (),
+        yield (
+            Finding(
+                "smoke.crashed",
+                Severity.ERROR,
+                f"The smoke test {what}{where}",
+                "\n".join(p for p in (smoke.error_message or "", smoke.stderr_tail[-1500:]) if p),
+                _IMPORT_FIX
+                if smoke.status == "import-error"
+                else _crash_fix(smoke.failed_device or ""),
+                (GPU_GUIDE,) if _on_gpu(smoke.failed_device) else (),
+            ),
+            printed,
         )
         return
     raised = [r for _, r in _results(smoke) if r.status == "error" and r.placed_on != FALLBACK]
     for result in raised:
-        yield Finding(
-            "smoke.crashed",
-            Severity.ERROR,
-            f"{_label(result)} raised an error",
-            result.error or "",
-            fix(
-                "See the error above; `tfdoctor check` finds library and driver problems."
-                if _on_gpu(result.device)
-                else "See the error above; rerun with the same TensorFlow outside tfdoctor to "
-                "see whether it repeats."
+        yield (
+            Finding(
+                "smoke.crashed",
+                Severity.ERROR,
+                f"{_label(result)} raised an error",
+                result.error or "",
+                fix(
+                    "See the error above; `tfdoctor check` finds library and driver problems."
+                    if _on_gpu(result.device)
+                    else "See the error above; rerun with the same TensorFlow outside tfdoctor "
+                    "to see whether it repeats."
+                ),
             ),
+            "\n".join(p for p in (smoke.stderr_tail, result.error or "") if p),
         )
     count = sum(len(d.results) for d in smoke.devices)
     if not raised and count:
-        yield Finding(
-            "smoke.crashed",
-            Severity.OK,
-            f"{count} kernels ran on {len(smoke.devices)} device"
-            f"{'s' if len(smoke.devices) != 1 else ''} in {smoke.seconds or 0:.1f} s",
+        yield (
+            Finding(
+                "smoke.crashed",
+                Severity.OK,
+                f"{count} kernels ran on {len(smoke.devices)} device"
+                f"{'s' if len(smoke.devices) != 1 else ''} in {smoke.seconds or 0:.1f} s",
+            ),
+            "",
         )
 
 

@@ -13,7 +13,13 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
-from tfdoctor.checks._shared import installed_line, matrix_unknown, wheel_misfits
+from tfdoctor.checks._shared import (
+    import_output,
+    installed_line,
+    matrix_unknown,
+    read_output,
+    wheel_misfits,
+)
 from tfdoctor.compat import Target, evaluate, install_requirement, newest_fit, python_minor
 from tfdoctor.evidence.traceback import own_module_missing, read_tracebacks
 from tfdoctor.facts import TensorFlowFacts, TFStatus, normalize_name
@@ -351,10 +357,6 @@ def _read_as_log(
     ``whole``, its stderr): the same signatures and knowledge, fitted to this machine. The
     first cause of error level, one that explains a failed import before any other; None
     where none is."""
-    from tfdoctor.explain import explain  # noqa: PLC0415 - explain's readers load on failure
-    from tfdoctor.explain.reader import split_text  # noqa: PLC0415
-    from tfdoctor.signatures import load_signatures  # noqa: PLC0415
-
     said = "\n".join(
         x
         for x in (
@@ -368,8 +370,7 @@ def _read_as_log(
     # The probe's own statement, above its words: what failed is TensorFlow's import, so a
     # name missing with no frame shown is missing in the code that import ran.
     said = f"{_PROBE_STATEMENT}\n{said}"
-    report = explain([split_text(said)], load_signatures(), ctx.matrix, ctx.facts)
-    errors = [x for x in report.findings if x.severity is Severity.ERROR and x.cause]
+    errors = [x for x in read_output(ctx, said) if x.severity is Severity.ERROR]
     found = next((x for x in errors if x.cause in _IMPORT_CAUSES), None) or next(iter(errors), None)
     if found is None:
         return None
@@ -391,11 +392,13 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     if found is not None:
         return dataclasses.replace(found, summary=summary + ": " + found.summary)
     if sig != "SIGILL" and tf.stderr_tail:
-        # protobuf's C++ runtime aborts the process with its reason on stderr (its version
-        # check, its descriptor database refusing a second copy of generated code): the same
-        # reading explain gives those words.
+        # A native library aborts the process with its reason on stderr: protobuf's C++
+        # runtime (its version check, its descriptor database refusing a second copy of
+        # generated code), TensorFlow's own CHECK failures after a CUDA call failed (LOG(FATAL)
+        # prints "Check failed: ..." then aborts, tsl/platform/default/logging.cc). The same
+        # reading explain gives those words, where it names a cause of error level.
         read = _read_as_log(ctx, tf, summary)
-        if read is not None and read.cause == causes.software.PROTOBUF_INCOMPATIBLE:
+        if read is not None:
             return read
     plat = facts.platform
     if sig == "SIGILL":
@@ -456,6 +459,50 @@ def _cuda_build(m: Machine) -> str:
         carried = [*code.sass, *(f"{arch} PTX" for arch in code.ptx)]
         text += " with code for " + ", ".join(carried)
     return text
+
+
+def _named_before(ctx: CheckContext) -> set[str]:
+    """The causes the checks run before on this context named at warning or above."""
+    return {
+        f.cause
+        for made in ctx.findings_made.values()
+        for f in made
+        if f.cause and f.severity.rank >= Severity.WARNING.rank
+    }
+
+
+def check_tf_output(ctx: CheckContext) -> Iterator[Finding]:
+    """What TensorFlow printed as it imported, read as ``explain`` reads a log: the problems
+    it shows once it runs (the GPU not used for a library it could not load, a cuDNN it
+    cannot start, XLA's ptxas or libdevice, memory it could not get, a companion's own
+    warning), each with the catalogue's fix fitted to this machine.
+
+    Only where the import ran: a failed import's output is tensorflow.import's to read. A
+    cause another check already named from the facts is not named again (the facts outrank
+    what the text implies), and what TensorFlow showed working overrules the text (observed
+    beats inferred: :mod:`tfdoctor.causes.observed`, applied to every check's findings)."""
+    tf = ctx.facts.tensorflow
+    if tf is None or tf.status != TFStatus.OK:
+        return
+    said = import_output(tf)
+    if not said.strip():
+        yield Finding("tensorflow.output", Severity.OK, "TensorFlow printed nothing as it imported")
+        return
+    named = _named_before(ctx)
+    found = [x for x in read_output(ctx, said) if x.cause not in named]
+    for finding in found:
+        yield dataclasses.replace(
+            finding,
+            id="tensorflow.output",
+            check="",
+            detail=f"{finding.detail}\n(TensorFlow's own output as it imported.)".strip(),
+        )
+    if not found:
+        yield Finding(
+            "tensorflow.output",
+            Severity.OK,
+            "What TensorFlow printed as it imported names no problem",
+        )
 
 
 def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
