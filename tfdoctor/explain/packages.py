@@ -1027,7 +1027,7 @@ def _cuda_wheel_conflict(c: Conflict, m: Machine, said: str) -> Finding:
         f"extra ({c.target}{c.spec})",
         said,
         causes.gpu.framework_cuda_pins_fix(
-            m, c.target, c.have, c.requirer_version, c.spec, admitting
+            m, ((c.target, c.have, c.spec),), c.requirer_version, admitting
         ),
     )
 
