@@ -377,7 +377,8 @@ def test_jax_out_of_memory_after_tensorflow_started_names_both_shares() -> None:
 
 def test_tensorflow_out_of_memory_beside_jax_turns_jaxs_preallocation_off() -> None:
     text = (
-        ">>> import jax\n>>> x = jax.numpy.ones(3)\n>>> import tensorflow as tf\n"
+        ">>> import jax\n>>> jax.devices()\n[cuda(id=0)]\n>>> x = jax.numpy.ones(3)\n"
+        ">>> import tensorflow as tf\n"
         + _CREATED.format(mb=9780)
         + "2024-05-10 09:12:01.712399: E external/local_xla/xla/stream_executor/cuda/"
         "cuda_driver.cc:1045] failed to allocate 9.55G (10255073280 bytes) from device: "
@@ -385,6 +386,19 @@ def test_tensorflow_out_of_memory_beside_jax_turns_jaxs_preallocation_off() -> N
     )
     found = _only(text, "gpu-out-of-memory")
     assert any("XLA_PYTHON_CLIENT_PREALLOCATE=false" in c for c in found.fix.commands or ())
+
+
+def test_a_bare_import_beside_tensorflows_out_of_memory_holds_no_memory() -> None:
+    # Importing torch or jax allocates nothing on the GPU: no "shared" reading from that.
+    text = (
+        ">>> import torch\n>>> import jax\n>>> import tensorflow as tf\n"
+        + _CREATED.format(mb=38500)
+        + "2024-05-10 09:12:01.712399: E external/local_xla/xla/stream_executor/cuda/"
+        "cuda_driver.cc:1045] failed to allocate 9.55G (10255073280 bytes) from device: "
+        "CUDA_ERROR_OUT_OF_MEMORY: out of memory\n"
+    )
+    words = fix_text(_only(text, "gpu-out-of-memory"))
+    assert "holds memory of its own" not in words and "XLA_PYTHON_CLIENT" not in words, words
 
 
 def test_tensorflow_alone_out_of_memory_keeps_its_own_reading() -> None:
