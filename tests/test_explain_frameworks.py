@@ -279,6 +279,23 @@ def test_keras_set_to_a_backend_not_installed_names_keras_backend(backend: str) 
     assert "KERAS_BACKEND" in words and f'pip install "{backend}"' in words
 
 
+def test_a_backends_own_submodule_missing_is_a_broken_install_not_an_absent_one() -> None:
+    # torch imported (its frame below) and then found no compiled torch._C: installed, broken.
+    text = _traceback(
+        [
+            ("/home/u/train.py", 3, "<module>", "import keras"),
+            (f"{_SITE}/keras/src/backend/torch/core.py", 6, "<module>", "import torch"),
+            (f"{_SITE}/torch/__init__.py", 237, "<module>", "from torch._C import *"),
+        ],
+        "ModuleNotFoundError: No module named 'torch._C'",
+    )
+    report = explained(text, matrix=BUNDLED)
+    assert finding_of(report, "package-not-installed") is None
+    found = _only(text, "wheel-mismatch")
+    words = fix_text(found)
+    assert "--force-reinstall" in words and "not installed" not in words, words
+
+
 def test_a_module_missing_elsewhere_is_not_keras_backends_matter() -> None:
     text = _traceback(
         [(f"{_SITE}/keras/src/backend/torch/core.py", 6, "<module>", "import optree")],
