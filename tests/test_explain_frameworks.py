@@ -160,6 +160,33 @@ def test_a_replaced_cuda_wheel_a_tensorflow_pin_meets_names_that_release(
     assert line is not None and line.line in admitting and also in commands
 
 
+@pytest.mark.parametrize("log", [_NOTICE, _REPLACED], ids=["tf-pin-replaced", "torch-pin-replaced"])
+@pytest.mark.parametrize(("python", "newest"), [("3.12.3", True), ("3.9.18", False)])
+def test_a_replaced_cuda_wheel_names_the_newest_admitting_line_with_wheels_for_the_python(
+    log: str, python: str, newest: bool
+) -> None:
+    cudnn = "9.5.1.17"
+    admitting = [
+        x
+        for x in BUNDLED.lines
+        if not x.pre_release
+        and (pin := x.declared("nvidia-cudnn-cu12")) is not None
+        and spec_contains(cudnn, pin)
+    ]
+    fitting = [x for x in admitting if x.has_wheels_for(python[:-2].rstrip("."), "")]
+    if len(admitting) < 2 or not fitting:
+        pytest.skip("the bundled matrix has no two lines admitting it")
+    found = _only(
+        f"$ python --version\nPython {python}\n" + log.format(cudnn=cudnn), "cuda-wheel-pins"
+    )
+    commands = " ".join(found.fix.commands if found.fix else ())
+    named = commands.split("tensorflow[and-cuda]==", 1)[1].split('"', 1)[0]
+    want = max(fitting, key=lambda x: [int(p) for p in x.line.split(".")])
+    assert named == want.latest_patch, (named, [x.line for x in fitting])
+    # The newest admitting line lacks wheels for Python 3.9: the newest that has them.
+    assert (want is max(admitting, key=lambda x: [int(p) for p in x.line.split(".")])) is newest
+
+
 # --- the cuDNN another framework loaded first ---------------------------------------------------
 
 
