@@ -2326,22 +2326,29 @@ def container_libcuda_newer_fix(kernel: str, dso: str) -> Fix:
     )
 
 
-def compat_libcuda_fix(library: str) -> Fix:
+def compat_libcuda_fix(library: Optional[str]) -> Fix:
     """CUDA's forward-compatibility libcuda (the cuda-compat package, /usr/local/cuda/compat)
     loaded on a GPU that refuses it (cuInit's CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, 804)
     while the driver itself runs the build: that directory off the loader's path, so the
     driver's own libcuda loads. NVIDIA's CUDA Compatibility guide: forward compatibility is
-    for data-center GPUs only (https://docs.nvidia.com/deploy/cuda-compatibility/)."""
-    directory = library.rsplit("/", 1)[0] if "/" in library else library
+    for data-center GPUs only (https://docs.nvidia.com/deploy/cuda-compatibility/). Without
+    ``library`` (a log that names no path), the compat/ directory the guide installs under
+    the toolkit's (/usr/local/cuda/compat) is the one to look for."""
+    if library is None:
+        shown, directory = "a compat/ directory, /usr/local/cuda/compat by default", ""
+    else:
+        shown = library
+        directory = library.rsplit("/", 1)[0] if "/" in library else library
+    where = directory or "that directory"
     return Fix(
-        f"The libcuda that loads is CUDA's forward-compatibility copy ({library}), a newer "
+        f"The libcuda that loads is CUDA's forward-compatibility copy ({shown}), a newer "
         "driver library than the kernel module, which only data-center GPUs accept; this "
-        f"driver runs the build without it. Take {directory} off the loader's path "
+        f"driver runs the build without it. Take {where} off the loader's path "
         "(LD_LIBRARY_PATH, or the /etc/ld.so.conf.d file that names it, then ldconfig), or "
         "remove the cuda-compat package, so the driver's own libcuda.so.1 loads.",
         (
             'echo "$LD_LIBRARY_PATH"',
-            f"grep -rl {directory} /etc/ld.so.conf.d/",
+            f"grep -rl {directory or 'compat'} /etc/ld.so.conf.d/",
             "ldconfig -p | grep libcuda.so.1",
         ),
     )

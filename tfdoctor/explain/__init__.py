@@ -4783,6 +4783,31 @@ def _image_platform(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[caus
     )
 
 
+#: CUresult 804 in each of the log's wordings: its name, cuda_driver.cc's number where
+#: cuGetErrorName knows none, the runtime's cudaGetErrorString (cuda.h, driver_types.h).
+_COMPAT_REFUSED = re.compile(
+    r"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE|UNKNOWN ERROR \(804\)"
+    r"|forward compatibility was attempted on non supported HW"
+)
+
+
+def _compat_refused(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """CUresult 804 (CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: "forward compatibility was
+    attempted on non supported HW") where the log shows the kernel module (cuda_diagnostics'
+    "kernel reported version", nvidia-smi's driver) at or above the build's floor: the driver
+    runs the build, and what failed is CUDA's forward-compatibility libcuda loaded on a GPU
+    that does not take it. The check's reading of the same (checks/gpu.py), with its fix."""
+    cited = [line for h in hits for _, line in h.citations]
+    if not any(_COMPAT_REFUSED.search(line) for line in cited):
+        return None
+    floor, driver = _floor(m), r.kernel_module or r.driver_version
+    if floor is None or driver is None or version_key(driver) < version_key(floor):
+        return None
+    return causes.gpu.DRIVER_VERSION_MISMATCH, causes.gpu.compat_libcuda_fix(None)
+
+
 def _floor(m: Machine) -> Optional[str]:
     floor = causes.gpu.build_driver_floor(m)
     return floor.version if floor is not None else None
@@ -7794,12 +7819,15 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH: lambda m, r, hits: _virtual(m, hits),
     causes.gpu.DRIVER_TOO_OLD: lambda m, r, hits: (
-        causes.gpu.DRIVER_TOO_OLD,
-        causes.container.image_cuda_driver_fix(m, _group(hits, "cuda_version"))
-        if any(h.signature.id == "container-toolkit-cuda-requirement" for h in hits)
-        else causes.gpu.driver_init_error_fix(m, _floor(m))
-        if all(BARE_INIT_ERROR in h.signature.tags for h in hits)
-        else causes.gpu.driver_too_old_fix(m, _floor(m)),
+        _compat_refused(m, r, hits)
+        or (
+            causes.gpu.DRIVER_TOO_OLD,
+            causes.container.image_cuda_driver_fix(m, _group(hits, "cuda_version"))
+            if any(h.signature.id == "container-toolkit-cuda-requirement" for h in hits)
+            else causes.gpu.driver_init_error_fix(m, _floor(m))
+            if all(BARE_INIT_ERROR in h.signature.tags for h in hits)
+            else causes.gpu.driver_too_old_fix(m, _floor(m)),
+        )
     ),
     causes.software.IMPORT_CRASH: _import_crash,
     causes.gpu.TENSORRT_ENGINE_STALE: lambda m, r, hits: (
