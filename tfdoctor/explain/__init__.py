@@ -1709,6 +1709,9 @@ class Revealed(Record):
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
     no_gpu_host: bool = False
+    #: The same of NVML's words (:data:`_NVML_NO_DRIVER`): no NVIDIA driver, as a GPU-monitoring
+    #: library found, and nothing in the log expects a GPU.
+    nvml_no_gpu_host: bool = False
     #: TensorFlow itself listed a GPU: a device created (gpu_device.cc's "Created device"), or
     #: a device query answering with one or more GPUs (observed, not inferred).
     gpu_listed: bool = False
@@ -1995,10 +1998,22 @@ def _libcuda_without_module(evidence: Evidence) -> bool:
     )
 
 
-def _no_gpu_host(evidence: Evidence, text: str, container: bool) -> bool:
-    """TensorFlow's probe found no NVIDIA kernel driver on this host, and nothing else in the
-    log says a GPU was expected."""
-    if container or not evidence.logged(tflog.DriverNotFound):
+#: NVML's own words for a host without the NVIDIA driver (nvmlInit's NVML_ERROR_DRIVER_NOT_LOADED
+#: and NVML_ERROR_LIBRARY_NOT_FOUND, as pynvml raises them or a tool prints "Failed to
+#: initialize NVML: "): a GPU-monitoring library (pynvml, gpustat, a training framework's
+#: GPU logger) says so on a CPU machine as readily as on a broken GPU one.
+#: https://docs.nvidia.com/deploy/nvml-api/group__nvmlReturnValues.html
+_NVML_NO_DRIVER = ("nvml-driver-not-loaded", "nvml-library-not-found")
+
+
+def _no_gpu_host(evidence: Evidence, text: str, container: bool, nvml: bool = False) -> bool:
+    """TensorFlow's probe (with ``nvml``, NVML's: :data:`_NVML_NO_DRIVER`) found no NVIDIA
+    driver on this host, and nothing else in the log says a GPU was expected."""
+    if nvml:
+        found = any(sid in evidence.hits for sid in _NVML_NO_DRIVER)
+    else:
+        found = bool(evidence.logged(tflog.DriverNotFound))
+    if container or not found:
         return False
     if _libcuda_without_module(evidence):
         return False  # the driver's libcuda is installed: a GPU was meant
@@ -2318,6 +2333,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             else None
         ),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
+        nvml_no_gpu_host=_no_gpu_host(evidence, text, image_line is not None, nvml=True),
         gpu_listed="created-gpu-device" in evidence.hits
         or (gpus_listed([x for _, x in evidence.devices]) or 0) > 0,
         cuda_probe_only=_cuda_probe_only(evidence, lines, image_line is not None),
@@ -8216,6 +8232,22 @@ def _mo_check_severity(
     return severity
 
 
+def _nvml_without_gpu(
+    hits: Sequence[Hits], r: Revealed, severity: Severity
+) -> tuple[Severity, tuple[str, ...]]:
+    """NVML's no-driver words alone (:data:`_NVML_NO_DRIVER`) in a log that wants no GPU: a
+    GPU-monitoring library's nvmlInit failing on a CPU job's host, a note with its reason, as
+    TensorFlow's own probe is there (``no_gpu_host``); else ``severity`` and no note."""
+    alone = bool(hits) and all(h.signature.id in _NVML_NO_DRIVER for h in hits)
+    if not alone or not r.nvml_no_gpu_host:
+        return severity, ()
+    return Severity.INFO, (
+        "NVML (the driver's management library a GPU monitor calls) found no NVIDIA driver "
+        "on this host and nothing in the log expects a GPU: on a machine without an NVIDIA "
+        "GPU this is harmless; the fix is for a machine that has one.",
+    )
+
+
 def _quiet_reading(
     final: str, hits: Sequence[Hits], r: Revealed, gpu: bool, severity: Severity
 ) -> tuple[Severity, list[str]]:
@@ -8319,10 +8351,11 @@ def _cause_finding(
         # TensorFlow's own probe found no NVIDIA kernel driver on the host, and nothing in the
         # log expects a GPU: what every CUDA build prints on a machine without one.
         severity = Severity.INFO
+    severity, nvml_note = _nvml_without_gpu(hits, r, severity)
     severity, quiet = _quiet_reading(final, hits, r, gpu, severity)
     if any(h.signature.id == _MO_CHECK for h in hits):
         severity = _mo_check_severity(hits, r.mo_outcome, severity)
-    parts = [_cite(hits), *quiet]
+    parts = [_cite(hits), *quiet, *nvml_note]
     if final == causes.gpu.DRIVER_NOT_LOADED and severity is Severity.INFO and r.no_gpu_host:
         parts.append(
             "TensorFlow found no NVIDIA kernel driver on this host and nothing in the log "
