@@ -1984,18 +1984,11 @@ def _tf_import_library(tracebacks: Sequence[Traceback]) -> Optional[str]:
     return None
 
 
-#: cuda_diagnostics.cc's words where /proc/driver/nvidia/version is absent: no nvidia kernel
-#: module is loaded (the file is the module's; a container sees its host's).
-_NO_KERNEL_DRIVER = "kernel driver does not appear to be running"
-
-
 def _libcuda_without_module(evidence: Evidence) -> bool:
     """Whether TensorFlow's diagnostics show the driver's libcuda with a version and no
     kernel module: the driver's user-space installed, its module not loaded."""
     libcuda = any(e.source == "libcuda" for _, e in evidence.logged(tflog.DriverVersion))
-    return libcuda and any(
-        _NO_KERNEL_DRIVER in e.message for _, e in evidence.logged(tflog.DriverNotFound)
-    )
+    return libcuda and any(e.kernel_module_absent for _, e in evidence.logged(tflog.DriverNotFound))
 
 
 #: NVML's own words for a host without the NVIDIA driver (nvmlInit's NVML_ERROR_DRIVER_NOT_LOADED
