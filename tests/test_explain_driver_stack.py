@@ -602,6 +602,17 @@ def test_nvml_finding_no_driver_in_a_job_that_wants_no_gpu_is_a_note(
     ]
 
 
+def test_nvidia_smi_failing_where_uname_says_darwin_loads_no_kernel_module() -> None:
+    # uname -s answers "Darwin" on macOS: no NVIDIA kernel module there to load.
+    text = (
+        "$ uname -s\nDarwin\n$ nvidia-smi\nNVIDIA-SMI has failed because it couldn't "
+        "communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is "
+        "installed and running.\n"
+    )
+    fixes = "\n".join(fix_text(x) for x in explained(text).findings if x.fix)
+    assert "modprobe" not in fixes, fixes
+
+
 def test_nvml_not_found_on_a_mac_loads_no_kernel_module() -> None:
     # pynvml on a Mac finds no libnvidia-ml: macOS has no NVIDIA driver to load.
     text = (

@@ -104,6 +104,7 @@ from tfdoctor.evidence.macos import (
     dyld_tried,
     mac_shown,
     python_machine,
+    uname_darwin,
 )
 from tfdoctor.evidence.nodejs import read_tfjs_node_package, rejoin_addon_paths
 from tfdoctor.evidence.packages import (
@@ -2093,6 +2094,10 @@ def _system_of(
         # The user's own form states it: what they wrote, cited as written.
         os_hint = Inferred("os", said.os, f"the issue's form: {said.os_said}")
     mac, printed = mac_shown(evidence.first_text)
+    darwin = uname_darwin(evidence.first_text)
+    if os_hint is None and darwin is not None:
+        # The kernel's own name, as uname printed it: macOS's Darwin.
+        os_hint = Inferred("os", "macos", darwin)
     if os_hint is None and mac is not None and printed:
         # Only what the machine printed says the system (a user's words may name another
         # machine than the one that failed).
