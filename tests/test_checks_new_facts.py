@@ -377,6 +377,9 @@ def test_another_framework_pulling_other_cuda_wheels_is_named() -> None:
     (finding,) = judge("cuda.versions", facts)
     assert finding.cause == "cuda-wheel-pins"
     assert finding.fix is not None and "torch 2.4.0" in finding.fix.text
+    # TensorFlow's pin back in place would break torch: each framework its own environment.
+    commands = " ".join(finding.fix.commands)
+    assert "-m venv" in commands and 'install "nvidia-cudnn-cu12==' not in commands, commands
 
 
 def test_without_tensorflow_gpu_visibility_is_not_applicable_not_unknown() -> None:

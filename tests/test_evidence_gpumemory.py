@@ -74,7 +74,20 @@ def test_taken_and_never_fits() -> None:
             ("JAX",),
             id="jax-runtime",
         ),
-        pytest.param(">>> import torch\n>>> import jax\n", ("PyTorch", "JAX"), id="imports"),
+        # Importing allocates nothing: an import alone shows no framework on the GPU.
+        pytest.param(">>> import torch\n>>> import jax\n", (), id="imports-alone"),
+        pytest.param(
+            ">>> import torch\n>>> model = Net().cuda()\n>>> import jax\n>>> jax.devices()\n"
+            "[CudaDevice(id=0)]\n",
+            ("PyTorch", "JAX"),
+            id="device-lines",
+        ),
+        pytest.param(
+            '>>> import torch\n>>> x = torch.ones(3, device="cuda")\n',
+            ("PyTorch",),
+            id="torch-call",
+        ),
+        pytest.param('>>> x = model.to("cuda")\n', (), id="cuda-call-without-torch"),
         pytest.param("RuntimeError: torchvision is not a torch build", (), id="words-only"),
     ],
 )

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from tfdoctor.evidence.macos import dyld_refused, dyld_tried
+from typing import Optional
+
+import pytest
+
+from tfdoctor.evidence.macos import dyld_refused, dyld_tried, uname_darwin
 
 
 def test_the_paths_dyld_tried_are_read_in_its_order_once_each() -> None:
@@ -36,3 +40,23 @@ def test_the_paths_dyld_found_and_refused_are_those_not_absent() -> None:
     )
     assert dyld_refused(text) == (f"{site}/libtensorflow_framework.2.dylib",)
     assert len(dyld_tried(text)) == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        pytest.param("$ uname -s\nDarwin\n", "Darwin", id="uname-s"),
+        pytest.param("$ uname\nDarwin\n", "Darwin", id="uname"),
+        pytest.param("$ uname -sr\nDarwin 23.1.0\n", "Darwin 23.1.0", id="uname-sr"),
+        pytest.param(
+            "$ uname -a\nDarwin mbp.local 19.6.0 Darwin Kernel Version 19.6.0: Thu Oct 29 "
+            "22:56:45 PDT 2020; root:xnu-6153.141.2.2~1/RELEASE_X86_64 x86_64\n",
+            "Darwin mbp.local 19.6.0 Darwin Kernel Version 19.6.0: Thu Oct 29 22:56:45 PDT 20",
+            id="uname-a",
+        ),
+        pytest.param("Darwin\n", None, id="a-word-alone"),
+        pytest.param("see Charles Darwin 1.2.3\n", None, id="a-name-in-prose"),
+    ],
+)
+def test_unames_darwin_is_read(text: str, line: Optional[str]) -> None:
+    assert uname_darwin(text) == line

@@ -297,6 +297,13 @@ EVENTS = [
         id="cudart-stub",
     ),
     pytest.param(
+        "E external/local_xla/xla/stream_executor/cuda/cuda_diagnostics.cc:152] kernel driver "
+        "does not appear to be running on this host (node7): /proc/driver/nvidia/version does "
+        "not exist",
+        DriverNotFound(1, "", kernel_module_absent=True),
+        id="no-kernel-module",
+    ),
+    pytest.param(
         "W py_utils.cc:38] TF-TRT Warning: Could not find TensorRT",
         TensorRTMissing(1, ""),
         id="tensorrt",

@@ -630,6 +630,23 @@ def test_a_driver_below_the_images_cuda_names_the_floor_of_the_images_release() 
     assert "525.60.13" in fix_text(top)
 
 
+def test_forward_compatibility_refused_with_a_driver_new_enough_takes_compat_off_the_path() -> None:
+    # The kernel module (cuda_diagnostics' own line) runs TensorFlow 2.16's CUDA 12.3: the
+    # forward-compatibility libcuda is what the GPU refused, as the check reads it.
+    log = (
+        "$ docker run --gpus all --rm tensorflow/tensorflow:2.16.1-gpu python train.py\n"
+        "2024-04-01 08:00:00.000000: E external/local_xla/xla/stream_executor/cuda/"
+        "cuda_driver.cc:282] failed call to cuInit: CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: "
+        "forward compatibility was attempted on non supported HW\n"
+        "2024-04-01 08:00:00.000001: I external/local_xla/xla/stream_executor/cuda/"
+        "cuda_diagnostics.cc:200] kernel reported version is: 535.104.5\n"
+    )
+    top = top_error(explained(log))
+    words = fix_text(top)
+    assert "forward-compatibility" in words and "off the loader's path" in words, words
+    assert "525.60.13" not in words
+
+
 #: A Mac's own platform line (Python's platform.platform() on Apple silicon) before the
 #: container's command: Docker Desktop for Mac.
 _MAC = "$ python3 -c 'import platform; print(platform.platform())'\nmacOS-14.2.1-arm64-arm-64bit\n"

@@ -569,6 +569,50 @@ def test_ldconfigs_note_of_an_empty_libcuda_is_no_error(text: str) -> None:
     ]
 
 
+#: A GPU-monitoring library's nvmlInit failing inside a training script's logger (pynvml's
+#: _nvmlCheckReturn raising NVMLError_X for NVML_ERROR_X).
+_NVML_IN_A_LOGGER = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/job/train.py", line 12, in <module>\n'
+    "    logger = SystemMonitor()\n"
+    '  File "/srv/job/.venv/lib/python3.11/site-packages/pynvml.py", line 1947, in nvmlInit\n'
+    "    _nvmlCheckReturn(ret)\n"
+    "pynvml.{error}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        "NVMLError_DriverNotLoaded: Driver Not Loaded",
+        "NVMLError_LibraryNotFound: NVML Shared Library Not Found",
+    ],
+)
+@pytest.mark.parametrize("wanted", [False, True], ids=["cpu-job", "gpu-wanted"])
+def test_nvml_finding_no_driver_in_a_job_that_wants_no_gpu_is_a_note(
+    error: str, wanted: bool
+) -> None:
+    text = ("$ export CUDA_VISIBLE_DEVICES=0\n" if wanted else "") + _NVML_IN_A_LOGGER.format(
+        error=error
+    )
+    report = explained(text)
+    worst = max((x.severity.rank for x in report.findings), default=Severity.INFO.rank)
+    assert (worst >= Severity.ERROR.rank) is wanted, [
+        (x.cause, x.severity.value) for x in report.findings
+    ]
+
+
+def test_nvidia_smi_failing_where_uname_says_darwin_loads_no_kernel_module() -> None:
+    # uname -s answers "Darwin" on macOS: no NVIDIA kernel module there to load.
+    text = (
+        "$ uname -s\nDarwin\n$ nvidia-smi\nNVIDIA-SMI has failed because it couldn't "
+        "communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is "
+        "installed and running.\n"
+    )
+    fixes = "\n".join(fix_text(x) for x in explained(text).findings if x.fix)
+    assert "modprobe" not in fixes, fixes
+
+
 def test_nvml_not_found_on_a_mac_loads_no_kernel_module() -> None:
     # pynvml on a Mac finds no libnvidia-ml: macOS has no NVIDIA driver to load.
     text = (

@@ -160,6 +160,33 @@ def test_a_replaced_cuda_wheel_a_tensorflow_pin_meets_names_that_release(
     assert line is not None and line.line in admitting and also in commands
 
 
+@pytest.mark.parametrize("log", [_NOTICE, _REPLACED], ids=["tf-pin-replaced", "torch-pin-replaced"])
+@pytest.mark.parametrize(("python", "newest"), [("3.12.3", True), ("3.9.18", False)])
+def test_a_replaced_cuda_wheel_names_the_newest_admitting_line_with_wheels_for_the_python(
+    log: str, python: str, newest: bool
+) -> None:
+    cudnn = "9.5.1.17"
+    admitting = [
+        x
+        for x in BUNDLED.lines
+        if not x.pre_release
+        and (pin := x.declared("nvidia-cudnn-cu12")) is not None
+        and spec_contains(cudnn, pin)
+    ]
+    fitting = [x for x in admitting if x.has_wheels_for(python[:-2].rstrip("."), "")]
+    if len(admitting) < 2 or not fitting:
+        pytest.skip("the bundled matrix has no two lines admitting it")
+    found = _only(
+        f"$ python --version\nPython {python}\n" + log.format(cudnn=cudnn), "cuda-wheel-pins"
+    )
+    commands = " ".join(found.fix.commands if found.fix else ())
+    named = commands.split("tensorflow[and-cuda]==", 1)[1].split('"', 1)[0]
+    want = max(fitting, key=lambda x: [int(p) for p in x.line.split(".")])
+    assert named == want.latest_patch, (named, [x.line for x in fitting])
+    # The newest admitting line lacks wheels for Python 3.9: the newest that has them.
+    assert (want is max(admitting, key=lambda x: [int(p) for p in x.line.split(".")])) is newest
+
+
 # --- the cuDNN another framework loaded first ---------------------------------------------------
 
 
@@ -279,6 +306,23 @@ def test_keras_set_to_a_backend_not_installed_names_keras_backend(backend: str) 
     assert "KERAS_BACKEND" in words and f'pip install "{backend}"' in words
 
 
+def test_a_backends_own_submodule_missing_is_a_broken_install_not_an_absent_one() -> None:
+    # torch imported (its frame below) and then found no compiled torch._C: installed, broken.
+    text = _traceback(
+        [
+            ("/home/u/train.py", 3, "<module>", "import keras"),
+            (f"{_SITE}/keras/src/backend/torch/core.py", 6, "<module>", "import torch"),
+            (f"{_SITE}/torch/__init__.py", 237, "<module>", "from torch._C import *"),
+        ],
+        "ModuleNotFoundError: No module named 'torch._C'",
+    )
+    report = explained(text, matrix=BUNDLED)
+    assert finding_of(report, "package-not-installed") is None
+    found = _only(text, "wheel-mismatch")
+    words = fix_text(found)
+    assert "--force-reinstall" in words and "not installed" not in words, words
+
+
 def test_a_module_missing_elsewhere_is_not_keras_backends_matter() -> None:
     text = _traceback(
         [(f"{_SITE}/keras/src/backend/torch/core.py", 6, "<module>", "import optree")],
@@ -377,7 +421,8 @@ def test_jax_out_of_memory_after_tensorflow_started_names_both_shares() -> None:
 
 def test_tensorflow_out_of_memory_beside_jax_turns_jaxs_preallocation_off() -> None:
     text = (
-        ">>> import jax\n>>> x = jax.numpy.ones(3)\n>>> import tensorflow as tf\n"
+        ">>> import jax\n>>> jax.devices()\n[cuda(id=0)]\n>>> x = jax.numpy.ones(3)\n"
+        ">>> import tensorflow as tf\n"
         + _CREATED.format(mb=9780)
         + "2024-05-10 09:12:01.712399: E external/local_xla/xla/stream_executor/cuda/"
         "cuda_driver.cc:1045] failed to allocate 9.55G (10255073280 bytes) from device: "
@@ -385,6 +430,19 @@ def test_tensorflow_out_of_memory_beside_jax_turns_jaxs_preallocation_off() -> N
     )
     found = _only(text, "gpu-out-of-memory")
     assert any("XLA_PYTHON_CLIENT_PREALLOCATE=false" in c for c in found.fix.commands or ())
+
+
+def test_a_bare_import_beside_tensorflows_out_of_memory_holds_no_memory() -> None:
+    # Importing torch or jax allocates nothing on the GPU: no "shared" reading from that.
+    text = (
+        ">>> import torch\n>>> import jax\n>>> import tensorflow as tf\n"
+        + _CREATED.format(mb=38500)
+        + "2024-05-10 09:12:01.712399: E external/local_xla/xla/stream_executor/cuda/"
+        "cuda_driver.cc:1045] failed to allocate 9.55G (10255073280 bytes) from device: "
+        "CUDA_ERROR_OUT_OF_MEMORY: out of memory\n"
+    )
+    words = fix_text(_only(text, "gpu-out-of-memory"))
+    assert "holds memory of its own" not in words and "XLA_PYTHON_CLIENT" not in words, words
 
 
 def test_tensorflow_alone_out_of_memory_keeps_its_own_reading() -> None:

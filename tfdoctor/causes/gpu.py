@@ -954,53 +954,76 @@ def framework_cudnn_first_fix(m: Machine, loaded: str, need: str, frameworks: Se
 
 
 def framework_cuda_pins_fix(
-    m: Machine, dist: str, have: str, tf_version: str, tf_spec: str, admitting: Optional[TFLine]
+    m: Machine,
+    off: Sequence[tuple[str, str, str]],
+    tf_version: str,
+    admitting: Optional[TFLine] = None,
+    listed: bool = False,
 ) -> Fix:
-    """One environment, two frameworks' exact pins on one NVIDIA wheel: TensorFlow's and-cuda
-    extra pins ``dist`` to ``tf_spec``, another framework's wheels (torch's Requires-Dist
-    ``nvidia-cudnn-cu12==9.1.0.70``, jax's cuda12 plugin's ranges) put ``have`` there. The
-    TensorFlow line whose pin admits ``have`` (``admitting``, from the matrix) serves both;
-    else each framework gets an environment of its own: reinstalling TensorFlow's pin would
-    break the other framework the same way. Where no framework the log shows pins ``dist``,
-    none is named: ``pip show`` lists what requires it, and TensorFlow's pin back serves
-    where TensorFlow alone does."""
-    shown = m.frameworks_pinning((dist,))
+    """NVIDIA wheels installed outside the pins of TensorFlow's and-cuda extra: ``off`` holds
+    (distribution, installed version, TensorFlow's range) for each. The one builder for
+    ``cuda-wheel-pins`` on TensorFlow's side, for the check (every package listed:
+    ``listed``) and for explain (a log's pip notice). Where another framework's wheels pin
+    their own (torch's Requires-Dist ``nvidia-cudnn-cu12==9.1.0.70``, jax's cuda12 plugin's
+    ranges), one environment holds one release of each: the TensorFlow line whose pin admits
+    the installed one (``admitting``, from the matrix; one distribution only) serves both,
+    else each framework gets an environment of its own: reinstalling TensorFlow's pins in
+    place would break the other framework the same way. Where the environment is listed and
+    no framework pins them, TensorFlow's pins back serve; where a log shows no framework that
+    pins them, none is named: ``pip show`` lists what requires each."""
+    dists = tuple(d for d, _, _ in off)
+    pins = tuple(f"{d}{spec}" for d, _, spec in off)
+    have = ", ".join(f"{d} {v}" for d, v, _ in off)
+    verb = "is" if len(off) == 1 else "are"
+    one = off[0][0] if len(off) == 1 else "each"
+    shown = m.frameworks_pinning(dists)
     tf = m.tf_name or "tensorflow"
+    lead = (
+        f"TensorFlow {tf_version}'s and-cuda extra pins {', '.join(pins)}, "
+        f"and {have} {verb} installed"
+    )
     if shown:
         head = (
-            f"TensorFlow {tf_version}'s and-cuda extra pins {dist}{tf_spec}, and {dist} {have} "
-            f"is installed: {', '.join(shown)} in this environment "
+            f"{lead}: {', '.join(shown)} in this environment "
             f"pin{'s' if len(shown) == 1 else ''} NVIDIA wheels of its own, and one "
-            f"environment holds one release of {dist}."
+            f"environment holds one release of {one}."
         )
         listing: tuple[str, ...] = ()
         apart = "keep TensorFlow and the other framework in separate virtual environments"
+    elif listed:
+        # Every installed package was read and none pins these wheels: TensorFlow's pins
+        # back break nothing.
+        return Fix(
+            f"{lead}; no other framework in this environment pins them: install the NVIDIA "
+            "wheels TensorFlow pins.",
+            m.pip_install(*pins),
+        )
     else:
         # No framework the log shows pins it: which package requires the other release is
         # pip's to list (Required-by), not this reading's to guess.
         head = (
-            f"TensorFlow {tf_version}'s and-cuda extra pins {dist}{tf_spec}, and {dist} {have} "
-            f"is installed; one environment holds one release of {dist}. `pip show {dist}` "
-            "lists what requires it (Required-by): where TensorFlow alone does, its own pin "
-            f"({dist}{tf_spec}) back serves; where another framework does (PyTorch's torch, "
+            f"{lead}; one environment holds one release of {one}. "
+            + " ".join(f"`pip show {d}`" for d in dists)
+            + " lists what requires it (Required-by): where TensorFlow alone does, its own pin "
+            f"({', '.join(pins)}) back serves; where another framework does (PyTorch's torch, "
             "JAX's jax-cuda12-plugin pin their own NVIDIA wheels), TensorFlow's pin back "
             "would break that framework."
         )
-        listing = m.pip(f"show {dist}")
+        listing = tuple(c for d in dists for c in m.pip(f"show {d}"))
         apart = (
             "where another framework requires it, keep TensorFlow and that framework in "
             "separate virtual environments"
         )
-    if admitting is not None:
+    if admitting is not None and len(off) == 1:
+        dist, installed, _ = off[0]
         return Fix(
             f"{head} TensorFlow {admitting.line}'s pin ({dist}{admitting.declared(dist)}, "
-            f"from the matrix) admits {have}: install that TensorFlow with its and-cuda "
-            f"extra, which leaves {dist} {have} in place.",
+            f"from the matrix) admits {installed}: install that TensorFlow with its and-cuda "
+            f"extra, which leaves {dist} {installed} in place.",
             (*listing, *m.pip_install(f"{tf}[and-cuda]=={admitting.latest_patch}")),
         )
     return Fix(
-        f"{head} No TensorFlow release in the matrix pins a {dist} range that admits {have}: "
-        f"{apart}.",
+        f"{head} No TensorFlow release in the matrix pins a range that admits {have}: {apart}.",
         (*listing, *venv_pip(f'install "{tf}[and-cuda]=={tf_version}"')),
     )
 
@@ -2303,22 +2326,29 @@ def container_libcuda_newer_fix(kernel: str, dso: str) -> Fix:
     )
 
 
-def compat_libcuda_fix(library: str) -> Fix:
+def compat_libcuda_fix(library: Optional[str]) -> Fix:
     """CUDA's forward-compatibility libcuda (the cuda-compat package, /usr/local/cuda/compat)
     loaded on a GPU that refuses it (cuInit's CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, 804)
     while the driver itself runs the build: that directory off the loader's path, so the
     driver's own libcuda loads. NVIDIA's CUDA Compatibility guide: forward compatibility is
-    for data-center GPUs only (https://docs.nvidia.com/deploy/cuda-compatibility/)."""
-    directory = library.rsplit("/", 1)[0] if "/" in library else library
+    for data-center GPUs only (https://docs.nvidia.com/deploy/cuda-compatibility/). Without
+    ``library`` (a log that names no path), the compat/ directory the guide installs under
+    the toolkit's (/usr/local/cuda/compat) is the one to look for."""
+    if library is None:
+        shown, directory = "a compat/ directory, /usr/local/cuda/compat by default", ""
+    else:
+        shown = library
+        directory = library.rsplit("/", 1)[0] if "/" in library else library
+    where = directory or "that directory"
     return Fix(
-        f"The libcuda that loads is CUDA's forward-compatibility copy ({library}), a newer "
+        f"The libcuda that loads is CUDA's forward-compatibility copy ({shown}), a newer "
         "driver library than the kernel module, which only data-center GPUs accept; this "
-        f"driver runs the build without it. Take {directory} off the loader's path "
+        f"driver runs the build without it. Take {where} off the loader's path "
         "(LD_LIBRARY_PATH, or the /etc/ld.so.conf.d file that names it, then ldconfig), or "
         "remove the cuda-compat package, so the driver's own libcuda.so.1 loads.",
         (
             'echo "$LD_LIBRARY_PATH"',
-            f"grep -rl {directory} /etc/ld.so.conf.d/",
+            f"grep -rl {directory or 'compat'} /etc/ld.so.conf.d/",
             "ldconfig -p | grep libcuda.so.1",
         ),
     )

@@ -948,6 +948,26 @@ def wheel_reinstall_fix(m: Machine, packages: Sequence[PackageFacts]) -> Fix:
     )
 
 
+def backend_module_missing_fix(m: Machine, backend: str, dist: str, module: str) -> Fix:
+    """Keras 3's ``backend`` imported ``dist`` and then found no ``module`` inside it (its
+    compiled extension, torch._C): Python's import system says ``No module named 'a.b'`` only
+    once the package ``a`` imported (importlib's _find_and_load_unlocked), so ``dist`` is
+    there and its own part is not: a wheel built for another Python (an extension module's
+    file name carries its interpreter's tag, importlib.machinery.EXTENSION_SUFFIXES), an
+    install cut short, or a source checkout of it on the path before the installed one.
+    Reinstalling it with this interpreter's pip brings the wheel built for it."""
+    installed = m.facts.package(dist)
+    spec = f"{dist}=={installed.version}" if installed is not None and installed.version else dist
+    return Fix(
+        f"Keras 3's {backend} backend imported {dist}, and {dist} lacks its own module "
+        f"{module}: the installed {dist} is broken or built for another Python, not missing. "
+        f"Reinstall it with this interpreter's pip (a GPU build the way its own install guide "
+        f"gives), which picks the wheel built for this Python; where a directory named {dist} "
+        "(a source checkout) sits in the working directory, run from elsewhere.",
+        (*m.pip(f"show {dist}"), *m.pip(f'install --force-reinstall --no-deps "{spec}"')),
+    )
+
+
 def no_wheel_fix(m: Machine) -> Fix:
     """A Python and platform TensorFlow publishes wheels for (the newest release that fits)."""
     from tfdoctor.compat import install_requirement, newest_fit  # noqa: PLC0415

@@ -185,33 +185,21 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
                 )
                 break
     cudnn_problem = bool(problems)
-    off_pins: list[str] = []
+    off_pins: list[tuple[str, str, str]] = []
     for dist, spec in sorted(((line.and_cuda if line is not None else None) or {}).items()):
         installed = facts.package(dist)
         if installed is None:
             continue
         if installed.version not in specifier(spec):
             problems.append(f"{dist} {installed.version} is outside TensorFlow's pin {dist}{spec}")
-            off_pins.append(f"{dist}{spec}")
+            off_pins.append((dist, installed.version, spec))
     if not problems:
         return
     if cudnn_problem:
         cause, remedy = _cuda_versions_fix(ctx, shadowing)
     else:
         cause = causes.gpu.CUDA_WHEEL_PINS
-        pullers = ctx.machine.frameworks_pinning(off_pins)
-        remedy = causes.common.install_fix(
-            ctx.machine,
-            "Install the NVIDIA wheels TensorFlow pins"
-            + (
-                f" ({', '.join(pullers)} in this environment pins others: give it an "
-                "environment of its own)"
-                if pullers
-                else ""
-            )
-            + ".",
-            *off_pins,
-        )
+        remedy = causes.gpu.framework_cuda_pins_fix(ctx.machine, off_pins, pkg.version, listed=True)
     yield causes.finding(
         "cuda.versions",
         Severity.ERROR if cudnn_problem else Severity.WARNING,

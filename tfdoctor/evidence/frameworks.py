@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import re
 
+#: Each framework's words that show it present in the program: its GPU words below, its
+#: frames, its import. An import alone loads its libraries (PyTorch's libtorch_cuda links its
+#: cuDNN) but allocates no GPU memory.
 _FRAMEWORKS = (
     (
         "PyTorch",
@@ -35,7 +38,50 @@ _FRAMEWORKS = (
     ),
 )
 
+#: The words that show a framework at work on the GPU, not merely imported.
+#: PyTorch: its caching allocator refusing ("CUDA out of memory. Tried to allocate",
+#: c10/cuda/CUDACachingAllocator.cpp; torch.OutOfMemoryError, torch/__init__.py), a tensor
+#: on a CUDA device as torch prints it (``device='cuda:0'``, torch/_tensor_str.py), or the
+#: program's own move of a model or tensor there (``.cuda()``, ``.to("cuda")``,
+#: ``device="cuda"``, ``torch.device("cuda")``) where the log shows torch beside it.
+#: https://github.com/pytorch/pytorch/blob/v2.4.0/torch/_tensor_str.py
+_TORCH_ALLOCATES = re.compile(
+    r"CUDA out of memory\. Tried to allocate|torch\.(?:cuda\.)?OutOfMemoryError"
+    r"|torch\.cuda\.memory_allocated\b"
+)
+_CUDA_CALL = re.compile(
+    r"\.cuda\(\s*(?:\d+\s*)?\)|\.to\(\s*['\"]cuda(?::\d+)?['\"]"
+    r"|\bdevice\s*=\s*['\"]cuda(?::\d+)?['\"]|torch\.device\(\s*['\"]cuda"
+)
+#: JAX: XLA's out-of-memory as JAX raises it (``XlaRuntimeError: RESOURCE_EXHAUSTED``), its
+#: GPU devices as jax.devices() prints them (jaxlib's device repr across releases:
+#: ``GpuDevice(id=0, process_index=0)``, ``StreamExecutorGpuDevice(id=0, ...)``,
+#: ``cuda(id=0)``, ``CudaDevice(id=0)``; xla/python/py_device.cc), or its backend
+#: (``jax.default_backend()`` answering ``'gpu'``).
+#: https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html
+_JAX_ON_GPU = re.compile(
+    r"XlaRuntimeError: RESOURCE_EXHAUSTED"
+    r"|\b(?:StreamExecutor)?GpuDevice\(id=\d|\bCudaDevice\(id=\d|\bcuda\(id=\d"
+    r"|default_backend\(\)\s*\n\s*'gpu'"
+)
+
 
 def read_frameworks(text: str) -> tuple[str, ...]:
-    """The other frameworks (``PyTorch``, ``JAX``, in that order) whose work ``text`` shows."""
+    """The other frameworks (``PyTorch``, ``JAX``, in that order) present in ``text``: their
+    GPU work, their frames or their import."""
     return tuple(name for name, words in _FRAMEWORKS if words.search(text))
+
+
+def read_gpu_frameworks(text: str) -> tuple[str, ...]:
+    """The other frameworks ``text`` shows on the GPU (``PyTorch``, ``JAX``, in that order):
+    their allocation, device or out-of-memory lines, a CUDA move beside PyTorch. An import
+    alone is no such sign (:func:`read_frameworks` names it a candidate)."""
+    present = read_frameworks(text)
+    out = []
+    # ``.cuda()`` and ``device="cuda"`` are PyTorch's calls only where PyTorch is in the log.
+    if "PyTorch" in present and (_TORCH_ALLOCATES.search(text) or _CUDA_CALL.search(text)):
+        out.append("PyTorch")
+    if _JAX_ON_GPU.search(text):
+        # Each of these words is jaxlib's own: no import needs to show beside it.
+        out.append("JAX")
+    return tuple(out)

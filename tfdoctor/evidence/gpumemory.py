@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from tfdoctor.evidence.frameworks import read_frameworks
+from tfdoctor.evidence.frameworks import read_gpu_frameworks
 from tfdoctor.evidence.tflog import readable_bytes
 from tfdoctor.records import Record, record
 
@@ -114,7 +114,7 @@ def read_gpu_memory(text: str) -> GpuMemoryShown:
         total,
         int(limit["n"] or limit["m"]) if limit else None,
         _CAPPED.search(text) is not None or _virtual_devices(text),
-        read_frameworks(text),
+        read_gpu_frameworks(text),
     )
 
 

@@ -58,6 +58,28 @@ _SAID = re.compile(
 )
 
 
+#: uname's answer on macOS: the kernel's name (POSIX uname -s writes utsname's sysname, which
+#: XNU's kern.ostype gives as ``Darwin``), first on the line of ``uname -a`` (``Darwin host
+#: 23.1.0 Darwin Kernel Version 23.1.0: ...``) and of ``uname -sr`` (``Darwin 23.1.0``), alone
+#: on the line after a bare ``uname``/``uname -s``.
+#: https://pubs.opengroup.org/onlinepubs/9699919799/utilities/uname.html
+_UNAME = re.compile(
+    r"(?m)^[ \t]*Darwin[ \t]+(?:\S+[ \t]+)?\d+\.\d+\.\d+\b[^\n]*$"
+    r"|\buname(?:[ \t]+-[A-Za-z]+)*[ \t]*\r?\n[ \t]*Darwin[ \t]*\r?$"
+)
+
+
+def uname_darwin(text: str) -> Optional[str]:
+    """The line where ``uname`` printed ``Darwin`` (macOS's kernel) in ``text``, or None."""
+    head = text[:MAC_READ]
+    if "Darwin" not in head:
+        return None
+    found = _UNAME.search(head)
+    if found is None:
+        return None
+    return found.group(0).strip().splitlines()[-1].strip()[:80]
+
+
 #: platform.platform()'s words alone, with the interpreter's machine.
 _PLATFORM = re.compile(r"\b(?:macOS|Darwin)-\d+\.\d+(?:\.\d+)?-(?P<machine>arm64|x86_64)\b")
 

@@ -138,6 +138,9 @@ class DriverNotFound(Record):
 
     line: int
     message: str
+    #: cuda_diagnostics.cc's words: no NVIDIA kernel module loaded (no
+    #: /proc/driver/nvidia/version), whatever the driver's libcuda did.
+    kernel_module_absent: bool = False
 
 
 @record
@@ -851,8 +854,12 @@ def _registration_events(no: int, message: str) -> Iterator[Event]:
     yield GpuRegistrationSkipped(no, message)
 
 
+#: cuda_diagnostics.cc's line when /proc/driver/nvidia/version is missing.
+_NO_KERNEL_MODULE = "kernel driver does not appear to be running"
+
+
 def _driver_missing_events(no: int, message: str) -> Iterator[Event]:
-    yield DriverNotFound(no, message)
+    yield DriverNotFound(no, message, _NO_KERNEL_MODULE in message)
 
 
 def _tensorrt_events(no: int, message: str) -> Iterator[Event]:
@@ -875,7 +882,7 @@ KEYWORDS: dict[str, tuple[Reader, ...]] = {
     "Cannot dlopen some GPU libraries": (_registration_events,),
     "Skipping registering GPU devices": (_registration_events,),
     "Could not find cuda drivers on your machine": (_driver_missing_events,),
-    "kernel driver does not appear to be running": (_driver_missing_events,),
+    _NO_KERNEL_MODULE: (_driver_missing_events,),
     # cuda_dnn.cc writes "CuDNN"; pastes and other builds show "cuDNN" too.
     "Loaded runtime ": (_version_events,),
     "Ignoring visible gpu device": (_gpu_events,),

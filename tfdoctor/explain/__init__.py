@@ -104,6 +104,7 @@ from tfdoctor.evidence.macos import (
     dyld_tried,
     mac_shown,
     python_machine,
+    uname_darwin,
 )
 from tfdoctor.evidence.nodejs import read_tfjs_node_package, rejoin_addon_paths
 from tfdoctor.evidence.packages import (
@@ -1708,6 +1709,9 @@ class Revealed(Record):
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
     no_gpu_host: bool = False
+    #: The same of NVML's words (:data:`_NVML_NO_DRIVER`): no NVIDIA driver, as a GPU-monitoring
+    #: library found, and nothing in the log expects a GPU.
+    nvml_no_gpu_host: bool = False
     #: TensorFlow itself listed a GPU: a device created (gpu_device.cc's "Created device"), or
     #: a device query answering with one or more GPUs (observed, not inferred).
     gpu_listed: bool = False
@@ -1984,24 +1988,29 @@ def _tf_import_library(tracebacks: Sequence[Traceback]) -> Optional[str]:
     return None
 
 
-#: cuda_diagnostics.cc's words where /proc/driver/nvidia/version is absent: no nvidia kernel
-#: module is loaded (the file is the module's; a container sees its host's).
-_NO_KERNEL_DRIVER = "kernel driver does not appear to be running"
-
-
 def _libcuda_without_module(evidence: Evidence) -> bool:
     """Whether TensorFlow's diagnostics show the driver's libcuda with a version and no
     kernel module: the driver's user-space installed, its module not loaded."""
     libcuda = any(e.source == "libcuda" for _, e in evidence.logged(tflog.DriverVersion))
-    return libcuda and any(
-        _NO_KERNEL_DRIVER in e.message for _, e in evidence.logged(tflog.DriverNotFound)
-    )
+    return libcuda and any(e.kernel_module_absent for _, e in evidence.logged(tflog.DriverNotFound))
 
 
-def _no_gpu_host(evidence: Evidence, text: str, container: bool) -> bool:
-    """TensorFlow's probe found no NVIDIA kernel driver on this host, and nothing else in the
-    log says a GPU was expected."""
-    if container or not evidence.logged(tflog.DriverNotFound):
+#: NVML's own words for a host without the NVIDIA driver (nvmlInit's NVML_ERROR_DRIVER_NOT_LOADED
+#: and NVML_ERROR_LIBRARY_NOT_FOUND, as pynvml raises them or a tool prints "Failed to
+#: initialize NVML: "): a GPU-monitoring library (pynvml, gpustat, a training framework's
+#: GPU logger) says so on a CPU machine as readily as on a broken GPU one.
+#: https://docs.nvidia.com/deploy/nvml-api/group__nvmlReturnValues.html
+_NVML_NO_DRIVER = ("nvml-driver-not-loaded", "nvml-library-not-found")
+
+
+def _no_gpu_host(evidence: Evidence, text: str, container: bool, nvml: bool = False) -> bool:
+    """TensorFlow's probe (with ``nvml``, NVML's: :data:`_NVML_NO_DRIVER`) found no NVIDIA
+    driver on this host, and nothing else in the log says a GPU was expected."""
+    if nvml:
+        found = any(sid in evidence.hits for sid in _NVML_NO_DRIVER)
+    else:
+        found = bool(evidence.logged(tflog.DriverNotFound))
+    if container or not found:
         return False
     if _libcuda_without_module(evidence):
         return False  # the driver's libcuda is installed: a GPU was meant
@@ -2088,6 +2097,10 @@ def _system_of(
         # The user's own form states it: what they wrote, cited as written.
         os_hint = Inferred("os", said.os, f"the issue's form: {said.os_said}")
     mac, printed = mac_shown(evidence.first_text)
+    darwin = uname_darwin(evidence.first_text)
+    if os_hint is None and darwin is not None:
+        # The kernel's own name, as uname printed it: macOS's Darwin.
+        os_hint = Inferred("os", "macos", darwin)
     if os_hint is None and mac is not None and printed:
         # Only what the machine printed says the system (a user's words may name another
         # machine than the one that failed).
@@ -2321,6 +2334,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             else None
         ),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
+        nvml_no_gpu_host=_no_gpu_host(evidence, text, image_line is not None, nvml=True),
         gpu_listed="created-gpu-device" in evidence.hits
         or (gpus_listed([x for _, x in evidence.devices]) or 0) > 0,
         cuda_probe_only=_cuda_probe_only(evidence, lines, image_line is not None),
@@ -4784,6 +4798,31 @@ def _image_platform(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[caus
     return causes.container.CONTAINER_IMAGE_PLATFORM, causes.container.image_platform_fix(
         script, _container_tool(m, r)
     )
+
+
+#: CUresult 804 in each of the log's wordings: its name, cuda_driver.cc's number where
+#: cuGetErrorName knows none, the runtime's cudaGetErrorString (cuda.h, driver_types.h).
+_COMPAT_REFUSED = re.compile(
+    r"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE|UNKNOWN ERROR \(804\)"
+    r"|forward compatibility was attempted on non supported HW"
+)
+
+
+def _compat_refused(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """CUresult 804 (CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: "forward compatibility was
+    attempted on non supported HW") where the log shows the kernel module (cuda_diagnostics'
+    "kernel reported version", nvidia-smi's driver) at or above the build's floor: the driver
+    runs the build, and what failed is CUDA's forward-compatibility libcuda loaded on a GPU
+    that does not take it. The check's reading of the same (checks/gpu.py), with its fix."""
+    cited = [line for h in hits for _, line in h.citations]
+    if not any(_COMPAT_REFUSED.search(line) for line in cited):
+        return None
+    floor, driver = _floor(m), r.kernel_module or r.driver_version
+    if floor is None or driver is None or version_key(driver) < version_key(floor):
+        return None
+    return causes.gpu.DRIVER_VERSION_MISMATCH, causes.gpu.compat_libcuda_fix(None)
 
 
 def _floor(m: Machine) -> Optional[str]:
@@ -7814,12 +7853,15 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH: lambda m, r, hits: _virtual(m, hits),
     causes.gpu.DRIVER_TOO_OLD: lambda m, r, hits: (
-        causes.gpu.DRIVER_TOO_OLD,
-        causes.container.image_cuda_driver_fix(m, _group(hits, "cuda_version"))
-        if any(h.signature.id == "container-toolkit-cuda-requirement" for h in hits)
-        else causes.gpu.driver_init_error_fix(m, _floor(m))
-        if all(BARE_INIT_ERROR in h.signature.tags for h in hits)
-        else causes.gpu.driver_too_old_fix(m, _floor(m)),
+        _compat_refused(m, r, hits)
+        or (
+            causes.gpu.DRIVER_TOO_OLD,
+            causes.container.image_cuda_driver_fix(m, _group(hits, "cuda_version"))
+            if any(h.signature.id == "container-toolkit-cuda-requirement" for h in hits)
+            else causes.gpu.driver_init_error_fix(m, _floor(m))
+            if all(BARE_INIT_ERROR in h.signature.tags for h in hits)
+            else causes.gpu.driver_too_old_fix(m, _floor(m)),
+        )
     ),
     causes.software.IMPORT_CRASH: _import_crash,
     causes.gpu.TENSORRT_ENGINE_STALE: lambda m, r, hits: (
@@ -8208,6 +8250,22 @@ def _mo_check_severity(
     return severity
 
 
+def _nvml_without_gpu(
+    hits: Sequence[Hits], r: Revealed, severity: Severity
+) -> tuple[Severity, tuple[str, ...]]:
+    """NVML's no-driver words alone (:data:`_NVML_NO_DRIVER`) in a log that wants no GPU: a
+    GPU-monitoring library's nvmlInit failing on a CPU job's host, a note with its reason, as
+    TensorFlow's own probe is there (``no_gpu_host``); else ``severity`` and no note."""
+    alone = bool(hits) and all(h.signature.id in _NVML_NO_DRIVER for h in hits)
+    if not alone or not r.nvml_no_gpu_host:
+        return severity, ()
+    return Severity.INFO, (
+        "NVML (the driver's management library a GPU monitor calls) found no NVIDIA driver "
+        "on this host and nothing in the log expects a GPU: on a machine without an NVIDIA "
+        "GPU this is harmless; the fix is for a machine that has one.",
+    )
+
+
 def _quiet_reading(
     final: str, hits: Sequence[Hits], r: Revealed, gpu: bool, severity: Severity
 ) -> tuple[Severity, list[str]]:
@@ -8311,10 +8369,11 @@ def _cause_finding(
         # TensorFlow's own probe found no NVIDIA kernel driver on the host, and nothing in the
         # log expects a GPU: what every CUDA build prints on a machine without one.
         severity = Severity.INFO
+    severity, nvml_note = _nvml_without_gpu(hits, r, severity)
     severity, quiet = _quiet_reading(final, hits, r, gpu, severity)
     if any(h.signature.id == _MO_CHECK for h in hits):
         severity = _mo_check_severity(hits, r.mo_outcome, severity)
-    parts = [_cite(hits), *quiet]
+    parts = [_cite(hits), *quiet, *nvml_note]
     if final == causes.gpu.DRIVER_NOT_LOADED and severity is Severity.INFO and r.no_gpu_host:
         parts.append(
             "TensorFlow found no NVIDIA kernel driver on this host and nothing in the log "

@@ -134,6 +134,18 @@ def _keras_backend_missing(tb: Traceback, module: str, m: Machine) -> Optional[F
         dist = causes.software.KERAS3_BACKENDS[backend]
         if module.split(".", 1)[0] != dist:
             return None
+        if module != dist:
+            # ``No module named 'torch._C'``: the package imported and its own submodule did
+            # not, so the backend is installed, broken or built for another Python.
+            return causes.finding(
+                f"explain.{causes.platform.WHEEL_MISMATCH}",
+                Severity.ERROR,
+                causes.platform.WHEEL_MISMATCH,
+                f"Keras 3's {backend} backend found {dist} without its module {module}",
+                f"{tb.where}: {tb.type}: {tb.message}\nThe frame {frame.path} is Keras 3's "
+                f"{backend} backend.",
+                causes.platform.backend_module_missing_fix(m, backend, dist, module),
+            )
         return causes.finding(
             "explain.package-not-installed",
             Severity.ERROR,

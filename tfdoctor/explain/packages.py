@@ -1015,7 +1015,7 @@ def _cuda_wheel_conflict(c: Conflict, m: Machine, said: str) -> Finding:
     after another framework's install replaced it): TensorFlow's pin and the other
     framework's cannot both hold in one environment."""
     admitting = (
-        _line_admitting(m, c.target, c.have, "0")
+        _newest_line_admitting(m, c.target, c.have)
         if spec_contains(c.have, c.spec) is False
         else None
     )
@@ -1027,7 +1027,7 @@ def _cuda_wheel_conflict(c: Conflict, m: Machine, said: str) -> Finding:
         f"extra ({c.target}{c.spec})",
         said,
         causes.gpu.framework_cuda_pins_fix(
-            m, c.target, c.have, c.requirer_version, c.spec, admitting
+            m, ((c.target, c.have, c.spec),), c.requirer_version, admitting
         ),
     )
 
@@ -1037,6 +1037,8 @@ def _framework_wheel_replaced(c: Conflict, m: Machine, said: str) -> Finding:
     by what TensorFlow's and-cuda extra installed: the TensorFlow line whose pin meets the
     framework's (the matrix), else separate environments."""
     lines = m.matrix.lines if m.matrix is not None else ()
+    # The newest line whose pin meets the framework's and has wheels for the log's Python
+    # (where the log shows it): the oldest would downgrade TensorFlow further than needed.
     meeting = sorted(
         (
             x
@@ -1044,8 +1046,10 @@ def _framework_wheel_replaced(c: Conflict, m: Machine, said: str) -> Finding:
             if not x.pre_release
             and (pin := x.declared(c.target)) is not None
             and ranges_meet(pin, c.spec)
+            and m.line_fits(x, "")
         ),
         key=lambda x: version_key(x.line),
+        reverse=True,
     )
     return causes.finding(
         f"explain.{causes.gpu.CUDA_WHEEL_PINS}",
@@ -1627,6 +1631,19 @@ def _line_admitting(m: Machine, target: str, version: str, current: str) -> Opti
         key=lambda x: version_key(x.line),
     )
     return later[0] if later else None
+
+
+def _newest_line_admitting(m: Machine, target: str, version: str) -> Optional[TFLine]:
+    """The newest final TensorFlow line whose wheel's pin on ``target`` admits ``version`` and
+    that has wheels for the log's Python (where the log shows it); None where none does."""
+    if m.matrix is None:
+        return None
+    fitting = [
+        x
+        for x in m.matrix.lines_pinning(target, lambda spec: bool(spec_contains(version, spec)))
+        if not x.pre_release and m.line_fits(x, "")
+    ]
+    return max(fitting, key=lambda x: version_key(x.line)) if fitting else None
 
 
 def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = False) -> Finding:
