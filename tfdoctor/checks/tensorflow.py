@@ -471,6 +471,13 @@ def _named_before(ctx: CheckContext) -> set[str]:
     }
 
 
+def _cannot_use_gpu(cause: Optional[str]) -> bool:
+    """Whether ``cause`` claims TensorFlow cannot use the GPU (a GPU in TensorFlow's list
+    refutes it: :data:`tfdoctor.causes.CONTRADICTED_BY`'s ``tf-lists-gpu``)."""
+    entry = causes.CAUSES.get(cause) if cause else None
+    return entry is not None and "tf-lists-gpu" in entry.contradicted_by
+
+
 def check_tf_output(ctx: CheckContext) -> Iterator[Finding]:
     """What TensorFlow printed as it imported, read as ``explain`` reads a log: the problems
     it shows once it runs (the GPU not used for a library it could not load, a cuDNN it
@@ -489,7 +496,16 @@ def check_tf_output(ctx: CheckContext) -> Iterator[Finding]:
         yield Finding("tensorflow.output", Severity.OK, "TensorFlow printed nothing as it imported")
         return
     named = _named_before(ctx)
-    found = [x for x in read_output(ctx, said) if x.cause not in named]
+    # Where the facts already said why TensorFlow cannot use the GPU (a cause a listed GPU
+    # would refute: the driver, WSL's libcuda, the container's access), the text's own guess
+    # at that same question (CUDA_VISIBLE_DEVICES, a container without --gpus) is not a second
+    # answer: the facts outrank what the text implies.
+    gpu_answered = any(_cannot_use_gpu(cause) for cause in named)
+    found = [
+        x
+        for x in read_output(ctx, said)
+        if x.cause not in named and not (gpu_answered and _cannot_use_gpu(x.cause))
+    ]
     for finding in found:
         yield dataclasses.replace(
             finding,
