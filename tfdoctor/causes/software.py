@@ -3648,22 +3648,21 @@ def conda_pip_duplicate_fix(
 def library_pin_fix(
     m: Machine, library: str = "", target: str = "", pin: str = "", have: str = ""
 ) -> Fix:
-    """A release of ``library`` whose requirement on ``target`` admits the installed ``have``;
-    else the pinned ``target`` release where it installs on this Python."""
+    """A release of ``library`` whose requirement on ``target`` admits the installed ``have``:
+    how to find it (the releases pip can install here) and what to look for. No table holds
+    a library's requirements per release, so no release is named, and no blind upgrade is
+    run: it may keep the pin, or move TensorFlow's own dependencies."""
     name = library or "<library>"
     dep = target or "<dependency>"
     held = f"{dep} {have}" if have else f"the installed {dep}"
     return Fix(
         f"{name} pins {dep}{pin}, and the environment holds {held}. Install the release of "
-        f"{name} whose {dep} requirement admits {held} "
-        f"(`pip index versions {name}` lists them; a newer release often relaxes an exact "
-        f"pin), or install {dep}{pin} where that release publishes a wheel for this Python "
-        f"and TensorFlow's own range admits it; `pip check` shows what is left.",
-        (
-            *m.list_releases(name),
-            *m.pip(f"install --upgrade {name}"),
-            *m.pip("check"),
-        ),
+        f"{name} whose {dep} requirement admits {held}: the commands list the releases "
+        f"pip can install here, and each release's requirements on {dep} are on its project "
+        f"page (a newer release often relaxes an exact pin). Or install {dep}{pin} where that "
+        f"release publishes a wheel for this Python and TensorFlow's own range admits it; "
+        "`pip check` shows what is left.",
+        (*m.list_releases(name), *m.pip("check")),
     )
 
 
