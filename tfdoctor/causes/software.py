@@ -3645,6 +3645,16 @@ def conda_pip_duplicate_fix(
     )
 
 
+def library_pin_detail(library: str, target: str) -> str:
+    """Why an exact pin of ``library`` on ``target`` is reported while another release is
+    installed: the one sentence check and explain give it."""
+    return (
+        f"An exact pin leaves {library} one release of {target}; the environment holds "
+        "another, which pip reports (`pip check`, and after every install) until one of the "
+        "two moves."
+    )
+
+
 def library_pin_fix(
     m: Machine, library: str = "", target: str = "", pin: str = "", have: str = ""
 ) -> Fix:

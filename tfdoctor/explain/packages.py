@@ -70,6 +70,7 @@ from tfdoctor.matrix import (
     PIN_FIELDS,
     TFLine,
     admits_below,
+    exact_pin,
     ranges_meet,
     spec_contains,
     version_key,
@@ -842,11 +843,6 @@ def _older_release_source(build: SourceBuild, m: Machine, release: str) -> Findi
     )
 
 
-def _pinned(spec: str) -> Optional[str]:
-    match = re.fullmatch(r"===?(\d[\w.]*)", spec)
-    return match.group(1) if match else None
-
-
 #: The fix of each front end of TensorFlow that requires another TensorFlow.
 _FRONT_END_FIXES = {
     causes.software.TF_KERAS_MISMATCH: causes.software.tf_keras_fix,
@@ -890,7 +886,7 @@ def _conflict(
     if c.kind == "asked":
         return _asked_together(c, m) if pair_weight else None
     if c.kind == "requested":
-        asked = _pinned(c.have)
+        asked = exact_pin(c.have)
         if asked is None and (_floor(c.have) is None or ranges_meet(c.have, c.spec)):
             return None  # a range the resolver weighed that TensorFlow's meets, or unknown
         if asked is not None and spec_contains(asked, c.spec) is not False:
@@ -1090,7 +1086,7 @@ def _library_pin(c: Conflict) -> bool:
     """pip's notice that a library written against TensorFlow (the module table's
     ``on_tensorflow``) pins one exact release of a shared dependency (``h5py==3.7.0``) and
     another is installed; TensorFlow's own family states ranges of its own (checked above)."""
-    if c.kind != "installed" or _pinned(c.spec) is None:
+    if c.kind != "installed" or exact_pin(c.spec) is None:
         return False
     if c.target in TF_DISTRIBUTIONS or c.target == "protobuf":
         return False
@@ -1104,8 +1100,7 @@ def _library_pin_conflict(c: Conflict, m: Machine, said: str) -> Finding:
         Severity.WARNING,
         causes.software.LIBRARY_PIN_CONFLICTS,
         f"{c.requirer_named} pins {c.target}{c.spec}; {c.target} {c.have} is installed",
-        f"{said} An exact pin leaves the library one release of {c.target}; the environment "
-        "holds another, which pip reports after every install until one of the two moves.",
+        f"{said} {causes.software.library_pin_detail(c.requirer_named, c.target)}",
         causes.software.library_pin_fix(m, c.requirer, c.target, c.spec, c.have),
     )
 
@@ -1210,7 +1205,7 @@ def _asked_together(c: Conflict, m: Machine) -> Optional[Finding]:
     the requirements: where the matrix records the range that TensorFlow release's wheel
     declares on the other name and the pin falls outside it, that range is the clash (the
     block would say so), read as the user's pin against TensorFlow's range."""
-    pinned = _pinned(c.have)
+    pinned = exact_pin(c.have)
     line = m.matrix.line_for(c.requirer_version) if m.matrix is not None else None
     field = c.target.replace("-", "_")
     spec = getattr(line.pins, field, None) if line is not None and field in PIN_FIELDS else None
@@ -1237,7 +1232,7 @@ def _others_between(c: Conflict, m: Machine, severity: Severity) -> Optional[Fin
     pins = [
         (name, spec)
         for name, spec in ((c.requirer, c.spec), (other, c.have))
-        if _pinned(spec) is not None and causes.software.written_on_tensorflow(name)
+        if exact_pin(spec) is not None and causes.software.written_on_tensorflow(name)
     ]
     cause = (
         causes.software.LIBRARY_PIN_CONFLICTS if pins else causes.software.DEPENDENCY_OUT_OF_RANGE
@@ -1530,7 +1525,7 @@ def _said(c: Conflict) -> str:
 
 def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
     pip = c.installer == "pip"
-    pinned = _pinned(c.have) if c.kind == "requested" else None
+    pinned = exact_pin(c.have) if c.kind == "requested" else None
     table = m.companion(c.requirer) if pinned else None
     row = table.release_for(pinned) if table is not None and pinned else None
     if row is not None and pinned:
@@ -1634,11 +1629,11 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
     the log shows no exception, where a pair known to work is a note (:func:`_harmless_notice`)."""
     tf = f"TensorFlow {c.requirer_version}".rstrip()
     if c.kind == "requested":
-        pinned = _pinned(c.have) or _floor(c.have)
-        asked = f"{c.target}=={pinned}" if _pinned(c.have) else f"{c.target}{c.have}"
+        pinned = exact_pin(c.have) or _floor(c.have)
+        asked = f"{c.target}=={pinned}" if exact_pin(c.have) else f"{c.target}{c.have}"
         admitting = _line_admitting(m, c.target, pinned, c.requirer_version) if pinned else None
         who = causes.software.RESOLVER_NAMES[c.installer]
-        kind = "pin" if _pinned(c.have) else "requirement"
+        kind = "pin" if exact_pin(c.have) else "requirement"
         # A project's resolver (uv, Poetry, PDM) reads its requirements from pyproject.toml.
         owner = "requirements" if c.installer in ("pip", "uv pip") else "project's requirements"
         head = (
