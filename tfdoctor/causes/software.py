@@ -4203,17 +4203,53 @@ def tensorboard_duplicate_fix(
     return Fix(text, (*m.pip(f"uninstall -y {every}"), *clean, *install))
 
 
-def conda_pip_tensorboard_fix(m: Machine, conda_names: Sequence[str]) -> Fix:
-    """TensorBoard installed by conda (``conda_names``, as conda list shows them) and by pip
-    into one conda environment: conda's copy out with conda's remover (``--force``: only that
-    package, not what depends on it), then every pip TensorBoard out and the one of the
-    installed TensorFlow back (:func:`tensorboard_duplicate_fix`)."""
-    pip_fix = tensorboard_duplicate_fix(m)
+def conda_tensorboards_fix(
+    m: Machine,
+    conda_rows: Sequence[tuple[str, str]],
+    pip_names: Sequence[str],
+    tf_version: Optional[str] = None,
+) -> Fix:
+    """TensorBoard twice in one conda environment, as conda list shows it: each installer's
+    rows out with its own remover (conda's ``remove --force``: only that package, not what
+    depends on it, for ``conda_rows``, name and channel; pip's uninstall for ``pip_names``,
+    its ``pypi`` rows), then the one TensorBoard of the installed TensorFlow back: with pip
+    where pip had one (:func:`tensorboard_duplicate_fix`), else with conda, from the channel
+    its rows show, for the TensorFlow the machine holds or the listing shows (``tf_version``)."""
+    names = sorted({n for n, _ in conda_rows})
+    remove = f"conda remove -y --force {' '.join(names)}"
+    if pip_names:
+        pip_fix = tensorboard_duplicate_fix(m)
+        return Fix(
+            "conda list shows TensorBoard from both installers in this environment: conda's "
+            "and pip's both write the tensorboard/ folder, and neither installer knows of the "
+            "other's files. Remove conda's copy with conda, then: " + pip_fix.text,
+            (remove, *pip_fix.commands),
+        )
+    # conda's MatchSpec "tensorboard=2.10" matches every 2.10.x build (conda's docs, Package
+    # match specifications: https://docs.conda.io/projects/conda/en/stable/user-guide/concepts/pkg-specs.html);
+    # TensorBoard's releases track TensorFlow's minor line.
+    channels = {c for _, c in conda_rows if c and c != "pypi"}
+    channel = f"-c {next(iter(channels))} " if len(channels) == 1 else ""
+    version = m.tf.version if m.tf is not None else tf_version
+    # A final release from 1.6 on (the name tensorboard starts there; a nightly goes with
+    # tb-nightly, which conda's channels do not carry).
+    if version and re.fullmatch(r"\d+(?:\.\d+)*", version) and version_key(version)[:2] >= (1, 6):
+        line = ".".join(version.split(".")[:2])
+        words = f"tensorboard {line}.x for TensorFlow {version}"
+        again: tuple[str, ...] = (f"conda install -y {channel}tensorboard={line}",)
+    else:
+        words = (
+            "`conda install tensorboard=X.Y` for the TensorFlow X.Y that `conda list "
+            "tensorflow` prints"
+        )
+        again = ("conda list tensorflow",)
     return Fix(
-        "conda list shows TensorBoard from both installers in this environment: conda's and "
-        "pip's both write the tensorboard/ folder, and neither installer knows of the other's "
-        "files. Remove conda's copy with conda, then: " + pip_fix.text,
-        (f"conda remove -y --force {' '.join(sorted(set(conda_names)))}", *pip_fix.commands),
+        "conda list shows two TensorBoard packages that conda installed ("
+        + ", ".join(names)
+        + "): both write the tensorboard/ folder. Remove them with conda's remover (pip did "
+        f"not install them, so pip's uninstall would leave conda's records), then install "
+        f"the one TensorBoard that goes with the installed TensorFlow ({words}).",
+        (remove, *again),
     )
 
 

@@ -366,9 +366,15 @@ def conda_pip_tensorboards(rows: Sequence[CondaRow], m: Machine) -> Optional[Fin
     if not (from_pip and from_conda) and len({normalize_name(r.name) for r in ours}) < 2:
         return None  # one installer's one distribution, in one release or two listings
     shown = "; ".join(f"{r.name} {r.version} {r.build} {r.channel}".rstrip() for r in ours)
+    # Each installer's rows go with its own remover: conda's with conda's, pip's with pip's.
     fix = (
-        causes.software.conda_pip_tensorboard_fix(m, [r.name for r in from_conda])
-        if from_conda and from_pip
+        causes.software.conda_tensorboards_fix(
+            m,
+            [(r.name, r.channel) for r in from_conda],
+            [r.name for r in from_pip],
+            next((r.version for r in rows if normalize_name(r.name) in TF_DISTRIBUTIONS), None),
+        )
+        if from_conda
         else causes.software.tensorboard_duplicate_fix(m)
     )
     return causes.finding(
