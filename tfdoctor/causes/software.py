@@ -46,7 +46,7 @@ from tfdoctor.facts import (
     requirement_name,
 )
 from tfdoctor.findings import Fix
-from tfdoctor.machine import Machine
+from tfdoctor.machine import NEW_VENV, Machine
 from tfdoctor.matrix import (
     PLATFORMS,
     Companion,
@@ -2298,11 +2298,25 @@ def user_site_fix(
     """Remove the TensorFlow a per-user site-packages (``site``) holds (``names``: its
     distributions, where known), which the environment's Python imports before its own, then
     install TensorFlow into the environment; ``kept``: the facts show the environment's own
-    copy, which then stays and is imported: nothing is installed beside it, unless pip
-    changes nothing in this Python (PEP 668), where the install is a new environment's."""
+    copy, which then stays and is imported: nothing is installed beside it. Where pip changes
+    nothing in this Python (PEP 668) nothing is uninstalled: the words and the commands are a
+    new environment's, which reads no user site. The import is checked with the examined
+    interpreter (or the new environment's), not whichever ``python`` a shell finds first."""
     dists = " ".join(names)
     removal = m.pip(f"uninstall -y {dists}")
-    kept = kept and bool(removal)
+    look = '-c "import tensorflow as tf; print(tf.__file__)"'
+    if not removal:
+        # PEP 668: pip changes nothing in this Python, so the commands build a new virtual
+        # environment (Machine.pip), which reads no user site, and check its import there.
+        return Fix(
+            f"Python imported TensorFlow from the per-user site-packages ({site}), which this "
+            "Python reads before its environment's own: that copy mixes with the environment's "
+            "packages. pip changes nothing in this Python (it is externally managed, PEP 668), "
+            "so the commands install TensorFlow into a new virtual environment, which reads "
+            "no user site, and check where its import comes from there; PYTHONNOUSERSITE=1 "
+            "keeps the user site out of this Python meanwhile.",
+            (*m.pip("install tensorflow"), f"{NEW_VENV}/bin/python {look}"),
+        )
     after = (
         "check that TensorFlow now comes from the environment's own copy"
         if kept
@@ -2317,7 +2331,8 @@ def user_site_fix(
         f"first, the user site's), {after}; PYTHONNOUSERSITE=1 keeps any user site out.",
         (
             *removal,
-            'python -c "import tensorflow as tf; print(tf.__file__)"',
+            # The examined interpreter, whose import is the one in question.
+            f"{m.python_exe} {look}",
             *(() if kept else m.pip("install tensorflow")),
         ),
     )
