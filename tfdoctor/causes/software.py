@@ -28,6 +28,7 @@ from tfdoctor.causes.common import (
     pypi_releases_command,
     range_fix,
     unset_env,
+    unset_env_lines,
 )
 from tfdoctor.causes.platform import python_64bit_fix
 from tfdoctor.compat import (
@@ -2251,19 +2252,34 @@ def own_module_fix(origin: str, module: str = "tensorflow") -> Fix:
 
 def other_python_path_fix(site: str, python: str) -> Fix:
     """Take another Python's site-packages (``site``) off the path of Python ``python``, which
-    imported TensorFlow from it, then install TensorFlow for this Python where it has none."""
+    imported TensorFlow from it, then show whether this Python has a TensorFlow of its own:
+    the traceback cannot say (PYTHONPATH's entries come before site-packages on sys.path, so
+    the other copy is imported even beside one), so nothing is installed blind."""
+    windows = "\\" in site
+    # Windows' shells have no unset and cmd no comment after a command: cmd's `set NAME=`
+    # and PowerShell's Remove-Item Env:NAME, each labelled, as common.unset_env gives them.
+    cleared = (
+        "cmd's `set PYTHONPATH=` (the second command) or PowerShell's `Remove-Item "
+        "Env:PYTHONPATH` (the third), in the shell that runs the code"
+        if windows
+        else "the second command, in the shell that runs the code"
+    )
     return Fix(
         f"{site} belongs to another Python release, and this Python ({python}) has it on its "
         "path: most often PYTHONPATH names it (or a .pth file, or code that appends it to "
         "sys.path). Packages with compiled code, TensorFlow first, are built for one Python "
         f"release: remove {site} from PYTHONPATH (the first command shows where the path "
-        "comes from), then install TensorFlow with this Python's own pip if it has none.",
+        f"comes from; {cleared} clears it), then the last shows whether this Python has a "
+        "TensorFlow of its own: where pip finds none, install it with this Python's pip "
+        "(`python -m pip install tensorflow`).",
         (
             "python -c \"import os, sys; print(os.environ.get('PYTHONPATH')); print(sys.path)\"",
-            # Windows' shells have no unset and cmd no comment after a command: `set NAME=`
-            # clears the variable for the shell it runs in.
-            "set PYTHONPATH=" if "\\" in site else f"unset PYTHONPATH  # or remove {site} from it",
-            "python -m pip install tensorflow",
+            *(
+                unset_env_lines("PYTHONPATH", True)
+                if windows
+                else (f"unset PYTHONPATH  # or remove {site} from it",)
+            ),
+            "python -m pip show tensorflow",
         ),
     )
 
