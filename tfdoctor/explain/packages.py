@@ -1333,7 +1333,10 @@ def _floor(spec: str) -> Optional[str]:
 #: A specifier's lower bound (``==2.6.0``, ``>=2.6``, ``~=2.6.0``) and its upper bound (``<2.6.0``,
 #: ``<=2.5.9``), as pip's resolver prints them.
 _FLOOR = re.compile(r"(?:==|>=|~=|>)\s*(?P<v>\d+(?:\.\d+)*)(?![\w.*])")
-_CAP = re.compile(r"(?P<op><=?)\s*(?P<v>\d+(?:\.\d+)*)(?![\w.*])")
+#: An upper bound; conda's builds write theirs ``<1.20.0a0`` (conda-build's pin expressions
+#: append ``.0a0`` to the next release, conda_build/utils.py ``_increment``: below every
+#: pre-release of it), which caps at the same release.
+_CAP = re.compile(r"(?P<op><=?)\s*(?P<v>\d+(?:\.\d+)*)(?:a0)?(?![\w.*])")
 
 
 def _above_cap(wanted: str, tf_range: str) -> bool:
