@@ -61,6 +61,21 @@ def test_tensorboards_code_asking_another_releases_util() -> None:
     assert "tensorboard-duplicate-install" not in _causes(other)
 
 
+def test_a_callers_use_of_a_helper_tensorboard_dropped_is_no_second_tensorboard() -> None:
+    # The failing frame is the user's code (or another package's), not TensorBoard's own: the
+    # installed TensorBoard (1.13 and later) no longer exports the 1.12 helper it asks for.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/project/train.py", line 12, in <module>\n'
+        "    retrier = util.Retrier(is_transient)\n"
+        "AttributeError: module 'tensorboard.util' has no attribute 'Retrier'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-api-removed"
+    assert "tensorboard.util.util" in fix_text(top)
+    assert "tensorboard-duplicate-install" not in _causes(text)
+
+
 def test_another_programs_duplicate_plugins_is_not_tensorboards() -> None:
     text = "Exception: Duplicate plugins for name logger, one was: <class 'x.Logger'>\n"
     assert "tensorboard-duplicate-install" not in _causes(text)

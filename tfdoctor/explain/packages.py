@@ -216,7 +216,7 @@ def package_findings(
         *(_numpy_struct_size(tb, m) for tb in tracebacks),
         *(_keras_tree_mixed(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m, shown),
-        *removed_api_findings(tracebacks, m, {**(shown or {}), **(listed or {})}),
+        *removed_api_findings(tracebacks, m, {**(shown or {}), **(listed or {})}, signed),
         *other_python_findings(tracebacks),
         *incomplete_install_findings(tracebacks, m, frozen),
         *h5py_str_findings(tracebacks, m),
@@ -2151,13 +2151,16 @@ def _installed_before(dist: str, release: str, m: Machine, listed: Mapping[str, 
 
 
 def removed_api_findings(
-    tracebacks: Sequence[Traceback], m: Machine, listed: Optional[Mapping[str, str]] = None
+    tracebacks: Sequence[Traceback],
+    m: Machine,
+    listed: Optional[Mapping[str, str]] = None,
+    signed: Collection[str] = (),
 ) -> list[Finding]:
     """A name of a module that a release of its own distribution removed (the module table's
     ``removed_from_distribution``: Pillow 10's Image.ANTIALIAS; or JAX's own words naming the
     release, :data:`_JAX_REMOVED`): the code using it was written for an earlier release of
     that distribution. ``listed``: the versions a package listing in the log gives, where the
-    machine's facts do not."""
+    machine's facts do not. ``signed``: the lines signatures cited, whose reading is theirs."""
     for tb in tracebacks:
         jax = _JAX_REMOVED.match(tb.message)
         if jax is not None:
@@ -2182,6 +2185,11 @@ def removed_api_findings(
         if match is None or found is None or _fell_back(tb, tracebacks):
             continue
         module, name, row = found
+        if any(tb.message in line for line in signed):
+            # A signature reads the message as a cause of its own (TensorBoard's own code
+            # asking its tensorboard.util of another release: two TensorBoards): its reading
+            # is the specific one, as for dependency_caller_findings.
+            continue
         if _installed_before(row.dist, row.removed_in, m, listed or {}):
             # A release before the removal lacks the name for another reason (SciPy 1.0 to
             # 1.2 define scipy.misc.imread only where Pillow is installed): not this reading.
