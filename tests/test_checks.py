@@ -759,6 +759,8 @@ def test_a_tensorflow_in_the_user_site_over_the_environments_is_shadowing() -> N
     # Uninstalled once, pip removes the copy found first: the user site's.
     assert "/opt/venv/bin/python -m pip uninstall -y tensorflow\n" in text + "\n"
     assert "uninstall -y tensorflow tensorflow" not in text
+    # The import is checked with the examined interpreter, not whichever `python` is first.
+    assert '/opt/venv/bin/python -c "import tensorflow' in text
     assert _USER_SITE in text
     # Imported and working, the shadow is only a note (observed beats inferred).
     imported = run_one("packages.tensorflow", _user_site_facts("ok"))
@@ -833,3 +835,6 @@ def test_the_user_sites_tensorflow_under_an_externally_managed_python_moves_to_a
     assert found.fix is not None
     assert any("venv" in c for c in found.fix.commands), found.fix.commands
     assert any("install" in c for c in found.fix.commands), found.fix.commands
+    # The words say what the commands do: a new environment, no uninstall.
+    assert "uninstall" not in found.fix.text.lower()
+    assert found.fix.commands[-1].startswith("~/.venvs/tf/bin/python -c"), found.fix.commands

@@ -1555,6 +1555,9 @@ def test_a_library_on_tensorflow_pinning_a_dependency_exactly_reads_as_explain_r
     [said] = [x for x in explained(notice).findings if x.cause == "library-pin-conflicts"]
     assert found.fix is not None and said.fix is not None
     assert found.fix.text == said.fix.text
+    # The detail's sentence on the pin is one sentence, written once (causes.software).
+    pin = causes.software.library_pin_detail("deepctr 0.9.3", "h5py")
+    assert found.detail == pin and said.detail.endswith(pin)
     # The pin met, a range rather than a pin, or a library not written on TensorFlow: nothing.
     for other in (
         f.pkg("h5py", "3.7.0"),

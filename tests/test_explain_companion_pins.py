@@ -40,6 +40,9 @@ def test_a_library_on_tensorflow_pinning_a_dependency_exactly_is_named() -> None
     fix = fix_text(found)
     assert "deepctr" in fix and "h5py==3.7.0" in fix and "h5py 3.11.0" in fix
     assert "pip index versions deepctr" in fix
+    # No blind upgrade: it may keep the pin, or move TensorFlow's own dependencies.
+    assert found.fix is not None
+    assert not any("--upgrade deepctr" in c for c in found.fix.commands)
 
 
 def test_a_library_on_tensorflow_with_a_range_is_not_a_pin() -> None:

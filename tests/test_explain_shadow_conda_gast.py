@@ -289,6 +289,10 @@ def test_tensorflow_of_another_pythons_site_packages() -> None:
     fix = fix_text(top)
     assert "remove /usr/local/lib/python3.6/dist-packages from it" in fix
     assert "uninstall" not in fix  # the copy belongs to the other Python: it stays
+    # The traceback cannot say whether this Python has a TensorFlow of its own (PYTHONPATH
+    # comes before site-packages): it is looked at, not installed blind.
+    assert top.fix is not None and top.fix.commands[-1] == "python -m pip show tensorflow"
+    assert not [c for c in top.fix.commands if "pip install" in c]
 
 
 def test_windows_install_folders_name_their_python_too() -> None:
@@ -304,6 +308,9 @@ def test_windows_install_folders_name_their_python_too() -> None:
     assert top.fix is not None
     assert not [c for c in top.fix.commands if c.startswith("unset") or "#" in c]
     assert "set PYTHONPATH=" in top.fix.commands
+    # PowerShell's form beside cmd's, each named in the words.
+    assert "Remove-Item Env:PYTHONPATH -ErrorAction SilentlyContinue" in top.fix.commands
+    assert "cmd's `set PYTHONPATH=`" in top.fix.text and "PowerShell's" in top.fix.text
 
 
 def test_one_pythons_frames_are_no_other_python() -> None:

@@ -61,6 +61,21 @@ def test_tensorboards_code_asking_another_releases_util() -> None:
     assert "tensorboard-duplicate-install" not in _causes(other)
 
 
+def test_a_callers_use_of_a_helper_tensorboard_dropped_is_no_second_tensorboard() -> None:
+    # The failing frame is the user's code (or another package's), not TensorBoard's own: the
+    # installed TensorBoard (1.13 and later) no longer exports the 1.12 helper it asks for.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/project/train.py", line 12, in <module>\n'
+        "    retrier = util.Retrier(is_transient)\n"
+        "AttributeError: module 'tensorboard.util' has no attribute 'Retrier'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-api-removed"
+    assert "tensorboard.util.util" in fix_text(top)
+    assert "tensorboard-duplicate-install" not in _causes(text)
+
+
 def test_another_programs_duplicate_plugins_is_not_tensorboards() -> None:
     text = "Exception: Duplicate plugins for name logger, one was: <class 'x.Logger'>\n"
     assert "tensorboard-duplicate-install" not in _causes(text)
@@ -420,17 +435,37 @@ _CONDA_HEAD = (
 )
 
 
+def _conda_listing_fix(rows: str) -> tuple[str, ...]:
+    """The commands of the duplicate TensorBoard finding of a conda list of ``rows``."""
+    found = _named(explained(_CONDA_HEAD + rows), "tensorboard-duplicate-install")
+    assert found.fix is not None
+    return found.fix.commands
+
+
 def test_tensorboard_from_conda_and_from_pip_in_one_environment() -> None:
-    text = _CONDA_HEAD + (
+    commands = _conda_listing_fix(
         "tensorboard               2.10.0             pyhd8ed1ab_0    conda-forge\n"
         "tensorboard               2.11.2                   pypi_0    pypi\n"
         "tensorflow                2.11.0                   pypi_0    pypi\n"
     )
-    found = _named(explained(text), "tensorboard-duplicate-install")
-    assert found.fix is not None
     # conda's copy goes with conda's remover, pip's with pip.
-    assert found.fix.commands[0] == "conda remove -y --force tensorboard"
-    assert "pip uninstall -y tensorboard tb-nightly tensorflow-tensorboard" in fix_text(found)
+    assert commands[0] == "conda remove -y --force tensorboard"
+    assert any(
+        "pip uninstall -y tensorboard tb-nightly tensorflow-tensorboard" in c for c in commands
+    )
+
+
+def test_two_tensorboards_conda_installed_go_with_condas_remover() -> None:
+    # No pip row: pip's uninstall would leave conda's records; conda removes both and
+    # installs the TensorBoard of the listed TensorFlow's line from the rows' channel.
+    assert _conda_listing_fix(
+        "tensorboard               2.10.0             pyhd8ed1ab_0    conda-forge\n"
+        "tensorflow-tensorboard    1.5.1            py36hf484d3e_1    conda-forge\n"
+        "tensorflow                2.10.0         cpu_py39h_0    conda-forge\n"
+    ) == (
+        "conda remove -y --force tensorboard tensorflow-tensorboard",
+        "conda install -y -c conda-forge tensorboard=2.10",
+    )
 
 
 def test_one_tensorboard_and_its_plugins_in_conda_list_are_quiet() -> None:

@@ -45,6 +45,7 @@ from tfdoctor.matrix import (
     TFLine,
     above_range,
     admits_below,
+    exact_pin,
     load_matrix,
     parse_arch,
     parse_matrix,
@@ -1319,3 +1320,13 @@ def test_a_version_is_above_a_range_only_past_an_upper_bound(
 ) -> None:
     """Past ``<X``, ``<=X`` or an exact ``==X``: a fix steps such a version down, never up."""
     assert above_range(version, spec) is above
+
+
+@pytest.mark.parametrize(
+    ("spec", "pinned"),
+    [("==3.7.0", "3.7.0"), ("===1.0.post1", "1.0.post1"), ("==2.15.*", None), (">=3.7", None)],
+)
+def test_an_exact_pin_names_one_release_and_a_wildcard_is_a_range(
+    spec: str, pinned: Optional[str]
+) -> None:
+    assert exact_pin(spec) == pinned

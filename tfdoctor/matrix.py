@@ -531,6 +531,18 @@ def spec_contains(version: str, spec: str) -> Optional[bool]:
         return None
 
 
+#: One exact release, as a requirement pins it (``==3.7.0``, ``===3.7.0``; PEP 440's version
+#: matching and arbitrary equality): a wildcard (``==2.15.*``) is a range.
+_EXACT_PIN = re.compile(r"===?(\d[\w.]*)")
+
+
+def exact_pin(spec: str) -> Optional[str]:
+    """The one release an exact pin names (``==3.7.0`` -> ``3.7.0``); None for any other
+    specifier, a wildcard or a range."""
+    match = _EXACT_PIN.fullmatch(spec)
+    return match.group(1) if match else None
+
+
 def above_range(version: str, spec: str) -> bool:
     """``version`` is past an upper bound of ``spec`` (``<X``, ``<=X``, ``==X``)."""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - 40 ms

@@ -219,7 +219,10 @@ GROUPS = frozenset(
 #: in a context: ``tensorflow-frame``, a traceback frame in TensorFlow's own files (other
 #: programs print the same words: gast's node check for pythran and beniget);
 #: ``tensorboard-frame``, a frame of TensorBoard's or a line naming it (a name as common as
-#: ``run_main`` is TensorBoard's only there);
+#: ``run_main`` is TensorBoard's only there); ``tensorboard-code-failing``, a traceback whose
+#: failing (innermost) frame is TensorBoard's own installed code: a name its package lacks is
+#: then its own old code meeting another release's folder, not a caller's use of an API the
+#: installed release dropped;
 #: ``alone``, no other cause's line and no frame of an installed package (a notice TensorFlow
 #: appends to every error of a kind, the cause only where nothing else explains it);
 #: ``fork-shown``, a process the log shows forked (a gunicorn, uWSGI or Celery worker, Keras'
@@ -249,6 +252,7 @@ NEEDS = frozenset(
         "tfjs-shown",
         "tensorflow-frame",
         "tensorboard-frame",
+        "tensorboard-code-failing",
         "alone",
         "fork-shown",
         "fork-not-shown",

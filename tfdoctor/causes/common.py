@@ -280,7 +280,13 @@ def unset_env(m: Machine, name: str) -> tuple[str, ...]:
     https://learn.microsoft.com/windows-server/administration/windows-commands/set_1), then
     PowerShell's ``Remove-Item Env:NAME`` (about_Environment_Variables), quiet where it is not
     set. As in :func:`set_env`, the user runs the one of the shell in use."""
-    if m.os == "windows":
+    return unset_env_lines(name, m.os == "windows")
+
+
+def unset_env_lines(name: str, windows: bool) -> tuple[str, ...]:
+    """:func:`unset_env`'s lines where only the evidence says whether the shell is Windows'
+    (``windows``: a Windows path in the log) and no machine is known."""
+    if windows:
         return (f"set {name}=", f"Remove-Item Env:{name} -ErrorAction SilentlyContinue")
     return (f"unset {name}",)
 

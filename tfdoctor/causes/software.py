@@ -28,6 +28,7 @@ from tfdoctor.causes.common import (
     pypi_releases_command,
     range_fix,
     unset_env,
+    unset_env_lines,
 )
 from tfdoctor.causes.platform import python_64bit_fix
 from tfdoctor.compat import (
@@ -46,7 +47,7 @@ from tfdoctor.facts import (
     requirement_name,
 )
 from tfdoctor.findings import Fix
-from tfdoctor.machine import Machine
+from tfdoctor.machine import NEW_VENV, Machine
 from tfdoctor.matrix import (
     PLATFORMS,
     Companion,
@@ -2251,19 +2252,34 @@ def own_module_fix(origin: str, module: str = "tensorflow") -> Fix:
 
 def other_python_path_fix(site: str, python: str) -> Fix:
     """Take another Python's site-packages (``site``) off the path of Python ``python``, which
-    imported TensorFlow from it, then install TensorFlow for this Python where it has none."""
+    imported TensorFlow from it, then show whether this Python has a TensorFlow of its own:
+    the traceback cannot say (PYTHONPATH's entries come before site-packages on sys.path, so
+    the other copy is imported even beside one), so nothing is installed blind."""
+    windows = "\\" in site
+    # Windows' shells have no unset and cmd no comment after a command: cmd's `set NAME=`
+    # and PowerShell's Remove-Item Env:NAME, each labelled, as common.unset_env gives them.
+    cleared = (
+        "cmd's `set PYTHONPATH=` (the second command) or PowerShell's `Remove-Item "
+        "Env:PYTHONPATH` (the third), in the shell that runs the code"
+        if windows
+        else "the second command, in the shell that runs the code"
+    )
     return Fix(
         f"{site} belongs to another Python release, and this Python ({python}) has it on its "
         "path: most often PYTHONPATH names it (or a .pth file, or code that appends it to "
         "sys.path). Packages with compiled code, TensorFlow first, are built for one Python "
         f"release: remove {site} from PYTHONPATH (the first command shows where the path "
-        "comes from), then install TensorFlow with this Python's own pip if it has none.",
+        f"comes from; {cleared} clears it), then the last shows whether this Python has a "
+        "TensorFlow of its own: where pip finds none, install it with this Python's pip "
+        "(`python -m pip install tensorflow`).",
         (
             "python -c \"import os, sys; print(os.environ.get('PYTHONPATH')); print(sys.path)\"",
-            # Windows' shells have no unset and cmd no comment after a command: `set NAME=`
-            # clears the variable for the shell it runs in.
-            "set PYTHONPATH=" if "\\" in site else f"unset PYTHONPATH  # or remove {site} from it",
-            "python -m pip install tensorflow",
+            *(
+                unset_env_lines("PYTHONPATH", True)
+                if windows
+                else (f"unset PYTHONPATH  # or remove {site} from it",)
+            ),
+            "python -m pip show tensorflow",
         ),
     )
 
@@ -2298,11 +2314,25 @@ def user_site_fix(
     """Remove the TensorFlow a per-user site-packages (``site``) holds (``names``: its
     distributions, where known), which the environment's Python imports before its own, then
     install TensorFlow into the environment; ``kept``: the facts show the environment's own
-    copy, which then stays and is imported: nothing is installed beside it, unless pip
-    changes nothing in this Python (PEP 668), where the install is a new environment's."""
+    copy, which then stays and is imported: nothing is installed beside it. Where pip changes
+    nothing in this Python (PEP 668) nothing is uninstalled: the words and the commands are a
+    new environment's, which reads no user site. The import is checked with the examined
+    interpreter (or the new environment's), not whichever ``python`` a shell finds first."""
     dists = " ".join(names)
     removal = m.pip(f"uninstall -y {dists}")
-    kept = kept and bool(removal)
+    look = '-c "import tensorflow as tf; print(tf.__file__)"'
+    if not removal:
+        # PEP 668: pip changes nothing in this Python, so the commands build a new virtual
+        # environment (Machine.pip), which reads no user site, and check its import there.
+        return Fix(
+            f"Python imported TensorFlow from the per-user site-packages ({site}), which this "
+            "Python reads before its environment's own: that copy mixes with the environment's "
+            "packages. pip changes nothing in this Python (it is externally managed, PEP 668), "
+            "so the commands install TensorFlow into a new virtual environment, which reads "
+            "no user site, and check where its import comes from there; PYTHONNOUSERSITE=1 "
+            "keeps the user site out of this Python meanwhile.",
+            (*m.pip("install tensorflow"), f"{NEW_VENV}/bin/python {look}"),
+        )
     after = (
         "check that TensorFlow now comes from the environment's own copy"
         if kept
@@ -2317,7 +2347,8 @@ def user_site_fix(
         f"first, the user site's), {after}; PYTHONNOUSERSITE=1 keeps any user site out.",
         (
             *removal,
-            'python -c "import tensorflow as tf; print(tf.__file__)"',
+            # The examined interpreter, whose import is the one in question.
+            f"{m.python_exe} {look}",
             *(() if kept else m.pip("install tensorflow")),
         ),
     )
@@ -3645,25 +3676,34 @@ def conda_pip_duplicate_fix(
     )
 
 
+def library_pin_detail(library: str, target: str) -> str:
+    """Why an exact pin of ``library`` on ``target`` is reported while another release is
+    installed: the one sentence check and explain give it."""
+    return (
+        f"An exact pin leaves {library} one release of {target}; the environment holds "
+        "another, which pip reports (`pip check`, and after every install) until one of the "
+        "two moves."
+    )
+
+
 def library_pin_fix(
     m: Machine, library: str = "", target: str = "", pin: str = "", have: str = ""
 ) -> Fix:
-    """A release of ``library`` whose requirement on ``target`` admits the installed ``have``;
-    else the pinned ``target`` release where it installs on this Python."""
+    """A release of ``library`` whose requirement on ``target`` admits the installed ``have``:
+    how to find it (the releases pip can install here) and what to look for. No table holds
+    a library's requirements per release, so no release is named, and no blind upgrade is
+    run: it may keep the pin, or move TensorFlow's own dependencies."""
     name = library or "<library>"
     dep = target or "<dependency>"
     held = f"{dep} {have}" if have else f"the installed {dep}"
     return Fix(
         f"{name} pins {dep}{pin}, and the environment holds {held}. Install the release of "
-        f"{name} whose {dep} requirement admits {held} "
-        f"(`pip index versions {name}` lists them; a newer release often relaxes an exact "
-        f"pin), or install {dep}{pin} where that release publishes a wheel for this Python "
-        f"and TensorFlow's own range admits it; `pip check` shows what is left.",
-        (
-            *m.list_releases(name),
-            *m.pip(f"install --upgrade {name}"),
-            *m.pip_after_install("check"),
-        ),
+        f"{name} whose {dep} requirement admits {held}: the commands list the releases "
+        f"pip can install here, and each release's requirements on {dep} are on its project "
+        f"page (a newer release often relaxes an exact pin). Or install {dep}{pin} where that "
+        f"release publishes a wheel for this Python and TensorFlow's own range admits it; "
+        "`pip check` shows what is left.",
+        (*m.list_releases(name), *m.pip("check")),
     )
 
 
@@ -4194,17 +4234,53 @@ def tensorboard_duplicate_fix(
     return Fix(text, (*m.pip(f"uninstall -y {every}"), *clean, *install))
 
 
-def conda_pip_tensorboard_fix(m: Machine, conda_names: Sequence[str]) -> Fix:
-    """TensorBoard installed by conda (``conda_names``, as conda list shows them) and by pip
-    into one conda environment: conda's copy out with conda's remover (``--force``: only that
-    package, not what depends on it), then every pip TensorBoard out and the one of the
-    installed TensorFlow back (:func:`tensorboard_duplicate_fix`)."""
-    pip_fix = tensorboard_duplicate_fix(m)
+def conda_tensorboards_fix(
+    m: Machine,
+    conda_rows: Sequence[tuple[str, str]],
+    pip_names: Sequence[str],
+    tf_version: Optional[str] = None,
+) -> Fix:
+    """TensorBoard twice in one conda environment, as conda list shows it: each installer's
+    rows out with its own remover (conda's ``remove --force``: only that package, not what
+    depends on it, for ``conda_rows``, name and channel; pip's uninstall for ``pip_names``,
+    its ``pypi`` rows), then the one TensorBoard of the installed TensorFlow back: with pip
+    where pip had one (:func:`tensorboard_duplicate_fix`), else with conda, from the channel
+    its rows show, for the TensorFlow the machine holds or the listing shows (``tf_version``)."""
+    names = sorted({n for n, _ in conda_rows})
+    remove = f"conda remove -y --force {' '.join(names)}"
+    if pip_names:
+        pip_fix = tensorboard_duplicate_fix(m)
+        return Fix(
+            "conda list shows TensorBoard from both installers in this environment: conda's "
+            "and pip's both write the tensorboard/ folder, and neither installer knows of the "
+            "other's files. Remove conda's copy with conda, then: " + pip_fix.text,
+            (remove, *pip_fix.commands),
+        )
+    # conda's MatchSpec "tensorboard=2.10" matches every 2.10.x build (conda's docs, Package
+    # match specifications: https://docs.conda.io/projects/conda/en/stable/user-guide/concepts/pkg-specs.html);
+    # TensorBoard's releases track TensorFlow's minor line.
+    channels = {c for _, c in conda_rows if c and c != "pypi"}
+    channel = f"-c {next(iter(channels))} " if len(channels) == 1 else ""
+    version = m.tf.version if m.tf is not None else tf_version
+    # A final release from 1.6 on (the name tensorboard starts there; a nightly goes with
+    # tb-nightly, which conda's channels do not carry).
+    if version and re.fullmatch(r"\d+(?:\.\d+)*", version) and version_key(version)[:2] >= (1, 6):
+        line = ".".join(version.split(".")[:2])
+        words = f"tensorboard {line}.x for TensorFlow {version}"
+        again: tuple[str, ...] = (f"conda install -y {channel}tensorboard={line}",)
+    else:
+        words = (
+            "`conda install tensorboard=X.Y` for the TensorFlow X.Y that `conda list "
+            "tensorflow` prints"
+        )
+        again = ("conda list tensorflow",)
     return Fix(
-        "conda list shows TensorBoard from both installers in this environment: conda's and "
-        "pip's both write the tensorboard/ folder, and neither installer knows of the other's "
-        "files. Remove conda's copy with conda, then: " + pip_fix.text,
-        (f"conda remove -y --force {' '.join(sorted(set(conda_names)))}", *pip_fix.commands),
+        "conda list shows two TensorBoard packages that conda installed ("
+        + ", ".join(names)
+        + "): both write the tensorboard/ folder. Remove them with conda's remover (pip did "
+        f"not install them, so pip's uninstall would leave conda's records), then install "
+        f"the one TensorBoard that goes with the installed TensorFlow ({words}).",
+        (remove, *again),
     )
 
 

@@ -38,7 +38,14 @@ from tfdoctor.machine import (
     applicable_requirements,
     separate_installations,
 )
-from tfdoctor.matrix import Keras2User, TFLine, above_range, spec_contains, version_key
+from tfdoctor.matrix import (
+    Keras2User,
+    TFLine,
+    above_range,
+    exact_pin,
+    spec_contains,
+    version_key,
+)
 
 
 def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
@@ -480,10 +487,6 @@ def _protobuf_cause(ctx: CheckContext) -> causes.CauseId:
     return causes.software.PROTOBUF_INCOMPATIBLE
 
 
-#: One exact release, as a requirement pins it (``==3.7.0``, ``===3.7.0``).
-_EXACT = re.compile(r"===?(?P<version>\d[\w.]*)")
-
-
 def _library_pins(ctx: CheckContext) -> Iterator[Finding]:
     """A library written against TensorFlow (the module table's ``on_tensorflow``) that pins
     one exact release of a shared dependency (deepctr 0.9.3: ``h5py==3.7.0``) while another
@@ -500,8 +503,7 @@ def _library_pins(ctx: CheckContext) -> Iterator[Finding]:
         if not causes.software.written_on_tensorflow(name):
             continue
         for target, spec in applicable_requirements(requirer.requires, m.marker_env):
-            pinned = _EXACT.fullmatch(spec)
-            if pinned is None or target in TF_DISTRIBUTIONS or target == "protobuf":
+            if exact_pin(spec) is None or target in TF_DISTRIBUTIONS or target == "protobuf":
                 continue
             dep = ctx.facts.package(target)
             if dep is None or _in_range(dep.version, spec):
@@ -512,8 +514,7 @@ def _library_pins(ctx: CheckContext) -> Iterator[Finding]:
                 causes.software.LIBRARY_PIN_CONFLICTS,
                 f"{requirer.name} {requirer.version} pins {target}{spec}; {target} "
                 f"{dep.version} is installed",
-                f"An exact pin leaves {requirer.name} one release of {target}; the environment "
-                "holds another, which `pip check` reports until one of the two moves.",
+                causes.software.library_pin_detail(f"{requirer.name} {requirer.version}", target),
                 causes.software.library_pin_fix(m, name, target, spec, dep.version),
             )
 

@@ -8023,6 +8023,8 @@ _SERVER_FORK_SIGNS = (
 
 #: A frame in TensorBoard's package or its console script (bin/tensorboard,
 #: Scripts\\tensorboard.exe\\__main__.py), not a user's directory named after it.
+#: TensorBoard's installed package (a frame of its own code).
+_TB_PACKAGE = re.compile(r"(?:site|dist)-packages/tensorboard/")
 _TB_FRAME = re.compile(
     r"(?:site|dist)-packages/tensorboard/|/tensorboard(?:\.exe)?(?:/__main__\.py)?$"
 )
@@ -8037,7 +8039,9 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     dropped where the log shows another: ``tensorflow-frame`` needs a traceback frame in
     TensorFlow's files (gast's node check is AutoGraph's only there: pythran and beniget use
     gast too); ``tensorboard-frame`` a frame in TensorBoard's files or its script, or the
-    package named on the line (``run_main`` is a common name); ``alone`` needs no other
+    package named on the line (``run_main`` is a common name); ``tensorboard-code-failing``
+    a failing frame in TensorBoard's package (a caller's use of a dropped helper is no second
+    TensorBoard); ``alone`` needs no other
     cause's line and no installed package's frame (TensorFlow 0.x-1.x append their
     source-tree notice to every import error: the notice is the cause only where the error it
     wraps is its own); ``tf-runtime-not-failed`` no sign of TensorFlow's own native runtime
@@ -8057,6 +8061,17 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     installed = any(origin_of(p).installed for p in frames)
     # TensorBoard's package or its console script (bin/tensorboard, Scripts\tensorboard.exe).
     in_tb = any(_TB_FRAME.search(p) for p in frames)
+
+    def tb_failing(hit: Hits) -> bool:
+        # Each traceback of the hit's line fails in TensorBoard's own package, not in its
+        # caller's code; the line alone, with no frame, shows no caller.
+        raised = [
+            tb
+            for tb in evidence.tracebacks
+            if tb.frames and tb.message and any(tb.message in line for _, line in hit.citations)
+        ]
+        return all(_TB_PACKAGE.search(tb.frames[-1].path.replace("\\", "/")) for tb in raised)
+
     runtime_failed = "native-runtime-failed" in evidence.hits or any(
         "pywrap_tensorflow" in p for p in frames
     )
@@ -8081,6 +8096,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return in_tf
         if need == "tensorboard-frame":
             return in_tb or any("tensorboard" in line for _, line in hit.citations)
+        if need == "tensorboard-code-failing":
+            return tb_failing(hit)
         if need == "alone":
             return not installed and not (unconditional - {cause})
         if need == "fork-shown":

@@ -70,6 +70,7 @@ from tfdoctor.matrix import (
     PIN_FIELDS,
     TFLine,
     admits_below,
+    exact_pin,
     ranges_meet,
     spec_contains,
     version_key,
@@ -215,7 +216,7 @@ def package_findings(
         *(_numpy_struct_size(tb, m) for tb in tracebacks),
         *(_keras_tree_mixed(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m, shown),
-        *removed_api_findings(tracebacks, m, {**(shown or {}), **(listed or {})}),
+        *removed_api_findings(tracebacks, m, {**(shown or {}), **(listed or {})}, signed),
         *other_python_findings(tracebacks),
         *incomplete_install_findings(tracebacks, m, frozen),
         *h5py_str_findings(tracebacks, m),
@@ -365,9 +366,15 @@ def conda_pip_tensorboards(rows: Sequence[CondaRow], m: Machine) -> Optional[Fin
     if not (from_pip and from_conda) and len({normalize_name(r.name) for r in ours}) < 2:
         return None  # one installer's one distribution, in one release or two listings
     shown = "; ".join(f"{r.name} {r.version} {r.build} {r.channel}".rstrip() for r in ours)
+    # Each installer's rows go with its own remover: conda's with conda's, pip's with pip's.
     fix = (
-        causes.software.conda_pip_tensorboard_fix(m, [r.name for r in from_conda])
-        if from_conda and from_pip
+        causes.software.conda_tensorboards_fix(
+            m,
+            [(r.name, r.channel) for r in from_conda],
+            [r.name for r in from_pip],
+            next((r.version for r in rows if normalize_name(r.name) in TF_DISTRIBUTIONS), None),
+        )
+        if from_conda
         else causes.software.tensorboard_duplicate_fix(m)
     )
     return causes.finding(
@@ -842,11 +849,6 @@ def _older_release_source(build: SourceBuild, m: Machine, release: str) -> Findi
     )
 
 
-def _pinned(spec: str) -> Optional[str]:
-    match = re.fullmatch(r"===?(\d[\w.]*)", spec)
-    return match.group(1) if match else None
-
-
 #: The fix of each front end of TensorFlow that requires another TensorFlow.
 _FRONT_END_FIXES = {
     causes.software.TF_KERAS_MISMATCH: causes.software.tf_keras_fix,
@@ -890,7 +892,7 @@ def _conflict(
     if c.kind == "asked":
         return _asked_together(c, m) if pair_weight else None
     if c.kind == "requested":
-        asked = _pinned(c.have)
+        asked = exact_pin(c.have)
         if asked is None and (_floor(c.have) is None or ranges_meet(c.have, c.spec)):
             return None  # a range the resolver weighed that TensorFlow's meets, or unknown
         if asked is not None and spec_contains(asked, c.spec) is not False:
@@ -1094,7 +1096,7 @@ def _library_pin(c: Conflict) -> bool:
     """pip's notice that a library written against TensorFlow (the module table's
     ``on_tensorflow``) pins one exact release of a shared dependency (``h5py==3.7.0``) and
     another is installed; TensorFlow's own family states ranges of its own (checked above)."""
-    if c.kind != "installed" or _pinned(c.spec) is None:
+    if c.kind != "installed" or exact_pin(c.spec) is None:
         return False
     if c.target in TF_DISTRIBUTIONS or c.target == "protobuf":
         return False
@@ -1108,8 +1110,7 @@ def _library_pin_conflict(c: Conflict, m: Machine, said: str) -> Finding:
         Severity.WARNING,
         causes.software.LIBRARY_PIN_CONFLICTS,
         f"{c.requirer_named} pins {c.target}{c.spec}; {c.target} {c.have} is installed",
-        f"{said} An exact pin leaves the library one release of {c.target}; the environment "
-        "holds another, which pip reports after every install until one of the two moves.",
+        f"{said} {causes.software.library_pin_detail(c.requirer_named, c.target)}",
         causes.software.library_pin_fix(m, c.requirer, c.target, c.spec, c.have),
     )
 
@@ -1214,7 +1215,7 @@ def _asked_together(c: Conflict, m: Machine) -> Optional[Finding]:
     the requirements: where the matrix records the range that TensorFlow release's wheel
     declares on the other name and the pin falls outside it, that range is the clash (the
     block would say so), read as the user's pin against TensorFlow's range."""
-    pinned = _pinned(c.have)
+    pinned = exact_pin(c.have)
     line = m.matrix.line_for(c.requirer_version) if m.matrix is not None else None
     field = c.target.replace("-", "_")
     spec = getattr(line.pins, field, None) if line is not None and field in PIN_FIELDS else None
@@ -1241,7 +1242,7 @@ def _others_between(c: Conflict, m: Machine, severity: Severity) -> Optional[Fin
     pins = [
         (name, spec)
         for name, spec in ((c.requirer, c.spec), (other, c.have))
-        if _pinned(spec) is not None and causes.software.written_on_tensorflow(name)
+        if exact_pin(spec) is not None and causes.software.written_on_tensorflow(name)
     ]
     cause = (
         causes.software.LIBRARY_PIN_CONFLICTS if pins else causes.software.DEPENDENCY_OUT_OF_RANGE
@@ -1336,7 +1337,10 @@ def _floor(spec: str) -> Optional[str]:
 #: A specifier's lower bound (``==2.6.0``, ``>=2.6``, ``~=2.6.0``) and its upper bound (``<2.6.0``,
 #: ``<=2.5.9``), as pip's resolver prints them.
 _FLOOR = re.compile(r"(?:==|>=|~=|>)\s*(?P<v>\d+(?:\.\d+)*)(?![\w.*])")
-_CAP = re.compile(r"(?P<op><=?)\s*(?P<v>\d+(?:\.\d+)*)(?![\w.*])")
+#: An upper bound; conda's builds write theirs ``<1.20.0a0`` (conda-build's pin expressions
+#: append ``.0a0`` to the next release, conda_build/utils.py ``_increment``: below every
+#: pre-release of it), which caps at the same release.
+_CAP = re.compile(r"(?P<op><=?)\s*(?P<v>\d+(?:\.\d+)*)(?:a0)?(?![\w.*])")
 
 
 def _above_cap(wanted: str, tf_range: str) -> bool:
@@ -1534,7 +1538,7 @@ def _said(c: Conflict) -> str:
 
 def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
     pip = c.installer == "pip"
-    pinned = _pinned(c.have) if c.kind == "requested" else None
+    pinned = exact_pin(c.have) if c.kind == "requested" else None
     table = m.companion(c.requirer) if pinned else None
     row = table.release_for(pinned) if table is not None and pinned else None
     if row is not None and pinned:
@@ -1651,11 +1655,11 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
     the log shows no exception, where a pair known to work is a note (:func:`_harmless_notice`)."""
     tf = f"TensorFlow {c.requirer_version}".rstrip()
     if c.kind == "requested":
-        pinned = _pinned(c.have) or _floor(c.have)
-        asked = f"{c.target}=={pinned}" if _pinned(c.have) else f"{c.target}{c.have}"
+        pinned = exact_pin(c.have) or _floor(c.have)
+        asked = f"{c.target}=={pinned}" if exact_pin(c.have) else f"{c.target}{c.have}"
         admitting = _line_admitting(m, c.target, pinned, c.requirer_version) if pinned else None
         who = causes.software.RESOLVER_NAMES[c.installer]
-        kind = "pin" if _pinned(c.have) else "requirement"
+        kind = "pin" if exact_pin(c.have) else "requirement"
         # A project's resolver (uv, Poetry, PDM) reads its requirements from pyproject.toml.
         owner = "requirements" if c.installer in ("pip", "uv pip") else "project's requirements"
         head = (
@@ -2164,13 +2168,16 @@ def _installed_before(dist: str, release: str, m: Machine, listed: Mapping[str, 
 
 
 def removed_api_findings(
-    tracebacks: Sequence[Traceback], m: Machine, listed: Optional[Mapping[str, str]] = None
+    tracebacks: Sequence[Traceback],
+    m: Machine,
+    listed: Optional[Mapping[str, str]] = None,
+    signed: Collection[str] = (),
 ) -> list[Finding]:
     """A name of a module that a release of its own distribution removed (the module table's
     ``removed_from_distribution``: Pillow 10's Image.ANTIALIAS; or JAX's own words naming the
     release, :data:`_JAX_REMOVED`): the code using it was written for an earlier release of
     that distribution. ``listed``: the versions a package listing in the log gives, where the
-    machine's facts do not."""
+    machine's facts do not. ``signed``: the lines signatures cited, whose reading is theirs."""
     for tb in tracebacks:
         jax = _JAX_REMOVED.match(tb.message)
         if jax is not None:
@@ -2195,6 +2202,11 @@ def removed_api_findings(
         if match is None or found is None or _fell_back(tb, tracebacks):
             continue
         module, name, row = found
+        if any(tb.message in line for line in signed):
+            # A signature reads the message as a cause of its own (TensorBoard's own code
+            # asking its tensorboard.util of another release: two TensorBoards): its reading
+            # is the specific one, as for dependency_caller_findings.
+            continue
         if _installed_before(row.dist, row.removed_in, m, listed or {}):
             # A release before the removal lacks the name for another reason (SciPy 1.0 to
             # 1.2 define scipy.misc.imread only where Pillow is installed): not this reading.
