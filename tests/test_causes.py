@@ -29,6 +29,7 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LogHints, Machine, dll_version
+from tfdoctor.matrix import load_matrix
 
 #: What ``Machine.ld_path_with`` appends: the old value, when there was one.
 KEEP = '"${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"'
@@ -1367,7 +1368,7 @@ def test_python_range_fix_names_a_release_with_a_wheel_for_this_platform(
 ) -> None:
     """The release the fix installs has a wheel for the Python on this machine's own
     platform (the matrix's key), not on some other CPU of its operating system."""
-    matrix = f.load_matrix()
+    matrix = load_matrix()
     facts = dataclasses.replace(
         f.facts(python=f.python(version=python)),
         platform=f.platform(
@@ -1386,7 +1387,7 @@ def test_python_range_fix_names_a_release_with_a_wheel_for_this_platform(
 def test_a_free_threaded_build_is_sent_to_a_python_with_wheels_on_this_platform() -> None:
     """The default build the fix names has a wheel on this machine's own platform: an Intel
     Mac's free-threaded 3.13 is not sent to 3.13, whose wheels are Apple silicon's only."""
-    matrix = f.load_matrix()
+    matrix = load_matrix()
     facts = dataclasses.replace(
         f.facts(python=f.python(version="3.13.1")),
         platform=f.platform(system="Darwin", machine="x86_64", libc=""),

@@ -429,6 +429,7 @@ def test_tensorflow_out_of_memory_beside_jax_turns_jaxs_preallocation_off() -> N
         "CUDA_ERROR_OUT_OF_MEMORY: out of memory\n"
     )
     found = _only(text, "gpu-out-of-memory")
+    assert found.fix is not None
     assert any("XLA_PYTHON_CLIENT_PREALLOCATE=false" in c for c in found.fix.commands or ())
 
 

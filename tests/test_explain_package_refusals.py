@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import SIGNATURES, explained, fix_text, readings, renamed, top_error
-from tfdoctor.signatures import UV_WORDS
+from tfdoctor.evidence.installer import UV_WORDS
 
 _NONE = (
     "ERROR: Could not find a version that satisfies the requirement {req} (from versions: none)\n"

@@ -8,6 +8,7 @@ import pytest
 
 from tests.explaining import SIGNATURES, explained, renamed
 from tfdoctor import signatures as sig
+from tfdoctor.evidence import installer
 from tfdoctor.findings import Report
 
 _DSO = (
@@ -122,12 +123,12 @@ CASES: dict[str, tuple[str, str]] = {
         "FATAL: anti-bloat: Error, condition 'standalone' for module 'tensorflow' did not "
         "evaluate to boolean result.\n",
     ),
-    sig.POETRY_WORDS: (
+    installer.POETRY_WORDS: (
         "poetry-no-candidates",
         "RuntimeError\n\n  Unable to find installation candidates for "
         "tensorflow-io-gcs-filesystem (0.37.1)\n",
     ),
-    sig.PIPTOOLS_WORDS: (
+    installer.PIPTOOLS_WORDS: (
         "piptools-tf-companion-range-unmatched",
         "Could not find a version that matches tensorflow-estimator<2.4.0,>=2.3.0-rc0\n",
     ),
@@ -165,7 +166,7 @@ CASES: dict[str, tuple[str, str]] = {
         "tflite-op-version-unknown",
         "ValueError: Didn't find op for builtin opcode 'RESIZE_NEAREST_NEIGHBOR' version '3'\n",
     ),
-    sig.UV_WORDS: (
+    installer.UV_WORDS: (
         "uv-no-wheel",
         "error: Distribution tensorflow-text==2.15.0 @ registry+https://pypi.org/simple can't "
         "be installed because it doesn't have a source distribution or wheel for the current "
@@ -179,7 +180,7 @@ CASES: dict[str, tuple[str, str]] = {
 
 #: Tags that decide only beside another tag's lines: pip's words name pip where uv's or
 #: Poetry's are in the log too, pip being the installer named by default.
-BESIDE_OTHERS = frozenset({sig.PIP_WORDS})
+BESIDE_OTHERS = frozenset({installer.PIP_WORDS})
 
 
 def _reading(report: Report) -> list[tuple[str, str, str]]:
