@@ -1330,3 +1330,13 @@ def test_an_exact_pin_names_one_release_and_a_wildcard_is_a_range(
     spec: str, pinned: Optional[str]
 ) -> None:
     assert exact_pin(spec) == pinned
+
+
+def test_the_newest_line_with_wheels_is_the_newest_final_line_serving_that_python() -> None:
+    every = FIXTURE_MATRIX.newest_with_wheels("3.12")
+    assert every is not None and every.has_wheels_for("3.12")
+    newer = [x for x in FIXTURE_MATRIX.releases if version_key(x.line) > version_key(every.line)]
+    assert not any(x.has_wheels_for("3.12") for x in newer)
+    intel_mac = FIXTURE_MATRIX.newest_with_wheels("3.11", "macos-x86_64")
+    assert intel_mac is not None and intel_mac.has_wheels_for("3.11", "macos-x86_64")
+    assert FIXTURE_MATRIX.newest_with_wheels("2.7") is None

@@ -384,6 +384,12 @@ class Matrix(Record):
                 return entry
         return None
 
+    def newest_with_wheels(self, python: Optional[str], platform: str = "") -> Optional[TFLine]:
+        """The newest line with a final release that publishes a wheel for Python ``python``
+        on a platform whose key starts with ``platform`` (:meth:`TFLine.has_wheels_for`);
+        None where no line does."""
+        return next((x for x in self.releases if x.has_wheels_for(python, platform)), None)
+
     def last_tensorrt_line(self) -> Optional[TFLine]:
         """The newest line with a final release whose Linux GPU build is built with TensorRT
         (its ``tf_trt.built``); None where no line says so."""

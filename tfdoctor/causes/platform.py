@@ -2225,7 +2225,7 @@ def _newest_line_for(m: Machine, dist: str, python: str) -> Optional[TFLine]:
     # The platform, not the system: macOS x86-64's wheels end at 2.16 where Apple silicon's go
     # on, and Linux aarch64's start at 2.10.
     where = m.platform or (f"{m.os}-" if m.os else "")
-    return next((x for x in m.matrix.releases if x.has_wheels_for(python, where)), None)
+    return m.matrix.newest_with_wheels(python, where)
 
 
 def _system_words(m: Machine) -> str:

@@ -4887,7 +4887,7 @@ def _unpublished_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
         # The newest line with a wheel for the log's Python (the matrix lists each line's):
         # a newer one's pin could not install there either.
         python = r.python or ""
-        newest = next((x for x in m.matrix.releases if x.has_wheels_for(python)), None)
+        newest = m.matrix.newest_with_wheels(python)
         known = (newest.latest_patch,) if newest is not None else ()
     elif releases_of(dist):
         known = tuple(x.version for x in releases_of(dist))
