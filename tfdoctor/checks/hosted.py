@@ -11,7 +11,7 @@ from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import HostedFacts, normalize_name
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.hosted import hosted_data
-from tfdoctor.yamldoc import version_key
+from tfdoctor.matrix import version_key
 
 #: Distributions that carry libtpu (the TPU runtime TensorFlow's TPU build loads).
 LIBTPU = ("libtpu", "libtpu-nightly")
