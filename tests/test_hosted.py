@@ -416,3 +416,12 @@ def test_a_colab_vm_without_a_driver_is_told_the_runtime_setting() -> None:
     for hosted in (None, vertex):
         ctx = CheckContext(f.facts(hosted=hosted), f.FIXTURE_MATRIX)
         assert driver_cause(ctx, "driver-not-loaded")[0] == "driver-not-loaded"
+
+
+def test_the_generation_fix_names_the_generations_and_floor_from_the_data() -> None:
+    from tfdoctor.causes.hosted import tpu_generation_fix
+
+    text = tpu_generation_fix("v7 (Ironwood)").text
+
+    assert "(v6e, v5p, v5e, v4)" in text
+    assert "on v6e, v5p and v5e a -pjrt one, TensorFlow 2.15.0 or later" in text

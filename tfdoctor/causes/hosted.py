@@ -498,8 +498,9 @@ def tpu_generation_fix(generation: str) -> Fix:
     floors = {g.generation: g.tensorflow_min for g in runs if g.tensorflow_min}
     floored = [n for n in names if n in floors]
     floor = (
-        f" (on {', '.join(floored)} a -pjrt one, TensorFlow {floors[floored[0]]} or later)"
-        if floored and len({floors[n] for n in floored}) == 1
+        f" (on {', '.join(floored[:-1])} and {floored[-1]} a -pjrt one, TensorFlow "
+        f"{floors[floored[0]]} or later)"
+        if len(floored) > 1 and len({floors[n] for n in floored}) == 1
         else ""
     )
     return Fix(
