@@ -225,6 +225,16 @@ _JETSON = "Linux nano 4.9.140-tegra #1 SMP PREEMPT aarch64 aarch64 aarch64 GNU/L
             ("TensorFlow 1.15 publishes no Linux aarch64 wheel", "start at 2.10"),
             id="aarch64-pin-before-its-wheels",
         ),
+        # TensorFlow's install guide starts its Linux aarch64 builds at 2.10 (AWS's
+        # tensorflow-cpu-aws, which the tensorflow wheel installs there): a 2.9 pin is told to
+        # move to 2.10 of `tensorflow`, no third party's distribution.
+        pytest.param(
+            _JETSON + "$ python3 --version\nPython 3.8.10\n",
+            "tensorflow==2.9.1",
+            "tf-no-wheel-for-python",
+            ("TensorFlow 2.9.1 publishes no Linux aarch64 wheel", "start at 2.10"),
+            id="aarch64-pin-of-2.9",
+        ),
         pytest.param(
             "Linux-5.14.0-ppc64le-with-glibc2.34\n",
             "tensorflow",

@@ -212,6 +212,77 @@ def test_a_tpu_generation_read_from_pci_is_judged(
     assert (found.severity.value, found.cause) == expected
 
 
+def _tpu_vm(accelerator: str, name: str, version: str) -> Facts:
+    """The v5e TPU VM's facts with ``accelerator`` as its type and TensorFlow as ``name``
+    ``version`` (the TPU build's libtpu left beside it)."""
+    facts = facts_from_json(read_case(DATA / "tpu-vm-v5e-tensorflow-tpu.json")["facts"])
+    packages = tuple(
+        dataclasses.replace(p, name=name, version=version) if p.name == "tensorflow-tpu" else p
+        for p in facts.packages or ()
+    )
+    assert facts.hosted is not None
+    hosted = dataclasses.replace(facts.hosted, tpu_type=accelerator)
+    return dataclasses.replace(facts, packages=packages, hosted=hosted)
+
+
+@pytest.mark.parametrize(
+    ("accelerator", "name", "version", "expected"),
+    [
+        # Cloud TPU's software versions page: TPU v6e, v5e and v5p support TensorFlow 2.15.0
+        # and later (tpu-vm-tf-X.Y.Z-pjrt); the TPU build of an older release does not run there.
+        pytest.param(
+            "v5litepod-8",
+            "tensorflow-tpu",
+            "2.14.1",
+            ("warning", "tpu-generation-unsupported"),
+            id="v5e-2.14",
+        ),
+        pytest.param(
+            "v6e-8",
+            "tensorflow-tpu",
+            "2.13.0",
+            ("warning", "tpu-generation-unsupported"),
+            id="v6e-2.13",
+        ),
+        pytest.param("v5p-8", "tensorflow-tpu", "2.15.0", ("ok", ""), id="v5p-at-the-floor"),
+        pytest.param("v5litepod-8", "tensorflow-tpu", "2.17.0", ("ok", ""), id="v5e-2.17"),
+        # The page states no floor for v4: an older TPU build runs there as it did.
+        pytest.param("v4-8", "tensorflow-tpu", "2.12.0", ("ok", ""), id="v4-has-no-floor"),
+        # Below the floor the CPU wheel's own advice (its release's tensorflow-tpu) would not
+        # run either: the floor is told first.
+        pytest.param(
+            "v5litepod-8",
+            "tensorflow",
+            "2.14.0",
+            ("warning", "tpu-generation-unsupported"),
+            id="cpu-wheel-below-the-floor",
+        ),
+        pytest.param(
+            "v5litepod-8",
+            "tensorflow",
+            "2.16.1",
+            ("warning", "tpu-tf-without-libtpu"),
+            id="cpu-wheel-above-the-floor",
+        ),
+    ],
+)
+def test_tensorflow_older_than_a_generations_floor_is_told_the_floor(
+    accelerator: str, name: str, version: str, expected: tuple[str, str]
+) -> None:
+    vm = _tpu_vm(accelerator, name, version)
+
+    (found,) = run_checks(CheckContext(vm, load_matrix()), select_checks(["hosted.tpu"]))
+
+    assert (found.severity.value, found.cause) == expected
+    if found.cause == "tpu-generation-unsupported":
+        assert found.fix is not None
+        assert "TensorFlow 2.15.0 on" in found.fix.text
+        assert any('"tensorflow-tpu>=2.15.0"' in c for c in found.fix.commands)
+        assert any(f"uninstall -y {name}" in c for c in found.fix.commands) == (
+            name != "tensorflow-tpu"
+        )
+
+
 # --- the data file --------------------------------------------------------------------------
 
 
@@ -223,6 +294,19 @@ def test_every_shipped_release_is_pinned_and_sourced() -> None:
             assert release.sources and all(s in data.sources for s in release.sources)
     assert data.tpu("v6e-8") is not None and data.tpu("v6e-8").tensorflow  # type: ignore[union-attr]
     assert data.tpu("tpu7x-8") is not None and not data.tpu("tpu7x-8").tensorflow  # type: ignore[union-attr]
+    # Cloud TPU's software versions page: v6e, v5e and v5p from TensorFlow 2.15.0; no floor
+    # stated for v2 to v4 (https://cloud.google.com/tpu/docs/runtimes).
+    floors = {g.prefix: g.tensorflow_min for g in data.tpu_generations}
+    assert floors == {
+        "v2": None,
+        "v3": None,
+        "v4": None,
+        "v5litepod": "2.15.0",
+        "v5e": "2.15.0",
+        "v5p": "2.15.0",
+        "v6e": "2.15.0",
+        "tpu7x": None,
+    }
 
 
 @pytest.mark.parametrize(
@@ -237,6 +321,11 @@ def test_every_shipped_release_is_pinned_and_sourced() -> None:
             ("source: tpu-v7", "source: nowhere"),
             "tpu_generations[tpu7x].source",
             id="unknown-source",
+        ),
+        pytest.param(
+            ('tensorflow_min: "2.15.0"', 'tensorflow_min: "2.15"'),
+            "tpu_generations[v5litepod].tensorflow_min: '2.15' is not a valid X.Y.Z release",
+            id="floor-not-a-release",
         ),
     ],
 )
@@ -327,3 +416,12 @@ def test_a_colab_vm_without_a_driver_is_told_the_runtime_setting() -> None:
     for hosted in (None, vertex):
         ctx = CheckContext(f.facts(hosted=hosted), f.FIXTURE_MATRIX)
         assert driver_cause(ctx, "driver-not-loaded")[0] == "driver-not-loaded"
+
+
+def test_the_generation_fix_names_the_generations_and_floor_from_the_data() -> None:
+    from tfdoctor.causes.hosted import tpu_generation_fix
+
+    text = tpu_generation_fix("v7 (Ironwood)").text
+
+    assert "(v6e, v5p, v5e, v4)" in text
+    assert "on v6e, v5p and v5e a -pjrt one, TensorFlow 2.15.0 or later" in text

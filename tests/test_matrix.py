@@ -1141,6 +1141,47 @@ def test_xla_on_compute_capability_12_is_a_known_failure(name: str) -> None:
     assert best is None or "12.0" not in best.line.known_gpu_failures
 
 
+@pytest.mark.parametrize(
+    ("release", "has_cp35", "source"),
+    [
+        # TensorFlow's pip install guide of the time lists cp35 wheels of 2.2.0 and 2.3.0 for
+        # Linux, macOS and Windows (tensorflow/docs commits 7efce4f and 71969ca); the lines'
+        # last patches, 2.2.3 and 2.3.4, are for 3.6-3.8.
+        pytest.param("2.2.0", True, "tf-pip-guide-2.2-wheels", id="2.2.0"),
+        pytest.param("2.3.0", True, "tf-pip-guide-2.3-wheels", id="2.3.0"),
+        pytest.param("2.2.3", False, None, id="2.2.3"),
+        pytest.param("2.3.4", False, None, id="2.3.4"),
+    ],
+)
+def test_the_first_releases_of_2_2_and_2_3_have_python_3_5_wheels(
+    release: str, has_cp35: bool, source: str | None
+) -> None:
+    pythons = SHIPPED.release_pythons(release)
+
+    assert pythons is not None
+    for plat in ("linux-x86_64", "macos-x86_64", "windows-x86_64"):
+        assert ("3.5" in pythons[plat]) == has_cp35, plat
+        assert "3.8" in pythons[plat]
+    if source is not None:
+        row = next(r for r in SHIPPED.early_releases if r.release == release)
+        assert source in row.source and source in SHIPPED.sources
+
+
+def test_linux_aarch64_wheels_start_at_2_10_with_aws_build() -> None:
+    """TensorFlow's install guide: from 2.10 the Linux aarch64 builds are AWS's
+    tensorflow-cpu-aws, which the tensorflow wheel installs there; 2.9 has none."""
+    first = min(
+        (line for line in SHIPPED.lines if line.pythons_on("linux-aarch64")),
+        key=lambda line: line.key,
+    )
+    assert first.line == "2.10"
+    assert first.wrappers["linux-aarch64"] == "tensorflow-cpu-aws"
+    assert "tf-pip-guide-aarch64" in first.sources_of("wrappers")
+    nine = SHIPPED.line_for("2.9")
+    assert nine is not None and nine.pythons_on("linux-aarch64") == ()
+    assert "tf-pip-guide-aarch64" in nine.sources_of("python")
+
+
 def test_an_early_release_answers_with_its_own_wheels_and_a_line_with_the_lines() -> None:
     early = FIXTURE_MATRIX.release_pythons("1.10.0")
     assert early is not None and early["windows-x86_64"] == ("3.5", "3.6")

@@ -27,6 +27,7 @@ HOSTED_DATA_VERSION = 1
 #: ``tensorflow==2.20.0``: a distribution pinned to one release.
 _PIN = re.compile(r"^(tensorflow|tensorflow-cpu|tensorflow-tpu)==(\d+\.\d+\.\d+)$")
 _PYTHON = re.compile(r"^3\.\d+$")
+_RELEASE = re.compile(r"^\d+\.\d+\.\d+$")
 
 
 class HostedDataError(ValueError):
@@ -93,12 +94,14 @@ class HostedImage(Record):
 
 @record
 class TpuGeneration(Record):
-    """A TPU generation by its accelerator type's prefix, and whether TensorFlow runs on it."""
+    """A TPU generation by its accelerator type's prefix, whether TensorFlow runs on it, and
+    the oldest TensorFlow release that does where the source states one (``tensorflow_min``)."""
 
     prefix: str
     generation: str
     tensorflow: bool
     source: str
+    tensorflow_min: Optional[str] = None
 
 
 @record
@@ -146,12 +149,22 @@ def parse_hosted_data(text: str, path: str = "<hosted data>") -> HostedData:
             reader.required_string(fields["generation"], f"{where}.generation"),
             reader.boolean(fields["tensorflow"], f"{where}.tensorflow"),
             reader.source_ids(fields["source"], f"{where}.source", sources)[0],
+            reader.string(
+                fields["tensorflow_min"],
+                f"{where}.tensorflow_min",
+                _RELEASE,
+                "X.Y.Z release",
+                nullable=True,
+            )
+            if "tensorflow_min" in fields
+            else None,
         )
         for where, prefix, fields in reader.keyed_rows(
             top["tpu_generations"],
             "tpu_generations",
             "prefix",
             ("generation", "tensorflow", "source"),
+            ("tensorflow_min",),
         )
     )
     return HostedData(path, sources, images, generations)

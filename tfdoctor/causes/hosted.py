@@ -476,12 +476,37 @@ def tpu_not_found_fix() -> Fix:
     )
 
 
+def tpu_tensorflow_floor_fix(m: Machine, generation: str, floor: str) -> Fix:
+    """TensorFlow older than the first release Cloud TPU runs on this generation (``floor``,
+    hosted.yaml's ``tensorflow_min``): the TPU build of ``floor`` or later, in place of it."""
+    installed = m.tf.name if m.tf is not None and m.tf.name != "tensorflow-tpu" else None
+    remove = m.pip(f"uninstall -y {installed}") if installed else ()
+    return Fix(
+        f"Cloud TPU runs TensorFlow on TPU {generation} from TensorFlow {floor} on (software "
+        f"versions tpu-vm-tf-X.Y.Z-pjrt, or tpu-vm-tf-X.Y.Z-pod-pjrt on a multi-host slice). "
+        f"Install the TPU build of {floor} or a later release in place of this one, or keep "
+        "this release on a TPU v2, v3 or v4, whose software versions cover older releases.",
+        (*remove, *m.pip(f'install "tensorflow-tpu>={floor}" -f {LIBTPU_INDEX}')),
+    )
+
+
 def tpu_generation_fix(generation: str) -> Fix:
-    """Use JAX or PyTorch/XLA on this TPU, or a TPU generation TensorFlow runs on."""
+    """Use JAX or PyTorch/XLA on this TPU, or a TPU generation TensorFlow runs on (the newest
+    four of hosted.yaml's, with the floor of those that have one)."""
+    runs = [g for g in hosted_data().tpu_generations if g.tensorflow]
+    names = list(dict.fromkeys(g.generation for g in reversed(runs)))[:4]
+    floors = {g.generation: g.tensorflow_min for g in runs if g.tensorflow_min}
+    floored = [n for n in names if n in floors]
+    floor = (
+        f" (on {', '.join(floored[:-1])} and {floored[-1]} a -pjrt one, TensorFlow "
+        f"{floors[floored[0]]} or later)"
+        if len(floored) > 1 and len({floors[n] for n in floored}) == 1
+        else ""
+    )
     return Fix(
         f'On TPU {generation} use JAX (pip install "jax[tpu]") or PyTorch/XLA; for TensorFlow, '
-        "create the TPU VM on a generation it runs on (v6e, v5e, v5p, v4) with a tpu-vm-tf-* "
-        "software version (on v6e, v5e and v5p a -pjrt one, TensorFlow 2.15.0 or later).",
+        f"create the TPU VM on a generation it runs on ({', '.join(names)}) with a tpu-vm-tf-* "
+        f"software version{floor}.",
         (),
     )
 

@@ -4,12 +4,14 @@ image ships (``data/hosted.yaml``), and TensorFlow on a TPU."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import HostedFacts, normalize_name
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.hosted import hosted_data
+from tfdoctor.matrix import version_key
 
 #: Distributions that carry libtpu (the TPU runtime TensorFlow's TPU build loads).
 LIBTPU = ("libtpu", "libtpu-nightly")
@@ -18,6 +20,12 @@ LIBTPU = ("libtpu", "libtpu-nightly")
 def _on_tpu(hosted: HostedFacts) -> bool:
     """This machine has a TPU: its type named, its device nodes present, or a TPU VM."""
     return bool(hosted.tpu_type or hosted.tpu_devices) or hosted.name == "tpu-vm"
+
+
+def _older(version: Optional[str], floor: str) -> bool:
+    """``version`` is a release before ``floor`` (its X.Y.Z; a pre-release of ``floor`` is not
+    older). False where the version is unknown."""
+    return bool(version) and version_key(version or "")[:3] < version_key(floor)[:3]
 
 
 def check_hosted_tensorflow(ctx: CheckContext) -> Iterator[Finding]:
@@ -87,6 +95,22 @@ def check_tpu(ctx: CheckContext) -> Iterator[Finding]:
             f"TensorFlow does not run on {where} ({hosted.tpu_type}): it will use the CPU",
             "",
             causes.hosted.tpu_generation_fix(generation.generation),
+            (data.url(generation.source),),
+        )
+        return
+    floor = generation.tensorflow_min if generation is not None else None
+    if generation is not None and floor and _older(m.tf.version, floor):
+        # Cloud TPU's software versions start these generations at a TensorFlow release:
+        # neither the TPU build of an older one nor the CPU wheel's advice (its own release's
+        # tensorflow-tpu) runs TensorFlow on this TPU.
+        yield causes.finding(
+            "hosted.tpu",
+            Severity.WARNING,
+            causes.hosted.TPU_GENERATION_UNSUPPORTED,
+            f"{m.tf.name} {m.tf.version} is older than TensorFlow {floor}, the first that runs "
+            f"on {where} ({hosted.tpu_type})",
+            "",
+            causes.hosted.tpu_tensorflow_floor_fix(m, generation.generation, floor),
             (data.url(generation.source),),
         )
         return
