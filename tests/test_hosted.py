@@ -245,6 +245,9 @@ def _tpu_vm(accelerator: str, name: str, version: str) -> Facts:
             id="v6e-2.13",
         ),
         pytest.param("v5p-8", "tensorflow-tpu", "2.15.0", ("ok", ""), id="v5p-at-the-floor"),
+        # A release written without its patch number is that release's X.Y.0: "2.15" is the
+        # floor, not older than it.
+        pytest.param("v5p-8", "tensorflow-tpu", "2.15", ("ok", ""), id="floor-without-patch"),
         pytest.param("v5litepod-8", "tensorflow-tpu", "2.17.0", ("ok", ""), id="v5e-2.17"),
         # The page states no floor for v4: an older TPU build runs there as it did.
         pytest.param("v4-8", "tensorflow-tpu", "2.12.0", ("ok", ""), id="v4-has-no-floor"),
