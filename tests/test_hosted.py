@@ -245,6 +245,9 @@ def _tpu_vm(accelerator: str, name: str, version: str) -> Facts:
             id="v6e-2.13",
         ),
         pytest.param("v5p-8", "tensorflow-tpu", "2.15.0", ("ok", ""), id="v5p-at-the-floor"),
+        # A release written without its patch number is that release's X.Y.0: "2.15" is the
+        # floor, not older than it.
+        pytest.param("v5p-8", "tensorflow-tpu", "2.15", ("ok", ""), id="floor-without-patch"),
         pytest.param("v5litepod-8", "tensorflow-tpu", "2.17.0", ("ok", ""), id="v5e-2.17"),
         # The page states no floor for v4: an older TPU build runs there as it did.
         pytest.param("v4-8", "tensorflow-tpu", "2.12.0", ("ok", ""), id="v4-has-no-floor"),
@@ -425,3 +428,24 @@ def test_the_generation_fix_names_the_generations_and_floor_from_the_data() -> N
 
     assert "(v6e, v5p, v5e, v4)" in text
     assert "on v6e, v5p and v5e a -pjrt one, TensorFlow 2.15.0 or later" in text
+
+
+def test_the_floor_fix_names_the_generations_without_a_floor_from_the_data(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The generations an older TensorFlow keeps running on are those hosted.yaml gives no
+    floor: a floor given to v4 takes it out of the fix's list."""
+    import tfdoctor.causes.hosted as hosted_causes
+
+    m = Machine(facts_from_json(read_case(DATA / "tpu-vm-v5e-tensorflow-tpu.json")["facts"]), None)
+    shipped = hosted_causes.tpu_tensorflow_floor_fix(m, "v5e", "2.15.0").text
+    assert "TPU v2, v3 or v4," in shipped
+
+    text = Path(hosted_data().path).read_text(encoding="utf-8")
+    v4 = 'generation: "v4"\n    tensorflow: true\n'
+    assert text.count(v4) == 1
+    floored = parse_hosted_data(text.replace(v4, v4 + '    tensorflow_min: "2.9.1"\n'))
+    monkeypatch.setattr(hosted_causes, "hosted_data", lambda: floored)
+
+    moved = hosted_causes.tpu_tensorflow_floor_fix(m, "v5e", "2.15.0").text
+    assert "TPU v2 or v3," in moved and "v4" not in moved

@@ -481,11 +481,24 @@ def tpu_tensorflow_floor_fix(m: Machine, generation: str, floor: str) -> Fix:
     hosted.yaml's ``tensorflow_min``): the TPU build of ``floor`` or later, in place of it."""
     installed = m.tf.name if m.tf is not None and m.tf.name != "tensorflow-tpu" else None
     remove = m.pip(f"uninstall -y {installed}") if installed else ()
+    unfloored = list(
+        dict.fromkeys(
+            g.generation
+            for g in hosted_data().tpu_generations
+            if g.tensorflow and not g.tensorflow_min
+        )
+    )
+    keep = (
+        f", or keep this release on a TPU {', '.join(unfloored[:-1])}"
+        f"{' or ' if len(unfloored) > 1 else ''}{unfloored[-1]}, whose software versions "
+        "cover older releases"
+        if unfloored
+        else ""
+    )
     return Fix(
         f"Cloud TPU runs TensorFlow on TPU {generation} from TensorFlow {floor} on (software "
         f"versions tpu-vm-tf-X.Y.Z-pjrt, or tpu-vm-tf-X.Y.Z-pod-pjrt on a multi-host slice). "
-        f"Install the TPU build of {floor} or a later release in place of this one, or keep "
-        "this release on a TPU v2, v3 or v4, whose software versions cover older releases.",
+        f"Install the TPU build of {floor} or a later release in place of this one{keep}.",
         (*remove, *m.pip(f'install "tensorflow-tpu>={floor}" -f {LIBTPU_INDEX}')),
     )
 

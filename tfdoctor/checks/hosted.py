@@ -23,9 +23,14 @@ def _on_tpu(hosted: HostedFacts) -> bool:
 
 
 def _older(version: Optional[str], floor: str) -> bool:
-    """``version`` is a release before ``floor`` (its X.Y.Z; a pre-release of ``floor`` is not
-    older). False where the version is unknown."""
-    return bool(version) and version_key(version or "")[:3] < version_key(floor)[:3]
+    """``version`` is a release before ``floor`` (its X.Y.Z, a missing part read as 0, so
+    ``2.15`` is ``2.15.0``; a pre-release of ``floor`` is not older). False where the version
+    is unknown."""
+
+    def release(text: str) -> tuple[int, ...]:
+        return (*version_key(text), 0, 0, 0)[:3]
+
+    return bool(version) and release(version or "") < release(floor)
 
 
 def check_hosted_tensorflow(ctx: CheckContext) -> Iterator[Finding]:
