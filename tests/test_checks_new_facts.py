@@ -53,7 +53,7 @@ def kernel(**kw: object) -> NvidiaKernelFacts:
         ),
         pytest.param(
             kernel(secure_boot=True),
-            "sudo mokutil --import /var/lib/dkms/mok.pub",
+            "sudo update-secureboot-policy --enroll-key",
             id="secure-boot",
         ),
         pytest.param(
@@ -513,6 +513,92 @@ def test_libdevice_off_xlas_path_without_a_logged_failure_weighs_who_uses_xla(
     facts = f.facts(packages=(tf, f.pkg("numpy", "1.26.4")), cuda_libs=libs)
     (finding,) = judge("xla.libdevice", facts)
     assert finding.severity is severity
+
+
+@pytest.mark.parametrize(
+    ("os_name", "os_ids", "dkms", "commands"),
+    [
+        # Ubuntu's DKMS signs with shim-signed's MOK, which update-secureboot-policy enrolls.
+        pytest.param(
+            "Ubuntu 22.04.4 LTS",
+            ("ubuntu", "debian"),
+            (),
+            ("sudo update-secureboot-policy --enroll-key", "sudo reboot"),
+            id="ubuntu",
+        ),
+        # Linux Mint is Ubuntu underneath (ID_LIKE): Ubuntu's key and tool.
+        pytest.param(
+            "Linux Mint 21.3",
+            ("linuxmint", "ubuntu", "debian"),
+            (),
+            ("sudo update-secureboot-policy --enroll-key", "sudo reboot"),
+            id="mint",
+        ),
+        # Debian's DKMS generates its own key in /var/lib/dkms.
+        pytest.param(
+            "Debian GNU/Linux 12 (bookworm)",
+            ("debian",),
+            (),
+            ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot"),
+            id="debian",
+        ),
+        # RPM Fusion's akmods signs with the key kmodgenca made.
+        pytest.param(
+            "Fedora Linux 40 (Workstation Edition)",
+            ("fedora",),
+            (),
+            (
+                "sudo kmodgenca -a",
+                "sudo mokutil --import /etc/pki/akmods/certs/public_key.der",
+                "sudo reboot",
+            ),
+            id="fedora-akmods",
+        ),
+        # On Rocky Linux a module DKMS built (NVIDIA's repository) carries DKMS's key.
+        pytest.param(
+            "Rocky Linux 9.3 (Blue Onyx)",
+            ("rocky", "rhel", "centos", "fedora"),
+            ("nvidia/550.54.15, 5.14.0-362.8.1.el9_3.x86_64, x86_64: installed",),
+            ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot"),
+            id="rocky-dkms",
+        ),
+    ],
+)
+def test_secure_boot_enrolls_the_key_of_the_distributions_module_builder(
+    os_name: str, os_ids: tuple[str, ...], dkms: tuple[str, ...], commands: tuple[str, ...]
+) -> None:
+    facts = f.facts(
+        driver=NOT_LOADED,
+        platform=f.platform(
+            nvidia_device_nodes=(), os_name=os_name, os_ids=os_ids, release="5.14.0"
+        ),
+        nvidia_kernel=kernel(secure_boot=True, dkms=dkms),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "driver-not-loaded")
+    assert finding.fix is not None and finding.fix.commands == commands
+
+
+def test_secure_boot_on_an_unknown_distribution_lists_the_builders_keys() -> None:
+    """Without a distribution to go by, the fix names each builder's key file and how to
+    tell which one signed the module, never one path as if it were certain."""
+    facts = f.facts(
+        driver=NOT_LOADED,
+        platform=f.platform(nvidia_device_nodes=(), os_name="Linux"),
+        nvidia_kernel=kernel(secure_boot=True),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert finding.fix is not None
+    listing = finding.fix.commands[0]
+    for key in (
+        "/var/lib/dkms/mok.pub",
+        "/var/lib/shim-signed/mok/MOK.der",
+        "/etc/pki/akmods/certs/public_key.der",
+    ):
+        assert key in listing
+    assert "modinfo -F signer nvidia" in finding.fix.commands
 
 
 @pytest.mark.parametrize(

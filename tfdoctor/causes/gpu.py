@@ -2463,15 +2463,60 @@ def nouveau_fix(m: Machine) -> Fix:
     )
 
 
-def secure_boot_fix() -> Fix:
+#: Where each module builder keeps the public half of the key it signs the nvidia module with.
+#: DKMS generates its own on first use (dkms's README, "Module signing":
+#: https://github.com/dell/dkms/blob/master/README.md: "placed in /var/lib/dkms"), Debian's DKMS
+#: too (https://wiki.debian.org/SecureBoot, "DKMS"). Ubuntu's DKMS signs with the MOK that
+#: shim-signed's update-secureboot-policy creates and enrolls
+#: (https://wiki.ubuntu.com/UEFI/SecureBoot/DKMS: /var/lib/shim-signed/mok/MOK.der). RPM
+#: Fusion's akmods (Fedora and its rebuilds) with the key kmodgenca creates
+#: (https://rpmfusion.org/Howto/Secure%20Boot; akmods' README.secureboot).
+DKMS_MOK = "/var/lib/dkms/mok.pub"
+UBUNTU_MOK = "/var/lib/shim-signed/mok/MOK.der"
+AKMODS_MOK = "/etc/pki/akmods/certs/public_key.der"
+
+
+def secure_boot_fix(m: Optional[Machine] = None) -> Fix:
     """The kernel refuses the nvidia module's signature: UEFI Secure Boot (through the
     kernel's lockdown, security/lockdown/lockdown.c "unsigned module loading") admits only
-    modules signed by a key it trusts, and a DKMS build is signed by the machine's own key
-    (MOK), which must be enrolled once through shim's MokManager at the next boot."""
+    modules signed by a key it trusts, and a module built on the machine is signed by the
+    machine's own key (MOK), which must be enrolled once through shim's MokManager at the next
+    boot. Which key that is depends on the builder, so on the distribution os-release names:
+    Ubuntu and its derivatives, DKMS elsewhere, akmods on Fedora and its family; where the
+    distribution is unknown, the builders' key files are listed to enroll the one present."""
+    if m is not None and m.ubuntu:
+        return Fix(
+            "Secure Boot is on and refuses the nvidia module: enroll the machine's module "
+            f"signing key (MOK, {UBUNTU_MOK}, which Ubuntu's DKMS signs with) and reboot; "
+            "MokManager asks for the password at the next boot. Or disable Secure Boot.",
+            ("sudo update-secureboot-policy --enroll-key", "sudo reboot"),
+        )
+    dkms_built = m is not None and m.facts.nvidia_kernel is not None and m.facts.nvidia_kernel.dkms
+    if m is not None and not dkms_built and m.os_like("fedora", "rhel", "centos"):
+        return Fix(
+            "Secure Boot is on and refuses the nvidia module: enroll the akmods signing key "
+            "(kmodgenca creates it where none exists) and reboot; MokManager asks for the "
+            "password at the next boot. Or disable Secure Boot.",
+            ("sudo kmodgenca -a", f"sudo mokutil --import {AKMODS_MOK}", "sudo reboot"),
+        )
+    if m is not None and (dkms_built or m.os_like("debian")):
+        return Fix(
+            "Secure Boot is on and refuses the unsigned nvidia module: enroll the DKMS signing "
+            "key (MOK) and reboot, or disable Secure Boot.",
+            (f"sudo mokutil --import {DKMS_MOK}", "sudo reboot"),
+        )
     return Fix(
-        "Secure Boot is on and refuses the unsigned nvidia module: enroll the DKMS signing "
-        "key (MOK) and reboot, or disable Secure Boot.",
-        ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot"),
+        "Secure Boot is on and refuses the nvidia module: enroll the key that signed it (MOK) "
+        "and reboot, or disable Secure Boot. The key depends on what built the module: "
+        f"DKMS's {DKMS_MOK}, Ubuntu's {UBUNTU_MOK} (sudo update-secureboot-policy "
+        f"--enroll-key), akmods' {AKMODS_MOK}: ls shows which of them this machine has, "
+        "modinfo names the key that signed the module; enroll that file.",
+        (
+            f"ls {DKMS_MOK} {UBUNTU_MOK} {AKMODS_MOK} 2>/dev/null",
+            "modinfo -F signer nvidia",
+            f"sudo mokutil --import {DKMS_MOK}  # or the file ls lists",
+            "sudo reboot",
+        ),
     )
 
 
@@ -2514,15 +2559,16 @@ def driver_load_fix(m: Machine) -> Fix:
         if kernel is not None and kernel.secure_boot:
             # Without nouveau the unsigned module meets Secure Boot next: the key enrolled in
             # the same reboot (MokManager asks for it at boot).
-            held, refused = nouveau_fix(m), secure_boot_fix()
+            held, refused = nouveau_fix(m), secure_boot_fix(m)
+            enroll = tuple(c for c in refused.commands if c != "sudo reboot")
             return Fix(
                 f"{held.text} Secure Boot is on as well, and refuses the unsigned module "
-                "next: enroll the DKMS signing key (MOK) before that reboot.",
-                (held.commands[0], refused.commands[0], *held.commands[1:]),
+                "next: enroll its signing key (MOK) before that reboot.",
+                (held.commands[0], *enroll, *held.commands[1:]),
             )
         return nouveau_fix(m)
     if kernel is not None and kernel.secure_boot:
-        return secure_boot_fix()
+        return secure_boot_fix(m)
     if kernel is not None and kernel.dkms and not any(release in d for d in kernel.dkms):
         return Fix(
             "The nvidia module was built for another kernel (DKMS has none for this one): build "
