@@ -679,3 +679,96 @@ def test_a_driver_older_than_every_compiler_wheel_of_its_cuda_gets_a_toolkit() -
     assert finding.cause == "ptxas-too-new" and finding.fix is not None
     assert not any("nvidia-cuda-nvcc" in c for c in finding.fix.commands)
     assert "PATH" in finding.fix.text
+
+
+#: nvidia-smi's answer where NVML starts and counts no GPU (the nvidia module is loaded).
+NO_DEVICES = DriverFacts(
+    "none",
+    error=ProbeError(
+        "driver",
+        "no-gpu",
+        "The NVIDIA driver is loaded but reports no GPUs",
+        "No devices were found",
+    ),
+)
+_LOADED = ("nvidia", "nvidia_uvm")
+_CTL = (DeviceNode("/dev/nvidiactl", True),)
+
+
+@pytest.mark.parametrize(
+    ("bound", "first_command", "not_named"),
+    [
+        # Kept for a virtual machine: handed back through the drivers' sysfs files.
+        pytest.param(
+            "vfio-pci",
+            "echo 0000:07:00.0 | sudo tee /sys/bus/pci/drivers/vfio-pci/unbind",
+            ("nouveau", "Xid 79"),
+            id="vfio-pci",
+        ),
+        pytest.param(
+            "nouveau",
+            'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
+            ("vfio-pci", "Xid 79"),
+            id="nouveau",
+        ),
+        # No driver bound: the nvidia module's probe refused it; the kernel log says why.
+        pytest.param(
+            None, "sudo dmesg | grep -E 'NVRM|Xid' | tail -20", ("vfio-pci", "Xid 79"), id="none"
+        ),
+        # Bound to nvidia and still uncounted: what a GPU fallen off the bus leaves.
+        pytest.param(
+            "nvidia", "sudo dmesg | grep -E 'NVRM|Xid' | tail -20", ("vfio-pci",), id="nvidia"
+        ),
+    ],
+)
+def test_no_devices_found_is_read_by_the_driver_the_gpu_is_bound_to(
+    bound: str | None, first_command: str, not_named: tuple[str, ...]
+) -> None:
+    """The module runs and NVML counts no GPU: the PCI bus's binding names the reason, and
+    the bindings it rules out are not offered."""
+    facts = f.facts(
+        driver=NO_DEVICES,
+        nvidia_kernel=kernel(
+            pci_devices=(dataclasses.replace(A100, driver=bound),),
+            modules=_LOADED,
+            device_nodes=_CTL,
+        ),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "gpu-not-bound")
+    assert finding.fix is not None and finding.fix.commands[0] == first_command
+    assert "lspci -nnk -d 10de:" in finding.fix.commands
+    for word in not_named:
+        assert word not in finding.fix.text
+
+
+def test_no_devices_found_without_the_bus_ranks_every_candidate() -> None:
+    """The bus unread: each reason, with the command that tells it apart, and a warning."""
+    facts = f.facts(
+        driver=NO_DEVICES,
+        nvidia_kernel=NvidiaKernelFacts(modules=_LOADED, device_nodes=_CTL),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert (finding.severity, finding.cause) == (Severity.WARNING, "gpu-not-bound")
+    assert finding.fix is not None
+    text = finding.fix.text
+    order = [text.index(word) for word in ("1. the GPU is bound to vfio-pci", "2.", "3.", "4.")]
+    assert order == sorted(order)
+    assert "Xid 79" in text and "nouveau" in text
+    assert finding.fix.commands[0] == "lspci -nnk -d 10de:"
+    assert "sudo dmesg | grep -E 'NVRM|Xid' | tail -20" in finding.fix.commands
+    assert not any("/unbind" in c for c in finding.fix.commands)
+
+
+def test_no_devices_found_in_a_container_is_its_start_without_a_gpu() -> None:
+    facts = f.facts(
+        driver=NO_DEVICES,
+        platform=f.platform(container="docker"),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "container-no-gpu")
+    visible = judge("gpu.visible", facts)
+    assert [x.cause for x in visible] == ["container-no-gpu"]

@@ -227,6 +227,25 @@ _NVML = [
 ]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ nvidia-smi\nNo devices were found",
+        "user@node3:~$ nvidia-smi\nNo devices were found\nuser@node3:~$ ",
+    ],
+    ids=["bare", "prompted"],
+)
+def test_nvidia_smi_counting_no_gpu_is_a_driver_that_drives_none(text: str) -> None:
+    """NVML started (the module runs) and counted no GPU: its candidates, at warning, as the
+    line alone does not tell them apart."""
+    assert _top(explained(text)) == ("gpu-not-bound", "warning")
+
+
+def test_no_devices_inside_another_sentence_is_not_nvidia_smis() -> None:
+    report = explained("bluetoothctl: scan finished. No devices were found nearby, retrying")
+    assert _top(report) == ("", "")
+
+
 def test_a_traceback_ending_in_nvmls_error_reads_the_same() -> None:
     text = (
         "Traceback (most recent call last):\n"

@@ -73,6 +73,7 @@ _REASON_CAUSES = {
     "no-permission": causes.gpu.DRIVER_NO_PERMISSION,
     "driver-not-loaded": causes.gpu.DRIVER_NOT_LOADED,
     "library-not-found": causes.container.CONTAINER_NO_GPU,
+    "no-gpu": causes.gpu.GPU_NOT_BOUND,
 }
 
 
@@ -92,6 +93,8 @@ def driver_cause(ctx: CheckContext, reason: str) -> tuple[causes.CauseId, Fix]:
         # A Colab or Kaggle VM (which runs the notebook in a container of its own): the
         # runtime's accelerator setting gives it the GPU and its driver.
         return causes.gpu.driver_not_loaded(ctx.machine)
+    if cause == causes.gpu.GPU_NOT_BOUND:
+        return causes.gpu.unbound_gpu(ctx.machine)
     if cause == causes.container.CONTAINER_NO_GPU:
         return cause, causes.container.container_gpu_fix(ctx.machine)
     if cause == causes.gpu.DRIVER_VERSION_MISMATCH:
