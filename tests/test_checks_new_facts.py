@@ -772,3 +772,17 @@ def test_no_devices_found_in_a_container_is_its_start_without_a_gpu() -> None:
     assert (finding.severity, finding.cause) == (Severity.ERROR, "container-no-gpu")
     visible = judge("gpu.visible", facts)
     assert [x.cause for x in visible] == ["container-no-gpu"]
+
+
+def test_no_devices_found_on_a_bus_read_empty_is_a_gpu_gone_from_it() -> None:
+    """The module is loaded (a GPU was there when it loaded) and the bus lists none now:
+    what Xid 79 leaves, the one candidate offered."""
+    facts = f.facts(
+        driver=NO_DEVICES,
+        nvidia_kernel=kernel(pci_devices=(), modules=_LOADED, device_nodes=_CTL),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert (finding.severity, finding.cause) == (Severity.WARNING, "gpu-not-bound")
+    assert finding.fix is not None and "Xid 79" in finding.fix.text
+    assert "vfio-pci" not in finding.fix.text

@@ -87,9 +87,12 @@ def driver_cause(ctx: CheckContext, reason: str) -> tuple[causes.CauseId, Fix]:
         # restarting a container changes nothing there.
         return causes.platform.WSL_DRIVER_BROKEN, causes.platform.wsl_gpu_fix(ctx.machine)
     cause = _REASON_CAUSES.get(reason, causes.gpu.DRIVER_NOT_LOADED)
-    if cause in (causes.gpu.DRIVER_NOT_LOADED, causes.container.CONTAINER_NO_GPU) and (
-        causes.gpu.runtime_chooses_gpu(ctx.machine)
-    ):
+    gpu_absent = (
+        causes.gpu.DRIVER_NOT_LOADED,
+        causes.container.CONTAINER_NO_GPU,
+        causes.gpu.GPU_NOT_BOUND,
+    )
+    if cause in gpu_absent and (causes.gpu.runtime_chooses_gpu(ctx.machine)):
         # A Colab or Kaggle VM (which runs the notebook in a container of its own): the
         # runtime's accelerator setting gives it the GPU and its driver.
         return causes.gpu.driver_not_loaded(ctx.machine)

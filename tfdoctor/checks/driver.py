@@ -113,14 +113,16 @@ def _no_devices_finding(ctx: CheckContext, err: ProbeError) -> Finding:
     kernel = ctx.facts.nvidia_kernel
     devices = kernel.pci_devices if kernel is not None else ()
     bound = ", ".join(f"{d.slot} {d.device_id}: {d.driver or 'no driver'}" for d in devices)
-    if cause == causes.container.CONTAINER_NO_GPU:
+    if cause == causes.gpu.GPU_NOT_BOUND:
+        summary = "The nvidia kernel module is loaded but drives no GPU (No devices were found)"
+        summary += f": PCI {bound}" if bound else ""
+    elif cause == causes.container.CONTAINER_NO_GPU:
         summary = (
             "The NVIDIA driver answers in this container but lists no GPU: the container was "
             "started with the driver and no GPU"
         )
     else:
-        summary = "The nvidia kernel module is loaded but drives no GPU (No devices were found)"
-        summary += f": PCI {bound}" if bound else ""
+        summary = "The NVIDIA driver answers but lists no GPU (No devices were found)"
     return causes.finding(
         "driver.nvidia",
         # A GPU on the bus or a container's: an error. The bus unread or empty, the
