@@ -356,7 +356,7 @@ CASES = [
         Severity.WARNING,
         "unset CUDA_VISIBLE_DEVICES",
     ),
-    # A GPU UUID (or its first digits) that no GPU here has: CUDA stops there, none is left.
+    # A GPU UUID (or its first digits) that no GPU here has: CUDA takes none from there on.
     (
         "hidden-by-cvd-uuid",
         "gpu.visible",
