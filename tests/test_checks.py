@@ -26,6 +26,7 @@ from tfdoctor.checks import (
 )
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import (
+    CuInitFacts,
     DeviceFacts,
     DriverFacts,
     Facts,
@@ -354,6 +355,40 @@ CASES = [
         f.facts(environment={"CUDA_VISIBLE_DEVICES": "-1"}, tensorflow=f.tensorflow(devices=())),
         Severity.WARNING,
         "unset CUDA_VISIBLE_DEVICES",
+    ),
+    # A GPU UUID (or its first digits) that no GPU here has: CUDA takes none from there on.
+    (
+        "hidden-by-cvd-uuid",
+        "gpu.visible",
+        f.facts(
+            environment={"CUDA_VISIBLE_DEVICES": "GPU-9a8b7c6d"},
+            tensorflow=f.tensorflow(devices=()),
+        ),
+        Severity.WARNING,
+        "unset CUDA_VISIBLE_DEVICES",
+    ),
+    # cuInit's CUDA_ERROR_INVALID_DEVICE: the device the user named is CUDA_VISIBLE_DEVICES's.
+    (
+        "cuinit-invalid-device",
+        "gpu.visible",
+        f.facts(
+            environment={"CUDA_VISIBLE_DEVICES": "MIG-5c3d1e2f"},
+            cuinit=CuInitFacts("error", 101, "CUDA_ERROR_INVALID_DEVICE", "libcuda.so.1"),
+            tensorflow=f.tensorflow(devices=()),
+        ),
+        Severity.ERROR,
+        "unset CUDA_VISIBLE_DEVICES",
+    ),
+    # A cuInit result with no reading of its own is named, not left unsaid.
+    (
+        "cuinit-not-initialized-named",
+        "gpu.visible",
+        f.facts(
+            cuinit=CuInitFacts("error", 3, "CUDA_ERROR_NOT_INITIALIZED", "libcuda.so.1"),
+            tensorflow=f.tensorflow(devices=()),
+        ),
+        Severity.ERROR,
+        "cuInit fails with CUDA_ERROR_NOT_INITIALIZED (3)",
     ),
     (
         "cpu-build-with-gpu",
@@ -838,3 +873,14 @@ def test_the_user_sites_tensorflow_under_an_externally_managed_python_moves_to_a
     # The words say what the commands do: a new environment, no uninstall.
     assert "uninstall" not in found.fix.text.lower()
     assert found.fix.commands[-1].startswith("~/.venvs/tf/bin/python -c"), found.fix.commands
+
+
+def test_a_gpu_uuids_first_digits_name_that_gpu() -> None:
+    """CUDA takes a UUID's first digits where they name one GPU: those of the GPU here hide
+    nothing (CUDA C++ Programming Guide, "CUDA Environment Variables")."""
+    facts = f.facts(
+        environment={"CUDA_VISIBLE_DEVICES": "GPU-0f1e"}, tensorflow=f.tensorflow(devices=())
+    )
+    ctx = CheckContext(facts, f.FIXTURE_MATRIX)
+    (finding,) = run_checks(ctx, select_checks(["gpu.visible"]))
+    assert finding.cause != "cuda-visible-devices-hidden"

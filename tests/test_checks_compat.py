@@ -1213,13 +1213,29 @@ def test_driver_check_trusts_the_matrix_only_for_cuda_builds(
             False,
             id="fedora",
         ),
-        # The facts hold os-release's name, not its ID_LIKE: a derivative is not Ubuntu.
+        # Facts of schema 5 hold os-release's name only: a derivative is not taken for Ubuntu.
         pytest.param(
             f.platform(os_name="Linux Mint 21.3"),
             None,
             "distribution's NVIDIA driver packages",
             False,
-            id="mint",
+            id="mint-name-only",
+        ),
+        # os-release's ID_LIKE names Ubuntu under Linux Mint: Ubuntu's archive and tools.
+        pytest.param(
+            f.platform(os_name="Linux Mint 21.3", os_ids=("linuxmint", "ubuntu", "debian")),
+            None,
+            "Install NVIDIA driver 525.60.13",
+            True,
+            id="mint-id-like-ubuntu",
+        ),
+        # A name that says Ubuntu is not read where the identifiers say otherwise.
+        pytest.param(
+            f.platform(os_name="Debian GNU/Linux 12 (bookworm)", os_ids=("debian",)),
+            None,
+            "distribution's NVIDIA driver packages",
+            False,
+            id="debian-ids",
         ),
         pytest.param(
             f.platform(os_name="Linux"), None, "Install NVIDIA driver 525.60.13", True, id="unnamed"

@@ -53,7 +53,7 @@ def kernel(**kw: object) -> NvidiaKernelFacts:
         ),
         pytest.param(
             kernel(secure_boot=True),
-            "sudo mokutil --import /var/lib/dkms/mok.pub",
+            "sudo update-secureboot-policy --enroll-key",
             id="secure-boot",
         ),
         pytest.param(
@@ -516,6 +516,92 @@ def test_libdevice_off_xlas_path_without_a_logged_failure_weighs_who_uses_xla(
 
 
 @pytest.mark.parametrize(
+    ("os_name", "os_ids", "dkms", "commands"),
+    [
+        # Ubuntu's DKMS signs with shim-signed's MOK, which update-secureboot-policy enrolls.
+        pytest.param(
+            "Ubuntu 22.04.4 LTS",
+            ("ubuntu", "debian"),
+            (),
+            ("sudo update-secureboot-policy --enroll-key", "sudo reboot"),
+            id="ubuntu",
+        ),
+        # Linux Mint is Ubuntu underneath (ID_LIKE): Ubuntu's key and tool.
+        pytest.param(
+            "Linux Mint 21.3",
+            ("linuxmint", "ubuntu", "debian"),
+            (),
+            ("sudo update-secureboot-policy --enroll-key", "sudo reboot"),
+            id="mint",
+        ),
+        # Debian's DKMS generates its own key in /var/lib/dkms.
+        pytest.param(
+            "Debian GNU/Linux 12 (bookworm)",
+            ("debian",),
+            (),
+            ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot"),
+            id="debian",
+        ),
+        # RPM Fusion's akmods signs with the key kmodgenca made.
+        pytest.param(
+            "Fedora Linux 40 (Workstation Edition)",
+            ("fedora",),
+            (),
+            (
+                "sudo kmodgenca -a",
+                "sudo mokutil --import /etc/pki/akmods/certs/public_key.der",
+                "sudo reboot",
+            ),
+            id="fedora-akmods",
+        ),
+        # On Rocky Linux a module DKMS built (NVIDIA's repository) carries DKMS's key.
+        pytest.param(
+            "Rocky Linux 9.3 (Blue Onyx)",
+            ("rocky", "rhel", "centos", "fedora"),
+            ("nvidia/550.54.15, 5.14.0-362.8.1.el9_3.x86_64, x86_64: installed",),
+            ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot"),
+            id="rocky-dkms",
+        ),
+    ],
+)
+def test_secure_boot_enrolls_the_key_of_the_distributions_module_builder(
+    os_name: str, os_ids: tuple[str, ...], dkms: tuple[str, ...], commands: tuple[str, ...]
+) -> None:
+    facts = f.facts(
+        driver=NOT_LOADED,
+        platform=f.platform(
+            nvidia_device_nodes=(), os_name=os_name, os_ids=os_ids, release="5.14.0"
+        ),
+        nvidia_kernel=kernel(secure_boot=True, dkms=dkms),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "driver-not-loaded")
+    assert finding.fix is not None and finding.fix.commands == commands
+
+
+def test_secure_boot_on_an_unknown_distribution_lists_the_builders_keys() -> None:
+    """Without a distribution to go by, the fix names each builder's key file and how to
+    tell which one signed the module, never one path as if it were certain."""
+    facts = f.facts(
+        driver=NOT_LOADED,
+        platform=f.platform(nvidia_device_nodes=(), os_name="Linux"),
+        nvidia_kernel=kernel(secure_boot=True),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert finding.fix is not None
+    listing = finding.fix.commands[0]
+    for key in (
+        "/var/lib/dkms/mok.pub",
+        "/var/lib/shim-signed/mok/MOK.der",
+        "/etc/pki/akmods/certs/public_key.der",
+    ):
+        assert key in listing
+    assert "modinfo -F signer nvidia" in finding.fix.commands
+
+
+@pytest.mark.parametrize(
     ("os_name", "command", "module_line"),
     [
         (
@@ -593,3 +679,110 @@ def test_a_driver_older_than_every_compiler_wheel_of_its_cuda_gets_a_toolkit() -
     assert finding.cause == "ptxas-too-new" and finding.fix is not None
     assert not any("nvidia-cuda-nvcc" in c for c in finding.fix.commands)
     assert "PATH" in finding.fix.text
+
+
+#: nvidia-smi's answer where NVML starts and counts no GPU (the nvidia module is loaded).
+NO_DEVICES = DriverFacts(
+    "none",
+    error=ProbeError(
+        "driver",
+        "no-gpu",
+        "The NVIDIA driver is loaded but reports no GPUs",
+        "No devices were found",
+    ),
+)
+_LOADED = ("nvidia", "nvidia_uvm")
+_CTL = (DeviceNode("/dev/nvidiactl", True),)
+
+
+@pytest.mark.parametrize(
+    ("bound", "first_command", "not_named"),
+    [
+        # Kept for a virtual machine: handed back through the drivers' sysfs files.
+        pytest.param(
+            "vfio-pci",
+            "echo 0000:07:00.0 | sudo tee /sys/bus/pci/drivers/vfio-pci/unbind",
+            ("nouveau", "Xid 79"),
+            id="vfio-pci",
+        ),
+        pytest.param(
+            "nouveau",
+            'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
+            ("vfio-pci", "Xid 79"),
+            id="nouveau",
+        ),
+        # No driver bound: the nvidia module's probe refused it; the kernel log says why.
+        pytest.param(
+            None, "sudo dmesg | grep -E 'NVRM|Xid' | tail -20", ("vfio-pci", "Xid 79"), id="none"
+        ),
+        # Bound to nvidia and still uncounted: what a GPU fallen off the bus leaves.
+        pytest.param(
+            "nvidia", "sudo dmesg | grep -E 'NVRM|Xid' | tail -20", ("vfio-pci",), id="nvidia"
+        ),
+    ],
+)
+def test_no_devices_found_is_read_by_the_driver_the_gpu_is_bound_to(
+    bound: str | None, first_command: str, not_named: tuple[str, ...]
+) -> None:
+    """The module runs and NVML counts no GPU: the PCI bus's binding names the reason, and
+    the bindings it rules out are not offered."""
+    facts = f.facts(
+        driver=NO_DEVICES,
+        nvidia_kernel=kernel(
+            pci_devices=(dataclasses.replace(A100, driver=bound),),
+            modules=_LOADED,
+            device_nodes=_CTL,
+        ),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "gpu-not-bound")
+    assert finding.fix is not None and finding.fix.commands[0] == first_command
+    assert "lspci -nnk -d 10de:" in finding.fix.commands
+    for word in not_named:
+        assert word not in finding.fix.text
+
+
+def test_no_devices_found_without_the_bus_ranks_every_candidate() -> None:
+    """The bus unread: each reason, with the command that tells it apart, and a warning."""
+    facts = f.facts(
+        driver=NO_DEVICES,
+        nvidia_kernel=NvidiaKernelFacts(modules=_LOADED, device_nodes=_CTL),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert (finding.severity, finding.cause) == (Severity.WARNING, "gpu-not-bound")
+    assert finding.fix is not None
+    text = finding.fix.text
+    order = [text.index(word) for word in ("1. the GPU is bound to vfio-pci", "2.", "3.", "4.")]
+    assert order == sorted(order)
+    assert "Xid 79" in text and "nouveau" in text
+    assert finding.fix.commands[0] == "lspci -nnk -d 10de:"
+    assert "sudo dmesg | grep -E 'NVRM|Xid' | tail -20" in finding.fix.commands
+    assert not any("/unbind" in c for c in finding.fix.commands)
+
+
+def test_no_devices_found_in_a_container_is_its_start_without_a_gpu() -> None:
+    facts = f.facts(
+        driver=NO_DEVICES,
+        platform=f.platform(container="docker"),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "container-no-gpu")
+    visible = judge("gpu.visible", facts)
+    assert [x.cause for x in visible] == ["container-no-gpu"]
+
+
+def test_no_devices_found_on_a_bus_read_empty_is_a_gpu_gone_from_it() -> None:
+    """The module is loaded (a GPU was there when it loaded) and the bus lists none now:
+    what Xid 79 leaves, the one candidate offered."""
+    facts = f.facts(
+        driver=NO_DEVICES,
+        nvidia_kernel=kernel(pci_devices=(), modules=_LOADED, device_nodes=_CTL),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert (finding.severity, finding.cause) == (Severity.WARNING, "gpu-not-bound")
+    assert finding.fix is not None and "Xid 79" in finding.fix.text
+    assert "vfio-pci" not in finding.fix.text

@@ -430,6 +430,7 @@ SIGNATURE_EVENTS: dict[str, type] = {
     "allocator-out-of-memory": OutOfMemory,
     "cuinit-unknown": CudaError,
     "cuinit-no-device": CudaError,
+    "cuinit-invalid-device": CudaError,
     "cuinit-driver-mismatch": CudaError,
     "kernel-dso-mismatch": DriverMismatch,
     "driver-insufficient": DriverTooOld,

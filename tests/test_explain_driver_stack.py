@@ -99,6 +99,21 @@ def test_cuinit_results_by_number_give_their_cause(prefix: str, number: int, cau
     assert _top(report) == (cause, "error")
 
 
+@pytest.mark.parametrize(
+    "result",
+    ["CUDA_ERROR_INVALID_DEVICE: invalid device ordinal", "UNKNOWN ERROR (101)"],
+    ids=["name", "number"],
+)
+@pytest.mark.parametrize("prefix", [_SE, _EXT], ids=["se", "ext"])
+def test_cuinit_refusing_the_device_selection_points_at_cuda_visible_devices(
+    prefix: str, result: str
+) -> None:
+    """cuInit takes no device: the one a user named by then is CUDA_VISIBLE_DEVICES's."""
+    report = explained(_cuinit(prefix, result))
+    assert _top(report) == ("cuda-visible-devices-hidden", "warning")
+    assert "CUDA_VISIBLE_DEVICES" in fix_text(report.findings[0])
+
+
 def test_a_number_of_another_call_reads_alike() -> None:
     line = "E tensorflow/stream_executor/cuda/cuda_driver.cc:1032] failed call to cuDevicePrimaryCtxRetain: UNKNOWN ERROR (46)"
     assert _top(explained(line))[0] == "gpu-busy-or-unavailable"
@@ -210,6 +225,25 @@ _NVML = [
         "driver-libraries-missing",
     ),
 ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ nvidia-smi\nNo devices were found",
+        "user@node3:~$ nvidia-smi\nNo devices were found\nuser@node3:~$ ",
+    ],
+    ids=["bare", "prompted"],
+)
+def test_nvidia_smi_counting_no_gpu_is_a_driver_that_drives_none(text: str) -> None:
+    """NVML started (the module runs) and counted no GPU: its candidates, at warning, as the
+    line alone does not tell them apart."""
+    assert _top(explained(text)) == ("gpu-not-bound", "warning")
+
+
+def test_no_devices_inside_another_sentence_is_not_nvidia_smis() -> None:
+    report = explained("bluetoothctl: scan finished. No devices were found nearby, retrying")
+    assert _top(report) == ("", "")
 
 
 def test_a_traceback_ending_in_nvmls_error_reads_the_same() -> None:

@@ -69,6 +69,9 @@ def test_success_reports_the_driver_cuda_and_the_devices(stub_dir: Path) -> None
         pytest.param(304, "CUDA_ERROR_OPERATING_SYSTEM", id="304-os-call-failed"),
         pytest.param(35, "CUDA_ERROR_INSUFFICIENT_DRIVER", id="35-driver-too-old"),
         pytest.param(303, "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED", id="303-init-failed"),
+        # The stub's cuGetErrorName does not name these: the child's table does, as cuda.h.
+        pytest.param(101, "CUDA_ERROR_INVALID_DEVICE", id="101-invalid-device-child-table"),
+        pytest.param(3, "CUDA_ERROR_NOT_INITIALIZED", id="3-not-initialized-child-table"),
         # cuGetErrorName does not know it: the child's own name for it.
         pytest.param(4242, "CUDA_ERROR_4242", id="code-the-library-cannot-name"),
     ],

@@ -29,6 +29,38 @@ def test_parse_os_release(text: str, expected: str | None) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            'NAME="Linux Mint"\nVERSION="21.3 (Virginia)"\nID=linuxmint\nID_LIKE="ubuntu debian"\n'
+            'PRETTY_NAME="Linux Mint 21.3"\n',
+            ("linuxmint", "ubuntu", "debian"),
+            id="mint",
+        ),
+        pytest.param(
+            'NAME="Pop!_OS"\nID=pop\nID_LIKE="ubuntu debian"\n',
+            ("pop", "ubuntu", "debian"),
+            id="pop-os",
+        ),
+        pytest.param(
+            'NAME="Rocky Linux"\nID="rocky"\nID_LIKE="rhel centos fedora"\n',
+            ("rocky", "rhel", "centos", "fedora"),
+            id="rocky",
+        ),
+        pytest.param(
+            'NAME="Ubuntu"\nID=ubuntu\nID_LIKE=debian\n', ("ubuntu", "debian"), id="ubuntu"
+        ),
+        pytest.param('NAME="Fedora Linux"\nID=fedora\n', ("fedora",), id="no-id-like"),
+        # os-release(5): an absent ID means "linux", which names no distribution.
+        pytest.param('NAME="Linux"\n', (), id="no-id"),
+        pytest.param("", (), id="empty"),
+    ],
+)
+def test_parse_os_ids(text: str, expected: tuple[str, ...]) -> None:
+    assert system.parse_os_ids(text) == expected
+
+
+@pytest.mark.parametrize(
     ("release", "proc_version", "expected"),
     [
         pytest.param(

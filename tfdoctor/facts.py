@@ -19,9 +19,9 @@ from typing import Any, Final, Optional, TypeVar
 from tfdoctor.records import Record, record
 
 #: Version of the facts document. Bump on any change to the dataclasses below.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: Older versions this tfdoctor still reads: every field added since has a default.
-READABLE_SCHEMA_VERSIONS = (1, 2, 3, 4, 5)
+READABLE_SCHEMA_VERSIONS = (1, 2, 3, 4, 5, 6)
 
 
 class FactsError(ValueError):
@@ -93,6 +93,10 @@ class PlatformFacts(Record):
     emulation: Optional[str] = None
     #: The host's architecture where the emulation reveals it (``aarch64``, ``arm64``).
     host_machine: Optional[str] = None
+    #: os-release's ``ID`` then its ``ID_LIKE`` words, lower case (``("linuxmint", "ubuntu",
+    #: "debian")``): the distribution and those it derives from (os-release(5)); empty where
+    #: no os-release was read (another OS, or facts of schema 5 and older).
+    os_ids: tuple[str, ...] = ()
 
 
 @record

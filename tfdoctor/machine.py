@@ -287,6 +287,16 @@ class LogHints(Record):
     packager: Optional[str] = None
 
 
+#: os-release identifiers (``ID`` or an ``ID_LIKE`` word) of families with one package manager
+#: whatever the release, tried before the names: a derivative lists its parent (os-release(5):
+#: Linux Mint, Pop!_OS, elementary OS and Zorin OS list ``ubuntu``, openSUSE ``suse``). The RPM
+#: families are left to the names: yum or dnf depends on the release, not the family.
+_PACKAGER_IDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("debian", "ubuntu"), "apt"),
+    (("suse", "opensuse"), "zypper"),
+    (("arch",), "pacman"),
+    (("alpine",), "apk"),
+)
 #: Words of a distribution's name (os-release's PRETTY_NAME) and its package manager, tried in
 #: order: a release that moved to dnf (Amazon Linux 2023, CentOS and RHEL 8) before its
 #: family's yum-era name.
@@ -580,22 +590,34 @@ class Machine(Record):
             return hinted if self.os in (None, "linux") else None
         if self.os != "linux":
             return None
+        for ids, tool in _PACKAGER_IDS:
+            if any(i in plat.os_ids for i in ids):
+                return tool
         name = plat.os_name.lower()
         for words, tool in _PACKAGERS:
             if any(word in name for word in words):
                 return tool
         return None
 
+    def os_like(self, *ids: str) -> bool:
+        """The Linux distribution is one of ``ids`` or derives from one (os-release's ``ID``
+        and ``ID_LIKE``); False where the facts hold no identifiers."""
+        plat = self.facts.platform
+        return plat is not None and any(i in plat.os_ids for i in ids)
+
     @functools.cached_property
     def ubuntu(self) -> Optional[bool]:
-        """Whether the Linux distribution is Ubuntu, whose own tools (ubuntu-drivers) a fix
-        may name: True where os-release's name says Ubuntu; False where it names another, or
-        where the log shows a package manager other than Ubuntu's apt; None where unknown.
-        The facts hold os-release's PRETTY_NAME only, not its ID_LIKE, so a derivative
-        (Linux Mint, Pop!_OS: ID_LIKE="ubuntu debian") counts as another distribution."""
+        """Whether the Linux distribution is Ubuntu or built on it, whose tools
+        (ubuntu-drivers, update-secureboot-policy) and archive packages a fix may name: True
+        where os-release's ID or ID_LIKE says ``ubuntu`` (a derivative such as Linux Mint,
+        Pop!_OS, elementary OS or Zorin OS lists it: os-release(5)), or, in facts without
+        those identifiers, where its name says Ubuntu; False where it names another, or where
+        the log shows a package manager other than Ubuntu's apt; None where unknown."""
         if self.os is not None and self.os != "linux":
             return False
         plat = self.facts.platform
+        if plat is not None and plat.os_ids:
+            return "ubuntu" in plat.os_ids
         if plat is not None:
             name = plat.os_name.lower()
             # "Linux" alone: the probe found no os-release to name the distribution.

@@ -75,6 +75,7 @@ CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
         "conda-cuda-mismatch",
         "gpu-unseen-no-reason",
         "cuda-visible-devices-hidden",
+        "gpu-not-bound",
     ),
     "tf-lists-every-gpu": ("gpu-arch-unsupported",),
     "gpu-kernels-ran": (

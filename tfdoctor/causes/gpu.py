@@ -62,6 +62,7 @@ from tfdoctor.matrix import TFLine, ranges_meet, spec_contains, version_key
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_CPU_ONLY_BUILD: Final = CauseId("tf-cpu-only-build")
 DRIVER_NOT_LOADED: Final = CauseId("driver-not-loaded")
+GPU_NOT_BOUND: Final = CauseId("gpu-not-bound")
 DRIVER_LIBRARIES_MISSING: Final = CauseId("driver-libraries-missing")
 DRIVER_VERSION_MISMATCH: Final = CauseId("driver-version-mismatch")
 DRIVER_NO_PERMISSION: Final = CauseId("driver-no-permission")
@@ -131,6 +132,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "A GPU is on the PCI bus but the nvidia kernel module is not loaded (not installed "
             "for this kernel, blocked by Secure Boot, or nouveau holds the device).",
             "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/",
+        ),
+        define(
+            GPU_NOT_BOUND,
+            "The nvidia module is loaded, but no GPU is bound to it",
+            "nvidia-smi prints 'No devices were found': NVML starts (the kernel module runs) and "
+            "counts no GPU. The GPU is held by another driver (vfio-pci, kept for a virtual "
+            "machine; nouveau), the nvidia module's probe refused it (a GPU this driver release "
+            "does not support, or an initialisation failure the kernel log shows), it fell off "
+            "the bus (Xid 79), or, in a container, none was handed in with the driver.",
+            "https://docs.nvidia.com/deploy/xid-errors/index.html",
+            "https://docs.kernel.org/driver-api/vfio.html",
         ),
         define(
             DRIVER_LIBRARIES_MISSING,
@@ -2042,6 +2054,157 @@ def no_device_fix(m: Machine) -> Fix:
     )
 
 
+#: The PCI drivers that hold a GPU for a virtual machine (the kernel's VFIO: vfio-pci; the
+#: older pci-stub placeholder): the nvidia module does not drive a device another driver has.
+_PASSTHROUGH_DRIVERS = ("vfio-pci", "pci-stub")
+
+#: Why the nvidia module, loaded, drives no GPU (nvidia-smi's "No devices were found": NVML
+#: started and counted none), each with what tells it apart; ranked by the evidence in
+#: :func:`unbound_gpu_order`.
+UNBOUND_GPU_CANDIDATES: Mapping[str, tuple[str, str]] = {
+    # NVIDIA's container toolkit: NVIDIA_VISIBLE_DEVICES=none mounts the driver's libraries
+    # with no GPU ("no GPU will be accessible, but driver capabilities will be enabled").
+    "container": (
+        "the container was started with the driver but no GPU",
+        "nvidia-smi lists the GPU on the host",
+    ),
+    # The kernel's VFIO (Documentation/driver-api/vfio.rst): a device bound to vfio-pci is
+    # kept for user space, a virtual machine's passthrough.
+    "passthrough": (
+        "the GPU is bound to vfio-pci, kept for a virtual machine",
+        "lspci -nnk -d 10de: says 'Kernel driver in use: vfio-pci'",
+    ),
+    # kernel-open/nvidia/nv.c: "The NVIDIA probe routine was not called for N device(s) ...
+    # nouveau ... obtained ownership of the NVIDIA device(s)".
+    "nouveau": (
+        "the open-source nouveau driver holds the GPU",
+        "lspci -nnk -d 10de: says 'Kernel driver in use: nouveau'",
+    ),
+    # nv.c's probe logs its refusal with NVRM: a GPU this release does not support ("NVRM:
+    # The NVIDIA GPU ... is not supported by the NVIDIA ... driver release"), or its
+    # initialisation failing ("RmInitAdapter failed").
+    "refused": (
+        "the nvidia module's probe refused the GPU: a GPU this driver release does not "
+        "support, or its initialisation failed",
+        "lspci -nnk -d 10de: shows no 'Kernel driver in use', and dmesg's NVRM lines say why",
+    ),
+    # NVIDIA's Xid guide: Xid 79, "GPU has fallen off the bus" (hardware, power, thermal).
+    "lost": (
+        "the GPU fell off the bus after the driver took it",
+        "dmesg shows 'Xid 79' or 'GPU has fallen off the bus'",
+    ),
+}
+
+
+def unbound_gpu_order(m: Machine) -> tuple[str, ...]:
+    """The candidates of :data:`UNBOUND_GPU_CANDIDATES`, most likely first: what the facts
+    show (the container, the driver each NVIDIA device on the PCI bus is bound to, a bus read
+    with none left on it) and nothing else; without them each host candidate, the one a
+    command settles soonest (lspci's "Kernel driver in use") first."""
+    if m.container:
+        return ("container",)
+    kernel = m.facts.nvidia_kernel
+    bound = {d.driver for d in kernel.pci_devices} if kernel is not None else set()
+    shown: list[str] = []
+    if bound & set(_PASSTHROUGH_DRIVERS):
+        shown.append("passthrough")
+    if "nouveau" in bound:
+        shown.append("nouveau")
+    if None in bound:
+        shown.append("refused")
+    # Bound to nvidia and uncounted, or gone from a bus that was read: what Xid 79 leaves.
+    gone = kernel is not None and kernel.pci_source is not None and not kernel.pci_devices
+    if "nvidia" in bound or gone:
+        shown.append("lost")
+    if shown:
+        # The bus was read: the binding it shows rules the other bindings out.
+        return tuple(shown)
+    return ("passthrough", "nouveau", "refused", "lost")
+
+
+def _passthrough_fix(m: Machine) -> Fix:
+    """GPUs bound to vfio-pci handed back to the host: unbound from it and bound to nvidia
+    through sysfs (the kernel's Documentation/ABI/testing/sysfs-bus-pci: a driver's bind and
+    unbind files take the device's slot)."""
+    kernel = m.facts.nvidia_kernel
+    held = [
+        (d.slot, d.driver)
+        for d in (kernel.pci_devices if kernel is not None else ())
+        if d.driver in _PASSTHROUGH_DRIVERS
+    ]
+    commands = tuple(
+        c
+        for slot, driver in held
+        for c in (
+            f"echo {slot} | sudo tee /sys/bus/pci/drivers/{driver}/unbind",
+            f"echo {slot} | sudo tee /sys/bus/pci/drivers/nvidia/bind",
+        )
+    )
+    return Fix(
+        "Run TensorFlow inside the virtual machine the GPU is kept for, or give the GPU back "
+        "to the host: unbind it from vfio-pci and bind it to nvidia (and take its id out of "
+        "vfio-pci's ids on the kernel command line or in /etc/modprobe.d, or the next boot "
+        "takes it again).",
+        (*commands, "nvidia-smi") if commands else ("lspci -nnk -d 10de:", "nvidia-smi"),
+    )
+
+
+#: The kernel's own account of the nvidia module's probe and of the GPU's faults.
+_NVRM_LOG = "sudo dmesg | grep -E 'NVRM|Xid' | tail -20"
+
+
+def unbound_gpu(m: Machine) -> tuple[CauseId, Fix]:
+    """NVML starts and counts no GPU (nvidia-smi: "No devices were found"): in a container,
+    one started with the driver's libraries and no GPU; elsewhere the nvidia module drives
+    none (:func:`unbound_gpu_fix`). The one answer check's driver finding and a log's share."""
+    if m.container:
+        return CONTAINER_NO_GPU, container_gpu_fix(m)
+    return GPU_NOT_BOUND, unbound_gpu_fix(m)
+
+
+def unbound_gpu_fix(m: Machine) -> Fix:
+    """The nvidia module runs and drives no GPU: the fix of the candidate the evidence ranks
+    first (:func:`unbound_gpu_order`), then the others, each with what tells it apart."""
+    order = unbound_gpu_order(m)
+    first = order[0]
+    if first == "container":
+        return container_gpu_fix(m)
+    if first == "passthrough":
+        fix = _passthrough_fix(m)
+    elif first == "nouveau":
+        fix = nouveau_fix(m)
+    elif first == "refused":
+        fix = Fix(
+            "The kernel log says why the nvidia module did not take the GPU: a GPU this driver "
+            "release does not support needs a driver that does (NVIDIA's driver downloads "
+            "list the GPUs each release supports); a failed initialisation, a reboot and, "
+            "where it repeats, the GPU's power and seating.",
+            (_NVRM_LOG, "lspci -nnk -d 10de:"),
+        )
+    else:
+        fix = Fix(
+            "Xid 79 (NVIDIA's Xid guide: the GPU fell off the bus, from power, thermal or "
+            "hardware faults) needs the machine rebooted or power-cycled; where it repeats, "
+            "the GPU's power, cooling and seating checked.",
+            (_NVRM_LOG, "nvidia-smi"),
+        )
+    what, tell = UNBOUND_GPU_CANDIDATES[first]
+    if len(order) == 1:
+        return Fix(
+            f"The nvidia module is loaded but drives no GPU: {what} ({tell}). {fix.text}",
+            tuple(dict.fromkeys((*fix.commands, "lspci -nnk -d 10de:"))),
+        )
+    steps = [f"1. {what} ({tell}): {fix.text}"]
+    for number, key in enumerate(order[1:], 2):
+        other, other_tell = UNBOUND_GPU_CANDIDATES[key]
+        steps.append(f"{number}. {other} ({other_tell}).")
+    return Fix(
+        "The nvidia module is loaded but drives no GPU; the reasons, most likely first: "
+        + " ".join(steps),
+        tuple(dict.fromkeys((*fix.commands, "lspci -nnk -d 10de:", _NVRM_LOG))),
+    )
+
+
 def fabric_manager_fix(m: Machine) -> Fix:
     """NVIDIA Fabric Manager started, of the driver's own version, and the fabric's state; in a
     container, on its host, where the driver and the daemon run."""
@@ -2463,15 +2626,60 @@ def nouveau_fix(m: Machine) -> Fix:
     )
 
 
-def secure_boot_fix() -> Fix:
+#: Where each module builder keeps the public half of the key it signs the nvidia module with.
+#: DKMS generates its own on first use (dkms's README, "Module signing":
+#: https://github.com/dell/dkms/blob/master/README.md: "placed in /var/lib/dkms"), Debian's DKMS
+#: too (https://wiki.debian.org/SecureBoot, "DKMS"). Ubuntu's DKMS signs with the MOK that
+#: shim-signed's update-secureboot-policy creates and enrolls
+#: (https://wiki.ubuntu.com/UEFI/SecureBoot/DKMS: /var/lib/shim-signed/mok/MOK.der). RPM
+#: Fusion's akmods (Fedora and its rebuilds) with the key kmodgenca creates
+#: (https://rpmfusion.org/Howto/Secure%20Boot; akmods' README.secureboot).
+DKMS_MOK = "/var/lib/dkms/mok.pub"
+UBUNTU_MOK = "/var/lib/shim-signed/mok/MOK.der"
+AKMODS_MOK = "/etc/pki/akmods/certs/public_key.der"
+
+
+def secure_boot_fix(m: Optional[Machine] = None) -> Fix:
     """The kernel refuses the nvidia module's signature: UEFI Secure Boot (through the
     kernel's lockdown, security/lockdown/lockdown.c "unsigned module loading") admits only
-    modules signed by a key it trusts, and a DKMS build is signed by the machine's own key
-    (MOK), which must be enrolled once through shim's MokManager at the next boot."""
+    modules signed by a key it trusts, and a module built on the machine is signed by the
+    machine's own key (MOK), which must be enrolled once through shim's MokManager at the next
+    boot. Which key that is depends on the builder, so on the distribution os-release names:
+    Ubuntu and its derivatives, DKMS elsewhere, akmods on Fedora and its family; where the
+    distribution is unknown, the builders' key files are listed to enroll the one present."""
+    if m is not None and m.ubuntu:
+        return Fix(
+            "Secure Boot is on and refuses the nvidia module: enroll the machine's module "
+            f"signing key (MOK, {UBUNTU_MOK}, which Ubuntu's DKMS signs with) and reboot; "
+            "MokManager asks for the password at the next boot. Or disable Secure Boot.",
+            ("sudo update-secureboot-policy --enroll-key", "sudo reboot"),
+        )
+    dkms_built = m is not None and m.facts.nvidia_kernel is not None and m.facts.nvidia_kernel.dkms
+    if m is not None and not dkms_built and m.os_like("fedora", "rhel", "centos"):
+        return Fix(
+            "Secure Boot is on and refuses the nvidia module: enroll the akmods signing key "
+            "(kmodgenca creates it where none exists) and reboot; MokManager asks for the "
+            "password at the next boot. Or disable Secure Boot.",
+            ("sudo kmodgenca -a", f"sudo mokutil --import {AKMODS_MOK}", "sudo reboot"),
+        )
+    if m is not None and (dkms_built or m.os_like("debian")):
+        return Fix(
+            "Secure Boot is on and refuses the unsigned nvidia module: enroll the DKMS signing "
+            "key (MOK) and reboot, or disable Secure Boot.",
+            (f"sudo mokutil --import {DKMS_MOK}", "sudo reboot"),
+        )
     return Fix(
-        "Secure Boot is on and refuses the unsigned nvidia module: enroll the DKMS signing "
-        "key (MOK) and reboot, or disable Secure Boot.",
-        ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot"),
+        "Secure Boot is on and refuses the nvidia module: enroll the key that signed it (MOK) "
+        "and reboot, or disable Secure Boot. The key depends on what built the module: "
+        f"DKMS's {DKMS_MOK}, Ubuntu's {UBUNTU_MOK} (sudo update-secureboot-policy "
+        f"--enroll-key), akmods' {AKMODS_MOK}: ls shows which of them this machine has, "
+        "modinfo names the key that signed the module; enroll that file.",
+        (
+            f"ls {DKMS_MOK} {UBUNTU_MOK} {AKMODS_MOK} 2>/dev/null",
+            "modinfo -F signer nvidia",
+            f"sudo mokutil --import {DKMS_MOK}  # or the file ls lists",
+            "sudo reboot",
+        ),
     )
 
 
@@ -2514,15 +2722,16 @@ def driver_load_fix(m: Machine) -> Fix:
         if kernel is not None and kernel.secure_boot:
             # Without nouveau the unsigned module meets Secure Boot next: the key enrolled in
             # the same reboot (MokManager asks for it at boot).
-            held, refused = nouveau_fix(m), secure_boot_fix()
+            held, refused = nouveau_fix(m), secure_boot_fix(m)
+            enroll = tuple(c for c in refused.commands if c != "sudo reboot")
             return Fix(
                 f"{held.text} Secure Boot is on as well, and refuses the unsigned module "
-                "next: enroll the DKMS signing key (MOK) before that reboot.",
-                (held.commands[0], refused.commands[0], *held.commands[1:]),
+                "next: enroll its signing key (MOK) before that reboot.",
+                (held.commands[0], *enroll, *held.commands[1:]),
             )
         return nouveau_fix(m)
     if kernel is not None and kernel.secure_boot:
-        return secure_boot_fix()
+        return secure_boot_fix(m)
     if kernel is not None and kernel.dkms and not any(release in d for d in kernel.dkms):
         return Fix(
             "The nvidia module was built for another kernel (DKMS has none for this one): build "

@@ -73,6 +73,7 @@ _REASON_CAUSES = {
     "no-permission": causes.gpu.DRIVER_NO_PERMISSION,
     "driver-not-loaded": causes.gpu.DRIVER_NOT_LOADED,
     "library-not-found": causes.container.CONTAINER_NO_GPU,
+    "no-gpu": causes.gpu.GPU_NOT_BOUND,
 }
 
 
@@ -86,12 +87,17 @@ def driver_cause(ctx: CheckContext, reason: str) -> tuple[causes.CauseId, Fix]:
         # restarting a container changes nothing there.
         return causes.platform.WSL_DRIVER_BROKEN, causes.platform.wsl_gpu_fix(ctx.machine)
     cause = _REASON_CAUSES.get(reason, causes.gpu.DRIVER_NOT_LOADED)
-    if cause in (causes.gpu.DRIVER_NOT_LOADED, causes.container.CONTAINER_NO_GPU) and (
-        causes.gpu.runtime_chooses_gpu(ctx.machine)
-    ):
+    gpu_absent = (
+        causes.gpu.DRIVER_NOT_LOADED,
+        causes.container.CONTAINER_NO_GPU,
+        causes.gpu.GPU_NOT_BOUND,
+    )
+    if cause in gpu_absent and (causes.gpu.runtime_chooses_gpu(ctx.machine)):
         # A Colab or Kaggle VM (which runs the notebook in a container of its own): the
         # runtime's accelerator setting gives it the GPU and its driver.
         return causes.gpu.driver_not_loaded(ctx.machine)
+    if cause == causes.gpu.GPU_NOT_BOUND:
+        return causes.gpu.unbound_gpu(ctx.machine)
     if cause == causes.container.CONTAINER_NO_GPU:
         return cause, causes.container.container_gpu_fix(ctx.machine)
     if cause == causes.gpu.DRIVER_VERSION_MISMATCH:

@@ -15,6 +15,7 @@ from tfdoctor.checks._shared import (
     no_gpu_here,
 )
 from tfdoctor.compat import cuda_driver_floor
+from tfdoctor.facts import ProbeError
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import version_key
 
@@ -69,6 +70,9 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     err = drv.error
+    if err is not None and err.reason == "no-gpu":
+        yield _no_devices_finding(ctx, err)
+        return
     if err is None or err.reason not in _DRIVER_REASONS:
         yield Finding(
             "driver.nvidia",
@@ -94,6 +98,36 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
     yield causes.finding(
         "driver.nvidia",
         Severity.ERROR,
+        cause,
+        summary,
+        err.message + ("\n" + err.detail if err.detail else ""),
+        remedy,
+    )
+
+
+def _no_devices_finding(ctx: CheckContext, err: ProbeError) -> Finding:
+    """NVML starts and counts no GPU (nvidia-smi: "No devices were found") where something
+    says a GPU is here: in a container, none handed in with the driver; on a host, the
+    candidates ranked by the driver each NVIDIA device on the PCI bus is bound to."""
+    cause, remedy = driver_cause(ctx, err.reason)
+    kernel = ctx.facts.nvidia_kernel
+    devices = kernel.pci_devices if kernel is not None else ()
+    bound = ", ".join(f"{d.slot} {d.device_id}: {d.driver or 'no driver'}" for d in devices)
+    if cause == causes.gpu.GPU_NOT_BOUND:
+        summary = "The nvidia kernel module is loaded but drives no GPU (No devices were found)"
+        summary += f": PCI {bound}" if bound else ""
+    elif cause == causes.container.CONTAINER_NO_GPU:
+        summary = (
+            "The NVIDIA driver answers in this container but lists no GPU: the container was "
+            "started with the driver and no GPU"
+        )
+    else:
+        summary = "The NVIDIA driver answers but lists no GPU (No devices were found)"
+    return causes.finding(
+        "driver.nvidia",
+        # A GPU on the bus or a container's: an error. The bus unread or empty, the
+        # candidates are the fix's to tell apart.
+        Severity.ERROR if devices or ctx.machine.container else Severity.WARNING,
         cause,
         summary,
         err.message + ("\n" + err.detail if err.detail else ""),

@@ -35,6 +35,10 @@ from tfdoctor.matrix import ComputeCapabilities, TFLine, version_key
 _CUDA_ERROR_STUB_LIBRARY = 34
 # CUresult 100: the driver answered and enumerated no CUDA device.
 _CUDA_ERROR_NO_DEVICE = 100
+# CUresult 101 (CUDA_ERROR_INVALID_DEVICE): "the device ordinal supplied by the user does not
+# correspond to a valid CUDA device" (cuda.h), one of cuInit's documented results (CUDA Driver
+# API, "Initialization"); cuInit takes no device, so the user's is CUDA_VISIBLE_DEVICES's.
+_CUDA_ERROR_INVALID_DEVICE = 101
 # CUresult 46 (CUDA_ERROR_DEVICE_UNAVAILABLE): the GPU is in an exclusive or prohibited compute
 # mode and another process holds it.
 _CUDA_ERROR_DEVICE_UNAVAILABLE = 46
@@ -99,6 +103,14 @@ def _hidden_by_visible_devices(facts: Facts) -> Optional[str]:
         return value
     drv = facts.driver
     if drv and drv.gpus and first.isdigit() and int(first) >= len(drv.gpus):
+        return value
+    # A GPU's UUID as nvidia-smi -L prints it, or its first digits (the CUDA C++ Programming
+    # Guide, "CUDA Environment Variables"): one no GPU here has is invalid, and the GPUs after
+    # it are hidden as well. MIG- names are the MIG devices', which the facts do not list.
+    uuids = [g.uuid.lower() for g in drv.gpus if g.uuid] if drv else []
+    every_uuid = drv is not None and bool(uuids) and len(uuids) == len(drv.gpus)
+    named = any(u.startswith(first.lower()) for u in uuids)
+    if first.upper().startswith("GPU-") and every_uuid and not named:
         return value
     return None
 
@@ -403,11 +415,30 @@ def _cuda_side_finding(ctx: CheckContext, gpus: Sequence[GpuFacts], log: str) ->
             log,
             causes.gpu.cuinit_unknown_fix(ctx.machine),
         )
+    visible = (ctx.facts.environment or {}).get("CUDA_VISIBLE_DEVICES")
+    if visible is not None and _cuinit_failed_with(ctx, _CUDA_ERROR_INVALID_DEVICE):
+        return causes.finding(
+            "gpu.visible",
+            Severity.ERROR,
+            causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN,
+            f"TensorFlow sees none of the {len(gpus)} GPU(s): cuInit refuses the devices "
+            f"CUDA_VISIBLE_DEVICES={visible!r} names (CUDA_ERROR_INVALID_DEVICE, 101)",
+            log
+            or "cuInit returns CUDA_ERROR_INVALID_DEVICE (101): a device the user supplied "
+            "corresponds to no CUDA device.",
+            causes.gpu.visible_devices_fix(ctx.machine),
+        )
+    # A cuInit result without a reading of its own is named as cuda.h names it, not hidden.
+    failed = (
+        f": cuInit fails with {cuinit.name or 'CUresult'} ({cuinit.code})"
+        if cuinit is not None and cuinit.status == "error" and cuinit.code is not None
+        else ""
+    )
     return causes.finding(
         "gpu.visible",
         Severity.ERROR,
         causes.gpu.GPU_UNSEEN_NO_REASON,
-        f"TensorFlow sees none of the {len(gpus)} GPU(s) the driver lists",
+        f"TensorFlow sees none of the {len(gpus)} GPU(s) the driver lists{failed}",
         log or "TensorFlow logged no reason; run with TF_CPP_MIN_LOG_LEVEL=0 to see more.",
         causes.gpu.read_device_log_fix(),
     )

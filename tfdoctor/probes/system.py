@@ -21,17 +21,41 @@ from tfdoctor.probes._run import Runner, run_command
 # --- platform --------------------------------------------------------------------------------
 
 
-def parse_os_release(text: str) -> Optional[str]:
-    """PRETTY_NAME (else NAME VERSION) from an ``/etc/os-release`` file."""
+def _os_release_values(text: str) -> dict[str, str]:
+    """The assignments of an ``/etc/os-release`` file, quotes removed."""
     values: dict[str, str] = {}
     for line in text.splitlines():
         key, sep, value = line.partition("=")
         if sep:
             values[key.strip()] = value.strip().strip("\"'")
+    return values
+
+
+def parse_os_release(text: str) -> Optional[str]:
+    """PRETTY_NAME (else NAME VERSION) from an ``/etc/os-release`` file."""
+    values = _os_release_values(text)
     if values.get("PRETTY_NAME"):
         return values["PRETTY_NAME"]
     name = " ".join(v for v in (values.get("NAME"), values.get("VERSION")) if v)
     return name or None
+
+
+def parse_os_ids(text: str) -> tuple[str, ...]:
+    """``ID`` then the ``ID_LIKE`` words of an ``/etc/os-release`` file, lower case, each once.
+
+    os-release(5): ID_LIKE is "a space-separated list of operating system identifiers in the
+    same syntax as the ID= setting", those "closely related to the local operating system in
+    regards to packaging and programming interfaces", the one it derives from first (Linux
+    Mint: ``ID=linuxmint``, ``ID_LIKE="ubuntu debian"``; Rocky Linux: ``ID_LIKE="rhel centos
+    fedora"``). An absent ID means ``linux``, which names no distribution: left out.
+    """
+    values = _os_release_values(text)
+    words = [values.get("ID", ""), *values.get("ID_LIKE", "").split()]
+    ids: list[str] = []
+    for word in (w.strip().lower() for w in words):
+        if word and word != "linux" and word not in ids:
+            ids.append(word)
+    return tuple(ids)
 
 
 def parse_wsl(kernel_release: str, proc_version: str) -> Optional[str]:
@@ -138,11 +162,15 @@ def parse_musl_version(text: str) -> Optional[str]:
     return match.group(1) if match else None
 
 
+def _os_release_text() -> str:
+    """``/etc/os-release``, else ``/usr/lib/os-release`` (os-release(5): never both)."""
+    return _read("/etc/os-release") or _read("/usr/lib/os-release")
+
+
 def read_os_name() -> str:
     """A human name for the OS release, as precise as the platform offers."""
     if sys.platform == "linux":
-        text = _read("/etc/os-release") or _read("/usr/lib/os-release")
-        return parse_os_release(text) or "Linux"
+        return parse_os_release(_os_release_text()) or "Linux"
     if sys.platform == "darwin":
         return f"macOS {platform.mac_ver()[0]}".strip()
     if sys.platform == "win32":
@@ -297,6 +325,7 @@ def probe_platform(
         nvidia_device_nodes=tuple(sorted(str(p) for p in Path("/dev").glob("nvidia*"))),
         emulation=emulation,
         host_machine=host_machine,
+        os_ids=parse_os_ids(_os_release_text()) if sys.platform == "linux" else (),
     )
 
 
