@@ -2104,7 +2104,10 @@ def unbound_gpu_order(m: Machine) -> tuple[str, ...]:
     if m.container:
         return ("container",)
     kernel = m.facts.nvidia_kernel
-    bound = {d.driver for d in kernel.pci_devices} if kernel is not None else set()
+    # sysfs's driver link shows each device's binding; lspci read without -k shows none, so a
+    # device it lists is bound to nothing known (not to no driver).
+    bindings = kernel is not None and kernel.pci_source != "lspci"
+    bound = {d.driver for d in kernel.pci_devices} if kernel is not None and bindings else set()
     shown: list[str] = []
     if bound & set(_PASSTHROUGH_DRIVERS):
         shown.append("passthrough")
