@@ -884,3 +884,21 @@ def test_a_gpu_uuids_first_digits_name_that_gpu() -> None:
     ctx = CheckContext(facts, f.FIXTURE_MATRIX)
     (finding,) = run_checks(ctx, select_checks(["gpu.visible"]))
     assert finding.cause != "cuda-visible-devices-hidden"
+
+
+@pytest.mark.parametrize("visible", ["0", "GPU-0f1e2d3c"])
+def test_cuinit_invalid_device_not_laid_on_a_valid_selection(visible: str) -> None:
+    """cuInit's CUDA_ERROR_INVALID_DEVICE (101) beside a CUDA_VISIBLE_DEVICES that names the
+    machine's own GPU (its index, its UUID): the variable hides nothing, so the finding names
+    cuInit's result and does not tell the user to unset a valid selection."""
+    finding = only(
+        "gpu.visible",
+        f.facts(
+            environment={"CUDA_VISIBLE_DEVICES": visible},
+            cuinit=CuInitFacts("error", 101, "CUDA_ERROR_INVALID_DEVICE", "libcuda.so.1"),
+            tensorflow=f.tensorflow(devices=()),
+        ),
+    )
+    assert finding.cause != "cuda-visible-devices-hidden", finding
+    assert "CUDA_ERROR_INVALID_DEVICE (101)" in finding.summary
+    assert "unset CUDA_VISIBLE_DEVICES" not in _text(finding)

@@ -786,3 +786,43 @@ def test_no_devices_found_on_a_bus_read_empty_is_a_gpu_gone_from_it() -> None:
     assert (finding.severity, finding.cause) == (Severity.WARNING, "gpu-not-bound")
     assert finding.fix is not None and "Xid 79" in finding.fix.text
     assert "vfio-pci" not in finding.fix.text
+
+
+def test_no_devices_found_on_a_bus_read_by_lspci_claims_no_binding() -> None:
+    """lspci without -k shows no driver: its devices' binding is unknown, not 'no driver',
+    so the nvidia probe's refusal is not ranked alone and the summary does not say so."""
+    facts = f.facts(
+        driver=NO_DEVICES,
+        nvidia_kernel=kernel(pci_source="lspci", modules=_LOADED, device_nodes=_CTL),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert finding.cause == "gpu-not-bound"
+    assert "no driver" not in finding.summary
+    assert finding.fix is not None
+    text = finding.fix.text
+    assert "1. the GPU is bound to vfio-pci" in text and "Xid 79" in text and "nouveau" in text
+    assert finding.fix.commands[0] == "lspci -nnk -d 10de:"
+
+
+def test_a_gpu_kept_for_a_vm_is_handed_back_past_a_driver_override() -> None:
+    """vfio-pci is often given the GPU through its driver_override (driverctl, libvirt's
+    managed devices, the usual early-boot scripts), which lets no other driver bind it: the
+    override is cleared (an empty write, sysfs-bus-pci's ABI) between unbind and bind."""
+    slot = "0000:07:00.0"
+    facts = f.facts(
+        driver=NO_DEVICES,
+        nvidia_kernel=kernel(
+            pci_devices=(dataclasses.replace(A100, driver="vfio-pci"),),
+            modules=_LOADED,
+            device_nodes=_CTL,
+        ),
+        tensorflow=f.tensorflow(devices=()),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert finding.fix is not None
+    assert finding.fix.commands[:3] == (
+        f"echo {slot} | sudo tee /sys/bus/pci/drivers/vfio-pci/unbind",
+        f"echo | sudo tee /sys/bus/pci/devices/{slot}/driver_override",
+        f"echo {slot} | sudo tee /sys/bus/pci/drivers/nvidia/bind",
+    )

@@ -2104,7 +2104,10 @@ def unbound_gpu_order(m: Machine) -> tuple[str, ...]:
     if m.container:
         return ("container",)
     kernel = m.facts.nvidia_kernel
-    bound = {d.driver for d in kernel.pci_devices} if kernel is not None else set()
+    # sysfs's driver link shows each device's binding; lspci read without -k shows none, so a
+    # device it lists is bound to nothing known (not to no driver).
+    bindings = kernel is not None and kernel.pci_source != "lspci"
+    bound = {d.driver for d in kernel.pci_devices} if kernel is not None and bindings else set()
     shown: list[str] = []
     if bound & set(_PASSTHROUGH_DRIVERS):
         shown.append("passthrough")
@@ -2125,7 +2128,9 @@ def unbound_gpu_order(m: Machine) -> tuple[str, ...]:
 def _passthrough_fix(m: Machine) -> Fix:
     """GPUs bound to vfio-pci handed back to the host: unbound from it and bound to nvidia
     through sysfs (the kernel's Documentation/ABI/testing/sysfs-bus-pci: a driver's bind and
-    unbind files take the device's slot)."""
+    unbind files take the device's slot; a device's driver_override, which driverctl and
+    libvirt set to give vfio-pci the device, lets no other driver bind it until an empty
+    write clears it)."""
     kernel = m.facts.nvidia_kernel
     held = [
         (d.slot, d.driver)
@@ -2137,6 +2142,7 @@ def _passthrough_fix(m: Machine) -> Fix:
         for slot, driver in held
         for c in (
             f"echo {slot} | sudo tee /sys/bus/pci/drivers/{driver}/unbind",
+            f"echo | sudo tee /sys/bus/pci/devices/{slot}/driver_override",
             f"echo {slot} | sudo tee /sys/bus/pci/drivers/nvidia/bind",
         )
     )

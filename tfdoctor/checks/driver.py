@@ -112,7 +112,12 @@ def _no_devices_finding(ctx: CheckContext, err: ProbeError) -> Finding:
     cause, remedy = driver_cause(ctx, err.reason)
     kernel = ctx.facts.nvidia_kernel
     devices = kernel.pci_devices if kernel is not None else ()
-    bound = ", ".join(f"{d.slot} {d.device_id}: {d.driver or 'no driver'}" for d in devices)
+    # lspci (read without -k) shows no binding: its devices are listed without one.
+    bindings = kernel is not None and kernel.pci_source != "lspci"
+    bound = ", ".join(
+        f"{d.slot} {d.device_id}" + (f": {d.driver or 'no driver'}" if bindings else "")
+        for d in devices
+    )
     if cause == causes.gpu.GPU_NOT_BOUND:
         summary = "The nvidia kernel module is loaded but drives no GPU (No devices were found)"
         summary += f": PCI {bound}" if bound else ""

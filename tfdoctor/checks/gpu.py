@@ -115,6 +115,21 @@ def _hidden_by_visible_devices(facts: Facts) -> Optional[str]:
     return None
 
 
+def _names_a_gpu_here(facts: Facts) -> bool:
+    """CUDA_VISIBLE_DEVICES's first entry names a GPU the driver lists (its index, or its
+    UUID or a prefix of it): CUDA keeps that GPU, so the variable hides none of them."""
+    drv = facts.driver
+    value = (facts.environment or {}).get("CUDA_VISIBLE_DEVICES")
+    if value is None or drv is None or not drv.gpus:
+        return False
+    first = value.strip().split(",")[0].strip().lower()
+    if first.isdigit():
+        return int(first) < len(drv.gpus)
+    return first.startswith("gpu-") and any(
+        g.uuid is not None and g.uuid.lower().startswith(first) for g in drv.gpus
+    )
+
+
 def _driver_side_finding(ctx: CheckContext, count: int, log: str) -> Optional[Finding]:
     """cuInit failing on the driver's side while the driver lists GPUs: the CUDA toolkit's
     stub libcuda answering for the driver's (cuInit's code 34, a ``/stubs/`` library, or
@@ -416,7 +431,13 @@ def _cuda_side_finding(ctx: CheckContext, gpus: Sequence[GpuFacts], log: str) ->
             causes.gpu.cuinit_unknown_fix(ctx.machine),
         )
     visible = (ctx.facts.environment or {}).get("CUDA_VISIBLE_DEVICES")
-    if visible is not None and _cuinit_failed_with(ctx, _CUDA_ERROR_INVALID_DEVICE):
+    # Read as the variable's only where it may hide the GPUs: one whose first entry names a
+    # GPU listed here keeps that GPU, and cuInit's 101 is then named below, not laid on it.
+    if (
+        visible is not None
+        and not _names_a_gpu_here(ctx.facts)
+        and _cuinit_failed_with(ctx, _CUDA_ERROR_INVALID_DEVICE)
+    ):
         return causes.finding(
             "gpu.visible",
             Severity.ERROR,
