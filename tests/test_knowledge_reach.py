@@ -1,0 +1,456 @@
+"""Reach over the knowledge tables: every row of a table, asked from a log.
+
+Each test walks every row of one table (the CUDA sonames a line loads, the GPUs below a line's
+oldest architecture, the Pythons a line has no wheel for, the companions locked to a TensorFlow
+minor, the names scan knows were removed), writes the message the real program prints for a
+failure about that row, and asserts that explain reaches the row's cause with a fix that names
+what the row says. One explain call per row; the rows that miss are listed together.
+
+The wording of each message is the program's own (cited at each writer). Rows that explain does
+not reach yet are in ``UNREACHED`` with the reason; a row there that is reached fails too, so the
+list only shrinks.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import Callable, NamedTuple, Optional
+
+import pytest
+
+from tests.explaining import explained, fix_text
+from tfdoctor import cuda_layout
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.matrix import Companion, Matrix, TFLine, load_companions, load_matrix
+from tfdoctor.scan.rules import Rule, load_rules
+
+
+def version_tuple(release: str) -> tuple[int, ...]:
+    """``2.16`` as (2, 16)."""
+    return tuple(int(p) for p in release.split("."))
+
+
+class Row(NamedTuple):
+    """One row asked from a log: its key, the log, and what the top finding must hold."""
+
+    key: str
+    text: str
+    #: The cause the top finding must have.
+    cause: str
+    #: Each must appear in the top finding's fix (or summary).
+    says: tuple[str, ...]
+
+
+@functools.cache
+def _matrix() -> Matrix:
+    return load_matrix()
+
+
+def _reached(row: Row) -> Optional[str]:
+    """None where explain reaches ``row``; else what it gave instead."""
+    report = explained(row.text, matrix=_matrix())
+    if not report.findings:
+        return "no finding"
+    top: Finding = report.findings[0]
+    if top.severity is not Severity.ERROR or top.cause != row.cause:
+        return f"{top.cause} ({top.severity.value})"
+    said = f"{top.summary}\n{fix_text(top)}"
+    missing = [s for s in row.says if s not in said]
+    return f"fix lacks {missing}" if missing else None
+
+
+def misses(rows: Iterator[Row]) -> tuple[int, dict[str, str]]:
+    """The number of rows and, for each row explain does not reach, what it gave."""
+    count, missed = 0, {}
+    for row in rows:
+        count += 1
+        why = _reached(row)
+        if why is not None:
+            missed[row.key] = why
+    return count, missed
+
+
+def _pip_installed(*dists: str) -> str:
+    # pip's own line after an install (pip/_internal/commands/install.py: "Successfully
+    # installed %s", the name-version pairs joined by spaces).
+    return f"Successfully installed {' '.join(dists)}\n"
+
+
+def _line_minor(line: TFLine) -> tuple[int, int]:
+    major, minor = line.line.split(".")[:2]
+    return int(major), int(minor)
+
+
+# --- CUDA sonames a line loads (tfdoctor/data/cuda.yaml, compat_matrix.yaml) ------------------
+
+
+#: The dso_loader's path in the log by the line's era: stream_executor up to 2.10, TSL inside
+#: TensorFlow in 2.11-2.12, the local_tsl repository from 2.13 (the file moved with TSL; its
+#: message is one sentence throughout: "Could not load dynamic library '" << name << "';
+#: dlerror: " << dlerror(), tsl/platform/default/dso_loader.cc, cuda.yaml's source dso-loader).
+def _dso_loader(line: TFLine) -> str:
+    minor = _line_minor(line)
+    if minor < (2, 11):
+        return "tensorflow/stream_executor/platform/default/dso_loader.cc:64"
+    if minor < (2, 13):
+        return "tensorflow/tsl/platform/default/dso_loader.cc:66"
+    return "external/local_tsl/tsl/platform/default/dso_loader.cc:70"
+
+
+#: gpu_device.cc's sentence after the loader's (tensorflow/core/common_runtime/gpu/
+#: gpu_device.cc, since 2.1).
+CANNOT_DLOPEN = (
+    "W tensorflow/core/common_runtime/gpu/gpu_device.cc:1850] Cannot dlopen some GPU "
+    "libraries. Please make sure the missing libraries mentioned above are installed properly "
+    "if you would like to use GPU. Follow the guide at https://www.tensorflow.org/install/gpu "
+    "for how to download and setup the required libraries for your platform.\n"
+    "Skipping registering GPU devices...\n"
+)
+
+
+def _install_says(line: TFLine) -> tuple[str, ...]:
+    """What a fix of the line's missing CUDA libraries must name: the line's own way to get
+    them (compat_matrix.yaml, cuda_install)."""
+    method = line.cuda_install.method if line.cuda_install else "system"
+    cuda_major = (line.cuda or "").split(".")[0]
+    if method == "and-cuda":
+        return ("and-cuda",)
+    if method == "cudnn-wheel":
+        return (f"nvidia-cudnn-cu{cuda_major}", f"cuDNN {line.cudnn}")
+    return (f"CUDA {line.cuda}", f"cuDNN {line.cudnn}")
+
+
+def _cuda_lines() -> Iterator[TFLine]:
+    for line in _matrix().releases:
+        if line.cuda and line.cudnn and _line_minor(line) >= (2, 0) and line.cuda_builds:
+            yield line
+
+
+def soname_rows() -> Iterator[Row]:
+    """Each soname each CUDA line loads, missing, as the loader prints it."""
+    for line in _cuda_lines():
+        cuda_major, cuda_minor = (int(x) for x in (line.cuda or "").split(".")[:2])
+        sonames = dict(cuda_layout.soname_versions(cuda_major, cuda_minor))
+        if cuda_major < 11:
+            sonames.pop("cublasLt", None)  # loaded from CUDA 11 on (dso_loader.cc)
+        sonames["cudnn"] = (line.cudnn or "").split(".")[0]
+        for lib, version in sonames.items():
+            name = f"lib{lib}.so.{version}"
+            text = (
+                _pip_installed(f"tensorflow-{line.latest_patch}")
+                + f"2023-03-01 10:00:00.000000: W {_dso_loader(line)}] Could not load dynamic "
+                f"library '{name}'; dlerror: {name}: cannot open shared object file: No such "
+                "file or directory\n"
+                "2023-03-01 10:00:00.100000: " + CANNOT_DLOPEN
+            )
+            yield Row(f"{line.line} {name}", text, "cuda-libs-missing", _install_says(line))
+
+
+def dlopen_rows() -> Iterator[Row]:
+    """Each CUDA line's bare "Cannot dlopen some GPU libraries" (from 2.14 the loader's own
+    line is logged at VLOG level only, so it is the sentence a default log shows)."""
+    for line in _cuda_lines():
+        text = (
+            _pip_installed(f"tensorflow-{line.latest_patch}")
+            + "2024-03-01 10:00:00.100000: "
+            + CANNOT_DLOPEN
+        )
+        yield Row(line.line, text, "cuda-libs-missing", _install_says(line))
+
+
+# --- GPUs below a line's oldest architecture (tfdoctor/data/gpus.yaml) ---------------------
+
+
+def _capability(arch: str) -> tuple[int, int]:
+    digits = arch.split("_")[1]
+    return int(digits[:-1]), int(digits[-1])
+
+
+def _cc(text: str) -> tuple[int, int]:
+    major, minor = text.split(".")
+    return int(major), int(minor)
+
+
+def gpu_rows() -> Iterator[Row]:
+    """Each GPU of gpus.yaml older than each line's oldest architecture, as gpu_device.cc
+    prints it ("Ignoring visible gpu device (...) with Cuda compute capability X. The minimum
+    required Cuda capability is Y.", tensorflow/core/common_runtime/gpu/gpu_device.cc)."""
+    matrix = _matrix()
+    for line in matrix.releases:
+        archs = line.compute_capabilities
+        if not archs or not (archs.sass or archs.ptx):
+            continue
+        lowest = min(_capability(a) for a in (*archs.sass, *archs.ptx))
+        for gpu in matrix.gpus:
+            if _cc(gpu.compute_capability) >= lowest:
+                continue
+            cc = gpu.compute_capability
+            text = (
+                _pip_installed(f"tensorflow-{line.latest_patch}")
+                + "2023-03-01 10:00:00.000000: I tensorflow/core/common_runtime/gpu/"
+                f"gpu_device.cc:1934] Ignoring visible gpu device (device: 0, name: {gpu.name}, "
+                f"pci bus id: 0000:01:00.0, compute capability: {cc}) with Cuda compute "
+                f"capability {cc}. The minimum required Cuda capability is "
+                f"{lowest[0]}.{lowest[1]}.\n"
+            )
+            yield Row(f"{line.line} {gpu.name} ({cc})", text, "gpu-arch-unsupported", (cc,))
+
+
+# --- Pythons a line has no wheel for (compat_matrix.yaml, python) ------------------------------
+
+PYTHONS = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
+PLATFORM = "linux-x86_64"
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in version.split(".") if p.isdigit())
+
+
+def pip_rows() -> Iterator[Row]:
+    """Each final line, asked for by pip on each Python the matrix gives it no Linux wheel
+    for, where pip lists others: pip's two lines ("Could not find a version that satisfies
+    the requirement %s (from versions: %s)", "No matching distribution found for %s",
+    pip/_internal/index/package_finder.py)."""
+    matrix = _matrix()
+    for line in matrix.releases:
+        has = line.pythons_on(PLATFORM)
+        if not has or line.pre_release:
+            continue
+        for python in PYTHONS:
+            if python in has:
+                continue
+            listed = sorted(
+                (x.latest_patch for x in matrix.releases if python in x.pythons_on(PLATFORM)),
+                key=_version_key,
+            )
+            if not listed:
+                continue
+            want = line.latest_patch
+            text = (
+                f"$ python{python} -m pip install tensorflow=={want}\n"
+                "ERROR: Could not find a version that satisfies the requirement "
+                f"tensorflow=={want} (from versions: {', '.join(listed)})\n"
+                f"ERROR: No matching distribution found for tensorflow=={want}\n"
+            )
+            says = (want, listed[-1])
+            yield Row(f"{line.line} py{python}", text, "tf-release-not-for-python", says)
+
+
+# --- companions locked to a TensorFlow minor (tfdoctor/companions.yaml) --------------------
+
+#: A native library of each companion whose ops are built against TensorFlow's C++ ABI, at
+#: the path its wheel installs it, loaded by tf.load_op_library (tensorflow-text: BUILD's
+#: py_tf_text_library rules, _<name>_ops.so; TF-DF: tensorflow/ops/inference/inference.so;
+#: TFQ: core/ops/_tfq_simulate_ops.so; tensorflow-io: core/python/ops/libtensorflow_io.so;
+#: its GCS filesystem plugin's libtensorflow_io_gcs_filesystem.so; tensorflow-addons:
+#: custom_ops/<area>/_<name>_ops.so).
+NATIVE = {
+    "tensorflow-text": "tensorflow_text/python/ops/_regex_split_ops.so",
+    "tensorflow-decision-forests": (
+        "tensorflow_decision_forests/tensorflow/ops/inference/inference.so"
+    ),
+    "tensorflow-quantum": "tensorflow_quantum/core/ops/_tfq_simulate_ops.so",
+    "tensorflow-io": "tensorflow_io/core/python/ops/libtensorflow_io.so",
+    "tensorflow-io-gcs-filesystem": (
+        "tensorflow_io_gcs_filesystem/core/python/ops/libtensorflow_io_gcs_filesystem.so"
+    ),
+    "tensorflow-addons": "tensorflow_addons/custom_ops/image/_image_ops.so",
+}
+
+#: A symbol of TensorFlow's C++ framework (tensorflow::OpKernel::TraceString), whose mangled
+#: form changes between minors: a library built against another minor misses it.
+TF_SYMBOL = "_ZN10tensorflow8OpKernel11TraceStringB5cxx11ERKNS_15OpKernelContextEb"
+
+
+def _tf_release(companion: Companion, release: str) -> Optional[str]:
+    """The newest final TensorFlow release (a line's latest patch or its .0) that the row of
+    ``release`` admits, where the row admits one minor only."""
+    row = companion.row_of(release)
+    if row is None:
+        return None
+    minors = set()
+    admitted = None
+    for line in _matrix().releases:
+        for version in (line.latest_patch, f"{line.line}.0", f"{line.line}.1"):
+            if row.admits(version):
+                minors.add(line.line)
+                admitted = admitted or version
+    return admitted if len(minors) == 1 else None
+
+
+def companion_rows() -> Iterator[Row]:
+    """Each row of a native companion locked to one TensorFlow minor: TensorFlow of that minor
+    installed beside another release of the companion, whose op library misses a TensorFlow
+    symbol (tf.load_op_library raises NotFoundError with the loader's dlerror, "<path>:
+    undefined symbol: <name>", tensorflow/python/framework/load_library.py)."""
+    site = "/opt/venv/lib/python3.10/site-packages"
+    companions = load_companions().companions
+    for dist, library in NATIVE.items():
+        companion = companions[dist]
+        rows = companion.releases
+        for index, row in enumerate(rows):
+            tf = _tf_release(companion, row.release)
+            if tf is None:
+                continue
+            others = [r for r in rows if not r.admits(tf)]
+            if not others:
+                continue
+            earlier = [r for r in rows[:index] if not r.admits(tf)]
+            other = (earlier or others)[-1]
+            fitting = [r.release for r in rows if r.admits(tf)]
+            package = library.split("/")[0]
+            text = (
+                _pip_installed(f"{dist}-{other.release}", f"tensorflow-{tf}")
+                + "Traceback (most recent call last):\n"
+                '  File "train.py", line 2, in <module>\n'
+                f"    import {package}\n"
+                f'  File "{site}/{package}/__init__.py", line 20, in <module>\n'
+                "    from . import ops\n"
+                f'  File "{site}/tensorflow/python/framework/load_library.py", line 54, in '
+                "load_op_library\n"
+                "    lib_handle = py_tf.TF_LoadLibrary(library_filename)\n"
+                "tensorflow.python.framework.errors_impl.NotFoundError: "
+                f"{site}/{library}: undefined symbol: {TF_SYMBOL}\n"
+            )
+            # The fix names the companion and one release whose row admits the TensorFlow.
+            yield Row(
+                f"{dist} {row.release} (tensorflow {tf})",
+                text,
+                "companion-mismatch",
+                (dist, fitting[-1]),
+            )
+
+
+# --- names scan knows were removed (tfdoctor/scan_rules.yaml) ------------------------------
+
+
+def _scan_line(rule: Rule) -> Optional[TFLine]:
+    return _matrix().line_for(f"{rule.release}.0")
+
+
+def _tf_module(parts: list[str]) -> str:
+    # TensorFlow 2's public modules are generated under tensorflow._api.v2 (their __name__,
+    # which Python's AttributeError prints: "module '%U' has no attribute '%U'",
+    # Objects/moduleobject.c).
+    return "tensorflow" if not parts else "tensorflow._api.v2." + ".".join(parts)
+
+
+def scan_rows() -> Iterator[Row]:
+    """Each TensorFlow name an attribute-error rule knows was removed, as Python raises it on
+    the rule's release (the release shown by pip's line)."""
+    for rule in load_rules().rules:
+        line = _scan_line(rule)
+        if line is None or rule.effect != "attribute-error" or rule.kwarg:
+            continue
+        for api in rule.api:
+            parts = api.split(".")
+            if parts[0] != "tf" or len(parts) < 2 or "keras" in parts:
+                continue
+            module, name = _tf_module(parts[1:-1]), parts[-1]
+            text = (
+                _pip_installed(f"tensorflow-{line.latest_patch}")
+                + "Traceback (most recent call last):\n"
+                '  File "model.py", line 12, in <module>\n'
+                f"    x = {api}\n"
+                f"AttributeError: module '{module}' has no attribute '{name}'\n"
+            )
+            says = (api, rule.replacement[:40])
+            yield Row(f"{rule.id} {api}", text, rule.cause, says)
+
+
+KERAS_FRAMES = {
+    # Keras 3 (2.16 on) re-raises from its traceback filter (keras/src/utils/
+    # traceback_utils.py); Keras 2 from the layer's own __init__ (keras/engine/base_layer.py).
+    True: (
+        '  File "/opt/venv/lib/python3.11/site-packages/keras/src/utils/traceback_utils.py", '
+        "line 122, in error_handler\n"
+        "    raise e.with_traceback(filtered_tb) from None\n"
+    ),
+    False: (
+        '  File "/opt/venv/lib/python3.8/site-packages/tensorflow/python/keras/engine/'
+        'base_layer.py", line 318, in __init__\n'
+        "    generic_utils.validate_kwargs(kwargs, allowed_kwargs)\n"
+    ),
+}
+
+
+#: Keras 2 classes whose constructor takes no **kwargs (LossScaleOptimizer, keras/mixed_precision/
+#: loss_scale_optimizer.py from 2.4): Python refuses for them, not Keras' validate_kwargs.
+NO_KWARGS_KERAS2 = frozenset({"LossScaleOptimizer"})
+
+
+def _kwarg_error(rule: Rule) -> Optional[tuple[str, str]]:
+    """The user's call and the TypeError a removed keyword argument of ``rule`` raises, in its
+    release's words (Python's "%U() got an unexpected keyword argument '%S'", Python/ceval.c,
+    with the qualified name from Python 3.10, the Python of Keras 3's tracebacks here)."""
+    keras3 = version_tuple(rule.release) >= (2, 16)
+    refused = f"got an unexpected keyword argument '{rule.kwarg}'"
+    if rule.method:
+        call = f"model.{rule.method}(x, {rule.kwarg}=1)"
+        # Keras 3's fit/predict/... are TensorFlowTrainer's (keras/src/backend/tensorflow/
+        # trainer.py); Keras 2's Model.fit takes no **kwargs either (Python 3.8 here).
+        owner = "TensorFlowTrainer." if keras3 else ""
+        return call, f"TypeError: {owner}{rule.method}() {refused}"
+    classes = [a for a in rule.api if a.split(".")[-1][:1].isupper()]
+    if classes:
+        name = classes[0].split(".")[-1]
+        call = f"{classes[0]}(x, {rule.kwarg}=1)"
+        if keras3:
+            return call, f"TypeError: {name}.__init__() {refused}"
+        if name in NO_KWARGS_KERAS2:
+            return call, f"TypeError: __init__() {refused}"
+    layers = [a for a in rule.api if a.split(".")[-1] == "layers"]
+    if classes or (layers and not keras3):
+        # Keras 2's layers and models take **kwargs and refuse the unknown ones themselves
+        # (generic_utils.validate_kwargs: raise TypeError(error_message, kwarg) with
+        # "Keyword argument not understood:").
+        call = f"{(classes or layers)[0]}{'' if classes else '.Dense'}(8, {rule.kwarg}=1)"
+        return call, f"TypeError: ('Keyword argument not understood:', '{rule.kwarg}')"
+    return None
+
+
+def kwarg_rows() -> Iterator[Row]:
+    """Each keyword argument a type-error rule knows was removed, as its release raises it,
+    the user's call printed as Python prints the line of its frame."""
+    for rule in load_rules().rules:
+        line = _scan_line(rule)
+        if rule.effect != "type-error" or not rule.kwarg or line is None:
+            continue
+        refusal = _kwarg_error(rule)
+        if refusal is None:
+            continue
+        call, error = refusal
+        text = (
+            _pip_installed(f"tensorflow-{line.latest_patch}")
+            + "Traceback (most recent call last):\n"
+            '  File "model.py", line 12, in <module>\n'
+            f"    m = {call}\n"
+            + KERAS_FRAMES[version_tuple(rule.release) >= (2, 16)]
+            + f"{error}\n"
+        )
+        yield Row(f"{rule.id} {rule.kwarg}", text, rule.cause, (rule.replacement[:40],))
+
+
+#: Each table: its rows.
+TABLES: dict[str, Callable[[], Iterator[Row]]] = {
+    "cuda sonames (dso_loader)": soname_rows,
+    "cuda lines (Cannot dlopen)": dlopen_rows,
+    "gpus below a line": gpu_rows,
+    "pythons without a wheel": pip_rows,
+    "companions locked to a minor": companion_rows,
+    "scan: removed names": scan_rows,
+    "scan: removed keyword arguments": kwarg_rows,
+}
+
+#: Rows explain does not reach yet, and why.
+UNREACHED: dict[str, dict[str, str]] = {name: {} for name in TABLES}
+
+
+@pytest.mark.parametrize("table", list(TABLES))
+def test_every_row_of_the_table_reaches_its_cause(table: str) -> None:
+    count, missed = misses(TABLES[table]())
+    assert count > 0
+    known = UNREACHED[table]
+    assert {k: v for k, v in missed.items() if k not in known} == {}
+    assert sorted(k for k in known if k not in missed) == []
