@@ -197,6 +197,30 @@ def gpu_rows() -> Iterator[Row]:
             yield Row(f"{line.line} {gpu.name} ({cc})", text, "gpu-arch-unsupported", (cc,))
 
 
+def ptxas_rows() -> Iterator[Row]:
+    """Each GPU of gpus.yaml newer than each CUDA line's toolkit knows (cuda.yaml's first CUDA
+    per architecture), as XLA relays ptxas' refusal ("Your CUDA software stack is old. We
+    fallback to the NVIDIA driver for some compilation. ... The ptxas error was: " and ptxas'
+    own "Value 'sm_XY' is not defined for option 'gpu-name'", tensorflow/stream_executor/gpu/
+    asm_compiler.cc at v2.4.0)."""
+    matrix = _matrix()
+    for line in _cuda_lines():
+        for gpu in matrix.gpus:
+            first = cuda_layout.first_cuda_for(gpu.compute_capability)
+            if first is None or cuda_layout.cuda_knows(line.cuda or "", first):
+                continue
+            arch = "sm_" + gpu.compute_capability.replace(".", "")
+            text = (
+                _pip_installed(f"tensorflow-{line.latest_patch}")
+                + "2023-03-01 10:00:00.000000: W tensorflow/stream_executor/gpu/"
+                "asm_compiler.cc:235] Your CUDA software stack is old. We fallback to the NVIDIA "
+                "driver for some compilation. Update your CUDA version to get the best "
+                "performance. The ptxas error was: ptxas fatal   : Value "
+                f"'{arch}' is not defined for option 'gpu-name'\n"
+            )
+            yield Row(f"{line.line} {gpu.name} ({arch})", text, "ptxas-too-old", (arch,))
+
+
 # --- Pythons a line has no wheel for (compat_matrix.yaml, python) ------------------------------
 
 PYTHONS = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
@@ -437,6 +461,7 @@ TABLES: dict[str, Callable[[], Iterator[Row]]] = {
     "cuda sonames (dso_loader)": soname_rows,
     "cuda lines (Cannot dlopen)": dlopen_rows,
     "gpus below a line": gpu_rows,
+    "gpus newer than a line's CUDA (ptxas)": ptxas_rows,
     "pythons without a wheel": pip_rows,
     "companions locked to a minor": companion_rows,
     "scan: removed names": scan_rows,
