@@ -130,24 +130,49 @@ def _cuda_lines() -> Iterator[TFLine]:
             yield line
 
 
+def _loaded(line: TFLine) -> dict[str, str]:
+    """The CUDA libraries ``line`` loads and the version each is asked for by."""
+    cuda_major, cuda_minor = (int(x) for x in (line.cuda or "").split(".")[:2])
+    sonames = dict(cuda_layout.soname_versions(cuda_major, cuda_minor))
+    if cuda_major < 11:
+        sonames.pop("cublasLt", None)  # loaded from CUDA 11 on (dso_loader.cc)
+    sonames["cudnn"] = (line.cudnn or "").split(".")[0]
+    return sonames
+
+
+def _not_loaded(line: TFLine, name: str, dlerror: str) -> str:
+    """The log of ``line``'s release failing to load the CUDA library ``name``."""
+    return (
+        _pip_installed(f"tensorflow-{line.latest_patch}")
+        + f"2023-03-01 10:00:00.000000: W {_dso_loader(line)}] Could not load dynamic library "
+        f"'{name}'; dlerror: {dlerror}\n"
+        "2023-03-01 10:00:00.100000: " + CANNOT_DLOPEN
+    )
+
+
 def soname_rows() -> Iterator[Row]:
     """Each soname each CUDA line loads, missing, as the loader prints it."""
     for line in _cuda_lines():
-        cuda_major, cuda_minor = (int(x) for x in (line.cuda or "").split(".")[:2])
-        sonames = dict(cuda_layout.soname_versions(cuda_major, cuda_minor))
-        if cuda_major < 11:
-            sonames.pop("cublasLt", None)  # loaded from CUDA 11 on (dso_loader.cc)
-        sonames["cudnn"] = (line.cudnn or "").split(".")[0]
-        for lib, version in sonames.items():
+        for lib, version in _loaded(line).items():
             name = f"lib{lib}.so.{version}"
-            text = (
-                _pip_installed(f"tensorflow-{line.latest_patch}")
-                + f"2023-03-01 10:00:00.000000: W {_dso_loader(line)}] Could not load dynamic "
-                f"library '{name}'; dlerror: {name}: cannot open shared object file: No such "
-                "file or directory\n"
-                "2023-03-01 10:00:00.100000: " + CANNOT_DLOPEN
-            )
+            dlerror = f"{name}: cannot open shared object file: No such file or directory"
+            text = _not_loaded(line, name, dlerror)
             yield Row(f"{line.line} {name}", text, "cuda-libs-missing", _install_says(line))
+
+
+def windows_dll_rows() -> Iterator[Row]:
+    """Each CUDA library each native Windows GPU line (2.0-2.10) loads, missing, as the loader
+    prints it there: the name is the library's, "64_", its version without the dot, ".dll"
+    (tensorflow/core/platform/windows/load_library.cc, FormatLibraryFileName; "dlerror:
+    <name> not found", the example of signatures.yaml's dlopen-failed rows)."""
+    for line in _cuda_lines():
+        if not line.windows_native_gpu:
+            continue
+        for lib, version in _loaded(line).items():
+            name = f"{lib}64_{version.replace('.', '')}.dll"
+            says = (f"CUDA {line.cuda}", f"cuDNN {line.cudnn}", "PATH")
+            text = _not_loaded(line, name, f"{name} not found")
+            yield Row(f"{line.line} {name}", text, "cuda-libs-missing", says)
 
 
 def dlopen_rows() -> Iterator[Row]:
@@ -221,7 +246,32 @@ def ptxas_rows() -> Iterator[Row]:
                 "performance. The ptxas error was: ptxas fatal   : Value "
                 f"'{arch}' is not defined for option 'gpu-name'\n"
             )
-            yield Row(f"{line.line} {gpu.name} ({arch})", text, "ptxas-too-old", (arch,))
+            says = (arch, f"CUDA {first}")
+            yield Row(f"{line.line} {gpu.name} ({arch})", text, "ptxas-too-old", says)
+
+
+def xla_ptxas_rows() -> Iterator[Row]:
+    """Each GPU newer than each CUDA line's toolkit knows from 2.12, in XLA's later words: it
+    asks ptxas which architectures it knows and logs "Falling back to the CUDA driver for PTX
+    compilation; ptxas does not support CC X.Y" (tensorflow/compiler/xla/stream_executor/gpu/
+    asm_compiler.cc, then xla/stream_executor/cuda/subprocess_compilation.cc)."""
+    matrix = _matrix()
+    for line in _cuda_lines():
+        if _line_minor(line) < (2, 12):
+            continue
+        for gpu in matrix.gpus:
+            first = cuda_layout.first_cuda_for(gpu.compute_capability)
+            if first is None or cuda_layout.cuda_knows(line.cuda or "", first):
+                continue
+            text = (
+                _pip_installed(f"tensorflow-{line.latest_patch}")
+                + "2024-03-01 10:00:00.000000: W external/local_xla/xla/stream_executor/cuda/"
+                "subprocess_compilation.cc:287] Falling back to the CUDA driver for PTX "
+                f"compilation; ptxas does not support CC {gpu.compute_capability}\n"
+            )
+            key = f"{line.line} {gpu.name} ({gpu.compute_capability})"
+            arch = "sm_" + gpu.compute_capability.replace(".", "")
+            yield Row(key, text, "ptxas-too-old", (arch, f"CUDA {first}"))
 
 
 # --- Pythons a line has no wheel for (compat_matrix.yaml, python) ------------------------------
@@ -306,29 +356,46 @@ def _tf_release(companion: Companion, release: str) -> Optional[str]:
     return admitted if len(minors) == 1 else None
 
 
+#: The pluggable devices' libraries, which `import tensorflow` loads from site-packages/
+#: tensorflow-plugins (tensorflow/__init__.py, load_library.load_pluggable_device_library):
+#: tensorflow-metal's under dyld ("dlopen(<path>, 0x0006): Symbol not found: <name>", the
+#: symbol with dyld's leading underscore), Intel's extension's under glibc.
+PLUGINS = {
+    "tensorflow-metal": "libmetal_plugin.dylib",
+    "intel-extension-for-tensorflow": "libitex_gpu.so",
+}
+
+
+def _locked_rows(dist: str) -> Iterator[tuple[str, str, str]]:
+    """Each row of ``dist`` locked to one TensorFlow minor: that TensorFlow, another release of
+    the companion (one not for it, the nearest earlier where there is one) and the newest
+    release for it."""
+    companion = load_companions().companions[dist]
+    rows = companion.releases
+    for index, row in enumerate(rows):
+        tf = _tf_release(companion, row.release)
+        if tf is None:
+            continue
+        others = [r for r in rows if not r.admits(tf)]
+        if not others:
+            continue
+        earlier = [r for r in rows[:index] if not r.admits(tf)]
+        fitting = [r.release for r in rows if r.admits(tf)]
+        yield tf, (earlier or others)[-1].release, fitting[-1]
+
+
 def companion_rows() -> Iterator[Row]:
     """Each row of a native companion locked to one TensorFlow minor: TensorFlow of that minor
     installed beside another release of the companion, whose op library misses a TensorFlow
     symbol (tf.load_op_library raises NotFoundError with the loader's dlerror, "<path>:
-    undefined symbol: <name>", tensorflow/python/framework/load_library.py)."""
+    undefined symbol: <name>", tensorflow/python/framework/load_library.py); a plugin's library
+    refused as `import tensorflow` loads it."""
     site = "/opt/venv/lib/python3.10/site-packages"
-    companions = load_companions().companions
     for dist, library in NATIVE.items():
-        companion = companions[dist]
-        rows = companion.releases
-        for index, row in enumerate(rows):
-            tf = _tf_release(companion, row.release)
-            if tf is None:
-                continue
-            others = [r for r in rows if not r.admits(tf)]
-            if not others:
-                continue
-            earlier = [r for r in rows[:index] if not r.admits(tf)]
-            other = (earlier or others)[-1]
-            fitting = [r.release for r in rows if r.admits(tf)]
-            package = library.split("/")[0]
+        package = library.split("/")[0]
+        for tf, other, fitting in _locked_rows(dist):
             text = (
-                _pip_installed(f"{dist}-{other.release}", f"tensorflow-{tf}")
+                _pip_installed(f"{dist}-{other}", f"tensorflow-{tf}")
                 + "Traceback (most recent call last):\n"
                 '  File "train.py", line 2, in <module>\n'
                 f"    import {package}\n"
@@ -341,11 +408,32 @@ def companion_rows() -> Iterator[Row]:
                 f"{site}/{library}: undefined symbol: {TF_SYMBOL}\n"
             )
             # The fix names the companion and one release whose row admits the TensorFlow.
+            key = f"{dist} {other} under tensorflow {tf}"
+            yield Row(key, text, "companion-mismatch", (dist, fitting))
+    for dist, library in PLUGINS.items():
+        macos = library.endswith(".dylib")
+        where = "/Users/u/venv/lib/python3.10/site-packages" if macos else site
+        path = f"{where}/tensorflow-plugins/{library}"
+        refusal = (
+            f"dlopen({path}, 0x0006): Symbol not found: _{TF_SYMBOL}"
+            if macos
+            else f"{path}: undefined symbol: {TF_SYMBOL}"
+        )
+        for tf, other, fitting in _locked_rows(dist):
+            text = (
+                _pip_installed(f"{dist}-{other}", f"tensorflow-{tf}")
+                + "Traceback (most recent call last):\n"
+                '  File "train.py", line 1, in <module>\n'
+                "    import tensorflow as tf\n"
+                f'  File "{where}/tensorflow/__init__.py", line 440, in <module>\n'
+                "    _ll.load_pluggable_device_library(pluggable_device_dir)\n"
+                f'  File "{where}/tensorflow/python/framework/load_library.py", line 151, in '
+                "load_pluggable_device_library\n"
+                "    py_tf.TF_LoadPluggableDeviceLibrary(lib)\n"
+                f"tensorflow.python.framework.errors_impl.NotFoundError: {refusal}\n"
+            )
             yield Row(
-                f"{dist} {row.release} (tensorflow {tf})",
-                text,
-                "companion-mismatch",
-                (dist, fitting[-1]),
+                f"{dist} {other} under tensorflow {tf}", text, "companion-mismatch", (dist, fitting)
             )
 
 
@@ -621,8 +709,10 @@ def removed_api_rows() -> Iterator[Row]:
 TABLES: dict[str, Callable[[], Iterator[Row]]] = {
     "cuda sonames (dso_loader)": soname_rows,
     "cuda lines (Cannot dlopen)": dlopen_rows,
+    "cuda DLLs of the Windows GPU lines": windows_dll_rows,
     "gpus below a line": gpu_rows,
     "gpus newer than a line's CUDA (ptxas)": ptxas_rows,
+    "gpus newer than a line's CUDA (XLA's later words)": xla_ptxas_rows,
     "pythons without a wheel": pip_rows,
     "companions locked to a minor": companion_rows,
     "scan: removed names": scan_rows,
