@@ -24,6 +24,9 @@ from tfdoctor import cuda_layout
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import Companion, Matrix, TFLine, load_companions, load_matrix
 from tfdoctor.modules import modules as load_module_table
+from tfdoctor.scan.api import STORE as API_STORE
+from tfdoctor.scan.api import _stored as stored_listings
+from tfdoctor.scan.api import load_api
 from tfdoctor.scan.rules import Rule, load_rules
 
 
@@ -43,6 +46,8 @@ class Row(NamedTuple):
     says: tuple[str, ...]
     #: The top finding's severity (a scan rule's own, where it gives one).
     severity: Severity = Severity.ERROR
+    #: One of these at least must appear too (empty: no such condition).
+    says_any: tuple[str, ...] = ()
 
 
 @functools.cache
@@ -60,6 +65,8 @@ def _reached(row: Row) -> Optional[str]:
         return f"{top.cause} ({top.severity.value})"
     said = f"{top.summary}\n{fix_text(top)}"
     missing = [s for s in row.says if s not in said]
+    if row.says_any and not any(s in said for s in row.says_any):
+        missing.append(" or ".join(row.says_any))
     return f"fix lacks {missing}" if missing else None
 
 
@@ -497,6 +504,47 @@ KERAS_FRAMES = {
 }
 
 
+#: Names TensorFlow loads lazily from another distribution, listed only where the listing's
+#: environment had it: tf.summary is TensorBoard's (tensorflow/__init__.py loads its
+#: tensorboard.summary._tf.summary), present in 2.16 where TensorBoard is installed.
+LAZY = frozenset({"tf.summary"})
+
+
+def listing_rows() -> Iterator[Row]:
+    """Each TensorFlow 2 name the bundled API listings (tfdoctor/scan/api_lines.txt, from the
+    wheels) hold in one line and not in the next, read on that next release: Python's
+    "module '%U' has no attribute '%U'" with the module's generated __name__."""
+    lines = sorted((b.line for b in stored_listings(API_STORE)), key=version_tuple)
+    for before, after in zip(lines, lines[1:]):
+        old, new = load_api(before), load_api(after)
+        line = _matrix().line_for(f"{after}.0")
+        if old is None or new is None or line is None:
+            continue
+        for module, members in sorted(old.modules.items()):
+            kept = new.modules.get(module)
+            if members is None or kept is None or not module.startswith("tf"):
+                continue
+            if ".compat." in f"{module}." or "keras" in module:
+                continue  # the compat tree and Keras have readers and tables of their own
+            for name in sorted(members - kept):
+                if name.endswith("/") or name.startswith("_") or f"{module}.{name}" in LAZY:
+                    continue
+                api = f"{module}.{name}"
+                text = (
+                    _pip_installed(f"tensorflow-{line.latest_patch}")
+                    + "Traceback (most recent call last):\n"
+                    '  File "model.py", line 12, in <module>\n'
+                    f"    x = {api}\n"
+                    f"AttributeError: module '{_tf_module(module.split('.')[1:])}' has no "
+                    f"attribute '{name}'\n"
+                )
+                # The last release with it, or a more specific reading's own way: the
+                # name kept in tf.compat.v1, or Keras 2 kept through tf-keras.
+                alternatives = (f"TensorFlow {before}", "tf.compat.v1.", "tf-keras")
+                key = f"{api} (gone in {after})"
+                yield Row(key, text, "", (), says_any=alternatives)
+
+
 #: Keras 2 classes whose constructor takes no **kwargs (LossScaleOptimizer, keras/mixed_precision/
 #: loss_scale_optimizer.py from 2.4): Python refuses for them, not Keras' validate_kwargs.
 NO_KWARGS_KERAS2 = frozenset({"LossScaleOptimizer"})
@@ -720,6 +768,7 @@ TABLES: dict[str, Callable[[], Iterator[Row]]] = {
     "scan: Keras 3 refusals": keras3_refusal_rows,
     "scan: removed tf.keras names": keras_name_rows,
     "scan: removed imports": import_rows,
+    "scan: names gone from the API listings": listing_rows,
     "modules: missing import packages": module_rows,
     "modules: removed from a distribution": removed_api_rows,
 }
