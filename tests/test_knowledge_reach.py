@@ -22,6 +22,7 @@ import pytest
 from tests.explaining import explained, fix_text
 from tfdoctor import cuda_layout
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.keras_api import keras_api
 from tfdoctor.matrix import Companion, Matrix, TFLine, load_companions, load_matrix
 from tfdoctor.modules import modules as load_module_table
 from tfdoctor.scan.api import STORE as API_STORE
@@ -753,6 +754,59 @@ def removed_api_rows() -> Iterator[Row]:
             yield Row(f"{module}: {error.split(': ', 1)[1]}", text, "", (removed.removed_in,))
 
 
+def _traceback(call: str, error: str, installed: str = "") -> str:
+    """A traceback of the user's ``call`` ending in ``error``, after pip's line for
+    ``installed`` where given."""
+    return (
+        (_pip_installed(installed) if installed else "") + "Traceback (most recent call last):\n"
+        '  File "train.py", line 30, in <module>\n'
+        f"    {call}\n"
+        f"{error}\n"
+    )
+
+
+def keras_api_rows() -> Iterator[Row]:
+    """Each row of tfdoctor/data/keras_api.yaml, refused in its release's words: a TensorFlow
+    2 argument by the line before it (tf.keras' compile: "Invalid keyword argument(s) in
+    `compile`: {...}", tensorflow/python/keras/engine/training.py at v2.3.0; tf.function:
+    Python's "function() got an unexpected keyword argument"), a Keras 1 training argument by
+    Keras 2's fit ("fit() got an unexpected keyword argument", tf.keras' fit takes no
+    **kwargs), an optimizer keyword by Keras before it ("Unexpected keyword argument passed to
+    optimizer: ", keras 2.2.5 keras/optimizers.py), a multi-backend tensor attribute read on a
+    tf.keras tensor (Python's "'Tensor' object has no attribute")."""
+    table = keras_api()
+    for argument, added in sorted(table.tensorflow2_arguments.items()):
+        before = _matrix().line_for(f"{added.before}.0")
+        if before is None:
+            continue
+        if added.function == "compile":
+            call = f"model.compile(optimizer='adam', loss='mse', {argument}=8)"
+            error = f"TypeError: Invalid keyword argument(s) in `compile`: {{'{argument}'}}"
+        else:
+            call = f"@tf.{added.function}({argument}=True)"
+            error = f"TypeError: {added.function}() got an unexpected keyword argument '{argument}'"
+        text = _traceback(call, error, f"tensorflow-{before.latest_patch}")
+        says_any = (added.older_name, f"TensorFlow {added.added_in}")
+        yield Row(f"{argument} (TensorFlow {added.before})", text, "", (), says_any=says_any)
+    for argument, rename in sorted(table.keras2_renamed.items()):
+        call = f"model.fit(x, y, {argument}=10)"
+        error = f"TypeError: fit() got an unexpected keyword argument '{argument}'"
+        text = _traceback(call, error, "tensorflow-2.4.4")
+        yield Row(f"{argument} (Keras 2)", text, "", (rename.renamed_to,))
+    for argument, release in sorted(table.optimizer_arguments.items()):
+        call = f"opt = keras.optimizers.Adam({argument}=0.001)"
+        error = f"TypeError: Unexpected keyword argument passed to optimizer: {argument}"
+        major, minor = version_tuple(release)[:2]
+        # The line before's last patch words it so (2.2.5's keras/optimizers.py).
+        text = _traceback(call, error, f"keras-{major}.{minor - 1}.5")
+        yield Row(f"{argument} (Keras before {release})", text, "", (release,))
+    for attribute, last in sorted(table.tensor_attributes.items()):
+        call = f"shape = x.{attribute}"
+        error = f"AttributeError: 'Tensor' object has no attribute '{attribute}'"
+        text = _traceback(call, error, "tensorflow-2.4.4")
+        yield Row(f"{attribute} (after Keras {last})", text, "", (last,))
+
+
 #: Each table: its rows.
 TABLES: dict[str, Callable[[], Iterator[Row]]] = {
     "cuda sonames (dso_loader)": soname_rows,
@@ -769,6 +823,7 @@ TABLES: dict[str, Callable[[], Iterator[Row]]] = {
     "scan: removed tf.keras names": keras_name_rows,
     "scan: removed imports": import_rows,
     "scan: names gone from the API listings": listing_rows,
+    "keras_api.yaml: arguments and attributes": keras_api_rows,
     "modules: missing import packages": module_rows,
     "modules: removed from a distribution": removed_api_rows,
 }
