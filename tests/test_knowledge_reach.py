@@ -322,6 +322,35 @@ def pip_rows() -> Iterator[Row]:
             yield Row(f"{line.line} py{python}", text, "tf-release-not-for-python", says)
 
 
+def numpy_rows() -> Iterator[Row]:
+    """Each final line built against NumPy 1 (up to 2.17: 2.18 is the first built with NumPy
+    2, its pin allowing it) imported under NumPy 2, in NumPy's words (numpy/core/
+    _multiarray_umath.py at v2.0.0): the fix keeps NumPy to the line's own range (its pin in
+    compat_matrix.yaml) or moves TensorFlow to a line built for NumPy 2."""
+    site = "/opt/venv/lib/python3.10/site-packages"
+    for line in _matrix().releases:
+        pin = line.pins.numpy
+        if pin is None or line.pre_release or _line_minor(line) >= (2, 18):
+            continue
+        text = (
+            _pip_installed("numpy-2.0.0", f"tensorflow-{line.latest_patch}")
+            + "\nA module that was compiled using NumPy 1.x cannot be run in\n"
+            "NumPy 2.0.0 as it may crash. To support both 1.x and 2.x\n"
+            "versions of NumPy, modules must be compiled with NumPy 2.0.\n"
+            "Some module may need to rebuild instead e.g. with 'pybind11>=2.12'.\n\n"
+            "If you are a user of the module, the easiest solution will be to\n"
+            "downgrade to 'numpy<2' or try to upgrade the affected module.\n"
+            "We expect that some modules will need time to support NumPy 2.\n\n"
+            "Traceback (most recent call last):\n"
+            '  File "train.py", line 1, in <module>\n'
+            "    import tensorflow as tf\n"
+            f'  File "{site}/tensorflow/__init__.py", line 37, in <module>\n'
+            "    from tensorflow.python.tools import module_util as _module_util\n"
+            "AttributeError: _ARRAY_API not found\n"
+        )
+        yield Row(line.line, text, "numpy-abi", (), says_any=(f"numpy{pin}", "numpy<2"))
+
+
 # --- companions locked to a TensorFlow minor (tfdoctor/companions.yaml) --------------------
 
 #: A native library of each companion whose ops are built against TensorFlow's C++ ABI, at
@@ -816,6 +845,7 @@ TABLES: dict[str, Callable[[], Iterator[Row]]] = {
     "gpus newer than a line's CUDA (ptxas)": ptxas_rows,
     "gpus newer than a line's CUDA (XLA's later words)": xla_ptxas_rows,
     "pythons without a wheel": pip_rows,
+    "numpy 2 under a line built for numpy 1": numpy_rows,
     "companions locked to a minor": companion_rows,
     "scan: removed names": scan_rows,
     "scan: removed keyword arguments": kwarg_rows,
