@@ -7,6 +7,8 @@ keep their own reading."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 import pytest
 
 from tests import factories as f
@@ -248,6 +250,20 @@ def test_the_users_dataframe_append_under_pandas_2_is_told_the_replacement() -> 
     )
     assert found.severity is Severity.WARNING
     assert "pandas.concat" in fix_text(found)
+
+
+@pytest.mark.parametrize(("version", "severity"), [("2.1.4", Severity.ERROR), ("1.5.3", None)])
+def test_the_pandas_release_shown_settles_whose_class_lacks_the_method(
+    version: str, severity: Optional[Severity]
+) -> None:
+    # pip show names the pandas installed: one without DataFrame.append (2.0.0 on) makes the
+    # class pandas' own; one with it leaves the method to another class of that name.
+    report = explained(
+        f"Name: pandas\nVersion: {version}\n"
+        "AttributeError: 'DataFrame' object has no attribute 'append'\n"
+    )
+    found = [x for x in report.findings if x.cause == "dependency-api-removed"]
+    assert [x.severity for x in found] == ([severity] if severity else [])
 
 
 def test_a_library_calling_dataframe_append_is_told_to_move_to_pandas_2() -> None:

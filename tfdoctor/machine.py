@@ -507,12 +507,29 @@ class Machine(Record):
                 return caps
         return None
 
-    def and_cuda_spec(self, version: Optional[str] = None) -> Optional[str]:
+    def and_cuda_spec(
+        self, version: Optional[str] = None, cuda_build_ran: bool = False
+    ) -> Optional[str]:
         """``tensorflow[and-cuda]==X`` (X: ``version``, else the installed release) where the
         extra works: on Linux, for a release whose matrix line has it (``and_cuda``) and that
         finds its own wheels (not a ``cuda_install.wheels_unfound`` patch); ``tf-nightly``'s
-        own extra for a nightly. None otherwise: the extra would change nothing or harm."""
-        if self.os != "linux":
+        own extra for a nightly. None otherwise: the extra would change nothing or harm.
+
+        ``cuda_build_ran``: the log shows the installed release's CUDA build at work (its
+        CUDA libraries failing to load). Where the log shows no system, a release whose CUDA
+        builds are Linux's alone (the matrix's ``cuda_builds``; no native Windows GPU build)
+        ran on Linux (WSL included), so the extra applies there too."""
+        if self.os is None and cuda_build_ran and not self.is_nightly:
+            line = self.line
+            linux_only = (
+                line is not None
+                and bool(line.cuda_builds)
+                and not line.windows_native_gpu
+                and all(PLATFORMS.get(p) == "linux" for p in line.cuda_builds)
+            )
+            if not linux_only or version is not None:
+                return None  # another release's builds say nothing of this machine
+        elif self.os != "linux":
             return None
         if self.is_nightly and version is None:
             return "tf-nightly[and-cuda]"

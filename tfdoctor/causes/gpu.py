@@ -1291,7 +1291,9 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
             "Install the CUDA libraries the nightly build pins, as pip wheels.",
             "tf-nightly[and-cuda]",
         )
-    spec = m.and_cuda_spec()
+    # The libraries failed to load: the release's CUDA build ran, which says Linux where the
+    # log names no system and the release has CUDA builds there alone.
+    spec = m.and_cuda_spec(cuda_build_ran=True)
     method = m.cuda_install_method
     if method == "and-cuda" and spec is not None:
         if m.conda_tensorflow:

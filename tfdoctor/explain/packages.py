@@ -2159,11 +2159,16 @@ def _fell_back(tb: Traceback, tracebacks: Sequence[Traceback]) -> bool:
     return any(x.frames and x.frames[-1].path == tb.frames[-1].path for x in later)
 
 
+def _shown_release(dist: str, m: Machine, listed: Mapping[str, str]) -> Optional[str]:
+    """The release of ``dist`` the machine or the log's listing shows installed."""
+    pkg = m.facts.package(dist)
+    return pkg.version if pkg is not None else listed.get(normalize_name(dist))
+
+
 def _installed_before(dist: str, release: str, m: Machine, listed: Mapping[str, str]) -> bool:
     """Whether the release of ``dist`` the machine or the log's listing shows installed
     comes before ``release``."""
-    pkg = m.facts.package(dist)
-    version = pkg.version if pkg is not None else listed.get(normalize_name(dist))
+    version = _shown_release(dist, m, listed)
     return version is not None and version_key(version) < version_key(release)
 
 
@@ -2218,9 +2223,12 @@ def removed_api_findings(
             causes.finding(
                 f"explain.{causes.software.DEPENDENCY_API_REMOVED}",
                 # An object's attribute names its class, not the module: another library's
-                # class of that name is possible, so a warning.
+                # class of that name is possible, so a warning, unless the log shows the
+                # distribution installed in a release without the method.
                 Severity.WARNING
-                if match.re is _MODULE_LACKS and match.group("cls")
+                if match.re is _MODULE_LACKS
+                and match.group("cls")
+                and _shown_release(row.dist, m, listed or {}) is None
                 else Severity.ERROR,
                 causes.software.DEPENDENCY_API_REMOVED,
                 f"{causes.software.removed_api_name(module, name)} is gone: {row.dist} "

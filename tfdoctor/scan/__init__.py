@@ -379,7 +379,27 @@ class Judge:
             fix = "Port this TensorFlow 1 code to the TensorFlow 2 API (see the migration guide)."
         else:
             fix = "Find its replacement in the release notes and API docs of this release."
+            last = self._last_listed_with(name)
+            if last is not None:
+                # The listings (from the wheels) say which release still has it: the code
+                # runs as written there, where its port waits.
+                fix = fix[:-1] + (
+                    f", or run the code as written on TensorFlow {last}, the last release "
+                    "whose API has it."
+                )
         return self._generic(causes.code.API_REMOVED, what, fix, release=release)
+
+    def _last_listed_with(self, name: str) -> Optional[str]:
+        """The newest listed line before the target whose API has ``name`` (its latest patch,
+        from the matrix, where the matrix has the line)."""
+        for line in bundled_lines():  # newest first
+            if version_key(line) >= self.target:
+                continue
+            api = load_api(line)
+            if api is not None and api.lookup(name).status == OK:
+                row = self.matrix.line_for(f"{line}.0")
+                return row.latest_patch if row is not None else line
+        return None
 
     def _removed_in(self, name: str) -> str:
         """The first listed line after ``--from``, up to the target, that lacks ``name``."""
