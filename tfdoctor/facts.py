@@ -19,9 +19,9 @@ from typing import Any, Final, Optional, TypeVar
 from tfdoctor.records import Record, record
 
 #: Version of the facts document. Bump on any change to the dataclasses below.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: Older versions this tfdoctor still reads: every field added since has a default.
-READABLE_SCHEMA_VERSIONS = (1, 2, 3, 4, 5)
+READABLE_SCHEMA_VERSIONS = (1, 2, 3, 4, 5, 6)
 
 
 class FactsError(ValueError):
@@ -68,6 +68,11 @@ class PythonFacts(Record):
     #: ``other``.
     tensorflow_path_entry: Optional[str] = None
     tensorflow_path_kind: Optional[str] = None
+    #: The uv project this environment is the environment of: the directory beside it that
+    #: holds ``uv.lock``, where the environment's ``pyvenv.cfg`` says uv made it (``uv =
+    #: X.Y.Z``). uv keeps a project's environment in ``.venv`` next to its pyproject.toml and
+    #: restores it from the lock on ``uv sync`` and ``uv run``; None otherwise (schema 6).
+    uv_project: Optional[str] = None
 
 
 @record
