@@ -1160,6 +1160,8 @@ def test_a_librarys_call_of_another_release_installs_nothing_blind() -> None:
         ("uv", 'uv add "tensorflow==2.15.1"'),
         ("poetry", 'poetry add "tensorflow==2.15.1"'),
         ("pdm", 'pdm add "tensorflow==2.15.1"'),
+        # pixi's workspace, whose PyPI resolver prints uv's words: its own command.
+        ("pixi", 'pixi add --pypi "tensorflow==2.15.1"'),
         ("pip", None),
     ],
 )

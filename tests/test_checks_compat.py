@@ -272,7 +272,6 @@ PYTHON_CASES = {
         f.facts(python=f.python(version="3.14.0"), packages=(), tensorflow=None),
         (Severity.INFO,),
         ("No TensorFlow release has a wheel", "Python 3.14", "packages.tensorflow gives the fix"),
-        detail=("3.13",),
     ),
     "python-2.7": Case(
         f.facts(python=f.python(version="2.7.18")),
@@ -387,6 +386,17 @@ def test_no_wheel_has_one_finding_and_its_fix_removes_it(facts: Facts) -> None:
     after = f.apply_venv(facts, finding.fix.commands, MATRIX)
     assert after is not None, finding.fix.commands
     assert _no_wheel(after) == []
+
+
+def test_a_platform_without_wheels_has_one_no_wheel_finding() -> None:
+    """Linux ppc64le: no release of any Python; packages.tensorflow reports it with its fix
+    (build from source, or another machine), tensorflow.python notes it."""
+    facts = f.facts(platform=f.platform(machine="ppc64le"), packages=(), tensorflow=None)
+    [finding] = _no_wheel(facts)
+    assert finding.id == "packages.tensorflow" and finding.fix is not None
+    assert "ppc64le" in finding.fix.text
+    [note] = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "tensorflow.python"]
+    assert note.severity is Severity.INFO and "packages.tensorflow gives the fix" in note.summary
 
 
 def test_the_no_wheel_property_can_fail() -> None:

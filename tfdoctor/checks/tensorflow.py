@@ -87,6 +87,18 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
         return
     python = python_minor(facts.python.version)
     plat = ctx.machine.platform
+    if causes.platform.missing_without_release_fix(ctx.machine) is not None:
+        # packages.tensorflow reports the missing TensorFlow as this cause, with its fix (an
+        # interpreter, a platform or a Python no release has a wheel for): one finding per
+        # cause, this one a note.
+        yield Finding(
+            "tensorflow.python",
+            Severity.INFO,
+            f"No TensorFlow release has a wheel for Python {facts.python.version} on "
+            f"{plat or facts.platform.system + ' ' + facts.platform.machine} "
+            "(packages.tensorflow gives the fix)",
+        )
+        return
     pkg, line = installed_line(ctx)
     if python is None and pkg is not None and facts.python.version.startswith("2."):
         # TensorFlow up to 2.1 published Python 2.7 wheels: an installed release is judged by
@@ -179,17 +191,6 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
     best = newest_fit(matrix, Target(python=python, platform=plat))
     if best is None:
         supported = _supported_pythons(matrix, plat)
-        if causes.platform.missing_without_release_fix(ctx.machine) is not None:
-            # packages.tensorflow reports the missing TensorFlow as this cause, with its fix:
-            # one finding per cause, the other a note.
-            yield Finding(
-                "tensorflow.python",
-                Severity.INFO,
-                f"No TensorFlow release has a wheel for Python {python} on {plat} "
-                "(packages.tensorflow gives the fix)",
-                f"Pythons with wheels on {plat}: {', '.join(supported) or 'none'}.",
-            )
-            return
         yield Finding(
             "tensorflow.python",
             Severity.ERROR,
