@@ -28,6 +28,12 @@ as for ``explain``).
 
 Prints one table: each batch's score over all its cases, the held-out cases only and the
 others, and the same split for its failures and its benign (or healthy) cases apart.
+
+A held-out case is never named in what the bench prints or writes: its name (and its
+expected cause, its findings, why it could not run) would show the families the held-out
+third holds to whoever writes rules, and it would stop being a measure. ``--details`` and
+``--json`` list the other cases one by one and the held-out ones as counts per batch; a
+held-out case that could not be run is counted, not named.
 ``--seen`` adds the log corpus the signatures were written from (``tests/data/logs``) as a
 reference row. ``--record-first-sight`` writes each case's result into its JSON as
 ``first_sight``, once: a case that has one keeps it. Exit 0; 1 when ``--fail-under`` is not
@@ -212,6 +218,11 @@ def run_case(case: Case, python: str, matrix: Optional[str]) -> Result:
     return Result(case, right, got, "")
 
 
+def held_out(case: Case) -> bool:
+    """A case of the held-out third: marked so, or stored gzipped as only those are."""
+    return case.meta.get("held_out") is True or case.evidence.name.endswith(".gz")
+
+
 def _benign(case: Case) -> bool:
     """A case whose right answer is that nothing is wrong."""
     return case.meta.get("cause") == "benign" or case.meta.get("expect", {}).get("cause") == "none"
@@ -229,11 +240,92 @@ def table(rows: list[tuple[str, list[Result]]]) -> str:
         failures = [r for r in results if not _benign(r.case)]
         benign = [r for r in results if _benign(r.case)]
         for name, part in ((label, results), ("  failures", failures), ("  benign", benign)):
-            held = [r for r in part if r.case.meta.get("held_out") is True]
-            rest = [r for r in part if r.case.meta.get("held_out") is not True]
+            held = [r for r in part if held_out(r.case)]
+            rest = [r for r in part if not held_out(r.case)]
             cells = [_pct(sum(r.right for r in group), len(group)) for group in (part, held, rest)]
             lines.append(f"{name:<24} {cells[0]:>14}   {cells[1]:>14}   {cells[2]:>14}")
     return "\n".join(lines)
+
+
+def _cause(case: Case) -> str:
+    return str(case.meta.get("cause") or case.meta["expect"]["cause"])
+
+
+def _held_counts(label: str, held: list[Result]) -> dict[str, Any]:
+    """One batch's held-out cases as counts only: all, failures and benign apart, not run."""
+    failures = [r for r in held if not _benign(r.case)]
+    benign = [r for r in held if _benign(r.case)]
+    return {
+        "batch": label,
+        "held_out": True,
+        "cases": len(held),
+        "right": sum(r.right for r in held),
+        "failures": len(failures),
+        "failures_right": sum(r.right for r in failures),
+        "benign": len(benign),
+        "benign_right": sum(r.right for r in benign),
+        "not_run": sum(bool(r.problem) for r in held),
+    }
+
+
+def details(rows: list[tuple[str, list[Result]]]) -> str:
+    """Each case's result, one line each, the held-out ones as a count per batch."""
+    lines: list[str] = []
+    for label, results in rows:
+        for r in results:
+            if held_out(r.case):
+                continue
+            mark = "ok  " if r.right else ("FAIL" if not r.problem else "RUN?")
+            lines.append(
+                f"{mark} {r.case.kind} {r.case.name} [{_cause(r.case)}]: "
+                + (r.problem or (", ".join(r.got) or "(no findings)"))
+            )
+        held = [r for r in results if held_out(r.case)]
+        if held:
+            right = sum(r.right for r in held)
+            lines.append(f"     {label}: {right}/{len(held)} held-out case(s) right, not named")
+    return "\n".join(lines)
+
+
+def listing(rows: list[tuple[str, list[Result]]]) -> list[dict[str, Any]]:
+    """The ``--json`` document: one entry per case that is not held out, and one entry of
+    counts per batch for its held-out cases."""
+    doc: list[dict[str, Any]] = []
+    for label, results in rows:
+        doc.extend(
+            {
+                "batch": label,
+                "case": r.case.name,
+                "kind": r.case.kind,
+                "cause": _cause(r.case),
+                "held_out": False,
+                "right": r.right,
+                "got": r.got,
+                "problem": r.problem,
+            }
+            for r in results
+            if not held_out(r.case)
+        )
+        held = [r for r in results if held_out(r.case)]
+        if held:
+            doc.append(_held_counts(label, held))
+    return doc
+
+
+def not_run(rows: list[tuple[str, list[Result]]]) -> list[str]:
+    """A line for each case that could not be run; the held-out ones counted per batch, with
+    neither their names nor the problem (which names the file, or quotes the doctor)."""
+    lines: list[str] = []
+    for label, results in rows:
+        lines.extend(
+            f"could not run {r.case.name}: {r.problem}"
+            for r in results
+            if r.problem and not held_out(r.case)
+        )
+        hidden = sum(bool(r.problem) for r in results if held_out(r.case))
+        if hidden:
+            lines.append(f"could not run {hidden} held-out case(s) of {label}")
+    return lines
 
 
 def _commit() -> str:
@@ -271,8 +363,17 @@ def _parse(argv: Optional[list[str]]) -> argparse.Namespace:
         help="a batch directory (default: every batch under tests/data/logs_unseen)",
     )
     parser.add_argument("--seen", action="store_true", help="add tests/data/logs as a row")
-    parser.add_argument("--details", action="store_true", help="list every case's result")
-    parser.add_argument("--json", type=Path, metavar="FILE", help="write per-case results here")
+    parser.add_argument(
+        "--details",
+        action="store_true",
+        help="list each case's result (held-out ones counted, not named)",
+    )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        metavar="FILE",
+        help="write per-case results here (held-out ones as counts per batch)",
+    )
     parser.add_argument("--matrix", metavar="FILE", help="pass --matrix FILE to the doctor")
     parser.add_argument("--python", default=sys.executable, help="interpreter to run it with")
     parser.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
@@ -315,36 +416,17 @@ def main(argv: Optional[list[str]] = None) -> int:
     every = [r for _, results in rows for r in results]
     unseen = [r for label, results in rows if label != SEEN_LABEL for r in results]
     if args.details:
-        for r in every:
-            mark = "ok  " if r.right else ("FAIL" if not r.problem else "RUN?")
-            held = " held-out" if r.case.meta.get("held_out") is True else ""
-            cause = r.case.meta.get("cause") or r.case.meta["expect"]["cause"]
-            print(f"{mark} {r.case.kind} {r.case.name} [{cause}]{held}: ", end="")
-            print(r.problem or (", ".join(r.got) or "(no findings)"))
+        print(details(rows))
         print()
     print(table(rows))
     if args.json:
-        doc = [
-            {
-                "batch": label,
-                "case": r.case.name,
-                "kind": r.case.kind,
-                "cause": r.case.meta.get("cause") or r.case.meta["expect"]["cause"],
-                "held_out": r.case.meta.get("held_out", False),
-                "right": r.right,
-                "got": r.got,
-                "problem": r.problem,
-            }
-            for label, results in rows
-            for r in results
-        ]
-        args.json.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        args.json.write_text(json.dumps(listing(rows), indent=2) + "\n", encoding="utf-8")
     if args.record_first_sight:
         n = record_first_sight(unseen, _commit())
         print(f"first sight recorded for {n} case(s)")
     broken = [r for r in every if r.problem]
-    for r in broken:
-        print(f"could not run {r.case.name}: {r.problem}", file=sys.stderr)
+    for line in not_run(rows):
+        print(line, file=sys.stderr)
     if broken:
         return 2
     if args.fail_under is not None:

@@ -1,15 +1,17 @@
 """Score ``tfdoctor scan`` on real files from public repositories it was not built from.
 
 Usage: python benchmarks/bench_scan_accuracy.py --files DIR [--batch DIR ...] [--details]
-                                               [--record-first-sight]
+                                               [--record-first-sight] [--fetch] [--download]
 
 A batch (``tests/data/scan_unseen/batch-*``) lists files by repository, path and commit with
 each breaking use written down by line before the tool ran (``cases.json``; the held-out third
 in ``held_out.json.gz``). The files themselves are not kept in this tree: ``DIR`` holds each
-one as ``DIR/<owner>+<name>/<path>``, fetched at the listed commit (``--fetch`` prints the
-``git`` commands that do it). Every file runs through the command a user runs,
-``python -m tfdoctor scan --json --target LINE``, in a fresh process with this checkout first
-on the path.
+one as ``DIR/<owner>+<name>/<path>``, fetched at the listed commit: ``--download`` fetches
+every file into ``DIR`` itself, printing counts only; ``--fetch`` prints the commands for the
+studied files. A held-out file's repository and path are never printed (by either, or by
+``--details``): they would show whoever writes rules what the held-out third holds. Every
+file runs through the command a user runs, ``python -m tfdoctor scan --json --target
+LINE``, in a fresh process with this checkout first on the path.
 
 A line is counted once: a finding at ``warning`` or ``error`` on a line written down is a hit,
 on any other line a false alarm; a written-down line without one is a miss. Recall is hits over
@@ -26,13 +28,18 @@ import json
 import os
 import subprocess
 import sys
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 BATCHES = ROOT / "tests" / "data" / "scan_unseen"
 FLAGGED = frozenset({"warning", "error"})
 _TIMEOUT = 300.0
+#: Where a file at a commit is served from: ``RAW/<owner>/<name>/<commit>/<path>``.
+RAW = "https://raw.githubusercontent.com"
 
 
 class Score(NamedTuple):
@@ -69,6 +76,31 @@ def local(files: Path, case: dict[str, Any]) -> Path:
     return files / str(case["repository"]).replace("/", "+") / str(case["path"])
 
 
+def source(case: dict[str, Any], base: str = RAW) -> str:
+    """The address of a case's file at its commit under ``base``."""
+    return f"{base}/{case['repository']}/{case['commit']}/{case['path']}"
+
+
+def download(cases: Sequence[dict[str, Any]], files: Path, base: str = RAW) -> tuple[int, int]:
+    """Fetch each case's file into ``files`` that is not there yet, naming none (the cases
+    may be held out); the numbers fetched and failed."""
+    fetched = failed = 0
+    for case in cases:
+        where = local(files, case)
+        if where.is_file():
+            continue
+        try:
+            with urllib.request.urlopen(source(case, base), timeout=60) as answer:
+                data = answer.read()
+        except (urllib.error.URLError, OSError, ValueError):
+            failed += 1
+            continue
+        where.parent.mkdir(parents=True, exist_ok=True)
+        where.write_bytes(data)
+        fetched += 1
+    return fetched, failed
+
+
 def flagged_lines(paths: list[Path], target: str) -> dict[str, set[int]]:
     """The lines each file has a finding at warning or error on, as ``tfdoctor scan`` says."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -97,35 +129,56 @@ def score(case: dict[str, Any], lines: set[int]) -> Score:
     return Score(len(expected & lines), len(expected), len(lines))
 
 
-def main() -> int:
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Score each batch; see the module docstring for ``--fetch`` and ``--download``."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--files", type=Path, help="where the files of the batches lie")
     parser.add_argument("--batch", type=Path, action="append", help="a batch directory")
     parser.add_argument("--details", action="store_true", help="misses and false alarms")
-    parser.add_argument("--fetch", action="store_true", help="print the git commands")
+    parser.add_argument(
+        "--fetch", action="store_true", help="print the commands for the studied files"
+    )
+    parser.add_argument(
+        "--download", action="store_true", help="fetch every file into --files, naming none"
+    )
     parser.add_argument("--record-first-sight", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     batches = args.batch or sorted(p for p in BATCHES.glob("batch-*") if p.is_dir())
     if args.fetch:
         for batch in batches:
             seen, held, _ = load(batch)
-            for case in seen + held:
+            for case in seen:
                 where = local(Path("$FILES"), case)
-                print(
-                    f"mkdir -p {where.parent} && curl -fsSL "
-                    f"https://raw.githubusercontent.com/{case['repository']}/{case['commit']}/"
-                    f"{case['path']} -o {where}"
-                )
+                print(f"mkdir -p {where.parent} && curl -fsSL {source(case)} -o {where}")
+            print(f"# {batch.name}: {len(held)} held-out file(s), not listed: --download")
         return 0
+    if args.download:
+        if args.files is None:
+            print("bench_scan_accuracy: --download needs --files DIR", file=sys.stderr)
+            return 3
+        failures = 0
+        for batch in batches:
+            seen, held, _ = load(batch)
+            studied = download(seen, args.files)
+            hidden = download(held, args.files)
+            failures += studied[1] + hidden[1]
+            print(
+                f"{batch.name}: fetched {studied[0]} studied and {hidden[0]} held-out "
+                f"file(s); {studied[1] + hidden[1]} could not be fetched"
+            )
+        return 2 if failures else 0
     if args.files is None or not args.files.is_dir():
-        print("bench_scan_accuracy: --files DIR is required (see --fetch)", file=sys.stderr)
+        print("bench_scan_accuracy: --files DIR is required (see --download)", file=sys.stderr)
         return 3
     for batch in batches:
         seen, held, target = load(batch)
         paths = [local(args.files, case) for case in seen + held]
-        missing = [str(p) for p in paths if not p.is_file()]
-        if missing:
-            print(f"bench_scan_accuracy: missing {', '.join(missing)}", file=sys.stderr)
+        missing = [str(local(args.files, c)) for c in seen if not local(args.files, c).is_file()]
+        absent = sum(not local(args.files, c).is_file() for c in held)
+        if missing or absent:
+            # A held-out file is counted, not named.
+            named = missing + ([f"{absent} held-out file(s)"] if absent else [])
+            print(f"bench_scan_accuracy: missing {', '.join(named)}", file=sys.stderr)
             return 2
         flagged = flagged_lines(paths, target)
         totals = {"studied": Score(0, 0, 0), "held out": Score(0, 0, 0)}

@@ -302,6 +302,42 @@ def apply_pip(
     return dataclasses.replace(facts, packages=tuple(packages), tensorflow=tf)
 
 
+#: A fix's new virtual environment: ``pythonX.Y -m venv DIR``, or Windows' launcher
+#: ``py -X.Y -m venv DIR``; then TensorFlow installed by that environment's own pip.
+_VENV = re.compile(r"^(?:python(\d+\.\d+)|py -(\d+\.\d+)) -m venv (\S+)$")
+_VENV_INSTALL = re.compile(r"^(\S+) -m pip install tensorflow$")
+
+
+def apply_venv(facts: Facts, commands: tuple[str, ...], matrix: Matrix) -> Facts | None:
+    """The facts after a fix that makes a virtual environment with another CPython and
+    installs TensorFlow there: that Python (the ``.0`` patch, CPython, 64-bit), that
+    environment's interpreter, and the newest final release with a wheel for it on this
+    platform (the one pip picks), not yet imported; None when the fix does something else."""
+    made = next(filter(None, map(_VENV.match, commands)), None)
+    into = next(filter(None, map(_VENV_INSTALL.match, commands)), None)
+    if made is None or into is None or facts.python is None:
+        return None
+    minor = made.group(1) or made.group(2)
+    line = matrix.newest_with_wheels(minor)
+    if line is None:
+        return None
+    python = dataclasses.replace(
+        facts.python,
+        version=f"{minor}.0",
+        implementation="CPython",
+        executable=into.group(1),
+        bits=64,
+        env_kind="venv",
+    )
+    tf = pkg("tensorflow", line.latest_patch, top_level=("tensorflow",))
+    return dataclasses.replace(
+        facts,
+        python=python,
+        packages=(tf,),
+        tensorflow=tensorflow(status="skipped", version=line.latest_patch),
+    )
+
+
 def with_release(text: str, patch: str) -> str:
     """Matrix ``text`` with a line for ``patch`` (``2.23.0``, ``2.23.0rc0``) on top.
 

@@ -1160,6 +1160,8 @@ def test_a_librarys_call_of_another_release_installs_nothing_blind() -> None:
         ("uv", 'uv add "tensorflow==2.15.1"'),
         ("poetry", 'poetry add "tensorflow==2.15.1"'),
         ("pdm", 'pdm add "tensorflow==2.15.1"'),
+        # pixi's workspace, whose PyPI resolver prints uv's words: its own command.
+        ("pixi", 'pixi add --pypi "tensorflow==2.15.1"'),
         ("pip", None),
     ],
 )
@@ -1255,9 +1257,39 @@ def test_pip_commands_reach_the_environment_the_log_shows_uv_managing() -> None:
     )
     project = Machine(bare, f.FIXTURE_MATRIX, LogHints(installer="uv"))
     assert project.pip_line("list") == "uv pip list"
+    # A uv project: uv pip install would be undone by the next uv sync or uv run, which
+    # restore the lock; uv add writes the requirement to pyproject.toml and the lock.
+    assert project.pip_install("numpy<2") == ('uv add "numpy<2"',)
+    assert project.pip("uninstall -y tensorflow-gpu") == ("uv remove tensorflow-gpu",)
+    assert project.pip('install --force-reinstall --no-deps "h5py==3.10.0"') == (
+        'uv add --reinstall-package h5py "h5py==3.10.0"',
+    )
+    assert project.pip('install -U "tensorflow[and-cuda]==2.16.1"') == (
+        'uv add --upgrade-package tensorflow "tensorflow[and-cuda]==2.16.1"',
+    )
+    # pip itself, and an option without a project form, keep uv's pip interface.
+    assert project.pip("install --upgrade pip") == ("uv pip install --upgrade pip",)
+    assert project.pip("install --user keras") == ("uv pip install --user keras",)
+    # pixi's workspace: its own add and remove for PyPI packages, never uv's commands.
+    pixi = Machine(bare, f.FIXTURE_MATRIX, LogHints(installer="pixi"))
+    assert pixi.pip_install("numpy<2") == ('pixi add --pypi "numpy<2"',)
+    assert pixi.pip("uninstall -y keras") == ("pixi remove --pypi keras",)
+    assert not [c for c in pixi.pip('install --force-reinstall "h5py==3.10.0"') if "uv" in c]
     # Neither shown: a bare pip, as before; the probed interpreter's own where known.
     assert Machine(bare, f.FIXTURE_MATRIX, LogHints()).pip("check") == ("pip check",)
     assert machine(f.facts()).pip("check") == ("/opt/venv/bin/python -m pip check",)
+
+
+def test_check_fixes_a_uv_projects_environment_with_uv_add() -> None:
+    """The facts show the environment is a uv project's (uv made it, uv.lock beside it): an
+    install goes through the project; a uv environment without a project keeps its pip."""
+    project = machine(f.facts(python=f.python(uv_project="/home/u/proj")))
+    assert project.pip_install("numpy<2") == ('uv add "numpy<2"',)
+    assert project.pip_line("check") == "uv pip check"
+    plain = machine(f.facts(python=f.python(uv_project=None)))
+    assert plain.pip_install("numpy<2") == ('/opt/venv/bin/python -m pip install "numpy<2"',)
+    fix = causes.software.numpy_abi_fix(project)
+    assert fix.commands == ('uv add "numpy<2"',)
 
 
 def test_a_fix_that_looks_at_pip_asks_the_examined_interpreters_pip() -> None:

@@ -266,12 +266,12 @@ PYTHON_CASES = {
         ("2.14.1",),
         commands=(f'{PIP} install "tensorflow[and-cuda]==2.14.1"',),
     ),
+    # TensorFlow missing and no release for this Python: packages.tensorflow reports the
+    # cause with its fix (one finding per cause); this check notes it.
     "none-py3.14": Case(
         f.facts(python=f.python(version="3.14.0"), packages=(), tensorflow=None),
-        (Severity.ERROR,),
-        ("No TensorFlow release has a wheel", "Python 3.14"),
-        commands=("python3.13 -m venv .venv",),
-        detail=("3.13",),
+        (Severity.INFO,),
+        ("No TensorFlow release has a wheel", "Python 3.14", "packages.tensorflow gives the fix"),
     ),
     "python-2.7": Case(
         f.facts(python=f.python(version="2.7.18")),
@@ -303,6 +303,18 @@ def test_python_wheels(case: Case) -> None:
     assert_case(check_python_wheels, case)
 
 
+FAILED_IMPORT = f.tensorflow(status="import-error", error_type="ImportError")
+
+
+def _no_wheel(facts: Facts, matrix: Matrix = MATRIX) -> list[Finding]:
+    """The findings naming ``tf-no-wheel-for-python`` at warning or above."""
+    return [
+        x
+        for x in run_checks(CheckContext(facts, matrix))
+        if x.cause == "tf-no-wheel-for-python" and x.severity.rank >= Severity.WARNING.rank
+    ]
+
+
 def test_python_wheels_venv_on_windows_uses_the_launcher() -> None:
     # python.org's Windows installer puts no python3.13 on the PATH: the launcher picks it.
     facts = f.facts(
@@ -311,9 +323,9 @@ def test_python_wheels_venv_on_windows_uses_the_launcher() -> None:
         packages=(),
         tensorflow=None,
     )
-    [finding] = judge(check_python_wheels, facts)
+    [finding] = _no_wheel(facts)
     assert finding.fix is not None
-    assert finding.fix.commands == ("py -3.13 -m venv .venv",)
+    assert finding.fix.commands[0] == "py -3.13 -m venv .venv"
 
 
 def test_python_wheels_venv_skips_a_python_only_a_pre_release_serves() -> None:
@@ -325,23 +337,77 @@ def test_python_wheels_venv_skips_a_python_only_a_pre_release_serves() -> None:
     ahead = dataclasses.replace(newest, line="9.99", latest_patch="9.99.0rc0", python=python)
     matrix = dataclasses.replace(matrix, lines=(ahead, *matrix.lines))
     facts = f.facts(python=f.python(version="3.15.0"), packages=(), tensorflow=None)
-    [finding] = judge(check_python_wheels, facts, matrix=matrix)
+    [finding] = _no_wheel(facts, matrix)
     assert finding.fix is not None
-    assert finding.fix.commands == ("python3.13 -m venv .venv",)
-    assert "3.15" not in finding.detail
+    assert finding.fix.commands[0] == "python3.13 -m venv .venv"
 
 
-def test_a_32bit_python_without_tensorflow_gets_no_install_that_cannot_work() -> None:
-    # A 32-bit interpreter on 64-bit Windows reports AMD64, yet no TensorFlow wheel is
-    # 32-bit: neither the wheel check nor the missing-TensorFlow finding installs one here.
-    py32 = f.python(version="3.7.8", executable="C:\\Python37-32\\python.exe", bits=32)
-    facts = f.facts(platform=WINDOWS, python=py32, packages=(), tensorflow=None)
-    [wheels] = judge(check_python_wheels, facts)
-    assert wheels.severity is Severity.INFO and wheels.fix is None
-    missing = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.cause == "tf-not-installed"]
-    assert missing and missing[0].fix is not None
-    assert not [c for c in missing[0].fix.commands if "Python37-32" in c]
-    assert missing[0].fix.commands[0] == "py -3.13-64 -m venv .venv"
+@pytest.mark.parametrize(
+    "facts",
+    [
+        pytest.param(
+            f.facts(python=f.python(version="3.14.0"), packages=(), tensorflow=None),
+            id="missing-py3.14",
+        ),
+        pytest.param(
+            f.facts(
+                platform=WINDOWS,
+                python=f.python(version="3.14.0", executable="C:\\py314\\python.exe"),
+                packages=(),
+                tensorflow=None,
+            ),
+            id="missing-py3.14-windows",
+        ),
+        pytest.param(
+            f.facts(
+                python=f.python(version="3.11.7", implementation="PyPy"),
+                packages=(),
+                tensorflow=None,
+            ),
+            id="missing-pypy",
+        ),
+        # Installed, for another Python (its import fails), and no release has a wheel for
+        # this one.
+        pytest.param(
+            f.facts(python=f.python(version="3.14.0"), tensorflow=FAILED_IMPORT),
+            id="installed-py3.14",
+        ),
+        pytest.param(
+            f.facts(python=f.python(version="2.7.18"), tensorflow=FAILED_IMPORT),
+            id="installed-py2.7",
+        ),
+    ],
+)
+def test_no_wheel_has_one_finding_and_its_fix_removes_it(facts: Facts) -> None:
+    """One cause, one finding, one fix: the fix, applied (the new environment's Python with
+    TensorFlow installed there by its pip), leaves no finding of the cause."""
+    [finding] = _no_wheel(facts)
+    assert finding.fix is not None
+    after = f.apply_venv(facts, finding.fix.commands, MATRIX)
+    assert after is not None, finding.fix.commands
+    assert _no_wheel(after) == []
+
+
+def test_a_platform_without_wheels_has_one_no_wheel_finding() -> None:
+    """Linux ppc64le: no release of any Python; packages.tensorflow reports it with its fix
+    (build from source, or another machine), tensorflow.python notes it."""
+    facts = f.facts(platform=f.platform(machine="ppc64le"), packages=(), tensorflow=None)
+    [finding] = _no_wheel(facts)
+    assert finding.id == "packages.tensorflow" and finding.fix is not None
+    assert "ppc64le" in finding.fix.text
+    [note] = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "tensorflow.python"]
+    assert note.severity is Severity.INFO and "packages.tensorflow gives the fix" in note.summary
+
+
+def test_the_no_wheel_property_can_fail() -> None:
+    """Planted: the new environment's TensorFlow under the old Python keeps the cause."""
+    facts = f.facts(python=f.python(version="3.14.0"), packages=(), tensorflow=None)
+    [finding] = _no_wheel(facts)
+    assert finding.fix is not None
+    after = f.apply_venv(facts, finding.fix.commands, MATRIX)
+    assert after is not None
+    assert _no_wheel(dataclasses.replace(after, python=facts.python)) != []
+    assert f.apply_venv(facts, ("python3.13 -m venv .venv",), MATRIX) is None
 
 
 @pytest.mark.parametrize(

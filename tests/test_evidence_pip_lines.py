@@ -473,6 +473,30 @@ def test_poetrys_python_readings_take_linear_time(filler: str) -> None:
             id="pip-refusal",
         ),
         pytest.param("RUN pip install uv && echo uv pip\n", None, id="uv-named-not-run"),
+        # uv's words for a project's lock out of date (--locked): only a project has uv.lock.
+        pytest.param(
+            "Resolved 42 packages in 12ms\nerror: The lockfile at `uv.lock` needs to be "
+            "updated, but `--locked` was provided. To update the lockfile, run `uv lock`.\n",
+            "uv",
+            id="uv-lock-named",
+        ),
+        # pixi's PyPI resolution is uv's resolver: uv's words under pixi's own are pixi's.
+        pytest.param(
+            "  \u00d7 failed to solve the pypi requirements of environment 'default' for "
+            "platform 'linux-64'\n"
+            "  ├─▶ failed to resolve pypi dependencies\n"
+            "  ╰─▶ Because you require tensorflow==2.15.1 and tensorflow==2.16.1, we can "
+            "conclude that your requirements are unsatisfiable.\n",
+            "pixi",
+            id="pixi-pypi-resolution",
+        ),
+        pytest.param("$ pixi add --pypi tensorflow\n", "pixi", id="pixi-command"),
+        pytest.param(
+            '  File "/home/u/proj/.pixi/envs/default/lib/python3.12/site-packages/x.py", line 1\n',
+            "pixi",
+            id="pixi-environment-path",
+        ),
+        pytest.param("see mypixi.lock and uv.lockfile\n", None, id="other-lock-names"),
     ],
 )
 def test_the_installer_is_read_from_uvs_own_words(text: str, installer: Optional[str]) -> None:

@@ -444,10 +444,58 @@ def test_the_benchmark_scores_right_and_wrong_answers(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
     proc = _bench("--batch", str(batch), "--json", str(out), "--fail-under", "40")
     assert proc.returncode == 0, proc.stderr
-    results = {r["case"]: r["right"] for r in json.loads(out.read_text(encoding="utf-8"))}
-    assert results == {"1": True, "2": True, "3": False, "4": False, "5": False}
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    results = {r["case"]: r["right"] for r in doc if "case" in r}
+    assert results == {"1": True, "3": False, "4": False, "5": False}
+    # The held-out case is a count of its batch, never a name.
+    assert [r for r in doc if "case" not in r] == [
+        {
+            "batch": "explain batch-test",
+            "held_out": True,
+            "cases": 1,
+            "right": 1,
+            "failures": 1,
+            "failures_right": 1,
+            "benign": 0,
+            "benign_right": 0,
+            "not_run": 0,
+        }
+    ]
     assert re.search(r"batch-test\s+2/5\s+40\.0 %\s+1/1\s+100\.0 %\s+1/4\s+25\.0 %", proc.stdout)
     assert _bench("--batch", str(batch), "--fail-under", "41").returncode == 1
+
+
+def test_the_benchmark_never_names_a_held_out_case(tmp_path: Path) -> None:
+    """A held-out case's name (which shows its family) is in no output of the bench: not in
+    --details, not in --json, not where it could not be run; the others are named."""
+    batch = tmp_path / "batch-test"
+    batch.mkdir()
+    avx = "Illegal instruction (core dumped)\n"
+    _write_case(batch, "seen-avx-miss", avx, cause="numpy-abi")
+    _write_case(batch, "hidden-avx-miss", avx, held_out=True, cause="numpy-abi")
+    _write_case(batch, "hidden-avx-right", avx, held_out=True, cause="cpu-lacks-avx")
+    # A held-out case whose log cannot be read: its problem names its file.
+    (batch / "hidden-broken.json").write_text(
+        json.dumps({"source": "https://x", "cause": "benign", "held_out": True}), "utf-8"
+    )
+    (batch / "hidden-broken.log.gz").write_bytes(b"not gzip")
+    out = tmp_path / "results.json"
+    proc = _bench("--batch", str(batch), "--details", "--json", str(out))
+    assert proc.returncode == 2
+    written = out.read_text(encoding="utf-8")
+    for text in (proc.stdout, proc.stderr, written):
+        assert "hidden" not in text
+    assert "seen-avx-miss" in proc.stdout and "seen-avx-miss" in written
+    assert "2/3 held-out case(s)" not in proc.stdout  # one of three is right
+    assert "1/3 held-out case(s) right, not named" in proc.stdout
+    assert "could not run 1 held-out case(s) of explain batch-test" in proc.stderr
+    # Planted: the same cases, not held out, are named, so the test can see a name.
+    plain = tmp_path / "batch-plain"
+    plain.mkdir()
+    _write_case(plain, "hidden-avx-miss", avx, cause="numpy-abi")
+    _write_case(plain, "hidden-avx-right", avx, cause="cpu-lacks-avx")
+    proc = _bench("--batch", str(plain), "--details")
+    assert "hidden-avx-miss" in proc.stdout and "hidden-avx-right" in proc.stdout
 
 
 def test_the_benchmark_refuses_a_case_without_its_log(tmp_path: Path) -> None:
@@ -474,12 +522,11 @@ def test_the_benchmark_judges_a_machine_as_the_replay_test_does(tmp_path: Path) 
     out = tmp_path / "results.json"
     proc = _bench("--batch", str(tmp_path), "--json", str(out))
     assert proc.returncode == 0, proc.stderr
-    results = {r["case"]: (r["kind"], r["right"]) for r in json.loads(out.read_text("utf-8"))}
-    assert results == {
-        names[0]: ("check", True),
-        names[1]: ("check", True),
-        "wrong": ("check", False),
-    }
+    doc = json.loads(out.read_text("utf-8"))
+    results = {r["case"]: (r["kind"], r["right"]) for r in doc if "case" in r}
+    assert results == {names[0]: ("check", True), names[1]: ("check", True)}
+    # Stored gzipped, as a held-out machine is: judged (wrong), and only counted.
+    assert [(r["cases"], r["right"]) for r in doc if "case" not in r] == [(1, 0)]
 
 
 def test_the_benchmark_exits_2_when_a_case_cannot_be_run(tmp_path: Path) -> None:
@@ -488,7 +535,9 @@ def test_the_benchmark_exits_2_when_a_case_cannot_be_run(tmp_path: Path) -> None
     (tmp_path / "2.log.gz").write_bytes(b"not gzip")
     proc = _bench("--batch", str(tmp_path))
     assert proc.returncode == 2
-    assert "could not run 2: cannot read 2.log.gz" in proc.stderr
+    # Stored gzipped, as only a held-out case is: counted, not named.
+    assert "could not run 1 held-out case(s) of explain " in proc.stderr
+    assert "2.log.gz" not in proc.stderr
     assert re.search(r"\s1/2\s+50\.0 %", proc.stdout)
 
 

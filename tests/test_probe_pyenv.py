@@ -221,3 +221,35 @@ def test_a_field_folded_over_lines_of_only_spaces_does_not_end_the_headers() -> 
     headers = Headers(text)
     assert headers["Requires-Python"] == ">=3.10"
     assert headers.get_all("Requires-Dist") == ["pytest; extra == 'test'"]
+
+
+@pytest.mark.parametrize(
+    ("cfg", "lock", "project"),
+    [
+        # uv's pyvenv.cfg (crates/uv-virtualenv/src/virtualenv.rs writes a `uv = ` line).
+        pytest.param(
+            "home = /usr/bin\nimplementation = CPython\nuv = 0.9.5\n", True, True, id="uv"
+        ),
+        pytest.param("home = /usr/bin\nuv = 0.9.5\n", False, False, id="uv-venv-no-lock"),
+        # venv's own (no uv line) beside a lock: not an environment uv made.
+        pytest.param("home = /usr/bin\nversion = 3.12.3\n", True, False, id="venv-beside-lock"),
+        pytest.param(None, True, False, id="no-pyvenv-cfg"),
+    ],
+)
+def test_a_uv_projects_environment_is_read_from_its_pyvenv_cfg_and_lock(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    cfg: Optional[str],
+    lock: bool,
+    project: bool,
+) -> None:
+    env = tmp_path / ".venv"
+    env.mkdir()
+    if cfg is not None:
+        (env / "pyvenv.cfg").write_text(cfg, encoding="utf-8")
+    if lock:
+        (tmp_path / "uv.lock").write_text("version = 1\n", encoding="utf-8")
+    from tfdoctor.probes.child import env_info
+
+    monkeypatch.setattr(sys, "prefix", str(env))
+    assert env_info._uv_project() == (str(tmp_path) if project else None)

@@ -57,3 +57,69 @@ def test_nothing_in_the_package_or_its_tests_is_written_from_a_held_out_file(
     for case in held:
         name = case["repository"]
         assert not any(name in text for text in texts), name
+
+
+# --- the bench names no held-out file ---------------------------------------------------------
+
+
+def _bench_module() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_scan_accuracy", ROOT / "benchmarks" / "bench_scan_accuracy.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _case(repository: str, path: str) -> dict[str, Any]:
+    commit = "0" * 40
+    url = f"https://github.com/{repository}/blob/{commit}/{path}"
+    return {"repository": repository, "path": path, "commit": commit, "url": url, "expected": []}
+
+
+def _batch(tmp_path: Path) -> Path:
+    batch = tmp_path / "batch-test"
+    batch.mkdir()
+    seen = {"target": "2.16", "cases": [_case("studied/repo", "train.py")]}
+    (batch / "cases.json").write_text(json.dumps(seen), encoding="utf-8")
+    held = {"cases": [_case("hidden/repo", "model.py")]}
+    (batch / "held_out.json.gz").write_bytes(gzip.compress(json.dumps(held).encode()))
+    return batch
+
+
+def test_fetch_lists_the_studied_files_and_counts_the_held_out_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _bench_module()
+    assert bench.main(["--batch", str(_batch(tmp_path)), "--fetch"]) == 0
+    out = capsys.readouterr().out
+    assert "studied/repo/" in out and "train.py" in out
+    assert "hidden" not in out and "model.py" not in out
+    assert "1 held-out file(s), not listed" in out
+
+
+def test_download_fetches_every_file_and_names_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _bench_module()
+    batch = _batch(tmp_path)
+    served = tmp_path / "served"
+    for repository, path in (("studied/repo", "train.py"), ("hidden/repo", "model.py")):
+        where = served / repository / ("0" * 40) / path
+        where.parent.mkdir(parents=True)
+        where.write_text("import tensorflow as tf\n", encoding="utf-8")
+    seen, held, _ = bench.load(batch)
+    files = tmp_path / "files"
+    assert bench.download(seen + held, files, served.as_uri()) == (2, 0)
+    assert (files / "hidden+repo" / "model.py").is_file()
+    # Already there: nothing fetched again; not served: counted as failed, not named.
+    assert bench.download(held, files, served.as_uri()) == (0, 0)
+    (files / "hidden+repo" / "model.py").unlink()
+    assert bench.download(held, files, (tmp_path / "nowhere").as_uri()) == (0, 1)
+    # Scoring with a held-out file missing names the count only.
+    assert bench.main(["--batch", str(batch), "--files", str(files)]) == 2
+    err = capsys.readouterr().err
+    assert "1 held-out file(s)" in err and "hidden" not in err

@@ -68,6 +68,11 @@ class PythonFacts(Record):
     #: ``other``.
     tensorflow_path_entry: Optional[str] = None
     tensorflow_path_kind: Optional[str] = None
+    #: The uv project this environment is the environment of: the directory beside it that
+    #: holds ``uv.lock``, where the environment's ``pyvenv.cfg`` says uv made it (``uv =
+    #: X.Y.Z``). uv keeps a project's environment in ``.venv`` next to its pyproject.toml and
+    #: restores it from the lock on ``uv sync`` and ``uv run``; None otherwise (schema 6).
+    uv_project: Optional[str] = None
 
 
 @record

@@ -146,6 +146,127 @@ def uv_pip(args: str) -> str:
     return f"uv pip {command} {' '.join(kept)}".rstrip()
 
 
+#: pip's install options by a project command's own (``uv add``), for each distribution the
+#: command names where the value is ``{}``: a project's lock holds every requirement, so
+#: ``uv pip install`` into its environment is undone by the next ``uv sync`` or ``uv run``,
+#: which restore the lock; ``uv add`` writes the requirement to pyproject.toml and the lock
+#: (https://docs.astral.sh/uv/concepts/projects/layout/#the-project-environment,
+#: https://docs.astral.sh/uv/concepts/projects/dependencies/#adding-dependencies). Its
+#: resolver and installer options are uv's (https://docs.astral.sh/uv/reference/cli/#uv-add):
+#: one package reinstalled or upgraded (``--reinstall-package``, ``--upgrade-package``, the
+#: latter as ``uv lock --upgrade-package`` does, docs.astral.sh/uv/concepts/projects/sync/
+#: #upgrading-locked-package-versions), pre-releases, the cache, build isolation.
+_UV_ADD_SWITCHES: Final = {
+    "--force-reinstall": "--reinstall-package {}",
+    "-U": "--upgrade-package {}",
+    "--upgrade": "--upgrade-package {}",
+    "--pre": "--prerelease allow",
+    "--no-cache-dir": "--no-cache",
+    "--no-build-isolation": "--no-build-isolation",
+}
+#: pip's install options that take a value, by ``uv add``'s: the requirements and constraints
+#: files, the indexes (pip's --index-url is uv's default index, --extra-index-url another).
+_UV_ADD_VALUED: Final = {
+    "-r": "-r",
+    "--requirement": "-r",
+    "-c": "-c",
+    "--constraint": "-c",
+    "--index-url": "--default-index",
+    "-i": "--default-index",
+    "--extra-index-url": "--index",
+}
+#: pip's options a project's lock makes moot: it resolves and installs every dependency
+#: (``--no-deps`` has no project form), over what is installed (``--ignore-installed``).
+_LOCK_MOOT: Final = frozenset({"--no-deps", "--ignore-installed", "-y", "--yes"})
+
+
+def _project_words(args: str) -> Optional[tuple[str, list[str], list[str]]]:
+    """``pip <args>`` for an install or uninstall as its command, its options and the
+    distributions it names (quoted specs, bare names, paths); None for another command or
+    options this reading does not know (the caller keeps pip's form)."""
+    command, _, rest = args.partition(" ")
+    if command not in ("install", "uninstall"):
+        return None
+    try:
+        words = shlex.split(rest)
+    except ValueError:
+        return None
+    options: list[str] = []
+    named: list[str] = []
+    it = iter(words)
+    for word in it:
+        if not word.startswith("-"):
+            named.append(word)
+        elif word in _UV_ADD_VALUED or word in UV_NETWORK_VARIABLES:
+            options.extend((word, next(it, "")))
+        elif word in _UV_ADD_SWITCHES or word in _LOCK_MOOT:
+            options.append(word)
+        else:
+            return None
+    return command, options, named
+
+
+def _path_spec(spec: str) -> bool:
+    """A requirement that is a file or directory (a wheel, a source tree), not a name."""
+    return spec.startswith(("/", ".", "~")) or spec.endswith((".whl", ".tar.gz", ".zip"))
+
+
+def _shell_spec(spec: str) -> str:
+    """A requirement as a shell word: quoted where it holds a comparison or an extra
+    (``"numpy<2"``), bare where it is a name or a path (a wheel's ``*`` is the shell's)."""
+    return f'"{spec}"' if re.search(r"[<>=!~;\[ ]", spec) else spec
+
+
+def _spec_name(spec: str) -> str:
+    """The distribution a requirement names (``numpy`` of ``numpy<2``, ``tf[and-cuda]==2``)."""
+    return re.split(r"[<>=!~;\[ @]", spec, maxsplit=1)[0]
+
+
+def uv_project_command(args: str) -> Optional[str]:
+    """The uv project's command for ``pip <args>`` where it installs or uninstalls: ``uv add``
+    with uv's options (:data:`_UV_ADD_SWITCHES`, :data:`_UV_ADD_VALUED`), ``uv remove``; None
+    for pip itself, a look (``list``, ``show``: uv's pip interface reads the project's
+    environment as it is) or options without a project form."""
+    read = _project_words(args)
+    if read is None or _about_pip(args):
+        return None
+    command, options, named = read
+    if command == "uninstall":
+        # uv remove drops a requirement from pyproject.toml and the lock, and uninstalls it.
+        return f"uv remove {' '.join(named)}" if named else None
+    words: list[str] = []
+    names = [_spec_name(spec) for spec in named if not _path_spec(spec)]
+    it = iter(options)
+    for option in it:
+        if option in _UV_ADD_VALUED:
+            words.extend((_UV_ADD_VALUED[option], next(it, "")))
+        elif option in UV_NETWORK_VARIABLES:
+            next(it, "")  # uv reads its own variable for it (uv_pip_settings)
+        elif option in _UV_ADD_SWITCHES:
+            form = _UV_ADD_SWITCHES[option]
+            words.extend([form.format(n) for n in names] if "{}" in form else [form])
+    if not named and "-r" not in words:
+        return None
+    return " ".join(["uv add", *dict.fromkeys(words), *map(_shell_spec, named)])
+
+
+def pixi_command(args: str) -> Optional[str]:
+    """pixi's command for ``pip <args>`` where it installs or uninstalls PyPI packages in its
+    workspace: ``pixi add --pypi`` and ``pixi remove --pypi``, which write the manifest and
+    the lock that ``pixi install`` restores (https://pixi.sh/latest/reference/cli/pixi/add/);
+    None for anything else, or options pixi's add has no form of (a reinstall, an index,
+    a requirements file)."""
+    read = _project_words(args)
+    if read is None or _about_pip(args):
+        return None
+    command, options, named = read
+    if not named or any(o not in _LOCK_MOOT and o not in ("-U", "--upgrade") for o in options):
+        return None
+    if command == "uninstall":
+        return f"pixi remove --pypi {' '.join(named)}"
+    return "pixi add --pypi " + " ".join(map(_shell_spec, named))
+
+
 #: The virtual environment a fix makes where the examined one cannot take the install.
 NEW_VENV: Final = "~/.venvs/tf"
 #: That environment's interpreter.
@@ -272,8 +393,8 @@ class LogHints(Record):
     #: ``distro`` (a Debian package) or ``source`` (a Bazel build)
     #: (:func:`tfdoctor.evidence.packages.tf_installer`).
     tf_installer: Optional[str] = None
-    #: The installer the log shows where not pip: ``uv pip`` (uv's pip interface) or ``uv``
-    #: (a uv project) (:func:`tfdoctor.evidence.installer.log_installer`).
+    #: The installer the log shows where not pip: ``uv pip`` (uv's pip interface), ``uv``
+    #: (a uv project) or ``pixi`` (:func:`tfdoctor.evidence.installer.log_installer`).
     installer: Optional[str] = None
     #: Packages the log shows conda installed (a ``conda list`` row of a conda channel, a
     #: folder of conda's package cache), among those a fix asks about
@@ -764,9 +885,14 @@ class Machine(Record):
 
     @functools.cached_property
     def installer(self) -> Optional[str]:
-        """The installer the log shows running pip's part where not pip (``uv pip``, ``uv``);
-        None for pip's or where nothing shows it."""
-        return self.hints.installer if self.hints is not None else None
+        """The installer that manages the examined environment where not pip: ``uv pip``,
+        ``uv`` (a uv project) or ``pixi`` (a pixi workspace), as the log shows it, else
+        ``uv`` where the facts show the environment is a uv project's; None for pip's or
+        where nothing shows it."""
+        if self.hints is not None and self.hints.installer:
+            return self.hints.installer
+        py = self.facts.python
+        return "uv" if py is not None and py.uv_project else None
 
     @property
     def _uv_installs(self) -> bool:
@@ -830,6 +956,15 @@ class Machine(Record):
         An externally managed interpreter (PEP 668) refuses ``pip install``: the commands
         create a virtual environment first and install there.
         """
+        project = (
+            uv_project_command(args)
+            if self.installer == "uv"
+            else pixi_command(args)
+            if self.installer == "pixi"
+            else None
+        )
+        if project is not None:
+            return (project,)
         if self._uv_installs:
             return (uv_pip(args),)
         if self.externally_managed and args.split(" ", 1)[0] in ("install", "uninstall"):

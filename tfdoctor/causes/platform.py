@@ -2481,6 +2481,54 @@ def no_release_here_fix(m: Machine) -> Optional[Fix]:
     )
 
 
+def missing_without_release_fix(m: Machine) -> Optional[Fix]:
+    """The fix where TensorFlow is not installed and no release has a wheel for this
+    interpreter here (:func:`no_release_here_fix`); None where one is installed or a release
+    may fit. Both of ``check``'s findings that could say it ask this one question: the
+    missing TensorFlow (``packages.tensorflow``) reports it, the wheels for this Python
+    (``tensorflow.python``) then only note it, so the machine gets one finding, not two."""
+    return None if m.tf_providers else no_release_here_fix(m)
+
+
+def tf_no_wheel_fix(m: Machine, span: str = "") -> Fix:
+    """The one fix of ``tf-no-wheel-for-python`` in ``check``, whichever check finds it.
+
+    ``span``: the Pythons the installed TensorFlow's line has wheels for (``3.9-3.11``) where
+    one is installed without a wheel for this Python: then the newest release that fits
+    this machine (Python, platform, driver, GPUs) where one does. Else
+    :func:`no_release_here_fix` where it speaks (another interpreter, a platform without
+    wheels, a Python no release serves); else, on a platform the matrix has no wheels for,
+    another platform or a source build; else a virtual environment of the newest Python the
+    newest final release has wheels for here, made by its versioned command (``py -3.X`` on
+    Windows: python.org's installer puts no ``python3.X`` on the PATH,
+    https://docs.python.org/3/using/windows.html#python-launcher-for-windows)."""
+    from tfdoctor.compat import install_requirement, newest_fit  # noqa: PLC0415 - avoids a cycle at import
+
+    if span and m.matrix is not None:
+        verdict = newest_fit(m.matrix, m.target)
+        if verdict is not None:
+            return Fix(
+                f"Install TensorFlow {verdict.line.latest_patch}, the newest that fits this "
+                f"Python, platform, driver and GPUs; or use a Python the installed line "
+                f"supports ({span}).",
+                m.pip_install(install_requirement(verdict.line, m.target)),
+            )
+    here = no_release_here_fix(m)
+    if here is not None:
+        return here
+    if m.platform is None:
+        return Fix(
+            "Use Linux (x86-64 or aarch64), macOS or Windows x86-64, or build TensorFlow "
+            "from source for this platform."
+        )
+    newest = _newest_python_here(m) or "3"
+    return Fix(
+        "Create a virtual environment with a CPython 3 that TensorFlow publishes wheels for "
+        f"(Python {newest}, from the matrix) and install TensorFlow there.",
+        _venv_commands(m, newest),
+    )
+
+
 def _finals(m: Machine) -> tuple[TFLine, ...]:
     """The matrix's lines with a final release, newest first (none without a matrix)."""
     return m.matrix.releases if m.matrix is not None else ()

@@ -3058,6 +3058,7 @@ RESOLVER_NAMES: Final = {
     "poetry": "Poetry",
     "pdm": "PDM",
     "conda": "conda",
+    "pixi": "pixi",
 }
 
 #: Each resolver's command that requires a release, by the words of its report. uv's docs:
@@ -3071,6 +3072,9 @@ _ADD_COMMANDS: Final = {
     "uv": "uv add",
     "poetry": "poetry add",
     "pdm": "pdm add",
+    # pixi's PyPI dependencies, written to its manifest and lock (its resolver is uv's, its
+    # command its own: https://pixi.sh/latest/reference/cli/pixi/add/).
+    "pixi": "pixi add --pypi",
 }
 
 

@@ -57,6 +57,20 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
     m = ctx.machine
     providers = list(m.tf_providers)
     if not providers:
+        wheelless = causes.platform.missing_without_release_fix(m)
+        if wheelless is not None:
+            # "Install TensorFlow" would fail here whatever the pip: no release has a wheel
+            # for this interpreter. An error, as tensorflow.python, which only notes it, says
+            # of a Python no release serves.
+            yield causes.finding(
+                "packages.tensorflow",
+                Severity.ERROR,
+                causes.platform.TF_NO_WHEEL_FOR_PYTHON,
+                "TensorFlow is not installed, and no release has a wheel for this Python here",
+                "",
+                wheelless,
+            )
+            return
         old_pip = _pip_too_old(m)
         if old_pip is not None:
             yield causes.finding(
@@ -66,18 +80,6 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
                 f"TensorFlow is not installed, and pip {old_pip[0]} cannot install it here",
                 old_pip[1],
                 _pip_then_tensorflow_fix(m, old_pip[0], old_pip[1]),
-            )
-            return
-        wheelless = causes.platform.no_release_here_fix(m)
-        if wheelless is not None:
-            # "Install TensorFlow" would fail here: pip finds no release for this interpreter.
-            yield causes.finding(
-                "packages.tensorflow",
-                Severity.WARNING,
-                causes.platform.TF_NO_WHEEL_FOR_PYTHON,
-                "TensorFlow is not installed, and no release has a wheel for this Python here",
-                "",
-                wheelless,
             )
             return
         yield causes.finding(

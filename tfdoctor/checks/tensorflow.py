@@ -50,21 +50,6 @@ def _supported_pythons(matrix: Matrix, plat: str) -> list[str]:
     )
 
 
-def _venv_fix(matrix: Matrix, plat: Optional[str]) -> Fix:
-    """A virtual environment made with the newest Python a final release has wheels for: on
-    Windows through the Python launcher, ``py -X.Y`` (python.org's installer puts no
-    ``pythonX.Y`` command on the PATH; https://docs.python.org/3/using/windows.html
-    #python-launcher-for-windows), elsewhere with ``pythonX.Y``."""
-    supported = _supported_pythons(matrix, plat or "linux-x86_64")
-    windows = (plat or "").startswith("windows")
-    newest = supported[-1] if supported else "3"
-    command = f"py -{newest} -m venv .venv" if windows else f"python{newest} -m venv .venv"
-    return fix(
-        "Create a virtual environment with a CPython 3 that TensorFlow publishes wheels for.",
-        command,
-    )
-
-
 def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
     """The installed TensorFlow has wheels for this Python; else the newest one that does.
 
@@ -102,6 +87,18 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
         return
     python = python_minor(facts.python.version)
     plat = ctx.machine.platform
+    if causes.platform.missing_without_release_fix(ctx.machine) is not None:
+        # packages.tensorflow reports the missing TensorFlow as this cause, with its fix (an
+        # interpreter, a platform or a Python no release has a wheel for): one finding per
+        # cause, this one a note.
+        yield Finding(
+            "tensorflow.python",
+            Severity.INFO,
+            f"No TensorFlow release has a wheel for Python {facts.python.version} on "
+            f"{plat or facts.platform.system + ' ' + facts.platform.machine} "
+            "(packages.tensorflow gives the fix)",
+        )
+        return
     pkg, line = installed_line(ctx)
     if python is None and pkg is not None and facts.python.version.startswith("2."):
         # TensorFlow up to 2.1 published Python 2.7 wheels: an installed release is judged by
@@ -128,12 +125,7 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
             f"{facts.platform.system} {facts.platform.machine}",
             "TensorFlow's wheels are CPython 3 on Linux (x86-64, aarch64), macOS and "
             "Windows (x86-64) only.",
-            _venv_fix(matrix, plat)
-            if python is None and plat is not None
-            else fix(
-                "Use Linux (x86-64 or aarch64), macOS or Windows x86-64, or build TensorFlow "
-                "from source for this platform."
-            ),
+            causes.platform.tf_no_wheel_fix(ctx.machine),
         )
         return
     if pkg is not None and line is None:
@@ -181,13 +173,7 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
             f"(its wheels: Python {span})",
             "The installed files were built for another Python (copied environment, "
             "source build, or an upgraded interpreter); compiled extensions may not load.",
-            _newest_fix(
-                ctx.machine,
-                matrix,
-                "Install TensorFlow {version}, the newest that fits this Python, platform, "
-                f"driver and GPUs; or use a Python {line.line} supports ({span}).",
-            )
-            or _venv_fix(matrix, plat),
+            causes.platform.tf_no_wheel_fix(ctx.machine, span),
             (f"https://pypi.org/project/tensorflow/{line.latest_patch}/#files",),
         )
         return
@@ -210,7 +196,7 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
             Severity.ERROR,
             f"No TensorFlow release has a wheel for Python {python} on {plat}",
             f"Pythons with wheels on {plat}: {', '.join(supported) or 'none'}.",
-            _venv_fix(matrix, plat),
+            causes.platform.tf_no_wheel_fix(ctx.machine),
         )
         return
     here = ctx.machine.target

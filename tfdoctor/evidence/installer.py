@@ -101,14 +101,38 @@ _UV_REPORT = re.compile(r"\bNo solution found when resolving (?:\S+ )?dependenci
 _UV_COMMAND = re.compile(r"(?m)^[ \t]*(?:[$>%#] ?)?uv (pip |add |sync\b|lock\b|run )")
 
 
+#: A pixi workspace: a pixi command the log echoes (``pixi add``, ``install``, ``run``,
+#: ``shell``, ``update``, ``lock``; https://pixi.sh/latest/reference/cli/pixi/), pixi's own
+#: words around a PyPI resolution it hands to uv's resolver ("failed to solve the pypi
+#: requirements of ..." above "failed to resolve pypi dependencies", the context pixi adds in
+#: its lock-file update, prefix-dev/pixi src/lock_file/resolve/pypi.rs; its docs show both over
+#: uv's "... your requirements are unsatisfiable"), or a path in a workspace's environments
+#: (``.pixi/envs/<name>``). uv's words there are pixi's resolver's: its fix is pixi's.
+_PIXI = re.compile(
+    r"(?m)^[ \t]*(?:[$>%#] ?)?pixi (?:add|install|run|shell|update|lock)\b"
+    r"|\bfailed to (?:solve the pypi requirements of|resolve pypi dependencies)\b"
+    r"|[/\\]\.pixi[/\\]envs[/\\]"
+)
+#: A uv project's lock file named in the log ("The lockfile at `uv.lock` needs to be updated",
+#: uv's words for ``--locked``, https://docs.astral.sh/uv/concepts/projects/sync/; a path to
+#: one): only a project has one (its pip interface writes no lock).
+_UV_LOCK = re.compile(r"(?<![\w.-])uv\.lock\b")
+
+
 def log_installer(text: str) -> Optional[str]:
-    """The installer whose words the log shows where not pip: ``uv pip`` (uv's pip
-    interface) or ``uv`` (a uv project), by the uv command it echoes, else by uv's resolver
-    report (:func:`uv_interface`; its pip interface where the words say neither); None where
-    the log shows neither (pip's, or not shown)."""
+    """The installer whose words the log shows where not pip: ``pixi`` (a pixi workspace,
+    whose PyPI resolver is uv's: its words are pixi's then), ``uv pip`` (uv's pip interface)
+    or ``uv`` (a uv project), by the uv command it echoes, else by uv's resolver report
+    (:func:`uv_interface`; a project where the log names its ``uv.lock``, else its pip
+    interface where the words say neither); None where the log shows none (pip's, or not
+    shown)."""
+    if _PIXI.search(text):
+        return "pixi"
     command = _UV_COMMAND.search(text)
     if command is not None:
         return "uv pip" if command.group(1) == "pip " else "uv"
+    if _UV_LOCK.search(text):
+        return "uv"
     if _UV_REPORT.search(text):
         return uv_interface(text) or "uv pip"
     return None

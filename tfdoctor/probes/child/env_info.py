@@ -64,6 +64,23 @@ def _env_kind() -> str:
     return "user"
 
 
+def _uv_project() -> Optional[str]:
+    """The directory beside this environment that holds a uv project's lock (``uv.lock``),
+    where the environment's pyvenv.cfg names uv as its maker: uv writes a ``uv = <version>``
+    line there (crates/uv-virtualenv/src/virtualenv.rs in astral-sh/uv) and keeps a project's
+    environment in ``.venv`` beside pyproject.toml and uv.lock
+    (https://docs.astral.sh/uv/concepts/projects/layout/); None otherwise."""
+    try:
+        with open(os.path.join(sys.prefix, "pyvenv.cfg"), encoding="utf-8") as cfg:
+            keys = {line.partition("=")[0].strip() for line in cfg}
+    except (OSError, UnicodeDecodeError):
+        return None
+    project = os.path.dirname(os.path.abspath(sys.prefix))
+    if "uv" in keys and os.path.isfile(os.path.join(project, "uv.lock")):
+        return project
+    return None
+
+
 def _rosetta() -> bool:
     # Apple documents `sysctl.proc_translated` = 1 for a process translated by Rosetta 2.
     if sys.platform != "darwin":
@@ -553,6 +570,7 @@ def collect(all_packages: bool = False) -> dict[str, Any]:
             "pip_version": pip_version,
             "site_packages": _site_packages(),
             "externally_managed": _externally_managed(),
+            "uv_project": _uv_project(),
             **_resolution(),
         },
         "machine": platform.machine(),
