@@ -270,16 +270,17 @@ _GETATTR = {
     [
         ("2.1.4", "pandas", Severity.ERROR),
         ("2.1.4", "pyspark", Severity.WARNING),
-        ("2.1.4", "", Severity.WARNING),
+        ("2.1.4", "", Severity.ERROR),
         ("1.5.3", "pandas", None),
     ],
 )
 def test_pandas_own_getattr_settles_whose_class_lacks_the_method(
     version: str, raiser: str, severity: Optional[Severity]
 ) -> None:
-    # pip show names the pandas installed; the frame that raised says whose class the object
-    # is: pandas' own __getattr__ makes it pandas' DataFrame, which 2.0.0 on lacks append.
-    # Another library's DataFrame (PySpark's) raises the same words beside any pandas.
+    # pip show names the pandas installed, 2.0.0 on without DataFrame.append; the frame that
+    # raised says whose class the object is: pandas' own __getattr__, or the user's code (a
+    # class without __getattr__ raises from the interpreter). Another library's DataFrame
+    # (PySpark's) raises the same words from its own code, beside any pandas.
     report = explained(
         f"Name: pandas\nVersion: {version}\n"
         "Traceback (most recent call last):\n"
