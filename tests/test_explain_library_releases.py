@@ -252,15 +252,42 @@ def test_the_users_dataframe_append_under_pandas_2_is_told_the_replacement() -> 
     assert "pandas.concat" in fix_text(found)
 
 
-@pytest.mark.parametrize(("version", "severity"), [("2.1.4", Severity.ERROR), ("1.5.3", None)])
-def test_the_pandas_release_shown_settles_whose_class_lacks_the_method(
-    version: str, severity: Optional[Severity]
+#: The innermost frame of a DataFrame's missing attribute: pandas' own __getattr__ (pandas 2's
+#: pandas/core/generic.py, NDFrame.__getattr__ ends in object.__getattribute__), or PySpark's
+#: (pyspark/sql/dataframe.py, DataFrame.__getattr__ raises "'%s' object has no attribute '%s'"
+#: in Python's words), whose users often have pandas installed too.
+_GETATTR = {
+    "pandas": '  File "/srv/env/lib/python3.10/site-packages/pandas/core/generic.py", line 5989, '
+    "in __getattr__\n    return object.__getattribute__(self, name)\n",
+    "pyspark": '  File "/srv/env/lib/python3.10/site-packages/pyspark/sql/dataframe.py", line '
+    "3129, in __getattr__\n    raise AttributeError(\n",
+    "": "",
+}
+
+
+@pytest.mark.parametrize(
+    ("version", "raiser", "severity"),
+    [
+        ("2.1.4", "pandas", Severity.ERROR),
+        ("2.1.4", "pyspark", Severity.WARNING),
+        ("2.1.4", "", Severity.ERROR),
+        ("1.5.3", "pandas", None),
+    ],
+)
+def test_pandas_own_getattr_settles_whose_class_lacks_the_method(
+    version: str, raiser: str, severity: Optional[Severity]
 ) -> None:
-    # pip show names the pandas installed: one without DataFrame.append (2.0.0 on) makes the
-    # class pandas' own; one with it leaves the method to another class of that name.
+    # pip show names the pandas installed, 2.0.0 on without DataFrame.append; the frame that
+    # raised says whose class the object is: pandas' own __getattr__, or the user's code (a
+    # class without __getattr__ raises from the interpreter). Another library's DataFrame
+    # (PySpark's) raises the same words from its own code, beside any pandas.
     report = explained(
         f"Name: pandas\nVersion: {version}\n"
-        "AttributeError: 'DataFrame' object has no attribute 'append'\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/report.py", line 12, in <module>\n'
+        "    frame = frame.append(row)\n"
+        + _GETATTR[raiser]
+        + "AttributeError: 'DataFrame' object has no attribute 'append'\n"
     )
     found = [x for x in report.findings if x.cause == "dependency-api-removed"]
     assert [x.severity for x in found] == ([severity] if severity else [])

@@ -878,3 +878,15 @@ def test_every_row_of_the_table_reaches_its_cause(table: str) -> None:
     known = UNREACHED[table]
     assert {k: v for k, v in missed.items() if known.get(k) != v} == {}
     assert sorted(k for k in known if k not in missed) == []
+
+
+@pytest.mark.parametrize("shown", ["Name: tensorflow-rocm\nVersion: 2.14.0.600\n"])
+def test_cannot_dlopen_of_another_distribution_is_not_told_the_and_cuda_extra(
+    shown: str,
+) -> None:
+    # tensorflow-rocm's build prints gpu_device.cc's sentence too (its ROCm libraries failing
+    # to load); its release (2.14.0.600: TensorFlow 2.14 on ROCm 6.0) is no tensorflow
+    # release, and tensorflow's and-cuda extra is another build.
+    report = explained(shown + "2024-03-01 10:00:00.100000: " + CANNOT_DLOPEN, matrix=_matrix())
+    assert report.findings
+    assert all("and-cuda" not in fix_text(x) for x in report.findings)

@@ -639,11 +639,13 @@ class Machine(Record):
         ``cuda_build_ran``: the log shows the installed release's CUDA build at work (its
         CUDA libraries failing to load). Where the log shows no system, a release whose CUDA
         builds are Linux's alone (the matrix's ``cuda_builds``; no native Windows GPU build)
-        ran on Linux (WSL included), so the extra applies there too."""
+        ran on Linux (WSL included), so the extra applies there too; the matrix's builds are
+        ``tensorflow``'s own (tensorflow-rocm prints the same sentence, on ROCm)."""
         if self.os is None and cuda_build_ran and not self.is_nightly:
             line = self.line
             linux_only = (
                 line is not None
+                and self.tf_name == "tensorflow"
                 and bool(line.cuda_builds)
                 and not line.windows_native_gpu
                 and all(PLATFORMS.get(p) == "linux" for p in line.cuda_builds)

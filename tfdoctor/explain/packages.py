@@ -2165,6 +2165,18 @@ def _shown_release(dist: str, m: Machine, listed: Mapping[str, str]) -> Optional
     return pkg.version if pkg is not None else listed.get(normalize_name(dist))
 
 
+def _class_is_own(
+    tb: Traceback, own: str, dist: str, m: Machine, listed: Mapping[str, str]
+) -> bool:
+    """Whether the object whose attribute ``tb`` reports missing is of the package ``own``'s
+    class: its code raised it (the innermost frame), or ``dist`` shows installed and no other
+    installed package's code raised it."""
+    raiser = installed_package(tb.frames[-1].path) if tb.frames else None
+    if raiser == own:
+        return True
+    return raiser is None and _shown_release(dist, m, listed) is not None
+
+
 def _installed_before(dist: str, release: str, m: Machine, listed: Mapping[str, str]) -> bool:
     """Whether the release of ``dist`` the machine or the log's listing shows installed
     comes before ``release``."""
@@ -2223,12 +2235,14 @@ def removed_api_findings(
             causes.finding(
                 f"explain.{causes.software.DEPENDENCY_API_REMOVED}",
                 # An object's attribute names its class, not the module: another library's
-                # class of that name is possible, so a warning, unless the log shows the
-                # distribution installed in a release without the method.
+                # class of that name is possible, so a warning, unless the distribution's own
+                # code raised it (pandas' __getattr__), or the log shows the distribution in a
+                # release without the method and no other installed package's code raised it
+                # (PySpark's DataFrame raises the same words beside any pandas).
                 Severity.WARNING
                 if match.re is _MODULE_LACKS
                 and match.group("cls")
-                and _shown_release(row.dist, m, listed or {}) is None
+                and not _class_is_own(tb, module.split(".", 1)[0], row.dist, m, listed or {})
                 else Severity.ERROR,
                 causes.software.DEPENDENCY_API_REMOVED,
                 f"{causes.software.removed_api_name(module, name)} is gone: {row.dist} "
