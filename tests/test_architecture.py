@@ -651,3 +651,75 @@ def test_every_check_module_holds_a_check() -> None:
     assert modules_without_checks(CHECKS, [*CHECK_MODULES, "tfdoctor.checks.compat"]) == [
         "tfdoctor.checks.compat"
     ]
+
+
+# explain's parts in the order they may import one another: each only from those before it
+# (docs/explain.md, "Where the code lives"). The package itself only re-exports.
+EXPLAIN_ORDER = [
+    "scanning",
+    "revealed",
+    "common",
+    "drivers",
+    "libraries",
+    "xla",
+    "platform",
+    "native",
+    "network",
+    "software",
+    "conda",
+    "containers",
+    "progress",
+    "cluster",
+    "notebooks",
+    "hosted",
+    "wheels",
+    "overlaps",
+    "builders",
+    "assembly",
+]
+
+
+def explain_order_violations(name: str, imports: set[str]) -> list[str]:
+    """Imports of explain's part ``name`` (a short name of :data:`EXPLAIN_ORDER`) of a part
+    after it, of itself, or of the package ``tfdoctor.explain`` (whose names live in a part)."""
+    rank = EXPLAIN_ORDER.index(name)
+    bad = []
+    for imported in sorted(imports):
+        if imported == "tfdoctor.explain":
+            bad.append(f"{name} imports the package")
+        elif imported.startswith("tfdoctor.explain."):
+            part = imported.split(".")[2]
+            if part in EXPLAIN_ORDER and EXPLAIN_ORDER.index(part) >= rank:
+                bad.append(f"{name} imports {part}")
+    return bad
+
+
+@pytest.mark.parametrize("part", EXPLAIN_ORDER)
+def test_explains_parts_import_only_the_parts_before_them(part: str) -> None:
+    assert explain_order_violations(part, _imports(PACKAGE / "explain" / f"{part}.py")) == []
+
+
+@pytest.mark.parametrize(
+    ("part", "source", "expected"),
+    [
+        pytest.param("revealed", "from tfdoctor.explain.scanning import Hits", 0, id="down"),
+        pytest.param("scanning", "from tfdoctor.explain.revealed import reveal", 1, id="up"),
+        pytest.param("wheels", "from tfdoctor.explain import Hits", 1, id="package"),
+        pytest.param("software", "from tfdoctor.explain.packages import x", 0, id="reader"),
+    ],
+)
+def test_the_explain_order_rule_catches_violations(part: str, source: str, expected: int) -> None:
+    assert len(explain_order_violations(part, _imports_of(source))) == expected
+
+
+def test_explains_package_defines_nothing_of_its_own() -> None:
+    """``tfdoctor/explain/__init__.py`` re-exports the public names of its parts, no more."""
+    tree = ast.parse((PACKAGE / "explain" / "__init__.py").read_text(encoding="utf-8"))
+    defined = [
+        type(node).__name__
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+        or (isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) != "__all__")
+    ]
+    assert defined == []
+    assert set(EXPLAIN_ORDER) <= {p.stem for p in (PACKAGE / "explain").glob("*.py")}

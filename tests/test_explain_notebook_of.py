@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tfdoctor.explain import _NOTEBOOKS, _notebook_of
+from tfdoctor.explain.revealed import _NOTEBOOKS, _notebook_of
 
 #: One line per mark of each notebook, in the form the program that prints it writes it.
 _SHOWN = [

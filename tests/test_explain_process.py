@@ -644,8 +644,8 @@ def test_a_literal_with_digits_is_not_found_in_a_line_of_the_same_shape_without_
 def test_counting_past_the_citations_agrees_with_matching_every_line() -> None:
     # Past its citations a signature only counts; one that cannot tell a digit from another
     # is searched once per shape, one that can (exit code 137, not 128) on every line.
-    from tfdoctor.explain import _shape_blind, scan
     from tfdoctor.explain.reader import split_text
+    from tfdoctor.explain.scanning import _shape_blind, scan
     from tfdoctor.signatures import load_signatures
 
     signatures = load_signatures()
@@ -744,7 +744,7 @@ def test_a_block_answers_in_from_its_shapes_exactly_as_its_text_does() -> None:
     import random
     from pathlib import Path
 
-    from tfdoctor.explain import _Shaped, _shapes
+    from tfdoctor.explain.scanning import _Shaped, _shapes
 
     rng = random.Random(7)
     logs = sorted(Path(__file__).parent.joinpath("data", "logs").glob("*.log"))
@@ -786,7 +786,7 @@ def test_a_block_answers_in_from_its_shapes_exactly_as_its_text_does() -> None:
 def test_a_word_of_several_lines_is_answered_exactly(word: str, found: bool) -> None:
     # The shapes know each line, not which follows which: a word of several lines is found in
     # them only as a gate, and the text decides.
-    from tfdoctor.explain import _Shaped, _shapes
+    from tfdoctor.explain.scanning import _Shaped, _shapes
 
     raw = "first\nstep 1\nstep 2\nstep 3\ntensorflow 2.15.0\nok\nlast"
     text = _Shaped(raw)

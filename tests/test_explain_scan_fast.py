@@ -15,7 +15,7 @@ import pytest
 
 from tests.explaining import SIGNATURES
 from tests.test_explain_scan_folded import _BFC, _EXAMPLES, _scan
-from tfdoctor import explain as scanning
+from tfdoctor.explain import scanning
 from tfdoctor.signatures import Signature
 
 

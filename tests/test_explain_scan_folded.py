@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from tests.explaining import SIGNATURES
-from tfdoctor import explain as scanning
 from tfdoctor.evidence import tflog
+from tfdoctor.explain import scanning
 from tfdoctor.explain.reader import split_text
 
 _EXAMPLES = [

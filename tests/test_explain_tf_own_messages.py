@@ -93,7 +93,7 @@ import time
 import pytest
 
 from tests.explaining import SIGNATURES, explained, fix_text, readings, top_error
-from tfdoctor.explain import _INSTALLED_PATH
+from tfdoctor.explain.native import _INSTALLED_PATH
 
 _TF_HINT = (
     "Make sure the Op and Kernel are registered in the binary running in this process. Note "

@@ -1,0 +1,78 @@
+"""Helpers the builders of several areas share: citing a line, a rule's name, a group."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Callable, Optional
+
+from tfdoctor import causes
+from tfdoctor.explain.revealed import Revealed
+from tfdoctor.explain.scanning import _SEVERITY, Evidence, Hits
+from tfdoctor.findings import Fix
+from tfdoctor.machine import Machine
+
+Builder = Callable[[Machine, Revealed, Sequence[Hits]], tuple[causes.CauseId, Fix]]
+
+
+def _floor(m: Machine) -> Optional[str]:
+    floor = causes.gpu.build_driver_floor(m)
+    return floor.version if floor is not None else None
+
+
+def _group(hits: Sequence[Hits], name: str) -> Optional[str]:
+    """The first value a named group took in ``hits``."""
+    return next((g[name] for h in hits for g in h.groups if g.get(name)), None)
+
+
+def _cite(hits: Sequence[Hits]) -> str:
+    out = []
+    for hit in hits:
+        for where, line in hit.citations:
+            out.append(f"{where}: {line}")
+        more = hit.count - len(hit.citations)
+        if more > 0:
+            out.append(f"(and {more} more like it)")
+    return "\n".join(out)
+
+
+def _rule_named(m: Machine, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
+    """A signature named as a scan rule (keras211-optimizer-decay) is that rule's error: its
+    cause and fix are the rule's, the words scan gives for the use that raised it."""
+    if m.matrix is None:
+        return None
+    from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - loads scan's rules
+
+    knowledge = ApiKnowledge(m.matrix)
+    # Only the lines of the cause's highest level name the rule: a warning's rule (Keras
+    # dropping `lr` or `decay`) does not give its fix to an error of the same cause beside it.
+    top = max(_SEVERITY[h.signature.severity].rank for h in hits)
+    for hit in hits:
+        if _SEVERITY[hit.signature.severity].rank < top:
+            continue
+        verdict = knowledge.rule(hit.signature.id)
+        if verdict is not None:
+            return verdict.cause, verdict.fix
+    return None
+
+
+def _cite_head(evidence: Evidence, fragments: Iterable[str]) -> str:
+    """The lines of the log's head that hold ``fragments``, each with where it is."""
+    text, block = evidence.first_text, evidence.first_block
+    out: list[str] = []
+    for fragment in fragments:
+        at = text.find(fragment)
+        if at < 0 or block is None:
+            continue
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        cited = (
+            f"{block.where(text.count(chr(10), 0, at))}: {text[start : end if end >= 0 else None]}"
+        )
+        if cited not in out:
+            out.append(cited)
+    return "\n".join(out)
+
+
+#: No module of the name in a top-level import: ``No module named 'x'`` (Python 3's words).
+_NO_TOP_MODULE = re.compile(r"^No module named '(?P<module>[A-Za-z_]\w*)'$")

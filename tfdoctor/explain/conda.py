@@ -1,0 +1,142 @@
+"""Builders for conda: unsatisfiable system packages and paths too long."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.explain.common import _cite_head
+from tfdoctor.explain.scanning import Evidence
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
+
+#: conda's UnsatisfiableError for chains that end in a virtual package (conda/resolve.py,
+#: _classify_bad_deps; the "virtual_package" message of conda/exceptions.py): the chains, one
+#: a line after a dash, then "Your installed version is: V", V being "not available" where the
+#: solver sees no such package (a login node or image build without a driver for __cuda).
+#: https://github.com/conda/conda/blob/4.14.0/conda/exceptions.py
+_CONDA_SYSTEM_BLOCK = re.compile(
+    r"incompatible with your system:[ \t]*\n(?P<specs>(?:[^\n]{0,400}\n){0,60}?)"
+    r"[^\n]{0,60}?Your installed version is: (?P<ref>not available|\d[\w.]{0,30})"
+)
+#: A chain's last link: the virtual package a build needs, with its version where shown
+#: (MatchSpec's ``__cuda[version='>=11.0']`` or the chain's own ``__glibc >=2.17``). The
+#: system's own records (``feature:/linux-64::__glibc==2.31=0``) have no arrow before them.
+_CONDA_SYSTEM_NEED = re.compile(
+    r"-> (?P<package>__(?:cuda|glibc|osx))(?:\[version='(?P<spec>[^'\n]{0,80})'\]"
+    r"|[ \t]+(?P<bare>[<>=!~\d][^\s]{0,80}))?[ \t]*$",
+    re.MULTILINE,
+)
+_FLOOR = re.compile(r">=[ \t]*(\d+(?:\.\d+){0,2})")
+
+
+#: The platform conda solves for, as its records of the system name it
+#: (``feature:/linux-64::__cuda==10.2=0``).
+_CONDA_SUBDIR = re.compile(r"::?/?(?P<os>linux|win)-(?:64|aarch64|ppc64le|32)::__")
+
+
+def _conda_driver_floor(m: Machine, block: re.Match[str]) -> Optional[str]:
+    """The oldest driver that reports the CUDA the block's builds need, on the platform its
+    records of the system name (None where they name none, or the matrix has no such CUDA).
+    conda compares the CUDA version the driver reports, so minor version compatibility's
+    lower floor does not satisfy its solver: the driver the toolkit shipped with does."""
+    subdir = _CONDA_SUBDIR.search(block.group(0))
+    floor = _FLOOR.findall(block.group("specs"))
+    toolkit = m.matrix.toolkit(max(floor, key=version_key)) if m.matrix and floor else None
+    if subdir is None or toolkit is None:
+        return None
+    return toolkit.min_driver_linux if subdir["os"] == "linux" else toolkit.min_driver_windows
+
+
+def _conda_system_unsatisfied(evidence: Evidence, m: Machine) -> Optional[Finding]:
+    """conda's solver refusing builds for a virtual package the system it solves for lacks
+    (``not available``) or has below the builds' floor. conda prints the same block beside
+    other conflicts where the installed version satisfies every chain: that says nothing."""
+    for block in _CONDA_SYSTEM_BLOCK.finditer(evidence.first_text):
+        needs = list(_CONDA_SYSTEM_NEED.finditer(block.group("specs")))
+        packages = {n.group("package") for n in needs}
+        if len(packages) != 1:
+            continue  # conda states one installed version for the block: whose is unclear
+        package = packages.pop()
+        floors = sorted(
+            {f for n in needs for f in _FLOOR.findall(n.group("spec") or n.group("bare") or "")},
+            key=version_key,
+        )
+        ref = block.group("ref")
+        if ref == "not available":
+            floor = floors[0] if floors else ""
+        else:
+            above = [f for f in floors if version_key(f) > version_key(ref)]
+            if not above:
+                continue  # the system satisfies the chains: the conflict is elsewhere
+            floor = above[-1]
+        cited = _cite_head(evidence, [needs[0].group(0).strip(), block.group(0).split("\n")[-1]])
+        # A glibc detected below the floor is the system's own: no declaration helps (conda
+        # read the value from this machine, so declaring this machine's value changes nothing).
+        if package == "__glibc" and ref != "not available":
+            cause: causes.CauseId = causes.platform.GLIBC_TOO_OLD
+            fix = causes.platform.glibc_fix(f"GLIBC_{floor}")
+        elif package == "__osx" and ref != "not available":
+            # So is a macOS detected below it.
+            cause = causes.platform.MACOS_TOO_OLD
+            fix = causes.platform.macos_fix(floor)
+        elif package == "__cuda" and ref != "not available":
+            # conda read __cuda from this machine's driver: its own value is what it saw, so
+            # the driver (or the builds) must change.
+            cause = causes.gpu.DRIVER_TOO_OLD
+            fix = causes.conda.conda_cuda_below_fix(ref, floor, _conda_driver_floor(m, block))
+        else:
+            cause = causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH
+            subdir = _CONDA_SUBDIR.search(block.group(0))
+            windows = subdir["os"] == "win" if subdir is not None else m.os == "windows"
+            fix = causes.conda.virtual_package_fix(package, floor, pixi=False, windows=windows)
+        return causes.finding(
+            f"explain.{cause}",
+            Severity.ERROR,
+            cause,
+            "conda's solver does not see the system version a package's builds need"
+            if ref == "not available"
+            else f"conda's solver sees {package} {ref}, below the {floor} the builds need",
+            cited,
+            fix,
+        )
+    return None
+
+
+#: conda's check of an extracted package (LinkPathAction.verify in
+#: https://github.com/conda/conda/blob/main/conda/core/path_actions.py), whose package cache
+#: is on Windows (a drive letter): "The package for X located at DIR / appears to be
+#: corrupted. The path 'P' / specified in the package manifest cannot be found." (older
+#: condas: "The file 'P'").
+_CONDA_CORRUPTED = re.compile(
+    r"The package for (?P<package>[\w.-]{1,120}) located at (?P<cache>[A-Za-z]:\\[^\n]{1,300}?)"
+    r"[ \t]*\n[ \t]*appears to be corrupted\. The (?:path|file) '(?P<path>[^'\n]{1,500})'"
+)
+#: Windows' MAX_PATH is 260 characters with the terminating NUL
+#: (https://learn.microsoft.com/en-us/windows/win32/fileio/maximum-file-path-limitation);
+#: a file within 20 of it is read as past it, as a pasted log often shortens the user's own
+#: folder name (C:\\Users\\user).
+_NEAR_MAX_PATH = 240
+
+
+def _conda_path_too_long(evidence: Evidence) -> Optional[Finding]:
+    """conda found a file of a package missing from its cache on Windows, whose full path
+    (the cache's folder joined to the manifest's path) is at or near Windows' 260-character
+    limit: the extraction could not write it, not a corrupted download."""
+    for found in _CONDA_CORRUPTED.finditer(evidence.first_text):
+        cache, path = found.group("cache"), found.group("path")
+        full = f"{cache}\\{path}".replace("/", "\\")
+        if len(full) < _NEAR_MAX_PATH:
+            continue  # a short path is missing for another reason (an interrupted download)
+        return causes.finding(
+            f"explain.{causes.platform.WINDOWS_LONG_PATHS}",
+            Severity.ERROR,
+            causes.platform.WINDOWS_LONG_PATHS,
+            "conda could not write a package file whose path is longer than Windows allows",
+            _cite_head(evidence, [found.group(0).split("\n")[0], f"'{path}'"])
+            + f"\nThe file's full path in the cache is {len(full)} characters: {full}",
+            causes.platform.conda_long_paths_fix(),
+        )
+    return None

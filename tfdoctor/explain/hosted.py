@@ -1,0 +1,519 @@
+"""Builders for hosted runtimes: Colab, Kaggle and TPUs, their images and installs."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import NamedTuple, Optional
+
+from tfdoctor import causes
+from tfdoctor.evidence.packages import PIP_TF_REMOVED, read_stale_import
+from tfdoctor.evidence.pip import PipKind, pip_words, read_pip_lines, requested_version
+from tfdoctor.explain.cluster import _settle_pod_scheduled
+from tfdoctor.explain.common import _cite, _cite_head, _group
+from tfdoctor.explain.containers import _IMAGE_PAIRING_CAUSES, _settle_host_python_leak
+from tfdoctor.explain.drivers import _settle_wsl1, _settle_wsl2
+from tfdoctor.explain.notebooks import _settle_kernel_install
+from tfdoctor.explain.packages import distributions_finding
+from tfdoctor.explain.revealed import _INSTALLED, Revealed
+from tfdoctor.explain.scanning import Evidence, Hits
+from tfdoctor.facts import TF_DISTRIBUTIONS
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
+from tfdoctor.modules import modules
+
+
+def _tpu_version(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    op = _group(hits, "op")
+    if op is not None and (">" in op or modules().op_library(op)):
+        # A companion's op (tensorflow-text's, Addons' Namespace>Op) is on no TPU worker,
+        # whatever its release: not a matter of versions.
+        return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(m, op)
+    return causes.hosted.TPU_VERSION_MISMATCH, causes.hosted.tpu_version_fix()
+
+
+def _tpu_build(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.hosted.TPU_TF_WITHOUT_LIBTPU, causes.hosted.tensorflow_tpu_fix(
+        m, m.tf.version if m.tf is not None else None
+    )
+
+
+def _tpu_not_found(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if (
+        r.tpu_vm_user_tf is not None
+        and any(h.signature.id == "tpu-system-device-missing" for h in hits)
+        and (m.tf is None or m.tf.name != "tensorflow-tpu")
+    ):
+        # On the TPU VM itself, from a TensorFlow the user installed (a virtual environment's,
+        # ~/.local's): PyPI's tensorflow registers no TPU device there; its TPU build with
+        # libtpu does (Cloud TPU's TensorFlow guide).
+        return _tpu_build(m, r, hits)
+    return causes.hosted.TPU_NOT_FOUND, causes.hosted.tpu_not_found_fix()
+
+
+def _gpu_shown(m: Machine, r: Revealed) -> bool:
+    """Whether the facts or the log show an NVIDIA GPU: a compute capability, nvidia-smi's
+    table (printed only where it lists a GPU), or the machine's view."""
+    return bool(r.compute_capability) or r.smi_gpu or m.gpu_presence in ("present", "driver-broken")
+
+
+#: pip's list of what it installed (its "Successfully installed" line), read for TensorFlow's
+#: own distributions with their release (``tensorflow-2.6.0``, ``tf-nightly-2.10.0.dev20220601``).
+_PIP_INSTALLED_TF = re.compile(
+    r"[^\n]{0,4000}?(?<![\w.-])"
+    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)-(?P<version>\d[\w.+]{0,40})"
+)
+
+
+class _PipSaid(NamedTuple):
+    """One of pip's lines, from its words to the end of what ``match`` read after them."""
+
+    line: str
+    match: re.Match[str]
+
+
+def _pip_said(text: str, pattern: re.Pattern[str], *kinds: PipKind) -> Iterator[_PipSaid]:
+    """Each line of ``text`` pip printed of any of ``kinds`` whose words ``pattern`` reads on
+    from, in order."""
+    for said in read_pip_lines(text, *kinds):
+        found = pattern.match(said.rest)
+        if found is not None:
+            yield _PipSaid(f"{said.words}{said.rest[: found.end()]}".strip(), found)
+
+
+#: An install run in the notebook's kernel that pins one of TensorFlow's distributions
+#: (``!pip install tensorflow==2.6.0``, ``%pip install -q "tensorflow-gpu==1.15"``): the
+#: release it asked for, where pip's own list of what it installed is not in the log.
+_KERNEL_TF_PIN = re.compile(
+    r"^[ \t]*(?:In \[\d*\]: ?)?[!%](?:pip3?|python3? -m pip) install\b[^\n]{0,300}?"
+    r"(?<![\w.-])[\"']?(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)"
+    r"==(?P<version>\d[\w.]{0,40})",
+    re.MULTILINE,
+)
+#: pip about to replace one of TensorFlow's distributions (req_uninstall.py's "Found existing
+#: installation: %s" and "Successfully uninstalled %s"), and the pinned release it collected
+#: for it (prepare.py's "Collecting %s"): a log cut before pip's final list still shows the
+#: replacement.
+_PIP_REPLACING_TF = re.compile(r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)[ -]\d")
+_PIP_REPLACING = (PipKind.FOUND_EXISTING, PipKind.UNINSTALLED)
+_PIP_COLLECTING_TF = re.compile(
+    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)==(?P<version>\d[\w.]{0,40})"
+)
+#: Colab's pip hook (google.colab's _pip module) after an install in the kernel: the packages
+#: the runtime had imported whose files the install replaced, as ``[PIL,tensorflow]``. With
+#: ``tensorflow`` there, the install replaced the TensorFlow the runtime ran: the image's.
+_RUNTIME_IMPORTED = re.compile(
+    r"previously imported in this runtime:[ \t]*\n[ \t]*\[(?P<names>[^\]\n]{0,2000})\]"
+)
+
+
+def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str]]]:
+    """The TensorFlow distribution, and its release where the log shows it, that the log shows
+    installed: pip's "Successfully installed" list, else an install run in the kernel (with
+    the release it pins), else pip removing the one there (with the pinned release it
+    collected), else Colab's note that the install replaced the tensorflow package
+    the runtime had imported."""
+    text = evidence.first_text
+    found = next(_pip_said(text, _PIP_INSTALLED_TF, PipKind.INSTALLED), None)
+    if found is not None:
+        return found.match.group("dist"), found.match.group("version")
+    pinned = _KERNEL_TF_PIN.search(text) if "install" in text else None
+    if pinned is not None:
+        return pinned.group("dist"), pinned.group("version")
+    dist = next((d for d in evidence.kernel_installs if d in TF_DISTRIBUTIONS), None)
+    if dist is not None:
+        return dist, None
+    removing = (
+        next(_pip_said(text, _PIP_REPLACING_TF, *_PIP_REPLACING), None)
+        if "install" in text
+        else None
+    )
+    if removing is not None:
+        collected = next(_pip_said(text, _PIP_COLLECTING_TF, PipKind.COLLECTING), None)
+        if collected is not None:
+            return collected.match.group("dist"), collected.match.group("version")
+        return removing.match.group("dist"), None
+    replaced = _RUNTIME_IMPORTED.search(text) if "this runtime" in text else None
+    if replaced is not None and "tensorflow" in (
+        n.strip() for n in replaced.group("names").split(",")
+    ):
+        return "tensorflow", None
+    return None
+
+
+#: The dynamic loader refusing an installed package's native extension for a symbol it lacks
+#: (glibc's elf/dl-lookup.c prints "undefined symbol: %s"; CPython's ImportError, and
+#: TensorFlow's load_op_library NotFoundError, quote it after the file): an extension built
+#: against another TensorFlow, or TensorFlow against other libraries, than the ones loaded.
+_UNDEFINED_SYMBOL = re.compile(
+    r"^[^\n]{0,200}?(?:ImportError|OSError|NotFoundError)\b[^\n]{0,40}?: "
+    r"(?P<path>/[^\n:]{1,700}?\.so[.\d]*): "
+    r"undefined symbol: (?P<symbol>\S{1,400})",
+    re.MULTILINE,
+)
+
+
+#: pip finding one of TensorFlow's distributions installed ("Requirement already satisfied:
+#: tensorflow-gpu in SITE (1.0.1)", operations/prepare.py's "Requirement %s: %s (%s)"; pip
+#: before 9: "(use --upgrade to upgrade)"), with the version it printed last on the line where
+#: it did.
+_PIP_SATISFIED_TF = re.compile(
+    r"(?: \(use --upgrade to upgrade\))?: "
+    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)(?:[<>=!~][^\s]{0,60})? in "
+    r"[^\n]{0,400}?(?:\((?P<version>\d[\w.+]{0,40})\))?[ \t]*$"
+)
+
+
+def _pip_added_beside(evidence: Evidence, machine: Machine) -> Optional[Finding]:
+    """pip installing one of TensorFlow's distributions where it found another installed
+    (a dependant that requires ``tensorflow`` pulled it in beside ``tensorflow-gpu``, as
+    Keras 2.0 did): two distributions now write the same ``tensorflow/`` package."""
+    head = evidence.first_text
+    if pip_words(PipKind.SATISFIED) not in head or _INSTALLED not in head:
+        return None
+    installed = next(_pip_said(head, _PIP_INSTALLED_TF, PipKind.INSTALLED), None)
+    if installed is None:
+        return None
+    added = installed.match.group("dist")
+    for found in _pip_said(head, _PIP_SATISFIED_TF, PipKind.SATISFIED):
+        kept = found.match.group("dist")
+        if kept == added or f"{pip_words(PipKind.UNINSTALLED)}{kept}-" in head:
+            continue
+        seen = {kept: found.match.group("version") or "", added: installed.match.group("version")}
+        if not seen[kept]:
+            continue  # no release shown for the one already there: nothing to keep by name
+        return distributions_finding(
+            seen,
+            machine,
+            f"{found.line}\n{installed.line}\npip found {kept} "
+            f"installed and installed {added} beside it (a package it was asked for requires "
+            f"{added} by that name): both write the same `tensorflow/` package. Install the "
+            "package that required it with --no-deps where the TensorFlow already there is "
+            "the one wanted.",
+        )
+    return None
+
+
+#: pip removing the TensorFlow Colab builds for its image (its local version label,
+#: ``+zzzcolab`` and the build's date): the notebook replaced the image's own TensorFlow.
+_COLAB_BUILD_REMOVED = re.compile(
+    r"(?P<dist>tensorflow(?:-gpu)?)-(?P<version>\d+\.\d+(?:\.\d+)?)\+zzzcolab\d{1,20}"
+)
+
+
+def _hosted_tf_replaced(
+    evidence: Evidence,
+    revealed: Revealed,
+    by_cause: dict[str, list[Hits]],
+    findings: Mapping[str, Finding],
+    m: Machine,
+) -> Optional[Finding]:
+    """A GPU library failure, or an installed extension's undefined symbol, on a hosted
+    notebook (its own paths or its pip hook shown) after the log installs a TensorFlow there:
+    the image's CUDA and cuDNN wheels and its companions are built for the image's TensorFlow,
+    so the install is why (Colab's runtime FAQ). The GPU finding stays: it says what failed.
+    Without such a failure, pip's removal of Colab's own build of TensorFlow is the same
+    replacement observed: a warning."""
+    removed = (
+        next(
+            _pip_said(
+                evidence.first_text,
+                _COLAB_BUILD_REMOVED,
+                PipKind.UNINSTALLED,
+                PipKind.UNINSTALLING,
+            ),
+            None,
+        )
+        if "zzzcolab" in evidence.first_text
+        else None
+    )
+    if removed is not None:
+        replaced = _image_build_removed(evidence, revealed, by_cause, findings, removed, m)
+        if replaced is not None:
+            return replaced
+    image = causes.hosted.hosted_image(revealed.notebook)
+    installed = _tf_installed_in_log(evidence) if image is not None else None
+    if image is not None and installed is None:
+        return _image_libraries_unpaired(evidence, by_cause, findings, revealed.notebook, m)
+    if image is None or installed is None:
+        return None
+    failure = _after_install_failure(evidence, by_cause, findings)
+    if failure is None:
+        return _image_tensorflow_removed(evidence, revealed.notebook, installed, m)
+    dist, version = installed
+    what = f"{dist} {version}" if version else dist
+    return causes.finding(
+        f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
+        Severity.ERROR,
+        causes.hosted.HOSTED_TF_REPLACED,
+        f"TensorFlow replaced on {image.title}, whose CUDA and cuDNN are built for its own",
+        failure
+        + f"\nThe log installs {what} on {image.title} (its paths show the notebook) before "
+        "this failure.",
+        causes.hosted.installed_over_image_fix(m, image, dist, version),
+    )
+
+
+#: A CUDA toolkit library or cuDNN installed into the notebook by the system's or conda's
+#: package manager (``apt-get install libcudnn8=8.0.5...``, ``conda install cudatoolkit``):
+#: the image's libraries replaced rather than its TensorFlow.
+_NOTEBOOK_CUDA_INSTALL = re.compile(
+    r"\b(?:apt(?:-get)?|conda|mamba|dpkg)\b[^\n]{0,200}?\b(?:install|-i)\b[^\n]{0,300}?"
+    r"\b(?:lib)?(?:cudnn|cuda|cublas|cudart|nvidia-cuda)",
+)
+
+
+def _image_libraries_unpaired(
+    evidence: Evidence,
+    by_cause: Mapping[str, list[Hits]],
+    findings: Mapping[str, Finding],
+    notebook: Optional[str],
+    m: Machine,
+) -> Optional[Finding]:
+    """A refused cuDNN, or a CUDA library of the build not found, on the hosted ``notebook``
+    (``colab``) whose install the log does not show: the image's TensorFlow is built for the
+    CUDA and cuDNN the image carries (Colab's runtime FAQ), so a TensorFlow that asks for
+    others is not the image's, or the libraries are not. The driver's own libcuda is left
+    out: a runtime without a GPU lacks it whatever TensorFlow runs
+    (``hosted-runtime-without-gpu``); so is a log whose installs are shown and hold no
+    TensorFlow."""
+    hits = [
+        h
+        for c in (causes.gpu.CUDNN_VERSION_MISMATCH, causes.gpu.CUDA_LIBS_MISSING)
+        for h in by_cause.get(c, ())
+        if f"explain.{c}" in findings
+        and findings[f"explain.{c}"].severity.rank >= Severity.ERROR.rank
+        and not any("libcuda." in line or "nvcuda" in line for _, line in h.citations)
+    ]
+    image = causes.hosted.hosted_image(notebook)
+    text = evidence.first_text
+    if (
+        image is None
+        or not hits
+        or any(
+            said in text
+            for said in ("Successfully installed", "previously imported in this runtime")
+        )
+    ):
+        # pip's list (or Colab's hook) shows what the notebook installed, and no TensorFlow.
+        return None
+    libraries = _NOTEBOOK_CUDA_INSTALL.search(text)
+    return causes.finding(
+        f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
+        Severity.ERROR,
+        causes.hosted.HOSTED_TF_REPLACED,
+        f"TensorFlow and the CUDA libraries of {image.title} do not pair: one was replaced",
+        _cite(hits)
+        + f"\n{image.title} (its paths show the notebook) ships a TensorFlow built for the CUDA "
+        "and cuDNN of its image; the TensorFlow that ran asks for others"
+        + (
+            f" (the notebook installs libraries: {libraries.group(0).strip()})."
+            if libraries is not None
+            else ", so it is not the image's."
+        ),
+        causes.hosted.installed_over_image_fix(m, image, None, None),
+    )
+
+
+#: Colab's own notice that the kernel process died without a Python exception (a native
+#: crash; its RAM notice says "after using all available RAM" instead).
+_COLAB_KERNEL_DIED = re.compile(r"^Your \w+ crashed for an unknown reason\.?", re.MULTILINE)
+
+
+def _after_install_failure(
+    evidence: Evidence,
+    by_cause: Mapping[str, list[Hits]],
+    findings: Mapping[str, Finding],
+) -> Optional[str]:
+    """The failure a TensorFlow installed over a hosted image's shows, cited: a GPU library
+    the reading holds for an error (a refused cuDNN, a handle that failed, "DNN library is not
+    found", a CUDA library not found: not CUDA's start-up probe on a runtime without a GPU),
+    or an installed extension whose symbol the loaded libraries lack, or Colab's notice that
+    the kernel died without an exception. None where none of these."""
+    failed = any(
+        x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank >= Severity.ERROR.rank
+        for x in findings.values()
+    )
+    # The finding may be named after one cause and read from another's lines ("DNN library
+    # is not found" with a refused cuDNN): every pairing cause's lines are the failure's.
+    hits = [h for c in _IMAGE_PAIRING_CAUSES for h in by_cause.get(c, ())] if failed else []
+    if hits:
+        return _cite(hits)
+    text = evidence.first_text
+    missing = next(
+        (
+            m
+            for m in (_UNDEFINED_SYMBOL.finditer(text) if "undefined symbol" in text else ())
+            # An installed package's extension, not a program built from a checkout.
+            if re.search(r"/(?:site|dist)-packages/", m.group("path"))
+        ),
+        None,
+    )
+    if missing is None:
+        crashed = _COLAB_KERNEL_DIED.search(text) if "crashed for an unknown" in text else None
+        if crashed is None or "install" not in text[: crashed.start()]:
+            return None  # (a crash before the install is not the install's)
+        return (
+            f"{_cite_head(evidence, [crashed.group(0)]) or crashed.group(0)}\nThe notebook's "
+            "kernel died without a Python exception: a native library of the installed "
+            "TensorFlow failed beside the image's own."
+        )
+    return (
+        f"{_cite_head(evidence, [missing.group(0)]) or missing.group(0)}\nThe installed "
+        f"extension {missing.group('path')} needs {missing.group('symbol')}, which the "
+        "libraries loaded beside it lack: they are of another release."
+    )
+
+
+def _image_build_removed(
+    evidence: Evidence,
+    revealed: Revealed,
+    by_cause: dict[str, list[Hits]],
+    findings: Mapping[str, Finding],
+    removed: _PipSaid,
+    m: Machine,
+) -> Optional[Finding]:
+    """pip removing Colab's own build of TensorFlow (``removed``), with what it installed in
+    its place where the log shows it: an error where the GPU's libraries fail after it, else a
+    warning. None where another hosted notebook's paths are shown."""
+    image = causes.hosted.hosted_image(revealed.notebook or "colab")
+    if image is None or image.name != "colab":
+        return None
+    failure = _after_install_failure(evidence, by_cause, findings)
+    installed = _tf_installed_in_log(evidence)
+    dist, version = installed if installed is not None else (removed.match.group("dist"), None)
+    shown = f"{dist} {version}" if version else "another TensorFlow"
+    said = (
+        f"{removed.line}\npip removed the TensorFlow {removed.match.group('version')} "
+        f"that {image.title} builds for its image (its +zzzcolab label) and installed {shown} "
+        "in its place"
+    )
+    if failure is not None:
+        return causes.finding(
+            f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
+            Severity.ERROR,
+            causes.hosted.HOSTED_TF_REPLACED,
+            f"TensorFlow replaced on {image.title}, whose CUDA and cuDNN are built for its own",
+            f"{failure}\n{said}, before this failure.",
+            causes.hosted.installed_over_image_fix(m, image, dist, version),
+        )
+    return causes.finding(
+        f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
+        Severity.WARNING,
+        causes.hosted.HOSTED_TF_REPLACED,
+        f"The notebook replaced the TensorFlow {image.title} ships",
+        f"{said}: the image's CUDA and cuDNN libraries and its other packages are built and "
+        "tested with its own TensorFlow, and stay as they were.",
+        causes.hosted.installed_over_image_fix(m, image, dist, version),
+    )
+
+
+def _image_tensorflow_removed(
+    evidence: Evidence, notebook: Optional[str], installed: tuple[str, Optional[str]], m: Machine
+) -> Optional[Finding]:
+    """pip removing the TensorFlow the hosted ``notebook``'s image had and installing another
+    release, with no failure after it: the replacement observed, a warning (the image's CUDA
+    and cuDNN wheels and its add-ons stay at its own release). None where pip's removal is not
+    shown, or it put the same release back."""
+    # An image ships a release of tensorflow (or its -gpu/-cpu name), never tf-nightly.
+    removed = next(
+        (x for x in PIP_TF_REMOVED.finditer(evidence.first_text) if x["dist"].startswith("tens")),
+        None,
+    )
+    dist, version = installed
+    image = causes.hosted.hosted_image(notebook)
+    if (
+        image is None
+        or removed is None
+        or version is None
+        # A local label (``+zzzcolab...``) names a build of the same release.
+        or removed["version"].split("+")[0] == version
+    ):
+        return None
+    return causes.finding(
+        f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
+        Severity.WARNING,
+        causes.hosted.HOSTED_TF_REPLACED,
+        f"The notebook replaced the TensorFlow {image.title} ships",
+        f"{removed.group(0).strip()}\npip removed TensorFlow {removed['version']} from "
+        f"{image.title} (its paths show the notebook) and installed {dist} {version}: the "
+        "image's CUDA and cuDNN libraries and its other packages are built and tested with "
+        "its own TensorFlow, and stay as they were.",
+        causes.hosted.installed_over_image_fix(m, image, dist, version),
+    )
+
+
+def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Finding]:
+    """TensorFlow's version echoed after pip replaced it, naming the release pip removed
+    (:func:`tfdoctor.evidence.packages.read_stale_import`): the process that echoed it had
+    imported TensorFlow before the install, and a module once imported stays in it until
+    the interpreter restarts."""
+    stale = read_stale_import(evidence.first_text)
+    if stale is None:
+        return None
+    image = causes.hosted.hosted_image(revealed.notebook)
+    menu = (
+        "the Runtime menu's restart in Colab"
+        if revealed.notebook == "colab"
+        else f"{image.restart}, on {image.title}"
+        if image is not None
+        else "Kernel > Restart Kernel in Jupyter, the Runtime menu's restart in Colab, or a new "
+        "Python process"
+    )
+    return causes.finding(
+        f"explain.{causes.notebook.KERNEL_RESTART_NEEDED}",
+        Severity.ERROR,
+        causes.notebook.KERNEL_RESTART_NEEDED,
+        f"pip installed TensorFlow {stale.installed}, yet the running process still reports "
+        f"{stale.removed}",
+        f"{stale.echoed}\n"
+        + (
+            f"pip removed TensorFlow {stale.removed} and installed {stale.installed}"
+            if stale.removal_shown
+            else f"pip installed TensorFlow {stale.installed} into the kernel's own interpreter "
+            "(the note the notebook prints after such a run says so)"
+        )
+        + "; the process that printed this version had imported TensorFlow "
+        "before the install, and keeps the release it loaded until it restarts.",
+        causes.notebook.restart_fix(menu),
+    )
+
+
+def _settle_environment(
+    evidence: Evidence, revealed: Revealed, machine: Machine, findings: dict[str, Finding]
+) -> None:
+    """Where the log shows the environment around the process, the readings it changes: a
+    notebook kernel of another Python, WSL 1, WSL 2, a container's Python importing the
+    host's, a hosted notebook's Python that comes with its runtime."""
+    _settle_hosted_python(revealed, machine, findings)
+    _settle_kernel_install(evidence, findings)
+    _settle_wsl1(evidence, findings)
+    _settle_wsl2(evidence, machine, findings)
+    _settle_host_python_leak(evidence, findings)
+    _settle_pod_scheduled(evidence, findings)
+
+
+def _settle_hosted_python(
+    revealed: Revealed, machine: Machine, findings: dict[str, Finding]
+) -> None:
+    """A TensorFlow release pinned on a hosted notebook whose Python its wheels do not serve:
+    the fix gains the image's runtime version whose Python they do (the Python comes with
+    the runtime there: a new virtual environment of another Python is not at hand), and,
+    where the log shows a GPU, whether the release finds its CUDA on that runtime."""
+    image = causes.hosted.hosted_image(revealed.notebook)
+    pinned = next(
+        (
+            v
+            for x in revealed.pip_refusals
+            if x.dist in TF_DISTRIBUTIONS and (v := requested_version(x.spec)) is not None
+        ),
+        None,
+    )
+    if image is None or not image.releases or pinned is None:
+        return
+    words = causes.hosted.hosted_python_words(machine, image, pinned, _gpu_shown(machine, revealed))
+    for key, found in list(findings.items()):
+        if found.cause == causes.platform.TF_RELEASE_NOT_FOR_PYTHON and words and found.fix:
+            fix = Fix(f"{found.fix.text} {words}", found.fix.commands)
+            findings[key] = dataclasses.replace(found, fix=fix)

@@ -1,0 +1,160 @@
+"""Builders for notebooks: kernels and the Pythons they run."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.evidence.packages import read_pip_installed, read_pip_shown
+from tfdoctor.evidence.traceback import interpreter_prefix
+from tfdoctor.explain.common import _NO_TOP_MODULE, _cite, _group
+from tfdoctor.explain.drivers import _hits_by
+from tfdoctor.explain.scanning import Evidence, Hits
+from tfdoctor.facts import normalize_name
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.modules import distribution_of
+
+
+def _kernel_package(hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """The kernel's interpreter lacks the package that starts a kernel: Spyder's own
+    spyder-kernels where its words show it, else ipykernel; the interpreter and the releases
+    asked for where the lines name them."""
+    spyder = any(h.signature.id == "spyder-kernels-missing" for h in hits)
+    return causes.notebook.KERNEL_PACKAGE_MISSING, causes.notebook.kernel_package_fix(
+        "spyder-kernels" if spyder else "ipykernel",
+        _group(hits, "interpreter"),
+        _group(hits, "spec"),
+    )
+
+
+def _settle_kernel_install(evidence: Evidence, findings: dict[str, Finding]) -> None:
+    """The kernel's finding (:func:`_kernel_without_install`) in place of "not installed":
+    pip put the module where the kernel does not look, and that fix would send the next
+    install to the same wrong interpreter."""
+    kernel = _kernel_without_install(evidence)
+    if kernel is None:
+        return
+    for key in ("explain.package-not-installed", "explain.tf-not-installed"):
+        findings.pop(key, None)
+    findings.setdefault(kernel.id, kernel)
+
+
+def _kernel_without_install(evidence: Evidence) -> Optional[Finding]:
+    """A notebook's kernel (IPython's traceback) that cannot import a module whose
+    distribution pip says it installed, or found installed, in the log: pip ran for another
+    interpreter than the kernel's (a terminal's environment, ``!pip`` of the shell's PATH).
+    Not where ``%pip`` installed it (the kernel's own interpreter), nor into the user's site
+    directory, which a kernel started before it existed does not search (a restart's
+    matter)."""
+    text = evidence.first_text
+    if "%pip install" in text:
+        return None
+    installed = read_pip_installed(text) if "pip" in text or "Successfully" in text else []
+    # pip show reports what is installed whenever it ran: before the failure or after it, a
+    # distribution it shows that the kernel cannot import is another interpreter's (unless an
+    # install after the failure put it there: below).
+    shown = read_pip_shown(text)
+    if not installed and not shown:
+        return None
+    for tb in evidence.tracebacks:
+        match = _NO_TOP_MODULE.match(tb.message.strip()) if tb.ipython else None
+        if match is None:
+            continue
+        module = match.group("module")
+        dist = normalize_name(distribution_of(module) or module)
+        said = [text.find(w) for w in ("Successfully installed", "Requirement already satisfied")]
+        pip_at = min((x for x in said if x >= 0), default=-1)
+        failed_at = text.rfind(tb.message.strip())
+        # An install after the failure was its remedy, not another interpreter's, and a pip
+        # show after that install reports the remedy.
+        remedied = text.find("Successfully installed", failed_at) >= 0
+        if (dist not in shown or remedied) and (
+            dist not in installed or not 0 <= pip_at < failed_at
+        ):
+            continue
+        return causes.finding(
+            f"explain.{causes.notebook.KERNEL_ENV_MISMATCH}",
+            Severity.ERROR,
+            causes.notebook.KERNEL_ENV_MISMATCH,
+            f"pip installed {dist}, yet the notebook's kernel finds no {module}: it runs "
+            "another Python",
+            f"{tb.where}: {tb.type}: {tb.message}\npip reports {dist} installed in the "
+            "environment it ran for; the kernel's interpreter does not see it, so pip and the "
+            "kernel are two Pythons.",
+            causes.notebook.kernel_install_fix(dist),
+        )
+    return None
+
+
+def _kernel_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optional[Finding]:
+    """TensorFlow missing in a notebook while the log shows interpreters of two environments:
+    the kernel imports from another Python than the one TensorFlow went into. The finding
+    replaces "not installed" (whose fix would install into the wrong one again)."""
+    hits = by_cause.get(causes.software.TF_NOT_INSTALLED)
+    if not hits or not (evidence.jupyter or any(tb.ipython for tb in evidence.tracebacks)):
+        return None
+    prefixes: list[str] = []
+    pythons: list[str] = []
+    for python in evidence.interpreters:
+        prefix = interpreter_prefix(python)
+        if prefix not in prefixes:
+            prefixes.append(prefix)
+            pythons.append(python)
+    if len(prefixes) < 2:
+        return None
+    del by_cause[causes.software.TF_NOT_INSTALLED]
+    return causes.finding(
+        f"explain.{causes.notebook.KERNEL_ENV_MISMATCH}",
+        Severity.ERROR,
+        causes.notebook.KERNEL_ENV_MISMATCH,
+        "The notebook runs another Python than the one TensorFlow was installed into",
+        _cite(hits) + "\nInterpreters the log shows: " + ", ".join(pythons) + ".",
+        causes.notebook.kernel_python_fix(pythons, prefixes),
+    )
+
+
+#: An R call that names the environment TensorFlow goes into or is used from (the R
+#: interfaces' install_tensorflow(envname =), reticulate's use_* and *_create).
+_R_ENV_CALL = re.compile(
+    r"\b(?P<call>install_tensorflow|install_keras|use_virtualenv|use_condaenv|virtualenv_create"
+    r"|conda_create)\(\s*(?:envname\s*=\s*)?[\"'](?P<env>[\w.-]{1,80})[\"']"
+)
+#: The R interfaces' list of the Pythons reticulate searched, one per line below this line
+#: (tf_config_error_message in https://github.com/rstudio/tensorflow/blob/main/R/package.R).
+_R_SEARCHED = re.compile(
+    r"Python environments searched for 'tensorflow' package:\n"
+    r"(?P<list>(?:[ \t]+\S[^\n]{0,400}(?:\n|$)){1,20})"
+)
+
+
+def _reticulate_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optional[Finding]:
+    """The R interfaces found no TensorFlow, and the Pythons reticulate searched are none of
+    the environment the log's R code installed TensorFlow into or asked to use: the session
+    is bound to another Python. The finding replaces "not installed" (whose fix would
+    install into the wrong one again)."""
+    hits = _hits_by(by_cause, causes.software.TF_NOT_INSTALLED, "tf-not-installed-r")
+    text = evidence.first_text
+    searched_at = _R_SEARCHED.search(text) if hits else None
+    calls = list(_R_ENV_CALL.finditer(text)) if searched_at is not None else []
+    if searched_at is None or not calls:
+        return None
+    searched = [x.strip() for x in searched_at.group("list").splitlines() if x.strip()]
+    env = calls[-1].group("env")
+    folder = re.compile(rf"(?:^|[\\/]){re.escape(env)}(?:[\\/]|$)")
+    if any(folder.search(python) for python in searched):
+        return None  # reticulate did search it: TensorFlow is missing there, not elsewhere
+    del by_cause[causes.software.TF_NOT_INSTALLED]
+    conda = any(c.group("call") in ("use_condaenv", "conda_create") for c in calls)
+    return causes.finding(
+        f"explain.{causes.notebook.KERNEL_ENV_MISMATCH}",
+        Severity.ERROR,
+        causes.notebook.KERNEL_ENV_MISMATCH,
+        "R uses another Python than the environment TensorFlow was installed into",
+        _cite(hits)
+        + f"\nThe R code names the environment {env!r}; reticulate searched "
+        + ", ".join(searched)
+        + ".",
+        causes.notebook.reticulate_env_fix(env, conda, searched),
+    )

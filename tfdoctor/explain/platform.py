@@ -1,0 +1,412 @@
+"""Builders for the platform: the operating system, the C library, the CPU, the word size."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.evidence.macos import APPLE, INTEL
+from tfdoctor.evidence.traceback import installed_package
+from tfdoctor.explain.common import _cite, _group
+from tfdoctor.explain.drivers import _hits_by
+from tfdoctor.explain.libraries import _NO_DNN_PLUGIN
+from tfdoctor.explain.revealed import Revealed
+from tfdoctor.explain.scanning import Hits
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
+from tfdoctor.modules import distribution_of
+from tfdoctor.signatures import EMULATOR, MACOS_WORDS, REASON_CUT, WINDOWS_WORDS
+
+
+def _macos(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    built_for = next(
+        (g["macos_version"] for h in hits for g in h.groups if g.get("macos_version")), None
+    )
+    # The system library lacks the symbol (this cause's own hit): the macOS the referencing
+    # binary was built for, on dyld's "Referenced from:" line, is the one it needs.
+    return causes.platform.MACOS_TOO_OLD, causes.platform.macos_fix(built_for or r.dyld_built_for)
+
+
+def _package_named(top: Optional[str]) -> Optional[str]:
+    """How a fix names the installed import package ``top``: its distribution where the module
+    table knows it (cv2 is opencv-python's), else by its directory (no distribution is made
+    up for it); TensorFlow's as ``tensorflow``."""
+    if not top:
+        return None
+    if top in ("tensorflow", "tensorflow_core"):
+        return "tensorflow"
+    return distribution_of(top) or causes.common.package_named(top)
+
+
+def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
+    requirer = _group(hits, "requirer") or ""
+    top = installed_package(requirer) if requirer else None
+    return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(
+        glibc,
+        _package_named(top),
+        m.matrix.releases if m.matrix is not None else (),
+        m.tf.version if m.tf is not None else r.tf_version,
+    )
+
+
+def _no_tensorrt(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """TF-TRT missing: a build without TensorRT, or, for its module of 1.14 and later, a
+    TensorFlow older than that module (TF-TRT in tensorflow.contrib.tensorrt then)."""
+    tf = m.tf.version if m.tf is not None else r.tf_version
+    module_missing = any(h.signature.id == "tf-trt-module-missing" for h in hits)
+    # Where the module began is the matrix's (its tf_trt rows); unknown, no release predates it.
+    since = (
+        m.matrix.tf_trt_module_since(causes.gpu.TF_TRT_MODULE)
+        if module_missing and m.matrix is not None
+        else None
+    )
+    if since and tf and version_key(tf)[:2] < version_key(since)[:2]:
+        return causes.code.API_REMOVED, causes.gpu.tf_trt_module_predates_fix(m, tf, since)
+    return causes.gpu.TF_BUILD_WITHOUT_TENSORRT, causes.gpu.tf_without_tensorrt_fix(m)
+
+
+def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.platform.LIBSTDCXX_TOO_OLD, causes.platform.libstdcxx_fix(
+        _group(hits, "symbol") or "GLIBCXX_3.4",
+        _group(hits, "library") or "",
+        _group(hits, "requirer") or "",
+    )
+
+
+def _without(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
+    """``by_cause`` without ``signature``'s hits under ``cause`` (the cause gone if none stay)."""
+    rest = [h for h in by_cause.get(cause, []) if h.signature.id != signature]
+    if rest:
+        by_cause[cause] = rest
+    else:
+        by_cause.pop(cause, None)
+
+
+def _settle_dnn_not_found(by_cause: dict[str, list[Hits]]) -> None:
+    """ "DNN library is not found" read once, by what the log shows around it: the refused
+    cuDNN's own line (the mismatch), a cuDNN handle that failed (that finding's candidates), a
+    library that did not load (that finding), else a cuDNN that loaded and did not start, with
+    the library not found as the second reading."""
+    mismatch = causes.gpu.CUDNN_VERSION_MISMATCH in by_cause
+    handle = any(
+        h.signature.id not in _NO_DNN_PLUGIN
+        for h in by_cause.get(causes.runtime.GPU_LIBRARY_INIT_FAILED, [])
+    )
+    not_loaded = any(
+        h.signature.id != "dnn-library-not-found"
+        for h in by_cause.get(causes.gpu.CUDA_LIBS_MISSING, [])
+    )
+    if mismatch or handle:
+        # The line TensorFlow printed when it refused the cuDNN, or the handle that failed,
+        # says the library loaded: one cause, that line's.
+        _without(by_cause, causes.gpu.CUDA_LIBS_MISSING, "dnn-library-not-found")
+    if mismatch or not_loaded:
+        _without(by_cause, causes.runtime.GPU_LIBRARY_INIT_FAILED, "dnn-support-not-created")
+
+
+def _fold_into_emulator(by_cause: dict[str, list[Hits]]) -> None:
+    """QEMU's own line for the signal its guest died of shows the process ran emulated: the
+    crash the CPU's missing instructions would explain (TensorFlow's AVX refusal, an illegal
+    instruction) is the emulator's, one cause with it."""
+    emulated = by_cause.get(causes.platform.CPU_EMULATED, [])
+    if not any(EMULATOR in h.signature.tags for h in emulated):
+        return
+    lacking = by_cause.pop(causes.platform.CPU_LACKS_AVX, [])
+    # The emulator's own line first: its words name the cause.
+    by_cause[causes.platform.CPU_EMULATED] = [*emulated, *lacking]
+
+
+def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """An illegal instruction: an emulator's missing AVX or the CPU's own, decided by what the
+    facts and the log show of the machine (both causes' signatures come here)."""
+    plat = m.facts.platform
+    ids = {h.signature.id for h in hits}
+    if ids == {"conda-apple-channel-x86"}:
+        # No crash: an x86-64 conda looked for Apple silicon's packages. Under Rosetta only
+        # where the Mac is shown to be Apple silicon: an Intel Mac following Apple's guide
+        # prints the same search, and an arm64 conda cannot run there.
+        intel_facts = (
+            plat is not None
+            and plat.system == "Darwin"
+            and plat.machine == "x86_64"
+            and not plat.rosetta
+            and plat.emulation is None
+        )
+        if intel_facts or (r.mac is not None and r.mac.value == INTEL):
+            return causes.platform.WHEEL_MISMATCH, causes.platform.intel_mac_conda_fix(m)
+        # Apple silicon, shown or (since 2020 the commoner Mac) not told apart from Intel.
+        shown = (plat is not None and plat.rosetta) or (r.mac is not None and r.mac.value == APPLE)
+        return causes.platform.CPU_EMULATED, causes.platform.rosetta_conda_fix(not shown)
+    emulator = any(EMULATOR in h.signature.tags for h in hits)
+    emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or emulator
+    mac = r.mac  # shown only for a log of macOS, or of no system shown (_system_of)
+    if not emulated and plat is None and mac is not None:
+        # The Mac the log shows decides: Rosetta 2 on Apple silicon does not translate AVX
+        # (https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment);
+        # an Intel Mac runs the wheel natively, and the oldest lack AVX.
+        emulated = mac.value == APPLE
+    elif not emulated and plat is None:
+        # A Mac that shows neither kind is taken for Apple silicon under Rosetta, the commoner
+        # since 2020 (an Intel Mac without AVX is older than 2012): the macOS shells' words
+        # or a log of macOS, not zsh's words on a system the log shows is another.
+        emulated = r.os == "macos" or (
+            not r.os and any(MACOS_WORDS in h.signature.tags for h in hits)
+        )
+    if emulated:
+        # Not an emulator's own line (QEMU's): a Mac, shown or taken for Apple silicon.
+        return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(
+            m, apple_silicon=not emulator, host_platform=_group(hits, "host_platform")
+        )
+    library = _group(hits, "library")
+    # Words only Windows prints (faulthandler's "Windows fatal exception") show the system
+    # where nothing else in the log does.
+    windows = any(WINDOWS_WORDS in h.signature.tags for h in hits)
+    return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix(
+        _group(hits, "instruction"),
+        system="macos" if mac is not None else (m.os or r.os or ("windows" if windows else None)),
+        binding=library if library and causes.platform.tfjs_binding(library) else None,
+    )
+
+
+#: Windows' reason for a DLL that did not load, on the line below Python's "DLL load failed:"
+#: (a paste wrapped there): a module missing (126), a procedure missing (127), another
+#: machine's DLL (193), access denied (5). Each says why, and none is a CPU without AVX, whose
+#: reason is an initialisation that failed (1114).
+#: https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--0-499-
+_REASON_BELOW = re.compile(
+    r"DLL load failed[^\n]{0,200}\n[ \t]*(?:The specified (?:module|procedure) could not be "
+    r"found|%1 is not a valid Win32 application|Access is denied)"
+)
+
+
+def _cpu_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    m: Machine,
+    r: Revealed,
+    text: str = "",
+) -> Optional[Finding]:
+    """A CPU without the instructions the build needs, as the second candidate where the log
+    leaves it open beside the reading given: an illegal instruction on a Mac the log does not
+    show (taken for Apple silicon under Rosetta; an Intel Mac made before 2011 lacks AVX, and
+    one before 2013 AVX2, which some builds need), or TensorFlow's native library failing on a
+    system that may be Windows with the loader's reason cut (a DLL missing, or, from 1.6 on,
+    its start on a CPU without AVX: Windows' "DLL initialization routine failed"). None where
+    the machine's facts, the Mac or the system the log shows, or the reason, decide (in
+    ``text``, the log, Windows' reason on the line below :data:`_REASON_BELOW`)."""
+    if f"explain.{causes.platform.CPU_LACKS_AVX}" in findings or m.facts.platform is not None:
+        return None
+    emulated = findings.get(f"explain.{causes.platform.CPU_EMULATED}")
+    # Both causes' signatures come to one reading (_cpu_avx): its crash lines, whichever.
+    crashes = [
+        h
+        for c in (causes.platform.CPU_EMULATED, causes.platform.CPU_LACKS_AVX)
+        for h in by_cause.get(c, ())
+        if h.signature.id != "conda-apple-channel-x86"  # a search, not a crash
+    ]
+    if (
+        emulated is not None
+        and emulated.severity.rank >= Severity.WARNING.rank
+        and crashes
+        and not any(EMULATOR in h.signature.tags for h in crashes)
+        and r.mac is None
+    ):
+        lines = [_cite([h]) for h in crashes]
+        return causes.finding(
+            f"explain.{causes.platform.CPU_LACKS_AVX}",
+            Severity.WARNING,
+            causes.platform.CPU_LACKS_AVX,
+            "Or: an Intel Mac whose CPU lacks AVX (or the AVX2 a build needs) (the other "
+            "candidate)",
+            "\n".join(
+                (
+                    *lines[:1],
+                    "The log does not show which Mac this is. On Apple silicon the crash is "
+                    "x86-64 code under Rosetta 2 (the reading above); on an Intel Mac it is the "
+                    "CPU itself: those made up to 2010 lack AVX, which every TensorFlow wheel "
+                    "after 1.5 needs, and those up to 2012 lack AVX2, which some builds need. "
+                    "The command below tells the two apart: an Apple M chip is the reading "
+                    "above, an Intel CPU without AVX1.0 (or AVX2) is this one.",
+                )
+            ),
+            causes.platform.cpu_avx_fix(None, system="macos"),
+        )
+    reason_cut = [
+        h
+        for c in (causes.platform.MSVC_RUNTIME_MISSING, causes.platform.NATIVE_LIBRARY_UNRESOLVED)
+        for h in by_cause.get(c, ())
+        if REASON_CUT in h.signature.tags
+    ]
+    if not reason_cut or r.os not in (None, "windows") or _REASON_BELOW.search(text):
+        return None
+    others = [
+        h
+        for hs in by_cause.values()
+        for h in hs
+        if REASON_CUT not in h.signature.tags and h.signature.severity != "info"
+    ]
+    if others or r.dll_extension is not None:
+        return None  # another line says more than a cut reason
+    first = reason_cut[0]
+    return causes.finding(
+        f"explain.{causes.platform.CPU_LACKS_AVX}",
+        Severity.WARNING,
+        causes.platform.CPU_LACKS_AVX,
+        "Or: a CPU without AVX, on which TensorFlow's native library cannot start (the other "
+        "candidate)",
+        "\n".join(
+            (
+                _cite([first]),
+                "The log cuts the loader's reason. On Windows TensorFlow's library fails to "
+                "load for a DLL it links that is missing (the Visual C++ runtime), or fails to "
+                "start on a CPU without AVX, which every release from 1.6 is built for "
+                "(Windows then says 'A dynamic link library (DLL) initialization routine "
+                "failed'). The command below lists the CPU's instruction sets: no AVX is this "
+                "candidate.",
+            )
+        ),
+        _avx_check_fix(
+            "windows" if r.os == "windows" or WINDOWS_WORDS in first.signature.tags else None
+        ),
+    )
+
+
+def _avx_check_fix(system: Optional[str]) -> Fix:
+    """The AVX fix for ``system``; where the log shows none, with the check of Windows (whose
+    loader words this failure so) beside Linux's."""
+    fix = causes.platform.cpu_avx_fix(None, system=system)
+    if system is not None:
+        return fix
+    windows = causes.platform.cpu_avx_fix(None, system="windows")
+    return Fix(fix.text, (*fix.commands, *windows.commands))
+
+
+def _jvm_candidate(
+    findings: Mapping[str, Finding], by_cause: Mapping[str, Sequence[Hits]], r: Revealed
+) -> Optional[Finding]:
+    """TensorFlow's HDFS file system, as the second candidate where the JVM's library did not
+    load and the log shows neither HDFS nor another library that starts a JVM in the process:
+    libhdfs links libjvm.so, found through JAVA_HOME and the loader's path, and TensorFlow
+    loads no JVM otherwise. None where HDFS is shown (then it is the reading itself) or JPype,
+    pyjnius, python-javabridge or rJava is named."""
+    found = findings.get(f"explain.{causes.platform.NATIVE_LIBRARY_UNRESOLVED}")
+    if found is None or r.hadoop or r.jvm_embedder:
+        return None
+    hits = [
+        h
+        for h in by_cause.get(causes.platform.NATIVE_LIBRARY_UNRESOLVED, ())
+        if any(
+            g.get("library", "").replace("\\", "/").rsplit("/", 1)[-1].startswith("libjvm.so")
+            for g in h.groups
+        )
+    ]
+    if not hits or f"explain.{causes.runtime.FILESYSTEM_ENV_MISCONFIGURED}" in findings:
+        return None
+    return causes.other_candidate(
+        causes.runtime.FILESYSTEM_ENV_MISCONFIGURED,
+        "TensorFlow's HDFS file system, whose libhdfs needs the JVM that JAVA_HOME names",
+        "\n".join(
+            (
+                _cite(hits[:1]),
+                "libjvm.so is the JVM's library. TensorFlow loads it only through Hadoop's "
+                "libhdfs, which its HDFS file system opens for an hdfs:// path (TensorFlowOnSpark "
+                "jobs too), and finds it through JAVA_HOME and the loader's path; the log names "
+                "no other library that starts a JVM in the process (JPype, rJava). Where the "
+                "program reads from HDFS, this is the candidate: JAVA_HOME wrong or unset on the "
+                "machine (each node of a cluster) that ran it.",
+            )
+        ),
+        causes.runtime.hdfs_env_fix(),
+    )
+
+
+def _binding_word_size_candidate(
+    findings: Mapping[str, Finding], by_cause: Mapping[str, Sequence[Hits]]
+) -> Optional[Finding]:
+    """A 32-bit process, as the second candidate where a .NET program did not find
+    TensorFlow's C library: the library is built for 64-bit only, and a process built for x86
+    (or AnyCPU preferring 32-bit) reports it as not found although it lies beside the program
+    (Mono words every failed dlopen so). None where another reading took the line."""
+    found = findings.get(f"explain.{causes.platform.NATIVE_LIBRARY_UNRESOLVED}")
+    hits = _hits_by(
+        by_cause, causes.platform.NATIVE_LIBRARY_UNRESOLVED, "dotnet-tensorflow-dll-not-found"
+    )
+    if (
+        found is None
+        or not hits
+        or f"explain.{causes.platform.BINDING_PROCESS_NOT_64BIT}" in findings
+    ):
+        return None
+    return causes.other_candidate(
+        causes.platform.BINDING_PROCESS_NOT_64BIT,
+        "the .NET program runs as a 32-bit process, which cannot load the 64-bit library",
+        "\n".join(
+            (
+                _cite(hits[:1]),
+                "TensorFlow's C library is built for 64-bit systems only; a program built for "
+                "x86, or AnyCPU with 'Prefer 32-bit' (a .NET Framework console project's "
+                "default), runs as a 32-bit process, and the runtime reports the library as not "
+                "found even where it lies beside the program. Where the file is there, this is "
+                "the candidate.",
+            )
+        ),
+        causes.platform.binding_64bit_fix("dotnet"),
+    )
+
+
+_DLOPENED = re.compile(r"dlopen\(([^,]+),")
+
+
+def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "pip-unsupported-wheel-other" for h in hits):
+        # pip refused a wheel file: its tags (from the message, or the command that named it)
+        # say what it needs.
+        wheel = next(iter(r.wheel_refusals), None)
+        if wheel is None:
+            return causes.platform.WHEEL_MISMATCH, causes.platform.unnamed_wheel_fix(m)
+        return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
+            m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
+        )
+    if any(h.signature.id == "musl-loader-tensorflow" for h in hits):
+        return causes.platform.WHEEL_MISMATCH, causes.platform.musl_fix()
+    if any(h.signature.id == "windows-module-other-python" for h in hits):
+        package = r.dll_extension
+        return causes.platform.WHEEL_MISMATCH, causes.platform.other_python_dll_fix(
+            m,
+            _group(hits, "library") or "",
+            distribution_of(package) if package else None,
+            package,
+        )
+    library = _group(hits, "library")
+    if library and causes.platform.tfjs_binding(library):
+        return causes.platform.WHEEL_MISMATCH, causes.platform.tfjs_word_size_fix(library)
+    if any(h.signature.id == "library-wrong-architecture" for h in hits) and library:
+        top = installed_package(library)
+        if top is None:
+            # A library file of its own (libtensorflow.so of the C API), not a wheel's: its
+            # build for this machine's architecture, not a reinstall.
+            return causes.platform.WHEEL_MISMATCH, causes.platform.library_architecture_fix(library)
+    # The loader's words: "have" is the library's architecture; the file it refused (dlopen's
+    # first argument) says whose it is.
+    lines = [line for h in hits for _, line in h.citations]
+    refused = next((m.group(1) for m in map(_DLOPENED.search, lines) if m is not None), "")
+    if not refused and any(h.signature.id == "binary-wrong-architecture-dyld2" for h in hits):
+        # dyld 2 names the refused file on a line of its own, after dlopen's.
+        refused = library or ""
+    top = installed_package(refused) if refused else None
+    dist = (distribution_of(top) if top else None) or "tensorflow"
+    dyld = any(
+        h.signature.id in ("binary-wrong-architecture", "binary-wrong-architecture-dyld2")
+        for h in hits
+    )
+    return causes.platform.WHEEL_MISMATCH, causes.platform.architecture_fix(
+        _group(hits, "architecture"), dist, m, dyld
+    )
+
+
+def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.gpu.GPU_TOO_FEW_CORES, causes.gpu.few_cores_fix(m, _group(hits, "cores"))

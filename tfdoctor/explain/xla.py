@@ -1,0 +1,64 @@
+"""Builders for XLA's compilers: a ptxas too old or too new for the GPU."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from tfdoctor import causes
+from tfdoctor.explain.common import _group
+from tfdoctor.explain.revealed import Revealed
+from tfdoctor.explain.scanning import Hits
+from tfdoctor.findings import Fix
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import parse_arch
+
+#: The oldest architecture generation (Maxwell, compute capability 5.x) whose name every ptxas
+#: of TensorFlow 2's CUDA releases (10.0 to 12.x) knows; CUDA 13's is later
+#: (:func:`tfdoctor.causes.gpu.toolkit_dropped_arch`).
+_OLDEST_ARCH_MAJOR_KEPT = 5
+
+
+def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    arch = _group(hits, "gpu_arch")
+    cap = _group(hits, "compute_capability")
+    if arch is None and cap is not None:
+        # XLA's later words name the GPU's capability (``ptxas does not support CC 8.9``).
+        arch = "sm_" + cap.replace(".", "")
+    parsed = parse_arch(arch) if arch else None
+    if parsed is not None and r.toolkit_major is not None:
+        dropped = causes.gpu.toolkit_dropped_arch(r.toolkit_major[0], parsed[1], parsed[2])
+        if dropped is not None:
+            # A ptxas newer than the GPU: the GPU too old for that toolkit, not the ptxas.
+            known = f"{parsed[1]}.{parsed[2]}"
+            return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.toolkit_dropped_arch_fix(
+                m, known, r.toolkit_major[0], r.toolkit_major[1], dropped
+            )
+    if parsed is not None and parsed[1] < _OLDEST_ARCH_MAJOR_KEPT:
+        # XLA asks ptxas for the GPU's own architecture. Every ptxas from CUDA 6.5 to 10.2
+        # knows Kepler's sm_30 to sm_37; CUDA 11 dropped sm_30 and CUDA 12 sm_35 and sm_37. A
+        # ptxas that does not know one is newer than the GPU: the GPU is too old for the
+        # toolchain and for the TensorFlow built with it, not the ptxas too old.
+        # https://docs.nvidia.com/cuda/archive/11.0/cuda-toolkit-release-notes/index.html
+        # https://docs.nvidia.com/cuda/archive/12.0.0/cuda-toolkit-release-notes/index.html
+        known = f"{parsed[1]}.{parsed[2]}"
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.gpu_arch_fix(m, known)
+    nvcc = [
+        line for h in hits if h.signature.id == "nvcc-unknown-gpu-arch" for _, line in h.citations
+    ]
+    if nvcc:
+        # nvcc names a virtual architecture (compute_86) where it has no real one (sm_86).
+        named = re.search(r"compute_(\d+[a-z]?)", " ".join(nvcc))
+        arch = arch or (f"sm_{named.group(1)}" if named else None)
+    if nvcc:
+        return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "nvcc")
+    shown = next((p for p in r.ptxas_shown if p[0] != "newer-than-driver"), None)
+    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "ptxas", shown, r.ptxas_path)
+
+
+def _ptxas_new(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A ptxas newer than the driver, with the versions XLA's own line states."""
+    shown = next((p for p in r.ptxas_shown if p[0] == "newer-than-driver"), None)
+    if shown is not None:
+        return causes.xla.PTXAS_TOO_NEW, causes.xla.ptxas_fix(m, shown[2], shown[1])
+    return causes.xla.PTXAS_TOO_NEW, causes.xla.ptxas_fix(m)
