@@ -674,3 +674,13 @@ def test_the_windows_side_commands_say_where_they_run() -> None:
     wsl = [c for c in fix.commands if c.startswith("wsl ")]
     assert wsl
     assert all("# in Windows PowerShell" in c for c in wsl), wsl
+
+
+def test_nvidia_smi_finding_no_gpu_gets_the_ranked_candidates_and_their_looks() -> None:
+    # nvidia-smi's words where NVML starts and counts no device: the fix is check's (the
+    # candidates ranked by the PCI binding, each with the command that tells it apart).
+    report = explained("$ nvidia-smi\nNo devices were found\n")
+    found = [x for x in report.findings if x.cause == "gpu-not-bound"]
+    assert found and found[0].fix is not None
+    assert "lspci -nnk -d 10de:" in found[0].fix.commands
+    assert "vfio-pci" in fix_text(found[0]) and "Xid 79" in fix_text(found[0])

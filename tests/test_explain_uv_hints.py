@@ -5,8 +5,11 @@ release's Pythons (tf-release-not-for-python), every release refused is this Pyt
 
 from __future__ import annotations
 
-from tests.explaining import explained, fix_text, top_error
+from tests import factories as f
+from tests.explaining import SIGNATURES, explained, fix_text, top_error
 from tfdoctor.evidence.pip import read_abi_hints
+from tfdoctor.explain import explain
+from tfdoctor.explain.reader import split_text
 
 PINNED = """\
   \N{MULTIPLICATION SIGN} No solution found when resolving dependencies:
@@ -104,3 +107,53 @@ def test_uvs_earlier_hint_on_its_own_line_is_read_the_same_way() -> None:
     top = top_error(explained(log))
     assert top.cause == "tf-release-not-for-python"
     assert "uv venv --python 3.11" in fix_text(top)
+
+
+#: pixi's own words around a PyPI resolution it hands to uv's resolver (prefix-dev/pixi,
+#: src/lock_file/resolve/pypi.rs), above uv's report, after the command the user ran.
+PIXI_HEAD = (
+    "$ pixi add --pypi trainer\n"
+    "  \N{MULTIPLICATION SIGN} failed to solve the pypi requirements of 'default' 'linux-64'\n"
+    "  ├─▶ failed to resolve pypi dependencies\n"
+)
+
+
+def test_uvs_words_in_a_pixi_workspace_get_pixis_commands() -> None:
+    top = top_error(explained(PIXI_HEAD + PINNED))
+    assert top.cause == "tf-release-not-for-python"
+    assert top.fix is not None
+    assert top.fix.commands == ('pixi add "python=3.10.*"', "pixi install")
+    assert "uv venv" not in fix_text(top)
+
+
+def test_an_unpublished_pin_in_a_pixi_workspace_is_pinned_with_pixi() -> None:
+    refusal = (
+        "  ╰─▶ Because there is no version of tensorflow==2.99.0 and you require "
+        "tensorflow==2.99.0, we can conclude that your requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(PIXI_HEAD.replace("trainer", '"tensorflow==2.99.0"') + refusal))
+    assert top.cause == "pinned-release-not-published"
+    assert top.fix is not None and top.fix.commands
+    assert all(c.startswith("pixi add --pypi ") for c in top.fix.commands)
+
+
+def test_a_uv_command_far_above_the_error_still_says_whose_environment_it_is() -> None:
+    # `uv run` in the first block, NumPy's refusal in another: the installer is read over the
+    # whole log, not from the lines a signature cites.
+    head = "$ uv run train.py\n" + "Epoch 1/10\n" * 3
+    tail = (
+        "A module that was compiled using NumPy 1.x cannot be run in\n"
+        "NumPy 2.0.0 as it may crash. To support both 1.x and 2.x\n"
+        "versions of NumPy, modules must be compiled with NumPy 2.0.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/work/proj/.venv/lib/python3.11/site-packages/tensorflow/__init__.py", '
+        "line 37, in <module>\n"
+        "    from tensorflow.python.tools import module_util as _module_util\n"
+        "AttributeError: _ARRAY_API not found\n"
+    )
+    report = explain(
+        [split_text(head), split_text(tail, first_line=5)], SIGNATURES, f.FIXTURE_MATRIX, None
+    )
+    top = top_error(report)
+    assert top.cause == "numpy-abi"
+    assert top.fix is not None and top.fix.commands == ('uv add "numpy<2"',)

@@ -890,3 +890,15 @@ def test_cannot_dlopen_of_another_distribution_is_not_told_the_and_cuda_extra(
     report = explained(shown + "2024-03-01 10:00:00.100000: " + CANNOT_DLOPEN, matrix=_matrix())
     assert report.findings
     assert all("and-cuda" not in fix_text(x) for x in report.findings)
+
+
+def test_cannot_dlopen_of_a_linux_only_cuda_release_keeps_its_extras_command() -> None:
+    # 2.17's CUDA builds are Linux's alone: the installed release's extra is right where its
+    # CUDA build ran, though the log names no system, so its command stays in the fix.
+    report = explained(
+        _pip_installed("tensorflow-2.17.0") + "2024-03-01 10:00:00.100000: " + CANNOT_DLOPEN,
+        matrix=_matrix(),
+    )
+    top = report.findings[0]
+    assert top.cause == "cuda-libs-missing" and top.fix is not None
+    assert any('"tensorflow[and-cuda]==2.17.0"' in c for c in top.fix.commands)

@@ -2677,8 +2677,9 @@ def resolver_release_fix(
     interpreter or platform: a Python the release's wheels are built for (``abi_tags``, as the
     resolver's hint lists them: ``cp311`` is CPython 3.11), or a platform they are built for,
     or a release of ``dist`` that has a wheel here (a pin or a Python range of the project).
-    ``installer``: ``uv pip`` (uv's pip interface) or ``uv`` (a project) where the words say
-    which, whose commands make the environment; ``implementation`` and ``variant``: the
+    ``installer``: ``uv pip`` (uv's pip interface), ``uv`` (a project) or ``pixi`` (a pixi
+    workspace, whose PyPI resolver is uv's) where the log says which, whose commands make the
+    environment; ``implementation`` and ``variant``: the
     interpreter as uv's hint names it (``PyPy``; ``t``, a free-threaded build)."""
     # cp37m: CPython 3.7's tag with pymalloc's ABI flag (Pythons before 3.8 carry it).
     pythons = [f"{t[2]}.{t[3:].rstrip('m')}" for t in abi_tags if re.fullmatch(r"cp\d\d+m?", t)]
@@ -2709,8 +2710,13 @@ def resolver_release_fix(
         text = (
             f"The resolver chose {release}, whose wheels are for CPython "
             f"{', '.join(pythons)} only{used}: create the environment with Python {pythons[-1]} "
-            f"(`uv venv --python {pythons[-1]}`, or the project's requires-python narrowed to "
-            f"it), or require a {dist} release that publishes wheels for this Python."
+            + (
+                f'(`pixi add "python={pythons[-1]}.*"`), '
+                if installer == "pixi"
+                else f"(`uv venv --python {pythons[-1]}`, or the project's requires-python "
+                "narrowed to it), "
+            )
+            + f"or require a {dist} release that publishes wheels for this Python."
         )
     elif platforms:
         text = (
@@ -2771,9 +2777,14 @@ def _uv_environment(installer: str, python: str, dist: str, version: str = "") -
     """uv's commands that remake the environment with ``python`` (a version or a request such
     as ``cpython@3.12``): a project pins it in .python-version and syncs (uv python pin, uv
     sync); uv's pip interface makes a new .venv and installs ``dist`` (at ``version``, where
-    given) into it."""
+    given) into it. A pixi workspace (``pixi``: uv's words there are pixi's PyPI resolver's)
+    takes its Python from conda-forge: its ``python`` dependency (the default build, CPython)
+    changed, then installed (https://pixi.sh/latest/reference/cli/pixi/add/)."""
     if installer == "uv":
         return (f"uv python pin {python}", "uv sync")
+    version_number = re.search(r"\d+\.\d+", python)
+    if installer == "pixi" and version_number is not None:
+        return (f'pixi add "python={version_number.group()}.*"', "pixi install")
     wanted = f'"{dist}=={version}"' if version else dist
     return (f"uv venv --python {python}", f"uv pip install {wanted}")
 

@@ -42,8 +42,8 @@ _UV_LOCK_HINT = re.compile(r"\bYou're on (?:Windows|Linux|macOS) \(`")
 @record
 class Installer(Record):
     """The installer whose words a refusal is in: ``tool`` is ``pip``, ``uv``, ``poetry`` or
-    ``pip-tools``; ``interface`` is uv's (``uv pip``, ``uv`` for a project) where its words
-    say which, else empty."""
+    ``pip-tools``; ``interface`` is uv's (``uv pip``, ``uv`` for a project, ``pixi`` where
+    pixi's PyPI resolver, uv's, printed them) where the log says which, else empty."""
 
     tool: str = "pip"
     interface: str = ""

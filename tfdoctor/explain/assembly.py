@@ -292,7 +292,12 @@ def _cause_finding(
         final, fix = builder(m, r, hits)
     # The user's own requirement, quoted, is theirs to keep: no release is chosen for them.
     own = final == causes.platform.SHELL_GLOB_EXTRA
-    if fix is not None and not own and (m.tf is None or m.os is None):
+    if (
+        fix is not None
+        and not own
+        and (m.tf is None or m.os is None)
+        and not _installed_cuda_build(final, m)
+    ):
         fix = _without_extra_installs(fix)
     elif fix is not None and not own and m.platform is None:
         fix = _extra_for_unknown_architecture(fix)
@@ -377,6 +382,15 @@ def _cause_finding(
         "\n".join(p for p in parts if p),
         fix,
         tuple(dict.fromkeys(u for h in hits for u in h.signature.sources)),
+    )
+
+
+def _installed_cuda_build(cause: str, m: Machine) -> bool:
+    """Whether ``cause`` is CUDA libraries missing under an installed ``tensorflow`` whose
+    CUDA build the log shows at work: its CUDA extra at that release is then right for this
+    platform and Python, which it already runs on (:meth:`Machine.and_cuda_spec`)."""
+    return (
+        cause == causes.gpu.CUDA_LIBS_MISSING and m.and_cuda_spec(cuda_build_ran=True) is not None
     )
 
 

@@ -323,6 +323,8 @@ BUILDERS: dict[str, Builder] = {
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
     causes.software.KERAS3_MODEL_UNDER_KERAS2: _keras3_model,
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
+    # nvidia-smi's "No devices were found": the one reading check's driver finding shares.
+    causes.gpu.GPU_NOT_BOUND: lambda m, r, hits: causes.gpu.unbound_gpu(m),
     causes.software.PROTOBUF_INCOMPATIBLE: _protobuf,
     causes.platform.TF_NO_WHEEL_FOR_PYTHON: _no_wheel,
     causes.platform.PIP_TOO_OLD: _pip_old,

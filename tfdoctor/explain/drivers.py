@@ -178,7 +178,7 @@ def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
         )
     if any(MODULE_KEY_REFUSED in h.signature.tags for h in hits):
         # The kernel said why the module does not load: its signature is not trusted.
-        return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.secure_boot_fix()
+        return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.secure_boot_fix(m)
     if any(NOUVEAU_HOLDS_GPU in h.signature.tags for h in hits):
         return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.nouveau_fix(m)
     if any(h.signature.id == "container-cli-driver-not-loaded" for h in hits):

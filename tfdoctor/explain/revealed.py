@@ -666,7 +666,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         conda=conda,
         tf_installer=tf_installer((*(p for p in (site,) if p), *frames), evidence.conda_installed),
-        installer=log_installer(text),
+        installer=evidence.installer or log_installer(text),
         conda_installed=evidence.conda_installed,
         conda_channels=tuple(sorted(evidence.conda_channels.items())),
         nix_store=next((p for p in (site or "", *frames) if p.startswith(_NIX_STORE)), None),

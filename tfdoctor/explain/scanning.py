@@ -48,6 +48,7 @@ from tfdoctor.evidence.devices import (
     visible_devices_set,
 )
 from tfdoctor.evidence.frozen import frozen_shown
+from tfdoctor.evidence.installer import log_installer
 from tfdoctor.evidence.interpreter import Interpreter, read_interpreter
 from tfdoctor.evidence.nodejs import read_tfjs_node_package, rejoin_addon_paths
 from tfdoctor.evidence.packages import (
@@ -293,6 +294,10 @@ class Evidence:
     #: (a conflict's dependency, a checking companion): the work done refutes only what was
     #: shown before it, not a notice printed after (a save or an evaluation that followed).
     named_before_work: frozenset[str] = frozenset()
+    #: The installer other than pip the whole log shows (pixi, uv's pip interface, a uv
+    #: project: :func:`tfdoctor.evidence.installer.log_installer`); pixi's wherever one
+    #: block shows pixi (its PyPI resolver prints uv's words), else the first block's.
+    installer: Optional[str] = None
     #: The packages of :data:`_CONDA_ASKED` the log shows conda installed.
     conda_installed: frozenset[str] = frozenset()
     #: The channel ``conda list`` shows for each of them it lists (empty: the defaults).
@@ -534,6 +539,22 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
         evidence.os_of_prompt = _os_of_prompt(text[:PROMPT_READ])
 
 
+def _read_installer(evidence: Evidence, text: str) -> None:
+    """The installer ``text`` shows (a command it echoes, a uv project's lock, uv's or pixi's
+    resolver words), kept once for the whole log: a command echoed far from the lines a
+    signature cites still says which tool a fix is for. pixi wins over uv wherever shown."""
+    if evidence.installer == "pixi":
+        return
+    # A plain search gates the patterns: every one of them holds one of these words.
+    if "pixi" not in text and (
+        evidence.installer is not None or ("uv" not in text and "No solution found" not in text)
+    ):
+        return
+    found = log_installer(text)
+    if found is not None and (evidence.installer is None or found == "pixi"):
+        evidence.installer = found
+
+
 def _read_conda(evidence: Evidence, block: LogText, text: str) -> None:
     """The conda environment ``text`` shows active, and the first ``conda info`` listing of
     virtual packages, each with where, once for the whole log."""
@@ -583,7 +604,9 @@ def _notice_names(conflicts: Iterable[Conflict], checks: Iterable[ImportCheck]) 
 
 def _read_solver(evidence: Evidence, text: str) -> None:
     """conda's and pixi's refusals of an environment: the specs ResolvePackageNotFound lists,
-    the packages pixi's PyPI resolver excluded, the environment file a command named."""
+    the packages pixi's PyPI resolver excluded, the environment file a command named; and the
+    installer the log shows (:func:`_read_installer`)."""
+    _read_installer(evidence, text)
     if len(evidence.unresolved) < MAX_CONFLICTS:
         evidence.unresolved.extend(read_unresolved_specs(text))
     if len(evidence.pypi_excluded) < MAX_CONFLICTS:

@@ -68,7 +68,7 @@ def _unpublished_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     index's for a companion) is the pin the fix offers."""
     dist = normalize_name(_group(hits, "dist") or "")
     spec = _group(hits, "spec") or ""
-    installer = installer_of(hits)
+    installer = installer_of(hits, r.installer)
     resolver = "poetry" if installer.tool == "poetry" else installer.interface or "uv"
     known: tuple[str, ...] = ()
     python = ""
@@ -147,7 +147,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
                 hint.python,
                 hint.tags,
                 (),
-                installer_of(hits).interface,
+                installer_of(hits, r.installer).interface,
                 hint.implementation,
                 hint.variant,
             ),
@@ -379,14 +379,17 @@ def _package_refused(
     )
 
 
-def installer_of(hits: Sequence[Hits]) -> Installer:
+def installer_of(hits: Sequence[Hits], shown: Optional[str] = None) -> Installer:
     """The installer whose words the refusal is in, and uv's interface (``uv pip``, ``uv``: a
     project), read once from the signatures' tags and the lines they cite
-    (:func:`tfdoctor.evidence.installer.read_installer`): every fix builder asks this."""
-    return read_installer(
+    (:func:`tfdoctor.evidence.installer.read_installer`): every fix builder asks this.
+    ``shown``: the installer the whole log shows (:attr:`Revealed.installer`); uv's words in a
+    pixi workspace are its PyPI resolver's, so their interface there is ``pixi``'s."""
+    installer = read_installer(
         {t for h in hits for t in h.signature.tags},
         "\n".join(line for h in hits for _, line in h.citations),
     )
+    return Installer("uv", "pixi") if installer.uv and shown == "pixi" else installer
 
 
 def _chosen_release(hits: Sequence[Hits], dist: str) -> Optional[str]:
