@@ -59,7 +59,7 @@ LIBCUDA = LibraryCandidate(
 def cudart_soname(cuda: str) -> str:
     """The CUDA runtime's file name: the major from CUDA 11 on (11 keeps ``.0``), the
     major.minor before (``libcudart.so.10.1``)."""
-    major = int(cuda.split(".")[0])
+    major = int(cuda.split(".", maxsplit=1)[0])
     if major >= 12:
         return f"libcudart.so.{major}"
     if major == 11:
@@ -326,12 +326,11 @@ def apply_pip(line: TFLine, facts: Facts, found: Finding) -> Applied:
     if moved is None:
         return None
     packages = []
-    for p in moved.packages or ():
-        comp = COMPANIONS.companions.get(normalize_name(p.name))
-        row = comp.row_of(p.version) if comp is not None and p.requires else None
-        if row is not None:
-            p = dataclasses.replace(p, requires=(f"tensorflow{row.tensorflow}",))
-        packages.append(p)
+    for installed in moved.packages or ():
+        comp = COMPANIONS.companions.get(normalize_name(installed.name))
+        row = comp.row_of(installed.version) if comp is not None and installed.requires else None
+        declared = (f"tensorflow{row.tensorflow}",) if row is not None else installed.requires
+        packages.append(dataclasses.replace(installed, requires=declared))
     return dataclasses.replace(moved, packages=tuple(packages))
 
 
