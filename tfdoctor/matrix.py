@@ -550,7 +550,7 @@ def exact_pin(spec: str) -> Optional[str]:
 
 
 def above_range(version: str, spec: str) -> bool:
-    """``version`` is past an upper bound of ``spec`` (``<X``, ``<=X``, ``==X``)."""
+    """``version`` is past an upper bound of ``spec`` (``<X``, ``<=X``, ``==X``, ``~=X.Y``)."""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - 40 ms
     from packaging.version import InvalidVersion, Version  # noqa: PLC0415
 
@@ -560,6 +560,12 @@ def above_range(version: str, spec: str) -> bool:
             if item.operator in ("<", "<=") and not item.contains(have, prereleases=True):
                 return True
             if item.operator == "==" and "*" not in item.version and have > Version(item.version):
+                return True
+            # PEP 440's compatible release: ``~=1.19.2`` is ``>=1.19.2, ==1.19.*``, so a
+            # release it refuses that is above its floor is past its prefix (NumPy 2 under the
+            # numpy~=1.19.2 of the TensorFlow 2.4-2.6 wheels).
+            refused = not item.contains(have, prereleases=True)
+            if item.operator == "~=" and refused and have > Version(item.version):
                 return True
     except (InvalidSpecifier, InvalidVersion):
         return False
