@@ -1768,8 +1768,10 @@ def gpu_fit_install(
 ) -> tuple[Optional[TFLine], tuple[str, ...]]:
     """The newest (``oldest``: the oldest) final line that fits this machine with a GPU of
     ``capability``, and its install; with ``native``, only a line whose wheels carry machine
-    code for that GPU (not PTX alone, which the driver compiles at run time)."""
+    code for that GPU (not PTX alone, which the driver compiles at run time). Never a line
+    whose GPU code the matrix does not record: nothing says it runs on that GPU."""
     from tfdoctor.compat import (  # noqa: PLC0415 - avoids a cycle at import
+        UNRECORDED,
         Target,
         carries_machine_code,
         install_requirement,
@@ -1785,6 +1787,10 @@ def gpu_fit_install(
         line = verdict.line
         if verdict.fits and not line.pre_release:
             if native and not carries_machine_code(line, capability):
+                continue
+            # A fix installs the line for the GPU's sake: an unrecorded build list (2.2's)
+            # would name a release that may carry no code for it either.
+            if verdict.gpu_code == UNRECORDED:
                 continue
             return line, m.pip_install(install_requirement(line, target))
     return None, ()
