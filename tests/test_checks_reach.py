@@ -495,6 +495,23 @@ def test_every_fault_gives_its_cause_with_a_fix_that_takes_it_away(
     assert not [e for e in errors(after) if e not in before]
 
 
+#: The lines compiled against NumPy 1 whose wheels declare a floor only (numpy>=1.20): NumPy 2
+#: is inside their declared range.
+FLOOR_ONLY = [
+    x
+    for x in LINES
+    if x.key < FIRST_NUMPY2_LINE and f.satisfying(f"{x.pins.numpy},==2.0.2") is not None
+]
+
+
+@pytest.mark.parametrize("line", FLOOR_ONLY, ids=lambda x: x.line)
+def test_numpy2_inside_a_floor_only_range_that_imported_is_no_error(line: TFLine) -> None:
+    """Observed beats inferred: where the import ran and listed the GPU with NumPy 2 inside
+    the declared range, the NumPy-1 build read from the other lines' pins is no finding."""
+    facts = with_packages(healthy(line, observed=True), f.pkg("numpy", "2.0.2"))
+    assert not [x for x in judge(facts) if x.cause == "numpy-abi"]
+
+
 def test_every_family_reaches_some_line() -> None:
     """A family no line of the matrix can show would test nothing."""
     reached = {family.name for family, _ in cases() if family.make(_) is not None}
