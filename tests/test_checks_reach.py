@@ -20,7 +20,14 @@ from tests import factories as f
 from tfdoctor.checks import CHECKS, run_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.compat import NONE, driver_floor, gpu_code
-from tfdoctor.facts import DeviceFacts, Facts, LibraryCandidate, LibraryFacts, normalize_name
+from tfdoctor.facts import (
+    DeviceFacts,
+    Facts,
+    LibraryCandidate,
+    LibraryFacts,
+    PackageFacts,
+    normalize_name,
+)
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import TFLine, load_companions, load_matrix, version_key
 
@@ -73,7 +80,9 @@ def toolkit_lib(name: str, soname: str, version: str) -> LibraryFacts:
     return f.lib(name, soname, cand)
 
 
-def libraries(line: TFLine, cudnn: Optional[str] = None, cuda: Optional[str] = None) -> tuple:
+def libraries(
+    line: TFLine, cudnn: Optional[str] = None, cuda: Optional[str] = None
+) -> tuple[LibraryFacts, ...]:
     """The libraries the line's build loads, at the line's versions (or those given)."""
     cuda, cudnn = cuda or line.cuda or "", cudnn or line.cudnn or ""
     major = cudnn.split(".")[0]
@@ -158,7 +167,7 @@ def errors(found: list[Finding]) -> list[str]:
     return [f"{x.id}/{x.cause}: {x.summary}" for x in found if x.severity is Severity.ERROR]
 
 
-def with_packages(facts: Facts, *new: f.PackageFacts) -> Facts:
+def with_packages(facts: Facts, *new: PackageFacts) -> Facts:
     """``facts`` with the distributions ``new`` in place of those of their names."""
     names = {normalize_name(p.name) for p in new}
     kept = tuple(p for p in facts.packages or () if normalize_name(p.name) not in names)
