@@ -23,6 +23,7 @@ from tfdoctor.compat import NONE, driver_floor, gpu_code
 from tfdoctor.facts import (
     DeviceFacts,
     Facts,
+    FoundLibrary,
     LibraryCandidate,
     LibraryFacts,
     PackageFacts,
@@ -274,6 +275,50 @@ def apply_libraries(line: TFLine, facts: Facts, found: Finding) -> Applied:
     )
 
 
+def off_path(name: str, minor_behind: bool = False) -> Callable[[TFLine], Facts]:
+    """Library ``name`` missing from the loader's path, a copy of the build's release found in
+    a directory of its own under /opt (``minor_behind``: of the build's major but an older
+    minor, which cuDNN refuses: "CuDNN library needs to have matching major version and equal
+    or higher minor version", tensorflow/stream_executor/cuda/cuda_dnn.cc)."""
+
+    def make(line: TFLine) -> Facts:
+        h = without_library(healthy(line), name)
+        cuda, cudnn = line.cuda or "", line.cudnn or ""
+        if name == "cudnn":
+            major, minor = cudnn.split(".")[:2]
+            version = f"{major}.{int(minor) - 1}.0" if minor_behind else f"{cudnn}.0"
+            path = f"/opt/cudnn-{version}/lib64/libcudnn.so.{major}"
+        else:
+            version = cuda
+            path = f"/opt/cuda-{cuda}/lib64/{cudart_soname(cuda)}"
+        assert h.cuda_libs is not None
+        copy = FoundLibrary(name, path, version, "opt")
+        return dataclasses.replace(h, cuda_libs=dataclasses.replace(h.cuda_libs, elsewhere=(copy,)))
+
+    return make
+
+
+_LD_PATH = re.compile(r"LD_LIBRARY_PATH=\"?([^\"$:]+)")
+
+
+def apply_ld_path(line: TFLine, facts: Facts, found: Finding) -> Applied:
+    """The directory the fix puts on the loader's path: the copy found there is loaded."""
+    assert found.fix is not None and facts.cuda_libs is not None
+    dirs = [d for c in found.fix.commands for d in _LD_PATH.findall(c)]
+    if not dirs:
+        return apply_libraries(line, facts, found)
+    copies = {x.name: x for x in facts.cuda_libs.elsewhere if x.path.rsplit("/", 1)[0] in dirs}
+    changed = tuple(
+        f.lib(x.name, x.sonames[0], LibraryCandidate(c.path, "env", c.version, "call", True))
+        if x.selected is None and (c := copies.get(x.name)) is not None
+        else x
+        for x in facts.cuda_libs.libraries
+    )
+    return dataclasses.replace(
+        facts, cuda_libs=dataclasses.replace(facts.cuda_libs, libraries=changed)
+    )
+
+
 def python_without_wheel(line: TFLine) -> Facts:
     """The newest Python past the line's own (its wheels stop before it)."""
     major, minor = line.python[PLATFORM][-1].split(".")
@@ -411,6 +456,14 @@ FAMILIES = (
         "cuda-libs-missing",
         lambda line: without_library(healthy(line), "cudart"),
         apply_libraries,
+    ),
+    Family("cudnn-off-path", "cuda-libs-off-path", off_path("cudnn"), apply_ld_path),
+    Family("cudart-off-path", "cuda-libs-off-path", off_path("cudart"), apply_ld_path),
+    Family(
+        "cudnn-of-an-older-minor-off-path",
+        "cuda-libs-missing",
+        off_path("cudnn", minor_behind=True),
+        apply_ld_path,
     ),
     Family(
         "python-without-wheel",
