@@ -275,17 +275,19 @@ def apply_libraries(line: TFLine, facts: Facts, found: Finding) -> Applied:
     )
 
 
-def off_path(name: str, minor_behind: bool = False) -> Callable[[TFLine], Facts]:
+def off_path(name: str, minor_behind: bool = False) -> Callable[[TFLine], Optional[Facts]]:
     """Library ``name`` missing from the loader's path, a copy of the build's release found in
     a directory of its own under /opt (``minor_behind``: of the build's major but an older
     minor, which cuDNN refuses: "CuDNN library needs to have matching major version and equal
     or higher minor version", tensorflow/stream_executor/cuda/cuda_dnn.cc)."""
 
-    def make(line: TFLine) -> Facts:
+    def make(line: TFLine) -> Optional[Facts]:
         h = without_library(healthy(line), name)
         cuda, cudnn = line.cuda or "", line.cudnn or ""
         if name == "cudnn":
             major, minor = cudnn.split(".")[:2]
+            if minor_behind and minor == "0":
+                return None  # no older minor of the build's major (cuDNN 8.0 of 2.4)
             version = f"{major}.{int(minor) - 1}.0" if minor_behind else f"{cudnn}.0"
             path = f"/opt/cudnn-{version}/lib64/libcudnn.so.{major}"
         else:
