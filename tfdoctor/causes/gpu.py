@@ -570,8 +570,27 @@ def _usable_elsewhere(m: Machine, missing: tuple[str, ...]) -> list[FoundLibrary
             continue
         if found.name != "nccl" and have is not None and want is not None and have != want:
             continue
+        # cuDNN refuses an older minor than the build's, whatever the file's major.
+        build_cudnn = m.build_cudnn
+        if (
+            found.name == "cudnn"
+            and found.version
+            and build_cudnn
+            and not cudnn_serves(found.version, build_cudnn)
+        ):
+            continue
         out.append(found)
     return out
+
+
+def cudnn_serves(loaded: str, build: str) -> bool:
+    """cuDNN refuses a runtime of another major, or an older minor than the build ("Loaded
+    runtime CuDNN library: X but source was compiled with: Y. CuDNN library needs to have
+    matching major version and equal or higher minor version", cuda_dnn.cc). A version read
+    from a file name has the major only: compare what both have."""
+    have, need = version_key(loaded), version_key(build)
+    n = min(len(have), len(need))
+    return have[:1] == need[:1] and have[:n] >= need[:n]
 
 
 def off_path_fix(m: Machine, found: list[FoundLibrary]) -> Fix:
@@ -1232,6 +1251,13 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
             "directories (their RUNPATH names none): put them on the loader's path.",
             (m.ld_path_with(m.wheel_library_dirs),),
         )
+    # Copies off the path that serve the build come before installing anything beside the
+    # toolkit: the one path line makes them visible (a cuDNN of the build's release under
+    # /opt needs no second copy).
+    found = _usable_elsewhere(m, missing)
+    covered = {f.name for f in found}
+    if found and {n for n in missing if n != "nccl"} <= covered:
+        return CUDA_LIBS_OFF_PATH, off_path_fix(m, found)
     toolkit = _system_toolkit_serving(m, missing)
     if toolkit is not None and missing == ("cudnn",):
         return CUDA_LIBS_MISSING, cudnn_beside_toolkit_fix(m, *toolkit)
@@ -1254,10 +1280,6 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
                 f"({m.tf.version}'s own wheels are not found by it).",
                 m.and_cuda_spec(newer.latest_patch) or f"tensorflow=={newer.latest_patch}",
             )
-    found = _usable_elsewhere(m, missing)
-    covered = {f.name for f in found}
-    if found and {n for n in missing if n != "nccl"} <= covered:
-        return CUDA_LIBS_OFF_PATH, off_path_fix(m, found)
     if "cudart" in covered:
         # The toolkit is here but off the path; what it lacks (cuDNN, usually) is installed
         # beside it the release's own way.
