@@ -531,6 +531,84 @@ def test_the_healthy_machine_that_listed_its_gpu_has_nothing_to_warn_of(line: TF
     assert not loud, [f"{x.id}/{x.cause}: {x.summary}" for x in loud]
 
 
+#: Platform key -> (platform.system(), platform.machine(), libc) as a machine of it reports them.
+SYSTEMS = {
+    "linux-x86_64": ("Linux", "x86_64", "glibc"),
+    "linux-aarch64": ("Linux", "aarch64", "glibc"),
+    "macos-x86_64": ("Darwin", "x86_64", None),
+    "macos-arm64": ("Darwin", "arm64", None),
+    "windows-x86_64": ("Windows", "AMD64", None),
+}
+
+
+def cpu_machine(line: TFLine, key: str) -> Facts:
+    """A healthy machine without a GPU on platform ``key``, of the newest Python the line has
+    wheels for there, with the wrapper distribution the line's ``tensorflow`` wheel requires
+    on it (tensorflow-intel, tensorflow-cpu-aws ...) and the build of that platform."""
+    system, machine, libc = SYSTEMS[key]
+    h = healthy(line)
+    assert h.tensorflow is not None and h.cpu is not None and h.python is not None
+    packages = list(h.packages or ())
+    wrapper = line.wrappers.get(key)
+    if wrapper:
+        tf = f.pkg(
+            packages[0].name,
+            line.latest_patch,
+            f"{wrapper}=={line.latest_patch}",
+            top_level=("tensorflow",),
+        )
+        inner = f.pkg(wrapper, line.latest_patch, *requires_of(line), top_level=("tensorflow",))
+        packages = [tf, *packages[1:], inner]
+    cuda_build = key in line.cuda_builds
+    build = h.tensorflow
+    if not cuda_build:
+        build = dataclasses.replace(
+            build,
+            is_cuda_build=False,
+            build_info={"is_cuda_build": "False"},
+            cuda_version=None,
+            cudnn_version=None,
+            compute_capabilities=(),
+        )
+    x86 = machine in ("x86_64", "AMD64")
+    return dataclasses.replace(
+        h,
+        python=dataclasses.replace(h.python, version=f"{line.python[key][-1]}.4"),
+        platform=f.platform(
+            system=system,
+            machine=machine,
+            libc=libc,
+            libc_version="2.35" if libc else None,
+            os_name=system,
+            nvidia_device_nodes=(),
+        ),
+        cpu=h.cpu if x86 else dataclasses.replace(h.cpu, model="arm64", flags=()),
+        driver=f.NO_DRIVER,
+        cuda_libs=None,
+        tensorflow=build,
+        packages=tuple(packages),
+    )
+
+
+PLATFORM_CASES = [
+    pytest.param(line, key, id=f"{line.line}-{key}")
+    for line in MATRIX.lines
+    for key, pythons in sorted(line.python.items())
+    if key in SYSTEMS and pythons
+]
+
+
+@pytest.mark.parametrize(("line", "key"), PLATFORM_CASES)
+def test_the_healthy_cpu_machine_of_every_platform_with_wheels_has_nothing_to_warn_of(
+    line: TFLine, key: str
+) -> None:
+    """No false alarm on any platform a line publishes wheels for: its wrapper, its build
+    (a CPU build off Linux x86-64, a CUDA build without a GPU there)."""
+    found = judge(cpu_machine(line, key))
+    loud = [x for x in found if x.severity.rank >= Severity.WARNING.rank]
+    assert not loud, [f"{x.id}/{x.cause}: {x.summary}" for x in loud]
+
+
 @pytest.mark.parametrize(("family", "line"), CASES)
 def test_every_fault_gives_its_cause_with_a_fix_that_takes_it_away(
     family: Family, line: TFLine
