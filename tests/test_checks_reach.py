@@ -322,7 +322,7 @@ def apply_ld_path(line: TFLine, facts: Facts, found: Finding) -> Applied:
 
 
 def python_without_wheel(line: TFLine) -> Facts:
-    """The newest Python past the line's own (its wheels stop before it)."""
+    """The Python after the newest one the line publishes wheels for."""
     major, minor = line.python[PLATFORM][-1].split(".")
     h = healthy(line)
     assert h.python is not None
