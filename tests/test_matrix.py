@@ -1352,6 +1352,12 @@ def test_a_range_admits_an_older_release_only_when_every_floor_is_below(
         ("4.25.3", "==4.25.3", False),
         ("4.25.4", "==4.25.3", True),
         ("3.9.1", "==3.9.*", False),  # a wildcard has no single release to be above
+        # PEP 440's compatible release: ~=1.19.2 is >=1.19.2, ==1.19.*, so below 1.20.
+        ("2.0.2", "~=1.19.2", True),
+        ("1.20.0", "~=1.19.2", True),
+        ("1.19.5", "~=1.19.2", False),
+        ("1.18.5", "~=1.19.2", False),  # below the floor, not above the range
+        ("2.1.0", "~=2.0", False),
         ("2.0.0", ">=1.23", False),
         ("2.0.0", "not a range", False),
     ],
@@ -1359,7 +1365,8 @@ def test_a_range_admits_an_older_release_only_when_every_floor_is_below(
 def test_a_version_is_above_a_range_only_past_an_upper_bound(
     version: str, spec: str, above: bool
 ) -> None:
-    """Past ``<X``, ``<=X`` or an exact ``==X``: a fix steps such a version down, never up."""
+    """Past ``<X``, ``<=X``, an exact ``==X`` or the prefix of ``~=X.Y``: a fix steps such a
+    version down, never up."""
     assert above_range(version, spec) is above
 
 

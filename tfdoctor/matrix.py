@@ -364,6 +364,23 @@ class Matrix(Record):
             x for x in self.lines if (pin := x.declared(target)) is not None and admits(pin)
         )
 
+    def compiled_for_numpy1(self, line: TFLine) -> bool:
+        """Whether ``line``'s wheels were compiled against NumPy 1.x, which NumPy 2 cannot load
+        (NumPy 2.0 is "the first release which changed the ABI": NumPy's "For downstream
+        package authors", numpy.org/doc/stable/dev/depending_on_numpy.html).
+
+        Read from the wheels' numpy pins (METADATA): the line's own, or that of any later line,
+        refuses NumPy 2. A wheel is compiled against the NumPy of its day, and a later line
+        still capped below 2 was built before NumPy 2 could serve it; so the lines that
+        declare a floor only (numpy>=1.14.5 in 2.7, >=1.20 in 2.8-2.11) were compiled against
+        1.x too.
+        """
+        for entry in self.lines:
+            pin = entry.pins.numpy
+            if entry.key >= line.key and pin is not None and spec_contains("2.0.0", pin) is False:
+                return True
+        return False
+
     def wrapper_platforms(self) -> dict[str, tuple[str, ...]]:
         """Each distribution TensorFlow's ``tensorflow`` wheel requires on some platforms only
         (the lines' ``wrappers``: tensorflow-intel, tensorflow-macos, tensorflow-cpu-aws) with
@@ -550,7 +567,7 @@ def exact_pin(spec: str) -> Optional[str]:
 
 
 def above_range(version: str, spec: str) -> bool:
-    """``version`` is past an upper bound of ``spec`` (``<X``, ``<=X``, ``==X``)."""
+    """``version`` is past an upper bound of ``spec`` (``<X``, ``<=X``, ``==X``, ``~=X.Y``)."""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - 40 ms
     from packaging.version import InvalidVersion, Version  # noqa: PLC0415
 
@@ -560,6 +577,12 @@ def above_range(version: str, spec: str) -> bool:
             if item.operator in ("<", "<=") and not item.contains(have, prereleases=True):
                 return True
             if item.operator == "==" and "*" not in item.version and have > Version(item.version):
+                return True
+            # PEP 440's compatible release: ``~=1.19.2`` is ``>=1.19.2, ==1.19.*``, so a
+            # release it refuses that is above its floor is past its prefix (NumPy 2 under the
+            # numpy~=1.19.2 of the TensorFlow 2.4-2.6 wheels).
+            refused = not item.contains(have, prereleases=True)
+            if item.operator == "~=" and refused and have > Version(item.version):
                 return True
     except (InvalidSpecifier, InvalidVersion):
         return False

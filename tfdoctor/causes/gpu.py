@@ -582,8 +582,27 @@ def _usable_elsewhere(m: Machine, missing: tuple[str, ...]) -> list[FoundLibrary
             continue
         if found.name != "nccl" and have is not None and want is not None and have != want:
             continue
+        # cuDNN refuses an older minor than the build's, whatever the file's major.
+        build_cudnn = m.build_cudnn
+        if (
+            found.name == "cudnn"
+            and found.version
+            and build_cudnn
+            and not cudnn_serves(found.version, build_cudnn)
+        ):
+            continue
         out.append(found)
     return out
+
+
+def cudnn_serves(loaded: str, build: str) -> bool:
+    """cuDNN refuses a runtime of another major, or an older minor than the build ("Loaded
+    runtime CuDNN library: X but source was compiled with: Y. CuDNN library needs to have
+    matching major version and equal or higher minor version", cuda_dnn.cc). A version read
+    from a file name has the major only: compare what both have."""
+    have, need = version_key(loaded), version_key(build)
+    n = min(len(have), len(need))
+    return have[:1] == need[:1] and have[:n] >= need[:n]
 
 
 def off_path_fix(m: Machine, found: list[FoundLibrary]) -> Fix:
@@ -1244,6 +1263,13 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
             "directories (their RUNPATH names none): put them on the loader's path.",
             (m.ld_path_with(m.wheel_library_dirs),),
         )
+    # Copies off the path that serve the build come before installing anything beside the
+    # toolkit: the one path line makes them visible (a cuDNN of the build's release under
+    # /opt needs no second copy).
+    found = _usable_elsewhere(m, missing)
+    covered = {f.name for f in found}
+    if found and {n for n in missing if n != "nccl"} <= covered:
+        return CUDA_LIBS_OFF_PATH, off_path_fix(m, found)
     toolkit = _system_toolkit_serving(m, missing)
     if toolkit is not None and missing == ("cudnn",):
         return CUDA_LIBS_MISSING, cudnn_beside_toolkit_fix(m, *toolkit)
@@ -1266,10 +1292,6 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
                 f"({m.tf.version}'s own wheels are not found by it).",
                 m.and_cuda_spec(newer.latest_patch) or f"tensorflow=={newer.latest_patch}",
             )
-    found = _usable_elsewhere(m, missing)
-    covered = {f.name for f in found}
-    if found and {n for n in missing if n != "nccl"} <= covered:
-        return CUDA_LIBS_OFF_PATH, off_path_fix(m, found)
     if "cudart" in covered:
         # The toolkit is here but off the path; what it lacks (cuDNN, usually) is installed
         # beside it the release's own way.
@@ -1782,8 +1804,10 @@ def gpu_fit_install(
 ) -> tuple[Optional[TFLine], tuple[str, ...]]:
     """The newest (``oldest``: the oldest) final line that fits this machine with a GPU of
     ``capability``, and its install; with ``native``, only a line whose wheels carry machine
-    code for that GPU (not PTX alone, which the driver compiles at run time)."""
+    code for that GPU (not PTX alone, which the driver compiles at run time). Never a line
+    whose GPU code the matrix does not record: nothing says it runs on that GPU."""
     from tfdoctor.compat import (  # noqa: PLC0415 - avoids a cycle at import
+        UNRECORDED,
         Target,
         carries_machine_code,
         install_requirement,
@@ -1799,6 +1823,10 @@ def gpu_fit_install(
         line = verdict.line
         if verdict.fits and not line.pre_release:
             if native and not carries_machine_code(line, capability):
+                continue
+            # A fix installs the line for the GPU's sake: an unrecorded build list (2.2's)
+            # would name a release that may carry no code for it either.
+            if verdict.gpu_code == UNRECORDED:
                 continue
             return line, m.pip_install(install_requirement(line, target))
     return None, ()

@@ -631,7 +631,10 @@ def numpy_abi_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
     the module table knows it, as the traceback's frames name it), that package is named with
     its own way out: a release of it built for NumPy 2."""
     fix = range_fix(m, "numpy")
-    spec = ("numpy<2",) if fix is None else ()
+    # Where the installed NumPy 2 is inside TensorFlow's declared range (a floor only, as
+    # numpy>=1.20 of 2.8-2.11), that range with NumPy 1's cap: pip then keeps its floor.
+    declared = m.declared_range("numpy")
+    spec = (f"numpy<2,{declared}" if declared else "numpy<2",) if fix is None else ()
     text = (
         "Install the NumPy range TensorFlow declares (or upgrade TensorFlow to a release "
         "built for NumPy 2)."

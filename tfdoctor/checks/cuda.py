@@ -159,7 +159,7 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
         loaded = _selected(lib)
         if lib.name != "cudnn" or loaded is None or build_cudnn is None:
             continue
-        if not _cudnn_serves(loaded, build_cudnn):
+        if not causes.gpu.cudnn_serves(loaded, build_cudnn):
             problems.append(
                 f"cuDNN {loaded} would load, but TensorFlow {release} was built with "
                 f"cuDNN {build_cudnn} (needs {version_key(build_cudnn)[0]}.x, at least "
@@ -169,7 +169,9 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
                 (
                     c
                     for i, c in enumerate(lib.candidates)
-                    if i != lib.selected and c.version and _cudnn_serves(c.version, build_cudnn)
+                    if i != lib.selected
+                    and c.version
+                    and causes.gpu.cudnn_serves(c.version, build_cudnn)
                 ),
                 None,
             )
@@ -178,7 +180,11 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
     if not problems:
         # What TensorFlow itself logged: the cuDNN it loaded and the one it was built with.
         for event in ctx.machine.tf_logged(tflog.VersionMismatch):
-            if event.loaded and event.compiled and not _cudnn_serves(event.loaded, event.compiled):
+            if (
+                event.loaded
+                and event.compiled
+                and not causes.gpu.cudnn_serves(event.loaded, event.compiled)
+            ):
                 problems.append(
                     f"TensorFlow loaded cuDNN {event.loaded} but was built with cuDNN "
                     f"{event.compiled} (its own log)"
@@ -210,15 +216,6 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
         "\n".join(problems) if len(problems) > 1 else "",
         remedy,
     )
-
-
-def _cudnn_serves(loaded: str, build: str) -> bool:
-    """cuDNN refuses a runtime of another major, or an older minor than the build ("Loaded
-    runtime CuDNN library: X but source was compiled with: Y"). A version read from a file
-    name has the major only: compare what both have."""
-    have, need = version_key(loaded), version_key(build)
-    n = min(len(have), len(need))
-    return have[:1] == need[:1] and have[:n] >= need[:n]
 
 
 def _cuda_versions_fix(

@@ -454,6 +454,40 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
     yield from _beyond_tensorflows_pins(ctx, pkg, line, reported)
 
 
+def _numpy2_under_numpy1_build(
+    ctx: CheckContext, line: Optional[TFLine], reported: set[str]
+) -> Iterator[Finding]:
+    """NumPy 2 inside the range TensorFlow declares (a floor only), under a line compiled
+    against NumPy 1.x (:meth:`Matrix.compiled_for_numpy1`): its import fails on NumPy 2's
+    ABI, and `pip check` is silent. Only where the import was not run (--static): where it
+    ran, its outcome is the verdict (observed beats inferred)."""
+    m = ctx.machine
+    numpy = ctx.facts.package("numpy")
+    if (
+        "numpy" in reported
+        or numpy is None
+        or line is None
+        or ctx.matrix is None
+        or m.import_observed
+        or version_key(numpy.version)[:1] < (2,)
+        or not ctx.matrix.compiled_for_numpy1(line)
+    ):
+        return
+    reported.add("numpy")
+    yield causes.finding(
+        "packages.pins",
+        Severity.ERROR,
+        causes.software.NUMPY_ABI,
+        f"numpy {numpy.version} is NumPy 2, and TensorFlow {line.line} was compiled against "
+        "NumPy 1.x",
+        f"NumPy 2 changed its C ABI: TensorFlow {line.line} fails to import ('compiled using "
+        "NumPy 1.x cannot be run in NumPy 2'), though its wheel declares numpy"
+        f"{m.declared_range('numpy') or ''} (a floor only), so `pip check` is silent. The "
+        "import was not run to show otherwise (--static).",
+        causes.software.numpy_abi_fix(m),
+    )
+
+
 def _beyond_tensorflows_pins(
     ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine], reported: set[str]
 ) -> Iterator[Finding]:
@@ -461,6 +495,7 @@ def _beyond_tensorflows_pins(
     library's exact pins, Keras and TensorBoard beside TensorFlow, the companions
     (``reported``: the distributions TensorFlow's own ranges already named)."""
     yield from _family_ranges(ctx, reported)
+    yield from _numpy2_under_numpy1_build(ctx, line, reported)
     yield from _library_pins(ctx)
     yield from _keras_in_step(ctx, pkg, line, reported)
     yield from _keras_shared(ctx, pkg)
