@@ -1430,3 +1430,21 @@ def test_a_free_threaded_build_is_sent_to_a_python_with_wheels_on_this_platform(
     assert fix is not None
     made = fix.commands[0].split(" ")[0].removeprefix("python")
     assert any(x.has_wheels_for(made, m.platform) for x in matrix.releases), fix.commands
+
+
+@pytest.mark.parametrize(
+    ("loaded", "build", "serves"),
+    [
+        ("8.9.4", "8.9.7", True),  # the patch level is not asked
+        ("8.9.7", "8.6.0", True),
+        ("8.6.0", "8.9.0", False),
+        ("9.1.0", "8.9.7", False),
+        ("8", "8.9.7", True),  # a major read from a file name: what both have
+    ],
+)
+def test_a_cudnn_serves_a_build_of_its_major_and_an_older_or_equal_minor(
+    loaded: str, build: str, serves: bool
+) -> None:
+    # cuda_dnn.cc: "CuDNN library needs to have matching major version and equal or higher
+    # minor version".
+    assert causes.gpu.cudnn_serves(loaded, build) is serves

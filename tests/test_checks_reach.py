@@ -331,7 +331,7 @@ def python_without_wheel(line: TFLine) -> Facts:
     )
 
 
-_PYTHON_RANGE = re.compile(r"use a Python \S+ supports \((\d+\.\d+)-(\d+\.\d+)\)")
+_PYTHON_RANGE = re.compile(r"use a Python [^()]*? supports \((\d+\.\d+)-(\d+\.\d+)\)")
 #: A fresh environment of a Python the fix names (``python3.13 -m venv .venv``).
 _NEW_VENV = re.compile(r"python(\d+\.\d+) -m venv")
 _RELEASE = re.compile(r'"tensorflow(?:\[and-cuda\])?==([^"]+)"')

@@ -599,8 +599,9 @@ def cudnn_serves(loaded: str, build: str) -> bool:
     """cuDNN refuses a runtime of another major, or an older minor than the build ("Loaded
     runtime CuDNN library: X but source was compiled with: Y. CuDNN library needs to have
     matching major version and equal or higher minor version", cuda_dnn.cc). A version read
-    from a file name has the major only: compare what both have."""
-    have, need = version_key(loaded), version_key(build)
+    from a file name has the major only: compare what both have; the patch level is not
+    asked (the check compares major and minor alone)."""
+    have, need = version_key(loaded)[:2], version_key(build)[:2]
     n = min(len(have), len(need))
     return have[:1] == need[:1] and have[:n] >= need[:n]
 

@@ -463,7 +463,7 @@ def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         # another framework's cuDNN first in the process. TensorFlow Serving's model server
         # prints TensorFlow's XLA under external/org_tensorflow/ too: its refusal is its own.
         return causes.gpu.CUDNN_SHADOWED, causes.gpu.jax_cudnn_shadowed_fix(m, loaded, need)
-    if r.frameworks and loaded and need and not _cudnn_serves(loaded, need):
+    if r.frameworks and loaded and need and not causes.gpu.cudnn_serves(loaded, need):
         # TensorFlow's own refusal, with PyTorch or JAX at work in the same program: their
         # cuDNN (the nvidia-cudnn wheel they pin, or their own copy) is the one that loaded.
         return causes.gpu.CUDNN_SHADOWED, causes.gpu.framework_cudnn_first_fix(
@@ -600,7 +600,7 @@ def _gpu_library_rank(m: Machine, r: Revealed, hits: Sequence[Hits]) -> _Library
     order: list[str] = []
     shown: list[str] = []
     loaded, built = r.cudnn_loaded, r.cudnn_compiled or m.build_cudnn or _early_cudnn(m, r)
-    if loaded and built and not _cudnn_serves(loaded, built):
+    if loaded and built and not causes.gpu.cudnn_serves(loaded, built):
         order.append("version")
         shown.append(f"cuDNN {loaded} loaded for a build of cuDNN {built}")
     floor = _floor(m)
@@ -836,14 +836,6 @@ def _memory_taken(r: Revealed) -> str:
         # The device TensorFlow created far smaller than its GPU (evidence/gpumemory.py).
         return f"{r.memory_reading[1]} (another process held the rest)"
     return ""
-
-
-def _cudnn_serves(loaded: str, built: str) -> bool:
-    """Whether a loaded cuDNN serves a build of ``built``: the same major, that minor or newer
-    (cuda_dnn.cc's own check: "CuDNN library needs to have matching major version and equal or
-    higher minor version")."""
-    have, need = version_key(loaded)[:2], version_key(built)[:2]
-    return have[:1] == need[:1] and have >= need
 
 
 #: The signatures of a stream executor without its cuDNN plugin (cudnn_rnn_ops.cc's "Fail to
