@@ -98,13 +98,16 @@ def load_batch(directory: Path) -> list[Case]:
             for suffix in suffixes
             if (directory / f"{name}{suffix}").is_file()
         ]
-        if len(found) != 1:
-            raise ValueError(f"{meta_path}: expected exactly one log or facts file named {name}")
-        kind, evidence = found[0]
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        # A held-out case (marked so, or stored gzipped) is refused without its name.
+        held = meta.get("held_out") is True or any(e.name.endswith(".gz") for _, e in found)
+        where = f"a held-out case of {directory}" if held else str(meta_path)
+        if len(found) != 1:
+            raise ValueError(f"{where}: expected exactly one log or facts file of its name")
+        kind, evidence = found[0]
         expected = meta.get("cause") if kind == "explain" else meta.get("expect", {}).get("cause")
         if not expected or "source" not in meta:
-            raise ValueError(f"{meta_path}: no expected cause or no source")
+            raise ValueError(f"{where}: no expected cause or no source")
         cases.append(Case(kind, name, meta, meta_path, evidence))
     if not cases:
         raise ValueError(f"{directory}: no cases")

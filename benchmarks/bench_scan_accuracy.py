@@ -101,8 +101,29 @@ def download(cases: Sequence[dict[str, Any]], files: Path, base: str = RAW) -> t
     return fetched, failed
 
 
-def flagged_lines(paths: list[Path], target: str) -> dict[str, set[int]]:
-    """The lines each file has a finding at warning or error on, as ``tfdoctor scan`` says."""
+def _redacted(text: str, hidden: Sequence[str]) -> str:
+    """``text`` with each of ``hidden`` (a held-out file's path, repository, name) masked."""
+    for word in sorted(filter(None, set(hidden)), key=len, reverse=True):
+        text = text.replace(word, "<held-out>")
+    return text
+
+
+def held_words(files: Path, held: Sequence[dict[str, Any]]) -> list[str]:
+    """What names the held-out files: their paths under ``files``, repositories and paths."""
+    words = []
+    for case in held:
+        where = local(files, case)
+        repository = str(case["repository"])
+        words += [str(where), str(where.resolve()), repository.replace("/", "+"), repository]
+        words.append(str(case["path"]))
+    return words
+
+
+def flagged_lines(
+    paths: list[Path], target: str, hidden: Sequence[str] = ()
+) -> dict[str, set[int]]:
+    """The lines each file has a finding at warning or error on, as ``tfdoctor scan`` says;
+    ``hidden``: the words of held-out files that a failed scan's message must not show."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     command = [sys.executable, "-m", "tfdoctor", "scan", "--json", "--target", target]
     done = subprocess.run(
@@ -114,7 +135,9 @@ def flagged_lines(paths: list[Path], target: str) -> dict[str, set[int]]:
         check=False,
     )
     if done.returncode not in (0, 1, 2):
-        raise SystemExit(f"bench_scan_accuracy: scan exited {done.returncode}: {done.stderr}")
+        # The scan ran over the held-out files too: its stderr may name one.
+        stderr = _redacted(done.stderr, hidden)
+        raise SystemExit(f"bench_scan_accuracy: scan exited {done.returncode}: {stderr}")
     out: dict[str, set[int]] = {}
     for finding in json.loads(done.stdout)["findings"]:
         where = finding.get("location")
@@ -180,7 +203,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             named = missing + ([f"{absent} held-out file(s)"] if absent else [])
             print(f"bench_scan_accuracy: missing {', '.join(named)}", file=sys.stderr)
             return 2
-        flagged = flagged_lines(paths, target)
+        flagged = flagged_lines(paths, target, held_words(args.files, held))
         totals = {"studied": Score(0, 0, 0), "held out": Score(0, 0, 0)}
         for label, cases in (("studied", seen), ("held out", held)):
             for case in cases:

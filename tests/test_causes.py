@@ -1275,6 +1275,9 @@ def test_pip_commands_reach_the_environment_the_log_shows_uv_managing() -> None:
     assert pixi.pip_install("numpy<2") == ('pixi add --pypi "numpy<2"',)
     assert pixi.pip("uninstall -y keras") == ("pixi remove --pypi keras",)
     assert not [c for c in pixi.pip('install --force-reinstall "h5py==3.10.0"') if "uv" in c]
+    # pixi add --pypi reads each argument as a PEP 508 requirement (pixi's pypi_deps:
+    # Requirement::parse): a bare wheel or source tree is no requirement there.
+    assert not [c for c in pixi.pip("install ./tensorflow-2.16.1-cp311.whl") if "pixi" in c]
     # Neither shown: a bare pip, as before; the probed interpreter's own where known.
     assert Machine(bare, f.FIXTURE_MATRIX, LogHints()).pip("check") == ("pip check",)
     assert machine(f.facts()).pip("check") == ("/opt/venv/bin/python -m pip check",)

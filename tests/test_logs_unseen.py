@@ -505,6 +505,24 @@ def test_the_benchmark_refuses_a_case_without_its_log(tmp_path: Path) -> None:
     assert proc.stderr.startswith("bench_accuracy: error: ") and "1.json" in proc.stderr
 
 
+@pytest.mark.parametrize("fault", ["no-cause", "no-log"])
+def test_the_benchmark_refuses_a_malformed_held_out_case_without_naming_it(
+    tmp_path: Path, fault: str
+) -> None:
+    avx = "Illegal instruction (core dumped)\n"
+    _write_case(tmp_path, "seen-avx", avx, cause="cpu-lacks-avx")
+    if fault == "no-cause":
+        _write_case(tmp_path, "hidden-avx", avx, held_out=True)
+    else:
+        (tmp_path / "hidden-avx.json").write_text(
+            json.dumps({"source": "https://x", "cause": "benign", "held_out": True}), "utf-8"
+        )
+    proc = _bench("--batch", str(tmp_path))
+    assert proc.returncode == 3
+    assert proc.stderr.startswith("bench_accuracy: error: ") and "held-out" in proc.stderr
+    assert "hidden" not in proc.stderr
+
+
 def test_the_benchmark_judges_a_machine_as_the_replay_test_does(tmp_path: Path) -> None:
     corpus = DATA / "real_failures"
     names = ["a12-tf20b1-atom-z8350-no-avx-sigill", "a09-windows-32bit-python-no-wheel"]

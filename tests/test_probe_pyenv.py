@@ -251,5 +251,39 @@ def test_a_uv_projects_environment_is_read_from_its_pyvenv_cfg_and_lock(
         (tmp_path / "uv.lock").write_text("version = 1\n", encoding="utf-8")
     from tfdoctor.probes.child import env_info
 
+    monkeypatch.delenv("UV_PROJECT_ENVIRONMENT", raising=False)
     monkeypatch.setattr(sys, "prefix", str(env))
     assert env_info._uv_project() == (str(tmp_path) if project else None)
+
+
+def test_a_uv_projects_environment_named_by_uv_project_environment_is_the_projects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = tmp_path / "venv"
+    env.mkdir()
+    (env / "pyvenv.cfg").write_text("home = /usr/bin\nuv = 0.9.5\n", encoding="utf-8")
+    (tmp_path / "uv.lock").write_text("version = 1\n", encoding="utf-8")
+    from tfdoctor.probes.child import env_info
+
+    monkeypatch.setenv("UV_PROJECT_ENVIRONMENT", "venv")
+    monkeypatch.setattr(sys, "prefix", str(env))
+    assert env_info._uv_project() == str(tmp_path)
+
+
+@pytest.mark.parametrize("name", ["venv", "env", ".venv-old"])
+def test_an_environment_uv_made_beside_a_lock_under_another_name_is_not_the_projects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    # uv's project environment is .venv beside pyproject.toml (or UV_PROJECT_ENVIRONMENT,
+    # https://docs.astral.sh/uv/concepts/projects/config/#project-environment-path): uv add
+    # and uv sync install there, so another environment uv made beside the lock (uv venv
+    # venv) would not be changed by them.
+    env = tmp_path / name
+    env.mkdir()
+    (env / "pyvenv.cfg").write_text("home = /usr/bin\nuv = 0.9.5\n", encoding="utf-8")
+    (tmp_path / "uv.lock").write_text("version = 1\n", encoding="utf-8")
+    from tfdoctor.probes.child import env_info
+
+    monkeypatch.delenv("UV_PROJECT_ENVIRONMENT", raising=False)
+    monkeypatch.setattr(sys, "prefix", str(env))
+    assert env_info._uv_project() is None

@@ -123,3 +123,29 @@ def test_download_fetches_every_file_and_names_none(
     assert bench.main(["--batch", str(batch), "--files", str(files)]) == 2
     err = capsys.readouterr().err
     assert "1 held-out file(s)" in err and "hidden" not in err
+
+
+def test_a_failed_scan_names_no_held_out_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # tfdoctor scan ran over every file; where it fails, its stderr (a traceback, a read
+    # error) may name any of them: the bench's message names no held-out one.
+    import subprocess
+
+    bench = _bench_module()
+    batch = _batch(tmp_path)
+    files = tmp_path / "files"
+    for repository, path in (("studied+repo", "train.py"), ("hidden+repo", "model.py")):
+        (files / repository).mkdir(parents=True)
+        (files / repository / path).write_text("import tensorflow as tf\n", encoding="utf-8")
+    held_path = str(files / "hidden+repo" / "model.py")
+
+    def failed(*args: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess(args, 3, "", f"Traceback: error in {held_path}\n")
+
+    monkeypatch.setattr(bench.subprocess, "run", failed)
+    with pytest.raises(SystemExit) as raised:
+        bench.main(["--batch", str(batch), "--files", str(files)])
+    message = str(raised.value)
+    assert "scan exited 3" in message
+    assert "hidden" not in message and "model.py" not in message

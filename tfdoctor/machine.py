@@ -255,12 +255,15 @@ def pixi_command(args: str) -> Optional[str]:
     workspace: ``pixi add --pypi`` and ``pixi remove --pypi``, which write the manifest and
     the lock that ``pixi install`` restores (https://pixi.sh/latest/reference/cli/pixi/add/);
     None for anything else, or options pixi's add has no form of (a reinstall, an index,
-    a requirements file)."""
+    a requirements file), or a wheel or source tree named by its path."""
     read = _project_words(args)
     if read is None or _about_pip(args):
         return None
     command, options, named = read
     if not named or any(o not in _LOCK_MOOT and o not in ("-U", "--upgrade") for o in options):
+        return None
+    if any(map(_path_spec, named)):
+        # pixi reads each as a PEP 508 requirement (a name first): a path is none.
         return None
     if command == "uninstall":
         return f"pixi remove --pypi {' '.join(named)}"

@@ -75,10 +75,18 @@ def _uv_project() -> Optional[str]:
             keys = {line.partition("=")[0].strip() for line in cfg}
     except (OSError, UnicodeDecodeError):
         return None
-    project = os.path.dirname(os.path.abspath(sys.prefix))
-    if "uv" in keys and os.path.isfile(os.path.join(project, "uv.lock")):
-        return project
-    return None
+    prefix = os.path.abspath(sys.prefix)
+    project = os.path.dirname(prefix)
+    if "uv" not in keys or not os.path.isfile(os.path.join(project, "uv.lock")):
+        return None
+    # uv add and uv sync install into the project's environment: .venv beside the lock, or
+    # UV_PROJECT_ENVIRONMENT (relative to the project's root)
+    # (https://docs.astral.sh/uv/concepts/projects/config/#project-environment-path); an
+    # environment of another name beside the lock (uv venv venv) is not changed by them.
+    wanted = os.environ.get("UV_PROJECT_ENVIRONMENT") or ".venv"
+    if os.path.normpath(os.path.join(project, os.path.expanduser(wanted))) != prefix:
+        return None
+    return project
 
 
 def _rosetta() -> bool:
