@@ -31,9 +31,11 @@ look like:
   gpu-node python3[12345]: ``; systemd ``src/shared/logs-show.c``, ``output_short``).
 - ``wrap``: hard-wrapped at 80, 100 or 120 columns (a console that breaks long lines, an issue
   box's width): a long line becomes pieces of exactly that width and a shorter rest.
-- ``tail``: only the last part of the log: the lines before the first line a finding cites are
-  dropped, but for any that holds a version-like number (``2.15.0``, ``3.10``, ``12.2``): those
-  are facts a fix may be fitted to, and the paste that lacks them rightly gets the general fix.
+- ``tail``: only the last part of the log: the lines before the paragraph (from an empty line)
+  or the traceback that holds the first line a finding cites are dropped, but for any that
+  holds a version-like number (``2.15.0``, ``3.10``, ``12.2``): those are facts a fix may be
+  fitted to, and a traceback's frames say which code called; a paste that lacks them rightly
+  gets another answer, and is no test of the reading.
   A cut that leaves nothing out is no perturbation: such a case counts as kept.
 - ``notebook``: each CPython traceback as IPython 8 prints it in a notebook (a rule of dashes,
   ``ValueError    Traceback (most recent call last)``, ``File /x.py:12, in f()``, the frame's
@@ -52,6 +54,7 @@ name (all are non-held cases). Exit 0; 3 on bad arguments.
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
 import random
@@ -63,11 +66,20 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, NamedTuple, Optional
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
 
 import bench_accuracy  # noqa: E402
 
+from tfdoctor import __version__  # noqa: E402
+from tfdoctor.explain import explain  # noqa: E402
+from tfdoctor.explain.reader import read_log  # noqa: E402
+from tfdoctor.inputs import open_matrix  # noqa: E402
+from tfdoctor.render.jsonout import render_json  # noqa: E402
+from tfdoctor.signatures import load_signatures  # noqa: E402
+
 Perturbation = Callable[[str, random.Random], str]
+#: The batches of logs cases are drawn from.
+UNSEEN = bench_accuracy.UNSEEN
 
 #: A line of the log (its end kept apart).
 _LINE_END = "\n"
@@ -94,13 +106,14 @@ def ansi(text: str, rng: random.Random) -> str:
         frame = _FRAME.match(line)
         tflog = _TFLOG.match(line)
         if frame:
-            line = f"{frame.group(1)}{_GREEN}{frame.group(2)}{_RESET}{frame.group(3)}"
+            out.append(f"{frame.group(1)}{_GREEN}{frame.group(2)}{_RESET}{frame.group(3)}")
         elif re.search(r"Traceback|Error\b|Exception\b", line):
-            line = f"{_RED}{line}{_RESET}"
+            out.append(f"{_RED}{line}{_RESET}")
         elif tflog:
             colour = _YELLOW if tflog.group(2) == "W" else _RED
-            line = f"{colour}{line}{_RESET}"
-        out.append(line)
+            out.append(f"{colour}{line}{_RESET}")
+        else:
+            out.append(line)
     return _LINE_END.join(out)
 
 
@@ -140,7 +153,9 @@ def journald(text: str, rng: random.Random) -> str:
 
     def prefix(i: int) -> str:
         t = start + i
-        return f"Mar 02 {t // 3600 % 24:02d}:{t // 60 % 60:02d}:{t % 60:02d} {host} python3[{pid}]: "
+        return (
+            f"Mar 02 {t // 3600 % 24:02d}:{t // 60 % 60:02d}:{t % 60:02d} {host} python3[{pid}]: "
+        )
 
     return _prefixed(text, prefix)
 
@@ -148,12 +163,12 @@ def journald(text: str, rng: random.Random) -> str:
 def wrap(text: str, rng: random.Random) -> str:
     """Every line longer than the width cut into pieces of exactly that width."""
     width = rng.choice([80, 100, 120])
-    out = []
+    out: list[str] = []
     for line in _lines(text):
-        while len(line) > width:
-            out.append(line[:width])
-            line = line[width:]
-        out.append(line)
+        out.extend(
+            line[i : i + width] for i in range(0, max(len(line) - 1, 0) // width * width, width)
+        )
+        out.append(line[max(len(line) - 1, 0) // width * width :])
     return _LINE_END.join(out)
 
 
@@ -163,13 +178,22 @@ _VERSIONISH = re.compile(r"(?<![\d:.])\d{1,4}\.\d{1,4}(?:\.\d+)?(?![\d:])|\bcp3\
 _CITED = re.compile(r"^(?:cell \d+, )?line (\d+): ", re.MULTILINE)
 
 
+#: Where a paste that starts mid-log starts at the latest: a traceback's header (its frames
+#: say which code called, a cause of its own) or an empty line (a paragraph's start).
+_PASTE_START = re.compile(r"^\s*$|^Traceback \(most recent call last\)|^-{20,}$")
+
+
 def tail_from(text: str, first_cited: Optional[int]) -> str:
-    """The lines from ``first_cited`` (1-based) on, and the earlier ones holding a version."""
+    """The log from the paragraph or traceback that holds line ``first_cited`` (1-based) on,
+    and the earlier lines that hold a version."""
     if not first_cited or first_cited <= 1:
         return text
     lines = _lines(text)
-    head = [line for line in lines[: first_cited - 1] if _VERSIONISH.search(line)]
-    return _LINE_END.join(head + lines[first_cited - 1 :])
+    start = first_cited - 1
+    while start > 0 and not _PASTE_START.match(lines[start]):
+        start -= 1
+    head = [line for line in lines[:start] if _VERSIONISH.search(line)]
+    return _LINE_END.join(head + lines[start:])
 
 
 def tail(text: str, rng: random.Random) -> str:
@@ -193,13 +217,18 @@ def notebook(text: str, rng: random.Random) -> str:
             out.append(line)
             i += 1
             continue
-        # The exception that ends this traceback: IPython names it on its header.
-        name = "Exception"
+        # The exception that ends this traceback: IPython names it on its header. A traceback
+        # pasted without it stays as it is (no name is made up).
+        name = ""
         for later in lines[i + 1 : i + 400]:
             m = _EXC_LINE.match(later.strip())
             if m:
                 name = m.group(1).rsplit(".", 1)[-1]
                 break
+        if not name:
+            out.append(line)
+            i += 1
+            continue
         out.append(f"{_RED}" + "-" * 75 + f"{_RESET}")
         out.append(f"{_RED}{name.ljust(41)} Traceback (most recent call last){_RESET}")
         i += 1
@@ -211,7 +240,8 @@ def notebook(text: str, rng: random.Random) -> str:
             if path.startswith("<ipython-input") or path == "<stdin>":
                 out.append(f"Cell {_GREEN}In[{rng.randrange(1, 40)}], line {number}{_RESET}")
             else:
-                out.append(f"File {_GREEN}{path}:{number}{_RESET}, in {func}()")
+                called = func if func.startswith("<") else f"{func}()"
+                out.append(f"File {_GREEN}{path}:{number}{_RESET}, in {called}")
             i += 1
             nxt = lines[i] if i < len(lines) else ""
             if nxt.startswith("    ") and not _PY_FRAME.match(nxt):
@@ -249,7 +279,8 @@ def numbers(text: str, rng: random.Random) -> str:
     shift = rng.randrange(3, 40)
 
     def stamp(m: re.Match[str]) -> str:
-        return f"{m.group(1)}{m.group(2)}{(int(m.group(3)) + hours) % 24:02d}:{m.group(4)}:{m.group(5)}"
+        hour = (int(m.group(3)) + hours) % 24
+        return f"{m.group(1)}{m.group(2)}{hour:02d}:{m.group(4)}:{m.group(5)}"
 
     def address(m: re.Match[str]) -> str:
         width = len(m.group(0)) - 2
@@ -280,22 +311,16 @@ class Explainer:
     """explain in this process, as ``python -m tfdoctor explain --json -`` runs it."""
 
     def __init__(self) -> None:
-        from tfdoctor import __version__
-        from tfdoctor.inputs import open_matrix
-        from tfdoctor.signatures import load_signatures
-
         self.version = __version__
         self.signatures = load_signatures()
         self.matrix = open_matrix(None)
 
     def report(self, text: str) -> dict[str, Any]:
         """The JSON report for a log's text."""
-        from tfdoctor.explain import explain
-        from tfdoctor.explain.reader import read_log
-        from tfdoctor.render.jsonout import render_json
-
         data = text.encode("utf-8")
-        rep = explain(read_log(io.BytesIO(data), "-"), self.signatures, self.matrix, None, self.version)
+        rep = explain(
+            read_log(io.BytesIO(data), "-"), self.signatures, self.matrix, None, self.version
+        )
         doc: dict[str, Any] = json.loads(render_json(rep, self.version))
         return doc
 
@@ -321,14 +346,10 @@ class Outcome(NamedTuple):
     got: dict[str, list[str]]
 
 
-_EXPLAINER: Optional[Explainer] = None
-
-
+@functools.lru_cache(maxsize=1)
 def _explainer() -> Explainer:
-    global _EXPLAINER
-    if _EXPLAINER is None:
-        _EXPLAINER = Explainer()
-    return _EXPLAINER
+    """One explainer a process: the signatures and the matrix are loaded once."""
+    return Explainer()
 
 
 def run_case(
@@ -347,16 +368,13 @@ def run_case(
         if only and label not in only:
             continue
         rng = random.Random(seed * 1_000_003 + zlib.crc32(f"{name}/{label}".encode()))
-        if perturb is tail:
-            changed = tail_from(text, first_cited(base))
-        else:
-            changed = perturb(text, rng)
+        changed = tail_from(text, first_cited(base)) if perturb is tail else perturb(text, rng)
         if changed == text:
             kept[label], got[label] = True, []
             continue
         try:
             kept[label], got[label] = bench_accuracy.judge(meta, ex.report(changed))
-        except Exception as exc:  # noqa: BLE001 - a crash is a lost case, named
+        except Exception as exc:  # a crash is a lost case, named
             kept[label], got[label] = False, [f"crash: {type(exc).__name__}: {exc}"]
     return Outcome(name, benign, right, kept, got)
 
@@ -408,7 +426,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     if unknown:
         print(f"bench_robust: unknown perturbation {', '.join(unknown)}", file=sys.stderr)
         return 3
-    dirs = args.batch or sorted(p for p in bench_accuracy.UNSEEN.iterdir() if p.is_dir())
+    dirs = args.batch or sorted(p for p in UNSEEN.iterdir() if p.is_dir())
     todo = cases(dirs)
     if args.sample is not None and args.sample < len(todo):
         todo = sorted(random.Random(args.seed).sample(todo, args.sample), key=lambda c: c[0])

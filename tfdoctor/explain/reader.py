@@ -152,6 +152,125 @@ def _log_view(text: str, run: list[re.Match[str]]) -> bool:
     return _LOG_CONTENT.search(text, run[0].start(), end if end >= 0 else len(text)) is not None
 
 
+#: A container runtime's record before every line, as ``cat`` of a pod's log file shows it: the
+#: CRI log format kubelet writes (kubernetes ``pkg/kubelet/kuberuntime/logs/logs.go``: an RFC
+#: 3339 time with nanoseconds, the stream, ``F`` for a full line or ``P`` for a part of one
+#: that the runtime cut and the next record goes on with).
+_CRI_START = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d) (?:stdout|stderr) "
+_CRI_RECORD = re.compile(f"^{_CRI_START}([FP])(?: |$)", re.MULTILINE)
+#: A CRI record that holds a part of a line: its text and the line end after it are one line
+#: with the next record's.
+_CRI_PART = re.compile(f"^({_CRI_START})P ([^\n]*)\n{_CRI_START}([FP]) ?", re.MULTILINE)
+#: Docker Compose's service label before every line of ``docker compose up`` or ``logs``:
+#: the container's name (``app-1`` in Compose v2, ``app_1`` in v1), padded with blanks to the
+#: longest one's, then ``| `` (docker/compose ``cmd/formatter/logs.go``, ``LogConsumer``;
+#: v1 ``compose/cli/log_printer.py``); a line that was empty keeps ``app-1  |``.
+_COMPOSE_LABEL = re.compile(r"^[A-Za-z0-9][\w.-]{0,62}[-_]\d{1,4} *\|(?: |$)", re.MULTILINE)
+#: journalctl's short output of a unit's lines and syslog's files (systemd
+#: ``src/shared/logs-show.c``, ``output_short``; RFC 3164 4.1.2): month, day, time, host,
+#: the program and its process id, ``: ``.
+_JOURNAL_PREFIX = re.compile(
+    r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]{1,253} [\w.@/-]{1,64}(?:\[\d{1,10}\])?: ?",
+    re.MULTILINE,
+)
+#: The fewest lines of a log's head a line prefix must start before it is read as one.
+_PREFIXED_LINES = 3
+
+
+def _prefixed(text: str, prefix: re.Pattern[str]) -> bool:
+    """Whether :data:`_PREFIXED_LINES` or more lines of ``text``'s head start with ``prefix``,
+    or every line of a shorter text does (a paste of the one line that failed)."""
+    found = 0
+    for found, _ in enumerate(prefix.finditer(text, 0, _CI_HEAD), start=1):
+        if found >= _PREFIXED_LINES:
+            return True
+    return found > 0 and found == sum(1 for line in text.split("\n") if line.strip())
+
+
+def _without_line_prefixes(text: str) -> str:
+    """``text`` without the prefix a container runtime or a system log puts before every
+    line: the CRI record kubelet writes (its parts of a line joined), Docker Compose's
+    service label, journalctl's and syslog's time, host and process. A family is read only
+    where three or more lines of the head carry it, or every line of a shorter paste: one such
+    line among others is the log's own."""
+    if " std" in text and _prefixed(text, _CRI_RECORD):
+        while True:
+            joined = _CRI_PART.sub(r"\1\3 \2", text)
+            if joined == text:
+                break
+            text = joined
+        text = _CRI_RECORD.sub("", text)
+    if "|" in text and _prefixed(text, _COMPOSE_LABEL):
+        text = _COMPOSE_LABEL.sub("", text)
+    if "]: " in text and _prefixed(text, _JOURNAL_PREFIX):
+        text = _JOURNAL_PREFIX.sub("", text)
+    return text
+
+
+#: The narrowest width a hard-wrapped log is read at: terminals open at 80 columns, and a
+#: narrower one cuts TensorFlow's lines into too many pieces for a paste to be read.
+_WRAP_LEAST = 60
+#: The widest: beyond it a line of exactly the longest length is a long line, not a cut.
+_WRAP_MOST = 400
+#: The fewest lines cut at the same width that make a wrap certain (a line
+#: twice the width, cut twice, as a console shows the longest of TensorFlow's lines).
+_WRAP_CUTS = 2
+#: How a line starts that is a line of its own, not the rest of one cut at the width before
+#: it: indentation (a frame, a block; a single blank is where a console cut a line at a
+#: blank, as it cuts anywhere), a date or a time, TensorFlow's and absl's ``W``,
+#: ``E``, ``I`` and ``F`` lines, Python's ``Traceback`` and ``File``, an exception's name, a
+#: Keras epoch or progress line, a bracket or a rule.
+#: What ends a sentence, and so a line a program printed, more often than a console's cut.
+_SENTENCE_END = frozenset(".:!?")
+_OWN_LINE = re.compile(
+    r"\s\s|\t|$|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[WEIF]\d{4} |[WEIF] \S+\.(?:cc|h|py):\d"
+    r"|Traceback \(|File \"|During handling|The above exception"
+    r"|[A-Z]\w*(?:Error|Exception|Warning)\b"
+    r"|Epoch \d|\d+/\d+ |\[|[-=_*#~]{3}"
+)
+
+
+def _wrap_width(text: str) -> Optional[int]:
+    """The width the text's head was hard-wrapped at (a console that breaks long lines, a copy
+    from a fixed-width box), where that is certain; else None.
+
+    Certain when no line of the head is longer than a width, and two or more lines of
+    exactly that width, that differ and do not end a sentence, come before a line that does
+    not start as a line of its own (:data:`_OWN_LINE`). A log's own lines of one length end
+    a line and the next starts one (Keras' progress lines), or are one message printed twice
+    (pip's resolver note before each conflict), ending its sentence both times."""
+    head = text[:_CI_HEAD]
+    # A head cut from a longer text ends inside a line: that line's length says nothing.
+    cut = head.rfind("\n") if len(text) > len(head) else -1
+    lines = head[: cut if cut > 0 else len(head)].split("\n")
+    width = max(map(len, lines), default=0)
+    if not _WRAP_LEAST <= width <= _WRAP_MOST:
+        return None
+    cuts: set[str] = set()
+    for line, after in zip(lines, lines[1:]):
+        if (
+            len(line) == width
+            and line[-1] not in _SENTENCE_END
+            and after
+            and _OWN_LINE.match(after) is None
+        ):
+            cuts.add(line)
+            if len(cuts) >= _WRAP_CUTS:
+                return width
+    return None
+
+
+def _unwrapped(text: str) -> str:
+    """``text`` with the lines a hard wrap cut joined again: each line of exactly the wrap's
+    width goes on in the next (a line of twice the width was cut twice), unless the next
+    starts as a line of its own: a line that was exactly as wide stays whole, and a line
+    left apart is read as before, where one joined wrongly could read as another."""
+    width = _wrap_width(text)
+    if width is None:
+        return text
+    return re.sub(f"(?m)^([^\n]{{{width}}})\n(?!{_OWN_LINE.pattern})", r"\1", text)
+
+
 def _without_ci_prefixes(text: str) -> str:
     """``text`` without the prefixes a CI service's log view puts before every line: GitHub
     Actions' timestamps, and line numbers where four or more lines in a row (next to each
@@ -208,8 +327,17 @@ def clean(text: str) -> str:
         # A terminal shows nothing for a zero byte; a log truncated while written (logrotate's
         # copytruncate) keeps a run of them where its start was.
         text = text.replace("\x00", "")
+    if "\r" in text:
+        # Windows' line ends first: the readings below end a line at "\n" (a line that is one
+        # Markdown span, a line prefix with nothing after it). A block's last line comes
+        # without its "\n": a "\r" that ends the block ends that line (a trailing one redraws
+        # nothing, as :func:`_last_states` has it).
+        if _CRLF.search(text) is not None:
+            text = text.replace("\r\n", "\n")
+        text = text.rstrip("\r")
     if "\x1b" in text:
         text = _ANSI.sub("", text)
+    text = _without_line_prefixes(text)
     if text[:1].isdigit() or _LINE_DIGIT.search(text) is not None:
         text = _without_ci_prefixes(text)
     if not text.isascii() and any(quote in text for quote in _QUOTE_CHARS):
@@ -223,11 +351,8 @@ def clean(text: str) -> str:
     if "\r" in text:
         # A line redrawn with "\r" (Keras' and tqdm's progress bars): the terminal showed only
         # its last state. Lines without one are left alone, so the common case stays in C.
-        if _CRLF.search(text) is not None:
-            text = text.replace("\r\n", "\n")
-        if "\r" in text:
-            text = _last_states(text)
-    return text
+        text = _last_states(text)
+    return _unwrapped(text)
 
 
 def _last_states(text: str) -> str:
