@@ -184,3 +184,14 @@ def test_a_message_printed_twice_at_the_longest_length_is_not_a_wrap() -> None:
         "but you have protobuf 3.11.0 which is incompatible.\n"
     )
     assert clean(text) == text
+
+
+def test_one_warning_printed_again_with_other_times_is_not_a_wrap() -> None:
+    # TensorFlow's warning (tf2tensorrt/utils/py_utils.cc) at the longest length every time,
+    # each followed by a line of the program's own: its lines differ only in their numbers.
+    text = "".join(
+        f"2023-12-05 09:{n:02d}:{n + 3:02d}.002737: W tensorflow/compiler/tf2tensorrt/utils/"
+        f"py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\nworker {n}: step done\n"
+        for n in range(10, 30)
+    )
+    assert clean(text) == text

@@ -222,6 +222,8 @@ _WRAP_CUTS = 2
 #: Keras epoch or progress line, a bracket or a rule.
 #: What ends a sentence, and so a line a program printed, more often than a console's cut.
 _SENTENCE_END = frozenset(".:!?")
+#: Each digit as 0: lines that differ only in numbers (times, counts) read as one.
+_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
 _OWN_LINE = re.compile(
     r"\s\s|\t|$|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[WEIF]\d{4} |[WEIF] \S+\.(?:cc|h|py):\d"
     r"|Traceback \(|File \"|During handling|The above exception"
@@ -235,10 +237,12 @@ def _wrap_width(text: str) -> Optional[int]:
     from a fixed-width box), where that is certain; else None.
 
     Certain when no line of the head is longer than a width, and two or more lines of
-    exactly that width, that differ and do not end a sentence, come before a line that does
-    not start as a line of its own (:data:`_OWN_LINE`). A log's own lines of one length end
-    a line and the next starts one (Keras' progress lines), or are one message printed twice
-    (pip's resolver note before each conflict), ending its sentence both times."""
+    exactly that width, that differ in more than their digits and do not end a sentence, come
+    before a line that does not start as a line of its own (:data:`_OWN_LINE`). A log's own
+    lines of one length end a line and the next starts one (Keras' progress lines), or are
+    one message printed again and again (pip's resolver note before each conflict, a warning
+    of TensorFlow's with only its time changed), ending its sentence or differing only in
+    numbers; the pieces a console cut differ."""
     head = text[:_CI_HEAD]
     # A head cut from a longer text ends inside a line: that line's length says nothing.
     cut = head.rfind("\n") if len(text) > len(head) else -1
@@ -254,7 +258,7 @@ def _wrap_width(text: str) -> Optional[int]:
             and after
             and _OWN_LINE.match(after) is None
         ):
-            cuts.add(line)
+            cuts.add(line.translate(_DIGITS_AS_ZERO))
             if len(cuts) >= _WRAP_CUTS:
                 return width
     return None
