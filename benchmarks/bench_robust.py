@@ -31,11 +31,12 @@ look like:
   gpu-node python3[12345]: ``; systemd ``src/shared/logs-show.c``, ``output_short``).
 - ``wrap``: hard-wrapped at 80, 100 or 120 columns (a console that breaks long lines, an issue
   box's width): a long line becomes pieces of exactly that width and a shorter rest.
-- ``tail``: only the last part of the log: the lines before the paragraph (from an empty line)
-  or the traceback that holds the first line a finding cites are dropped, but for any that
-  holds a version-like number (``2.15.0``, ``3.10``, ``12.2``): those are facts a fix may be
-  fitted to, and a traceback's frames say which code called; a paste that lacks them rightly
-  gets another answer, and is no test of the reading.
+- ``tail``: only the last part of the log: the lines before the traceback (its header, the
+  nearest above) or else the paragraph (from an empty line) that holds the first line a
+  finding cites are dropped, but for any that holds a version-like number (``2.15.0``,
+  ``3.10``, ``12.2``). Those are facts a fix may be fitted to, as a traceback's frames and a
+  cell's code say which code called: a paste that lacks them rightly gets another answer,
+  and is no test of the reading.
   A cut that leaves nothing out is no perturbation: such a case counts as kept.
 - ``notebook``: each CPython traceback as IPython 8 prints it in a notebook (a rule of dashes,
   ``ValueError    Traceback (most recent call last)``, ``File /x.py:12, in f()``, the frame's
@@ -178,20 +179,30 @@ _VERSIONISH = re.compile(r"(?<![\d:.])\d{1,4}\.\d{1,4}(?:\.\d+)?(?![\d:])|\bcp3\
 _CITED = re.compile(r"^(?:cell \d+, )?line (\d+): ", re.MULTILINE)
 
 
-#: Where a paste that starts mid-log starts at the latest: a traceback's header (its frames
-#: say which code called, a cause of its own) or an empty line (a paragraph's start).
-_PASTE_START = re.compile(r"^\s*$|^Traceback \(most recent call last\)|^-{20,}$")
+#: A traceback's header, CPython's or IPython's (``ValueError    Traceback (most recent call
+#: last)`` under a rule of dashes).
+_TB_HEADER = re.compile(r"Traceback \(most recent call last\)")
+_RULE = re.compile(r"^-{20,}\s*$")
 
 
 def tail_from(text: str, first_cited: Optional[int]) -> str:
-    """The log from the paragraph or traceback that holds line ``first_cited`` (1-based) on,
-    and the earlier lines that hold a version."""
+    """The log from the traceback that holds line ``first_cited`` (1-based) on, or, where no
+    traceback's header is above it, from its paragraph (after an empty line); and the earlier
+    lines that hold a version."""
     if not first_cited or first_cited <= 1:
         return text
     lines = _lines(text)
-    start = first_cited - 1
-    while start > 0 and not _PASTE_START.match(lines[start]):
-        start -= 1
+    cited = first_cited - 1
+    headers = [i for i in range(cited + 1) if _TB_HEADER.search(lines[i])]
+    if headers:
+        # The nearest header above (a traceback's frames and a cell's code say who called).
+        start = headers[-1]
+        if start > 0 and _RULE.match(lines[start - 1]):
+            start -= 1
+    else:
+        start = cited
+        while start > 0 and lines[start].strip():
+            start -= 1
     head = [line for line in lines[:start] if _VERSIONISH.search(line)]
     return _LINE_END.join(head + lines[start:])
 

@@ -95,10 +95,12 @@ def test_lines_of_one_length_that_start_lines_of_their_own_are_not_joined() -> N
     progress = "1875/1875 [==============================] - 5s 2ms/step - loss: 0.2934 - acc: 0.91"
     text = "".join(f"Epoch {i}/5\n{progress}\n" for i in range(1, 6))
     assert clean(text) == text
-    # A wrap is certain only after two cuts at one width: a line cut once is not.
-    once = _hard_wrapped(_DLOPEN[:150] + "\n", 80)
+    # A wrap is certain only after two cuts at one width: a line cut once is not, but at a
+    # console's width (80 or 120 columns).
+    once = _hard_wrapped(_DLOPEN[:150] + "\n", 100)
     assert once.count("\n") == 2
     assert clean(once) == once
+    assert clean(_hard_wrapped(_DLOPEN[:150] + "\n", 80)) == _DLOPEN[:150] + "\n"
     twice = _hard_wrapped(_DLOPEN, 80)
     assert clean(twice) == _DLOPEN
 
@@ -195,3 +197,16 @@ def test_one_warning_printed_again_with_other_times_is_not_a_wrap() -> None:
         for n in range(10, 30)
     )
     assert clean(text) == text
+
+
+def test_a_line_as_wide_as_a_console_before_a_message_of_its_own_is_not_a_wrap() -> None:
+    # pip's two errors (pip/_internal/resolution/resolvelib/factory.py), the first exactly
+    # 80 columns long: the second starts with its level, and with a capital letter.
+    text = (
+        "  Using cached numpy-1.19.5-cp39-cp39-win_amd64.whl (13.3 MB)\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow~=2.4.0\n"
+        "ERROR: No matching distribution found for tensorflow~=2.4.0\n"
+    )
+    assert len(text.splitlines()[1]) == 80
+    assert clean(text) == text
+    assert clean(text.replace("\nERROR: No", "\nNo")) == text.replace("\nERROR: No", "\nNo")

@@ -175,16 +175,30 @@ _JOURNAL_PREFIX = re.compile(
 )
 #: The fewest lines of a log's head a line prefix must start before it is read as one.
 _PREFIXED_LINES = 3
+#: The lines of a block's start looked at for a prefix.
+_HEAD_LINES = 12
+
+
+def _head_lines(text: str) -> int:
+    """Where the first :data:`_HEAD_LINES` lines of ``text`` end."""
+    end = -1
+    for _ in range(_HEAD_LINES):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return len(text)
+    return end
 
 
 def _prefixed(text: str, prefix: re.Pattern[str]) -> bool:
-    """Whether :data:`_PREFIXED_LINES` or more lines of ``text``'s head start with ``prefix``,
-    or every line of a shorter text does (a paste of the one line that failed)."""
-    found = 0
-    for found, _ in enumerate(prefix.finditer(text, 0, _CI_HEAD), start=1):
-        if found >= _PREFIXED_LINES:
-            return True
-    return found > 0 and found == sum(1 for line in text.split("\n") if line.strip())
+    """Whether :data:`_PREFIXED_LINES` or more of the first :data:`_HEAD_LINES` lines of
+    ``text`` start with ``prefix``, or every line of a shorter paste does (the one line that
+    failed). A prefix of every line is on the first lines; looking no further keeps a log
+    without one from being searched whole, line start by line start."""
+    end = _head_lines(text)
+    found = sum(1 for _ in prefix.finditer(text, 0, end))
+    if found >= _PREFIXED_LINES:
+        return True
+    return end == len(text) and found > 0 and found == sum(1 for x in text.split("\n") if x.strip())
 
 
 def _without_line_prefixes(text: str) -> str:
@@ -219,7 +233,14 @@ _WRAP_CUTS = 2
 #: it: indentation (a frame, a block; a single blank is where a console cut a line at a
 #: blank, as it cuts anywhere), a date or a time, TensorFlow's and absl's ``W``,
 #: ``E``, ``I`` and ``F`` lines, Python's ``Traceback`` and ``File``, an exception's name, a
-#: Keras epoch or progress line, a bracket or a rule.
+#: level's word (pip's ``ERROR: ``, ``WARNING: ``: pip/_internal/utils/logging.py,
+#: ``IndentingFormatter.get_message_start``), a Keras epoch or progress line, a bracket or a
+#: rule.
+#: The widths consoles open at, where one cut is enough: 80 columns (the VT100's, xterm's and
+#: most terminals' default) and 120 (the Windows console's default buffer width since
+#: Windows 10). A log's longest line is seldom exactly as wide and followed by one that does
+#: not start as a line of its own.
+_CONSOLE_WIDTHS = frozenset((80, 120))
 #: What ends a sentence, and so a line a program printed, more often than a console's cut.
 _SENTENCE_END = frozenset(".:!?")
 #: Each digit as 0: lines that differ only in numbers (times, counts) read as one.
@@ -227,7 +248,7 @@ _DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
 _OWN_LINE = re.compile(
     r"\s\s|\t|$|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[WEIF]\d{4} |[WEIF] \S+\.(?:cc|h|py):\d"
     r"|Traceback \(|File \"|During handling|The above exception"
-    r"|[A-Z]\w*(?:Error|Exception|Warning)\b"
+    r"|[A-Z]\w*(?:Error|Exception|Warning)\b|[A-Z]{3,}:"
     r"|Epoch \d|\d+/\d+ |\[|[-=_*#~]{3}"
 )
 
@@ -237,12 +258,14 @@ def _wrap_width(text: str) -> Optional[int]:
     from a fixed-width box), where that is certain; else None.
 
     Certain when no line of the head is longer than a width, and two or more lines of
-    exactly that width, that differ in more than their digits and do not end a sentence, come
-    before a line that does not start as a line of its own (:data:`_OWN_LINE`). A log's own
-    lines of one length end a line and the next starts one (Keras' progress lines), or are
-    one message printed again and again (pip's resolver note before each conflict, a warning
-    of TensorFlow's with only its time changed), ending its sentence or differing only in
-    numbers; the pieces a console cut differ."""
+    exactly that width (one, at a console's width (:data:`_CONSOLE_WIDTHS`), before a line
+    that starts with no capital letter), that differ in
+    more than their digits and do not end a sentence, come before a line that does not start
+    as a line of its own (:data:`_OWN_LINE`). A log's own lines of one length end a line and
+    the next starts one (Keras' progress lines), or are one message printed again and again
+    (pip's resolver note before each conflict, a warning of TensorFlow's with only its time
+    changed), ending its sentence or differing only in numbers; the pieces a console cut
+    differ."""
     head = text[:_CI_HEAD]
     # A head cut from a longer text ends inside a line: that line's length says nothing.
     cut = head.rfind("\n") if len(text) > len(head) else -1
@@ -259,7 +282,10 @@ def _wrap_width(text: str) -> Optional[int]:
             and _OWN_LINE.match(after) is None
         ):
             cuts.add(line.translate(_DIGITS_AS_ZERO))
-            if len(cuts) >= _WRAP_CUTS:
+            # One cut alone: the rest must not start as a sentence or a message does either.
+            if len(cuts) >= _WRAP_CUTS or (
+                width in _CONSOLE_WIDTHS and not after[0].isupper() and len(cuts) == 1
+            ):
                 return width
     return None
 
