@@ -210,3 +210,20 @@ def test_a_line_as_wide_as_a_console_before_a_message_of_its_own_is_not_a_wrap()
     assert len(text.splitlines()[1]) == 80
     assert clean(text) == text
     assert clean(text.replace("\nERROR: No", "\nNo")) == text.replace("\nERROR: No", "\nNo")
+
+
+def test_a_wrap_of_prefixed_lines_is_joined_before_the_prefix_is_taken_off() -> None:
+    # A console wraps what it shows: the GitHub Actions or `docker logs -t` time included.
+    log = "".join(
+        f"2022-01-25T18:20:16.81838668{i}Z {line}" for i, line in enumerate([_DLOPEN] * 3)
+    )
+    assert clean(_hard_wrapped(log, 100)) == _DLOPEN * 3
+
+
+def test_a_wrap_beside_a_progress_bar_redrawn_with_carriage_returns_is_joined() -> None:
+    bar = "".join(
+        f"\r{n}/500 [{'=' * (n // 20)}>] - ETA: 3s - loss: 0.69" for n in range(0, 500, 10)
+    )
+    # The bar's redraws are one long line of the file; the console showed its last state.
+    wrapped = f"Epoch 1/1\n{bar}\n{_hard_wrapped(_DLOPEN * 2, 80)}"
+    assert clean(wrapped) == clean(f"Epoch 1/1\n{bar}\n{_DLOPEN * 2}")

@@ -270,7 +270,8 @@ def _wrap_width(text: str) -> Optional[int]:
     # A head cut from a longer text ends inside a line: that line's length says nothing.
     cut = head.rfind("\n") if len(text) > len(head) else -1
     lines = head[: cut if cut > 0 else len(head)].split("\n")
-    width = max(map(len, lines), default=0)
+    # A line redrawn with "\r" shows its last state only: its length is not what was shown.
+    width = max((len(line) for line in lines if "\r" not in line), default=0)
     if not _WRAP_LEAST <= width <= _WRAP_MOST:
         return None
     cuts: set[str] = set()
@@ -367,6 +368,9 @@ def clean(text: str) -> str:
         text = text.rstrip("\r")
     if "\x1b" in text:
         text = _ANSI.sub("", text)
+    # A console wraps a line as shown, a prefix put before it by a runtime or a CI service
+    # included: the lines are joined before any prefix is taken off.
+    text = _unwrapped(text)
     text = _without_line_prefixes(text)
     if text[:1].isdigit() or _LINE_DIGIT.search(text) is not None:
         text = _without_ci_prefixes(text)
@@ -382,7 +386,7 @@ def clean(text: str) -> str:
         # A line redrawn with "\r" (Keras' and tqdm's progress bars): the terminal showed only
         # its last state. Lines without one are left alone, so the common case stays in C.
         text = _last_states(text)
-    return _unwrapped(text)
+    return text
 
 
 def _last_states(text: str) -> str:
