@@ -227,3 +227,13 @@ def test_a_wrap_beside_a_progress_bar_redrawn_with_carriage_returns_is_joined() 
     # The bar's redraws are one long line of the file; the console showed its last state.
     wrapped = f"Epoch 1/1\n{bar}\n{_hard_wrapped(_DLOPEN * 2, 80)}"
     assert clean(wrapped) == clean(f"Epoch 1/1\n{bar}\n{_DLOPEN * 2}")
+
+
+def test_a_line_that_starts_as_the_one_before_it_is_not_its_rest() -> None:
+    # IPython pads its rule and its header to one width (core/ultratb.py); under a Compose
+    # label both are as long, and the next line starts with the label again.
+    rule = "-" * 75
+    lines = [rule, f"{'SystemError':<42}Traceback (most recent call last)".ljust(75)]
+    lines += ["<ipython-input-4-d1680108c58e> in <module>()", "----> 4   raise SystemError('x')"]
+    text = "".join(f"app-1  | {line}\n" for line in lines)
+    assert clean(text) == "".join(f"{line}\n" for line in lines)

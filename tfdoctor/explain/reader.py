@@ -241,6 +241,8 @@ _WRAP_CUTS = 2
 #: Windows 10). A log's longest line is seldom exactly as wide and followed by one that does
 #: not start as a line of its own.
 _CONSOLE_WIDTHS = frozenset((80, 120))
+#: How many characters two lines share at their start that makes the second a line of its own.
+_SHARED_START = 6
 #: What ends a sentence, and so a line a program printed, more often than a console's cut.
 _SENTENCE_END = frozenset(".:!?")
 #: Each digit as 0: lines that differ only in numbers (times, counts) read as one.
@@ -276,12 +278,7 @@ def _wrap_width(text: str) -> Optional[int]:
         return None
     cuts: set[str] = set()
     for line, after in zip(lines, lines[1:]):
-        if (
-            len(line) == width
-            and line[-1] not in _SENTENCE_END
-            and after
-            and _OWN_LINE.match(after) is None
-        ):
+        if len(line) == width and line[-1] not in _SENTENCE_END and _goes_on(line, after):
             cuts.add(line.translate(_DIGITS_AS_ZERO))
             # One cut alone: the rest must not start as a sentence or a message does either.
             if len(cuts) >= _WRAP_CUTS or (
@@ -299,7 +296,25 @@ def _unwrapped(text: str) -> str:
     width = _wrap_width(text)
     if width is None:
         return text
-    return re.sub(f"(?m)^([^\n]{{{width}}})\n(?!{_OWN_LINE.pattern})", r"\1", text)
+    lines = text.split("\n")
+    out = [lines[0]]
+    for before, line in zip(lines, lines[1:]):
+        if len(before) == width and _goes_on(out[-1], line):
+            out[-1] += line
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _goes_on(line: str, after: str) -> bool:
+    """Whether ``after`` may be the rest of ``line`` cut by a console: it starts as no line
+    of its own does (:data:`_OWN_LINE`), nor as ``line`` itself does (a prefix every line
+    carries: a runtime's, a service's label, a time)."""
+    return (
+        bool(after)
+        and _OWN_LINE.match(after) is None
+        and after[:_SHARED_START] != line[:_SHARED_START]
+    )
 
 
 def _without_ci_prefixes(text: str) -> str:
