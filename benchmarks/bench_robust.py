@@ -208,7 +208,8 @@ def tail_from(text: str, first_cited: Optional[int]) -> str:
 
 
 def tail(text: str, rng: random.Random) -> str:
-    """Placeholder: :func:`tail_from` needs the lines a finding cites (run by the bench)."""
+    """The text as it is: the cut needs the lines a finding cites, so :func:`run_case` makes
+    it with :func:`tail_from` from the report on the whole log."""
     return text
 
 
