@@ -152,6 +152,171 @@ def _log_view(text: str, run: list[re.Match[str]]) -> bool:
     return _LOG_CONTENT.search(text, run[0].start(), end if end >= 0 else len(text)) is not None
 
 
+#: A container runtime's record before every line, as ``cat`` of a pod's log file shows it: the
+#: CRI log format kubelet writes (kubernetes ``pkg/kubelet/kuberuntime/logs/logs.go``: an RFC
+#: 3339 time with nanoseconds, the stream, ``F`` for a full line or ``P`` for a part of one
+#: that the runtime cut and the next record goes on with).
+_CRI_START = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d) (?:stdout|stderr) "
+_CRI_RECORD = re.compile(f"^{_CRI_START}([FP])(?: |$)", re.MULTILINE)
+#: A CRI record that holds a part of a line: its text and the line end after it are one line
+#: with the next record's.
+_CRI_PART = re.compile(f"^({_CRI_START})P ([^\n]*)\n{_CRI_START}([FP]) ?", re.MULTILINE)
+#: Docker Compose's service label before every line of ``docker compose up`` or ``logs``:
+#: the container's name (``app-1`` in Compose v2, ``app_1`` in v1), padded with blanks to the
+#: longest one's, then ``| `` (docker/compose ``cmd/formatter/logs.go``, ``LogConsumer``;
+#: v1 ``compose/cli/log_printer.py``); a line that was empty keeps ``app-1  |``.
+_COMPOSE_LABEL = re.compile(r"^[A-Za-z0-9][\w.-]{0,62}[-_]\d{1,4} *\|(?: |$)", re.MULTILINE)
+#: journalctl's short output of a unit's lines and syslog's files (systemd
+#: ``src/shared/logs-show.c``, ``output_short``; RFC 3164 4.1.2): month, day, time, host,
+#: the program and its process id, ``: ``.
+_JOURNAL_PREFIX = re.compile(
+    r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]{1,253} [\w.@/-]{1,64}(?:\[\d{1,10}\])?: ?",
+    re.MULTILINE,
+)
+#: The fewest lines of a log's head a line prefix must start before it is read as one.
+_PREFIXED_LINES = 3
+#: The lines of a block's start looked at for a prefix.
+_HEAD_LINES = 12
+
+
+def _head_lines(text: str) -> int:
+    """Where the first :data:`_HEAD_LINES` lines of ``text`` end."""
+    end = -1
+    for _ in range(_HEAD_LINES):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return len(text)
+    return end
+
+
+def _prefixed(text: str, prefix: re.Pattern[str]) -> bool:
+    """Whether :data:`_PREFIXED_LINES` or more of the first :data:`_HEAD_LINES` lines of
+    ``text`` start with ``prefix``, or every line of a shorter paste does (the one line that
+    failed). A prefix of every line is on the first lines; looking no further keeps a log
+    without one from being searched whole, line start by line start."""
+    end = _head_lines(text)
+    found = sum(1 for _ in prefix.finditer(text, 0, end))
+    if found >= _PREFIXED_LINES:
+        return True
+    return end == len(text) and found > 0 and found == sum(1 for x in text.split("\n") if x.strip())
+
+
+def _without_line_prefixes(text: str) -> str:
+    """``text`` without the prefix a container runtime or a system log puts before every
+    line: the CRI record kubelet writes (its parts of a line joined), Docker Compose's
+    service label, journalctl's and syslog's time, host and process. A family is read only
+    where three or more lines of the head carry it, or every line of a shorter paste: one such
+    line among others is the log's own."""
+    if " std" in text and _prefixed(text, _CRI_RECORD):
+        while True:
+            joined = _CRI_PART.sub(r"\1\3 \2", text)
+            if joined == text:
+                break
+            text = joined
+        text = _CRI_RECORD.sub("", text)
+    if "|" in text and _prefixed(text, _COMPOSE_LABEL):
+        text = _COMPOSE_LABEL.sub("", text)
+    if "]: " in text and _prefixed(text, _JOURNAL_PREFIX):
+        text = _JOURNAL_PREFIX.sub("", text)
+    return text
+
+
+#: The narrowest width a hard-wrapped log is read at: terminals open at 80 columns, and a
+#: narrower one cuts TensorFlow's lines into too many pieces for a paste to be read.
+_WRAP_LEAST = 60
+#: The widest: beyond it a line of exactly the longest length is a long line, not a cut.
+_WRAP_MOST = 400
+#: The fewest lines cut at the same width that make a wrap certain (a line
+#: twice the width, cut twice, as a console shows the longest of TensorFlow's lines).
+_WRAP_CUTS = 2
+#: How a line starts that is a line of its own, not the rest of one cut at the width before
+#: it: indentation (a frame, a block; a single blank is where a console cut a line at a
+#: blank, as it cuts anywhere), a date or a time, TensorFlow's and absl's ``W``,
+#: ``E``, ``I`` and ``F`` lines, Python's ``Traceback`` and ``File``, an exception's name, a
+#: level's word (pip's ``ERROR: ``, ``WARNING: ``: pip/_internal/utils/logging.py,
+#: ``IndentingFormatter.get_message_start``), a Keras epoch or progress line, a bracket or a
+#: rule.
+#: The widths consoles open at, where one cut is enough: 80 columns (the VT100's, xterm's and
+#: most terminals' default) and 120 (the Windows console's default buffer width since
+#: Windows 10). A log's longest line is seldom exactly as wide and followed by one that does
+#: not start as a line of its own.
+_CONSOLE_WIDTHS = frozenset((80, 120))
+#: How many characters two lines share at their start that makes the second a line of its own.
+_SHARED_START = 6
+#: What ends a sentence, and so a line a program printed, more often than a console's cut.
+_SENTENCE_END = frozenset(".:!?")
+#: Each digit as 0: lines that differ only in numbers (times, counts) read as one.
+_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+_OWN_LINE = re.compile(
+    r"\s\s|\t|$|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[WEIF]\d{4} |[WEIF] \S+\.(?:cc|h|py):\d"
+    r"|Traceback \(|File \"|During handling|The above exception"
+    r"|[A-Z]\w*(?:Error|Exception|Warning)\b|[A-Z]{3,}:"
+    r"|Epoch \d|\d+/\d+ |\[|[-=_*#~]{3}"
+)
+
+
+def _wrap_width(text: str) -> Optional[int]:
+    """The width the text's head was hard-wrapped at (a console that breaks long lines, a copy
+    from a fixed-width box), where that is certain; else None.
+
+    Certain when no line of the head is longer than a width, and two or more lines of
+    exactly that width (one, at a console's width (:data:`_CONSOLE_WIDTHS`), before a line
+    that starts with no capital letter), that differ in
+    more than their digits and do not end a sentence, come before a line that does not start
+    as a line of its own (:data:`_OWN_LINE`). A log's own lines of one length end a line and
+    the next starts one (Keras' progress lines), or are one message printed again and again
+    (pip's resolver note before each conflict, a warning of TensorFlow's with only its time
+    changed), ending its sentence or differing only in numbers; the pieces a console cut
+    differ."""
+    head = text[:_CI_HEAD]
+    # A head cut from a longer text ends inside a line: that line's length says nothing.
+    cut = head.rfind("\n") if len(text) > len(head) else -1
+    lines = head[: cut if cut > 0 else len(head)].split("\n")
+    # A line redrawn with "\r" shows its last state only: its length is not what was shown.
+    width = max((len(line) for line in lines if "\r" not in line), default=0)
+    if not _WRAP_LEAST <= width <= _WRAP_MOST:
+        return None
+    cuts: set[str] = set()
+    for line, after in zip(lines, lines[1:]):
+        if len(line) == width and line[-1] not in _SENTENCE_END and _goes_on(line, after):
+            cuts.add(line.translate(_DIGITS_AS_ZERO))
+            # One cut alone: the rest must not start as a sentence or a message does either.
+            if len(cuts) >= _WRAP_CUTS or (
+                width in _CONSOLE_WIDTHS and not after[0].isupper() and len(cuts) == 1
+            ):
+                return width
+    return None
+
+
+def _unwrapped(text: str) -> str:
+    """``text`` with the lines a hard wrap cut joined again: each line of exactly the wrap's
+    width goes on in the next (a line of twice the width was cut twice), unless the next
+    starts as a line of its own: a line that was exactly as wide stays whole, and a line
+    left apart is read as before, where one joined wrongly could read as another."""
+    width = _wrap_width(text)
+    if width is None:
+        return text
+    lines = text.split("\n")
+    out = [lines[0]]
+    for before, line in zip(lines, lines[1:]):
+        if len(before) == width and _goes_on(out[-1], line):
+            out[-1] += line
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _goes_on(line: str, after: str) -> bool:
+    """Whether ``after`` may be the rest of ``line`` cut by a console: it starts as no line
+    of its own does (:data:`_OWN_LINE`), nor as ``line`` itself does (a prefix every line
+    carries: a runtime's, a service's label, a time)."""
+    return (
+        bool(after)
+        and _OWN_LINE.match(after) is None
+        and after[:_SHARED_START] != line[:_SHARED_START]
+    )
+
+
 def _without_ci_prefixes(text: str) -> str:
     """``text`` without the prefixes a CI service's log view puts before every line: GitHub
     Actions' timestamps, and line numbers where four or more lines in a row (next to each
@@ -208,8 +373,20 @@ def clean(text: str) -> str:
         # A terminal shows nothing for a zero byte; a log truncated while written (logrotate's
         # copytruncate) keeps a run of them where its start was.
         text = text.replace("\x00", "")
+    if "\r" in text:
+        # Windows' line ends first: the readings below end a line at "\n" (a line that is one
+        # Markdown span, a line prefix with nothing after it). A block's last line comes
+        # without its "\n": a "\r" that ends the block ends that line (a trailing one redraws
+        # nothing, as :func:`_last_states` has it).
+        if _CRLF.search(text) is not None:
+            text = text.replace("\r\n", "\n")
+        text = text.rstrip("\r")
     if "\x1b" in text:
         text = _ANSI.sub("", text)
+    # A console wraps a line as shown, a prefix put before it by a runtime or a CI service
+    # included: the lines are joined before any prefix is taken off.
+    text = _unwrapped(text)
+    text = _without_line_prefixes(text)
     if text[:1].isdigit() or _LINE_DIGIT.search(text) is not None:
         text = _without_ci_prefixes(text)
     if not text.isascii() and any(quote in text for quote in _QUOTE_CHARS):
@@ -223,10 +400,7 @@ def clean(text: str) -> str:
     if "\r" in text:
         # A line redrawn with "\r" (Keras' and tqdm's progress bars): the terminal showed only
         # its last state. Lines without one are left alone, so the common case stays in C.
-        if _CRLF.search(text) is not None:
-            text = text.replace("\r\n", "\n")
-        if "\r" in text:
-            text = _last_states(text)
+        text = _last_states(text)
     return text
 
 

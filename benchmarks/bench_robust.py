@@ -1,0 +1,461 @@
+"""How much of ``tfdoctor explain``'s rightness survives another user's paste of the same log.
+
+Usage: python benchmarks/bench_robust.py [--batch DIR ...] [--only NAME ...] [--sample N]
+                                          [--seed N] [--json FILE] [--jobs N]
+
+The next user's log of a failure differs from the one a rule was written from in ways that do
+not change the cause: where Python lives, how the paste was made (a terminal's or an issue
+box's width, a container runtime's prefix on every line, a notebook's traceback with colours,
+only the last part of a long log), and the harmless numbers (timestamps, addresses, line
+numbers in frames). For every case of ``tests/data/logs_unseen/`` that is not held out and
+that explain gets right as the log is (``bench_accuracy.judge``), this applies each
+perturbation below to the log and judges the answer again; a benign case must stay benign
+(nothing above ``info``). Held-out cases (``.log.gz``) are never read.
+
+Each perturbation is a function ``(text, rng) -> text`` in :data:`PERTURBATIONS`,
+deterministic for a seed (``--seed``, and the case's name), written from what real pastes
+look like:
+
+- ``crlf``: Windows line ends (a log saved by Notepad, copied from cmd.exe).
+- ``ansi``: colour codes as a terminal prints them: errors and tracebacks in red, file names
+  in green, TensorFlow's ``W``/``E`` lines in yellow/red (ECMA-48 SGR, as rich and IPython
+  write them).
+- ``compose``: Docker Compose's service prefix on every line (``app-1  | `` in Compose v2,
+  ``app_1  | `` in v1; docker/compose ``pkg/compose/printer.go``, the name padded to the
+  longest service's).
+- ``kubernetes``: the CRI log format kubelet writes and ``cat`` of a pod's log file shows
+  (``2024-03-02T10:00:00.123456789Z stderr F ``; kubernetes
+  ``pkg/kubelet/kuberuntime/logs/logs.go``: time in RFC 3339 with nanoseconds, stream, tag
+  ``F`` for a full line, ``P`` for a partial one).
+- ``journald``: ``journalctl``'s short format for a service's output (``Mar 02 10:00:00
+  gpu-node python3[12345]: ``; systemd ``src/shared/logs-show.c``, ``output_short``).
+- ``wrap``: hard-wrapped at 80, 100 or 120 columns (a console that breaks long lines, an issue
+  box's width): a long line becomes pieces of exactly that width and a shorter rest.
+- ``tail``: only the last part of the log: the lines before the traceback (its header, the
+  nearest above) or else the paragraph (from an empty line) that holds the first line a
+  finding cites are dropped, but for any that holds a version-like number (``2.15.0``,
+  ``3.10``, ``12.2``). Those are facts a fix may be fitted to, as a traceback's frames and a
+  cell's code say which code called: a paste that lacks them rightly gets another answer,
+  and is no test of the reading.
+  A cut that leaves nothing out is no perturbation: such a case counts as kept.
+- ``notebook``: each CPython traceback as IPython 8 prints it in a notebook (a rule of dashes,
+  ``ValueError    Traceback (most recent call last)``, ``File /x.py:12, in f()``, the frame's
+  line marked ``---> 12``; IPython ``core/ultratb.py``), in colour.
+- ``paths``: another user's names in paths: ``/home/user/`` as ``/home/jane.doe/``,
+  ``C:\\Users\\user\\`` as ``C:\\Users\\Jane Doe\\``, a conda environment's name as another,
+  a drive letter as another. The part that can decide a cause is never changed: the
+  ``python3.X`` of a path, ``.local``, ``site-packages``/``dist-packages``, ``conda``/``envs``.
+- ``numbers``: timestamps moved by hours, hexadecimal addresses and process ids changed,
+  line numbers in traceback frames moved: numbers no cause depends on.
+
+Output: per perturbation, kept/total for failures and for benign cases, and the cases lost by
+name (all are non-held cases). Exit 0; 3 on bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import io
+import json
+import random
+import re
+import sys
+import zlib
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, Callable, NamedTuple, Optional
+
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
+
+import bench_accuracy  # noqa: E402
+
+from tfdoctor import __version__  # noqa: E402
+from tfdoctor.explain import explain  # noqa: E402
+from tfdoctor.explain.reader import read_log  # noqa: E402
+from tfdoctor.inputs import open_matrix  # noqa: E402
+from tfdoctor.render.jsonout import render_json  # noqa: E402
+from tfdoctor.signatures import load_signatures  # noqa: E402
+
+Perturbation = Callable[[str, random.Random], str]
+#: The batches of logs cases are drawn from.
+UNSEEN = bench_accuracy.UNSEEN
+
+#: A line of the log (its end kept apart).
+_LINE_END = "\n"
+
+
+def _lines(text: str) -> list[str]:
+    return text.split(_LINE_END)
+
+
+def crlf(text: str, rng: random.Random) -> str:
+    """Windows line ends."""
+    return text.replace("\n", "\r\n")
+
+
+_RED, _GREEN, _YELLOW, _RESET = "\x1b[0;31m", "\x1b[0;32m", "\x1b[0;33m", "\x1b[0m"
+_FRAME = re.compile(r'^(\s*File ")([^"]+)(".*)$')
+_TFLOG = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: )?([WE])( )")
+
+
+def ansi(text: str, rng: random.Random) -> str:
+    """Colour codes as a terminal shows them: red errors, green file names, yellow warnings."""
+    out = []
+    for line in _lines(text):
+        frame = _FRAME.match(line)
+        tflog = _TFLOG.match(line)
+        if frame:
+            out.append(f"{frame.group(1)}{_GREEN}{frame.group(2)}{_RESET}{frame.group(3)}")
+        elif re.search(r"Traceback|Error\b|Exception\b", line):
+            out.append(f"{_RED}{line}{_RESET}")
+        elif tflog:
+            colour = _YELLOW if tflog.group(2) == "W" else _RED
+            out.append(f"{colour}{line}{_RESET}")
+        else:
+            out.append(line)
+    return _LINE_END.join(out)
+
+
+def _prefixed(text: str, prefix: Callable[[int], str]) -> str:
+    return _LINE_END.join(prefix(i) + line for i, line in enumerate(_lines(text)))
+
+
+def compose(text: str, rng: random.Random) -> str:
+    """Docker Compose's ``service-1  | `` before every line (v2's dash or v1's underscore)."""
+    name = rng.choice(["app", "trainer", "tf-worker", "jupyter"])
+    sep = rng.choice(["-", "_"])
+    label = f"{name}{sep}1".ljust(len(name) + 4)
+    return _prefixed(text, lambda i: f"{label}| ")
+
+
+def kubernetes(text: str, rng: random.Random) -> str:
+    """The CRI log format: an RFC 3339 time in nanoseconds, the stream, ``F``."""
+    start = rng.randrange(0, 50_000)
+    stream = rng.choice(["stderr", "stdout"])
+
+    def prefix(i: int) -> str:
+        t = start + i
+        ns = (t * 7919 * 104729) % 1_000_000_000
+        return (
+            f"2024-03-02T{10 + t // 3600 % 12:02d}:{t // 60 % 60:02d}:{t % 60:02d}."
+            f"{ns:09d}Z {stream} F "
+        )
+
+    return _prefixed(text, prefix)
+
+
+def journald(text: str, rng: random.Random) -> str:
+    """``journalctl``'s short output: month, day, time, host, ``python3[PID]: ``."""
+    pid = rng.randrange(1000, 99999)
+    host = rng.choice(["gpu-node", "ml-box", "ip-10-0-3-17"])
+    start = rng.randrange(0, 40_000)
+
+    def prefix(i: int) -> str:
+        t = start + i
+        return (
+            f"Mar 02 {t // 3600 % 24:02d}:{t // 60 % 60:02d}:{t % 60:02d} {host} python3[{pid}]: "
+        )
+
+    return _prefixed(text, prefix)
+
+
+def wrap(text: str, rng: random.Random) -> str:
+    """Every line longer than the width cut into pieces of exactly that width."""
+    width = rng.choice([80, 100, 120])
+    out: list[str] = []
+    for line in _lines(text):
+        out.extend(
+            line[i : i + width] for i in range(0, max(len(line) - 1, 0) // width * width, width)
+        )
+        out.append(line[max(len(line) - 1, 0) // width * width :])
+    return _LINE_END.join(out)
+
+
+#: A number like a release's: ``2.15.0``, ``3.10``, ``12.2``, ``cp310``, ``python3.9``.
+_VERSIONISH = re.compile(r"(?<![\d:.])\d{1,4}\.\d{1,4}(?:\.\d+)?(?![\d:])|\bcp3\d{1,2}\b")
+#: Where a finding's detail cites a line (``line 12: ...``).
+_CITED = re.compile(r"^(?:cell \d+, )?line (\d+): ", re.MULTILINE)
+
+
+#: A traceback's header, CPython's or IPython's (``ValueError    Traceback (most recent call
+#: last)`` under a rule of dashes).
+_TB_HEADER = re.compile(r"Traceback \(most recent call last\)")
+_RULE = re.compile(r"^-{20,}\s*$")
+
+
+def tail_from(text: str, first_cited: Optional[int]) -> str:
+    """The log from the traceback that holds line ``first_cited`` (1-based) on, or, where no
+    traceback's header is above it, from its paragraph (after an empty line); and the earlier
+    lines that hold a version."""
+    if not first_cited or first_cited <= 1:
+        return text
+    lines = _lines(text)
+    cited = first_cited - 1
+    headers = [i for i in range(cited + 1) if _TB_HEADER.search(lines[i])]
+    if headers:
+        # The nearest header above (a traceback's frames and a cell's code say who called).
+        start = headers[-1]
+        if start > 0 and _RULE.match(lines[start - 1]):
+            start -= 1
+    else:
+        start = cited
+        while start > 0 and lines[start].strip():
+            start -= 1
+    head = [line for line in lines[:start] if _VERSIONISH.search(line)]
+    return _LINE_END.join(head + lines[start:])
+
+
+def tail(text: str, rng: random.Random) -> str:
+    """The text as it is: the cut needs the lines a finding cites, so :func:`run_case` makes
+    it with :func:`tail_from` from the report on the whole log."""
+    return text
+
+
+#: A CPython frame and the source line under it.
+_PY_FRAME = re.compile(r'^(\s*)File "([^"]+)", line (\d+), in (\S+)\s*$')
+_EXC_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning))(?::|$)")
+
+
+def notebook(text: str, rng: random.Random) -> str:
+    """Each CPython traceback as IPython 8 prints it, coloured."""
+    lines = _lines(text)
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() != "Traceback (most recent call last):":
+            out.append(line)
+            i += 1
+            continue
+        # The exception that ends this traceback: IPython names it on its header. A traceback
+        # pasted without it stays as it is (no name is made up).
+        name = ""
+        for later in lines[i + 1 : i + 400]:
+            m = _EXC_LINE.match(later.strip())
+            if m:
+                name = m.group(1).rsplit(".", 1)[-1]
+                break
+        if not name:
+            out.append(line)
+            i += 1
+            continue
+        out.append(f"{_RED}" + "-" * 75 + f"{_RESET}")
+        out.append(f"{_RED}{name.ljust(41)} Traceback (most recent call last){_RESET}")
+        i += 1
+        while i < len(lines):
+            frame = _PY_FRAME.match(lines[i])
+            if not frame:
+                break
+            path, number, func = frame.group(2), frame.group(3), frame.group(4)
+            if path.startswith("<ipython-input") or path == "<stdin>":
+                out.append(f"Cell {_GREEN}In[{rng.randrange(1, 40)}], line {number}{_RESET}")
+            else:
+                called = func if func.startswith("<") else f"{func}()"
+                out.append(f"File {_GREEN}{path}:{number}{_RESET}, in {called}")
+            i += 1
+            nxt = lines[i] if i < len(lines) else ""
+            if nxt.startswith("    ") and not _PY_FRAME.match(nxt):
+                arrow = f"--> {number}".rjust(len(number) + 5, "-")
+                out.append(f"{_GREEN}{arrow}{_RESET} {nxt.strip()}")
+                i += 1
+            out.append("")
+    return _LINE_END.join(out)
+
+
+_HOME = re.compile(r"(/home/|/Users/)(?!Shared/)([\w.-]+)/")
+_WIN_HOME = re.compile(r"(?i)\b([A-Z]):\\Users\\([^\\\s\"']+)\\")
+_ENV_NAME = re.compile(r"([/\\]envs[/\\])([\w.-]+)(?=[/\\])")
+_DRIVE = re.compile(r"(?<![\w/])([D-H]):\\")
+
+
+def paths(text: str, rng: random.Random) -> str:
+    """Another user's names in paths; never a Python version or a kind of install."""
+    env = rng.choice(["tf", "ml-gpu", "py310tf", "keras3"])
+    text = _HOME.sub(lambda m: f"{m.group(1)}jane.doe/", text)
+    text = _WIN_HOME.sub(lambda m: f"{m.group(1)}:\\Users\\Jane Doe\\", text)
+    text = _ENV_NAME.sub(lambda m: f"{m.group(1)}{env}", text)
+    return _DRIVE.sub("E:\\\\", text)
+
+
+_STAMP = re.compile(r"\b(20\d\d-\d\d-\d\d)([ T])(\d\d):(\d\d):(\d\d)")
+_HEX = re.compile(r"\b0x[0-9a-fA-F]{6,16}\b")
+_FRAME_LINE = re.compile(r'(File "[^"]+", line )(\d+)')
+_PID = re.compile(r"(\bpid[ =:]+|\bprocess )(\d{2,7})\b")
+
+
+def numbers(text: str, rng: random.Random) -> str:
+    """Timestamps moved, addresses and process ids changed, frame line numbers moved."""
+    hours = rng.randrange(1, 9)
+    shift = rng.randrange(3, 40)
+
+    def stamp(m: re.Match[str]) -> str:
+        hour = (int(m.group(3)) + hours) % 24
+        return f"{m.group(1)}{m.group(2)}{hour:02d}:{m.group(4)}:{m.group(5)}"
+
+    def address(m: re.Match[str]) -> str:
+        width = len(m.group(0)) - 2
+        return "0x" + f"{rng.getrandbits(4 * width):0{width}x}"
+
+    text = _STAMP.sub(stamp, text)
+    text = _HEX.sub(address, text)
+    text = _FRAME_LINE.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + shift}", text)
+    return _PID.sub(lambda m: f"{m.group(1)}{rng.randrange(100, 99999)}", text)
+
+
+#: Every perturbation by name, in the order printed.
+PERTURBATIONS: dict[str, Perturbation] = {
+    "crlf": crlf,
+    "ansi": ansi,
+    "compose": compose,
+    "kubernetes": kubernetes,
+    "journald": journald,
+    "wrap": wrap,
+    "tail": tail,
+    "notebook": notebook,
+    "paths": paths,
+    "numbers": numbers,
+}
+
+
+class Explainer:
+    """explain in this process, as ``python -m tfdoctor explain --json -`` runs it."""
+
+    def __init__(self) -> None:
+        self.version = __version__
+        self.signatures = load_signatures()
+        self.matrix = open_matrix(None)
+
+    def report(self, text: str) -> dict[str, Any]:
+        """The JSON report for a log's text."""
+        data = text.encode("utf-8")
+        rep = explain(
+            read_log(io.BytesIO(data), "-"), self.signatures, self.matrix, None, self.version
+        )
+        doc: dict[str, Any] = json.loads(render_json(rep, self.version))
+        return doc
+
+
+def first_cited(report: dict[str, Any]) -> Optional[int]:
+    """The first log line a finding at ``warning`` or above cites, if any."""
+    numbers_seen = [
+        int(m.group(1))
+        for f in report.get("findings", [])
+        if f.get("severity") in ("warning", "error")
+        for m in _CITED.finditer(str(f.get("detail", "")))
+    ]
+    return min(numbers_seen) if numbers_seen else None
+
+
+class Outcome(NamedTuple):
+    """One case under every perturbation: whether it was right first, and each kept."""
+
+    name: str
+    benign: bool
+    right: bool
+    kept: dict[str, bool]
+    got: dict[str, list[str]]
+
+
+@functools.lru_cache(maxsize=1)
+def _explainer() -> Explainer:
+    """One explainer a process: the signatures and the matrix are loaded once."""
+    return Explainer()
+
+
+def run_case(
+    name: str, meta: dict[str, Any], text: str, seed: int, only: Sequence[str] = ()
+) -> Outcome:
+    """Judge one case as it is and under each perturbation (``only``: those named)."""
+    ex = _explainer()
+    base = ex.report(text)
+    right, _ = bench_accuracy.judge(meta, base)
+    benign = meta["cause"] == "benign"
+    kept: dict[str, bool] = {}
+    got: dict[str, list[str]] = {}
+    if not right:
+        return Outcome(name, benign, False, kept, got)
+    for label, perturb in PERTURBATIONS.items():
+        if only and label not in only:
+            continue
+        rng = random.Random(seed * 1_000_003 + zlib.crc32(f"{name}/{label}".encode()))
+        changed = tail_from(text, first_cited(base)) if perturb is tail else perturb(text, rng)
+        if changed == text:
+            kept[label], got[label] = True, []
+            continue
+        try:
+            kept[label], got[label] = bench_accuracy.judge(meta, ex.report(changed))
+        except Exception as exc:  # a crash is a lost case, named
+            kept[label], got[label] = False, [f"crash: {type(exc).__name__}: {exc}"]
+    return Outcome(name, benign, right, kept, got)
+
+
+def _job(args: tuple[str, dict[str, Any], str, int, tuple[str, ...]]) -> Outcome:
+    return run_case(*args)
+
+
+def cases(batches: Iterable[Path]) -> list[tuple[str, dict[str, Any], str]]:
+    """Every non-held case with a plain log: (batch/name, its expectation, its text)."""
+    out = []
+    for directory in batches:
+        for case in bench_accuracy.load_batch(directory):
+            # Held-out cases are stored gzipped and are never read here.
+            if case.meta.get("held_out") is True or not case.evidence.name.endswith(".log"):
+                continue
+            text = case.evidence.read_bytes().decode("utf-8", "replace")
+            out.append((f"{directory.name}/{case.name}", case.meta, text))
+    return out
+
+
+def table(outcomes: Sequence[Outcome]) -> str:
+    """Per perturbation: failures kept/total, benign kept/total, the cases lost."""
+    rows = [f"{'perturbation':<12} {'failures kept':>16} {'benign kept':>14}"]
+    for label in PERTURBATIONS:
+        parts = []
+        for benign in (False, True):
+            mine = [o for o in outcomes if o.right and o.benign is benign and label in o.kept]
+            kept = sum(o.kept[label] for o in mine)
+            parts.append(f"{kept}/{len(mine)}" if mine else "-")
+        rows.append(f"{label:<12} {parts[0]:>16} {parts[1]:>14}")
+        for o in outcomes:
+            if o.right and label in o.kept and not o.kept[label]:
+                rows.append(f"    lost {o.name}: {', '.join(o.got[label][:4]) or '(no findings)'}")
+    return "\n".join(rows)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Run the perturbations over the cases and print the table."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--batch", action="append", type=Path, metavar="DIR")
+    parser.add_argument("--only", action="append", default=[], metavar="NAME")
+    parser.add_argument("--sample", type=int, metavar="N", help="N cases drawn with the seed")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path, metavar="FILE")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    unknown = [n for n in args.only if n not in PERTURBATIONS]
+    if unknown:
+        print(f"bench_robust: unknown perturbation {', '.join(unknown)}", file=sys.stderr)
+        return 3
+    dirs = args.batch or sorted(p for p in UNSEEN.iterdir() if p.is_dir())
+    todo = cases(dirs)
+    if args.sample is not None and args.sample < len(todo):
+        todo = sorted(random.Random(args.seed).sample(todo, args.sample), key=lambda c: c[0])
+    jobs = [(name, meta, text, args.seed, tuple(args.only)) for name, meta, text in todo]
+    if args.jobs > 1:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            outcomes = list(pool.map(_job, jobs, chunksize=4))
+    else:
+        outcomes = [_job(j) for j in jobs]
+    right = [o for o in outcomes if o.right]
+    print(f"{len(right)} of {len(outcomes)} non-held cases right as pasted; each perturbed:")
+    print(table(outcomes))
+    if args.json:
+        doc = [o._asdict() for o in outcomes]
+        args.json.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

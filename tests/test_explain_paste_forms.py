@@ -1,0 +1,239 @@
+"""A log pasted through a container runtime, a system log, a narrow console or Windows reads as
+the log itself: the reader takes off what the paste added (``tfdoctor.explain.reader``)."""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.explaining import explained, top_error
+from tfdoctor.explain.reader import clean, read_log
+
+_TB = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/user/proj/train.py", line 14, in <module>\n'
+    "    x = tf.placeholder(tf.float32, shape=[None, 784])\n"
+    "AttributeError: module 'tensorflow' has no attribute 'placeholder'\n"
+)
+_CAUSE = "api-moved-to-compat-v1"
+
+#: TensorFlow's loader line (tsl/platform/default/dso_loader.cc), longer than any console.
+_DLOPEN = (
+    "2025-01-12 22:03:03.896484: W external/local_tsl/tsl/platform/default/dso_loader.cc:70] "
+    "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared "
+    "object file: No such file or directory; LD_LIBRARY_PATH: /usr/local/nvidia/lib64\n"
+)
+
+
+def test_the_plain_traceback_names_the_cause() -> None:
+    assert top_error(explained(_TB)).cause == _CAUSE
+
+
+def test_kubernetes_cri_records_are_read_through_and_their_parts_joined() -> None:
+    lines = _TB.splitlines()
+    records = [
+        f"2024-03-02T10:00:0{i}.12345678{i}Z stderr F {line}" for i, line in enumerate(lines)
+    ]
+    # The runtime cut the last line in two: a P record, then the F record that ends it.
+    last = lines[-1]
+    records[-1] = f"2024-03-02T10:00:09.000000001Z stderr P {last[:30]}"
+    records.append(f"2024-03-02T10:00:09.000000002Z stderr F {last[30:]}")
+    log = "\n".join(records) + "\n"
+    assert clean(log) == _TB
+    assert top_error(explained(log)).cause == _CAUSE
+
+
+@pytest.mark.parametrize("label", ["trainer-1  | ", "app_1     | ", "tf-worker-12 | "])
+def test_docker_compose_service_labels_are_read_through(label: str) -> None:
+    log = "".join(f"{label}{line}\n" for line in _TB.splitlines())
+    # An empty line of the service's keeps its label and no blank after the bar.
+    log += label.rstrip() + "\n"
+    assert clean(log) == _TB + "\n"
+    assert top_error(explained(log)).cause == _CAUSE
+
+
+def test_journalctl_lines_are_read_through() -> None:
+    log = "".join(
+        f"Mar 02 10:00:0{i} gpu-node python3[20514]: {line}\n"
+        for i, line in enumerate(_TB.splitlines())
+    )
+    assert clean(log) == _TB
+    assert top_error(explained(log)).cause == _CAUSE
+
+
+def test_a_prefix_on_fewer_than_three_lines_is_the_logs_own() -> None:
+    text = "web_1 | started\nresult | value\nMar 02 10:00:01 host cron[12]: job ran\nend\n"
+    assert clean(text) == text
+
+
+def _hard_wrapped(text: str, width: int) -> str:
+    out: list[str] = []
+    for line in text.split("\n"):
+        cut = max(len(line) - 1, 0) // width * width
+        out.extend(line[i : i + width] for i in range(0, cut, width))
+        out.append(line[cut:])
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_a_log_hard_wrapped_at_a_consoles_width_is_joined_again(width: int) -> None:
+    log = _DLOPEN * 3 + _TB
+    wrapped = _hard_wrapped(log, width)
+    assert wrapped != log
+    assert clean(wrapped) == log
+    causes = {f.cause for f in explained(log).findings}
+    assert "cuda-libs-missing" in causes
+    assert {f.cause for f in explained(wrapped).findings} == causes
+
+
+def test_lines_of_one_length_that_start_lines_of_their_own_are_not_joined() -> None:
+    # Keras' progress lines are all as wide, and the next epoch starts a line of its own.
+    progress = "1875/1875 [==============================] - 5s 2ms/step - loss: 0.2934 - acc: 0.91"
+    text = "".join(f"Epoch {i}/5\n{progress}\n" for i in range(1, 6))
+    assert clean(text) == text
+    # A wrap is certain only after two cuts at one width: a line cut once is not, but at a
+    # console's width (80 or 120 columns).
+    once = _hard_wrapped(_DLOPEN[:150] + "\n", 100)
+    assert once.count("\n") == 2
+    assert clean(once) == once
+    assert clean(_hard_wrapped(_DLOPEN[:150] + "\n", 80)) == _DLOPEN[:150] + "\n"
+    twice = _hard_wrapped(_DLOPEN, 80)
+    assert clean(twice) == _DLOPEN
+
+
+def test_crlf_line_ends_are_read_before_a_whole_line_markdown_span() -> None:
+    log = "`AttributeError: module 'tensorflow' has no attribute 'placeholder'`\r\n"
+    assert clean(log) == "AttributeError: module 'tensorflow' has no attribute 'placeholder'\n"
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import bench_robust  # noqa: E402
+
+#: A few cases of different kinds (a traceback, TensorFlow's loader lines, pip, a benign log),
+#: each right as pasted, run under every perturbation of the robustness bench.
+_ROBUST_CASES = (
+    "batch-2026-12/estimator-tf-76349",
+    "batch-2026-12/avx-tf114-core2-tf-46496",
+    "batch-2026-12/benign-onednn-forge-1573",
+)
+
+
+@pytest.mark.parametrize("name", _ROBUST_CASES)
+def test_cases_stay_right_under_every_perturbation_of_a_paste(name: str) -> None:
+    batch = name.split("/", maxsplit=1)[0]
+    found = [c for c in bench_robust.cases([bench_robust.UNSEEN / batch]) if c[0] == name]
+    assert found, f"{name} is not a plain case"
+    _, meta, text = found[0]
+    outcome = bench_robust.run_case(name, meta, text, seed=1)
+    assert outcome.right
+    assert set(outcome.kept) == set(bench_robust.PERTURBATIONS)
+    lost = {label: outcome.got[label] for label, kept in outcome.kept.items() if not kept}
+    assert not lost
+
+
+def test_every_perturbation_changes_a_log_and_keeps_its_words() -> None:
+    rng = random.Random(3)
+    log = _DLOPEN * 3 + _TB
+    for label, perturb in bench_robust.PERTURBATIONS.items():
+        if perturb is bench_robust.tail:
+            continue
+        changed = perturb(log, rng)
+        assert changed != log, label
+        assert "placeholder" in changed, label
+
+
+def _blocks_of(data: bytes) -> list[str]:
+    return [block.text for block in read_log(io.BytesIO(data), "-")]
+
+
+def test_a_logs_last_line_read_without_its_line_end_keeps_no_carriage_return() -> None:
+    data = (
+        b"pip install tf\r\n"
+        b"`AttributeError: module 'tensorflow' has no attribute 'placeholder'`\r\n"
+    )
+    assert _blocks_of(data) == [
+        "pip install tf\nAttributeError: module 'tensorflow' has no attribute 'placeholder'"
+    ]
+
+
+def test_one_long_line_wrapped_at_the_end_of_a_log_is_joined_again() -> None:
+    # The log's last line comes from the reader without its line end: its pieces still count.
+    line = _DLOPEN.rstrip("\n")
+    wrapped = _hard_wrapped(line, 100)
+    assert wrapped.count("\n") == 2
+    assert _blocks_of(wrapped.encode()) == [line]
+    # A cut at a blank: the rest starts with the blank, and is joined too.
+    spaced = "x" * 99 + " " + "y" * 99 + " " + "z" * 30
+    assert _blocks_of(_hard_wrapped(spaced, 100).encode()) == [spaced]
+
+
+def test_a_message_printed_twice_at_the_longest_length_is_not_a_wrap() -> None:
+    # pip's resolver note (pip/_internal/operations/check.py, via
+    # src/pip/_internal/commands/install.py) before each conflict: two lines of one length,
+    # each followed by a line of its own kind.
+    note = (
+        "ERROR: pip's dependency resolver does not currently take into account all the "
+        "packages that are installed. This behaviour is the source of the following "
+        "dependency conflicts.\n"
+    )
+    text = (
+        f"{note}tensorflow 2.9.1 requires protobuf<3.20,>=3.9.2, but you have protobuf 4.21.2 "
+        f"which is incompatible.\n\n{note}grpcio-tools 1.48.0 requires protobuf<5.0dev,>=3.12.0, "
+        "but you have protobuf 3.11.0 which is incompatible.\n"
+    )
+    assert clean(text) == text
+
+
+def test_one_warning_printed_again_with_other_times_is_not_a_wrap() -> None:
+    # TensorFlow's warning (tf2tensorrt/utils/py_utils.cc) at the longest length every time,
+    # each followed by a line of the program's own: its lines differ only in their numbers.
+    text = "".join(
+        f"2023-12-05 09:{n:02d}:{n + 3:02d}.002737: W tensorflow/compiler/tf2tensorrt/utils/"
+        f"py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\nworker {n}: step done\n"
+        for n in range(10, 30)
+    )
+    assert clean(text) == text
+
+
+def test_a_line_as_wide_as_a_console_before_a_message_of_its_own_is_not_a_wrap() -> None:
+    # pip's two errors (pip/_internal/resolution/resolvelib/factory.py), the first exactly
+    # 80 columns long: the second starts with its level, and with a capital letter.
+    text = (
+        "  Using cached numpy-1.19.5-cp39-cp39-win_amd64.whl (13.3 MB)\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow~=2.4.0\n"
+        "ERROR: No matching distribution found for tensorflow~=2.4.0\n"
+    )
+    assert len(text.splitlines()[1]) == 80
+    assert clean(text) == text
+    assert clean(text.replace("\nERROR: No", "\nNo")) == text.replace("\nERROR: No", "\nNo")
+
+
+def test_a_wrap_of_prefixed_lines_is_joined_before_the_prefix_is_taken_off() -> None:
+    # A console wraps what it shows: the GitHub Actions or `docker logs -t` time included.
+    log = "".join(
+        f"2022-01-25T18:20:16.81838668{i}Z {line}" for i, line in enumerate([_DLOPEN] * 3)
+    )
+    assert clean(_hard_wrapped(log, 100)) == _DLOPEN * 3
+
+
+def test_a_wrap_beside_a_progress_bar_redrawn_with_carriage_returns_is_joined() -> None:
+    bar = "".join(
+        f"\r{n}/500 [{'=' * (n // 20)}>] - ETA: 3s - loss: 0.69" for n in range(0, 500, 10)
+    )
+    # The bar's redraws are one long line of the file; the console showed its last state.
+    wrapped = f"Epoch 1/1\n{bar}\n{_hard_wrapped(_DLOPEN * 2, 80)}"
+    assert clean(wrapped) == clean(f"Epoch 1/1\n{bar}\n{_DLOPEN * 2}")
+
+
+def test_a_line_that_starts_as_the_one_before_it_is_not_its_rest() -> None:
+    # IPython pads its rule and its header to one width (core/ultratb.py); under a Compose
+    # label both are as long, and the next line starts with the label again.
+    rule = "-" * 75
+    lines = [rule, f"{'SystemError':<42}Traceback (most recent call last)".ljust(75)]
+    lines += ["<ipython-input-4-d1680108c58e> in <module>()", "----> 4   raise SystemError('x')"]
+    text = "".join(f"app-1  | {line}\n" for line in lines)
+    assert clean(text) == "".join(f"{line}\n" for line in lines)
