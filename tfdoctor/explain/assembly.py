@@ -19,7 +19,7 @@ from tfdoctor.explain.cluster import (
     _nccl_release_candidate,
     _unresolved_task_candidate,
 )
-from tfdoctor.explain.common import _cite
+from tfdoctor.explain.common import cite
 from tfdoctor.explain.conda import _conda_path_too_long, _conda_system_unsatisfied
 from tfdoctor.explain.containers import _IMAGE_PAIRING_CAUSES, _container_candidate
 from tfdoctor.explain.devices import unlisted_gpu_findings
@@ -336,7 +336,7 @@ def _cause_finding(
     severity, quiet = _quiet_reading(final, hits, r, gpu, severity)
     if any(h.signature.id == _MO_CHECK for h in hits):
         severity = _mo_check_severity(hits, r.mo_outcome, severity)
-    parts = [_cite(hits), *quiet, *nvml_note]
+    parts = [cite(hits), *quiet, *nvml_note]
     if final == causes.gpu.DRIVER_NOT_LOADED and severity is Severity.INFO and r.no_gpu_host:
         parts.append(
             "TensorFlow found no NVIDIA kernel driver on this host and nothing in the log "
@@ -431,7 +431,7 @@ def _benign_finding(hit: Hits) -> Finding:
         f"explain.benign.{sig.id}",
         Severity.INFO,
         sig.summary,
-        f"{_cite([hit])}\n{sig.explanation}",
+        f"{cite([hit])}\n{sig.explanation}",
         None,
         sig.sources,
         check="explain",

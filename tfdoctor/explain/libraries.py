@@ -10,8 +10,8 @@ from tfdoctor import causes
 from tfdoctor.compat import carries_machine_code
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.tflog import library_of
-from tfdoctor.explain.common import _cite, _floor, _group
-from tfdoctor.explain.drivers import _driver_runs, _hits_by
+from tfdoctor.explain.common import _floor, cite, group, hits_by
+from tfdoctor.explain.drivers import _driver_runs
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.findings import Finding, Fix, Severity
@@ -51,12 +51,12 @@ def _mixed_release(hits: Sequence[Hits]) -> Optional[Fix]:
 
 
 def _shadowed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    library = _group(hits, "library") if len(hits) == 1 else None
+    library = group(hits, "library") if len(hits) == 1 else None
     if hits and hits[0].signature.id == "jax-cuda-library-older" and library:
         # JAX's own check: its library of an older release than its build came first.
         cause = causes.gpu.CUDNN_SHADOWED if library == "cuDNN" else causes.gpu.CUDA_LIB_SHADOWED
         return cause, causes.gpu.jax_library_older_fix(
-            m, library, _group(hits, "loaded") or "", _group(hits, "required") or ""
+            m, library, group(hits, "loaded") or "", group(hits, "required") or ""
         )
     fix = _mixed_release(hits)
     if fix is None and any(h.signature.id == "cudnn-sublibrary-mismatch" for h in hits):
@@ -91,7 +91,7 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     if all(h.signature.id == "onnxruntime-cuda-provider" for h in hits):
         # ONNX Runtime's words alone: its CUDA provider's libraries, not TensorFlow's.
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.onnxruntime_cuda_fix(
-            m, _group(hits, "required"), _group(hits, "cuda_version")
+            m, group(hits, "required"), group(hits, "cuda_version")
         )
     names = _libraries(hits)
     if r.nix_store is not None and names and m.facts.cuda_libs is None:
@@ -456,8 +456,8 @@ def _older_same_major(loaded: str, need: str) -> bool:
 
 
 def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    loaded, need = _group(hits, "cudnn_loaded"), _group(hits, "cudnn_compiled")
-    build = _group(hits, "xla_build") or ""
+    loaded, need = group(hits, "cudnn_loaded"), group(hits, "cudnn_compiled")
+    build = group(hits, "xla_build") or ""
     if build and loaded and need and not (r.serving and build.startswith("external/org_")):
         # jaxlib's XLA refused it (its source path): JAX's own wheel, not TensorFlow's, met
         # another framework's cuDNN first in the process. TensorFlow Serving's model server
@@ -546,8 +546,8 @@ def _build_cuda(m: Machine, r: Revealed) -> Optional[str]:
 
 
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    target = _group(hits, "gpu_arch")
-    supported = _group(hits, "supported_archs")
+    target = group(hits, "gpu_arch")
+    supported = group(hits, "supported_archs")
     if target is not None and supported is not None:
         # tensorflow-rocm printed the targets it accepts: the printed list decides. A list
         # that holds the refused target (run together with another where a comma is
@@ -750,7 +750,7 @@ def _gpu_library_candidates(
                 candidate.cause,
                 f"{candidate.title}, candidate {number} of "
                 f"{len(ranked)} for the library that failed",
-                _cite(hits) + "\nThe library's error is the same whatever the reason: the "
+                cite(hits) + "\nThe library's error is the same whatever the reason: the "
                 "finding above ranks the candidates by what the log shows, and this is one of "
                 "them, with what tells it apart.",
                 causes.runtime.gpu_library_candidate_fix(
@@ -910,7 +910,7 @@ def _gpu_dll_candidate(
     to 2.0 has Windows wheels for (:func:`_python_after_gpu_dlls`), a CPU build shown, a
     CUDA library's own finding, or another package's extension."""
     missing = findings.get(f"explain.{causes.platform.MSVC_RUNTIME_MISSING}")
-    hits = _hits_by(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-dll-not-found")
+    hits = hits_by(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-dll-not-found")
     version = m.tf.version if m.tf is not None else r.tf_version
     if (
         missing is None
@@ -928,7 +928,7 @@ def _gpu_dll_candidate(
         causes.gpu.CUDA_LIBS_MISSING,
         "Or: a CUDA or cuDNN DLL a GPU build of TensorFlow 2.0 or older links (the other "
         "candidate)",
-        _cite(hits) + "\nWindows names no DLL: the Visual C++ runtime (the finding above) and, "
+        cite(hits) + "\nWindows names no DLL: the Visual C++ runtime (the finding above) and, "
         "for a GPU build of 2.0 or older, the CUDA and cuDNN DLLs of its release are refused "
         "in the same words. Whether they are on PATH tells the two apart.",
         causes.gpu.windows_gpu_dlls_fix(),

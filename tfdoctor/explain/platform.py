@@ -9,8 +9,7 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.macos import APPLE, INTEL
 from tfdoctor.evidence.traceback import installed_package
-from tfdoctor.explain.common import _cite, _group
-from tfdoctor.explain.drivers import _hits_by
+from tfdoctor.explain.common import cite, group, hits_by
 from tfdoctor.explain.libraries import _NO_DNN_PLUGIN
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Hits
@@ -43,7 +42,7 @@ def _package_named(top: Optional[str]) -> Optional[str]:
 
 def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
-    requirer = _group(hits, "requirer") or ""
+    requirer = group(hits, "requirer") or ""
     top = installed_package(requirer) if requirer else None
     return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(
         glibc,
@@ -71,9 +70,9 @@ def _no_tensorrt(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 
 def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.platform.LIBSTDCXX_TOO_OLD, causes.platform.libstdcxx_fix(
-        _group(hits, "symbol") or "GLIBCXX_3.4",
-        _group(hits, "library") or "",
-        _group(hits, "requirer") or "",
+        group(hits, "symbol") or "GLIBCXX_3.4",
+        group(hits, "library") or "",
+        group(hits, "requirer") or "",
     )
 
 
@@ -159,14 +158,14 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     if emulated:
         # Not an emulator's own line (QEMU's): a Mac, shown or taken for Apple silicon.
         return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(
-            m, apple_silicon=not emulator, host_platform=_group(hits, "host_platform")
+            m, apple_silicon=not emulator, host_platform=group(hits, "host_platform")
         )
-    library = _group(hits, "library")
+    library = group(hits, "library")
     # Words only Windows prints (faulthandler's "Windows fatal exception") show the system
     # where nothing else in the log does.
     windows = any(WINDOWS_WORDS in h.signature.tags for h in hits)
     return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix(
-        _group(hits, "instruction"),
+        group(hits, "instruction"),
         system="macos" if mac is not None else (m.os or r.os or ("windows" if windows else None)),
         binding=library if library and causes.platform.tfjs_binding(library) else None,
     )
@@ -215,7 +214,7 @@ def _cpu_candidate(
         and not any(EMULATOR in h.signature.tags for h in crashes)
         and r.mac is None
     ):
-        lines = [_cite([h]) for h in crashes]
+        lines = [cite([h]) for h in crashes]
         return causes.finding(
             f"explain.{causes.platform.CPU_LACKS_AVX}",
             Severity.WARNING,
@@ -260,7 +259,7 @@ def _cpu_candidate(
         "candidate)",
         "\n".join(
             (
-                _cite([first]),
+                cite([first]),
                 "The log cuts the loader's reason. On Windows TensorFlow's library fails to "
                 "load for a DLL it links that is missing (the Visual C++ runtime), or fails to "
                 "start on a CPU without AVX, which every release from 1.6 is built for "
@@ -311,7 +310,7 @@ def _jvm_candidate(
         "TensorFlow's HDFS file system, whose libhdfs needs the JVM that JAVA_HOME names",
         "\n".join(
             (
-                _cite(hits[:1]),
+                cite(hits[:1]),
                 "libjvm.so is the JVM's library. TensorFlow loads it only through Hadoop's "
                 "libhdfs, which its HDFS file system opens for an hdfs:// path (TensorFlowOnSpark "
                 "jobs too), and finds it through JAVA_HOME and the loader's path; the log names "
@@ -332,7 +331,7 @@ def _binding_word_size_candidate(
     (or AnyCPU preferring 32-bit) reports it as not found although it lies beside the program
     (Mono words every failed dlopen so). None where another reading took the line."""
     found = findings.get(f"explain.{causes.platform.NATIVE_LIBRARY_UNRESOLVED}")
-    hits = _hits_by(
+    hits = hits_by(
         by_cause, causes.platform.NATIVE_LIBRARY_UNRESOLVED, "dotnet-tensorflow-dll-not-found"
     )
     if (
@@ -346,7 +345,7 @@ def _binding_word_size_candidate(
         "the .NET program runs as a 32-bit process, which cannot load the 64-bit library",
         "\n".join(
             (
-                _cite(hits[:1]),
+                cite(hits[:1]),
                 "TensorFlow's C library is built for 64-bit systems only; a program built for "
                 "x86, or AnyCPU with 'Prefer 32-bit' (a .NET Framework console project's "
                 "default), runs as a 32-bit process, and the runtime reports the library as not "
@@ -377,11 +376,11 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         package = r.dll_extension
         return causes.platform.WHEEL_MISMATCH, causes.platform.other_python_dll_fix(
             m,
-            _group(hits, "library") or "",
+            group(hits, "library") or "",
             distribution_of(package) if package else None,
             package,
         )
-    library = _group(hits, "library")
+    library = group(hits, "library")
     if library and causes.platform.tfjs_binding(library):
         return causes.platform.WHEEL_MISMATCH, causes.platform.tfjs_word_size_fix(library)
     if any(h.signature.id == "library-wrong-architecture" for h in hits) and library:
@@ -404,9 +403,9 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         for h in hits
     )
     return causes.platform.WHEEL_MISMATCH, causes.platform.architecture_fix(
-        _group(hits, "architecture"), dist, m, dyld
+        group(hits, "architecture"), dist, m, dyld
     )
 
 
 def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    return causes.gpu.GPU_TOO_FEW_CORES, causes.gpu.few_cores_fix(m, _group(hits, "cores"))
+    return causes.gpu.GPU_TOO_FEW_CORES, causes.gpu.few_cores_fix(m, group(hits, "cores"))
