@@ -781,3 +781,14 @@ def test_explains_areas_keep_no_helper_of_other_areas() -> None:
         if part in EXPLAIN_AREAS and len(users) >= 3
     )
     assert misplaced == []
+
+
+def test_explains_areas_call_no_other_areas_settling() -> None:
+    """A reading that settles findings of another area (``_settle_wsl1``, a kernel's install,
+    a pod) is called where the findings are put together (``assembly``), not from an area."""
+    crossing = sorted(
+        f"{part}.{name}: {sorted(users & set(EXPLAIN_AREAS))}"
+        for (part, name), users in explain_shared_names().items()
+        if name.lstrip("_").startswith("settle") and users & set(EXPLAIN_AREAS)
+    )
+    assert crossing == []
