@@ -792,3 +792,27 @@ def test_explains_areas_call_no_other_areas_settling() -> None:
         if name.lstrip("_").startswith("settle") and users & set(EXPLAIN_AREAS)
     )
     assert crossing == []
+
+
+@pytest.mark.parametrize(
+    ("name", "part"),
+    [
+        # TF-TRT and cuDNN's "DNN library is not found" are GPU libraries, not the platform's.
+        ("_no_tensorrt", "libraries"),
+        ("_settle_dnn_not_found", "libraries"),
+        # A second TensorBoard is a companion package, not a CUDA library.
+        ("_tensorboard_duplicate", "software"),
+        # Dropping a signature's hits from a cause is a helper of several areas.
+        ("_without", "common"),
+    ],
+)
+def test_explains_readings_sit_in_their_area(name: str, part: str) -> None:
+    defined = {
+        p.stem
+        for p in (PACKAGE / "explain").glob("*.py")
+        if any(
+            isinstance(node, ast.FunctionDef) and node.name == name
+            for node in ast.parse(p.read_text(encoding="utf-8")).body
+        )
+    }
+    assert defined == {part}

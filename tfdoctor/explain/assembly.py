@@ -66,6 +66,7 @@ from tfdoctor.explain.libraries import (
     _gpu_library_candidates,
     _older_cudnn_candidate,
     _other_library_candidate,
+    _settle_dnn_not_found,
     _windows_gpu_archive,
 )
 from tfdoctor.explain.modules import requested_findings
@@ -91,7 +92,6 @@ from tfdoctor.explain.platform import (
     _cpu_candidate,
     _fold_into_emulator,
     _jvm_candidate,
-    _settle_dnn_not_found,
 )
 from tfdoctor.explain.progress import (
     _ctypes_unfound_went_on,

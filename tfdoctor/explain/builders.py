@@ -36,10 +36,10 @@ from tfdoctor.explain.libraries import (
     _cudnn,
     _gpu_library_init,
     _gpu_out_of_memory,
+    _no_tensorrt,
     _off_path,
     _ptx_jit,
     _shadowed,
-    _tensorboard_duplicate,
 )
 from tfdoctor.explain.native import (
     _bazel,
@@ -53,15 +53,7 @@ from tfdoctor.explain.native import (
 )
 from tfdoctor.explain.network import _ca_certs, _download_network, _host_cert
 from tfdoctor.explain.notebooks import _kernel_package
-from tfdoctor.explain.platform import (
-    _cpu_avx,
-    _few_cores,
-    _glibc,
-    _libstdcxx,
-    _macos,
-    _no_tensorrt,
-    _wrong_arch,
-)
+from tfdoctor.explain.platform import _cpu_avx, _few_cores, _glibc, _libstdcxx, _macos, _wrong_arch
 from tfdoctor.explain.scanning import Hits
 from tfdoctor.explain.software import (
     _added_row,
@@ -85,6 +77,7 @@ from tfdoctor.explain.software import (
     _op_unregistered,
     _protobuf,
     _simple,
+    _tensorboard_duplicate,
     _tf_too_old,
 )
 from tfdoctor.explain.wheels import (

@@ -90,3 +90,12 @@ def _cite_head(evidence: Evidence, fragments: Iterable[str]) -> str:
 
 #: No module of the name in a top-level import: ``No module named 'x'`` (Python 3's words).
 _NO_TOP_MODULE = re.compile(r"^No module named '(?P<module>[A-Za-z_]\w*)'$")
+
+
+def _without(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
+    """``by_cause`` without ``signature``'s hits under ``cause`` (the cause gone if none stay)."""
+    rest = [h for h in by_cause.get(cause, []) if h.signature.id != signature]
+    if rest:
+        by_cause[cause] = rest
+    else:
+        by_cause.pop(cause, None)

@@ -10,7 +10,7 @@ from tfdoctor import causes
 from tfdoctor.compat import carries_machine_code
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.tflog import library_of
-from tfdoctor.explain.common import _floor, cite, group, hits_by
+from tfdoctor.explain.common import _floor, _without, cite, group, hits_by
 from tfdoctor.explain.drivers import _driver_runs
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
@@ -343,21 +343,6 @@ def _off_path(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
                     m, library, printed, wheels
                 )
     return _cuda_libs(m, r, hits)
-
-
-def _tensorboard_duplicate(
-    m: Machine, r: Revealed, hits: Sequence[Hits]
-) -> tuple[causes.CauseId, Fix]:
-    """Every TensorBoard out, pip's '~' leftovers deleted where the log shows the directory,
-    the one TensorBoard of the installed TensorFlow back in."""
-    site = next(
-        (g["site_packages"] for h in hits for g in h.groups if g.get("site_packages")), None
-    )
-    leftover = next((g["leftover"] for h in hits for g in h.groups if g.get("leftover")), None)
-    return (
-        causes.software.TENSORBOARD_DUPLICATE_INSTALL,
-        causes.software.tensorboard_duplicate_fix(m, site, leftover),
-    )
 
 
 def _major_named(hits: Sequence[Hits]) -> Optional[str]:
@@ -933,3 +918,41 @@ def _gpu_dll_candidate(
         "in the same words. Whether they are on PATH tells the two apart.",
         causes.gpu.windows_gpu_dlls_fix(),
     )
+
+
+def _settle_dnn_not_found(by_cause: dict[str, list[Hits]]) -> None:
+    """ "DNN library is not found" read once, by what the log shows around it: the refused
+    cuDNN's own line (the mismatch), a cuDNN handle that failed (that finding's candidates), a
+    library that did not load (that finding), else a cuDNN that loaded and did not start, with
+    the library not found as the second reading."""
+    mismatch = causes.gpu.CUDNN_VERSION_MISMATCH in by_cause
+    handle = any(
+        h.signature.id not in _NO_DNN_PLUGIN
+        for h in by_cause.get(causes.runtime.GPU_LIBRARY_INIT_FAILED, [])
+    )
+    not_loaded = any(
+        h.signature.id != "dnn-library-not-found"
+        for h in by_cause.get(causes.gpu.CUDA_LIBS_MISSING, [])
+    )
+    if mismatch or handle:
+        # The line TensorFlow printed when it refused the cuDNN, or the handle that failed,
+        # says the library loaded: one cause, that line's.
+        _without(by_cause, causes.gpu.CUDA_LIBS_MISSING, "dnn-library-not-found")
+    if mismatch or not_loaded:
+        _without(by_cause, causes.runtime.GPU_LIBRARY_INIT_FAILED, "dnn-support-not-created")
+
+
+def _no_tensorrt(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """TF-TRT missing: a build without TensorRT, or, for its module of 1.14 and later, a
+    TensorFlow older than that module (TF-TRT in tensorflow.contrib.tensorrt then)."""
+    tf = m.tf.version if m.tf is not None else r.tf_version
+    module_missing = any(h.signature.id == "tf-trt-module-missing" for h in hits)
+    # Where the module began is the matrix's (its tf_trt rows); unknown, no release predates it.
+    since = (
+        m.matrix.tf_trt_module_since(causes.gpu.TF_TRT_MODULE)
+        if module_missing and m.matrix is not None
+        else None
+    )
+    if since and tf and version_key(tf)[:2] < version_key(since)[:2]:
+        return causes.code.API_REMOVED, causes.gpu.tf_trt_module_predates_fix(m, tf, since)
+    return causes.gpu.TF_BUILD_WITHOUT_TENSORRT, causes.gpu.tf_without_tensorrt_fix(m)

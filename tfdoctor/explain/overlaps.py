@@ -9,10 +9,9 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.servers import server_frame
 from tfdoctor.evidence.traceback import Frame, installed_package, origin_of
-from tfdoctor.explain.common import hits_by
+from tfdoctor.explain.common import _without, hits_by
 from tfdoctor.explain.native import _INSTALLED_PATH, _SYSTEM_LIBRARY
 from tfdoctor.explain.network import _pip_unreached_index
-from tfdoctor.explain.platform import _without
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding

@@ -10,12 +10,10 @@ from tfdoctor import causes
 from tfdoctor.evidence.macos import APPLE, INTEL
 from tfdoctor.evidence.traceback import installed_package
 from tfdoctor.explain.common import cite, group, hits_by
-from tfdoctor.explain.libraries import _NO_DNN_PLUGIN
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Hits
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import version_key
 from tfdoctor.modules import distribution_of
 from tfdoctor.signatures import EMULATOR, MACOS_WORDS, REASON_CUT, WINDOWS_WORDS
 
@@ -52,59 +50,12 @@ def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     )
 
 
-def _no_tensorrt(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    """TF-TRT missing: a build without TensorRT, or, for its module of 1.14 and later, a
-    TensorFlow older than that module (TF-TRT in tensorflow.contrib.tensorrt then)."""
-    tf = m.tf.version if m.tf is not None else r.tf_version
-    module_missing = any(h.signature.id == "tf-trt-module-missing" for h in hits)
-    # Where the module began is the matrix's (its tf_trt rows); unknown, no release predates it.
-    since = (
-        m.matrix.tf_trt_module_since(causes.gpu.TF_TRT_MODULE)
-        if module_missing and m.matrix is not None
-        else None
-    )
-    if since and tf and version_key(tf)[:2] < version_key(since)[:2]:
-        return causes.code.API_REMOVED, causes.gpu.tf_trt_module_predates_fix(m, tf, since)
-    return causes.gpu.TF_BUILD_WITHOUT_TENSORRT, causes.gpu.tf_without_tensorrt_fix(m)
-
-
 def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.platform.LIBSTDCXX_TOO_OLD, causes.platform.libstdcxx_fix(
         group(hits, "symbol") or "GLIBCXX_3.4",
         group(hits, "library") or "",
         group(hits, "requirer") or "",
     )
-
-
-def _without(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
-    """``by_cause`` without ``signature``'s hits under ``cause`` (the cause gone if none stay)."""
-    rest = [h for h in by_cause.get(cause, []) if h.signature.id != signature]
-    if rest:
-        by_cause[cause] = rest
-    else:
-        by_cause.pop(cause, None)
-
-
-def _settle_dnn_not_found(by_cause: dict[str, list[Hits]]) -> None:
-    """ "DNN library is not found" read once, by what the log shows around it: the refused
-    cuDNN's own line (the mismatch), a cuDNN handle that failed (that finding's candidates), a
-    library that did not load (that finding), else a cuDNN that loaded and did not start, with
-    the library not found as the second reading."""
-    mismatch = causes.gpu.CUDNN_VERSION_MISMATCH in by_cause
-    handle = any(
-        h.signature.id not in _NO_DNN_PLUGIN
-        for h in by_cause.get(causes.runtime.GPU_LIBRARY_INIT_FAILED, [])
-    )
-    not_loaded = any(
-        h.signature.id != "dnn-library-not-found"
-        for h in by_cause.get(causes.gpu.CUDA_LIBS_MISSING, [])
-    )
-    if mismatch or handle:
-        # The line TensorFlow printed when it refused the cuDNN, or the handle that failed,
-        # says the library loaded: one cause, that line's.
-        _without(by_cause, causes.gpu.CUDA_LIBS_MISSING, "dnn-library-not-found")
-    if mismatch or not_loaded:
-        _without(by_cause, causes.runtime.GPU_LIBRARY_INIT_FAILED, "dnn-support-not-created")
 
 
 def _fold_into_emulator(by_cause: dict[str, list[Hits]]) -> None:

@@ -15,6 +15,7 @@ from tfdoctor.explain.common import (
     Builder,
     _cite_head,
     _rule_named,
+    _without,
     cite,
     group,
     hits_by,
@@ -27,7 +28,6 @@ from tfdoctor.explain.native import (
     _package_loader,
 )
 from tfdoctor.explain.packages import internal_caller, internal_caller_fix, tf_keras_generation
-from tfdoctor.explain.platform import _without
 from tfdoctor.explain.revealed import _SERVING_WORDS, Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.explain.syntax import compile_error_at_newer_syntax
@@ -1001,4 +1001,19 @@ def _unrecognised_distribution(
         "distribution name the Transformers release does not look for, so it treats "
         "TensorFlow as absent.",
         fix,
+    )
+
+
+def _tensorboard_duplicate(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[causes.CauseId, Fix]:
+    """Every TensorBoard out, pip's '~' leftovers deleted where the log shows the directory,
+    the one TensorBoard of the installed TensorFlow back in."""
+    site = next(
+        (g["site_packages"] for h in hits for g in h.groups if g.get("site_packages")), None
+    )
+    leftover = next((g["leftover"] for h in hits for g in h.groups if g.get("leftover")), None)
+    return (
+        causes.software.TENSORBOARD_DUPLICATE_INSTALL,
+        causes.software.tensorboard_duplicate_fix(m, site, leftover),
     )
