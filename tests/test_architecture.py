@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -816,3 +817,13 @@ def test_explains_readings_sit_in_their_area(name: str, part: str) -> None:
         )
     }
     assert defined == {part}
+
+
+def test_explains_order_is_the_one_docs_explain_md_gives() -> None:
+    """The parts in the order "Where the code lives" lists them (its last paragraph names the
+    readers beside them, which the order does not hold)."""
+    doc = (PACKAGE.parent / "docs" / "explain.md").read_text(encoding="utf-8")
+    section = doc.split("## Where the code lives", 1)[1].split("\n## ", 1)[0]
+    listed = section.split("The readers of one kind of text", 1)[0]
+    named = re.findall(r"`(\w+)\.py`", listed)
+    assert [n for n in named if n != "__init__"] == EXPLAIN_ORDER
