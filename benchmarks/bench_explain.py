@@ -15,7 +15,7 @@ resident, for each.
 
 ``--literals`` measures instead what two comments of the scan claim: that a compiled pattern
 finds a short literal faster than ``str.find`` does where the literal is absent from a long
-text (``explain._lines_holding``, ``reader.clean``'s ``\\r\\n``). It prints, for each of a
+text (``explain.scanning._lines_holding``, ``reader.clean``'s ``\\r\\n``). It prints, for each of a
 few such literals, the best of several searches of the log by each, and their ratio.
 """
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -679,6 +680,19 @@ EXPLAIN_ORDER = [
 ]
 
 
+def _explain_imports_of(source: str) -> set[str]:
+    """Modules an explain part's ``source`` imports, a relative import (``from .assembly import
+    x``, ``from . import assembly``) read as the absolute one it stands for."""
+    names = _imports_of(source)
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module:
+                names.add(f"tfdoctor.explain.{node.module}")
+            else:
+                names.update(f"tfdoctor.explain.{a.name}" for a in node.names)
+    return names
+
+
 def explain_order_violations(name: str, imports: set[str]) -> list[str]:
     """Imports of explain's part ``name`` (a short name of :data:`EXPLAIN_ORDER`) of a part
     after it, of itself, or of the package ``tfdoctor.explain`` (whose names live in a part)."""
@@ -696,7 +710,8 @@ def explain_order_violations(name: str, imports: set[str]) -> list[str]:
 
 @pytest.mark.parametrize("part", EXPLAIN_ORDER)
 def test_explains_parts_import_only_the_parts_before_them(part: str) -> None:
-    assert explain_order_violations(part, _imports(PACKAGE / "explain" / f"{part}.py")) == []
+    source = (PACKAGE / "explain" / f"{part}.py").read_text(encoding="utf-8")
+    assert explain_order_violations(part, _explain_imports_of(source)) == []
 
 
 @pytest.mark.parametrize(
@@ -706,10 +721,13 @@ def test_explains_parts_import_only_the_parts_before_them(part: str) -> None:
         pytest.param("scanning", "from tfdoctor.explain.revealed import reveal", 1, id="up"),
         pytest.param("wheels", "from tfdoctor.explain import Hits", 1, id="package"),
         pytest.param("software", "from tfdoctor.explain.packages import x", 0, id="reader"),
+        pytest.param("scanning", "from .assembly import explain", 1, id="relative-up"),
+        pytest.param("scanning", "from . import builders", 1, id="relative-module"),
+        pytest.param("builders", "from .scanning import Hits", 0, id="relative-down"),
     ],
 )
 def test_the_explain_order_rule_catches_violations(part: str, source: str, expected: int) -> None:
-    assert len(explain_order_violations(part, _imports_of(source))) == expected
+    assert len(explain_order_violations(part, _explain_imports_of(source))) == expected
 
 
 def test_explains_package_defines_nothing_of_its_own() -> None:
@@ -723,3 +741,89 @@ def test_explains_package_defines_nothing_of_its_own() -> None:
     ]
     assert defined == []
     assert set(EXPLAIN_ORDER) <= {p.stem for p in (PACKAGE / "explain").glob("*.py")}
+
+
+def explain_shared_names() -> dict[tuple[str, str], set[str]]:
+    """Each name one of explain's parts defines and other modules of the package import:
+    (part, name) to the importing modules."""
+    users: dict[tuple[str, str], set[str]] = {}
+    for path in sorted((PACKAGE / "explain").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "tfdoctor.explain."
+            ):
+                part = str(node.module).split(".")[2]
+                if part in EXPLAIN_ORDER and part != path.stem:
+                    for alias in node.names:
+                        users.setdefault((part, alias.name), set()).add(path.stem)
+    return users
+
+
+#: explain's parts that hold the builders of one area (docs/explain.md, "Where the code lives").
+EXPLAIN_AREAS = EXPLAIN_ORDER[EXPLAIN_ORDER.index("drivers") : EXPLAIN_ORDER.index("overlaps")]
+
+
+def test_explains_helpers_shared_by_many_parts_are_public() -> None:
+    """A name five or more modules import is the package's API, not a part's private one."""
+    private = sorted(
+        f"{part}.{name} ({len(users)})"
+        for (part, name), users in explain_shared_names().items()
+        if name.startswith("_") and len(users) >= 5
+    )
+    assert private == []
+
+
+def test_explains_areas_keep_no_helper_of_other_areas() -> None:
+    """A helper of one area's module that three or more other parts import belongs in
+    ``common`` (the helpers several areas share), not in that area."""
+    misplaced = sorted(
+        f"{part}.{name}: {sorted(users)}"
+        for (part, name), users in explain_shared_names().items()
+        if part in EXPLAIN_AREAS and len(users) >= 3
+    )
+    assert misplaced == []
+
+
+def test_explains_areas_call_no_other_areas_settling() -> None:
+    """A reading that settles findings of another area (``_settle_wsl1``, a kernel's install,
+    a pod) is called where the findings are put together (``assembly``), not from an area."""
+    crossing = sorted(
+        f"{part}.{name}: {sorted(users & set(EXPLAIN_AREAS))}"
+        for (part, name), users in explain_shared_names().items()
+        if name.lstrip("_").startswith("settle") and users & set(EXPLAIN_AREAS)
+    )
+    assert crossing == []
+
+
+@pytest.mark.parametrize(
+    ("name", "part"),
+    [
+        # TF-TRT and cuDNN's "DNN library is not found" are GPU libraries, not the platform's.
+        ("_no_tensorrt", "libraries"),
+        ("_settle_dnn_not_found", "libraries"),
+        # A second TensorBoard is a companion package, not a CUDA library.
+        ("_tensorboard_duplicate", "software"),
+        # Dropping a signature's hits from a cause is a helper of several areas.
+        ("_without", "common"),
+    ],
+)
+def test_explains_readings_sit_in_their_area(name: str, part: str) -> None:
+    defined = {
+        p.stem
+        for p in (PACKAGE / "explain").glob("*.py")
+        if any(
+            isinstance(node, ast.FunctionDef) and node.name == name
+            for node in ast.parse(p.read_text(encoding="utf-8")).body
+        )
+    }
+    assert defined == {part}
+
+
+def test_explains_order_is_the_one_docs_explain_md_gives() -> None:
+    """The parts in the order "Where the code lives" lists them (its last paragraph names the
+    readers beside them, which the order does not hold)."""
+    doc = (PACKAGE.parent / "docs" / "explain.md").read_text(encoding="utf-8")
+    section = doc.split("## Where the code lives", 1)[1].split("\n## ", 1)[0]
+    listed = section.split("The readers of one kind of text", 1)[0]
+    named = re.findall(r"`(\w+)\.py`", listed)
+    assert [n for n in named if n != "__init__"] == EXPLAIN_ORDER

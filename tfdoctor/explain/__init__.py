@@ -16,9 +16,10 @@ Where each part lives (each module imports only from the ones before it in this 
 - :mod:`.scanning`: a block of the log read into :class:`Evidence` and :class:`Hits`
   (:func:`scan`: shapes, literals, candidates, visits).
 - :mod:`.revealed`: what a log reveals (:class:`Revealed`, :func:`reveal`, :func:`log_facts`).
-- :mod:`.common`: the helpers the builders of several areas share (citing, rules, groups).
+- :mod:`.common`: the helpers the builders of several areas share (citing, rules, groups,
+  a cause's hits by signature, whether a cause was warned of).
 - the builders that turn hits into findings, by area: :mod:`.drivers` (drivers, devices, WSL),
-  :mod:`.libraries` (CUDA libraries, cuDNN, GPU memory), :mod:`.xla` (ptxas),
+  :mod:`.libraries` (CUDA libraries, cuDNN, TensorRT, GPU memory), :mod:`.xla` (ptxas),
   :mod:`.platform` (operating system, CPU, word size), :mod:`.native` (native extensions and
   TensorFlow's own libraries), :mod:`.network` (downloads, certificates),
   :mod:`.software` (companion packages, Keras, NumPy, protobuf, ops), :mod:`.conda`,

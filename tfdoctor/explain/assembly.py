@@ -17,13 +17,23 @@ from tfdoctor.explain.builders import BUILDERS
 from tfdoctor.explain.cluster import (
     _nccl_fell_back_to_sockets,
     _nccl_release_candidate,
+    _settle_pod_scheduled,
     _unresolved_task_candidate,
 )
-from tfdoctor.explain.common import _cite
+from tfdoctor.explain.common import cite
 from tfdoctor.explain.conda import _conda_path_too_long, _conda_system_unsatisfied
-from tfdoctor.explain.containers import _IMAGE_PAIRING_CAUSES, _container_candidate
+from tfdoctor.explain.containers import (
+    _IMAGE_PAIRING_CAUSES,
+    _container_candidate,
+    _settle_host_python_leak,
+)
 from tfdoctor.explain.devices import unlisted_gpu_findings
-from tfdoctor.explain.drivers import _container_libcuda_candidate, _slow_start_on_gpu
+from tfdoctor.explain.drivers import (
+    _container_libcuda_candidate,
+    _settle_wsl1,
+    _settle_wsl2,
+    _slow_start_on_gpu,
+)
 from tfdoctor.explain.environments import (
     cuda_undetected_finding,
     environment_findings,
@@ -45,7 +55,7 @@ from tfdoctor.explain.hosted import (
     _hosted_tf_replaced,
     _kernel_kept_release,
     _pip_added_beside,
-    _settle_environment,
+    _settle_hosted_python,
 )
 from tfdoctor.explain.installers import locked_without_wrapper, unavailable_findings
 from tfdoctor.explain.keras_versions import keras_release_in_words, multi_backend_keras_finding
@@ -56,12 +66,13 @@ from tfdoctor.explain.libraries import (
     _gpu_library_candidates,
     _older_cudnn_candidate,
     _other_library_candidate,
+    _settle_dnn_not_found,
     _windows_gpu_archive,
 )
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.native import _native_import_cut
 from tfdoctor.explain.network import _cert_path_candidate, _retried_only
-from tfdoctor.explain.notebooks import _kernel_python, _reticulate_python
+from tfdoctor.explain.notebooks import _kernel_python, _reticulate_python, _settle_kernel_install
 from tfdoctor.explain.overlaps import (
     _fit_process_fix,
     _program_shown,
@@ -81,7 +92,6 @@ from tfdoctor.explain.platform import (
     _cpu_candidate,
     _fold_into_emulator,
     _jvm_candidate,
-    _settle_dnn_not_found,
 )
 from tfdoctor.explain.progress import (
     _ctypes_unfound_went_on,
@@ -134,6 +144,20 @@ from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signatures
+
+
+def _settle_environment(
+    evidence: Evidence, revealed: Revealed, machine: Machine, findings: dict[str, Finding]
+) -> None:
+    """Where the log shows the environment around the process, the readings it changes: a
+    notebook kernel of another Python, WSL 1, WSL 2, a container's Python importing the
+    host's, a hosted notebook's Python that comes with its runtime."""
+    _settle_hosted_python(revealed, machine, findings)
+    _settle_kernel_install(evidence, findings)
+    _settle_wsl1(evidence, findings)
+    _settle_wsl2(evidence, machine, findings)
+    _settle_host_python_leak(evidence, findings)
+    _settle_pod_scheduled(evidence, findings)
 
 
 def _conda_cpu_build(
@@ -341,7 +365,7 @@ def _cause_finding(
     severity, quiet = _quiet_reading(final, hits, r, gpu, severity)
     if any(h.signature.id == _MO_CHECK for h in hits):
         severity = _mo_check_severity(hits, r.mo_outcome, severity)
-    parts = [_cite(hits), *quiet, *nvml_note]
+    parts = [cite(hits), *quiet, *nvml_note]
     if final == causes.gpu.DRIVER_NOT_LOADED and severity is Severity.INFO and r.no_gpu_host:
         parts.append(
             "TensorFlow found no NVIDIA kernel driver on this host and nothing in the log "
@@ -445,7 +469,7 @@ def _benign_finding(hit: Hits) -> Finding:
         f"explain.benign.{sig.id}",
         Severity.INFO,
         sig.summary,
-        f"{_cite([hit])}\n{sig.explanation}",
+        f"{cite([hit])}\n{sig.explanation}",
         None,
         sig.sources,
         check="explain",

@@ -13,7 +13,7 @@ from tfdoctor.explain.cluster import (
     _fleet_differs,
     _nccl_release,
 )
-from tfdoctor.explain.common import Builder, _floor, _group
+from tfdoctor.explain.common import Builder, _floor, group
 from tfdoctor.explain.containers import (
     _compat_refused,
     _container_no_gpu,
@@ -36,10 +36,10 @@ from tfdoctor.explain.libraries import (
     _cudnn,
     _gpu_library_init,
     _gpu_out_of_memory,
+    _no_tensorrt,
     _off_path,
     _ptx_jit,
     _shadowed,
-    _tensorboard_duplicate,
 )
 from tfdoctor.explain.native import (
     _bazel,
@@ -53,15 +53,7 @@ from tfdoctor.explain.native import (
 )
 from tfdoctor.explain.network import _ca_certs, _download_network, _host_cert
 from tfdoctor.explain.notebooks import _kernel_package
-from tfdoctor.explain.platform import (
-    _cpu_avx,
-    _few_cores,
-    _glibc,
-    _libstdcxx,
-    _macos,
-    _no_tensorrt,
-    _wrong_arch,
-)
+from tfdoctor.explain.platform import _cpu_avx, _few_cores, _glibc, _libstdcxx, _macos, _wrong_arch
 from tfdoctor.explain.scanning import Hits
 from tfdoctor.explain.software import (
     _added_row,
@@ -85,6 +77,7 @@ from tfdoctor.explain.software import (
     _op_unregistered,
     _protobuf,
     _simple,
+    _tensorboard_duplicate,
     _tf_too_old,
 )
 from tfdoctor.explain.wheels import (
@@ -167,7 +160,7 @@ BUILDERS: dict[str, Builder] = {
     causes.software.DISTUTILS_PACKAGE_UNREMOVABLE: lambda m, r, hits: (
         causes.software.DISTUTILS_PACKAGE_UNREMOVABLE,
         causes.software.unremovable_dependency_fix(
-            m, _group(hits, "dist"), _group(hits, "installer")
+            m, group(hits, "dist"), group(hits, "installer")
         ),
     ),
     causes.runtime.IMPORT_ORDER_CONFLICT: lambda m, r, hits: (
@@ -183,33 +176,33 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.PYENV_VERSION_UNAVAILABLE: lambda m, r, hits: (
         causes.platform.PYENV_VERSION_UNAVAILABLE,
         causes.platform.pyenv_fix(
-            _group(hits, "pyenv_version"), _group(hits, "pyenv_origin"), _group(hits, "command")
+            group(hits, "pyenv_version"), group(hits, "pyenv_origin"), group(hits, "command")
         ),
     ),
     causes.platform.VENV_BASE_PYTHON_MISSING: lambda m, r, hits: (
         causes.platform.VENV_BASE_PYTHON_MISSING,
-        causes.platform.venv_base_fix(_group(hits, "interpreter"), m.os == "windows"),
+        causes.platform.venv_base_fix(group(hits, "interpreter"), m.os == "windows"),
     ),
     causes.platform.PYTHON_COMMAND_MISSING: lambda m, r, hits: (
         causes.platform.PYTHON_COMMAND_MISSING,
-        causes.platform.python_command_fix(_group(hits, "command")),
+        causes.platform.python_command_fix(group(hits, "command")),
     ),
     causes.conda.CONDA_ENV_NOT_FOUND: lambda m, r, hits: (
         causes.conda.CONDA_ENV_NOT_FOUND,
-        causes.conda.conda_env_missing_fix(_group(hits, "conda_env")),
+        causes.conda.conda_env_missing_fix(group(hits, "conda_env")),
     ),
     causes.conda.PIXI_PLATFORM_NOT_CONFIGURED: lambda m, r, hits: (
         causes.conda.PIXI_PLATFORM_NOT_CONFIGURED,
-        causes.conda.pixi_platform_fix(_group(hits, "conda_platform")),
+        causes.conda.pixi_platform_fix(group(hits, "conda_platform")),
     ),
     causes.conda.CONDA_SHELL_NOT_INITIALISED: lambda m, r, hits: (
         causes.conda.CONDA_SHELL_NOT_INITIALISED,
-        causes.conda.conda_shell_fix(_group(hits, "command") or "conda", r.os),
+        causes.conda.conda_shell_fix(group(hits, "command") or "conda", r.os),
     ),
     causes.hosted.PLATFORM_IMAGE_UNAVAILABLE: _platform_image,
     causes.platform.CI_PYTHON_VERSION_UNAVAILABLE: lambda m, r, hits: (
         causes.platform.CI_PYTHON_VERSION_UNAVAILABLE,
-        causes.platform.ci_python_fix(_group(hits, "ci_python")),
+        causes.platform.ci_python_fix(group(hits, "ci_python")),
     ),
     # Only a signature names this cause (the tracebacks' own reading builds its finding
     # itself): a stale file of another release, whose directory pip's uninstall leaves.
@@ -219,7 +212,7 @@ BUILDERS: dict[str, Builder] = {
         causes.runtime.malloc_async_fix(m)
         if any(h.signature.id == "cuda-malloc-async-unsupported" for h in hits)
         else causes.runtime.env_flag_fix(
-            m, _group(hits, "variable") or "", _group(hits, "flag") or ""
+            m, group(hits, "variable") or "", group(hits, "flag") or ""
         ),
     ),
     causes.network.PYTHON_CA_CERTS_MISSING: _ca_certs,
@@ -257,11 +250,11 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.TF_BUILD_WITHOUT_TENSORRT: _no_tensorrt,
     causes.runtime.SERVING_MODEL_VERSION_MISSING: lambda m, r, hits: (
         causes.runtime.SERVING_MODEL_VERSION_MISSING,
-        causes.runtime.serving_version_fix(_group(hits, "servable"), _group(hits, "base_path")),
+        causes.runtime.serving_version_fix(group(hits, "servable"), group(hits, "base_path")),
     ),
     causes.software.EDGETPU_DEVICE_UNAVAILABLE: lambda m, r, hits: (
         causes.software.EDGETPU_DEVICE_UNAVAILABLE,
-        causes.software.edgetpu_device_fix(_group(hits, "library"), _in_container(m, r)),
+        causes.software.edgetpu_device_fix(group(hits, "library"), _in_container(m, r)),
     ),
     causes.platform.MACOS_TOO_OLD: _macos,
     causes.platform.LIBSTDCXX_TOO_OLD: _libstdcxx,
@@ -275,7 +268,7 @@ BUILDERS: dict[str, Builder] = {
     causes.software.GRAPH_FROM_OLDER_TENSORFLOW: _graph_older,
     causes.software.HDF5_LIBRARY_MISMATCH: lambda m, r, hits: (
         causes.software.HDF5_LIBRARY_MISMATCH,
-        causes.software.hdf5_mismatch_fix(m, _group(hits, "required"), _group(hits, "loaded")),
+        causes.software.hdf5_mismatch_fix(m, group(hits, "required"), group(hits, "loaded")),
     ),
     causes.software.MODEL_FILE_LFS_POINTER: lambda m, r, hits: (
         causes.software.MODEL_FILE_LFS_POINTER,
@@ -283,7 +276,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.software.HUB_CACHE_INCOMPLETE: lambda m, r, hits: (
         causes.software.HUB_CACHE_INCOMPLETE,
-        causes.software.hub_cache_fix(m, _group(hits, "cache_dir")),
+        causes.software.hub_cache_fix(m, group(hits, "cache_dir")),
     ),
     causes.software.HUB_MODEL_FORMAT_MISMATCH: lambda m, r, hits: (
         causes.software.HUB_MODEL_FORMAT_MISMATCH,
@@ -306,13 +299,13 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.cluster.TF_CONFIG_UNRESOLVABLE: lambda m, r, hits: (
         causes.cluster.TF_CONFIG_UNRESOLVABLE,
-        causes.cluster.unresolved_host_fix(_group(hits, "host")),
+        causes.cluster.unresolved_host_fix(group(hits, "host")),
     ),
     causes.cluster.FLEET_FACT_DIFFERS: _fleet_differs,
     causes.platform.WSL_DRIVER_BROKEN: _wsl_driver,
     causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS: lambda m, r, hits: (
         causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS,
-        causes.cluster.one_task_fix(_group(hits, "job")),
+        causes.cluster.one_task_fix(group(hits, "job")),
     ),
     causes.software.DEPENDENCY_MISSING: _dependency_missing,
     causes.platform.WHEEL_MISMATCH: _wrong_arch,
@@ -331,7 +324,7 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.PYTHON_32BIT: _python_32bit,
     causes.gpu.ROCM_VERSION_MISMATCH: lambda m, r, hits: (
         causes.gpu.ROCM_VERSION_MISMATCH,
-        causes.gpu.rocm_match_fix(m, _group(hits, "library")),
+        causes.gpu.rocm_match_fix(m, group(hits, "library")),
     ),
     causes.code.API_DEFAULT_CHANGED: _api_default,
     causes.platform.CPU_LACKS_AVX: _cpu_avx,
@@ -341,9 +334,9 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.BUILD_CUDA_CONFIG_NOT_FOUND: lambda m, r, hits: (
         causes.platform.BUILD_CUDA_CONFIG_NOT_FOUND,
         causes.platform.cuda_config_fix(
-            _group(hits, "header") or "", _group(hits, "required") or "", r.os
+            group(hits, "header") or "", group(hits, "required") or "", r.os
         )
-        if _group(hits, "header")
+        if group(hits, "header")
         else causes.platform.cuda_config_split_fix(),
     ),
     causes.platform.BUILD_PYTHON_HEADERS_MISSING: lambda m, r, h: (
@@ -381,7 +374,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.ROCM_LIBS_OFF_PATH: lambda m, r, hits: (
         causes.gpu.ROCM_LIBS_OFF_PATH,
         causes.gpu.rocm_libs_off_path_fix(
-            _group(hits, "library"),
+            group(hits, "library"),
             build=any(h.signature.id == "rocm-configure-library-not-found" for h in hits),
         ),
     ),
@@ -407,7 +400,7 @@ BUILDERS: dict[str, Builder] = {
         _compat_refused(m, r, hits)
         or (
             causes.gpu.DRIVER_TOO_OLD,
-            causes.container.image_cuda_driver_fix(m, _group(hits, "cuda_version"))
+            causes.container.image_cuda_driver_fix(m, group(hits, "cuda_version"))
             if any(h.signature.id == "container-toolkit-cuda-requirement" for h in hits)
             else causes.gpu.driver_init_error_fix(m, _floor(m))
             if all(BARE_INIT_ERROR in h.signature.tags for h in hits)
@@ -418,15 +411,15 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.TENSORRT_ENGINE_STALE: lambda m, r, hits: (
         causes.gpu.TENSORRT_ENGINE_STALE,
         causes.gpu.tensorrt_engine_fix(
-            _group(hits, "expected"),
-            _group(hits, "found"),
+            group(hits, "expected"),
+            group(hits, "found"),
             any("incompatible device" in line for h in hits for _, line in h.citations),
             m.os,
         ),
     ),
     causes.gpu.TENSORRT_VERSION_MISMATCH: lambda m, r, hits: (
         causes.gpu.TENSORRT_VERSION_MISMATCH,
-        causes.gpu.tensorrt_version_fix(_group(hits, "required"), _group(hits, "loaded")),
+        causes.gpu.tensorrt_version_fix(group(hits, "required"), group(hits, "loaded")),
     ),
     causes.network.DOWNLOAD_HASH_MISMATCH: lambda m, r, hits: (
         causes.network.DOWNLOAD_HASH_MISMATCH,

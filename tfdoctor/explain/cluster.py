@@ -16,9 +16,8 @@ from tfdoctor.evidence.cluster import (
     read_cluster_evidence,
 )
 from tfdoctor.evidence.traceback import failures
-from tfdoctor.explain.common import _cite
+from tfdoctor.explain.common import cite, hits_by, warned_of
 from tfdoctor.explain.containers import _hit
-from tfdoctor.explain.drivers import _hits_by, _warned_of
 from tfdoctor.explain.progress import _went_on_seen
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
@@ -36,14 +35,14 @@ def _nccl_release_candidate(
     nccl-shm-register-invalid-argument), so a failed collective leads and NCCL 2.4's bug
     before 2.4.6 (NVIDIA/nccl#185) is the other candidate, a warning with its own fix. A
     release shown decides it either way (:func:`_nccl_release`)."""
-    hits = _hits_by(by_cause, causes.gpu.NCCL_RELEASE_BUG, "nccl-shm-register-invalid-argument")
-    failed = _warned_of(findings, causes.cluster.CLUSTER_COLLECTIVE_FAILED)
+    hits = hits_by(by_cause, causes.gpu.NCCL_RELEASE_BUG, "nccl-shm-register-invalid-argument")
+    failed = warned_of(findings, causes.cluster.CLUSTER_COLLECTIVE_FAILED)
     if not hits or revealed.nccl_version is not None or not failed:
         return None
     return causes.other_candidate(
         causes.gpu.NCCL_RELEASE_BUG,
         "NCCL 2.4's shared-memory bug, fixed in 2.4.6",
-        _cite(hits) + "\nCUDA refused NCCL's shared-memory segment as an invalid argument. "
+        cite(hits) + "\nCUDA refused NCCL's shared-memory segment as an invalid argument. "
         "NCCL 2.4 before 2.4.6 does so when two ranks of one host share a segment name; later "
         "releases print the same line for other failures. The log does not show which NCCL "
         "ran: its release tells the two apart.",
@@ -62,10 +61,10 @@ def _unresolved_task_candidate(
     so a name that does not resolve is a candidate of its own, a warning after the wait's
     finding, with its own fix. Left out where the gRPC server's channel cache (grpc_channel.cc)
     lists every waited-for task by an IP address or localhost: no name is looked up."""
-    waits = _hits_by(
+    waits = hits_by(
         by_cause, causes.cluster.CLUSTER_TASK_UNREACHABLE, "createsession-waiting-for-worker"
     )
-    waiting = _warned_of(findings, causes.cluster.CLUSTER_TASK_UNREACHABLE)
+    waiting = warned_of(findings, causes.cluster.CLUSTER_TASK_UNREACHABLE)
     if not waits or not waiting:
         return None
     text = evidence.first_text
@@ -86,7 +85,7 @@ def _unresolved_task_candidate(
     return causes.other_candidate(
         causes.cluster.TF_CONFIG_UNRESOLVABLE,
         "a task's host name that does not resolve here",
-        _cite(waits)
+        cite(waits)
         + "\nNo answer came from "
         + (", ".join(tasks) or "a task")
         + ". A task whose host name does not resolve where the master looks it up waits so"

@@ -1,15 +1,16 @@
-"""Helpers the builders of several areas share: citing a line, a rule's name, a group."""
+"""Helpers the builders of several areas share: citing a line, a rule's name, a group's value,
+a cause's hits from given signatures, whether a cause was warned of."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Callable, Optional
 
 from tfdoctor import causes
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import _SEVERITY, Evidence, Hits
-from tfdoctor.findings import Fix
+from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 
 Builder = Callable[[Machine, Revealed, Sequence[Hits]], tuple[causes.CauseId, Fix]]
@@ -20,12 +21,25 @@ def _floor(m: Machine) -> Optional[str]:
     return floor.version if floor is not None else None
 
 
-def _group(hits: Sequence[Hits], name: str) -> Optional[str]:
+def group(hits: Sequence[Hits], name: str) -> Optional[str]:
     """The first value a named group took in ``hits``."""
     return next((g[name] for h in hits for g in h.groups if g.get(name)), None)
 
 
-def _cite(hits: Sequence[Hits]) -> str:
+def hits_by(by_cause: Mapping[str, Sequence[Hits]], cause: str, *signatures: str) -> list[Hits]:
+    """The hits of ``cause`` that come from ``signatures`` (a reading bound to those words)."""
+    return [h for h in by_cause.get(cause, ()) if h.signature.id in signatures]
+
+
+def warned_of(findings: Mapping[str, Finding], cause: str) -> bool:
+    """Whether a finding of ``cause`` at warning or above is among ``findings``: the reading a
+    ranked candidate follows."""
+    return any(
+        x.cause == cause and x.severity.rank >= Severity.WARNING.rank for x in findings.values()
+    )
+
+
+def cite(hits: Sequence[Hits]) -> str:
     out = []
     for hit in hits:
         for where, line in hit.citations:
@@ -76,3 +90,12 @@ def _cite_head(evidence: Evidence, fragments: Iterable[str]) -> str:
 
 #: No module of the name in a top-level import: ``No module named 'x'`` (Python 3's words).
 _NO_TOP_MODULE = re.compile(r"^No module named '(?P<module>[A-Za-z_]\w*)'$")
+
+
+def _without(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
+    """``by_cause`` without ``signature``'s hits under ``cause`` (the cause gone if none stay)."""
+    rest = [h for h in by_cause.get(cause, []) if h.signature.id != signature]
+    if rest:
+        by_cause[cause] = rest
+    else:
+        by_cause.pop(cause, None)

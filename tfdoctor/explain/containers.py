@@ -9,8 +9,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.devices import apptainer_shown, container_shares_host_python
-from tfdoctor.explain.common import _cite, _floor, _group
-from tfdoctor.explain.drivers import _hits_by
+from tfdoctor.explain.common import _floor, cite, group, hits_by
 from tfdoctor.explain.exceptions import last_failure
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
@@ -161,14 +160,14 @@ def _platform_image(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[caus
     """The platform's image for the framework and Python asked for: the SDK's own list where
     its refusal names one, else the image the registry does not have."""
     setting, value, supported = (
-        _group(hits, g) for g in ("sdk_setting", "sdk_value", "sdk_supported")
+        group(hits, g) for g in ("sdk_setting", "sdk_value", "sdk_supported")
     )
     fix = (
         causes.hosted.sagemaker_sdk_fix(m, setting, value, supported)
         if setting and value and supported
         else causes.hosted.sagemaker_versions_unset_fix()
         if any(h.signature.id == "sagemaker-sdk-version-unset" for h in hits)
-        else causes.hosted.platform_image_fix(_group(hits, "image"))
+        else causes.hosted.platform_image_fix(group(hits, "image"))
     )
     return causes.hosted.PLATFORM_IMAGE_UNAVAILABLE, fix
 
@@ -192,7 +191,7 @@ def _container_candidate(
     then), a hosted notebook (its runtime type, not a container's start, gives the GPU),
     native Windows, macOS or WSL, the driver's kernel module or nvidia-smi's GPU."""
     missing = findings.get(f"explain.{causes.gpu.DRIVER_LIBRARIES_MISSING}")
-    hits = _hits_by(by_cause, causes.gpu.DRIVER_LIBRARIES_MISSING, "import-needs-libcuda")
+    hits = hits_by(by_cause, causes.gpu.DRIVER_LIBRARIES_MISSING, "import-needs-libcuda")
     if (
         missing is None
         or not hits
@@ -211,7 +210,7 @@ def _container_candidate(
     return causes.other_candidate(
         causes.container.CONTAINER_NO_GPU,
         "a container started without the GPU",
-        _cite(hits) + "\nlibcuda.so.1 comes with the NVIDIA driver: a machine without the "
+        cite(hits) + "\nlibcuda.so.1 comes with the NVIDIA driver: a machine without the "
         "driver and a container started without the NVIDIA runtime both lack it, and the log "
         "shows neither. Inside a container /.dockerenv (Docker) or /run/.containerenv (Podman) "
         "exists: then this is the cause; else the driver is (the finding above).",

@@ -10,7 +10,7 @@ from tfdoctor import causes
 from tfdoctor.compat import PTX, cuda_driver_floor, gpu_code
 from tfdoctor.evidence.devices import wsl1_shown
 from tfdoctor.evidence.stated import failing_run_names
-from tfdoctor.explain.common import _cite
+from tfdoctor.explain.common import cite
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
@@ -86,11 +86,6 @@ def _driver_mismatch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     return causes.gpu.DRIVER_VERSION_MISMATCH, causes.gpu.driver_mismatch_fix()
 
 
-def _hits_by(by_cause: Mapping[str, Sequence[Hits]], cause: str, *signatures: str) -> list[Hits]:
-    """The hits of ``cause`` that come from ``signatures`` (a reading bound to those words)."""
-    return [h for h in by_cause.get(cause, ()) if h.signature.id in signatures]
-
-
 def _container_libcuda_candidate(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
@@ -112,19 +107,11 @@ def _container_libcuda_candidate(
     return causes.other_candidate(
         causes.gpu.DRIVER_TOO_OLD,
         "a container's own libcuda newer than the host's driver",
-        _cite(hits) + f"\nThe loaded libcuda ({dso}) is newer than the kernel module "
+        cite(hits) + f"\nThe loaded libcuda ({dso}) is newer than the kernel module "
         f"({kernel}). Outside a container that is a driver upgraded without reloading its "
         "module (the finding above); inside one, the image's own libcuda over an older host "
         "driver, which a reboot does not change. /.dockerenv tells the two apart.",
         causes.gpu.container_libcuda_newer_fix(kernel, dso),
-    )
-
-
-def _warned_of(findings: Mapping[str, Finding], cause: str) -> bool:
-    """Whether a finding of ``cause`` at warning or above is among ``findings``: the reading a
-    ranked candidate follows."""
-    return any(
-        x.cause == cause and x.severity.rank >= Severity.WARNING.rank for x in findings.values()
     )
 
 

@@ -10,11 +10,8 @@ from typing import NamedTuple, Optional
 from tfdoctor import causes
 from tfdoctor.evidence.packages import PIP_TF_REMOVED, read_stale_import
 from tfdoctor.evidence.pip import PipKind, pip_words, read_pip_lines, requested_version
-from tfdoctor.explain.cluster import _settle_pod_scheduled
-from tfdoctor.explain.common import _cite, _cite_head, _group
-from tfdoctor.explain.containers import _IMAGE_PAIRING_CAUSES, _settle_host_python_leak
-from tfdoctor.explain.drivers import _settle_wsl1, _settle_wsl2
-from tfdoctor.explain.notebooks import _settle_kernel_install
+from tfdoctor.explain.common import _cite_head, cite, group
+from tfdoctor.explain.containers import _IMAGE_PAIRING_CAUSES
 from tfdoctor.explain.packages import distributions_finding
 from tfdoctor.explain.revealed import _INSTALLED, Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
@@ -25,7 +22,7 @@ from tfdoctor.modules import modules
 
 
 def _tpu_version(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    op = _group(hits, "op")
+    op = group(hits, "op")
     if op is not None and (">" in op or modules().op_library(op)):
         # A companion's op (tensorflow-text's, Addons' Namespace>Op) is on no TPU worker,
         # whatever its release: not a matter of versions.
@@ -304,7 +301,7 @@ def _image_libraries_unpaired(
         Severity.ERROR,
         causes.hosted.HOSTED_TF_REPLACED,
         f"TensorFlow and the CUDA libraries of {image.title} do not pair: one was replaced",
-        _cite(hits)
+        cite(hits)
         + f"\n{image.title} (its paths show the notebook) ships a TensorFlow built for the CUDA "
         "and cuDNN of its image; the TensorFlow that ran asks for others"
         + (
@@ -339,7 +336,7 @@ def _after_install_failure(
     # is not found" with a refused cuDNN): every pairing cause's lines are the failure's.
     hits = [h for c in _IMAGE_PAIRING_CAUSES for h in by_cause.get(c, ())] if failed else []
     if hits:
-        return _cite(hits)
+        return cite(hits)
     text = evidence.first_text
     missing = next(
         (
@@ -478,20 +475,6 @@ def _kernel_kept_release(evidence: Evidence, revealed: Revealed) -> Optional[Fin
         "before the install, and keeps the release it loaded until it restarts.",
         causes.notebook.restart_fix(menu),
     )
-
-
-def _settle_environment(
-    evidence: Evidence, revealed: Revealed, machine: Machine, findings: dict[str, Finding]
-) -> None:
-    """Where the log shows the environment around the process, the readings it changes: a
-    notebook kernel of another Python, WSL 1, WSL 2, a container's Python importing the
-    host's, a hosted notebook's Python that comes with its runtime."""
-    _settle_hosted_python(revealed, machine, findings)
-    _settle_kernel_install(evidence, findings)
-    _settle_wsl1(evidence, findings)
-    _settle_wsl2(evidence, machine, findings)
-    _settle_host_python_leak(evidence, findings)
-    _settle_pod_scheduled(evidence, findings)
 
 
 def _settle_hosted_python(

@@ -10,8 +10,8 @@ from tfdoctor import causes
 from tfdoctor.compat import carries_machine_code
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.tflog import library_of
-from tfdoctor.explain.common import _cite, _floor, _group
-from tfdoctor.explain.drivers import _driver_runs, _hits_by
+from tfdoctor.explain.common import _floor, _without, cite, group, hits_by
+from tfdoctor.explain.drivers import _driver_runs
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.findings import Finding, Fix, Severity
@@ -51,12 +51,12 @@ def _mixed_release(hits: Sequence[Hits]) -> Optional[Fix]:
 
 
 def _shadowed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    library = _group(hits, "library") if len(hits) == 1 else None
+    library = group(hits, "library") if len(hits) == 1 else None
     if hits and hits[0].signature.id == "jax-cuda-library-older" and library:
         # JAX's own check: its library of an older release than its build came first.
         cause = causes.gpu.CUDNN_SHADOWED if library == "cuDNN" else causes.gpu.CUDA_LIB_SHADOWED
         return cause, causes.gpu.jax_library_older_fix(
-            m, library, _group(hits, "loaded") or "", _group(hits, "required") or ""
+            m, library, group(hits, "loaded") or "", group(hits, "required") or ""
         )
     fix = _mixed_release(hits)
     if fix is None and any(h.signature.id == "cudnn-sublibrary-mismatch" for h in hits):
@@ -91,7 +91,7 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     if all(h.signature.id == "onnxruntime-cuda-provider" for h in hits):
         # ONNX Runtime's words alone: its CUDA provider's libraries, not TensorFlow's.
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.onnxruntime_cuda_fix(
-            m, _group(hits, "required"), _group(hits, "cuda_version")
+            m, group(hits, "required"), group(hits, "cuda_version")
         )
     names = _libraries(hits)
     if r.nix_store is not None and names and m.facts.cuda_libs is None:
@@ -345,21 +345,6 @@ def _off_path(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     return _cuda_libs(m, r, hits)
 
 
-def _tensorboard_duplicate(
-    m: Machine, r: Revealed, hits: Sequence[Hits]
-) -> tuple[causes.CauseId, Fix]:
-    """Every TensorBoard out, pip's '~' leftovers deleted where the log shows the directory,
-    the one TensorBoard of the installed TensorFlow back in."""
-    site = next(
-        (g["site_packages"] for h in hits for g in h.groups if g.get("site_packages")), None
-    )
-    leftover = next((g["leftover"] for h in hits for g in h.groups if g.get("leftover")), None)
-    return (
-        causes.software.TENSORBOARD_DUPLICATE_INSTALL,
-        causes.software.tensorboard_duplicate_fix(m, site, leftover),
-    )
-
-
 def _major_named(hits: Sequence[Hits]) -> Optional[str]:
     """The CUDA major the library files named imply (``libcudart.so.11.0``: 11), if any."""
     for hit in hits:
@@ -456,8 +441,8 @@ def _older_same_major(loaded: str, need: str) -> bool:
 
 
 def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    loaded, need = _group(hits, "cudnn_loaded"), _group(hits, "cudnn_compiled")
-    build = _group(hits, "xla_build") or ""
+    loaded, need = group(hits, "cudnn_loaded"), group(hits, "cudnn_compiled")
+    build = group(hits, "xla_build") or ""
     if build and loaded and need and not (r.serving and build.startswith("external/org_")):
         # jaxlib's XLA refused it (its source path): JAX's own wheel, not TensorFlow's, met
         # another framework's cuDNN first in the process. TensorFlow Serving's model server
@@ -546,8 +531,8 @@ def _build_cuda(m: Machine, r: Revealed) -> Optional[str]:
 
 
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    target = _group(hits, "gpu_arch")
-    supported = _group(hits, "supported_archs")
+    target = group(hits, "gpu_arch")
+    supported = group(hits, "supported_archs")
     if target is not None and supported is not None:
         # tensorflow-rocm printed the targets it accepts: the printed list decides. A list
         # that holds the refused target (run together with another where a comma is
@@ -750,7 +735,7 @@ def _gpu_library_candidates(
                 candidate.cause,
                 f"{candidate.title}, candidate {number} of "
                 f"{len(ranked)} for the library that failed",
-                _cite(hits) + "\nThe library's error is the same whatever the reason: the "
+                cite(hits) + "\nThe library's error is the same whatever the reason: the "
                 "finding above ranks the candidates by what the log shows, and this is one of "
                 "them, with what tells it apart.",
                 causes.runtime.gpu_library_candidate_fix(
@@ -902,7 +887,7 @@ def _gpu_dll_candidate(
     to 2.0 has Windows wheels for (:func:`_python_after_gpu_dlls`), a CPU build shown, a
     CUDA library's own finding, or another package's extension."""
     missing = findings.get(f"explain.{causes.platform.MSVC_RUNTIME_MISSING}")
-    hits = _hits_by(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-dll-not-found")
+    hits = hits_by(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-dll-not-found")
     version = m.tf.version if m.tf is not None else r.tf_version
     if (
         missing is None
@@ -920,8 +905,46 @@ def _gpu_dll_candidate(
         causes.gpu.CUDA_LIBS_MISSING,
         "Or: a CUDA or cuDNN DLL a GPU build of TensorFlow 2.0 or older links (the other "
         "candidate)",
-        _cite(hits) + "\nWindows names no DLL: the Visual C++ runtime (the finding above) and, "
+        cite(hits) + "\nWindows names no DLL: the Visual C++ runtime (the finding above) and, "
         "for a GPU build of 2.0 or older, the CUDA and cuDNN DLLs of its release are refused "
         "in the same words. Whether they are on PATH tells the two apart.",
         causes.gpu.windows_gpu_dlls_fix(),
     )
+
+
+def _settle_dnn_not_found(by_cause: dict[str, list[Hits]]) -> None:
+    """ "DNN library is not found" read once, by what the log shows around it: the refused
+    cuDNN's own line (the mismatch), a cuDNN handle that failed (that finding's candidates), a
+    library that did not load (that finding), else a cuDNN that loaded and did not start, with
+    the library not found as the second reading."""
+    mismatch = causes.gpu.CUDNN_VERSION_MISMATCH in by_cause
+    handle = any(
+        h.signature.id not in _NO_DNN_PLUGIN
+        for h in by_cause.get(causes.runtime.GPU_LIBRARY_INIT_FAILED, [])
+    )
+    not_loaded = any(
+        h.signature.id != "dnn-library-not-found"
+        for h in by_cause.get(causes.gpu.CUDA_LIBS_MISSING, [])
+    )
+    if mismatch or handle:
+        # The line TensorFlow printed when it refused the cuDNN, or the handle that failed,
+        # says the library loaded: one cause, that line's.
+        _without(by_cause, causes.gpu.CUDA_LIBS_MISSING, "dnn-library-not-found")
+    if mismatch or not_loaded:
+        _without(by_cause, causes.runtime.GPU_LIBRARY_INIT_FAILED, "dnn-support-not-created")
+
+
+def _no_tensorrt(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """TF-TRT missing: a build without TensorRT, or, for its module of 1.14 and later, a
+    TensorFlow older than that module (TF-TRT in tensorflow.contrib.tensorrt then)."""
+    tf = m.tf.version if m.tf is not None else r.tf_version
+    module_missing = any(h.signature.id == "tf-trt-module-missing" for h in hits)
+    # Where the module began is the matrix's (its tf_trt rows); unknown, no release predates it.
+    since = (
+        m.matrix.tf_trt_module_since(causes.gpu.TF_TRT_MODULE)
+        if module_missing and m.matrix is not None
+        else None
+    )
+    if since and tf and version_key(tf)[:2] < version_key(since)[:2]:
+        return causes.code.API_REMOVED, causes.gpu.tf_trt_module_predates_fix(m, tf, since)
+    return causes.gpu.TF_BUILD_WITHOUT_TENSORRT, causes.gpu.tf_without_tensorrt_fix(m)

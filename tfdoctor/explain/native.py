@@ -10,7 +10,7 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.tflog import library_of
 from tfdoctor.evidence.traceback import installed_package, origin_of
-from tfdoctor.explain.common import _group
+from tfdoctor.explain.common import group
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.platform import _package_named
 from tfdoctor.explain.revealed import _HDFS_LIBRARIES, Revealed
@@ -28,7 +28,7 @@ def _filesystem_env(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[caus
     ids = {h.signature.id for h in hits}
     cause = causes.runtime.FILESYSTEM_ENV_MISCONFIGURED
     if "s3-region-wrong" in ids:
-        return cause, causes.runtime.s3_region_fix(_group(hits, "region"))
+        return cause, causes.runtime.s3_region_fix(group(hits, "region"))
     if "s3-credentials-not-set" in ids:
         return cause, causes.runtime.s3_credentials_fix(r.s3_plain_http)
     if "gcs-anonymous-refused" in ids:
@@ -261,7 +261,7 @@ def _tf_incomplete(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cause
     cause = causes.software.TF_INSTALL_INCOMPLETE
     if all(h.signature.id == "tensorflow-half-removed-copy" for h in hits):
         return cause, causes.software.tf_leftover_fix(
-            m, _group(hits, "site_packages"), _group(hits, "leftover")
+            m, group(hits, "site_packages"), group(hits, "leftover")
         )
     own = [h for h in hits if h.signature.id == "tensorflow-own-symbol-missing"]
     if own:
@@ -392,7 +392,7 @@ def _windows_extension(
     if not any(h.signature.id in _EXTENSION_REFUSED for h in hits):
         return None
     # A package's own extension (Python names it, or the traceback's import does).
-    module = r.dll_extension or _group(hits, "library")
+    module = r.dll_extension or group(hits, "library")
     package = module if module and distribution_of(module) else r.dll_extension
     return _extension_refused(m, package) or (
         causes.platform.NATIVE_LIBRARY_UNRESOLVED,
@@ -414,7 +414,7 @@ def _runtime_named(
         return refused
     if any(h.signature.id in ("c-api-header-not-found", "c-api-library-not-linked") for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_fix(r.os)
-    library = _group(hits, "library")
+    library = group(hits, "library")
     if library and causes.software.edgetpu_runtime_file(library):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.software.edgetpu_install_fix(
             library
@@ -449,7 +449,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     own_install = _runtime_named(m, r, hits)
     if own_install is not None:
         return own_install
-    library = _group(hits, "library")
+    library = group(hits, "library")
     if library and r.hadoop and library.rsplit("/", 1)[-1].startswith(_HDFS_LIBRARIES):
         # Only where the log shows HDFS: other programs embed a JVM too (JPype, rJava); where
         # none is named, _jvm_candidate ranks HDFS's environment after the loader's reading.
@@ -472,7 +472,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
             library, built
         )
     if library and any(h.signature.id in _LIBRARY_SYMBOL_IDS for h in hits):
-        symbol = _group(hits, "symbol") or ""
+        symbol = group(hits, "symbol") or ""
         if re.match(r"_ZN?K?St(?!3__1)", symbol):  # std::__1 is LLVM's libc++, not libstdc++
             # A symbol of the C++ standard library (namespace std): the libstdc++ loaded is
             # older than the one the library was built with.
@@ -494,7 +494,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         # may link what this system's libraries do not define.
         wheel = r.wheel_files[0] if top is None and len(r.wheel_files) == 1 else None
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.undefined_symbol_fix(
-            library, symbol, _package_named(top), _group(hits, "required"), wheel
+            library, symbol, _package_named(top), group(hits, "required"), wheel
         )
     if any(h.signature.id == "dotnet-tensorflow-dll-not-found" for h in hits):
         return (
@@ -598,11 +598,11 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     cause = causes.software.CUSTOM_OP_BUILD_MISMATCH
     plugin = bool(ids & {"tf-plugin-setup-failed", "tf-plugin-nvcc-failed"})
     if ids & {"custom-op-header-missing", "custom-op-header-error", "custom-op-source-api-error"}:
-        return cause, causes.software.custom_op_compile_fix(_group(hits, "header"), plugin)
+        return cause, causes.software.custom_op_compile_fix(group(hits, "header"), plugin)
     if "horovod-extension-crash-frame" in ids:
         return cause, causes.software.horovod_compiler_fix(m, r.tf_version)
     if "op-library-cuda-unfound" in ids:
-        library = _group(hits, "library") or ""
+        library = group(hits, "library") or ""
         package = installed_package(r.op_loader) if r.op_loader else None
         dist = distribution_of(package) if package else None
         if dist:
@@ -611,24 +611,24 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
             return causes.software.COMPANION_MISMATCH, causes.software.companion_fix(m, dist)
         return cause, causes.software.custom_op_cuda_unfound_fix(library)
     if "op-library-unbuilt" in ids:
-        return cause, causes.software.custom_op_unbuilt_fix(_group(hits, "library"))
+        return cause, causes.software.custom_op_unbuilt_fix(group(hits, "library"))
     if "op-library-windows-unloaded" in ids:
-        return cause, causes.software.custom_op_windows_fix(_group(hits, "library"))
+        return cause, causes.software.custom_op_windows_fix(group(hits, "library"))
     if "op-library-cuda-runtime-symbol" in ids:
         return cause, causes.software.custom_op_cudart_fix(
-            _group(hits, "library"), _group(hits, "symbol") or ""
+            group(hits, "library"), group(hits, "symbol") or ""
         )
     if "op-library-own-symbol" in ids:
         return cause, causes.software.custom_op_unlinked_fix(
-            _group(hits, "library"), _group(hits, "symbol") or ""
+            group(hits, "library"), group(hits, "symbol") or ""
         )
     if "framework-library-not-found-apple-ld" in ids:
-        linked = _group(hits, "library")
+        linked = group(hits, "library")
         return cause, causes.software.custom_op_macos_link_fix(
             m, f"-l{linked}" if linked else None, r.tf_version
         )
     if "framework-library-not-linked" in ids:
-        linked = _group(hits, "library")
+        linked = group(hits, "library")
         return cause, causes.software.custom_op_link_fix(
             m, f"-l{linked}" if linked else None, r.tf_version
         )
@@ -677,13 +677,13 @@ def _bazel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         )
     elif not required and "bazel-tools-symbol-missing" in ids:
         why = (
-            f"The source loads {_group(hits, 'symbol') or 'a symbol'} from Bazel's own tools "
+            f"The source loads {group(hits, 'symbol') or 'a symbol'} from Bazel's own tools "
             "(@bazel_tools), which this Bazel release does not have: the source was written "
             "for another release."
         )
     elif not required and "bazel-rc-option-unrecognized" in ids:
         why = (
-            f"This Bazel release does not know --{_group(hits, 'flag')}, a versioned flag the "
+            f"This Bazel release does not know --{group(hits, 'flag')}, a versioned flag the "
             "source's .bazelrc (or the build command a guide gives) passes: they were written "
             "for another release."
         )
@@ -716,7 +716,7 @@ def _host_compiler(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cause
 
 def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.platform.STATIC_TLS_EXHAUSTED, causes.platform.static_tls_fix(
-        _group(hits, "library")
+        group(hits, "library")
     )
 
 

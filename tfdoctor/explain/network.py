@@ -8,8 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.explain.common import _cite
-from tfdoctor.explain.drivers import _hits_by, _warned_of
+from tfdoctor.explain.common import cite, hits_by, warned_of
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.findings import Finding, Fix, Severity
@@ -30,8 +29,8 @@ def _cert_path_candidate(
     a filter on the network path to it, which no setting here changes, is the last
     candidate, a warning of its own cause with its own fix: fetch the file by another
     route."""
-    hits = _hits_by(by_cause, causes.network.PYTHON_CA_CERTS_MISSING, "ssl-issuer-not-trusted")
-    led = _warned_of(findings, causes.network.PYTHON_CA_CERTS_MISSING)
+    hits = hits_by(by_cause, causes.network.PYTHON_CA_CERTS_MISSING, "ssl-issuer-not-trusted")
+    led = warned_of(findings, causes.network.PYTHON_CA_CERTS_MISSING)
     if not hits or not led or f"explain.{causes.network.DOWNLOAD_HOST_UNREACHABLE}" in findings:
         return None
     if any(w in line for h in hits for _, line in h.citations for w in _PIP_INDEX_WORDS):
@@ -41,7 +40,7 @@ def _cert_path_candidate(
     return causes.other_candidate(
         causes.network.DOWNLOAD_HOST_UNREACHABLE,
         "the download host or a filter on the way to it",
-        _cite(hits) + "\nThe words say only that no CA this Python trusts signed the "
+        cite(hits) + "\nThe words say only that no CA this Python trusts signed the "
         "certificate it received: a server's incomplete chain or a network that answers for "
         "the host fails the same way as a store without the CA.",
         causes.network.cert_path_fix(_download_url(hits)),

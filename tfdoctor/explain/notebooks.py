@@ -9,8 +9,7 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.packages import read_pip_installed, read_pip_shown
 from tfdoctor.evidence.traceback import interpreter_prefix
-from tfdoctor.explain.common import _NO_TOP_MODULE, _cite, _group
-from tfdoctor.explain.drivers import _hits_by
+from tfdoctor.explain.common import _NO_TOP_MODULE, cite, group, hits_by
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.facts import normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
@@ -24,8 +23,8 @@ def _kernel_package(hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     spyder = any(h.signature.id == "spyder-kernels-missing" for h in hits)
     return causes.notebook.KERNEL_PACKAGE_MISSING, causes.notebook.kernel_package_fix(
         "spyder-kernels" if spyder else "ipykernel",
-        _group(hits, "interpreter"),
-        _group(hits, "spec"),
+        group(hits, "interpreter"),
+        group(hits, "spec"),
     )
 
 
@@ -110,7 +109,7 @@ def _kernel_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optio
         Severity.ERROR,
         causes.notebook.KERNEL_ENV_MISMATCH,
         "The notebook runs another Python than the one TensorFlow was installed into",
-        _cite(hits) + "\nInterpreters the log shows: " + ", ".join(pythons) + ".",
+        cite(hits) + "\nInterpreters the log shows: " + ", ".join(pythons) + ".",
         causes.notebook.kernel_python_fix(pythons, prefixes),
     )
 
@@ -134,7 +133,7 @@ def _reticulate_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> O
     the environment the log's R code installed TensorFlow into or asked to use: the session
     is bound to another Python. The finding replaces "not installed" (whose fix would
     install into the wrong one again)."""
-    hits = _hits_by(by_cause, causes.software.TF_NOT_INSTALLED, "tf-not-installed-r")
+    hits = hits_by(by_cause, causes.software.TF_NOT_INSTALLED, "tf-not-installed-r")
     text = evidence.first_text
     searched_at = _R_SEARCHED.search(text) if hits else None
     calls = list(_R_ENV_CALL.finditer(text)) if searched_at is not None else []
@@ -152,7 +151,7 @@ def _reticulate_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> O
         Severity.ERROR,
         causes.notebook.KERNEL_ENV_MISMATCH,
         "R uses another Python than the environment TensorFlow was installed into",
-        _cite(hits)
+        cite(hits)
         + f"\nThe R code names the environment {env!r}; reticulate searched "
         + ", ".join(searched)
         + ".",

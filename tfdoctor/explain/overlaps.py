@@ -9,10 +9,9 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.servers import server_frame
 from tfdoctor.evidence.traceback import Frame, installed_package, origin_of
-from tfdoctor.explain.drivers import _hits_by
+from tfdoctor.explain.common import _without, hits_by
 from tfdoctor.explain.native import _INSTALLED_PATH, _SYSTEM_LIBRARY
 from tfdoctor.explain.network import _pip_unreached_index
-from tfdoctor.explain.platform import _without
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding
@@ -194,7 +193,7 @@ def _program_shown(evidence: Evidence) -> bool:
 def _system_library_is_the_loaders(by_cause: dict[str, list[Hits]]) -> None:
     """A companion's library that links a system library this system lacks: its build is for
     a newer system, not for another TensorFlow; one finding, the loader's, with both lines."""
-    unopened = _hits_by(by_cause, causes.software.COMPANION_MISMATCH, "companion-library-unopened")
+    unopened = hits_by(by_cause, causes.software.COMPANION_MISMATCH, "companion-library-unopened")
     if not unopened or not any(
         _SYSTEM_LIBRARY.search(line)
         for h in by_cause.get(causes.platform.NATIVE_LIBRARY_UNRESOLVED, ())
@@ -400,9 +399,7 @@ def _crash_frames_name_the_library(by_cause: dict[str, list[Hits]]) -> None:
     Open MPI's hwloc bound to TensorFlow's: the frames say where it crashed, which is not an
     import, so the crash's own line is theirs."""
     if not (
-        _hits_by(
-            by_cause, causes.software.CUSTOM_OP_BUILD_MISMATCH, "horovod-extension-crash-frame"
-        )
+        hits_by(by_cause, causes.software.CUSTOM_OP_BUILD_MISMATCH, "horovod-extension-crash-frame")
         or causes.platform.TF_EXPORTED_SYMBOL_CLASH in by_cause
     ):
         return
@@ -438,7 +435,7 @@ def _session_started_after_waiting(by_cause: dict[str, list[Hits]], evidence: Ev
     (the session starts only once every task it waited for has), so the waits were the other
     tasks starting."""
     started = evidence.hits.get("master-session-started")
-    waits = _hits_by(
+    waits = hits_by(
         by_cause, causes.cluster.CLUSTER_TASK_UNREACHABLE, "createsession-waiting-for-worker"
     )
     if started is not None and waits and started.first > waits[0].first:
@@ -451,7 +448,7 @@ def _served_after_polling(by_cause: dict[str, list[Hits]], evidence: Evidence) -
     """TensorFlow Serving finding no version of a servable, then loading one of it: the
     version was written after the server first polled its base path, and it is served."""
     loaded = evidence.hits.get("serving-version-loaded")
-    polled = _hits_by(
+    polled = hits_by(
         by_cause, causes.runtime.SERVING_MODEL_VERSION_MISSING, "serving-no-version-directory"
     )
     if loaded is None or not polled or loaded.first < polled[0].first:
@@ -470,7 +467,7 @@ def _companions_own_library_refused(by_cause: dict[str, list[Hits]]) -> None:
     reading of that line."""
     if causes.software.COMPANION_MISMATCH not in by_cause:
         return
-    hits = _hits_by(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-error-126")
+    hits = hits_by(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-error-126")
     lines = [line for h in hits for _, line in h.citations]
     # A path inside a list's repr doubles its backslashes.
     paths = [x.replace("\\\\", "\\") for line in lines for x in _INSTALLED_PATH.findall(line)]

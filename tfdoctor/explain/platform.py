@@ -9,14 +9,11 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.macos import APPLE, INTEL
 from tfdoctor.evidence.traceback import installed_package
-from tfdoctor.explain.common import _cite, _group
-from tfdoctor.explain.drivers import _hits_by
-from tfdoctor.explain.libraries import _NO_DNN_PLUGIN
+from tfdoctor.explain.common import cite, group, hits_by
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Hits
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import version_key
 from tfdoctor.modules import distribution_of
 from tfdoctor.signatures import EMULATOR, MACOS_WORDS, REASON_CUT, WINDOWS_WORDS
 
@@ -43,7 +40,7 @@ def _package_named(top: Optional[str]) -> Optional[str]:
 
 def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
-    requirer = _group(hits, "requirer") or ""
+    requirer = group(hits, "requirer") or ""
     top = installed_package(requirer) if requirer else None
     return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(
         glibc,
@@ -53,59 +50,12 @@ def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     )
 
 
-def _no_tensorrt(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    """TF-TRT missing: a build without TensorRT, or, for its module of 1.14 and later, a
-    TensorFlow older than that module (TF-TRT in tensorflow.contrib.tensorrt then)."""
-    tf = m.tf.version if m.tf is not None else r.tf_version
-    module_missing = any(h.signature.id == "tf-trt-module-missing" for h in hits)
-    # Where the module began is the matrix's (its tf_trt rows); unknown, no release predates it.
-    since = (
-        m.matrix.tf_trt_module_since(causes.gpu.TF_TRT_MODULE)
-        if module_missing and m.matrix is not None
-        else None
-    )
-    if since and tf and version_key(tf)[:2] < version_key(since)[:2]:
-        return causes.code.API_REMOVED, causes.gpu.tf_trt_module_predates_fix(m, tf, since)
-    return causes.gpu.TF_BUILD_WITHOUT_TENSORRT, causes.gpu.tf_without_tensorrt_fix(m)
-
-
 def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.platform.LIBSTDCXX_TOO_OLD, causes.platform.libstdcxx_fix(
-        _group(hits, "symbol") or "GLIBCXX_3.4",
-        _group(hits, "library") or "",
-        _group(hits, "requirer") or "",
+        group(hits, "symbol") or "GLIBCXX_3.4",
+        group(hits, "library") or "",
+        group(hits, "requirer") or "",
     )
-
-
-def _without(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
-    """``by_cause`` without ``signature``'s hits under ``cause`` (the cause gone if none stay)."""
-    rest = [h for h in by_cause.get(cause, []) if h.signature.id != signature]
-    if rest:
-        by_cause[cause] = rest
-    else:
-        by_cause.pop(cause, None)
-
-
-def _settle_dnn_not_found(by_cause: dict[str, list[Hits]]) -> None:
-    """ "DNN library is not found" read once, by what the log shows around it: the refused
-    cuDNN's own line (the mismatch), a cuDNN handle that failed (that finding's candidates), a
-    library that did not load (that finding), else a cuDNN that loaded and did not start, with
-    the library not found as the second reading."""
-    mismatch = causes.gpu.CUDNN_VERSION_MISMATCH in by_cause
-    handle = any(
-        h.signature.id not in _NO_DNN_PLUGIN
-        for h in by_cause.get(causes.runtime.GPU_LIBRARY_INIT_FAILED, [])
-    )
-    not_loaded = any(
-        h.signature.id != "dnn-library-not-found"
-        for h in by_cause.get(causes.gpu.CUDA_LIBS_MISSING, [])
-    )
-    if mismatch or handle:
-        # The line TensorFlow printed when it refused the cuDNN, or the handle that failed,
-        # says the library loaded: one cause, that line's.
-        _without(by_cause, causes.gpu.CUDA_LIBS_MISSING, "dnn-library-not-found")
-    if mismatch or not_loaded:
-        _without(by_cause, causes.runtime.GPU_LIBRARY_INIT_FAILED, "dnn-support-not-created")
 
 
 def _fold_into_emulator(by_cause: dict[str, list[Hits]]) -> None:
@@ -159,14 +109,14 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     if emulated:
         # Not an emulator's own line (QEMU's): a Mac, shown or taken for Apple silicon.
         return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(
-            m, apple_silicon=not emulator, host_platform=_group(hits, "host_platform")
+            m, apple_silicon=not emulator, host_platform=group(hits, "host_platform")
         )
-    library = _group(hits, "library")
+    library = group(hits, "library")
     # Words only Windows prints (faulthandler's "Windows fatal exception") show the system
     # where nothing else in the log does.
     windows = any(WINDOWS_WORDS in h.signature.tags for h in hits)
     return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix(
-        _group(hits, "instruction"),
+        group(hits, "instruction"),
         system="macos" if mac is not None else (m.os or r.os or ("windows" if windows else None)),
         binding=library if library and causes.platform.tfjs_binding(library) else None,
     )
@@ -215,7 +165,7 @@ def _cpu_candidate(
         and not any(EMULATOR in h.signature.tags for h in crashes)
         and r.mac is None
     ):
-        lines = [_cite([h]) for h in crashes]
+        lines = [cite([h]) for h in crashes]
         return causes.finding(
             f"explain.{causes.platform.CPU_LACKS_AVX}",
             Severity.WARNING,
@@ -260,7 +210,7 @@ def _cpu_candidate(
         "candidate)",
         "\n".join(
             (
-                _cite([first]),
+                cite([first]),
                 "The log cuts the loader's reason. On Windows TensorFlow's library fails to "
                 "load for a DLL it links that is missing (the Visual C++ runtime), or fails to "
                 "start on a CPU without AVX, which every release from 1.6 is built for "
@@ -311,7 +261,7 @@ def _jvm_candidate(
         "TensorFlow's HDFS file system, whose libhdfs needs the JVM that JAVA_HOME names",
         "\n".join(
             (
-                _cite(hits[:1]),
+                cite(hits[:1]),
                 "libjvm.so is the JVM's library. TensorFlow loads it only through Hadoop's "
                 "libhdfs, which its HDFS file system opens for an hdfs:// path (TensorFlowOnSpark "
                 "jobs too), and finds it through JAVA_HOME and the loader's path; the log names "
@@ -332,7 +282,7 @@ def _binding_word_size_candidate(
     (or AnyCPU preferring 32-bit) reports it as not found although it lies beside the program
     (Mono words every failed dlopen so). None where another reading took the line."""
     found = findings.get(f"explain.{causes.platform.NATIVE_LIBRARY_UNRESOLVED}")
-    hits = _hits_by(
+    hits = hits_by(
         by_cause, causes.platform.NATIVE_LIBRARY_UNRESOLVED, "dotnet-tensorflow-dll-not-found"
     )
     if (
@@ -346,7 +296,7 @@ def _binding_word_size_candidate(
         "the .NET program runs as a 32-bit process, which cannot load the 64-bit library",
         "\n".join(
             (
-                _cite(hits[:1]),
+                cite(hits[:1]),
                 "TensorFlow's C library is built for 64-bit systems only; a program built for "
                 "x86, or AnyCPU with 'Prefer 32-bit' (a .NET Framework console project's "
                 "default), runs as a 32-bit process, and the runtime reports the library as not "
@@ -377,11 +327,11 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         package = r.dll_extension
         return causes.platform.WHEEL_MISMATCH, causes.platform.other_python_dll_fix(
             m,
-            _group(hits, "library") or "",
+            group(hits, "library") or "",
             distribution_of(package) if package else None,
             package,
         )
-    library = _group(hits, "library")
+    library = group(hits, "library")
     if library and causes.platform.tfjs_binding(library):
         return causes.platform.WHEEL_MISMATCH, causes.platform.tfjs_word_size_fix(library)
     if any(h.signature.id == "library-wrong-architecture" for h in hits) and library:
@@ -404,9 +354,9 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         for h in hits
     )
     return causes.platform.WHEEL_MISMATCH, causes.platform.architecture_fix(
-        _group(hits, "architecture"), dist, m, dyld
+        group(hits, "architecture"), dist, m, dyld
     )
 
 
 def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    return causes.gpu.GPU_TOO_FEW_CORES, causes.gpu.few_cores_fix(m, _group(hits, "cores"))
+    return causes.gpu.GPU_TOO_FEW_CORES, causes.gpu.few_cores_fix(m, group(hits, "cores"))

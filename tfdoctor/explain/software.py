@@ -10,8 +10,17 @@ from tfdoctor import causes
 from tfdoctor.compat import first_keras3_line
 from tfdoctor.evidence.packages import plugin_dist
 from tfdoctor.evidence.traceback import installed_package, origin_of
-from tfdoctor.explain.common import _NO_TOP_MODULE, Builder, _cite, _cite_head, _group, _rule_named
-from tfdoctor.explain.drivers import _hits_by, _warned_of
+from tfdoctor.explain.common import (
+    _NO_TOP_MODULE,
+    Builder,
+    _cite_head,
+    _rule_named,
+    _without,
+    cite,
+    group,
+    hits_by,
+    warned_of,
+)
 from tfdoctor.explain.native import (
     _built_on_tensorflow,
     _library_owner,
@@ -19,7 +28,6 @@ from tfdoctor.explain.native import (
     _package_loader,
 )
 from tfdoctor.explain.packages import internal_caller, internal_caller_fix, tf_keras_generation
-from tfdoctor.explain.platform import _without
 from tfdoctor.explain.revealed import _SERVING_WORDS, Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.explain.syntax import compile_error_at_newer_syntax
@@ -42,14 +50,14 @@ from tfdoctor.signatures import (
 
 
 def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    required, loaded = _group(hits, "required"), _group(hits, "loaded")
+    required, loaded = group(hits, "required"), group(hits, "loaded")
     if any(DESCRIPTOR_CLASH in h.signature.tags for h in hits):
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_clash_fix(
-            m, _group(hits, "proto"), r.imported_before
+            m, group(hits, "proto"), r.imported_before
         )
     if any(GENCODE_CHECK in h.signature.tags for h in hits):
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_gencode_fix(
-            m, required, loaded, _group(hits, "proto")
+            m, required, loaded, group(hits, "proto")
         )
     if required and loaded and any(h.signature.id == "protobuf-cpp-headers-older" for h in hits):
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_runtime_newer_fix(
@@ -166,7 +174,7 @@ def _unrecognised_distribution_candidate(
     installed in the Python that ran (the reading, first) and one installed under a name that
     list lacks, the other candidate, a warning with its own fix (pip's list tells them apart).
     A listing shown settles it (:func:`_unrecognised_distribution`)."""
-    hits = _hits_by(
+    hits = hits_by(
         by_cause,
         causes.software.TF_NOT_INSTALLED,
         "transformers-requires-tensorflow",
@@ -177,7 +185,7 @@ def _unrecognised_distribution_candidate(
         not hits
         or evidence.listed
         or f"explain.{cause}" in findings
-        or not _warned_of(findings, causes.software.TF_NOT_INSTALLED)
+        or not warned_of(findings, causes.software.TF_NOT_INSTALLED)
         # Python found no module 'tensorflow', which every distribution installs: none is
         # there under any name. A TensorFlow 1.x shown is refused for its version.
         or _tf_module_missing(evidence)
@@ -187,7 +195,7 @@ def _unrecognised_distribution_candidate(
     return causes.other_candidate(
         cause,
         "TensorFlow installed under a name Transformers does not look for",
-        _cite(hits) + "\nTransformers decides whether TensorFlow is there by its "
+        cite(hits) + "\nTransformers decides whether TensorFlow is there by its "
         "distribution's name; the log lists no package, so a TensorFlow 2 installed as "
         "another distribution (a nightly, a vendor's build) is not ruled out.",
         causes.software.unrecognised_distribution_fix(machine, "transformers", None),
@@ -198,10 +206,10 @@ def _graph_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     if any(h.signature.id == "keras-tf1-session-under-tf2" for h in hits):
         # Multi-backend Keras' own refusal: its session is what the code asked for.
         return causes.code.API_MOVED_TO_COMPAT_V1, causes.software.keras_session_fix(
-            m, _group(hits, "symbol")
+            m, group(hits, "symbol")
         )
     # scan's words for the API the message names, after the step every such API needs.
-    api = _group(hits, "api")
+    api = group(hits, "api")
     port = ""
     if api and m.matrix is not None:
         from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - loads scan's rules
@@ -313,7 +321,7 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         # The Model Optimizer's own check names the package, the installed release and the
         # range it requires.
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.mo_dependency_fix(
-            m, _group(hits, "dist"), _group(hits, "required"), _group(hits, "installed")
+            m, group(hits, "dist"), group(hits, "required"), group(hits, "installed")
         )
     if set(ids) <= {"numpy-multiarray-failed", "numpy-umath-failed"}:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(m)
@@ -333,7 +341,7 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 
 def _glob_extra(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.platform.SHELL_GLOB_EXTRA, causes.platform.quoted_extra_fix(
-        m, _group(hits, "dist")
+        m, group(hits, "dist")
     )
 
 
@@ -358,16 +366,16 @@ def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
         # An initializer class tf.keras writes, which the loader (older Keras, or
         # TensorFlow.js where the log shows it) does not define.
         return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.initializer_class_fix(
-            _group(hits, "keras_class"), r.tfjs
+            group(hits, "keras_class"), r.tfjs
         )
     return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.newer_keras_model_fix(
-        "h5", _group(hits, "symbol")
+        "h5", group(hits, "symbol")
     )
 
 
 def _graph_older(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.software.GRAPH_FROM_OLDER_TENSORFLOW, causes.software.graph_from_older_tf_fix(
-        _group(hits, "attr")
+        group(hits, "attr")
     )
 
 
@@ -416,7 +424,7 @@ def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
         return (
             causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING,
             causes.platform.bazel_toolchain_fix(
-                "windows" if windows else r.os, _group(bazel, "compiler") or ""
+                "windows" if windows else r.os, group(bazel, "compiler") or ""
             ),
         )
     extension = [h for h in hits if SETUPTOOLS_WORDS in h.signature.tags]
@@ -432,7 +440,7 @@ def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
         )
         return (
             causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING,
-            causes.platform.extension_toolchain_fix(shown, _group(extension, "compiler") or ""),
+            causes.platform.extension_toolchain_fix(shown, group(extension, "compiler") or ""),
         )
     # node-gyp's words name what it missed: Python, Visual Studio, Xcode (macOS's), make.
     said = " ".join(line for h in hits if h not in extension for _, line in h.citations)
@@ -459,17 +467,17 @@ def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if all(h.signature.id == "filesystem-scheme-unregistered" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.filesystem_plugin_fix(
-            m, _group(hits, "scheme")
+            m, group(hits, "scheme")
         )
     if any(h.signature.id == "edgetpu-delegate-prepare" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.edgetpu_runtime_fix(m)
     if any(h.signature.id == "edgetpu-model-needs-newer-runtime" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.edgetpu_model_runtime_fix(
-            _group(hits, "required"), _group(hits, "loaded")
+            group(hits, "required"), group(hits, "loaded")
         )
     if any(h.signature.id == "keras-retinanet-tf-version-check" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.library_tf_check_fix(
-            m, "keras-retinanet", _group(hits, "required"), _group(hits, "excluded")
+            m, "keras-retinanet", group(hits, "required"), group(hits, "excluded")
         )
     if any(h.signature.id == "tfjs-unsupported-ops" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.converter_older_fix(
@@ -483,17 +491,17 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return causes.software.COMPANION_MISMATCH, causes.software.tfjs_releases_fix()
     if any(h.signature.id == "dotnet-c-api-entry-point-missing" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.dotnet_binding_fix(
-            _group(hits, "symbol") or "a C function"
+            group(hits, "symbol") or "a C function"
         )
     if any(h.signature.id in ("c-api-name-unknown", "c-api-symbol-undefined") for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.c_binding_fix(
-            _group(hits, "binding"), _group(hits, "symbol") or "a C name", r.os
+            group(hits, "binding"), group(hits, "symbol") or "a C name", r.os
         )
     if any(h.signature.id == "horovod-tensorflow-extension-not-built" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.horovod_unbuilt_fix(m)
     if any(DEEPMD_BUILD in h.signature.tags for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.deepmd_rebuild_fix(
-            m, _group(hits, "required"), _group(hits, "tf_version"), _group(hits, "flag")
+            m, group(hits, "required"), group(hits, "tf_version"), group(hits, "flag")
         )
     if any(h.signature.id == "horovod-framework-version-mismatch" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.rebuild_on_install_fix(
@@ -501,8 +509,8 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         )
     # Named by its library's path, or by its own words ("TensorFlow Probability").
     libraries = [g["library"] for h in hits for g in h.groups if g.get("library")]
-    named = _group(hits, "dist")
-    op = _group(hits, "op")
+    named = group(hits, "dist")
+    op = group(hits, "op")
     owners = (
         origin_of(x).dist
         or plugin_dist(x)
@@ -520,7 +528,7 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         else ""
     )
     top = next((t for t in map(installed_package, libraries) if t), None)
-    symbol = _group(hits, "symbol") or ""
+    symbol = group(hits, "symbol") or ""
     loader = _package_loader(libraries, r.op_loader)
     if not dist and top is None and loader is not None:
         # The library's own name says no package, and the log gives no folder of it: the
@@ -574,7 +582,7 @@ def _op_kernel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     kind = "xla" if first in _XLA_KERNEL_IDS else "attrs" if first in _ATTRS_KERNEL_IDS else ""
     if kind != "xla" and r.kernel_refused_attrs:
         kind = "refused"
-    op = _group(hits, "op")
+    op = group(hits, "op")
     if kind == "attrs" and op is not None and modules().op_library(op) is not None:
         # An add-on's op (the module table names whose) with no kernel at all: its library
         # is not loaded whole in this process, or is of another release; not a dtype.
@@ -586,7 +594,7 @@ def _library_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     # Numba's own import check names the NumPy bound it was built for; pip's words are read in
     # explain.packages; without either, the generic fix.
     numba = next((h for h in hits if h.signature.id == "numba-numpy-range"), None)
-    bound = _group([numba], "numpy_version") if numba is not None else None
+    bound = group([numba], "numpy_version") if numba is not None else None
     if numba is not None and bound is not None:
         upper = any("or less" in line for _, line in numba.citations)
         return causes.software.LIBRARY_PIN_CONFLICTS, causes.software.numba_numpy_fix(
@@ -621,29 +629,29 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
         for _, line in h.citations
     ):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_unknown_op_fix(
-            _group(hits, "op")
+            group(hits, "op")
         )
     if any(h.signature.id in _CONVERTER_REFUSALS for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_select_ops_fix(
-            _group(hits, "op")
+            group(hits, "op")
         )
     custom = next((h for h in hits if h.signature.id == "tflite-unresolved-custom-op"), None)
     if custom is not None:
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_custom_op_fix(
-            m, _group([custom], "op")
+            m, group([custom], "op")
         )
     if (
         any(h.signature.id == "tflite-micro-registration-missing" for h in hits)
-        and _group(hits, "op") != _GREATER_OP_CODES
+        and group(hits, "op") != _GREATER_OP_CODES
     ) or any(_FIRST_OP_VERSION.search(line) for h in hits for _, line in h.citations):
         # Version 1 is every builtin's first: no converter newer than the runtime wrote it,
         # the resolver the program built lacks the operator.
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_resolver_fix(
-            _group(hits, "op")
+            group(hits, "op")
         )
     if all(TFLITE_WORDS in h.signature.tags for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_runtime_fix()
-    op = _group(hits, "op")
+    op = group(hits, "op")
     if any(h.signature.id == "graph-attr-not-in-op" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(m, op)
     if any(h.signature.id == "graph-inputs-not-in-op" for h in hits):
@@ -976,7 +984,7 @@ def _unrecognised_distribution(
             Severity.WARNING,
             cause,
             "Transformers reports no TensorFlow where TensorFlow's own lines show it imported",
-            f"{_cite(said)}\nTensorFlow's own logger wrote to this log ({logged}): TensorFlow "
+            f"{cite(said)}\nTensorFlow's own logger wrote to this log ({logged}): TensorFlow "
             "is installed where it ran. Transformers looks it up by distribution name and "
             "counts only TensorFlow 2, so either its release does not know the name TensorFlow "
             "is installed under, or the TensorFlow is 1.x.",
@@ -989,8 +997,23 @@ def _unrecognised_distribution(
         Severity.WARNING if ids == {"transformers-no-framework"} else Severity.ERROR,
         cause,
         f"Transformers does not recognise TensorFlow installed as {dist}",
-        f"{_cite(said)}\nThe log lists {dist} {version}: TensorFlow is installed, under a "
+        f"{cite(said)}\nThe log lists {dist} {version}: TensorFlow is installed, under a "
         "distribution name the Transformers release does not look for, so it treats "
         "TensorFlow as absent.",
         fix,
+    )
+
+
+def _tensorboard_duplicate(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[causes.CauseId, Fix]:
+    """Every TensorBoard out, pip's '~' leftovers deleted where the log shows the directory,
+    the one TensorBoard of the installed TensorFlow back in."""
+    site = next(
+        (g["site_packages"] for h in hits for g in h.groups if g.get("site_packages")), None
+    )
+    leftover = next((g["leftover"] for h in hits for g in h.groups if g.get("leftover")), None)
+    return (
+        causes.software.TENSORBOARD_DUPLICATE_INSTALL,
+        causes.software.tensorboard_duplicate_fix(m, site, leftover),
     )

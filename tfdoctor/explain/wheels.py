@@ -22,7 +22,7 @@ from tfdoctor.evidence.pip import (
     read_wheel_refusal,
     requested_version,
 )
-from tfdoctor.explain.common import _cite, _cite_head, _group, _rule_named
+from tfdoctor.explain.common import _cite_head, _rule_named, cite, group
 from tfdoctor.explain.conda import _NEAR_MAX_PATH
 from tfdoctor.explain.packages import distributions_fix
 from tfdoctor.explain.revealed import Revealed
@@ -53,10 +53,10 @@ def _metadata_unsatisfiable(
     tool = installer_of(hits).tool
     return causes.software.TF_METADATA_UNSATISFIABLE, causes.software.metadata_unsatisfiable_fix(
         m,
-        _group(hits, "companion") or "the companion",
-        _group(hits, "spec") or "",
-        _group(hits, "marker") or "",
-        _group(hits, "required_by") or "",
+        group(hits, "companion") or "the companion",
+        group(hits, "spec") or "",
+        group(hits, "marker") or "",
+        group(hits, "required_by") or "",
         tool if tool in ("poetry", "pip-tools") else "uv",
     )
 
@@ -66,8 +66,8 @@ def _unpublished_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     at all (not one without files for this Python): the release is not published. The
     newest release this package knows of (the matrix's for TensorFlow, the bundled wheel
     index's for a companion) is the pin the fix offers."""
-    dist = normalize_name(_group(hits, "dist") or "")
-    spec = _group(hits, "spec") or ""
+    dist = normalize_name(group(hits, "dist") or "")
+    spec = group(hits, "spec") or ""
     installer = installer_of(hits, r.installer)
     resolver = "poetry" if installer.tool == "poetry" else installer.interface or "uv"
     known: tuple[str, ...] = ()
@@ -1275,7 +1275,7 @@ _LISTED_RELEASE = re.compile(r"(?P<name>[A-Za-z0-9][\w.-]*) (?P<version>\d[\w.+!
 def _tf_distributions(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """TensorFlow's own listing of its distributions installed at differing releases: every
     one out, the newest final release back in."""
-    listed = _group(hits, "installed") or ""
+    listed = group(hits, "installed") or ""
     seen = {
         normalize_name(x.group("name")): x.group("version")
         for x in _LISTED_RELEASE.finditer(listed)
@@ -1292,7 +1292,7 @@ def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes
     installer = installer_of(hits)
     return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(
         m,
-        _group(hits, "architecture") or "",
+        group(hits, "architecture") or "",
         (installer.interface or "uv pip") if installer.uv else "pip",
     )
 
@@ -1697,6 +1697,6 @@ def _pip_ignores_requires_python(
         Severity.ERROR,
         cause,
         f"pip {pip} ignores Requires-Python and built a release this Python cannot run",
-        _cite([built]),
+        cite([built]),
         fix,
     )

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from tfdoctor import causes
-from tfdoctor.explain.common import _group
+from tfdoctor.explain.common import group
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Hits
 from tfdoctor.findings import Fix
@@ -20,8 +20,8 @@ _OLDEST_ARCH_MAJOR_KEPT = 5
 
 
 def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    arch = _group(hits, "gpu_arch")
-    cap = _group(hits, "compute_capability")
+    arch = group(hits, "gpu_arch")
+    cap = group(hits, "compute_capability")
     if arch is None and cap is not None:
         # XLA's later words name the GPU's capability (``ptxas does not support CC 8.9``).
         arch = "sm_" + cap.replace(".", "")
