@@ -237,3 +237,36 @@ def test_a_line_that_starts_as_the_one_before_it_is_not_its_rest() -> None:
     lines += ["<ipython-input-4-d1680108c58e> in <module>()", "----> 4   raise SystemError('x')"]
     text = "".join(f"app-1  | {line}\n" for line in lines)
     assert clean(text) == "".join(f"{line}\n" for line in lines)
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "Killed",
+        "Aborted (core dumped)",
+        "Segmentation fault (core dumped)",
+        "Illegal instruction (core dumped)",
+        "Illegal instruction",
+        "Bus error",
+        "zsh: illegal hardware instruction  python train.py",
+        "bash: line 1:  4242 Killed                  python train.py",
+    ],
+)
+def test_the_shells_report_of_a_death_after_a_line_as_wide_as_the_wrap_is_its_own(
+    report: str,
+) -> None:
+    # The shell writes its report of the process's end on a line of its own, whatever the
+    # length of the program's last line: a line exactly as wide as the console is not its start.
+    last = "loading /home/user/data/train/shard-0001.tfrecord into the input pipeline now"
+    last = last + "." * (80 - len(last) - 1) + "x"
+    assert len(last) == 80
+    log = _DLOPEN + last + "\n" + report + "\n"
+    wrapped = _hard_wrapped(log, 80)
+    assert clean(wrapped) == log
+
+
+def test_a_process_killed_after_a_line_as_wide_as_the_wrap_is_still_read_as_killed() -> None:
+    last = "loading /home/user/data/train/shard-0001.tfrecord into the input pipeline now, xy"
+    assert len(last) == 80
+    causes = {f.cause for f in explained(_hard_wrapped(_DLOPEN, 80) + last + "\nKilled\n").findings}
+    assert "host-out-of-memory" in causes
