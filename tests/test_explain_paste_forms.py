@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -266,7 +267,18 @@ def test_the_shells_report_of_a_death_after_a_line_as_wide_as_the_wrap_is_its_ow
 
 
 def test_a_process_killed_after_a_line_as_wide_as_the_wrap_is_still_read_as_killed() -> None:
-    last = "loading /home/user/data/train/shard-0001.tfrecord into the input pipeline now, xy"
+    last = "loading /home/user/data/train/shard-0001.tfrecord into the input pipeline now, x"
     assert len(last) == 80
     causes = {f.cause for f in explained(_hard_wrapped(_DLOPEN, 80) + last + "\nKilled\n").findings}
     assert "host-out-of-memory" in causes
+
+
+def test_one_long_line_cut_into_many_pieces_is_joined_in_linear_time() -> None:
+    # A printed array or a blob of 3 MB on one line, wrapped by an 80-column console: 40,000
+    # pieces, each joined once (a piece added to the joined line each time copies it whole).
+    rng = random.Random(7)
+    line = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(3_200_000))
+    wrapped = "\n".join(line[i : i + 80] for i in range(0, len(line), 80))
+    started = time.perf_counter()
+    assert clean(wrapped) == line
+    assert time.perf_counter() - started < 2.0
