@@ -277,8 +277,22 @@ def test_one_long_line_cut_into_many_pieces_is_joined_in_linear_time() -> None:
     # A printed array or a blob of 3 MB on one line, wrapped by an 80-column console: 40,000
     # pieces, each joined once (a piece added to the joined line each time copies it whole).
     rng = random.Random(7)
-    line = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(3_200_000))
+    line = "".join(rng.choices("abcdefghijklmnopqrstuvwxyz", k=3_200_000))
     wrapped = "\n".join(line[i : i + 80] for i in range(0, len(line), 80))
     started = time.perf_counter()
     assert clean(wrapped) == line
     assert time.perf_counter() - started < 2.0
+
+
+def test_lines_of_one_length_that_differ_only_in_hexadecimal_numbers_are_not_a_wrap() -> None:
+    # One VLOG line printed again with other addresses (hexadecimal), each before an object's
+    # repr: lines the program printed, not a console's cut (benchmarks/bench_explain.py's
+    # --distinct log).
+    rng = random.Random(5)
+    text = "".join(
+        f"I0501 12:00:{i:02d}.0001{i:02d} 1{i:02d} gpu_util.cc:1{i:02d}] buffer "
+        f"0x{rng.getrandbits(44):011x} stream {rng.getrandbits(20):05x}\n"
+        f"<tensorflow.python.framework.ops.EagerTensor object at 0x{rng.getrandbits(48):012x}>\n"
+        for i in range(10, 40)
+    )
+    assert clean(text) == text
