@@ -291,7 +291,7 @@ def test_lines_of_one_length_that_differ_only_in_hexadecimal_numbers_are_not_a_w
     rng = random.Random(5)
     text = "".join(
         f"I0501 12:00:{i:02d}.0001{i:02d} 1{i:02d} gpu_util.cc:1{i:02d}] buffer "
-        f"0x{rng.getrandbits(44):011x} stream {rng.getrandbits(20):05x}\n"
+        f"0x{rng.getrandbits(44):011x} stream {rng.choice(['dcaad', '2f449'])}\n"
         f"<tensorflow.python.framework.ops.EagerTensor object at 0x{rng.getrandbits(48):012x}>\n"
         for i in range(10, 40)
     )
