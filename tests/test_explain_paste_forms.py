@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -237,3 +238,61 @@ def test_a_line_that_starts_as_the_one_before_it_is_not_its_rest() -> None:
     lines += ["<ipython-input-4-d1680108c58e> in <module>()", "----> 4   raise SystemError('x')"]
     text = "".join(f"app-1  | {line}\n" for line in lines)
     assert clean(text) == "".join(f"{line}\n" for line in lines)
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "Killed",
+        "Aborted (core dumped)",
+        "Segmentation fault (core dumped)",
+        "Illegal instruction (core dumped)",
+        "Illegal instruction",
+        "Bus error",
+        "zsh: illegal hardware instruction  python train.py",
+        "bash: line 1:  4242 Killed                  python train.py",
+    ],
+)
+def test_the_shells_report_of_a_death_after_a_line_as_wide_as_the_wrap_is_its_own(
+    report: str,
+) -> None:
+    # The shell writes its report of the process's end on a line of its own, whatever the
+    # length of the program's last line: a line exactly as wide as the console is not its start.
+    last = "loading /home/user/data/train/shard-0001.tfrecord into the input pipeline now"
+    last = last + "." * (80 - len(last) - 1) + "x"
+    assert len(last) == 80
+    log = _DLOPEN + last + "\n" + report + "\n"
+    wrapped = _hard_wrapped(log, 80)
+    assert clean(wrapped) == log
+
+
+def test_a_process_killed_after_a_line_as_wide_as_the_wrap_is_still_read_as_killed() -> None:
+    last = "loading /home/user/data/train/shard-0001.tfrecord into the input pipeline now, x"
+    assert len(last) == 80
+    causes = {f.cause for f in explained(_hard_wrapped(_DLOPEN, 80) + last + "\nKilled\n").findings}
+    assert "host-out-of-memory" in causes
+
+
+def test_one_long_line_cut_into_many_pieces_is_joined_in_linear_time() -> None:
+    # A printed array or a blob of 3 MB on one line, wrapped by an 80-column console: 40,000
+    # pieces, each joined once (a piece added to the joined line each time copies it whole).
+    rng = random.Random(7)
+    line = "".join(rng.choices("abcdefghijklmnopqrstuvwxyz", k=3_200_000))
+    wrapped = "\n".join(line[i : i + 80] for i in range(0, len(line), 80))
+    started = time.perf_counter()
+    assert clean(wrapped) == line
+    assert time.perf_counter() - started < 2.0
+
+
+def test_lines_of_one_length_that_differ_only_in_hexadecimal_numbers_are_not_a_wrap() -> None:
+    # One VLOG line printed again with other addresses (hexadecimal), each before an object's
+    # repr: lines the program printed, not a console's cut (benchmarks/bench_explain.py's
+    # --distinct log).
+    rng = random.Random(5)
+    text = "".join(
+        f"I0501 12:00:{i:02d}.0001{i:02d} 1{i:02d} gpu_util.cc:1{i:02d}] buffer "
+        f"0x{rng.getrandbits(44):011x} stream {rng.choice(['dcaad', '2f449'])}\n"
+        f"<tensorflow.python.framework.ops.EagerTensor object at 0x{rng.getrandbits(48):012x}>\n"
+        for i in range(10, 40)
+    )
+    assert clean(text) == text

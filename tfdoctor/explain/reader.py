@@ -28,6 +28,7 @@ from tfdoctor.bounded import (
     parse_json,
     size_text,
 )
+from tfdoctor.evidence.progress import crash_shown
 from tfdoctor.records import Record, record
 
 #: Bytes read at a time; a block ends at the last line end inside it.
@@ -207,16 +208,19 @@ def _without_line_prefixes(text: str) -> str:
     service label, journalctl's and syslog's time, host and process. A family is read only
     where three or more lines of the head carry it, or every line of a shorter paste: one such
     line among others is the log's own."""
-    if " std" in text and _prefixed(text, _CRI_RECORD):
+    # Each family's mark is looked for in the head its lines must be in: searched for in the
+    # whole text, each of them cost a log without a prefix as much as the rest of clean().
+    head = text[: _head_lines(text)]
+    if " std" in head and _prefixed(text, _CRI_RECORD):
         while True:
             joined = _CRI_PART.sub(r"\1\3 \2", text)
             if joined == text:
                 break
             text = joined
         text = _CRI_RECORD.sub("", text)
-    if "|" in text and _prefixed(text, _COMPOSE_LABEL):
+    if "|" in head and _prefixed(text, _COMPOSE_LABEL):
         text = _COMPOSE_LABEL.sub("", text)
-    if "]: " in text and _prefixed(text, _JOURNAL_PREFIX):
+    if "]: " in head and _prefixed(text, _JOURNAL_PREFIX):
         text = _JOURNAL_PREFIX.sub("", text)
     return text
 
@@ -235,7 +239,10 @@ _WRAP_CUTS = 2
 #: ``E``, ``I`` and ``F`` lines, Python's ``Traceback`` and ``File``, an exception's name, a
 #: level's word (pip's ``ERROR: ``, ``WARNING: ``: pip/_internal/utils/logging.py,
 #: ``IndentingFormatter.get_message_start``), a Keras epoch or progress line, a bracket or a
-#: rule.
+#: rule, a shell's report of a process's end (its name first, as bash's, zsh's and fish's
+#: ``bash: line 1: 4242 Killed``, ``zsh: illegal hardware instruction``; glibc's strsignal
+#: words a shell prints alone, ``Illegal instruction``, ``Bus error``; the others are
+#: :func:`tfdoctor.evidence.progress.crash_shown`'s).
 #: The widths consoles open at, where one cut is enough: 80 columns (the VT100's, xterm's and
 #: most terminals' default) and 120 (the Windows console's default buffer width since
 #: Windows 10). A log's longest line is seldom exactly as wide and followed by one that does
@@ -245,13 +252,16 @@ _CONSOLE_WIDTHS = frozenset((80, 120))
 _SHARED_START = 6
 #: What ends a sentence, and so a line a program printed, more often than a console's cut.
 _SENTENCE_END = frozenset(".:!?")
-#: Each digit as 0: lines that differ only in numbers (times, counts) read as one.
-_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+#: A number, decimal or hexadecimal (an address, a hash, with or without a digit: ``dcaad``),
+#: each run of such characters read as one 0: lines that differ only in numbers (times,
+#: counts, addresses) read as one; the pieces of a line a console cut differ in other letters.
+_NUMBER = re.compile(r"[0-9A-Fa-f]+")
 _OWN_LINE = re.compile(
     r"\s\s|\t|$|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[WEIF]\d{4} |[WEIF] \S+\.(?:cc|h|py):\d"
     r"|Traceback \(|File \"|During handling|The above exception"
     r"|[A-Z]\w*(?:Error|Exception|Warning)\b|[A-Z]{3,}:"
     r"|Epoch \d|\d+/\d+ |\[|[-=_*#~]{3}"
+    r"|[a-z]{0,3}sh: |Illegal instruction\b|Bus error\b"
 )
 
 
@@ -279,7 +289,7 @@ def _wrap_width(text: str) -> Optional[int]:
     cuts: set[str] = set()
     for line, after in zip(lines, lines[1:]):
         if len(line) == width and line[-1] not in _SENTENCE_END and _goes_on(line, after):
-            cuts.add(line.translate(_DIGITS_AS_ZERO))
+            cuts.add(_NUMBER.sub("0", line))
             # One cut alone: the rest must not start as a sentence or a message does either.
             if len(cuts) >= _WRAP_CUTS or (
                 width in _CONSOLE_WIDTHS and not after[0].isupper() and len(cuts) == 1
@@ -297,23 +307,31 @@ def _unwrapped(text: str) -> str:
     if width is None:
         return text
     lines = text.split("\n")
-    out = [lines[0]]
+    out: list[str] = []
+    # The pieces of the line being joined, joined once when it ends: a piece added to the
+    # joined line each time would copy it whole, quadratic in a long line's pieces.
+    pieces = [lines[0]]
     for before, line in zip(lines, lines[1:]):
-        if len(before) == width and _goes_on(out[-1], line):
-            out[-1] += line
+        if len(before) == width and _goes_on(pieces[0], line):
+            pieces.append(line)
         else:
-            out.append(line)
+            out.append("".join(pieces))
+            pieces = [line]
+    out.append("".join(pieces))
     return "\n".join(out)
 
 
 def _goes_on(line: str, after: str) -> bool:
     """Whether ``after`` may be the rest of ``line`` cut by a console: it starts as no line
     of its own does (:data:`_OWN_LINE`), nor as ``line`` itself does (a prefix every line
-    carries: a runtime's, a service's label, a time)."""
+    carries: a runtime's, a service's label, a time), nor is a shell's report of the
+    process's end (``Killed``, ``Segmentation fault (core dumped)``), which the shell writes
+    on a line of its own whatever the length of the line before it."""
     return (
         bool(after)
         and _OWN_LINE.match(after) is None
         and after[:_SHARED_START] != line[:_SHARED_START]
+        and not crash_shown(after)
     )
 
 
