@@ -658,3 +658,18 @@ def test_every_family_reaches_some_line() -> None:
     """A family no line of the matrix can show would test nothing."""
     reached = {family.name for family, _ in cases() if family.make(_) is not None}
     assert reached == {family.name for family in FAMILIES}
+
+
+@pytest.mark.parametrize("line", FLOOR_ONLY, ids=lambda x: x.line)
+def test_numpy2_inside_a_floor_only_range_is_told_numpy1_in_words_and_command(
+    line: TFLine,
+) -> None:
+    """NumPy 2 is inside the declared floor-only range: the fix's words say what its command
+    does (a NumPy 1.x release inside that range), not to install the range the machine
+    already meets."""
+    facts = with_packages(healthy(line), f.pkg("numpy", "2.0.2"))
+    hits = [x for x in judge(facts) if x.cause == "numpy-abi"]
+    assert hits and hits[0].fix is not None
+    assert any("numpy<2," in c for c in hits[0].fix.commands), hits[0].fix.commands
+    assert "NumPy 1.x" in hits[0].fix.text and "numpy<2" in hits[0].fix.text, hits[0].fix.text
+
