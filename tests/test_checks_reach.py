@@ -229,13 +229,24 @@ def driver_below_floor(line: TFLine) -> Optional[Facts]:
 _DRIVER_NAMED = re.compile(r"driver (\d+(?:\.\d+)+) or newer")
 
 
+def driver_cuda(version: str) -> str:
+    """The CUDA version a driver reports: that of the newest release of :data:`DRIVERS` in its
+    branch or an older one (a 450.80.02 reports 11.0, as 450.51.06 does)."""
+    branch = version_key(version)[:1]
+    known = [cuda for d, cuda in DRIVERS if version_key(d)[:1] <= branch]
+    assert known, version
+    return known[-1]
+
+
 def apply_driver(line: TFLine, facts: Facts, found: Finding) -> Applied:
-    """The driver the fix names, installed."""
+    """The driver the fix names, installed, reporting the CUDA version its branch reports
+    (not a newer one the test wishes for)."""
     assert found.fix is not None
     match = _DRIVER_NAMED.search(found.fix.text)
     assert match is not None, found.fix.text
     assert facts.driver is not None
-    drv = dataclasses.replace(facts.driver, driver_version=match.group(1), cuda_version="12.0")
+    named = match.group(1)
+    drv = dataclasses.replace(facts.driver, driver_version=named, cuda_version=driver_cuda(named))
     return dataclasses.replace(facts, driver=drv)
 
 
@@ -673,3 +684,8 @@ def test_numpy2_inside_a_floor_only_range_is_told_numpy1_in_words_and_command(
     assert any("numpy<2," in c for c in hits[0].fix.commands), hits[0].fix.commands
     assert "NumPy 1.x" in hits[0].fix.text and "numpy<2" in hits[0].fix.text, hits[0].fix.text
 
+
+def test_the_floor_only_lines_are_those_whose_wheels_declare_a_floor_alone() -> None:
+    """The NumPy properties above walk these lines; an empty walk would test nothing. The
+    wheels' METADATA: numpy>=1.14.5 in 2.7, numpy>=1.20 in 2.8-2.11 (setup.py of each tag)."""
+    assert sorted(x.line for x in FLOOR_ONLY) == ["2.10", "2.11", "2.7", "2.8", "2.9"]
