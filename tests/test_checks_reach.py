@@ -267,6 +267,9 @@ def apply_libraries(line: TFLine, facts: Facts, found: Finding) -> Applied:
     if extra is not None:
         named = MATRIX.line_for(extra.group(1))
         assert named is not None, extra.group(1)
+        # The applier moves the libraries, not TensorFlow: an extra of another line would
+        # install another TensorFlow too, which it does not model.
+        assert named.line == line.line, (extra.group(1), line.line)
         cuda, cudnn = named.cuda, named.cudnn
     wheel = _CUDNN_WHEEL.search(text)
     if wheel is not None:
@@ -452,8 +455,12 @@ def apply_gpu_release(line: TFLine, facts: Facts, found: Finding) -> Applied:
     named = MATRIX.line_for(releases[0])
     assert named is not None and named.compute_capabilities is not None, releases[0]
     assert gpu_code(named.compute_capabilities, capability) != NONE
+    # The fix installs into this Python: the release must have wheels for it, and the
+    # machine keeps it (not the newest Python of the release's own healthy machine).
+    assert facts.python is not None
+    assert named.has_wheels_for(facts.python.version, PLATFORM), (releases[0], facts.python)
     moved = with_gpu(healthy(named), capability)
-    return dataclasses.replace(moved, driver=facts.driver)
+    return dataclasses.replace(moved, driver=facts.driver, python=facts.python)
 
 
 FAMILIES = (
