@@ -229,13 +229,24 @@ def driver_below_floor(line: TFLine) -> Optional[Facts]:
 _DRIVER_NAMED = re.compile(r"driver (\d+(?:\.\d+)+) or newer")
 
 
+def driver_cuda(version: str) -> str:
+    """The CUDA version a driver reports: that of the newest release of :data:`DRIVERS` in its
+    branch or an older one (a 450.80.02 reports 11.0, as 450.51.06 does)."""
+    branch = version_key(version)[:1]
+    known = [cuda for d, cuda in DRIVERS if version_key(d)[:1] <= branch]
+    assert known, version
+    return known[-1]
+
+
 def apply_driver(line: TFLine, facts: Facts, found: Finding) -> Applied:
-    """The driver the fix names, installed."""
+    """The driver the fix names, installed, reporting the CUDA version its branch reports
+    (not a newer one the test wishes for)."""
     assert found.fix is not None
     match = _DRIVER_NAMED.search(found.fix.text)
     assert match is not None, found.fix.text
     assert facts.driver is not None
-    drv = dataclasses.replace(facts.driver, driver_version=match.group(1), cuda_version="12.0")
+    named = match.group(1)
+    drv = dataclasses.replace(facts.driver, driver_version=named, cuda_version=driver_cuda(named))
     return dataclasses.replace(facts, driver=drv)
 
 
@@ -256,6 +267,9 @@ def apply_libraries(line: TFLine, facts: Facts, found: Finding) -> Applied:
     if extra is not None:
         named = MATRIX.line_for(extra.group(1))
         assert named is not None, extra.group(1)
+        # The applier moves the libraries, not TensorFlow: an extra of another line would
+        # install another TensorFlow too, which it does not model.
+        assert named.line == line.line, (extra.group(1), line.line)
         cuda, cudnn = named.cuda, named.cudnn
     wheel = _CUDNN_WHEEL.search(text)
     if wheel is not None:
@@ -441,8 +455,12 @@ def apply_gpu_release(line: TFLine, facts: Facts, found: Finding) -> Applied:
     named = MATRIX.line_for(releases[0])
     assert named is not None and named.compute_capabilities is not None, releases[0]
     assert gpu_code(named.compute_capabilities, capability) != NONE
+    # The fix installs into this Python: the release must have wheels for it, and the
+    # machine keeps it (not the newest Python of the release's own healthy machine).
+    assert facts.python is not None
+    assert named.has_wheels_for(facts.python.version, PLATFORM), (releases[0], facts.python)
     moved = with_gpu(healthy(named), capability)
-    return dataclasses.replace(moved, driver=facts.driver)
+    return dataclasses.replace(moved, driver=facts.driver, python=facts.python)
 
 
 FAMILIES = (
@@ -658,3 +676,23 @@ def test_every_family_reaches_some_line() -> None:
     """A family no line of the matrix can show would test nothing."""
     reached = {family.name for family, _ in cases() if family.make(_) is not None}
     assert reached == {family.name for family in FAMILIES}
+
+
+@pytest.mark.parametrize("line", FLOOR_ONLY, ids=lambda x: x.line)
+def test_numpy2_inside_a_floor_only_range_is_told_numpy1_in_words_and_command(
+    line: TFLine,
+) -> None:
+    """NumPy 2 is inside the declared floor-only range: the fix's words say what its command
+    does (a NumPy 1.x release inside that range), not to install the range the machine
+    already meets."""
+    facts = with_packages(healthy(line), f.pkg("numpy", "2.0.2"))
+    hits = [x for x in judge(facts) if x.cause == "numpy-abi"]
+    assert hits and hits[0].fix is not None
+    assert any("numpy<2," in c for c in hits[0].fix.commands), hits[0].fix.commands
+    assert "NumPy 1.x" in hits[0].fix.text and "numpy<2" in hits[0].fix.text, hits[0].fix.text
+
+
+def test_the_floor_only_lines_are_those_whose_wheels_declare_a_floor_alone() -> None:
+    """The NumPy properties above walk these lines; an empty walk would test nothing. The
+    wheels' METADATA: numpy>=1.14.5 in 2.7, numpy>=1.20 in 2.8-2.11 (setup.py of each tag)."""
+    assert sorted(x.line for x in FLOOR_ONLY) == ["2.10", "2.11", "2.7", "2.8", "2.9"]

@@ -634,11 +634,18 @@ def numpy_abi_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
     # Where the installed NumPy 2 is inside TensorFlow's declared range (a floor only, as
     # numpy>=1.20 of 2.8-2.11), that range with NumPy 1's cap: pip then keeps its floor.
     declared = m.declared_range("numpy")
-    spec = (f"numpy<2,{declared}" if declared else "numpy<2",) if fix is None else ()
-    text = (
-        "Install the NumPy range TensorFlow declares (or upgrade TensorFlow to a release "
-        "built for NumPy 2)."
-    )
+    # A range that refuses NumPy 2 itself (<2.0.0,>=1.23.5 of 2.14-2.17) needs no second cap.
+    capped = declared is not None and spec_contains("2.0.0", declared) is False
+    if fix is not None or capped:
+        spec = () if fix is not None else (f"numpy{declared}",)
+        what = "the NumPy range TensorFlow declares"
+    elif declared:
+        spec = (f"numpy<2,{declared}",)
+        what = "a NumPy 1.x release (numpy<2) inside the range TensorFlow declares"
+    else:
+        spec = ("numpy<2",)
+        what = "a NumPy 1.x release (numpy<2)"
+    text = f"Install {what} (or upgrade TensorFlow to a release built for NumPy 2)."
     commands = fix.commands if fix is not None else m.pip_install(*spec)
     if not module:
         return Fix(text, commands)
