@@ -1451,3 +1451,11 @@ def test_a_cudnn_serves_a_build_of_its_major_and_an_older_or_equal_minor(
     # cuda_dnn.cc: "CuDNN library needs to have matching major version and equal or higher
     # minor version".
     assert causes.gpu.cudnn_serves(loaded, build) is serves
+
+
+def test_the_secure_boot_fix_for_an_unknown_distribution_runs_as_given() -> None:
+    """Each command runs as written: the choice of key file is the text's, not a shell
+    comment inside a command."""
+    fix = causes.gpu.secure_boot_fix(None)
+    assert fix.commands and not any("#" in c for c in fix.commands)
+    assert "mokutil --import" in fix.text
