@@ -1452,3 +1452,31 @@ def test_a_cudnn_serves_a_build_of_its_major_and_an_older_or_equal_minor(
     # cuda_dnn.cc: "CuDNN library needs to have matching major version and equal or higher
     # minor version".
     assert causes.gpu.cudnn_serves(loaded, build) is serves
+
+
+def test_the_secure_boot_fix_for_an_unknown_distribution_runs_as_given() -> None:
+    """Each command runs as written: the choice of key file is the text's, not a shell
+    comment inside a command."""
+    fix = causes.gpu.secure_boot_fix(None)
+    assert fix.commands and not any("#" in c for c in fix.commands)
+    assert "mokutil --import" in fix.text
+
+
+@pytest.mark.parametrize(
+    ("prefix", "pixi"),
+    [
+        # pixi installs each environment of a workspace in its .pixi/envs/NAME.
+        pytest.param("/home/u/proj/.pixi/envs/default", True, id="pixi-default"),
+        pytest.param("/home/u/proj/.pixi/envs/cuda", True, id="pixi-named"),
+        pytest.param("/opt/conda/envs/tf", False, id="conda-env"),
+    ],
+)
+def test_check_fixes_a_pixi_environment_with_pixi_add(prefix: str, pixi: bool) -> None:
+    """The facts show the interpreter in a pixi workspace's environment (its prefix under
+    .pixi/envs/): an install goes through the workspace's manifest, not conda's or pip's."""
+    m = machine(
+        f.facts(python=f.python(env_kind="conda", prefix=prefix, executable=f"{prefix}/bin/python"))
+    )
+    commands = m.pip_install("numpy<2")
+    assert (commands == ('pixi add --pypi "numpy<2"',)) is pixi
+    assert (causes.software.numpy_abi_fix(m).commands[0].startswith("pixi add")) is pixi

@@ -271,7 +271,11 @@ PYTHON_CASES = {
     "none-py3.14": Case(
         f.facts(python=f.python(version="3.14.0"), packages=(), tensorflow=None),
         (Severity.INFO,),
-        ("No TensorFlow release has a wheel", "Python 3.14", "packages.tensorflow gives the fix"),
+        (
+            "No TensorFlow release has a wheel",
+            "Python 3.14",
+            "`tfdoctor check packages.tensorflow` gives the fix",
+        ),
     ),
     "python-2.7": Case(
         f.facts(python=f.python(version="2.7.18")),
@@ -396,7 +400,10 @@ def test_a_platform_without_wheels_has_one_no_wheel_finding() -> None:
     assert finding.id == "packages.tensorflow" and finding.fix is not None
     assert "ppc64le" in finding.fix.text
     [note] = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "tensorflow.python"]
-    assert note.severity is Severity.INFO and "packages.tensorflow gives the fix" in note.summary
+    assert (
+        note.severity is Severity.INFO
+        and "`tfdoctor check packages.tensorflow` gives the fix" in note.summary
+    )
 
 
 def test_the_no_wheel_property_can_fail() -> None:

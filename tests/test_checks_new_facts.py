@@ -701,7 +701,7 @@ _CTL = (DeviceNode("/dev/nvidiactl", True),)
         # Kept for a virtual machine: handed back through the drivers' sysfs files.
         pytest.param(
             "vfio-pci",
-            "echo 0000:07:00.0 | sudo tee /sys/bus/pci/drivers/vfio-pci/unbind",
+            "sudo lsof /dev/vfio/*",
             ("nouveau", "Xid 79"),
             id="vfio-pci",
         ),
@@ -821,8 +821,13 @@ def test_a_gpu_kept_for_a_vm_is_handed_back_past_a_driver_override() -> None:
     )
     (finding,) = judge("driver.nvidia", facts)
     assert finding.fix is not None
-    assert finding.fix.commands[:3] == (
+    assert finding.fix.commands[:4] == (
+        "sudo lsof /dev/vfio/*",
         f"echo {slot} | sudo tee /sys/bus/pci/drivers/vfio-pci/unbind",
         f"echo | sudo tee /sys/bus/pci/devices/{slot}/driver_override",
         f"echo {slot} | sudo tee /sys/bus/pci/drivers/nvidia/bind",
     )
+    # A virtual machine using the device makes the unbind wait; driverctl's override lasts
+    # past a reboot and is cleared by driverctl itself.
+    assert "virsh list --all" in finding.fix.text
+    assert f"driverctl unset-override {slot}" in finding.fix.text

@@ -105,13 +105,40 @@ def test_cuinit_results_by_number_give_their_cause(prefix: str, number: int, cau
     ids=["name", "number"],
 )
 @pytest.mark.parametrize("prefix", [_SE, _EXT], ids=["se", "ext"])
-def test_cuinit_refusing_the_device_selection_points_at_cuda_visible_devices(
+def test_cuinit_refusing_the_device_selection_is_named_without_the_variable(
     prefix: str, result: str
 ) -> None:
-    """cuInit takes no device: the one a user named by then is CUDA_VISIBLE_DEVICES's."""
+    """cuInit's CUDA_ERROR_INVALID_DEVICE alone: the log does not show CUDA_VISIBLE_DEVICES
+    hiding the GPUs, so the result is named as it is (as check does), the variable only
+    looked at in the fix."""
     report = explained(_cuinit(prefix, result))
-    assert _top(report) == ("cuda-visible-devices-hidden", "warning")
-    assert "CUDA_VISIBLE_DEVICES" in fix_text(report.findings[0])
+    top = report.findings[0]
+    assert _top(report) == ("gpu-unseen-no-reason", "warning")
+    assert "CUDA_ERROR_INVALID_DEVICE" in top.summary and "selection" not in top.summary
+    assert top.fix is not None and "nvidia-smi -L" in top.fix.commands
+    assert not any(c.startswith("unset") for c in top.fix.commands)
+
+
+@pytest.mark.parametrize(
+    ("shown", "hidden"),
+    [
+        # -1 and an empty value hide every GPU; 2 names a GPU a machine may not have.
+        pytest.param("export CUDA_VISIBLE_DEVICES=-1", True, id="minus-one"),
+        pytest.param("os.environ['CUDA_VISIBLE_DEVICES'] = ''", True, id="empty"),
+        pytest.param("CUDA_VISIBLE_DEVICES=2 python train.py", True, id="index-2"),
+        # GPU 0 exists wherever a GPU does: the variable then hides none.
+        pytest.param("export CUDA_VISIBLE_DEVICES=0", False, id="index-0"),
+    ],
+)
+def test_cuinit_refusing_the_device_selection_reads_a_shown_variable(
+    shown: str, hidden: bool
+) -> None:
+    """Where the log sets CUDA_VISIBLE_DEVICES to a value that names no GPU there, cuInit's
+    CUDA_ERROR_INVALID_DEVICE is that variable's doing (cuInit takes no device of its own)."""
+    text = shown + "\n" + _cuinit(_EXT, "CUDA_ERROR_INVALID_DEVICE: invalid device ordinal")
+    cause = _top(explained(text))[0]
+    assert (cause == "cuda-visible-devices-hidden") is hidden
+    assert cause in ("cuda-visible-devices-hidden", "gpu-unseen-no-reason")
 
 
 def test_a_number_of_another_call_reads_alike() -> None:

@@ -477,3 +477,20 @@ def test_jax_announcing_a_removal_to_come_is_not_a_removal() -> None:
         "removed in JAX v0.7.0; use jax.dtypes.canonicalize_dtype.\n"
     )
     _none_of(report, "dependency-api-removed")
+
+
+def test_another_librarys_getattr_is_not_named_the_user_of_the_method() -> None:
+    """PySpark's DataFrame.__getattr__ raising the words is PySpark's object lacking the name,
+    not PySpark calling pandas: the user's code is the one using it, and PySpark is not told
+    to upgrade for pandas."""
+    report = explained(
+        "Name: pandas\nVersion: 2.1.4\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/report.py", line 12, in <module>\n'
+        "    frame = frame.append(row)\n"
+        + _GETATTR["pyspark"]
+        + "AttributeError: 'DataFrame' object has no attribute 'append'\n"
+    )
+    found = _only(report, "dependency-api-removed")
+    assert "pyspark (an installed package) uses it" not in found.detail
+    assert "pyspark" not in fix_text(found)

@@ -449,3 +449,45 @@ def test_the_floor_fix_names_the_generations_without_a_floor_from_the_data(
 
     moved = hosted_causes.tpu_tensorflow_floor_fix(m, "v5e", "2.15.0").text
     assert "TPU v2 or v3," in moved and "v4" not in moved
+
+
+def _with_python(facts: Facts, version: str) -> Facts:
+    """``facts`` with the examined interpreter's version set to ``version``."""
+    assert facts.python is not None
+    return dataclasses.replace(facts, python=dataclasses.replace(facts.python, version=version))
+
+
+def test_the_floor_fix_installs_only_what_the_python_has_wheels_for() -> None:
+    """``tensorflow-tpu>=FLOOR`` on a Python no release from the floor on serves fails in pip's
+    resolver: the fix says the Python must change and names the Pythons the floor's line
+    serves, and installs nothing there; on a served Python it names the newest line it gets."""
+    import tfdoctor.causes.hosted as hosted_causes
+
+    matrix = load_matrix()
+    facts = facts_from_json(read_case(DATA / "tpu-vm-v5e-tensorflow-tpu.json")["facts"])
+    floor_line = matrix.line_for("2.15.0")
+    assert floor_line is not None and "3.8" not in floor_line.pythons_on("linux-")
+
+    old = hosted_causes.tpu_tensorflow_floor_fix(
+        Machine(_with_python(facts, "3.8.10"), matrix), "v5e", "2.15.0"
+    )
+    assert not any("install" in c and "tensorflow-tpu" in c for c in old.commands)
+    newest = matrix.newest_release
+    assert newest is not None and newest.pythons_on("linux-")
+    assert "Python 3.8" in old.text
+    assert f"{floor_line.pythons_on('linux-')[0]} to " in old.text
+
+    served = hosted_causes.tpu_tensorflow_floor_fix(
+        Machine(_with_python(facts, "3.9.18"), matrix), "v5e", "2.15.0"
+    )
+    assert any('"tensorflow-tpu>=2.15.0"' in c for c in served.commands)
+    newest = matrix.newest_with_wheels("3.9", "linux-")
+    assert newest is not None and f"TensorFlow {newest.line}" in served.text
+
+
+def test_the_generation_cause_leaves_the_floor_to_the_data() -> None:
+    """The floor release is hosted.yaml's: the static explanation does not restate it."""
+    from tfdoctor.causes import CAUSES
+
+    cause = CAUSES["tpu-generation-unsupported"]
+    assert not re.search(r"\d+\.\d+\.\d+", cause.explanation)

@@ -632,3 +632,32 @@ def test_read_file_closes_its_descriptor_where_no_file_object_takes_it(
     [fd] = opened
     with pytest.raises(OSError):
         os.fstat(fd)  # closed: the descriptor does not leak
+
+
+@pytest.mark.parametrize(
+    ("python", "told"),
+    [
+        # TensorFlow 2.15 publishes wheels for Python 3.9 to 3.11 (the matrix's line).
+        pytest.param("3.12.1", True, id="python-without-its-wheels"),
+        pytest.param("3.10.12", False, id="python-with-its-wheels"),
+        pytest.param(None, False, id="python-unknown"),
+    ],
+)
+def test_the_last_release_with_a_name_is_offered_for_the_python_it_serves(
+    python: object, told: bool
+) -> None:
+    """Running the code as written on the last release whose API has a removed name needs
+    that release's wheels: where the Python is known and has none, the fix says so."""
+    from tfdoctor.scan import Judge
+    from tfdoctor.scan.walker import Use
+
+    matrix = load_matrix()
+    options = ScanOptions((), "2.21", python=python)  # type: ignore[arg-type]
+    name = "tf.data.experimental.CheckpointInputPipelineHook"
+    verdict = Judge(load_rules(), options, matrix).judge_use(Use(name, name, 0, 0, "attribute"))
+    assert verdict is not None and "as written on TensorFlow 2.15" in verdict.fix.text
+    line = matrix.line_for("2.15")
+    assert line is not None
+    pythons = line.pythons_on("")
+    assert ("no wheel for Python 3.12" in verdict.fix.text) == told
+    assert (f"Python {pythons[0]} to {pythons[-1]}" in verdict.fix.text) == told

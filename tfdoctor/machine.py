@@ -250,6 +250,10 @@ def uv_project_command(args: str) -> Optional[str]:
     return " ".join(["uv add", *dict.fromkeys(words), *map(_shell_spec, named)])
 
 
+#: The directory of a pixi workspace that holds its environments, as a prefix path shows it.
+_PIXI_ENVS = "/.pixi/envs/"
+
+
 def pixi_command(args: str) -> Optional[str]:
     """pixi's command for ``pip <args>`` where it installs or uninstalls PyPI packages in its
     workspace: ``pixi add --pypi`` and ``pixi remove --pypi``, which write the manifest and
@@ -897,6 +901,12 @@ class Machine(Record):
         if self.hints is not None and self.hints.installer:
             return self.hints.installer
         py = self.facts.python
+        if py is not None and _PIXI_ENVS in f"{py.prefix.replace(chr(92), '/')}/":
+            # pixi installs a workspace's environments in its .pixi/envs/NAME: conda
+            # environments that "you cannot manually edit", kept in sync with the workspace's
+            # manifest and lock (https://pixi.prefix.dev/v0.40.1/features/environment), so a
+            # change goes through pixi's add and remove.
+            return "pixi"
         return "uv" if py is not None and py.uv_project else None
 
     @property

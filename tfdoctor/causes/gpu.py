@@ -2177,12 +2177,28 @@ def _passthrough_fix(m: Machine) -> Fix:
             f"echo {slot} | sudo tee /sys/bus/pci/drivers/nvidia/bind",
         )
     )
+    # driverctl takes one device a call (driverctl(8): "unset-override <device>").
+    unset = " and ".join(
+        f"`sudo driverctl unset-override {slot}`" for slot in dict.fromkeys(s for s, _ in held)
+    )
     return Fix(
         "Run TensorFlow inside the virtual machine the GPU is kept for, or give the GPU back "
-        "to the host: unbind it from vfio-pci and bind it to nvidia (and take its id out of "
-        "vfio-pci's ids on the kernel command line or in /etc/modprobe.d, or the next boot "
-        "takes it again).",
-        (*commands, "nvidia-smi") if commands else ("lspci -nnk -d 10de:", "nvidia-smi"),
+        "to the host. First see whether a virtual machine holds it (lsof lists the QEMU "
+        "process that has /dev/vfio open; `virsh list --all` where libvirt runs it) and shut "
+        "that VM down: vfio-pci's unbind waits until the device is released. Then unbind it "
+        "from vfio-pci and bind it to nvidia, and keep it off vfio-pci at the next boot: take "
+        "its id out of vfio-pci's ids= on the kernel command line or in /etc/modprobe.d, and "
+        "where driverctl set the override (`driverctl list-overrides` lists it), clear it with "
+        f"{unset or '`sudo driverctl unset-override SLOT`'}, since driverctl keeps its "
+        "overrides across reboots.",
+        # The look comes first: a device a VM still uses blocks the unbind (the kernel's
+        # drivers/vfio/vfio_main.c, vfio_unregister_group_dev: "Device is currently in use,
+        # task ... blocked until device is released"). driverctl(8)
+        # (https://manpages.ubuntu.com/manpages/noble/man8/driverctl.8.html): "The driver
+        # overrides created by driverctl are persistent across system reboots by default".
+        ("sudo lsof /dev/vfio/*", *commands, "nvidia-smi")
+        if commands
+        else ("lspci -nnk -d 10de:", "nvidia-smi"),
     )
 
 
@@ -2710,11 +2726,13 @@ def secure_boot_fix(m: Optional[Machine] = None) -> Fix:
         "and reboot, or disable Secure Boot. The key depends on what built the module: "
         f"DKMS's {DKMS_MOK}, Ubuntu's {UBUNTU_MOK} (sudo update-secureboot-policy "
         f"--enroll-key), akmods' {AKMODS_MOK}: ls shows which of them this machine has, "
-        "modinfo names the key that signed the module; enroll that file.",
+        "modinfo names the key that signed the module; enroll that file with "
+        "`sudo mokutil --import FILE` (DKMS's where ls lists only it, as the commands do) "
+        "and reboot.",
         (
             f"ls {DKMS_MOK} {UBUNTU_MOK} {AKMODS_MOK} 2>/dev/null",
             "modinfo -F signer nvidia",
-            f"sudo mokutil --import {DKMS_MOK}  # or the file ls lists",
+            f"sudo mokutil --import {DKMS_MOK}",
             "sudo reboot",
         ),
     )

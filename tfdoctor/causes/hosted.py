@@ -80,10 +80,10 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             TPU_GENERATION_UNSUPPORTED,
             "A TPU generation TensorFlow does not run on",
-            "Cloud TPU's TensorFlow software versions (tpu-vm-tf-x.y.z) run on v2 to v4 and, "
-            "from TensorFlow 2.15.0 on, v5e, v5p and v6e (Trillium); later generations (TPU7x, "
-            "Ironwood) support JAX and PyTorch/XLA only, so TensorFlow runs on the host's CPU "
-            "there.",
+            "Cloud TPU's TensorFlow software versions (tpu-vm-tf-x.y.z) run on the TPU "
+            "generations Cloud TPU lists for them, the newer ones only from a given TensorFlow "
+            "release on (the finding names it); later generations (TPU7x, Ironwood) support "
+            "JAX and PyTorch/XLA only, so TensorFlow runs on the host's CPU there.",
             "https://cloud.google.com/tpu/docs/runtimes",
             "https://cloud.google.com/tpu/docs/tpu7x",
         ),
@@ -495,12 +495,47 @@ def tpu_tensorflow_floor_fix(m: Machine, generation: str, floor: str) -> Fix:
         if unfloored
         else ""
     )
-    return Fix(
+    runs = (
         f"Cloud TPU runs TensorFlow on TPU {generation} from TensorFlow {floor} on (software "
         f"versions tpu-vm-tf-X.Y.Z-pjrt, or tpu-vm-tf-X.Y.Z-pod-pjrt on a multi-host slice). "
-        f"Install the TPU build of {floor} or a later release in place of this one{keep}.",
+    )
+    python = m.python_version
+    above = _lines_from(m, floor)
+    # pip takes the newest tensorflow-tpu whose wheels the interpreter can install: on a Python
+    # no release from the floor on has wheels for, `tensorflow-tpu>=FLOOR` finds no match and
+    # fails. tensorflow-tpu is one more project name of the same pip package build as
+    # tensorflow (TF_PROJECT_NAME, tensorflow/tools/ci_build/rel/ubuntu/*_pip.sh builds
+    # tensorflow_cpu the same way), per release and Python: the matrix's lines' Pythons are
+    # its Pythons.
+    fitting = [x for x in above if m.line_fits(x, "linux-")]
+    if python and above and not fitting:
+        pythons = sorted({p for x in above for p in x.pythons_on("linux-")}, key=version_key)
+        return Fix(
+            f"{runs}No TensorFlow release from {floor} on has wheels for Python {python}, so "
+            "pip cannot install the TPU build here: create an environment with a Python "
+            f"those releases serve ({pythons[0]} to {pythons[-1]}) first, then install the TPU "
+            f'build of {floor} or later there (pip install "tensorflow-tpu>={floor}" -f '
+            f"{LIBTPU_INDEX}){keep}.",
+            (),
+        )
+    gets = (
+        f" On Python {python} the newest line with wheels is TensorFlow {fitting[0].line}."
+        if python and fitting
+        else ""
+    )
+    return Fix(
+        f"{runs}Install the TPU build of {floor} or a later release in place of this one"
+        f"{keep}.{gets}",
         (*remove, *m.pip(f'install "tensorflow-tpu>={floor}" -f {LIBTPU_INDEX}')),
     )
+
+
+def _lines_from(m: Machine, floor: str) -> list[TFLine]:
+    """The matrix's lines with a final release from ``floor`` on, newest first (none without
+    the matrix)."""
+    if m.matrix is None:
+        return []
+    return [x for x in m.matrix.releases if version_key(x.latest_patch) >= version_key(floor)]
 
 
 def tpu_generation_fix(generation: str) -> Fix:

@@ -61,11 +61,15 @@ def scan_command(
     with doctor_errors():
         table = open_matrix(matrix)
     installed: Optional[frozenset[str]] = None
+    version: Optional[str] = None
     if target is None:
-        target, installed = default_target(python, table)
+        target, installed, version = default_target(python, table)
     try:
         report = scan(
-            ScanOptions(tuple(paths), target, since, installed), load_rules(), __version__, table
+            ScanOptions(tuple(paths), target, since, installed, python=version),
+            load_rules(),
+            __version__,
+            table,
         )
     except (ScanError, RulesError) as exc:
         raise fail(str(exc)) from None

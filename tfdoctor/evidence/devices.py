@@ -223,6 +223,13 @@ _VISIBLE_SET = re.compile(
 )
 
 
+def visible_hides_gpus(value: Optional[str]) -> bool:
+    """Whether CUDA_VISIBLE_DEVICES set to ``value`` (as a log shows it; None: not shown) may
+    hide every GPU: CUDA lists none for -1 or an empty value, and none from the first entry
+    the machine does not have; a first entry of index 0 names a GPU wherever there is one."""
+    return value is not None and value.split(",")[0].strip() != "0"
+
+
 def visible_devices_set(text: str) -> Optional[str]:
     """The value CUDA_VISIBLE_DEVICES is set to where ``text`` shows it set ('' for an empty
     one); None where it is not set in it, or only echoed (``X=$X``)."""

@@ -499,7 +499,7 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
         return (
             api_findings(
                 evidence.tracebacks,
-                ApiKnowledge(matrix),
+                ApiKnowledge(matrix, python=machine.python_version),
                 machine,
                 evidence.kernel_installs,
                 keras_backend_shown="keras-multi-backend-file" in evidence.hits,
@@ -508,7 +508,9 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
             or flags_before_absl_findings(evidence.tracebacks, machine)
         )
     if evidence.statements and machine.tf is not None:
-        return statement_findings(evidence.statements, ApiKnowledge(matrix), machine)
+        return statement_findings(
+            evidence.statements, ApiKnowledge(matrix, python=machine.python_version), machine
+        )
     return []
 
 

@@ -21,6 +21,7 @@ from tfdoctor.explain.containers import (
     _image_platform,
     _no_device,
     _platform_image,
+    _unseen_gpu,
 )
 from tfdoctor.explain.drivers import (
     _driver_libraries,
@@ -145,7 +146,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.cluster.DATASET_AUTOSHARD_MISMATCH: lambda m: causes.cluster.autoshard_fix(),
     causes.software.TENSORBOARD_NOT_INSTALLED: causes.software.tensorboard_fix,
     causes.software.DEPENDENCY_API_REMOVED: causes.software.pkg_resources_fix,
-    causes.gpu.GPU_UNSEEN_NO_REASON: lambda m: causes.gpu.read_device_log_fix(),
     # Colab words it "runtime"; its menu is Runtime > Restart session.
     causes.notebook.KERNEL_RESTART_NEEDED: lambda m: causes.notebook.restart_fix(
         "Runtime > Restart session in Colab"
@@ -471,6 +471,7 @@ BUILDERS: dict[str, Builder] = {
     causes.container.CONTAINER_NO_GPU: _container_no_gpu,
     causes.container.CONTAINER_IMAGE_PLATFORM: _image_platform,
     causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: _no_device,
+    causes.gpu.GPU_UNSEEN_NO_REASON: _unseen_gpu,
     causes.cluster.CLUSTER_COLLECTIVE_FAILED: _collective,
     causes.gpu.NCCL_RELEASE_BUG: _nccl_release,
     causes.gpu.NCCL_CUDA_MISMATCH: lambda m, r, hits: (

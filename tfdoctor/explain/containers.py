@@ -8,7 +8,11 @@ from collections.abc import Mapping, Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.devices import apptainer_shown, container_shares_host_python
+from tfdoctor.evidence.devices import (
+    apptainer_shown,
+    container_shares_host_python,
+    visible_hides_gpus,
+)
 from tfdoctor.explain.common import _floor, cite, group, hits_by
 from tfdoctor.explain.exceptions import last_failure
 from tfdoctor.explain.revealed import Revealed
@@ -111,6 +115,20 @@ def _no_device(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # nouveau). WSL has no such module (the Windows driver serves the GPU).
         return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(m)
     return causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN, causes.gpu.no_device_fix(m)
+
+
+def _unseen_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """TensorFlow reaching no GPU for a reason its log does not name. cuInit's
+    CUDA_ERROR_INVALID_DEVICE (cuInit takes no device: one a user named by then is
+    CUDA_VISIBLE_DEVICES's) is read as that variable's only where the log sets it to a value
+    that names no GPU there, as check reads it only where the machine's value names none
+    (checks/gpu.py ``_names_a_gpu_here``); else the result is named as it is, and the fix
+    looks at the variable beside the driver's list."""
+    if any(h.signature.id == "cuinit-invalid-device" for h in hits):
+        if visible_hides_gpus(r.visible_devices):
+            return _no_device(m, r, hits)
+        return causes.gpu.GPU_UNSEEN_NO_REASON, causes.gpu.no_device_fix(m)
+    return causes.gpu.GPU_UNSEEN_NO_REASON, causes.gpu.read_device_log_fix()
 
 
 #: The file runc names as refused, where a script's name shows it is one.

@@ -14,7 +14,12 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.causes.base import CONTRADICTED_BY
-from tfdoctor.evidence.devices import DeviceListing, built_with_cuda, gpus_listed
+from tfdoctor.evidence.devices import (
+    DeviceListing,
+    built_with_cuda,
+    gpus_listed,
+    visible_hides_gpus,
+)
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
 
@@ -196,7 +201,7 @@ def _rank(
             "found) and the log shows no operating system",
             False,
         )
-    if visible is not None and visible.split(",")[0] != "0":
+    if visible_hides_gpus(visible):
         # The variable set where the log shows it: CUDA lists no device for -1 or an empty
         # value, and none from the first index the machine does not have ("2" where it has
         # two GPUs). Likely, not decided: the index may exist. One that names GPU 0 first

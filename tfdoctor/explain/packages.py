@@ -2136,12 +2136,25 @@ _JAX_DEPRECATIONS = (
 def _user_of(tb: Traceback, own: str) -> str:
     """The library whose code asked ``own`` for what it lacks: the innermost installed frame
     outside it, by the distribution pip knows it by (skimage is scikit-image's) where the
-    module table says; empty where no such frame shows (the user's own code)."""
+    module table says; empty where no such frame shows (the user's own code). Where another
+    library's own attribute hook raised it, the object is that library's, not ``own``'s, and
+    that library is no user of the name: the user is sought outside it too."""
+    raiser = installed_package(tb.frames[-1].path) if tb.frames else None
+    # PySpark's DataFrame.__getattr__ raises "'DataFrame' object has no attribute 'X'" in
+    # Python's words for any name it lacks (apache/spark python/pyspark/sql/dataframe.py,
+    # DataFrame.__getattr__): the frame that raised is PySpark's hook, not PySpark calling
+    # pandas.
+    hooked = (
+        raiser is not None
+        and raiser != own
+        and tb.frames[-1].function in ("__getattr__", "__getattribute__")
+    )
+    skip = {own, raiser} if hooked else {own}
     top = next(
         (
             top
             for top in (installed_package(f.path) for f in reversed(tb.frames))
-            if top is not None and top != own
+            if top is not None and top not in skip
         ),
         "",
     )

@@ -312,6 +312,9 @@ class Revealed(Record):
     #: The packages a shown ``python -c`` command imports before TensorFlow
     #: (:func:`tfdoctor.evidence.imports.imported_before_tensorflow`).
     imported_before: tuple[str, ...] = ()
+    #: The value the log sets CUDA_VISIBLE_DEVICES to ('' for an empty one), where it shows
+    #: it set (:func:`tfdoctor.evidence.devices.visible_devices_set`).
+    visible_devices: Optional[str] = None
 
     def known(self) -> list[str]:
         """What the log states, as phrases (not what it only implies: :attr:`inferred`), with
@@ -759,6 +762,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
         imported_before=imported_before_tensorflow(f"{evidence.first_text}\n{text}"),
+        visible_devices=evidence.visible_devices,
     )
 
 

@@ -105,6 +105,8 @@ class ScanOptions(Record):
     installed: Optional[frozenset[str]] = None
     #: Processes for many files (None: one per CPU); 1 scans in this process.
     workers: Optional[int] = None
+    #: The version of the Python the code runs under (``3.12.1``); None: unknown.
+    python: Optional[str] = None
 
 
 # --- files -----------------------------------------------------------------------------------
@@ -200,6 +202,7 @@ class Judge:
         self.target_machine = Machine(Facts("", "", packages=installed), matrix)
         self.since = version_key(options.since) if options.since else None
         self.installed = options.installed
+        self.python = options.python
         self.api: Optional[ApiIndex] = api_for(options.target)
         #: The listing of the line the code was written for (``--from``).
         self.since_api: Optional[ApiIndex] = api_for(options.since) if options.since else None
@@ -383,9 +386,13 @@ class Judge:
             if last is not None:
                 # The listings (from the wheels) say which release still has it: the code
                 # runs as written there, where its port waits.
-                fix = fix[:-1] + (
-                    f", or run the code as written on TensorFlow {last}, the last release "
-                    "whose API has it."
+                fix = (
+                    fix[:-1]
+                    + (
+                        f", or run the code as written on TensorFlow {last}, the last release "
+                        "whose API has it."
+                    )
+                    + self._wheels_for_python(last)
                 )
         return self._generic(causes.code.API_REMOVED, what, fix, release=release)
 
@@ -400,6 +407,22 @@ class Judge:
                 row = self.matrix.line_for(f"{line}.0")
                 return row.latest_patch if row is not None else line
         return None
+
+    def _wheels_for_python(self, release: str) -> str:
+        """Where the Python the code runs under is known and ``release``'s line publishes no
+        wheel for it (the matrix's line; TensorFlow 2.15 has none for Python 3.12), the words
+        that say so and name the Pythons it serves; else empty."""
+        line = self.matrix.line_for(release)
+        if not self.python or line is None or line.has_wheels_for(self.python):
+            return ""
+        minor = ".".join(self.python.split(".")[:2])
+        pythons = line.pythons_on()
+        if not pythons:
+            return ""
+        return (
+            f" TensorFlow {line.line} has no wheel for Python {minor}: that takes an "
+            f"environment of Python {pythons[0]} to {pythons[-1]}."
+        )
 
     def _removed_in(self, name: str) -> str:
         """The first listed line after ``--from``, up to the target, that lacks ``name``."""

@@ -87,18 +87,24 @@ class ApiKnowledge:
     knows)."""
 
     def __init__(
-        self, matrix: Matrix, rules: Optional[Rules] = None, target: Optional[str] = None
+        self,
+        matrix: Matrix,
+        rules: Optional[Rules] = None,
+        target: Optional[str] = None,
+        python: Optional[str] = None,
     ) -> None:
         newest = matrix.newest_release or (matrix.lines[0] if matrix.lines else None)
         target = target or (newest.line if newest is not None else "2.0")
         self.matrix = matrix
         self.rules = rules if rules is not None else load_rules()
         self.target = target
-        self._judge = Judge(self.rules, ScanOptions((), target), matrix)
+        #: The Python the code runs under (the log's or the probe's), None where unknown.
+        self.python = python
+        self._judge = Judge(self.rules, ScanOptions((), target, python=python), matrix)
 
     def at(self, line: str) -> ApiKnowledge:
         """The same knowledge, judging for the release line ``line`` (``2.5``)."""
-        return ApiKnowledge(self.matrix, self.rules, line)
+        return ApiKnowledge(self.matrix, self.rules, line, self.python)
 
     def first_line_with(self, api: str, since: str) -> Optional[str]:
         """The oldest release line after ``since`` from which every bundled line has ``api``
