@@ -6,6 +6,7 @@ import dataclasses
 import json
 import shlex
 from collections.abc import Iterable, Mapping
+from typing import Optional
 
 import pytest
 
@@ -1480,3 +1481,69 @@ def test_check_fixes_a_pixi_environment_with_pixi_add(prefix: str, pixi: bool) -
     commands = m.pip_install("numpy<2")
     assert (commands == ('pixi add --pypi "numpy<2"',)) is pixi
     assert (causes.software.numpy_abi_fix(m).commands[0].startswith("pixi add")) is pixi
+
+
+@pytest.mark.parametrize(
+    ("name", "version", "spec"),
+    [
+        pytest.param("tensorflow", "2.15.1", "tensorflow[and-cuda]==2.15.1", id="tensorflow"),
+        pytest.param("tensorflow-rocm", "2.14.0.600", None, id="rocm"),
+        pytest.param("tensorflow-cpu", "2.15.1", None, id="cpu"),
+    ],
+)
+def test_the_and_cuda_extra_is_tensorflows_own(name: str, version: str, spec: object) -> None:
+    """Each matrix line's and_cuda is the ``tensorflow`` distribution's: tensorflow-rocm and
+    tensorflow-cpu releases have no such extra, and a ROCm build's libraries are not CUDA's."""
+    facts = f.facts(
+        packages=(f.pkg(name, version, top_level=("tensorflow",)),),
+        tensorflow=f.tensorflow(version=version),
+    )
+    assert machine(facts).and_cuda_spec() == spec
+
+
+def test_a_rocm_build_by_its_build_info_has_no_and_cuda_extra() -> None:
+    facts = f.facts(tensorflow=f.tensorflow(is_cuda_build=False, is_rocm_build=True))
+    assert machine(facts).and_cuda_spec() is None
+
+
+@pytest.mark.parametrize(
+    ("version", "release"),
+    [("2.14.0.600", "6.0.0"), ("2.12.0.560", "5.6.0"), ("2.11.0", None), ("2.14.0.6000", None)],
+)
+def test_the_rocm_release_a_tensorflow_rocm_version_names(
+    version: str, release: Optional[str]
+) -> None:
+    facts = f.facts(packages=(f.pkg("tensorflow-rocm", version, top_level=("tensorflow",)),))
+    assert machine(facts).rocm_release == release
+
+
+@pytest.mark.parametrize(
+    ("ids", "packager", "ubuntu"),
+    [
+        (("linuxmint", "ubuntu", "debian"), "apt", True),
+        (("fedora",), None, False),
+        (("centos", "rhel", "fedora"), None, False),
+        ((), None, None),
+    ],
+)
+def test_the_distribution_a_log_names_reaches_the_machine_view(
+    ids: tuple[str, ...], packager: Optional[str], ubuntu: Optional[bool]
+) -> None:
+    """Without probed facts, the log's os-release identifiers answer as the facts' would;
+    a name without its release (CentOS: yum or dnf) names no package manager."""
+    bare = Machine(
+        dataclasses.replace(f.facts(), platform=None),
+        f.FIXTURE_MATRIX,
+        LogHints(os_ids=ids, os_name="the distribution" if ids else None),
+    )
+    assert (bare.packager, bare.ubuntu) == (packager, ubuntu)
+    assert bare.os_like("rhel") is ("rhel" in ids)
+
+
+def test_the_probed_distribution_outweighs_the_logs() -> None:
+    m = Machine(
+        f.facts(platform=f.platform(os_ids=("fedora",), os_name="Fedora Linux 40")),
+        f.FIXTURE_MATRIX,
+        LogHints(os_ids=("ubuntu", "debian"), os_name="Ubuntu 22.04"),
+    )
+    assert m.os_ids == ("fedora",) and m.ubuntu is False

@@ -522,3 +522,37 @@ def test_a_release_a_conda_channel_built_is_no_pypi_wheel(channel: str, cause: s
     )
     (finding,) = judge(check_wheel_tags, facts)
     assert finding.cause == cause
+
+
+# --- a ROCm build's import output in the CUDA build's words -----------------------------------
+
+
+def test_a_rocm_builds_skipped_gpu_is_told_of_rocm_not_of_cuda() -> None:
+    """tensorflow-rocm printed gpu_device.cc's summary as it imported: check's reading of the
+    output, as explain's, names ROCm's libraries and the ROCm release of its version, and no
+    tensorflow[and-cuda] of a version tensorflow never had."""
+    facts = f.facts(
+        packages=(f.pkg("tensorflow-rocm", "2.14.0.600", top_level=("tensorflow",)),),
+        driver=f.NO_DRIVER,
+        cuda_libs=None,
+        tensorflow=f.tensorflow(
+            version="2.14.0.600",
+            is_cuda_build=False,
+            is_rocm_build=True,
+            cuda_version=None,
+            cudnn_version=None,
+            devices=(),
+            log_errors=(
+                "2024-03-01 10:00:00.100000: W tensorflow/core/common_runtime/gpu/"
+                "gpu_device.cc:2211] Cannot dlopen some GPU libraries. Please make sure the "
+                "missing libraries mentioned above are installed properly if you would like to "
+                "use GPU.",
+            ),
+        ),
+    )
+    found = [x for x in through_registry(facts) if x.id == "tensorflow.output"]
+    assert found and found[0].cause == "rocm-libs-off-path"
+    for finding in found:
+        assert finding.fix is not None
+        assert not any("and-cuda" in c or "cudnn" in c for c in finding.fix.commands)
+    assert found[0].fix is not None and "ROCm 6.0.0" in found[0].fix.text

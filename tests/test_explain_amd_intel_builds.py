@@ -12,6 +12,7 @@ become the cause.
 | `libhip_hcc.so` / `libamdhip64.so.N: cannot open shared object file` | HCC-era wheels, HIP soname generations | https://github.com/ROCm/tensorflow-upstream/issues/1000 | `rocm-version-mismatch` |
 | `ROCm Configuration Error: Cannot find rocm library NAME` | TensorFlow's Bazel rocm_configure (source builds) | https://github.com/tensorflow/tensorflow/blob/v2.2.0/third_party/gpus/rocm_configure.bzl | `rocm-libs-off-path` |
 | `Could not load dynamic library 'librocblas.so'; dlerror: ...` | tensorflow-rocm 2.x's loader | https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/platform/default/dso_loader.cc | `rocm-libs-off-path` |
+| `Cannot dlopen some GPU libraries.` where the build is ROCm's (pip's `tensorflow-rocm`, a ROCm library named) | gpu_device.cc under `GOOGLE_CUDA` or `TENSORFLOW_USE_ROCM` | https://github.com/tensorflow/tensorflow/blob/v2.14.0/tensorflow/core/common_runtime/gpu/gpu_device.cc, https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.2.2/install/3rd-party/tensorflow-install.html | `rocm-libs-off-path` (the ROCm release of the version's fourth part; no CUDA) |
 | `message: could not create a concat primitive descriptor, in file tensorflow/core/kernels/mkl_concat_op.cc:N` | MKL builds 1.x, oneDNN kernels 2.x (`kernels/mkl/`) | https://github.com/tensorflow/tensorflow/blob/v1.12.0/tensorflow/core/kernels/mkl_concat_op.cc, https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/core/kernels/mkl/mkl_conv_ops.cc | `tf-release-kernel-bug` |
 | `F ./tensorflow/core/util/mkl_util.h:N] Check failed: dims == sizes.size() (5 vs. 4)` | MKL builds | https://github.com/tensorflow/tensorflow/blob/v1.14.0/tensorflow/core/util/mkl_util.h | `tf-release-kernel-bug` |
 | `Unable to open /dev/kfd read-write: Permission denied` (and `is not member of "nogroup" group`) | ROCm's runtime, rocminfo | https://github.com/ROCm/rocminfo/blob/rocm-6.0.0/rocminfo.cc, https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.3.0/install/prerequisites.html | `driver-no-permission` |
@@ -30,7 +31,7 @@ import pytest
 from tests import factories as f
 from tests.explaining import SIGNATURES, all_causes, explained, fix_text, tag_readings, top_error
 from tests.factories import FIXTURE_MATRIX
-from tfdoctor.causes.gpu import rocm_target_listed
+from tfdoctor.causes.gpu import cuda_libraries_fix, rocm_target_listed
 from tfdoctor.causes.runtime import onednn_kernel_fix
 from tfdoctor.facts import CondaFacts, CondaPackage, Facts
 from tfdoctor.findings import Severity
@@ -521,3 +522,93 @@ def test_rocms_and_directmls_refusals_are_read_from_their_tags() -> None:
         "gpu-arch-unsupported",
     )
     assert "dxdiag" in directml and "dxdiag" not in not_directml
+
+
+# --- tensorflow-rocm skipping the GPU in the CUDA build's words -------------------------------
+
+#: gpu_device.cc's summary, printed under GOOGLE_CUDA || TENSORFLOW_USE_ROCM alike.
+_DLOPEN_SUMMARY = (
+    "2024-03-01 10:00:00.100000: W tensorflow/core/common_runtime/gpu/gpu_device.cc:2211] "
+    "Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned above "
+    "are installed properly if you would like to use GPU. Follow the guide at "
+    "https://www.tensorflow.org/install/gpu for how to download and setup the required "
+    "libraries for your platform.\nSkipping registering GPU devices...\n"
+)
+
+
+def _pip_list(name: str, version: str) -> str:
+    return f"$ pip list | grep tensorflow\n{name:<29}{version}\n"
+
+
+@pytest.mark.parametrize(
+    ("version", "release"),
+    [
+        pytest.param("2.14.0.600", "ROCm 6.0.0", id="rocm-6.0"),
+        pytest.param("2.13.0.570", "ROCm 5.7.0", id="rocm-5.7"),
+        pytest.param("2.4.0", "the ROCm release this tensorflow-rocm was built for", id="no-part"),
+    ],
+)
+def test_tensorflow_rocm_skipping_the_gpu_gets_rocms_libraries(version: str, release: str) -> None:
+    """tensorflow-rocm prints the CUDA build's summary: its missing libraries are ROCm's, of
+    the ROCm release its version names, never CUDA, cuDNN or tensorflow[and-cuda]."""
+    top = top_error(explained(_pip_list("tensorflow-rocm", version) + _DLOPEN_SUMMARY))
+    assert top.cause == "rocm-libs-off-path"
+    fix = fix_text(top)
+    assert release in fix and "/opt/rocm/lib" in fix and "and-cuda" not in fix
+    assert top.fix is not None
+    for command in top.fix.commands:
+        assert "and-cuda" not in command and "cudnn" not in command.lower(), command
+    causes_found = all_causes(_pip_list("tensorflow-rocm", version) + _DLOPEN_SUMMARY)
+    assert "cuda-libs-missing" not in causes_found and "cudnn-version-mismatch" not in causes_found
+
+
+def test_the_same_summary_beside_a_rocm_library_the_loader_missed() -> None:
+    """No distribution named: the ROCm library the loader names says which build ran, and the
+    fix names no CUDA."""
+    text = (
+        "2024-03-01 10:00:00.000000: W tensorflow/compiler/xla/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'librocblas.so'; dlerror: "
+        "librocblas.so: cannot open shared object file: No such file or directory\n"
+        + _DLOPEN_SUMMARY
+    )
+    assert all_causes(text) & {"cuda-libs-missing", "cuda-libs-off-path"} == set()
+    top = top_error(explained(text))
+    assert top.cause == "rocm-libs-off-path" and "and-cuda" not in fix_text(top)
+
+
+def test_the_rocm_release_reaches_the_loaders_fix() -> None:
+    text = _pip_list("tensorflow-rocm", "2.14.0.600") + (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+        "library 'libMIOpen.so'; dlerror: libMIOpen.so: cannot open shared object file\n"
+    )
+    assert "ROCm release 6.0.0" in fix_text(top_error(explained(text)))
+
+
+def test_tensorflows_own_summary_stays_cudas() -> None:
+    text = _pip_list("tensorflow", "2.14.0") + _DLOPEN_SUMMARY
+    top = top_error(explained(text))
+    assert top.cause == "cuda-libs-missing" and "rocm" not in fix_text(top).lower()
+
+
+def test_a_rocm_machines_facts_get_rocms_libraries_from_the_shared_builder() -> None:
+    """check's missing-libraries findings call the same builder: a tensorflow-rocm machine
+    (by its distribution, or by its build info) is told of ROCm."""
+    for facts in (
+        f.facts(packages=(f.pkg("tensorflow-rocm", "2.14.0.600", top_level=("tensorflow",)),)),
+        f.facts(tensorflow=f.tensorflow(is_cuda_build=False, is_rocm_build=True)),
+    ):
+        m = view(facts, FIXTURE_MATRIX)
+        cause, fix = cuda_libraries_fix(m, ("libamdhip64.so",))
+        assert cause == "rocm-libs-off-path"
+        assert "libamdhip64.so" in fix.text and "ROCm" in fix.text
+        assert not any("and-cuda" in c for c in fix.commands)
+
+
+def test_a_cuda_library_named_beside_tensorflow_rocm_stays_cudas() -> None:
+    """The loader asking for libcudart is a CUDA build at work, whatever pip lists."""
+    text = _pip_list("tensorflow-rocm", "2.14.0.600") + (
+        "2024-03-01 10:00:00.000000: W tensorflow/tsl/platform/default/dso_loader.cc:66] Could "
+        "not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open "
+        "shared object file: No such file or directory\n" + _DLOPEN_SUMMARY
+    )
+    assert "rocm-libs-off-path" not in all_causes(text)

@@ -711,3 +711,49 @@ def test_nvidia_smi_finding_no_gpu_gets_the_ranked_candidates_and_their_looks() 
     assert found and found[0].fix is not None
     assert "lspci -nnk -d 10de:" in found[0].fix.commands
     assert "vfio-pci" in fix_text(found[0]) and "Xid 79" in fix_text(found[0])
+
+
+# --- the distribution the log names fits Secure Boot's key ------------------------------------
+
+_KEY_REJECTED = "$ sudo modprobe nvidia\nmodprobe: ERROR: could not insert 'nvidia': Key was rejected by service\n"
+_LSB_UBUNTU = (
+    "$ lsb_release -a\nNo LSB modules are available.\nDistributor ID:\tUbuntu\n"
+    "Description:\tUbuntu 22.04.4 LTS\nRelease:\t22.04\nCodename:\tjammy\n"
+)
+_OS_RELEASE_FEDORA = (
+    '$ cat /etc/os-release\nNAME="Fedora Linux"\nVERSION="40 (Workstation Edition)"\n'
+    'ID=fedora\nVERSION_ID=40\nPRETTY_NAME="Fedora Linux 40 (Workstation Edition)"\n'
+)
+_OS_RELEASE_POP = (
+    'NAME="Pop!_OS"\nVERSION="22.04 LTS"\nID=pop\nID_LIKE="ubuntu debian"\n'
+    'PRETTY_NAME="Pop!_OS 22.04 LTS"\n'
+)
+_FORM_UBUNTU = (
+    "### OS platform and distribution\n\nLinux Ubuntu 22.04\n\n### Python version\n\n3.11\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("shown", "names", "not_names"),
+    [
+        pytest.param(
+            _LSB_UBUNTU, "update-secureboot-policy --enroll-key", "kmodgenca", id="lsb_release"
+        ),
+        pytest.param(
+            _OS_RELEASE_POP, "update-secureboot-policy --enroll-key", "kmodgenca", id="derivative"
+        ),
+        pytest.param(_FORM_UBUNTU, "update-secureboot-policy --enroll-key", "kmodgenca", id="form"),
+        pytest.param(_OS_RELEASE_FEDORA, "kmodgenca", "update-secureboot-policy", id="fedora"),
+        pytest.param("", "modinfo -F signer nvidia", "kmodgenca", id="none-named"),
+    ],
+)
+def test_secure_boots_key_is_the_named_distributions(
+    shown: str, names: str, not_names: str
+) -> None:
+    """The distribution the log names decides whose signing key the fix enrolls; where none
+    is named, the builders' keys are listed, none taken as certain."""
+    report = explained(shown + _KEY_REJECTED)
+    (found,) = [x for x in report.findings if x.cause == "driver-not-loaded"]
+    assert found.fix is not None
+    commands = "\n".join(found.fix.commands)
+    assert names in commands and not_names not in commands

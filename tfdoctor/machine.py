@@ -413,6 +413,13 @@ class LogHints(Record):
     #: The package manager the log shows the host's packages installed with (``apt``,
     #: ``dnf``, ``yum``, ``zypper``: :func:`tfdoctor.evidence.devices.host_packager`).
     packager: Optional[str] = None
+    #: The Linux distribution the log names, as os-release's ``ID`` then ``ID_LIKE`` words,
+    #: and its name as printed (:func:`tfdoctor.evidence.distro.read_distro`).
+    os_ids: tuple[str, ...] = ()
+    os_name: Optional[str] = None
+    #: The log shows AMD's ROCm stack at work (a signature in ROCm's words): the build that
+    #: ran is tensorflow-rocm's, whatever distribution name the log leaves out.
+    rocm: bool = False
 
 
 #: os-release identifiers (``ID`` or an ``ID_LIKE`` word) of families with one package manager
@@ -635,6 +642,32 @@ class Machine(Record):
                 return caps
         return None
 
+    @functools.cached_property
+    def rocm_build(self) -> bool:
+        """The installed TensorFlow is AMD's ROCm build: ``tensorflow-rocm`` by name, a build
+        whose own info says ROCm, or (explain) a log in ROCm's words (:attr:`LogHints.rocm`).
+        Its GPU libraries are ROCm's (HIP, rocBLAS, MIOpen), never CUDA's."""
+        tf = self.facts.tensorflow
+        return (
+            self.tf_name == "tensorflow-rocm"
+            or (tf is not None and bool(tf.is_rocm_build))
+            or (self.hints is not None and self.hints.rocm)
+        )
+
+    @functools.cached_property
+    def rocm_release(self) -> Optional[str]:
+        """The ROCm release the installed tensorflow-rocm was built for, as its version's
+        fourth part names it, one digit each (2.14.0.600: ROCm 6.0.0; 2.13.0.570: 5.7.0:
+        https://pypi.org/project/tensorflow-rocm/#history and AMD's compatibility matrix,
+        https://rocm.docs.amd.com/en/docs-6.0.0/about/compatibility/3rd-party-support-matrix.html);
+        None for another distribution or a version without that part."""
+        if self.tf_name != "tensorflow-rocm" or self.tf is None:
+            return None
+        parts = self.tf.version.split(".")
+        if len(parts) != 4 or not re.fullmatch(r"[1-9]\d{2}", parts[3]):
+            return None
+        return ".".join(parts[3])
+
     def and_cuda_spec(
         self, version: Optional[str] = None, cuda_build_ran: bool = False
     ) -> Optional[str]:
@@ -647,7 +680,16 @@ class Machine(Record):
         CUDA libraries failing to load). Where the log shows no system, a release whose CUDA
         builds are Linux's alone (the matrix's ``cuda_builds``; no native Windows GPU build)
         ran on Linux (WSL included), so the extra applies there too; the matrix's builds are
-        ``tensorflow``'s own (tensorflow-rocm prints the same sentence, on ROCm)."""
+        ``tensorflow``'s own (tensorflow-rocm prints the same sentence, on ROCm).
+
+        The extra is ``tensorflow``'s alone (each matrix line's ``and_cuda`` is that
+        distribution's): for another installed distribution (tensorflow-rocm, tensorflow-cpu,
+        tensorflow-gpu, intel-tensorflow) the installed release has no such extra, and a ROCm
+        build's GPU libraries are not CUDA's at all: None for both."""
+        if self.rocm_build:
+            return None
+        if version is None and self.tf_name not in (None, "tensorflow", *NIGHTLY_DISTRIBUTIONS):
+            return None
         if self.os is None and cuda_build_ran and not self.is_nightly:
             line = self.line
             linux_only = (
@@ -730,17 +772,25 @@ class Machine(Record):
         and later, its rebuilds, Amazon Linux 2023), ``yum`` (RHEL and CentOS 7, Amazon Linux
         2), ``zypper`` (SUSE), ``apk`` (Alpine), ``pacman`` (Arch); None where unnamed or
         another (each distribution's own documentation names its tool). Without probed
-        facts, the one the log shows the user running (:attr:`LogHints.packager`)."""
+        facts, the one the log shows the user running (:attr:`LogHints.packager`), else the
+        one the identifiers of the distribution the log names imply."""
         plat = self.facts.platform
         if plat is None:
-            hinted = self.hints.packager if self.hints is not None else None
-            return hinted if self.os in (None, "linux") else None
-        if self.os != "linux":
+            hints = self.hints
+            if hints is None or self.os not in (None, "linux"):
+                return None
+            if hints.packager is not None:
+                return hints.packager
+            # The distribution the log names, by its identifiers alone: a name without its
+            # release (lsb_release's "CentOS") does not tell yum's releases from dnf's.
+            ids, name = hints.os_ids, ""
+        elif self.os != "linux":
             return None
-        for ids, tool in _PACKAGER_IDS:
-            if any(i in plat.os_ids for i in ids):
+        else:
+            ids, name = plat.os_ids, plat.os_name.lower()
+        for known, tool in _PACKAGER_IDS:
+            if any(i in ids for i in known):
                 return tool
-        name = plat.os_name.lower()
         for words, tool in _PACKAGERS:
             if any(word in name for word in words):
                 return tool
@@ -748,9 +798,18 @@ class Machine(Record):
 
     def os_like(self, *ids: str) -> bool:
         """The Linux distribution is one of ``ids`` or derives from one (os-release's ``ID``
-        and ``ID_LIKE``); False where the facts hold no identifiers."""
+        and ``ID_LIKE``, the probe's or the log's: :attr:`os_ids`); False where neither holds
+        identifiers."""
+        return any(i in self.os_ids for i in ids)
+
+    @property
+    def os_ids(self) -> tuple[str, ...]:
+        """os-release's ``ID`` and ``ID_LIKE`` words: the facts' where a probe read them, else
+        those of the distribution the log names (:attr:`LogHints.os_ids`); empty if neither."""
         plat = self.facts.platform
-        return plat is not None and any(i in plat.os_ids for i in ids)
+        if plat is not None:
+            return plat.os_ids
+        return self.hints.os_ids if self.hints is not None and self.os in (None, "linux") else ()
 
     @functools.cached_property
     def ubuntu(self) -> Optional[bool]:
@@ -763,8 +822,8 @@ class Machine(Record):
         if self.os is not None and self.os != "linux":
             return False
         plat = self.facts.platform
-        if plat is not None and plat.os_ids:
-            return "ubuntu" in plat.os_ids
+        if self.os_ids:
+            return "ubuntu" in self.os_ids
         if plat is not None:
             name = plat.os_name.lower()
             # "Linux" alone: the probe found no os-release to name the distribution.

@@ -102,6 +102,18 @@ ROCM_TF_MATRIX = (
     "3rd-party-support-matrix.html"
 )
 
+#: AMD's page for TensorFlow on ROCm: the ROCm release each tensorflow-rocm release is built
+#: for, its wheels on PyPI before ROCm 6.1 and on repo.radeon.com from 6.1.
+ROCM_TF_INSTALL = (
+    "https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.2.2/install/3rd-party/"
+    "tensorflow-install.html"
+)
+#: AMD's installer script for ROCm's packages on the distributions it supports
+#: (``amdgpu-install --usecase=rocm``).
+ROCM_AMDGPU_INSTALL = (
+    "https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.0.2/how-to/amdgpu-install.html"
+)
+
 #: TensorFlow's Bazel rule that finds ROCm for a source build: ROCM_PATH (default /opt/rocm),
 #: TF_ROCM_AMDGPU_TARGETS, and its "Cannot find rocm library NAME" when a library is not found.
 ROCM_CONFIGURE = (
@@ -306,9 +318,14 @@ CAUSES: Mapping[str, Cause] = dict(
             "layouts), and the built wheel's loader looks where its RUNPATH and the loader's "
             "path say. ROCm installed under another prefix (/opt/rocm-X.Y.Z without the "
             "/opt/rocm link, a distribution's packages) or a library in a directory of another "
-            "layout is reported missing although it is on the disk.",
+            "layout is reported missing although it is on the disk. Where the ROCm release the "
+            "wheel was built for is not installed at all, tensorflow-rocm skips the GPU with "
+            "the CUDA build's words ('Cannot dlopen some GPU libraries'): the libraries it "
+            "wants are still ROCm's, never CUDA's or cuDNN's.",
             ROCM_CONFIGURE,
             "https://rocm.docs.amd.com/en/docs-5.7.0/understand/file_reorg.html",
+            ROCM_TF_INSTALL,
+            ROCM_AMDGPU_INSTALL,
         ),
         define(
             GPU_KNOWN_FAILURE,
@@ -1231,6 +1248,13 @@ def _newest_and_cuda(m: Machine) -> Optional[TFLine]:
     return verdict.line if m.and_cuda_spec(verdict.line.latest_patch) else None
 
 
+#: The names of CUDA's own libraries (and TensorRT's), as the loader or a fix names them:
+#: none is ever a ROCm build's.
+_CUDA_LIBRARY = re.compile(
+    r"(?i)cuda|cudnn|cublas|cufft|curand|cusolver|cusparse|nvrtc|nvinfer|nvjitlink|nccl"
+)
+
+
 def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, Fix]:
     """The cause and the fix for CUDA libraries TensorFlow cannot load, fitted to this machine.
 
@@ -1239,6 +1263,10 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
     newer release); the release's install method from the matrix (``and-cuda``, the cuDNN
     wheel of 2.12-2.13, or a system/conda toolkit) decides the rest.
     """
+    if m.rocm_build and not any(_CUDA_LIBRARY.search(name) for name in missing):
+        # tensorflow-rocm prints the same words on ROCm: its libraries are ROCm's. A CUDA
+        # library named is a CUDA build at work whatever the installed name says.
+        return ROCM_LIBS_OFF_PATH, rocm_libraries_fix(m, missing)
     line = m.line
     if "zlibwapi" in missing:
         # Not a CUDA library: what cuDNN 8.3+ loads on Windows, installed apart.
@@ -2979,10 +3007,13 @@ def rocm_arch_list_fix(m: Machine, target: str, item: str) -> Fix:
     )
 
 
-def rocm_libs_off_path_fix(library: Optional[str], build: bool) -> Fix:
+def rocm_libs_off_path_fix(
+    library: Optional[str], build: bool, release: Optional[str] = None
+) -> Fix:
     """ROCm's libraries on the disk outside the prefix TensorFlow's build configuration
     (``build``) or the installed wheel's loader searches (``library``: the one it named,
-    rocm_configure's name or a file name)."""
+    rocm_configure's name or a file name); ``release``: the ROCm release the installed
+    tensorflow-rocm's version names (:attr:`Machine.rocm_release`)."""
     name = library or "the ROCm library"
     stem = re.sub(r"^lib|\.so.*$", "", library) if library else "amdhip64"
     find = f"find / -path /proc -prune -o -name 'lib{stem}*.so*' -print 2>/dev/null"
@@ -3006,9 +3037,47 @@ def rocm_libs_off_path_fix(library: Optional[str], build: bool) -> Fix:
         f"tensorflow-rocm could not open {name} from the loader's path. Find where it is "
         "installed and put that directory on the path: an /etc/ld.so.conf.d entry and "
         "ldconfig (ROCm under /opt/rocm-X.Y.Z without the /opt/rocm link, a distribution's "
-        "own prefix), or LD_LIBRARY_PATH." + missing + "the wheel was built for (its "
-        "version ends in the ROCm release; AMD's table).",
+        "own prefix), or LD_LIBRARY_PATH."
+        + missing
+        + (
+            f"{release}, the one this tensorflow-rocm's version names."
+            if release
+            else "the wheel was built for (its version ends in the ROCm release; AMD's table)."
+        ),
         ("ls -d /opt/rocm*", find, f"ldconfig -p | grep -F lib{stem}", "sudo ldconfig"),
+    )
+
+
+def rocm_libraries_fix(m: Machine, missing: tuple[str, ...]) -> Fix:
+    """A ROCm build of TensorFlow that skipped the GPU because ROCm libraries did not load.
+
+    gpu_device.cc prints "Cannot dlopen some GPU libraries" under ``GOOGLE_CUDA ||
+    TENSORFLOW_USE_ROCM`` alike; on tensorflow-rocm the libraries are ROCm's (HIP's
+    libamdhip64, rocBLAS, MIOpen, rocFFT, ...), which CUDA, cuDNN or ``tensorflow[and-cuda]``
+    never provide. The ROCm release is the one the wheel's version names where it does
+    (:attr:`Machine.rocm_release`), else the one AMD's table pairs with it."""
+    release = m.rocm_release
+    version = m.tf.version if m.tf is not None else None
+    built = (
+        f"ROCm {release}, the release tensorflow-rocm {version} was built for (its version's "
+        "fourth part)"
+        if release
+        else "the ROCm release this tensorflow-rocm was built for (AMD's table pairs each "
+        "tensorflow-rocm release with its ROCm)"
+    )
+    names = ", ".join(missing) if missing else "ROCm libraries"
+    return Fix(
+        f"This TensorFlow is AMD's ROCm build, which loads ROCm's libraries, not CUDA's: "
+        f"{names} did not load, so it skipped the GPU. Install {built} with AMD's installer "
+        "(amdgpu-install --usecase=rocm) or its packages, and put its lib directory "
+        "(/opt/rocm/lib, or /opt/rocm-X.Y.Z/lib without the /opt/rocm link) on the loader's "
+        "path. CUDA, cuDNN and NVIDIA's library wheels do not serve this build.",
+        (
+            "cat /opt/rocm/.info/version",
+            "ls /opt/rocm/lib | grep -E 'amdhip64|rocblas|MIOpen'",
+            *m.pip("show tensorflow-rocm"),
+            "sudo amdgpu-install --usecase=rocm",
+        ),
     )
 
 

@@ -376,6 +376,7 @@ BUILDERS: dict[str, Builder] = {
         causes.gpu.rocm_libs_off_path_fix(
             group(hits, "library"),
             build=any(h.signature.id == "rocm-configure-library-not-found" for h in hits),
+            release=m.rocm_release,
         ),
     ),
     causes.runtime.DISK_SPACE_EXHAUSTED: lambda m, r, hits: (

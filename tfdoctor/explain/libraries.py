@@ -94,6 +94,13 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
             m, group(hits, "required"), group(hits, "cuda_version")
         )
     names = _libraries(hits)
+    if m.rocm_build:
+        # tensorflow-rocm's gpu_device.cc prints the CUDA build's summary ("Cannot dlopen
+        # some GPU libraries", under GOOGLE_CUDA || TENSORFLOW_USE_ROCM): ROCm's libraries,
+        # unless the names the log gives are CUDA's (the one builder decides).
+        cause, fix = causes.gpu.cuda_libraries_fix(m, names)
+        if cause == causes.gpu.ROCM_LIBS_OFF_PATH:
+            return cause, fix
     if r.nix_store is not None and names and m.facts.cuda_libs is None:
         # A Nix package's libraries are in the store, found only through run paths: one the
         # loader did not find is off the path the package was built with.

@@ -27,6 +27,7 @@ from tfdoctor.evidence.devices import (
     tf_image_release,
     tpu_vm_hostname,
 )
+from tfdoctor.evidence.distro import Distro, read_distro
 from tfdoctor.evidence.frameworks import read_frameworks
 from tfdoctor.evidence.gpumemory import read_gpu_memory
 from tfdoctor.evidence.imports import imported_before_tensorflow
@@ -74,7 +75,7 @@ from tfdoctor.machine import LogHints
 from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
-from tfdoctor.signatures import LOADER_LINE, NOUVEAU_HOLDS_GPU
+from tfdoctor.signatures import LOADER_LINE, NOUVEAU_HOLDS_GPU, ROCM_WORDS
 from tfdoctor.wheel_index import releases_of
 
 
@@ -279,6 +280,12 @@ class Revealed(Record):
     #: The package manager the log shows the host's packages installed with (``apt``,
     #: ``dnf``, ``yum``, ``zypper``).
     packager: Optional[str] = None
+    #: The Linux distribution the log names (os-release's lines, ``lsb_release -a``,
+    #: ``hostnamectl``, the issue form's answer): :func:`tfdoctor.evidence.distro.read_distro`.
+    distro: Optional[Distro] = None
+    #: The log shows AMD's ROCm stack at work: a ROCm library TensorFlow's loader opened or
+    #: missed, or another signature in ROCm's words (tensorflow-rocm's build, not a CUDA one).
+    rocm_shown: bool = False
     #: The tool of the first ``docker run`` or ``podman run`` the log shows, GPU flag or not.
     run_tool: Optional[str] = None
     #: The line that prints a Docker container's default hostname (its ID's first 12 hex
@@ -730,6 +737,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         container_host=_container_host(evidence),
         packager=host_packager(evidence.first_text),
+        distro=read_distro(evidence.first_text, evidence.stated.os_said),
+        rocm_shown=any(ROCM_WORDS in h.signature.tags for h in evidence.hits.values()),
         run_tool=container_run_tool(evidence.first_text),
         container_hostname=container_hostname(evidence.first_text),
         instance_type=sagemaker_instance_type(evidence.first_text),
@@ -1109,6 +1118,9 @@ def log_hints(revealed: Revealed) -> LogHints:
         conda_installed=revealed.conda_installed,
         conda_channels=revealed.conda_channels,
         packager=revealed.packager,
+        os_ids=revealed.distro.ids if revealed.distro is not None else (),
+        os_name=revealed.distro.name if revealed.distro is not None else None,
+        rocm=revealed.rocm_shown,
     )
 
 
