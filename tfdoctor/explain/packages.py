@@ -1755,7 +1755,7 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
         and version_key(c.have)[:1] >= (2,)
         and not _built_with_numpy2(m, c.requirer, c.requirer_version)
     ):
-        # NumPy 2 under a TensorFlow whose range stops before it: built for NumPy 1, unless
+        # NumPy 2 under a TensorFlow whose range ends below it: built for NumPy 1, unless
         # the matrix states its line was compiled with NumPy 2 (then only out of range).
         cause, remedy, severity = (
             causes.software.NUMPY_ABI,
