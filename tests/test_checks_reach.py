@@ -672,6 +672,46 @@ def test_numpy2_inside_a_floor_only_range_that_imported_is_no_error(line: TFLine
     assert not [x for x in judge(facts) if x.cause == "numpy-abi"]
 
 
+@pytest.mark.parametrize(
+    "line", [x for x in LINES if x.key >= FIRST_NUMPY2_LINE], ids=lambda x: x.line
+)
+def test_numpy2_under_a_numpy2_build_is_no_finding(line: TFLine) -> None:
+    """2.18 on are compiled with NumPy 2 (2.18's release notes): a healthy machine of one of
+    them with NumPy 2, judged without its import, gets no NumPy finding."""
+    facts = with_packages(healthy(line), f.pkg("numpy", "2.0.2"))
+    assert not [x for x in judge(facts) if "numpy" in f"{x.cause} {x.summary}".lower()]
+
+
+def test_numpy2_under_a_line_of_unknown_abi_is_no_finding() -> None:
+    """A line whose numpy_abi the matrix does not state makes no claim, even where its wheel
+    and every later line's cap numpy below 2: no error on what may be a healthy machine."""
+    line = next(x for x in FLOOR_ONLY)
+    unknown = dataclasses.replace(line, numpy_abi=None)
+    matrix = dataclasses.replace(
+        MATRIX, lines=tuple(unknown if x.line == line.line else x for x in MATRIX.lines)
+    )
+    facts = with_packages(healthy(line), f.pkg("numpy", "2.0.2"))
+    found = list(run_checks(CheckContext(facts, matrix), CHECKS))
+    assert not [x for x in found if x.cause == "numpy-abi"]
+    # The shipped line's stated ABI does give the finding.
+    assert [x for x in judge(facts) if x.cause == "numpy-abi"]
+
+
+def test_numpy2_above_the_cap_of_a_numpy2_build_is_out_of_range_not_abi() -> None:
+    """A line the matrix states was compiled with NumPy 2 whose wheel still caps numpy below
+    2 (a maintenance line's pin): NumPy 2 is outside its declared range, not its ABI."""
+    line = next(x for x in LINES if x.line == "2.17")
+    built2 = dataclasses.replace(line, numpy_abi=2)
+    matrix = dataclasses.replace(
+        MATRIX, lines=tuple(built2 if x.line == line.line else x for x in MATRIX.lines)
+    )
+    facts = with_packages(healthy(line), f.pkg("numpy", "2.0.2"))
+    found = list(run_checks(CheckContext(facts, matrix), CHECKS))
+    assert not [x for x in found if x.cause == "numpy-abi"], errors(found)
+    assert [x for x in found if x.cause == "dependency-out-of-range"], errors(found)
+    assert not [x for x in found if "compiled against NumPy 1" in x.detail]
+
+
 def test_every_family_reaches_some_line() -> None:
     """A family no line of the matrix can show would test nothing."""
     reached = {family.name for family, _ in cases() if family.make(_) is not None}

@@ -3144,3 +3144,24 @@ def test_tensorflow_from_conda_and_pip_comes_back_from_the_channel_it_came_from(
     )
     assert found.fix is not None
     assert found.fix.commands[-1] == command
+
+
+def test_numpy2_over_the_cap_of_a_line_compiled_with_numpy2_is_out_of_range_only() -> None:
+    """pip's notice of NumPy 2 above the numpy cap of a line the matrix states was compiled
+    with NumPy 2 (a maintenance line's pin): out of the declared range, not NumPy's ABI break;
+    the same notice under a line compiled against NumPy 1 is the ABI break."""
+    notice = (
+        "ERROR: pip's dependency resolver does not currently take into account all the "
+        "packages that are installed. This behaviour is the source of the following "
+        "dependency conflicts.\n"
+        "tensorflow 2.17.1 requires numpy<2.0.0,>=1.23.5, but you have numpy 2.1.3 which is "
+        "incompatible.\n"
+    )
+    matrix = load_matrix(env={})
+    built2 = tuple(
+        dataclasses.replace(x, numpy_abi=2) if x.line == "2.17" else x for x in matrix.lines
+    )
+    as_numpy2 = explained(notice, matrix=dataclasses.replace(matrix, lines=built2))
+    assert "numpy-abi" not in {x.cause for x in as_numpy2.findings}
+    assert "dependency-out-of-range" in {x.cause for x in as_numpy2.findings}
+    assert "numpy-abi" in {x.cause for x in explained(notice, matrix=matrix).findings}

@@ -367,7 +367,8 @@ cuda_families:"""
             "m.yaml:32: tensorflow[0].colour: unknown field (expected one of: and_cuda, "
             "compute_capabilities, cuda, cuda_builds, cuda_install, cudnn, glibc_min, "
             "gpu_package, keras_in_step, known_gpu_failures, latest_patch, line, notes, "
-            "onednn_opts, pins, python, requires_python, sources, tensorflow_gpu_release, "
+            "numpy_abi, onednn_opts, pins, python, requires_python, sources, "
+            "tensorflow_gpu_release, "
             "tf_trt, tolerated_ranges, undeclared_ranges, windows_native_gpu, wrappers, "
             "xla_by_default)",
             id="unknown-field-in-line",
@@ -536,35 +537,54 @@ def test_a_tolerated_range_cites_its_own_source_only_where_the_line_tolerates_it
     )
 
 
-#: The 2.15 line of VALID_MATRIX reading TF_ENABLE_ONEDNN_OPTS, with ``value`` and ``cited``.
-def _onednn_opts(value: str, cited: str = "      onednn_opts: pypi\n") -> str:
+#: The 2.15 line of VALID_MATRIX with the optional fact ``field: value``, cited unless not.
+def _with_fact(field: str, value: str, cited: bool = True) -> str:
+    cite = f"      {field}: pypi\n" if cited else ""
     return sub(
         "    sources:\n      latest_patch: pypi\n",
-        f"    onednn_opts: {value}\n    sources:\n      latest_patch: pypi\n{cited}",
+        f"    {field}: {value}\n    sources:\n      latest_patch: pypi\n{cite}",
     )(VALID_MATRIX)
+
+
+#: The 2.15 line of VALID_MATRIX reading TF_ENABLE_ONEDNN_OPTS, with ``value``.
+def _onednn_opts(value: str, cited: bool = True) -> str:
+    return _with_fact("onednn_opts", value, cited)
+
+
+#: The 2.15 line of VALID_MATRIX compiled against NumPy ABI ``value``.
+def _numpy_abi(value: str, cited: bool = True) -> str:
+    return _with_fact("numpy_abi", value, cited)
+
+
+#: Where the errors below point: the 2.15 line of VALID_MATRIX.
+_AT_2_15 = "m.yaml:41: tensorflow[2.15]"
+#: (id, matrix text, error) of optional facts the loader refuses.
+_WRONG_OPTIONAL_FACTS = (
+    (
+        "onednn-not-a-boolean",
+        _onednn_opts('"yes"'),
+        "onednn_opts: expected true or false, got 'yes'",
+    ),
+    ("onednn-a-release", _onednn_opts('"2.5"'), "onednn_opts: expected true or false, got '2.5'"),
+    (
+        "onednn-uncited",
+        _onednn_opts("true", False),
+        "onednn_opts: no source (add sources.onednn_opts)",
+    ),
+    ("numpy-abi-not-an-abi", _numpy_abi("3"), "numpy_abi: 3 is not a NumPy ABI (one of 1, 2)"),
+    ("numpy-abi-a-string", _numpy_abi('"1"'), "numpy_abi: expected an integer, got '1'"),
+    ("numpy-abi-uncited", _numpy_abi("1", False), "numpy_abi: no source (add sources.numpy_abi)"),
+)
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        pytest.param(
-            _onednn_opts('"yes"'),
-            "m.yaml:41: tensorflow[2.15].onednn_opts: expected true or false, got 'yes'",
-            id="not-a-boolean",
-        ),
-        pytest.param(
-            _onednn_opts('"2.5"'),
-            "m.yaml:41: tensorflow[2.15].onednn_opts: expected true or false, got '2.5'",
-            id="a-release-in-place-of-the-flag",
-        ),
-        pytest.param(
-            _onednn_opts("true", cited=""),
-            "m.yaml:41: tensorflow[2.15].onednn_opts: no source (add sources.onednn_opts)",
-            id="uncited",
-        ),
+        pytest.param(text, f"{_AT_2_15}.{error}", id=name)
+        for name, text, error in _WRONG_OPTIONAL_FACTS
     ],
 )
-def test_a_wrong_onednn_opts_is_refused(text: str, message: str) -> None:
+def test_a_wrong_optional_fact_is_refused(text: str, message: str) -> None:
     assert parse_error(text) == message
 
 
@@ -581,6 +601,44 @@ def test_onednn_opts_since_is_the_oldest_line_reading_it_after_one_that_does_not
     assert parse_matrix(everywhere, "m.yaml").onednn_opts_since() is None
     # No line reads it.
     assert parse_matrix(VALID_MATRIX, "m.yaml").onednn_opts_since() is None
+
+
+def test_numpy_abi_loads_and_unknown_makes_no_claim() -> None:
+    matrix = parse_matrix(_numpy_abi("1"), "m.yaml")
+    assert line("2.15", matrix).numpy_abi == 1
+    assert matrix.compiled_for_numpy1(line("2.15", matrix))
+    # No numpy_abi: unknown, which is no claim (not NumPy 1).
+    assert line("2.0", matrix).numpy_abi is None
+    assert not matrix.compiled_for_numpy1(line("2.0", matrix))
+    two = parse_matrix(_numpy_abi("2"), "m.yaml")
+    assert not two.compiled_for_numpy1(line("2.15", two))
+
+
+def test_a_later_line_capping_numpy_below_2_marks_no_newer_line() -> None:
+    """A maintenance line whose wheel caps numpy<2 says nothing of the lines after it: only a
+    line's own numpy_abi does (the order of the lines is no evidence)."""
+    shipped = {x.line: x for x in SHIPPED.lines}
+    capped = dataclasses.replace(
+        shipped["2.17"],
+        line="2.23",
+        latest_patch="2.23.0",
+        pins=dataclasses.replace(shipped["2.17"].pins, numpy="<2.0.0,>=1.26.0"),
+        numpy_abi=None,
+    )
+    matrix = dataclasses.replace(SHIPPED, lines=(capped, *SHIPPED.lines))
+    assert not matrix.compiled_for_numpy1(capped)
+    for name in ("2.18", "2.19", "2.20", "2.21", "2.22"):
+        assert not matrix.compiled_for_numpy1(shipped[name]), name
+    assert matrix.compiled_for_numpy1(shipped["2.17"])
+
+
+def test_the_shipped_numpy_abis() -> None:
+    """2.18 is the first line compiled with NumPy 2 (its release notes); every older line was
+    built against NumPy 1.x (a wheel pin refusing NumPy 2, or released before NumPy 2.0.0);
+    each claim cites its sources."""
+    for x in SHIPPED.lines:
+        assert x.numpy_abi == (2 if x.key >= (2, 18) else 1), x.line
+        assert x.sources_of("numpy_abi"), x.line
 
 
 @pytest.mark.parametrize(

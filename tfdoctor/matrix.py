@@ -183,6 +183,9 @@ class Pins(Record):
 #: ``system`` (a CUDA toolkit and cuDNN installed beside TensorFlow: NVIDIA's packages, or
 #: conda's ``cudatoolkit``/``cudnn``).
 CUDA_INSTALL_METHODS = ("and-cuda", "cudnn-wheel", "system")
+#: The NumPy C ABIs a line's ``numpy_abi`` names: NumPy 1.x's, and NumPy 2.0's (the first
+#: release that changed it; its builds also load under NumPy 1.x).
+NUMPY_ABIS = (1, 2)
 
 
 @record
@@ -256,6 +259,9 @@ class TFLine(Record):
     onednn_opts: bool = False
     #: TF-TRT in the line's Linux GPU build; None where the matrix does not state it.
     tf_trt: Optional[TfTrt] = None
+    #: The NumPy C ABI (1 or 2) the line's wheels were compiled against; None where no
+    #: source settles it (no claim either way).
+    numpy_abi: Optional[int] = None
     #: Where the entry starts in the matrix file (1-based), for messages.
     lineno: int = 0
 
@@ -369,17 +375,11 @@ class Matrix(Record):
         (NumPy 2.0 is "the first release which changed the ABI": NumPy's "For downstream
         package authors", numpy.org/doc/stable/dev/depending_on_numpy.html).
 
-        Read from the wheels' numpy pins (METADATA): the line's own, or that of any later line,
-        refuses NumPy 2. A wheel is compiled against the NumPy of its day, and a later line
-        still capped below 2 was built before NumPy 2 could serve it; so the lines that
-        declare a floor only (numpy>=1.14.5 in 2.7, >=1.20 in 2.8-2.11) were compiled against
-        1.x too.
+        Read from the line's ``numpy_abi``, a sourced fact of the matrix: where the matrix
+        states none, no claim is made (False), since a wrong claim would raise an error on a
+        healthy machine.
         """
-        for entry in self.lines:
-            pin = entry.pins.numpy
-            if entry.key >= line.key and pin is not None and spec_contains("2.0.0", pin) is False:
-                return True
-        return False
+        return line.numpy_abi == 1
 
     def wrapper_platforms(self) -> dict[str, tuple[str, ...]]:
         """Each distribution TensorFlow's ``tensorflow`` wheel requires on some platforms only
@@ -1056,6 +1056,11 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
             else False
         ),
         tf_trt=tf_trt,
+        numpy_abi=(
+            _numpy_abi(reader, fields["numpy_abi"], f"{where}.numpy_abi")
+            if "numpy_abi" in fields
+            else None
+        ),
         lineno=node.start_mark.line + 1,
     )
     for fact, sub in _stated_facts(entry):
@@ -1079,6 +1084,16 @@ def _stated_facts(entry: TFLine) -> Iterator[tuple[str, str]]:
                     yield fact.name, part
         elif bool(value) if fact.stated == schema.NON_EMPTY else value is not None:
             yield fact.name, ""
+
+
+def _numpy_abi(reader: _Reader, node: Node, where: str) -> int:
+    """``numpy_abi``: a NumPy C ABI major, one of :data:`NUMPY_ABIS`."""
+    abi = reader.integer(node, where)
+    if abi not in NUMPY_ABIS:
+        raise reader.error(
+            node, where, f"{abi} is not a NumPy ABI (one of {', '.join(map(str, NUMPY_ABIS))})"
+        )
+    return abi
 
 
 def _cuda_install(reader: _Reader, node: Node, where: str, line: str) -> CudaInstall:

@@ -336,6 +336,16 @@ LINE_FIELDS: tuple[Field, ...] = (
         ),
     ),
     Field(
+        "numpy_abi",
+        "1 or 2",
+        required=False,
+        doc=(
+            "optional: the NumPy C ABI the line's wheels were compiled against: `1` (NumPy 1.x, "
+            "which NumPy 2 refuses to load) or `2` (NumPy 2.0, whose builds load under NumPy 1.x "
+            "and 2); absent where no source settles it, which makes no claim"
+        ),
+    ),
+    Field(
         "onednn_opts",
         "true or false",
         required=False,

@@ -333,14 +333,9 @@ def _pin_detail(dist: str, version: str, line: Optional[TFLine], own: bool = Tru
     """Why ``dist`` ``version`` outside TensorFlow's range matters; ``own``: the installed
     wheel declares the range itself (else the matrix's pin or undeclared range stands in)."""
     major = version_key(version)[:1]
-    # What the line was built for is read from its own pins (wheel METADATA), not from
-    # release numbers: numpy<2 means built against NumPy 1.x; keras<3 means Keras 2.
-    if (
-        dist == "numpy"
-        and major >= (2,)
-        and line is not None
-        and not _admits(line.pins.numpy, "2.0.0")
-    ):
+    # What the line was built for is read from the matrix, not from release numbers: the
+    # NumPy ABI it was compiled against (numpy_abi, sourced); keras<3 (its pins) means Keras 2.
+    if dist == "numpy" and major >= (2,) and line is not None and line.numpy_abi == 1:
         return (
             f"NumPy 2 changed its C ABI: TensorFlow {line.line} was compiled against NumPy 1.x "
             "and fails to import ('compiled using NumPy 1.x cannot be run in NumPy 2')."
@@ -404,8 +399,9 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
         cause, remedy = causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.range_fix(m, dist)
         if dist == "numpy" and above_range(dep.version, spec):
             # Outside the range upwards by a major: NumPy 2 under a NumPy 1 build, known to
-            # break the import (an error even when --static did not try it).
-            if version_key(dep.version)[:1] >= (2,):
+            # break the import (an error even when --static did not try it). A line the
+            # matrix states was compiled with NumPy 2 is only out of its declared range.
+            if version_key(dep.version)[:1] >= (2,) and (line is None or line.numpy_abi != 2):
                 cause, remedy, severity = (
                     causes.software.NUMPY_ABI,
                     causes.software.numpy_abi_fix(m),

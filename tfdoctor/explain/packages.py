@@ -1618,6 +1618,19 @@ def _companions_off_table(m: Machine) -> Iterator[Finding]:
         )
 
 
+def _built_with_numpy2(m: Machine, requirer: str, version: str) -> bool:
+    """Whether the matrix states that TensorFlow ``requirer`` ``version`` (a TensorFlow
+    distribution or a platform build it requires) was compiled with NumPy 2 (its line's
+    ``numpy_abi``); False where the requirer is another package or the matrix says nothing."""
+    if m.matrix is None or not version:
+        return False
+    name = normalize_name(requirer)
+    if name not in TF_DISTRIBUTIONS and name not in m.matrix.wrapper_platforms():
+        return False
+    line = m.matrix.line_for(version)
+    return line is not None and line.numpy_abi == 2
+
+
 def _line_admitting(m: Machine, target: str, version: str, current: str) -> Optional[TFLine]:
     """The oldest final TensorFlow line after ``current`` whose wheel's pin on ``target`` (a
     package the matrix pins) admits ``version``; None where none does or it is not pinned."""
@@ -1737,8 +1750,13 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
             causes.software.protobuf_fix(m),
             Severity.ERROR if _protobuf_breaks(c) else Severity.INFO,
         )
-    elif c.target == "numpy" and version_key(c.have)[:1] >= (2,):
-        # NumPy 2 under a TensorFlow whose range stops before it: built for NumPy 1.
+    elif (
+        c.target == "numpy"
+        and version_key(c.have)[:1] >= (2,)
+        and not _built_with_numpy2(m, c.requirer, c.requirer_version)
+    ):
+        # NumPy 2 under a TensorFlow whose range ends below it: built for NumPy 1, unless
+        # the matrix states its line was compiled with NumPy 2 (then only out of range).
         cause, remedy, severity = (
             causes.software.NUMPY_ABI,
             causes.software.numpy_abi_fix(m),
