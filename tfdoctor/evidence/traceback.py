@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Optional
 
 from tfdoctor.evidence.packages import normalize_name, plugin_dist
+from tfdoctor.evidence.pyerrors import MissingModule, MissingName, missing_module, missing_name
 from tfdoctor.modules import modules
 from tfdoctor.records import Record, record
 
@@ -142,6 +143,18 @@ class Traceback(Record):
     def name(self) -> str:
         """The exception class without its module (``NotFoundError``)."""
         return self.type.rsplit(".", 1)[-1]
+
+    @property
+    def missing_module(self) -> Optional[MissingModule]:
+        """The module the message says the import system did not find (CPython's ``No module
+        named 'x'``), or None where it says no such thing."""
+        return missing_module(self.message)
+
+    @property
+    def missing_name(self) -> Optional[MissingName]:
+        """The name the message says a ``from M import X`` did not find (CPython's ``cannot
+        import name 'X' from 'M'``), or None where it says no such thing."""
+        return missing_name(self.message)
 
 
 @record
@@ -322,11 +335,6 @@ def _pytest_location(text: str, end: int, name: str) -> tuple[Frame, ...]:
     return (Frame(found.group("path"), int(found.group("line")), ""),)
 
 
-#: Python 2's and 3.6's refusal of a ``from M import X``, which names no module
-#: ("cannot import name Merge", "cannot import name 'Merge'"); 3.7 adds "from 'M'".
-_NAME_ONLY = re.compile(r"^cannot import name '?(?P<name>\w+)'?$")
-
-
 #: Quotes a paste puts where Python printed ' (Markdown's backticks, double quotes, the curly
 #: quotes forums and word processors make of either).
 _Q = "[\"`'\u2018\u2019\u201c\u201d]"
@@ -381,10 +389,12 @@ def _import_source(message: str, code: str) -> str:
     statement that raised shows it (``code``: the innermost frame's source line, or the
     statement printed above a message without frames: ``from keras.layers import Dense,
     Merge``)."""
-    match = _NAME_ONLY.match(message)
-    if match is None or not code:
+    # Python 2's and 3.6's refusal of a ``from M import X`` names no module ("cannot import
+    # name Merge", "cannot import name 'Merge'"); 3.7 adds "from 'M'".
+    missing = missing_name(message)
+    if missing is None or not missing.bare_alone or not code:
         return message
-    name = match.group("name")
+    name = missing.name
     found = re.match(r"\s*from\s+(?P<module>[\w.]+)\s+import\b(?P<names>.*)$", code)
     if found is None or not re.search(rf"\b{re.escape(name)}\b", found.group("names")):
         return message

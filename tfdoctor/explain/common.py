@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Callable, Optional
 
@@ -72,7 +71,3 @@ def _cite_head(evidence: Evidence, fragments: Iterable[str]) -> str:
         if cited not in out:
             out.append(cited)
     return "\n".join(out)
-
-
-#: No module of the name in a top-level import: ``No module named 'x'`` (Python 3's words).
-_NO_TOP_MODULE = re.compile(r"^No module named '(?P<module>[A-Za-z_]\w*)'$")

@@ -27,6 +27,7 @@ from tfdoctor.evidence.packages import (
     NumpyBuild,
 )
 from tfdoctor.evidence.pip import Collected, PipRefusal, PythonRefusal, SourceBuild
+from tfdoctor.evidence.pyerrors import MissingModule
 from tfdoctor.evidence.refusals import (
     ATTRIBUTE,
     KEYWORD,
@@ -2089,21 +2090,23 @@ _MODULE_LACKS = re.compile(
     r"|cannot import name '(?P<name2>\w{1,200})' from '(?P<module2>[\w.]{1,200})'"
     r"|^'(?P<cls>\w{1,200})' object has no attribute '(?P<method>\w{1,200})'"
 )
-#: A whole submodule a release removed, in importlib's words ("No module named 'P.a.b'": P.a
-#: imported), where the table's row names the module and no names.
-_SUBMODULE_GONE = re.compile(r"^No module named '(?P<module>\w{1,100}(?:\.\w{1,100}){1,8})'")
 
 
-def _removed_row(match: re.Match[str]) -> Optional[tuple[str, str, RemovedApi]]:
+def _removed_row(
+    match: Optional[re.Match[str]], gone: Optional[MissingModule]
+) -> Optional[tuple[str, str, RemovedApi]]:
     """The module, the name and the ``removed_from_distribution`` row a message of
-    :data:`_MODULE_LACKS` (or :data:`_SUBMODULE_GONE`, the name then empty) reads as, or None
-    where the table has no row for it. An object's
-    attribute is looked up as Class.method among every row's names: the message does not
-    name the module."""
+    :data:`_MODULE_LACKS` reads as (else one that begins with a whole submodule a release
+    removed, in importlib's words: "No module named 'P.a.b'", P.a imported, the name then
+    empty, where the table's row names the module and no names), or None where the table
+    has no row for it. An object's attribute is looked up as Class.method among every row's
+    names: the message does not name the module."""
     table = modules().removed_from_dist
-    if match.re is _SUBMODULE_GONE:
-        whole = table.get(match.group("module"))
-        return (match.group("module"), "", whole) if whole and not whole.names else None
+    if match is None:
+        if gone is None or not gone.quoted or gone.before or "." not in gone.name:
+            return None
+        whole = table.get(gone.name)
+        return (gone.name, "", whole) if whole and not whole.names else None
     if match.group("cls"):
         name = f"{match.group('cls')}.{match.group('method')}"
         return next(
@@ -2214,9 +2217,9 @@ def removed_api_findings(
                     _JAX_DEPRECATIONS,
                 )
             ]
-        match = _MODULE_LACKS.search(tb.message) or _SUBMODULE_GONE.match(tb.message)
-        found = _removed_row(match) if match is not None else None
-        if match is None or found is None or _fell_back(tb, tracebacks):
+        match = _MODULE_LACKS.search(tb.message)
+        found = _removed_row(match, tb.missing_module)
+        if found is None or _fell_back(tb, tracebacks):
             continue
         module, name, row = found
         if any(tb.message in line for line in signed):
@@ -2240,7 +2243,7 @@ def removed_api_findings(
                 # release without the method and no other installed package's code raised it
                 # (PySpark's DataFrame raises the same words beside any pandas).
                 Severity.WARNING
-                if match.re is _MODULE_LACKS
+                if match is not None
                 and match.group("cls")
                 and not _class_is_own(tb, module.split(".", 1)[0], row.dist, m, listed or {})
                 else Severity.ERROR,
@@ -2732,22 +2735,21 @@ def _whose_import(tb: Traceback) -> str:
     )
 
 
-# Python before 3.8 printed `cannot import name 'X'` without the module: the import statement
-# the innermost frame shows names it.
-_BARE_NAME = re.compile(r"cannot import name '(?P<name>\w+)'(?! from)")
 _FROM_IMPORT = re.compile(r"^\s*from\s+(?P<module>[\w.]+)\s+import\b")
 
 
 def _private_message(tb: Traceback) -> str:
     """The exception's message, with the module an old Python left out taken from the import
     line of the innermost frame that names the missing name."""
-    bare = _BARE_NAME.search(tb.message)
-    if bare is None:
+    # Python before 3.7 printed `cannot import name 'X'` without the module: the import
+    # statement the innermost frame shows names it.
+    bare = tb.missing_name
+    if bare is None or bare.module or not bare.quoted:
         return tb.message
     for code in (*(frame.code for frame in reversed(tb.frames)), tb.statement):
         found = _FROM_IMPORT.match(code or "")
-        if found is not None and bare.group("name") in code:
-            return f"cannot import name '{bare.group('name')}' from '{found.group('module')}'"
+        if found is not None and bare.name in code:
+            return f"cannot import name '{bare.name}' from '{found.group('module')}'"
     return tb.message
 
 
@@ -3480,7 +3482,8 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
         asked: tuple[str, ...] = (module,) if module in _SHADOWABLE else ()
         if not asked and "'module' object has no attribute" in tb.message:
             asked = _SHADOWABLE
-        tail = re.fullmatch(r"No module named [A-Za-z_][\w.]*\s*", tb.message) is not None
+        gone = tb.missing_module
+        tail = gone is not None and gone.python2_alone
         if not asked and tail:
             # Python 2 names only the submodule's tail, unquoted ("No module named datasets"):
             # the frame that imported it says whose submodule it asked for.
