@@ -1124,11 +1124,8 @@ def path_hints(paths: list[str]) -> list[Inferred]:
     return out
 
 
-#: A module of TensorFlow's own package, missing: the message of an import that failed.
-_OWN_MODULE_MISSING = re.compile(
-    r"No module named '(?P<m1>(?:tensorflow|tensorflow_core)\.[\w.]+)'"
-    r"|cannot import name '\w+' from '(?P<m2>(?:tensorflow|tensorflow_core)\.[\w.]+)'"
-)
+#: A module of TensorFlow's own package (the name an import's message gives).
+_OWN_MODULE = re.compile(r"(?:tensorflow|tensorflow_core)\.[\w.]+")
 
 
 #: Packages of TensorFlow's own tree that every release installs, from 0.12 to 2.21 (each is a
@@ -1164,21 +1161,26 @@ def own_module_missing(tb: Traceback) -> Optional[str]:
     the innermost frame is TensorFlow's installed code (not a lazy loader, which imports on
     the user's behalf), or a module every release installs, whoever imported it: its files
     on disk are incomplete. None otherwise."""
-    match = _OWN_MODULE_MISSING.search(tb.message)
-    if match is None:
+    # A module of TensorFlow's own package missing, or one without a name asked of it.
+    gone, asked = tb.missing_module, tb.missing_name
+    missing = gone.name if gone is not None and gone.quoted else ""
+    missing = missing if _OWN_MODULE.fullmatch(missing) else ""
+    lacking = asked.module if asked is not None else ""
+    lacking = lacking if _OWN_MODULE.fullmatch(lacking) else ""
+    if not missing and not lacking:
         return None
     if (
-        match.group("m1") in EVERY_RELEASE_MODULES
+        missing in EVERY_RELEASE_MODULES
         and "is not a package" not in tb.message  # a file named tensorflow.py: shadowed
     ):
-        return match.group("m1")
+        return missing
     if not tb.frames:
         return None
     inner = tb.frames[-1].path
     origin = origin_of(inner)
     if origin.dist != "tensorflow" or not origin.installed or "lazy_loader" in inner:
         return None
-    return match.group("m1") or match.group("m2")
+    return missing or lacking
 
 
 _KERAS_NAME_MISSING = re.compile(

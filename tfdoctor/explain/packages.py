@@ -3936,10 +3936,6 @@ def _private_import_finding(tb: Traceback, m: Machine, led: str) -> Finding:
 
 # --- Keras 2's own module layout asked of Keras 3 ------------------------------------------------
 
-_MISSING_MODULE = re.compile(
-    r"No module named '(?P<m1>keras[\w.]*)'|cannot import name '\w+' from '(?P<m2>keras[\w.]*)'"
-)
-
 
 def keras2_moved_under_src(m: Machine, tracebacks: Sequence[Traceback]) -> str:
     """The Keras 2.13-2.15 the log shows (the keras installed, else the Keras of the
@@ -3967,10 +3963,13 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
     keras.optimizers.optimizer_v2: the layouts the frames' paths call Keras 2) where Keras 3
     is installed: Keras 2 code under Keras 3."""
     for tb in tracebacks:
-        match = _MISSING_MODULE.search(tb.message)
-        if match is None:
+        # A module of the keras package missing, or one without a name asked of it.
+        gone, asked = tb.missing_module, tb.missing_name
+        missing = gone.name if gone is not None and gone.quoted else ""
+        lacking = asked.module if asked is not None else ""
+        module = next((x for x in (missing, lacking) if x.startswith("keras")), "")
+        if not module:
             continue
-        module = match.group("m1") or match.group("m2") or ""
         if module == "keras.src":
             # Keras has kept its code under keras/src/ since 2.13 (Keras 3 too): a Keras
             # without it is older than what imports it (TensorFlow 2.13+, or a file saved by
@@ -4008,7 +4007,11 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             ]
         if origin.generation != "Keras 2":
             continue
-        if match.group("m2") and "(unknown location)" not in tb.message:
+        if (
+            not missing.startswith("keras")
+            and asked is not None
+            and asked.path != "unknown location"
+        ):
             # A name refused by a Keras 2 module that imported from its own file (`cannot
             # import name 'X' from 'keras.engine' (.../keras/engine/__init__.py)`) shows a
             # Keras 2 installed, a release without that name, not Keras 3. Not the folder a
