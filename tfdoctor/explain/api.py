@@ -1521,8 +1521,6 @@ _TF_NAME_ASKED = re.compile(
 #: A tensorflow.py or tensorflow/__init__.py a frame runs: a module of that name, which shadows
 #: TensorFlow unless it is the installed one.
 _OWN_TENSORFLOW = re.compile(r"(?:^|[/\\])tensorflow(?:\.py|[/\\]__init__\.py)$")
-#: A module of TensorFlow's missing, as Python's ModuleNotFoundError words it.
-_NO_TF_MODULE = re.compile(r"No module named 'tensorflow\.")
 
 
 def _tf2_name_under_tf1(
@@ -1535,7 +1533,10 @@ def _tf2_name_under_tf1(
     has as ``tf.X`` and lacks as ``tf.compat.v1.X`` is no 1.x name; a module printed as
     ``tensorflow._api.v1...`` shows the 1.x release itself."""
     missing = _tf_name_missing(tb, tf_version)
-    if missing is None or _NO_TF_MODULE.search(tb.message):
+    gone = tb.missing_module
+    if missing is None or (
+        gone is not None and gone.quoted and gone.name.startswith("tensorflow.")
+    ):
         # A whole module missing is asked only where every 2.x line has it too
         # (_tf1_added_later): one a later 2.x line dropped says nothing of 1.x.
         return None
