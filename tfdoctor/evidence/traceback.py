@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Optional
 
 from tfdoctor.evidence.packages import normalize_name, plugin_dist
+from tfdoctor.evidence.pyerrors import MissingModule, MissingName, missing_module, missing_name
 from tfdoctor.modules import modules
 from tfdoctor.records import Record, record
 
@@ -142,6 +143,18 @@ class Traceback(Record):
     def name(self) -> str:
         """The exception class without its module (``NotFoundError``)."""
         return self.type.rsplit(".", 1)[-1]
+
+    @property
+    def missing_module(self) -> Optional[MissingModule]:
+        """The module the message says the import system did not find (CPython's ``No module
+        named 'x'``), or None where it says no such thing."""
+        return missing_module(self.message)
+
+    @property
+    def missing_name(self) -> Optional[MissingName]:
+        """The name the message says a ``from M import X`` did not find (CPython's ``cannot
+        import name 'X' from 'M'``), or None where it says no such thing."""
+        return missing_name(self.message)
 
 
 @record
@@ -322,11 +335,6 @@ def _pytest_location(text: str, end: int, name: str) -> tuple[Frame, ...]:
     return (Frame(found.group("path"), int(found.group("line")), ""),)
 
 
-#: Python 2's and 3.6's refusal of a ``from M import X``, which names no module
-#: ("cannot import name Merge", "cannot import name 'Merge'"); 3.7 adds "from 'M'".
-_NAME_ONLY = re.compile(r"^cannot import name '?(?P<name>\w+)'?$")
-
-
 #: Quotes a paste puts where Python printed ' (Markdown's backticks, double quotes, the curly
 #: quotes forums and word processors make of either).
 _Q = "[\"`'\u2018\u2019\u201c\u201d]"
@@ -381,10 +389,12 @@ def _import_source(message: str, code: str) -> str:
     statement that raised shows it (``code``: the innermost frame's source line, or the
     statement printed above a message without frames: ``from keras.layers import Dense,
     Merge``)."""
-    match = _NAME_ONLY.match(message)
-    if match is None or not code:
+    # Python 2's and 3.6's refusal of a ``from M import X`` names no module ("cannot import
+    # name Merge", "cannot import name 'Merge'"); 3.7 adds "from 'M'".
+    missing = missing_name(message)
+    if missing is None or not missing.bare_alone or not code:
         return message
-    name = match.group("name")
+    name = missing.name
     found = re.match(r"\s*from\s+(?P<module>[\w.]+)\s+import\b(?P<names>.*)$", code)
     if found is None or not re.search(rf"\b{re.escape(name)}\b", found.group("names")):
         return message
@@ -1114,11 +1124,8 @@ def path_hints(paths: list[str]) -> list[Inferred]:
     return out
 
 
-#: A module of TensorFlow's own package, missing: the message of an import that failed.
-_OWN_MODULE_MISSING = re.compile(
-    r"No module named '(?P<m1>(?:tensorflow|tensorflow_core)\.[\w.]+)'"
-    r"|cannot import name '\w+' from '(?P<m2>(?:tensorflow|tensorflow_core)\.[\w.]+)'"
-)
+#: A module of TensorFlow's own package (the name an import's message gives).
+_OWN_MODULE = re.compile(r"(?:tensorflow|tensorflow_core)\.[\w.]+")
 
 
 #: Packages of TensorFlow's own tree that every release installs, from 0.12 to 2.21 (each is a
@@ -1154,21 +1161,26 @@ def own_module_missing(tb: Traceback) -> Optional[str]:
     the innermost frame is TensorFlow's installed code (not a lazy loader, which imports on
     the user's behalf), or a module every release installs, whoever imported it: its files
     on disk are incomplete. None otherwise."""
-    match = _OWN_MODULE_MISSING.search(tb.message)
-    if match is None:
+    # A module of TensorFlow's own package missing, or one without a name asked of it.
+    gone, asked = tb.missing_module, tb.missing_name
+    missing = gone.name if gone is not None and gone.quoted else ""
+    missing = missing if _OWN_MODULE.fullmatch(missing) else ""
+    lacking = asked.module if asked is not None else ""
+    lacking = lacking if _OWN_MODULE.fullmatch(lacking) else ""
+    if not missing and not lacking:
         return None
     if (
-        match.group("m1") in EVERY_RELEASE_MODULES
+        missing in EVERY_RELEASE_MODULES
         and "is not a package" not in tb.message  # a file named tensorflow.py: shadowed
     ):
-        return match.group("m1")
+        return missing
     if not tb.frames:
         return None
     inner = tb.frames[-1].path
     origin = origin_of(inner)
     if origin.dist != "tensorflow" or not origin.installed or "lazy_loader" in inner:
         return None
-    return match.group("m1") or match.group("m2")
+    return missing or lacking
 
 
 _KERAS_NAME_MISSING = re.compile(

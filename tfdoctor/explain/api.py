@@ -12,11 +12,12 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import first_keras3_line
+from tfdoctor.evidence.pyerrors import missing_module, missing_name
 from tfdoctor.evidence.traceback import (
     Inferred,
     Traceback,
@@ -70,6 +71,13 @@ _NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute\s*'(?P
 _RETYPED_NAME = re.compile(r"'[ \t]*(\w+(?:[ \t]*\.[ \t]*\w+)*)[ \t]*'")
 
 
+def _quoted_missing(tb: Traceback, name: str = "") -> bool:
+    """Whether ``tb``'s message, as printed, says in Python 3's words that the import system
+    found no module (of the dotted ``name``, where given)."""
+    gone = missing_module(_as_printed(tb.message))
+    return gone is not None and gone.quoted and (not name or gone.name == name)
+
+
 def _as_printed(message: str) -> str:
     """``message`` with the blanks a retyping put inside quoted names taken out."""
     if "' " not in message and " '" not in message:
@@ -77,15 +85,9 @@ def _as_printed(message: str) -> str:
     return _RETYPED_NAME.sub(lambda m: "'" + re.sub(r"[ \t]+", "", m.group(1)) + "'", message)
 
 
-_NO_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
 #: Python 2's words for a module's missing attribute: the module is not named, the source line
 #: the traceback printed is what says which (``tf.placeholder(...)``).
 _PY2_NO_ATTRIBUTE = re.compile(r"^'module' object has no attribute '(?P<attr>\w+)'")
-#: Python 2's words: no quotes, and only the part of the dotted path that did not import,
-#: relative to the last package that did (``import tensorflow.contrib.slim`` under a
-#: TensorFlow without contrib: "No module named contrib.slim").
-_PY2_NO_MODULE = re.compile(r"^No module named (?P<tail>[A-Za-z_][\w.]*)\s*$")
-_NO_NAME = re.compile(r"cannot import name '(?P<attr>\w+)' from '(?P<module>[\w.]+)'")
 #: Python's words for a class's missing attribute (CPython Objects/typeobject.c,
 #: type_getattro: "type object '%.100s' has no attribute '%U'"): a class method or class
 #: attribute asked of the class itself (``tf.lite.TFLiteConverter.from_keras_model_file``).
@@ -176,22 +178,24 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         if found is not None:
             found = _module_imported(knowledge, match.group("module"), *found, tb=tb)
         return found or _written(tb, knowledge, match.group("attr"))
-    match = _NO_NAME.search(message)
-    if match is not None and ".python." in match.group("module") and package_behind(tb)[0]:
+    asked = missing_name(message)
+    if asked is not None and not asked.module:
+        asked = None  # Python 2's and 3.6's words name no module: read below
+    if asked is not None and ".python." in asked.module and package_behind(tb)[0]:
         # A package's import (IPython marked it above) reached into the private tree: the
         # package is of another release (explain.packages' private_api_findings), not an API
         # the user's code used.
         return None
-    if match is not None:
-        found = _named(knowledge, match.group("module"), match.group("attr"))
+    if asked is not None:
+        found = _named(knowledge, asked.module, asked.name)
         # "(unknown location)": an empty namespace directory left by another release, not
         # the module itself.
-        if found is not None and "(unknown location)" not in message:
-            found = _module_imported(knowledge, match.group("module"), *found, tb=tb)
-        return found or _written(tb, knowledge, match.group("attr"))
-    match = _NO_MODULE.search(message)
-    if match is not None:
-        module = match.group("module")
+        if found is not None and asked.path != "unknown location":
+            found = _module_imported(knowledge, asked.module, *found, tb=tb)
+        return found or _written(tb, knowledge, asked.name)
+    gone = missing_module(message)
+    if gone is not None and gone.quoted:
+        module = gone.name
         head, _, last = module.rpartition(".")
         found = _named(knowledge, head, last) if head else None
         if found is not None and _still_shipped(knowledge, found[1]):
@@ -201,9 +205,8 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             # ("No module named 'tensorflow.contrib.seq2seq'") when contrib itself is gone.
             found = _module_imported(knowledge, head, *found, tb=tb)
         return found or _written(tb, knowledge, module)
-    match = _PY2_NO_MODULE.search(message)
-    if match is not None and _tensorflow_tail(tb, match.group("tail")):
-        head, _, last = f"tensorflow.{match.group('tail')}".rpartition(".")
+    if gone is not None and gone.python2_alone and _tensorflow_tail(tb, gone.name):
+        head, _, last = f"tensorflow.{gone.name}".rpartition(".")
         return _named(knowledge, head, last)
     match = _PY2_NO_ATTRIBUTE.search(message)
     if match is not None:
@@ -1043,7 +1046,7 @@ def _keras212_layout(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> 
         verdict.cause != causes.code.API_REMOVED
         or not name.startswith("keras.")
         or name.startswith("keras.src.")
-        or f"No module named '{name}'" not in _as_printed(tb.message)
+        or not _quoted_missing(tb, name)
         or _generation(name) != "Keras 2"
         or _generation(name.rpartition(".")[0]) == "Keras 2"
     ):
@@ -1110,7 +1113,7 @@ def _keras2_shown(
     Keras 3 would not help."""
     if verdict.cause != causes.code.KERAS3_BEHAVIOUR_CHANGE:
         return verdict
-    if _NO_MODULE.search(_as_printed(tb.message)) and name == "tf.python.keras":
+    if _quoted_missing(tb) and name == "tf.python.keras":
         return _tf_keras_copy_missing(verdict, m, tf_version)
     floor = _keras2_printed(tb)
     if floor is None:
@@ -1518,8 +1521,6 @@ _TF_NAME_ASKED = re.compile(
 #: A tensorflow.py or tensorflow/__init__.py a frame runs: a module of that name, which shadows
 #: TensorFlow unless it is the installed one.
 _OWN_TENSORFLOW = re.compile(r"(?:^|[/\\])tensorflow(?:\.py|[/\\]__init__\.py)$")
-#: A module of TensorFlow's missing, as Python's ModuleNotFoundError words it.
-_NO_TF_MODULE = re.compile(r"No module named 'tensorflow\.")
 
 
 def _tf2_name_under_tf1(
@@ -1532,7 +1533,10 @@ def _tf2_name_under_tf1(
     has as ``tf.X`` and lacks as ``tf.compat.v1.X`` is no 1.x name; a module printed as
     ``tensorflow._api.v1...`` shows the 1.x release itself."""
     missing = _tf_name_missing(tb, tf_version)
-    if missing is None or _NO_TF_MODULE.search(tb.message):
+    gone = tb.missing_module
+    if missing is None or (
+        gone is not None and gone.quoted and gone.name.startswith("tensorflow.")
+    ):
         # A whole module missing is asked only where every 2.x line has it too
         # (_tf1_added_later): one a later 2.x line dropped says nothing of 1.x.
         return None
@@ -2071,7 +2075,7 @@ def _python2_shown(tb: Traceback, m: Machine) -> bool:
     message = _as_printed(tb.message)
     return (
         _PY2_NO_ATTRIBUTE.search(message) is not None
-        or _PY2_NO_MODULE.search(message) is not None
+        or ((gone := missing_module(message)) is not None and gone.python2_alone)
         or (m.python_version or "").startswith("2.")
         or any(_PY2_PATH.search(f.path) for f in tb.frames)
     )
@@ -2214,16 +2218,28 @@ def _ranked_unshown(
     return older, [shadow, broken]
 
 
-def _bare_distinct_name(tb: Traceback, words: re.Pattern[str]) -> Optional[str]:
-    """The name (group ``attr``) Python's ``words`` say is missing, where the exception was
+def _py2_attribute(message: str) -> Optional[str]:
+    """The attribute Python 2's ``'module' object has no attribute 'X'`` names, or None."""
+    match = _PY2_NO_ATTRIBUTE.search(message)
+    return match.group("attr") if match is not None else None
+
+
+def _bare_import_name(message: str) -> Optional[str]:
+    """The name Python 2's or 3.6's ``cannot import name 'X'`` (alone, no module) names, or
+    None."""
+    missing = missing_name(message)
+    return missing.name if missing is not None and missing.bare_alone else None
+
+
+def _bare_distinct_name(tb: Traceback, words: Callable[[str], Optional[str]]) -> Optional[str]:
+    """The name Python's ``words`` (their reader) say is missing, where the exception was
     pasted with no source line and no frame, and the name is no common word (it has an
     underscore or a capital: ``select`` or ``merge`` could be any module's); else None."""
     if tb.frames or tb.code:
         return None
-    match = words.search(_as_printed(tb.message))
-    if match is None:
+    attr = words(_as_printed(tb.message))
+    if attr is None:
         return None
-    attr = match.group("attr")
     return None if "_" not in attr.strip("_") and attr[:1].islower() else attr
 
 
@@ -2239,7 +2255,7 @@ def _py2_bare_early_name(
     listed = min(tf1_lines(), key=version_key, default="1.9")
     if tf_version is not None and version_key(tf_version) >= version_key(listed):
         return None
-    attr = _bare_distinct_name(tb, _PY2_NO_ATTRIBUTE)
+    attr = _bare_distinct_name(tb, _py2_attribute)
     if attr is None:
         return None
     names = {s.name for s in load_early().spans if s.name.rsplit(".", 1)[-1] == attr}
@@ -2317,7 +2333,7 @@ def _py2_bare_tf1_name(
     or a name that came or went in 1.x, is left to the other readings (None)."""
     if tf_version is not None and version_key(tf_version) < (2, 0):
         return None
-    attr = _bare_distinct_name(tb, _PY2_NO_ATTRIBUTE)
+    attr = _bare_distinct_name(tb, _py2_attribute)
     if attr is None:
         return None
     name = f"tf.{attr}"
@@ -2341,7 +2357,7 @@ def _bare_import_rule(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[
     effect is an import refusal (``Merge``: keras1-merge-layer) and is no common word (it has
     an underscore or a capital); None otherwise. A warning: the message names no module, so
     the rule's is the likely one, not the one shown (as :func:`_py2_bare_early_name`)."""
-    attr = _bare_distinct_name(tb, _NO_NAME_BARE)
+    attr = _bare_distinct_name(tb, _bare_import_name)
     if attr is None:
         return None
     rules = [
@@ -2730,8 +2746,6 @@ def statement_findings(
 #: The import packages whose missing names this module reads as a release question: the
 #: TensorFlow and Keras packages a name's home can be (companions' own modules are theirs).
 _RELEASE_ROOTS = TF_OWN - {"tensorboard"}
-#: Python 3.5's and 3.6's ``cannot import name 'X'``, without the module it was asked of.
-_NO_NAME_BARE = re.compile(r"^cannot import name '?(?P<attr>\w+)'?\s*$")
 #: A module that imported only in part (a circular import, or a file of the user's own named
 #: like the package): no release question.
 
@@ -2745,32 +2759,31 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
     if _NOT_THE_RELEASE.search(message) or own_module_missing(tb) or keras_own_missing(tb):
         return None
     module, attr = "", ""
-    for pattern in (_NO_ATTRIBUTE, _NO_NAME):
-        match = pattern.search(message)
-        if match is not None:
-            module, attr = match.group("module"), match.group("attr")
-            break
-    else:
-        match = _NO_MODULE.search(message)
-        if match is not None:
-            module, _, attr = match.group("module").rpartition(".")
+    gone = missing_module(message)
+    asked = missing_name(message)
+    match = _NO_ATTRIBUTE.search(message)
+    if match is not None:
+        module, attr = match.group("module"), match.group("attr")
+    elif asked is not None and asked.module:
+        module, attr = asked.module, asked.name
+    elif gone is not None and gone.quoted:
+        module, _, attr = gone.name.rpartition(".")
     code = " ".join(c for c in (tb.code, *(f.code for f in tb.frames[-1:])) if c)
-    tail = _PY2_NO_MODULE.search(message)
-    if not module and tail is not None and code:
+    if not module and gone is not None and gone.python2_alone and code:
         # Python 2 names only the part that did not import (``No module named
         # _impl.keras.layers``): the import line printed above it has the whole path.
         whole = re.search(
-            rf"\b((?:tensorflow|keras|tf_keras)[\w.]*\.{re.escape(tail['tail'])})\b", code
+            rf"\b((?:tensorflow|keras|tf_keras)[\w.]*\.{re.escape(gone.name)})\b", code
         )
         if whole is not None:
             module, _, attr = whole.group(1).rpartition(".")
     if not module:
         # Python 2's words and Python 3.6's bare import refusal name no module: the source
         # line does (``tf.logging._logger.handlers = []``, ``from keras.layers import Merge``).
-        bare = _PY2_NO_ATTRIBUTE.search(message) or _NO_NAME_BARE.search(message)
+        bare = _py2_attribute(message) or _bare_import_name(message)
         if bare is None or not code:
             return None
-        attr = bare.group("attr")
+        attr = bare
         used = re.search(rf"\b((?:tf|tensorflow|keras)(?:\.\w+)*)\.{attr}\b", code)
         imported = re.search(
             rf"\bfrom\s+((?:tensorflow|keras|tf_keras)[\w.]*)\s+import\b.*\b{attr}\b", code

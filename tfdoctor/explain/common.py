@@ -3,7 +3,6 @@ a cause's hits from given signatures, whether a cause was warned of."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Callable, Optional
 
@@ -86,10 +85,6 @@ def _cite_head(evidence: Evidence, fragments: Iterable[str]) -> str:
         if cited not in out:
             out.append(cited)
     return "\n".join(out)
-
-
-#: No module of the name in a top-level import: ``No module named 'x'`` (Python 3's words).
-_NO_TOP_MODULE = re.compile(r"^No module named '(?P<module>[A-Za-z_]\w*)'$")
 
 
 def _without(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:

@@ -37,12 +37,6 @@ from tfdoctor.modules import distribution_of, modules
 from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, tf1_lines
 from tfdoctor.scan.knowledge import public_name
 
-#: Python 3 quotes the name (the evidence layer reads other quotes as these:
-#: evidence.traceback.in_python_quotes); Python 2 prints it bare (then only the part that did
-#: not import, so a bare name is read only as a known distribution's).
-_NO_MODULE = re.compile(
-    r"No module named (?:'(?P<module>[\w.]+)'|(?P<bare>[A-Za-z_]\w*)(?!\w|\.\w))"
-)
 _NO_NAME = re.compile(
     r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'"
     r"|cannot import name '(?P<attr2>\w+)' from '(?P<module2>[\w.]+)'"
@@ -81,10 +75,13 @@ def _tf_requires(m: Machine, dist: str) -> bool:
 
 
 def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
-    match = _NO_MODULE.search(tb.message)
-    if match is None:
+    # Python 3 quotes the whole name; Python 2 prints it bare, and then only the part that did
+    # not import, so a bare name is read only where it is one module's, and only as a known
+    # distribution's (below).
+    gone = tb.missing_module
+    if gone is None or (not gone.quoted and "." in gone.name):
         return None
-    module = match.group("module") or match.group("bare")
+    module = gone.name
     removed = modules().removed_from_dist.get(module)
     if removed is not None and not removed.names:
         # A module a release of its own distribution removed (setuptools 82's pkg_resources):
@@ -95,7 +92,7 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
     if backend is not None:
         return backend
     dist = distribution_of(module)
-    if match.group("bare") and dist is None:
+    if not gone.quoted and dist is None:
         return None  # Python 2's tail of a dotted import, or a word: not a module known here
     # Only the package itself: a submodule missing from an installed package is about its
     # release (API knowledge), not about the package being absent.

@@ -9,7 +9,7 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.packages import read_pip_installed, read_pip_shown
 from tfdoctor.evidence.traceback import interpreter_prefix
-from tfdoctor.explain.common import _NO_TOP_MODULE, cite, group, hits_by
+from tfdoctor.explain.common import cite, group, hits_by
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.facts import normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
@@ -58,10 +58,10 @@ def _kernel_without_install(evidence: Evidence) -> Optional[Finding]:
     if not installed and not shown:
         return None
     for tb in evidence.tracebacks:
-        match = _NO_TOP_MODULE.match(tb.message.strip()) if tb.ipython else None
-        if match is None:
+        missing = tb.missing_module if tb.ipython else None
+        if missing is None or not missing.lone_top_level:
             continue
-        module = match.group("module")
+        module = missing.name
         dist = normalize_name(distribution_of(module) or module)
         said = [text.find(w) for w in ("Successfully installed", "Requirement already satisfied")]
         pip_at = min((x for x in said if x >= 0), default=-1)

@@ -27,6 +27,7 @@ from tfdoctor.evidence.packages import (
     NumpyBuild,
 )
 from tfdoctor.evidence.pip import Collected, PipRefusal, PythonRefusal, SourceBuild
+from tfdoctor.evidence.pyerrors import MissingModule
 from tfdoctor.evidence.refusals import (
     ATTRIBUTE,
     KEYWORD,
@@ -2107,21 +2108,23 @@ _MODULE_LACKS = re.compile(
     r"|cannot import name '(?P<name2>\w{1,200})' from '(?P<module2>[\w.]{1,200})'"
     r"|^'(?P<cls>\w{1,200})' object has no attribute '(?P<method>\w{1,200})'"
 )
-#: A whole submodule a release removed, in importlib's words ("No module named 'P.a.b'": P.a
-#: imported), where the table's row names the module and no names.
-_SUBMODULE_GONE = re.compile(r"^No module named '(?P<module>\w{1,100}(?:\.\w{1,100}){1,8})'")
 
 
-def _removed_row(match: re.Match[str]) -> Optional[tuple[str, str, RemovedApi]]:
+def _removed_row(
+    match: Optional[re.Match[str]], gone: Optional[MissingModule]
+) -> Optional[tuple[str, str, RemovedApi]]:
     """The module, the name and the ``removed_from_distribution`` row a message of
-    :data:`_MODULE_LACKS` (or :data:`_SUBMODULE_GONE`, the name then empty) reads as, or None
-    where the table has no row for it. An object's
-    attribute is looked up as Class.method among every row's names: the message does not
-    name the module."""
+    :data:`_MODULE_LACKS` reads as (else one that begins with a whole submodule a release
+    removed, in importlib's words: "No module named 'P.a.b'", P.a imported, the name then
+    empty, where the table's row names the module and no names), or None where the table
+    has no row for it. An object's attribute is looked up as Class.method among every row's
+    names: the message does not name the module."""
     table = modules().removed_from_dist
-    if match.re is _SUBMODULE_GONE:
-        whole = table.get(match.group("module"))
-        return (match.group("module"), "", whole) if whole and not whole.names else None
+    if match is None:
+        if gone is None or not gone.quoted or gone.before or "." not in gone.name:
+            return None
+        whole = table.get(gone.name)
+        return (gone.name, "", whole) if whole and not whole.names else None
     if match.group("cls"):
         name = f"{match.group('cls')}.{match.group('method')}"
         return next(
@@ -2245,9 +2248,9 @@ def removed_api_findings(
                     _JAX_DEPRECATIONS,
                 )
             ]
-        match = _MODULE_LACKS.search(tb.message) or _SUBMODULE_GONE.match(tb.message)
-        found = _removed_row(match) if match is not None else None
-        if match is None or found is None or _fell_back(tb, tracebacks):
+        match = _MODULE_LACKS.search(tb.message)
+        found = _removed_row(match, tb.missing_module)
+        if found is None or _fell_back(tb, tracebacks):
             continue
         module, name, row = found
         if any(tb.message in line for line in signed):
@@ -2271,7 +2274,7 @@ def removed_api_findings(
                 # release without the method and no other installed package's code raised it
                 # (PySpark's DataFrame raises the same words beside any pandas).
                 Severity.WARNING
-                if match.re is _MODULE_LACKS
+                if match is not None
                 and match.group("cls")
                 and not _class_is_own(tb, module.split(".", 1)[0], row.dist, m, listed or {})
                 else Severity.ERROR,
@@ -2763,22 +2766,21 @@ def _whose_import(tb: Traceback) -> str:
     )
 
 
-# Python before 3.8 printed `cannot import name 'X'` without the module: the import statement
-# the innermost frame shows names it.
-_BARE_NAME = re.compile(r"cannot import name '(?P<name>\w+)'(?! from)")
 _FROM_IMPORT = re.compile(r"^\s*from\s+(?P<module>[\w.]+)\s+import\b")
 
 
 def _private_message(tb: Traceback) -> str:
     """The exception's message, with the module an old Python left out taken from the import
     line of the innermost frame that names the missing name."""
-    bare = _BARE_NAME.search(tb.message)
-    if bare is None:
+    # Python before 3.7 printed `cannot import name 'X'` without the module: the import
+    # statement the innermost frame shows names it.
+    bare = tb.missing_name
+    if bare is None or bare.module or not bare.quoted:
         return tb.message
     for code in (*(frame.code for frame in reversed(tb.frames)), tb.statement):
         found = _FROM_IMPORT.match(code or "")
-        if found is not None and bare.group("name") in code:
-            return f"cannot import name '{bare.group('name')}' from '{found.group('module')}'"
+        if found is not None and bare.name in code:
+            return f"cannot import name '{bare.name}' from '{found.group('module')}'"
     return tb.message
 
 
@@ -3511,7 +3513,8 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
         asked: tuple[str, ...] = (module,) if module in _SHADOWABLE else ()
         if not asked and "'module' object has no attribute" in tb.message:
             asked = _SHADOWABLE
-        tail = re.fullmatch(r"No module named [A-Za-z_][\w.]*\s*", tb.message) is not None
+        gone = tb.missing_module
+        tail = gone is not None and gone.python2_alone
         if not asked and tail:
             # Python 2 names only the submodule's tail, unquoted ("No module named datasets"):
             # the frame that imported it says whose submodule it asked for.
@@ -3964,10 +3967,6 @@ def _private_import_finding(tb: Traceback, m: Machine, led: str) -> Finding:
 
 # --- Keras 2's own module layout asked of Keras 3 ------------------------------------------------
 
-_MISSING_MODULE = re.compile(
-    r"No module named '(?P<m1>keras[\w.]*)'|cannot import name '\w+' from '(?P<m2>keras[\w.]*)'"
-)
-
 
 def keras2_moved_under_src(m: Machine, tracebacks: Sequence[Traceback]) -> str:
     """The Keras 2.13-2.15 the log shows (the keras installed, else the Keras of the
@@ -3995,10 +3994,13 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
     keras.optimizers.optimizer_v2: the layouts the frames' paths call Keras 2) where Keras 3
     is installed: Keras 2 code under Keras 3."""
     for tb in tracebacks:
-        match = _MISSING_MODULE.search(tb.message)
-        if match is None:
+        # A module of the keras package missing, or one without a name asked of it.
+        gone, asked = tb.missing_module, tb.missing_name
+        missing = gone.name if gone is not None and gone.quoted else ""
+        lacking = asked.module if asked is not None else ""
+        module = next((x for x in (missing, lacking) if x.startswith("keras")), "")
+        if not module:
             continue
-        module = match.group("m1") or match.group("m2") or ""
         if module == "keras.src":
             # Keras has kept its code under keras/src/ since 2.13 (Keras 3 too): a Keras
             # without it is older than what imports it (TensorFlow 2.13+, or a file saved by
@@ -4036,7 +4038,11 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             ]
         if origin.generation != "Keras 2":
             continue
-        if match.group("m2") and "(unknown location)" not in tb.message:
+        if (
+            not missing.startswith("keras")
+            and asked is not None
+            and asked.path != "unknown location"
+        ):
             # A name refused by a Keras 2 module that imported from its own file (`cannot
             # import name 'X' from 'keras.engine' (.../keras/engine/__init__.py)`) shows a
             # Keras 2 installed, a release without that name, not Keras 3. Not the folder a

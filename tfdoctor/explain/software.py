@@ -11,7 +11,6 @@ from tfdoctor.compat import first_keras3_line
 from tfdoctor.evidence.packages import plugin_dist
 from tfdoctor.evidence.traceback import installed_package, origin_of
 from tfdoctor.explain.common import (
-    _NO_TOP_MODULE,
     Builder,
     _cite_head,
     _rule_named,
@@ -156,8 +155,9 @@ def _api_removed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 def _tf_module_missing(evidence: Evidence) -> bool:
     """Whether a traceback of ``evidence`` says Python found no top-level ``tensorflow``."""
     return any(
-        (found := _NO_TOP_MODULE.match(tb.message)) is not None
-        and found.group("module") == "tensorflow"
+        (missing := tb.missing_module) is not None
+        and missing.lone_top_level
+        and missing.name == "tensorflow"
         for tb in evidence.tracebacks
     )
 
@@ -763,16 +763,20 @@ _REFUSED_WORDS = re.compile(
 _GARDEN_RESEARCH = re.compile(
     r"^(?P<root>.{0,300}?[\\/]models(?:-[\w.]{1,40})?)[\\/]research[\\/]\w+[\\/]"
 )
-#: Python's message for the Model Garden's `official` package, or a part of it, not found.
-_NO_OFFICIAL = re.compile(r"^No module named '?(?P<module>official(?:\.\w+){0,10})'?$")
 
 
 def _model_garden_official(evidence: Evidence) -> Optional[Finding]:
     """The Model Garden's research code (a frame under a clone's ``models/research/``) failing
     to import ``official``: the clone's root, which holds it, is not first on the path."""
     for tb in evidence.tracebacks:
-        missing = _NO_OFFICIAL.match(tb.message.strip())
-        if tb.type not in ("ModuleNotFoundError", "ImportError") or missing is None:
+        # Python's message alone for the Model Garden's `official` package, or a part of it.
+        missing = tb.missing_module
+        if (
+            tb.type not in ("ModuleNotFoundError", "ImportError")
+            or missing is None
+            or not missing.alone
+            or missing.name.partition(".")[0] != "official"
+        ):
             continue
         roots = [r for r in (_GARDEN_RESEARCH.match(f.path) for f in tb.frames) if r]
         if not roots:
@@ -782,7 +786,7 @@ def _model_garden_official(evidence: Evidence) -> Optional[Finding]:
             f"explain.{causes.software.PACKAGE_NOT_INSTALLED}",
             Severity.ERROR,
             causes.software.PACKAGE_NOT_INSTALLED,
-            f"The Model Garden's {missing.group('module')} is not on the Python path",
+            f"The Model Garden's {missing.name} is not on the Python path",
             f"{tb.where}: {tb.type}: {tb.message}\nThe code is the Model Garden's research "
             f"code in a clone ({roots[-1].group(0)}), whose official package is at {root}.",
             causes.software.model_garden_path_fix(root, "\\" in root),

@@ -592,7 +592,11 @@ def _placeholder_imported(
     for dist in sorted(dists):
         module = table.module_of(dist) or dist.replace("-", "_")
         if not any(
-            tb.message.startswith(f"No module named '{module}") for tb in evidence.tracebacks
+            (absent := tb.missing_module) is not None
+            and absent.quoted
+            and not absent.before
+            and absent.name.startswith(module)
+            for tb in evidence.tracebacks
         ):
             continue
         missing = findings.get(f"explain.{causes.software.PACKAGE_NOT_INSTALLED}")
