@@ -1547,3 +1547,20 @@ def test_the_probed_distribution_outweighs_the_logs() -> None:
         LogHints(os_ids=("ubuntu", "debian"), os_name="Ubuntu 22.04"),
     )
     assert m.os_ids == ("fedora",) and m.ubuntu is False
+
+
+@pytest.mark.parametrize("container", [None, "docker"])
+def test_the_rocm_libraries_fix_runs_no_installer_blindly(container: Optional[str]) -> None:
+    """amdgpu-install is a package of its own (repo.radeon.com/amdgpu-install/RELEASE/),
+    installs its own release's ROCm and, every use case, the kernel driver (AMD's
+    amdgpu-install page): never a command to run on a machine that may lack it; inside a
+    container, whose kernel driver is the host's, the text names --no-dkms."""
+    m = Machine(
+        dataclasses.replace(f.facts(), platform=None),
+        f.FIXTURE_MATRIX,
+        LogHints(rocm=True, container=container),
+    )
+    fix = causes.gpu.rocm_libraries_fix(m, ("libamdhip64.so",))
+    assert not any("amdgpu-install" in command for command in fix.commands)
+    assert "repo.radeon.com/amdgpu-install/" in fix.text
+    assert ("--no-dkms" in fix.text) is (container is not None)

@@ -64,6 +64,7 @@ def test_the_distribution_a_program_printed(text: str, ids: tuple[str, ...], sou
         pytest.param("Linux Ubuntu 20.04", ("ubuntu", "debian"), id="ubuntu"),
         pytest.param("CentOS 7", ("centos", "rhel", "fedora"), id="centos"),
         pytest.param("Ubuntu 22.04 in a Docker container", None, id="a-container-is-the-guest"),
+        pytest.param("Linux Ubuntu 22.04 (Dockerized)", None, id="a-dockerized-guest"),
         pytest.param("Windows 10", None, id="windows"),
         pytest.param("Linux", None, id="no-distribution"),
     ],
@@ -77,6 +78,10 @@ def test_the_issue_forms_answer(said: str, ids: Optional[tuple[str, ...]]) -> No
     "text",
     [
         pytest.param("ID=1000\nexport ID=ubuntu\n", id="a-shell-variable"),
+        # env's output: WSL's NAME is the Windows host's name, a job's ID and NAME its own;
+        # none of os-release's own fields (PRETTY_NAME, ID_LIKE, VERSION_ID) beside them.
+        pytest.param("NAME=DESKTOP-4F2K9\nID=1000\nUSER=me\n", id="env-in-wsl"),
+        pytest.param("  NAME=train-job\n  ID=job42\n", id="a-jobs-variables"),
         pytest.param("Description: an Ubuntu image for training\n", id="a-description-alone"),
         pytest.param("uname -r\n5.15.0-91-generic\n", id="a-kernel-string"),
         pytest.param("Operating System: Windows 11 Pro\n", id="another-system"),
@@ -84,3 +89,10 @@ def test_the_issue_forms_answer(said: str, ids: Optional[tuple[str, ...]]) -> No
 )
 def test_words_that_name_no_distribution(text: str) -> None:
     assert read_distro(text) is None
+
+
+def test_an_os_release_without_its_pretty_name() -> None:
+    """NAME, ID and VERSION_ID alone (os-release(5): PRETTY_NAME may be left out) still name
+    the distribution, by its NAME."""
+    shown = read_distro('NAME="Debian GNU/Linux"\nVERSION_ID="12"\nID=debian\n')
+    assert shown is not None and (shown.ids, shown.name) == (("debian",), "Debian GNU/Linux")

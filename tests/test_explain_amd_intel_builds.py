@@ -612,3 +612,13 @@ def test_a_cuda_library_named_beside_tensorflow_rocm_stays_cudas() -> None:
         "shared object file: No such file or directory\n" + _DLOPEN_SUMMARY
     )
     assert "rocm-libs-off-path" not in all_causes(text)
+
+
+def test_rocminfos_device_node_lines_name_no_rocm_build_of_tensorflow() -> None:
+    """rocminfo's /dev/kfd lines show ROCm's tools on the machine, not which TensorFlow build
+    ran: beside pip's plain tensorflow (PyPI's CUDA build), the summary is not told it is
+    AMD's ROCm build."""
+    kfd = "$ rocminfo\nUnable to open /dev/kfd read-write: Permission denied\n"
+    text = _pip_list("tensorflow", "2.15.0") + kfd + _DLOPEN_SUMMARY
+    assert "rocm-libs-off-path" not in all_causes(text)
+    assert "driver-no-permission" in all_causes(text)

@@ -3066,17 +3066,24 @@ def rocm_libraries_fix(m: Machine, missing: tuple[str, ...]) -> Fix:
         "tensorflow-rocm release with its ROCm)"
     )
     names = ", ".join(missing) if missing else "ROCm libraries"
+    # amdgpu-install is a package of its own, one per ROCm release, whose every use case
+    # installs the kernel driver too (ROCM_AMDGPU_INSTALL): named, never run blindly.
+    dkms = (
+        ", with --no-dkms in this container, whose kernel driver is the host's"
+        if m.container is not None
+        else ""
+    )
     return Fix(
         f"This TensorFlow is AMD's ROCm build, which loads ROCm's libraries, not CUDA's: "
         f"{names} did not load, so it skipped the GPU. Install {built} with AMD's installer "
-        "(amdgpu-install --usecase=rocm) or its packages, and put its lib directory "
-        "(/opt/rocm/lib, or /opt/rocm-X.Y.Z/lib without the /opt/rocm link) on the loader's "
-        "path. CUDA, cuDNN and NVIDIA's library wheels do not serve this build.",
+        "of that release (its amdgpu-install package from repo.radeon.com/amdgpu-install/, "
+        f"then amdgpu-install --usecase=rocm{dkms}) or its packages, and put its lib "
+        "directory (/opt/rocm/lib, or /opt/rocm-X.Y.Z/lib without the /opt/rocm link) on the "
+        "loader's path. CUDA, cuDNN and NVIDIA's library wheels do not serve this build.",
         (
             "cat /opt/rocm/.info/version",
             "ls /opt/rocm/lib | grep -E 'amdhip64|rocblas|MIOpen'",
             *m.pip("show tensorflow-rocm"),
-            "sudo amdgpu-install --usecase=rocm",
         ),
     )
 

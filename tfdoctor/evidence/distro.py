@@ -29,10 +29,10 @@ class Distro(Record):
     source: str
 
 
-#: os-release's ``ID``, ``ID_LIKE`` and ``PRETTY_NAME`` assignments at a line's start, values
-#: quoted or bare (os-release(5): shell-compatible assignments).
+#: os-release's ``ID``, ``ID_LIKE``, ``VERSION_ID``, ``NAME`` and ``PRETTY_NAME`` assignments
+#: at a line's start, values quoted or bare (os-release(5): shell-compatible assignments).
 _OS_RELEASE_FIELD = re.compile(
-    r"^[ \t]*(?P<key>ID|ID_LIKE|PRETTY_NAME|NAME)="
+    r"^[ \t]*(?P<key>ID|ID_LIKE|VERSION_ID|PRETTY_NAME|NAME)="
     r"""(?P<q>["']?)(?P<value>[^"'\n]{1,120})(?P=q)[ \t]*\r?$""",
     re.MULTILINE,
 )
@@ -70,20 +70,31 @@ def _named(name: str) -> Optional[tuple[str, ...]]:
     return next((ids for pattern, ids in _NAMES if pattern.search(name)), None)
 
 
+def _os_release_block(fields: dict[str, str]) -> bool:
+    """``fields`` hold an os-release block: an ``ID`` and one of os-release's own fields."""
+    return "ID" in fields and any(k in fields for k in ("PRETTY_NAME", "ID_LIKE", "VERSION_ID"))
+
+
 def _os_release(text: str) -> Optional[Distro]:
     """The distribution of the first os-release block ``text`` shows: its ``ID=`` with a
-    ``NAME=`` or ``PRETTY_NAME=`` beside it (an ``ID=`` alone is any shell variable)."""
+    field of os-release's own beside it (``PRETTY_NAME=``, ``ID_LIKE=`` or ``VERSION_ID=``),
+    and a name. ``ID=`` and ``NAME=`` alone are any shell's variables (env's output: WSL's
+    ``NAME`` is the Windows host's name)."""
     fields: dict[str, str] = {}
     for found in _OS_RELEASE_FIELD.finditer(text):
         key = found.group("key")
         if key in fields:
-            if "ID" in fields and ("NAME" in fields or "PRETTY_NAME" in fields):
+            if _os_release_block(fields):
                 break  # a second block: the first one's fields are complete
             continue
         fields[key] = found.group("value").strip()
     ident = fields.get("ID", "").lower()
     name = fields.get("PRETTY_NAME") or fields.get("NAME")
-    if not ident or name is None or not re.fullmatch(r"[a-z0-9._-]{1,40}", ident):
+    if (
+        not _os_release_block(fields)
+        or name is None
+        or not re.fullmatch(r"[a-z0-9._-]{1,40}", ident)
+    ):
         return None
     like = tuple(w for w in fields.get("ID_LIKE", "").lower().split() if w != ident)
     return Distro((ident, *like), name, "os-release")
@@ -106,7 +117,7 @@ def read_distro(text: str, stated_os: str = "") -> Optional[Distro]:
                 label = found.group("label")
                 source = "hostnamectl" if label == "Operating System" else "lsb_release"
                 return Distro(ids, value, source)
-    if stated_os and not re.search(r"(?i)\bdocker\b|\bcontainer\b|\bvm\b", stated_os):
+    if stated_os and not re.search(r"(?i)\bdocker|\bcontainer|\bvm\b", stated_os):
         ids = _named(stated_os)
         if ids is not None:
             return Distro(ids, stated_os.strip(), "form")

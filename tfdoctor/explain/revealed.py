@@ -75,7 +75,7 @@ from tfdoctor.machine import LogHints
 from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
-from tfdoctor.signatures import LOADER_LINE, NOUVEAU_HOLDS_GPU, ROCM_WORDS
+from tfdoctor.signatures import KFD_NODE, LOADER_LINE, NOUVEAU_HOLDS_GPU, ROCM_WORDS
 from tfdoctor.wheel_index import releases_of
 
 
@@ -284,7 +284,9 @@ class Revealed(Record):
     #: ``hostnamectl``, the issue form's answer): :func:`tfdoctor.evidence.distro.read_distro`.
     distro: Optional[Distro] = None
     #: The log shows AMD's ROCm stack at work: a ROCm library TensorFlow's loader opened or
-    #: missed, or another signature in ROCm's words (tensorflow-rocm's build, not a CUDA one).
+    #: missed, or another signature in ROCm's words (tensorflow-rocm's build, not a CUDA one);
+    #: not rocminfo's device-node lines (``kfd-node``), which show ROCm's tools on the
+    #: machine beside any TensorFlow build.
     rocm_shown: bool = False
     #: The tool of the first ``docker run`` or ``podman run`` the log shows, GPU flag or not.
     run_tool: Optional[str] = None
@@ -738,7 +740,10 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         container_host=_container_host(evidence),
         packager=host_packager(evidence.first_text),
         distro=read_distro(evidence.first_text, evidence.stated.os_said),
-        rocm_shown=any(ROCM_WORDS in h.signature.tags for h in evidence.hits.values()),
+        rocm_shown=any(
+            ROCM_WORDS in h.signature.tags and KFD_NODE not in h.signature.tags
+            for h in evidence.hits.values()
+        ),
         run_tool=container_run_tool(evidence.first_text),
         container_hostname=container_hostname(evidence.first_text),
         instance_type=sagemaker_instance_type(evidence.first_text),
