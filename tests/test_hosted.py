@@ -491,3 +491,17 @@ def test_the_generation_cause_leaves_the_floor_to_the_data() -> None:
 
     cause = CAUSES["tpu-generation-unsupported"]
     assert not re.search(r"\d+\.\d+\.\d+", cause.explanation)
+
+
+@pytest.mark.parametrize("python", ["3.9.18", "3.12.3", "3.13.1"])
+def test_the_floor_fix_names_no_tpu_release_the_data_does_not_hold(python: str) -> None:
+    """The matrix lists tensorflow's releases, not tensorflow-tpu's: tensorflow-tpu has no
+    build of every tensorflow release (PyPI's tensorflow-tpu has no 2.21.0, tensorflow has), so
+    the fix names no release beside the floor as one the TPU build has."""
+    import tfdoctor.causes.hosted as hosted_causes
+
+    facts = facts_from_json(read_case(DATA / "tpu-vm-v5e-tensorflow-tpu.json")["facts"])
+    fix = hosted_causes.tpu_tensorflow_floor_fix(
+        Machine(_with_python(facts, python), load_matrix()), "v5e", "2.15.0"
+    )
+    assert set(re.findall(r"TensorFlow (\d+\.\d+(?:\.\d+)?)", fix.text)) <= {"2.15.0"}
