@@ -460,7 +460,7 @@ def _with_python(facts: Facts, version: str) -> Facts:
 def test_the_floor_fix_installs_only_what_the_python_has_wheels_for() -> None:
     """``tensorflow-tpu>=FLOOR`` on a Python no release from the floor on serves fails in pip's
     resolver: the fix says the Python must change and names the Pythons the floor's line
-    serves, and installs nothing there; on a served Python it names the newest line it gets."""
+    serves, and installs nothing there; on a served Python it installs from the floor on."""
     import tfdoctor.causes.hosted as hosted_causes
 
     matrix = load_matrix()
@@ -481,8 +481,6 @@ def test_the_floor_fix_installs_only_what_the_python_has_wheels_for() -> None:
         Machine(_with_python(facts, "3.9.18"), matrix), "v5e", "2.15.0"
     )
     assert any('"tensorflow-tpu>=2.15.0"' in c for c in served.commands)
-    newest = matrix.newest_with_wheels("3.9", "linux-")
-    assert newest is not None and f"TensorFlow {newest.line}" in served.text
 
 
 def test_the_generation_cause_leaves_the_floor_to_the_data() -> None:
