@@ -1470,6 +1470,13 @@ def test_the_secure_boot_fix_for_an_unknown_distribution_runs_as_given() -> None
         pytest.param("/home/u/proj/.pixi/envs/default", True, id="pixi-default"),
         pytest.param("/home/u/proj/.pixi/envs/cuda", True, id="pixi-named"),
         pytest.param("/opt/conda/envs/tf", False, id="conda-env"),
+        # pixi global keeps its environments in $PIXI_HOME/envs, by default ~/.pixi/envs
+        # (prefix-dev/pixi crates/pixi_global/src/common.rs, EnvRoot::from_env): no workspace
+        # manifest there takes `pixi add`.
+        pytest.param("/home/u/.pixi/envs/tf", False, id="pixi-global"),
+        pytest.param("/root/.pixi/envs/python", False, id="pixi-global-root"),
+        pytest.param("/Users/u/.pixi/envs/tf", False, id="pixi-global-macos"),
+        pytest.param("/home/u/work/proj/.pixi/envs/default", True, id="pixi-workspace-in-home"),
     ],
 )
 def test_check_fixes_a_pixi_environment_with_pixi_add(prefix: str, pixi: bool) -> None:

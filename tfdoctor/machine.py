@@ -252,6 +252,10 @@ def uv_project_command(args: str) -> Optional[str]:
 
 #: The directory of a pixi workspace that holds its environments, as a prefix path shows it.
 _PIXI_ENVS = "/.pixi/envs/"
+#: pixi global's environments: $PIXI_HOME/envs, by default ~/.pixi/envs (prefix-dev/pixi
+#: crates/pixi_global/src/common.rs, EnvRoot::from_env), a home directory's .pixi, not a
+#: workspace's: no manifest there takes `pixi add` (a prefix with ``/`` for ``\``).
+_PIXI_GLOBAL_ENVS = re.compile(r"^(?:[a-z]:)?(?:/home/[^/]+|/root|/users/[^/]+)/\.pixi/envs/", re.I)
 
 
 def pixi_command(args: str) -> Optional[str]:
@@ -960,11 +964,13 @@ class Machine(Record):
         if self.hints is not None and self.hints.installer:
             return self.hints.installer
         py = self.facts.python
-        if py is not None and _PIXI_ENVS in f"{py.prefix.replace(chr(92), '/')}/":
+        prefix = f"{py.prefix.replace(chr(92), '/')}/" if py is not None else ""
+        if _PIXI_ENVS in prefix and not _PIXI_GLOBAL_ENVS.match(prefix):
             # pixi installs a workspace's environments in its .pixi/envs/NAME: conda
             # environments that "you cannot manually edit", kept in sync with the workspace's
             # manifest and lock (https://pixi.prefix.dev/v0.40.1/features/environment), so a
-            # change goes through pixi's add and remove.
+            # change goes through pixi's add and remove. pixi global's, under a home
+            # directory's .pixi, belong to no workspace and keep the environment's own pip.
             return "pixi"
         return "uv" if py is not None and py.uv_project else None
 

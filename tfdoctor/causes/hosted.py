@@ -500,15 +500,15 @@ def tpu_tensorflow_floor_fix(m: Machine, generation: str, floor: str) -> Fix:
         f"versions tpu-vm-tf-X.Y.Z-pjrt, or tpu-vm-tf-X.Y.Z-pod-pjrt on a multi-host slice). "
     )
     python = m.python_version
-    above = _lines_from(m, floor)
     # pip takes the newest tensorflow-tpu whose wheels the interpreter can install: on a Python
     # no release from the floor on has wheels for, `tensorflow-tpu>=FLOOR` finds no match and
-    # fails. tensorflow-tpu is one more project name of the same pip package build as
-    # tensorflow (TF_PROJECT_NAME, tensorflow/tools/ci_build/rel/ubuntu/*_pip.sh builds
-    # tensorflow_cpu the same way), per release and Python: the matrix's lines' Pythons are
-    # its Pythons.
-    fitting = [x for x in above if m.line_fits(x, "linux-")]
-    if python and above and not fitting:
+    # fails. Assumed, not read from a source of tensorflow-tpu's own: a tensorflow-tpu release
+    # has wheels for the Pythons of the tensorflow release of its number (PyPI's tensorflow-tpu
+    # 2.16.1 to 2.20.0 do), so the matrix's lines' Pythons stand for its Pythons. Not every
+    # tensorflow release has a tensorflow-tpu (PyPI has tensorflow 2.21.0, no tensorflow-tpu
+    # 2.21.0), so the fix names no release of it beyond the floor: pip finds the newest.
+    above = _lines_from(m, floor)
+    if python and above and not any(m.line_fits(x, "linux-") for x in above):
         pythons = sorted({p for x in above for p in x.pythons_on("linux-")}, key=version_key)
         return Fix(
             f"{runs}No TensorFlow release from {floor} on has wheels for Python {python}, so "
@@ -518,14 +518,8 @@ def tpu_tensorflow_floor_fix(m: Machine, generation: str, floor: str) -> Fix:
             f"{LIBTPU_INDEX}){keep}.",
             (),
         )
-    gets = (
-        f" On Python {python} the newest line with wheels is TensorFlow {fitting[0].line}."
-        if python and fitting
-        else ""
-    )
     return Fix(
-        f"{runs}Install the TPU build of {floor} or a later release in place of this one"
-        f"{keep}.{gets}",
+        f"{runs}Install the TPU build of {floor} or a later release in place of this one{keep}.",
         (*remove, *m.pip(f'install "tensorflow-tpu>={floor}" -f {LIBTPU_INDEX}')),
     )
 
