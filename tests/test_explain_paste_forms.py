@@ -375,3 +375,16 @@ def test_a_width_read_from_the_head_holds_for_the_whole_text() -> None:
     text = head + filler + tail
     assert len(head + filler) > 64 * 1024
     assert clean(text) == text
+
+
+def test_a_capital_letter_that_goes_on_a_word_the_console_cut_is_joined() -> None:
+    # The BFC allocator's note (tsl/framework/bfc_allocator.cc), cut at 71 columns (a
+    # narrow box) inside its size's unit: ``GiB`` goes on after ``Gi``, one line again.
+    note = (
+        "2024-03-02 10:00:00.123456: W tensorflow/tsl/framework/bfc_allocator.cc:296] Allo"
+        "cator (GPU_0_bfc) ran out of memory trying to allocate 2.39Gi"
+        "B with freed_by_count=0. The caller indicates that this is not a failure, but may "
+        "mean that there could be performance gains if more memory were available.\n"
+    )
+    assert note[71:142].endswith("Gi")
+    assert clean(_hard_wrapped(note, 71)) == note
