@@ -306,7 +306,7 @@ _EIGHTY = "note: the build went on with the default options of this platform, as
 @pytest.mark.parametrize(
     "own",
     [
-        # pip's own line starts (pip/_internal: operations/prepare.py, req/req_install.py,
+        # pip's own line starts (pip/_internal: operations/prepare.py's two, then
         # commands/install.py, req/__init__.py, network/download.py, wheel_builder.py).
         "Collecting tensorflow==2.15.0",
         "Requirement already satisfied: numpy>=1.23.5 in ./venv/lib/python3.11/site-packages",

@@ -245,8 +245,8 @@ _WRAP_CUTS = 2
 #: :func:`tfdoctor.evidence.progress.crash_shown`'s), a shell's or Python's prompt, a line
 #: of Python code, a path that starts a Python warning. A capital letter starts a line of
 #: its own too (pip's ``Collecting``, ``Requirement already satisfied``, ``Successfully
-#: installed``: pip/_internal/operations/prepare.py, req/req_install.py,
-#: commands/install.py), read in :func:`_goes_on`.
+#: installed``: pip/_internal/operations/prepare.py's ``Collecting %s`` and
+#: ``Requirement %s: %s (%s)``, commands/install.py's), read in :func:`_capital_start`.
 #: The widths consoles open at, where one cut is enough: 80 columns (the VT100's, xterm's and
 #: most terminals' default) and 120 (the Windows console's default buffer width since
 #: Windows 10). A log's longest line is seldom exactly as wide and followed by one that does
