@@ -296,3 +296,95 @@ def test_lines_of_one_length_that_differ_only_in_hexadecimal_numbers_are_not_a_w
         for i in range(10, 40)
     )
     assert clean(text) == text
+
+
+#: A line the program printed exactly 80 columns wide, ending no sentence: once a wrap at 80 is
+#: certain, it is joined to the next line unless that line starts a line of its own.
+_EIGHTY = "note: the build went on with the default options of this platform, as before, xy"
+
+
+@pytest.mark.parametrize(
+    "own",
+    [
+        # pip's own line starts (pip/_internal: operations/prepare.py's two, then
+        # commands/install.py, req/__init__.py, network/download.py, wheel_builder.py).
+        "Collecting tensorflow==2.15.0",
+        "Requirement already satisfied: numpy>=1.23.5 in ./venv/lib/python3.11/site-packages",
+        "Successfully installed keras-2.15.0 tensorflow-2.15.0",
+        "Installing collected packages: numpy, tensorflow",
+        "Downloading tensorflow-2.15.0-cp311-cp311-manylinux_2_17_x86_64.whl (475.2 MB)",
+        "Building wheel for wrapt (setup.py): started",
+        "ERROR: No matching distribution found for tensorflow==2.3.0",
+        "WARNING: Retrying (Retry(total=4, connect=None, read=None)) after connection broken",
+        "DEPRECATION: wrapt is being installed using the legacy 'setup.py install' method",
+        # Shell prompts: bash's default PS1 in a virtual environment, PowerShell's, cmd's,
+        # CPython's interactive prompts and IPython's.
+        "(venv) user@host:~/proj$ python train.py",
+        "user@gpu-box:~$ pip install tensorflow",
+        "$ python -c 'import tensorflow as tf'",
+        "PS C:\\Users\\me\\proj> python train.py",
+        "C:\\Users\\me>python train.py",
+        ">>> import tensorflow as tf",
+        "... print(tf.__version__)",
+        "In [3]: import tensorflow as tf",
+        # Python code.
+        "model.fit(x, y)",
+        "import tensorflow as tf",
+        "from tensorflow import keras",
+        "x = tf.constant([1.0, 2.0])",
+        # A path, as Python's warnings module starts its line (warnings.formatwarning).
+        "/usr/local/lib/python3.10/dist-packages/keras/src/layers/core.py:87: UserWarning: x",
+        "~/proj/train.py:12: DeprecationWarning: x",
+        # CPython's traceback, glog's prefix, Keras' progress, a log record.
+        "Traceback (most recent call last):",
+        "W0000 00:00:1712345678.123456   12345 gpu_device.cc:2256] Cannot dlopen some GPU",
+        "Epoch 3/10",
+        "313/313 [==============================] - 1s 2ms/step - loss: 0.0712",
+        "INFO:tensorflow:Assets written to: saved/assets",
+        "2024-03-02 10:00:00.123456: I tensorflow/core/platform/cpu_feature_guard.cc:182]",
+    ],
+)
+def test_a_line_of_its_own_after_a_line_as_wide_as_a_certain_wrap_is_not_joined(
+    own: str,
+) -> None:
+    assert len(_EIGHTY) == 80
+    log = _DLOPEN * 2 + _EIGHTY + "\n" + own + "\n"
+    # The wrap at 80 is certain (the loader's lines cut twice each); the line exactly 80
+    # columns wide stays apart from the line after it.
+    assert clean(_hard_wrapped(log, 80)) == log
+
+
+def test_a_cut_before_a_capital_letter_is_read_alike_by_both_the_width_and_the_join() -> None:
+    # One cut at 80 columns before a capital letter does not make a wrap certain: nor does a
+    # capital letter go on a line once a wrap is certain by other cuts.
+    first = "dlerror: libcudnn.so.8: cannot open shared object file, read from the cache: "
+    once = first.rjust(80, "_") + "\nNo such file or directory\n"
+    assert len(once.split("\n")[0]) == 80
+    assert clean(once) == once
+    head = _hard_wrapped(_DLOPEN * 2, 80)
+    capital = "x" * 79 + ",\nNo GPU was found, so the model runs on the CPU\n"
+    assert clean(head + capital) == _DLOPEN * 2 + capital
+
+
+def test_a_width_read_from_the_head_holds_for_the_whole_text() -> None:
+    # A log whose head is wrapped at 80 columns but whose tail holds longer lines was not
+    # wrapped at 80 as a whole (two pastes put together): no line of it is joined.
+    head = _hard_wrapped(_DLOPEN, 80)
+    filler = "".join(f"step {i}: loss 0.{i:05d}\n" for i in range(4000))
+    tail = "x" * 90 + "\n" + _EIGHTY + "\n" + "the next line starts its own sentence here\n"
+    text = head + filler + tail
+    assert len(head + filler) > 64 * 1024
+    assert clean(text) == text
+
+
+def test_a_capital_letter_that_goes_on_a_word_the_console_cut_is_joined() -> None:
+    # The BFC allocator's note (tsl/framework/bfc_allocator.cc), cut at 71 columns (a
+    # narrow box) inside its size's unit: ``GiB`` goes on after ``Gi``, one line again.
+    note = (
+        "2024-03-02 10:00:00.123456: W tensorflow/tsl/framework/bfc_allocator.cc:296] Allo"
+        "cator (GPU_0_bfc) ran out of memory trying to allocate 2.39Gi"
+        "B with freed_by_count=0. The caller indicates that this is not a failure, but may "
+        "mean that there could be performance gains if more memory were available.\n"
+    )
+    assert note[71:142].endswith("Gi")
+    assert clean(_hard_wrapped(note, 71)) == note

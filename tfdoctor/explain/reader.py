@@ -242,7 +242,11 @@ _WRAP_CUTS = 2
 #: rule, a shell's report of a process's end (its name first, as bash's, zsh's and fish's
 #: ``bash: line 1: 4242 Killed``, ``zsh: illegal hardware instruction``; glibc's strsignal
 #: words a shell prints alone, ``Illegal instruction``, ``Bus error``; the others are
-#: :func:`tfdoctor.evidence.progress.crash_shown`'s).
+#: :func:`tfdoctor.evidence.progress.crash_shown`'s), a shell's or Python's prompt, a line
+#: of Python code, a path that starts a Python warning. A capital letter starts a line of
+#: its own too (pip's ``Collecting``, ``Requirement already satisfied``, ``Successfully
+#: installed``: pip/_internal/operations/prepare.py's ``Collecting %s`` and
+#: ``Requirement %s: %s (%s)``, commands/install.py's), read in :func:`_capital_start`.
 #: The widths consoles open at, where one cut is enough: 80 columns (the VT100's, xterm's and
 #: most terminals' default) and 120 (the Windows console's default buffer width since
 #: Windows 10). A log's longest line is seldom exactly as wide and followed by one that does
@@ -262,6 +266,17 @@ _OWN_LINE = re.compile(
     r"|[A-Z]\w*(?:Error|Exception|Warning)\b|[A-Z]{3,}:"
     r"|Epoch \d|\d+/\d+ |\[|[-=_*#~]{3}"
     r"|[a-z]{0,3}sh: |Illegal instruction\b|Bus error\b"
+    # A shell's prompt: bash's default PS1 (``user@host:~/dir$ ``) after a virtual
+    # environment's ``(venv) `` (venv's activate script puts it before PS1), a bare ``$ `` or
+    # ``# ``, CPython's interactive ``>>> `` and ``... `` (sys.ps1, sys.ps2), PowerShell's
+    # ``PS C:\>`` and cmd's ``C:\>`` (IPython's ``In [3]:`` is a capitalised word).
+    r"|\([\w.-]+\) |[\w.-]+@[\w.-]+:\S*[$#] |[$#] |>>> |\.\.\. |(?:PS )?[A-Z]:\\"
+    # Python code a user pasted: an import, an assignment, a call alone on its line.
+    r"|import \w|from [\w.]+ import |[A-Za-z_]\w*(?:\[[^\]]*\])? = |[A-Za-z_][\w.]*\(.*\)$"
+    # A path that starts a warning of Python's own (warnings.formatwarning:
+    # ``{filename}:{lineno}: {category}: {message}``); a path alone may be the rest of a
+    # path a console cut (``/usr`` then ``/local/nvidia/lib64``), and goes on.
+    r"|(?:~|\.{1,2})?/\S*\.py:\d+: "
 )
 
 
@@ -269,31 +284,33 @@ def _wrap_width(text: str) -> Optional[int]:
     """The width the text's head was hard-wrapped at (a console that breaks long lines, a copy
     from a fixed-width box), where that is certain; else None.
 
-    Certain when no line of the head is longer than a width, and two or more lines of
-    exactly that width (one, at a console's width (:data:`_CONSOLE_WIDTHS`), before a line
-    that starts with no capital letter), that differ in
-    more than their digits and do not end a sentence, come before a line that does not start
-    as a line of its own (:data:`_OWN_LINE`). A log's own lines of one length end a line and
-    the next starts one (Keras' progress lines), or are one message printed again and again
-    (pip's resolver note before each conflict, a warning of TensorFlow's with only its time
-    changed), ending its sentence or differing only in numbers; the pieces a console cut
-    differ."""
+    Certain when no line of the text is longer than a width, and two or more lines of
+    exactly that width in the head (one, at a console's width (:data:`_CONSOLE_WIDTHS`)),
+    that differ in more than their digits and do not end a sentence, come before a line
+    that may go on them (:func:`_goes_on`, the rule :func:`_unwrapped` joins by). A log's
+    own lines of one length end a line and the next starts one (Keras' progress lines), or
+    are one message printed again and again (pip's resolver note before each conflict, a
+    warning of TensorFlow's with only its time changed), ending its sentence or differing
+    only in numbers; the pieces a console cut differ."""
     head = text[:_CI_HEAD]
     # A head cut from a longer text ends inside a line: that line's length says nothing.
     cut = head.rfind("\n") if len(text) > len(head) else -1
-    lines = head[: cut if cut > 0 else len(head)].split("\n")
+    end = cut if cut > 0 else len(head)
+    lines = head[:end].split("\n")
     # A line redrawn with "\r" shows its last state only: its length is not what was shown.
     width = max((len(line) for line in lines if "\r" not in line), default=0)
     if not _WRAP_LEAST <= width <= _WRAP_MOST:
         return None
     cuts: set[str] = set()
     for line, after in zip(lines, lines[1:]):
-        if len(line) == width and line[-1] not in _SENTENCE_END and _goes_on(line, after):
+        if len(line) == width and line[-1] not in _SENTENCE_END and _goes_on(line, line, after):
             cuts.add(_NUMBER.sub("0", line))
-            # One cut alone: the rest must not start as a sentence or a message does either.
-            if len(cuts) >= _WRAP_CUTS or (
-                width in _CONSOLE_WIDTHS and not after[0].isupper() and len(cuts) == 1
-            ):
+            if len(cuts) >= _WRAP_CUTS or (width in _CONSOLE_WIDTHS and len(cuts) == 1):
+                # The width is read from the head, and joins are made over the whole text:
+                # a longer line past the head says the text was not cut at that width.
+                rest = text[end + 1 :].split("\n") if end < len(text) else []
+                if any(len(line) > width and "\r" not in line for line in rest):
+                    return None
                 return width
     return None
 
@@ -301,8 +318,9 @@ def _wrap_width(text: str) -> Optional[int]:
 def _unwrapped(text: str) -> str:
     """``text`` with the lines a hard wrap cut joined again: each line of exactly the wrap's
     width goes on in the next (a line of twice the width was cut twice), unless the next
-    starts as a line of its own: a line that was exactly as wide stays whole, and a line
-    left apart is read as before, where one joined wrongly could read as another."""
+    may start a line of its own (:func:`_goes_on`): a line that was exactly as wide stays
+    whole, and a line left apart is read as before, where one joined wrongly could read as
+    another."""
     width = _wrap_width(text)
     if width is None:
         return text
@@ -312,7 +330,7 @@ def _unwrapped(text: str) -> str:
     # joined line each time would copy it whole, quadratic in a long line's pieces.
     pieces = [lines[0]]
     for before, line in zip(lines, lines[1:]):
-        if len(before) == width and _goes_on(pieces[0], line):
+        if len(before) == width and _goes_on(pieces[0], before, line):
             pieces.append(line)
         else:
             out.append("".join(pieces))
@@ -321,18 +339,33 @@ def _unwrapped(text: str) -> str:
     return "\n".join(out)
 
 
-def _goes_on(line: str, after: str) -> bool:
-    """Whether ``after`` may be the rest of ``line`` cut by a console: it starts as no line
-    of its own does (:data:`_OWN_LINE`), nor as ``line`` itself does (a prefix every line
-    carries: a runtime's, a service's label, a time), nor is a shell's report of the
-    process's end (``Killed``, ``Segmentation fault (core dumped)``), which the shell writes
-    on a line of its own whatever the length of the line before it."""
+def _goes_on(line: str, before: str, after: str) -> bool:
+    """Whether ``after`` may be the rest of ``line`` (whose last piece so far is ``before``)
+    cut by a console: it starts no capitalised word (:func:`_capital_start`) and as no line
+    of its own does (:data:`_OWN_LINE`), nor as ``line``
+    itself does (a prefix every line carries: a runtime's, a service's label, a time), nor
+    is a shell's report of the process's end (``Killed``, ``Segmentation fault (core
+    dumped)``), which the shell writes on a line of its own whatever the length of the line
+    before it."""
     return (
         bool(after)
+        and not _capital_start(before, after)
         and _OWN_LINE.match(after) is None
         and after[:_SHARED_START] != line[:_SHARED_START]
         and not crash_shown(after)
     )
+
+
+def _capital_start(before: str, after: str) -> bool:
+    """Whether ``after`` starts with a capital letter that may start a line of its own: a
+    capitalised word (a sentence, a message, a command's report: pip's ``Collecting``,
+    ``Successfully installed``; IPython's ``In [3]:``), or any capital after a line that
+    does not end inside a word. A capital after a letter or a digit, followed by no
+    lowercase letter, goes on the word a console cut (``2.39Gi`` then ``B with``,
+    ``lib`` then ``CUDA``)."""
+    if not after[0].isupper():
+        return False
+    return after[1:2].islower() or not before[-1:].isalnum()
 
 
 def _without_ci_prefixes(text: str) -> str:
