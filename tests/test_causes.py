@@ -1547,3 +1547,28 @@ def test_the_probed_distribution_outweighs_the_logs() -> None:
         LogHints(os_ids=("ubuntu", "debian"), os_name="Ubuntu 22.04"),
     )
     assert m.os_ids == ("fedora",) and m.ubuntu is False
+
+
+def test_numpy_upgrades_under_a_numpy1_build_with_a_floor_only_range_keep_numpy1() -> None:
+    """TensorFlow 2.10 declares numpy>=1.20 only, yet was compiled against NumPy 1.x (the
+    matrix's numpy_abi): a NumPy upgrade its fixes run keeps NumPy 1's cap, or pip brings a
+    NumPy 2 that TensorFlow cannot load."""
+    base = f.facts(tensorflow=f.tensorflow(version="2.10.1"))
+    packages = tuple(p for p in base.packages if p.name not in ("tensorflow", "numpy"))
+    facts = dataclasses.replace(
+        base,
+        packages=(
+            *packages,
+            f.pkg("tensorflow", "2.10.1", "numpy>=1.20", top_level=("tensorflow",)),
+            f.pkg("numpy", "1.21.6"),
+        ),
+    )
+    m = machine(facts)
+    for fix in (
+        causes.software.numpy_newer_build_fix(m, "1.25.0"),
+        causes.software.numpy_newer_build_fix(m),
+        causes.software.numpy_core_module_fix(m),
+    ):
+        installs = [c for c in fix.commands if " install " in c]
+        assert installs, fix
+        assert all("<2" in c for c in installs), fix.commands
