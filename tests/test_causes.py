@@ -1554,7 +1554,7 @@ def test_numpy_upgrades_under_a_numpy1_build_with_a_floor_only_range_keep_numpy1
     matrix's numpy_abi): a NumPy upgrade its fixes run keeps NumPy 1's cap, or pip brings a
     NumPy 2 that TensorFlow cannot load."""
     base = f.facts(tensorflow=f.tensorflow(version="2.10.1"))
-    packages = tuple(p for p in base.packages if p.name not in ("tensorflow", "numpy"))
+    packages = tuple(p for p in base.packages or () if p.name not in ("tensorflow", "numpy"))
     facts = dataclasses.replace(
         base,
         packages=(
