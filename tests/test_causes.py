@@ -1571,3 +1571,28 @@ def test_the_rocm_libraries_fix_runs_no_installer_blindly(container: Optional[st
     assert not any("amdgpu-install" in command for command in fix.commands)
     assert "repo.radeon.com/amdgpu-install/" in fix.text
     assert ("--no-dkms" in fix.text) is (container is not None)
+
+
+def test_numpy_upgrades_under_a_numpy1_build_with_a_floor_only_range_keep_numpy1() -> None:
+    """TensorFlow 2.10 declares numpy>=1.20 only, yet was compiled against NumPy 1.x (the
+    matrix's numpy_abi): a NumPy upgrade its fixes run keeps NumPy 1's cap, or pip brings a
+    NumPy 2 that TensorFlow cannot load."""
+    base = f.facts(tensorflow=f.tensorflow(version="2.10.1"))
+    packages = tuple(p for p in base.packages or () if p.name not in ("tensorflow", "numpy"))
+    facts = dataclasses.replace(
+        base,
+        packages=(
+            *packages,
+            f.pkg("tensorflow", "2.10.1", "numpy>=1.20", top_level=("tensorflow",)),
+            f.pkg("numpy", "1.21.6"),
+        ),
+    )
+    m = machine(facts)
+    for fix in (
+        causes.software.numpy_newer_build_fix(m, "1.25.0"),
+        causes.software.numpy_newer_build_fix(m),
+        causes.software.numpy_core_module_fix(m),
+    ):
+        installs = [c for c in fix.commands if " install " in c]
+        assert installs, fix
+        assert all("<2" in c for c in installs), fix.commands

@@ -715,3 +715,42 @@ def test_condas_groups_are_read_in_linear_time() -> None:
     assert [(c.requirer, c.target, c.other) for c in conflicts] == [
         ("tensorflow", "numpy", "pandas 2.0.3")
     ]
+
+
+#: NumPy 2 asked for beside a TensorFlow whose range refuses it, where an older line's
+#: floor-only pin (2.7-2.11) admits NumPy 2: (log, the line the fix may move to, or None).
+_NUMPY2_BESIDE_A_NUMPY1_LINE = {
+    "other-package": (
+        "ERROR: Cannot install tensorflow==2.13.1 and opencv-python==4.11.0.86 because these "
+        "package versions have conflicting dependencies.\n\nThe conflict is caused by:\n"
+        "    tensorflow 2.13.1 depends on numpy<=1.24.3 and >=1.22\n"
+        '    opencv-python 4.11.0.86 depends on numpy>=2; python_version >= "3.9"\n',
+        "2.18",
+    ),
+    "pip-pin": (
+        "ERROR: Cannot install -r requirements.txt (line 2) and numpy==2.0.2 because these "
+        "package versions have conflicting dependencies.\n\nThe conflict is caused by:\n"
+        "    The user requested numpy==2.0.2\n"
+        "    tensorflow 2.6.5 depends on numpy~=1.19.2\n",
+        "2.18",
+    ),
+    "uv-range": (
+        "  ╰─▶ Because tensorflow==2.6.5 depends on numpy>=1.19.2,<1.20 and you require\n"
+        "      numpy>=2.0, we can conclude that you require tensorflow!=2.6.5.\n",
+        "2.18",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    _NUMPY2_BESIDE_A_NUMPY1_LINE.values(),
+    ids=list(_NUMPY2_BESIDE_A_NUMPY1_LINE),
+)
+def test_numpy2_is_never_met_by_a_line_compiled_against_numpy1(text: str, line: str) -> None:
+    # 2.7-2.11 declare a numpy floor only, yet were compiled against NumPy 1.x (the matrix's
+    # numpy_abi): moving TensorFlow to one of them with NumPy 2 fails its import.
+    said = fix_text(top_error(explained(text)))
+    for old in ("2.7", "2.8", "2.9", "2.10", "2.11"):
+        assert f"tensorflow=={old}." not in said, said
+    assert f"tensorflow=={line}." in said, said

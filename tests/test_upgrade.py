@@ -123,6 +123,32 @@ def test_keras2_project_from_215_orders_blockers_changes_code_install(
     assert "6 code changes in 2 files" in plan["summary"]
 
 
+@pytest.mark.parametrize(
+    ("recorded", "to", "step"),
+    [
+        # 2.7-2.11 declare a numpy floor only, yet were compiled against NumPy 1.x: crossing
+        # them is no NumPy 2 step (the matrix's numpy_abi, not the pin's admitting 2.0).
+        pytest.param(TF115_PY36, "2.10", None, id="1.15-to-2.10-none"),
+        pytest.param(TF115_PY36, "2.21", "NumPy 2: TensorFlow 2.18 and later", id="1.15-to-2.21"),
+        pytest.param(PYTHON38, "2.21", "NumPy 2: TensorFlow 2.18 and later", id="2.11-to-2.21"),
+        pytest.param(PYTHON38, "2.17", None, id="2.11-to-2.17-none"),
+    ],
+)
+def test_the_numpy2_step_is_the_first_line_compiled_with_numpy2(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    recorded: Path,
+    to: str,
+    step: str | None,
+) -> None:
+    _, data = plan_json(capsys, "--to", to, "--facts", facts_file(tmp_path, recorded))
+    found = [f["summary"] for f in data["findings"] if f["id"] == "upgrade.numpy2"]
+    if step is None:
+        assert not found
+    else:
+        assert len(found) == 1 and found[0].startswith(step), found
+
+
 def test_code_is_grouped_by_file_most_breaking_file_first(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -1353,6 +1353,23 @@ class Machine(Record):
                 return spec or None
         return None
 
+    def numpy_runs_with(self) -> Optional[str]:
+        """The NumPy range the installed TensorFlow runs with: its declared range, with NumPy
+        1's cap where the matrix states its line was compiled against NumPy 1.x (numpy_abi)
+        and the range admits NumPy 2 (2.7-2.11 declare a floor only), since no NumPy 2 loads
+        it. What a fix that upgrades NumPy installs inside."""
+        declared = self.declared_range("numpy")
+        line = self.line
+        if (
+            declared is not None
+            and line is not None
+            and self.matrix is not None
+            and self.matrix.compiled_for_numpy1(line)
+            and spec_contains("2.0.0", declared) is not False
+        ):
+            return f"{declared},<2"
+        return declared
+
     @functools.cached_property
     def tf_declaring(self) -> tuple[PackageFacts, ...]:
         """The installed TensorFlow and the installed TensorFlow distributions it requires:

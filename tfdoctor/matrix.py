@@ -365,10 +365,21 @@ class Matrix(Record):
         """The lines, newest first, whose wheel declares a range on ``target`` (a package the
         matrix pins: ``protobuf``, ``tf-keras``; or a CUDA wheel of the ``and-cuda`` extra,
         ``nvidia-cuda-nvcc-cu12``) for which ``admits(range)`` holds: the one way TensorFlow
-        lines are chosen by what they require of another package (:meth:`TFLine.declared`)."""
-        return tuple(
-            x for x in self.lines if (pin := x.declared(target)) is not None and admits(pin)
-        )
+        lines are chosen by what they require of another package (:meth:`TFLine.declared`).
+
+        A line compiled against NumPy 1.x (:meth:`compiled_for_numpy1`) runs with no NumPy 2,
+        whatever its pin admits (2.7-2.11 declare a floor only): its numpy range is judged
+        with NumPy 1's cap, so no NumPy 2 ever selects it."""
+        found = []
+        for x in self.lines:
+            pin = x.declared(target)
+            if pin is None:
+                continue
+            if target == "numpy" and self.compiled_for_numpy1(x):
+                pin = f"{pin},<2"
+            if admits(pin):
+                found.append(x)
+        return tuple(found)
 
     def compiled_for_numpy1(self, line: TFLine) -> bool:
         """Whether ``line``'s wheels were compiled against NumPy 1.x, which NumPy 2 cannot load

@@ -745,11 +745,15 @@ def numpy_newer_build_fix(
         "package such as apt's python3-numpy, or another site-packages earlier on sys.path): "
         "the numpy.__file__ command shows which file is imported; remove that copy."
     )
+    # A TensorFlow compiled against NumPy 1.x whose range admits NumPy 2 (a floor only) runs
+    # with NumPy 1 only: the upgrade keeps its cap.
+    runs_with = m.numpy_runs_with()
+    cap = ",<2" if runs_with != m.declared_range("numpy") else ""
     if floor is not None:
         upgrade = declared_range_fix(
             m,
             "numpy",
-            f"numpy>={floor}",
+            f"numpy>={floor}" + (cap if version_key(floor)[:1] < (2,) else ""),
             f"Upgrade NumPy to {floor} or later, the release the module was built against "
             "(within the range TensorFlow declares).",
         )
@@ -762,7 +766,7 @@ def numpy_newer_build_fix(
         # Upgraded within TensorFlow's own range only: an unbounded upgrade can bring a
         # NumPy 2 under a TensorFlow built for NumPy 1. Where the range is not known, the
         # command shows it.
-        spec = m.declared_range("numpy")
+        spec = runs_with
         text = (
             "Upgrade NumPy to the release the package was built for (within the range "
             "TensorFlow declares: `pip show tensorflow` lists it)."
@@ -1532,7 +1536,7 @@ def numpy_core_module_fix(m: Machine) -> Fix:
             f"arrays), or read it with Python {NUMPY_CORE_STUBS_PYTHON} or later.",
             m.pip("show numpy"),
         )
-    declared = m.declared_range("numpy")
+    declared = m.numpy_runs_with()
     if declared is not None and _admits_from(declared, floor):
         return install_fix(
             m,

@@ -40,7 +40,7 @@ from tfdoctor.compat import (
 from tfdoctor.facts import Facts, normalize_name
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import Companions, Matrix, TFLine, spec_contains, version_key
+from tfdoctor.matrix import Companions, Matrix, TFLine, version_key
 from tfdoctor.pin import Pinset
 from tfdoctor.records import Record, record
 
@@ -490,13 +490,11 @@ def _release_changes(
 
 
 def _first_numpy2_line(matrix: Matrix) -> Optional[TFLine]:
-    """The oldest line whose wheel's numpy requirement admits NumPy 2."""
-    admitting = [
-        entry
-        for entry in matrix.lines
-        if entry.pins.numpy and spec_contains("2.0.0", entry.pins.numpy)
-    ]
-    return min(admitting, key=lambda entry: entry.key) if admitting else None
+    """The oldest line the matrix states was compiled with NumPy 2 (``numpy_abi``). Not the
+    first whose numpy pin admits 2.0: 2.7-2.11 declare a floor only, yet were compiled
+    against NumPy 1.x and fail to import under NumPy 2."""
+    built = [entry for entry in matrix.lines if entry.numpy_abi == 2]
+    return min(built, key=lambda entry: entry.key) if built else None
 
 
 # --- the code ------------------------------------------------------------------------------
