@@ -123,6 +123,8 @@ _CRASH_WORDS = (
 _MAX_CANDIDATES = 2000
 #: How far past its line a pattern may read (unittest's verdict two lines below its count).
 _BELOW = 64
+#: A text this short is asked for each word with ``in`` before its lines are searched.
+_SHORT = 4096
 
 
 def _candidates(text: str, word: str) -> Iterator[tuple[int, int]]:
@@ -160,7 +162,9 @@ def _first(
     best: Optional[int] = None
     # A text of a type of its own (explain's block, whose ``in`` asks its distinct line
     # shapes first) answers whether it holds a word without a pass over it.
-    asked = type(text) is not str
+    # So does a short text (one line a reader asks about): ``in`` costs less there than the
+    # pattern set up for each word.
+    asked = type(text) is not str or len(text) <= _SHORT
     for word in words:
         if asked and word not in text:
             continue
