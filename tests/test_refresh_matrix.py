@@ -1100,7 +1100,7 @@ def test_main_check_exit_codes(
     assert out.endswith(
         "not checked: gpu_package.macos, sources, notes, known_gpu_failures, cuda_install.method, "
         "cuda_install.wheels_unfound, tensorflow_gpu_release, undeclared_ranges, "
-        "tolerated_ranges, keras_in_step, tf_trt, xla_by_default, onednn_opts\n"
+        "tolerated_ranges, keras_in_step, tf_trt, xla_by_default, numpy_abi, onednn_opts\n"
     )
     assert out.count("\n") == 1
     matrix.write_text(MATRIX_2_21.replace('glibc_min: "2.27"', 'glibc_min: "2.17"'), "utf-8")
