@@ -1573,21 +1573,26 @@ def test_the_rocm_libraries_fix_runs_no_installer_blindly(container: Optional[st
     assert ("--no-dkms" in fix.text) is (container is not None)
 
 
-def test_numpy_upgrades_under_a_numpy1_build_with_a_floor_only_range_keep_numpy1() -> None:
-    """TensorFlow 2.10 declares numpy>=1.20 only, yet was compiled against NumPy 1.x (the
-    matrix's numpy_abi): a NumPy upgrade its fixes run keeps NumPy 1's cap, or pip brings a
-    NumPy 2 that TensorFlow cannot load."""
+def _tf210_with_numpy(numpy: str) -> Facts:
+    """TensorFlow 2.10.1 as its wheel declares NumPy (numpy>=1.20, a floor only) beside
+    ``numpy``."""
     base = f.facts(tensorflow=f.tensorflow(version="2.10.1"))
     packages = tuple(p for p in base.packages or () if p.name not in ("tensorflow", "numpy"))
-    facts = dataclasses.replace(
+    return dataclasses.replace(
         base,
         packages=(
             *packages,
             f.pkg("tensorflow", "2.10.1", "numpy>=1.20", top_level=("tensorflow",)),
-            f.pkg("numpy", "1.21.6"),
+            f.pkg("numpy", numpy),
         ),
     )
-    m = machine(facts)
+
+
+def test_numpy_upgrades_under_a_numpy1_build_with_a_floor_only_range_keep_numpy1() -> None:
+    """TensorFlow 2.10 declares numpy>=1.20 only, yet was compiled against NumPy 1.x (the
+    matrix's numpy_abi): a NumPy upgrade its fixes run keeps NumPy 1's cap, or pip brings a
+    NumPy 2 that TensorFlow cannot load."""
+    m = machine(_tf210_with_numpy("1.21.6"))
     for fix in (
         causes.software.numpy_newer_build_fix(m, "1.25.0"),
         causes.software.numpy_newer_build_fix(m),
@@ -1596,3 +1601,12 @@ def test_numpy_upgrades_under_a_numpy1_build_with_a_floor_only_range_keep_numpy1
         installs = [c for c in fix.commands if " install " in c]
         assert installs, fix
         assert all("<2" in c for c in installs), fix.commands
+
+
+def test_numpys_range_fix_under_a_numpy1_build_keeps_numpy1() -> None:
+    """A NumPy below TensorFlow 2.10's floor (numpy>=1.20): the range fix installs inside
+    the floor and NumPy 1's cap, not the floor alone (from which pip takes NumPy 2)."""
+    fix = causes.common.range_fix(machine(_tf210_with_numpy("1.19.5")), "numpy")
+    assert fix is not None
+    installs = [c for c in fix.commands if " install " in c]
+    assert installs and all("<2" in c and ">=1.20" in c for c in installs), fix.commands

@@ -630,13 +630,16 @@ def numpy_abi_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
     extension NumPy refused is another package's (``module``, its distribution ``dist`` where
     the module table knows it, as the traceback's frames name it), that package is named with
     its own way out: a release of it built for NumPy 2."""
+    # The range the build runs with (range_fix reads it: a floor-only range of 2.7-2.11 with
+    # NumPy 1's cap, Machine.numpy_runs_with); its words say when the cap is added.
     fix = range_fix(m, "numpy")
-    # Where the installed NumPy 2 is inside TensorFlow's declared range (a floor only, as
-    # numpy>=1.20 of 2.8-2.11), that range with NumPy 1's cap: pip then keeps its floor.
     declared = m.declared_range("numpy")
     # A range that refuses NumPy 2 itself (<2.0.0,>=1.23.5 of 2.14-2.17) needs no second cap.
     capped = declared is not None and spec_contains("2.0.0", declared) is False
-    if fix is not None or capped:
+    spec: tuple[str, ...] = ()
+    if fix is not None and m.numpy_runs_with() != declared:
+        what = "a NumPy 1.x release (numpy<2) inside the range TensorFlow declares"
+    elif fix is not None or capped:
         spec = () if fix is not None else (f"numpy{declared}",)
         what = "the NumPy range TensorFlow declares"
     elif declared:
