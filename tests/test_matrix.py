@@ -11,6 +11,7 @@ from typing import Optional
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from packaging.specifiers import SpecifierSet
 
 from tests.factories import FIXTURE_MATRIX, FIXTURE_MATRIX_PATH, with_release
 from tfdoctor.compat import (
@@ -606,12 +607,12 @@ def test_onednn_opts_since_is_the_oldest_line_reading_it_after_one_that_does_not
 def test_numpy_abi_loads_and_unknown_makes_no_claim() -> None:
     matrix = parse_matrix(_numpy_abi("1"), "m.yaml")
     assert line("2.15", matrix).numpy_abi == 1
-    assert matrix.compiled_for_numpy1(line("2.15", matrix))
+    assert line("2.15", matrix).runs_on_numpy2() is False
     # No numpy_abi: unknown, which is no claim (not NumPy 1).
     assert line("2.0", matrix).numpy_abi is None
-    assert not matrix.compiled_for_numpy1(line("2.0", matrix))
+    assert line("2.0", matrix).runs_on_numpy2() is not False
     two = parse_matrix(_numpy_abi("2"), "m.yaml")
-    assert not two.compiled_for_numpy1(line("2.15", two))
+    assert line("2.15", two).runs_on_numpy2() is not False
 
 
 def test_a_later_line_capping_numpy_below_2_marks_no_newer_line() -> None:
@@ -626,10 +627,17 @@ def test_a_later_line_capping_numpy_below_2_marks_no_newer_line() -> None:
         numpy_abi=None,
     )
     matrix = dataclasses.replace(SHIPPED, lines=(capped, *SHIPPED.lines))
-    assert not matrix.compiled_for_numpy1(capped)
+    assert capped.runs_on_numpy2() is None
     for name in ("2.18", "2.19", "2.20", "2.21", "2.22"):
-        assert not matrix.compiled_for_numpy1(shipped[name]), name
-    assert matrix.compiled_for_numpy1(shipped["2.17"])
+        assert shipped[name].runs_on_numpy2() is True, name
+    assert shipped["2.17"].runs_on_numpy2() is False
+    # The lines NumPy 2.0.2 selects by their numpy pins: NumPy 2 builds only; the floor-only
+    # NumPy 1 builds (2.7-2.11) are judged with NumPy 1's cap, the capped line by its pin.
+    takes = {
+        x.line for x in matrix.lines_pinning("numpy", lambda spec: "2.0.2" in SpecifierSet(spec))
+    }
+    assert {"2.18", "2.19", "2.20", "2.21", "2.22"} <= takes
+    assert not takes & {"2.23", "2.17", "2.11", "2.7"}
 
 
 def test_the_shipped_numpy_abis() -> None:

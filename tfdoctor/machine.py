@@ -1363,8 +1363,7 @@ class Machine(Record):
         if (
             declared is not None
             and line is not None
-            and self.matrix is not None
-            and self.matrix.compiled_for_numpy1(line)
+            and line.runs_on_numpy2() is False
             and spec_contains("2.0.0", declared) is not False
         ):
             return f"{declared},<2"

@@ -265,6 +265,16 @@ class TFLine(Record):
     #: Where the entry starts in the matrix file (1-based), for messages.
     lineno: int = 0
 
+    def runs_on_numpy2(self) -> Optional[bool]:
+        """Whether the line's wheels load under NumPy 2, the one reading of ``numpy_abi``:
+        False where they were compiled against NumPy 1.x, which NumPy 2 cannot load (NumPy 2.0
+        is "the first release which changed the ABI": NumPy's "For downstream package
+        authors", numpy.org/doc/stable/dev/depending_on_numpy.html); True where compiled
+        against NumPy 2.0, whose builds also load under NumPy 1.x; None where the matrix states
+        neither, so no claim is made (a wrong one would raise an error on a healthy machine).
+        """
+        return None if self.numpy_abi is None else self.numpy_abi == 2
+
     def pythons_on(self, platform: str = "") -> tuple[str, ...]:
         """The Pythons this line publishes wheels for on the platforms whose key starts with
         ``platform`` (empty: any), oldest first."""
@@ -367,30 +377,19 @@ class Matrix(Record):
         ``nvidia-cuda-nvcc-cu12``) for which ``admits(range)`` holds: the one way TensorFlow
         lines are chosen by what they require of another package (:meth:`TFLine.declared`).
 
-        A line compiled against NumPy 1.x (:meth:`compiled_for_numpy1`) runs with no NumPy 2,
-        whatever its pin admits (2.7-2.11 declare a floor only): its numpy range is judged
+        A line compiled against NumPy 1.x (:meth:`TFLine.runs_on_numpy2` False) runs with no
+        NumPy 2, whatever its pin admits (2.7-2.11 declare a floor only): its numpy range is judged
         with NumPy 1's cap, so no NumPy 2 ever selects it."""
         found = []
         for x in self.lines:
             pin = x.declared(target)
             if pin is None:
                 continue
-            if target == "numpy" and self.compiled_for_numpy1(x):
+            if target == "numpy" and x.runs_on_numpy2() is False:
                 pin = f"{pin},<2"
             if admits(pin):
                 found.append(x)
         return tuple(found)
-
-    def compiled_for_numpy1(self, line: TFLine) -> bool:
-        """Whether ``line``'s wheels were compiled against NumPy 1.x, which NumPy 2 cannot load
-        (NumPy 2.0 is "the first release which changed the ABI": NumPy's "For downstream
-        package authors", numpy.org/doc/stable/dev/depending_on_numpy.html).
-
-        Read from the line's ``numpy_abi``, a sourced fact of the matrix: where the matrix
-        states none, no claim is made (False), since a wrong claim would raise an error on a
-        healthy machine.
-        """
-        return line.numpy_abi == 1
 
     def wrapper_platforms(self) -> dict[str, tuple[str, ...]]:
         """Each distribution TensorFlow's ``tensorflow`` wheel requires on some platforms only

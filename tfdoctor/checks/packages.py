@@ -335,7 +335,7 @@ def _pin_detail(dist: str, version: str, line: Optional[TFLine], own: bool = Tru
     major = version_key(version)[:1]
     # What the line was built for is read from the matrix, not from release numbers: the
     # NumPy ABI it was compiled against (numpy_abi, sourced); keras<3 (its pins) means Keras 2.
-    if dist == "numpy" and major >= (2,) and line is not None and line.numpy_abi == 1:
+    if dist == "numpy" and major >= (2,) and line is not None and line.runs_on_numpy2() is False:
         return (
             f"NumPy 2 changed its C ABI: TensorFlow {line.line} was compiled against NumPy 1.x "
             "and fails to import ('compiled using NumPy 1.x cannot be run in NumPy 2')."
@@ -401,7 +401,7 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             # Outside the range upwards by a major: NumPy 2 under a NumPy 1 build, known to
             # break the import (an error even when --static did not try it). A line the
             # matrix states was compiled with NumPy 2 is only out of its declared range.
-            if version_key(dep.version)[:1] >= (2,) and (line is None or line.numpy_abi != 2):
+            if version_key(dep.version)[:1] >= (2,) and (line is None or not line.runs_on_numpy2()):
                 cause, remedy, severity = (
                     causes.software.NUMPY_ABI,
                     causes.software.numpy_abi_fix(m),
@@ -454,7 +454,7 @@ def _numpy2_under_numpy1_build(
     ctx: CheckContext, line: Optional[TFLine], reported: set[str]
 ) -> Iterator[Finding]:
     """NumPy 2 inside the range TensorFlow declares (a floor only), under a line compiled
-    against NumPy 1.x (:meth:`Matrix.compiled_for_numpy1`): its import fails on NumPy 2's
+    against NumPy 1.x (:meth:`TFLine.runs_on_numpy2` False): its import fails on NumPy 2's
     ABI, and `pip check` is silent. Only where the import was not run (--static): where it
     ran, its outcome is the verdict (observed beats inferred)."""
     m = ctx.machine
@@ -463,10 +463,9 @@ def _numpy2_under_numpy1_build(
         "numpy" in reported
         or numpy is None
         or line is None
-        or ctx.matrix is None
         or m.import_observed
         or version_key(numpy.version)[:1] < (2,)
-        or not ctx.matrix.compiled_for_numpy1(line)
+        or line.runs_on_numpy2() is not False
     ):
         return
     reported.add("numpy")

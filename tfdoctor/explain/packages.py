@@ -1629,7 +1629,7 @@ def _built_with_numpy2(m: Machine, requirer: str, version: str) -> bool:
     if name not in TF_DISTRIBUTIONS and name not in m.matrix.wrapper_platforms():
         return False
     line = m.matrix.line_for(version)
-    return line is not None and line.numpy_abi == 2
+    return line is not None and line.runs_on_numpy2() is True
 
 
 def _line_admitting(m: Machine, target: str, version: str, current: str) -> Optional[TFLine]:
