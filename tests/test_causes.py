@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import shlex
+import subprocess
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Optional
 
 import pytest
@@ -1461,6 +1464,28 @@ def test_the_secure_boot_fix_for_an_unknown_distribution_runs_as_given() -> None
     fix = causes.gpu.secure_boot_fix(None)
     assert fix.commands and not any("#" in c for c in fix.commands)
     assert "mokutil --import" in fix.text
+
+
+def test_the_secure_boot_fix_enrolls_only_a_key_file_the_machine_has(tmp_path: Path) -> None:
+    """The unknown distribution's enrolling command, run by a shell with a recording `sudo`,
+    imports the first of the builders' key files present here, and nothing where none is: an
+    import of a file the machine lacks would fail and enroll nothing."""
+    fix = causes.gpu.secure_boot_fix(None)
+    (enroll,) = [c for c in fix.commands if "mokutil --import" in c]
+    log = tmp_path / "sudo.log"
+    fake = tmp_path / "sudo"
+    fake.write_text('#!/bin/sh\necho "$@" >> "$SUDO_LOG"\n', encoding="utf-8")
+    fake.chmod(0o755)
+    env = {
+        **os.environ,
+        "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}",
+        "SUDO_LOG": str(log),
+    }
+    subprocess.run(["bash", "-c", enroll], env=env, check=False, timeout=30)
+    keys = (causes.gpu.DKMS_MOK, causes.gpu.UBUNTU_MOK, causes.gpu.AKMODS_MOK)
+    present = [k for k in keys if Path(k).exists()]
+    ran = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+    assert ran == ([f"mokutil --import {present[0]}"] if present else [])
 
 
 @pytest.mark.parametrize(

@@ -2754,13 +2754,16 @@ def secure_boot_fix(m: Optional[Machine] = None) -> Fix:
         "and reboot, or disable Secure Boot. The key depends on what built the module: "
         f"DKMS's {DKMS_MOK}, Ubuntu's {UBUNTU_MOK} (sudo update-secureboot-policy "
         f"--enroll-key), akmods' {AKMODS_MOK}: ls shows which of them this machine has, "
-        "modinfo names the key that signed the module; enroll that file with "
-        "`sudo mokutil --import FILE` (DKMS's where ls lists only it, as the commands do) "
-        "and reboot.",
+        "modinfo names the key that signed the module. The commands enroll the first of "
+        "them present; where ls lists more than one, enroll the one modinfo names instead "
+        "(`sudo mokutil --import FILE`), then reboot.",
         (
             f"ls {DKMS_MOK} {UBUNTU_MOK} {AKMODS_MOK} 2>/dev/null",
             "modinfo -F signer nvidia",
-            f"sudo mokutil --import {DKMS_MOK}",
+            # The first key file present, never one this machine lacks (mokutil would fail
+            # on a missing file and enroll nothing).
+            f"for k in {DKMS_MOK} {UBUNTU_MOK} {AKMODS_MOK}; do "
+            '[ -e "$k" ] && { sudo mokutil --import "$k"; break; }; done',
             "sudo reboot",
         ),
     )
