@@ -401,3 +401,85 @@ def test_the_other_candidates_summary_keeps_the_refusing_functions_name() -> Non
     )
     other = _named(report, "api-removed")
     assert other is not None and other.summary.startswith("conv2d() got strides twice")
+
+
+# Python's words for a keyword TensorFlow's XLA conv wrapper (tensorflow/compiler/tf2xla/
+# python/xla.py) takes only from 2.8 on; the rest of each log is written for the test.
+_CONV_REFUSAL = "TypeError: conv() got an unexpected keyword argument 'batch_group_count'"
+
+
+def test_a_keyword_of_tensorflows_own_module_refused_without_frames_is_a_librarys() -> None:
+    # Only the last line was pasted: the function is one of TensorFlow's own modules, which
+    # libraries built on it call, and the API table knows the line that brought the keyword.
+    report = explained(f"converting the model\n{_CONV_REFUSAL}\n")
+    found = _named(report, "companion-mismatch")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "2.8" in found.summary and "batch_group_count" in found.summary
+    text = fix_text(found)
+    assert "TensorFlow 2.8" in text and "tensorflow.compiler.tf2xla.python.xla.conv" in text
+
+
+def test_a_tensorflow_shown_that_takes_the_keyword_is_no_release_question() -> None:
+    # TensorFlow 2.9 takes the keyword: the conv() that refused it is not that TensorFlow's.
+    report = explained(f"$ pip freeze\ntensorflow==2.9.1\n{_CONV_REFUSAL}\n")
+    assert _named(report, "companion-mismatch") is None
+    assert _unexplained(report)
+
+
+def test_a_source_line_calling_another_function_is_not_the_tables_call() -> None:
+    report = explained(f"    y = torch_conv(x, batch_group_count=2)\n{_CONV_REFUSAL}\n")
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_a_public_functions_keyword_without_frames_is_not_read_as_a_librarys() -> None:
+    # tf.function's jit_compile: user code calls the public API too (explain.api's reading).
+    report = explained("TypeError: function() got an unexpected keyword argument 'jit_compile'\n")
+    lead = report.findings[0]
+    assert lead.cause == "api-removed" and lead.severity is Severity.ERROR
+    # The library's release stays the other candidate only.
+    assert all(
+        x.summary.startswith("Or:") for x in report.findings if x.cause == "companion-mismatch"
+    )
+
+
+def test_a_librarys_refused_keyword_the_table_knows_names_its_release() -> None:
+    report = explained(
+        "$ pip freeze\ntensorflow==2.6.0\n"
+        + _trace(
+            [
+                _USER,
+                (
+                    f"{_SITE}/jax/experimental/jax2tf/jax2tf.py",
+                    "_conv_general_dilated",
+                    "out = tfxla.conv(lhs, rhs, batch_group_count=batch_group_count)",
+                ),
+            ],
+            _CONV_REFUSAL,
+        )
+    )
+    found = _named(report, "companion-mismatch")
+    assert found is not None
+    text = fix_text(found)
+    assert "from TensorFlow 2.8 on, and TensorFlow 2.6.0 is older" in text
+    assert "release of jax" in text
+
+
+def test_a_librarys_refused_keyword_the_table_lacks_says_so_and_how_to_find_it() -> None:
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (
+                    f"{_SITE}/jax/experimental/jax2tf/jax2tf.py",
+                    "_reduce_window",
+                    "out = tfxla.reduce_window(x, init, window_shape=shape)",
+                ),
+            ],
+            "TypeError: reduce_window() got an unexpected keyword argument 'window_shape'",
+        )
+    )
+    found = _named(report, "companion-mismatch")
+    assert found is not None and found.fix is not None
+    assert "not in tfdoctor's API tables" in found.fix.text
+    assert "2.8" not in found.fix.text  # no release is made up
+    assert any("md.requires('jax')" in c for c in found.fix.commands)

@@ -2298,6 +2298,10 @@ def _tf2_keyword_added_later(
     if found is None:
         return None
     kwarg, added = found
+    if not added.public:
+        # A function of TensorFlow's own modules: libraries built on TensorFlow call it, and
+        # whose release asks is explain.interface's reading (companion-mismatch).
+        return None
     if tf_version is not None and version_key(tf_version)[:2] >= version_key(added.added_in):
         return None
     this = (

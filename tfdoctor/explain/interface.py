@@ -13,6 +13,13 @@ candidate, as :func:`tfdoctor.explain.api.release_name_candidates` has it for a 
 name). The user's own code calling so is left to scan's rules: a keyword or attribute of the
 user's may be a typo, and an argument the user's line passed on through the library is the
 user's. Read only where no other reading explained the log.
+
+Where the API table knows the line that brought the refused keyword to the function
+(``tensorflow2_arguments`` in ``data/keras_api.yaml``), the fix names it; elsewhere it says
+the table does not know and how to read the library's own requirements. A keyword of a
+function of TensorFlow's own modules (not its public ``tf.`` API: what libraries built on it
+call, such as the XLA ops' wrappers) refused with no frame shown is read the same way: such a
+call is a library's, whose release was written for that line or later.
 """
 
 from __future__ import annotations
@@ -48,7 +55,12 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.exceptions import TF_WORDS, inferred_note, last_failure
 from tfdoctor.explain.modules import TF_OWN
-from tfdoctor.explain.packages import library_dist, library_fix
+from tfdoctor.explain.packages import (
+    keyword_added_row,
+    library_dist,
+    library_fix,
+    refused_call_fix,
+)
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.modules import distribution_of, modules
@@ -155,11 +167,13 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     (api-removed, a warning: the other candidate). Empty where the caller is the user's own
     code, the library's own (its own function refused), or nothing shows the callee."""
     tb = last_failure(tracebacks)
-    if tb is None or tb.warned or not tb.frames:
+    if tb is None or tb.warned:
         return []
     refusal = read_refusal(tb.message)
     if refusal is None or refusal.argument.startswith("__"):
         return []
+    if not tb.frames:
+        return _unshown_private_call(tb, refusal, m)
     if (
         refusal.shape == ATTRIBUTE
         and refusal.owner in _GRAPH_TENSORS
@@ -207,13 +221,19 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         # What the frames' paths imply of the releases (tensorflow_core/ is 1.15 to 2.1,
         # keras/src/ Keras 3): which side of the boundary the installed one is.
         detail += "\n" + inferred_note(hints)
+    row = keyword_added_row(refusal, m)
+    if row is not None:
+        detail += (
+            f"\n`{row.api}` takes `{refusal.argument}` from TensorFlow {row.added_in} on (the "
+            "API table): the installed TensorFlow is older than the code."
+        )
     lead = causes.finding(
         f"explain.{causes.software.COMPANION_MISMATCH}",
         Severity.ERROR if sure and refusal.shape == KEYWORD else Severity.WARNING,
         causes.software.COMPANION_MISMATCH,
         f"{dist} was written for another {product} release ({asked})",
         detail,
-        library_fix(m, dist),
+        refused_call_fix(m, dist, refusal, library_fix(m, dist), product),
     )
     removed = causes.CAUSES[causes.code.API_REMOVED]
     # A sentence's capital, but never on the refusing function's name (an identifier).
@@ -247,3 +267,33 @@ def _asked(refusal: Refusal, product: str) -> str:
         op = f"the op {refusal.callee}" if refusal.callee else "an op"
         return f"{op} refused the form of its argument {refusal.argument}"
     return f"{own} {refusal.owner} objects have no {refusal.argument}"
+
+
+def _unshown_private_call(tb: Traceback, refusal: Refusal, m: Machine) -> list[Finding]:
+    """A keyword refused with no frame shown, where the refusing function is one of
+    TensorFlow's own modules' that the API table knows took the keyword only from a later line
+    (``tensorflow.compiler.tf2xla.python.xla.conv`` and ``batch_group_count``, 2.8): code that
+    calls TensorFlow's own modules rather than its public ``tf.`` API is a library built on
+    it, whose release was written for that line or later (companion-mismatch, a warning: the
+    caller is not shown). Empty for a public function (explain.api reads those as the code's
+    use), another keyword, or a source line shown that does not call the function."""
+    row = keyword_added_row(refusal, m)
+    if row is None or row.public:
+        return []
+    if tb.code and re.search(rf"\b{re.escape(row.function)}\s*\(", tb.code) is None:
+        return []  # the line printed above the message calls something else
+    asked = _asked(refusal, "TensorFlow")
+    return [
+        causes.finding(
+            f"explain.{causes.software.COMPANION_MISMATCH}",
+            Severity.WARNING,
+            causes.software.COMPANION_MISMATCH,
+            f"A library built on TensorFlow was written for TensorFlow {row.added_in} or later "
+            f"({asked})",
+            f"{tb.where}: {tb.type}: {tb.message}\n`{row.api}` is a function of TensorFlow's "
+            "own modules, not of its public API: libraries built on TensorFlow call it, and it "
+            f"takes `{refusal.argument}` from TensorFlow {row.added_in} on (the API table). The "
+            "log shows no frame of the code that called it.",
+            causes.software.keyword_release_fix(m, "", row.api, refusal.argument, row.added_in),
+        )
+    ]
