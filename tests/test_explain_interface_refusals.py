@@ -483,3 +483,49 @@ def test_a_librarys_refused_keyword_the_table_lacks_says_so_and_how_to_find_it()
     assert "not in tfdoctor's API tables" in found.fix.text
     assert "2.8" not in found.fix.text  # no release is made up
     assert any("md.requires('jax')" in c for c in found.fix.commands)
+
+
+# Python's words for TensorFlow 2's tf.name_scope (a class taking only name) called with
+# TensorFlow 1's (name, default_name, values); the frames are written for the test.
+_SCOPE_LINE = 'with tf.name_scope(name, "Bernoulli", [logits, probs]) as name:'
+_POSITIONAL = "TypeError: __init__() takes 2 positional arguments but 4 were given"
+
+
+def test_a_librarys_line_calling_tensorflow_names_the_callee_python_does_not_show() -> None:
+    # Python raises the refused call in the caller's frame: no TensorFlow frame follows it.
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (
+                    f"{_SITE}/tensorflow_probability/python/distributions/bernoulli.py",
+                    "__init__",
+                    _SCOPE_LINE,
+                ),
+            ],
+            _POSITIONAL,
+        )
+    )
+    found = _named(report, "companion-mismatch")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "tensorflow-probability" in found.summary and "tf.name_scope()" in found.summary
+
+
+def test_the_users_line_calling_tensorflow_so_stays_unexplained() -> None:
+    report = explained(_trace([("/home/ana/proj/model.py", "build", _SCOPE_LINE)], _POSITIONAL))
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_a_constructor_on_a_line_of_two_tensorflow_calls_is_not_placed() -> None:
+    # Which of the two calls' constructors refused is not shown.
+    line = "with tf.name_scope(name, 'a', [x]), tf.variable_scope(scope, 'b', [x]):"
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (f"{_SITE}/tensorflow_probability/python/distributions/bernoulli.py", "f", line),
+            ],
+            _POSITIONAL,
+        )
+    )
+    assert _named(report, "companion-mismatch") is None

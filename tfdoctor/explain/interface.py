@@ -38,6 +38,7 @@ from tfdoctor.evidence.refusals import (
     MULTIPLE,
     OP_ARGUMENT,
     POSITIONAL,
+    PYTHON,
     TENSORFLOW,
     TF_OBJECT_CLASSES,
     Refusal,
@@ -60,6 +61,7 @@ from tfdoctor.explain.packages import (
     library_dist,
     library_fix,
     refused_call_fix,
+    tensorflow_calls,
 )
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
@@ -151,12 +153,28 @@ def _tensorflow_callee(
             return None
         after = {installed_package(f.path) for f in tb.frames[index + 1 :]}
         return ("Keras" if after & {"keras", "tf_keras"} else "TensorFlow"), True
+    if refusal.speaker == PYTHON and refusal.shape != ATTRIBUTE and _tf_call_of(frame, refusal):
+        # The caller's line calls TensorFlow's function by the name Python gives (a class's
+        # constructor: its one call of TensorFlow's), whose frames the traceback does not
+        # show: Python raises a refused call in the caller's frame.
+        return "TensorFlow", False
     if refusal.owner and refusal.owner in api_classes():
         read = re.search(rf"\.{re.escape(refusal.argument)}\b", frame.code)
         if refusal.shape == ATTRIBUTE and read is None:
             return None  # the line printed does not read it: not this frame's object
         return "TensorFlow", False
     return None
+
+
+def _tf_call_of(frame: Frame, refusal: Refusal) -> Optional[str]:
+    """The call of TensorFlow's that the frame's source line makes by the refusing function's
+    name (``tf.name_scope`` for ``name_scope()``, or for ``__init__()`` the line's one call of
+    TensorFlow's: TensorFlow 2's ``tf.name_scope`` is a class), or None."""
+    calls = tensorflow_calls(frame.code)
+    named = [c for c in calls if c.rsplit(".", 1)[-1] == refusal.function]
+    if named:
+        return named[0]
+    return calls[0] if refusal.function == "__init__" and len(calls) == 1 else None
 
 
 def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
@@ -204,7 +222,9 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         # shared ones, are TensorFlow's alone.
         return []
     dist = library_dist(top, frame.path)
-    asked = _asked(refusal, product)
+    # The call of TensorFlow's the line makes, where Python names only a constructor.
+    called = _tf_call_of(frame, refusal) if refusal.function == "__init__" else None
+    asked = _asked(refusal, product, called or "")
     detail = (
         f"{tb.where}: {tb.type}: {tb.message}\n"
         f"{dist}'s code ({frame.path}, line {frame.line}) made the call: {asked}; "
@@ -237,7 +257,7 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     )
     removed = causes.CAUSES[causes.code.API_REMOVED]
     # A sentence's capital, but never on the refusing function's name (an identifier).
-    named = bool(refusal.callee) and asked.startswith(refusal.callee)
+    named = bool(called) or (bool(refusal.callee) and asked.startswith(refusal.callee))
     opening = asked if named else asked[:1].upper() + asked[1:]
     other = causes.finding(
         f"explain.{causes.code.API_REMOVED}",
@@ -251,10 +271,16 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     return [lead, other]
 
 
-def _asked(refusal: Refusal, product: str) -> str:
+def _asked(refusal: Refusal, product: str, called: str = "") -> str:
     """What was refused, in words (``conv() refused its keyword batch_group_count``)."""
     own = "Keras'" if product == "Keras" else "TensorFlow's"
-    callee = f"{refusal.callee}()" if refusal.callee else f"{own} function"
+    callee = (
+        f"{called}() (its {refusal.callee}())"
+        if called
+        else f"{refusal.callee}()"
+        if refusal.callee
+        else f"{own} function"
+    )
     if refusal.shape == KEYWORD:
         return f"{callee} refused its keyword {refusal.argument}"
     if refusal.shape == POSITIONAL:

@@ -3125,6 +3125,12 @@ _REFUSED_KEYWORD = re.compile(
 _TF_CALL = re.compile(r"\b(?:tf|tensorflow)\.((?:\w+\.){0,5}\w+)\(")
 
 
+def tensorflow_calls(code: str) -> list[str]:
+    """The calls the source line ``code`` writes from TensorFlow's top-level module, as
+    written with ``tf.`` (``tf.name_scope``, ``tf.compat.v1.layers.dense``), in order."""
+    return [f"tf.{call.group(1)}" for call in _TF_CALL.finditer(code or "")]
+
+
 def _tf_call_refused(message: str, code: str) -> Optional[str]:
     """The TensorFlow call (``tf.name_scope``) the source line ``code`` makes with the keyword
     Python refused in ``message``, where the refusing function is that call's: its own name,
