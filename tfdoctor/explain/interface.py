@@ -253,7 +253,7 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         causes.software.COMPANION_MISMATCH,
         f"{dist} was written for another {product} release ({asked})",
         detail,
-        refused_call_fix(m, dist, refusal, library_fix(m, dist), product),
+        refused_call_fix(m, dist, refusal, library_fix(m, dist), product, called or ""),
     )
     removed = causes.CAUSES[causes.code.API_REMOVED]
     # A sentence's capital, but never on the refusing function's name (an identifier).

@@ -4113,12 +4113,17 @@ def keyword_added_row(refusal: Refusal, m: Machine) -> Optional[ArgumentAdded]:
     return row
 
 
-def release_unknown_fix(fix: Fix, dist: str, refusal: Refusal, product: str, known: bool) -> Fix:
+def release_unknown_fix(
+    fix: Fix, dist: str, refusal: Refusal, product: str, known: bool, called: str = ""
+) -> Fix:
     """``fix`` saying that no table here knows which release changed what the refusing
     function takes, and how the library's own requirements say which TensorFlow (or Keras)
     its release was written for: the ranges it declares, printed by importlib.metadata
-    (``Requires-Dist`` of its installed metadata)."""
-    callee = f"`{refusal.callee}`" if refusal.callee else f"the {product} function"
+    (``Requires-Dist`` of its installed metadata). ``called``: the call the line makes where
+    Python's words name only a constructor (``tf.name_scope``)."""
+    callee = (
+        f"`{called or refusal.callee}`" if called or refusal.callee else f"the {product} function"
+    )
     text = (
         f"{fix.text} Which {product} release changed what {callee} takes is not in "
         "tfdoctor's API tables: the release notes of "
@@ -4136,17 +4141,22 @@ def release_unknown_fix(fix: Fix, dist: str, refusal: Refusal, product: str, kno
 
 
 def refused_call_fix(
-    m: Machine, dist: str, refusal: Refusal, fix: Fix, product: str = "TensorFlow"
+    m: Machine,
+    dist: str,
+    refusal: Refusal,
+    fix: Fix,
+    product: str = "TensorFlow",
+    called: str = "",
 ) -> Fix:
     """The fix of ``dist``'s call that ``product``'s function refused (``refusal``): where the
     API table knows the line that brought the refused keyword (:func:`keyword_added_row`),
     that line or later, or the library's release for the installed TensorFlow; elsewhere
     ``fix`` (the library's release), saying the tables do not know
-    (:func:`release_unknown_fix`)."""
+    (:func:`release_unknown_fix`; ``called`` as there)."""
     known = known_distribution(dist) or m.facts.package(dist) is not None
     row = keyword_added_row(refusal, m)
     if row is not None:
         return causes.software.keyword_release_fix(
             m, dist, row.api, refusal.argument, row.added_in, known
         )
-    return release_unknown_fix(fix, dist, refusal, product, known)
+    return release_unknown_fix(fix, dist, refusal, product, known, called)
