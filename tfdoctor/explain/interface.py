@@ -74,6 +74,9 @@ from tfdoctor.modules import distribution_of, modules
 #: reading it on one ran eager code in a graph (a tf.function, a model's trainer, TensorFlow
 #: 1's behaviour): no release question.
 _GRAPH_TENSORS = frozenset({"Tensor", "SymbolicTensor", "KerasTensor"})
+#: Refusals of a call's arguments by their count or order (Python's words): what a changed
+#: signature refuses whatever the keywords.
+_COUNTED = frozenset({POSITIONAL, MISSING, MULTIPLE})
 _EAGER_ONLY = frozenset({"numpy"})
 
 
@@ -153,10 +156,11 @@ def _tensorflow_callee(
             return None
         after = {installed_package(f.path) for f in tb.frames[index + 1 :]}
         return ("Keras" if after & {"keras", "tf_keras"} else "TensorFlow"), True
-    if refusal.speaker == PYTHON and refusal.shape != ATTRIBUTE and _tf_call_of(frame, refusal):
+    if refusal.speaker == PYTHON and refusal.shape in _COUNTED and _tf_call_of(frame, refusal):
         # The caller's line calls TensorFlow's function by the name Python gives (a class's
         # constructor: its one call of TensorFlow's), whose frames the traceback does not
-        # show: Python raises a refused call in the caller's frame.
+        # show: Python raises a refused call in the caller's frame. (A keyword so refused is
+        # explain.packages' reading, which weighs the TensorFlow the log shows.)
         return "TensorFlow", False
     if refusal.owner and refusal.owner in api_classes():
         read = re.search(rf"\.{re.escape(refusal.argument)}\b", frame.code)
