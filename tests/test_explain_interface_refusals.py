@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Optional
 
+import pytest
+
 from tests.explaining import explained, fix_text
 from tfdoctor.findings import UNEXPLAINED_EXCEPTION, Finding, Report, Severity
+from tfdoctor.keras_api import KERAS_API_DATA, parse_keras_api
 
 _SITE = "/home/ana/venv/lib/python3.8/site-packages"
 
@@ -531,3 +534,28 @@ def test_a_constructor_on_a_line_of_two_tensorflow_calls_is_not_placed() -> None
         )
     )
     assert _named(report, "companion-mismatch") is None
+
+
+def test_a_public_keyword_the_table_gives_no_older_name_is_not_told_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A row of a public function's new argument (no older spelling): the fix upgrades or drops
+    # it, and names no argument of the line before.
+    text = KERAS_API_DATA.read_text(encoding="utf-8").replace(
+        "tensorflow2_arguments:\n",
+        "tensorflow2_arguments:\n"
+        "  - argument: planted_option\n"
+        "    function: function\n"
+        "    api: tf.function\n"
+        '    added_in: "2.9"\n'
+        "    source: tf-2.5-function\n",
+    )
+    table = parse_keras_api(text)
+    monkeypatch.setattr("tfdoctor.explain.api.keras_api", lambda: table)
+    report = explained(
+        "TypeError: function() got an unexpected keyword argument 'planted_option'\n"
+    )
+    lead = report.findings[0]
+    assert lead.cause == "api-removed" and lead.fix is not None
+    assert "upgrade TensorFlow to 2.9 or later, or drop `planted_option=`." in lead.fix.text
+    assert "called it" not in lead.detail and "write ``" not in lead.fix.text
