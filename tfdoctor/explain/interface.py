@@ -6,7 +6,8 @@ arguments, a required argument or one given twice, an op argument of another kin
 attribute the object does not have. Words alone do not say whose release is the question:
 the frames do. Where the innermost frame that is not TensorFlow's or Keras' own lies in an
 installed library, and what refused is TensorFlow's or Keras' (their frames after it, their
-own words, or the class the words name), the library's release was written for another
+own words, the class the words name, or for a count of arguments the library's line calling
+TensorFlow's function of that name), the library's release was written for another
 TensorFlow or Keras than the installed one (companion-mismatch, the library named by its
 distribution), and the code that asks is of another release (api-removed, the other
 candidate, as :func:`tfdoctor.explain.api.release_name_candidates` has it for a missing
@@ -74,10 +75,10 @@ from tfdoctor.modules import distribution_of, modules
 #: reading it on one ran eager code in a graph (a tf.function, a model's trainer, TensorFlow
 #: 1's behaviour): no release question.
 _GRAPH_TENSORS = frozenset({"Tensor", "SymbolicTensor", "KerasTensor"})
+_EAGER_ONLY = frozenset({"numpy"})
 #: Refusals of a call's arguments by their count or order (Python's words): what a changed
 #: signature refuses whatever the keywords.
 _COUNTED = frozenset({POSITIONAL, MISSING, MULTIPLE})
-_EAGER_ONLY = frozenset({"numpy"})
 
 
 @functools.lru_cache(maxsize=1)
