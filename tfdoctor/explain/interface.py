@@ -17,7 +17,8 @@ user's. Read only where no other reading explained the log.
 
 Where the API table knows the line that brought the refused keyword to the function
 (``tensorflow2_arguments`` in ``data/keras_api.yaml``), the fix names it; elsewhere it says
-the table does not know and how to read the library's own requirements. A keyword of a
+the table does not know and how to read the library's own requirements (a companion's fix
+is its compatibility table's). A keyword of a
 function of TensorFlow's own modules (not its public ``tf.`` API: what libraries built on it
 call, such as the XLA ops' wrappers) refused with no frame shown is read the same way: such a
 call is a library's, whose release was written for that line or later.
@@ -79,6 +80,8 @@ _EAGER_ONLY = frozenset({"numpy"})
 #: Refusals of a call's arguments by their count or order (Python's words): what a changed
 #: signature refuses whatever the keywords.
 _COUNTED = frozenset({POSITIONAL, MISSING, MULTIPLE})
+#: A call on a source line: a name followed by its opening parenthesis.
+_ANY_CALL = re.compile(r"\w\s*\(")
 
 
 @functools.lru_cache(maxsize=1)
@@ -179,7 +182,11 @@ def _tf_call_of(frame: Frame, refusal: Refusal) -> Optional[str]:
     named = [c for c in calls if c.rsplit(".", 1)[-1] == refusal.function]
     if named:
         return named[0]
-    return calls[0] if refusal.function == "__init__" and len(calls) == 1 else None
+    # A constructor is any class's: the line's TensorFlow call is the refused one only where it
+    # is the line's one call of any kind (``Bijector(tf.constant(1.), a, b)`` refuses in
+    # Bijector's, ``super().__init__(...)`` in the base class').
+    alone = len(calls) == 1 and len(_ANY_CALL.findall(frame.code)) == 1
+    return calls[0] if refusal.function == "__init__" and alone else None
 
 
 def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
@@ -230,12 +237,21 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     # The call of TensorFlow's the line makes, where Python names only a constructor.
     called = _tf_call_of(frame, refusal) if refusal.function == "__init__" else None
     asked = _asked(refusal, product, called or "")
+    # The line's call of TensorFlow's that :func:`_tensorflow_callee` read as the callee.
+    line_call = (
+        _tf_call_of(frame, refusal)
+        if not sure and refusal.speaker == PYTHON and refusal.shape in _COUNTED
+        else None
+    )
     detail = (
         f"{tb.where}: {tb.type}: {tb.message}\n"
         f"{dist}'s code ({frame.path}, line {frame.line}) made the call: {asked}; "
         + (
             f"{product} refused it, as its frames after that line show."
             if sure
+            else f"the line calls TensorFlow's {line_call}, and Python raises a call it refuses "
+            "in the caller's frame (TensorFlow's frames are not shown)."
+            if line_call
             else f"{refusal.owner} is a class of {product}'s (its public API or its own)."
         )
         + f" The {dist} release was written for another {product} release than the installed "
@@ -307,9 +323,12 @@ def _unshown_private_call(tb: Traceback, refusal: Refusal, m: Machine) -> list[F
     calls TensorFlow's own modules rather than its public ``tf.`` API is a library built on
     it, whose release was written for that line or later (companion-mismatch, a warning: the
     caller is not shown). Empty for a public function (explain.api reads those as the code's
-    use), another keyword, or a source line shown that does not call the function."""
+    use), another keyword, a method of that name (a class's), or a source line shown that does
+    not call the function."""
     row = keyword_added_row(refusal, m)
-    if row is None or row.public:
+    # A function of a module: Python 3.10+ names a method by its class (``Helper.conv()``), a
+    # module's function by its name alone, in every release.
+    if row is None or row.public or refusal.callee != row.function:
         return []
     if tb.code and re.search(rf"\b{re.escape(row.function)}\s*\(", tb.code) is None:
         return []  # the line printed above the message calls something else
