@@ -429,6 +429,19 @@ def test_a_tensorflow_shown_that_takes_the_keyword_is_no_release_question() -> N
     assert _unexplained(report)
 
 
+def test_a_method_of_that_name_is_not_the_modules_function() -> None:
+    # Python 3.10+ names a method by its class: not the XLA module's function.
+    refusal = "TypeError: Helper.conv() got an unexpected keyword argument 'batch_group_count'"
+    assert _named(explained(f"{refusal}\n"), "companion-mismatch") is None
+
+
+def test_a_librarys_frame_and_a_tensorflow_that_takes_the_keyword_is_no_release() -> None:
+    # The table says TensorFlow 2.9 takes it: whatever conv() refused, it is not that one.
+    frame = (f"{_SITE}/jax/experimental/jax2tf/jax2tf.py", "gen_conv", "out = tfxla.conv(")
+    report = explained(f"$ pip freeze\ntensorflow==2.9.1\n{_trace([_USER, frame], _CONV_REFUSAL)}")
+    assert _named(report, "companion-mismatch") is None
+
+
 def test_a_source_line_calling_another_function_is_not_the_tables_call() -> None:
     report = explained(f"    y = torch_conv(x, batch_group_count=2)\n{_CONV_REFUSAL}\n")
     assert _named(report, "companion-mismatch") is None
@@ -512,8 +525,31 @@ def test_a_librarys_line_calling_tensorflow_names_the_callee_python_does_not_sho
     found = _named(report, "companion-mismatch")
     assert found is not None and found.severity is Severity.WARNING
     assert "tensorflow-probability" in found.summary and "tf.name_scope()" in found.summary
-    # No table here dates that change: the fix says so, naming the call, and makes none up.
-    assert "what `tf.name_scope` takes is not in tfdoctor's API tables" in fix_text(found)
+    assert "the line calls TensorFlow's tf.name_scope" in found.detail
+    assert " is a class of" not in found.detail  # Python 3.8's words name no class
+    # A companion: its compatibility table pairs it with TensorFlow (no release made up).
+    assert "compatibility table" in fix_text(found) and "2.8" not in fix_text(found)
+
+
+def test_a_library_line_calling_tensorflow_names_it_whatever_the_python() -> None:
+    # Python 3.10+ names the constructor by its class (TensorFlow 2's name_scope_v2).
+    frame = (f"{_SITE}/somelib/layers.py", "__init__", _SCOPE_LINE)
+    refusal = "TypeError: name_scope_v2.__init__() takes 2 positional arguments but 4 were given"
+    found = _named(explained(_trace([_USER, frame], refusal)), "companion-mismatch")
+    assert found is not None and "tf.name_scope()" in found.summary
+    assert "not in tfdoctor's API tables" in fix_text(found)
+
+
+def test_a_constructor_on_a_line_of_other_calls_is_not_tensorflows() -> None:
+    # The line's one call of TensorFlow's is an argument of the library's own class.
+    line = "self.b = Bijector(tf.constant(1.0), scale, shift)"
+    report = explained(
+        _trace(
+            [_USER, (f"{_SITE}/tensorflow_probability/python/bijectors/b.py", "f", line)],
+            _POSITIONAL,
+        )
+    )
+    assert _named(report, "companion-mismatch") is None
 
 
 def test_the_users_line_calling_tensorflow_so_stays_unexplained() -> None:

@@ -2999,8 +2999,10 @@ def foreign_caller_findings(
                 # from tf., given the refused keyword (any library's, the table's or not).
                 called = _tf_call_refused(tb.message, tb.frames[index].code)
                 # Where the log's TensorFlow takes the keyword, the callee is not its function.
-                if (not written and called is None) or (
-                    called is not None and _shown_tf_takes(m, called, tb.message)
+                if (
+                    (not written and called is None)
+                    or (called is not None and _shown_tf_takes(m, called, tb.message))
+                    or _table_takes(m, tb.message)
                 ):
                     continue
                 unseen_callee = called is None
@@ -4099,14 +4101,30 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
     return []
 
 
+def _table_row(refusal: Refusal) -> Optional[ArgumentAdded]:
+    """The API table's row for the keyword Python refused, where the refusing function is the
+    row's (``tensorflow2_arguments``), whatever TensorFlow the log shows."""
+    if refusal.shape != KEYWORD or refusal.speaker != PYTHON:
+        return None
+    row = keras_api().tensorflow2_arguments.get(refusal.argument)
+    return row if row is not None and row.function == refusal.function else None
+
+
+def _table_takes(m: Machine, message: str) -> bool:
+    """Whether the TensorFlow the log shows takes the keyword Python refused in ``message``,
+    as the API table dates it: then the function that refused it is not that TensorFlow's."""
+    refusal = read_refusal(message)
+    if refusal is None or m.tf is None:
+        return False
+    return _table_row(refusal) is not None and keyword_added_row(refusal, m) is None
+
+
 def keyword_added_row(refusal: Refusal, m: Machine) -> Optional[ArgumentAdded]:
     """The API table's row for the keyword Python refused (``conv() got an unexpected keyword
     argument 'batch_group_count'``), where the refusing function is the row's and the log
     shows no TensorFlow that already takes it (one that does refused for another reason)."""
-    if refusal.shape != KEYWORD or refusal.speaker != PYTHON:
-        return None
-    row = keras_api().tensorflow2_arguments.get(refusal.argument)
-    if row is None or row.function != refusal.function:
+    row = _table_row(refusal)
+    if row is None:
         return None
     if m.tf is not None and version_key(m.tf.version)[:2] >= version_key(row.added_in)[:2]:
         return None
@@ -4128,7 +4146,8 @@ def release_unknown_fix(
         f"{fix.text} Which {product} release changed what {callee} takes is not in "
         "tfdoctor's API tables: the release notes of "
         + (
-            f"{dist}, or the ranges its release declares (the last command prints them), "
+            f"{dist}, or the {product} range its release declares where it declares one "
+            "(the last command prints its requirements), "
             if known
             else "that library "
         )
@@ -4152,11 +4171,16 @@ def refused_call_fix(
     API table knows the line that brought the refused keyword (:func:`keyword_added_row`),
     that line or later, or the library's release for the installed TensorFlow; elsewhere
     ``fix`` (the library's release), saying the tables do not know
-    (:func:`release_unknown_fix`; ``called`` as there)."""
+    (:func:`release_unknown_fix`; ``called`` as there). ``fix`` as it is where the table
+    dates the keyword but the log's TensorFlow already takes it, and for a companion, whose
+    pairing with TensorFlow its compatibility table gives (tensorflow-probability declares no
+    TensorFlow in its requirements: its setup.py's REQUIRED_PACKAGES)."""
     known = known_distribution(dist) or m.facts.package(dist) is not None
     row = keyword_added_row(refusal, m)
     if row is not None:
         return causes.software.keyword_release_fix(
             m, dist, row.api, refusal.argument, row.added_in, known
         )
+    if _table_row(refusal) is not None or m.companion(dist) is not None:
+        return fix
     return release_unknown_fix(fix, dist, refusal, product, known, called)
