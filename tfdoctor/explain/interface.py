@@ -343,7 +343,8 @@ def _unshown_private_call(tb: Traceback, refusal: Refusal, m: Machine) -> list[F
             f"{tb.where}: {tb.type}: {tb.message}\n`{row.api}` is a function of TensorFlow's "
             "own modules, not of its public API: libraries built on TensorFlow call it, and it "
             f"takes `{refusal.argument}` from TensorFlow {row.added_in} on (the API table). The "
-            "log shows no frame of the code that called it.",
+            "log shows no frame of the code that called it: that a library's release made the "
+            "call is inferred from whose function it is, not shown.",
             causes.software.keyword_release_fix(m, "", row.api, refusal.argument, row.added_in),
         )
     ]
