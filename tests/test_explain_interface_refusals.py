@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Optional
 
+import pytest
+
 from tests.explaining import explained, fix_text
 from tfdoctor.findings import UNEXPLAINED_EXCEPTION, Finding, Report, Severity
+from tfdoctor.keras_api import KERAS_API_DATA, parse_keras_api
 
 _SITE = "/home/ana/venv/lib/python3.8/site-packages"
 
@@ -401,3 +404,195 @@ def test_the_other_candidates_summary_keeps_the_refusing_functions_name() -> Non
     )
     other = _named(report, "api-removed")
     assert other is not None and other.summary.startswith("conv2d() got strides twice")
+
+
+# Python's words for a keyword TensorFlow's XLA conv wrapper (tensorflow/compiler/tf2xla/
+# python/xla.py) takes only from 2.8 on; the rest of each log is written for the test.
+_CONV_REFUSAL = "TypeError: conv() got an unexpected keyword argument 'batch_group_count'"
+
+
+def test_a_keyword_of_tensorflows_own_module_refused_without_frames_is_a_librarys() -> None:
+    # Only the last line was pasted: the function is one of TensorFlow's own modules, which
+    # libraries built on it call, and the API table knows the line that brought the keyword.
+    report = explained(f"converting the model\n{_CONV_REFUSAL}\n")
+    found = _named(report, "companion-mismatch")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "2.8" in found.summary and "batch_group_count" in found.summary
+    text = fix_text(found)
+    assert "TensorFlow 2.8" in text and "tensorflow.compiler.tf2xla.python.xla.conv" in text
+    assert "inferred" in found.detail  # the caller is not shown
+
+
+def test_a_tensorflow_shown_that_takes_the_keyword_is_no_release_question() -> None:
+    # TensorFlow 2.9 takes the keyword: the conv() that refused it is not that TensorFlow's.
+    report = explained(f"$ pip freeze\ntensorflow==2.9.1\n{_CONV_REFUSAL}\n")
+    assert _named(report, "companion-mismatch") is None
+    assert _unexplained(report)
+
+
+def test_a_method_of_that_name_is_not_the_modules_function() -> None:
+    # Python 3.10+ names a method by its class: not the XLA module's function.
+    refusal = "TypeError: Helper.conv() got an unexpected keyword argument 'batch_group_count'"
+    assert _named(explained(f"{refusal}\n"), "companion-mismatch") is None
+
+
+def test_a_librarys_frame_and_a_tensorflow_that_takes_the_keyword_is_no_release() -> None:
+    # The table says TensorFlow 2.9 takes it: whatever conv() refused, it is not that one.
+    frame = (f"{_SITE}/jax/experimental/jax2tf/jax2tf.py", "gen_conv", "out = tfxla.conv(")
+    report = explained(f"$ pip freeze\ntensorflow==2.9.1\n{_trace([_USER, frame], _CONV_REFUSAL)}")
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_a_source_line_calling_another_function_is_not_the_tables_call() -> None:
+    report = explained(f"    y = torch_conv(x, batch_group_count=2)\n{_CONV_REFUSAL}\n")
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_a_public_functions_keyword_without_frames_is_not_read_as_a_librarys() -> None:
+    # tf.function's jit_compile: user code calls the public API too (explain.api's reading).
+    report = explained("TypeError: function() got an unexpected keyword argument 'jit_compile'\n")
+    lead = report.findings[0]
+    assert lead.cause == "api-removed" and lead.severity is Severity.ERROR
+    # The library's release stays the other candidate only.
+    assert all(
+        x.summary.startswith("Or:") for x in report.findings if x.cause == "companion-mismatch"
+    )
+
+
+def test_a_librarys_refused_keyword_the_table_knows_names_its_release() -> None:
+    report = explained(
+        "$ pip freeze\ntensorflow==2.6.0\n"
+        + _trace(
+            [
+                _USER,
+                (
+                    f"{_SITE}/jax/experimental/jax2tf/jax2tf.py",
+                    "_conv_general_dilated",
+                    "out = tfxla.conv(lhs, rhs, batch_group_count=batch_group_count)",
+                ),
+            ],
+            _CONV_REFUSAL,
+        )
+    )
+    found = _named(report, "companion-mismatch")
+    assert found is not None
+    text = fix_text(found)
+    assert "from TensorFlow 2.8 on, and TensorFlow 2.6.0 is older" in text
+    assert "release of jax" in text
+
+
+def test_a_librarys_refused_keyword_the_table_lacks_says_so_and_how_to_find_it() -> None:
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (
+                    f"{_SITE}/jax/experimental/jax2tf/jax2tf.py",
+                    "_reduce_window",
+                    "out = tfxla.reduce_window(x, init, window_shape=shape)",
+                ),
+            ],
+            "TypeError: reduce_window() got an unexpected keyword argument 'window_shape'",
+        )
+    )
+    found = _named(report, "companion-mismatch")
+    assert found is not None and found.fix is not None
+    assert "not in tfdoctor's API tables" in found.fix.text
+    assert "2.8" not in found.fix.text  # no release is made up
+    assert any("md.requires('jax')" in c for c in found.fix.commands)
+
+
+# Python's words for TensorFlow 2's tf.name_scope (a class taking only name) called with
+# TensorFlow 1's (name, default_name, values); the frames are written for the test.
+_SCOPE_LINE = 'with tf.name_scope(name, "Bernoulli", [logits, probs]) as name:'
+_POSITIONAL = "TypeError: __init__() takes 2 positional arguments but 4 were given"
+
+
+def test_a_librarys_line_calling_tensorflow_names_the_callee_python_does_not_show() -> None:
+    # Python raises the refused call in the caller's frame: no TensorFlow frame follows it.
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (
+                    f"{_SITE}/tensorflow_probability/python/distributions/bernoulli.py",
+                    "__init__",
+                    _SCOPE_LINE,
+                ),
+            ],
+            _POSITIONAL,
+        )
+    )
+    found = _named(report, "companion-mismatch")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "tensorflow-probability" in found.summary and "tf.name_scope()" in found.summary
+    assert "the line calls TensorFlow's tf.name_scope" in found.detail
+    assert " is a class of" not in found.detail  # Python 3.8's words name no class
+    # A companion: its compatibility table pairs it with TensorFlow (no release made up).
+    assert "compatibility table" in fix_text(found) and "2.8" not in fix_text(found)
+
+
+def test_a_library_line_calling_tensorflow_names_it_whatever_the_python() -> None:
+    # Python 3.10+ names the constructor by its class (TensorFlow 2's name_scope_v2).
+    frame = (f"{_SITE}/somelib/layers.py", "__init__", _SCOPE_LINE)
+    refusal = "TypeError: name_scope_v2.__init__() takes 2 positional arguments but 4 were given"
+    found = _named(explained(_trace([_USER, frame], refusal)), "companion-mismatch")
+    assert found is not None and "tf.name_scope()" in found.summary
+    assert "not in tfdoctor's API tables" in fix_text(found)
+
+
+def test_a_constructor_on_a_line_of_other_calls_is_not_tensorflows() -> None:
+    # The line's one call of TensorFlow's is an argument of the library's own class.
+    line = "self.b = Bijector(tf.constant(1.0), scale, shift)"
+    report = explained(
+        _trace(
+            [_USER, (f"{_SITE}/tensorflow_probability/python/bijectors/b.py", "f", line)],
+            _POSITIONAL,
+        )
+    )
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_the_users_line_calling_tensorflow_so_stays_unexplained() -> None:
+    report = explained(_trace([("/home/ana/proj/model.py", "build", _SCOPE_LINE)], _POSITIONAL))
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_a_constructor_on_a_line_of_two_tensorflow_calls_is_not_placed() -> None:
+    # Which of the two calls' constructors refused is not shown.
+    line = "with tf.name_scope(name, 'a', [x]), tf.variable_scope(scope, 'b', [x]):"
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (f"{_SITE}/tensorflow_probability/python/distributions/bernoulli.py", "f", line),
+            ],
+            _POSITIONAL,
+        )
+    )
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_a_public_keyword_the_table_gives_no_older_name_is_not_told_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A row of a public function's new argument (no older spelling): the fix upgrades or drops
+    # it, and names no argument of the line before.
+    text = KERAS_API_DATA.read_text(encoding="utf-8").replace(
+        "tensorflow2_arguments:\n",
+        "tensorflow2_arguments:\n"
+        "  - argument: planted_option\n"
+        "    function: function\n"
+        "    api: tf.function\n"
+        '    added_in: "2.9"\n'
+        "    source: tf-2.5-function\n",
+    )
+    table = parse_keras_api(text)
+    monkeypatch.setattr("tfdoctor.explain.api.keras_api", lambda: table)
+    report = explained(
+        "TypeError: function() got an unexpected keyword argument 'planted_option'\n"
+    )
+    lead = report.findings[0]
+    assert lead.cause == "api-removed" and lead.fix is not None
+    assert "upgrade TensorFlow to 2.9 or later, or drop `planted_option=`." in lead.fix.text
+    assert "called it" not in lead.detail and "2.8 write" not in lead.fix.text

@@ -29,12 +29,20 @@ def test_the_shipped_rows_give_the_releases_the_readings_name() -> None:
         "val_samples": ("steps", True),
     }
     added = {
-        kwarg: (a.function, a.added_in, a.before, a.older_name)
+        kwarg: (a.function, a.added_in, a.before, a.older_name, a.public)
         for kwarg, a in table.tensorflow2_arguments.items()
     }
     assert added == {
-        "steps_per_execution": ("compile", "2.4", "2.3", "experimental_steps_per_execution"),
-        "jit_compile": ("function", "2.5", "2.4", "experimental_compile"),
+        "steps_per_execution": (
+            "compile",
+            "2.4",
+            "2.3",
+            "experimental_steps_per_execution",
+            True,
+        ),
+        "jit_compile": ("function", "2.5", "2.4", "experimental_compile", True),
+        # A new argument (no older name) of a function of TensorFlow's own modules.
+        "batch_group_count": ("conv", "2.8", "2.7", "", False),
     }
 
 
@@ -76,6 +84,12 @@ def test_every_source_is_https_and_cited() -> None:
             '    api: tf.function\n    added_in: "2.0"',
             "added_in",
         ),
+        # A function's name is TensorFlow's dotted path, public or inside the wheel.
+        (
+            "    api: tensorflow.compiler.tf2xla.python.xla.conv\n",
+            "    api: xla.conv()\n",
+            "api",
+        ),
     ],
     ids=[
         "unquoted-release",
@@ -85,6 +99,7 @@ def test_every_source_is_https_and_cited() -> None:
         "flag-not-boolean",
         "release-not-a-release",
         "tensorflow-line-without-one-before",
+        "api-not-a-dotted-name",
     ],
 )
 def test_a_malformed_row_is_refused_in_one_line_naming_the_field(

@@ -798,7 +798,8 @@ def keras_api_rows() -> Iterator[Row]:
     """Each row of tfdoctor/data/keras_api.yaml, refused in its release's words: a TensorFlow
     2 argument by the line before it (tf.keras' compile: "Invalid keyword argument(s) in
     `compile`: {...}", tensorflow/python/keras/engine/training.py at v2.3.0; tf.function:
-    Python's "function() got an unexpected keyword argument"), a Keras 1 training argument by
+    Python's "function() got an unexpected keyword argument"; a function of TensorFlow's own
+    modules, called by a library's frame), a Keras 1 training argument by
     Keras 2's fit ("fit() got an unexpected keyword argument", tf.keras' fit takes no
     **kwargs), an optimizer keyword by Keras before it ("Unexpected keyword argument passed to
     optimizer: ", keras 2.2.5 keras/optimizers.py), a multi-backend tensor attribute read on a
@@ -807,6 +808,28 @@ def keras_api_rows() -> Iterator[Row]:
     for argument, added in sorted(table.tensorflow2_arguments.items()):
         before = _matrix().line_for(f"{added.before}.0")
         if before is None:
+            continue
+        if not added.public:
+            # A function of TensorFlow's own modules: a library's frame calls it (its module's
+            # path), and the row's line is the library's release's (companion-mismatch).
+            module, function = added.api.rsplit(".", 1)
+            error = f"TypeError: {function}() got an unexpected keyword argument '{argument}'"
+            text = _pip_installed(f"tensorflow-{before.latest_patch}") + (
+                "Traceback (most recent call last):\n"
+                '  File "train.py", line 30, in <module>\n'
+                "    convert(model)\n"
+                '  File "/venv/lib/python3.9/site-packages/somelib/tf_front/lower.py", line 9, '
+                "in convert\n"
+                f"    out = {module.rsplit('.', 1)[-1]}.{function}(x, {argument}=1)\n"
+                f"{error}\n"
+            )
+            yield Row(
+                f"{argument} (TensorFlow {added.before})",
+                text,
+                "companion-mismatch",
+                (f"TensorFlow {added.added_in}",),
+                Severity.WARNING,
+            )
             continue
         if added.function == "compile":
             call = f"model.compile(optimizer='adam', loss='mse', {argument}=8)"

@@ -31,6 +31,9 @@ _RELEASE = re.compile(r"^\d+\.\d+(?:\.\d+)?$")
 _TF2_LINE = re.compile(r"^2\.[1-9]\d*$")
 #: A Python identifier: a keyword argument or an attribute.
 _NAME = re.compile(r"^[A-Za-z_]\w*$")
+#: A function's dotted name: public (``tf.function``) or in TensorFlow's own modules
+#: (``tensorflow.compiler.tf2xla.python.xla.conv``).
+_API = re.compile(r"^(?:tf|tensorflow)(?:\.[A-Za-z_]\w*)+$")
 
 
 @record
@@ -47,20 +50,30 @@ class KerasRename(Record):
 class ArgumentAdded(Record):
     """A keyword argument a TensorFlow 2 function takes from a later line on."""
 
-    #: The function as Python's refusal names it (``compile``), and its public name.
+    #: The function as Python's refusal names it (``compile``), and its name: a public one
+    #: (``tf.keras.Model.compile``) or its module's path inside the wheel for a function of
+    #: TensorFlow's own modules (``tensorflow.compiler.tf2xla.python.xla.conv``).
     function: str
     api: str
-    #: The first TensorFlow line that takes it (``2.4``), and its name in the line before.
+    #: The first TensorFlow line that takes it (``2.4``), and its name in the line before
+    #: ("" where the argument is new, not renamed).
     added_in: str
-    older_name: str
-    #: What leaving the argument out costs.
-    dropped: str
+    older_name: str = ""
+    #: What leaving the argument out costs ("" where the table does not say).
+    dropped: str = ""
 
     @property
     def before(self) -> str:
         """The TensorFlow line before :attr:`added_in` (``2.3``)."""
         major, minor = self.added_in.split(".")[:2]
         return f"{major}.{int(minor) - 1}"
+
+    @property
+    def public(self) -> bool:
+        """Whether the function is TensorFlow's public API (``tf.``): user code calls that;
+        a function of TensorFlow's own modules is called by libraries built on it (JAX's
+        jax2tf calls the XLA ops' wrappers of ``tensorflow.compiler.tf2xla.python.xla``)."""
+        return self.api.startswith("tf.")
 
 
 class KerasApiError(ValueError):
@@ -164,8 +177,8 @@ def parse_keras_api(text: str, path: str = "<keras_api>") -> KerasApi:
         top["tensorflow2_arguments"],
         "tensorflow2_arguments",
         "argument",
-        ("function", "api", "added_in", "older_name", "dropped"),
-        (),
+        ("function", "api", "added_in"),
+        ("older_name", "dropped"),
         name,
         sources,
     ):
@@ -174,10 +187,12 @@ def parse_keras_api(text: str, path: str = "<keras_api>") -> KerasApi:
         )
         added[argument] = ArgumentAdded(
             name(fields["function"], f"{where}.function"),
-            reader.required_string(fields["api"], f"{where}.api"),
+            reader.required_string(fields["api"], f"{where}.api", _API, "function's name"),
             since,
-            name(fields["older_name"], f"{where}.older_name"),
-            reader.required_string(fields["dropped"], f"{where}.dropped"),
+            name(fields["older_name"], f"{where}.older_name") if "older_name" in fields else "",
+            reader.required_string(fields["dropped"], f"{where}.dropped")
+            if "dropped" in fields
+            else "",
         )
     return KerasApi(
         path,

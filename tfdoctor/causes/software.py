@@ -1040,8 +1040,6 @@ def library_newer_fix(
     Python has that line's wheels, as the matrix says), or the library's release for ``tf``.
     ``known``: ``dist`` is a distribution's name, not only an import name (then the fix names
     "the package that provides" it, as :func:`library_release_fix` does)."""
-    from tfdoctor.compat import install_requirement  # noqa: PLC0415 - compat imports causes
-
     named = dist if known else package_named(dist)
     text = (
         f"The release of {named} is newer than TensorFlow {tf}: what it asks for is in "
@@ -1049,11 +1047,42 @@ def library_newer_fix(
         "(one that release supports: its requirements or release notes say which), or "
         f"install the older release of {named} made for TensorFlow {tf}."
     )
-    entry = m.matrix.line_for(first) if m.matrix is not None else None
-    commands = m.pip(f"show {dist} tensorflow")
-    if entry is not None and m.python_version is not None and m.line_fits(entry):
-        commands = (*commands, *m.pip_install(install_requirement(entry, m.target)))
-    return Fix(text, commands)
+    return Fix(text, (*m.pip(f"show {dist} tensorflow"), *_line_install(m, first)))
+
+
+def _line_install(m: Machine, line: str) -> tuple[str, ...]:
+    """The command that installs TensorFlow of ``line`` (``2.8``), where the matrix knows the
+    line and the environment's Python has its wheels; else none."""
+    entry = m.matrix.line_for(line) if m.matrix is not None else None
+    if entry is None or m.python_version is None or not m.line_fits(entry):
+        return ()
+    return m.pip_install(install_requirement(entry, m.target))
+
+
+def keyword_release_fix(
+    m: Machine, dist: str, api: str, keyword: str, since: str, known: bool = True
+) -> Fix:
+    """A library's call passing ``keyword`` to TensorFlow's ``api``, which takes it from the
+    line ``since`` on (the API table), refused by an older TensorFlow: the library's release
+    was written for TensorFlow ``since`` or later. TensorFlow of that line or later, or the
+    library's release made for the installed one. ``dist``: the library's distribution ("" where
+    the log does not show whose code called; ``known`` as for :func:`library_release_fix`)."""
+    who = (
+        (dist if known else package_named(dist))
+        if dist
+        else "the library that made the call (the full traceback's last frame under "
+        "site-packages or dist-packages names it)"
+    )
+    shown = f"TensorFlow {m.tf.version}" if m.tf is not None else "the TensorFlow that refused it"
+    text = (
+        f"`{api}` takes `{keyword}` from TensorFlow {since} on, and {shown} is older: the "
+        f"release of {who} was written for TensorFlow {since} or later. Upgrade TensorFlow to "
+        f"{since} or a later line that release supports (its requirements or release notes say "
+        f"which), or keep this TensorFlow and install the release of {dist or 'that library'} "
+        "made for it."
+    )
+    listed = m.pip(f"show {dist} tensorflow") if dist else m.pip("list")
+    return Fix(text, (*listed, *_line_install(m, since)))
 
 
 def checkout_release_fix(m: Machine, package: str, checkout: str) -> Fix:

@@ -2298,6 +2298,11 @@ def _tf2_keyword_added_later(
     if found is None:
         return None
     kwarg, added = found
+    if not added.public:
+        # A function of TensorFlow's own modules: libraries built on TensorFlow call it, and
+        # whose release asks is explain.interface's and explain.packages' reading
+        # (companion-mismatch).
+        return None
     if tf_version is not None and version_key(tf_version)[:2] >= version_key(added.added_in):
         return None
     this = (
@@ -2305,14 +2310,22 @@ def _tf2_keyword_added_later(
         if tf_version
         else "the TensorFlow that raised this is older (the log does not show which)"
     )
+    renamed = (
+        f" (TensorFlow {added.before} called it `{added.older_name}`)" if added.older_name else ""
+    )
     what = (
-        f"`{added.api}` takes `{kwarg}` from TensorFlow {added.added_in} on (TensorFlow "
-        f"{added.before} called it `{added.older_name}`), and {this}: it refuses the argument."
+        f"`{added.api}` takes `{kwarg}` from TensorFlow {added.added_in} on{renamed}, and "
+        f"{this}: it refuses the argument."
+    )
+    # A new argument (no older name) has no spelling to write on the line before, and the
+    # table may not say what dropping it costs.
+    dropped = f" ({added.dropped})" if added.dropped else ""
+    older = (
+        f", or on TensorFlow {added.before} write `{added.older_name}=`" if added.older_name else ""
     )
     fix = Fix(
         f"The code was written for TensorFlow {added.added_in} or newer: upgrade TensorFlow to "
-        f"{added.added_in} or later, or drop `{kwarg}=` ({added.dropped}), or on TensorFlow "
-        f"{added.before} write `{added.older_name}=`.",
+        f"{added.added_in} or later, or drop `{kwarg}=`{dropped}{older}.",
         _line_install(m, added.added_in),
     )
     links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)

@@ -6,13 +6,22 @@ arguments, a required argument or one given twice, an op argument of another kin
 attribute the object does not have. Words alone do not say whose release is the question:
 the frames do. Where the innermost frame that is not TensorFlow's or Keras' own lies in an
 installed library, and what refused is TensorFlow's or Keras' (their frames after it, their
-own words, or the class the words name), the library's release was written for another
+own words, the class the words name, or for a count of arguments the library's line calling
+TensorFlow's function of that name), the library's release was written for another
 TensorFlow or Keras than the installed one (companion-mismatch, the library named by its
 distribution), and the code that asks is of another release (api-removed, the other
 candidate, as :func:`tfdoctor.explain.api.release_name_candidates` has it for a missing
 name). The user's own code calling so is left to scan's rules: a keyword or attribute of the
 user's may be a typo, and an argument the user's line passed on through the library is the
 user's. Read only where no other reading explained the log.
+
+Where the API table knows the line that brought the refused keyword to the function
+(``tensorflow2_arguments`` in ``data/keras_api.yaml``), the fix names it; elsewhere it says
+the table does not know and how to read the library's own requirements (a companion's fix
+is its compatibility table's). A keyword of a
+function of TensorFlow's own modules (not its public ``tf.`` API: what libraries built on it
+call, such as the XLA ops' wrappers) refused with no frame shown is read the same way: such a
+call is a library's, whose release was written for that line or later.
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ from tfdoctor.evidence.refusals import (
     MULTIPLE,
     OP_ARGUMENT,
     POSITIONAL,
+    PYTHON,
     TENSORFLOW,
     TF_OBJECT_CLASSES,
     Refusal,
@@ -48,7 +58,13 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.exceptions import TF_WORDS, inferred_note, last_failure
 from tfdoctor.explain.modules import TF_OWN
-from tfdoctor.explain.packages import library_dist, library_fix
+from tfdoctor.explain.packages import (
+    keyword_added_row,
+    library_dist,
+    library_fix,
+    refused_call_fix,
+    tensorflow_calls,
+)
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.modules import distribution_of, modules
@@ -61,6 +77,11 @@ from tfdoctor.modules import distribution_of, modules
 #: 1's behaviour): no release question.
 _GRAPH_TENSORS = frozenset({"Tensor", "SymbolicTensor", "KerasTensor"})
 _EAGER_ONLY = frozenset({"numpy"})
+#: Refusals of a call's arguments by their count or order (Python's words): what a changed
+#: signature refuses whatever the keywords.
+_COUNTED = frozenset({POSITIONAL, MISSING, MULTIPLE})
+#: A call on a source line: a name followed by its opening parenthesis.
+_ANY_CALL = re.compile(r"\w\s*\(")
 
 
 @functools.lru_cache(maxsize=1)
@@ -139,12 +160,33 @@ def _tensorflow_callee(
             return None
         after = {installed_package(f.path) for f in tb.frames[index + 1 :]}
         return ("Keras" if after & {"keras", "tf_keras"} else "TensorFlow"), True
+    if refusal.speaker == PYTHON and refusal.shape in _COUNTED and _tf_call_of(frame, refusal):
+        # The caller's line calls TensorFlow's function by the name Python gives (a class's
+        # constructor: its one call of TensorFlow's), whose frames the traceback does not
+        # show: Python raises a refused call in the caller's frame. (A keyword so refused is
+        # explain.packages' reading, which weighs the TensorFlow the log shows.)
+        return "TensorFlow", False
     if refusal.owner and refusal.owner in api_classes():
         read = re.search(rf"\.{re.escape(refusal.argument)}\b", frame.code)
         if refusal.shape == ATTRIBUTE and read is None:
             return None  # the line printed does not read it: not this frame's object
         return "TensorFlow", False
     return None
+
+
+def _tf_call_of(frame: Frame, refusal: Refusal) -> Optional[str]:
+    """The call of TensorFlow's that the frame's source line makes by the refusing function's
+    name (``tf.name_scope`` for ``name_scope()``, or for ``__init__()`` the line's one call of
+    TensorFlow's: TensorFlow 2's ``tf.name_scope`` is a class), or None."""
+    calls = tensorflow_calls(frame.code)
+    named = [c for c in calls if c.rsplit(".", 1)[-1] == refusal.function]
+    if named:
+        return named[0]
+    # A constructor is any class's: the line's TensorFlow call is the refused one only where it
+    # is the line's one call of any kind (``Bijector(tf.constant(1.), a, b)`` refuses in
+    # Bijector's, ``super().__init__(...)`` in the base class').
+    alone = len(calls) == 1 and len(_ANY_CALL.findall(frame.code)) == 1
+    return calls[0] if refusal.function == "__init__" and alone else None
 
 
 def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
@@ -155,11 +197,13 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     (api-removed, a warning: the other candidate). Empty where the caller is the user's own
     code, the library's own (its own function refused), or nothing shows the callee."""
     tb = last_failure(tracebacks)
-    if tb is None or tb.warned or not tb.frames:
+    if tb is None or tb.warned:
         return []
     refusal = read_refusal(tb.message)
     if refusal is None or refusal.argument.startswith("__"):
         return []
+    if not tb.frames:
+        return _unshown_private_call(tb, refusal, m)
     if (
         refusal.shape == ATTRIBUTE
         and refusal.owner in _GRAPH_TENSORS
@@ -190,13 +234,24 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         # shared ones, are TensorFlow's alone.
         return []
     dist = library_dist(top, frame.path)
-    asked = _asked(refusal, product)
+    # The call of TensorFlow's the line makes, where Python names only a constructor.
+    called = _tf_call_of(frame, refusal) if refusal.function == "__init__" else None
+    asked = _asked(refusal, product, called or "")
+    # The line's call of TensorFlow's that :func:`_tensorflow_callee` read as the callee.
+    line_call = (
+        _tf_call_of(frame, refusal)
+        if not sure and refusal.speaker == PYTHON and refusal.shape in _COUNTED
+        else None
+    )
     detail = (
         f"{tb.where}: {tb.type}: {tb.message}\n"
         f"{dist}'s code ({frame.path}, line {frame.line}) made the call: {asked}; "
         + (
             f"{product} refused it, as its frames after that line show."
             if sure
+            else f"the line calls TensorFlow's {line_call}, and Python raises a call it refuses "
+            "in the caller's frame (TensorFlow's frames are not shown)."
+            if line_call
             else f"{refusal.owner} is a class of {product}'s (its public API or its own)."
         )
         + f" The {dist} release was written for another {product} release than the installed "
@@ -207,17 +262,23 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         # What the frames' paths imply of the releases (tensorflow_core/ is 1.15 to 2.1,
         # keras/src/ Keras 3): which side of the boundary the installed one is.
         detail += "\n" + inferred_note(hints)
+    row = keyword_added_row(refusal, m)
+    if row is not None:
+        detail += (
+            f"\n`{row.api}` takes `{refusal.argument}` from TensorFlow {row.added_in} on (the "
+            "API table): the installed TensorFlow is older than the code."
+        )
     lead = causes.finding(
         f"explain.{causes.software.COMPANION_MISMATCH}",
         Severity.ERROR if sure and refusal.shape == KEYWORD else Severity.WARNING,
         causes.software.COMPANION_MISMATCH,
         f"{dist} was written for another {product} release ({asked})",
         detail,
-        library_fix(m, dist),
+        refused_call_fix(m, dist, refusal, library_fix(m, dist), product, called or ""),
     )
     removed = causes.CAUSES[causes.code.API_REMOVED]
     # A sentence's capital, but never on the refusing function's name (an identifier).
-    named = bool(refusal.callee) and asked.startswith(refusal.callee)
+    named = bool(called) or (bool(refusal.callee) and asked.startswith(refusal.callee))
     opening = asked if named else asked[:1].upper() + asked[1:]
     other = causes.finding(
         f"explain.{causes.code.API_REMOVED}",
@@ -231,10 +292,16 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     return [lead, other]
 
 
-def _asked(refusal: Refusal, product: str) -> str:
+def _asked(refusal: Refusal, product: str, called: str = "") -> str:
     """What was refused, in words (``conv() refused its keyword batch_group_count``)."""
     own = "Keras'" if product == "Keras" else "TensorFlow's"
-    callee = f"{refusal.callee}()" if refusal.callee else f"{own} function"
+    callee = (
+        f"{called}() (its {refusal.callee}())"
+        if called
+        else f"{refusal.callee}()"
+        if refusal.callee
+        else f"{own} function"
+    )
     if refusal.shape == KEYWORD:
         return f"{callee} refused its keyword {refusal.argument}"
     if refusal.shape == POSITIONAL:
@@ -247,3 +314,37 @@ def _asked(refusal: Refusal, product: str) -> str:
         op = f"the op {refusal.callee}" if refusal.callee else "an op"
         return f"{op} refused the form of its argument {refusal.argument}"
     return f"{own} {refusal.owner} objects have no {refusal.argument}"
+
+
+def _unshown_private_call(tb: Traceback, refusal: Refusal, m: Machine) -> list[Finding]:
+    """A keyword refused with no frame shown, where the refusing function is one of
+    TensorFlow's own modules' that the API table knows took the keyword only from a later line
+    (``tensorflow.compiler.tf2xla.python.xla.conv`` and ``batch_group_count``, 2.8): code that
+    calls TensorFlow's own modules rather than its public ``tf.`` API is a library built on
+    it, whose release was written for that line or later (companion-mismatch, a warning: the
+    caller is not shown). Empty for a public function (explain.api reads those as the code's
+    use), another keyword, a method of that name (a class's), or a source line shown that does
+    not call the function."""
+    row = keyword_added_row(refusal, m)
+    # A function of a module: Python 3.10+ names a method by its class (``Helper.conv()``), a
+    # module's function by its name alone, in every release.
+    if row is None or row.public or refusal.callee != row.function:
+        return []
+    if tb.code and re.search(rf"\b{re.escape(row.function)}\s*\(", tb.code) is None:
+        return []  # the line printed above the message calls something else
+    asked = _asked(refusal, "TensorFlow")
+    return [
+        causes.finding(
+            f"explain.{causes.software.COMPANION_MISMATCH}",
+            Severity.WARNING,
+            causes.software.COMPANION_MISMATCH,
+            f"A library built on TensorFlow was written for TensorFlow {row.added_in} or later "
+            f"({asked})",
+            f"{tb.where}: {tb.type}: {tb.message}\n`{row.api}` is a function of TensorFlow's "
+            "own modules, not of its public API: libraries built on TensorFlow call it, and it "
+            f"takes `{refusal.argument}` from TensorFlow {row.added_in} on (the API table). The "
+            "log shows no frame of the code that called it: that a library's release made the "
+            "call is inferred from whose function it is, not shown.",
+            causes.software.keyword_release_fix(m, "", row.api, refusal.argument, row.added_in),
+        )
+    ]

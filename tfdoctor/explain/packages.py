@@ -31,6 +31,8 @@ from tfdoctor.evidence.pyerrors import MissingModule
 from tfdoctor.evidence.refusals import (
     ATTRIBUTE,
     KEYWORD,
+    PYTHON,
+    Refusal,
     call_passed_through,
     read_refusal,
     tf_object_class,
@@ -66,6 +68,7 @@ from tfdoctor.explain.keras_versions import (
 from tfdoctor.explain.modules import TF_OWN, module_findings
 from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
+from tfdoctor.keras_api import ArgumentAdded, keras_api
 from tfdoctor.machine import FRAMEWORKS_PINNING_CUDA, Machine
 from tfdoctor.matrix import (
     PIN_FIELDS,
@@ -2808,6 +2811,17 @@ _ASKED = re.compile(
 )
 
 
+def _asked_fix(m: Machine, dist: str, message: str, asked: str, module: Optional[str]) -> Fix:
+    """The fix of ``dist``'s code asking TensorFlow for what the installed one lacks: for a
+    keyword Python refused (``message``), the line that brought it where the API table knows
+    (:func:`refused_call_fix`); else the lines whose API has the name asked
+    (:func:`_with_lines`)."""
+    refused = read_refusal(message)
+    if refused is not None and refused.shape == KEYWORD:
+        return refused_call_fix(m, dist, refused, library_fix(m, dist))
+    return _with_lines(library_fix(m, dist), asked, module, m, dist)
+
+
 def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine, dist: str = "") -> Fix:
     """``fix`` with the TensorFlow lines whose public API has what was asked (a module or a
     name; from the bundled API listings of the 1.x and 2.x lines), where some have it: the
@@ -2985,8 +2999,10 @@ def foreign_caller_findings(
                 # from tf., given the refused keyword (any library's, the table's or not).
                 called = _tf_call_refused(tb.message, tb.frames[index].code)
                 # Where the log's TensorFlow takes the keyword, the callee is not its function.
-                if (not written and called is None) or (
-                    called is not None and _shown_tf_takes(m, called, tb.message)
+                if (
+                    (not written and called is None)
+                    or (called is not None and _shown_tf_takes(m, called, tb.message))
+                    or _table_takes(m, tb.message)
                 ):
                     continue
                 unseen_callee = called is None
@@ -3045,13 +3061,7 @@ def foreign_caller_findings(
             causes.software.COMPANION_MISMATCH,
             f"{dist} was written for another TensorFlow release (it asks for {asked})",
             f"{tb.where}: {tb.type}: {tb.message}\n{said}",
-            _with_lines(
-                library_fix(m, dist),
-                asked,
-                asked if match.group("module3") else module,
-                m,
-                dist,
-            ),
+            _asked_fix(m, dist, tb.message, asked, asked if match.group("module3") else module),
         )
         return [went_on_note(found, (logged or {}).get(tb.where))]
     return []
@@ -3115,6 +3125,12 @@ _REFUSED_KEYWORD = re.compile(
 #: A call written from TensorFlow's top-level module on a source line (``tf.name_scope(``,
 #: ``tf.compat.v1.layers.dense(``), with a bounded number of submodules.
 _TF_CALL = re.compile(r"\b(?:tf|tensorflow)\.((?:\w+\.){0,5}\w+)\(")
+
+
+def tensorflow_calls(code: str) -> list[str]:
+    """The calls the source line ``code`` writes from TensorFlow's top-level module, as
+    written with ``tf.`` (``tf.name_scope``, ``tf.compat.v1.layers.dense``), in order."""
+    return [f"tf.{call.group(1)}" for call in _TF_CALL.finditer(code or "")]
 
 
 def _tf_call_refused(message: str, code: str) -> Optional[str]:
@@ -4083,3 +4099,88 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             )
         ]
     return []
+
+
+def _table_row(refusal: Refusal) -> Optional[ArgumentAdded]:
+    """The API table's row for the keyword Python refused, where the refusing function is the
+    row's (``tensorflow2_arguments``), whatever TensorFlow the log shows."""
+    if refusal.shape != KEYWORD or refusal.speaker != PYTHON:
+        return None
+    row = keras_api().tensorflow2_arguments.get(refusal.argument)
+    return row if row is not None and row.function == refusal.function else None
+
+
+def _table_takes(m: Machine, message: str) -> bool:
+    """Whether the TensorFlow the log shows takes the keyword Python refused in ``message``,
+    as the API table dates it: then the function that refused it is not that TensorFlow's."""
+    refusal = read_refusal(message)
+    if refusal is None or m.tf is None:
+        return False
+    return _table_row(refusal) is not None and keyword_added_row(refusal, m) is None
+
+
+def keyword_added_row(refusal: Refusal, m: Machine) -> Optional[ArgumentAdded]:
+    """The API table's row for the keyword Python refused (``conv() got an unexpected keyword
+    argument 'batch_group_count'``), where the refusing function is the row's and the log
+    shows no TensorFlow that already takes it (one that does refused for another reason)."""
+    row = _table_row(refusal)
+    if row is None:
+        return None
+    if m.tf is not None and version_key(m.tf.version)[:2] >= version_key(row.added_in)[:2]:
+        return None
+    return row
+
+
+def release_unknown_fix(
+    fix: Fix, dist: str, refusal: Refusal, product: str, known: bool, called: str = ""
+) -> Fix:
+    """``fix`` saying that no table here knows which release changed what the refusing
+    function takes, and how the library's own requirements say which TensorFlow (or Keras)
+    its release was written for: the ranges it declares, printed by importlib.metadata
+    (``Requires-Dist`` of its installed metadata). ``called``: the call the line makes where
+    Python's words name only a constructor (``tf.name_scope``)."""
+    callee = (
+        f"`{called or refusal.callee}`" if called or refusal.callee else f"the {product} function"
+    )
+    text = (
+        f"{fix.text} Which {product} release changed what {callee} takes is not in "
+        "tfdoctor's API tables: the release notes of "
+        + (
+            f"{dist}, or the {product} range its release declares where it declares one "
+            "(the last command prints its requirements), "
+            if known
+            else "that library "
+        )
+        + f"say which {product} it was written for."
+    )
+    if not known:
+        return Fix(text, fix.commands)
+    declared = f'python -c "import importlib.metadata as md; print(md.requires({dist!r}))"'
+    return Fix(text, (*fix.commands, declared))
+
+
+def refused_call_fix(
+    m: Machine,
+    dist: str,
+    refusal: Refusal,
+    fix: Fix,
+    product: str = "TensorFlow",
+    called: str = "",
+) -> Fix:
+    """The fix of ``dist``'s call that ``product``'s function refused (``refusal``): where the
+    API table knows the line that brought the refused keyword (:func:`keyword_added_row`),
+    that line or later, or the library's release for the installed TensorFlow; elsewhere
+    ``fix`` (the library's release), saying the tables do not know
+    (:func:`release_unknown_fix`; ``called`` as there). ``fix`` as it is where the table
+    dates the keyword but the log's TensorFlow already takes it, and for a companion, whose
+    pairing with TensorFlow its compatibility table gives (tensorflow-probability declares no
+    TensorFlow in its requirements: its setup.py's REQUIRED_PACKAGES)."""
+    known = known_distribution(dist) or m.facts.package(dist) is not None
+    row = keyword_added_row(refusal, m)
+    if row is not None:
+        return causes.software.keyword_release_fix(
+            m, dist, row.api, refusal.argument, row.added_in, known
+        )
+    if _table_row(refusal) is not None or m.companion(dist) is not None:
+        return fix
+    return release_unknown_fix(fix, dist, refusal, product, known, called)
