@@ -1047,16 +1047,43 @@ def library_newer_fix(
         "(one that release supports: its requirements or release notes say which), or "
         f"install the older release of {named} made for TensorFlow {tf}."
     )
-    return Fix(text, (*m.pip(f"show {dist} tensorflow"), *_line_install(m, first)))
+    return Fix(text, (*m.pip(f"show {dist} tensorflow"), *line_install(m, first)))
 
 
-def _line_install(m: Machine, line: str) -> tuple[str, ...]:
-    """The command that installs TensorFlow of ``line`` (``2.8``), where the matrix knows the
-    line and the environment's Python has its wheels; else none."""
-    entry = m.matrix.line_for(line) if m.matrix is not None else None
-    if entry is None or m.python_version is None or not m.line_fits(entry):
-        return ()
-    return m.pip_install(install_requirement(entry, m.target))
+def line_install(m: Machine, line: str, last: str = "") -> tuple[str, ...]:
+    """The command that installs the newest release of ``line`` here, by the distribution
+    that line publishes for this machine (``tensorflow-gpu`` ended with 2.11); where the
+    Python is known and ``line`` has no wheel for it, the first later line of the same major
+    (up to ``last``, where the reading has a newest line) that has one, else an environment
+    of a Python ``line`` has wheels for."""
+    lines = sorted(m.matrix.lines, key=lambda x: version_key(x.line)) if m.matrix else []
+    major = version_key(line)[:1]
+    # Another major is another API: code that needs 1.x is not served by a 2.x line.
+    later = [
+        x
+        for x in lines
+        if version_key(x.line) >= version_key(line)
+        and version_key(x.line)[:1] == major
+        and (not last or version_key(x.line)[:2] <= version_key(last)[:2])
+        and not x.pre_release
+    ]
+    fits = [x for x in later if m.line_fits(x, "")]
+    if fits:
+        return m.pip_install(install_requirement(fits[0], m.target))
+    asked = next((x for x in lines if x.line == line), None)
+    pythons = asked.pythons_on() if asked is not None else ()
+    install = f'python -m pip install "tensorflow=={line}.*"'
+    if not m.python_version or not pythons:
+        return m.pip(f'install "tensorflow=={line}.*"')
+    # This Python has no wheel of the line: an environment of the newest Python it has.
+    python, env = pythons[-1], f"tf{line}"
+    if m.in_conda:
+        return (f"conda create -n {env} python={python}", f"conda activate {env}", install)
+    if m.os == "windows":
+        # The Python launcher picks the installed Python by version (docs.python.org, "Using
+        # Python on Windows").
+        return (f"py -{python} -m venv .venv-{env}", rf".venv-{env}\Scripts\activate", install)
+    return (f"python{python} -m venv .venv-{env}", f". .venv-{env}/bin/activate", install)
 
 
 def keyword_release_fix(
@@ -1082,7 +1109,7 @@ def keyword_release_fix(
         "made for it."
     )
     listed = m.pip(f"show {dist} tensorflow") if dist else m.pip("list")
-    return Fix(text, (*listed, *_line_install(m, since)))
+    return Fix(text, (*listed, *line_install(m, since)))
 
 
 def checkout_release_fix(m: Machine, package: str, checkout: str) -> Fix:

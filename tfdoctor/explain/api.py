@@ -1159,7 +1159,7 @@ def _keras2_shown(
             f"TensorFlow {listed[0]} or newer, up to {last} to keep Keras 2 (`pip show "
             "tensorflow` shows the installed one).",
             # Not past the last Keras 2 line: a later one is Keras 3, which lacks the name.
-            _line_install(m, listed[0], last),
+            causes.software.line_install(m, listed[0], last),
         )
     else:
         fix = Fix(
@@ -1452,7 +1452,7 @@ def _added_later(
         f"`{name}` is in TensorFlow's API from {since} on, and {this}: the code was written "
         f"for a newer release. Install TensorFlow {since} (or newer), or write the name as "
         "the installed release spells it (its API docs).",
-        _line_install(m, since),
+        causes.software.line_install(m, since),
     )
     what = (
         f"{verdict.what} TensorFlow {since} is the first line that has it."
@@ -2120,7 +2120,7 @@ def _tf1_install(tb: Traceback, m: Machine, line: str) -> tuple[tuple[str, ...],
     that ``line`` has wheels for."""
     words = f"the command installs {line}, the last 1.x release"
     if not _python2_shown(tb, m):
-        return _line_install(m, line), words
+        return causes.software.line_install(m, line), words
     release = _last_release_for(m, "2.7", 1)
     if release is not None:
         return m.pip(f'install "tensorflow=={release}"'), (
@@ -2132,7 +2132,7 @@ def _tf1_install(tb: Traceback, m: Machine, line: str) -> tuple[tuple[str, ...],
     if not (m.python_version or "").startswith("2."):
         hints = m.hints if m.hints is not None else LogHints()
         py2 = dataclasses.replace(m, hints=dataclasses.replace(hints, python="2.7"))
-    return _line_install(py2, line), (
+    return causes.software.line_install(py2, line), (
         f"this is Python 2, which no TensorFlow release has wheels for here: the commands "
         f"make an environment of a Python 3 that {line} has wheels for and install it there"
     )
@@ -2326,7 +2326,7 @@ def _tf2_keyword_added_later(
     fix = Fix(
         f"The code was written for TensorFlow {added.added_in} or newer: upgrade TensorFlow to "
         f"{added.added_in} or later, or drop `{kwarg}=`{dropped}{older}.",
-        _line_install(m, added.added_in),
+        causes.software.line_install(m, added.added_in),
     )
     links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
     verdict = Verdict(_TF2_KEYWORD_KEY, causes.code.API_REMOVED, Severity.ERROR, what, fix, links)
@@ -2416,7 +2416,7 @@ def _tf2_install(m: Machine) -> tuple[str, ...]:
         line for line in fits if keras3 is None or version_key(line) < version_key(keras3.line)
     ]
     if before:
-        return _line_install(m, before[-1])
+        return causes.software.line_install(m, before[-1])
     keras2 = [
         x.line
         for x in lines
@@ -2427,8 +2427,8 @@ def _tf2_install(m: Machine) -> tuple[str, ...]:
     if keras2:
         # No Keras 2 line has a wheel for this Python: an environment of a Python the last
         # one has wheels for, never a later line (its tf.keras is Keras 3).
-        return _line_install(m, keras2[-1], last=keras2[-1])
-    return _line_install(m, fits[0] if fits else "2.15")
+        return causes.software.line_install(m, keras2[-1], last=keras2[-1])
+    return causes.software.line_install(m, fits[0] if fits else "2.15")
 
 
 #: A name missing from standalone Keras' public modules.
@@ -2688,44 +2688,6 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
             )
         ]
     return []
-
-
-def _line_install(m: Machine, line: str, last: str = "") -> tuple[str, ...]:
-    """The command that installs the newest release of ``line`` here, by the distribution
-    that line publishes for this machine (``tensorflow-gpu`` ended with 2.11); where the
-    Python is known and ``line`` has no wheel for it, the first later line of the same major
-    (up to ``last``, where the reading has a newest line) that has one, else an environment
-    of a Python ``line`` has wheels for."""
-    from tfdoctor.compat import install_requirement  # noqa: PLC0415 - compat imports causes
-
-    lines = sorted(m.matrix.lines, key=lambda x: version_key(x.line)) if m.matrix else []
-    major = version_key(line)[:1]
-    # Another major is another API: code that needs 1.x is not served by a 2.x line.
-    later = [
-        x
-        for x in lines
-        if version_key(x.line) >= version_key(line)
-        and version_key(x.line)[:1] == major
-        and (not last or version_key(x.line)[:2] <= version_key(last)[:2])
-        and not x.pre_release
-    ]
-    fits = [x for x in later if m.line_fits(x, "")]
-    if fits:
-        return m.pip_install(install_requirement(fits[0], m.target))
-    asked = next((x for x in lines if x.line == line), None)
-    pythons = asked.pythons_on() if asked is not None else ()
-    install = f'python -m pip install "tensorflow=={line}.*"'
-    if not m.python_version or not pythons:
-        return m.pip(f'install "tensorflow=={line}.*"')
-    # This Python has no wheel of the line: an environment of the newest Python it has.
-    python, env = pythons[-1], f"tf{line}"
-    if m.in_conda:
-        return (f"conda create -n {env} python={python}", f"conda activate {env}", install)
-    if m.os == "windows":
-        # The Python launcher picks the installed Python by version (docs.python.org, "Using
-        # Python on Windows").
-        return (f"py -{python} -m venv .venv-{env}", rf".venv-{env}\Scripts\activate", install)
-    return (f"python{python} -m venv .venv-{env}", f". .venv-{env}/bin/activate", install)
 
 
 def statement_findings(
