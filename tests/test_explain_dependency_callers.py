@@ -340,7 +340,7 @@ def test_tensorflow_missing_arguments_a_companions_call_did_not_give(
     assert (found is not None) is read
     if found is not None:
         assert found.severity is Severity.WARNING
-        assert "evalkit" in found.summary and "'max_val'" in found.summary
+        assert "evalkit" in found.summary and "requires max_val" in found.summary
         assert "evalkit" in fix_text(found)
 
 

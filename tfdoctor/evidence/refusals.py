@@ -74,6 +74,11 @@ class Refusal(Record):
     owner: str
     #: Whose words: :data:`PYTHON`, :data:`TENSORFLOW` or :data:`KERAS`.
     speaker: str
+    #: For a count of positional arguments, as Python printed them: how many the function
+    #: takes (``2``, ``from 2 to 3``, Python 2's ``exactly 2``) and how many the call gave
+    #: (``3``); empty for the other shapes.
+    takes: str = ""
+    given: str = ""
 
     @property
     def function(self) -> str:
@@ -89,15 +94,16 @@ _PYTHON_SHAPES = (
     (
         POSITIONAL,
         re.compile(
-            _FUNC + r"\(\) takes (?:from \d+ to )?\d+ positional arguments? but \d+ "
+            _FUNC + r"\(\) takes (?P<takes>(?:from \d+ to )?\d+) positional arguments? but "
+            r"(?P<given>\d+) "
             r"(?:positional arguments? (?:\([^)\n]{0,80}\) )?)?(?:was|were) given"
         ),
     ),
     (
         POSITIONAL,
         re.compile(
-            _FUNC + r"\(\) takes (?:exactly|at least|at most|no) \w* ?"
-            r"arguments? \(\d+ given\)"
+            _FUNC + r"\(\) takes (?P<takes>(?:exactly|at least|at most|no) ?\w*) ?"
+            r"arguments? \((?P<given>\d+) given\)"
         ),
     ),
     (
@@ -151,8 +157,12 @@ def read_refusal(message: str) -> Optional[Refusal]:
             owner = func.rsplit(".", 1)[0] if "." in func else ""
             # A nested function's qualifier (``f.<locals>``) names no class.
             owner = "" if owner.endswith(">") else owner
-            argument = found.groupdict().get("arg") or ""
-            return Refusal(shape, func, argument, owner.rsplit(".", 1)[-1], PYTHON)
+            named = found.groupdict()
+            argument = named.get("arg") or ""
+            takes, given = named.get("takes") or "", named.get("given") or ""
+            return Refusal(
+                shape, func, argument, owner.rsplit(".", 1)[-1], PYTHON, takes.strip(), given
+            )
     found = _OP_LIST.search(text)
     if found is not None:
         return Refusal(OP_ARGUMENT, found["op"], found["arg"], "", TENSORFLOW)

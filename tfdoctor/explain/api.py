@@ -30,6 +30,7 @@ from tfdoctor.evidence.traceback import (
     path_hints,
 )
 from tfdoctor.explain.exceptions import inferred_note, last_failure
+from tfdoctor.explain.interface import installed_caller, library_code_fix
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.packages import (
     keras2_moved_under_src,
@@ -754,9 +755,9 @@ def api_findings(
                 # the library's authors to port to, as tf.compat.v1 is.
                 or verdict.cause
                 in (causes.code.API_MOVED_TO_COMPAT_V1, causes.code.TF_CONTRIB_REMOVED)
-                # A keyword a later 1.x release brought, passed by a library's own frame: its
+                # A keyword a later release brought, passed by a library's own frame: its
                 # older spelling is for the library's authors to write.
-                or verdict.key == _TF1_KEYWORD_KEY
+                or verdict.key in (_TF1_KEYWORD_KEY, _TF2_KEYWORD_KEY)
             )
             and library_caller(tb) is not None
         ):
@@ -780,7 +781,8 @@ def api_findings(
             # the other candidate.
             primary, secondary = older, [dataclasses.replace(primary, severity=Severity.WARNING)]
         for judged in (primary, *secondary):
-            found_finding = _api_finding(tb, name, judged, knowledge, m, tf_version)
+            fitted = _in_library(tb, name, judged, m)
+            found_finding = _api_finding(tb, name, fitted, knowledge, m, tf_version)
             if found_finding is not None and found_finding.id not in out:
                 out[found_finding.id] = found_finding
         other = _standalone_keras(name, verdict.cause, tb, m)
@@ -789,6 +791,38 @@ def api_findings(
         for alternative in alternatives:
             out.setdefault(alternative.id, alternative)
     return list(out.values())
+
+
+#: The causes whose verdicts' fixes edit the code that asked (write the new name, the older
+#: spelling, tf.compat.v1's, a successor of tf.contrib): an edit for the user's own code,
+#: never for an installed library's. A changed default (api-default-changed) is not here: no
+#: release of the library's is dated by it, and its fix names what keeps the old behaviour.
+_CODE_EDITS = frozenset(
+    {
+        causes.code.API_REMOVED,
+        causes.code.API_MOVED_TO_COMPAT_V1,
+        causes.code.TF_CONTRIB_REMOVED,
+    }
+)
+
+
+def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
+    """``verdict`` with a fix about releases where the failing line is an installed library's
+    (:func:`tfdoctor.explain.interface.installed_caller`) and the verdict's fix edits code
+    (:data:`_CODE_EDITS`): the library's release made for the installed TensorFlow, or the
+    TensorFlow its code was written for, with the lines the API table dates
+    (:func:`tfdoctor.explain.interface.library_code_fix`, the fix explain.interface gives the
+    same cause), never an edit inside site-packages. The user's own code keeps the verdict's
+    edit."""
+    if verdict.cause not in _CODE_EDITS:
+        return verdict
+    caller = installed_caller(tb)
+    if caller is None:
+        return verdict
+    product = "Keras" if name.startswith("keras.") else "TensorFlow"
+    module = name.rpartition(".")[0] or name
+    fix = library_code_fix(m, tb, product, f"`{name}`", caller[0], name, module)
+    return dataclasses.replace(verdict, fix=fix)
 
 
 def _standalone_keras(name: str, cause: str, tb: Traceback, m: Machine) -> Optional[Finding]:

@@ -18,10 +18,12 @@ so the reading rests on the words and the paths, never on one library's name:
 A third-party P (not TensorFlow or Keras, not Python's standard library, nor a package
 another reading answers: NumPy, the module table's removals, TensorFlow's, Keras' and
 TensorBoard's own requirements) and an installed Q of another distribution is
-``dependency-api-removed``: P's installed release lacks what Q's release uses. TensorFlow
-refusing an installed package's positional arguments (too many, or too few), or a public name
-asked of ``tf.`` in Python 2's words, is ``companion-mismatch`` (the other TensorFlow shapes are
-:func:`tfdoctor.explain.packages.foreign_caller_findings`'). The user's own code importing
+``dependency-api-removed``: P's installed release lacks what Q's release uses. A public name
+asked of ``tf.`` in Python 2's words is ``companion-mismatch``; TensorFlow refusing a call's
+positional arguments (too many, or too few) is :func:`tfdoctor.explain.interface.
+interface_candidates`' one reading of refused calls, which decides whose call it was (the
+other TensorFlow shapes are :func:`tfdoctor.explain.packages.foreign_caller_findings`'). The
+user's own code importing
 from a P the module table knows a module or name P's installed release lacks is
 ``dependency-api-removed`` too, a warning (its attributes, which may be typos, are not read).
 A file of the user's that Python found for P, an object whose owner no line shows, or frames
@@ -117,7 +119,10 @@ def dependency_caller_findings(
     if wrapped is not None:
         found = _own_code_reading(tb, match, m, wrapped)
     else:
-        found = (_reading(tb, match, m) if tb.frames else None) or _own_code_reading(tb, match, m)
+        read = _reading(tb, match, m) if tb.frames else []
+        if read:
+            return read
+        found = _own_code_reading(tb, match, m)
     return [found] if found is not None else []
 
 
@@ -182,11 +187,12 @@ def _own_code_reading(
     )
 
 
-def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Finding]:
-    """The finding for one traceback whose message ``match`` read, or None."""
+def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> list[Finding]:
+    """The findings for one traceback whose message ``match`` read (none, or one; a call
+    TensorFlow refused: explain.interface's reading of it)."""
     frames = [f for f in tb.frames if not f.path.startswith("<frozen ")]
     if not frames:
-        return None
+        return []
     module = match["module"] or match["source"] or match["sub"]
     if module is not None:
         owner: Optional[str] = module.split(".", 1)[0]
@@ -225,7 +231,7 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
             else f"{func}() with {_given(match)} positional arguments (it takes {_takes(match)})"
         )
     if owner is None or owner in _ELSEWHERE - _TF_PACKAGES or owner in stdlib_modules():
-        return None  # Python's own modules change with Python, not with a package's release
+        return []  # Python's own modules change with Python, not with a package's release
     caller_frame = frames[-1 - callee] if callee < len(frames) else None
     caller = installed_package(caller_frame.path) if caller_frame is not None else None
     if (
@@ -234,20 +240,28 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
         or caller == owner
         or _one_distribution(caller, owner)
     ):
-        return None  # the user's own code, or the package's own: not a release pairing
+        return []  # the user's own code, or the package's own: not a release pairing
+    if owner in _TF_PACKAGES and match["py2attr"]:
+        found = _tensorflow_asked(tb, match["py2attr"], caller, caller_frame, m)
+        return [found] if found is not None else []
     if owner in _TF_PACKAGES:
-        return _tensorflow_refused(tb, match, caller, caller_frame, m)
+        # A call TensorFlow refused (a count of arguments, one missing): whose call it was
+        # and which fix applies are explain.interface's one reading of refused calls.
+        from tfdoctor.explain.interface import interface_candidates  # noqa: PLC0415 - cycle
+
+        called = match["posfunc"] or match["py2func"] or match["missfunc"]
+        return interface_candidates([tb], m) if called else []
     if caller in TF_OWN or _table_removal(match, module or ""):
         # TensorFlow's, Keras' and TensorBoard's own requirements (keras 2.2's
         # keras_applications: keras-version) and the module table's removals: elsewhere.
-        return None
+        return []
     if match["sub"] and not _installed_shown(owner, tb, m):
-        return None  # the package itself may be missing or the user's own
+        return []  # the package itself may be missing or the user's own
     if (match["sub"] or "").rsplit(".", 1)[-1].startswith("_"):
         # A private submodule is most often a compiled extension (torch._C, a _pywrap_
         # module): missing, it is an install or build of the package's own, not a release.
-        return None
-    return _dependency_lacks(tb, owner, caller, caller_frame, asked, match, m)
+        return []
+    return [_dependency_lacks(tb, owner, caller, caller_frame, asked, match, m)]
 
 
 def _table_removal(match: re.Match[str], module: str) -> bool:
@@ -397,67 +411,31 @@ def _dependency_lacks(
     )
 
 
-def _tensorflow_refused(
-    tb: Traceback, match: re.Match[str], caller: str, frame: Frame, m: Machine
+def _tensorflow_asked(
+    tb: Traceback, attr: str, caller: str, frame: Frame, m: Machine
 ) -> Optional[Finding]:
-    """An installed package's code (not TensorFlow's or Keras' own) that TensorFlow refuses:
-    positional arguments a function of TensorFlow's does not take (its wrapper's frame, or a
-    ``tf.`` call on the package's line, shows the callee), or, in Python 2's words that name
-    no module, a name the package's line asks of ``tf.``. The package's release was written
-    for another TensorFlow (companion-mismatch). The other shapes asked of TensorFlow are the
-    companion readings' in explain.packages (foreign_caller_findings)."""
+    """An installed package's code (not TensorFlow's or Keras' own) asking ``tf.`` for a public
+    name ``attr`` the installed TensorFlow lacks, in Python 2's words that name no module: the
+    package's release was written for another TensorFlow (companion-mismatch). A call
+    TensorFlow refused is explain.interface's reading; the other names asked of TensorFlow
+    are the companion readings' in explain.packages (foreign_caller_findings)."""
     from tfdoctor.explain.packages import library_dist, library_fix  # noqa: PLC0415 - cycle
 
-    if caller in TF_OWN or not (
-        match["posfunc"] or match["py2func"] or match["py2attr"] or match["missfunc"]
-    ):
-        return None
-    if (match["py2attr"] or "").startswith("_"):
-        # A private name TensorFlow never published (tf.logging._logger): no release of the
-        # package is made for it; the API reading says what became of it.
+    if caller in TF_OWN or attr.startswith("_"):
+        # TensorFlow's and Keras' own code, or a private name TensorFlow never published
+        # (tf.logging._logger): no release of the package is made for it; the API reading
+        # says what became of it.
         return None
     dist = library_dist(caller, frame.path)
-    if match["py2attr"]:
-        attr = match["py2attr"]
-        summary = f"{dist} was written for another TensorFlow release (it asks tf. for {attr})"
-        said = (
-            f"{dist} ({frame.path}) asks TensorFlow for {attr} on the line `{frame.code}`, "
-            f"which the installed TensorFlow does not have: the {dist} release and the "
-            "TensorFlow release do not go together."
-        )
-        severity = Severity.ERROR  # the line names TensorFlow's module and the name
-    elif match["missfunc"]:
-        func, missing = match["missfunc"], match["missnames"]
-        summary = (
-            f"{dist} was written for another TensorFlow release (its call of TensorFlow's "
-            f"{func}() lacks {missing}, which the installed release requires)"
-        )
-        said = (
-            f"{dist} ({frame.path}) calls TensorFlow's {func}() without {missing}, which the "
-            f"installed TensorFlow's {func}() requires: the {dist} release and the TensorFlow "
-            "release do not go together."
-        )
-        # As for a count of arguments: the call may also be wrong in itself.
-        severity = Severity.WARNING
-    else:
-        func = match["posfunc"] or match["py2func"]
-        given, takes = _given(match), _takes(match)
-        summary = (
-            f"{dist} was written for another TensorFlow release (it passes {given} positional "
-            f"arguments to TensorFlow's {func}(), which takes {takes})"
-        )
-        said = (
-            f"{dist} ({frame.path}) calls TensorFlow's {func}() with {given} positional "
-            f"arguments, which the installed TensorFlow's takes only {takes}: the {dist} "
-            "release and the TensorFlow release do not go together."
-        )
-        # A count of arguments says less than a name: the call may also be wrong in itself.
-        severity = Severity.WARNING
     return causes.finding(
         f"explain.{causes.software.COMPANION_MISMATCH}",
-        severity,
+        # The line names TensorFlow's module and the name.
+        Severity.ERROR,
         causes.software.COMPANION_MISMATCH,
-        summary,
-        f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+        f"{dist} was written for another TensorFlow release (it asks tf. for {attr})",
+        f"{tb.where}: {tb.type}: {tb.message}\n"
+        f"{dist} ({frame.path}) asks TensorFlow for {attr} on the line `{frame.code}`, which "
+        f"the installed TensorFlow does not have: the {dist} release and the TensorFlow release "
+        "do not go together.",
         library_fix(m, dist),
     )
