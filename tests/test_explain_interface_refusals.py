@@ -727,3 +727,31 @@ def test_the_same_count_refused_in_the_users_own_call_is_no_librarys() -> None:
         )
     )
     assert _named(report, "companion-mismatch") is None
+
+
+@pytest.mark.parametrize(
+    ("path", "library"),
+    [
+        pytest.param(f"{_SITE}/blocklib/ops.py", True, id="installed-library"),
+        pytest.param("/home/ana/proj/ops.py", False, id="users-own"),
+    ],
+)
+def test_a_name_no_listed_line_has_asked_by_a_library_gets_its_release(
+    path: str, library: bool
+) -> None:
+    # A name the API listings do not know: the user's own line is told to find what replaced
+    # it; a library's line, its release or the TensorFlow it was written for.
+    report = explained(
+        _trace(
+            [
+                ("/home/ana/proj/run.py", "<module>", "import blocklib"),
+                (path, "<module>", "op = tf.planted_op(3)"),
+            ],
+            "AttributeError: module 'tensorflow' has no attribute 'planted_op'",
+        )
+    )
+    removed = _named(report, "api-removed")
+    assert removed is not None
+    text = fix_text(removed)
+    assert ("Find its replacement" in text) is not library, text
+    assert ("blocklib" in text) is library
