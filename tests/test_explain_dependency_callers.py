@@ -263,6 +263,29 @@ def test_a_keyword_refused_by_a_function_the_line_calls_by_its_package() -> None
     assert "fill_value" in found.summary and "jax" in found.summary
 
 
+@pytest.mark.parametrize(
+    "error",
+    [
+        # Python 3.10+ qualifies a method by its class; Python 2 words a count "at least".
+        pytest.param(
+            "TypeError: Array.take() got an unexpected keyword argument 'fill_value'",
+            id="python-3.10-qualified",
+        ),
+        pytest.param("TypeError: take() takes at least 2 arguments (1 given)", id="python-2"),
+    ],
+)
+def test_pythons_refused_call_words_are_read_by_the_one_reader(error: str) -> None:
+    # evidence.refusals reads Python's words of a refused call for every reading.
+    report = explained(
+        _frames(
+            (f"{_SITE}/evalkit/core.py", "run", "return jax.numpy.take(x, fill_value=0)"),
+            error=error,
+        )
+    )
+    found = _dependency(report)
+    assert "jax" in found.summary and "take()" in found.summary
+
+
 def test_an_object_field_of_a_class_the_line_takes_from_its_package() -> None:
     report = explained(
         _frames(

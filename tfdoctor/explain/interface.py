@@ -13,7 +13,11 @@ distribution), and the code that asks is of another release (api-removed, the ot
 candidate, as :func:`tfdoctor.explain.api.release_name_candidates` has it for a missing
 name). The user's own code calling so is left to scan's rules: a keyword or attribute of the
 user's may be a typo, and an argument the user's line passed on through the library is the
-user's. Read only where no other reading explained the log.
+user's. Read where no other reading explained the log, and for a count of arguments or one
+missing in a call whose callee is TensorFlow's (its wrapper's frame, or a ``tf.`` call on the
+caller's line) as soon as explain.dependencies meets it: this is the one reading of such
+calls, and :func:`installed_caller` the one answer to whose code made the call, which decides
+the fix (:func:`library_code_fix` for an installed library's code).
 
 Where the API table knows the line that brought the refused keyword to the function
 (``tensorflow2_arguments`` in ``data/keras_api.yaml``), the fix names it; elsewhere it says
