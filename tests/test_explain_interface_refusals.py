@@ -729,29 +729,43 @@ def test_the_same_count_refused_in_the_users_own_call_is_no_librarys() -> None:
     assert _named(report, "companion-mismatch") is None
 
 
-@pytest.mark.parametrize(
-    ("path", "library"),
-    [
-        pytest.param(f"{_SITE}/blocklib/ops.py", True, id="installed-library"),
-        pytest.param("/home/ana/proj/ops.py", False, id="users-own"),
-    ],
-)
-def test_a_name_no_listed_line_has_asked_by_a_library_gets_its_release(
-    path: str, library: bool
-) -> None:
+_PLACES = [
+    pytest.param(f"{_SITE}/blocklib/ops.py", True, id="installed-library"),
+    pytest.param("/home/ana/proj/ops.py", False, id="users-own"),
+]
+_ASKS = [
     # A name the API listings do not know: the user's own line is told to find what replaced
     # it; a library's line, its release or the TensorFlow it was written for.
+    pytest.param(
+        "op = tf.planted_op(3)",
+        "AttributeError: module 'tensorflow' has no attribute 'planted_op'",
+        "Find its replacement",
+        "",
+        id="unlisted-name",
+    ),
+    # tf.nn.softmax took axis from 1.5 (dim before): the line the rule dates is installed
+    # either way; only the user's own code is told to write the older spelling.
+    pytest.param(
+        "x = tf.nn.softmax(x, axis=-1)",
+        "TypeError: softmax() got an unexpected keyword argument 'axis'",
+        "write `dim=`",
+        "1.15",
+        id="tf1-keyword-added-later",
+    ),
+]
+
+
+@pytest.mark.parametrize(("code", "error", "edit", "line"), _ASKS)
+@pytest.mark.parametrize(("path", "library"), _PLACES)
+def test_only_the_users_own_code_is_told_to_edit_what_the_api_lacks(
+    code: str, error: str, edit: str, line: str, path: str, library: bool
+) -> None:
     report = explained(
-        _trace(
-            [
-                ("/home/ana/proj/run.py", "<module>", "import blocklib"),
-                (path, "<module>", "op = tf.planted_op(3)"),
-            ],
-            "AttributeError: module 'tensorflow' has no attribute 'planted_op'",
-        )
+        _trace([("/home/ana/proj/run.py", "<module>", "import blocklib"), (path, "f", code)], error)
     )
     removed = _named(report, "api-removed")
     assert removed is not None
     text = fix_text(removed)
-    assert ("Find its replacement" in text) is not library, text
+    assert (edit in text) is not library, text
     assert ("blocklib" in text) is library
+    assert line in text

@@ -809,12 +809,15 @@ _CODE_EDITS = frozenset(
 def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
     """``verdict`` with a fix about releases where the failing line is an installed library's
     (:func:`tfdoctor.explain.interface.installed_caller`) and the verdict's fix edits code
-    (:data:`_CODE_EDITS`): the library's release made for the installed TensorFlow, or the
+    (:data:`_CODE_EDITS`, with no install of a dated line): the library's release made for the
+    installed TensorFlow, or the
     TensorFlow its code was written for, with the lines the API table dates
     (:func:`tfdoctor.explain.interface.library_code_fix`, the fix explain.interface gives the
     same cause), never an edit inside site-packages. The user's own code keeps the verdict's
     edit."""
-    if verdict.cause not in _CODE_EDITS:
+    if verdict.cause not in _CODE_EDITS or verdict.fix.commands:
+        # A fix that installs the line its rule dates (a keyword a later release brought) is
+        # its builder's, which asks whose code called (:func:`_keeping_this_tensorflow`).
         return verdict
     caller = installed_caller(tb)
     if caller is None:
@@ -823,6 +826,17 @@ def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdi
     module = name.rpartition(".")[0] or name
     fix = library_code_fix(m, tb, product, f"`{name}`", caller[0], name, module)
     return dataclasses.replace(verdict, fix=fix)
+
+
+def _keeping_this_tensorflow(tb: Traceback, edit: str) -> str:
+    """The way to keep the installed TensorFlow where the code was written for a later line:
+    ``edit`` (the older spelling, written in the call) where the user's own code made the call;
+    where an installed library's did (:func:`tfdoctor.explain.interface.installed_caller`),
+    that library's release made for it, never an edit inside site-packages."""
+    caller = installed_caller(tb)
+    if caller is None:
+        return edit
+    return f"install the release of {caller[0]} made for the installed TensorFlow"
 
 
 def _standalone_keras(name: str, cause: str, tb: Traceback, m: Machine) -> Optional[Finding]:
@@ -1820,8 +1834,9 @@ def _tf1_keyword_added_later(
         f"`{names[0]}` takes `{kwarg}` from TensorFlow {since} on (before it, the argument was "
         f"`{older}`), and {this}: the code was written for a newer TensorFlow. Upgrade "
         f"TensorFlow to {since} or later: {installs} (it keeps TensorFlow 1's API; install "
-        "TensorFlow 2 instead if the code is TensorFlow 2's). To keep this TensorFlow, write "
-        f"`{older}=` for `{kwarg}=` in the call.",
+        "TensorFlow 2 instead if the code is TensorFlow 2's). To keep this TensorFlow, "
+        + _keeping_this_tensorflow(tb, f"write `{older}=` for `{kwarg}=` in the call")
+        + ".",
         commands,
     )
     links = causes.CAUSES[causes.code.API_REMOVED].links
@@ -2357,9 +2372,10 @@ def _tf2_keyword_added_later(
     older = (
         f", or on TensorFlow {added.before} write `{added.older_name}=`" if added.older_name else ""
     )
+    keep = _keeping_this_tensorflow(tb, f"drop `{kwarg}=`{dropped}{older}")
     fix = Fix(
         f"The code was written for TensorFlow {added.added_in} or newer: upgrade TensorFlow to "
-        f"{added.added_in} or later, or drop `{kwarg}=`{dropped}{older}.",
+        f"{added.added_in} or later, or {keep}.",
         causes.software.line_install(m, added.added_in),
     )
     links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
