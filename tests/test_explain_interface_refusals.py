@@ -769,3 +769,22 @@ def test_only_the_users_own_code_is_told_to_edit_what_the_api_lacks(
     assert (edit in text) is not library, text
     assert ("blocklib" in text) is library
     assert line in text
+
+
+def test_a_family_members_own_line_is_a_librarys_too() -> None:
+    # tensorflow-addons is installed code like any library: its release for the installed
+    # TensorFlow leads, and the removal stays known as a warning with a release fix.
+    report = explained(
+        "tensorflow 2.3.0\n"
+        + _trace(
+            [
+                ("/home/ana/run.py", "<module>", "import tensorflow_addons"),
+                (f"{_SITE}/tensorflow_addons/layers/cells.py", "<module>", "rnn = tf.contrib.rnn"),
+            ],
+            _CONTRIB,
+        )
+    )
+    lead, removed = report.findings[0], _named(report, "tf-contrib-removed")
+    assert lead.cause == "companion-mismatch" and "tensorflow-addons" in fix_text(lead)
+    assert removed is not None and removed.severity is Severity.WARNING
+    assert "tf-slim" not in fix_text(removed)

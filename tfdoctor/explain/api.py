@@ -759,7 +759,7 @@ def api_findings(
                 # older spelling is for the library's authors to write.
                 or verdict.key in (_TF1_KEYWORD_KEY, _TF2_KEYWORD_KEY)
             )
-            and library_caller(tb) is not None
+            and (library_caller(tb) is not None or installed_caller(tb) is not None)
         ):
             # The name, which no rule gives an idiom for (or whose idiom, tf.compat.v1, is for
             # the library's authors to write), was asked by an installed library's code (its
@@ -810,11 +810,10 @@ def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdi
     """``verdict`` with a fix about releases where the failing line is an installed library's
     (:func:`tfdoctor.explain.interface.installed_caller`) and the verdict's fix edits code
     (:data:`_CODE_EDITS`, with no install of a dated line): the library's release made for the
-    installed TensorFlow, or the
-    TensorFlow its code was written for, with the lines the API table dates
-    (:func:`tfdoctor.explain.interface.library_code_fix`, the fix explain.interface gives the
-    same cause), never an edit inside site-packages. The user's own code keeps the verdict's
-    edit."""
+    installed TensorFlow, or the TensorFlow its code was written for, with the lines the API
+    table dates (:func:`tfdoctor.explain.interface.library_code_fix`, the fix
+    explain.interface gives the same cause), never an edit inside site-packages. The user's
+    own code keeps the verdict's edit."""
     if verdict.cause not in _CODE_EDITS or verdict.fix.commands:
         # A fix that installs the line its rule dates (a keyword a later release brought) is
         # its builder's, which asks whose code called (:func:`_keeping_this_tensorflow`).
