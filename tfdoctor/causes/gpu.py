@@ -1551,9 +1551,13 @@ def other_toolkit_fix(
     where = (
         "its bin directory on PATH" if windows else "its lib64 directory first on LD_LIBRARY_PATH"
     )
+    # The build's cuDNN where it is known, else the one every line built with that CUDA X.Y
+    # was built with (10.1: 7.6), from the matrix.
+    cudnn = m.build_cudnn or (m.line.cudnn if m.line else None) or _cudnn_of_every(m, wants)
     text += (
-        f"install a CUDA {wants} toolkit and the cuDNN of the build beside it ({CUDA_ARCHIVE}) "
-        f"and put {where}."
+        f"install a CUDA {wants} toolkit and "
+        + (f"cuDNN {cudnn}" if cudnn else "the cuDNN of the build")
+        + f" beside it ({CUDA_ARCHIVE}) and put {where}."
     )
     return Fix(text, commands)
 

@@ -461,6 +461,11 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
         return False  # the toolkit's summary, an import's error, a user's words: not the look
     if "opened-cudart" in evidence.hits or "opened-cuda-toolkit-library" in evidence.hits:
         return False  # the loader opened part of a CUDA toolkit: a GPU setup, wherever the line
+    if any(sid in evidence.hits for sid in _TOOLKIT_SHOWN):
+        # The machine's own CUDA toolkit, shown by nvcc, its version file or its directory
+        # named for its release (CUDA\v10.2\bin on PATH, /usr/local/cuda-11.0): installed to
+        # use a GPU, so the runtime the build asks for missing is that setup's failure.
+        return False
     return cuda_probe_only(
         [e for _, e in evidence.logged(tflog.LibraryNotLoaded)],
         [g["library"] for h in hits for g in h.groups if g.get("library")],
