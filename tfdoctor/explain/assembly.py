@@ -30,6 +30,7 @@ from tfdoctor.explain.containers import (
 from tfdoctor.explain.devices import unlisted_gpu_findings
 from tfdoctor.explain.drivers import (
     _container_libcuda_candidate,
+    _legacy_gpu_candidate,
     _settle_wsl1,
     _settle_wsl2,
     _slow_start_on_gpu,
@@ -833,6 +834,7 @@ def explain(
         _container_candidate(findings, by_cause, machine, revealed, evidence),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
         _container_libcuda_candidate(findings, by_cause),
+        _legacy_gpu_candidate(findings, by_cause, machine, revealed),
         _nccl_release_candidate(findings, by_cause, revealed),
         _unresolved_task_candidate(findings, by_cause, evidence),
         _cert_path_candidate(findings, by_cause),
