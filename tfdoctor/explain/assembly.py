@@ -326,7 +326,11 @@ def _cause_finding(
         fix = _without_extra_installs(fix)
     elif fix is not None and not own and m.platform is None:
         fix = _extra_for_unknown_architecture(fix)
-    gpu = _gpu_shown(m, r)
+    # A GPU image started without the GPU flag shows the GPU was meant for the container,
+    # as a GPU the log shows does for the lines that are notes on a machine without one.
+    gpu = _gpu_shown(m, r) or (
+        final == causes.container.CONTAINER_NO_GPU and r.gpu_image_without_gpu is not None
+    )
     ranks = [
         _SEVERITY[(h.signature.severity_with_gpu if gpu else None) or h.signature.severity].rank
         for h in hits

@@ -20,6 +20,7 @@ from tfdoctor.evidence.devices import (
     container_hostname,
     container_run_tool,
     container_shown,
+    gpu_image_run_without_gpu,
     gpus_listed,
     host_packager,
     sagemaker_instance_type,
@@ -273,6 +274,9 @@ class Revealed(Record):
     #: A ``docker run`` or ``podman run`` the log shows without a GPU flag (the tool, the
     #: command as shown).
     docker_run_without_gpu: Optional[tuple[str, str]] = None
+    #: That command where its image is one built to use a GPU (TensorFlow's ``-gpu`` tags,
+    #: NVIDIA's CUDA and NGC images): the user meant the container to have the GPU.
+    gpu_image_without_gpu: Optional[str] = None
     #: ``macos`` where the log shows a Mac (its platform, the issue's form) and a ``docker
     #: run``/``podman run`` on it: Docker Desktop's (Podman's) Linux VM, which hands its
     #: containers no GPU.
@@ -743,6 +747,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         python_command=python_command(evidence.first_text),
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
+        gpu_image_without_gpu=gpu_image_run_without_gpu(evidence.first_text),
         container_host=_container_host(evidence),
         packager=host_packager(evidence.first_text),
         distro=read_distro(evidence.first_text, evidence.stated.os_said),
