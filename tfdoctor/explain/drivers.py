@@ -311,16 +311,28 @@ _NO_GPU_REACHED = (
 )
 
 
+#: CUDA's own libraries not found (on the loader's path or at all).
+_CUDA_LIBRARIES = (causes.gpu.CUDA_LIBS_MISSING, causes.gpu.CUDA_LIBS_OFF_PATH)
+
+
 def _settle_wsl1(evidence: Evidence, findings: dict[str, Finding]) -> None:
     """WSL 1 shown (:func:`tfdoctor.evidence.devices.wsl1_shown`) beside a GPU not reached
-    (a driver's finding, no GPU listed, the user's complaint): ``wsl1`` in place of the
-    driver's findings. WSL 1 alone is no fault: TensorFlow runs there on the CPU. Not where
-    the log shows WSL 2 too (its kernel or driver directory, ``evidence.wsl``): a distribution
-    converted, or another one run, and the driver's findings are WSL 2's own."""
+    (a driver's finding, CUDA's libraries missing where a GPU is meant, no GPU listed, the
+    user's complaint): ``wsl1`` in place of the driver's and the libraries' findings. WSL 1
+    alone is no fault: TensorFlow runs there on the CPU. Not where the log shows WSL 2 too
+    (its kernel or driver directory, ``evidence.wsl``): a distribution converted, or another
+    one run, and the driver's findings are WSL 2's own."""
     shown = wsl1_shown(evidence.first_text) if not evidence.wsl else None
     if shown is None:
         return
-    drivers = [k for k, x in findings.items() if x.cause in _NO_GPU_REACHED]
+    drivers = [
+        k
+        for k, x in findings.items()
+        if x.cause in _NO_GPU_REACHED
+        # CUDA's libraries a GPU setup lacks (not the start-up look of a machine without one,
+        # a note): under WSL 1 no library of CUDA's reaches a GPU, so installing them cannot.
+        or (x.cause in _CUDA_LIBRARIES and x.severity.rank >= Severity.WARNING.rank)
+    ]
     no_gpu = any(listing.gpus == 0 for _, listing in evidence.devices)
     if not drivers and not no_gpu and evidence.gpu_complaint is None:
         return
