@@ -422,19 +422,17 @@ def test_the_runtime_missing_beside_a_toolkit_installed_is_the_gpu_setups_failur
     assert "CUDA 10.1 toolkit and cuDNN 7.6 beside it" in top.fix.text
 
 
-def test_the_cuda_an_issues_form_answers_is_the_machines_toolkit() -> None:
+def test_an_issues_form_cuda_answer_is_no_toolkit_the_machine_shows() -> None:
+    # The form asks every reporter for a CUDA release; the answer is the user's words (often
+    # nvidia-smi's driver figure), not a toolkit a program showed: TensorFlow's note stays a
+    # note, and no fix compares a toolkit with the file asked for.
     form = (
         "- OS Platform and Distribution: Windows 10\n- TensorFlow version: 2.1.0\n"
         "- CUDA/cuDNN version: 10.2 / 7.6\n\n>>> import tensorflow as tf\n"
     )
     top = _top(_explain(form + _runtime_not_loaded("cudart64_101.dll", dll=True) + _CUDART_NOTE))
-    assert top.cause == "cuda-libs-missing" and top.severity.rank >= Severity.WARNING.rank
-    assert top.fix is not None and "the CUDA toolkit installed is 10.2" in top.fix.text
-    assert "CUDA/cuDNN version: 10.2 / 7.6" in top.fix.text
-    # A form without a CUDA release says nothing of the machine.
-    blank = form.replace("10.2 / 7.6", "N/A")
-    alone = _top(_explain(blank + _runtime_not_loaded("cudart64_101.dll", dll=True) + _CUDART_NOTE))
-    assert alone.severity is Severity.INFO
+    assert top.severity is Severity.INFO
+    assert top.fix is None or "toolkit installed is" not in top.fix.text
 
 
 def test_a_toolkit_that_serves_the_file_or_two_toolkits_name_no_other_toolkit() -> None:

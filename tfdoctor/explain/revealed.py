@@ -465,11 +465,10 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
         return False  # the toolkit's summary, an import's error, a user's words: not the look
     if "opened-cudart" in evidence.hits or "opened-cuda-toolkit-library" in evidence.hits:
         return False  # the loader opened part of a CUDA toolkit: a GPU setup, wherever the line
-    if any(sid in evidence.hits for sid in _TOOLKIT_SHOWN) or evidence.stated.cuda is not None:
+    if any(sid in evidence.hits for sid in _TOOLKIT_SHOWN):
         # The machine's own CUDA toolkit, shown by nvcc, its version file or its directory
-        # named for its release (CUDA\v10.2\bin on PATH, /usr/local/cuda-11.0), or a CUDA
-        # release the form answers: installed to use a GPU, so the runtime the build
-        # asks for missing is that setup's failure.
+        # named for its release (CUDA\v10.2\bin on PATH, /usr/local/cuda-11.0): installed to
+        # use a GPU, so the runtime the build asks for missing is that setup's failure.
         return False
     return cuda_probe_only(
         [e for _, e in evidence.logged(tflog.LibraryNotLoaded)],
@@ -953,12 +952,6 @@ def _other_toolkit(evidence: Evidence) -> Optional[tuple[str, str, str, str, boo
         for groups, (_, line) in zip(evidence.hits[sid].groups, evidence.hits[sid].citations)
         if groups.get("toolkit_cuda")
     ]
-    said = evidence.stated
-    if not shown and said.cuda is not None:
-        # The form answers which CUDA the machine has (its "CUDA/cuDNN version"):
-        # the user's toolkit where no line of a program shows one.
-        form = next((x for x in said.lines if "cuda" in x.lower()), f"CUDA {said.cuda}")
-        shown = [(said.cuda, form)]
     if len({release for release, _ in shown}) != 1:
         return None  # none shown, or several toolkits: which one serves is not known
     release, line = shown[0]
