@@ -781,6 +781,12 @@ def test_a_libcuda_without_a_function_of_the_build_is_a_driver_too_old(line: str
     other = [x for x in report.findings if x.cause == "gpu-arch-unsupported"]
     assert len(other) == 1 and other[0].severity is Severity.WARNING
     assert "legacy driver branch" in other[0].detail
+    # Such a GPU never gets driver 510, whose nvidia-smi first answers compute_cap: its fix
+    # reads the GPU's name against the legacy list, and offers no release built for it.
+    fix = other[0].fix
+    assert fix is not None and "cuda-legacy-gpus" in fix.text
+    assert not any("compute_cap" in command for command in fix.commands)
+    assert "TF_CUDA_COMPUTE_CAPABILITIES" not in fix.text
 
 
 def test_a_gpu_shown_beside_a_libcuda_without_a_function_is_no_legacy_candidate() -> None:

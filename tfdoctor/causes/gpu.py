@@ -3156,6 +3156,21 @@ def toolkit_dropped_arch_fix(
     )
 
 
+def legacy_gpu_fix() -> Fix:
+    """Telling a GPU NVIDIA left on its 340.xx legacy branch (compute capability 1.x: its
+    newest driver predates CUDA 7.0) from a driver not updated: its name on NVIDIA's legacy
+    list. No command: nvidia-smi's compute_cap field came with driver 510, and such a GPU
+    never gets one (https://developer.nvidia.com/cuda-legacy-gpus,
+    https://www.nvidia.com/en-us/drivers/unix/legacy-gpu/)."""
+    return Fix(
+        "Read the GPU's name (`nvidia-smi -L`, or Device Manager's display adapters on "
+        "Windows) and find it on NVIDIA's legacy GPU list "
+        "(https://developer.nvidia.com/cuda-legacy-gpus): a GPU of compute capability 1.x "
+        "gets no driver newer than 340.xx and no TensorFlow release has code for it, so run "
+        "TensorFlow on the CPU or use a newer GPU; a GPU not on it takes the newer driver."
+    )
+
+
 def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] = None) -> Fix:
     """The newest TensorFlow with code for a GPU of ``capability``; where that is unknown (a
     log's "no kernel image" names no GPU), reading it first (``minimum``: the oldest

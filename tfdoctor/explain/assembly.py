@@ -838,7 +838,7 @@ def explain(
         _container_candidate(findings, by_cause, machine, revealed, evidence),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
         _container_libcuda_candidate(findings, by_cause),
-        _legacy_gpu_candidate(findings, by_cause, machine, revealed),
+        _legacy_gpu_candidate(findings, by_cause, revealed),
         _nccl_release_candidate(findings, by_cause, revealed),
         _unresolved_task_candidate(findings, by_cause, evidence),
         _cert_path_candidate(findings, by_cause),

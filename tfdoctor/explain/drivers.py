@@ -122,7 +122,6 @@ _LIBCUDA_FUNCTION_MISSING = "libcuda-function-missing"
 def _legacy_gpu_candidate(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
-    m: Machine,
     r: Revealed,
 ) -> Optional[Finding]:
     """A libcuda without a function of the build's CUDA, where the log shows no GPU: beside a
@@ -153,7 +152,7 @@ def _legacy_gpu_candidate(
         "CUDA 7.0), and no TensorFlow release has GPU code for such a GPU. The GPU's name and "
         "NVIDIA's legacy GPU list (https://developer.nvidia.com/cuda-legacy-gpus) tell the two "
         "apart.",
-        causes.gpu.gpu_arch_fix(m, None),
+        causes.gpu.legacy_gpu_fix(),
     )
 
 
