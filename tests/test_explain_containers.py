@@ -763,6 +763,10 @@ def test_a_gpu_image_started_without_the_gpu_flag_meant_the_gpu(image: str) -> N
     (found,) = readings(explained(run + _CUINIT_303))
     assert found.cause == "container-no-gpu" and found.severity is Severity.ERROR
     assert "--gpus" in fix_text(found)
+    # The same image pulled by Apptainer without --nv (its docker:// source).
+    hpc = f"$ apptainer exec docker://{image} python train.py\n"
+    (found,) = readings(explained(hpc + _CUINIT_303))
+    assert found.cause == "container-no-gpu" and found.severity is Severity.ERROR
 
 
 @pytest.mark.parametrize(

@@ -347,21 +347,18 @@ def container_run_without_gpu(text: str) -> Optional[tuple[str, str]]:
 #: An image built to use a GPU: TensorFlow's GPU images (a tag holding ``gpu``:
 #: https://www.tensorflow.org/install/docker), NVIDIA's CUDA images (``nvidia/cuda:``,
 #: https://hub.docker.com/r/nvidia/cuda) and NGC's framework images (``nvcr.io/nvidia/``,
-#: https://docs.nvidia.com/deeplearning/frameworks/user-guide/index.html).
+#: https://docs.nvidia.com/deeplearning/frameworks/user-guide/index.html), each named alone,
+#: behind ``docker.io/`` or behind Apptainer's ``docker://``.
 _GPU_IMAGE = re.compile(
-    r"(?:^|[\s/])(?:docker\.io/)?tensorflow/tensorflow:[\w.-]{0,60}?gpu"
-    r"|(?:^|\s)(?:docker\.io/)?nvidia/cuda:|(?:^|\s)nvcr\.io/nvidia/"
+    r"(?:^|[\s/])(?:docker\.io/)?(?:tensorflow/tensorflow:[\w.-]{0,60}?gpu|nvidia/cuda:)"
+    r"|(?:^|[\s/])nvcr\.io/nvidia/"
 )
 
 
-def gpu_image_run_without_gpu(text: str) -> Optional[str]:
-    """The command (its first 200 characters) of the first container run ``text`` shows that
-    hands the container no GPU where its image is one built to use a GPU (:data:`_GPU_IMAGE`):
-    the user meant the GPU. None otherwise."""
-    found = container_run_without_gpu(text)
-    if found is None or _GPU_IMAGE.search(found[1]) is None:
-        return None
-    return found[1]
+def runs_gpu_image(command: str) -> bool:
+    """Whether a container command (as :func:`container_run_without_gpu` gives it) starts an
+    image built to use a GPU (:data:`_GPU_IMAGE`): the user meant the GPU."""
+    return _GPU_IMAGE.search(command) is not None
 
 
 def container_run_tool(text: str) -> Optional[str]:

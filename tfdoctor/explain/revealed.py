@@ -20,9 +20,9 @@ from tfdoctor.evidence.devices import (
     container_hostname,
     container_run_tool,
     container_shown,
-    gpu_image_run_without_gpu,
     gpus_listed,
     host_packager,
+    runs_gpu_image,
     sagemaker_instance_type,
     tf_cpu_image,
     tf_image_release,
@@ -274,8 +274,9 @@ class Revealed(Record):
     #: A ``docker run`` or ``podman run`` the log shows without a GPU flag (the tool, the
     #: command as shown).
     docker_run_without_gpu: Optional[tuple[str, str]] = None
-    #: That command where its image is one built to use a GPU (TensorFlow's ``-gpu`` tags,
-    #: NVIDIA's CUDA and NGC images): the user meant the container to have the GPU.
+    #: That command (or Apptainer's without ``--nv``) where its image is one built to use a GPU
+    #: (TensorFlow's ``-gpu`` tags, NVIDIA's CUDA and NGC images): the user meant the
+    #: container to have the GPU.
     gpu_image_without_gpu: Optional[str] = None
     #: ``macos`` where the log shows a Mac (its platform, the issue's form) and a ``docker
     #: run``/``podman run`` on it: Docker Desktop's (Podman's) Linux VM, which hands its
@@ -442,6 +443,13 @@ def _no_gpu_host(evidence: Evidence, text: str, container: bool, nvml: bool = Fa
 #: The CUDA executor's words when it reads an enumerated GPU's NUMA node (TensorFlow's
 #: stream_executor/cuda/cuda_gpu_executor.cc, later XLA's cuda_executor.cc).
 _CUDA_NUMA_READ = "successful NUMA node read from SysFS"
+
+
+def _gpu_image_without_gpu(evidence: Evidence) -> Optional[str]:
+    """The container command the log shows run without a GPU flag (the evidence's reading)
+    where its image is one built to use a GPU; None otherwise."""
+    run = evidence.docker_run_without_gpu
+    return run[1] if run is not None and runs_gpu_image(run[1]) else None
 
 
 def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) -> bool:
@@ -746,7 +754,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         python_command=python_command(evidence.first_text),
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
-        gpu_image_without_gpu=gpu_image_run_without_gpu(evidence.first_text),
+        gpu_image_without_gpu=_gpu_image_without_gpu(evidence),
         container_host=_container_host(evidence),
         packager=host_packager(evidence.first_text),
         distro=read_distro(evidence.first_text, evidence.stated.os_said),
