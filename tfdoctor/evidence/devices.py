@@ -344,6 +344,23 @@ def container_run_without_gpu(text: str) -> Optional[tuple[str, str]]:
     return None
 
 
+#: An image built to use a GPU: TensorFlow's GPU images (a tag holding ``gpu``:
+#: https://www.tensorflow.org/install/docker), NVIDIA's CUDA images (``nvidia/cuda:``,
+#: https://hub.docker.com/r/nvidia/cuda) and NGC's framework images (``nvcr.io/nvidia/``,
+#: https://docs.nvidia.com/deeplearning/frameworks/user-guide/index.html), each named alone,
+#: behind ``docker.io/`` or behind Apptainer's ``docker://``.
+_GPU_IMAGE = re.compile(
+    r"(?:^|[\s/])(?:docker\.io/)?(?:tensorflow/tensorflow:[\w.-]{0,60}?gpu|nvidia/cuda:)"
+    r"|(?:^|[\s/])nvcr\.io/nvidia/"
+)
+
+
+def runs_gpu_image(command: str) -> bool:
+    """Whether a container command (as :func:`container_run_without_gpu` gives it) starts an
+    image built to use a GPU (:data:`_GPU_IMAGE`): the user meant the GPU."""
+    return _GPU_IMAGE.search(command) is not None
+
+
 def container_run_tool(text: str) -> Optional[str]:
     """The tool of the first ``docker run`` or ``podman run`` command ``text`` shows a user
     running, with or without a GPU flag (``docker`` or ``podman``), or None."""

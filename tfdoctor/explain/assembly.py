@@ -30,6 +30,7 @@ from tfdoctor.explain.containers import (
 from tfdoctor.explain.devices import unlisted_gpu_findings
 from tfdoctor.explain.drivers import (
     _container_libcuda_candidate,
+    _legacy_gpu_candidate,
     _settle_wsl1,
     _settle_wsl2,
     _slow_start_on_gpu,
@@ -325,7 +326,11 @@ def _cause_finding(
         fix = _without_extra_installs(fix)
     elif fix is not None and not own and m.platform is None:
         fix = _extra_for_unknown_architecture(fix)
-    gpu = _gpu_shown(m, r)
+    # A GPU image started without the GPU flag shows the GPU was meant for the container,
+    # as a GPU the log shows does for the lines that are notes on a machine without one.
+    gpu = _gpu_shown(m, r) or (
+        final == causes.container.CONTAINER_NO_GPU and r.gpu_image_without_gpu is not None
+    )
     ranks = [
         _SEVERITY[(h.signature.severity_with_gpu if gpu else None) or h.signature.severity].rank
         for h in hits
@@ -833,6 +838,7 @@ def explain(
         _container_candidate(findings, by_cause, machine, revealed, evidence),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
         _container_libcuda_candidate(findings, by_cause),
+        _legacy_gpu_candidate(findings, by_cause, revealed),
         _nccl_release_candidate(findings, by_cause, revealed),
         _unresolved_task_candidate(findings, by_cause, evidence),
         _cert_path_candidate(findings, by_cause),
