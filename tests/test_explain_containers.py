@@ -272,6 +272,26 @@ def test_apptainer_with_nv_is_not_read_as_a_container_without_the_gpu() -> None:
         pytest.param(
             "$ apptainer build tf.sif docker://tensorflow/tensorflow\n", None, None, id="build"
         ),
+        # The device nodes handed over one by one, as before the NVIDIA runtime, or ROCm's.
+        pytest.param(
+            "$ docker run --device /dev/nvidia0 --device /dev/nvidiactl tensorflow/tensorflow"
+            ":latest-gpu python x.py\n",
+            None,
+            None,
+            id="device-nodes",
+        ),
+        pytest.param(
+            "$ docker run --device=/dev/kfd --device=/dev/dri rocm/tensorflow python x.py\n",
+            None,
+            None,
+            id="rocm-device-nodes",
+        ),
+        pytest.param(
+            "$ docker run --device /dev/ttyUSB0 tensorflow/tensorflow:latest-gpu python x.py\n",
+            "docker",
+            None,
+            id="other-device",
+        ),
         # An instance takes its GPU flags as it starts (apptainer instance start --nv).
         pytest.param(
             "$ apptainer instance start tf.sif t1\n", "apptainer", "apptainer", id="instance"
