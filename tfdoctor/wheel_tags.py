@@ -142,6 +142,22 @@ def wheel_platform_tags(text: str) -> list[str]:
     return [tag for m in _WHEEL_FILE_PLATFORM.finditer(text) for tag in m.group("tag").split(".")]
 
 
+def manylinux_glibc(tag: str) -> Optional[tuple[int, int]]:
+    """The glibc floor a manylinux platform tag stands for (``manylinux2014_x86_64``: 2.17,
+    PEP 600's ``manylinux_2_28_aarch64``: 2.28), or None for a tag of another kind."""
+    if m := _MANYLINUX.match(tag):
+        return int(m.group(1)), int(m.group(2))
+    legacy = _LEGACY_MANYLINUX.get(tag.split("_", 1)[0])
+    return (legacy[0], legacy[1]) if legacy is not None else None
+
+
+def macos_target(tag: str) -> Optional[tuple[int, int]]:
+    """The oldest macOS a macOS platform tag's wheel installs on (``macosx_11_0_arm64``:
+    11.0), or None for a tag of another system."""
+    m = _MACOS_TARGET.match(tag)
+    return (int(m.group(1)), int(m.group(2))) if m is not None else None
+
+
 def tag_system(tag: str) -> Optional[str]:
     """The operating system a wheel's platform tag is built for, as ``platform.system()``
     lower-cased says it (``linux``, ``darwin``, ``windows``), or None (``any``, or a tag of
