@@ -156,3 +156,36 @@ def test_the_first_pip_reading_each_manylinux_tag(
     glibc: tuple[int, int], pip: tuple[int, int]
 ) -> None:
     assert pip_reading_glibc(glibc) == pip
+
+
+# --- the TensorFlow another package requires is not the one installed ------------------------
+
+
+@pytest.mark.parametrize(
+    ("notice", "installed"),
+    [
+        pytest.param(
+            # pip 20.2 and before (commands/install.py, _warn_about_conflicts).
+            "ERROR: foolib 1.0.0 has requirement tensorflow==2.1.0, but you'll have tensorflow "
+            "2.2.0 which is incompatible.",
+            "2.2.0",
+            id="legacy-resolver",
+        ),
+        pytest.param(
+            "foolib 0.4.0 requires tensorflow==2.1.0, but you have tensorflow 2.12.0 which is "
+            "incompatible.",
+            "2.12.0",
+            id="resolver-after-install",
+        ),
+    ],
+)
+def test_a_package_s_tensorflow_pin_is_not_read_as_the_installed_tensorflow(
+    notice: str, installed: str
+) -> None:
+    report = explained(notice + "\n")
+    top = top_error(report)
+    assert top.cause == "companion-mismatch"
+    fix = fix_text(top)
+    # The installed release is the one after "you have"; the pin moves TensorFlow down to it.
+    assert f"TensorFlow {installed}" in fix and "downgrades TensorFlow" in fix
+    assert "TensorFlow 2.1.0 is known" not in fix
