@@ -437,8 +437,15 @@ _BUILD_FAILED = re.compile(
     # words are that program's status, not a list of distributions.
     r"|(?:(?<=ERROR: )|(?<!\w: ))Failed to build (?P<listed>[A-Za-z0-9][A-Za-z0-9_. -]*?)\s*$"
     r"|(?P<step>Getting requirements to build wheel|Preparing metadata \(pyproject\.toml\)"
-    r"|Building wheel for \S+ \(pyproject\.toml\)|python setup\.py egg_info)"
+    r"|Building wheel for \S+ \(pyproject\.toml\)|python setup\.py (?:egg_info|bdist_wheel))"
     r" did not run successfully"
+    # The same steps' progress lines, which a paste may keep without the box below them: pip
+    # runs each hook under a spinner named for it that ends "... error" where it failed
+    # (utils/subprocess.py, runner_with_spinner_message; cli/spinners.py, open_spinner;
+    # https://github.com/pypa/pip/blob/23.0/src/pip/_internal/utils/subprocess.py). They name
+    # no distribution: the archive downloaded before them is the one built.
+    r"|(?:Getting requirements to build wheel|Preparing metadata \((?:pyproject\.toml|setup\.py)\))"
+    r" \.\.\. error"
     r"|(?:Building wheel for|Running setup\.py install for) (?P<progress>" + _NAME + ")"
     r"(?: \((?:setup\.py|pyproject\.toml)\))? \.\.\. error"
     r"|Complete output from command [^\n]{0,400}?" + _BUILD_DIR.format("complete") + r"setup\.py"
