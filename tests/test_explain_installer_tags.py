@@ -189,3 +189,21 @@ def test_a_package_s_tensorflow_pin_is_not_read_as_the_installed_tensorflow(
     # The installed release is the one after "you have"; the pin moves TensorFlow down to it.
     assert f"TensorFlow {installed}" in fix and "downgrades TensorFlow" in fix
     assert "TensorFlow 2.1.0 is known" not in fix
+
+
+# --- Apple silicon shown by uname's machine --------------------------------------------------
+
+
+def test_no_tensorflow_listed_on_a_mac_uname_calls_arm64_is_told_apples_package() -> None:
+    text = (
+        "$ pip install tensorflow==2.11.0\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.11.0 "
+        "(from versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow==2.11.0\n"
+        "$ uname -s\nDarwin\n$ uname -m\narm64\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    # The tensorflow distribution has macOS arm64 wheels only from 2.13 (the matrix).
+    assert "tensorflow-macos==2.11.0" in fix
