@@ -11,7 +11,9 @@ from typing import Optional
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.packages import read_conflicts
 from tfdoctor.explain.platform import pip_reading_glibc
+from tfdoctor.findings import Severity
 from tfdoctor.wheel_tags import macos_target, manylinux_glibc
 
 
@@ -207,3 +209,58 @@ def test_no_tensorflow_listed_on_a_mac_uname_calls_arm64_is_told_apples_package(
     fix = fix_text(top)
     # The tensorflow distribution has macOS arm64 wheels only from 2.13 (the matrix).
     assert "tensorflow-macos==2.11.0" in fix
+
+
+# --- a dependency the TensorFlow install took back below another package's range -------------
+
+#: One pip run installing TensorFlow, which moves typing-extensions back, then pip's notice
+#: after the install (commands/install.py, _warn_about_conflicts) and its list.
+_TAKEN_BACK = """\
+$ pip install tensorflow==2.13.0
+Installing collected packages: typing-extensions, tensorflow
+  Attempting uninstall: typing-extensions
+    Found existing installation: typing_extensions 4.9.0
+    Uninstalling typing_extensions-4.9.0:
+      Successfully uninstalled typing_extensions-4.9.0
+ERROR: pip's dependency resolver does not currently take into account all the packages that \
+are installed. This behaviour is the source of the following dependency conflicts.
+webapp 1.2.0 requires typing-extensions>=4.8.0, but you have typing-extensions 4.5.0 which is \
+incompatible.
+Successfully installed tensorflow-2.13.0 typing-extensions-4.5.0
+"""
+
+
+def test_read_conflicts_keeps_the_release_replaced_and_the_tensorflow_installed_with() -> None:
+    (conflict,) = read_conflicts([_TAKEN_BACK])
+    assert (conflict.replaced, conflict.installed_with_tf) == ("4.9.0", "tensorflow 2.13.0")
+
+
+def test_a_dependency_the_tensorflow_install_took_back_is_tensorflows_pin() -> None:
+    top = next(
+        x for x in explained(_TAKEN_BACK).findings if x.cause == "tf-pin-conflicts-with-package"
+    )
+    assert top.severity is Severity.WARNING
+    assert "4.9.0" in top.summary and "4.5.0" in top.summary
+    # The release of TensorFlow whose range no longer caps it (causes.software.UNCAPPED_FROM).
+    assert '"tensorflow>=2.14"' in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            _TAKEN_BACK.replace("    Found existing installation: typing_extensions 4.9.0\n", ""),
+            id="no-release-removed",
+        ),
+        pytest.param(
+            _TAKEN_BACK.replace("typing_extensions 4.9.0", "typing_extensions 4.4.0"),
+            id="the-removed-release-was-outside-the-range-too",
+        ),
+        pytest.param(
+            _TAKEN_BACK.replace("tensorflow-2.13.0 typing", "keras-2.13.1 typing"),
+            id="no-tensorflow-in-the-run",
+        ),
+    ],
+)
+def test_without_the_run_taking_it_back_the_notice_is_not_tensorflows_pin(text: str) -> None:
+    assert "tf-pin-conflicts-with-package" not in {x.cause for x in explained(text).findings}

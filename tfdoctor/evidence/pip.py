@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Optional
 
-from tfdoctor.evidence.packages import normalize_name
+from tfdoctor.evidence.packages import normalize_name, replaced_release
 from tfdoctor.modules import distribution_of
 from tfdoctor.records import Record, record
 
@@ -618,7 +618,7 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                     python,
                     system[0] if system else "",
                     failed or _FAILED_WORDS.search(text) is not None,
-                    _replaced_release(text, dist),
+                    replaced_release(text, dist),
                     _backtracked(text, dist),
                     *_requirer(collected, dist),
                 )
@@ -628,30 +628,11 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
     return out
 
 
-# pip's words when it removes an installed release to install another in its place
-# (src/pip/_internal/req/req_install.py, ``uninstall``: "Found existing installation: %s",
-# the distribution's name and version; https://github.com/pypa/pip/blob/23.0/src/pip/_internal/
-# req/req_install.py), and when its resolver goes back over a package's releases
+# pip's words when its resolver goes back over a package's releases
 # (src/pip/_internal/resolution/resolvelib/reporter.py: "pip is looking at multiple versions of
-# {package_name} to determine which version is compatible with other requirements").
-_FOUND_INSTALLED = re.compile(
-    r"Found existing installation: (?P<dist>" + _NAME + r") (?P<version>\d+(?:\.\d+)*[\w.+]{0,20})"
-)
+# {package_name} to determine which version is compatible with other requirements"); those as
+# it removes an installed release are read by evidence.packages.replaced_release.
 _LOOKING_AT = re.compile(r"pip is looking at multiple versions of (?P<dist>" + _NAME + ")")
-
-
-def _replaced_release(text: str, dist: str) -> str:
-    """The installed release of ``dist`` pip removed to replace it, or empty."""
-    if "Found existing installation" not in text:
-        return ""
-    return next(
-        (
-            m.group("version")
-            for m in _FOUND_INSTALLED.finditer(text)
-            if normalize_name(m.group("dist")) == dist
-        ),
-        "",
-    )
 
 
 def _backtracked(text: str, dist: str) -> bool:
