@@ -74,7 +74,8 @@ def test_a_wheel_whose_tags_the_shown_pip_cannot_read_is_that_pip_too_old(
     top = top_error(explained(_refused(pip, wheel, python)))
     assert top.cause == "pip-too-old"
     fix = fix_text(top)
-    assert f"pip {pip}" in fix and f"pip {needs} and later" in fix
+    assert f"pip {pip}" in fix and "the first pip that reads its platform tag" in fix
+    assert f"is {needs}, so this pip" in fix
     assert "install --upgrade pip" in fix
 
 

@@ -373,11 +373,15 @@ def pip_blind_to_wheel(m: Machine, r: Revealed, wheel: WheelRefusal) -> Optional
     if r.machine and not any(t.endswith(_arch_word(r.machine)) for t in map(_arch_word, tags)):
         return None
     first = ".".join(map(str, needs))
+    which = (
+        f"any of its platform tags ({', '.join(tags)})"
+        if len(tags) > 1
+        else (f"its platform tag ({tags[0]})")
+    )
     return causes.platform.pip_upgrade_fix(
         m,
-        f"pip {r.pip_version} refused {wheel.file}: its platform tag "
-        f"({', '.join(tags)}) is read only by pip {first} and later, so this pip refuses the "
-        "wheel on any machine.",
+        f"pip {r.pip_version} refused {wheel.file}: the first pip that reads {which} is "
+        f"{first}, so this pip refuses the wheel on any machine.",
         pip=r.pip_version,
     )
 
