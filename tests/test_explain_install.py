@@ -106,6 +106,19 @@ Collecting tflite-support>=0.4.2
   Using cached tflite-support-0.1.0a1.tar.gz (390 kB)
   Preparing metadata (setup.py) ... error
 """
+#: pip 24.1+'s summary of the builds that failed, its names in parentheses, and pip 25's box of
+#: it, the names after its arrow (a light arc up and right, a line, then ">").
+INSTALLABLE = """\
+Collecting tensorflow-io==0.37.0
+  Downloading tensorflow_io-0.37.0.tar.gz (1.2 MB)
+ERROR: Failed to build installable wheels for some pyproject.toml based projects (tensorflow-io)
+"""
+INSTALLABLE_BOX = """\
+error: failed-wheel-build-for-install
+
+\u00d7 Failed to build installable wheels for some pyproject.toml based projects
+\u2570\u2500> h5py
+"""
 #: pip 22+'s box for a legacy wheel build (its first line opens with a multiplication sign).
 BDIST_WHEEL = """\
 Collecting grpcio==1.24.3
@@ -120,6 +133,8 @@ Collecting grpcio==1.24.3
         pytest.param(GET_REQUIRES, "tensorflow-io", id="get-requires-progress"),
         pytest.param(SETUP_METADATA, "tflite-support", id="setup-metadata-progress"),
         pytest.param(BDIST_WHEEL, "grpcio", id="bdist-wheel-box"),
+        pytest.param(INSTALLABLE, "tensorflow-io", id="installable-wheels-summary"),
+        pytest.param(INSTALLABLE_BOX, "h5py", id="installable-wheels-box"),
         pytest.param(ERRORED_OUT, "h5py", id="errored-out-cwd"),
         pytest.param(ERRORED_SUMMARY, "pandas", id="errored-out-summary"),
         pytest.param(WHEEL_METADATA, "scikit-learn", id="preparing-wheel-metadata"),

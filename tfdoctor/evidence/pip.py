@@ -432,6 +432,13 @@ _BUILD_FAILED = re.compile(
     r"Failed building wheel for (?P<one>" + _NAME + ")"
     r"|Could not build wheels for (?P<many>[A-Za-z0-9][A-Za-z0-9_., -]*?)"
     r"(?:, which is required| which use PEP 517|\s*$)"
+    # The same summary from pip 24.1 on, the names in parentheses (commands/install.py), and
+    # pip 25's box of it, the names after its arrow (exceptions.py, InstallWheelBuildError,
+    # "failed-wheel-build-for-install"; https://github.com/pypa/pip/blob/25.0/src/pip/
+    # _internal/exceptions.py). Without names, the archive downloaded before is the one.
+    r"|Failed to build installable wheels for some pyproject\.toml based projects"
+    r"(?:[ \t]*\((?P<installable>[^)\n]{1,300})\)"
+    r"|[ \t]*\r?\n[^\n]{0,10}?\u2570\u2500>[ \t]*(?P<arrowed>[^\n]{1,300}))?"
     # pip's summary starts its line or follows pip's own "ERROR: "; after another label
     # ("Reason: INTERNAL: Failed to build TensorRT engine", TF-TRT's fallback warning) the
     # words are that program's status, not a list of distributions.
@@ -581,7 +588,14 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
         ]
         found: list[tuple[int, str, str]] = []
         for match in _BUILD_FAILED.finditer(text) if failed else ():
-            named = match.group("one") or match.group("many") or match.group("listed") or ""
+            named = (
+                match.group("one")
+                or match.group("many")
+                or match.group("installable")
+                or match.group("arrowed")
+                or match.group("listed")
+                or ""
+            )
             dists = [normalize_name(d) for d in re.split(r"[\s,]+", named) if d]
             folder = (
                 match.group("progress")
