@@ -119,6 +119,16 @@ error: failed-wheel-build-for-install
 \u00d7 Failed to build installable wheels for some pyproject.toml based projects
 \u2570\u2500> h5py
 """
+#: pip 22's boxes where its `setup.py install` fallback failed: the step, then the package.
+LEGACY_INSTALL = """\
+  \u00d7 Running setup.py install for tflite-model-maker did not run successfully.
+"""
+LEGACY_INSTALL_FAILURE = """\
+error: legacy-install-failure
+
+\u00d7 Encountered error while trying to install package.
+\u2570\u2500> tflite-model-maker
+"""
 #: pip 22+'s box for a legacy wheel build (its first line opens with a multiplication sign).
 BDIST_WHEEL = """\
 Collecting grpcio==1.24.3
@@ -134,6 +144,8 @@ Collecting grpcio==1.24.3
         pytest.param(SETUP_METADATA, "tflite-support", id="setup-metadata-progress"),
         pytest.param(BDIST_WHEEL, "grpcio", id="bdist-wheel-box"),
         pytest.param(INSTALLABLE, "tensorflow-io", id="installable-wheels-summary"),
+        pytest.param(LEGACY_INSTALL, "tflite-model-maker", id="legacy-install-box"),
+        pytest.param(LEGACY_INSTALL_FAILURE, "tflite-model-maker", id="legacy-install-failure"),
         pytest.param(INSTALLABLE_BOX, "h5py", id="installable-wheels-box"),
         pytest.param(ERRORED_OUT, "h5py", id="errored-out-cwd"),
         pytest.param(ERRORED_SUMMARY, "pandas", id="errored-out-summary"),

@@ -454,7 +454,12 @@ _BUILD_FAILED = re.compile(
     r"|(?:Getting requirements to build wheel|Preparing metadata \((?:pyproject\.toml|setup\.py)\))"
     r" \.\.\. error"
     r"|(?:Building wheel for|Running setup\.py install for) (?P<progress>" + _NAME + ")"
-    r"(?: \((?:setup\.py|pyproject\.toml)\))? \.\.\. error"
+    r"(?: \((?:setup\.py|pyproject\.toml)\))?(?: \.\.\. error| did not run successfully)"
+    # pip 22's box where its `setup.py install` fallback failed too, the package after its
+    # arrow (exceptions.py, LegacyInstallFailure, "legacy-install-failure";
+    # https://github.com/pypa/pip/blob/22.3/src/pip/_internal/exceptions.py).
+    r"|Encountered error while trying to install package\.[ \t]*\r?\n[^\n]{0,10}?\u2570\u2500>"
+    r"[ \t]*(?P<legacy>" + _NAME + ")"
     r"|Complete output from command [^\n]{0,400}?" + _BUILD_DIR.format("complete") + r"setup\.py"
     r"|failed with error code \d+ in \S{0,200}?"
     + _BUILD_DIR.format("code")
@@ -474,6 +479,7 @@ _BUILD_WORDS = (
     "Complete output from command",
     "failed with error code",
     "Command errored out with exit status",
+    "Encountered error while trying to install package",
 )
 # setup.py's own output while it builds an extension package, which pip shows when the build
 # fails (or with -v): "creating build/lib.linux-armv7l-3.6/h5py", "copying h5py/x.py ->
@@ -593,6 +599,7 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                 or match.group("many")
                 or match.group("installable")
                 or match.group("arrowed")
+                or match.group("legacy")
                 or match.group("listed")
                 or ""
             )
