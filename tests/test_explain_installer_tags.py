@@ -265,3 +265,21 @@ def test_a_dependency_the_tensorflow_install_took_back_is_tensorflows_pin() -> N
 )
 def test_without_the_run_taking_it_back_the_notice_is_not_tensorflows_pin(text: str) -> None:
     assert "tf-pin-conflicts-with-package" not in {x.cause for x in explained(text).findings}
+
+
+# --- a companion's wheels read against the architecture the Mac's Python reports -------------
+
+
+def test_a_companion_refused_on_a_mac_is_read_against_its_pythons_machine() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-text==2.15.0 "
+        "(from versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow-text==2.15.0\n"
+        "macOS-14.1-arm64-arm-64bit\n"
+        "Python 3.11.6\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    # tensorflow-text 2.15.0 publishes macOS wheels for x86-64 only (the bundled index): an
+    # arm64 Python's Python version is not what pip refused.
+    assert "has a wheel for Python 3.11 here" not in fix
+    assert "No release ==2.15.0 has a wheel for macOS" in fix
