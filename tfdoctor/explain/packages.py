@@ -1001,10 +1001,10 @@ def _conflict(
             said,
             causes.software.numba_llvmlite_fix(m, c.requirer_version, c.spec),
         )
-    if _taken_back_by_tf_install(c):
-        return _held_back_by_tf_install(c, m, said)
     if c.kind == "installed" and c.requirer in FRAMEWORKS_PINNING_CUDA and _cuda_wheel(c.target, m):
         return _framework_wheel_replaced(c, m, said)
+    if _taken_back_by_tf_install(c):
+        return _held_back_by_tf_install(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS and pair_weight and _library_pin(c):
         return _library_pin_conflict(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS:
