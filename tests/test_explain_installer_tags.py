@@ -14,7 +14,7 @@ from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence.packages import read_conflicts
 from tfdoctor.explain.platform import pip_reading_glibc
 from tfdoctor.findings import Severity
-from tfdoctor.wheel_tags import macos_target, manylinux_glibc
+from tfdoctor.wheel_tags import macos_target, manylinux_glibc, tag_machines
 
 
 def _refused(pip: str, wheel: str, python: str = "3.7", head: str = "") -> str:
@@ -66,12 +66,34 @@ def _refused(pip: str, wheel: str, python: str = "3.7", head: str = "") -> str:
             "20.3",
             id="macos11-under-pip-20.2",
         ),
+        pytest.param(
+            "20.0.2",
+            "foo-1.0-cp38-cp38-manylinux_2_17_x86_64.whl",
+            "3.8",
+            "20.3",
+            # PEP 600's spelling of manylinux2014's floor: pip 19.3 reads only the alias.
+            id="pep600-spelling-of-2.17-under-pip-20.0",
+        ),
+    ],
+)
+@pytest.mark.parametrize(
+    "head",
+    [
+        pytest.param("", id="machine-not-shown"),
+        # The machine in the interpreter's own words (platform.platform() on macOS, uname -m
+        # on Linux), which the wheel's tags fit.
+        pytest.param("{machine}\n", id="machine-shown"),
     ],
 )
 def test_a_wheel_whose_tags_the_shown_pip_cannot_read_is_that_pip_too_old(
-    pip: str, wheel: str, python: str, needs: str
+    pip: str, wheel: str, python: str, needs: str, head: str
 ) -> None:
-    top = top_error(explained(_refused(pip, wheel, python)))
+    machine = (
+        "$ python -c 'import platform; print(platform.platform())'\nmacOS-11.2.3-arm64-arm-64bit"
+        if "macosx" in wheel
+        else "$ uname -m\nx86_64"
+    )
+    top = top_error(explained(_refused(pip, wheel, python, head.format(machine=machine))))
     assert top.cause == "pip-too-old"
     fix = fix_text(top)
     assert f"pip {pip}" in fix and "the first pip that reads its platform tag" in fix
@@ -149,6 +171,21 @@ def test_manylinux_glibc(tag: str, glibc: Optional[tuple[int, int]]) -> None:
 )
 def test_macos_target(tag: str, target: Optional[tuple[int, int]]) -> None:
     assert macos_target(tag) == target
+
+
+@pytest.mark.parametrize(
+    ("tag", "machines"),
+    [
+        ("macosx_11_0_arm64", ("aarch64",)),
+        ("macosx_10_9_universal2", ("x86_64", "aarch64")),
+        ("manylinux_2_17_aarch64", ("aarch64",)),
+        ("manylinux2014_x86_64", ("x86_64",)),
+        ("win_amd64", ("x86_64",)),
+        ("any", ()),
+    ],
+)
+def test_tag_machines(tag: str, machines: tuple[str, ...]) -> None:
+    assert tag_machines(tag) == machines
 
 
 @pytest.mark.parametrize(

@@ -151,6 +151,31 @@ def manylinux_glibc(tag: str) -> Optional[tuple[int, int]]:
     return (legacy[0], legacy[1]) if legacy is not None else None
 
 
+def pep600_spelled(tag: str) -> bool:
+    """Whether ``tag`` is spelled as PEP 600 spells manylinux (``manylinux_2_17_x86_64``): a
+    pip reads that spelling from 20.3 only, whatever glibc it names (its legacy alias
+    ``manylinux2014_x86_64`` from 19.3)."""
+    return _MANYLINUX.match(tag) is not None
+
+
+def tag_machines(tag: str) -> tuple[str, ...]:
+    """The machines a platform tag's wheel runs on, spelled as :func:`machine_name` spells
+    them (``macosx_11_0_universal2``: x86_64 and aarch64), or () where the tag does not say."""
+    if tag in {"win32", "win_amd64", "win_arm64"}:
+        return {"win32": ("x86", "x86_64"), "win_amd64": ("x86_64",)}.get(tag, ("aarch64",))
+    if m := _MANYLINUX.match(tag) or _MUSLLINUX.match(tag) or _MACOS.match(tag):
+        return _MACOS_FAT.get(m.group(m.lastindex or 0), (_arch(m.group(m.lastindex or 0)),))
+    if tag.split("_", 1)[0] in _LEGACY_MANYLINUX or tag.startswith("linux_"):
+        return (_arch(tag.split("_", 1)[1]),)
+    return ()
+
+
+def machine_name(name: str) -> str:
+    """One spelling of a machine's architecture (macOS' ``arm64`` is ``aarch64``, Windows'
+    ``AMD64`` is ``x86_64``)."""
+    return _arch(name)
+
+
 def macos_target(tag: str) -> Optional[tuple[int, int]]:
     """The oldest macOS a macOS platform tag's wheel installs on (``macosx_11_0_arm64``:
     11.0), or None for a tag of another system."""

@@ -20,9 +20,12 @@ from tfdoctor.modules import distribution_of
 from tfdoctor.signatures import EMULATOR, MACOS_WORDS, REASON_CUT, WINDOWS_WORDS
 from tfdoctor.wheel_tags import (
     MANYLINUX1_GLIBC,
+    machine_name,
     macos_target,
     manylinux_glibc,
     manylinux_name,
+    pep600_spelled,
+    tag_machines,
     tag_os,
 )
 
@@ -331,10 +334,13 @@ def pip_reading_glibc(glibc: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _pip_reading_tag(tag: str) -> tuple[int, ...]:
-    """The first pip that reads the platform tag ``tag``: a manylinux tag's
-    (:func:`pip_reading_glibc`), macOS 11's and later's from 20.3 (Big Sur's tags, pip 20.3's
-    release notes); () for the tags every pip in use reads (Windows', macOS 10's,
-    ``linux_x86_64``)."""
+    """The first pip that reads the platform tag ``tag``: a legacy manylinux alias's
+    (:func:`pip_reading_glibc`), any tag PEP 600 spells (``manylinux_2_17_x86_64``, which
+    pip 19.3 does not read though it reads ``manylinux2014_x86_64``) and macOS 11's and
+    later's from 20.3 (pip 20.3's release notes: PEP 600, Big Sur's tags); () for the tags
+    every pip in use reads (Windows', macOS 10's, ``linux_x86_64``)."""
+    if pep600_spelled(tag):
+        return causes.platform.PIP_PEP600
     glibc = manylinux_glibc(tag)
     if glibc is not None:
         return pip_reading_glibc(glibc)
@@ -344,13 +350,14 @@ def _pip_reading_tag(tag: str) -> tuple[int, ...]:
     return ()
 
 
-#: Architecture spellings of one machine: a Linux tag's aarch64 is macOS' arm64, AMD64 is
-#: Windows' x86_64.
-_SAME_ARCH = {"arm64": "aarch64", "amd64": "x86_64", "x64": "x86_64"}
-
-
-def _arch_word(name: str) -> str:
-    return _SAME_ARCH.get(name.lower(), name.lower())
+def _tag_floor(tag: str) -> str:
+    """The system a manylinux or macOS tag's wheel needs beyond a pip that reads it (``glibc
+    2.28``, ``macOS 11.0``), or empty."""
+    glibc = manylinux_glibc(tag)
+    target = macos_target(tag)
+    if glibc is not None:
+        return f"glibc {glibc[0]}.{glibc[1]}"
+    return f"macOS {target[0]}.{target[1]}" if target is not None else ""
 
 
 def pip_blind_to_wheel(m: Machine, r: Revealed, wheel: WheelRefusal) -> Optional[Fix]:
@@ -370,9 +377,11 @@ def pip_blind_to_wheel(m: Machine, r: Revealed, wheel: WheelRefusal) -> Optional
         return None
     if r.os is not None and r.os not in {tag_os(t) for t in tags}:
         return None
-    if r.machine and not any(t.endswith(_arch_word(r.machine)) for t in map(_arch_word, tags)):
+    machines = {a for t in tags for a in tag_machines(t)}
+    if r.machine and machines and machine_name(r.machine) not in machines:
         return None
     first = ".".join(map(str, needs))
+    floor = min((_tag_floor(t) for t in tags if _pip_reading_tag(t) == needs), default="")
     which = (
         f"any of its platform tags ({', '.join(tags)})"
         if len(tags) > 1
@@ -381,7 +390,9 @@ def pip_blind_to_wheel(m: Machine, r: Revealed, wheel: WheelRefusal) -> Optional
     return causes.platform.pip_upgrade_fix(
         m,
         f"pip {r.pip_version} refused {wheel.file}: the first pip that reads {which} is "
-        f"{first}, so this pip refuses the wheel on any machine.",
+        f"{first}, so this pip refuses the wheel on any machine"
+        + (f" (the wheel also needs {floor} or later)" if floor else "")
+        + ".",
         pip=r.pip_version,
     )
 
