@@ -131,3 +131,13 @@ def test_no_tensorflow_module_after_the_locked_install_is_the_missing_wrapper_fi
     assert "tensorflow-macos" in fix_text(top)
     # Installing TensorFlow again with pip would leave the wrapper out again.
     assert "tf-not-installed" not in {x.cause for x in report.findings}
+
+
+def test_no_tensorflow_module_before_the_locked_install_says_nothing_of_it() -> None:
+    # The error that led to the install, shown before it: the install may have mended it.
+    report = explained(
+        "/Users/me/proj $ python -c 'import tensorflow'\n"
+        "ModuleNotFoundError: No module named 'tensorflow'\n" + _POETRY
+    )
+    missing = _missing(report)
+    assert missing is None or missing.severity.value == "warning"

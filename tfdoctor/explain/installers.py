@@ -26,6 +26,16 @@ from tfdoctor.wheel_index import releases_of
 #: Python's words where the interpreter finds no ``tensorflow`` module (ModuleNotFoundError's
 #: "No module named 'tensorflow'", Python 2's ImportError without the quotes).
 _TF_MODULE_MISSING = re.compile(r"No module named '?tensorflow'?(?![\w.])")
+#: The locked install's own line for ``tensorflow`` (uv's `` + tensorflow==X``, Poetry's
+#: ``- Installing tensorflow (X)``; :class:`tfdoctor.evidence.pip.LockedInstall`).
+_TF_LOCKED_LINE = re.compile(r"(?:\+ tensorflow==|[-\u2022] Installing tensorflow \()")
+
+
+def _module_missing_after_install(text: str) -> bool:
+    """Whether the interpreter finds no ``tensorflow`` module after the locked install's
+    line for it (a missing module shown before the install says nothing of it)."""
+    installed = [m.end() for m in _TF_LOCKED_LINE.finditer(text)]
+    return bool(installed) and _TF_MODULE_MISSING.search(text, installed[-1]) is not None
 
 
 def locked_without_wrapper(
@@ -66,9 +76,7 @@ def locked_without_wrapper(
         for platform, wrapper in sorted(line.wrappers.items()):
             if platform.split("-", 1)[0] != os or wrapper in names:
                 continue
-            sure = (
-                os == "windows" or printed == "arm64" or _TF_MODULE_MISSING.search(text) is not None
-            )
+            sure = os == "windows" or printed == "arm64" or _module_missing_after_install(text)
             cause = causes.software.DEPENDENCY_MISSING
             where = "" if sure else " (if this Python is an arm64 one, on Apple silicon)"
             return causes.finding(
