@@ -338,7 +338,8 @@ def _pip_reading_tag(tag: str) -> tuple[int, ...]:
     (:func:`pip_reading_glibc`), any tag PEP 600 spells (``manylinux_2_17_x86_64``, which
     pip 19.3 does not read though it reads ``manylinux2014_x86_64``) and macOS 11's and
     later's from 20.3 (pip 20.3's release notes: PEP 600, Big Sur's tags); () for the tags
-    every pip in use reads (Windows', macOS 10's, ``linux_x86_64``)."""
+    every pip in use reads (Windows', macOS 10's, ``linux_x86_64``) and those not judged here
+    (musllinux, macOS 10's ``universal2``: their refusal stays the wheel's misfit)."""
     if pep600_spelled(tag):
         return causes.platform.PIP_PEP600
     glibc = manylinux_glibc(tag)
