@@ -279,6 +279,14 @@ def test_conda_49s_cuda_driver_below_the_chains_floor_is_the_driver() -> None:
     assert "__cuda 10.2" in top.summary and "11.0" in top.summary
 
 
+def test_conda_49s_cuda_chains_one_of_which_the_driver_meets_say_nothing() -> None:
+    # conda 4.9 lists every chain meeting in __cuda: a build the driver admits remains.
+    chains = _CUDA_CHAINS + "tensorflow-gpu=2.4 -> cudatoolkit=10.1 -> __cuda[version='>=10.1']\n"
+    text = _cuda_driver_block(chains, "  - feature:/linux-64::__cuda==10.2=0\n", "10.2")
+    causes = {x.cause for x in explained(text).findings}
+    assert "driver-too-old" not in causes
+
+
 def test_conda_49s_cuda_driver_block_beside_another_conflict_says_nothing() -> None:
     # conda 4.9 prints the block of the system's own record beside any conflict.
     text = (

@@ -67,7 +67,10 @@ def _conda_system_unsatisfied(evidence: Evidence, m: Machine) -> Optional[Findin
     other conflicts where the installed version satisfies every chain: that says nothing."""
     for block in _CONDA_SYSTEM_BLOCK.finditer(evidence.first_text):
         needs = list(_CONDA_SYSTEM_NEED.finditer(block.group("specs")))
-        if not needs and block.group("kind") == "CUDA driver":
+        # conda 4.8's and 4.9's group lists every chain that meets in __cuda, those the
+        # driver satisfies too (the system's block lists only those it does not).
+        every_chain = not needs and block.group("kind") == "CUDA driver"
+        if every_chain:
             chains = _CONDA_CUDA_CHAINS.search(evidence.first_text)
             needs = list(_CONDA_SYSTEM_NEED.finditer(chains.group("specs"))) if chains else []
         packages = {n.group("package") for n in needs}
@@ -83,8 +86,10 @@ def _conda_system_unsatisfied(evidence: Evidence, m: Machine) -> Optional[Findin
             floor = floors[0] if floors else ""
         else:
             above = [f for f in floors if version_key(f) > version_key(ref)]
-            if not above:
-                continue  # the system satisfies the chains: the conflict is elsewhere
+            if not above or (every_chain and len(above) < len(floors)):
+                # The system satisfies the chains, or one of those conda 4.9 lists: the
+                # conflict is elsewhere, or a build the driver admits remains.
+                continue
             floor = above[-1]
         cited = _cite_head(evidence, [needs[0].group(0).strip(), block.group(0).split("\n")[-1]])
         # A glibc detected below the floor is the system's own: no declaration helps (conda
