@@ -424,6 +424,10 @@ class LogHints(Record):
     #: The log shows AMD's ROCm stack at work (a signature in ROCm's words): the build that
     #: ran is tensorflow-rocm's, whatever distribution name the log leaves out.
     rocm: bool = False
+    #: The machine a Python on macOS reports itself built for, in platform.platform()'s words
+    #: (``arm64``, ``x86_64``: the interpreter's, so Rosetta 2's x86-64 one says x86_64),
+    #: which decides the wheels pip can install for it.
+    mac_python_machine: Optional[str] = None
 
 
 #: os-release identifiers (``ID`` or an ``ID_LIKE`` word) of families with one package manager
@@ -761,6 +765,16 @@ class Machine(Record):
         if plat is None:
             return None
         return platform_of(plat.system, plat.machine)
+
+    @functools.cached_property
+    def arch(self) -> Optional[str]:
+        """The architecture of the matrix's platform key (``x86_64``, ``arm64``), else what a
+        log's Python on macOS reports (``LogHints.mac_python_machine``); None where unknown."""
+        if self.platform:
+            return self.platform.split("-", 1)[1]
+        if self.facts.platform is None and self.hints and self.os == "macos":
+            return self.hints.mac_python_machine
+        return None
 
     @functools.cached_property
     def os(self) -> Optional[str]:

@@ -147,6 +147,17 @@ from tfdoctor.matrix import Matrix
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signatures
 
 
+def _settle_locked_wrapper(
+    wrapper: Optional[Finding], findings: dict[str, Finding]
+) -> Optional[Finding]:
+    """The locked install without TensorFlow's wrapper (:func:`locked_without_wrapper`), where
+    it is sure, in place of "not installed": the installer did install ``tensorflow``, and
+    installing it again with pip (that finding's fix) leaves the wrapper out again."""
+    if wrapper is not None and wrapper.severity is Severity.ERROR:
+        findings.pop(f"explain.{causes.software.TF_NOT_INSTALLED}", None)
+    return wrapper
+
+
 def _settle_environment(
     evidence: Evidence, revealed: Revealed, machine: Machine, findings: dict[str, Finding]
 ) -> None:
@@ -828,12 +839,15 @@ def explain(
         _hosted_tf_replaced(evidence, revealed, by_cause, findings, machine),
         _kernel_kept_release(evidence, revealed),
         _pip_added_beside(evidence, machine),
-        locked_without_wrapper(
-            evidence.first_text,
-            machine,
-            revealed.os,
-            revealed.mac,
-            _text_os,
+        _settle_locked_wrapper(
+            locked_without_wrapper(
+                evidence.first_text,
+                machine,
+                revealed.os,
+                revealed.mac,
+                _text_os,
+            ),
+            findings,
         ),
         _container_candidate(findings, by_cause, machine, revealed, evidence),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),

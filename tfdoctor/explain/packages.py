@@ -1006,6 +1006,8 @@ def _conflict(
         )
     if c.kind == "installed" and c.requirer in FRAMEWORKS_PINNING_CUDA and _cuda_wheel(c.target, m):
         return _framework_wheel_replaced(c, m, said)
+    if _taken_back_by_tf_install(c):
+        return _held_back_by_tf_install(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS and pair_weight and _library_pin(c):
         return _library_pin_conflict(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS:
@@ -1014,6 +1016,39 @@ def _conflict(
     if c.kind == "installed" and _cuda_wheel(c.target, m):
         return _cuda_wheel_conflict(c, m, said)
     return _tf_requirement(c, m, said, notice_alone)
+
+
+def _taken_back_by_tf_install(c: Conflict) -> bool:
+    """pip's notice that a package (neither TensorFlow) needs a newer release of a dependency
+    than the one the same run installed beside TensorFlow, where that run removed a release
+    the package's range admits: the install of TensorFlow took the dependency back below it
+    (pip's new resolver moves an installed release only for a requirement of what it
+    installs, and its notice after the install names the packages that broke)."""
+    return (
+        c.kind == "installed"
+        and c.requirer not in TF_DISTRIBUTIONS
+        and c.target not in TF_DISTRIBUTIONS
+        and bool(c.installed_with_tf and c.replaced)
+        and version_key(c.replaced) > version_key(c.have)
+        and spec_contains(c.replaced, c.spec) is True
+        and spec_contains(c.have, c.spec) is False
+    )
+
+
+def _held_back_by_tf_install(c: Conflict, m: Machine, said: str) -> Finding:
+    """:func:`_taken_back_by_tf_install`: TensorFlow's range holds the dependency below the
+    other package's need (the fix: a TensorFlow whose range admits it, installed with it)."""
+    return causes.finding(
+        f"explain.{causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE}",
+        Severity.WARNING,
+        causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE,
+        f"Installing {c.installed_with_tf} took {c.target} back from {c.replaced} to {c.have}, "
+        f"below the range {c.requirer_named} declares ({c.target}{c.spec})",
+        f"{said} The same pip run removed {c.target} {c.replaced} and installed {c.have} with "
+        f"{c.installed_with_tf}: the TensorFlow it installed holds {c.target} below what "
+        f"{c.requirer} needs.",
+        causes.software.tf_pin_conflict_fix(m, c.target, c.requirer_named),
+    )
 
 
 def _cuda_wheel_conflict(c: Conflict, m: Machine, said: str) -> Finding:

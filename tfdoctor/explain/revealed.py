@@ -34,7 +34,13 @@ from tfdoctor.evidence.gpumemory import read_gpu_memory
 from tfdoctor.evidence.imports import imported_before_tensorflow
 from tfdoctor.evidence.installer import log_installer
 from tfdoctor.evidence.interpreter import Interpreter
-from tfdoctor.evidence.macos import dyld_refused, dyld_tried, mac_shown, uname_darwin
+from tfdoctor.evidence.macos import (
+    dyld_refused,
+    dyld_tried,
+    mac_shown,
+    python_machine,
+    uname_darwin,
+)
 from tfdoctor.evidence.packages import mo_check_outcome, tf_installer
 from tfdoctor.evidence.pip import (
     AbiTagsFound,
@@ -271,6 +277,10 @@ class Revealed(Record):
     #: The kind of Mac the log shows (with its words), where it shows one and its system is
     #: macOS or not shown (:func:`tfdoctor.evidence.macos.mac_shown`; also in ``inferred``).
     mac: Optional[Inferred] = None
+    #: The machine the log's Python on macOS reports itself built for, in
+    #: platform.platform()'s words (``arm64``, ``x86_64``;
+    #: :func:`tfdoctor.evidence.macos.python_machine`), where the system is macOS.
+    mac_python_machine: Optional[str] = None
     #: A ``docker run`` or ``podman run`` the log shows without a GPU flag (the tool, the
     #: command as shown).
     docker_run_without_gpu: Optional[tuple[str, str]] = None
@@ -750,6 +760,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
+        mac_python_machine=python_machine(evidence.first_text)
+        if os_hint is not None and os_hint.value == "macos"
+        else None,
         notebook=notebook,
         python_command=python_command(evidence.first_text),
         container_tool=container_shown(evidence.first_text),
@@ -1144,6 +1157,7 @@ def log_hints(revealed: Revealed) -> LogHints:
         os_ids=revealed.distro.ids if revealed.distro is not None else (),
         os_name=revealed.distro.name if revealed.distro is not None else None,
         rocm=revealed.rocm_shown,
+        mac_python_machine=revealed.mac_python_machine,
     )
 
 
