@@ -63,11 +63,13 @@ def _libcuda_newer(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
 
 
 def _in_container(m: Machine, r: Revealed) -> bool:
-    """The log (or the facts) show a container: its tool's run, a CUDA image, its host name."""
+    """The log (or the facts) show a container: its tool's run (with or without a GPU's
+    flags), a CUDA image, its host name."""
     return bool(
         m.container
         or r.cuda_image
         or r.docker_run_without_gpu
+        or r.run_tool
         or r.container_hostname
         or r.container_tool
     )
