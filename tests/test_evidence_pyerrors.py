@@ -8,8 +8,22 @@ from typing import Optional
 
 import pytest
 
-from tfdoctor.evidence.pyerrors import MissingModule, MissingName, missing_module, missing_name
-from tfdoctor.evidence.traceback import Traceback
+from tfdoctor.evidence.pyerrors import (
+    CircularImport,
+    MissingAttribute,
+    MissingModule,
+    MissingName,
+    RInterface,
+    attribute_owner,
+    circular_import,
+    import_aliases,
+    imported_from,
+    missing_attribute,
+    missing_module,
+    missing_name,
+    r_interface,
+)
+from tfdoctor.evidence.traceback import Frame, Traceback
 
 MODULE_CASES = [
     pytest.param(
@@ -154,3 +168,172 @@ def test_bare_alone_is_the_name_alone_without_a_module() -> None:
     assert named is not None and named.alone and not named.bare_alone
     tb = Traceback("line 9", "ImportError", "cannot import name 'Merge' from 'keras.layers'")
     assert tb.missing_name == named and tb.missing_module is None
+
+
+ATTRIBUTE_CASES = [
+    pytest.param(
+        # Python 3.5 to 3.14, Objects/moduleobject.c module_getattro: "module '%U' has no
+        # attribute '%U'".
+        "module 'keras.backend' has no attribute 'get_session'",
+        MissingAttribute("get_session", "keras.backend", "module"),
+        id="python-3.5-module",
+    ),
+    pytest.param(
+        # Python 2 and 3.0 to 3.4: the module's type, not its name (Objects/object.c).
+        "'module' object has no attribute 'rnn_cell'",
+        MissingAttribute("rnn_cell", "", "module"),
+        id="python-2-module-object",
+    ),
+    pytest.param(
+        # Objects/object.c for an instance, with 3.10's suggestion (Lib/traceback.py).
+        "'Cell' object has no attribute '_flag'. Did you mean: 'flag'?",
+        MissingAttribute("_flag", "Cell", "object", False, "flag", "", ". Did you mean: 'flag'?"),
+        id="python-3.10-object-suggestion",
+    ),
+    pytest.param(
+        # Objects/typeobject.c type_getattro: the class itself.
+        "type object 'ConverterV2' has no attribute 'from_file'",
+        MissingAttribute("from_file", "ConverterV2", "type"),
+        id="python-3-class",
+    ),
+    pytest.param(
+        # Python 2's classic classes (Objects/classobject.c).
+        "Model instance has no attribute 'run'",
+        MissingAttribute("run", "Model", "object"),
+        id="python-2-classic-instance",
+    ),
+    pytest.param(
+        # 3.8 on, a module still importing.
+        "partially initialized module 'pkg' has no attribute 'layers' "
+        "(most likely due to a circular import)",
+        MissingAttribute(
+            "layers", "pkg", "module", True, "", "", " (most likely due to a circular import)"
+        ),
+        id="python-3.8-partially-initialized",
+    ),
+    pytest.param(
+        # A blank a retyping dropped before the quote is read through.
+        "module 'keras.utils' has no attribute'Seq'",
+        MissingAttribute("Seq", "keras.utils", "module"),
+        id="retyped",
+    ),
+    pytest.param("the submodule has no attribute 'x'", None, id="not-python's-words"),
+    pytest.param("No module named 'keras'", None, id="other-wording"),
+]
+
+
+@pytest.mark.parametrize("message, expected", ATTRIBUTE_CASES)
+def test_missing_attribute_reads_each_python_wording(
+    message: str, expected: Optional[MissingAttribute]
+) -> None:
+    assert missing_attribute(message) == expected
+
+
+def test_a_module_object_is_a_module_the_words_do_not_name() -> None:
+    unnamed = missing_attribute("'module' object has no attribute 'learn'")
+    assert unnamed is not None and unnamed.module and unnamed.unnamed_module
+    named = missing_attribute("module 'numpy' has no attribute 'bool'")
+    assert named is not None and named.module and not named.unnamed_module
+    instance = missing_attribute("'Adam' object has no attribute 'build'")
+    assert instance is not None and not instance.module
+
+
+CIRCULAR_CASES = [
+    pytest.param(
+        # Python/ceval.c import_from, 3.8 to 3.14.
+        "cannot import name 'layers' from partially initialized module 'pkg' "
+        "(most likely due to a circular import) (/src/pkg/__init__.py)",
+        CircularImport("layers", "pkg", "/src/pkg/__init__.py"),
+        id="python-3.8-import-from",
+    ),
+    pytest.param(
+        # Objects/moduleobject.c, 3.12 to 3.14.
+        "cannot access submodule 'ops' of module 'pkg' (most likely due to a circular import)",
+        CircularImport("ops", "pkg"),
+        id="python-3.12-submodule",
+    ),
+    pytest.param(
+        "partially initialized module 'pkg' has no attribute 'x' "
+        "(most likely due to a circular import)",
+        CircularImport("x", "pkg"),
+        id="python-3.8-attribute",
+    ),
+    pytest.param("cannot import name 'layers' from 'pkg' (/src/pkg.py)", None, id="missing"),
+]
+
+
+@pytest.mark.parametrize("message, expected", CIRCULAR_CASES)
+def test_circular_import_is_its_own_record(
+    message: str, expected: Optional[CircularImport]
+) -> None:
+    assert circular_import(message) == expected
+
+
+def test_imported_from_reads_the_from_statement_that_names_the_name() -> None:
+    assert imported_from("from pkg import sub", "sub") == "pkg"
+    assert imported_from("    from a.b import (c, d as e)", "d") == "a.b"
+    assert imported_from("from . import sub", "sub") == "."
+    assert imported_from("from pkg import other", "sub") == ""
+    assert imported_from("import pkg.sub", "sub") == ""
+
+
+def test_attribute_owner_resolves_the_source_line_with_known_aliases_only() -> None:
+    assert attribute_owner("x = tf.nn.rnn_cell.LSTMCell(3)", "rnn_cell") == "tensorflow.nn"
+    assert attribute_owner("d = tf.contrib.learn.load('iris')", "contrib") == "tensorflow"
+    # An alias the log does not show is unknown, not guessed.
+    assert attribute_owner("e = est.Regressor(1)", "Regressor") == ""
+    aliases = import_aliases(["import pkg.sub.est as est", "from pkg import mod as m"])
+    assert aliases == {"est": "pkg.sub.est", "m": "pkg.mod"}
+    assert attribute_owner("e = est.Regressor(1)", "Regressor", aliases) == "pkg.sub.est"
+    # The name not written as an attribute on the line: nothing to resolve.
+    assert attribute_owner("run(rnn_cell)", "rnn_cell") == ""
+
+
+def test_a_traceback_names_the_module_its_message_leaves_out() -> None:
+    frame = Frame("pkg/__init__.py", 24, "<module>", "from pkg import contrib")
+    bare = Traceback("line 9", "ImportError", "cannot import name contrib", (frame,))
+    assert bare.asked_module == "pkg"
+    quoted = Traceback("line 9", "ImportError", "cannot import name 'x' from 'm' (m.py)")
+    assert quoted.asked_module == "m"
+    line = Frame("x.py", 3, "<module>", "c = tf.nn.rnn_cell.GRUCell(2)")
+    py2 = Traceback(
+        "line 4", "AttributeError", "'module' object has no attribute 'rnn_cell'", (line,)
+    )
+    assert py2.attribute_module() == "tensorflow.nn"
+    assert py2.missing_attribute == MissingAttribute("rnn_cell", "", "module")
+    named = Traceback("line 4", "AttributeError", "module 'keras' has no attribute 'x'")
+    assert named.attribute_module() == "keras"
+    assert Traceback("line 1", "ValueError", "bad").attribute_module() == ""
+
+
+R_CASES = [
+    pytest.param(
+        "Error in py_get_attr_impl(x, name, silent) : \n  AttributeError: x",
+        RInterface("py_get_attr_impl"),
+        id="attribute-call",
+    ),
+    pytest.param(
+        "Error in py_module_import(module, convert = convert) : \n  ImportError: y",
+        RInterface("py_module_import"),
+        id="import-call",
+    ),
+    pytest.param(
+        # reticulate's R/python.R, py_resolve_module_proxy.
+        "Error in : Python module pkg.sub was not found.\n",
+        RInterface("", "pkg.sub"),
+        id="module-proxy",
+    ),
+    pytest.param("Error in f(x) : object 'y' not found", None, id="other-r-error"),
+]
+
+
+@pytest.mark.parametrize("text, expected", R_CASES)
+def test_r_interface_reads_reticulate_wrappers(text: str, expected: Optional[RInterface]) -> None:
+    assert r_interface(text) == expected
+
+
+def test_r_module_not_found_is_a_missing_module() -> None:
+    found = r_interface("Error: Python module pkg.sub was not found.")
+    assert found is not None and found.missing == MissingModule("pkg.sub", True)
+    call = r_interface("Error in py_call_impl(callable, dots$args, dots$keywords) :")
+    assert call is not None and call.missing is None

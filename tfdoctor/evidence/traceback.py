@@ -21,7 +21,18 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Optional
 
 from tfdoctor.evidence.packages import normalize_name, plugin_dist
-from tfdoctor.evidence.pyerrors import MissingModule, MissingName, missing_module, missing_name
+from tfdoctor.evidence.pyerrors import (
+    CircularImport,
+    MissingAttribute,
+    MissingModule,
+    MissingName,
+    attribute_owner,
+    circular_import,
+    imported_from,
+    missing_attribute,
+    missing_module,
+    missing_name,
+)
 from tfdoctor.modules import modules
 from tfdoctor.records import Record, record
 
@@ -155,6 +166,51 @@ class Traceback(Record):
         """The name the message says a ``from M import X`` did not find (CPython's ``cannot
         import name 'X' from 'M'``), or None where it says no such thing."""
         return missing_name(self.message)
+
+    @property
+    def missing_attribute(self) -> Optional[MissingAttribute]:
+        """The attribute the message says a lookup did not find (CPython's ``module 'x' has
+        no attribute 'y'``, ``'X' object has no attribute 'y'``), or None."""
+        return missing_attribute(self.message)
+
+    @property
+    def circular_import(self) -> Optional[CircularImport]:
+        """The name the message says was asked of a module still importing (3.8's ``from
+        partially initialized module``), or None."""
+        return circular_import(self.message)
+
+    @property
+    def innermost_code(self) -> str:
+        """The source line printed for the innermost frame (or, with no frames, the one a
+        paste kept above the exception); empty where none was printed."""
+        return self.frames[-1].code if self.frames else self.code
+
+    @property
+    def asked_module(self) -> str:
+        """The module a missing name was asked of: the message's (3.7 on), else the ``from M
+        import X`` source line printed for the innermost frame, or the import statement
+        above a frameless paste (Python 2 and 3.3 to 3.6 leave it out); "" where neither
+        says."""
+        asked = self.missing_name
+        if asked is None:
+            return ""
+        if asked.module:
+            return asked.module
+        return imported_from(self.innermost_code, asked.name) or imported_from(
+            self.statement, asked.name
+        )
+
+    def attribute_module(self, aliases: Optional[Mapping[str, str]] = None) -> str:
+        """The module a missing attribute was asked of: the message's, else (Python 2's
+        ``'module' object``) the module the innermost source line writes it on, its first
+        word resolved by ``aliases`` (the log's imports) or the universal ``tf``; ""
+        where neither says."""
+        attribute = self.missing_attribute
+        if attribute is None or not attribute.module:
+            return ""
+        if attribute.owner:
+            return attribute.owner
+        return attribute_owner(self.innermost_code, attribute.name, dict(aliases or {}))
 
 
 @record
