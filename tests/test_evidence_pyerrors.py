@@ -181,13 +181,15 @@ ATTRIBUTE_CASES = [
     pytest.param(
         # Python 2 and 3.0 to 3.4: the module's type, not its name (Objects/object.c).
         "'module' object has no attribute 'rnn_cell'",
-        MissingAttribute("rnn_cell", "", "module"),
+        MissingAttribute("rnn_cell", "", "module", False, True),
         id="python-2-module-object",
     ),
     pytest.param(
         # Objects/object.c for an instance, with 3.10's suggestion (Lib/traceback.py).
         "'Cell' object has no attribute '_flag'. Did you mean: 'flag'?",
-        MissingAttribute("_flag", "Cell", "object", False, "flag", "", ". Did you mean: 'flag'?"),
+        MissingAttribute(
+            "_flag", "Cell", "object", False, False, "flag", "", ". Did you mean: 'flag'?"
+        ),
         id="python-3.10-object-suggestion",
     ),
     pytest.param(
@@ -207,7 +209,14 @@ ATTRIBUTE_CASES = [
         "partially initialized module 'pkg' has no attribute 'layers' "
         "(most likely due to a circular import)",
         MissingAttribute(
-            "layers", "pkg", "module", True, "", "", " (most likely due to a circular import)"
+            "layers",
+            "pkg",
+            "module",
+            True,
+            False,
+            "",
+            "",
+            " (most likely due to a circular import)",
         ),
         id="python-3.8-partially-initialized",
     ),
@@ -232,8 +241,12 @@ def test_missing_attribute_reads_each_python_wording(
 def test_a_module_object_is_a_module_the_words_do_not_name() -> None:
     unnamed = missing_attribute("'module' object has no attribute 'learn'")
     assert unnamed is not None and unnamed.module and unnamed.unnamed_module
+    assert unnamed.module_object
     named = missing_attribute("module 'numpy' has no attribute 'bool'")
     assert named is not None and named.module and not named.unnamed_module
+    # A module without a name (3.5 on): unnamed, but not Python 2's words.
+    nameless = missing_attribute("module has no attribute 'x'")
+    assert nameless is not None and nameless.unnamed_module and not nameless.module_object
     instance = missing_attribute("'Adam' object has no attribute 'build'")
     assert instance is not None and not instance.module
 
@@ -300,7 +313,7 @@ def test_a_traceback_names_the_module_its_message_leaves_out() -> None:
         "line 4", "AttributeError", "'module' object has no attribute 'rnn_cell'", (line,)
     )
     assert py2.attribute_module() == "tensorflow.nn"
-    assert py2.missing_attribute == MissingAttribute("rnn_cell", "", "module")
+    assert py2.missing_attribute == MissingAttribute("rnn_cell", "", "module", False, True)
     named = Traceback("line 4", "AttributeError", "module 'keras' has no attribute 'x'")
     assert named.attribute_module() == "keras"
     assert Traceback("line 1", "ValueError", "bad").attribute_module() == ""

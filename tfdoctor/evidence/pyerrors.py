@@ -253,6 +253,9 @@ class MissingAttribute(Record, _InMessage):
     #: 3.8's ``partially initialized module``: the module was still importing (a circular
     #: import), not a release without the name.
     partial: bool = False
+    #: Printed with the module's type, not its name (``'module' object``): Python 2's and
+    #: 3.0's to 3.4's words.
+    module_object: bool = False
     #: The name 3.10 on suggest (``Did you mean: 'dynamic'?``); empty where none.
     suggestion: str = ""
     #: The message's text before the words (empty where the message is Python's alone).
@@ -286,6 +289,7 @@ def missing_attribute(message: str) -> Optional[MissingAttribute]:
             found.group("module") or "",
             "module",
             bool(found.group("partial")),
+            False,
             suggestion,
             message[: found.start()],
             message[found.end() :],
@@ -295,13 +299,15 @@ def missing_attribute(message: str) -> Optional[MissingAttribute]:
         return None
     owner = found.group("cls") or found.group("obj") or found.group("ccls") or found.group("inst")
     kind = "type" if found.group("type") or found.group("classic") else "object"
-    if owner == "module" and kind == "object":
+    typed = owner == "module" and kind == "object"
+    if typed:
         owner, kind = "", "module"
     return MissingAttribute(
         found.group("name"),
         owner,
         kind,
         False,
+        typed,
         suggestion,
         message[: found.start()],
         message[found.end() :],

@@ -17,7 +17,12 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import first_keras3_line
-from tfdoctor.evidence.pyerrors import missing_module, missing_name
+from tfdoctor.evidence.pyerrors import (
+    MissingAttribute,
+    missing_attribute,
+    missing_module,
+    missing_name,
+)
 from tfdoctor.evidence.traceback import (
     Inferred,
     Traceback,
@@ -65,7 +70,14 @@ from tfdoctor.scan.api import (
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
 from tfdoctor.scan.rules import Rule
 
-_NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute\s*'(?P<attr>\w+)'")
+
+def _module_attribute(message: str) -> Optional[MissingAttribute]:
+    """The attribute a module the message names lacks (CPython 3.5's ``module 'x' has no
+    attribute 'y'``, :mod:`tfdoctor.evidence.pyerrors`' reading), or None."""
+    found = missing_attribute(message)
+    return found if found is not None and found.module and found.owner else None
+
+
 #: A quoted dotted name as a user retyped it, with blanks inside the quotes (``'keras. utils'``,
 #: ``' PyDataset '``): Python never prints a name so, and reading it without them is safe.
 _RETYPED_NAME = re.compile(r"'[ \t]*(\w+(?:[ \t]*\.[ \t]*\w+)*)[ \t]*'")
@@ -85,18 +97,9 @@ def _as_printed(message: str) -> str:
     return _RETYPED_NAME.sub(lambda m: "'" + re.sub(r"[ \t]+", "", m.group(1)) + "'", message)
 
 
-#: Python 2's words for a module's missing attribute: the module is not named, the source line
-#: the traceback printed is what says which (``tf.placeholder(...)``).
-_PY2_NO_ATTRIBUTE = re.compile(r"^'module' object has no attribute '(?P<attr>\w+)'")
-#: Python's words for a class's missing attribute (CPython Objects/typeobject.c,
-#: type_getattro: "type object '%.100s' has no attribute '%U'"): a class method or class
-#: attribute asked of the class itself (``tf.lite.TFLiteConverter.from_keras_model_file``).
-_NO_CLASS_ATTRIBUTE = re.compile(r"type object '(?P<cls>\w+)' has no attribute '(?P<attr>\w+)'")
 #: The suffixes TensorFlow gives a class of one release's API where the public name has none
 #: (lite.py's TFLiteConverterV2 is tf.lite.TFLiteConverter in TensorFlow 2).
 _RELEASE_SUFFIX = re.compile(r"V[12]$")
-# `'Sequential' object has no attribute 'fit_generator'`: a method a class no longer has.
-_NO_METHOD = re.compile(r"'(?P<cls>\w+)' object has no attribute '(?P<attr>\w+)'")
 _KEYWORD = re.compile(
     r"got an unexpected keyword argument '(?P<kw>\w+)'"
     r"|Argument\(s\) not recognized: \{'(?P<kw2>\w+)'"
@@ -162,22 +165,22 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     message = _as_printed(tb.message)
     if own_module_missing(tb) or keras_own_missing(tb):
         return None  # TensorFlow's or Keras' own import of its own module: no use of an API
-    match = _NO_ATTRIBUTE.search(message)
-    if match is not None and _V1_API_MODULE.match(match.group("module")):
+    lacks = _module_attribute(message)
+    if lacks is not None and _V1_API_MODULE.match(lacks.owner):
         return None  # TensorFlow 1's own module, printed: a 1.x release (_tf2_name_under_tf1)
-    if match is not None:
-        served = public_name(match.group("module")) or ".python."
-        if ".python." in match.group("module") and ".python." in f".{served}.":
+    if lacks is not None:
+        served = public_name(lacks.owner) or ".python."
+        if ".python." in lacks.owner and ".python." in f".{served}.":
             # The private module itself imported: no rule about its removal applies, and
             # what it lacks is no API (explain.packages' private_api_findings judges it).
             return None
-        aliased = _keras_alias(knowledge, match.group("module"), match.group("attr"), tb)
+        aliased = _keras_alias(knowledge, lacks.owner, lacks.name, tb)
         if aliased is not None:
             return aliased
-        found = _named(knowledge, match.group("module"), match.group("attr"))
+        found = _named(knowledge, lacks.owner, lacks.name)
         if found is not None:
-            found = _module_imported(knowledge, match.group("module"), *found, tb=tb)
-        return found or _written(tb, knowledge, match.group("attr"))
+            found = _module_imported(knowledge, lacks.owner, *found, tb=tb)
+        return found or _written(tb, knowledge, lacks.name)
     asked = missing_name(message)
     if asked is not None and not asked.module:
         asked = None  # Python 2's and 3.6's words name no module: read below
@@ -208,9 +211,8 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     if gone is not None and gone.python2_alone and _tensorflow_tail(tb, gone.name):
         head, _, last = f"tensorflow.{gone.name}".rpartition(".")
         return _named(knowledge, head, last)
-    match = _PY2_NO_ATTRIBUTE.search(message)
-    if match is not None:
-        attr = match.group("attr")
+    attr = _py2_attribute(message)
+    if attr is not None:
         found = _written(tb, knowledge, f".{attr}")
         # The line's first broken use must be the missing attribute itself, not another name
         # of the same line (tf.random_uniform beside the missing tf.Variable).
@@ -246,13 +248,15 @@ def _member_use(
 ) -> Optional[tuple[str, Verdict]]:
     """Scan's verdict on a member missing from a class (``type object 'X' has no attribute``)
     or from an object of one (``'X' object has no attribute``), or None."""
-    match = _NO_CLASS_ATTRIBUTE.search(message)
-    if match is not None:
-        return _class_member(tb, knowledge, match.group("cls"), match.group("attr"))
-    match = _NO_METHOD.search(message)
-    if match is None:
+    lacks = missing_attribute(message)
+    if lacks is None:
         return None
-    cls, attr = match.group("cls"), match.group("attr")
+    if lacks.kind == "type":
+        return _class_member(tb, knowledge, lacks.owner, lacks.name)
+    if lacks.kind == "module" and not lacks.module_object:
+        return None  # a module's words: api_use read them
+    # Python 2's 'module' object is an object of the type named ``module`` to these rules.
+    cls, attr = lacks.owner or "module", lacks.name
     verdict = knowledge.member(cls, attr)
     if verdict is not None:
         return f"{cls}.{attr}", verdict
@@ -1696,15 +1700,14 @@ def _py2_tf_name_missing(
     (``'module' object has no attribute 'data'``), where the source line the traceback
     printed for the innermost frame writes it on TensorFlow's public API (``tf.data.Dataset``);
     None otherwise, as _tf_name_missing."""
-    match = _PY2_NO_ATTRIBUTE.search(_as_printed(tb.message))
-    if match is None:
+    attr = _py2_attribute(_as_printed(tb.message))
+    if attr is None:
         return None
     if tf_version is not None and version_key(tf_version) >= (2, 0):
         return None
     if tb.frames and installed_package(tb.frames[-1].path) is not None:
         return None  # an installed package asked: a caller of another release (packages.py)
     code = tb.frames[-1].code if tb.frames else tb.code
-    attr = match.group("attr")
     for written in _TF_WRITTEN.finditer(code or ""):
         parts = written.group(1).split(".")[1:]
         if attr in parts and not parts[0].startswith("_"):
@@ -1886,7 +1889,7 @@ def _older_than_listings(
         this = f"this TensorFlow ({tf_version}) is older than {oldest}"
     else:
         message = _as_printed(tb.message)
-        if not (_TF_NAME_ASKED.search(message) or _PY2_NO_ATTRIBUTE.search(message)):
+        if not (_TF_NAME_ASKED.search(message) or _py2_attribute(message)):
             return None  # a module missing (No module named ...) says less of the release
         if name.count(".") == 1 and name[len("tf.") :] in _SINCE_FIRST_RELEASE:
             return None  # in every release since the first: no whole TensorFlow (hollow)
@@ -2074,7 +2077,7 @@ def _python2_shown(tb: Traceback, m: Machine) -> bool:
     Python the log's paths show."""
     message = _as_printed(tb.message)
     return (
-        _PY2_NO_ATTRIBUTE.search(message) is not None
+        _py2_attribute(message) is not None
         or ((gone := missing_module(message)) is not None and gone.python2_alone)
         or (m.python_version or "").startswith("2.")
         or any(_PY2_PATH.search(f.path) for f in tb.frames)
@@ -2219,9 +2222,12 @@ def _ranked_unshown(
 
 
 def _py2_attribute(message: str) -> Optional[str]:
-    """The attribute Python 2's ``'module' object has no attribute 'X'`` names, or None."""
-    match = _PY2_NO_ATTRIBUTE.search(message)
-    return match.group("attr") if match is not None else None
+    """The attribute Python 2's ``'module' object has no attribute 'X'`` names, the message
+    starting with those words, or None."""
+    lacks = missing_attribute(message)
+    if lacks is None or not lacks.module_object or lacks.before:
+        return None
+    return lacks.name
 
 
 def _bare_import_name(message: str) -> Optional[str]:
@@ -2384,7 +2390,7 @@ def _older_release_raised(tb: Traceback, name: str) -> bool:
     missing (a name every release has), no tensorflow.py of the user's own in the frames and
     no TensorFlow 2 file (as _older_than_listings reads the same)."""
     message = _as_printed(tb.message)
-    if not (_TF_NAME_ASKED.search(message) or _PY2_NO_ATTRIBUTE.search(message)):
+    if not (_TF_NAME_ASKED.search(message) or _py2_attribute(message)):
         return False
     if name.count(".") == 1 and name[len("tf.") :] in _SINCE_FIRST_RELEASE:
         return False
@@ -2502,8 +2508,6 @@ def _keras3_name(name: str, tb: Traceback, m: Machine) -> tuple[str, Verdict]:
     )
 
 
-#: A name asked of the top-level ``tensorflow`` module itself.
-_TOP_LEVEL = re.compile(r"module 'tensorflow' has no attribute '(?P<attr>\w+)'")
 #: Python's ImportError for a name from a package imported as a namespace package: a
 #: ``tensorflow`` directory without its ``__init__.py`` (Python 3.8 on print "(unknown
 #: location)" for a module without a file, Python/ceval.c's import_from):
@@ -2637,13 +2641,14 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
         empty = _EMPTY_PACKAGE.search(tb.message)
         if empty is not None:
             return [_empty_package_finding(tb, empty.group("attr"), m)]
-        match = _TOP_LEVEL.search(_as_printed(tb.message))
-        if match is None or "partially initialized module" in tb.message:
+        # A name asked of the top-level ``tensorflow`` module itself.
+        lacks = _module_attribute(_as_printed(tb.message))
+        if lacks is None or lacks.owner != "tensorflow" or tb.circular_import is not None:
             # Python's words for a module asked while its import still runs (an import cycle,
             # Objects/moduleobject.c): not a TensorFlow whose files are missing.
             continue
-        name = f"tf.{match.group('attr')}"
-        since = _hollow_since(match.group("attr"), name, oldest, newest, lines[-1], m)
+        name = f"tf.{lacks.name}"
+        since = _hollow_since(lacks.name, name, oldest, newest, lines[-1], m)
         if since is None:
             continue
         if any(
@@ -2658,7 +2663,7 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
                 f"explain.{causes.software.TF_INSTALL_INCOMPLETE}",
                 Severity.ERROR,
                 causes.software.TF_INSTALL_INCOMPLETE,
-                f"What imported as tensorflow has no {match.group('attr')}: it is no whole "
+                f"What imported as tensorflow has no {lacks.name}: it is no whole "
                 "TensorFlow",
                 f"{tb.where}: {tb.type}: {tb.message}\n`{name}` is in {since}, so the module "
                 "that imported as tensorflow is not TensorFlow's: most often an install whose "
@@ -2761,9 +2766,9 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
     module, attr = "", ""
     gone = missing_module(message)
     asked = missing_name(message)
-    match = _NO_ATTRIBUTE.search(message)
-    if match is not None:
-        module, attr = match.group("module"), match.group("attr")
+    lacks = _module_attribute(message)
+    if lacks is not None:
+        module, attr = lacks.owner, lacks.name
     elif asked is not None and asked.module:
         module, attr = asked.module, asked.name
     elif gone is not None and gone.quoted:
