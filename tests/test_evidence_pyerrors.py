@@ -303,11 +303,6 @@ def test_attribute_owner_resolves_the_source_line_with_known_aliases_only() -> N
 
 
 def test_a_traceback_names_the_module_its_message_leaves_out() -> None:
-    frame = Frame("pkg/__init__.py", 24, "<module>", "from pkg import contrib")
-    bare = Traceback("line 9", "ImportError", "cannot import name contrib", (frame,))
-    assert bare.asked_module == "pkg"
-    quoted = Traceback("line 9", "ImportError", "cannot import name 'x' from 'm' (m.py)")
-    assert quoted.asked_module == "m"
     line = Frame("x.py", 3, "<module>", "c = tf.nn.rnn_cell.GRUCell(2)")
     py2 = Traceback(
         "line 4", "AttributeError", "'module' object has no attribute 'rnn_cell'", (line,)

@@ -185,21 +185,6 @@ class Traceback(Record):
         paste kept above the exception); empty where none was printed."""
         return self.frames[-1].code if self.frames else self.code
 
-    @property
-    def asked_module(self) -> str:
-        """The module a missing name was asked of: the message's (3.7 on), else the ``from M
-        import X`` source line printed for the innermost frame, or the import statement
-        above a frameless paste (Python 2 and 3.3 to 3.6 leave it out); "" where neither
-        says."""
-        asked = self.missing_name
-        if asked is None:
-            return ""
-        if asked.module:
-            return asked.module
-        return imported_from(self.innermost_code, asked.name) or imported_from(
-            self.statement, asked.name
-        )
-
     def attribute_module(self, aliases: Optional[Mapping[str, str]] = None) -> str:
         """The module a missing attribute was asked of: the message's, else (Python 2's
         ``'module' object``) the module the innermost source line writes it on, its first
@@ -450,13 +435,10 @@ def _import_source(message: str, code: str) -> str:
     missing = missing_name(message)
     if missing is None or not missing.bare_alone or not code:
         return message
-    name = missing.name
-    found = re.match(r"\s*from\s+(?P<module>[\w.]+)\s+import\b(?P<names>.*)$", code)
-    if found is None or not re.search(rf"\b{re.escape(name)}\b", found.group("names")):
-        return message
-    if found.group("module").startswith("."):
-        return message  # a relative import: the module's full name is not on the line
-    return f"cannot import name '{name}' from '{found.group('module')}'"
+    module = imported_from(code, missing.name)
+    if not module or module.startswith("."):
+        return message  # no such statement, or a relative import: no full name on the line
+    return f"cannot import name '{missing.name}' from '{module}'"
 
 
 #: Keras' wrapper of an exception raised inside a layer's call: the first line of the message

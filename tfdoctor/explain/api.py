@@ -724,7 +724,9 @@ def api_findings(
             # (explain.packages' shadowed_module_findings names the file). Python 2's bare
             # "'module' object has no attribute" reads the same.
             continue
-        found = _early_release(tb, m, tf_version, reinstalled) or api_use(tb, knowledge)
+        found = _early_release(tb, m, tf_version, reinstalled) or api_use(
+            tb, _python2_bound(tb, knowledge, m, tf_version)
+        )
         if found is None:
             found = (
                 _added_later(tb, knowledge, m, tf_version)
@@ -2084,6 +2086,20 @@ def _python2_shown(tb: Traceback, m: Machine) -> bool:
     )
 
 
+def _python2_bound(
+    tb: Traceback, knowledge: ApiKnowledge, m: Machine, tf_version: Optional[str]
+) -> ApiKnowledge:
+    """``knowledge`` judging for the newest TensorFlow line with wheels for Python 2 (2.1, from
+    the matrix), where the log shows Python 2 ran the code and no TensorFlow: no later release
+    ran there, so a verdict about a later one (Keras 3's, under 2.16 on) cannot be what raised
+    (``tf.nn.rnn_cell`` under Python 2 is TensorFlow 2.0's or 2.1's move to tf.compat.v1, not
+    Keras 3). ``knowledge`` itself otherwise, or where the matrix does not say."""
+    if tf_version is not None or not _python2_shown(tb, m):
+        return knowledge
+    last = _last_release_for(m, "2.7", 2)
+    return knowledge if last is None else knowledge.at(".".join(last.split(".")[:2]))
+
+
 def _release_pythons(m: Machine, major: int) -> list[tuple[str, Mapping[str, tuple[str, ...]]]]:
     """The releases of TensorFlow ``major`` the matrix knows, each with the Pythons of its
     wheels by platform key: the early releases' rows and each line's latest patch (a line's
@@ -2663,8 +2679,7 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
                 f"explain.{causes.software.TF_INSTALL_INCOMPLETE}",
                 Severity.ERROR,
                 causes.software.TF_INSTALL_INCOMPLETE,
-                f"What imported as tensorflow has no {lacks.name}: it is no whole "
-                "TensorFlow",
+                f"What imported as tensorflow has no {lacks.name}: it is no whole TensorFlow",
                 f"{tb.where}: {tb.type}: {tb.message}\n`{name}` is in {since}, so the module "
                 "that imported as tensorflow is not TensorFlow's: most often an install whose "
                 "files are missing, or a tensorflow folder an uninstall left empty; else a "

@@ -1,0 +1,49 @@
+"""Python's AttributeError and ImportError wordings, read once by the evidence layer
+(:mod:`tfdoctor.evidence.pyerrors`), mapped through the API knowledge: Python 2's words bound
+the TensorFlow to the lines that ran on Python 2, so a verdict about a later release is not
+what raised."""
+
+from __future__ import annotations
+
+from tests.explaining import explained, one_frame_log, problem_causes, top_error
+from tfdoctor.findings import Report
+from tfdoctor.matrix import load_matrix
+
+#: The shipped matrix: its rows say which releases have Python 2 wheels (the test fixture's
+#: start at 2.10).
+MATRIX = load_matrix()
+
+#: Python 2's words for a module's missing attribute (Objects/object.c): no module named.
+PY2_MODULE = "AttributeError: 'module' object has no attribute 'rnn_cell'"
+#: Python 3.5's on (Objects/moduleobject.c, module_getattro), naming TensorFlow 2's module.
+PY3_MODULE = "AttributeError: module 'tensorflow._api.v2.nn' has no attribute 'rnn_cell'"
+CELL = "cell = tf.nn.rnn_cell.BasicLSTMCell(64)"
+
+
+def _explained(text: str) -> Report:
+    """explain's report on ``text`` with the shipped matrix."""
+    return explained(text, matrix=MATRIX)
+
+
+def test_python_2_words_judge_the_source_line_for_a_release_python_2_ran() -> None:
+    report = _explained(one_frame_log(PY2_MODULE, CELL))
+    # TensorFlow 2.1 was the last release with Python 2 wheels: tf.nn.rnn_cell there is in
+    # tf.compat.v1, and Keras 3 (TensorFlow 2.16 on, Python 3.9 on) cannot have raised it.
+    assert top_error(report).cause == "api-moved-to-compat-v1"
+    assert "keras3-behaviour-change" not in problem_causes(report)
+
+
+def test_a_python_2_folder_in_the_frames_bounds_the_release_the_same_way() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python2.7/dist-packages/app/model.py", line 12, in build\n'
+        f"    {CELL}\n"
+        "AttributeError: 'module' object has no attribute 'rnn_cell'\n"
+    )
+    assert "keras3-behaviour-change" not in problem_causes(_explained(text))
+
+
+def test_python_3_words_keep_the_newest_release_judging() -> None:
+    # Python 3's words bound nothing: the newest line's verdict stands.
+    report = _explained(one_frame_log(PY3_MODULE, CELL))
+    assert top_error(report).cause == "keras3-behaviour-change"
