@@ -23,7 +23,7 @@ from tfdoctor.evidence.pyerrors import (
     missing_name,
     r_interface,
 )
-from tfdoctor.evidence.traceback import Frame, Traceback
+from tfdoctor.evidence.traceback import Frame, Traceback, read_tracebacks
 
 MODULE_CASES = [
     pytest.param(
@@ -342,6 +342,29 @@ def test_r_interface_reads_reticulate_wrappers(text: str, expected: Optional[RIn
 
 def test_r_module_not_found_is_a_missing_module() -> None:
     found = r_interface("Error: Python module pkg.sub was not found.")
-    assert found is not None and found.missing == MissingModule("pkg.sub", True)
+    assert found is not None and found.missing == MissingModule("pkg.sub", True, by="reticulate")
     call = r_interface("Error in py_call_impl(callable, dots$args, dots$keywords) :")
     assert call is not None and call.missing is None
+
+
+def test_reticulate_words_are_a_module_missing_said_by_reticulate() -> None:
+    gone = missing_module("Python module pkg.sub was not found.")
+    assert gone == MissingModule("pkg.sub", True, "", "", "reticulate")
+    # Python's own words are Python's.
+    own = missing_module("No module named 'pkg'")
+    assert own is not None and own.by == ""
+
+
+def test_tracebacks_note_the_r_front_end_around_python_s_error() -> None:
+    wrapped = read_tracebacks(
+        "Error in py_get_attr_impl(x, name, silent) : \n"
+        "  AttributeError: 'module' object has no attribute 'learn'\n"
+    )
+    assert [(t.type, t.front_end) for t in wrapped] == [("AttributeError", "reticulate")]
+    proxy = read_tracebacks("Error in : Python module pkg.sub was not found.\n")
+    assert [(t.type, t.front_end) for t in proxy] == [("Error", "reticulate")]
+    assert proxy[0].missing_module == MissingModule("pkg.sub", True, "", "", "reticulate")
+    detail = read_tracebacks("  error: ModuleNotFoundError: No module named 'pkg'\n")
+    assert [t.front_end for t in detail] == ["reticulate"]
+    own = read_tracebacks("AttributeError: module 'pkg' has no attribute 'x'\n")
+    assert [t.front_end for t in own] == [""]

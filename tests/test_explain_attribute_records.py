@@ -47,3 +47,35 @@ def test_python_3_words_keep_the_newest_release_judging() -> None:
     # Python 3's words bound nothing: the newest line's verdict stands.
     report = _explained(one_frame_log(PY3_MODULE, CELL))
     assert top_error(report).cause == "keras3-behaviour-change"
+
+
+# --- the R interfaces (reticulate) ------------------------------------------------------------
+
+#: R's words for the reticulate call that asked Python, the Python error on the next line.
+R_ATTRIBUTE = (
+    "Error in py_get_attr_impl(x, name, silent) : \n"
+    "  AttributeError: module 'tensorflow' has no attribute 'placeholder'\n"
+)
+
+
+def test_reticulate_not_found_is_read_as_the_module_missing() -> None:
+    # reticulate's R/python.R (py_resolve_module_proxy): "Python module X was not found."
+    report = _explained("Error in : Python module tensorflow.compat.v2 was not found.\n")
+    finding = next(f for f in report.findings if f.cause == "api-removed")
+    assert "tf.compat.v2" in finding.summary
+    assert finding.fix is not None and "reticulate::py_config()" in finding.fix.commands
+
+
+def test_an_error_r_passed_on_gets_r_commands_with_the_release_pinned() -> None:
+    top = top_error(_explained(R_ATTRIBUTE))
+    assert top.cause == "api-moved-to-compat-v1" and top.fix is not None
+    commands = top.fix.commands
+    assert commands[0] == "reticulate::py_config()"
+    # The release the fix pins for pip, installed into reticulate's Python from R.
+    assert any(c.startswith("tensorflow::install_tensorflow(version = ") for c in commands)
+
+
+def test_python_s_own_traceback_gets_no_r_commands() -> None:
+    top = top_error(_explained(R_ATTRIBUTE.split("\n", 1)[1]))
+    assert top.cause == "api-moved-to-compat-v1" and top.fix is not None
+    assert not any("reticulate" in c or "install_tensorflow" in c for c in top.fix.commands)

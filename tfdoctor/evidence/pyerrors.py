@@ -94,6 +94,9 @@ class MissingModule(Record, _InMessage):
     before: str = ""
     #: The message's text after the name (``; 'a' is not a package``, a writer's comment).
     after: str = ""
+    #: Who printed the words: empty for Python, ``reticulate`` for the R interfaces' bridge
+    #: (``Python module X was not found.``: its import of X raised, the Python error not shown).
+    by: str = ""
 
     @property
     def top_level(self) -> bool:
@@ -123,9 +126,24 @@ def missing_module(message: str) -> Optional[MissingModule]:
     if found is None:
         found = _BARE_MODULE.search(message)
     if found is None:
-        return None
+        return _reticulate_missing(message)
     return MissingModule(
         found.group("name"), quoted, message[: found.start()], message[found.end() :]
+    )
+
+
+def _reticulate_missing(message: str) -> Optional[MissingModule]:
+    """reticulate's ``Python module X was not found.`` in ``message`` as a module not found,
+    printed by reticulate (the whole dotted name, as Python 3 prints it), or None."""
+    found = _R_MODULE.search(message)
+    if found is None:
+        return None
+    return MissingModule(
+        found.group("module"),
+        True,
+        message[: found.start()],
+        message[found.end() :],
+        "reticulate",
     )
 
 
@@ -400,9 +418,8 @@ def attribute_owner(code: str, name: str, aliases: Optional[dict[str, str]] = No
 #: ``paste("Python module", module, "was not found.")``, whatever the import raised,
 #: https://github.com/rstudio/reticulate/blob/main/R/python.R).
 _R_CALL = re.compile(r"^Error in (?P<call>py_\w+)\((?P<args>[^)\n]*)\) ?:", re.MULTILINE)
-_R_NOT_FOUND = re.compile(
-    r"^Error(?: in [^:\n]*)?: Python module (?P<module>[\w.]+) was not found\.", re.MULTILINE
-)
+_R_MODULE = re.compile(r"Python module (?P<module>[\w.]+) was not found\.")
+_R_NOT_FOUND = re.compile(rf"^Error(?: in [^:\n]*)?: {_R_MODULE.pattern}", re.MULTILINE)
 
 
 @record
@@ -422,7 +439,7 @@ class RInterface(Record):
         """The module reticulate's ``was not found`` names, as a missing module (the most
         common reason its import raised, and the only one its words allow to name), or None
         where the words are a call's."""
-        return MissingModule(self.module, True) if self.module else None
+        return MissingModule(self.module, True, by="reticulate") if self.module else None
 
 
 def r_interface(text: str) -> Optional[RInterface]:

@@ -907,7 +907,14 @@ def _api_finding(
             f"the line before {verdict.release}.",
             fix.commands,
         )
-    return _verdict_finding(name, verdict, "\n".join(detail), fix)
+    return _verdict_finding(name, verdict, "\n".join(detail), _front_end_fix(tb, fix))
+
+
+def _front_end_fix(tb: Traceback, fix: Fix) -> Fix:
+    """``fix``, said for R where R code asked Python (the R interfaces' words wrap the error:
+    the TensorFlow that raised it is in the Python reticulate loaded, which R's own calls show
+    and install into); ``fix`` itself for Python's own."""
+    return causes.notebook.r_interface_fix(fix) if tb.front_end == "reticulate" else fix
 
 
 #: TensorFlow distributions with a release of the last Keras 2 line under their own name.
@@ -2924,7 +2931,7 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
             causes.code.API_REMOVED,
             f"`{name}`: {causes.CAUSES[causes.code.API_REMOVED].title}",
             "\n".join(detail),
-            Fix(text, m.pip(f"show {dists}")),
+            _front_end_fix(tb, Fix(text, m.pip(f"show {dists}"))),
             causes.CAUSES[causes.code.API_REMOVED].links,
         )
     )
