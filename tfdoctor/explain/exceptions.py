@@ -418,7 +418,6 @@ def keras_zip_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional
 #: Keras generations share class names, not fields: Keras 2's KerasHistory is (layer,
 #: node_index, tensor_index) (tensorflow/python/keras/engine/node.py), Keras 3's is (operation,
 #: node_index, tensor_index) (keras-team/keras, keras/src/ops/node.py).
-_KERAS_OBJECT = re.compile(r"'(?P<cls>Keras\w+)' object has no attribute '(?P<attr>\w+)'")
 #: TensorFlow's private Keras 2 copy, still in its wheels after tf.keras became Keras 3.
 _LEGACY_COPY = re.compile(r"tensorflow[/\\]python[/\\]keras[/\\]")
 
@@ -432,8 +431,10 @@ def legacy_copy_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Option
     tb = last_failure(tracebacks)
     if tb is None:
         return None
-    match = _KERAS_OBJECT.search(tb.message)
-    if match is None or not tb.frames or _LEGACY_COPY.search(tb.frames[-1].path) is None:
+    lacks = tb.missing_attribute
+    if lacks is None or lacks.kind != "object" or not re.match(r"Keras\w", lacks.owner):
+        return None  # no Keras object's words ('KerasTensor' object has no attribute ...)
+    if not tb.frames or _LEGACY_COPY.search(tb.frames[-1].path) is None:
         return None
     major, basis = tf_keras_generation(m)
     if major != 3:
@@ -442,11 +443,11 @@ def legacy_copy_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Option
         f"explain.{causes.code.KERAS3_BEHAVIOUR_CHANGE}",
         Severity.WARNING,
         causes.code.KERAS3_BEHAVIOUR_CHANGE,
-        f"Keras 3's {match.group('cls')} reached TensorFlow's private copy of Keras 2",
+        f"Keras 3's {lacks.owner} reached TensorFlow's private copy of Keras 2",
         f"{tb.where}: {tb.type}: {tb.message}\nRaised in {tb.frames[-1].path}, TensorFlow's "
         f"private copy of Keras 2 (tensorflow.python.keras), and tf.keras is Keras 3 here "
-        f"({basis}): the Keras 2 copy reads {match.group('attr')} from a "
-        f"{match.group('cls')} that Keras 3 made, which Keras 3's {match.group('cls')} does "
+        f"({basis}): the Keras 2 copy reads {lacks.name} from a "
+        f"{lacks.owner} that Keras 3 made, which Keras 3's {lacks.owner} does "
         "not have. Code that imports tensorflow.python.keras (its own or a package's) and "
         "mixes it with tf.keras or keras breaks so from TensorFlow 2.16 on.",
         Fix(

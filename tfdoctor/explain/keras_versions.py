@@ -221,22 +221,19 @@ def keras_listed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
     ]
 
 
-_TENSOR_LACKS = re.compile(r"'(?P<cls>\w*Tensor\w*)' object has no attribute '(?P<attr>\w+)'")
-
-
 def keras_tensor_attribute_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A tensor asked for an attribute only multi-backend Keras set on its tensors
     (data/keras_api.yaml's multi_backend_tensor_attributes, with their sources): the code (or
     a library's) was written for standalone Keras 2.0-2.3 and runs under tf.keras or a Keras
     from 2.4 on."""
     for tb in tracebacks:
-        match = _TENSOR_LACKS.search(tb.message)
-        if match is None or tb.ignored:
-            continue
-        release = keras_api().tensor_attributes.get(match.group("attr"))
+        lacks = tb.missing_attribute
+        if lacks is None or lacks.kind != "object" or "Tensor" not in lacks.owner or tb.ignored:
+            continue  # no tensor's words ('Tensor' object has no attribute ...)
+        attribute = lacks.name
+        release = keras_api().tensor_attributes.get(attribute)
         if release is None:
             continue
-        attribute = match.group("attr")
         return [
             causes.finding(
                 f"explain.{causes.software.KERAS_VERSION}",

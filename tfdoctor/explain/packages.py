@@ -3157,7 +3157,6 @@ def _own_arguments(rest: str) -> str:
 #: leaves out what the library's release was written against).
 # Only the top level: a submodule's missing name (keras.backend.get_session) is an API
 # removal the API knowledge reads.
-_KERAS_LACKS = re.compile(r"^module '(?P<module>keras)' has no attribute '(?P<attr>\w+)'")
 
 
 def _frame_library(frame: Frame) -> Optional[str]:
@@ -3237,7 +3236,6 @@ def object_field_findings(
 #: extend TensorFlow's classes' private fields (tf.Module's _TF_MODULE_IGNORED_PROPERTIES,
 #: tensorflow/python/module/module.py, which Keras' Layer and TensorFlow Probability's
 #: Bijector build on), and those fields come and go between releases.
-_CLASS_LACKS = re.compile(r"^type object '(?P<cls>\w+)' has no attribute '(?P<attr>\w+)'")
 
 
 def _frame_dist(frame: Frame) -> Optional[str]:
@@ -3287,11 +3285,11 @@ def class_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     for tb in tracebacks:
         if tb.name != "AttributeError" or not tb.frames:
             continue
-        match = _CLASS_LACKS.search(tb.message)
-        if match is None:
-            continue
+        lacks = tb.missing_attribute
+        if lacks is None or lacks.kind != "type" or lacks.before or "." in lacks.owner:
+            continue  # a class's own words (type object 'X'), opening the message
         frame = tb.frames[-1]
-        cls, attr = match.group("cls"), match.group("attr")
+        cls, attr = lacks.owner, lacks.name
         # The class as the line reaches it from TensorFlow's top-level module (a bounded
         # number of submodules: tf.keras.layers.Layer), then the attribute asked.
         written = re.search(
@@ -3405,15 +3403,17 @@ def keras_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
     for tb in tracebacks:
         if "keras" not in tb.message or tb.type != "AttributeError":
             continue
-        match = _KERAS_LACKS.search(tb.message)
-        caller = library_caller(tb) if match is not None and tb.frames else None
-        if match is None or caller is None:
+        lacks = tb.missing_attribute
+        if lacks is None or lacks.owner != "keras" or not lacks.module or lacks.before:
+            continue  # Keras' top-level module's words (module 'keras'), opening the message
+        caller = library_caller(tb) if tb.frames else None
+        if caller is None:
             continue
         top, where = caller
         if top in _SHADOWABLE:
             continue  # a file of the user's named keras.py is another cause
         dist = library_dist(top, where)
-        asked = f"{match.group('module')}.{match.group('attr')}"
+        asked = f"keras.{lacks.name}"
         return [
             causes.finding(
                 f"explain.{causes.software.COMPANION_MISMATCH}",
