@@ -22,6 +22,7 @@ from tfdoctor.evidence.pyerrors import (
     missing_module,
     missing_name,
     r_interface,
+    suggestion,
 )
 from tfdoctor.evidence.traceback import Frame, Traceback, read_tracebacks
 
@@ -368,3 +369,12 @@ def test_tracebacks_note_the_r_front_end_around_python_s_error() -> None:
     assert [t.front_end for t in detail] == ["reticulate"]
     own = read_tracebacks("AttributeError: module 'pkg' has no attribute 'x'\n")
     assert [t.front_end for t in own] == [""]
+
+
+def test_suggestion_is_python_3_10_s_did_you_mean_after_any_of_its_messages() -> None:
+    assert suggestion("module 'pkg' has no attribute 'lyers'. Did you mean: 'layers'?") == (
+        "layers"
+    )
+    # 3.12 on suggest after an ImportError too.
+    assert suggestion("cannot import name 'Lyr' from 'pkg' (/p/pkg.py). Did you mean: 'Lay'?")
+    assert suggestion("module 'pkg' has no attribute 'x'") == ""

@@ -227,9 +227,19 @@ _OBJECT_ATTRIBUTE = re.compile(
     r"|(?P<classic>class )(?P<ccls>\w+)|(?<![\w'])(?P<inst>\w+) instance)"
     r" has no attribute\s*'(?P<name>\w+)'"
 )
-#: Python 3.10's to 3.14's suggestion after an AttributeError (Lib/traceback.py,
+#: Python 3.10's to 3.14's suggestion after an AttributeError or a NameError, and 3.12's on
+#: after an ImportError's ``cannot import name`` (Lib/traceback.py,
 #: ``TracebackException.__init__``: ``self._str += f". Did you mean: '{suggestion}'?"``).
 _SUGGESTION = re.compile(r"\. Did you mean: '(?P<name>[\w.]+)'\?")
+
+
+def suggestion(message: str) -> str:
+    """The name Python 3.10 on suggest after ``message`` (``Did you mean: 'z'?``); empty
+    where none: its presence alone says the Python is 3.10 or newer."""
+    found = _SUGGESTION.search(message)
+    return found.group("name") if found is not None else ""
+
+
 #: Python/ceval.c's ``import_from`` (3.8 to 3.14) where the module is still importing:
 #: ``cannot import name %R from partially initialized module %R (most likely due to a
 #: circular import) (%S)``; and 3.12's to 3.14's ``cannot access submodule '%U' of module
@@ -298,8 +308,7 @@ def missing_attribute(message: str) -> Optional[MissingAttribute]:
     """What ``message`` says of an attribute lookup that failed, or None where it does not
     say it in Python's words: a module's words first (``'module' object`` read as a module
     without a name), else an object's or a class's, the first such words in the message."""
-    suggested = _SUGGESTION.search(message)
-    suggestion = suggested.group("name") if suggested is not None else ""
+    suggested = suggestion(message)
     found = _MODULE_ATTRIBUTE.search(message)
     if found is not None:
         return MissingAttribute(
@@ -308,7 +317,7 @@ def missing_attribute(message: str) -> Optional[MissingAttribute]:
             "module",
             bool(found.group("partial")),
             False,
-            suggestion,
+            suggested,
             message[: found.start()],
             message[found.end() :],
         )
@@ -326,7 +335,7 @@ def missing_attribute(message: str) -> Optional[MissingAttribute]:
         kind,
         False,
         typed,
-        suggestion,
+        suggested,
         message[: found.start()],
         message[found.end() :],
     )

@@ -22,6 +22,7 @@ from tfdoctor.evidence.pyerrors import (
     missing_attribute,
     missing_module,
     missing_name,
+    suggestion,
 )
 from tfdoctor.evidence.traceback import (
     Inferred,
@@ -2073,10 +2074,6 @@ def _early_release(
 #: A frame of a Python 2 interpreter: its library folder (``/usr/lib/python2.7/``,
 #: ``C:\\Python27\\``).
 _PY2_PATH = re.compile(r"[/\\][Pp]ython2(?:\.\d+)?[/\\]|[/\\]Python2\d[/\\]")
-#: Python's suggestion after an AttributeError, which Python 3.10 brought ("module 'x' has
-#: no attribute 'y'. Did you mean: 'z'?": CPython's Lib/traceback.py, _compute_suggestion_error,
-#: What's New in Python 3.10, "AttributeErrors").
-_SUGGESTION = re.compile(r"\. Did you mean: '\w+'\?\s*$")
 
 
 def _python2_shown(tb: Traceback, m: Machine) -> bool:
@@ -2177,7 +2174,9 @@ def _older_release_unlikely(tb: Traceback, m: Machine) -> str:
             f"the log's Python is {python}, and no TensorFlow 1 release has wheels for a Python "
             f"newer than {newest}"
         )
-    if _SUGGESTION.search(tb.message):
+    if suggestion(tb.message):
+        # Python's suggestion, which Python 3.10 brought (What's New in Python 3.10,
+        # "AttributeErrors"), read by the evidence layer.
         return (
             "Python's 'Did you mean' is Python 3.10's or later, and no TensorFlow 1 release "
             f"has wheels for a Python newer than {newest or '3.7'}"
