@@ -79,3 +79,28 @@ def test_python_s_own_traceback_gets_no_r_commands() -> None:
     top = top_error(_explained(R_ATTRIBUTE.split("\n", 1)[1]))
     assert top.cause == "api-moved-to-compat-v1" and top.fix is not None
     assert not any("reticulate" in c or "install_tensorflow" in c for c in top.fix.commands)
+
+
+# --- a circular import: its own record, never a name a release lacks ----------------------------
+
+
+def test_a_from_import_of_tensorflow_still_importing_is_an_import_cycle() -> None:
+    # Python/ceval.c import_from, 3.8 on: the ImportError words of the same cycle whose
+    # AttributeError words ("partially initialized module 'tensorflow' has no attribute")
+    # name the user's own file.
+    text = (
+        "ImportError: cannot import name 'keras' from partially initialized module "
+        "'tensorflow' (most likely due to a circular import) "
+        "(/usr/lib/python3.10/site-packages/tensorflow/__init__.py)\n"
+    )
+    report = _explained(text)
+    assert "tf-shadowed-module" in {f.cause for f in report.findings}
+    assert "api-removed" not in problem_causes(report)
+
+
+def test_a_cycle_in_another_package_is_not_tensorflow_s() -> None:
+    text = (
+        "ImportError: cannot import name 'util' from partially initialized module 'mypkg' "
+        "(most likely due to a circular import) (/home/user/mypkg/__init__.py)\n"
+    )
+    assert "tf-shadowed-module" not in {f.cause for f in _explained(text).findings}

@@ -3552,13 +3552,8 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
     return []
 
 
-#: Python's words for an attribute asked of a module still being imported (Python 3.8 on,
-#: Objects/moduleobject.c module_getattro: "partially initialized module 'X' has no attribute
-#: 'Y' (most likely due to a circular import)").
-_PARTIAL_TF = re.compile(
-    r"partially initialized module '(?:tensorflow|keras)(?:\.[\w.]{1,200})?' has no attribute "
-    r"'\w+' \(most likely due to a circular import\)"
-)
+#: The packages whose own import an import cycle through a user's file interrupts.
+_CYCLE_ROOTS = frozenset({"tensorflow", "keras"})
 
 
 def _import_cycle_finding(tb: Traceback) -> Optional[Finding]:
@@ -3566,7 +3561,10 @@ def _import_cycle_finding(tb: Traceback) -> Optional[Finding]:
     package's import reached a file of the user's own named like a module it imports
     (``keras.py``), which imports TensorFlow again; the frames show the file. Without frames,
     a warning: the same file, not shown."""
-    if _PARTIAL_TF.search(tb.message) is None:
+    # Python's words for a name asked of a module still being imported (3.8 on: an attribute,
+    # or a ``from M import X``; 3.12's submodule access), read by the evidence layer.
+    cycle = tb.circular_import
+    if cycle is None or cycle.module.split(".")[0] not in _CYCLE_ROOTS:
         return None
     said = f"{tb.where}: {tb.type}: {tb.message}"
     for before, frame in zip(tb.frames, tb.frames[1:]):
