@@ -13,6 +13,7 @@ from tfdoctor.evidence.pyerrors import (
     MissingAttribute,
     MissingModule,
     MissingName,
+    NameAsked,
     RInterface,
     attribute_owner,
     circular_import,
@@ -21,6 +22,7 @@ from tfdoctor.evidence.pyerrors import (
     missing_attribute,
     missing_module,
     missing_name,
+    name_asked,
     r_interface,
     suggestion,
 )
@@ -378,3 +380,37 @@ def test_suggestion_is_python_3_10_s_did_you_mean_after_any_of_its_messages() ->
     # 3.12 on suggest after an ImportError too.
     assert suggestion("cannot import name 'Lyr' from 'pkg' (/p/pkg.py). Did you mean: 'Lay'?")
     assert suggestion("module 'pkg' has no attribute 'x'") == ""
+
+
+NAME_ASKED_CASES = [
+    pytest.param(
+        "module 'keras.utils' has no attribute 'Seq'",
+        NameAsked("keras.utils", "Seq", "attribute"),
+        id="attribute",
+    ),
+    pytest.param(
+        "cannot import name 'Merge' from 'keras.layers' (/p/keras/layers/__init__.py)",
+        NameAsked("keras.layers", "Merge", "import"),
+        id="import-from",
+    ),
+    pytest.param(
+        "No module named 'tensorflow.compat.v2'",
+        NameAsked("tensorflow.compat", "v2", "submodule"),
+        id="submodule",
+    ),
+    pytest.param("No module named 'cv2'", None, id="top-level-module"),
+    pytest.param("'module' object has no attribute 'x'", None, id="module-unnamed"),
+    pytest.param(
+        "partially initialized module 'pkg' has no attribute 'x' "
+        "(most likely due to a circular import)",
+        None,
+        id="circular",
+    ),
+]
+
+
+@pytest.mark.parametrize("message, expected", NAME_ASKED_CASES)
+def test_name_asked_is_a_named_module_lacking_a_name_in_any_wording(
+    message: str, expected: Optional[NameAsked]
+) -> None:
+    assert name_asked(message) == expected

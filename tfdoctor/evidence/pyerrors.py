@@ -342,6 +342,39 @@ def missing_attribute(message: str) -> Optional[MissingAttribute]:
 
 
 @record
+class NameAsked(Record):
+    """A name a module the message names lacks, in whichever of Python's wordings says so:
+    an attribute (``module 'M' has no attribute 'X'``), a ``from M import X`` (``cannot
+    import name 'X' from 'M'``), or a submodule (``No module named 'M.X'``: M imported and
+    lacks X). A module still importing (a circular import) is not one."""
+
+    #: The module that lacks the name (``keras.layers``).
+    module: str
+    #: The name (``Merge``).
+    name: str
+    #: ``attribute``, ``import`` or ``submodule``: which wording said it.
+    wording: str
+
+
+@lru_cache(maxsize=2048)
+def name_asked(message: str) -> Optional[NameAsked]:
+    """The name ``message`` says a module it names lacks, or None: a module's missing
+    attribute first, else a missing name of a ``from`` import, else a missing submodule (the
+    whole dotted name, as Python 3 and reticulate print it)."""
+    attribute = missing_attribute(message)
+    if attribute is not None and attribute.module and attribute.owner and not attribute.partial:
+        return NameAsked(attribute.owner, attribute.name, "attribute")
+    asked = missing_name(message)
+    if asked is not None and asked.module:
+        return NameAsked(asked.module, asked.name, "import")
+    gone = missing_module(message)
+    if gone is not None and gone.quoted and "." in gone.name:
+        module, _, name = gone.name.rpartition(".")
+        return NameAsked(module, name, "submodule")
+    return None
+
+
+@record
 class CircularImport(Record):
     """3.8's ``cannot import name 'X' from partially initialized module 'M' (most likely due
     to a circular import)``: M was still importing when X was asked of it, so X may well be

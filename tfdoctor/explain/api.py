@@ -19,9 +19,11 @@ from tfdoctor import causes
 from tfdoctor.compat import first_keras3_line
 from tfdoctor.evidence.pyerrors import (
     MissingAttribute,
+    NameAsked,
     missing_attribute,
     missing_module,
     missing_name,
+    name_asked,
     suggestion,
 )
 from tfdoctor.evidence.traceback import (
@@ -975,10 +977,6 @@ _KERAS2_PRINTED = re.compile(
     r"^(?:keras\.api\._v[12]\.keras|tensorflow(?:_core)?\.python\.keras|tf_keras)(?:\.|$)"
 )
 #: The module an exception's message names as the one that lacks a name or a submodule.
-_PRINTED_MODULE = re.compile(
-    r"module '(?P<a>[\w.]+)' has no attribute|cannot import name '\w+' from '(?P<b>[\w.]+)'"
-    r"|No module named '(?P<c>[\w.]+)'"
-)
 #: The module path only a Keras 3 prints: the tf.keras it serves from TensorFlow 2.16
 #: (keras-team/keras v3.0.0: keras/api/_tf_keras/keras/). Not its own tree, ``keras.src``,
 #: which Keras 2.13 to 2.15 print too (their sources moved under keras/src/ in 2.13).
@@ -989,10 +987,8 @@ def _printed_module(tb: Traceback) -> str:
     """The module the exception's message names as the one at work: the module lacking a
     name, or the package above a submodule not found (``No module named 'a.b.c'``: a.b
     imported, and lacks c); empty where it names none."""
-    match = _PRINTED_MODULE.search(_as_printed(tb.message))
-    if match is None:
-        return ""
-    return match.group("a") or match.group("b") or match.group("c").rpartition(".")[0]
+    asked = name_asked(_as_printed(tb.message))
+    return asked.module if asked is not None else ""
 
 
 def _first_keras3(m: Machine) -> tuple[int, ...]:
@@ -1482,11 +1478,10 @@ def _keras2_moved(tb: Traceback) -> Optional[tuple[str, Verdict]]:
     sequence`` has no ``pad_sequences``) that a later Keras 2 keeps in another module and
     exports under public names (keras.utils.pad_sequences): ``import keras`` of 2.6 to 2.12 is
     Keras' implementation, whose modules moved between releases; the public name stays."""
-    match = _KERAS_NAME.search(_as_printed(tb.message))
-    if match is None:
+    asked = _keras_name(tb)
+    if asked is None:
         return None
-    module = match.group("m1") or match.group("m2")
-    attr = match.group("a1") or match.group("a2")
+    module, attr = asked.module, asked.name
     # Two of Keras 2's modules exporting one public name: it moved between the releases the
     # listing was read from (keras.preprocessing.sequence's pad_sequences is
     # keras.utils.data_utils' from 2.9).
@@ -1520,18 +1515,36 @@ def _keras2_moved(tb: Traceback) -> Optional[tuple[str, Verdict]]:
 #: (1.13 to 1.15; ``tensorflow_core._api.v1`` in 1.15) is that release's ``tf.random``. In
 #: TensorFlow 2 the same tree is ``tensorflow._api.v2.compat.v1``: the name shows a 1.x release.
 _V1_API_MODULE = re.compile(r"^tensorflow(?:_core)?\._api\.v1(?P<rest>(?:\.\w+)*)$")
-#: A name missing from a module of TensorFlow, or a module of TensorFlow's missing (Python's
-#: ModuleNotFoundError: "No module named 'tensorflow.compat.v2'").
-_TF_NAME = re.compile(
-    r"module '(?P<m1>tensorflow(?:_core)?(?:\.\w+)*)' has no attribute\s*'(?P<a1>\w+)'"
-    r"|cannot import name '(?P<a2>\w+)' from '(?P<m2>tensorflow(?:_core)?(?:\.\w+)*)'"
-    r"|No module named '(?P<m3>tensorflow(?:\.\w+)+)'"
-)
-#: A name asked of a module of TensorFlow that imported (AttributeError, ImportError's
-#: "cannot import name"), not a module of TensorFlow's missing.
-_TF_NAME_ASKED = re.compile(
-    r"module 'tensorflow(?:\.\w+)*' has no attribute|cannot import name '\w+' from 'tensorflow"
-)
+#: TensorFlow's own module trees: ``tensorflow``, and 2.0's and 2.1's ``tensorflow_core``.
+_TF_TREE = re.compile(r"^tensorflow(?:_core)?(?:\.|$)")
+#: The ``tensorflow`` package and its modules.
+_TOP_TF = re.compile(r"^tensorflow(?:\.|$)")
+
+
+def _tf_name(message: str) -> Optional[NameAsked]:
+    """A name missing from a module of TensorFlow, or a module of TensorFlow's missing
+    (Python's ModuleNotFoundError: "No module named 'tensorflow.compat.v2'"), as the evidence
+    layer reads Python's words; None otherwise."""
+    asked = name_asked(message)
+    if asked is None or _TF_TREE.match(asked.module) is None:
+        return None
+    if asked.wording == "submodule" and _TOP_TF.match(asked.module) is None:
+        return None  # a submodule of 2.0's tensorflow_core: not the public API's name
+    return asked
+
+
+def _tf_name_asked(message: str) -> bool:
+    """Whether ``message`` says a module of TensorFlow that imported lacks a name
+    (AttributeError, ImportError's "cannot import name"), not that a module of TensorFlow's
+    is missing."""
+    asked = name_asked(message)
+    if asked is None or asked.wording == "submodule":
+        return False
+    if asked.wording == "import":
+        return asked.module.startswith("tensorflow")
+    return _TOP_TF.match(asked.module) is not None
+
+
 #: A tensorflow.py or tensorflow/__init__.py a frame runs: a module of that name, which shadows
 #: TensorFlow unless it is the installed one.
 _OWN_TENSORFLOW = re.compile(r"(?:^|[/\\])tensorflow(?:\.py|[/\\]__init__\.py)$")
@@ -1593,23 +1606,23 @@ def _tf_name_missing(
     """(public name, module as printed, its match as 1.x's generated API) of a name an
     exception says TensorFlow's public API lacks, where the TensorFlow may be a 1.x release and
     the caller is not an installed package; None otherwise."""
-    match = _TF_NAME.search(_as_printed(tb.message))
-    if match is None:
+    asked = _tf_name(_as_printed(tb.message))
+    if asked is None:
         return None
     if tf_version is not None and version_key(tf_version) >= (2, 0):
         return None  # a 2.x release lacks it: _added_later's question
     if tb.frames and installed_package(tb.frames[-1].path) is not None:
         return None  # an installed package asked: a caller of another release (packages.py)
-    if match.group("m3"):
+    if asked.wording == "submodule":
         # A module of the public API missing (tf.compat.v2 before 1.14): itself the name; a
         # module every listed 1.x line has (tensorflow.contrib) is missing for another reason.
         # (Spelled as imported: public_name folds tf.compat.v2 into tf, the API it serves.)
-        module = match.group("m3")
+        module = f"{asked.module}.{asked.name}"
         whole = "tf" + module[len("tensorflow") :]
         if ".python." in f"{whole}." or whole.startswith("tf._"):
             return None  # the private tree: no public API's release
         return whole, module, None
-    module, attr = match.group("m1") or match.group("m2"), match.group("a1") or match.group("a2")
+    module, attr = asked.module, asked.name
     v1 = _V1_API_MODULE.match(module)
     if v1 is not None:
         public: Optional[str] = "tf" + v1.group("rest")
@@ -1899,7 +1912,7 @@ def _older_than_listings(
         this = f"this TensorFlow ({tf_version}) is older than {oldest}"
     else:
         message = _as_printed(tb.message)
-        if not (_TF_NAME_ASKED.search(message) or _py2_attribute(message)):
+        if not (_tf_name_asked(message) or _py2_attribute(message)):
             return None  # a module missing (No module named ...) says less of the release
         if name.count(".") == 1 and name[len("tf.") :] in _SINCE_FIRST_RELEASE:
             return None  # in every release since the first: no whole TensorFlow (hollow)
@@ -2412,7 +2425,7 @@ def _older_release_raised(tb: Traceback, name: str) -> bool:
     missing (a name every release has), no tensorflow.py of the user's own in the frames and
     no TensorFlow 2 file (as _older_than_listings reads the same)."""
     message = _as_printed(tb.message)
-    if not (_TF_NAME_ASKED.search(message) or _py2_attribute(message)):
+    if not (_tf_name_asked(message) or _py2_attribute(message)):
         return False
     if name.count(".") == 1 and name[len("tf.") :] in _SINCE_FIRST_RELEASE:
         return False
@@ -2446,11 +2459,13 @@ def _tf2_install(m: Machine) -> tuple[str, ...]:
     return _line_install(m, fits[0] if fits else "2.15")
 
 
-#: A name missing from standalone Keras' public modules.
-_KERAS_NAME = re.compile(
-    r"module '(?P<m1>keras(?:\.\w+)*)' has no attribute\s*'(?P<a1>\w+)'"
-    r"|cannot import name '(?P<a2>\w+)' from '(?P<m2>keras(?:\.\w+)*)'"
-)
+def _keras_name(tb: Traceback) -> Optional[NameAsked]:
+    """A name missing from one of standalone Keras' modules (an attribute, or a ``from``
+    import's name), as the evidence layer reads Python's words; None otherwise."""
+    asked = name_asked(_as_printed(tb.message))
+    if asked is None or asked.wording == "submodule":
+        return None
+    return asked if asked.module == "keras" or asked.module.startswith("keras.") else None
 
 
 def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict]]:
@@ -2458,10 +2473,10 @@ def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict
     release since some 3.x has (``keras.layers.MelSpectrogram``: from 3.1), read from the bundled
     listings of Keras' releases: the installed Keras is older than the code needs. A name
     Keras 3.0 already has is a Keras 2 / Keras 3 question, answered elsewhere."""
-    match = _KERAS_NAME.search(_as_printed(tb.message))
-    if match is None:
+    asked = _keras_name(tb)
+    if asked is None:
         return None
-    name = f"{match.group('m1') or match.group('m2')}.{match.group('a1') or match.group('a2')}"
+    name = f"{asked.module}.{asked.name}"
     releases = keras_releases("keras")  # newest first
     since: Optional[str] = None
     for release in releases:
