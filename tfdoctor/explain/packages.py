@@ -27,7 +27,7 @@ from tfdoctor.evidence.packages import (
     NumpyBuild,
 )
 from tfdoctor.evidence.pip import Collected, PipRefusal, PythonRefusal, SourceBuild
-from tfdoctor.evidence.pyerrors import MissingModule
+from tfdoctor.evidence.pyerrors import MissingAttribute, NameAsked, name_asked
 from tfdoctor.evidence.refusals import (
     ATTRIBUTE,
     KEYWORD,
@@ -2099,41 +2099,47 @@ def _numpy_keyword_removed(tb: Traceback, m: Machine) -> Optional[Finding]:
 _TF_KERAS = ("keras", "tf-keras")
 
 
-#: Python's words for a module's missing attribute (``module 'PIL.Image' has no attribute
-#: 'ANTIALIAS'``), for a name an import did not find in it (``cannot import name
-#: 'ANTIALIAS' from 'PIL.Image'``), and for an object's missing attribute (``'Processor'
-#: object has no attribute 'Init'``, Objects/object.c), which the table names Class.method.
-_MODULE_LACKS = re.compile(
-    r"module '(?P<module>[\w.]{1,200})' has no attribute '(?P<name>\w{1,200})'"
-    r"|cannot import name '(?P<name2>\w{1,200})' from '(?P<module2>[\w.]{1,200})'"
-    r"|^'(?P<cls>\w{1,200})' object has no attribute '(?P<method>\w{1,200})'"
-)
+def _module_lacks(message: str) -> Optional[NameAsked]:
+    """A name a module the message names lacks: its missing attribute (``module 'PIL.Image'
+    has no attribute 'ANTIALIAS'``) or a name an import did not find in it (``cannot import
+    name 'ANTIALIAS' from 'PIL.Image'``), as the evidence layer reads Python's words."""
+    asked = name_asked(message)
+    return asked if asked is not None and asked.wording != "submodule" else None
 
 
-def _removed_row(
-    match: Optional[re.Match[str]], gone: Optional[MissingModule]
-) -> Optional[tuple[str, str, RemovedApi]]:
-    """The module, the name and the ``removed_from_distribution`` row a message of
-    :data:`_MODULE_LACKS` reads as (else one that begins with a whole submodule a release
+def _object_member(tb: Traceback) -> Optional[MissingAttribute]:
+    """An object's missing attribute opening ``tb``'s message (``'Processor' object has no
+    attribute 'Init'``), where the message names no module lacking a name; else None."""
+    member = tb.missing_attribute
+    if member is None or member.kind != "object" or member.before:
+        return None
+    return member if _module_lacks(tb.message) is None else None
+
+
+def _removed_row(tb: Traceback) -> Optional[tuple[str, str, RemovedApi]]:
+    """The module, the name and the ``removed_from_distribution`` row ``tb``'s message reads
+    as (:func:`_module_lacks`; else one that begins with a whole submodule a release
     removed, in importlib's words: "No module named 'P.a.b'", P.a imported, the name then
     empty, where the table's row names the module and no names), or None where the table
-    has no row for it. An object's attribute is looked up as Class.method among every row's
-    names: the message does not name the module."""
+    has no row for it. An object's missing attribute (``'Processor' object has no attribute
+    'Init'``, Objects/object.c, opening the message) is looked up as Class.method among every
+    row's names: the message does not name the module."""
     table = modules().removed_from_dist
-    if match is None:
+    lacks = _module_lacks(tb.message)
+    member = _object_member(tb)
+    if member is not None:
+        name = f"{member.owner}.{member.name}"
+        return next(
+            ((module, name, row) for module, row in table.items() if name in row.names), None
+        )
+    if lacks is None:
+        gone = tb.missing_module
         if gone is None or not gone.quoted or gone.before or "." not in gone.name:
             return None
         whole = table.get(gone.name)
         return (gone.name, "", whole) if whole and not whole.names else None
-    if match.group("cls"):
-        name = f"{match.group('cls')}.{match.group('method')}"
-        return next(
-            ((module, name, row) for module, row in table.items() if name in row.names), None
-        )
-    module = match.group("module") or match.group("module2")
-    name = match.group("name") or match.group("name2")
-    row = table.get(module)
-    return (module, name, row) if row is not None and name in row.names else None
+    row = table.get(lacks.module)
+    return (lacks.module, lacks.name, row) if row is not None and lacks.name in row.names else None
 
 
 #: JAX's own words for a name (or an argument) a release of it removed, as it raises them:
@@ -2248,8 +2254,7 @@ def removed_api_findings(
                     _JAX_DEPRECATIONS,
                 )
             ]
-        match = _MODULE_LACKS.search(tb.message)
-        found = _removed_row(match, tb.missing_module)
+        found = _removed_row(tb)
         if found is None or _fell_back(tb, tracebacks):
             continue
         module, name, row = found
@@ -2274,8 +2279,7 @@ def removed_api_findings(
                 # release without the method and no other installed package's code raised it
                 # (PySpark's DataFrame raises the same words beside any pandas).
                 Severity.WARNING
-                if match is not None
-                and match.group("cls")
+                if _object_member(tb) is not None
                 and not _class_is_own(tb, module.split(".", 1)[0], row.dist, m, listed or {})
                 else Severity.ERROR,
                 causes.software.DEPENDENCY_API_REMOVED,
@@ -3902,11 +3906,10 @@ _KERAS_PRIVATE_NAMES: dict[tuple[str, str], str] = {
 def _keras_private_import(message: str) -> tuple[Optional[str], str]:
     """``("keras", basis)`` where ``message`` names a private TensorFlow name that standalone
     Keras's own modules use (:data:`_KERAS_PRIVATE_NAMES`); ``(None, "")`` elsewhere."""
-    match = _MODULE_LACKS.search(message)
-    if match is None:
+    lacks = _module_lacks(message)
+    if lacks is None:
         return None, ""
-    module = match.group("module") or match.group("module2")
-    name = match.group("name") or match.group("name2")
+    module, name = lacks.module, lacks.name
     # TensorFlow 1.15 and 2.0 served their tree from tensorflow_core.
     where = _KERAS_PRIVATE_NAMES.get((module.replace("tensorflow_core.", "tensorflow.", 1), name))
     if where is None:
