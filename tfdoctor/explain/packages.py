@@ -77,6 +77,7 @@ from tfdoctor.matrix import (
     version_key,
 )
 from tfdoctor.modules import RemovedApi, distribution_of, modules
+from tfdoctor.records import Record, record
 from tfdoctor.scan.api import LAST_KERAS2, bundled_lines, load_api
 from tfdoctor.wheel_index import releases_of
 
@@ -2797,19 +2798,52 @@ _NAMED_MODULE = re.compile(
 )
 
 
-# A TensorFlow name a caller asked for: an attribute, an import, or a keyword argument.
-_ASKED = re.compile(
-    r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'"
-    r"|cannot import name '(?P<attr2>\w+)' from '(?P<module2>[\w.]+)'"
-    r"|got an unexpected keyword argument '(?P<kw>\w+)'"
-    # Python 2 named no module: "'module' object has no attribute 'nest'".
-    r"|^'module' object has no attribute '(?P<attr3>\w+)'"
-    # TensorFlow 1.15 to 2.1 kept their code in the tensorflow_core package (the tensorflow
-    # package forwarded to it); neither earlier nor later releases have it.
-    r"|No module named '(?P<core>tensorflow_core)(?:\.[\w.]+)?'"
-    # A module of TensorFlow's public tree that the installed release does not have.
-    r"|No module named '(?P<module3>tensorflow\.[\w.]+)'"
-)
+#: Python's refusal of a keyword argument (Python/ceval.c: "%U() got an unexpected keyword
+#: argument '%S'").
+_KEYWORD_REFUSED = re.compile(r"got an unexpected keyword argument '(?P<kw>\w+)'")
+
+
+@record
+class _Asked(Record):
+    """A TensorFlow name a caller asked for, as :func:`_tf_asked` reads it: one field set."""
+
+    #: The module a name was asked of (an attribute, or a ``from`` import's name).
+    module: Optional[str] = None
+    #: That name.
+    attr: Optional[str] = None
+    #: A keyword argument refused.
+    kw: Optional[str] = None
+    #: Python 2's (and 3.0's to 3.4's) ``'module' object has no attribute 'nest'``: a name of
+    #: a module the words do not name.
+    attr3: Optional[str] = None
+    #: ``tensorflow_core`` missing: TensorFlow 1.15 to 2.1 kept their code there (the
+    #: tensorflow package forwarded to it); neither earlier nor later releases have it.
+    core: Optional[str] = None
+    #: A module of TensorFlow's public tree the installed release does not have.
+    module3: Optional[str] = None
+
+
+def _tf_asked(tb: Traceback) -> Optional[_Asked]:
+    """A name a caller asked for that the message says is missing, as the evidence layer
+    reads Python's words: an attribute or an import of a named module, a keyword argument, a
+    name Python 2's words leave unnamed, or a module of TensorFlow's own trees; else None."""
+    lacks = tb.missing_attribute
+    if lacks is not None and lacks.module and lacks.owner:
+        return _Asked(module=lacks.owner, attr=lacks.name)
+    asked = tb.missing_name
+    if asked is not None and asked.module:
+        return _Asked(module=asked.module, attr=asked.name)
+    refused = _KEYWORD_REFUSED.search(tb.message)
+    if refused is not None:
+        return _Asked(kw=refused.group("kw"))
+    if lacks is not None and lacks.module_object and not lacks.before:
+        return _Asked(attr3=lacks.name)
+    gone = tb.missing_module
+    if gone is None or not gone.quoted:
+        return None
+    if gone.name.split(".")[0] == "tensorflow_core":
+        return _Asked(core="tensorflow_core")
+    return _Asked(module3=gone.name) if gone.name.startswith("tensorflow.") else None
 
 
 def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine, dist: str = "") -> Fix:
@@ -2941,11 +2975,11 @@ def foreign_caller_findings(
     from tfdoctor.scan.knowledge import public_name  # noqa: PLC0415 - scan loads on demand
 
     for tb in tracebacks:
-        match = _ASKED.search(tb.message)
+        match = _tf_asked(tb)
         if match is None or own_module_missing(tb):
             continue
-        module = match.group("module") or match.group("module2") or match.group("module3")
-        if (match.group("core") or match.group("module3")) and not tb.frames:
+        module = match.module or match.module3
+        if (match.core or match.module3) and not tb.frames:
             continue  # the package that imported it is not shown
         if module is not None:
             api = public_name(module)
@@ -2967,7 +3001,7 @@ def foreign_caller_findings(
             top, where = packages[index] or "", tb.frames[index].path
             if (
                 module is None
-                and not match.group("core")
+                and not match.core
                 and not any(p in TF_OWN for p in packages[index + 1 :])
             ):
                 # Python raises a refused keyword in the caller's frame: the callee is shown
@@ -2999,7 +3033,7 @@ def foreign_caller_findings(
             # asked TensorFlow, as it imported (a name TensorFlow's own import lacks is not
             # asked of it by the user).
             imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
-            unnamed = match.group("attr3") is not None
+            unnamed = match.attr3 is not None
             if tb.frames or (module is None and not unnamed) or imported is None:
                 continue
             top, where = imported.group(1), f"`{tb.statement}`"
@@ -3012,19 +3046,19 @@ def foreign_caller_findings(
         dist = library_dist(top, where)
         asked = (
             (api or "")
-            if match.group("module3")
-            else f"{api}.{match.group('attr') or match.group('attr2')}"
+            if match.module3
+            else f"{api}.{match.attr}"
             if module
             else "tensorflow_core, where TensorFlow 1.15 to 2.1 kept their code"
-            if match.group("core")
-            else f"a module's {match.group('attr3')}"
-            if match.group("attr3")
-            else (f"the keyword {match.group('kw')}")
+            if match.core
+            else f"a module's {match.attr3}"
+            if match.attr3
+            else (f"the keyword {match.kw}")
         )
-        unnamed = match.group("attr3") is not None
+        unnamed = match.attr3 is not None
         said = (
             f"{dist} ({where}) asks a module it does not name (Python 2's message) for "
-            f"{match.group('attr3')} as it is imported: most often TensorFlow's, when the "
+            f"{match.attr3} as it is imported: most often TensorFlow's, when the "
             f"{dist} release and the TensorFlow release do not go together."
             if unnamed
             else f"{dist} ({where}) asks TensorFlow for {asked}, which the installed TensorFlow "
@@ -3052,7 +3086,7 @@ def foreign_caller_findings(
             _with_lines(
                 library_fix(m, dist),
                 asked,
-                asked if match.group("module3") else module,
+                asked if match.module3 else module,
                 m,
                 dist,
             ),
