@@ -85,6 +85,7 @@ def test_alone_and_top_level_say_what_the_words_alone_name() -> None:
     assert dotted is not None and dotted.alone and not dotted.lone_top_level
     suffixed = missing_module("No module named 'keras.engine'; 'keras' is not a package")
     assert suffixed is not None and not suffixed.alone
+    assert suffixed.not_a_package == "keras" and top.not_a_package == ""
     tail = missing_module("No module named _impl.keras.layers\n")
     assert tail is not None and tail.python2_alone and not tail.lone_top_level
     # Python 3's quoted name is read before Python 2's bare words elsewhere in the message.

@@ -63,6 +63,8 @@ _NAME_FROM = re.compile(
 #: Python 2's (bare) and 3.3's to 3.6's (quoted) words: the name alone. Not the start of 3.8's
 #: ``from partially initialized module``, nor of a module's name left unread.
 _NAME_ALONE = re.compile(r"cannot import name (?P<quote>'?)(?P<name>\w+)\b(?:'|(?!'))(?! from)")
+#: importlib's suffix where the parent of the module asked imported as a plain module.
+_NOT_A_PACKAGE = re.compile(r"; '(?P<name>[\w.]+)' is not a package")
 #: A top-level module's name (no package above it), as Python's identifiers are written.
 _TOP_LEVEL = re.compile(r"[A-Za-z_]\w*")
 
@@ -108,6 +110,14 @@ class MissingModule(Record, _InMessage):
         """Whether the message is Python 2's words alone (``No module named contrib.slim``):
         the name bare, only the part of the dotted path that did not import."""
         return not self.quoted and self.alone
+
+    @property
+    def not_a_package(self) -> str:
+        """The module importlib's suffix says was found as a plain module, not a package (``;
+        'keras' is not a package``: a ``keras.py`` for ``import keras.engine``); empty where
+        the words have no such suffix."""
+        found = _NOT_A_PACKAGE.match(self.after)
+        return found.group("name") if found is not None else ""
 
     @property
     def lone_top_level(self) -> bool:

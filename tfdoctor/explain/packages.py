@@ -2791,11 +2791,22 @@ def _private_message(tb: Traceback) -> str:
 
 #: Modules of TensorFlow's family a user's own file is often named after (`tensorflow.py`).
 _SHADOWABLE = ("tensorflow", "keras", "numpy", "tensorboard")
-_NAMED_MODULE = re.compile(
-    r"module '(?P<m1>\w+)' has no attribute|cannot import name '\w+' from '(?P<m2>\w+)'"
-    # Python's own words where a plain X.py was found for a dotted import of X's submodule.
-    r"|'(?P<m3>\w+)' is not a package"
-)
+
+
+def _named_top_module(tb: Traceback) -> Optional[str]:
+    """The top-level module the message names as lacking a name (``module 'keras' has no
+    attribute``, a module still importing included; ``cannot import name 'X' from 'keras'``),
+    or as found as a plain module for a dotted import of its submodule (importlib's ``;
+    'keras' is not a package``); None where it names no such module."""
+    lacks = tb.missing_attribute
+    if lacks is not None and lacks.module and lacks.owner:
+        return lacks.owner if "." not in lacks.owner else None
+    asked = tb.missing_name
+    if asked is not None and asked.module:
+        return asked.module if "." not in asked.module else None
+    gone = tb.missing_module
+    plain = gone.not_a_package if gone is not None else ""
+    return plain if plain and "." not in plain else None
 
 
 #: Python's refusal of a keyword argument (Python/ceval.c: "%U() got an unexpected keyword
@@ -3544,12 +3555,12 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
     what the code asks of it (Python: "partially initialized module ... (most likely due to a
     circular import)" when the file imports itself)."""
     for tb in tracebacks:
-        named = _NAMED_MODULE.search(tb.message)
-        module = (named.group("m1") or named.group("m2") or named.group("m3")) if named else None
+        module = _named_top_module(tb)
         # Python 2 does not name the module ("'module' object has no attribute 'Variable'"):
         # the frames name the file.
         asked: tuple[str, ...] = (module,) if module in _SHADOWABLE else ()
-        if not asked and "'module' object has no attribute" in tb.message:
+        lacks = tb.missing_attribute
+        if not asked and lacks is not None and lacks.module_object:
             asked = _SHADOWABLE
         gone = tb.missing_module
         tail = gone is not None and gone.python2_alone
