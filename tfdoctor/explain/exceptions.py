@@ -208,11 +208,7 @@ def keras3_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Fi
 #: 'jax.nn' has no attribute 'dot_product_attention'``), an object of the framework without
 #: an attribute (torch 2.3's Parameter under the torch backend's variables, keras#19602), a
 #: keyword the framework's function does not take.
-_BACKEND_API_CHANGED = re.compile(
-    r"^module '(?P<module>[\w.]+)' has no attribute '\w+'"
-    r"|^'(?P<object>[\w.]+)' object has no attribute '\w+'"
-    r"|^(?P<function>[\w.]+)\(\) got an unexpected keyword argument '\w+'"
-)
+_KEYWORD_REFUSED = re.compile(r"^(?P<function>[\w.]+)\(\) got an unexpected keyword argument '\w+'")
 #: Objects of Python's own or NumPy's, or Keras' own: passed in by the code that called
 #: Keras, their missing attribute is that code's matter, not the framework's release.
 _NOT_THE_FRAMEWORKS = re.compile(
@@ -231,16 +227,21 @@ def keras_backend_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Opti
         return None
     backend = keras3_backend_of(tb.frames[-1].path)
     dist = causes.software.KERAS3_BACKENDS.get(backend or "")
-    said = _BACKEND_API_CHANGED.match(tb.message)
-    if backend is None or dist is None or dist == "tensorflow" or said is None:
-        return None
-    if said.group("module") and said.group("module").split(".", 1)[0] not in (dist, "jaxlib"):
-        return None  # another module's name: not the backend framework's
-    if said.group("object") and _NOT_THE_FRAMEWORKS.match(said.group("object")):
-        return None
-    if said.group("function") and not re.search(
-        rf"\b(?:{dist}|jnp|lax|jaxlib)\.", tb.frames[-1].code
+    # Python's words opening the message, as the evidence layer reads them: a named module's
+    # attribute, an object's (its type named), or a keyword refused.
+    lacks = tb.missing_attribute
+    if lacks is not None and (
+        lacks.before or lacks.partial or lacks.kind == "type" or not lacks.owner
     ):
+        lacks = None
+    refused = _KEYWORD_REFUSED.match(tb.message) if lacks is None else None
+    if backend is None or dist is None or dist == "tensorflow" or (lacks or refused) is None:
+        return None
+    if lacks is not None and lacks.module and lacks.owner.split(".", 1)[0] not in (dist, "jaxlib"):
+        return None  # another module's name: not the backend framework's
+    if lacks is not None and not lacks.module and _NOT_THE_FRAMEWORKS.match(lacks.owner):
+        return None
+    if refused is not None and not re.search(rf"\b(?:{dist}|jnp|lax|jaxlib)\.", tb.frames[-1].code):
         return None  # a keyword refused by something other than the framework's call
     return causes.finding(
         f"explain.{causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED}",

@@ -1853,9 +1853,7 @@ _KERAS_MODELS = frozenset({"Functional", "Sequential", "Model"})
 #: Sequential and Functional have output_names, which tf2onnx's from_keras reads
 #: (tf2onnx/convert.py, _rename_duplicate_keras_model_names, 1.16.1) and Keras 3's Sequential
 #: lacks (onnx/tensorflow-onnx#2348, TensorFlow 2.16).
-_PRIVATE_MEMBER = re.compile(
-    r"'(?P<cls>\w+)' object has no attribute '(?P<attr>_\w+|output_names)'"
-)
+_KERAS3_DROPPED = frozenset({"output_names"})
 
 
 def before_keras3(m: Machine) -> bool:
@@ -1870,9 +1868,11 @@ def _keras3_model_private(tb: Traceback, m: Machine) -> Optional[Finding]:
     """Code written for Keras 2 calling a private member of a Keras 3 model: Keras 3's
     models do not have Keras 2's internals (`_get_save_spec`, `_is_graph_network`), nor
     Sequential's `output_names`."""
-    match = _PRIVATE_MEMBER.search(tb.message)
-    if match is None or match.group("cls") not in _KERAS_MODELS:
+    member = tb.missing_attribute
+    if member is None or member.kind != "object" or member.owner not in _KERAS_MODELS:
         return None
+    if not member.name.startswith("_") and member.name not in _KERAS3_DROPPED:
+        return None  # a public member both generations' models have, or neither
     origins = library_origins(tb)
     if (
         any(o.generation == "Keras 2" for o in origins)
@@ -1885,8 +1885,8 @@ def _keras3_model_private(tb: Traceback, m: Machine) -> Optional[Finding]:
         "explain.keras3-behaviour-change",
         Severity.ERROR,
         causes.code.KERAS3_BEHAVIOUR_CHANGE,
-        f"{caller} reaches for {match.group('attr')}, "
-        f"a Keras 2 model {'internal' if match.group('attr')[:1] == '_' else 'attribute'} "
+        f"{caller} reaches for {member.name}, "
+        f"a Keras 2 model {'internal' if member.name[:1] == '_' else 'attribute'} "
         "Keras 3 lacks",
         f"{tb.where}: {tb.type}: {tb.message}\n{caller} was written for Keras 2 models; "
         "TensorFlow 2.16 and later give Keras 3 models, without Keras 2's private members (nor "
