@@ -2567,14 +2567,17 @@ _PRIVATE = re.compile(
     r"attribute '\w+'"
 )
 
-#: A name missing from tf.__internal__: its caller is a Keras 2 when no frame says otherwise.
-_INTERNAL = re.compile(r"\.__internal__[\w.]*' has no attribute")
+#: A module of tf.__internal__ (its missing name's caller is a Keras 2 when no frame says
+#: otherwise), and of TensorFlow's private Keras copy (which imported: the name is missing).
+_INTERNAL = re.compile(r"\.__internal__(?:\.|$)")
+_PRIVATE_KERAS = re.compile(r"^(?:tensorflow|tensorflow_core)\.python\.keras")
 
 
-#: An attribute missing from a module of TensorFlow's private Keras copy that did import.
-_PRIVATE_KERAS = re.compile(
-    r"module '(?:tensorflow|tensorflow_core)\.python\.keras[\w.]*' has no attribute"
-)
+def _attribute_of(tb: Traceback, module: re.Pattern[str]) -> bool:
+    """Whether ``tb``'s message says a module whose name ``module`` matches lacks an
+    attribute (the evidence layer's reading of ``module 'M' has no attribute 'X'``)."""
+    lacks = tb.missing_attribute
+    return lacks is not None and lacks.module and module.search(lacks.owner) is not None
 
 
 #: Keras' HDF5 loaders (TensorFlow's keras/saving/hdf5_format.py, standalone Keras 2's
@@ -3897,9 +3900,9 @@ def private_api_findings(
             )
             if shown is not None:
                 user, basis = shown[0], f"the log shows it imported from {shown[1]}"
-        if user is None and _INTERNAL.search(tb.message):
+        if user is None and _attribute_of(tb, _INTERNAL):
             user, basis = internal_caller(m)
-        if user is None and _PRIVATE_KERAS.search(tb.message):
+        if user is None and _attribute_of(tb, _PRIVATE_KERAS):
             # The module imported (the name is missing from it, not the module), so this
             # TensorFlow still has its private Keras copy (up to 2.15). Besides TensorFlow
             # itself, the code that reaches into it is standalone Keras's TensorFlow backend
