@@ -32,7 +32,8 @@ themselves, so each wording has one reader. Read so far:
   not a name a release lacks. :func:`imported_from` reads the ``from M import X`` line that
   Python 2's and 3.6's ``cannot import name 'X'`` leave the module to.
 - The R interfaces' wrappers (:class:`RInterface`): reticulate's ``Error in py_...(...) :``
-  before the Python message, and its ``Python module X was not found.``
+  before the Python message, and its ``Python module X was not found.`` (printed whatever the
+  import raised: :func:`missing_module` does not read it as Python's ``No module named``).
 
 The messages read are the evidence layer's (:attr:`tfdoctor.evidence.traceback.Traceback.
 message`): other quotes a paste made are already Python's single quotes there
@@ -96,8 +97,10 @@ class MissingModule(Record, _InMessage):
     before: str = ""
     #: The message's text after the name (``; 'a' is not a package``, a writer's comment).
     after: str = ""
-    #: Who printed the words: empty for Python, ``reticulate`` for the R interfaces' bridge
-    #: (``Python module X was not found.``: its import of X raised, the Python error not shown).
+    #: Who said it: empty for Python's own words (observed); ``reticulate`` for the record
+    #: :attr:`RInterface.missing` infers from reticulate's ``Python module X was not found.``,
+    #: which reticulate prints whatever X's import raised: never what :func:`missing_module`
+    #: reads.
     by: str = ""
 
     @property
@@ -136,24 +139,9 @@ def missing_module(message: str) -> Optional[MissingModule]:
     if found is None:
         found = _BARE_MODULE.search(message)
     if found is None:
-        return _reticulate_missing(message)
-    return MissingModule(
-        found.group("name"), quoted, message[: found.start()], message[found.end() :]
-    )
-
-
-def _reticulate_missing(message: str) -> Optional[MissingModule]:
-    """reticulate's ``Python module X was not found.`` in ``message`` as a module not found,
-    printed by reticulate (the whole dotted name, as Python 3 prints it), or None."""
-    found = _R_MODULE.search(message)
-    if found is None:
         return None
     return MissingModule(
-        found.group("module"),
-        True,
-        message[: found.start()],
-        message[found.end() :],
-        "reticulate",
+        found.group("name"), quoted, message[: found.start()], message[found.end() :]
     )
 
 
@@ -488,9 +476,11 @@ class RInterface(Record):
 
     @property
     def missing(self) -> Optional[MissingModule]:
-        """The module reticulate's ``was not found`` names, as a missing module (the most
-        common reason its import raised, and the only one its words allow to name), or None
-        where the words are a call's."""
+        """The module reticulate's ``was not found`` names, as a missing module marked
+        ``by="reticulate"``: an inference, not an observation (R/python.R prints the words for
+        any error the import raised: the module not installed, or installed and failing to
+        import, as a TensorFlow whose DLLs do not load), so a reader must say so; None where
+        the words are a call's."""
         return MissingModule(self.module, True, by="reticulate") if self.module else None
 
 
