@@ -225,6 +225,54 @@ ATTRIBUTE_CASES = [
         id="python-3.8-partially-initialized",
     ),
     pytest.param(
+        # 3.13 on, a module still importing from the script's directory: its file named, in
+        # place of "partially initialized" (Objects/moduleobject.c, python/cpython#113769).
+        "module 'pkg' has no attribute 'layers' (consider renaming '/w/pkg.py' if it has the "
+        "same name as a library you intended to import)",
+        MissingAttribute(
+            "layers",
+            "pkg",
+            "module",
+            partial=True,
+            after=" (consider renaming '/w/pkg.py' if it has the same name as a library you "
+            "intended to import)",
+            path="/w/pkg.py",
+            shadowing=True,
+        ),
+        id="python-3.13-shadowing-library",
+    ),
+    pytest.param(
+        # 3.13's note for a standard library module's name: printed whether or not the module
+        # is still importing.
+        "module 'json' has no attribute 'loads' (consider renaming '/w/json.py' since it has "
+        "the same name as the standard library module named 'json' and prevents importing "
+        "that standard library module)",
+        MissingAttribute(
+            "loads",
+            "json",
+            "module",
+            after=" (consider renaming '/w/json.py' since it has the same name as the standard "
+            "library module named 'json' and prevents importing that standard library module)",
+            path="/w/json.py",
+            shadowing=True,
+        ),
+        id="python-3.13-shadowing-stdlib",
+    ),
+    pytest.param(
+        # 3.13 on, a module still importing, its file named.
+        "partially initialized module 'pkg' from '/w/pkg/__init__.py' has no attribute 'x' "
+        "(most likely due to a circular import)",
+        MissingAttribute(
+            "x",
+            "pkg",
+            "module",
+            partial=True,
+            after=" (most likely due to a circular import)",
+            path="/w/pkg/__init__.py",
+        ),
+        id="python-3.13-partially-initialized-from",
+    ),
+    pytest.param(
         # A blank a retyping dropped before the quote is read through.
         "module 'keras.utils' has no attribute'Seq'",
         MissingAttribute("Seq", "keras.utils", "module"),

@@ -108,3 +108,29 @@ def test_a_cycle_in_another_package_is_not_tensorflow_s() -> None:
         "(most likely due to a circular import) (/home/user/mypkg/__init__.py)\n"
     )
     assert "tf-shadowed-module" not in {f.cause for f in _explained(text).findings}
+
+
+# --- a module still importing: no release lacks the name ---------------------------------------
+
+
+def test_python_3_13_names_the_shadowing_file_in_its_message() -> None:
+    # Objects/moduleobject.c (3.13, python/cpython#113769): the note replaces "partially
+    # initialized" for a module of the script's directory still importing.
+    text = (
+        "AttributeError: module 'tensorflow' has no attribute 'placeholder' (consider "
+        "renaming '/w/tensorflow.py' if it has the same name as a library you intended to "
+        "import)\n"
+    )
+    top = top_error(_explained(text))
+    assert top.cause == "tf-shadowed-module" and "/w/tensorflow.py" in top.summary
+    assert top.fix is not None and any("/w/tensorflow.py" in c for c in top.fix.commands)
+    assert "api-moved-to-compat-v1" not in problem_causes(_explained(text))
+
+
+def test_a_name_asked_of_tensorflow_still_importing_is_no_api_removal() -> None:
+    text = (
+        "AttributeError: partially initialized module 'tensorflow' has no attribute "
+        "'placeholder' (most likely due to a circular import)\n"
+    )
+    causes = problem_causes(_explained(text))
+    assert "tf-shadowed-module" in causes and "api-moved-to-compat-v1" not in causes

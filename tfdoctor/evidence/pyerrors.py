@@ -206,12 +206,24 @@ def missing_name(message: str) -> Optional[MissingName]:
 #: ``module_getattro``, https://github.com/python/cpython/blob/v3.12.0/Objects/
 #: moduleobject.c): ``module '%U' has no attribute '%U'``, or ``module has no attribute '%U'``
 #: where the module has no name; 3.8 on ``partially initialized module '%U' has no attribute
-#: '%U' (most likely due to a circular import)``, and 3.14 ``partially initialized module
-#: '%U' from '%U' has ...`` (the module's file). Blanks a retyping left before the quote
-#: (``has no attribute'x'``) are read through.
+#: '%U' (most likely due to a circular import)``, and 3.13 on ``partially initialized module
+#: '%U' from '%U' has ...`` (the module's file; python/cpython#113769, gh-95754). Blanks a
+#: retyping left before the quote (``has no attribute'x'``) are read through.
 _MODULE_ATTRIBUTE = re.compile(
     r"(?P<partial>partially initialized )?(?<![\w'])module(?: '(?P<module>[\w.]+)')?"
     r"(?: from '(?P<path>[^'\n]*)')? has no attribute\s*'(?P<name>\w+)'"
+)
+#: 3.13's note after ``module '%U' has no attribute '%U'`` where the module's file is in the
+#: script's directory (python/cpython#113769, gh-95754; Objects/moduleobject.c,
+#: ``_Py_module_getattro_impl``): ``(consider renaming '%U' since it has the same name as the
+#: standard library module named '%U' and prevents importing that standard library
+#: module)``, and, printed only in place of ``partially initialized module`` (the module
+#: still importing), ``(consider renaming '%U' if it has the same name as a library you
+#: intended to import)``. The quoted name is the module's file.
+_SHADOW_NOTE = re.compile(
+    r"\s*\(consider renaming '(?P<path>[^'\n]+)' (?:since it has the same name as the "
+    r"standard library module named '[\w.]+'|(?P<library>if it has the same name as a library "
+    r"you intended to import))"
 )
 #: Objects/object.c's words for any other object (``PyObject_GenericGetAttr``: ``'%.100s'
 #: object has no attribute '%U'``; Python 2's ``'%.50s' object has no attribute '%.400s'``),
@@ -226,8 +238,10 @@ _OBJECT_ATTRIBUTE = re.compile(
     r" has no attribute\s*'(?P<name>\w+)'"
 )
 #: Python 3.10's to 3.14's suggestion after an AttributeError or a NameError, and 3.12's on
-#: after an ImportError's ``cannot import name`` (Lib/traceback.py,
-#: ``TracebackException.__init__``: ``self._str += f". Did you mean: '{suggestion}'?"``).
+#: after an ImportError's ``cannot import name``: 3.10 and 3.11 print it in C
+#: (Python/pythonrun.c, ``print_exception``: ``". Did you mean: '"``, the name, ``"'?"``),
+#: 3.12 on in Lib/traceback.py (``TracebackException``: ``". Did you mean: '" + suggestion +
+#: "'?"``). Only the printed traceback has it, not ``str(exception)``.
 _SUGGESTION = re.compile(r"\. Did you mean: '(?P<name>[\w.]+)'\?")
 
 
@@ -288,6 +302,12 @@ class MissingAttribute(Record, _InMessage):
     before: str = ""
     #: The message's text after them (the suggestion included).
     after: str = ""
+    #: The module's file where Python names it: 3.13's ``partially initialized module 'x'
+    #: from '%U'`` and its ``(consider renaming '%U' ...)`` note; empty elsewhere.
+    path: str = ""
+    #: 3.13's ``consider renaming`` note: the module's file is in the script's directory and
+    #: named like the module asked (a file of the user's own shadowing a package).
+    shadowing: bool = False
 
     @property
     def module(self) -> bool:
@@ -309,15 +329,19 @@ def missing_attribute(message: str) -> Optional[MissingAttribute]:
     suggested = suggestion(message)
     found = _MODULE_ATTRIBUTE.search(message)
     if found is not None:
+        note = _SHADOW_NOTE.match(message, found.end())
         return MissingAttribute(
             found.group("name"),
             found.group("module") or "",
             "module",
-            bool(found.group("partial")),
+            # 3.13 prints the library note only for a module still importing.
+            bool(found.group("partial")) or (note is not None and bool(note.group("library"))),
             False,
             suggested,
             message[: found.start()],
             message[found.end() :],
+            (note.group("path") if note is not None else found.group("path")) or "",
+            note is not None,
         )
     found = _OBJECT_ATTRIBUTE.search(message)
     if found is None:
@@ -395,7 +419,7 @@ def circular_import(message: str) -> Optional[CircularImport]:
     if found is None:
         attribute = missing_attribute(message)
         if attribute is not None and attribute.partial:
-            return CircularImport(attribute.name, attribute.owner)
+            return CircularImport(attribute.name, attribute.owner, attribute.path)
         return None
     if found.group("sub"):
         return CircularImport(found.group("sub"), found.group("parent"))

@@ -76,9 +76,14 @@ from tfdoctor.scan.rules import Rule
 
 def _module_attribute(message: str) -> Optional[MissingAttribute]:
     """The attribute a module the message names lacks (CPython 3.5's ``module 'x' has no
-    attribute 'y'``, :mod:`tfdoctor.evidence.pyerrors`' reading), or None."""
+    attribute 'y'``, :mod:`tfdoctor.evidence.pyerrors`' reading), or None; None too for a
+    module still importing (an import cycle: 3.8's ``partially initialized module``, 3.13's
+    ``consider renaming ... a library you intended to import``), whose name no release
+    lacks."""
     found = missing_attribute(message)
-    return found if found is not None and found.module and found.owner else None
+    if found is None or not found.module or not found.owner or found.partial:
+        return None
+    return found
 
 
 #: A quoted dotted name as a user retyped it, with blanks inside the quotes (``'keras. utils'``,
@@ -726,6 +731,11 @@ def api_findings(
             # tensorflow` loaded it, so any name it lacks says nothing of a release
             # (explain.packages' shadowed_module_findings names the file). Python 2's bare
             # "'module' object has no attribute" reads the same.
+            continue
+        if tb.circular_import is not None:
+            # A name asked of a module still importing (an import cycle: 3.8's "partially
+            # initialized module", 3.13's "consider renaming ... a library you intended to
+            # import"): the module may well have it, so no release lacks it.
             continue
         found = _early_release(tb, m, tf_version, reinstalled) or api_use(
             tb, _python2_bound(tb, knowledge, m, tf_version)

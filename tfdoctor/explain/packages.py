@@ -3559,10 +3559,26 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
     circular import)" when the file imports itself)."""
     for tb in tracebacks:
         module = _named_top_module(tb)
+        lacks = tb.missing_attribute
+        if lacks is not None and lacks.shadowing and module in _SHADOWABLE:
+            # Python 3.13 names the file itself: a module of the script's directory named
+            # like the one asked ("consider renaming '/p/tensorflow.py' if it has the same
+            # name as a library you intended to import").
+            return [
+                causes.finding(
+                    f"explain.{causes.software.TF_SHADOWED_MODULE}",
+                    Severity.ERROR,
+                    causes.software.TF_SHADOWED_MODULE,
+                    f"`import {module}` loaded {lacks.path}, not the installed {module}",
+                    f"{tb.where}: {tb.type}: {tb.message}\nPython names {lacks.path}, a file "
+                    "in the script's directory named like the package: Python imports it "
+                    "instead of the installed one, which has what the code asks.",
+                    causes.software.own_module_fix(lacks.path, module),
+                )
+            ]
         # Python 2 does not name the module ("'module' object has no attribute 'Variable'"):
         # the frames name the file.
         asked: tuple[str, ...] = (module,) if module in _SHADOWABLE else ()
-        lacks = tb.missing_attribute
         if not asked and lacks is not None and lacks.module_object:
             asked = _SHADOWABLE
         gone = tb.missing_module
