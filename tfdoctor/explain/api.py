@@ -1714,10 +1714,17 @@ def _tf1_added_later(
     )
 
 
-#: Words that say the module asked is not a release's whole API: Python's "partially
-#: initialized module" of a circular import, and ImportError's "(unknown location)" of an
-#: empty namespace folder an uninstall left.
-_NOT_THE_RELEASE = re.compile(r"partially initialized module|circular import|\(unknown location\)")
+def _not_the_release(tb: Traceback) -> bool:
+    """Whether ``tb``'s message says the module asked is not a release's whole API: a module
+    still importing (an import cycle, :attr:`Traceback.circular_import`: 3.8's and 3.13's
+    words), or ImportError's ``(unknown location)`` of an empty namespace folder an uninstall
+    left (:attr:`Traceback.missing_name`'s path)."""
+    asked = tb.missing_name
+    return tb.circular_import is not None or (
+        asked is not None and asked.path.startswith("unknown location")
+    )
+
+
 #: Files only TensorFlow 2 has (its generated API tree, 1.15 to 2.0's tensorflow_core, the
 #: lazy loader of its keras): a frame in them shows a release newer than the listings' oldest.
 _TF2_TREE = re.compile(r"_api[/\\]v2[/\\]|tensorflow_core[/\\]|keras_lazy_loader")
@@ -1899,7 +1906,7 @@ def _older_than_listings(
     name every listed line of 1.x and 2.x has: the TensorFlow that raised it is older than the
     listings, and the code was written for a newer one. The listings do not say which earlier
     release brought the name, so the fix names their oldest line, never an earlier one."""
-    if _NOT_THE_RELEASE.search(tb.message):
+    if _not_the_release(tb):
         return None  # a module half imported, or an empty folder: not the release's API
     missing = _tf_name_missing(tb, tf_version) or _py2_tf_name_missing(tb, tf_version)
     if missing is None:
@@ -1987,7 +1994,7 @@ def _early_release(
     else any release. Removed: the code is older than the TensorFlow (its new name, or the last
     release with it); added: the TensorFlow is older than the code (the first release with it);
     away for a while: the name of those releases, or the release that brought it back."""
-    if _NOT_THE_RELEASE.search(tb.message):
+    if _not_the_release(tb):
         return None
     early = load_early()
     missing = (
@@ -2807,7 +2814,7 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
     printed, names the module; None for any other exception, a module of the package's own
     import (an incomplete install, read elsewhere), or the package itself missing."""
     message = _as_printed(tb.message)
-    if _NOT_THE_RELEASE.search(message) or own_module_missing(tb) or keras_own_missing(tb):
+    if _not_the_release(tb) or own_module_missing(tb) or keras_own_missing(tb):
         return None
     module, attr = "", ""
     gone = missing_module(message)

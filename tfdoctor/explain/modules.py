@@ -418,7 +418,7 @@ def _shadowed(tb: Traceback) -> bool:
     """The name is missing because ``tensorflow`` is not TensorFlow's package: a module of the
     code's own named tensorflow (a frame's ``tensorflow.py``, a ``tensorflow/`` folder outside
     site-packages), or one still importing itself (Python's "partially initialized module")."""
-    if "partially initialized" in tb.message:
+    if tb.circular_import is not None:
         return True
     for frame in tb.frames:
         path = frame.path.replace("\\", "/")

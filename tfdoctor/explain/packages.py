@@ -2397,7 +2397,8 @@ def _not_installed_numpy(tb: Traceback) -> bool:
     user's own named numpy.py (or a numpy/ folder) among the frames, Python 3.13's note
     naming such a file ("consider renaming"), or a module still importing itself ("partially
     initialized module"). No NumPy release is at fault there (shadowed_module_findings)."""
-    if "consider renaming" in tb.message or "partially initialized module" in tb.message:
+    lacks = tb.missing_attribute
+    if (lacks is not None and lacks.shadowing) or tb.circular_import is not None:
         return True
     return any(own_module_file(frame, "numpy") for frame in tb.frames)
 
