@@ -2820,7 +2820,8 @@ _KEYWORD_REFUSED = re.compile(r"got an unexpected keyword argument '(?P<kw>\w+)'
 
 @record
 class _Asked(Record):
-    """A TensorFlow name a caller asked for, as :func:`_tf_asked` reads it: one field set."""
+    """A TensorFlow name a caller asked for, as :func:`_tf_asked` reads it: a module and its
+    name, or one other field."""
 
     #: The module a name was asked of (an attribute, or a ``from`` import's name).
     module: Optional[str] = None
@@ -2830,12 +2831,12 @@ class _Asked(Record):
     kw: Optional[str] = None
     #: Python 2's (and 3.0's to 3.4's) ``'module' object has no attribute 'nest'``: a name of
     #: a module the words do not name.
-    attr3: Optional[str] = None
+    unnamed_attr: Optional[str] = None
     #: ``tensorflow_core`` missing: TensorFlow 1.15 to 2.1 kept their code there (the
     #: tensorflow package forwarded to it); neither earlier nor later releases have it.
     core: Optional[str] = None
     #: A module of TensorFlow's public tree the installed release does not have.
-    module3: Optional[str] = None
+    tf_submodule: Optional[str] = None
 
 
 def _tf_asked(tb: Traceback) -> Optional[_Asked]:
@@ -2852,13 +2853,13 @@ def _tf_asked(tb: Traceback) -> Optional[_Asked]:
     if refused is not None:
         return _Asked(kw=refused.group("kw"))
     if lacks is not None and lacks.module_object and not lacks.before:
-        return _Asked(attr3=lacks.name)
+        return _Asked(unnamed_attr=lacks.name)
     gone = tb.missing_module
     if gone is None or not gone.quoted:
         return None
     if gone.name.split(".")[0] == "tensorflow_core":
         return _Asked(core="tensorflow_core")
-    return _Asked(module3=gone.name) if gone.name.startswith("tensorflow.") else None
+    return _Asked(tf_submodule=gone.name) if gone.name.startswith("tensorflow.") else None
 
 
 def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine, dist: str = "") -> Fix:
@@ -2993,8 +2994,8 @@ def foreign_caller_findings(
         match = _tf_asked(tb)
         if match is None or own_module_missing(tb):
             continue
-        module = match.module or match.module3
-        if (match.core or match.module3) and not tb.frames:
+        module = match.module or match.tf_submodule
+        if (match.core or match.tf_submodule) and not tb.frames:
             continue  # the package that imported it is not shown
         if module is not None:
             api = public_name(module)
@@ -3048,7 +3049,7 @@ def foreign_caller_findings(
             # asked TensorFlow, as it imported (a name TensorFlow's own import lacks is not
             # asked of it by the user).
             imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
-            unnamed = match.attr3 is not None
+            unnamed = match.unnamed_attr is not None
             if tb.frames or (module is None and not unnamed) or imported is None:
                 continue
             top, where = imported.group(1), f"`{tb.statement}`"
@@ -3061,19 +3062,19 @@ def foreign_caller_findings(
         dist = library_dist(top, where)
         asked = (
             (api or "")
-            if match.module3
+            if match.tf_submodule
             else f"{api}.{match.attr}"
             if module
             else "tensorflow_core, where TensorFlow 1.15 to 2.1 kept their code"
             if match.core
-            else f"a module's {match.attr3}"
-            if match.attr3
+            else f"a module's {match.unnamed_attr}"
+            if match.unnamed_attr
             else (f"the keyword {match.kw}")
         )
-        unnamed = match.attr3 is not None
+        unnamed = match.unnamed_attr is not None
         said = (
             f"{dist} ({where}) asks a module it does not name (Python 2's message) for "
-            f"{match.attr3} as it is imported: most often TensorFlow's, when the "
+            f"{match.unnamed_attr} as it is imported: most often TensorFlow's, when the "
             f"{dist} release and the TensorFlow release do not go together."
             if unnamed
             else f"{dist} ({where}) asks TensorFlow for {asked}, which the installed TensorFlow "
@@ -3101,7 +3102,7 @@ def foreign_caller_findings(
             _with_lines(
                 library_fix(m, dist),
                 asked,
-                asked if match.module3 else module,
+                asked if match.tf_submodule else module,
                 m,
                 dist,
             ),
