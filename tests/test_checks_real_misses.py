@@ -161,6 +161,34 @@ def test_otherwise_tensorflow_is_simply_not_installed(
     assert finding.cause == "tf-not-installed"
 
 
+@pytest.mark.parametrize(
+    ("status", "severity"),
+    [
+        # The interpreter was asked and has no `tensorflow` module: `import tensorflow` fails.
+        pytest.param("not-installed", Severity.ERROR, id="interpreter-asked"),
+        # --static: the listing alone, which a source tree on the path would contradict.
+        pytest.param("skipped", Severity.WARNING, id="listing-only"),
+    ],
+)
+def test_tensorflow_missing_is_an_error_where_the_interpreter_found_no_module(
+    status: str, severity: Severity
+) -> None:
+    # A shell of another Python (python.org's 3.6 on Windows, pip 9) than the conda
+    # environment TensorFlow went into: its own interpreter finds no module.
+    facts = no_tensorflow("Linux", "Ubuntu 20.04 LTS", "9.0.1", "3.6.0")
+    assert facts.platform is not None and facts.tensorflow is not None
+    facts = dataclasses.replace(
+        facts,
+        platform=dataclasses.replace(
+            facts.platform, system="Windows", os_name="Windows 10 Pro", machine="AMD64"
+        ),
+        tensorflow=dataclasses.replace(facts.tensorflow, status=status),
+    )
+    (finding,) = judge(check_tf_distributions, facts)
+    assert finding.cause == "tf-not-installed"
+    assert finding.severity is severity
+
+
 def test_a_python_no_release_has_a_wheel_for_is_that_cause_not_an_install() -> None:
     # Python 3.15: newer than any release's wheels, so "install TensorFlow" cannot work; the
     # missing TensorFlow is the Python's, with one that has wheels.

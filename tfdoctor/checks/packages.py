@@ -84,7 +84,7 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
             return
         yield causes.finding(
             "packages.tensorflow",
-            Severity.WARNING,
+            _not_installed_severity(ctx),
             causes.software.TF_NOT_INSTALLED,
             "TensorFlow is not installed in this environment",
             "No distribution that provides `import tensorflow` was found in "
@@ -114,6 +114,18 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
             m, "Remove every TensorFlow distribution, then install exactly one."
         ),
     )
+
+
+def _not_installed_severity(ctx: CheckContext) -> Severity:
+    """How bad no TensorFlow distribution is: an error where the target interpreter itself
+    was asked and has no ``tensorflow`` module on its path (the child's find_spec, observed:
+    ``import tensorflow`` raises the ModuleNotFoundError explain reads as this cause at error,
+    signatures.yaml), a warning where only the listing says so (--static: a source tree or a
+    copy without metadata on the path would still import)."""
+    tf = ctx.facts.tensorflow
+    if tf is not None and tf.status == TFStatus.NOT_INSTALLED:
+        return Severity.ERROR
+    return Severity.WARNING
 
 
 def _same_dir(a: str, b: str) -> bool:
