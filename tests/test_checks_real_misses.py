@@ -125,7 +125,7 @@ def test_a_pip_older_than_the_platforms_wheels_is_why_tensorflow_is_missing(
     system: str, os_name: str, pip: str, needs: str
 ) -> None:
     (finding,) = judge(check_tf_distributions, no_tensorflow(system, os_name, pip))
-    assert finding.severity is Severity.WARNING
+    assert finding.severity is Severity.ERROR  # the interpreter was asked: no module
     assert finding.cause == "pip-too-old"
     assert needs in finding.detail
     assert finding.fix is not None and "pip" in finding.fix.text
@@ -170,22 +170,32 @@ def test_otherwise_tensorflow_is_simply_not_installed(
         pytest.param("skipped", Severity.WARNING, id="listing-only"),
     ],
 )
+@pytest.mark.parametrize(
+    ("system", "cause"),
+    [
+        # A shell of another Python (python.org's 3.6 on Windows, pip 9) than the conda
+        # environment TensorFlow went into: pip 9 reads win_amd64 wheels, none is installed.
+        pytest.param("Windows", "tf-not-installed", id="not-installed"),
+        # The same pip on Linux cannot read manylinux2010 tags: why none is installed.
+        pytest.param("Linux", "pip-too-old", id="pip-too-old"),
+    ],
+)
 def test_tensorflow_missing_is_an_error_where_the_interpreter_found_no_module(
-    status: str, severity: Severity
+    status: str, severity: Severity, system: str, cause: str
 ) -> None:
-    # A shell of another Python (python.org's 3.6 on Windows, pip 9) than the conda
-    # environment TensorFlow went into: its own interpreter finds no module.
-    facts = no_tensorflow("Linux", "Ubuntu 20.04 LTS", "9.0.1", "3.6.0")
-    assert facts.platform is not None and facts.tensorflow is not None
-    facts = dataclasses.replace(
-        facts,
-        platform=dataclasses.replace(
-            facts.platform, system="Windows", os_name="Windows 10 Pro", machine="AMD64"
-        ),
-        tensorflow=dataclasses.replace(facts.tensorflow, status=status),
-    )
+    facts = no_tensorflow("Linux", "Ubuntu 18.04.6 LTS", "9.0.1", "3.6.0")
+    tf = facts.tensorflow
+    assert facts.platform is not None and tf is not None
+    if system == "Windows":
+        facts = dataclasses.replace(
+            facts,
+            platform=dataclasses.replace(
+                facts.platform, system="Windows", os_name="Windows 10 Pro", machine="AMD64"
+            ),
+        )
+    facts = dataclasses.replace(facts, tensorflow=dataclasses.replace(tf, status=status))
     (finding,) = judge(check_tf_distributions, facts)
-    assert finding.cause == "tf-not-installed"
+    assert finding.cause == cause
     assert finding.severity is severity
 
 

@@ -75,7 +75,7 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
         if old_pip is not None:
             yield causes.finding(
                 "packages.tensorflow",
-                Severity.WARNING,
+                _not_installed_severity(ctx),
                 causes.platform.PIP_TOO_OLD,
                 f"TensorFlow is not installed, and pip {old_pip[0]} cannot install it here",
                 old_pip[1],
@@ -117,7 +117,8 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _not_installed_severity(ctx: CheckContext) -> Severity:
-    """How bad no TensorFlow distribution is: an error where the target interpreter itself
+    """How bad no TensorFlow distribution is, whatever the reason (an old pip, none
+    installed): an error where the target interpreter itself
     was asked and has no ``tensorflow`` module on its path (the child's find_spec, observed:
     ``import tensorflow`` raises the ModuleNotFoundError explain reads as this cause at error,
     signatures.yaml), a warning where only the listing says so (--static: a source tree or a
