@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
 
 from tests import factories as f
 from tfdoctor.checks import CHECKS, CheckFunc, run_checks
@@ -594,3 +596,69 @@ def test_a_rocm_builds_skipped_gpu_is_told_of_rocm_not_of_cuda() -> None:
         assert finding.fix is not None
         assert not any("and-cuda" in c or "cudnn" in c for c in finding.fix.commands)
     assert found[0].fix is not None and "ROCm 6.0.0" in found[0].fix.text
+
+
+# --- Keras missing or out of step under a line released with its own Keras ------------------
+
+#: Keras 2 releases on PyPI, one per line, and Keras 3: what pip picks from.
+KERAS_RELEASES = ("2.4.3", "2.6.0", "2.7.0", "2.10.0", "2.13.1", "2.15.0", "3.0.0")
+#: TensorFlow 2.6.0's Requires-Dist on keras and NumPy (its wheel's METADATA).
+TF26_REQUIRES = ("keras~=2.6", "numpy~=1.19.2")
+
+
+def pip_picks(spec: str) -> str:
+    """The release ``pip install "keras<spec>"`` installs: the newest the specifier admits."""
+    return str(max(SpecifierSet(spec).filter(KERAS_RELEASES), key=Version))
+
+
+def tf26(keras: str | None) -> Facts:
+    """TensorFlow 2.6.0 that imported, with ``keras`` installed (None: not installed)."""
+    tf = dataclasses.replace(
+        f.pkg("tensorflow", "2.6.0", *TF26_REQUIRES, top_level=("tensorflow",)),
+        requires_missing=() if keras else ("keras",),
+    )
+    return f.facts(
+        packages=(tf, f.pkg("numpy", "1.19.5"), *([f.pkg("keras", keras)] if keras else [])),
+        driver=f.NO_DRIVER,
+        tensorflow=f.tensorflow(version="2.6.0", is_cuda_build=False, devices=()),
+    )
+
+
+@pytest.mark.parametrize(
+    ("keras", "cause"),
+    [
+        # conda's TensorFlow 2.6 build without the keras package: tf.keras has nothing to load.
+        pytest.param(None, "dependency-missing", id="missing"),
+        # Below the declared range: `keras~=2.6` would take keras 2.15, as out of step.
+        pytest.param("2.4.3", "keras-version", id="below-range"),
+    ],
+)
+def test_the_keras_fix_of_an_in_step_line_installs_that_lines_keras(
+    keras: str | None, cause: str
+) -> None:
+    facts = tf26(keras)
+    (finding,) = [x for x in judge(check_dependency_pins, facts) if "keras" in x.summary]
+    assert finding.cause == cause
+    assert finding.fix is not None
+    (command,) = finding.fix.commands
+    spec = command.split('"keras', 1)[1].split('"', 1)[0]
+    picked = pip_picks(spec)
+    assert picked == "2.6.0"
+    after = dataclasses.replace(
+        facts,
+        packages=(
+            *(p for p in facts.packages or () if p.name != "keras"),
+            f.pkg("keras", picked),
+        ),
+    )
+    after_tf = after.package("tensorflow")
+    assert after_tf is not None and after.packages is not None
+    after = dataclasses.replace(
+        after,
+        packages=tuple(
+            dataclasses.replace(p, requires_missing=()) if p is after_tf else p
+            for p in after.packages
+        ),
+    )
+    left = [x for x in through_registry(after) if x.severity.rank >= Severity.WARNING.rank]
+    assert not [x for x in left if "keras" in x.summary], left

@@ -797,7 +797,9 @@ def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Find
         return
     missing.sort(key=lambda d: (d not in START_IMPORTS and d not in wrapped, d))
     at_start = [d for d in missing if d in START_IMPORTS or d in wrapped]
-    specs = [f"{d}{m.declared_range(d) or ''}" for d in missing]
+    # Inside the declared ranges, the range the build runs with (Machine.runs_with): a missing
+    # keras under TensorFlow 2.6 is keras 2.6, not the newest Keras 2 that `keras~=2.6` admits.
+    specs = [f"{d}{m.runs_with(d) or ''}" for d in missing]
     yield causes.finding(
         "packages.pins",
         # A wrapped build missing is why no `tensorflow` module imports, unless one did.
