@@ -118,11 +118,11 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
 
 def _not_installed_severity(ctx: CheckContext) -> Severity:
     """How bad no TensorFlow distribution is, whatever the reason (an old pip, none
-    installed): an error where the target interpreter itself
-    was asked and has no ``tensorflow`` module on its path (the child's find_spec, observed:
-    ``import tensorflow`` raises the ModuleNotFoundError explain reads as this cause at error,
-    signatures.yaml), a warning where only the listing says so (--static: a source tree or a
-    copy without metadata on the path would still import)."""
+    installed): an error where the target interpreter itself was asked and has no
+    ``tensorflow`` module on its path (the child's find_spec, observed: ``import tensorflow``
+    raises the ModuleNotFoundError explain reads as this cause at error, signatures.yaml), a
+    warning where only the listing says so (--static: a source tree or a copy without
+    metadata on the path would still import)."""
     tf = ctx.facts.tensorflow
     if tf is not None and tf.status == TFStatus.NOT_INSTALLED:
         return Severity.ERROR
