@@ -1838,14 +1838,15 @@ def keras_match_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
 
 def _keras_match_fix(m: Machine) -> Fix:
     """The Keras of the installed TensorFlow's line, whoever imported it."""
-    if m.tf is not None and m.line is not None and m.line.keras_in_step:
-        # Before the declared range: `keras~=2.6` lets pip take keras 2.15 (Machine.runs_with).
-        return install_fix(
-            m, f"Install the Keras of TensorFlow {m.line.line}.", f"keras{m.runs_with('keras')}"
-        )
+    # range_fix installs the range the build runs with (Machine.runs_with): under 2.6's
+    # `keras~=2.6`, keras 2.6, not the newest Keras 2 that range admits.
     fix = range_fix(m, "keras")
     if fix is not None:
         return fix
+    if m.tf is not None and m.line is not None and m.line.keras_in_step:
+        return install_fix(
+            m, f"Install the Keras of TensorFlow {m.line.line}.", f"keras=={m.line.line}.*"
+        )
     table = m.companion_table.standalone_keras
     row = table.release_for(m.tf.version) if table is not None and m.tf is not None else None
     if row is not None and m.tf is not None:
