@@ -662,3 +662,33 @@ def test_the_keras_fix_of_an_in_step_line_installs_that_lines_keras(
     )
     left = [x for x in through_registry(after) if x.severity.rank >= Severity.WARNING.rank]
     assert not [x for x in left if "keras" in x.summary], left
+
+
+@pytest.mark.parametrize(
+    ("version", "declared", "runs_with"),
+    [
+        # `keras~=2.6` admits the next line's keras: narrowed to the line's own.
+        pytest.param("2.6.0", "~=2.6", "==2.6.*", id="compatible-release"),
+        # A range within the line is what the build runs with as declared.
+        pytest.param("2.13.1", "<2.14,>=2.13.1", "<2.14,>=2.13.1", id="within-line"),
+        # A floor above the line's first release and no cap: the floor, inside the line.
+        pytest.param("2.13.1", ">=2.13.1", ">=2.13.1,==2.13.*", id="floor-only"),
+        # Keras 3 from 2.16 is not released in step: the declared range.
+        pytest.param("2.16.1", ">=3.0.0", ">=3.0.0", id="not-in-step"),
+    ],
+)
+def test_runs_with_narrows_keras_only_where_its_range_admits_the_next_line(
+    version: str, declared: str, runs_with: str
+) -> None:
+    tf = f.pkg(
+        "tensorflow", version, f"keras{declared}", "protobuf>=3.20.3", top_level=("tensorflow",)
+    )
+    facts = f.facts(
+        packages=(tf,),
+        driver=f.NO_DRIVER,
+        tensorflow=f.tensorflow(version=version, is_cuda_build=False, devices=()),
+    )
+    m = CheckContext(facts, MATRIX).machine
+    assert SpecifierSet(m.runs_with("keras") or "") == SpecifierSet(runs_with)
+    # Another distribution's range is the declared one, unchanged.
+    assert m.runs_with("protobuf") == m.declared_range("protobuf") == ">=3.20.3"
