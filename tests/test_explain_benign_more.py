@@ -215,6 +215,28 @@ def test_without_the_note_a_gpu_wanted_keeps_the_error(log: str) -> None:
     assert _worst(report) is Severity.ERROR
 
 
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param(
+            "$ cat /proc/driver/nvidia/version\nNVRM version: NVIDIA UNIX x86_64 Kernel Module  "
+            "450.80.02  Wed Sep 23 01:13:39 UTC 2020\n",
+            id="driver-version-file",
+        ),
+        pytest.param(
+            "$ cat /usr/include/cudnn_version.h | grep CUDNN_MAJOR -A 2\n#define CUDNN_MAJOR 8\n",
+            id="cudnn-header",
+        ),
+    ],
+)
+def test_a_driver_or_cudnn_the_log_shows_installed_keeps_the_error(shown: str) -> None:
+    # The NVIDIA kernel module's version file and cuDNN's header show a machine set up for a
+    # GPU: the runtime missing under TensorFlow's note is that setup's failure.
+    assert _worst(explained(_RUNTIME_LINUX + _HINT)) is Severity.INFO
+    report = explained(_RUNTIME_LINUX + _HINT + shown)
+    assert _one(report, "cuda-libs-missing").severity is Severity.ERROR
+
+
 def test_without_the_note_a_runtime_of_the_separate_gpu_build_keeps_the_error() -> None:
     # libcudart.so.10.0 is the runtime of tensorflow-gpu 1.13-2.0 (CUDA 10.0): a package
     # installed to use a GPU, whatever follows.

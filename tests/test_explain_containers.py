@@ -272,6 +272,26 @@ def test_apptainer_with_nv_is_not_read_as_a_container_without_the_gpu() -> None:
         pytest.param(
             "$ apptainer build tf.sif docker://tensorflow/tensorflow\n", None, None, id="build"
         ),
+        # The device nodes handed over one by one, as before the NVIDIA runtime, or ROCm's.
+        pytest.param(
+            "$ docker run --device /dev/nvidia0 --device /dev/nvidiactl tensorflow/tensorflow"
+            ":latest-gpu python x.py\n",
+            None,
+            None,
+            id="device-nodes",
+        ),
+        pytest.param(
+            "$ docker run --device=/dev/kfd --device=/dev/dri rocm/tensorflow python x.py\n",
+            None,
+            None,
+            id="rocm-device-nodes",
+        ),
+        pytest.param(
+            "$ docker run --device /dev/ttyUSB0 tensorflow/tensorflow:latest-gpu python x.py\n",
+            "docker",
+            None,
+            id="other-device",
+        ),
         # An instance takes its GPU flags as it starts (apptainer instance start --nv).
         pytest.param(
             "$ apptainer instance start tf.sif t1\n", "apptainer", "apptainer", id="instance"
@@ -740,3 +760,47 @@ def test_the_hosts_package_manager_is_read_from_its_commands(
     text: str, expected: Optional[str]
 ) -> None:
     assert host_packager(text) == expected
+
+
+#: cuInit's CUDA_ERROR_SHARED_OBJECT_INIT_FAILED as TensorFlow 2.3 prints it: the container's
+#: libcuda could not start, harmless where no GPU was meant.
+_CUINIT_303 = (
+    "2020-11-05 10:00:00.000000: W tensorflow/stream_executor/cuda/cuda_driver.cc:312] "
+    "failed call to cuInit: UNKNOWN ERROR (303)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        pytest.param("tensorflow/tensorflow:2.3.0-gpu", id="tf-gpu-tag"),
+        pytest.param("nvidia/cuda:11.0-cudnn8-runtime-ubuntu18.04", id="cuda-image"),
+        pytest.param("nvcr.io/nvidia/tensorflow:20.10-tf2-py3", id="ngc"),
+    ],
+)
+def test_a_gpu_image_started_without_the_gpu_flag_meant_the_gpu(image: str) -> None:
+    run = f"$ docker run -it --rm {image} python train.py\n"
+    (found,) = readings(explained(run + _CUINIT_303))
+    assert found.cause == "container-no-gpu" and found.severity is Severity.ERROR
+    assert "--gpus" in fix_text(found)
+    # The same image pulled by Apptainer without --nv (its docker:// source).
+    hpc = f"$ apptainer exec docker://{image} python train.py\n"
+    (found,) = readings(explained(hpc + _CUINIT_303))
+    assert found.cause == "container-no-gpu" and found.severity is Severity.ERROR
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        pytest.param(
+            "$ docker run -it --rm tensorflow/tensorflow:2.3.0 python train.py\n", id="cpu"
+        ),
+        pytest.param(
+            "$ docker run --gpus all -it --rm tensorflow/tensorflow:2.3.0-gpu python x.py\n",
+            id="flag",
+        ),
+        pytest.param("", id="no-command"),
+    ],
+)
+def test_the_303_note_stays_a_note_without_a_gpu_image_run_bare(run: str) -> None:
+    assert readings(explained(run + _CUINIT_303)) == []

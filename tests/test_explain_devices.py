@@ -387,6 +387,54 @@ def test_a_toolkit_directory_named_for_its_release_shows_the_toolkit(
     assert "CUDA 10.1 toolkit" in top.fix.text
 
 
+#: TensorFlow's note under the runtime's dlerror (cudart_stub.cc), printed GPU or not.
+_CUDART_NOTE = (
+    "2020-08-08 23:41:49.327623: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore "
+    "above cudart dlerror if you do not have a GPU set up on your machine.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("dll", "shown"),
+    [
+        pytest.param(
+            True,
+            "C:\\> echo %PATH%\nC:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.2\\bin;"
+            "C:\\Windows\\system32\n",
+            id="windows-path",
+        ),
+        pytest.param(False, "$ echo $LD_LIBRARY_PATH\n/usr/local/cuda-11.0/lib64\n", id="linux"),
+        pytest.param(False, _NVCC.format("11.0"), id="nvcc"),
+    ],
+)
+def test_the_runtime_missing_beside_a_toolkit_installed_is_the_gpu_setups_failure(
+    dll: bool, shown: str
+) -> None:
+    # Under TensorFlow's own note the runtime alone reads as a machine without a GPU; the
+    # machine's own toolkit shows it was set up for one.
+    asked = "cudart64_101.dll" if dll else "libcudart.so.10.1"
+    alone = _top(_explain(_runtime_not_loaded(asked, dll=dll) + _CUDART_NOTE))
+    assert alone.severity is Severity.INFO
+    top = _top(_explain(_runtime_not_loaded(asked, dll=dll) + _CUDART_NOTE + shown))
+    assert top.cause == "cuda-libs-missing" and top.severity.rank >= Severity.WARNING.rank
+    assert top.fix is not None and "the CUDA toolkit installed is" in top.fix.text
+    # Every line built with CUDA 10.1 (2.1 to 2.3) was built with cuDNN 7.6: the fix says so.
+    assert "CUDA 10.1 toolkit and cuDNN 7.6 beside it" in top.fix.text
+
+
+def test_an_issues_form_cuda_answer_is_no_toolkit_the_machine_shows() -> None:
+    # The form asks every reporter for a CUDA release; the answer is the user's words (often
+    # nvidia-smi's driver figure), not a toolkit a program showed: TensorFlow's note stays a
+    # note, and no fix compares a toolkit with the file asked for.
+    form = (
+        "- OS Platform and Distribution: Windows 10\n- TensorFlow version: 2.1.0\n"
+        "- CUDA/cuDNN version: 10.2 / 7.6\n\n>>> import tensorflow as tf\n"
+    )
+    top = _top(_explain(form + _runtime_not_loaded("cudart64_101.dll", dll=True) + _CUDART_NOTE))
+    assert top.severity is Severity.INFO
+    assert top.fix is None or "toolkit installed is" not in top.fix.text
+
+
 def test_a_toolkit_that_serves_the_file_or_two_toolkits_name_no_other_toolkit() -> None:
     same = _top(_explain(_runtime_not_loaded("libcudart.so.11.0") + _NVCC.format("11.8")))
     assert same.fix is not None and "toolkit installed is" not in same.fix.text

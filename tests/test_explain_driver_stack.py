@@ -757,3 +757,50 @@ def test_secure_boots_key_is_the_named_distributions(
     assert found.fix is not None
     commands = "\n".join(found.fix.commands)
     assert names in commands and not_names not in commands
+
+
+#: TensorFlow 1.x's CHECK where libcuda lacks a driver API function (cuda_driver.cc's
+#: LIBCUDA_WRAP), whole and as a paste cut after the function's name.
+_LIBCUDA_FUNCTION = (
+    "F tensorflow/stream_executor/cuda/cuda_driver.cc:94] Check failed: s.ok() could not find "
+    "cuDevicePrimaryCtxSetFlags in libcuda DSO; dlerror: cuDevicePrimaryCtxSetFlags not found"
+)
+_LIBCUDA_FUNCTION_CUT = (
+    "F c:\\tf_jenkins\\home\\workspace\\release-win\\device\\gpu\\os\\windows\\tensorflow\\"
+    "stream_executor\\cuda\\cuda_driver.cc:94] Check failed: s.ok() could not find "
+    "cuDevicePrimaryCtxGetState"
+)
+
+
+@pytest.mark.parametrize("line", [_LIBCUDA_FUNCTION, _LIBCUDA_FUNCTION_CUT], ids=["whole", "cut"])
+def test_a_libcuda_without_a_function_of_the_build_is_a_driver_too_old(line: str) -> None:
+    report = explained(line + "\n")
+    top = report.findings[0]
+    assert top.cause == "driver-too-old" and top.severity is Severity.ERROR
+    # A GPU kept on a legacy driver branch cannot get a newer driver: the other candidate.
+    other = [x for x in report.findings if x.cause == "gpu-arch-unsupported"]
+    assert len(other) == 1 and other[0].severity is Severity.WARNING
+    assert "legacy driver branch" in other[0].detail
+    # Such a GPU never gets driver 510, whose nvidia-smi first answers compute_cap: its fix
+    # reads the GPU's name against the legacy list, and offers no release built for it.
+    fix = other[0].fix
+    assert fix is not None and "cuda-legacy-gpus" in fix.text
+    assert not any("compute_cap" in command for command in fix.commands)
+    assert "TF_CUDA_COMPUTE_CAPABILITIES" not in fix.text
+
+
+def test_a_gpu_shown_beside_a_libcuda_without_a_function_is_no_legacy_candidate() -> None:
+    text = (
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1405] Found device 0 with "
+        "properties: \nname: GeForce GTX 1080 major: 6 minor: 1 memoryClockRate(GHz): 1.7335\n"
+        + _LIBCUDA_FUNCTION
+        + "\n"
+    )
+    report = explained(text)
+    assert any(x.cause == "driver-too-old" for x in report.findings)
+    assert not any(x.cause == "gpu-arch-unsupported" for x in report.findings)
+
+
+def test_other_words_about_a_missing_cu_name_are_not_libcuda() -> None:
+    report = explained("ERROR: could not find cudnn.h in /usr/local/cuda/include\n")
+    assert not any(x.cause == "driver-too-old" for x in report.findings)

@@ -93,11 +93,60 @@ Collecting scikit-learn==0.22.2
   Getting requirements to build wheel ... done
     Preparing wheel metadata ... error
 """
+#: pip 21.3+'s build hooks' progress lines, kept without the box below them: the hook that
+#: asks the build backend for its requirements, and the metadata step of setup.py.
+GET_REQUIRES = """\
+Collecting tensorflow-io==0.31.0
+  Downloading tensorflow-io-0.31.0.tar.gz (1.2 MB)
+  Getting requirements to build wheel ... error
+error: subprocess-exited-with-error
+"""
+SETUP_METADATA = """\
+Collecting tflite-support>=0.4.2
+  Using cached tflite-support-0.1.0a1.tar.gz (390 kB)
+  Preparing metadata (setup.py) ... error
+"""
+#: pip 24.1+'s summary of the builds that failed, its names in parentheses, and pip 25's box of
+#: it, the names after its arrow (a light arc up and right, a line, then ">").
+INSTALLABLE = """\
+Collecting tensorflow-io==0.37.0
+  Downloading tensorflow_io-0.37.0.tar.gz (1.2 MB)
+ERROR: Failed to build installable wheels for some pyproject.toml based projects (tensorflow-io)
+"""
+INSTALLABLE_BOX = """\
+error: failed-wheel-build-for-install
+
+\u00d7 Failed to build installable wheels for some pyproject.toml based projects
+\u2570\u2500> h5py
+"""
+#: pip 22's boxes where its `setup.py install` fallback failed: the step, then the package.
+LEGACY_INSTALL = """\
+  \u00d7 Running setup.py install for tflite-model-maker did not run successfully.
+"""
+LEGACY_INSTALL_FAILURE = """\
+error: legacy-install-failure
+
+\u00d7 Encountered error while trying to install package.
+\u2570\u2500> tflite-model-maker
+"""
+#: pip 22+'s box for a legacy wheel build (its first line opens with a multiplication sign).
+BDIST_WHEEL = """\
+Collecting grpcio==1.24.3
+  Downloading grpcio-1.24.3.tar.gz (15.6 MB)
+  \u00d7 python setup.py bdist_wheel did not run successfully.
+"""
 
 
 @pytest.mark.parametrize(
     ("log", "dist"),
     [
+        pytest.param(GET_REQUIRES, "tensorflow-io", id="get-requires-progress"),
+        pytest.param(SETUP_METADATA, "tflite-support", id="setup-metadata-progress"),
+        pytest.param(BDIST_WHEEL, "grpcio", id="bdist-wheel-box"),
+        pytest.param(INSTALLABLE, "tensorflow-io", id="installable-wheels-summary"),
+        pytest.param(LEGACY_INSTALL, "tflite-model-maker", id="legacy-install-box"),
+        pytest.param(LEGACY_INSTALL_FAILURE, "tflite-model-maker", id="legacy-install-failure"),
+        pytest.param(INSTALLABLE_BOX, "h5py", id="installable-wheels-box"),
         pytest.param(ERRORED_OUT, "h5py", id="errored-out-cwd"),
         pytest.param(ERRORED_SUMMARY, "pandas", id="errored-out-summary"),
         pytest.param(WHEEL_METADATA, "scikit-learn", id="preparing-wheel-metadata"),

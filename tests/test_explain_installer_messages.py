@@ -21,6 +21,7 @@ the words are printed (the sources below the table):
 | pip `... [Errno 2] No such file or directory: 'C:...'`, 240 chars+ | 20+ | long (new) | 4 |
 | pip `HINT: ... does not have Windows Long Path support enabled` | 21.2+ | long | 4 |
 | conda `incompatible with your system:`, `version is: not available` | 4.7+ | virtual (new) | 6 |
+| conda `incompatible with your CUDA driver:`, `driver is: not available` | 4.8-4.9 | virtual | 16 |
 | the same, a version below the chains' floor | 4.7+ | virtual (new) | 6 |
 | conda `Package python conflicts for:`, `tensorflow=X -> python` | 4.7+ | not-for (new) | 6 |
 | libmamba `tensorflow X is not installable because it requires` | 1.0+ | not-for (new) | 7, 8 |
@@ -61,6 +62,7 @@ hash `download-hash-mismatch` (a new cause).
 13. https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/installation/chooser.py
 14. https://github.com/pdm-project/pdm/blob/0acc07a718a35a69e926240f8f47d53404d95a2b/src/pdm/cli/utils.py
 15. https://github.com/pypa/pip/blob/9.0.3/pip/utils/packaging.py
+16. https://github.com/conda/conda/blob/4.9.2/conda/exceptions.py
 """
 
 from __future__ import annotations
@@ -238,6 +240,62 @@ def test_two_virtual_packages_under_one_installed_version_are_not_guessed() -> N
     )
     causes = {x.cause for x in explained(text).findings}
     assert not causes & {"conda-virtual-package-mismatch", "glibc-too-old"}
+
+
+def _cuda_driver_block(chains: str, records: str, installed: str) -> str:
+    """conda 4.8's and 4.9's words for the same block of __cuda alone ("cuda" message of
+    conda/exceptions.py, https://github.com/conda/conda/blob/4.9.2/conda/exceptions.py),
+    after the chains that meet in __cuda where there are any."""
+    head = (
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n\nOutput in format: Requested package -> Available versions\n\n"
+        f"Package __cuda conflicts for:\n{chains}"
+        if chains
+        else "UnsatisfiableError: "
+    )
+    return (
+        f"{head}The following specifications were found to be incompatible with your CUDA "
+        f"driver:\n\n{records}\nYour installed CUDA driver is: {installed}\n\n"
+    )
+
+
+_CUDA_CHAINS = (
+    "tensorflow-gpu=2.4 -> tensorflow==2.4.1=gpu_py38h8a7d6ce_0 -> __cuda[version='>=11.0']\n"
+    "cudatoolkit=11.0 -> __cuda[version='>=11.0']\n"
+)
+
+
+def test_conda_49s_cuda_driver_not_available_is_a_virtual_package_to_declare() -> None:
+    text = _cuda_driver_block(_CUDA_CHAINS, "", "not available")
+    top = top_error(explained(text))
+    assert top.cause == "conda-virtual-package-mismatch"
+    assert "CONDA_OVERRIDE_CUDA" in fix_text(top) and "11.0" in fix_text(top)
+
+
+def test_conda_49s_cuda_driver_below_the_chains_floor_is_the_driver() -> None:
+    text = _cuda_driver_block(_CUDA_CHAINS, "  - feature:/linux-64::__cuda==10.2=0\n", "10.2")
+    top = top_error(explained(text))
+    assert top.cause == "driver-too-old"
+    assert "__cuda 10.2" in top.summary and "11.0" in top.summary
+
+
+def test_conda_49s_cuda_chains_one_of_which_the_driver_meets_say_nothing() -> None:
+    # conda 4.9 lists every chain meeting in __cuda: a build the driver admits remains.
+    chains = _CUDA_CHAINS + "tensorflow-gpu=2.4 -> cudatoolkit=10.1 -> __cuda[version='>=10.1']\n"
+    text = _cuda_driver_block(chains, "  - feature:/linux-64::__cuda==10.2=0\n", "10.2")
+    causes = {x.cause for x in explained(text).findings}
+    assert "driver-too-old" not in causes
+
+
+def test_conda_49s_cuda_driver_block_beside_another_conflict_says_nothing() -> None:
+    # conda 4.9 prints the block of the system's own record beside any conflict.
+    text = (
+        "Package libstdcxx-ng conflicts for:\n"
+        "python=3.10.6 -> libffi[version='>=3.3,<3.4.0a0'] -> libstdcxx-ng[version='>=7.3.0']"
+        + _cuda_driver_block("", "  - feature:/linux-64::__cuda==11.4=0\n", "11.4")
+    )
+    causes = {x.cause for x in explained(text).findings}
+    assert not causes & {"conda-virtual-package-mismatch", "driver-too-old"}
 
 
 # --- conda's classic solver and libmamba: TensorFlow's Python ------------------------------

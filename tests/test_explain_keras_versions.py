@@ -238,7 +238,15 @@ def test_the_pair_without_a_failure_is_for_check_not_explain() -> None:
 # --- an attribute only multi-backend Keras set on its tensors ----------------------------------
 
 
-@pytest.mark.parametrize("cls", ["Tensor", "KerasTensor"])
+@pytest.mark.parametrize(
+    "cls",
+    [
+        "Tensor",
+        "KerasTensor",
+        # A C type's name is printed whole (Objects/object.c prints tp_name: the module too).
+        "tensorflow.python.framework.ops.EagerTensor",
+    ],
+)
 def test_a_tensor_without_keras_shape_is_code_for_multi_backend_keras(cls: str) -> None:
     log = (
         "Traceback (most recent call last):\n"

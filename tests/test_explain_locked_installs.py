@@ -117,3 +117,27 @@ def test_the_wrapper_is_added_with_tensorflow_s_own_marker(platform: str, marker
     assert marker in " ".join(uv.commands)
     poetry = causes.software.locked_wrapper_fix("poetry", "2.16.2", "tensorflow-intel", platform)
     assert f"markers = '{marker}'" in poetry.text
+
+
+def test_no_tensorflow_module_after_the_locked_install_is_the_missing_wrapper_first() -> None:
+    # An x86-64 Python's wheel holds TensorFlow's code: the module missing after the install
+    # says the wheel installed was the arm64 one, which needs the wrapper.
+    report = explained(
+        _POETRY + "/Users/me/proj $ poetry run python -c 'import tensorflow'\n"
+        "ModuleNotFoundError: No module named 'tensorflow'\n"
+    )
+    top = report.findings[0]
+    assert top.cause == "dependency-missing" and top.severity.value == "error"
+    assert "tensorflow-macos" in fix_text(top)
+    # Installing TensorFlow again with pip would leave the wrapper out again.
+    assert "tf-not-installed" not in {x.cause for x in report.findings}
+
+
+def test_no_tensorflow_module_before_the_locked_install_says_nothing_of_it() -> None:
+    # The error that led to the install, shown before it: the install may have mended it.
+    report = explained(
+        "/Users/me/proj $ python -c 'import tensorflow'\n"
+        "ModuleNotFoundError: No module named 'tensorflow'\n" + _POETRY
+    )
+    missing = _missing(report)
+    assert missing is None or missing.severity.value == "warning"

@@ -318,6 +318,30 @@ def test_wsl1_in_the_machines_facts_is_no_wsl2_reading() -> None:
         assert any(x.cause == "wsl-driver-broken" for x in report.findings) is want, wsl
 
 
+#: The CUDA runtime missing under TensorFlow's note (cudart_stub.cc), as 2.4 prints it.
+_RUNTIME_NOTE = (
+    "2021-01-02 20:12:26.425471: W tensorflow/stream_executor/platform/default/dso_loader.cc:60]"
+    " Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot "
+    "open shared object file: No such file or directory\n"
+    "2021-01-02 20:12:26.425500: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore "
+    "above cudart dlerror if you do not have a GPU set up on your machine.\n"
+)
+
+
+def test_wsl1_beside_cuda_libraries_a_gpu_setup_lacks_is_wsls_version() -> None:
+    wsl1 = "$ uname -r\n4.4.0-19041-Microsoft\n"
+    # nvcc shows a CUDA toolkit installed: a GPU was meant, and under WSL 1 none is reached,
+    # so installing CUDA's libraries cannot help.
+    nvcc = "$ nvcc --version\nCuda compilation tools, release 11.0, V11.0.194\n"
+    report = explained(wsl1 + nvcc + _RUNTIME_NOTE)
+    assert top_error(report).cause == "wsl1"
+    assert all(x.cause != "cuda-libs-missing" for x in report.findings)
+    # The same lines without a GPU meant: a CPU machine's start-up note, WSL 1 no fault.
+    quiet = explained(wsl1 + _RUNTIME_NOTE)
+    assert all(x.cause != "wsl1" for x in quiet.findings)
+    assert all(x.severity.rank < Severity.WARNING.rank for x in quiet.findings)
+
+
 def test_wsl1_with_nothing_of_a_gpu_is_no_fault() -> None:
     text = "$ uname -r\n4.4.0-19041-Microsoft\n$ python train.py\nEpoch 1/3\n"
     assert all(x.cause != "wsl1" for x in explained(text).findings)

@@ -40,6 +40,8 @@ def test_an_intel_mac_is_read_from_what_only_an_intel_mac_shows(text: str) -> No
         # Apple's check for a process under Rosetta, its answer on the next line.
         "$ sysctl -in sysctl.proc_translated\n1",
         "% sysctl -n sysctl.proc_translated\n1",
+        # uname's machine on a Mac: XNU names Apple silicon run natively arm64.
+        "$ sw_vers -productName\nmacOS\n$ uname -m\narm64",
         "machdep.cpu.brand_string: Apple M1 Pro",
         "MacBook Air M2, macOS Ventura",
         "running on Apple silicon",
@@ -74,6 +76,11 @@ def test_apple_silicon_is_read_from_what_only_apple_silicon_shows(text: str) -> 
         # A native process (0), and the command with no answer after it.
         "$ sysctl -in sysctl.proc_translated\n0",
         "$ sysctl -n sysctl.proc_translated\nsysctl: unknown oid",
+        # uname's machine: Linux on Arm's, a Mac's shell under Rosetta, and arm64 in a text
+        # that shows no Mac at all (FreeBSD names its Arm machines arm64 too).
+        "macOS guest?\n$ uname -m\naarch64",
+        "macOS\n$ uname -m\nx86_64",
+        "$ uname -m\narm64",
         "",
     ],
 )

@@ -142,6 +142,47 @@ def wheel_platform_tags(text: str) -> list[str]:
     return [tag for m in _WHEEL_FILE_PLATFORM.finditer(text) for tag in m.group("tag").split(".")]
 
 
+def manylinux_glibc(tag: str) -> Optional[tuple[int, int]]:
+    """The glibc floor a manylinux platform tag stands for (``manylinux2014_x86_64``: 2.17,
+    PEP 600's ``manylinux_2_28_aarch64``: 2.28), or None for a tag of another kind."""
+    if m := _MANYLINUX.match(tag):
+        return int(m.group(1)), int(m.group(2))
+    legacy = _LEGACY_MANYLINUX.get(tag.split("_", 1)[0])
+    return (legacy[0], legacy[1]) if legacy is not None else None
+
+
+def pep600_spelled(tag: str) -> bool:
+    """Whether ``tag`` is spelled as PEP 600 spells manylinux (``manylinux_2_17_x86_64``): a
+    pip reads that spelling from 20.3 only, whatever glibc it names (its legacy alias
+    ``manylinux2014_x86_64`` from 19.3)."""
+    return _MANYLINUX.match(tag) is not None
+
+
+def tag_machines(tag: str) -> tuple[str, ...]:
+    """The machines a platform tag's wheel runs on, spelled as :func:`machine_name` spells
+    them (``macosx_11_0_universal2``: x86_64 and aarch64), or () where the tag does not say."""
+    if tag in {"win32", "win_amd64", "win_arm64"}:
+        return {"win32": ("x86", "x86_64"), "win_amd64": ("x86_64",)}.get(tag, ("aarch64",))
+    if m := _MANYLINUX.match(tag) or _MUSLLINUX.match(tag) or _MACOS.match(tag):
+        return _MACOS_FAT.get(m.group(m.lastindex or 0), (_arch(m.group(m.lastindex or 0)),))
+    if tag.split("_", 1)[0] in _LEGACY_MANYLINUX or tag.startswith("linux_"):
+        return (_arch(tag.split("_", 1)[1]),)
+    return ()
+
+
+def machine_name(name: str) -> str:
+    """One spelling of a machine's architecture (macOS' ``arm64`` is ``aarch64``, Windows'
+    ``AMD64`` is ``x86_64``)."""
+    return _arch(name)
+
+
+def macos_target(tag: str) -> Optional[tuple[int, int]]:
+    """The oldest macOS a macOS platform tag's wheel installs on (``macosx_11_0_arm64``:
+    11.0), or None for a tag of another system."""
+    m = _MACOS_TARGET.match(tag)
+    return (int(m.group(1)), int(m.group(2))) if m is not None else None
+
+
 def tag_system(tag: str) -> Optional[str]:
     """The operating system a wheel's platform tag is built for, as ``platform.system()``
     lower-cased says it (``linux``, ``darwin``, ``windows``), or None (``any``, or a tag of

@@ -1551,9 +1551,13 @@ def other_toolkit_fix(
     where = (
         "its bin directory on PATH" if windows else "its lib64 directory first on LD_LIBRARY_PATH"
     )
+    # The build's cuDNN where it is known, else the one every line built with that CUDA X.Y
+    # was built with (10.1: 7.6), from the matrix.
+    cudnn = m.build_cudnn or (m.line.cudnn if m.line else None) or _cudnn_of_every(m, wants)
     text += (
-        f"install a CUDA {wants} toolkit and the cuDNN of the build beside it ({CUDA_ARCHIVE}) "
-        f"and put {where}."
+        f"install a CUDA {wants} toolkit and "
+        + (f"cuDNN {cudnn}" if cudnn else "the cuDNN of the build")
+        + f" beside it ({CUDA_ARCHIVE}) and put {where}."
     )
     return Fix(text, commands)
 
@@ -3152,6 +3156,21 @@ def toolkit_dropped_arch_fix(
             "ptxas --version",
             *m.pip_install(wheel_name("nvidia-cuda-nvcc", before)),
         ),
+    )
+
+
+def legacy_gpu_fix() -> Fix:
+    """Telling a GPU NVIDIA left on its 340.xx legacy branch (compute capability 1.x: its
+    newest driver predates CUDA 7.0) from a driver not updated: its name on NVIDIA's legacy
+    list. No command: nvidia-smi's compute_cap field came with driver 510, and such a GPU
+    never gets one (https://developer.nvidia.com/cuda-legacy-gpus,
+    https://www.nvidia.com/en-us/drivers/unix/legacy-gpu/)."""
+    return Fix(
+        "Read the GPU's name (`nvidia-smi -L`, or Device Manager's display adapters on "
+        "Windows) and find it on NVIDIA's legacy GPU list "
+        "(https://developer.nvidia.com/cuda-legacy-gpus): a GPU of compute capability 1.x "
+        "gets no driver newer than 340.xx and no TensorFlow release has code for it, so run "
+        "TensorFlow on the CPU or use a newer GPU; a GPU not on it takes the newer driver."
     )
 
 

@@ -304,3 +304,31 @@ def restart_fix(restart_menu: Optional[str]) -> Fix:
     """Restart the kernel so that it imports the installed TensorFlow."""
     where = restart_menu or "Kernel > Restart Kernel"
     return Fix(f"Restart the kernel ({where}), then import TensorFlow again.", ())
+
+
+#: A TensorFlow release a fix's pip command pins (``"tensorflow==1.15.5"``, ``tensorflow==2.1.*``).
+_TF_PIN = re.compile(r"\btensorflow==(?P<release>\d+(?:\.\d+){1,2})")
+
+
+def r_interface_fix(fix: Fix) -> Fix:
+    """``fix`` for code run from R (the tensorflow and keras R packages, which reach Python
+    through reticulate): the TensorFlow that raised is the one in the Python reticulate
+    loaded, which ``reticulate::py_config()`` shows, and the R package's
+    ``install_tensorflow(version = ...)`` installs a release there (a full or a major.minor
+    release: https://tensorflow.rstudio.com/reference/tensorflow/install_tensorflow), not a
+    pip of another Python. The release is the one ``fix``'s own pip command pins (in its
+    commands, else its text), where it pins one; R's commands come first, the Python ones
+    after."""
+    pinned = _TF_PIN.search(" ".join(fix.commands)) or _TF_PIN.search(fix.text)
+    install = (
+        (f'tensorflow::install_tensorflow(version = "{pinned.group("release")}")',)
+        if pinned is not None
+        else ()
+    )
+    return Fix(
+        f"{fix.text} From R (the R interfaces reach Python through reticulate): "
+        "reticulate::py_config() shows the Python and TensorFlow the session loaded; install "
+        "the release named here into it with tensorflow::install_tensorflow(version = ...) and "
+        "restart R.",
+        ("reticulate::py_config()", *install, *fix.commands),
+    )

@@ -132,6 +132,8 @@ def project_python_range_fix(installer: str, dist: str, supports: str, narrowed:
 #: later (20.3 on macOS).
 PIP_RELEASE_NOTES = "https://pip.pypa.io/en/stable/news/"
 PIP_REQUIRES_PYTHON = (9, 0)
+#: The first pip that reads manylinux1 (PEP 513: pip 8.1.0's release notes).
+PIP_MANYLINUX1 = (8, 1)
 PIP_MANYLINUX2010 = (19, 0)
 PIP_MANYLINUX2014 = (19, 3)
 #: The first pip that reads PEP 600's manylinux_x_y tags (pip 20.3's release notes).

@@ -1894,6 +1894,8 @@ def keras_match_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
 
 def _keras_match_fix(m: Machine) -> Fix:
     """The Keras of the installed TensorFlow's line, whoever imported it."""
+    # range_fix installs the range the build runs with (Machine.runs_with): under 2.6's
+    # `keras~=2.6`, keras 2.6, not the newest Keras 2 that range admits.
     fix = range_fix(m, "keras")
     if fix is not None:
         return fix
@@ -2751,7 +2753,7 @@ def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
     python = m.python_version
     minor = ".".join(python.split(".")[:2]) if python else None
     os = m.os
-    arch = m.platform.split("-", 1)[1] if m.platform else None
+    arch = m.arch
     named = f"{dist} {newest.version}" if spec else f"{dist}'s newest release ({newest.version})"
     words = [f"{named} publishes {newest.describe()}."]
     on_os = [r for r in asked if r.platform_fits(os, arch)]

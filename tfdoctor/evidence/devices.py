@@ -305,7 +305,10 @@ _HPC_COMMAND = (
 #: user ran: at a line's start, behind a shell prompt (``$``, ``#``, ``%``, ``>``) or
 #: ``sudo``; and the flags that hand the container a GPU: docker's ``--gpus`` (19.03), the
 #: NVIDIA runtime of nvidia-docker 2 (``--runtime=nvidia``), a CDI device (``--device
-#: nvidia.com/gpu=all``) or the variable the NVIDIA runtime reads; Apptainer's ``--nv`` (the
+#: nvidia.com/gpu=all``), the device nodes passed one by one (``--device /dev/nvidia0``, with
+#: ``/dev/nvidiactl`` and ``/dev/nvidia-uvm``: how GPUs were handed over before the NVIDIA
+#: runtime; ROCm's ``--device /dev/kfd``, https://rocm.docs.amd.com/projects/install-on-linux/
+#: en/latest/how-to/docker.html) or the variable the NVIDIA runtime reads; Apptainer's ``--nv`` (the
 #: host driver's libraries and devices bound in) or ``--nvccli`` (through the NVIDIA
 #: Container Toolkit), and ``--rocm`` for AMD's
 #: (https://apptainer.org/docs/user/main/gpu.html). ``nvidia-docker run`` adds the runtime
@@ -318,6 +321,7 @@ _CONTAINER_RUN = re.compile(
 )
 _GPU_FLAGS = re.compile(
     r"--gpus\b|--runtime[= ]nvidia|nvidia\.com/gpu|NVIDIA_VISIBLE_DEVICES|--nv(?:ccli)?\b|--rocm\b"
+    r"|--device[= ][ \t]*/dev/(?:nvidia|kfd)"
 )
 #: How Apptainer's ``exec``, ``run`` and ``shell`` name a running instance instead of an image
 #: (``apptainer exec instance://NAME ...``): the instance got its GPU flags, or none, when
@@ -342,6 +346,23 @@ def container_run_without_gpu(text: str) -> Optional[tuple[str, str]]:
             continue
         return match.group("tool") or match.group("hpc"), match.group("cmd").strip()[:200]
     return None
+
+
+#: An image built to use a GPU: TensorFlow's GPU images (a tag holding ``gpu``:
+#: https://www.tensorflow.org/install/docker), NVIDIA's CUDA images (``nvidia/cuda:``,
+#: https://hub.docker.com/r/nvidia/cuda) and NGC's framework images (``nvcr.io/nvidia/``,
+#: https://docs.nvidia.com/deeplearning/frameworks/user-guide/index.html), each named alone,
+#: behind ``docker.io/`` or behind Apptainer's ``docker://``.
+_GPU_IMAGE = re.compile(
+    r"(?:^|[\s/])(?:docker\.io/)?(?:tensorflow/tensorflow:[\w.-]{0,60}?gpu|nvidia/cuda:)"
+    r"|(?:^|[\s/])nvcr\.io/nvidia/"
+)
+
+
+def runs_gpu_image(command: str) -> bool:
+    """Whether a container command (as :func:`container_run_without_gpu` gives it) starts an
+    image built to use a GPU (:data:`_GPU_IMAGE`): the user meant the GPU."""
+    return _GPU_IMAGE.search(command) is not None
 
 
 def container_run_tool(text: str) -> Optional[str]:

@@ -37,6 +37,9 @@ _PRINTED = re.compile(
     # Apple's own check, `sysctl -in sysctl.proc_translated` (or -n), answers on the next line.
     r"|\bsysctl\s+-i?n\s+sysctl\.proc_translated[ \t]*\r?\n[ \t]*(?P<translated_n>[01])[ \t]*$"
     r"|\bmachdep\.cpu\.brand_string:\s*(?P<brand>Apple M\d|Intel)"
+    # `uname -m` answers on the next line: arm64 is XNU's name for Apple silicon run natively
+    # (Linux on Arm answers aarch64; a shell under Rosetta 2 answers x86_64, and says nothing).
+    r"|\buname[ \t]+-m[ \t]*\r?\n[ \t]*(?P<uname_m>arm64)[ \t]*\r?$"
 )
 #: A Mac's own words in a user's text: a macOS release or name, a Mac model with its year,
 #: Apple's chips, Rosetta, an Intel Mac.
@@ -141,6 +144,8 @@ def _printed_kind(match: re.Match[str]) -> Optional[str]:
         return None
     if match.group("kernel"):
         return INTEL if match.group("kernel") == "X86_64" else APPLE
+    if match.group("uname_m"):
+        return APPLE
     translated = match.group("translated") or match.group("translated_n")
     if translated:
         return APPLE if translated == "1" else None

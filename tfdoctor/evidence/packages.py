@@ -160,12 +160,64 @@ class Conflict(Record):
     #: package is among those installed); not the notice pip 20.3 and later prints after the
     #: install of the packages already there (``but you have``).
     planned: bool = False
+    #: ``installed``: the release of ``target`` the same pip run removed to put ``have`` in
+    #: its place ("Found existing installation: typing_extensions 4.9.0"); empty where the
+    #: log shows none.
+    replaced: str = ""
+    #: ``installed``: the TensorFlow distribution and release the same pip run installed
+    #: beside ``have`` ("Successfully installed tensorflow-2.13.0 typing-extensions-4.5.0":
+    #: ``tensorflow 2.13.0``); empty where its list names none, or not ``target`` at ``have``.
+    installed_with_tf: str = ""
 
     @property
     def requirer_named(self) -> str:
         """``tensorflow 2.3.0``, or the name alone where the version was not printed (words
         for the checking package where not even the name was)."""
         return f"{self.requirer} {self.requirer_version}".strip() or "the importing package"
+
+
+# pip's words as it removes an installed release to put another in its place
+# (src/pip/_internal/req/req_install.py, ``uninstall``: "Found existing installation: %s",
+# the distribution's name and version; https://github.com/pypa/pip/blob/23.0/src/pip/_internal/
+# req/req_install.py).
+_FOUND_INSTALLED = re.compile(
+    r"Found existing installation: (?P<dist>" + _NAME + r") (?P<version>\d+(?:\.\d+)*[\w.+]{0,20})"
+)
+
+
+def replaced_release(text: str, dist: str) -> str:
+    """The installed release of ``dist`` (a PEP 503 name) pip removed to replace it, or
+    empty."""
+    if "Found existing installation" not in text:
+        return ""
+    return next(
+        (
+            m.group("version")
+            for m in _FOUND_INSTALLED.finditer(text)
+            if normalize_name(m.group("dist")) == dist
+        ),
+        "",
+    )
+
+
+#: pip's list of what one run installed (commands/install.py: "Successfully installed %s",
+#: each item ``name-version``).
+_INSTALLED_LIST = re.compile(r"^[ \t]*Successfully installed (?P<list>[^\n]{1,4000})", re.M)
+
+
+def _installed_with_tf(text: str, target: str, have: str) -> str:
+    """The TensorFlow distribution and release (``tensorflow 2.13.0``) a "Successfully
+    installed" list of ``text`` names beside ``target`` at ``have``: the run that installed
+    TensorFlow put that release of ``target`` in; empty where no list does."""
+    if "Successfully installed" not in text:
+        return ""
+    for match in _INSTALLED_LIST.finditer(text):
+        items = [item.rsplit("-", 1) for item in match.group("list").split()]
+        pairs = [(normalize_name(i[0]), i[1]) for i in items if len(i) == 2]
+        tf = next((f"{n} {v}" for n, v in pairs if n in TF_DISTRIBUTIONS), "")
+        if tf and (target, have) in pairs:
+            return tf
+    return ""
 
 
 def _spec(text: str) -> str:
@@ -195,6 +247,8 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                         kind,
                         have,
                         planned=kind == "installed" and bool(m["will"]),
+                        replaced=replaced_release(text, target) if have else "",
+                        installed_with_tf=_installed_with_tf(text, target, have) if have else "",
                     )
                 )
         if "Requirement.parse(" in text or "distribution was not found" in text:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Optional
 
-from tfdoctor.evidence.packages import normalize_name
+from tfdoctor.evidence.packages import normalize_name, replaced_release
 from tfdoctor.modules import distribution_of
 from tfdoctor.records import Record, record
 
@@ -432,15 +432,34 @@ _BUILD_FAILED = re.compile(
     r"Failed building wheel for (?P<one>" + _NAME + ")"
     r"|Could not build wheels for (?P<many>[A-Za-z0-9][A-Za-z0-9_., -]*?)"
     r"(?:, which is required| which use PEP 517|\s*$)"
+    # The same summary from pip 24.1 on, the names in parentheses (commands/install.py), and
+    # pip 25's box of it, the names after its arrow (exceptions.py, InstallWheelBuildError,
+    # "failed-wheel-build-for-install"; https://github.com/pypa/pip/blob/25.0/src/pip/
+    # _internal/exceptions.py). Without names, the archive downloaded before is the one.
+    r"|Failed to build installable wheels for some pyproject\.toml based projects"
+    r"(?:[ \t]*\((?P<installable>[^)\n]{1,300})\)"
+    r"|[ \t]*\r?\n[^\n]{0,10}?\u2570\u2500>[ \t]*(?P<arrowed>[^\n]{1,300}))?"
     # pip's summary starts its line or follows pip's own "ERROR: "; after another label
     # ("Reason: INTERNAL: Failed to build TensorRT engine", TF-TRT's fallback warning) the
     # words are that program's status, not a list of distributions.
     r"|(?:(?<=ERROR: )|(?<!\w: ))Failed to build (?P<listed>[A-Za-z0-9][A-Za-z0-9_. -]*?)\s*$"
     r"|(?P<step>Getting requirements to build wheel|Preparing metadata \(pyproject\.toml\)"
-    r"|Building wheel for \S+ \(pyproject\.toml\)|python setup\.py egg_info)"
+    r"|Building wheel for \S+ \(pyproject\.toml\)|python setup\.py (?:egg_info|bdist_wheel))"
     r" did not run successfully"
+    # The same steps' progress lines, which a paste may keep without the box below them: pip
+    # runs each hook under a spinner named for it that ends "... error" where it failed
+    # (utils/subprocess.py, runner_with_spinner_message; cli/spinners.py, open_spinner;
+    # https://github.com/pypa/pip/blob/23.0/src/pip/_internal/utils/subprocess.py). They name
+    # no distribution: the archive downloaded before them is the one built.
+    r"|(?:Getting requirements to build wheel|Preparing metadata \((?:pyproject\.toml|setup\.py)\))"
+    r" \.\.\. error"
     r"|(?:Building wheel for|Running setup\.py install for) (?P<progress>" + _NAME + ")"
-    r"(?: \((?:setup\.py|pyproject\.toml)\))? \.\.\. error"
+    r"(?: \((?:setup\.py|pyproject\.toml)\))?(?: \.\.\. error| did not run successfully)"
+    # pip 22's box where its `setup.py install` fallback failed too, the package after its
+    # arrow (exceptions.py, LegacyInstallFailure, "legacy-install-failure";
+    # https://github.com/pypa/pip/blob/22.3/src/pip/_internal/exceptions.py).
+    r"|Encountered error while trying to install package\.[ \t]*\r?\n[^\n]{0,10}?\u2570\u2500>"
+    r"[ \t]*(?P<legacy>" + _NAME + ")"
     r"|Complete output from command [^\n]{0,400}?" + _BUILD_DIR.format("complete") + r"setup\.py"
     r"|failed with error code \d+ in \S{0,200}?"
     + _BUILD_DIR.format("code")
@@ -460,6 +479,7 @@ _BUILD_WORDS = (
     "Complete output from command",
     "failed with error code",
     "Command errored out with exit status",
+    "Encountered error while trying to install package",
 )
 # setup.py's own output while it builds an extension package, which pip shows when the build
 # fails (or with -v): "creating build/lib.linux-armv7l-3.6/h5py", "copying h5py/x.py ->
@@ -574,7 +594,15 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
         ]
         found: list[tuple[int, str, str]] = []
         for match in _BUILD_FAILED.finditer(text) if failed else ():
-            named = match.group("one") or match.group("many") or match.group("listed") or ""
+            named = (
+                match.group("one")
+                or match.group("many")
+                or match.group("installable")
+                or match.group("arrowed")
+                or match.group("legacy")
+                or match.group("listed")
+                or ""
+            )
             dists = [normalize_name(d) for d in re.split(r"[\s,]+", named) if d]
             folder = (
                 match.group("progress")
@@ -611,7 +639,7 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                     python,
                     system[0] if system else "",
                     failed or _FAILED_WORDS.search(text) is not None,
-                    _replaced_release(text, dist),
+                    replaced_release(text, dist),
                     _backtracked(text, dist),
                     *_requirer(collected, dist),
                 )
@@ -621,30 +649,11 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
     return out
 
 
-# pip's words when it removes an installed release to install another in its place
-# (src/pip/_internal/req/req_install.py, ``uninstall``: "Found existing installation: %s",
-# the distribution's name and version; https://github.com/pypa/pip/blob/23.0/src/pip/_internal/
-# req/req_install.py), and when its resolver goes back over a package's releases
+# pip's words when its resolver goes back over a package's releases
 # (src/pip/_internal/resolution/resolvelib/reporter.py: "pip is looking at multiple versions of
-# {package_name} to determine which version is compatible with other requirements").
-_FOUND_INSTALLED = re.compile(
-    r"Found existing installation: (?P<dist>" + _NAME + r") (?P<version>\d+(?:\.\d+)*[\w.+]{0,20})"
-)
+# {package_name} to determine which version is compatible with other requirements"); those as
+# it removes an installed release are read by evidence.packages.replaced_release.
 _LOOKING_AT = re.compile(r"pip is looking at multiple versions of (?P<dist>" + _NAME + ")")
-
-
-def _replaced_release(text: str, dist: str) -> str:
-    """The installed release of ``dist`` pip removed to replace it, or empty."""
-    if "Found existing installation" not in text:
-        return ""
-    return next(
-        (
-            m.group("version")
-            for m in _FOUND_INSTALLED.finditer(text)
-            if normalize_name(m.group("dist")) == dist
-        ),
-        "",
-    )
 
 
 def _backtracked(text: str, dist: str) -> bool:

@@ -21,7 +21,19 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Optional
 
 from tfdoctor.evidence.packages import normalize_name, plugin_dist
-from tfdoctor.evidence.pyerrors import MissingModule, MissingName, missing_module, missing_name
+from tfdoctor.evidence.pyerrors import (
+    CircularImport,
+    MissingAttribute,
+    MissingModule,
+    MissingName,
+    attribute_owner,
+    circular_import,
+    imported_from,
+    missing_attribute,
+    missing_module,
+    missing_name,
+    r_interface,
+)
 from tfdoctor.modules import modules
 from tfdoctor.records import Record, record
 
@@ -138,6 +150,10 @@ class Traceback(Record):
     #: up to see its traceback):`` on the line above, or before the message on its own line):
     #: the innermost one named, whose import raised it. Empty where none is shown.
     wrapper: str = ""
+    #: The front-end whose words wrap the exception: ``reticulate`` where R code asked Python
+    #: (the R interfaces' ``Error in py_get_attr_impl(...) :`` above it, R's ``error: `` before
+    #: it, or reticulate's own ``Python module X was not found.``); empty for Python's own.
+    front_end: str = ""
 
     @property
     def name(self) -> str:
@@ -155,6 +171,36 @@ class Traceback(Record):
         """The name the message says a ``from M import X`` did not find (CPython's ``cannot
         import name 'X' from 'M'``), or None where it says no such thing."""
         return missing_name(self.message)
+
+    @property
+    def missing_attribute(self) -> Optional[MissingAttribute]:
+        """The attribute the message says a lookup did not find (CPython's ``module 'x' has
+        no attribute 'y'``, ``'X' object has no attribute 'y'``), or None."""
+        return missing_attribute(self.message)
+
+    @property
+    def circular_import(self) -> Optional[CircularImport]:
+        """The name the message says was asked of a module still importing (3.8's ``from
+        partially initialized module``), or None."""
+        return circular_import(self.message)
+
+    @property
+    def innermost_code(self) -> str:
+        """The source line printed for the innermost frame (or, with no frames, the one a
+        paste kept above the exception); empty where none was printed."""
+        return self.frames[-1].code if self.frames else self.code
+
+    def attribute_module(self, aliases: Optional[Mapping[str, str]] = None) -> str:
+        """The module a missing attribute was asked of: the message's, else (Python 2's
+        ``'module' object``) the module the innermost source line writes it on, its first
+        word resolved by ``aliases`` (the log's imports) or the universal ``tf``; ""
+        where neither says."""
+        attribute = self.missing_attribute
+        if attribute is None or not attribute.module:
+            return ""
+        if attribute.owner:
+            return attribute.owner
+        return attribute_owner(self.innermost_code, attribute.name, dict(aliases or {}))
 
 
 @record
@@ -290,6 +336,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                     code="" if built or statement else _code_above(text, line_start),
                     wrapper=_wrapper_in(message)
                     or ("" if built else _wrapper_of(text, line_start, match.start())),
+                    front_end=_front_end(text, line_start, match.group(0)),
                 )
             )
             frames.clear()
@@ -394,13 +441,10 @@ def _import_source(message: str, code: str) -> str:
     missing = missing_name(message)
     if missing is None or not missing.bare_alone or not code:
         return message
-    name = missing.name
-    found = re.match(r"\s*from\s+(?P<module>[\w.]+)\s+import\b(?P<names>.*)$", code)
-    if found is None or not re.search(rf"\b{re.escape(name)}\b", found.group("names")):
-        return message
-    if found.group("module").startswith("."):
-        return message  # a relative import: the module's full name is not on the line
-    return f"cannot import name '{name}' from '{found.group('module')}'"
+    module = imported_from(code, missing.name)
+    if not module or module.startswith("."):
+        return message  # no such statement, or a relative import: no full name on the line
+    return f"cannot import name '{missing.name}' from '{module}'"
 
 
 #: Keras' wrapper of an exception raised inside a layer's call: the first line of the message
@@ -460,6 +504,9 @@ _BARE = re.compile(
     r"|(?P<module>No module named ([`'\"\u2018\u201c])[\w.]+[`'\"\u2019\u201d])"
     r"|(?P<name>cannot import name ([`'\"\u2018\u201c])\w+[`'\"\u2019\u201d] from "
     r"([`'\"\u2018\u201c])[\w.]+[`'\"\u2019\u201d](?: \([^\n)]*\))?)"
+    # reticulate's words for a module the R interfaces import lazily whose import raised
+    # (R/python.R, py_resolve_module_proxy), after R's "Error in ...: " or "Error: ".
+    r"|(?:Error(?: in [^:\n]{0,200})?: )(?P<reticulate>Python module [\w.]+ was not found\.)"
     # Keras 3's refusal of a layer that is not its own (models/sequential.py), quoted alone.
     r"|(?P<refusal>Only instances of `?keras\.(?:Layer|Model)`? can be added to a \w+ model)"
     r")[ \t.]*$",
@@ -471,8 +518,16 @@ _BARE_TYPES = {
     "module": "ModuleNotFoundError",
     "name": "ImportError",
     "refusal": "ValueError",
+    # R's condition: reticulate does not say what the import raised.
+    "reticulate": "Error",
 }
-_BARE_WORDS = ("has no attribute", "No module named", "cannot import name", "Only instances of")
+_BARE_WORDS = (
+    "has no attribute",
+    "No module named",
+    "cannot import name",
+    "Only instances of",
+    "was not found.",
+)
 
 
 #: A lazy module's words for a submodule that failed to import, the error's own message after
@@ -495,6 +550,22 @@ def _wrapper_of(text: str, line_start: int, message_start: int) -> str:
         above = text[begin : line_start - 1][-1000:].rstrip()
         found = [m for m in _LAZY_WRAPPER.finditer(above) if m.end() == len(above)]
     return found[-1].group("module") if found else ""
+
+
+#: R's condition details before an exception reticulate passes on (``  error: ImportError:``).
+_R_ERROR = re.compile(r"[ \t]*error:[ \t]")
+
+
+def _front_end(text: str, line_start: int, line: str) -> str:
+    """``reticulate`` where R's words wrap the exception line ``line`` (starting at
+    ``line_start``): R's ``error: `` before it, or R's ``Error in py_...(...) :`` of the
+    reticulate call that asked Python on the line above; else empty."""
+    if _R_ERROR.match(line):
+        return "reticulate"
+    if line_start <= 0 or "Error in py_" not in text[max(0, line_start - 400) : line_start]:
+        return ""
+    above = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
+    return "reticulate" if r_interface(above) is not None else ""
 
 
 def _wrapper_in(message: str) -> str:
@@ -526,7 +597,14 @@ def _bare_messages(text: str, where: Optional[object], out: list[Traceback]) -> 
         line_start = text.rfind("\n", 0, match.start()) + 1
         wrapper = _wrapper_of(text, line_start, match.start(kind))
         out.append(
-            Traceback(str(place), _BARE_TYPES[kind], message, warned=warned, wrapper=wrapper)
+            Traceback(
+                str(place),
+                _BARE_TYPES[kind],
+                message,
+                warned=warned,
+                wrapper=wrapper,
+                front_end="reticulate" if kind == "reticulate" else "",
+            )
         )
         if len(out) >= MAX_TRACEBACKS:
             break

@@ -17,7 +17,15 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import first_keras3_line
-from tfdoctor.evidence.pyerrors import missing_module, missing_name
+from tfdoctor.evidence.pyerrors import (
+    MissingAttribute,
+    NameAsked,
+    missing_attribute,
+    missing_module,
+    missing_name,
+    name_asked,
+    suggestion,
+)
 from tfdoctor.evidence.traceback import (
     Inferred,
     Traceback,
@@ -66,7 +74,19 @@ from tfdoctor.scan.api import (
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
 from tfdoctor.scan.rules import Rule
 
-_NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute\s*'(?P<attr>\w+)'")
+
+def _module_attribute(message: str) -> Optional[MissingAttribute]:
+    """The attribute a module the message names lacks (CPython 3.5's ``module 'x' has no
+    attribute 'y'``, :mod:`tfdoctor.evidence.pyerrors`' reading), or None; None too for a
+    module still importing (an import cycle: 3.8's ``partially initialized module``, 3.13's
+    ``consider renaming ... a library you intended to import``), whose name no release
+    lacks."""
+    found = missing_attribute(message)
+    if found is None or not found.module or not found.owner or found.partial:
+        return None
+    return found
+
+
 #: A quoted dotted name as a user retyped it, with blanks inside the quotes (``'keras. utils'``,
 #: ``' PyDataset '``): Python never prints a name so, and reading it without them is safe.
 _RETYPED_NAME = re.compile(r"'[ \t]*(\w+(?:[ \t]*\.[ \t]*\w+)*)[ \t]*'")
@@ -86,18 +106,9 @@ def _as_printed(message: str) -> str:
     return _RETYPED_NAME.sub(lambda m: "'" + re.sub(r"[ \t]+", "", m.group(1)) + "'", message)
 
 
-#: Python 2's words for a module's missing attribute: the module is not named, the source line
-#: the traceback printed is what says which (``tf.placeholder(...)``).
-_PY2_NO_ATTRIBUTE = re.compile(r"^'module' object has no attribute '(?P<attr>\w+)'")
-#: Python's words for a class's missing attribute (CPython Objects/typeobject.c,
-#: type_getattro: "type object '%.100s' has no attribute '%U'"): a class method or class
-#: attribute asked of the class itself (``tf.lite.TFLiteConverter.from_keras_model_file``).
-_NO_CLASS_ATTRIBUTE = re.compile(r"type object '(?P<cls>\w+)' has no attribute '(?P<attr>\w+)'")
 #: The suffixes TensorFlow gives a class of one release's API where the public name has none
 #: (lite.py's TFLiteConverterV2 is tf.lite.TFLiteConverter in TensorFlow 2).
 _RELEASE_SUFFIX = re.compile(r"V[12]$")
-# `'Sequential' object has no attribute 'fit_generator'`: a method a class no longer has.
-_NO_METHOD = re.compile(r"'(?P<cls>\w+)' object has no attribute '(?P<attr>\w+)'")
 _KEYWORD = re.compile(
     r"got an unexpected keyword argument '(?P<kw>\w+)'"
     r"|Argument\(s\) not recognized: \{'(?P<kw2>\w+)'"
@@ -163,22 +174,22 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     message = _as_printed(tb.message)
     if own_module_missing(tb) or keras_own_missing(tb):
         return None  # TensorFlow's or Keras' own import of its own module: no use of an API
-    match = _NO_ATTRIBUTE.search(message)
-    if match is not None and _V1_API_MODULE.match(match.group("module")):
+    lacks = _module_attribute(message)
+    if lacks is not None and _V1_API_MODULE.match(lacks.owner):
         return None  # TensorFlow 1's own module, printed: a 1.x release (_tf2_name_under_tf1)
-    if match is not None:
-        served = public_name(match.group("module")) or ".python."
-        if ".python." in match.group("module") and ".python." in f".{served}.":
+    if lacks is not None:
+        served = public_name(lacks.owner) or ".python."
+        if ".python." in lacks.owner and ".python." in f".{served}.":
             # The private module itself imported: no rule about its removal applies, and
             # what it lacks is no API (explain.packages' private_api_findings judges it).
             return None
-        aliased = _keras_alias(knowledge, match.group("module"), match.group("attr"), tb)
+        aliased = _keras_alias(knowledge, lacks.owner, lacks.name, tb)
         if aliased is not None:
             return aliased
-        found = _named(knowledge, match.group("module"), match.group("attr"))
+        found = _named(knowledge, lacks.owner, lacks.name)
         if found is not None:
-            found = _module_imported(knowledge, match.group("module"), *found, tb=tb)
-        return found or _written(tb, knowledge, match.group("attr"))
+            found = _module_imported(knowledge, lacks.owner, *found, tb=tb)
+        return found or _written(tb, knowledge, lacks.name)
     asked = missing_name(message)
     if asked is not None and not asked.module:
         asked = None  # Python 2's and 3.6's words name no module: read below
@@ -209,9 +220,8 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     if gone is not None and gone.python2_alone and _tensorflow_tail(tb, gone.name):
         head, _, last = f"tensorflow.{gone.name}".rpartition(".")
         return _named(knowledge, head, last)
-    match = _PY2_NO_ATTRIBUTE.search(message)
-    if match is not None:
-        attr = match.group("attr")
+    attr = _py2_attribute(message)
+    if attr is not None:
         found = _written(tb, knowledge, f".{attr}")
         # The line's first broken use must be the missing attribute itself, not another name
         # of the same line (tf.random_uniform beside the missing tf.Variable).
@@ -247,13 +257,15 @@ def _member_use(
 ) -> Optional[tuple[str, Verdict]]:
     """Scan's verdict on a member missing from a class (``type object 'X' has no attribute``)
     or from an object of one (``'X' object has no attribute``), or None."""
-    match = _NO_CLASS_ATTRIBUTE.search(message)
-    if match is not None:
-        return _class_member(tb, knowledge, match.group("cls"), match.group("attr"))
-    match = _NO_METHOD.search(message)
-    if match is None:
+    lacks = missing_attribute(message)
+    if lacks is None:
         return None
-    cls, attr = match.group("cls"), match.group("attr")
+    if lacks.kind == "type":
+        return _class_member(tb, knowledge, lacks.owner, lacks.name)
+    if lacks.kind == "module" and not lacks.module_object:
+        return None  # a module's words: api_use read them
+    # Python 2's 'module' object is an object of the type named ``module`` to these rules.
+    cls, attr = lacks.owner or "module", lacks.name
     verdict = knowledge.member(cls, attr)
     if verdict is not None:
         return f"{cls}.{attr}", verdict
@@ -721,7 +733,14 @@ def api_findings(
             # (explain.packages' shadowed_module_findings names the file). Python 2's bare
             # "'module' object has no attribute" reads the same.
             continue
-        found = _early_release(tb, m, tf_version, reinstalled) or api_use(tb, knowledge)
+        if tb.circular_import is not None:
+            # A name asked of a module still importing (an import cycle: 3.8's "partially
+            # initialized module", 3.13's "consider renaming ... a library you intended to
+            # import"): the module may well have it, so no release lacks it.
+            continue
+        found = _early_release(tb, m, tf_version, reinstalled) or api_use(
+            tb, _python2_bound(tb, knowledge, m, tf_version)
+        )
         if found is None:
             found = (
                 _added_later(tb, knowledge, m, tf_version)
@@ -948,7 +967,14 @@ def _api_finding(
             f"the line before {verdict.release}.",
             fix.commands,
         )
-    return _verdict_finding(name, verdict, "\n".join(detail), fix)
+    return _verdict_finding(name, verdict, "\n".join(detail), _front_end_fix(tb, fix))
+
+
+def _front_end_fix(tb: Traceback, fix: Fix) -> Fix:
+    """``fix``, said for R where R code asked Python (the R interfaces' words wrap the error:
+    the TensorFlow that raised it is in the Python reticulate loaded, which R's own calls show
+    and install into); ``fix`` itself for Python's own."""
+    return causes.notebook.r_interface_fix(fix) if tb.front_end == "reticulate" else fix
 
 
 #: TensorFlow distributions with a release of the last Keras 2 line under their own name.
@@ -1008,10 +1034,6 @@ _KERAS2_PRINTED = re.compile(
     r"^(?:keras\.api\._v[12]\.keras|tensorflow(?:_core)?\.python\.keras|tf_keras)(?:\.|$)"
 )
 #: The module an exception's message names as the one that lacks a name or a submodule.
-_PRINTED_MODULE = re.compile(
-    r"module '(?P<a>[\w.]+)' has no attribute|cannot import name '\w+' from '(?P<b>[\w.]+)'"
-    r"|No module named '(?P<c>[\w.]+)'"
-)
 #: The module path only a Keras 3 prints: the tf.keras it serves from TensorFlow 2.16
 #: (keras-team/keras v3.0.0: keras/api/_tf_keras/keras/). Not its own tree, ``keras.src``,
 #: which Keras 2.13 to 2.15 print too (their sources moved under keras/src/ in 2.13).
@@ -1022,10 +1044,8 @@ def _printed_module(tb: Traceback) -> str:
     """The module the exception's message names as the one at work: the module lacking a
     name, or the package above a submodule not found (``No module named 'a.b.c'``: a.b
     imported, and lacks c); empty where it names none."""
-    match = _PRINTED_MODULE.search(_as_printed(tb.message))
-    if match is None:
-        return ""
-    return match.group("a") or match.group("b") or match.group("c").rpartition(".")[0]
+    asked = name_asked(_as_printed(tb.message))
+    return asked.module if asked is not None else ""
 
 
 def _first_keras3(m: Machine) -> tuple[int, ...]:
@@ -1515,11 +1535,10 @@ def _keras2_moved(tb: Traceback) -> Optional[tuple[str, Verdict]]:
     sequence`` has no ``pad_sequences``) that a later Keras 2 keeps in another module and
     exports under public names (keras.utils.pad_sequences): ``import keras`` of 2.6 to 2.12 is
     Keras' implementation, whose modules moved between releases; the public name stays."""
-    match = _KERAS_NAME.search(_as_printed(tb.message))
-    if match is None:
+    asked = _keras_name(tb)
+    if asked is None:
         return None
-    module = match.group("m1") or match.group("m2")
-    attr = match.group("a1") or match.group("a2")
+    module, attr = asked.module, asked.name
     # Two of Keras 2's modules exporting one public name: it moved between the releases the
     # listing was read from (keras.preprocessing.sequence's pad_sequences is
     # keras.utils.data_utils' from 2.9).
@@ -1553,18 +1572,36 @@ def _keras2_moved(tb: Traceback) -> Optional[tuple[str, Verdict]]:
 #: (1.13 to 1.15; ``tensorflow_core._api.v1`` in 1.15) is that release's ``tf.random``. In
 #: TensorFlow 2 the same tree is ``tensorflow._api.v2.compat.v1``: the name shows a 1.x release.
 _V1_API_MODULE = re.compile(r"^tensorflow(?:_core)?\._api\.v1(?P<rest>(?:\.\w+)*)$")
-#: A name missing from a module of TensorFlow, or a module of TensorFlow's missing (Python's
-#: ModuleNotFoundError: "No module named 'tensorflow.compat.v2'").
-_TF_NAME = re.compile(
-    r"module '(?P<m1>tensorflow(?:_core)?(?:\.\w+)*)' has no attribute\s*'(?P<a1>\w+)'"
-    r"|cannot import name '(?P<a2>\w+)' from '(?P<m2>tensorflow(?:_core)?(?:\.\w+)*)'"
-    r"|No module named '(?P<m3>tensorflow(?:\.\w+)+)'"
-)
-#: A name asked of a module of TensorFlow that imported (AttributeError, ImportError's
-#: "cannot import name"), not a module of TensorFlow's missing.
-_TF_NAME_ASKED = re.compile(
-    r"module 'tensorflow(?:\.\w+)*' has no attribute|cannot import name '\w+' from 'tensorflow"
-)
+#: TensorFlow's own module trees: ``tensorflow``, and 2.0's and 2.1's ``tensorflow_core``.
+_TF_TREE = re.compile(r"^tensorflow(?:_core)?(?:\.|$)")
+#: The ``tensorflow`` package and its modules.
+_TOP_TF = re.compile(r"^tensorflow(?:\.|$)")
+
+
+def _tf_name(message: str) -> Optional[NameAsked]:
+    """A name missing from a module of TensorFlow, or a module of TensorFlow's missing
+    (Python's ModuleNotFoundError: "No module named 'tensorflow.compat.v2'"), as the evidence
+    layer reads Python's words; None otherwise."""
+    asked = name_asked(message)
+    if asked is None or _TF_TREE.match(asked.module) is None:
+        return None
+    if asked.wording == "submodule" and _TOP_TF.match(asked.module) is None:
+        return None  # a submodule of 2.0's tensorflow_core: not the public API's name
+    return asked
+
+
+def _tf_name_asked(message: str) -> bool:
+    """Whether ``message`` says a module of TensorFlow that imported lacks a name
+    (AttributeError, ImportError's "cannot import name"), not that a module of TensorFlow's
+    is missing."""
+    asked = name_asked(message)
+    if asked is None or asked.wording == "submodule":
+        return False
+    if asked.wording == "import":
+        return asked.module.startswith("tensorflow")
+    return _TOP_TF.match(asked.module) is not None
+
+
 #: A tensorflow.py or tensorflow/__init__.py a frame runs: a module of that name, which shadows
 #: TensorFlow unless it is the installed one.
 _OWN_TENSORFLOW = re.compile(r"(?:^|[/\\])tensorflow(?:\.py|[/\\]__init__\.py)$")
@@ -1626,23 +1663,23 @@ def _tf_name_missing(
     """(public name, module as printed, its match as 1.x's generated API) of a name an
     exception says TensorFlow's public API lacks, where the TensorFlow may be a 1.x release and
     the caller is not an installed package; None otherwise."""
-    match = _TF_NAME.search(_as_printed(tb.message))
-    if match is None:
+    asked = _tf_name(_as_printed(tb.message))
+    if asked is None:
         return None
     if tf_version is not None and version_key(tf_version) >= (2, 0):
         return None  # a 2.x release lacks it: _added_later's question
     if tb.frames and installed_package(tb.frames[-1].path) is not None:
         return None  # an installed package asked: a caller of another release (packages.py)
-    if match.group("m3"):
+    if asked.wording == "submodule":
         # A module of the public API missing (tf.compat.v2 before 1.14): itself the name; a
         # module every listed 1.x line has (tensorflow.contrib) is missing for another reason.
         # (Spelled as imported: public_name folds tf.compat.v2 into tf, the API it serves.)
-        module = match.group("m3")
+        module = f"{asked.module}.{asked.name}"
         whole = "tf" + module[len("tensorflow") :]
         if ".python." in f"{whole}." or whole.startswith("tf._"):
             return None  # the private tree: no public API's release
         return whole, module, None
-    module, attr = match.group("m1") or match.group("m2"), match.group("a1") or match.group("a2")
+    module, attr = asked.module, asked.name
     v1 = _V1_API_MODULE.match(module)
     if v1 is not None:
         public: Optional[str] = "tf" + v1.group("rest")
@@ -1724,10 +1761,17 @@ def _tf1_added_later(
     )
 
 
-#: Words that say the module asked is not a release's whole API: Python's "partially
-#: initialized module" of a circular import, and ImportError's "(unknown location)" of an
-#: empty namespace folder an uninstall left.
-_NOT_THE_RELEASE = re.compile(r"partially initialized module|circular import|\(unknown location\)")
+def _not_the_release(tb: Traceback) -> bool:
+    """Whether ``tb``'s message says the module asked is not a release's whole API: a module
+    still importing (an import cycle, :attr:`Traceback.circular_import`: 3.8's and 3.13's
+    words), or ImportError's ``(unknown location)`` of an empty namespace folder an uninstall
+    left (:attr:`Traceback.missing_name`'s path)."""
+    asked = tb.missing_name
+    return tb.circular_import is not None or (
+        asked is not None and asked.path.startswith("unknown location")
+    )
+
+
 #: Files only TensorFlow 2 has (its generated API tree, 1.15 to 2.0's tensorflow_core, the
 #: lazy loader of its keras): a frame in them shows a release newer than the listings' oldest.
 _TF2_TREE = re.compile(r"_api[/\\]v2[/\\]|tensorflow_core[/\\]|keras_lazy_loader")
@@ -1743,15 +1787,14 @@ def _py2_tf_name_missing(
     (``'module' object has no attribute 'data'``), where the source line the traceback
     printed for the innermost frame writes it on TensorFlow's public API (``tf.data.Dataset``);
     None otherwise, as _tf_name_missing."""
-    match = _PY2_NO_ATTRIBUTE.search(_as_printed(tb.message))
-    if match is None:
+    attr = _py2_attribute(_as_printed(tb.message))
+    if attr is None:
         return None
     if tf_version is not None and version_key(tf_version) >= (2, 0):
         return None
     if tb.frames and installed_package(tb.frames[-1].path) is not None:
         return None  # an installed package asked: a caller of another release (packages.py)
     code = tb.frames[-1].code if tb.frames else tb.code
-    attr = match.group("attr")
     for written in _TF_WRITTEN.finditer(code or ""):
         parts = written.group(1).split(".")[1:]
         if attr in parts and not parts[0].startswith("_"):
@@ -1911,7 +1954,7 @@ def _older_than_listings(
     name every listed line of 1.x and 2.x has: the TensorFlow that raised it is older than the
     listings, and the code was written for a newer one. The listings do not say which earlier
     release brought the name, so the fix names their oldest line, never an earlier one."""
-    if _NOT_THE_RELEASE.search(tb.message):
+    if _not_the_release(tb):
         return None  # a module half imported, or an empty folder: not the release's API
     missing = _tf_name_missing(tb, tf_version) or _py2_tf_name_missing(tb, tf_version)
     if missing is None:
@@ -1934,7 +1977,7 @@ def _older_than_listings(
         this = f"this TensorFlow ({tf_version}) is older than {oldest}"
     else:
         message = _as_printed(tb.message)
-        if not (_TF_NAME_ASKED.search(message) or _PY2_NO_ATTRIBUTE.search(message)):
+        if not (_tf_name_asked(message) or _py2_attribute(message)):
             return None  # a module missing (No module named ...) says less of the release
         if name.count(".") == 1 and name[len("tf.") :] in _SINCE_FIRST_RELEASE:
             return None  # in every release since the first: no whole TensorFlow (hollow)
@@ -1999,7 +2042,7 @@ def _early_release(
     else any release. Removed: the code is older than the TensorFlow (its new name, or the last
     release with it); added: the TensorFlow is older than the code (the first release with it);
     away for a while: the name of those releases, or the release that brought it back."""
-    if _NOT_THE_RELEASE.search(tb.message):
+    if _not_the_release(tb):
         return None
     early = load_early()
     missing = (
@@ -2109,10 +2152,6 @@ def _early_release(
 #: A frame of a Python 2 interpreter: its library folder (``/usr/lib/python2.7/``,
 #: ``C:\\Python27\\``).
 _PY2_PATH = re.compile(r"[/\\][Pp]ython2(?:\.\d+)?[/\\]|[/\\]Python2\d[/\\]")
-#: Python's suggestion after an AttributeError, which Python 3.10 brought ("module 'x' has
-#: no attribute 'y'. Did you mean: 'z'?": CPython's Lib/traceback.py, _compute_suggestion_error,
-#: What's New in Python 3.10, "AttributeErrors").
-_SUGGESTION = re.compile(r"\. Did you mean: '\w+'\?\s*$")
 
 
 def _python2_shown(tb: Traceback, m: Machine) -> bool:
@@ -2122,11 +2161,25 @@ def _python2_shown(tb: Traceback, m: Machine) -> bool:
     Python the log's paths show."""
     message = _as_printed(tb.message)
     return (
-        _PY2_NO_ATTRIBUTE.search(message) is not None
+        _py2_attribute(message) is not None
         or ((gone := missing_module(message)) is not None and gone.python2_alone)
         or (m.python_version or "").startswith("2.")
         or any(_PY2_PATH.search(f.path) for f in tb.frames)
     )
+
+
+def _python2_bound(
+    tb: Traceback, knowledge: ApiKnowledge, m: Machine, tf_version: Optional[str]
+) -> ApiKnowledge:
+    """``knowledge`` judging for the newest TensorFlow line with wheels for Python 2 (2.1, from
+    the matrix), where the log shows Python 2 ran the code and no TensorFlow: no later release
+    ran there, so a verdict about a later one (Keras 3's, under 2.16 on) cannot be what raised
+    (``tf.nn.rnn_cell`` under Python 2 is TensorFlow 2.0's or 2.1's move to tf.compat.v1, not
+    Keras 3). ``knowledge`` itself otherwise, or where the matrix does not say."""
+    if tf_version is not None or not _python2_shown(tb, m):
+        return knowledge
+    last = _last_release_for(m, "2.7", 2)
+    return knowledge if last is None else knowledge.at(".".join(last.split(".")[:2]))
 
 
 def _release_pythons(m: Machine, major: int) -> list[tuple[str, Mapping[str, tuple[str, ...]]]]:
@@ -2199,7 +2252,9 @@ def _older_release_unlikely(tb: Traceback, m: Machine) -> str:
             f"the log's Python is {python}, and no TensorFlow 1 release has wheels for a Python "
             f"newer than {newest}"
         )
-    if _SUGGESTION.search(tb.message):
+    if suggestion(tb.message):
+        # Python's suggestion, which Python 3.10 brought (What's New in Python 3.10,
+        # "AttributeErrors"), read by the evidence layer.
         return (
             "Python's 'Did you mean' is Python 3.10's or later, and no TensorFlow 1 release "
             f"has wheels for a Python newer than {newest or '3.7'}"
@@ -2267,9 +2322,12 @@ def _ranked_unshown(
 
 
 def _py2_attribute(message: str) -> Optional[str]:
-    """The attribute Python 2's ``'module' object has no attribute 'X'`` names, or None."""
-    match = _PY2_NO_ATTRIBUTE.search(message)
-    return match.group("attr") if match is not None else None
+    """The attribute Python 2's ``'module' object has no attribute 'X'`` names, the message
+    starting with those words, or None."""
+    lacks = missing_attribute(message)
+    if lacks is None or not lacks.module_object or lacks.before:
+        return None
+    return lacks.name
 
 
 def _bare_import_name(message: str) -> Optional[str]:
@@ -2446,7 +2504,7 @@ def _older_release_raised(tb: Traceback, name: str) -> bool:
     missing (a name every release has), no tensorflow.py of the user's own in the frames and
     no TensorFlow 2 file (as _older_than_listings reads the same)."""
     message = _as_printed(tb.message)
-    if not (_TF_NAME_ASKED.search(message) or _PY2_NO_ATTRIBUTE.search(message)):
+    if not (_tf_name_asked(message) or _py2_attribute(message)):
         return False
     if name.count(".") == 1 and name[len("tf.") :] in _SINCE_FIRST_RELEASE:
         return False
@@ -2480,11 +2538,13 @@ def _tf2_install(m: Machine) -> tuple[str, ...]:
     return causes.software.line_install(m, fits[0] if fits else "2.15")
 
 
-#: A name missing from standalone Keras' public modules.
-_KERAS_NAME = re.compile(
-    r"module '(?P<m1>keras(?:\.\w+)*)' has no attribute\s*'(?P<a1>\w+)'"
-    r"|cannot import name '(?P<a2>\w+)' from '(?P<m2>keras(?:\.\w+)*)'"
-)
+def _keras_name(tb: Traceback) -> Optional[NameAsked]:
+    """A name missing from one of standalone Keras' modules (an attribute, or a ``from``
+    import's name), as the evidence layer reads Python's words; None otherwise."""
+    asked = name_asked(_as_printed(tb.message))
+    if asked is None or asked.wording == "submodule":
+        return None
+    return asked if asked.module == "keras" or asked.module.startswith("keras.") else None
 
 
 def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict]]:
@@ -2492,10 +2552,10 @@ def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict
     release since some 3.x has (``keras.layers.MelSpectrogram``: from 3.1), read from the bundled
     listings of Keras' releases: the installed Keras is older than the code needs. A name
     Keras 3.0 already has is a Keras 2 / Keras 3 question, answered elsewhere."""
-    match = _KERAS_NAME.search(_as_printed(tb.message))
-    if match is None:
+    asked = _keras_name(tb)
+    if asked is None:
         return None
-    name = f"{match.group('m1') or match.group('m2')}.{match.group('a1') or match.group('a2')}"
+    name = f"{asked.module}.{asked.name}"
     releases = keras_releases("keras")  # newest first
     since: Optional[str] = None
     for release in releases:
@@ -2564,8 +2624,6 @@ def _keras3_name(name: str, tb: Traceback, m: Machine) -> tuple[str, Verdict]:
     )
 
 
-#: A name asked of the top-level ``tensorflow`` module itself.
-_TOP_LEVEL = re.compile(r"module 'tensorflow' has no attribute '(?P<attr>\w+)'")
 #: Python's ImportError for a name from a package imported as a namespace package: a
 #: ``tensorflow`` directory without its ``__init__.py`` (Python 3.8 on print "(unknown
 #: location)" for a module without a file, Python/ceval.c's import_from):
@@ -2699,13 +2757,14 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
         empty = _EMPTY_PACKAGE.search(tb.message)
         if empty is not None:
             return [_empty_package_finding(tb, empty.group("attr"), m)]
-        match = _TOP_LEVEL.search(_as_printed(tb.message))
-        if match is None or "partially initialized module" in tb.message:
+        # A name asked of the top-level ``tensorflow`` module itself.
+        lacks = _module_attribute(_as_printed(tb.message))
+        if lacks is None or lacks.owner != "tensorflow" or tb.circular_import is not None:
             # Python's words for a module asked while its import still runs (an import cycle,
             # Objects/moduleobject.c): not a TensorFlow whose files are missing.
             continue
-        name = f"tf.{match.group('attr')}"
-        since = _hollow_since(match.group("attr"), name, oldest, newest, lines[-1], m)
+        name = f"tf.{lacks.name}"
+        since = _hollow_since(lacks.name, name, oldest, newest, lines[-1], m)
         if since is None:
             continue
         if any(
@@ -2720,8 +2779,7 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
                 f"explain.{causes.software.TF_INSTALL_INCOMPLETE}",
                 Severity.ERROR,
                 causes.software.TF_INSTALL_INCOMPLETE,
-                f"What imported as tensorflow has no {match.group('attr')}: it is no whole "
-                "TensorFlow",
+                f"What imported as tensorflow has no {lacks.name}: it is no whole TensorFlow",
                 f"{tb.where}: {tb.type}: {tb.message}\n`{name}` is in {since}, so the module "
                 "that imported as tensorflow is not TensorFlow's: most often an install whose "
                 "files are missing, or a tensorflow folder an uninstall left empty; else a "
@@ -2780,14 +2838,14 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
     printed, names the module; None for any other exception, a module of the package's own
     import (an incomplete install, read elsewhere), or the package itself missing."""
     message = _as_printed(tb.message)
-    if _NOT_THE_RELEASE.search(message) or own_module_missing(tb) or keras_own_missing(tb):
+    if _not_the_release(tb) or own_module_missing(tb) or keras_own_missing(tb):
         return None
     module, attr = "", ""
     gone = missing_module(message)
     asked = missing_name(message)
-    match = _NO_ATTRIBUTE.search(message)
-    if match is not None:
-        module, attr = match.group("module"), match.group("attr")
+    lacks = _module_attribute(message)
+    if lacks is not None:
+        module, attr = lacks.owner, lacks.name
     elif asked is not None and asked.module:
         module, attr = asked.module, asked.name
     elif gone is not None and gone.quoted:
@@ -2928,7 +2986,7 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
             causes.code.API_REMOVED,
             f"`{name}`: {causes.CAUSES[causes.code.API_REMOVED].title}",
             "\n".join(detail),
-            Fix(text, m.pip(f"show {dists}")),
+            _front_end_fix(tb, Fix(text, m.pip(f"show {dists}"))),
             causes.CAUSES[causes.code.API_REMOVED].links,
         )
     )

@@ -30,6 +30,7 @@ from tfdoctor.explain.containers import (
 from tfdoctor.explain.devices import unlisted_gpu_findings
 from tfdoctor.explain.drivers import (
     _container_libcuda_candidate,
+    _legacy_gpu_candidate,
     _settle_wsl1,
     _settle_wsl2,
     _slow_start_on_gpu,
@@ -144,6 +145,17 @@ from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signatures
+
+
+def _settle_locked_wrapper(
+    wrapper: Optional[Finding], findings: dict[str, Finding]
+) -> Optional[Finding]:
+    """The locked install without TensorFlow's wrapper (:func:`locked_without_wrapper`), where
+    it is sure, in place of "not installed": the installer did install ``tensorflow``, and
+    installing it again with pip (that finding's fix) leaves the wrapper out again."""
+    if wrapper is not None and wrapper.severity is Severity.ERROR:
+        findings.pop(f"explain.{causes.software.TF_NOT_INSTALLED}", None)
+    return wrapper
 
 
 def _settle_environment(
@@ -325,7 +337,11 @@ def _cause_finding(
         fix = _without_extra_installs(fix)
     elif fix is not None and not own and m.platform is None:
         fix = _extra_for_unknown_architecture(fix)
-    gpu = _gpu_shown(m, r)
+    # A GPU image started without the GPU flag shows the GPU was meant for the container,
+    # as a GPU the log shows does for the lines that are notes on a machine without one.
+    gpu = _gpu_shown(m, r) or (
+        final == causes.container.CONTAINER_NO_GPU and r.gpu_image_without_gpu is not None
+    )
     ranks = [
         _SEVERITY[(h.signature.severity_with_gpu if gpu else None) or h.signature.severity].rank
         for h in hits
@@ -823,16 +839,20 @@ def explain(
         _hosted_tf_replaced(evidence, revealed, by_cause, findings, machine),
         _kernel_kept_release(evidence, revealed),
         _pip_added_beside(evidence, machine),
-        locked_without_wrapper(
-            evidence.first_text,
-            machine,
-            revealed.os,
-            revealed.mac,
-            _text_os,
+        _settle_locked_wrapper(
+            locked_without_wrapper(
+                evidence.first_text,
+                machine,
+                revealed.os,
+                revealed.mac,
+                _text_os,
+            ),
+            findings,
         ),
         _container_candidate(findings, by_cause, machine, revealed, evidence),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
         _container_libcuda_candidate(findings, by_cause),
+        _legacy_gpu_candidate(findings, by_cause, revealed),
         _nccl_release_candidate(findings, by_cause, revealed),
         _unresolved_task_candidate(findings, by_cause, evidence),
         _cert_path_candidate(findings, by_cause),

@@ -17,9 +17,20 @@ from tfdoctor.matrix import version_key
 #: a line after a dash, then "Your installed version is: V", V being "not available" where the
 #: solver sees no such package (a login node or image build without a driver for __cuda).
 #: https://github.com/conda/conda/blob/4.14.0/conda/exceptions.py
+#: conda 4.8 and 4.9 word the same block of __cuda alone as its "cuda" message: "... were
+#: found to be incompatible with your CUDA driver:" then "Your installed CUDA driver is: V"
+#: (https://github.com/conda/conda/blob/4.9.2/conda/exceptions.py).
 _CONDA_SYSTEM_BLOCK = re.compile(
-    r"incompatible with your system:[ \t]*\n(?P<specs>(?:[^\n]{0,400}\n){0,60}?)"
-    r"[^\n]{0,60}?Your installed version is: (?P<ref>not available|\d[\w.]{0,30})"
+    r"incompatible with your (?P<kind>system|CUDA driver):[ \t]*\n"
+    r"(?P<specs>(?:[^\n]{0,400}\n){0,60}?)"
+    r"[^\n]{0,60}?Your installed (?:version|CUDA driver) is: (?P<ref>not available|\d[\w.]{0,30})"
+)
+#: conda's list of the chains that meet in one package, in the "incompatible with each other"
+#: part of the same error ("Package __cuda conflicts for:", then one chain a line, each
+#: ending in a requirement of it): where the CUDA driver's block lists only the system's own
+#: record, these are the builds' requirements of __cuda.
+_CONDA_CUDA_CHAINS = re.compile(
+    r"Package __cuda conflicts for:[ \t]*\n(?P<specs>(?:[^\n]{1,400}\n?){1,60})"
 )
 #: A chain's last link: the virtual package a build needs, with its version where shown
 #: (MatchSpec's ``__cuda[version='>=11.0']`` or the chain's own ``__glibc >=2.17``). The
@@ -56,6 +67,12 @@ def _conda_system_unsatisfied(evidence: Evidence, m: Machine) -> Optional[Findin
     other conflicts where the installed version satisfies every chain: that says nothing."""
     for block in _CONDA_SYSTEM_BLOCK.finditer(evidence.first_text):
         needs = list(_CONDA_SYSTEM_NEED.finditer(block.group("specs")))
+        # conda 4.8's and 4.9's group lists every chain that meets in __cuda, those the
+        # driver satisfies too (the system's block lists only those it does not).
+        every_chain = not needs and block.group("kind") == "CUDA driver"
+        if every_chain:
+            chains = _CONDA_CUDA_CHAINS.search(evidence.first_text)
+            needs = list(_CONDA_SYSTEM_NEED.finditer(chains.group("specs"))) if chains else []
         packages = {n.group("package") for n in needs}
         if len(packages) != 1:
             continue  # conda states one installed version for the block: whose is unclear
@@ -69,8 +86,10 @@ def _conda_system_unsatisfied(evidence: Evidence, m: Machine) -> Optional[Findin
             floor = floors[0] if floors else ""
         else:
             above = [f for f in floors if version_key(f) > version_key(ref)]
-            if not above:
-                continue  # the system satisfies the chains: the conflict is elsewhere
+            if not above or (every_chain and len(above) < len(floors)):
+                # The system satisfies the chains, or one of those conda 4.9 lists: the
+                # conflict is elsewhere, or a build the driver admits remains.
+                continue
             floor = above[-1]
         cited = _cite_head(evidence, [needs[0].group(0).strip(), block.group(0).split("\n")[-1]])
         # A glibc detected below the floor is the system's own: no declaration helps (conda

@@ -69,7 +69,11 @@ GPU_MODEL_WORDS = (
 #: Windows driver's libraries (``/usr/lib/wsl/lib``, where libcuda.so lives) named on the
 #: loader's path: the
 #: loader does not search it by default, so it is there because the user set up CUDA under
-#: WSL2 (NVIDIA's CUDA on WSL guide, https://docs.nvidia.com/cuda/wsl-user-guide/index.html).
+#: WSL2 (NVIDIA's CUDA on WSL guide, https://docs.nvidia.com/cuda/wsl-user-guide/index.html),
+#: the NVIDIA kernel module's version file (``/proc/driver/nvidia/version``: ``NVRM version:
+#: NVIDIA UNIX x86_64 Kernel Module 450.80.02``, a driver installed and loaded), cuDNN's header
+#: read as NVIDIA's cuDNN guide has it checked (``#define CUDNN_MAJOR 8``: cuDNN installed,
+#: https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-890/install-guide/index.html).
 #: Each alternative is a literal or one bounded class: linear.
 _GPU_WANTED = re.compile(
     r"NVIDIA-SMI|nvidia-smi|--gpus\b|nvidia-docker|NVIDIA_VISIBLE_DEVICES|CUDA_VISIBLE_DEVICES"
@@ -81,7 +85,8 @@ _GPU_WANTED = re.compile(
     r"|cudatoolkit|cuda-toolkit|CUDA Version \d|Found device \d|Adding visible gpu devices"
     r"|Cannot dlopen some GPU|Skipping registering GPU devices"
     r"|[Ss]uccessfully opened (?:CUDA|dynamic) library (?!'?(?:libcuda\.so|nvcuda\.dll))"
-    r"|(?:use|require|enable)[-_]gpu|--gpu\b|gpu=True|/usr/lib/wsl/lib",
+    r"|(?:use|require|enable)[-_]gpu|--gpu\b|gpu=True|/usr/lib/wsl/lib"
+    r"|NVRM version: NVIDIA|define CUDNN_MAJOR",
     re.IGNORECASE,
 )
 

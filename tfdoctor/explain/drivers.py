@@ -10,7 +10,7 @@ from tfdoctor import causes
 from tfdoctor.compat import PTX, cuda_driver_floor, gpu_code
 from tfdoctor.evidence.devices import wsl1_shown
 from tfdoctor.evidence.stated import failing_run_names
-from tfdoctor.explain.common import cite
+from tfdoctor.explain.common import cite, hits_by
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
@@ -63,11 +63,13 @@ def _libcuda_newer(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
 
 
 def _in_container(m: Machine, r: Revealed) -> bool:
-    """The log (or the facts) show a container: its tool's run, a CUDA image, its host name."""
+    """The log (or the facts) show a container: its tool's run (with or without a GPU's
+    flags), a CUDA image, its host name."""
     return bool(
         m.container
         or r.cuda_image
         or r.docker_run_without_gpu
+        or r.run_tool
         or r.container_hostname
         or r.container_tool
     )
@@ -112,6 +114,47 @@ def _container_libcuda_candidate(
         "module (the finding above); inside one, the image's own libcuda over an older host "
         "driver, which a reboot does not change. /.dockerenv tells the two apart.",
         causes.gpu.container_libcuda_newer_fix(kernel, dso),
+    )
+
+
+#: The signature of TensorFlow's CHECK for a driver API function libcuda lacks.
+_LIBCUDA_FUNCTION_MISSING = "libcuda-function-missing"
+
+
+def _legacy_gpu_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    r: Revealed,
+) -> Optional[Finding]:
+    """A libcuda without a function of the build's CUDA, where the log shows no GPU: beside a
+    driver not updated, a GPU whose newest driver is too old for it, a warning. NVIDIA keeps
+    GPUs it stops supporting on a legacy driver branch, and the Tesla-architecture GPUs
+    (compute capability 1.x) ended with the 340.xx branch, before CUDA 7.0's driver (its
+    cuDevicePrimaryCtx* functions): such a GPU cannot get a driver new enough, and no
+    TensorFlow release has GPU code for it.
+    https://www.nvidia.com/en-us/drivers/unix/legacy-gpu/,
+    https://developer.nvidia.com/cuda-legacy-gpus"""
+    hits = hits_by(by_cause, causes.gpu.DRIVER_TOO_OLD, _LIBCUDA_FUNCTION_MISSING)
+    older = findings.get(f"explain.{causes.gpu.DRIVER_TOO_OLD}")
+    if (
+        not hits
+        or older is None
+        or older.cause != causes.gpu.DRIVER_TOO_OLD
+        or f"explain.{causes.gpu.GPU_ARCH_UNSUPPORTED}" in findings
+        or r.compute_capability is not None
+        or r.gpu_name is not None
+    ):
+        return None  # a GPU the log shows is its own answer
+    return causes.other_candidate(
+        causes.gpu.GPU_ARCH_UNSUPPORTED,
+        "a GPU whose newest NVIDIA driver predates the build's CUDA",
+        cite(hits) + "\nThe driver's libcuda lacks a function the build calls. A driver not "
+        "updated is the reading above; a GPU NVIDIA moved to a legacy driver branch cannot get "
+        "a newer one (the GPUs of compute capability 1.x ended with the 340.xx drivers, before "
+        "CUDA 7.0), and no TensorFlow release has GPU code for such a GPU. The GPU's name and "
+        "NVIDIA's legacy GPU list (https://developer.nvidia.com/cuda-legacy-gpus) tell the two "
+        "apart.",
+        causes.gpu.legacy_gpu_fix(),
     )
 
 
@@ -269,16 +312,28 @@ _NO_GPU_REACHED = (
 )
 
 
+#: CUDA's own libraries not found (on the loader's path or at all).
+_CUDA_LIBRARIES = (causes.gpu.CUDA_LIBS_MISSING, causes.gpu.CUDA_LIBS_OFF_PATH)
+
+
 def _settle_wsl1(evidence: Evidence, findings: dict[str, Finding]) -> None:
     """WSL 1 shown (:func:`tfdoctor.evidence.devices.wsl1_shown`) beside a GPU not reached
-    (a driver's finding, no GPU listed, the user's complaint): ``wsl1`` in place of the
-    driver's findings. WSL 1 alone is no fault: TensorFlow runs there on the CPU. Not where
-    the log shows WSL 2 too (its kernel or driver directory, ``evidence.wsl``): a distribution
-    converted, or another one run, and the driver's findings are WSL 2's own."""
+    (a driver's finding, CUDA's libraries missing where a GPU is meant, no GPU listed, the
+    user's complaint): ``wsl1`` in place of the driver's and the libraries' findings. WSL 1
+    alone is no fault: TensorFlow runs there on the CPU. Not where the log shows WSL 2 too
+    (its kernel or driver directory, ``evidence.wsl``): a distribution converted, or another
+    one run, and the driver's findings are WSL 2's own."""
     shown = wsl1_shown(evidence.first_text) if not evidence.wsl else None
     if shown is None:
         return
-    drivers = [k for k, x in findings.items() if x.cause in _NO_GPU_REACHED]
+    drivers = [
+        k
+        for k, x in findings.items()
+        if x.cause in _NO_GPU_REACHED
+        # CUDA's libraries a GPU setup lacks (not the start-up look of a machine without one,
+        # a note): under WSL 1 no library of CUDA's reaches a GPU, so installing them cannot.
+        or (x.cause in _CUDA_LIBRARIES and x.severity.rank >= Severity.WARNING.rank)
+    ]
     no_gpu = any(listing.gpus == 0 for _, listing in evidence.devices)
     if not drivers and not no_gpu and evidence.gpu_complaint is None:
         return

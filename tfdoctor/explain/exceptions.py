@@ -208,11 +208,7 @@ def keras3_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Fi
 #: 'jax.nn' has no attribute 'dot_product_attention'``), an object of the framework without
 #: an attribute (torch 2.3's Parameter under the torch backend's variables, keras#19602), a
 #: keyword the framework's function does not take.
-_BACKEND_API_CHANGED = re.compile(
-    r"^module '(?P<module>[\w.]+)' has no attribute '\w+'"
-    r"|^'(?P<object>[\w.]+)' object has no attribute '\w+'"
-    r"|^(?P<function>[\w.]+)\(\) got an unexpected keyword argument '\w+'"
-)
+_KEYWORD_REFUSED = re.compile(r"^(?P<function>[\w.]+)\(\) got an unexpected keyword argument '\w+'")
 #: Objects of Python's own or NumPy's, or Keras' own: passed in by the code that called
 #: Keras, their missing attribute is that code's matter, not the framework's release.
 _NOT_THE_FRAMEWORKS = re.compile(
@@ -231,16 +227,21 @@ def keras_backend_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Opti
         return None
     backend = keras3_backend_of(tb.frames[-1].path)
     dist = causes.software.KERAS3_BACKENDS.get(backend or "")
-    said = _BACKEND_API_CHANGED.match(tb.message)
-    if backend is None or dist is None or dist == "tensorflow" or said is None:
-        return None
-    if said.group("module") and said.group("module").split(".", 1)[0] not in (dist, "jaxlib"):
-        return None  # another module's name: not the backend framework's
-    if said.group("object") and _NOT_THE_FRAMEWORKS.match(said.group("object")):
-        return None
-    if said.group("function") and not re.search(
-        rf"\b(?:{dist}|jnp|lax|jaxlib)\.", tb.frames[-1].code
+    # Python's words opening the message, as the evidence layer reads them: a named module's
+    # attribute, an object's (its type named), or a keyword refused.
+    lacks = tb.missing_attribute
+    if lacks is not None and (
+        lacks.before or lacks.partial or lacks.kind == "type" or not lacks.owner
     ):
+        lacks = None
+    refused = _KEYWORD_REFUSED.match(tb.message) if lacks is None else None
+    if backend is None or dist is None or dist == "tensorflow" or (lacks or refused) is None:
+        return None
+    if lacks is not None and lacks.module and lacks.owner.split(".", 1)[0] not in (dist, "jaxlib"):
+        return None  # another module's name: not the backend framework's
+    if lacks is not None and not lacks.module and _NOT_THE_FRAMEWORKS.match(lacks.owner):
+        return None
+    if refused is not None and not re.search(rf"\b(?:{dist}|jnp|lax|jaxlib)\.", tb.frames[-1].code):
         return None  # a keyword refused by something other than the framework's call
     return causes.finding(
         f"explain.{causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED}",
@@ -418,7 +419,6 @@ def keras_zip_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional
 #: Keras generations share class names, not fields: Keras 2's KerasHistory is (layer,
 #: node_index, tensor_index) (tensorflow/python/keras/engine/node.py), Keras 3's is (operation,
 #: node_index, tensor_index) (keras-team/keras, keras/src/ops/node.py).
-_KERAS_OBJECT = re.compile(r"'(?P<cls>Keras\w+)' object has no attribute '(?P<attr>\w+)'")
 #: TensorFlow's private Keras 2 copy, still in its wheels after tf.keras became Keras 3.
 _LEGACY_COPY = re.compile(r"tensorflow[/\\]python[/\\]keras[/\\]")
 
@@ -432,8 +432,10 @@ def legacy_copy_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Option
     tb = last_failure(tracebacks)
     if tb is None:
         return None
-    match = _KERAS_OBJECT.search(tb.message)
-    if match is None or not tb.frames or _LEGACY_COPY.search(tb.frames[-1].path) is None:
+    lacks = tb.missing_attribute
+    if lacks is None or lacks.kind != "object" or not re.match(r"Keras\w", lacks.owner):
+        return None  # no Keras object's words ('KerasTensor' object has no attribute ...)
+    if not tb.frames or _LEGACY_COPY.search(tb.frames[-1].path) is None:
         return None
     major, basis = tf_keras_generation(m)
     if major != 3:
@@ -442,11 +444,11 @@ def legacy_copy_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Option
         f"explain.{causes.code.KERAS3_BEHAVIOUR_CHANGE}",
         Severity.WARNING,
         causes.code.KERAS3_BEHAVIOUR_CHANGE,
-        f"Keras 3's {match.group('cls')} reached TensorFlow's private copy of Keras 2",
+        f"Keras 3's {lacks.owner} reached TensorFlow's private copy of Keras 2",
         f"{tb.where}: {tb.type}: {tb.message}\nRaised in {tb.frames[-1].path}, TensorFlow's "
         f"private copy of Keras 2 (tensorflow.python.keras), and tf.keras is Keras 3 here "
-        f"({basis}): the Keras 2 copy reads {match.group('attr')} from a "
-        f"{match.group('cls')} that Keras 3 made, which Keras 3's {match.group('cls')} does "
+        f"({basis}): the Keras 2 copy reads {lacks.name} from a "
+        f"{lacks.owner} that Keras 3 made, which Keras 3's {lacks.owner} does "
         "not have. Code that imports tensorflow.python.keras (its own or a package's) and "
         "mixes it with tf.keras or keras breaks so from TensorFlow 2.16 on.",
         Fix(

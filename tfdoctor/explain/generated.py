@@ -136,7 +136,7 @@ def uncompiled_protos_findings(tracebacks: Sequence[Traceback]) -> list[Finding]
 def _missing_generated(tb: Traceback) -> Optional[tuple[str, str]]:
     """The package and the full name of the generated module the exception shows missing."""
     match = _MISSING_GENERATED.search(tb.message)
-    if match is None or "partially initialized" in tb.message:
+    if match is None or tb.circular_import is not None:
         return None
     dotted = match.group("module")
     if dotted and "." in dotted:

@@ -9,6 +9,7 @@ what the installer installed shows ``tensorflow`` without it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Callable, Optional
 
@@ -22,6 +23,20 @@ from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.wheel_index import releases_of
 
+#: Python's words where the interpreter finds no ``tensorflow`` module (ModuleNotFoundError's
+#: "No module named 'tensorflow'", Python 2's ImportError without the quotes).
+_TF_MODULE_MISSING = re.compile(r"No module named '?tensorflow'?(?![\w.])")
+#: The locked install's own line for ``tensorflow`` (uv's `` + tensorflow==X``, Poetry's
+#: ``- Installing tensorflow (X)``; :class:`tfdoctor.evidence.pip.LockedInstall`).
+_TF_LOCKED_LINE = re.compile(r"(?:\+ tensorflow==|[-\u2022] Installing tensorflow \()")
+
+
+def _module_missing_after_install(text: str) -> bool:
+    """Whether the interpreter finds no ``tensorflow`` module after the locked install's
+    line for it (a missing module shown before the install says nothing of it)."""
+    installed = [m.end() for m in _TF_LOCKED_LINE.finditer(text)]
+    return bool(installed) and _TF_MODULE_MISSING.search(text, installed[-1]) is not None
+
 
 def locked_without_wrapper(
     text: str,
@@ -33,11 +48,12 @@ def locked_without_wrapper(
     """uv or Poetry reporting it installed ``tensorflow`` of a line whose wheel for the log's
     system (``os``) requires a wrapper distribution, and not that wrapper: the wrapper's
     absence is the missing dependency. On macOS only an arm64 interpreter needs it (the
-    x86-64 wheel holds the code): an error where the log prints an arm64 platform, nothing
-    for an x86-64 one or an Intel Mac, else a warning. Linux needs it on aarch64 only, which the
-    system alone does not say: nothing there. ``os_in_text`` reads the system from the whole
-    text where the cited lines did not show it (no signature cites an install that went
-    through)."""
+    x86-64 wheel holds the code): an error where the log prints an arm64 platform, or shows
+    the interpreter finding no ``tensorflow`` module after the install (the x86-64 wheel
+    would have put it there), nothing for an x86-64 one or an Intel Mac, else a warning.
+    Linux needs it on aarch64 only, which the system alone does not say: nothing there.
+    ``os_in_text`` reads the system from the whole text where the cited lines did not show it
+    (no signature cites an install that went through)."""
     if m.matrix is None or "nstall" not in text:
         return None
     installs = read_locked_installs((text,))
@@ -60,7 +76,7 @@ def locked_without_wrapper(
         for platform, wrapper in sorted(line.wrappers.items()):
             if platform.split("-", 1)[0] != os or wrapper in names:
                 continue
-            sure = os == "windows" or printed == "arm64"
+            sure = os == "windows" or printed == "arm64" or _module_missing_after_install(text)
             cause = causes.software.DEPENDENCY_MISSING
             where = "" if sure else " (if this Python is an arm64 one, on Apple silicon)"
             return causes.finding(

@@ -16,6 +16,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.pip import PipKind, read_pip_line
+from tfdoctor.evidence.pyerrors import name_asked
 from tfdoctor.evidence.traceback import Frame, Traceback, failures, keras_importer, origin_of
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.keras_api import keras_api
@@ -72,11 +73,7 @@ def _keras_frame(tb: Traceback) -> Optional[Frame]:
 #: TensorFlow lacking a name, as Python words it: an attribute of a module of TensorFlow's
 #: (``tensorflow_core`` in 1.15 and 2.0), a name imported from one, or a submodule (never
 #: ``tensorflow`` itself, which is TensorFlow not installed).
-_TF_LACKS = re.compile(
-    r"module '(?P<m1>(?:tensorflow|tensorflow_core)(?:\.[\w.]+)?)' has no attribute '(?P<n1>\w+)'"
-    r"|cannot import name '(?P<n2>\w+)' from '(?P<m2>(?:tensorflow|tensorflow_core)(?:\.[\w.]+)?)'"
-    r"|No module named '(?P<m3>(?:tensorflow|tensorflow_core)\.[\w.]+)'"
-)
+_TF_TREE = re.compile(r"^(?:tensorflow|tensorflow_core)(?:\.|$)")
 #: A keyword TensorFlow's function does not take, passed by the frame's code (``tf.x(...)``).
 _TF_KEYWORD = re.compile(r"(?P<func>\w+)\(\) got an unexpected keyword argument '(?P<arg>\w+)'")
 
@@ -84,11 +81,11 @@ _TF_KEYWORD = re.compile(r"(?P<func>\w+)\(\) got an unexpected keyword argument 
 def _tensorflow_lacks(tb: Traceback, frame: Frame) -> str:
     """What ``tb`` says TensorFlow lacks, as ``module.name`` (or ``func(arg=)``), where the
     Keras ``frame`` asked for it; empty where the message is about something else."""
-    match = _TF_LACKS.search(tb.message)
-    if match is not None:
-        module = match.group("m1") or match.group("m2") or match.group("m3")
-        name = match.group("n1") or match.group("n2")
-        return f"{module}.{name}" if name else module
+    asked = name_asked(tb.message)
+    if asked is not None and _TF_TREE.match(asked.module) is not None:
+        # The evidence layer's reading of Python's words (an attribute, an import's name, a
+        # submodule: its whole dotted name, as Python printed it).
+        return f"{asked.module}.{asked.name}"
     keyword = _TF_KEYWORD.search(tb.message)
     if keyword is None or tb.type != "TypeError":
         return ""
@@ -221,22 +218,19 @@ def keras_listed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
     ]
 
 
-_TENSOR_LACKS = re.compile(r"'(?P<cls>\w*Tensor\w*)' object has no attribute '(?P<attr>\w+)'")
-
-
 def keras_tensor_attribute_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A tensor asked for an attribute only multi-backend Keras set on its tensors
     (data/keras_api.yaml's multi_backend_tensor_attributes, with their sources): the code (or
     a library's) was written for standalone Keras 2.0-2.3 and runs under tf.keras or a Keras
     from 2.4 on."""
     for tb in tracebacks:
-        match = _TENSOR_LACKS.search(tb.message)
-        if match is None or tb.ignored:
-            continue
-        release = keras_api().tensor_attributes.get(match.group("attr"))
+        lacks = tb.missing_attribute
+        if lacks is None or lacks.kind != "object" or "Tensor" not in lacks.owner or tb.ignored:
+            continue  # no tensor's words ('Tensor' object has no attribute ...)
+        attribute = lacks.name
+        release = keras_api().tensor_attributes.get(attribute)
         if release is None:
             continue
-        attribute = match.group("attr")
         return [
             causes.finding(
                 f"explain.{causes.software.KERAS_VERSION}",

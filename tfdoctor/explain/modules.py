@@ -37,10 +37,20 @@ from tfdoctor.modules import distribution_of, modules
 from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, tf1_lines
 from tfdoctor.scan.knowledge import public_name
 
-_NO_NAME = re.compile(
-    r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'"
-    r"|cannot import name '(?P<attr2>\w+)' from '(?P<module2>[\w.]+)'"
-)
+
+def _named_missing(tb: Traceback) -> Optional[tuple[str, str]]:
+    """(module, name) of a name the message says a module it names lacks: an attribute
+    (``module 'x' has no attribute 'y'``) or a ``from M import X`` (3.7's ``cannot import
+    name 'X' from 'M'``), as :mod:`tfdoctor.evidence.pyerrors` reads them; None otherwise."""
+    lacks = tb.missing_attribute
+    if lacks is not None and lacks.module and lacks.owner:
+        return lacks.owner, lacks.name
+    asked = tb.missing_name
+    if asked is not None and asked.module:
+        return asked.module, asked.name
+    return None
+
+
 #: Namespace packages that several distributions share (google.protobuf beside google.api):
 #: one of them missing a name of another is no sign of a package replaced under a kernel.
 NAMESPACE_ROOTS = frozenset({"google", "azure", "mpl_toolkits", "jaraco", "backports"})
@@ -381,11 +391,10 @@ def _reinstalled_in_kernel(tb: Traceback, installed: Sequence[str]) -> Optional[
     imported before the install and the files the install put on disk."""
     if not any(d in TF_DISTRIBUTIONS for d in installed) or _shadowed(tb):
         return None
-    match = _NO_NAME.search(tb.message)
-    if match is None:
+    named = _named_missing(tb)
+    if named is None:
         return None
-    module = match.group("module") or match.group("module2")
-    attr = match.group("attr") or match.group("attr2")
+    module, attr = named
     public = public_name(module)
     if public is None or not public.startswith("tf") or not _in_every_release(f"{public}.{attr}"):
         return None
@@ -409,7 +418,7 @@ def _shadowed(tb: Traceback) -> bool:
     """The name is missing because ``tensorflow`` is not TensorFlow's package: a module of the
     code's own named tensorflow (a frame's ``tensorflow.py``, a ``tensorflow/`` folder outside
     site-packages), or one still importing itself (Python's "partially initialized module")."""
-    if "partially initialized" in tb.message:
+    if tb.circular_import is not None:
         return True
     for frame in tb.frames:
         path = frame.path.replace("\\", "/")
@@ -458,11 +467,10 @@ def _held_back_by_tensorflow(tb: Traceback, m: Machine, dist: str, caller: str) 
 
 
 def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
-    match = _NO_NAME.search(tb.message)
-    if match is None:
+    named = _named_missing(tb)
+    if named is None:
         return None
-    module = match.group("module") or match.group("module2")
-    name = match.group("attr") or match.group("attr2")
+    module, name = named
     dist = distribution_of(module)
     said = f"{tb.where}: {tb.type}: {tb.message}"
     if dist == "protobuf" and "(unknown location)" in tb.message:

@@ -27,7 +27,7 @@ from tfdoctor.evidence.packages import (
     NumpyBuild,
 )
 from tfdoctor.evidence.pip import Collected, PipRefusal, PythonRefusal, SourceBuild
-from tfdoctor.evidence.pyerrors import MissingModule
+from tfdoctor.evidence.pyerrors import MissingAttribute, NameAsked, name_asked
 from tfdoctor.evidence.refusals import (
     ATTRIBUTE,
     KEYWORD,
@@ -80,6 +80,7 @@ from tfdoctor.matrix import (
     version_key,
 )
 from tfdoctor.modules import RemovedApi, distribution_of, modules
+from tfdoctor.records import Record, record
 from tfdoctor.scan.api import LAST_KERAS2, bundled_lines, load_api
 from tfdoctor.wheel_index import releases_of
 
@@ -1006,6 +1007,8 @@ def _conflict(
         )
     if c.kind == "installed" and c.requirer in FRAMEWORKS_PINNING_CUDA and _cuda_wheel(c.target, m):
         return _framework_wheel_replaced(c, m, said)
+    if _taken_back_by_tf_install(c):
+        return _held_back_by_tf_install(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS and pair_weight and _library_pin(c):
         return _library_pin_conflict(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS:
@@ -1014,6 +1017,39 @@ def _conflict(
     if c.kind == "installed" and _cuda_wheel(c.target, m):
         return _cuda_wheel_conflict(c, m, said)
     return _tf_requirement(c, m, said, notice_alone)
+
+
+def _taken_back_by_tf_install(c: Conflict) -> bool:
+    """pip's notice that a package (neither TensorFlow) needs a newer release of a dependency
+    than the one the same run installed beside TensorFlow, where that run removed a release
+    the package's range admits: the install of TensorFlow took the dependency back below it
+    (pip's new resolver moves an installed release only for a requirement of what it
+    installs, and its notice after the install names the packages that broke)."""
+    return (
+        c.kind == "installed"
+        and c.requirer not in TF_DISTRIBUTIONS
+        and c.target not in TF_DISTRIBUTIONS
+        and bool(c.installed_with_tf and c.replaced)
+        and version_key(c.replaced) > version_key(c.have)
+        and spec_contains(c.replaced, c.spec) is True
+        and spec_contains(c.have, c.spec) is False
+    )
+
+
+def _held_back_by_tf_install(c: Conflict, m: Machine, said: str) -> Finding:
+    """:func:`_taken_back_by_tf_install`: TensorFlow's range holds the dependency below the
+    other package's need (the fix: a TensorFlow whose range admits it, installed with it)."""
+    return causes.finding(
+        f"explain.{causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE}",
+        Severity.WARNING,
+        causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE,
+        f"Installing {c.installed_with_tf} took {c.target} back from {c.replaced} to {c.have}, "
+        f"below the range {c.requirer_named} declares ({c.target}{c.spec})",
+        f"{said} The same pip run removed {c.target} {c.replaced} and installed {c.have} with "
+        f"{c.installed_with_tf}: the TensorFlow it installed holds {c.target} below what "
+        f"{c.requirer} needs.",
+        causes.software.tf_pin_conflict_fix(m, c.target, c.requirer_named),
+    )
 
 
 def _cuda_wheel_conflict(c: Conflict, m: Machine, said: str) -> Finding:
@@ -1855,9 +1891,7 @@ _KERAS_MODELS = frozenset({"Functional", "Sequential", "Model"})
 #: Sequential and Functional have output_names, which tf2onnx's from_keras reads
 #: (tf2onnx/convert.py, _rename_duplicate_keras_model_names, 1.16.1) and Keras 3's Sequential
 #: lacks (onnx/tensorflow-onnx#2348, TensorFlow 2.16).
-_PRIVATE_MEMBER = re.compile(
-    r"'(?P<cls>\w+)' object has no attribute '(?P<attr>_\w+|output_names)'"
-)
+_KERAS3_DROPPED = frozenset({"output_names"})
 
 
 def before_keras3(m: Machine) -> bool:
@@ -1872,9 +1906,11 @@ def _keras3_model_private(tb: Traceback, m: Machine) -> Optional[Finding]:
     """Code written for Keras 2 calling a private member of a Keras 3 model: Keras 3's
     models do not have Keras 2's internals (`_get_save_spec`, `_is_graph_network`), nor
     Sequential's `output_names`."""
-    match = _PRIVATE_MEMBER.search(tb.message)
-    if match is None or match.group("cls") not in _KERAS_MODELS:
+    member = tb.missing_attribute
+    if member is None or member.kind != "object" or member.owner not in _KERAS_MODELS:
         return None
+    if not member.name.startswith("_") and member.name not in _KERAS3_DROPPED:
+        return None  # a public member both generations' models have, or neither
     origins = library_origins(tb)
     if (
         any(o.generation == "Keras 2" for o in origins)
@@ -1887,8 +1923,8 @@ def _keras3_model_private(tb: Traceback, m: Machine) -> Optional[Finding]:
         "explain.keras3-behaviour-change",
         Severity.ERROR,
         causes.code.KERAS3_BEHAVIOUR_CHANGE,
-        f"{caller} reaches for {match.group('attr')}, "
-        f"a Keras 2 model {'internal' if match.group('attr')[:1] == '_' else 'attribute'} "
+        f"{caller} reaches for {member.name}, "
+        f"a Keras 2 model {'internal' if member.name[:1] == '_' else 'attribute'} "
         "Keras 3 lacks",
         f"{tb.where}: {tb.type}: {tb.message}\n{caller} was written for Keras 2 models; "
         "TensorFlow 2.16 and later give Keras 3 models, without Keras 2's private members (nor "
@@ -2102,41 +2138,47 @@ def _numpy_keyword_removed(tb: Traceback, m: Machine) -> Optional[Finding]:
 _TF_KERAS = ("keras", "tf-keras")
 
 
-#: Python's words for a module's missing attribute (``module 'PIL.Image' has no attribute
-#: 'ANTIALIAS'``), for a name an import did not find in it (``cannot import name
-#: 'ANTIALIAS' from 'PIL.Image'``), and for an object's missing attribute (``'Processor'
-#: object has no attribute 'Init'``, Objects/object.c), which the table names Class.method.
-_MODULE_LACKS = re.compile(
-    r"module '(?P<module>[\w.]{1,200})' has no attribute '(?P<name>\w{1,200})'"
-    r"|cannot import name '(?P<name2>\w{1,200})' from '(?P<module2>[\w.]{1,200})'"
-    r"|^'(?P<cls>\w{1,200})' object has no attribute '(?P<method>\w{1,200})'"
-)
+def _module_lacks(message: str) -> Optional[NameAsked]:
+    """A name a module the message names lacks: its missing attribute (``module 'PIL.Image'
+    has no attribute 'ANTIALIAS'``) or a name an import did not find in it (``cannot import
+    name 'ANTIALIAS' from 'PIL.Image'``), as the evidence layer reads Python's words."""
+    asked = name_asked(message)
+    return asked if asked is not None and asked.wording != "submodule" else None
 
 
-def _removed_row(
-    match: Optional[re.Match[str]], gone: Optional[MissingModule]
-) -> Optional[tuple[str, str, RemovedApi]]:
-    """The module, the name and the ``removed_from_distribution`` row a message of
-    :data:`_MODULE_LACKS` reads as (else one that begins with a whole submodule a release
+def _object_member(tb: Traceback) -> Optional[MissingAttribute]:
+    """An object's missing attribute opening ``tb``'s message (``'Processor' object has no
+    attribute 'Init'``), where the message names no module lacking a name; else None."""
+    member = tb.missing_attribute
+    if member is None or member.kind != "object" or member.before:
+        return None
+    return member if _module_lacks(tb.message) is None else None
+
+
+def _removed_row(tb: Traceback) -> Optional[tuple[str, str, RemovedApi]]:
+    """The module, the name and the ``removed_from_distribution`` row ``tb``'s message reads
+    as (:func:`_module_lacks`; else one that begins with a whole submodule a release
     removed, in importlib's words: "No module named 'P.a.b'", P.a imported, the name then
     empty, where the table's row names the module and no names), or None where the table
-    has no row for it. An object's attribute is looked up as Class.method among every row's
-    names: the message does not name the module."""
+    has no row for it. An object's missing attribute (``'Processor' object has no attribute
+    'Init'``, Objects/object.c, opening the message) is looked up as Class.method among every
+    row's names: the message does not name the module."""
     table = modules().removed_from_dist
-    if match is None:
+    lacks = _module_lacks(tb.message)
+    member = _object_member(tb)
+    if member is not None:
+        name = f"{member.owner}.{member.name}"
+        return next(
+            ((module, name, row) for module, row in table.items() if name in row.names), None
+        )
+    if lacks is None:
+        gone = tb.missing_module
         if gone is None or not gone.quoted or gone.before or "." not in gone.name:
             return None
         whole = table.get(gone.name)
         return (gone.name, "", whole) if whole and not whole.names else None
-    if match.group("cls"):
-        name = f"{match.group('cls')}.{match.group('method')}"
-        return next(
-            ((module, name, row) for module, row in table.items() if name in row.names), None
-        )
-    module = match.group("module") or match.group("module2")
-    name = match.group("name") or match.group("name2")
-    row = table.get(module)
-    return (module, name, row) if row is not None and name in row.names else None
+    row = table.get(lacks.module)
+    return (lacks.module, lacks.name, row) if row is not None and lacks.name in row.names else None
 
 
 #: JAX's own words for a name (or an argument) a release of it removed, as it raises them:
@@ -2251,8 +2293,7 @@ def removed_api_findings(
                     _JAX_DEPRECATIONS,
                 )
             ]
-        match = _MODULE_LACKS.search(tb.message)
-        found = _removed_row(match, tb.missing_module)
+        found = _removed_row(tb)
         if found is None or _fell_back(tb, tracebacks):
             continue
         module, name, row = found
@@ -2277,8 +2318,7 @@ def removed_api_findings(
                 # release without the method and no other installed package's code raised it
                 # (PySpark's DataFrame raises the same words beside any pandas).
                 Severity.WARNING
-                if match is not None
-                and match.group("cls")
+                if _object_member(tb) is not None
                 and not _class_is_own(tb, module.split(".", 1)[0], row.dist, m, listed or {})
                 else Severity.ERROR,
                 causes.software.DEPENDENCY_API_REMOVED,
@@ -2395,7 +2435,8 @@ def _not_installed_numpy(tb: Traceback) -> bool:
     user's own named numpy.py (or a numpy/ folder) among the frames, Python 3.13's note
     naming such a file ("consider renaming"), or a module still importing itself ("partially
     initialized module"). No NumPy release is at fault there (shadowed_module_findings)."""
-    if "consider renaming" in tb.message or "partially initialized module" in tb.message:
+    lacks = tb.missing_attribute
+    if (lacks is not None and lacks.shadowing) or tb.circular_import is not None:
         return True
     return any(own_module_file(frame, "numpy") for frame in tb.frames)
 
@@ -2565,14 +2606,17 @@ _PRIVATE = re.compile(
     r"attribute '\w+'"
 )
 
-#: A name missing from tf.__internal__: its caller is a Keras 2 when no frame says otherwise.
-_INTERNAL = re.compile(r"\.__internal__[\w.]*' has no attribute")
+#: A module of tf.__internal__ (its missing name's caller is a Keras 2 when no frame says
+#: otherwise), and of TensorFlow's private Keras copy (which imported: the name is missing).
+_INTERNAL = re.compile(r"\.__internal__(?:\.|$)")
+_PRIVATE_KERAS = re.compile(r"^(?:tensorflow|tensorflow_core)\.python\.keras")
 
 
-#: An attribute missing from a module of TensorFlow's private Keras copy that did import.
-_PRIVATE_KERAS = re.compile(
-    r"module '(?:tensorflow|tensorflow_core)\.python\.keras[\w.]*' has no attribute"
-)
+def _attribute_of(tb: Traceback, module: re.Pattern[str]) -> bool:
+    """Whether ``tb``'s message says a module whose name ``module`` matches lacks an
+    attribute (the evidence layer's reading of ``module 'M' has no attribute 'X'``)."""
+    lacks = tb.missing_attribute
+    return lacks is not None and lacks.module and module.search(lacks.owner) is not None
 
 
 #: Keras' HDF5 loaders (TensorFlow's keras/saving/hdf5_format.py, standalone Keras 2's
@@ -2789,26 +2833,71 @@ def _private_message(tb: Traceback) -> str:
 
 #: Modules of TensorFlow's family a user's own file is often named after (`tensorflow.py`).
 _SHADOWABLE = ("tensorflow", "keras", "numpy", "tensorboard")
-_NAMED_MODULE = re.compile(
-    r"module '(?P<m1>\w+)' has no attribute|cannot import name '\w+' from '(?P<m2>\w+)'"
-    # Python's own words where a plain X.py was found for a dotted import of X's submodule.
-    r"|'(?P<m3>\w+)' is not a package"
-)
 
 
-# A TensorFlow name a caller asked for: an attribute, an import, or a keyword argument.
-_ASKED = re.compile(
-    r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'"
-    r"|cannot import name '(?P<attr2>\w+)' from '(?P<module2>[\w.]+)'"
-    r"|got an unexpected keyword argument '(?P<kw>\w+)'"
-    # Python 2 named no module: "'module' object has no attribute 'nest'".
-    r"|^'module' object has no attribute '(?P<attr3>\w+)'"
-    # TensorFlow 1.15 to 2.1 kept their code in the tensorflow_core package (the tensorflow
-    # package forwarded to it); neither earlier nor later releases have it.
-    r"|No module named '(?P<core>tensorflow_core)(?:\.[\w.]+)?'"
-    # A module of TensorFlow's public tree that the installed release does not have.
-    r"|No module named '(?P<module3>tensorflow\.[\w.]+)'"
-)
+def _named_top_module(tb: Traceback) -> Optional[str]:
+    """The top-level module the message names as lacking a name (``module 'keras' has no
+    attribute``, a module still importing included; ``cannot import name 'X' from 'keras'``),
+    or as found as a plain module for a dotted import of its submodule (importlib's ``;
+    'keras' is not a package``); None where it names no such module."""
+    lacks = tb.missing_attribute
+    if lacks is not None and lacks.module and lacks.owner:
+        return lacks.owner if "." not in lacks.owner else None
+    asked = tb.missing_name
+    if asked is not None and asked.module:
+        return asked.module if "." not in asked.module else None
+    gone = tb.missing_module
+    plain = gone.not_a_package if gone is not None else ""
+    return plain if plain and "." not in plain else None
+
+
+#: Python's refusal of a keyword argument (Python/ceval.c: "%U() got an unexpected keyword
+#: argument '%S'").
+_KEYWORD_REFUSED = re.compile(r"got an unexpected keyword argument '(?P<kw>\w+)'")
+
+
+@record
+class _Asked(Record):
+    """A TensorFlow name a caller asked for, as :func:`_tf_asked` reads it: a module and its
+    name, or one other field."""
+
+    #: The module a name was asked of (an attribute, or a ``from`` import's name).
+    module: Optional[str] = None
+    #: That name.
+    attr: Optional[str] = None
+    #: A keyword argument refused.
+    kw: Optional[str] = None
+    #: Python 2's (and 3.0's to 3.4's) ``'module' object has no attribute 'nest'``: a name of
+    #: a module the words do not name.
+    unnamed_attr: Optional[str] = None
+    #: ``tensorflow_core`` missing: TensorFlow 1.15 to 2.1 kept their code there (the
+    #: tensorflow package forwarded to it); neither earlier nor later releases have it.
+    core: Optional[str] = None
+    #: A module of TensorFlow's public tree the installed release does not have.
+    tf_submodule: Optional[str] = None
+
+
+def _tf_asked(tb: Traceback) -> Optional[_Asked]:
+    """A name a caller asked for that the message says is missing, as the evidence layer
+    reads Python's words: an attribute or an import of a named module, a keyword argument, a
+    name Python 2's words leave unnamed, or a module of TensorFlow's own trees; else None."""
+    lacks = tb.missing_attribute
+    if lacks is not None and lacks.module and lacks.owner:
+        return _Asked(module=lacks.owner, attr=lacks.name)
+    asked = tb.missing_name
+    if asked is not None and asked.module:
+        return _Asked(module=asked.module, attr=asked.name)
+    refused = _KEYWORD_REFUSED.search(tb.message)
+    if refused is not None:
+        return _Asked(kw=refused.group("kw"))
+    if lacks is not None and lacks.module_object and not lacks.before:
+        return _Asked(unnamed_attr=lacks.name)
+    gone = tb.missing_module
+    if gone is None or not gone.quoted:
+        return None
+    if gone.name.split(".")[0] == "tensorflow_core":
+        return _Asked(core="tensorflow_core")
+    return _Asked(tf_submodule=gone.name) if gone.name.startswith("tensorflow.") else None
 
 
 def asked_fix(
@@ -2960,11 +3049,11 @@ def foreign_caller_findings(
     from tfdoctor.scan.knowledge import public_name  # noqa: PLC0415 - scan loads on demand
 
     for tb in tracebacks:
-        match = _ASKED.search(tb.message)
+        match = _tf_asked(tb)
         if match is None or own_module_missing(tb):
             continue
-        module = match.group("module") or match.group("module2") or match.group("module3")
-        if (match.group("core") or match.group("module3")) and not tb.frames:
+        module = match.module or match.tf_submodule
+        if (match.core or match.tf_submodule) and not tb.frames:
             continue  # the package that imported it is not shown
         if module is not None:
             api = public_name(module)
@@ -2986,7 +3075,7 @@ def foreign_caller_findings(
             top, where = packages[index] or "", tb.frames[index].path
             if (
                 module is None
-                and not match.group("core")
+                and not match.core
                 and not any(p in TF_OWN for p in packages[index + 1 :])
             ):
                 # Python raises a refused keyword in the caller's frame: the callee is shown
@@ -3020,7 +3109,7 @@ def foreign_caller_findings(
             # asked TensorFlow, as it imported (a name TensorFlow's own import lacks is not
             # asked of it by the user).
             imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
-            unnamed = match.group("attr3") is not None
+            unnamed = match.unnamed_attr is not None
             if tb.frames or (module is None and not unnamed) or imported is None:
                 continue
             top, where = imported.group(1), f"`{tb.statement}`"
@@ -3033,19 +3122,19 @@ def foreign_caller_findings(
         dist = library_dist(top, where)
         asked = (
             (api or "")
-            if match.group("module3")
-            else f"{api}.{match.group('attr') or match.group('attr2')}"
+            if match.tf_submodule
+            else f"{api}.{match.attr}"
             if module
             else "tensorflow_core, where TensorFlow 1.15 to 2.1 kept their code"
-            if match.group("core")
-            else f"a module's {match.group('attr3')}"
-            if match.group("attr3")
-            else (f"the keyword {match.group('kw')}")
+            if match.core
+            else f"a module's {match.unnamed_attr}"
+            if match.unnamed_attr
+            else (f"the keyword {match.kw}")
         )
-        unnamed = match.group("attr3") is not None
+        unnamed = match.unnamed_attr is not None
         said = (
             f"{dist} ({where}) asks a module it does not name (Python 2's message) for "
-            f"{match.group('attr3')} as it is imported: most often TensorFlow's, when the "
+            f"{match.unnamed_attr} as it is imported: most often TensorFlow's, when the "
             f"{dist} release and the TensorFlow release do not go together."
             if unnamed
             else f"{dist} ({where}) asks TensorFlow for {asked}, which the installed TensorFlow "
@@ -3070,7 +3159,7 @@ def foreign_caller_findings(
             causes.software.COMPANION_MISMATCH,
             f"{dist} was written for another TensorFlow release (it asks for {asked})",
             f"{tb.where}: {tb.type}: {tb.message}\n{said}",
-            asked_fix(m, dist, tb.message, asked, asked if match.group("module3") else module),
+            asked_fix(m, dist, tb.message, asked, asked if match.tf_submodule else module),
         )
         return [went_on_note(found, (logged or {}).get(tb.where))]
     return []
@@ -3182,7 +3271,6 @@ def _own_arguments(rest: str) -> str:
 #: leaves out what the library's release was written against).
 # Only the top level: a submodule's missing name (keras.backend.get_session) is an API
 # removal the API knowledge reads.
-_KERAS_LACKS = re.compile(r"^module '(?P<module>keras)' has no attribute '(?P<attr>\w+)'")
 
 
 def _frame_library(frame: Frame) -> Optional[str]:
@@ -3262,7 +3350,6 @@ def object_field_findings(
 #: extend TensorFlow's classes' private fields (tf.Module's _TF_MODULE_IGNORED_PROPERTIES,
 #: tensorflow/python/module/module.py, which Keras' Layer and TensorFlow Probability's
 #: Bijector build on), and those fields come and go between releases.
-_CLASS_LACKS = re.compile(r"^type object '(?P<cls>\w+)' has no attribute '(?P<attr>\w+)'")
 
 
 def _frame_dist(frame: Frame) -> Optional[str]:
@@ -3312,11 +3399,11 @@ def class_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
     for tb in tracebacks:
         if tb.name != "AttributeError" or not tb.frames:
             continue
-        match = _CLASS_LACKS.search(tb.message)
-        if match is None:
-            continue
+        lacks = tb.missing_attribute
+        if lacks is None or lacks.kind != "type" or lacks.before or "." in lacks.owner:
+            continue  # a class's own words (type object 'X'), opening the message
         frame = tb.frames[-1]
-        cls, attr = match.group("cls"), match.group("attr")
+        cls, attr = lacks.owner, lacks.name
         # The class as the line reaches it from TensorFlow's top-level module (a bounded
         # number of submodules: tf.keras.layers.Layer), then the attribute asked.
         written = re.search(
@@ -3430,15 +3517,17 @@ def keras_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
     for tb in tracebacks:
         if "keras" not in tb.message or tb.type != "AttributeError":
             continue
-        match = _KERAS_LACKS.search(tb.message)
-        caller = library_caller(tb) if match is not None and tb.frames else None
-        if match is None or caller is None:
+        lacks = tb.missing_attribute
+        if lacks is None or lacks.owner != "keras" or not lacks.module or lacks.before:
+            continue  # Keras' top-level module's words (module 'keras'), opening the message
+        caller = library_caller(tb) if tb.frames else None
+        if caller is None:
             continue
         top, where = caller
         if top in _SHADOWABLE:
             continue  # a file of the user's named keras.py is another cause
         dist = library_dist(top, where)
-        asked = f"{match.group('module')}.{match.group('attr')}"
+        asked = f"keras.{lacks.name}"
         return [
             causes.finding(
                 f"explain.{causes.software.COMPANION_MISMATCH}",
@@ -3531,12 +3620,28 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
     what the code asks of it (Python: "partially initialized module ... (most likely due to a
     circular import)" when the file imports itself)."""
     for tb in tracebacks:
-        named = _NAMED_MODULE.search(tb.message)
-        module = (named.group("m1") or named.group("m2") or named.group("m3")) if named else None
+        module = _named_top_module(tb)
+        lacks = tb.missing_attribute
+        if lacks is not None and lacks.shadowing and module in _SHADOWABLE:
+            # Python 3.13 names the file itself: a module of the script's directory named
+            # like the one asked ("consider renaming '/p/tensorflow.py' if it has the same
+            # name as a library you intended to import").
+            return [
+                causes.finding(
+                    f"explain.{causes.software.TF_SHADOWED_MODULE}",
+                    Severity.ERROR,
+                    causes.software.TF_SHADOWED_MODULE,
+                    f"`import {module}` loaded {lacks.path}, not the installed {module}",
+                    f"{tb.where}: {tb.type}: {tb.message}\nPython names {lacks.path}, a file "
+                    "in the script's directory named like the package: Python imports it "
+                    "instead of the installed one, which has what the code asks.",
+                    causes.software.own_module_fix(lacks.path, module),
+                )
+            ]
         # Python 2 does not name the module ("'module' object has no attribute 'Variable'"):
         # the frames name the file.
         asked: tuple[str, ...] = (module,) if module in _SHADOWABLE else ()
-        if not asked and "'module' object has no attribute" in tb.message:
+        if not asked and lacks is not None and lacks.module_object:
             asked = _SHADOWABLE
         gone = tb.missing_module
         tail = gone is not None and gone.python2_alone
@@ -3577,13 +3682,8 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
     return []
 
 
-#: Python's words for an attribute asked of a module still being imported (Python 3.8 on,
-#: Objects/moduleobject.c module_getattro: "partially initialized module 'X' has no attribute
-#: 'Y' (most likely due to a circular import)").
-_PARTIAL_TF = re.compile(
-    r"partially initialized module '(?:tensorflow|keras)(?:\.[\w.]{1,200})?' has no attribute "
-    r"'\w+' \(most likely due to a circular import\)"
-)
+#: The packages whose own import an import cycle through a user's file interrupts.
+_CYCLE_ROOTS = frozenset({"tensorflow", "keras"})
 
 
 def _import_cycle_finding(tb: Traceback) -> Optional[Finding]:
@@ -3591,7 +3691,10 @@ def _import_cycle_finding(tb: Traceback) -> Optional[Finding]:
     package's import reached a file of the user's own named like a module it imports
     (``keras.py``), which imports TensorFlow again; the frames show the file. Without frames,
     a warning: the same file, not shown."""
-    if _PARTIAL_TF.search(tb.message) is None:
+    # Python's words for a name asked of a module still being imported (3.8 on: an attribute,
+    # or a ``from M import X``; 3.12's submodule access), read by the evidence layer.
+    cycle = tb.circular_import
+    if cycle is None or cycle.module.split(".")[0] not in _CYCLE_ROOTS:
         return None
     said = f"{tb.where}: {tb.type}: {tb.message}"
     for before, frame in zip(tb.frames, tb.frames[1:]):
@@ -3875,9 +3978,9 @@ def private_api_findings(
             )
             if shown is not None:
                 user, basis = shown[0], f"the log shows it imported from {shown[1]}"
-        if user is None and _INTERNAL.search(tb.message):
+        if user is None and _attribute_of(tb, _INTERNAL):
             user, basis = internal_caller(m)
-        if user is None and _PRIVATE_KERAS.search(tb.message):
+        if user is None and _attribute_of(tb, _PRIVATE_KERAS):
             # The module imported (the name is missing from it, not the module), so this
             # TensorFlow still has its private Keras copy (up to 2.15). Besides TensorFlow
             # itself, the code that reaches into it is standalone Keras's TensorFlow backend
@@ -3929,11 +4032,10 @@ _KERAS_PRIVATE_NAMES: dict[tuple[str, str], str] = {
 def _keras_private_import(message: str) -> tuple[Optional[str], str]:
     """``("keras", basis)`` where ``message`` names a private TensorFlow name that standalone
     Keras's own modules use (:data:`_KERAS_PRIVATE_NAMES`); ``(None, "")`` elsewhere."""
-    match = _MODULE_LACKS.search(message)
-    if match is None:
+    lacks = _module_lacks(message)
+    if lacks is None:
         return None, ""
-    module = match.group("module") or match.group("module2")
-    name = match.group("name") or match.group("name2")
+    module, name = lacks.module, lacks.name
     # TensorFlow 1.15 and 2.0 served their tree from tensorflow_core.
     where = _KERAS_PRIVATE_NAMES.get((module.replace("tensorflow_core.", "tensorflow.", 1), name))
     if where is None:

@@ -8,14 +8,26 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.macos import APPLE, INTEL
+from tfdoctor.evidence.pip import WheelRefusal
 from tfdoctor.evidence.traceback import installed_package
 from tfdoctor.explain.common import cite, group, hits_by
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Hits
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
 from tfdoctor.modules import distribution_of
 from tfdoctor.signatures import EMULATOR, MACOS_WORDS, REASON_CUT, WINDOWS_WORDS
+from tfdoctor.wheel_tags import (
+    MANYLINUX1_GLIBC,
+    machine_name,
+    macos_target,
+    manylinux_glibc,
+    manylinux_name,
+    pep600_spelled,
+    tag_machines,
+    tag_os,
+)
 
 
 def _macos(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -308,6 +320,84 @@ def _binding_word_size_candidate(
     )
 
 
+def pip_reading_glibc(glibc: tuple[int, ...]) -> tuple[int, ...]:
+    """The first pip that reads the manylinux tag of the glibc floor ``glibc``: manylinux1
+    (PEP 513) from 8.1, manylinux2010 (PEP 571) from 19.0, manylinux2014 (PEP 599) from 19.3,
+    any other manylinux_x_y (PEP 600) from 20.3 (pip's release notes,
+    https://pip.pypa.io/en/stable/news/)."""
+    if tuple(glibc[:2]) <= MANYLINUX1_GLIBC:
+        return causes.platform.PIP_MANYLINUX1
+    return {
+        "manylinux2010": causes.platform.PIP_MANYLINUX2010,
+        "manylinux2014": causes.platform.PIP_MANYLINUX2014,
+    }.get(manylinux_name(glibc), causes.platform.PIP_PEP600)
+
+
+def _pip_reading_tag(tag: str) -> tuple[int, ...]:
+    """The first pip that reads the platform tag ``tag``: a legacy manylinux alias's
+    (:func:`pip_reading_glibc`), any tag PEP 600 spells (``manylinux_2_17_x86_64``, which
+    pip 19.3 does not read though it reads ``manylinux2014_x86_64``) and macOS 11's and
+    later's from 20.3 (pip 20.3's release notes: PEP 600, Big Sur's tags); () for the tags
+    every pip in use reads (Windows', macOS 10's, ``linux_x86_64``) and those not judged here
+    (musllinux, macOS 10's ``universal2``: their refusal stays the wheel's misfit)."""
+    if pep600_spelled(tag):
+        return causes.platform.PIP_PEP600
+    glibc = manylinux_glibc(tag)
+    if glibc is not None:
+        return pip_reading_glibc(glibc)
+    target = macos_target(tag)
+    if target is not None and target[0] >= 11:
+        return causes.platform.PIP_MACOS11
+    return ()
+
+
+def _tag_floor(tag: str) -> str:
+    """The system a manylinux or macOS tag's wheel needs beyond a pip that reads it (``glibc
+    2.28``, ``macOS 11.0``), or empty."""
+    glibc = manylinux_glibc(tag)
+    target = macos_target(tag)
+    if glibc is not None:
+        return f"glibc {glibc[0]}.{glibc[1]}"
+    return f"macOS {target[0]}.{target[1]}" if target is not None else ""
+
+
+def pip_blind_to_wheel(m: Machine, r: Revealed, wheel: WheelRefusal) -> Optional[Fix]:
+    """pip's "is not a supported wheel on this platform" where the log shows a pip older than
+    the first that reads every platform tag the wheel carries (a manylinux2014 wheel under pip
+    19.2, macOS 11's tags under pip 20.2): that pip refuses the wheel on any machine, so
+    upgrading pip is the fix. None where the pip is not shown or reads one of the tags, or the
+    log shows the wheel is for another Python, system or machine (the tags' own misfit)."""
+    if not r.pip_version:
+        return None
+    tags = wheel.platform.split(".")
+    needs = min(map(_pip_reading_tag, tags))
+    if version_key(r.pip_version) >= needs:
+        return None
+    shown = ".".join((r.python or "").split(".")[:2])
+    if shown and wheel.python_version and wheel.python_version != shown:
+        return None
+    if r.os is not None and r.os not in {tag_os(t) for t in tags}:
+        return None
+    machines = {a for t in tags for a in tag_machines(t)}
+    if r.machine and machines and machine_name(r.machine) not in machines:
+        return None
+    first = ".".join(map(str, needs))
+    floor = min((_tag_floor(t) for t in tags if _pip_reading_tag(t) == needs), default="")
+    which = (
+        f"any of its platform tags ({', '.join(tags)})"
+        if len(tags) > 1
+        else (f"its platform tag ({tags[0]})")
+    )
+    return causes.platform.pip_upgrade_fix(
+        m,
+        f"pip {r.pip_version} refused {wheel.file}: the first pip that reads {which} is "
+        f"{first}, so this pip refuses the wheel on any machine"
+        + (f" (the wheel also needs {floor} or later)" if floor else "")
+        + ".",
+        pip=r.pip_version,
+    )
+
+
 _DLOPENED = re.compile(r"dlopen\(([^,]+),")
 
 
@@ -318,6 +408,9 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         wheel = next(iter(r.wheel_refusals), None)
         if wheel is None:
             return causes.platform.WHEEL_MISMATCH, causes.platform.unnamed_wheel_fix(m)
+        blind = pip_blind_to_wheel(m, r, wheel)
+        if blind is not None:
+            return causes.platform.PIP_TOO_OLD, blind
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
         )

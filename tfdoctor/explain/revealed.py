@@ -22,6 +22,7 @@ from tfdoctor.evidence.devices import (
     container_shown,
     gpus_listed,
     host_packager,
+    runs_gpu_image,
     sagemaker_instance_type,
     tf_cpu_image,
     tf_image_release,
@@ -33,7 +34,13 @@ from tfdoctor.evidence.gpumemory import read_gpu_memory
 from tfdoctor.evidence.imports import imported_before_tensorflow
 from tfdoctor.evidence.installer import log_installer
 from tfdoctor.evidence.interpreter import Interpreter
-from tfdoctor.evidence.macos import dyld_refused, dyld_tried, mac_shown, uname_darwin
+from tfdoctor.evidence.macos import (
+    dyld_refused,
+    dyld_tried,
+    mac_shown,
+    python_machine,
+    uname_darwin,
+)
 from tfdoctor.evidence.packages import mo_check_outcome, tf_installer
 from tfdoctor.evidence.pip import (
     AbiTagsFound,
@@ -270,9 +277,17 @@ class Revealed(Record):
     #: The kind of Mac the log shows (with its words), where it shows one and its system is
     #: macOS or not shown (:func:`tfdoctor.evidence.macos.mac_shown`; also in ``inferred``).
     mac: Optional[Inferred] = None
+    #: The machine the log's Python on macOS reports itself built for, in
+    #: platform.platform()'s words (``arm64``, ``x86_64``;
+    #: :func:`tfdoctor.evidence.macos.python_machine`), where the system is macOS.
+    mac_python_machine: Optional[str] = None
     #: A ``docker run`` or ``podman run`` the log shows without a GPU flag (the tool, the
     #: command as shown).
     docker_run_without_gpu: Optional[tuple[str, str]] = None
+    #: That command (or Apptainer's without ``--nv``) where its image is one built to use a GPU
+    #: (TensorFlow's ``-gpu`` tags, NVIDIA's CUDA and NGC images): the user meant the
+    #: container to have the GPU.
+    gpu_image_without_gpu: Optional[str] = None
     #: ``macos`` where the log shows a Mac (its platform, the issue's form) and a ``docker
     #: run``/``podman run`` on it: Docker Desktop's (Podman's) Linux VM, which hands its
     #: containers no GPU.
@@ -440,6 +455,13 @@ def _no_gpu_host(evidence: Evidence, text: str, container: bool, nvml: bool = Fa
 _CUDA_NUMA_READ = "successful NUMA node read from SysFS"
 
 
+def _gpu_image_without_gpu(evidence: Evidence) -> Optional[str]:
+    """The container command the log shows run without a GPU flag (the evidence's reading)
+    where its image is one built to use a GPU; None otherwise."""
+    run = evidence.docker_run_without_gpu
+    return run[1] if run is not None and runs_gpu_image(run[1]) else None
+
+
 def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) -> bool:
     """Whether the log is a machine without a GPU looking for CUDA as it starts: only the
     runtime and libcuda missing, nothing that shows or wants a GPU (devices listed, the user's
@@ -461,6 +483,11 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
         return False  # the toolkit's summary, an import's error, a user's words: not the look
     if "opened-cudart" in evidence.hits or "opened-cuda-toolkit-library" in evidence.hits:
         return False  # the loader opened part of a CUDA toolkit: a GPU setup, wherever the line
+    if any(sid in evidence.hits for sid in _TOOLKIT_SHOWN):
+        # The machine's own CUDA toolkit, shown by nvcc, its version file or its directory
+        # named for its release (CUDA\v10.2\bin on PATH, /usr/local/cuda-11.0): installed to
+        # use a GPU, so the runtime the build asks for missing is that setup's failure.
+        return False
     return cuda_probe_only(
         [e for _, e in evidence.logged(tflog.LibraryNotLoaded)],
         [g["library"] for h in hits for g in h.groups if g.get("library")],
@@ -733,10 +760,14 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
+        mac_python_machine=python_machine(evidence.first_text)
+        if os_hint is not None and os_hint.value == "macos"
+        else None,
         notebook=notebook,
         python_command=python_command(evidence.first_text),
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
+        gpu_image_without_gpu=_gpu_image_without_gpu(evidence),
         container_host=_container_host(evidence),
         packager=host_packager(evidence.first_text),
         distro=read_distro(evidence.first_text, evidence.stated.os_said),
@@ -1126,6 +1157,7 @@ def log_hints(revealed: Revealed) -> LogHints:
         os_ids=revealed.distro.ids if revealed.distro is not None else (),
         os_name=revealed.distro.name if revealed.distro is not None else None,
         rocm=revealed.rocm_shown,
+        mac_python_machine=revealed.mac_python_machine,
     )
 
 

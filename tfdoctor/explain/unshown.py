@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.evidence.pyerrors import missing_attribute, missing_module, missing_name
 from tfdoctor.evidence.traceback import CutImport, Traceback
 from tfdoctor.explain.exceptions import last_failure
 from tfdoctor.explain.modules import TF_OWN
@@ -49,10 +50,24 @@ _NAMED = re.compile(r"^`(?P<name>[^`\n]{1,200})`")
 #: and a function refusing a keyword the caller passed (Python/ceval.c: "%U() got an
 #: unexpected keyword argument '%S'"), which names the function, not its caller. A member
 #: missing from an object is the object's holder's, not read so.
-_MODULE_LACKS = re.compile(
-    r"^(?:module '[\w.]+' has no attribute|'module' object has no attribute|No module named|"
-    r"cannot import name|[\w.]+\(\) got an unexpected keyword argument)\b"
-)
+_KEYWORD_REFUSED = re.compile(r"^[\w.]+\(\) got an unexpected keyword argument\b")
+
+
+def _module_lacks(message: str) -> bool:
+    """Whether ``message`` opens with Python's words for a module or a name a module lacks
+    (the evidence layer's records: a module's attribute, named or not, a module not found, a
+    ``from`` import's name; a module still importing is none) or a keyword refused."""
+    lacks = missing_attribute(message)
+    gone = missing_module(message)
+    asked = missing_name(message)
+    return (
+        (lacks is not None and lacks.module and not lacks.before and not lacks.partial)
+        or (gone is not None and not gone.before)
+        or (asked is not None and not asked.before)
+        or _KEYWORD_REFUSED.match(message) is not None
+    )
+
+
 #: A command that installs a TensorFlow release: the release the name's reading found has it.
 _TF_INSTALL = re.compile(r"\binstall\b[^\n]*?\btensorflow==")
 
@@ -74,7 +89,7 @@ def unshown_caller_candidate(
     if any(f.cause == causes.software.COMPANION_MISMATCH for f in findings):
         return None
     tb = last_failure(tracebacks)
-    if tb is None or not _unshown(tb) or not _MODULE_LACKS.match(tb.message):
+    if tb is None or not _unshown(tb) or not _module_lacks(tb.message):
         return None
     if any(t.message == tb.message and not _unshown(t) for t in tracebacks):
         return None  # the same exception's frames are shown elsewhere in the log (a repeat)

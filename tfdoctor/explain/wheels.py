@@ -25,6 +25,7 @@ from tfdoctor.evidence.pip import (
 from tfdoctor.explain.common import _cite_head, _rule_named, cite, group
 from tfdoctor.explain.conda import _NEAR_MAX_PATH
 from tfdoctor.explain.packages import distributions_fix
+from tfdoctor.explain.platform import pip_blind_to_wheel, pip_reading_glibc
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import _OS_TEXT, Evidence, Hits
 from tfdoctor.explain.software import _FRAME_FILE
@@ -123,6 +124,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # the wheel of their own CPython): the interpreter is 32-bit, which python.org's
         # default Windows download was until 3.9; TensorFlow has only 64-bit wheels.
         return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(m)
+    blind = pip_blind_to_wheel(m, r, wheel) if wheel is not None else None
+    if blind is not None:
+        return causes.platform.PIP_TOO_OLD, blind
     if wheel is not None:
         # A file handed to pip by name or URL: pip did not look for a wheel, it refused this
         # one, built for another interpreter or platform.
@@ -746,25 +750,15 @@ def _machine_refusal(
     return None
 
 
-def _tag_pip(glibc: str) -> tuple[int, ...]:
-    """The first pip that reads the manylinux tag of the glibc floor ``glibc``: manylinux2010
-    (PEP 571) from 19.0, manylinux2014 (PEP 599) from 19.3, any other manylinux_x_y (PEP 600)
-    from 20.3 (pip's release notes, https://pip.pypa.io/en/stable/news/)."""
-    return {
-        "manylinux2010": causes.platform.PIP_MANYLINUX2010,
-        "manylinux2014": causes.platform.PIP_MANYLINUX2014,
-    }.get(manylinux_name(version_key(glibc)), causes.platform.PIP_PEP600)
-
-
 def _blind_to_newer_manylinux(m: Machine, r: Revealed, refusal: PipRefusal) -> Optional[Fix]:
     """pip lists TensorFlow's releases up to the last before the first line whose Linux wheels
     need a newer manylinux tag (the matrix's glibc_min: manylinux2010 from 1.15, manylinux2014
     from 2.9, ...), and none after, while the Python (the log's, else the one every release
     listed has wheels for) has wheels of releases after it: only a pip that does not read the
-    newer tag lists so (:func:`_tag_pip`). Past the first tag, whose pips are long gone, the
-    list ending there says so only where the log shows such a pip or asks for a release past
-    it (else the log may predate that release). None where anything else can explain the
-    list."""
+    newer tag lists so (:func:`tfdoctor.explain.platform.pip_reading_glibc`). Past the first
+    tag, whose pips are long gone, the list ending there says so only where the log shows such
+    a pip or asks for a release past it (else the log may predate that release). None where
+    anything else can explain the list."""
     matrix = m.matrix
     listed = refusal.final_versions
     if matrix is None or not listed or r.os not in (None, "linux"):
@@ -785,7 +779,7 @@ def _blind_to_newer_manylinux(m: Machine, r: Revealed, refusal: PipRefusal) -> O
     if not cuts:
         return None
     cut = cuts[0]
-    needs = _tag_pip(cut.glibc_min or "")
+    needs = pip_reading_glibc(version_key(cut.glibc_min or ""))
     if r.pip_version and version_key(r.pip_version) >= needs:
         return None  # the pip shown reads that tag: its list is about something else
     asked = requested_version(refusal.spec)

@@ -1,0 +1,322 @@
+"""pip's refusal of a wheel file whose platform tags the pip shown cannot read: manylinux2010
+from pip 19.0, manylinux2014 from 19.3, PEP 600's manylinux_x_y and macOS 11's tags from 20.3.
+Such a pip refuses the wheel on any machine, so the cause is the pip (pip-too-old), not the
+wheel; where the pip reads the tags, or the log shows the wheel is for another Python, system
+or machine, the wheel's own misfit stays (wheel-mismatch)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.packages import read_conflicts
+from tfdoctor.explain.platform import pip_reading_glibc
+from tfdoctor.findings import Severity
+from tfdoctor.wheel_tags import macos_target, manylinux_glibc, tag_machines
+
+
+def _refused(pip: str, wheel: str, python: str = "3.7", head: str = "") -> str:
+    """A pip session: its version (as `pip --version` prints it), then its refusal of
+    ``wheel`` (pip's words: https://github.com/pypa/pip/blob/19.0/src/pip/_internal/commands/
+    install.py, "%s is not a supported wheel on this platform.")."""
+    # Where pip lives says the system too: a macOS framework build's, else a Linux one's.
+    site = (
+        f"/Library/Frameworks/Python.framework/Versions/{python}/lib/python{python}/site-packages"
+        if "macosx" in wheel
+        else "/usr/lib/python3/dist-packages"
+    )
+    return (
+        f"{head}$ pip --version\n"
+        f"pip {pip} from {site}/pip (python {python})\n"
+        f"$ pip install {wheel}\n"
+        f"{wheel} is not a supported wheel on this platform.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("pip", "wheel", "python", "needs"),
+    [
+        pytest.param(
+            "18.1",
+            "tensorflow-2.0.0-cp37-cp37m-manylinux2010_x86_64.whl",
+            "3.7",
+            "19.0",
+            id="manylinux2010-under-pip-18",
+        ),
+        pytest.param(
+            "19.2.3",
+            "tensorflow-2.3.0-cp38-cp38-manylinux2014_x86_64.whl",
+            "3.8",
+            "19.3",
+            id="manylinux2014-under-pip-19.2",
+        ),
+        pytest.param(
+            "20.2.4",
+            "tensorflow-2.16.1-cp39-cp39-manylinux_2_28_x86_64.whl",
+            "3.9",
+            "20.3",
+            id="pep600-under-pip-20.2",
+        ),
+        pytest.param(
+            "20.2.3",
+            "tensorflow_macos-2.9.0-cp38-cp38-macosx_11_0_arm64.whl",
+            "3.8",
+            "20.3",
+            id="macos11-under-pip-20.2",
+        ),
+        pytest.param(
+            "20.0.2",
+            "foo-1.0-cp38-cp38-manylinux_2_17_x86_64.whl",
+            "3.8",
+            "20.3",
+            # PEP 600's spelling of manylinux2014's floor: pip 19.3 reads only the alias.
+            id="pep600-spelling-of-2.17-under-pip-20.0",
+        ),
+    ],
+)
+@pytest.mark.parametrize(
+    "head",
+    [
+        pytest.param("", id="machine-not-shown"),
+        # The machine in the interpreter's own words (platform.platform() on macOS, uname -m
+        # on Linux), which the wheel's tags fit.
+        pytest.param("{machine}\n", id="machine-shown"),
+    ],
+)
+def test_a_wheel_whose_tags_the_shown_pip_cannot_read_is_that_pip_too_old(
+    pip: str, wheel: str, python: str, needs: str, head: str
+) -> None:
+    machine = (
+        "$ python -c 'import platform; print(platform.platform())'\nmacOS-11.2.3-arm64-arm-64bit"
+        if "macosx" in wheel
+        else "$ uname -m\nx86_64"
+    )
+    top = top_error(explained(_refused(pip, wheel, python, head.format(machine=machine))))
+    assert top.cause == "pip-too-old"
+    fix = fix_text(top)
+    assert f"pip {pip}" in fix and "the first pip that reads its platform tag" in fix
+    assert f"is {needs}, so this pip" in fix
+    assert "install --upgrade pip" in fix
+
+
+@pytest.mark.parametrize(
+    ("pip", "wheel", "python", "head"),
+    [
+        pytest.param(
+            "20.2.4",
+            "tensorflow-2.12.0-cp39-cp39-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+            "3.9",
+            "",
+            # pip 20.2 reads the manylinux2014 alias of the compound tag: not the pip.
+            id="one-tag-of-the-set-read",
+        ),
+        pytest.param(
+            "18.1",
+            "tensorflow-2.0.0-cp36-cp36m-manylinux2010_x86_64.whl",
+            "3.7",
+            "",
+            id="wheel-for-another-python",
+        ),
+        pytest.param(
+            "18.1",
+            "tensorflow-2.0.0-cp37-cp37m-manylinux2010_x86_64.whl",
+            "3.7",
+            "$ uname -m\naarch64\n",
+            id="wheel-for-another-machine",
+        ),
+        pytest.param(
+            "20.2.3",
+            "tensorflow-2.6.0-cp38-cp38-win_amd64.whl",
+            "3.8",
+            "",
+            id="a-tag-every-pip-reads",
+        ),
+    ],
+)
+def test_a_wheel_the_pip_could_read_stays_the_wheels_misfit(
+    pip: str, wheel: str, python: str, head: str
+) -> None:
+    top = top_error(explained(_refused(pip, wheel, python, head)))
+    assert top.cause != "pip-too-old"
+
+
+def test_without_the_pip_shown_the_refusal_is_not_blamed_on_it() -> None:
+    text = (
+        "ERROR: tensorflow-2.0.0-cp37-cp37m-manylinux2010_x86_64.whl is not a supported wheel "
+        "on this platform.\n"
+    )
+    assert top_error(explained(text)).cause == "wheel-mismatch"
+
+
+@pytest.mark.parametrize(
+    ("tag", "glibc"),
+    [
+        ("manylinux1_x86_64", (2, 5)),
+        ("manylinux2010_x86_64", (2, 12)),
+        ("manylinux2014_aarch64", (2, 17)),
+        ("manylinux_2_28_x86_64", (2, 28)),
+        ("musllinux_1_1_x86_64", None),
+        ("macosx_11_0_arm64", None),
+    ],
+)
+def test_manylinux_glibc(tag: str, glibc: Optional[tuple[int, int]]) -> None:
+    assert manylinux_glibc(tag) == glibc
+
+
+@pytest.mark.parametrize(
+    ("tag", "target"),
+    [("macosx_11_0_arm64", (11, 0)), ("macosx_10_15_x86_64", (10, 15)), ("win_amd64", None)],
+)
+def test_macos_target(tag: str, target: Optional[tuple[int, int]]) -> None:
+    assert macos_target(tag) == target
+
+
+@pytest.mark.parametrize(
+    ("tag", "machines"),
+    [
+        ("macosx_11_0_arm64", ("aarch64",)),
+        ("macosx_10_9_universal2", ("x86_64", "aarch64")),
+        ("manylinux_2_17_aarch64", ("aarch64",)),
+        ("manylinux2014_x86_64", ("x86_64",)),
+        ("win_amd64", ("x86_64",)),
+        ("any", ()),
+    ],
+)
+def test_tag_machines(tag: str, machines: tuple[str, ...]) -> None:
+    assert tag_machines(tag) == machines
+
+
+@pytest.mark.parametrize(
+    ("glibc", "pip"),
+    [((2, 5), (8, 1)), ((2, 12), (19, 0)), ((2, 17), (19, 3)), ((2, 28), (20, 3))],
+)
+def test_the_first_pip_reading_each_manylinux_tag(
+    glibc: tuple[int, int], pip: tuple[int, int]
+) -> None:
+    assert pip_reading_glibc(glibc) == pip
+
+
+# --- the TensorFlow another package requires is not the one installed ------------------------
+
+
+@pytest.mark.parametrize(
+    ("notice", "installed"),
+    [
+        pytest.param(
+            # pip 20.2 and before (commands/install.py, _warn_about_conflicts).
+            "ERROR: foolib 1.0.0 has requirement tensorflow==2.1.0, but you'll have tensorflow "
+            "2.2.0 which is incompatible.",
+            "2.2.0",
+            id="legacy-resolver",
+        ),
+        pytest.param(
+            "foolib 0.4.0 requires tensorflow==2.1.0, but you have tensorflow 2.12.0 which is "
+            "incompatible.",
+            "2.12.0",
+            id="resolver-after-install",
+        ),
+    ],
+)
+def test_a_package_s_tensorflow_pin_is_not_read_as_the_installed_tensorflow(
+    notice: str, installed: str
+) -> None:
+    report = explained(notice + "\n")
+    top = top_error(report)
+    assert top.cause == "companion-mismatch"
+    fix = fix_text(top)
+    # The installed release is the one after "you have"; the pin moves TensorFlow down to it.
+    assert f"TensorFlow {installed}" in fix and "downgrades TensorFlow" in fix
+    assert "TensorFlow 2.1.0 is known" not in fix
+
+
+# --- Apple silicon shown by uname's machine --------------------------------------------------
+
+
+def test_no_tensorflow_listed_on_a_mac_uname_calls_arm64_is_told_apples_package() -> None:
+    text = (
+        "$ pip install tensorflow==2.11.0\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.11.0 "
+        "(from versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow==2.11.0\n"
+        "$ uname -s\nDarwin\n$ uname -m\narm64\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    # The tensorflow distribution has macOS arm64 wheels only from 2.13 (the matrix).
+    assert "tensorflow-macos==2.11.0" in fix
+
+
+# --- a dependency the TensorFlow install took back below another package's range -------------
+
+#: One pip run installing TensorFlow, which moves typing-extensions back, then pip's notice
+#: after the install (commands/install.py, _warn_about_conflicts) and its list.
+_TAKEN_BACK = """\
+$ pip install tensorflow==2.13.0
+Installing collected packages: typing-extensions, tensorflow
+  Attempting uninstall: typing-extensions
+    Found existing installation: typing_extensions 4.9.0
+    Uninstalling typing_extensions-4.9.0:
+      Successfully uninstalled typing_extensions-4.9.0
+ERROR: pip's dependency resolver does not currently take into account all the packages that \
+are installed. This behaviour is the source of the following dependency conflicts.
+webapp 1.2.0 requires typing-extensions>=4.8.0, but you have typing-extensions 4.5.0 which is \
+incompatible.
+Successfully installed tensorflow-2.13.0 typing-extensions-4.5.0
+"""
+
+
+def test_read_conflicts_keeps_the_release_replaced_and_the_tensorflow_installed_with() -> None:
+    (conflict,) = read_conflicts([_TAKEN_BACK])
+    assert (conflict.replaced, conflict.installed_with_tf) == ("4.9.0", "tensorflow 2.13.0")
+
+
+def test_a_dependency_the_tensorflow_install_took_back_is_tensorflows_pin() -> None:
+    top = next(
+        x for x in explained(_TAKEN_BACK).findings if x.cause == "tf-pin-conflicts-with-package"
+    )
+    assert top.severity is Severity.WARNING
+    assert "4.9.0" in top.summary and "4.5.0" in top.summary
+    # The release of TensorFlow whose range no longer caps it (causes.software.UNCAPPED_FROM).
+    assert '"tensorflow>=2.14"' in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            _TAKEN_BACK.replace("    Found existing installation: typing_extensions 4.9.0\n", ""),
+            id="no-release-removed",
+        ),
+        pytest.param(
+            _TAKEN_BACK.replace("typing_extensions 4.9.0", "typing_extensions 4.4.0"),
+            id="the-removed-release-was-outside-the-range-too",
+        ),
+        pytest.param(
+            _TAKEN_BACK.replace("tensorflow-2.13.0 typing", "keras-2.13.1 typing"),
+            id="no-tensorflow-in-the-run",
+        ),
+    ],
+)
+def test_without_the_run_taking_it_back_the_notice_is_not_tensorflows_pin(text: str) -> None:
+    assert "tf-pin-conflicts-with-package" not in {x.cause for x in explained(text).findings}
+
+
+# --- a companion's wheels read against the architecture the Mac's Python reports -------------
+
+
+def test_a_companion_refused_on_a_mac_is_read_against_its_pythons_machine() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-text==2.15.0 "
+        "(from versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow-text==2.15.0\n"
+        "macOS-14.1-arm64-arm-64bit\n"
+        "Python 3.11.6\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    # tensorflow-text 2.15.0 publishes macOS wheels for x86-64 only (the bundled index): an
+    # arm64 Python's Python version is not what pip refused.
+    assert "has a wheel for Python 3.11 here" not in fix
+    assert "No release ==2.15.0 has a wheel for macOS" in fix
