@@ -670,6 +670,21 @@ def test_tf_contribs_successors_are_for_the_users_code_alone(path: str, library:
 _NAME_SCOPE = "with tf.name_scope(name, 'block', [x]):"
 
 
+def _blocklib(code: str, message: str) -> Report:
+    """The report of an installed library's line ``code`` (blocklib, imported by the user's
+    script) that ended in ``message`` under TensorFlow 2.4.1."""
+    return explained(
+        _TF241
+        + _trace(
+            [
+                ("/home/ana/proj/run.py", "<module>", "import blocklib"),
+                (f"{_SITE}/blocklib/ops.py", "block", code),
+            ],
+            message,
+        )
+    )
+
+
 @pytest.mark.parametrize(
     "message",
     [
@@ -685,16 +700,7 @@ _NAME_SCOPE = "with tf.name_scope(name, 'block', [x]):"
     ],
 )
 def test_a_count_tensorflow_refused_in_a_librarys_call_is_read_once(message: str) -> None:
-    report = explained(
-        _TF241
-        + _trace(
-            [
-                ("/home/ana/proj/run.py", "<module>", "import blocklib"),
-                (f"{_SITE}/blocklib/ops.py", "block", _NAME_SCOPE),
-            ],
-            message,
-        )
-    )
+    report = _blocklib(_NAME_SCOPE, message)
     lead, removed = _named(report, "companion-mismatch"), _named(report, "api-removed")
     assert lead is not None and removed is not None
     assert "4 positional arguments" in lead.summary and "tf.name_scope" in lead.summary
@@ -704,15 +710,9 @@ def test_a_count_tensorflow_refused_in_a_librarys_call_is_read_once(message: str
 def test_a_named_function_tensorflow_refused_has_the_same_two_readings() -> None:
     # A function Python names (not a constructor): once read by its own words with one fix
     # for the companion alone; now the one reading of refused calls, with the other candidate.
-    report = explained(
-        _TF241
-        + _trace(
-            [
-                ("/home/ana/proj/run.py", "<module>", "import blocklib"),
-                (f"{_SITE}/blocklib/ops.py", "block", "y = tf.nn.conv2d(x, w, s, 'SAME', True)"),
-            ],
-            "TypeError: conv2d() takes from 4 to 6 positional arguments but 7 were given",
-        )
+    report = _blocklib(
+        "y = tf.nn.conv2d(x, w, s, 'SAME', True)",
+        "TypeError: conv2d() takes from 4 to 6 positional arguments but 7 were given",
     )
     assert [x.cause for x in report.findings[:2]] == ["companion-mismatch", "api-removed"]
     assert "7 positional arguments" in report.findings[0].summary
@@ -788,3 +788,37 @@ def test_a_family_members_own_line_is_a_librarys_too() -> None:
     assert lead.cause == "companion-mismatch" and "tensorflow-addons" in fix_text(lead)
     assert removed is not None and removed.severity is Severity.WARNING
     assert "tf-slim" not in fix_text(removed)
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "said"),
+    [
+        # Python 3's format_missing names every argument missing ('a' and 'b'; 'a', 'b', and
+        # 'c'): the reading names them all, not the first alone.
+        pytest.param(
+            "y = tf.gather(x)",
+            "TypeError: gather() missing 2 required positional arguments: 'indices' and 'axis'",
+            "requires 'indices' and 'axis',",
+            id="two-missing",
+        ),
+        # Python 2's count of arguments includes the keyword arguments (ceval.c prints
+        # argcount + kwcount): not told as positional ones.
+        pytest.param(
+            "y = tf.split(x, 2, 1)",
+            "TypeError: split() takes exactly 2 arguments (3 given)",
+            "was given 3 arguments and takes exactly 2",
+            id="python-2-count",
+        ),
+        pytest.param(
+            "y = tf.ones(x)",
+            "TypeError: ones() takes no arguments (1 given)",
+            "was given 1 argument and takes none",
+            id="no-arguments",
+        ),
+    ],
+)
+def test_a_librarys_refused_count_is_told_in_pythons_terms(
+    code: str, message: str, said: str
+) -> None:
+    lead = _named(_blocklib(code, message), "companion-mismatch")
+    assert lead is not None and said in lead.summary

@@ -142,8 +142,8 @@ def _call_asked(refusal: Refusal) -> str:
     if refusal.shape == KEYWORD:
         return f"the keyword {refusal.argument} of {func}()"
     if refusal.shape == MISSING:
-        return f"{func}() without '{refusal.argument}', which it requires"
-    return f"{func}() with {refusal.given} positional arguments (it takes {refusal.takes})"
+        return f"{func}() without {refusal.missing}, which it requires"
+    return f"{func}() with {refusal.given_words} (it takes {refusal.takes_words})"
 
 
 def _own_code_reading(

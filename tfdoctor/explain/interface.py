@@ -346,12 +346,14 @@ def _asked(refusal: Refusal, product: str, called: str = "") -> str:
     if refusal.shape == KEYWORD:
         return f"{callee} refused its keyword {refusal.argument}"
     if refusal.shape == POSITIONAL and refusal.given:
-        # The counts as Python printed them (``from 2 to 3``, Python 2's ``at most 4``).
-        return f"{callee} was given {refusal.given} positional arguments and takes {refusal.takes}"
+        # The counts as Python printed them (``from 2 to 3``, Python 2's ``at most 4``, which
+        # counts keyword arguments too).
+        return f"{callee} was given {refusal.given_words} and takes {refusal.takes_words}"
     if refusal.shape == POSITIONAL:
         return f"{callee} refused its count of positional arguments"
     if refusal.shape == MISSING:
-        return f"{callee} requires {refusal.argument}, which the call does not pass"
+        # Every argument Python named missing, as it printed them.
+        return f"{callee} requires {refusal.missing}, which the call does not pass"
     if refusal.shape == MULTIPLE:
         return f"{callee} got {refusal.argument} twice: its arguments moved"
     if refusal.shape == OP_ARGUMENT:
