@@ -822,3 +822,21 @@ def test_a_librarys_refused_count_is_told_in_pythons_terms(
 ) -> None:
     lead = _named(_blocklib(code, message), "companion-mismatch")
     assert lead is not None and said in lead.summary
+
+
+@pytest.mark.parametrize(("path", "library"), _PLACES)
+def test_a_ports_install_is_still_an_edit_of_the_code(path: str, library: bool) -> None:
+    # tf.app's idiom (absl's app and flags) comes with absl-py's install: a port, for the
+    # user's own code alone; an installed library's line gets its release instead.
+    report = explained(
+        _TF241
+        + _trace(
+            [("/home/ana/proj/run.py", "<module>", "import blocklib"), (path, "f", "tf.app.run()")],
+            "AttributeError: module 'tensorflow' has no attribute 'app'",
+        )
+    )
+    moved = _named(report, "api-moved-to-compat-v1")
+    assert moved is not None
+    text = fix_text(moved)
+    assert ("from absl import app" in text) is not library, text
+    assert ("blocklib" in text) is library

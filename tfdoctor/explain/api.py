@@ -833,9 +833,13 @@ def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdi
     table dates (:func:`tfdoctor.explain.interface.library_code_fix`, the fix
     explain.interface gives the same cause), never an edit inside site-packages. The user's
     own code keeps the verdict's edit."""
-    if verdict.cause not in _CODE_EDITS or verdict.fix.commands:
+    if verdict.cause not in _CODE_EDITS or (
+        verdict.cause == causes.code.API_REMOVED and verdict.fix.commands
+    ):
         # A fix that installs the line its rule dates (a keyword a later release brought) is
-        # its builder's, which asks whose code called (:func:`_keeping_this_tensorflow`).
+        # its builder's, which asks whose code called (:func:`_keeping_this_tensorflow`). A
+        # port's commands (tf.app's ``pip install absl-py``, tf.contrib.slim's tf-slim) install
+        # what the edit then imports: still an edit of the code.
         return verdict
     caller = installed_caller(tb)
     if caller is None:
