@@ -840,3 +840,22 @@ def test_a_ports_install_is_still_an_edit_of_the_code(path: str, library: bool) 
     text = fix_text(moved)
     assert ("from absl import app" in text) is not library, text
     assert ("blocklib" in text) is library
+
+
+def test_a_keyword_the_users_line_passed_through_a_library_is_the_users_to_drop() -> None:
+    # The library's line passes **kwargs on: the user's call named the keyword, so the user's
+    # code is told to drop it, as the reading of refused calls has it (_passed_by_user).
+    report = explained(
+        _TF241
+        + _trace(
+            [
+                ("/home/ana/proj/run.py", "<module>", "net = blocklib.make(jit_compile=True)"),
+                (f"{_SITE}/blocklib/ops.py", "make", "return tf.function(f, **kw)"),
+            ],
+            "TypeError: function() got an unexpected keyword argument 'jit_compile'",
+        )
+    )
+    removed = _named(report, "api-removed")
+    assert removed is not None and removed.severity is Severity.ERROR
+    assert "drop `jit_compile=`" in fix_text(removed)
+    assert "blocklib" not in fix_text(removed)

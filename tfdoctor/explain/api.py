@@ -776,9 +776,14 @@ def api_findings(
                 in (causes.code.API_MOVED_TO_COMPAT_V1, causes.code.TF_CONTRIB_REMOVED)
                 # A keyword a later release brought, passed by a library's own frame: its
                 # older spelling is for the library's authors to write.
-                or verdict.key in (_TF1_KEYWORD_KEY, _TF2_KEYWORD_KEY)
+                or verdict.key in _KEYWORD_KEYS
             )
-            and (library_caller(tb) is not None or installed_caller(tb) is not None)
+            and (
+                installed_caller(tb) is not None
+                # A keyword is the call's: the user's line that passed it on through the
+                # library's (installed_caller) makes it the user's, whatever module it names.
+                or (verdict.key not in _KEYWORD_KEYS and library_caller(tb) is not None)
+            )
         ):
             # The name, which no rule gives an idiom for (or whose idiom, tf.compat.v1, is for
             # the library's authors to write), was asked by an installed library's code (its
@@ -2382,6 +2387,9 @@ _COMPILE_REFUSAL = re.compile(r"Invalid keyword argument\(s\) in `compile`: \{(?
 #: options, run_metadata) in every 2.x release, in the same words.
 _V1_MODEL = re.compile(r"[/\\]engine[/\\]training_v1\.py$")
 _TF2_KEYWORD_KEY = "tf2-keyword-added-later"
+#: The verdicts of a keyword a later release brought (1.x's, 2.x's): their builders ask whose
+#: code passed it (:func:`_keeping_this_tensorflow`).
+_KEYWORD_KEYS = frozenset({_TF1_KEYWORD_KEY, _TF2_KEYWORD_KEY})
 
 
 def _tf2_keyword_added_later(

@@ -130,13 +130,21 @@ def installed_caller(tb: Traceback) -> Optional[tuple[str, Frame]]:
     cell, a project checkout) or no frame is shown. Whose code it is decides the fix of a call
     TensorFlow refuses or a name it lacks: the user's code is edited, an installed library's
     is replaced by its release for the installed TensorFlow (or that TensorFlow by the one the
-    library was written for)."""
+    library was written for). A keyword the message says was refused that a frame of the
+    user's own code before it names (:func:`_passed_by_user`: ``blocklib.make(jit_compile=
+    True)`` passed on through ``**kwargs``) makes the call the user's."""
     index, _ = _caller(tb)
     if index is None:
         return None
     frame = tb.frames[index]
     top = installed_package(frame.path)
-    return None if top is None else (library_dist(top, frame.path), frame)
+    if top is None:
+        return None
+    refusal = read_refusal(tb.message)
+    keyword = refusal.argument if refusal is not None and refusal.shape == KEYWORD else ""
+    if _passed_by_user(tb, index, keyword):
+        return None
+    return library_dist(top, frame.path), frame
 
 
 def library_code_fix(
