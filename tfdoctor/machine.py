@@ -278,6 +278,32 @@ def pixi_command(args: str) -> Optional[str]:
     return "pixi add --pypi " + " ".join(map(_shell_spec, named))
 
 
+#: The channels a pixi workspace installs from without naming one: conda-forge, which
+#: ``pixi init`` writes into every new manifest (https://pixi.prefix.dev/latest/first_workspace/),
+#: and conda's default channels, which pixi does not use: a conda fix's "defaults" there
+#: means the workspace's own.
+_PIXI_CHANNELS = re.compile(r"|conda-forge|defaults|pkgs/\w+")
+
+
+def _unquoted(spec: str) -> str:
+    """``spec`` without the shell quotes a caller gave it."""
+    return spec.strip("\"'")
+
+
+def conda_spec_name(spec: str) -> str:
+    """The package name a conda MatchSpec names (``"tensorflow=2.15=cuda*"``: tensorflow;
+    ``conda-forge::nccl``: nccl)."""
+    bare = _unquoted(spec).rpartition("::")[2]
+    return re.split(r"[=<>!~ \[]", bare, maxsplit=1)[0]
+
+
+def _pixi_spec(spec: str) -> str:
+    """``spec`` as one shell word for ``pixi add``: quoted where a glob, a comparison or a
+    space would reach the shell."""
+    bare = _unquoted(spec)
+    return f'"{bare}"' if re.search(r"[*?<>|!\s\[]", bare) else bare
+
+
 #: The virtual environment a fix makes where the examined one cannot take the install.
 NEW_VENV: Final = "~/.venvs/tf"
 #: That environment's interpreter.
@@ -1137,6 +1163,50 @@ class Machine(Record):
     def pip_install(self, *specs: str) -> tuple[str, ...]:
         """``pip install "spec" ...`` for this environment."""
         return self.pip("install " + " ".join(f'"{s}"' for s in specs))
+
+    def conda_install(
+        self, *specs: str, channel: str = "", options: Sequence[str] = (), yes: bool = False
+    ) -> tuple[str, ...]:
+        """Commands that install the conda packages ``specs`` (MatchSpecs) into the examined
+        environment: the one home of conda-form installs, as :meth:`pip` is of pip's.
+        ``channel``: the channel they come from (empty: the configured ones); ``options``:
+        conda's (``--force-reinstall``, ``--override-channels``); ``yes``: conda's ``-y``.
+
+        In a pixi workspace (:attr:`installer`) the environment follows the workspace's
+        manifest and lock, and ``conda install`` there is undone by the next ``pixi install``:
+        the packages go through ``pixi add`` (conda MatchSpecs, from the workspace's
+        channels; ``CHANNEL::spec`` for one channel's build,
+        https://pixi.prefix.dev/latest/concepts/package_specifications/), a reinstall through
+        ``pixi reinstall`` (https://pixi.prefix.dev/latest/reference/cli/pixi/reinstall/)."""
+        if self.installer != "pixi":
+            words = [
+                "conda install",
+                *(("-y",) if yes else ()),
+                *(("-c", channel) if channel else ()),
+            ]
+            return (" ".join([*words, *options, *specs]),)
+        if "--force-reinstall" in options:
+            return (" ".join(["pixi reinstall", *dict.fromkeys(map(conda_spec_name, specs))]),)
+        if _PIXI_CHANNELS.fullmatch(channel):
+            return (" ".join(["pixi add", *map(_pixi_spec, specs)]),)
+        # A channel the workspace may not list: pixi refuses a CHANNEL::spec whose channel is
+        # not among the manifest's channels. `pixi workspace channel add` is pixi 0.45.0's
+        # name for `pixi project channel add` (https://pixi.sh/latest/CHANGELOG/#0450-2025-04-07,
+        # https://pixi.prefix.dev/latest/reference/cli/pixi/workspace/channel/add/).
+        return (
+            f"pixi workspace channel add {channel}",
+            " ".join(["pixi add", *(_pixi_spec(f"{channel}::{_unquoted(s)}") for s in specs)]),
+        )
+
+    def conda_remove(self, *names: str, force: bool = False) -> tuple[str, ...]:
+        """Commands that remove the conda packages ``names`` from the examined environment:
+        ``conda remove -y`` (``--force``: those packages only, not what depends on them,
+        https://docs.conda.io/projects/conda/en/stable/commands/remove.html), ``pixi remove``
+        in a pixi workspace, which drops them from its manifest and lock
+        (https://pixi.prefix.dev/latest/reference/cli/pixi/remove/)."""
+        if self.installer == "pixi":
+            return (" ".join(["pixi remove", *names]),)
+        return (" ".join(["conda remove -y", *(("--force",) if force else ()), *names]),)
 
     # --- the examined interpreter as a matrix target --------------------------------------
 

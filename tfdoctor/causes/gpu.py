@@ -1443,7 +1443,7 @@ def _cudnn_wheel_fix(m: Machine, line: TFLine, missing: tuple[str, ...]) -> Fix:
             f"Install CUDA {line.cuda} from conda-forge and cuDNN {cudnn} as a pip wheel, then "
             "put the wheel's lib directory on LD_LIBRARY_PATH (TensorFlow's guide for this line).",
             (
-                f"conda install -c conda-forge cudatoolkit={line.cuda}",
+                *m.conda_install(f"cudatoolkit={line.cuda}", channel="conda-forge"),
                 *m.pip_install(f"nvidia-cudnn-cu11=={cudnn}.*"),
                 "export LD_LIBRARY_PATH=\"$CONDA_PREFIX/lib/:$(dirname $(python -c 'import "
                 "nvidia.cudnn; "
@@ -2492,7 +2492,7 @@ def nccl_cuda_fix(m: Machine, nccl_cuda: Optional[str] = None) -> Fix:
         return Fix(
             f"{built}Install conda's NCCL built for {want} into this environment, {shadow}"
             f"{rebuild}",
-            (debug, "conda list nccl", find, f"conda install -c conda-forge nccl{pin}"),
+            (debug, "conda list nccl", find, *m.conda_install(f"nccl{pin}", channel="conda-forge")),
         )
     if wheel is not None and not _installed_within(m, wheel):
         return Fix(
