@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import shlex
 import subprocess
 from collections.abc import Iterable, Mapping
@@ -1635,3 +1636,98 @@ def test_numpys_range_fix_under_a_numpy1_build_keeps_numpy1() -> None:
     assert fix is not None
     installs = [c for c in fix.commands if " install " in c]
     assert installs and all("<2" in c and ">=1.20" in c for c in installs), fix.commands
+
+
+_PIXI_PREFIX = "/home/u/proj/.pixi/envs/default"
+
+
+@pytest.mark.parametrize(
+    ("installer", "call", "expected"),
+    [
+        pytest.param(
+            None,
+            lambda m: m.conda_install("jax", "jaxlib", channel="conda-forge"),
+            ("conda install -c conda-forge jax jaxlib",),
+            id="conda",
+        ),
+        pytest.param(
+            None,
+            lambda m: m.conda_install("tensorboard=2.10", channel="anaconda", yes=True),
+            ("conda install -y -c anaconda tensorboard=2.10",),
+            id="conda-yes",
+        ),
+        pytest.param(
+            "pixi",
+            lambda m: m.conda_install("jax", "jaxlib", channel="conda-forge"),
+            ("pixi add jax jaxlib",),
+            id="pixi",
+        ),
+        pytest.param(
+            "pixi",
+            lambda m: m.conda_install('"tensorflow=2.15=cuda*"', channel="conda-forge"),
+            ('pixi add "tensorflow=2.15=cuda*"',),
+            id="pixi-build-string",
+        ),
+        pytest.param(
+            "pixi",
+            lambda m: m.conda_install("nccl", channel="nvidia", yes=True),
+            ("pixi workspace channel add nvidia", "pixi add nvidia::nccl"),
+            id="pixi-other-channel",
+        ),
+        pytest.param(
+            "pixi",
+            lambda m: m.conda_install('"h5py=3.10"', "hdf5", options=("--force-reinstall",)),
+            ("pixi reinstall h5py hdf5",),
+            id="pixi-reinstall",
+        ),
+        pytest.param(
+            None,
+            lambda m: m.conda_remove("tensorflow", "tensorflow-base", force=True),
+            ("conda remove -y --force tensorflow tensorflow-base",),
+            id="conda-remove",
+        ),
+        pytest.param(
+            "pixi",
+            lambda m: m.conda_remove("cudatoolkit"),
+            ("pixi remove cudatoolkit",),
+            id="pixi-remove",
+        ),
+    ],
+)
+def test_conda_packages_go_through_the_environments_own_installer(
+    installer: Optional[str], call: object, expected: tuple[str, ...]
+) -> None:
+    """conda's install and remove where conda manages the environment; pixi's add, reinstall
+    and remove in a pixi workspace, whose manifest and lock the next `pixi install` restores."""
+    m = Machine(f.facts(python=None), f.FIXTURE_MATRIX, LogHints(installer=installer))
+    assert callable(call)
+    assert call(m) == expected
+
+
+def test_no_conda_install_in_a_pixi_workspace() -> None:
+    """Every conda-form fix, for facts whose interpreter lies in a pixi workspace's
+    environment, installs and removes with pixi: conda's commands would leave the manifest
+    and lock behind, and the next `pixi install` would undo them."""
+    python = f.python(
+        env_kind="conda", prefix=_PIXI_PREFIX, executable=f"{_PIXI_PREFIX}/bin/python"
+    )
+    m = machine(f.facts(python=python))
+    assert m.installer == "pixi"
+    fixes = [
+        causes.conda.conda_libraries_fix(m, m.line),
+        causes.conda.conda_libraries_fix(m, m.line, replace=True),
+        causes.software.conda_pip_duplicate_fix(
+            m, [("tensorflow", "2.15.0", "conda-forge")], [("tensorflow", "2.14.1")]
+        ),
+        causes.software.conda_pip_duplicate_fix(
+            m, [("tensorflow", "2.16.1", "nvidia")], [("tensorflow", "2.14.1")]
+        ),
+        causes.software.conda_tensorboards_fix(
+            m, [("tensorboard", "conda-forge")], ["tensorboard"]
+        ),
+        causes.software.conda_tensorboards_fix(m, [("tensorboard", "conda-forge")], []),
+        causes.software.jax_release_fix(m, "0.4.20"),
+    ]
+    commands = [c for fix in fixes for c in fix.commands]
+    assert any(c.startswith("pixi ") for c in commands)
+    assert not [c for c in commands if re.match(r"conda (install|remove)\b", c)]
