@@ -1731,3 +1731,93 @@ def test_no_conda_install_in_a_pixi_workspace() -> None:
     commands = [c for fix in fixes for c in fix.commands]
     assert any(c.startswith("pixi ") for c in commands)
     assert not [c for c in commands if re.match(r"conda (install|remove)\b", c)]
+
+
+_UV_VENV = "/home/u/work/.venv"
+_BARE_VENV = "/home/u/work/env"
+
+
+def _without_pip(prefix: str, uv: Optional[str] = None, ensurepip: bool = True) -> Machine:
+    """A machine whose examined virtual environment has no pip (schema 7's facts)."""
+    python = f.python(
+        prefix=prefix,
+        executable=f"{prefix}/bin/python",
+        pip_version=None,
+        pip_installed=False,
+        uv_venv=uv,
+        ensurepip=ensurepip,
+    )
+    return machine(f.facts(python=python, packages=(f.pkg("numpy", "2.0.1"),)))
+
+
+@pytest.mark.parametrize(
+    ("m", "install", "look"),
+    [
+        # `uv venv` makes an environment without pip: uv's pip interface installs there,
+        # pointed at its interpreter (uv would otherwise change the active one, or .venv).
+        pytest.param(
+            _without_pip(_UV_VENV, uv="0.5.11"),
+            (f'uv pip install --python {_UV_VENV}/bin/python "numpy<2"',),
+            f"uv pip list --python {_UV_VENV}/bin/python",
+            id="uv-venv",
+        ),
+        # `python -m venv --without-pip`: the standard library's ensurepip gives it pip.
+        pytest.param(
+            _without_pip(_BARE_VENV),
+            (
+                f"{_BARE_VENV}/bin/python -m ensurepip --upgrade",
+                f'{_BARE_VENV}/bin/python -m pip install "numpy<2"',
+            ),
+            f"{_BARE_VENV}/bin/python -m ensurepip --upgrade && "
+            f"{_BARE_VENV}/bin/python -m pip list",
+            id="venv-without-pip",
+        ),
+        # Without ensurepip too (Debian's Python without python3-venv): pip's get-pip.py.
+        pytest.param(
+            _without_pip(_BARE_VENV, ensurepip=False),
+            (
+                "curl -sSLo get-pip.py https://bootstrap.pypa.io/get-pip.py",
+                f"{_BARE_VENV}/bin/python get-pip.py",
+                f'{_BARE_VENV}/bin/python -m pip install "numpy<2"',
+            ),
+            "curl -sSLo get-pip.py https://bootstrap.pypa.io/get-pip.py && "
+            f"{_BARE_VENV}/bin/python get-pip.py && {_BARE_VENV}/bin/python -m pip list",
+            id="no-ensurepip",
+        ),
+        # Facts older than schema 7 (or written by hand): a missing pip_version alone does not
+        # say pip is absent; the environment's pip, as before.
+        pytest.param(
+            machine(f.facts(python=f.python(pip_version=None))),
+            ('/opt/venv/bin/python -m pip install "numpy<2"',),
+            "/opt/venv/bin/python -m pip list",
+            id="not-recorded",
+        ),
+    ],
+)
+def test_an_environment_without_pip_gets_a_command_that_runs(
+    m: Machine, install: tuple[str, ...], look: str
+) -> None:
+    assert m.pip_install("numpy<2") == install
+    assert m.pip_line("list") == look
+
+
+@pytest.mark.parametrize("uv", ["0.5.11", None])
+def test_no_python_m_pip_where_pip_is_absent(uv: Optional[str]) -> None:
+    """Every fix the checks write for an environment without pip runs: uv's pip interface
+    where uv made it (no `-m pip` at all), else pip installed first by ensurepip."""
+    m = _without_pip(_UV_VENV if uv else _BARE_VENV, uv=uv)
+    facts = dataclasses.replace(
+        m.facts, packages=(f.pkg("numpy", "2.0.1"), f.pkg("tensorflow", "2.15.1"))
+    )
+    fixes = [x.fix for x in _findings(facts) if x.fix is not None]
+    fixes.append(causes.software.numpy_abi_fix(m))
+    commands = [c for fix in fixes for c in fix.commands]
+    uses_pip = [i for i, c in enumerate(commands) if "-m pip" in c]
+    if uv is not None:
+        assert not uses_pip
+        assert any(c.startswith(f"uv pip install --python {_UV_VENV}/bin/python") for c in commands)
+        return
+    assert uses_pip
+    for i in uses_pip:
+        # In the same command line (a look joined with &&), or a line just before it.
+        assert "-m ensurepip" in commands[i] or (i > 0 and "-m ensurepip" in commands[i - 1])

@@ -287,3 +287,34 @@ def test_an_environment_uv_made_beside_a_lock_under_another_name_is_not_the_proj
     monkeypatch.delenv("UV_PROJECT_ENVIRONMENT", raising=False)
     monkeypatch.setattr(sys, "prefix", str(env))
     assert env_info._uv_project() is None
+
+
+@pytest.mark.parametrize(
+    ("cfg", "maker"),
+    [
+        # `uv venv` writes its release into pyvenv.cfg, project or not.
+        pytest.param("home = /usr/bin\nimplementation = CPython\nuv = 0.5.11\n", "0.5.11", id="uv"),
+        pytest.param("home = /usr/bin\nversion = 3.12.3\n", None, id="venv"),
+        pytest.param(None, None, id="no-pyvenv-cfg"),
+    ],
+)
+def test_the_uv_release_that_made_an_environment_is_read_from_its_pyvenv_cfg(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cfg: Optional[str], maker: Optional[str]
+) -> None:
+    if cfg is not None:
+        (tmp_path / "pyvenv.cfg").write_text(cfg, encoding="utf-8")
+    from tfdoctor.probes.child import env_info
+
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
+    assert env_info._uv_maker() == maker
+
+
+def test_pip_and_ensurepip_are_recorded_as_importable_or_not() -> None:
+    """Found without importing: this interpreter has ensurepip; no module has that name."""
+    from tfdoctor.probes.child import env_info
+
+    assert env_info._importable("ensurepip") is True
+    assert env_info._importable("no_such_module_for_tfdoctor") is False
+    python = env_info.collect()["python"]
+    assert python["pip_installed"] is env_info._importable("pip")
+    assert "uv_venv" in python and "ensurepip" in python

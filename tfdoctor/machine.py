@@ -124,17 +124,21 @@ def uv_pip_settings(args: str) -> tuple[tuple[str, str], ...]:
     )
 
 
-def uv_pip(args: str) -> str:
+def uv_pip(args: str, python: str = "") -> str:
     """The command that runs ``pip <args>`` in an environment uv manages: uv's pip interface
     where it has the command, else pip itself, run by uv in that environment (``uv run --with
     pip``: uv creates environments without pip, https://docs.astral.sh/uv/pip/environments/).
     pip's network options are left to the variables of :func:`uv_pip_settings`; pip's cache
-    is not uv's: ``cache purge`` is ``uv cache clean`` (https://docs.astral.sh/uv/concepts/cache/)."""
+    is not uv's: ``cache purge`` is ``uv cache clean`` (https://docs.astral.sh/uv/concepts/cache/).
+    ``python``: the interpreter whose environment it changes (``--python``, which uv's pip
+    interface and ``uv run`` take: https://docs.astral.sh/uv/reference/cli/#uv-pip-install),
+    else the one uv finds (the active environment, else ``.venv``)."""
     if args == "cache purge":
         return "uv cache clean"
+    target = f" --python {python}" if python else ""
     command, _, rest = args.partition(" ")
     if command not in UV_PIP_COMMANDS:
-        return f"uv run --with pip python -m pip {args}"
+        return f"uv run{target} --with pip python -m pip {args}"
     words = rest.split(" ")
     kept = [
         word
@@ -143,7 +147,7 @@ def uv_pip(args: str) -> str:
     ]
     if command == "uninstall":
         kept = [word for word in kept if word not in _PIP_YES]
-    return f"uv pip {command} {' '.join(kept)}".rstrip()
+    return f"uv pip {command}{target} {' '.join(kept)}".rstrip()
 
 
 #: pip's install options by a project command's own (``uv add``), for each distribution the
@@ -1016,8 +1020,33 @@ class Machine(Record):
 
     @property
     def _uv_installs(self) -> bool:
-        """Whether the log shows uv installing (its pip interface or a uv project)."""
-        return self.installer is not None and self.installer.startswith("uv")
+        """Whether uv installs here: the log shows it (its pip interface or a uv project), or
+        the facts show an environment uv made without pip (:attr:`pip_bootstrap`)."""
+        shown = self.installer is not None and self.installer.startswith("uv")
+        return shown or self.pip_bootstrap == ()
+
+    @functools.cached_property
+    def pip_bootstrap(self) -> Optional[tuple[str, ...]]:
+        """Where the facts show pip absent from the examined environment, so that ``python -m
+        pip`` fails with "No module named pip": the commands that give it one, empty where
+        uv made the environment (uv's pip interface installs without pip,
+        https://docs.astral.sh/uv/pip/environments/); None where pip is there or not known.
+
+        ``python -m ensurepip --upgrade`` installs the pip the standard library bundles
+        (https://docs.python.org/3/library/ensurepip.html), which a ``venv --without-pip``
+        keeps; where ensurepip is missing too (Debian's and Ubuntu's system Python leave it
+        to python3-venv), pip's own installer script (https://pip.pypa.io/en/stable/installation/#get-pip-py)."""
+        py = self.facts.python
+        if py is None or not py.executable or py.pip_installed is not False:
+            return None
+        if py.uv_venv:
+            return ()
+        if py.ensurepip is False:
+            return (
+                "curl -sSLo get-pip.py https://bootstrap.pypa.io/get-pip.py",
+                f"{self.python_exe} get-pip.py",
+            )
+        return (f"{self.python_exe} -m ensurepip --upgrade",)
 
     @functools.cached_property
     def externally_managed(self) -> bool:
@@ -1086,7 +1115,9 @@ class Machine(Record):
         if project is not None:
             return (project,)
         if self._uv_installs:
-            return (uv_pip(args),)
+            # The examined interpreter's environment, where the facts name it: uv would
+            # otherwise change the active one, or .venv.
+            return (uv_pip(args, self.python_exe if self.pip_bootstrap == () else ""),)
         if self.externally_managed and args.split(" ", 1)[0] in ("install", "uninstall"):
             if args.startswith("uninstall"):
                 return ()
@@ -1107,7 +1138,7 @@ class Machine(Record):
                 # module whatever the system, and its version is read the same way.
                 return (f"python -m pip {args}",)
             return (f"pip {args}",)
-        return (f"{self.python_exe} -m pip {args}",)
+        return (*(self.pip_bootstrap or ()), f"{self.python_exe} -m pip {args}")
 
     def pip_after_install(self, args: str) -> tuple[str, ...]:
         """Commands that run ``pip <args>``, a look (``check``, ``--version``), after an install
@@ -1156,6 +1187,9 @@ class Machine(Record):
         """The one command line that runs ``pip <args>`` here, for a look that changes
         nothing (``list``, ``show``, ``check``) where a pipe or a sentence needs one line."""
         lines = self.pip(args)
+        if self.pip_bootstrap and lines[: len(self.pip_bootstrap)] == self.pip_bootstrap:
+            # pip first installed where it is absent: one line, that runs the look after it.
+            lines = (" && ".join(lines),)
         if len(lines) != 1:  # only an install or an uninstall takes more lines, or none
             raise ValueError(f"pip {args} is no single command here: {lines}")
         return lines[0]
