@@ -1727,6 +1727,7 @@ def test_no_conda_install_in_a_pixi_workspace() -> None:
         ),
         causes.software.conda_tensorboards_fix(m, [("tensorboard", "conda-forge")], []),
         causes.software.jax_release_fix(m, "0.4.20"),
+        causes.gpu.conda_gpu_build_fix(m, "2.15.0", "cpu_py311h", "conda-forge"),
     ]
     commands = [c for fix in fixes for c in fix.commands]
     assert any(c.startswith("pixi ") for c in commands)

@@ -1769,22 +1769,23 @@ def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
     )
 
 
-def conda_gpu_build_fix(version: str, build: str, channel: str) -> Fix:
+def conda_gpu_build_fix(m: Machine, version: str, build: str, channel: str) -> Fix:
     """The GPU build of the same TensorFlow from the conda channel the CPU build came from:
     conda-forge builds CUDA variants under build strings ``cuda*`` (its CPU ones ``cpu_*``),
-    the default channels under ``gpu_*`` (their CPU ones ``eigen_*`` and ``mkl_*``)."""
+    the default channels under ``gpu_*`` (their CPU ones ``eigen_*`` and ``mkl_*``);
+    installed with ``m``'s installer (:meth:`Machine.conda_install`)."""
     release = version or "*"
     if "conda-forge" in channel or build.startswith("cpu_"):
         return Fix(
             "Install conda-forge's CUDA build of the same TensorFlow into this conda "
             "environment (its CPU builds are cpu_*, its GPU builds cuda*).",
-            (f'conda install -c conda-forge "tensorflow={release}=cuda*"',),
+            m.conda_install(f'"tensorflow={release}=cuda*"', channel="conda-forge"),
         )
     return Fix(
         "Install the GPU build of the same TensorFlow from the default channels into this conda "
         "environment (their CPU builds are eigen_* and mkl_*, their GPU builds gpu_*); conda "
         "installs the CUDA toolkit and cuDNN it needs beside it.",
-        (f'conda install "tensorflow={release}=gpu_*"',),
+        m.conda_install(f'"tensorflow={release}=gpu_*"'),
     )
 
 
@@ -1807,7 +1808,7 @@ def gpu_build_fix(m: Machine) -> Fix:
         )
     conda = m.conda_tensorflow
     if conda is not None:
-        return conda_gpu_build_fix(conda.version, conda.build, conda.channel)
+        return conda_gpu_build_fix(m, conda.version, conda.build, conda.channel)
     gpu_dist = line.gpu_package.get("linux") if line is not None else None
     spec = m.and_cuda_spec() or f"{gpu_dist or 'tensorflow'}=={m.tf.version}"
     uninstall = m.pip(f"uninstall -y {name}")
