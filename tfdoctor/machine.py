@@ -1211,7 +1211,8 @@ class Machine(Record):
         the packages go through ``pixi add`` (conda MatchSpecs, from the workspace's
         channels; ``CHANNEL::spec`` for one channel's build,
         https://pixi.prefix.dev/latest/concepts/package_specifications/), a reinstall through
-        ``pixi reinstall`` (https://pixi.prefix.dev/latest/reference/cli/pixi/reinstall/)."""
+        ``pixi reinstall``, which pixi 0.43.0 added
+        (https://pixi.prefix.dev/latest/reference/cli/pixi/reinstall/; pixi's CHANGELOG, 0.43.0)."""
         if self.installer != "pixi":
             words = [
                 "conda install",
@@ -1224,8 +1225,8 @@ class Machine(Record):
         if _PIXI_CHANNELS.fullmatch(channel):
             return (" ".join(["pixi add", *map(_pixi_spec, specs)]),)
         # A channel the workspace may not list: pixi refuses a CHANNEL::spec whose channel is
-        # not among the manifest's channels. `pixi workspace channel add` is pixi 0.45.0's
-        # name for `pixi project channel add` (https://pixi.sh/latest/CHANGELOG/#0450-2025-04-07,
+        # not among the manifest's channels. `pixi workspace channel add` is the name pixi
+        # 0.43.0 gave `pixi project channel add` (prefix-dev/pixi#3315, first tagged v0.43.0;
         # https://pixi.prefix.dev/latest/reference/cli/pixi/workspace/channel/add/).
         return (
             f"pixi workspace channel add {channel}",
