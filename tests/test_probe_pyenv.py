@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import json
 import subprocess
 import sys
@@ -42,6 +43,9 @@ def test_another_interpreter_is_probed_in_its_own_process(tmp_path: Path) -> Non
     assert result.python.prefix == str(tmp_path / "env")
     assert result.packages == ()
     assert result.python.pip_version is None
+    # `venv --without-pip`: pip absent, recorded as absent (not unknown); no uv made it.
+    assert result.python.pip_installed is False and result.python.uv_venv is None
+    assert result.python.ensurepip is (importlib.util.find_spec("ensurepip") is not None)
     site = next((tmp_path / "env").glob("lib*/python*/site-packages"), None)
     if site is not None:  # POSIX layout; only directories on sys.path, nothing else
         assert result.python.site_packages == (str(site),)
@@ -318,3 +322,15 @@ def test_pip_and_ensurepip_are_recorded_as_importable_or_not() -> None:
     python = env_info.collect()["python"]
     assert python["pip_installed"] is env_info._importable("pip")
     assert "uv_venv" in python and "ensurepip" in python
+
+
+def test_an_environment_uv_made_without_pip_is_recorded_as_uvs(tmp_path: Path) -> None:
+    """`uv venv` writes its release into pyvenv.cfg and installs no pip: both reach the facts,
+    probed in the environment's own interpreter."""
+    venv.create(tmp_path / "env", with_pip=False)
+    cfg = tmp_path / "env" / "pyvenv.cfg"
+    cfg.write_text(cfg.read_text(encoding="utf-8") + "uv = 0.5.11\n", encoding="utf-8")
+    python = tmp_path / "env" / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+    result = probe_pyenv(str(python))
+    assert result.python is not None
+    assert result.python.pip_installed is False and result.python.uv_venv == "0.5.11"
