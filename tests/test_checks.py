@@ -163,7 +163,7 @@ CASES = [
         "no-tf",
         "packages.tensorflow",
         f.facts(packages=(f.pkg("numpy", "2.0.0"),), tensorflow=NOT_INSTALLED),
-        Severity.WARNING,
+        Severity.ERROR,  # the interpreter was asked: no `tensorflow` module
         '-m pip install "tensorflow[and-cuda]==',
     ),
     (

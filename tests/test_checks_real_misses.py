@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
 
 from tests import factories as f
 from tfdoctor.checks import CHECKS, CheckFunc, run_checks
@@ -125,7 +127,7 @@ def test_a_pip_older_than_the_platforms_wheels_is_why_tensorflow_is_missing(
     system: str, os_name: str, pip: str, needs: str
 ) -> None:
     (finding,) = judge(check_tf_distributions, no_tensorflow(system, os_name, pip))
-    assert finding.severity is Severity.WARNING
+    assert finding.severity is Severity.ERROR  # the interpreter was asked: no module
     assert finding.cause == "pip-too-old"
     assert needs in finding.detail
     assert finding.fix is not None and "pip" in finding.fix.text
@@ -159,6 +161,44 @@ def test_otherwise_tensorflow_is_simply_not_installed(
 ) -> None:
     (finding,) = judge(check_tf_distributions, no_tensorflow(system, os_name, pip, python))
     assert finding.cause == "tf-not-installed"
+
+
+@pytest.mark.parametrize(
+    ("status", "severity"),
+    [
+        # The interpreter was asked and has no `tensorflow` module: `import tensorflow` fails.
+        pytest.param("not-installed", Severity.ERROR, id="interpreter-asked"),
+        # --static: the listing alone, which a source tree on the path would contradict.
+        pytest.param("skipped", Severity.WARNING, id="listing-only"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("system", "cause"),
+    [
+        # A shell of another Python (python.org's 3.6 on Windows, pip 9) than the conda
+        # environment TensorFlow went into: pip 9 reads win_amd64 wheels, none is installed.
+        pytest.param("Windows", "tf-not-installed", id="not-installed"),
+        # The same pip on Linux cannot read manylinux2010 tags: why none is installed.
+        pytest.param("Linux", "pip-too-old", id="pip-too-old"),
+    ],
+)
+def test_tensorflow_missing_is_an_error_where_the_interpreter_found_no_module(
+    status: str, severity: Severity, system: str, cause: str
+) -> None:
+    facts = no_tensorflow("Linux", "Ubuntu 18.04.6 LTS", "9.0.1", "3.6.0")
+    tf = facts.tensorflow
+    assert facts.platform is not None and tf is not None
+    if system == "Windows":
+        facts = dataclasses.replace(
+            facts,
+            platform=dataclasses.replace(
+                facts.platform, system="Windows", os_name="Windows 10 Pro", machine="AMD64"
+            ),
+        )
+    facts = dataclasses.replace(facts, tensorflow=dataclasses.replace(tf, status=status))
+    (finding,) = judge(check_tf_distributions, facts)
+    assert finding.cause == cause
+    assert finding.severity is severity
 
 
 def test_a_python_no_release_has_a_wheel_for_is_that_cause_not_an_install() -> None:
@@ -556,3 +596,99 @@ def test_a_rocm_builds_skipped_gpu_is_told_of_rocm_not_of_cuda() -> None:
         assert finding.fix is not None
         assert not any("and-cuda" in c or "cudnn" in c for c in finding.fix.commands)
     assert found[0].fix is not None and "ROCm 6.0.0" in found[0].fix.text
+
+
+# --- Keras missing or out of step under a line released with its own Keras ------------------
+
+#: Keras 2 releases on PyPI, one per line, and Keras 3: what pip picks from.
+KERAS_RELEASES = ("2.4.3", "2.6.0", "2.7.0", "2.10.0", "2.13.1", "2.15.0", "3.0.0")
+#: TensorFlow 2.6.0's Requires-Dist on keras and NumPy (its wheel's METADATA).
+TF26_REQUIRES = ("keras~=2.6", "numpy~=1.19.2")
+
+
+def pip_picks(spec: str) -> str:
+    """The release ``pip install "keras<spec>"`` installs: the newest the specifier admits."""
+    return str(max(SpecifierSet(spec).filter(KERAS_RELEASES), key=Version))
+
+
+def tf26(keras: str | None) -> Facts:
+    """TensorFlow 2.6.0 that imported, with ``keras`` installed (None: not installed)."""
+    tf = dataclasses.replace(
+        f.pkg("tensorflow", "2.6.0", *TF26_REQUIRES, top_level=("tensorflow",)),
+        requires_missing=() if keras else ("keras",),
+    )
+    return f.facts(
+        packages=(tf, f.pkg("numpy", "1.19.5"), *([f.pkg("keras", keras)] if keras else [])),
+        driver=f.NO_DRIVER,
+        tensorflow=f.tensorflow(version="2.6.0", is_cuda_build=False, devices=()),
+    )
+
+
+@pytest.mark.parametrize(
+    ("keras", "cause"),
+    [
+        # conda's TensorFlow 2.6 build without the keras package: tf.keras has nothing to load.
+        pytest.param(None, "dependency-missing", id="missing"),
+        # Below the declared range: `keras~=2.6` would take keras 2.15, as out of step.
+        pytest.param("2.4.3", "keras-version", id="below-range"),
+    ],
+)
+def test_the_keras_fix_of_an_in_step_line_installs_that_lines_keras(
+    keras: str | None, cause: str
+) -> None:
+    facts = tf26(keras)
+    (finding,) = [x for x in judge(check_dependency_pins, facts) if "keras" in x.summary]
+    assert finding.cause == cause
+    assert finding.fix is not None
+    (command,) = finding.fix.commands
+    spec = command.split('"keras', 1)[1].split('"', 1)[0]
+    picked = pip_picks(spec)
+    assert picked == "2.6.0"
+    after = dataclasses.replace(
+        facts,
+        packages=(
+            *(p for p in facts.packages or () if p.name != "keras"),
+            f.pkg("keras", picked),
+        ),
+    )
+    after_tf = after.package("tensorflow")
+    assert after_tf is not None and after.packages is not None
+    after = dataclasses.replace(
+        after,
+        packages=tuple(
+            dataclasses.replace(p, requires_missing=()) if p is after_tf else p
+            for p in after.packages
+        ),
+    )
+    left = [x for x in through_registry(after) if x.severity.rank >= Severity.WARNING.rank]
+    assert not [x for x in left if "keras" in x.summary], left
+
+
+@pytest.mark.parametrize(
+    ("version", "declared", "runs_with"),
+    [
+        # `keras~=2.6` admits the next line's keras: narrowed to the line's own.
+        pytest.param("2.6.0", "~=2.6", "==2.6.*", id="compatible-release"),
+        # A range within the line is what the build runs with as declared.
+        pytest.param("2.13.1", "<2.14,>=2.13.1", "<2.14,>=2.13.1", id="within-line"),
+        # A floor above the line's first release and no cap: the floor, inside the line.
+        pytest.param("2.13.1", ">=2.13.1", ">=2.13.1,==2.13.*", id="floor-only"),
+        # Keras 3 from 2.16 is not released in step: the declared range.
+        pytest.param("2.16.1", ">=3.0.0", ">=3.0.0", id="not-in-step"),
+    ],
+)
+def test_runs_with_narrows_keras_only_where_its_range_admits_the_next_line(
+    version: str, declared: str, runs_with: str
+) -> None:
+    tf = f.pkg(
+        "tensorflow", version, f"keras{declared}", "protobuf>=3.20.3", top_level=("tensorflow",)
+    )
+    facts = f.facts(
+        packages=(tf,),
+        driver=f.NO_DRIVER,
+        tensorflow=f.tensorflow(version=version, is_cuda_build=False, devices=()),
+    )
+    m = CheckContext(facts, MATRIX).machine
+    assert SpecifierSet(m.runs_with("keras") or "") == SpecifierSet(runs_with)
+    # Another distribution's range is the declared one, unchanged.
+    assert m.runs_with("protobuf") == m.declared_range("protobuf") == ">=3.20.3"

@@ -160,3 +160,89 @@ def test_other_words_are_no_refusal(message: str) -> None:
 )
 def test_a_class_name_alone_says_the_object_is_tensorflows(name: str, alone: bool) -> None:
     assert tf_object_class(name) is alone
+
+
+@pytest.mark.parametrize(
+    ("message", "takes", "given"),
+    [
+        pytest.param(
+            "__init__() takes 2 positional arguments but 3 were given", "2", "3", id="python-3.9"
+        ),
+        pytest.param(
+            "name_scope_v2.__init__() takes from 2 to 3 positional arguments but 4 were given",
+            "from 2 to 3",
+            "4",
+            id="python-3.10-qualified-range",
+        ),
+        pytest.param(
+            "conv2d() takes at most 4 arguments (5 given)", "at most 4", "5", id="python-2"
+        ),
+        pytest.param(
+            "f() takes 1 positional argument but 2 positional arguments (and 1 keyword-only "
+            "argument) were given",
+            "1",
+            "2",
+            id="python-3-keyword-only-note",
+        ),
+    ],
+)
+def test_a_count_of_positional_arguments_keeps_the_counts_printed(
+    message: str, takes: str, given: str
+) -> None:
+    refusal = read_refusal(message)
+    assert refusal is not None and refusal.shape == POSITIONAL
+    assert (refusal.takes, refusal.given) == (takes, given)
+
+
+def test_other_shapes_carry_no_counts() -> None:
+    refusal = read_refusal("reduce_sum() got multiple values for argument 'axis'")
+    assert refusal is not None and (refusal.takes, refusal.given) == ("", "")
+
+
+@pytest.mark.parametrize(
+    ("message", "missing"),
+    [
+        pytest.param("f() missing 1 required positional argument: 'a'", "'a'", id="one"),
+        pytest.param(
+            "Layer.call() missing 2 required positional arguments: 'a' and 'b'",
+            "'a' and 'b'",
+            id="two",
+        ),
+        pytest.param(
+            "f() missing 3 required keyword-only arguments: 'a', 'b', and 'c'",
+            "'a', 'b', and 'c'",
+            id="three",
+        ),
+    ],
+)
+def test_arguments_missing_are_kept_as_python_named_them(message: str, missing: str) -> None:
+    refusal = read_refusal(message)
+    assert refusal is not None and refusal.shape == MISSING
+    assert (refusal.argument, refusal.missing) == ("a", missing)
+
+
+@pytest.mark.parametrize(
+    ("message", "given", "takes"),
+    [
+        pytest.param(
+            "f() takes 1 positional argument but 2 were given",
+            "2 positional arguments",
+            "1",
+            id="python-3",
+        ),
+        pytest.param(
+            "f() takes 0 positional arguments but 1 was given",
+            "1 positional argument",
+            "0",
+            id="python-3-one-given",
+        ),
+        pytest.param(
+            "f() takes exactly 2 arguments (3 given)", "3 arguments", "exactly 2", id="python-2"
+        ),
+        pytest.param("f() takes no arguments (1 given)", "1 argument", "none", id="none-taken"),
+    ],
+)
+def test_a_count_is_worded_as_python_counted(message: str, given: str, takes: str) -> None:
+    refusal = read_refusal(message)
+    assert refusal is not None
+    assert (refusal.given_words, refusal.takes_words) == (given, takes)

@@ -596,3 +596,266 @@ def test_a_public_keyword_the_table_gives_no_older_name_is_not_told_one(
     assert lead.cause == "api-removed" and lead.fix is not None
     assert "upgrade TensorFlow to 2.9 or later, or drop `planted_option=`." in lead.fix.text
     assert "called it" not in lead.detail and "2.8 write" not in lead.fix.text
+
+
+# --- whose code made the call decides the fix: a library's release, or the user's edit -------
+
+_TF241 = "tensorflow 2.4.1\n"
+_JIT_REFUSED = "TypeError: function() got an unexpected keyword argument 'jit_compile'"
+_LIBRARY_JIT = (f"{_SITE}/augmentlib/layers.py", "<module>", "@tf.function(jit_compile=True)")
+
+
+def test_a_librarys_keyword_a_later_line_brought_gets_no_edit_of_its_code() -> None:
+    # tf.function took jit_compile from 2.5 (experimental_compile before): the library's own
+    # line asked, so its release or the TensorFlow it was written for is the fix, never the
+    # older spelling written into site-packages.
+    report = explained(
+        _TF241
+        + _trace(
+            [("/home/ana/proj/run.py", "<module>", "import augmentlib"), _LIBRARY_JIT], _JIT_REFUSED
+        )
+    )
+    lead, removed = report.findings[0], _named(report, "api-removed")
+    assert lead.cause == "companion-mismatch" and lead.severity is Severity.ERROR
+    assert removed is not None and removed.severity is Severity.WARNING
+    for found in (lead, removed):
+        text = fix_text(found)
+        assert "experimental_compile" not in text, text
+        assert "augmentlib" in text and "2.5" in text
+
+
+def test_the_users_own_line_asking_a_later_lines_keyword_keeps_the_edit() -> None:
+    report = explained(
+        _TF241
+        + _trace(
+            [("/home/ana/proj/run.py", "<module>", "@tf.function(jit_compile=True)")], _JIT_REFUSED
+        )
+    )
+    removed = _named(report, "api-removed")
+    assert removed is not None and removed.severity is Severity.ERROR
+    assert "write `experimental_compile=`" in fix_text(removed)
+    assert _named(report, "companion-mismatch") is None
+
+
+_CONTRIB = "AttributeError: module 'tensorflow' has no attribute 'contrib'"
+
+
+@pytest.mark.parametrize(
+    ("path", "library"),
+    [
+        pytest.param(f"{_SITE}/detectlib/eval_util.py", True, id="installed-library"),
+        pytest.param("/home/ana/detectlib/detectlib/eval_util.py", False, id="project-checkout"),
+    ],
+)
+def test_tf_contribs_successors_are_for_the_users_code_alone(path: str, library: bool) -> None:
+    report = explained(
+        "tensorflow 2.1.0\n"
+        + _trace(
+            [
+                ("/home/ana/run.py", "<module>", "import detectlib"),
+                (path, "<module>", "slim = tf.contrib.slim"),
+            ],
+            _CONTRIB,
+        )
+    )
+    found = _named(report, "tf-contrib-removed")
+    assert found is not None
+    text = fix_text(found)
+    # The edit (tf-slim, the successor) for code the user keeps; for a library's, its release
+    # or the last line that has tf.contrib, with the lines the listings date.
+    assert ("tf-slim" in text) is not library, text
+    assert "1.15" in text
+
+
+_NAME_SCOPE = "with tf.name_scope(name, 'block', [x]):"
+
+
+def _blocklib(code: str, message: str) -> Report:
+    """The report of an installed library's line ``code`` (blocklib, imported by the user's
+    script) that ended in ``message`` under TensorFlow 2.4.1."""
+    return explained(
+        _TF241
+        + _trace(
+            [
+                ("/home/ana/proj/run.py", "<module>", "import blocklib"),
+                (f"{_SITE}/blocklib/ops.py", "block", code),
+            ],
+            message,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        pytest.param(
+            "TypeError: __init__() takes from 2 to 3 positional arguments but 4 were given",
+            id="python-3.9",
+        ),
+        pytest.param(
+            "TypeError: name_scope_v2.__init__() takes from 2 to 3 positional arguments but 4 "
+            "were given",
+            id="python-3.10",
+        ),
+    ],
+)
+def test_a_count_tensorflow_refused_in_a_librarys_call_is_read_once(message: str) -> None:
+    report = _blocklib(_NAME_SCOPE, message)
+    lead, removed = _named(report, "companion-mismatch"), _named(report, "api-removed")
+    assert lead is not None and removed is not None
+    assert "4 positional arguments" in lead.summary and "tf.name_scope" in lead.summary
+    assert "blocklib" in fix_text(removed) and "release" in fix_text(removed)
+
+
+def test_a_named_function_tensorflow_refused_has_the_same_two_readings() -> None:
+    # A function Python names (not a constructor): once read by its own words with one fix
+    # for the companion alone; now the one reading of refused calls, with the other candidate.
+    report = _blocklib(
+        "y = tf.nn.conv2d(x, w, s, 'SAME', True)",
+        "TypeError: conv2d() takes from 4 to 6 positional arguments but 7 were given",
+    )
+    assert [x.cause for x in report.findings[:2]] == ["companion-mismatch", "api-removed"]
+    assert "7 positional arguments" in report.findings[0].summary
+
+
+def test_the_same_count_refused_in_the_users_own_call_is_no_librarys() -> None:
+    report = explained(
+        _TF241
+        + _trace(
+            [("/home/ana/proj/run.py", "<module>", "y = tf.nn.conv2d(x, w, s, 'SAME', True)")],
+            "TypeError: conv2d() takes from 4 to 6 positional arguments but 7 were given",
+        )
+    )
+    assert _named(report, "companion-mismatch") is None
+
+
+_PLACES = [
+    pytest.param(f"{_SITE}/blocklib/ops.py", True, id="installed-library"),
+    pytest.param("/home/ana/proj/ops.py", False, id="users-own"),
+]
+_ASKS = [
+    # A name the API listings do not know: the user's own line is told to find what replaced
+    # it; a library's line, its release or the TensorFlow it was written for.
+    pytest.param(
+        "op = tf.planted_op(3)",
+        "AttributeError: module 'tensorflow' has no attribute 'planted_op'",
+        "Find its replacement",
+        "",
+        id="unlisted-name",
+    ),
+    # tf.nn.softmax took axis from 1.5 (dim before): the line the rule dates is installed
+    # either way; only the user's own code is told to write the older spelling.
+    pytest.param(
+        "x = tf.nn.softmax(x, axis=-1)",
+        "TypeError: softmax() got an unexpected keyword argument 'axis'",
+        "write `dim=`",
+        "1.15",
+        id="tf1-keyword-added-later",
+    ),
+]
+
+
+@pytest.mark.parametrize(("code", "error", "edit", "line"), _ASKS)
+@pytest.mark.parametrize(("path", "library"), _PLACES)
+def test_only_the_users_own_code_is_told_to_edit_what_the_api_lacks(
+    code: str, error: str, edit: str, line: str, path: str, library: bool
+) -> None:
+    report = explained(
+        _trace([("/home/ana/proj/run.py", "<module>", "import blocklib"), (path, "f", code)], error)
+    )
+    removed = _named(report, "api-removed")
+    assert removed is not None
+    text = fix_text(removed)
+    assert (edit in text) is not library, text
+    assert ("blocklib" in text) is library
+    assert line in text
+
+
+def test_a_family_members_own_line_is_a_librarys_too() -> None:
+    # tensorflow-addons is installed code like any library: its release for the installed
+    # TensorFlow leads, and the removal stays known as a warning with a release fix.
+    report = explained(
+        "tensorflow 2.3.0\n"
+        + _trace(
+            [
+                ("/home/ana/run.py", "<module>", "import tensorflow_addons"),
+                (f"{_SITE}/tensorflow_addons/layers/cells.py", "<module>", "rnn = tf.contrib.rnn"),
+            ],
+            _CONTRIB,
+        )
+    )
+    lead, removed = report.findings[0], _named(report, "tf-contrib-removed")
+    assert lead.cause == "companion-mismatch" and "tensorflow-addons" in fix_text(lead)
+    assert removed is not None and removed.severity is Severity.WARNING
+    assert "tf-slim" not in fix_text(removed)
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "said"),
+    [
+        # Python 3's format_missing names every argument missing ('a' and 'b'; 'a', 'b', and
+        # 'c'): the reading names them all, not the first alone.
+        pytest.param(
+            "y = tf.gather(x)",
+            "TypeError: gather() missing 2 required positional arguments: 'indices' and 'axis'",
+            "requires 'indices' and 'axis',",
+            id="two-missing",
+        ),
+        # Python 2's count of arguments includes the keyword arguments (ceval.c prints
+        # argcount + kwcount): not told as positional ones.
+        pytest.param(
+            "y = tf.split(x, 2, 1)",
+            "TypeError: split() takes exactly 2 arguments (3 given)",
+            "was given 3 arguments and takes exactly 2",
+            id="python-2-count",
+        ),
+        pytest.param(
+            "y = tf.ones(x)",
+            "TypeError: ones() takes no arguments (1 given)",
+            "was given 1 argument and takes none",
+            id="no-arguments",
+        ),
+    ],
+)
+def test_a_librarys_refused_count_is_told_in_pythons_terms(
+    code: str, message: str, said: str
+) -> None:
+    lead = _named(_blocklib(code, message), "companion-mismatch")
+    assert lead is not None and said in lead.summary
+
+
+@pytest.mark.parametrize(("path", "library"), _PLACES)
+def test_a_ports_install_is_still_an_edit_of_the_code(path: str, library: bool) -> None:
+    # tf.app's idiom (absl's app and flags) comes with absl-py's install: a port, for the
+    # user's own code alone; an installed library's line gets its release instead.
+    report = explained(
+        _TF241
+        + _trace(
+            [("/home/ana/proj/run.py", "<module>", "import blocklib"), (path, "f", "tf.app.run()")],
+            "AttributeError: module 'tensorflow' has no attribute 'app'",
+        )
+    )
+    moved = _named(report, "api-moved-to-compat-v1")
+    assert moved is not None
+    text = fix_text(moved)
+    assert ("from absl import app" in text) is not library, text
+    assert ("blocklib" in text) is library
+
+
+def test_a_keyword_the_users_line_passed_through_a_library_is_the_users_to_drop() -> None:
+    # The library's line passes **kwargs on: the user's call named the keyword, so the user's
+    # code is told to drop it, as the reading of refused calls has it (_passed_by_user).
+    report = explained(
+        _TF241
+        + _trace(
+            [
+                ("/home/ana/proj/run.py", "<module>", "net = blocklib.make(jit_compile=True)"),
+                (f"{_SITE}/blocklib/ops.py", "make", "return tf.function(f, **kw)"),
+            ],
+            "TypeError: function() got an unexpected keyword argument 'jit_compile'",
+        )
+    )
+    removed = _named(report, "api-removed")
+    assert removed is not None and removed.severity is Severity.ERROR
+    assert "drop `jit_compile=`" in fix_text(removed)
+    assert "blocklib" not in fix_text(removed)

@@ -1488,6 +1488,32 @@ class Machine(Record):
             return f"{declared},<2"
         return declared
 
+    def runs_with(self, dist: str) -> Optional[str]:
+        """The range of ``dist`` the installed TensorFlow runs with, what a fix installs inside:
+        its declared range, narrowed where the matrix states its line needs more than its
+        wheel says. NumPy: :meth:`numpy_runs_with`. Keras on a line released in step with its
+        own (``keras_in_step``, 2.6-2.15): within that line, where the declared range admits
+        the next line's (``keras~=2.6`` admits keras 2.15, which TensorFlow 2.6 does not
+        import), as pip takes the newest release a range admits."""
+        wanted = normalize_name(dist)
+        if wanted == "numpy":
+            return self.numpy_runs_with()
+        declared = self.declared_range(wanted)
+        line = self.line
+        if wanted != "keras" or line is None or not line.keras_in_step:
+            return declared
+        own = f"=={line.line}.*"
+        major, minor = line.key
+        if declared is None:
+            return own
+        if spec_contains(f"{major}.{minor + 1}.0", declared) is False:
+            return declared  # already within the line (<2.14,>=2.13.1 of 2.13)
+        # The line's own range where the declared one admits its first release (~=2.6), else
+        # both (a floor above it, as 2.13.1's >=2.13.1).
+        if spec_contains(f"{major}.{minor}.0", declared):
+            return own
+        return f"{declared},{own}"
+
     @functools.cached_property
     def tf_declaring(self) -> tuple[PackageFacts, ...]:
         """The installed TensorFlow and the installed TensorFlow distributions it requires:

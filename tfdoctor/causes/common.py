@@ -155,9 +155,10 @@ def range_fix(m: Machine, dist: str) -> Optional[Fix]:
     them all: TensorFlow's range alone lets pip pick its newest release, which may leave the
     range of the package that pinned ``dist`` (tf2onnx 1.16's protobuf~=3.20.2 under
     TensorFlow 2.15's protobuf>=3.20.3: 3.20.3 serves both, 4.25 only TensorFlow)."""
-    # NumPy's range is the one the build runs with (NumPy 1's cap under a line compiled
-    # against it, whose wheel may declare a floor only): pip would take NumPy 2 from the floor.
-    spec = m.numpy_runs_with() if normalize_name(dist) == "numpy" else m.declared_range(dist)
+    # The range the build runs with (NumPy 1's cap under a line compiled against it, whose
+    # wheel may declare a floor only; the line's own Keras where keras is released in step):
+    # pip would take NumPy 2 from the floor, the newest Keras 2 from `~=2.6`.
+    spec = m.runs_with(dist)
     installed = m.facts.package(dist)
     if spec is None or (installed is not None and spec_contains(installed.version, spec)):
         return None  # installing what is already installed changes nothing

@@ -1894,6 +1894,8 @@ def keras_match_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
 
 def _keras_match_fix(m: Machine) -> Fix:
     """The Keras of the installed TensorFlow's line, whoever imported it."""
+    # range_fix installs the range the build runs with (Machine.runs_with): under 2.6's
+    # `keras~=2.6`, keras 2.6, not the newest Keras 2 that range admits.
     fix = range_fix(m, "keras")
     if fix is not None:
         return fix

@@ -75,7 +75,7 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
         if old_pip is not None:
             yield causes.finding(
                 "packages.tensorflow",
-                Severity.WARNING,
+                _not_installed_severity(ctx),
                 causes.platform.PIP_TOO_OLD,
                 f"TensorFlow is not installed, and pip {old_pip[0]} cannot install it here",
                 old_pip[1],
@@ -84,7 +84,7 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
             return
         yield causes.finding(
             "packages.tensorflow",
-            Severity.WARNING,
+            _not_installed_severity(ctx),
             causes.software.TF_NOT_INSTALLED,
             "TensorFlow is not installed in this environment",
             "No distribution that provides `import tensorflow` was found in "
@@ -114,6 +114,19 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
             m, "Remove every TensorFlow distribution, then install exactly one."
         ),
     )
+
+
+def _not_installed_severity(ctx: CheckContext) -> Severity:
+    """How bad no TensorFlow distribution is, whatever the reason (an old pip, none
+    installed): an error where the target interpreter itself was asked and has no
+    ``tensorflow`` module on its path (the child's find_spec, observed: ``import tensorflow``
+    raises the ModuleNotFoundError explain reads as this cause at error, signatures.yaml), a
+    warning where only the listing says so (--static: a source tree or a copy without
+    metadata on the path would still import)."""
+    tf = ctx.facts.tensorflow
+    if tf is not None and tf.status == TFStatus.NOT_INSTALLED:
+        return Severity.ERROR
+    return Severity.WARNING
 
 
 def _same_dir(a: str, b: str) -> bool:
@@ -784,7 +797,9 @@ def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Find
         return
     missing.sort(key=lambda d: (d not in START_IMPORTS and d not in wrapped, d))
     at_start = [d for d in missing if d in START_IMPORTS or d in wrapped]
-    specs = [f"{d}{m.declared_range(d) or ''}" for d in missing]
+    # Inside the declared ranges, the range the build runs with (Machine.runs_with): a missing
+    # keras under TensorFlow 2.6 is keras 2.6, not the newest Keras 2 that `keras~=2.6` admits.
+    specs = [f"{d}{m.runs_with(d) or ''}" for d in missing]
     yield causes.finding(
         "packages.pins",
         # A wrapped build missing is why no `tensorflow` module imports, unless one did.

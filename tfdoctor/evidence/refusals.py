@@ -74,6 +74,32 @@ class Refusal(Record):
     owner: str
     #: Whose words: :data:`PYTHON`, :data:`TENSORFLOW` or :data:`KERAS`.
     speaker: str
+    #: For a count of positional arguments, as Python printed them: how many the function
+    #: takes (``2``, ``from 2 to 3``, Python 2's ``exactly 2``) and how many the call gave
+    #: (``3``); empty for the other shapes.
+    takes: str = ""
+    given: str = ""
+    #: For arguments missing, every one Python named, as it printed them (``'params' and
+    #: 'indices'``; :attr:`argument` holds the first); empty for the other shapes.
+    missing: str = ""
+
+    @property
+    def given_words(self) -> str:
+        """How many arguments the call gave, in words that keep what Python counted: Python
+        3's first wording counts the positional ones (``3 positional arguments``); Python 2's
+        (and a C function's ``takes exactly one argument (2 given)``) counts keyword arguments
+        too (Python 2's ceval.c prints ``argcount + kwcount``), so it says ``3 arguments``.
+        Empty for the other shapes."""
+        if not self.given:
+            return ""
+        kind = "positional " if self.takes[:1].isdigit() or self.takes.startswith("from") else ""
+        return f"{self.given} {kind}argument{'' if self.given == '1' else 's'}"
+
+    @property
+    def takes_words(self) -> str:
+        """How many the function takes, as Python printed it (``from 2 to 3``, ``exactly 2``),
+        ``none`` for Python's ``takes no arguments``; empty for the other shapes."""
+        return "none" if self.takes == "no" else self.takes
 
     @property
     def function(self) -> str:
@@ -89,22 +115,24 @@ _PYTHON_SHAPES = (
     (
         POSITIONAL,
         re.compile(
-            _FUNC + r"\(\) takes (?:from \d+ to )?\d+ positional arguments? but \d+ "
+            _FUNC + r"\(\) takes (?P<takes>(?:from \d+ to )?\d+) positional arguments? but "
+            r"(?P<given>\d+) "
             r"(?:positional arguments? (?:\([^)\n]{0,80}\) )?)?(?:was|were) given"
         ),
     ),
     (
         POSITIONAL,
         re.compile(
-            _FUNC + r"\(\) takes (?:exactly|at least|at most|no) \w* ?"
-            r"arguments? \(\d+ given\)"
+            _FUNC + r"\(\) takes (?P<takes>(?:exactly|at least|at most|no) ?\w*) ?"
+            r"arguments? \((?P<given>\d+) given\)"
         ),
     ),
     (
         MISSING,
         re.compile(
             _FUNC + r"\(\) missing \d+ required (?:positional|keyword-only) arguments?: "
-            r"'(?P<arg>\w+)'"
+            # format_missing joins the names: ``'a'``, ``'a' and 'b'``, ``'a', 'b', and 'c'``.
+            r"(?P<missing>'(?P<arg>\w+)'(?:,? (?:and )?'\w+'){0,9})"
         ),
     ),
     (
@@ -151,8 +179,19 @@ def read_refusal(message: str) -> Optional[Refusal]:
             owner = func.rsplit(".", 1)[0] if "." in func else ""
             # A nested function's qualifier (``f.<locals>``) names no class.
             owner = "" if owner.endswith(">") else owner
-            argument = found.groupdict().get("arg") or ""
-            return Refusal(shape, func, argument, owner.rsplit(".", 1)[-1], PYTHON)
+            named = found.groupdict()
+            argument = named.get("arg") or ""
+            takes, given = named.get("takes") or "", named.get("given") or ""
+            return Refusal(
+                shape,
+                func,
+                argument,
+                owner.rsplit(".", 1)[-1],
+                PYTHON,
+                takes.strip(),
+                given,
+                named.get("missing") or "",
+            )
     found = _OP_LIST.search(text)
     if found is not None:
         return Refusal(OP_ARGUMENT, found["op"], found["arg"], "", TENSORFLOW)

@@ -38,6 +38,7 @@ from tfdoctor.evidence.traceback import (
     path_hints,
 )
 from tfdoctor.explain.exceptions import inferred_note, last_failure
+from tfdoctor.explain.interface import installed_caller, library_code_fix
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.packages import (
     keras2_moved_under_src,
@@ -773,11 +774,16 @@ def api_findings(
                 # the library's authors to port to, as tf.compat.v1 is.
                 or verdict.cause
                 in (causes.code.API_MOVED_TO_COMPAT_V1, causes.code.TF_CONTRIB_REMOVED)
-                # A keyword a later 1.x release brought, passed by a library's own frame: its
+                # A keyword a later release brought, passed by a library's own frame: its
                 # older spelling is for the library's authors to write.
-                or verdict.key == _TF1_KEYWORD_KEY
+                or verdict.key in _KEYWORD_KEYS
             )
-            and library_caller(tb) is not None
+            and (
+                installed_caller(tb) is not None
+                # A keyword is the call's: the user's line that passed it on through the
+                # library's (installed_caller) makes it the user's, whatever module it names.
+                or (verdict.key not in _KEYWORD_KEYS and library_caller(tb) is not None)
+            )
         ):
             # The name, which no rule gives an idiom for (or whose idiom, tf.compat.v1, is for
             # the library's authors to write), was asked by an installed library's code (its
@@ -799,7 +805,8 @@ def api_findings(
             # the other candidate.
             primary, secondary = older, [dataclasses.replace(primary, severity=Severity.WARNING)]
         for judged in (primary, *secondary):
-            found_finding = _api_finding(tb, name, judged, knowledge, m, tf_version)
+            fitted = _in_library(tb, name, judged, m)
+            found_finding = _api_finding(tb, name, fitted, knowledge, m, tf_version)
             if found_finding is not None and found_finding.id not in out:
                 out[found_finding.id] = found_finding
         other = _standalone_keras(name, verdict.cause, tb, m)
@@ -808,6 +815,55 @@ def api_findings(
         for alternative in alternatives:
             out.setdefault(alternative.id, alternative)
     return list(out.values())
+
+
+#: The causes whose verdicts' fixes edit the code that asked (write the new name, the older
+#: spelling, tf.compat.v1's, a successor of tf.contrib): an edit for the user's own code,
+#: never for an installed library's. A changed default (api-default-changed) is not here: no
+#: release of the library's is dated by it, and its fix names what keeps the old behaviour.
+_CODE_EDITS = frozenset(
+    {
+        causes.code.API_REMOVED,
+        causes.code.API_MOVED_TO_COMPAT_V1,
+        causes.code.TF_CONTRIB_REMOVED,
+    }
+)
+
+
+def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
+    """``verdict`` with a fix about releases where the failing line is an installed library's
+    (:func:`tfdoctor.explain.interface.installed_caller`) and the verdict's fix edits code
+    (:data:`_CODE_EDITS`, with no install of a dated line): the library's release made for the
+    installed TensorFlow, or the TensorFlow its code was written for, with the lines the API
+    table dates (:func:`tfdoctor.explain.interface.library_code_fix`, the fix
+    explain.interface gives the same cause), never an edit inside site-packages. The user's
+    own code keeps the verdict's edit."""
+    if verdict.cause not in _CODE_EDITS or (
+        verdict.cause == causes.code.API_REMOVED and verdict.fix.commands
+    ):
+        # A fix that installs the line its rule dates (a keyword a later release brought) is
+        # its builder's, which asks whose code called (:func:`_keeping_this_tensorflow`). A
+        # port's commands (tf.app's ``pip install absl-py``, tf.contrib.slim's tf-slim) install
+        # what the edit then imports: still an edit of the code.
+        return verdict
+    caller = installed_caller(tb)
+    if caller is None:
+        return verdict
+    product = "Keras" if name.startswith("keras.") else "TensorFlow"
+    module = name.rpartition(".")[0] or name
+    fix = library_code_fix(m, tb, product, f"`{name}`", caller[0], name, module)
+    return dataclasses.replace(verdict, fix=fix)
+
+
+def _keeping_this_tensorflow(tb: Traceback, edit: str) -> str:
+    """The way to keep the installed TensorFlow where the code was written for a later line:
+    ``edit`` (the older spelling, written in the call) where the user's own code made the call;
+    where an installed library's did (:func:`tfdoctor.explain.interface.installed_caller`),
+    that library's release made for it, never an edit inside site-packages."""
+    caller = installed_caller(tb)
+    if caller is None:
+        return edit
+    return f"install the release of {caller[0]} made for the installed TensorFlow"
 
 
 def _standalone_keras(name: str, cause: str, tb: Traceback, m: Machine) -> Optional[Finding]:
@@ -1829,8 +1885,9 @@ def _tf1_keyword_added_later(
         f"`{names[0]}` takes `{kwarg}` from TensorFlow {since} on (before it, the argument was "
         f"`{older}`), and {this}: the code was written for a newer TensorFlow. Upgrade "
         f"TensorFlow to {since} or later: {installs} (it keeps TensorFlow 1's API; install "
-        "TensorFlow 2 instead if the code is TensorFlow 2's). To keep this TensorFlow, write "
-        f"`{older}=` for `{kwarg}=` in the call.",
+        "TensorFlow 2 instead if the code is TensorFlow 2's). To keep this TensorFlow, "
+        + _keeping_this_tensorflow(tb, f"write `{older}=` for `{kwarg}=` in the call")
+        + ".",
         commands,
     )
     links = causes.CAUSES[causes.code.API_REMOVED].links
@@ -2330,6 +2387,9 @@ _COMPILE_REFUSAL = re.compile(r"Invalid keyword argument\(s\) in `compile`: \{(?
 #: options, run_metadata) in every 2.x release, in the same words.
 _V1_MODEL = re.compile(r"[/\\]engine[/\\]training_v1\.py$")
 _TF2_KEYWORD_KEY = "tf2-keyword-added-later"
+#: The verdicts of a keyword a later release brought (1.x's, 2.x's): their builders ask whose
+#: code passed it (:func:`_keeping_this_tensorflow`).
+_KEYWORD_KEYS = frozenset({_TF1_KEYWORD_KEY, _TF2_KEYWORD_KEY})
 
 
 def _tf2_keyword_added_later(
@@ -2381,9 +2441,10 @@ def _tf2_keyword_added_later(
     older = (
         f", or on TensorFlow {added.before} write `{added.older_name}=`" if added.older_name else ""
     )
+    keep = _keeping_this_tensorflow(tb, f"drop `{kwarg}=`{dropped}{older}")
     fix = Fix(
         f"The code was written for TensorFlow {added.added_in} or newer: upgrade TensorFlow to "
-        f"{added.added_in} or later, or drop `{kwarg}=`{dropped}{older}.",
+        f"{added.added_in} or later, or {keep}.",
         causes.software.line_install(m, added.added_in),
     )
     links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)

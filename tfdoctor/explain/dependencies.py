@@ -18,10 +18,12 @@ so the reading rests on the words and the paths, never on one library's name:
 A third-party P (not TensorFlow or Keras, not Python's standard library, nor a package
 another reading answers: NumPy, the module table's removals, TensorFlow's, Keras' and
 TensorBoard's own requirements) and an installed Q of another distribution is
-``dependency-api-removed``: P's installed release lacks what Q's release uses. TensorFlow
-refusing an installed package's positional arguments (too many, or too few), or a public name
-asked of ``tf.`` in Python 2's words, is ``companion-mismatch`` (the other TensorFlow shapes are
-:func:`tfdoctor.explain.packages.foreign_caller_findings`'). The user's own code importing
+``dependency-api-removed``: P's installed release lacks what Q's release uses. A public name
+asked of ``tf.`` in Python 2's words is ``companion-mismatch``; TensorFlow refusing a call's
+positional arguments (too many, or too few) is :func:`tfdoctor.explain.interface.
+interface_candidates`' one reading of refused calls, which decides whose call it was (the
+other TensorFlow shapes are :func:`tfdoctor.explain.packages.foreign_caller_findings`'). The
+user's own code importing
 from a P the module table knows a module or name P's installed release lacks is
 ``dependency-api-removed`` too, a warning (its attributes, which may be typos, are not read).
 A file of the user's that Python found for P, an object whose owner no line shows, or frames
@@ -35,7 +37,16 @@ from collections.abc import Collection, Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.refusals import FORWARDS, TF_WRAPPER
+from tfdoctor.evidence.refusals import (
+    FORWARDS,
+    KEYWORD,
+    MISSING,
+    POSITIONAL,
+    PYTHON,
+    TF_WRAPPER,
+    Refusal,
+    read_refusal,
+)
 from tfdoctor.evidence.traceback import Frame, Traceback, installed_package, wrapped_import_error
 from tfdoctor.explain.modules import NAMESPACE_ROOTS, TF_OWN, stdlib_modules
 from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
@@ -45,9 +56,8 @@ from tfdoctor.modules import distribution_of, modules
 
 #: A dotted module name as Python prints it (a bounded number of parts).
 _DOTTED = r"[A-Za-z_]\w*(?:\.\w+){0,8}"
-#: A function's name as Python 3.10+ prints it (qualified: ``Processor.encode``) or earlier.
-_FUNC = r"(?:\w+\.){0,4}\w+"
-#: The shapes, each at the message's start (read with ``match``).
+#: The shapes, each at the message's start (read with ``match``). A call Python refused is read
+#: by :func:`tfdoctor.evidence.refusals.read_refusal` (:data:`_CALL_SHAPES`).
 _SHAPES = re.compile(
     rf"^module '(?P<module>{_DOTTED})' has no attribute '(?P<attr>\w+)'"
     # The file Python found the module in follows in parentheses (Python/ceval.c,
@@ -55,20 +65,10 @@ _SHAPES = re.compile(
     rf"|^cannot import name '(?P<name>\w+)' from '(?P<source>{_DOTTED})'"
     r"(?: \((?P<found>[^()\n]{1,1000})\))?"
     rf"|^No module named '(?P<sub>[A-Za-z_]\w*(?:\.\w+){{1,8}})'"
-    rf"|^(?P<kwfunc>{_FUNC})\(\) got an unexpected keyword argument '(?P<kw>\w+)'"
-    rf"|^(?P<posfunc>{_FUNC})\(\) takes (?:from \d+ to )?(?P<takes>\d+) positional "
-    r"arguments? but (?P<given>\d+) (?:was|were) given"
-    # Python 2's words (its Objects/moduleobject.c and Python/ceval.c): the module is not
-    # named (read before an object's field: 'module' is the class there), and the count of
-    # arguments is worded "takes exactly N arguments (M given)".
+    # Python 2's words (its Objects/moduleobject.c): the module is not named (read before an
+    # object's field: 'module' is the class there).
     r"|^'module' object has no attribute '(?P<py2attr>\w+)'"
     r"|^'(?P<cls>\w+)' object has no attribute '(?P<oattr>\w+)'"
-    r"|^(?P<py2func>\w+)\(\) takes (?:exactly|at most) (?P<py2takes>\d+) arguments? "
-    r"\((?P<py2given>\d+) given\)"
-    # Python/ceval.c, missing_arguments: "%U() missing %i required %s argument%s: %U" (the
-    # kind positional or keyword-only; the names quoted, joined by commas and "and").
-    rf"|^(?P<missfunc>{_FUNC})\(\) missing (?P<missing>\d+) required "
-    r"(?:positional|keyword-only) arguments?: (?P<missnames>'\w+'(?:,? (?:and )?'\w+'){0,9})"
 )
 #: Notes Python adds where the module is not the installed package at all: 3.13's on a module
 #: shadowed by a file of the same name ("module 'P' has no attribute 'A' (consider renaming
@@ -83,6 +83,9 @@ _NOT_THE_PACKAGE = ("consider renaming", "(unknown location)", "is not a package
 #: (numpy_removed_findings), protobuf's and the namespace roots several distributions share
 #: (google.protobuf beside google.api: the name's owner is not the root's).
 _ELSEWHERE = frozenset({*TF_OWN, "numpy", "setuptools", "pkg_resources", *NAMESPACE_ROOTS})
+#: The shapes of a call Python refused read here: a keyword, a count of positional arguments,
+#: one missing (Python/ceval.c's words, :mod:`tfdoctor.evidence.refusals`).
+_CALL_SHAPES = frozenset({KEYWORD, POSITIONAL, MISSING})
 #: TensorFlow's own packages: a frame there is TensorFlow's code (the callee of a companion).
 _TF_PACKAGES = frozenset({"tensorflow", "tensorflow_core"})
 
@@ -103,22 +106,44 @@ def dependency_caller_findings(
     tb = stopped[-1]
     message = tb.message
     match = _SHAPES.match(message)
-    wrapped = None if match is not None else wrapped_import_error(message)
+    refusal = _call_refused(message) if match is None else None
+    wrapped = None if match is not None or refusal is not None else wrapped_import_error(message)
     if wrapped is not None:
         # A library re-raised the import error inside its own exception: the frames shown
         # are its handler's, not the import's, so only the message is read.
         message, match = wrapped, _SHAPES.match(wrapped)
-    if match is None or any(note in message for note in _NOT_THE_PACKAGE):
+    if (match is None and refusal is None) or any(note in message for note in _NOT_THE_PACKAGE):
         return []
     if any(message in line for line in signed):
         return []
-    if match["found"] and installed_package(match["found"]) is None:
+    if match is not None and match["found"] and installed_package(match["found"]) is None:
         return []  # the module Python found is a file outside site-packages: the user's own
-    if wrapped is not None:
+    if wrapped is not None and match is not None:
         found = _own_code_reading(tb, match, m, wrapped)
     else:
-        found = (_reading(tb, match, m) if tb.frames else None) or _own_code_reading(tb, match, m)
+        read = _reading(tb, match, refusal, m) if tb.frames else []
+        if read:
+            return read
+        found = _own_code_reading(tb, match, m) if match is not None else None
     return [found] if found is not None else []
+
+
+def _call_refused(message: str) -> Optional[Refusal]:
+    """The call Python refused that ``message`` states (:data:`_CALL_SHAPES`), or None."""
+    refusal = read_refusal(message)
+    if refusal is None or refusal.speaker != PYTHON or refusal.shape not in _CALL_SHAPES:
+        return None
+    return refusal
+
+
+def _call_asked(refusal: Refusal) -> str:
+    """What a refused call asked, in words (``the keyword mode of take()``)."""
+    func = refusal.callee
+    if refusal.shape == KEYWORD:
+        return f"the keyword {refusal.argument} of {func}()"
+    if refusal.shape == MISSING:
+        return f"{func}() without {refusal.missing}, which it requires"
+    return f"{func}() with {refusal.given_words} (it takes {refusal.takes_words})"
 
 
 def _own_code_reading(
@@ -182,30 +207,35 @@ def _own_code_reading(
     )
 
 
-def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Finding]:
-    """The finding for one traceback whose message ``match`` read, or None."""
+def _reading(
+    tb: Traceback, match: Optional[re.Match[str]], refusal: Optional[Refusal], m: Machine
+) -> list[Finding]:
+    """The findings for one traceback whose message ``match`` read, or whose message states
+    the refused call ``refusal`` (none, or one; a call TensorFlow refused: explain.interface's
+    reading of it)."""
     frames = [f for f in tb.frames if not f.path.startswith("<frozen ")]
     if not frames:
-        return None
-    module = match["module"] or match["source"] or match["sub"]
+        return []
+    shown: dict[str, Optional[str]] = match.groupdict() if match is not None else {}
+    module = shown.get("module") or shown.get("source") or shown.get("sub")
     if module is not None:
         owner: Optional[str] = module.split(".", 1)[0]
         # A module's own lazy __getattr__ (PEP 562) raising for it is the callee's frame.
         callee = _lazy_getattr_frames(frames, owner or "")
         asked = (
-            f"{module}.{match['attr']}"
-            if match["attr"]
-            else f"{match['name']} from {module}"
-            if match["name"]
+            f"{module}.{shown.get('attr')}"
+            if shown.get("attr")
+            else f"{shown.get('name')} from {module}"
+            if shown.get("name")
             else f"the module {module}"
         )
-    elif match["py2attr"]:
+    elif match is not None and match["py2attr"]:
         # Python 2 names no module: the caller's line says which it asks (``tf.nn.rnn_cell.
         # BasicLSTMCell(...)`` for 'rnn_cell').
         owner = _module_on_line(frames[-1], match["py2attr"])
         callee = 0
         asked = f"{owner}'s {match['py2attr']}" if owner else ""
-    elif match["cls"]:
+    elif match is not None and match["cls"]:
         # An object's missing field: the class's owner is the package the caller's line takes
         # the class from. A package's __getattr__ frame does not say it: that is where a name
         # is looked up in data (torch's Module its submodules, pandas' NDFrame its columns, a
@@ -214,18 +244,13 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
         callee = _lazy_getattr_frames(frames, inner) if inner is not None else 0
         owner = _class_on_line(frames[-1 - callee], match["cls"]) if callee < len(frames) else None
         asked = f"{match['oattr']} of a {match['cls']} object"
+    elif refusal is not None:
+        owner, callee = _callee_of_call(frames, refusal.callee)
+        asked = _call_asked(refusal)
     else:
-        func = match["kwfunc"] or match["posfunc"] or match["py2func"] or match["missfunc"]
-        owner, callee = _callee_of_call(frames, func)
-        asked = (
-            f"the keyword {match['kw']} of {func}()"
-            if match["kw"]
-            else f"{func}() without {match['missnames']}, which it requires"
-            if match["missfunc"]
-            else f"{func}() with {_given(match)} positional arguments (it takes {_takes(match)})"
-        )
+        return []
     if owner is None or owner in _ELSEWHERE - _TF_PACKAGES or owner in stdlib_modules():
-        return None  # Python's own modules change with Python, not with a package's release
+        return []  # Python's own modules change with Python, not with a package's release
     caller_frame = frames[-1 - callee] if callee < len(frames) else None
     caller = installed_package(caller_frame.path) if caller_frame is not None else None
     if (
@@ -234,20 +259,31 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
         or caller == owner
         or _one_distribution(caller, owner)
     ):
-        return None  # the user's own code, or the package's own: not a release pairing
+        return []  # the user's own code, or the package's own: not a release pairing
+    if owner in _TF_PACKAGES and match is not None and match["py2attr"]:
+        found = _tensorflow_asked(tb, match["py2attr"], caller, caller_frame, m)
+        return [found] if found is not None else []
     if owner in _TF_PACKAGES:
-        return _tensorflow_refused(tb, match, caller, caller_frame, m)
-    if caller in TF_OWN or _table_removal(match, module or ""):
+        # A call TensorFlow refused (a count of arguments, one missing): whose call it was
+        # and which fix applies are explain.interface's one reading of refused calls.
+        from tfdoctor.explain.interface import interface_candidates  # noqa: PLC0415 - cycle
+
+        called = refusal is not None and refusal.shape != KEYWORD
+        return interface_candidates([tb], m) if called else []
+    if caller in TF_OWN or (match is not None and _table_removal(match, module or "")):
         # TensorFlow's, Keras' and TensorBoard's own requirements (keras 2.2's
         # keras_applications: keras-version) and the module table's removals: elsewhere.
-        return None
-    if match["sub"] and not _installed_shown(owner, tb, m):
-        return None  # the package itself may be missing or the user's own
-    if (match["sub"] or "").rsplit(".", 1)[-1].startswith("_"):
+        return []
+    if shown.get("sub") and not _installed_shown(owner, tb, m):
+        return []  # the package itself may be missing or the user's own
+    if (shown.get("sub") or "").rsplit(".", 1)[-1].startswith("_"):
         # A private submodule is most often a compiled extension (torch._C, a _pywrap_
         # module): missing, it is an install or build of the package's own, not a release.
-        return None
-    return _dependency_lacks(tb, owner, caller, caller_frame, asked, match, m)
+        return []
+    # A module or name the message names is certain; a call's or an object's owner is read
+    # from a wrapper frame or the caller's line: most likely, not certain.
+    named = bool(shown.get("module") or shown.get("source"))
+    return [_dependency_lacks(tb, owner, caller, caller_frame, asked, named, m)]
 
 
 def _table_removal(match: re.Match[str], module: str) -> bool:
@@ -269,16 +305,6 @@ def _one_distribution(caller: str, owner: str) -> bool:
     distribution's (attrs installs attr and attrs): a package raising about itself."""
     dist = distribution_of(caller)
     return dist is not None and dist == distribution_of(owner)
-
-
-def _given(match: re.Match[str]) -> str:
-    """How many positional arguments the call passed, in Python 3's or Python 2's words."""
-    return match["given"] or match["py2given"] or ""
-
-
-def _takes(match: re.Match[str]) -> str:
-    """How many positional arguments the refusing function takes, as Python printed it."""
-    return match["takes"] or match["py2takes"] or ""
 
 
 def _module_on_line(frame: Frame, attr: str) -> Optional[str]:
@@ -373,7 +399,7 @@ def _dependency_lacks(
     caller: str,
     frame: Frame,
     asked: str,
-    match: re.Match[str],
+    named: bool,
     m: Machine,
 ) -> Finding:
     """``dependency-api-removed``: the installed ``owner`` lacks what ``caller`` uses."""
@@ -384,9 +410,8 @@ def _dependency_lacks(
         f"{user} ({frame.path}) asks {dist} for {asked}, which the installed {dist} does not "
         f"have: the {user} release was written for another {dist} release."
     )
-    # A module or name the message names is certain; a call's or an object's owner is read
-    # from a wrapper frame or the caller's line: most likely, not certain.
-    severity = Severity.ERROR if match["module"] or match["source"] else Severity.WARNING
+    # ``named``: the message names the module (certain), not a call's or an object's owner.
+    severity = Severity.ERROR if named else Severity.WARNING
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_API_REMOVED}",
         severity,
@@ -397,67 +422,31 @@ def _dependency_lacks(
     )
 
 
-def _tensorflow_refused(
-    tb: Traceback, match: re.Match[str], caller: str, frame: Frame, m: Machine
+def _tensorflow_asked(
+    tb: Traceback, attr: str, caller: str, frame: Frame, m: Machine
 ) -> Optional[Finding]:
-    """An installed package's code (not TensorFlow's or Keras' own) that TensorFlow refuses:
-    positional arguments a function of TensorFlow's does not take (its wrapper's frame, or a
-    ``tf.`` call on the package's line, shows the callee), or, in Python 2's words that name
-    no module, a name the package's line asks of ``tf.``. The package's release was written
-    for another TensorFlow (companion-mismatch). The other shapes asked of TensorFlow are the
-    companion readings' in explain.packages (foreign_caller_findings)."""
+    """An installed package's code (not TensorFlow's or Keras' own) asking ``tf.`` for a public
+    name ``attr`` the installed TensorFlow lacks, in Python 2's words that name no module: the
+    package's release was written for another TensorFlow (companion-mismatch). A call
+    TensorFlow refused is explain.interface's reading; the other names asked of TensorFlow
+    are the companion readings' in explain.packages (foreign_caller_findings)."""
     from tfdoctor.explain.packages import library_dist, library_fix  # noqa: PLC0415 - cycle
 
-    if caller in TF_OWN or not (
-        match["posfunc"] or match["py2func"] or match["py2attr"] or match["missfunc"]
-    ):
-        return None
-    if (match["py2attr"] or "").startswith("_"):
-        # A private name TensorFlow never published (tf.logging._logger): no release of the
-        # package is made for it; the API reading says what became of it.
+    if caller in TF_OWN or attr.startswith("_"):
+        # TensorFlow's and Keras' own code, or a private name TensorFlow never published
+        # (tf.logging._logger): no release of the package is made for it; the API reading
+        # says what became of it.
         return None
     dist = library_dist(caller, frame.path)
-    if match["py2attr"]:
-        attr = match["py2attr"]
-        summary = f"{dist} was written for another TensorFlow release (it asks tf. for {attr})"
-        said = (
-            f"{dist} ({frame.path}) asks TensorFlow for {attr} on the line `{frame.code}`, "
-            f"which the installed TensorFlow does not have: the {dist} release and the "
-            "TensorFlow release do not go together."
-        )
-        severity = Severity.ERROR  # the line names TensorFlow's module and the name
-    elif match["missfunc"]:
-        func, missing = match["missfunc"], match["missnames"]
-        summary = (
-            f"{dist} was written for another TensorFlow release (its call of TensorFlow's "
-            f"{func}() lacks {missing}, which the installed release requires)"
-        )
-        said = (
-            f"{dist} ({frame.path}) calls TensorFlow's {func}() without {missing}, which the "
-            f"installed TensorFlow's {func}() requires: the {dist} release and the TensorFlow "
-            "release do not go together."
-        )
-        # As for a count of arguments: the call may also be wrong in itself.
-        severity = Severity.WARNING
-    else:
-        func = match["posfunc"] or match["py2func"]
-        given, takes = _given(match), _takes(match)
-        summary = (
-            f"{dist} was written for another TensorFlow release (it passes {given} positional "
-            f"arguments to TensorFlow's {func}(), which takes {takes})"
-        )
-        said = (
-            f"{dist} ({frame.path}) calls TensorFlow's {func}() with {given} positional "
-            f"arguments, which the installed TensorFlow's takes only {takes}: the {dist} "
-            "release and the TensorFlow release do not go together."
-        )
-        # A count of arguments says less than a name: the call may also be wrong in itself.
-        severity = Severity.WARNING
     return causes.finding(
         f"explain.{causes.software.COMPANION_MISMATCH}",
-        severity,
+        # The line names TensorFlow's module and the name.
+        Severity.ERROR,
         causes.software.COMPANION_MISMATCH,
-        summary,
-        f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+        f"{dist} was written for another TensorFlow release (it asks tf. for {attr})",
+        f"{tb.where}: {tb.type}: {tb.message}\n"
+        f"{dist} ({frame.path}) asks TensorFlow for {attr} on the line `{frame.code}`, which "
+        f"the installed TensorFlow does not have: the {dist} release and the TensorFlow release "
+        "do not go together.",
         library_fix(m, dist),
     )

@@ -13,7 +13,11 @@ distribution), and the code that asks is of another release (api-removed, the ot
 candidate, as :func:`tfdoctor.explain.api.release_name_candidates` has it for a missing
 name). The user's own code calling so is left to scan's rules: a keyword or attribute of the
 user's may be a typo, and an argument the user's line passed on through the library is the
-user's. Read only where no other reading explained the log.
+user's. Read where no other reading explained the log, and for a count of arguments or one
+missing in a call whose callee is TensorFlow's (its wrapper's frame, or a ``tf.`` call on the
+caller's line) as soon as explain.dependencies meets it: this is the one reading of such
+calls, and :func:`installed_caller` the one answer to whose code made the call, which decides
+the fix (:func:`library_code_fix` for an installed library's code).
 
 Where the API table knows the line that brought the refused keyword to the function
 (``tensorflow2_arguments`` in ``data/keras_api.yaml``), the fix names it; elsewhere it says
@@ -59,13 +63,14 @@ from tfdoctor.evidence.traceback import (
 from tfdoctor.explain.exceptions import TF_WORDS, inferred_note, last_failure
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.packages import (
+    asked_fix,
     keyword_added_row,
     library_dist,
     library_fix,
     refused_call_fix,
     tensorflow_calls,
 )
-from tfdoctor.findings import Finding, Severity
+from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.modules import distribution_of, modules
 
@@ -115,6 +120,50 @@ def _caller(tb: Traceback) -> tuple[Optional[int], bool]:
             continue
         return index, callee
     return None, callee
+
+
+def installed_caller(tb: Traceback) -> Optional[tuple[str, Frame]]:
+    """The installed distribution whose code holds the failing line, with its frame: the
+    innermost frame that is not TensorFlow's or Keras' own (:func:`_caller`) lies under
+    site-packages or dist-packages (its egg's project or the module table's distribution,
+    :func:`library_dist`). None where that frame is the user's own code (a script, a notebook
+    cell, a project checkout) or no frame is shown. Whose code it is decides the fix of a call
+    TensorFlow refuses or a name it lacks: the user's code is edited, an installed library's
+    is replaced by its release for the installed TensorFlow (or that TensorFlow by the one the
+    library was written for). A keyword the message says was refused that a frame of the
+    user's own code before it names (:func:`_passed_by_user`: ``blocklib.make(jit_compile=
+    True)`` passed on through ``**kwargs``) makes the call the user's."""
+    index, _ = _caller(tb)
+    if index is None:
+        return None
+    frame = tb.frames[index]
+    top = installed_package(frame.path)
+    if top is None:
+        return None
+    refusal = read_refusal(tb.message)
+    keyword = refusal.argument if refusal is not None and refusal.shape == KEYWORD else ""
+    if _passed_by_user(tb, index, keyword):
+        return None
+    return library_dist(top, frame.path), frame
+
+
+def library_code_fix(
+    m: Machine,
+    tb: Traceback,
+    product: str,
+    asked: str,
+    dist: str,
+    name: str = "",
+    module: Optional[str] = None,
+) -> Fix:
+    """The fix of an API cause (api-removed and its kin) where the code that asked is the
+    installed library ``dist``'s (:func:`installed_caller`): its release made for the installed
+    ``product``, or the TensorFlow its code was written for (:func:`tfdoctor.causes.code.
+    library_call_fix`), with the lines the API table dates for what ``tb``'s message refused
+    or the name asked (``name``, of ``module``; :func:`tfdoctor.explain.packages.asked_fix`).
+    Never an edit of the library's code: pip's next install of it would undo the edit."""
+    base = causes.code.library_call_fix(m, product, asked, dist)
+    return asked_fix(m, dist, tb.message, name, module, base)
 
 
 def _passed_by_user(tb: Traceback, caller: int, argument: str) -> bool:
@@ -286,7 +335,7 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         causes.code.API_REMOVED,
         f"{opening}: {removed.title}",
         detail,
-        causes.code.library_call_fix(m, product, asked, dist),
+        library_code_fix(m, tb, product, asked, dist),
         removed.links,
     )
     return [lead, other]
@@ -304,10 +353,15 @@ def _asked(refusal: Refusal, product: str, called: str = "") -> str:
     )
     if refusal.shape == KEYWORD:
         return f"{callee} refused its keyword {refusal.argument}"
+    if refusal.shape == POSITIONAL and refusal.given:
+        # The counts as Python printed them (``from 2 to 3``, Python 2's ``at most 4``, which
+        # counts keyword arguments too).
+        return f"{callee} was given {refusal.given_words} and takes {refusal.takes_words}"
     if refusal.shape == POSITIONAL:
         return f"{callee} refused its count of positional arguments"
     if refusal.shape == MISSING:
-        return f"{callee} requires {refusal.argument}, which the call does not pass"
+        # Every argument Python named missing, as it printed them.
+        return f"{callee} requires {refusal.missing}, which the call does not pass"
     if refusal.shape == MULTIPLE:
         return f"{callee} got {refusal.argument} twice: its arguments moved"
     if refusal.shape == OP_ARGUMENT:

@@ -2900,15 +2900,24 @@ def _tf_asked(tb: Traceback) -> Optional[_Asked]:
     return _Asked(tf_submodule=gone.name) if gone.name.startswith("tensorflow.") else None
 
 
-def _asked_fix(m: Machine, dist: str, message: str, asked: str, module: Optional[str]) -> Fix:
+def asked_fix(
+    m: Machine,
+    dist: str,
+    message: str,
+    asked: str,
+    module: Optional[str],
+    base: Optional[Fix] = None,
+) -> Fix:
     """The fix of ``dist``'s code asking TensorFlow for what the installed one lacks: for a
     keyword Python refused (``message``), the line that brought it where the API table knows
     (:func:`refused_call_fix`); else the lines whose API has the name asked
-    (:func:`_with_lines`)."""
+    (:func:`_with_lines`). ``base``: the cause's own fix those lines complete (the library's
+    release, :func:`library_fix`, by default)."""
+    fix = base if base is not None else library_fix(m, dist)
     refused = read_refusal(message)
     if refused is not None and refused.shape == KEYWORD:
-        return refused_call_fix(m, dist, refused, library_fix(m, dist))
-    return _with_lines(library_fix(m, dist), asked, module, m, dist)
+        return refused_call_fix(m, dist, refused, fix)
+    return _with_lines(fix, asked, module, m, dist)
 
 
 def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine, dist: str = "") -> Fix:
@@ -3150,7 +3159,7 @@ def foreign_caller_findings(
             causes.software.COMPANION_MISMATCH,
             f"{dist} was written for another TensorFlow release (it asks for {asked})",
             f"{tb.where}: {tb.type}: {tb.message}\n{said}",
-            _asked_fix(m, dist, tb.message, asked, asked if match.tf_submodule else module),
+            asked_fix(m, dist, tb.message, asked, asked if match.tf_submodule else module),
         )
         return [went_on_note(found, (logged or {}).get(tb.where))]
     return []
