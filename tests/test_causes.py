@@ -33,7 +33,7 @@ from tfdoctor.facts import (
     facts_from_json,
 )
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import LogHints, Machine, dll_version
+from tfdoctor.machine import LogHints, Machine, dll_version, get_pip_url
 from tfdoctor.matrix import load_matrix
 
 #: What ``Machine.ld_path_with`` appends: the old value, when there was one.
@@ -1692,6 +1692,14 @@ _PIXI_PREFIX = "/home/u/proj/.pixi/envs/default"
             ("pixi remove cudatoolkit",),
             id="pixi-remove",
         ),
+        # pixi refuses a name its manifest does not list (tensorflow-base came in with
+        # tensorflow) and then removes none: each name is a command of its own.
+        pytest.param(
+            "pixi",
+            lambda m: m.conda_remove("tensorflow", "tensorflow-base", force=True),
+            ("pixi remove tensorflow", "pixi remove tensorflow-base"),
+            id="pixi-remove-each",
+        ),
     ],
 )
 def test_conda_packages_go_through_the_environments_own_installer(
@@ -1702,6 +1710,19 @@ def test_conda_packages_go_through_the_environments_own_installer(
     m = Machine(f.facts(python=None), f.FIXTURE_MATRIX, LogHints(installer=installer))
     assert callable(call)
     assert call(m) == expected
+
+
+def test_pixi_reinstalls_the_examined_environment() -> None:
+    """pixi reinstall changes the default environment unless named another: the one whose
+    prefix the facts show."""
+    prefix = "/home/u/proj/.pixi/envs/cuda"
+    python = f.python(env_kind="conda", prefix=prefix, executable=f"{prefix}/bin/python")
+    m = machine(f.facts(python=python))
+    assert m.conda_install("h5py", "hdf5", options=("--force-reinstall",)) == (
+        "pixi reinstall -e cuda h5py hdf5",
+    )
+    default = machine(f.facts(python=dataclasses.replace(python, prefix=_PIXI_PREFIX)))
+    assert default.conda_install("h5py", options=("--force-reinstall",)) == ("pixi reinstall h5py",)
 
 
 def test_no_conda_install_in_a_pixi_workspace() -> None:
@@ -1738,17 +1759,26 @@ _UV_VENV = "/home/u/work/.venv"
 _BARE_VENV = "/home/u/work/env"
 
 
-def _without_pip(prefix: str, uv: Optional[str] = None, ensurepip: bool = True) -> Machine:
-    """A machine whose examined virtual environment has no pip (schema 7's facts)."""
+def _without_pip(
+    prefix: str,
+    uv: Optional[str] = None,
+    ensurepip: bool = True,
+    env_kind: str = "venv",
+    os_ids: tuple[str, ...] = (),
+) -> Machine:
+    """A machine whose examined environment (a virtual one unless ``env_kind`` says) has no
+    pip (schema 7's facts)."""
     python = f.python(
         prefix=prefix,
         executable=f"{prefix}/bin/python",
+        env_kind=env_kind,
         pip_version=None,
         pip_installed=False,
         uv_venv=uv,
         ensurepip=ensurepip,
     )
-    return machine(f.facts(python=python, packages=(f.pkg("numpy", "2.0.1"),)))
+    platform = f.platform(os_ids=os_ids)
+    return machine(f.facts(python=python, platform=platform, packages=(f.pkg("numpy", "2.0.1"),)))
 
 
 @pytest.mark.parametrize(
@@ -1773,17 +1803,34 @@ def _without_pip(prefix: str, uv: Optional[str] = None, ensurepip: bool = True) 
             f"{_BARE_VENV}/bin/python -m pip list",
             id="venv-without-pip",
         ),
-        # Without ensurepip too (Debian's Python without python3-venv): pip's get-pip.py.
+        # Without ensurepip too (Debian's Python without python3-venv): pip's get-pip.py,
+        # fetched by the interpreter itself.
         pytest.param(
             _without_pip(_BARE_VENV, ensurepip=False),
             (
-                "curl -sSLo get-pip.py https://bootstrap.pypa.io/get-pip.py",
+                f'{_BARE_VENV}/bin/python -c "import urllib.request as u; '
+                "u.urlretrieve('https://bootstrap.pypa.io/get-pip.py', 'get-pip.py')\"",
                 f"{_BARE_VENV}/bin/python get-pip.py",
                 f'{_BARE_VENV}/bin/python -m pip install "numpy<2"',
             ),
-            "curl -sSLo get-pip.py https://bootstrap.pypa.io/get-pip.py && "
+            f'{_BARE_VENV}/bin/python -c "import urllib.request as u; '
+            "u.urlretrieve('https://bootstrap.pypa.io/get-pip.py', 'get-pip.py')\" && "
             f"{_BARE_VENV}/bin/python get-pip.py && {_BARE_VENV}/bin/python -m pip list",
             id="no-ensurepip",
+        ),
+        # Debian's and Ubuntu's system Python: its ensurepip refuses it; apt's pip.
+        pytest.param(
+            _without_pip("/usr", env_kind="system", os_ids=("ubuntu", "debian")),
+            ("sudo apt-get install python3-pip", '/usr/bin/python -m pip install "numpy<2"'),
+            "sudo apt-get install python3-pip && /usr/bin/python -m pip list",
+            id="debian-system-python",
+        ),
+        # Another distribution's system Python keeps its ensurepip.
+        pytest.param(
+            _without_pip("/usr", env_kind="system", os_ids=("arch",)),
+            ("/usr/bin/python -m ensurepip --upgrade", '/usr/bin/python -m pip install "numpy<2"'),
+            "/usr/bin/python -m ensurepip --upgrade && /usr/bin/python -m pip list",
+            id="arch-system-python",
         ),
         # Facts older than schema 7 (or written by hand): a missing pip_version alone does not
         # say pip is absent; the environment's pip, as before.
@@ -1800,6 +1847,36 @@ def test_an_environment_without_pip_gets_a_command_that_runs(
 ) -> None:
     assert m.pip_install("numpy<2") == install
     assert m.pip_line("list") == look
+
+
+@pytest.mark.parametrize(
+    ("python", "url"),
+    [
+        ("3.8.10", "https://bootstrap.pypa.io/pip/3.8/get-pip.py"),
+        ("3.9.18", "https://bootstrap.pypa.io/pip/3.9/get-pip.py"),
+        ("2.7.18", "https://bootstrap.pypa.io/pip/2.7/get-pip.py"),
+        ("3.10.12", "https://bootstrap.pypa.io/get-pip.py"),
+        ("3.12.3", "https://bootstrap.pypa.io/get-pip.py"),
+        (None, "https://bootstrap.pypa.io/get-pip.py"),
+    ],
+)
+def test_get_pip_for_a_python_the_newest_script_refuses(python: Optional[str], url: str) -> None:
+    """get-pip.py at the root refuses Pythons older than its minimum and names their own."""
+    assert get_pip_url(python) == url
+
+
+def test_no_ensurepip_on_an_old_python_fetches_its_own_get_pip() -> None:
+    python = f.python(
+        version="3.8.10",
+        executable=f"{_BARE_VENV}/bin/python",
+        prefix=_BARE_VENV,
+        pip_version=None,
+        pip_installed=False,
+        ensurepip=False,
+    )
+    bootstrap = machine(f.facts(python=python)).pip_bootstrap
+    assert bootstrap is not None
+    assert "https://bootstrap.pypa.io/pip/3.8/get-pip.py" in bootstrap[0]
 
 
 @pytest.mark.parametrize("uv", ["0.5.11", None])

@@ -308,6 +308,27 @@ def _pixi_spec(spec: str) -> str:
     return f'"{bare}"' if re.search(r"[*?<>|!\s\[]", bare) else bare
 
 
+#: The Pythons pip's installer script has a script of its own for, at
+#: ``https://bootstrap.pypa.io/pip/X.Y/get-pip.py``: the script at the root refuses them
+#: ("This script does not work on Python X.Y. ... Please use
+#: https://bootstrap.pypa.io/pip/X.Y/get-pip.py instead.", templates/default.py in
+#: pypa/get-pip): the lines of scripts/generate.py's SCRIPT_CONSTRAINTS, the root script's
+#: minimum the line after the last of them (Python 3.10, pip 26.1 having left 3.9).
+GET_PIP_OWN_SCRIPT: Final = frozenset(
+    ("2.6", "2.7", "3.2", "3.3", "3.4", "3.5", "3.6", "3.7", "3.8", "3.9")
+)
+
+
+def get_pip_url(python: Optional[str]) -> str:
+    """The address of pip's installer script (https://pip.pypa.io/en/stable/installation/#get-pip-py)
+    for Python ``python`` (``X.Y.Z``): its own for a Python the newest script refuses
+    (:data:`GET_PIP_OWN_SCRIPT`), else the newest."""
+    line = ".".join((python or "").split(".")[:2])
+    if line in GET_PIP_OWN_SCRIPT:
+        return f"https://bootstrap.pypa.io/pip/{line}/get-pip.py"
+    return "https://bootstrap.pypa.io/get-pip.py"
+
+
 #: The virtual environment a fix makes where the examined one cannot take the install.
 NEW_VENV: Final = "~/.venvs/tf"
 #: That environment's interpreter.
@@ -1035,15 +1056,30 @@ class Machine(Record):
         ``python -m ensurepip --upgrade`` installs the pip the standard library bundles
         (https://docs.python.org/3/library/ensurepip.html), which a ``venv --without-pip``
         keeps; where ensurepip is missing too (Debian's and Ubuntu's system Python leave it
-        to python3-venv), pip's own installer script (https://pip.pypa.io/en/stable/installation/#get-pip-py)."""
+        to python3-venv), pip's own installer script for that Python (:func:`get_pip_url`);
+        Debian's and Ubuntu's system Python itself, whose ensurepip refuses it, the
+        distribution's pip package."""
         py = self.facts.python
         if py is None or not py.executable or py.pip_installed is not False:
             return None
         if py.uv_venv:
             return ()
+        if py.env_kind == "system" and py.prefix == "/usr" and self.packager == "apt":
+            # Debian patches ensurepip to refuse its system Python, whatever is installed
+            # ("ensurepip is disabled in Debian/Ubuntu for the system python. ... Install the
+            # python3-pip package to use pip itself.": debian/patches/ensurepip-disabled.diff
+            # of Debian's python3.X), and from bookworm that Python is externally managed, so
+            # that get-pip.py's pip install refuses it too (PEP 668): the distribution's pip
+            # (its prefix /usr: a Python built into /usr/local keeps its own ensurepip).
+            return (f"sudo apt-get install {'python3' if py.version[:1] == '3' else 'python'}-pip",)
         if py.ensurepip is False:
+            # Downloaded by the interpreter itself: curl is not on every machine (a slim
+            # container image), nor the same program in Windows PowerShell (an alias of
+            # Invoke-WebRequest).
+            module = "urllib.request" if py.version[:1] == "3" else "urllib"
             return (
-                "curl -sSLo get-pip.py https://bootstrap.pypa.io/get-pip.py",
+                f'{self.python_exe} -c "import {module} as u; '
+                f"u.urlretrieve('{get_pip_url(py.version)}', 'get-pip.py')\"",
                 f"{self.python_exe} get-pip.py",
             )
         return (f"{self.python_exe} -m ensurepip --upgrade",)
@@ -1221,7 +1257,15 @@ class Machine(Record):
             ]
             return (" ".join([*words, *options, *specs]),)
         if "--force-reinstall" in options:
-            return (" ".join(["pixi reinstall", *dict.fromkeys(map(conda_spec_name, specs))]),)
+            # "If you don't provide an environment, the `default` environment will be
+            # re-installed" (pixi reinstall's help, src/cli/reinstall.rs of pixi 0.43.0): the
+            # one the facts' prefix names, .pixi/envs/NAME, by its -e (--environment).
+            py = self.facts.python
+            prefix = py.prefix.replace("\\", "/") if py is not None else ""
+            env = prefix.partition(_PIXI_ENVS)[2].strip("/") if _PIXI_ENVS in prefix else ""
+            where = ("-e", env) if env and env != "default" else ()
+            names = dict.fromkeys(map(conda_spec_name, specs))
+            return (" ".join(["pixi reinstall", *where, *names]),)
         if _PIXI_CHANNELS.fullmatch(channel):
             return (" ".join(["pixi add", *map(_pixi_spec, specs)]),)
         # A channel the workspace may not list: pixi refuses a CHANNEL::spec whose channel is
@@ -1238,9 +1282,13 @@ class Machine(Record):
         ``conda remove -y`` (``--force``: those packages only, not what depends on them,
         https://docs.conda.io/projects/conda/en/stable/commands/remove.html), ``pixi remove``
         in a pixi workspace, which drops them from its manifest and lock
-        (https://pixi.prefix.dev/latest/reference/cli/pixi/remove/)."""
+        (https://pixi.prefix.dev/latest/reference/cli/pixi/remove/), one command a name:
+        pixi refuses a name its manifest does not list ("dependency NAME is missing.",
+        DependencyError::NoDependency in crates/pixi_manifest/src/error.rs of prefix-dev/pixi)
+        and then saves none of the others (pixi_api's workspace/remove), and a package another
+        one brought in (tensorboard, tensorflow-base) is in the lock, not the manifest."""
         if self.installer == "pixi":
-            return (" ".join(["pixi remove", *names]),)
+            return tuple(f"pixi remove {name}" for name in names)
         return (" ".join(["conda remove -y", *(("--force",) if force else ()), *names]),)
 
     # --- the examined interpreter as a matrix target --------------------------------------
