@@ -1615,6 +1615,8 @@ def test_a_cpu_build_in_a_pixi_workspace_gets_pixis_add() -> None:
     (found,) = [x for x in readings(explained(log)) if x.cause == "tf-cpu-only-build"]
     assert found.fix is not None
     assert found.fix.commands == ('pixi add "tensorflow=2.15.0=cuda*"',)
+    # pixi solves for the CUDA its manifest declares: the fix says to declare it.
+    assert "system-requirements add cuda" in found.fix.text
 
 
 def test_a_keras_that_requires_another_tensorflow_is_a_keras_of_another_release() -> None:

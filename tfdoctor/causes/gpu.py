@@ -1775,16 +1775,26 @@ def conda_gpu_build_fix(m: Machine, version: str, build: str, channel: str) -> F
     the default channels under ``gpu_*`` (their CPU ones ``eigen_*`` and ``mkl_*``);
     installed with ``m``'s installer (:meth:`Machine.conda_install`)."""
     release = version or "*"
+    # pixi solves for the CUDA its manifest declares, not the host's: "To utilize CUDA in your
+    # workspace, you must specify the desired CUDA version in the system-requirements table"
+    # (docs/workspace/system_requirements.md of pixi 0.43.0; from 0.71 a platform's cuda).
+    pixi = (
+        " In a pixi workspace, declare the CUDA the driver runs first (`pixi workspace "
+        "system-requirements add cuda 12`, or from pixi 0.71 the platform's `cuda`): pixi "
+        "solves for none otherwise."
+        if m.installer == "pixi"
+        else ""
+    )
     if "conda-forge" in channel or build.startswith("cpu_"):
         return Fix(
             "Install conda-forge's CUDA build of the same TensorFlow into this conda "
-            "environment (its CPU builds are cpu_*, its GPU builds cuda*).",
+            f"environment (its CPU builds are cpu_*, its GPU builds cuda*).{pixi}",
             m.conda_install(f'"tensorflow={release}=cuda*"', channel="conda-forge"),
         )
     return Fix(
         "Install the GPU build of the same TensorFlow from the default channels into this conda "
         "environment (their CPU builds are eigen_* and mkl_*, their GPU builds gpu_*); conda "
-        "installs the CUDA toolkit and cuDNN it needs beside it.",
+        f"installs the CUDA toolkit and cuDNN it needs beside it.{pixi}",
         m.conda_install(f'"tensorflow={release}=gpu_*"'),
     )
 
