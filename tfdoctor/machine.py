@@ -1277,6 +1277,13 @@ class Machine(Record):
             " ".join(["pixi add", *(_pixi_spec(f"{channel}::{_unquoted(s)}") for s in specs)]),
         )
 
+    def conda_update(self, name: str) -> str:
+        """The command that updates the conda package ``name`` in the examined environment:
+        ``conda update``, or in a pixi workspace ``pixi update``, which takes the newest
+        release its manifest allows into the lock and the environment
+        (https://pixi.prefix.dev/latest/reference/cli/pixi/update/; pixi 0.23.0 added it)."""
+        return f"pixi update {name}" if self.installer == "pixi" else f"conda update {name}"
+
     def conda_remove(self, *names: str, force: bool = False) -> tuple[str, ...]:
         """Commands that remove the conda packages ``names`` from the examined environment:
         ``conda remove -y`` (``--force``: those packages only, not what depends on them,

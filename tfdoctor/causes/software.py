@@ -593,7 +593,7 @@ def unremovable_dependency_fix(m: Machine, dist: Optional[str], installer: Optio
             f"{name}`), then run the install that stopped again; where conda has no newer "
             f"release, install over it with pip's `--ignore-installed`."
         )
-        commands = (f"conda update {name}", *commands)
+        commands = (m.conda_update(name), *commands)
     elif installer:
         text += (
             f" The copy belongs to the system's packages (pip says {installer} installed it): "
