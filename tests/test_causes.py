@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import shlex
 import subprocess
 from collections.abc import Iterable, Mapping
@@ -32,7 +33,7 @@ from tfdoctor.facts import (
     facts_from_json,
 )
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import LogHints, Machine, dll_version
+from tfdoctor.machine import LogHints, Machine, dll_version, get_pip_url
 from tfdoctor.matrix import load_matrix
 
 #: What ``Machine.ld_path_with`` appends: the old value, when there was one.
@@ -1635,3 +1636,268 @@ def test_numpys_range_fix_under_a_numpy1_build_keeps_numpy1() -> None:
     assert fix is not None
     installs = [c for c in fix.commands if " install " in c]
     assert installs and all("<2" in c and ">=1.20" in c for c in installs), fix.commands
+
+
+_PIXI_PREFIX = "/home/u/proj/.pixi/envs/default"
+
+
+@pytest.mark.parametrize(
+    ("installer", "call", "expected"),
+    [
+        pytest.param(
+            None,
+            lambda m: m.conda_install("jax", "jaxlib", channel="conda-forge"),
+            ("conda install -c conda-forge jax jaxlib",),
+            id="conda",
+        ),
+        pytest.param(
+            None,
+            lambda m: m.conda_install("tensorboard=2.10", channel="anaconda", yes=True),
+            ("conda install -y -c anaconda tensorboard=2.10",),
+            id="conda-yes",
+        ),
+        pytest.param(
+            "pixi",
+            lambda m: m.conda_install("jax", "jaxlib", channel="conda-forge"),
+            ("pixi add jax jaxlib",),
+            id="pixi",
+        ),
+        pytest.param(
+            "pixi",
+            lambda m: m.conda_install('"tensorflow=2.15=cuda*"', channel="conda-forge"),
+            ('pixi add "tensorflow=2.15=cuda*"',),
+            id="pixi-build-string",
+        ),
+        pytest.param(
+            "pixi",
+            lambda m: m.conda_install("nccl", channel="nvidia", yes=True),
+            ("pixi workspace channel add nvidia", "pixi add nvidia::nccl"),
+            id="pixi-other-channel",
+        ),
+        pytest.param(
+            "pixi",
+            lambda m: m.conda_install('"h5py=3.10"', "hdf5", options=("--force-reinstall",)),
+            ("pixi reinstall h5py hdf5",),
+            id="pixi-reinstall",
+        ),
+        pytest.param(
+            None,
+            lambda m: m.conda_remove("tensorflow", "tensorflow-base", force=True),
+            ("conda remove -y --force tensorflow tensorflow-base",),
+            id="conda-remove",
+        ),
+        pytest.param(
+            "pixi",
+            lambda m: m.conda_remove("cudatoolkit"),
+            ("pixi remove cudatoolkit",),
+            id="pixi-remove",
+        ),
+        # pixi refuses a name its manifest does not list (tensorflow-base came in with
+        # tensorflow) and then removes none: each name is a command of its own.
+        pytest.param(
+            "pixi",
+            lambda m: m.conda_remove("tensorflow", "tensorflow-base", force=True),
+            ("pixi remove tensorflow", "pixi remove tensorflow-base"),
+            id="pixi-remove-each",
+        ),
+    ],
+)
+def test_conda_packages_go_through_the_environments_own_installer(
+    installer: Optional[str], call: object, expected: tuple[str, ...]
+) -> None:
+    """conda's install and remove where conda manages the environment; pixi's add, reinstall
+    and remove in a pixi workspace, whose manifest and lock the next `pixi install` restores."""
+    m = Machine(f.facts(python=None), f.FIXTURE_MATRIX, LogHints(installer=installer))
+    assert callable(call)
+    assert call(m) == expected
+
+
+def test_pixi_reinstalls_the_examined_environment() -> None:
+    """pixi reinstall changes the default environment unless named another: the one whose
+    prefix the facts show."""
+    prefix = "/home/u/proj/.pixi/envs/cuda"
+    python = f.python(env_kind="conda", prefix=prefix, executable=f"{prefix}/bin/python")
+    m = machine(f.facts(python=python))
+    assert m.conda_install("h5py", "hdf5", options=("--force-reinstall",)) == (
+        "pixi reinstall -e cuda h5py hdf5",
+    )
+    default = machine(f.facts(python=dataclasses.replace(python, prefix=_PIXI_PREFIX)))
+    assert default.conda_install("h5py", options=("--force-reinstall",)) == ("pixi reinstall h5py",)
+
+
+def test_no_conda_install_in_a_pixi_workspace() -> None:
+    """Every conda-form fix, for facts whose interpreter lies in a pixi workspace's
+    environment, installs and removes with pixi: conda's commands would leave the manifest
+    and lock behind, and the next `pixi install` would undo them."""
+    python = f.python(
+        env_kind="conda", prefix=_PIXI_PREFIX, executable=f"{_PIXI_PREFIX}/bin/python"
+    )
+    m = machine(f.facts(python=python))
+    assert m.installer == "pixi"
+    fixes = [
+        causes.conda.conda_libraries_fix(m, m.line),
+        causes.conda.conda_libraries_fix(m, m.line, replace=True),
+        causes.software.conda_pip_duplicate_fix(
+            m, [("tensorflow", "2.15.0", "conda-forge")], [("tensorflow", "2.14.1")]
+        ),
+        causes.software.conda_pip_duplicate_fix(
+            m, [("tensorflow", "2.16.1", "nvidia")], [("tensorflow", "2.14.1")]
+        ),
+        causes.software.conda_tensorboards_fix(
+            m, [("tensorboard", "conda-forge")], ["tensorboard"]
+        ),
+        causes.software.conda_tensorboards_fix(m, [("tensorboard", "conda-forge")], []),
+        causes.software.jax_release_fix(m, "0.4.20"),
+        causes.gpu.conda_gpu_build_fix(m, "2.15.0", "cpu_py311h", "conda-forge"),
+    ]
+    commands = [c for fix in fixes for c in fix.commands]
+    assert any(c.startswith("pixi ") for c in commands)
+    assert not [c for c in commands if re.match(r"conda (install|remove)\b", c)]
+
+
+_UV_VENV = "/home/u/work/.venv"
+_BARE_VENV = "/home/u/work/env"
+
+
+def _without_pip(
+    prefix: str,
+    uv: Optional[str] = None,
+    ensurepip: bool = True,
+    env_kind: str = "venv",
+    os_ids: tuple[str, ...] = (),
+) -> Machine:
+    """A machine whose examined environment (a virtual one unless ``env_kind`` says) has no
+    pip (schema 7's facts)."""
+    python = f.python(
+        prefix=prefix,
+        executable=f"{prefix}/bin/python",
+        env_kind=env_kind,
+        pip_version=None,
+        pip_installed=False,
+        uv_venv=uv,
+        ensurepip=ensurepip,
+    )
+    platform = f.platform(os_ids=os_ids)
+    return machine(f.facts(python=python, platform=platform, packages=(f.pkg("numpy", "2.0.1"),)))
+
+
+@pytest.mark.parametrize(
+    ("m", "install", "look"),
+    [
+        # `uv venv` makes an environment without pip: uv's pip interface installs there,
+        # pointed at its interpreter (uv would otherwise change the active one, or .venv).
+        pytest.param(
+            _without_pip(_UV_VENV, uv="0.5.11"),
+            (f'uv pip install --python {_UV_VENV}/bin/python "numpy<2"',),
+            f"uv pip list --python {_UV_VENV}/bin/python",
+            id="uv-venv",
+        ),
+        # `python -m venv --without-pip`: the standard library's ensurepip gives it pip.
+        pytest.param(
+            _without_pip(_BARE_VENV),
+            (
+                f"{_BARE_VENV}/bin/python -m ensurepip --upgrade",
+                f'{_BARE_VENV}/bin/python -m pip install "numpy<2"',
+            ),
+            f"{_BARE_VENV}/bin/python -m ensurepip --upgrade && "
+            f"{_BARE_VENV}/bin/python -m pip list",
+            id="venv-without-pip",
+        ),
+        # Without ensurepip too (Debian's Python without python3-venv): pip's get-pip.py,
+        # fetched by the interpreter itself.
+        pytest.param(
+            _without_pip(_BARE_VENV, ensurepip=False),
+            (
+                f'{_BARE_VENV}/bin/python -c "import urllib.request as u; '
+                "u.urlretrieve('https://bootstrap.pypa.io/get-pip.py', 'get-pip.py')\"",
+                f"{_BARE_VENV}/bin/python get-pip.py",
+                f'{_BARE_VENV}/bin/python -m pip install "numpy<2"',
+            ),
+            f'{_BARE_VENV}/bin/python -c "import urllib.request as u; '
+            "u.urlretrieve('https://bootstrap.pypa.io/get-pip.py', 'get-pip.py')\" && "
+            f"{_BARE_VENV}/bin/python get-pip.py && {_BARE_VENV}/bin/python -m pip list",
+            id="no-ensurepip",
+        ),
+        # Debian's and Ubuntu's system Python: its ensurepip refuses it; apt's pip.
+        pytest.param(
+            _without_pip("/usr", env_kind="system", os_ids=("ubuntu", "debian")),
+            ("sudo apt-get install python3-pip", '/usr/bin/python -m pip install "numpy<2"'),
+            "sudo apt-get install python3-pip && /usr/bin/python -m pip list",
+            id="debian-system-python",
+        ),
+        # Another distribution's system Python keeps its ensurepip.
+        pytest.param(
+            _without_pip("/usr", env_kind="system", os_ids=("arch",)),
+            ("/usr/bin/python -m ensurepip --upgrade", '/usr/bin/python -m pip install "numpy<2"'),
+            "/usr/bin/python -m ensurepip --upgrade && /usr/bin/python -m pip list",
+            id="arch-system-python",
+        ),
+        # Facts older than schema 7 (or written by hand): a missing pip_version alone does not
+        # say pip is absent; the environment's pip, as before.
+        pytest.param(
+            machine(f.facts(python=f.python(pip_version=None))),
+            ('/opt/venv/bin/python -m pip install "numpy<2"',),
+            "/opt/venv/bin/python -m pip list",
+            id="not-recorded",
+        ),
+    ],
+)
+def test_an_environment_without_pip_gets_a_command_that_runs(
+    m: Machine, install: tuple[str, ...], look: str
+) -> None:
+    assert m.pip_install("numpy<2") == install
+    assert m.pip_line("list") == look
+
+
+@pytest.mark.parametrize(
+    ("python", "url"),
+    [
+        ("3.8.10", "https://bootstrap.pypa.io/pip/3.8/get-pip.py"),
+        ("3.9.18", "https://bootstrap.pypa.io/pip/3.9/get-pip.py"),
+        ("2.7.18", "https://bootstrap.pypa.io/pip/2.7/get-pip.py"),
+        ("3.10.12", "https://bootstrap.pypa.io/get-pip.py"),
+        ("3.12.3", "https://bootstrap.pypa.io/get-pip.py"),
+        (None, "https://bootstrap.pypa.io/get-pip.py"),
+    ],
+)
+def test_get_pip_for_a_python_the_newest_script_refuses(python: Optional[str], url: str) -> None:
+    """get-pip.py at the root refuses Pythons older than its minimum and names their own."""
+    assert get_pip_url(python) == url
+
+
+def test_no_ensurepip_on_an_old_python_fetches_its_own_get_pip() -> None:
+    python = f.python(
+        version="3.8.10",
+        executable=f"{_BARE_VENV}/bin/python",
+        prefix=_BARE_VENV,
+        pip_version=None,
+        pip_installed=False,
+        ensurepip=False,
+    )
+    bootstrap = machine(f.facts(python=python)).pip_bootstrap
+    assert bootstrap is not None
+    assert "https://bootstrap.pypa.io/pip/3.8/get-pip.py" in bootstrap[0]
+
+
+@pytest.mark.parametrize("uv", ["0.5.11", None])
+def test_no_python_m_pip_where_pip_is_absent(uv: Optional[str]) -> None:
+    """Every fix the checks write for an environment without pip runs: uv's pip interface
+    where uv made it (no `-m pip` at all), else pip installed first by ensurepip."""
+    m = _without_pip(_UV_VENV if uv else _BARE_VENV, uv=uv)
+    facts = dataclasses.replace(
+        m.facts, packages=(f.pkg("numpy", "2.0.1"), f.pkg("tensorflow", "2.15.1"))
+    )
+    fixes = [x.fix for x in _findings(facts) if x.fix is not None]
+    fixes.append(causes.software.numpy_abi_fix(m))
+    commands = [c for fix in fixes for c in fix.commands]
+    # uv's own run of pip (`uv run --with pip`) brings pip along: only the interpreter's is
+    # judged.
+    uses_pip = [i for i, c in enumerate(commands) if "-m pip" in c and not c.startswith("uv ")]
+    if uv is not None:
+        assert not uses_pip
+        assert any(c.startswith(f"uv pip install --python {_UV_VENV}/bin/python") for c in commands)
+        return
+    assert uses_pip
+    for i in uses_pip:
+        # In the same command line (a look joined with &&), or a line just before it.
+        assert "-m ensurepip" in commands[i] or (i > 0 and "-m ensurepip" in commands[i - 1])

@@ -1603,6 +1603,22 @@ def test_a_conda_list_row_says_which_build_tensorflow_is(
         assert found[0].fix is not None and command in found[0].fix.commands
 
 
+def test_a_cpu_build_in_a_pixi_workspace_gets_pixis_add() -> None:
+    """conda's listing of a pixi workspace's environment (its prefix under .pixi/envs): the
+    GPU build goes into the workspace's manifest and lock with `pixi add`; `conda install`
+    there would be undone by the next `pixi install`."""
+    log = (
+        "I can't use my GPU.\n"
+        "# packages in environment at /home/u/proj/.pixi/envs/default:\n"
+        "tensorflow                2.15.0          cpu_py311h6ac8430_2    conda-forge\n"
+    )
+    (found,) = [x for x in readings(explained(log)) if x.cause == "tf-cpu-only-build"]
+    assert found.fix is not None
+    assert found.fix.commands == ('pixi add "tensorflow=2.15.0=cuda*"',)
+    # pixi solves for the CUDA its manifest declares: the fix says to declare it.
+    assert "system-requirements add cuda" in found.fix.text
+
+
 def test_a_keras_that_requires_another_tensorflow_is_a_keras_of_another_release() -> None:
     log = (
         "ERROR: keras 2.4.0 has requirement tensorflow>=2.2.0, but you'll have tensorflow "

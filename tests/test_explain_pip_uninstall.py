@@ -74,6 +74,17 @@ def test_inside_conda_conda_replaces_it_first() -> None:
     assert any("--ignore-installed wrapt" in c for c in fix.commands[1:])
 
 
+def test_in_a_pixi_workspace_pixi_updates_it() -> None:
+    """A pixi workspace's environment follows its lock: `conda update` there would be undone
+    by the next `pixi install`."""
+    prefix = "/home/u/proj/.pixi/envs/default"
+    python = f.python(env_kind="conda", prefix=prefix, executable=f"{prefix}/bin/python")
+    fix = unremovable_dependency_fix(
+        Machine(f.facts(python=python), f.FIXTURE_MATRIX), "wrapt", None
+    )
+    assert fix.commands[0] == "pixi update wrapt"
+
+
 def test_a_copy_pip_says_conda_installed_is_replaced_by_conda() -> None:
     # Not the system's packages: conda writes "conda" in the INSTALLER file pip reads.
     log = _NO_RECORD.replace("installed by debian", "installed by conda")

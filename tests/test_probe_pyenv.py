@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import json
 import subprocess
 import sys
@@ -42,6 +43,9 @@ def test_another_interpreter_is_probed_in_its_own_process(tmp_path: Path) -> Non
     assert result.python.prefix == str(tmp_path / "env")
     assert result.packages == ()
     assert result.python.pip_version is None
+    # `venv --without-pip`: pip absent, recorded as absent (not unknown); no uv made it.
+    assert result.python.pip_installed is False and result.python.uv_venv is None
+    assert result.python.ensurepip is (importlib.util.find_spec("ensurepip") is not None)
     site = next((tmp_path / "env").glob("lib*/python*/site-packages"), None)
     if site is not None:  # POSIX layout; only directories on sys.path, nothing else
         assert result.python.site_packages == (str(site),)
@@ -287,3 +291,46 @@ def test_an_environment_uv_made_beside_a_lock_under_another_name_is_not_the_proj
     monkeypatch.delenv("UV_PROJECT_ENVIRONMENT", raising=False)
     monkeypatch.setattr(sys, "prefix", str(env))
     assert env_info._uv_project() is None
+
+
+@pytest.mark.parametrize(
+    ("cfg", "maker"),
+    [
+        # `uv venv` writes its release into pyvenv.cfg, project or not.
+        pytest.param("home = /usr/bin\nimplementation = CPython\nuv = 0.5.11\n", "0.5.11", id="uv"),
+        pytest.param("home = /usr/bin\nversion = 3.12.3\n", None, id="venv"),
+        pytest.param(None, None, id="no-pyvenv-cfg"),
+    ],
+)
+def test_the_uv_release_that_made_an_environment_is_read_from_its_pyvenv_cfg(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cfg: Optional[str], maker: Optional[str]
+) -> None:
+    if cfg is not None:
+        (tmp_path / "pyvenv.cfg").write_text(cfg, encoding="utf-8")
+    from tfdoctor.probes.child import env_info
+
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
+    assert env_info._uv_maker() == maker
+
+
+def test_pip_and_ensurepip_are_recorded_as_importable_or_not() -> None:
+    """Found without importing: this interpreter has ensurepip; no module has that name."""
+    from tfdoctor.probes.child import env_info
+
+    assert env_info._importable("ensurepip") is True
+    assert env_info._importable("no_such_module_for_tfdoctor") is False
+    python = env_info.collect()["python"]
+    assert python["pip_installed"] is env_info._importable("pip")
+    assert "uv_venv" in python and "ensurepip" in python
+
+
+def test_an_environment_uv_made_without_pip_is_recorded_as_uvs(tmp_path: Path) -> None:
+    """`uv venv` writes its release into pyvenv.cfg and installs no pip: both reach the facts,
+    probed in the environment's own interpreter."""
+    venv.create(tmp_path / "env", with_pip=False)
+    cfg = tmp_path / "env" / "pyvenv.cfg"
+    cfg.write_text(cfg.read_text(encoding="utf-8") + "uv = 0.5.11\n", encoding="utf-8")
+    python = tmp_path / "env" / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+    result = probe_pyenv(str(python))
+    assert result.python is not None
+    assert result.python.pip_installed is False and result.python.uv_venv == "0.5.11"

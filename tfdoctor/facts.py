@@ -19,9 +19,9 @@ from typing import Any, Final, Optional, TypeVar
 from tfdoctor.records import Record, record
 
 #: Version of the facts document. Bump on any change to the dataclasses below.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 #: Older versions this tfdoctor still reads: every field added since has a default.
-READABLE_SCHEMA_VERSIONS = (1, 2, 3, 4, 5, 6)
+READABLE_SCHEMA_VERSIONS = (1, 2, 3, 4, 5, 6, 7)
 
 
 class FactsError(ValueError):
@@ -73,6 +73,16 @@ class PythonFacts(Record):
     #: X.Y.Z``). uv keeps a project's environment in ``.venv`` next to its pyproject.toml and
     #: restores it from the lock on ``uv sync`` and ``uv run``; None otherwise (schema 6).
     uv_project: Optional[str] = None
+    #: Whether pip's package can be imported here, so that ``python -m pip`` runs; None
+    #: where not recorded (facts of schema 6 and older): a None ``pip_version`` alone does
+    #: not say pip is absent (schema 7).
+    pip_installed: Optional[bool] = None
+    #: The uv release that made this virtual environment (its pyvenv.cfg's ``uv = X.Y.Z``),
+    #: project or not: uv makes environments without pip; None otherwise (schema 7).
+    uv_venv: Optional[str] = None
+    #: Whether the standard library's ensurepip can be imported here (Debian's and Ubuntu's
+    #: system Python leave it to python3-venv); None where not recorded (schema 7).
+    ensurepip: Optional[bool] = None
 
 
 @record

@@ -124,17 +124,21 @@ def uv_pip_settings(args: str) -> tuple[tuple[str, str], ...]:
     )
 
 
-def uv_pip(args: str) -> str:
+def uv_pip(args: str, python: str = "") -> str:
     """The command that runs ``pip <args>`` in an environment uv manages: uv's pip interface
     where it has the command, else pip itself, run by uv in that environment (``uv run --with
     pip``: uv creates environments without pip, https://docs.astral.sh/uv/pip/environments/).
     pip's network options are left to the variables of :func:`uv_pip_settings`; pip's cache
-    is not uv's: ``cache purge`` is ``uv cache clean`` (https://docs.astral.sh/uv/concepts/cache/)."""
+    is not uv's: ``cache purge`` is ``uv cache clean`` (https://docs.astral.sh/uv/concepts/cache/).
+    ``python``: the interpreter whose environment it changes (``--python``, which uv's pip
+    interface and ``uv run`` take: https://docs.astral.sh/uv/reference/cli/#uv-pip-install),
+    else the one uv finds (the active environment, else ``.venv``)."""
     if args == "cache purge":
         return "uv cache clean"
+    target = f" --python {python}" if python else ""
     command, _, rest = args.partition(" ")
     if command not in UV_PIP_COMMANDS:
-        return f"uv run --with pip python -m pip {args}"
+        return f"uv run{target} --with pip python -m pip {args}"
     words = rest.split(" ")
     kept = [
         word
@@ -143,7 +147,7 @@ def uv_pip(args: str) -> str:
     ]
     if command == "uninstall":
         kept = [word for word in kept if word not in _PIP_YES]
-    return f"uv pip {command} {' '.join(kept)}".rstrip()
+    return f"uv pip {command}{target} {' '.join(kept)}".rstrip()
 
 
 #: pip's install options by a project command's own (``uv add``), for each distribution the
@@ -276,6 +280,53 @@ def pixi_command(args: str) -> Optional[str]:
     if command == "uninstall":
         return f"pixi remove --pypi {' '.join(named)}"
     return "pixi add --pypi " + " ".join(map(_shell_spec, named))
+
+
+#: The channels a pixi workspace installs from without naming one: conda-forge, which
+#: ``pixi init`` writes into every new manifest (https://pixi.prefix.dev/latest/first_workspace/),
+#: and conda's default channels, which pixi does not use: a conda fix's "defaults" there
+#: means the workspace's own.
+_PIXI_CHANNELS = re.compile(r"|conda-forge|defaults|pkgs/\w+")
+
+
+def _unquoted(spec: str) -> str:
+    """``spec`` without the shell quotes a caller gave it."""
+    return spec.strip("\"'")
+
+
+def conda_spec_name(spec: str) -> str:
+    """The package name a conda MatchSpec names (``"tensorflow=2.15=cuda*"``: tensorflow;
+    ``conda-forge::nccl``: nccl)."""
+    bare = _unquoted(spec).rpartition("::")[2]
+    return re.split(r"[=<>!~ \[]", bare, maxsplit=1)[0]
+
+
+def _pixi_spec(spec: str) -> str:
+    """``spec`` as one shell word for ``pixi add``: quoted where a glob, a comparison or a
+    space would reach the shell."""
+    bare = _unquoted(spec)
+    return f'"{bare}"' if re.search(r"[*?<>|!\s\[]", bare) else bare
+
+
+#: The Pythons pip's installer script has a script of its own for, at
+#: ``https://bootstrap.pypa.io/pip/X.Y/get-pip.py``: the script at the root refuses them
+#: ("This script does not work on Python X.Y. ... Please use
+#: https://bootstrap.pypa.io/pip/X.Y/get-pip.py instead.", templates/default.py in
+#: pypa/get-pip): the lines of scripts/generate.py's SCRIPT_CONSTRAINTS, the root script's
+#: minimum the line after the last of them (Python 3.10, pip 26.1 having left 3.9).
+GET_PIP_OWN_SCRIPT: Final = frozenset(
+    ("2.6", "2.7", "3.2", "3.3", "3.4", "3.5", "3.6", "3.7", "3.8", "3.9")
+)
+
+
+def get_pip_url(python: Optional[str]) -> str:
+    """The address of pip's installer script (https://pip.pypa.io/en/stable/installation/#get-pip-py)
+    for Python ``python`` (``X.Y.Z``): its own for a Python the newest script refuses
+    (:data:`GET_PIP_OWN_SCRIPT`), else the newest."""
+    line = ".".join((python or "").split(".")[:2])
+    if line in GET_PIP_OWN_SCRIPT:
+        return f"https://bootstrap.pypa.io/pip/{line}/get-pip.py"
+    return "https://bootstrap.pypa.io/get-pip.py"
 
 
 #: The virtual environment a fix makes where the examined one cannot take the install.
@@ -990,8 +1041,48 @@ class Machine(Record):
 
     @property
     def _uv_installs(self) -> bool:
-        """Whether the log shows uv installing (its pip interface or a uv project)."""
-        return self.installer is not None and self.installer.startswith("uv")
+        """Whether uv installs here: the log shows it (its pip interface or a uv project), or
+        the facts show an environment uv made without pip (:attr:`pip_bootstrap`)."""
+        shown = self.installer is not None and self.installer.startswith("uv")
+        return shown or self.pip_bootstrap == ()
+
+    @functools.cached_property
+    def pip_bootstrap(self) -> Optional[tuple[str, ...]]:
+        """Where the facts show pip absent from the examined environment, so that ``python -m
+        pip`` fails with "No module named pip": the commands that give it one, empty where
+        uv made the environment (uv's pip interface installs without pip,
+        https://docs.astral.sh/uv/pip/environments/); None where pip is there or not known.
+
+        ``python -m ensurepip --upgrade`` installs the pip the standard library bundles
+        (https://docs.python.org/3/library/ensurepip.html), which a ``venv --without-pip``
+        keeps; where ensurepip is missing too (Debian's and Ubuntu's system Python leave it
+        to python3-venv), pip's own installer script for that Python (:func:`get_pip_url`);
+        Debian's and Ubuntu's system Python itself, whose ensurepip refuses it, the
+        distribution's pip package."""
+        py = self.facts.python
+        if py is None or not py.executable or py.pip_installed is not False:
+            return None
+        if py.uv_venv:
+            return ()
+        if py.env_kind == "system" and py.prefix == "/usr" and self.packager == "apt":
+            # Debian patches ensurepip to refuse its system Python, whatever is installed
+            # ("ensurepip is disabled in Debian/Ubuntu for the system python. ... Install the
+            # python3-pip package to use pip itself.": debian/patches/ensurepip-disabled.diff
+            # of Debian's python3.X), and from bookworm that Python is externally managed, so
+            # that get-pip.py's pip install refuses it too (PEP 668): the distribution's pip
+            # (its prefix /usr: a Python built into /usr/local keeps its own ensurepip).
+            return (f"sudo apt-get install {'python3' if py.version[:1] == '3' else 'python'}-pip",)
+        if py.ensurepip is False:
+            # Downloaded by the interpreter itself: curl is not on every machine (a slim
+            # container image), nor the same program in Windows PowerShell (an alias of
+            # Invoke-WebRequest).
+            module = "urllib.request" if py.version[:1] == "3" else "urllib"
+            return (
+                f'{self.python_exe} -c "import {module} as u; '
+                f"u.urlretrieve('{get_pip_url(py.version)}', 'get-pip.py')\"",
+                f"{self.python_exe} get-pip.py",
+            )
+        return (f"{self.python_exe} -m ensurepip --upgrade",)
 
     @functools.cached_property
     def externally_managed(self) -> bool:
@@ -1060,7 +1151,9 @@ class Machine(Record):
         if project is not None:
             return (project,)
         if self._uv_installs:
-            return (uv_pip(args),)
+            # The examined interpreter's environment, where the facts name it: uv would
+            # otherwise change the active one, or .venv.
+            return (uv_pip(args, self.python_exe if self.pip_bootstrap == () else ""),)
         if self.externally_managed and args.split(" ", 1)[0] in ("install", "uninstall"):
             if args.startswith("uninstall"):
                 return ()
@@ -1081,7 +1174,7 @@ class Machine(Record):
                 # module whatever the system, and its version is read the same way.
                 return (f"python -m pip {args}",)
             return (f"pip {args}",)
-        return (f"{self.python_exe} -m pip {args}",)
+        return (*(self.pip_bootstrap or ()), f"{self.python_exe} -m pip {args}")
 
     def pip_after_install(self, args: str) -> tuple[str, ...]:
         """Commands that run ``pip <args>``, a look (``check``, ``--version``), after an install
@@ -1130,6 +1223,9 @@ class Machine(Record):
         """The one command line that runs ``pip <args>`` here, for a look that changes
         nothing (``list``, ``show``, ``check``) where a pipe or a sentence needs one line."""
         lines = self.pip(args)
+        if self.pip_bootstrap and lines[: len(self.pip_bootstrap)] == self.pip_bootstrap:
+            # pip first installed where it is absent: one line, that runs the look after it.
+            lines = (" && ".join(lines),)
         if len(lines) != 1:  # only an install or an uninstall takes more lines, or none
             raise ValueError(f"pip {args} is no single command here: {lines}")
         return lines[0]
@@ -1137,6 +1233,70 @@ class Machine(Record):
     def pip_install(self, *specs: str) -> tuple[str, ...]:
         """``pip install "spec" ...`` for this environment."""
         return self.pip("install " + " ".join(f'"{s}"' for s in specs))
+
+    def conda_install(
+        self, *specs: str, channel: str = "", options: Sequence[str] = (), yes: bool = False
+    ) -> tuple[str, ...]:
+        """Commands that install the conda packages ``specs`` (MatchSpecs) into the examined
+        environment: the one home of conda-form installs, as :meth:`pip` is of pip's.
+        ``channel``: the channel they come from (empty: the configured ones); ``options``:
+        conda's (``--force-reinstall``, ``--override-channels``); ``yes``: conda's ``-y``.
+
+        In a pixi workspace (:attr:`installer`) the environment follows the workspace's
+        manifest and lock, and ``conda install`` there is undone by the next ``pixi install``:
+        the packages go through ``pixi add`` (conda MatchSpecs, from the workspace's
+        channels; ``CHANNEL::spec`` for one channel's build,
+        https://pixi.prefix.dev/latest/concepts/package_specifications/), a reinstall through
+        ``pixi reinstall``, which pixi 0.43.0 added
+        (https://pixi.prefix.dev/latest/reference/cli/pixi/reinstall/; pixi's CHANGELOG, 0.43.0)."""
+        if self.installer != "pixi":
+            words = [
+                "conda install",
+                *(("-y",) if yes else ()),
+                *(("-c", channel) if channel else ()),
+            ]
+            return (" ".join([*words, *options, *specs]),)
+        if "--force-reinstall" in options:
+            # "If you don't provide an environment, the `default` environment will be
+            # re-installed" (pixi reinstall's help, src/cli/reinstall.rs of pixi 0.43.0): the
+            # one the facts' prefix names, .pixi/envs/NAME, by its -e (--environment).
+            py = self.facts.python
+            prefix = py.prefix.replace("\\", "/") if py is not None else ""
+            env = prefix.partition(_PIXI_ENVS)[2].strip("/") if _PIXI_ENVS in prefix else ""
+            where = ("-e", env) if env and env != "default" else ()
+            names = dict.fromkeys(map(conda_spec_name, specs))
+            return (" ".join(["pixi reinstall", *where, *names]),)
+        if _PIXI_CHANNELS.fullmatch(channel):
+            return (" ".join(["pixi add", *map(_pixi_spec, specs)]),)
+        # A channel the workspace may not list: pixi refuses a CHANNEL::spec whose channel is
+        # not among the manifest's channels. `pixi workspace channel add` is the name pixi
+        # 0.43.0 gave `pixi project channel add` (prefix-dev/pixi#3315, first tagged v0.43.0;
+        # https://pixi.prefix.dev/latest/reference/cli/pixi/workspace/channel/add/).
+        return (
+            f"pixi workspace channel add {channel}",
+            " ".join(["pixi add", *(_pixi_spec(f"{channel}::{_unquoted(s)}") for s in specs)]),
+        )
+
+    def conda_update(self, name: str) -> str:
+        """The command that updates the conda package ``name`` in the examined environment:
+        ``conda update``, or in a pixi workspace ``pixi update``, which takes the newest
+        release its manifest allows into the lock and the environment
+        (https://pixi.prefix.dev/latest/reference/cli/pixi/update/; pixi 0.23.0 added it)."""
+        return f"pixi update {name}" if self.installer == "pixi" else f"conda update {name}"
+
+    def conda_remove(self, *names: str, force: bool = False) -> tuple[str, ...]:
+        """Commands that remove the conda packages ``names`` from the examined environment:
+        ``conda remove -y`` (``--force``: those packages only, not what depends on them,
+        https://docs.conda.io/projects/conda/en/stable/commands/remove.html), ``pixi remove``
+        in a pixi workspace, which drops them from its manifest and lock
+        (https://pixi.prefix.dev/latest/reference/cli/pixi/remove/), one command a name:
+        pixi refuses a name its manifest does not list ("dependency NAME is missing.",
+        DependencyError::NoDependency in crates/pixi_manifest/src/error.rs of prefix-dev/pixi)
+        and then saves none of the others (pixi_api's workspace/remove), and a package another
+        one brought in (tensorboard, tensorflow-base) is in the lock, not the manifest."""
+        if self.installer == "pixi":
+            return tuple(f"pixi remove {name}" for name in names)
+        return (" ".join(["conda remove -y", *(("--force",) if force else ()), *names]),)
 
     # --- the examined interpreter as a matrix target --------------------------------------
 

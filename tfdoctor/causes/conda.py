@@ -157,7 +157,7 @@ def conda_libraries_fix(m: Machine, line: Optional[TFLine], replace: bool = Fals
     return Fix(
         f"Install CUDA {cuda} and cuDNN {cudnn or '(of its build)'} into this conda environment "
         "(conda puts them on TensorFlow's path when the environment is active).",
-        (f"conda install -c conda-forge {pkgs}",),
+        m.conda_install(*pkgs.split(), channel="conda-forge"),
     )
 
 
@@ -201,7 +201,7 @@ def conda_cuda_fix(m: Machine, toolkit: str) -> Fix:
         return Fix(
             f"Remove conda's {toolkit} and install the CUDA libraries this TensorFlow pins as "
             "pip wheels (its and-cuda extra).",
-            (f"conda remove -y {toolkit}", *m.pip_install(spec)),
+            (*m.conda_remove(toolkit), *m.pip_install(spec)),
         )
     return conda_libraries_fix(m, m.line, replace=True)
 
@@ -262,7 +262,7 @@ def conda_env_install_fix(m: Machine, major: Optional[str] = None) -> Fix:
     return Fix(
         f"Install {what} toolkit and cuDNN into this conda environment (`tfdoctor matrix` "
         "names the releases this TensorFlow was built with).",
-        (f"conda install -c conda-forge {spec}",),
+        m.conda_install(*spec.split(), channel="conda-forge"),
     )
 
 

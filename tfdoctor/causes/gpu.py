@@ -1443,7 +1443,7 @@ def _cudnn_wheel_fix(m: Machine, line: TFLine, missing: tuple[str, ...]) -> Fix:
             f"Install CUDA {line.cuda} from conda-forge and cuDNN {cudnn} as a pip wheel, then "
             "put the wheel's lib directory on LD_LIBRARY_PATH (TensorFlow's guide for this line).",
             (
-                f"conda install -c conda-forge cudatoolkit={line.cuda}",
+                *m.conda_install(f"cudatoolkit={line.cuda}", channel="conda-forge"),
                 *m.pip_install(f"nvidia-cudnn-cu11=={cudnn}.*"),
                 "export LD_LIBRARY_PATH=\"$CONDA_PREFIX/lib/:$(dirname $(python -c 'import "
                 "nvidia.cudnn; "
@@ -1769,22 +1769,33 @@ def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
     )
 
 
-def conda_gpu_build_fix(version: str, build: str, channel: str) -> Fix:
+def conda_gpu_build_fix(m: Machine, version: str, build: str, channel: str) -> Fix:
     """The GPU build of the same TensorFlow from the conda channel the CPU build came from:
     conda-forge builds CUDA variants under build strings ``cuda*`` (its CPU ones ``cpu_*``),
-    the default channels under ``gpu_*`` (their CPU ones ``eigen_*`` and ``mkl_*``)."""
+    the default channels under ``gpu_*`` (their CPU ones ``eigen_*`` and ``mkl_*``);
+    installed with ``m``'s installer (:meth:`Machine.conda_install`)."""
     release = version or "*"
+    # pixi solves for the CUDA its manifest declares, not the host's: "To utilize CUDA in your
+    # workspace, you must specify the desired CUDA version in the system-requirements table"
+    # (docs/workspace/system_requirements.md of pixi 0.43.0; from 0.71 a platform's cuda).
+    pixi = (
+        " In a pixi workspace, declare the CUDA the driver runs first (`pixi workspace "
+        "system-requirements add cuda 12`, or from pixi 0.71 the platform's `cuda`): pixi "
+        "solves for none otherwise."
+        if m.installer == "pixi"
+        else ""
+    )
     if "conda-forge" in channel or build.startswith("cpu_"):
         return Fix(
             "Install conda-forge's CUDA build of the same TensorFlow into this conda "
-            "environment (its CPU builds are cpu_*, its GPU builds cuda*).",
-            (f'conda install -c conda-forge "tensorflow={release}=cuda*"',),
+            f"environment (its CPU builds are cpu_*, its GPU builds cuda*).{pixi}",
+            m.conda_install(f'"tensorflow={release}=cuda*"', channel="conda-forge"),
         )
     return Fix(
         "Install the GPU build of the same TensorFlow from the default channels into this conda "
         "environment (their CPU builds are eigen_* and mkl_*, their GPU builds gpu_*); conda "
-        "installs the CUDA toolkit and cuDNN it needs beside it.",
-        (f'conda install "tensorflow={release}=gpu_*"',),
+        f"installs the CUDA toolkit and cuDNN it needs beside it.{pixi}",
+        m.conda_install(f'"tensorflow={release}=gpu_*"'),
     )
 
 
@@ -1807,7 +1818,7 @@ def gpu_build_fix(m: Machine) -> Fix:
         )
     conda = m.conda_tensorflow
     if conda is not None:
-        return conda_gpu_build_fix(conda.version, conda.build, conda.channel)
+        return conda_gpu_build_fix(m, conda.version, conda.build, conda.channel)
     gpu_dist = line.gpu_package.get("linux") if line is not None else None
     spec = m.and_cuda_spec() or f"{gpu_dist or 'tensorflow'}=={m.tf.version}"
     uninstall = m.pip(f"uninstall -y {name}")
@@ -2492,7 +2503,7 @@ def nccl_cuda_fix(m: Machine, nccl_cuda: Optional[str] = None) -> Fix:
         return Fix(
             f"{built}Install conda's NCCL built for {want} into this environment, {shadow}"
             f"{rebuild}",
-            (debug, "conda list nccl", find, f"conda install -c conda-forge nccl{pin}"),
+            (debug, "conda list nccl", find, *m.conda_install(f"nccl{pin}", channel="conda-forge")),
         )
     if wheel is not None and not _installed_within(m, wheel):
         return Fix(

@@ -675,7 +675,11 @@ def windows_gpu_fix(m: Machine, archive: bool = False) -> Fix:
         )
         commands.extend(m.pip_install(f"tensorflow=={nl.latest_patch}"))
         if m.in_conda:
-            commands.append(f"conda install -c conda-forge cudatoolkit={nl.cuda} cudnn={nl.cudnn}")
+            commands.extend(
+                m.conda_install(
+                    f"cudatoolkit={nl.cuda}", f"cudnn={nl.cudnn}", channel="conda-forge"
+                )
+            )
     else:
         text += ", or, for native Windows GPU support, " + _last_windows_gpu_env(m)
     return Fix(text + ".", tuple(commands))
@@ -1573,7 +1577,11 @@ def conda_channel_fix(m: Machine, library: str) -> Fix:
         # conda reads "=2.15" as any 2.15 release: the same line, whichever patches
         # conda-forge built (not necessarily every one pip has).
         line = ".".join(tf.version.split(".")[:2])
-        commands.append(f'conda install --override-channels -c conda-forge "tensorflow={line}"')
+        commands.extend(
+            m.conda_install(
+                f'"tensorflow={line}"', channel="conda-forge", options=("--override-channels",)
+            )
+        )
         again = f"TensorFlow {line}"
     else:
         again = "the TensorFlow line `conda list tensorflow` shows (`tensorflow=X.Y`)"
@@ -2150,7 +2158,7 @@ def source_build_fix(
     if needs is not None and m.in_conda:
         # conda's packages are built for the environment: no headers, no compiler.
         text += f" In this conda environment, conda's own build of {dist} needs no compiler."
-        commands.append(f"conda install -c conda-forge {dist}")
+        commands.extend(m.conda_install(dist, channel="conda-forge"))
     elif needs is not None and (m.os or built_on) == "linux":
         system, apt = needs.system_package, needs.apt
         if interpreter.startswith("2."):

@@ -593,7 +593,7 @@ def unremovable_dependency_fix(m: Machine, dist: Optional[str], installer: Optio
             f"{name}`), then run the install that stopped again; where conda has no newer "
             f"release, install over it with pip's `--ignore-installed`."
         )
-        commands = (f"conda update {name}", *commands)
+        commands = (m.conda_update(name), *commands)
     elif installer:
         text += (
             f" The copy belongs to the system's packages (pip says {installer} installed it): "
@@ -1311,17 +1311,17 @@ def _reinstall_by_installer(m: Machine, why: str) -> Optional[Fix]:
         # Unpinned, a forced reinstall is a solve like any other, free to take a newer release
         # or build (conda/conda issue 14372): the release installed is named, or asked of
         # conda list where neither the facts nor the log give it.
-        specs = " ".join(f'"{n}={version or "VERSION"}"' for n in names)
+        specs = [f'"{n}={version or "VERSION"}"' for n in names]
         text = (
             f"TensorFlow came from a conda channel: install the same packages again with conda, "
             f"{why} (pip would write PyPI's files over conda's package)."
         )
         if version:
-            return Fix(text, (f"conda install --force-reinstall {specs}",))
+            return Fix(text, m.conda_install(*specs, options=("--force-reinstall",)))
         return Fix(
             f"{text} VERSION is the release `conda list tensorflow` shows installed, so that "
             "conda writes that one again rather than a newer one.",
-            ("conda list tensorflow", f"conda install --force-reinstall {specs}"),
+            ("conda list tensorflow", *m.conda_install(*specs, options=("--force-reinstall",))),
         )
     if installer == "distro":
         return Fix(
@@ -2038,13 +2038,20 @@ def hdf5_mismatch_fix(m: Machine, headers: Optional[str], library: Optional[str]
         channel = m.conda_channel("h5py")
         channel = m.conda_channel("hdf5") if channel is None else channel
         default = not channel or channel == "defaults" or channel.startswith("pkgs/")
-        named = "" if default else f"-c {channel} "
         return Fix(
             f"h5py and the libhdf5 it loads come from different installers{shown}: in this "
             "conda environment install both again from one channel, and leave no other "
             "libhdf5 on LD_LIBRARY_PATH. Where `conda list` shows h5py from pypi, run `pip "
             "uninstall h5py` first, so that conda's h5py is the one imported.",
-            ("conda list h5py", f"conda install {named}--force-reinstall h5py hdf5"),
+            (
+                "conda list h5py",
+                *m.conda_install(
+                    "h5py",
+                    "hdf5",
+                    channel="" if default or channel is None else channel,
+                    options=("--force-reinstall",),
+                ),
+            ),
         )
     return Fix(
         f"h5py and the libhdf5 it loads come from different builds{shown}: reinstall h5py's "
@@ -3704,7 +3711,7 @@ def conda_pypi_companion_fix(
         "compatibility note), so its compiled ops fail to load. Or install the companion "
         "from the same conda channel as TensorFlow, where one is published there.",
         (
-            "conda remove -y --force " + " ".join(conda_names),
+            *m.conda_remove(*conda_names, force=True),
             *m.pip_install(f"{dist}=={tf_version}"),
         ),
     )
@@ -3732,11 +3739,11 @@ def conda_pip_duplicate_fix(
     pip_names = sorted({n for n, _ in pip_rows})
     # conda list's channel column names a channel (conda-forge, defaults, anaconda, a URL);
     # an empty one is the configured default, installed from without -c.
-    from_channel = f"-c {channel} " if channel and channel != "pypi" else ""
+    from_channel = channel if channel and channel != "pypi" else ""
     again = (
         m.pip_install(f"{name}=={version}")
         if installer == "pip"
-        else (f"conda install -y {from_channel}{name}={version}",)
+        else m.conda_install(f"{name}={version}", channel=from_channel, yes=True)
     )
     return Fix(
         "conda list shows TensorFlow from both installers in this environment: conda's "
@@ -3748,7 +3755,7 @@ def conda_pip_duplicate_fix(
         f"other needs. Remove both, then install one (the commands keep {name} {version} "
         f"from {installer}{f' ({channel})' if from_channel else ''}, the newest shown).",
         (
-            f"conda remove -y --force {' '.join(conda_names)}",
+            *m.conda_remove(*conda_names, force=True),
             *m.pip(f"uninstall -y {' '.join(pip_names)}"),
             *again,
         ),
@@ -4326,27 +4333,27 @@ def conda_tensorboards_fix(
     where pip had one (:func:`tensorboard_duplicate_fix`), else with conda, from the channel
     its rows show, for the TensorFlow the machine holds or the listing shows (``tf_version``)."""
     names = sorted({n for n, _ in conda_rows})
-    remove = f"conda remove -y --force {' '.join(names)}"
+    remove = m.conda_remove(*names, force=True)
     if pip_names:
         pip_fix = tensorboard_duplicate_fix(m)
         return Fix(
             "conda list shows TensorBoard from both installers in this environment: conda's "
             "and pip's both write the tensorboard/ folder, and neither installer knows of the "
             "other's files. Remove conda's copy with conda, then: " + pip_fix.text,
-            (remove, *pip_fix.commands),
+            (*remove, *pip_fix.commands),
         )
     # conda's MatchSpec "tensorboard=2.10" matches every 2.10.x build (conda's docs, Package
     # match specifications: https://docs.conda.io/projects/conda/en/stable/user-guide/concepts/pkg-specs.html);
     # TensorBoard's releases track TensorFlow's minor line.
     channels = {c for _, c in conda_rows if c and c != "pypi"}
-    channel = f"-c {next(iter(channels))} " if len(channels) == 1 else ""
+    channel = next(iter(channels)) if len(channels) == 1 else ""
     version = m.tf.version if m.tf is not None else tf_version
     # A final release from 1.6 on (the name tensorboard starts there; a nightly goes with
     # tb-nightly, which conda's channels do not carry).
     if version and re.fullmatch(r"\d+(?:\.\d+)*", version) and version_key(version)[:2] >= (1, 6):
         line = ".".join(version.split(".")[:2])
         words = f"tensorboard {line}.x for TensorFlow {version}"
-        again: tuple[str, ...] = (f"conda install -y {channel}tensorboard={line}",)
+        again: tuple[str, ...] = m.conda_install(f"tensorboard={line}", channel=channel, yes=True)
     else:
         words = (
             "`conda install tensorboard=X.Y` for the TensorFlow X.Y that `conda list "
@@ -4359,7 +4366,7 @@ def conda_tensorboards_fix(
         + "): both write the tensorboard/ folder. Remove them with conda's remover (pip did "
         f"not install them, so pip's uninstall would leave conda's records), then install "
         f"the one TensorBoard that goes with the installed TensorFlow ({words}).",
-        (remove, *again),
+        (*remove, *again),
     )
 
 
@@ -5627,7 +5634,7 @@ def jax_release_fix(m: Machine, jaxlib_version: str) -> Fix:
             f"jax refuses jaxlib {jaxlib_version}: jax and jaxlib must be of one release, and "
             "conda installed them here. Update both at once from conda-forge (it picks the "
             "jaxlib build, CPU or CUDA, that fits the environment), not with pip.",
-            ("conda install -c conda-forge jax jaxlib",),
+            m.conda_install("jax", "jaxlib", channel="conda-forge"),
         )
     if _JAX_ROCM.search(jaxlib_version) or any(
         _JAX_ROCM.match(normalize_name(p.name)) for p in m.facts.packages or ()

@@ -1151,8 +1151,9 @@ def check_conda_mix(ctx: CheckContext) -> Iterator[Finding]:
             fix(
                 "Keep one: remove conda's TensorFlow, then restore pip's files (TensorFlow's "
                 "own guide installs it with pip, also inside conda).",
-                "conda remove -y --force "
-                + " ".join(n for n in CONDA_TENSORFLOW if conda.package(n) is not None),
+                *m.conda_remove(
+                    *(n for n in CONDA_TENSORFLOW if conda.package(n) is not None), force=True
+                ),
                 *m.pip(f'install --force-reinstall --no-deps "{pip_tf.name}=={pip_tf.version}"'),
             ),
         )

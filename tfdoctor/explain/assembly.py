@@ -173,7 +173,7 @@ def _settle_environment(
 
 
 def _conda_cpu_build(
-    rows: Sequence[CondaRow], gpu: bool, os: Optional[str] = None
+    rows: Sequence[CondaRow], gpu: bool, machine: Machine, os: Optional[str] = None
 ) -> Optional[Finding]:
     """A ``conda list`` showing TensorFlow's CPU build (by its build string): it cannot use a
     GPU, whatever CUDA is installed; an error where the log shows one."""
@@ -188,7 +188,7 @@ def _conda_cpu_build(
         f"conda list: {row.name} {row.version} {row.build} {row.channel}".rstrip()
         + "\nA CPU build of TensorFlow never lists a GPU, whatever driver, CUDA or cuDNN is "
         "installed beside it.",
-        causes.gpu.conda_gpu_build_fix(row.version, row.build, row.channel),
+        causes.gpu.conda_gpu_build_fix(machine, row.version, row.build, row.channel),
     )
 
 
@@ -772,7 +772,7 @@ def explain(
             mac=revealed.os == "macos" or revealed.mac is not None,
             os=revealed.os,
         ),
-        _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os),
+        _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), machine, revealed.os),
         kernelspec_gone_finding(evidence.first_text),
         cuda_undetected_finding(
             evidence.conda_info,

@@ -64,20 +64,39 @@ def _env_kind() -> str:
     return "user"
 
 
+def _uv_maker() -> Optional[str]:
+    """The uv release that made this environment: the ``uv = <version>`` line uv writes into
+    its pyvenv.cfg (crates/uv-virtualenv/src/virtualenv.rs in astral-sh/uv); None where
+    another tool made it, or no pyvenv.cfg is there."""
+    try:
+        with open(os.path.join(sys.prefix, "pyvenv.cfg"), encoding="utf-8") as cfg:
+            pairs = [line.partition("=") for line in cfg]
+    except (OSError, UnicodeDecodeError):
+        return None
+    return next((value.strip() for key, _, value in pairs if key.strip() == "uv"), None)
+
+
+def _importable(name: str) -> bool:
+    """Whether the top-level module ``name`` can be imported here (found, not imported):
+    ``python -m pip`` needs pip's package, and ``python -m ensurepip`` the standard library's
+    ensurepip, which Debian and Ubuntu move out of their system Python into python3-venv."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def _uv_project() -> Optional[str]:
     """The directory beside this environment that holds a uv project's lock (``uv.lock``),
     where the environment's pyvenv.cfg names uv as its maker: uv writes a ``uv = <version>``
     line there (crates/uv-virtualenv/src/virtualenv.rs in astral-sh/uv) and keeps a project's
     environment in ``.venv`` beside pyproject.toml and uv.lock
     (https://docs.astral.sh/uv/concepts/projects/layout/); None otherwise."""
-    try:
-        with open(os.path.join(sys.prefix, "pyvenv.cfg"), encoding="utf-8") as cfg:
-            keys = {line.partition("=")[0].strip() for line in cfg}
-    except (OSError, UnicodeDecodeError):
-        return None
     prefix = os.path.abspath(sys.prefix)
     project = os.path.dirname(prefix)
-    if "uv" not in keys or not os.path.isfile(os.path.join(project, "uv.lock")):
+    if _uv_maker() is None or not os.path.isfile(os.path.join(project, "uv.lock")):
         return None
     # uv add and uv sync install into the project's environment: .venv beside the lock, or
     # UV_PROJECT_ENVIRONMENT (relative to the project's root)
@@ -579,6 +598,9 @@ def collect(all_packages: bool = False) -> dict[str, Any]:
             "site_packages": _site_packages(),
             "externally_managed": _externally_managed(),
             "uv_project": _uv_project(),
+            "pip_installed": _importable("pip"),
+            "uv_venv": _uv_maker(),
+            "ensurepip": _importable("ensurepip"),
             **_resolution(),
         },
         "machine": platform.machine(),
