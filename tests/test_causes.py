@@ -1725,6 +1725,22 @@ def test_pixi_reinstalls_the_examined_environment() -> None:
     assert default.conda_install("h5py", options=("--force-reinstall",)) == ("pixi reinstall h5py",)
 
 
+def test_a_conda_tensorflow_in_a_pixi_workspace_is_reinstalled_by_pixi_in_its_words() -> None:
+    """The reinstall of a conda channel's TensorFlow in a pixi workspace says pixi and runs
+    pixi's reinstall of the lock's releases: no `conda list` step, no VERSION to fill in."""
+    python = f.python(
+        env_kind="conda", prefix=_PIXI_PREFIX, executable=f"{_PIXI_PREFIX}/bin/python"
+    )
+    conda = CondaFacts(
+        _PIXI_PREFIX, (CondaPackage("tensorflow", "2.15.0", "cuda118", "conda-forge"),)
+    )
+    m = machine(f.facts(python=python, conda=conda))
+    fix = causes.software.reinstall_by_installer(m, "to restore its files")
+    assert fix is not None
+    assert fix.commands == ("pixi reinstall tensorflow tensorflow-base",)
+    assert "pixi" in fix.text and "conda list" not in fix.text and "VERSION" not in fix.text
+
+
 def test_no_conda_install_in_a_pixi_workspace() -> None:
     """Every conda-form fix, for facts whose interpreter lies in a pixi workspace's
     environment, installs and removes with pixi: conda's commands would leave the manifest

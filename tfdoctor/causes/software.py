@@ -1311,6 +1311,16 @@ def _reinstall_by_installer(m: Machine, why: str) -> Optional[Fix]:
         # Unpinned, a forced reinstall is a solve like any other, free to take a newer release
         # or build (conda/conda issue 14372): the release installed is named, or asked of
         # conda list where neither the facts nor the log give it.
+        if m.installer == "pixi":
+            # A pixi workspace's environment is its lock's: pixi reinstall writes the releases
+            # the lock records again (pixi's CLI reference, "pixi reinstall", 0.43.0), so no
+            # release is named and conda's listing is not asked.
+            return Fix(
+                "TensorFlow came from a conda channel into this pixi workspace: reinstall its "
+                f"packages with pixi, {why} (pip would write PyPI's files over the conda "
+                "package).",
+                m.conda_install(*names, options=("--force-reinstall",)),
+            )
         specs = [f'"{n}={version or "VERSION"}"' for n in names]
         text = (
             f"TensorFlow came from a conda channel: install the same packages again with conda, "
