@@ -1636,6 +1636,9 @@ def test_numpys_range_fix_under_a_numpy1_build_keeps_numpy1() -> None:
     assert fix is not None
     installs = [c for c in fix.commands if " install " in c]
     assert installs and all("<2" in c and ">=1.20" in c for c in installs), fix.commands
+    # The words name the range installed and the one the wheel declares, not one for both.
+    assert "runs with (numpy>=1.20,<2" in fix.text and "declares numpy>=1.20," in fix.text
+    assert "range TensorFlow declares" not in fix.text
 
 
 _PIXI_PREFIX = "/home/u/proj/.pixi/envs/default"

@@ -166,13 +166,23 @@ def range_fix(m: Machine, dist: str) -> Optional[Fix]:
     # floor below TensorFlow's) changes nothing pip may take, and naming it would claim so.
     others = [(name, r) for name, r in requirer_ranges(m, dist) if narrows(spec, r)]
     joint = joint_range((spec, *(r for _, r in others))) if others else None
+    # The words say which range it is: the declared one, or the narrower one the build runs
+    # with (a text that says "declares" over a range the wheel does not declare misleads).
+    declared = m.declared_range(dist)
+    which = (
+        f"the {dist} range TensorFlow declares"
+        if spec == declared
+        else f"the {dist} range the installed TensorFlow runs with ({dist}{spec}; its wheel "
+        f"declares {dist}{declared or ' without a range'}, which pip may meet with a release "
+        "this build does not load)"
+    )
     if joint is None:
-        return install_fix(m, f"Install the {dist} range TensorFlow declares.", f"{dist}{spec}")
+        return install_fix(m, f"Install {which}.", f"{dist}{spec}")
     named = sorted({name for name, _ in others})
     names = ", ".join(named)
     return install_fix(
         m,
-        f"Install the {dist} range TensorFlow declares, inside the range {names} "
+        f"Install {which}, inside the range {names} "
         f"declare{'s' if len(named) == 1 else ''} too (TensorFlow's range alone lets pip "
         f"take a {dist} outside theirs).",
         f"{dist}{joint}",
