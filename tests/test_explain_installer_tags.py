@@ -320,3 +320,19 @@ def test_a_companion_refused_on_a_mac_is_read_against_its_pythons_machine() -> N
     # arm64 Python's Python version is not what pip refused.
     assert "has a wheel for Python 3.11 here" not in fix
     assert "No release ==2.15.0 has a wheel for macOS" in fix
+
+
+def test_a_pip_the_log_shows_upgraded_is_not_blamed_for_the_refusal() -> None:
+    """pip 19.2.3 shown, then upgraded (pip's "Successfully installed pip-24.0"), then the
+    manylinux2014 wheel refused: the pip that refused reads the tag, so the cause is the
+    wheel's own misfit, not an old pip."""
+    text = (
+        "$ pip --version\n"
+        "pip 19.2.3 from /usr/lib/python3/dist-packages/pip (python 3.8)\n"
+        "$ pip install --upgrade pip\n"
+        "Successfully installed pip-24.0\n"
+        "$ pip install tensorflow_cpu-2.13.0-cp38-cp38-manylinux2014_x86_64.whl\n"
+        "ERROR: tensorflow_cpu-2.13.0-cp38-cp38-manylinux2014_x86_64.whl is not a supported "
+        "wheel on this platform.\n"
+    )
+    assert top_error(explained(text)).cause != "pip-too-old"

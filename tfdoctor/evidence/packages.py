@@ -220,6 +220,21 @@ def _installed_with_tf(text: str, target: str, have: str) -> str:
     return ""
 
 
+def installed_releases(text: str, dist: str) -> list[str]:
+    """The releases of ``dist`` pip's "Successfully installed" lists in ``text`` name, in order
+    (``pip install --upgrade pip``'s run names ``pip-24.0``)."""
+    if "Successfully installed" not in text:
+        return []
+    wanted = normalize_name(dist)
+    found = []
+    for match in _INSTALLED_LIST.finditer(text):
+        for item in match.group("list").split():
+            name, _, version = item.rpartition("-")
+            if name and version and normalize_name(name) == wanted:
+                found.append(version)
+    return found
+
+
 def _spec(text: str) -> str:
     """pip's ``<1.19.0 and >=1.16.0`` as a specifier (``<1.19.0,>=1.16.0``)."""
     return re.sub(r"\s*(?:,|\band\b)\s*", ",", text.strip()).replace(" ", "")

@@ -371,7 +371,9 @@ def pip_blind_to_wheel(m: Machine, r: Revealed, wheel: WheelRefusal) -> Optional
         return None
     tags = wheel.platform.split(".")
     needs = min(map(_pip_reading_tag, tags))
-    if version_key(r.pip_version) >= needs:
+    # A pip the log shows installed (an upgrade) may be the one that refused: only where no
+    # pip shown reads the tags is the refusal an old pip's.
+    if any(version_key(v) >= needs for v in (r.pip_version, *r.pip_installed)):
         return None
     shown = ".".join((r.python or "").split(".")[:2])
     if shown and wheel.python_version and wheel.python_version != shown:

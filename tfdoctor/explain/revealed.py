@@ -41,7 +41,7 @@ from tfdoctor.evidence.macos import (
     python_machine,
     uname_darwin,
 )
-from tfdoctor.evidence.packages import mo_check_outcome, tf_installer
+from tfdoctor.evidence.packages import installed_releases, mo_check_outcome, tf_installer
 from tfdoctor.evidence.pip import (
     AbiTagsFound,
     PipKind,
@@ -264,6 +264,9 @@ class Revealed(Record):
     s3_plain_http: bool = False
     #: The version of pip the log shows (its upgrade notice, ``pip X from ...``).
     pip_version: Optional[str] = None
+    #: The pip releases the log shows pip installing (``pip install --upgrade pip``), in order:
+    #: a pip shown earlier may no longer be the one that ran later.
+    pip_installed: tuple[str, ...] = ()
     #: The macOS a library dyld could not bind was built for (its "Referenced from:" line).
     dyld_built_for: Optional[str] = None
     #: The hosted notebook the log shows (``colab``, ``kaggle``): its paths or its name.
@@ -731,6 +734,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         dyld_tried=dyld_tried(evidence.first_text),
         dyld_refused=dyld_refused(evidence.first_text),
         pip_version=evidence.first("pip_version", evidence_only=True),
+        pip_installed=tuple(installed_releases(evidence.first_text, "pip")),
         tfjs_node_package=evidence.tfjs_node_package,
         mo_outcome=mo_check_outcome(evidence.first_text)
         if any(h == _MO_CHECK for h in evidence.hits)
