@@ -1064,14 +1064,24 @@ class Machine(Record):
             return None
         if py.uv_venv:
             return ()
-        if py.env_kind == "system" and py.prefix == "/usr" and self.packager == "apt":
+        default_python3 = py.executable.replace("\\", "/").rsplit("/", 1)[-1] == "python3"
+        if (
+            py.env_kind == "system"
+            and py.prefix == "/usr"
+            and self.packager == "apt"
+            and default_python3
+        ):
             # Debian patches ensurepip to refuse its system Python, whatever is installed
             # ("ensurepip is disabled in Debian/Ubuntu for the system python. ... Install the
             # python3-pip package to use pip itself.": debian/patches/ensurepip-disabled.diff
             # of Debian's python3.X), and from bookworm that Python is externally managed, so
             # that get-pip.py's pip install refuses it too (PEP 668): the distribution's pip
-            # (its prefix /usr: a Python built into /usr/local keeps its own ensurepip).
-            return (f"sudo apt-get install {'python3' if py.version[:1] == '3' else 'python'}-pip",)
+            # (its prefix /usr: a Python built into /usr/local keeps its own ensurepip). Only
+            # for the distribution's default python3: python3-pip's pip lies in
+            # /usr/lib/python3/dist-packages for that release, and another /usr/bin/python3.X
+            # (deadsnakes') cannot run it; Python 2's python-pip left with Debian 11 and
+            # Ubuntu 20.04.
+            return ("sudo apt-get install python3-pip",)
         if py.ensurepip is False:
             # Downloaded by the interpreter itself: curl is not on every machine (a slim
             # container image), nor the same program in Windows PowerShell (an alias of
