@@ -1744,6 +1744,22 @@ def test_a_conda_tensorflow_in_a_pixi_workspace_is_reinstalled_by_pixi_in_its_wo
     assert "pixi" in fix.text and "conda list" not in fix.text and "VERSION" not in fix.text
 
 
+def test_pixi_fixes_say_pixi_and_solve_again_where_a_pair_mismatches() -> None:
+    """In a pixi workspace the words follow the commands: the package pip could not
+    uninstall is replaced by pixi's update, and a mismatched h5py and libhdf5 are added in one
+    solve (a reinstall would write the lock's mismatched pair again)."""
+    python = f.python(
+        env_kind="conda", prefix=_PIXI_PREFIX, executable=f"{_PIXI_PREFIX}/bin/python"
+    )
+    m = machine(f.facts(python=python, conda=CondaFacts(_PIXI_PREFIX, ())))
+    stuck = causes.software.unremovable_dependency_fix(m, "wrapt", None)
+    assert stuck.commands[0] == "pixi update wrapt"
+    assert "`pixi update wrapt`" in stuck.text and "conda update" not in stuck.text
+    pair = causes.software.hdf5_mismatch_fix(m, "1.12.1", "1.14.3")
+    assert pair.commands == ("pixi list h5py", "pixi add h5py hdf5")
+    assert "conda list" not in pair.text and "reinstall" not in " ".join(pair.commands)
+
+
 def test_no_conda_install_in_a_pixi_workspace() -> None:
     """Every conda-form fix, for facts whose interpreter lies in a pixi workspace's
     environment, installs and removes with pixi: conda's commands would leave the manifest
@@ -1784,12 +1800,13 @@ def _without_pip(
     ensurepip: bool = True,
     env_kind: str = "venv",
     os_ids: tuple[str, ...] = (),
+    name: str = "python",
 ) -> Machine:
     """A machine whose examined environment (a virtual one unless ``env_kind`` says) has no
-    pip (schema 7's facts)."""
+    pip (schema 7's facts); ``name``: the interpreter's file name."""
     python = f.python(
         prefix=prefix,
-        executable=f"{prefix}/bin/python",
+        executable=f"{prefix}/bin/{name}",
         env_kind=env_kind,
         pip_version=None,
         pip_installed=False,
@@ -1839,10 +1856,21 @@ def _without_pip(
         ),
         # Debian's and Ubuntu's system Python: its ensurepip refuses it; apt's pip.
         pytest.param(
-            _without_pip("/usr", env_kind="system", os_ids=("ubuntu", "debian")),
-            ("sudo apt-get install python3-pip", '/usr/bin/python -m pip install "numpy<2"'),
-            "sudo apt-get install python3-pip && /usr/bin/python -m pip list",
+            _without_pip("/usr", env_kind="system", os_ids=("ubuntu", "debian"), name="python3"),
+            ("sudo apt-get install python3-pip", '/usr/bin/python3 -m pip install "numpy<2"'),
+            "sudo apt-get install python3-pip && /usr/bin/python3 -m pip list",
             id="debian-system-python",
+        ),
+        # Another Python in /usr/bin (deadsnakes' python3.12): python3-pip's pip is the default
+        # python3's and does not run under it; not apt's package.
+        pytest.param(
+            _without_pip("/usr", env_kind="system", os_ids=("ubuntu", "debian"), name="python3.12"),
+            (
+                "/usr/bin/python3.12 -m ensurepip --upgrade",
+                '/usr/bin/python3.12 -m pip install "numpy<2"',
+            ),
+            "/usr/bin/python3.12 -m ensurepip --upgrade && /usr/bin/python3.12 -m pip list",
+            id="debian-other-python",
         ),
         # Another distribution's system Python keeps its ensurepip.
         pytest.param(

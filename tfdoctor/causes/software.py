@@ -587,13 +587,15 @@ def unremovable_dependency_fix(m: Machine, dist: Optional[str], installer: Optio
     )
     commands: tuple[str, ...] = m.pip(f"install --ignore-installed {name}")
     if m.in_conda or installer == "conda":
+        update = m.conda_update(name)
+        tool = "pixi" if m.installer == "pixi" else "conda"
         text = (
             f"pip refused to uninstall {name}: the conda environment's copy was installed "
-            f"without pip's record of its files. Let conda replace it first (`conda update "
-            f"{name}`), then run the install that stopped again; where conda has no newer "
-            f"release, install over it with pip's `--ignore-installed`."
+            f"without pip's record of its files. Let {tool} replace it first (`{update}`), "
+            f"then run the install that stopped again; where {tool} has no newer release, "
+            "install over it with pip's `--ignore-installed`."
         )
-        commands = (m.conda_update(name), *commands)
+        commands = (update, *commands)
     elif installer:
         text += (
             f" The copy belongs to the system's packages (pip says {installer} installed it): "
@@ -2048,6 +2050,16 @@ def hdf5_mismatch_fix(m: Machine, headers: Optional[str], library: Optional[str]
         channel = m.conda_channel("h5py")
         channel = m.conda_channel("hdf5") if channel is None else channel
         default = not channel or channel == "defaults" or channel.startswith("pkgs/")
+        if m.installer == "pixi":
+            # pixi reinstall writes the lock's releases again, the mismatched pair included:
+            # one `pixi add` of both solves a matching pair into the manifest and the lock.
+            return Fix(
+                f"h5py and the libhdf5 it loads come from different installers{shown}: in "
+                "this pixi workspace add both from its channels in one solve, and leave no "
+                "other libhdf5 on LD_LIBRARY_PATH. Where `pixi list h5py` shows h5py from "
+                "PyPI, remove that one first, so that the conda package's h5py is imported.",
+                ("pixi list h5py", *m.conda_install("h5py", "hdf5")),
+            )
         return Fix(
             f"h5py and the libhdf5 it loads come from different installers{shown}: in this "
             "conda environment install both again from one channel, and leave no other "
