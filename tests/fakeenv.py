@@ -104,6 +104,8 @@ def make_env(tmp_path: Path) -> FakeEnv:
     # Not required since 2.21, but present where summaries are written (its absence is a
     # note of its own, tested in test_requirements.py).
     made.install("tensorboard", "2.20.0")
+    # pip, as every venv made with it has (a pip-less one gets a bootstrap in each fix).
+    made.install("pip", "24.0", module="pip")
     return made
 
 
