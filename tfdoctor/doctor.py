@@ -152,8 +152,15 @@ def collect_facts(
             _guard, "cuinit", lambda: probe_cuinit(python, env, runner, min(timeout, 15.0)), errors
         )
         # The interpreter and its packages first (in-process, or one short child): where
-        # `import tensorflow` resolves is known before the import runs.
-        pyenv = probe_pyenv(python, env, runner, min(timeout, 30.0), all_packages)
+        # `import tensorflow` resolves is known before the import runs. Probed in a worker
+        # thread while this one waits: Ctrl-C raises KeyboardInterrupt in the main thread
+        # wherever it runs Python code, a fork's at-fork hooks included (logging's, imported
+        # by concurrent.futures, take its module lock before each fork and release it after),
+        # and raised there it leaves that lock held, so that every later fork, in any thread,
+        # waits forever. Waiting on a future is a safe place for the interrupt.
+        pyenv = pool.submit(
+            probe_pyenv, python, env, runner, min(timeout, 30.0), all_packages
+        ).result()
         if pyenv.error is not None:
             errors.append(pyenv.error)
         found.update(
