@@ -15,9 +15,7 @@ from tfdoctor.evidence.pyerrors import (
     MissingName,
     NameAsked,
     RInterface,
-    attribute_owner,
     circular_import,
-    import_aliases,
     imported_from,
     missing_attribute,
     missing_module,
@@ -342,28 +340,13 @@ def test_imported_from_reads_the_from_statement_that_names_the_name() -> None:
     assert imported_from("import pkg.sub", "sub") == ""
 
 
-def test_attribute_owner_resolves_the_source_line_with_known_aliases_only() -> None:
-    assert attribute_owner("x = tf.nn.rnn_cell.LSTMCell(3)", "rnn_cell") == "tensorflow.nn"
-    assert attribute_owner("d = tf.contrib.learn.load('iris')", "contrib") == "tensorflow"
-    # An alias the log does not show is unknown, not guessed.
-    assert attribute_owner("e = est.Regressor(1)", "Regressor") == ""
-    aliases = import_aliases(["import pkg.sub.est as est", "from pkg import mod as m"])
-    assert aliases == {"est": "pkg.sub.est", "m": "pkg.mod"}
-    assert attribute_owner("e = est.Regressor(1)", "Regressor", aliases) == "pkg.sub.est"
-    # The name not written as an attribute on the line: nothing to resolve.
-    assert attribute_owner("run(rnn_cell)", "rnn_cell") == ""
-
-
-def test_a_traceback_names_the_module_its_message_leaves_out() -> None:
+def test_a_traceback_reads_python_2s_attribute_words_without_a_module() -> None:
     line = Frame("x.py", 3, "<module>", "c = tf.nn.rnn_cell.GRUCell(2)")
     py2 = Traceback(
         "line 4", "AttributeError", "'module' object has no attribute 'rnn_cell'", (line,)
     )
-    assert py2.attribute_module() == "tensorflow.nn"
     assert py2.missing_attribute == MissingAttribute("rnn_cell", "", "module", False, True)
-    named = Traceback("line 4", "AttributeError", "module 'keras' has no attribute 'x'")
-    assert named.attribute_module() == "keras"
-    assert Traceback("line 1", "ValueError", "bad").attribute_module() == ""
+    assert Traceback("line 1", "ValueError", "bad").missing_attribute is None
 
 
 R_CASES = [

@@ -25,7 +25,7 @@ themselves, so each wording has one reader. Read so far:
 - An attribute lookup that failed (:class:`MissingAttribute`): a module's (3.5 on: ``module
   'tensorflow' has no attribute 'contrib'``; Python 2 and 3.0 to 3.4 print the module's type,
   ``'module' object has no attribute 'rnn_cell'``, and the source line above the message says
-  which module: :func:`attribute_owner`), an object's (``'Adam' object has no attribute
+  which module), an object's (``'Adam' object has no attribute
   'build'``), a class's (``type object 'X' has no attribute 'y'``), with 3.10's ``Did you
   mean: 'z'?``; 3.8's partly imported module marked as such.
 - A name asked of a module still importing (:class:`CircularImport`): 3.8's circular import,
@@ -43,7 +43,6 @@ message`): other quotes a paste made are already Python's single quotes there
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from functools import lru_cache
 from typing import Optional
 
@@ -265,16 +264,6 @@ _CIRCULAR_NAME = re.compile(
 #: A ``from M import a, b as c`` statement as Python prints a frame's source line (the names
 #: may be in parentheses; a relative import's leading dots kept).
 _FROM_IMPORT = re.compile(r"^\s*from\s+(?P<module>\.*[\w.]*)\s+import\s+\(?(?P<names>[^)#\n]*)")
-#: A name used as an attribute in a source line: the dotted expression before it.
-_ATTRIBUTE_USE = r"(?<![\w.])(?P<expr>[A-Za-z_]\w*(?:\s*\.\s*\w+)*)\s*\.\s*{name}\b"
-#: The import aliases every TensorFlow document and example writes (``import tensorflow as
-#: tf``: https://www.tensorflow.org/guide/basics), read without the log showing the import.
-UNIVERSAL_ALIASES: dict[str, str] = {"tf": "tensorflow"}
-#: ``import a.b as c`` and ``import a.b`` in a log: where a source line's first word comes from.
-_IMPORT_AS = re.compile(r"^\s*import\s+(?P<module>[\w.]+)(?:\s+as\s+(?P<alias>\w+))?\s*$")
-_FROM_AS = re.compile(
-    r"^\s*from\s+(?P<module>[\w.]+)\s+import\s+(?P<name>\w+)(?:\s+as\s+(?P<alias>\w+))?\s*$"
-)
 
 
 @record
@@ -435,42 +424,6 @@ def imported_from(code: str, name: str) -> str:
         return ""
     names = {part.split()[0] for part in found.group("names").split(",") if part.split()}
     return found.group("module") if name in names else ""
-
-
-def import_aliases(statements: Iterable[str]) -> dict[str, str]:
-    """The module each name of ``import M as a``, ``import M`` and ``from P import M as a``
-    statements stands for (``{"a": "M"}``; ``from P import M`` gives ``P.M``, a submodule or
-    a member), later statements winning, as they do in Python."""
-    aliases: dict[str, str] = {}
-    for statement in statements:
-        found = _IMPORT_AS.match(statement)
-        if found is not None:
-            module = found.group("module")
-            aliases[found.group("alias") or module.split(".")[0]] = (
-                module if found.group("alias") else module.split(".")[0]
-            )
-            continue
-        found = _FROM_AS.match(statement)
-        if found is not None:
-            alias = found.group("alias") or found.group("name")
-            aliases[alias] = f"{found.group('module')}.{found.group('name')}"
-    return aliases
-
-
-def attribute_owner(code: str, name: str, aliases: Optional[dict[str, str]] = None) -> str:
-    """The dotted module a source line asks ``name`` of (``tf.nn.rnn_cell.X`` and
-    ``rnn_cell``: ``tensorflow.nn``), or "" where the line does not write ``name`` as an
-    attribute or its first word is no alias ``aliases`` (the log's imports) or
-    :data:`UNIVERSAL_ALIASES` resolve: the module Python 2's ``'module' object has no
-    attribute`` leaves out. The first use of ``name`` on the line is the one that raised."""
-    found = re.search(_ATTRIBUTE_USE.format(name=re.escape(name)), code)
-    if found is None:
-        return ""
-    head, *rest = re.sub(r"\s+", "", found.group("expr")).split(".")
-    known = {**UNIVERSAL_ALIASES, **(aliases or {})}
-    if head not in known:
-        return ""
-    return ".".join([known[head], *rest])
 
 
 #: The R interfaces' (tensorflow, keras: https://tensorflow.rstudio.com) words around an error

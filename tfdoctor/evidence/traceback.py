@@ -26,7 +26,6 @@ from tfdoctor.evidence.pyerrors import (
     MissingAttribute,
     MissingModule,
     MissingName,
-    attribute_owner,
     circular_import,
     imported_from,
     missing_attribute,
@@ -189,18 +188,6 @@ class Traceback(Record):
         """The source line printed for the innermost frame (or, with no frames, the one a
         paste kept above the exception); empty where none was printed."""
         return self.frames[-1].code if self.frames else self.code
-
-    def attribute_module(self, aliases: Optional[Mapping[str, str]] = None) -> str:
-        """The module a missing attribute was asked of: the message's, else (Python 2's
-        ``'module' object``) the module the innermost source line writes it on, its first
-        word resolved by ``aliases`` (the log's imports) or the universal ``tf``; ""
-        where neither says."""
-        attribute = self.missing_attribute
-        if attribute is None or not attribute.module:
-            return ""
-        if attribute.owner:
-            return attribute.owner
-        return attribute_owner(self.innermost_code, attribute.name, dict(aliases or {}))
 
 
 @record
