@@ -26,6 +26,7 @@ from tfdoctor.evidence.pyerrors import (
     name_asked,
     suggestion,
 )
+from tfdoctor.evidence.refusals import MISSING, read_refusal
 from tfdoctor.evidence.traceback import (
     Inferred,
     Traceback,
@@ -1899,10 +1900,8 @@ def _tf1_keyword_added_later(
 #: Python's refusal of a call to TensorFlow 1's SavedModel loader, load(sess, tags, export_dir)
 #: (tensorflow/python/saved_model/loader_impl.py, tf.saved_model.load in 1.x), made as
 #: TensorFlow 2's tf.saved_model.load(export_dir) (tensorflow/python/saved_model/load.py).
-_V1_LOADER_REFUSED = re.compile(
-    r"\bload\(\) missing (?P<count>[12]) required positional arguments?: "
-    r"(?:'tags' and )?'export_dir'"
-)
+#: The arguments Python says are missing there (evidence.refusals' reading), by how many.
+_V1_LOADER_MISSING = {"'tags' and 'export_dir'": 2, "'export_dir'": 1}
 
 
 def _tf1_loader_given_tf2_call(
@@ -1912,13 +1911,18 @@ def _tf1_loader_given_tf2_call(
     tf.saved_model.load(path): the code is TensorFlow 2's and the TensorFlow is a 1.x. Two
     arguments missing ('tags' and 'export_dir') say so alone; one ('export_dir') only where the
     log shows a 1.x release (TensorFlow 2's own loader, called with no path, says the same)."""
-    match = _V1_LOADER_REFUSED.search(_as_printed(tb.message))
-    if match is None:
+    refusal = read_refusal(_as_printed(tb.message))
+    if (
+        refusal is None
+        or refusal.shape != MISSING
+        or refusal.callee.rsplit(".", 1)[-1] != "load"
+        or refusal.missing not in _V1_LOADER_MISSING
+    ):
         return None
     tf1 = tf_version is not None and version_key(tf_version)[0] == 1
     if tf_version is not None and not tf1:
         return None  # a TensorFlow 2, whose loader takes the path: another call's mistake
-    if match.group("count") == "1" and not tf1:
+    if _V1_LOADER_MISSING[refusal.missing] == 1 and not tf1:
         return None
     this = f"TensorFlow {tf_version}" if tf_version else "this TensorFlow 1.x"
     what = (
