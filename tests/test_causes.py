@@ -1261,7 +1261,7 @@ def test_pip_commands_reach_the_environment_the_log_shows_uv_managing() -> None:
         "uv run --with pip python -m pip index versions tensorflow",
     )
     project = Machine(bare, f.FIXTURE_MATRIX, LogHints(installer="uv"))
-    assert project.pip_line("list") == "uv pip list"
+    assert project.pip_look("list") == ("uv pip list",)
     # A uv project: uv pip install would be undone by the next uv sync or uv run, which
     # restore the lock; uv add writes the requirement to pyproject.toml and the lock.
     assert project.pip_install("numpy<2") == ('uv add "numpy<2"',)
@@ -1293,7 +1293,7 @@ def test_check_fixes_a_uv_projects_environment_with_uv_add() -> None:
     install goes through the project; a uv environment without a project keeps its pip."""
     project = machine(f.facts(python=f.python(uv_project="/home/u/proj")))
     assert project.pip_install("numpy<2") == ('uv add "numpy<2"',)
-    assert project.pip_line("check") == "uv pip check"
+    assert project.pip_look("check") == ("uv pip check",)
     plain = machine(f.facts(python=f.python(uv_project=None)))
     assert plain.pip_install("numpy<2") == ('/opt/venv/bin/python -m pip install "numpy<2"',)
     fix = causes.software.numpy_abi_fix(project)
@@ -1893,7 +1893,11 @@ def test_an_environment_without_pip_gets_a_command_that_runs(
     m: Machine, install: tuple[str, ...], look: str
 ) -> None:
     assert m.pip_install("numpy<2") == install
-    assert m.pip_line("list") == look
+    # The look runs after the commands that give the environment pip, each on its own line
+    # (`&&` is refused by Windows PowerShell before 7): ``look`` lists them joined.
+    lines = tuple(look.split(" && "))
+    assert m.pip_look("list") == lines
+    assert m.pip_look("list", " | grep -i numpy") == (*lines[:-1], lines[-1] + " | grep -i numpy")
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, one_frame_log, problem_causes, top_error
-from tfdoctor.findings import Report
+from tfdoctor.causes.notebook import r_interface_fix
+from tfdoctor.findings import Fix, Report
 from tfdoctor.matrix import load_matrix
 
 #: The shipped matrix: its rows say which releases have Python 2 wheels (the test fixture's
@@ -77,6 +78,27 @@ def test_an_error_r_passed_on_gets_r_commands_with_the_release_pinned() -> None:
     assert commands[0] == "reticulate::py_config()"
     # The release the fix pins for pip, installed into reticulate's Python from R.
     assert any(c.startswith("tensorflow::install_tensorflow(version = ") for c in commands)
+
+
+@pytest.mark.parametrize(
+    ("command", "installed"),
+    [
+        ('pip install "tensorflow==2.4.1"', '"2.4.1"'),
+        ("pip install tensorflow==1.15", '"1.15"'),
+        # Another distribution's release (Intel's build, the GPU package) is no release of
+        # the `tensorflow` package install_tensorflow(version = ...) installs.
+        ('pip install "intel-tensorflow==2.4.0"', None),
+        ('pip install "tensorflow-gpu==2.4.0"', None),
+    ],
+)
+def test_r_installs_only_the_release_pinned_for_tensorflow_itself(
+    command: str, installed: str | None
+) -> None:
+    fix = r_interface_fix(Fix("Install the release.", (command,)))
+    from_r = [c for c in fix.commands if c.startswith("tensorflow::install_tensorflow")]
+    assert from_r == (
+        [f"tensorflow::install_tensorflow(version = {installed})"] if installed else []
+    )
 
 
 def test_python_s_own_traceback_gets_no_r_commands() -> None:

@@ -140,6 +140,38 @@ def test_tensorflows_op_refusing_a_librarys_argument_is_the_librarys_release() -
     assert "mesh-tensorflow" in fix_text(lead) and "TPUReplicatedInput" in lead.summary
 
 
+@pytest.mark.parametrize(
+    "stdlib",
+    [
+        "/usr/lib/python3.8/contextlib.py",
+        "C:\\Users\\ana\\anaconda3\\envs\\tf\\lib\\contextlib.py",
+        "C:\\Users\\ana\\AppData\\Local\\Programs\\Python\\Python38\\lib\\contextlib.py",
+    ],
+)
+def test_a_standard_library_frame_between_library_and_tensorflow_is_not_the_caller(
+    stdlib: str,
+) -> None:
+    """A library's ``with`` block enters TensorFlow's context manager through contextlib:
+    the standard library's frame passes the call on, and the library made it."""
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (
+                    f"{_SITE}/mesh_tensorflow/simd_mesh_impl.py",
+                    "make_slices",
+                    "with tpu_ops.replicated_scope(inputs):",
+                ),
+                (stdlib, "__enter__", "return next(self.gen)"),
+                *_OP_FRAMES,
+            ],
+            _OP_ERROR,
+        )
+    )
+    lead = _named(report, "companion-mismatch")
+    assert lead is not None and "mesh-tensorflow" in fix_text(lead)
+
+
 def test_tensorflows_op_refusing_the_users_argument_stays_unexplained() -> None:
     report = explained(
         _trace(

@@ -1229,16 +1229,18 @@ class Machine(Record):
             return uv_pip_settings(args)
         return ()
 
-    def pip_line(self, args: str) -> str:
-        """The one command line that runs ``pip <args>`` here, for a look that changes
-        nothing (``list``, ``show``, ``check``) where a pipe or a sentence needs one line."""
+    def pip_look(self, args: str, tail: str = "") -> tuple[str, ...]:
+        """Commands that run ``pip <args>``, a look that changes nothing (``list``, ``show``,
+        ``check``), with ``tail`` (a redirection, a pipe into a filter) after it: the look is
+        the last command, alone on its line; where pip is absent here (:attr:`pip_bootstrap`)
+        the commands that install it come first, each on its own line. They are not joined
+        with ``&&``, which Windows PowerShell before 7 refuses (about_Pipeline_Chain_Operators:
+        PowerShell 7 added ``&&`` and ``||``), and a bootstrap that fails shows its own error."""
         lines = self.pip(args)
-        if self.pip_bootstrap and lines[: len(self.pip_bootstrap)] == self.pip_bootstrap:
-            # pip first installed where it is absent: one line, that runs the look after it.
-            lines = (" && ".join(lines),)
-        if len(lines) != 1:  # only an install or an uninstall takes more lines, or none
-            raise ValueError(f"pip {args} is no single command here: {lines}")
-        return lines[0]
+        if not lines or lines[:-1] not in ((), self.pip_bootstrap or ()):
+            # only an install or an uninstall takes more lines, or none
+            raise ValueError(f"pip {args} is no single look here: {lines}")
+        return (*lines[:-1], lines[-1] + tail)
 
     def pip_install(self, *specs: str) -> tuple[str, ...]:
         """``pip install "spec" ...`` for this environment."""

@@ -553,13 +553,13 @@ def mixed_cudnn_fix(m: Machine) -> Fix:
         f"{'PATH' if windows else 'LD_LIBRARY_PATH'} or uninstall them.",
         (
             "where.exe cudnn*.dll",
-            f"{m.pip_line('list')} | findstr /i cudnn",
+            *m.pip_look("list", " | findstr /i cudnn"),
             "echo %PATH%",
         )
         if windows
         else (
             *_library_search(("cudnn",)),
-            f"{m.pip_line('list')} 2>/dev/null | grep -i cudnn",
+            *m.pip_look("list", " 2>/dev/null | grep -i cudnn"),
             "echo $LD_LIBRARY_PATH",
         ),
     )
@@ -742,7 +742,7 @@ def cudnn_major_candidate_fix(m: Machine) -> Fix:
         if m.os == "windows"
         else (
             "ldconfig -p | grep -E 'libcudnn\\.so'",
-            f"{m.pip_line('list')} 2>/dev/null | grep -i cudnn",
+            *m.pip_look("list", " 2>/dev/null | grep -i cudnn"),
         )
     )
     # The cuDNN of the build, got the release's own way (the one home of that fix: a pip
@@ -861,7 +861,7 @@ def jax_cudnn_shadowed_fix(m: Machine, loaded: str, need: str) -> Fix:
     else:
         # Which framework brought the other cuDNN is not in the log: the listing says.
         commands = (
-            f"{m.pip_line('list')} 2>/dev/null | grep -i -E '^(tensorflow|torch|jax|nvidia-cudnn)'",
+            *m.pip_look("list", " 2>/dev/null | grep -i -E '^(tensorflow|torch|jax|nvidia-cudnn)'"),
             *_library_search(("cudnn",)),
         )
     return Fix(

@@ -434,8 +434,9 @@ def installed_over_image_fix(
         (
             'python -c "import tensorflow as tf; print(tf.__version__, '
             "tf.sysconfig.get_build_info().get('cudnn_version'))\"",
-            f"{m.pip_line('list')} 2>/dev/null "
-            "| grep -i -E '^(tensorflow|tf-nightly|nvidia-cudnn)'",
+            *m.pip_look(
+                "list", " 2>/dev/null | grep -i -E '^(tensorflow|tf-nightly|nvidia-cudnn)'"
+            ),
         ),
     )
 

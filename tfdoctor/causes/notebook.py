@@ -306,8 +306,10 @@ def restart_fix(restart_menu: Optional[str]) -> Fix:
     return Fix(f"Restart the kernel ({where}), then import TensorFlow again.", ())
 
 
-#: A TensorFlow release a fix's pip command pins (``"tensorflow==1.15.5"``, ``tensorflow==2.1.*``).
-_TF_PIN = re.compile(r"\btensorflow==(?P<release>\d+(?:\.\d+){1,2})")
+#: A TensorFlow release a fix's pip command pins (``"tensorflow==1.15.5"``, ``tensorflow==2.1.*``):
+#: of the ``tensorflow`` distribution itself, which install_tensorflow installs, not another
+#: one's (``intel-tensorflow==2.4.0``, ``tensorflow-gpu==2.4.0``).
+_TF_PIN = re.compile(r"(?<![\w.-])tensorflow==(?P<release>\d+(?:\.\d+){1,2})")
 
 
 def r_interface_fix(fix: Fix) -> Fix:

@@ -943,7 +943,7 @@ def unrecognised_distribution_fix(
             f"that name up ({' '.join(upgrade)}), or install TensorFlow as `tensorflow` in its "
             f"place (uninstall it first: both write the same tensorflow/ package); a "
             f"TensorFlow 1.x is one {library} refuses for its version: it needs TensorFlow 2.",
-            (f'{m.pip_line("list")} 2>/dev/null | grep -i -E "tensorflow|tf-nightly"',),
+            m.pip_look("list", ' 2>/dev/null | grep -i -E "tensorflow|tf-nightly"'),
         )
     alternative = (
         f", or install TensorFlow as the `tensorflow` distribution in place of {dist} "

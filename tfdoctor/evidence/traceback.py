@@ -1310,11 +1310,18 @@ CYTHON_INIT = re.compile(r"^init (?P<module>[A-Za-z_]\w*(?:\.\w+)*)$")
 
 
 #: A file of Python's standard library: under the interpreter's ``lib/python3.X/`` (POSIX) or
-#: its ``Lib\\`` folder (Windows), outside site-packages.
-_STDLIB_FILE = re.compile(r"[/\\]lib[/\\]python\d\.\d+[/\\]|[/\\]Python\d+[/\\]Lib[/\\]", re.I)
+#: its ``Lib\\`` folder (Windows: ``Python38\\Lib``, and a conda root's or environment's
+#: ``Lib``, which on Windows holds the standard library itself: ``anaconda3\\Lib``,
+#: ``envs\\NAME\\Lib``), outside site-packages.
+_STDLIB_FILE = re.compile(
+    r"[/\\]lib[/\\]python\d\.\d+[/\\]|[/\\]Python\d+[/\\]Lib[/\\]"
+    # Windows paths only: a POSIX project's envs/NAME/lib/ is anyone's code.
+    r"|\\(?:envs\\[^\\]+|(?:ana|mini)conda\d*|miniforge\d*|mambaforge)\\Lib\\",
+    re.I,
+)
 
 
-def _standard_library(path: str) -> bool:
+def standard_library(path: str) -> bool:
     """Whether ``path`` is a file of Python's standard library (ctypes, importlib)."""
     return not is_installed(path) and _STDLIB_FILE.search(path) is not None
 
@@ -1334,7 +1341,7 @@ def users_own(path: str) -> bool:
         return path.startswith("<ipython-input")
     return (
         not is_installed(path)
-        and not _standard_library(path)
+        and not standard_library(path)
         and _AUTOGRAPH_FILE.search(path) is None
     )
 
@@ -1347,7 +1354,7 @@ def failing_package(tb: Traceback, callees: frozenset[str] = frozenset()) -> Opt
     (outside site-packages and dist-packages) or no frame is shown."""
     table = modules()
     for frame in reversed(tb.frames):
-        if frame.path.startswith("<frozen ") or _standard_library(frame.path):
+        if frame.path.startswith("<frozen ") or standard_library(frame.path):
             continue
         init = CYTHON_INIT.match(frame.function)
         top = (

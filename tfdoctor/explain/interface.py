@@ -57,6 +57,7 @@ from tfdoctor.evidence.traceback import (
     Traceback,
     installed_package,
     path_hints,
+    standard_library,
     tensorflow_facing,
     users_own,
 )
@@ -109,11 +110,13 @@ def api_classes() -> frozenset[str]:
 
 def _caller(tb: Traceback) -> tuple[Optional[int], bool]:
     """The index of the innermost frame that is not TensorFlow's or Keras' own, nor Python's
-    import machinery, and whether frames of theirs follow it (the callee shown)."""
+    import machinery or standard library (contextlib's ``__enter__`` running TensorFlow's
+    context manager passes on a call another frame made), and whether frames of theirs
+    follow it (the callee shown)."""
     callee = False
     for index in range(len(tb.frames) - 1, -1, -1):
         frame = tb.frames[index]
-        if frame.path.startswith("<frozen "):
+        if frame.path.startswith("<frozen ") or standard_library(frame.path):
             continue
         if installed_package(frame.path) in TF_OWN:
             callee = True
