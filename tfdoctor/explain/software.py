@@ -324,7 +324,11 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
             m, group(hits, "dist"), group(hits, "required"), group(hits, "installed")
         )
     if set(ids) <= {"numpy-multiarray-failed", "numpy-umath-failed"}:
-        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(m)
+        # The frames name whose extension NumPy refused, where it is not TensorFlow's own.
+        package = r.numpy_extension
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(
+            m, package.module if package else "", package.dist if package else ""
+        )
     key = next((i for i in ids if i in _DEPENDENCY_PINS), "numpy-symbolic-tensor")
     dist, fallback, text = _DEPENDENCY_PINS[key]
     if key.startswith(("flatbuffers-", "gast-", "arrow-")):
