@@ -75,12 +75,41 @@ def test_a_method_sentencepiece_removed_is_read_from_the_objects_words() -> None
     assert "model_proto" in fix_text(found)
 
 
+#: Pillow 10.0.0's removed text size methods (its notes name a bbox method for each).
+_PILLOW_10_TEXT_SIZE = [
+    "FreeTypeFont.getsize",
+    "FreeTypeFont.getoffset",
+    "ImageFont.getsize",
+    "TransposedFont.getsize",
+    "ImageDraw.textsize",
+    "ImageDraw.multiline_textsize",
+]
+
+
+@pytest.mark.parametrize("name", _PILLOW_10_TEXT_SIZE)
+def test_a_text_size_method_pillow_10_removed_is_read_with_its_release(name: str) -> None:
+    cls, method = name.split(".")
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.10/site-packages/zzboxes/draw.py", line 40, in label\n'
+        "    w, h = obj.size_of(text)\n"
+        f"AttributeError: '{cls}' object has no attribute '{method}'\n"
+    )
+    found = _only(report, "dependency-api-removed")
+    assert found.severity is Severity.WARNING  # the words name a class, not its module
+    assert "pillow 10.0.0" in found.summary
+    assert found.fix is not None and 'pip install "pillow<10.0.0"' in found.fix.commands
+    assert ("textbbox" if cls == "ImageDraw" else "getbbox") in fix_text(found)
+
+
 @pytest.mark.parametrize(
     "line",
     [
         # A method the class still has, and a class of that name the table does not list.
         "AttributeError: 'SentencePieceProcessor' object has no attribute 'EncodeAsIds'",
         "AttributeError: 'Tokenizer' object has no attribute 'Init'",
+        # A method Pillow 10 still has (added in 8.0.0: an older Pillow's refusal).
+        "AttributeError: 'FreeTypeFont' object has no attribute 'getbbox'",
         # A name jax.interpreters.xla still has.
         "AttributeError: module 'jax.interpreters.xla' has no attribute 'canonicalize_dtype'",
     ],
