@@ -392,6 +392,25 @@ def test_a_library_calling_dataframe_append_is_told_to_move_to_pandas_2() -> Non
             "markupsafe",
             "2.1.0",
         ),
+        (
+            'cmap = matplotlib.cm.get_cmap("viridis")',
+            "AttributeError: module 'matplotlib.cm' has no attribute 'get_cmap'",
+            "matplotlib",
+            "3.9.0",
+        ),
+        (
+            "from matplotlib.cm import register_cmap",
+            "ImportError: cannot import name 'register_cmap' from 'matplotlib.cm' "
+            "(/srv/env/lib/python3.11/site-packages/matplotlib/cm.py)",
+            "matplotlib",
+            "3.9.0",
+        ),
+        (
+            "handles = legend.legendHandles",
+            "AttributeError: 'Legend' object has no attribute 'legendHandles'",
+            "matplotlib",
+            "3.9.0",
+        ),
     ],
     ids=[
         "scipy-misc-imresize",
@@ -402,6 +421,9 @@ def test_a_library_calling_dataframe_append_is_told_to_move_to_pandas_2() -> Non
         "h5py-dataset-value",
         "pandas-as-matrix",
         "markupsafe-soft-unicode",
+        "matplotlib-cm-get-cmap",
+        "matplotlib-cm-register-cmap",
+        "matplotlib-legend-handles",
     ],
 )
 def test_a_name_a_release_removed_is_read_with_that_release(

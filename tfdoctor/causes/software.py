@@ -4571,13 +4571,15 @@ def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
 
 def removed_api_name(module: str, name: str) -> str:
     """The words for ``module``'s ``name`` (the module itself where ``name`` is empty) as a
-    row of ``removed_from_distribution`` keys it: a class's method (``DataFrame.ix``) under
-    the distribution's top-level package (``pandas.DataFrame.ix``), where the user meets the
-    class, not under the module that defines it (``pandas.core.generic``)."""
+    row of ``removed_from_distribution`` keys it: a class's method (``DataFrame.ix``) as the
+    class names it, which is how Python's words name it too ("'DataFrame' object has no
+    attribute 'ix'", Objects/object.c): the module that defines the class (``pandas.core.
+    generic``) is not where the user meets it, nor is every class exported by the top-level
+    package (Pillow's FreeTypeFont is PIL.ImageFont's)."""
     if not name:
         return module
     if "." in name:
-        return f"{module.split('.', 1)[0]}.{name}"
+        return name
     return f"{module}.{name}"
 
 
