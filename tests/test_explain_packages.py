@@ -697,6 +697,20 @@ def test_a_requirement_without_a_name_its_caller_uses_is_out_of_range(
     assert "ml-dtypes" in _fix(finding)
 
 
+def test_a_requirement_without_a_name_another_library_uses_is_that_librarys_pairing() -> None:
+    # A library outside TensorFlow's family asks: its release and the dependency's are what the
+    # frames show; the range TensorFlow declares is not in play, so no second reading of it.
+    text = _import_traceback(
+        "float8_e3m4 = ml_dtypes.float8_e3m4",
+        "AttributeError: module 'ml_dtypes' has no attribute 'float8_e3m4'",
+        "/env/lib/python3.11/site-packages/jax/_src/dtypes.py",
+    )
+    report = _explain(text)
+    assert not [x for x in report.findings if x.cause == "dependency-out-of-range"]
+    finding = _one(report, "dependency-api-removed")
+    assert "jax" in finding.summary and "ml-dtypes" in _fix(finding)
+
+
 @pytest.mark.parametrize(
     "name, floor",
     [("runtime_version", "protobuf>=5.27"), ("builder", "protobuf>=3.20")],

@@ -585,6 +585,11 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
             f"{causes.software.UNCAPPED_FROM[dist]}, which keep it back.",
             causes.software.tf_pin_conflict_fix(m, dist, held),
         )
+    if _library_asked(tb, module.split(".")[0]):
+        # A library outside TensorFlow's family asked for the name: its own release and the
+        # dependency's are what the frames show (dependency_caller_findings reads them), not
+        # the range TensorFlow declares, which the log does not show in play.
+        return None
     who = caller or "the code"
     said += (
         f"\n{who} uses {module}.{name}, which the installed "
@@ -614,6 +619,18 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
         said,
         fix,
     )
+
+
+def _library_asked(tb: Traceback, top: str) -> bool:
+    """Whether the innermost frame outside the import package ``top``'s own is an installed
+    library's outside TensorFlow's family (jax asking ml_dtypes for a dtype): the user's own
+    code, or TensorFlow's, is not."""
+    for frame in reversed(tb.frames):
+        package = installed_package(frame.path)
+        if package == top:
+            continue
+        return package is not None and package not in modules().family
+    return False
 
 
 def requested_findings(requests: Sequence[tuple[str, InstallRequest]], m: Machine) -> list[Finding]:
