@@ -732,6 +732,41 @@ def test_protobuf_without_a_module_generated_code_imports_is_upgraded(
 # --- NumPy refusing an extension built for another NumPy ----------------------------------------
 
 
+#: pybind11's words where TensorFlow's bfloat16 type cannot be made from the NumPy C API loaded.
+_BFLOAT16_HANDLE = (
+    "Traceback (most recent call last):\n"
+    '  File "/env/lib/python3.8/site-packages/tensorflow/python/framework/dtypes.py", line 34, '
+    "in <module>\n"
+    "    _np_bfloat16 = _pywrap_bfloat16.TF_bfloat16_type()\n"
+    "TypeError: Unable to convert function return value to a Python type! The signature was\n"
+    "\t() -> handle\n"
+)
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "Name: numpy\nVersion: 1.17.4\nSummary: NumPy\n",
+        ">>> np.__version__\n'1.17.4'\n",
+    ],
+    ids=["pip-show", "echoed"],
+)
+def test_tensorflows_bfloat16_refused_under_a_numpy_1_is_a_numpy_older_than_the_build(
+    shown: str,
+) -> None:
+    report = _explain(shown + _BFLOAT16_HANDLE)
+    assert not [x for x in report.findings if x.cause == "numpy-abi"]
+    finding = _one(report, "dependency-out-of-range")
+    # Not NumPy 2's way out: the NumPy shown is already below 2.
+    assert "numpy<2" not in _fix(finding) and "older than" in _fix(finding)
+
+
+def test_tensorflows_bfloat16_refused_under_numpy_2_or_no_numpy_shown_is_the_abi() -> None:
+    for shown in ("Name: numpy\nVersion: 2.0.2\nSummary: NumPy\n", ""):
+        finding = _one(_explain(shown + _BFLOAT16_HANDLE), "numpy-abi")
+        assert "numpy<2" in _fix(finding)
+
+
 #: NumPy's refusal of an extension, the cause, and words the fix holds.
 REFUSED = {
     "api-newer-than-running": (

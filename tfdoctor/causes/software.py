@@ -719,18 +719,28 @@ def numba_llvmlite_fix(m: Machine, numba: str = "", spec: str = "") -> Fix:
     )
 
 
-def numpy_c_api_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
-    """NumPy's C API not the build's, direction unknown: TensorFlow's declared range, which
-    settles both; without it, the two candidates and the command that tells them apart. Where
-    the extension NumPy refused is another package's (``module``, its distribution ``dist``
-    where the module table knows it, as the traceback's frames name it), that package is named
-    with the way out that holds in either direction: rebuilt against the installed NumPy."""
-    fix = range_fix(m, "numpy") or Fix(
-        "An extension was built against another NumPy than the one installed: most often an "
-        "older NumPy than the build's (upgrade NumPy into the range TensorFlow declares, shown "
-        "by the first command); or NumPy 2 under a TensorFlow before 2.16 (install "
-        '"numpy<2").',
-        (*m.pip("show tensorflow numpy"), *m.pip('install --upgrade "numpy<2"')),
+def numpy_c_api_fix(m: Machine, module: str = "", dist: str = "", older: bool = False) -> Fix:
+    """NumPy's C API not the build's, direction unknown (``older``: a NumPy older than the
+    build's, as the NumPy 1 the log shows under TensorFlow's own refusal says): TensorFlow's
+    declared range, which settles both; without it, the candidates and the command that tells
+    them apart. Where the extension NumPy refused is another package's (``module``, its
+    distribution ``dist`` where the module table knows it, as the traceback's frames name it),
+    that package is named with the way out that holds in either direction: rebuilt against
+    the installed NumPy."""
+    fix = range_fix(m, "numpy") or (
+        Fix(
+            "The installed NumPy is older than the one TensorFlow was built against: upgrade "
+            "NumPy into the range TensorFlow declares, which the command shows.",
+            m.pip("show tensorflow numpy"),
+        )
+        if older
+        else Fix(
+            "An extension was built against another NumPy than the one installed: most often "
+            "an older NumPy than the build's (upgrade NumPy into the range TensorFlow "
+            "declares, shown by the first command); or NumPy 2 under a TensorFlow before 2.16 "
+            '(install "numpy<2").',
+            (*m.pip("show tensorflow numpy"), *m.pip('install --upgrade "numpy<2"')),
+        )
     )
     if not module:
         return fix

@@ -692,7 +692,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         nouveau_holds_gpu=any(
             NOUVEAU_HOLDS_GPU in h.signature.tags for h in evidence.hits.values()
         ),
-        numpy_version=evidence.first("numpy_version") or evidence.echoed.get("numpy"),
+        numpy_version=evidence.first("numpy_version")
+        or evidence.echoed.get("numpy")
+        or evidence.shown.get("numpy"),
         nccl_version=evidence.first("nccl_version", evidence_only=True),
         nccl_cuda=evidence.first("nccl_cuda", evidence_only=True),
         oom_device=(oom[1].device or None) if oom is not None else None,

@@ -716,6 +716,19 @@ def _distro_part(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 def _numpy_abi(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """An extension built for NumPy 1 under NumPy 2: the package whose extension it is, where
     the traceback's frames name it, beside TensorFlow's own range."""
+    installed = m.facts.package("numpy")
+    numpy = installed.version if installed is not None else r.numpy_version
+    if (
+        numpy
+        and version_key(numpy)[:1] < (2,)
+        and all(h.signature.id == "numpy-pybind-handle" for h in hits)
+    ):
+        # pybind11's words say only that TensorFlow's bfloat16 type could not be made from the
+        # NumPy C API loaded: under a NumPy 1 the log shows, that NumPy is older than the one
+        # the build was compiled against (tensorflow#57106), not NumPy 2's ABI.
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(
+            m, older=True
+        )
     package = r.numpy_extension
     return causes.software.NUMPY_ABI, causes.software.numpy_abi_fix(
         m, package.module if package else "", package.dist if package else ""
