@@ -711,6 +711,21 @@ def test_a_requirement_without_a_name_another_library_uses_is_that_librarys_pair
     assert "jax" in finding.summary and "ml-dtypes" in _fix(finding)
 
 
+def test_a_requirement_without_a_name_another_library_uses_before_another_failure_is_read() -> None:
+    # The refusal is not the exception that stopped the run (a later one was raised while
+    # handling it): no library pairing is read from it, so TensorFlow's range still is.
+    refused = _import_traceback(
+        "float8_e3m4 = ml_dtypes.float8_e3m4",
+        "AttributeError: module 'ml_dtypes' has no attribute 'float8_e3m4'",
+        "/env/lib/python3.11/site-packages/zzlib/dtypes.py",
+    )
+    later = _import_traceback("raise RuntimeError('setup failed')", "RuntimeError: setup failed")
+    report = _explain(
+        f"{refused}\nDuring handling of the above exception, another exception occurred:\n\n{later}"
+    )
+    assert "ml-dtypes" in _fix(_one(report, "dependency-out-of-range"))
+
+
 @pytest.mark.parametrize(
     "name, floor",
     [("runtime_version", "protobuf>=5.27"), ("builder", "protobuf>=3.20")],
