@@ -777,7 +777,12 @@ def test_tensorflows_bfloat16_refused_under_a_numpy_1_is_a_numpy_older_than_the_
 
 
 def test_tensorflows_bfloat16_refused_under_numpy_2_or_no_numpy_shown_is_the_abi() -> None:
-    for shown in ("Name: numpy\nVersion: 2.0.2\nSummary: NumPy\n", ""):
+    upgraded = (
+        "Name: numpy\nVersion: 1.26.4\nSummary: NumPy\n"
+        "$ pip install --upgrade numpy\nSuccessfully installed numpy-2.0.1\n"
+    )
+    # A NumPy 1 shown before pip installed a NumPy 2 is not the one that ran.
+    for shown in ("Name: numpy\nVersion: 2.0.2\nSummary: NumPy\n", "", upgraded):
         finding = _one(_explain(shown + _BFLOAT16_HANDLE), "numpy-abi")
         assert "numpy<2" in _fix(finding)
 

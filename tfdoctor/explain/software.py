@@ -718,9 +718,11 @@ def _numpy_abi(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     the traceback's frames name it, beside TensorFlow's own range."""
     installed = m.facts.package("numpy")
     numpy = installed.version if installed is not None else r.numpy_version
+    # A NumPy 2 that pip installed in the log may be the one that ran, whatever NumPy a
+    # listing shows: then no direction is read.
     if (
         numpy
-        and version_key(numpy)[:1] < (2,)
+        and all(version_key(v)[:1] < (2,) for v in (numpy, *r.numpy_installed))
         and all(h.signature.id == "numpy-pybind-handle" for h in hits)
     ):
         # pybind11's words say only that TensorFlow's bfloat16 type could not be made from the
