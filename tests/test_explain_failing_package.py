@@ -218,6 +218,29 @@ def test_tensorflows_own_extension_refused_by_numpy_names_no_package(refusal: st
 
 
 @pytest.mark.parametrize("module, named", PACKAGES.items(), ids=PACKAGES.keys())
+def test_numpys_import_failure_alone_names_the_package_whose_extension_it_is(
+    module: str, named: str
+) -> None:
+    # No refusal line above the traceback: the direction is unknown, so NumPy's side stays
+    # the command, and the package is named with the rebuild that holds either way, in words.
+    fix = _fix_of(_import_of(module, _MULTIARRAY), "dependency-out-of-range")
+    assert f"belongs to {named}" in fix.text
+    known = not named.startswith("the package")
+    assert (f"--no-binary {named} {named}" in fix.text) is known
+    assert (f"startswith('{module}/')" in fix.text) is not known
+    assert not any(named in c for c in fix.commands)
+    assert any("numpy" in c for c in fix.commands)
+
+
+def test_numpys_import_failure_in_tensorflows_own_frames_names_no_package() -> None:
+    fix = _fix_of(_import_of("tensorflow", _MULTIARRAY), "dependency-out-of-range")
+    assert "belongs to" not in fix.text
+    # The user's own script is no package either.
+    own = "Traceback (most recent call last):\n" + _frames("run.py") + _MULTIARRAY + "\n"
+    assert "belongs to" not in _fix_of(own, "dependency-out-of-range").text
+
+
+@pytest.mark.parametrize("module, named", PACKAGES.items(), ids=PACKAGES.keys())
 def test_a_removed_numpy_name_used_by_a_package_names_that_package(module: str, named: str) -> None:
     log = (
         "Traceback (most recent call last):\n"

@@ -75,12 +75,44 @@ def test_a_method_sentencepiece_removed_is_read_from_the_objects_words() -> None
     assert "model_proto" in fix_text(found)
 
 
+#: Pillow 10.0.0's removed text size methods (its notes name a bbox method for each).
+_PILLOW_10_TEXT_SIZE = [
+    "FreeTypeFont.getsize",
+    "FreeTypeFont.getoffset",
+    "ImageFont.getsize",
+    "TransposedFont.getsize",
+    "ImageDraw.textsize",
+    "ImageDraw.multiline_textsize",
+]
+
+
+@pytest.mark.parametrize("name", _PILLOW_10_TEXT_SIZE)
+def test_a_text_size_method_pillow_10_removed_is_read_with_its_release(name: str) -> None:
+    cls, method = name.split(".")
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.10/site-packages/zzboxes/draw.py", line 40, in label\n'
+        "    w, h = obj.size_of(text)\n"
+        f"AttributeError: '{cls}' object has no attribute '{method}'\n"
+    )
+    found = _only(report, "dependency-api-removed")
+    assert found.severity is Severity.WARNING  # the words name a class, not its module
+    assert "pillow 10.0.0" in found.summary
+    assert found.fix is not None and 'pip install "pillow<10.0.0"' in found.fix.commands
+    assert ("textbbox" if cls == "ImageDraw" else "getbbox") in fix_text(found)
+    # The bitmap ImageFont's getbbox came with Pillow 9.2.0, FreeTypeFont's with 8.0.0: the
+    # row names no release for them (the refusal shows a Pillow 10 anyway).
+    assert "8.0.0" not in fix_text(found)
+
+
 @pytest.mark.parametrize(
     "line",
     [
         # A method the class still has, and a class of that name the table does not list.
         "AttributeError: 'SentencePieceProcessor' object has no attribute 'EncodeAsIds'",
         "AttributeError: 'Tokenizer' object has no attribute 'Init'",
+        # A method Pillow 10 still has (added in 8.0.0: an older Pillow's refusal).
+        "AttributeError: 'FreeTypeFont' object has no attribute 'getbbox'",
         # A name jax.interpreters.xla still has.
         "AttributeError: module 'jax.interpreters.xla' has no attribute 'canonicalize_dtype'",
     ],
@@ -363,6 +395,25 @@ def test_a_library_calling_dataframe_append_is_told_to_move_to_pandas_2() -> Non
             "markupsafe",
             "2.1.0",
         ),
+        (
+            'cmap = matplotlib.cm.get_cmap("viridis")',
+            "AttributeError: module 'matplotlib.cm' has no attribute 'get_cmap'",
+            "matplotlib",
+            "3.9.0",
+        ),
+        (
+            "from matplotlib.cm import register_cmap",
+            "ImportError: cannot import name 'register_cmap' from 'matplotlib.cm' "
+            "(/srv/env/lib/python3.11/site-packages/matplotlib/cm.py)",
+            "matplotlib",
+            "3.9.0",
+        ),
+        (
+            "handles = legend.legendHandles",
+            "AttributeError: 'Legend' object has no attribute 'legendHandles'",
+            "matplotlib",
+            "3.9.0",
+        ),
     ],
     ids=[
         "scipy-misc-imresize",
@@ -373,6 +424,9 @@ def test_a_library_calling_dataframe_append_is_told_to_move_to_pandas_2() -> Non
         "h5py-dataset-value",
         "pandas-as-matrix",
         "markupsafe-soft-unicode",
+        "matplotlib-cm-get-cmap",
+        "matplotlib-cm-register-cmap",
+        "matplotlib-legend-handles",
     ],
 )
 def test_a_name_a_release_removed_is_read_with_that_release(

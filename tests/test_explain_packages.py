@@ -697,6 +697,35 @@ def test_a_requirement_without_a_name_its_caller_uses_is_out_of_range(
     assert "ml-dtypes" in _fix(finding)
 
 
+def test_a_requirement_without_a_name_another_library_uses_is_that_librarys_pairing() -> None:
+    # A library outside TensorFlow's family asks: its release and the dependency's are what the
+    # frames show; the range TensorFlow declares is not in play, so no second reading of it.
+    text = _import_traceback(
+        "float8_e3m4 = ml_dtypes.float8_e3m4",
+        "AttributeError: module 'ml_dtypes' has no attribute 'float8_e3m4'",
+        "/env/lib/python3.11/site-packages/jax/_src/dtypes.py",
+    )
+    report = _explain(text)
+    assert not [x for x in report.findings if x.cause == "dependency-out-of-range"]
+    finding = _one(report, "dependency-api-removed")
+    assert "jax" in finding.summary and "ml-dtypes" in _fix(finding)
+
+
+def test_a_requirement_without_a_name_another_library_uses_before_another_failure_is_read() -> None:
+    # The refusal is not the exception that stopped the run (a later one was raised while
+    # handling it): no library pairing is read from it, so TensorFlow's range still is.
+    refused = _import_traceback(
+        "float8_e3m4 = ml_dtypes.float8_e3m4",
+        "AttributeError: module 'ml_dtypes' has no attribute 'float8_e3m4'",
+        "/env/lib/python3.11/site-packages/zzlib/dtypes.py",
+    )
+    later = _import_traceback("raise RuntimeError('setup failed')", "RuntimeError: setup failed")
+    report = _explain(
+        f"{refused}\nDuring handling of the above exception, another exception occurred:\n\n{later}"
+    )
+    assert "ml-dtypes" in _fix(_one(report, "dependency-out-of-range"))
+
+
 @pytest.mark.parametrize(
     "name, floor",
     [("runtime_version", "protobuf>=5.27"), ("builder", "protobuf>=3.20")],
@@ -716,6 +745,46 @@ def test_protobuf_without_a_module_generated_code_imports_is_upgraded(
 
 
 # --- NumPy refusing an extension built for another NumPy ----------------------------------------
+
+
+#: pybind11's words where TensorFlow's bfloat16 type cannot be made from the NumPy C API loaded.
+_BFLOAT16_HANDLE = (
+    "Traceback (most recent call last):\n"
+    '  File "/env/lib/python3.8/site-packages/tensorflow/python/framework/dtypes.py", line 34, '
+    "in <module>\n"
+    "    _np_bfloat16 = _pywrap_bfloat16.TF_bfloat16_type()\n"
+    "TypeError: Unable to convert function return value to a Python type! The signature was\n"
+    "\t() -> handle\n"
+)
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "Name: numpy\nVersion: 1.17.4\nSummary: NumPy\n",
+        ">>> np.__version__\n'1.17.4'\n",
+    ],
+    ids=["pip-show", "echoed"],
+)
+def test_tensorflows_bfloat16_refused_under_a_numpy_1_is_a_numpy_older_than_the_build(
+    shown: str,
+) -> None:
+    report = _explain(shown + _BFLOAT16_HANDLE)
+    assert not [x for x in report.findings if x.cause == "numpy-abi"]
+    finding = _one(report, "dependency-out-of-range")
+    # Not NumPy 2's way out: the NumPy shown is already below 2.
+    assert "numpy<2" not in _fix(finding) and "older than" in _fix(finding)
+
+
+def test_tensorflows_bfloat16_refused_under_numpy_2_or_no_numpy_shown_is_the_abi() -> None:
+    upgraded = (
+        "Name: numpy\nVersion: 1.26.4\nSummary: NumPy\n"
+        "$ pip install --upgrade numpy\nSuccessfully installed numpy-2.0.1\n"
+    )
+    # A NumPy 1 shown before pip installed a NumPy 2 is not the one that ran.
+    for shown in ("Name: numpy\nVersion: 2.0.2\nSummary: NumPy\n", "", upgraded):
+        finding = _one(_explain(shown + _BFLOAT16_HANDLE), "numpy-abi")
+        assert "numpy<2" in _fix(finding)
 
 
 #: NumPy's refusal of an extension, the cause, and words the fix holds.

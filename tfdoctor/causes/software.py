@@ -719,18 +719,54 @@ def numba_llvmlite_fix(m: Machine, numba: str = "", spec: str = "") -> Fix:
     )
 
 
-def numpy_c_api_fix(m: Machine) -> Fix:
-    """NumPy's C API not the build's, direction unknown: TensorFlow's declared range, which
-    settles both; without it, the two candidates and the command that tells them apart."""
-    fix = range_fix(m, "numpy")
-    if fix is not None:
+def numpy_c_api_fix(m: Machine, module: str = "", dist: str = "", older: bool = False) -> Fix:
+    """NumPy's C API not the build's, direction unknown (``older``: a NumPy older than the
+    build's, as the NumPy 1 the log shows under TensorFlow's own refusal says): TensorFlow's
+    declared range, which settles both; without it, the candidates and the command that tells
+    them apart. Where the extension NumPy refused is another package's (``module``, its
+    distribution ``dist`` where the module table knows it, as the traceback's frames name it),
+    that package is named with the way out that holds in either direction: rebuilt against
+    the installed NumPy."""
+    fix = range_fix(m, "numpy") or (
+        Fix(
+            "The installed NumPy is older than the one TensorFlow was built against: upgrade "
+            "NumPy into the range TensorFlow declares, which the command shows.",
+            m.pip("show tensorflow numpy"),
+        )
+        if older
+        else Fix(
+            "An extension was built against another NumPy than the one installed: most often "
+            "an older NumPy than the build's (upgrade NumPy into the range TensorFlow "
+            "declares, shown by the first command); or NumPy 2 under a TensorFlow before 2.16 "
+            '(install "numpy<2").',
+            (*m.pip("show tensorflow numpy"), *m.pip('install --upgrade "numpy<2"')),
+        )
+    )
+    if not module:
         return fix
+    named = package_named(module, dist)
+    # NumPy's side is what runs; the rebuild (a compile, long for a large extension) is the
+    # way where NumPy has to stay, in words, as where NumPy's check names the release.
+    rebuild = _numpy_rebuild(m, module, dist)[-1]
+    how = f"(`{rebuild}`)" if dist else f"(`{rebuild}` prints which distribution)"
     return Fix(
-        "An extension was built against another NumPy than the one installed: most often an "
-        "older NumPy than the build's (upgrade NumPy into the range TensorFlow declares, shown "
-        "by the first command); or NumPy 2 under a TensorFlow before 2.16 (install "
-        '"numpy<2").',
-        (*m.pip("show tensorflow numpy"), *m.pip('install --upgrade "numpy<2"')),
+        f"{fix.text} The extension NumPy refused belongs to {named}, not to TensorFlow: where "
+        f"NumPy has to stay as it is, rebuild {named} against it instead {how}.",
+        fix.commands,
+    )
+
+
+def _numpy_rebuild(m: Machine, module: str, dist: str) -> tuple[str, ...]:
+    """The commands that compile the distribution ``dist`` (of import package ``module``)
+    against the NumPy installed; where ``dist`` is not known, the command that names it."""
+    # pip's cache can hold a wheel built against another NumPy: --no-cache-dir and
+    # --no-binary compile it against the NumPy installed (--no-build-isolation: not a NumPy
+    # pip fetches into an isolated build environment).
+    if not dist:
+        return (owner_of_package_command(module),)
+    return m.pip(
+        "install --force-reinstall --no-deps --no-build-isolation --no-cache-dir "
+        f"--no-binary {dist} {dist}"
     )
 
 
@@ -785,17 +821,7 @@ def numpy_newer_build_fix(
             commands,
         )
     named = package_named(module, dist)
-    # pip's cache can hold a wheel built against another NumPy: --no-cache-dir and
-    # --no-binary compile it against the NumPy installed (--no-build-isolation: not a NumPy
-    # pip fetches into an isolated build environment).
-    rebuild = (
-        m.pip(
-            "install --force-reinstall --no-deps --no-build-isolation --no-cache-dir "
-            f"--no-binary {dist} {dist}"
-        )
-        if dist
-        else (owner_of_package_command(module),)
-    )
+    rebuild = _numpy_rebuild(m, module, dist)
     if floor is not None:
         # NumPy's own check named the release: the upgrade is the fix, the rebuild (a
         # compile, long for a large extension) the way where NumPy has to stay, in words.
@@ -4555,13 +4581,15 @@ def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
 
 def removed_api_name(module: str, name: str) -> str:
     """The words for ``module``'s ``name`` (the module itself where ``name`` is empty) as a
-    row of ``removed_from_distribution`` keys it: a class's method (``DataFrame.ix``) under
-    the distribution's top-level package (``pandas.DataFrame.ix``), where the user meets the
-    class, not under the module that defines it (``pandas.core.generic``)."""
+    row of ``removed_from_distribution`` keys it: a class's method (``DataFrame.ix``) as the
+    class names it, which is how Python's words name it too ("'DataFrame' object has no
+    attribute 'ix'", Objects/object.c): the module that defines the class (``pandas.core.
+    generic``) is not where the user meets it, nor is every class exported by the top-level
+    package (Pillow's FreeTypeFont is PIL.ImageFont's)."""
     if not name:
         return module
     if "." in name:
-        return f"{module.split('.', 1)[0]}.{name}"
+        return name
     return f"{module}.{name}"
 
 

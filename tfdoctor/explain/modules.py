@@ -68,11 +68,15 @@ def module_findings(
     """One finding per module the exceptions show missing, or missing a name
     (``kernel_installs``: distributions installed from inside the running notebook kernel)."""
     out: dict[str, Finding] = {}
+    # The exception that stopped the run: the one explain.dependencies reads a library's
+    # release pairing from.
+    stopped = [tb for tb in tracebacks if not tb.ignored and not tb.warned]
+    last = stopped[-1] if stopped else None
     for tb in tracebacks:
         found = (
             _missing_module(tb, m)
             or _reinstalled_in_kernel(tb, kernel_installs)
-            or _missing_name(tb, m)
+            or _missing_name(tb, m, paired=tb is last)
         )
         if found is not None and found.id not in out:
             out[found.id] = found
@@ -466,7 +470,7 @@ def _held_back_by_tensorflow(tb: Traceback, m: Machine, dist: str, caller: str) 
     return user
 
 
-def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
+def _missing_name(tb: Traceback, m: Machine, paired: bool = False) -> Optional[Finding]:
     named = _named_missing(tb)
     if named is None:
         return None
@@ -585,6 +589,12 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
             f"{causes.software.UNCAPPED_FROM[dist]}, which keep it back.",
             causes.software.tf_pin_conflict_fix(m, dist, held),
         )
+    if paired and _library_asked(tb, module.split(".")[0]) and _pairing_read(tb, m):
+        # A library outside TensorFlow's family asked for the name: its own release and the
+        # dependency's are what the frames show (dependency_caller_findings reads them, from
+        # the exception that stopped the run, ``paired``), not the range TensorFlow declares,
+        # which the log does not show in play.
+        return None
     who = caller or "the code"
     said += (
         f"\n{who} uses {module}.{name}, which the installed "
@@ -614,6 +624,26 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
         said,
         fix,
     )
+
+
+def _pairing_read(tb: Traceback, m: Machine) -> bool:
+    """Whether explain.dependencies reads ``tb`` as a library's release pairing: where it does
+    not (a traceback it leaves to another reading), TensorFlow's range is the one shown."""
+    from tfdoctor.explain.dependencies import dependency_caller_findings  # noqa: PLC0415 - cycle
+
+    return bool(dependency_caller_findings([tb], m))
+
+
+def _library_asked(tb: Traceback, top: str) -> bool:
+    """Whether the innermost frame outside the import package ``top``'s own is an installed
+    library's outside TensorFlow's family (jax asking ml_dtypes for a dtype): the user's own
+    code, or TensorFlow's, is not."""
+    for frame in reversed(tb.frames):
+        package = installed_package(frame.path)
+        if package == top:
+            continue
+        return package is not None and package not in modules().family
+    return False
 
 
 def requested_findings(requests: Sequence[tuple[str, InstallRequest]], m: Machine) -> list[Finding]:

@@ -267,6 +267,9 @@ class Revealed(Record):
     #: The pip releases the log shows pip installing (``pip install --upgrade pip``), in order:
     #: a pip shown earlier may no longer be the one that ran later.
     pip_installed: tuple[str, ...] = ()
+    #: The NumPy releases the log shows pip installing, in order: a NumPy shown before one of
+    #: them (``pip show numpy``) may not be the one that ran.
+    numpy_installed: tuple[str, ...] = ()
     #: The macOS a library dyld could not bind was built for (its "Referenced from:" line).
     dyld_built_for: Optional[str] = None
     #: The hosted notebook the log shows (``colab``, ``kaggle``): its paths or its name.
@@ -692,7 +695,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         nouveau_holds_gpu=any(
             NOUVEAU_HOLDS_GPU in h.signature.tags for h in evidence.hits.values()
         ),
-        numpy_version=evidence.first("numpy_version") or evidence.echoed.get("numpy"),
+        numpy_version=evidence.first("numpy_version")
+        or evidence.echoed.get("numpy")
+        or evidence.shown.get("numpy"),
         nccl_version=evidence.first("nccl_version", evidence_only=True),
         nccl_cuda=evidence.first("nccl_cuda", evidence_only=True),
         oom_device=(oom[1].device or None) if oom is not None else None,
@@ -735,6 +740,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         dyld_refused=dyld_refused(evidence.first_text),
         pip_version=evidence.first("pip_version", evidence_only=True),
         pip_installed=tuple(installed_releases(evidence.first_text, "pip")),
+        numpy_installed=tuple(installed_releases(evidence.first_text, "numpy")),
         tfjs_node_package=evidence.tfjs_node_package,
         mo_outcome=mo_check_outcome(evidence.first_text)
         if any(h == _MO_CHECK for h in evidence.hits)

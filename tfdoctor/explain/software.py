@@ -324,7 +324,11 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
             m, group(hits, "dist"), group(hits, "required"), group(hits, "installed")
         )
     if set(ids) <= {"numpy-multiarray-failed", "numpy-umath-failed"}:
-        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(m)
+        # The frames name whose extension NumPy refused, where it is not TensorFlow's own.
+        package = r.numpy_extension
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(
+            m, package.module if package else "", package.dist if package else ""
+        )
     key = next((i for i in ids if i in _DEPENDENCY_PINS), "numpy-symbolic-tensor")
     dist, fallback, text = _DEPENDENCY_PINS[key]
     if key.startswith(("flatbuffers-", "gast-", "arrow-")):
@@ -712,6 +716,21 @@ def _distro_part(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 def _numpy_abi(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """An extension built for NumPy 1 under NumPy 2: the package whose extension it is, where
     the traceback's frames name it, beside TensorFlow's own range."""
+    installed = m.facts.package("numpy")
+    numpy = installed.version if installed is not None else r.numpy_version
+    # A NumPy 2 that pip installed in the log may be the one that ran, whatever NumPy a
+    # listing shows: then no direction is read.
+    if (
+        numpy
+        and all(version_key(v)[:1] < (2,) for v in (numpy, *r.numpy_installed))
+        and all(h.signature.id == "numpy-pybind-handle" for h in hits)
+    ):
+        # pybind11's words say only that TensorFlow's bfloat16 type could not be made from the
+        # NumPy C API loaded: under a NumPy 1 the log shows, that NumPy is older than the one
+        # the build was compiled against (tensorflow#57106), not NumPy 2's ABI.
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(
+            m, older=True
+        )
     package = r.numpy_extension
     return causes.software.NUMPY_ABI, causes.software.numpy_abi_fix(
         m, package.module if package else "", package.dist if package else ""
