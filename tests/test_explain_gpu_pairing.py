@@ -562,6 +562,14 @@ def test_dll_load_failed_names_a_gpu_builds_cuda_dlls_as_the_other_candidate() -
     assert "where.exe cudart64_*.dll cudnn64_*.dll" in fix and "cudnn64_6.dll" in fix
 
 
+def test_dll_load_failed_with_its_reason_cut_names_the_cuda_dlls_too() -> None:
+    # Windows' reason is cut from the paste: a DLL not found is one of the two readings.
+    cut = _DLL.replace(": The specified module could not be found.", "")
+    other = {f.cause: f for f in explained(cut).findings}["cuda-libs-missing"]
+    assert other.severity.value == "warning" and other.summary.startswith("Or:")
+    assert "cudnn64_7.dll" in fix_text(other)
+
+
 @pytest.mark.parametrize(
     "shown",
     [

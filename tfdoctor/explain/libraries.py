@@ -887,22 +887,41 @@ def _gpu_dll_candidate(
     m: Machine,
     r: Revealed,
 ) -> Optional[Finding]:
-    """Windows refusing TensorFlow's own module for a DLL it did not find, where the log does
-    not rule out a GPU build of 2.0 or older: the CUDA and cuDNN DLLs such a build links are
-    the other candidate beside the Visual C++ runtime, a warning with the listing that tells.
-    None for 2.1 and later (they load CUDA when the GPU is first used), a Python no release up
-    to 2.0 has Windows wheels for (:func:`_python_after_gpu_dlls`), a CPU build shown, a
-    CUDA library's own finding, or another package's extension."""
+    """Windows refusing TensorFlow's own module for a DLL it did not find (or for a reason the
+    paste cut off), where the log does not rule out a GPU build of 2.0 or older: the CUDA and
+    cuDNN DLLs such a build links are the other candidate beside the Visual C++ runtime
+    (:func:`gpu_dll_candidate`). None where a CUDA library has its own finding, or for another
+    package's extension."""
     missing = findings.get(f"explain.{causes.platform.MSVC_RUNTIME_MISSING}")
-    hits = hits_by(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-dll-not-found")
-    version = m.tf.version if m.tf is not None else r.tf_version
+    hits = hits_by(
+        by_cause,
+        causes.platform.MSVC_RUNTIME_MISSING,
+        "windows-dll-not-found",
+        "windows-dll-load-failed-reason-cut",
+    )
     if (
         missing is None
         or missing.cause != causes.platform.MSVC_RUNTIME_MISSING
         or not hits
-        or (version is not None and version_key(version)[:2] >= (2, 1))
-        or m.cpu_only_distribution
         or f"explain.{causes.gpu.CUDA_LIBS_MISSING}" in findings
+    ):
+        return None
+    return gpu_dll_candidate(cite(hits), m, r, hits)
+
+
+def gpu_dll_candidate(
+    cited: str, m: Machine, r: Revealed, hits: Sequence[Hits] = ()
+) -> Optional[Finding]:
+    """The CUDA and cuDNN DLLs a GPU build of TensorFlow 2.0 or older links, as the other
+    candidate for Windows refusing TensorFlow's own module (``cited``: the lines that show the
+    refusal; ``hits``: its signatures' hits, whose wording tells Python's release): a warning
+    with the listing that tells. None for 2.1 and later (they load CUDA when the GPU is first
+    used), a Python no release up to 2.0 has Windows wheels for
+    (:func:`_python_after_gpu_dlls`), or a CPU build shown."""
+    version = m.tf.version if m.tf is not None else r.tf_version
+    if (
+        (version is not None and version_key(version)[:2] >= (2, 1))
+        or m.cpu_only_distribution
         or (version is None and _python_after_gpu_dlls(m, hits))
     ):
         return None
@@ -912,7 +931,7 @@ def _gpu_dll_candidate(
         causes.gpu.CUDA_LIBS_MISSING,
         "Or: a CUDA or cuDNN DLL a GPU build of TensorFlow 2.0 or older links (the other "
         "candidate)",
-        cite(hits) + "\nWindows names no DLL: the Visual C++ runtime (the finding above) and, "
+        cited + "\nWindows names no DLL: the Visual C++ runtime (the finding above) and, "
         "for a GPU build of 2.0 or older, the CUDA and cuDNN DLLs of its release are refused "
         "in the same words. Whether they are on PATH tells the two apart.",
         causes.gpu.windows_gpu_dlls_fix(),
