@@ -159,6 +159,9 @@ class Revealed(Record):
     ptxas_shown: tuple[tuple[str, str, str], ...] = ()
     #: The path of the ptxas XLA says it ran (:func:`tflog.ptxas_path_shown`).
     ptxas_path: Optional[str] = None
+    #: The directory the log shows XLA_FLAGS' ``--xla_gpu_cuda_data_dir`` set to
+    #: (:func:`tflog.xla_data_dir_shown`): where XLA looked first for libdevice.
+    xla_data_dir: Optional[str] = None
     #: The TensorFlow.js for Node package the log names (``tfjs-node-gpu``), if any.
     tfjs_node_package: Optional[str] = None
     #: What OpenVINO's Model Optimizer made of its requirements check, where the log shows it
@@ -755,6 +758,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             ),
         ),
         ptxas_path=tflog.ptxas_path_shown(f"{evidence.first_text}\n{text}"),
+        xla_data_dir=tflog.xla_data_dir_shown(f"{evidence.first_text}\n{text}"),
         ptxas_shown=tuple(
             {
                 e.problem: (e.problem, e.ptxas, e.other)
