@@ -832,6 +832,41 @@ def test_a_cudnn_of_another_major_names_no_copy_first(loaded: str, built: str) -
     assert "cudnn-shadowed" not in _causes(_refused(loaded, built))
 
 
+@pytest.mark.parametrize(
+    ("listing", "first", "order"),
+    [
+        pytest.param(
+            "C:\\> where.exe cudnn64_8.dll\nC:\\Windows\\System32\\cudnn64_8.dll\n"
+            "D:\\tools\\cudnn-8.6\\bin\\cudnn64_8.dll\n",
+            "C:\\Windows\\System32\\cudnn64_8.dll",
+            "System32 comes before every PATH directory",
+            id="windows",
+        ),
+        pytest.param(
+            "$ find / -name 'libcudnn.so.8'\n/usr/lib/x86_64-linux-gnu/libcudnn.so.8\n"
+            "/opt/cudnn-8.6/lib/libcudnn.so.8\n",
+            "/usr/lib/x86_64-linux-gnu/libcudnn.so.8",
+            "LD_LIBRARY_PATH's directories first",
+            id="linux",
+        ),
+    ],
+)
+def test_one_cudnn_file_shown_in_two_places_is_a_copy_first(
+    listing: str, first: str, order: str
+) -> None:
+    top = top_error(explained(listing + _refused("8.1.0", "8.6.0")))
+    assert top.cause == "cudnn-shadowed"
+    fix = fix_text(top)
+    assert first in fix and order in fix and "8.6.0 or newer" in fix
+
+
+def test_one_copy_shown_or_a_cudnn_of_another_major_is_no_copy_first() -> None:
+    one = "$ find / -name 'libcudnn.so.8'\n/usr/lib/x86_64-linux-gnu/libcudnn.so.8\n"
+    assert top_error(explained(one + _refused("8.1.0", "8.6.0"))).cause != "cudnn-shadowed"
+    two = one + "/opt/cudnn/lib/libcudnn.so.8\n"
+    assert "cudnn-shadowed" not in _causes(two + _refused("9.1.0", "8.6.0"))
+
+
 def test_cublas_not_supported_alone_rules_out_memory_and_puts_the_gpu_first() -> None:
     text = (
         "2020-11-02 10:11:12.123456: E tensorflow/stream_executor/cuda/cuda_blas.cc:428] failed "

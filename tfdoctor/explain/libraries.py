@@ -403,6 +403,23 @@ def _newer_cudnn_shown(r: Revealed) -> Optional[tuple[str, str, str]]:
     return None
 
 
+def _cudnn_copies_shown(r: Revealed) -> tuple[str, ...]:
+    """The paths of one cuDNN file name (``cudnn64_8.dll``, ``libcudnn.so.8``) the log shows in
+    more than one directory (a ``where.exe`` listing, ``ldconfig -p``, ``find``), in the order
+    shown, where the process loaded an older cuDNN of the build's major; empty otherwise."""
+    loaded, need = r.cudnn_loaded, r.cudnn_compiled
+    if not loaded or not need or not _older_same_major(loaded, need):
+        return ()
+    by_name: dict[str, dict[str, str]] = {}
+    for path in r.library_files:
+        shown = tflog.LibraryFileShown(0, "", path)
+        name = shown.name.lower()
+        if name.startswith(("libcudnn.so", "cudnn64_")):
+            by_name.setdefault(name, {}).setdefault(shown.directory.lower(), path)
+    copies = next((paths for paths in by_name.values() if len(paths) > 1), {})
+    return tuple(copies.values())
+
+
 def _older_cudnn_candidate(
     findings: Mapping[str, Finding], m: Machine, r: Revealed
 ) -> Optional[Finding]:
@@ -466,6 +483,13 @@ def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         # The right cuDNN is on the disk and an older one loaded: the older comes first.
         return causes.gpu.CUDNN_SHADOWED, causes.gpu.shown_cudnn_shadow_fix(
             m, r.cudnn_loaded, r.cudnn_compiled, *newer
+        )
+    copies = _cudnn_copies_shown(r)
+    if copies and r.cudnn_loaded and r.cudnn_compiled and m.facts.cuda_libs is None:
+        # One cuDNN file in two directories, and the one that loaded older than the build's:
+        # the loader took the copy that comes first in its order.
+        return causes.gpu.CUDNN_SHADOWED, causes.gpu.cudnn_copies_fix(
+            m, r.cudnn_loaded, r.cudnn_compiled, copies
         )
     # As the check does: the right cuDNN, got the release's own way (checks/cuda.py).
     cause, fix = causes.gpu.cuda_libraries_fix(m, ("cudnn",))
