@@ -22,6 +22,7 @@ from tfdoctor.evidence.devices import (
     container_shown,
     gpus_listed,
     host_packager,
+    remote_tpu_shown,
     runs_gpu_image,
     sagemaker_instance_type,
     tf_cpu_image,
@@ -319,6 +320,10 @@ class Revealed(Record):
     #: user installed it into, not the image's system ``dist-packages``) and the log names no
     #: TPU build of TensorFlow (Cloud TPU's guide installs tensorflow-tpu there too).
     tpu_vm_user_tf: Optional[str] = None
+    #: The line that shows TensorFlow using a TPU on another host (its master's grpc address,
+    #: a worker job's TPU device: :func:`tfdoctor.evidence.devices.remote_tpu_shown`), whose
+    #: own TensorFlow runs the client's graph.
+    remote_tpu: Optional[str] = None
     #: The SageMaker instance type the log shows the job on (``ml.m5.xlarge``).
     instance_type: Optional[str] = None
     #: TensorFlow's loader opened a ROCm library (tensorflow-rocm on ROCm's runtime).
@@ -786,6 +791,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         run_tool=container_run_tool(evidence.first_text),
         container_hostname=container_hostname(evidence.first_text),
         instance_type=sagemaker_instance_type(evidence.first_text),
+        remote_tpu=remote_tpu_shown(evidence.first_text),
         tpu_vm_user_tf=(
             tpu_vm_hostname(evidence.first_text)
             if any("/site-packages/tensorflow/" in f for f in frames)

@@ -652,6 +652,13 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     if all(TFLITE_WORDS in h.signature.tags for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_runtime_fix()
     op = group(hits, "op")
+    if r.remote_tpu is not None and any(
+        h.signature.id in ("graph-attr-not-in-op", "graph-inputs-not-in-op") for h in hits
+    ):
+        # A TPU on another host checks the client's graph against its own TensorFlow's ops
+        # (node_def_util.cc's ValidateNodeDef): a node that does not fit them is the two
+        # releases differing, not a file written by another release.
+        return causes.hosted.TPU_VERSION_MISMATCH, causes.hosted.tpu_version_fix()
     if any(h.signature.id == "graph-attr-not-in-op" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(m, op)
     if any(h.signature.id == "graph-inputs-not-in-op" for h in hits):
