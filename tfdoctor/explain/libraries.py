@@ -405,8 +405,9 @@ def _newer_cudnn_shown(r: Revealed) -> Optional[tuple[str, str, str]]:
 
 def _cudnn_copies_shown(r: Revealed) -> tuple[str, ...]:
     """The paths of one cuDNN file name (``cudnn64_8.dll``, ``libcudnn.so.8``) the log shows in
-    more than one directory (a ``where.exe`` listing, ``ldconfig -p``, ``find``), in the order
-    shown, where the process loaded an older cuDNN of the build's major; empty otherwise."""
+    more than one directory (a ``where.exe`` or ``find`` listing, a path the text names), in
+    the order shown, where the process loaded an older cuDNN of the build's major; empty
+    otherwise."""
     loaded, need = r.cudnn_loaded, r.cudnn_compiled
     if not loaded or not need or not _older_same_major(loaded, need):
         return ()
