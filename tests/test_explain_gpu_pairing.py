@@ -867,6 +867,37 @@ def test_one_copy_shown_or_a_cudnn_of_another_major_is_no_copy_first() -> None:
     assert "cudnn-shadowed" not in _causes(two + _refused("9.1.0", "8.6.0"))
 
 
+@pytest.mark.parametrize(
+    "listing",
+    [
+        # The names give the version: both copies are the older cuDNN that loaded.
+        pytest.param(
+            "/usr/lib/x86_64-linux-gnu/libcudnn.so.8.1.0\n/opt/cudnn/lib/libcudnn.so.8.1.0\n",
+            id="full-version-both-old",
+        ),
+        # Another major's file in two places says nothing of the build's.
+        pytest.param(
+            "/usr/lib/x86_64-linux-gnu/libcudnn.so.7\n/opt/cudnn/lib/libcudnn.so.7\n",
+            id="another-major",
+        ),
+        # The toolkit's link and its release's directory, /lib and /usr/lib: maybe one file.
+        pytest.param(
+            "/usr/local/cuda/lib64/libcudnn.so.8\n/usr/local/cuda-11.2/lib64/libcudnn.so.8\n",
+            id="cuda-link",
+        ),
+        pytest.param(
+            "/lib/x86_64-linux-gnu/libcudnn.so.8\n/usr/lib/x86_64-linux-gnu/libcudnn.so.8\n",
+            id="merged-usr",
+        ),
+    ],
+)
+def test_no_copy_first_where_the_log_shows_no_second_copy_of_the_builds_file(
+    listing: str,
+) -> None:
+    text = "$ find / -name 'libcudnn.so*'\n" + listing + _refused("8.1.0", "8.6.0")
+    assert top_error(explained(text)).cause == "cudnn-version-mismatch"
+
+
 def test_cublas_not_supported_alone_rules_out_memory_and_puts_the_gpu_first() -> None:
     text = (
         "2020-11-02 10:11:12.123456: E tensorflow/stream_executor/cuda/cuda_blas.cc:428] failed "

@@ -403,22 +403,36 @@ def _newer_cudnn_shown(r: Revealed) -> Optional[tuple[str, str, str]]:
     return None
 
 
+#: Two spellings that may name one directory: the toolkit's ``/usr/local/cuda``, a link its
+#: installer makes to a release's ``/usr/local/cuda-X.Y``, and ``/lib`` beside ``/usr/lib``
+#: where the system merged them (Debian, Ubuntu, Fedora): a file under both may be one file,
+#: which the log cannot tell from two.
+_DIRECTORY_ALIAS = (
+    (re.compile(r"^/usr/local/cuda-\d+(?:\.\d+)?(?=/|$)"), "/usr/local/cuda"),
+    (re.compile(r"^/usr(?=/lib)"), ""),
+)
+
+
 def _cudnn_copies_shown(r: Revealed) -> tuple[str, ...]:
-    """The paths of one cuDNN file name (``cudnn64_8.dll``, ``libcudnn.so.8``) the log shows in
-    more than one directory (a ``where.exe`` or ``find`` listing, a path the text names), in
+    """The paths of the cuDNN file that bears the build's major only (``cudnn64_8.dll``,
+    ``libcudnn.so.8``: its minor not in the name, so one copy may be the build's) the log shows
+    in more than one directory (a ``where.exe`` or ``find`` listing, a path the text names), in
     the order shown, where the process loaded an older cuDNN of the build's major; empty
-    otherwise."""
+    otherwise. Two spellings of one directory (:data:`_DIRECTORY_ALIAS`) are one copy."""
     loaded, need = r.cudnn_loaded, r.cudnn_compiled
     if not loaded or not need or not _older_same_major(loaded, need):
         return ()
-    by_name: dict[str, dict[str, str]] = {}
+    major = version_key(need)[0]
+    names = (f"libcudnn.so.{major}", f"cudnn64_{major}.dll")
+    copies: dict[str, str] = {}
     for path in r.library_files:
         shown = tflog.LibraryFileShown(0, "", path)
-        name = shown.name.lower()
-        if name.startswith(("libcudnn.so", "cudnn64_")):
-            by_name.setdefault(name, {}).setdefault(shown.directory.lower(), path)
-    copies = next((paths for paths in by_name.values() if len(paths) > 1), {})
-    return tuple(copies.values())
+        if shown.name.lower() in names:
+            where = shown.directory.lower().replace("\\", "/")
+            for alias, one in _DIRECTORY_ALIAS:
+                where = alias.sub(one, where)
+            copies.setdefault(where, path)
+    return tuple(copies.values()) if len(copies) > 1 else ()
 
 
 def _older_cudnn_candidate(
