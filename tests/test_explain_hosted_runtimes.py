@@ -551,3 +551,16 @@ def test_a_node_a_remote_tpus_tensorflow_refuses_is_another_release(
 @pytest.mark.parametrize("shown", ["", _LOCAL_DEVICE], ids=["no-tpu", "tpu-in-process"])
 def test_the_same_refusal_without_a_remote_tpu_is_a_graph_of_another_release(shown: str) -> None:
     assert top_error(explained(shown + _INPUTS_CUT)).cause == "op-not-registered"
+
+
+@pytest.mark.parametrize("shown", [_REMOTE_TPU, _WORKER_DEVICE], ids=["grpc-master", "worker-tpu"])
+def test_the_clients_own_import_refusing_a_node_is_a_graph_of_another_release(shown: str) -> None:
+    # importer.py raises the client's refusal as a ValueError: the client's release refused.
+    refusal = (
+        "Traceback (most recent call last):\n"
+        '  File "/content/run.py", line 9, in <module>\n'
+        "    tf.import_graph_def(graph_def, name='')\n"
+        "ValueError: NodeDef mentions attr 'explicit_paddings' not in Op<name=Conv2D; "
+        "signature=input:T, filter:T -> output:T; attr=T:type>; NodeDef: {{node c/Conv2D}}.\n"
+    )
+    assert top_error(explained(shown + refusal)).cause == "op-not-registered"
