@@ -921,6 +921,19 @@ def test_the_ptxas_path_xla_names(text: str, path: Optional[str]) -> None:
             None,
             id="xla-advice",
         ),
+        # A value quoted on its own runs to its quote, spaces and all.
+        pytest.param(
+            "export XLA_FLAGS=--xla_gpu_cuda_data_dir='/opt/my cuda/11.8'\n",
+            "/opt/my cuda/11.8",
+            id="quoted-value",
+        ),
+        # A Windows path is not read: the fix's commands are a POSIX shell's.
+        pytest.param(
+            "set XLA_FLAGS=--xla_gpu_cuda_data_dir=C:\\Program Files\\NVIDIA GPU Computing "
+            "Toolkit\\CUDA\\v11.2\n",
+            None,
+            id="windows",
+        ),
     ],
 )
 def test_the_xla_data_dir_a_log_shows_set(text: str, expected: Optional[str]) -> None:

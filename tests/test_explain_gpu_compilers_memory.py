@@ -58,6 +58,13 @@ def test_libdevice_missing_under_the_data_dir_xla_flags_names(shown: str) -> Non
     assert f"ls {_OLD_ENV}/nvvm/libdevice" in fix
 
 
+def test_the_data_dir_is_one_shell_word_in_the_fix() -> None:
+    shown = "export XLA_FLAGS=--xla_gpu_cuda_data_dir='/opt/my cuda/11.8'\n"
+    assert "ls '/opt/my cuda/11.8'/nvvm/libdevice" in fix_text(
+        top_error(explained(shown + _LIBDEVICE))
+    )
+
+
 @pytest.mark.parametrize(
     "shown",
     [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections.abc import Collection, Mapping
 from typing import Final, Optional
 
@@ -204,6 +206,15 @@ def libdevice_fix(m: Machine, data_dir: Optional[str] = None) -> Fix:
     )
 
 
+def _shell_path(path: str) -> str:
+    """``path`` as a POSIX shell word: quoted where it holds a space or quote, a leading
+    ``$VAR`` or ``~`` left outside the quotes so that the shell still expands it."""
+    head = re.match(r"~|\$\{?\w+\}?", path)
+    lead = head.group(0) if head is not None else ""
+    rest = path[len(lead) :]
+    return lead + (shlex.quote(rest) if rest and shlex.quote(rest) != rest else rest)
+
+
 def _data_dir_without_libdevice_fix(m: Machine, data_dir: str) -> Fix:
     """XLA_FLAGS' ``--xla_gpu_cuda_data_dir`` names ``data_dir``, which XLA searched first
     (CandidateCudaRoots(preferred_location), tsl/platform/cuda_root_path.h) and found no
@@ -232,7 +243,7 @@ def _data_dir_without_libdevice_fix(m: Machine, data_dir: str) -> Fix:
         "itself (the CUDA compiler wheel beside TensorFlow, /usr/local/cuda).",
         (
             'echo "$XLA_FLAGS"',
-            f"ls {data_dir}/nvvm/libdevice",
+            f"ls {_shell_path(data_dir)}/nvvm/libdevice",
             "find / -name 'libdevice*.bc' -not -path '/proc/*' 2>/dev/null",
         ),
     )

@@ -1077,9 +1077,13 @@ def ptxas_path_shown(text: str) -> Optional[str]:
 #: own roots: tsl/platform/cuda_root_path.h). Not XLA's own advice after it found none
 #: ("setting the environment variable XLA_FLAGS=--xla_gpu_cuda_data_dir=/path/to/cuda will
 #: work": xla/service/gpu/llvm_gpu_backend/nvptx_utils.cc), which names no real directory.
+#: A POSIX path only: the fix's commands are a POSIX shell's, and a Windows path's spaces
+#: (``C:\\Program Files\\...``) end no value that is not quoted. A value quoted on its own
+#: runs to its closing quote.
 _XLA_DATA_DIR_SET = re.compile(
     r"(?<!setting the environment variable XLA_FLAGS=)"
-    r"--xla_gpu_cuda_data_dir=[\"']?(?P<dir>(?:/|[A-Za-z]:\\|\$|~)[^\s\"']{0,300})"
+    r"--xla_gpu_cuda_data_dir=(?:(?P<quote>[\"'])(?P<quoted>(?:/|\$|~)[^\"'\n]{0,300})(?P=quote)"
+    r"|(?P<dir>(?:/|\$|~)[^\s\"']{0,300}))"
 )
 
 
@@ -1100,7 +1104,10 @@ def xla_data_dir_shown(text: str) -> Optional[str]:
     that failed did not have that flag)."""
     if "xla_gpu_cuda_data_dir" not in text:
         return None
-    found = {m.group("dir").rstrip("/\\") or "/" for m in _XLA_DATA_DIR_SET.finditer(text)}
+    found = {
+        (m.group("quoted") or m.group("dir")).rstrip("/\\") or "/"
+        for m in _XLA_DATA_DIR_SET.finditer(text)
+    }
     if len(found) != 1:
         return None
     shown = found.pop()
