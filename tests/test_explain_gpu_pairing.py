@@ -858,6 +858,11 @@ def test_one_cudnn_file_shown_in_two_places_is_a_copy_first(
     assert top.cause == "cudnn-shadowed"
     fix = fix_text(top)
     assert first in fix and order in fix and "8.6.0 or newer" in fix
+    # The copies' versions: on Linux each file links to the one named with its full version.
+    assert ("where.exe" in fix) is ("System32" in order)
+    assert ("readlink -f /usr/lib/x86_64-linux-gnu/libcudnn.so.8 " in fix) is (
+        "System32" not in order
+    )
 
 
 def test_one_copy_shown_or_a_cudnn_of_another_major_is_no_copy_first() -> None:

@@ -826,13 +826,20 @@ def cudnn_copies_fix(m: Machine, loaded: str, need: str, copies: Sequence[str]) 
         else "LD_LIBRARY_PATH's directories first, then the library's run path, then the "
         "ld.so cache"
     )
-    listing = "where.exe cudnn64_*.dll" if windows else "ldconfig -p | grep -E 'libcudnn'"
+    # The file bears the major only; on Linux it links to the file named with the full version
+    # (libcudnn.so.8 -> libcudnn.so.8.1.0), which readlink -f prints.
+    listing = (
+        "where.exe cudnn64_*.dll"
+        if windows
+        else "readlink -f " + " ".join(shlex.quote(c) for c in copies)
+    )
     return Fix(
         f"The log shows the same cuDNN file in {len(copies)} places ({', '.join(copies)}) "
         f"and the process loaded cuDNN {loaded}, older than the cuDNN {need} this build needs: "
         f"the loader took the copy that comes first in its order ({order}). Keep one cuDNN "
-        f"{need} or newer of the same major and remove (or rename) the older copy, most often "
-        "one copied by hand into a system directory, so that the loader finds the right one.",
+        f"{need} or newer of the same major (where no copy is, install it) and remove (or "
+        "rename) the older copy, most often one copied by hand into a system directory, so "
+        "that the loader finds the right one.",
         (listing,),
     )
 
