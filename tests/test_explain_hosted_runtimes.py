@@ -529,7 +529,8 @@ _WORKER_DEVICE = (
 _LOCAL_DEVICE = _WORKER_DEVICE.replace("/job:worker/", "/job:localhost/")
 #: The node check's refusals, one cut before the op it names.
 _INPUTS_CUT = (
-    "InvalidArgumentError: NodeDef expected inputs 'string' do not match 0 inputs specified;\n"
+    "InvalidArgumentError: NodeDef expected inputs 'int32, float' do not match 3 inputs "
+    "specified;\n"
 )
 _ATTR = (
     "InvalidArgumentError: NodeDef mentions attr 'half_pixel_centers' not in "
