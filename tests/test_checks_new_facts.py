@@ -327,6 +327,18 @@ def test_the_libdevice_fix_never_names_a_directory_xla_searches() -> None:
     assert "/usr/local/cuda" not in " ".join(fix.commands)
 
 
+def test_a_data_dir_without_libdevice_in_a_conda_environment_is_replaced_by_its_own() -> None:
+    # The log showed XLA_FLAGS naming another environment's directory; in a conda environment
+    # the fix copies libdevice into its own lib (TensorFlow's guide for conda) and names that.
+    facts = f.facts(python=f.python(env_kind="conda"), tensorflow=LIBDEVICE_LOG)
+    fix = causes.xla.libdevice_fix(Machine(facts, None), "/opt/conda/envs/old/lib")
+    assert "--xla_gpu_cuda_data_dir=/opt/conda/envs/old/lib" in fix.text
+    assert "activate script" in fix.text
+    assert fix.commands[-1].count("--xla_gpu_cuda_data_dir=") == 2  # one removed, one set
+    assert fix.commands[-1].endswith('--xla_gpu_cuda_data_dir=$CONDA_PREFIX/lib"')
+    assert "cp $CONDA_PREFIX/lib/libdevice.10.bc $CONDA_PREFIX/lib/nvvm/libdevice/" in fix.commands
+
+
 def test_the_real_message_in_stderr_is_recognised() -> None:
     tf = f.tensorflow(
         status="import-error",

@@ -889,3 +889,52 @@ def test_the_toolkit_majors_a_log_shows(text: str, majors: set[int]) -> None:
 )
 def test_the_ptxas_path_xla_names(text: str, path: Optional[str]) -> None:
     assert ptxas_path_shown(text) == path
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("--xla_gpu_cuda_data_dir=/opt/envs/a/lib/\n", "/opt/envs/a/lib", id="echo"),
+        pytest.param(
+            "export XLA_FLAGS='--xla_gpu_autotune_level=0 --xla_gpu_cuda_data_dir=/usr/cuda'\n",
+            "/usr/cuda",
+            id="quoted-among-others",
+        ),
+        # Each root on a log line of its own, the first the flag's.
+        pytest.param(
+            "XLA_FLAGS=--xla_gpu_cuda_data_dir=/opt/cuda-11.1\n"
+            "W xla/service/gpu/nvptx_compiler.cc:76] Searched for CUDA in the following "
+            "directories:\n"
+            "W xla/service/gpu/nvptx_compiler.cc:79]   /opt/cuda-11.1\n",
+            "/opt/cuda-11.1",
+            id="searched-first-prefixed",
+        ),
+        pytest.param(
+            "XLA_FLAGS=--xla_gpu_cuda_data_dir=/opt/cuda-11.1\n"
+            "Searched for CUDA in the following directories:\n  ./cuda_sdk_lib\n",
+            None,
+            id="searched-default",
+        ),
+        pytest.param(
+            "setting the environment variable XLA_FLAGS=--xla_gpu_cuda_data_dir=/path/to/cuda "
+            "will work.\n",
+            None,
+            id="xla-advice",
+        ),
+        # A value quoted on its own runs to its quote, spaces and all.
+        pytest.param(
+            "export XLA_FLAGS=--xla_gpu_cuda_data_dir='/opt/my cuda/11.8'\n",
+            "/opt/my cuda/11.8",
+            id="quoted-value",
+        ),
+        # A Windows path is not read: the fix's commands are a POSIX shell's.
+        pytest.param(
+            "set XLA_FLAGS=--xla_gpu_cuda_data_dir=C:\\Program Files\\NVIDIA GPU Computing "
+            "Toolkit\\CUDA\\v11.2\n",
+            None,
+            id="windows",
+        ),
+    ],
+)
+def test_the_xla_data_dir_a_log_shows_set(text: str, expected: Optional[str]) -> None:
+    assert tflog.xla_data_dir_shown(text) == expected

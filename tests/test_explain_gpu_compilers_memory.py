@@ -19,6 +19,76 @@ def test_a_scripts_notice_naming_libdevice_is_no_error() -> None:
     assert all(f.severity.value != "error" for f in explained(text).findings)
 
 
+_LIBDEVICE = (
+    "W tensorflow/compiler/xla/service/gpu/llvm_gpu_backend/gpu_backend_lib.cc:326] libdevice "
+    "is required by this HLO module but was not found at ./libdevice.10.bc\n"
+    "error: libdevice not found at ./libdevice.10.bc\n"
+)
+
+
+def _searched(first: str) -> str:
+    """XLA's list of the CUDA roots it searched, ``first`` first, and its advice."""
+    return (
+        f"Searched for CUDA in the following directories:\n  {first}\n  /usr/local/cuda-11.2\n"
+        "  /usr/local/cuda\n  .\nYou can choose the search directory by setting "
+        "xla_gpu_cuda_data_dir in HloModule's DebugOptions.  For most apps, setting the "
+        "environment variable XLA_FLAGS=--xla_gpu_cuda_data_dir=/path/to/cuda will work.\n"
+    )
+
+
+_OLD_ENV = "/opt/miniconda3/envs/previous/lib"
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param(f"$ echo $XLA_FLAGS\n--xla_gpu_cuda_data_dir={_OLD_ENV}\n", id="echo"),
+        pytest.param(f"export XLA_FLAGS=--xla_gpu_cuda_data_dir={_OLD_ENV}/\n", id="export"),
+        pytest.param(
+            f"$ echo $XLA_FLAGS\n--xla_gpu_cuda_data_dir={_OLD_ENV}\n" + _searched(_OLD_ENV),
+            id="searched-first",
+        ),
+    ],
+)
+def test_libdevice_missing_under_the_data_dir_xla_flags_names(shown: str) -> None:
+    top = top_error(explained(shown + _LIBDEVICE))
+    assert top.cause == "libdevice-missing"
+    fix = fix_text(top)
+    assert f"--xla_gpu_cuda_data_dir={_OLD_ENV}," in fix and "searches first" in fix
+    assert f"ls {_OLD_ENV}/nvvm/libdevice" in fix
+
+
+def test_the_data_dir_is_one_shell_word_in_the_fix() -> None:
+    shown = "export XLA_FLAGS=--xla_gpu_cuda_data_dir='/opt/my cuda/11.8'\n"
+    assert "ls '/opt/my cuda/11.8'/nvvm/libdevice" in fix_text(
+        top_error(explained(shown + _LIBDEVICE))
+    )
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        # XLA's own advice names no directory of the machine.
+        pytest.param(_searched("./cuda_sdk_lib"), id="advice-only"),
+        # The process that failed searched its default first: the flag was not set there.
+        pytest.param(
+            f"$ echo $XLA_FLAGS\n--xla_gpu_cuda_data_dir={_OLD_ENV}\n"
+            + _searched("./cuda_sdk_lib"),
+            id="not-in-effect",
+        ),
+        # Two settings: which one was in effect is not known.
+        pytest.param(
+            f"XLA_FLAGS=--xla_gpu_cuda_data_dir={_OLD_ENV}\n"
+            "XLA_FLAGS=--xla_gpu_cuda_data_dir=/usr/local/cuda-12.2\n",
+            id="two",
+        ),
+    ],
+)
+def test_no_data_dir_reading_where_the_log_does_not_show_it_in_effect(shown: str) -> None:
+    fix = fix_text(top_error(explained(shown + _LIBDEVICE)))
+    assert "searches first" not in fix and "XLA_FLAGS" in fix
+
+
 def test_the_run_time_kernel_compiler_failing_names_xla_flags() -> None:
     text = "errors_impl.UnknownError: JIT compilation failed. [Op:FloorMod]\n"
     top = top_error(explained(text))

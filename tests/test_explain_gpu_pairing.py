@@ -562,6 +562,14 @@ def test_dll_load_failed_names_a_gpu_builds_cuda_dlls_as_the_other_candidate() -
     assert "where.exe cudart64_*.dll cudnn64_*.dll" in fix and "cudnn64_6.dll" in fix
 
 
+def test_dll_load_failed_with_its_reason_cut_names_the_cuda_dlls_too() -> None:
+    # Windows' reason is cut from the paste: a DLL not found is one of the two readings.
+    cut = _DLL.replace(": The specified module could not be found.", "")
+    other = {f.cause: f for f in explained(cut).findings}["cuda-libs-missing"]
+    assert other.severity.value == "warning" and other.summary.startswith("Or:")
+    assert "cudnn64_7.dll" in fix_text(other)
+
+
 @pytest.mark.parametrize(
     "shown",
     [
@@ -822,6 +830,77 @@ def test_an_older_cudnn_of_the_builds_major_names_a_copy_first_on_the_path_as_a_
 )
 def test_a_cudnn_of_another_major_names_no_copy_first(loaded: str, built: str) -> None:
     assert "cudnn-shadowed" not in _causes(_refused(loaded, built))
+
+
+@pytest.mark.parametrize(
+    ("listing", "first", "order"),
+    [
+        pytest.param(
+            "C:\\> where.exe cudnn64_8.dll\nC:\\Windows\\System32\\cudnn64_8.dll\n"
+            "D:\\tools\\cudnn-8.6\\bin\\cudnn64_8.dll\n",
+            "C:\\Windows\\System32\\cudnn64_8.dll",
+            "System32 comes before every PATH directory",
+            id="windows",
+        ),
+        pytest.param(
+            "$ find / -name 'libcudnn.so.8'\n/usr/lib/x86_64-linux-gnu/libcudnn.so.8\n"
+            "/opt/cudnn-8.6/lib/libcudnn.so.8\n",
+            "/usr/lib/x86_64-linux-gnu/libcudnn.so.8",
+            "LD_LIBRARY_PATH's directories first",
+            id="linux",
+        ),
+    ],
+)
+def test_one_cudnn_file_shown_in_two_places_is_a_copy_first(
+    listing: str, first: str, order: str
+) -> None:
+    top = top_error(explained(listing + _refused("8.1.0", "8.6.0")))
+    assert top.cause == "cudnn-shadowed"
+    fix = fix_text(top)
+    assert first in fix and order in fix and "8.6.0 or newer" in fix
+    # The copies' versions: on Linux each file links to the one named with its full version.
+    assert ("where.exe" in fix) is ("System32" in order)
+    assert ("readlink -f /usr/lib/x86_64-linux-gnu/libcudnn.so.8 " in fix) is (
+        "System32" not in order
+    )
+
+
+def test_one_copy_shown_or_a_cudnn_of_another_major_is_no_copy_first() -> None:
+    one = "$ find / -name 'libcudnn.so.8'\n/usr/lib/x86_64-linux-gnu/libcudnn.so.8\n"
+    assert top_error(explained(one + _refused("8.1.0", "8.6.0"))).cause != "cudnn-shadowed"
+    two = one + "/opt/cudnn/lib/libcudnn.so.8\n"
+    assert "cudnn-shadowed" not in _causes(two + _refused("9.1.0", "8.6.0"))
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        # The names give the version: both copies are the older cuDNN that loaded.
+        pytest.param(
+            "/usr/lib/x86_64-linux-gnu/libcudnn.so.8.1.0\n/opt/cudnn/lib/libcudnn.so.8.1.0\n",
+            id="full-version-both-old",
+        ),
+        # Another major's file in two places says nothing of the build's.
+        pytest.param(
+            "/usr/lib/x86_64-linux-gnu/libcudnn.so.7\n/opt/cudnn/lib/libcudnn.so.7\n",
+            id="another-major",
+        ),
+        # The toolkit's link and its release's directory, /lib and /usr/lib: maybe one file.
+        pytest.param(
+            "/usr/local/cuda/lib64/libcudnn.so.8\n/usr/local/cuda-11.2/lib64/libcudnn.so.8\n",
+            id="cuda-link",
+        ),
+        pytest.param(
+            "/lib/x86_64-linux-gnu/libcudnn.so.8\n/usr/lib/x86_64-linux-gnu/libcudnn.so.8\n",
+            id="merged-usr",
+        ),
+    ],
+)
+def test_no_copy_first_where_the_log_shows_no_second_copy_of_the_builds_file(
+    listing: str,
+) -> None:
+    text = "$ find / -name 'libcudnn.so*'\n" + listing + _refused("8.1.0", "8.6.0")
+    assert top_error(explained(text)).cause == "cudnn-version-mismatch"
 
 
 def test_cublas_not_supported_alone_rules_out_memory_and_puts_the_gpu_first() -> None:

@@ -513,3 +513,55 @@ def test_an_op_the_tpu_workers_binary_lacks_is_another_release(host: str, mismat
     )
     found = finding_of(explained(text), "tpu-version-mismatch")
     assert (found is not None and found.severity is Severity.ERROR) is mismatch
+
+
+#: TensorFlow's own lines as it connects to a TPU on another host (tpu_strategy_util.py,
+#: tpu_system_metadata.py).
+_REMOTE_TPU = (
+    "INFO:tensorflow:Initializing the TPU system: grpc://10.2.3.4:8470\n"
+    "INFO:tensorflow:Found TPU system:\n"
+    "INFO:tensorflow:*** Num TPU Cores: 8\n"
+)
+_WORKER_DEVICE = (
+    "INFO:tensorflow:*** Available Device: _DeviceAttributes(/job:worker/replica:0/task:0/"
+    "device:TPU:0, TPU, 0, 0)\n"
+)
+_LOCAL_DEVICE = _WORKER_DEVICE.replace("/job:worker/", "/job:localhost/")
+#: The node check's refusals, one cut before the op it names.
+_INPUTS_CUT = (
+    "InvalidArgumentError: NodeDef expected inputs 'int32, float' do not match 3 inputs "
+    "specified;\n"
+)
+_ATTR = (
+    "InvalidArgumentError: NodeDef mentions attr 'half_pixel_centers' not in "
+    "Op<name=ResizeBilinear; signature=images:T, size:int32 -> resized_images:float; "
+    "attr=T:type>; NodeDef: {{node resize/ResizeBilinear}}\n"
+)
+
+
+@pytest.mark.parametrize("shown", [_REMOTE_TPU, _WORKER_DEVICE], ids=["grpc-master", "worker-tpu"])
+@pytest.mark.parametrize("refusal", [_INPUTS_CUT, _ATTR], ids=["inputs-cut", "attr"])
+def test_a_node_a_remote_tpus_tensorflow_refuses_is_another_release(
+    shown: str, refusal: str
+) -> None:
+    top = top_error(explained(shown + refusal))
+    assert top.cause == "tpu-version-mismatch"
+    assert "same TensorFlow on the client as on the TPU" in fix_text(top)
+
+
+@pytest.mark.parametrize("shown", ["", _LOCAL_DEVICE], ids=["no-tpu", "tpu-in-process"])
+def test_the_same_refusal_without_a_remote_tpu_is_a_graph_of_another_release(shown: str) -> None:
+    assert top_error(explained(shown + _INPUTS_CUT)).cause == "op-not-registered"
+
+
+@pytest.mark.parametrize("shown", [_REMOTE_TPU, _WORKER_DEVICE], ids=["grpc-master", "worker-tpu"])
+def test_the_clients_own_import_refusing_a_node_is_a_graph_of_another_release(shown: str) -> None:
+    # importer.py raises the client's refusal as a ValueError: the client's release refused.
+    refusal = (
+        "Traceback (most recent call last):\n"
+        '  File "/content/run.py", line 9, in <module>\n'
+        "    tf.import_graph_def(graph_def, name='')\n"
+        "ValueError: NodeDef mentions attr 'explicit_paddings' not in Op<name=Conv2D; "
+        "signature=input:T, filter:T -> output:T; attr=T:type>; NodeDef: {{node c/Conv2D}}.\n"
+    )
+    assert top_error(explained(shown + refusal)).cause == "op-not-registered"

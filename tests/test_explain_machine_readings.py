@@ -194,6 +194,50 @@ def test_a_cut_native_import_on_windows_ranks_the_runtime_then_avx() -> None:
     assert "Visual C++" in fix and "AVX" in fix
 
 
+def test_a_cut_native_import_on_windows_names_a_gpu_builds_dlls_second() -> None:
+    text = _cut("C:\\Users\\me\\venv\\lib\\site-packages", "\\")
+    report = explained(text)
+    found = _named(report, "cuda-libs-missing")
+    assert found.severity is Severity.WARNING and found.summary.startswith("Or:")
+    fix = fix_text(found)
+    assert "cuDNN" in fix and "cudnn64_7.dll" in fix
+    # A release that loads CUDA only when the GPU is first used rules it out.
+    later = explained("tensorflow 2.4.0\n" + text)
+    assert all(f.cause != "cuda-libs-missing" for f in later.findings)
+
+
+def test_a_cut_native_import_whose_path_the_paste_wrapped() -> None:
+    # The paste broke the frame's line before its line number.
+    text = (
+        "Traceback (most recent call last):\n"
+        'File "D:\\envs\\gpu\\lib\\site-packages\\tensorflow\\python\\'
+        'pywrap_tensorflow_internal.py",\n'
+        "line 18, in swig_import_helper\n"
+        "return importlib.import_module(mname)\n"
+    )
+    report = explained(text)
+    found = _named(report, "msvc-runtime-missing")
+    assert 'pywrap_tensorflow_internal.py", line 18' in found.detail
+    assert _named(report, "cuda-libs-missing").severity is Severity.WARNING
+
+
+def test_tensorflows_re_raised_import_error_cut_before_its_reason() -> None:
+    # pywrap_tensorflow.py raises ImportError with the inner traceback as its message: a
+    # message that is only that traceback's header says nothing yet.
+    site = "C:\\Python36\\lib\\site-packages\\tensorflow\\python"
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\app\\run.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        f'  File "{site}\\pywrap_tensorflow.py", line 74, in <module>\n'
+        "    raise ImportError(msg)\n"
+        "ImportError: Traceback (most recent call last):\n"
+        f'  File "{site}\\pywrap_tensorflow.py", line 58, in <module>\n'
+        "    from tensorflow.python.pywrap_tensorflow_internal import *\n"
+    )
+    assert _named(explained(text), "msvc-runtime-missing").severity is Severity.WARNING
+
+
 def test_a_cut_native_import_in_a_container_without_a_gpu() -> None:
     text = "$ docker run --rm -it -p 8080:8080 example/tf-gpu-app\n" + _cut(
         "/usr/local/lib/python3.6/dist-packages"

@@ -808,6 +808,42 @@ def shown_cudnn_shadow_fix(
     )
 
 
+def cudnn_copies_fix(m: Machine, loaded: str, need: str, copies: Sequence[str]) -> Fix:
+    """One cuDNN file the log shows in several directories (``copies``, in the order shown)
+    while the process loaded cuDNN ``loaded``, older than the build's ``need``: the loader took
+    the copy first in its order, and the one to keep is a cuDNN ``need`` or newer."""
+    windows = any("\\" in c or re.match(r"[A-Za-z]:", c) for c in copies)
+    # Windows' standard search order for a DLL loaded by name: the application's directory,
+    # then System32 and the Windows directory, and PATH's directories last, in order
+    # (https://learn.microsoft.com/windows/win32/dlls/dynamic-link-library-search-order);
+    # NVIDIA's installers put cuDNN in the CUDA toolkit's bin or cuDNN's own, never System32.
+    # Linux: LD_LIBRARY_PATH's directories, then the library's RUNPATH, then the ld.so cache
+    # (ld.so(8)).
+    order = (
+        "a copy in the Windows directory or System32 comes before every PATH directory, then "
+        "PATH's directories in order"
+        if windows
+        else "LD_LIBRARY_PATH's directories first, then the library's run path, then the "
+        "ld.so cache"
+    )
+    # The file bears the major only; on Linux it links to the file named with the full version
+    # (libcudnn.so.8 -> libcudnn.so.8.1.0), which readlink -f prints.
+    listing = (
+        "where.exe cudnn64_*.dll"
+        if windows
+        else "readlink -f " + " ".join(shlex.quote(c) for c in copies)
+    )
+    return Fix(
+        f"The log shows the same cuDNN file in {len(copies)} places ({', '.join(copies)}) "
+        f"and the process loaded cuDNN {loaded}, older than the cuDNN {need} this build needs: "
+        f"the loader took the copy that comes first in its order ({order}). Keep one cuDNN "
+        f"{need} or newer of the same major (where no copy is, install it) and remove (or "
+        "rename) the older copy, most often one copied by hand into a system directory, so "
+        "that the loader finds the right one.",
+        (listing,),
+    )
+
+
 def _jax_version(library: str, number: str) -> str:
     """A version JAX's check prints as one integer, in dotted form where its encoding is
     known: CUDA's runtime major*1000 + minor*10 (12020: 12.2), cuDNN 8's major*1000 +

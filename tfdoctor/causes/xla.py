@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections.abc import Collection, Mapping
 from typing import Final, Optional
 
@@ -154,8 +156,18 @@ def _nvcc_pin(m: Machine, name: str) -> str:
 XLA_AT_CUDA_HOME = 'export XLA_FLAGS="${XLA_FLAGS:+$XLA_FLAGS }--xla_gpu_cuda_data_dir=$CUDA_HOME"'
 
 
-def libdevice_fix(m: Machine) -> Fix:
-    """libdevice where XLA looks: the one found here, conda's, or the CUDA compiler wheel's.
+#: TensorFlow's guide for conda (2.11-2.14): libdevice where XLA's data dir layout expects it
+#: (nvvm/libdevice under the directory the flag names), and the flag naming that directory.
+_CONDA_LIBDEVICE = (
+    "mkdir -p $CONDA_PREFIX/lib/nvvm/libdevice",
+    "cp $CONDA_PREFIX/lib/libdevice.10.bc $CONDA_PREFIX/lib/nvvm/libdevice/",
+)
+
+
+def libdevice_fix(m: Machine, data_dir: Optional[str] = None) -> Fix:
+    """libdevice where XLA looks: the one found here, conda's, or the CUDA compiler wheel's;
+    ``data_dir``: the directory the log shows XLA_FLAGS' ``--xla_gpu_cuda_data_dir`` set to,
+    which XLA searched first and found no libdevice in.
 
     Never a directory XLA searches already (it would change nothing), and the user's other
     ``XLA_FLAGS`` are kept.
@@ -167,14 +179,13 @@ def libdevice_fix(m: Machine) -> Fix:
             "look by itself.",
             set_env(m, ("XLA_FLAGS", flags)),
         )
+    if data_dir is not None:
+        return _data_dir_without_libdevice_fix(m, data_dir)
     if m.in_conda:
-        # TensorFlow's guide for conda (2.11-2.14): libdevice where XLA's data dir layout
-        # expects it, and the flag naming that dir.
         return Fix(
             "Point XLA at the conda environment's CUDA files (TensorFlow's guide for conda).",
             (
-                "mkdir -p $CONDA_PREFIX/lib/nvvm/libdevice",
-                "cp $CONDA_PREFIX/lib/libdevice.10.bc $CONDA_PREFIX/lib/nvvm/libdevice/",
+                *_CONDA_LIBDEVICE,
                 'export XLA_FLAGS="${XLA_FLAGS:+$XLA_FLAGS }'
                 '--xla_gpu_cuda_data_dir=$CONDA_PREFIX/lib"',
             ),
@@ -192,6 +203,49 @@ def libdevice_fix(m: Machine) -> Fix:
         m,
         "Install libdevice with the CUDA compiler wheel (XLA finds it in site-packages).",
         wheel_name("nvidia-cuda-nvcc", major),
+    )
+
+
+def _shell_path(path: str) -> str:
+    """``path`` as a POSIX shell word: quoted where it holds a space or quote, a leading
+    ``$VAR`` or ``~`` left outside the quotes so that the shell still expands it."""
+    head = re.match(r"~|\$\{?\w+\}?", path)
+    lead = head.group(0) if head is not None else ""
+    rest = path[len(lead) :]
+    return lead + (shlex.quote(rest) if rest and shlex.quote(rest) != rest else rest)
+
+
+def _data_dir_without_libdevice_fix(m: Machine, data_dir: str) -> Fix:
+    """XLA_FLAGS' ``--xla_gpu_cuda_data_dir`` names ``data_dir``, which XLA searched first
+    (CandidateCudaRoots(preferred_location), tsl/platform/cuda_root_path.h) and found no
+    nvvm/libdevice in: a flag exported for another environment or toolkit stays set in the
+    shell (~/.bashrc, another conda environment's activate script) until it is changed."""
+    text = (
+        f"XLA_FLAGS sets --xla_gpu_cuda_data_dir={data_dir}, the directory XLA searches first "
+        "for nvvm/libdevice/libdevice.10.bc, and XLA found none there: the flag names another "
+        "environment's or toolkit's directory, or one without that layout. Point it at the "
+        "directory above the nvvm/libdevice that holds libdevice.10.bc"
+    )
+    if m.in_conda:
+        return Fix(
+            text + " (in this conda environment, its own lib directory after copying "
+            "libdevice.10.bc into lib/nvvm/libdevice, TensorFlow's guide for conda; set the "
+            "flag in the environment's activate script so it changes with the environment).",
+            (
+                *_CONDA_LIBDEVICE,
+                'export XLA_FLAGS="$(echo "$XLA_FLAGS" | sed -E '
+                "'s/--xla_gpu_cuda_data_dir=[^ ]*//') "
+                '--xla_gpu_cuda_data_dir=$CONDA_PREFIX/lib"',
+            ),
+        )
+    return Fix(
+        text + ", or remove the flag from XLA_FLAGS where libdevice is where XLA looks by "
+        "itself (the CUDA compiler wheel beside TensorFlow, /usr/local/cuda).",
+        (
+            'echo "$XLA_FLAGS"',
+            f"ls {_shell_path(data_dir)}/nvvm/libdevice",
+            "find / -name 'libdevice*.bc' -not -path '/proc/*' 2>/dev/null",
+        ),
     )
 
 

@@ -529,12 +529,37 @@ def tpu_vm_hostname(text: str) -> Optional[str]:
     """The line of ``text`` that names a Cloud TPU VM's hostname, or None."""
     if "t1v-n-" not in text:
         return None
-    match = _TPU_VM_HOSTNAME.search(text)
+    return _line_of(text, _TPU_VM_HOSTNAME.search(text))
+
+
+def _line_of(text: str, match: Optional[re.Match[str]]) -> Optional[str]:
+    """The line of ``text`` that holds ``match``, stripped and cut to 200 characters; None
+    for no match."""
     if match is None:
         return None
     start = text.rfind("\n", 0, match.start()) + 1
     end = text.find("\n", match.end())
     return text[start : end if end >= 0 else len(text)].strip()[:200]
+
+
+#: A TPU reached over the network, as TensorFlow logs it: the master address its TPU system is
+#: initialised at (tpu_strategy_util.py's "Initializing the TPU system: %s", the resolver's
+#: ``grpc://10.0.0.2:8470``), or a TPU device of a worker job in the system it found
+#: (tpu_system_metadata.py's "*** Available Device: %s", ``/job:worker/.../device:TPU:0``). Such
+#: a TPU host runs its own TensorFlow (Cloud TPU nodes, Colab's TPU runtimes before TPU VMs),
+#: which validates the client's graph against its own ops. A TPU VM's TPU is in the process.
+_REMOTE_TPU = re.compile(
+    r"Initializing the TPU system: grpc://[\w.:-]{1,100}"
+    r"|\*\*\* Available Device: _DeviceAttributes\(/job:(?!localhost\b)\w+/[^\n]{0,100}?"
+    r"device:TPU:\d"
+)
+
+
+def remote_tpu_shown(text: str) -> Optional[str]:
+    """The line of ``text`` that shows TensorFlow using a TPU on another host, or None."""
+    if "TPU" not in text:
+        return None
+    return _line_of(text, _REMOTE_TPU.search(text))
 
 
 #: A SageMaker instance type (``ml.m5.xlarge``).

@@ -1071,6 +1071,52 @@ def ptxas_path_shown(text: str) -> Optional[str]:
     return (found.group("at") or found.group("old")) if found is not None else None
 
 
+#: XLA's CUDA data directory set by the user: ``--xla_gpu_cuda_data_dir=DIR`` in XLA_FLAGS (an
+#: ``echo $XLA_FLAGS``, an ``export``, an environment listing). XLA searches that directory
+#: first for nvvm/libdevice (CandidateCudaRoots(preferred_location) puts it before the build's
+#: own roots: tsl/platform/cuda_root_path.h). Not XLA's own advice after it found none
+#: ("setting the environment variable XLA_FLAGS=--xla_gpu_cuda_data_dir=/path/to/cuda will
+#: work": xla/service/gpu/llvm_gpu_backend/nvptx_utils.cc), which names no real directory.
+#: A POSIX path only: the fix's commands are a POSIX shell's, and a Windows path's spaces
+#: (``C:\\Program Files\\...``) end no value that is not quoted. A value quoted on its own
+#: runs to its closing quote.
+_XLA_DATA_DIR_SET = re.compile(
+    r"(?<!setting the environment variable XLA_FLAGS=)"
+    r"--xla_gpu_cuda_data_dir=(?:(?P<quote>[\"'])(?P<quoted>(?:/|\$|~)[^\"'\n]{0,300})(?P=quote)"
+    r"|(?P<dir>(?:/|\$|~)[^\s\"']{0,300}))"
+)
+
+
+#: XLA's list of the CUDA roots it searched (nvptx_utils.cc's CantFindCudaMessage; before, the
+#: same words from nvptx_compiler.cc, each root on a log line of its own): the first is the
+#: ``--xla_gpu_cuda_data_dir`` in effect in the process that failed (its default is
+#: ./cuda_sdk_lib, xla/debug_options_flags.cc).
+_XLA_SEARCHED_FIRST = re.compile(
+    r"Searched for CUDA in the following directories:[ \t]*\n"
+    r"(?:[^\n]{0,200}?\.cc:\d+\])?[ \t]*(?P<first>\S{1,300})"
+)
+
+
+def xla_data_dir_shown(text: str) -> Optional[str]:
+    """The one directory ``text`` shows XLA_FLAGS' ``--xla_gpu_cuda_data_dir`` set to, without
+    a trailing separator; None where it shows none, several (which one was in effect is not
+    known), or where XLA's own list of the roots it searched starts elsewhere (the process
+    that failed did not have that flag)."""
+    if "xla_gpu_cuda_data_dir" not in text:
+        return None
+    found = {
+        (m.group("quoted") or m.group("dir")).rstrip("/\\") or "/"
+        for m in _XLA_DATA_DIR_SET.finditer(text)
+    }
+    if len(found) != 1:
+        return None
+    shown = found.pop()
+    searched = _XLA_SEARCHED_FIRST.search(text) if "Searched for CUDA" in text else None
+    if searched is not None and searched.group("first").rstrip("/\\") != shown:
+        return None
+    return shown
+
+
 def toolkit_majors_shown(text: str) -> dict[int, str]:
     """Each CUDA toolkit major ``text`` shows by a directory or the compiler wheel, with the
     words that show it (``{13: "/usr/local/cuda-13/"}``)."""

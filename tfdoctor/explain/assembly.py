@@ -813,7 +813,7 @@ def explain(
         _keras3_in_words(evidence, machine),
         multi_backend_keras_finding(evidence.first_text, evidence.tracebacks, machine),
         *_unlisted(evidence, revealed, machine, findings.values(), inferred),
-        _native_import_cut(evidence, revealed, machine, findings.values()),
+        *_native_import_cut(evidence, revealed, machine, findings.values()),
         cut_import_finding(
             cut_import(evidence.first_text), evidence.tracebacks, machine, findings.values()
         ),

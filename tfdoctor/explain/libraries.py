@@ -403,6 +403,38 @@ def _newer_cudnn_shown(r: Revealed) -> Optional[tuple[str, str, str]]:
     return None
 
 
+#: Two spellings that may name one directory: the toolkit's ``/usr/local/cuda``, a link its
+#: installer makes to a release's ``/usr/local/cuda-X.Y``, and ``/lib`` beside ``/usr/lib``
+#: where the system merged them (Debian, Ubuntu, Fedora): a file under both may be one file,
+#: which the log cannot tell from two.
+_DIRECTORY_ALIAS = (
+    (re.compile(r"^/usr/local/cuda-\d+(?:\.\d+)?(?=/|$)"), "/usr/local/cuda"),
+    (re.compile(r"^/usr(?=/lib)"), ""),
+)
+
+
+def _cudnn_copies_shown(r: Revealed) -> tuple[str, ...]:
+    """The paths of the cuDNN file that bears the build's major only (``cudnn64_8.dll``,
+    ``libcudnn.so.8``: its minor not in the name, so one copy may be the build's) the log shows
+    in more than one directory (a ``where.exe`` or ``find`` listing, a path the text names), in
+    the order shown, where the process loaded an older cuDNN of the build's major; empty
+    otherwise. Two spellings of one directory (:data:`_DIRECTORY_ALIAS`) are one copy."""
+    loaded, need = r.cudnn_loaded, r.cudnn_compiled
+    if not loaded or not need or not _older_same_major(loaded, need):
+        return ()
+    major = version_key(need)[0]
+    names = (f"libcudnn.so.{major}", f"cudnn64_{major}.dll")
+    copies: dict[str, str] = {}
+    for path in r.library_files:
+        shown = tflog.LibraryFileShown(0, "", path)
+        if shown.name.lower() in names:
+            where = shown.directory.lower().replace("\\", "/")
+            for alias, one in _DIRECTORY_ALIAS:
+                where = alias.sub(one, where)
+            copies.setdefault(where, path)
+    return tuple(copies.values()) if len(copies) > 1 else ()
+
+
 def _older_cudnn_candidate(
     findings: Mapping[str, Finding], m: Machine, r: Revealed
 ) -> Optional[Finding]:
@@ -466,6 +498,13 @@ def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         # The right cuDNN is on the disk and an older one loaded: the older comes first.
         return causes.gpu.CUDNN_SHADOWED, causes.gpu.shown_cudnn_shadow_fix(
             m, r.cudnn_loaded, r.cudnn_compiled, *newer
+        )
+    copies = _cudnn_copies_shown(r)
+    if copies and r.cudnn_loaded and r.cudnn_compiled and m.facts.cuda_libs is None:
+        # One cuDNN file in two directories, and the one that loaded older than the build's:
+        # the loader took the copy that comes first in its order.
+        return causes.gpu.CUDNN_SHADOWED, causes.gpu.cudnn_copies_fix(
+            m, r.cudnn_loaded, r.cudnn_compiled, copies
         )
     # As the check does: the right cuDNN, got the release's own way (checks/cuda.py).
     cause, fix = causes.gpu.cuda_libraries_fix(m, ("cudnn",))
@@ -887,22 +926,41 @@ def _gpu_dll_candidate(
     m: Machine,
     r: Revealed,
 ) -> Optional[Finding]:
-    """Windows refusing TensorFlow's own module for a DLL it did not find, where the log does
-    not rule out a GPU build of 2.0 or older: the CUDA and cuDNN DLLs such a build links are
-    the other candidate beside the Visual C++ runtime, a warning with the listing that tells.
-    None for 2.1 and later (they load CUDA when the GPU is first used), a Python no release up
-    to 2.0 has Windows wheels for (:func:`_python_after_gpu_dlls`), a CPU build shown, a
-    CUDA library's own finding, or another package's extension."""
+    """Windows refusing TensorFlow's own module for a DLL it did not find (or for a reason the
+    paste cut off), where the log does not rule out a GPU build of 2.0 or older: the CUDA and
+    cuDNN DLLs such a build links are the other candidate beside the Visual C++ runtime
+    (:func:`gpu_dll_candidate`). None where a CUDA library has its own finding, or for another
+    package's extension."""
     missing = findings.get(f"explain.{causes.platform.MSVC_RUNTIME_MISSING}")
-    hits = hits_by(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-dll-not-found")
-    version = m.tf.version if m.tf is not None else r.tf_version
+    hits = hits_by(
+        by_cause,
+        causes.platform.MSVC_RUNTIME_MISSING,
+        "windows-dll-not-found",
+        "windows-dll-load-failed-reason-cut",
+    )
     if (
         missing is None
         or missing.cause != causes.platform.MSVC_RUNTIME_MISSING
         or not hits
-        or (version is not None and version_key(version)[:2] >= (2, 1))
-        or m.cpu_only_distribution
         or f"explain.{causes.gpu.CUDA_LIBS_MISSING}" in findings
+    ):
+        return None
+    return gpu_dll_candidate(cite(hits), m, r, hits)
+
+
+def gpu_dll_candidate(
+    cited: str, m: Machine, r: Revealed, hits: Sequence[Hits] = ()
+) -> Optional[Finding]:
+    """The CUDA and cuDNN DLLs a GPU build of TensorFlow 2.0 or older links, as the other
+    candidate for Windows refusing TensorFlow's own module (``cited``: the lines that show the
+    refusal; ``hits``: its signatures' hits, whose wording tells Python's release): a warning
+    with the listing that tells. None for 2.1 and later (they load CUDA when the GPU is first
+    used), a Python no release up to 2.0 has Windows wheels for
+    (:func:`_python_after_gpu_dlls`), or a CPU build shown."""
+    version = m.tf.version if m.tf is not None else r.tf_version
+    if (
+        (version is not None and version_key(version)[:2] >= (2, 1))
+        or m.cpu_only_distribution
         or (version is None and _python_after_gpu_dlls(m, hits))
     ):
         return None
@@ -912,7 +970,7 @@ def _gpu_dll_candidate(
         causes.gpu.CUDA_LIBS_MISSING,
         "Or: a CUDA or cuDNN DLL a GPU build of TensorFlow 2.0 or older links (the other "
         "candidate)",
-        cite(hits) + "\nWindows names no DLL: the Visual C++ runtime (the finding above) and, "
+        cited + "\nWindows names no DLL: the Visual C++ runtime (the finding above) and, "
         "for a GPU build of 2.0 or older, the CUDA and cuDNN DLLs of its release are refused "
         "in the same words. Whether they are on PATH tells the two apart.",
         causes.gpu.windows_gpu_dlls_fix(),

@@ -11,6 +11,7 @@ from tfdoctor import causes
 from tfdoctor.evidence.tflog import library_of
 from tfdoctor.evidence.traceback import installed_package, origin_of
 from tfdoctor.explain.common import group
+from tfdoctor.explain.libraries import gpu_dll_candidate
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.platform import _package_named
 from tfdoctor.explain.revealed import _HDFS_LIBRARIES, Revealed
@@ -724,57 +725,71 @@ def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 #: pywrap_tensorflow.py, which imports the SWIG or pybind11 module _pywrap_tensorflow_internal).
 _NATIVE_IMPORT_FRAME = re.compile(
     r'^[ \t]*File "(?P<path>[^"\n]{1,300}?[\\/]tensorflow(?:_core)?[\\/]python[\\/]'
-    r'pywrap_tensorflow(?:_internal)?\.py)", line \d+',
+    r'pywrap_tensorflow(?:_internal)?\.py)",[ \t]*(?:\n[ \t]*)?line \d+',
     re.MULTILINE,
 )
+#: The message TensorFlow's loader raises its ImportError with (pywrap_tensorflow.py, 1.x-2.x:
+#: ``msg = """%s\n\nFailed to load the native TensorFlow runtime..." % traceback.format_exc()``):
+#: the inner traceback first, so a message that is only its header was cut before the reason.
+_INNER_TRACEBACK = "Traceback (most recent call last)"
 
 
 def _native_import_cut(
     evidence: Evidence, r: Revealed, m: Machine, found: Iterable[Finding]
-) -> Optional[Finding]:
+) -> tuple[Finding, ...]:
     """A traceback through TensorFlow's loader of its native library, cut before the message
     that says why it failed, where nothing else explains the log: the candidates ranked by
-    what the log shows of the machine (Windows; a container started without a GPU)."""
+    what the log shows of the machine (Windows, with a GPU build's DLLs as the second; a
+    container started without a GPU)."""
     if any(x.severity.rank >= Severity.WARNING.rank for x in found):
-        return None
+        return ()
     text = evidence.first_text
     if "pywrap_tensorflow" not in text:
-        return None
+        return ()
     frame = _NATIVE_IMPORT_FRAME.search(text)
     if frame is None or any(
-        any("pywrap_tensorflow" in f.path for f in tb.frames) for tb in evidence.tracebacks
+        any("pywrap_tensorflow" in f.path for f in tb.frames)
+        and not tb.message.startswith(_INNER_TRACEBACK)
+        for tb in evidence.tracebacks
     ):
-        return None  # no such frame, or the traceback's own message is shown (its finding)
-    where = f"line {text.count(chr(10), 0, frame.start()) + 1}: {frame.group(0).strip()}"
+        return ()  # no such frame, or the traceback's own message is shown (its finding)
+    # A path the paste wrapped before its line number is cited on one line.
+    where = f"line {text.count(chr(10), 0, frame.start()) + 1}: " + " ".join(frame.group(0).split())
     windows = r.os == "windows" or re.match(r"[A-Za-z]:\\", frame.group("path")) is not None
     if windows:
         # Python's "DLL load failed" is what this import raises on Windows: a Visual C++
         # runtime DLL missing is the commoner reason (TensorFlow 2.1 and later need the 2019
-        # runtime's msvcp140_1.dll), a CPU without AVX (every release from 1.6) the other.
-        return causes.finding(
-            f"explain.{causes.platform.MSVC_RUNTIME_MISSING}",
-            Severity.WARNING,
-            causes.platform.MSVC_RUNTIME_MISSING,
-            "TensorFlow's native library did not load on Windows (the message is cut off)",
-            f"{where}\nThe traceback ends in TensorFlow's loader of its native library before "
-            "the message; on Windows that is a DLL the library needs, most often the Visual C++ "
-            "runtime, or a CPU without AVX.",
-            causes.platform.msvc_fix(),
-        )
+        # runtime's msvcp140_1.dll), a CPU without AVX (every release from 1.6) the other;
+        # a GPU build of 2.0 or older refuses in the same words for its CUDA and cuDNN DLLs.
+        candidate = gpu_dll_candidate(where, m, r)
+        return (
+            causes.finding(
+                f"explain.{causes.platform.MSVC_RUNTIME_MISSING}",
+                Severity.WARNING,
+                causes.platform.MSVC_RUNTIME_MISSING,
+                "TensorFlow's native library did not load on Windows (the message is cut off)",
+                f"{where}\nThe traceback ends in TensorFlow's loader of its native library "
+                "before the message; on Windows that is a DLL the library needs, most often the "
+                "Visual C++ runtime, or a CPU without AVX.",
+                causes.platform.msvc_fix(),
+            ),
+        ) + ((candidate,) if candidate is not None else ())
     if r.docker_run_without_gpu is not None:
         # A GPU build links the driver's libcuda.so.1, which the container runtime mounts
         # only into a container started with the GPU.
         command = r.docker_run_without_gpu[1]
-        return causes.finding(
-            f"explain.{causes.container.CONTAINER_NO_GPU}",
-            Severity.WARNING,
-            causes.container.CONTAINER_NO_GPU,
-            "TensorFlow's native library did not load in a container started without a GPU",
-            f"{where}\nThe container was started without GPU access ({command}); a GPU build "
-            "of TensorFlow in the image links the driver's libcuda.so.1, which only the "
-            "runtime's GPU option mounts (--gpus, through the NVIDIA Container Toolkit; "
-            "Apptainer's --nv). The traceback is cut before its message: where the image holds "
-            "a CPU build, that message decides.",
-            causes.container.container_gpu_fix(m),
+        return (
+            causes.finding(
+                f"explain.{causes.container.CONTAINER_NO_GPU}",
+                Severity.WARNING,
+                causes.container.CONTAINER_NO_GPU,
+                "TensorFlow's native library did not load in a container started without a GPU",
+                f"{where}\nThe container was started without GPU access ({command}); a GPU build "
+                "of TensorFlow in the image links the driver's libcuda.so.1, which only the "
+                "runtime's GPU option mounts (--gpus, through the NVIDIA Container Toolkit; "
+                "Apptainer's --nv). The traceback is cut before its message: where the image holds "
+                "a CPU build, that message decides.",
+                causes.container.container_gpu_fix(m),
+            ),
         )
-    return None
+    return ()

@@ -22,6 +22,7 @@ from tfdoctor.evidence.devices import (
     container_shown,
     gpus_listed,
     host_packager,
+    remote_tpu_shown,
     runs_gpu_image,
     sagemaker_instance_type,
     tf_cpu_image,
@@ -159,6 +160,9 @@ class Revealed(Record):
     ptxas_shown: tuple[tuple[str, str, str], ...] = ()
     #: The path of the ptxas XLA says it ran (:func:`tflog.ptxas_path_shown`).
     ptxas_path: Optional[str] = None
+    #: The directory the log shows XLA_FLAGS' ``--xla_gpu_cuda_data_dir`` set to
+    #: (:func:`tflog.xla_data_dir_shown`): where XLA looked first for libdevice.
+    xla_data_dir: Optional[str] = None
     #: The TensorFlow.js for Node package the log names (``tfjs-node-gpu``), if any.
     tfjs_node_package: Optional[str] = None
     #: What OpenVINO's Model Optimizer made of its requirements check, where the log shows it
@@ -319,6 +323,10 @@ class Revealed(Record):
     #: user installed it into, not the image's system ``dist-packages``) and the log names no
     #: TPU build of TensorFlow (Cloud TPU's guide installs tensorflow-tpu there too).
     tpu_vm_user_tf: Optional[str] = None
+    #: The line that shows TensorFlow using a TPU on another host (its master's grpc address,
+    #: a worker job's TPU device: :func:`tfdoctor.evidence.devices.remote_tpu_shown`), whose
+    #: own TensorFlow runs the client's graph.
+    remote_tpu: Optional[str] = None
     #: The SageMaker instance type the log shows the job on (``ml.m5.xlarge``).
     instance_type: Optional[str] = None
     #: TensorFlow's loader opened a ROCm library (tensorflow-rocm on ROCm's runtime).
@@ -761,6 +769,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             ),
         ),
         ptxas_path=tflog.ptxas_path_shown(f"{evidence.first_text}\n{text}"),
+        xla_data_dir=tflog.xla_data_dir_shown(f"{evidence.first_text}\n{text}"),
         ptxas_shown=tuple(
             {
                 e.problem: (e.problem, e.ptxas, e.other)
@@ -788,6 +797,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         run_tool=container_run_tool(evidence.first_text),
         container_hostname=container_hostname(evidence.first_text),
         instance_type=sagemaker_instance_type(evidence.first_text),
+        remote_tpu=remote_tpu_shown(evidence.first_text),
         tpu_vm_user_tf=(
             tpu_vm_hostname(evidence.first_text)
             if any("/site-packages/tensorflow/" in f for f in frames)

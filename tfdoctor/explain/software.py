@@ -624,6 +624,13 @@ _TOCO_UNRECOGNIZED = "and are not recognized by TensorFlow"
 _CONVERTER_REFUSALS = frozenset({"tflite-converter-op-unsupported", "toco-op-unsupported"})
 
 
+#: How the client's own TensorFlow words the node check's refusal of a graph it builds or
+#: imports: importer.py's import_graph_def and ops.py's _create_c_op turn the
+#: InvalidArgumentError into a ValueError ("Convert to ValueError for backwards
+#: compatibility"), so the release that refused is the client's, not a remote TPU's.
+_CLIENT_REFUSAL = "ValueError"
+
+
 def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tflite-flex-delegate-missing" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_flex_fix(m)
@@ -656,6 +663,19 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     if all(TFLITE_WORDS in h.signature.tags for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_runtime_fix()
     op = group(hits, "op")
+    node_check = [
+        h for h in hits if h.signature.id in ("graph-attr-not-in-op", "graph-inputs-not-in-op")
+    ]
+    if (
+        r.remote_tpu is not None
+        and node_check
+        and not any(_CLIENT_REFUSAL in line for h in node_check for _, line in h.citations)
+    ):
+        # A TPU on another host checks the client's graph against its own TensorFlow's ops
+        # (node_def_util.cc's ValidateNodeDef): a node that does not fit them is the two
+        # releases differing, not a file written by another release. The client's own
+        # TensorFlow refusing a node it builds or imports raises a ValueError instead.
+        return causes.hosted.TPU_VERSION_MISMATCH, causes.hosted.tpu_version_fix()
     if any(h.signature.id == "graph-attr-not-in-op" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(m, op)
     if any(h.signature.id == "graph-inputs-not-in-op" for h in hits):
