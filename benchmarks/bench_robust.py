@@ -47,6 +47,12 @@ look like:
   ``python3.X`` of a path, ``.local``, ``site-packages``/``dist-packages``, ``conda``/``envs``.
 - ``numbers``: timestamps moved by hours, hexadecimal addresses and process ids changed,
   line numbers in traceback frames moved: numbers no cause depends on.
+- ``quote``: quoted in a reply, Markdown's ``> `` before every line (CommonMark's block
+  quote; an empty line's ``>`` alone as GitHub's "Quote reply" writes it).
+- ``codeblock``: pasted as Markdown's indented code block, four spaces or a tab before every
+  line that is not empty (CommonMark's indented code block).
+- ``html``: copied from a web page's source, ``<``, ``>``, ``&`` and the quotes escaped as
+  HTML's entities (``&lt;``, ``&quot;``, ``&#x27;`` or ``&#39;``).
 
 Output: per perturbation, kept/total for failures and for benign cases, and the cases lost by
 name (all are non-held cases). Exit 0; 3 on bad arguments.
@@ -304,6 +310,29 @@ def numbers(text: str, rng: random.Random) -> str:
     return _PID.sub(lambda m: f"{m.group(1)}{rng.randrange(100, 99999)}", text)
 
 
+def quote(text: str, rng: random.Random) -> str:
+    """Quoted in a reply: Markdown's ``> `` before every line (an empty line's ``>`` alone, as
+    GitHub's "Quote reply" writes it, or with its blank, as a mail client's quote)."""
+    bare = rng.choice([">", "> "])
+    return _LINE_END.join(f"> {line}" if line else bare for line in _lines(text))
+
+
+def codeblock(text: str, rng: random.Random) -> str:
+    """Pasted as Markdown's indented code block: four spaces (or a tab) before every line
+    that is not empty."""
+    indent = rng.choice(["    ", "\t"])
+    return _LINE_END.join(f"{indent}{line}" if line.strip() else line for line in _lines(text))
+
+
+def html(text: str, rng: random.Random) -> str:
+    """Copied from a web page's source: ``<``, ``>``, ``&`` and the quotes as the entities
+    HTML escaping writes (Python's html.escape writes ``&#x27;`` for the apostrophe, Jinja's
+    and MarkupSafe's ``&#39;``)."""
+    apostrophe = rng.choice(["&#x27;", "&#39;"])
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return escaped.replace('"', "&quot;").replace("'", apostrophe)
+
+
 #: Every perturbation by name, in the order printed.
 PERTURBATIONS: dict[str, Perturbation] = {
     "crlf": crlf,
@@ -316,6 +345,9 @@ PERTURBATIONS: dict[str, Perturbation] = {
     "notebook": notebook,
     "paths": paths,
     "numbers": numbers,
+    "quote": quote,
+    "codeblock": codeblock,
+    "html": html,
 }
 
 

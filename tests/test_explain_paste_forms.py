@@ -71,6 +71,54 @@ def test_a_prefix_on_fewer_than_three_lines_is_the_logs_own() -> None:
     assert clean(text) == text
 
 
+@pytest.mark.parametrize("blank", [">", "> "])
+def test_a_log_quoted_in_a_reply_is_read_through_the_quote(blank: str) -> None:
+    log = "".join(f"> {line}\n" for line in _DLOPEN.splitlines())
+    log += blank + "\n" + "".join(f"> {line}\n" for line in _TB.splitlines())
+    assert clean(log) == _DLOPEN + "\n" + _TB
+    assert top_error(explained(log)).cause == _CAUSE
+
+
+def test_pythons_prompt_and_a_quote_inside_a_quote_keep_their_marks() -> None:
+    session = ">>> import tensorflow as tf\n>>> tf.placeholder\n>>> x = 1\n>>> y = 2\n"
+    assert clean(session) == session
+    # A quoted session: the quote is taken off once, the prompts stay.
+    assert clean("".join(f"> {line}\n" for line in session.splitlines())) == session
+    # A few quoted lines among a log's own are the log's (an R console, a shell's PS2).
+    own = "> x <- 1\nresult\nline two\nline three\nline four\n"
+    assert clean(own) == own
+
+
+@pytest.mark.parametrize("indent", ["    ", "\t"])
+def test_a_log_pasted_as_an_indented_code_block_keeps_its_own_indents(indent: str) -> None:
+    log = "".join(
+        f"{indent}{line}\n" if line else "\n" for line in (_DLOPEN + "\n" + _TB).split("\n")
+    )
+    assert clean(log).rstrip("\n") == (_DLOPEN + "\n" + _TB).rstrip("\n")
+    assert top_error(explained(log)).cause == _CAUSE
+    # One line without the indent: no code block, the text is left as it is (a traceback's
+    # frames alone are indented by the program).
+    frames = '  File "/x.py", line 1, in <module>\n    import tensorflow\nImportError: boom\n'
+    assert clean(frames) == frames
+    assert clean("    " + frames) == "    " + frames
+
+
+def test_a_log_copied_from_a_pages_source_reads_its_entities_as_characters() -> None:
+    escaped = (
+        _TB.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#39;")
+    )
+    assert escaped != _TB
+    assert clean(escaped) == _TB
+    assert clean(escaped.replace("&#39;", "&#x27;")) == _TB
+    # An entity shown as text (the page's ``&amp;lt;``) is that text once, not twice read;
+    # an entity no program prints stays.
+    assert clean("a &amp;lt; b &copy; c\n") == "a &lt; b &copy; c\n"
+
+
 def _hard_wrapped(text: str, width: int) -> str:
     out: list[str] = []
     for line in text.split("\n"):

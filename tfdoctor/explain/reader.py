@@ -403,6 +403,38 @@ def _without_ci_prefixes(text: str) -> str:
     return _LINE_NUMBER.sub(lambda m: "" if m.start() in keep else m.group(0), text)
 
 
+#: A quoted paste: Markdown's block-quote marker (CommonMark 0.31, 5.1 Block quotes: ``>``
+#: and an optional space, alone on an empty line of the quote) and an e-mail reply's quote,
+#: before the lines of a log pasted into a reply. Python's interactive prompt ``>>> `` and a
+#: shell's ``> `` continuation of a command are not one: the marker is ``>`` followed by a
+#: blank or the line's end, and it is read only where the head's lines carry it
+#: (:func:`_prefixed`).
+_QUOTE_MARK = re.compile(r"^>(?:[ \t]|$)", re.MULTILINE)
+#: Markdown's indented code block (CommonMark 0.31, 4.4 Indented code blocks: four spaces, or
+#: a tab, before each line), as a log pasted into an issue or a forum post as code keeps it;
+#: and a line that lacks that indent (blank lines aside), which makes the text no such block.
+_CODE_INDENT = re.compile(r"^(?: {4}|\t)", re.MULTILINE)
+_CODE_START = re.compile(r"\n*(?: {4}|\t)")
+_NOT_CODE_INDENTED = re.compile(r"^(?! {4}|\t)[ \t]*\S", re.MULTILINE)
+#: The entities a web page's source writes for the characters HTML reserves (HTML's named
+#: character references ``&lt;`` ``&gt;`` ``&amp;`` ``&quot;`` ``&apos;`` and the numeric forms
+#: of the apostrophe that Python's html.escape and Jinja's autoescape write, ``&#39;``
+#: ``&#x27;``): a log copied from the source of an issue page or a CI report, which the page
+#: showed as the program printed it. Other entities are left alone: a program prints none.
+_HTML_ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|#39|#x27|#X27);")
+#: How far into a block entities are looked for.
+_ENTITY_HEAD = 1 << 16
+_HTML_CHARS = {
+    "&lt;": "<",
+    "&gt;": ">",
+    "&amp;": "&",
+    "&quot;": '"',
+    "&apos;": "'",
+    "&#39;": "'",
+    "&#x27;": "'",
+    "&#X27;": "'",
+}
+
 #: A line that is one Markdown inline code span and nothing else (bounded: linear per line).
 _WHOLE_SPAN = re.compile(r"^([ \t]{0,40})`([^`\n]{1,4000})`[ \t]*$", re.MULTILINE)
 
@@ -434,6 +466,19 @@ def clean(text: str) -> str:
         text = text.rstrip("\r")
     if "\x1b" in text:
         text = _ANSI.sub("", text)
+    if "&" in text and _HTML_ENTITY.search(text, 0, _ENTITY_HEAD) is not None:
+        # A page's source escapes every such character: its block's head shows entities
+        # where the rest does (searched whole, a log of many ``&`` costs twice its reading).
+        # One pass: ``&amp;lt;`` is the page's way of showing ``&lt;``, which stays.
+        text = _HTML_ENTITY.sub(lambda m: _HTML_CHARS[m.group(0)], text)
+    if ">" in text[: _head_lines(text)] and _prefixed(text, _QUOTE_MARK):
+        # The quote was put around the log as pasted, wraps and runtime prefixes included:
+        # taken off first.
+        text = _QUOTE_MARK.sub("", text)
+    if _CODE_START.match(text) is not None and _NOT_CODE_INDENTED.search(text) is None:
+        # Every line carries the block's indent: the paste's, above the log's own (a frame's
+        # two spaces, its code's four stay as the program printed them).
+        text = _CODE_INDENT.sub("", text)
     # A console wraps a line as shown, a prefix put before it by a runtime or a CI service
     # included: the lines are joined before any prefix is taken off.
     text = _unwrapped(text)
