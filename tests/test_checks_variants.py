@@ -21,7 +21,9 @@ from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import (
     Facts,
     PackageFacts,
+    facts_from_json,
     normalize_name,
+    to_json,
 )
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import load_matrix
@@ -166,6 +168,34 @@ def static(facts: Facts) -> Facts:
     return dataclasses.replace(facts, tensorflow=tf)
 
 
+#: Fields added to the facts after its first schema, by object: a document saved then lacks
+#: them, and the loader reads it with their defaults (``facts.READABLE_SCHEMA_VERSIONS``).
+_LATER_FIELDS = {
+    "": ("nvidia_kernel", "cuinit", "conda", "notebook", "hosted"),
+    "python": (
+        "tensorflow_origin",
+        "tensorflow_path_entry",
+        "tensorflow_path_kind",
+        "uv_project",
+        "pip_installed",
+        "uv_venv",
+        "ensurepip",
+    ),
+    "platform": ("emulation", "host_machine", "os_ids"),
+}
+
+
+def saved_by_schema_1(facts: Facts) -> Facts:
+    """``facts`` written to JSON without the fields later schemas added, and read back."""
+    doc = to_json(facts)
+    doc["schema_version"] = 1
+    for where, fields in _LATER_FIELDS.items():
+        part = doc if not where else doc.get(where)
+        for name in fields if isinstance(part, dict) else ():
+            part.pop(name, None)
+    return facts_from_json(doc)
+
+
 # --- protobuf above TensorFlow's cap, judged as --static collects it ------------------------
 
 #: TensorFlow 2.10.0's Requires-Dist for protobuf (its wheel's METADATA).
@@ -273,6 +303,39 @@ def test_cpu_without_avx_on_every_os_and_line(os_key: str, line: str) -> None:
         assert "AVX" in fix_text(found)
     with_avx = dataclasses.replace(sigill(version), cpu=f.cpu())
     assert naming(judge(on(os_key, static(with_avx))), "cpu-lacks-avx") == []
+
+
+# --- an x86-64 Python under Rosetta ---------------------------------------------------------
+
+
+def under_rosetta(version: str, env_kind: str) -> Facts:
+    """TensorFlow ``version`` in an x86-64 Python that Rosetta 2 translates on Apple silicon;
+    the import died of SIGILL (Rosetta has no AVX)."""
+    facts = on("macos", sigill(version), env_kind)
+    assert facts.platform is not None
+    plat = dataclasses.replace(
+        facts.platform,
+        release="22.6.0",
+        os_name="macOS 13.5",
+        rosetta=True,
+        emulation="rosetta",
+        host_machine="arm64",
+    )
+    return dataclasses.replace(facts, platform=plat, cpu=f.cpu(model="Apple M1", flags=()))
+
+
+@pytest.mark.parametrize("env_kind", ENV_KINDS)
+@pytest.mark.parametrize("line", ["1.15", "2.4", "2.12", "2.16"])
+def test_rosetta_on_every_line_installer_and_schema(env_kind: str, line: str) -> None:
+    """An x86-64 Python under Rosetta: the cause names the emulation and the fix a native arm64
+    Python, whatever the line and installer, and on a report saved before the facts named the
+    emulation (only ``rosetta`` recorded)."""
+    facts = under_rosetta(latest(line), env_kind)
+    for variant in (facts, static(facts), saved_by_schema_1(facts)):
+        found = naming(judge(variant), "cpu-emulated")
+        assert found, variant.platform
+        assert "arm64" in fix_text(found)
+        assert naming(judge(variant), "cpu-lacks-avx") == []
 
 
 # --- Keras of another minor beside TensorFlow -----------------------------------------------
