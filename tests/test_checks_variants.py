@@ -16,6 +16,7 @@ from typing import Any, Optional
 import pytest
 
 from tests import factories as f
+from tests.test_checks_reach import LINES, healthy
 from tfdoctor.checks import CHECKS, run_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import (
@@ -454,3 +455,56 @@ def test_native_windows_gpu_lines_and_wsl_are_not_told_to_move() -> None:
         ),
     )
     assert naming(judge(wsl), "windows-native-gpu-ended") == []
+
+
+# --- a healthy GPU machine, moved -----------------------------------------------------------
+
+
+def _moved(base: Facts, how: str) -> Facts:
+    """``base`` under another installer, in a container, on a derivative distribution, with
+    the oldest Python its line has wheels for, or saved by the first schema."""
+    assert base.python is not None and base.platform is not None
+    py, plat = base.python, base.platform
+    if how == "conda":
+        env = "/opt/conda/envs/tf"
+        py = dataclasses.replace(
+            py, env_kind="conda", prefix=env, base_prefix=env, executable=f"{env}/bin/python"
+        )
+    elif how == "system":
+        py = dataclasses.replace(
+            py, env_kind="system", prefix="/usr", base_prefix="/usr", executable="/usr/bin/python3"
+        )
+    elif how == "docker":
+        plat = dataclasses.replace(plat, container="docker")
+    elif how == "derivative":
+        plat = dataclasses.replace(
+            plat, os_ids=("linuxmint", "ubuntu", "debian"), os_name="Linux Mint 21.3"
+        )
+    elif how == "oldest-python":
+        line = MATRIX.line_for(base.tensorflow.version or "") if base.tensorflow else None
+        assert line is not None
+        py = dataclasses.replace(py, version=f"{line.python['linux-x86_64'][0]}.2")
+    elif how == "schema-1":
+        return saved_by_schema_1(base)
+    return dataclasses.replace(base, python=py, platform=plat)
+
+
+@pytest.mark.parametrize(
+    "how", ["conda", "system", "docker", "derivative", "oldest-python", "schema-1"]
+)
+def test_a_healthy_gpu_machine_stays_healthy_moved(how: str) -> None:
+    """Every line's healthy GPU machine (tests/test_checks_reach.py), its import listing the
+    GPU, shows nothing above a note under another installer, in a container, on a derivative
+    distribution, with the oldest Python of its line, or read from a schema 1 report."""
+    for line in LINES:
+        assert above_info(judge(_moved(healthy(line, observed=True), how))) == [], line.line
+
+
+@pytest.mark.parametrize("os_key", ["linux", "windows"])
+def test_python_32bit_and_no_avx_read_from_a_schema_1_report(os_key: str) -> None:
+    """A report saved by the first schema (no interpreter origin, no emulation, no os-release)
+    keeps the verdicts a 32-bit Python and a CPU without AVX get."""
+    bits = saved_by_schema_1(on(os_key, f.python32_machine()))
+    assert naming(judge(bits), "python-32bit")
+    avx = saved_by_schema_1(on(os_key, sigill(latest("2.10"))))
+    assert naming(judge(avx), "cpu-lacks-avx")
