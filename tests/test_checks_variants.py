@@ -217,6 +217,8 @@ def test_protobuf_above_cap_that_loads_stays_healthy_when_not_imported(
         assert above_info(found) == []
         (note,) = [x for x in found if x.id == "packages.pins" and "protobuf" in x.summary]
         assert note.severity is Severity.INFO
+        # What the note rests on: the import seen to work, or (not run) the runtime alone.
+        assert ("imported with it (observed)" in note.detail) is (variant is base), note.detail
 
 
 def test_protobuf_that_refuses_the_generated_code_stays_an_error_when_not_imported() -> None:
