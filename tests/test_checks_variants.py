@@ -510,3 +510,19 @@ def test_python_32bit_and_no_avx_read_from_a_schema_1_report(os_key: str) -> Non
     assert naming(judge(bits), "python-32bit")
     avx = saved_by_schema_1(on(os_key, sigill(latest("2.10"))))
     assert naming(judge(avx), "cpu-lacks-avx")
+
+
+def test_rosetta_sigill_is_the_emulations_beside_a_wheel_built_for_a_later_macos() -> None:
+    """The import died of SIGILL under Rosetta beside a NumPy wheel built for a later macOS:
+    the crash is the emulator's (a wheel built for a later macOS fails, where it does, on a
+    symbol this macOS lacks, not on an instruction the CPU lacks), so the import's cause is the
+    emulation; the wheel keeps its own finding."""
+    facts = under_rosetta(latest("2.12"), "venv")
+    numpy = dataclasses.replace(
+        f.pkg("numpy", "1.24.3"), wheel_tags=("cp311-cp311-macosx_14_0_x86_64",)
+    )
+    facts = with_packages(facts, numpy)
+    found = judge(facts)
+    (crash,) = [x for x in found if x.id == "tensorflow.import"]
+    assert crash.cause == "cpu-emulated"
+    assert [x.cause for x in found if x.id == "packages.wheels"] == ["macos-too-old"]
