@@ -526,3 +526,21 @@ def test_rosetta_sigill_is_the_emulations_beside_a_wheel_built_for_a_later_macos
     (crash,) = [x for x in found if x.id == "tensorflow.import"]
     assert crash.cause == "cpu-emulated"
     assert [x.cause for x in found if x.id == "packages.wheels"] == ["macos-too-old"]
+
+
+def test_rosetta_sigill_of_a_shadowing_module_names_the_shadow_and_the_emulation() -> None:
+    """The import died of SIGILL under Rosetta, loading a ``tensorflow`` found through
+    PYTHONPATH rather than the installed one: the import's finding names the shadow (no other
+    finding does), and platform.rosetta the emulation."""
+    facts = under_rosetta(latest("2.12"), "venv")
+    assert facts.python is not None
+    py = dataclasses.replace(
+        facts.python,
+        tensorflow_origin="/Users/u/src/lib/tensorflow",
+        tensorflow_path_entry="/Users/u/src/lib",
+        tensorflow_path_kind="PYTHONPATH",
+    )
+    found = judge(dataclasses.replace(facts, python=py))
+    (crash,) = [x for x in found if x.id == "tensorflow.import"]
+    assert crash.cause == "tf-shadowed-module" and "SIGILL" in crash.summary
+    assert [x.cause for x in found if x.id == "platform.rosetta"] == ["cpu-emulated"]

@@ -377,12 +377,17 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     tail = ("\n\n" + tf.stderr_tail) if tf.stderr_tail else ""
     summary = f"Importing TensorFlow killed the interpreter with {sig}"
     plat = facts.platform
+    shadow = _shadowing(ctx)
+    if shadow is not None:
+        # The module that crashed is not the installed distribution: only this finding says
+        # so (platform.rosetta names an emulation on its own).
+        return dataclasses.replace(shadow, summary=summary + ": " + shadow.summary)
     if sig == "SIGILL" and plat is not None and m.emulation:
-        # The emulator lacks the instruction, not the CPU: whatever the stderr reads as (an
-        # illegal instruction is also what a CPU without AVX shows), and whether the report
-        # names the emulation or only Rosetta (Machine.emulation), the fix is a native
-        # interpreter. Rosetta 2 translates no AVX ("About the Rosetta translation
-        # environment", Apple); QEMU's user mode runs only its CPU model's instructions.
+        # The emulator lacks the instruction, not the CPU: before a wheel built for another
+        # machine (packages.wheels names it too), and whether the report names the emulation
+        # or only Rosetta (Machine.emulation), the fix is a native interpreter. Rosetta 2
+        # translates no AVX ("About the Rosetta translation environment", Apple); QEMU's user
+        # mode runs only its CPU model's instructions.
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,
