@@ -175,6 +175,20 @@ def tensorflow(**kw: Any) -> TensorFlowFacts:
     return dataclasses.replace(base, **kw)
 
 
+def cpu_build(version: str, **kw: Any) -> TensorFlowFacts:
+    """TensorFlow ``version``'s CPU build as its import reports it: no CUDA, the CPU listed."""
+    base = tensorflow(
+        version=version,
+        build_info={"is_cuda_build": "False"},
+        is_cuda_build=False,
+        cuda_version=None,
+        cudnn_version=None,
+        compute_capabilities=(),
+        devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),),
+    )
+    return dataclasses.replace(base, **kw)
+
+
 def facts(**kw: Any) -> Facts:
     base = Facts(
         tfdoctor_version="0.1.0",

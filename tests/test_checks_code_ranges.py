@@ -29,15 +29,7 @@ def _spektral(tf_version: str, spektral: str, *declared: str) -> Facts:
         packages=(tf, f.pkg("numpy", "1.18.5"), f.pkg("spektral", spektral, *requires)),
         driver=f.NO_DRIVER,
         cuda_libs=None,
-        tensorflow=f.tensorflow(
-            version=tf_version,
-            build_info={"is_cuda_build": "False"},
-            is_cuda_build=False,
-            cuda_version=None,
-            cudnn_version=None,
-            compute_capabilities=(),
-            devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),),
-        ),
+        tensorflow=f.cpu_build(tf_version),
     )
 
 

@@ -1559,15 +1559,16 @@ def test_protobuf_out_of_tensorflows_range_is_protobufs_cause_until_the_import_w
 def test_protobuf_above_a_cap_whose_code_it_loads_is_not_protobuf_incompatible() -> None:
     # 3.20.3 under TensorFlow 2.10's <3.20 (static: the import was not run): the runtime loads
     # the older generated code (causes.software.protobuf_above_cap_loads), so the declared
-    # range is what is broken, not the code's protobuf; an error still, as --static leaves
-    # the declaration the only evidence for a package TensorFlow imports as it starts.
+    # range is what is broken, not the code's protobuf; a note, as where the import ran: that
+    # knowledge is evidence beside the declaration, and a healthy machine stays healthy when
+    # judged without its import.
     tf210 = f.pkg("tensorflow", "2.10.1", "protobuf<3.20,>=3.9.2", top_level=("tensorflow",))
     facts = f.facts(
         packages=(tf210, f.pkg("numpy", "1.23.5"), f.pkg("protobuf", "3.20.3")),
         tensorflow=f.tensorflow(status="skipped", version=None, cuda_version=None),
     )
     found = [x for x in judge(check_dependency_pins, facts) if x.cause and "protobuf" in x.summary]
-    assert [(x.cause, x.severity) for x in found] == [("dependency-out-of-range", Severity.ERROR)]
+    assert [(x.cause, x.severity) for x in found] == [("dependency-out-of-range", Severity.INFO)]
 
 
 def _family_verdicts(*extra: PackageFacts) -> list[tuple[str, Severity, str, str]]:
@@ -1726,15 +1727,7 @@ def test_native_windows_is_never_told_to_install_the_cuda_extra(
         .splitlines()
         if line.startswith("Requires-Dist: ")
     )
-    cpu_build = f.tensorflow(
-        version=version,
-        build_info={"is_cuda_build": "False"},
-        is_cuda_build=False,
-        cuda_version=None,
-        cudnn_version=None,
-        compute_capabilities=(),
-        devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),),
-    )
+    cpu_build = f.cpu_build(version)
     tf_pkg = f.pkg("tensorflow", version, *requires, top_level=("tensorflow",))
     windows = f.facts(
         platform=WINDOWS,

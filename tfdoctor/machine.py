@@ -835,6 +835,16 @@ class Machine(Record):
         return self.hints.os if self.facts.platform is None and self.hints else None
 
     @functools.cached_property
+    def emulation(self) -> Optional[str]:
+        """The CPU emulation the interpreter runs under (``qemu``, ``rosetta``): the probed
+        ``platform.emulation``, else ``rosetta`` where a report saved before that field
+        records only ``platform.rosetta``; None where native or not probed."""
+        plat = self.facts.platform
+        if plat is None:
+            return None
+        return plat.emulation or ("rosetta" if plat.rosetta else None)
+
+    @functools.cached_property
     def packager(self) -> Optional[str]:
         """The Linux distribution's package manager, as its name (os-release's PRETTY_NAME)
         implies it: ``apt`` (Debian, Ubuntu and their derivatives), ``dnf`` (Fedora, RHEL 8

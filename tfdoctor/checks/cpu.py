@@ -26,7 +26,7 @@ def check_cpu_features(ctx: CheckContext) -> Iterator[Finding]:
         yield unknown("cpu.avx", "whether the CPU supports AVX")
         return
     if "avx" not in cpu.flags:
-        if plat.emulation or plat.rosetta:
+        if ctx.machine.emulation:
             return  # the emulator lacks AVX, not the CPU: platform.rosetta names the fix
         yield causes.finding(
             "cpu.avx",

@@ -376,6 +376,26 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     sig = tf.signal or "a signal"
     tail = ("\n\n" + tf.stderr_tail) if tf.stderr_tail else ""
     summary = f"Importing TensorFlow killed the interpreter with {sig}"
+    plat = facts.platform
+    shadow = _shadowing(ctx)
+    if shadow is not None:
+        # The module that crashed is not the installed distribution: only this finding says
+        # so (platform.rosetta names an emulation on its own).
+        return dataclasses.replace(shadow, summary=summary + ": " + shadow.summary)
+    if sig == "SIGILL" and plat is not None and m.emulation:
+        # The emulator lacks the instruction, not the CPU: before a wheel built for another
+        # machine (packages.wheels names it too), and whether the report names the emulation
+        # or only Rosetta (Machine.emulation), the fix is a native interpreter. Rosetta 2
+        # translates no AVX ("About the Rosetta translation environment", Apple); QEMU's user
+        # mode runs only its CPU model's instructions.
+        return causes.finding(
+            "tensorflow.import",
+            Severity.ERROR,
+            causes.platform.CPU_EMULATED,
+            summary + f": this {plat.machine} Python runs under {m.emulation} emulation",
+            "The emulated CPU lacks the AVX instructions the wheel needs." + tail,
+            causes.platform.native_interpreter_fix(m),
+        )
     found = _known_cause(ctx)
     if found is not None:
         return dataclasses.replace(found, summary=summary + ": " + found.summary)
@@ -388,17 +408,7 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         read = _read_as_log(ctx, tf, summary)
         if read is not None:
             return read
-    plat = facts.platform
     if sig == "SIGILL":
-        if plat is not None and plat.emulation:
-            return causes.finding(
-                "tensorflow.import",
-                Severity.ERROR,
-                causes.platform.CPU_EMULATED,
-                summary + f": this {plat.machine} Python runs under {plat.emulation} emulation",
-                "The emulated CPU lacks the AVX instructions the wheel needs." + tail,
-                causes.platform.native_interpreter_fix(m),
-            )
         cpu = facts.cpu
         no_avx = cpu is not None and cpu.flags_known and "avx" not in cpu.flags
         return causes.finding(
