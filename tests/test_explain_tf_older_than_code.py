@@ -183,3 +183,33 @@ def test_python2_words_under_a_release_that_has_the_name_are_not_its_age() -> No
     )
     for finding in explained(text).findings:
         assert "is older" not in fix_text(finding)
+
+
+def _bare_py2(attr: str, head: str) -> str:
+    """Python 2's words for a missing attribute pasted alone: no frame, no source line."""
+    return f"{head}AttributeError: 'module' object has no attribute '{attr}'\n"
+
+
+def test_python2_words_alone_with_the_release_shown_read_as_a_warning() -> None:
+    # No module, source line or frame: tf's name is the likely one, and the release shown
+    # decides the direction (1.8 lacks tf.py_function, which 1.13 brought).
+    found = [
+        f
+        for f in explained(_bare_py2("py_function", "tensorflow version: 1.8.0\n")).findings
+        if f.cause == "api-removed"
+    ]
+    assert found and found[0].severity.value == "warning"
+    assert "from 1.13 on" in fix_text(found[0]) and "(1.8.0) is older" in fix_text(found[0])
+    assert "names no module" in found[0].detail
+
+
+def test_python2_words_alone_without_a_deciding_release_or_name_say_no_age() -> None:
+    # No release shown (a TensorFlow 2.0 or 2.1 lacks nothing of 1.13's), one that has the
+    # name, and a common word (any module's): none of them dates the code.
+    for attr, head in (
+        ("py_function", ""),
+        ("py_function", "tensorflow version: 1.14.0\n"),
+        ("size", "tensorflow version: 1.8.0\n"),
+    ):
+        for finding in explained(_bare_py2(attr, head)).findings:
+            assert "is older" not in fix_text(finding), (attr, head, finding)

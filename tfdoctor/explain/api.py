@@ -1707,11 +1707,17 @@ def _tf1_added_later(
     from 1.13, ``tf.function`` from 1.14), missing where the TensorFlow is a 1.x release older
     than that, read from the 1.x lines' own API listings (1.9 to 1.15): the code was written for
     a newer TensorFlow. Where the log does not show the release, only a name every TensorFlow 2
-    line keeps too says so (a TensorFlow 2 raising it is otherwise as likely)."""
-    missing = _tf_name_missing(tb, tf_version) or _py2_tf_name_missing(tb, tf_version)
+    line keeps too says so (a TensorFlow 2 raising it is otherwise as likely). Python 2's words
+    alone, with no module, source line or frame, are read only with the release shown, and as
+    a warning (:func:`_py2_bare_tf_name`)."""
+    missing = (
+        _tf_name_missing(tb, tf_version)
+        or _py2_tf_name_missing(tb, tf_version)
+        or _py2_bare_tf_name(tb, tf_version)
+    )
     if missing is None:
         return None
-    name, _module, v1 = missing
+    name, module, v1 = missing
     lines = sorted(tf1_lines(), key=version_key)  # oldest first
     since: Optional[str] = None
     for line in reversed(lines):
@@ -1765,9 +1771,17 @@ def _tf1_added_later(
         f"`{name}` is not in TensorFlow's public API before {since}, and is in every 1.x "
         f"release since" + (" and in TensorFlow 2." if in_tf2 else ".")
     )
+    severity = Severity.ERROR
+    if not module:
+        # Python 2's words alone name no module: tf's is the likely one, not shown (a warning).
+        severity = Severity.WARNING
+        what += (
+            f" (The message names no module and shows no source line: TensorFlow's `{name}`, "
+            "which this release lacks, is the likely one.)"
+        )
     links = causes.CAUSES[causes.code.API_REMOVED].links
     return name, Verdict(
-        "tf1-name-added-later", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
+        "tf1-name-added-later", causes.code.API_REMOVED, severity, what, fix, links
     )
 
 
@@ -2360,6 +2374,20 @@ def _bare_distinct_name(tb: Traceback, words: Callable[[str], Optional[str]]) ->
     if attr is None:
         return None
     return None if "_" not in attr.strip("_") and attr[:1].islower() else attr
+
+
+def _py2_bare_tf_name(
+    tb: Traceback, tf_version: Optional[str]
+) -> Optional[tuple[str, str, Optional[re.Match[str]]]]:
+    """("tf.X", "", None) for Python 2's ``'module' object has no attribute 'X'`` pasted with
+    no source line and no frame, where the log shows the TensorFlow 1.x release that raised it
+    (which decides the direction: the listings say whether that release lacks ``tf.X`` and
+    which later one brought it) and X is no common word (it has an underscore or a capital:
+    ``py_function``); None otherwise."""
+    if tf_version is None or version_key(tf_version) >= (2, 0):
+        return None
+    attr = _bare_distinct_name(tb, _py2_attribute)
+    return None if attr is None else (f"tf.{attr}", "", None)
 
 
 def _py2_bare_early_name(
