@@ -2594,8 +2594,9 @@ def _numpy_build(build: NumpyBuild, m: Machine, package: Optional[PackageCode]) 
 # that package's release against another TensorFlow
 # (https://www.tensorflow.org/guide/versions#what_is_covered: tensorflow.python is not).
 _PRIVATE = re.compile(
-    # Not the tf.keras API tree TensorFlow 2.0 to 2.5 served from python.keras.api (public).
-    r"module '(?:tensorflow|tensorflow_core)\.python(?![\w.]*\.api\._v2)[\w.]*' has no "
+    # Not the tf.keras API trees TensorFlow served from python.keras.api (public): _v2, 2.0 to
+    # 2.5's tf.keras; _v1, 1.14 and 1.15's tf.keras and 2.0 to 2.5's tf.compat.v1.keras.
+    r"module '(?:tensorflow|tensorflow_core)\.python(?![\w.]*\.api\._v[12])[\w.]*' has no "
     r"attribute '\w+'"
     r"|cannot import name '\w+' from '(?:tensorflow|tensorflow_core)\.(?:python|core)[\w.]*'"
     r"|No module named '(?:tensorflow|tensorflow_core)\.(?:python|core)[\w.]*'"
