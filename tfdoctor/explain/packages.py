@@ -4117,6 +4117,13 @@ def keras2_moved_under_src(m: Machine, tracebacks: Sequence[Traceback]) -> str:
     return ""
 
 
+def _keras2_module(module: str) -> bool:
+    """Whether ``module`` (``keras.engine``) is one of the layouts only Keras 2 has, as the
+    frames' paths call them (a package or a module file)."""
+    path = "/site-packages/" + module.replace(".", "/")
+    return any(origin_of(path + tail).generation == "Keras 2" for tail in ("/__init__.py", ".py"))
+
+
 def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """Code importing a module only Keras 2 has (keras.engine, keras.src.engine,
     keras.optimizers.optimizer_v2: the layouts the frames' paths call Keras 2) where Keras 3
@@ -4165,6 +4172,12 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
                 )
             ]
         if origin.generation != "Keras 2":
+            continue
+        if missing.startswith("keras") and _keras2_module(missing.rpartition(".")[0]):
+            # Python names the first module of a dotted import it did not find (importlib
+            # imports each parent first): `keras.engine.saving` missing says keras.engine
+            # imported, which Keras 3 has not. A Keras 2 without that submodule is installed
+            # (multi-backend Keras' engine/saving.py and engine/topology.py), not Keras 3.
             continue
         if (
             not missing.startswith("keras")
