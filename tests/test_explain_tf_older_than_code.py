@@ -203,6 +203,16 @@ def test_python2_words_alone_with_the_release_shown_read_as_a_warning() -> None:
     assert "names no module" in found[0].detail
 
 
+def test_python2_words_alone_read_the_one_name_of_the_api_that_ends_so() -> None:
+    # No tf.prefetch_to_device: the 1.x listings' one name ending so is tf.data.experimental's.
+    text = _bare_py2("prefetch_to_device", "tensorflow version: 1.10.0\n")
+    found = [f for f in explained(text).findings if f.cause == "api-removed"]
+    assert found and "`tf.data.experimental.prefetch_to_device` is in TensorFlow from" in (
+        fix_text(found[0])
+    )
+    assert "(1.10.0) is older" in fix_text(found[0])
+
+
 def test_python2_words_alone_without_a_deciding_release_or_name_say_no_age() -> None:
     # No release shown (a TensorFlow 2.0 or 2.1 lacks nothing of 1.13's), one that has the
     # name, and a common word (any module's): none of them dates the code.

@@ -2383,11 +2383,17 @@ def _py2_bare_tf_name(
     no source line and no frame, where the log shows the TensorFlow 1.x release that raised it
     (which decides the direction: the listings say whether that release lacks ``tf.X`` and
     which later one brought it) and X is no common word (it has an underscore or a capital:
-    ``py_function``); None otherwise."""
+    ``py_function``); where the newest 1.x listing has no ``tf.X``, the one name of its API
+    that ends in X (``tf.train.Checkpoint``); None otherwise."""
     if tf_version is None or version_key(tf_version) >= (2, 0):
         return None
     attr = _bare_distinct_name(tb, _py2_attribute)
-    return None if attr is None else (f"tf.{attr}", "", None)
+    if attr is None:
+        return None
+    newest = load_tf1(max(tf1_lines(), key=version_key, default="1.15"))
+    homes = newest.homes(attr, "tf") if newest is not None else []
+    name = homes[0] if len(homes) == 1 else f"tf.{attr}"
+    return name, "", None
 
 
 def _py2_bare_early_name(
