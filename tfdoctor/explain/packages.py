@@ -4174,9 +4174,10 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
         if origin.generation != "Keras 2":
             continue
         if missing.startswith("keras") and _keras2_module(missing.rpartition(".")[0]):
-            # Python names the first module of a dotted import it did not find (importlib
-            # imports each parent first): `keras.engine.saving` missing says keras.engine
-            # imported, which Keras 3 has not. A Keras 2 without that submodule is installed
+            # Python names the first module of a dotted import it did not find (CPython's
+            # importlib/_bootstrap.py, _find_and_load_unlocked, imports the parent first and
+            # raises for it): `keras.engine.saving` missing says keras.engine imported, which
+            # Keras 3 has not. A Keras 2 without that submodule is installed
             # (multi-backend Keras' engine/saving.py and engine/topology.py), not Keras 3.
             continue
         if (
