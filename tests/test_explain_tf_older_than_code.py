@@ -203,6 +203,18 @@ def test_python2_words_alone_with_the_release_shown_read_as_a_warning() -> None:
     assert "names no module" in found[0].detail
 
 
+def test_python2_words_alone_with_no_release_shown_are_a_1x_older_than_the_name() -> None:
+    # Python 2 ran no TensorFlow after 2.1, and TensorFlow 2 has tf.py_function: a 1.x older
+    # than 1.13 lacked it. The fix installs a 1.x release with Python 2 wheels.
+    found = [
+        f for f in explained(_bare_py2("py_function", "")).findings if f.cause == "api-removed"
+    ]
+    assert found and found[0].severity.value == "warning"
+    fix = fix_text(found[0])
+    assert "from 1.13 on" in fix and 'pip install "tensorflow==1.1' in fix
+    assert "tensorflow==2." not in fix
+
+
 def test_python2_words_alone_read_the_one_name_of_the_api_that_ends_so() -> None:
     # No tf.prefetch_to_device: the 1.x listings' one name ending so is tf.data.experimental's.
     text = _bare_py2("prefetch_to_device", "tensorflow version: 1.10.0\n")
@@ -214,10 +226,9 @@ def test_python2_words_alone_read_the_one_name_of_the_api_that_ends_so() -> None
 
 
 def test_python2_words_alone_without_a_deciding_release_or_name_say_no_age() -> None:
-    # No release shown (a TensorFlow 2.0 or 2.1 lacks nothing of 1.13's), one that has the
-    # name, and a common word (any module's): none of them dates the code.
+    # A release shown that has the name, and a common word (any module's): neither dates the
+    # code.
     for attr, head in (
-        ("py_function", ""),
         ("py_function", "tensorflow version: 1.14.0\n"),
         ("size", "tensorflow version: 1.8.0\n"),
     ):

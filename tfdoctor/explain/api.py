@@ -1744,9 +1744,10 @@ def _tf1_added_later(
     # release whose wheels that Python has (the fix's text names 1.15 already otherwise).
     commands, installs = _tf1_install(tb, m, "1.15")
     installs_note = f" ({installs})." if _python2_shown(tb, m) else "."
-    if in_tf2 and tf_version is not None:
+    if in_tf2 and (tf_version is not None or _python2_shown(tb, m)):
         # The log shows a 1.x release, and the code around it is of that era: the last 1.x
-        # has the name and keeps TensorFlow 1's API; TensorFlow 2 is the other way.
+        # has the name and keeps TensorFlow 1's API; TensorFlow 2 is the other way. (Or it
+        # shows Python 2, which no TensorFlow 2 line's wheels after 2.1 run.)
         fix = Fix(
             f"`{name}` is in TensorFlow from {since} on, and {this}: the code was written for "
             f"a newer TensorFlow. Install TensorFlow 1.15, the last 1.x release (it has the "
@@ -2381,12 +2382,13 @@ def _py2_bare_tf_name(
     tb: Traceback, tf_version: Optional[str]
 ) -> Optional[tuple[str, str, Optional[re.Match[str]]]]:
     """("tf.X", "", None) for Python 2's ``'module' object has no attribute 'X'`` pasted with
-    no source line and no frame, where the log shows the TensorFlow 1.x release that raised it
-    (which decides the direction: the listings say whether that release lacks ``tf.X`` and
-    which later one brought it) and X is no common word (it has an underscore or a capital:
-    ``py_function``); where the newest 1.x listing has no ``tf.X``, the one name of its API
-    that ends in X (``tf.train.Checkpoint``); None otherwise."""
-    if tf_version is None or version_key(tf_version) >= (2, 0):
+    no source line and no frame, where X is no common word (it has an underscore or a capital:
+    ``py_function``) and the log shows the TensorFlow 1.x release that raised it or none
+    (Python 2 ran no TensorFlow after 2.1, so a name TensorFlow 2 has too, which
+    _tf1_added_later asks of it then, was missing from an older 1.x); where the newest 1.x
+    listing has no ``tf.X``, the one name of its API that ends in X
+    (``tf.data.experimental.prefetch_to_device``); None otherwise."""
+    if tf_version is not None and version_key(tf_version) >= (2, 0):
         return None
     attr = _bare_distinct_name(tb, _py2_attribute)
     if attr is None:
