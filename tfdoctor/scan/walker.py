@@ -915,9 +915,14 @@ def _argument_parts(args: list[ast.expr]) -> Iterator[ast.expr]:
             yield arg
 
 
-#: The kinds :class:`_Kinds` tells apart (``other``: made by another package's call).
+#: The kinds :class:`_Kinds` tells apart (``other``: made by another package's call, or a
+#: TensorFlow 1 optimizer).
 MODEL, OPTIMIZER, LAYER, TENSOR, OTHER = "model", "optimizer", "layer", "tensor", "other"
 _OPTIMIZER_RE = re.compile(r"^(?:tf\.keras|keras|tf)\.optimizers\.(?:legacy\.)?[A-Z]\w*$")
+# TensorFlow 1's own optimizers (tf.compat.v1.train.AdamOptimizer): not Keras', whatever the
+# name they are kept under; they keep get_slot, get_slot_names, _create_slots and the
+# _resource_apply methods that the rules on Keras optimizers ask about.
+_TF1_OPTIMIZER_RE = re.compile(r"^tf\.(?:compat\.v1\.)?train\.[A-Z]\w*Optimizer$")
 _MODEL_RE = re.compile(
     r"^(?:tf\.keras|keras)\.(?:Model|Sequential|models\.(?:Model|Sequential|load_model|"
     r"clone_model)|saving\.load_model|applications\.(?:\w+\.)?[A-Z]\w*)$"
@@ -980,6 +985,8 @@ class _Kinds:
                 return TENSOR
             if _OPTIMIZER_RE.match(name):
                 return OPTIMIZER
+            if _TF1_OPTIMIZER_RE.match(name):
+                return OTHER
             if _MODEL_RE.match(name):
                 return MODEL
             if _LAYER_RE.match(name):
