@@ -216,13 +216,21 @@ def test_python2_words_alone_with_no_release_shown_are_a_1x_older_than_the_name(
 
 
 def test_python2_words_alone_read_the_one_name_of_the_api_that_ends_so() -> None:
-    # No tf.prefetch_to_device: the 1.x listings' one name ending so is tf.data.experimental's.
-    text = _bare_py2("prefetch_to_device", "tensorflow version: 1.10.0\n")
+    # No tf.CheckpointManager: the 1.x listings' one name ending so is tf.train's, a module
+    # 1.10 has (without that name, which 1.13 brought).
+    text = _bare_py2("CheckpointManager", "tensorflow version: 1.10.0\n")
     found = [f for f in explained(text).findings if f.cause == "api-removed"]
-    assert found and "`tf.data.experimental.prefetch_to_device` is in TensorFlow from" in (
-        fix_text(found[0])
-    )
+    assert found and "`tf.train.CheckpointManager` is in TensorFlow from" in fix_text(found[0])
     assert "(1.10.0) is older" in fix_text(found[0])
+
+
+def test_python2_words_alone_read_no_deeper_name_the_message_cannot_be() -> None:
+    # 1.10 has no tf.data.experimental: code asking tf.data.experimental.X there is told
+    # `experimental` is missing, not X. With no release shown, TensorFlow 2.0 and 2.1, which
+    # Python 2 ran, lack tf.data.AUTOTUNE as much as a 1.x lacks tf.data.experimental's.
+    for attr, head in (("prefetch_to_device", "tensorflow version: 1.10.0\n"), ("AUTOTUNE", "")):
+        for finding in explained(_bare_py2(attr, head)).findings:
+            assert "tf.data.experimental" not in fix_text(finding), (attr, finding)
 
 
 def test_python2_words_alone_without_a_deciding_release_or_name_say_no_age() -> None:

@@ -2386,8 +2386,8 @@ def _py2_bare_tf_name(
     ``py_function``) and the log shows the TensorFlow 1.x release that raised it or none
     (Python 2 ran no TensorFlow after 2.1, so a name TensorFlow 2 has too, which
     _tf1_added_later asks of it then, was missing from an older 1.x); where the newest 1.x
-    listing has no ``tf.X``, the one name of its API that ends in X
-    (``tf.data.experimental.prefetch_to_device``); None otherwise."""
+    listing has no ``tf.X``, the one name of its API that ends in X, where the release shown
+    has that name's module (``tf.train.Checkpoint`` under 1.10); None otherwise."""
     if tf_version is not None and version_key(tf_version) >= (2, 0):
         return None
     attr = _bare_distinct_name(tb, _py2_attribute)
@@ -2395,7 +2395,16 @@ def _py2_bare_tf_name(
         return None
     newest = load_tf1(max(tf1_lines(), key=version_key, default="1.15"))
     homes = newest.homes(attr, "tf") if newest is not None else []
-    name = homes[0] if len(homes) == 1 else f"tf.{attr}"
+    name = f"tf.{attr}"
+    # Python names the attribute its module lacked, the module having imported: a deeper home
+    # is read only where the release shown has that home's module (TensorFlow 1.10 has no
+    # tf.data.experimental, so there tf.data.experimental.prefetch_to_device would have
+    # raised for `experimental`), and not at all with no release shown (TensorFlow 2.0 and
+    # 2.1, which Python 2 ran, lack tf.data.AUTOTUNE as well as 1.x lacks
+    # tf.data.experimental.AUTOTUNE).
+    shown = load_tf1(".".join(tf_version.split(".")[:2])) if tf_version is not None else None
+    if len(homes) == 1 and shown is not None and homes[0].rpartition(".")[0] in shown.modules:
+        name = homes[0]
     return name, "", None
 
 
