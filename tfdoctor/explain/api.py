@@ -1148,8 +1148,7 @@ def _multi_backend_keras(
 ) -> Verdict:
     """A TensorFlow 1 name that TensorFlow 2 lacks (``tf.placeholder``,
     ``tf.get_default_graph``), asked by multi-backend Keras' own TensorFlow backend: its frame
-    raised it, or, with no frame shown, the log names that file or prints the banner its
-    import writes (``Using TensorFlow backend.``). That Keras predates
+    raised it, or, with no frame shown, the log names that file. That Keras predates
     TensorFlow 2 (2.2.4's calls tf.get_default_graph itself; 2.3 goes through TensorFlow's
     own Keras backend): a Keras of another release than the TensorFlow, not the user's code
     to port."""
@@ -1168,7 +1167,7 @@ def _multi_backend_keras(
         Severity.ERROR,
         f"`{name}` is TensorFlow 1's, asked by multi-backend Keras' TensorFlow backend "
         "(keras/backend/tensorflow_backend.py"
-        + (", its frame)" if framed else ", which the log names or whose banner it prints)")
+        + (", its frame)" if framed else ", which the log names)")
         + ": that Keras was written for TensorFlow 1 and the installed TensorFlow is 2.",
         Fix(
             "The standalone Keras installed is older than the TensorFlow beside it. Import "

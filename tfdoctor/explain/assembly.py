@@ -59,11 +59,7 @@ from tfdoctor.explain.hosted import (
     _settle_hosted_python,
 )
 from tfdoctor.explain.installers import locked_without_wrapper, unavailable_findings
-from tfdoctor.explain.keras_versions import (
-    keras_release_in_words,
-    multi_backend_banner,
-    multi_backend_keras_finding,
-)
+from tfdoctor.explain.keras_versions import keras_release_in_words, multi_backend_keras_finding
 from tfdoctor.explain.libraries import (
     _cudnn_major_candidate,
     _custom_op_unresolved,
@@ -522,10 +518,7 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
                 ApiKnowledge(matrix, python=machine.python_version),
                 machine,
                 evidence.kernel_installs,
-                # The log names multi-backend Keras' TensorFlow backend file, or prints the
-                # banner its import writes: that Keras is at work.
-                keras_backend_shown="keras-multi-backend-file" in evidence.hits
-                or multi_backend_banner(evidence.first_text),
+                keras_backend_shown="keras-multi-backend-file" in evidence.hits,
             )
             or hollow_tensorflow_findings(evidence.tracebacks, machine)
             or flags_before_absl_findings(evidence.tracebacks, machine)

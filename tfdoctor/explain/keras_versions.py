@@ -394,11 +394,6 @@ _BANNER = re.compile(r"^Using TensorFlow backend\.?[ \t]*\r?$", re.MULTILINE)
 _MULTI_BACKEND_MODULES = ("keras.backend.tensorflow_backend", "keras.backend.load_backend")
 
 
-def multi_backend_banner(text: str) -> bool:
-    """Whether ``text`` holds multi-backend Keras' import banner (:data:`_BANNER`)."""
-    return _BANNER.search(text) is not None
-
-
 def multi_backend_keras_finding(
     text: str, tracebacks: Sequence[Traceback], m: Machine
 ) -> Optional[Finding]:
@@ -427,7 +422,7 @@ def multi_backend_keras_finding(
         ),
         None,
     )
-    if framed is None and not multi_backend_banner(text):
+    if framed is None and _BANNER.search(text) is None:
         return None
     shown = (
         f"its frame {framed.path}"
