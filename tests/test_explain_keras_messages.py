@@ -790,6 +790,16 @@ def test_multi_backend_keras_asking_tensorflow_1_names_is_keras_of_another_relea
     assert 'pip install "keras==2.3.*"' in fix and "from tensorflow import keras" in fix
 
 
+def test_multi_backend_keras_banner_alone_does_not_say_that_keras_asked_the_name() -> None:
+    # The banner says that Keras was imported, not that its backend raised: code of the
+    # user's own importing it asks tf.placeholder as often (a frame, or the backend file
+    # named, would show whose call it was).
+    banner = "Using TensorFlow backend.\n"
+    message = "AttributeError: module 'tensorflow' has no attribute 'placeholder'\n"
+    top = top_error(explained(banner + message))
+    assert top.cause == "api-moved-to-compat-v1"
+
+
 def test_the_same_name_in_the_users_own_file_stays_a_tensorflow_1_api() -> None:
     text = _backend_call(
         "/home/u/app/layers.py", "x = tf.placeholder(tf.float32, (None, 3))", "placeholder"

@@ -168,6 +168,30 @@ def test_tensorflows_own_tf2_keras_tree_printed_rules_out_tensorflow_1(module: s
     assert "tensorflow==1." not in fix and "1.14" not in fix
 
 
+@pytest.mark.parametrize(
+    "module",
+    [
+        "tensorflow.python.keras.api._v1.keras.layers",
+        "tensorflow_core.python.keras.api._v1.keras.layers",
+    ],
+    ids=["tf-1.14-copy", "tf-1.15-core-copy"],
+)
+def test_tensorflows_own_v1_keras_tree_is_public_api_not_a_keras_of_another_release(
+    module: str,
+) -> None:
+    # The copy's `api._v1` tree is what TensorFlow 1.14 and 1.15 served as tf.keras (and 2.0
+    # to 2.5 as tf.compat.v1.keras): a name it lacks that a later line brought dates the
+    # TensorFlow, not a standalone Keras reaching into private modules.
+    text = f"AttributeError: module '{module}' has no attribute 'MultiHeadAttention'\n"
+    found = explained(text).findings
+    assert "keras-version" not in {f.cause for f in found}
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    assert "`tf.keras.layers.MultiHeadAttention` is in TensorFlow's API from 2.4 on" in fix_text(
+        top
+    )
+
+
 def test_the_keras2_release_named_is_installed_within_keras2_where_python_is_newer() -> None:
     # Python 3.12 has no wheel of 2.9 to 2.15: the first later line with one (2.16) is Keras 3,
     # which lacks the name too; an environment of a Python 2.9 has wheels for is the way.

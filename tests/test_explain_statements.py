@@ -662,6 +662,18 @@ def test_a_keras_2_module_that_is_there_without_a_name_is_not_keras_3() -> None:
     assert "Layer" not in top_error(explained(gone)).summary
 
 
+def test_a_submodule_of_a_keras_2_module_missing_shows_its_parent_imported() -> None:
+    # Python names the first module of a dotted import it did not find: keras.engine.topology
+    # missing says keras.engine imported, which no Keras 3 has: a Keras 2 without topology.
+    log = (
+        "from keras.engine.topology import Layer\n"
+        "ModuleNotFoundError: No module named 'keras.engine.topology'\n"
+    )
+    found = explained(log).findings
+    assert "keras3-behaviour-change" not in {x.cause for x in found}
+    assert top_error(explained(log)).cause == "api-removed"
+
+
 def test_what_is_shown_but_is_not_evidence_of_the_caller_is_not_blamed() -> None:
     # A printed numpy module says nothing of who asked TensorFlow for a private name.
     log = (

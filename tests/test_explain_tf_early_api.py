@@ -345,6 +345,38 @@ def test_a_python_no_early_release_ran_on_drops_the_older_release_reading() -> N
             "1.3",
             id="contrib-module-brought-in-1-3",
         ),
+        pytest.param(
+            "AttributeError: module 'tensorflow.python.estimator.estimator_lib' has no "
+            "attribute 'DNNClassifier'",
+            "clf = tf.estimator.DNNClassifier(hidden_units=[10, 20], feature_columns=cols)",
+            "tensorflow version: 1.2.1\n",
+            "1.3",
+            id="canned-estimator-1-3",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow.python.ops.nn' has no attribute "
+            "'static_bidirectional_rnn'",
+            "out, fw, bw = tf.nn.static_bidirectional_rnn(fw_cell, bw_cell, inputs)",
+            "tensorflow version: 1.1.0\n",
+            "1.2",
+            id="static-bidirectional-rnn-1-2",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow.contrib.data' has no attribute "
+            "'shuffle_and_repeat'",
+            "ds = ds.apply(tf.contrib.data.shuffle_and_repeat(1000))",
+            "tensorflow version: 1.4.1\n",
+            "1.5",
+            id="contrib-data-function-1-5",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow.python.estimator.estimator_lib' has no "
+            "attribute 'BoostedTreesClassifier'",
+            "clf = tf.estimator.BoostedTreesClassifier(cols, n_batches_per_layer=1)",
+            "tensorflow version: 1.7.0\n",
+            "1.8",
+            id="boosted-trees-1-8",
+        ),
     ],
 )
 def test_names_release_notes_place_in_1x_name_the_release(
@@ -362,3 +394,54 @@ def test_a_contrib_module_the_table_keeps_is_listed_through_the_last_1x_line() -
     )
     found = [f for f in explained(text).findings if f.cause == "api-removed"]
     assert found and "1.3 to 1.15" in found[0].detail
+
+
+# --- more of the release notes' names -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "shown", "new", "last"),
+    [
+        pytest.param(
+            "AttributeError: module 'tensorflow.python.ops.nn' has no attribute 'rnn'",
+            "outputs, state = tf.nn.rnn(cell, inputs, dtype=tf.float32)",
+            "1.0.1",
+            "tf.contrib.rnn.static_rnn",
+            "0.12",
+            id="rnn-function-1.0",
+        ),
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'per_image_whitening'",
+            "image = tf.image.per_image_whitening(image)",
+            "0.12.1",
+            "tf.image.per_image_standardization",
+            "0.11",
+            id="per-image-whitening-0.12-python2",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow.contrib.distributions' has no attribute "
+            "'MultivariateNormalCholesky'",
+            "mvn = tf.contrib.distributions.MultivariateNormalCholesky(mu, chol)",
+            "1.1.0",
+            "tf.contrib.distributions.MultivariateNormalTriL",
+            "1.0",
+            id="contrib-class-replaced-1.1",
+        ),
+    ],
+)
+def test_a_name_a_release_renamed_names_the_new_one_and_the_last_release_with_the_old(
+    message: str, code: str, shown: str, new: str, last: str
+) -> None:
+    fix = _removed(one_frame_log(message, code, f"tensorflow version: {shown}\n"))[1]
+    assert f"Write `{new}`" in fix
+    assert f'pip install "tensorflow=={last}.*"' in fix
+
+
+def test_a_release_with_the_canned_estimators_is_not_called_older() -> None:
+    text = one_frame_log(
+        "AttributeError: module 'tensorflow.python.estimator.estimator_lib' has no attribute "
+        "'DNNClassifier'",
+        "clf = tf.estimator.DNNClassifier(hidden_units=[10, 20], feature_columns=cols)",
+        "tensorflow version: 1.4.0\n",
+    )
+    assert all("1.3 or later" not in fix for fix in _early(text))

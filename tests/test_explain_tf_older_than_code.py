@@ -183,3 +183,62 @@ def test_python2_words_under_a_release_that_has_the_name_are_not_its_age() -> No
     )
     for finding in explained(text).findings:
         assert "is older" not in fix_text(finding)
+
+
+def _bare_py2(attr: str, head: str) -> str:
+    """Python 2's words for a missing attribute pasted alone: no frame, no source line."""
+    return f"{head}AttributeError: 'module' object has no attribute '{attr}'\n"
+
+
+def test_python2_words_alone_with_the_release_shown_read_as_a_warning() -> None:
+    # No module, source line or frame: tf's name is the likely one, and the release shown
+    # decides the direction (1.8 lacks tf.py_function, which 1.13 brought).
+    found = [
+        f
+        for f in explained(_bare_py2("py_function", "tensorflow version: 1.8.0\n")).findings
+        if f.cause == "api-removed"
+    ]
+    assert found and found[0].severity.value == "warning"
+    assert "from 1.13 on" in fix_text(found[0]) and "(1.8.0) is older" in fix_text(found[0])
+    assert "names no module" in found[0].detail
+
+
+def test_python2_words_alone_with_no_release_shown_are_a_1x_older_than_the_name() -> None:
+    # Python 2 ran no TensorFlow after 2.1, and TensorFlow 2 has tf.py_function: a 1.x older
+    # than 1.13 lacked it. The fix installs a 1.x release with Python 2 wheels.
+    found = [
+        f for f in explained(_bare_py2("py_function", "")).findings if f.cause == "api-removed"
+    ]
+    assert found and found[0].severity.value == "warning"
+    fix = fix_text(found[0])
+    assert "from 1.13 on" in fix and 'pip install "tensorflow==1.1' in fix
+    assert "tensorflow==2." not in fix
+
+
+def test_python2_words_alone_read_the_one_name_of_the_api_that_ends_so() -> None:
+    # No tf.CheckpointManager: the 1.x listings' one name ending so is tf.train's, a module
+    # 1.10 has (without that name, which 1.13 brought).
+    text = _bare_py2("CheckpointManager", "tensorflow version: 1.10.0\n")
+    found = [f for f in explained(text).findings if f.cause == "api-removed"]
+    assert found and "`tf.train.CheckpointManager` is in TensorFlow from" in fix_text(found[0])
+    assert "(1.10.0) is older" in fix_text(found[0])
+
+
+def test_python2_words_alone_read_no_deeper_name_the_message_cannot_be() -> None:
+    # 1.10 has no tf.data.experimental: code asking tf.data.experimental.X there is told
+    # `experimental` is missing, not X. With no release shown, TensorFlow 2.0 and 2.1, which
+    # Python 2 ran, lack tf.data.AUTOTUNE as much as a 1.x lacks tf.data.experimental's.
+    for attr, head in (("prefetch_to_device", "tensorflow version: 1.10.0\n"), ("AUTOTUNE", "")):
+        for finding in explained(_bare_py2(attr, head)).findings:
+            assert "tf.data.experimental" not in fix_text(finding), (attr, finding)
+
+
+def test_python2_words_alone_without_a_deciding_release_or_name_say_no_age() -> None:
+    # A release shown that has the name, and a common word (any module's): neither dates the
+    # code.
+    for attr, head in (
+        ("py_function", "tensorflow version: 1.14.0\n"),
+        ("size", "tensorflow version: 1.8.0\n"),
+    ):
+        for finding in explained(_bare_py2(attr, head)).findings:
+            assert "is older" not in fix_text(finding), (attr, head, finding)

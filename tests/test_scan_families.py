@@ -588,6 +588,17 @@ def test_the_2_11_optimizers_ignore_lr_and_refuse_decay(tmp_path: Path, target: 
     assert findings(tmp_path, legacy, target=target) == []
 
 
+@pytest.mark.parametrize("target", ["2.11", "2.15"])
+def test_the_legacy_optimizers_keep_the_old_optimizers_methods(tmp_path: Path, target: str) -> None:
+    calls = (
+        "m = opt.get_slot(v, 'm')\nlr = opt._decayed_lr(tf.float32)\nu = opt.get_updates(l, [v])\n"
+    )
+    new = {i for _, i in ids(tmp_path, "opt = tf.keras.optimizers.Adam()\n" + calls, target)}
+    assert {"keras211-optimizer-get-slot", "keras211-optimizer-decayed-lr"} <= new
+    legacy = "opt = tf.keras.optimizers.legacy.Adam()\n" + calls
+    assert findings(tmp_path, legacy, target=target) == []
+
+
 def test_before_2_11_and_from_2_16_other_rules_speak(tmp_path: Path) -> None:
     body = "opt = tf.keras.optimizers.Adam(lr=0.1, decay=0.01)\n"
     assert findings(tmp_path, body, target="2.10") == []

@@ -1707,11 +1707,17 @@ def _tf1_added_later(
     from 1.13, ``tf.function`` from 1.14), missing where the TensorFlow is a 1.x release older
     than that, read from the 1.x lines' own API listings (1.9 to 1.15): the code was written for
     a newer TensorFlow. Where the log does not show the release, only a name every TensorFlow 2
-    line keeps too says so (a TensorFlow 2 raising it is otherwise as likely)."""
-    missing = _tf_name_missing(tb, tf_version) or _py2_tf_name_missing(tb, tf_version)
+    line keeps too says so (a TensorFlow 2 raising it is otherwise as likely). Python 2's words
+    alone, with no module, source line or frame, are read only with the release shown, and as
+    a warning (:func:`_py2_bare_tf_name`)."""
+    missing = (
+        _tf_name_missing(tb, tf_version)
+        or _py2_tf_name_missing(tb, tf_version)
+        or _py2_bare_tf_name(tb, tf_version)
+    )
     if missing is None:
         return None
-    name, _module, v1 = missing
+    name, module, v1 = missing
     lines = sorted(tf1_lines(), key=version_key)  # oldest first
     since: Optional[str] = None
     for line in reversed(lines):
@@ -1737,9 +1743,10 @@ def _tf1_added_later(
     # release whose wheels that Python has (the fix's text names 1.15 already otherwise).
     commands, installs = _tf1_install(tb, m, "1.15")
     installs_note = f" ({installs})." if _python2_shown(tb, m) else "."
-    if in_tf2 and tf_version is not None:
+    if in_tf2 and (tf_version is not None or _python2_shown(tb, m)):
         # The log shows a 1.x release, and the code around it is of that era: the last 1.x
-        # has the name and keeps TensorFlow 1's API; TensorFlow 2 is the other way.
+        # has the name and keeps TensorFlow 1's API; TensorFlow 2 is the other way. (Or it
+        # shows Python 2, which no TensorFlow 2 line's wheels after 2.1 run.)
         fix = Fix(
             f"`{name}` is in TensorFlow from {since} on, and {this}: the code was written for "
             f"a newer TensorFlow. Install TensorFlow 1.15, the last 1.x release (it has the "
@@ -1765,9 +1772,17 @@ def _tf1_added_later(
         f"`{name}` is not in TensorFlow's public API before {since}, and is in every 1.x "
         f"release since" + (" and in TensorFlow 2." if in_tf2 else ".")
     )
+    severity = Severity.ERROR
+    if not module:
+        # Python 2's words alone name no module: tf's is the likely one, not shown (a warning).
+        severity = Severity.WARNING
+        what += (
+            f" (The message names no module and shows no source line: TensorFlow's `{name}`, "
+            "which this release lacks, is the likely one.)"
+        )
     links = causes.CAUSES[causes.code.API_REMOVED].links
     return name, Verdict(
-        "tf1-name-added-later", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
+        "tf1-name-added-later", causes.code.API_REMOVED, severity, what, fix, links
     )
 
 
@@ -2360,6 +2375,36 @@ def _bare_distinct_name(tb: Traceback, words: Callable[[str], Optional[str]]) ->
     if attr is None:
         return None
     return None if "_" not in attr.strip("_") and attr[:1].islower() else attr
+
+
+def _py2_bare_tf_name(
+    tb: Traceback, tf_version: Optional[str]
+) -> Optional[tuple[str, str, Optional[re.Match[str]]]]:
+    """("tf.X", "", None) for Python 2's ``'module' object has no attribute 'X'`` pasted with
+    no source line and no frame, where X is no common word (it has an underscore or a capital:
+    ``py_function``) and the log shows the TensorFlow 1.x release that raised it or none
+    (Python 2 ran no TensorFlow after 2.1, so a name TensorFlow 2 has too, which
+    _tf1_added_later asks of it then, was missing from an older 1.x); where the newest 1.x
+    listing has no ``tf.X``, the one name of its API that ends in X, where the release shown
+    has that name's module (``tf.train.Checkpoint`` under 1.10); None otherwise."""
+    if tf_version is not None and version_key(tf_version) >= (2, 0):
+        return None
+    attr = _bare_distinct_name(tb, _py2_attribute)
+    if attr is None:
+        return None
+    newest = load_tf1(max(tf1_lines(), key=version_key, default="1.15"))
+    homes = newest.homes(attr, "tf") if newest is not None else []
+    name = f"tf.{attr}"
+    # Python names the attribute its module lacked, the module having imported: a deeper home
+    # is read only where the release shown has that home's module (TensorFlow 1.10 has no
+    # tf.data.experimental, so there tf.data.experimental.prefetch_to_device would have
+    # raised for `experimental`), and not at all with no release shown (TensorFlow 2.0 and
+    # 2.1, which Python 2 ran, lack tf.data.AUTOTUNE as well as 1.x lacks
+    # tf.data.experimental.AUTOTUNE).
+    shown = load_tf1(".".join(tf_version.split(".")[:2])) if tf_version is not None else None
+    if len(homes) == 1 and shown is not None and homes[0].rpartition(".")[0] in shown.modules:
+        name = homes[0]
+    return name, "", None
 
 
 def _py2_bare_early_name(

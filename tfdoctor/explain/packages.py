@@ -2594,8 +2594,9 @@ def _numpy_build(build: NumpyBuild, m: Machine, package: Optional[PackageCode]) 
 # that package's release against another TensorFlow
 # (https://www.tensorflow.org/guide/versions#what_is_covered: tensorflow.python is not).
 _PRIVATE = re.compile(
-    # Not the tf.keras API tree TensorFlow 2.0 to 2.5 served from python.keras.api (public).
-    r"module '(?:tensorflow|tensorflow_core)\.python(?![\w.]*\.api\._v2)[\w.]*' has no "
+    # Not the tf.keras API trees TensorFlow served from python.keras.api (public): _v2, 2.0 to
+    # 2.5's tf.keras; _v1, 1.14 and 1.15's tf.keras and 2.0 to 2.5's tf.compat.v1.keras.
+    r"module '(?:tensorflow|tensorflow_core)\.python(?![\w.]*\.api\._v[12])[\w.]*' has no "
     r"attribute '\w+'"
     r"|cannot import name '\w+' from '(?:tensorflow|tensorflow_core)\.(?:python|core)[\w.]*'"
     r"|No module named '(?:tensorflow|tensorflow_core)\.(?:python|core)[\w.]*'"
@@ -4116,6 +4117,13 @@ def keras2_moved_under_src(m: Machine, tracebacks: Sequence[Traceback]) -> str:
     return ""
 
 
+def _keras2_module(module: str) -> bool:
+    """Whether ``module`` (``keras.engine``) is one of the layouts only Keras 2 has, as the
+    frames' paths call them (a package or a module file)."""
+    path = "/site-packages/" + module.replace(".", "/")
+    return any(origin_of(path + tail).generation == "Keras 2" for tail in ("/__init__.py", ".py"))
+
+
 def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """Code importing a module only Keras 2 has (keras.engine, keras.src.engine,
     keras.optimizers.optimizer_v2: the layouts the frames' paths call Keras 2) where Keras 3
@@ -4164,6 +4172,13 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
                 )
             ]
         if origin.generation != "Keras 2":
+            continue
+        if missing.startswith("keras") and _keras2_module(missing.rpartition(".")[0]):
+            # Python names the first module of a dotted import it did not find (CPython's
+            # importlib/_bootstrap.py, _find_and_load_unlocked, imports the parent first and
+            # raises for it): `keras.engine.saving` missing says keras.engine imported, which
+            # Keras 3 has not. A Keras 2 without that submodule is installed
+            # (multi-backend Keras' engine/saving.py and engine/topology.py), not Keras 3.
             continue
         if (
             not missing.startswith("keras")

@@ -29,6 +29,10 @@ _SERVED = (
     # (tensorflow_core in 2.0 and 2.1).
     ("tensorflow_core.python.keras.api._v2.keras", "tensorflow.keras"),
     ("tensorflow.python.keras.api._v2.keras", "tensorflow.keras"),
+    # TensorFlow 1.14 and 1.15 served tf.keras from the _v1 tree of the same copy (2.0 to 2.5
+    # serve tf.compat.v1.keras from it, whose names are tf.keras' v1 exports).
+    ("tensorflow_core.python.keras.api._v1.keras", "tensorflow.keras"),
+    ("tensorflow.python.keras.api._v1.keras", "tensorflow.keras"),
     ("tensorflow_core._api.v2", "tensorflow"),
     ("tensorflow._api.v2", "tensorflow"),
     ("keras.api._v2.keras", "tensorflow.keras"),

@@ -915,9 +915,20 @@ def _argument_parts(args: list[ast.expr]) -> Iterator[ast.expr]:
             yield arg
 
 
-#: The kinds :class:`_Kinds` tells apart (``other``: made by another package's call).
+#: The kinds :class:`_Kinds` tells apart (``other``: made by another package's call, or an
+#: optimizer of the old kind, :data:`_OLD_OPTIMIZER_RE`).
 MODEL, OPTIMIZER, LAYER, TENSOR, OTHER = "model", "optimizer", "layer", "tensor", "other"
-_OPTIMIZER_RE = re.compile(r"^(?:tf\.keras|keras|tf)\.optimizers\.(?:legacy\.)?[A-Z]\w*$")
+_OPTIMIZER_RE = re.compile(r"^(?:tf\.keras|keras|tf)\.optimizers\.[A-Z]\w*$")
+# Optimizers that keep the old optimizer's methods the rules on Keras optimizers ask about
+# (get_updates, get_slot, _set_hyper, _decayed_lr, ...): TensorFlow 1's own
+# (tf.compat.v1.train.AdamOptimizer: get_slot, get_slot_names, _create_slots, the
+# _resource_apply methods), and the legacy Keras ones 2.11 to 2.15 keep OptimizerV2 as
+# (tf.keras.optimizers.legacy.Adam; Keras 3 refuses to make one, which the name's own rule
+# says).
+_OLD_OPTIMIZER_RE = re.compile(
+    r"^(?:tf\.(?:compat\.v1\.)?train\.[A-Z]\w*Optimizer"
+    r"|(?:tf\.keras|keras|tf_keras)\.optimizers\.legacy\.[A-Z]\w*)$"
+)
 _MODEL_RE = re.compile(
     r"^(?:tf\.keras|keras)\.(?:Model|Sequential|models\.(?:Model|Sequential|load_model|"
     r"clone_model)|saving\.load_model|applications\.(?:\w+\.)?[A-Z]\w*)$"
@@ -980,6 +991,8 @@ class _Kinds:
                 return TENSOR
             if _OPTIMIZER_RE.match(name):
                 return OPTIMIZER
+            if _OLD_OPTIMIZER_RE.match(name):
+                return OTHER
             if _MODEL_RE.match(name):
                 return MODEL
             if _LAYER_RE.match(name):

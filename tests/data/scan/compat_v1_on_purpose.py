@@ -1,4 +1,5 @@
-"""TF1 code ported the documented way: import tensorflow.compat.v1 as tf. Nothing breaks."""
+"""TF1 code ported the documented way: import tensorflow.compat.v1 as tf. Nothing breaks (its
+optimizers keep get_slot and get_slot_names, which the Keras optimizers of 2.11 lack)."""
 
 import tensorflow.compat.v1 as tf
 
@@ -12,6 +13,11 @@ def build():
     loss = tf.reduce_mean(tf.square(y))
     train_op = tf.train.AdamOptimizer(0.01).minimize(loss)
     return x, loss, train_op
+
+
+def slots(w):
+    optimizer = tf.train.AdamOptimizer(0.01)
+    return optimizer.get_slot_names(), optimizer.get_slot(w, "m")
 
 
 def run():
