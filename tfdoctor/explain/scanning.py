@@ -125,6 +125,7 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.reader import LogText
 from tfdoctor.findings import Severity
+from tfdoctor.matrix import load_companions
 from tfdoctor.signatures import EVIDENCE, Signature, Signatures
 from tfdoctor.wheel_tags import tag_os, wheel_platform_tags
 
@@ -469,6 +470,14 @@ def _read_platform(evidence: Evidence, text: str) -> None:
     evidence.tfjs_node_package = evidence.tfjs_node_package or read_tfjs_node_package(text)
 
 
+@functools.cache
+def _companion_names() -> tuple[str, ...]:
+    """The packages the companion table pairs with TensorFlow lines (its companions and the
+    libraries built on TensorFlow), by PEP 503 name: a listing's version of one is evidence."""
+    table = load_companions()
+    return tuple(sorted({*table.companions, *table.built_on}))
+
+
 def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
     companions' words, versions a session echoed, devices, WSL and the shell's prompt.
@@ -499,7 +508,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
         if dist == "keras":
             # keras.__version__ echoed names the release installed, as a listing does.
             evidence.listed.setdefault(dist, echoed)
-    for dist, listed in read_listed_versions(text).items():
+    for dist, listed in read_listed_versions(text, _companion_names()).items():
         evidence.listed.setdefault(dist, listed)
     for dist, version in read_shown_packages(text).items():
         evidence.shown.setdefault(dist, version)

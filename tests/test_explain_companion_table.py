@@ -1,0 +1,91 @@
+"""The companion table's rows reach explain: a pasted listing's release of a companion, named
+after TensorFlow or not, beside a TensorFlow its release does not declare, is a mismatch whose
+fix names the release of the companion that does; the listing is read for every package the
+table holds, not a list of names kept beside it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text
+from tfdoctor.evidence.packages import read_listed_versions
+from tfdoctor.explain.scanning import _companion_names
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.matrix import load_companions
+
+#: A program's end that no other reading explains: the listing alone is the evidence.
+_FAILED = (
+    "$ python train.py\n"
+    "Traceback (most recent call last):\n"
+    '  File "train.py", line 2, in <module>\n'
+    '    raise RuntimeError("the pipeline stopped")\n'
+    "RuntimeError: the pipeline stopped\n"
+)
+
+
+def _listing(*rows: tuple[str, str]) -> str:
+    """``pip list``'s output holding ``rows`` (name, version)."""
+    head = "$ pip list\nPackage                 Version\n----------------------- --------\n"
+    return head + "".join(f"{name:<23} {version}\n" for name, version in rows) + "\n"
+
+
+def _mismatch(text: str) -> Finding:
+    found = [
+        f
+        for f in explained(text).findings
+        if f.cause == "companion-mismatch" and f.severity.rank >= Severity.WARNING.rank
+    ]
+    assert found, [f"{f.id}:{f.severity}" for f in explained(text).findings]
+    return found[0]
+
+
+def test_the_listing_reads_every_package_the_table_pairs_with_tensorflow() -> None:
+    table = load_companions()
+    assert set(_companion_names()) == {*table.companions, *table.built_on}
+    # Written as pip lists it or with underscores, as hand-made lists do.
+    listed = read_listed_versions("tfx-bsl   0.15.3\ndm_sonnet 1.36\n", ("dm-sonnet", "tfx-bsl"))
+    assert listed == {"tfx-bsl": "0.15.3", "dm-sonnet": "1.36"}
+    # Not named: not read (a name alone is no companion).
+    assert "tfx-bsl" not in read_listed_versions("tfx-bsl   0.15.3\ntensorflow 2.3.0\n")
+
+
+@pytest.mark.parametrize(
+    ("rows", "fix_has"),
+    [
+        # tfx-bsl 0.15.x declares tensorflow>=1.15,<2.2; 0.26.1 is the newest that admits 2.3.
+        pytest.param(
+            (("tensorflow", "2.3.0"), ("tfx-bsl", "0.15.3")), "tfx-bsl==0.26.1", id="tfx-bsl"
+        ),
+        # tensorflow-federated 0.19 pins tensorflow~=2.5.0; 0.17 pins ~=2.3.0.
+        pytest.param(
+            (("tensorflow", "2.3.0"), ("tensorflow-federated", "0.19.0")),
+            "tensorflow-federated==0.17.*",
+            id="tensorflow-federated",
+        ),
+        # tensorflow-transform 1.10 declares <2.10; 1.11 is the release for 2.10.
+        pytest.param(
+            (("tensorflow", "2.10.1"), ("tensorflow-transform", "1.10.0")),
+            "tensorflow-transform==1.11.*",
+            id="tensorflow-transform",
+        ),
+    ],
+)
+def test_a_listed_companion_beside_a_tensorflow_it_does_not_declare_names_its_release(
+    rows: tuple[tuple[str, str], ...], fix_has: str
+) -> None:
+    found = _mismatch(_listing(*rows) + _FAILED)
+    assert fix_has in fix_text(found)
+
+
+def test_a_listed_companion_whose_release_declares_the_tensorflow_is_no_mismatch() -> None:
+    text = _listing(("tensorflow", "2.10.1"), ("tensorflow-data-validation", "1.11.0")) + _FAILED
+    assert not [f for f in explained(text).findings if f.cause == "companion-mismatch"]
+
+
+def test_a_release_whose_patch_narrowed_its_range_is_not_judged_by_the_line() -> None:
+    # tfx-bsl 1.15.0 declares ~=2.15 (every TensorFlow 2 from 2.15), 1.15.1 <2.16: the table
+    # holds 1.15.1 alone, so 1.15.0 has no row to be judged by.
+    comp = load_companions().companions["tfx-bsl"]
+    assert comp.row_of("1.15.0") is None
+    row = comp.row_of("1.15.1")
+    assert row is not None and not row.admits("2.16.1")
