@@ -526,6 +526,8 @@ FAMILIES = (
             "tensorflow-transform",
             "tensorflow-data-validation",
             "tensorflow-model-analysis",
+            "dm-reverb",
+            "tensorflow-compression",
         )
     ),
     Family("cpu-without-avx", "cpu-lacks-avx", cpu_without_avx, None),

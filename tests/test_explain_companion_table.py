@@ -68,6 +68,16 @@ def test_the_listing_reads_every_package_the_table_pairs_with_tensorflow() -> No
             "tensorflow-transform==1.11.*",
             id="tensorflow-transform",
         ),
+        # Reverb 0.7 is built against TensorFlow 2.8; 0.11 against 2.12 (its README's table).
+        pytest.param(
+            (("tensorflow", "2.12.1"), ("dm-reverb", "0.7.2")), "dm-reverb==0.11.*", id="dm-reverb"
+        ),
+        # tensorflow-compression 2.9 pins tensorflow~=2.9.0.
+        pytest.param(
+            (("tensorflow", "2.11.0"), ("tensorflow-compression", "2.9.1")),
+            "tensorflow-compression==2.11.*",
+            id="tensorflow-compression",
+        ),
     ],
 )
 def test_a_listed_companion_beside_a_tensorflow_it_does_not_declare_names_its_release(
