@@ -49,41 +49,28 @@ def test_the_listing_reads_every_package_the_table_pairs_with_tensorflow() -> No
     assert "tfx-bsl" not in read_listed_versions("tfx-bsl   0.15.3\ntensorflow 2.3.0\n")
 
 
+#: (TensorFlow installed, the companion, its release installed, the release the fix names).
+_OFF_TABLE = (
+    # tfx-bsl 0.15.x declares tensorflow>=1.15,<2.2; 0.26.1 is the newest that admits 2.3.
+    ("2.3.0", "tfx-bsl", "0.15.3", "tfx-bsl==0.26.1"),
+    # tensorflow-federated 0.19 pins tensorflow~=2.5.0; 0.17 pins ~=2.3.0.
+    ("2.3.0", "tensorflow-federated", "0.19.0", "tensorflow-federated==0.17.*"),
+    # tensorflow-transform 1.10 declares <2.10; 1.11 is the release for 2.10.
+    ("2.10.1", "tensorflow-transform", "1.10.0", "tensorflow-transform==1.11.*"),
+    # Reverb 0.7 is built against TensorFlow 2.8; 0.11 against 2.12 (its README's table).
+    ("2.12.1", "dm-reverb", "0.7.2", "dm-reverb==0.11.*"),
+    # tensorflow-compression 2.9 pins tensorflow~=2.9.0.
+    ("2.11.0", "tensorflow-compression", "2.9.1", "tensorflow-compression==2.11.*"),
+)
+
+
 @pytest.mark.parametrize(
-    ("rows", "fix_has"),
-    [
-        # tfx-bsl 0.15.x declares tensorflow>=1.15,<2.2; 0.26.1 is the newest that admits 2.3.
-        pytest.param(
-            (("tensorflow", "2.3.0"), ("tfx-bsl", "0.15.3")), "tfx-bsl==0.26.1", id="tfx-bsl"
-        ),
-        # tensorflow-federated 0.19 pins tensorflow~=2.5.0; 0.17 pins ~=2.3.0.
-        pytest.param(
-            (("tensorflow", "2.3.0"), ("tensorflow-federated", "0.19.0")),
-            "tensorflow-federated==0.17.*",
-            id="tensorflow-federated",
-        ),
-        # tensorflow-transform 1.10 declares <2.10; 1.11 is the release for 2.10.
-        pytest.param(
-            (("tensorflow", "2.10.1"), ("tensorflow-transform", "1.10.0")),
-            "tensorflow-transform==1.11.*",
-            id="tensorflow-transform",
-        ),
-        # Reverb 0.7 is built against TensorFlow 2.8; 0.11 against 2.12 (its README's table).
-        pytest.param(
-            (("tensorflow", "2.12.1"), ("dm-reverb", "0.7.2")), "dm-reverb==0.11.*", id="dm-reverb"
-        ),
-        # tensorflow-compression 2.9 pins tensorflow~=2.9.0.
-        pytest.param(
-            (("tensorflow", "2.11.0"), ("tensorflow-compression", "2.9.1")),
-            "tensorflow-compression==2.11.*",
-            id="tensorflow-compression",
-        ),
-    ],
+    ("tensorflow", "name", "release", "fix_has"), _OFF_TABLE, ids=[x[1] for x in _OFF_TABLE]
 )
 def test_a_listed_companion_beside_a_tensorflow_it_does_not_declare_names_its_release(
-    rows: tuple[tuple[str, str], ...], fix_has: str
+    tensorflow: str, name: str, release: str, fix_has: str
 ) -> None:
-    found = _mismatch(_listing(*rows) + _FAILED)
+    found = _mismatch(_listing(("tensorflow", tensorflow), (name, release)) + _FAILED)
     assert fix_has in fix_text(found)
 
 
