@@ -61,6 +61,8 @@ _OFF_TABLE = (
     ("2.12.1", "dm-reverb", "0.7.2", "dm-reverb==0.11.*"),
     # tensorflow-compression 2.9 pins tensorflow~=2.9.0.
     ("2.11.0", "tensorflow-compression", "2.9.1", "tensorflow-compression==2.11.*"),
+    # tensorflow-serving-api 2.0.0 locks to ~=2.0.0; 2.1.0 to ~=2.1.0 (2.1.4: >=2.1.4).
+    ("2.1.0", "tensorflow-serving-api", "2.0.0", "tensorflow-serving-api==2.1.0"),
 )
 
 
