@@ -88,3 +88,24 @@ def test_a_release_whose_patch_narrowed_its_range_is_not_judged_by_the_line() ->
     assert comp.row_of("1.15.0") is None
     row = comp.row_of("1.15.1")
     assert row is not None and not row.admits("2.16.1")
+
+
+def test_a_conda_list_shows_the_companions_and_tensorflow_it_installed() -> None:
+    # conda list's rows (name, version, build, channel) under its header: a pip-installed
+    # companion shows there too (channel pypi), and TensorFlow's packages give its version.
+    text = (
+        "$ conda list\n# packages in environment at /home/u/miniconda3/envs/ml:\n#\n"
+        "# Name                    Version                   Build  Channel\n"
+        "tensorflow                2.3.0           mkl_py38h0be9d6b_0\n"
+        "tensorflow-base           2.3.0           mkl_py38h4cc2f5b_0\n"
+        "tensorflow-federated      0.19.0                   pypi_0    pypi\n\n"
+    ) + _FAILED
+    assert read_listed_versions(text, ("tensorflow-federated",)) == {
+        "tensorflow-federated": "0.19.0"
+    }
+    found = _mismatch(text)
+    assert "tensorflow-federated 0.19.0" in found.summary
+    assert "tensorflow-federated==0.17.*" in fix_text(found)
+    # The same columns with no header are another command's (conda search): not what is
+    # installed.
+    assert read_listed_versions(text.split("# Name", 1)[1], ("tensorflow-federated",)) == {}

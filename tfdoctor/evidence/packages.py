@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Optional
 
-from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow, list_row_at
+from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow, list_row_at, listed_rows
 from tfdoctor.evidence.installer import uv_interface
 from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS
 from tfdoctor.modules import distribution_of
@@ -1310,7 +1310,8 @@ def read_listed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[st
     """The versions a pasted package listing in ``text`` gives TensorFlow, the distributions
     released in step with it and its companions, ``companions`` naming (PEP 503 names) those
     not named after TensorFlow (``{"tensorflow-estimator": "2.6.0", "tfx-bsl": "0.15.3"}``),
-    the first of each; names as pip normalises them."""
+    the first of each; names as pip normalises them. A ``conda list`` gives the companions'
+    versions too (its rows under its header), after the other listings."""
     # ("eras": keras, and Keras as pip lists its releases before 2.4.)
     if (
         "tensor" not in text
@@ -1325,8 +1326,9 @@ def read_listed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[st
     # distinct text rather than the whole of a long, repetitive log.
     shapes = getattr(text, "shapes", None)
     shown = "Name:" in text and "Version:" in text
+    conda = _conda_listed(text, companions)
     if isinstance(shapes, str) and line.search(shapes) is None and not shown:
-        return {}
+        return conda
     out: dict[str, str] = {}
     for name, version in read_shown_packages(text).items() if shown else ():
         if named.fullmatch(name) and _LISTED_VERSION.fullmatch(version):
@@ -1339,6 +1341,19 @@ def read_listed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[st
         if match.group("sep") == "==" and not 0 <= frozen < match.start():
             continue  # a requirement's pin, not a freeze's output
         out.setdefault(match.group("name").lower().replace("_", "-"), match.group("version"))
+    for name, version in conda.items():
+        out.setdefault(name, version)
+    return out
+
+
+def _conda_listed(text: str, companions: tuple[str, ...]) -> dict[str, str]:
+    """The versions the rows of a ``conda list`` (under its header: evidence.conda's
+    listed_rows) give the ``companions``, the first of each. TensorFlow's own packages are
+    read with their builds (read_conda_rows)."""
+    out: dict[str, str] = {}
+    for row in listed_rows(text) if companions else ():
+        if row.name in companions and _LISTED_VERSION.fullmatch(row.version):
+            out.setdefault(row.name, row.version)
     return out
 
 
