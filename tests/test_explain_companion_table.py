@@ -63,6 +63,10 @@ _OFF_TABLE = (
     ("2.11.0", "tensorflow-compression", "2.9.1", "tensorflow-compression==2.11.*"),
     # tensorflow-serving-api 2.0.0 locks to ~=2.0.0; 2.1.0 to ~=2.1.0 (2.1.4: >=2.1.4).
     ("2.1.0", "tensorflow-serving-api", "2.0.0", "tensorflow-serving-api==2.1.0"),
+    # tensorflow-decision-forests 0.2.3 pins ~=2.7.0; 0.2.7 ~=2.9.1.
+    ("2.9.1", "tensorflow-decision-forests", "0.2.3", "tensorflow-decision-forests==0.2.7"),
+    # tensorflow-text 1.15 declares >=1.15.0,<1.16.
+    ("1.15.5", "tensorflow-text", "2.0.1", "tensorflow-text==1.15.*"),
 )
 
 
