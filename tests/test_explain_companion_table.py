@@ -67,6 +67,9 @@ _OFF_TABLE = (
     ("2.9.1", "tensorflow-decision-forests", "0.2.3", "tensorflow-decision-forests==0.2.7"),
     # tensorflow-text 1.15 declares >=1.15.0,<1.16.
     ("1.15.5", "tensorflow-text", "2.0.1", "tensorflow-text==1.15.*"),
+    # tensorflow-quantum 0.2.0 declares no TensorFlow and is built against 2.1.0; 0.4.0 pins
+    # 2.3.1.
+    ("2.3.1", "tensorflow-quantum", "0.2.0", "tensorflow-quantum==0.4.0"),
 )
 
 
