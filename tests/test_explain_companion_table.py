@@ -70,6 +70,8 @@ _OFF_TABLE = (
     # tensorflow-quantum 0.2.0 declares no TensorFlow and is built against 2.1.0; 0.4.0 pins
     # 2.3.1.
     ("2.3.1", "tensorflow-quantum", "0.2.0", "tensorflow-quantum==0.4.0"),
+    # tensorflow-io 0.2 is built for TensorFlow 1.12.0, 0.4 to 0.6 for 1.13 (its README).
+    ("1.13.1", "tensorflow-io", "0.2.0", "tensorflow-io==0.6.*"),
 )
 
 
