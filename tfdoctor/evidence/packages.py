@@ -1317,7 +1317,7 @@ def read_listed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[st
         "tensor" not in text
         and "eras" not in text
         and "nightly" not in text
-        and not any(name.split("-")[0] in text for name in companions)
+        and not any(n in text or n.replace("-", "_") in text for n in companions)
     ):
         return {}
     line, named = _listing(companions)
