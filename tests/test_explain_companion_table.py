@@ -118,3 +118,20 @@ def test_a_conda_list_shows_the_companions_and_tensorflow_it_installed() -> None
     # The same columns with no header are another command's (conda search): not what is
     # installed.
     assert read_listed_versions(text.split("# Name", 1)[1], ("tensorflow-federated",)) == {}
+
+
+def test_conda_search_rows_give_no_installed_tensorflow() -> None:
+    # conda search prints conda list's columns under its own header: the builds a channel
+    # offers, not the TensorFlow installed, so a companion listed beside them is not judged
+    # against that release.
+    text = (
+        (
+            "$ conda search tensorflow\nLoading channels: done\n"
+            "# Name                       Version           Build  Channel\n"
+            "tensorflow                     2.3.0 mkl_py38h0be9d6b_0  pkgs/main\n"
+            "tensorflow                     2.3.0 mkl_py37h0481017_0  pkgs/main\n\n"
+        )
+        + _listing(("tensorflow-federated", "0.19.0"))
+        + _FAILED
+    )
+    assert not [f for f in explained(text).findings if f.cause == "companion-mismatch"]

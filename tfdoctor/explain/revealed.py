@@ -669,7 +669,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         tf_version=evidence.first("tf_version", evidence_only=True)
         or evidence.echoed.get("tensorflow")
         or _listed_tensorflow(evidence.listed)
-        or _conda_tensorflow(evidence.conda_rows)
+        or _conda_tensorflow(evidence.conda_listed)
         or evidence.stated.tf_version
         or tf_image_release(evidence.first_text),
         tf_dist=evidence.first("dist", evidence_only=True),
@@ -905,8 +905,9 @@ def _listed_tensorflow(listed: Mapping[str, str]) -> Optional[str]:
 
 
 def _conda_tensorflow(rows: Sequence[CondaRow]) -> Optional[str]:
-    """TensorFlow's version in a pasted ``conda list``, where its packages there agree (the
-    package holding the files and its metapackages carry the release's version)."""
+    """TensorFlow's version in a pasted ``conda list`` (its rows under the list's header),
+    where its packages there agree (the package holding the files and its metapackages carry
+    the release's version)."""
     versions = {row.version for row in rows if row.name in CONDA_TENSORFLOW}
     return versions.pop() if len(versions) == 1 else None
 
