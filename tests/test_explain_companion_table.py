@@ -135,3 +135,22 @@ def test_conda_search_rows_give_no_installed_tensorflow() -> None:
         + _FAILED
     )
     assert not [f for f in explained(text).findings if f.cause == "companion-mismatch"]
+
+
+def test_a_companion_conda_installed_is_not_read_for_a_pip_fix() -> None:
+    # The fix moves a companion with pip: one a conda channel installed is conda's to move,
+    # so its row is not read (pip's rows, channel pypi, are).
+    text = (
+        "$ conda list\n# packages in environment at /home/u/miniconda3/envs/ml:\n#\n"
+        "# Name                    Version                   Build  Channel\n"
+        "tensorflow                2.3.0           mkl_py38h0be9d6b_0\n"
+        "tensorflow-probability    0.20.0             pyhd8ed1ab_0    conda-forge\n"
+        "tfx-bsl                   0.15.3                   pypi_0    pypi\n\n"
+    )
+    names = ("tensorflow-probability", "tfx-bsl")
+    assert read_listed_versions(text, names) == {"tfx-bsl": "0.15.3"}
+    assert not [
+        f
+        for f in explained(text + _FAILED).findings
+        if f.cause == "companion-mismatch" and "probability" in f.summary
+    ]

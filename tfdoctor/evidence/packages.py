@@ -1310,8 +1310,8 @@ def read_listed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[st
     """The versions a pasted package listing in ``text`` gives TensorFlow, the distributions
     released in step with it and its companions, ``companions`` naming (PEP 503 names) those
     not named after TensorFlow (``{"tensorflow-estimator": "2.6.0", "tfx-bsl": "0.15.3"}``),
-    the first of each; names as pip normalises them. A ``conda list`` gives the companions'
-    versions too (its rows under its header), after the other listings."""
+    the first of each; names as pip normalises them. A ``conda list`` gives the versions of
+    the companions pip installed too (its rows under its header), after the other listings."""
     # ("eras": keras, and Keras as pip lists its releases before 2.4.)
     if (
         "tensor" not in text
@@ -1348,11 +1348,13 @@ def read_listed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[st
 
 def _conda_listed(text: str, companions: tuple[str, ...]) -> dict[str, str]:
     """The versions the rows of a ``conda list`` (under its header: evidence.conda's
-    listed_rows) give the ``companions``, the first of each. TensorFlow's own packages are
-    read with their builds (read_conda_rows)."""
+    listed_rows) give the ``companions`` pip installed there (channel ``pypi``), the first of
+    each: a fix that moves a companion is pip's, and one from a conda channel is conda's to
+    move. TensorFlow's own packages are read with their builds (read_conda_rows)."""
     out: dict[str, str] = {}
     for row in listed_rows(text) if companions else ():
-        if row.name in companions and _LISTED_VERSION.fullmatch(row.version):
+        pip = row.build == "pypi_0" or row.channel == "pypi"
+        if pip and row.name in companions and _LISTED_VERSION.fullmatch(row.version):
             out.setdefault(row.name, row.version)
     return out
 
