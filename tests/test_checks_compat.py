@@ -1625,7 +1625,10 @@ def test_protobuf_past_what_a_family_packages_code_was_generated_for() -> None:
 )
 def test_a_library_on_tensorflow_named_tensorflow_is_not_its_family(library: Any) -> None:
     assert not causes.software.tensorflow_family(library.name)
-    assert not _family_verdicts(library, f.pkg("pyarrow", "14.0.2"))
+    # Its pyarrow pin is no verdict (its release's own TensorFlow, which the companion table
+    # pairs with it, is judged apart: tensorflow-federated 0.61 is for TensorFlow 2.12).
+    verdicts = _family_verdicts(library, f.pkg("pyarrow", "14.0.2"))
+    assert not [v for v in verdicts if "pyarrow" in v[2] or v[0] != "companion-mismatch"]
 
 
 def test_a_library_on_tensorflow_pinning_a_dependency_exactly_reads_as_explain_reads_it() -> None:

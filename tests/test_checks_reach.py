@@ -406,12 +406,13 @@ def apply_pip(line: TFLine, facts: Facts, found: Finding) -> Applied:
 
 def companion_of_other_line(name: str) -> Callable[[TFLine], Optional[Facts]]:
     """The companion ``name`` of the release before the one built for the line, declaring its
-    own TensorFlow range (the companion table's row)."""
+    own TensorFlow range (the companion table's row), where a release of it is built for the
+    line and the healthy machine's Python (the fix then moves the companion, not TensorFlow)."""
 
     def make(line: TFLine) -> Optional[Facts]:
         comp = COMPANIONS.companions[name]
         own = [r for r in comp.releases if r.admits(line.latest_patch)]
-        if not own:
+        if not own or comp.release_for(line.latest_patch, line.python[PLATFORM][-1]) is None:
             return None
         older = [
             r
@@ -511,6 +512,23 @@ FAMILIES = (
         "companion-mismatch",
         companion_of_other_line("tensorflow-addons"),
         apply_pip,
+    ),
+    *(
+        Family(
+            f"{name}-of-another-line",
+            "companion-mismatch",
+            companion_of_other_line(name),
+            apply_pip,
+        )
+        for name in (
+            "tensorflow-federated",
+            "tfx-bsl",
+            "tensorflow-transform",
+            "tensorflow-data-validation",
+            "tensorflow-model-analysis",
+            "dm-reverb",
+            "tensorflow-compression",
+        )
     ),
     Family("cpu-without-avx", "cpu-lacks-avx", cpu_without_avx, None),
     Family("gpu-without-code", "gpu-arch-unsupported", unbuilt_gpu, apply_gpu_release),

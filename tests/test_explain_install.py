@@ -554,7 +554,8 @@ def _own_module_missing(site: str) -> str:
             "# Name                    Version                   Build  Channel\n"
             "tensorflow                2.3.0           mkl_py38h37f7ee5_0\n"
             "tensorflow-base           2.3.0           mkl_py38h5059a2d_0\n",
-            'conda install --force-reinstall "tensorflow=VERSION" "tensorflow-base=VERSION"',
+            # The release the list shows is the one reinstalled.
+            'conda install --force-reinstall "tensorflow=2.3.0" "tensorflow-base=2.3.0"',
             id="conda-list",
         ),
         pytest.param(

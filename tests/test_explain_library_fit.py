@@ -251,9 +251,11 @@ def test_a_listing_names_tensorflows_other_distributions_with_a_nightlys_version
 
 
 def test_a_listing_names_the_companions_not_named_after_tensorflow() -> None:
+    names = ("dm-sonnet", "intel-extension-for-tensorflow", "spektral", "tf-slim", "transformers")
     listed = read_listed_versions(
         "intel-extension-for-tensorflow 1.1.0\ndm-sonnet        1.36\ntf_slim  1.1.0\n"
-        "spektral 0.6.0\ntransformers                 4.3.0\n"
+        "spektral 0.6.0\ntransformers                 4.3.0\n",
+        names,
     )
     assert listed == {
         "intel-extension-for-tensorflow": "1.1.0",

@@ -26,12 +26,13 @@ package printed, never what it implies.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 from collections.abc import Iterable, Iterator
 from typing import Optional
 
-from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow, list_row_at
+from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow, list_row_at, listed_rows
 from tfdoctor.evidence.installer import uv_interface
 from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS
 from tfdoctor.modules import distribution_of
@@ -1261,7 +1262,10 @@ def mo_check_outcome(text: str) -> Optional[str]:
 
 #: TensorFlow's own distributions, those released in step with it and its companions
 #: (``tensorflow-*``: tensorflow-io, tensorflow-probability, tensorflow-text...): the names a
-#: listing (_LISTED) and a `pip show` block (read_listed_versions) give versions of.
+#: listing (_listing) and a `pip show` block (read_listed_versions) give versions of.
+#: Companions named otherwise (tfx-bsl, dm-sonnet) are the caller's to name: the companion
+#: table (tfdoctor/companions.yaml) pairs their releases with TensorFlow lines, so a listing's
+#: version of them is evidence as TensorFlow's is (see :func:`read_listed_versions`).
 _LISTED_NAMES = (
     # pip lists a distribution under its registered name: Keras' releases before 2.4 were
     # registered as "Keras" (https://pypi.org/project/Keras/2.3.1/), so `pip list` prints it so.
@@ -1270,59 +1274,88 @@ _LISTED_NAMES = (
     # TensorFlow's other distributions (facts.TF_DISTRIBUTIONS): the name says which build
     # provides `import tensorflow`, which libraries that look TensorFlow up by name ask for.
     r"|tf[-_]nightly(?:[-_](?:cpu|gpu))?|intel[-_]tensorflow(?:[-_]avx512)?"
-    # Companions named otherwise and libraries built on TensorFlow (tfdoctor/companions.yaml):
-    # the table pairs their releases with TensorFlow lines, so a listing's version of them is
-    # evidence as TensorFlow's is.
-    r"|intel[-_]extension[-_]for[-_]tensorflow|dm[-_]sonnet|tf[-_]slim|spektral|transformers"
 )
 #: A version as a listing gives it: a nightly's carries its date (2.5.0.dev20210119); a
 #: candidate its rc; tensorflow-rocm's a fourth part, the ROCm release it is built for
 #: (2.14.0.600, https://pypi.org/project/tensorflow-rocm/#history).
 _LISTED_VERSIONS = r"\d+\.\d+(?:\.\d+(?:\.\d+)?)?(?:\.dev\d+|rc\d+)?"
-#: Those distributions' versions a pasted listing gives: ``pip list``'s rows (name, blanks,
-#: version), the hand-made ``- name == version`` or ``name: version`` lists of an issue, and
-#: ``pip freeze``'s ``name==version`` only after the command that printed it (written alone,
-#: that is a requirement, not what is installed). One run of blanks at each place: linear on
-#: any line.
-_LISTED = re.compile(
-    rf"^[ \t]*(?:[-*][ \t]+)?(?P<name>{_LISTED_NAMES})"
-    r"(?P<sep>[ \t]+(?:==?[ \t]+|:[ \t]*)?|==|:[ \t]*)"
-    rf"v?(?P<version>{_LISTED_VERSIONS})[ \t]*\r?$",
-    re.MULTILINE,
-)
-#: The same names and versions, for a `pip show` block (read_shown_packages).
-_LISTED_NAME = re.compile(_LISTED_NAMES)
 _LISTED_VERSION = re.compile(_LISTED_VERSIONS)
+
+
+@functools.lru_cache(maxsize=4)
+def _listing(names: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The listing's line for _LISTED_NAMES and ``names`` (PEP 503 names, each written with
+    ``-`` or ``_`` as pip and hand-made lists do), and those names alone, for a `pip show`
+    block (read_shown_packages)."""
+    # Those distributions' versions a pasted listing gives: ``pip list``'s rows (name, blanks,
+    # version), the hand-made ``- name == version`` or ``name: version`` lists of an issue, and
+    # ``pip freeze``'s ``name==version`` only after the command that printed it (written
+    # alone, that is a requirement, not what is installed). One run of blanks at each place:
+    # linear on any line.
+    others = "".join("|" + "[-_]".join(map(re.escape, n.split("-"))) for n in names)
+    listed = re.compile(
+        rf"^[ \t]*(?:[-*][ \t]+)?(?P<name>{_LISTED_NAMES}{others})"
+        r"(?P<sep>[ \t]+(?:==?[ \t]+|:[ \t]*)?|==|:[ \t]*)"
+        rf"v?(?P<version>{_LISTED_VERSIONS})[ \t]*\r?$",
+        re.MULTILINE,
+    )
+    return listed, re.compile(_LISTED_NAMES + others)
+
+
 #: The command whose output is pip freeze's pins.
 _FREEZE = re.compile(r"\bpip[\d.]*\s+freeze\b|\bpip[\d.]*\s+list\s+--format[= ]freeze\b")
 
 
-def read_listed_versions(text: str) -> dict[str, str]:
+def read_listed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[str, str]:
     """The versions a pasted package listing in ``text`` gives TensorFlow, the distributions
-    released in step with it and its companions (``{"tensorflow-estimator": "2.6.0"}``), the
-    first of each; names as pip normalises them."""
+    released in step with it and its companions, ``companions`` naming (PEP 503 names) those
+    not named after TensorFlow (``{"tensorflow-estimator": "2.6.0", "tfx-bsl": "0.15.3"}``),
+    the first of each; names as pip normalises them. A ``conda list`` gives the versions of
+    the companions pip installed too (its rows under its header), after the other listings."""
     # ("eras": keras, and Keras as pip lists its releases before 2.4.)
-    if "tensor" not in text and "eras" not in text and "nightly" not in text:
+    if (
+        "tensor" not in text
+        and "eras" not in text
+        and "nightly" not in text
+        and not any(n in text or n.replace("-", "_") in text for n in companions)
+    ):
         return {}
+    line, named = _listing(companions)
     # A block's distinct line shapes (every digit read as 0, each shape once), where the
     # reader hands them: no listing line among them, none in the block, at the cost of the
     # distinct text rather than the whole of a long, repetitive log.
     shapes = getattr(text, "shapes", None)
     shown = "Name:" in text and "Version:" in text
-    if isinstance(shapes, str) and _LISTED.search(shapes) is None and not shown:
-        return {}
+    conda = _conda_listed(text, companions)
+    if isinstance(shapes, str) and line.search(shapes) is None and not shown:
+        return conda
     out: dict[str, str] = {}
     for name, version in read_shown_packages(text).items() if shown else ():
-        if _LISTED_NAME.fullmatch(name) and _LISTED_VERSION.fullmatch(version):
+        if named.fullmatch(name) and _LISTED_VERSION.fullmatch(version):
             out[name] = version
     frozen = -1  # where the last pip freeze command ends, if one was shown
     if "freeze" in text:
         commands = [m.end() for m in _FREEZE.finditer(text)]
         frozen = commands[0] if commands else -1
-    for match in _LISTED.finditer(text):
+    for match in line.finditer(text):
         if match.group("sep") == "==" and not 0 <= frozen < match.start():
             continue  # a requirement's pin, not a freeze's output
         out.setdefault(match.group("name").lower().replace("_", "-"), match.group("version"))
+    for name, version in conda.items():
+        out.setdefault(name, version)
+    return out
+
+
+def _conda_listed(text: str, companions: tuple[str, ...]) -> dict[str, str]:
+    """The versions the rows of a ``conda list`` (under its header: evidence.conda's
+    listed_rows) give the ``companions`` pip installed there (channel ``pypi``), the first of
+    each: a fix that moves a companion is pip's, and one from a conda channel is conda's to
+    move. TensorFlow's own packages are read with their builds (read_conda_rows)."""
+    out: dict[str, str] = {}
+    for row in listed_rows(text) if companions else ():
+        pip = row.build == "pypi_0" or row.channel == "pypi"
+        if pip and row.name in companions and _LISTED_VERSION.fullmatch(row.version):
+            out.setdefault(row.name, row.version)
     return out
 
 

@@ -16,6 +16,7 @@ from tfdoctor import causes
 from tfdoctor.bounded import size_text
 from tfdoctor.compat import of_tf_keras_only
 from tfdoctor.evidence import tflog
+from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow
 from tfdoctor.evidence.devices import (
     container_hostname,
     container_run_tool,
@@ -679,6 +680,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         tf_version=evidence.first("tf_version", evidence_only=True)
         or evidence.echoed.get("tensorflow")
         or _listed_tensorflow(evidence.listed)
+        or _conda_tensorflow(evidence.conda_listed)
         or evidence.stated.tf_version
         or tf_image_release(evidence.first_text),
         tf_dist=evidence.first("dist", evidence_only=True),
@@ -915,6 +917,14 @@ def _notebook_of(head: str, frames: Sequence[str]) -> Optional[str]:
 def _listed_tensorflow(listed: Mapping[str, str]) -> Optional[str]:
     """TensorFlow's version in a pasted listing, where its distributions there agree."""
     versions = {v for name, v in listed.items() if name in TF_DISTRIBUTIONS}
+    return versions.pop() if len(versions) == 1 else None
+
+
+def _conda_tensorflow(rows: Sequence[CondaRow]) -> Optional[str]:
+    """TensorFlow's version in a pasted ``conda list`` (its rows under the list's header),
+    where its packages there agree (the package holding the files and its metapackages carry
+    the release's version)."""
+    versions = {row.version for row in rows if row.name in CONDA_TENSORFLOW}
     return versions.pop() if len(versions) == 1 else None
 
 

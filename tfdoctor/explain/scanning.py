@@ -32,6 +32,7 @@ from tfdoctor.evidence.conda import (
     UnresolvedSpec,
     conda_channels,
     conda_installed,
+    listed_rows,
     read_conda_env,
     read_conda_info,
     read_env_file,
@@ -125,6 +126,7 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.reader import LogText
 from tfdoctor.findings import Severity
+from tfdoctor.matrix import load_companions
 from tfdoctor.signatures import EVIDENCE, Signature, Signatures
 from tfdoctor.wheel_tags import tag_os, wheel_platform_tags
 
@@ -243,6 +245,9 @@ class Evidence:
     modules: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     #: TensorFlow's packages as a pasted ``conda list`` shows them.
     conda_rows: list[CondaRow] = dataclasses.field(default_factory=list)
+    #: TensorFlow's packages as the rows under a ``conda list`` header show them: what the
+    #: environment holds (the same columns with no header may be ``conda search``'s offer).
+    conda_listed: list[CondaRow] = dataclasses.field(default_factory=list)
     #: How many characters of the log were searched for them.
     statements_read: int = 0
     #: conda's solver finding no build of a TensorFlow release for the environment's Python.
@@ -469,6 +474,31 @@ def _read_platform(evidence: Evidence, text: str) -> None:
     evidence.tfjs_node_package = evidence.tfjs_node_package or read_tfjs_node_package(text)
 
 
+@functools.cache
+def _companion_names() -> tuple[str, ...]:
+    """The packages the companion table pairs with TensorFlow lines (its companions and the
+    libraries built on TensorFlow), by PEP 503 name: a listing's version of one is evidence."""
+    table = load_companions()
+    return tuple(sorted({*table.companions, *table.built_on}))
+
+
+def _read_conda_rows(evidence: Evidence, text: _Shaped) -> None:
+    """conda's words in one block: its list's rows, which packages it installed and from which
+    channels, and its solver's conflicts."""
+    if len(evidence.conda_rows) < MAX_CONFLICTS:
+        evidence.conda_rows.extend(read_conda_rows((text,)))
+    if len(evidence.conda_listed) < MAX_CONFLICTS:
+        evidence.conda_listed.extend(r for r in listed_rows(text) if r.name in CONDA_TENSORFLOW)
+    evidence.conda_installed |= conda_installed(text, _CONDA_ASKED)
+    for name, channel in conda_channels(text, _CONDA_ASKED).items():
+        evidence.conda_channels.setdefault(name, channel)
+    if len(evidence.conda_conflicts) < MAX_CONFLICTS:
+        evidence.conda_conflicts.extend(read_conda_python_conflicts((text,)))
+    evidence.conda_missing.extend(
+        read_conda_missing_releases((text,))[: MAX_CONFLICTS - len(evidence.conda_missing)]
+    )
+
+
 def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
     companions' words, versions a session echoed, devices, WSL and the shell's prompt.
@@ -499,7 +529,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
         if dist == "keras":
             # keras.__version__ echoed names the release installed, as a listing does.
             evidence.listed.setdefault(dist, echoed)
-    for dist, listed in read_listed_versions(text).items():
+    for dist, listed in read_listed_versions(text, _companion_names()).items():
         evidence.listed.setdefault(dist, listed)
     for dist, version in read_shown_packages(text).items():
         evidence.shown.setdefault(dist, version)
@@ -507,16 +537,7 @@ def _read_block(evidence: Evidence, block: LogText, text: _Shaped) -> None:
         logged = tflog.tensorflow_line_at(text)
         if logged is not None:
             evidence.tf_logged_at = block.where(logged)
-    if len(evidence.conda_rows) < MAX_CONFLICTS:
-        evidence.conda_rows.extend(read_conda_rows((text,)))
-    evidence.conda_installed |= conda_installed(text, _CONDA_ASKED)
-    for name, channel in conda_channels(text, _CONDA_ASKED).items():
-        evidence.conda_channels.setdefault(name, channel)
-    if len(evidence.conda_conflicts) < MAX_CONFLICTS:
-        evidence.conda_conflicts.extend(read_conda_python_conflicts((text,)))
-    evidence.conda_missing.extend(
-        read_conda_missing_releases((text,))[: MAX_CONFLICTS - len(evidence.conda_missing)]
-    )
+    _read_conda_rows(evidence, text)
     if len(evidence.install_requests) < MAX_REQUESTS:
         evidence.install_requests.extend(
             (block.where(r.index), r)
