@@ -53,6 +53,9 @@ look like:
   line that is not empty (CommonMark's indented code block).
 - ``html``: copied from a web page's source, ``<``, ``>``, ``&`` and the quotes escaped as
   HTML's entities (``&lt;``, ``&quot;``, ``&#x27;`` or ``&#39;``).
+- ``timestamps``: a time before every line, as Jenkins' Timestamper shows it in the console
+  (``10:00:00  ``) or writes it in a Pipeline's plain-text log
+  (``[2024-03-02T10:00:00.123Z] ``), or as moreutils' ``ts`` does (``Mar 02 10:00:00 ``).
 
 Output: per perturbation, kept/total for failures and for benign cases, and the cases lost by
 name (all are non-held cases). Exit 0; 3 on bad arguments.
@@ -333,6 +336,25 @@ def html(text: str, rng: random.Random) -> str:
     return escaped.replace('"', "&quot;").replace("'", apostrophe)
 
 
+def timestamps(text: str, rng: random.Random) -> str:
+    """A time before every line: Jenkins' Timestamper in the console (``10:00:00  ``) or in a
+    Pipeline's plain-text log (``[2024-03-02T10:00:00.123Z] ``), or moreutils' ``ts``
+    (``Mar 02 10:00:00 ``)."""
+    start = rng.randrange(0, 30_000)
+    form = rng.choice(["console", "pipeline", "ts"])
+
+    def prefix(i: int) -> str:
+        t = start + i
+        clock = f"{10 + t // 3600 % 12:02d}:{t // 60 % 60:02d}:{t % 60:02d}"
+        if form == "console":
+            return f"{clock}  "
+        if form == "pipeline":
+            return f"[2024-03-02T{clock}.{t % 1000:03d}Z] "
+        return f"Mar 02 {clock} "
+
+    return _prefixed(text, prefix)
+
+
 #: Every perturbation by name, in the order printed.
 PERTURBATIONS: dict[str, Perturbation] = {
     "crlf": crlf,
@@ -348,6 +370,7 @@ PERTURBATIONS: dict[str, Perturbation] = {
     "quote": quote,
     "codeblock": codeblock,
     "html": html,
+    "timestamps": timestamps,
 }
 
 

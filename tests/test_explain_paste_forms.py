@@ -7,6 +7,7 @@ import io
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,28 @@ def test_journalctl_lines_are_read_through() -> None:
     )
     assert clean(log) == _TB
     assert top_error(explained(log)).cause == _CAUSE
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    [
+        lambda i: f"10:00:{i:02d}  ",  # Jenkins' Timestamper in the console
+        lambda i: f"00:00:{i:02d}.250  ",  # its elapsed time, with milliseconds
+        lambda i: f"[2024-03-02T10:00:{i:02d}.123Z] ",  # a Pipeline's plain-text log
+        lambda i: f"Mar 02 10:00:{i:02d} ",  # moreutils' ts
+    ],
+)
+def test_a_time_before_every_line_is_read_through(stamp: Callable[[int], str]) -> None:
+    log = "".join(f"{stamp(i)}{line}\n" for i, line in enumerate(_TB.splitlines()))
+    assert clean(log) == _TB
+    assert top_error(explained(log)).cause == _CAUSE
+
+
+def test_tensorflows_own_times_are_no_prefix_to_take_off() -> None:
+    # TensorFlow's lines start with a date and a time of their own (and absl's with a
+    # letter): they stay as printed.
+    log = _DLOPEN * 4 + "I0302 10:00:00.123456 140 main.py:12] step\n" * 3
+    assert clean(log) == log
 
 
 def test_a_prefix_on_fewer_than_three_lines_is_the_logs_own() -> None:

@@ -174,6 +174,16 @@ _JOURNAL_PREFIX = re.compile(
     r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]{1,253} [\w.@/-]{1,64}(?:\[\d{1,10}\])?: ?",
     re.MULTILINE,
 )
+#: A time a console or a tool puts before every line it shows: Jenkins' Timestamper in the
+#: console (``21:51:15  Started by user``, the system clock's time or the elapsed time, with
+#: milliseconds where so formatted: plugins.jenkins.io/timestamper) and in a Pipeline's
+#: plain-text log (``[2024-03-02T10:00:00.123Z] ``), and moreutils' ``ts`` (its default format
+#: ``%b %d %H:%M:%S``: ``Mar 02 10:00:00 ``, ts(1)).
+_TIME_PREFIX = re.compile(
+    r"^(?:\d\d:\d\d:\d\d(?:\.\d{1,3})?  |\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\] "
+    r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d )",
+    re.MULTILINE,
+)
 #: The fewest lines of a log's head a line prefix must start before it is read as one.
 _PREFIXED_LINES = 3
 #: The lines of a block's start looked at for a prefix.
@@ -222,6 +232,8 @@ def _without_line_prefixes(text: str) -> str:
         text = _COMPOSE_LABEL.sub("", text)
     if "]: " in head and _prefixed(text, _JOURNAL_PREFIX):
         text = _JOURNAL_PREFIX.sub("", text)
+    if ":" in head and _prefixed(text, _TIME_PREFIX):
+        text = _TIME_PREFIX.sub("", text)
     return text
 
 
