@@ -155,6 +155,31 @@ def test_tensorflow_macos_on_a_python_it_has_no_wheels_for_names_its_pythons() -
 
 
 @pytest.mark.parametrize(
+    ("prompt", "requirement", "system", "install"),
+    [
+        pytest.param(
+            "user@box:~$ ", "tensorflow-macos==2.12.0", "Linux", "tensorflow==2.12.0", id="linux"
+        ),
+        pytest.param(
+            "PS C:\\Users\\me> ", "tensorflow-macos", "Windows", "tensorflow", id="windows"
+        ),
+    ],
+)
+def test_tensorflow_macos_asked_for_on_another_system_is_replaced_by_tensorflow(
+    prompt: str, requirement: str, system: str, install: str
+) -> None:
+    """Apple's build has macOS wheels only: on Linux or Windows no Python, pip or macOS tag
+    explains the empty list, and the fix installs TensorFlow's own distribution."""
+    top = top_error(explained(f"{prompt}pip install {requirement}\n" + _refusal(requirement)))
+    assert top.cause == "tf-no-wheel-for-python"
+    text = fix_text(top)
+    assert f"pip on {system} lists none" in text
+    assert f"`{install}`" in text
+    assert 'sys_platform == "darwin"' in text
+    assert "10.16" not in text and "SYSTEM_VERSION_COMPAT" not in text
+
+
+@pytest.mark.parametrize(
     ("text", "machine"),
     [
         pytest.param(
@@ -166,6 +191,8 @@ def test_tensorflow_macos_on_a_python_it_has_no_wheels_for_names_its_pythons() -
         pytest.param("$ uname -m\nppc64le\n", "ppc64le", id="uname-m"),
         pytest.param("Linux-5.10.0-21-arm64-aarch64-with-glibc2.31\n", "aarch64", id="platform"),
         pytest.param("Building for x86_64 and aarch64 targets\n", None, id="prose"),
+        # uname -a's fields, not an architecture a sentence puts beside "GNU/Linux".
+        pytest.param("Does TensorFlow run on i686 GNU/Linux at all?\n", None, id="prose-gnu"),
         pytest.param(
             "Linux raspberrypi 5.10.103-v7l+ #1529 SMP Tue Mar 8 12:24:00 GMT 2022 armv7l "
             "GNU/Linux\n",
@@ -241,6 +268,23 @@ _JETSON = "Linux nano 4.9.140-tegra #1 SMP PREEMPT aarch64 aarch64 aarch64 GNU/L
             "tf-no-wheel-for-python",
             ("Linux ppc64le", "from source"),
             id="ppc64le",
+        ),
+        # uname -m's answer alone on its line is the kernel's own word, as uname -a's is: a
+        # 32-bit system, which no Python and no pin changes.
+        pytest.param(
+            "pi@raspberrypi:~ $ uname -m\narmv7l\npi@raspberrypi:~ $ python3 --version\n"
+            "Python 3.11.2\n",
+            "tensorflow",
+            "python-32bit",
+            ("32-bit Arm (armv7l)", "aarch64"),
+            id="uname-m-32bit-arm",
+        ),
+        pytest.param(
+            "$ uname -m\ni686\n",
+            "tensorflow==2.15.0",
+            "python-32bit",
+            ("32-bit x86 (i686)", "x86-64"),
+            id="uname-m-32bit-x86",
         ),
     ],
 )

@@ -2605,6 +2605,25 @@ def macos_wrapper_fix(
     )
 
 
+def macos_only_dist_fix(m: Machine, dist: str, system: str, pinned: Optional[str]) -> Fix:
+    """pip lists no release of ``dist``, a distribution whose every release publishes macOS
+    wheels only (Apple's tensorflow-macos, tensorflow-metal; the wheel index's files), on
+    ``system`` (``linux``, ``windows``: what the log shows): no Python there has one. The fix
+    installs TensorFlow's own distribution, of the ``pinned`` release where the matrix has its
+    line, and keeps ``dist`` to macOS with an environment marker (PEP 508's sys_platform)."""
+    name = {"linux": "Linux", "windows": "Windows"}.get(system, system)
+    line = m.matrix.line_for(pinned) if m.matrix is not None and pinned else None
+    spec = f"tensorflow=={pinned}" if line is not None else "tensorflow"
+    return Fix(
+        f"{dist} publishes wheels for macOS only (every release's files: "
+        f"https://pypi.org/project/{dist}/#files), so pip on {name} lists none whatever the "
+        f"Python. Install `{spec}` there instead; where a requirements file or a project's "
+        f'dependencies name {dist}, give it the marker `; sys_platform == "darwin"` and add '
+        f'`tensorflow; sys_platform != "darwin"`, so each system installs its own build.',
+        m.pip(f'install "{spec}"'),
+    )
+
+
 def apple_silicon_fix(
     m: Machine,
     requested: Optional[str],

@@ -24,6 +24,7 @@ from tfdoctor.evidence.pip import (
 )
 from tfdoctor.explain.common import _cite_head, _rule_named, cite, group
 from tfdoctor.explain.conda import _NEAR_MAX_PATH
+from tfdoctor.explain.environments import macos_wheels_only
 from tfdoctor.explain.packages import distributions_fix
 from tfdoctor.explain.platform import pip_blind_to_wheel, pip_reading_glibc
 from tfdoctor.explain.revealed import Revealed
@@ -243,6 +244,12 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # no macOS wheel of anything (elsewhere it would list releases for this Python).
         return causes.platform.PIP_TOO_OLD, causes.platform.macos11_pip_fix(
             m, r.pip_version, r.python
+        )
+    if r.os in ("linux", "windows") and macos_wheels_only(normalize_name(refusal.dist)):
+        # Apple's build asked for on another system: its wheels are macOS's alone, so no
+        # Python, pip or pin there finds one (the macOS readings below do not apply).
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.macos_only_dist_fix(
+            m, normalize_name(refusal.dist), r.os, pinned
         )
     if (
         normalize_name(refusal.dist) == "tensorflow-macos"
@@ -693,6 +700,9 @@ _NO_WHEEL_ARCHS = frozenset({"ppc64le", "s390x"})
 #: 64-bit machines uname names that a 32-bit Python seldom runs on (not aarch64: Raspberry Pi
 #: OS's 32-bit system runs a 64-bit kernel, which uname reports, under 32-bit programs).
 _MACHINES_64BIT = frozenset({"x86_64", *_NO_WHEEL_ARCHS})
+#: 32-bit machines as uname and platform name them (x86 and Arm): a kernel that says so runs
+#: 32-bit programs only, and TensorFlow's wheels are 64-bit (x86-64, aarch64) only.
+_MACHINES_32BIT = frozenset({"i386", "i486", "i586", "i686", "armv6l", "armv7l"})
 
 
 def _machine_refusal(
@@ -702,8 +712,9 @@ def _machine_refusal(
     (uname, platform.platform()) other than x86-64: an architecture with no wheel of any
     release; on aarch64, whose wheels start later (the matrix's linux-aarch64 Pythons), a
     pinned release before them, a Python none of them is for, else a pip before 19.3 shown
-    (they are manylinux2014, PEP 599). None elsewhere (32-bit machines are python-32bit's
-    signatures')."""
+    (they are manylinux2014, PEP 599); a 32-bit machine (uname -m's answer alone, which no
+    signature reads, as uname -a's and platform.platform()'s are) is python-32bit's, with the
+    same fix. None elsewhere."""
     machine = r.machine
     if (
         machine is None
@@ -718,6 +729,9 @@ def _machine_refusal(
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.arch_without_wheels_fix(
             machine
         )
+    if machine in _MACHINES_32BIT and not _shown_64bit(r):
+        # The kernel's own word that the system is 32-bit: no Python on it has a wheel.
+        return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(m, machine)
     if machine != "aarch64":
         return None
     having = [
