@@ -3314,9 +3314,20 @@ def _line_listed(requested: Optional[str], listed: Sequence[str]) -> bool:
 
 
 def wheel_tags_fix(
-    m: Machine, file: str, python: Optional[str], platform: str, abi: str = ""
+    m: Machine,
+    file: str,
+    python: Optional[str],
+    platform: str,
+    abi: str = "",
+    target: str = "",
 ) -> Fix:
-    """What a refused wheel's tags say it needs, and how to let pip pick the right one."""
+    """What a refused wheel's tags say it needs, and how to let pip pick the right one.
+    ``target``: the matrix's platform key the tags name (``windows-x86_64``), where known:
+    a TensorFlow release with no wheel there for the log's Python gets that Python's way
+    (:func:`_release_lacks_python`) instead of a file that does not exist."""
+    lacking = _release_lacks_python(m, file, python, target)
+    if lacking is not None:
+        return lacking
     needs = f"CPython {python}" if python else "another interpreter"
     # CPython before 3.3 was built with narrow (cpXYm) or wide (cpXYmu) Unicode, an ABI of
     # its own (PEP 3149); Linux distributions build 2.7 wide, so a cp27m Linux wheel fits none.
@@ -3346,6 +3357,63 @@ def wheel_tags_fix(
         f"and version (`pip install {release}`) where PyPI's build of it will do, so pip picks "
         f"the wheel for this interpreter; or run it with {needs} on {platform}.",
         (INTERPRETER_CHECK, MACOS_VERSION_CHECK) if macos else (INTERPRETER_CHECK,),
+    )
+
+
+def _release_lacks_python(
+    m: Machine, file: str, python: Optional[str], target: str
+) -> Optional[Fix]:
+    """The fix where a refused wheel of ``tensorflow`` or ``tensorflow-gpu`` (``file``, built
+    for CPython ``python`` on the matrix's platform ``target``) is of a release that has no
+    wheel on that platform for the Python the log shows: no file of it exists for this
+    interpreter, so the Python that release's wheels are for, or a release for this Python.
+    None where the Python, the log's system (it must be the wheel's) or the release's Pythons
+    there are not known, or it has one."""
+    parts = file.replace("\\", "/").rsplit("/", 1)[-1].split("-")
+    shown = m.python_version
+    mine = ".".join(shown.split(".")[:2]) if shown else ""
+    # The log's system must be the wheel's: elsewhere the platform, not the Python, misfits.
+    if (
+        len(parts) < 5
+        or not target
+        or not mine
+        or mine == python
+        or m.matrix is None
+        or m.os is None
+        or not target.startswith(f"{m.os}-")
+    ):
+        return None
+    # tensorflow-gpu published the same Pythons as tensorflow on its platforms (Linux, and
+    # Windows up to 2.10); tensorflow-cpu's and vendors' builds are left out.
+    dist, version = normalize_name(parts[0]), parts[1]
+    if dist not in ("tensorflow", "tensorflow-gpu"):
+        return None
+    pythons = (m.matrix.release_pythons(version) or {}).get(target, ())
+    if not pythons or mine in pythons:
+        return None
+    where = _PLATFORM_WORDS.get(target, target)
+    first = next(
+        (
+            x.line
+            for x in sorted(m.matrix.lines, key=lambda x: version_key(x.line))
+            if not x.pre_release and mine in x.python.get(target, ())
+        ),
+        None,
+    )
+    # tensorflow-gpu's own releases end where the matrix says; a newer line is `tensorflow`'s.
+    newer = (
+        f", or install a TensorFlow release that has wheels for Python {mine} there (from "
+        f"{first} on: `pip install tensorflow=={first}.*`)"
+        if dist == "tensorflow" and first is not None
+        else ""
+    )
+    return Fix(
+        f"{file} is built for CPython {python}; this Python is {shown}, and {dist} {version} "
+        f"publishes no wheel for Python {mine} on {where}: its wheels there are for Python "
+        f"{_python_span(list(pythons))} (from the matrix), so no file of it fits this "
+        f"interpreter. Create an environment with Python {pythons[-1]} on {where} (the "
+        f"wheel's platform) and install the wheel there{newer}.",
+        (INTERPRETER_CHECK,),
     )
 
 

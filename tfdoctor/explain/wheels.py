@@ -26,7 +26,11 @@ from tfdoctor.explain.common import _cite_head, _rule_named, cite, group
 from tfdoctor.explain.conda import _NEAR_MAX_PATH
 from tfdoctor.explain.environments import macos_wheels_only
 from tfdoctor.explain.packages import distributions_fix
-from tfdoctor.explain.platform import pip_blind_to_wheel, pip_reading_glibc
+from tfdoctor.explain.platform import (
+    matrix_platform_of_tags,
+    pip_blind_to_wheel,
+    pip_reading_glibc,
+)
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import _OS_TEXT, Evidence, Hits
 from tfdoctor.explain.software import _FRAME_FILE
@@ -132,7 +136,12 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # A file handed to pip by name or URL: pip did not look for a wheel, it refused this
         # one, built for another interpreter or platform.
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
-            m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
+            m,
+            wheel.file,
+            wheel.python_version,
+            wheel.platform,
+            wheel.abi,
+            matrix_platform_of_tags(wheel.platform),
         )
     tags = _interpreter_tags(m, r, hits)
     if tags is not None:
