@@ -374,9 +374,21 @@ def test_matrix_platform_of_tags_names_one_key_or_none(tags: str) -> None:
             "manylinux2014_x86_64.whl\n"
             "ERROR: tensorflow-2.15.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64."
             "whl is not a supported wheel on this platform.\n",
-            ("no wheel for Python 3.12 on Linux x86-64", "Python 3.11", "from 2.16 on"),
+            ("no wheel for Python 3.12 on Linux x86-64", "Python 3.11", "from 2.16"),
             ("cp312",),
             id="linux-2.15-on-3.12",
+        ),
+        # An older Python than the release's: the lines that still had it end before it, so
+        # the last of them, not the first line that ever had it.
+        pytest.param(
+            "$ python --version\nPython 3.7.9\n"
+            "$ pip install tensorflow-2.14.0-cp311-cp311-manylinux_2_17_x86_64."
+            "manylinux2014_x86_64.whl\n"
+            "ERROR: tensorflow-2.14.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64."
+            "whl is not a supported wheel on this platform.\n",
+            ("no wheel for Python 3.7 on Linux x86-64", "up to 2.10", "tensorflow==2.10.*"),
+            ("cp37", "from 1.", "tensorflow==1."),
+            id="linux-2.14-on-3.7",
         ),
     ],
 )

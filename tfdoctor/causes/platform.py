@@ -3366,9 +3366,9 @@ def _release_lacks_python(
     """The fix where a refused wheel of ``tensorflow`` or ``tensorflow-gpu`` (``file``, built
     for CPython ``python`` on the matrix's platform ``target``) is of a release that has no
     wheel on that platform for the Python the log shows: no file of it exists for this
-    interpreter, so the Python that release's wheels are for, or a release for this Python.
-    None where the Python, the log's system (it must be the wheel's) or the release's Pythons
-    there are not known, or it has one."""
+    interpreter, so the Python that release's wheels are for, or the release line nearest
+    it with wheels for this Python. None where the Python, the log's system (it must be the
+    wheel's) or the release's Pythons there are not known, or it has one."""
     parts = file.replace("\\", "/").rsplit("/", 1)[-1].split("-")
     shown = m.python_version
     mine = ".".join(shown.split(".")[:2]) if shown else ""
@@ -3392,26 +3392,28 @@ def _release_lacks_python(
     if not pythons or mine in pythons:
         return None
     where = _PLATFORM_WORDS.get(target, target)
-    first = next(
-        (
-            x.line
-            for x in sorted(m.matrix.lines, key=lambda x: version_key(x.line))
-            if not x.pre_release and mine in x.python.get(target, ())
-        ),
-        None,
-    )
+    having = [
+        x.line
+        for x in sorted(m.matrix.lines, key=lambda x: version_key(x.line))
+        if not x.pre_release and mine in x.python.get(target, ())
+    ]
+    newest = max(pythons, key=version_key)
+    # A Python newer than the release's is one later lines added (the first of them); an
+    # older one is one later lines dropped (the last line that still has it).
+    later = version_key(mine) > version_key(newest)
+    line = (having[0] if later else having[-1]) if having else None
     # tensorflow-gpu's own releases end where the matrix says; a newer line is `tensorflow`'s.
     newer = (
-        f", or install a TensorFlow release that has wheels for Python {mine} there (from "
-        f"{first} on: `pip install tensorflow=={first}.*`)"
-        if dist == "tensorflow" and first is not None
+        f", or install a TensorFlow release that has wheels for Python {mine} there "
+        f"({'from' if later else 'up to'} {line}: `pip install tensorflow=={line}.*`)"
+        if dist == "tensorflow" and line is not None
         else ""
     )
     return Fix(
         f"{file} is built for CPython {python}; this Python is {shown}, and {dist} {version} "
         f"publishes no wheel for Python {mine} on {where}: its wheels there are for Python "
         f"{_python_span(list(pythons))} (from the matrix), so no file of it fits this "
-        f"interpreter. Create an environment with Python {pythons[-1]} on {where} (the "
+        f"interpreter. Create an environment with Python {newest} on {where} (the "
         f"wheel's platform) and install the wheel there{newer}.",
         (INTERPRETER_CHECK,),
     )
