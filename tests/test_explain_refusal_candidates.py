@@ -9,10 +9,13 @@ from typing import Optional
 
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor import causes
 from tfdoctor.evidence import pip as pip_evidence
 from tfdoctor.evidence.pip import read_machine, read_python_64bit
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.machine import Machine
 
 
 def _refusal(requirement: str, origin: str = "", prefix: str = "ERROR: ") -> str:
@@ -177,6 +180,16 @@ def test_tensorflow_macos_asked_for_on_another_system_is_replaced_by_tensorflow(
     assert f"`{install}`" in text
     assert 'sys_platform == "darwin"' in text
     assert "10.16" not in text and "SYSTEM_VERSION_COMPAT" not in text
+
+
+def test_a_macos_only_plugin_on_another_system_is_left_out_not_pinned_as_tensorflow() -> None:
+    """tensorflow-metal's releases (0.x, 1.x) are not TensorFlow's: its pin names no
+    TensorFlow release, and nothing replaces it on Linux."""
+    fix = causes.platform.macos_only_dist_fix(
+        Machine(f.facts(), f.FIXTURE_MATRIX), "tensorflow-metal", "linux", "1.0.0"
+    )
+    assert "tensorflow==" not in fix.text and "leave it out" in fix.text, fix.text
+    assert fix.commands[-1].endswith('pip install "tensorflow"'), fix.commands
 
 
 @pytest.mark.parametrize(

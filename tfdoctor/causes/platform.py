@@ -2608,18 +2608,27 @@ def macos_wrapper_fix(
 def macos_only_dist_fix(m: Machine, dist: str, system: str, pinned: Optional[str]) -> Fix:
     """pip lists no release of ``dist``, a distribution whose every release publishes macOS
     wheels only (Apple's tensorflow-macos, tensorflow-metal; the wheel index's files), on
-    ``system`` (``linux``, ``windows``: what the log shows): no Python there has one. The fix
-    installs TensorFlow's own distribution, of the ``pinned`` release where the matrix has its
-    line, and keeps ``dist`` to macOS with an environment marker (PEP 508's sys_platform)."""
+    ``system`` (``linux``, ``windows``: what the log shows): no Python there has one. For a
+    build of TensorFlow (tensorflow-macos) the fix installs TensorFlow's own distribution, of
+    the ``pinned`` release where the matrix has its line; a plugin (tensorflow-metal, whose
+    releases are not TensorFlow's) is left out there. Either is kept to macOS with an
+    environment marker (PEP 508's sys_platform)."""
     name = {"linux": "Linux", "windows": "Windows"}.get(system, system)
-    line = m.matrix.line_for(pinned) if m.matrix is not None and pinned else None
+    build = normalize_name(dist) in TF_DISTRIBUTIONS
+    line = m.matrix.line_for(pinned) if build and m.matrix is not None and pinned else None
     spec = f"tensorflow=={pinned}" if line is not None else "tensorflow"
+    instead = (
+        f"Install `{spec}` there instead"
+        if build
+        else f"It is a plugin of macOS's alone: leave it out there and install `{spec}`"
+    )
     return Fix(
         f"{dist} publishes wheels for macOS only (every release's files: "
         f"https://pypi.org/project/{dist}/#files), so pip on {name} lists none whatever the "
-        f"Python. Install `{spec}` there instead; where a requirements file or a project's "
-        f'dependencies name {dist}, give it the marker `; sys_platform == "darwin"` and add '
-        f'`tensorflow; sys_platform != "darwin"`, so each system installs its own build.',
+        f"Python. {instead}; where a requirements file or a project's dependencies name "
+        f'{dist}, give it the marker `; sys_platform == "darwin"`'
+        + (' and add `tensorflow; sys_platform != "darwin"`' if build else "")
+        + ", so each system installs its own build.",
         m.pip(f'install "{spec}"'),
     )
 
