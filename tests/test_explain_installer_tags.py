@@ -390,6 +390,28 @@ def test_matrix_platform_of_tags_names_one_key_or_none(tags: str) -> None:
             ("cp37", "from 1.", "tensorflow==1."),
             id="linux-2.14-on-3.7",
         ),
+        # The refused file installs under its own Python (3.9), not the release's newest.
+        pytest.param(
+            "$ python --version\nPython 3.12.1\n"
+            "$ pip install tensorflow-2.15.0-cp39-cp39-manylinux_2_17_x86_64."
+            "manylinux2014_x86_64.whl\n"
+            "ERROR: tensorflow-2.15.0-cp39-cp39-manylinux_2_17_x86_64.manylinux2014_x86_64."
+            "whl is not a supported wheel on this platform.\n",
+            ("Create an environment with Python 3.9 on Linux x86-64",),
+            ("Python 3.11 on Linux x86-64",),
+            id="linux-2.15-cp39-on-3.12",
+        ),
+        # A tag the release never published (a build of one's own): the release by name.
+        pytest.param(
+            "$ python --version\nPython 3.12.1\n"
+            "$ pip install tensorflow-2.15.0-cp38-cp38-manylinux_2_17_x86_64."
+            "manylinux2014_x86_64.whl\n"
+            "ERROR: tensorflow-2.15.0-cp38-cp38-manylinux_2_17_x86_64.manylinux2014_x86_64."
+            "whl is not a supported wheel on this platform.\n",
+            ("Python 3.11 on Linux x86-64", "install `tensorflow==2.15.0` there"),
+            ("Python 3.8 on Linux x86-64", "install the wheel there"),
+            id="linux-2.15-cp38-on-3.12",
+        ),
     ],
 )
 def test_a_refused_wheel_of_a_release_without_the_pythons_file_names_the_python(

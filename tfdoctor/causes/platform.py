@@ -3418,12 +3418,17 @@ def _release_lacks_python(
         if dist == "tensorflow" and line is not None
         else ""
     )
+    # The refused file installs under its own Python; a tag the release's Pythons lack (a
+    # build of one's own) leaves the release's newest, with the release by name.
+    own = python in pythons
+    target_python = python if own else newest
+    what = "the wheel" if own else f"`{dist}=={version}`"
     return Fix(
         f"{file} is built for CPython {python}; this Python is {shown}, and {dist} {version} "
         f"publishes no wheel for Python {mine} on {where}: its wheels there are for Python "
         f"{_python_span(list(pythons))} (from the matrix), so no file of it fits this "
-        f"interpreter. Create an environment with Python {newest} on {where} (the "
-        f"wheel's platform) and install the wheel there{newer}.",
+        f"interpreter. Create an environment with Python {target_python} on {where} (the "
+        f"wheel's platform) and install {what} there{newer}.",
         (INTERPRETER_CHECK,),
     )
 
