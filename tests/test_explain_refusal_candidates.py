@@ -182,6 +182,22 @@ def test_tensorflow_macos_asked_for_on_another_system_is_replaced_by_tensorflow(
     assert "10.16" not in text and "SYSTEM_VERSION_COMPAT" not in text
 
 
+#: The machine `uname -m` shows and what tensorflow-macos==2.9.0 becomes on Linux there: its
+#: line where it has the machine's wheels, else no pin (a Linux container on an Apple silicon
+#: Mac: TensorFlow's aarch64 wheels start at 2.10).
+_LINUX_INSTALLS = {"x86_64": '"tensorflow==2.9.0"', "aarch64": '"tensorflow"'}
+
+
+@pytest.mark.parametrize("machine", sorted(_LINUX_INSTALLS))
+def test_tensorflow_macos_on_linux_keeps_its_pin_where_that_line_has_the_machines_wheels(
+    machine: str,
+) -> None:
+    text = f"$ uname -m\n{machine}\nuser@box:~$ pip install tensorflow-macos==2.9.0\n"
+    top = top_error(explained(text + _refusal("tensorflow-macos==2.9.0")))
+    install = _LINUX_INSTALLS[machine]
+    assert top.fix is not None and top.fix.commands[-1].endswith(f"install {install}"), top.fix
+
+
 def test_a_macos_only_plugin_on_another_system_is_left_out_not_pinned_as_tensorflow() -> None:
     """tensorflow-metal's releases (0.x, 1.x) are not TensorFlow's: its pin names no
     TensorFlow release, and nothing replaces it on Linux."""

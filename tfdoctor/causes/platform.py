@@ -2605,17 +2605,24 @@ def macos_wrapper_fix(
     )
 
 
-def macos_only_dist_fix(m: Machine, dist: str, system: str, pinned: Optional[str]) -> Fix:
+def macos_only_dist_fix(
+    m: Machine, dist: str, system: str, pinned: Optional[str], machine: Optional[str] = None
+) -> Fix:
     """pip lists no release of ``dist``, a distribution whose every release publishes macOS
     wheels only (Apple's tensorflow-macos, tensorflow-metal; the wheel index's files), on
     ``system`` (``linux``, ``windows``: what the log shows): no Python there has one. For a
     build of TensorFlow (tensorflow-macos) the fix installs TensorFlow's own distribution, of
     the ``pinned`` release where the matrix has its line; a plugin (tensorflow-metal, whose
     releases are not TensorFlow's) is left out there. Either is kept to macOS with an
-    environment marker (PEP 508's sys_platform)."""
+    environment marker (PEP 508's sys_platform). ``machine``: the architecture the log shows
+    (``aarch64``: a Linux container on an Apple silicon Mac), whose wheels a pinned line may
+    not have (the matrix's Pythons of ``{system}-{machine}``): the pin is dropped there."""
     name = {"linux": "Linux", "windows": "Windows"}.get(system, system)
     build = normalize_name(dist) in TF_DISTRIBUTIONS
     line = m.matrix.line_for(pinned) if build and m.matrix is not None and pinned else None
+    key = f"{system}-{machine}"
+    if line is not None and key in PLATFORMS and not line.python.get(key):
+        line = None
     spec = f"tensorflow=={pinned}" if line is not None else "tensorflow"
     instead = (
         f"Install `{spec}` there instead"

@@ -258,7 +258,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # Apple's build asked for on another system: its wheels are macOS's alone, so no
         # Python, pip or pin there finds one (the macOS readings below do not apply).
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.macos_only_dist_fix(
-            m, normalize_name(refusal.dist), r.os, pinned
+            m, normalize_name(refusal.dist), r.os, pinned, r.machine
         )
     if (
         normalize_name(refusal.dist) == "tensorflow-macos"
