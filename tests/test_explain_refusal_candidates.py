@@ -182,20 +182,53 @@ def test_tensorflow_macos_asked_for_on_another_system_is_replaced_by_tensorflow(
     assert "10.16" not in text and "SYSTEM_VERSION_COMPAT" not in text
 
 
-#: The machine `uname -m` shows and what tensorflow-macos==2.9.0 becomes on Linux there: its
-#: line where it has the machine's wheels, else no pin (a Linux container on an Apple silicon
-#: Mac: TensorFlow's aarch64 wheels start at 2.10).
-_LINUX_INSTALLS = {"x86_64": '"tensorflow==2.9.0"', "aarch64": '"tensorflow"'}
+#: tensorflow-macos asked for on Linux beside what the log shows there: the lines shown, the
+#: requirement, words the fix says and the command it ends with (none where no install fits).
+_MACOS_ONLY_ON_LINUX = {
+    # The pin stays where its line has the machine's wheels; TensorFlow's aarch64 wheels start
+    # at 2.10 (a Linux container on an Apple silicon Mac).
+    "x86-64-pinned": ("$ uname -m\nx86_64\n", "tensorflow-macos==2.9.0", (), '"tensorflow==2.9.0"'),
+    "aarch64-unpinned": ("$ uname -m\naarch64\n", "tensorflow-macos==2.9.0", (), '"tensorflow"'),
+    # Machines `tensorflow` has no Linux wheel for either: their own way, no install.
+    "ppc64le": (
+        "$ uname -m\nppc64le\n",
+        "tensorflow-macos==2.12.0",
+        ("no wheel for Linux ppc64le either", "Build TensorFlow from source"),
+        None,
+    ),
+    "armv7l": (
+        "$ uname -m\narmv7l\n",
+        "tensorflow-macos==2.12.0",
+        ("no wheel for Linux armv7l either", "32-bit Arm"),
+        None,
+    ),
+    # Read before a pip too old for manylinux2010 and a range's Pythons.
+    "old-pip": (
+        "$ pip --version\npip 9.0.1 from /usr/lib/python3/dist-packages (python 3.6)\n",
+        "tensorflow-macos==2.12.0",
+        ("pip on Linux lists none",),
+        '"tensorflow==2.12.0"',
+    ),
+    "range": (
+        "$ python3 --version\nPython 3.12.1\n",
+        "tensorflow-macos>=2.9,<2.13",
+        ("pip on Linux lists none",),
+        '"tensorflow"',
+    ),
+}
 
 
-@pytest.mark.parametrize("machine", sorted(_LINUX_INSTALLS))
-def test_tensorflow_macos_on_linux_keeps_its_pin_where_that_line_has_the_machines_wheels(
-    machine: str,
-) -> None:
-    text = f"$ uname -m\n{machine}\nuser@box:~$ pip install tensorflow-macos==2.9.0\n"
-    top = top_error(explained(text + _refusal("tensorflow-macos==2.9.0")))
-    install = _LINUX_INSTALLS[machine]
-    assert top.fix is not None and top.fix.commands[-1].endswith(f"install {install}"), top.fix
+@pytest.mark.parametrize("case", sorted(_MACOS_ONLY_ON_LINUX))
+def test_tensorflow_macos_on_linux_reads_the_machine_and_comes_first(case: str) -> None:
+    shown, requirement, words, install = _MACOS_ONLY_ON_LINUX[case]
+    text = f"{shown}user@box:~$ pip install '{requirement}'\n" + _refusal(requirement)
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python" and top.fix is not None
+    assert all(w in top.fix.text for w in words), top.fix.text
+    if install is None:
+        assert not any("install" in c for c in top.fix.commands), top.fix.commands
+    else:
+        assert top.fix.commands[-1].endswith(f"install {install}"), top.fix.commands
 
 
 def test_a_macos_only_plugin_on_another_system_is_left_out_not_pinned_as_tensorflow() -> None:

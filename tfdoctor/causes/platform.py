@@ -2618,9 +2618,23 @@ def macos_only_dist_fix(
     (``aarch64``: a Linux container on an Apple silicon Mac), whose wheels a pinned line may
     not have (the matrix's Pythons of ``{system}-{machine}``): the pin is dropped there."""
     name = {"linux": "Linux", "windows": "Windows"}.get(system, system)
+    key = f"{system}-{machine}"
+    only = (
+        f"{dist} publishes wheels for macOS only (every release's files: "
+        f"https://pypi.org/project/{dist}/#files), so pip on {name} lists none whatever the "
+        "Python"
+    )
+    if machine and system == "linux" and key not in PLATFORMS:
+        # A machine TensorFlow's own distribution has no wheel for either (ppc64le, a 32-bit
+        # system): its way, not an install that finds nothing there.
+        bits32 = re.fullmatch(r"i[3-6]86|armv\d+l?", machine) is not None
+        other = python_64bit_fix(m, machine) if bits32 else arch_without_wheels_fix(machine)
+        return Fix(
+            f"{only}, and `tensorflow` has no wheel for Linux {machine} either. {other.text}",
+            other.commands,
+        )
     build = normalize_name(dist) in TF_DISTRIBUTIONS
     line = m.matrix.line_for(pinned) if build and m.matrix is not None and pinned else None
-    key = f"{system}-{machine}"
     if line is not None and key in PLATFORMS and not line.python.get(key):
         line = None
     spec = f"tensorflow=={pinned}" if line is not None else "tensorflow"
@@ -2630,9 +2644,7 @@ def macos_only_dist_fix(
         else f"It is a plugin of macOS's alone: leave it out there and install `{spec}`"
     )
     return Fix(
-        f"{dist} publishes wheels for macOS only (every release's files: "
-        f"https://pypi.org/project/{dist}/#files), so pip on {name} lists none whatever the "
-        f"Python. {instead}; where a requirements file or a project's dependencies name "
+        f"{only}. {instead}; where a requirements file or a project's dependencies name "
         f'{dist}, give it the marker `; sys_platform == "darwin"`'
         + (' and add `tensorflow; sys_platform != "darwin"`' if build else "")
         + ", so each system installs its own build.",

@@ -215,6 +215,13 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
     pinned = requested_version(refusal.spec)
+    if r.os in ("linux", "windows") and macos_wheels_only(normalize_name(refusal.dist)):
+        # Apple's build asked for on another system: its wheels are macOS's alone, so no
+        # Python, pip or pin there finds one (none of the readings below, of
+        # Pythons, ranges, pips or macOS, apply).
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.macos_only_dist_fix(
+            m, normalize_name(refusal.dist), r.os, pinned, r.machine
+        )
     if (silicon := _apple_silicon_refusal(m, r, refusal)) is not None:
         return silicon
     if (ranged := _range_refusal(m, r, refusal)) is not None:
@@ -253,12 +260,6 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # no macOS wheel of anything (elsewhere it would list releases for this Python).
         return causes.platform.PIP_TOO_OLD, causes.platform.macos11_pip_fix(
             m, r.pip_version, r.python
-        )
-    if r.os in ("linux", "windows") and macos_wheels_only(normalize_name(refusal.dist)):
-        # Apple's build asked for on another system: its wheels are macOS's alone, so no
-        # Python, pip or pin there finds one (the macOS readings below do not apply).
-        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.macos_only_dist_fix(
-            m, normalize_name(refusal.dist), r.os, pinned, r.machine
         )
     if (
         normalize_name(refusal.dist) == "tensorflow-macos"
