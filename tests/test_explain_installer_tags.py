@@ -12,7 +12,7 @@ import pytest
 
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence.packages import read_conflicts
-from tfdoctor.explain.platform import pip_reading_glibc
+from tfdoctor.explain.platform import matrix_platform_of_tags, pip_reading_glibc
 from tfdoctor.findings import Severity
 from tfdoctor.wheel_tags import macos_target, manylinux_glibc, tag_machines
 
@@ -336,3 +336,101 @@ def test_a_pip_the_log_shows_upgraded_is_not_blamed_for_the_refusal() -> None:
         "wheel on this platform.\n"
     )
     assert top_error(explained(text)).cause != "pip-too-old"
+
+
+#: Platform tags and the matrix key they name: one system and one machine the matrix knows,
+#: else none (a universal2 wheel holds two machines; 32-bit Arm has no TensorFlow wheel).
+_TAG_KEYS = {
+    "win_amd64": "windows-x86_64",
+    "manylinux_2_17_x86_64.manylinux2014_x86_64": "linux-x86_64",
+    "macosx_12_0_arm64": "macos-arm64",
+    "macosx_10_15_universal2": "",
+    "linux_armv7l": "",
+}
+
+
+@pytest.mark.parametrize("tags", sorted(_TAG_KEYS))
+def test_matrix_platform_of_tags_names_one_key_or_none(tags: str) -> None:
+    assert matrix_platform_of_tags(tags) == _TAG_KEYS[tags]
+
+
+@pytest.mark.parametrize(
+    ("log", "words", "absent"),
+    [
+        # TensorFlow 2.10 was the last native Windows GPU build, for Python 3.7 to 3.10: no
+        # file of it exists for 3.11, whatever its tag.
+        pytest.param(
+            "PS C:\\Users\\me> python --version\nPython 3.11.4\n"
+            "PS C:\\Users\\me> pip install tensorflow_gpu-2.10.0-cp310-cp310-win_amd64.whl\n"
+            "ERROR: tensorflow_gpu-2.10.0-cp310-cp310-win_amd64.whl is not a supported wheel "
+            "on this platform.\n",
+            ("no wheel for Python 3.11 on Windows x86-64", "Python 3.10 on Windows x86-64"),
+            ("cp311", "tensorflow-gpu=="),
+            id="windows-gpu-2.10-on-3.11",
+        ),
+        pytest.param(
+            "$ python --version\nPython 3.12.1\n"
+            "$ pip install tensorflow-2.15.0-cp311-cp311-manylinux_2_17_x86_64."
+            "manylinux2014_x86_64.whl\n"
+            "ERROR: tensorflow-2.15.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64."
+            "whl is not a supported wheel on this platform.\n",
+            ("no wheel for Python 3.12 on Linux x86-64", "Python 3.11", "from 2.16"),
+            ("cp312",),
+            id="linux-2.15-on-3.12",
+        ),
+        # An older Python than the release's: the lines that still had it end before it, so
+        # the last of them, not the first line that ever had it.
+        pytest.param(
+            "$ python --version\nPython 3.7.9\n"
+            "$ pip install tensorflow-2.14.0-cp311-cp311-manylinux_2_17_x86_64."
+            "manylinux2014_x86_64.whl\n"
+            "ERROR: tensorflow-2.14.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64."
+            "whl is not a supported wheel on this platform.\n",
+            ("no wheel for Python 3.7 on Linux x86-64", "up to 2.10", "tensorflow==2.10.*"),
+            ("cp37", "from 1.", "tensorflow==1."),
+            id="linux-2.14-on-3.7",
+        ),
+        # The refused file installs under its own Python (3.9), not the release's newest.
+        pytest.param(
+            "$ python --version\nPython 3.12.1\n"
+            "$ pip install tensorflow-2.15.0-cp39-cp39-manylinux_2_17_x86_64."
+            "manylinux2014_x86_64.whl\n"
+            "ERROR: tensorflow-2.15.0-cp39-cp39-manylinux_2_17_x86_64.manylinux2014_x86_64."
+            "whl is not a supported wheel on this platform.\n",
+            ("Create an environment with Python 3.9 on Linux x86-64",),
+            ("Python 3.11 on Linux x86-64",),
+            id="linux-2.15-cp39-on-3.12",
+        ),
+        # A tag the release never published (a build of one's own): the release by name.
+        pytest.param(
+            "$ python --version\nPython 3.12.1\n"
+            "$ pip install tensorflow-2.15.0-cp38-cp38-manylinux_2_17_x86_64."
+            "manylinux2014_x86_64.whl\n"
+            "ERROR: tensorflow-2.15.0-cp38-cp38-manylinux_2_17_x86_64.manylinux2014_x86_64."
+            "whl is not a supported wheel on this platform.\n",
+            ("Python 3.11 on Linux x86-64", "install `tensorflow==2.15.0` there"),
+            ("Python 3.8 on Linux x86-64", "install the wheel there"),
+            id="linux-2.15-cp38-on-3.12",
+        ),
+    ],
+)
+def test_a_refused_wheel_of_a_release_without_the_pythons_file_names_the_python(
+    log: str, words: tuple[str, ...], absent: tuple[str, ...]
+) -> None:
+    """The release's Pythons on the wheel's platform (the matrix) decide: a file "for this
+    interpreter" that the release never published is not offered."""
+    top = top_error(explained(log))
+    assert top.cause == "wheel-mismatch"
+    text = fix_text(top)
+    assert all(w in text for w in words), text
+    assert not any(w in text for w in absent), text
+
+
+def test_a_refused_wheel_whose_release_has_the_pythons_file_keeps_the_tag_advice() -> None:
+    log = (
+        "$ python --version\nPython 3.10.12\n"
+        "$ pip install tensorflow-2.15.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64"
+        ".whl\nERROR: tensorflow-2.15.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64"
+        ".whl is not a supported wheel on this platform.\n"
+    )
+    assert "the cp310 tag for this Python 3.10" in fix_text(top_error(explained(log)))

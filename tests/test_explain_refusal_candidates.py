@@ -9,10 +9,13 @@ from typing import Optional
 
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor import causes
 from tfdoctor.evidence import pip as pip_evidence
 from tfdoctor.evidence.pip import read_machine, read_python_64bit
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.machine import Machine
 
 
 def _refusal(requirement: str, origin: str = "", prefix: str = "ERROR: ") -> str:
@@ -155,6 +158,90 @@ def test_tensorflow_macos_on_a_python_it_has_no_wheels_for_names_its_pythons() -
 
 
 @pytest.mark.parametrize(
+    ("prompt", "requirement", "system", "install"),
+    [
+        pytest.param(
+            "user@box:~$ ", "tensorflow-macos==2.12.0", "Linux", "tensorflow==2.12.0", id="linux"
+        ),
+        pytest.param(
+            "PS C:\\Users\\me> ", "tensorflow-macos", "Windows", "tensorflow", id="windows"
+        ),
+    ],
+)
+def test_tensorflow_macos_asked_for_on_another_system_is_replaced_by_tensorflow(
+    prompt: str, requirement: str, system: str, install: str
+) -> None:
+    """Apple's build has macOS wheels only: on Linux or Windows no Python, pip or macOS tag
+    explains the empty list, and the fix installs TensorFlow's own distribution."""
+    top = top_error(explained(f"{prompt}pip install {requirement}\n" + _refusal(requirement)))
+    assert top.cause == "tf-no-wheel-for-python"
+    text = fix_text(top)
+    assert f"pip on {system} lists none" in text
+    assert f"`{install}`" in text
+    assert 'sys_platform == "darwin"' in text
+    assert "10.16" not in text and "SYSTEM_VERSION_COMPAT" not in text
+
+
+#: tensorflow-macos asked for on Linux beside what the log shows there: the lines shown, the
+#: requirement, words the fix says and the command it ends with (none where no install fits).
+_MACOS_ONLY_ON_LINUX = {
+    # The pin stays where its line has the machine's wheels; TensorFlow's aarch64 wheels start
+    # at 2.10 (a Linux container on an Apple silicon Mac).
+    "x86-64-pinned": ("$ uname -m\nx86_64\n", "tensorflow-macos==2.9.0", (), '"tensorflow==2.9.0"'),
+    "aarch64-unpinned": ("$ uname -m\naarch64\n", "tensorflow-macos==2.9.0", (), '"tensorflow"'),
+    # Machines `tensorflow` has no Linux wheel for either: their own way, no install.
+    "ppc64le": (
+        "$ uname -m\nppc64le\n",
+        "tensorflow-macos==2.12.0",
+        ("no wheel for Linux ppc64le either", "Build TensorFlow from source"),
+        None,
+    ),
+    "armv7l": (
+        "$ uname -m\narmv7l\n",
+        "tensorflow-macos==2.12.0",
+        ("no wheel for Linux armv7l either", "32-bit Arm"),
+        None,
+    ),
+    # Read before a pip too old for manylinux2010 and a range's Pythons.
+    "old-pip": (
+        "$ pip --version\npip 9.0.1 from /usr/lib/python3/dist-packages (python 3.6)\n",
+        "tensorflow-macos==2.12.0",
+        ("pip on Linux lists none",),
+        '"tensorflow==2.12.0"',
+    ),
+    "range": (
+        "$ python3 --version\nPython 3.12.1\n",
+        "tensorflow-macos>=2.9,<2.13",
+        ("pip on Linux lists none",),
+        '"tensorflow"',
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_MACOS_ONLY_ON_LINUX))
+def test_tensorflow_macos_on_linux_reads_the_machine_and_comes_first(case: str) -> None:
+    shown, requirement, words, install = _MACOS_ONLY_ON_LINUX[case]
+    text = f"{shown}user@box:~$ pip install '{requirement}'\n" + _refusal(requirement)
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python" and top.fix is not None
+    assert all(w in top.fix.text for w in words), top.fix.text
+    if install is None:
+        assert not any("install" in c for c in top.fix.commands), top.fix.commands
+    else:
+        assert top.fix.commands[-1].endswith(f"install {install}"), top.fix.commands
+
+
+def test_a_macos_only_plugin_on_another_system_is_left_out_not_pinned_as_tensorflow() -> None:
+    """tensorflow-metal's releases (0.x, 1.x) are not TensorFlow's: its pin names no
+    TensorFlow release, and nothing replaces it on Linux."""
+    fix = causes.platform.macos_only_dist_fix(
+        Machine(f.facts(), f.FIXTURE_MATRIX), "tensorflow-metal", "linux", "1.0.0"
+    )
+    assert "tensorflow==" not in fix.text and "leave it out" in fix.text, fix.text
+    assert fix.commands[-1].endswith('pip install "tensorflow"'), fix.commands
+
+
+@pytest.mark.parametrize(
     ("text", "machine"),
     [
         pytest.param(
@@ -166,6 +253,8 @@ def test_tensorflow_macos_on_a_python_it_has_no_wheels_for_names_its_pythons() -
         pytest.param("$ uname -m\nppc64le\n", "ppc64le", id="uname-m"),
         pytest.param("Linux-5.10.0-21-arm64-aarch64-with-glibc2.31\n", "aarch64", id="platform"),
         pytest.param("Building for x86_64 and aarch64 targets\n", None, id="prose"),
+        # uname -a's fields, not an architecture a sentence puts beside "GNU/Linux".
+        pytest.param("Does TensorFlow run on i686 GNU/Linux at all?\n", None, id="prose-gnu"),
         pytest.param(
             "Linux raspberrypi 5.10.103-v7l+ #1529 SMP Tue Mar 8 12:24:00 GMT 2022 armv7l "
             "GNU/Linux\n",
@@ -241,6 +330,23 @@ _JETSON = "Linux nano 4.9.140-tegra #1 SMP PREEMPT aarch64 aarch64 aarch64 GNU/L
             "tf-no-wheel-for-python",
             ("Linux ppc64le", "from source"),
             id="ppc64le",
+        ),
+        # uname -m's answer alone on its line is the kernel's own word, as uname -a's is: a
+        # 32-bit system, which no Python and no pin changes.
+        pytest.param(
+            "pi@raspberrypi:~ $ uname -m\narmv7l\npi@raspberrypi:~ $ python3 --version\n"
+            "Python 3.11.2\n",
+            "tensorflow",
+            "python-32bit",
+            ("32-bit Arm (armv7l)", "aarch64"),
+            id="uname-m-32bit-arm",
+        ),
+        pytest.param(
+            "$ uname -m\ni686\n",
+            "tensorflow==2.15.0",
+            "python-32bit",
+            ("32-bit x86 (i686)", "x86-64"),
+            id="uname-m-32bit-x86",
         ),
     ],
 )

@@ -30,6 +30,11 @@ def _compile_error(path: str, code: str, tail: str = "SyntaxError: invalid synta
         ('print(f"{name} loaded")', "3.6"),
         ("if (n := len(items)) > 10:", "3.8"),
         ("def scale(x, /, factor=2):", "3.8"),
+        ("match command.split():", "3.10"),
+        ("except* OSError as group:", "3.11"),
+        ("def first[T](items: list[T]) -> T:", "3.12"),
+        ("class Box[T]:", "3.12"),
+        ("type Pairs = list[tuple[int, int]]", "3.12"),
     ],
 )
 def test_the_release_each_syntax_came_with(code: str, release: str) -> None:
@@ -56,6 +61,13 @@ def test_the_release_each_syntax_came_with(code: str, release: str) -> None:
         # A dict's entry over several lines: a comma outside brackets is no annotation.
         "    key: value,",
         "    name: Dict[a, b],",
+        # match and type are soft keywords: names assigned or called are older syntax.
+        "match = pattern.match(line)",
+        "match(x):",
+        "type = 'float32'",
+        "kind = type(x)",
+        "except (ValueError, TypeError):",
+        "class Box(Generic[T]):",
     ],
 )
 def test_older_syntax_is_not_read_as_newer(code: str) -> None:
@@ -146,3 +158,54 @@ def test_the_venv_python_is_one_the_shown_tensorflow_line_has_wheels_for() -> No
 def test_without_a_tensorflow_line_the_venv_python_is_the_syntaxs_release() -> None:
     fix = _walrus_fix("")
     assert "python3.8 -m venv" in fix and "tfdoctor matrix" in fix
+
+
+def test_a_match_statement_under_python_39_needs_python_310() -> None:
+    text = _compile_error(
+        "/usr/local/lib/python3.9/site-packages/pkg/dispatch.py", "match event.kind:"
+    )
+    top = next(x for x in explained(text).findings if x.cause == "python-too-old-for-package")
+    assert "a match statement, which Python 3.10 added" in fix_text(top)
+    assert "Python 3.9" in fix_text(top)
+
+
+def test_a_match_statement_under_python_310_is_not_this_cause() -> None:
+    text = _compile_error(
+        "/usr/local/lib/python3.10/site-packages/pkg/dispatch.py", "match event.kind:"
+    )
+    assert all(x.cause != "python-too-old-for-package" for x in explained(text).findings)
+
+
+def _subscript_error(python: str, code: str) -> str:
+    """CPython's TypeError raised by a package's line evaluated at import (an annotation)."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 1, in <module>\n'
+        "    import pkg\n"
+        f'  File "/opt/venv/lib/python{python}/site-packages/pkg/layers.py", line 12, in '
+        "<module>\n"
+        f"    {code}\n"
+        "TypeError: 'type' object is not subscriptable\n"
+    )
+
+
+def test_a_built_in_generic_under_python_38_needs_python_39() -> None:
+    text = _subscript_error("3.8", "def pad(shape: tuple[int, ...]) -> dict[str, int]:")
+    top = next(x for x in explained(text).findings if x.cause == "python-too-old-for-package")
+    assert "PEP 585), which Python 3.9 added, and this is Python 3.8" in fix_text(top)
+    assert "release of pkg that still supports Python 3.8" in fix_text(top)
+
+
+#: Lines and Pythons a subscripting TypeError says nothing about the Python under: a Python
+#: with PEP 585, an attribute that is a list, a class of the code's own.
+_NOT_GENERICS = {
+    "python-3.9-has-them": ("3.9", "def pad(shape: tuple[int, ...]):"),
+    "an-attribute": ("3.8", "value = self.list[0]"),
+    "another-class": ("3.8", "kind = Registry[name]"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_NOT_GENERICS))
+def test_no_python_verdict_where_the_line_or_the_python_does_not_fit(case: str) -> None:
+    text = _subscript_error(*_NOT_GENERICS[case])
+    assert all(x.cause != "python-too-old-for-package" for x in explained(text).findings)

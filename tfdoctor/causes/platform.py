@@ -2605,6 +2605,53 @@ def macos_wrapper_fix(
     )
 
 
+def macos_only_dist_fix(
+    m: Machine, dist: str, system: str, pinned: Optional[str], machine: Optional[str] = None
+) -> Fix:
+    """pip lists no release of ``dist``, a distribution whose every release publishes macOS
+    wheels only (Apple's tensorflow-macos, tensorflow-metal; the wheel index's files), on
+    ``system`` (``linux``, ``windows``: what the log shows): no Python there has one. For a
+    build of TensorFlow (tensorflow-macos) the fix installs TensorFlow's own distribution, of
+    the ``pinned`` release where the matrix has its line; a plugin (tensorflow-metal, whose
+    releases are not TensorFlow's) is left out there. Either is kept to macOS with an
+    environment marker (PEP 508's sys_platform). ``machine``: the architecture the log shows
+    (``aarch64``: a Linux container on an Apple silicon Mac), whose wheels a pinned line may
+    not have (the matrix's Pythons of ``{system}-{machine}``): the pin is dropped there."""
+    name = {"linux": "Linux", "windows": "Windows"}.get(system, system)
+    key = f"{system}-{machine}"
+    only = (
+        f"{dist} publishes wheels for macOS only (every release's files: "
+        f"https://pypi.org/project/{dist}/#files), so pip on {name} lists none whatever the "
+        "Python"
+    )
+    if machine and system == "linux" and key not in PLATFORMS:
+        # A machine TensorFlow's own distribution has no wheel for either (ppc64le, a 32-bit
+        # system): its way, not an install that finds nothing there.
+        bits32 = re.fullmatch(r"i[3-6]86|armv\d+l?", machine) is not None
+        other = python_64bit_fix(m, machine) if bits32 else arch_without_wheels_fix(machine)
+        return Fix(
+            f"{only}, and `tensorflow` has no wheel for Linux {machine} either. {other.text}",
+            other.commands,
+        )
+    build = normalize_name(dist) in TF_DISTRIBUTIONS
+    line = m.matrix.line_for(pinned) if build and m.matrix is not None and pinned else None
+    if line is not None and key in PLATFORMS and not line.python.get(key):
+        line = None
+    spec = f"tensorflow=={pinned}" if line is not None else "tensorflow"
+    instead = (
+        f"Install `{spec}` there instead"
+        if build
+        else f"It is a plugin of macOS's alone: leave it out there and install `{spec}`"
+    )
+    return Fix(
+        f"{only}. {instead}; where a requirements file or a project's dependencies name "
+        f'{dist}, give it the marker `; sys_platform == "darwin"`'
+        + (' and add `tensorflow; sys_platform != "darwin"`' if build else "")
+        + ", so each system installs its own build.",
+        m.pip(f'install "{spec}"'),
+    )
+
+
 def apple_silicon_fix(
     m: Machine,
     requested: Optional[str],
@@ -3295,9 +3342,20 @@ def _line_listed(requested: Optional[str], listed: Sequence[str]) -> bool:
 
 
 def wheel_tags_fix(
-    m: Machine, file: str, python: Optional[str], platform: str, abi: str = ""
+    m: Machine,
+    file: str,
+    python: Optional[str],
+    platform: str,
+    abi: str = "",
+    target: str = "",
 ) -> Fix:
-    """What a refused wheel's tags say it needs, and how to let pip pick the right one."""
+    """What a refused wheel's tags say it needs, and how to let pip pick the right one.
+    ``target``: the matrix's platform key the tags name (``windows-x86_64``), where known:
+    a TensorFlow release with no wheel there for the log's Python gets that Python's way
+    (:func:`_release_lacks_python`) instead of a file that does not exist."""
+    lacking = _release_lacks_python(m, file, python, target)
+    if lacking is not None:
+        return lacking
     needs = f"CPython {python}" if python else "another interpreter"
     # CPython before 3.3 was built with narrow (cpXYm) or wide (cpXYmu) Unicode, an ABI of
     # its own (PEP 3149); Linux distributions build 2.7 wide, so a cp27m Linux wheel fits none.
@@ -3327,6 +3385,70 @@ def wheel_tags_fix(
         f"and version (`pip install {release}`) where PyPI's build of it will do, so pip picks "
         f"the wheel for this interpreter; or run it with {needs} on {platform}.",
         (INTERPRETER_CHECK, MACOS_VERSION_CHECK) if macos else (INTERPRETER_CHECK,),
+    )
+
+
+def _release_lacks_python(
+    m: Machine, file: str, python: Optional[str], target: str
+) -> Optional[Fix]:
+    """The fix where a refused wheel of ``tensorflow`` or ``tensorflow-gpu`` (``file``, built
+    for CPython ``python`` on the matrix's platform ``target``) is of a release that has no
+    wheel on that platform for the Python the log shows: no file of it exists for this
+    interpreter, so the Python that release's wheels are for, or the release line nearest
+    it with wheels for this Python. None where the Python, the log's system (it must be the
+    wheel's) or the release's Pythons there are not known, or it has one."""
+    parts = file.replace("\\", "/").rsplit("/", 1)[-1].split("-")
+    shown = m.python_version
+    mine = ".".join(shown.split(".")[:2]) if shown else ""
+    # The log's system must be the wheel's: elsewhere the platform, not the Python, misfits.
+    if (
+        len(parts) < 5
+        or not target
+        or not mine
+        or mine == python
+        or m.matrix is None
+        or m.os is None
+        or not target.startswith(f"{m.os}-")
+    ):
+        return None
+    # tensorflow-gpu published the same Pythons as tensorflow on its platforms (Linux, and
+    # Windows up to 2.10); tensorflow-cpu's and vendors' builds are left out.
+    dist, version = normalize_name(parts[0]), parts[1]
+    if dist not in ("tensorflow", "tensorflow-gpu"):
+        return None
+    pythons = (m.matrix.release_pythons(version) or {}).get(target, ())
+    if not pythons or mine in pythons:
+        return None
+    where = _PLATFORM_WORDS.get(target, target)
+    having = [
+        x.line
+        for x in sorted(m.matrix.lines, key=lambda x: version_key(x.line))
+        if not x.pre_release and mine in x.python.get(target, ())
+    ]
+    newest = max(pythons, key=version_key)
+    # A Python newer than the release's is one later lines added (the first of them); an
+    # older one is one later lines dropped (the last line that still has it).
+    later = version_key(mine) > version_key(newest)
+    line = (having[0] if later else having[-1]) if having else None
+    # tensorflow-gpu's own releases end where the matrix says; a newer line is `tensorflow`'s.
+    newer = (
+        f", or install a TensorFlow release that has wheels for Python {mine} there "
+        f"({'from' if later else 'up to'} {line}: `pip install tensorflow=={line}.*`)"
+        if dist == "tensorflow" and line is not None
+        else ""
+    )
+    # The refused file installs under its own Python; a tag the release's Pythons lack (a
+    # build of one's own) leaves the release's newest, with the release by name.
+    own = python in pythons
+    target_python = python if own else newest
+    what = "the wheel" if own else f"`{dist}=={version}`"
+    return Fix(
+        f"{file} is built for CPython {python}; this Python is {shown}, and {dist} {version} "
+        f"publishes no wheel for Python {mine} on {where}: its wheels there are for Python "
+        f"{_python_span(list(pythons))} (from the matrix), so no file of it fits this "
+        f"interpreter. Create an environment with Python {target_python} on {where} (the "
+        f"wheel's platform) and install {what} there{newer}.",
+        (INTERPRETER_CHECK,),
     )
 
 

@@ -244,7 +244,9 @@ _ARCH_NAMES = (
 )
 _ARCHS = "|".join(map(re.escape, _ARCH_NAMES))
 _MACHINE_FORMS = (
-    rf"\b({_ARCHS}) GNU/Linux\b",  # uname -a
+    # uname -a: the machine fields follow the kernel's "#build ... date" (GNU coreutils
+    # src/uname.c), which prose naming an architecture beside "GNU/Linux" lacks.
+    rf"#\d+[^\n]{{0,200}}?\b({_ARCHS}) GNU/Linux\b",
     rf"\bLinux-\S{{1,80}}?-({_ARCHS})-with-",  # platform.platform()
     rf"^[ \t]*({_ARCHS})[ \t]*$",  # uname -m
 )

@@ -116,6 +116,7 @@ from tfdoctor.explain.revealed import (
 from tfdoctor.explain.scanning import _SEVERITY, Evidence, Hits, scan
 from tfdoctor.explain.software import (
     _dict_wrapper_cut,
+    _generic_newer_than_python,
     _keras3_in_words,
     _model_garden_official,
     _syntax_newer_than_python,
@@ -821,6 +822,7 @@ def explain(
         _user_site_tensorflow(evidence, machine),
         _dict_wrapper_cut(evidence, machine),
         _syntax_newer_than_python(evidence, revealed, machine),
+        _generic_newer_than_python(evidence, revealed, machine),
         _conda_path_too_long(evidence),
         _conda_system_unsatisfied(evidence, machine),
         _pip_path_too_long(evidence),

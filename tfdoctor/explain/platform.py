@@ -15,7 +15,7 @@ from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Hits
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import version_key
+from tfdoctor.matrix import PLATFORMS, version_key
 from tfdoctor.modules import distribution_of
 from tfdoctor.signatures import EMULATOR, MACOS_WORDS, REASON_CUT, WINDOWS_WORDS
 from tfdoctor.wheel_tags import (
@@ -361,6 +361,19 @@ def _tag_floor(tag: str) -> str:
     return f"macOS {target[0]}.{target[1]}" if target is not None else ""
 
 
+def matrix_platform_of_tags(platform: str) -> str:
+    """The matrix's platform key (``windows-x86_64``, ``macos-arm64``) a wheel's platform
+    tags (``manylinux_2_17_x86_64.manylinux2014_x86_64``) name, where they name one system and
+    one machine the matrix knows; else empty (a universal2 wheel, a 32-bit Arm tag)."""
+    keys = {
+        f"{os}-{'arm64' if os == 'macos' and machine == 'aarch64' else machine}"
+        for tag in platform.split(".")
+        if (os := tag_os(tag)) is not None
+        for machine in tag_machines(tag)
+    }
+    return next(iter(keys)) if len(keys) == 1 and keys <= set(PLATFORMS) else ""
+
+
 def pip_blind_to_wheel(m: Machine, r: Revealed, wheel: WheelRefusal) -> Optional[Fix]:
     """pip's "is not a supported wheel on this platform" where the log shows a pip older than
     the first that reads every platform tag the wheel carries (a manylinux2014 wheel under pip
@@ -414,7 +427,12 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         if blind is not None:
             return causes.platform.PIP_TOO_OLD, blind
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
-            m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
+            m,
+            wheel.file,
+            wheel.python_version,
+            wheel.platform,
+            wheel.abi,
+            matrix_platform_of_tags(wheel.platform),
         )
     if any(h.signature.id == "musl-loader-tensorflow" for h in hits):
         return causes.platform.WHEEL_MISMATCH, causes.platform.musl_fix()

@@ -29,7 +29,11 @@ from tfdoctor.explain.native import (
 from tfdoctor.explain.packages import internal_caller, internal_caller_fix, tf_keras_generation
 from tfdoctor.explain.revealed import _SERVING_WORDS, Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
-from tfdoctor.explain.syntax import compile_error_at_newer_syntax
+from tfdoctor.explain.syntax import (
+    BUILTIN_GENERICS_RELEASE,
+    builtin_generic_before_release,
+    compile_error_at_newer_syntax,
+)
 from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
@@ -858,6 +862,38 @@ def _syntax_newer_than_python(
         # Each release's "What's New" page lists the syntax it added.
         (f"https://docs.python.org/3/whatsnew/{release}.html",),
     )
+
+
+def _generic_newer_than_python(
+    evidence: Evidence, revealed: Revealed, machine: Machine
+) -> Optional[Finding]:
+    """CPython's TypeError at a line subscripting a built-in collection (``list[int]``) under
+    a Python before 3.9, where the log shows the Python (explain.syntax): the code, or the
+    package's release, is written for 3.9 or newer (PEP 585)."""
+    python = revealed.python
+    for tb in evidence.tracebacks:
+        if tb.type != "TypeError" or not tb.frames or python is None:
+            continue
+        last = tb.frames[-1]
+        package = builtin_generic_before_release(tb.message, last.code, last.path, python)
+        if package is None:
+            continue
+        owner = f"{package}'s code" if package else "The code"
+        syntax = "a built-in collection as a generic type (list[int], PEP 585)"
+        return causes.finding(
+            f"explain.{causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE}",
+            Severity.ERROR,
+            causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE,
+            f"{owner} needs Python {BUILTIN_GENERICS_RELEASE} or newer; this is Python {python}",
+            f'{tb.where}: TypeError: {tb.message}\nFile "{last.path}" ... {last.code.strip()}\n'
+            f"The line subscripts a built-in collection, which Python {BUILTIN_GENERICS_RELEASE} "
+            f"allowed first, and the log shows Python {python}.",
+            causes.platform.syntax_python_fix(
+                machine, python, BUILTIN_GENERICS_RELEASE, syntax, package or None
+            ),
+            ("https://peps.python.org/pep-0585/",),
+        )
+    return None
 
 
 #: A traceback the log ends inside, at TensorFlow's tracked dict's attribute lookup

@@ -4,8 +4,9 @@ Python prints a ``SyntaxError`` (and its subclasses ``IndentationError``, ``TabE
 the place it could not compile: a location line without the ``, in <function>`` every frame
 of a run has (``File "x.py", line 70``), the source line under it, a caret. Where that
 source line uses syntax a later Python added (variable annotations and f-strings in 3.6,
-assignment expressions and positional-only parameters in 3.8: the "What's New" pages of
-each release) and the log's paths or words show an older Python, the code was written for a
+assignment expressions and positional-only parameters in 3.8, the match statement in 3.10,
+except* in 3.11, type parameters and type aliases in 3.12: the "What's New" pages of each
+release) and the log's paths or words show an older Python, the code was written for a
 newer Python than the one running it: the package's release needs that Python, or an older
 release of the package still supports this one.
 """
@@ -37,6 +38,15 @@ _LITERAL = re.compile(
 #: Syntax a Python release added: its pattern over one source line (string literals emptied,
 #: comments dropped: :func:`_code_only`), the release, its name.
 NEWER_SYNTAX: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    # PEP 695 (3.12): `def f[T](x: T)`, `class Box[T]:`, `type Pairs = list[tuple[int, int]]`.
+    (re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+\w+\s*\["), "3.12", "a type parameter list"),
+    (re.compile(r"^\s*type\s+[A-Za-z_]\w*\s*(?:\[[^\]]*\])?\s*=(?!=)"), "3.12",
+     "a type alias statement"),
+    # PEP 654 (3.11): `except* ValueError:`.
+    (re.compile(r"^\s*except\s*\*"), "3.11", "an except* clause"),
+    # PEP 634 (3.10): `match command.split():`. `match` is a soft keyword: a name assigned,
+    # called or annotated (`match = ...`, `match(x)`, `match: str`) is no statement.
+    (re.compile(r"^\s*match\s+(?![\s=(:.,)\]])[^=]*:\s*$"), "3.10", "a match statement"),
     # PEP 572 (3.8): `(n := len(a))`.
     (re.compile(r"[\w)\]]\s*:=\s*\S"), "3.8", "an assignment expression (:=)"),
     # PEP 570 (3.8): `def f(a, /, b)`.
@@ -98,3 +108,31 @@ def compile_error_at_newer_syntax(
         cited = f'File "{match.group("path")}" ... {code}'
         return cited, release, name, package.group("package") if package else None
     return None
+
+
+#: CPython's words for subscripting a class without ``__class_getitem__``: the built-in
+#: collections have one from 3.9 (PEP 585), so before it ``list[int]`` in an annotation,
+#: evaluated when its ``def`` runs, raises a TypeError with this message.
+NOT_SUBSCRIPTABLE = "'type' object is not subscriptable"
+#: A built-in collection subscripted as a generic type (``list[int]``, ``dict[str, int]``):
+#: a name of its own, not an attribute (``self.list[0]``) nor part of another name.
+_BUILTIN_GENERIC = re.compile(r"(?<![\w.])(?:list|dict|tuple|set|frozenset|type)\[")
+#: The release that gave the built-in collections their subscripting (PEP 585).
+BUILTIN_GENERICS_RELEASE = "3.9"
+
+
+def builtin_generic_before_release(
+    message: str, code: str, path: str, python: Optional[str]
+) -> Optional[str]:
+    """Where a frame's source line ``code`` (in the file ``path``) subscripts a built-in
+    collection and raised :data:`NOT_SUBSCRIPTABLE` (``message``) under a Python before
+    3.9: the package whose file it is, empty for code outside site-packages; else None (the
+    message, the line or the Python does not fit)."""
+    if message.strip() != NOT_SUBSCRIPTABLE or not python:
+        return None
+    if version_key(python)[:2] >= version_key(BUILTIN_GENERICS_RELEASE)[:2]:
+        return None
+    if not _BUILTIN_GENERIC.search(_code_only(code)):
+        return None
+    package = _PACKAGE.search(path)
+    return package.group("package") if package else ""

@@ -24,8 +24,13 @@ from tfdoctor.evidence.pip import (
 )
 from tfdoctor.explain.common import _cite_head, _rule_named, cite, group
 from tfdoctor.explain.conda import _NEAR_MAX_PATH
+from tfdoctor.explain.environments import macos_wheels_only
 from tfdoctor.explain.packages import distributions_fix
-from tfdoctor.explain.platform import pip_blind_to_wheel, pip_reading_glibc
+from tfdoctor.explain.platform import (
+    matrix_platform_of_tags,
+    pip_blind_to_wheel,
+    pip_reading_glibc,
+)
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import _OS_TEXT, Evidence, Hits
 from tfdoctor.explain.software import _FRAME_FILE
@@ -131,7 +136,12 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # A file handed to pip by name or URL: pip did not look for a wheel, it refused this
         # one, built for another interpreter or platform.
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
-            m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
+            m,
+            wheel.file,
+            wheel.python_version,
+            wheel.platform,
+            wheel.abi,
+            matrix_platform_of_tags(wheel.platform),
         )
     tags = _interpreter_tags(m, r, hits)
     if tags is not None:
@@ -205,6 +215,13 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
     pinned = requested_version(refusal.spec)
+    if r.os in ("linux", "windows") and macos_wheels_only(normalize_name(refusal.dist)):
+        # Apple's build asked for on another system: its wheels are macOS's alone, so no
+        # Python, pip or pin there finds one (none of the readings below, of
+        # Pythons, ranges, pips or macOS, apply).
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.macos_only_dist_fix(
+            m, normalize_name(refusal.dist), r.os, pinned, r.machine
+        )
     if (silicon := _apple_silicon_refusal(m, r, refusal)) is not None:
         return silicon
     if (ranged := _range_refusal(m, r, refusal)) is not None:
@@ -693,6 +710,9 @@ _NO_WHEEL_ARCHS = frozenset({"ppc64le", "s390x"})
 #: 64-bit machines uname names that a 32-bit Python seldom runs on (not aarch64: Raspberry Pi
 #: OS's 32-bit system runs a 64-bit kernel, which uname reports, under 32-bit programs).
 _MACHINES_64BIT = frozenset({"x86_64", *_NO_WHEEL_ARCHS})
+#: 32-bit machines as uname and platform name them (x86 and Arm): a kernel that says so runs
+#: 32-bit programs only, and TensorFlow's wheels are 64-bit (x86-64, aarch64) only.
+_MACHINES_32BIT = frozenset({"i386", "i486", "i586", "i686", "armv6l", "armv7l"})
 
 
 def _machine_refusal(
@@ -702,8 +722,9 @@ def _machine_refusal(
     (uname, platform.platform()) other than x86-64: an architecture with no wheel of any
     release; on aarch64, whose wheels start later (the matrix's linux-aarch64 Pythons), a
     pinned release before them, a Python none of them is for, else a pip before 19.3 shown
-    (they are manylinux2014, PEP 599). None elsewhere (32-bit machines are python-32bit's
-    signatures')."""
+    (they are manylinux2014, PEP 599); a 32-bit machine (uname -m's answer alone, which no
+    signature reads, as uname -a's and platform.platform()'s are) is python-32bit's, with the
+    same fix. None elsewhere."""
     machine = r.machine
     if (
         machine is None
@@ -718,6 +739,9 @@ def _machine_refusal(
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.arch_without_wheels_fix(
             machine
         )
+    if machine in _MACHINES_32BIT and not _shown_64bit(r):
+        # The kernel's own word that the system is 32-bit: no Python on it has a wheel.
+        return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(m, machine)
     if machine != "aarch64":
         return None
     having = [
