@@ -59,6 +59,16 @@ look like:
 - ``jsonlog``: kept as JSON records, a line each, as Docker's json-file logging driver writes
   them (``{"log":"...\\n","stream":"stderr","time":"..."}``) or as Kaggle's notebook log
   holds them (a JSON array of ``{"stream_name": ..., "time": ..., "data": ...}``).
+- ``rich``: each CPython traceback as the ``rich`` library prints it (``rich.traceback.install()``,
+  typer's pretty exceptions): a rounded box titled ``Traceback (most recent call last)``, each
+  frame as ``path:12 in f`` (a path longer than the box folded onto the next line), the
+  frame's line marked ``❱`` among numbered lines, a library's frame shown without its code,
+  a ``locals`` panel beside the code, the exception's line plain after the box (wrapped at the
+  console's width); at 80, 100 or 120 columns (the box at most 100 wide, ``Traceback.width``,
+  but typer's, as wide as the console, its code wrapped: typer ``rich_utils.py``), in UTF-8 or
+  the ASCII box (``+--+``, ``|``) rich draws where the console is not UTF-8 (rich
+  ``traceback.py``, ``Traceback._render_stack``; ``syntax.py``, the line pointer; ``box.py``,
+  ``ROUNDED``, ``ASCII`` and ``Box.substitute``).
 
 Output: per perturbation, kept/total for failures and for benign cases, and the cases lost by
 name (all are non-held cases). Exit 0; 3 on bad arguments.
@@ -387,6 +397,201 @@ def jsonlog(text: str, rng: random.Random) -> str:
     return "[" + "\n,".join(records) + "]\n"
 
 
+#: The columns of code rich shows of a line (``Traceback.code_width``, 88 by default).
+_RICH_CODE_WIDTH = 88
+#: The names rich shows beside a frame's code when asked for locals (``show_locals=True``).
+_RICH_LOCALS = ("args = ()", "kwargs = {}")
+
+
+def _rich_wrapped(text: str, width: int) -> list[str]:
+    """``text`` wrapped as rich's ``Text.wrap`` does: at blanks, a word longer than the width
+    folded into pieces of exactly the width."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) <= width:
+            line += " " + word
+            continue
+        if line:
+            lines.append(line)
+        rest = word
+        while len(rest) > width:
+            lines.append(rest[:width])
+            rest = rest[width:]
+        line = rest
+    lines.append(line)
+    return lines
+
+
+def _rich_frame(
+    path: str,
+    number: str,
+    func: str,
+    source: str,
+    inner: int,
+    show_code: bool,
+    locals_: bool,
+    wrap_code: bool,
+) -> list[str]:
+    """One frame's lines inside the box (without its sides): ``path:N in f``, and where the
+    code is shown, the lines around the frame's with line numbers, its own marked ``❱``.
+    An empty ``path``: a file rich could not find (13.3 on print ``in f:N`` for it)."""
+    header = f"{path}:{number} in {func}" if path else f"in {func}:{number}"
+    out = _rich_wrapped(header, inner)
+    if not show_code or not source:
+        return out
+    n = int(number)
+    digits = len(str(n + 1))
+    code = [
+        (f"  {str(n - 1).rjust(digits)} ", ""),
+        (f"❱ {str(n).rjust(digits)} ", source.strip()),
+        (f"  {str(n + 1).rjust(digits)} ", ""),
+    ]
+    # rich crops a line of code at the width (``Syntax`` without word wrap); a locals panel
+    # stands one column to the right of the code where both fit, else below it (``Columns``,
+    # padding 1).
+    if wrap_code:
+        # typer's: the code wrapped at blanks (``word_wrap=True``, no ``code_width``), each
+        # further row under the gutter's blanks.
+        rows = []
+        for gutter, line in code:
+            pieces = _rich_wrapped(line, inner - len(gutter)) if line else [""]
+            rows.append(gutter + pieces[0])
+            rows.extend(" " * len(gutter) + piece for piece in pieces[1:])
+    else:
+        rows = [(gutter + line[:_RICH_CODE_WIDTH])[:inner] for gutter, line in code]
+    if locals_:
+        panel_width = max(len(x) for x in _RICH_LOCALS) + 4
+        title = " locals "
+        dashes = panel_width - 2 - len(title)
+        panel = [
+            "╭" + "─" * (dashes // 2) + title + "─" * (dashes - dashes // 2) + "╮",
+            *(f"│ {x.ljust(panel_width - 4)} │" for x in _RICH_LOCALS),
+            "╰" + "─" * (panel_width - 2) + "╯",
+        ]
+        widest = max(len(r) for r in rows)
+        if widest + 1 + panel_width > inner:
+            rows += panel
+        else:
+            rows += [""] * (len(panel) - len(rows))
+            rows = [f"{r.ljust(widest)} {p}".rstrip() for r, p in zip(rows, panel)]
+    return [*out, "", *rows]
+
+
+def _rich_panel(body: list[str], width: int, ascii_box: bool) -> list[str]:
+    """rich's panel around ``body``: its rounded box (``box.ROUNDED``), or the ASCII one it
+    draws instead on a console that is not UTF-8 (``box.ASCII``, chosen by
+    ``Box.substitute`` where ``ascii_only``), titled in its top side."""
+    title = " Traceback (most recent call last) "
+    dashes = width - 2 - len(title)
+    left = dashes // 2
+    rows = [
+        "╭" + "─" * left + title + "─" * (dashes - left) + "╮",
+        *(f"│ {b.ljust(width - 4)} │" for b in body),
+        "╰" + "─" * (width - 2) + "╯",
+    ]
+    if ascii_box:
+        return [row.replace("❱", ">").translate(_TO_ASCII) for row in rows]
+    return rows
+
+
+#: CPython's line of the file a syntax error is in (no function: the code never ran).
+_PY_SYNTAX_FILE = re.compile(r'^\s*File "([^"]+)", line (\d+)\s*$')
+
+
+def _rich_syntax_panel(lines: list[str], width: int) -> list[str]:
+    """rich's untitled panel for a syntax error (``_render_syntax_error``: `` path:N``, the
+    line, ``▲`` under the offset) from CPython's ``File "p", line N``, the line and its
+    caret; ``[]`` where ``lines`` are not those three."""
+    if len(lines) < 3:
+        return []
+    named = _PY_SYNTAX_FILE.match(lines[0])
+    if not named or not lines[1].strip() or lines[2].strip() != "^":
+        return []
+    offset = max(lines[2].index("^") - (len(lines[1]) - len(lines[1].lstrip())), 0)
+    path, number = named.groups()
+    inner = width - 4
+    shown = f" {path}:{number}"
+    # The path's row folded at the width (a word longer than the line), the line cropped.
+    rows = [] if path == "<stdin>" else [shown[k : k + inner] for k in range(0, len(shown), inner)]
+    rows += [lines[1].strip()[:inner], " " * min(offset, inner - 1) + "▲"]
+    return [
+        "╭" + "─" * (width - 2) + "╮",
+        *(f"│ {row.ljust(inner)} │" for row in rows),
+        "╰" + "─" * (width - 2) + "╯",
+    ]
+
+
+def rich(text: str, rng: random.Random) -> str:
+    """Each CPython traceback as rich prints it: a box titled ``Traceback (most recent call
+    last)``, frames as ``path:N in f`` over numbered code, the exception's line after."""
+    # The console's width; the box is at most ``Traceback.width`` (100 by default) wide, the
+    # exception's line after it wrapped at the console's.
+    console = rng.choice([80, 100, 120])
+    # typer's pretty exceptions draw the box at the console's width and wrap the code
+    # (typer ``rich_utils.py``, ``get_traceback``: ``width=MAX_WIDTH``, ``word_wrap=True``).
+    typer = rng.random() < 0.5
+    width = console if typer else min(console, 100)
+    locals_ = rng.random() < 0.5
+    # rich 13.3 on names a frame whose file is not there (``<stdin>``, ``<string>``) by its
+    # function only, without a path or code; rich 10 to 13.2 by its name.
+    nameless = rng.random() < 0.5
+    ascii_box = rng.random() < 0.5
+    inner = width - 4
+    lines = _lines(text)
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() != "Traceback (most recent call last):":
+            out.append(lines[i])
+            i += 1
+            continue
+        body: list[str] = []
+        i += 1
+        first = True
+        while i < len(lines):
+            frame = _PY_FRAME.match(lines[i])
+            if not frame:
+                break
+            path, number, func = frame.group(2), frame.group(3), frame.group(4)
+            i += 1
+            source = ""
+            nxt = lines[i] if i < len(lines) else ""
+            if nxt.startswith("    ") and not _PY_FRAME.match(nxt):
+                source = nxt
+                i += 1
+                # Python 3.11's carets under the frame's line: rich marks the range instead.
+                while i < len(lines) and lines[i].strip() and not lines[i].strip("^~ "):
+                    i += 1
+            # A library's frames between the caller's and the failing one are suppressed, as
+            # typer suppresses click's and its own (``suppress``): shown without their code.
+            inner_frame = not first and i < len(lines) and _PY_FRAME.match(lines[i]) is not None
+            library = inner_frame and "-packages" in path and rng.random() < 0.5
+            if not first:
+                body.append("")
+            first = False
+            if path.startswith("<"):
+                path, source = ("" if nameless else path), ""
+            body.extend(
+                _rich_frame(
+                    path, number, func, source, inner, not library, locals_ and not library, typer
+                )
+            )
+        out.extend(_rich_panel(body, width, ascii_box))
+        syntax = _rich_syntax_panel(lines[i : i + 3], width)
+        if syntax and not ascii_box:
+            out.extend(syntax)
+            i += 3
+        if i < len(lines) and _EXC_LINE.match(lines[i]):
+            out.extend(_rich_wrapped(lines[i], console))
+            i += 1
+    return _LINE_END.join(out)
+
+
+#: rich's panel drawn in ASCII (``box.ASCII``): the locals panel's corners and sides too.
+_TO_ASCII = str.maketrans({"╭": "+", "╮": "+", "╰": "+", "╯": "+", "─": "-", "│": "|"})
+
+
 #: Every perturbation by name, in the order printed.
 PERTURBATIONS: dict[str, Perturbation] = {
     "crlf": crlf,
@@ -404,6 +609,7 @@ PERTURBATIONS: dict[str, Perturbation] = {
     "html": html,
     "timestamps": timestamps,
     "jsonlog": jsonlog,
+    "rich": rich,
 }
 
 

@@ -490,3 +490,195 @@ def test_a_capital_letter_that_goes_on_a_word_the_console_cut_is_joined() -> Non
     )
     assert note[71:142].endswith("Gi")
     assert clean(_hard_wrapped(note, 71)) == note
+
+
+#: A traceback as the rich library draws it (rich ``traceback.py``, ``_render_stack``): a box
+#: 60 columns wide, a path longer than the box folded onto the next line, the frame's line
+#: marked among numbered lines with an indent guide, a locals panel beside the code, a
+#: library's frame shown without its code, the note of hidden frames; the exception after.
+_RICH_TB = """\
+╭──────────── Traceback (most recent call last) ───────────╮
+│ /srv/jobs/experiments/2031/nightly/pipelines/fit_model.p │
+│ y:41 in main                                             │
+│                                                          │
+│   40 │   cfg = load()              ╭──── locals ────╮    │
+│ ❱ 41 │   run(cfg)                  │ cfg = {}       │    │
+│   42                               ╰────────────────╯    │
+│                                                          │
+│ /opt/venv/lib/python3.11/site-packages/click/core.py:783 │
+│ in invoke                                                │
+│                                                          │
+│                 ... 7 frames hidden ...                  │
+│                                                          │
+│ /srv/jobs/steps.py:9 in run                              │
+│                                                          │
+│    8 def run(cfg):                                       │
+│ ❱  9 │   return tf.Session()                             │
+│   10                                                     │
+╰──────────────────────────────────────────────────────────╯
+AttributeError: module 'tensorflow' has no attribute
+'Session'
+"""
+
+_RICH_READ = """\
+Traceback (most recent call last):
+  File "/srv/jobs/experiments/2031/nightly/pipelines/fit_model.py", line 41, in main
+    run(cfg)
+  File "/opt/venv/lib/python3.11/site-packages/click/core.py", line 783, in invoke
+  File "/srv/jobs/steps.py", line 9, in run
+    return tf.Session()
+AttributeError: module 'tensorflow' has no attribute 'Session'
+"""
+
+
+def _ascii_box(text: str) -> str:
+    """The box as rich draws it on a console that is not UTF-8 (``box.ASCII``), with the
+    legacy Windows console's pointer."""
+    return text.translate(str.maketrans("╭╮╰╯─│❱", "++++-|>"))
+
+
+def test_a_rich_traceback_reads_as_pythons_own() -> None:
+    assert clean(_RICH_TB) == _RICH_READ
+
+
+def test_a_rich_traceback_in_the_ascii_box_reads_as_pythons_own() -> None:
+    assert clean(_ascii_box(_RICH_TB)) == _RICH_READ
+
+
+def test_a_rich_traceback_under_a_line_prefix_reads_as_pythons_own() -> None:
+    prefixed = "".join(f"app-1  | {line}\n" for line in _RICH_TB.splitlines())
+    assert clean(prefixed) == _RICH_READ
+
+
+def test_a_rich_traceback_names_the_cause_its_frames_say() -> None:
+    assert top_error(explained(_RICH_TB)).cause == _CAUSE
+
+
+def test_a_word_longer_than_the_console_after_a_rich_box_is_joined_without_a_blank() -> None:
+    box = _RICH_TB[: _RICH_TB.index("AttributeError")]
+    folded = (
+        "OSError:\n"
+        "/opt/venv/lib/python3.11/site-packages/tensorflow/core/kernels/libtfkernel_sobol_o\n"
+        "p.so: undefined symbol: _ZN3tsl6StatusC1Ev\n"
+        "2031-01-01 10:00:00.000001: I tensorflow/core/util/port.cc:113] done\n"
+    )
+    assert clean(box + folded).endswith(
+        "OSError: /opt/venv/lib/python3.11/site-packages/tensorflow/core/kernels/"
+        "libtfkernel_sobol_op.so: undefined symbol: _ZN3tsl6StatusC1Ev\n"
+        "2031-01-01 10:00:00.000001: I tensorflow/core/util/port.cc:113] done\n"
+    )
+
+
+def test_a_frame_rich_shows_without_a_path_gets_none_made_up() -> None:
+    log = (
+        "╭───── Traceback (most recent call last) ─────╮\n"
+        "│ in <module>:1                               │\n"
+        "╰─────────────────────────────────────────────╯\n"
+        "ModuleNotFoundError: No module named 'tensorflow'\n"
+    )
+    assert clean(log) == (
+        "Traceback (most recent call last):\nModuleNotFoundError: No module named 'tensorflow'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(
+            "╭──────── Summary ────────╮\n"
+            "│ model.fit(x)            │\n"
+            "╰─────────────────────────╯\n",
+            id="another-title",
+        ),
+        pytest.param(
+            "┃ Layer    │ Output Shape │\n│ dense    │ (None, 10)   │\n",
+            id="a-table",
+        ),
+    ],
+)
+def test_a_box_that_is_not_a_rich_traceback_stays_as_it_is(log: str) -> None:
+    assert clean(log) == log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(_RICH_TB.replace("│ in invoke     ", "│ in invoke"), id="a-side-out-of-line"),
+        pytest.param(_RICH_TB.replace("╰" + "─" * 58 + "╯\n", ""), id="no-bottom-side"),
+    ],
+)
+def test_a_rich_box_whose_sides_do_not_run_to_its_bottom_is_not_read_as_frames(log: str) -> None:
+    assert 'File "' not in clean(log)
+
+
+def test_the_rich_perturbation_reads_back_as_the_frames_it_was_drawn_from() -> None:
+    for seed in range(12):
+        drawn = bench_robust.rich(_TB, random.Random(seed))
+        assert drawn != _TB
+        assert clean(drawn) == _TB, seed
+
+
+def _rich_panel(inner: list[str], width: int) -> str:
+    """A rich traceback's box ``width`` columns wide around lines of its own."""
+    title = " Traceback (most recent call last) "
+    left = (width - 2 - len(title)) // 2
+    right = width - 2 - len(title) - left
+    rows = [f"│ {line.ljust(width - 4)} │" for line in inner]
+    return "\n".join(
+        ["╭" + "─" * left + title + "─" * right + "╮", *rows, "╰" + "─" * (width - 2) + "╯"]
+    )
+
+
+def test_a_path_rich_wrapped_at_its_blank_and_folded_is_joined_as_it_was() -> None:
+    # rich's divide_line: "C:\Program" fits; the next word, longer than the line, starts a
+    # line of its own and is folded at the line's width (46); " in fit" follows its rest.
+    path = "C:\\Program Files\\Python311\\Lib\\site-packages\\keras\\src\\engine\\training.py"
+    rest = path[len("C:\\Program ") :]
+    inner = ["C:\\Program", rest[:46], rest[46:] + ":1234 in fit", "", "❱ 1234 x = 1"]
+    assert len(rest[:46]) == 46
+    log = _rich_panel(inner, 50) + "\nValueError: bad\n"
+    assert clean(log) == (
+        "Traceback (most recent call last):\n"
+        f'  File "{path}", line 1234, in fit\n'
+        "    x = 1\n"
+        "ValueError: bad\n"
+    )
+
+
+def test_a_line_of_code_typer_wrapped_under_the_gutter_is_joined_again() -> None:
+    # typer's rich traceback wraps code (word_wrap=True): the rest under the gutter's blanks.
+    inner = [
+        "/srv/app/cli.py:8 in main",
+        "",
+        "    7 │   data = load()",
+        "❱   8 │   model.fit(data, epochs=10,",
+        "      batch_size=32)",
+        "    9",
+    ]
+    log = _rich_panel(inner, 50) + "\nValueError: bad\n"
+    assert clean(log) == (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/cli.py", line 8, in main\n'
+        "    model.fit(data, epochs=10, batch_size=32)\n"
+        "ValueError: bad\n"
+    )
+
+
+def test_rich_panel_of_a_syntax_error_reads_as_pythons_file_line_and_caret() -> None:
+    # rich's _render_syntax_error: an untitled panel after the frames' box, the path's row
+    # (folded where longer than the box), the line, a mark under the offset.
+    path = "/opt/py27/lib/python2.7/site-packages/proto/descriptor.py"
+    shown = f" {path}:113"
+    frames = _rich_panel(["/srv/app/run.py:3 in <module>", "", "❱ 3 import proto"], 50)
+    panel = [shown[:46], shown[46:], "class Base(metaclass=Meta):", "               ▲"]
+    rows = [f"│ {row.ljust(46)} │" for row in panel]
+    log = "\n".join([frames, "╭" + "─" * 48 + "╮", *rows, "╰" + "─" * 48 + "╯"])
+    assert clean(log + "\nSyntaxError: invalid syntax\n") == (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/run.py", line 3, in <module>\n'
+        "    import proto\n"
+        f'  File "{path}", line 113\n'
+        "    class Base(metaclass=Meta):\n"
+        "                   ^\n"
+        "SyntaxError: invalid syntax\n"
+    )

@@ -2,7 +2,8 @@
 
 A log arrives as a file or on stdin, often copied from a terminal, a CI job or a notebook:
 ANSI colour codes, Windows line ends, progress bars redrawn with ``\\r``, invalid UTF-8,
-PowerShell's UTF-16 (with a byte-order mark or without), or a whole Jupyter notebook.
+PowerShell's UTF-16 (with a byte-order mark or without), a traceback the ``rich`` library
+drew in a box, or a whole Jupyter notebook.
 :func:`read_log` turns any of these into :class:`LogText` blocks of whole lines, in order,
 with the number of their first line, holding at most one block (about a mebibyte) in memory
 at a time. A notebook is the exception: JSON has to be parsed whole, so it is read whole
@@ -488,6 +489,256 @@ _HTML_CHARS = {
 _WHOLE_SPAN = re.compile(r"^([ \t]{0,40})`([^`\n]{1,4000})`[ \t]*$", re.MULTILINE)
 
 
+#: The title line of a traceback as the ``rich`` library prints it (``rich.traceback``,
+#: ``Traceback.__rich_console__``: a ``Panel`` titled ``Traceback (most recent call last)``,
+#: drawn with ``box.ROUNDED``, or ``box.ASCII`` where the console is not UTF-8, as
+#: ``Box.substitute`` chooses; typer's pretty exceptions print the same panel, typer
+#: ``main.py``, ``except_hook``), after whatever a runtime put before the line.
+_RICH_TITLE = re.compile(
+    r"^(.*?)(?:╭─+ Traceback \(most recent call last\) ─+╮"
+    r"|\+-+ Traceback \(most recent call last\) -+\+)$",
+    re.MULTILINE,
+)
+#: The title as the top side holds it, a rule after it (CPython's header ends in a colon):
+#: looked for before the pattern.
+_RICH_TITLE_TEXT = "Traceback (most recent call last) "
+#: A frame's line as rich prints it (``_render_stack``): ``path:12 in f``, or where the file
+#: was not there to read, ``in f:12`` (rich 13 on; no path is made up for it).
+_RICH_FRAME = re.compile(r"^(?P<path>\S.*?):(?P<line>\d+) in (?P<func>\S+)$")
+#: A line of a frame's code (``Syntax`` with line numbers, ``syntax.py``): the pointer
+#: (``❱ ``, ``> `` on a legacy Windows console) or two blanks, the number right-aligned, the
+#: code after a blank, its indentation drawn as guides (``│``, ``|``).
+_RICH_CODE = re.compile(r"^(?P<mark>❱ |> |  ) *\d+(?: (?P<code>.*))?$")
+_RICH_GUIDES = re.compile(r"^[│|\s]+")
+#: The panel of a frame's locals (``render_scope``, titled ``locals``) beside its code.
+_RICH_LOCALS = re.compile(r"(?:╭─+ locals ─+╮|\+-+ locals -+\+)")
+#: rich's note of the frames it left out (``max_frames``): Python's form has no such line.
+_RICH_HIDDEN = re.compile(r"^\.\.\. \d+ frames hidden \.\.\.$")
+
+
+def _rich_frame_text(pieces: list[str], inner: int) -> str:
+    """A frame's line that rich wrapped onto several lines of a box ``inner`` columns wide,
+    whole again. rich wraps at blanks and drops the blank at a break; a word longer than the
+    line (a path) it folds onto lines of their own, each as wide as the line (rich
+    ``_wrap.py``, ``divide_line``), whose pieces join without one. A path that fills the
+    line to its end before `` in f`` is one word cut at a blank."""
+    joined = pieces[0]
+    last = joined
+    for piece in pieces[1:]:
+        folded = len(last) == inner and " " not in last.lstrip()
+        before_in = piece.startswith("in ") and _FRAME_END.search(joined) is not None
+        joined += piece if folded and not before_in else " " + piece
+        last = piece
+    return joined
+
+
+#: The end of ``path:12`` before rich's `` in f``.
+_FRAME_END = re.compile(r":\d+$")
+
+
+def _without_locals(inner: str, locals_at: int) -> tuple[str, int]:
+    """A line inside rich's box without the locals panel that stands beside the code from its
+    title down to its bottom side, and the panel's column for the next line (-1: none)."""
+    found = _RICH_LOCALS.search(inner)
+    if found is not None:
+        locals_at = found.start()
+    if locals_at < 0:
+        return inner, locals_at
+    bottom = inner[locals_at : locals_at + 1] in ("╰", "+") and found is None
+    return inner[:locals_at], -1 if bottom else locals_at
+
+
+class _RichRows:
+    """The rows inside a rich traceback's box, read one at a time into CPython's lines."""
+
+    def __init__(self, prefix: str, inner: int) -> None:
+        self.inner = inner
+        self.out = [f"{prefix}Traceback (most recent call last):"]
+        #: The pieces of a frame's line being read, and what a runtime put before the first.
+        self.pieces: list[str] = []
+        self.piece_prefix = prefix
+        #: Whether the rows read last are a frame's (its code may follow).
+        self.frame = False
+        #: Where the code starts on the row of the frame's line just read (0: not that row).
+        self.marked = 0
+
+    def flush(self) -> None:
+        """The frame's line whose pieces were read, as CPython's ``File`` line."""
+        if self.pieces:
+            frame = _RICH_FRAME.match(_rich_frame_text(self.pieces, self.inner))
+            if frame is not None:
+                path, number, func = frame.group("path", "line", "func")
+                self.out.append(f'{self.piece_prefix}  File "{path}", line {number}, in {func}')
+                self.frame = True
+            self.pieces.clear()
+
+    def row(self, content: str, here: str) -> None:
+        """One row's ``content`` (the box's sides and the locals taken off), after ``here``."""
+        marked, self.marked = self.marked, 0
+        code = _RICH_CODE.match(content) if self.frame else None
+        if marked and content[:marked].isspace() and content[marked:].strip():
+            # The rest of the frame's line, wrapped under the gutter's blanks (typer's
+            # ``word_wrap=True``; rich ``Syntax``, ``wrapped_line_left_pad``): a numbered line
+            # holds its number there.
+            self.out[-1] += " " + content[marked:].strip()
+            self.marked = marked
+        elif not content or _RICH_HIDDEN.match(content.strip()):
+            self.flush()
+        elif code is not None:
+            self.flush()
+            source = _RICH_GUIDES.sub("", code.group("code") or "")
+            if code.group("mark") != "  " and source:
+                self.out.append(f"{here}    {source}")
+                self.marked = code.start("code")
+        else:
+            if not self.pieces:
+                self.piece_prefix = here
+                self.frame = False
+            self.pieces.append(content)
+
+
+def _rich_box(lines: list[str], start: int, prefix: str) -> tuple[list[str], int]:
+    """The lines of a rich traceback whose title is ``lines[start]`` (after ``prefix``), as
+    CPython prints them, and the index after its bottom side; ``([], start)`` where the
+    lines below the title are not the box's (a box is as wide as its title line)."""
+    width = len(lines[start]) - len(prefix)
+    ascii_box = lines[start][-1] == "+"
+    side = "|" if ascii_box else "│"
+    bottom = ("+", "+") if ascii_box else ("╰", "╯")
+    rows = _RichRows(prefix, width - 4)
+    locals_at = -1
+    for i in range(start + 1, len(lines)):
+        line = lines[i]
+        box = line[-width:] if len(line) >= width else ""
+        if box[:1] == bottom[0] and box[-1:] == bottom[1] and box[1:-1].strip("─-") == "":
+            rows.flush()
+            return rows.out, i + 1
+        if not (box[:1] == side and box[-1:] == side):
+            break
+        inner, locals_at = _without_locals(box[2:-2], locals_at)
+        rows.row(inner.rstrip(), line[: len(line) - width])
+    return [], start
+
+
+#: The row of rich's panel for a syntax error that names the file (``_render_syntax_error``:
+#: `` path:3``, not printed for ``<stdin>``), and the row of the mark under the offset.
+_RICH_SYNTAX_FILE = re.compile(r"^ (?P<path>\S.*):(?P<line>\d+)$")
+_RICH_SYNTAX_MARK = re.compile(r"^ *▲$")
+#: The most lines such a panel spans (a path folded over a few rows, the line, the mark).
+_RICH_SYNTAX_ROWS = 10
+
+
+def _rich_syntax_error(lines: list[str], start: int, prefix: str) -> tuple[list[str], int]:
+    """The lines of rich's untitled panel for a syntax error at ``lines[start]``, as CPython
+    prints them after the frames (``File "p", line N``, the line, a caret under the offset),
+    and the index after the panel; ``([], start)`` where it is not one: a box of a path's row
+    (or none, for ``<stdin>``), the line and the row of ``▲``, its sides down to its bottom.
+    """
+    top = lines[start]
+    width = len(top) - len(prefix)
+    if width < 4 or top[len(prefix) :] != "╭" + "─" * (width - 2) + "╮":
+        return [], start
+    rows: list[str] = []
+    for i in range(start + 1, min(start + _RICH_SYNTAX_ROWS, len(lines))):
+        box = lines[i][-width:] if len(lines[i]) >= width else ""
+        if box == "╰" + "─" * (width - 2) + "╯":
+            break
+        if box[:2] != "│ " or box[-2:] != " │":
+            return [], start
+        rows.append(box[2:-2].rstrip())
+    else:
+        return [], start
+    # The path's row is folded where it is longer than the box; the line is cropped.
+    code = rows[-2:]
+    named = _RICH_SYNTAX_FILE.match(_rich_frame_text(rows[:-2], width - 4)) if rows[:-2] else None
+    if len(code) != 2 or not code[0].strip() or _RICH_SYNTAX_MARK.match(code[1]) is None:
+        return [], start
+    if named is None and rows[:-2]:
+        return [], start
+    out = [f'{prefix}  File "{named.group("path")}", line {named.group("line")}'] if named else []
+    indent = len(code[0]) - len(code[0].lstrip())
+    caret = max(len(code[1]) - 1 - indent, 0)
+    out += [f"{prefix}    {code[0].strip()}", f"{prefix}    {' ' * caret}^"]
+    return out, i + 1
+
+
+def _rich_exception(lines: list[str], start: int, prefix: str, width: int) -> tuple[str, int]:
+    """The exception's line after a rich box (``lines[start]``), whole where the console
+    wrapped it at blanks (rich prints it as ``Text``, wrapped at the console's width, which
+    is the box's or wider: the box is at most ``Traceback.width``), and the index after it.
+    A break at a blank drops the blank; a word longer than the console is folded.
+
+    A line goes on in the next where the next's first word would not have fitted beside it
+    even at the box's width, and the next starts no line of its own (:data:`_OWN_LINE`).
+    Where a runtime put ``prefix`` before the title, each piece carries one of its shape (a
+    time differs in its digits) and as long, which is not part of the line."""
+    whole = lines[start]
+    line = whole[len(prefix) :]
+    i = start + 1
+    if not line or line[0].isspace():
+        return whole, i
+    shape = _NUMBER.sub("0", prefix)
+    pieces = [whole]
+    while i < len(lines):
+        head, after = lines[i][: len(prefix)], lines[i][len(prefix) :]
+        word = after.split(" ", 1)[0]
+        if (
+            not word
+            or _NUMBER.sub("0", head) != shape
+            or len(line) + 1 + len(word) <= width
+            or _OWN_LINE.match(after) is not None
+            or crash_shown(after)
+        ):
+            break
+        # A word longer than the line is folded onto lines of its own, each as wide as the
+        # console (rich ``_wrap.py``, ``divide_line``): its pieces join without a blank.
+        folded = " " not in line and len(line) >= width
+        pieces.append(after if folded else " " + after)
+        line = after
+        i += 1
+    return "".join(pieces), i
+
+
+def _rich_tracebacks(text: str) -> str:
+    """``text`` with each traceback that ``rich`` drew in a box as CPython prints it: the
+    header, ``File "p", line N, in f`` and the frame's line of code (the one rich marks
+    ``❱``); the lines of code around it, the locals and rich's notes left out. The exception's
+    line follows the box as it follows CPython's frames. A box drawn by another program, or
+    one whose sides do not run down to its bottom, stays as it is."""
+    lines = text.split("\n")
+    out: list[str] = []
+    done = 0
+    # Line numbers counted on from the last title: each count over the text from its start
+    # would cost a log of many boxes its length once a box.
+    start, counted = 0, 0
+    for title in _RICH_TITLE.finditer(text):
+        start += text.count("\n", counted, title.start())
+        counted = title.start()
+        if start < done:
+            continue
+        prefix = title.group(1)
+        read, end = _rich_box(lines, start, prefix)
+        if read:
+            out.extend(lines[done:start])
+            out.extend(read)
+            done = end
+            # A syntax error's panel follows the frames' (``__rich_console__``).
+            syntax, done = (
+                _rich_syntax_error(lines, done, prefix) if done < len(lines) else ([], done)
+            )
+            out.extend(syntax)
+            end = done
+            if end < len(lines):
+                exception, done = _rich_exception(
+                    lines, end, prefix, len(lines[start]) - len(prefix)
+                )
+                out.append(exception)
+    if not done:
+        return text
+    out.extend(lines[done:])
+    return "\n".join(out)
+
+
 #: Windows' line end, looked for as a pattern: the regular expression engine finds it where
 #: it is absent 3.1-3.7x as fast as ``str.find`` (``benchmarks/bench_explain.py --literals``,
 #: a 50 MB log), and a log with carriage returns only in its progress bars holds none.
@@ -532,6 +783,11 @@ def clean(text: str) -> str:
         # Every line carries the block's indent: the paste's, above the log's own (a frame's
         # two spaces, its code's four stay as the program printed them).
         text = _CODE_INDENT.sub("", text)
+    if _RICH_TITLE_TEXT in text:
+        # rich's box (``Traceback (most recent call last)`` in its top side, where CPython's
+        # header ends in a colon): read before the lines are joined, as each of its lines is
+        # as wide as the box and would read as a wrap.
+        text = _rich_tracebacks(text)
     # A console wraps a line as shown, a prefix put before it by a runtime or a CI service
     # included: the lines are joined before any prefix is taken off.
     text = _unwrapped(text)
