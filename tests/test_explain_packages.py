@@ -418,7 +418,7 @@ def test_a_pinned_companions_oldest_release_names_its_floor() -> None:
     # No TensorFlow shown: the oldest row's pin (==2.1.0) is the floor, the newest's range the
     # ceiling of what the table knows.
     fix = _fix(_one(_explain(f"{_TFQ}\n"), "companion-mismatch"))
-    assert "needs TensorFlow 2.1 or later (its oldest, 0.3.1, declares tensorflow==2.1.0)" in fix
+    assert "needs TensorFlow 2.1 or later (its oldest, 0.2.0, declares tensorflow==2.1.0)" in fix
     assert "(0.7.6) declares tensorflow<2.19,>=2.18" in fix
 
 
