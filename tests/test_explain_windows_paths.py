@@ -145,3 +145,26 @@ def test_the_windows_paste_doubles_backslashes_in_an_exceptions_repr() -> None:
 )
 def test_the_windows_paste_leaves_a_log_whose_cause_or_facts_it_would_change(log: str) -> None:
     assert _windows(log) == log
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        "/home/ann/venv/lib/python3.8/site-packages/",
+        "C:\\Users\\ann\\proj\\venv\\Lib\\site-packages\\",
+        "c:\\users\\ann\\appdata\\local\\programs\\python\\python38\\lib\\site-packages\\",
+    ],
+    ids=["posix", "windows-venv", "windows-lower-case"],
+)
+def test_pytests_short_frames_and_the_import_errors_path_read_alike_on_windows(root: str) -> None:
+    sep = "/" if root.startswith("/") else "\\"
+    log = (
+        "_ ERROR collecting tests/test_a.py _\n"
+        f"{root}torch{sep}utils{sep}tensorboard{sep}__init__.py:10: in <module>\n"
+        "    from .writer import FileWriter, SummaryWriter  # noqa: F401\n"
+        f"{root}tensorboard{sep}compat{sep}proto{sep}summary_pb2.py:5: in <module>\n"
+        "    from google.protobuf.internal import builder as _builder\n"
+        "E   ImportError: cannot import name 'builder' from 'google.protobuf.internal' "
+        f"({root}google{sep}protobuf{sep}internal{sep}__init__.py)\n"
+    )
+    assert [x.cause for x in explained(log).findings][:1] == ["protobuf-incompatible"]
