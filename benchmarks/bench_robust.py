@@ -64,6 +64,9 @@ look like:
 - ``timestamps``: a time before every line, as Jenkins' Timestamper shows it in the console
   (``10:00:00  ``) or writes it in a Pipeline's plain-text log
   (``[2024-03-02T10:00:00.123Z] ``), or as moreutils' ``ts`` does (``Mar 02 10:00:00 ``).
+- ``jsonlog``: kept as JSON records, a line each, as Docker's json-file logging driver writes
+  them (``{"log":"...\\n","stream":"stderr","time":"..."}``) or as Kaggle's notebook log
+  holds them (a JSON array of ``{"stream_name": ..., "time": ..., "data": ...}``).
 
 Output: per perturbation, kept/total for failures and for benign cases, and the cases lost by
 name (all are non-held cases). Exit 0; 3 on bad arguments.
@@ -473,6 +476,35 @@ def _still_named(version: tuple[str, str], text: str) -> bool:
     )
 
 
+def jsonlog(text: str, rng: random.Random) -> str:
+    """Kept as JSON records, a line each: Docker's json-file driver (``{"log": "...\\n",
+    "stream": "stderr", "time": "..."}``) or Kaggle's notebook log (a JSON array of
+    ``{"stream_name": "stderr", "time": 1.2, "data": "...\\n"}``, a record a line)."""
+    lines = _lines(text)
+    if lines and not lines[-1]:
+        lines.pop()
+    start = rng.randrange(0, 30_000)
+    if rng.random() < 0.5:
+        return "".join(
+            json.dumps(
+                {
+                    "log": line + "\n",
+                    "stream": "stderr",
+                    "time": f"2024-03-02T10:{(start + i) // 60 % 60:02d}:{(start + i) % 60:02d}"
+                    f".{(start + i) * 7919 % 1_000_000_000:09d}Z",
+                },
+                separators=(",", ":"),
+            )
+            + "\n"
+            for i, line in enumerate(lines)
+        )
+    records = [
+        json.dumps({"stream_name": "stderr", "time": round(2.5 + i * 0.01, 3), "data": line + "\n"})
+        for i, line in enumerate(lines)
+    ]
+    return "[" + "\n,".join(records) + "]\n"
+
+
 #: Every perturbation by name, in the order printed.
 PERTURBATIONS: dict[str, Perturbation] = {
     "crlf": crlf,
@@ -490,6 +522,7 @@ PERTURBATIONS: dict[str, Perturbation] = {
     "codeblock": codeblock,
     "html": html,
     "timestamps": timestamps,
+    "jsonlog": jsonlog,
 }
 
 

@@ -8,8 +8,13 @@ from __future__ import annotations
 
 from typing import Optional
 
+from tests import factories
 from tests.explaining import explained, fix_text
+from tfdoctor.evidence.traceback import read_tracebacks
+from tfdoctor.explain.api import release_name_candidates
+from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.machine import Machine
 
 
 def _frames(path: str, code: str, error: str) -> str:
@@ -431,3 +436,27 @@ def test_the_users_own_code_a_library_called_back_is_no_release_of_the_library()
     )
     assert _named(report, "companion-mismatch") is None
     assert _named(report, "api-removed") is not None
+
+
+def _release_name_readings(path: str) -> list[Finding]:
+    """The last resort's readings of a name TensorFlow lacks, asked at ``path``'s line."""
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/ana/proj/run.py", line 3, in <module>\n    import vizlib\n'
+        f'  File "{path}", line 12, in <module>\n    g = tf.frobnicate_graph()\n'
+        "AttributeError: module 'tensorflow' has no attribute 'frobnicate_graph'\n"
+    )
+    return release_name_candidates(
+        read_tracebacks(log), Machine(Facts("", ""), factories.FIXTURE_MATRIX)
+    )
+
+
+def test_a_name_an_installed_librarys_line_asks_is_never_ported_where_pip_put_it() -> None:
+    found = _release_name_readings("/home/ana/venv/lib/python3.10/site-packages/vizlib/core.py")
+    assert [x.cause for x in found] == ["companion-mismatch", "api-removed"]
+    text = fix_text(found[1])
+    assert "port the code" not in text and "library's release" in text
+    # The user's own file: porting it stays the other way.
+    own = _release_name_readings("/home/ana/proj/vizlib/core.py")
+    assert [x.cause for x in own] == ["api-removed"]
+    assert "port the code" in fix_text(own[0])

@@ -4,6 +4,7 @@ the log itself: the reader takes off what the paste added (``tfdoctor.explain.re
 from __future__ import annotations
 
 import io
+import json
 import random
 import sys
 import time
@@ -87,6 +88,36 @@ def test_tensorflows_own_times_are_no_prefix_to_take_off() -> None:
     # letter): they stay as printed.
     log = _DLOPEN * 4 + "I0302 10:00:00.123456 140 main.py:12] step\n" * 3
     assert clean(log) == log
+
+
+def test_a_containers_json_file_log_is_read_as_its_lines() -> None:
+    # Docker's json-file driver: a record a line, the line's text (escaped) in "log".
+    records = [
+        json.dumps({"log": f"{line}\n", "stream": "stderr", "time": f"2024-03-02T10:00:0{i}Z"})
+        for i, line in enumerate(_TB.splitlines())
+    ]
+    log = "\n".join(records) + "\n"
+    assert clean(log) == _TB
+    assert top_error(explained(log)).cause == _CAUSE
+
+
+def test_a_kaggle_notebook_log_is_read_as_its_lines() -> None:
+    # A JSON array, a record a line: "[" before the first, "," before each other.
+    records = [
+        json.dumps({"stream_name": "stderr", "time": 2.5 + i, "data": f"{line}\n"})
+        for i, line in enumerate(_TB.splitlines())
+    ]
+    log = "[" + "\n,".join(records) + "]\n"
+    assert clean(log) == _TB
+    assert top_error(explained(log)).cause == _CAUSE
+
+
+def test_json_lines_that_hold_no_log_record_stay_as_they_are() -> None:
+    text = '{"a": 1}\n{"log": 2}\n{"b": "x"}\n{"time": 3}\nplain\n'
+    assert clean(text) == text
+    # A record among other lines is read; a line that only looks like one stays.
+    mixed = '{"log": "one\\n"}\n{"log": "two\\n"}\n{"log": "three\\n"}\n{"log": broken\nend'
+    assert clean(mixed) == 'one\ntwo\nthree\n{"log": broken\nend'
 
 
 def test_a_prefix_on_fewer_than_three_lines_is_the_logs_own() -> None:

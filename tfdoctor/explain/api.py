@@ -3031,12 +3031,19 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
         behind, how, _ = package_behind(tb)
         if behind is not None and behind.replace("-", "_").lower() not in _RELEASE_ROOTS:
             out.append(_library_asked(behind, name, product, tb, m, how, detail))
+    # An installed library's code asked (the lead above): it is replaced by its release for
+    # the installed TensorFlow, never edited where pip put it.
+    instead = (
+        "or install that library's release made for the installed one (the finding above)"
+        if out
+        else "or port the code to the installed release's API"
+    )
     text = (
         f"`{name}` is not in {running}: the code that asks for it was written for another "
         f"release of {product}. Read which release the code was written for (its requirements "
         "or setup file, its README, the date of its last change) and install that TensorFlow "
         f"{'and Keras ' if keras else ''}in a fresh virtual environment (with a Python that "
-        "release has wheels for), or port the code to the installed release's API."
+        f"release has wheels for), {instead}."
     )
     if listed:
         text += _listed_direction(name, listed, tf)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import json
 import re
 import shlex
 from collections.abc import Iterable, Iterator
@@ -210,6 +211,42 @@ def _prefixed(text: str, prefix: re.Pattern[str]) -> bool:
     if found >= _PREFIXED_LINES:
         return True
     return end == len(text) and found > 0 and found == sum(1 for x in text.split("\n") if x.strip())
+
+
+#: A log kept as one JSON record per line, the line's text in a field of its own: Docker's
+#: json-file logging driver (``{"log":"...\\n","stream":"stderr","time":"..."}``, what ``cat`` of
+#: a container's ``-json.log`` shows: docs.docker.com/engine/logging/drivers/json-file/) and
+#: Kaggle's notebook log (a JSON array, a record a line: ``{"stream_name":"stderr",
+#: "time":1.2,"data":"..."}``, after ``[`` or ``,``), the first key's name marking it.
+_JSON_RECORD = re.compile(r'^[\[,]?[ \t]*\{"(?:log|stream|stream_name|time)"[ \t]*:', re.MULTILINE)
+#: One such record alone on its line (a JSON array's bracket or comma around it).
+_JSON_LINE = re.compile(r"[\[,]?[ \t]*(\{.*\})[ \t]*[,\]]?[ \t]*")
+#: The fields that hold a record's line: Docker's ``log``, Kaggle's ``data``.
+_JSON_TEXT_FIELDS = ("log", "data")
+
+
+def _json_records(text: str) -> str:
+    """``text`` with each JSON log record (:data:`_JSON_RECORD`) replaced by the line it holds
+    (its own line end included, as the program wrote it); a line that is no such record stays
+    as it is."""
+    out: list[str] = []
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        found = _JSON_LINE.fullmatch(line)
+        record: object = None
+        if found is not None:
+            try:
+                record = json.loads(found.group(1))
+            except ValueError:
+                record = None
+        value = None
+        if isinstance(record, dict):
+            value = next(
+                (v for k in _JSON_TEXT_FIELDS if isinstance(v := record.get(k), str)), None
+            )
+        end = "\n" if number < len(lines) else ""
+        out.append(value if value is not None else line + end)
+    return "".join(out)
 
 
 def _without_line_prefixes(text: str) -> str:
@@ -464,6 +501,10 @@ _LINE_DIGIT = re.compile("\n[12]")
 def clean(text: str) -> str:
     """``text`` as a terminal showed it: no escape sequences, ``\\n`` line ends, and of a
     line redrawn with ``\\r`` only its last state."""
+    if '{"' in text[: _head_lines(text)] and _prefixed(text, _JSON_RECORD):
+        # A record's text is the log, escapes and all (colours as \u001b, \r of a progress
+        # bar): read out first, for every later step to see as a terminal would have.
+        text = _json_records(text)
     if "\x00" in text:
         # A terminal shows nothing for a zero byte; a log truncated while written (logrotate's
         # copytruncate) keeps a run of them where its start was.
