@@ -45,6 +45,14 @@ look like:
   ``C:\\Users\\user\\`` as ``C:\\Users\\Jane Doe\\``, a conda environment's name as another,
   a drive letter as another. The part that can decide a cause is never changed: the
   ``python3.X`` of a path, ``.local``, ``site-packages``/``dist-packages``, ``conda``/``envs``.
+- ``windows``: the same log on Windows: its Python paths as the same install's there,
+  backslashes throughout (a python.org install's ``...\\Programs\\Python\\Python38\\Lib\\
+  site-packages\\``, the user site's ``AppData\\Roaming\\Python\\Python38\\site-packages\\``, a
+  venv's ``venv\\Lib\\site-packages\\``, conda's ``envs\\NAME\\Lib\\site-packages\\``, a home
+  folder's file as ``C:\\Users\\NAME\\proj\\x.py``; repr's doubled backslashes in an
+  exception's repr). A log Windows has no twin of is left as it is: a cause POSIX's own (a
+  shared object, the loader's words, ``/usr/local/cuda``), a container's, macOS's, or one
+  whose Python version only paths named that Windows' layout does not (a venv's ``Lib``).
 - ``numbers``: timestamps moved by hours, hexadecimal addresses and process ids changed,
   line numbers in traceback frames moved: numbers no cause depends on.
 - ``quote``: quoted in a reply, Markdown's ``> `` before every line (CommonMark's block
@@ -368,6 +376,116 @@ def timestamps(text: str, rng: random.Random) -> str:
     return _prefixed(text, prefix)
 
 
+#: What makes a log's cause POSIX's own: a shared object, the dynamic loader's words, the CUDA
+#: toolkit's POSIX home, the loader's search path, Debian's own Python packages; a container
+#: (Linux's, whatever the host); macOS as the machine or a package names it (a wheel's
+#: ``macosx_`` tag, ``Darwin``, ``arm64``, tensorflow-macos). Such a log has no Windows twin
+#: with the same cause: ``windows`` leaves it as it is.
+_POSIX_ONLY = re.compile(
+    r"\.so\b|undefined symbol|ldconfig|/usr/local/cuda|LD_LIBRARY_PATH|/usr/lib/python3/"
+    r"|\bdocker\b|\blibcuda\b|macos|darwin|\barm64\b",
+    re.I,
+)
+#: A path: absolute, under ``~``, or relative with a Python's folder of modules in it
+#: (``.tox/py38/lib/python3.8/site-packages/x.py``); no spaces, and a URL's ``//`` is none.
+_POSIX_PATH = re.compile(
+    r"(?<![\w.:/\\~-])(?:~?/[\w.@+~-]+(?:/[\w.@+~-]+)*/?"
+    r"|[\w.@+-]+(?:/[\w.@+~-]+)*/lib/python3\.\d+/[\w.@+~/-]*)"
+)
+#: A Python's folder of modules: ``ROOT/lib/python3.X/`` and what follows.
+_PY_LIB = re.compile(r"^(?P<root>.*?)/lib/python(?P<version>3\.\d+)(?P<rest>/.*|$)")
+#: A home directory: the user's name and what follows.
+_POSIX_HOME = re.compile(
+    r"^(?:~|/root|/home/(?P<user>[\w.-]+)|/Users/(?P<mac>[\w.-]+))(?P<rest>/.*|$)"
+)
+#: A conda installation's root folder (the base environment).
+_CONDA_ROOT = re.compile(r"^(?:(?:ana|mini)conda\d*|miniforge\d*|mambaforge|conda)$", re.I)
+#: A Python's version a path names (``python3.10/``, Windows' ``Python310\``).
+_PATH_VERSION = re.compile(r"python(3)\.(\d+)(?=[/\\])|Python(3)(\d+)(?=[-\\])", re.I)
+#: A line that holds an exception's repr (``ImportError("...")``), whose backslashes repr doubles.
+_REPR = re.compile(r"\w(?:Error|Exception)\([\"']")
+
+
+def _windows_path(path: str, user: str, lib: str) -> str:
+    """The same file in the same kind of install on Windows: a conda environment's or root's
+    ``Lib``, a venv's ``Lib`` (``venv\\Lib\\site-packages``), the user site's
+    ``AppData\\Roaming\\Python\\Python3X``, a python.org install's
+    ``AppData\\Local\\Programs\\Python\\Python3X\\Lib``, a file in a home folder under
+    ``C:\\Users\\NAME``; any other path as it is."""
+    owner = _POSIX_HOME.match(path)
+    name = (owner.group("user") or owner.group("mac")) if owner else None
+    home = f"C:\\Users\\{name or user}"
+    found = _PY_LIB.match(path)
+    if found is None:
+        return f"{home}{owner.group('rest')}".replace("/", "\\") if owner else path
+    root = found.group("root")
+    rest = found.group("rest").replace("/dist-packages", "/site-packages", 1)
+    tag = "Python" + found.group("version").replace(".", "")
+    parts = root.split("/")
+    below = owner.group("rest")[: -len(found.group(0)) + len(root)] if owner else ""
+    if len(parts) >= 3 and parts[-2] == "envs":
+        # conda's environment: envs\NAME\Lib (a Windows environment's own standard library).
+        base = parts[-3] if _CONDA_ROOT.match(parts[-3]) else "miniconda3"
+        win = f"{home}\\{base}\\envs\\{parts[-1]}\\{lib}{rest}"
+    elif _CONDA_ROOT.match(parts[-1]):
+        win = f"{home}\\{parts[-1]}\\{lib}{rest}"
+    elif root.endswith("/.local"):
+        # The user site (site.USER_SITE): %APPDATA%\Python\Python3X\site-packages.
+        win = f"{home}\\AppData\\Roaming\\Python\\{tag}{rest}"
+    elif (
+        rest.startswith("/site-packages")
+        and "/.pyenv/" not in root
+        and (owner or not root.startswith("/"))
+    ):
+        # A virtual environment's packages, where it lies (venv writes Lib\site-packages).
+        win = f"{home}{below}\\{lib}{rest}" if owner else f"{root}\\{lib}{rest}"
+    else:
+        # A system Python, pyenv's, or a venv's standard library (its base install's).
+        win = f"{home}\\AppData\\Local\\Programs\\Python\\{tag}\\{lib}{rest}"
+    return win.replace("/", "\\")
+
+
+def windows(text: str, rng: random.Random) -> str:
+    """The same log on Windows: its Python paths as the same install's there, backslashes
+    throughout; a log Windows has no twin of (:data:`_POSIX_ONLY`), or whose Python version
+    only its paths named, as it is."""
+    if _POSIX_ONLY.search(text):
+        return text
+    user = rng.choice(["user", "jdoe", "ml"])
+    lib = rng.choice(["Lib", "lib"])
+    out = []
+    for line in _lines(text):
+        changed = _POSIX_PATH.sub(lambda m: _windows_path(m.group(0), user, lib), line)
+        if changed != line and _REPR.search(line):
+            # An exception's repr doubles each backslash of the path in its message.
+            changed = _POSIX_PATH.sub(
+                lambda m: _windows_path(m.group(0), user, lib).replace("\\", "\\\\"), line
+            )
+        out.append(changed)
+    result = _LINE_END.join(out)
+    # A venv's or conda's Lib on Windows names no Python version: where the paths were the
+    # only words that did, the paste lost a fact a fix may be fitted to, and is no test.
+    if any(not _still_named(version, result) for version in _path_versions(text)):
+        return text
+    return result
+
+
+def _path_versions(text: str) -> set[tuple[str, str]]:
+    """The Python versions the paths of ``text`` name, as (major, minor)."""
+    return {
+        (m.group(1) or m.group(3), m.group(2) or m.group(4)) for m in _PATH_VERSION.finditer(text)
+    }
+
+
+def _still_named(version: tuple[str, str], text: str) -> bool:
+    """Whether ``text`` names a Python version anywhere: ``3.8``, ``Python38``, ``cp38``."""
+    major, minor = version
+    return (
+        re.search(rf"(?<![\d.]){major}\.{minor}(?!\d)|(?i:python|cp|py){major}{minor}(?!\d)", text)
+        is not None
+    )
+
+
 def jsonlog(text: str, rng: random.Random) -> str:
     """Kept as JSON records, a line each: Docker's json-file driver (``{"log": "...\\n",
     "stream": "stderr", "time": "..."}``) or Kaggle's notebook log (a JSON array of
@@ -603,6 +721,7 @@ PERTURBATIONS: dict[str, Perturbation] = {
     "tail": tail,
     "notebook": notebook,
     "paths": paths,
+    "windows": windows,
     "numbers": numbers,
     "quote": quote,
     "codeblock": codeblock,

@@ -242,7 +242,9 @@ def test_every_perturbation_changes_a_log_and_keeps_its_words() -> None:
     rng = random.Random(3)
     log = _DLOPEN * 3 + _TB
     for label, perturb in bench_robust.PERTURBATIONS.items():
-        if perturb is bench_robust.tail:
+        # tail needs a report; windows leaves a log with a shared object's loader line as it
+        # is (tests/test_explain_windows_paths.py perturbs its own).
+        if perturb in (bench_robust.tail, bench_robust.windows):
             continue
         changed = perturb(log, rng)
         assert changed != log, label

@@ -109,6 +109,8 @@ GROUPS = frozenset(
         "archive",
         # The interpreter's version an installed path names (lib/python3.12/site-packages/).
         "path_python",
+        # The same on Windows, as its folder writes it (312 of Python312\Lib\).
+        "path_python_tag",
         "gpu_arch",
         # The gfx targets a ROCm build prints as the ones it accepts ("gfx1030, gfx900, ...").
         "supported_archs",

@@ -1158,7 +1158,21 @@ def origin_of(path: str) -> Origin:
     return Origin(dist, generation, installed, module.replace("/", "."))
 
 
-_PYTHON_DIR = re.compile(r"[/\\](?:lib[/\\])?python(3\.\d+)[/\\]|[/\\]Python3(\d+)[/\\]", re.I)
+#: The interpreter's folder in a path: POSIX's ``lib/python3.12/``, a Windows install's
+#: ``Python312\`` (``Python37-32\`` for a 32-bit one, as python.org's installer names it).
+_PYTHON_DIR = re.compile(
+    r"[/\\](?:lib[/\\])?python(3\.\d+)[/\\]|[/\\]Python3(\d+)(?:-32|-arm64)?[/\\]", re.I
+)
+
+
+def path_python(path: str) -> Optional[str]:
+    """The Python version (``3.12``) the interpreter's folder in ``path`` names, if any."""
+    match = _PYTHON_DIR.search(path)
+    if match is None:
+        return None
+    return match.group(1) or f"3.{match.group(2)}"
+
+
 _ENVIRONMENTS = (
     (re.compile(r"(?:^|/)content/"), "a Google Colab runtime (paths under /content/)"),
     (re.compile(r"(?:^|/)kaggle/"), "a Kaggle notebook (paths under /kaggle/)"),
@@ -1177,10 +1191,9 @@ def path_hints(paths: list[str]) -> list[Inferred]:
     seen: set[str] = set()
     for path in paths:
         unix = path.replace("\\", "/")
-        match = _PYTHON_DIR.search(path)
-        if match is not None and "python" not in seen:
+        version = path_python(path)
+        if version is not None and "python" not in seen:
             seen.add("python")
-            version = match.group(1) or f"3.{match.group(2)}"
             out.append(Inferred("python", version, path))
         for pattern, what in _ENVIRONMENTS:
             if what not in seen and pattern.search(unix):

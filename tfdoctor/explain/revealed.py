@@ -65,6 +65,7 @@ from tfdoctor.evidence.traceback import (
     keras_importer,
     op_loader_in,
     origin_of,
+    path_python,
     python_command,
 )
 from tfdoctor.explain.cpu_machine import cuda_probe_only, gpu_wanted
@@ -618,14 +619,14 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     python = evidence.first("python_version") or evidence.python_shown
     inferred: list[Inferred] = []
     # The interpreter's directory in a path: TensorFlow's site-packages, else a traceback's
-    # frame (lib/python3.12/, Python312\Lib\, python@3.12's framework).
+    # frame, else the signatures' reading of any line (lib/python3.12/, Python312\Lib\).
     paths = [site] if site is not None else []
     paths += [frame.path for tb in evidence.tracebacks for frame in tb.frames]
     paths += [f"lib/python{v}/" for v in evidence.values("path_python", evidence_only=True)[:1]]
+    paths += [f"\\Python{v}\\" for v in evidence.values("path_python_tag", evidence_only=True)[:1]]
     for path in paths if python is None else ():
-        match = re.search(r"python(3\.\d+)[/\\]|Python3(\d+)[/\\]", path)
-        if match is not None:
-            python = match.group(1) or f"3.{match.group(2)}"
+        python = path_python(path)
+        if python is not None:
             inferred.append(Inferred("python", python, path))
             break
     conda = site is not None and bool(re.search(r"conda|[/\\]envs[/\\]", site))
