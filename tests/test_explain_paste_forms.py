@@ -112,6 +112,22 @@ def test_a_kaggle_notebook_log_is_read_as_its_lines() -> None:
     assert top_error(explained(log)).cause == _CAUSE
 
 
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+def test_json_log_records_are_read_under_either_line_end(end: str) -> None:
+    # A log saved or pasted on Windows ends its lines with CRLF: the records are the same.
+    docker = [
+        json.dumps({"log": f"{line}\n", "stream": "stderr", "time": "2024-03-02T10:00:00Z"})
+        for line in _TB.splitlines()
+    ]
+    kaggle = [
+        json.dumps({"stream_name": "stderr", "time": 2.5, "data": f"{line}\n"})
+        for line in _TB.splitlines()
+    ]
+    for log in (end.join(docker) + end, "[" + f"{end},".join(kaggle) + f"{end}]{end}"):
+        assert clean(log).rstrip("]\n") == _TB.rstrip("\n")
+        assert top_error(explained(log)).cause == _CAUSE
+
+
 def test_json_lines_that_hold_no_log_record_stay_as_they_are() -> None:
     text = '{"a": 1}\n{"log": 2}\n{"b": "x"}\n{"time": 3}\nplain\n'
     assert clean(text) == text

@@ -220,8 +220,9 @@ def _prefixed(text: str, prefix: re.Pattern[str]) -> bool:
 #: Kaggle's notebook log (a JSON array, a record a line: ``{"stream_name":"stderr",
 #: "time":1.2,"data":"..."}``, after ``[`` or ``,``), the first key's name marking it.
 _JSON_RECORD = re.compile(r'^[\[,]?[ \t]*\{"(?:log|stream|stream_name|time)"[ \t]*:', re.MULTILINE)
-#: One such record alone on its line (a JSON array's bracket or comma around it).
-_JSON_LINE = re.compile(r"[\[,]?[ \t]*(\{.*\})[ \t]*[,\]]?[ \t]*")
+#: One such record alone on its line (a JSON array's bracket or comma around it; the ``\r``
+#: of a CRLF line end, which is read after the records, after it).
+_JSON_LINE = re.compile(r"[\[,]?[ \t]*(\{.*\})[ \t]*[,\]]?[ \t\r]*")
 #: The fields that hold a record's line: Docker's ``log``, Kaggle's ``data``.
 _JSON_TEXT_FIELDS = ("log", "data")
 
