@@ -149,6 +149,13 @@ def test_a_log_quoted_in_a_reply_is_read_through_the_quote(blank: str) -> None:
     assert top_error(explained(log)).cause == _CAUSE
 
 
+@pytest.mark.parametrize("levels", [2, 3])
+def test_a_log_quoted_in_a_reply_to_a_reply_is_read_through_every_quote(levels: int) -> None:
+    log = "".join(f"{'> ' * levels}{line}\n" for line in _TB.splitlines())
+    assert clean(log) == _TB
+    assert top_error(explained(log)).cause == _CAUSE
+
+
 def test_pythons_prompt_and_a_quote_inside_a_quote_keep_their_marks() -> None:
     session = ">>> import tensorflow as tf\n>>> tf.placeholder\n>>> x = 1\n>>> y = 2\n"
     assert clean(session) == session

@@ -461,6 +461,8 @@ def _without_ci_prefixes(text: str) -> str:
 #: blank or the line's end, and it is read only where the head's lines carry it
 #: (:func:`_prefixed`).
 _QUOTE_MARK = re.compile(r"^>(?:[ \t]|$)", re.MULTILINE)
+#: The most levels of quote taken off (``> > > ``: a reply to a reply to the paste).
+_QUOTE_DEPTH = 4
 #: Markdown's indented code block (CommonMark 0.31, 4.4 Indented code blocks: four spaces, or
 #: a tab, before each line), as a log pasted into an issue or a forum post as code keeps it;
 #: and a line that lacks that indent (blank lines aside), which makes the text no such block.
@@ -776,9 +778,11 @@ def clean(text: str) -> str:
         # where the rest does (searched whole, a log of many ``&`` costs twice its reading).
         # One pass: ``&amp;lt;`` is the page's way of showing ``&lt;``, which stays.
         text = _HTML_ENTITY.sub(lambda m: _HTML_CHARS[m.group(0)], text)
-    if ">" in text[: _head_lines(text)] and _prefixed(text, _QUOTE_MARK):
+    for _ in range(_QUOTE_DEPTH):
+        if ">" not in text[: _head_lines(text)] or not _prefixed(text, _QUOTE_MARK):
+            break
         # The quote was put around the log as pasted, wraps and runtime prefixes included:
-        # taken off first.
+        # taken off first, a level at a time (a reply quoting a reply that quoted the log).
         text = _QUOTE_MARK.sub("", text)
     if _CODE_START.match(text) is not None and _NOT_CODE_INDENTED.search(text) is None:
         # Every line carries the block's indent: the paste's, above the log's own (a frame's
