@@ -456,10 +456,10 @@ def _without_ci_prefixes(text: str) -> str:
 
 #: A quoted paste: Markdown's block-quote marker (CommonMark 0.31, 5.1 Block quotes: ``>``
 #: and an optional space, alone on an empty line of the quote) and an e-mail reply's quote,
-#: before the lines of a log pasted into a reply. Python's interactive prompt ``>>> `` and a
-#: shell's ``> `` continuation of a command are not one: the marker is ``>`` followed by a
-#: blank or the line's end, and it is read only where the head's lines carry it
-#: (:func:`_prefixed`).
+#: before the lines of a log pasted into a reply. Python's interactive prompt ``>>> `` is not
+#: one: the marker is ``>`` followed by a blank or the line's end. A shell's or R's ``> ``
+#: prompt on a line or two is the log's own: the marker is read only where the head's lines
+#: carry it (:func:`_prefixed`).
 _QUOTE_MARK = re.compile(r"^>(?:[ \t]|$)", re.MULTILINE)
 #: The most levels of quote taken off (``> > > ``: a reply to a reply to the paste).
 _QUOTE_DEPTH = 4
