@@ -128,6 +128,24 @@ def test_json_log_records_are_read_under_either_line_end(end: str) -> None:
         assert top_error(explained(log)).cause == _CAUSE
 
 
+def test_json_records_whose_text_never_ends_a_line_are_a_line_each() -> None:
+    # A collector that keeps each line without its end (the CRI record read as JSON):
+    # the records are not one line joined.
+    records = [
+        json.dumps({"time": "2024-03-02T10:00:00Z", "stream": "stderr", "log": line})
+        for line in _TB.splitlines()
+    ]
+    log = "\n".join(records) + "\n"
+    assert clean(log) == _TB
+    assert top_error(explained(log)).cause == _CAUSE
+    # Where records do end lines, one without an end is part of the next (Docker's json-file
+    # driver cuts a long line into records).
+    cut = '{"log":"Traceback (most ","stream":"stderr"}\n{"log":"recent call last):\\n"}\n' + (
+        '{"log":"x\\n"}\n'
+    )
+    assert clean(cut) == "Traceback (most recent call last):\nx\n"
+
+
 def test_json_lines_that_hold_no_log_record_stay_as_they_are() -> None:
     text = '{"a": 1}\n{"log": 2}\n{"b": "x"}\n{"time": 3}\nplain\n'
     assert clean(text) == text

@@ -229,11 +229,12 @@ _JSON_TEXT_FIELDS = ("log", "data")
 
 def _json_records(text: str) -> str:
     """``text`` with each JSON log record (:data:`_JSON_RECORD`) replaced by the line it holds
-    (its own line end included, as the program wrote it); a line that is no such record stays
-    as it is."""
-    out: list[str] = []
+    (its own line end included, as the program wrote it; where no record's text ends a line,
+    as a collector that keeps the line without its end writes them, a record is a line); a
+    line that is no such record stays as it is."""
     lines = text.split("\n")
-    for number, line in enumerate(lines, start=1):
+    values: list[Optional[str]] = []
+    for line in lines:
         found = _JSON_LINE.fullmatch(line)
         record: object = None
         if found is not None:
@@ -246,8 +247,17 @@ def _json_records(text: str) -> str:
             value = next(
                 (v for k in _JSON_TEXT_FIELDS if isinstance(v := record.get(k), str)), None
             )
+        values.append(value)
+    # Docker's and Kaggle's records keep the line end the program wrote (a record without
+    # one is part of a line, joined to the next); records that never hold one are a line each.
+    ended = any(v is not None and v.endswith("\n") for v in values)
+    out: list[str] = []
+    for number, (line, value) in enumerate(zip(lines, values), start=1):
         end = "\n" if number < len(lines) else ""
-        out.append(value if value is not None else line + end)
+        if value is None:
+            out.append(line + end)
+        else:
+            out.append(value if ended else value + "\n")
     return "".join(out)
 
 
