@@ -112,6 +112,40 @@ def test_a_kaggle_notebook_log_is_read_as_its_lines() -> None:
     assert top_error(explained(log)).cause == _CAUSE
 
 
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+def test_json_log_records_are_read_under_either_line_end(end: str) -> None:
+    # A log saved or pasted on Windows ends its lines with CRLF: the records are the same.
+    docker = [
+        json.dumps({"log": f"{line}\n", "stream": "stderr", "time": "2024-03-02T10:00:00Z"})
+        for line in _TB.splitlines()
+    ]
+    kaggle = [
+        json.dumps({"stream_name": "stderr", "time": 2.5, "data": f"{line}\n"})
+        for line in _TB.splitlines()
+    ]
+    for log in (end.join(docker) + end, "[" + f"{end},".join(kaggle) + f"{end}]{end}"):
+        assert clean(log).rstrip("]\n") == _TB.rstrip("\n")
+        assert top_error(explained(log)).cause == _CAUSE
+
+
+def test_json_records_whose_text_never_ends_a_line_are_a_line_each() -> None:
+    # A collector that keeps each line without its end (the CRI record read as JSON):
+    # the records are not one line joined.
+    records = [
+        json.dumps({"time": "2024-03-02T10:00:00Z", "stream": "stderr", "log": line})
+        for line in _TB.splitlines()
+    ]
+    log = "\n".join(records) + "\n"
+    assert clean(log) == _TB
+    assert top_error(explained(log)).cause == _CAUSE
+    # Where records do end lines, one without an end is part of the next (Docker's json-file
+    # driver cuts a long line into records).
+    cut = '{"log":"Traceback (most ","stream":"stderr"}\n{"log":"recent call last):\\n"}\n' + (
+        '{"log":"x\\n"}\n'
+    )
+    assert clean(cut) == "Traceback (most recent call last):\nx\n"
+
+
 def test_json_lines_that_hold_no_log_record_stay_as_they_are() -> None:
     text = '{"a": 1}\n{"log": 2}\n{"b": "x"}\n{"time": 3}\nplain\n'
     assert clean(text) == text
@@ -130,6 +164,13 @@ def test_a_log_quoted_in_a_reply_is_read_through_the_quote(blank: str) -> None:
     log = "".join(f"> {line}\n" for line in _DLOPEN.splitlines())
     log += blank + "\n" + "".join(f"> {line}\n" for line in _TB.splitlines())
     assert clean(log) == _DLOPEN + "\n" + _TB
+    assert top_error(explained(log)).cause == _CAUSE
+
+
+@pytest.mark.parametrize("levels", [2, 3])
+def test_a_log_quoted_in_a_reply_to_a_reply_is_read_through_every_quote(levels: int) -> None:
+    log = "".join(f"{'> ' * levels}{line}\n" for line in _TB.splitlines())
+    assert clean(log) == _TB
     assert top_error(explained(log)).cause == _CAUSE
 
 

@@ -220,19 +220,21 @@ def _prefixed(text: str, prefix: re.Pattern[str]) -> bool:
 #: Kaggle's notebook log (a JSON array, a record a line: ``{"stream_name":"stderr",
 #: "time":1.2,"data":"..."}``, after ``[`` or ``,``), the first key's name marking it.
 _JSON_RECORD = re.compile(r'^[\[,]?[ \t]*\{"(?:log|stream|stream_name|time)"[ \t]*:', re.MULTILINE)
-#: One such record alone on its line (a JSON array's bracket or comma around it).
-_JSON_LINE = re.compile(r"[\[,]?[ \t]*(\{.*\})[ \t]*[,\]]?[ \t]*")
+#: One such record alone on its line (a JSON array's bracket or comma around it; the ``\r``
+#: of a CRLF line end, which is read after the records, after it).
+_JSON_LINE = re.compile(r"[\[,]?[ \t]*(\{.*\})[ \t]*[,\]]?[ \t\r]*")
 #: The fields that hold a record's line: Docker's ``log``, Kaggle's ``data``.
 _JSON_TEXT_FIELDS = ("log", "data")
 
 
 def _json_records(text: str) -> str:
     """``text`` with each JSON log record (:data:`_JSON_RECORD`) replaced by the line it holds
-    (its own line end included, as the program wrote it); a line that is no such record stays
-    as it is."""
-    out: list[str] = []
+    (its own line end included, as the program wrote it; where no record's text ends a line,
+    as a collector that keeps the line without its end writes them, a record is a line); a
+    line that is no such record stays as it is."""
     lines = text.split("\n")
-    for number, line in enumerate(lines, start=1):
+    values: list[Optional[str]] = []
+    for line in lines:
         found = _JSON_LINE.fullmatch(line)
         record: object = None
         if found is not None:
@@ -245,8 +247,17 @@ def _json_records(text: str) -> str:
             value = next(
                 (v for k in _JSON_TEXT_FIELDS if isinstance(v := record.get(k), str)), None
             )
+        values.append(value)
+    # Docker's and Kaggle's records keep the line end the program wrote (a record without
+    # one is part of a line, joined to the next); records that never hold one are a line each.
+    ended = any(v is not None and v.endswith("\n") for v in values)
+    out: list[str] = []
+    for number, (line, value) in enumerate(zip(lines, values), start=1):
         end = "\n" if number < len(lines) else ""
-        out.append(value if value is not None else line + end)
+        if value is None:
+            out.append(line + end)
+        else:
+            out.append(value if ended else value + "\n")
     return "".join(out)
 
 
@@ -455,11 +466,13 @@ def _without_ci_prefixes(text: str) -> str:
 
 #: A quoted paste: Markdown's block-quote marker (CommonMark 0.31, 5.1 Block quotes: ``>``
 #: and an optional space, alone on an empty line of the quote) and an e-mail reply's quote,
-#: before the lines of a log pasted into a reply. Python's interactive prompt ``>>> `` and a
-#: shell's ``> `` continuation of a command are not one: the marker is ``>`` followed by a
-#: blank or the line's end, and it is read only where the head's lines carry it
-#: (:func:`_prefixed`).
+#: before the lines of a log pasted into a reply. Python's interactive prompt ``>>> `` is not
+#: one: the marker is ``>`` followed by a blank or the line's end. A shell's or R's ``> ``
+#: prompt on a line or two is the log's own: the marker is read only where the head's lines
+#: carry it (:func:`_prefixed`).
 _QUOTE_MARK = re.compile(r"^>(?:[ \t]|$)", re.MULTILINE)
+#: The most levels of quote taken off (``> > > ``: a reply to a reply to the paste).
+_QUOTE_DEPTH = 4
 #: Markdown's indented code block (CommonMark 0.31, 4.4 Indented code blocks: four spaces, or
 #: a tab, before each line), as a log pasted into an issue or a forum post as code keeps it;
 #: and a line that lacks that indent (blank lines aside), which makes the text no such block.
@@ -775,9 +788,11 @@ def clean(text: str) -> str:
         # where the rest does (searched whole, a log of many ``&`` costs twice its reading).
         # One pass: ``&amp;lt;`` is the page's way of showing ``&lt;``, which stays.
         text = _HTML_ENTITY.sub(lambda m: _HTML_CHARS[m.group(0)], text)
-    if ">" in text[: _head_lines(text)] and _prefixed(text, _QUOTE_MARK):
+    for _ in range(_QUOTE_DEPTH):
+        if ">" not in text[: _head_lines(text)] or not _prefixed(text, _QUOTE_MARK):
+            break
         # The quote was put around the log as pasted, wraps and runtime prefixes included:
-        # taken off first.
+        # taken off first, a level at a time (a reply quoting a reply that quoted the log).
         text = _QUOTE_MARK.sub("", text)
     if _CODE_START.match(text) is not None and _NOT_CODE_INDENTED.search(text) is None:
         # Every line carries the block's indent: the paste's, above the log's own (a frame's
