@@ -39,8 +39,16 @@ _INTERNAL = (
         "C:\\Users\\ann\\AppData\\Local\\Programs\\Python\\Python312\\Lib\\importlib\\__init__.py",
         "c:\\users\\ann\\appdata\\local\\programs\\python\\python312\\lib\\site-packages\\app\\x.py",
         "C:\\Users\\ann\\AppData\\Roaming\\Python\\Python312\\site-packages\\app\\x.py",
+        "C:\\Program Files\\WindowsApps\\PythonSoftwareFoundation.Python.3.12_3.12.2544.0_x64__"
+        "qbz5n2kfra8p0\\Lib\\importlib\\__init__.py",
     ],
-    ids=["posix-venv", "windows-stdlib", "windows-lower-case", "windows-user-site"],
+    ids=[
+        "posix-venv",
+        "windows-stdlib",
+        "windows-lower-case",
+        "windows-user-site",
+        "microsoft-store-stdlib",
+    ],
 )
 def test_the_python_a_windows_installs_folder_names_decides_as_a_posix_path(path: str) -> None:
     report = explained(_INTERNAL.replace("{path}", path))
@@ -93,6 +101,11 @@ def test_the_windows_signature_reads_an_installs_folder_only(line: str, tag: Opt
         ("C:\\\\Users\\\\a\\\\Envs\\\\python37\\\\Lib\\\\x.py", None),
         ("/home/a/miniconda3/envs/python37/lib/python3.6/site-packages/x.py", "3.6"),
         ("C:\\\\Program Files\\\\Python310\\\\Lib\\\\x.py", "3.10"),
+        (
+            "C:\\Users\\a\\AppData\\Local\\Packages\\PythonSoftwareFoundation.Python.3.9_"
+            "qbz5n2kfra8p0\\LocalCache\\x.py",
+            "3.9",
+        ),
     ],
     ids=[
         "posix",
@@ -104,6 +117,7 @@ def test_the_windows_signature_reads_an_installs_folder_only(line: str, tag: Opt
         "virtualenvwrapper-env-named-as-a-python-in-a-repr",
         "posix-lib-over-an-envs-name",
         "windows-in-a-repr",
+        "microsoft-store-user-data",
     ],
 )
 def test_the_python_a_path_names(path: str, version: Optional[str]) -> None:

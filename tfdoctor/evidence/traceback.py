@@ -1163,9 +1163,13 @@ def origin_of(path: str) -> Origin:
 #: (``Python37-32\`` for a 32-bit one, as python.org's installer names it, PCbuild's
 #: PyArchExt). A folder right under ``envs`` (conda's ``envs\NAME``, virtualenvwrapper-win's
 #: ``Envs\NAME``) is a name the user chose, not an install's: ``envs\python37\Lib`` names
-#: no Python.
+#: no Python. The Microsoft Store's Python lies in its package's folder, named for the package
+#: (``WindowsApps\PythonSoftwareFoundation.Python.3.8_3.8.2800.0_x64__...\``, its data under
+#: ``Packages\PythonSoftwareFoundation.Python.3.8_...\``; CPython's PC/layout/support/
+#: appxmanifest.py names the package ``PythonSoftwareFoundation.Python.3.X``).
 _PYTHON_DIR = re.compile(r"[/\\](?:lib[/\\])?python(3\.\d+)[/\\]", re.I)
 _PYTHON_DIR_WINDOWS = re.compile(r"(?<!envs)(?<!envs\\)[/\\]Python3(\d+)(?:-32|-arm64)?[/\\]", re.I)
+_PYTHON_DIR_STORE = re.compile(r"[/\\]PythonSoftwareFoundation\.Python\.(3\.\d+)_", re.I)
 
 
 def path_python(path: str) -> Optional[str]:
@@ -1174,7 +1178,10 @@ def path_python(path: str) -> Optional[str]:
     if match is not None:
         return match.group(1)
     match = _PYTHON_DIR_WINDOWS.search(path)
-    return None if match is None else f"3.{match.group(1)}"
+    if match is not None:
+        return f"3.{match.group(1)}"
+    match = _PYTHON_DIR_STORE.search(path)
+    return None if match is None else match.group(1)
 
 
 _ENVIRONMENTS = (
