@@ -12,7 +12,7 @@ from typing import Optional
 
 import pytest
 
-from tests.explaining import explained
+from tests.explaining import SIGNATURES, explained
 from tfdoctor.evidence.traceback import path_python
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -39,17 +39,54 @@ _INTERNAL = (
         "C:\\Users\\ann\\AppData\\Local\\Programs\\Python\\Python312\\Lib\\importlib\\__init__.py",
         "c:\\users\\ann\\appdata\\local\\programs\\python\\python312\\lib\\site-packages\\app\\x.py",
         "C:\\Users\\ann\\AppData\\Roaming\\Python\\Python312\\site-packages\\app\\x.py",
+        "C:\\Program Files\\WindowsApps\\PythonSoftwareFoundation.Python.3.12_3.12.2544.0_x64__"
+        "qbz5n2kfra8p0\\Lib\\importlib\\__init__.py",
     ],
-    ids=["posix-venv", "windows-stdlib", "windows-lower-case", "windows-user-site"],
+    ids=[
+        "posix-venv",
+        "windows-stdlib",
+        "windows-lower-case",
+        "windows-user-site",
+        "microsoft-store-stdlib",
+    ],
 )
 def test_the_python_a_windows_installs_folder_names_decides_as_a_posix_path(path: str) -> None:
     report = explained(_INTERNAL.replace("{path}", path))
     assert [x.cause for x in report.findings][:1] == ["tf-keras-mismatch"]
 
 
-def test_a_venvs_lib_on_windows_names_no_python() -> None:
-    report = explained(_INTERNAL.replace("{path}", "C:\\Users\\ann\\proj\\venv\\Lib\\app\\x.py"))
+@pytest.mark.parametrize(
+    "path",
+    [
+        "C:\\Users\\ann\\proj\\venv\\Lib\\app\\x.py",
+        "C:\\Users\\ann\\miniconda3\\envs\\python312\\Lib\\site-packages\\app\\x.py",
+    ],
+    ids=["venv", "conda-env-named-as-a-python"],
+)
+def test_a_venvs_or_conda_envs_lib_on_windows_names_no_python(path: str) -> None:
+    report = explained(_INTERNAL.replace("{path}", path))
     assert "tf-keras-mismatch" not in [x.cause for x in report.findings]
+
+
+@pytest.mark.parametrize(
+    ("line", "tag"),
+    [
+        (
+            "c:\\users\\a\\appdata\\local\\programs\\python\\python310\\lib\\site-packages\\pip",
+            "310",
+        ),
+        (
+            "OSError('C:\\\\Users\\\\a\\\\AppData\\\\Roaming\\\\Python\\\\Python38\\\\site-packages\\\\x')",
+            "38",
+        ),
+        ("C:\\Users\\a\\miniconda3\\envs\\python37\\Lib\\site-packages\\x.py", None),
+        ("C:\\\\Users\\\\a\\\\Envs\\\\python37\\\\Lib\\\\site-packages\\\\x.py", None),
+    ],
+    ids=["lower-case", "repr", "conda-env-named-as-a-python", "an-envs-name-in-a-repr"],
+)
+def test_the_windows_signature_reads_an_installs_folder_only(line: str, tag: Optional[str]) -> None:
+    match = re.search(SIGNATURES.by_id("site-packages-python-windows").pattern, line)
+    assert (match and match.group("path_python_tag")) == tag
 
 
 @pytest.mark.parametrize(
@@ -60,8 +97,28 @@ def test_a_venvs_lib_on_windows_names_no_python() -> None:
         ("c:\\users\\a\\appdata\\local\\programs\\python\\python37-32\\lib\\x.py", "3.7"),
         ("C:\\Users\\a\\miniconda3\\envs\\tf\\Lib\\site-packages\\x.py", None),
         ("/home/a/python3.8/x.py", "3.8"),
+        ("C:\\Users\\a\\miniconda3\\envs\\python37\\Lib\\site-packages\\x.py", None),
+        ("C:\\\\Users\\\\a\\\\Envs\\\\python37\\\\Lib\\\\x.py", None),
+        ("/home/a/miniconda3/envs/python37/lib/python3.6/site-packages/x.py", "3.6"),
+        ("C:\\\\Program Files\\\\Python310\\\\Lib\\\\x.py", "3.10"),
+        (
+            "C:\\Users\\a\\AppData\\Local\\Packages\\PythonSoftwareFoundation.Python.3.9_"
+            "qbz5n2kfra8p0\\LocalCache\\x.py",
+            "3.9",
+        ),
     ],
-    ids=["posix", "windows", "windows-32-bit", "conda-windows", "posix-folder"],
+    ids=[
+        "posix",
+        "windows",
+        "windows-32-bit",
+        "conda-windows",
+        "posix-folder",
+        "conda-env-named-as-a-python",
+        "virtualenvwrapper-env-named-as-a-python-in-a-repr",
+        "posix-lib-over-an-envs-name",
+        "windows-in-a-repr",
+        "microsoft-store-user-data",
+    ],
 )
 def test_the_python_a_path_names(path: str, version: Optional[str]) -> None:
     assert path_python(path) == version

@@ -1158,19 +1158,30 @@ def origin_of(path: str) -> Origin:
     return Origin(dist, generation, installed, module.replace("/", "."))
 
 
-#: The interpreter's folder in a path: POSIX's ``lib/python3.12/``, a Windows install's
-#: ``Python312\`` (``Python37-32\`` for a 32-bit one, as python.org's installer names it).
-_PYTHON_DIR = re.compile(
-    r"[/\\](?:lib[/\\])?python(3\.\d+)[/\\]|[/\\]Python3(\d+)(?:-32|-arm64)?[/\\]", re.I
-)
+#: The interpreter's folder in a path: POSIX's ``lib/python3.12/``, read first where a path
+#: holds both (``envs/py37/lib/python3.6/``); else a Windows install's ``Python312\``
+#: (``Python37-32\`` for a 32-bit one, as python.org's installer names it, PCbuild's
+#: PyArchExt). A folder right under ``envs`` (conda's ``envs\NAME``, virtualenvwrapper-win's
+#: ``Envs\NAME``) is a name the user chose, not an install's: ``envs\python37\Lib`` names
+#: no Python. The Microsoft Store's Python lies in its package's folder, named for the package
+#: (``WindowsApps\PythonSoftwareFoundation.Python.3.8_3.8.2800.0_x64__...\``, its data under
+#: ``Packages\PythonSoftwareFoundation.Python.3.8_...\``; CPython's PC/layout/support/
+#: appxmanifest.py names the package ``PythonSoftwareFoundation.Python.3.X``).
+_PYTHON_DIR = re.compile(r"[/\\](?:lib[/\\])?python(3\.\d+)[/\\]", re.I)
+_PYTHON_DIR_WINDOWS = re.compile(r"(?<!envs)(?<!envs\\)[/\\]Python3(\d+)(?:-32|-arm64)?[/\\]", re.I)
+_PYTHON_DIR_STORE = re.compile(r"[/\\]PythonSoftwareFoundation\.Python\.(3\.\d+)_", re.I)
 
 
 def path_python(path: str) -> Optional[str]:
     """The Python version (``3.12``) the interpreter's folder in ``path`` names, if any."""
     match = _PYTHON_DIR.search(path)
-    if match is None:
-        return None
-    return match.group(1) or f"3.{match.group(2)}"
+    if match is not None:
+        return match.group(1)
+    match = _PYTHON_DIR_WINDOWS.search(path)
+    if match is not None:
+        return f"3.{match.group(1)}"
+    match = _PYTHON_DIR_STORE.search(path)
+    return None if match is None else match.group(1)
 
 
 _ENVIRONMENTS = (
