@@ -435,7 +435,7 @@ def _rich_frame(
 ) -> list[str]:
     """One frame's lines inside the box (without its sides): ``path:N in f``, and where the
     code is shown, the lines around the frame's with line numbers, its own marked ``❱``.
-    An empty ``path``: a file rich could not find (13.3 on print ``in f:N`` for it)."""
+    An empty ``path``: a file rich could not find (13.4 on print ``in f:N`` for it)."""
     header = f"{path}:{number} in {func}" if path else f"in {func}:{number}"
     out = _rich_wrapped(header, inner)
     if not show_code or not source:
@@ -533,8 +533,9 @@ def rich(text: str, rng: random.Random) -> str:
     typer = rng.random() < 0.5
     width = console if typer else min(console, 100)
     locals_ = rng.random() < 0.5
-    # rich 13.3 on names a frame whose file is not there (``<stdin>``, ``<string>``) by its
-    # function only, without a path or code; rich 10 to 13.2 by its name.
+    # rich 13.4 on names a frame whose file is not there (``<stdin>``, ``<string>``) by its
+    # function and line only (``in f:N``), without a path or code; rich 10 to 13.0 by its
+    # name (13.1 to 13.3 by its function alone, ``in f``).
     nameless = rng.random() < 0.5
     ascii_box = rng.random() < 0.5
     inner = width - 4

@@ -581,6 +581,37 @@ def test_a_frame_rich_shows_without_a_path_gets_none_made_up() -> None:
     )
 
 
+#: Two frames of files named in angle brackets as rich writes them (by version), and what
+#: CPython's traceback holds of them.
+_ANGLE_FRAMES = {
+    "named": (
+        "<stdin>:1 in <module>",
+        "<string>:2 in run",
+        '  File "<stdin>", line 1, in <module>\n  File "<string>", line 2, in run\n',
+    ),
+    "rich-13.4-nameless": ("in <module>:1", "in run:2", ""),
+    "rich-13.1-nameless": ("in <module>", "in run", ""),
+}
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected"), list(_ANGLE_FRAMES.values()), ids=list(_ANGLE_FRAMES)
+)
+def test_frames_of_files_named_in_angle_brackets_rich_drew_without_a_blank_stay_apart(
+    first: str, second: str, expected: str
+) -> None:
+    # rich puts no blank row before a frame whose file's name starts with "<".
+    inner = [first, second, "", "/srv/app/train.py:12 in main", "", "❱ 12     model.fit(x)"]
+    log = _rich_panel(inner, 60) + "\nValueError: bad\n"
+    assert clean(log) == (
+        "Traceback (most recent call last):\n"
+        f"{expected}"
+        '  File "/srv/app/train.py", line 12, in main\n'
+        "    model.fit(x)\n"
+        "ValueError: bad\n"
+    )
+
+
 @pytest.mark.parametrize(
     "log",
     [

@@ -503,8 +503,13 @@ _RICH_TITLE = re.compile(
 #: looked for before the pattern.
 _RICH_TITLE_TEXT = "Traceback (most recent call last) "
 #: A frame's line as rich prints it (``_render_stack``): ``path:12 in f``, or where the file
-#: was not there to read, ``in f:12`` (rich 13 on; no path is made up for it).
+#: is not there (``os.path.exists``), ``in f`` (rich 13.1 to 13.3) or ``in f:12`` (13.4 on);
+#: no path is made up for those.
 _RICH_FRAME = re.compile(r"^(?P<path>\S.*?):(?P<line>\d+) in (?P<func>\S+)$")
+#: A frame's whole line in any of those forms. rich puts no blank row before the line of a
+#: frame whose file's name starts with ``<`` (``<stdin>``, ``<string>``, an older IPython
+#: cell's ``<ipython-input-1-...>``), so such a line can follow another's directly.
+_RICH_FRAME_WHOLE = re.compile(r"^(?:\S.*?:\d+ in \S+|in \S+(?::\d+)?)$")
 #: A line of a frame's code (``Syntax`` with line numbers, ``syntax.py``): the pointer
 #: (``❱ ``, ``> `` on a legacy Windows console) or two blanks, the number right-aligned, the
 #: code after a blank, its indentation drawn as guides (``│``, ``|``).
@@ -591,6 +596,9 @@ class _RichRows:
                 self.out.append(f"{here}    {source}")
                 self.marked = code.start("code")
         else:
+            if self.pieces and _RICH_FRAME_WHOLE.match(_rich_frame_text(self.pieces, self.inner)):
+                # The line read is whole: this row is the next frame's, not more of it.
+                self.flush()
             if not self.pieces:
                 self.piece_prefix = here
                 self.frame = False
