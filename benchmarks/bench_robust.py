@@ -404,7 +404,8 @@ _RICH_LOCALS = ("args = ()", "kwargs = {}")
 
 
 def _rich_wrapped(text: str, width: int) -> list[str]:
-    """``text`` wrapped as rich's ``Text.wrap`` does: at blanks, a word longer than the width
+    """``text`` wrapped as rich's ``Text.wrap`` does: at blanks, the blank kept at a line's end
+    where it fits (``divide_line`` measures a word without it), a word longer than the width
     folded into pieces of exactly the width."""
     lines: list[str] = []
     line = ""
@@ -413,7 +414,7 @@ def _rich_wrapped(text: str, width: int) -> list[str]:
             line += " " + word
             continue
         if line:
-            lines.append(line)
+            lines.append(line + " " if len(line) < width else line)
         rest = word
         while len(rest) > width:
             lines.append(rest[:width])

@@ -713,3 +713,25 @@ def test_rich_panel_of_a_syntax_error_reads_as_pythons_file_line_and_caret() -> 
         "                   ^\n"
         "SyntaxError: invalid syntax\n"
     )
+
+
+def test_an_exception_line_rich_wrapped_with_its_blank_kept_joins_with_one_blank() -> None:
+    # rich keeps the blank at a wrapped line's end where it fits (divide_line measures a word
+    # without it): the line is 53 columns with it in a console of 54, and "console" did not
+    # fit beside "the".
+    wrapped = "RuntimeError: a failure whose message runs on so the \nconsole wrapped it\n"
+    assert wrapped.index("\n") == 53
+    log = _rich_panel(["/srv/app/train.py:12 in main"], 54) + "\n" + wrapped
+    assert clean(log).endswith(
+        "RuntimeError: a failure whose message runs on so the console wrapped it\n"
+    )
+
+
+def test_a_line_after_a_rich_exception_whose_first_word_would_have_fitted_stays_apart() -> None:
+    # "next" fits beside "the" in 57 columns, just (the blank rich kept is not counted): rich
+    # did not wrap here.
+    log = (
+        _rich_panel(["/srv/app/train.py:12 in main"], 57)
+        + "\nRuntimeError: a failure whose message runs on so the \nnext run went on\n"
+    )
+    assert clean(log).endswith("so the \nnext run went on\n")

@@ -674,7 +674,10 @@ def _rich_exception(lines: list[str], start: int, prefix: str, width: int) -> tu
     """The exception's line after a rich box (``lines[start]``), whole where the console
     wrapped it at blanks (rich prints it as ``Text``, wrapped at the console's width, which
     is the box's or wider: the box is at most ``Traceback.width``), and the index after it.
-    A break at a blank drops the blank; a word longer than the console is folded.
+    A break at a blank keeps the blank at the line's end where it fits (rich ``_wrap.py``,
+    ``divide_line``, measures a word without its blank; ``Text.wrap`` crops only past the
+    width), drops it where it does not or where a copy took it off; a word longer than the
+    console is folded.
 
     A line goes on in the next where the next's first word would not have fitted beside it
     even at the box's width, and the next starts no line of its own (:data:`_OWN_LINE`).
@@ -693,7 +696,7 @@ def _rich_exception(lines: list[str], start: int, prefix: str, width: int) -> tu
         if (
             not word
             or _NUMBER.sub("0", head) != shape
-            or len(line) + 1 + len(word) <= width
+            or len(line.rstrip(" ")) + 1 + len(word) <= width
             or _OWN_LINE.match(after) is not None
             or crash_shown(after)
         ):
@@ -701,7 +704,7 @@ def _rich_exception(lines: list[str], start: int, prefix: str, width: int) -> tu
         # A word longer than the line is folded onto lines of its own, each as wide as the
         # console (rich ``_wrap.py``, ``divide_line``): its pieces join without a blank.
         folded = " " not in line and len(line) >= width
-        pieces.append(after if folded else " " + after)
+        pieces.append(after if folded or line.endswith(" ") else " " + after)
         line = after
         i += 1
     return "".join(pieces), i
