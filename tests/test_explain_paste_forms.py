@@ -677,11 +677,13 @@ def test_a_path_rich_wrapped_at_its_blank_and_folded_is_joined_as_it_was() -> No
 
 
 def test_a_line_of_code_typer_wrapped_under_the_gutter_is_joined_again() -> None:
-    # typer's rich traceback wraps code (word_wrap=True): the rest under the gutter's blanks.
+    # typer's rich traceback wraps code (word_wrap=True): the rest under the gutter's blanks,
+    # of the marked line's neighbours too (no frame's line, and left out).
     inner = [
         "/srv/app/cli.py:8 in main",
         "",
-        "    7 │   data = load()",
+        "    7 │   data = load(path, strict=True,",
+        "      cache=False)",
         "❱   8 │   model.fit(data, epochs=10,",
         "      batch_size=32)",
         "    9",

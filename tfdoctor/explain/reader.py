@@ -564,8 +564,10 @@ class _RichRows:
         self.piece_prefix = prefix
         #: Whether the rows read last are a frame's (its code may follow).
         self.frame = False
-        #: Where the code starts on the row of the frame's line just read (0: not that row).
-        self.marked = 0
+        #: Where the code starts on the row of code just read (0: none), and whether that row
+        #: holds the frame's own line (the one marked).
+        self.gutter = 0
+        self.marked = False
 
     def flush(self) -> None:
         """The frame's line whose pieces were read, as CPython's ``File`` line."""
@@ -579,22 +581,25 @@ class _RichRows:
 
     def row(self, content: str, here: str) -> None:
         """One row's ``content`` (the box's sides and the locals taken off), after ``here``."""
-        marked, self.marked = self.marked, 0
+        gutter, self.gutter = self.gutter, 0
+        marked, self.marked = self.marked, False
         code = _RICH_CODE.match(content) if self.frame else None
-        if marked and content[:marked].isspace() and content[marked:].strip():
-            # The rest of the frame's line, wrapped under the gutter's blanks (typer's
+        if gutter and content[:gutter].isspace() and content[gutter:].strip():
+            # The rest of a line of code, wrapped under the gutter's blanks (typer's
             # ``word_wrap=True``; rich ``Syntax``, ``wrapped_line_left_pad``): a numbered line
-            # holds its number there.
-            self.out[-1] += " " + content[marked:].strip()
-            self.marked = marked
+            # holds its number there. Only the frame's own line is kept.
+            if marked:
+                self.out[-1] += " " + content[gutter:].strip()
+            self.gutter, self.marked = gutter, marked
         elif not content or _RICH_HIDDEN.match(content.strip()):
             self.flush()
         elif code is not None:
             self.flush()
             source = _RICH_GUIDES.sub("", code.group("code") or "")
+            self.gutter = code.start("code") if code.group("code") is not None else 0
             if code.group("mark") != "  " and source:
                 self.out.append(f"{here}    {source}")
-                self.marked = code.start("code")
+                self.marked = True
         else:
             if self.pieces and _RICH_FRAME_WHOLE.match(_rich_frame_text(self.pieces, self.inner)):
                 # The line read is whole: this row is the next frame's, not more of it.
