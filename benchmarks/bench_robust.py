@@ -581,8 +581,8 @@ def rich(text: str, rng: random.Random) -> str:
             )
         out.extend(_rich_panel(body, width, ascii_box))
         syntax = _rich_syntax_panel(lines[i : i + 3], width)
-        if syntax and not ascii_box:
-            out.extend(syntax)
+        if syntax:
+            out.extend([row.translate(_TO_ASCII) for row in syntax] if ascii_box else syntax)
             i += 3
         if i < len(lines) and _EXC_LINE.match(lines[i]):
             out.extend(_rich_wrapped(lines[i], console))

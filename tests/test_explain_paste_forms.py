@@ -697,15 +697,19 @@ def test_a_line_of_code_typer_wrapped_under_the_gutter_is_joined_again() -> None
     )
 
 
-def test_rich_panel_of_a_syntax_error_reads_as_pythons_file_line_and_caret() -> None:
+@pytest.mark.parametrize("ascii_box", [False, True], ids=["rounded", "ascii"])
+def test_rich_panel_of_a_syntax_error_reads_as_pythons_file_line_and_caret(ascii_box: bool) -> None:
     # rich's _render_syntax_error: an untitled panel after the frames' box, the path's row
-    # (folded where longer than the box), the line, a mark under the offset.
+    # (folded where longer than the box), the line, a mark under the offset; both boxes in
+    # ASCII on a console that is not UTF-8.
     path = "/opt/py27/lib/python2.7/site-packages/proto/descriptor.py"
     shown = f" {path}:113"
     frames = _rich_panel(["/srv/app/run.py:3 in <module>", "", "❱ 3 import proto"], 50)
     panel = [shown[:46], shown[46:], "class Base(metaclass=Meta):", "               ▲"]
     rows = [f"│ {row.ljust(46)} │" for row in panel]
     log = "\n".join([frames, "╭" + "─" * 48 + "╮", *rows, "╰" + "─" * 48 + "╯"])
+    if ascii_box:
+        log = log.translate(bench_robust._TO_ASCII)
     assert clean(log + "\nSyntaxError: invalid syntax\n") == (
         "Traceback (most recent call last):\n"
         '  File "/srv/app/run.py", line 3, in <module>\n'
@@ -737,3 +741,12 @@ def test_a_line_after_a_rich_exception_whose_first_word_would_have_fitted_stays_
         + "\nRuntimeError: a failure whose message runs on so the \nnext run went on\n"
     )
     assert clean(log).endswith("so the \nnext run went on\n")
+
+
+def test_a_box_after_a_rich_traceback_that_is_not_read_stays_line_by_line() -> None:
+    # An untitled box of another shape after the frames' box is left as it is, each row its
+    # own line: none is taken as the exception's line and joined to the rows below it.
+    frames = _rich_panel(["/srv/app/run.py:3 in <module>", "", "❱ 3 run()"], 50)
+    other = ["+" + "-" * 48 + "+", "| " + "a note of the program's own".ljust(46) + " |"]
+    log = "\n".join([frames, *other, other[0], "RuntimeError: stopped", ""])
+    assert clean(log).endswith("\n".join([*other, other[0], "RuntimeError: stopped", ""]))

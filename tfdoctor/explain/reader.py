@@ -645,18 +645,22 @@ def _rich_syntax_error(lines: list[str], start: int, prefix: str) -> tuple[list[
     """The lines of rich's untitled panel for a syntax error at ``lines[start]``, as CPython
     prints them after the frames (``File "p", line N``, the line, a caret under the offset),
     and the index after the panel; ``([], start)`` where it is not one: a box of a path's row
-    (or none, for ``<stdin>``), the line and the row of ``▲``, its sides down to its bottom.
+    (or none, for ``<stdin>``), the line and the row of ``▲``, its sides down to its bottom;
+    the rounded box or, on a console that is not UTF-8, the ASCII one (as the frames').
     """
     top = lines[start]
     width = len(top) - len(prefix)
-    if width < 4 or top[len(prefix) :] != "╭" + "─" * (width - 2) + "╮":
+    ascii_box = top[len(prefix) : len(prefix) + 1] == "+"
+    rule, side = ("-", "|") if ascii_box else ("─", "│")
+    corners = ("+", "+", "+", "+") if ascii_box else ("╭", "╮", "╰", "╯")
+    if width < 4 or top[len(prefix) :] != corners[0] + rule * (width - 2) + corners[1]:
         return [], start
     rows: list[str] = []
     for i in range(start + 1, min(start + _RICH_SYNTAX_ROWS, len(lines))):
         box = lines[i][-width:] if len(lines[i]) >= width else ""
-        if box == "╰" + "─" * (width - 2) + "╯":
+        if box == corners[2] + rule * (width - 2) + corners[3]:
             break
-        if box[:2] != "│ " or box[-2:] != " │":
+        if box[:2] != side + " " or box[-2:] != " " + side:
             return [], start
         rows.append(box[2:-2].rstrip())
     else:
@@ -675,6 +679,10 @@ def _rich_syntax_error(lines: list[str], start: int, prefix: str) -> tuple[list[
     return out, i + 1
 
 
+#: The first characters of the rows of a box rich draws, rounded or ASCII.
+_BOX_EDGES = frozenset("╭│╰+|")
+
+
 def _rich_exception(lines: list[str], start: int, prefix: str, width: int) -> tuple[str, int]:
     """The exception's line after a rich box (``lines[start]``), whole where the console
     wrapped it at blanks (rich prints it as ``Text``, wrapped at the console's width, which
@@ -691,7 +699,8 @@ def _rich_exception(lines: list[str], start: int, prefix: str, width: int) -> tu
     whole = lines[start]
     line = whole[len(prefix) :]
     i = start + 1
-    if not line or line[0].isspace():
+    if not line or line[0].isspace() or line[0] in _BOX_EDGES:
+        # A box's side or corner (a panel the reader left as it was) is no exception's line.
         return whole, i
     shape = _NUMBER.sub("0", prefix)
     pieces = [whole]
