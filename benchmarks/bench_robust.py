@@ -522,7 +522,8 @@ _RICH_LOCALS = ("args = ()", "kwargs = {}")
 
 
 def _rich_wrapped(text: str, width: int) -> list[str]:
-    """``text`` wrapped as rich's ``Text.wrap`` does: at blanks, a word longer than the width
+    """``text`` wrapped as rich's ``Text.wrap`` does: at blanks, the blank kept at a line's end
+    where it fits (``divide_line`` measures a word without it), a word longer than the width
     folded into pieces of exactly the width."""
     lines: list[str] = []
     line = ""
@@ -531,7 +532,7 @@ def _rich_wrapped(text: str, width: int) -> list[str]:
             line += " " + word
             continue
         if line:
-            lines.append(line)
+            lines.append(line + " " if len(line) < width else line)
         rest = word
         while len(rest) > width:
             lines.append(rest[:width])
@@ -553,7 +554,7 @@ def _rich_frame(
 ) -> list[str]:
     """One frame's lines inside the box (without its sides): ``path:N in f``, and where the
     code is shown, the lines around the frame's with line numbers, its own marked ``❱``.
-    An empty ``path``: a file rich could not find (13.3 on print ``in f:N`` for it)."""
+    An empty ``path``: a file rich could not find (13.4 on print ``in f:N`` for it)."""
     header = f"{path}:{number} in {func}" if path else f"in {func}:{number}"
     out = _rich_wrapped(header, inner)
     if not show_code or not source:
@@ -651,8 +652,9 @@ def rich(text: str, rng: random.Random) -> str:
     typer = rng.random() < 0.5
     width = console if typer else min(console, 100)
     locals_ = rng.random() < 0.5
-    # rich 13.3 on names a frame whose file is not there (``<stdin>``, ``<string>``) by its
-    # function only, without a path or code; rich 10 to 13.2 by its name.
+    # rich 13.4 on names a frame whose file is not there (``<stdin>``, ``<string>``) by its
+    # function and line only (``in f:N``), without a path or code; rich 10 to 13.0 by its
+    # name (13.1 to 13.3 by its function alone, ``in f``).
     nameless = rng.random() < 0.5
     ascii_box = rng.random() < 0.5
     inner = width - 4
@@ -697,8 +699,8 @@ def rich(text: str, rng: random.Random) -> str:
             )
         out.extend(_rich_panel(body, width, ascii_box))
         syntax = _rich_syntax_panel(lines[i : i + 3], width)
-        if syntax and not ascii_box:
-            out.extend(syntax)
+        if syntax:
+            out.extend([row.translate(_TO_ASCII) for row in syntax] if ascii_box else syntax)
             i += 3
         if i < len(lines) and _EXC_LINE.match(lines[i]):
             out.extend(_rich_wrapped(lines[i], console))

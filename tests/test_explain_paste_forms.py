@@ -624,6 +624,37 @@ def test_a_frame_rich_shows_without_a_path_gets_none_made_up() -> None:
     )
 
 
+#: Two frames of files named in angle brackets as rich writes them (by version), and what
+#: CPython's traceback holds of them.
+_ANGLE_FRAMES = {
+    "named": (
+        "<stdin>:1 in <module>",
+        "<string>:2 in run",
+        '  File "<stdin>", line 1, in <module>\n  File "<string>", line 2, in run\n',
+    ),
+    "rich-13.4-nameless": ("in <module>:1", "in run:2", ""),
+    "rich-13.1-nameless": ("in <module>", "in run", ""),
+}
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected"), list(_ANGLE_FRAMES.values()), ids=list(_ANGLE_FRAMES)
+)
+def test_frames_of_files_named_in_angle_brackets_rich_drew_without_a_blank_stay_apart(
+    first: str, second: str, expected: str
+) -> None:
+    # rich puts no blank row before a frame whose file's name starts with "<".
+    inner = [first, second, "", "/srv/app/train.py:12 in main", "", "❱ 12     model.fit(x)"]
+    log = _rich_panel(inner, 60) + "\nValueError: bad\n"
+    assert clean(log) == (
+        "Traceback (most recent call last):\n"
+        f"{expected}"
+        '  File "/srv/app/train.py", line 12, in main\n'
+        "    model.fit(x)\n"
+        "ValueError: bad\n"
+    )
+
+
 @pytest.mark.parametrize(
     "log",
     [
@@ -689,11 +720,13 @@ def test_a_path_rich_wrapped_at_its_blank_and_folded_is_joined_as_it_was() -> No
 
 
 def test_a_line_of_code_typer_wrapped_under_the_gutter_is_joined_again() -> None:
-    # typer's rich traceback wraps code (word_wrap=True): the rest under the gutter's blanks.
+    # typer's rich traceback wraps code (word_wrap=True): the rest under the gutter's blanks,
+    # of the marked line's neighbours too (no frame's line, and left out).
     inner = [
         "/srv/app/cli.py:8 in main",
         "",
-        "    7 │   data = load()",
+        "    7 │   data = load(path, strict=True,",
+        "      cache=False)",
         "❱   8 │   model.fit(data, epochs=10,",
         "      batch_size=32)",
         "    9",
@@ -707,15 +740,19 @@ def test_a_line_of_code_typer_wrapped_under_the_gutter_is_joined_again() -> None
     )
 
 
-def test_rich_panel_of_a_syntax_error_reads_as_pythons_file_line_and_caret() -> None:
+@pytest.mark.parametrize("ascii_box", [False, True], ids=["rounded", "ascii"])
+def test_rich_panel_of_a_syntax_error_reads_as_pythons_file_line_and_caret(ascii_box: bool) -> None:
     # rich's _render_syntax_error: an untitled panel after the frames' box, the path's row
-    # (folded where longer than the box), the line, a mark under the offset.
+    # (folded where longer than the box), the line, a mark under the offset; both boxes in
+    # ASCII on a console that is not UTF-8.
     path = "/opt/py27/lib/python2.7/site-packages/proto/descriptor.py"
     shown = f" {path}:113"
     frames = _rich_panel(["/srv/app/run.py:3 in <module>", "", "❱ 3 import proto"], 50)
     panel = [shown[:46], shown[46:], "class Base(metaclass=Meta):", "               ▲"]
     rows = [f"│ {row.ljust(46)} │" for row in panel]
     log = "\n".join([frames, "╭" + "─" * 48 + "╮", *rows, "╰" + "─" * 48 + "╯"])
+    if ascii_box:
+        log = log.translate(bench_robust._TO_ASCII)
     assert clean(log + "\nSyntaxError: invalid syntax\n") == (
         "Traceback (most recent call last):\n"
         '  File "/srv/app/run.py", line 3, in <module>\n'
@@ -725,3 +762,34 @@ def test_rich_panel_of_a_syntax_error_reads_as_pythons_file_line_and_caret() -> 
         "                   ^\n"
         "SyntaxError: invalid syntax\n"
     )
+
+
+def test_an_exception_line_rich_wrapped_with_its_blank_kept_joins_with_one_blank() -> None:
+    # rich keeps the blank at a wrapped line's end where it fits (divide_line measures a word
+    # without it): the line is 53 columns with it in a console of 54, and "console" did not
+    # fit beside "the".
+    wrapped = "RuntimeError: a failure whose message runs on so the \nconsole wrapped it\n"
+    assert wrapped.index("\n") == 53
+    log = _rich_panel(["/srv/app/train.py:12 in main"], 54) + "\n" + wrapped
+    assert clean(log).endswith(
+        "RuntimeError: a failure whose message runs on so the console wrapped it\n"
+    )
+
+
+def test_a_line_after_a_rich_exception_whose_first_word_would_have_fitted_stays_apart() -> None:
+    # "next" fits beside "the" in 57 columns, just (the blank rich kept is not counted): rich
+    # did not wrap here.
+    log = (
+        _rich_panel(["/srv/app/train.py:12 in main"], 57)
+        + "\nRuntimeError: a failure whose message runs on so the \nnext run went on\n"
+    )
+    assert clean(log).endswith("so the \nnext run went on\n")
+
+
+def test_a_box_after_a_rich_traceback_that_is_not_read_stays_line_by_line() -> None:
+    # An untitled box of another shape after the frames' box is left as it is, each row its
+    # own line: none is taken as the exception's line and joined to the rows below it.
+    frames = _rich_panel(["/srv/app/run.py:3 in <module>", "", "❱ 3 run()"], 50)
+    other = ["+" + "-" * 48 + "+", "| " + "a note of the program's own".ljust(46) + " |"]
+    log = "\n".join([frames, *other, other[0], "RuntimeError: stopped", ""])
+    assert clean(log).endswith("\n".join([*other, other[0], "RuntimeError: stopped", ""]))

@@ -516,8 +516,13 @@ _RICH_TITLE = re.compile(
 #: looked for before the pattern.
 _RICH_TITLE_TEXT = "Traceback (most recent call last) "
 #: A frame's line as rich prints it (``_render_stack``): ``path:12 in f``, or where the file
-#: was not there to read, ``in f:12`` (rich 13 on; no path is made up for it).
+#: is not there (``os.path.exists``), ``in f`` (rich 13.1 to 13.3) or ``in f:12`` (13.4 on);
+#: no path is made up for those.
 _RICH_FRAME = re.compile(r"^(?P<path>\S.*?):(?P<line>\d+) in (?P<func>\S+)$")
+#: A frame's whole line in any of those forms. rich puts no blank row before the line of a
+#: frame whose file's name starts with ``<`` (``<stdin>``, ``<string>``, an older IPython
+#: cell's ``<ipython-input-1-...>``), so such a line can follow another's directly.
+_RICH_FRAME_WHOLE = re.compile(r"^(?:\S.*?:\d+ in \S+|in \S+(?::\d+)?)$")
 #: A line of a frame's code (``Syntax`` with line numbers, ``syntax.py``): the pointer
 #: (``❱ ``, ``> `` on a legacy Windows console) or two blanks, the number right-aligned, the
 #: code after a blank, its indentation drawn as guides (``│``, ``|``).
@@ -572,8 +577,10 @@ class _RichRows:
         self.piece_prefix = prefix
         #: Whether the rows read last are a frame's (its code may follow).
         self.frame = False
-        #: Where the code starts on the row of the frame's line just read (0: not that row).
-        self.marked = 0
+        #: Where the code starts on the row of code just read (0: none), and whether that row
+        #: holds the frame's own line (the one marked).
+        self.gutter = 0
+        self.marked = False
 
     def flush(self) -> None:
         """The frame's line whose pieces were read, as CPython's ``File`` line."""
@@ -587,23 +594,29 @@ class _RichRows:
 
     def row(self, content: str, here: str) -> None:
         """One row's ``content`` (the box's sides and the locals taken off), after ``here``."""
-        marked, self.marked = self.marked, 0
+        gutter, self.gutter = self.gutter, 0
+        marked, self.marked = self.marked, False
         code = _RICH_CODE.match(content) if self.frame else None
-        if marked and content[:marked].isspace() and content[marked:].strip():
-            # The rest of the frame's line, wrapped under the gutter's blanks (typer's
+        if gutter and content[:gutter].isspace() and content[gutter:].strip():
+            # The rest of a line of code, wrapped under the gutter's blanks (typer's
             # ``word_wrap=True``; rich ``Syntax``, ``wrapped_line_left_pad``): a numbered line
-            # holds its number there.
-            self.out[-1] += " " + content[marked:].strip()
-            self.marked = marked
+            # holds its number there. Only the frame's own line is kept.
+            if marked:
+                self.out[-1] += " " + content[gutter:].strip()
+            self.gutter, self.marked = gutter, marked
         elif not content or _RICH_HIDDEN.match(content.strip()):
             self.flush()
         elif code is not None:
             self.flush()
             source = _RICH_GUIDES.sub("", code.group("code") or "")
+            self.gutter = code.start("code") if code.group("code") is not None else 0
             if code.group("mark") != "  " and source:
                 self.out.append(f"{here}    {source}")
-                self.marked = code.start("code")
+                self.marked = True
         else:
+            if self.pieces and _RICH_FRAME_WHOLE.match(_rich_frame_text(self.pieces, self.inner)):
+                # The line read is whole: this row is the next frame's, not more of it.
+                self.flush()
             if not self.pieces:
                 self.piece_prefix = here
                 self.frame = False
@@ -645,18 +658,22 @@ def _rich_syntax_error(lines: list[str], start: int, prefix: str) -> tuple[list[
     """The lines of rich's untitled panel for a syntax error at ``lines[start]``, as CPython
     prints them after the frames (``File "p", line N``, the line, a caret under the offset),
     and the index after the panel; ``([], start)`` where it is not one: a box of a path's row
-    (or none, for ``<stdin>``), the line and the row of ``▲``, its sides down to its bottom.
+    (or none, for ``<stdin>``), the line and the row of ``▲``, its sides down to its bottom;
+    the rounded box or, on a console that is not UTF-8, the ASCII one (as the frames').
     """
     top = lines[start]
     width = len(top) - len(prefix)
-    if width < 4 or top[len(prefix) :] != "╭" + "─" * (width - 2) + "╮":
+    ascii_box = top[len(prefix) : len(prefix) + 1] == "+"
+    rule, side = ("-", "|") if ascii_box else ("─", "│")
+    corners = ("+", "+", "+", "+") if ascii_box else ("╭", "╮", "╰", "╯")
+    if width < 4 or top[len(prefix) :] != corners[0] + rule * (width - 2) + corners[1]:
         return [], start
     rows: list[str] = []
     for i in range(start + 1, min(start + _RICH_SYNTAX_ROWS, len(lines))):
         box = lines[i][-width:] if len(lines[i]) >= width else ""
-        if box == "╰" + "─" * (width - 2) + "╯":
+        if box == corners[2] + rule * (width - 2) + corners[3]:
             break
-        if box[:2] != "│ " or box[-2:] != " │":
+        if box[:2] != side + " " or box[-2:] != " " + side:
             return [], start
         rows.append(box[2:-2].rstrip())
     else:
@@ -675,11 +692,18 @@ def _rich_syntax_error(lines: list[str], start: int, prefix: str) -> tuple[list[
     return out, i + 1
 
 
+#: The first characters of the rows of a box rich draws, rounded or ASCII.
+_BOX_EDGES = frozenset("╭│╰+|")
+
+
 def _rich_exception(lines: list[str], start: int, prefix: str, width: int) -> tuple[str, int]:
     """The exception's line after a rich box (``lines[start]``), whole where the console
     wrapped it at blanks (rich prints it as ``Text``, wrapped at the console's width, which
     is the box's or wider: the box is at most ``Traceback.width``), and the index after it.
-    A break at a blank drops the blank; a word longer than the console is folded.
+    A break at a blank keeps the blank at the line's end where it fits (rich ``_wrap.py``,
+    ``divide_line``, measures a word without its blank; ``Text.wrap`` crops only past the
+    width), drops it where it does not or where a copy took it off; a word longer than the
+    console is folded.
 
     A line goes on in the next where the next's first word would not have fitted beside it
     even at the box's width, and the next starts no line of its own (:data:`_OWN_LINE`).
@@ -688,7 +712,8 @@ def _rich_exception(lines: list[str], start: int, prefix: str, width: int) -> tu
     whole = lines[start]
     line = whole[len(prefix) :]
     i = start + 1
-    if not line or line[0].isspace():
+    if not line or line[0].isspace() or line[0] in _BOX_EDGES:
+        # A box's side or corner (a panel the reader left as it was) is no exception's line.
         return whole, i
     shape = _NUMBER.sub("0", prefix)
     pieces = [whole]
@@ -698,7 +723,7 @@ def _rich_exception(lines: list[str], start: int, prefix: str, width: int) -> tu
         if (
             not word
             or _NUMBER.sub("0", head) != shape
-            or len(line) + 1 + len(word) <= width
+            or len(line.rstrip(" ")) + 1 + len(word) <= width
             or _OWN_LINE.match(after) is not None
             or crash_shown(after)
         ):
@@ -706,7 +731,7 @@ def _rich_exception(lines: list[str], start: int, prefix: str, width: int) -> tu
         # A word longer than the line is folded onto lines of its own, each as wide as the
         # console (rich ``_wrap.py``, ``divide_line``): its pieces join without a blank.
         folded = " " not in line and len(line) >= width
-        pieces.append(after if folded else " " + after)
+        pieces.append(after if folded or line.endswith(" ") else " " + after)
         line = after
         i += 1
     return "".join(pieces), i
