@@ -64,6 +64,8 @@ look like:
 - ``timestamps``: a time before every line, as Jenkins' Timestamper shows it in the console
   (``10:00:00  ``) or writes it in a Pipeline's plain-text log
   (``[2024-03-02T10:00:00.123Z] ``), or as moreutils' ``ts`` does (``Mar 02 10:00:00 ``).
+- ``buildkit``: run in a ``docker build`` step, BuildKit's plain progress before every line
+  (``#8 0.512 ``: the step and the seconds since it started).
 - ``jsonlog``: kept as JSON records, a line each, as Docker's json-file logging driver writes
   them (``{"log":"...\\n","stream":"stderr","time":"..."}``) or as Kaggle's notebook log
   holds them (a JSON array of ``{"stream_name": ..., "time": ..., "data": ...}``).
@@ -712,6 +714,21 @@ def rich(text: str, rng: random.Random) -> str:
 _TO_ASCII = str.maketrans({"╭": "+", "╮": "+", "╰": "+", "╯": "+", "─": "-", "│": "|"})
 
 
+def buildkit(text: str, rng: random.Random) -> str:
+    """Run in a ``docker build`` step, as BuildKit's plain progress prints its output: ``#N``
+    and the seconds since the step started, three decimals under ten seconds, two under a
+    hundred, one beyond."""
+    step = rng.randrange(3, 20)
+    start = rng.uniform(0.2, 150.0)
+
+    def prefix(i: int) -> str:
+        sec = start + i * 0.013
+        places = 3 if sec < 10 else 2 if sec < 100 else 1
+        return f"#{step} {sec:.{places}f} "
+
+    return _prefixed(text, prefix)
+
+
 #: Every perturbation by name, in the order printed.
 PERTURBATIONS: dict[str, Perturbation] = {
     "crlf": crlf,
@@ -730,6 +747,7 @@ PERTURBATIONS: dict[str, Perturbation] = {
     "html": html,
     "timestamps": timestamps,
     "jsonlog": jsonlog,
+    "buildkit": buildkit,
     "rich": rich,
 }
 

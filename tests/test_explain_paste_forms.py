@@ -154,6 +154,42 @@ def test_json_lines_that_hold_no_log_record_stay_as_they_are() -> None:
     assert clean(mixed) == 'one\ntwo\nthree\n{"log": broken\nend'
 
 
+_PIP_REFUSAL = (
+    "Collecting tensorflow==1.15\n"
+    "ERROR: Could not find a version that satisfies the requirement tensorflow==1.15 "
+    "(from versions: 2.12.0, 2.13.0)\n"
+    "ERROR: No matching distribution found for tensorflow==1.15\n"
+)
+
+
+def test_a_docker_build_steps_plain_progress_is_read_through() -> None:
+    # BuildKit: the step's number and the seconds since it started, as many decimals as the
+    # seconds leave room for; its own lines (the step's name, its end) keep their number.
+    seconds = ["0.512", "9.998", "12.34"]
+    log = "#8 [3/4] RUN pip install tensorflow==1.15\n"
+    log += "".join(f"#8 {s} {line}\n" for s, line in zip(seconds, _PIP_REFUSAL.splitlines()))
+    log += '#8 ERROR: process "/bin/sh -c pip install tensorflow==1.15" did not complete\n'
+    cleaned = clean(log)
+    assert _PIP_REFUSAL in cleaned and cleaned.startswith("#8 [3/4] RUN")
+    assert clean(log) != log
+    assert "tf-release-not-for-python" in {f.cause for f in explained(log).findings} | {
+        f.cause for f in explained(_PIP_REFUSAL).findings
+    }
+    assert {f.cause for f in explained(log).findings} == {
+        f.cause for f in explained(_PIP_REFUSAL).findings
+    }
+
+
+def test_a_failed_build_steps_summary_is_read_without_its_seconds() -> None:
+    summary = "------\n > [3/4] RUN pip install tensorflow==1.15:\n"
+    summary += "".join(f"1.{i}34 {line}\n" for i, line in enumerate(_PIP_REFUSAL.splitlines()))
+    summary += "------\n"
+    assert _PIP_REFUSAL in clean(summary)
+    # Lines that start with a number, without BuildKit's header, are the log's own.
+    own = "0.512 seconds per step\n1.234 seconds per step\n2.5 loss\n3.75 loss\n"
+    assert clean(own) == own
+
+
 def test_a_prefix_on_fewer_than_three_lines_is_the_logs_own() -> None:
     text = "web_1 | started\nresult | value\nMar 02 10:00:01 host cron[12]: job ran\nend\n"
     assert clean(text) == text

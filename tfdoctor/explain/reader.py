@@ -186,6 +186,15 @@ _TIME_PREFIX = re.compile(
     r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d )",
     re.MULTILINE,
 )
+#: BuildKit's plain progress (``docker build --progress=plain``, Docker's default where the
+#: output is no terminal): a step's output lines after ``#N`` and the seconds since the step
+#: started, three decimals under ten seconds, two under a hundred, one beyond (moby/buildkit
+#: ``util/progress/progressui``, the trace's logs: ``%.[2]*[1]f``); its summary of a failed
+#: step repeats them with the seconds only, under `` > [2/4] RUN ...:`` between rules of
+#: dashes.
+_BUILDKIT_LOG = re.compile(r"^#\d{1,4} \d{1,7}\.\d{1,3} ", re.MULTILINE)
+_BUILDKIT_SUMMARY = re.compile(r"^ > \[(?:[\w.-]+ )?\d{1,4}/\d{1,4}\] ", re.MULTILINE)
+_BUILDKIT_SECONDS = re.compile(r"^\d{1,7}\.\d{1,3} ", re.MULTILINE)
 #: The fewest lines of a log's head a line prefix must start before it is read as one.
 _PREFIXED_LINES = 3
 #: The lines of a block's start looked at for a prefix.
@@ -283,6 +292,12 @@ def _without_line_prefixes(text: str) -> str:
         text = _JOURNAL_PREFIX.sub("", text)
     if ":" in head and _prefixed(text, _TIME_PREFIX):
         text = _TIME_PREFIX.sub("", text)
+    if "#" in head and _prefixed(text, _BUILDKIT_LOG):
+        text = _BUILDKIT_LOG.sub("", text)
+    if " > [" in text and _BUILDKIT_SUMMARY.search(text) is not None:
+        # A failed step's summary: its lines keep their seconds, which nothing else in a log
+        # starts a line with where BuildKit's header is shown.
+        text = _BUILDKIT_SECONDS.sub("", text)
     return text
 
 
@@ -300,9 +315,10 @@ _WRAP_CUTS = 2
 #: ``E``, ``I`` and ``F`` lines, Python's ``Traceback`` and ``File``, an exception's name, a
 #: level's word (pip's ``ERROR: ``, ``WARNING: ``: pip/_internal/utils/logging.py,
 #: ``IndentingFormatter.get_message_start``), a Keras epoch or progress line, a bracket or a
-#: rule, a shell's report of a process's end (its name first, as bash's, zsh's and fish's
-#: ``bash: line 1: 4242 Killed``, ``zsh: illegal hardware instruction``; glibc's strsignal
-#: words a shell prints alone, ``Illegal instruction``, ``Bus error``; the others are
+#: rule, BuildKit's step number (``#8 ``), a shell's report of a process's end (its name
+#: first, as bash's, zsh's and fish's ``bash: line 1: 4242 Killed``, ``zsh: illegal
+#: hardware instruction``; glibc's strsignal words a shell prints alone, ``Illegal
+#: instruction``, ``Bus error``; the others are
 #: :func:`tfdoctor.evidence.progress.crash_shown`'s), a shell's or Python's prompt, a line
 #: of Python code, a path that starts a Python warning. A capital letter starts a line of
 #: its own too (pip's ``Collecting``, ``Requirement already satisfied``, ``Successfully
@@ -325,7 +341,7 @@ _OWN_LINE = re.compile(
     r"\s\s|\t|$|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[WEIF]\d{4} |[WEIF] \S+\.(?:cc|h|py):\d"
     r"|Traceback \(|File \"|During handling|The above exception"
     r"|[A-Z]\w*(?:Error|Exception|Warning)\b|[A-Z]{3,}:"
-    r"|Epoch \d|\d+/\d+ |\[|[-=_*#~]{3}"
+    r"|Epoch \d|\d+/\d+ |\[|[-=_*#~]{3}|#\d{1,4} "
     r"|[a-z]{0,3}sh: |Illegal instruction\b|Bus error\b"
     # A shell's prompt: bash's default PS1 (``user@host:~/dir$ ``) after a virtual
     # environment's ``(venv) `` (venv's activate script puts it before PS1), a bare ``$ `` or
