@@ -190,6 +190,11 @@ def test_a_failed_build_steps_summary_is_read_without_its_seconds() -> None:
     assert clean(own) == own
     # Nor do the lines after the summary's closing rule, or under a header of another form.
     assert clean(summary + own).endswith("------\n" + own)
+    # A heredoc's lines follow the header before the step's own.
+    heredoc = summary.replace(
+        "tensorflow==1.15:\n", "<<EOF\npip install tensorflow==1.15\nEOF:\n", 1
+    )
+    assert _PIP_REFUSAL in clean(heredoc)
     other = " > [2/3] copying files\n" + own
     assert clean(other) == other
 

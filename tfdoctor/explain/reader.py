@@ -194,9 +194,10 @@ _TIME_PREFIX = re.compile(
 #: dashes.
 _BUILDKIT_LOG = re.compile(r"^#\d{1,4} \d{1,7}\.\d{1,3} ", re.MULTILINE)
 #: A failed step's summary: its header (`` > [3/4] RUN ...:``, a stage's name before the
-#: numbers where it has one) and its lines up to the rule of dashes that closes it.
+#: numbers where it has one; a heredoc's lines after it) and its lines up to the rule of
+#: dashes that closes it.
 _BUILDKIT_SUMMARY = re.compile(
-    r"^ > \[(?:[\w.-]+ )?\d{1,4}/\d{1,4}\] [^\n]*:\n(?:(?!-{6}$)[^\n]*\n)*?(?=-{6}$)",
+    r"^ > \[(?:[\w.-]+ )?\d{1,4}/\d{1,4}\] [^\n]*\n(?:(?!-{6}$)[^\n]*\n)*?(?=-{6}$)",
     re.MULTILINE,
 )
 _BUILDKIT_SECONDS = re.compile(r"^\d{1,7}\.\d{1,3} ", re.MULTILINE)
