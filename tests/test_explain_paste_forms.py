@@ -188,6 +188,15 @@ def test_a_failed_build_steps_summary_is_read_without_its_seconds() -> None:
     # Lines that start with a number, without BuildKit's header, are the log's own.
     own = "0.512 seconds per step\n1.234 seconds per step\n2.5 loss\n3.75 loss\n"
     assert clean(own) == own
+    # Nor do the lines after the summary's closing rule, or under a header of another form.
+    assert clean(summary + own).endswith("------\n" + own)
+    # A heredoc's lines follow the header before the step's own.
+    heredoc = summary.replace(
+        "tensorflow==1.15:\n", "<<EOF\npip install tensorflow==1.15\nEOF:\n", 1
+    )
+    assert _PIP_REFUSAL in clean(heredoc)
+    other = " > [2/3] copying files\n" + own
+    assert clean(other) == other
 
 
 def test_a_prefix_on_fewer_than_three_lines_is_the_logs_own() -> None:

@@ -193,7 +193,13 @@ _TIME_PREFIX = re.compile(
 #: step repeats them with the seconds only, under `` > [2/4] RUN ...:`` between rules of
 #: dashes.
 _BUILDKIT_LOG = re.compile(r"^#\d{1,4} \d{1,7}\.\d{1,3} ", re.MULTILINE)
-_BUILDKIT_SUMMARY = re.compile(r"^ > \[(?:[\w.-]+ )?\d{1,4}/\d{1,4}\] ", re.MULTILINE)
+#: A failed step's summary: its header (`` > [3/4] RUN ...:``, a stage's name before the
+#: numbers where it has one; a heredoc's lines after it) and its lines up to the rule of
+#: dashes that closes it.
+_BUILDKIT_SUMMARY = re.compile(
+    r"^ > \[(?:[\w.-]+ )?\d{1,4}/\d{1,4}\] [^\n]*\n(?:(?!-{6}$)[^\n]*\n)*?(?=-{6}$)",
+    re.MULTILINE,
+)
 _BUILDKIT_SECONDS = re.compile(r"^\d{1,7}\.\d{1,3} ", re.MULTILINE)
 #: The fewest lines of a log's head a line prefix must start before it is read as one.
 _PREFIXED_LINES = 3
@@ -294,10 +300,10 @@ def _without_line_prefixes(text: str) -> str:
         text = _TIME_PREFIX.sub("", text)
     if "#" in head and _prefixed(text, _BUILDKIT_LOG):
         text = _BUILDKIT_LOG.sub("", text)
-    if " > [" in text and _BUILDKIT_SUMMARY.search(text) is not None:
-        # A failed step's summary: its lines keep their seconds, which nothing else in a log
-        # starts a line with where BuildKit's header is shown.
-        text = _BUILDKIT_SECONDS.sub("", text)
+    if " > [" in text:
+        # A failed step's summary: its lines keep their seconds, taken off there alone (the
+        # lines before its header and after its closing rule are the log's own).
+        text = _BUILDKIT_SUMMARY.sub(lambda m: _BUILDKIT_SECONDS.sub("", m[0]), text)
     return text
 
 
