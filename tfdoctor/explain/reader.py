@@ -276,6 +276,17 @@ def _json_records(text: str) -> str:
     return "".join(out)
 
 
+#: The prefixes taken off as they are, in order, each with a character its lines must show
+#: in the head before its pattern is searched for: Compose's label, journalctl's, a time,
+#: BuildKit's step.
+_PLAIN_PREFIXES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("|", _COMPOSE_LABEL),
+    ("]: ", _JOURNAL_PREFIX),
+    (":", _TIME_PREFIX),
+    ("#", _BUILDKIT_LOG),
+)
+
+
 def _without_line_prefixes(text: str) -> str:
     """``text`` without the prefix a container runtime or a system log puts before every
     line: the CRI record kubelet writes (its parts of a line joined), Docker Compose's
@@ -292,14 +303,9 @@ def _without_line_prefixes(text: str) -> str:
                 break
             text = joined
         text = _CRI_RECORD.sub("", text)
-    if "|" in head and _prefixed(text, _COMPOSE_LABEL):
-        text = _COMPOSE_LABEL.sub("", text)
-    if "]: " in head and _prefixed(text, _JOURNAL_PREFIX):
-        text = _JOURNAL_PREFIX.sub("", text)
-    if ":" in head and _prefixed(text, _TIME_PREFIX):
-        text = _TIME_PREFIX.sub("", text)
-    if "#" in head and _prefixed(text, _BUILDKIT_LOG):
-        text = _BUILDKIT_LOG.sub("", text)
+    for mark, prefix in _PLAIN_PREFIXES:
+        if mark in head and _prefixed(text, prefix):
+            text = prefix.sub("", text)
     if " > [" in text:
         # A failed step's summary: its lines keep their seconds, taken off there alone (the
         # lines before its header and after its closing rule are the log's own).
