@@ -2219,19 +2219,28 @@ KERAS_INITIALIZER_CLASSES: Final = (
 )
 
 
+def tfjs_unknown_class_fix(what: str, saved_by: str = "") -> Fix:
+    """A model converted from tf.keras whose configuration names a class (``what``, as the
+    text says it) that the TensorFlow.js layers API loading it does not know: a TensorFlow.js
+    that has it, or a conversion matched to the TensorFlow.js that loads it. ``saved_by``: the
+    sentence that says which tf.keras writes that class, where it is known."""
+    return Fix(
+        f"The model was saved by tf.keras, whose configuration names {what} as a class; "
+        f"this TensorFlow.js release's layers API does not know that name.{saved_by} Load it "
+        "with a current TensorFlow.js (update the @tensorflow/tfjs package, or the version in "
+        "the script tag's URL), or convert the model again with the tensorflowjs converter of "
+        "the same release as the TensorFlow.js that loads it, from a model saved by a "
+        "TensorFlow whose Keras writes classes that release knows.",
+        ("npm install @tensorflow/tfjs@latest", "npm ls @tensorflow/tfjs"),
+    )
+
+
 def initializer_class_fix(name: Optional[str], tfjs: bool) -> Fix:
     """A saved configuration naming a Keras initializer class (``name``) the loader does not
     know: load it with a Keras (or TensorFlow.js) that has the class."""
     what = f"`{name}`" if name else "an initializer class"
     if tfjs:
-        return Fix(
-            f"The model was saved by tf.keras, whose configuration names {what} as a class; "
-            "this TensorFlow.js release's layers API does not know that name. Load it with a "
-            "current TensorFlow.js (update the @tensorflow/tfjs package, or the version in "
-            "the script tag's URL), or convert the model again with the tensorflowjs "
-            "converter of the same release as the TensorFlow.js that loads it.",
-            ("npm install @tensorflow/tfjs@latest", "npm ls @tensorflow/tfjs"),
-        )
+        return tfjs_unknown_class_fix(what)
     return Fix(
         f"The model's configuration names {what}, an initializer class that tf.keras "
         "(TensorFlow's Keras, and Keras 2.4 and later) writes and the Keras loading it does not "

@@ -816,7 +816,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         and any(_INSTALLED in t for t in (evidence.first_text, *lines)),
         smi_gpu="nvidia-smi-header" in evidence.hits,
         addon_build_failed="node-gyp-build-failed" in evidence.hits,
-        tfjs="tfjs-shown" in evidence.hits,
+        tfjs="tfjs-shown" in evidence.hits or "tfjs-layers-reasons" in evidence.hits,
         rocm_loaded="rocm-library-opened" in evidence.hits,
         kernel_refused_attrs=evidence.kernel_refused_attrs,
         hadoop=any(s in evidence.hits for s in _HADOOP_SHOWN),
