@@ -180,6 +180,8 @@ def _platform_image(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[caus
     setting, value, supported = (
         group(hits, g) for g in ("sdk_setting", "sdk_value", "sdk_supported")
     )
+    if any(h.signature.id == "ctpu-version-not-available" for h in hits):
+        return causes.hosted.PLATFORM_IMAGE_UNAVAILABLE, causes.hosted.cloud_tpu_version_fix(value)
     fix = (
         causes.hosted.sagemaker_sdk_fix(m, setting, value, supported)
         if setting and value and supported
