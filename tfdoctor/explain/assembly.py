@@ -426,6 +426,45 @@ def _cause_finding(
     )
 
 
+def _fit_changed_call(
+    found: Finding, hits: Sequence[Hits], evidence: Evidence, m: Machine
+) -> Finding:
+    """``found`` with its fix fitted to whose code made the call, where a signature of a
+    changed behaviour (:data:`tfdoctor.causes.code.CHANGED_BY_SIGNATURE`) read the message of
+    a traceback the log shows: its edit for the user's own code, an installed package's
+    release (or the release before the change) for a package's
+    (:func:`tfdoctor.explain.interface.caller_fitted_fix`)."""
+    if found.cause != causes.code.API_DEFAULT_CHANGED or found.fix is None:
+        return found
+    for hit in hits:
+        changed = causes.code.CHANGED_BY_SIGNATURE.get(hit.signature.id)
+        if changed is None:
+            continue
+        tb = next(
+            (
+                x
+                for x in evidence.tracebacks
+                if x.frames
+                and not x.ignored
+                and hit.signature.pattern.search(f"{x.type}: {x.message}") is not None
+            ),
+            None,
+        )
+        if tb is None:
+            continue
+        # The interface reading loads the API listings: only for a log that needs it.
+        from tfdoctor.explain.interface import caller_fitted_fix  # noqa: PLC0415
+        from tfdoctor.explain.modules import TF_OWN  # noqa: PLC0415
+
+        product, since = changed
+        # The callee is the distribution whose API changed (NumPy's np.load), or TensorFlow's
+        # and Keras' own frames for theirs: the frame outside it made the call.
+        callees = TF_OWN if product in ("tensorflow", "keras") else frozenset({product})
+        fitted = caller_fitted_fix(m, tb, found.fix, product, since, callees)
+        return found if fitted is found.fix else dataclasses.replace(found, fix=fitted)
+    return found
+
+
 def _installed_cuda_build(cause: str, m: Machine) -> bool:
     """Whether ``cause`` is CUDA libraries missing under an installed ``tensorflow`` whose
     CUDA build the log shows at work: its CUDA extra at that release is then right for this
@@ -792,7 +831,12 @@ def explain(
         found = _retried_only(
             _graph_placed(
                 _fit_process_fix(
-                    _cause_finding(cause, hits, machine, revealed, facts is not None, inferred),
+                    _fit_changed_call(
+                        _cause_finding(cause, hits, machine, revealed, facts is not None, inferred),
+                        hits,
+                        evidence,
+                        machine,
+                    ),
                     evidence,
                 ),
                 hits,
