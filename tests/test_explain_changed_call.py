@@ -1,7 +1,9 @@
-"""A call that meets a changed behaviour (api-default-changed) is fixed where it was made: the
-user's own line gets the edit; an installed package's line gets that package's release made
-for the installed release, or the release before the change, never an edit of a file under
-site-packages. The same message gives different fixes by whose frame made the call."""
+"""A call that meets a changed behaviour (api-default-changed), or an argument a release
+removed as scan's rule of the signature's name words it (api-removed), is fixed where it was
+made: the user's own line gets the edit; an installed package's line gets that package's
+release made for the installed release, or the release before the change, never an edit of a
+file under site-packages. The same message gives different fixes by whose frame made the
+call."""
 
 from __future__ import annotations
 
@@ -129,3 +131,39 @@ def test_a_message_without_frames_keeps_the_edit() -> None:
     )
     fix = fix_text(_changed(explained(text)))
     assert "optimizer.build(model.trainable_variables)" in fix and "own code (" not in fix
+
+
+def _decay(caller: str) -> str:
+    """The optimizer of TensorFlow 2.11 refusing `decay`, passed by the frame ``caller``."""
+    keras = "/home/user/.venv/lib/python3.9/site-packages/keras/optimizers/optimizer_experimental"
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 5, in <module>\n'
+        "    model = build(cfg)\n"
+        f'  File "{caller}", line 40, in build\n'
+        "    opt = tf.keras.optimizers.Adam(lr, decay=1e-6)\n"
+        f'  File "{keras}/adam.py", line 104, in __init__\n'
+        "    super().__init__(\n"
+        f'  File "{keras}/optimizer.py", line 134, in _process_kwargs\n'
+        "    raise ValueError(\n"
+        "ValueError: decay is deprecated in the new Keras optimizer, please check the docstring "
+        "for valid arguments, or use the legacy optimizer, e.g., tf.keras.optimizers.legacy.Adam.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("caller", "library"),
+    [
+        ("/home/user/proj/models.py", False),
+        ("/home/user/.venv/lib/python3.9/site-packages/ctrkit/models.py", True),
+    ],
+    ids=["own-code", "site-packages"],
+)
+def test_a_removed_argument_a_signature_reads_follows_the_caller_too(
+    caller: str, library: bool
+) -> None:
+    found = [x for x in explained(_decay(caller)).findings if x.cause == "api-removed"]
+    assert found
+    fix = fix_text(found[0])
+    assert ("ctrkit's own code" in fix) is library and ("tensorflow<2.11" in fix) is library
+    assert fix.startswith("Pass a schedule as learning_rate") is not library

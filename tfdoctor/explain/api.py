@@ -842,8 +842,9 @@ def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdi
     own code keeps the verdict's edit. A changed behaviour's (api-default-changed) fix is
     fitted the same way, with the release its rule dates the change to."""
     if verdict.cause == causes.code.API_DEFAULT_CHANGED:
-        product = "keras" if name.startswith("keras.") else "tensorflow"
-        fitted = caller_fitted_fix(m, tb, verdict.fix, product, verdict.release or None)
+        # A rule dates its change by TensorFlow's line (``removed_in``, ``changed_in``), the
+        # keras.* names' too: TensorFlow's requirement brings the Keras of its line.
+        fitted = caller_fitted_fix(m, tb, verdict.fix, "tensorflow", verdict.release or None)
         return verdict if fitted is verdict.fix else dataclasses.replace(verdict, fix=fitted)
     if verdict.cause not in _CODE_EDITS or (
         verdict.cause == causes.code.API_REMOVED and verdict.fix.commands

@@ -430,14 +430,13 @@ def _fit_changed_call(
     found: Finding, hits: Sequence[Hits], evidence: Evidence, m: Machine
 ) -> Finding:
     """``found`` with its fix fitted to whose code made the call, where a signature of a
-    changed behaviour (:data:`tfdoctor.causes.code.CHANGED_BY_SIGNATURE`) read the message of
-    a traceback the log shows: its edit for the user's own code, an installed package's
-    release (or the release before the change) for a package's
-    (:func:`tfdoctor.explain.interface.caller_fitted_fix`)."""
-    if found.cause != causes.code.API_DEFAULT_CHANGED or found.fix is None:
+    change (:func:`_changed_by`) read the message of a traceback the log shows: its edit for
+    the user's own code, an installed package's release (or the release before the change)
+    for a package's (:func:`tfdoctor.explain.interface.caller_fitted_fix`)."""
+    if found.cause not in _FITTED_TO_CALLER or found.fix is None:
         return found
     for hit in hits:
-        changed = causes.code.CHANGED_BY_SIGNATURE.get(hit.signature.id)
+        changed = _changed_by(hit.signature.id, found, m)
         if changed is None:
             continue
         tb = next(
@@ -463,6 +462,34 @@ def _fit_changed_call(
         fitted = caller_fitted_fix(m, tb, found.fix, product, since, callees)
         return found if fitted is found.fix else dataclasses.replace(found, fix=fitted)
     return found
+
+
+#: The causes whose signatures' fixes edit the call (a changed behaviour; a name or argument
+#: a release removed, as scan's rule of the signature's name words it).
+_FITTED_TO_CALLER = frozenset({causes.code.API_DEFAULT_CHANGED, causes.code.API_REMOVED})
+
+
+def _changed_by(signature: str, found: Finding, m: Machine) -> Optional[tuple[str, str]]:
+    """The distribution whose change the signature ``signature`` shows met, and the release
+    of the change: :data:`tfdoctor.causes.code.CHANGED_BY_SIGNATURE`'s, else the TensorFlow
+    line scan's rule of that name dates it to, where ``found``'s fix is that rule's edit (no
+    commands: a rule whose fix installs a line is its own answer). None where neither says."""
+    known = causes.code.CHANGED_BY_SIGNATURE.get(signature)
+    if known is not None:
+        return known
+    if m.matrix is None or found.fix is None or found.fix.commands:
+        return None
+    from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - loads scan's rules
+
+    verdict = ApiKnowledge(m.matrix).rule(signature)
+    if (
+        verdict is None
+        or not verdict.release
+        or verdict.cause != found.cause
+        or verdict.fix.text != found.fix.text
+    ):
+        return None
+    return "tensorflow", verdict.release
 
 
 def _installed_cuda_build(cause: str, m: Machine) -> bool:
