@@ -4027,7 +4027,7 @@ def _companion_release_fix(
         fitting = [
             r.release
             for r in (row.releases if row is not None else ())
-            if r.admits(tf.version) and (python is None or r.runs_on(python))
+            if r.serves(tf.version) and (python is None or r.runs_on(python))
         ]
         span = f"; releases {fitting[0]} to {fitting[-1]} all fit it" if len(fitting) > 1 else ""
         return Fix(
