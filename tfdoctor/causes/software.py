@@ -27,6 +27,7 @@ from tfdoctor.causes.common import (
     pypi_files_page,
     pypi_releases_command,
     range_fix,
+    tensorflow_move_fix,
     unset_env,
     unset_env_lines,
 )
@@ -4035,7 +4036,7 @@ def _companion_release_fix(
         fitting = [
             r.release
             for r in (row.releases if row is not None else ())
-            if r.admits(tf.version) and (python is None or r.runs_on(python))
+            if r.serves(tf.version) and (python is None or r.runs_on(python))
         ]
         span = f"; releases {fitting[0]} to {fitting[-1]} all fit it" if len(fitting) > 1 else ""
         return Fix(
@@ -4067,7 +4068,7 @@ def _companion_release_fix(
                 (*m.pip(f"show tensorflow {name}"), *m.list_releases(name)),
             )
         dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
-        return install_fix(
+        return tensorflow_move_fix(
             m,
             f"{row.end_of_life} Its last release ({last.release}) declares "
             f"tensorflow{last.tensorflow}: installing that TensorFlow downgrades TensorFlow "
@@ -4081,13 +4082,15 @@ def _companion_release_fix(
             # TensorFlow can move.
             dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
             ended = f" {row.end_of_life}" if row.end_of_life else ""
-            return Fix(
+            downgrade = tensorflow_move_fix(
+                m,
                 f"No {name} release for TensorFlow {tf.version} is known to this tfdoctor: the "
                 f"newest it knows ({newest.release}) declares tensorflow{newest.tensorflow}."
                 f"{ended} If `pip index versions {name}` lists a newer release, install it; "
                 "otherwise install a TensorFlow in that range (a downgrade).",
-                (*m.list_releases(row.name), *m.pip_install(f"{dist}{newest.tensorflow}")),
+                f"{dist}{newest.tensorflow}",
             )
+            return Fix(downgrade.text, (*m.list_releases(row.name), *downgrade.commands))
     if comp is None or not spec:
         # Known from a log's library path alone: say where the pairing is published.
         shown = name or "add-on"
@@ -4153,7 +4156,7 @@ def _companion_release_fix(
             f"TensorFlow {comp.name} {comp.version} declares, which {way} TensorFlow from "
             f"{tf.version}."
         )
-    return install_fix(m, text, f"{dist}{spec}")
+    return tensorflow_move_fix(m, text, f"{dist}{spec}")
 
 
 #: A requirement's lower bound on TensorFlow (``>=1.7.0``, and the release a pin or a

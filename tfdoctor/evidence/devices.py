@@ -198,9 +198,12 @@ def _lines_above(text: str, start: int, count: int) -> list[str]:
 
 
 #: A Unix shell's prompt (``user@host:~/dir$``, ``(venv) user@host dir %``): not native
-#: Windows, whose shells show a drive (``C:\\>``, ``PS C:\\>``).
+#: Windows, whose shells show a drive (``C:\\>``, ``PS C:\\>``). Its parts are named: the
+#: host, the directory after a colon (``path``, bash's ``\\u@\\h:\\w``) or after a space
+#: (``dir``, zsh's ``%n@%m %1~``), and the prompt's last character (``sigil``).
 _UNIX_PROMPT = re.compile(
-    r"(?m)^(?:\([\w.-]+\)\s*)?[\w.-]+@[\w.-]+(?::[~/][^\s$#%]*| [~\w./-]+) ?[$#%] "
+    r"(?m)^(?:\([\w.-]+\)\s*)?[\w.-]+@(?P<host>[\w.-]+)"
+    r"(?::(?P<path>[~/][^\s$#%]*)| (?P<dir>[~\w./-]+)) ?(?P<sigil>[$#%]) "
 )
 
 
@@ -208,6 +211,12 @@ def unix_prompt(text: str) -> Optional[str]:
     """The first Unix shell prompt in ``text``, if any."""
     match = _UNIX_PROMPT.search(text)
     return match.group(0).strip() if match else None
+
+
+def unix_prompts(text: str) -> Iterator[re.Match[str]]:
+    """Each Unix shell prompt in ``text``, its parts named as :data:`_UNIX_PROMPT` names
+    them."""
+    return _UNIX_PROMPT.finditer(text)
 
 
 #: CUDA_VISIBLE_DEVICES set where the log shows it: a shell's assignment (``export X=2``,

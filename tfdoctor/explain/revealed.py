@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple, Optional
 
 from tfdoctor import causes
@@ -46,6 +46,7 @@ from tfdoctor.evidence.macos import (
 from tfdoctor.evidence.packages import installed_releases, mo_check_outcome, tf_installer
 from tfdoctor.evidence.pip import (
     AbiTagsFound,
+    Collected,
     PipKind,
     PipRefusal,
     PlatformsFound,
@@ -87,6 +88,7 @@ from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import KFD_NODE, LOADER_LINE, NOUVEAU_HOLDS_GPU, ROCM_WORDS
 from tfdoctor.wheel_index import releases_of
+from tfdoctor.wheel_tags import tag_machines
 
 
 @record
@@ -210,7 +212,8 @@ class Revealed(Record):
     wheel_files: tuple[tuple[str, str, str], ...] = ()
     #: The interpreter's platform tag, as `pip debug` lists it first (``win32``).
     tags_platform: Optional[str] = None
-    #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
+    #: The machine's architecture as uname or platform.platform() names it (``aarch64``),
+    #: else as the platform wheels pip chose for the interpreter name it.
     machine: Optional[str] = None
     #: Whether the interpreter's banner shows a 64-bit build (a 32-bit one is ruled out).
     python_64bit: bool = False
@@ -513,6 +516,26 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
     )
 
 
+def chosen_machines(collected: Iterable[Collected], text: str) -> set[str]:
+    """The machines of the platform wheels pip chose from an index (``collected``): pip takes
+    only wheels whose tags the interpreter accepts, so each names the interpreter's machine.
+    None where ``text`` shows pip asked for another platform's (``--platform``)."""
+    if "--platform" in text:
+        return set()
+    out: set[str] = set()
+    for c in collected:
+        machines = tag_machines(c.platform.split(".")[0]) if c.platform else ()
+        if len(machines) == 1:  # universal2 and win32 name more than one
+            out.add(machines[0])
+    return out
+
+
+def _chosen_machine(evidence: Evidence) -> Optional[str]:
+    """The machine the wheels pip chose show, where they show one."""
+    machines = chosen_machines(evidence.collected, evidence.first_text)
+    return next(iter(machines)) if len(machines) == 1 else None
+
+
 def _os_of_installed(evidence: Evidence) -> Optional[Inferred]:
     """macOS, where a package listing shows installed a distribution whose every release the
     wheel index knows is a macOS wheel (tensorflow-macos, tensorflow-metal): pip installs it
@@ -739,7 +762,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         wheel_refusals=tuple(evidence.wheel_refusals),
         wheel_files=tuple(dict.fromkeys(evidence.wheel_files)),
         tags_platform=evidence.tags_platform,
-        machine=evidence.machine,
+        machine=evidence.machine or _chosen_machine(evidence),
         python_64bit=evidence.python_64bit,
         interpreter=evidence.interpreter,
         op_loader=op_loader_in(evidence.first_text),
