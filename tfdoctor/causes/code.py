@@ -276,6 +276,38 @@ def dependency_too_old_fix(m: Machine, signature: str) -> Fix:
     )
 
 
+#: R packages number a development version with a fourth component of 9000 and up
+#: (0.7.0.9017), which only the package's development repository serves, never CRAN
+#: (https://r-pkgs.org/lifecycle.html, "Version number").
+R_DEVELOPMENT_FROM = 9000
+
+
+def r_package_too_old_fix(package: str, loaded: Optional[str], required: Optional[str]) -> Fix:
+    """An R package (``package``, ``loaded`` installed) older than the ``required`` release a
+    package R loads asks for: CRAN's release, or the development repository's where the
+    requirement is a development version CRAN does not serve."""
+    need = f" {required}, the release" if required else " the release"
+    have = f" (installed: {loaded})" if loaded else ""
+    parts = required.split(".") if required else []
+    development = len(parts) >= 4 and parts[3].isdigit() and int(parts[3]) >= R_DEVELOPMENT_FROM
+    commands: tuple[str, ...] = (f'install.packages("{package}")',)
+    text = (
+        f"R's {package}{have} is older than{need} a package being loaded requires: "
+        f"install a newer {package} in R, then restart the R session (a loaded namespace stays "
+        "until then) and load the package again."
+    )
+    if development:
+        text += (
+            f" {required} is a development version (numbered 9000 and up), and CRAN serves "
+            f"released versions only: install {package} from its development repository, "
+            "which its DESCRIPTION's URL field names (the second command prints it), e.g. "
+            "with remotes::install_github(), or use the released version of the package that "
+            "requires it."
+        )
+        commands = (*commands, f'packageDescription("{package}")$URL')
+    return Fix(text, commands)
+
+
 #: The first release whose Tile kernel handles any rank. Read from the wheels' symbols:
 #: tensorflow 1.2.1's _pywrap_tensorflow_internal.so has TileOp::HandleCase<DT, NDIM> for
 #: NDIM 1 to 7 only, 1.3.0's (CPU and GPU wheels) TileOp::HandleCase<DT> over functor::Tile,

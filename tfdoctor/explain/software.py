@@ -791,6 +791,18 @@ def _added_row(cause: causes.CauseId, build: Callable[[Machine, str], Fix]) -> B
     return builder
 
 
+def _too_old_for_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A library older than the code needs: R's own words name the package and both releases;
+    else the module table's row of the signature that hit."""
+    if any(h.signature.id == "r-namespace-older-than-required" for h in hits):
+        return causes.code.DEPENDENCY_TOO_OLD_FOR_CODE, causes.code.r_package_too_old_fix(
+            group(hits, "dist") or "the package", group(hits, "loaded"), group(hits, "required")
+        )
+    return _added_row(causes.code.DEPENDENCY_TOO_OLD_FOR_CODE, causes.code.dependency_too_old_fix)(
+        m, r, hits
+    )
+
+
 def _simple(cause: causes.CauseId, build: Callable[[Machine], Fix]) -> Builder:
     def builder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
         return cause, build(m)
