@@ -303,7 +303,8 @@ IMAGE_CHECK = "image-check"
 TAGS: Mapping[str, str] = {
     IMAGE_CHECK: (
         "the start-up check of NVIDIA's CUDA and NGC images, printed as the container starts: "
-        "a container that ran without a GPU, unless the log shows one it had"
+        "a container run without a GPU where the log shows the command that started it without "
+        "a GPU flag, unless the log shows one it had"
     ),
     MODULE_KEY_REFUSED: (
         "the kernel refused a module's signature (Secure Boot's lockdown, or signature "
