@@ -145,7 +145,7 @@ from tfdoctor.facts import TF_DISTRIBUTIONS, Facts
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix
-from tfdoctor.signatures import BENIGN, EVIDENCE, Signatures
+from tfdoctor.signatures import BENIGN, EVIDENCE, IMAGE_CHECK, Signatures
 
 
 def _settle_locked_wrapper(
@@ -301,6 +301,23 @@ def _quiet_reading(
             "TensorFlow lists a GPU in this log, which it does only with the driver's libcuda "
             "loaded: the driver answered where it listed it; the fix is for a run that lists none."
         )
+    check = r.image_check
+    if (
+        final == causes.container.CONTAINER_NO_GPU
+        and check is not None
+        and all(IMAGE_CHECK in h.signature.tags for h in hits)
+    ):
+        if check.against is not None:
+            # What the log shows of the run beats the check's reading of it.
+            severity = Severity.INFO
+            notes.append(
+                f"NVIDIA's image's start-up check found no GPU, but {check.against}: its words "
+                "are not this run's failure; the fix is for a container started without one."
+            )
+        elif check.run is not None and severity.rank < Severity.WARNING.rank:
+            # The image's entrypoint prints it as the container starts, and the log shows the
+            # command that started it without a GPU flag: a container run without a GPU.
+            severity = Severity.WARNING
     if (
         final == causes.notebook.KERNEL_RESTART_NEEDED
         and r.installed_quietly

@@ -114,6 +114,12 @@ def _no_device(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # because the module is not loaded (a kernel updated without its build, Secure Boot,
         # nouveau). WSL has no such module (the Windows driver serves the GPU).
         return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(m)
+    if r.no_gpu_host and not visible_hides_gpus(r.visible_devices) and not m.wsl:
+        # TensorFlow's diagnostics found no NVIDIA kernel driver on this host (no
+        # /proc/driver/nvidia/version), which no CUDA_VISIBLE_DEVICES makes so, and nothing in
+        # the log expects a GPU: a machine without one (a note, assembly's reading of it).
+        # WSL 2 has no such module (the Windows driver serves the GPU).
+        return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(m)
     return causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN, causes.gpu.no_device_fix(m)
 
 

@@ -588,7 +588,10 @@ def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId
             return causes.gpu.GPU_KNOWN_FAILURE, causes.gpu.rocm_arch_list_fix(m, target, item)
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(m, target, supported)
     if all(ROCM_WORDS in h.signature.tags for h in hits):
-        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(m)
+        # gpu_device.cc's first words name the GPU's ISA and the build's oldest one.
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(
+            m, target, minimum=group(hits, "min_gpu_arch")
+        )
     if all(DIRECTML_WORDS in h.signature.tags for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.directml_adapter_fix()
     predates = _cuda_predates(m, r, hits)

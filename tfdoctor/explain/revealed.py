@@ -18,11 +18,13 @@ from tfdoctor.compat import of_tf_keras_only
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow
 from tfdoctor.evidence.devices import (
+    ImageCheck,
     container_hostname,
     container_run_tool,
     container_shown,
     gpus_listed,
     host_packager,
+    image_check,
     remote_tpu_shown,
     runs_gpu_image,
     sagemaker_instance_type,
@@ -303,6 +305,10 @@ class Revealed(Record):
     #: (TensorFlow's ``-gpu`` tags, NVIDIA's CUDA and NGC images): the user meant the
     #: container to have the GPU.
     gpu_image_without_gpu: Optional[str] = None
+    #: The start-up check of NVIDIA's CUDA and NGC images finding no GPU, with what the log
+    #: shows against a container started without one
+    #: (:func:`tfdoctor.evidence.devices.image_check`).
+    image_check: Optional[ImageCheck] = None
     #: ``macos`` where the log shows a Mac (its platform, the issue's form) and a ``docker
     #: run``/``podman run`` on it: Docker Desktop's (Podman's) Linux VM, which hands its
     #: containers no GPU.
@@ -813,6 +819,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         gpu_image_without_gpu=_gpu_image_without_gpu(evidence),
+        image_check=image_check(evidence.first_text),
         container_host=_container_host(evidence),
         packager=host_packager(evidence.first_text),
         distro=read_distro(evidence.first_text, evidence.stated.os_said),
