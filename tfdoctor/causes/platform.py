@@ -4069,15 +4069,22 @@ def removed_module_fix(
     importer: str,
     dist: bool,
     name: str = "",
+    syntax: str = "",
 ) -> Fix:
     """What mends code that imports ``module``, which Python ``removed_in`` removed (``use``
-    replaces it), or that uses ``name``, which that release removed from ``module``.
-    ``importer``: the distribution (``dist``) or installed package directory whose file
-    imports it; empty for the project's own code."""
+    replaces it), or that uses ``name``, which that release removed from ``module``, or (with
+    ``syntax``, ``module`` empty) that uses syntax that release took away. ``importer``: the
+    distribution (``dist``) or installed package directory whose file imports it; empty for
+    the project's own code."""
     older = _python_before(removed_in)
     python = m.python_version
     shown = f"Python {python}" if python else f"this Python ({removed_in} or later)"
     uses = f"uses {module}.{name}" if name else f"imports {module}"
+    clause = (
+        f"uses {syntax} (this is {shown})"
+        if syntax
+        else f"{uses}, which {shown} no longer has (removed in {removed_in})"
+    )
     shim = (
         " Installing setuptools (`pip install setuptools`) makes `import distutils` work "
         "again (setuptools ships a copy), which is enough for code that uses distutils.version "
@@ -4087,11 +4094,10 @@ def removed_module_fix(
     )
     if importer and dist:
         return Fix(
-            f"{importer} {uses}, which {shown} no longer has (removed in "
-            f"{removed_in}): the installed {importer} release predates that Python. Upgrade it "
-            f"to a release that supports Python {removed_in} or later, where the project has "
-            f"one (`pip index versions {importer}` lists them), or run it on Python {older} or "
-            f"older (a new virtual environment).{shim}",
+            f"{importer} {clause}: the installed {importer} release predates that Python. "
+            f"Upgrade it to a release that supports Python {removed_in} or later, where the "
+            f"project has one (`pip index versions {importer}` lists them), or run it on "
+            f"Python {older} or older (a new virtual environment).{shim}",
             (*m.pip(f"show {importer}"), *m.pip(f'install --upgrade "{importer}"')),
         )
     if importer:
@@ -4105,16 +4111,14 @@ def removed_module_fix(
             f"'{importer}/') for f in d.files or [])])\""
         )
         return Fix(
-            f"The installed package {importer} {uses}, which {shown} no longer has "
-            f"(removed in {removed_in}): its release predates that Python. Upgrade the "
-            f"distribution that installs it (the command below names it, from Python 3.8) to "
-            f"a release made for {removed_in} or later, or run it on Python {older} or "
-            f"older.{shim}",
+            f"The installed package {importer} {clause}: its release predates that Python. "
+            "Upgrade the distribution that installs it (the command below names it, from "
+            f"Python 3.8) to a release made for {removed_in} or later, or run it on Python "
+            f"{older} or older.{shim}",
             (names,),
         )
     return Fix(
-        f"The code {uses}, which {shown} no longer has (removed in {removed_in}): "
-        f"replace it with {use}, or run the code on Python {older} or older.",
+        f"The code {clause}: replace it with {use}, or run the code on Python {older} or older.",
         (),
     )
 
@@ -4125,10 +4129,12 @@ def _python_before(release: str) -> str:
     return f"{major}.{minor - 1}" if minor else "2.7"
 
 
-def release_newer_python_fix(m: Machine, module: str, removed_in: str) -> Fix:
-    """TensorFlow's own files import ``module``, which Python ``removed_in`` removed: the
-    installed release predates the interpreter; the first line with wheels for it, from the
-    matrix."""
+def release_newer_python_fix(
+    m: Machine, module: str, removed_in: str, uses: Optional[str] = None
+) -> Fix:
+    """TensorFlow's own files import ``module``, which Python ``removed_in`` removed (or, with
+    ``uses``, use what that clause says that release took away): the installed release
+    predates the interpreter; the first line with wheels for it, from the matrix."""
     # The log's Python, where it shows one: without it the release that removed the module
     # is only a lower bound, and no first line is named.
     minor = ".".join((m.python_version or "").split(".")[:2])
@@ -4147,9 +4153,9 @@ def release_newer_python_fix(m: Machine, module: str, removed_in: str) -> Fix:
         else "a TensorFlow release with wheels for this Python (`tfdoctor matrix` lists each "
         "line's Pythons)"
     )
+    said = uses or f"imports {module}, which {python} no longer has (removed in {removed_in})"
     return Fix(
-        f"{installed} imports {module}, which {python} no longer has (removed in "
-        f"{removed_in}): it was not built for this Python (pip never installs a TensorFlow "
+        f"{installed} {said}: it was not built for this Python (pip never installs a TensorFlow "
         f"wheel for a Python it lacks; a copied environment, a conda package or a forced "
         f"install does). Install {target}, or run this release on the Python it was built for "
         "(a new virtual environment).",

@@ -120,6 +120,7 @@ from tfdoctor.explain.software import (
     _keras3_in_words,
     _model_garden_official,
     _syntax_newer_than_python,
+    _syntax_older_than_python,
     _unrecognised_distribution,
     _unrecognised_distribution_candidate,
 )
@@ -910,6 +911,7 @@ def explain(
         _user_site_tensorflow(evidence, machine),
         _dict_wrapper_cut(evidence, machine),
         _syntax_newer_than_python(evidence, revealed, machine),
+        _syntax_older_than_python(evidence, machine),
         _generic_newer_than_python(evidence, revealed, machine),
         _conda_path_too_long(evidence),
         _conda_system_unsatisfied(evidence, machine),

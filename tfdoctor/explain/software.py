@@ -33,6 +33,7 @@ from tfdoctor.explain.syntax import (
     BUILTIN_GENERICS_RELEASE,
     builtin_generic_before_release,
     compile_error_at_newer_syntax,
+    compile_error_at_older_syntax,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
@@ -890,6 +891,50 @@ def _syntax_newer_than_python(
         f"added, and the log shows Python {revealed.python}.",
         causes.platform.syntax_python_fix(machine, revealed.python, release, syntax, package),
         # Each release's "What's New" page lists the syntax it added.
+        (f"https://docs.python.org/3/whatsnew/{release}.html",),
+    )
+
+
+def _syntax_older_than_python(evidence: Evidence, machine: Machine) -> Optional[Finding]:
+    """Python's compile error at a line of syntax a release took away (explain.syntax): the
+    compile error shows this Python is that release or newer, so the file was written for an
+    older one. Whose file it is decides: TensorFlow's own, a release not built for this
+    Python; an installed package's, a release of it that predates this Python; the project's,
+    the line to rewrite."""
+    found = compile_error_at_older_syntax(evidence.first_text)
+    if found is None:
+        return None
+    cited, release, syntax, replacement, path = found
+    origin = origin_of(path)
+    dist = (origin.dist if origin is not None else "") or ""
+    python = machine.python_version
+    shown = f"Python {python}" if python else f"a Python of {release} or later"
+    said = f"{cited}\nPython cannot compile the line: it uses {syntax}, and this is {shown}."
+    if normalize_name(dist) in TF_DISTRIBUTIONS:
+        return causes.finding(
+            f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
+            Severity.ERROR,
+            causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+            f"TensorFlow's own files use syntax Python {release} took away: the installed "
+            "release predates this Python",
+            said,
+            causes.platform.release_newer_python_fix(
+                machine, "", release, uses=f"uses {syntax} (this is {shown})"
+            ),
+            (f"https://docs.python.org/3/whatsnew/{release}.html",),
+        )
+    package = installed_package(path)
+    who = dist or package or ""
+    return causes.finding(
+        f"explain.{causes.platform.PYTHON_REMOVED_MODULE}",
+        Severity.ERROR,
+        causes.platform.PYTHON_REMOVED_MODULE,
+        f"{who or 'The code'} uses syntax Python {release} took away"
+        + (f" (this is Python {python})" if python else ""),
+        said,
+        causes.platform.removed_module_fix(
+            machine, "", release, replacement, who, bool(dist), syntax=syntax
+        ),
         (f"https://docs.python.org/3/whatsnew/{release}.html",),
     )
 

@@ -8,7 +8,10 @@ assignment expressions and positional-only parameters in 3.8, the match statemen
 except* in 3.11, type parameters and type aliases in 3.12: the "What's New" pages of each
 release) and the log's paths or words show an older Python, the code was written for a
 newer Python than the one running it: the package's release needs that Python, or an older
-release of the package still supports this one.
+release of the package still supports this one. The other way round, a line written for an
+older Python than the one compiling it (a name a later Python made a keyword, Python 2's
+statements and literals) is a release of the code that predates this Python: the compile
+error itself shows the Python is at least the release that took the syntax away.
 """
 
 from __future__ import annotations
@@ -64,6 +67,38 @@ NEWER_SYNTAX: tuple[tuple[re.Pattern[str], str, str], ...] = (
 )  # fmt: skip
 
 
+#: Syntax a Python release took away, as a compile error shows it: its pattern over one source
+#: line (string literals emptied, comments dropped), the release, what the line uses, what
+#: replaces it. Only
+#: forms no later Python compiles, so the compile error proves the Python is that release or
+#: newer.
+_PY2_FORM = (
+    "its Python 3 form (the print() and exec() functions, `except E as e`, `raise E(message)`, "
+    "0o777; the 2to3 tool rewrites a whole file)"
+)
+OLDER_SYNTAX: tuple[tuple[re.Pattern[str], str, str, str], ...] = (
+    # 3.7 made async and await reserved keywords ("What's New In Python 3.7"): a parameter,
+    # keyword argument, attribute or variable of that name no longer compiles. `async def`,
+    # `async with`, `await x` are followed by a name and stay.
+    (re.compile(
+        r"\.\s*(?:async|await)\b|(?<![\w.])(?:async|await)\s*(?:[,)=\]]|:(?!=)|$)"
+     ),
+     "3.7", "`async` or `await` as a name, which Python 3.7 made reserved keywords",
+     "another name (the libraries that used it renamed theirs, e.g. to async_ or is_async)"),
+    # Python 3.0 ("What's New In Python 3.0"): print and exec became functions, `except E, e`
+    # and `raise E, msg` went, as did backquotes, `<>`, octal literals without 0o, long
+    # literals' L and the ur'' prefix.
+    (re.compile(r"^\s*(?:print|exec)\s+(?![\s(=.,)\]])"), "3.0",
+     "Python 2's print or exec statement", _PY2_FORM),
+    (re.compile(r"^\s*except\s+[\w.]+\s*,\s*[A-Za-z_]\w*\s*:"), "3.0",
+     "Python 2's `except E, e:`", _PY2_FORM),
+    (re.compile(r"^\s*raise\s+[\w.]+\s*,"), "3.0", "Python 2's `raise E, message`", _PY2_FORM),
+    (re.compile(r"`|<>"), "3.0", "Python 2's backquotes or `<>`", _PY2_FORM),
+    (re.compile(r"(?<![\w.])(?:0[0-7]*[1-7][0-7]*|\d+[lL])(?![\w.])|(?<![\w])[uU][rR]['\"]"),
+     "3.0", "a Python 2 literal (an octal 0777, a long 10L or ur'')", _PY2_FORM),
+)  # fmt: skip
+
+
 def newer_syntax(code: str) -> Optional[tuple[str, str]]:
     """The release that added syntax ``code`` uses, and the syntax's name; None where it uses
     none of :data:`NEWER_SYNTAX`."""
@@ -107,6 +142,22 @@ def compile_error_at_newer_syntax(
         package = _PACKAGE.search(match.group("path"))
         cited = f'File "{match.group("path")}" ... {code}'
         return cited, release, name, package.group("package") if package else None
+    return None
+
+
+def compile_error_at_older_syntax(text: str) -> Optional[tuple[str, str, str, str, str]]:
+    """Where ``text`` shows Python failing to compile a line of syntax a release took away
+    (:data:`OLDER_SYNTAX`): (the location and source line as cited, the release, what the line
+    uses, what replaces it, the file's path). None where no compile error's location line
+    shows such a line."""
+    if 'File "' not in text:
+        return None
+    for match in reversed(list(_LOCATION.finditer(text))):
+        code = _code_only(match.group("code").strip())
+        for pattern, release, name, replacement in OLDER_SYNTAX:
+            if pattern.search(code):
+                cited = f'File "{match.group("path")}" ... {match.group("code").strip()}'
+                return cited, release, name, replacement, match.group("path")
     return None
 
 

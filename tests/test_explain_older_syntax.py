@@ -1,0 +1,91 @@
+"""Python's compile error at a line written for an older Python than the one compiling it:
+a name Python 3.7 made a keyword (`async`, `await`), Python 2's statements and literals. The
+compile error itself shows the Python is that release or newer; whose file it is decides the
+cause: TensorFlow's own (a release not built for this Python), an installed package's (a
+release of it that predates this Python), the project's (the line to rewrite). The logs are
+written here in CPython's words.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.explain.syntax import compile_error_at_older_syntax
+from tfdoctor.findings import Severity
+
+
+def _compile_error(path: str, code: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 3, in <module>\n'
+        "    import thing\n"
+        f'  File "{path}", line 114\n'
+        f"    {code}\n"
+        "        ^\n"
+        "SyntaxError: invalid syntax\n"
+    )
+
+
+def test_tensorflows_own_file_with_async_as_a_name_is_a_release_older_than_the_python() -> None:
+    log = _compile_error(
+        "/home/user/venv/lib/python3.9/site-packages/tensorflow/python/pywrap_tensorflow_internal.py",
+        "def TFE_ContextOptionsSetAsync(arg1, async):",
+    )
+    top = top_error(explained(log))
+    assert top.cause == "tf-release-not-for-python"
+    text = fix_text(top)
+    assert "3.7" in text and "Python 3.9" in text
+    assert "tensorflow>=" in text  # the first line with wheels for 3.9, from the matrix
+
+
+def test_an_installed_packages_python_2_statement_is_its_release() -> None:
+    log = _compile_error(
+        "/usr/lib/python3/dist-packages/oldlib/util.py", 'print "loading %s" % name'
+    )
+    top = top_error(explained(log))
+    assert top.cause == "python-removed-module"
+    assert "oldlib" in fix_text(top) and "print" in fix_text(top)
+
+
+def test_the_projects_own_line_is_rewritten() -> None:
+    log = _compile_error("/home/user/project/model.py", "self.async = True")
+    top = top_error(explained(log))
+    assert top.cause == "python-removed-module"
+    assert "another name" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "async def fetch(url):",
+        "result = await client.get(url)",
+        "async with session:",
+        'print("x", end="")',
+        "print (x)",
+        "except (ValueError, KeyError):",
+        "mode = 0o777",
+        "x = 0",
+        'msg = "print it `now` <> never"',
+        "# print old style",
+    ],
+)
+def test_syntax_every_python_3_compiles_is_not_read(code: str) -> None:
+    assert compile_error_at_older_syntax(_compile_error("/p/x.py", code)) is None
+
+
+def test_a_runtime_frame_is_no_compile_error() -> None:
+    # A frame of a run prints ", in <function>": its line compiled.
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/p/x.py", line 9, in run\n'
+        "    print(a <b)\n"
+        "ValueError: bad\n"
+    )
+    findings = explained(log).findings
+    assert not [
+        f
+        for f in findings
+        if f.cause in {"python-removed-module", "tf-release-not-for-python"}
+        and f.severity.rank >= Severity.WARNING.rank
+    ]
