@@ -129,16 +129,41 @@ def package_upgrade(m: Machine, module: str, dist: str = "") -> tuple[str, ...]:
 
 
 def install_fix(m: Machine, text: str, *specs: str) -> Fix:
-    """``text`` and ``pip install "spec" ...`` for this environment."""
-    return Fix(text, m.pip_install(*specs))
+    """``text`` and the commands that install ``specs`` here, each package with the installer
+    that installed it (:meth:`Machine.install`), the text naming those conda's commands
+    change (:func:`conda_installed_note`)."""
+    return Fix(text + conda_installed_note(m, *specs), m.install(*specs))
+
+
+def conda_installed_note(m: Machine, *specs: str) -> str:
+    """Words for the packages among ``specs`` that conda installed here, which a fix changes
+    with conda (:meth:`Machine.install`); empty where there are none."""
+    owned = [
+        (requirement_name(s), found)
+        for s in specs
+        if (found := m.conda_owned(requirement_name(s))) is not None
+    ]
+    if not owned:
+        return ""
+    named = ", ".join(
+        f"{dist} (from {channel})" if channel else dist for dist, (_, channel) in owned
+    )
+    return (
+        f" conda installed {named} in this environment: the commands change "
+        f"{'it' if len(owned) == 1 else 'them'} with conda, as pip would overwrite files "
+        "conda tracks."
+    )
 
 
 def companion_install(m: Machine, spec: str) -> tuple[str, ...]:
-    """``pip install "spec"`` for a companion, with ``--no-deps`` where its only requirement,
-    `tensorflow` by name (the companion table's ``only_tensorflow``), is served here by another
-    TensorFlow distribution (tensorflow-cpu)."""
+    """The commands that install the companion ``spec`` (:meth:`Machine.install`): conda's for
+    one conda installed; pip's with ``--no-deps`` where its only requirement, `tensorflow` by
+    name (the companion table's ``only_tensorflow``), is served here by another TensorFlow
+    distribution (tensorflow-cpu)."""
     name = normalize_name(requirement_name(spec))
     tf = m.tf_name
+    if m.conda_owned(name) is not None:
+        return m.install(spec)
     if (
         name in m.companion_table.only_tensorflow
         and tf is not None
@@ -146,7 +171,7 @@ def companion_install(m: Machine, spec: str) -> tuple[str, ...]:
         and not m.is_nightly
     ):
         return m.pip(f'install --no-deps "{spec}"')
-    return m.pip_install(spec)
+    return m.install(spec)
 
 
 def range_fix(m: Machine, dist: str) -> Optional[Fix]:

@@ -15,6 +15,7 @@ from tfdoctor.causes.common import (
     TF_KERAS_OF_MINOR,
     TF_PIP_GUIDE,
     companion_install,
+    conda_installed_note,
     declared_range_fix,
     install_fix,
     joint_range,
@@ -651,7 +652,8 @@ def numpy_abi_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
         spec = ("numpy<2",)
         what = "a NumPy 1.x release (numpy<2)"
     text = f"Install {what} (or upgrade TensorFlow to a release built for NumPy 2)."
-    commands = fix.commands if fix is not None else m.pip_install(*spec)
+    text += conda_installed_note(m, "numpy")
+    commands = fix.commands if fix is not None else m.install(*spec)
     if not module:
         return Fix(text, commands)
     named = package_named(module, dist)
@@ -1654,7 +1656,7 @@ def numpy_core_module_fix(m: Machine) -> Fix:
         "here supports NumPy 2 (`pip show tensorflow` shows its release; 2.18 and later "
         f"declare NumPy 2); where TensorFlow's range stops below {floor}, write the file again "
         "where NumPy 1 is installed instead.",
-        (*m.pip("show tensorflow numpy"), *m.pip_install(f"numpy>={floor},<2")),
+        (*m.pip("show tensorflow numpy"), *m.install(f"numpy>={floor},<2")),
     )
 
 
@@ -1802,7 +1804,7 @@ def protobuf_gencode_fix(
     if gencode and tf_range and spec_contains(gencode, tf_range):
         return Fix(
             f"{intro} Upgrade protobuf to {gencode} or newer (TensorFlow's range admits it).",
-            m.pip_install(f"protobuf>={gencode},{tf_range.lstrip(',')}"),
+            m.install(f"protobuf>={gencode},{tf_range.lstrip(',')}"),
         )
     if tf_range:
         return Fix(
@@ -1906,7 +1908,7 @@ def keras_package_fix(m: Machine) -> Fix:
         "`import keras` failed: install the keras release TensorFlow declares. Where the "
         "traceback above shows keras itself failing on a module it needs, that error is the "
         f"one to fix. For Keras 2 instead, install {legacy} and set TF_USE_LEGACY_KERAS=1.",
-        m.pip_install(f"keras{spec}" if spec else "keras>=3.0.0"),
+        m.install(f"keras{spec}" if spec else "keras>=3.0.0"),
     )
 
 
@@ -3871,7 +3873,7 @@ def numba_numpy_fix(m: Machine, bound: str, upper: bool) -> Fix:
         f"environment holds. Install NumPy in numba's range ({spec}, where it also fits "
         "TensorFlow's and the other packages' ranges), or upgrade numba to a release that "
         "supports the installed NumPy; `pip check` shows what is left.",
-        (*m.pip_install(spec), *m.pip("install --upgrade numba"), *m.pip_after_install("check")),
+        (*m.install(spec), *m.pip("install --upgrade numba"), *m.pip_after_install("check")),
     )
 
 
@@ -3998,7 +4000,7 @@ def companion_build_fix(m: Machine, name: str, symbol: str, tf_version: Optional
         f"absl::lts_{date}), which TensorFlow {shown} built with: {name} was built for "
         f"TensorFlow {shown}.{running} Where no {name} release for the installed TensorFlow "
         f"exists, install TensorFlow {last} beside this {name} instead.",
-        (*fix.commands, *m.pip_install(spec)),
+        (*fix.commands, *m.install(spec)),
     )
 
 
@@ -4077,7 +4079,7 @@ def _companion_release_fix(
                 f"newest it knows ({newest.release}) declares tensorflow{newest.tensorflow}."
                 f"{ended} If `pip index versions {name}` lists a newer release, install it; "
                 "otherwise install a TensorFlow in that range (a downgrade).",
-                (*m.list_releases(row.name), *m.pip_install(f"{dist}{newest.tensorflow}")),
+                (*m.list_releases(row.name), *m.install(f"{dist}{newest.tensorflow}")),
             )
     if comp is None or not spec:
         # Known from a log's library path alone: say where the pairing is published.
