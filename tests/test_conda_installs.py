@@ -9,6 +9,7 @@ import pytest
 
 from tests import factories as f
 from tests.explaining import explained
+from tfdoctor.causes.common import install_fix
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import CondaFacts, CondaPackage, Facts, PackageFacts
@@ -104,9 +105,13 @@ def test_what_conda_did_not_install_is_pip_s(facts: Facts) -> None:
     assert commands[-1].endswith('-m pip install "numpy<2"')
 
 
-def test_a_requirement_conda_cannot_read_stays_pip_s() -> None:
+def test_a_requirement_conda_cannot_read_stays_pip_s_and_says_why() -> None:
     m = Machine(in_conda(CondaPackage("numpy", "2.1.0", "py311h", "conda-forge")), f.FIXTURE_MATRIX)
-    assert m.install("numpy===2.0.0") == (f'{PIP} "numpy===2.0.0"',)
+    fix = install_fix(m, "Install NumPy 2.0.0.", "numpy===2.0.0")
+    assert fix.commands == (f'{PIP} "numpy===2.0.0"',)
+    assert "no conda form" in fix.text
+    said = install_fix(m, "Install NumPy 1.", "numpy<2").text
+    assert "numpy (from conda-forge)" in said and "no conda form" not in said
 
 
 # --- check: the fix, applied, removes the cause ------------------------------------------------

@@ -1078,6 +1078,18 @@ class Machine(Record):
         default = channel == "defaults" or channel.startswith("pkgs/")
         return name, "" if default else channel
 
+    def conda_requirement(self, spec: str) -> Optional[tuple[str, str]]:
+        """The channel (:meth:`conda_owned`) and the conda MatchSpec that install the
+        requirement ``spec`` with conda, where conda installed its package here and can read
+        the requirement (no extras, markers or URL; :func:`conda_match_spec`); else None."""
+        owned = self.conda_owned(requirement_name(spec))
+        bare = spec.strip()
+        rest = bare[len(requirement_name(bare)) :]
+        if owned is None or any(c in rest for c in "[;@"):
+            return None
+        match = conda_match_spec(owned[0], rest)
+        return (owned[1], match) if match is not None else None
+
     def install(self, *specs: str) -> tuple[str, ...]:
         """Commands that install the requirements ``specs`` (PEP 508, no markers) here, each
         package by the installer that installed it: conda's (:meth:`conda_install`, from the
@@ -1089,14 +1101,11 @@ class Machine(Record):
         by_channel: dict[str, list[str]] = {}
         pip: list[str] = []
         for spec in specs:
-            owned = self.conda_owned(requirement_name(spec))
-            bare = spec.strip()
-            rest = bare[len(requirement_name(bare)) :]
-            match = conda_match_spec(owned[0], rest) if owned is not None else None
-            if owned is None or match is None or "[" in rest or ";" in rest or "@" in rest:
+            found = self.conda_requirement(spec)
+            if found is None:
                 pip.append(spec)
-                continue
-            by_channel.setdefault(owned[1], []).append(f'"{match}"')
+            else:
+                by_channel.setdefault(found[0], []).append(f'"{found[1]}"')
         commands = [
             line
             for channel, matched in by_channel.items()

@@ -136,23 +136,30 @@ def install_fix(m: Machine, text: str, *specs: str) -> Fix:
 
 
 def conda_installed_note(m: Machine, *specs: str) -> str:
-    """Words for the packages among ``specs`` that conda installed here, which a fix changes
-    with conda (:meth:`Machine.install`); empty where there are none."""
-    owned = [
-        (requirement_name(s), found)
-        for s in specs
-        if (found := m.conda_owned(requirement_name(s))) is not None
-    ]
-    if not owned:
-        return ""
-    named = ", ".join(
-        f"{dist} (from {channel})" if channel else dist for dist, (_, channel) in owned
-    )
-    return (
-        f" conda installed {named} in this environment: the commands change "
-        f"{'it' if len(owned) == 1 else 'them'} with conda, as pip would overwrite files "
-        "conda tracks."
-    )
+    """Words for the packages among ``specs`` that conda installed here: those a fix changes
+    with conda (:meth:`Machine.install`), and those it leaves to pip because conda cannot read
+    the requirement (an extra, ``===``), which says why; empty where there are none."""
+    owned = [(requirement_name(s), s) for s in specs if m.conda_owned(requirement_name(s))]
+    by_conda = [(d, m.conda_owned(d)) for d, s in owned if m.conda_requirement(s) is not None]
+    left = [d for d, s in owned if m.conda_requirement(s) is None]
+    words = ""
+    if by_conda:
+        named = ", ".join(
+            f"{dist} (from {found[1]})" if found is not None and found[1] else dist
+            for dist, found in by_conda
+        )
+        words += (
+            f" conda installed {named} in this environment: the commands change "
+            f"{'it' if len(by_conda) == 1 else 'them'} with conda, as pip would overwrite files "
+            "conda tracks."
+        )
+    if left:
+        words += (
+            f" conda installed {', '.join(left)} too, but the requirement has no conda form "
+            "(an extra, a marker, a URL or ===): pip installs it, over conda's files; "
+            "`conda list` shows which installer holds it afterwards."
+        )
+    return words
 
 
 def companion_install(m: Machine, spec: str) -> tuple[str, ...]:
