@@ -239,3 +239,19 @@ def test_a_companion_conda_installed_gets_its_release_from_conda() -> None:
     ]
     assert found and found[0].fix is not None
     assert found[0].fix.commands == ('conda install -c conda-forge "tensorflow-probability=0.19"',)
+
+
+def test_a_companion_conda_installed_is_moved_with_conda_and_its_cause_goes() -> None:
+    # TensorFlow Probability declares no TensorFlow: the companion table's row judges it
+    # (0.24 needs 2.16), and its release for 2.15, 0.23, comes from conda-forge as 0.24 did.
+    tfp = ("tensorflow-probability", "0.24.0")
+    facts = in_conda(
+        CondaPackage(*tfp, "pyhd8ed1ab_0", "conda-forge"),
+        packages=(f.pkg(*tfp, "absl-py", "numpy>=1.13.3"),),
+    )
+    found = [x for x in _judge(facts) if x.cause == "companion-mismatch"]
+    assert found and found[0].fix is not None
+    assert found[0].fix.commands == ('conda install -c conda-forge "tensorflow-probability=0.23"',)
+    after = f.apply_conda(facts, found[0].fix.commands)
+    assert after is not None
+    assert not [x for x in _judge(after) if x.cause == "companion-mismatch"]
