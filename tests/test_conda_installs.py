@@ -89,6 +89,35 @@ def test_names_compare_as_pep503_normalises_them() -> None:
     )
 
 
+def test_conda_s_package_is_looked_up_in_conda_s_channels() -> None:
+    m = Machine(
+        in_conda(
+            CondaPackage("tensorflow-probability", "0.24.0", "pyhd8ed1ab_0", "conda-forge"),
+            CondaPackage("numpy", "1.26.4", "py311h", "pkgs/main"),
+        ),
+        f.FIXTURE_MATRIX,
+    )
+    assert m.installable_releases("tensorflow-probability") == (
+        "conda search -c conda-forge tensorflow-probability",
+    )
+    assert m.installable_releases("numpy") == ("conda search numpy",)
+    assert m.installable_releases("protobuf") == (
+        f"{PREFIX}/bin/python -m pip index versions protobuf",
+    )
+
+
+def test_in_a_pixi_workspace_conda_s_package_goes_through_pixi() -> None:
+    # pixi's environments follow its manifest: `conda install` there is undone by the next
+    # `pixi install` (Machine.conda_install), so conda's package is added with pixi.
+    prefix = "/srv/project/.pixi/envs/default"
+    facts = dataclasses.replace(
+        in_conda(CondaPackage("numpy", "2.1.0", "py311h", "conda-forge")),
+        python=f.python(env_kind="conda", prefix=prefix, executable=f"{prefix}/bin/python"),
+        conda=CondaFacts(prefix, (CondaPackage("numpy", "2.1.0", "py311h", "conda-forge"),)),
+    )
+    assert Machine(facts, f.FIXTURE_MATRIX).install("numpy<2") == ('pixi add "numpy<2"',)
+
+
 @pytest.mark.parametrize(
     "facts",
     [

@@ -159,3 +159,6 @@ def test_a_companion_conda_installed_is_read_and_moved_with_conda() -> None:
     ]
     assert found and found[0].fix is not None
     assert not [c for c in found[0].fix.commands if "pip install" in c], found[0].fix.commands
+    # No release for TensorFlow 2.3 in the table: its releases are looked up where conda
+    # installs them from.
+    assert "`conda search -c conda-forge tensorflow-probability`" in found[0].fix.text

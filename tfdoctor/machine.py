@@ -1304,6 +1304,20 @@ class Machine(Record):
             return self.facts.python.pip_version
         return self.hints.pip if self.hints is not None else None
 
+    def installable_releases(self, dist: str) -> tuple[str, ...]:
+        """Commands that list the releases of ``dist`` where :meth:`install` takes them from:
+        conda's channels for a package conda installed (:meth:`conda_owned`: ``conda search``,
+        https://docs.conda.io/projects/conda/en/stable/commands/search.html; ``pixi search``
+        in a pixi workspace, https://pixi.sh/latest/reference/cli/pixi/search/), else pip's
+        index (:meth:`list_releases`)."""
+        owned = self.conda_owned(dist)
+        if owned is None:
+            return self.list_releases(dist)
+        name, channel = owned
+        if self.installer == "pixi":
+            return (f"pixi search {name}",)
+        return (" ".join(["conda search", *(("-c", channel) if channel else ()), name]),)
+
     def list_releases(self, dist: str, python: Optional[str] = None) -> tuple[str, ...]:
         """Commands that list the releases of ``dist`` pip can install here: ``pip index
         versions``, which pip 21.2 added (pip's changelog, 21.2 (2021-07-24)), after upgrading

@@ -4051,13 +4051,16 @@ def _companion_release_fix(
             # Which way TensorFlow would move is unknown: an older TensorFlow has a release
             # of its own (a downgrade to the last one's range would break it), so the fix
             # shows the release first and names the range, installing nothing blind.
+            listing = (
+                "pip index versions" if m.conda_owned(name) is None else _listing_words(m, name)
+            )
             return Fix(
                 f"{row.end_of_life} Its last release ({last.release}) declares "
                 f"tensorflow{last.tensorflow}. Where the installed TensorFlow is newer, "
                 "installing a TensorFlow in that range is a stopgap (a downgrade) and moving "
                 f"the code off {name} the lasting fix; where it is older, install the {name} "
-                "release built for it (`pip index versions` lists them).",
-                (*m.pip(f"show tensorflow {name}"), *m.list_releases(name)),
+                f"release built for it (`{listing}` lists them).",
+                (*m.pip(f"show tensorflow {name}"), *m.installable_releases(name)),
             )
         dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
         return install_fix(
@@ -4074,12 +4077,13 @@ def _companion_release_fix(
             # TensorFlow can move.
             dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
             ended = f" {row.end_of_life}" if row.end_of_life else ""
+            listing = _listing_words(m, name or row.name)
             return Fix(
                 f"No {name} release for TensorFlow {tf.version} is known to this tfdoctor: the "
                 f"newest it knows ({newest.release}) declares tensorflow{newest.tensorflow}."
-                f"{ended} If `pip index versions {name}` lists a newer release, install it; "
+                f"{ended} If `{listing}` lists a newer release, install it; "
                 "otherwise install a TensorFlow in that range (a downgrade).",
-                (*m.list_releases(row.name), *m.install(f"{dist}{newest.tensorflow}")),
+                (*m.installable_releases(row.name), *m.install(f"{dist}{newest.tensorflow}")),
             )
     if comp is None or not spec:
         # Known from a log's library path alone: say where the pairing is published.
@@ -4141,12 +4145,20 @@ def _companion_release_fix(
         )
         text = (
             f"No {comp.name} release for TensorFlow {tf.version}{on} is known to this tfdoctor: if "
-            f"one exists, install it (`pip index versions {comp.name}` lists them; pick the "
+            f"one exists, install it (`{_listing_words(m, comp.name)}` lists them; pick the "
             f"one whose requirement admits tensorflow {tf.version}). Otherwise install the "
             f"TensorFlow {comp.name} {comp.version} declares, which {way} TensorFlow from "
             f"{tf.version}."
         )
     return install_fix(m, text, f"{dist}{spec}")
+
+
+def _listing_words(m: Machine, name: str) -> str:
+    """The command a fix's words name for listing the releases of ``name``: conda's where
+    conda installed it (:meth:`Machine.installable_releases`), else ``pip index versions``."""
+    if m.conda_owned(name) is None:
+        return f"pip index versions {name}"
+    return m.installable_releases(name)[-1]
 
 
 #: A requirement's lower bound on TensorFlow (``>=1.7.0``, and the release a pin or a
