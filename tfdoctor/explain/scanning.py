@@ -340,7 +340,8 @@ class Evidence:
         ]
 
 
-#: The packages whose installer a fix asks about: JAX's (conda-forge builds jax and jaxlib
+#: The packages whose folder in conda's package cache is read as conda's install of them (a
+#: ``conda list`` row is read for every package): JAX's (conda-forge builds jax and jaxlib
 #: together; pip's would mix into conda's, causes.software.jax_release_fix) and TensorFlow's
 #: (reinstalled by conda where conda installed it, :func:`tf_installer`), and h5py's and
 #: libhdf5's (installed again from the channel they came from, hdf5_mismatch_fix).
