@@ -277,20 +277,22 @@ def old_build(tf: str, cuda: str, card: GpuFacts) -> Facts:
         "cuda11.0-ampere",
     ],
 )
-def test_a_build_whose_cuda_predates_the_gpu_is_a_known_failure(
+def test_a_build_whose_cuda_predates_the_gpu_is_warned_with_that_cause(
     tf: str, cuda: str, card: GpuFacts, first: str
 ) -> None:
     found = judge(check_compute_capability, old_build(tf, cuda, card))
     assert [x.severity for x in found] == [Severity.WARNING]
-    assert found[0].cause == "gpu-known-failure"
+    assert found[0].cause == "cuda-release-predates-gpu"
     assert first in found[0].summary and f"CUDA {cuda}" in found[0].summary
     assert found[0].fix is not None and "tensorflow-cpu" not in " ".join(found[0].fix.commands)
+    # explain's fix for the same cause: the oldest line with machine code for the GPU.
+    assert f"is newer than CUDA {cuda}" in found[0].fix.text
 
 
 def test_listing_the_gpu_does_not_overrule_a_cuda_older_than_it() -> None:
     # The library calls fail after TensorFlow lists the GPU: the listing refutes nothing.
     facts = old_build("1.12.0", "9.0", gpu("GeForce RTX 2080 Ti", "7.5"))
-    found = [x for x in through_registry(facts) if x.cause == "gpu-known-failure"]
+    found = [x for x in through_registry(facts) if x.cause == "cuda-release-predates-gpu"]
     assert [x.severity for x in found] == [Severity.WARNING]
 
 
@@ -315,7 +317,7 @@ def test_a_cuda_that_knows_the_gpu_leaves_the_architectures_unknown(
 def test_where_the_wheels_architectures_are_known_they_judge_the_gpu() -> None:
     # 2.15's matrix row lists its architectures: the PTX path judges, not the CUDA's age.
     found = judge(check_compute_capability, f.facts())
-    assert "gpu-known-failure" not in causes_of(found)
+    assert not {"gpu-known-failure", "cuda-release-predates-gpu"} & set(causes_of(found))
 
 
 # --- a compiled companion from PyPI beside conda's TensorFlow --------------------------------

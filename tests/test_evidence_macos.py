@@ -6,7 +6,7 @@ from typing import Optional
 
 import pytest
 
-from tfdoctor.evidence.macos import dyld_refused, dyld_tried, uname_darwin
+from tfdoctor.evidence.macos import dyld_refused, dyld_tried, prompt_system, uname_darwin
 
 
 def test_the_paths_dyld_tried_are_read_in_its_order_once_each() -> None:
@@ -60,3 +60,31 @@ def test_the_paths_dyld_found_and_refused_are_those_not_absent() -> None:
 )
 def test_unames_darwin_is_read(text: str, line: Optional[str]) -> None:
     assert uname_darwin(text) == line
+
+
+_MAC = "macos"
+_LINUX = "linux"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("ana@Anas-MacBook-Pro ~ % pip list\n", _MAC, id="zsh-mac"),
+        pytest.param("(tf) ana@box src % python a.py\n", _MAC, id="zsh-any-host"),
+        pytest.param("ana@box:/Users/ana/src$ python a.py\n", _MAC, id="users-home"),
+        pytest.param("ana@Anas-iMac:~$ python a.py\n", _MAC, id="imac-host-bash"),
+        pytest.param("ana@Mac-mini-2.local:~ $ ls\n", _MAC, id="mini-host"),
+        pytest.param("ana@box:~/src$ python a.py\n", _LINUX, id="debian-bash"),
+        pytest.param("ana@ana-MacBookPro11-1:~$ ls\n", _LINUX, id="model-joined-not-macos-name"),
+        pytest.param("ana@box:/home/ana/Users/x$ ls\n", _LINUX, id="users-not-at-root"),
+        pytest.param("root@6b9e3874a772:/workspace# python a.py\n", None, id="root-hash"),
+        pytest.param("box% python a.py\n", None, id="zsh-default-without-user"),
+        pytest.param("$ python a.py\n", None, id="dollar-alone"),
+        pytest.param(
+            "ana@Anas-MacBook-Pro ~ % ssh box\nana@box:~$ python a.py\n", None, id="both-shown"
+        ),
+    ],
+)
+def test_a_prompt_shows_its_system_by_its_own_parts(text: str, expected: Optional[str]) -> None:
+    shown = prompt_system(text)
+    assert (shown[0] if shown is not None else None) == expected

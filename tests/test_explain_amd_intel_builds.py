@@ -7,6 +7,7 @@ become the cause.
 | --- | --- | --- | --- |
 | `Ignoring visible gpu device (...) with AMDGPU version : gfxN. The supported AMDGPU versions are gfxA, gfxB, ...` | tensorflow-rocm 2.x | https://github.com/ROCm/tensorflow-upstream/blob/develop-upstream/tensorflow/core/common_runtime/gpu/gpu_device.cc | `gpu-arch-unsupported` (target not in the list); `gpu-known-failure` (the list holds it, run together: 2.14.0.600's `gfx1030gfx1100`) |
 | `StreamExecutor ROCM device (N) is of unsupported AMDGPU version : gfxN. The supported AMDGPU versions are ...` | XLA on ROCm | https://github.com/tensorflow/tensorflow/blob/v2.14.0/tensorflow/compiler/xla/service/platform_util.cc | as above |
+| `Ignoring visible gpu device (...) with AMDGPU ISA gfxN. The minimum required AMDGPU ISA is gfxM.` | TensorFlow 2.0-2.2 built for ROCm, hiptensorflow | https://github.com/tensorflow/tensorflow/blob/v2.1.0/tensorflow/core/common_runtime/gpu/gpu_device.cc | `gpu-arch-unsupported` (below the build's oldest target) |
 | `hipErrorNoBinaryForGpu: Unable to find code object for all current devices!` | HIP (ROCm 3.5 on) | https://github.com/ROCm/clr/blob/rocm-6.0.0/hipamd/src/hip_code_object.cpp | `gpu-arch-unsupported` |
 | `undefined symbol: _ZN8hip_impl19Bundled_code_header13magic_string_E` | tensorflow-rocm 1.x on another ROCm 2.x | https://github.com/ROCm/HIP/blob/roc-2.4.x/include/hip/hcc_detail/code_object_bundle.hpp | `rocm-version-mismatch` |
 | `libhip_hcc.so` / `libamdhip64.so.N: cannot open shared object file` | HCC-era wheels, HIP soname generations | https://github.com/ROCm/tensorflow-upstream/issues/1000 | `rocm-version-mismatch` |
@@ -91,6 +92,33 @@ def test_xlas_words_for_the_same_refusal() -> None:
         "gfx906, gfx908, gfx90a, gfx1030, gfx1100.\n"
     )
     assert top_error(explained(text)).cause == "gpu-arch-unsupported"
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        pytest.param(_PREFIX, id="tensorflow-log-line"),
+        pytest.param("", id="message-alone"),
+    ],
+)
+def test_a_gpu_below_the_builds_oldest_isa_is_one_without_code(prefix: str) -> None:
+    text = (
+        f"{prefix}Ignoring visible gpu device (device: 1, name: Device 7300, pci bus id: "
+        "0000:05:00.0) with AMDGPU ISA gfx802. The minimum required AMDGPU ISA is gfx900.\n"
+    )
+    top = top_error(explained(text))
+    # The GPU's ISA and the build's oldest, both from the line, and ROCm's tool that reads it.
+    assert (top.cause, [w for w in ("gfx802", "gfx900", "rocminfo") if w in fix_text(top)]) == (
+        "gpu-arch-unsupported",
+        ["gfx802", "gfx900", "rocminfo"],
+    )
+
+
+def test_a_gpu_at_the_builds_oldest_isa_is_not_read_as_ignored() -> None:
+    # The device line that lists the GPU's ISA (gpu_device.cc's "Found device ... AMDGPU
+    # ISA: gfx803") is not the refusal.
+    text = f"{_PREFIX}Found device 0 with properties: \nname: Device 67df\nAMDGPU ISA: gfx803\n"
+    assert "gpu-arch-unsupported" not in all_causes(text)
 
 
 def test_cudas_ignored_gpu_keeps_its_own_reading() -> None:

@@ -291,12 +291,12 @@ def test_read_collected_reads_the_request_its_origin_and_the_file_chosen() -> No
         "  Using cached scipy-1.0.0.tar.gz\n"
     )
     assert read_collected(text) == [
-        Collected("tfx", "", "", "0.23.1"),
+        Collected("tfx", "", "", "0.23.1", "any"),
         Collected("absl-py", "<0.9,>=0.7", "tfx", "0.8.1"),
     ]
     # A Docker build's prefix before each of pip's lines.
     docker = "#11 34.21 Collecting tfx\n#11 34.22   Using cached tfx-0.23.1-py3-none-any.whl\n"
-    assert read_collected(docker) == [Collected("tfx", "", "", "0.23.1")]
+    assert read_collected(docker) == [Collected("tfx", "", "", "0.23.1", "any")]
 
 
 def _refused_after(request: str, version: str) -> str:

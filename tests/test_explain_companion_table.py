@@ -158,7 +158,10 @@ def test_a_companion_conda_installed_is_read_and_moved_with_conda() -> None:
         if f.cause == "companion-mismatch" and "probability" in f.summary
     ]
     assert found and found[0].fix is not None
-    assert not [c for c in found[0].fix.commands if "pip install" in c], found[0].fix.commands
+    commands = found[0].fix.commands
+    # conda's TensorFlow moves with conda; pip installs only what no conda row shows.
+    assert commands[0] == 'conda install "tensorflow>=2.12"', commands
+    assert not [c for c in commands if "pip install" in c and "tensorflow" in c], commands
     # No release for TensorFlow 2.3 in the table: its releases are looked up where conda
     # installs them from.
     assert "`conda search -c conda-forge tensorflow-probability`" in found[0].fix.text

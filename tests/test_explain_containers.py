@@ -191,6 +191,97 @@ def test_nvidias_image_started_without_the_driver_on_a_gpu_host_is_an_error() ->
     assert top.cause == "container-no-gpu" and "--gpus all" in fix_text(top)
 
 
+_CUDA_BANNER = (
+    "\n==========\n== CUDA ==\n==========\n\nCUDA Version 12.2.2\n\n"
+    "WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available.\n"
+    "   Use the NVIDIA Container Toolkit to start this container with GPU support; see\n"
+    "   https://docs.nvidia.com/datacenter/cloud-native/ .\n"
+)
+_NO_SUPPORTED_GPU = (
+    "\n=============================\n== Triton Inference Server ==\n"
+    "=============================\n\nNVIDIA Release 23.10 (build 72127154)\n\n"
+    "ERROR: No supported GPU(s) detected to run this container\n"
+)
+
+
+_TOOLKIT = "NVIDIA Container Toolkit"
+
+
+@pytest.mark.parametrize(
+    ("log", "fix"),
+    [
+        pytest.param(
+            "$ docker run --rm -it acme/segmenter:1.2\n" + _CUDA_BANNER, _TOOLKIT, id="banner"
+        ),
+        pytest.param(
+            "user@box:~/proj$ sudo docker run -it --shm-size=2g acme-infer\n" + _NO_SUPPORTED_GPU,
+            _TOOLKIT,
+            id="no-supported-gpu",
+        ),
+        pytest.param(
+            "$ podman run --rm \\\n    -v $PWD:/w acme/train:3\n" + _CUDA_BANNER,
+            "--device nvidia.com/gpu=all",
+            id="continued-podman",
+        ),
+    ],
+)
+def test_nvidias_image_check_after_a_run_without_a_gpu_flag_is_a_container_without_gpu(
+    log: str, fix: str
+) -> None:
+    (found,) = [x for x in explained(log).findings if x.cause == "container-no-gpu"]
+    assert found.severity is Severity.WARNING and fix in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    ("log", "why"),
+    [
+        pytest.param(
+            "$ docker run --gpus all --rm acme/segmenter:1.2\n" + _CUDA_BANNER,
+            "GPU flag",
+            id="gpu-flag",
+        ),
+        pytest.param(
+            "#6 [2/4] RUN /opt/nvidia/nvidia_entrypoint.sh python -c 'print(1)'\n" + _CUDA_BANNER,
+            "build's step",
+            id="build-step",
+        ),
+        pytest.param(
+            "Step 3/7 : RUN /opt/nvidia/nvidia_entrypoint.sh true\n"
+            " ---> Running in 4c1f0e9a2b3d\n" + _CUDA_BANNER,
+            "build's step",
+            id="classic-build-step",
+        ),
+        pytest.param(
+            "$ docker run --rm acme/segmenter:1.2\n"
+            + _CUDA_BANNER
+            + "2024-05-01 10:00:00.000000: I tensorflow/core/common_runtime/gpu/"
+            "gpu_device.cc:1928] Created device /job:localhost/replica:0/task:0/device:GPU:0 "
+            "with 22000 MB memory:  -> device: 0, name: NVIDIA A10G, pci bus id: 0000:00:1e.0, "
+            "compute capability: 8.6\n",
+            "GPU is reached after it",
+            id="gpu-after",
+        ),
+        pytest.param(
+            "$ docker run --rm acme-infer\n"
+            "WARNING: Detected NVIDIA NVIDIA GeForce RTX 5090 GPU, which is not yet supported in "
+            "this version of the container\n" + _NO_SUPPORTED_GPU,
+            "names a GPU it found",
+            id="check-names-a-gpu",
+        ),
+    ],
+)
+def test_nvidias_image_check_is_a_note_where_the_log_shows_otherwise(log: str, why: str) -> None:
+    report = explained(log)
+    assert readings(report) == []
+    (found,) = [x for x in report.findings if x.cause == "container-no-gpu"]
+    assert found.severity is Severity.INFO and why in found.detail
+
+
+def test_nvidias_image_check_with_no_run_shown_stays_a_note() -> None:
+    (found,) = [x for x in explained(_NO_SUPPORTED_GPU).findings if x.cause == "container-no-gpu"]
+    assert found.severity is Severity.INFO
+
+
 @pytest.mark.parametrize(
     "log",
     [

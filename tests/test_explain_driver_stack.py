@@ -197,6 +197,31 @@ def test_libcuda_without_a_module_under_wsl_is_not_a_module_to_load() -> None:
     assert "modprobe" not in "\n".join(fix_text(x) for x in report.findings if x.fix)
 
 
+def _no_device_without_kernel(*before: str) -> str:
+    """cuInit finding no device, then the diagnostics finding no kernel driver."""
+    return "\n".join(
+        (
+            *before,
+            _cuinit(_SE, "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected"),
+            _diag(_SE, _NO_KERNEL),
+        )
+    )
+
+
+def test_no_device_on_a_host_without_a_kernel_driver_is_not_the_variable() -> None:
+    # CUDA_VISIBLE_DEVICES hides devices from CUDA; it does not take the kernel driver away,
+    # and nothing here expects a GPU: a machine without one.
+    report = explained(_no_device_without_kernel())
+    assert _top(report) == ("", "")
+    (found,) = [x for x in report.findings if x.cause == "driver-not-loaded"]
+    assert "nothing in the log expects a GPU" in found.detail
+
+
+def test_no_device_without_a_kernel_driver_keeps_a_variable_shown_hiding_the_gpus() -> None:
+    text = _no_device_without_kernel('$ export CUDA_VISIBLE_DEVICES=""')
+    assert _top(explained(text)) == ("cuda-visible-devices-hidden", "warning")
+
+
 def test_no_kernel_driver_and_no_libcuda_on_a_cpu_machine_stays_a_note() -> None:
     text = "\n".join(
         (

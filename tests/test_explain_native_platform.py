@@ -52,6 +52,22 @@ def test_a_macs_prompt_outranks_a_program_path_macs_have_too(python: str) -> Non
     assert top_error(report).cause == "cpu-emulated"
 
 
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        pytest.param("kim@Kims-MacBook-Pro:~/src$", id="mac-host"),
+        pytest.param("kim@box:/Users/kim/src$", id="users-home"),
+        pytest.param("kim@box src %", id="zsh-prompt"),
+    ],
+)
+def test_a_macs_prompt_of_any_shell_says_macos(prompt: str) -> None:
+    # bash's `$` ends a prompt on a Mac as on Linux: the Mac's host name, its /Users/ home
+    # and zsh's prompt as macOS sets it say the system.
+    report = explained(f"{prompt} python -c 'import tensorflow'\nIllegal instruction\n")
+    assert top_error(report).cause == "cpu-emulated"
+    assert not [x for x in report.findings if x.fix is not None and "/proc/cpuinfo" in fix_text(x)]
+
+
 def test_a_container_run_from_a_macs_prompt_keeps_its_linux_paths() -> None:
     # A container is Linux whatever its host: its /usr/ paths are no Mac's, so the fixes are
     # not a Mac's native Python (arch -arm64) nor its sysctl.

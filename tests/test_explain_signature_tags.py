@@ -55,6 +55,11 @@ CASES: dict[str, tuple[str, str]] = {
         "$ sudo modprobe nvidia\nmodprobe: ERROR: could not insert 'nvidia': Required key not "
         "available\n",
     ),
+    sig.IMAGE_CHECK: (
+        "ngc-no-supported-gpu",
+        "$ docker run --rm -it acme/serve:2\n"
+        "ERROR: No supported GPU(s) detected to run this container\n",
+    ),
     sig.NOUVEAU_HOLDS_GPU: (
         "nvrm-probe-not-called",
         "[   11.002233] NVRM: The NVIDIA probe routine was not called for 1 device(s).\n",

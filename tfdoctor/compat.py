@@ -585,7 +585,7 @@ def line_releases(matrix: Matrix, line: TFLine) -> tuple[str, ...]:
 
 
 def _serves(row: CompanionRelease, releases: Sequence[str]) -> bool:
-    return any(row.admits(v) for v in releases)
+    return any(row.serves(v) for v in releases)
 
 
 def companion_answer(

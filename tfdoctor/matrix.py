@@ -1232,6 +1232,11 @@ class CompanionRelease(Record):
     #: The row's own sources (every row of the table names them).
     sources: tuple[str, ...] = ()
     note: str = ""
+    #: The TensorFlow lines (``X.Y``) the project's own compatibility table pairs the release
+    #: with, where the row copies them: the lines it was made and tested for, which decide
+    #: over a declared range open to lines released after it (TFX's libraries declare
+    #: ``tensorflow<3`` in some releases). Empty: the declared range alone.
+    tested_with: tuple[str, ...] = ()
 
     @property
     def exact(self) -> bool:
@@ -1264,6 +1269,16 @@ class CompanionRelease(Record):
         from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
 
         return SpecifierSet(self.tensorflow).contains(tf_version, prereleases=True)
+
+    def serves(self, tf_version: str) -> bool:
+        """Whether the release is one for ``tf_version``: its range admits it, and the
+        project's table, where the row copies it (:attr:`tested_with`), pairs it with that
+        line. pip installs it wherever the range admits; "the release for" a TensorFlow is
+        the one made for its line."""
+        if not self.admits(tf_version):
+            return False
+        line = ".".join(tf_version.split(".")[:2])
+        return not self.tested_with or line in self.tested_with
 
 
 @record
@@ -1317,15 +1332,18 @@ class Companion(Record):
     def release_for(
         self, tf_version: str, python: Optional[str] = None
     ) -> Optional[CompanionRelease]:
-        """The newest release whose declared range admits ``tf_version`` (and whose
-        Requires-Python admits ``python``, where both are known); for a companion that follows
-        TensorFlow's versions and has no row for it, the release of that line."""
+        """The newest release for ``tf_version`` (:meth:`CompanionRelease.serves`: its declared
+        range admits it, and the project's table, where a row copies it, pairs it with its
+        line) whose Requires-Python admits ``python``, where both are known; for a companion
+        that follows TensorFlow's versions and has no row for it, the release of that line."""
         admitting = [row for row in self.releases if row.admits(tf_version)]
-        for row in reversed(admitting):
+        for row in reversed([row for row in admitting if row.serves(tf_version)]):
             if python is None or row.runs_on(python):
                 return row
         if admitting:
-            return None  # released for this TensorFlow, but not for this Python
+            # Released for this TensorFlow but not for this Python, or admitted by a range
+            # whose release the project made for other lines: none made for this one.
+            return None
         parts = tf_version.split(".")
         if self.follows_tensorflow and len(parts) >= 2 and all(p.isdigit() for p in parts[:2]):
             major, minor = int(parts[0]), int(parts[1])
@@ -1455,7 +1473,9 @@ def _companion_rows(
         # Every row names the source it is copied from (the wheel's Requires-Dist, the tag's
         # setup.py or import check, the project's table): a row without one is refused, so
         # that no pairing enters the table on a guess.
-        row = reader.mapping(item, at, ("release", "tensorflow", "source"), ("python", "note"))
+        row = reader.mapping(
+            item, at, ("release", "tensorflow", "source"), ("python", "note", "tested_with")
+        )
         release = reader.required_string(
             row["release"], f"{at}.release", _RELEASE_RE, "release (X.Y or X.Y.Z)"
         )
@@ -1470,6 +1490,9 @@ def _companion_rows(
                 python or "",
                 reader.source_ids(row["source"], f"{at}.source", sources),
                 reader.required_string(row["note"], f"{at}.note") if "note" in row else "",
+                reader.strings(row["tested_with"], f"{at}.tested_with", _LINE_RE, "line (X.Y)")
+                if "tested_with" in row
+                else (),
             )
         )
     return tuple(rows)

@@ -55,14 +55,20 @@ class InstallStep(Record):
 
 @record
 class RemovedModule(Record):
-    """A standard module a Python release removed."""
+    """A standard module a Python release removed, or names it removed from one that stays."""
 
     #: The first Python without it (``3.12``; ``3.0`` for Python 2's renamed modules).
     removed_in: str
-    #: What replaces it, as the source names it.
+    #: What replaces it, as the source names it (``{name}`` stands for the name removed).
     use: str
     #: A package (distutils.util is its submodule), not a single-file module.
     package: bool = False
+    #: The names removed from the module, which stays; empty where the whole module went.
+    names: frozenset[str] = frozenset()
+
+    def replacement(self, name: str = "") -> str:
+        """What replaces ``name`` (the module itself where empty), as :attr:`use` says."""
+        return self.use.replace("{name}", name)
 
 
 @record
@@ -136,6 +142,9 @@ class Modules(Record):
     source_builds: Mapping[str, SourceBuildNeeds] = dataclasses.field(default_factory=dict)
     #: Standard module -> the Python release that removed it.
     removed: Mapping[str, RemovedModule] = dataclasses.field(default_factory=dict)
+    #: Standard module that stays -> the Python release that removed the names its row lists
+    #: (collections' ABC aliases, 3.10).
+    removed_names: Mapping[str, RemovedModule] = dataclasses.field(default_factory=dict)
     #: Module -> what a release of its distribution removed (the module, or names of it).
     removed_from_dist: Mapping[str, RemovedApi] = dataclasses.field(default_factory=dict)
     #: Signature id -> what a release added that the older releases' words refuse.
@@ -291,7 +300,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         frozenset(native),
         frozenset(on_tensorflow),
         _source_builds(reader, top, sources),
-        _removed(reader, top, sources),
+        *_removed(reader, top, sources),
         _removed_from_dist(reader, top, sources),
         _added_to_dist(reader, top, sources),
         _windows_runtimes(reader, top, sources),
@@ -400,29 +409,34 @@ _PYTHON = re.compile(r"^3\.\d+$")
 
 def _removed(
     reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
-) -> dict[str, RemovedModule]:
-    """The ``removed_from_python`` rows: standard module -> the release that removed it."""
+) -> tuple[dict[str, RemovedModule], dict[str, RemovedModule]]:
+    """The ``removed_from_python`` rows: standard module -> the release that removed it, and
+    standard module -> the release that removed the names a row lists (the module stays)."""
     module = _module_reader(reader)
 
-    out: dict[str, RemovedModule] = {}
+    whole: dict[str, RemovedModule] = {}
+    named: dict[str, RemovedModule] = {}
     for where, name, fields, _ in _sourced_rows(
         reader,
         top,
         "removed_from_python",
         "module",
         ("removed_in", "use"),
-        ("package",),
+        ("package", "names"),
         module,
         sources,
     ):
-        out[name] = RemovedModule(
+        names = reader.strings(fields["names"], f"{where}.names") if "names" in fields else ()
+        row = RemovedModule(
             reader.required_string(
                 fields["removed_in"], f"{where}.removed_in", _PYTHON, "Python release (3.12)"
             ),
             reader.required_string(fields["use"], f"{where}.use"),
             reader.flag(fields, "package", f"{where}.package"),
+            frozenset(names),
         )
-    return out
+        (named if names else whole)[name] = row
+    return whole, named
 
 
 _RELEASE = re.compile(r"^\d+(?:\.\d+)*$")

@@ -114,6 +114,9 @@ GROUPS = frozenset(
         "gpu_arch",
         # The gfx targets a ROCm build prints as the ones it accepts ("gfx1030, gfx900, ...").
         "supported_archs",
+        # The oldest gfx target a ROCm build carries, where it prints only that ("The minimum
+        # required AMDGPU ISA is gfx803").
+        "min_gpu_arch",
         "op",
         # A TensorFlow API a message names (tf.placeholder), for scan's knowledge of it.
         "api",
@@ -296,7 +299,13 @@ PROCESS_ENDED = "process-ended"
 GOES_ON = "goes-on"
 MODULE_KEY_REFUSED = "module-key-refused"
 NOUVEAU_HOLDS_GPU = "nouveau-holds-gpu"
+IMAGE_CHECK = "image-check"
 TAGS: Mapping[str, str] = {
+    IMAGE_CHECK: (
+        "the start-up check of NVIDIA's CUDA and NGC images, printed as the container starts: "
+        "a container run without a GPU where the log shows the command that started it without "
+        "a GPU flag, unless the log shows one it had"
+    ),
     MODULE_KEY_REFUSED: (
         "the kernel refused a module's signature (Secure Boot's lockdown, or signature "
         "enforcement, turning away a module no trusted key signed): the fix enrols the key"

@@ -225,6 +225,44 @@ def library_call_fix(m: Machine, product: str, asked: str, dist: str) -> Fix:
     )
 
 
+def changed_in_library_fix(
+    dist: str, path: str, product: str, since: Optional[str], edit: Fix, release: Fix
+) -> Fix:
+    """A call whose behaviour ``product`` changed in ``since`` (``edit``: how code adapts the
+    call, the fix for the user's own code), made by the code of the installed package ``dist``
+    (its file ``path``): ``release``, that package's release made for the installed
+    ``product``, or ``product`` before ``since``, the line the package was written for. Never
+    an edit of its file: pip's next install of the package undoes it."""
+    back = (
+        f" Or keep {product} before {since} (`{product}<{since}`, in an environment of its "
+        f"own), whose behaviour this {dist} release was written for."
+        if since
+        else ""
+    )
+    return Fix(
+        f"The call is {dist}'s own code ({path}), not yours: an edit of that file is undone "
+        f"by the next install of {dist}. {release.text}{back} What changed, and what code "
+        f"made for it does (your own code too, where it builds what it hands {dist}, such as "
+        f"an optimizer): {edit.text}",
+        release.commands,
+    )
+
+
+#: The change each api-default-changed signature's words show a call meeting, by signature
+#: id: the distribution whose API changed and its release, as the signature's own sources
+#: date it (tfdoctor/signatures.yaml): Keras 2.11's optimizer, which builds its state for the
+#: variables it is built with (keras v2.11.0, keras/optimizers/optimizer_experimental/
+#: optimizer.py; TensorFlow 2.11.0's release notes); the KerasTensors of TensorFlow 2.4's
+#: functional models (v2.4.0, tensorflow/python/keras/engine/keras_tensor.py); NumPy 1.16.3's
+#: np.load default allow_pickle=False (its release notes). A signature not here (the
+#: pluggable device without XLA: the device, not the caller, decides) keeps its fix.
+CHANGED_BY_SIGNATURE: Final[Mapping[str, tuple[str, str]]] = {
+    "optimizer-unbuilt-variable": ("tensorflow", "2.11"),
+    "keras-tensor-not-dispatched": ("tensorflow", "2.4"),
+    "numpy-load-allow-pickle": ("numpy", "1.16.3"),
+}
+
+
 def dependency_too_old_fix(m: Machine, signature: str) -> Fix:
     """A library older than the release that added what the code relies on (the module
     table's ``added_to_distribution`` row of the ``signature`` whose words showed it)."""
@@ -236,6 +274,38 @@ def dependency_too_old_fix(m: Machine, signature: str) -> Fix:
         f"{instead}.",
         m.pip_install(f"{row.dist}>={row.added_in}"),
     )
+
+
+#: R packages number a development version with a fourth component of 9000 and up
+#: (0.7.0.9017), which only the package's development repository serves, never CRAN
+#: (https://r-pkgs.org/lifecycle.html, "Version number").
+R_DEVELOPMENT_FROM = 9000
+
+
+def r_package_too_old_fix(package: str, loaded: Optional[str], required: Optional[str]) -> Fix:
+    """An R package (``package``, ``loaded`` installed) older than the ``required`` release a
+    package R loads asks for: CRAN's release, or the development repository's where the
+    requirement is a development version CRAN does not serve."""
+    need = f" {required}, the release" if required else " the release"
+    have = f" (installed: {loaded})" if loaded else ""
+    parts = required.split(".") if required else []
+    development = len(parts) >= 4 and parts[3].isdigit() and int(parts[3]) >= R_DEVELOPMENT_FROM
+    commands: tuple[str, ...] = (f'install.packages("{package}")',)
+    text = (
+        f"R's {package}{have} is older than{need} a package being loaded requires: "
+        f"install a newer {package} in R, then restart the R session (a loaded namespace stays "
+        "until then) and load the package again."
+    )
+    if development:
+        text += (
+            f" {required} is a development version (numbered 9000 and up), and CRAN serves "
+            f"released versions only: install {package} from its development repository, "
+            "which its DESCRIPTION's URL field names (the second command prints it), e.g. "
+            "with remotes::install_github(), or use the released version of the package that "
+            "requires it."
+        )
+        commands = (*commands, f'packageDescription("{package}")$URL')
+    return Fix(text, commands)
 
 
 #: The first release whose Tile kernel handles any rank. Read from the wheels' symbols:

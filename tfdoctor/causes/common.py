@@ -11,7 +11,7 @@ from tfdoctor.causes.base import CauseId
 from tfdoctor.env.usage import LOAD
 from tfdoctor.facts import normalize_name, requirement_name
 from tfdoctor.findings import Fix
-from tfdoctor.machine import Machine, applicable_requirements
+from tfdoctor.machine import Machine, applicable_requirements, venv_pip
 from tfdoctor.matrix import spec_contains, version_key
 
 if TYPE_CHECKING:
@@ -160,6 +160,69 @@ def conda_installed_note(m: Machine, *specs: str) -> str:
             "`conda list` shows which installer holds it afterwards."
         )
     return words
+
+
+def tensorflow_move_fix(m: Machine, text: str, requirement: str) -> Fix:
+    """:func:`install_fix` of a TensorFlow ``requirement`` (``tensorflow<2.15,>=2.13``) that
+    moves TensorFlow off the installed line, with what moves with it. pip takes the newest
+    final line the range admits with a wheel for this Python and platform (the matrix's): its
+    Keras is named beside it where its tf.keras is another Keras than the installed line's
+    (Keras 3 from the matrix's first line whose wheel pins it, 2.16; Keras 2 before), the
+    line's own keras pin (its wheel's METADATA, the matrix's ``pins.keras``) installed with
+    it, and tf-keras of that line where one is installed and the matrix pins one; where no
+    line of the range has a wheel for this Python, the Pythons its newest line has wheels for
+    are named, as the Python must move too."""
+    from tfdoctor.compat import (  # noqa: PLC0415 - avoids a cycle at import
+        first_keras3_line,
+        keras3_serves_tf_keras,
+        line_releases,
+        tf_keras_requirement,
+    )
+
+    matrix, installed = m.matrix, m.line
+    if matrix is None or installed is None:
+        return install_fix(m, text, requirement)
+    spec = requirement[len(requirement_name(requirement)) :]
+    python = m.facts.python.version if m.facts.python is not None else None
+    platform = m.platform or ""
+    admitted = [
+        line
+        for line in sorted(matrix.lines, key=lambda x: x.key, reverse=True)
+        if not line.pre_release and any(spec_contains(v, spec) for v in line_releases(matrix, line))
+    ]
+    served = [line for line in admitted if line.has_wheels_for(python, platform)]
+    taken = served[0] if served else admitted[0] if admitted else None
+    if taken is None:
+        return install_fix(m, text, requirement)
+    words, specs, newer = text, [requirement], ""
+    pythons = taken.pythons_on(platform)
+    if not served and python and pythons:
+        minor = ".".join(python.split(".")[:2])
+        newer = pythons[-1]
+        words += (
+            f" No TensorFlow in that range has a wheel for Python {minor}: TensorFlow "
+            f"{taken.line}'s are for Python {pythons[0]} to {newer}, so install it in a new "
+            f"virtual environment of one of those (Python {newer} below)."
+        )
+    pin = taken.pins.keras
+    if pin is not None and keras3_serves_tf_keras(taken) != keras3_serves_tf_keras(installed):
+        first = first_keras3_line(matrix)
+        keras = 3 if keras3_serves_tf_keras(taken) else 2
+        since = f" (Keras 3 serves it from TensorFlow {first.line} on)" if first else ""
+        words += (
+            f" Keras moves with it: TensorFlow {taken.line}'s tf.keras is Keras {keras}, "
+            f"keras{pin} as its wheel requires{since}, installed with it"
+        )
+        specs.append(f"keras{pin}")
+        tf_keras = tf_keras_requirement(taken)
+        if m.facts.package("tf-keras") is not None and tf_keras is not None:
+            words += f", with tf-keras of its line ({tf_keras})"
+            specs.append(tf_keras)
+        words += "."
+    if newer:
+        quoted = " ".join(f'"{x}"' for x in specs)
+        return Fix(words, venv_pip(f"install {quoted}", f"python{newer}"))
+    return Fix(words + conda_installed_note(m, *specs), m.install(*specs))
 
 
 def companion_install(m: Machine, spec: str) -> tuple[str, ...]:

@@ -2999,11 +2999,22 @@ def rocm_match_fix(m: Machine, library: Optional[str]) -> Fix:
     )
 
 
-def rocm_arch_fix(m: Machine, target: Optional[str] = None, supported: Optional[str] = None) -> Fix:
+def rocm_arch_fix(
+    m: Machine,
+    target: Optional[str] = None,
+    supported: Optional[str] = None,
+    minimum: Optional[str] = None,
+) -> Fix:
     """A ROCm build without code for the GPU's architecture (``target``, gfxNNNN), with the
-    list of targets the build printed (``supported``) where the log shows it."""
+    list of targets the build printed (``supported``), or the oldest of them (``minimum``:
+    gpu_device.cc's first words), where the log shows it."""
     which = f" ({target})" if target else " (its gfx name)"
     listed = f" This build lists {supported}." if supported else ""
+    if minimum and not supported:
+        listed = (
+            f" The oldest target this build carries is {minimum}, and TensorFlow ignores a GPU "
+            "whose ISA is below it."
+        )
     build = f"TF_ROCM_AMDGPU_TARGETS={target}" if target else "TF_ROCM_AMDGPU_TARGETS"
     return Fix(
         f"The ROCm build has no code object for this GPU's architecture{which}.{listed} Use a "

@@ -152,6 +152,20 @@ def platform_image_fix(image: Optional[str]) -> Fix:
     )
 
 
+def cloud_tpu_version_fix(version: Optional[str]) -> Fix:
+    """A TensorFlow version Cloud TPU's service does not offer as a TPU software version
+    (ctpu's refusal): one it lists, the nightly, or a newer ctpu that knows the newer ones."""
+    asked = f"TensorFlow {version}" if version else "the TensorFlow version asked for"
+    return Fix(
+        f"Cloud TPU offers no TPU software version for {asked}: the service publishes each "
+        "release some time after PyPI does, and retires old ones. `ctpu tf-versions` lists "
+        "what it offers now: pass one of them (`ctpu up --tf-version=...`, or `nightly`), "
+        "with the same TensorFlow release in the client, and update ctpu itself where it is "
+        "older than the version wanted.",
+        ("ctpu tf-versions",),
+    )
+
+
 def _python_key(tag: str) -> tuple[int, ...]:
     """The order of a SageMaker Python tag (``py310`` after ``py39``)."""
     digits = tag[2:] if tag.startswith("py") else tag

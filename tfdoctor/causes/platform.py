@@ -213,15 +213,21 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
         define(
             PYTHON_REMOVED_MODULE,
-            "Code written for an older Python imports a standard module this Python removed",
+            "Code written for an older Python uses a standard module, or a name of one, this "
+            "Python removed",
             "Python releases remove standard modules after a deprecation (distutils, imp, "
             "asyncore in 3.12; PEP 594's cgi, imghdr, pipes, telnetlib and others in 3.13; "
-            "Python 2's urllib2, cPickle, ConfigParser in 3.0): a package release older than "
-            "the interpreter, or the project's own code, that imports one fails with `No module "
-            "named ...`. A release of the package made for the newer Python, an older Python, "
-            "or the module's replacement in the code mends it.",
+            "Python 2's urllib2, cPickle, ConfigParser in 3.0), and names from modules that "
+            "stay (collections' aliases of the collections.abc classes in 3.10, "
+            "inspect.getargspec and asyncio.coroutine in 3.11): a package release older than "
+            "the interpreter, or the project's own code, that uses one fails with `No module "
+            "named ...`, `module 'collections' has no attribute 'Mapping'` or `cannot import "
+            "name`. A release of the package made for the newer Python, an older Python, or "
+            "the replacement in the code mends it.",
             "https://peps.python.org/pep-0594/",
             "https://peps.python.org/pep-0632/",
+            "https://docs.python.org/3/whatsnew/3.10.html#removed",
+            "https://docs.python.org/3/whatsnew/3.11.html#removed",
         ),
         define(
             PYTHON_TOO_OLD_FOR_PACKAGE,
@@ -4056,24 +4062,32 @@ def system_pip_fix() -> Fix:
 
 
 def removed_module_fix(
-    m: Machine, module: str, removed_in: str, use: str, importer: str, dist: bool
+    m: Machine,
+    module: str,
+    removed_in: str,
+    use: str,
+    importer: str,
+    dist: bool,
+    name: str = "",
 ) -> Fix:
     """What mends code that imports ``module``, which Python ``removed_in`` removed (``use``
-    replaces it). ``importer``: the distribution (``dist``) or installed package directory
-    whose file imports it; empty for the project's own code."""
+    replaces it), or that uses ``name``, which that release removed from ``module``.
+    ``importer``: the distribution (``dist``) or installed package directory whose file
+    imports it; empty for the project's own code."""
     older = _python_before(removed_in)
     python = m.python_version
     shown = f"Python {python}" if python else f"this Python ({removed_in} or later)"
+    uses = f"uses {module}.{name}" if name else f"imports {module}"
     shim = (
         " Installing setuptools (`pip install setuptools`) makes `import distutils` work "
         "again (setuptools ships a copy), which is enough for code that uses distutils.version "
         "or distutils.util."
-        if module == "distutils"
+        if module == "distutils" and not name
         else ""
     )
     if importer and dist:
         return Fix(
-            f"{importer} imports {module}, which {shown} no longer has (removed in "
+            f"{importer} {uses}, which {shown} no longer has (removed in "
             f"{removed_in}): the installed {importer} release predates that Python. Upgrade it "
             f"to a release that supports Python {removed_in} or later, where the project has "
             f"one (`pip index versions {importer}` lists them), or run it on Python {older} or "
@@ -4091,7 +4105,7 @@ def removed_module_fix(
             f"'{importer}/') for f in d.files or [])])\""
         )
         return Fix(
-            f"The installed package {importer} imports {module}, which {shown} no longer has "
+            f"The installed package {importer} {uses}, which {shown} no longer has "
             f"(removed in {removed_in}): its release predates that Python. Upgrade the "
             f"distribution that installs it (the command below names it, from Python 3.8) to "
             f"a release made for {removed_in} or later, or run it on Python {older} or "
@@ -4099,7 +4113,7 @@ def removed_module_fix(
             (names,),
         )
     return Fix(
-        f"The code imports {module}, which {shown} no longer has (removed in {removed_in}): "
+        f"The code {uses}, which {shown} no longer has (removed in {removed_in}): "
         f"replace it with {use}, or run the code on Python {older} or older.",
         (),
     )

@@ -28,6 +28,7 @@ from tfdoctor.causes.common import (
     pypi_files_page,
     pypi_releases_command,
     range_fix,
+    tensorflow_move_fix,
     unset_env,
     unset_env_lines,
 )
@@ -2221,19 +2222,28 @@ KERAS_INITIALIZER_CLASSES: Final = (
 )
 
 
+def tfjs_unknown_class_fix(what: str, saved_by: str = "") -> Fix:
+    """A model converted from tf.keras whose configuration names a class (``what``, as the
+    text says it) that the TensorFlow.js layers API loading it does not know: a TensorFlow.js
+    that has it, or a conversion matched to the TensorFlow.js that loads it. ``saved_by``: the
+    sentence that says which tf.keras writes that class, where it is known."""
+    return Fix(
+        f"The model was saved by tf.keras, whose configuration names {what} as a class; "
+        f"this TensorFlow.js release's layers API does not know that name.{saved_by} Load it "
+        "with a current TensorFlow.js (update the @tensorflow/tfjs package, or the version in "
+        "the script tag's URL), or convert the model again with the tensorflowjs converter of "
+        "the same release as the TensorFlow.js that loads it, from a model saved by a "
+        "TensorFlow whose Keras writes classes that release knows.",
+        ("npm install @tensorflow/tfjs@latest", "npm ls @tensorflow/tfjs"),
+    )
+
+
 def initializer_class_fix(name: Optional[str], tfjs: bool) -> Fix:
     """A saved configuration naming a Keras initializer class (``name``) the loader does not
     know: load it with a Keras (or TensorFlow.js) that has the class."""
     what = f"`{name}`" if name else "an initializer class"
     if tfjs:
-        return Fix(
-            f"The model was saved by tf.keras, whose configuration names {what} as a class; "
-            "this TensorFlow.js release's layers API does not know that name. Load it with a "
-            "current TensorFlow.js (update the @tensorflow/tfjs package, or the version in "
-            "the script tag's URL), or convert the model again with the tensorflowjs "
-            "converter of the same release as the TensorFlow.js that loads it.",
-            ("npm install @tensorflow/tfjs@latest", "npm ls @tensorflow/tfjs"),
-        )
+        return tfjs_unknown_class_fix(what)
     return Fix(
         f"The model's configuration names {what}, an initializer class that tf.keras "
         "(TensorFlow's Keras, and Keras 2.4 and later) writes and the Keras loading it does not "
@@ -4028,7 +4038,7 @@ def _companion_release_fix(
         fitting = [
             r.release
             for r in (row.releases if row is not None else ())
-            if r.admits(tf.version) and (python is None or r.runs_on(python))
+            if r.serves(tf.version) and (python is None or r.runs_on(python))
         ]
         span = f"; releases {fitting[0]} to {fitting[-1]} all fit it" if len(fitting) > 1 else ""
         return Fix(
@@ -4063,7 +4073,7 @@ def _companion_release_fix(
                 (*m.pip(f"show tensorflow {name}"), *m.installable_releases(name)),
             )
         dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
-        return install_fix(
+        return tensorflow_move_fix(
             m,
             f"{row.end_of_life} Its last release ({last.release}) declares "
             f"tensorflow{last.tensorflow}: installing that TensorFlow downgrades TensorFlow "
@@ -4078,13 +4088,15 @@ def _companion_release_fix(
             dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
             ended = f" {row.end_of_life}" if row.end_of_life else ""
             listing = _listing_words(m, name or row.name)
-            return Fix(
+            downgrade = tensorflow_move_fix(
+                m,
                 f"No {name} release for TensorFlow {tf.version} is known to this tfdoctor: the "
                 f"newest it knows ({newest.release}) declares tensorflow{newest.tensorflow}."
                 f"{ended} If `{listing}` lists a newer release, install it; "
                 "otherwise install a TensorFlow in that range (a downgrade).",
-                (*m.installable_releases(row.name), *m.install(f"{dist}{newest.tensorflow}")),
+                f"{dist}{newest.tensorflow}",
             )
+            return Fix(downgrade.text, (*m.installable_releases(row.name), *downgrade.commands))
     if comp is None or not spec:
         # Known from a log's library path alone: say where the pairing is published.
         shown = name or "add-on"
@@ -4150,7 +4162,7 @@ def _companion_release_fix(
             f"TensorFlow {comp.name} {comp.version} declares, which {way} TensorFlow from "
             f"{tf.version}."
         )
-    return install_fix(m, text, f"{dist}{spec}")
+    return tensorflow_move_fix(m, text, f"{dist}{spec}")
 
 
 def _listing_words(m: Machine, name: str) -> str:

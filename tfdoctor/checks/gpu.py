@@ -504,24 +504,17 @@ def _cuda_predates_gpu(ctx: CheckContext, pkg: PackageFacts, gpu: GpuFacts) -> O
     return causes.finding(
         "gpu.compute-capability",
         Severity.WARNING,
-        causes.gpu.GPU_KNOWN_FAILURE,
+        causes.gpu.CUDA_RELEASE_PREDATES_GPU,
         f"TensorFlow {pkg.version} is built with CUDA {cuda}, older than {label} (CUDA {need} "
         "is the first that supports it)",
         f"CUDA {cuda}'s libraries (cuBLAS, cuDNN) carry no kernels for compute capability "
         f"{gpu.compute_capability}: TensorFlow may list the GPU and compile its own kernels "
         "from PTX, but library calls fail ('Blas GEMM launch failed', "
         "CUBLAS_STATUS_EXECUTION_FAILED) or run without the GPU's own code.",
-        _gpu_fit_fix(
-            ctx.machine,
-            gpu.compute_capability or "",
-            f"Install TensorFlow {{version}}, built with a CUDA of {need} or later that "
-            "supports this GPU, with the CUDA and cuDNN that release is built for.",
-            native=True,
-        )
-        or fix(
-            f"Install a TensorFlow built with CUDA {need} or later (TensorFlow's tested build "
-            "configurations list each release's CUDA), with that CUDA and cuDNN.",
-            *ctx.machine.list_releases("tensorflow"),
+        # One fix for the cause, explain's too: the oldest line that fits this machine and
+        # carries machine code for the GPU, the smallest move from the code's release.
+        causes.gpu.cuda_predates_gpu_fix(
+            ctx.machine, gpu.compute_capability or "", gpu.name, cuda, need
         ),
         ("https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/",),
     )

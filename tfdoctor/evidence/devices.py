@@ -198,9 +198,12 @@ def _lines_above(text: str, start: int, count: int) -> list[str]:
 
 
 #: A Unix shell's prompt (``user@host:~/dir$``, ``(venv) user@host dir %``): not native
-#: Windows, whose shells show a drive (``C:\\>``, ``PS C:\\>``).
+#: Windows, whose shells show a drive (``C:\\>``, ``PS C:\\>``). Its parts are named: the
+#: host, the directory after a colon (``path``, bash's ``\\u@\\h:\\w``) or after a space
+#: (``dir``, zsh's ``%n@%m %1~``), and the prompt's last character (``sigil``).
 _UNIX_PROMPT = re.compile(
-    r"(?m)^(?:\([\w.-]+\)\s*)?[\w.-]+@[\w.-]+(?::[~/][^\s$#%]*| [~\w./-]+) ?[$#%] "
+    r"(?m)^(?:\([\w.-]+\)\s*)?[\w.-]+@(?P<host>[\w.-]+)"
+    r"(?::(?P<path>[~/][^\s$#%]*)| (?P<dir>[~\w./-]+)) ?(?P<sigil>[$#%]) "
 )
 
 
@@ -208,6 +211,12 @@ def unix_prompt(text: str) -> Optional[str]:
     """The first Unix shell prompt in ``text``, if any."""
     match = _UNIX_PROMPT.search(text)
     return match.group(0).strip() if match else None
+
+
+def unix_prompts(text: str) -> Iterator[re.Match[str]]:
+    """Each Unix shell prompt in ``text``, its parts named as :data:`_UNIX_PROMPT` names
+    them."""
+    return _UNIX_PROMPT.finditer(text)
 
 
 #: CUDA_VISIBLE_DEVICES set where the log shows it: a shell's assignment (``export X=2``,
@@ -635,3 +644,85 @@ def apptainer_shown(text: str) -> Optional[str]:
     if found is None:
         return None
     return found.group("hpc") or "apptainer"
+
+
+#: The start-up check of NVIDIA's CUDA and NGC images (the entrypoint every such image runs
+#: as a container starts, nvidia_entrypoint.sh) in its two refusals: no driver found (no
+#: libcuda.so.1 outside the image's compat directory, or no /dev/nvidiactl: "WARNING: The
+#: NVIDIA Driver was not detected."), and, with a driver, none of the GPUs it lists one the
+#: image supports (its checkSMVER.sh: "ERROR: No supported GPU(s) detected to run this
+#: container", none listed included).
+#: https://docs.nvidia.com/deeplearning/frameworks/user-guide/index.html
+_IMAGE_CHECK_NO_GPU = re.compile(
+    r"WARNING: The NVIDIA Driver was not detected\.|ERROR: No supported GPU\(s\) detected"
+)
+#: The same check naming a GPU it found and does not support (checkSMVER.sh's line before its
+#: refusal: "WARNING: Detected NVIDIA ... GPU, which is not yet supported in this version of
+#: the container"): the container has that GPU.
+_IMAGE_CHECK_NAMES_GPU = re.compile(r"Detected NVIDIA [^\n]{1,160}? GPU, which is not\b")
+#: A step of an image build running a command: BuildKit's step header (``#8 [2/4] RUN ...``,
+#: Compose's ``[svc 3/8] RUN``, a stage's name before the numbers), its summary of a failed
+#: step (`` > [2/4] RUN``), the classic builder's ``Step 3/8 : RUN``. A build step runs its
+#: command in a container without GPU access and without the image's entrypoint.
+#: https://docs.docker.com/reference/dockerfile/#run
+_BUILD_STEP = re.compile(
+    r"^[^\n]{0,40}?\[(?:[\w.-]+ )?\d{1,4}/\d{1,4}\] RUN\b|^Step \d{1,4}/\d{1,4} : RUN\b",
+    re.MULTILINE,
+)
+#: TensorFlow creating a GPU device (gpu_device.cc's ``Created device
+#: /job:localhost/replica:0/task:0/device:GPU:0 with 9000 MB memory``, older releases'
+#: ``Created TensorFlow device (...)``): the driver answered.
+GPU_DEVICE_CREATED = re.compile(r"Created (?:TensorFlow )?device [^\n]{0,300}?device:GPU:\d")
+#: nvidia-smi's table header, printed only where it lists a GPU.
+_SMI_TABLE = re.compile(r"Driver Version: \d+\.\d+[^\n]{0,40}CUDA Version: \d+\.\d+")
+
+
+@record
+class ImageCheck(Record):
+    """NVIDIA's image's start-up check refusing to find a GPU (observed), with what the log
+    shows against that reading of the run."""
+
+    #: The check's line, stripped and cut to 200 characters.
+    line: str
+    #: The container command the log shows run before it without a GPU flag (the last such
+    #: command before the check), where it shows one and nothing speaks against it.
+    run: Optional[str] = None
+    #: What the log shows against a container run without a GPU, as a phrase (the check named
+    #: a GPU, the line is an image build's step, the run shown has a GPU flag, a GPU reached
+    #: after it); None where nothing does.
+    against: Optional[str] = None
+
+
+def image_check(text: str) -> Optional[ImageCheck]:
+    """NVIDIA's image's start-up check finding no GPU (:data:`_IMAGE_CHECK_NO_GPU`) as
+    ``text`` shows it, with what the log shows against a container started without GPU
+    access; None where the check's words are not in ``text``."""
+    if "NVIDIA Driver was not detected" not in text and "No supported GPU(s)" not in text:
+        return None
+    found = _IMAGE_CHECK_NO_GPU.search(text)
+    if found is None:
+        return None
+    line = _line_of(text, found) or ""
+    before, after = text[: found.start()], text[found.end() :]
+    named = _IMAGE_CHECK_NAMES_GPU.search(text)
+    if named is not None:
+        found_gpu = _line_of(text, named)
+        return ImageCheck(line, against=f"the check names a GPU it found ('{found_gpu}')")
+    joined = _CONTINUED.sub(" ", before)
+    step = max((m.start() for m in _BUILD_STEP.finditer(joined)), default=-1)
+    last = next(reversed(list(_CONTAINER_RUN.finditer(joined))), None)
+    if step > (last.start() if last is not None else -1):
+        return ImageCheck(line, against="the line is printed in an image build's step")
+    command = last.group("cmd").strip()[:200] if last is not None else None
+    if command is not None and _GPU_FLAGS.search(command):
+        # The check looks for the driver's files where a Linux host's toolkit puts them
+        # (libcuda.so.1, /dev/nvidiactl); WSL 2 hands the GPU over through /dev/dxg instead.
+        return ImageCheck(
+            line, against=f"the container was started with a GPU flag ('{command[:120]}')"
+        )
+    reached = GPU_DEVICE_CREATED.search(after) or _SMI_TABLE.search(after)
+    if reached is not None:
+        return ImageCheck(line, against=f"a GPU is reached after it ('{_line_of(after, reached)}')")
+    if gpus_listed(read_device_listings(after)):
+        return ImageCheck(line, against="TensorFlow lists a GPU after it")
+    return ImageCheck(line, run=command)

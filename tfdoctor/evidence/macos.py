@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from tfdoctor.evidence.devices import unix_prompts
 from tfdoctor.evidence.traceback import Inferred
 
 #: How much of a text is searched.
@@ -81,6 +82,42 @@ def uname_darwin(text: str) -> Optional[str]:
     if found is None:
         return None
     return found.group(0).strip().splitlines()[-1].strip()[:80]
+
+
+#: The host name macOS gives a Mac: its computer name (by default the owner's and the model's,
+#: "Kim's MacBook Pro") with its spaces made hyphens, as the local host name, in any case
+#: (https://support.apple.com/kb/PH10658; https://developer.apple.com/forums/thread/133763):
+#: the model's words whole, each its own part of the name (Kims-MacBook-Pro, Kims-iMac,
+#: Mac-mini-2.local).
+_MAC_HOST = re.compile(
+    r"(?i)(?:^|[-.])(?:MacBook(?:-Pro|-Air)?|iMac(?:-Pro)?|Mac-(?:mini|Pro|Studio))(?:[-.]|$)"
+)
+
+
+def prompt_system(text: str) -> Optional[tuple[str, str]]:
+    """The system (``macos``, ``linux``) the Unix shell prompts of ``text`` show, with the first
+    prompt that shows it; None where none shows one, or they show both (a shell on another
+    machine, reached from the first). A Mac's prompt: zsh's as macOS sets it (``user@host dir
+    %``), one in a home folder under /Users/ (macOS's; Linux keeps them under /home/), or one
+    on a host macOS named after its model. Linux's: bash's as Debian and Ubuntu set it
+    (``user@host:dir$``) where nothing of a Mac's shows. A ``$`` or ``#`` alone says nothing:
+    shells end their prompts so on every Unix."""
+    shown: dict[str, str] = {}
+    for match in unix_prompts(text[:MAC_READ]):
+        # macOS's /etc/zshrc sets PS1="%n@%m %1~ %# " (zsh is its login shell from macOS
+        # 10.15 on); zsh's own default is "%m%# " (zshparam(1), PS1), with no user.
+        zsh_mac = match.group("dir") is not None and match.group("sigil") == "%"
+        home = (match.group("path") or match.group("dir") or "").startswith("/Users/")
+        if zsh_mac or home or _MAC_HOST.search(match.group("host")):
+            shown.setdefault("macos", match.group(0).strip())
+        elif match.group("path") is not None and match.group("sigil") == "$":
+            # Debian's /etc/skel/.bashrc: PS1='${debian_chroot:+($debian_chroot)}\u@\h:\w\$ '
+            # (macOS's bash sets "\h:\W \u\$ ", with no "@").
+            shown.setdefault("linux", match.group(0).strip())
+    if len(shown) != 1:
+        return None
+    ((system, prompt),) = shown.items()
+    return system, prompt
 
 
 #: platform.platform()'s words alone, with the interpreter's machine.

@@ -679,7 +679,7 @@ _COLLECTING = re.compile(
     r"(?P<spec>[=<>!~][^\s(;]*)?(?:[ \t]*;[^(\n]{0,200})?"
     r"(?:[ \t]+\(from (?P<from>[^\n]{1,300})\))?[ \t]*\r?\n"
     r"[^\n]{0,40}?\b(?:Downloading|Using cached)[ \t]+(?:[^\s/]{0,400}/)*(?P<file>" + _NAME + r")"
-    r"(?=\.whl\b|\.tar\.gz\b|\.zip\b)",
+    r"(?P<ext>\.whl\b|\.tar\.gz\b|\.zip\b)",
     re.MULTILINE,
 )
 _FILE_RELEASE = re.compile(r"^(?P<dist>[A-Za-z0-9][A-Za-z0-9_.-]*?)-(?P<version>\d[\w.+]*?)(?:-|$)")
@@ -697,6 +697,9 @@ class Collected(Record):
     required_by: str
     #: The release of the file pip chose.
     version: str
+    #: The platform tag of the wheel pip chose (``linux_armv7l``, ``any``; a compressed tag
+    #: set as named, ``manylinux_2_17_x86_64.manylinux2014_x86_64``); empty for an archive.
+    platform: str = ""
 
 
 #: Collected requirements kept per log.
@@ -717,7 +720,14 @@ def read_collected(text: str) -> list[Collected]:
         requirer = _COMES_FROM.match(f"(from {origin})")
         by = "" if origin.startswith("-") or requirer is None else requirer.group("dist")
         out.append(
-            Collected(dist, match.group("spec") or "", normalize_name(by), release.group("version"))
+            Collected(
+                dist,
+                match.group("spec") or "",
+                normalize_name(by),
+                release.group("version"),
+                # PEP 427: name-version[-build]-python-abi-platform.whl.
+                match.group("file").rsplit("-", 1)[-1] if match.group("ext") == ".whl" else "",
+            )
         )
     return out
 

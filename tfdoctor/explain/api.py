@@ -39,7 +39,7 @@ from tfdoctor.evidence.traceback import (
     path_hints,
 )
 from tfdoctor.explain.exceptions import inferred_note, last_failure
-from tfdoctor.explain.interface import installed_caller, library_code_fix
+from tfdoctor.explain.interface import caller_fitted_fix, installed_caller, library_code_fix
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.packages import (
     keras2_moved_under_src,
@@ -820,8 +820,9 @@ def api_findings(
 
 #: The causes whose verdicts' fixes edit the code that asked (write the new name, the older
 #: spelling, tf.compat.v1's, a successor of tf.contrib): an edit for the user's own code,
-#: never for an installed library's. A changed default (api-default-changed) is not here: no
-#: release of the library's is dated by it, and its fix names what keeps the old behaviour.
+#: never for an installed library's. A changed behaviour (api-default-changed) edits the call
+#: too; its rule dates the change, and :func:`tfdoctor.explain.interface.caller_fitted_fix`
+#: fits its fix to whose code made the call.
 _CODE_EDITS = frozenset(
     {
         causes.code.API_REMOVED,
@@ -838,7 +839,13 @@ def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdi
     installed TensorFlow, or the TensorFlow its code was written for, with the lines the API
     table dates (:func:`tfdoctor.explain.interface.library_code_fix`, the fix
     explain.interface gives the same cause), never an edit inside site-packages. The user's
-    own code keeps the verdict's edit."""
+    own code keeps the verdict's edit. A changed behaviour's (api-default-changed) fix is
+    fitted the same way, with the release its rule dates the change to."""
+    if verdict.cause == causes.code.API_DEFAULT_CHANGED:
+        # A rule dates its change by TensorFlow's line (``removed_in``, ``changed_in``), the
+        # keras.* names' too: TensorFlow's requirement brings the Keras of its line.
+        fitted = caller_fitted_fix(m, tb, verdict.fix, "tensorflow", verdict.release or None)
+        return verdict if fitted is verdict.fix else dataclasses.replace(verdict, fix=fitted)
     if verdict.cause not in _CODE_EDITS or (
         verdict.cause == causes.code.API_REMOVED and verdict.fix.commands
     ):

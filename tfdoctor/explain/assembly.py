@@ -145,7 +145,7 @@ from tfdoctor.facts import TF_DISTRIBUTIONS, Facts
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix
-from tfdoctor.signatures import BENIGN, EVIDENCE, Signatures
+from tfdoctor.signatures import BENIGN, EVIDENCE, IMAGE_CHECK, Signatures
 
 
 def _settle_locked_wrapper(
@@ -301,6 +301,23 @@ def _quiet_reading(
             "TensorFlow lists a GPU in this log, which it does only with the driver's libcuda "
             "loaded: the driver answered where it listed it; the fix is for a run that lists none."
         )
+    check = r.image_check
+    if (
+        final == causes.container.CONTAINER_NO_GPU
+        and check is not None
+        and all(IMAGE_CHECK in h.signature.tags for h in hits)
+    ):
+        if check.against is not None:
+            # What the log shows of the run beats the check's reading of it.
+            severity = Severity.INFO
+            notes.append(
+                f"NVIDIA's image's start-up check found no GPU, but {check.against}: its words "
+                "are not this run's failure; the fix is for a container started without one."
+            )
+        elif check.run is not None and severity.rank < Severity.WARNING.rank:
+            # The image's entrypoint prints it as the container starts, and the log shows the
+            # command that started it without a GPU flag: a container run without a GPU.
+            severity = Severity.WARNING
     if (
         final == causes.notebook.KERNEL_RESTART_NEEDED
         and r.installed_quietly
@@ -424,6 +441,72 @@ def _cause_finding(
         fix,
         tuple(dict.fromkeys(u for h in hits for u in h.signature.sources)),
     )
+
+
+def _fit_changed_call(
+    found: Finding, hits: Sequence[Hits], evidence: Evidence, m: Machine
+) -> Finding:
+    """``found`` with its fix fitted to whose code made the call, where a signature of a
+    change (:func:`_changed_by`) read the message of a traceback the log shows: its edit for
+    the user's own code, an installed package's release (or the release before the change)
+    for a package's (:func:`tfdoctor.explain.interface.caller_fitted_fix`)."""
+    if found.cause not in _FITTED_TO_CALLER or found.fix is None:
+        return found
+    for hit in hits:
+        changed = _changed_by(hit.signature.id, found, m)
+        if changed is None:
+            continue
+        tb = next(
+            (
+                x
+                for x in evidence.tracebacks
+                if x.frames
+                and not x.ignored
+                and hit.signature.pattern.search(f"{x.type}: {x.message}") is not None
+            ),
+            None,
+        )
+        if tb is None:
+            continue
+        # The interface reading loads the API listings: only for a log that needs it.
+        from tfdoctor.explain.interface import caller_fitted_fix  # noqa: PLC0415
+        from tfdoctor.explain.modules import TF_OWN  # noqa: PLC0415
+
+        product, since = changed
+        # The callee is the distribution whose API changed (NumPy's np.load), or TensorFlow's
+        # and Keras' own frames for theirs: the frame outside it made the call.
+        callees = TF_OWN if product in ("tensorflow", "keras") else frozenset({product})
+        fitted = caller_fitted_fix(m, tb, found.fix, product, since, callees)
+        return found if fitted is found.fix else dataclasses.replace(found, fix=fitted)
+    return found
+
+
+#: The causes whose signatures' fixes edit the call (a changed behaviour; a name or argument
+#: a release removed, as scan's rule of the signature's name words it).
+_FITTED_TO_CALLER = frozenset({causes.code.API_DEFAULT_CHANGED, causes.code.API_REMOVED})
+
+
+def _changed_by(signature: str, found: Finding, m: Machine) -> Optional[tuple[str, str]]:
+    """The distribution whose change the signature ``signature`` shows met, and the release
+    of the change: :data:`tfdoctor.causes.code.CHANGED_BY_SIGNATURE`'s, else the TensorFlow
+    line scan's rule of that name dates it to, where ``found``'s fix is that rule's edit (no
+    commands: a rule whose fix installs a line is its own answer). None where neither says."""
+    known = causes.code.CHANGED_BY_SIGNATURE.get(signature)
+    if known is not None:
+        return known
+    if m.matrix is None or found.fix is None or found.fix.commands:
+        return None
+    from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - loads scan's rules
+
+    verdict = ApiKnowledge(m.matrix).rule(signature)
+    if (
+        verdict is None
+        or not verdict.release
+        or verdict.cause != found.cause
+        or verdict.fix.text != found.fix.text
+    ):
+        return None
+    return "tensorflow", verdict.release
 
 
 def _installed_cuda_build(cause: str, m: Machine) -> bool:
@@ -792,7 +875,12 @@ def explain(
         found = _retried_only(
             _graph_placed(
                 _fit_process_fix(
-                    _cause_finding(cause, hits, machine, revealed, facts is not None, inferred),
+                    _fit_changed_call(
+                        _cause_finding(cause, hits, machine, revealed, facts is not None, inferred),
+                        hits,
+                        evidence,
+                        machine,
+                    ),
                     evidence,
                 ),
                 hits,

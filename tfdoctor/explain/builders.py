@@ -80,6 +80,7 @@ from tfdoctor.explain.software import (
     _simple,
     _tensorboard_duplicate,
     _tf_too_old,
+    _too_old_for_code,
 )
 from tfdoctor.explain.wheels import (
     _api_default,
@@ -483,9 +484,7 @@ BUILDERS: dict[str, Builder] = {
         causes.gpu.nccl_cuda_fix(m, r.nccl_cuda),
     ),
     causes.software.LIBRARY_PIN_CONFLICTS: _library_pin,
-    causes.code.DEPENDENCY_TOO_OLD_FOR_CODE: _added_row(
-        causes.code.DEPENDENCY_TOO_OLD_FOR_CODE, causes.code.dependency_too_old_fix
-    ),
+    causes.code.DEPENDENCY_TOO_OLD_FOR_CODE: _too_old_for_code,
     causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED: _added_row(
         causes.software.KERAS_BACKEND_VERSION_UNSUPPORTED, causes.software.keras_backend_fix
     ),

@@ -114,6 +114,12 @@ def _no_device(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # because the module is not loaded (a kernel updated without its build, Secure Boot,
         # nouveau). WSL has no such module (the Windows driver serves the GPU).
         return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(m)
+    if r.no_gpu_host and not visible_hides_gpus(r.visible_devices) and not m.wsl:
+        # TensorFlow's diagnostics found no NVIDIA kernel driver on this host (no
+        # /proc/driver/nvidia/version), which no CUDA_VISIBLE_DEVICES makes so, and nothing in
+        # the log expects a GPU: a machine without one (a note, assembly's reading of it).
+        # WSL 2 has no such module (the Windows driver serves the GPU).
+        return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(m)
     return causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN, causes.gpu.no_device_fix(m)
 
 
@@ -180,6 +186,8 @@ def _platform_image(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[caus
     setting, value, supported = (
         group(hits, g) for g in ("sdk_setting", "sdk_value", "sdk_supported")
     )
+    if any(h.signature.id == "ctpu-version-not-available" for h in hits):
+        return causes.hosted.PLATFORM_IMAGE_UNAVAILABLE, causes.hosted.cloud_tpu_version_fix(value)
     fix = (
         causes.hosted.sagemaker_sdk_fix(m, setting, value, supported)
         if setting and value and supported

@@ -8,7 +8,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import PTX, cuda_driver_floor, gpu_code
-from tfdoctor.evidence.devices import wsl1_shown
+from tfdoctor.evidence.devices import GPU_DEVICE_CREATED, wsl1_shown
 from tfdoctor.evidence.stated import failing_run_names
 from tfdoctor.explain.common import cite, hits_by
 from tfdoctor.explain.revealed import Revealed
@@ -246,11 +246,6 @@ _LINUX_DRIVER_READINGS = (
 #: driver's messages (libcuda, nvidia-smi, cuInit), the machine that printed them.
 _WSL2_SAID = re.compile(r"\bWSL ?2\b", re.IGNORECASE)
 
-#: TensorFlow creating a GPU device (gpu_device.cc's ``Created device
-#: /job:localhost/replica:0/task:0/device:GPU:0 with 9000 MB memory``, older releases'
-#: ``Created TensorFlow device (...)``): the driver answered.
-_GPU_DEVICE_CREATED = re.compile(r"Created (?:TensorFlow )?device [^\n]{0,300}?device:GPU:\d")
-
 
 def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Finding]) -> None:
     """WSL 2 shown (its kernel, its driver directory, the form's or the user's words) beside
@@ -272,7 +267,7 @@ def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Findi
         # is the container runtime's (container-no-gpu).
         return
     named = machine.wsl or (said.group(0) if said is not None else "WSL 2")
-    if _GPU_DEVICE_CREATED.search(evidence.first_text) is not None or any(
+    if GPU_DEVICE_CREATED.search(evidence.first_text) is not None or any(
         (listing.gpus or 0) > 0 for _, listing in evidence.devices
     ):
         # TensorFlow reached a GPU: the Windows driver answered, and what failed beside it

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.causes.common import package_named, package_upgrade
 from tfdoctor.evidence.refusals import (
     ATTRIBUTE,
     KERAS,
@@ -66,6 +67,7 @@ from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.packages import (
     asked_fix,
     keyword_added_row,
+    known_distribution,
     library_dist,
     library_fix,
     refused_call_fix,
@@ -108,24 +110,27 @@ def api_classes() -> frozenset[str]:
     return frozenset(names)
 
 
-def _caller(tb: Traceback) -> tuple[Optional[int], bool]:
-    """The index of the innermost frame that is not TensorFlow's or Keras' own, nor Python's
-    import machinery or standard library (contextlib's ``__enter__`` running TensorFlow's
-    context manager passes on a call another frame made), and whether frames of theirs
-    follow it (the callee shown)."""
+def _caller(tb: Traceback, callees: frozenset[str] = TF_OWN) -> tuple[Optional[int], bool]:
+    """The index of the innermost frame that is not of ``callees`` (the import packages whose
+    API was called: TensorFlow's and Keras' own by default), nor Python's import machinery or
+    standard library (contextlib's ``__enter__`` running TensorFlow's context manager passes
+    on a call another frame made), and whether frames of theirs follow it (the callee
+    shown)."""
     callee = False
     for index in range(len(tb.frames) - 1, -1, -1):
         frame = tb.frames[index]
         if frame.path.startswith("<frozen ") or standard_library(frame.path):
             continue
-        if installed_package(frame.path) in TF_OWN:
+        if installed_package(frame.path) in callees:
             callee = True
             continue
         return index, callee
     return None, callee
 
 
-def installed_caller(tb: Traceback) -> Optional[tuple[str, Frame]]:
+def installed_caller(
+    tb: Traceback, callees: frozenset[str] = TF_OWN
+) -> Optional[tuple[str, Frame]]:
     """The installed distribution whose code holds the failing line, with its frame: the
     innermost frame that is not TensorFlow's or Keras' own (:func:`_caller`) lies under
     site-packages or dist-packages (its egg's project or the module table's distribution,
@@ -135,8 +140,9 @@ def installed_caller(tb: Traceback) -> Optional[tuple[str, Frame]]:
     is replaced by its release for the installed TensorFlow (or that TensorFlow by the one the
     library was written for). A keyword the message says was refused that a frame of the
     user's own code before it names (:func:`_passed_by_user`: ``blocklib.make(jit_compile=
-    True)`` passed on through ``**kwargs``) makes the call the user's."""
-    index, _ = _caller(tb)
+    True)`` passed on through ``**kwargs``) makes the call the user's. ``callees``: the import
+    packages whose API was called (NumPy's, for a NumPy default), whose frames are passed."""
+    index, _ = _caller(tb, callees)
     if index is None:
         return None
     frame = tb.frames[index]
@@ -167,6 +173,42 @@ def library_code_fix(
     Never an edit of the library's code: pip's next install of it would undo the edit."""
     base = causes.code.library_call_fix(m, product, asked, dist)
     return asked_fix(m, dist, tb.message, name, module, base)
+
+
+def caller_fitted_fix(
+    m: Machine,
+    tb: Traceback,
+    edit: Fix,
+    product: str,
+    since: Optional[str],
+    callees: frozenset[str] = TF_OWN,
+) -> Fix:
+    """The one rule for a fix that edits the call a changed API met (api-default-changed):
+    ``edit`` where the user's own code made the call (or no frame shows whose code did);
+    where an installed package's frame made it (:func:`installed_caller`, past ``callees``,
+    the packages of ``product``, the distribution whose API changed in ``since``), that
+    package's release made for the installed ``product`` (for TensorFlow and Keras the
+    companion table's where it pairs them, else its upgrade: :func:`tfdoctor.explain.
+    packages.library_fix`) or ``product`` before ``since``, never an edit inside
+    site-packages, which pip's next install of the package undoes."""
+    caller = installed_caller(tb, callees)
+    if caller is None or not caller[0]:
+        return edit
+    dist, frame = caller
+    if product in ("tensorflow", "keras"):
+        release = library_fix(m, dist)
+    else:
+        # The distribution the module table (or an egg's folder) names, else the import
+        # package's owner looked up: no PyPI name is made up from a directory.
+        known = known_distribution(dist) or m.facts.package(dist) is not None
+        top = installed_package(frame.path) or dist
+        made_for = f"{product} {since} and later" if since else f"the installed {product}"
+        release = Fix(
+            f"Upgrade {package_named(top, dist if known else '')} to a release made for "
+            f"{made_for}.",
+            package_upgrade(m, top, dist if known else ""),
+        )
+    return causes.code.changed_in_library_fix(dist, frame.path, product, since, edit, release)
 
 
 def _passed_by_user(tb: Traceback, caller: int, argument: str) -> bool:

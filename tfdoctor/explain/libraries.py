@@ -588,7 +588,10 @@ def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId
             return causes.gpu.GPU_KNOWN_FAILURE, causes.gpu.rocm_arch_list_fix(m, target, item)
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(m, target, supported)
     if all(ROCM_WORDS in h.signature.tags for h in hits):
-        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(m)
+        # gpu_device.cc's first words name the GPU's ISA and the build's oldest one.
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(
+            m, target, minimum=group(hits, "min_gpu_arch")
+        )
     if all(DIRECTML_WORDS in h.signature.tags for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.directml_adapter_fix()
     predates = _cuda_predates(m, r, hits)
@@ -728,6 +731,22 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             m,
             ("version", "memory"),
             (f"{said}, and no cuDNN handle error or out-of-memory line before it",),
+        )
+    if not rank.seen and ids <= _NO_FUSED_ENGINE:
+        # XLA's autotuner found no cuDNN engine for a fused convolution at all: a cuDNN that
+        # started and offers nothing for the operation, as one older than the build's XLA
+        # expects does; not memory (the list of configurations is empty before any runs) nor
+        # the driver (cuDNN started). A GPU newer than the cuDNN is the other reading.
+        return causes.gpu.CUDNN_VERSION_MISMATCH, causes.runtime.gpu_library_init_fix(
+            m,
+            ("version", "gpu-newer"),
+            (
+                "XLA's autotuner finding no cuDNN configuration at all for a fused "
+                "convolution, where a cuDNN of the build's release offers one",
+            ),
+            newer=rank.newer,
+            without=("memory", "driver"),
+            build_libs=rank.build_libs,
         )
     return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
         m, rank.order, rank.shown, rank.driver_runs, rank.newer, rank.without, rank.build_libs
@@ -872,6 +891,8 @@ def _memory_taken(r: Revealed) -> str:
 #: The signatures of a stream executor without its cuDNN plugin (cudnn_rnn_ops.cc's "Fail to
 #: find the dnn implementation"), as opposed to a plugin whose handle failed.
 _NO_DNN_PLUGIN = frozenset({"dnn-implementation-missing", "dnn-support-not-created"})
+#: XLA's autotuner with no cuDNN configuration for a fused operation.
+_NO_FUSED_ENGINE = frozenset({"autotuner-no-cudnn-config"})
 
 
 def _windows_gpu_archive(evidence: Evidence, machine: Machine) -> Optional[Finding]:

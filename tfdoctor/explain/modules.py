@@ -28,12 +28,13 @@ from tfdoctor.evidence.traceback import (
     installed_package,
     library_origins,
     origin_of,
+    standard_library,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine, applicable_requirements
 from tfdoctor.matrix import Pins, spec_contains, version_key
-from tfdoctor.modules import distribution_of, modules
+from tfdoctor.modules import RemovedModule, distribution_of, modules
 from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, tf1_lines
 from tfdoctor.scan.knowledge import public_name
 
@@ -474,6 +475,9 @@ def _missing_name(tb: Traceback, m: Machine, paired: bool = False) -> Optional[F
     named = _named_missing(tb)
     if named is None:
         return None
+    from_python = _removed_name(tb, m)
+    if from_python is not None:
+        return from_python
     module, name = named
     dist = distribution_of(module)
     said = f"{tb.where}: {tb.type}: {tb.message}"
@@ -820,36 +824,78 @@ def _removed_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding]
     split = _distro_part(tb, module, gone.removed_in, m)
     if split is not None:
         return split
+    python = m.python_version
+    if python and version_key(python)[:2] < version_key(gone.removed_in)[:2]:
+        return None  # the Python the log shows still has it: not this
+    return _removed_from_python(tb, top, "", gone, m)
+
+
+def _removed_name(tb: Traceback, m: Machine) -> Optional[Finding]:
+    """``module 'collections' has no attribute 'Mapping'`` (or ``cannot import name 'Mapping'
+    from 'collections'``) for a name a Python release removed from a standard module that
+    stays (the module table's ``removed_from_python`` rows with ``names``: collections' ABC
+    aliases in 3.10, inspect.getargspec in 3.11): code written for an older Python. A name
+    not listed (``collections.OrderedDict``, ``collections.abc``) is not this; nor a Python
+    the log (or the frames' ``lib/python3.X/``) shows still having it."""
+    lacks = tb.missing_attribute
+    asked = tb.missing_name
+    if lacks is not None and lacks.kind == "module" and not lacks.partial:
+        module, name = lacks.owner, lacks.name
+    elif asked is not None and asked.module:
+        module, name = asked.module, asked.name
+    else:
+        return None
+    gone = modules().removed_names.get(module)
+    if gone is None or name not in gone.names:
+        return None
+    python = m.python_version or _frames_python(tb)
+    if python and version_key(python)[:2] < version_key(gone.removed_in)[:2]:
+        return None  # a Python that still has it: the name is missing for another reason
+    return _removed_from_python(tb, module, name, gone, m)
+
+
+def _removed_from_python(
+    tb: Traceback, module: str, name: str, gone: RemovedModule, m: Machine
+) -> Finding:
+    """The finding of code that imports ``module`` (or uses its ``name``), which Python
+    ``gone.removed_in`` removed: whose code asked decides it. The innermost frame that is not
+    Python's own (its import machinery, its standard library) asked: TensorFlow's own files
+    are a release not built for this Python; an installed package's, a release of it that
+    predates the Python (its distribution as the module table or its egg names it, never a
+    name made up from the directory); the user's own code is told the replacement."""
     said = f"{tb.where}: {tb.type}: {tb.message}"
     python = m.python_version
-    older = bool(python) and version_key(python or "")[:2] < version_key(gone.removed_in)[:2]
-    if older:
-        return None  # the Python the log shows still has it: not this
-    frames = [f for f in tb.frames if not f.path.startswith("<")]
+    frames = [f for f in tb.frames if not f.path.startswith("<") and not standard_library(f.path)]
     path = frames[-1].path if frames else ""
     origin = origin_of(path) if path else None
     importer = (origin.dist if origin is not None else "") or ""
     package = installed_package(path) if path else None
+    what = f"{module}.{name}" if name else module
+    uses = f"uses {what}" if name else f"imports {module}"
     if importer in TF_DISTRIBUTIONS:
         return causes.finding(
             f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
             Severity.ERROR,
             causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
-            f"TensorFlow's own files import {top}, which Python {gone.removed_in} removed: the "
+            f"TensorFlow's own files {uses}, which Python {gone.removed_in} removed: the "
             "installed release predates this Python",
-            f"{said}\nPython {gone.removed_in} removed {top}; TensorFlow releases built for "
-            "that Python no longer import it.",
-            causes.platform.release_newer_python_fix(m, top, gone.removed_in),
+            f"{said}\nPython {gone.removed_in} removed {what}; TensorFlow releases built for "
+            "that Python no longer use it.",
+            causes.platform.release_newer_python_fix(m, what, gone.removed_in),
         )
     who = importer or package or ""
     return causes.finding(
         f"explain.{causes.platform.PYTHON_REMOVED_MODULE}",
         Severity.ERROR,
         causes.platform.PYTHON_REMOVED_MODULE,
-        f"{who or 'The code'} imports {top}, which Python {gone.removed_in} removed"
+        f"{who or 'The code'} {uses}, which Python {gone.removed_in} removed"
         + (f" (this is Python {python})" if python else ""),
-        f"{said}\nPython {gone.removed_in} removed the standard module {top}: "
+        f"{said}\nPython {gone.removed_in} removed "
+        + (f"{what} from the standard module {module}" if name else f"the standard module {module}")
+        + ": "
         + (f"the installed {who}" if who else "the code")
-        + f" was written for an older Python. In its place: {gone.use}.",
-        causes.platform.removed_module_fix(m, top, gone.removed_in, gone.use, who, bool(importer)),
+        + f" was written for an older Python. In its place: {gone.replacement(name)}.",
+        causes.platform.removed_module_fix(
+            m, module, gone.removed_in, gone.replacement(name), who, bool(importer), name
+        ),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple, Optional
 
 from tfdoctor import causes
@@ -18,11 +18,13 @@ from tfdoctor.compat import of_tf_keras_only
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow
 from tfdoctor.evidence.devices import (
+    ImageCheck,
     container_hostname,
     container_run_tool,
     container_shown,
     gpus_listed,
     host_packager,
+    image_check,
     remote_tpu_shown,
     runs_gpu_image,
     sagemaker_instance_type,
@@ -46,6 +48,7 @@ from tfdoctor.evidence.macos import (
 from tfdoctor.evidence.packages import installed_releases, mo_check_outcome, tf_installer
 from tfdoctor.evidence.pip import (
     AbiTagsFound,
+    Collected,
     PipKind,
     PipRefusal,
     PlatformsFound,
@@ -87,6 +90,7 @@ from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import KFD_NODE, LOADER_LINE, NOUVEAU_HOLDS_GPU, ROCM_WORDS
 from tfdoctor.wheel_index import releases_of
+from tfdoctor.wheel_tags import tag_machines
 
 
 @record
@@ -211,7 +215,8 @@ class Revealed(Record):
     wheel_files: tuple[tuple[str, str, str], ...] = ()
     #: The interpreter's platform tag, as `pip debug` lists it first (``win32``).
     tags_platform: Optional[str] = None
-    #: The machine's architecture as uname or platform.platform() names it (``aarch64``).
+    #: The machine's architecture as uname or platform.platform() names it (``aarch64``),
+    #: else as the platform wheels pip chose for the interpreter name it.
     machine: Optional[str] = None
     #: Whether the interpreter's banner shows a 64-bit build (a 32-bit one is ruled out).
     python_64bit: bool = False
@@ -301,6 +306,10 @@ class Revealed(Record):
     #: (TensorFlow's ``-gpu`` tags, NVIDIA's CUDA and NGC images): the user meant the
     #: container to have the GPU.
     gpu_image_without_gpu: Optional[str] = None
+    #: The start-up check of NVIDIA's CUDA and NGC images finding no GPU, with what the log
+    #: shows against a container started without one
+    #: (:func:`tfdoctor.evidence.devices.image_check`).
+    image_check: Optional[ImageCheck] = None
     #: ``macos`` where the log shows a Mac (its platform, the issue's form) and a ``docker
     #: run``/``podman run`` on it: Docker Desktop's (Podman's) Linux VM, which hands its
     #: containers no GPU.
@@ -512,6 +521,26 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
         evidence.first("tf_version", evidence_only=True) or evidence.stated.tf_version,
         (*lines, evidence.first_text),
     )
+
+
+def chosen_machines(collected: Iterable[Collected], text: str) -> set[str]:
+    """The machines of the platform wheels pip chose from an index (``collected``): pip takes
+    only wheels whose tags the interpreter accepts, so each names the interpreter's machine.
+    None where ``text`` shows pip asked for another platform's (``--platform``)."""
+    if "--platform" in text:
+        return set()
+    out: set[str] = set()
+    for c in collected:
+        machines = tag_machines(c.platform.split(".")[0]) if c.platform else ()
+        if len(machines) == 1:  # universal2 and win32 name more than one
+            out.add(machines[0])
+    return out
+
+
+def _chosen_machine(evidence: Evidence) -> Optional[str]:
+    """The machine the wheels pip chose show, where they show one."""
+    machines = chosen_machines(evidence.collected, evidence.first_text)
+    return next(iter(machines)) if len(machines) == 1 else None
 
 
 def _os_of_installed(evidence: Evidence) -> Optional[Inferred]:
@@ -740,7 +769,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         wheel_refusals=tuple(evidence.wheel_refusals),
         wheel_files=tuple(dict.fromkeys(evidence.wheel_files)),
         tags_platform=evidence.tags_platform,
-        machine=evidence.machine,
+        machine=evidence.machine or _chosen_machine(evidence),
         python_64bit=evidence.python_64bit,
         interpreter=evidence.interpreter,
         op_loader=op_loader_in(evidence.first_text),
@@ -791,6 +820,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         gpu_image_without_gpu=_gpu_image_without_gpu(evidence),
+        image_check=image_check(evidence.first_text),
         container_host=_container_host(evidence),
         packager=host_packager(evidence.first_text),
         distro=read_distro(evidence.first_text, evidence.stated.os_said),
@@ -817,7 +847,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         and any(_INSTALLED in t for t in (evidence.first_text, *lines)),
         smi_gpu="nvidia-smi-header" in evidence.hits,
         addon_build_failed="node-gyp-build-failed" in evidence.hits,
-        tfjs="tfjs-shown" in evidence.hits,
+        tfjs="tfjs-shown" in evidence.hits or "tfjs-layers-reasons" in evidence.hits,
         rocm_loaded="rocm-library-opened" in evidence.hits,
         kernel_refused_attrs=evidence.kernel_refused_attrs,
         hadoop=any(s in evidence.hits for s in _HADOOP_SHOWN),

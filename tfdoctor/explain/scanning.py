@@ -51,6 +51,7 @@ from tfdoctor.evidence.devices import (
 from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.installer import log_installer
 from tfdoctor.evidence.interpreter import Interpreter, read_interpreter
+from tfdoctor.evidence.macos import prompt_system
 from tfdoctor.evidence.nodejs import read_tfjs_node_package, rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
@@ -1480,21 +1481,9 @@ _OS_TEXT = (
 )
 
 
-# Shell prompts as users paste them: cmd.exe's and PowerShell's (`C:\Users\x>`, `PS C:\x>`),
-# bash's default on Linux (`user@host:~/dir$`) and zsh's on macOS (`user@MacBook-Pro dir %`).
-_PROMPTS: tuple[tuple[str, re.Pattern[str], str], ...] = (
-    ("windows", re.compile(r"^(?:\([\w.-]+\) )?(?:PS )?[A-Z]:\\[^>\n]*> ?\S", re.MULTILINE), ":\\"),
-    (
-        "linux",
-        re.compile(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+:[~/][^$\n]*\$ \S", re.MULTILINE),
-        "$ ",
-    ),
-    (
-        "macos",
-        re.compile(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]*Mac[\w.-]* [^%\n]*% \S", re.MULTILINE),
-        "% ",
-    ),
-)
+# Shell prompts as users paste them: cmd.exe's and PowerShell's (`C:\Users\x>`, `PS C:\x>`).
+# A Unix prompt says its system by its own parts (evidence.macos.prompt_system), not by its `$`.
+_WINDOWS_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?(?:PS )?[A-Z]:\\[^>\n]*> ?\S", re.MULTILINE)
 
 
 #: How much of each block is searched for a shell prompt.
@@ -1502,14 +1491,14 @@ PROMPT_READ = 16 * 1024
 
 
 def _os_of_prompt(text: str) -> Optional[Inferred]:
-    """The operating system the first shell prompt of ``text`` implies, or None."""
-    for name, pattern, needs in _PROMPTS:
-        if needs not in text:
-            continue  # the prompt's own characters are not there: no regex
-        match = pattern.search(text)
+    """The operating system the first shell prompt of ``text`` that shows one implies, or
+    None."""
+    if ":\\" in text:  # the prompt's own characters, before the regex
+        match = _WINDOWS_PROMPT.search(text)
         if match is not None:
-            return Inferred("os", name, match.group(0).strip()[:60])
-    return None
+            return Inferred("os", "windows", match.group(0).strip()[:60])
+    shown = prompt_system(text) if "@" in text else None
+    return Inferred("os", shown[0], shown[1][:60]) if shown is not None else None
 
 
 def _os_of(

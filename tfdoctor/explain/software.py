@@ -376,9 +376,27 @@ def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
         return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.initializer_class_fix(
             group(hits, "keras_class"), r.tfjs
         )
+    layer = group(hits, "symbol")
+    if r.tfjs and layer and any(h.signature.id == "model-unknown-functional" for h in hits):
+        # TensorFlow.js' layers loader (its "This may be due to one of the following reasons"
+        # or its frames): no Keras release loads the model there.
+        return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.tfjs_unknown_class_fix(
+            f"`{layer}`", _TFJS_CLASS_WRITERS.get(layer, "")
+        )
     return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.newer_keras_model_fix(
-        "h5", group(hits, "symbol")
+        "h5", layer
     )
+
+
+#: Which tf.keras writes a class TensorFlow.js' layers API may lack: Functional, a newer
+#: tf.keras's class for a functional model (tfjs learned it in PR 3863), BatchNormalizationV1,
+#: TensorFlow 1.13's HDF5 writer's (the bug its maintainers named in tensorflow/tfjs#1334).
+_TFJS_CLASS_WRITERS = {
+    "Functional": " Newer tf.keras releases write it for a functional model.",
+    "BatchNormalizationV1": " TensorFlow 1.13's tf.keras wrote it into HDF5 files in place "
+    "of BatchNormalization (a bug of its model.save); TensorFlow 1.12 writes "
+    "BatchNormalization.",
+}
 
 
 def _graph_older(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -771,6 +789,18 @@ def _added_row(cause: causes.CauseId, build: Callable[[Machine, str], Fix]) -> B
         return cause, build(m, signature)
 
     return builder
+
+
+def _too_old_for_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A library older than the code needs: R's own words name the package and both releases;
+    else the module table's row of the signature that hit."""
+    if any(h.signature.id == "r-namespace-older-than-required" for h in hits):
+        return causes.code.DEPENDENCY_TOO_OLD_FOR_CODE, causes.code.r_package_too_old_fix(
+            group(hits, "dist") or "the package", group(hits, "loaded"), group(hits, "required")
+        )
+    return _added_row(causes.code.DEPENDENCY_TOO_OLD_FOR_CODE, causes.code.dependency_too_old_fix)(
+        m, r, hits
+    )
 
 
 def _simple(cause: causes.CauseId, build: Callable[[Machine], Fix]) -> Builder:

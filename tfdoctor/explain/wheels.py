@@ -724,24 +724,28 @@ def _machine_refusal(
     pinned release before them, a Python none of them is for, else a pip before 19.3 shown
     (they are manylinux2014, PEP 599); a 32-bit machine (uname -m's answer alone, which no
     signature reads, as uname -a's and platform.platform()'s are) is python-32bit's, with the
-    same fix. None elsewhere."""
+    same fix, whatever releases pip lists (another index's builds for the machine, such as
+    piwheels' for 32-bit Arm, which no 64-bit wheel of PyPI's replaces). None elsewhere."""
     machine = r.machine
     if (
         machine is None
         or m.matrix is None
         or r.os not in (None, "linux")
-        or refusal.versions
         or not refusal.shown
         or normalize_name(refusal.dist) not in _OWN_BUILDS
     ):
+        return None
+    if machine in _MACHINES_32BIT and not _shown_64bit(r):
+        # The kernel's own word that the system is 32-bit: no Python on it has a wheel of
+        # TensorFlow's (x86-64 and aarch64 only); what pip lists comes from another index,
+        # and a newer pip or another pin of it finds no TensorFlow 2 there.
+        return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(m, machine)
+    if refusal.versions:
         return None
     if machine in _NO_WHEEL_ARCHS:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.arch_without_wheels_fix(
             machine
         )
-    if machine in _MACHINES_32BIT and not _shown_64bit(r):
-        # The kernel's own word that the system is 32-bit: no Python on it has a wheel.
-        return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(m, machine)
     if machine != "aarch64":
         return None
     having = [
@@ -787,7 +791,10 @@ def _blind_to_newer_manylinux(m: Machine, r: Revealed, refusal: PipRefusal) -> O
     listed = refusal.final_versions
     if matrix is None or not listed or r.os not in (None, "linux"):
         return None
-    if m.platform is not None and m.platform != "linux-x86_64":
+    if (m.platform is not None and m.platform != "linux-x86_64") or r.machine not in (
+        None,
+        "x86_64",
+    ):
         return None  # manylinux1's last releases are the x86-64 ones; other machines differ
     finals = sorted(
         (x for x in matrix.lines if not x.pre_release), key=lambda x: version_key(x.line)

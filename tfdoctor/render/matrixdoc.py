@@ -10,7 +10,7 @@ from typing import Optional
 
 from tfdoctor import matrix_schema as schema
 from tfdoctor.compat import driver_floor, ptx_driver_floor
-from tfdoctor.matrix import PLATFORMS, Companions, Matrix, TFLine
+from tfdoctor.matrix import PLATFORMS, CompanionRelease, Companions, Matrix, TFLine
 from tfdoctor.render.matrixout import gpu_code_summary
 
 _INTRO = """\
@@ -235,7 +235,11 @@ the reverse. Each row is copied from the release's own setup.py or wheel metadat
 checks as it is imported, or the project's compatibility table; a row's `release` is a line
 (`X.Y`) or, where the patches of a line pin different TensorFlow releases or Pythons, one
 release (`X.Y.Z`); `python` is its Requires-Python where known; every row names its `source` (a
-row without one is refused as the table is read).
+row without one is refused as the table is read). Where a release declares a range open to
+lines released after it (TFX's libraries: `tensorflow<3`), `tested_with` copies the lines its
+project's compatibility table names it tested with (the note column below): the release for a
+TensorFlow is one made for its line (`--tensorflow` and the fixes answer so), while the range
+still says what pip installs.
 tf-keras is paired by the matrix (`pins.tf_keras`). tensorflow-metal declares no TensorFlow:
 its rows copy the table of its own project description (its wheels' METADATA, shown on PyPI,
 to which Apple's plugin page refers for versions), its Pythons its wheels' tags.
@@ -251,6 +255,12 @@ or the range a pinned package is held to), `tensorflow`, `python`, `note`, `inst
 """
 
 
+def _row_note(row: CompanionRelease) -> str:
+    """A companion row's note, with the lines its project's table tests it with, if copied."""
+    tested = f"tested with TensorFlow {', '.join(row.tested_with)}" if row.tested_with else ""
+    return "; ".join(x for x in (row.note, tested) if x)
+
+
 def _companion_tables(companions: Companions) -> list[str]:
     out = [_COMPANIONS]
     for comp in companions.companions.values():
@@ -260,7 +270,7 @@ def _companion_tables(companions: Companions) -> list[str]:
         out += _table(
             ("release", "tensorflow", "Python", "note"),
             (
-                (r.release, _code(r.tensorflow), _code(r.python or None), r.note)
+                (r.release, _code(r.tensorflow), _code(r.python or None), _row_note(r))
                 for r in reversed(comp.releases)
             ),
         )
