@@ -27,6 +27,7 @@ from tfdoctor.facts import (
     TensorFlowFacts,
     normalize_name,
 )
+from tfdoctor.machine import conda_spec_name
 from tfdoctor.matrix import Matrix, load_matrix
 
 SITE = "/opt/venv/lib/python3.11/site-packages"
@@ -314,6 +315,64 @@ def apply_pip(
             tf, status="skipped", error_type=None, error_message=None, stderr_tail=""
         )
     return dataclasses.replace(facts, packages=tuple(packages), tensorflow=tf)
+
+
+#: conda's install command as Machine.conda_install writes it: options, then quoted MatchSpecs.
+_CONDA_INSTALL = re.compile(r"^conda install (.+)$")
+_QUOTED = re.compile(r'"([^"]+)"')
+
+
+def conda_to_pep440(match_spec: str) -> tuple[str, str]:
+    """The package name and the PEP 440 specifier of a conda MatchSpec as Machine.install
+    writes it (``numpy<2,>=1.23.5``; ``keras=2.15``: every 2.15.x; a glob ``1.26.*``)."""
+    name = conda_spec_name(match_spec)
+    rest = match_spec[len(name) :]
+    if rest.startswith("=") and not rest.startswith("=="):
+        return name, f"=={rest[1:]}.*"
+    clauses = [c if not c[:1].isdigit() else f"=={c}" for c in rest.split(",") if c]
+    return name, ",".join(clauses)
+
+
+def apply_conda(facts: Facts, commands: tuple[str, ...]) -> Facts | None:
+    """The facts after the fix's ``conda install "spec"`` commands, where each sets a version
+    of a package conda installed: its conda-meta record and the distribution it holds (the
+    same name as PEP 503 compares them); None when the fix does something else or names a
+    package conda did not install."""
+    if facts.conda is None:
+        return None
+    conda = list(facts.conda.packages)
+    packages = list(facts.packages or ())
+    changed = False
+    for command in commands:
+        match = _CONDA_INSTALL.match(command)
+        if match is None:
+            continue
+        for word in _QUOTED.findall(match.group(1)):
+            name, spec = conda_to_pep440(word)
+            version = satisfying(spec) if spec else None
+            at = [i for i, p in enumerate(conda) if p.name == name]
+            if version is None or not at:
+                return None
+            for i in at:
+                conda[i] = dataclasses.replace(conda[i], version=version)
+            for i, p in enumerate(packages):
+                if normalize_name(p.name) == normalize_name(name):
+                    packages[i] = dataclasses.replace(p, version=version)
+            changed = True
+    if not changed:
+        return None
+    return dataclasses.replace(
+        facts,
+        packages=tuple(packages),
+        conda=dataclasses.replace(facts.conda, packages=tuple(conda)),
+    )
+
+
+def apply_installs(facts: Facts, commands: tuple[str, ...]) -> Facts | None:
+    """The facts after a fix's conda installs (:func:`apply_conda`) and pip installs
+    (:func:`apply_pip`), each package by its own installer; None where it changes neither."""
+    conda = apply_conda(facts, commands) if any(c.startswith("conda ") for c in commands) else None
+    return apply_pip(conda or facts, commands) or conda
 
 
 #: A fix's new virtual environment: ``pythonX.Y -m venv DIR``, or Windows' launcher

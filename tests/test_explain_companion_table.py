@@ -137,9 +137,9 @@ def test_conda_search_rows_give_no_installed_tensorflow() -> None:
     assert not [f for f in explained(text).findings if f.cause == "companion-mismatch"]
 
 
-def test_a_companion_conda_installed_is_not_read_for_a_pip_fix() -> None:
-    # The fix moves a companion with pip: one a conda channel installed is conda's to move,
-    # so its row is not read (pip's rows, channel pypi, are).
+def test_a_companion_conda_installed_is_read_and_moved_with_conda() -> None:
+    # conda list's rows from a conda channel are read as pip's are (channel pypi); the fix
+    # moves each with the installer that installed it: conda's from its channel.
     text = (
         "$ conda list\n# packages in environment at /home/u/miniconda3/envs/ml:\n#\n"
         "# Name                    Version                   Build  Channel\n"
@@ -148,9 +148,20 @@ def test_a_companion_conda_installed_is_not_read_for_a_pip_fix() -> None:
         "tfx-bsl                   0.15.3                   pypi_0    pypi\n\n"
     )
     names = ("tensorflow-probability", "tfx-bsl")
-    assert read_listed_versions(text, names) == {"tfx-bsl": "0.15.3"}
-    assert not [
+    assert read_listed_versions(text, names) == {
+        "tensorflow-probability": "0.20.0",
+        "tfx-bsl": "0.15.3",
+    }
+    found = [
         f
         for f in explained(text + _FAILED).findings
         if f.cause == "companion-mismatch" and "probability" in f.summary
     ]
+    assert found and found[0].fix is not None
+    commands = found[0].fix.commands
+    # conda's TensorFlow moves with conda; pip installs only what no conda row shows.
+    assert commands[0] == 'conda install "tensorflow>=2.12"', commands
+    assert not [c for c in commands if "pip install" in c and "tensorflow" in c], commands
+    # No release for TensorFlow 2.3 in the table: its releases are looked up where conda
+    # installs them from.
+    assert "`conda search -c conda-forge tensorflow-probability`" in found[0].fix.text

@@ -135,7 +135,7 @@ def test_applying_a_package_fix_removes_its_cause(path: Path) -> None:
     for finding in before:
         if finding.cause not in _PACKAGE_CAUSES or finding.fix is None:
             continue
-        after_facts = f.apply_pip(facts, finding.fix.commands)
+        after_facts = f.apply_installs(facts, finding.fix.commands)
         if after_facts is None:
             continue
         after = _judge(after_facts)

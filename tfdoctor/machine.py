@@ -301,6 +301,39 @@ def conda_spec_name(spec: str) -> str:
     return re.split(r"[=<>!~ \[]", bare, maxsplit=1)[0]
 
 
+#: A PEP 440 clause as conda's version spec reads it: the comparisons conda shares with PEP 440
+#: (``>=``, ``<=``, ``>``, ``<``, ``!=``, ``==`` without a wildcard, ``~=``), and the prefix
+#: clauses conda writes otherwise: ``==X.Y.*`` is conda's glob ``X.Y.*`` (conda ignores a
+#: ``.*`` after ``==`` and would match X.Y exactly), ``!=X.Y.*`` conda's own. ``===`` has no
+#: conda form. conda/models/version.py, VersionSpec.get_matcher; MatchSpec's version syntax:
+#: https://docs.conda.io/projects/conda/en/stable/user-guide/concepts/pkg-specs.html
+_CONDA_CLAUSE = re.compile(r"(?P<op>>=|<=|!=|==|~=|>|<)(?P<version>[\w.!+]+?)(?P<star>\.\*)?")
+
+
+def conda_match_spec(name: str, specifier: str) -> Optional[str]:
+    """The conda MatchSpec of the conda package ``name`` for the PEP 440 ``specifier``
+    (``>=1.16,<1.20``: ``numpy>=1.16,<1.20``; ``==2.15.*``: ``keras=2.15``, conda's form for
+    every 2.15.x), None where a clause has no conda form (``===``, a wildcard ``~=``)."""
+    clauses: list[str] = []
+    for clause in filter(None, (c.strip() for c in specifier.split(","))):
+        m = _CONDA_CLAUSE.fullmatch(clause.replace(" ", ""))
+        if m is None or (m["star"] and m["op"] not in ("==", "!=")):
+            return None
+        if m["star"] and m["op"] == "==":
+            clauses.append(f"{m['version']}.*")
+        else:
+            clauses.append(f"{m['op']}{m['version']}{m['star'] or ''}")
+    if not clauses:
+        return name
+    if len(clauses) == 1 and clauses[0][0].isdigit():
+        # "name=X.Y": conda's fuzzy match, X.Y.* (the form conda's own docs write).
+        return f"{name}={clauses[0][:-2]}"
+    # A glob has no operator to part it from the name: the comparisons go first
+    # (``numpy>=1.16,1.19.*``, conda's ``,`` is "and").
+    clauses.sort(key=lambda c: c[0].isdigit())
+    return name + ",".join(clauses)
+
+
 def _pixi_spec(spec: str) -> str:
     """``spec`` as one shell word for ``pixi add``: quoted where a glob, a comparison or a
     space would reach the shell."""
@@ -458,8 +491,8 @@ class LogHints(Record):
     #: The installer the log shows where not pip: ``uv pip`` (uv's pip interface), ``uv``
     #: (a uv project) or ``pixi`` (:func:`tfdoctor.evidence.installer.log_installer`).
     installer: Optional[str] = None
-    #: Packages the log shows conda installed (a ``conda list`` row of a conda channel, a
-    #: folder of conda's package cache), among those a fix asks about
+    #: Packages the log shows conda installed: every ``conda list`` row of a conda channel,
+    #: and a folder of conda's package cache of those a fix asks about
     #: (:func:`tfdoctor.evidence.conda.conda_installed`).
     conda_installed: frozenset[str] = frozenset()
     #: The channel the log's ``conda list`` shows for such a package (empty: the default
@@ -1021,6 +1054,65 @@ class Machine(Record):
         shown = dict(self.hints.conda_channels) if self.hints is not None else {}
         return shown.get(name)
 
+    def conda_owned(self, dist: str) -> Optional[tuple[str, str]]:
+        """The conda package that installed the distribution ``dist`` here and the channel to
+        install it again from, where conda (a conda channel, not pip) installed it: the facts'
+        conda-meta records, else the log's ``conda list``; None for pip's or where neither
+        shows it. The names compare as PEP 503 normalises them (conda-forge's
+        ``typing_extensions`` is PyPI's typing-extensions); the channel is empty for conda's
+        default channels (``pkgs/main``, ``defaults``, a ``conda list`` row without one),
+        which conda installs from without ``-c``."""
+        want = normalize_name(dist)
+        conda = self.facts.conda
+        if conda is not None:
+            pkg = next((p for p in conda.packages if normalize_name(p.name) == want), None)
+            if pkg is None or not self.from_conda(pkg.name):
+                return None
+            name = pkg.name
+        else:
+            shown = self.hints.conda_installed if self.hints is not None else frozenset()
+            name = next((n for n in sorted(shown) if normalize_name(n) == want), "")
+            if not name:
+                return None
+        channel = self.conda_channel(name) or ""
+        default = channel == "defaults" or channel.startswith("pkgs/")
+        return name, "" if default else channel
+
+    def conda_requirement(self, spec: str) -> Optional[tuple[str, str]]:
+        """The channel (:meth:`conda_owned`) and the conda MatchSpec that install the
+        requirement ``spec`` with conda, where conda installed its package here and can read
+        the requirement (no extras, markers or URL; :func:`conda_match_spec`); else None."""
+        owned = self.conda_owned(requirement_name(spec))
+        bare = spec.strip()
+        rest = bare[len(requirement_name(bare)) :]
+        if owned is None or any(c in rest for c in "[;@"):
+            return None
+        match = conda_match_spec(owned[0], rest)
+        return (owned[1], match) if match is not None else None
+
+    def install(self, *specs: str) -> tuple[str, ...]:
+        """Commands that install the requirements ``specs`` (PEP 508, no markers) here, each
+        package by the installer that installed it: conda's (:meth:`conda_install`, from the
+        channel it came from) for a package conda installed, pip's (:meth:`pip_install`) for
+        the rest and for a requirement conda cannot read (extras, ``===``). pip over a
+        package conda installed overwrites files conda tracks, and conda's next solve
+        neither sees nor repairs the change
+        (https://docs.conda.io/projects/conda/en/stable/user-guide/tasks/manage-pkgs.html#installing-non-conda-packages)."""
+        by_channel: dict[str, list[str]] = {}
+        pip: list[str] = []
+        for spec in specs:
+            found = self.conda_requirement(spec)
+            if found is None:
+                pip.append(spec)
+            else:
+                by_channel.setdefault(found[0], []).append(f'"{found[1]}"')
+        commands = [
+            line
+            for channel, matched in by_channel.items()
+            for line in self.conda_install(*matched, channel=channel)
+        ]
+        return (*commands, *(self.pip_install(*pip) if pip else ()))
+
     @functools.cached_property
     def tf_installer(self) -> Optional[str]:
         """Who installed TensorFlow, where not pip: ``conda`` (a conda channel's package, in
@@ -1211,6 +1303,20 @@ class Machine(Record):
         if self.facts.python is not None and self.facts.python.pip_version:
             return self.facts.python.pip_version
         return self.hints.pip if self.hints is not None else None
+
+    def installable_releases(self, dist: str) -> tuple[str, ...]:
+        """Commands that list the releases of ``dist`` where :meth:`install` takes them from:
+        conda's channels for a package conda installed (:meth:`conda_owned`: ``conda search``,
+        https://docs.conda.io/projects/conda/en/stable/commands/search.html; ``pixi search``
+        in a pixi workspace, https://pixi.sh/latest/reference/cli/pixi/search/), else pip's
+        index (:meth:`list_releases`)."""
+        owned = self.conda_owned(dist)
+        if owned is None:
+            return self.list_releases(dist)
+        name, channel = owned
+        if self.installer == "pixi":
+            return (f"pixi search {name}",)
+        return (" ".join(["conda search", *(("-c", channel) if channel else ()), name]),)
 
     def list_releases(self, dist: str, python: Optional[str] = None) -> tuple[str, ...]:
         """Commands that list the releases of ``dist`` pip can install here: ``pip index

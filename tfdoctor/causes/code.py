@@ -184,7 +184,7 @@ def keras3_nested_inputs_fix(m: Machine) -> Fix:
         f"Upgrade Keras to {KERAS_NESTED_INPUTS} or later (the command below). Else: "
         + legacy.text[0].lower()
         + legacy.text[1:],
-        m.pip_install(f"keras>={KERAS_NESTED_INPUTS}"),
+        m.install(f"keras>={KERAS_NESTED_INPUTS}"),
     )
 
 
@@ -535,7 +535,7 @@ def numpy_allow_pickle_fix(m: Machine) -> Fix:
         "later require a later NumPy).",
         # The pin is given only where the log shows a TensorFlow 1 on a Python NumPy 1.16's
         # wheels serve, the environments those wheels and TensorFlow's NumPy range both admit.
-        m.pip_install("numpy<1.16.3")
+        m.install("numpy<1.16.3")
         if (
             m.python_version
             and version_key(m.python_version)[:2] <= _NUMPY_116_NEWEST_PYTHON
@@ -556,5 +556,5 @@ def numpy2_copy_fix(m: Machine) -> Fix:
         "under NumPy 2 np.array(obj, copy=False) refuses to copy. Install NumPy 1 (numpy<2) in "
         "this environment, or a release of that library that supports NumPy 2; in code of your "
         "own replace np.array(obj, copy=False) with np.asarray(obj).",
-        m.pip_install("numpy<2"),
+        m.install("numpy<2"),
     )

@@ -129,8 +129,37 @@ def package_upgrade(m: Machine, module: str, dist: str = "") -> tuple[str, ...]:
 
 
 def install_fix(m: Machine, text: str, *specs: str) -> Fix:
-    """``text`` and ``pip install "spec" ...`` for this environment."""
-    return Fix(text, m.pip_install(*specs))
+    """``text`` and the commands that install ``specs`` here, each package with the installer
+    that installed it (:meth:`Machine.install`), the text naming those conda's commands
+    change (:func:`conda_installed_note`)."""
+    return Fix(text + conda_installed_note(m, *specs), m.install(*specs))
+
+
+def conda_installed_note(m: Machine, *specs: str) -> str:
+    """Words for the packages among ``specs`` that conda installed here: those a fix changes
+    with conda (:meth:`Machine.install`), and those it leaves to pip because conda cannot read
+    the requirement (an extra, ``===``), which says why; empty where there are none."""
+    owned = [(requirement_name(s), s) for s in specs if m.conda_owned(requirement_name(s))]
+    by_conda = [(d, m.conda_owned(d)) for d, s in owned if m.conda_requirement(s) is not None]
+    left = [d for d, s in owned if m.conda_requirement(s) is None]
+    words = ""
+    if by_conda:
+        named = ", ".join(
+            f"{dist} (from {found[1]})" if found is not None and found[1] else dist
+            for dist, found in by_conda
+        )
+        words += (
+            f" conda installed {named} in this environment: the commands change "
+            f"{'it' if len(by_conda) == 1 else 'them'} with conda, as pip would overwrite files "
+            "conda tracks."
+        )
+    if left:
+        words += (
+            f" conda installed {', '.join(left)} too, but the requirement has no conda form "
+            "(an extra, a marker, a URL or ===): pip installs it, over conda's files; "
+            "`conda list` shows which installer holds it afterwards."
+        )
+    return words
 
 
 def tensorflow_move_fix(m: Machine, text: str, requirement: str) -> Fix:
@@ -193,15 +222,18 @@ def tensorflow_move_fix(m: Machine, text: str, requirement: str) -> Fix:
     if newer:
         quoted = " ".join(f'"{x}"' for x in specs)
         return Fix(words, venv_pip(f"install {quoted}", f"python{newer}"))
-    return Fix(words, m.pip_install(*specs))
+    return Fix(words + conda_installed_note(m, *specs), m.install(*specs))
 
 
 def companion_install(m: Machine, spec: str) -> tuple[str, ...]:
-    """``pip install "spec"`` for a companion, with ``--no-deps`` where its only requirement,
-    `tensorflow` by name (the companion table's ``only_tensorflow``), is served here by another
-    TensorFlow distribution (tensorflow-cpu)."""
+    """The commands that install the companion ``spec`` (:meth:`Machine.install`): conda's for
+    one conda installed; pip's with ``--no-deps`` where its only requirement, `tensorflow` by
+    name (the companion table's ``only_tensorflow``), is served here by another TensorFlow
+    distribution (tensorflow-cpu)."""
     name = normalize_name(requirement_name(spec))
     tf = m.tf_name
+    if m.conda_owned(name) is not None:
+        return m.install(spec)
     if (
         name in m.companion_table.only_tensorflow
         and tf is not None
@@ -209,7 +241,7 @@ def companion_install(m: Machine, spec: str) -> tuple[str, ...]:
         and not m.is_nightly
     ):
         return m.pip(f'install --no-deps "{spec}"')
-    return m.pip_install(spec)
+    return m.install(spec)
 
 
 def range_fix(m: Machine, dist: str) -> Optional[Fix]:

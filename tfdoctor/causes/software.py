@@ -15,6 +15,7 @@ from tfdoctor.causes.common import (
     TF_KERAS_OF_MINOR,
     TF_PIP_GUIDE,
     companion_install,
+    conda_installed_note,
     declared_range_fix,
     install_fix,
     joint_range,
@@ -652,7 +653,8 @@ def numpy_abi_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
         spec = ("numpy<2",)
         what = "a NumPy 1.x release (numpy<2)"
     text = f"Install {what} (or upgrade TensorFlow to a release built for NumPy 2)."
-    commands = fix.commands if fix is not None else m.pip_install(*spec)
+    text += conda_installed_note(m, "numpy")
+    commands = fix.commands if fix is not None else m.install(*spec)
     if not module:
         return Fix(text, commands)
     named = package_named(module, dist)
@@ -1655,7 +1657,7 @@ def numpy_core_module_fix(m: Machine) -> Fix:
         "here supports NumPy 2 (`pip show tensorflow` shows its release; 2.18 and later "
         f"declare NumPy 2); where TensorFlow's range stops below {floor}, write the file again "
         "where NumPy 1 is installed instead.",
-        (*m.pip("show tensorflow numpy"), *m.pip_install(f"numpy>={floor},<2")),
+        (*m.pip("show tensorflow numpy"), *m.install(f"numpy>={floor},<2")),
     )
 
 
@@ -1803,7 +1805,7 @@ def protobuf_gencode_fix(
     if gencode and tf_range and spec_contains(gencode, tf_range):
         return Fix(
             f"{intro} Upgrade protobuf to {gencode} or newer (TensorFlow's range admits it).",
-            m.pip_install(f"protobuf>={gencode},{tf_range.lstrip(',')}"),
+            m.install(f"protobuf>={gencode},{tf_range.lstrip(',')}"),
         )
     if tf_range:
         return Fix(
@@ -1907,7 +1909,7 @@ def keras_package_fix(m: Machine) -> Fix:
         "`import keras` failed: install the keras release TensorFlow declares. Where the "
         "traceback above shows keras itself failing on a module it needs, that error is the "
         f"one to fix. For Keras 2 instead, install {legacy} and set TF_USE_LEGACY_KERAS=1.",
-        m.pip_install(f"keras{spec}" if spec else "keras>=3.0.0"),
+        m.install(f"keras{spec}" if spec else "keras>=3.0.0"),
     )
 
 
@@ -3881,7 +3883,7 @@ def numba_numpy_fix(m: Machine, bound: str, upper: bool) -> Fix:
         f"environment holds. Install NumPy in numba's range ({spec}, where it also fits "
         "TensorFlow's and the other packages' ranges), or upgrade numba to a release that "
         "supports the installed NumPy; `pip check` shows what is left.",
-        (*m.pip_install(spec), *m.pip("install --upgrade numba"), *m.pip_after_install("check")),
+        (*m.install(spec), *m.pip("install --upgrade numba"), *m.pip_after_install("check")),
     )
 
 
@@ -4008,7 +4010,7 @@ def companion_build_fix(m: Machine, name: str, symbol: str, tf_version: Optional
         f"absl::lts_{date}), which TensorFlow {shown} built with: {name} was built for "
         f"TensorFlow {shown}.{running} Where no {name} release for the installed TensorFlow "
         f"exists, install TensorFlow {last} beside this {name} instead.",
-        (*fix.commands, *m.pip_install(spec)),
+        (*fix.commands, *m.install(spec)),
     )
 
 
@@ -4059,13 +4061,16 @@ def _companion_release_fix(
             # Which way TensorFlow would move is unknown: an older TensorFlow has a release
             # of its own (a downgrade to the last one's range would break it), so the fix
             # shows the release first and names the range, installing nothing blind.
+            listing = (
+                "pip index versions" if m.conda_owned(name) is None else _listing_words(m, name)
+            )
             return Fix(
                 f"{row.end_of_life} Its last release ({last.release}) declares "
                 f"tensorflow{last.tensorflow}. Where the installed TensorFlow is newer, "
                 "installing a TensorFlow in that range is a stopgap (a downgrade) and moving "
                 f"the code off {name} the lasting fix; where it is older, install the {name} "
-                "release built for it (`pip index versions` lists them).",
-                (*m.pip(f"show tensorflow {name}"), *m.list_releases(name)),
+                f"release built for it (`{listing}` lists them).",
+                (*m.pip(f"show tensorflow {name}"), *m.installable_releases(name)),
             )
         dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
         return tensorflow_move_fix(
@@ -4082,15 +4087,16 @@ def _companion_release_fix(
             # TensorFlow can move.
             dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
             ended = f" {row.end_of_life}" if row.end_of_life else ""
+            listing = _listing_words(m, name or row.name)
             downgrade = tensorflow_move_fix(
                 m,
                 f"No {name} release for TensorFlow {tf.version} is known to this tfdoctor: the "
                 f"newest it knows ({newest.release}) declares tensorflow{newest.tensorflow}."
-                f"{ended} If `pip index versions {name}` lists a newer release, install it; "
+                f"{ended} If `{listing}` lists a newer release, install it; "
                 "otherwise install a TensorFlow in that range (a downgrade).",
                 f"{dist}{newest.tensorflow}",
             )
-            return Fix(downgrade.text, (*m.list_releases(row.name), *downgrade.commands))
+            return Fix(downgrade.text, (*m.installable_releases(row.name), *downgrade.commands))
     if comp is None or not spec:
         # Known from a log's library path alone: say where the pairing is published.
         shown = name or "add-on"
@@ -4151,12 +4157,20 @@ def _companion_release_fix(
         )
         text = (
             f"No {comp.name} release for TensorFlow {tf.version}{on} is known to this tfdoctor: if "
-            f"one exists, install it (`pip index versions {comp.name}` lists them; pick the "
+            f"one exists, install it (`{_listing_words(m, comp.name)}` lists them; pick the "
             f"one whose requirement admits tensorflow {tf.version}). Otherwise install the "
             f"TensorFlow {comp.name} {comp.version} declares, which {way} TensorFlow from "
             f"{tf.version}."
         )
     return tensorflow_move_fix(m, text, f"{dist}{spec}")
+
+
+def _listing_words(m: Machine, name: str) -> str:
+    """The command a fix's words name for listing the releases of ``name``: conda's where
+    conda installed it (:meth:`Machine.installable_releases`), else ``pip index versions``."""
+    if m.conda_owned(name) is None:
+        return f"pip index versions {name}"
+    return m.installable_releases(name)[-1]
 
 
 #: A requirement's lower bound on TensorFlow (``>=1.7.0``, and the release a pin or a

@@ -240,14 +240,15 @@ def listed_rows(text: str) -> list[CondaRow]:
     return [_list_row(m) for m in _LIST_ROW.finditer(text, at, at + _LIST_READ)]
 
 
-def conda_channels(text: str, names: frozenset[str]) -> dict[str, str]:
-    """The channel ``conda list`` shows for each of ``names`` it lists from a conda channel
-    (not ``pypi``): its column as printed (``conda-forge``), empty for the default channels.
-    Only rows under the list's header (:func:`listed_rows`): the same columns elsewhere may be
-    another command's."""
+def conda_channels(text: str, names: Optional[frozenset[str]] = None) -> dict[str, str]:
+    """The channel ``conda list`` shows for each of ``names`` (None: every package) it lists
+    from a conda channel (not ``pypi``): its column as printed (``conda-forge``), empty for
+    the default channels. Only rows under the list's header (:func:`listed_rows`): the same
+    columns elsewhere may be another command's."""
     found: dict[str, str] = {}
     for row in listed_rows(text):
-        if row.name in names and row.build != "pypi_0" and row.channel != "pypi":
+        named = names is None or row.name in names
+        if named and row.build != "pypi_0" and row.channel != "pypi":
             found.setdefault(row.name, row.channel)
     return found
 

@@ -1348,14 +1348,17 @@ def read_listed_versions(text: str, companions: tuple[str, ...] = ()) -> dict[st
 
 def _conda_listed(text: str, companions: tuple[str, ...]) -> dict[str, str]:
     """The versions the rows of a ``conda list`` (under its header: evidence.conda's
-    listed_rows) give the ``companions`` pip installed there (channel ``pypi``), the first of
-    each: a fix that moves a companion is pip's, and one from a conda channel is conda's to
-    move. TensorFlow's own packages are read with their builds (read_conda_rows)."""
+    listed_rows) give the ``companions`` installed there, by pip (channel ``pypi``) or from a
+    conda channel, the first of each (names as pip normalises them: conda-forge spells some
+    with ``_``). Whose row it is decides the fix's installer, not whether it is read
+    (Machine.install: conda's rows are moved with conda). TensorFlow's own packages are read
+    with their builds (read_conda_rows)."""
     out: dict[str, str] = {}
+    wanted = frozenset(companions)
     for row in listed_rows(text) if companions else ():
-        pip = row.build == "pypi_0" or row.channel == "pypi"
-        if pip and row.name in companions and _LISTED_VERSION.fullmatch(row.version):
-            out.setdefault(row.name, row.version)
+        name = normalize_name(row.name)
+        if name in wanted and _LISTED_VERSION.fullmatch(row.version):
+            out.setdefault(name, row.version)
     return out
 
 

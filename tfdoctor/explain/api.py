@@ -2653,7 +2653,7 @@ def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict
         f"`{name}` is in Keras from {since} on, and {this}: the code was written for a newer "
         f"Keras. Install Keras {since} or newer, with a TensorFlow of {first} or later (the "
         "first whose tf.keras is Keras 3).",
-        m.pip_install(f"keras>={since}", *(() if tf_ok else (f"tensorflow>={first}",))),
+        m.install(f"keras>={since}", *(() if tf_ok else (f"tensorflow>={first}",))),
     )
     what = f"`{name}` is not in Keras' public API before {since}, and is in every release since."
     links = causes.CAUSES[causes.code.API_REMOVED].links

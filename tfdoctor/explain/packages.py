@@ -2129,7 +2129,7 @@ def _numpy_keyword_removed(tb: Traceback, m: Machine) -> Optional[Finding]:
         Fix(
             f"{change}, or install a NumPy older than {release} until then (inside the range "
             "TensorFlow declares).",
-            m.pip_install(f"numpy<{release}" + (f",{declared}" if declared else "")),
+            m.install(f"numpy<{release}" + (f",{declared}" if declared else "")),
         ),
     )
 
@@ -2402,7 +2402,7 @@ def numpy_removed_findings(
                 + "), or "
                 f"install a NumPy older than {release} (which still has np.{name}) until there "
                 "is one.",
-                m.pip_install(f"numpy<{release}" + (f",{declared}" if declared else "")),
+                m.install(f"numpy<{release}" + (f",{declared}" if declared else "")),
             )
         else:
             cause = causes.software.DEPENDENCY_OUT_OF_RANGE
@@ -2534,7 +2534,7 @@ def _numpy_name_in_code(
             )
             + f". Until the code is changed, a NumPy older than {release} runs it (inside the "
             "range TensorFlow declares).",
-            m.pip_install(f"numpy<{release}" + (f",{declared}" if declared else "")),
+            m.install(f"numpy<{release}" + (f",{declared}" if declared else "")),
         )
     return causes.finding(
         "explain.numpy-name-removed",

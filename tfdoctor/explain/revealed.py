@@ -181,9 +181,10 @@ class Revealed(Record):
     #: The installer the log shows where not pip (``uv pip``, ``uv``)
     #: (:func:`tfdoctor.evidence.installer.log_installer`).
     installer: Optional[str] = None
+    #: The packages the log shows conda installed (:attr:`Evidence.conda_installed`).
     conda_installed: frozenset[str] = frozenset()
-    #: The channel ``conda list`` shows for a package of :data:`_CONDA_ASKED` (empty: the
-    #: default channels), by name, sorted.
+    #: The channel ``conda list`` shows for each of them it lists (empty: the default
+    #: channels), by name, sorted.
     conda_channels: tuple[tuple[str, str], ...] = ()
     #: A path the log shows under the Nix store (/nix/store/...-python3-3.6.2-env/...): the
     #: program runs from Nix packages, whose libraries are found through their run paths.

@@ -304,9 +304,10 @@ class Evidence:
     #: project: :func:`tfdoctor.evidence.installer.log_installer`); pixi's wherever one
     #: block shows pixi (its PyPI resolver prints uv's words), else the first block's.
     installer: Optional[str] = None
-    #: The packages of :data:`_CONDA_ASKED` the log shows conda installed.
+    #: The packages the log's ``conda list`` shows conda installed, and those of
+    #: :data:`_CONDA_ASKED` whose folder in conda's package cache it shows.
     conda_installed: frozenset[str] = frozenset()
-    #: The channel ``conda list`` shows for each of them it lists (empty: the defaults).
+    #: The channel ``conda list`` shows for each package conda installed (empty: the defaults).
     conda_channels: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
@@ -340,7 +341,8 @@ class Evidence:
         ]
 
 
-#: The packages whose installer a fix asks about: JAX's (conda-forge builds jax and jaxlib
+#: The packages whose folder in conda's package cache is read as conda's install of them (a
+#: ``conda list`` row is read for every package): JAX's (conda-forge builds jax and jaxlib
 #: together; pip's would mix into conda's, causes.software.jax_release_fix) and TensorFlow's
 #: (reinstalled by conda where conda installed it, :func:`tf_installer`), and h5py's and
 #: libhdf5's (installed again from the channel they came from, hdf5_mismatch_fix).
@@ -490,8 +492,12 @@ def _read_conda_rows(evidence: Evidence, text: _Shaped) -> None:
         evidence.conda_rows.extend(read_conda_rows((text,)))
     if len(evidence.conda_listed) < MAX_CONFLICTS:
         evidence.conda_listed.extend(r for r in listed_rows(text) if r.name in CONDA_TENSORFLOW)
-    evidence.conda_installed |= conda_installed(text, _CONDA_ASKED)
-    for name, channel in conda_channels(text, _CONDA_ASKED).items():
+    # Every package the list shows from a conda channel is conda's to change (a fix that
+    # installs it goes through conda: Machine.install); conda's package cache only for the
+    # packages asked about, as a folder there shows a download, not what this environment holds.
+    channels = conda_channels(text)
+    evidence.conda_installed |= conda_installed(text, _CONDA_ASKED) | frozenset(channels)
+    for name, channel in channels.items():
         evidence.conda_channels.setdefault(name, channel)
     if len(evidence.conda_conflicts) < MAX_CONFLICTS:
         evidence.conda_conflicts.extend(read_conda_python_conflicts((text,)))
