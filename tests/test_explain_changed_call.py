@@ -54,6 +54,24 @@ def test_a_packages_np_load_is_told_its_release_or_numpy_before_the_change() -> 
     assert "pip install --upgrade facekit" not in fix and "startswith('facekit/')" in fix
 
 
+def test_a_package_of_tensorflows_family_is_told_its_release_for_the_installed_one() -> None:
+    # Keras' releases go with TensorFlow's: its newest is made for a later TensorFlow (Keras
+    # 2.11 for 2.11, Keras 3 for 2.16), so no bare upgrade of it is offered.
+    site = "/home/user/.venv/lib/python3.7/site-packages/keras/datasets/imdb.py"
+    found = _changed(explained(_np_load(site, "np.load(path)")))
+    fix = fix_text(found)
+    assert "keras's own code" in fix and "numpy<1.16.3" in fix
+    assert "keras release built for" in fix
+    commands = found.fix.commands if found.fix is not None else ()
+    assert commands and not any("--upgrade" in c and "keras" in c for c in commands)
+
+
+def test_a_changed_numpy_default_in_a_package_speaks_of_numpy_only() -> None:
+    site = "/home/user/.venv/lib/python3.7/site-packages/facekit/detect.py"
+    fix = fix_text(_changed(explained(_np_load(site, "np.load(p)"))))
+    assert "optimizer" not in fix
+
+
 def _unbuilt(caller: str) -> str:
     """The optimizer of TensorFlow 2.11 refusing a variable, stepped by the frame ``caller``
     (Windows paths, a conda environment's ``Lib``)."""

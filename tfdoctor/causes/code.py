@@ -242,8 +242,8 @@ def changed_in_library_fix(
     return Fix(
         f"The call is {dist}'s own code ({path}), not yours: an edit of that file is undone "
         f"by the next install of {dist}. {release.text}{back} What changed, and what code "
-        f"made for it does (your own code too, where it builds what it hands {dist}, such as "
-        f"an optimizer): {edit.text}",
+        f"made for it does (your own code too, where it builds what it hands {dist}): "
+        f"{edit.text}",
         release.commands,
     )
 

@@ -70,9 +70,11 @@ from tfdoctor.explain.packages import (
     known_distribution,
     library_dist,
     library_fix,
+    paired_with_tensorflow,
     refused_call_fix,
     tensorflow_calls,
 )
+from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.modules import distribution_of, modules
@@ -190,12 +192,16 @@ def caller_fitted_fix(
     package's release made for the installed ``product`` (for TensorFlow and Keras the
     companion table's where it pairs them, else its upgrade: :func:`tfdoctor.explain.
     packages.library_fix`) or ``product`` before ``since``, never an edit inside
-    site-packages, which pip's next install of the package undoes."""
+    site-packages, which pip's next install of the package undoes. A package whose releases
+    go with TensorFlow's (Keras meeting NumPy's change) is told its release for the installed
+    TensorFlow too: its newest may need a later TensorFlow."""
     caller = installed_caller(tb, callees)
     if caller is None or not caller[0]:
         return edit
     dist, frame = caller
-    if product in ("tensorflow", "keras"):
+    if product in ("tensorflow", "keras") or (
+        dist not in TF_DISTRIBUTIONS and paired_with_tensorflow(m, dist)
+    ):
         release = library_fix(m, dist)
     else:
         # The distribution the module table (or an egg's folder) names, else the import
