@@ -845,8 +845,8 @@ def _removed_name(tb: Traceback, m: Machine) -> Optional[Finding]:
         module, name = asked.module, asked.name
     else:
         return None
-    gone = modules().removed_names.get(module)
-    if gone is None or name not in gone.names:
+    gone = modules().removed_names.get(f"{module}.{name}")
+    if gone is None:
         return None
     python = m.python_version or _frames_python(tb)
     if python and version_key(python)[:2] < version_key(gone.removed_in)[:2]:
