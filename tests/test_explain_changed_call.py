@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text
+from tests.explaining import SIGNATURES, explained, fix_text, renamed
 from tfdoctor.findings import Finding, Report
 
 
@@ -70,6 +70,18 @@ def test_a_changed_numpy_default_in_a_package_speaks_of_numpy_only() -> None:
     site = "/home/user/.venv/lib/python3.7/site-packages/facekit/detect.py"
     fix = fix_text(_changed(explained(_np_load(site, "np.load(p)"))))
     assert "optimizer" not in fix
+
+
+def test_the_change_is_read_from_the_signatures_data_not_its_id() -> None:
+    # A line of the same family under another id: its `changed` row dates the change.
+    site = "/home/user/.venv/lib/python3.7/site-packages/facekit/detect.py"
+    report = explained(
+        _np_load(site, "np.load(p)"),
+        signatures=renamed(
+            "numpy-load-allow-pickle", SIGNATURES.by_id("numpy-load-allow-pickle").tags
+        ),
+    )
+    assert "numpy<1.16.3" in fix_text(_changed(report))
 
 
 def _unbuilt(caller: str) -> str:

@@ -248,21 +248,6 @@ def changed_in_library_fix(
     )
 
 
-#: The change each api-default-changed signature's words show a call meeting, by signature
-#: id: the distribution whose API changed and its release, as the signature's own sources
-#: date it (tfdoctor/signatures.yaml): Keras 2.11's optimizer, which builds its state for the
-#: variables it is built with (keras v2.11.0, keras/optimizers/optimizer_experimental/
-#: optimizer.py; TensorFlow 2.11.0's release notes); the KerasTensors of TensorFlow 2.4's
-#: functional models (v2.4.0, tensorflow/python/keras/engine/keras_tensor.py); NumPy 1.16.3's
-#: np.load default allow_pickle=False (its release notes). A signature not here (the
-#: pluggable device without XLA: the device, not the caller, decides) keeps its fix.
-CHANGED_BY_SIGNATURE: Final[Mapping[str, tuple[str, str]]] = {
-    "optimizer-unbuilt-variable": ("tensorflow", "2.11"),
-    "keras-tensor-not-dispatched": ("tensorflow", "2.4"),
-    "numpy-load-allow-pickle": ("numpy", "1.16.3"),
-}
-
-
 def dependency_too_old_fix(m: Machine, signature: str) -> Fix:
     """A library older than the release that added what the code relies on (the module
     table's ``added_to_distribution`` row of the ``signature`` whose words showed it)."""
