@@ -151,6 +151,20 @@ def test_a_rules_edit_in_an_eggs_code_becomes_its_release() -> None:
     assert "optimizers.legacy" in fix
 
 
+@pytest.mark.parametrize(("python", "named"), [("3.10", False), ("3.12", True)])
+def test_the_release_before_the_change_names_a_python_it_installs_on(
+    python: str, named: bool
+) -> None:
+    # TensorFlow 2.10, the last line before 2.11, has wheels up to Python 3.10 (the matrix).
+    egg = f"/usr/local/lib/python{python}/dist-packages/segkit/model.py"
+    text = _get_updates(egg, "train").replace("python3.10", f"python{python}")
+    fix = fix_text(_changed(explained(text)))
+    assert "tensorflow<2.11" in fix
+    assert (
+        "with Python 3.10 or older, as tensorflow 2.10 has no wheel for Python 3.12" in fix
+    ) is named
+
+
 def test_a_message_without_frames_keeps_the_edit() -> None:
     text = (
         "KeyError: 'The optimizer cannot recognize variable dense_58/kernel:0. This usually "

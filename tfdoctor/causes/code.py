@@ -226,16 +226,31 @@ def library_call_fix(m: Machine, product: str, asked: str, dist: str) -> Fix:
 
 
 def changed_in_library_fix(
-    dist: str, path: str, product: str, since: Optional[str], edit: Fix, release: Fix
+    dist: str,
+    path: str,
+    product: str,
+    since: Optional[str],
+    edit: Fix,
+    release: Fix,
+    before: Optional[tuple[str, str, str]] = None,
 ) -> Fix:
     """A call whose behaviour ``product`` changed in ``since`` (``edit``: how code adapts the
     call, the fix for the user's own code), made by the code of the installed package ``dist``
     (its file ``path``): ``release``, that package's release made for the installed
     ``product``, or ``product`` before ``since``, the line the package was written for. Never
-    an edit of its file: pip's next install of the package undoes it."""
+    an edit of its file: pip's next install of the package undoes it. ``before``: where the
+    running Python has no wheel of the last line before ``since``, that line, the running
+    Python and the newest Python the line serves (the matrix's), so the environment kept
+    for it gets a Python the line installs on."""
+    python = (
+        f" with Python {before[2]} or older, as {product} {before[0]} has no wheel for Python "
+        f"{before[1]}"
+        if before is not None
+        else ""
+    )
     back = (
-        f" Or keep {product} before {since} (`{product}<{since}`, in an environment of its "
-        f"own), whose behaviour this {dist} release was written for."
+        f" Or keep {product} before {since} (`{product}<{since}`), whose behaviour this "
+        f"{dist} release was written for, in an environment of its own{python}."
         if since
         else ""
     )

@@ -77,6 +77,7 @@ from tfdoctor.explain.packages import (
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
+from tfdoctor.matrix import release_line
 from tfdoctor.modules import distribution_of, modules
 
 #: Graph tensors and Keras' symbolic ones, and what only an eager tensor has in every
@@ -214,7 +215,26 @@ def caller_fitted_fix(
             f"{made_for}.",
             package_upgrade(m, top, dist if known else ""),
         )
-    return causes.code.changed_in_library_fix(dist, frame.path, product, since, edit, release)
+    return causes.code.changed_in_library_fix(
+        dist, frame.path, product, since, edit, release, _line_before(m, product, since)
+    )
+
+
+def _line_before(m: Machine, product: str, since: Optional[str]) -> Optional[tuple[str, str, str]]:
+    """TensorFlow's last line before ``since`` where the running Python (the probe's or the
+    log's) has no wheel of it, with that Python and the newest Python the line serves (the
+    matrix's): ``tensorflow<2.11`` installs nothing on Python 3.12. None where the Python
+    is unknown, the line serves it, or the matrix has no such line."""
+    python = m.python_version
+    key = release_line(since or "")
+    if product != "tensorflow" or m.matrix is None or not python or key is None:
+        return None
+    # The matrix lists its lines newest first: the first one older than the change.
+    line = next((x for x in m.matrix.lines if x.key < key), None)
+    if line is None or m.line_fits(line, ""):
+        return None
+    served = line.pythons_on()
+    return (line.line, ".".join(python.split(".")[:2]), served[-1]) if served else None
 
 
 def _passed_by_user(tb: Traceback, caller: int, argument: str) -> bool:
