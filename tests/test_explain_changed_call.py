@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text
+from tests.explaining import SIGNATURES, explained, fix_text, renamed
 from tfdoctor.findings import Finding, Report
 
 
@@ -52,6 +52,36 @@ def test_a_packages_np_load_is_told_its_release_or_numpy_before_the_change() -> 
     assert "numpy<1.16.3" in fix and "numpy 1.16.3 and later" in fix
     # No PyPI name is made up from the directory: the command looks the owner up.
     assert "pip install --upgrade facekit" not in fix and "startswith('facekit/')" in fix
+
+
+def test_a_package_of_tensorflows_family_is_told_its_release_for_the_installed_one() -> None:
+    # Keras' releases go with TensorFlow's: its newest is made for a later TensorFlow (Keras
+    # 2.11 for 2.11, Keras 3 for 2.16), so no bare upgrade of it is offered.
+    site = "/home/user/.venv/lib/python3.7/site-packages/keras/datasets/imdb.py"
+    found = _changed(explained(_np_load(site, "np.load(path)")))
+    fix = fix_text(found)
+    assert "keras's own code" in fix and "numpy<1.16.3" in fix
+    assert "keras release built for" in fix
+    commands = found.fix.commands if found.fix is not None else ()
+    assert commands and not any("--upgrade" in c and "keras" in c for c in commands)
+
+
+def test_a_changed_numpy_default_in_a_package_speaks_of_numpy_only() -> None:
+    site = "/home/user/.venv/lib/python3.7/site-packages/facekit/detect.py"
+    fix = fix_text(_changed(explained(_np_load(site, "np.load(p)"))))
+    assert "optimizer" not in fix
+
+
+def test_the_change_is_read_from_the_signatures_data_not_its_id() -> None:
+    # A line of the same family under another id: its `changed` row dates the change.
+    site = "/home/user/.venv/lib/python3.7/site-packages/facekit/detect.py"
+    report = explained(
+        _np_load(site, "np.load(p)"),
+        signatures=renamed(
+            "numpy-load-allow-pickle", SIGNATURES.by_id("numpy-load-allow-pickle").tags
+        ),
+    )
+    assert "numpy<1.16.3" in fix_text(_changed(report))
 
 
 def _unbuilt(caller: str) -> str:
@@ -119,6 +149,20 @@ def test_a_rules_edit_in_an_eggs_code_becomes_its_release() -> None:
     fix = fix_text(_changed(explained(_get_updates(egg, "train"))))
     assert fix.startswith("The call is segkit's own code") and "tensorflow<2.11" in fix
     assert "optimizers.legacy" in fix
+
+
+@pytest.mark.parametrize(("python", "named"), [("3.10", False), ("3.12", True)])
+def test_the_release_before_the_change_names_a_python_it_installs_on(
+    python: str, named: bool
+) -> None:
+    # TensorFlow 2.10, the last line before 2.11, has wheels up to Python 3.10 (the matrix).
+    egg = f"/usr/local/lib/python{python}/dist-packages/segkit/model.py"
+    text = _get_updates(egg, "train").replace("python3.10", f"python{python}")
+    fix = fix_text(_changed(explained(text)))
+    assert "tensorflow<2.11" in fix
+    assert (
+        "with Python 3.10 or older, as tensorflow 2.10 has no wheel for Python 3.12" in fix
+    ) is named
 
 
 def test_a_message_without_frames_keeps_the_edit() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
-from tfdoctor.modules import modules, parse_modules
+from tfdoctor.modules import ModulesError, modules, parse_modules
 
 
 def _asked_in(path: str, statement: str, error: str) -> str:
@@ -74,6 +74,24 @@ def test_the_from_import_form_reads_the_same() -> None:
     assert "collections.abc.Iterable" in fix_text(top)
 
 
+def test_each_name_is_told_its_own_replacement() -> None:
+    # What's New In Python 3.11: formatargspec's replacement is inspect.signature() or the
+    # Signature object; getfullargspec formats nothing.
+    text = _asked_in(
+        "/home/user/proj/helpers.py",
+        "return inspect.formatargspec(*spec)",
+        "AttributeError: module 'inspect' has no attribute 'formatargspec'",
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "inspect.Signature" in fix and "getfullargspec" not in fix
+    text = _asked_in(
+        "/home/user/proj/helpers.py",
+        "spec = inspect.getargspec(fn)",
+        "AttributeError: module 'inspect' has no attribute 'getargspec'",
+    )
+    assert "inspect.getfullargspec()" in fix_text(top_error(explained(text)))
+
+
 @pytest.mark.parametrize(
     "error",
     [
@@ -115,13 +133,15 @@ def test_tensorflows_own_frame_is_a_release_not_built_for_this_python() -> None:
         "collections.Mapping",
         _ATTRIBUTE,
     )
-    assert top_error(explained(text)).cause == "tf-release-not-for-python"
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    assert top.summary.startswith("TensorFlow's own files use collections.Mapping, which")
 
 
 def test_the_table_keeps_names_apart_from_whole_modules() -> None:
     table = modules()
     assert "collections" not in table.removed
-    row = table.removed_names["collections"]
+    row = table.removed_names["collections.MutableMapping"]
     assert row.removed_in == "3.10" and "MutableMapping" in row.names
     assert row.replacement("Sequence") == "collections.abc.Sequence"
     # Buffer came to collections.abc in 3.12: never an alias in collections.
@@ -137,5 +157,24 @@ def test_a_row_with_names_is_read_apart() -> None:
         "  - {module: fractions, names: [gcd], removed_in: '3.9', use: 'math.gcd()', source: s}\n"
     )
     table = parse_modules(text, "m.yaml")
-    assert set(table.removed) == {"imp"} and set(table.removed_names) == {"fractions"}
-    assert table.removed_names["fractions"].names == frozenset({"gcd"})
+    assert set(table.removed) == {"imp"} and set(table.removed_names) == {"fractions.gcd"}
+    assert table.removed_names["fractions.gcd"].names == frozenset({"gcd"})
+
+
+_NAMED = (
+    "schema_version: 1\nsources:\n  - {id: s, title: t, url: 'https://x.org/'}\n"
+    "modules: []\nops: []\n"
+    "removed_from_python:\n"
+    "  - {module: inspect, names: [getargspec, formatargspec], removed_in: '3.11', "
+)
+
+
+def test_a_names_own_replacement_is_read_for_it_alone() -> None:
+    table = parse_modules(_NAMED + "use: a, uses: {formatargspec: b}, source: s}\n", "m.yaml")
+    assert table.removed_names["inspect.getargspec"].use == "a"
+    assert table.removed_names["inspect.formatargspec"].use == "b"
+
+
+def test_a_replacement_for_a_name_the_row_lacks_is_refused() -> None:
+    with pytest.raises(ModulesError, match="not one of the row's names"):
+        parse_modules(_NAMED + "use: a, uses: {signature: b}, source: s}\n", "m.yaml")

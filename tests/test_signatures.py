@@ -428,3 +428,11 @@ def test_tensorflows_family_names_have_one_home() -> None:
     text = Path(DEFAULT_SIGNATURES).read_text(encoding="utf-8")
     assert TF_DISTRIBUTION[3:-1] not in text
     assert "{{tf_dist}}" in text
+
+
+def test_a_change_met_is_read_as_distribution_and_release() -> None:
+    text = _doc(GOOD_ENTRY + '    changed: {dist: numpy, release: "1.16.3"}\n')
+    assert parse_signatures(text, "s.yaml").by_id("demo").changed == ("numpy", "1.16.3")
+    assert parse_signatures(_doc(), "s.yaml").by_id("demo").changed is None
+    with pytest.raises(SignatureError, match=r"changed\.release: '1\.16\.x' is not a valid"):
+        parse_signatures(_doc(GOOD_ENTRY + "    changed: {dist: numpy, release: 1.16.x}\n"), "s")

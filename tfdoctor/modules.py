@@ -142,8 +142,8 @@ class Modules(Record):
     source_builds: Mapping[str, SourceBuildNeeds] = dataclasses.field(default_factory=dict)
     #: Standard module -> the Python release that removed it.
     removed: Mapping[str, RemovedModule] = dataclasses.field(default_factory=dict)
-    #: Standard module that stays -> the Python release that removed the names its row lists
-    #: (collections' ABC aliases, 3.10).
+    #: A name a Python release removed from a standard module that stays, dotted
+    #: (``collections.Mapping``, 3.10) -> its row: the release, and what replaces that name.
     removed_names: Mapping[str, RemovedModule] = dataclasses.field(default_factory=dict)
     #: Module -> what a release of its distribution removed (the module, or names of it).
     removed_from_dist: Mapping[str, RemovedApi] = dataclasses.field(default_factory=dict)
@@ -411,7 +411,9 @@ def _removed(
     reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
 ) -> tuple[dict[str, RemovedModule], dict[str, RemovedModule]]:
     """The ``removed_from_python`` rows: standard module -> the release that removed it, and
-    standard module -> the release that removed the names a row lists (the module stays)."""
+    each name a row lists, dotted (``inspect.getargspec``) -> the release and what replaces
+    that name (the module stays): the row's ``use``, or its ``uses`` entry for a name whose
+    replacement differs (inspect.formatargspec's is not getargspec's)."""
     module = _module_reader(reader)
 
     whole: dict[str, RemovedModule] = {}
@@ -422,7 +424,7 @@ def _removed(
         "removed_from_python",
         "module",
         ("removed_in", "use"),
-        ("package", "names"),
+        ("package", "names", "uses"),
         module,
         sources,
     ):
@@ -435,7 +437,16 @@ def _removed(
             reader.flag(fields, "package", f"{where}.package"),
             frozenset(names),
         )
-        (named if names else whole)[name] = row
+        if not names:
+            whole[name] = row
+        uses = reader.mapping(fields["uses"], f"{where}.uses") if "uses" in fields else {}
+        for each, node in uses.items():
+            if each not in names:
+                raise reader.error(node, f"{where}.uses.{each}", "not one of the row's names")
+        for each in names:
+            own = uses.get(each)
+            use = reader.required_string(own, f"{where}.uses.{each}") if own else row.use
+            named[f"{name}.{each}"] = dataclasses.replace(row, use=use)
     return whole, named
 
 

@@ -456,6 +456,10 @@ class Signature(Record):
     needs: str = ""
     #: What the line shows beside its cause, each one of :data:`TAGS`, sorted.
     tags: tuple[str, ...] = ()
+    #: The change of an API the line shows a call meeting, as the sources date it: the
+    #: distribution whose API changed and its release (``("numpy", "1.16.3")``); None where
+    #: the line dates none. Its fix is fitted to whose code made the call.
+    changed: Optional[tuple[str, str]] = None
     #: Where the entry starts in the file (1-based), for messages.
     lineno: int = 0
 
@@ -547,7 +551,11 @@ def _without_backticks(keyword: str) -> str:
     return max(keyword.split("`"), key=len) if "`" in keyword else keyword
 
 
-_OPTIONAL = ("explanation", "severity_with_gpu", "needs", "tags")
+_OPTIONAL = ("explanation", "severity_with_gpu", "needs", "tags", "changed")
+
+#: A ``changed`` row's distribution (a PyPI name, as pip normalises it) and release.
+_CHANGED_DIST = re.compile(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)*$")
+_CHANGED_RELEASE = re.compile(r"^\d+(?:\.\d+)*$")
 
 
 def _read_signature(reader: NodeReader, node: Node, index: int, known: set[str]) -> Signature:
@@ -647,7 +655,24 @@ def _read_signature(reader: NodeReader, node: Node, index: int, known: set[str])
         severity_with_gpu=gpu_severity,
         needs=needs,
         tags=_tags(reader, fields["tags"], f"{where}.tags") if "tags" in fields else (),
+        changed=_changed(reader, fields["changed"], f"{where}.changed", cause)
+        if "changed" in fields
+        else None,
         lineno=node.start_mark.line + 1,
+    )
+
+
+def _changed(reader: NodeReader, node: Node, field: str, cause: str) -> tuple[str, str]:
+    """A signature's ``changed``: ``{dist: numpy, release: "1.16.3"}``, the distribution whose
+    API the line shows changed and the release that changed it; a cause's line only."""
+    if cause in (BENIGN, EVIDENCE):
+        raise reader.error(node, field, f"a {cause} signature shows no change met")
+    fields = reader.mapping(node, field, ("dist", "release"))
+    return (
+        reader.required_string(fields["dist"], f"{field}.dist", _CHANGED_DIST, "distribution"),
+        reader.required_string(
+            fields["release"], f"{field}.release", _CHANGED_RELEASE, "release (1.16.3)"
+        ),
     )
 
 

@@ -226,41 +226,41 @@ def library_call_fix(m: Machine, product: str, asked: str, dist: str) -> Fix:
 
 
 def changed_in_library_fix(
-    dist: str, path: str, product: str, since: Optional[str], edit: Fix, release: Fix
+    dist: str,
+    path: str,
+    product: str,
+    since: Optional[str],
+    edit: Fix,
+    release: Fix,
+    before: Optional[tuple[str, str, str]] = None,
 ) -> Fix:
     """A call whose behaviour ``product`` changed in ``since`` (``edit``: how code adapts the
     call, the fix for the user's own code), made by the code of the installed package ``dist``
     (its file ``path``): ``release``, that package's release made for the installed
     ``product``, or ``product`` before ``since``, the line the package was written for. Never
-    an edit of its file: pip's next install of the package undoes it."""
+    an edit of its file: pip's next install of the package undoes it. ``before``: where the
+    running Python has no wheel of the last line before ``since``, that line, the running
+    Python and the newest Python the line serves (the matrix's), so the environment kept
+    for it gets a Python the line installs on."""
+    python = (
+        f" with Python {before[2]} or older, as {product} {before[0]} has no wheel for Python "
+        f"{before[1]}"
+        if before is not None
+        else ""
+    )
     back = (
-        f" Or keep {product} before {since} (`{product}<{since}`, in an environment of its "
-        f"own), whose behaviour this {dist} release was written for."
+        f" Or keep {product} before {since} (`{product}<{since}`), whose behaviour this "
+        f"{dist} release was written for, in an environment of its own{python}."
         if since
         else ""
     )
     return Fix(
         f"The call is {dist}'s own code ({path}), not yours: an edit of that file is undone "
         f"by the next install of {dist}. {release.text}{back} What changed, and what code "
-        f"made for it does (your own code too, where it builds what it hands {dist}, such as "
-        f"an optimizer): {edit.text}",
+        f"made for it does (your own code too, where it builds what it hands {dist}): "
+        f"{edit.text}",
         release.commands,
     )
-
-
-#: The change each api-default-changed signature's words show a call meeting, by signature
-#: id: the distribution whose API changed and its release, as the signature's own sources
-#: date it (tfdoctor/signatures.yaml): Keras 2.11's optimizer, which builds its state for the
-#: variables it is built with (keras v2.11.0, keras/optimizers/optimizer_experimental/
-#: optimizer.py; TensorFlow 2.11.0's release notes); the KerasTensors of TensorFlow 2.4's
-#: functional models (v2.4.0, tensorflow/python/keras/engine/keras_tensor.py); NumPy 1.16.3's
-#: np.load default allow_pickle=False (its release notes). A signature not here (the
-#: pluggable device without XLA: the device, not the caller, decides) keeps its fix.
-CHANGED_BY_SIGNATURE: Final[Mapping[str, tuple[str, str]]] = {
-    "optimizer-unbuilt-variable": ("tensorflow", "2.11"),
-    "keras-tensor-not-dispatched": ("tensorflow", "2.4"),
-    "numpy-load-allow-pickle": ("numpy", "1.16.3"),
-}
 
 
 def dependency_too_old_fix(m: Machine, signature: str) -> Fix:

@@ -146,7 +146,7 @@ from tfdoctor.facts import TF_DISTRIBUTIONS, Facts
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix
-from tfdoctor.signatures import BENIGN, EVIDENCE, IMAGE_CHECK, Signatures
+from tfdoctor.signatures import BENIGN, EVIDENCE, IMAGE_CHECK, Signature, Signatures
 
 
 def _settle_locked_wrapper(
@@ -454,7 +454,7 @@ def _fit_changed_call(
     if found.cause not in _FITTED_TO_CALLER or found.fix is None:
         return found
     for hit in hits:
-        changed = _changed_by(hit.signature.id, found, m)
+        changed = _changed_by(hit.signature, found, m)
         if changed is None:
             continue
         tb = next(
@@ -487,19 +487,19 @@ def _fit_changed_call(
 _FITTED_TO_CALLER = frozenset({causes.code.API_DEFAULT_CHANGED, causes.code.API_REMOVED})
 
 
-def _changed_by(signature: str, found: Finding, m: Machine) -> Optional[tuple[str, str]]:
-    """The distribution whose change the signature ``signature`` shows met, and the release
-    of the change: :data:`tfdoctor.causes.code.CHANGED_BY_SIGNATURE`'s, else the TensorFlow
-    line scan's rule of that name dates it to, where ``found``'s fix is that rule's edit (no
-    commands: a rule whose fix installs a line is its own answer). None where neither says."""
-    known = causes.code.CHANGED_BY_SIGNATURE.get(signature)
-    if known is not None:
-        return known
+def _changed_by(signature: Signature, found: Finding, m: Machine) -> Optional[tuple[str, str]]:
+    """The distribution whose change ``signature`` shows met, and the release of the change:
+    the signature's own ``changed`` (tfdoctor/signatures.yaml, dated by its sources), else the
+    TensorFlow line scan's rule of that name dates it to, where ``found``'s fix is that rule's
+    edit (no commands: a rule whose fix installs a line is its own answer). None where
+    neither says (the pluggable device without XLA: the device, not the caller, decides)."""
+    if signature.changed is not None:
+        return signature.changed
     if m.matrix is None or found.fix is None or found.fix.commands:
         return None
     from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - loads scan's rules
 
-    verdict = ApiKnowledge(m.matrix).rule(signature)
+    verdict = ApiKnowledge(m.matrix).rule(signature.id)
     if (
         verdict is None
         or not verdict.release

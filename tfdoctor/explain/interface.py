@@ -70,11 +70,14 @@ from tfdoctor.explain.packages import (
     known_distribution,
     library_dist,
     library_fix,
+    paired_with_tensorflow,
     refused_call_fix,
     tensorflow_calls,
 )
+from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
+from tfdoctor.matrix import release_line
 from tfdoctor.modules import distribution_of, modules
 
 #: Graph tensors and Keras' symbolic ones, and what only an eager tensor has in every
@@ -190,12 +193,16 @@ def caller_fitted_fix(
     package's release made for the installed ``product`` (for TensorFlow and Keras the
     companion table's where it pairs them, else its upgrade: :func:`tfdoctor.explain.
     packages.library_fix`) or ``product`` before ``since``, never an edit inside
-    site-packages, which pip's next install of the package undoes."""
+    site-packages, which pip's next install of the package undoes. A package whose releases
+    go with TensorFlow's (Keras meeting NumPy's change) is told its release for the installed
+    TensorFlow too: its newest may need a later TensorFlow."""
     caller = installed_caller(tb, callees)
     if caller is None or not caller[0]:
         return edit
     dist, frame = caller
-    if product in ("tensorflow", "keras"):
+    if product in ("tensorflow", "keras") or (
+        dist not in TF_DISTRIBUTIONS and paired_with_tensorflow(m, dist)
+    ):
         release = library_fix(m, dist)
     else:
         # The distribution the module table (or an egg's folder) names, else the import
@@ -208,7 +215,26 @@ def caller_fitted_fix(
             f"{made_for}.",
             package_upgrade(m, top, dist if known else ""),
         )
-    return causes.code.changed_in_library_fix(dist, frame.path, product, since, edit, release)
+    return causes.code.changed_in_library_fix(
+        dist, frame.path, product, since, edit, release, _line_before(m, product, since)
+    )
+
+
+def _line_before(m: Machine, product: str, since: Optional[str]) -> Optional[tuple[str, str, str]]:
+    """TensorFlow's last line before ``since`` where the running Python (the probe's or the
+    log's) has no wheel of it, with that Python and the newest Python the line serves (the
+    matrix's): ``tensorflow<2.11`` installs nothing on Python 3.12. None where the Python
+    is unknown, the line serves it, or the matrix has no such line."""
+    python = m.python_version
+    key = release_line(since or "")
+    if product != "tensorflow" or m.matrix is None or not python or key is None:
+        return None
+    # The matrix lists its lines newest first: the first one older than the change.
+    line = next((x for x in m.matrix.lines if x.key < key), None)
+    if line is None or m.line_fits(line, ""):
+        return None
+    served = line.pythons_on()
+    return (line.line, ".".join(python.split(".")[:2]), served[-1]) if served else None
 
 
 def _passed_by_user(tb: Traceback, caller: int, argument: str) -> bool:

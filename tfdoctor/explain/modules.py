@@ -845,8 +845,8 @@ def _removed_name(tb: Traceback, m: Machine) -> Optional[Finding]:
         module, name = asked.module, asked.name
     else:
         return None
-    gone = modules().removed_names.get(module)
-    if gone is None or name not in gone.names:
+    gone = modules().removed_names.get(f"{module}.{name}")
+    if gone is None:
         return None
     python = m.python_version or _frames_python(tb)
     if python and version_key(python)[:2] < version_key(gone.removed_in)[:2]:
@@ -872,12 +872,13 @@ def _removed_from_python(
     package = installed_package(path) if path else None
     what = f"{module}.{name}" if name else module
     uses = f"uses {what}" if name else f"imports {module}"
+    use = f"use {what}" if name else f"import {module}"  # the verb of a plural subject
     if importer in TF_DISTRIBUTIONS:
         return causes.finding(
             f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
             Severity.ERROR,
             causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
-            f"TensorFlow's own files {uses}, which Python {gone.removed_in} removed: the "
+            f"TensorFlow's own files {use}, which Python {gone.removed_in} removed: the "
             "installed release predates this Python",
             f"{said}\nPython {gone.removed_in} removed {what}; TensorFlow releases built for "
             "that Python no longer use it.",

@@ -3830,12 +3830,20 @@ def library_fix(m: Machine, dist: str) -> Fix:
     companion's release for this TensorFlow (the companion table); for a library built on
     TensorFlow but not released with it (Transformers), whose releases no table pairs with
     TensorFlow's, its newer release, which follows TensorFlow's changes."""
-    if m.companion(dist) is None and dist not in _family_dists():
+    if not paired_with_tensorflow(m, dist):
         # A distribution the log shows installed by that name (a listing, an egg's folder) is
         # the one to upgrade, whether or not the module table names it.
         known = known_distribution(dist) or m.facts.package(dist) is not None
         return causes.software.library_release_fix(m, dist, known=known)
     return causes.software.companion_fix(m, dist)
+
+
+def paired_with_tensorflow(m: Machine, dist: str) -> bool:
+    """Whether ``dist``'s releases go with TensorFlow's: the companion table pairs them, or it
+    is of TensorFlow's family (Keras). Its release for the installed TensorFlow is the one to
+    install, never its newest: that may be made for a later TensorFlow (Keras 2.11 for
+    TensorFlow 2.11, Keras 3 for 2.16)."""
+    return m.companion(dist) is not None or dist in _family_dists()
 
 
 def known_distribution(dist: str) -> bool:
