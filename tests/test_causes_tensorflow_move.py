@@ -13,7 +13,9 @@ from tfdoctor.machine import Machine
 TEXT = "Install the TensorFlow the add-on declares."
 
 
-def _machine(tf: str, python: str = "3.11.9", *extra: PackageFacts) -> Machine:
+def _machine(
+    tf: str, python: str = "3.11.9", *extra: PackageFacts, windows: bool = False
+) -> Machine:
     installed = (
         f.pkg("tensorflow", tf, top_level=("tensorflow",)),
         f.pkg("numpy", "1.26.4"),
@@ -24,6 +26,11 @@ def _machine(tf: str, python: str = "3.11.9", *extra: PackageFacts) -> Machine:
             packages=installed,
             tensorflow=f.tensorflow(version=tf),
             python=f.python(version=python),
+            **(
+                {"platform": f.platform(system="Windows", machine="AMD64", libc="")}
+                if windows
+                else {}
+            ),
         ),
         f.FIXTURE_MATRIX,
     )
@@ -63,8 +70,23 @@ def test_a_range_without_a_wheel_for_this_python_moves_the_python_too() -> None:
     assert line is not None
     newest = line.pythons_on("linux-x86_64")[-1]
     assert "No TensorFlow in that range has a wheel for Python 3.12" in fix.text
-    assert fix.commands[0] == f"python{newest} -m venv ~/.venvs/tf"
-    assert fix.commands[-1].endswith(f'"tensorflow<2.15,>=2.13" "{_keras_pin("2.14")}"')
+    assert fix.commands[0] == f"python{newest} -m venv .venv"
+    assert fix.commands[-1] == (
+        f'.venv/bin/python -m pip install "tensorflow<2.15,>=2.13" "{_keras_pin("2.14")}"'
+    )
+
+
+def test_a_new_python_on_windows_is_made_by_its_launcher() -> None:
+    # python.org's Windows installer puts no python3.X on the PATH, and a virtual
+    # environment's interpreter is under Scripts\ there: the commands run as written.
+    m = _machine("2.16.1", "3.12.4", windows=True)
+    assert m.os == "windows"
+    fix = tensorflow_move_fix(m, TEXT, "tensorflow<2.15,>=2.13")
+    line = f.FIXTURE_MATRIX.line_for("2.14.0")
+    assert line is not None
+    newest = line.pythons_on("windows-x86_64")[-1]
+    assert fix.commands[0] == f"py -{newest} -m venv .venv"
+    assert fix.commands[-1].startswith('.venv\\Scripts\\python -m pip install "tensorflow<2.15')
 
 
 def test_a_companions_downgrade_names_the_keras_that_moves_with_tensorflow() -> None:

@@ -11,7 +11,7 @@ from tfdoctor.causes.base import CauseId
 from tfdoctor.env.usage import LOAD
 from tfdoctor.facts import normalize_name, requirement_name
 from tfdoctor.findings import Fix
-from tfdoctor.machine import Machine, applicable_requirements, venv_pip
+from tfdoctor.machine import Machine, applicable_requirements
 from tfdoctor.matrix import spec_contains, version_key
 
 if TYPE_CHECKING:
@@ -133,6 +133,19 @@ def install_fix(m: Machine, text: str, *specs: str) -> Fix:
     return Fix(text, m.pip_install(*specs))
 
 
+def python_venv_commands(
+    m: Machine, python: str, args: str = "install tensorflow"
+) -> tuple[str, ...]:
+    """A virtual environment made by CPython ``python``'s own versioned command (Windows'
+    launcher, ``py -3.X``: python.org's installer puts no ``python3.X`` on the PATH,
+    https://docs.python.org/3/using/windows.html#python-launcher-for-windows; elsewhere
+    ``python3.X``), and ``pip <args>`` run by its interpreter (``Scripts\\`` on Windows,
+    ``bin/`` elsewhere: https://docs.python.org/3/library/venv.html#how-venvs-work)."""
+    if m.os == "windows":
+        return (f"py -{python} -m venv .venv", f".venv\\Scripts\\python -m pip {args}")
+    return (f"python{python} -m venv .venv", f".venv/bin/python -m pip {args}")
+
+
 def tensorflow_move_fix(m: Machine, text: str, requirement: str) -> Fix:
     """:func:`install_fix` of a TensorFlow ``requirement`` (``tensorflow<2.15,>=2.13``) that
     moves TensorFlow off the installed line, with what moves with it. pip takes the newest
@@ -192,7 +205,7 @@ def tensorflow_move_fix(m: Machine, text: str, requirement: str) -> Fix:
         words += "."
     if newer:
         quoted = " ".join(f'"{x}"' for x in specs)
-        return Fix(words, venv_pip(f"install {quoted}", f"python{newer}"))
+        return Fix(words, python_venv_commands(m, newer, f"install {quoted}"))
     return Fix(words, m.pip_install(*specs))
 
 
