@@ -95,3 +95,23 @@ def test_a_companions_downgrade_names_the_keras_that_moves_with_tensorflow() -> 
     fix = causes.software.companion_fix(m, "tensorflow-addons")
     assert "downgrades TensorFlow from 2.16.1" in fix.text
     assert "Keras moves with it" in fix.text and "keras<" in fix.commands[-1]
+
+
+def test_a_move_between_keras_3_lines_moves_an_installed_tf_keras_of_the_old_line() -> None:
+    # tf-keras 2.17 declares TensorFlow 2.17's line (the matrix's tf_keras pin): it breaks
+    # beside 2.16, though tf.keras is Keras 3 on both lines.
+    m = _machine("2.17.1", "3.11.9", f.pkg("tf-keras", "2.17.0"))
+    fix = tensorflow_move_fix(m, TEXT, "tensorflow<2.17,>=2.16")
+    line = f.FIXTURE_MATRIX.line_for("2.16.0")
+    assert line is not None and line.pins.tf_keras is not None
+    assert fix.commands[-1].endswith(
+        f'install "tensorflow<2.17,>=2.16" "tf-keras{line.pins.tf_keras}"'
+    )
+    assert "tf-keras 2.17.0 is of another line" in fix.text
+    assert "Keras moves with it" not in fix.text
+
+
+def test_a_tf_keras_of_the_line_taken_stays() -> None:
+    m = _machine("2.17.1", "3.11.9", f.pkg("tf-keras", "2.16.0"))
+    fix = tensorflow_move_fix(m, TEXT, "tensorflow<2.17,>=2.16")
+    assert fix.text == TEXT

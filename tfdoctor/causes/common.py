@@ -153,7 +153,8 @@ def tensorflow_move_fix(m: Machine, text: str, requirement: str) -> Fix:
     Keras is named beside it where its tf.keras is another Keras than the installed line's
     (Keras 3 from the matrix's first line whose wheel pins it, 2.16; Keras 2 before), the
     line's own keras pin (its wheel's METADATA, the matrix's ``pins.keras``) installed with
-    it, and tf-keras of that line where one is installed and the matrix pins one; where no
+    it; an installed tf-keras of another line is replaced by that line's (each declares its
+    own line's TensorFlow), whichever Keras tf.keras is; where no
     line of the range has a wheel for this Python, the Pythons its newest line has wheels for
     are named, as the Python must move too."""
     from tfdoctor.compat import (  # noqa: PLC0415 - avoids a cycle at import
@@ -189,7 +190,8 @@ def tensorflow_move_fix(m: Machine, text: str, requirement: str) -> Fix:
             f"virtual environment of one of those (Python {newer} below)."
         )
     pin = taken.pins.keras
-    if pin is not None and keras3_serves_tf_keras(taken) != keras3_serves_tf_keras(installed):
+    moved = pin is not None and keras3_serves_tf_keras(taken) != keras3_serves_tf_keras(installed)
+    if moved:
         first = first_keras3_line(matrix)
         keras = 3 if keras3_serves_tf_keras(taken) else 2
         since = f" (Keras 3 serves it from TensorFlow {first.line} on)" if first else ""
@@ -198,10 +200,23 @@ def tensorflow_move_fix(m: Machine, text: str, requirement: str) -> Fix:
             f"keras{pin} as its wheel requires{since}, installed with it"
         )
         specs.append(f"keras{pin}")
-        tf_keras = tf_keras_requirement(taken)
-        if m.facts.package("tf-keras") is not None and tf_keras is not None:
-            words += f", with tf-keras of its line ({tf_keras})"
-            specs.append(tf_keras)
+    # tf-keras X.Y declares the TensorFlow of its own line (the matrix's pins.tf_keras, from
+    # its METADATA): an installed one of another line moves too, whichever Keras tf.keras is.
+    tf_keras = tf_keras_requirement(taken)
+    held = m.facts.package("tf-keras")
+    if (
+        held is not None
+        and tf_keras is not None
+        and not spec_contains(held.version, tf_keras[len("tf-keras") :])
+    ):
+        words += (
+            f", with tf-keras of its line ({tf_keras})"
+            if moved
+            else f" tf-keras {held.version} is of another line: {tf_keras}, TensorFlow "
+            f"{taken.line}'s, is installed with it."
+        )
+        specs.append(tf_keras)
+    if moved:
         words += "."
     if newer:
         quoted = " ".join(f'"{x}"' for x in specs)
