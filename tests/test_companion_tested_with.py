@@ -82,3 +82,15 @@ def test_every_shipped_pairing_is_a_line_its_own_range_admits() -> None:
         for row in comp.releases:
             for line in row.tested_with:
                 assert row.admits(f"{line}.99") or row.admits(f"{line}.5"), (comp.name, row)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["tfx-bsl", "tensorflow-transform", "tensorflow-data-validation", "tensorflow-model-analysis"],
+)
+def test_a_tfx_library_is_looked_up_in_its_own_compatibility_table(name: str) -> None:
+    # The fix that sends the user to "its compatibility table" names the README's table, the
+    # one that pairs each release with a TensorFlow, before the setup.py the ranges come from.
+    table = load_companions()
+    urls = [table.sources[s].url for s in table.companions[name].sources]
+    assert urls[0].endswith("README.md#compatible-versions"), urls
