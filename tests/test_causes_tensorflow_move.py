@@ -13,7 +13,9 @@ from tfdoctor.machine import Machine
 TEXT = "Install the TensorFlow the add-on declares."
 
 
-def _machine(tf: str, python: str = "3.11.9", *extra: PackageFacts) -> Machine:
+def _machine(
+    tf: str, python: str = "3.11.9", *extra: PackageFacts, windows: bool = False
+) -> Machine:
     installed = (
         f.pkg("tensorflow", tf, top_level=("tensorflow",)),
         f.pkg("numpy", "1.26.4"),
@@ -24,6 +26,11 @@ def _machine(tf: str, python: str = "3.11.9", *extra: PackageFacts) -> Machine:
             packages=installed,
             tensorflow=f.tensorflow(version=tf),
             python=f.python(version=python),
+            **(
+                {"platform": f.platform(system="Windows", machine="AMD64", libc="")}
+                if windows
+                else {}
+            ),
         ),
         f.FIXTURE_MATRIX,
     )
@@ -63,8 +70,23 @@ def test_a_range_without_a_wheel_for_this_python_moves_the_python_too() -> None:
     assert line is not None
     newest = line.pythons_on("linux-x86_64")[-1]
     assert "No TensorFlow in that range has a wheel for Python 3.12" in fix.text
-    assert fix.commands[0] == f"python{newest} -m venv ~/.venvs/tf"
-    assert fix.commands[-1].endswith(f'"tensorflow<2.15,>=2.13" "{_keras_pin("2.14")}"')
+    assert fix.commands[0] == f"python{newest} -m venv .venv"
+    assert fix.commands[-1] == (
+        f'.venv/bin/python -m pip install "tensorflow<2.15,>=2.13" "{_keras_pin("2.14")}"'
+    )
+
+
+def test_a_new_python_on_windows_is_made_by_its_launcher() -> None:
+    # python.org's Windows installer puts no python3.X on the PATH, and a virtual
+    # environment's interpreter is under Scripts\ there: the commands run as written.
+    m = _machine("2.16.1", "3.12.4", windows=True)
+    assert m.os == "windows"
+    fix = tensorflow_move_fix(m, TEXT, "tensorflow<2.15,>=2.13")
+    line = f.FIXTURE_MATRIX.line_for("2.14.0")
+    assert line is not None
+    newest = line.pythons_on("windows-x86_64")[-1]
+    assert fix.commands[0] == f"py -{newest} -m venv .venv"
+    assert fix.commands[-1].startswith('.venv\\Scripts\\python -m pip install "tensorflow<2.15')
 
 
 def test_a_companions_downgrade_names_the_keras_that_moves_with_tensorflow() -> None:
@@ -73,3 +95,23 @@ def test_a_companions_downgrade_names_the_keras_that_moves_with_tensorflow() -> 
     fix = causes.software.companion_fix(m, "tensorflow-addons")
     assert "downgrades TensorFlow from 2.16.1" in fix.text
     assert "Keras moves with it" in fix.text and "keras<" in fix.commands[-1]
+
+
+def test_a_move_between_keras_3_lines_moves_an_installed_tf_keras_of_the_old_line() -> None:
+    # tf-keras 2.17 declares TensorFlow 2.17's line (the matrix's tf_keras pin): it breaks
+    # beside 2.16, though tf.keras is Keras 3 on both lines.
+    m = _machine("2.17.1", "3.11.9", f.pkg("tf-keras", "2.17.0"))
+    fix = tensorflow_move_fix(m, TEXT, "tensorflow<2.17,>=2.16")
+    line = f.FIXTURE_MATRIX.line_for("2.16.0")
+    assert line is not None and line.pins.tf_keras is not None
+    assert fix.commands[-1].endswith(
+        f'install "tensorflow<2.17,>=2.16" "tf-keras{line.pins.tf_keras}"'
+    )
+    assert "tf-keras 2.17.0 is of another line" in fix.text
+    assert "Keras moves with it" not in fix.text
+
+
+def test_a_tf_keras_of_the_line_taken_stays() -> None:
+    m = _machine("2.17.1", "3.11.9", f.pkg("tf-keras", "2.16.0"))
+    fix = tensorflow_move_fix(m, TEXT, "tensorflow<2.17,>=2.16")
+    assert fix.text == TEXT

@@ -9,7 +9,9 @@ from typing import Optional
 import pytest
 
 from tests import factories as f
+from tfdoctor import causes
 from tfdoctor.compat import companion_answer
+from tfdoctor.machine import Machine
 from tfdoctor.matrix import (
     CompanionRelease,
     MatrixError,
@@ -82,3 +84,35 @@ def test_every_shipped_pairing_is_a_line_its_own_range_admits() -> None:
         for row in comp.releases:
             for line in row.tested_with:
                 assert row.admits(f"{line}.99") or row.admits(f"{line}.5"), (comp.name, row)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["tfx-bsl", "tensorflow-transform", "tensorflow-data-validation", "tensorflow-model-analysis"],
+)
+def test_a_tfx_library_is_looked_up_in_its_own_compatibility_table(name: str) -> None:
+    # The fix that sends the user to "its compatibility table" names the README's table, the
+    # one that pairs each release with a TensorFlow, before the setup.py the ranges come from.
+    table = load_companions()
+    urls = [table.sources[s].url for s in table.companions[name].sources]
+    assert urls[0].endswith("README.md#compatible-versions"), urls
+
+
+def test_a_release_admitted_but_tested_with_other_lines_is_named_not_denied() -> None:
+    # tensorflow-data-validation 1.14 declares tensorflow>=2.13,<3 and its table tests it with
+    # 2.13 only: beside TensorFlow 2.14 it is known, untested, not "no release".
+    installed = f.pkg("tensorflow-data-validation", "1.15.1")
+    m = Machine(
+        f.facts(
+            packages=(f.pkg("tensorflow", "2.14.1", top_level=("tensorflow",)), installed),
+            tensorflow=f.tensorflow(version="2.14.1"),
+            python=f.python(version="3.10.12"),
+        ),
+        f.FIXTURE_MATRIX,
+    )
+    fix = causes.software.companion_fix(
+        m, "tensorflow-data-validation", installed, "tensorflow", ">=2.15,<2.16"
+    )
+    assert "tensorflow-data-validation 1.14 declares tensorflow>=2.13,<3" in fix.text
+    assert "tests it with TensorFlow 2.13 only" in fix.text
+    assert fix.commands[-1].endswith('install "tensorflow>=2.15,<2.16"')

@@ -71,6 +71,9 @@ _LINUX = "linux"
     [
         pytest.param("ana@Anas-MacBook-Pro ~ % pip list\n", _MAC, id="zsh-mac"),
         pytest.param("(tf) ana@box src % python a.py\n", _MAC, id="zsh-any-host"),
+        # grml's zsh prompt (Arch's install medium, grml-zsh-config) shows the whole path.
+        pytest.param("ana@box ~/src/tf % python a.py\n", None, id="zsh-whole-path-grml"),
+        pytest.param("root@archiso /var/tmp # python a.py\n", None, id="grml-root"),
         pytest.param("ana@box:/Users/ana/src$ python a.py\n", _MAC, id="users-home"),
         pytest.param("ana@Anas-iMac:~$ python a.py\n", _MAC, id="imac-host-bash"),
         pytest.param("ana@Mac-mini-2.local:~ $ ls\n", _MAC, id="mini-host"),

@@ -76,6 +76,9 @@ def test_the_wheel_pip_chose_keeps_its_platform_tag() -> None:
             ("manylinux_2_17_aarch64.manylinux2014_aarch64",), "", {"aarch64"}, id="compressed"
         ),
         pytest.param(("macosx_11_0_universal2",), "", set(), id="universal2-names-two"),
+        # A Mac's or Windows' arm64 wheel is no Linux aarch64 machine's.
+        pytest.param(("macosx_11_0_arm64",), "", set(), id="mac-arm64"),
+        pytest.param(("win_arm64",), "", set(), id="windows-arm64"),
         pytest.param(("", "any"), "", set(), id="archives-and-pure"),
         pytest.param(
             ("linux_armv7l",), "pip download --platform linux_armv7l h5py", set(), id="platform"
@@ -87,3 +90,19 @@ def test_the_machines_of_the_wheels_pip_chose(
 ) -> None:
     collected = [Collected("x", "", "", "1.0", p) for p in platforms]
     assert chosen_machines(collected, text) == machines
+
+
+def test_a_macs_arm64_wheel_is_not_read_as_linux_aarch64() -> None:
+    # pip chose a Mac's wheel: TensorFlow's Linux aarch64 lines say nothing of this machine.
+    chose = (
+        "Collecting numpy\n"
+        "  Downloading numpy-1.24.4-cp38-cp38-macosx_11_0_arm64.whl (13.8 MB)\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.4.0 "
+        "(from versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow==2.4.0\n"
+    )
+    report = explained(chose)
+    assert all(
+        "Linux aarch64 wheel" not in (x.fix.text if x.fix is not None else "")
+        for x in report.findings
+    )

@@ -11,7 +11,7 @@ from tfdoctor.causes.base import CauseId
 from tfdoctor.env.usage import LOAD
 from tfdoctor.facts import normalize_name, requirement_name
 from tfdoctor.findings import Fix
-from tfdoctor.machine import Machine, applicable_requirements, venv_pip
+from tfdoctor.machine import Machine, applicable_requirements
 from tfdoctor.matrix import spec_contains, version_key
 
 if TYPE_CHECKING:
@@ -162,6 +162,19 @@ def conda_installed_note(m: Machine, *specs: str) -> str:
     return words
 
 
+def python_venv_commands(
+    m: Machine, python: str, args: str = "install tensorflow"
+) -> tuple[str, ...]:
+    """A virtual environment made by CPython ``python``'s own versioned command (Windows'
+    launcher, ``py -3.X``: python.org's installer puts no ``python3.X`` on the PATH,
+    https://docs.python.org/3/using/windows.html#python-launcher-for-windows; elsewhere
+    ``python3.X``), and ``pip <args>`` run by its interpreter (``Scripts\\`` on Windows,
+    ``bin/`` elsewhere: https://docs.python.org/3/library/venv.html#how-venvs-work)."""
+    if m.os == "windows":
+        return (f"py -{python} -m venv .venv", f".venv\\Scripts\\python -m pip {args}")
+    return (f"python{python} -m venv .venv", f".venv/bin/python -m pip {args}")
+
+
 def tensorflow_move_fix(m: Machine, text: str, requirement: str) -> Fix:
     """:func:`install_fix` of a TensorFlow ``requirement`` (``tensorflow<2.15,>=2.13``) that
     moves TensorFlow off the installed line, with what moves with it. pip takes the newest
@@ -169,7 +182,8 @@ def tensorflow_move_fix(m: Machine, text: str, requirement: str) -> Fix:
     Keras is named beside it where its tf.keras is another Keras than the installed line's
     (Keras 3 from the matrix's first line whose wheel pins it, 2.16; Keras 2 before), the
     line's own keras pin (its wheel's METADATA, the matrix's ``pins.keras``) installed with
-    it, and tf-keras of that line where one is installed and the matrix pins one; where no
+    it; an installed tf-keras of another line is replaced by that line's (each declares its
+    own line's TensorFlow), whichever Keras tf.keras is; where no
     line of the range has a wheel for this Python, the Pythons its newest line has wheels for
     are named, as the Python must move too."""
     from tfdoctor.compat import (  # noqa: PLC0415 - avoids a cycle at import
@@ -205,7 +219,8 @@ def tensorflow_move_fix(m: Machine, text: str, requirement: str) -> Fix:
             f"virtual environment of one of those (Python {newer} below)."
         )
     pin = taken.pins.keras
-    if pin is not None and keras3_serves_tf_keras(taken) != keras3_serves_tf_keras(installed):
+    moved = pin is not None and keras3_serves_tf_keras(taken) != keras3_serves_tf_keras(installed)
+    if moved:
         first = first_keras3_line(matrix)
         keras = 3 if keras3_serves_tf_keras(taken) else 2
         since = f" (Keras 3 serves it from TensorFlow {first.line} on)" if first else ""
@@ -214,14 +229,27 @@ def tensorflow_move_fix(m: Machine, text: str, requirement: str) -> Fix:
             f"keras{pin} as its wheel requires{since}, installed with it"
         )
         specs.append(f"keras{pin}")
-        tf_keras = tf_keras_requirement(taken)
-        if m.facts.package("tf-keras") is not None and tf_keras is not None:
-            words += f", with tf-keras of its line ({tf_keras})"
-            specs.append(tf_keras)
+    # tf-keras X.Y declares the TensorFlow of its own line (the matrix's pins.tf_keras, from
+    # its METADATA): an installed one of another line moves too, whichever Keras tf.keras is.
+    tf_keras = tf_keras_requirement(taken)
+    held = m.facts.package("tf-keras")
+    if (
+        held is not None
+        and tf_keras is not None
+        and not spec_contains(held.version, tf_keras[len("tf-keras") :])
+    ):
+        words += (
+            f", with tf-keras of its line ({tf_keras})"
+            if moved
+            else f" tf-keras {held.version} is of another line: {tf_keras}, TensorFlow "
+            f"{taken.line}'s, is installed with it."
+        )
+        specs.append(tf_keras)
+    if moved:
         words += "."
     if newer:
         quoted = " ".join(f'"{x}"' for x in specs)
-        return Fix(words, venv_pip(f"install {quoted}", f"python{newer}"))
+        return Fix(words, python_venv_commands(m, newer, f"install {quoted}"))
     return Fix(words + conda_installed_note(m, *specs), m.install(*specs))
 
 

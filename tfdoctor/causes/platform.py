@@ -16,6 +16,7 @@ from tfdoctor.causes.common import (
     owner_of_package_command,
     package_named,
     pypi_files_command,
+    python_venv_commands,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
@@ -2413,7 +2414,7 @@ def interpreter_without_wheels_fix(
             + ("" if served else f" ({use} is the newest Python TensorFlow has wheels for here)")
             + "."
         )
-        return Fix(text, _venv_commands(m, use))
+        return Fix(text, python_venv_commands(m, use))
     if implementation not in ("", "CPython") and newest is not None:
         # Any other implementation: GraalPy's platform.python_implementation() is "GraalVM".
         shown = f"{'GraalPy' if implementation == 'GraalVM' else implementation} {python}".rstrip()
@@ -2422,7 +2423,7 @@ def interpreter_without_wheels_fix(
             "tags are cpXY), so pip lists none for it whatever the release: create the "
             f"environment with CPython {newest} (the newest Python the newest TensorFlow has "
             "wheels for here, from the matrix) and install TensorFlow there.",
-            _venv_commands(m, newest),
+            python_venv_commands(m, newest),
         )
     return None
 
@@ -2493,7 +2494,7 @@ def no_release_here_fix(m: Machine) -> Optional[Fix]:
         f"matrix), so pip finds none to install: TensorFlow {line.latest_patch}, the newest "
         f"with wheels here, is for {python_span(pythons)}. Create a virtual environment with "
         f"Python {pythons[-1]} and install TensorFlow there.",
-        _venv_commands(m, pythons[-1]),
+        python_venv_commands(m, pythons[-1]),
     )
 
 
@@ -2541,21 +2542,13 @@ def tf_no_wheel_fix(m: Machine, span: str = "") -> Fix:
     return Fix(
         "Create a virtual environment with a CPython 3 that TensorFlow publishes wheels for "
         f"(Python {newest}, from the matrix) and install TensorFlow there.",
-        _venv_commands(m, newest),
+        python_venv_commands(m, newest),
     )
 
 
 def _finals(m: Machine) -> tuple[TFLine, ...]:
     """The matrix's lines with a final release, newest first (none without a matrix)."""
     return m.matrix.releases if m.matrix is not None else ()
-
-
-def _venv_commands(m: Machine, python: str) -> tuple[str, ...]:
-    """A virtual environment made by CPython ``python``'s own versioned command (Windows'
-    launcher, ``py -3.X``, elsewhere ``python3.X``), and TensorFlow installed in it."""
-    if m.os == "windows":
-        return (f"py -{python} -m venv .venv", ".venv\\Scripts\\python -m pip install tensorflow")
-    return (f"python{python} -m venv .venv", ".venv/bin/python -m pip install tensorflow")
 
 
 #: Where tensorflow-macos's wheels are listed: each is tagged for macOS 11 or later

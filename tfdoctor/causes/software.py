@@ -4155,13 +4155,33 @@ def _companion_release_fix(
             if python and row is not None and row.release_for(tf.version)
             else ""
         )
-        text = (
-            f"No {comp.name} release for TensorFlow {tf.version}{on} is known to this tfdoctor: if "
-            f"one exists, install it (`{_listing_words(m, comp.name)}` lists them; pick the "
-            f"one whose requirement admits tensorflow {tf.version}). Otherwise install the "
-            f"TensorFlow {comp.name} {comp.version} declares, which {way} TensorFlow from "
-            f"{tf.version}."
-        )
+        # A release whose range admits this TensorFlow that its project's table tests with
+        # other lines only (tested_with): known, but not made for it; said so, not "none".
+        untested = [
+            r
+            for r in (row.releases if row is not None else ())
+            if r.admits(tf.version)
+            and not r.serves(tf.version)
+            and (python is None or r.runs_on(python))
+        ]
+        if untested:
+            last = untested[-1]
+            text = (
+                f"No {comp.name} release made for TensorFlow {tf.version} is known to this "
+                f"tfdoctor: {comp.name} {last.release} declares tensorflow{last.tensorflow}, "
+                "which admits it, but its project's table tests it with TensorFlow "
+                f"{', '.join(last.tested_with)} only (pip would install it here, untested). "
+                f"The tested pair: the TensorFlow {comp.name} {comp.version} declares, which "
+                f"{way} TensorFlow from {tf.version}."
+            )
+        else:
+            text = (
+                f"No {comp.name} release for TensorFlow {tf.version}{on} is known to this "
+                f"tfdoctor: if one exists, install it (`{_listing_words(m, comp.name)}` lists "
+                f"them; pick the one whose requirement admits tensorflow {tf.version}). "
+                f"Otherwise install the TensorFlow {comp.name} {comp.version} declares, which "
+                f"{way} TensorFlow from {tf.version}."
+            )
     return tensorflow_move_fix(m, text, f"{dist}{spec}")
 
 

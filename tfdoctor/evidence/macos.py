@@ -98,15 +98,25 @@ def prompt_system(text: str) -> Optional[tuple[str, str]]:
     """The system (``macos``, ``linux``) the Unix shell prompts of ``text`` show, with the first
     prompt that shows it; None where none shows one, or they show both (a shell on another
     machine, reached from the first). A Mac's prompt: zsh's as macOS sets it (``user@host dir
-    %``), one in a home folder under /Users/ (macOS's; Linux keeps them under /home/), or one
-    on a host macOS named after its model. Linux's: bash's as Debian and Ubuntu set it
-    (``user@host:dir$``) where nothing of a Mac's shows. A ``$`` or ``#`` alone says nothing:
-    shells end their prompts so on every Unix."""
+    %``, the folder's last part alone: one of a path, ``user@host ~/src %``, is grml's, which
+    Linux shows too), one in a home folder under /Users/ (macOS's; Linux keeps them under
+    /home/), or one on a host macOS named after its model. Linux's: bash's as Debian and
+    Ubuntu set it (``user@host:dir$``) where nothing of a Mac's shows. A ``$`` or ``#`` alone
+    says nothing: shells end their prompts so on every Unix."""
     shown: dict[str, str] = {}
     for match in unix_prompts(text[:MAC_READ]):
         # macOS's /etc/zshrc sets PS1="%n@%m %1~ %# " (zsh is its login shell from macOS
-        # 10.15 on); zsh's own default is "%m%# " (zshparam(1), PS1), with no user.
-        zsh_mac = match.group("dir") is not None and match.group("sigil") == "%"
+        # 10.15 on); zsh's own default is "%m%# " (zshparam(1), PS1), with no user. %1~ is
+        # the directory's last part alone: grml's prompt, Arch's install medium's and
+        # grml-zsh-config's on Linux, is "%n@%m %40<..<%~%<< %# " (grml-etc-core,
+        # etc/zsh/zshrc, grml_prompt_token_default), the whole path, so one with a "/" in it
+        # is not macOS's ("~" alone is both).
+        folder = match.group("dir")
+        zsh_mac = (
+            folder is not None
+            and match.group("sigil") == "%"
+            and (folder == "/" or "/" not in folder)
+        )
         home = (match.group("path") or match.group("dir") or "").startswith("/Users/")
         if zsh_mac or home or _MAC_HOST.search(match.group("host")):
             shown.setdefault("macos", match.group(0).strip())

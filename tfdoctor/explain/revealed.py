@@ -90,7 +90,7 @@ from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import KFD_NODE, LOADER_LINE, NOUVEAU_HOLDS_GPU, ROCM_WORDS
 from tfdoctor.wheel_index import releases_of
-from tfdoctor.wheel_tags import tag_machines
+from tfdoctor.wheel_tags import tag_machines, tag_system
 
 
 @record
@@ -216,7 +216,7 @@ class Revealed(Record):
     #: The interpreter's platform tag, as `pip debug` lists it first (``win32``).
     tags_platform: Optional[str] = None
     #: The machine's architecture as uname or platform.platform() names it (``aarch64``),
-    #: else as the platform wheels pip chose for the interpreter name it.
+    #: else as the Linux platform wheels pip chose for the interpreter name it.
     machine: Optional[str] = None
     #: Whether the interpreter's banner shows a 64-bit build (a 32-bit one is ruled out).
     python_64bit: bool = False
@@ -524,15 +524,19 @@ def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) 
 
 
 def chosen_machines(collected: Iterable[Collected], text: str) -> set[str]:
-    """The machines of the platform wheels pip chose from an index (``collected``): pip takes
-    only wheels whose tags the interpreter accepts, so each names the interpreter's machine.
+    """The machines of the Linux platform wheels pip chose from an index (``collected``): pip
+    takes only wheels whose tags the interpreter accepts, so each names the interpreter's
+    machine. Linux's alone, as uname names it there (:attr:`Revealed.machine`, which Linux's
+    readings take for the system's): a Mac's ``macosx_11_0_arm64`` is spelled aarch64 by
+    :func:`tfdoctor.wheel_tags.tag_machines` too, and Linux aarch64's wheels are not a Mac's.
     None where ``text`` shows pip asked for another platform's (``--platform``)."""
     if "--platform" in text:
         return set()
     out: set[str] = set()
     for c in collected:
-        machines = tag_machines(c.platform.split(".")[0]) if c.platform else ()
-        if len(machines) == 1:  # universal2 and win32 name more than one
+        tag = c.platform.split(".")[0]
+        machines = tag_machines(tag) if tag and tag_system(tag) == "linux" else ()
+        if len(machines) == 1:
             out.add(machines[0])
     return out
 
