@@ -5,7 +5,7 @@ has no engine for it, as a cuDNN older than the one the build's XLA emits for ha
 cuDNN's version leads, then a GPU newer than the build's CUDA; memory and the driver are no
 candidates (the list is empty before anything runs, and cuDNN started). A GEMM fusion's empty
 list is the Triton backend's and says nothing of cuDNN. The lines are written here in XLA's
-words (xla/service/gpu/autotuning/autotuner.cc prints the instruction after the colon).
+words (xla/backends/autotuner/autotuner.cc prints the instruction after the colon).
 """
 
 from __future__ import annotations
@@ -70,3 +70,11 @@ def test_the_loaded_and_built_cudnn_shown_keep_their_own_finding() -> None:
     top = top_error(explained(log))
     assert top.cause == "cudnn-version-mismatch"
     assert "9.3" in fix_text(top)
+
+
+def test_the_fix_cites_xlas_autotuner_and_a_newer_cudnn_of_the_same_major() -> None:
+    # TensorFlow 2.21's XLA finds no configuration with cuDNN 9.3 (the floor of its and-cuda
+    # extra) or 9.5.1, and one with 9.24: the cuDNN the build names is no cure.
+    top = top_error(explained(_CUDNN_CALL))
+    assert "newer cuDNN of the same major" in fix_text(top)
+    assert any(link.endswith("xla/backends/autotuner/autotuner.cc") for link in top.links)

@@ -2236,6 +2236,30 @@ def tfjs_unknown_class_fix(what: str, saved_by: str = "") -> Fix:
     )
 
 
+#: Class names tf.keras wrote in place of its own (TensorFlow 1.13's HDF5 writer, and some 2.0
+#: previews) that no TensorFlow.js release registers and the tensorflowjs converter renames
+#: when it converts an HDF5 file (tfjs-converter/python/tensorflowjs/converters/
+#: keras_h5_conversion.py, _CLASS_NAME_MAP; tfjs-converter PR 334, March 2019).
+TFJS_CONVERTER_RENAMES: Final = {"BatchNormalizationV1": "BatchNormalization"}
+
+
+def tfjs_converter_rename_fix(name: str, renamed: str) -> Fix:
+    """A model.json naming a class that tf.keras wrote by mistake (``name``) and that the
+    tensorflowjs converter now writes as ``renamed``: no TensorFlow.js loads it, so the model
+    is converted again with a current converter."""
+    return Fix(
+        f"The model's configuration names `{name}`, the name TensorFlow 1.13's tf.keras (and "
+        f"some 2.0 previews) wrote into HDF5 files for {renamed}; no TensorFlow.js release "
+        "registers it, so updating TensorFlow.js does not help. The tensorflowjs converter "
+        f"renames it to {renamed} (since March 2019): convert the HDF5 file again with a "
+        "current converter and load the new model.json.",
+        (
+            "pip install -U tensorflowjs",
+            "tensorflowjs_converter --input_format keras MODEL.h5 MODEL_DIR",
+        ),
+    )
+
+
 def initializer_class_fix(name: Optional[str], tfjs: bool) -> Fix:
     """A saved configuration naming a Keras initializer class (``name``) the loader does not
     know: load it with a Keras (or TensorFlow.js) that has the class."""
