@@ -76,5 +76,23 @@ def test_the_fix_cites_xlas_autotuner_and_a_newer_cudnn_of_the_same_major() -> N
     # TensorFlow 2.21's XLA finds no configuration with cuDNN 9.3 (the floor of its and-cuda
     # extra) or 9.5.1, and one with 9.24: the cuDNN the build names is no cure.
     top = top_error(explained(_CUDNN_CALL))
-    assert "newer cuDNN of the same major" in fix_text(top)
+    text = fix_text(top)
+    assert "newer cuDNN of the same major" in text
+    assert 'pip install -U "nvidia-cudnn-cu12<10"' in text
+    assert "the cuDNN/cuBLAS release the build names" not in text
     assert any(link.endswith("xla/backends/autotuner/autotuner.cc") for link in top.links)
+
+
+def test_cudnn_9s_loaded_line_keeps_the_reading() -> None:
+    # cuDNN 9 logs its version as major*10000 + minor*100 + patch (cudnn_version.h): 90501 is
+    # 9.5.1, a newer minor than TensorFlow 2.21's 9.3, not another major; memory and the
+    # driver stay out.
+    log = (
+        "TensorFlow version: 2.21.0\n"
+        "I0000 00:00:1.000 1 cuda_dnn.cc:529] Loaded cuDNN version 90501\n" + _CUDNN_CALL
+    )
+    top = top_error(explained(log))
+    assert top.cause == "cudnn-version-mismatch"
+    text = fix_text(top)
+    assert "nvidia-cudnn-cu12<10" in text
+    assert "TF_FORCE_GPU_ALLOW_GROWTH" not in text and "driver is older" not in text

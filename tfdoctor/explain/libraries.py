@@ -741,13 +741,11 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             ("version", "gpu-newer"),
             (
                 "XLA's autotuner finding no cuDNN configuration at all for a fused "
-                "convolution, where a newer cuDNN of the same major offers one (even the "
-                "cuDNN the build names can be too old for its XLA: update it within that "
-                "major)",
+                "convolution, where a newer cuDNN of the same major offers one",
             ),
             newer=rank.newer,
             without=("memory", "driver"),
-            build_libs=rank.build_libs,
+            version=causes.runtime.XLA_FUSED_CUDNN_CANDIDATE,
         )
     return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
         m, rank.order, rank.shown, rank.driver_runs, rank.newer, rank.without, rank.build_libs
