@@ -289,6 +289,15 @@ def test_a_build_whose_cuda_predates_the_gpu_is_warned_with_that_cause(
     assert f"is newer than CUDA {cuda}" in found[0].fix.text
 
 
+def test_the_first_release_built_with_the_cuda_that_knows_the_gpu_counts_early_ones() -> None:
+    # TensorFlow's tested build configurations: 1.13.1 is the first built with CUDA 10.0,
+    # the first to know Turing (the matrix's early_releases rows), not 1.15.
+    found = judge(check_compute_capability, old_build("1.12.0", "9.0", gpu("RTX 2080 Ti", "7.5")))
+    assert found[0].fix is not None
+    assert "TensorFlow 1.13.1, with CUDA 10.0" in found[0].fix.text
+    assert "TensorFlow 1.15)" not in found[0].fix.text
+
+
 def test_listing_the_gpu_does_not_overrule_a_cuda_older_than_it() -> None:
     # The library calls fail after TensorFlow lists the GPU: the listing refutes nothing.
     facts = old_build("1.12.0", "9.0", gpu("GeForce RTX 2080 Ti", "7.5"))

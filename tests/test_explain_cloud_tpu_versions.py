@@ -33,3 +33,6 @@ def test_a_version_cloud_tpu_does_not_offer_is_the_platforms_image(line: str, ve
     text = fix_text(top)
     assert f"TensorFlow {version}" in text and "ctpu tf-versions" in text
     assert "SageMaker" not in text and "pip install" not in text
+    # ctpu checks the version against the service's list (c.tpu.ListVersions()), not a list
+    # of its own: updating ctpu offers nothing more.
+    assert "update ctpu" not in text

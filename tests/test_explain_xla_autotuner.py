@@ -5,7 +5,7 @@ has no engine for it, as a cuDNN older than the one the build's XLA emits for ha
 cuDNN's version leads, then a GPU newer than the build's CUDA; memory and the driver are no
 candidates (the list is empty before anything runs, and cuDNN started). A GEMM fusion's empty
 list is the Triton backend's and says nothing of cuDNN. The lines are written here in XLA's
-words (xla/service/gpu/autotuning/autotuner.cc prints the instruction after the colon).
+words (xla/backends/autotuner/autotuner.cc prints the instruction after the colon).
 """
 
 from __future__ import annotations
@@ -70,3 +70,29 @@ def test_the_loaded_and_built_cudnn_shown_keep_their_own_finding() -> None:
     top = top_error(explained(log))
     assert top.cause == "cudnn-version-mismatch"
     assert "9.3" in fix_text(top)
+
+
+def test_the_fix_cites_xlas_autotuner_and_a_newer_cudnn_of_the_same_major() -> None:
+    # TensorFlow 2.21's XLA finds no configuration with cuDNN 9.3 (the floor of its and-cuda
+    # extra) or 9.5.1, and one with 9.24: the cuDNN the build names is no cure.
+    top = top_error(explained(_CUDNN_CALL))
+    text = fix_text(top)
+    assert "newer cuDNN of the same major" in text
+    assert 'pip install -U "nvidia-cudnn-cu12<10"' in text
+    assert "the cuDNN/cuBLAS release the build names" not in text
+    assert any(link.endswith("xla/backends/autotuner/autotuner.cc") for link in top.links)
+
+
+def test_cudnn_9s_loaded_line_keeps_the_reading() -> None:
+    # cuDNN 9 logs its version as major*10000 + minor*100 + patch (cudnn_version.h): 90501 is
+    # 9.5.1, a newer minor than TensorFlow 2.21's 9.3, not another major; memory and the
+    # driver stay out.
+    log = (
+        "TensorFlow version: 2.21.0\n"
+        "I0000 00:00:1.000 1 cuda_dnn.cc:529] Loaded cuDNN version 90501\n" + _CUDNN_CALL
+    )
+    top = top_error(explained(log))
+    assert top.cause == "cudnn-version-mismatch"
+    text = fix_text(top)
+    assert "nvidia-cudnn-cu12<10" in text
+    assert "TF_FORCE_GPU_ALLOW_GROWTH" not in text and "driver is older" not in text

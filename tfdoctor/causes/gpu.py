@@ -3846,17 +3846,22 @@ def cuda_predates_gpu_fix(
         f"The GPU, {named}, is newer than CUDA {build_cuda}, the release this TensorFlow runs "
         f"with: CUDA {first_cuda} is the first to know it, so the cuBLAS, cuDNN and cuFFT of "
         f"CUDA {build_cuda} cannot start on it, and no setting of memory helps. Install a "
-        f"TensorFlow built with CUDA {first_cuda} or later, with its CUDA and cuDNN."
+        f"TensorFlow built with CUDA {first_cuda} or later, with its CUDA and cuDNN"
     )
     line, commands = gpu_fit_install(m, capability, native=True, oldest=True)
     if line is None:
-        first = first_line_with_cuda(m, first_cuda)
-        where = f" (the first built so is TensorFlow {first.line})" if first is not None else ""
+        # The oldest such release, its early releases' rows included (1.13.1: CUDA 10.0).
+        first = _first_release_with_cuda(m, first_cuda)
+        where = (
+            f" (the first built so is TensorFlow {first[0]}, with CUDA {first[1]})" if first else ""
+        )
         return Fix(
-            f"{text}{where} No line fits this machine's Python and platform as shown: "
-            "`tfdoctor matrix` lists each line's Pythons.",
+            f"{text}{where}. No line that fits this machine's Python, platform and driver as "
+            "shown has machine code for this GPU recorded: `tfdoctor matrix` lists each "
+            "line's Pythons, CUDA and driver floor.",
             (),
         )
+    text += "."
     return Fix(
         f"{text} TensorFlow {line.line} is the oldest line that fits this machine and carries "
         f"machine code for the GPU (CUDA {line.cuda}, cuDNN {line.cudnn}); a newer one fits too.",

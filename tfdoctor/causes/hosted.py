@@ -154,14 +154,15 @@ def platform_image_fix(image: Optional[str]) -> Fix:
 
 def cloud_tpu_version_fix(version: Optional[str]) -> Fix:
     """A TensorFlow version Cloud TPU's service does not offer as a TPU software version
-    (ctpu's refusal): one it lists, the nightly, or a newer ctpu that knows the newer ones."""
+    (ctpu's refusal): one it lists, or the nightly. ctpu asks the service for the list
+    (ConfigureTFVersion calls ListVersions), so no newer ctpu adds a version."""
     asked = f"TensorFlow {version}" if version else "the TensorFlow version asked for"
     return Fix(
         f"Cloud TPU offers no TPU software version for {asked}: the service publishes each "
         "release some time after PyPI does, and retires old ones. `ctpu tf-versions` lists "
-        "what it offers now: pass one of them (`ctpu up --tf-version=...`, or `nightly`), "
-        "with the same TensorFlow release in the client, and update ctpu itself where it is "
-        "older than the version wanted.",
+        "what it offers now (ctpu asks the service, so a newer ctpu lists no more): pass one "
+        "of them (`ctpu up --tf-version=...`, or `nightly`), with the same TensorFlow release "
+        "in the client.",
         ("ctpu tf-versions",),
     )
 

@@ -872,6 +872,21 @@ GPU_LIBRARY_INIT_CANDIDATES: Mapping[str, Candidate] = {
 }
 
 
+#: The version candidate where XLA's autotuner found no cuDNN engine at all for a fused
+#: convolution (what it is, what tells it apart, its fix): the cuDNN loaded is older than the
+#: one the build's XLA emits for, which the floor the build names does not ensure: TensorFlow
+#: 2.21's XLA finds none with cuDNN 9.3 (the floor of its and-cuda extra) or 9.5.1, and runs
+#: with 9.24 (aws/deep-learning-containers#6418; calad0i/HGQ2#14).
+XLA_FUSED_CUDNN_CANDIDATE: Final = (
+    "the cuDNN loaded is older than the one this build's XLA emits its fused convolutions "
+    "for, which the cuDNN the build names does not ensure (TensorFlow 2.21's XLA finds none "
+    "with cuDNN 9.3 or 9.5.1, and runs with 9.24)",
+    "the log's `Loaded cuDNN version` line, or `pip show nvidia-cudnn-cu12`, says which one loaded",
+    'update cuDNN within its major: pip\'s wheel with `pip install -U "nvidia-cudnn-cu12<10"`, '
+    "a cuDNN installed otherwise to the newest release of that major",
+)
+
+
 def gpu_library_ranking(
     order: Sequence[str] = ("memory",), without: Sequence[str] = ()
 ) -> tuple[str, ...]:
@@ -891,13 +906,16 @@ def _candidate_words(
     driver_runs: str = "",
     newer: Optional[tuple[str, str, str]] = None,
     build_libs: str = "",
+    version: Optional[tuple[str, str, str]] = None,
 ) -> tuple[str, str, str]:
     """One candidate's (what it is, what tells it apart, its fix), fitted to the evidence."""
     candidate = GPU_LIBRARY_INIT_CANDIDATES[key]
     what, tell, fix = candidate.what, candidate.tell, candidate.fix(m).text
     if key == "driver" and driver_runs:
         tell = f"{driver_runs}; {tell}"
-    if key == "version" and build_libs:
+    if key == "version" and version is not None:
+        what, tell, fix = version
+    elif key == "version" and build_libs:
         tell = f"{build_libs}; {tell}"
     if key == "gpu-newer" and newer is not None:
         what, tell, fix = newer
@@ -917,6 +935,7 @@ def gpu_library_init_fix(
     newer: Optional[tuple[str, str, str]] = None,
     without: Sequence[str] = (),
     build_libs: str = "",
+    version: Optional[tuple[str, str, str]] = None,
 ) -> Fix:
     """The candidates for a cuDNN/cuBLAS handle that fails to start, those in ``order`` first
     (the most likely), each with what tells it apart and its fix: the error text alone does
@@ -924,11 +943,13 @@ def gpu_library_init_fix(
     ``driver_runs``: what the log's driver runs, where the build's CUDA is not known;
     ``newer``: the GPU-newer candidate fitted to what the log shows of the GPU or the build's
     CUDA (causes.gpu.gpu_newer_candidate), else the general one; ``without``: candidates the
-    evidence rules out; ``build_libs``: the cuDNN and CUDA the build wants, where known."""
+    evidence rules out; ``build_libs``: the cuDNN and CUDA the build wants, where known;
+    ``version``: the version candidate's own words where the failure says more of it
+    (:data:`XLA_FUSED_CUDNN_CANDIDATE`)."""
     ranked = gpu_library_ranking(order, without)
     steps = []
     for number, key in enumerate(ranked, 1):
-        what, tell, fix = _candidate_words(m, key, driver_runs, newer, build_libs)
+        what, tell, fix = _candidate_words(m, key, driver_runs, newer, build_libs, version)
         steps.append(f"{number}. {what}: {tell}; if so, {fix}.")
     commands = tuple(dict.fromkeys(c for key in ranked for c in _candidate_commands(m, key)))
     why = (

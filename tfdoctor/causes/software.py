@@ -2238,6 +2238,50 @@ def tfjs_unknown_class_fix(what: str, saved_by: str = "") -> Fix:
     )
 
 
+#: Class names tf.keras wrote in place of its own (TensorFlow 1.13's HDF5 writer, and some 2.0
+#: pre-releases), with the class they stand for: no TensorFlow.js release registers them, and the
+#: tensorflowjs converter renames them when it converts an HDF5 file (tfjs-converter/python/
+#: tensorflowjs/converters/keras_h5_conversion.py, _CLASS_NAME_MAP; tfjs-converter PR 334,
+#: March 2019); standalone Keras has none of them, and tf.keras's layer table maps them back
+#: (tensorflow/python/keras/layers/serialization.py; Keras 2's keras/layers/serialization.py,
+#: populate_deserializable_objects).
+TF_KERAS_MISNAMED_CLASSES: Final = {"BatchNormalizationV1": "BatchNormalization"}
+
+
+def tfjs_converter_rename_fix(name: str, renamed: str) -> Fix:
+    """A model.json naming a class that tf.keras wrote by mistake (``name``) and that the
+    tensorflowjs converter now writes as ``renamed``: no TensorFlow.js loads it, so the model
+    is converted again with a current converter."""
+    return Fix(
+        f"The model's configuration names `{name}`, the name TensorFlow 1.13's tf.keras (and "
+        f"some 2.0 pre-releases) wrote into HDF5 files for {renamed}; no TensorFlow.js release "
+        "registers it, so updating TensorFlow.js does not help. The tensorflowjs converter "
+        f"renames it to {renamed} (since March 2019): convert the HDF5 file again with a "
+        "current converter and load the new model.json.",
+        (
+            "pip install -U tensorflowjs",
+            "tensorflowjs_converter --input_format keras MODEL.h5 MODEL_DIR",
+        ),
+    )
+
+
+def tf_keras_misnamed_class_fix(name: str, renamed: str) -> Fix:
+    """An HDF5 file naming a class tf.keras wrote by mistake (``name``, standing for
+    ``renamed``), read by a Keras that has no such class: tf.keras reads it, or the loader is
+    told what it stands for. No newer Keras is needed."""
+    return Fix(
+        f"The model's configuration names `{name}`, the name TensorFlow 1.13's tf.keras (and "
+        f"some 2.0 pre-releases) wrote into HDF5 files for {renamed}: no newer Keras is needed, "
+        "but one that knows the name. Load it with tf.keras (TensorFlow 1.13 and later, Keras "
+        f"2), whose layer table maps it to {renamed}, or tell the Keras loading it what the "
+        f"name stands for: custom_objects={{'{name}': keras.layers.{renamed}}}.",
+        (
+            'python -c "import keras; keras.models.load_model('
+            f"'MODEL.h5', custom_objects={{'{name}': keras.layers.{renamed}}})\"",
+        ),
+    )
+
+
 def initializer_class_fix(name: Optional[str], tfjs: bool) -> Fix:
     """A saved configuration naming a Keras initializer class (``name``) the loader does not
     know: load it with a Keras (or TensorFlow.js) that has the class."""

@@ -735,18 +735,20 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     if not rank.seen and ids <= _NO_FUSED_ENGINE:
         # XLA's autotuner found no cuDNN engine for a fused convolution at all: a cuDNN that
         # started and offers nothing for the operation, as one older than the build's XLA
-        # expects does; not memory (the list of configurations is empty before any runs) nor
-        # the driver (cuDNN started). A GPU newer than the cuDNN is the other reading.
+        # expects does (even the floor of the wheel's own and-cuda range: TensorFlow 2.21
+        # with cuDNN 9.3 or 9.5.1); not memory (the list of configurations is empty before
+        # any runs) nor the driver (cuDNN started). A GPU newer than the cuDNN is the other
+        # reading.
         return causes.gpu.CUDNN_VERSION_MISMATCH, causes.runtime.gpu_library_init_fix(
             m,
             ("version", "gpu-newer"),
             (
                 "XLA's autotuner finding no cuDNN configuration at all for a fused "
-                "convolution, where a cuDNN of the build's release offers one",
+                "convolution, where a newer cuDNN of the same major offers one",
             ),
             newer=rank.newer,
             without=("memory", "driver"),
-            build_libs=rank.build_libs,
+            version=causes.runtime.XLA_FUSED_CUDNN_CANDIDATE,
         )
     return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
         m, rank.order, rank.shown, rank.driver_runs, rank.newer, rank.without, rank.build_libs

@@ -381,8 +381,22 @@ def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     if r.tfjs and layer and any(h.signature.id == "model-unknown-functional" for h in hits):
         # TensorFlow.js' layers loader (its "This may be due to one of the following reasons"
         # or its frames): no Keras release loads the model there.
+        renamed = causes.software.TF_KERAS_MISNAMED_CLASSES.get(layer)
+        if renamed is not None:
+            # No TensorFlow.js has the class: the converter renames it.
+            return (
+                causes.software.MODEL_FROM_NEWER_KERAS,
+                causes.software.tfjs_converter_rename_fix(layer, renamed),
+            )
         return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.tfjs_unknown_class_fix(
             f"`{layer}`", _TFJS_CLASS_WRITERS.get(layer, "")
+        )
+    misnamed = causes.software.TF_KERAS_MISNAMED_CLASSES.get(layer or "")
+    if layer and misnamed is not None:
+        # Not a newer Keras's class: tf.keras's own misnomer, which tf.keras maps back.
+        return (
+            causes.software.MODEL_FROM_NEWER_KERAS,
+            causes.software.tf_keras_misnamed_class_fix(layer, misnamed),
         )
     return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.newer_keras_model_fix(
         "h5", layer
@@ -390,13 +404,10 @@ def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 
 
 #: Which tf.keras writes a class TensorFlow.js' layers API may lack: Functional, a newer
-#: tf.keras's class for a functional model (tfjs learned it in PR 3863), BatchNormalizationV1,
-#: TensorFlow 1.13's HDF5 writer's (the bug its maintainers named in tensorflow/tfjs#1334).
+#: tf.keras's class for a functional model (tfjs learned it in PR 3863). TensorFlow 1.13's
+#: BatchNormalizationV1 no TensorFlow.js has: causes.software.TF_KERAS_MISNAMED_CLASSES.
 _TFJS_CLASS_WRITERS = {
     "Functional": " Newer tf.keras releases write it for a functional model.",
-    "BatchNormalizationV1": " TensorFlow 1.13's tf.keras wrote it into HDF5 files in place "
-    "of BatchNormalization (a bug of its model.save); TensorFlow 1.12 writes "
-    "BatchNormalization.",
 }
 
 
