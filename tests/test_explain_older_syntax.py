@@ -68,6 +68,14 @@ def test_the_projects_own_line_is_rewritten() -> None:
         "x = 0",
         'msg = "print it `now` <> never"',
         "# print old style",
+        # The function in an expression: Python 3 compiles these (and fails, if at all, as it
+        # runs them).
+        'print >>sys.stderr, "warning"',
+        "print -1",
+        "print [0]",
+        "print += 1",
+        "print if verbose else log",
+        "exec not in handlers",
     ],
 )
 def test_syntax_every_python_3_compiles_is_not_read(code: str) -> None:
@@ -89,3 +97,19 @@ def test_a_runtime_frame_is_no_compile_error() -> None:
         if f.cause in {"python-removed-module", "tf-release-not-for-python"}
         and f.severity.rank >= Severity.WARNING.rank
     ]
+
+
+def test_except_with_a_comma_is_not_read_where_the_python_compiles_it() -> None:
+    # PEP 758: Python 3.14 compiles `except A, B:` (both caught): a compile error there under
+    # 3.14 is something else. 3.13 still refuses it.
+    log = _compile_error("/p/x.py", "except IOError, e:")
+    assert compile_error_at_older_syntax(log, "3.14.0") is None
+    found = compile_error_at_older_syntax(log, "3.13.1")
+    assert found is not None and found[1] == "3.0"
+
+
+def test_async_as_a_name_is_not_read_under_a_python_that_compiles_it() -> None:
+    # Before 3.7 `async` is a name: a compile error at the line is another one's.
+    log = _compile_error("/p/x.py", "self.async = True")
+    assert compile_error_at_older_syntax(log, "3.6.9") is None
+    assert compile_error_at_older_syntax(log, "3.7.0") is not None

@@ -901,13 +901,13 @@ def _syntax_older_than_python(evidence: Evidence, machine: Machine) -> Optional[
     older one. Whose file it is decides: TensorFlow's own, a release not built for this
     Python; an installed package's, a release of it that predates this Python; the project's,
     the line to rewrite."""
-    found = compile_error_at_older_syntax(evidence.first_text)
+    python = machine.python_version
+    found = compile_error_at_older_syntax(evidence.first_text, python)
     if found is None:
         return None
     cited, release, syntax, replacement, path = found
     origin = origin_of(path)
     dist = (origin.dist if origin is not None else "") or ""
-    python = machine.python_version
     shown = f"Python {python}" if python else f"a Python of {release} or later"
     said = f"{cited}\nPython cannot compile the line: it uses {syntax}, and this is {shown}."
     if normalize_name(dist) in TF_DISTRIBUTIONS:
