@@ -268,6 +268,15 @@ def test_nvidias_image_check_after_a_run_without_a_gpu_flag_is_a_container_witho
             "names a GPU it found",
             id="check-names-a-gpu",
         ),
+        pytest.param(
+            # A daemon whose default runtime is NVIDIA's hands the GPU over without a flag;
+            # deviceQuery names Tesla boards without "NVIDIA".
+            "$ docker run --rm acme-infer\n"
+            "ERROR: Detected Tesla K80 GPU, which is not supported by this container\n"
+            + _NO_SUPPORTED_GPU,
+            "names a GPU it found",
+            id="check-names-a-tesla",
+        ),
     ],
 )
 def test_nvidias_image_check_is_a_note_where_the_log_shows_otherwise(log: str, why: str) -> None:

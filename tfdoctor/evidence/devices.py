@@ -657,9 +657,11 @@ _IMAGE_CHECK_NO_GPU = re.compile(
     r"WARNING: The NVIDIA Driver was not detected\.|ERROR: No supported GPU\(s\) detected"
 )
 #: The same check naming a GPU it found and does not support (checkSMVER.sh's line before its
-#: refusal: "WARNING: Detected NVIDIA ... GPU, which is not yet supported in this version of
-#: the container"): the container has that GPU.
-_IMAGE_CHECK_NAMES_GPU = re.compile(r"Detected NVIDIA [^\n]{1,160}? GPU, which is not\b")
+#: refusal, with the name deviceQuery reports: "WARNING: Detected NVIDIA GeForce RTX 4060 GPU,
+#: which is not yet supported in this version of the container", "ERROR: Detected Tesla K80
+#: GPU, which is not supported by this container"; older scripts put "NVIDIA " before the
+#: name): the container has that GPU.
+_IMAGE_CHECK_NAMES_GPU = re.compile(r"Detected [^\n]{1,160}? GPU, which is not\b")
 #: A step of an image build running a command: BuildKit's step header (``#8 [2/4] RUN ...``,
 #: Compose's ``[svc 3/8] RUN``, a stage's name before the numbers), its summary of a failed
 #: step (`` > [2/4] RUN``), the classic builder's ``Step 3/8 : RUN``. A build step runs its
