@@ -717,8 +717,9 @@ def image_check(text: str) -> Optional[ImageCheck]:
         return ImageCheck(line, against="the line is printed in an image build's step")
     command = last.group("cmd").strip()[:200] if last is not None else None
     if command is not None and _GPU_FLAGS.search(command):
-        # The check looks for the driver's files where a Linux host's toolkit puts them
-        # (libcuda.so.1, /dev/nvidiactl); WSL 2 hands the GPU over through /dev/dxg instead.
+        # The flag hands the container the driver's files. Older images' check looked for
+        # /dev/nvidiactl alone, which WSL 2 lacks (its GPU is /dev/dxg, which the check in
+        # entrypoint.d's 50-gpu-driver-check.sh also accepts): the line there is the check's.
         return ImageCheck(
             line, against=f"the container was started with a GPU flag ('{command[:120]}')"
         )
