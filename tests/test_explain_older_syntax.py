@@ -76,6 +76,7 @@ def test_the_projects_own_line_is_rewritten() -> None:
         "print += 1",
         "print if verbose else log",
         "exec not in handlers",
+        "opt = Adam(lr=1e-05, epsilon=1E+07)",
     ],
 )
 def test_syntax_every_python_3_compiles_is_not_read(code: str) -> None:

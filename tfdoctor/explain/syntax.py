@@ -104,7 +104,11 @@ OLDER_SYNTAX: tuple[tuple[re.Pattern[str], str, str, str, Optional[str]], ...] =
     (re.compile(r"^\s*raise\s+[\w.]+\s*,"), "3.0", "Python 2's `raise E, message`", _PY2_FORM,
      None),
     (re.compile(r"`|<>"), "3.0", "Python 2's backquotes or `<>`", _PY2_FORM, None),
-    (re.compile(r"(?<![\w.])(?:0[0-7]*[1-7][0-7]*|\d+[lL])(?![\w.])|(?<![\w])[uU][rR]['\"]"),
+    # A float's signed exponent may have leading zeros (1e-07, Keras' epsilon): not an octal.
+    (re.compile(
+        r"(?<![\w.])(?<![\d.][eE][+-])(?:0[0-7]*[1-7][0-7]*|\d+[lL])(?![\w.])"
+        r"|(?<![\w])[uU][rR]['\"]"
+     ),
      "3.0", "a Python 2 literal (an octal 0777, a long 10L or ur'')", _PY2_FORM, None),
 )  # fmt: skip
 
