@@ -114,3 +114,13 @@ def test_async_as_a_name_is_not_read_under_a_python_that_compiles_it() -> None:
     log = _compile_error("/p/x.py", "self.async = True")
     assert compile_error_at_older_syntax(log, "3.6.9") is None
     assert compile_error_at_older_syntax(log, "3.7.0") is not None
+
+
+def test_a_file_of_pips_build_folder_is_that_distributions_release() -> None:
+    # pip builds foo's source release (pip 20.3 on adds a hash to the folder): its setup.py
+    # is foo's, not the project's code to rewrite.
+    log = _compile_error("/tmp/pip-install-k2j4/foo_3f9a1c2b7d/setup.py", 'print "hello"')
+    (found,) = [f for f in explained(log).findings if f.cause == "python-removed-module"]
+    text = fix_text(found)
+    assert "foo release pip is building predates" in text and "Upgrade it" in text
+    assert "this is this" not in text  # no Python shown: the release is the bound
