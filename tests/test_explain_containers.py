@@ -277,6 +277,13 @@ def test_nvidias_image_check_after_a_run_without_a_gpu_flag_is_a_container_witho
             "names a GPU it found",
             id="check-names-a-tesla",
         ),
+        pytest.param(
+            # A plain run first, then nvidia-docker's, which adds the NVIDIA runtime itself.
+            "$ docker run --rm acme-infer\nbash: nvidia-smi: command not found\n"
+            "$ nvidia-docker run --rm acme-infer\n" + _NO_SUPPORTED_GPU,
+            "nvidia-docker",
+            id="nvidia-docker-after-a-plain-run",
+        ),
     ],
 )
 def test_nvidias_image_check_is_a_note_where_the_log_shows_otherwise(log: str, why: str) -> None:

@@ -675,6 +675,9 @@ _BUILD_STEP = re.compile(
 #: /job:localhost/replica:0/task:0/device:GPU:0 with 9000 MB memory``, older releases'
 #: ``Created TensorFlow device (...)``): the driver answered.
 GPU_DEVICE_CREATED = re.compile(r"Created (?:TensorFlow )?device [^\n]{0,300}?device:GPU:\d")
+#: nvidia-docker's own run, which adds the NVIDIA runtime itself (:data:`_CONTAINER_RUN` does
+#: not read it as a run without a GPU flag).
+_NVIDIA_DOCKER_RUN = re.compile(r"\bnvidia-docker run\b")
 #: nvidia-smi's table header, printed only where it lists a GPU.
 _SMI_TABLE = re.compile(r"Driver Version: \d+\.\d+[^\n]{0,40}CUDA Version: \d+\.\d+")
 
@@ -715,6 +718,13 @@ def image_check(text: str) -> Optional[ImageCheck]:
     last = next(reversed(list(_CONTAINER_RUN.finditer(joined))), None)
     if step > (last.start() if last is not None else -1):
         return ImageCheck(line, against="the line is printed in an image build's step")
+    wrapper = next(reversed(list(_NVIDIA_DOCKER_RUN.finditer(joined))), None)
+    if wrapper is not None and wrapper.start() > (last.start() if last is not None else -1):
+        # The container the line is of was started by nvidia-docker, after any plain run.
+        return ImageCheck(
+            line,
+            against=f"the container was started by nvidia-docker ('{_line_of(joined, wrapper)}')",
+        )
     command = last.group("cmd").strip()[:200] if last is not None else None
     if command is not None and _GPU_FLAGS.search(command):
         # The flag hands the container the driver's files. Older images' check looked for
