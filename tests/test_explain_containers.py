@@ -197,9 +197,13 @@ _CUDA_BANNER = (
     "   Use the NVIDIA Container Toolkit to start this container with GPU support; see\n"
     "   https://docs.nvidia.com/datacenter/cloud-native/ .\n"
 )
+#: An early image (TensorRT Inference Server 19.x) printing the refusal without a driver; the
+#: nvidia_entrypoint.sh whose source is public (2018 on) runs checkSMVER.sh only where it
+#: found libcuda.so.1 and /dev/nvidiactl, so a recent image run without a GPU prints the
+#: driver warning instead.
 _NO_SUPPORTED_GPU = (
-    "\n=============================\n== Triton Inference Server ==\n"
-    "=============================\n\nNVIDIA Release 23.10 (build 72127154)\n\n"
+    "\n===============================\n== TensorRT Inference Server ==\n"
+    "===============================\n\nNVIDIA Release 19.02 (build 5627011)\n\n"
     "ERROR: No supported GPU(s) detected to run this container\n"
 )
 
