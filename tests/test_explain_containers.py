@@ -197,9 +197,13 @@ _CUDA_BANNER = (
     "   Use the NVIDIA Container Toolkit to start this container with GPU support; see\n"
     "   https://docs.nvidia.com/datacenter/cloud-native/ .\n"
 )
+#: An early image (TensorRT Inference Server 19.x) printing the refusal without a driver; the
+#: nvidia_entrypoint.sh whose source is public (2018 on) runs checkSMVER.sh only where it
+#: found libcuda.so.1 and /dev/nvidiactl, so a recent image run without a GPU prints the
+#: driver warning instead.
 _NO_SUPPORTED_GPU = (
-    "\n=============================\n== Triton Inference Server ==\n"
-    "=============================\n\nNVIDIA Release 23.10 (build 72127154)\n\n"
+    "\n===============================\n== TensorRT Inference Server ==\n"
+    "===============================\n\nNVIDIA Release 19.02 (build 5627011)\n\n"
     "ERROR: No supported GPU(s) detected to run this container\n"
 )
 
@@ -267,6 +271,22 @@ def test_nvidias_image_check_after_a_run_without_a_gpu_flag_is_a_container_witho
             "this version of the container\n" + _NO_SUPPORTED_GPU,
             "names a GPU it found",
             id="check-names-a-gpu",
+        ),
+        pytest.param(
+            # A daemon whose default runtime is NVIDIA's hands the GPU over without a flag;
+            # deviceQuery names Tesla boards without "NVIDIA".
+            "$ docker run --rm acme-infer\n"
+            "ERROR: Detected Tesla K80 GPU, which is not supported by this container\n"
+            + _NO_SUPPORTED_GPU,
+            "names a GPU it found",
+            id="check-names-a-tesla",
+        ),
+        pytest.param(
+            # A plain run first, then nvidia-docker's, which adds the NVIDIA runtime itself.
+            "$ docker run --rm acme-infer\nbash: nvidia-smi: command not found\n"
+            "$ nvidia-docker run --rm acme-infer\n" + _NO_SUPPORTED_GPU,
+            "nvidia-docker",
+            id="nvidia-docker-after-a-plain-run",
         ),
     ],
 )

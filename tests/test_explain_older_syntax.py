@@ -68,6 +68,15 @@ def test_the_projects_own_line_is_rewritten() -> None:
         "x = 0",
         'msg = "print it `now` <> never"',
         "# print old style",
+        # The function in an expression: Python 3 compiles these (and fails, if at all, as it
+        # runs them).
+        'print >>sys.stderr, "warning"',
+        "print -1",
+        "print [0]",
+        "print += 1",
+        "print if verbose else log",
+        "exec not in handlers",
+        "opt = Adam(lr=1e-05, epsilon=1E+07)",
     ],
 )
 def test_syntax_every_python_3_compiles_is_not_read(code: str) -> None:
@@ -89,3 +98,29 @@ def test_a_runtime_frame_is_no_compile_error() -> None:
         if f.cause in {"python-removed-module", "tf-release-not-for-python"}
         and f.severity.rank >= Severity.WARNING.rank
     ]
+
+
+def test_except_with_a_comma_is_not_read_where_the_python_compiles_it() -> None:
+    # PEP 758: Python 3.14 compiles `except A, B:` (both caught): a compile error there under
+    # 3.14 is something else. 3.13 still refuses it.
+    log = _compile_error("/p/x.py", "except IOError, e:")
+    assert compile_error_at_older_syntax(log, "3.14.0") is None
+    found = compile_error_at_older_syntax(log, "3.13.1")
+    assert found is not None and found[1] == "3.0"
+
+
+def test_async_as_a_name_is_not_read_under_a_python_that_compiles_it() -> None:
+    # Before 3.7 `async` is a name: a compile error at the line is another one's.
+    log = _compile_error("/p/x.py", "self.async = True")
+    assert compile_error_at_older_syntax(log, "3.6.9") is None
+    assert compile_error_at_older_syntax(log, "3.7.0") is not None
+
+
+def test_a_file_of_pips_build_folder_is_that_distributions_release() -> None:
+    # pip builds foo's source release (pip 20.3 on adds a hash to the folder): its setup.py
+    # is foo's, not the project's code to rewrite.
+    log = _compile_error("/tmp/pip-install-k2j4/foo_3f9a1c2b7d/setup.py", 'print "hello"')
+    (found,) = [f for f in explained(log).findings if f.cause == "python-removed-module"]
+    text = fix_text(found)
+    assert "foo release pip is building predates" in text and "Upgrade it" in text
+    assert "this is this" not in text  # no Python shown: the release is the bound

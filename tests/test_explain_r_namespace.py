@@ -44,3 +44,16 @@ def test_a_development_version_required_points_at_the_development_repository() -
     assert top.fix is not None
     assert 'packageDescription("tfruns")$URL' in top.fix.commands
     assert "1.4.0.9002 is a development version" in fix_text(top)
+
+
+@pytest.mark.parametrize("op", ["==", "<", "!="])
+def test_a_requirement_that_is_no_lower_bound_is_not_an_old_package(op: str) -> None:
+    # "== 1.0" refuses 1.2 as well as 0.9: the line does not say the package is older.
+    text = _HEAD + f"  namespace 'Rcpp' 1.0.12 is being loaded, but {op} 1.0.10 is required\n"
+    assert "dependency-too-old-for-code" not in {f.cause for f in explained(text).findings}
+
+
+def test_a_development_version_with_a_dash_is_one() -> None:
+    # R's versions take "." or "-" between components (R's numeric_version): 1.4-0.9002.
+    text = _HEAD + "  namespace 'tfruns' 1.4 is being loaded, but >= 1.4-0.9002 is required\n"
+    assert "1.4-0.9002 is a development version" in fix_text(top_error(explained(text)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
@@ -288,7 +289,7 @@ def r_package_too_old_fix(package: str, loaded: Optional[str], required: Optiona
     requirement is a development version CRAN does not serve."""
     need = f" {required}, the release" if required else " the release"
     have = f" (installed: {loaded})" if loaded else ""
-    parts = required.split(".") if required else []
+    parts = re.split(r"[.-]", required) if required else []  # R takes either separator
     development = len(parts) >= 4 and parts[3].isdigit() and int(parts[3]) >= R_DEVELOPMENT_FROM
     commands: tuple[str, ...] = (f'install.packages("{package}")',)
     text = (

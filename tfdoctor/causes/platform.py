@@ -4063,18 +4063,23 @@ def removed_module_fix(
     dist: bool,
     name: str = "",
     syntax: str = "",
+    building: bool = False,
 ) -> Fix:
     """What mends code that imports ``module``, which Python ``removed_in`` removed (``use``
     replaces it), or that uses ``name``, which that release removed from ``module``, or (with
     ``syntax``, ``module`` empty) that uses syntax that release took away. ``importer``: the
     distribution (``dist``) or installed package directory whose file imports it; empty for
-    the project's own code."""
+    the project's own code; ``building``: the distribution's source release pip is building,
+    not an installed one."""
     older = _python_before(removed_in)
+    release = f"{importer} release pip is building" if building else f"installed {importer} release"
     python = m.python_version
     shown = f"Python {python}" if python else f"this Python ({removed_in} or later)"
     uses = f"uses {module}.{name}" if name else f"imports {module}"
     clause = (
-        f"uses {syntax} (this is {shown})"
+        f"uses {syntax} (this is Python {python})"
+        if syntax and python
+        else f"uses {syntax} (this Python is {removed_in} or later)"
         if syntax
         else f"{uses}, which {shown} no longer has (removed in {removed_in})"
     )
@@ -4087,7 +4092,7 @@ def removed_module_fix(
     )
     if importer and dist:
         return Fix(
-            f"{importer} {clause}: the installed {importer} release predates that Python. "
+            f"{importer} {clause}: the {release} predates that Python. "
             f"Upgrade it to a release that supports Python {removed_in} or later, where the "
             f"project has one (`pip index versions {importer}` lists them), or run it on "
             f"Python {older} or older (a new virtual environment).{shim}",

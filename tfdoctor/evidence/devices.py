@@ -657,9 +657,11 @@ _IMAGE_CHECK_NO_GPU = re.compile(
     r"WARNING: The NVIDIA Driver was not detected\.|ERROR: No supported GPU\(s\) detected"
 )
 #: The same check naming a GPU it found and does not support (checkSMVER.sh's line before its
-#: refusal: "WARNING: Detected NVIDIA ... GPU, which is not yet supported in this version of
-#: the container"): the container has that GPU.
-_IMAGE_CHECK_NAMES_GPU = re.compile(r"Detected NVIDIA [^\n]{1,160}? GPU, which is not\b")
+#: refusal, with the name deviceQuery reports: "WARNING: Detected NVIDIA GeForce RTX 4060 GPU,
+#: which is not yet supported in this version of the container", "ERROR: Detected Tesla K80
+#: GPU, which is not supported by this container"; older scripts put "NVIDIA " before the
+#: name): the container has that GPU.
+_IMAGE_CHECK_NAMES_GPU = re.compile(r"Detected [^\n]{1,160}? GPU, which is not\b")
 #: A step of an image build running a command: BuildKit's step header (``#8 [2/4] RUN ...``,
 #: Compose's ``[svc 3/8] RUN``, a stage's name before the numbers), its summary of a failed
 #: step (`` > [2/4] RUN``), the classic builder's ``Step 3/8 : RUN``. A build step runs its
@@ -673,6 +675,9 @@ _BUILD_STEP = re.compile(
 #: /job:localhost/replica:0/task:0/device:GPU:0 with 9000 MB memory``, older releases'
 #: ``Created TensorFlow device (...)``): the driver answered.
 GPU_DEVICE_CREATED = re.compile(r"Created (?:TensorFlow )?device [^\n]{0,300}?device:GPU:\d")
+#: nvidia-docker's own run, which adds the NVIDIA runtime itself (:data:`_CONTAINER_RUN` does
+#: not read it as a run without a GPU flag).
+_NVIDIA_DOCKER_RUN = re.compile(r"\bnvidia-docker run\b")
 #: nvidia-smi's table header, printed only where it lists a GPU.
 _SMI_TABLE = re.compile(r"Driver Version: \d+\.\d+[^\n]{0,40}CUDA Version: \d+\.\d+")
 
@@ -713,10 +718,18 @@ def image_check(text: str) -> Optional[ImageCheck]:
     last = next(reversed(list(_CONTAINER_RUN.finditer(joined))), None)
     if step > (last.start() if last is not None else -1):
         return ImageCheck(line, against="the line is printed in an image build's step")
+    wrapper = next(reversed(list(_NVIDIA_DOCKER_RUN.finditer(joined))), None)
+    if wrapper is not None and wrapper.start() > (last.start() if last is not None else -1):
+        # The container the line is of was started by nvidia-docker, after any plain run.
+        return ImageCheck(
+            line,
+            against=f"the container was started by nvidia-docker ('{_line_of(joined, wrapper)}')",
+        )
     command = last.group("cmd").strip()[:200] if last is not None else None
     if command is not None and _GPU_FLAGS.search(command):
-        # The check looks for the driver's files where a Linux host's toolkit puts them
-        # (libcuda.so.1, /dev/nvidiactl); WSL 2 hands the GPU over through /dev/dxg instead.
+        # The flag hands the container the driver's files. Older images' check looked for
+        # /dev/nvidiactl alone, which WSL 2 lacks (its GPU is /dev/dxg, which the check in
+        # entrypoint.d's 50-gpu-driver-check.sh also accepts): the line there is the check's.
         return ImageCheck(
             line, against=f"the container was started with a GPU flag ('{command[:120]}')"
         )

@@ -531,6 +531,16 @@ def _dist_of_folder(name: str) -> str:
     return normalize_name(re.sub(r"_[0-9a-f]{8,}$", "", name))
 
 
+_IN_BUILD_DIR = re.compile(_BUILD_DIR.format("dist"))
+
+
+def build_folder_dist(path: str) -> Optional[str]:
+    """The distribution whose source pip is building where ``path`` is a file in pip's build
+    folder (``/tmp/pip-install-abc/foo_1f2e3d4c/setup.py`` -> ``foo``); None elsewhere."""
+    found = _IN_BUILD_DIR.search(path)
+    return _dist_of_folder(found.group("dist")) if found is not None else None
+
+
 def _installed_after(text: str, start: int, dist: str) -> bool:
     """pip reports ``dist`` installed or built after ``start`` (its own "Successfully
     installed" list, which names each as ``name-version``; a progress line ending in "done";

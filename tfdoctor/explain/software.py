@@ -9,6 +9,7 @@ from typing import Callable, Optional
 from tfdoctor import causes
 from tfdoctor.compat import first_keras3_line
 from tfdoctor.evidence.packages import plugin_dist
+from tfdoctor.evidence.pip import build_folder_dist
 from tfdoctor.evidence.traceback import installed_package, origin_of
 from tfdoctor.explain.common import (
     Builder,
@@ -912,13 +913,15 @@ def _syntax_older_than_python(evidence: Evidence, machine: Machine) -> Optional[
     older one. Whose file it is decides: TensorFlow's own, a release not built for this
     Python; an installed package's, a release of it that predates this Python; the project's,
     the line to rewrite."""
-    found = compile_error_at_older_syntax(evidence.first_text)
+    python = machine.python_version
+    found = compile_error_at_older_syntax(evidence.first_text, python)
     if found is None:
         return None
     cited, release, syntax, replacement, path = found
     origin = origin_of(path)
-    dist = (origin.dist if origin is not None else "") or ""
-    python = machine.python_version
+    # A file of pip's build folder is the source release of the distribution pip builds.
+    building = build_folder_dist(path)
+    dist = (origin.dist if origin is not None else "") or building or ""
     shown = f"Python {python}" if python else f"a Python of {release} or later"
     said = f"{cited}\nPython cannot compile the line: it uses {syntax}, and this is {shown}."
     if normalize_name(dist) in TF_DISTRIBUTIONS:
@@ -944,7 +947,14 @@ def _syntax_older_than_python(evidence: Evidence, machine: Machine) -> Optional[
         + (f" (this is Python {python})" if python else ""),
         said,
         causes.platform.removed_module_fix(
-            machine, "", release, replacement, who, bool(dist), syntax=syntax
+            machine,
+            "",
+            release,
+            replacement,
+            who,
+            bool(dist),
+            syntax=syntax,
+            building=building is not None,
         ),
         (f"https://docs.python.org/3/whatsnew/{release}.html",),
     )

@@ -69,14 +69,14 @@ NEWER_SYNTAX: tuple[tuple[re.Pattern[str], str, str], ...] = (
 
 #: Syntax a Python release took away, as a compile error shows it: its pattern over one source
 #: line (string literals emptied, comments dropped), the release, what the line uses, what
-#: replaces it. Only
-#: forms no later Python compiles, so the compile error proves the Python is that release or
-#: newer.
+#: replaces it, and the release that compiles the line again (None: none does). Only forms
+#: no Python from that release up to that one compiles, so the compile error proves the
+#: Python is in that range.
 _PY2_FORM = (
     "its Python 3 form (the print() and exec() functions, `except E as e`, `raise E(message)`, "
     "0o777; the 2to3 tool rewrites a whole file)"
 )
-OLDER_SYNTAX: tuple[tuple[re.Pattern[str], str, str, str], ...] = (
+OLDER_SYNTAX: tuple[tuple[re.Pattern[str], str, str, str, Optional[str]], ...] = (
     # 3.7 made async and await reserved keywords ("What's New In Python 3.7"): a parameter,
     # keyword argument, attribute or variable of that name no longer compiles. `async def`,
     # `async with`, `await x` are followed by a name and stay.
@@ -84,18 +84,32 @@ OLDER_SYNTAX: tuple[tuple[re.Pattern[str], str, str, str], ...] = (
         r"\.\s*(?:async|await)\b|(?<![\w.])(?:async|await)\s*(?:[,)=\]]|:(?!=)|$)"
      ),
      "3.7", "`async` or `await` as a name, which Python 3.7 made reserved keywords",
-     "another name (the libraries that used it renamed theirs, e.g. to async_ or is_async)"),
+     "another name (the libraries that used it renamed theirs, e.g. to async_ or is_async)",
+     None),
     # Python 3.0 ("What's New In Python 3.0"): print and exec became functions, `except E, e`
     # and `raise E, msg` went, as did backquotes, `<>`, octal literals without 0o, long
     # literals' L and the ur'' prefix.
-    (re.compile(r"^\s*(?:print|exec)\s+(?![\s(=.,)\]])"), "3.0",
-     "Python 2's print or exec statement", _PY2_FORM),
+    # The statement form: a name, number, string or display after the word. An operator after
+    # it is an expression of the function Python 3 compiles (`print >>f, x`, `print -1`,
+    # `print [0]`, `print += 1`), and so are the keyword operators (`print if a else b`,
+    # `print in x`, `print not in x`, `print is None`, `print and x`, `print or x`).
+    (re.compile(
+        r"^\s*(?:print|exec)\s+(?=[\w\"'{])(?!(?:if|else|and|or|in|is|not\s+in)\b)"
+     ),
+     "3.0", "Python 2's print or exec statement", _PY2_FORM, None),
+    # `except E, e:` compiles again from 3.14 (PEP 758: `except A, B:` without `as` catches
+    # both), with another meaning: a compile error there under 3.14 is not this syntax.
     (re.compile(r"^\s*except\s+[\w.]+\s*,\s*[A-Za-z_]\w*\s*:"), "3.0",
-     "Python 2's `except E, e:`", _PY2_FORM),
-    (re.compile(r"^\s*raise\s+[\w.]+\s*,"), "3.0", "Python 2's `raise E, message`", _PY2_FORM),
-    (re.compile(r"`|<>"), "3.0", "Python 2's backquotes or `<>`", _PY2_FORM),
-    (re.compile(r"(?<![\w.])(?:0[0-7]*[1-7][0-7]*|\d+[lL])(?![\w.])|(?<![\w])[uU][rR]['\"]"),
-     "3.0", "a Python 2 literal (an octal 0777, a long 10L or ur'')", _PY2_FORM),
+     "Python 2's `except E, e:`", _PY2_FORM, "3.14"),
+    (re.compile(r"^\s*raise\s+[\w.]+\s*,"), "3.0", "Python 2's `raise E, message`", _PY2_FORM,
+     None),
+    (re.compile(r"`|<>"), "3.0", "Python 2's backquotes or `<>`", _PY2_FORM, None),
+    # A float's signed exponent may have leading zeros (1e-07, Keras' epsilon): not an octal.
+    (re.compile(
+        r"(?<![\w.])(?<![\d.][eE][+-])(?:0[0-7]*[1-7][0-7]*|\d+[lL])(?![\w.])"
+        r"|(?<![\w])[uU][rR]['\"]"
+     ),
+     "3.0", "a Python 2 literal (an octal 0777, a long 10L or ur'')", _PY2_FORM, None),
 )  # fmt: skip
 
 
@@ -145,16 +159,25 @@ def compile_error_at_newer_syntax(
     return None
 
 
-def compile_error_at_older_syntax(text: str) -> Optional[tuple[str, str, str, str, str]]:
+def compile_error_at_older_syntax(
+    text: str, python: Optional[str] = None
+) -> Optional[tuple[str, str, str, str, str]]:
     """Where ``text`` shows Python failing to compile a line of syntax a release took away
     (:data:`OLDER_SYNTAX`): (the location and source line as cited, the release, what the line
     uses, what replaces it, the file's path). None where no compile error's location line
-    shows such a line."""
+    shows such a line, or where the log's ``python`` (where known) compiles it: older than the
+    release that took it away, or as new as one that compiles it again."""
     if 'File "' not in text:
         return None
+    shown = version_key(python)[:2] if python else None
     for match in reversed(list(_LOCATION.finditer(text))):
         code = _code_only(match.group("code").strip())
-        for pattern, release, name, replacement in OLDER_SYNTAX:
+        for pattern, release, name, replacement, again in OLDER_SYNTAX:
+            if shown is not None and (
+                shown < version_key(release)[:2]
+                or (again is not None and shown >= version_key(again)[:2])
+            ):
+                continue
             if pattern.search(code):
                 cited = f'File "{match.group("path")}" ... {match.group("code").strip()}'
                 return cited, release, name, replacement, match.group("path")
