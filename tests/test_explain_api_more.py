@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import all_causes, explained, fix_text, top_error
+from tfdoctor.findings import Severity
 
 
 def _traceback(message: str, code: str, path: str = "/home/user/proj/train.py") -> str:
@@ -284,13 +285,18 @@ def test_keras_backend_tf1_functions_are_tensorflow_1_api_with_the_compat_name(
 def test_a_tf15_argument_refused_says_the_tensorflow_is_older(
     text: str, name: str, older: str
 ) -> None:
-    top = top_error(explained(text))
-    assert top.cause == "api-removed"
+    # The keyword's history (added in 1.5) says the TensorFlow is older than the code: an
+    # upgrade leads; writing the older spelling is the other candidate, with its own fix.
+    report = explained(text)
+    top = top_error(report)
+    assert top.cause == "tf-too-old-for-code"
     fix = fix_text(top)
     assert f"`{name}`" in fix and "Upgrade TensorFlow to 1.5 or later" in fix
-    assert f"`{older}=`" in fix
     assert top.fix is not None
     assert any("tensorflow==1.15" in c for c in top.fix.commands)
+    edit = next(x for x in report.findings if x.cause == "api-removed")
+    assert edit.severity is Severity.WARNING
+    assert f"write `{older}=`" in fix_text(edit) and "Upgrade" not in fix_text(edit)
 
 
 def test_the_release_the_log_shows_is_named() -> None:
@@ -609,9 +615,11 @@ _COMPILE_REFUSED = "TypeError: Invalid keyword argument(s) in `compile`: {'steps
 
 @pytest.mark.parametrize("shown", ["", "TensorFlow version: 2.2.0\n"])
 def test_compile_refusing_steps_per_execution_is_a_tensorflow_before_24(shown: str) -> None:
-    top = top_error(explained(shown + _COMPILE_REFUSED))
-    assert top.cause == "api-removed"
-    assert "2.4" in fix_text(top) and "experimental_steps_per_execution" in fix_text(top)
+    report = explained(shown + _COMPILE_REFUSED)
+    top = top_error(report)
+    assert top.cause == "tf-too-old-for-code" and "2.4" in fix_text(top)
+    edit = next(x for x in report.findings if x.cause == "api-removed")
+    assert "experimental_steps_per_execution" in fix_text(edit)
 
 
 @pytest.mark.parametrize(
@@ -635,9 +643,11 @@ def test_tf_function_refusing_jit_compile_is_a_tensorflow_before_25() -> None:
         "TypeError: function() got an unexpected keyword argument 'jit_compile'",
         "@tf.function(jit_compile=True)",
     )
-    top = top_error(explained("TensorFlow version: 2.4.1\n" + text))
-    assert top.cause == "api-removed"
-    assert "2.5" in fix_text(top) and "experimental_compile" in fix_text(top)
+    report = explained("TensorFlow version: 2.4.1\n" + text)
+    top = top_error(report)
+    assert top.cause == "tf-too-old-for-code" and "2.5" in fix_text(top)
+    edit = next(x for x in report.findings if x.cause == "api-removed")
+    assert "experimental_compile" in fix_text(edit)
     # Another library's function of that name, and a TensorFlow that takes it, are not so.
     other = _traceback(
         "TypeError: function() got an unexpected keyword argument 'jit_compile'",

@@ -26,6 +26,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 | `File already exists in database: X.proto` (and its CHECK failure) | C++ 3.x | clash | 27 |
 | `MessageFactory class is deprecated ... MessageFactory.GetPrototype` | 4.x, 5.x | benign | 26 |
 | `Selected implementation upb is not available. Falling back to the python` | 4.21+ | benign | 28 |
+| `'...pyext._message.RepeatedCompositeCo' object has no attribute 'append'` | C++ 3.x | up | 29 |
 | `module compiled against API version 0xA but this version of numpy is 0xB` | 1.x | up | 8 |
 | `module compiled against ABI version 0x1000009 but ... 0x2000000` | 1.x under 2 | numpy-abi | 8 |
 | `compiled using NumPy 1.x cannot be run in NumPy 2`, `_ARRAY_API not found` | 2.x | abi | 9 |
@@ -78,6 +79,9 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 27. https://github.com/protocolbuffers/protobuf/blob/v3.9.2/src/google/protobuf/descriptor_database.cc
     and descriptor.cc (InternalAddGeneratedFile)
 28. https://github.com/protocolbuffers/protobuf/blob/v25.3/python/google/protobuf/internal/api_implementation.py
+29. python/google/protobuf/pyext/repeated_composite_container.cc (add, extend, no append) and
+    https://github.com/protocolbuffers/protobuf/commit/d8c2501b43c1b56e3efa74048a18f8ce06ba07fe;
+    after an install in a notebook's kernel, `kernel-restart-needed` (the module stays loaded)
 """
 
 from __future__ import annotations
@@ -126,6 +130,34 @@ def test_protobuf_without_internal_create_key_is_upgraded_to_312() -> None:
     top = top_error(explained(text))
     assert top.cause == "protobuf-incompatible"
     assert 'pip install "protobuf>=3.12"' in fix_text(top)
+
+
+_CPP_APPEND = (
+    "AttributeError: 'google.protobuf.pyext._message.RepeatedCompositeCo' object has no "
+    "attribute 'append'\n"
+)
+
+
+def test_the_cpp_containers_missing_append_is_a_protobuf_older_than_the_code() -> None:
+    # protobuf's C++ implementation of older 3.x releases gives repeated message fields no
+    # append(): an upgrade, never the "older than 3.21" advice of a protobuf too new.
+    top = top_error(explained(_CPP_APPEND))
+    assert top.cause == "protobuf-incompatible"
+    assert "Upgrade protobuf" in fix_text(top) and "older than" not in fix_text(top)
+
+
+@pytest.mark.parametrize("install", ["!pip install -q planted-agents\n", "%pip install planted\n"])
+def test_the_same_after_an_install_in_the_notebooks_kernel_is_a_restart(install: str) -> None:
+    # The kernel imported protobuf's compiled module before the install: it stays loaded.
+    top = top_error(explained(install + _CPP_APPEND))
+    assert top.cause == "kernel-restart-needed"
+    assert "Restart the kernel" in fix_text(top) and "protobuf" in fix_text(top)
+
+
+def test_an_install_outside_a_kernel_is_no_restart() -> None:
+    # A shell's pip (no notebook shows) leaves the protobuf reading alone.
+    top = top_error(explained("$ pip install planted-agents\n" + _CPP_APPEND))
+    assert top.cause == "protobuf-incompatible"
 
 
 def test_protobuf_floor_stays_inside_the_range_of_the_tensorflow_the_log_shows() -> None:

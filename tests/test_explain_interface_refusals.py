@@ -484,7 +484,7 @@ def test_a_public_functions_keyword_without_frames_is_not_read_as_a_librarys() -
     # tf.function's jit_compile: user code calls the public API too (explain.api's reading).
     report = explained("TypeError: function() got an unexpected keyword argument 'jit_compile'\n")
     lead = report.findings[0]
-    assert lead.cause == "api-removed" and lead.severity is Severity.ERROR
+    assert lead.cause == "tf-too-old-for-code" and lead.severity is Severity.ERROR
     # The library's release stays the other candidate only.
     assert all(
         x.summary.startswith("Or:") for x in report.findings if x.cause == "companion-mismatch"
@@ -624,10 +624,10 @@ def test_a_public_keyword_the_table_gives_no_older_name_is_not_told_one(
     report = explained(
         "TypeError: function() got an unexpected keyword argument 'planted_option'\n"
     )
-    lead = report.findings[0]
-    assert lead.cause == "api-removed" and lead.fix is not None
-    assert "upgrade TensorFlow to 2.9 or later, or drop `planted_option=`." in lead.fix.text
-    assert "called it" not in lead.detail and "2.8 write" not in lead.fix.text
+    lead, edit = report.findings[0], _named(report, "api-removed")
+    assert lead.cause == "tf-too-old-for-code" and "upgrade TensorFlow to 2.9" in fix_text(lead)
+    assert edit is not None and "drop `planted_option=`." in fix_text(edit)
+    assert "called it" not in lead.detail and "2.8 write" not in fix_text(edit)
 
 
 # --- whose code made the call decides the fix: a library's release, or the user's edit -------
@@ -647,10 +647,11 @@ def test_a_librarys_keyword_a_later_line_brought_gets_no_edit_of_its_code() -> N
             [("/home/ana/proj/run.py", "<module>", "import augmentlib"), _LIBRARY_JIT], _JIT_REFUSED
         )
     )
-    lead, removed = report.findings[0], _named(report, "api-removed")
+    lead, older = report.findings[0], _named(report, "tf-too-old-for-code")
     assert lead.cause == "companion-mismatch" and lead.severity is Severity.ERROR
-    assert removed is not None and removed.severity is Severity.WARNING
-    for found in (lead, removed):
+    assert older is not None and older.severity is Severity.WARNING
+    assert _named(report, "api-removed") is None  # no edit of the library's code
+    for found in (lead, older):
         text = fix_text(found)
         assert "experimental_compile" not in text, text
         assert "augmentlib" in text and "2.5" in text
@@ -663,8 +664,9 @@ def test_the_users_own_line_asking_a_later_lines_keyword_keeps_the_edit() -> Non
             [("/home/ana/proj/run.py", "<module>", "@tf.function(jit_compile=True)")], _JIT_REFUSED
         )
     )
-    removed = _named(report, "api-removed")
-    assert removed is not None and removed.severity is Severity.ERROR
+    older, removed = _named(report, "tf-too-old-for-code"), _named(report, "api-removed")
+    assert older is not None and older.severity is Severity.ERROR and "2.5" in fix_text(older)
+    assert removed is not None and removed.severity is Severity.WARNING
     assert "write `experimental_compile=`" in fix_text(removed)
     assert _named(report, "companion-mismatch") is None
 
@@ -795,9 +797,11 @@ def test_only_the_users_own_code_is_told_to_edit_what_the_api_lacks(
     report = explained(
         _trace([("/home/ana/proj/run.py", "<module>", "import blocklib"), (path, "f", code)], error)
     )
-    removed = _named(report, "api-removed")
-    assert removed is not None
-    text = fix_text(removed)
+    # The API's reading (api-removed), or the keyword's (tf-too-old-for-code, its edit the
+    # api-removed candidate beside it): their fixes together.
+    judged = [x for x in report.findings if x.cause in ("api-removed", "tf-too-old-for-code")]
+    assert judged
+    text = " ".join(fix_text(x) for x in judged)
     assert (edit in text) is not library, text
     assert ("blocklib" in text) is library
     assert line in text
@@ -887,7 +891,7 @@ def test_a_keyword_the_users_line_passed_through_a_library_is_the_users_to_drop(
             "TypeError: function() got an unexpected keyword argument 'jit_compile'",
         )
     )
-    removed = _named(report, "api-removed")
-    assert removed is not None and removed.severity is Severity.ERROR
-    assert "drop `jit_compile=`" in fix_text(removed)
+    older, removed = _named(report, "tf-too-old-for-code"), _named(report, "api-removed")
+    assert older is not None and older.severity is Severity.ERROR
+    assert removed is not None and "drop `jit_compile=`" in fix_text(removed)
     assert "blocklib" not in fix_text(removed)

@@ -125,7 +125,7 @@ def test_a_tensorflow_keyword_keras_backend_passes_under_an_older_tensorflow() -
 
 def test_the_same_keyword_with_no_keras_named_is_the_codes_tensorflow() -> None:
     text = "TypeError: softmax() got an unexpected keyword argument 'axis'\n"
-    assert top_error(explained(text)).cause == "api-removed"
+    assert top_error(explained(text)).cause == "tf-too-old-for-code"
 
 
 def test_another_projects_tensorflow_backend_file_is_not_keras() -> None:
@@ -133,7 +133,7 @@ def test_another_projects_tensorflow_backend_file_is_not_keras() -> None:
         "TypeError: softmax() got an unexpected keyword argument 'axis'\n"
         "see keras_contrib/backend/tensorflow_backend.py\n"
     )
-    assert top_error(explained(text)).cause == "api-removed"
+    assert top_error(explained(text)).cause == "tf-too-old-for-code"
 
 
 def test_a_keras3_shown_is_not_told_its_tensorflow_predates_keras3() -> None:

@@ -126,8 +126,10 @@ def test_a_keyword_a_later_tf1_release_brought_passed_by_a_library_ranks_its_rel
     report = explained(text)
     top = top_error(report)
     assert top.cause == "companion-mismatch" and "mylib" in top.summary
-    removed = [x for x in report.findings if x.cause == "api-removed"]
-    assert removed and all(x.severity.value == "warning" for x in removed)
+    older = [x for x in report.findings if x.cause == "tf-too-old-for-code"]
+    assert older and all(x.severity.value == "warning" for x in older)
+    # No edit of the library's own line is offered (its release is the way).
+    assert not [x for x in report.findings if x.cause == "api-removed"]
 
 
 def test_the_same_keyword_in_the_users_own_call_stays_the_codes() -> None:
@@ -138,7 +140,7 @@ def test_the_same_keyword_in_the_users_own_call_stays_the_codes() -> None:
         "TypeError: softmax() got an unexpected keyword argument 'axis'\n"
     )
     top = top_error(explained(text))
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     assert "1.5 or later" in fix_text(top)
 
 

@@ -1148,6 +1148,37 @@ def test_a_private_module_that_imported_is_no_removal(message: str, cause: str) 
     assert found == [cause]
 
 
+_PRIVATE_KERAS_MISSING = (
+    "AttributeError: module 'tensorflow.python.keras.backend' has no attribute 'planted_helper'\n"
+)
+
+
+@pytest.mark.parametrize(
+    "shown", [pytest.param("", id="no-release"), pytest.param("tensorflow==1.11.0\n", id="tf1")]
+)
+def test_a_private_keras_name_with_no_frame_ranks_keras_then_an_older_tensorflow(
+    shown: str,
+) -> None:
+    # No frame says whose code asked TensorFlow's private Keras: standalone Keras leads, the
+    # code written for a later TensorFlow (whose copy has the name) is the other candidate,
+    # and the lead's fix names both ways.
+    report = _explain(shown + _PRIVATE_KERAS_MISSING)
+    lead, older = report.findings[0], _one(report, "tf-too-old-for-code")
+    assert lead.cause == "keras-version" and lead.severity is Severity.ERROR
+    assert "upgrading TensorFlow" in _fix(lead)
+    assert older.severity is Severity.WARNING and older.summary.startswith("Or: ")
+    assert "tensorflow.python.keras.backend.planted_helper" in older.summary
+    assert "Upgrade TensorFlow" in _fix(older)
+
+
+def test_a_private_keras_name_under_tensorflow_2_stays_keras_alone() -> None:
+    # TensorFlow 2 froze its private copy and moved Keras out: a name missing there may be
+    # one a later release removed, so no older TensorFlow is offered.
+    report = _explain("tensorflow==2.4.1\n" + _PRIVATE_KERAS_MISSING)
+    assert all(x.cause != "tf-too-old-for-code" for x in report.findings)
+    assert report.findings[0].cause == "keras-version"
+
+
 @pytest.mark.parametrize(
     ("message", "cause", "words"),
     [

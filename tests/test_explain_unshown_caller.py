@@ -164,7 +164,7 @@ def test_the_message_shown_decides_not_the_cut_reading() -> None:
 
 def test_a_keyword_a_tensorflow_function_refuses_has_the_library_candidate() -> None:
     report = explained("TypeError: reduce_max() got an unexpected keyword argument 'keepdims'\n")
-    api = _named(report, "api-removed")
+    api = _named(report, "tf-too-old-for-code")
     other = _named(report, "companion-mismatch")
     assert api is not None and api.fix is not None
     assert other is not None and other.fix is not None and other.severity is Severity.WARNING

@@ -300,10 +300,14 @@ def kernelspec_gone_fix(interpreter: str) -> Fix:
     )
 
 
-def restart_fix(restart_menu: Optional[str]) -> Fix:
-    """Restart the kernel so that it imports the installed TensorFlow."""
+#: Where the two usual notebooks restart their kernel, for a log that does not say which ran.
+NOTEBOOK_RESTART_MENUS = "Runtime > Restart session in Colab, Kernel > Restart Kernel in Jupyter"
+
+
+def restart_fix(restart_menu: Optional[str], imported: str = "TensorFlow") -> Fix:
+    """Restart the kernel so that it imports the installed release of ``imported``."""
     where = restart_menu or "Kernel > Restart Kernel"
-    return Fix(f"Restart the kernel ({where}), then import TensorFlow again.", ())
+    return Fix(f"Restart the kernel ({where}), then import {imported} again.", ())
 
 
 #: A TensorFlow release a fix's pip command pins (``"tensorflow==1.15.5"``, ``tensorflow==2.1.*``):

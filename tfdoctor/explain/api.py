@@ -799,6 +799,11 @@ def api_findings(
             if primary is not verdict
             else []
         )
+        if primary is verdict and verdict.key in _KEYWORD_KEYS:
+            # The keyword's history says the TensorFlow is older than the code; the user's own
+            # call could instead be written in this TensorFlow's spelling: the other candidate.
+            edit = _older_keyword_edit(tb, name, verdict, knowledge)
+            secondary += [edit] if edit is not None else []
         since = _came_later(name, primary, knowledge, tf_version)
         older = _py2_older_first(tb, name, primary, since, m)
         if older is not None:
@@ -850,7 +855,7 @@ def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdi
         verdict.cause == causes.code.API_REMOVED and verdict.fix.commands
     ):
         # A fix that installs the line its rule dates (a keyword a later release brought) is
-        # its builder's, which asks whose code called (:func:`_keeping_this_tensorflow`). A
+        # its builder's, which asks whose code called (:func:`_library_release_kept`). A
         # port's commands (tf.app's ``pip install absl-py``, tf.contrib.slim's tf-slim) install
         # what the edit then imports: still an edit of the code.
         return verdict
@@ -861,17 +866,6 @@ def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdi
     module = name.rpartition(".")[0] or name
     fix = library_code_fix(m, tb, product, f"`{name}`", caller[0], name, module)
     return dataclasses.replace(verdict, fix=fix)
-
-
-def _keeping_this_tensorflow(tb: Traceback, edit: str) -> str:
-    """The way to keep the installed TensorFlow where the code was written for a later line:
-    ``edit`` (the older spelling, written in the call) where the user's own code made the call;
-    where an installed library's did (:func:`tfdoctor.explain.interface.installed_caller`),
-    that library's release made for it, never an edit inside site-packages."""
-    caller = installed_caller(tb)
-    if caller is None:
-        return edit
-    return f"install the release of {caller[0]} made for the installed TensorFlow"
 
 
 def _standalone_keras(name: str, cause: str, tb: Traceback, m: Machine) -> Optional[Finding]:
@@ -1908,15 +1902,66 @@ def _tf1_keyword_added_later(
         f"`{names[0]}` takes `{kwarg}` from TensorFlow {since} on (before it, the argument was "
         f"`{older}`), and {this}: the code was written for a newer TensorFlow. Upgrade "
         f"TensorFlow to {since} or later: {installs} (it keeps TensorFlow 1's API; install "
-        "TensorFlow 2 instead if the code is TensorFlow 2's). To keep this TensorFlow, "
-        + _keeping_this_tensorflow(tb, f"write `{older}=` for `{kwarg}=` in the call")
-        + ".",
+        "TensorFlow 2 instead if the code is TensorFlow 2's)." + _library_release_kept(tb),
         commands,
     )
-    links = causes.CAUSES[causes.code.API_REMOVED].links
+    links = causes.CAUSES[causes.code.TF_TOO_OLD_FOR_CODE].links
     return f"{names[0]}({kwarg}=...)", Verdict(
-        "tf1-keyword-added-later", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
+        _TF1_KEYWORD_KEY, causes.code.TF_TOO_OLD_FOR_CODE, Severity.ERROR, what, fix, links
     )
+
+
+def _library_release_kept(tb: Traceback) -> str:
+    """The way to keep the installed TensorFlow, as a sentence, where an installed library's
+    code passed a keyword a later release brought (:func:`tfdoctor.explain.interface.
+    installed_caller`): that library's release made for it, never an edit inside
+    site-packages; "" where the user's own code did: its edit is the other candidate's fix
+    (:func:`_older_keyword_edit`)."""
+    caller = installed_caller(tb)
+    if caller is None:
+        return ""
+    return f" To keep this TensorFlow, install the release of {caller[0]} made for it."
+
+
+def _older_keyword_edit(
+    tb: Traceback, name: str, verdict: Verdict, knowledge: ApiKnowledge
+) -> Optional[Verdict]:
+    """The other candidate beside a keyword a later release brought (:data:`_KEYWORD_KEYS`),
+    where the user's own code passed it: the code kept and this TensorFlow's own spelling
+    written in the call (api-removed, a warning), from the same tables that dated the keyword
+    (:data:`TF1_KEYWORDS_ADDED`' rules, the Keras API table's ``tensorflow2_arguments``).
+    None where an installed library's code passed it (its release is the way, not an edit
+    inside site-packages) or no table knows the function."""
+    call = re.fullmatch(r"(?P<api>[\w.]+)\((?P<kw>\w+)=\.\.\.\)", name)
+    if call is None or installed_caller(tb) is not None:
+        return None
+    api, kwarg = call.group("api"), call.group("kw")
+    if verdict.key == _TF1_KEYWORD_KEY:
+        added = keyword_added(knowledge.rules, api.rsplit(".", 1)[-1], kwarg)
+        if added is None:
+            return None
+        edit = (
+            f"write `{added[2]}=` for `{kwarg}=` in the call (the spelling before TensorFlow "
+            f"{added[1]})"
+        )
+    else:
+        row = keras_api().tensorflow2_arguments.get(kwarg)
+        if row is None or row.api != api:
+            return None
+        # A new argument (no older name) has no spelling to write on the line before, and the
+        # table may not say what dropping it costs.
+        dropped = f" ({row.dropped})" if row.dropped else ""
+        older = (
+            f", or on TensorFlow {row.before} write `{row.older_name}=`" if row.older_name else ""
+        )
+        edit = f"drop `{kwarg}=`{dropped}{older}"
+    what = (
+        f"`{api}` of the installed TensorFlow refuses `{kwarg}` (TypeError): the call can be "
+        "written in this release's terms instead of installing a newer one."
+    )
+    fix = Fix(f"To keep the installed TensorFlow, {edit}.", ())
+    links = causes.CAUSES[causes.code.API_REMOVED].links
+    return Verdict(verdict.key, causes.code.API_REMOVED, Severity.WARNING, what, fix, links)
 
 
 #: Python's refusal of a call to TensorFlow 1's SavedModel loader, load(sess, tags, export_dir)
@@ -2444,7 +2489,7 @@ _COMPILE_REFUSAL = re.compile(r"Invalid keyword argument\(s\) in `compile`: \{(?
 _V1_MODEL = re.compile(r"[/\\]engine[/\\]training_v1\.py$")
 _TF2_KEYWORD_KEY = "tf2-keyword-added-later"
 #: The verdicts of a keyword a later release brought (1.x's, 2.x's): their builders ask whose
-#: code passed it (:func:`_keeping_this_tensorflow`).
+#: code passed it (:func:`_library_release_kept`, :func:`_older_keyword_edit`).
 _KEYWORD_KEYS = frozenset({_TF1_KEYWORD_KEY, _TF2_KEYWORD_KEY})
 
 
@@ -2491,20 +2536,15 @@ def _tf2_keyword_added_later(
         f"`{added.api}` takes `{kwarg}` from TensorFlow {added.added_in} on{renamed}, and "
         f"{this}: it refuses the argument."
     )
-    # A new argument (no older name) has no spelling to write on the line before, and the
-    # table may not say what dropping it costs.
-    dropped = f" ({added.dropped})" if added.dropped else ""
-    older = (
-        f", or on TensorFlow {added.before} write `{added.older_name}=`" if added.older_name else ""
-    )
-    keep = _keeping_this_tensorflow(tb, f"drop `{kwarg}=`{dropped}{older}")
     fix = Fix(
         f"The code was written for TensorFlow {added.added_in} or newer: upgrade TensorFlow to "
-        f"{added.added_in} or later, or {keep}.",
+        f"{added.added_in} or later." + _library_release_kept(tb),
         causes.software.line_install(m, added.added_in),
     )
-    links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
-    verdict = Verdict(_TF2_KEYWORD_KEY, causes.code.API_REMOVED, Severity.ERROR, what, fix, links)
+    links = (*causes.CAUSES[causes.code.TF_TOO_OLD_FOR_CODE].links, _RELEASE_NOTES)
+    verdict = Verdict(
+        _TF2_KEYWORD_KEY, causes.code.TF_TOO_OLD_FOR_CODE, Severity.ERROR, what, fix, links
+    )
     return f"{added.api}({kwarg}=...)", verdict
 
 

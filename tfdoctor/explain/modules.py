@@ -413,9 +413,7 @@ def _reinstalled_in_kernel(tb: Traceback, installed: Sequence[str]) -> Optional[
         f"{said}\nThe log installs TensorFlow from inside the running kernel; `{public}.{attr}` is "
         "in every TensorFlow release, so what lacks it is a kernel mixing the modules it "
         "imported before the install with the other release's files on disk.",
-        causes.notebook.restart_fix(
-            "Runtime > Restart session in Colab, Kernel > Restart Kernel in Jupyter"
-        ),
+        causes.notebook.restart_fix(causes.notebook.NOTEBOOK_RESTART_MENUS),
     )
 
 
@@ -556,9 +554,7 @@ def _missing_name(tb: Traceback, m: Machine, paired: bool = False) -> Optional[F
             f"{said}\nThe package's own files import each other; one of them missing a name of "
             "another means two releases meet: the kernel imported part of the package before an "
             "install replaced it on disk (a `pip install` in the notebook).",
-            causes.notebook.restart_fix(
-                "Runtime > Restart session in Colab, Kernel > Restart Kernel in Jupyter"
-            ),
+            causes.notebook.restart_fix(causes.notebook.NOTEBOOK_RESTART_MENUS),
         )
     if dist is None or dist in _ELSEWHERE:
         return None

@@ -3989,7 +3989,8 @@ def private_api_findings(
                 user, basis = shown[0], f"the log shows it imported from {shown[1]}"
         if user is None and _attribute_of(tb, _INTERNAL):
             user, basis = internal_caller(m)
-        if user is None and _attribute_of(tb, _PRIVATE_KERAS):
+        unshown_keras = user is None and _attribute_of(tb, _PRIVATE_KERAS)
+        if unshown_keras:
             # The module imported (the name is missing from it, not the module), so this
             # TensorFlow still has its private Keras copy (up to 2.15). Besides TensorFlow
             # itself, the code that reaches into it is standalone Keras's TensorFlow backend
@@ -4011,6 +4012,10 @@ def private_api_findings(
             "TensorFlow."
         )
         cause, fix = internal_caller_fix(m, user)
+        older = _private_keras_older_candidate(tb, m) if unshown_keras else None
+        if older is not None:
+            # The lead's fix names the other way too: the log cannot tell which code asked.
+            fix = Fix(f"{fix.text} {_OR_OLDER_TENSORFLOW}", fix.commands)
         return [
             causes.finding(
                 f"explain.{cause}",
@@ -4019,9 +4024,42 @@ def private_api_findings(
                 f"{user} is built for another TensorFlow (a private TensorFlow name is missing)",
                 said,
                 fix,
-            )
+            ),
+            *([older] if older is not None else []),
         ]
     return []
+
+
+#: The lead's words for the other candidate of a name TensorFlow's private Keras lacks where no
+#: frame shows who asked (:func:`_private_keras_older_candidate`).
+_OR_OLDER_TENSORFLOW = (
+    "The log shows no frame, so the other way is as likely: the code that asks (your own, or "
+    "a library written for TensorFlow's Keras) was written for a later TensorFlow, and "
+    "upgrading TensorFlow to the release its requirements name is the fix (the other "
+    "candidate)."
+)
+
+
+def _private_keras_older_candidate(tb: Traceback, m: Machine) -> Optional[Finding]:
+    """The other candidate beside standalone Keras for a name TensorFlow's private Keras copy
+    (tensorflow.python.keras) lacks, the log showing no frame: the code that asked (the
+    user's own, or a library's written for TensorFlow's Keras) was written for a later
+    TensorFlow, whose copy has the name (a warning, ranked after Keras). Only where the log
+    shows a TensorFlow 1.x or none: the 1.x copy grew with each release, while TensorFlow 2
+    moved Keras out (the keras package from 2.6) and froze the copy, so a name missing there
+    is as likely one a later release removed."""
+    if m.tf is not None and version_key(m.tf.version)[:1] != (1,):
+        return None
+    lacks = tb.missing_attribute
+    name = f"{lacks.owner}.{lacks.name}" if lacks is not None else "the name"
+    return causes.other_candidate(
+        causes.code.TF_TOO_OLD_FOR_CODE,
+        f"the TensorFlow is older than the code that asks its private Keras for `{name}`",
+        f"{tb.where}: {tb.type}: {tb.message}\nNo frame shows whose code asked: standalone "
+        "Keras (the reading above) or code written for a later TensorFlow, whose "
+        "tensorflow.python.keras has the name.",
+        causes.code.tf_too_old_fix(m, f"`{name}`", None),
+    )
 
 
 #: Names of TensorFlow's private tree that standalone Keras's own modules use, with the Keras

@@ -257,6 +257,9 @@ class Revealed(Record):
     #: pip's "Successfully installed" is in the log and no traceback is: an install that
     #: ended well, with nothing after it failing.
     installed_quietly: bool = False
+    #: The log runs an install inside a notebook's kernel (``!pip install``, ``%pip install``:
+    #: evidence.packages' read_kernel_installs): what that kernel imported before stays loaded.
+    kernel_install: bool = False
     #: nvidia-smi's table header is in the log: it prints one only where it lists a GPU.
     smi_gpu: bool = False
     #: node-gyp's verdict that an addon's build failed is in the log.
@@ -849,6 +852,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         cuda_probe_only=_cuda_probe_only(evidence, lines, image_line is not None),
         installed_quietly=not evidence.tracebacks
         and any(_INSTALLED in t for t in (evidence.first_text, *lines)),
+        kernel_install=bool(evidence.kernel_installs),
         smi_gpu="nvidia-smi-header" in evidence.hits,
         addon_build_failed="node-gyp-build-failed" in evidence.hits,
         tfjs="tfjs-shown" in evidence.hits or "tfjs-layers-reasons" in evidence.hits,

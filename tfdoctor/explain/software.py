@@ -72,6 +72,18 @@ def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_runtime_fix(
             required, loaded
         )
+    if any(h.signature.id == "protobuf-cpp-container-append" for h in hits):
+        if r.kernel_install:
+            # An install ran inside the notebook's kernel: the C++ module the kernel imported
+            # before it stays loaded (api_implementation picks it once, at import), whatever
+            # release the install put on disk.
+            return causes.notebook.KERNEL_RESTART_NEEDED, causes.notebook.restart_fix(
+                causes.notebook.NOTEBOOK_RESTART_MENUS,
+                "protobuf, and the code that uses it,",
+            )
+        return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_fix(
+            m, too_old=True, missing="append"
+        )
     if any(h.signature.id == "protobuf-get-prototype" for h in hits):
         # A method protobuf 6.30 removed (causes.software.PROTOBUF_REMOVED): newer, not older.
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_removed_fix(
