@@ -12,6 +12,7 @@ from tests.explaining import explained
 from tfdoctor.causes.common import install_fix
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
+from tfdoctor.evidence.conda import conda_channels
 from tfdoctor.facts import CondaFacts, CondaPackage, Facts, PackageFacts
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine, conda_match_spec
@@ -284,3 +285,55 @@ def test_a_companion_conda_installed_is_moved_with_conda_and_its_cause_goes() ->
     after = f.apply_conda(facts, found[0].fix.commands)
     assert after is not None
     assert not [x for x in _judge(after) if x.cause == "companion-mismatch"]
+
+
+def test_a_table_after_the_list_is_not_read_as_conda_s_rows() -> None:
+    # `pip list --outdated` prints four columns too (Package Version Latest Type): its rows
+    # after conda's list are pip's table, not packages from a channel called "wheel".
+    text = (
+        _conda_list("python 3.11.9 h955ad1f_0", "tensorflow 2.15.0 pypi_0 pypi")
+        + "$ pip list --outdated\nPackage Version Latest Type\n------- ------- ------ -----\n"
+        "numpy   2.0.1   2.1.0  wheel\n\n" + _ABI
+    )
+    found = [x for x in explained(text).findings if x.cause == "numpy-abi"]
+    assert found and found[0].fix is not None
+    assert found[0].fix.commands == ('pip install "numpy<2.0.0,>=1.23.5"',)
+
+
+def test_a_row_the_list_reader_skips_does_not_end_the_list() -> None:
+    # conda 4.5 and older print pip's packages as `<pip>` rows, inside the list: the rows
+    # after one are still conda's.
+    rows = ("keras 2.15.0 <pip>", "numpy 2.0.1 py311h1461a6b_0 conda-forge")
+    assert conda_channels(_conda_list(*rows)) == {"numpy": "conda-forge"}
+
+
+def test_an_upgrade_of_conda_s_package_is_conda_s_update_from_its_channel() -> None:
+    m = Machine(
+        in_conda(
+            CondaPackage("numba", "0.56.4", "py311h", "conda-forge"),
+            packages=(f.pkg("numba", "0.56.4"), f.pkg("scipy", "1.11.4")),
+        ),
+        f.FIXTURE_MATRIX,
+    )
+    assert m.upgrade("numba") == ("conda update -c conda-forge numba",)
+    assert m.upgrade("scipy") == (f"{PREFIX}/bin/python -m pip install --upgrade scipy",)
+
+
+def test_numba_s_numpy_pin_upgrades_numba_with_the_installer_its_row_shows() -> None:
+    # numba's import-time check (numba/__init__.py, _ensure_critical_deps): the fix installs
+    # NumPy in its range or upgrades numba, each by the installer that installed it.
+    text = _conda_list(
+        "numba 0.55.2 py310h4bd325d_0 conda-forge", "numpy 1.23.5 py310h53a5b5f_0 conda-forge"
+    ) + (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/miniconda3/envs/ml/lib/python3.10/site-packages/numba/__init__.py",'
+        " line 140, in _ensure_critical_deps\n"
+        '    raise ImportError("Numba needs NumPy 1.22 or less")\n'
+        "ImportError: Numba needs NumPy 1.22 or less\n"
+    )
+    found = [x for x in explained(text).findings if x.cause == "library-pin-conflicts"]
+    assert found and found[0].fix is not None
+    commands = found[0].fix.commands
+    assert 'conda install -c conda-forge "numpy<1.23"' in commands, commands
+    assert "conda update -c conda-forge numba" in commands, commands
+    assert not [c for c in commands if "pip install" in c], commands

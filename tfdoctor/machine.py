@@ -1405,12 +1405,26 @@ class Machine(Record):
             " ".join(["pixi add", *(_pixi_spec(f"{channel}::{_unquoted(s)}") for s in specs)]),
         )
 
-    def conda_update(self, name: str) -> str:
+    def conda_update(self, name: str, channel: str = "") -> str:
         """The command that updates the conda package ``name`` in the examined environment:
-        ``conda update``, or in a pixi workspace ``pixi update``, which takes the newest
+        ``conda update`` (``channel``: the channel it came from, conda's ``-c``,
+        https://docs.conda.io/projects/conda/en/stable/commands/update.html; empty: the
+        configured ones), or in a pixi workspace ``pixi update``, which takes the newest
         release its manifest allows into the lock and the environment
         (https://pixi.prefix.dev/latest/reference/cli/pixi/update/; pixi 0.23.0 added it)."""
-        return f"pixi update {name}" if self.installer == "pixi" else f"conda update {name}"
+        if self.installer == "pixi":
+            return f"pixi update {name}"
+        return " ".join(["conda update", *(("-c", channel) if channel else ()), name])
+
+    def upgrade(self, dist: str) -> tuple[str, ...]:
+        """Commands that upgrade the installed distribution ``dist`` to its newest release
+        here, by the installer that installed it: conda's update from the channel it came
+        from for a package conda installed (:meth:`conda_owned`; pip over it would overwrite
+        files conda tracks, as :meth:`install` says), else ``pip install --upgrade``."""
+        owned = self.conda_owned(dist)
+        if owned is None:
+            return self.pip(f"install --upgrade {dist}")
+        return (self.conda_update(*owned),)
 
     def conda_remove(self, *names: str, force: bool = False) -> tuple[str, ...]:
         """Commands that remove the conda packages ``names`` from the examined environment:

@@ -659,7 +659,8 @@ def numpy_abi_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
         return Fix(text, commands)
     named = package_named(module, dist)
     upgrade = package_upgrade(m, module, dist)
-    # The last command is pip's (an externally managed Python's first creates a venv).
+    # The last command is the upgrade itself (pip's: an externally managed Python's first creates
+    # a venv; conda's update where conda installed it).
     how = f"`{upgrade[-1]}`" if dist else f"`{upgrade[-1]}` names its distribution"
     # In words only: an upgrade of the package run after the command may bring a NumPy 2 that
     # the TensorFlow installed cannot load.
@@ -1923,7 +1924,8 @@ def keras_match_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
         return fix
     named = package_named(module, dist)
     upgrade = package_upgrade(m, module, dist)
-    # The last command is pip's (an externally managed Python's first creates a venv).
+    # The last command is the upgrade itself (pip's: an externally managed Python's first creates
+    # a venv; conda's update where conda installed it).
     how = f"`{upgrade[-1]}`" if dist else f"`{upgrade[-1]}` names its distribution"
     return Fix(
         f"{fix.text} The standalone keras package was imported by the code of {named}: "
@@ -3883,7 +3885,7 @@ def numba_numpy_fix(m: Machine, bound: str, upper: bool) -> Fix:
         f"environment holds. Install NumPy in numba's range ({spec}, where it also fits "
         "TensorFlow's and the other packages' ranges), or upgrade numba to a release that "
         "supports the installed NumPy; `pip check` shows what is left.",
-        (*m.install(spec), *m.pip("install --upgrade numba"), *m.pip_after_install("check")),
+        (*m.install(spec), *m.upgrade("numba"), *m.pip_after_install("check")),
     )
 
 

@@ -230,14 +230,31 @@ def list_row_at(text: str, start: int) -> Optional[CondaRow]:
     return _list_row(m) if m is not None else None
 
 
+#: A line of ``conda list``'s output (conda/cli/main_list.py prints its header's comment
+#: lines, then one line of blank-separated columns a package, nothing else): a comment, a
+#: blank line, or a line of two to six columns, a row :data:`_LIST_ROW` reads or one it does
+#: not (pip's ``<pip>`` of conda 4.5 and older, ``<develop>``). Any other line (a prompt, a
+#: traceback, another table's rule of dashes) is after the list: the rows of what follows
+#: (``pip list --outdated``'s ``numpy 2.0.1 2.1.0 wheel``) are another command's.
+_LIST_LINE = re.compile(r"[ \t]*(?:#.*)?\r?|[a-z0-9_][^\s]*(?:[ \t]+[^\s]+){1,5}[ \t]*\r?")
+
+
 def listed_rows(text: str) -> list[CondaRow]:
     """The rows of the first ``conda list`` in ``text``: those under its header (the same
     columns without it, as ``conda search`` prints them, say what a channel offers, not what
-    is installed), within :data:`_LIST_READ` of it."""
+    is installed), up to the first line that is none of the list's (:data:`_LIST_LINE`),
+    within :data:`_LIST_READ` of it."""
     at = text.find(_LIST_HEADER)
     if at < 0:
         return []
-    return [_list_row(m) for m in _LIST_ROW.finditer(text, at, at + _LIST_READ)]
+    rows: list[CondaRow] = []
+    for line in text[at : at + _LIST_READ].split("\n"):
+        if not _LIST_LINE.fullmatch(line):
+            break
+        m = _LIST_ROW.match(line)
+        if m is not None:
+            rows.append(_list_row(m))
+    return rows
 
 
 def conda_channels(text: str, names: Optional[frozenset[str]] = None) -> dict[str, str]:
