@@ -12,7 +12,7 @@ from tests.explaining import explained
 from tfdoctor.causes.common import install_fix
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.evidence.conda import conda_channels
+from tfdoctor.evidence.conda import conda_channels, in_environment
 from tfdoctor.facts import CondaFacts, CondaPackage, Facts, PackageFacts
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine, conda_match_spec
@@ -337,3 +337,55 @@ def test_numba_s_numpy_pin_upgrades_numba_with_the_installer_its_row_shows() -> 
     assert 'conda install -c conda-forge "numpy<1.23"' in commands, commands
     assert "conda update -c conda-forge numba" in commands, commands
     assert not [c for c in commands if "pip install" in c], commands
+
+
+def _abi_in(site_packages: str) -> str:
+    """NumPy's refusal under the TensorFlow of the site-packages ``site_packages``."""
+    return _ABI.replace("/home/u/miniconda3/envs/ml/lib/python3.11/site-packages", site_packages)
+
+
+@pytest.mark.parametrize(
+    ("site_packages", "expected"),
+    [
+        pytest.param(
+            "/home/u/miniconda3/envs/ml/lib/python3.11/site-packages",
+            'conda install -c conda-forge "numpy<2.0.0,>=1.23.5"',
+            id="the-listed-environment",
+        ),
+        # A virtual environment made beside conda's: conda's list is not what runs.
+        pytest.param(
+            "/home/u/venv/lib/python3.11/site-packages",
+            'pip install "numpy<2.0.0,>=1.23.5"',
+            id="a-virtual-environment",
+        ),
+        # Another of conda's environments under the listed one (base holds envs/).
+        pytest.param(
+            "/home/u/miniconda3/envs/ml/envs/other/lib/python3.11/site-packages",
+            'pip install "numpy<2.0.0,>=1.23.5"',
+            id="an-environment-under-it",
+        ),
+    ],
+)
+def test_conda_s_list_decides_the_installer_of_its_own_environment_only(
+    site_packages: str, expected: str
+) -> None:
+    rows = ("numpy 2.0.1 py311h1461a6b_0 conda-forge", "tensorflow 2.15.0 pypi_0 pypi")
+    text = _conda_list(*rows) + _abi_in(site_packages)
+    found = [x for x in explained(text).findings if x.cause == "numpy-abi"]
+    assert found and found[0].fix is not None
+    assert found[0].fix.commands == (expected,)
+
+
+@pytest.mark.parametrize(
+    ("prefix", "site_packages", "inside"),
+    [
+        ("/opt/conda", "/opt/conda/lib/python3.10/site-packages", True),
+        ("C:\\Users\\u\\Anaconda3", "c:\\users\\u\\anaconda3\\Lib\\site-packages", True),
+        ("/opt/conda", "/opt/conda/envs/tf/lib/python3.10/site-packages", False),
+        ("/opt/conda", "/opt/conda2/lib/python3.10/site-packages", False),
+    ],
+)
+def test_a_site_packages_is_its_environment_s_own(
+    prefix: str, site_packages: str, inside: bool
+) -> None:
+    assert in_environment(prefix, site_packages) is inside

@@ -257,6 +257,37 @@ def listed_rows(text: str) -> list[CondaRow]:
     return rows
 
 
+#: The environment ``conda list``'s header names (conda/cli/main_list.py: "# packages in
+#: environment at %s:").
+_LIST_PREFIX = re.compile(
+    re.escape(_LIST_HEADER) + r"[ \t]+(?P<prefix>[^\n]{1,400}?):[ \t]*\r?$", re.M
+)
+
+
+def listed_prefix(text: str) -> Optional[str]:
+    """The environment (its prefix) of the first ``conda list`` in ``text``, as its header
+    names it; None where there is none."""
+    at = text.find(_LIST_HEADER)
+    m = _LIST_PREFIX.match(text, at) if at >= 0 else None
+    return m["prefix"] if m is not None else None
+
+
+def in_environment(prefix: str, site_packages: str) -> bool:
+    """Whether ``site_packages`` is the site-packages of the conda environment at ``prefix``:
+    ``PREFIX/lib/pythonX.Y/site-packages``, Windows' ``PREFIX\\Lib\\site-packages``
+    (conda's layout), not an environment under it (``PREFIX/envs/NAME``: base holds the
+    others) nor another (a virtual environment made beside conda's). Windows' names
+    compare as its file system does, ignoring case."""
+
+    def norm(path: str) -> str:
+        bare = path.replace("\\", "/").rstrip("/")
+        return bare.lower() if re.match(r"[A-Za-z]:/", bare) else bare
+
+    base, site = norm(prefix), norm(site_packages)
+    rest = site[len(base) + 1 :] if site.startswith(base + "/") else ""
+    return rest.lower().startswith("lib/")
+
+
 def conda_channels(text: str, names: Optional[frozenset[str]] = None) -> dict[str, str]:
     """The channel ``conda list`` shows for each of ``names`` (None: every package) it lists
     from a conda channel (not ``pypi``): its column as printed (``conda-forge``), empty for
