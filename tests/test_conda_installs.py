@@ -389,3 +389,11 @@ def test_a_site_packages_is_its_environment_s_own(
     prefix: str, site_packages: str, inside: bool
 ) -> None:
     assert in_environment(prefix, site_packages) is inside
+
+
+def test_a_package_of_no_known_channel_is_installed_from_the_configured_ones() -> None:
+    # conda records a local file's package under the channel "<unknown>": no channel to
+    # install from, and a redirection to a shell.
+    m = Machine(in_conda(CondaPackage("numpy", "2.1.0", "py311h", "<unknown>")), f.FIXTURE_MATRIX)
+    assert m.install("numpy<2") == ('conda install "numpy<2"',)
+    assert m.upgrade("numpy") == ("conda update numpy",)

@@ -289,6 +289,14 @@ def pixi_command(args: str) -> Optional[str]:
 _PIXI_CHANNELS = re.compile(r"|conda-forge|defaults|pkgs/\w+")
 
 
+#: A channel as conda's ``-c`` takes it, one shell word: a name (``conda-forge``,
+#: ``conda-forge/label/rc``) or a URL. conda records a package of no known channel (a local
+#: file's) as ``<unknown>`` (conda/base/constants.py, UNKNOWN_CHANNEL; str(Channel) of the
+#: record's ChannelField), which is no channel to install from, and which a shell would read
+#: as a redirection: that package is installed from the configured channels.
+_CONDA_CHANNEL = re.compile(r"[\w.+-]+(?:/[\w.+-]+)*|[a-z]+://[\w.+:/@%~-]+")
+
+
 def _unquoted(spec: str) -> str:
     """``spec`` without the shell quotes a caller gave it."""
     return spec.strip("\"'")
@@ -1076,7 +1084,7 @@ class Machine(Record):
                 return None
         channel = self.conda_channel(name) or ""
         default = channel == "defaults" or channel.startswith("pkgs/")
-        return name, "" if default else channel
+        return name, "" if default or not _CONDA_CHANNEL.fullmatch(channel) else channel
 
     def conda_requirement(self, spec: str) -> Optional[tuple[str, str]]:
         """The channel (:meth:`conda_owned`) and the conda MatchSpec that install the
