@@ -10,6 +10,7 @@ import pytest
 from tests import factories as f
 from tests.explaining import explained
 from tfdoctor.causes.common import install_fix
+from tfdoctor.causes.software import numba_llvmlite_fix
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.evidence.conda import conda_channels, in_environment
@@ -397,3 +398,17 @@ def test_a_package_of_no_known_channel_is_installed_from_the_configured_ones() -
     m = Machine(in_conda(CondaPackage("numpy", "2.1.0", "py311h", "<unknown>")), f.FIXTURE_MATRIX)
     assert m.install("numpy<2") == ('conda install "numpy<2"',)
     assert m.upgrade("numpy") == ("conda update numpy",)
+
+
+def test_a_pin_of_another_library_moves_conda_s_package_with_conda() -> None:
+    # numba's llvmlite and Keras 2's TensorFlow: the same range fixes, by the installer that
+    # installed each package.
+    llvmlite = CondaPackage("llvmlite", "0.38.1", "py311h", "conda-forge")
+    keras = CondaPackage("keras", "2.15.0", "pyhd8ed1ab_0", "conda-forge")
+    m = Machine(in_conda(llvmlite, keras), f.FIXTURE_MATRIX)
+    fix = numba_llvmlite_fix(m, "0.56.4", ">=0.39.0dev0,<0.40")
+    assert fix.commands == ('conda install -c conda-forge "llvmlite>=0.39.0dev0,<0.40"',)
+    assert m.install("tensorflow<2.13", "keras<2.13") == (
+        'conda install -c conda-forge "keras<2.13"',
+        f'{PIP} "tensorflow<2.13"',
+    )

@@ -713,7 +713,7 @@ def numba_llvmlite_fix(m: Machine, numba: str = "", spec: str = "") -> Fix:
             f"Install the llvmlite {who} declares (llvmlite{spec}); where another package pins "
             "llvmlite outside it (pip's output names it), install instead the numba release "
             "made for that llvmlite, or a release of that package whose range admits this one.",
-            m.pip_install(f"llvmlite{spec}"),
+            m.install(f"llvmlite{spec}"),
         )
     return Fix(
         "Install numba and llvmlite together, so pip picks a numba and the llvmlite made for "
@@ -2006,7 +2006,7 @@ def keras_device_names_fix(m: Machine) -> Fix:
         "looks for '/gpu:N', the names of TensorFlow before 1.4, so it is older than the "
         "TensorFlow beside it. Upgrade Keras to 2.0.9 or later, which reads both names (a 2.1 "
         "release keeps it one that TensorFlow 1.4 runs).",
-        m.pip_install("keras>=2.0.9,<2.2"),
+        m.install("keras>=2.0.9,<2.2"),
     )
 
 
@@ -3868,7 +3868,7 @@ def keras_submodules_fix(m: Machine) -> Fix:
         "keras_applications releases no longer have. Install Keras 2.2.4, which passes its "
         "submodules to keras_applications per call, or keep keras_applications at the "
         "release that Keras pins (keras_applications<1.0.8).",
-        m.pip_install("keras==2.2.4"),
+        m.install("keras==2.2.4"),
     )
 
 
