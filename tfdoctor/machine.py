@@ -1069,7 +1069,8 @@ class Machine(Record):
         shows it. The names compare as PEP 503 normalises them (conda-forge's
         ``typing_extensions`` is PyPI's typing-extensions); the channel is empty for conda's
         default channels (``pkgs/main``, ``defaults``, a ``conda list`` row without one),
-        which conda installs from without ``-c``."""
+        which conda installs from without ``-c``, and for one ``-c`` cannot take
+        (:data:`_CONDA_CHANNEL`)."""
         want = normalize_name(dist)
         conda = self.facts.conda
         if conda is not None:
