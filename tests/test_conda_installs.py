@@ -412,3 +412,20 @@ def test_a_pin_of_another_library_moves_conda_s_package_with_conda() -> None:
         'conda install -c conda-forge "keras<2.13"',
         f'{PIP} "tensorflow<2.13"',
     )
+
+
+def test_protobuf_s_broken_files_are_installed_again_by_its_installer() -> None:
+    # protobuf's compiled backend found as a bare directory: installed again over its files,
+    # with conda where conda installed it (conda install's --force-reinstall and --no-deps).
+    text = _conda_list("protobuf 4.21.12 py311h_0 conda-forge", "tensorflow 2.15.0 pypi_0 pypi") + (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/miniconda3/envs/ml/lib/python3.11/site-packages/google/protobuf/'
+        'internal/api_implementation.py", line 5, in <module>\n'
+        "    from google._upb import _message\n"
+        "ImportError: cannot import name '_message' from 'google._upb' (unknown location)\n"
+    )
+    found = [x for x in explained(text).findings if x.cause == "protobuf-incompatible"]
+    assert found and found[0].fix is not None
+    (command,) = found[0].fix.commands
+    assert command.startswith("conda install -c conda-forge --force-reinstall --no-deps "), command
+    assert '"protobuf' in command and "pip" not in command

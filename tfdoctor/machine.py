@@ -1122,6 +1122,19 @@ class Machine(Record):
         ]
         return (*commands, *(self.pip_install(*pip) if pip else ()))
 
+    def reinstall(self, spec: str) -> tuple[str, ...]:
+        """Commands that install the requirement ``spec`` again over the installed files (a
+        plain install sees them installed and does nothing), its dependencies left as they
+        are, by the installer that installed it (:meth:`install`): conda's
+        ``--force-reinstall --no-deps``
+        (https://docs.conda.io/projects/conda/en/stable/commands/install.html; pixi's
+        reinstall in a workspace, :meth:`conda_install`), else pip's."""
+        found = self.conda_requirement(spec)
+        if found is None:
+            return self.pip(f'install --force-reinstall --no-deps "{spec}"')
+        options = ("--force-reinstall", "--no-deps")
+        return self.conda_install(f'"{found[1]}"', channel=found[0], options=options)
+
     @functools.cached_property
     def tf_installer(self) -> Optional[str]:
         """Who installed TensorFlow, where not pip: ``conda`` (a conda channel's package, in
