@@ -225,6 +225,13 @@ def _conda_list(*rows: str) -> str:
     )
 
 
+def _commands(text: str, cause: str) -> tuple[str, ...]:
+    """The commands of the fix of the first finding of ``cause`` that ``text`` explains."""
+    found = [x for x in explained(text).findings if x.cause == cause]
+    assert found and found[0].fix is not None
+    return found[0].fix.commands
+
+
 @pytest.mark.parametrize(
     ("numpy_row", "expected"),
     [
@@ -245,9 +252,7 @@ def test_a_listed_package_is_moved_by_the_installer_its_row_shows(
     numpy_row: str, expected: str
 ) -> None:
     text = _conda_list(numpy_row, "tensorflow 2.15.0 pypi_0 pypi") + _ABI
-    found = [x for x in explained(text).findings if x.cause == "numpy-abi"]
-    assert found and found[0].fix is not None
-    assert found[0].fix.commands == (expected,)
+    assert _commands(text, "numpy-abi") == (expected,)
 
 
 def test_a_companion_conda_installed_gets_its_release_from_conda() -> None:
@@ -296,9 +301,7 @@ def test_a_table_after_the_list_is_not_read_as_conda_s_rows() -> None:
         + "$ pip list --outdated\nPackage Version Latest Type\n------- ------- ------ -----\n"
         "numpy   2.0.1   2.1.0  wheel\n\n" + _ABI
     )
-    found = [x for x in explained(text).findings if x.cause == "numpy-abi"]
-    assert found and found[0].fix is not None
-    assert found[0].fix.commands == ('pip install "numpy<2.0.0,>=1.23.5"',)
+    assert _commands(text, "numpy-abi") == ('pip install "numpy<2.0.0,>=1.23.5"',)
 
 
 def test_a_row_the_list_reader_skips_does_not_end_the_list() -> None:
@@ -332,9 +335,7 @@ def test_numba_s_numpy_pin_upgrades_numba_with_the_installer_its_row_shows() -> 
         '    raise ImportError("Numba needs NumPy 1.22 or less")\n'
         "ImportError: Numba needs NumPy 1.22 or less\n"
     )
-    found = [x for x in explained(text).findings if x.cause == "library-pin-conflicts"]
-    assert found and found[0].fix is not None
-    commands = found[0].fix.commands
+    commands = _commands(text, "library-pin-conflicts")
     assert 'conda install -c conda-forge "numpy<1.23"' in commands, commands
     assert "conda update -c conda-forge numba" in commands, commands
     assert not [c for c in commands if "pip install" in c], commands
@@ -372,9 +373,7 @@ def test_conda_s_list_decides_the_installer_of_its_own_environment_only(
 ) -> None:
     rows = ("numpy 2.0.1 py311h1461a6b_0 conda-forge", "tensorflow 2.15.0 pypi_0 pypi")
     text = _conda_list(*rows) + _abi_in(site_packages)
-    found = [x for x in explained(text).findings if x.cause == "numpy-abi"]
-    assert found and found[0].fix is not None
-    assert found[0].fix.commands == (expected,)
+    assert _commands(text, "numpy-abi") == (expected,)
 
 
 @pytest.mark.parametrize(
@@ -424,8 +423,6 @@ def test_protobuf_s_broken_files_are_installed_again_by_its_installer() -> None:
         "    from google._upb import _message\n"
         "ImportError: cannot import name '_message' from 'google._upb' (unknown location)\n"
     )
-    found = [x for x in explained(text).findings if x.cause == "protobuf-incompatible"]
-    assert found and found[0].fix is not None
-    (command,) = found[0].fix.commands
+    (command,) = _commands(text, "protobuf-incompatible")
     assert command.startswith("conda install -c conda-forge --force-reinstall --no-deps "), command
     assert '"protobuf' in command and "pip" not in command
