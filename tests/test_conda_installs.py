@@ -10,8 +10,10 @@ import pytest
 from tests import factories as f
 from tests.explaining import explained
 from tfdoctor.causes.common import install_fix
+from tfdoctor.causes.software import numba_llvmlite_fix
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
+from tfdoctor.evidence.conda import conda_channels, in_environment
 from tfdoctor.facts import CondaFacts, CondaPackage, Facts, PackageFacts
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine, conda_match_spec
@@ -223,6 +225,13 @@ def _conda_list(*rows: str) -> str:
     )
 
 
+def _commands(text: str, cause: str) -> tuple[str, ...]:
+    """The commands of the fix of the first finding of ``cause`` that ``text`` explains."""
+    found = [x for x in explained(text).findings if x.cause == cause]
+    assert found and found[0].fix is not None
+    return found[0].fix.commands
+
+
 @pytest.mark.parametrize(
     ("numpy_row", "expected"),
     [
@@ -243,9 +252,7 @@ def test_a_listed_package_is_moved_by_the_installer_its_row_shows(
     numpy_row: str, expected: str
 ) -> None:
     text = _conda_list(numpy_row, "tensorflow 2.15.0 pypi_0 pypi") + _ABI
-    found = [x for x in explained(text).findings if x.cause == "numpy-abi"]
-    assert found and found[0].fix is not None
-    assert found[0].fix.commands == (expected,)
+    assert _commands(text, "numpy-abi") == (expected,)
 
 
 def test_a_companion_conda_installed_gets_its_release_from_conda() -> None:
@@ -284,3 +291,138 @@ def test_a_companion_conda_installed_is_moved_with_conda_and_its_cause_goes() ->
     after = f.apply_conda(facts, found[0].fix.commands)
     assert after is not None
     assert not [x for x in _judge(after) if x.cause == "companion-mismatch"]
+
+
+def test_a_table_after_the_list_is_not_read_as_conda_s_rows() -> None:
+    # `pip list --outdated` prints four columns too (Package Version Latest Type): its rows
+    # after conda's list are pip's table, not packages from a channel called "wheel".
+    text = (
+        _conda_list("python 3.11.9 h955ad1f_0", "tensorflow 2.15.0 pypi_0 pypi")
+        + "$ pip list --outdated\nPackage Version Latest Type\n------- ------- ------ -----\n"
+        "numpy   2.0.1   2.1.0  wheel\n\n" + _ABI
+    )
+    assert _commands(text, "numpy-abi") == ('pip install "numpy<2.0.0,>=1.23.5"',)
+
+
+def test_a_row_the_list_reader_skips_does_not_end_the_list() -> None:
+    # conda 4.5 and older print pip's packages as `<pip>` rows, inside the list: the rows
+    # after one are still conda's.
+    rows = ("keras 2.15.0 <pip>", "numpy 2.0.1 py311h1461a6b_0 conda-forge")
+    assert conda_channels(_conda_list(*rows)) == {"numpy": "conda-forge"}
+
+
+def test_an_upgrade_of_conda_s_package_is_conda_s_update_from_its_channel() -> None:
+    m = Machine(
+        in_conda(
+            CondaPackage("numba", "0.56.4", "py311h", "conda-forge"),
+            packages=(f.pkg("numba", "0.56.4"), f.pkg("scipy", "1.11.4")),
+        ),
+        f.FIXTURE_MATRIX,
+    )
+    assert m.upgrade("numba") == ("conda update -c conda-forge numba",)
+    assert m.upgrade("scipy") == (f"{PREFIX}/bin/python -m pip install --upgrade scipy",)
+
+
+def test_numba_s_numpy_pin_upgrades_numba_with_the_installer_its_row_shows() -> None:
+    # numba's import-time check (numba/__init__.py, _ensure_critical_deps): the fix installs
+    # NumPy in its range or upgrades numba, each by the installer that installed it.
+    text = _conda_list(
+        "numba 0.55.2 py310h4bd325d_0 conda-forge", "numpy 1.23.5 py310h53a5b5f_0 conda-forge"
+    ) + (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/miniconda3/envs/ml/lib/python3.10/site-packages/numba/__init__.py",'
+        " line 140, in _ensure_critical_deps\n"
+        '    raise ImportError("Numba needs NumPy 1.22 or less")\n'
+        "ImportError: Numba needs NumPy 1.22 or less\n"
+    )
+    commands = _commands(text, "library-pin-conflicts")
+    assert 'conda install -c conda-forge "numpy<1.23"' in commands, commands
+    assert "conda update -c conda-forge numba" in commands, commands
+    assert not [c for c in commands if "pip install" in c], commands
+
+
+def _abi_in(site_packages: str) -> str:
+    """NumPy's refusal under the TensorFlow of the site-packages ``site_packages``."""
+    return _ABI.replace("/home/u/miniconda3/envs/ml/lib/python3.11/site-packages", site_packages)
+
+
+@pytest.mark.parametrize(
+    ("site_packages", "expected"),
+    [
+        pytest.param(
+            "/home/u/miniconda3/envs/ml/lib/python3.11/site-packages",
+            'conda install -c conda-forge "numpy<2.0.0,>=1.23.5"',
+            id="the-listed-environment",
+        ),
+        # A virtual environment made beside conda's: conda's list is not what runs.
+        pytest.param(
+            "/home/u/venv/lib/python3.11/site-packages",
+            'pip install "numpy<2.0.0,>=1.23.5"',
+            id="a-virtual-environment",
+        ),
+        # Another of conda's environments under the listed one (base holds envs/).
+        pytest.param(
+            "/home/u/miniconda3/envs/ml/envs/other/lib/python3.11/site-packages",
+            'pip install "numpy<2.0.0,>=1.23.5"',
+            id="an-environment-under-it",
+        ),
+    ],
+)
+def test_conda_s_list_decides_the_installer_of_its_own_environment_only(
+    site_packages: str, expected: str
+) -> None:
+    rows = ("numpy 2.0.1 py311h1461a6b_0 conda-forge", "tensorflow 2.15.0 pypi_0 pypi")
+    text = _conda_list(*rows) + _abi_in(site_packages)
+    assert _commands(text, "numpy-abi") == (expected,)
+
+
+@pytest.mark.parametrize(
+    ("prefix", "site_packages", "inside"),
+    [
+        ("/opt/conda", "/opt/conda/lib/python3.10/site-packages", True),
+        ("C:\\Users\\u\\Anaconda3", "c:\\users\\u\\anaconda3\\Lib\\site-packages", True),
+        ("/opt/conda", "/opt/conda/envs/tf/lib/python3.10/site-packages", False),
+        ("/opt/conda", "/opt/conda2/lib/python3.10/site-packages", False),
+    ],
+)
+def test_a_site_packages_is_its_environment_s_own(
+    prefix: str, site_packages: str, inside: bool
+) -> None:
+    assert in_environment(prefix, site_packages) is inside
+
+
+def test_a_package_of_no_known_channel_is_installed_from_the_configured_ones() -> None:
+    # conda records a local file's package under the channel "<unknown>": no channel to
+    # install from, and a redirection to a shell.
+    m = Machine(in_conda(CondaPackage("numpy", "2.1.0", "py311h", "<unknown>")), f.FIXTURE_MATRIX)
+    assert m.install("numpy<2") == ('conda install "numpy<2"',)
+    assert m.upgrade("numpy") == ("conda update numpy",)
+
+
+def test_a_pin_of_another_library_moves_conda_s_package_with_conda() -> None:
+    # numba's llvmlite and Keras 2's TensorFlow: the same range fixes, by the installer that
+    # installed each package.
+    llvmlite = CondaPackage("llvmlite", "0.38.1", "py311h", "conda-forge")
+    keras = CondaPackage("keras", "2.15.0", "pyhd8ed1ab_0", "conda-forge")
+    m = Machine(in_conda(llvmlite, keras), f.FIXTURE_MATRIX)
+    fix = numba_llvmlite_fix(m, "0.56.4", ">=0.39.0dev0,<0.40")
+    assert fix.commands == ('conda install -c conda-forge "llvmlite>=0.39.0dev0,<0.40"',)
+    assert m.install("tensorflow<2.13", "keras<2.13") == (
+        'conda install -c conda-forge "keras<2.13"',
+        f'{PIP} "tensorflow<2.13"',
+    )
+
+
+def test_protobuf_s_broken_files_are_installed_again_by_its_installer() -> None:
+    # protobuf's compiled backend found as a bare directory: installed again over its files,
+    # with conda where conda installed it (conda install's --force-reinstall and --no-deps).
+    text = _conda_list("protobuf 4.21.12 py311h_0 conda-forge", "tensorflow 2.15.0 pypi_0 pypi") + (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/miniconda3/envs/ml/lib/python3.11/site-packages/google/protobuf/'
+        'internal/api_implementation.py", line 5, in <module>\n'
+        "    from google._upb import _message\n"
+        "ImportError: cannot import name '_message' from 'google._upb' (unknown location)\n"
+    )
+    (command,) = _commands(text, "protobuf-incompatible")
+    assert command.startswith("conda install -c conda-forge --force-reinstall --no-deps "), command
+    assert '"protobuf' in command and "pip" not in command

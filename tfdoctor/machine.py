@@ -289,6 +289,14 @@ def pixi_command(args: str) -> Optional[str]:
 _PIXI_CHANNELS = re.compile(r"|conda-forge|defaults|pkgs/\w+")
 
 
+#: A channel as conda's ``-c`` takes it, one shell word: a name (``conda-forge``,
+#: ``conda-forge/label/rc``) or a URL. conda records a package of no known channel (a local
+#: file's) as ``<unknown>`` (conda/base/constants.py, UNKNOWN_CHANNEL; str(Channel) of the
+#: record's ChannelField), which is no channel to install from, and which a shell would read
+#: as a redirection: that package is installed from the configured channels.
+_CONDA_CHANNEL = re.compile(r"[\w.+-]+(?:/[\w.+-]+)*|[a-z]+://[\w.+:/@%~-]+")
+
+
 def _unquoted(spec: str) -> str:
     """``spec`` without the shell quotes a caller gave it."""
     return spec.strip("\"'")
@@ -1061,7 +1069,8 @@ class Machine(Record):
         shows it. The names compare as PEP 503 normalises them (conda-forge's
         ``typing_extensions`` is PyPI's typing-extensions); the channel is empty for conda's
         default channels (``pkgs/main``, ``defaults``, a ``conda list`` row without one),
-        which conda installs from without ``-c``."""
+        which conda installs from without ``-c``, and for one ``-c`` cannot take
+        (:data:`_CONDA_CHANNEL`)."""
         want = normalize_name(dist)
         conda = self.facts.conda
         if conda is not None:
@@ -1076,7 +1085,7 @@ class Machine(Record):
                 return None
         channel = self.conda_channel(name) or ""
         default = channel == "defaults" or channel.startswith("pkgs/")
-        return name, "" if default else channel
+        return name, "" if default or not _CONDA_CHANNEL.fullmatch(channel) else channel
 
     def conda_requirement(self, spec: str) -> Optional[tuple[str, str]]:
         """The channel (:meth:`conda_owned`) and the conda MatchSpec that install the
@@ -1112,6 +1121,19 @@ class Machine(Record):
             for line in self.conda_install(*matched, channel=channel)
         ]
         return (*commands, *(self.pip_install(*pip) if pip else ()))
+
+    def reinstall(self, spec: str) -> tuple[str, ...]:
+        """Commands that install the requirement ``spec`` again over the installed files (a
+        plain install sees them installed and does nothing), its dependencies left as they
+        are, by the installer that installed it (:meth:`install`): conda's
+        ``--force-reinstall --no-deps``
+        (https://docs.conda.io/projects/conda/en/stable/commands/install.html; pixi's
+        reinstall in a workspace, :meth:`conda_install`), else pip's."""
+        found = self.conda_requirement(spec)
+        if found is None:
+            return self.pip(f'install --force-reinstall --no-deps "{spec}"')
+        options = ("--force-reinstall", "--no-deps")
+        return self.conda_install(f'"{found[1]}"', channel=found[0], options=options)
 
     @functools.cached_property
     def tf_installer(self) -> Optional[str]:
@@ -1405,12 +1427,26 @@ class Machine(Record):
             " ".join(["pixi add", *(_pixi_spec(f"{channel}::{_unquoted(s)}") for s in specs)]),
         )
 
-    def conda_update(self, name: str) -> str:
+    def conda_update(self, name: str, channel: str = "") -> str:
         """The command that updates the conda package ``name`` in the examined environment:
-        ``conda update``, or in a pixi workspace ``pixi update``, which takes the newest
+        ``conda update`` (``channel``: the channel it came from, conda's ``-c``,
+        https://docs.conda.io/projects/conda/en/stable/commands/update.html; empty: the
+        configured ones), or in a pixi workspace ``pixi update``, which takes the newest
         release its manifest allows into the lock and the environment
         (https://pixi.prefix.dev/latest/reference/cli/pixi/update/; pixi 0.23.0 added it)."""
-        return f"pixi update {name}" if self.installer == "pixi" else f"conda update {name}"
+        if self.installer == "pixi":
+            return f"pixi update {name}"
+        return " ".join(["conda update", *(("-c", channel) if channel else ()), name])
+
+    def upgrade(self, dist: str) -> tuple[str, ...]:
+        """Commands that upgrade the installed distribution ``dist`` to its newest release
+        here, by the installer that installed it: conda's update from the channel it came
+        from for a package conda installed (:meth:`conda_owned`; pip over it would overwrite
+        files conda tracks, as :meth:`install` says), else ``pip install --upgrade``."""
+        owned = self.conda_owned(dist)
+        if owned is None:
+            return self.pip(f"install --upgrade {dist}")
+        return (self.conda_update(*owned),)
 
     def conda_remove(self, *names: str, force: bool = False) -> tuple[str, ...]:
         """Commands that remove the conda packages ``names`` from the examined environment:

@@ -273,7 +273,7 @@ def dependency_too_old_fix(m: Machine, signature: str) -> Fix:
         f"{row.dist} {row.added_in} added what the code relies on ({row.what}), and the "
         f"installed {row.dist} is older: upgrade {row.dist} to {row.added_in} or later"
         f"{instead}.",
-        m.pip_install(f"{row.dist}>={row.added_in}"),
+        m.install(f"{row.dist}>={row.added_in}"),
     )
 
 
@@ -412,7 +412,7 @@ def keras212_layout_fix(m: Machine, module: str) -> Fix:
         "keras.layers), or run the code with TensorFlow 2.12 or older and the Keras of that "
         "line, the release it was written for, in an environment of its own.",
         # Only where the log shows a Python that TensorFlow 2.12 has wheels for.
-        m.pip_install("tensorflow<2.13", "keras<2.13")
+        m.install("tensorflow<2.13", "keras<2.13")
         if _line_serves(m, "2.12")
         else m.pip("show tensorflow keras"),
     )

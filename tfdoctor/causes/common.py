@@ -123,9 +123,10 @@ def package_named(module: str, dist: str = "") -> str:
 
 
 def package_upgrade(m: Machine, module: str, dist: str = "") -> tuple[str, ...]:
-    """The command that upgrades the package of ``module``: ``pip install --upgrade`` of its
-    distribution where known, else the command that prints which distribution installed it."""
-    return m.pip(f"install --upgrade {dist}") if dist else (owner_of_package_command(module),)
+    """The command that upgrades the package of ``module``: its distribution's upgrade by the
+    installer that installed it (:meth:`Machine.upgrade`) where known, else the command that
+    prints which distribution installed it."""
+    return m.upgrade(dist) if dist else (owner_of_package_command(module),)
 
 
 def install_fix(m: Machine, text: str, *specs: str) -> Fix:

@@ -659,7 +659,8 @@ def numpy_abi_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
         return Fix(text, commands)
     named = package_named(module, dist)
     upgrade = package_upgrade(m, module, dist)
-    # The last command is pip's (an externally managed Python's first creates a venv).
+    # The last command is the upgrade itself (pip's: an externally managed Python's first creates
+    # a venv; conda's update where conda installed it).
     how = f"`{upgrade[-1]}`" if dist else f"`{upgrade[-1]}` names its distribution"
     # In words only: an upgrade of the package run after the command may bring a NumPy 2 that
     # the TensorFlow installed cannot load.
@@ -712,7 +713,7 @@ def numba_llvmlite_fix(m: Machine, numba: str = "", spec: str = "") -> Fix:
             f"Install the llvmlite {who} declares (llvmlite{spec}); where another package pins "
             "llvmlite outside it (pip's output names it), install instead the numba release "
             "made for that llvmlite, or a release of that package whose range admits this one.",
-            m.pip_install(f"llvmlite{spec}"),
+            m.install(f"llvmlite{spec}"),
         )
     return Fix(
         "Install numba and llvmlite together, so pip picks a numba and the llvmlite made for "
@@ -1923,7 +1924,8 @@ def keras_match_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
         return fix
     named = package_named(module, dist)
     upgrade = package_upgrade(m, module, dist)
-    # The last command is pip's (an externally managed Python's first creates a venv).
+    # The last command is the upgrade itself (pip's: an externally managed Python's first creates
+    # a venv; conda's update where conda installed it).
     how = f"`{upgrade[-1]}`" if dist else f"`{upgrade[-1]}` names its distribution"
     return Fix(
         f"{fix.text} The standalone keras package was imported by the code of {named}: "
@@ -2004,7 +2006,7 @@ def keras_device_names_fix(m: Machine) -> Fix:
         "looks for '/gpu:N', the names of TensorFlow before 1.4, so it is older than the "
         "TensorFlow beside it. Upgrade Keras to 2.0.9 or later, which reads both names (a 2.1 "
         "release keeps it one that TensorFlow 1.4 runs).",
-        m.pip_install("keras>=2.0.9,<2.2"),
+        m.install("keras>=2.0.9,<2.2"),
     )
 
 
@@ -3910,7 +3912,7 @@ def keras_submodules_fix(m: Machine) -> Fix:
         "keras_applications releases no longer have. Install Keras 2.2.4, which passes its "
         "submodules to keras_applications per call, or keep keras_applications at the "
         "release that Keras pins (keras_applications<1.0.8).",
-        m.pip_install("keras==2.2.4"),
+        m.install("keras==2.2.4"),
     )
 
 
@@ -3927,7 +3929,7 @@ def numba_numpy_fix(m: Machine, bound: str, upper: bool) -> Fix:
         f"environment holds. Install NumPy in numba's range ({spec}, where it also fits "
         "TensorFlow's and the other packages' ranges), or upgrade numba to a release that "
         "supports the installed NumPy; `pip check` shows what is left.",
-        (*m.install(spec), *m.pip("install --upgrade numba"), *m.pip_after_install("check")),
+        (*m.install(spec), *m.upgrade("numba"), *m.pip_after_install("check")),
     )
 
 

@@ -230,14 +230,62 @@ def list_row_at(text: str, start: int) -> Optional[CondaRow]:
     return _list_row(m) if m is not None else None
 
 
+#: A line of ``conda list``'s output (conda/cli/main_list.py prints its header's comment
+#: lines, then one line of blank-separated columns a package, nothing else): a comment, a
+#: blank line, or a line of two to six columns, a row :data:`_LIST_ROW` reads or one it does
+#: not (pip's ``<pip>`` of conda 4.5 and older, ``<develop>``). Any other line (a prompt, a
+#: traceback, another table's rule of dashes) is after the list: the rows of what follows
+#: (``pip list --outdated``'s ``numpy 2.0.1 2.1.0 wheel``) are another command's.
+_LIST_LINE = re.compile(r"[ \t]*(?:#.*)?\r?|[a-z0-9_][^\s]*(?:[ \t]+[^\s]+){1,5}[ \t]*\r?")
+
+
 def listed_rows(text: str) -> list[CondaRow]:
     """The rows of the first ``conda list`` in ``text``: those under its header (the same
     columns without it, as ``conda search`` prints them, say what a channel offers, not what
-    is installed), within :data:`_LIST_READ` of it."""
+    is installed), up to the first line that is none of the list's (:data:`_LIST_LINE`),
+    within :data:`_LIST_READ` of it."""
     at = text.find(_LIST_HEADER)
     if at < 0:
         return []
-    return [_list_row(m) for m in _LIST_ROW.finditer(text, at, at + _LIST_READ)]
+    rows: list[CondaRow] = []
+    for line in text[at : at + _LIST_READ].split("\n"):
+        if not _LIST_LINE.fullmatch(line):
+            break
+        m = _LIST_ROW.match(line)
+        if m is not None:
+            rows.append(_list_row(m))
+    return rows
+
+
+#: The environment ``conda list``'s header names (conda/cli/main_list.py: "# packages in
+#: environment at %s:").
+_LIST_PREFIX = re.compile(
+    re.escape(_LIST_HEADER) + r"[ \t]+(?P<prefix>[^\n]{1,400}?):[ \t]*\r?$", re.M
+)
+
+
+def listed_prefix(text: str) -> Optional[str]:
+    """The environment (its prefix) of the first ``conda list`` in ``text``, as its header
+    names it; None where there is none."""
+    at = text.find(_LIST_HEADER)
+    m = _LIST_PREFIX.match(text, at) if at >= 0 else None
+    return m["prefix"] if m is not None else None
+
+
+def in_environment(prefix: str, site_packages: str) -> bool:
+    """Whether ``site_packages`` is the site-packages of the conda environment at ``prefix``:
+    ``PREFIX/lib/pythonX.Y/site-packages``, Windows' ``PREFIX\\Lib\\site-packages``
+    (conda's layout), not an environment under it (``PREFIX/envs/NAME``: base holds the
+    others) nor another (a virtual environment made beside conda's). Windows' names
+    compare as its file system does, ignoring case."""
+
+    def norm(path: str) -> str:
+        bare = path.replace("\\", "/").rstrip("/")
+        return bare.lower() if re.match(r"[A-Za-z]:/", bare) else bare
+
+    base, site = norm(prefix), norm(site_packages)
+    rest = site[len(base) + 1 :] if site.startswith(base + "/") else ""
+    return rest.lower().startswith("lib/")
 
 
 def conda_channels(text: str, names: Optional[frozenset[str]] = None) -> dict[str, str]:

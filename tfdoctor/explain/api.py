@@ -1376,7 +1376,7 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
             f"Install the multi-backend Keras {dist} was written for (keras 2.3.1 or before, "
             f"with the TensorFlow 1.x or 2.0-2.1 it supports), or a {dist} release written "
             "for tf.keras.",
-            (*m.pip(f"show {dist} keras tensorflow"), *m.pip_install("keras<2.4")),
+            (*m.pip(f"show {dist} keras tensorflow"), *m.install("keras<2.4")),
         )
     else:
         key, cause = "package-before-keras", causes.software.COMPANION_MISMATCH
@@ -2724,7 +2724,7 @@ def _keras3_name(name: str, tb: Traceback, m: Machine) -> tuple[str, Verdict]:
             f" The paths show Python {older[0]}; Keras 3 needs Python {older[1]} or newer: "
             "make a virtual environment of a newer Python first."
         )
-    fix = Fix(text, m.pip_install(f"tensorflow>={first}", "keras>=3"))
+    fix = Fix(text, m.install(f"tensorflow>={first}", "keras>=3"))
     what = f"`{name}` is in Keras' public API from 3.0 on, and in no Keras 2 release."
     links = causes.CAUSES[causes.code.API_REMOVED].links
     return name, Verdict(

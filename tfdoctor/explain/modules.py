@@ -492,7 +492,7 @@ def _missing_name(tb: Traceback, m: Machine, paired: bool = False) -> Optional[F
             if spec is None
             else Fix(
                 f"{again}, {which}.",
-                m.pip(f'install --force-reinstall --no-deps "protobuf{spec}"'),
+                m.reinstall(f"protobuf{spec}"),
             )
         )
         return causes.finding(

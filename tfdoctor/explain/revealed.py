@@ -16,7 +16,7 @@ from tfdoctor import causes
 from tfdoctor.bounded import size_text
 from tfdoctor.compat import of_tf_keras_only
 from tfdoctor.evidence import tflog
-from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow
+from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow, in_environment
 from tfdoctor.evidence.devices import (
     ImageCheck,
     container_hostname,
@@ -647,6 +647,19 @@ _JVM_EMBEDDERS = re.compile(r"(?i)\b(?:jpype1?|pyjnius|jnius|javabridge|rjava)\b
 _TPU_BUILD_NAMED = re.compile(r"(?<![\w.-])(?:tensorflow|tf[-_]nightly)[-_]tpu\b")
 
 
+def _conda_here(evidence: Evidence, site: Optional[str]) -> tuple[frozenset[str], dict[str, str]]:
+    """The packages the log shows conda installed in the environment that runs, and their
+    channels (:attr:`Evidence.conda_installed`, :attr:`Evidence.conda_channels`). A ``conda
+    list`` of another environment than the one whose site-packages the log shows (a virtual
+    environment made from conda's Python; base beside one of its envs) says nothing of who
+    installed what runs: a conda command would change the other environment, so its rows
+    are left out."""
+    listed = evidence.conda_list_prefix
+    if listed is None or site is None or in_environment(listed, site):
+        return evidence.conda_installed, evidence.conda_channels
+    return evidence.conda_installed - frozenset(evidence.conda_channels), {}
+
+
 def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     """What ``evidence`` shows about the machine (``matrix``: which TensorFlow lines the
     CUDA and cuDNN releases a missing library's file name implies were built for)."""
@@ -670,6 +683,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     if conda and site is not None:
         inferred.append(Inferred("environment", "a conda environment", site))
     frames = [f.path for tb in evidence.tracebacks for f in tb.frames]
+    conda_installed, conda_channels = _conda_here(evidence, site)
     image_line = next((line for line in lines if _CUDA_IMAGE_PATH.search(line)), None)
     notebook = _notebook_of("\n".join((evidence.first_text, *lines)), frames)
     if notebook is not None:
@@ -760,10 +774,10 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             dict.fromkeys(e.path for _, e in evidence.logged(tflog.LibraryFileShown))
         ),
         conda=conda,
-        tf_installer=tf_installer((*(p for p in (site,) if p), *frames), evidence.conda_installed),
+        tf_installer=tf_installer((*(p for p in (site,) if p), *frames), conda_installed),
         installer=evidence.installer or log_installer(text),
-        conda_installed=evidence.conda_installed,
-        conda_channels=tuple(sorted(evidence.conda_channels.items())),
+        conda_installed=conda_installed,
+        conda_channels=tuple(sorted(conda_channels.items())),
         nix_store=next((p for p in (site or "", *frames) if p.startswith(_NIX_STORE)), None),
         conda_env=(
             f"{evidence.conda_env[0]}: {evidence.conda_env[1]}"

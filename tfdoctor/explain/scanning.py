@@ -32,6 +32,7 @@ from tfdoctor.evidence.conda import (
     UnresolvedSpec,
     conda_channels,
     conda_installed,
+    listed_prefix,
     listed_rows,
     read_conda_env,
     read_conda_info,
@@ -309,6 +310,9 @@ class Evidence:
     conda_installed: frozenset[str] = frozenset()
     #: The channel ``conda list`` shows for each package conda installed (empty: the defaults).
     conda_channels: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: The environment the first ``conda list`` that shows a package conda installed names
+    #: (:func:`tfdoctor.evidence.conda.listed_prefix`).
+    conda_list_prefix: Optional[str] = None
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
@@ -499,6 +503,8 @@ def _read_conda_rows(evidence: Evidence, text: _Shaped) -> None:
     evidence.conda_installed |= conda_installed(text, _CONDA_ASKED) | frozenset(channels)
     for name, channel in channels.items():
         evidence.conda_channels.setdefault(name, channel)
+    if channels and evidence.conda_list_prefix is None:
+        evidence.conda_list_prefix = listed_prefix(text)
     if len(evidence.conda_conflicts) < MAX_CONFLICTS:
         evidence.conda_conflicts.extend(read_conda_python_conflicts((text,)))
     evidence.conda_missing.extend(
