@@ -155,6 +155,8 @@ def test_the_containers_missing_append_is_a_protobuf_older_than_the_code(error: 
     top = top_error(explained(error))
     assert top.cause == "protobuf-incompatible"
     assert "Upgrade protobuf to 3.8" in fix_text(top) and "older than" not in fix_text(top)
+    # The method the message names, not another.
+    assert f"calls `{error.rsplit(chr(39), 2)[1]}`" in fix_text(top)
     assert top.fix is not None and top.fix.commands == ('pip install "protobuf>=3.8"',)
 
 

@@ -73,7 +73,8 @@ def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
             required, loaded
         )
     if any(h.signature.id == "protobuf-container-append" for h in hits):
-        upgrade = causes.software.protobuf_fix(m, too_old=True, missing="append")
+        method = group(hits, "attr") or "append"
+        upgrade = causes.software.protobuf_fix(m, too_old=True, missing=method)
         if r.kernel_install:
             # An install ran inside the notebook's kernel: the protobuf the kernel imported
             # before it stays loaded (api_implementation picks it once, at import), whatever
