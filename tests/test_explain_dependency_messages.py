@@ -26,7 +26,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 | `File already exists in database: X.proto` (and its CHECK failure) | C++ 3.x | clash | 27 |
 | `MessageFactory class is deprecated ... MessageFactory.GetPrototype` | 4.x, 5.x | benign | 26 |
 | `Selected implementation upb is not available. Falling back to the python` | 4.21+ | benign | 28 |
-| `'...pyext._message.RepeatedCompositeCo' object has no attribute 'append'` | C++ 3.x | up | 29 |
+| `'...RepeatedCompositeCo' object has no attribute 'append'` | up to 3.7.1 | up (3.8) | 29 |
 | `module compiled against API version 0xA but this version of numpy is 0xB` | 1.x | up | 8 |
 | `module compiled against ABI version 0x1000009 but ... 0x2000000` | 1.x under 2 | numpy-abi | 8 |
 | `compiled using NumPy 1.x cannot be run in NumPy 2`, `_ARRAY_API not found` | 2.x | abi | 9 |
@@ -79,8 +79,8 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 27. https://github.com/protocolbuffers/protobuf/blob/v3.9.2/src/google/protobuf/descriptor_database.cc
     and descriptor.cc (InternalAddGeneratedFile)
 28. https://github.com/protocolbuffers/protobuf/blob/v25.3/python/google/protobuf/internal/api_implementation.py
-29. python/google/protobuf/pyext/repeated_composite_container.cc (add, extend, no append) and
-    https://github.com/protocolbuffers/protobuf/commit/d8c2501b43c1b56e3efa74048a18f8ce06ba07fe;
+29. https://github.com/protocolbuffers/protobuf/blob/v3.7.1/python/google/protobuf/pyext/repeated_composite_container.cc
+    (add, extend, no append) and v3.8.0's (append, insert; internal/containers.py the same);
     after an install in a notebook's kernel, `kernel-restart-needed` (the module stays loaded)
 """
 
@@ -138,12 +138,26 @@ _CPP_APPEND = (
 )
 
 
-def test_the_cpp_containers_missing_append_is_a_protobuf_older_than_the_code() -> None:
-    # protobuf's C++ implementation of older 3.x releases gives repeated message fields no
-    # append(): an upgrade, never the "older than 3.21" advice of a protobuf too new.
-    top = top_error(explained(_CPP_APPEND))
+@pytest.mark.parametrize(
+    "error",
+    [
+        pytest.param(_CPP_APPEND, id="cpp"),
+        pytest.param(
+            "AttributeError: 'RepeatedCompositeFieldContainer' object has no attribute 'insert'\n",
+            id="python",
+        ),
+    ],
+)
+def test_the_containers_missing_append_is_a_protobuf_older_than_the_code(error: str) -> None:
+    # protobuf up to 3.7.1 gives repeated message fields no append() or insert(), in either
+    # implementation; 3.8.0 brought both: an upgrade to 3.8 (a bare `pip install protobuf`
+    # leaves an installed one as it is), never the "older than 3.21" advice of one too new.
+    top = top_error(explained(error))
     assert top.cause == "protobuf-incompatible"
-    assert "Upgrade protobuf" in fix_text(top) and "older than" not in fix_text(top)
+    assert "Upgrade protobuf to 3.8" in fix_text(top) and "older than" not in fix_text(top)
+    # The method the message names, not another.
+    assert f"calls `{error.rsplit(chr(39), 2)[1]}`" in fix_text(top)
+    assert top.fix is not None and top.fix.commands == ('pip install "protobuf>=3.8"',)
 
 
 @pytest.mark.parametrize("install", ["!pip install -q planted-agents\n", "%pip install planted\n"])
@@ -152,6 +166,10 @@ def test_the_same_after_an_install_in_the_notebooks_kernel_is_a_restart(install:
     top = top_error(explained(install + _CPP_APPEND))
     assert top.cause == "kernel-restart-needed"
     assert "Restart the kernel" in fix_text(top) and "protobuf" in fix_text(top)
+    # What the kernel keeps is protobuf, not a TensorFlow; a restart over an old protobuf on
+    # disk leaves the error: the upgrade stays named after it.
+    assert "TensorFlow" not in top.summary and "protobuf" in top.summary
+    assert fix_text(top).index("Restart") < fix_text(top).index("protobuf to 3.8")
 
 
 def test_an_install_outside_a_kernel_is_no_restart() -> None:

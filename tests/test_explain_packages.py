@@ -1171,6 +1171,17 @@ def test_a_private_keras_name_with_no_frame_ranks_keras_then_an_older_tensorflow
     assert "Upgrade TensorFlow" in _fix(older)
 
 
+def test_a_private_keras_name_the_users_own_frame_asked_is_no_unshown_keras() -> None:
+    # The frame shows the user's own line asked: neither standalone Keras nor "no frame".
+    report = _explain(
+        "tensorflow==1.11.0\nTraceback (most recent call last):\n"
+        '  File "/home/ana/proj/run.py", line 3, in <module>\n'
+        "    K.planted_helper()\n" + _PRIVATE_KERAS_MISSING
+    )
+    assert all(x.cause != "keras-version" for x in report.findings)
+    assert all("no frame" not in (x.detail + _fix(x)).lower() for x in report.findings)
+
+
 def test_a_private_keras_name_under_tensorflow_2_stays_keras_alone() -> None:
     # TensorFlow 2 froze its private copy and moved Keras out: a name missing there may be
     # one a later release removed, so no older TensorFlow is offered.

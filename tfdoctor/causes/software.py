@@ -1538,6 +1538,13 @@ PROTOBUF_GENCODE_MODULES = {
     "runtime_version": "5.27",
 }
 
+#: Methods of protobuf's repeated message fields that code calls, and the first release with
+#: each: ``append`` and ``insert`` (v3.7.1's python/google/protobuf/pyext/
+#: repeated_composite_container.cc gives add, extend, pop, remove, sort and MergeFrom, and
+#: internal/containers.py's RepeatedCompositeFieldContainer the same; v3.8.0's both add
+#: append and insert, from protocolbuffers/protobuf@d8c2501, whose first tag is v3.8.0).
+PROTOBUF_CONTAINER_METHODS = {"append": "3.8", "insert": "3.8"}
+
 
 class ProtobufRemoval(NamedTuple):
     """A name a protobuf release removed: that release, and who uses the name, code protoc
@@ -1826,10 +1833,12 @@ def protobuf_fix(m: Machine, too_old: bool = False, missing: str = "builder") ->
     """TensorFlow's declared protobuf range; without it, away from the side that failed.
 
     ``too_old``: the runtime lacks ``missing`` (a module generated code imports, see
-    PROTOBUF_GENCODE_MODULES); an upper bound would leave such a protobuf in place.
+    PROTOBUF_GENCODE_MODULES, or a method of its repeated message fields,
+    PROTOBUF_CONTAINER_METHODS); an upper bound would leave such a protobuf in place.
     """
     if too_old:
-        floor = PROTOBUF_GENCODE_MODULES.get(missing)
+        method = PROTOBUF_CONTAINER_METHODS.get(missing)
+        floor = method or PROTOBUF_GENCODE_MODULES.get(missing)
         if floor is None:
             return range_fix(m, "protobuf") or install_fix(
                 m,
@@ -1841,14 +1850,22 @@ def protobuf_fix(m: Machine, too_old: bool = False, missing: str = "builder") ->
         declared = m.declared_range("protobuf")
         shared = declared is None or _admits_from(declared, floor)
         text = (
-            f"Upgrade protobuf to {floor} or newer: the generated code uses `{missing}`, "
+            f"Upgrade protobuf to {floor} or newer: the code calls `{missing}` on a repeated "
+            "message field, which older releases' containers lack."
+            if method
+            else f"Upgrade protobuf to {floor} or newer: the generated code uses `{missing}`, "
             "which older runtimes lack."
         )
         if not shared:
             # No command installs the floor: it would leave TensorFlow's own range.
             text += (
                 f" TensorFlow's own range ({declared}) stops below {floor}: no protobuf serves "
-                "both; regenerate that code with an older protoc, or move TensorFlow."
+                "both; "
+                + (
+                    "move TensorFlow, or use the code's release written for that protobuf."
+                    if method
+                    else "regenerate that code with an older protoc, or move TensorFlow."
+                )
             )
             return Fix(text, m.pip("show protobuf tensorflow"))
         return install_fix(m, text, f"protobuf>={floor}" + (f",{declared}" if declared else ""))

@@ -854,8 +854,8 @@ def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdi
     if verdict.cause not in _CODE_EDITS or (
         verdict.cause == causes.code.API_REMOVED and verdict.fix.commands
     ):
-        # A fix that installs the line its rule dates (a keyword a later release brought) is
-        # its builder's, which asks whose code called (:func:`_library_release_kept`). A
+        # A fix that installs the line its rule dates (a name a later 1.x release brought, a
+        # TensorFlow 2 name under 1.x) stays its builder's: an install, no edit of code. A
         # port's commands (tf.app's ``pip install absl-py``, tf.contrib.slim's tf-slim) install
         # what the edit then imports: still an edit of the code.
         return verdict

@@ -336,6 +336,21 @@ def _quiet_reading(
     return severity, notes
 
 
+def _moved_summary(final: causes.CauseId, cause: str, lead: Hits, r: Revealed) -> str:
+    """The summary of a finding whose signatures read ``cause`` and whose builder judged it
+    ``final``: the lead signature's own where the cause stayed, else the catalogue's title,
+    except a restart of the kernel, whose title names TensorFlow: a reading moved there from
+    another cause (a protobuf older than the code, after an install in the kernel) keeps its
+    own words."""
+    if final == cause:
+        return lead.signature.summary
+    if final == causes.notebook.KERNEL_RESTART_NEEDED:
+        return (
+            f"The kernel still runs what it imported before the install: {lead.signature.summary}"
+        )
+    return _title(final, r)
+
+
 def _cause_finding(
     cause: str, hits: Sequence[Hits], m: Machine, r: Revealed, with_facts: bool, inferred: str = ""
 ) -> Finding:
@@ -425,7 +440,7 @@ def _cause_finding(
             + ": the fix is the general one (run `tfdoctor check` on the machine, or pass "
             "--facts, for one fitted to it)."
         )
-    summary = lead.signature.summary if final == cause else _title(final, r)
+    summary = _moved_summary(final, cause, lead, r)
     companion = _refused_companion(r, hits) if final in _NO_WHEEL else None
     if companion is not None and final == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
         summary = (

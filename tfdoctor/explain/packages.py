@@ -3989,7 +3989,7 @@ def private_api_findings(
                 user, basis = shown[0], f"the log shows it imported from {shown[1]}"
         if user is None and _attribute_of(tb, _INTERNAL):
             user, basis = internal_caller(m)
-        unshown_keras = user is None and _attribute_of(tb, _PRIVATE_KERAS)
+        unshown_keras = user is None and not tb.frames and _attribute_of(tb, _PRIVATE_KERAS)
         if unshown_keras:
             # The module imported (the name is missing from it, not the module), so this
             # TensorFlow still has its private Keras copy (up to 2.15). Besides TensorFlow
@@ -4033,7 +4033,7 @@ def private_api_findings(
 #: The lead's words for the other candidate of a name TensorFlow's private Keras lacks where no
 #: frame shows who asked (:func:`_private_keras_older_candidate`).
 _OR_OLDER_TENSORFLOW = (
-    "The log shows no frame, so the other way is as likely: the code that asks (your own, or "
+    "The log shows no frame, so the other way stays open: the code that asks (your own, or "
     "a library written for TensorFlow's Keras) was written for a later TensorFlow, and "
     "upgrading TensorFlow to the release its requirements name is the fix (the other "
     "candidate)."
@@ -4045,9 +4045,10 @@ def _private_keras_older_candidate(tb: Traceback, m: Machine) -> Optional[Findin
     (tensorflow.python.keras) lacks, the log showing no frame: the code that asked (the
     user's own, or a library's written for TensorFlow's Keras) was written for a later
     TensorFlow, whose copy has the name (a warning, ranked after Keras). Only where the log
-    shows a TensorFlow 1.x or none: the 1.x copy grew with each release, while TensorFlow 2
-    moved Keras out (the keras package from 2.6) and froze the copy, so a name missing there
-    is as likely one a later release removed."""
+    shows a TensorFlow 1.x or none: the 1.x copy grew with each release, while TensorFlow 2.0
+    dropped TensorFlow 1's names from it and 2.6 moved Keras out (the keras package) and froze
+    the copy, so a name missing under a 2.x is as likely one a release removed. A frame shown
+    (the user's own line) is explain.api's to read, not a Keras unshown."""
     if m.tf is not None and version_key(m.tf.version)[:1] != (1,):
         return None
     lacks = tb.missing_attribute

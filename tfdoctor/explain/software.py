@@ -72,18 +72,23 @@ def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_runtime_fix(
             required, loaded
         )
-    if any(h.signature.id == "protobuf-cpp-container-append" for h in hits):
+    if any(h.signature.id == "protobuf-container-append" for h in hits):
+        method = group(hits, "attr") or "append"
+        upgrade = causes.software.protobuf_fix(m, too_old=True, missing=method)
         if r.kernel_install:
-            # An install ran inside the notebook's kernel: the C++ module the kernel imported
+            # An install ran inside the notebook's kernel: the protobuf the kernel imported
             # before it stays loaded (api_implementation picks it once, at import), whatever
-            # release the install put on disk.
-            return causes.notebook.KERNEL_RESTART_NEEDED, causes.notebook.restart_fix(
-                causes.notebook.NOTEBOOK_RESTART_MENUS,
-                "protobuf, and the code that uses it,",
+            # release the install put on disk. An install that left the old protobuf on disk
+            # is not mended by the restart: the upgrade stays named, after it.
+            restart = causes.notebook.restart_fix(
+                causes.notebook.NOTEBOOK_RESTART_MENUS, "protobuf, and the code that uses it,"
             )
-        return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_fix(
-            m, too_old=True, missing="append"
-        )
+            return causes.notebook.KERNEL_RESTART_NEEDED, Fix(
+                f"{restart.text} If the error stays after it, the protobuf on disk is old too: "
+                + upgrade.text,
+                restart.commands,
+            )
+        return causes.software.PROTOBUF_INCOMPATIBLE, upgrade
     if any(h.signature.id == "protobuf-get-prototype" for h in hits):
         # A method protobuf 6.30 removed (causes.software.PROTOBUF_REMOVED): newer, not older.
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_removed_fix(

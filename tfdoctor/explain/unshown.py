@@ -31,9 +31,9 @@ from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.modules import distribution_of, modules
 
-#: The readings of a name the installed TensorFlow or Keras lacks (or of a keyword a later
-#: release brought, refused: tf-too-old-for-code), each with whether the name is TensorFlow
-#: 1's (the library's release of that era runs on the last 1.x line).
+#: The readings of a name the installed TensorFlow or Keras lacks (tf-too-old-for-code: a name
+#: or a keyword a later release brought, whichever reader dated it), each with whether the
+#: name is TensorFlow 1's (the library's release of that era runs on the last 1.x line).
 _NAME_CAUSES: dict[str, bool] = {
     causes.code.API_REMOVED: False,
     causes.code.TF_TOO_OLD_FOR_CODE: False,
