@@ -58,11 +58,20 @@ def test_libdevice_missing_under_the_data_dir_xla_flags_names(shown: str) -> Non
     assert f"ls {_OLD_ENV}/nvvm/libdevice" in fix
 
 
-def test_the_data_dir_is_one_shell_word_in_the_fix() -> None:
-    shown = "export XLA_FLAGS=--xla_gpu_cuda_data_dir='/opt/my cuda/11.8'\n"
-    assert "ls '/opt/my cuda/11.8'/nvvm/libdevice" in fix_text(
-        top_error(explained(shown + _LIBDEVICE))
-    )
+@pytest.mark.parametrize(
+    ("data_dir", "word"),
+    [
+        pytest.param("/opt/my cuda/11.8", "'/opt/my cuda/11.8'", id="spaced"),
+        # What the shell expands stays outside the quotes: a tilde-prefix runs to the first
+        # unquoted slash, so a quoted slash after ~ ends the expansion.
+        pytest.param("~/my cuda", "~/'my cuda'", id="home"),
+        pytest.param("~ci/my cuda", "~ci/'my cuda'", id="user-home"),
+        pytest.param("$HOME/my cuda", "$HOME'/my cuda'", id="variable"),
+    ],
+)
+def test_the_data_dir_is_one_shell_word_in_the_fix(data_dir: str, word: str) -> None:
+    shown = f"export XLA_FLAGS=--xla_gpu_cuda_data_dir='{data_dir}'\n"
+    assert f"ls {word}/nvvm/libdevice" in fix_text(top_error(explained(shown + _LIBDEVICE)))
 
 
 @pytest.mark.parametrize(

@@ -846,18 +846,14 @@ def cudnn_copies_fix(m: Machine, loaded: str, need: str, copies: Sequence[str]) 
 
 def _jax_version(library: str, number: str) -> str:
     """A version JAX's check prints as one integer, in dotted form where its encoding is
-    known: CUDA's runtime major*1000 + minor*10 (12020: 12.2), cuDNN 8's major*1000 +
-    minor*100 + patch (8904: 8.9.4) and cuDNN 9's major*10000 + minor*100 + patch (90100:
-    9.1.0); the integer itself otherwise."""
-    if not number.isdigit():
-        return number
-    n = int(number)
-    if library == "CUDA" and n >= 1000:
+    known: CUDA's runtime major*1000 + minor*10 (12020: 12.2), cuDNN's as
+    :func:`tflog.cudnn_dotted` reads it (8904: 8.9.4, 90100: 9.1.0); the integer itself
+    otherwise."""
+    if library == "cuDNN":
+        return tflog.cudnn_dotted(number) or number
+    if number.isdigit() and int(number) >= 1000 and library == "CUDA":
+        n = int(number)
         return f"{n // 1000}.{n % 1000 // 10}"
-    if library == "cuDNN" and n >= 10000:
-        return f"{n // 10000}.{n % 10000 // 100}.{n % 100}"
-    if library == "cuDNN" and n >= 1000:
-        return f"{n // 1000}.{n % 1000 // 100}.{n % 100}"
     return number
 
 

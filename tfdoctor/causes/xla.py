@@ -208,8 +208,9 @@ def libdevice_fix(m: Machine, data_dir: Optional[str] = None) -> Fix:
 
 def _shell_path(path: str) -> str:
     """``path`` as a POSIX shell word: quoted where it holds a space or quote, a leading
-    ``$VAR`` or ``~`` left outside the quotes so that the shell still expands it."""
-    head = re.match(r"~|\$\{?\w+\}?", path)
+    ``$VAR``, or ``~`` or ``~user`` with the slash after it, left outside the quotes so that
+    the shell still expands it (a tilde-prefix runs to the first unquoted slash)."""
+    head = re.match(r"~[\w.-]*/?|\$\{?\w+\}?", path)
     lead = head.group(0) if head is not None else ""
     rest = path[len(lead) :]
     return lead + (shlex.quote(rest) if rest and shlex.quote(rest) != rest else rest)

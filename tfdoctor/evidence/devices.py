@@ -646,21 +646,13 @@ def apptainer_shown(text: str) -> Optional[str]:
     return found.group("hpc") or "apptainer"
 
 
-#: The start-up check of NVIDIA's CUDA and NGC images (the entrypoint every such image runs
-#: as a container starts, nvidia_entrypoint.sh) in its two refusals: no driver found (no
-#: libcuda.so.1 outside the image's compat directory, or no /dev/nvidiactl: "WARNING: The
-#: NVIDIA Driver was not detected."), and, with a driver, none of the GPUs it lists one the
-#: image supports (its checkSMVER.sh: "ERROR: No supported GPU(s) detected to run this
-#: container", none listed included).
+#: NVIDIA's CUDA and NGC images' start-up check (nvidia_entrypoint.sh; its refusals are the
+#: signatures tagged ``image-check``) naming a GPU it found and does not support
+#: (checkSMVER.sh's line before its refusal, with the name deviceQuery reports: "WARNING:
+#: Detected NVIDIA GeForce RTX 4060 GPU, which is not yet supported in this version of the
+#: container", "ERROR: Detected Tesla K80 GPU, which is not supported by this container";
+#: older scripts put "NVIDIA " before the name): the container has that GPU.
 #: https://docs.nvidia.com/deeplearning/frameworks/user-guide/index.html
-_IMAGE_CHECK_NO_GPU = re.compile(
-    r"WARNING: The NVIDIA Driver was not detected\.|ERROR: No supported GPU\(s\) detected"
-)
-#: The same check naming a GPU it found and does not support (checkSMVER.sh's line before its
-#: refusal, with the name deviceQuery reports: "WARNING: Detected NVIDIA GeForce RTX 4060 GPU,
-#: which is not yet supported in this version of the container", "ERROR: Detected Tesla K80
-#: GPU, which is not supported by this container"; older scripts put "NVIDIA " before the
-#: name): the container has that GPU.
 _IMAGE_CHECK_NAMES_GPU = re.compile(r"Detected [^\n]{1,160}? GPU, which is not\b")
 #: A step of an image build running a command: BuildKit's step header (``#8 [2/4] RUN ...``,
 #: Compose's ``[svc 3/8] RUN``, a stage's name before the numbers), its summary of a failed
@@ -698,17 +690,15 @@ class ImageCheck(Record):
     against: Optional[str] = None
 
 
-def image_check(text: str) -> Optional[ImageCheck]:
-    """NVIDIA's image's start-up check finding no GPU (:data:`_IMAGE_CHECK_NO_GPU`) as
-    ``text`` shows it, with what the log shows against a container started without GPU
-    access; None where the check's words are not in ``text``."""
-    if "NVIDIA Driver was not detected" not in text and "No supported GPU(s)" not in text:
+def image_check(text: str, said: str) -> Optional[ImageCheck]:
+    """NVIDIA's image's start-up check finding no GPU, its line ``said`` as a signature tagged
+    ``image-check`` cited it, with what ``text`` shows against a container started without
+    GPU access; None where ``text`` does not hold that line."""
+    start = text.find(said) if said else -1
+    if start < 0:
         return None
-    found = _IMAGE_CHECK_NO_GPU.search(text)
-    if found is None:
-        return None
-    line = _line_of(text, found) or ""
-    before, after = text[: found.start()], text[found.end() :]
+    line = said[:200]
+    before, after = text[:start], text[start + len(said) :]
     named = _IMAGE_CHECK_NAMES_GPU.search(text)
     if named is not None:
         found_gpu = _line_of(text, named)

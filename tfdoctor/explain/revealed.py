@@ -88,7 +88,13 @@ from tfdoctor.machine import LogHints
 from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
-from tfdoctor.signatures import KFD_NODE, LOADER_LINE, NOUVEAU_HOLDS_GPU, ROCM_WORDS
+from tfdoctor.signatures import (
+    IMAGE_CHECK,
+    KFD_NODE,
+    LOADER_LINE,
+    NOUVEAU_HOLDS_GPU,
+    ROCM_WORDS,
+)
 from tfdoctor.wheel_index import releases_of
 from tfdoctor.wheel_tags import tag_machines, tag_system
 
@@ -841,7 +847,18 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         gpu_image_without_gpu=_gpu_image_without_gpu(evidence),
-        image_check=image_check(evidence.first_text),
+        image_check=image_check(
+            evidence.first_text,
+            next(
+                (
+                    said
+                    for h in evidence.hits.values()
+                    if IMAGE_CHECK in h.signature.tags
+                    for _, said in h.citations[:1]
+                ),
+                "",
+            ),
+        ),
         container_host=_container_host(evidence),
         packager=host_packager(evidence.first_text),
         distro=read_distro(evidence.first_text, evidence.stated.os_said),
