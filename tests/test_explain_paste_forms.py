@@ -185,6 +185,9 @@ def test_a_failed_build_steps_summary_is_read_without_its_seconds() -> None:
     summary += "".join(f"1.{i}34 {line}\n" for i, line in enumerate(_PIP_REFUSAL.splitlines()))
     summary += "------\n"
     assert _PIP_REFUSAL in clean(summary)
+    # A header that starts the text, or follows the header's characters inside another line.
+    assert _PIP_REFUSAL in clean(summary.removeprefix("------\n"))
+    assert _PIP_REFUSAL in clean("if x > [1]: y = 2\n" + summary)
     # Lines that start with a number, without BuildKit's header, are the log's own.
     own = "0.512 seconds per step\n1.234 seconds per step\n2.5 loss\n3.75 loss\n"
     assert clean(own) == own

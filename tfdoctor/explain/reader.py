@@ -201,6 +201,8 @@ _BUILDKIT_SUMMARY = re.compile(
     re.MULTILINE,
 )
 _BUILDKIT_SECONDS = re.compile(r"^\d{1,7}\.\d{1,3} ", re.MULTILINE)
+#: The characters a summary's header starts with.
+_SUMMARY_START = " > ["
 #: The fewest lines of a log's head a line prefix must start before it is read as one.
 _PREFIXED_LINES = 3
 #: The lines of a block's start looked at for a prefix.
@@ -306,11 +308,33 @@ def _without_line_prefixes(text: str) -> str:
     for mark, prefix in _PLAIN_PREFIXES:
         if mark in head and _prefixed(text, prefix):
             text = prefix.sub("", text)
-    if " > [" in text:
-        # A failed step's summary: its lines keep their seconds, taken off there alone (the
-        # lines before its header and after its closing rule are the log's own).
-        text = _BUILDKIT_SUMMARY.sub(lambda m: _BUILDKIT_SECONDS.sub("", m[0]), text)
+    if _SUMMARY_START in text:
+        text = _without_summary_seconds(text)
     return text
+
+
+def _without_summary_seconds(text: str) -> str:
+    """``text`` with the seconds off the lines of each failed step's summary BuildKit printed
+    (:data:`_BUILDKIT_SUMMARY`; the lines before its header and after its closing rule are the
+    log's own). Only the lines that start with the header's characters (found with
+    ``str.find``) are matched: the pattern tried at every line start reads a text several
+    times slower."""
+    out: list[str] = []
+    copied = 0
+    at = text.find(_SUMMARY_START)
+    while at >= 0:
+        found = _BUILDKIT_SUMMARY.match(text, at) if at == 0 or text[at - 1] == "\n" else None
+        if found is None:
+            at = text.find(_SUMMARY_START, at + 1)
+            continue
+        out.append(text[copied:at])
+        out.append(_BUILDKIT_SECONDS.sub("", found[0]))
+        copied = found.end()
+        at = text.find(_SUMMARY_START, copied)
+    if not out:
+        return text
+    out.append(text[copied:])
+    return "".join(out)
 
 
 #: The narrowest width a hard-wrapped log is read at: terminals open at 80 columns, and a
