@@ -13,6 +13,7 @@ conda's own `(base)`), and never with a name a venv usually has.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Optional
 
 from tfdoctor.records import Record, record
@@ -293,8 +294,15 @@ def conda_channels(text: str, names: Optional[frozenset[str]] = None) -> dict[st
     from a conda channel (not ``pypi``): its column as printed (``conda-forge``), empty for
     the default channels. Only rows under the list's header (:func:`listed_rows`): the same
     columns elsewhere may be another command's."""
+    return rows_channels(listed_rows(text), names)
+
+
+def rows_channels(
+    rows: Iterable[CondaRow], names: Optional[frozenset[str]] = None
+) -> dict[str, str]:
+    """:func:`conda_channels` of the rows :func:`listed_rows` read."""
     found: dict[str, str] = {}
-    for row in listed_rows(text):
+    for row in rows:
         named = names is None or row.name in names
         if named and row.build != "pypi_0" and row.channel != "pypi":
             found.setdefault(row.name, row.channel)
@@ -304,11 +312,15 @@ def conda_channels(text: str, names: Optional[frozenset[str]] = None) -> dict[st
 def conda_installed(text: str, names: frozenset[str]) -> frozenset[str]:
     """Which of ``names`` the text shows installed by conda (not pip): a ``conda list`` row
     under its header from a conda channel (:func:`conda_channels`), or a file in conda's
-    package cache."""
-    found = set(conda_channels(text, names))
-    if "pkgs" in text:
-        found.update(m["name"] for m in _CACHE_FOLDER.finditer(text) if m["name"] in names)
-    return frozenset(found)
+    package cache (:func:`conda_cached`)."""
+    return frozenset(conda_channels(text, names)) | conda_cached(text, names)
+
+
+def conda_cached(text: str, names: frozenset[str]) -> frozenset[str]:
+    """Which of ``names`` the text shows a folder of in conda's package cache."""
+    if "pkgs" not in text:
+        return frozenset()
+    return frozenset(m["name"] for m in _CACHE_FOLDER.finditer(text) if m["name"] in names)
 
 
 @record

@@ -30,8 +30,7 @@ from tfdoctor.evidence.conda import (
     CondaInfo,
     CondaRow,
     UnresolvedSpec,
-    conda_channels,
-    conda_installed,
+    conda_cached,
     listed_prefix,
     listed_rows,
     read_conda_env,
@@ -39,6 +38,7 @@ from tfdoctor.evidence.conda import (
     read_env_file,
     read_pypi_excluded,
     read_unresolved_specs,
+    rows_channels,
 )
 from tfdoctor.evidence.devices import (
     MAX_LISTINGS,
@@ -494,13 +494,14 @@ def _read_conda_rows(evidence: Evidence, text: _Shaped) -> None:
     channels, and its solver's conflicts."""
     if len(evidence.conda_rows) < MAX_CONFLICTS:
         evidence.conda_rows.extend(read_conda_rows((text,)))
+    listed = listed_rows(text)
     if len(evidence.conda_listed) < MAX_CONFLICTS:
-        evidence.conda_listed.extend(r for r in listed_rows(text) if r.name in CONDA_TENSORFLOW)
+        evidence.conda_listed.extend(r for r in listed if r.name in CONDA_TENSORFLOW)
     # Every package the list shows from a conda channel is conda's to change (a fix that
     # installs it goes through conda: Machine.install); conda's package cache only for the
     # packages asked about, as a folder there shows a download, not what this environment holds.
-    channels = conda_channels(text)
-    evidence.conda_installed |= conda_installed(text, _CONDA_ASKED) | frozenset(channels)
+    channels = rows_channels(listed)
+    evidence.conda_installed |= conda_cached(text, _CONDA_ASKED) | frozenset(channels)
     for name, channel in channels.items():
         evidence.conda_channels.setdefault(name, channel)
     if channels and evidence.conda_list_prefix is None:
