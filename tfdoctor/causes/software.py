@@ -4124,9 +4124,7 @@ def _companion_release_fix(
             # Which way TensorFlow would move is unknown: an older TensorFlow has a release
             # of its own (a downgrade to the last one's range would break it), so the fix
             # shows the release first and names the range, installing nothing blind.
-            listing = (
-                "pip index versions" if m.conda_owned(name) is None else _listing_words(m, name)
-            )
+            listing = _listing_words(m, name)
             return Fix(
                 f"{row.end_of_life} Its last release ({last.release}) declares "
                 f"tensorflow{last.tensorflow}. Where the installed TensorFlow is newer, "
