@@ -1224,6 +1224,8 @@ def test_an_ended_addon_without_tensorflows_version_is_shown_by_the_machines_pip
     show = "/opt/venv/bin/python -m pip show tensorflow tensorflow-addons"
     assert fix.commands[0] == show, fix
     assert not [c for c in fix.commands if c.startswith("pip ")], fix
+    # The words name the listing of this add-on's releases, as the other fixes' words do.
+    assert "(`pip index versions tensorflow-addons` lists them)" in fix.text, fix
 
 
 def _tf_machine(version: str) -> Machine:

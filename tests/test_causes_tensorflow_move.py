@@ -115,3 +115,15 @@ def test_a_tf_keras_of_the_line_taken_stays() -> None:
     m = _machine("2.17.1", "3.11.9", f.pkg("tf-keras", "2.16.0"))
     fix = tensorflow_move_fix(m, TEXT, "tensorflow<2.17,>=2.16")
     assert fix.text == TEXT
+
+
+def test_a_companion_built_for_older_lines_names_the_python_those_lines_need() -> None:
+    # dm-reverb's library asks for abseil's 2020_02_25 LTS, TensorFlow 2.3's and 2.4's: no
+    # wheel of those lines installs on Python 3.11, so the move names a Python they have.
+    m = _machine("2.11.0", "3.11.9", f.pkg("dm-reverb", "0.2.0"))
+    fix = causes.software.companion_build_fix(
+        m, "dm-reverb", "_ZN4absl14lts_2020_02_2513base_internal8SpinLock4LockEv", "2.11.0"
+    )
+    assert "lts_2020_02_25" in fix.text
+    assert "No TensorFlow in that range has a wheel for Python 3.11" in fix.text, fix.text
+    assert [c for c in fix.commands if "-m venv" in c], fix.commands

@@ -124,3 +124,7 @@ def test_a_file_of_pips_build_folder_is_that_distributions_release() -> None:
     text = fix_text(found)
     assert "foo release pip is building predates" in text and "Upgrade it" in text
     assert "this is this" not in text  # no Python shown: the release is the bound
+    # foo is not installed: its releases are listed, not shown as installed.
+    assert found.fix is not None
+    assert not [c for c in found.fix.commands if "pip show" in c], found.fix.commands
+    assert [c for c in found.fix.commands if "index versions foo" in c], found.fix.commands

@@ -4096,7 +4096,12 @@ def removed_module_fix(
             f"Upgrade it to a release that supports Python {removed_in} or later, where the "
             f"project has one (`pip index versions {importer}` lists them), or run it on "
             f"Python {older} or older (a new virtual environment).{shim}",
-            (*m.pip(f"show {importer}"), *m.pip(f'install --upgrade "{importer}"')),
+            # A release pip is building is not installed: `pip show` would find nothing, the
+            # releases pip can install say which to take.
+            (
+                *(m.list_releases(importer) if building else m.pip(f"show {importer}")),
+                *m.pip(f'install --upgrade "{importer}"'),
+            ),
         )
     if importer:
         # An installed package the module table does not know: its distribution's name is

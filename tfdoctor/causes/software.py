@@ -4068,13 +4068,17 @@ def companion_build_fix(m: Machine, name: str, symbol: str, tf_version: Optional
     major, minor = last.split(".")[:2]
     spec = f"tensorflow>={lines[0]},<{major}.{int(minor) + 1}"
     running = f" TensorFlow {tf_version} is not of those lines." if tf_version else ""
-    return Fix(
+    # TensorFlow moves to those lines: what moves with it (its Keras, a Python it has wheels
+    # for) is named as every move of TensorFlow names it.
+    move = tensorflow_move_fix(
+        m,
         f"{fix.text} The missing symbol is of abseil's LTS release {date} (namespace "
         f"absl::lts_{date}), which TensorFlow {shown} built with: {name} was built for "
         f"TensorFlow {shown}.{running} Where no {name} release for the installed TensorFlow "
         f"exists, install TensorFlow {last} beside this {name} instead.",
-        (*fix.commands, *m.install(spec)),
+        spec,
     )
+    return Fix(move.text, (*fix.commands, *move.commands))
 
 
 def _companion_release_fix(
@@ -4124,9 +4128,7 @@ def _companion_release_fix(
             # Which way TensorFlow would move is unknown: an older TensorFlow has a release
             # of its own (a downgrade to the last one's range would break it), so the fix
             # shows the release first and names the range, installing nothing blind.
-            listing = (
-                "pip index versions" if m.conda_owned(name) is None else _listing_words(m, name)
-            )
+            listing = _listing_words(m, name)
             return Fix(
                 f"{row.end_of_life} Its last release ({last.release}) declares "
                 f"tensorflow{last.tensorflow}. Where the installed TensorFlow is newer, "
