@@ -597,6 +597,9 @@ def test_the_legacy_optimizers_keep_the_old_optimizers_methods(tmp_path: Path, t
     assert {"keras211-optimizer-get-slot", "keras211-optimizer-decayed-lr"} <= new
     legacy = "opt = tf.keras.optimizers.legacy.Adam()\n" + calls
     assert findings(tmp_path, legacy, target=target) == []
+    # TensorFlow's own alias of the module (tf.optimizers.legacy, 2.11 to 2.15) is the same.
+    alias = "opt = tf.optimizers.legacy.Adam()\n" + calls
+    assert findings(tmp_path, alias, target=target) == []
 
 
 def test_before_2_11_and_from_2_16_other_rules_speak(tmp_path: Path) -> None:
