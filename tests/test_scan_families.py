@@ -597,6 +597,11 @@ def test_the_legacy_optimizers_keep_the_old_optimizers_methods(tmp_path: Path, t
     assert {"keras211-optimizer-get-slot", "keras211-optimizer-decayed-lr"} <= new
     legacy = "opt = tf.keras.optimizers.legacy.Adam()\n" + calls
     assert findings(tmp_path, legacy, target=target) == []
+    # TensorFlow's own aliases of the module (tf.optimizers.legacy, tf.compat.v1.keras'; 2.11 to
+    # 2.15) are the same.
+    for alias in ("tf.optimizers", "tf.compat.v1.keras.optimizers"):
+        body = f"opt = {alias}.legacy.Adam()\n" + calls
+        assert findings(tmp_path, body, target=target) == [], alias
 
 
 def test_before_2_11_and_from_2_16_other_rules_speak(tmp_path: Path) -> None:

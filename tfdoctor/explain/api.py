@@ -802,7 +802,7 @@ def api_findings(
         if primary is verdict and verdict.key in _KEYWORD_KEYS:
             # The keyword's history says the TensorFlow is older than the code; the user's own
             # call could instead be written in this TensorFlow's spelling: the other candidate.
-            edit = _older_keyword_edit(tb, name, verdict, knowledge)
+            edit = _older_keyword_edit(name, verdict, knowledge)
             secondary += [edit] if edit is not None else []
         since = _came_later(name, primary, knowledge, tf_version)
         older = _py2_older_first(tb, name, primary, since, m)
@@ -1923,17 +1923,16 @@ def _library_release_kept(tb: Traceback) -> str:
     return f" To keep this TensorFlow, install the release of {caller[0]} made for it."
 
 
-def _older_keyword_edit(
-    tb: Traceback, name: str, verdict: Verdict, knowledge: ApiKnowledge
-) -> Optional[Verdict]:
+def _older_keyword_edit(name: str, verdict: Verdict, knowledge: ApiKnowledge) -> Optional[Verdict]:
     """The other candidate beside a keyword a later release brought (:data:`_KEYWORD_KEYS`),
     where the user's own code passed it: the code kept and this TensorFlow's own spelling
     written in the call (api-removed, a warning), from the same tables that dated the keyword
     (:data:`TF1_KEYWORDS_ADDED`' rules, the Keras API table's ``tensorflow2_arguments``).
-    None where an installed library's code passed it (its release is the way, not an edit
-    inside site-packages) or no table knows the function."""
+    Asked only of a verdict :func:`api_findings` kept as the lead, which it does not where an
+    installed library's code passed the keyword (its release is the way, not an edit inside
+    site-packages). None where no table knows the function."""
     call = re.fullmatch(r"(?P<api>[\w.]+)\((?P<kw>\w+)=\.\.\.\)", name)
-    if call is None or installed_caller(tb) is not None:
+    if call is None:
         return None
     api, kwarg = call.group("api"), call.group("kw")
     if verdict.key == _TF1_KEYWORD_KEY:

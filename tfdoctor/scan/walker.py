@@ -923,11 +923,11 @@ _OPTIMIZER_RE = re.compile(r"^(?:tf\.keras|keras|tf)\.optimizers\.[A-Z]\w*$")
 # (get_updates, get_slot, _set_hyper, _decayed_lr, ...): TensorFlow 1's own
 # (tf.compat.v1.train.AdamOptimizer: get_slot, get_slot_names, _create_slots, the
 # _resource_apply methods), and the legacy Keras ones 2.11 to 2.15 keep OptimizerV2 as
-# (tf.keras.optimizers.legacy.Adam; Keras 3 refuses to make one, which the name's own rule
-# says).
+# (tf.keras.optimizers.legacy.Adam, and its aliases in TensorFlow's own API, tf.optimizers.legacy
+# and tf.compat.v1's; Keras 3 refuses to make one, which the name's own rule says).
 _OLD_OPTIMIZER_RE = re.compile(
     r"^(?:tf\.(?:compat\.v1\.)?train\.[A-Z]\w*Optimizer"
-    r"|(?:tf\.keras|keras|tf_keras)\.optimizers\.legacy\.[A-Z]\w*)$"
+    r"|(?:tf(?:\.compat\.v1)?(?:\.keras)?|keras|tf_keras)\.optimizers\.legacy\.[A-Z]\w*)$"
 )
 _MODEL_RE = re.compile(
     r"^(?:tf\.keras|keras)\.(?:Model|Sequential|models\.(?:Model|Sequential|load_model|"
