@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.traceback import file_owner
 from tfdoctor.modules import ModulesError, modules, parse_modules
 
 
@@ -154,3 +155,32 @@ def test_an_unknown_python_is_not_named_in_tensorflows_fix() -> None:
     )
     fix = fix_text(top_error(explained(text)))
     assert "2.16" not in fix and "3.12 or later" in fix
+
+
+def test_whose_file_is_one_reading_for_removed_modules_and_removed_syntax() -> None:
+    # A module Python removed, imported by a source release pip is building: the same owner
+    # the removed-syntax reading names (evidence.traceback.file_owner), so its fix is that
+    # release, never `pip show` of a package that is not installed.
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/tmp/pip-install-k2j4/oldpkg_3f9a1c2b7d/setup.py", line 4, in <module>\n'
+        "    import imp\n"
+        "ModuleNotFoundError: No module named 'imp'\n"
+        "/usr/lib/python3.12/site-packages\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "python-removed-module"
+    assert top.fix is not None
+    assert "oldpkg" in fix_text(top)
+    assert not any(c.endswith("show oldpkg") for c in top.fix.commands)
+
+
+def test_file_owner_names_tensorflow_an_installed_package_a_build_and_the_project() -> None:
+    assert file_owner(
+        "/v/lib/python3.9/site-packages/tensorflow/python/pywrap_tensorflow.py"
+    ).tensorflow
+    assert file_owner("/v/lib/python3.9/site-packages/oddpkg/x.py").who == "oddpkg"
+    building = file_owner("/tmp/pip-install-a/foo_1f2e3d4c5b/setup.py")
+    assert building.building and building.who == "foo" and not building.tensorflow
+    assert file_owner("/home/u/project/train.py").who == ""
+    assert file_owner("").who == ""

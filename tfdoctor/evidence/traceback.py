@@ -18,9 +18,10 @@ import heapq
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from tfdoctor.evidence.packages import normalize_name, plugin_dist
+from tfdoctor.evidence.pip import build_folder_dist
 from tfdoctor.evidence.pyerrors import (
     CircularImport,
     MissingAttribute,
@@ -33,6 +34,7 @@ from tfdoctor.evidence.pyerrors import (
     missing_name,
     r_interface,
 )
+from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.modules import modules
 from tfdoctor.records import Record, record
 
@@ -1122,6 +1124,37 @@ def installed_package(path: str) -> Optional[str]:
         return None
     first = _past_site(path)[0]
     return first[:-3] if first.endswith(".py") else first
+
+
+class FileOwner(NamedTuple):
+    """Whose a traceback's file is, as far as its path says: the distribution (its origin,
+    else the one pip's build folder is named for), whether pip was building it from source,
+    and the top-level package of an installed file the distribution table does not know."""
+
+    dist: str
+    building: bool
+    package: str
+
+    @property
+    def tensorflow(self) -> bool:
+        """The file is TensorFlow's own (one of its distributions)."""
+        return normalize_name(self.dist) in TF_DISTRIBUTIONS
+
+    @property
+    def who(self) -> str:
+        """The name to give the owner in words: its distribution, else its package; empty for
+        the project's own code."""
+        return self.dist or self.package
+
+
+def file_owner(path: str) -> FileOwner:
+    """:class:`FileOwner` of the file at ``path`` (empty for none: the project's code)."""
+    if not path:
+        return FileOwner("", False, "")
+    origin = origin_of(path)
+    building = build_folder_dist(path)
+    dist = (origin.dist if origin is not None else "") or building or ""
+    return FileOwner(dist, building is not None, installed_package(path) or "")
 
 
 def origin_of(path: str) -> Origin:

@@ -25,9 +25,9 @@ from tfdoctor import causes
 from tfdoctor.evidence.packages import InstallRequest, normalize_name
 from tfdoctor.evidence.traceback import (
     Traceback,
+    file_owner,
     installed_package,
     library_origins,
-    origin_of,
     standard_library,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS
@@ -863,13 +863,11 @@ def _removed_from_python(
     python = m.python_version
     frames = [f for f in tb.frames if not f.path.startswith("<") and not standard_library(f.path)]
     path = frames[-1].path if frames else ""
-    origin = origin_of(path) if path else None
-    importer = (origin.dist if origin is not None else "") or ""
-    package = installed_package(path) if path else None
+    owner = file_owner(path)
     what = f"{module}.{name}" if name else module
     uses = f"uses {what}" if name else f"imports {module}"
     use = f"use {what}" if name else f"import {module}"  # the verb of a plural subject
-    if importer in TF_DISTRIBUTIONS:
+    if owner.tensorflow:
         return causes.finding(
             f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
             Severity.ERROR,
@@ -880,7 +878,7 @@ def _removed_from_python(
             "that Python no longer use it.",
             causes.platform.release_newer_python_fix(m, what, gone.removed_in),
         )
-    who = importer or package or ""
+    who = owner.who
     return causes.finding(
         f"explain.{causes.platform.PYTHON_REMOVED_MODULE}",
         Severity.ERROR,
@@ -893,6 +891,13 @@ def _removed_from_python(
         + (f"the installed {who}" if who else "the code")
         + f" was written for an older Python. In its place: {gone.replacement(name)}.",
         causes.platform.removed_module_fix(
-            m, module, gone.removed_in, gone.replacement(name), who, bool(importer), name
+            m,
+            module,
+            gone.removed_in,
+            gone.replacement(name),
+            who,
+            bool(owner.dist),
+            name,
+            building=owner.building,
         ),
     )

@@ -9,8 +9,7 @@ from typing import Callable, Optional
 from tfdoctor import causes
 from tfdoctor.compat import first_keras3_line
 from tfdoctor.evidence.packages import plugin_dist
-from tfdoctor.evidence.pip import build_folder_dist
-from tfdoctor.evidence.traceback import installed_package, origin_of
+from tfdoctor.evidence.traceback import file_owner, installed_package, origin_of
 from tfdoctor.explain.common import (
     Builder,
     _cite_head,
@@ -935,13 +934,10 @@ def _syntax_older_than_python(evidence: Evidence, machine: Machine) -> Optional[
     if found is None:
         return None
     cited, release, syntax, replacement, path = found
-    origin = origin_of(path)
-    # A file of pip's build folder is the source release of the distribution pip builds.
-    building = build_folder_dist(path)
-    dist = (origin.dist if origin is not None else "") or building or ""
+    owner = file_owner(path)
     shown = f"Python {python}" if python else f"a Python of {release} or later"
     said = f"{cited}\nPython cannot compile the line: it uses {syntax}, and this is {shown}."
-    if normalize_name(dist) in TF_DISTRIBUTIONS:
+    if owner.tensorflow:
         return causes.finding(
             f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
             Severity.ERROR,
@@ -954,8 +950,7 @@ def _syntax_older_than_python(evidence: Evidence, machine: Machine) -> Optional[
             ),
             (f"https://docs.python.org/3/whatsnew/{release}.html",),
         )
-    package = installed_package(path)
-    who = dist or package or ""
+    who = owner.who
     return causes.finding(
         f"explain.{causes.platform.PYTHON_REMOVED_MODULE}",
         Severity.ERROR,
@@ -969,9 +964,9 @@ def _syntax_older_than_python(evidence: Evidence, machine: Machine) -> Optional[
             release,
             replacement,
             who,
-            bool(dist),
+            bool(owner.dist),
             syntax=syntax,
-            building=building is not None,
+            building=owner.building,
         ),
         (f"https://docs.python.org/3/whatsnew/{release}.html",),
     )
