@@ -305,10 +305,14 @@ def conda_installed(text: str, names: frozenset[str]) -> frozenset[str]:
     """Which of ``names`` the text shows installed by conda (not pip): a ``conda list`` row
     under its header from a conda channel (:func:`conda_channels`), or a file in conda's
     package cache."""
-    found = set(conda_channels(text, names))
-    if "pkgs" in text:
-        found.update(m["name"] for m in _CACHE_FOLDER.finditer(text) if m["name"] in names)
-    return frozenset(found)
+    return frozenset(conda_channels(text, names)) | conda_cached(text, names)
+
+
+def conda_cached(text: str, names: frozenset[str]) -> frozenset[str]:
+    """Which of ``names`` the text shows a file of in conda's package cache."""
+    if "pkgs" not in text:
+        return frozenset()
+    return frozenset(m["name"] for m in _CACHE_FOLDER.finditer(text) if m["name"] in names)
 
 
 @record

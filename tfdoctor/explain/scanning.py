@@ -30,8 +30,8 @@ from tfdoctor.evidence.conda import (
     CondaInfo,
     CondaRow,
     UnresolvedSpec,
+    conda_cached,
     conda_channels,
-    conda_installed,
     listed_prefix,
     listed_rows,
     read_conda_env,
@@ -500,7 +500,7 @@ def _read_conda_rows(evidence: Evidence, text: _Shaped) -> None:
     # installs it goes through conda: Machine.install); conda's package cache only for the
     # packages asked about, as a folder there shows a download, not what this environment holds.
     channels = conda_channels(text)
-    evidence.conda_installed |= conda_installed(text, _CONDA_ASKED) | frozenset(channels)
+    evidence.conda_installed |= conda_cached(text, _CONDA_ASKED) | frozenset(channels)
     for name, channel in channels.items():
         evidence.conda_channels.setdefault(name, channel)
     if channels and evidence.conda_list_prefix is None:
