@@ -110,6 +110,31 @@ def test_a_pip_step_on_a_conda_package_is_left_to_conda() -> None:
     assert "numpy is conda's (channel conda-forge)" in plan.manual[0].reason
 
 
+def test_a_conda_package_is_named_as_conda_names_it_and_default_channels_unnamed() -> None:
+    # conda-forge's typing_extensions is PyPI's typing-extensions; pkgs/main needs no -c.
+    conda = CondaFacts(
+        "/opt/venv",
+        (
+            CondaPackage("typing_extensions", "4.9.0", channel="conda-forge"),
+            CondaPackage("numpy", "1.26.4", channel="pkgs/main"),
+        ),
+    )
+    report = Report(
+        factories.facts(conda=conda),
+        (
+            _finding("a", f'{EXE} -m pip install "typing-extensions>=4.10"'),
+            _finding("b", f'{EXE} -m pip install "numpy<2"'),
+        ),
+    )
+    plan = build_plan(report, EXE, "/opt/venv")
+    reasons = [step.reason for step in plan.manual]
+    assert plan.operations == ()
+    assert reasons == [
+        "typing_extensions is conda's (channel conda-forge): change it with conda",
+        "numpy is conda's: change it with conda",
+    ]
+
+
 @pytest.mark.parametrize("env_kind", ["system", "user"])  # user: Homebrew's, pyenv-like
 def test_an_externally_managed_python_gets_no_operation_in_place(env_kind: str) -> None:
     # Its fix goes into a new environment (tests/test_fix_venv.py), never into it.

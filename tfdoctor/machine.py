@@ -1075,15 +1075,15 @@ class Machine(Record):
         conda = self.facts.conda
         if conda is not None:
             pkg = next((p for p in conda.packages if normalize_name(p.name) == want), None)
-            if pkg is None or not self.from_conda(pkg.name):
+            if pkg is None or pkg.channel in ("pypi", ""):
                 return None
-            name = pkg.name
+            name, channel = pkg.name, pkg.channel
         else:
             shown = self.hints.conda_installed if self.hints is not None else frozenset()
             name = next((n for n in sorted(shown) if normalize_name(n) == want), "")
             if not name:
                 return None
-        channel = self.conda_channel(name) or ""
+            channel = self.conda_channel(name) or ""
         default = channel == "defaults" or channel.startswith("pkgs/")
         return name, "" if default or not _CONDA_CHANNEL.fullmatch(channel) else channel
 

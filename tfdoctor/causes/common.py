@@ -140,15 +140,17 @@ def conda_installed_note(m: Machine, *specs: str) -> str:
     """Words for the packages among ``specs`` that conda installed here: those a fix changes
     with conda (:meth:`Machine.install`), and those it leaves to pip because conda cannot read
     the requirement (an extra, ``===``), which says why; empty where there are none."""
-    owned = [(requirement_name(s), s) for s in specs if m.conda_owned(requirement_name(s))]
-    by_conda = [(d, m.conda_owned(d)) for d, s in owned if m.conda_requirement(s) is not None]
-    left = [d for d, s in owned if m.conda_requirement(s) is None]
+    # Each conda-owned spec with its conda form (channel, MatchSpec), None where conda has none.
+    owned = [
+        (requirement_name(s), m.conda_requirement(s))
+        for s in specs
+        if m.conda_owned(requirement_name(s))
+    ]
+    by_conda = [(d, found[0]) for d, found in owned if found is not None]
+    left = [d for d, found in owned if found is None]
     words = ""
     if by_conda:
-        named = ", ".join(
-            f"{dist} (from {found[1]})" if found is not None and found[1] else dist
-            for dist, found in by_conda
-        )
+        named = ", ".join(f"{d} (from {channel})" if channel else d for d, channel in by_conda)
         words += (
             f" conda installed {named} in this environment: the commands change "
             f"{'it' if len(by_conda) == 1 else 'them'} with conda, as pip would overwrite files "

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Optional
 
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.machine import Machine
 from tfdoctor.records import Record, record
 
 #: pip options an automatic install may carry: each changes only what is installed into the
@@ -162,18 +163,15 @@ def build_plan(report: Report, interpreter: str, prefix: str) -> Plan:
     operations: list[Operation] = []
     manual: list[ManualStep] = []
     fixable: list[Finding] = []
-    conda = report.facts.conda
     # What conda installed from a channel is conda's to change: pip would overwrite files
     # conda tracks (https://docs.conda.io/projects/conda/en/latest/user-guide/tasks/manage-pkgs.html#installing-non-conda-packages).
-    owned = {
-        normalize_name(p.name): p.channel
-        for p in (conda.packages if conda is not None else ())
-        if p.channel not in ("pypi", "")
-    }
+    machine = Machine(report.facts, None)
     for finding in report.findings:
         if finding.fix is None or finding.severity.rank < Severity.WARNING.rank:
             continue
-        parsed = [_conda_owned(parse_command(c, interpreter), owned) for c in finding.fix.commands]
+        parsed = [
+            _conda_owned(parse_command(c, interpreter), machine) for c in finding.fix.commands
+        ]
         if not parsed:
             continue
         cause = (finding.cause,) if finding.cause else ()
@@ -193,14 +191,17 @@ def build_plan(report: Report, interpreter: str, prefix: str) -> Plan:
 
 
 def _conda_owned(
-    parsed: tuple[Optional[Operation], str], owned: Mapping[str, str]
+    parsed: tuple[Optional[Operation], str], machine: Machine
 ) -> tuple[Optional[Operation], str]:
-    """A pip operation on a distribution conda installed becomes a manual step."""
+    """A pip operation on a distribution conda installed (:meth:`Machine.conda_owned`) becomes
+    a manual step."""
     op = parsed[0]
-    mine = sorted(n for n in (op.names() if op is not None else ()) if n in owned)
-    if not mine:
-        return parsed
-    return None, f"{mine[0]} is conda's (channel {owned[mine[0]]}): change it with conda"
+    for name in sorted(op.names() if op is not None else ()):
+        owned = machine.conda_owned(name)
+        if owned is not None:
+            channel = f" (channel {owned[1]})" if owned[1] else ""
+            return None, f"{owned[0]} is conda's{channel}: change it with conda"
+    return parsed
 
 
 def _add(operations: list[Operation], op: Operation, finding: str, cause: tuple[str, ...]) -> None:
