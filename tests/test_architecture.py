@@ -24,6 +24,7 @@ ALLOWED = {
     "tfdoctor.cache": (),
     "tfdoctor.bounded": (),
     "tfdoctor.shellword": (),
+    "tfdoctor.version_codes": (),
     "tfdoctor.facts": (),
     # The CUDA pip wheels' layout and XLA's CUDA-root flag, shared by probes and services.
     "tfdoctor.cuda_layout": ("tfdoctor.yamldoc",),
@@ -394,8 +395,15 @@ def _within(imported: str, prefixes: tuple[str, ...]) -> bool:
 
 #: Modules any layer may import: the immutable-record base of every layer's data types, the
 #: cache of results that are pure functions of files, the readers that bound what a user
-#: hands in, and the quoting of a shell word for printed commands. None imports the package.
-FOUNDATION = ("tfdoctor.records", "tfdoctor.cache", "tfdoctor.bounded", "tfdoctor.shellword")
+#: hands in, the quoting of a shell word for printed commands, and the reading of NVIDIA's
+#: version integers. None imports the package.
+FOUNDATION = (
+    "tfdoctor.records",
+    "tfdoctor.cache",
+    "tfdoctor.bounded",
+    "tfdoctor.shellword",
+    "tfdoctor.version_codes",
+)
 
 
 def _layer_of(name: str) -> Optional[str]:
