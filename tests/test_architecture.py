@@ -23,6 +23,8 @@ ALLOWED = {
     "tfdoctor.records": (),
     "tfdoctor.cache": (),
     "tfdoctor.bounded": (),
+    "tfdoctor.shellword": (),
+    "tfdoctor.version_codes": (),
     "tfdoctor.facts": (),
     # The CUDA pip wheels' layout and XLA's CUDA-root flag, shared by probes and services.
     "tfdoctor.cuda_layout": ("tfdoctor.yamldoc",),
@@ -392,9 +394,16 @@ def _within(imported: str, prefixes: tuple[str, ...]) -> bool:
 
 
 #: Modules any layer may import: the immutable-record base of every layer's data types, the
-#: cache of results that are pure functions of files, and the readers that bound what a user
-#: hands in. None imports the package.
-FOUNDATION = ("tfdoctor.records", "tfdoctor.cache", "tfdoctor.bounded")
+#: cache of results that are pure functions of files, the readers that bound what a user
+#: hands in, the quoting of a shell word for printed commands, and the reading of NVIDIA's
+#: version integers. None imports the package.
+FOUNDATION = (
+    "tfdoctor.records",
+    "tfdoctor.cache",
+    "tfdoctor.bounded",
+    "tfdoctor.shellword",
+    "tfdoctor.version_codes",
+)
 
 
 def _layer_of(name: str) -> Optional[str]:

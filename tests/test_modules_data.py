@@ -85,6 +85,19 @@ def test_the_longest_listed_prefix_decides(module: str, dist: object) -> None:
             "{dist: tb-nightly, release: TensorBoard,",
             "release",
         ),
+        # The two removal tables' rows are read by one reader: each answers alike.
+        ("{module: fractions, names: [gcd],", "{module: fractions, names: gcd,", "names"),
+        (
+            '{module: numpy.lib.arraypad, dist: numpy, removed_in: "1.16.0", names: [',
+            '{module: numpy.lib.arraypad, dist: numpy, removed_in: "1.16.0", names: [1, ',
+            "names[0]",
+        ),
+        ('names: [gcd], removed_in: "3.9",', 'names: [gcd], removed_in: "3.9.0",', "removed_in"),
+        (
+            '{module: numpy.lib.arraypad, dist: numpy, removed_in: "1.16.0",',
+            '{module: numpy.lib.arraypad, dist: numpy, removed_in: "1.x",',
+            "removed_in",
+        ),
     ],
     ids=[
         "dist-name",
@@ -93,6 +106,10 @@ def test_the_longest_listed_prefix_decides(module: str, dist: object) -> None:
         "family-not-boolean",
         "library-with-suffix",
         "nightly-release-name",
+        "python-names-not-a-list",
+        "distribution-name-not-a-string",
+        "python-release",
+        "distribution-release",
     ],
 )
 def test_a_planted_fault_is_one_line_naming_the_field(old: str, new: str, field: str) -> None:

@@ -15,13 +15,18 @@ from tfdoctor.scan.rules import Rule, RulesError, RuleSource, load_rules, parse_
 
 ROOT = Path(__file__).resolve().parent.parent
 
-GOOD = """\
+#: A rules file's sources, then its rules.
+HEAD = """\
 schema_version: 1
 sources:
   - id: notes
     title: Release notes
     url: https://example.org/notes
 rules:
+"""
+GOOD = (
+    HEAD
+    + """\
   - id: a-rule
     api: [tf.Session]
     removed_in: "2.0"
@@ -31,6 +36,7 @@ rules:
     cause: api-removed
     sources: [notes]
 """
+)
 
 
 def rule_faults(rule: Rule) -> list[str]:
@@ -129,6 +135,111 @@ def test_errors_name_file_line_and_field(old: str, new: str, message: str) -> No
         parse_rules(GOOD.replace(old, new), "r.yaml")
     assert message in str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+FAMILY = (
+    HEAD
+    + """\
+  - methods:
+      - {id: opt-get-slot, method: get_slot, does: "reads a slot", port: "read your list"}
+      - {id: opt-add-slot, method: add_slot, does: "adds a slot", port: "use build()"}
+    receiver: "opt$"
+    removed_in: "2.11"
+    effect: attribute-error
+    what: "No {method}, which {does} ({method})."
+    replacement: "Port it: {port}."
+    cause: api-removed
+    sources: [notes]
+"""
+)
+
+
+def test_a_rule_with_methods_is_one_rule_per_method_in_its_words() -> None:
+    rules = parse_rules(FAMILY, "r.yaml").rules
+    assert [(r.id, r.method, r.what, r.replacement) for r in rules] == [
+        (
+            "opt-get-slot",
+            "get_slot",
+            "No get_slot, which reads a slot (get_slot).",
+            "Port it: read your list.",
+        ),
+        (
+            "opt-add-slot",
+            "add_slot",
+            "No add_slot, which adds a slot (add_slot).",
+            "Port it: use build().",
+        ),
+    ]
+    assert {(r.release, r.effect, r.receiver.pattern if r.receiver else "") for r in rules} == {
+        ("2.11", "attribute-error", "opt$")
+    }
+
+
+def test_the_bundled_optimizer_method_rules_keep_their_ids_and_words() -> None:
+    by_id = {r.id: r for r in load_rules().rules}
+    rule = by_id["keras211-optimizer-get-slot-names"]
+    assert rule.method == "get_slot_names"
+    assert rule.what == (
+        "From TensorFlow 2.11 the Keras optimizers have no get_slot_names, which lists the slot "
+        "names (OptimizerV2's get_slot_names): AttributeError."
+    )
+    assert rule.replacement.endswith(
+        "or port the code to the new Optimizer: read the optimizer's variables from "
+        "optimizer.variables."
+    )
+    methods = (
+        "set-hyper",
+        "get-hyper",
+        "create-slots",
+        "add-slot",
+        "get-slot",
+        "get-slot-names",
+        "decayed-lr",
+        "resource-apply-dense",
+        "resource-apply-sparse",
+    )
+    assert {f"keras211-optimizer-{m}" for m in methods} <= set(by_id)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        pytest.param(
+            "    receiver:",
+            "    id: opt-slots\n    receiver:",
+            "r.yaml:10: rules[0].id: each entry of methods gives it",
+            id="id-beside-methods",
+        ),
+        pytest.param(
+            ', port: "use build()"}',
+            "}",
+            "r.yaml:9: rules[0].methods[1].port: missing field",
+            id="entry-without-port",
+        ),
+        pytest.param(
+            "{id: opt-add-slot, method: add_slot,",
+            "{id: opt-get-slot, method: add_slot,",
+            "rules[opt-get-slot].id: duplicate rule id",
+            id="duplicate-id",
+        ),
+        pytest.param(
+            "{id: opt-add-slot, method: add_slot,",
+            "{id: opt-add-slot, method: add slot,",
+            "r.yaml:9: rules[opt-add-slot].method: 'add slot'",
+            id="method-name",
+        ),
+    ],
+)
+def test_errors_in_a_rule_with_methods_name_the_entry(old: str, new: str, message: str) -> None:
+    assert old in FAMILY
+    with pytest.raises(RulesError) as caught:
+        parse_rules(FAMILY.replace(old, new), "r.yaml")
+    assert message in str(caught.value)
+
+
+def test_a_placeholder_in_a_rule_without_methods_is_an_error() -> None:
+    with pytest.raises(RulesError, match=r"r.yaml:11: rules\[a-rule\].what: \{does\} only in"):
+        parse_rules(GOOD.replace("what: gone", "what: gone, it {does}"), "r.yaml")
 
 
 def test_yaml_syntax_error_is_one_line() -> None:

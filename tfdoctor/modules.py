@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
 from tfdoctor.records import Record, record
 from tfdoctor.yamldoc import SOURCE_ID, DataSource, NodeReader, compose, load_cached
@@ -404,7 +404,56 @@ def _windows_runtimes(
     return out
 
 
-_PYTHON = re.compile(r"^3\.\d+$")
+class _Removal(NamedTuple):
+    """A row of ``removed_from_python`` or ``removed_from_distribution``, its shared columns
+    read."""
+
+    where: str
+    module: str
+    fields: dict[str, Node]
+    #: The row's source ids.
+    ids: tuple[str, ...]
+    removed_in: str
+    use: str
+    #: The names removed from the module, which stays, as listed; empty where the whole
+    #: module went.
+    names: tuple[str, ...]
+
+
+def _removals(
+    reader: NodeReader,
+    top: Mapping[str, Node],
+    field: str,
+    release: tuple[re.Pattern[str], str],
+    sources: Mapping[str, DataSource],
+    required: tuple[str, ...] = (),
+    optional: tuple[str, ...] = (),
+) -> Iterator[_Removal]:
+    """The rows of the removal table ``field``: each a module, the release that removed it
+    (``release``: the form it must match, and its words), what replaces it, and the names
+    removed where the module stays; ``required`` and ``optional``: the table's own fields."""
+    for where, module, fields, ids in _sourced_rows(
+        reader,
+        top,
+        field,
+        "module",
+        (*required, "removed_in", "use"),
+        ("names", *optional),
+        _module_reader(reader),
+        sources,
+    ):
+        yield _Removal(
+            where,
+            module,
+            fields,
+            ids,
+            reader.required_string(fields["removed_in"], f"{where}.removed_in", *release),
+            reader.required_string(fields["use"], f"{where}.use"),
+            reader.strings(fields["names"], f"{where}.names") if "names" in fields else (),
+        )
+
+
+_PYTHON_RELEASE = (re.compile(r"^3\.\d+$"), "Python release (3.12)")
 
 
 def _removed(
@@ -414,29 +463,13 @@ def _removed(
     each name a row lists, dotted (``inspect.getargspec``) -> the release and what replaces
     that name (the module stays): the row's ``use``, or its ``uses`` entry for a name whose
     replacement differs (inspect.formatargspec's is not getargspec's)."""
-    module = _module_reader(reader)
-
     whole: dict[str, RemovedModule] = {}
     named: dict[str, RemovedModule] = {}
-    for where, name, fields, _ in _sourced_rows(
-        reader,
-        top,
-        "removed_from_python",
-        "module",
-        ("removed_in", "use"),
-        ("package", "names", "uses"),
-        module,
-        sources,
+    for where, name, fields, _, removed_in, use, names in _removals(
+        reader, top, "removed_from_python", _PYTHON_RELEASE, sources, optional=("package", "uses")
     ):
-        names = reader.strings(fields["names"], f"{where}.names") if "names" in fields else ()
-        row = RemovedModule(
-            reader.required_string(
-                fields["removed_in"], f"{where}.removed_in", _PYTHON, "Python release (3.12)"
-            ),
-            reader.required_string(fields["use"], f"{where}.use"),
-            reader.flag(fields, "package", f"{where}.package"),
-            frozenset(names),
-        )
+        package = reader.flag(fields, "package", f"{where}.package")
+        row = RemovedModule(removed_in, use, package, frozenset(names))
         if not names:
             whole[name] = row
         uses = reader.mapping(fields["uses"], f"{where}.uses") if "uses" in fields else {}
@@ -444,23 +477,22 @@ def _removed(
             if each not in names:
                 raise reader.error(node, f"{where}.uses.{each}", "not one of the row's names")
         for each in names:
-            own = uses.get(each)
-            use = reader.required_string(own, f"{where}.uses.{each}") if own else row.use
-            named[f"{name}.{each}"] = dataclasses.replace(row, use=use)
+            own_use = uses.get(each)
+            text = reader.required_string(own_use, f"{where}.uses.{each}") if own_use else use
+            named[f"{name}.{each}"] = dataclasses.replace(row, use=text)
     return whole, named
 
 
-_RELEASE = re.compile(r"^\d+(?:\.\d+)*$")
+_RELEASE = (re.compile(r"^\d+(?:\.\d+)*$"), "release (3.3.0)")
 
 
 def _release_of(
     reader: NodeReader, fields: Mapping[str, Node], where: str, field: str
 ) -> tuple[str, str]:
-    """A row's distribution and the release its ``field`` names (``removed_in``,
-    ``added_in``)."""
+    """A row's distribution and the release its ``field`` names (``added_in``)."""
     return (
         _dist_reader(reader)(fields["dist"], f"{where}.dist"),
-        reader.required_string(fields[field], f"{where}.{field}", _RELEASE, "release (3.3.0)"),
+        reader.required_string(fields[field], f"{where}.{field}", *_RELEASE),
     )
 
 
@@ -502,27 +534,19 @@ def _removed_from_dist(
 ) -> dict[str, RemovedApi]:
     """The ``removed_from_distribution`` rows: module -> the release of its distribution that
     removed it (or the names listed of it)."""
-    module = _module_reader(reader)
-
-    out: dict[str, RemovedApi] = {}
-    for where, name, fields, ids in _sourced_rows(
-        reader,
-        top,
-        "removed_from_distribution",
-        "module",
-        ("dist", "removed_in", "use"),
-        ("names",),
-        module,
-        sources,
-    ):
-        names = reader.strings(fields["names"], f"{where}.names") if "names" in fields else ()
-        out[name] = RemovedApi(
-            *_release_of(reader, fields, where, "removed_in"),
-            reader.required_string(fields["use"], f"{where}.use"),
-            frozenset(names),
-            tuple(sources[i].url for i in ids),
+    dist = _dist_reader(reader)
+    return {
+        row.module: RemovedApi(
+            dist(row.fields["dist"], f"{row.where}.dist"),
+            row.removed_in,
+            row.use,
+            frozenset(row.names),
+            tuple(sources[i].url for i in row.ids),
         )
-    return out
+        for row in _removals(
+            reader, top, "removed_from_distribution", _RELEASE, sources, required=("dist",)
+        )
+    }
 
 
 _APT = re.compile(r"^[a-z0-9][a-z0-9.+-]+$")

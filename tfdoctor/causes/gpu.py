@@ -58,6 +58,7 @@ from tfdoctor.facts import (
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine, venv_pip
 from tfdoctor.matrix import TFLine, ranges_meet, spec_contains, version_key
+from tfdoctor.version_codes import cuda_dotted, cudnn_dotted
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_CPU_ONLY_BUILD: Final = CauseId("tf-cpu-only-build")
@@ -846,14 +847,12 @@ def cudnn_copies_fix(m: Machine, loaded: str, need: str, copies: Sequence[str]) 
 
 def _jax_version(library: str, number: str) -> str:
     """A version JAX's check prints as one integer, in dotted form where its encoding is
-    known: CUDA's runtime major*1000 + minor*10 (12020: 12.2), cuDNN's as
-    :func:`tflog.cudnn_dotted` reads it (8904: 8.9.4, 90100: 9.1.0); the integer itself
-    otherwise."""
+    known: CUDA's runtime as :func:`cuda_dotted` reads it (12020: 12.2), cuDNN's as
+    :func:`cudnn_dotted` reads it (8904: 8.9.4, 90100: 9.1.0); the integer itself otherwise."""
     if library == "cuDNN":
-        return tflog.cudnn_dotted(number) or number
+        return cudnn_dotted(number) or number
     if number.isdigit() and int(number) >= 1000 and library == "CUDA":
-        n = int(number)
-        return f"{n // 1000}.{n % 1000 // 10}"
+        return cuda_dotted(int(number))
     return number
 
 

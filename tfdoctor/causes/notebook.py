@@ -12,6 +12,7 @@ from typing import Final, Optional
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.facts import NotebookFacts
 from tfdoctor.findings import Fix
+from tfdoctor.shellword import shell_word
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 KERNEL_ENV_MISMATCH: Final = CauseId("kernel-env-mismatch")
@@ -134,11 +135,6 @@ def register_kernel_fix(nb: NotebookFacts) -> Fix:
     )
 
 
-def _shell_quote(path: str) -> str:
-    """A path quoted for the shell it belongs to: double quotes for a Windows path."""
-    return f'"{path}"' if "\\" in path or path[1:3] == ":\\" else shlex.quote(path)
-
-
 def kernel_python_fix(pythons: Sequence[str], prefixes: Sequence[str]) -> Fix:
     """The notebook imports from another interpreter than the one the package was installed
     into (``pythons`` the log shows, ``prefixes`` their environments): install into the
@@ -148,7 +144,7 @@ def kernel_python_fix(pythons: Sequence[str], prefixes: Sequence[str]) -> Fix:
     for python, prefix in zip(pythons, prefixes):
         if not _ENV_FOLDER.search(prefix.replace("\\", "/")):
             continue  # a base or system interpreter: no environment to register
-        q = _shell_quote(python)
+        q = shell_word(python, windows=True)
         name = env_name(prefix.replace("\\", "/"))
         commands.extend(register_commands(q, name))
     commands.append("%pip install tensorflow  # in a notebook cell: the kernel's own Python")
@@ -232,7 +228,7 @@ def kernel_package_fix(dist: str, interpreter: Optional[str], wanted: Optional[s
     # Double quotes: Spyder runs mostly on Windows, whose cmd.exe keeps single quotes and
     # reads the specifier's < and > as redirections; every shell takes "NAME>=X,<Y".
     requirement = f'"{dist}{spec}"' if spec else dist
-    python = _shell_quote(interpreter) if interpreter else "python"
+    python = shell_word(interpreter, windows=True) if interpreter else "python"
     where = (
         f"the interpreter that starts the kernel ({interpreter})"
         if interpreter

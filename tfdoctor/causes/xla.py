@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-import shlex
 from collections.abc import Collection, Mapping
 from typing import Final, Optional
 
@@ -13,6 +11,7 @@ from tfdoctor.cuda_layout import first_cuda_for, nvcc_wheel_dir, wheel_first_rel
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, ranges_meet, version_key
+from tfdoctor.shellword import shell_word
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 PTXAS_TOO_NEW: Final = CauseId("ptxas-too-new")
@@ -206,16 +205,6 @@ def libdevice_fix(m: Machine, data_dir: Optional[str] = None) -> Fix:
     )
 
 
-def _shell_path(path: str) -> str:
-    """``path`` as a POSIX shell word: quoted where it holds a space or quote, a leading
-    ``$VAR``, or ``~`` or ``~user`` with the slash after it, left outside the quotes so that
-    the shell still expands it (a tilde-prefix runs to the first unquoted slash)."""
-    head = re.match(r"~[\w.-]*/?|\$\{?\w+\}?", path)
-    lead = head.group(0) if head is not None else ""
-    rest = path[len(lead) :]
-    return lead + (shlex.quote(rest) if rest and shlex.quote(rest) != rest else rest)
-
-
 def _data_dir_without_libdevice_fix(m: Machine, data_dir: str) -> Fix:
     """XLA_FLAGS' ``--xla_gpu_cuda_data_dir`` names ``data_dir``, which XLA searched first
     (CandidateCudaRoots(preferred_location), tsl/platform/cuda_root_path.h) and found no
@@ -244,7 +233,7 @@ def _data_dir_without_libdevice_fix(m: Machine, data_dir: str) -> Fix:
         "itself (the CUDA compiler wheel beside TensorFlow, /usr/local/cuda).",
         (
             'echo "$XLA_FLAGS"',
-            f"ls {_shell_path(data_dir)}/nvvm/libdevice",
+            f"ls {shell_word(data_dir)}/nvvm/libdevice",
             "find / -name 'libdevice*.bc' -not -path '/proc/*' 2>/dev/null",
         ),
     )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import shlex
 import sys
 from typing import TYPE_CHECKING, Optional
 
@@ -13,6 +12,7 @@ from tfdoctor import __version__
 from tfdoctor.cli.options import MATRIX_OPTION, facts_option, interpreter_option
 from tfdoctor.cli.output import doctor_errors, fail, print_out
 from tfdoctor.defaults import ExitCode
+from tfdoctor.shellword import shell_word
 
 if TYPE_CHECKING:
     from tfdoctor.pin.service import PinOptions
@@ -151,15 +151,8 @@ def command_line(options: PinOptions, output: Optional[str]) -> str:
         ("--python", None if options.python == sys.executable else path(options.python)),
         ("-o", path(output)),
     )
-    words.extend(f"{flag} {_shell_word(value)}" for flag, value in valued if value is not None)
+    words.extend(f"{flag} {shell_word(value)}" for flag, value in valued if value is not None)
     return " ".join(words)
-
-
-def _shell_word(value: str) -> str:
-    """``value`` quoted for a shell, leaving a leading ``~/`` unquoted so that it expands."""
-    if value.startswith("~/"):
-        return "~/" + shlex.quote(value[2:])
-    return shlex.quote(value)
 
 
 def register(app: typer.Typer) -> None:

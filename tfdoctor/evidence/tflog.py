@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator
 from typing import Callable, Final, Optional, TypeVar, Union
 
 from tfdoctor.records import Record, record
+from tfdoctor.version_codes import cudnn_dotted
 
 #: The time TensorFlow up to 2.15 writes before its level letter (``2023-01-05
 #: 10:00:01.123456: W ``), and absl's, 2.16 on, after it (``W0105 10:00:01.123456  4242 ``).
@@ -492,25 +493,6 @@ def cudnn_of_soname(soname: str) -> Optional[str]:
     if match is None:
         return None
     return match.group(1) or match.group(2)
-
-
-#: CUDNN_VERSION as cudnnGetVersion() returns it (cudnn_version.h): major*1000 + minor*100 +
-#: patch up to cuDNN 8 (8600: 8.6.0), major*10000 + minor*100 + patch from cuDNN 9 (90300:
-#: 9.3.0, 91001: 9.10.1).
-_CUDNN_INT = re.compile(r"^(\d)(\d)(\d\d)$")
-_CUDNN9_INT = re.compile(r"^(\d{1,2})(\d\d)(\d\d)$")
-
-
-def cudnn_dotted(value: Optional[str]) -> Optional[str]:
-    """cuDNN versions as TensorFlow logs them: ``8.9.4``, ``7201`` (7.2.1), ``8600`` (8.6.0),
-    ``90300`` (9.3.0)."""
-    if not value:
-        return None
-    match = _CUDNN_INT.match(value) or _CUDNN9_INT.match(value)
-    if match is not None:
-        major, minor, patch = match.groups()
-        return f"{int(major)}.{int(minor)}.{int(patch)}"
-    return value
 
 
 # --- the families: a literal every such line holds, then what to read from it ----------------

@@ -57,7 +57,6 @@ from tfdoctor.evidence.pip import (
     WheelRefusal,
     pip_words,
 )
-from tfdoctor.evidence.tflog import cudnn_dotted
 from tfdoctor.evidence.traceback import (
     Frame,
     Inferred,
@@ -95,6 +94,7 @@ from tfdoctor.signatures import (
     NOUVEAU_HOLDS_GPU,
     ROCM_WORDS,
 )
+from tfdoctor.version_codes import cudnn_dotted
 from tfdoctor.wheel_index import releases_of
 from tfdoctor.wheel_tags import tag_machines, tag_system
 

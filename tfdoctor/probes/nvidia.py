@@ -25,6 +25,7 @@ from tfdoctor.probes._run import (
     child_script,
     run_command,
 )
+from tfdoctor.version_codes import cuda_dotted
 
 PROBE = "driver"
 
@@ -249,7 +250,7 @@ def cuda_version_from_int(value: object) -> Optional[str]:
     # NVML encodes it as CUDA_VERSION does: 1000 * major + 10 * minor (cuda.h).
     if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
         return None
-    return f"{value // 1000}.{value % 1000 // 10}"
+    return cuda_dotted(value)
 
 
 def _nvml_failure(doc: Mapping[str, Any]) -> ProbeError:

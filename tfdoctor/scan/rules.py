@@ -62,7 +62,13 @@ _RULE_FIELDS = {
     "except_api",
     "tf1_code",
     "keras_tensor_arg",
+    "methods",
 }
+
+#: What each entry of a rule's ``methods`` gives: the rule's id and method, and the words put
+#: into its ``what`` and ``replacement`` where they say ``{method}``, ``{does}``, ``{port}``.
+_METHOD_ENTRY = ("id", "method", "does", "port")
+_PLACEHOLDER = re.compile(r"\{(?:method|does|port)\}")
 
 #: What ``kwarg_value`` can ask of the keyword argument ``kwarg`` (walker.Use.kwarg_values):
 #: a literal True, anything but a literal True (absent included), a literal int.
@@ -172,25 +178,64 @@ def parse_rules(text: str, path: str = "<rules>") -> Rules:
     rules: list[Rule] = []
     seen: set[str] = set()
     for i, node in enumerate(reader.sequence(top["rules"], "rules")):
-        rule = _read_rule(reader, node, f"rules[{i}]", sources)
-        if rule.id in seen:
-            raise reader.error(node, f"rules[{rule.id}].id", "duplicate rule id")
-        seen.add(rule.id)
-        rules.append(rule)
+        for rule in _read_rules(reader, node, f"rules[{i}]", sources):
+            if rule.id in seen:
+                raise reader.error(node, f"rules[{rule.id}].id", "duplicate rule id")
+            seen.add(rule.id)
+            rules.append(rule)
     return Rules(path, sources, tuple(rules))
 
 
-def _read_rule(reader: _Reader, node: Any, where: str, sources: Mapping[str, RuleSource]) -> Rule:
-    required = ("id", "effect", "what", "replacement", "cause", "sources")
+def _read_rules(
+    reader: _Reader, node: Any, where: str, sources: Mapping[str, RuleSource]
+) -> list[Rule]:
+    """The rule at ``node``; with ``methods``, one rule per entry, of the entry's id and
+    method, the entry's words put into the rule's ``what`` and ``replacement``."""
+    required = ("effect", "what", "replacement", "cause", "sources")
     fields = reader.mapping(node, where, required, _RULE_FIELDS - set(required))
-    rid = reader.required_string(fields["id"], f"{where}.id", _ID_RE, "a kebab-case id")
+    if "methods" not in fields:
+        if "id" not in fields:
+            raise reader.error(node, f"{where}.id", "missing field")
+        rid = reader.required_string(fields["id"], f"{where}.id", _ID_RE, "a kebab-case id")
+        method = reader.optional(fields, "method", f"rules[{rid}].method", _NAME_RE)
+        return [_read_rule(reader, node, fields, rid, method, sources, {})]
+    for name in ("id", "method"):
+        if name in fields:
+            raise reader.error(fields[name], f"{where}.{name}", "each entry of methods gives it")
+    rules = []
+    for i, item in enumerate(reader.sequence(fields["methods"], f"{where}.methods")):
+        at = f"{where}.methods[{i}]"
+        entry = reader.mapping(item, at, _METHOD_ENTRY)
+        rid = reader.required_string(entry["id"], f"{at}.id", _ID_RE, "a kebab-case id")
+        words = {
+            key: reader.required_string(
+                entry[key], f"rules[{rid}].{key}", _NAME_RE if key == "method" else None
+            )
+            for key in _METHOD_ENTRY[1:]
+        }
+        rules.append(_read_rule(reader, node, fields, rid, words["method"], sources, words))
+    if not rules:
+        raise reader.error(fields["methods"], f"{where}.methods", "name at least one method")
+    return rules
+
+
+def _read_rule(
+    reader: _Reader,
+    node: Any,
+    fields: Mapping[str, Any],
+    rid: str,
+    method: Optional[str],
+    sources: Mapping[str, RuleSource],
+    words: Mapping[str, str],
+) -> Rule:
+    """The rule of id ``rid`` (on ``method``, where it names one) from its ``fields``; ``words``
+    (``{does}`` -> what the method does) put into its ``what`` and ``replacement``."""
     where = f"rules[{rid}]"
     api = (
         reader.strings(fields["api"], f"{where}.api", _API_RE, "fully qualified name")
         if "api" in fields
         else ()
     )
-    method = reader.optional(fields, "method", f"{where}.method", _NAME_RE)
     attribute = reader.optional(fields, "attribute", f"{where}.attribute", _NAME_RE)
     if [bool(api), method is not None, attribute is not None].count(True) != 1:
         raise reader.error(node, f"{where}.api", "give one of api, method, attribute")
@@ -244,8 +289,8 @@ def _read_rule(reader: _Reader, node: Any, where: str, sources: Mapping[str, Rul
         release=removed or changed or "",
         effect=effect,
         severity=severity,
-        what=reader.required_string(fields["what"], f"{where}.what"),
-        replacement=reader.required_string(fields["replacement"], f"{where}.replacement"),
+        what=_worded(reader, fields["what"], f"{where}.what", words),
+        replacement=_worded(reader, fields["replacement"], f"{where}.replacement", words),
         compat=reader.flag(fields, "compat", f"{where}.compat"),
         legacy_keras=reader.flag(fields, "legacy_keras", f"{where}.legacy_keras"),
         install=install,
@@ -267,6 +312,18 @@ def _read_rule(reader: _Reader, node: Any, where: str, sources: Mapping[str, Rul
             else ()
         ),
     )
+
+
+def _worded(reader: _Reader, node: Any, where: str, words: Mapping[str, str]) -> str:
+    """The text at ``node``, each ``{word}`` of ``words`` (a ``methods`` entry's) put in; a
+    placeholder in a rule without ``methods`` is an error."""
+    text = reader.required_string(node, where)
+    if not words:
+        left = _PLACEHOLDER.search(text)
+        if left is not None:
+            raise reader.error(node, where, f"{left.group(0)} only in a rule with methods")
+        return text
+    return _PLACEHOLDER.sub(lambda found: words[found.group(0)[1:-1]], text)
 
 
 def _pattern(
