@@ -106,6 +106,18 @@ _COLAB_FRAME = (
             id="pip-list",
         ),
         pytest.param("!pip install tf-nightly\n", "tf-nightly", id="kernel-install"),
+        # TensorFlow 2.0's preview nightly, whose name holds a release of its own, and a
+        # nightly of another 2.x whose release starts like it.
+        pytest.param(
+            "Successfully installed tf-nightly-2.0-preview-2.0.0.dev20190801\n",
+            "tf-nightly-2.0-preview==2.0.0.dev20190801",
+            id="preview-nightly",
+        ),
+        pytest.param(
+            "Successfully installed tf-nightly-2.10.0.dev20220601\n",
+            "tf-nightly==2.10.0.dev20220601",
+            id="nightly",
+        ),
     ],
 )
 def test_a_gpu_failure_after_installing_tensorflow_on_colab_is_the_replaced_image(

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import NamedTuple, Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.packages import PIP_TF_REMOVED, read_stale_import
+from tfdoctor.evidence.packages import PIP_TF_DIST, PIP_TF_REMOVED, read_stale_import
 from tfdoctor.evidence.pip import PipKind, pip_words, read_pip_lines, requested_version
 from tfdoctor.explain.common import _cite_head, cite, group
 from tfdoctor.explain.containers import _IMAGE_PAIRING_CAUSES
@@ -58,8 +58,7 @@ def _gpu_shown(m: Machine, r: Revealed) -> bool:
 #: pip's list of what it installed (its "Successfully installed" line), read for TensorFlow's
 #: own distributions with their release (``tensorflow-2.6.0``, ``tf-nightly-2.10.0.dev20220601``).
 _PIP_INSTALLED_TF = re.compile(
-    r"[^\n]{0,4000}?(?<![\w.-])"
-    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)-(?P<version>\d[\w.+]{0,40})"
+    rf"[^\n]{{0,4000}}?(?<![\w.-])(?P<dist>{PIP_TF_DIST})-(?P<version>\d[\w.+]{{0,40}})"
 )
 
 
@@ -84,19 +83,16 @@ def _pip_said(text: str, pattern: re.Pattern[str], *kinds: PipKind) -> Iterator[
 #: release it asked for, where pip's own list of what it installed is not in the log.
 _KERNEL_TF_PIN = re.compile(
     r"^[ \t]*(?:In \[\d*\]: ?)?[!%](?:pip3?|python3? -m pip) install\b[^\n]{0,300}?"
-    r"(?<![\w.-])[\"']?(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)"
-    r"==(?P<version>\d[\w.]{0,40})",
+    rf"(?<![\w.-])[\"']?(?P<dist>{PIP_TF_DIST})==(?P<version>\d[\w.]{{0,40}})",
     re.MULTILINE,
 )
 #: pip about to replace one of TensorFlow's distributions (req_uninstall.py's "Found existing
 #: installation: %s" and "Successfully uninstalled %s"), and the pinned release it collected
 #: for it (prepare.py's "Collecting %s"): a log cut before pip's final list still shows the
 #: replacement.
-_PIP_REPLACING_TF = re.compile(r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)[ -]\d")
+_PIP_REPLACING_TF = re.compile(rf"(?P<dist>{PIP_TF_DIST})[ -]\d")
 _PIP_REPLACING = (PipKind.FOUND_EXISTING, PipKind.UNINSTALLED)
-_PIP_COLLECTING_TF = re.compile(
-    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)==(?P<version>\d[\w.]{0,40})"
-)
+_PIP_COLLECTING_TF = re.compile(rf"(?P<dist>{PIP_TF_DIST})==(?P<version>\d[\w.]{{0,40}})")
 #: Colab's pip hook (google.colab's _pip module) after an install in the kernel: the packages
 #: the runtime had imported whose files the install replaced, as ``[PIL,tensorflow]``. With
 #: ``tensorflow`` there, the install replaced the TensorFlow the runtime ran: the image's.
@@ -157,7 +153,7 @@ _UNDEFINED_SYMBOL = re.compile(
 #: it did.
 _PIP_SATISFIED_TF = re.compile(
     r"(?: \(use --upgrade to upgrade\))?: "
-    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)(?:[<>=!~][^\s]{0,60})? in "
+    rf"(?P<dist>{PIP_TF_DIST})(?:[<>=!~][^\s]{{0,60}})? in "
     r"[^\n]{0,400}?(?:\((?P<version>\d[\w.+]{0,40})\))?[ \t]*$"
 )
 
