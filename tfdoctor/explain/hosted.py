@@ -15,7 +15,7 @@ from tfdoctor.explain.containers import _IMAGE_PAIRING_CAUSES
 from tfdoctor.explain.packages import distributions_finding
 from tfdoctor.explain.revealed import _INSTALLED, Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
-from tfdoctor.facts import TF_DISTRIBUTIONS
+from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.modules import modules
@@ -135,6 +135,45 @@ def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str
     return None
 
 
+def _tf_requirer(evidence: Evidence, dist: str) -> Optional[str]:
+    """The package whose install brought TensorFlow's ``dist`` (with its release where pip
+    shows it): the one pip collected it for (its "Collecting tensorflow... (from sleap==1.1.5)"
+    progress), else the one package the notebook's kernel installs, where that is not one of
+    TensorFlow's own, no requirements file is installed beside it, and pip's list of what it
+    installed holds both. None where the log shows neither, or TensorFlow was asked for itself."""
+    tf = normalize_name(dist)
+    by = next((c.required_by for c in evidence.collected if c.dist == tf and c.required_by), None)
+    if by is not None:
+        release = next((c.version for c in evidence.collected if c.dist == by), "")
+        return f"{by} {release}".strip()
+    asked = evidence.kernel_installs
+    text = evidence.first_text
+    if len(asked) != 1 or normalize_name(asked[0]) in _TF_NAMES or _REQUIREMENTS_FILE.search(text):
+        return None
+    for said in read_pip_lines(text, PipKind.INSTALLED):
+        items = {
+            normalize_name(m["name"]): m["version"]
+            for m in map(_PIP_ITEM.match, said.rest.split())
+            if m is not None
+        }
+        if tf in items and asked[0] in items:
+            return f"{asked[0]} {items[asked[0]]}"
+    return None
+
+
+#: TensorFlow's own distributions by their PEP 503 names.
+_TF_NAMES = frozenset(normalize_name(d) for d in TF_DISTRIBUTIONS)
+#: One item of pip's "Successfully installed" list, ``name-version`` (commands/install.py).
+_PIP_ITEM = re.compile(r"^(?P<name>[A-Za-z0-9][\w.-]*?)-(?P<version>\d[\w.+!]*)$")
+#: An install in the notebook's kernel that reads a requirements file (pip's -r): what it
+#: asks for is not on the line.
+_REQUIREMENTS_FILE = re.compile(
+    r"^[ \t]*(?:In \[\d*\]: ?)?[!%](?:pip3?|python3? -m pip) install\b[^\n]{0,300}?"
+    r"\s(?:-r|--requirement)(?:\s|=)",
+    re.MULTILINE,
+)
+
+
 #: The dynamic loader refusing an installed package's native extension for a symbol it lacks
 #: (glibc's elf/dl-lookup.c prints "undefined symbol: %s"; CPython's ImportError, and
 #: TensorFlow's load_op_library NotFoundError, quote it after the file): an extension built
@@ -244,7 +283,9 @@ def _hosted_tf_replaced(
         failure
         + f"\nThe log installs {what} on {image.title} (its paths show the notebook) before "
         "this failure.",
-        causes.hosted.installed_over_image_fix(m, image, dist, version),
+        causes.hosted.installed_over_image_fix(
+            m, image, dist, version, _tf_requirer(evidence, dist)
+        ),
     )
 
 
@@ -389,7 +430,9 @@ def _image_build_removed(
             causes.hosted.HOSTED_TF_REPLACED,
             f"TensorFlow replaced on {image.title}, whose CUDA and cuDNN are built for its own",
             f"{failure}\n{said}, before this failure.",
-            causes.hosted.installed_over_image_fix(m, image, dist, version),
+            causes.hosted.installed_over_image_fix(
+                m, image, dist, version, _tf_requirer(evidence, dist)
+            ),
         )
     return causes.finding(
         f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
@@ -398,7 +441,9 @@ def _image_build_removed(
         f"The notebook replaced the TensorFlow {image.title} ships",
         f"{said}: the image's CUDA and cuDNN libraries and its other packages are built and "
         "tested with its own TensorFlow, and stay as they were.",
-        causes.hosted.installed_over_image_fix(m, image, dist, version),
+        causes.hosted.installed_over_image_fix(
+            m, image, dist, version, _tf_requirer(evidence, dist)
+        ),
     )
 
 
@@ -433,7 +478,9 @@ def _image_tensorflow_removed(
         f"{image.title} (its paths show the notebook) and installed {dist} {version}: the "
         "image's CUDA and cuDNN libraries and its other packages are built and tested with "
         "its own TensorFlow, and stay as they were.",
-        causes.hosted.installed_over_image_fix(m, image, dist, version),
+        causes.hosted.installed_over_image_fix(
+            m, image, dist, version, _tf_requirer(evidence, dist)
+        ),
     )
 
 
