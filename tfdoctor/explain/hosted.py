@@ -143,6 +143,8 @@ def _tf_requirer(evidence: Evidence, dist: str) -> Optional[str]:
     installed holds both. None where the log shows neither, or TensorFlow was asked for itself."""
     tf = normalize_name(dist)
     by = next((c.required_by for c in evidence.collected if c.dist == tf and c.required_by), None)
+    if by in _TF_NAMES:
+        return None  # a wrapper of TensorFlow's own (tensorflow pulling tensorflow-intel)
     if by is not None:
         release = next((c.version for c in evidence.collected if c.dist == by), "")
         return f"{by} {release}".strip()
