@@ -106,6 +106,18 @@ _COLAB_FRAME = (
             id="pip-list",
         ),
         pytest.param("!pip install tf-nightly\n", "tf-nightly", id="kernel-install"),
+        # TensorFlow 2.0's preview nightly, whose name holds a release of its own, and a
+        # nightly of another 2.x whose release starts like it.
+        pytest.param(
+            "Successfully installed tf-nightly-2.0-preview-2.0.0.dev20190801\n",
+            "tf-nightly-2.0-preview==2.0.0.dev20190801",
+            id="preview-nightly",
+        ),
+        pytest.param(
+            "Successfully installed tf-nightly-2.10.0.dev20220601\n",
+            "tf-nightly==2.10.0.dev20220601",
+            id="nightly",
+        ),
     ],
 )
 def test_a_gpu_failure_after_installing_tensorflow_on_colab_is_the_replaced_image(
@@ -120,6 +132,58 @@ def test_a_gpu_failure_after_installing_tensorflow_on_colab_is_the_replaced_imag
     assert "tf.sysconfig.get_build_info()" in fix
     # What failed stays, second: its fix would install cuDNN on the image.
     assert _causes(text)["cudnn-version-mismatch"] == "warning"
+
+
+#: pip installing a library that brought TensorFlow with it, in one run.
+_PULLED = "Successfully installed sleap-1.1.5 tensorflow-2.7.1\n"
+
+
+@pytest.mark.parametrize(
+    ("install", "named"),
+    [
+        # The one package the kernel's install asks for, in pip's list beside TensorFlow.
+        pytest.param("!pip install sleap==1.1.5\n" + _PULLED, True, id="kernel-install"),
+        # pip's own progress: TensorFlow collected for the library (no kernel's line shown).
+        pytest.param(
+            "Collecting sleap\n"
+            "  Downloading sleap-1.1.5-py3-none-any.whl (12.1 MB)\n"
+            "Collecting tensorflow<2.8,>=2.6.3 (from sleap)\n"
+            "  Downloading tensorflow-2.7.1-cp37-cp37m-manylinux2010_x86_64.whl (495.1 MB)\n"
+            + _PULLED,
+            True,
+            id="pip-collected-for",
+        ),
+        # A requirements file beside it: what brought TensorFlow is not on the line.
+        pytest.param(
+            "!pip install -r requirements.txt sleap\n" + _PULLED, False, id="requirements"
+        ),
+        # TensorFlow installed by another pip run than the library's.
+        pytest.param(
+            "!pip install tensorflow-addons\nSuccessfully installed tensorflow-addons-0.19.0\n"
+            "Successfully installed tensorflow-2.7.1\n",
+            False,
+            id="another-run",
+        ),
+        # Two packages asked for: either may have brought it.
+        pytest.param("!pip install sleap==1.1.5 opencv-python\n" + _PULLED, False, id="two-asked"),
+    ],
+)
+def test_the_library_that_brought_tensorflow_over_the_image_is_named_where_shown(
+    install: str, named: bool
+) -> None:
+    top = top_error(explained(install + _COLAB_FRAME + _REFUSED))
+    assert top.cause == "hosted-tf-replaced"
+    fix = fix_text(top)
+    assert ("install of sleap 1.1.5 brought tensorflow==2.7.1" in fix) is named
+    assert ("Install the sleap release that supports the image's TensorFlow" in fix) is named
+    assert ("Remove the line that installs tensorflow" in fix) is not named
+
+
+def test_a_library_that_brought_tensorflow_on_the_users_own_machine_is_no_hosted_image() -> None:
+    text = (
+        "$ pip install sleap==1.1.5\n" + _PULLED + '  File "/home/me/train.py", line 3\n' + _REFUSED
+    )
+    assert "hosted-tf-replaced" not in _causes(text)
 
 
 def test_kaggle_paths_name_kaggles_session() -> None:

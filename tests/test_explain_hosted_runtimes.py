@@ -194,6 +194,13 @@ _PIP_IN_KERNEL = (
     "Note: you may need to restart the kernel to use updated packages.\n"
 )
 
+#: pip's words for TensorFlow 2.0's preview nightly of 2019 installed in the kernel.
+_PREVIEW_IN_KERNEL = (
+    "%pip install tf-nightly-2.0-preview\n"
+    "Successfully installed tb-nightly-1.15.0a20190801 tf-nightly-2.0-preview-2.0.0.dev20190801\n"
+    "Note: you may need to restart the kernel to use updated packages.\n"
+)
+
 
 @pytest.mark.parametrize(
     ("text", "stale"),
@@ -234,8 +241,22 @@ _PIP_IN_KERNEL = (
             + "print(tf.__version__)\n2.16.0-dev20231103\n",
             None,
         ),
+        # TensorFlow 2.0's preview nightly, whose name holds a release of its own: the kernel
+        # kept its 1.14.0; the preview's own release echoed is the one installed.
+        (_PREVIEW_IN_KERNEL + "print(tf.__version__)\n1.14.0\n", ("1.14.0", "2.0.0.dev20190801")),
+        (_PREVIEW_IN_KERNEL + "print(tf.__version__)\n2.0.0-dev20190801\n", None),
     ],
-    ids=["ipython", "databricks", "restarted", "no-note", "echo-first", "rc", "nightly"],
+    ids=[
+        "ipython",
+        "databricks",
+        "restarted",
+        "no-note",
+        "echo-first",
+        "rc",
+        "nightly",
+        "preview-kept",
+        "preview-loaded",
+    ],
 )
 def test_a_release_echoed_after_a_pip_run_in_the_kernel(
     text: str, stale: Optional[tuple[str, str]]

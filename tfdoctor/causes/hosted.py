@@ -415,10 +415,15 @@ def back_to_image_fix(m: Machine, image: HostedImage, shipped: ImageRelease) -> 
 
 
 def installed_over_image_fix(
-    m: Machine, image: HostedImage, dist: Optional[str], version: Optional[str]
+    m: Machine,
+    image: HostedImage,
+    dist: Optional[str],
+    version: Optional[str],
+    requirer: Optional[str] = None,
 ) -> Fix:
     """A TensorFlow the notebook installed over the image's own (``dist``; None where the log
-    shows the pairing broken but not the install): a fresh runtime brings the image's
+    shows the pairing broken but not the install), brought by the install of ``requirer``
+    (``sleap 1.1.5``) where the log shows which: a fresh runtime brings the image's
     TensorFlow back with the CUDA and cuDNN built for it; the code is fitted to that
     TensorFlow (or to a runtime version that ships the release it needs), not the reverse."""
     # Only a new VM brings the image's packages back: a restart keeps what pip installed.
@@ -434,6 +439,17 @@ def installed_over_image_fix(
             "one or the other. Remove the line that installs TensorFlow (or the package that "
             "pins it: use its release that supports the image's TensorFlow) or CUDA and cuDNN "
             f"libraries (apt, conda, pip's nvidia-* wheels), then start a fresh runtime: {fresh}. "
+        )
+    elif requirer is not None:
+        what = f"{dist}=={version}" if version else dist
+        name = requirer.split()[0]
+        said = (
+            f"The notebook's install of {requirer} brought {what} over the TensorFlow "
+            f"{image.title} ships ({name}, or a package it requires, asks for that "
+            "TensorFlow), and the image's CUDA and cuDNN are built for its own release, not "
+            f"for this one. Install the {name} release that supports the image's TensorFlow "
+            f"(its requirements or release notes name the TensorFlow each release needs) in "
+            f"place of that line, then start a fresh runtime: {fresh}. "
         )
     else:
         what = f"{dist}=={version}" if version else dist

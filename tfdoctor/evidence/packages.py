@@ -1031,10 +1031,15 @@ class StaleImport(Record):
     removal_shown: bool = True
 
 
+#: One of TensorFlow's own distributions by the name pip prints for it (the project's name in
+#: its metadata). TensorFlow 2.0's preview nightlies of 2019 (``facts.TF_DISTRIBUTIONS``) come
+#: first: their names hold a release of their own, and pip's ``name-version`` item
+#: (``tf-nightly-2.0-preview-2.0.0.dev20190516``) read as ``tf-nightly`` would give release 2.0.
+PIP_TF_DIST = r"tf-nightly(?:-gpu)?-2\.0-preview|tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?"
 #: pip's own lines for one of TensorFlow's distributions it removed and installed
 #: (req/req_uninstall.py's "Successfully uninstalled %s", commands/install.py's
 #: "Successfully installed %s", each item ``name-version``).
-_PIP_TF = r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)-(?P<version>\d[\w.+]{0,40})"
+_PIP_TF = rf"(?P<dist>{PIP_TF_DIST})-(?P<version>\d[\w.+]{{0,40}})"
 PIP_TF_REMOVED = re.compile(rf"^[ \t]*Successfully uninstalled {_PIP_TF}\b", re.MULTILINE)
 _PIP_TF_INSTALLED = re.compile(
     rf"^[ \t]*Successfully installed [^\n]{{0,4000}}?(?<![\w.-]){_PIP_TF}(?![\w.+-])",

@@ -8,14 +8,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import NamedTuple, Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.packages import PIP_TF_REMOVED, read_stale_import
+from tfdoctor.evidence.packages import PIP_TF_DIST, PIP_TF_REMOVED, read_stale_import
 from tfdoctor.evidence.pip import PipKind, pip_words, read_pip_lines, requested_version
 from tfdoctor.explain.common import _cite_head, cite, group
 from tfdoctor.explain.containers import _IMAGE_PAIRING_CAUSES
 from tfdoctor.explain.packages import distributions_finding
 from tfdoctor.explain.revealed import _INSTALLED, Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
-from tfdoctor.facts import TF_DISTRIBUTIONS
+from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.modules import modules
@@ -58,8 +58,7 @@ def _gpu_shown(m: Machine, r: Revealed) -> bool:
 #: pip's list of what it installed (its "Successfully installed" line), read for TensorFlow's
 #: own distributions with their release (``tensorflow-2.6.0``, ``tf-nightly-2.10.0.dev20220601``).
 _PIP_INSTALLED_TF = re.compile(
-    r"[^\n]{0,4000}?(?<![\w.-])"
-    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)-(?P<version>\d[\w.+]{0,40})"
+    rf"[^\n]{{0,4000}}?(?<![\w.-])(?P<dist>{PIP_TF_DIST})-(?P<version>\d[\w.+]{{0,40}})"
 )
 
 
@@ -84,19 +83,16 @@ def _pip_said(text: str, pattern: re.Pattern[str], *kinds: PipKind) -> Iterator[
 #: release it asked for, where pip's own list of what it installed is not in the log.
 _KERNEL_TF_PIN = re.compile(
     r"^[ \t]*(?:In \[\d*\]: ?)?[!%](?:pip3?|python3? -m pip) install\b[^\n]{0,300}?"
-    r"(?<![\w.-])[\"']?(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)"
-    r"==(?P<version>\d[\w.]{0,40})",
+    rf"(?<![\w.-])[\"']?(?P<dist>{PIP_TF_DIST})==(?P<version>\d[\w.]{{0,40}})",
     re.MULTILINE,
 )
 #: pip about to replace one of TensorFlow's distributions (req_uninstall.py's "Found existing
 #: installation: %s" and "Successfully uninstalled %s"), and the pinned release it collected
 #: for it (prepare.py's "Collecting %s"): a log cut before pip's final list still shows the
 #: replacement.
-_PIP_REPLACING_TF = re.compile(r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)[ -]\d")
+_PIP_REPLACING_TF = re.compile(rf"(?P<dist>{PIP_TF_DIST})[ -]\d")
 _PIP_REPLACING = (PipKind.FOUND_EXISTING, PipKind.UNINSTALLED)
-_PIP_COLLECTING_TF = re.compile(
-    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)==(?P<version>\d[\w.]{0,40})"
-)
+_PIP_COLLECTING_TF = re.compile(rf"(?P<dist>{PIP_TF_DIST})==(?P<version>\d[\w.]{{0,40}})")
 #: Colab's pip hook (google.colab's _pip module) after an install in the kernel: the packages
 #: the runtime had imported whose files the install replaced, as ``[PIL,tensorflow]``. With
 #: ``tensorflow`` there, the install replaced the TensorFlow the runtime ran: the image's.
@@ -139,6 +135,47 @@ def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str
     return None
 
 
+def _tf_requirer(evidence: Evidence, dist: str) -> Optional[str]:
+    """The package whose install brought TensorFlow's ``dist`` (with its release where pip
+    shows it): the one pip collected it for (its "Collecting tensorflow... (from sleap==1.1.5)"
+    progress), else the one package the notebook's kernel installs, where that is not one of
+    TensorFlow's own, no requirements file is installed beside it, and pip's list of what it
+    installed holds both. None where the log shows neither, or TensorFlow was asked for itself."""
+    tf = normalize_name(dist)
+    by = next((c.required_by for c in evidence.collected if c.dist == tf and c.required_by), None)
+    if by in _TF_NAMES:
+        return None  # a wrapper of TensorFlow's own (tensorflow pulling tensorflow-intel)
+    if by is not None:
+        release = next((c.version for c in evidence.collected if c.dist == by), "")
+        return f"{by} {release}".strip()
+    asked = evidence.kernel_installs
+    text = evidence.first_text
+    if len(asked) != 1 or normalize_name(asked[0]) in _TF_NAMES or _REQUIREMENTS_FILE.search(text):
+        return None
+    for said in read_pip_lines(text, PipKind.INSTALLED):
+        items = {
+            normalize_name(m["name"]): m["version"]
+            for m in map(_PIP_ITEM.match, said.rest.split())
+            if m is not None
+        }
+        if tf in items and asked[0] in items:
+            return f"{asked[0]} {items[asked[0]]}"
+    return None
+
+
+#: TensorFlow's own distributions by their PEP 503 names.
+_TF_NAMES = frozenset(normalize_name(d) for d in TF_DISTRIBUTIONS)
+#: One item of pip's "Successfully installed" list, ``name-version`` (commands/install.py).
+_PIP_ITEM = re.compile(r"^(?P<name>[A-Za-z0-9][\w.-]*?)-(?P<version>\d[\w.+!]*)$")
+#: An install in the notebook's kernel that reads a requirements file (pip's -r): what it
+#: asks for is not on the line.
+_REQUIREMENTS_FILE = re.compile(
+    r"^[ \t]*(?:In \[\d*\]: ?)?[!%](?:pip3?|python3? -m pip) install\b[^\n]{0,300}?"
+    r"\s(?:-r|--requirement)(?:\s|=)",
+    re.MULTILINE,
+)
+
+
 #: The dynamic loader refusing an installed package's native extension for a symbol it lacks
 #: (glibc's elf/dl-lookup.c prints "undefined symbol: %s"; CPython's ImportError, and
 #: TensorFlow's load_op_library NotFoundError, quote it after the file): an extension built
@@ -157,7 +194,7 @@ _UNDEFINED_SYMBOL = re.compile(
 #: it did.
 _PIP_SATISFIED_TF = re.compile(
     r"(?: \(use --upgrade to upgrade\))?: "
-    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)(?:[<>=!~][^\s]{0,60})? in "
+    rf"(?P<dist>{PIP_TF_DIST})(?:[<>=!~][^\s]{{0,60}})? in "
     r"[^\n]{0,400}?(?:\((?P<version>\d[\w.+]{0,40})\))?[ \t]*$"
 )
 
@@ -248,7 +285,9 @@ def _hosted_tf_replaced(
         failure
         + f"\nThe log installs {what} on {image.title} (its paths show the notebook) before "
         "this failure.",
-        causes.hosted.installed_over_image_fix(m, image, dist, version),
+        causes.hosted.installed_over_image_fix(
+            m, image, dist, version, _tf_requirer(evidence, dist)
+        ),
     )
 
 
@@ -393,7 +432,9 @@ def _image_build_removed(
             causes.hosted.HOSTED_TF_REPLACED,
             f"TensorFlow replaced on {image.title}, whose CUDA and cuDNN are built for its own",
             f"{failure}\n{said}, before this failure.",
-            causes.hosted.installed_over_image_fix(m, image, dist, version),
+            causes.hosted.installed_over_image_fix(
+                m, image, dist, version, _tf_requirer(evidence, dist)
+            ),
         )
     return causes.finding(
         f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
@@ -402,7 +443,9 @@ def _image_build_removed(
         f"The notebook replaced the TensorFlow {image.title} ships",
         f"{said}: the image's CUDA and cuDNN libraries and its other packages are built and "
         "tested with its own TensorFlow, and stay as they were.",
-        causes.hosted.installed_over_image_fix(m, image, dist, version),
+        causes.hosted.installed_over_image_fix(
+            m, image, dist, version, _tf_requirer(evidence, dist)
+        ),
     )
 
 
@@ -437,7 +480,9 @@ def _image_tensorflow_removed(
         f"{image.title} (its paths show the notebook) and installed {dist} {version}: the "
         "image's CUDA and cuDNN libraries and its other packages are built and tested with "
         "its own TensorFlow, and stay as they were.",
-        causes.hosted.installed_over_image_fix(m, image, dist, version),
+        causes.hosted.installed_over_image_fix(
+            m, image, dist, version, _tf_requirer(evidence, dist)
+        ),
     )
 
 
