@@ -4372,6 +4372,7 @@ def range_release_fix(
     python: Optional[str],
     os: Optional[str] = None,
     listed: Sequence[str] = (),
+    required_by: str = "",
 ) -> Optional[Fix]:
     """A requirement that limits TensorFlow to a range of old releases (``<2.0.0,>=1.12.0``)
     pip found no wheel of: the Pythons those releases have wheels for (the matrix's lines and
@@ -4380,7 +4381,9 @@ def range_release_fix(
     the system the log shows; only its platforms' wheels count. ``listed``: the final
     releases pip listed instead, all outside the range; then the Python is what stops pip
     only where those releases have wheels for a Python the range's have not (None
-    otherwise: the platform or the index is, which another Python does not change)."""
+    otherwise: the platform or the index is, which another Python does not change).
+    ``required_by``: the package whose requirement it is (pip's "(from basic-pitch)"): its
+    own newer release, or its source, is the other way, since the range is its to widen."""
     # A compatible-release clause bounds the range too ("~=2.4.1": >=2.4.1, ==2.4.*; PEP 440).
     if m.matrix is None or ("<" not in spec and "~=" not in spec):
         return None
@@ -4422,8 +4425,17 @@ def range_release_fix(
         else []
     )
     intel_only = "macos-arm64" in empty
+    holder = f"{required_by}'s requirement" if required_by else "The requirement"
+    moved = (
+        f"install a release of {required_by} whose requirement admits a TensorFlow with wheels "
+        f"for this Python (a newer release, or its source repository where no release does; "
+        f"`pip index versions {required_by}` lists them)"
+        if required_by
+        else "move the requirement to a TensorFlow release with wheels for this Python "
+        "(`tfdoctor matrix` lists each line's Pythons)"
+    )
     return Fix(
-        f"The requirement asks for {dist}{spec}: its releases ({shown} {versions[0]}"
+        f"{holder} asks for {dist}{spec}: its releases ({shown} {versions[0]}"
         + (f" to {versions[-1]}" if versions[-1] != versions[0] else "")
         + f" in the matrix) have wheels for Python {_python_span(pythons)} only, "
         f"and pip found none for this interpreter"
@@ -4444,15 +4456,14 @@ def range_release_fix(
         )
         + f". Run it on Python {pythons[-1]} (a new virtual environment"
         + (", an x86-64 one under Rosetta 2 on Apple silicon" if intel_only else "")
-        + "), or move the requirement to a TensorFlow release with wheels for this Python "
-        "(`tfdoctor matrix` lists each line's Pythons)."
+        + f"), or {moved}."
         + (
             f" They have no wheels at all for {', '.join(empty)}: there only the requirement "
             "can change."
             if empty and not intel_only
             else ""
         ),
-        (INTERPRETER_CHECK,),
+        (INTERPRETER_CHECK, *(m.list_releases(required_by) if required_by else ())),
     )
 
 

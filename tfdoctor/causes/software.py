@@ -53,6 +53,7 @@ from tfdoctor.machine import NEW_VENV, Machine
 from tfdoctor.matrix import (
     PLATFORMS,
     Companion,
+    TFLine,
     above_range,
     admits_below,
     spec_contains,
@@ -679,14 +680,52 @@ def numpy_abi_fix(m: Machine, module: str = "", dist: str = "") -> Fix:
 UNCAPPED_FROM: Final[Mapping[str, str]] = {"typing-extensions": "2.14"}
 
 
-def tf_pin_conflict_fix(m: Machine, dist: str = "typing-extensions", user: str = "") -> Fix:
+def tf_pin_conflict_fix(
+    m: Machine,
+    dist: str = "typing-extensions",
+    user: str = "",
+    installer: str = "",
+    admitting: Optional[tuple[TFLine, str, str, str]] = None,
+) -> Fix:
     """A TensorFlow whose range admits the newer ``dist`` ``user`` needs, installed with it so
-    pip resolves both; or the two kept apart."""
+    pip resolves both; or the two kept apart. ``installer``: the resolver that reported the
+    clash (pip where empty). ``admitting``: the matrix line whose declared range on ``dist``
+    meets ``user``'s need, with that need, the TensorFlow release whose range does not, and
+    the requirement that installs the line (``tensorflow==2.18.1``): that line is the fix,
+    or a release of ``user`` that takes TensorFlow's range. Without it, where ``installer``
+    is set, the resolver reported TensorFlow's range on ``dist`` against ``user`` without
+    ``user``'s own range: which way the two miss is not known, so either side may move, each
+    named with its releases."""
     who = user or "the other package"
     spec = m.declared_range(dist)
     declared = f" (the installed TensorFlow declares {dist}{spec})" if spec else ""
     line = UNCAPPED_FROM.get(dist)
     tf = m.tf_name or "tensorflow"
+    if admitting is not None:
+        best, need, release, wanted = admitting
+        add = add_command(installer, wanted, user) if installer not in ("", "pip") else None
+        return Fix(
+            f"Require TensorFlow {best.line} (its {dist} range, {best.declared(dist)}, meets "
+            f"{who}'s {dist}{need}; from the matrix), or a release of {who} whose {dist} range "
+            f"admits TensorFlow {release}'s.",
+            m.pip_install(wanted, who) if installer in ("", "pip") else (add,) if add else (),
+        )
+    if installer:
+        release = f"TensorFlow {m.tf.version}" if m.tf is not None else "TensorFlow"
+        ranged = f"{release}'s {dist} range ({spec})" if spec else f"{release}'s {dist} range"
+        return Fix(
+            f"{ranged} shuts out {who}: the resolver ({installer}) finds no {dist} that both "
+            f"take ({who}'s own range is in the part of its report not shown). Install a "
+            f"TensorFlow release whose {dist} range admits {who}'s, or a release of {who} "
+            f"whose {dist} range admits TensorFlow's (the commands list their releases, and "
+            "each release's requirements name its range), or keep the two in separate "
+            "environments.",
+            (
+                (*m.list_releases(tf), *m.list_releases(who))
+                if installer == "pip"
+                else (releases_command(installer, tf), releases_command(installer, who))
+            ),
+        )
     if line is None:
         return Fix(
             f"{who} needs a newer {dist} than TensorFlow's range admits{declared}: install the "
@@ -3885,9 +3924,16 @@ def conda_pip_duplicate_fix(
     )
 
 
-def library_pin_detail(library: str, target: str) -> str:
-    """Why an exact pin of ``library`` on ``target`` is reported while another release is
-    installed: the one sentence check and explain give it."""
+def library_pin_detail(library: str, target: str, capped: bool = False) -> str:
+    """Why an exact pin of ``library`` on ``target`` (``capped``: a cap below a release
+    TensorFlow requires) is reported while another release is installed: the one sentence
+    check and explain give it."""
+    if capped:
+        return (
+            f"{library}'s cap on {target} is older than the {target} installed, a package "
+            f"TensorFlow requires: moving {target} back below the cap would take it out of the "
+            f"range TensorFlow declares, so {library} is what moves."
+        )
     return (
         f"An exact pin leaves {library} one release of {target}; the environment holds "
         "another, which pip reports (`pip check`, and after every install) until one of the "
@@ -3896,22 +3942,36 @@ def library_pin_detail(library: str, target: str) -> str:
 
 
 def library_pin_fix(
-    m: Machine, library: str = "", target: str = "", pin: str = "", have: str = ""
+    m: Machine,
+    library: str = "",
+    target: str = "",
+    pin: str = "",
+    have: str = "",
+    move_back: bool = True,
 ) -> Fix:
     """A release of ``library`` whose requirement on ``target`` admits the installed ``have``:
     how to find it (the releases pip can install here) and what to look for. No table holds
     a library's requirements per release, so no release is named, and no blind upgrade is
-    run: it may keep the pin, or move TensorFlow's own dependencies."""
+    run: it may keep the pin, or move TensorFlow's own dependencies. ``move_back``: also the
+    other way, ``target`` moved to the pin (not for a cap below what TensorFlow requires)."""
     name = library or "<library>"
     dep = target or "<dependency>"
     held = f"{dep} {have}" if have else f"the installed {dep}"
+    back = (
+        f" Or install {dep}{pin} where that release publishes a wheel for this Python and "
+        "TensorFlow's own range admits it;"
+        if move_back
+        else f" Keep {held}: TensorFlow requires {dep}, and {name}'s range stops below it;"
+    )
+    # A cap is named as the library's range, not as a requirement one could paste: the fix
+    # is not to install it.
+    said = f"{name} pins {dep}{pin}" if move_back else f"{name}'s {dep} range ({pin}) caps it"
     return Fix(
-        f"{name} pins {dep}{pin}, and the environment holds {held}. Install the release of "
-        f"{name} whose {dep} requirement admits {held}: the commands list the releases "
-        f"pip can install here, and each release's requirements on {dep} are on its project "
-        f"page (a newer release often relaxes an exact pin). Or install {dep}{pin} where that "
-        f"release publishes a wheel for this Python and TensorFlow's own range admits it; "
-        "`pip check` shows what is left.",
+        f"{said}, and the environment holds {held}. Install the release of {name} whose {dep} "
+        f"requirement admits {held}: the commands list the releases pip can install here, and "
+        f"each release's requirements on {dep} are on its project page (a newer release often "
+        f"relaxes {'an exact pin' if move_back else 'an old cap'}).{back} `pip check` shows "
+        "what is left.",
         (*m.list_releases(name), *m.pip("check")),
     )
 

@@ -29,7 +29,7 @@ import dataclasses
 import functools
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Optional
 
 from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow, list_row_at, listed_rows
@@ -333,6 +333,7 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                 (m["req"], m["rv"], m["target"], m["spec"]) for m in _POETRY_DEPENDS.finditer(text)
             ]
             out += _between(poetry, "poetry")
+            out += _poetry_one_side(text, poetry)
             out += _root_requested(
                 poetry,
                 (
@@ -593,6 +594,18 @@ _POETRY_DEPENDS = re.compile(
     rf"(?<![\w.-])(?P<req>{_NAME}) \((?P<rv>{_VERSION})\) depends on "
     rf"(?P<target>{_NAME}) \((?P<spec>{_RANGE})\)"
 )
+#: Poetry's conclusion that a TensorFlow range is incompatible with another package, drawn
+#: from TensorFlow's range on a shared name (``tensorflow (>=2.14.0,<3.0.0) requires wrapt
+#: (>=1.11.0,<1.15).`` then ``Thus, tensorflow (>=2.14.0,<3.0.0) is incompatible with reflex
+#: (>=0.2.8,<0.3.0).``): a derived incompatibility of one positive and one negative term reads
+#: "A requires B", one of two positive terms "A is incompatible with B" (mixology's
+#: Incompatibility.__str__ and _try_requires_through,
+#: https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/incompatibility.py).
+_POETRY_THUS = re.compile(
+    rf"(?<![\w.-])(?P<req>{_NAME}) \((?P<rr>[^()\n]{{1,80}})\) (?:requires|depends on) "
+    rf"(?P<target>{_NAME}) \((?P<spec>{_RANGE})\)\.?\s+(?:Thus|So), (?P=req) \((?P=rr)\) is "
+    rf"incompatible with (?P<other>{_NAME})(?: \((?P<orange>[^()\n]{{1,80}})\))?"
+)
 #: PDM's list (format_resolution_impossible) under ``Unable to find a resolution for X`` /
 #: ``because of the following conflicts:``, one requirement a line with the release that
 #: declares it (``typing-extensions<4.6.0,>=3.6.6 (from tensorflow@2.13.0)``).
@@ -648,6 +661,38 @@ def _poetry_spec(text: str) -> str:
         at = min(1, len(parts) - 1)
     upper = [*parts[:at], parts[at] + 1]
     return f">={bound['v']},<{'.'.join(map(str, upper))}"
+
+
+def _poetry_one_side(text: str, rows: Sequence[tuple[str, str, str, str]]) -> list[Conflict]:
+    """Poetry's conclusion that a TensorFlow release range is incompatible with another
+    package because of TensorFlow's range on a shared name (:data:`_POETRY_THUS`), where the
+    report kept does not show the other package's own range on it (the lines that state it
+    are cut): a ``between`` conflict whose other range (``have``) is empty. The TensorFlow
+    release is the one a row states that range of (``rows``: "tensorflow (2.14.0) depends on
+    wrapt (>=1.11.0,<1.15)"); where the other's range is shown, :func:`_between` reads both."""
+    out = []
+    for m in _POETRY_THUS.finditer(text):
+        req, target, other = (normalize_name(m[x]) for x in ("req", "target", "other"))
+        spec = _spec(m["spec"])
+        if req not in TF_DISTRIBUTIONS or target in TF_DISTRIBUTIONS or other == req:
+            continue
+        version = next(
+            (
+                rv
+                for r, rv, t, s in rows
+                if normalize_name(r) == req and normalize_name(t) == target and _spec(s) == spec
+            ),
+            None,
+        )
+        shown = any(
+            normalize_name(r) == other and normalize_name(t) == target for r, _, t, _ in rows
+        )
+        if version is None or shown:
+            continue
+        named = f"{other} ({m['orange']})" if m["orange"] else other
+        # The other package's range on the name is not shown: ``have`` stays empty.
+        out.append(Conflict(req, version, target, spec, "between", "", named, installer="poetry"))
+    return out
 
 
 def _root_requested(

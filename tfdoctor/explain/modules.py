@@ -84,7 +84,7 @@ def module_findings(
     return list(out.values())
 
 
-def _tf_requires(m: Machine, dist: str) -> bool:
+def tf_requires(m: Machine, dist: str) -> bool:
     """Whether TensorFlow requires ``dist``: its declared range, else the import table."""
     return m.declared_range(dist) is not None or dist in START_IMPORTS or dist in LAZY_IMPORTS
 
@@ -264,7 +264,7 @@ def _not_installed(
             "not make it TensorFlow's failure).",
             causes.software.package_install_fix(m, dist, module),
         )
-    if _tf_requires(m, dist) and m.companion(dist) is None:
+    if tf_requires(m, dist) and m.companion(dist) is None:
         spec = m.declared_range(dist) or ""
         return causes.finding(
             "explain.dependency-missing",
@@ -558,7 +558,7 @@ def _missing_name(tb: Traceback, m: Machine, paired: bool = False) -> Optional[F
         )
     if dist is None or dist in _ELSEWHERE:
         return None
-    if "(unknown location)" in tb.message and top not in NAMESPACE_ROOTS and _tf_requires(m, dist):
+    if "(unknown location)" in tb.message and top not in NAMESPACE_ROOTS and tf_requires(m, dist):
         return _namespace_stand_in(said, top, dist, m)
     if m.companion(dist) is not None:
         # A companion without a name its caller uses: a release of it that does not go with
@@ -572,7 +572,7 @@ def _missing_name(tb: Traceback, m: Machine, paired: bool = False) -> Optional[F
             f"one lacks {module}.{name}.",
             causes.software.companion_fix(m, dist),
         )
-    if not _tf_requires(m, dist):
+    if not tf_requires(m, dist):
         return None  # a package TensorFlow does not pin: the caller's own version choice
     caller = next((o.dist for o in library_origins(tb) if o.dist != dist), "")
     held = _held_back_by_tensorflow(tb, m, dist, caller)

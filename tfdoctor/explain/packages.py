@@ -65,7 +65,7 @@ from tfdoctor.explain.keras_versions import (
     keras_tensorflow_findings,
     keras_training_argument_findings,
 )
-from tfdoctor.explain.modules import TF_OWN, module_findings
+from tfdoctor.explain.modules import TF_OWN, module_findings, tf_requires
 from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.keras_api import ArgumentAdded, keras_api
@@ -1011,6 +1011,8 @@ def _conflict(
         return _held_back_by_tf_install(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS and pair_weight and _library_pin(c):
         return _library_pin_conflict(c, m, said)
+    if c.requirer not in TF_DISTRIBUTIONS and pair_weight and _caps_tf_dependency(c, m):
+        return _library_pin_conflict(c, m, said, pair_weight)
     if c.requirer not in TF_DISTRIBUTIONS:
         # Neither side is TensorFlow: answered only where the log's failure is the pair's.
         return _pair_out_of_range(c, m, said, pair_weight) if pair_weight else None
@@ -1038,7 +1040,19 @@ def _taken_back_by_tf_install(c: Conflict) -> bool:
 
 def _held_back_by_tf_install(c: Conflict, m: Machine, said: str) -> Finding:
     """:func:`_taken_back_by_tf_install`: TensorFlow's range holds the dependency below the
-    other package's need (the fix: a TensorFlow whose range admits it, installed with it)."""
+    other package's need (the fix: a TensorFlow whose range admits it, installed with it:
+    the matrix's nearest line to the installed one whose declared range meets the need)."""
+    lines = m.matrix.lines if m.matrix is not None else ()
+    fits = (
+        m.matrix.lines_pinning(c.target, lambda pin: _meeting(pin, c.spec) is not None)
+        if m.matrix is not None
+        else ()
+    )
+    admitting = None
+    if fits and m.tf is not None:
+        best = _nearest(fits, lines, m.tf.version)
+        wanted = f"{m.tf_name or 'tensorflow'}=={best.latest_patch}"
+        admitting = (best, c.spec, m.tf.version, wanted)
     return causes.finding(
         f"explain.{causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE}",
         Severity.WARNING,
@@ -1048,7 +1062,10 @@ def _held_back_by_tf_install(c: Conflict, m: Machine, said: str) -> Finding:
         f"{said} The same pip run removed {c.target} {c.replaced} and installed {c.have} with "
         f"{c.installed_with_tf}: the TensorFlow it installed holds {c.target} below what "
         f"{c.requirer} needs.",
-        causes.software.tf_pin_conflict_fix(m, c.target, c.requirer_named),
+        # The fix's command names the distribution alone (``pip install "webapp"``).
+        causes.software.tf_pin_conflict_fix(
+            m, c.target, c.requirer if admitting else c.requirer_named, "", admitting
+        ),
     )
 
 
@@ -1143,15 +1160,42 @@ def _library_pin(c: Conflict) -> bool:
     return causes.software.written_on_tensorflow(c.requirer)
 
 
-def _library_pin_conflict(c: Conflict, m: Machine, said: str) -> Finding:
-    """A library on TensorFlow pinning a dependency exactly, another release installed."""
+def _caps_tf_dependency(c: Conflict, m: Machine) -> bool:
+    """pip's notice that a library outside TensorFlow's family caps a dependency TensorFlow
+    requires (its declared range, else the import table) below the release installed
+    (``thinc 6.10.3 has requirement wrapt<1.11.0,>=1.10.0, but you'll have wrapt 1.11.1``):
+    the library's old cap, not the dependency, is what lags, and moving the dependency back
+    would take it out of TensorFlow's range. Not where the installed TensorFlow's range is
+    known and meets the library's (the dependency can move back for both)."""
+    if c.kind != "installed" or c.source != "pip" or not c.have or not c.spec:
+        return False  # a package's own check as it imports states its build's range
+    if c.target in TF_DISTRIBUTIONS or c.target == "protobuf":
+        return False  # TensorFlow itself, and protobuf's generated code, are judged apart
+    if causes.software.tensorflow_family(c.requirer) or not tf_requires(m, c.target):
+        return False
+    if not _above_cap(f"=={c.have}", c.spec):
+        return False
+    tf_range = m.declared_range(c.target)
+    return tf_range is None or _meeting(c.spec, tf_range) is None
+
+
+def _library_pin_conflict(
+    c: Conflict, m: Machine, said: str, severity: Severity = Severity.WARNING
+) -> Finding:
+    """A library pinning a dependency exactly, or capping one TensorFlow requires below the
+    release installed (:func:`_caps_tf_dependency`; ``severity`` then weighs pip's notice
+    as for any pair), another release installed."""
+    capped = exact_pin(c.spec) is None
     return causes.finding(
         f"explain.{causes.software.LIBRARY_PIN_CONFLICTS}",
-        Severity.WARNING,
+        severity,
         causes.software.LIBRARY_PIN_CONFLICTS,
-        f"{c.requirer_named} pins {c.target}{c.spec}; {c.target} {c.have} is installed",
-        f"{said} {causes.software.library_pin_detail(c.requirer_named, c.target)}",
-        causes.software.library_pin_fix(m, c.requirer, c.target, c.spec, c.have),
+        f"{c.requirer_named} {'caps' if capped else 'pins'} {c.target}{c.spec}; {c.target} "
+        f"{c.have} is installed",
+        f"{said} " + causes.software.library_pin_detail(c.requirer_named, c.target, capped=capped),
+        causes.software.library_pin_fix(
+            m, c.requirer, c.target, c.spec, c.have, move_back=not capped
+        ),
     )
 
 
@@ -1399,6 +1443,8 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
     """TensorFlow's range on a package and another package's that no version meets: the
     TensorFlow release whose range meets the other's (the matrix's pins), else the other's pin
     is what must move."""
+    if not c.have:
+        return _tf_range_shuts_out(c, m)
     if _meeting(c.spec, c.have) is not None:
         return None  # the resolver lists every range on the name; these two meet
     other = c.other.split(" ", 1)[0]
@@ -1426,25 +1472,13 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
             ),
         )
     elif fits:
-        # The nearest line to the one resolved moves least (and keeps the other package's own
-        # TensorFlow range likeliest met); of two as near, the older.
-        here = version_key(c.requirer_version)[:2]
-        ordered = sorted({*(x.line for x in lines)}, key=version_key)
-        at = {line: i for i, line in enumerate(ordered)}
-        place = sum(1 for line in ordered if version_key(line) < here)
-        best = min(fits, key=lambda x: (abs(at[x.line] - place), version_key(x.line)))
-        pin = best.declared(c.target)
+        best = _nearest(fits, lines, c.requirer_version)
         # A CUDA wheel comes with TensorFlow's and-cuda extra only: the release asked for
         # keeps it, or pip would drop the wheels the shared range was chosen by.
         extra = "[and-cuda]" if _cuda_wheel(c.target, m) else ""
         wanted = f"{c.requirer}{extra}=={best.latest_patch}"
-        fix = Fix(
-            f"Require TensorFlow {best.line} (its {c.target} range, {pin}, meets {other}'s "
-            f"{c.target}{c.have}; from the matrix), or a release of {other} whose {c.target} "
-            f"range admits TensorFlow {c.requirer_version}'s.",
-            m.pip_install(wanted, f"{other}")
-            if c.installer == "pip"
-            else _add(c.installer, wanted, other),
+        fix = causes.software.tf_pin_conflict_fix(
+            m, c.target, other, c.installer, (best, c.have, c.requirer_version, wanted)
         )
     else:
         listed = (
@@ -1499,11 +1533,11 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         "protobuf": causes.software.PROTOBUF_INCOMPATIBLE,
     }.get(
         c.target,
-        # TensorFlow's cap lies below every release the other package asks for, and the
-        # matrix names no line whose range meets it: TensorFlow's range holds the shared
-        # dependency back (the other's pin is not the old one).
+        # TensorFlow's cap lies below every release the other package asks for: TensorFlow's
+        # range holds the shared dependency back (the other's pin is not the old one), whether
+        # or not the matrix names a line whose range meets it (that line is then the fix).
         causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE
-        if not fits and _above_cap(c.have, c.spec)
+        if _above_cap(c.have, c.spec)
         else causes.software.LIBRARY_PIN_CONFLICTS
         if pinned
         else causes.software.DEPENDENCY_OUT_OF_RANGE,
@@ -1516,6 +1550,36 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         said,
         fix,
     )
+
+
+def _tf_range_shuts_out(c: Conflict, m: Machine) -> Finding:
+    """A resolver's conclusion that TensorFlow's range on a shared name makes it incompatible
+    with another package, the other's own range not in the log (Poetry's "tensorflow (...)
+    requires wrapt (...). Thus, tensorflow (...) is incompatible with reflex (...)"):
+    TensorFlow's declared range holds the name where the other package cannot follow."""
+    other = c.other.split(" ", 1)[0]
+    return causes.finding(
+        f"explain.{causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE}",
+        Severity.ERROR,
+        causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE,
+        f"TensorFlow {c.requirer_version}'s {c.target} range ({c.target}{c.spec}) makes it "
+        f"incompatible with {c.other}",
+        f"The resolver ({c.installer}): {c.requirer} {c.requirer_version} requires "
+        f"{c.target}{c.spec}, and from that it concludes that {c.requirer} is incompatible "
+        f"with {c.other}; it installs neither.",
+        causes.software.tf_pin_conflict_fix(m, c.target, other, c.installer),
+    )
+
+
+def _nearest(fits: Sequence[TFLine], lines: Sequence[TFLine], release: str) -> TFLine:
+    """Of the lines that ``fits``, the nearest to ``release`` (the one resolved or installed)
+    among all ``lines``: it moves least, and keeps the other package's own TensorFlow range
+    likeliest met; of two as near, the older."""
+    here = version_key(release)[:2]
+    ordered = sorted({*(x.line for x in lines)}, key=version_key)
+    at = {line: i for i, line in enumerate(ordered)}
+    place = sum(1 for line in ordered if version_key(line) < here)
+    return min(fits, key=lambda x: (abs(at[x.line] - place), version_key(x.line)))
 
 
 def _cuda_wheel(target: str, m: Machine) -> bool:

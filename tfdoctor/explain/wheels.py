@@ -541,6 +541,8 @@ def _range_refusal(
         r.python,
         r.os,
         refusal.final_versions or refusal.versions,
+        # A dependant's range (pip's "(from basic-pitch)"), not TensorFlow's own build's.
+        "" if normalize_name(refusal.required_by) in TF_DISTRIBUTIONS else refusal.required_by,
     )
     if ranged is None:
         return None
