@@ -126,27 +126,40 @@ def test_tensorflow_refusing_to_hash_its_objects_is_read(message: str, owner: st
     assert (refusal.shape, refusal.owner, refusal.speaker) == (UNHASHABLE, owner, TENSORFLOW)
 
 
-def _hashed_in(path: str) -> str:
-    """A library's (or the user's) frame at ``path`` putting variables in a set, and
-    TensorFlow's ``__hash__`` refusing."""
+#: TensorFlow's own frames raising, each with the code a caller's frame runs into them: its
+#: Variable's ``__hash__`` (a set of variables) and TensorFlow 1's placeholder under eager
+#: execution.
+_HASH = (
+    "    frozen = set(self._func.variables) - set(self._func.trainable_variables)\n"
+    '  File "/home/user/venv/lib/python3.7/site-packages/tensorflow_core/python/ops/'
+    'variables.py", line 1086, in __hash__\n'
+    '    raise TypeError("Variable is unhashable if Tensor equality is enabled. "\n'
+    "TypeError: Variable is unhashable if Tensor equality is enabled. Instead, use "
+    "tensor.experimental_ref() as the key.\n"
+)
+_EAGER = (
+    "    self.x = tf.compat.v1.placeholder(tf.float32, [None, 2])\n"
+    '  File "/home/user/venv/lib/python3.7/site-packages/tensorflow/python/ops/'
+    'array_ops.py", line 3340, in placeholder\n'
+    '    raise RuntimeError("tf.placeholder() is not compatible with "\n'
+    "RuntimeError: tf.placeholder() is not compatible with eager execution.\n"
+)
+_SITE = "/home/user/venv/lib/python3.7/site-packages"
+
+
+def _into_tensorflow(path: str, rest: str) -> str:
+    """The user's script calling the frame at ``path``, whose line runs into TensorFlow's
+    frames (``rest``: that line, TensorFlow's frame and its exception)."""
     return (
         "Traceback (most recent call last):\n"
         '  File "/home/user/proj/train.py", line 9, in <module>\n'
-        "    layer = build(url)\n"
-        f'  File "{path}", line 140, in _setup_layer\n'
-        "    frozen = set(self._func.variables) - set(self._func.trainable_variables)\n"
-        '  File "/home/user/venv/lib/python3.7/site-packages/tensorflow_core/python/ops/'
-        'variables.py", line 1086, in __hash__\n'
-        '    raise TypeError("Variable is unhashable if Tensor equality is enabled. "\n'
-        "TypeError: Variable is unhashable if Tensor equality is enabled. Instead, use "
-        "tensor.experimental_ref() as the key.\n"
+        "    model = build(url)\n"
+        f'  File "{path}", line 140, in build\n{rest}'
     )
 
 
 def test_a_library_hashing_tensorflows_variables_is_its_release() -> None:
-    report = explained(
-        _hashed_in("/home/user/venv/lib/python3.7/site-packages/tensorflow_hub/keras_layer.py")
-    )
+    report = explained(_into_tensorflow(f"{_SITE}/tensorflow_hub/keras_layer.py", _HASH))
     companion = finding_of(report, "companion-mismatch")
     assert companion is not None and companion.severity is Severity.WARNING
     assert "tensorflow-hub" in companion.summary and "tensorflow-hub" in fix_text(companion)
@@ -155,5 +168,36 @@ def test_a_library_hashing_tensorflows_variables_is_its_release() -> None:
 
 
 def test_the_users_own_code_hashing_them_names_no_library() -> None:
-    report = explained(_hashed_in("/home/user/proj/layers.py"))
+    report = explained(_into_tensorflow("/home/user/proj/layers.py", _HASH))
     assert finding_of(report, "companion-mismatch") is None
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        # The library's release, or the TensorFlow before 2.0 it was written for, never an
+        # edit of its installed file alone (the edit stays, for the code handing it data).
+        (f"{_SITE}/deepxde/maps/fnn.py", ("deepxde's own code", "tensorflow<2.0")),
+        ("/home/user/proj/net.py", ("This is TensorFlow 1 graph code",)),
+    ],
+    ids=["library", "users-own"],
+)
+def test_tensorflow_1_graph_code_under_eager_is_fitted_to_its_caller(
+    path: str, words: tuple[str, ...]
+) -> None:
+    found = finding_of(explained(_into_tensorflow(path, _EAGER)), "api-moved-to-compat-v1")
+    assert found is not None and found.severity is Severity.ERROR
+    text = fix_text(found)
+    assert all(w in text for w in words) and "disable_eager_execution" in text
+    # Only a library's call is told it is not the user's own code.
+    assert ("s own code (" in text) == path.startswith(_SITE)
+
+
+def test_an_unknown_librarys_owner_is_looked_up_by_its_import_name() -> None:
+    text = library_frame_log(f"{_SITE}/graph_kit_x/nodes.py", "node = tf.NodeDef()", _NODE_DEF)
+    companion = finding_of(explained(text), "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    # pip's name for the import package graph_kit_x is graph-kit-x; its files lie in
+    # graph_kit_x/, the folder the owner's look-up must match.
+    owner = [c for c in companion.fix.commands if "startswith('graph_kit_x/')" in c]
+    assert "`graph_kit_x`" in companion.fix.text and owner
