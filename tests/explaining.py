@@ -117,3 +117,16 @@ def one_frame_log(message: str, code: str, head: str = "") -> str:
         f"    {code}\n"
         f"{message}\n"
     )
+
+
+def library_frame_log(path: str, code: str, error: str) -> str:
+    """A traceback from the user's script into the frame at ``path`` (a library's installed
+    file, or another of the user's), which ran ``code`` and raised ``error``."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/convert.py", line 12, in <module>\n'
+        "    main()\n"
+        f'  File "{path}", line 120, in __init__\n'
+        f"    {code}\n"
+        f"{error}\n"
+    )

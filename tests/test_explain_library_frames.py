@@ -10,23 +10,12 @@ from typing import Optional
 
 from tests import factories
 from tests.explaining import explained, fix_text
+from tests.explaining import library_frame_log as _frames
 from tfdoctor.evidence.traceback import read_tracebacks
 from tfdoctor.explain.api import release_name_candidates
 from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.machine import Machine
-
-
-def _frames(path: str, code: str, error: str) -> str:
-    """A traceback from the user's script into ``path`` (the frame that raised)."""
-    return (
-        "Traceback (most recent call last):\n"
-        '  File "/home/user/proj/convert.py", line 12, in <module>\n'
-        "    main()\n"
-        f'  File "{path}", line 120, in __init__\n'
-        f"    {code}\n"
-        f"{error}\n"
-    )
 
 
 def _named(report: Report, cause: str) -> Optional[Finding]:

@@ -1035,14 +1035,19 @@ def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
     ``dist`` is a distribution's name, not only an import name as pip normalises it (then
     what to upgrade is found first: no command installs a name PyPI may give another)."""
     if not known:
+        # Not a distribution's name: the import package's name as pip normalises it
+        # (explain.packages.library_dist), hyphens for its underscores. The folder its files
+        # lie in, which the last command looks for, is the import name (keras_contrib/): an
+        # import name has no hyphen (Python's grammar), so the underscores come back.
+        module = dist.replace("-", "_")
         return Fix(
-            f"The code of {package_named(dist)} does not fit the installed TensorFlow or "
+            f"The code of {package_named(module)} does not fit the installed TensorFlow or "
             f"Keras. Find the distribution that installed it (pip show {dist} shows it where "
             "it has that name; the last command prints it whatever its name) and upgrade it to "
             "a release made for them, or install the TensorFlow (and Keras) it was written "
             "for; where it is your own code installed into site-packages, update its imports "
             "and reinstall it.",
-            (*m.pip(f"show {dist} tensorflow keras"), owner_of_package_command(dist)),
+            (*m.pip(f"show {dist} tensorflow keras"), owner_of_package_command(module)),
         )
     installed = m.facts.package(dist)
     # The release the log shows installed (a listing, an egg's folder), where it shows one.

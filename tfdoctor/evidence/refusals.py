@@ -31,7 +31,16 @@ and, for some, who refused it; the frames (not read here) say who called:
   set). Other libraries copy some of these words into their own code, so they are Keras' only
   where Keras' frames raised them (the reader of the frames decides);
 - Python's attribute lookup (Objects/object.c): ``'%.100s' object has no attribute '%U'``,
-  the class of the object it was read on.
+  the class of the object it was read on;
+- TensorFlow's ``__hash__`` of its tensors and variables where Tensor equality is enabled,
+  TensorFlow 2's default (tensorflow/python/framework/ops.py, ``enable_tensor_equality``
+  and ``Tensor.__hash__``; ops/variables.py, ``Variable.__hash__``): 2.0's ``Tensor is
+  unhashable if Tensor equality is enabled. Instead, use tensor.experimental_ref() as the
+  key.`` (``Variable is ...`` the same), later ``Tensor is unhashable. Instead, use
+  tensor.ref() as the key.`` and ``Variable is unhashable. Instead, use variable.ref() as
+  the key.``: code that keeps TensorFlow's objects in a set or as a dict's keys, as
+  TensorFlow 1 allowed (``Tensor.ref``'s docstring: "tensor.__hash__() is no longer
+  available starting Tensorflow 2.0").
 """
 
 from __future__ import annotations
@@ -49,6 +58,7 @@ MISSING: Final = "missing"
 MULTIPLE: Final = "multiple"
 OP_ARGUMENT: Final = "op-argument"
 ATTRIBUTE: Final = "attribute"
+UNHASHABLE: Final = "unhashable"
 
 #: Who words a refusal so: Python for any function, or TensorFlow's and Keras' own code.
 PYTHON: Final = "python"
@@ -166,6 +176,11 @@ _KERAS_OPTIMIZER = re.compile(
 #: Objects/object.c: an object's class and the attribute looked up on it. Python 2 and 3
 #: alike; a module's own missing name (``module 'x' has no attribute``) is not an object's.
 _ATTRIBUTE = re.compile(r"^'(?P<cls>[A-Za-z_][\w.]*)' object has no attribute '(?P<arg>\w+)'")
+#: TensorFlow's ``__hash__`` refusing to hash its Tensor or Variable (2.0's words and later).
+_UNHASHABLE = re.compile(
+    r"^(?P<cls>Tensor|Variable) is unhashable(?: if Tensor equality is enabled)?\. "
+    r"Instead, use \w+\.(?:experimental_)?ref\(\) as the key"
+)
 
 
 def read_refusal(message: str) -> Optional[Refusal]:
@@ -209,6 +224,9 @@ def read_refusal(message: str) -> Optional[Refusal]:
     found = _ATTRIBUTE.match(text)
     if found is not None:
         return Refusal(ATTRIBUTE, "", found["arg"], found["cls"].rsplit(".", 1)[-1], PYTHON)
+    found = _UNHASHABLE.match(text)
+    if found is not None:
+        return Refusal(UNHASHABLE, "", "", found["cls"], TENSORFLOW)
     return None
 
 

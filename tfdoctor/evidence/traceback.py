@@ -612,6 +612,27 @@ _STATEMENT = re.compile(
     r")[ \t]*(?:#[^\n]*)?$"
 )
 
+#: A shell line running Python on a program of one import statement (``$ python3 -c "from
+#: onnx_tf.backend import prepare"``, ``C:\\work>python -c "import hub"``): the code that ran
+#: is that import, as a statement typed at a prompt is. CPython runs ``-c``'s string as
+#: ``__main__``'s code (Modules/main.c, ``pymain_run_command``), so nothing else of the
+#: user's ran. Its prompt (``$``, ``#``, ``%``, a Windows ``path>``) is passed over.
+_COMMAND_IMPORT = re.compile(
+    r"^(?:[^\n]{0,200}?[$#%>][ \t]*)?"
+    r"(?:python(?:3(?:\.\d{1,2})?)?(?:\.exe)?|py(?: -3(?:\.\d{1,2})?)?)[ \t]+-c[ \t]+"
+    r"(?P<quote>[\"'])(?P<program>[^\"'\n]{1,300})(?P=quote)[ \t]*\r?$"
+)
+
+
+def _command_statement(line: str) -> Optional[re.Match[str]]:
+    """The import statement a shell line's ``python -c`` program is (:data:`_COMMAND_IMPORT`,
+    one statement, a trailing ``;`` allowed), as :data:`_STATEMENT` reads it; None for any
+    other line or a program that is more than that import."""
+    command = _COMMAND_IMPORT.match(line)
+    if command is None:
+        return None
+    return _STATEMENT.match(command.group("program").strip().rstrip(";").rstrip())
+
 
 def import_statements(text: str, limit: int) -> list[tuple[int, str]]:
     """The import statements ``text`` shows on lines of their own, outside tracebacks (a
@@ -901,6 +922,10 @@ def _statement_above(text: str, start: int) -> tuple[str, tuple[str, ...], bool]
             statement = found.group("code").strip()
             typed = line.lstrip().startswith((">>>", "In ["))
             return statement, (_marked_imports_above(text, begin) if arrow else ()), typed
+        command = _command_statement(line)
+        if command is not None:
+            # Typed at a shell's prompt: the import is all the user's program did.
+            return command.group("code").strip(), (), True
         if not _ELISION.fullmatch(line):
             return "", (), False
         start = begin

@@ -50,6 +50,7 @@ from tfdoctor.explain.packages import (
     library_fix,
     own_module_file,
     package_behind,
+    statement_library,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
@@ -1347,6 +1348,9 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
     library = library_caller(tb)
     if library is not None and (package is None or package in TF_OWN):
         package = library[0]  # a lazy-import wrapper names it, or TensorFlow's frames follow
+    imported = statement_library(tb, m) if package is None and library is None else None
+    # No frame shown: the import statement above the message ran a library's code alone.
+    package = package or imported
     if package is None or package in TF_OWN:
         return verdict
     dist = library_dist(package)
@@ -1359,7 +1363,9 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
         else f" (pip show {dist} says whether a distribution of that name installed it)"
     )
     raised = (
-        "its lazy import failed with this error"
+        f"`{tb.statement}`, the statement above the message, imported it"
+        if imported
+        else "its lazy import failed with this error"
         if tb.wrapper and not tb.frames
         else "its own frame raised"
     )

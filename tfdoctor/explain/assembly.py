@@ -498,8 +498,15 @@ def _fit_changed_call(
 
 
 #: The causes whose signatures' fixes edit the call (a changed behaviour; a name or argument
-#: a release removed, as scan's rule of the signature's name words it).
-_FITTED_TO_CALLER = frozenset({causes.code.API_DEFAULT_CHANGED, causes.code.API_REMOVED})
+#: a release removed, as scan's rule of the signature's name words it; TensorFlow 1 code that
+#: TensorFlow 2's behaviour refuses, ported with tf.compat.v1).
+_FITTED_TO_CALLER = frozenset(
+    {
+        causes.code.API_DEFAULT_CHANGED,
+        causes.code.API_REMOVED,
+        causes.code.API_MOVED_TO_COMPAT_V1,
+    }
+)
 
 
 def _changed_by(signature: Signature, found: Finding, m: Machine) -> Optional[tuple[str, str]]:

@@ -48,6 +48,7 @@ from tfdoctor.evidence.refusals import (
     PYTHON,
     TENSORFLOW,
     TF_OBJECT_CLASSES,
+    UNHASHABLE,
     Refusal,
     call_passed_through,
     read_refusal,
@@ -388,14 +389,34 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
             f"\n`{row.api}` takes `{refusal.argument}` from TensorFlow {row.added_in} on (the "
             "API table): the installed TensorFlow is older than the code."
         )
+    behaviour = refusal.shape == UNHASHABLE
     lead = causes.finding(
         f"explain.{causes.software.COMPANION_MISMATCH}",
         Severity.ERROR if sure and refusal.shape == KEYWORD else Severity.WARNING,
         causes.software.COMPANION_MISMATCH,
         f"{dist} was written for another {product} release ({asked})",
         detail,
-        refused_call_fix(m, dist, refusal, library_fix(m, dist), product, called or ""),
+        # A behaviour, not a signature: no table dates a keyword or a signature for it.
+        library_fix(m, dist)
+        if behaviour
+        else refused_call_fix(m, dist, refusal, library_fix(m, dist), product, called or ""),
     )
+    if behaviour:
+        # What the code does with TensorFlow's objects changed meaning, not a name: the other
+        # candidate is that changed behaviour (api-default-changed), the same fix.
+        changed = causes.CAUSES[causes.code.API_DEFAULT_CHANGED]
+        return [
+            lead,
+            causes.finding(
+                f"explain.{causes.code.API_DEFAULT_CHANGED}",
+                Severity.WARNING,
+                causes.code.API_DEFAULT_CHANGED,
+                f"{asked[:1].upper()}{asked[1:]}: {changed.title}",
+                detail,
+                library_code_fix(m, tb, product, asked, dist),
+                changed.links,
+            ),
+        ]
     removed = causes.CAUSES[causes.code.API_REMOVED]
     # A sentence's capital, but never on the refusing function's name (an identifier).
     named = bool(called) or (bool(refusal.callee) and asked.startswith(refusal.callee))
@@ -438,6 +459,11 @@ def _asked(refusal: Refusal, product: str, called: str = "") -> str:
     if refusal.shape == OP_ARGUMENT:
         op = f"the op {refusal.callee}" if refusal.callee else "an op"
         return f"{op} refused the form of its argument {refusal.argument}"
+    if refusal.shape == UNHASHABLE:
+        return (
+            f"the code hashes {own} {refusal.owner} (a set's member or a dict's key), which "
+            "Tensor equality, TensorFlow 2's default, makes unhashable"
+        )
     return f"{own} {refusal.owner} objects have no {refusal.argument}"
 
 

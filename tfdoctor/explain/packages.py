@@ -3173,17 +3173,11 @@ def foreign_caller_findings(
             # No frame shown: the package an interactive `import X` above the error imported
             # asked TensorFlow, as it imported (a name TensorFlow's own import lacks is not
             # asked of it by the user).
-            imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
             unnamed = match.unnamed_attr is not None
-            if tb.frames or (module is None and not unnamed) or imported is None:
+            statement = statement_library(tb, m)
+            if (module is None and not unnamed) or statement is None:
                 continue
-            top, where = imported.group(1), f"`{tb.statement}`"
-            # Only a companion of TensorFlow's: importing numpy above the error says nothing.
-            known = distribution_of(top)
-            if top in TF_OWN or known is None:
-                continue
-            if not _written_for_tensorflow(top) and m.companion(known) is None:
-                continue
+            top, where = statement, f"`{tb.statement}`"
         dist = library_dist(top, where)
         asked = (
             (api or "")
@@ -3935,6 +3929,26 @@ def _keras2_of(m: Machine) -> tuple[str, str]:
     if major is None:
         return "keras", "no frame is shown: Keras 2 is the caller of tf.__internal__"
     return ("tf-keras" if major == 3 else "keras"), basis
+
+
+def statement_library(tb: Traceback, m: Machine) -> Optional[str]:
+    """The import package of the statement printed above a message with no frames (``>>>
+    import onnx_tf``, ``python -c "from onnx_tf.backend import prepare"``), where it is a
+    library built on TensorFlow (:func:`_written_for_tensorflow`, or a companion the table
+    pairs with TensorFlow's releases): its import ran its code, which asked TensorFlow or Keras
+    for what the message says is missing. None where frames are shown (they say whose code
+    asked), for TensorFlow's own packages, and for any other import: the user's own module,
+    or a package not built on TensorFlow (importing numpy above the error says nothing)."""
+    imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
+    if tb.frames or imported is None:
+        return None
+    top = imported.group(1)
+    known = distribution_of(top)
+    if top in TF_OWN or known is None:
+        return None
+    if not _written_for_tensorflow(top) and m.companion(known) is None:
+        return None
+    return top
 
 
 def _written_for_tensorflow(top: str) -> bool:

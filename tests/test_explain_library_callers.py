@@ -1,0 +1,203 @@
+"""Whose code asked TensorFlow or Keras for what the installed release lacks, read from what the
+log shows of the caller: an installed library's frame (under site-packages, dist-packages, a
+conda environment's ``Lib``, an egg), the import a prompt or a ``python -c`` command ran, or the
+user's own file. A library's code is that library's release written for another TensorFlow
+(companion-mismatch, the library named by its distribution, whose import name may differ); the
+user's own code is an API use; a log that shows no caller names no library."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, finding_of, fix_text, library_frame_log
+from tfdoctor.evidence.refusals import TENSORFLOW, UNHASHABLE, read_refusal
+from tfdoctor.evidence.traceback import read_tracebacks
+from tfdoctor.findings import Report, Severity
+
+#: A TensorFlow 1 name TensorFlow 2 lacks at its top level.
+_NODE_DEF = "AttributeError: module 'tensorflow' has no attribute 'NodeDef'"
+#: A Keras 2 module Keras 2.13 moved under keras.src and Keras 3 dropped.
+_TOPOLOGY = "AttributeError: module 'keras.engine' has no attribute 'topology'"
+
+
+def _named_library(report: Report, library: str) -> bool:
+    """Whether a companion-mismatch at warning or above names ``library`` in its fix."""
+    return any(
+        x.cause == "companion-mismatch"
+        and x.severity.rank >= Severity.WARNING.rank
+        and library in fix_text(x)
+        for x in report.findings
+    )
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/home/user/.local/lib/python3.8/site-packages/onnx_tf/common/handler_helper.py",
+        "/usr/local/lib/python3.8/dist-packages/onnx_tf/common/handler_helper.py",
+        r"C:\Users\user\miniconda3\envs\conv\Lib\site-packages\onnx_tf\common\handler_helper.py",
+        "/opt/conda/lib/python3.7/site-packages/onnx_tf-1.5.0-py3.7.egg/onnx_tf/backend.py",
+    ],
+    ids=["user-site", "dist-packages", "windows-conda-lib", "egg"],
+)
+def test_a_library_frame_asking_for_a_missing_name_names_the_library(path: str) -> None:
+    report = explained(library_frame_log(path, "node = tf.NodeDef()", _NODE_DEF))
+    companion = finding_of(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.ERROR
+    # The import name onnx_tf is the distribution onnx-tf (the module table's mapping).
+    assert "onnx-tf" in companion.summary and "onnx-tf" in fix_text(companion)
+    assert "onnx_tf" not in companion.summary
+
+
+def test_the_users_own_frame_asking_for_it_is_an_api_use() -> None:
+    report = explained(
+        library_frame_log("/home/user/proj/graphs.py", "node = tf.NodeDef()", _NODE_DEF)
+    )
+    assert report.findings[0].cause == "api-moved-to-compat-v1"
+    assert report.findings[0].severity is Severity.ERROR
+    assert not _named_library(report, "onnx")
+
+
+def test_no_frame_names_no_library() -> None:
+    report = explained(f"{_NODE_DEF}\n")
+    assert report.findings[0].cause == "api-moved-to-compat-v1"
+    assert not any("onnx" in fix_text(x) for x in report.findings if x.fix is not None)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        '$ python3 -c "from onnx_tf.backend import prepare"',
+        "user@host:~$ python -c 'import onnx_tf'",
+        r'C:\Users\user\proj>python -c "import onnx_tf;"',
+    ],
+    ids=["posix-from", "posix-import", "windows-prompt"],
+)
+def test_a_python_c_import_of_a_library_names_it(command: str) -> None:
+    text = f"{command}\n{_NODE_DEF}\n"
+    (tb,) = read_tracebacks(text)
+    assert tb.statement.startswith(("from onnx_tf", "import onnx_tf")) and tb.typed
+    report = explained(text)
+    companion = finding_of(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.ERROR
+    assert "onnx-tf" in companion.summary
+
+
+def test_a_python_c_program_of_more_than_an_import_is_not_read_as_one() -> None:
+    text = f'$ python -c "import onnx_tf; print(onnx_tf.__version__)"\n{_NODE_DEF}\n'
+    (tb,) = read_tracebacks(text)
+    assert tb.statement == ""
+    assert not _named_library(explained(text), "onnx-tf")
+
+
+def test_a_typed_import_of_a_library_asking_keras_for_a_gone_module_names_it() -> None:
+    report = explained(f">>> import lucid\n{_TOPOLOGY}\n")
+    companion = finding_of(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.ERROR
+    assert "lucid" in fix_text(companion)
+    assert "import lucid" in companion.detail
+
+
+def test_a_typed_import_of_the_users_own_module_names_no_library() -> None:
+    report = explained(f">>> import model\n{_TOPOLOGY}\n")
+    assert not any(
+        x.cause == "companion-mismatch" and "model" in fix_text(x)
+        for x in report.findings
+        if x.fix is not None
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "owner"),
+    [
+        (
+            "Variable is unhashable if Tensor equality is enabled. Instead, use "
+            "tensor.experimental_ref() as the key.",
+            "Variable",
+        ),
+        ("Tensor is unhashable. Instead, use tensor.ref() as the key.", "Tensor"),
+        ("Variable is unhashable. Instead, use variable.ref() as the key.", "Variable"),
+    ],
+    ids=["tf20-variable", "tensor-ref", "variable-ref"],
+)
+def test_tensorflow_refusing_to_hash_its_objects_is_read(message: str, owner: str) -> None:
+    refusal = read_refusal(message)
+    assert refusal is not None
+    assert (refusal.shape, refusal.owner, refusal.speaker) == (UNHASHABLE, owner, TENSORFLOW)
+
+
+#: TensorFlow's own frames raising, each with the code a caller's frame runs into them: its
+#: Variable's ``__hash__`` (a set of variables) and TensorFlow 1's placeholder under eager
+#: execution.
+_HASH = (
+    "    frozen = set(self._func.variables) - set(self._func.trainable_variables)\n"
+    '  File "/home/user/venv/lib/python3.7/site-packages/tensorflow_core/python/ops/'
+    'variables.py", line 1086, in __hash__\n'
+    '    raise TypeError("Variable is unhashable if Tensor equality is enabled. "\n'
+    "TypeError: Variable is unhashable if Tensor equality is enabled. Instead, use "
+    "tensor.experimental_ref() as the key.\n"
+)
+_EAGER = (
+    "    self.x = tf.compat.v1.placeholder(tf.float32, [None, 2])\n"
+    '  File "/home/user/venv/lib/python3.7/site-packages/tensorflow/python/ops/'
+    'array_ops.py", line 3340, in placeholder\n'
+    '    raise RuntimeError("tf.placeholder() is not compatible with "\n'
+    "RuntimeError: tf.placeholder() is not compatible with eager execution.\n"
+)
+_SITE = "/home/user/venv/lib/python3.7/site-packages"
+
+
+def _into_tensorflow(path: str, rest: str) -> str:
+    """The user's script calling the frame at ``path``, whose line runs into TensorFlow's
+    frames (``rest``: that line, TensorFlow's frame and its exception)."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 9, in <module>\n'
+        "    model = build(url)\n"
+        f'  File "{path}", line 140, in build\n{rest}'
+    )
+
+
+def test_a_library_hashing_tensorflows_variables_is_its_release() -> None:
+    report = explained(_into_tensorflow(f"{_SITE}/tensorflow_hub/keras_layer.py", _HASH))
+    companion = finding_of(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.WARNING
+    assert "tensorflow-hub" in companion.summary and "tensorflow-hub" in fix_text(companion)
+    changed = finding_of(report, "api-default-changed")
+    assert changed is not None and changed.severity is Severity.WARNING
+
+
+def test_the_users_own_code_hashing_them_names_no_library() -> None:
+    report = explained(_into_tensorflow("/home/user/proj/layers.py", _HASH))
+    assert finding_of(report, "companion-mismatch") is None
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        # The library's release, or the TensorFlow before 2.0 it was written for, never an
+        # edit of its installed file alone (the edit stays, for the code handing it data).
+        (f"{_SITE}/deepxde/maps/fnn.py", ("deepxde's own code", "tensorflow<2.0")),
+        ("/home/user/proj/net.py", ("This is TensorFlow 1 graph code",)),
+    ],
+    ids=["library", "users-own"],
+)
+def test_tensorflow_1_graph_code_under_eager_is_fitted_to_its_caller(
+    path: str, words: tuple[str, ...]
+) -> None:
+    found = finding_of(explained(_into_tensorflow(path, _EAGER)), "api-moved-to-compat-v1")
+    assert found is not None and found.severity is Severity.ERROR
+    text = fix_text(found)
+    assert all(w in text for w in words) and "disable_eager_execution" in text
+    # Only a library's call is told it is not the user's own code.
+    assert ("s own code (" in text) == path.startswith(_SITE)
+
+
+def test_an_unknown_librarys_owner_is_looked_up_by_its_import_name() -> None:
+    text = library_frame_log(f"{_SITE}/graph_kit_x/nodes.py", "node = tf.NodeDef()", _NODE_DEF)
+    companion = finding_of(explained(text), "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    # pip's name for the import package graph_kit_x is graph-kit-x; its files lie in
+    # graph_kit_x/, the folder the owner's look-up must match.
+    owner = [c for c in companion.fix.commands if "startswith('graph_kit_x/')" in c]
+    assert "`graph_kit_x`" in companion.fix.text and owner
