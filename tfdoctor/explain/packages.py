@@ -2739,7 +2739,10 @@ def incomplete_install_findings(
                 causes.software.TF_INSTALL_INCOMPLETE,
                 f"TensorFlow's own module {module} is missing: its files are incomplete",
                 f"{tb.where}: {tb.type}: {tb.message}\n{_whose_import(tb)}",
-                causes.software.incomplete_install_fix(m),
+                # A module every release installs may be missing from the build itself.
+                causes.runtime.unreleased_reinstall_fix(
+                    m, causes.software.incomplete_install_fix(m)
+                ),
             ),
             *two_distributions_candidate(m),
         ]
