@@ -814,17 +814,37 @@ def test_a_module_of_the_first_release_missing_is_no_whole_tensorflow(attr: str)
     assert "api-removed" not in {cause for cause, _ in ranked}
 
 
-def test_two_distributions_listed_lead_for_a_name_every_release_has() -> None:
-    listed = (
+@pytest.mark.parametrize(
+    "listed",
+    [
         "$ pip list | grep tensorflow\n"
         "tensorflow                   2.3.0\n"
-        "tensorflow-gpu               2.1.0\n"
-    )
+        "tensorflow-gpu               2.1.0\n",
+        "$ pip freeze | grep tensorflow\ntensorflow==2.3.0\ntensorflow-gpu==2.1.0\n",
+        "$ conda list tensorflow\n"
+        "# packages in environment at /home/u/miniconda3/envs/tf:\n"
+        "#\n"
+        "# Name                    Version                   Build  Channel\n"
+        "tensorflow                2.3.0                    pypi_0    pypi\n"
+        "tensorflow-gpu            2.1.0                    pypi_0    pypi\n",
+        "Requirement already satisfied: tensorflow-gpu in /srv/venv/lib/python3.8/site-packages "
+        "(2.1.0)\n"
+        "Collecting tensorflow\n"
+        "Installing collected packages: tensorflow\n"
+        "Successfully installed tensorflow-2.3.0\n",
+    ],
+    ids=["pip-list", "pip-freeze", "conda-list", "pip-beside"],
+)
+def test_two_distributions_shown_lead_for_a_name_every_release_has(listed: str) -> None:
     report = explained(_missing("test", listed))
     top = top_error(report)
     assert top.cause == "tf-multiple-distributions"
     assert "uninstall" in fix_text(top) and "tensorflow-gpu" in fix_text(top)
     assert [x.cause for x in readings(report)] == ["tf-multiple-distributions"]
+    # The incomplete install stays, as information below it.
+    assert [x.cause for x in report.findings if x.severity is Severity.INFO] == [
+        "tf-install-incomplete"
+    ]
 
 
 @pytest.mark.parametrize("release", ["1.12.0", "1.4.0"])

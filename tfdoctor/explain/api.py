@@ -2870,14 +2870,17 @@ def _hollow_since(
     return f"TensorFlow {line}, the release the log shows installed"
 
 
-def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+def hollow_tensorflow_findings(
+    tracebacks: Sequence[Traceback], m: Machine, side_by_side: Optional[Finding] = None
+) -> list[Finding]:
     """``module 'tensorflow' has no attribute 'Variable'``: a name every TensorFlow release
     has (the oldest and the newest bundled listings both do) is missing, so what imported as
     ``tensorflow`` is no whole TensorFlow: an install without its files, an empty folder an
     uninstall left (a namespace package), two distributions sharing the ``tensorflow/``
     folder, or a module of the user's own that the frames do not show. Ranked by what the
-    log shows: two distributions listed lead; otherwise the incomplete install does, with
-    two distributions as the other candidate (:func:`_hollow_ranked`)."""
+    log shows: two distributions listed lead (``side_by_side``: the finding of a listing
+    that shows them); otherwise the incomplete install does, with two distributions as the
+    other candidate (:func:`_hollow_ranked`)."""
     lines = sorted(bundled_lines(), key=version_key)
     oldest, newest = (load_api(lines[0]), load_api(lines[-1])) if lines else (None, None)
     if oldest is None or newest is None:
@@ -2903,38 +2906,45 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
         ):
             continue  # the user's own tensorflow.py in the frames: shadowing, said elsewhere
         said = f"{tb.where}: {tb.type}: {tb.message}\n`{name}` is in {since}"
-        return _hollow_ranked(lacks.name, said, m)
+        return _hollow_ranked(lacks.name, said, m, side_by_side)
     return []
 
 
-def _hollow_ranked(attr: str, said: str, m: Machine) -> list[Finding]:
+def _hollow_ranked(
+    attr: str, said: str, m: Machine, side_by_side: Optional[Finding]
+) -> list[Finding]:
     """The readings of a ``tensorflow`` without ``attr``, a name every release has (``said``:
     the exception and where the name is), in the order the log supports them: the
-    distributions it lists, where it lists two or more that write the ``tensorflow/`` folder;
-    else an install whose files are missing, then two distributions (the log lists none, so
-    it cannot tell them apart)."""
+    distributions it shows, where it shows two or more that write the ``tensorflow/`` folder
+    (``side_by_side``, a listing's finding, or the machine's own providers); else an install
+    whose files are missing, then two distributions (the log shows none, so it cannot tell
+    them apart)."""
     shown = {p.name: p.version for p in m.tf_providers}
     incomplete_fix = causes.software.incomplete_install_fix(m)
     print_file = 'python -c "import tensorflow as tf; print(tf.__file__, tf.__path__)"'
-    if len(shown) > 1:
-        leading = distributions_finding(
-            shown,
-            m,
-            f"{said}, so the module that imported as tensorflow is no whole TensorFlow: the "
-            "log lists these distributions, which all write the same `tensorflow/` folder, so "
-            "installing or removing one left the other's files mixed with or missing from it.",
-        )
-        if leading is not None:
-            return [
-                leading,
-                causes.other_candidate(
-                    causes.software.TF_INSTALL_INCOMPLETE,
-                    "the installed TensorFlow's files may be incomplete",
-                    f"{said}: an install that stopped part way lacks it too.",
-                    incomplete_fix,
-                    Severity.INFO,
-                ),
-            ]
+    why = (
+        f"{said}, so the module that imported as tensorflow is no whole TensorFlow: the "
+        "log shows these distributions, which all write the same `tensorflow/` folder, so "
+        "installing or removing one left the other's files mixed with or missing from it."
+    )
+    leading = (
+        dataclasses.replace(side_by_side, detail=f"{side_by_side.detail}\n{why}")
+        if side_by_side is not None
+        else distributions_finding(shown, m, why)
+        if len(shown) > 1
+        else None
+    )
+    if leading is not None:
+        return [
+            leading,
+            causes.other_candidate(
+                causes.software.TF_INSTALL_INCOMPLETE,
+                "the installed TensorFlow's files may be incomplete",
+                f"{said}: an install that stopped part way lacks it too.",
+                incomplete_fix,
+                Severity.INFO,
+            ),
+        ]
     return [
         causes.finding(
             f"explain.{causes.software.TF_INSTALL_INCOMPLETE}",

@@ -210,7 +210,7 @@ def package_findings(
         ),
         *(_import_check(c, m) for c in checks),
         _side_by_side(conflicts, m),
-        _listed_side_by_side(listed or {}, m),
+        listed_side_by_side(listed or {}, m),
         _listed_kerases(listed or {}, m),
         *_companions_off_table(m),
         *(_keras2_object(tb, m) for tb in tracebacks),
@@ -278,7 +278,7 @@ def _side_by_side(conflicts: Sequence[Conflict], m: Machine) -> Optional[Finding
     )
 
 
-def _listed_side_by_side(listed: Mapping[str, str], m: Machine) -> Optional[Finding]:
+def listed_side_by_side(listed: Mapping[str, str], m: Machine) -> Optional[Finding]:
     """Two or more TensorFlow distributions in a package listing the log shows (``pip list``,
     ``pip freeze``, a hand-made list): ``tensorflow`` beside ``tensorflow-gpu``, ``tf-nightly``
     or ``tensorflow-cpu`` writes the same ``tensorflow/`` package twice. A platform build the
@@ -344,7 +344,7 @@ def conda_pip_side_by_side(rows: Sequence[CondaRow], m: Machine) -> Optional[Fin
         # one build (tensorflow, tensorflow-base, conda-forge's tensorflow-gpu that requires
         # tensorflow) are one installation, so only pip's rows count here.
         named = {normalize_name(name): version for name, version in pip_rows}
-        return _listed_side_by_side(named, m) if len(named) > 1 else None
+        return listed_side_by_side(named, m) if len(named) > 1 else None
     if not pip_rows:
         return None
     shown = [f"{r.name} {r.version} {r.build} {r.channel}".rstrip() for r in ours]
