@@ -814,27 +814,26 @@ def test_a_module_of_the_first_release_missing_is_no_whole_tensorflow(attr: str)
     assert "api-removed" not in {cause for cause, _ in ranked}
 
 
-@pytest.mark.parametrize(
-    "listed",
-    [
-        "$ pip list | grep tensorflow\n"
-        "tensorflow                   2.3.0\n"
-        "tensorflow-gpu               2.1.0\n",
-        "$ pip freeze | grep tensorflow\ntensorflow==2.3.0\ntensorflow-gpu==2.1.0\n",
-        "$ conda list tensorflow\n"
-        "# packages in environment at /home/u/miniconda3/envs/tf:\n"
-        "#\n"
-        "# Name                    Version                   Build  Channel\n"
+#: Two TensorFlow distributions as a log shows them: each listing's words, and pip installing
+#: one beside the other.
+_TWO_SHOWN = {
+    "pip-list": "$ pip list | grep tensorflow\ntensorflow   2.3.0\ntensorflow-gpu   2.1.0\n",
+    "pip-freeze": "$ pip freeze | grep tensorflow\ntensorflow==2.3.0\ntensorflow-gpu==2.1.0\n",
+    "conda-list": (
+        "$ conda list tensorflow\n# packages in environment at /home/u/miniconda3/envs/tf:\n"
+        "#\n# Name                    Version                   Build  Channel\n"
         "tensorflow                2.3.0                    pypi_0    pypi\n"
-        "tensorflow-gpu            2.1.0                    pypi_0    pypi\n",
+        "tensorflow-gpu            2.1.0                    pypi_0    pypi\n"
+    ),
+    "pip-beside": (
         "Requirement already satisfied: tensorflow-gpu in /srv/venv/lib/python3.8/site-packages "
-        "(2.1.0)\n"
-        "Collecting tensorflow\n"
-        "Installing collected packages: tensorflow\n"
-        "Successfully installed tensorflow-2.3.0\n",
-    ],
-    ids=["pip-list", "pip-freeze", "conda-list", "pip-beside"],
-)
+        "(2.1.0)\nCollecting tensorflow\nInstalling collected packages: tensorflow\n"
+        "Successfully installed tensorflow-2.3.0\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("listed", list(_TWO_SHOWN.values()), ids=list(_TWO_SHOWN))
 def test_two_distributions_shown_lead_for_a_name_every_release_has(listed: str) -> None:
     report = explained(_missing("test", listed))
     top = top_error(report)
