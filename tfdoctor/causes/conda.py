@@ -295,6 +295,9 @@ def cudatoolkit_never_made(version: str) -> Optional[tuple[int, str, tuple[str, 
     return end
 
 
+#: conda-forge's CUDA 12 packages: `cuda-runtime`, the metapackage of the runtime libraries
+#: (its `cuda` metapackage requires it and `cuda-toolkit`), every package held to one release
+#: by `cuda-version` (https://github.com/conda-forge/cuda-feedstock/blob/main/recipe/README.md).
 def cuda_after_cudatoolkit_fix(m: Machine, cuda: str, successor: str) -> Fix:
     """CUDA ``cuda`` (a major after the last conda's ``cudatoolkit`` was made for) from the
     packages that replaced it, held to that release by ``successor`` (``cuda-version``), or,
