@@ -846,6 +846,33 @@ def test_two_distributions_shown_lead_for_a_name_every_release_has(listed: str) 
     ]
 
 
+def _printed(path: str) -> str:
+    """A session printing the module tensorflow imported from ``path``."""
+    return f">>> import tensorflow as tf\n>>> print(tf)\n<module 'tensorflow' from '{path}'>\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "own"),
+    [
+        ("/home/me/proj/tensorflow.py", "/home/me/proj/tensorflow.py"),
+        ("/home/me/proj/tensorflow/__init__.py", "/home/me/proj/tensorflow"),
+    ],
+    ids=["file", "folder"],
+)
+def test_a_tensorflow_printed_from_outside_site_packages_leads(path: str, own: str) -> None:
+    report = explained(_missing("test", _printed(path)))
+    top = top_error(report)
+    assert top.cause == "tf-shadowed-module"
+    assert f'mv "{own}"' in fix_text(top)
+    assert [x.cause for x in readings(report)] == ["tf-shadowed-module"]
+
+
+def test_the_installed_tensorflow_printed_is_no_shadow() -> None:
+    path = "/srv/venv/lib/python3.10/site-packages/tensorflow/__init__.py"
+    top = top_error(explained(_missing("test", _printed(path))))
+    assert top.cause == "tf-install-incomplete"
+
+
 @pytest.mark.parametrize("release", ["1.12.0", "1.4.0"])
 def test_a_tf1_name_missing_under_a_tf1_release_is_no_whole_tensorflow(release: str) -> None:
     # tf.Session is in every 1.x release (0.5.0's client_lib on): under the 1.x release the

@@ -2871,16 +2871,21 @@ def _hollow_since(
 
 
 def hollow_tensorflow_findings(
-    tracebacks: Sequence[Traceback], m: Machine, side_by_side: Optional[Finding] = None
+    tracebacks: Sequence[Traceback],
+    m: Machine,
+    side_by_side: Optional[Finding] = None,
+    origins: Sequence[tuple[str, str]] = (),
 ) -> list[Finding]:
     """``module 'tensorflow' has no attribute 'Variable'``: a name every TensorFlow release
     has (the oldest and the newest bundled listings both do) is missing, so what imported as
     ``tensorflow`` is no whole TensorFlow: an install without its files, an empty folder an
     uninstall left (a namespace package), two distributions sharing the ``tensorflow/``
     folder, or a module of the user's own that the frames do not show. Ranked by what the
-    log shows: two distributions listed lead (``side_by_side``: the finding of a listing
-    that shows them); otherwise the incomplete install does, with two distributions as the
-    other candidate (:func:`_hollow_ranked`)."""
+    log shows: a ``tensorflow`` it prints imported from outside site-packages leads
+    (``origins``: the modules the log prints, with their files); then two distributions
+    listed (``side_by_side``: the finding of a listing that shows them); otherwise the
+    incomplete install does, with two distributions as the other candidate
+    (:func:`_hollow_ranked`)."""
     lines = sorted(bundled_lines(), key=version_key)
     oldest, newest = (load_api(lines[0]), load_api(lines[-1])) if lines else (None, None)
     if oldest is None or newest is None:
@@ -2906,8 +2911,39 @@ def hollow_tensorflow_findings(
         ):
             continue  # the user's own tensorflow.py in the frames: shadowing, said elsewhere
         said = f"{tb.where}: {tb.type}: {tb.message}\n`{name}` is in {since}"
+        own = _own_tensorflow(origins)
+        if own is not None:
+            return [
+                causes.finding(
+                    f"explain.{causes.software.TF_SHADOWED_MODULE}",
+                    Severity.ERROR,
+                    causes.software.TF_SHADOWED_MODULE,
+                    f"`import tensorflow` loaded {own}, not the installed TensorFlow",
+                    f"{said}, and the log prints the module tensorflow as imported from {own}, "
+                    "outside site-packages: a module of that name earlier on the path than the "
+                    "installed TensorFlow, without its names.",
+                    causes.software.own_module_fix(own),
+                )
+            ]
         return _hollow_ranked(lacks.name, said, m, side_by_side)
     return []
+
+
+#: The file Python's repr of the ``tensorflow`` module names, ending in its own package's
+#: ``__init__`` or a ``tensorflow.py``: the module or folder that imported as tensorflow.
+_TENSORFLOW_FILE = re.compile(r"^(?P<own>.*?[/\\]+tensorflow)(?:[/\\]+__init__\.pyc?|\.pyc?)$")
+
+
+def _own_tensorflow(origins: Sequence[tuple[str, str]]) -> Optional[str]:
+    """The ``tensorflow.py`` or ``tensorflow/`` folder the log prints the module tensorflow
+    imported from, where that is outside site-packages (Python's ``<module 'tensorflow' from
+    'PATH'>``); None where it prints none, or the installed one."""
+    for name, path in origins:
+        found = _TENSORFLOW_FILE.match(path) if name == "tensorflow" else None
+        if found is not None and installed_package(path) is None:
+            own = found.group("own")
+            return own if path.endswith("__init__.py") or path.endswith("__init__.pyc") else path
+    return None
 
 
 def _hollow_ranked(

@@ -630,6 +630,7 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
                 listed_side_by_side(evidence.listed, machine)
                 or conda_pip_side_by_side(evidence.conda_rows, machine)
                 or _pip_added_beside(evidence, machine),
+                evidence.modules,
             )
             or flags_before_absl_findings(evidence.tracebacks, machine)
         )
