@@ -525,6 +525,34 @@ def test_a_reinstall_names_the_distribution_a_listing_shows(
     assert f'pip install "{dist}=={version}"' in fix_text(top)
 
 
+_PLATFORM_MISSING = "ModuleNotFoundError: No module named 'tensorflow.python.platform'\n"
+
+
+@pytest.mark.parametrize(
+    ("listing", "said"),
+    [
+        ("", "where it is a nightly build"),
+        ("$ pip list\ntf-nightly              2.17.0.dev20240301\n", "is a nightly build"),
+        ("$ pip list\ntensorflow              2.17.0rc1\n", "is a pre-release"),
+    ],
+    ids=["unshown", "nightly", "pre-release"],
+)
+def test_a_module_every_release_has_missing_may_be_the_builds_own(listing: str, said: str) -> None:
+    # A nightly or a pre-release can ship without a module its final release has: installing
+    # the same build again writes the same files, so the fix says where to go instead.
+    top = top_error(explained(listing + _PLATFORM_MISSING))
+    assert top.cause == "tf-install-incomplete"
+    text = fix_text(top)
+    assert said in text and "final release" in text and "nightly of another day" in text
+
+
+def test_a_final_release_missing_its_module_is_only_reinstalled() -> None:
+    listing = "$ pip list\ntensorflow              2.15.0\n"
+    top = top_error(explained(listing + _PLATFORM_MISSING))
+    assert top.cause == "tf-install-incomplete"
+    assert "nightly" not in fix_text(top)
+
+
 def _own_module_missing(site: str) -> str:
     """TensorFlow's __init__ failing to import its own module, from ``site``."""
     return (

@@ -119,6 +119,45 @@ def test_one_installation_is_not_side_by_side(second: str) -> None:
     assert _of(explained(log + second), "tf-multiple-distributions") is None
 
 
+def _pulled_beside(found: str) -> str:
+    """pip upgrading a package that requires ``tensorflow`` by that name, where ``found`` is
+    its line for the TensorFlow distribution already there."""
+    return (
+        "$ pip install --upgrade keras\n"
+        "Collecting keras\n"
+        f"{found}\n"
+        "Collecting tensorflow (from keras)\n"
+        "  Downloading tensorflow-1.0.1-cp35-cp35m-manylinux1_x86_64.whl (44.1MB)\n"
+        "Installing collected packages: tensorflow, keras\n"
+        "Successfully installed keras-2.0.2 tensorflow-1.0.1\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "found",
+    [
+        "Requirement already satisfied: tensorflow-gpu in /srv/venv/lib/python3.5/site-packages "
+        "(1.0.1)",
+        # The legacy resolver's words under --upgrade (pip up to 20.2).
+        "Requirement already up-to-date: tensorflow-gpu in /srv/venv/lib/python3.5/site-packages "
+        "(1.0.1)",
+    ],
+    ids=["satisfied", "up-to-date"],
+)
+def test_pip_installing_a_second_distribution_beside_the_first(found: str) -> None:
+    report = explained(_pulled_beside(found))
+    top = _of(report, "tf-multiple-distributions")
+    assert top is not None and top.severity is Severity.ERROR
+    text = fix_text(top)
+    assert "uninstall -y tensorflow-gpu tensorflow" in text
+    assert 'pip install "tensorflow-gpu==1.0.1"' in text
+
+
+def test_pip_upgrading_the_same_distribution_is_not_side_by_side() -> None:
+    found = "Requirement already up-to-date: tensorflow in /srv/venv/lib/python3.5/site-packages"
+    assert _of(explained(_pulled_beside(found)), "tf-multiple-distributions") is None
+
+
 #: `pip list`'s rows (name, blanks, version) of a plug-in beside two TensorFlow distributions:
 #: the plug-in's release fits the older one only (its README at v1.1.0: TensorFlow 2.11.0).
 PLUGIN_LISTING = (

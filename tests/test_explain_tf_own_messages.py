@@ -94,6 +94,7 @@ import pytest
 
 from tests.explaining import SIGNATURES, explained, fix_text, readings, top_error
 from tfdoctor.explain.native import _INSTALLED_PATH
+from tfdoctor.findings import Severity
 
 _TF_HINT = (
     "Make sure the Op and Kernel are registered in the binary running in this process. Note "
@@ -778,6 +779,127 @@ def test_a_namespace_tensorflow_missing_a_name_says_nothing_of_a_release() -> No
     )
     found = readings(explained(text))
     assert [x.cause for x in found] == ["tf-install-incomplete"]
+
+
+def _ranked(text: str) -> list[tuple[str, str]]:
+    """Each finding of ``text`` above info as (cause, severity), in the report's order."""
+    return [
+        (x.cause, x.severity.value)
+        for x in explained(text).findings
+        if x.severity.rank > Severity.INFO.rank
+    ]
+
+
+def _missing(attr: str, above: str = "") -> str:
+    """A log of ``tf.<attr>`` missing from the top-level tensorflow, ``above`` before it."""
+    return (
+        above + "Traceback (most recent call last):\n"
+        '  File "/srv/app/run.py", line 7, in <module>\n'
+        f"    x = tf.{attr}\n"
+        f"AttributeError: module 'tensorflow' has no attribute '{attr}'\n"
+    )
+
+
+@pytest.mark.parametrize("attr", ["test", "image"])
+def test_a_module_of_the_first_release_missing_is_no_whole_tensorflow(attr: str) -> None:
+    # tf.test and tf.image are in 0.5.0's __init__.py and in every release since: no release
+    # lacks them, so neither the code's age nor a release's removal explains it. The install
+    # is broken: its files incomplete first, two distributions in one folder the other
+    # candidate (no listing shows which).
+    ranked = _ranked(_missing(attr))
+    assert ranked[:2] == [
+        ("tf-install-incomplete", "error"),
+        ("tf-multiple-distributions", "warning"),
+    ], ranked
+    assert "api-removed" not in {cause for cause, _ in ranked}
+
+
+#: Two TensorFlow distributions as a log shows them: each listing's words, and pip installing
+#: one beside the other.
+_TWO_SHOWN = {
+    "pip-list": "$ pip list | grep tensorflow\ntensorflow   2.3.0\ntensorflow-gpu   2.1.0\n",
+    "pip-freeze": "$ pip freeze | grep tensorflow\ntensorflow==2.3.0\ntensorflow-gpu==2.1.0\n",
+    "conda-list": (
+        "$ conda list tensorflow\n# packages in environment at /home/u/miniconda3/envs/tf:\n"
+        "#\n# Name                    Version                   Build  Channel\n"
+        "tensorflow                2.3.0                    pypi_0    pypi\n"
+        "tensorflow-gpu            2.1.0                    pypi_0    pypi\n"
+    ),
+    "pip-beside": (
+        "Requirement already satisfied: tensorflow-gpu in /srv/venv/lib/python3.8/site-packages "
+        "(2.1.0)\nCollecting tensorflow\nInstalling collected packages: tensorflow\n"
+        "Successfully installed tensorflow-2.3.0\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("listed", list(_TWO_SHOWN.values()), ids=list(_TWO_SHOWN))
+def test_two_distributions_shown_lead_for_a_name_every_release_has(listed: str) -> None:
+    report = explained(_missing("test", listed))
+    top = top_error(report)
+    assert top.cause == "tf-multiple-distributions"
+    assert "uninstall" in fix_text(top) and "tensorflow-gpu" in fix_text(top)
+    assert [x.cause for x in readings(report)] == ["tf-multiple-distributions"]
+    # The incomplete install stays, as information below it.
+    assert [x.cause for x in report.findings if x.severity is Severity.INFO] == [
+        "tf-install-incomplete"
+    ]
+
+
+def _printed(path: str) -> str:
+    """A session printing the module tensorflow imported from ``path``."""
+    return f">>> import tensorflow as tf\n>>> print(tf)\n<module 'tensorflow' from '{path}'>\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "own"),
+    [
+        ("/home/me/proj/tensorflow.py", "/home/me/proj/tensorflow.py"),
+        ("/home/me/proj/tensorflow/__init__.py", "/home/me/proj/tensorflow"),
+    ],
+    ids=["file", "folder"],
+)
+def test_a_tensorflow_printed_from_outside_site_packages_leads(path: str, own: str) -> None:
+    report = explained(_missing("test", _printed(path)))
+    top = top_error(report)
+    assert top.cause == "tf-shadowed-module"
+    assert f'mv "{own}"' in fix_text(top)
+    assert [x.cause for x in readings(report)] == ["tf-shadowed-module"]
+
+
+def test_the_installed_tensorflow_printed_is_no_shadow() -> None:
+    path = "/srv/venv/lib/python3.10/site-packages/tensorflow/__init__.py"
+    top = top_error(explained(_missing("test", _printed(path))))
+    assert top.cause == "tf-install-incomplete"
+
+
+@pytest.mark.parametrize("release", ["1.12.0", "1.4.0"])
+def test_a_tf1_name_missing_under_a_tf1_release_is_no_whole_tensorflow(release: str) -> None:
+    # tf.Session is in every 1.x release (0.5.0's client_lib on): under the 1.x release the
+    # log lists it says the install is broken, whatever the listings' oldest line (1.9).
+    listed = f"$ pip list | grep tensorflow\ntensorflow                   {release}\n"
+    top = top_error(explained(_missing("Session", listed)))
+    assert top.cause == "tf-install-incomplete"
+    assert f"the log shows TensorFlow {release}" in top.detail
+
+
+def test_a_tf1_name_missing_under_tf2_stays_its_move_to_compat_v1() -> None:
+    listed = "$ pip list | grep tensorflow\ntensorflow                   2.4.0\n"
+    assert top_error(explained(_missing("Session", listed))).cause == "api-moved-to-compat-v1"
+
+
+def test_a_name_a_later_release_brought_stays_the_releases_question() -> None:
+    # tf.data came with 1.4: missing under 1.2, the release is older than the code.
+    listed = "$ pip list | grep tensorflow\ntensorflow                   1.2.1\n"
+    assert top_error(explained(_missing("data", listed))).cause == "api-removed"
+
+
+def test_a_name_tensorflow_216_removed_stays_its_removal() -> None:
+    # tf.estimator is gone from 2.16 on: a release's removal, not a broken install.
+    listed = "$ pip list | grep tensorflow\ntensorflow                   2.16.1\n"
+    ranked = _ranked(_missing("estimator", listed))
+    assert ranked[0] == ("tf-estimator-removed", "error"), ranked
+    assert "tf-install-incomplete" not in {cause for cause, _ in ranked}
 
 
 def test_a_name_another_distribution_serves_is_not_a_hollow_tensorflow() -> None:

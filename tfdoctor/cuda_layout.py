@@ -103,6 +103,10 @@ class CudaData(Record):
     wheels: tuple[NvidiaWheel, ...]
     #: (compute capability, the first CUDA release that knows it), oldest capability first.
     architectures: tuple[tuple[str, str], ...] = ()
+    #: conda's ``cudatoolkit`` package: the last CUDA major it was made for, the package
+    #: that pins a CUDA release from then on, and the URLs that say so; None where the data
+    #: does not say.
+    conda_cudatoolkit: Optional[tuple[int, str, tuple[str, ...]]] = None
 
     def library(self, name: str) -> Optional[CudaLibrary]:
         """The row of library ``name``."""
@@ -139,7 +143,7 @@ def parse_cuda_data(text: str, path: str = "<cuda data>") -> CudaData:
             "wheel_layout",
             "wheels",
         ),
-        ("architectures",),
+        ("architectures", "conda_cudatoolkit"),
     )
     reader.schema_version(top["schema_version"], CUDA_DATA_VERSION)
     sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
@@ -189,6 +193,22 @@ def parse_cuda_data(text: str, path: str = "<cuda data>") -> CudaData:
         architectures=_architectures(reader, top["architectures"], sources)
         if "architectures" in top
         else (),
+        conda_cudatoolkit=_conda_cudatoolkit(reader, top["conda_cudatoolkit"], sources)
+        if "conda_cudatoolkit" in top
+        else None,
+    )
+
+
+def _conda_cudatoolkit(
+    reader: NodeReader, node: Node, sources: Mapping[str, DataSource]
+) -> tuple[int, str, tuple[str, ...]]:
+    """The ``conda_cudatoolkit`` mapping: (last CUDA major, successor package, source URLs)."""
+    fields = reader.mapping(node, "conda_cudatoolkit", ("last_major", "successor", "source"))
+    ids = reader.source_ids(fields["source"], "conda_cudatoolkit.source", sources)
+    return (
+        reader.integer(fields["last_major"], "conda_cudatoolkit.last_major"),
+        reader.required_string(fields["successor"], "conda_cudatoolkit.successor"),
+        tuple(sources[s].url for s in ids),
     )
 
 
@@ -384,6 +404,12 @@ def tensorrt_python_cap() -> tuple[str, tuple[int, int], tuple[str, ...]]:
     """(TensorRT release, the last Python its wheels serve, the URLs that say so) for the
     ``tensorrt`` pin of TensorFlow 2.14's ``and-cuda`` extra."""
     return cuda_data().tensorrt
+
+
+def conda_cudatoolkit_end() -> Optional[tuple[int, str, tuple[str, ...]]]:
+    """(the last CUDA major conda's ``cudatoolkit`` package was made for, the package that
+    pins a CUDA release after it, the URLs that say so); None where the data does not say."""
+    return cuda_data().conda_cudatoolkit
 
 
 def nvcc_wheel_dir() -> str:

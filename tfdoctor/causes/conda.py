@@ -3,11 +3,13 @@ environment files and system requirements conda's and pixi's solvers refuse."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix
+from tfdoctor.cuda_layout import conda_cudatoolkit_end
 from tfdoctor.evidence.conda import CONDA_TENSORFLOW
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
@@ -278,6 +280,37 @@ def channel_build_fix(m: Machine) -> Fix:
         (
             "conda search -c conda-forge tensorflow",
             *m.pip("install tensorflow"),
+        ),
+    )
+
+
+def cudatoolkit_never_made(version: str) -> Optional[tuple[int, str, tuple[str, ...]]]:
+    """(the last CUDA major conda's ``cudatoolkit`` was made for, the package that pins a
+    CUDA release after it, the URLs that say so) where ``version``, a cudatoolkit release
+    asked of conda, is of a later major: no channel has it. None otherwise."""
+    end = conda_cudatoolkit_end()
+    major = re.match(r"\d+", version)
+    if end is None or major is None or int(major.group()) <= end[0]:
+        return None
+    return end
+
+
+#: conda-forge's CUDA 12 packages: `cuda-runtime`, the metapackage of the runtime libraries
+#: (its `cuda` metapackage requires it and `cuda-toolkit`), every package held to one release
+#: by `cuda-version` (https://github.com/conda-forge/cuda-feedstock/blob/main/recipe/README.md).
+def cuda_after_cudatoolkit_fix(m: Machine, cuda: str, successor: str) -> Fix:
+    """CUDA ``cuda`` (a major after the last conda's ``cudatoolkit`` was made for) from the
+    packages that replaced it, held to that release by ``successor`` (``cuda-version``), or,
+    for TensorFlow, the CUDA wheels pip installs with it."""
+    return Fix(
+        f"Ask conda for CUDA {cuda} under the names it has now: the CUDA packages "
+        f"(cuda-runtime for the runtime libraries) held to that release by {successor}, and "
+        "cuDNN beside them. For TensorFlow on Linux, pip's `tensorflow[and-cuda]` installs "
+        "the CUDA and cuDNN libraries its build was made for as wheels, and TensorFlow finds "
+        "them without a conda CUDA.",
+        (
+            *m.conda_install(f"{successor}={cuda}", "cuda-runtime", "cudnn", channel="conda-forge"),
+            *m.pip_install("tensorflow[and-cuda]"),
         ),
     )
 

@@ -663,7 +663,7 @@ def windows_gpu_fix(m: Machine, archive: bool = False) -> Fix:
 
     commands = ["wsl --install"]
     if archive:
-        last = _last_windows_gpu_line(m)
+        last = last_windows_gpu_line(m)
         release = f"TensorFlow {last.line}" if last is not None else "the last release with one"
         return Fix(
             "Use the Windows GPU archive of TensorFlow's C library (libtensorflow-gpu-windows-"
@@ -692,7 +692,7 @@ def windows_gpu_fix(m: Machine, archive: bool = False) -> Fix:
     return Fix(text + ".", tuple(commands))
 
 
-def _last_windows_gpu_line(m: Machine) -> Optional[TFLine]:
+def last_windows_gpu_line(m: Machine) -> Optional[TFLine]:
     """The last TensorFlow line with native Windows GPU wheels in the matrix (its lines run
     newest first); None without a matrix."""
     lines = m.matrix.lines if m.matrix is not None else ()
@@ -702,7 +702,7 @@ def _last_windows_gpu_line(m: Machine) -> Optional[TFLine]:
 def _last_windows_gpu_env(m: Machine) -> str:
     """The Pythons and line of the last TensorFlow line with native Windows GPU wheels, as the
     matrix states them, in words for a fix."""
-    last = _last_windows_gpu_line(m)
+    last = last_windows_gpu_line(m)
     pythons = last.pythons_on(DEFAULT_PLATFORM_OF_OS["windows"]) if last is not None else ()
     if last is None or not pythons:
         what = "an environment with the last TensorFlow release that has it"

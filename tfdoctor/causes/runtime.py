@@ -1286,6 +1286,29 @@ def unreleased_build(version: str) -> Optional[tuple[CauseId, str]]:
     return None
 
 
+def unreleased_reinstall_fix(m: Machine, fix: Fix) -> Fix:
+    """``fix`` (writing TensorFlow's files again) told that a nightly or a pre-release can
+    itself ship without a file its final release has, where the log shows no TensorFlow
+    build or shows such a build: installing that build again then writes the same files. A
+    final release shown keeps ``fix`` as it is."""
+    tf = m.tf
+    if tf is None:
+        which = "The log does not show which build is installed: where it is a nightly build "
+        which += "(tf-nightly) or a pre-release,"
+    else:
+        found = unreleased_build(tf.version)
+        if found is None:
+            return fix
+        kind = "a nightly build" if found[0] == TF_BUILD_REGRESSION else "a pre-release"
+        which = f"{tf.name} {tf.version} is {kind}:"
+    return Fix(
+        f"{fix.text} {which} the build itself may lack the file, and installing it again "
+        "writes the same files; where the reinstall does not help, install a final release, "
+        "or a nightly of another day, instead.",
+        fix.commands,
+    )
+
+
 def unreleased_build_fix(m: Machine, dist: str, version: str, final: str) -> Fix:
     """The final release instead of a pre-release (``version`` of ``dist``, leading to
     ``final``), or for a nightly an earlier build or the stable release."""

@@ -1756,23 +1756,43 @@ def read_conda_python_conflicts(texts: Iterable[str]) -> list[CondaPythonConflic
 
 @record
 class CondaMissingRelease(Record):
-    """A TensorFlow release conda found in none of the channels it searched
-    (``PackagesNotFoundError``), observed."""
+    """A release of TensorFlow (or of CUDA's ``cudatoolkit``, which TensorFlow's GPU builds
+    load) that conda found in none of the channels it searched (``PackagesNotFoundError``),
+    observed."""
 
-    #: The distribution (``tensorflow``, ``tensorflow-gpu``).
+    #: The distribution (``tensorflow``, ``tensorflow-gpu``, ``cudatoolkit``).
     dist: str
     #: The release asked for, as written (``1.7.0``, ``1.0*``).
     version: str
+    #: The platform conda solved for (``win-64``, ``linux-64``), where the log shows it;
+    #: empty otherwise.
+    platform: str = ""
 
 
 # conda's PackagesNotFoundError (conda/exceptions.py): "The following packages are not
 # available from current channels:", then one requested specification a line ("  -
-# tensorflow=1.7.0"), then the channels it searched.
+# tensorflow=1.7.0", a channel's name before it where asked so: "conda-forge::"), then the
+# channels it searched.
 _CONDA_NOT_AVAILABLE = "The following packages are not available from current channels:"
+_CONDA_MISSING_NAMES = r"tensorflow(?:-gpu|-cpu|-base)?|cudatoolkit"
 _CONDA_MISSING_SPEC = re.compile(
-    r"^[ \t]*-[ \t]+(?P<name>tensorflow(?:-gpu|-cpu|-base)?)[ \t]*==?[ \t]*"
+    rf"^[ \t]*-[ \t]+(?:[\w.-]+::)?(?P<name>{_CONDA_MISSING_NAMES})[ \t]*==?[ \t]*"
     r"(?P<version>\d[\w.]*\*?)[ \t]*$"
 )
+#: The platform conda solves for: its own line under the channels (conda 23.11 on: "Channels:"
+#: then " - conda-forge", then "Platform: win-64"), else the subdirectory of each channel URL
+#: it lists as searched ("  - https://conda.anaconda.org/conda-forge/win-64").
+_CONDA_PLATFORM = re.compile(
+    r"^Platform: (?P<platform>(?:linux|win|osx)-\w+)[ \t]*$"
+    r"|^[ \t]*- https?://\S+/(?P<subdir>(?:linux|win|osx)-\w+)/?[ \t]*$",
+    re.MULTILINE,
+)
+
+
+def _conda_platform(text: str) -> str:
+    """The platform conda says it solved for in ``text``, or empty."""
+    found = _CONDA_PLATFORM.search(text)
+    return (found["platform"] or found["subdir"]) if found is not None else ""
 
 
 # The same list under conda's ResolvePackageNotFound (conda env create and older solvers:
@@ -1786,18 +1806,19 @@ _CONDA_UNRESOLVED = "ResolvePackageNotFound:"
 # mamba prints a version request with its build's wildcard after it ("tensorflow-gpu 2.16**":
 # the version 2.16*, any build).
 _LIBSOLV_MISSING = re.compile(
-    r"nothing provides requested (?P<name>tensorflow(?:-gpu|-cpu|-base)?) "
+    rf"nothing provides requested (?P<name>{_CONDA_MISSING_NAMES}) "
     r"(?:==?[ \t]?)?(?P<version>\d[\w.]*\*?)\*?[ \t]*$",
     re.MULTILINE,
 )
 
 
 def read_conda_missing_releases(texts: Iterable[str]) -> list[CondaMissingRelease]:
-    """Every pinned TensorFlow release conda (or mamba) says is not available from its
-    channels, in order (a request without a version is no release's: the channels lack the
-    package)."""
+    """Every pinned TensorFlow (or cudatoolkit) release conda (or mamba) says is not
+    available from its channels, in order (a request without a version is no release's: the
+    channels lack the package), with the platform it solved for where the text shows it."""
     out: list[CondaMissingRelease] = []
     for text in texts:
+        platform = _conda_platform(text)
         for header in (_CONDA_NOT_AVAILABLE, _CONDA_UNRESOLVED):
             start = text.find(header) if header in text else -1
             while start >= 0 and len(out) < MAX_CONFLICTS:
@@ -1808,7 +1829,7 @@ def read_conda_missing_releases(texts: Iterable[str]) -> list[CondaMissingReleas
                     match = _CONDA_MISSING_SPEC.match(line)
                     if match is not None:
                         found = CondaMissingRelease(
-                            normalize_name(match.group("name")), match.group("version")
+                            normalize_name(match.group("name")), match.group("version"), platform
                         )
                         if found not in out:
                             out.append(found)
@@ -1816,7 +1837,7 @@ def read_conda_missing_releases(texts: Iterable[str]) -> list[CondaMissingReleas
         if "nothing provides requested" in text:
             for match in _LIBSOLV_MISSING.finditer(text):
                 found = CondaMissingRelease(
-                    normalize_name(match.group("name")), match.group("version")
+                    normalize_name(match.group("name")), match.group("version"), platform
                 )
                 if found not in out:
                     out.append(found)

@@ -42,6 +42,7 @@ from tfdoctor.explain.exceptions import inferred_note, last_failure
 from tfdoctor.explain.interface import caller_fitted_fix, installed_caller, library_code_fix
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.packages import (
+    distributions_finding,
     keras2_moved_under_src,
     keyword_added,
     known_distribution,
@@ -51,6 +52,7 @@ from tfdoctor.explain.packages import (
     own_module_file,
     package_behind,
     statement_library,
+    two_distributions_candidate,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
@@ -2056,6 +2058,8 @@ def _older_than_listings(
     ):
         return None  # a listed 1.x line lacks it: _tf1_added_later's or another question
     oldest = lines[0]
+    if name.count(".") == 1 and name[len("tf.") :] in _SINCE_FIRST_RELEASE:
+        return None  # in every release since the first: no whole TensorFlow (hollow)
     if tf_version is not None:
         if version_key(tf_version)[:2] >= version_key(oldest):
             return None  # a listed release, which has it: missing for another reason
@@ -2064,8 +2068,6 @@ def _older_than_listings(
         message = _as_printed(tb.message)
         if not (_tf_name_asked(message) or _py2_attribute(message)):
             return None  # a module missing (No module named ...) says less of the release
-        if name.count(".") == 1 and name[len("tf.") :] in _SINCE_FIRST_RELEASE:
-            return None  # in every release since the first: no whole TensorFlow (hollow)
         if any(
             _OWN_TENSORFLOW.search(f.path) and installed_package(f.path) is None for f in tb.frames
         ):
@@ -2771,12 +2773,16 @@ def _empty_package_finding(tb: Traceback, attr: str, m: Machine) -> Finding:
 
 #: Top-level names of TensorFlow's first public release (0.5.0, tensorflow/python/__init__.py
 #: and the API docs of November 2015) that every release since has kept: the bundled listings
-#: begin at 2.0, and a name only 2.x has (tf.function) would call a 1.x install hollow.
+#: begin at 2.0, and a name only 2.x has (tf.function) would call a 1.x install hollow. The
+#: modules 0.5.0's __init__.py imports ("Make some application and test modules available":
+#: app, flags, logging, test; image_ops as image) and client_lib's Session are among them;
+#: TensorFlow 2 dropped Session, app, flags and logging from the top level, so those say so
+#: only of a 1.x release (:func:`_hollow_since`).
 _SINCE_FIRST_RELEASE = frozenset(
     (
         "__version__", "Variable", "constant", "float32", "int32", "zeros", "ones", "matmul",
         "reshape", "cast", "concat", "shape", "add", "nn", "train", "Graph", "Tensor",
-        "reduce_sum", "reduce_mean",
+        "reduce_sum", "reduce_mean", "test", "image", "Session", "app", "flags", "logging",
     )
 )  # fmt: skip
 
@@ -2847,6 +2853,20 @@ def _hollow_since(
     or an uninstall's leftover imported instead); None where neither holds."""
     if attr in _SINCE_FIRST_RELEASE and oldest.has(name) and newest.has(name):
         return f"every TensorFlow release (from the first to {last})"
+    tf1 = sorted(tf1_lines(), key=version_key)
+    if (
+        attr in _SINCE_FIRST_RELEASE
+        and m.tf is not None
+        and version_key(m.tf.version) < (2,)
+        and tf1
+        and all((index := load_tf1(line)) is not None and index.has(name) for line in tf1)
+    ):
+        # A 1.x release shown, and a name every 1.x release has (Session, tf.app): TensorFlow
+        # 2 dropping it says nothing of this install.
+        return (
+            f"every TensorFlow 1 release (from the first to {tf1[-1]}), and the log shows "
+            f"TensorFlow {m.tf.version}"
+        )
     line = m.line.line if m.line is not None else None
     if line is None or attr in _FROM_OTHER_DISTRIBUTIONS or line not in bundled_lines():
         return None
@@ -2856,12 +2876,22 @@ def _hollow_since(
     return f"TensorFlow {line}, the release the log shows installed"
 
 
-def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+def hollow_tensorflow_findings(
+    tracebacks: Sequence[Traceback],
+    m: Machine,
+    side_by_side: Optional[Finding] = None,
+    origins: Sequence[tuple[str, str]] = (),
+) -> list[Finding]:
     """``module 'tensorflow' has no attribute 'Variable'``: a name every TensorFlow release
     has (the oldest and the newest bundled listings both do) is missing, so what imported as
     ``tensorflow`` is no whole TensorFlow: an install without its files, an empty folder an
-    uninstall left (a namespace package), or a module of the user's own that the frames do
-    not show."""
+    uninstall left (a namespace package), two distributions sharing the ``tensorflow/``
+    folder, or a module of the user's own that the frames do not show. Ranked by what the
+    log shows: a ``tensorflow`` it prints imported from outside site-packages leads
+    (``origins``: the modules the log prints, with their files); then two distributions
+    listed (``side_by_side``: the finding of a listing that shows them); otherwise the
+    incomplete install does, with two distributions as the other candidate
+    (:func:`_hollow_ranked`)."""
     lines = sorted(bundled_lines(), key=version_key)
     oldest, newest = (load_api(lines[0]), load_api(lines[-1])) if lines else (None, None)
     if oldest is None or newest is None:
@@ -2886,28 +2916,91 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
             for f in tb.frames
         ):
             continue  # the user's own tensorflow.py in the frames: shadowing, said elsewhere
-        fix = causes.software.incomplete_install_fix(m)
-        return [
-            causes.finding(
-                f"explain.{causes.software.TF_INSTALL_INCOMPLETE}",
-                Severity.ERROR,
-                causes.software.TF_INSTALL_INCOMPLETE,
-                f"What imported as tensorflow has no {lacks.name}: it is no whole TensorFlow",
-                f"{tb.where}: {tb.type}: {tb.message}\n`{name}` is in {since}, so the module "
-                "that imported as tensorflow is not TensorFlow's: most often an install whose "
-                "files are missing, or a tensorflow folder an uninstall left empty; else a "
-                "tensorflow.py or tensorflow/ of your own in the working directory or on "
-                "PYTHONPATH. Its __file__ tells which (None for an empty folder).",
-                Fix(
-                    fix.text,
-                    (
-                        'python -c "import tensorflow as tf; print(tf.__file__, tf.__path__)"',
-                        *fix.commands,
-                    ),
-                ),
-            )
-        ]
+        said = f"{tb.where}: {tb.type}: {tb.message}\n`{name}` is in {since}"
+        own = _own_tensorflow(origins)
+        if own is not None:
+            return [
+                causes.finding(
+                    f"explain.{causes.software.TF_SHADOWED_MODULE}",
+                    Severity.ERROR,
+                    causes.software.TF_SHADOWED_MODULE,
+                    f"`import tensorflow` loaded {own}, not the installed TensorFlow",
+                    f"{said}, and the log prints the module tensorflow as imported from {own}, "
+                    "outside site-packages: a module of that name earlier on the path than the "
+                    "installed TensorFlow, without its names.",
+                    causes.software.own_module_fix(own),
+                )
+            ]
+        return _hollow_ranked(lacks.name, said, m, side_by_side)
     return []
+
+
+#: The file Python's repr of the ``tensorflow`` module names, ending in its own package's
+#: ``__init__`` or a ``tensorflow.py``: the module or folder that imported as tensorflow.
+_TENSORFLOW_FILE = re.compile(r"^(?P<own>.*?[/\\]+tensorflow)(?:[/\\]+__init__\.pyc?|\.pyc?)$")
+
+
+def _own_tensorflow(origins: Sequence[tuple[str, str]]) -> Optional[str]:
+    """The ``tensorflow.py`` or ``tensorflow/`` folder the log prints the module tensorflow
+    imported from, where that is outside site-packages (Python's ``<module 'tensorflow' from
+    'PATH'>``); None where it prints none, or the installed one."""
+    for name, path in origins:
+        found = _TENSORFLOW_FILE.match(path) if name == "tensorflow" else None
+        if found is not None and installed_package(path) is None:
+            own = found.group("own")
+            return own if path.endswith("__init__.py") or path.endswith("__init__.pyc") else path
+    return None
+
+
+def _hollow_ranked(
+    attr: str, said: str, m: Machine, side_by_side: Optional[Finding]
+) -> list[Finding]:
+    """The readings of a ``tensorflow`` without ``attr``, a name every release has (``said``:
+    the exception and where the name is), in the order the log supports them: the
+    distributions it shows, where it shows two or more that write the ``tensorflow/`` folder
+    (``side_by_side``, a listing's finding, or the machine's own providers); else an install
+    whose files are missing, then two distributions (the log shows none, so it cannot tell
+    them apart)."""
+    shown = {p.name: p.version for p in m.tf_providers}
+    incomplete_fix = causes.software.incomplete_install_fix(m)
+    print_file = 'python -c "import tensorflow as tf; print(tf.__file__, tf.__path__)"'
+    why = (
+        f"{said}, so the module that imported as tensorflow is no whole TensorFlow: the "
+        "log shows these distributions, which all write the same `tensorflow/` folder, so "
+        "installing or removing one left the other's files mixed with or missing from it."
+    )
+    leading = (
+        dataclasses.replace(side_by_side, detail=f"{side_by_side.detail}\n{why}")
+        if side_by_side is not None
+        else distributions_finding(shown, m, why)
+        if len(shown) > 1
+        else None
+    )
+    if leading is not None:
+        return [
+            leading,
+            causes.other_candidate(
+                causes.software.TF_INSTALL_INCOMPLETE,
+                "the installed TensorFlow's files may be incomplete",
+                f"{said}: an install that stopped part way lacks it too.",
+                incomplete_fix,
+                Severity.INFO,
+            ),
+        ]
+    return [
+        causes.finding(
+            f"explain.{causes.software.TF_INSTALL_INCOMPLETE}",
+            Severity.ERROR,
+            causes.software.TF_INSTALL_INCOMPLETE,
+            f"What imported as tensorflow has no {attr}: it is no whole TensorFlow",
+            f"{said}, so the module that imported as tensorflow is not TensorFlow's: most "
+            "often an install whose files are missing, or a tensorflow folder an uninstall "
+            "left empty; else a tensorflow.py or tensorflow/ of your own in the working "
+            "directory or on PYTHONPATH. Its __file__ tells which (None for an empty folder).",
+            Fix(incomplete_fix.text, (print_file, *incomplete_fix.commands)),
+        ),
+        *two_distributions_candidate(m),
+    ]
 
 
 def statement_findings(

@@ -83,6 +83,7 @@ from tfdoctor.explain.overlaps import (
 from tfdoctor.explain.packages import (
     conda_pip_side_by_side,
     conda_pip_tensorboards,
+    listed_side_by_side,
     package_findings,
     refused_fallback_findings,
     resolver_python_findings,
@@ -627,7 +628,17 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
                 evidence.kernel_installs,
                 keras_backend_shown="keras-multi-backend-file" in evidence.hits,
             )
-            or hollow_tensorflow_findings(evidence.tracebacks, machine)
+            or hollow_tensorflow_findings(
+                evidence.tracebacks,
+                machine,
+                # Two TensorFlow distributions a listing (or pip installing one beside the
+                # other) shows: the leading reading of a tensorflow without a name every
+                # release has.
+                listed_side_by_side(evidence.listed, machine)
+                or conda_pip_side_by_side(evidence.conda_rows, machine)
+                or _pip_added_beside(evidence, machine),
+                evidence.modules,
+            )
             or flags_before_absl_findings(evidence.tracebacks, machine)
         )
     if evidence.statements and machine.tf is not None:

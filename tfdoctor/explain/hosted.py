@@ -190,8 +190,8 @@ _UNDEFINED_SYMBOL = re.compile(
 
 #: pip finding one of TensorFlow's distributions installed ("Requirement already satisfied:
 #: tensorflow-gpu in SITE (1.0.1)", operations/prepare.py's "Requirement %s: %s (%s)"; pip
-#: before 9: "(use --upgrade to upgrade)"), with the version it printed last on the line where
-#: it did.
+#: before 9: "(use --upgrade to upgrade)"; under --upgrade, the legacy resolver's "already
+#: up-to-date" up to 20.2), with the version it printed last on the line where it did.
 _PIP_SATISFIED_TF = re.compile(
     r"(?: \(use --upgrade to upgrade\))?: "
     rf"(?P<dist>{PIP_TF_DIST})(?:[<>=!~][^\s]{{0,60}})? in "
@@ -204,13 +204,14 @@ def _pip_added_beside(evidence: Evidence, machine: Machine) -> Optional[Finding]
     (a dependant that requires ``tensorflow`` pulled it in beside ``tensorflow-gpu``, as
     Keras 2.0 did): two distributions now write the same ``tensorflow/`` package."""
     head = evidence.first_text
-    if pip_words(PipKind.SATISFIED) not in head or _INSTALLED not in head:
+    found_kinds = (PipKind.SATISFIED, PipKind.UP_TO_DATE)
+    if _INSTALLED not in head or not any(pip_words(k) in head for k in found_kinds):
         return None
     installed = next(_pip_said(head, _PIP_INSTALLED_TF, PipKind.INSTALLED), None)
     if installed is None:
         return None
     added = installed.match.group("dist")
-    for found in _pip_said(head, _PIP_SATISFIED_TF, PipKind.SATISFIED):
+    for found in _pip_said(head, _PIP_SATISFIED_TF, *found_kinds):
         kept = found.match.group("dist")
         if kept == added or f"{pip_words(PipKind.UNINSTALLED)}{kept}-" in head:
             continue

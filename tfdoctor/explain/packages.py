@@ -210,7 +210,7 @@ def package_findings(
         ),
         *(_import_check(c, m) for c in checks),
         _side_by_side(conflicts, m),
-        _listed_side_by_side(listed or {}, m),
+        listed_side_by_side(listed or {}, m),
         _listed_kerases(listed or {}, m),
         *_companions_off_table(m),
         *(_keras2_object(tb, m) for tb in tracebacks),
@@ -278,7 +278,7 @@ def _side_by_side(conflicts: Sequence[Conflict], m: Machine) -> Optional[Finding
     )
 
 
-def _listed_side_by_side(listed: Mapping[str, str], m: Machine) -> Optional[Finding]:
+def listed_side_by_side(listed: Mapping[str, str], m: Machine) -> Optional[Finding]:
     """Two or more TensorFlow distributions in a package listing the log shows (``pip list``,
     ``pip freeze``, a hand-made list): ``tensorflow`` beside ``tensorflow-gpu``, ``tf-nightly``
     or ``tensorflow-cpu`` writes the same ``tensorflow/`` package twice. A platform build the
@@ -344,7 +344,7 @@ def conda_pip_side_by_side(rows: Sequence[CondaRow], m: Machine) -> Optional[Fin
         # one build (tensorflow, tensorflow-base, conda-forge's tensorflow-gpu that requires
         # tensorflow) are one installation, so only pip's rows count here.
         named = {normalize_name(name): version for name, version in pip_rows}
-        return _listed_side_by_side(named, m) if len(named) > 1 else None
+        return listed_side_by_side(named, m) if len(named) > 1 else None
     if not pip_rows:
         return None
     shown = [f"{r.name} {r.version} {r.build} {r.channel}".rstrip() for r in ours]
@@ -662,9 +662,12 @@ def _conda_python(conflict: CondaPythonConflict, m: Machine) -> Finding:
     )
 
 
-def _conda_missing(missing: CondaMissingRelease, m: Machine) -> Finding:
+def _conda_missing(missing: CondaMissingRelease, m: Machine) -> Optional[Finding]:
     """conda found the pinned TensorFlow release in none of its channels: no build of it for
-    this platform (and Python) there, where other releases of the package are."""
+    this platform (and Python) there, where other releases of the package are. A cudatoolkit
+    is :func:`_conda_cudatoolkit_missing`'s."""
+    if missing.dist == "cudatoolkit":
+        return _conda_cudatoolkit_missing(missing, m)
     release = f"{missing.dist} {missing.version}"
     return causes.finding(
         f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
@@ -677,6 +680,49 @@ def _conda_missing(missing: CondaMissingRelease, m: Machine) -> Finding:
         "searched; a channel publishes only some releases per platform and Python.",
         causes.conda.channel_build_fix(m),
         ("https://docs.conda.io/projects/conda/en/stable/user-guide/troubleshooting.html",),
+    )
+
+
+def _conda_cudatoolkit_missing(missing: CondaMissingRelease, m: Machine) -> Optional[Finding]:
+    """conda found no cudatoolkit of a CUDA major after the last one that package was made
+    for (data/cuda.yaml's ``conda_cudatoolkit``): no channel has it, on any platform. Where
+    conda solved for Windows, no TensorFlow uses that CUDA there either: its GPU builds for
+    native Windows ended with a CUDA 11 line. None for a release inside the package's span
+    (one channel's gap, or a platform without it: another question)."""
+    end = causes.conda.cudatoolkit_never_made(missing.version)
+    if end is None:
+        return None
+    last_major, successor, sources = end
+    cuda = missing.version.rstrip("*")
+    where = f" for {missing.platform}" if missing.platform else ""
+    said = (
+        f"conda: cudatoolkit={missing.version} is not available from the channels it "
+        f"searched{where}. conda's cudatoolkit package was made for CUDA {last_major} and "
+        f"earlier only, on every platform: from CUDA {last_major + 1} on the channels ship "
+        f"CUDA as separate packages held to one release by {successor}."
+    )
+    last = causes.platform.last_windows_gpu_line(m)
+    if missing.platform.startswith("win-") and last is not None:
+        return causes.finding(
+            f"explain.{causes.platform.WINDOWS_NATIVE_GPU_ENDED}",
+            Severity.ERROR,
+            causes.platform.WINDOWS_NATIVE_GPU_ENDED,
+            f"conda has no cudatoolkit {cuda}, and no TensorFlow uses a GPU on native Windows "
+            f"after {last.line}",
+            f"{said} TensorFlow's GPU builds for native Windows ended with {last.line}, built "
+            f"for CUDA {last.cuda}: no later release uses the GPU there, whatever CUDA is "
+            "installed.",
+            causes.platform.windows_gpu_fix(m),
+            sources,
+        )
+    return causes.finding(
+        f"explain.{causes.software.PINNED_RELEASE_NOT_PUBLISHED}",
+        Severity.ERROR,
+        causes.software.PINNED_RELEASE_NOT_PUBLISHED,
+        f"conda has no cudatoolkit {cuda}: that package ends at CUDA {last_major}",
+        said,
+        causes.conda.cuda_after_cudatoolkit_fix(m, cuda, successor),
+        sources,
     )
 
 
@@ -2803,7 +2849,10 @@ def incomplete_install_findings(
                 causes.software.TF_INSTALL_INCOMPLETE,
                 f"TensorFlow's own module {module} is missing: its files are incomplete",
                 f"{tb.where}: {tb.type}: {tb.message}\n{_whose_import(tb)}",
-                causes.software.incomplete_install_fix(m),
+                # A module every release installs may be missing from the build itself.
+                causes.runtime.unreleased_reinstall_fix(
+                    m, causes.software.incomplete_install_fix(m)
+                ),
             ),
             *two_distributions_candidate(m),
         ]
