@@ -444,6 +444,14 @@ def tf_image_release(text: str) -> Optional[str]:
     return release.group("version") if release is not None else None
 
 
+def tf_nightly_image(text: str) -> Optional[str]:
+    """TensorFlow's nightly image (``tensorflow/tensorflow:nightly-gpu``: a tag that begins
+    with ``nightly``, https://www.tensorflow.org/install/docker) the first container command
+    running TensorFlow's image in ``text`` starts, or None."""
+    tag = _tf_image_tag(text)
+    return f"tensorflow/tensorflow:{tag}" if tag is not None and tag.startswith("nightly") else None
+
+
 def tf_cpu_image(text: str) -> Optional[str]:
     """TensorFlow's CPU image (``tensorflow/tensorflow:TAG``, no ``gpu`` in its tag) the first
     container command running TensorFlow's image in ``text`` starts, or None."""

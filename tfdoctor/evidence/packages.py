@@ -1128,13 +1128,16 @@ def _kernel_kept(text: str) -> Optional[StaleImport]:
 
 def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
     """The versions a session printed on the line after asking (``{"tensorflow": "2.18.0"}``),
-    the first of each distribution."""
+    the first of each distribution; TensorFlow's in pip's spelling (``2.15.0.dev20230816``
+    for a nightly's ``2.15.0-dev20230816``)."""
     out: dict[str, str] = {}
     for text in texts:
         if "__version__" not in text:
             continue
         for m in _ECHO.finditer(text):
-            out.setdefault(_MODULES[m["module"]], m["version"])
+            # TensorFlow's own pre-release suffix (a nightly's -dev20230816) is the release's.
+            dist = _MODULES[m["module"]]
+            out.setdefault(dist, _echoed_release(text, m) if dist == "tensorflow" else m["version"])
     return out
 
 
