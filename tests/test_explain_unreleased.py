@@ -142,6 +142,11 @@ def test_tensorflows_nightly_image_failing_its_gpu_libraries_is_the_builds(
             "$ docker run -it --rm tensorflow/tensorflow:nightly-gpu python x.py\n",
             id="run-without-gpu-flags",
         ),
+        # The CPU image has no CUDA libraries whatever its tag: not a nightly's defect.
+        pytest.param(
+            "$ docker run --gpus all -it --rm tensorflow/tensorflow:nightly python x.py\n",
+            id="cpu-nightly-image",
+        ),
     ],
 )
 def test_no_nightly_reading_where_the_image_or_its_tensorflow_is_a_release(run: str) -> None:

@@ -11,7 +11,7 @@ from tfdoctor import causes
 from tfdoctor.evidence.devices import (
     container_run_tool,
     container_run_without_gpu,
-    tf_nightly_image,
+    tf_nightly_gpu_image,
 )
 from tfdoctor.evidence.packages import PIP_TF_REMOVED, read_stale_import
 from tfdoctor.evidence.pip import PipKind, pip_words, read_pip_lines, requested_version
@@ -288,7 +288,7 @@ def _nightly_gpu_build(
     tf = m.tf
     found = causes.runtime.unreleased_build(tf.version) if tf is not None else None
     nightly = found is not None and found[0] == causes.runtime.TF_BUILD_REGRESSION
-    image = tf_nightly_image(text)
+    image = tf_nightly_gpu_image(text)
     if image is not None and (
         container_run_without_gpu(text) is not None
         or _tf_installed_in_log(evidence) is not None
