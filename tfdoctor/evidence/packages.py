@@ -1095,14 +1095,21 @@ def read_stale_import(text: str) -> Optional[StaleImport]:
 _TF_SUFFIX = re.compile(r"-(?P<kind>rc|dev)(?P<number>\d+)")
 
 
+def tf_release_at(version: str, text: str, end: int) -> str:
+    """TensorFlow's ``version`` as pip spells it, with the pre-release suffix TensorFlow's own
+    ``__version__`` writes right after it at ``end`` of ``text`` (``2.16.0`` then
+    ``-dev20231103`` is ``2.16.0.dev20231103``); ``version`` where none follows."""
+    suffix = _TF_SUFFIX.match(text, end)
+    if suffix is None:
+        return version
+    mark = "rc" if suffix["kind"] == "rc" else ".dev"
+    return f"{version}{mark}{suffix['number']}"
+
+
 def _echoed_release(text: str, echo: re.Match[str]) -> str:
     """The release an echo shows, in pip's spelling: its version with the pre-release suffix
     TensorFlow's own ``__version__`` writes after it."""
-    suffix = _TF_SUFFIX.match(text, echo.end())
-    if suffix is None:
-        return echo["version"]
-    mark = "rc" if suffix["kind"] == "rc" else ".dev"
-    return f"{echo['version']}{mark}{suffix['number']}"
+    return tf_release_at(echo["version"], text, echo.end())
 
 
 def _kernel_kept(text: str) -> Optional[StaleImport]:
