@@ -276,3 +276,47 @@ def test_other_build_failures_are_not_a_missing_toolchain(text: str) -> None:
     assert not [
         f for f in explained(text).findings if f.cause == "native-addon-build-tools-missing"
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "Uncaught (in promise) TypeError: Unknown op 'CropAndResizeV9'. File an issue at "
+            "https://github.com/tensorflow/tfjs/issues so we can add it, or register a custom "
+            "execution with tf.registerOp()\n",
+            id="executor-sentence",
+        ),
+        pytest.param("Error: Unknown op 'CropAndResizeV9'.\n", id="sentence-cut"),
+        pytest.param(
+            "TypeError: Unknown op 'CropAndResizeV9'.\n"
+            "    at executeOp (https://cdn.jsdelivr.net/npm/@tensorflow/tfjs@1.0.0:2:1)\n",
+            id="cut-with-tfjs-frame",
+        ),
+    ],
+)
+def test_an_op_tfjs_does_not_implement_gets_a_tfjs_release(text: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    fix = fix_text(top)
+    assert "CropAndResizeV9" in fix and "@tensorflow/tfjs" in fix
+    assert "pip" not in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Error: Unknown op '-'\n", id="an-interpreters-operator"),
+        pytest.param("unknown op 'to_solid'\n", id="lowercase-operator"),
+        pytest.param("root.filter: Unknown op 'contains_all'\n", id="a-validators-words"),
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "convert.py", line 3, in <module>\n'
+            "    export(graph)\n"
+            "ValueError: Unknown op 'CropAndResizeV9'.\n",
+            id="a-python-programs-words",
+        ),
+    ],
+)
+def test_other_programs_unknown_op_is_not_read_as_tfjs(text: str) -> None:
+    assert all(f.cause != "op-not-registered" for f in explained(text).findings)

@@ -365,6 +365,12 @@ def test_keras3_refusing_a_named_object_of_no_keras2_library_is_not_blamed_on_tf
         pytest.param(
             "print(tensorflow.__version__)\n2.17.0rc1\n", {"tensorflow": "2.17.0rc1"}, id="print"
         ),
+        # A nightly's own __version__ writes its suffix with a hyphen; pip writes ".dev".
+        pytest.param(
+            ">>> tf.__version__\n'2.15.0-dev20230816'\n",
+            {"tensorflow": "2.15.0.dev20230816"},
+            id="nightly",
+        ),
         pytest.param(">>> tf.__version__\nTraceback (most recent call last):\n", {}, id="no-value"),
         pytest.param(">>> keras.__version__\n'2.6.0'\n", {"keras": "2.6.0"}, id="keras"),
         # TensorFlow 2.0-2.3's own copy imported as keras marks its version: not the package.

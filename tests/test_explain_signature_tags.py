@@ -167,6 +167,12 @@ CASES: dict[str, tuple[str, str]] = {
         "not supported. \nEpoch 1/2\n938/938 [==============================] - 6s 6ms/step "
         "- loss: 0.3012\nEpoch 2/2\nProcess finished with exit code -1073741819 (0xC0000005)\n",
     ),
+    sig.TFJS_WORDS: (
+        "tfjs-unknown-op",
+        "TypeError: Unknown op 'CropAndResizeV9'. File an issue at "
+        "https://github.com/tensorflow/tfjs/issues so we can add it, or register a custom "
+        "execution with tf.registerOp()\n",
+    ),
     sig.TFLITE_WORDS: (
         "tflite-op-version-unknown",
         "ValueError: Didn't find op for builtin opcode 'RESIZE_NEAREST_NEIGHBOR' version '3'\n",

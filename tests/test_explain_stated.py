@@ -57,8 +57,16 @@ ITEMS = """**System information**
             Stated("2.4.0", "3.8.10", "macos", "x86_64"),
         ),
         (ITEMS, "2.10.0", "WSL2 Ubuntu 20.04", "3.9", Stated("2.10.0", "3.9", "linux", wsl=True)),
+        # A nightly's own spelling of its version, read as pip spells the build.
+        (
+            FORM,
+            "2.15.0-dev20230816",
+            "Ubuntu 20.04",
+            "3.11",
+            Stated("2.15.0.dev20230816", "3.11", "linux"),
+        ),
     ],
-    ids=["form-linux", "form-windows", "items-git-describe", "items-wsl"],
+    ids=["form-linux", "form-windows", "items-git-describe", "items-wsl", "form-nightly"],
 )
 def test_a_forms_fields_are_read_as_stated(
     form: str, tf: str, os: str, py: str, expected: Stated

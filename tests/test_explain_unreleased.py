@@ -81,3 +81,87 @@ def test_no_unreleased_candidate_where_none_ran_or_another_cause_explains(text: 
     report = explained(text)
     assert finding_of(report, "tf-prerelease-regression") is None
     assert finding_of(report, "tf-build-regression") is None
+
+
+# --- a CUDA library or cuDNN failing under a nightly build ----------------------------------------
+
+#: "DNN library is not found" as TensorFlow raises it for a convolution.
+_NO_DNN = (
+    "Node: 'sequential/conv1d/Conv1D'\n"
+    "DNN library is not found.\n"
+    "\t [[{{node sequential/conv1d/Conv1D}}]] [Op:__inference_train_function_1234]\n"
+)
+_NIGHTLY_IMAGE_RUN = (
+    "$ docker run --gpus all -it --rm tensorflow/tensorflow:nightly-gpu python x.py\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("run", "failure", "release"),
+    [
+        pytest.param(_NIGHTLY_IMAGE_RUN, _NO_DNN, "tensorflow/tensorflow:latest-gpu", id="no-dnn"),
+        pytest.param(
+            "$ podman run --device nvidia.com/gpu=all -it "
+            "tensorflow/tensorflow:nightly-gpu-jupyter\n",
+            "W tensorflow/compiler/xla/stream_executor/platform/default/dso_loader.cc:64] Could "
+            "not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open "
+            "shared object file: No such file or directory\n",
+            "tensorflow/tensorflow:latest-gpu-jupyter",
+            id="cudnn-not-loaded",
+        ),
+    ],
+)
+def test_tensorflows_nightly_image_failing_its_gpu_libraries_is_the_builds(
+    run: str, failure: str, release: str
+) -> None:
+    report = explained(run + failure)
+    top = report.findings[0]
+    assert top.cause == "tf-build-regression" and top.severity is Severity.ERROR
+    assert release in fix_text(top)
+    # The machine's libraries play no part in the image: their findings come second.
+    assert all(x.severity is not Severity.ERROR for x in report.findings if x.cause != top.cause)
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        pytest.param(
+            "$ docker run --gpus all -it --rm tensorflow/tensorflow:latest-gpu python x.py\n",
+            id="release-image",
+        ),
+        pytest.param(
+            "$ docker run --gpus all -it --rm tensorflow/tensorflow:2.15.0-gpu python x.py\n",
+            id="release-tag",
+        ),
+        pytest.param(
+            _NIGHTLY_IMAGE_RUN + "$ pip install tensorflow==2.13.0\n"
+            "Successfully installed tensorflow-2.13.0\n",
+            id="release-installed-over-the-nightly",
+        ),
+        pytest.param(
+            "$ docker run -it --rm tensorflow/tensorflow:nightly-gpu python x.py\n",
+            id="run-without-gpu-flags",
+        ),
+        # The CPU image has no CUDA libraries whatever its tag: not a nightly's defect.
+        pytest.param(
+            "$ docker run --gpus all -it --rm tensorflow/tensorflow:nightly python x.py\n",
+            id="cpu-nightly-image",
+        ),
+    ],
+)
+def test_no_nightly_reading_where_the_image_or_its_tensorflow_is_a_release(run: str) -> None:
+    assert finding_of(explained(run + _NO_DNN), "tf-build-regression") is None
+
+
+def test_a_nightly_shown_beside_a_gpu_library_failure_is_the_other_candidate() -> None:
+    report = explained(">>> tf.__version__\n'2.15.0-dev20230816'\n" + _NO_DNN)
+    assert report.findings[0].cause != "tf-build-regression"
+    assert report.findings[0].severity is Severity.ERROR
+    found = finding_of(report, "tf-build-regression")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "pip index versions --pre tf-nightly" in fix_text(found)
+
+
+def test_a_release_shown_beside_a_gpu_library_failure_gives_no_nightly_candidate() -> None:
+    report = explained(">>> tf.__version__\n'2.13.0'\n" + _NO_DNN)
+    assert finding_of(report, "tf-build-regression") is None

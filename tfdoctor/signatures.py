@@ -245,7 +245,9 @@ GROUPS = frozenset(
 #: around the line at all (no frames, no notebook); ``server-not-shown``, no such server: where
 #: TensorFlow 1's per-thread graph is a server's threads only in the first; ``tfjs-shown``,
 #: TensorFlow.js named in the log (its ``tfjs-shown`` evidence), where Node's words for any
-#: native addon are its addon's; ``not-imported-elsewhere``, no traceback whose failing
+#: native addon are its addon's; ``tfjs-possible``, TensorFlow.js named in the log, or no Python
+#: traceback and no other cause's line, where words other programs share are TensorFlow.js'
+#: only in its context; ``not-imported-elsewhere``, no traceback whose failing
 #: statement (``from math import abs``) imports the name from a module outside TensorFlow's
 #: package, where Python 3.6 and older print the bare name alone; ``wsl-shown``, WSL named in the
 #: log (its paths or kernel, /usr/lib/wsl/, -microsoft-standard, /dev/dxg, or the issue form's
@@ -255,6 +257,7 @@ NEEDS = frozenset(
     {
         "not-imported-elsewhere",
         "tfjs-shown",
+        "tfjs-possible",
         "tensorflow-frame",
         "tensorboard-frame",
         "tensorboard-code-failing",
@@ -288,6 +291,7 @@ BAZEL_WORDS = "bazel-words"
 SETUPTOOLS_WORDS = "setuptools-words"
 NUITKA_WORDS = "nuitka-words"
 TFLITE_WORDS = "tflite-words"
+TFJS_WORDS = "tfjs-words"
 GENCODE_CHECK = "gencode-check"
 DESCRIPTOR_CLASH = "descriptor-clash"
 DEEPMD_BUILD = "deepmd-build"
@@ -383,6 +387,10 @@ TAGS: Mapping[str, str] = {
     TFLITE_WORDS: (
         "TensorFlow Lite's words (its interpreter, converter, delegates): an op it lacks is "
         "the Lite runtime's, not TensorFlow's"
+    ),
+    TFJS_WORDS: (
+        "TensorFlow.js' words (its graph executor): an op it lacks is TensorFlow.js' release's, "
+        "whose fix is a TensorFlow.js release, not TensorFlow's"
     ),
     GENCODE_CHECK: (
         "protobuf's runtime checking the protobuf release that generated a module "

@@ -1309,6 +1309,26 @@ def unreleased_reinstall_fix(m: Machine, fix: Fix) -> Fix:
     )
 
 
+def nightly_image_fix(image: str, tool: str = "docker") -> Fix:
+    """TensorFlow's release image in place of its nightly ``image``
+    (``tensorflow/tensorflow:nightly-gpu``): the same tag with ``latest`` for ``nightly``,
+    pulled with ``tool`` (``docker``, ``podman``)."""
+    # The image's tags pair each nightly with its releases: nightly-gpu with latest-gpu and
+    # each release's 2.x.y-gpu, nightly-jupyter with latest-jupyter, and so on
+    # (https://www.tensorflow.org/install/docker).
+    name, _, tag = image.partition(":")
+    suffix = tag.removeprefix("nightly")
+    release = f"{name}:latest{suffix}"
+    return Fix(
+        f"{image} runs a nightly build of TensorFlow's development branch, installed in the "
+        "image with the CUDA and cuDNN it was built with: installing CUDA or cuDNN, or setting "
+        "LD_LIBRARY_PATH, changes nothing there. Use the release tag: run the same command "
+        f"with {release} (or a release's own tag, {name}:<version>{suffix}), which the "
+        "nightly's defect does not reach; a later nightly image may carry the fix.",
+        (f"{tool} pull {release}",),
+    )
+
+
 def unreleased_build_fix(m: Machine, dist: str, version: str, final: str) -> Fix:
     """The final release instead of a pre-release (``version`` of ``dist``, leading to
     ``final``), or for a nightly an earlier build or the stable release."""

@@ -5492,6 +5492,8 @@ CONTRIB_OPS: Mapping[str, str] = {
 #: TensorFlow.loadLibrary.
 SERVING_HOST = "serving"
 NATIVE_HOST = "native"
+#: TensorFlow.js' graph executor (tfjs-converter), which implements its own list of ops.
+TFJS_HOST = "tfjs"
 
 
 def _hosted_op_fix(op: Optional[str], dist: Optional[str], host: str) -> Fix:
@@ -5499,6 +5501,20 @@ def _hosted_op_fix(op: Optional[str], dist: Optional[str], host: str) -> Fix:
     library that registers it (``dist``'s, where known)."""
     what = f"`{op}`" if op else "The op"
     owner = f" is an op of {dist}, and" if dist else ""
+    if host == TFJS_HOST:
+        # tfjs-converter's executor runs only the ops it implements (its supported_ops.md);
+        # TensorFlow's op libraries and releases do not reach it.
+        return Fix(
+            f"{what} is not implemented by the TensorFlow.js release that runs the graph model "
+            "(its graph executor implements its own list of TensorFlow ops, and an op of a "
+            "newer TensorFlow than it knows is unknown to it). Install a later @tensorflow/tfjs "
+            "release that implements the op (its release notes, and tfjs-converter's "
+            "supported-ops list, say which; in a page that loads tfjs from a CDN, the version "
+            "in the script's URL), or export and convert the model again without the op (an "
+            "older TensorFlow or another layer that writes an op the release implements); "
+            "tf.registerOp() can register an execution of the op in the program itself.",
+            ("npm ls @tensorflow/tfjs @tensorflow/tfjs-converter",),
+        )
     if host == SERVING_HOST:
         return Fix(
             f"{what}{owner} is not linked into this TensorFlow Serving model server, and no "
@@ -5523,7 +5539,8 @@ def op_not_registered_fix(m: Machine, op: Optional[str], host: str = "") -> Fix:
     """Load the library that registers ``op`` (the module table names add-on ops; a module of
     tf.contrib registers some of 1.x's), else the TensorFlow that saved the model: the two
     explanations, the one the op's name supports first. ``host``: where the log shows a
-    process that no Python import reaches (:data:`SERVING_HOST`, :data:`NATIVE_HOST`)."""
+    process that no Python import reaches (:data:`SERVING_HOST`, :data:`NATIVE_HOST`,
+    :data:`TFJS_HOST`)."""
     if host:
         return _hosted_op_fix(op, modules().op_library(op) if op else None, host)
     contrib = CONTRIB_OPS.get(op or "")

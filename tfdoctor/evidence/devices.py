@@ -444,6 +444,17 @@ def tf_image_release(text: str) -> Optional[str]:
     return release.group("version") if release is not None else None
 
 
+def tf_nightly_gpu_image(text: str) -> Optional[str]:
+    """TensorFlow's nightly GPU image (``tensorflow/tensorflow:nightly-gpu``: a tag that begins
+    with ``nightly`` and holds ``gpu``, https://www.tensorflow.org/install/docker) the first
+    container command running TensorFlow's image in ``text`` starts, or None. The CPU images
+    carry no CUDA libraries at all (:func:`tf_cpu_image`)."""
+    tag = _tf_image_tag(text)
+    if tag is None or not tag.startswith("nightly") or "gpu" not in tag:
+        return None
+    return f"tensorflow/tensorflow:{tag}"
+
+
 def tf_cpu_image(text: str) -> Optional[str]:
     """TensorFlow's CPU image (``tensorflow/tensorflow:TAG``, no ``gpu`` in its tag) the first
     container command running TensorFlow's image in ``text`` starts, or None."""

@@ -1145,14 +1145,21 @@ def read_stale_import(text: str) -> Optional[StaleImport]:
 _TF_SUFFIX = re.compile(r"-(?P<kind>rc|dev)(?P<number>\d+)")
 
 
+def tf_release_at(version: str, text: str, end: int) -> str:
+    """TensorFlow's ``version`` as pip spells it, with the pre-release suffix TensorFlow's own
+    ``__version__`` writes right after it at ``end`` of ``text`` (``2.16.0`` then
+    ``-dev20231103`` is ``2.16.0.dev20231103``); ``version`` where none follows."""
+    suffix = _TF_SUFFIX.match(text, end)
+    if suffix is None:
+        return version
+    mark = "rc" if suffix["kind"] == "rc" else ".dev"
+    return f"{version}{mark}{suffix['number']}"
+
+
 def _echoed_release(text: str, echo: re.Match[str]) -> str:
     """The release an echo shows, in pip's spelling: its version with the pre-release suffix
     TensorFlow's own ``__version__`` writes after it."""
-    suffix = _TF_SUFFIX.match(text, echo.end())
-    if suffix is None:
-        return echo["version"]
-    mark = "rc" if suffix["kind"] == "rc" else ".dev"
-    return f"{echo['version']}{mark}{suffix['number']}"
+    return tf_release_at(echo["version"], text, echo.end())
 
 
 def _kernel_kept(text: str) -> Optional[StaleImport]:
@@ -1178,13 +1185,16 @@ def _kernel_kept(text: str) -> Optional[StaleImport]:
 
 def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
     """The versions a session printed on the line after asking (``{"tensorflow": "2.18.0"}``),
-    the first of each distribution."""
+    the first of each distribution; TensorFlow's in pip's spelling (``2.15.0.dev20230816``
+    for a nightly's ``2.15.0-dev20230816``)."""
     out: dict[str, str] = {}
     for text in texts:
         if "__version__" not in text:
             continue
         for m in _ECHO.finditer(text):
-            out.setdefault(_MODULES[m["module"]], m["version"])
+            # TensorFlow's own pre-release suffix (a nightly's -dev20230816) is the release's.
+            dist = _MODULES[m["module"]]
+            out.setdefault(dist, _echoed_release(text, m) if dist == "tensorflow" else m["version"])
     return out
 
 

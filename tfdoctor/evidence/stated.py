@@ -16,6 +16,7 @@ import dataclasses
 import re
 from typing import Optional
 
+from tfdoctor.evidence.packages import tf_release_at
 from tfdoctor.records import Record, record
 
 #: How much of a text is searched for the form's fields (they open an issue).
@@ -205,7 +206,13 @@ def _judge(values: dict[str, tuple[str, str]]) -> Stated:
         answer, line = values["tf_version"]
         # `python -c "import tensorflow as tf; print(tf.version.GIT_VERSION, tf.version.VERSION)"`
         # prints the git describe first: the release is the last plain version.
-        found = [v for v in _VERSION.findall(answer) if v.split(".")[0] in ("0", "1", "2")]
+        # A nightly's or a release candidate's own spelling (2.15.0-dev20230816) keeps its
+        # suffix, in pip's spelling: the build that ran is not the final release.
+        found = [
+            tf_release_at(v.group(1), answer, v.end())
+            for v in _VERSION.finditer(answer)
+            if v.group(1).split(".")[0] in ("0", "1", "2")
+        ]
         described = re.search(r"\bv\d+\.\d+\S*-g[0-9a-f]{6,}", answer) is not None
         if found and (described or len(set(found)) == 1):
             # One release, or git's description then the release: several releases named

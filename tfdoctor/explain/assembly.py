@@ -55,6 +55,7 @@ from tfdoctor.explain.hosted import (
     _gpu_shown,
     _hosted_tf_replaced,
     _kernel_kept_release,
+    _nightly_gpu_build,
     _pip_added_beside,
     _settle_hosted_python,
 )
@@ -962,6 +963,7 @@ def explain(
         *_refusal_candidates(findings, machine, revealed, evidence.first_text),
         _custom_op_unresolved(findings, by_cause),
         _hosted_tf_replaced(evidence, revealed, by_cause, findings, machine),
+        _nightly_gpu_build(evidence, by_cause, findings, machine),
         _kernel_kept_release(evidence, revealed),
         _pip_added_beside(evidence, machine),
         _settle_locked_wrapper(
@@ -995,15 +997,7 @@ def explain(
         if late is not None:
             findings.setdefault(late.id, late)
     _settle_environment(evidence, revealed, machine, findings)
-    if f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings:
-        # The install is the cause: the GPU's own finding, whose fix would install CUDA or
-        # cuDNN on the image, and an image's companion refused by the new TensorFlow, whose fix
-        # fits the companion to it, say what failed, second.
-        for key, x in list(findings.items()):
-            if (
-                x.cause in _IMAGE_PAIRING_CAUSES or x.cause == causes.software.COMPANION_MISMATCH
-            ) and x.severity.rank > Severity.WARNING.rank:
-                findings[key] = dataclasses.replace(x, severity=Severity.WARNING)
+    _settle_image_build(findings)
     out = sorted(
         _warned_capped(
             _placeholder_imported(_logged_capped(findings, by_cause, evidence), by_cause, evidence),
@@ -1046,6 +1040,25 @@ def explain(
     if isinstance(lines, LogReader) and lines.unread is not None:
         out.append(_unread_finding(lines, *lines.unread))
     return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))
+
+
+def _settle_image_build(findings: dict[str, Finding]) -> None:
+    """The GPU library findings second where an image's TensorFlow is replaced by an install
+    (hosted-tf-replaced) or is a nightly build (tf-build-regression, an error only in
+    TensorFlow's nightly image): the image's libraries are its TensorFlow's."""
+    nightly = findings.get(f"explain.{causes.runtime.TF_BUILD_REGRESSION}")
+    replaced = f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings
+    if replaced or (nightly is not None and nightly.severity == Severity.ERROR):
+        # The install, or the nightly image's build, is the cause: the GPU's own finding,
+        # whose fix would install CUDA or cuDNN on the image, and (after an install) an
+        # image's companion refused by the new TensorFlow, whose fix fits the companion to
+        # it, say what failed, second.
+        for key, x in list(findings.items()):
+            if (
+                x.cause in _IMAGE_PAIRING_CAUSES
+                or (replaced and x.cause == causes.software.COMPANION_MISMATCH)
+            ) and x.severity.rank > Severity.WARNING.rank:
+                findings[key] = dataclasses.replace(x, severity=Severity.WARNING)
 
 
 def _unlisted(

@@ -8,6 +8,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import NamedTuple, Optional
 
 from tfdoctor import causes
+from tfdoctor.evidence.devices import (
+    container_run_tool,
+    container_run_without_gpu,
+    tf_nightly_gpu_image,
+)
 from tfdoctor.evidence.packages import PIP_TF_DIST, PIP_TF_REMOVED, read_stale_import
 from tfdoctor.evidence.pip import PipKind, pip_words, read_pip_lines, requested_version
 from tfdoctor.explain.common import _cite_head, cite, group
@@ -289,6 +294,74 @@ def _hosted_tf_replaced(
         causes.hosted.installed_over_image_fix(
             m, image, dist, version, _tf_requirer(evidence, dist)
         ),
+    )
+
+
+def _nightly_gpu_build(
+    evidence: Evidence,
+    by_cause: Mapping[str, list[Hits]],
+    findings: Mapping[str, Finding],
+    m: Machine,
+) -> Optional[Finding]:
+    """A CUDA library or cuDNN of the build that failed (a finding of the image-pairing causes
+    held for an error; the driver's libcuda left out, which no image carries) where the
+    TensorFlow that ran is a nightly build. TensorFlow's nightly image, run with its GPU
+    flags and no TensorFlow installed over it: an error, as the image's TensorFlow, CUDA and
+    cuDNN were installed together, so the machine's libraries play no part (the flags missing
+    are container-no-gpu's; an install over the image replaced the nightly). A nightly the log
+    shows otherwise (its own ``__version__``, pip's install): a warning beside the library's
+    finding, whose environment is still the user's. None where neither is shown."""
+    if not any(
+        x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank >= Severity.ERROR.rank
+        for x in findings.values()
+    ):
+        return None
+    # The finding may be named after one cause and read from another's lines: every pairing
+    # cause's lines are the failure's.
+    hits = [
+        h
+        for c in _IMAGE_PAIRING_CAUSES
+        for h in by_cause.get(c, ())
+        if not any("libcuda." in line or "nvcuda" in line for _, line in h.citations)
+    ]
+    text = evidence.first_text
+    tf = m.tf
+    found = causes.runtime.unreleased_build(tf.version) if tf is not None else None
+    nightly = found is not None and found[0] == causes.runtime.TF_BUILD_REGRESSION
+    image = tf_nightly_gpu_image(text)
+    if image is not None and (
+        container_run_without_gpu(text) is not None
+        or _tf_installed_in_log(evidence) is not None
+        or (tf is not None and tf.version and not nightly)
+    ):
+        image = None
+    if not hits or (image is None and not nightly):
+        return None
+    if image is not None:
+        severity = Severity.ERROR
+        summary = f"A nightly build of TensorFlow ran ({image}): the failure is the build's"
+        said = (
+            f"The command runs {image}, TensorFlow's nightly image, with the GPU: the image's "
+            "TensorFlow, CUDA and cuDNN were installed together, so a library of the build "
+            "missing or refused there is the build's, not the machine's."
+        )
+        fix = causes.runtime.nightly_image_fix(image, container_run_tool(text) or "docker")
+    else:
+        assert tf is not None and found is not None  # a nightly shown
+        severity = Severity.WARNING
+        summary = f"Or: the nightly build {tf.name} {tf.version} (the other candidate)"
+        said = (
+            f"The TensorFlow that ran is {tf.name} {tf.version}, a nightly build of {found[1]}: "
+            "a defect of the build fails the same way where the libraries are right."
+        )
+        fix = causes.runtime.unreleased_build_fix(m, tf.name, tf.version, found[1])
+    return causes.finding(
+        f"explain.{causes.runtime.TF_BUILD_REGRESSION}",
+        severity,
+        causes.runtime.TF_BUILD_REGRESSION,
+        summary,
+        f"{cite(hits)}\n{said}",
+        fix,
     )
 
 

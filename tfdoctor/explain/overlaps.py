@@ -57,7 +57,9 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     missing module is inside a package of TensorFlow's family; ``server-possible`` a server,
     task queue or thread running the code, or nothing of the program shown around the line;
     ``server-not-shown`` no such server (TensorFlow 1's per-thread graph); ``tfjs-shown``
-    TensorFlow.js named in the log (Node's words are any addon's); ``not-imported-elsewhere``
+    TensorFlow.js named in the log (Node's words are any addon's); ``tfjs-possible`` that, or
+    no Python traceback and no other cause's line (words other programs share);
+    ``not-imported-elsewhere``
     no failing ``from M import`` statement with M outside TensorFlow's package; ``wsl-shown``
     WSL named in the log or the issue form (CUDA's operating-system error is WSL's there)."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
@@ -121,6 +123,11 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return not served
         if need == "tfjs-shown":
             return "tfjs-shown" in evidence.hits
+        if need == "tfjs-possible":
+            # A Python traceback or another cause's line is another program's context.
+            return "tfjs-shown" in evidence.hits or not (
+                evidence.tracebacks or (unconditional - {cause})
+            )
         if need == "not-imported-elsewhere":
             return not imported_elsewhere
         if need == "wsl-shown":

@@ -48,6 +48,7 @@ from tfdoctor.signatures import (
     GENCODE_CHECK,
     MACOS_WORDS,
     SETUPTOOLS_WORDS,
+    TFJS_WORDS,
     TFLITE_WORDS,
     WINDOWS_WORDS,
 )
@@ -745,7 +746,10 @@ _JAVA_WORDS = re.compile(r"\borg\.tensorflow\.(?:exceptions\.)?\w*Exception\b")
 
 def _op_host(hits: Sequence[Hits]) -> str:
     """The process an unregistered op was asked of, where its cited line shows one no Python
-    import reaches: TensorFlow Serving's model server, TensorFlow Java; "" otherwise."""
+    import reaches: TensorFlow.js (its own words), TensorFlow Serving's model server,
+    TensorFlow Java; "" otherwise."""
+    if hits and all(TFJS_WORDS in h.signature.tags for h in hits):
+        return causes.software.TFJS_HOST
     lines = [line for h in hits for _, line in h.citations]
     if any(map(_SERVING_WORDS.search, lines)):
         return causes.software.SERVING_HOST
