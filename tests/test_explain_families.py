@@ -812,3 +812,43 @@ def test_a_long_specifier_list_pip_could_not_meet_is_read_in_linear_time() -> No
     # Each operator parses one way; two optional "=" made every failing split a new try.
     line = "There are incompatible versions in the resolved dependencies:\n  protobuf"
     assert read_conflicts([line + ">=1," * 40 + " (from x\n"]) == []
+
+
+def _package_asks_keras_engine(listing: str) -> str:
+    """An installed package's own import of keras.engine, with ``listing`` (pip's) before it."""
+    return listing + (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/run.py", line 3, in <module>\n'
+        "    import nnlib\n"
+        '  File "/srv/venv/lib/python3.11/site-packages/nnlib/graph.py", line 12, in <module>\n'
+        "    from keras.engine.functional import Functional\n"
+        "ModuleNotFoundError: No module named 'keras.engine'\n"
+    )
+
+
+def test_a_package_asking_an_observed_keras_3_for_keras_2s_module_is_keras_2_code() -> None:
+    # Keras 2.13-2.15 and Keras 3 both lack keras.engine; pip's listing shows which is there.
+    log = _package_asks_keras_engine("$ pip list\nkeras          3.3.3\n")
+    top = _top(log)
+    assert top.cause == "keras3-behaviour-change"
+    assert "nnlib" in _fix(top) and "keras 3.3.3 is installed" in top.detail
+    # keras.engine is Keras 2's own module: the last Keras with it there is 2.12.
+    assert '"keras~=2.12.0"' in _fix(top)
+
+
+def test_a_tensorflow_that_requires_keras_3_shows_keras_3_for_the_package() -> None:
+    log = _package_asks_keras_engine("$ pip list\ntensorflow     2.16.1\n")
+    assert _top(log).cause == "keras3-behaviour-change"
+
+
+def test_a_package_asking_an_observed_keras_2_14_for_keras_engine_stays_its_release() -> None:
+    # Keras 2.14 keeps keras.engine under keras.src: not Keras 3, a Keras 2 later than the code.
+    log = _package_asks_keras_engine("$ pip list\nkeras          2.14.0\n")
+    assert _top(log).cause == "keras-version"
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
+
+
+def test_a_package_asking_for_keras_engine_with_no_keras_shown_stays_its_release() -> None:
+    log = _package_asks_keras_engine("")
+    assert _top(log).cause == "companion-mismatch"
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)

@@ -704,7 +704,7 @@ def _fitted(verdict: Verdict, m: Machine) -> Fix:
     tensorflow.python.keras) gets none."""
     if (
         verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE
-        and verdict.key != _KERAS2_PACKAGE
+        and verdict.key not in _OWN_FIX_KEYS
         and verdict.fix.commands
     ):
         return Fix(verdict.fix.text, causes.code.keras3_fix(m).commands)
@@ -994,6 +994,11 @@ _KERAS2_LINE_DISTS = frozenset(
 )
 #: The key of a verdict about an installed package written for Keras 2 (its fix is its own).
 _KERAS2_PACKAGE = "keras2-package-under-keras3"
+#: The key of a verdict about an installed package importing Keras 2's layout where the log
+#: shows Keras 3 (:func:`_package_before_keras`; its fix is its own too).
+_KERAS3_SHOWN_PACKAGE = "package-before-keras3"
+#: The keys of Keras 3 verdicts whose commands install what their text says.
+_OWN_FIX_KEYS = frozenset({_KERAS2_PACKAGE, _KERAS3_SHOWN_PACKAGE})
 
 
 def _keras2_package(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
@@ -1013,25 +1018,72 @@ def _keras2_package(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> V
     )
     if package is None:
         return verdict
-    # It imports the keras package itself, which TF_USE_LEGACY_KERAS does not change: Keras 2
-    # is the standalone keras of the last line that had it, with that line's TensorFlow.
-    last = ".".join(str(x) for x in LAST_KERAS2)
-    # The distributions that published that line's release by their own name.
-    dist = m.tf_name if m.tf_name in _KERAS2_LINE_DISTS else "tensorflow"
     return dataclasses.replace(
         verdict,
         key=_KERAS2_PACKAGE,
         cause=causes.code.KERAS3_BEHAVIOUR_CHANGE,
         what=f"{verdict.what} {package} (an installed package) imports it: it was written for "
         "Keras 2, and the installed Keras is Keras 3.",
-        fix=Fix(
-            f"{package} imports the keras package itself, which TF_USE_LEGACY_KERAS does not "
-            f"change: run it with Keras 2, that is TensorFlow {last} and Keras {last} (in a "
-            "new virtual environment of a Python they support), or install a release of "
-            f"{package} written for Keras 3, where there is one.",
-            m.pip_install(f"{dist}~={last}.0", f"keras~={last}.0"),
-        ),
+        fix=_keras2_release_fix(m, package, name),
         links=causes.CAUSES[causes.code.KERAS3_BEHAVIOUR_CHANGE].links,
+    )
+
+
+#: The last Keras whose own modules (keras/engine/, keras/utils/layer_utils.py, ...) lie at
+#: their place: 2.13 builds its wheel with the sources under keras/src/ and generates keras/
+#: from the keras_export paths alone (keras-team/keras v2.13.1 and v2.15.0: pip_build.py,
+#: generate_keras_api_files; v2.12.0 ships keras/engine/ itself), as tf-keras does under
+#: tf_keras/src/.
+_LAST_KERAS2_OWN_LAYOUT = "2.12"
+
+
+def _last_keras2_line(name: str) -> str:
+    """The last Keras 2 line (and TensorFlow line beside it) where code finds ``name``, a
+    Keras module or a name in one (``keras.X`` or ``tf.keras.X``): 2.12 for Keras 2's own
+    modules (:data:`_LAST_KERAS2_OWN_LAYOUT`) that no public API of 2.13 to 2.15 exports as
+    such (TensorFlow's tf.keras listings), else the last Keras 2 line."""
+    last = ".".join(str(x) for x in LAST_KERAS2)
+    module = name[3:] if name.startswith("tf.keras.") else name
+    parts = module.split(".")
+    prefixes = (".".join(parts[:i]) for i in range(2, len(parts) + 1))
+    own = _KERAS_212_LAYOUT.match(module) is not None or any(
+        keras2_module_exports(prefix) for prefix in prefixes
+    )
+    if not own:
+        return last
+    own_last = version_key(_LAST_KERAS2_OWN_LAYOUT)[:2]
+    public = any(
+        own_last < version_key(line)[:2] <= LAST_KERAS2 for line in _listed_lines("tf." + module)
+    )
+    return last if public else _LAST_KERAS2_OWN_LAYOUT
+
+
+def _keras2_release_fix(m: Machine, package: str, name: str) -> Fix:
+    """An installed ``package`` written for Keras 2 asking Keras 3 for ``name``: the Keras 2
+    that has it (:func:`_last_keras2_line`) with its TensorFlow, or the package's release
+    written for Keras 3."""
+    line = _last_keras2_line(name)
+    if line == _LAST_KERAS2_OWN_LAYOUT:
+        reach = (
+            f"{package} asks for `{name}`, which no Keras since 2.13 has at that place (2.13 "
+            "to 2.15 keep Keras 2's own modules under keras.src, tf-keras under tf_keras.src, "
+            "so TF_USE_LEGACY_KERAS does not bring it back)"
+        )
+    elif name.startswith("tf."):
+        reach = (
+            f"{package} asks tf.keras for `{name}`: install tf-keras and set "
+            "TF_USE_LEGACY_KERAS=1 before TensorFlow is imported, or"
+        )
+    else:
+        reach = (
+            f"{package} imports the keras package itself, which TF_USE_LEGACY_KERAS does not change"
+        )
+    joint = " " if reach.endswith(" or") else ": "
+    pythons = _line_pythons(m, line) or " (in a new virtual environment of a Python they support)"
+    return Fix(
+        f"{reach}{joint}run it with Keras 2, that is TensorFlow {line} and Keras {line}{pythons}, "
+        f"or install a release of {package} written for Keras 3, where there is one.",
+        m.pip_install(f"{_keras2_line_dist(m)}~={line}.0", f"keras~={line}.0"),
     )
 
 
@@ -1315,9 +1367,9 @@ _MULTI_BACKEND_RULE = "keras-multi-backend-modules"
 _KERAS_212_LAYOUT = re.compile(r"^keras\.(?:engine|optimizers\.optimizer_v2|legacy_tf_layers)\b")
 
 
-def _keras212_dist(m: Machine) -> str:
-    """The TensorFlow distribution to install TensorFlow 2.12 under: the installed one where
-    it published 2.12 under its own name, else ``tensorflow``."""
+def _keras2_line_dist(m: Machine) -> str:
+    """The TensorFlow distribution to install a Keras 2 line's TensorFlow under: the installed
+    one where it published those lines under its own name, else ``tensorflow``."""
     return m.tf_name if m.tf_name in _KERAS2_LINE_DISTS else "tensorflow"
 
 
@@ -1331,6 +1383,24 @@ def _line_pythons(m: Machine, line: str) -> str:
     if not pythons:
         return ""
     return f" (in a new virtual environment of a Python it supports, {pythons[0]} to {pythons[-1]})"
+
+
+def _keras3_observed(tb: Traceback, m: Machine) -> str:
+    """What the log shows of a Keras 3 installed, in words: keras 3.x listed, a frame of a
+    file only Keras 3 has, the exception naming Keras 3's tf.keras module
+    (``keras._tf_keras.keras``), or a TensorFlow of a line whose wheel requires Keras 3 (the
+    matrix's keras pins: 2.16 on) where no keras is listed; empty where none does."""
+    keras = m.facts.package("keras")
+    if keras is not None and keras.version:
+        return f"keras {keras.version} is installed" if version_key(keras.version)[0] == 3 else ""
+    frame = next((f for f in tb.frames if origin_of(f.path).generation == "Keras 3"), None)
+    if frame is not None:
+        return f"the frame {frame.path} is Keras 3's"
+    if _KERAS3_PRINTED.match(_printed_module(tb)) is not None:
+        return "the exception names keras._tf_keras, Keras 3's tf.keras"
+    if m.tf is not None and m.line is not None and m.keras3_is_tf_keras:
+        return f"TensorFlow {m.tf.version} requires Keras 3"
+    return ""
 
 
 def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
@@ -1364,6 +1434,20 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
         else "its own frame raised"
     )
     said = f"{dist} (an installed package; {raised}) imports {name}, which "
+    shown = "" if multi_backend else _keras3_observed(tb, m)
+    if shown:
+        # Keras 2.13-2.15 and Keras 3 both lack Keras 2's own modules; the log shows which is
+        # installed, Keras 3 (observed beats inferred): the package is Keras 2 code under it.
+        return dataclasses.replace(
+            verdict,
+            key=_KERAS3_SHOWN_PACKAGE,
+            cause=causes.code.KERAS3_BEHAVIOUR_CHANGE,
+            severity=Severity.ERROR,
+            what=said + f"Keras 3 does not have ({shown}): this {dist} release was written "
+            "for Keras 2.",
+            fix=_keras2_release_fix(m, dist, name),
+            links=causes.CAUSES[causes.code.KERAS3_BEHAVIOUR_CHANGE].links,
+        )
     if multi_backend:
         # A module only multi-backend Keras had (2.3.1 and before): the package needs that
         # Keras, which its own release cannot change; Keras is what to pin.
@@ -1400,7 +1484,7 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
                 f"Upgrade {dist}{find} to a release made for the installed Keras, or keep this "
                 f"{dist} release and install the last Keras with {name}, 2.12, with its "
                 f"TensorFlow 2.12{_line_pythons(m, '2.12')}: pip install "
-                f'"{_keras212_dist(m)}~=2.12.0" "keras~=2.12.0".',
+                f'"{_keras2_line_dist(m)}~=2.12.0" "keras~=2.12.0".',
                 (*upgrade, *m.pip(f"show {dist} keras tensorflow")),
             )
     return dataclasses.replace(
