@@ -1998,6 +1998,25 @@ def test_a_package_asking_keras_3_for_a_public_keras_2_name_keeps_the_last_keras
     assert _last_keras2_line("keras.engine.functional") == "2.12"
     # A module of Keras 2's own that is also a public path (keras.activations) is not moved.
     assert _last_keras2_line("keras.activations") == "2.15"
+    # An own module that left before 2.12 (2.9 split keras/layers/merge.py into merging/).
+    assert _last_keras2_line("keras.layers.merge") == "2.8"
+    # A member of an own module: the table follows modules, not their names (2.12's
+    # generic_utils no longer holds get_custom_objects); multi-backend Keras' topology.
+    assert _last_keras2_line("keras.utils.generic_utils.get_custom_objects") == ""
+    assert _last_keras2_line("keras.engine.topology") == ""
+
+
+def test_a_package_asking_for_multi_backend_keras_topology_is_not_sent_to_keras_2_12() -> None:
+    # keras/engine/topology.py left with the multi-backend tree (keras-team/keras 2.4.0 had
+    # it, 2.6.0 to 2.12.0 do not): Keras 2.12 would fail the same way.
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/venv/lib/python3.8/site-packages/nnlib/layers.py", line 4, in <module>\n'
+        "    from keras.engine.topology import Layer\n"
+        "ModuleNotFoundError: No module named 'keras.engine.topology'\n"
+    )
+    text = "\n".join(fix_text(x) for x in _explain(log).findings)
+    assert "2.12" not in text
 
 
 def test_conda_with_no_build_of_any_release_for_the_python_is_no_wheel_for_it() -> None:

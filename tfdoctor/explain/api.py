@@ -64,6 +64,7 @@ from tfdoctor.scan.api import (
     bundled_lines,
     keras2_homes,
     keras2_module_exports,
+    keras2_module_last,
     keras_releases,
     load_api,
     load_early,
@@ -1029,33 +1030,20 @@ def _keras2_package(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> V
     )
 
 
-#: The last Keras whose own modules (keras/engine/, keras/utils/layer_utils.py, ...) lie at
-#: their place: 2.13 builds its wheel with the sources under keras/src/ and generates keras/
-#: from the keras_export paths alone (keras-team/keras v2.13.1 and v2.15.0: pip_build.py,
-#: generate_keras_api_files; v2.12.0 ships keras/engine/ itself), as tf-keras does under
-#: tf_keras/src/.
-_LAST_KERAS2_OWN_LAYOUT = "2.12"
-
-
 def _last_keras2_line(name: str) -> str:
-    """The last Keras 2 line (and TensorFlow line beside it) where code finds ``name``, a
-    Keras module or a name in one (``keras.X`` or ``tf.keras.X``): 2.12 for Keras 2's own
-    modules (:data:`_LAST_KERAS2_OWN_LAYOUT`) that no public API of 2.13 to 2.15 exports as
-    such (TensorFlow's tf.keras listings), else the last Keras 2 line."""
-    last = ".".join(str(x) for x in LAST_KERAS2)
+    """The last Keras 2 line (the TensorFlow line beside it) where code finds ``name``, a
+    Keras module or a name in one (``keras.X`` or ``tf.keras.X``): the last Keras 2 line where
+    the public API of 2.13 to 2.15 has it (TensorFlow's tf.keras listings); else, for one of
+    Keras 2's own modules, the last line whose tree has it at its place (2.13 moved them under
+    keras/src/: scan's keras2_module_last); empty where neither says (a name inside such a
+    module, whose members the table does not follow, or a module of multi-backend Keras)."""
     module = name[3:] if name.startswith("tf.keras.") else name
-    parts = module.split(".")
-    prefixes = (".".join(parts[:i]) for i in range(2, len(parts) + 1))
-    own = _KERAS_212_LAYOUT.match(module) is not None or any(
-        keras2_module_exports(prefix) for prefix in prefixes
-    )
-    if not own:
-        return last
-    own_last = version_key(_LAST_KERAS2_OWN_LAYOUT)[:2]
+    own_layout_last = (2, 12)  # keras-team/keras v2.13.1 pip_build.py: keras/src/ from 2.13
     public = any(
-        own_last < version_key(line)[:2] <= LAST_KERAS2 for line in _listed_lines("tf." + module)
+        own_layout_last < version_key(line)[:2] <= LAST_KERAS2
+        for line in _listed_lines("tf." + module)
     )
-    return last if public else _LAST_KERAS2_OWN_LAYOUT
+    return ".".join(str(x) for x in LAST_KERAS2) if public else keras2_module_last(module)
 
 
 def _keras2_release_fix(m: Machine, package: str, name: str) -> Fix:
@@ -1063,26 +1051,33 @@ def _keras2_release_fix(m: Machine, package: str, name: str) -> Fix:
     that has it (:func:`_last_keras2_line`) with its TensorFlow, or the package's release
     written for Keras 3."""
     line = _last_keras2_line(name)
-    if line == _LAST_KERAS2_OWN_LAYOUT:
+    last = ".".join(str(x) for x in LAST_KERAS2)
+    if line != last:
         reach = (
             f"{package} asks for `{name}`, which no Keras since 2.13 has at that place (2.13 "
             "to 2.15 keep Keras 2's own modules under keras.src, tf-keras under tf_keras.src, "
-            "so TF_USE_LEGACY_KERAS does not bring it back)"
+            "so TF_USE_LEGACY_KERAS does not bring it back): "
         )
     elif name.startswith("tf."):
         reach = (
             f"{package} asks tf.keras for `{name}`: install tf-keras and set "
-            "TF_USE_LEGACY_KERAS=1 before TensorFlow is imported, or"
+            "TF_USE_LEGACY_KERAS=1 before TensorFlow is imported, or "
         )
     else:
         reach = (
-            f"{package} imports the keras package itself, which TF_USE_LEGACY_KERAS does not change"
+            f"{package} imports the keras package itself, which TF_USE_LEGACY_KERAS does not "
+            "change: "
         )
-    joint = " " if reach.endswith(" or") else ": "
+    other = f"or install a release of {package} written for Keras 3, where there is one."
+    if not line:
+        return Fix(
+            f"{reach}run it with the Keras 2 release and TensorFlow it was written for (its "
+            f"requirements name them) in a new virtual environment, {other}",
+            m.pip(f"show {package} keras tensorflow"),
+        )
     pythons = _line_pythons(m, line) or " (in a new virtual environment of a Python they support)"
     return Fix(
-        f"{reach}{joint}run it with Keras 2, that is TensorFlow {line} and Keras {line}{pythons}, "
-        f"or install a release of {package} written for Keras 3, where there is one.",
+        f"{reach}run it with Keras 2, that is TensorFlow {line} and Keras {line}{pythons}, {other}",
         m.pip_install(f"{_keras2_line_dist(m)}~={line}.0", f"keras~={line}.0"),
     )
 
@@ -1362,11 +1357,6 @@ _LISTING_KEYS = frozenset({causes.code.API_REMOVED, causes.code.KERAS3_BEHAVIOUR
 _MULTI_BACKEND_RULE = "keras-multi-backend-modules"
 
 
-#: Keras 2's internal modules at their place before 2.13 moved them under keras/src/
-#: (keras-team/keras v2.13.1: keras/src/engine/; v2.12.0: keras/engine/).
-_KERAS_212_LAYOUT = re.compile(r"^keras\.(?:engine|optimizers\.optimizer_v2|legacy_tf_layers)\b")
-
-
 def _keras2_line_dist(m: Machine) -> str:
     """The TensorFlow distribution to install a Keras 2 line's TensorFlow under: the installed
     one where it published those lines under its own name, else ``tensorflow``."""
@@ -1474,17 +1464,18 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
             f"Keras (with its TensorFlow) this {dist} release was written for.",
             (*upgrade, *m.pip(f"show {dist} keras tensorflow")),
         )
-        if _KERAS_212_LAYOUT.match(name):
-            # keras/engine/ and its siblings outside keras/src/ are the layout of Keras 2.12
-            # and before (2.13 moved them under keras.src; evidence.traceback's _KERAS2): the
-            # last release with that module is 2.12, installed with TensorFlow 2.12. The
+        line = _last_keras2_line(name)
+        if line and version_key(line)[:2] < LAST_KERAS2:
+            # One of Keras 2's own modules (keras/engine/, keras/utils/layer_utils.py), which
+            # 2.13 moved under keras.src: the last release whose tree has it at its place
+            # (:func:`_last_keras2_line`), installed with the TensorFlow of its line. The
             # commands are the first way only: run in order, the second would take the
             # environment back below the release just upgraded.
             fix = Fix(
                 f"Upgrade {dist}{find} to a release made for the installed Keras, or keep this "
-                f"{dist} release and install the last Keras with {name}, 2.12, with its "
-                f"TensorFlow 2.12{_line_pythons(m, '2.12')}: pip install "
-                f'"{_keras2_line_dist(m)}~=2.12.0" "keras~=2.12.0".',
+                f"{dist} release and install the last Keras with {name}, {line}, with its "
+                f"TensorFlow {line}{_line_pythons(m, line)}: pip install "
+                f'"{_keras2_line_dist(m)}~={line}.0" "keras~={line}.0".',
                 (*upgrade, *m.pip(f"show {dist} keras tensorflow")),
             )
     return dataclasses.replace(
