@@ -852,3 +852,41 @@ def test_a_package_asking_for_keras_engine_with_no_keras_shown_stays_its_release
     log = _package_asks_keras_engine("")
     assert _top(log).cause == "companion-mismatch"
     assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
+
+
+def _layer_subclassed(path: str, module: str) -> str:
+    """A class statement at ``path`` subclassing a layer ``module`` (as Python names it) lacks."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train.py", line 2, in <module>\n'
+        "    import qnets\n"
+        f'  File "{path}", line 40, in <module>\n'
+        "    class QuantLocal(tf.keras.layers.LocallyConnected1D):\n"
+        f"AttributeError: module '{module}' has no attribute 'LocallyConnected1D'\n"
+    )
+
+
+def test_a_library_asking_an_observed_keras_3_for_a_keras_2_layer_is_kept_on_keras_2() -> None:
+    # keras._tf_keras is Keras 3's tf.keras: the library's release was written for Keras 2,
+    # which its user keeps for it (tf-keras) or leaves (its release for Keras 3); a port is
+    # its authors' to write.
+    site = "/srv/venv/lib/python3.11/site-packages/qnets/layers.py"
+    top = _top(_layer_subclassed(site, "keras._tf_keras.keras.layers"))
+    assert top.cause == "keras3-behaviour-change"
+    assert "qnets" in _fix(top) and "TF_USE_LEGACY_KERAS=1" in _fix(top)
+    assert "Port it" not in _fix(top)
+
+
+def test_the_users_own_keras_2_layer_under_keras_3_is_still_ported() -> None:
+    top = _top(_layer_subclassed("/srv/app/qnets_local.py", "keras._tf_keras.keras.layers"))
+    assert top.cause == "keras3-behaviour-change"
+    assert "Port it" in _fix(top) and "installed package" not in _fix(top)
+
+
+def test_a_library_asking_tf_keras_with_no_keras_3_shown_keeps_its_verdicts_fix() -> None:
+    # tensorflow.keras.layers names no Keras: the listings' reading stays as it was.
+    site = "/srv/venv/lib/python3.11/site-packages/qnets/layers.py"
+    fixes = " ".join(
+        _fix(x) for x in _explain(_layer_subclassed(site, "tensorflow.keras.layers")).findings
+    )
+    assert "(an installed package) asks tf.keras" not in fixes

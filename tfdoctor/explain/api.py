@@ -852,6 +852,17 @@ def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdi
         # keras.* names' too: TensorFlow's requirement brings the Keras of its line.
         fitted = caller_fitted_fix(m, tb, verdict.fix, "tensorflow", verdict.release or None)
         return verdict if fitted is verdict.fix else dataclasses.replace(verdict, fix=fitted)
+    if verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE and verdict.key not in _OWN_FIX_KEYS:
+        # A port to Keras 3 is an edit of the code that asked: an installed library's is its
+        # authors' to write; its user keeps Keras 2 for it or takes its release for Keras 3.
+        # Only where the log shows Keras 3 (observed, not the listings' assumption) and the
+        # name says which Keras the library imports (tf.keras, or the keras package itself).
+        caller = installed_caller(tb)
+        if caller is None or not name.startswith(("tf.keras.", "keras.")):
+            return verdict
+        if not _keras3_observed(tb, m):
+            return verdict
+        return dataclasses.replace(verdict, fix=_keras3_library_fix(m, caller[0], name, verdict))
     if verdict.cause not in _CODE_EDITS or (
         verdict.cause == causes.code.API_REMOVED and verdict.fix.commands
     ):
@@ -867,6 +878,28 @@ def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdi
     module = name.rpartition(".")[0] or name
     fix = library_code_fix(m, tb, product, f"`{name}`", caller[0], name, module)
     return dataclasses.replace(verdict, fix=fix)
+
+
+def _keras3_library_fix(m: Machine, dist: str, name: str, verdict: Verdict) -> Fix:
+    """An installed library ``dist`` written for Keras 2 asking Keras 3 for ``name``: Keras 2
+    kept for it (tf-keras behind tf.keras where it asks tf.keras, else the Keras 2 release
+    that has the name), or its release written for Keras 3; the verdict's port is what its
+    authors would write."""
+    # A rule's idiom is what the port writes; the listings' verdicts say only "port it".
+    port = "" if verdict.key in _LISTING_KEYS else f" The port, for its authors: {verdict.fix.text}"
+    if name.startswith("keras."):
+        # `import keras` finds Keras 3 whatever TF_USE_LEGACY_KERAS says.
+        kept = _keras2_release_fix(m, dist, name)
+        return Fix(kept.text + port, kept.commands)
+    legacy = causes.code.keras3_fix(m)
+    return Fix(
+        f"{dist} (an installed package) asks tf.keras for `{name}`, which Keras 3 changed or "
+        f"dropped: this {dist} release was written for Keras 2. Keep Keras 2 for it: install "
+        "tf-keras and set TF_USE_LEGACY_KERAS=1 before TensorFlow is imported (tf.keras is "
+        f"then Keras 2, for {dist} too), or install a release of {dist} written for Keras 3, "
+        f"where there is one.{port}",
+        legacy.commands,
+    )
 
 
 def _standalone_keras(name: str, cause: str, tb: Traceback, m: Machine) -> Optional[Finding]:
