@@ -1988,6 +1988,10 @@ def test_a_package_importing_a_keras_2_module_under_keras_3_needs_keras_2_itself
     assert found.fix.commands == ('pip install "tensorflow~=2.12.0" "keras~=2.12.0"',)
     assert "keras_vggface" in found.fix.text
     assert "2.15" in found.fix.text and "TensorFlow 2.12 and Keras 2.12" in found.fix.text
+    # Nothing in the log says Keras 3 rather than a Keras 2 of 2.13 to 2.15: both are named.
+    assert "Keras 3 or a Keras 2 of 2.13 to 2.15" in found.detail
+    listed = _one(_explain("$ pip list\nkeras      3.1.0\n" + log), "keras3-behaviour-change")
+    assert "the installed Keras is Keras 3 (keras 3.1.0 is installed)" in listed.detail
 
 
 def test_a_package_asking_keras_3_for_a_public_keras_2_name_keeps_the_last_keras_2() -> None:

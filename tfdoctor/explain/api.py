@@ -1052,12 +1052,21 @@ def _keras2_package(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> V
     )
     if package is None:
         return verdict
+    shown = _keras3_observed(tb, m)
+    installed = (
+        f"the installed Keras is Keras 3 ({shown})."
+        if shown
+        # Keras 2.13 to 2.15 lack Keras 2's own modules as much (keras-team/keras v2.13.1
+        # pip_build.py): the log does not say which of them is installed.
+        else "the installed Keras is Keras 3 or a Keras 2 of 2.13 to 2.15, which lack it as "
+        "much (`pip show keras` tells)."
+    )
     return dataclasses.replace(
         verdict,
         key=_KERAS2_PACKAGE,
         cause=causes.code.KERAS3_BEHAVIOUR_CHANGE,
         what=f"{verdict.what} {package} (an installed package) imports it: it was written for "
-        "Keras 2, and the installed Keras is Keras 3.",
+        f"Keras 2; {installed}",
         fix=_keras2_release_fix(m, package, name),
         links=causes.CAUSES[causes.code.KERAS3_BEHAVIOUR_CHANGE].links,
     )
