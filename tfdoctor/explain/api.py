@@ -40,6 +40,7 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.exceptions import inferred_note, last_failure
 from tfdoctor.explain.interface import caller_fitted_fix, installed_caller, library_code_fix
+from tfdoctor.explain.keras_versions import keras_asks_tensorflow
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.packages import (
     keras2_moved_under_src,
@@ -760,6 +761,16 @@ def api_findings(
         if found is None or _package_reaches_private(tb, found[0]):
             continue
         name, verdict = found
+        asker = keras_asks_tensorflow(tb)
+        if (
+            verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE
+            and asker is not None
+            and origin_of(asker[0].path).generation != "Keras 3"
+        ):
+            # A file of the standalone keras package (or tf-keras) other than Keras 3's asked
+            # TensorFlow for the name: that Keras and the TensorFlow are of different releases
+            # (explain.keras_versions says so, naming the frame), not Keras 2 code under 3.
+            continue
         alternatives: list[Finding] = []
         if verdict.key == _UNSHOWN_KEY:
             verdict, alternatives = _ranked_unshown(tb, name, verdict, m)
