@@ -890,3 +890,21 @@ def test_a_library_asking_tf_keras_with_no_keras_3_shown_keeps_its_verdicts_fix(
         _fix(x) for x in _explain(_layer_subclassed(site, "tensorflow.keras.layers")).findings
     )
     assert "(an installed package) asks tf.keras" not in fixes
+
+
+def test_a_module_keras_2_dropped_before_2_12_names_its_own_last_line() -> None:
+    # keras/layers/merge.py is in keras-team/keras v2.8.0's tree and not in v2.9.0's: Keras 2.8
+    # with TensorFlow 2.8, under the plain tensorflow name (tensorflow-intel begins at 2.11).
+    log = (
+        "$ pip list\nkeras                3.1.0\ntensorflow-intel     2.16.1\n"
+        "Traceback (most recent call last):\n"
+        '  File "C:\\app\\run.py", line 3, in <module>\n'
+        "    import nnlib\n"
+        '  File "C:\\Python311\\Lib\\site-packages\\nnlib\\blocks.py", line 9, in <module>\n'
+        "    from keras.layers import merge\n"
+        "ImportError: cannot import name 'merge' from 'keras.layers' "
+        "(C:\\Python311\\Lib\\site-packages\\keras\\layers\\__init__.py)\n"
+    )
+    top = _top(log)
+    assert top.cause == "keras3-behaviour-change"
+    assert '"tensorflow~=2.8.0" "keras~=2.8.0"' in _fix(top)

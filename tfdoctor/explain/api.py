@@ -1131,7 +1131,7 @@ def _keras2_release_fix(m: Machine, package: str, name: str) -> Fix:
     pythons = _line_pythons(m, line) or " (in a new virtual environment of a Python they support)"
     return Fix(
         f"{reach}run it with Keras 2, that is TensorFlow {line} and Keras {line}{pythons}, {other}",
-        m.pip_install(f"{_keras2_line_dist(m)}~={line}.0", f"keras~={line}.0"),
+        m.pip_install(f"{_keras2_line_dist(m, line)}~={line}.0", f"keras~={line}.0"),
     )
 
 
@@ -1410,9 +1410,12 @@ _LISTING_KEYS = frozenset({causes.code.API_REMOVED, causes.code.KERAS3_BEHAVIOUR
 _MULTI_BACKEND_RULE = "keras-multi-backend-modules"
 
 
-def _keras2_line_dist(m: Machine) -> str:
-    """The TensorFlow distribution to install a Keras 2 line's TensorFlow under: the installed
-    one where it published those lines under its own name, else ``tensorflow``."""
+def _keras2_line_dist(m: Machine, line: str) -> str:
+    """The TensorFlow distribution to install TensorFlow ``line`` under: the installed one
+    where it published 2.12 to the last Keras 2 line under its own name
+    (:data:`_KERAS2_LINE_DISTS`; tensorflow-intel begins at 2.11), else ``tensorflow``."""
+    if version_key(line)[:2] < (2, 12):
+        return "tensorflow"
     return m.tf_name if m.tf_name in _KERAS2_LINE_DISTS else "tensorflow"
 
 
@@ -1528,7 +1531,7 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
                 f"Upgrade {dist}{find} to a release made for the installed Keras, or keep this "
                 f"{dist} release and install the last Keras with {name}, {line}, with its "
                 f"TensorFlow {line}{_line_pythons(m, line)}: pip install "
-                f'"{_keras2_line_dist(m)}~={line}.0" "keras~={line}.0".',
+                f'"{_keras2_line_dist(m, line)}~={line}.0" "keras~={line}.0".',
                 (*upgrade, *m.pip(f"show {dist} keras tensorflow")),
             )
     return dataclasses.replace(
