@@ -812,3 +812,99 @@ def test_a_long_specifier_list_pip_could_not_meet_is_read_in_linear_time() -> No
     # Each operator parses one way; two optional "=" made every failing split a new try.
     line = "There are incompatible versions in the resolved dependencies:\n  protobuf"
     assert read_conflicts([line + ">=1," * 40 + " (from x\n"]) == []
+
+
+def _package_asks_keras_engine(listing: str) -> str:
+    """An installed package's own import of keras.engine, with ``listing`` (pip's) before it."""
+    return listing + (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/run.py", line 3, in <module>\n'
+        "    import nnlib\n"
+        '  File "/srv/venv/lib/python3.11/site-packages/nnlib/graph.py", line 12, in <module>\n'
+        "    from keras.engine.functional import Functional\n"
+        "ModuleNotFoundError: No module named 'keras.engine'\n"
+    )
+
+
+def test_a_package_asking_an_observed_keras_3_for_keras_2s_module_is_keras_2_code() -> None:
+    # Keras 2.13-2.15 and Keras 3 both lack keras.engine; pip's listing shows which is there.
+    log = _package_asks_keras_engine("$ pip list\nkeras          3.3.3\n")
+    top = _top(log)
+    assert top.cause == "keras3-behaviour-change"
+    assert "nnlib" in _fix(top) and "keras 3.3.3 is installed" in top.detail
+    # keras.engine is Keras 2's own module: the last Keras with it there is 2.12.
+    assert '"keras~=2.12.0"' in _fix(top)
+
+
+def test_a_tensorflow_that_requires_keras_3_shows_keras_3_for_the_package() -> None:
+    log = _package_asks_keras_engine("$ pip list\ntensorflow     2.16.1\n")
+    assert _top(log).cause == "keras3-behaviour-change"
+
+
+def test_a_package_asking_an_observed_keras_2_14_for_keras_engine_stays_its_release() -> None:
+    # Keras 2.14 keeps keras.engine under keras.src: not Keras 3, a Keras 2 later than the code.
+    log = _package_asks_keras_engine("$ pip list\nkeras          2.14.0\n")
+    assert _top(log).cause == "keras-version"
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
+
+
+def test_a_package_asking_for_keras_engine_with_no_keras_shown_stays_its_release() -> None:
+    log = _package_asks_keras_engine("")
+    assert _top(log).cause == "companion-mismatch"
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
+
+
+def _layer_subclassed(path: str, module: str) -> str:
+    """A class statement at ``path`` subclassing a layer ``module`` (as Python names it) lacks."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train.py", line 2, in <module>\n'
+        "    import qnets\n"
+        f'  File "{path}", line 40, in <module>\n'
+        "    class QuantLocal(tf.keras.layers.LocallyConnected1D):\n"
+        f"AttributeError: module '{module}' has no attribute 'LocallyConnected1D'\n"
+    )
+
+
+def test_a_library_asking_an_observed_keras_3_for_a_keras_2_layer_is_kept_on_keras_2() -> None:
+    # keras._tf_keras is Keras 3's tf.keras: the library's release was written for Keras 2,
+    # which its user keeps for it (tf-keras) or leaves (its release for Keras 3); a port is
+    # its authors' to write.
+    site = "/srv/venv/lib/python3.11/site-packages/qnets/layers.py"
+    top = _top(_layer_subclassed(site, "keras._tf_keras.keras.layers"))
+    assert top.cause == "keras3-behaviour-change"
+    assert "qnets" in _fix(top) and "TF_USE_LEGACY_KERAS=1" in _fix(top)
+    assert "Port it" not in _fix(top)
+
+
+def test_the_users_own_keras_2_layer_under_keras_3_is_still_ported() -> None:
+    top = _top(_layer_subclassed("/srv/app/qnets_local.py", "keras._tf_keras.keras.layers"))
+    assert top.cause == "keras3-behaviour-change"
+    assert "Port it" in _fix(top) and "installed package" not in _fix(top)
+
+
+def test_a_library_asking_tf_keras_with_no_keras_3_shown_keeps_its_verdicts_fix() -> None:
+    # tensorflow.keras.layers names no Keras: the listings' reading stays as it was.
+    site = "/srv/venv/lib/python3.11/site-packages/qnets/layers.py"
+    fixes = " ".join(
+        _fix(x) for x in _explain(_layer_subclassed(site, "tensorflow.keras.layers")).findings
+    )
+    assert "(an installed package) asks tf.keras" not in fixes
+
+
+def test_a_module_keras_2_dropped_before_2_12_names_its_own_last_line() -> None:
+    # keras/layers/merge.py is in keras-team/keras v2.8.0's tree and not in v2.9.0's: Keras 2.8
+    # with TensorFlow 2.8, under the plain tensorflow name (tensorflow-intel begins at 2.11).
+    log = (
+        "$ pip list\nkeras                3.1.0\ntensorflow-intel     2.16.1\n"
+        "Traceback (most recent call last):\n"
+        '  File "C:\\app\\run.py", line 3, in <module>\n'
+        "    import nnlib\n"
+        '  File "C:\\Python311\\Lib\\site-packages\\nnlib\\blocks.py", line 9, in <module>\n'
+        "    from keras.layers import merge\n"
+        "ImportError: cannot import name 'merge' from 'keras.layers' "
+        "(C:\\Python311\\Lib\\site-packages\\keras\\layers\\__init__.py)\n"
+    )
+    top = _top(log)
+    assert top.cause == "keras3-behaviour-change"
+    assert '"tensorflow~=2.8.0" "keras~=2.8.0"' in _fix(top)

@@ -524,3 +524,29 @@ def test_pips_own_conflict_line_is_not_the_users_words() -> None:
         "incompatible.\n"
     )
     assert not any("user's words" in x.summary for x in explained(text).findings)
+
+
+def _experimental_preprocessing_asked(path: str) -> str:
+    """``path``'s import of tf.keras' experimental preprocessing, which the TensorFlow lacks."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/run.py", line 1, in <module>\n'
+        "    import keras\n"
+        f'  File "{path}", line 3, in <module>\n'
+        "    from tensorflow.keras.layers.experimental.preprocessing import RandomRotation\n"
+        "ModuleNotFoundError: No module named "
+        "'tensorflow.keras.layers.experimental.preprocessing'\n"
+    )
+
+
+def test_standalone_keras_asking_tensorflow_for_a_tf_keras_module_is_no_keras_3() -> None:
+    # keras 2.4's own __init__.py imports from tf.keras: that Keras and the TensorFlow are of
+    # different releases; "Keras 2 code under Keras 3" would name a Keras that never ran.
+    log = _experimental_preprocessing_asked(f"{_SITE}/keras/__init__.py")
+    assert top_error(explained(log)).cause == "keras-version"
+    assert "keras3-behaviour-change" not in _causes(log)
+
+
+def test_the_users_own_import_of_the_same_module_keeps_its_reading() -> None:
+    log = _experimental_preprocessing_asked("/srv/app/augment.py")
+    assert "keras3-behaviour-change" in _causes(log)

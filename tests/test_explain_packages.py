@@ -25,6 +25,7 @@ from tfdoctor.evidence.packages import (
     read_stale_import,
 )
 from tfdoctor.explain import explain
+from tfdoctor.explain.api import _last_keras2_line
 from tfdoctor.explain.packages import keyword_added
 from tfdoctor.explain.reader import split_text
 from tfdoctor.facts import Facts, PackageFacts
@@ -1987,9 +1988,45 @@ def test_a_package_importing_a_keras_2_module_under_keras_3_needs_keras_2_itself
     )
     found = _one(_explain(log), "keras3-behaviour-change")
     assert found.fix is not None
-    # The package imports keras itself: TF_USE_LEGACY_KERAS would not reach it.
-    assert found.fix.commands == ('pip install "tensorflow~=2.15.0" "keras~=2.15.0"',)
+    # keras.utils.layer_utils is one of Keras 2's own modules: 2.13 to 2.15 generate keras/
+    # from the public export paths only (keras-team/keras v2.15.0: pip_build.py), so the last
+    # Keras that has it at that place is 2.12, and tf-keras (TF_USE_LEGACY_KERAS) has it not.
+    assert found.fix.commands == ('pip install "tensorflow~=2.12.0" "keras~=2.12.0"',)
     assert "keras_vggface" in found.fix.text
+    assert "2.15" in found.fix.text and "TensorFlow 2.12 and Keras 2.12" in found.fix.text
+    # Nothing in the log says Keras 3 rather than a Keras 2 of 2.13 to 2.15: both are named.
+    assert "Keras 3 or a Keras 2 of 2.13 to 2.15" in found.detail
+    listed = _one(_explain("$ pip list\nkeras      3.1.0\n" + log), "keras3-behaviour-change")
+    assert "the installed Keras is Keras 3 (keras 3.1.0 is installed)" in listed.detail
+
+
+def test_a_package_asking_keras_3_for_a_public_keras_2_name_keeps_the_last_keras_2() -> None:
+    # A name Keras 2.13 to 2.15 still export (TensorFlow 2.15's tf.keras listing has it) is
+    # found in the last Keras 2 line, whatever 2.13 did to Keras 2's own modules.
+    assert _last_keras2_line("keras.layers.LocallyConnected1D") == "2.15"
+    assert _last_keras2_line("keras.utils.layer_utils") == "2.12"
+    assert _last_keras2_line("keras.engine.functional") == "2.12"
+    # A module of Keras 2's own that is also a public path (keras.activations) is not moved.
+    assert _last_keras2_line("keras.activations") == "2.15"
+    # An own module that left before 2.12 (2.9 split keras/layers/merge.py into merging/).
+    assert _last_keras2_line("keras.layers.merge") == "2.8"
+    # A member of an own module: the table follows modules, not their names (2.12's
+    # generic_utils no longer holds get_custom_objects); multi-backend Keras' topology.
+    assert _last_keras2_line("keras.utils.generic_utils.get_custom_objects") == ""
+    assert _last_keras2_line("keras.engine.topology") == ""
+
+
+def test_a_package_asking_for_multi_backend_keras_topology_is_not_sent_to_keras_2_12() -> None:
+    # keras/engine/topology.py left with the multi-backend tree (keras-team/keras 2.4.0 had
+    # it, 2.6.0 to 2.12.0 do not): Keras 2.12 would fail the same way.
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/venv/lib/python3.8/site-packages/nnlib/layers.py", line 4, in <module>\n'
+        "    from keras.engine.topology import Layer\n"
+        "ModuleNotFoundError: No module named 'keras.engine.topology'\n"
+    )
+    text = "\n".join(fix_text(x) for x in _explain(log).findings)
+    assert "2.12" not in text
 
 
 def test_conda_with_no_build_of_any_release_for_the_python_is_no_wheel_for_it() -> None:

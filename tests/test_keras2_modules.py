@@ -7,13 +7,13 @@ import zipfile
 from pathlib import Path
 from types import ModuleType
 
-from tfdoctor.scan.api import DATA_DIR, KERAS2_MODULES, keras2_module_exports
+from tfdoctor.scan.api import DATA_DIR, KERAS2_MODULES, keras2_module_exports, keras2_module_last
 
 
-def _load_script() -> ModuleType:
-    """Import scripts/gen_keras2_modules.py (scripts/ is not a package)."""
-    path = Path(__file__).resolve().parent.parent / "scripts" / "gen_keras2_modules.py"
-    spec = importlib.util.spec_from_file_location("gen_keras2_modules", path)
+def _load_script(name: str = "gen_keras2_modules") -> ModuleType:
+    """Import scripts/NAME.py (scripts/ is not a package)."""
+    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -60,3 +60,31 @@ def test_the_bundled_table_cites_its_wheels_and_answers_both_roots() -> None:
     assert "keras.utils.to_categorical" in keras2_module_exports("keras.utils.np_utils")
     assert "tf.keras.utils.to_categorical" in keras2_module_exports("tf.keras.utils.np_utils")
     assert keras2_module_exports("keras.no_such_module") == ()
+
+
+releases = _load_script("gen_keras2_module_releases")
+
+
+def test_the_release_table_reads_modules_from_a_tree_without_tests() -> None:
+    assert releases.module_of("keras/utils/layer_utils.py") == "keras.utils.layer_utils"
+    assert releases.module_of("keras/engine/__init__.py") == "keras.engine"
+    assert releases.module_of("keras/engine/training_test.py") == ""
+    assert releases.module_of("keras/engine/BUILD") == ""
+    files = {
+        "keras/engine/functional.py",
+        "keras/utils/layer_utils.py",
+        "keras/utils/other.py",
+        "keras/engine/functional_test.py",
+    }
+    # The layout's packages whole, elsewhere only the modules the wheels' table lists.
+    assert releases.wanted(files, {"keras.utils.layer_utils"}) == {
+        "keras.engine.functional",
+        "keras.utils.layer_utils",
+    }
+
+
+def test_the_bundled_release_table_knows_where_keras_2s_own_modules_ended() -> None:
+    assert keras2_module_last("keras.engine") == "2.12"
+    assert keras2_module_last("tf.keras.utils.layer_utils") == "2.12"
+    assert keras2_module_last("keras.layers.merge") == "2.8"
+    assert keras2_module_last("keras.engine.topology") == ""

@@ -40,6 +40,7 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.exceptions import inferred_note, last_failure
 from tfdoctor.explain.interface import caller_fitted_fix, installed_caller, library_code_fix
+from tfdoctor.explain.keras_versions import keras_asks_tensorflow
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.packages import (
     distributions_finding,
@@ -67,6 +68,7 @@ from tfdoctor.scan.api import (
     bundled_lines,
     keras2_homes,
     keras2_module_exports,
+    keras2_module_last,
     keras_releases,
     load_api,
     load_early,
@@ -707,7 +709,7 @@ def _fitted(verdict: Verdict, m: Machine) -> Fix:
     tensorflow.python.keras) gets none."""
     if (
         verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE
-        and verdict.key != _KERAS2_PACKAGE
+        and verdict.key not in _OWN_FIX_KEYS
         and verdict.fix.commands
     ):
         return Fix(verdict.fix.text, causes.code.keras3_fix(m).commands)
@@ -762,6 +764,16 @@ def api_findings(
         if found is None or _package_reaches_private(tb, found[0]):
             continue
         name, verdict = found
+        asker = keras_asks_tensorflow(tb)
+        if (
+            verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE
+            and asker is not None
+            and origin_of(asker[0].path).generation != "Keras 3"
+        ):
+            # A file of the standalone keras package (or tf-keras) other than Keras 3's asked
+            # TensorFlow for the name: that Keras and the TensorFlow are of different releases
+            # (explain.keras_versions says so, naming the frame), not Keras 2 code under 3.
+            continue
         alternatives: list[Finding] = []
         if verdict.key == _UNSHOWN_KEY:
             verdict, alternatives = _ranked_unshown(tb, name, verdict, m)
@@ -854,6 +866,17 @@ def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdi
         # keras.* names' too: TensorFlow's requirement brings the Keras of its line.
         fitted = caller_fitted_fix(m, tb, verdict.fix, "tensorflow", verdict.release or None)
         return verdict if fitted is verdict.fix else dataclasses.replace(verdict, fix=fitted)
+    if verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE and verdict.key not in _OWN_FIX_KEYS:
+        # A port to Keras 3 is an edit of the code that asked: an installed library's is its
+        # authors' to write; its user keeps Keras 2 for it or takes its release for Keras 3.
+        # Only where the log shows Keras 3 (observed, not the listings' assumption) and the
+        # name says which Keras the library imports (tf.keras, or the keras package itself).
+        caller = installed_caller(tb)
+        if caller is None or not name.startswith(("tf.keras.", "keras.")):
+            return verdict
+        if not _keras3_observed(tb, m):
+            return verdict
+        return dataclasses.replace(verdict, fix=_keras3_library_fix(m, caller[0], name, verdict))
     if verdict.cause not in _CODE_EDITS or (
         verdict.cause == causes.code.API_REMOVED and verdict.fix.commands
     ):
@@ -869,6 +892,28 @@ def _in_library(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdi
     module = name.rpartition(".")[0] or name
     fix = library_code_fix(m, tb, product, f"`{name}`", caller[0], name, module)
     return dataclasses.replace(verdict, fix=fix)
+
+
+def _keras3_library_fix(m: Machine, dist: str, name: str, verdict: Verdict) -> Fix:
+    """An installed library ``dist`` written for Keras 2 asking Keras 3 for ``name``: Keras 2
+    kept for it (tf-keras behind tf.keras where it asks tf.keras, else the Keras 2 release
+    that has the name), or its release written for Keras 3; the verdict's port is what its
+    authors would write."""
+    # A rule's idiom is what the port writes; the listings' verdicts say only "port it".
+    port = "" if verdict.key in _LISTING_KEYS else f" The port, for its authors: {verdict.fix.text}"
+    if name.startswith("keras."):
+        # `import keras` finds Keras 3 whatever TF_USE_LEGACY_KERAS says.
+        kept = _keras2_release_fix(m, dist, name)
+        return Fix(kept.text + port, kept.commands)
+    legacy = causes.code.keras3_fix(m)
+    return Fix(
+        f"{dist} (an installed package) asks tf.keras for `{name}`, which Keras 3 changed or "
+        f"dropped: this {dist} release was written for Keras 2. Keep Keras 2 for it: install "
+        "tf-keras and set TF_USE_LEGACY_KERAS=1 before TensorFlow is imported (tf.keras is "
+        f"then Keras 2, for {dist} too), or install a release of {dist} written for Keras 3, "
+        f"where there is one.{port}",
+        legacy.commands,
+    )
 
 
 def _standalone_keras(name: str, cause: str, tb: Traceback, m: Machine) -> Optional[Finding]:
@@ -997,6 +1042,11 @@ _KERAS2_LINE_DISTS = frozenset(
 )
 #: The key of a verdict about an installed package written for Keras 2 (its fix is its own).
 _KERAS2_PACKAGE = "keras2-package-under-keras3"
+#: The key of a verdict about an installed package importing Keras 2's layout where the log
+#: shows Keras 3 (:func:`_package_before_keras`; its fix is its own too).
+_KERAS3_SHOWN_PACKAGE = "package-before-keras3"
+#: The keys of Keras 3 verdicts whose commands install what their text says.
+_OWN_FIX_KEYS = frozenset({_KERAS2_PACKAGE, _KERAS3_SHOWN_PACKAGE})
 
 
 def _keras2_package(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
@@ -1016,25 +1066,75 @@ def _keras2_package(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> V
     )
     if package is None:
         return verdict
-    # It imports the keras package itself, which TF_USE_LEGACY_KERAS does not change: Keras 2
-    # is the standalone keras of the last line that had it, with that line's TensorFlow.
-    last = ".".join(str(x) for x in LAST_KERAS2)
-    # The distributions that published that line's release by their own name.
-    dist = m.tf_name if m.tf_name in _KERAS2_LINE_DISTS else "tensorflow"
+    shown = _keras3_observed(tb, m)
+    installed = (
+        f"the installed Keras is Keras 3 ({shown})."
+        if shown
+        # Keras 2.13 to 2.15 lack Keras 2's own modules as much (keras-team/keras v2.13.1
+        # pip_build.py): the log does not say which of them is installed.
+        else "the installed Keras is Keras 3 or a Keras 2 of 2.13 to 2.15, which lack it as "
+        "much (`pip show keras` tells)."
+    )
     return dataclasses.replace(
         verdict,
         key=_KERAS2_PACKAGE,
         cause=causes.code.KERAS3_BEHAVIOUR_CHANGE,
         what=f"{verdict.what} {package} (an installed package) imports it: it was written for "
-        "Keras 2, and the installed Keras is Keras 3.",
-        fix=Fix(
-            f"{package} imports the keras package itself, which TF_USE_LEGACY_KERAS does not "
-            f"change: run it with Keras 2, that is TensorFlow {last} and Keras {last} (in a "
-            "new virtual environment of a Python they support), or install a release of "
-            f"{package} written for Keras 3, where there is one.",
-            m.pip_install(f"{dist}~={last}.0", f"keras~={last}.0"),
-        ),
+        f"Keras 2; {installed}",
+        fix=_keras2_release_fix(m, package, name),
         links=causes.CAUSES[causes.code.KERAS3_BEHAVIOUR_CHANGE].links,
+    )
+
+
+def _last_keras2_line(name: str) -> str:
+    """The last Keras 2 line (the TensorFlow line beside it) where code finds ``name``, a
+    Keras module or a name in one (``keras.X`` or ``tf.keras.X``): the last Keras 2 line where
+    the public API of 2.13 to 2.15 has it (TensorFlow's tf.keras listings); else, for one of
+    Keras 2's own modules, the last line whose tree has it at its place (2.13 moved them under
+    keras/src/: scan's keras2_module_last); empty where neither says (a name inside such a
+    module, whose members the table does not follow, or a module of multi-backend Keras)."""
+    module = name[3:] if name.startswith("tf.keras.") else name
+    own_layout_last = (2, 12)  # keras-team/keras v2.13.1 pip_build.py: keras/src/ from 2.13
+    public = any(
+        own_layout_last < version_key(line)[:2] <= LAST_KERAS2
+        for line in _listed_lines("tf." + module)
+    )
+    return ".".join(str(x) for x in LAST_KERAS2) if public else keras2_module_last(module)
+
+
+def _keras2_release_fix(m: Machine, package: str, name: str) -> Fix:
+    """An installed ``package`` written for Keras 2 asking Keras 3 for ``name``: the Keras 2
+    that has it (:func:`_last_keras2_line`) with its TensorFlow, or the package's release
+    written for Keras 3."""
+    line = _last_keras2_line(name)
+    last = ".".join(str(x) for x in LAST_KERAS2)
+    if line != last:
+        reach = (
+            f"{package} asks for `{name}`, which no Keras since 2.13 has at that place (2.13 "
+            "to 2.15 keep Keras 2's own modules under keras.src, tf-keras under tf_keras.src, "
+            "so TF_USE_LEGACY_KERAS does not bring it back): "
+        )
+    elif name.startswith("tf."):
+        reach = (
+            f"{package} asks tf.keras for `{name}`: install tf-keras and set "
+            "TF_USE_LEGACY_KERAS=1 before TensorFlow is imported, or "
+        )
+    else:
+        reach = (
+            f"{package} imports the keras package itself, which TF_USE_LEGACY_KERAS does not "
+            "change: "
+        )
+    other = f"or install a release of {package} written for Keras 3, where there is one."
+    if not line:
+        return Fix(
+            f"{reach}run it with the Keras 2 release and TensorFlow it was written for (its "
+            f"requirements name them) in a new virtual environment, {other}",
+            m.pip(f"show {package} keras tensorflow"),
+        )
+    pythons = _line_pythons(m, line) or " (in a new virtual environment of a Python they support)"
+    return Fix(
+        f"{reach}run it with Keras 2, that is TensorFlow {line} and Keras {line}{pythons}, {other}",
+        m.pip_install(f"{_keras2_line_dist(m, line)}~={line}.0", f"keras~={line}.0"),
     )
 
 
@@ -1313,14 +1413,12 @@ _LISTING_KEYS = frozenset({causes.code.API_REMOVED, causes.code.KERAS3_BEHAVIOUR
 _MULTI_BACKEND_RULE = "keras-multi-backend-modules"
 
 
-#: Keras 2's internal modules at their place before 2.13 moved them under keras/src/
-#: (keras-team/keras v2.13.1: keras/src/engine/; v2.12.0: keras/engine/).
-_KERAS_212_LAYOUT = re.compile(r"^keras\.(?:engine|optimizers\.optimizer_v2|legacy_tf_layers)\b")
-
-
-def _keras212_dist(m: Machine) -> str:
-    """The TensorFlow distribution to install TensorFlow 2.12 under: the installed one where
-    it published 2.12 under its own name, else ``tensorflow``."""
+def _keras2_line_dist(m: Machine, line: str) -> str:
+    """The TensorFlow distribution to install TensorFlow ``line`` under: the installed one
+    where it published 2.12 to the last Keras 2 line under its own name
+    (:data:`_KERAS2_LINE_DISTS`; tensorflow-intel begins at 2.11), else ``tensorflow``."""
+    if version_key(line)[:2] < (2, 12):
+        return "tensorflow"
     return m.tf_name if m.tf_name in _KERAS2_LINE_DISTS else "tensorflow"
 
 
@@ -1334,6 +1432,24 @@ def _line_pythons(m: Machine, line: str) -> str:
     if not pythons:
         return ""
     return f" (in a new virtual environment of a Python it supports, {pythons[0]} to {pythons[-1]})"
+
+
+def _keras3_observed(tb: Traceback, m: Machine) -> str:
+    """What the log shows of a Keras 3 installed, in words: keras 3.x listed, a frame of a
+    file only Keras 3 has, the exception naming Keras 3's tf.keras module
+    (``keras._tf_keras.keras``), or a TensorFlow of a line whose wheel requires Keras 3 (the
+    matrix's keras pins: 2.16 on) where no keras is listed; empty where none does."""
+    keras = m.facts.package("keras")
+    if keras is not None and keras.version:
+        return f"keras {keras.version} is installed" if version_key(keras.version)[0] == 3 else ""
+    frame = next((f for f in tb.frames if origin_of(f.path).generation == "Keras 3"), None)
+    if frame is not None:
+        return f"the frame {frame.path} is Keras 3's"
+    if _KERAS3_PRINTED.match(_printed_module(tb)) is not None:
+        return "the exception names keras._tf_keras, Keras 3's tf.keras"
+    if m.tf is not None and m.line is not None and m.keras3_is_tf_keras:
+        return f"TensorFlow {m.tf.version} requires Keras 3"
+    return ""
 
 
 def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
@@ -1372,6 +1488,20 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
         else "its own frame raised"
     )
     said = f"{dist} (an installed package; {raised}) imports {name}, which "
+    shown = "" if multi_backend else _keras3_observed(tb, m)
+    if shown:
+        # Keras 2.13-2.15 and Keras 3 both lack Keras 2's own modules; the log shows which is
+        # installed, Keras 3 (observed beats inferred): the package is Keras 2 code under it.
+        return dataclasses.replace(
+            verdict,
+            key=_KERAS3_SHOWN_PACKAGE,
+            cause=causes.code.KERAS3_BEHAVIOUR_CHANGE,
+            severity=Severity.ERROR,
+            what=said + f"Keras 3 does not have ({shown}): this {dist} release was written "
+            "for Keras 2.",
+            fix=_keras2_release_fix(m, dist, name),
+            links=causes.CAUSES[causes.code.KERAS3_BEHAVIOUR_CHANGE].links,
+        )
     if multi_backend:
         # A module only multi-backend Keras had (2.3.1 and before): the package needs that
         # Keras, which its own release cannot change; Keras is what to pin.
@@ -1398,17 +1528,18 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
             f"Keras (with its TensorFlow) this {dist} release was written for.",
             (*upgrade, *m.pip(f"show {dist} keras tensorflow")),
         )
-        if _KERAS_212_LAYOUT.match(name):
-            # keras/engine/ and its siblings outside keras/src/ are the layout of Keras 2.12
-            # and before (2.13 moved them under keras.src; evidence.traceback's _KERAS2): the
-            # last release with that module is 2.12, installed with TensorFlow 2.12. The
+        line = _last_keras2_line(name)
+        if line and version_key(line)[:2] < LAST_KERAS2:
+            # One of Keras 2's own modules (keras/engine/, keras/utils/layer_utils.py), which
+            # 2.13 moved under keras.src: the last release whose tree has it at its place
+            # (:func:`_last_keras2_line`), installed with the TensorFlow of its line. The
             # commands are the first way only: run in order, the second would take the
             # environment back below the release just upgraded.
             fix = Fix(
                 f"Upgrade {dist}{find} to a release made for the installed Keras, or keep this "
-                f"{dist} release and install the last Keras with {name}, 2.12, with its "
-                f"TensorFlow 2.12{_line_pythons(m, '2.12')}: pip install "
-                f'"{_keras212_dist(m)}~=2.12.0" "keras~=2.12.0".',
+                f"{dist} release and install the last Keras with {name}, {line}, with its "
+                f"TensorFlow {line}{_line_pythons(m, line)}: pip install "
+                f'"{_keras2_line_dist(m, line)}~={line}.0" "keras~={line}.0".',
                 (*upgrade, *m.pip(f"show {dist} keras tensorflow")),
             )
     return dataclasses.replace(

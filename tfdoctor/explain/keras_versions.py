@@ -98,20 +98,31 @@ def _tensorflow_lacks(tb: Traceback, frame: Frame) -> str:
     return f"{keyword.group('func')}({keyword.group('arg')}=...)"
 
 
+def keras_asks_tensorflow(tb: Traceback) -> Optional[tuple[Frame, str]]:
+    """The Keras frame (the standalone keras package or tf-keras) that asked TensorFlow for
+    what ``tb`` says it lacks, with what it asked (``module.name``, or ``func(arg=...)``);
+    None where the asking code is anyone else's or the message is about something else."""
+    if not tb.frames:
+        return None
+    frame = _keras_frame(tb)
+    if frame is None:
+        return None
+    asked = _tensorflow_lacks(tb, frame)
+    return (frame, asked) if asked else None
+
+
 def keras_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A Keras frame (the standalone keras package or tf-keras) asking TensorFlow for a name,
     module or keyword the installed TensorFlow lacks: that Keras was released for another
     TensorFlow. The frame names the Keras (:func:`keras_era`); the fix installs the Keras of
     the TensorFlow's line (tf-keras of its minor for tf-keras)."""
     for tb in tracebacks:
-        if tb.ignored or not tb.frames:
+        if tb.ignored:
             continue
-        frame = _keras_frame(tb)
-        if frame is None:
+        found = keras_asks_tensorflow(tb)
+        if found is None:
             continue
-        asked = _tensorflow_lacks(tb, frame)
-        if not asked:
-            continue
+        frame, asked = found
         era = keras_era(frame)
         dist = origin_of(frame.path).dist
         cause = (

@@ -410,6 +410,29 @@ def _keras2_modules() -> dict[str, tuple[str, ...]]:
     return out
 
 
+#: The last Keras 2 line (2.6 to 2.12) whose keras/ tree has each of Keras 2's own modules at
+#: its place, read from keras-team/keras's release tags by
+#: ``scripts/gen_keras2_module_releases.py`` (2.13 moved them under keras/src/).
+KERAS2_MODULE_RELEASES = "keras2_module_releases.txt"
+
+
+@functools.lru_cache(maxsize=1)
+def _keras2_module_releases() -> dict[str, str]:
+    path = DATA_DIR / KERAS2_MODULE_RELEASES
+    if not path.is_file():
+        return {}
+    rows = path.read_text(encoding="utf-8").splitlines()
+    return dict(row.split("\t", 1) for row in rows if row and not row.startswith("#"))
+
+
+def keras2_module_last(module: str) -> str:
+    """The last Keras 2 line whose tree has ``module`` (``keras.utils.layer_utils``, or
+    ``tf.keras.utils.layer_utils`` for the same module) at its place, from 2.6 to 2.12; empty
+    where the table does not list it (a module of multi-backend Keras, or none)."""
+    bare = module[3:] if module.startswith("tf.keras.") else module
+    return _keras2_module_releases().get(bare, "")
+
+
 def keras2_homes(name: str) -> dict[str, tuple[str, ...]]:
     """Keras 2's own modules (2.6 to 2.12) that export a public name ending in ``.name``,
     each with those public names (``pad_sequences`` -> keras.utils.data_utils:
