@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import explained, fix_text, one_error, top_error
 from tests.factories import FIXTURE_MATRIX
 from tfdoctor.causes.platform import older_glibc_lines
 from tfdoctor.evidence.pip import read_wheel_files_installed, read_wheel_refusals
@@ -380,3 +380,28 @@ def test_no_lines_named_where_the_failing_release_claimed_an_older_glibc() -> No
     assert "glibc 2.14 or newer" in fix and "for glibc 2.12" not in fix
     assert older_glibc_lines(FIXTURE_MATRIX.releases, "2.14", "2.5.0") == []
     assert older_glibc_lines(FIXTURE_MATRIX.releases, "2.14", "2.12.0") != []
+
+
+@pytest.mark.parametrize(
+    ("site", "tag"),
+    [
+        # pip names the folder of a requirement it found installed, with no file below it.
+        ("/home/pi/.local/lib/python3.9/site-packages", "cp39"),
+        ("/usr/lib/python3.9/dist-packages", "cp39"),
+        # Debian's folder for every Python 3 names no minor version: none is named.
+        ("/usr/lib/python3/dist-packages", None),
+    ],
+    ids=["user-site", "debian-versioned", "debian-unversioned"],
+)
+def test_pips_already_satisfied_folder_names_the_interpreters_tag(
+    site: str, tag: str | None
+) -> None:
+    text = (
+        "$ pip3 install zebra-1.4.0-cp37-cp37m-linux_armv7l.whl\n"
+        f"Requirement already satisfied: six>=1.12.0 in {site} (from zebra==1.4.0) (1.16.0)\n"
+        "ERROR: zebra-1.4.0-cp37-cp37m-linux_armv7l.whl is not a supported wheel on this "
+        "platform.\n"
+    )
+    fix = fix_text(one_error(explained(text), "wheel-mismatch"))
+    named = f"the {tag} tag for this Python 3.9" if tag else "the cpXY tag of its version"
+    assert named in fix
