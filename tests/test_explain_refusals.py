@@ -405,3 +405,19 @@ def test_pips_already_satisfied_folder_names_the_interpreters_tag(
     fix = fix_text(one_error(explained(text), "wheel-mismatch"))
     named = f"the {tag} tag for this Python 3.9" if tag else "the cpXY tag of its version"
     assert named in fix
+
+
+def test_herokus_installed_python_names_the_interpreters_tag() -> None:
+    refusal = (
+        "     $ pip install -r requirements.txt\n"
+        "       zebra-0.9.0-cp35-cp35m-linux_x86_64.whl is not a supported wheel on this "
+        "platform.\n"
+    )
+    for step, tag in (
+        ("-----> Installing python-3.6.2\n", "the cp36 tag for this Python 3.6"),
+        ("remote: -----> Installing Python 3.12.4\n", "the cp312 tag for this Python 3.12"),
+        # Another step of the build names no Python: the fix stays general.
+        ("-----> Installing requirements with pip\n", "the cpXY tag of its version"),
+    ):
+        fix = fix_text(one_error(explained(step + refusal), "wheel-mismatch"))
+        assert tag in fix
