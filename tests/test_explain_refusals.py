@@ -421,3 +421,24 @@ def test_herokus_installed_python_names_the_interpreters_tag() -> None:
     ):
         fix = fix_text(one_error(explained(step + refusal), "wheel-mismatch"))
         assert tag in fix
+
+
+def _mac_refusal(shown: str) -> str:
+    """The fix of a refused macOS wheel tagged macosx_10_14, below ``shown``."""
+    text = (
+        f"{shown}$ pip3 install zebra-1.0-cp37-cp37m-macosx_10_14_x86_64.whl\n"
+        "ERROR: zebra-1.0-cp37-cp37m-macosx_10_14_x86_64.whl is not a supported wheel on this "
+        "platform.\n"
+    )
+    return fix_text(one_error(explained(text), "wheel-mismatch"))
+
+
+def test_a_refused_macos_wheel_names_the_tag_of_the_macos_shown() -> None:
+    # packaging's mac_platforms: macOS 10.15 takes macosx_10_15 and every older 10.x tag.
+    newer = _mac_refusal("$ sw_vers -productVersion\n10.15.5\n")
+    assert "takes wheels tagged macosx_10_15 and older, macosx_10_14 among them" in newer
+    older = _mac_refusal("$ sw_vers -productVersion\n10.13.6\n")
+    assert "takes wheels tagged macosx_10_13 and older, not macosx_10_14" in older
+    assert "upgrade macOS to 10.14" in older
+    # No macOS shown: no tag of it is named.
+    assert "This macOS" not in _mac_refusal("")
