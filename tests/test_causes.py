@@ -927,6 +927,16 @@ def test_a_64bit_python_elsewhere_is_picked_by_its_versioned_name(platform: Plat
     assert not [c for c in bare.commands if "-m venv" in c], bare
 
 
+def test_the_tile_fix_names_the_rank_only_where_the_log_gives_it() -> None:
+    m = machine(f.facts())
+    assert (
+        "any rank (this one has 8 dimensions) from 1.3 on" in causes.code.tile_rank_fix(m, "8").text
+    )
+    general = causes.code.tile_rank_fix(m).text
+    assert "tf.tile on a tensor of any rank from 1.3 on" in general
+    assert "dimensions" not in general
+
+
 def test_the_too_old_fix_names_the_first_release_only_where_known() -> None:
     m = machine(f.facts())
     known = causes.code.tf_too_old_fix(m, "int64 multiples", "1.4")

@@ -6,7 +6,13 @@ from typing import Optional
 
 import pytest
 
-from tfdoctor.evidence.macos import dyld_refused, dyld_tried, prompt_system, uname_darwin
+from tfdoctor.evidence.macos import (
+    dyld_refused,
+    dyld_tried,
+    macos_release,
+    prompt_system,
+    uname_darwin,
+)
 
 
 def test_the_paths_dyld_tried_are_read_in_its_order_once_each() -> None:
@@ -91,3 +97,22 @@ _LINUX = "linux"
 def test_a_prompt_shows_its_system_by_its_own_parts(text: str, expected: Optional[str]) -> None:
     shown = prompt_system(text)
     assert (shown[0] if shown is not None else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        (
+            "$ sw_vers\nProductName:\tMac OS X\nProductVersion:\t10.15.5\nBuildVersion:\t19F101\n",
+            "10.15.5",
+        ),
+        ("% sw_vers -productVersion\n10.13.6\n", "10.13.6"),
+        # A release named in prose, not sw_vers's answer: not read.
+        ("I am on macOS 10.15.5 and pip refuses the wheel\n", None),
+        # The answer must be on the line right after the command.
+        ("$ sw_vers -productVersion\n\n10.13.6\n", None),
+    ],
+    ids=["sw_vers", "product-version-flag", "prose", "not-the-next-line"],
+)
+def test_the_macos_release_is_read_from_sw_vers_only(text: str, release: Optional[str]) -> None:
+    assert macos_release(text) == release

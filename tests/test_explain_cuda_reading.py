@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import CANDIDATE, explained, fix_text, readings
+from tests.explaining import CANDIDATE, explained, fix_text, one_error, readings
 from tfdoctor.evidence import tflog
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.matrix import load_matrix
 
 _DSO = "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] "
 _CUDART_11 = (
@@ -305,3 +306,25 @@ def test_one_lines_listing_keeps_a_bounded_number_of_files() -> None:
     line = "  ".join(f"/usr/local/cuda/lib64/libcublas.so.11.{n}" for n in range(40))
     shown = [e for e in tflog.read_line(line) if isinstance(e, tflog.LibraryFileShown)]
     assert 0 < len(shown) <= 8
+
+
+def _missing_cudnn_fix(listed: str) -> str:
+    """The fix of a libcudnn.so.7 TensorFlow could not open, below pip's listing ``listed``,
+    read with the bundled matrix (its early releases' rows are the data read)."""
+    log = (
+        f"$ pip list | grep tensorflow\n{listed}"
+        "ImportError: libcudnn.so.7: cannot open shared object file: No such file or directory\n"
+    )
+    return fix_text(one_error(explained(log, matrix=load_matrix()), "cuda-libs-missing"))
+
+
+def test_a_missing_cudnn_names_the_early_releases_build_only_where_it_fits() -> None:
+    # A release older than the matrix's lines: its early row gives its GPU build's.
+    fix = _missing_cudnn_fix("tensorflow-gpu 1.12.0\n")
+    assert "Install CUDA 9.0 and cuDNN 7 from NVIDIA's archives" in fix
+    # No release shown, or one whose GPU build asked for another cuDNN (1.4's is 6, not the
+    # 7 of the error: not the release that ran): nothing is named.
+    for listed in ("", "tensorflow-gpu 1.4.0\n"):
+        general = _missing_cudnn_fix(listed)
+        assert "CUDA 9.0" not in general
+        assert "cuDNN 7 (the libcudnn.so.7 it asked for" in general

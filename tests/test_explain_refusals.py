@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import explained, fix_text, one_error, top_error
 from tests.factories import FIXTURE_MATRIX
 from tfdoctor.causes.platform import older_glibc_lines
 from tfdoctor.evidence.pip import read_wheel_files_installed, read_wheel_refusals
@@ -380,3 +380,65 @@ def test_no_lines_named_where_the_failing_release_claimed_an_older_glibc() -> No
     assert "glibc 2.14 or newer" in fix and "for glibc 2.12" not in fix
     assert older_glibc_lines(FIXTURE_MATRIX.releases, "2.14", "2.5.0") == []
     assert older_glibc_lines(FIXTURE_MATRIX.releases, "2.14", "2.12.0") != []
+
+
+@pytest.mark.parametrize(
+    ("site", "tag"),
+    [
+        # pip names the folder of a requirement it found installed, with no file below it.
+        ("/home/pi/.local/lib/python3.9/site-packages", "cp39"),
+        ("/usr/lib/python3.9/dist-packages", "cp39"),
+        # Debian's folder for every Python 3 names no minor version: none is named.
+        ("/usr/lib/python3/dist-packages", None),
+    ],
+    ids=["user-site", "debian-versioned", "debian-unversioned"],
+)
+def test_pips_already_satisfied_folder_names_the_interpreters_tag(
+    site: str, tag: str | None
+) -> None:
+    text = (
+        "$ pip3 install zebra-1.4.0-cp37-cp37m-linux_armv7l.whl\n"
+        f"Requirement already satisfied: six>=1.12.0 in {site} (from zebra==1.4.0) (1.16.0)\n"
+        "ERROR: zebra-1.4.0-cp37-cp37m-linux_armv7l.whl is not a supported wheel on this "
+        "platform.\n"
+    )
+    fix = fix_text(one_error(explained(text), "wheel-mismatch"))
+    named = f"the {tag} tag for this Python 3.9" if tag else "the cpXY tag of its version"
+    assert named in fix
+
+
+def test_herokus_installed_python_names_the_interpreters_tag() -> None:
+    refusal = (
+        "     $ pip install -r requirements.txt\n"
+        "       zebra-0.9.0-cp35-cp35m-linux_x86_64.whl is not a supported wheel on this "
+        "platform.\n"
+    )
+    for step, tag in (
+        ("-----> Installing python-3.6.2\n", "the cp36 tag for this Python 3.6"),
+        ("remote: -----> Installing Python 3.12.4\n", "the cp312 tag for this Python 3.12"),
+        # Another step of the build names no Python: the fix stays general.
+        ("-----> Installing requirements with pip\n", "the cpXY tag of its version"),
+    ):
+        fix = fix_text(one_error(explained(step + refusal), "wheel-mismatch"))
+        assert tag in fix
+
+
+def _mac_refusal(shown: str) -> str:
+    """The fix of a refused macOS wheel tagged macosx_10_14, below ``shown``."""
+    text = (
+        f"{shown}$ pip3 install zebra-1.0-cp37-cp37m-macosx_10_14_x86_64.whl\n"
+        "ERROR: zebra-1.0-cp37-cp37m-macosx_10_14_x86_64.whl is not a supported wheel on this "
+        "platform.\n"
+    )
+    return fix_text(one_error(explained(text), "wheel-mismatch"))
+
+
+def test_a_refused_macos_wheel_names_the_tag_of_the_macos_shown() -> None:
+    # packaging's mac_platforms: macOS 10.15 takes macosx_10_15 and every older 10.x tag.
+    newer = _mac_refusal("$ sw_vers -productVersion\n10.15.5\n")
+    assert "takes wheels tagged macosx_10_15 and older, macosx_10_14 among them" in newer
+    older = _mac_refusal("$ sw_vers -productVersion\n10.13.6\n")
+    assert "takes wheels tagged macosx_10_13 and older, not macosx_10_14" in older
+    assert "upgrade macOS to 10.14" in older
+    # No macOS shown: no tag of it is named.
+    assert "This macOS" not in _mac_refusal("")

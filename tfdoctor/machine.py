@@ -520,6 +520,9 @@ class LogHints(Record):
     #: (``arm64``, ``x86_64``: the interpreter's, so Rosetta 2's x86-64 one says x86_64),
     #: which decides the wheels pip can install for it.
     mac_python_machine: Optional[str] = None
+    #: The macOS release sw_vers printed (``10.15.5``), which decides the macosx_X_Y wheel
+    #: tags pip takes there.
+    macos_release: Optional[str] = None
 
 
 #: os-release identifiers (``ID`` or an ``ID_LIKE`` word) of families with one package manager
@@ -866,6 +869,14 @@ class Machine(Record):
             return self.platform.split("-", 1)[1]
         if self.facts.platform is None and self.hints and self.os == "macos":
             return self.hints.mac_python_machine
+        return None
+
+    @property
+    def macos_release(self) -> Optional[str]:
+        """The macOS release the log's sw_vers printed (``LogHints.macos_release``), where no
+        probe recorded the platform; None where unknown."""
+        if self.facts.platform is None and self.hints is not None:
+            return self.hints.macos_release
         return None
 
     @functools.cached_property

@@ -118,6 +118,9 @@ GROUPS = frozenset(
         # required AMDGPU ISA is gfx803").
         "min_gpu_arch",
         "op",
+        # The rank of a tensor a kernel refused (Tile's "Unhandled input dimensions, ...,
+        # dims : 8").
+        "rank",
         # A TensorFlow API a message names (tf.placeholder), for scan's knowledge of it.
         "api",
         # The multiprocessors of a GPU TensorFlow ignored for having too few.

@@ -310,16 +310,20 @@ def r_package_too_old_fix(package: str, loaded: Optional[str], required: Optiona
 
 
 #: The first release whose Tile kernel handles any rank. Read from the wheels' symbols:
-#: tensorflow 1.2.1's _pywrap_tensorflow_internal.so has TileOp::HandleCase<DT, NDIM> for
-#: NDIM 1 to 7 only, 1.3.0's (CPU and GPU wheels) TileOp::HandleCase<DT> over functor::Tile,
-#: which falls back to internal::TileSimple for any rank.
+#: TileOp::HandleCase<DT, NDIM> goes up to NDIM 6 in tensorflow 1.0.0's _pywrap_tensorflow.so
+#: and to 7 in 1.1.0's and 1.2.1's _pywrap_tensorflow_internal.so; 1.3.0's (tensorflow's, and
+#: tensorflow-gpu's for the GpuDevice) is TileOp::HandleCase<DT> over functor::Tile, which
+#: falls back to internal::TileSimple for any rank.
 TILE_ANY_RANK_SINCE = "1.3"
 
 
-def tile_rank_fix(m: Machine) -> Fix:
-    """A Tile kernel of an early release refusing a rank above 5: the code was written for a
-    release whose Tile handles any rank (1.3 on)."""
-    return tf_too_old_fix(m, "tf.tile on a tensor of more than 5 dimensions", TILE_ANY_RANK_SINCE)
+def tile_rank_fix(m: Machine, rank: str = "") -> Fix:
+    """A Tile kernel of an early release refusing a rank above 5 (``rank``, where the log's
+    words give it): the code was written for a release whose Tile handles any rank (1.3 on).
+    Which earlier release first took a rank of 6 or 7 differs by rank, so only the release
+    that takes every rank is named."""
+    shown = f" (this one has {rank} dimensions)" if rank else ""
+    return tf_too_old_fix(m, f"tf.tile on a tensor of any rank{shown}", TILE_ANY_RANK_SINCE)
 
 
 #: The first release that converts static shape values (tf.Dimension, what x.get_shape()[i]

@@ -1724,11 +1724,31 @@ def _cudnn_of_every(m: Machine, cuda: Optional[str]) -> Optional[str]:
     return found.pop() if len(found) == 1 else None
 
 
+def _early_build(m: Machine) -> tuple[Optional[str], Optional[str]]:
+    """The CUDA and cuDNN the GPU build of the TensorFlow the log shows was built with, where
+    it is older than the matrix's lines and the early releases' rows state them (TensorFlow's
+    tested build configurations: 1.12 is CUDA 9.0, cuDNN 7). (None, None) where the release
+    is not shown, or where the libraries TensorFlow asked for name another major than those:
+    the release shown is then not the one that ran (another environment's)."""
+    if m.tf is None or m.matrix is None:
+        return None, None
+    cuda, cudnn = m.matrix.early_cuda(m.tf.version), m.matrix.early_cudnn(m.tf.version)
+    asked_cuda, asked_cudnn = m.build_cuda_major, m.asked_cudnn
+    if (cuda and asked_cuda and cuda.split(".", 1)[0] != asked_cuda) or (
+        cudnn and asked_cudnn and cudnn.split(".", 1)[0] != asked_cudnn[0]
+    ):
+        return None, None
+    return cuda, cudnn
+
+
 def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
     """CUDA X and cuDNN Y beside TensorFlow: conda inside conda, else NVIDIA's installers."""
     line = m.line
-    cuda = m.build_cuda or (line.cuda if line else None)
-    cudnn = m.build_cudnn or (line.cudnn if line else None) or _cudnn_of_every(m, cuda)
+    early_cuda, early_cudnn = _early_build(m) if line is None else (None, None)
+    cuda = m.build_cuda or (line.cuda if line else None) or early_cuda
+    cudnn = (
+        m.build_cudnn or (line.cudnn if line else None) or early_cudnn or _cudnn_of_every(m, cuda)
+    )
     if m.in_conda and cuda is not None:
         return conda_libraries_fix(m, line)
     # Without the build's CUDA X.Y, the runtime's or cuBLAS's name in the log still says its

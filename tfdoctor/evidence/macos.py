@@ -142,6 +142,24 @@ def python_machine(text: str) -> Optional[str]:
     return found.group("machine") if found is not None else None
 
 
+#: sw_vers's answer (sw_vers(1): "ProductVersion:" then the release, or the release alone on
+#: the line after ``sw_vers -productVersion``): the macOS the machine runs.
+_PRODUCT_VERSION = re.compile(
+    r"^[ \t]*ProductVersion:[ \t]*(?P<line>\d{2}\.\d+(?:\.\d+)?)[ \t]*\r?$"
+    r"|\bsw_vers[ \t]+-productVersion[ \t]*\r?\n[ \t]*(?P<answer>\d{2}\.\d+(?:\.\d+)?)[ \t]*\r?$",
+    re.MULTILINE,
+)
+
+
+def macos_release(text: str) -> Optional[str]:
+    """The macOS release (``10.15.5``) sw_vers printed in ``text``, or None: the system the
+    machine runs, which decides the macosx_X_Y tags pip takes there."""
+    if "sw_vers" not in text and "ProductVersion:" not in text:
+        return None
+    found = _PRODUCT_VERSION.search(text[:MAC_READ])
+    return (found.group("line") or found.group("answer")) if found is not None else None
+
+
 def read_mac(text: str, printed_only: bool = False) -> Optional[Inferred]:
     """The kind of Mac ``text`` shows, with the words it rests on (:data:`INTEL`,
     :data:`APPLE`), or None where it shows neither or both; ``printed_only``: only what the

@@ -42,6 +42,7 @@ from tfdoctor.evidence.macos import (
     dyld_refused,
     dyld_tried,
     mac_shown,
+    macos_release,
     python_machine,
     uname_darwin,
 )
@@ -308,6 +309,9 @@ class Revealed(Record):
     #: platform.platform()'s words (``arm64``, ``x86_64``;
     #: :func:`tfdoctor.evidence.macos.python_machine`), where the system is macOS.
     mac_python_machine: Optional[str] = None
+    #: The macOS release sw_vers printed (``10.15.5``;
+    #: :func:`tfdoctor.evidence.macos.macos_release`), where the system is macOS.
+    macos_release: Optional[str] = None
     #: A ``docker run`` or ``podman run`` the log shows without a GPU flag (the tool, the
     #: command as shown).
     docker_run_without_gpu: Optional[tuple[str, str]] = None
@@ -842,6 +846,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         mac_python_machine=python_machine(evidence.first_text)
         if os_hint is not None and os_hint.value == "macos"
         else None,
+        macos_release=macos_release(evidence.first_text)
+        if os_hint is None or os_hint.value == "macos"
+        else None,
         notebook=notebook,
         python_command=python_command(evidence.first_text),
         container_tool=container_shown(evidence.first_text),
@@ -1259,6 +1266,7 @@ def log_hints(revealed: Revealed) -> LogHints:
         os_name=revealed.distro.name if revealed.distro is not None else None,
         rocm=revealed.rocm_shown,
         mac_python_machine=revealed.mac_python_machine,
+        macos_release=revealed.macos_release,
     )
 
 

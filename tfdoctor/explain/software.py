@@ -161,7 +161,7 @@ def _tf_too_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         return causes.code.TF_TOO_OLD_FOR_CODE, causes.code.variable_scope_fix(m)
     if any(h.signature.id == "dimension-list-before-int-conversion" for h in hits):
         return causes.code.TF_TOO_OLD_FOR_CODE, causes.code.dimension_list_fix(m)
-    return causes.code.TF_TOO_OLD_FOR_CODE, causes.code.tile_rank_fix(m)
+    return causes.code.TF_TOO_OLD_FOR_CODE, causes.code.tile_rank_fix(m, group(hits, "rank") or "")
 
 
 def _api_removed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
