@@ -15,6 +15,7 @@ from tfdoctor.checks import CHECKS, run_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.checks.cuda import check_cuda_libraries
 from tfdoctor.cuda_layout import libraries_in, wheel_cuda_major, wheel_dir
+from tfdoctor.env.settings import environment_settings
 from tfdoctor.facts import DeviceFacts, Facts, LibraryCandidate, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import view
@@ -227,3 +228,25 @@ def test_the_fix_applied_removes_the_cause(version: str, cuda: str, path: bool) 
         for x in check_cuda_libraries(CheckContext(after, MATRIX))
         if x.cause in _LIBRARY_CAUSES and x.severity in _SEVERE
     ]
+
+
+@pytest.mark.parametrize(
+    ("wheels_major", "named"),
+    [
+        pytest.param(11, False, id="another-major"),
+        pytest.param(12, True, id="the-builds-major"),
+    ],
+)
+def test_env_puts_only_the_builds_wheels_on_the_path(wheels_major: int, named: bool) -> None:
+    """`tfdoctor env`'s LD_LIBRARY_PATH names wheels in another site directory that serve the
+    build, never those of another CUDA major."""
+    user_site = "/home/u/.local/lib/python3.11/site-packages"
+    facts = _machine("2.16.1", "12.3", wheels_major)
+    packages = tuple(
+        dataclasses.replace(p, location=user_site) if p.name.startswith("nvidia-") else p
+        for p in facts.packages or ()
+    )
+    facts = dataclasses.replace(facts, packages=packages, environment={"PATH": "/usr/bin:/bin"})
+    settings = {s.name: s.value for s in environment_settings(facts)}
+    wheel = f"{user_site}/nvidia/cuda_runtime/lib"
+    assert (wheel in settings.get("LD_LIBRARY_PATH", "")) is named
