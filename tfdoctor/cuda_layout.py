@@ -470,6 +470,14 @@ def wheel_dir(dist: str, version: str) -> Optional[str]:
     return wheel.directory
 
 
+def wheel_cuda_major(dist: str) -> Optional[int]:
+    """The CUDA major an ``nvidia-*`` distribution (PEP 503 name) is built for, as its
+    ``-cuXX`` suffix names it (``nvidia-cublas-cu11``: 11); None without one (the CUDA 13
+    toolkit wheels, whose versions are each library's own, not always CUDA's)."""
+    _, _, tail = dist.rpartition("-")
+    return int(tail[2:]) if tail.startswith("cu") and tail[2:].isdigit() else None
+
+
 def wheel_name(base: str, cuda_major: int) -> str:
     """The pip distribution of an NVIDIA component for a CUDA major: ``nvidia-cuda-nvcc-cu12``
     for CUDA 12; from CUDA 13 the wheels carry no ``-cuXX`` suffix (``nvidia-cuda-nvcc``)."""

@@ -33,6 +33,7 @@ from tfdoctor.cuda_layout import (
     libraries_in,
     library_dirs,
     nvcc_wheel_dir,
+    wheel_cuda_major,
     wheel_dir,
     without_xla_cuda_data_dir,
     xla_cuda_data_dir,
@@ -1948,10 +1949,12 @@ class Machine(Record):
 
     @functools.cached_property
     def wheel_library_dirs(self) -> tuple[str, ...]:
-        """The ``nvidia/*/lib`` directories of the installed NVIDIA wheels.
+        """The ``nvidia/*/lib`` directories of the installed NVIDIA wheels that may serve the
+        build.
 
         The library probe's pip candidates name them; without those, the installed
-        ``nvidia-*`` distributions do (``nvidia-cudnn-cu12`` ships ``nvidia/cudnn/lib``).
+        ``nvidia-*`` distributions of the build's release do (``nvidia-cudnn-cu12`` ships
+        ``nvidia/cudnn/lib``).
         """
         libs = self.facts.cuda_libs
         dirs = {
@@ -1963,7 +1966,8 @@ class Machine(Record):
         site = self.site_packages
         if not dirs and site is not None:
             dirs.update(
-                str(PurePosixPath(site) / "nvidia" / sub / "lib") for _, sub in self.cuda_wheels
+                str(PurePosixPath(site) / "nvidia" / sub / "lib")
+                for _, sub in self.build_cuda_wheels
             )
         return tuple(sorted(dirs))
 
@@ -2023,9 +2027,34 @@ class Machine(Record):
         return tuple(found)
 
     @functools.cached_property
+    def other_release_wheels(self) -> tuple[PackageFacts, ...]:
+        """Installed ``nvidia-*`` wheels of another CUDA major than the build's (their ``-cuXX``
+        suffix: ``nvidia-cublas-cu11`` beside a CUDA 12 build), or cuDNN wheels of another
+        cuDNN major than the build's: they hold other sonames than the build loads
+        (``libcudart.so.11.0``, not ``libcudart.so.12``), so they are not its wheels. Empty
+        where the build's release is not known."""
+        cuda = version_key(self.build_cuda_major or "")[:1]
+        cudnn = version_key(self.build_cudnn or "")[:1]
+        other = []
+        for pkg, sub in self.cuda_wheels:
+            wheel_cuda = wheel_cuda_major(normalize_name(pkg.name))
+            if (cuda and wheel_cuda is not None and (wheel_cuda,) != cuda) or (
+                sub == "cudnn" and cudnn and version_key(pkg.version)[:1] not in ((), cudnn)
+            ):
+                other.append(pkg)
+        return tuple(other)
+
+    @functools.cached_property
+    def build_cuda_wheels(self) -> tuple[tuple[PackageFacts, str], ...]:
+        """:attr:`cuda_wheels` less :attr:`other_release_wheels`: those that may hold the
+        libraries the build loads."""
+        other = set(self.other_release_wheels)
+        return tuple((pkg, sub) for pkg, sub in self.cuda_wheels if pkg not in other)
+
+    @functools.cached_property
     def cuda_wheels_installed(self) -> tuple[str, ...]:
-        """Installed ``nvidia-*`` distributions that carry CUDA libraries, by name."""
-        return tuple(sorted(normalize_name(pkg.name) for pkg, _ in self.cuda_wheels))
+        """Installed ``nvidia-*`` distributions that may serve the build, by name."""
+        return tuple(sorted(normalize_name(pkg.name) for pkg, _ in self.build_cuda_wheels))
 
     def frameworks_pinning(
         self, dists: Iterable[str], tf_ranges: Optional[Mapping[str, str]] = None

@@ -44,6 +44,7 @@ from tfdoctor.cuda_layout import (
     cuda_knows,
     first_cuda_for,
     soname_versions,
+    wheel_cuda_major,
     wheel_dir,
     wheel_name,
 )
@@ -56,7 +57,7 @@ from tfdoctor.facts import (
     requirement_name,
 )
 from tfdoctor.findings import Fix
-from tfdoctor.machine import Machine, venv_pip
+from tfdoctor.machine import Machine, applicable_requirements, venv_pip
 from tfdoctor.matrix import TFLine, ranges_meet, spec_contains, version_key
 from tfdoctor.version_codes import cuda_dotted, cudnn_dotted
 
@@ -1333,6 +1334,9 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
     toolkit = _system_toolkit_serving(m, missing)
     if toolkit is not None and missing == ("cudnn",):
         return CUDA_LIBS_MISSING, cudnn_beside_toolkit_fix(m, *toolkit)
+    other = None if wheels else other_release_wheels_fix(m)
+    if other is not None:
+        return CUDA_LIBS_MISSING, other
     if m.tf is not None and m.wheels_unfound():
         if wheels and m.wheel_library_dirs:
             newer = _newest_and_cuda(m)
@@ -1400,6 +1404,93 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
     if method == "cudnn-wheel" and line is not None:
         return CUDA_LIBS_MISSING, _cudnn_wheel_fix(m, line, missing)
     return CUDA_LIBS_MISSING, _system_toolkit_fix(m, missing)
+
+
+def other_release_wheels_fix(m: Machine) -> Optional[Fix]:
+    """The build's own NVIDIA wheels, where every ``nvidia-*`` wheel installed is of another
+    CUDA or cuDNN major than the build's (:attr:`Machine.other_release_wheels`): the
+    requirements its ``and-cuda`` extra declares (its wheel's Requires-Dist), installed the
+    release's way. A patch that does not search its own wheels' directories
+    (``cuda_install.wheels_unfound``) also needs them on LD_LIBRARY_PATH, unless it names them
+    already. None where no other-release wheel is installed or the wheel declares no extra."""
+    tf = m.tf
+    other = m.other_release_wheels
+    site = m.site_packages
+    if tf is None or not other or site is None:
+        return None
+    env = {**m.marker_env, "extra": "and-cuda"}
+    declared = [
+        (dist, spec)
+        for dist, spec in applicable_requirements(tf.requires, env)
+        if dist.startswith("nvidia-") and wheel_dir(dist, _spec_version(spec)) is not None
+    ]
+    if not declared:
+        return None
+    # What the wheels are: of CUDA majors, else (cuDNN wheels of the build's CUDA) of cuDNN's.
+    majors = {n for p in other if (n := wheel_cuda_major(normalize_name(p.name))) is not None}
+    kinds = [f"CUDA {n}'s" for n in sorted(majors)] or [
+        f"cuDNN {n}'s" for n in sorted({major_of(p.version) or 0 for p in other})
+    ]
+    build = f"CUDA {m.build_cuda or m.build_cuda_major}"
+    if m.build_cudnn:
+        build += f" and cuDNN {m.build_cudnn}"
+    text = (
+        f"The NVIDIA wheels installed here are {' and '.join(kinds)}, and TensorFlow "
+        f"{tf.version} was built for {build}: it loads that release's libraries (their "
+        "sonames carry the major), which those wheels do not hold. Install the wheels its "
+        "and-cuda extra declares"
+    )
+    spec = m.and_cuda_spec()
+    if spec is not None:
+        return install_fix(m, text + ".", spec)
+    pins = tuple(f"{dist}{spec}" for dist, spec in declared)
+    dirs = tuple(
+        sorted(
+            {
+                str(PurePosixPath(site) / "nvidia" / sub / "lib")
+                for dist, spec in declared
+                if (sub := wheel_dir(dist, _spec_version(spec))) is not None
+            }
+        )
+    )
+    current = {
+        p.rstrip("/")
+        for p in (m.facts.environment or {}).get("LD_LIBRARY_PATH", "").split(":")
+        if p
+    }
+    path: tuple[str, ...] = ()
+    if m.wheels_unfound():
+        # The patch's libraries search none of its wheels' directories (tensorflow#63362).
+        if set(dirs) <= current:
+            text += (
+                f": TensorFlow {tf.version} does not search their directories, and "
+                "LD_LIBRARY_PATH names them already"
+            )
+        else:
+            text += (
+                f": TensorFlow {tf.version} does not search their directories, so put them "
+                "on LD_LIBRARY_PATH too"
+            )
+            path = (m.ld_path_with(tuple(d for d in dirs if d not in current)),)
+        newer = _newest_and_cuda(m)
+        line = m.line
+        if newer is not None and line is not None and newer.key > line.key:
+            text += f", or upgrade to TensorFlow {newer.latest_patch}, which finds them"
+    install = install_fix(m, text + ".", *pins)
+    return Fix(install.text, (*install.commands, *path))
+
+
+def _spec_version(spec: str) -> str:
+    """The lowest release a requirement's specifier admits by its own words (``==12.3.101``,
+    ``<13,>=12.5.82``: ``12.5.82``); empty where it names none (a cap alone)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - 40 ms
+
+    try:
+        items = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return ""
+    floors = [i.version for i in items if i.operator in ("==", "===", ">=", "~=")]
+    return min(floors, key=version_key, default="")
 
 
 def _system_toolkit_serving(m: Machine, missing: tuple[str, ...]) -> Optional[tuple[str, str]]:

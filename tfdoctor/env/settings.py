@@ -113,7 +113,7 @@ def _ld_library_path(facts: Facts) -> Optional[EnvSetting]:
     added: list[str] = []
     names: list[str] = []
     for name in missing:
-        for pkg, directory in machine.cuda_wheels:
+        for pkg, directory in machine.build_cuda_wheels:
             if name not in libraries_in(directory) or pkg.location == tf_site:
                 continue
             path = str(PurePosixPath(pkg.location) / "nvidia" / directory / "lib")

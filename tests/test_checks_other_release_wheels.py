@@ -1,0 +1,252 @@
+"""NVIDIA wheels of another CUDA (or cuDNN) major than the build's: they are not the build's
+wheels off the loader's path, and the fix installs the build's own, read from the wheel's
+and-cuda requirements; with the near misses (the build's own wheels present, a release whose
+extra finds its wheels) and the fix applied to the facts."""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.checks import CHECKS, run_checks
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.checks.cuda import check_cuda_libraries
+from tfdoctor.cuda_layout import libraries_in, wheel_cuda_major, wheel_dir
+from tfdoctor.env.settings import environment_settings
+from tfdoctor.facts import DeviceFacts, Facts, LibraryCandidate, PackageFacts, normalize_name
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import view
+from tfdoctor.matrix import load_matrix
+
+MATRIX = load_matrix()
+
+#: The library causes a missing CUDA library is reported under.
+_LIBRARY_CAUSES = ("cuda-libs-missing", "cuda-wheels-unfound", "cuda-libs-off-path")
+_SEVERE = (Severity.WARNING, Severity.ERROR)
+
+
+def _dir(sub: str) -> str:
+    return f"{f.SITE}/nvidia/{sub}/lib"
+
+
+def _requires(major: int) -> tuple[str, ...]:
+    """A CUDA build's and-cuda requirements, of CUDA ``major``'s wheels."""
+    return (
+        "numpy<2.0.0,>=1.23.5",
+        f'nvidia-cublas-cu{major}=={major}.3.4.1; extra == "and-cuda"',
+        f'nvidia-cuda-runtime-cu{major}=={major}.3.101; extra == "and-cuda"',
+        f'nvidia-cudnn-cu{major}==8.9.7.29; extra == "and-cuda"',
+    )
+
+
+def _wheels(major: int) -> tuple[PackageFacts, ...]:
+    return (
+        f.pkg(f"nvidia-cublas-cu{major}", f"{major}.1.3.1"),
+        f.pkg(f"nvidia-cuda-runtime-cu{major}", f"{major}.8.89"),
+        f.pkg(f"nvidia-cudnn-cu{major}", "8.9.7.29"),
+    )
+
+
+def _machine(version: str, cuda: str, wheels_major: int) -> Facts:
+    """TensorFlow ``version`` built for CUDA ``cuda`` (12.x), the nvidia-* wheels of CUDA
+    ``wheels_major`` installed with their directories on LD_LIBRARY_PATH; the CUDA 12
+    runtime and cuBLAS not found, cuDNN 8 found there."""
+    dirs = ":".join(_dir(d) for d in ("cublas", "cuda_runtime", "cudnn"))
+    cudnn = LibraryCandidate(
+        _dir("cudnn") + "/libcudnn.so.8", "LD_LIBRARY_PATH", "8.9.7", "call", True
+    )
+    driver = LibraryCandidate(
+        "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "ldconfig", "12.4", "call", True
+    )
+    return f.facts(
+        packages=(
+            f.pkg("tensorflow", version, *_requires(12), top_level=("tensorflow",)),
+            f.pkg("numpy", "1.26.4"),
+            *_wheels(wheels_major),
+        ),
+        cuda_libs=f.cuda_libs(
+            f.lib("cudart", "libcudart.so.12"),
+            f.lib("cublas", "libcublas.so.12"),
+            f.lib("cudnn", "libcudnn.so.8", cudnn),
+            f.lib("cuda", "libcuda.so.1", driver),
+        ),
+        tensorflow=f.tensorflow(
+            version=version,
+            cuda_version=cuda,
+            build_info={"cuda_version": cuda, "cudnn_version": "8", "is_cuda_build": "True"},
+            devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),),
+        ),
+        environment={"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": dirs},
+    )
+
+
+def _library_finding(facts: Facts) -> Finding:
+    found = [
+        x
+        for x in run_checks(CheckContext(facts, MATRIX), CHECKS)
+        if x.id == "cuda.libraries" and x.severity in _SEVERE
+    ]
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("dist", "major"),
+    [
+        pytest.param("nvidia-cublas-cu11", 11, id="cu11"),
+        pytest.param("nvidia-cudnn-cu12", 12, id="cu12"),
+        pytest.param("nvidia-cublas", None, id="unsuffixed"),
+        pytest.param("nvidia-cuda-nvcc-cuda", None, id="not-a-major"),
+    ],
+)
+def test_a_wheels_cuda_major_is_its_suffix(dist: str, major: int | None) -> None:
+    assert wheel_cuda_major(dist) == major
+
+
+def test_wheels_of_another_cuda_major_are_not_the_builds_off_the_path() -> None:
+    """TF 2.16.1 (CUDA 12, its own wheels unfound by it) beside CUDA 11's wheels only."""
+    found = _library_finding(_machine("2.16.1", "12.3", 11))
+    assert found.cause == "cuda-libs-missing"
+    assert found.fix is not None
+    assert "cu11" not in found.fix.text
+    assert "CUDA 11's" in found.fix.text
+    # The build's own pins, read from its requirements; their directories are on the path.
+    assert any(
+        "nvidia-cublas-cu12==12.3.4.1" in c and "nvidia-cuda-runtime-cu12==12.3.101" in c
+        for c in found.fix.commands
+    ), found.fix.commands
+    assert not [c for c in found.fix.commands if "LD_LIBRARY_PATH" in c]
+    assert "LD_LIBRARY_PATH names them already" in found.fix.text
+
+
+def test_the_path_line_comes_where_the_path_lacks_the_builds_directories() -> None:
+    facts = _machine("2.16.1", "12.3", 11)
+    facts = dataclasses.replace(facts, environment={"PATH": "/usr/bin:/bin"})
+    found = _library_finding(facts)
+    assert found.cause == "cuda-libs-missing"
+    assert found.fix is not None
+    assert [c for c in found.fix.commands if c.startswith("export LD_LIBRARY_PATH=")]
+
+
+def test_the_path_line_adds_only_the_directories_the_path_lacks() -> None:
+    facts = _machine("2.16.1", "12.3", 11)
+    env = {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": f"{_dir('cuda_runtime')}/:{_dir('cudnn')}"}
+    found = _library_finding(dataclasses.replace(facts, environment=env))
+    assert found.fix is not None
+    lines = [c for c in found.fix.commands if c.startswith("export LD_LIBRARY_PATH=")]
+    assert len(lines) == 1
+    assert _dir("cublas") in lines[0]
+    assert _dir("cuda_runtime") not in lines[0]
+
+
+def test_a_release_whose_extra_finds_its_wheels_gets_the_extra() -> None:
+    found = _library_finding(_machine("2.15.1", "12.2", 11))
+    assert found.cause == "cuda-libs-missing"
+    assert found.fix is not None
+    assert any("tensorflow[and-cuda]==2.15.1" in c for c in found.fix.commands)
+    assert "cu11" not in found.fix.text
+
+
+def test_the_builds_own_wheels_off_its_search_stay_unfound() -> None:
+    """The near miss: the CUDA 12 wheels themselves, which 2.16.1 does not search."""
+    facts = _machine("2.16.1", "12.3", 12)
+    facts = dataclasses.replace(facts, environment={"PATH": "/usr/bin:/bin"})
+    assert _library_finding(facts).cause == "cuda-wheels-unfound"
+
+
+@pytest.mark.parametrize(
+    ("version", "other"),
+    [
+        pytest.param("9.1.0.70", True, id="cudnn-9-beside-a-cudnn-8-build"),
+        pytest.param("8.9.4.25", False, id="cudnn-8"),
+    ],
+)
+def test_a_cudnn_wheel_of_another_major_is_another_release(version: str, other: bool) -> None:
+    facts = f.facts(packages=f.packages(f.pkg("nvidia-cudnn-cu12", version)))
+    m = view(facts, MATRIX)
+    assert bool(m.other_release_wheels) is other
+    assert bool(m.build_cuda_wheels) is not other
+
+
+def _after(facts: Facts, commands: tuple[str, ...]) -> Facts:
+    """The facts after the fix: its pip installs applied, and the loader's reading of each
+    missing library where a wheel of the build's CUDA major now holds it in a directory on
+    LD_LIBRARY_PATH (the fix's export line first)."""
+    installed = f.apply_pip(facts, commands, add_missing=True)
+    assert installed is not None
+    path = (facts.environment or {}).get("LD_LIBRARY_PATH", "").split(":")
+    for command in commands:
+        if command.startswith("export LD_LIBRARY_PATH="):
+            words = shlex.split(command.removeprefix("export LD_LIBRARY_PATH="))
+            path = [*words[0].split(":"), *path]
+    on_path = {p.rstrip("/") for p in path if p}
+    m = view(installed, MATRIX)
+    major = int(m.build_cuda_major or 0)
+    held = {
+        sub
+        for pkg in installed.packages or ()
+        if wheel_cuda_major(normalize_name(pkg.name)) == major
+        and (sub := wheel_dir(normalize_name(pkg.name), pkg.version)) is not None
+        and _dir(sub) in on_path
+    }
+    libs = installed.cuda_libs
+    assert libs is not None
+    libraries = []
+    for lib in libs.libraries:
+        sub = next((s for s in sorted(held) if lib.name in libraries_in(s)), None)
+        if lib.selected is None and sub is not None:
+            found = LibraryCandidate(
+                f"{_dir(sub)}/{lib.sonames[0]}", "LD_LIBRARY_PATH", f"{major}.3", "call", True
+            )
+            libraries.append(dataclasses.replace(lib, candidates=(found,), selected=0))
+        else:
+            libraries.append(lib)
+    return dataclasses.replace(
+        installed, cuda_libs=dataclasses.replace(libs, libraries=tuple(libraries))
+    )
+
+
+@pytest.mark.parametrize(
+    ("version", "cuda", "path"),
+    [
+        pytest.param("2.16.1", "12.3", True, id="unfound-patch-path-set"),
+        pytest.param("2.16.1", "12.3", False, id="unfound-patch-no-path"),
+    ],
+)
+def test_the_fix_applied_removes_the_cause(version: str, cuda: str, path: bool) -> None:
+    facts = _machine(version, cuda, 11)
+    if not path:
+        facts = dataclasses.replace(facts, environment={"PATH": "/usr/bin:/bin"})
+    before = _library_finding(facts)
+    assert before.fix is not None
+    after = _after(facts, before.fix.commands)
+    assert not [
+        x
+        for x in check_cuda_libraries(CheckContext(after, MATRIX))
+        if x.cause in _LIBRARY_CAUSES and x.severity in _SEVERE
+    ]
+
+
+@pytest.mark.parametrize(
+    ("wheels_major", "named"),
+    [
+        pytest.param(11, False, id="another-major"),
+        pytest.param(12, True, id="the-builds-major"),
+    ],
+)
+def test_env_puts_only_the_builds_wheels_on_the_path(wheels_major: int, named: bool) -> None:
+    """`tfdoctor env`'s LD_LIBRARY_PATH names wheels in another site directory that serve the
+    build, never those of another CUDA major."""
+    user_site = "/home/u/.local/lib/python3.11/site-packages"
+    facts = _machine("2.16.1", "12.3", wheels_major)
+    packages = tuple(
+        dataclasses.replace(p, location=user_site) if p.name.startswith("nvidia-") else p
+        for p in facts.packages or ()
+    )
+    facts = dataclasses.replace(facts, packages=packages, environment={"PATH": "/usr/bin:/bin"})
+    settings = {s.name: s.value for s in environment_settings(facts)}
+    wheel = f"{user_site}/nvidia/cuda_runtime/lib"
+    assert (wheel in settings.get("LD_LIBRARY_PATH", "")) is named
