@@ -228,3 +228,14 @@ def test_an_unknown_librarys_owner_is_found_whatever_the_case_of_its_folder(
     monkeypatch.setattr(importlib.metadata, "distributions", lambda: [installed])
     exec(compile(program, "<owner>", "exec"), {})  # the program the fix prints
     assert "graph-kit-dist" in capsys.readouterr().out
+
+
+def test_a_library_under_eager_with_tensorflow_1_shown_is_not_told_tensorflow_1() -> None:
+    # TensorFlow 1.15 runs eagerly only where the program enabled it: the installed release
+    # predates 2.0, so keeping a TensorFlow before 2.0 changes nothing.
+    shown = "Name: tensorflow\nVersion: 1.15.0\n"
+    log = shown + _into_tensorflow(f"{_SITE}/deepxde/maps/fnn.py", _EAGER)
+    found = finding_of(explained(log), "api-moved-to-compat-v1")
+    assert found is not None and found.fix is not None
+    text = fix_text(found)
+    assert "deepxde's own code" in text and "tensorflow<2.0" not in text
