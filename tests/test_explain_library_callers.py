@@ -7,6 +7,9 @@ user's own code is an API use; a log that shows no caller names no library."""
 
 from __future__ import annotations
 
+import importlib.metadata
+from types import SimpleNamespace
+
 import pytest
 
 from tests.explaining import explained, finding_of, fix_text, library_frame_log
@@ -98,13 +101,19 @@ def test_a_typed_import_of_a_library_asking_keras_for_a_gone_module_names_it() -
     assert "import lucid" in companion.detail
 
 
-def test_a_typed_import_of_the_users_own_module_names_no_library() -> None:
-    report = explained(f">>> import model\n{_TOPOLOGY}\n")
-    assert not any(
-        x.cause == "companion-mismatch" and "model" in fix_text(x)
-        for x in report.findings
-        if x.fix is not None
-    )
+@pytest.mark.parametrize(
+    "statement",
+    [">>> import model", ">>> import json", '$ python -c "import os"', ">>> import numpy as np"],
+    ids=["users-own", "standard-library", "python-c-standard-library", "not-on-tensorflow"],
+)
+@pytest.mark.parametrize("message", [_TOPOLOGY, _NODE_DEF], ids=["keras", "tensorflow"])
+def test_a_typed_import_of_no_library_on_tensorflow_names_no_library(
+    statement: str, message: str
+) -> None:
+    # The user's own module, the standard library's, or a package not built on TensorFlow:
+    # its import ran no code that asks TensorFlow or Keras for anything.
+    report = explained(f"{statement}\n{message}\n")
+    assert finding_of(report, "companion-mismatch") is None
 
 
 @pytest.mark.parametrize(
@@ -201,3 +210,32 @@ def test_an_unknown_librarys_owner_is_looked_up_by_its_import_name() -> None:
     # graph_kit_x/, the folder the owner's look-up must match.
     owner = [c for c in companion.fix.commands if "startswith('graph_kit_x/')" in c]
     assert "`graph_kit_x`" in companion.fix.text and owner
+
+
+def test_an_unknown_librarys_owner_is_found_whatever_the_case_of_its_folder(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # pip's name for the import package GraphKit is graphkit: the owner's look-up, run as
+    # printed, must still find the distribution whose files lie in GraphKit/.
+    text = library_frame_log(f"{_SITE}/GraphKit/nodes.py", "node = tf.NodeDef()", _NODE_DEF)
+    companion = finding_of(explained(text), "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    (owner,) = [c for c in companion.fix.commands if "md.distributions()" in c]
+    program = owner.split('-c "', 1)[1].rsplit('"', 1)[0]
+    installed = SimpleNamespace(
+        metadata={"Name": "graph-kit-dist"}, files=["GraphKit/__init__.py", "GraphKit/nodes.py"]
+    )
+    monkeypatch.setattr(importlib.metadata, "distributions", lambda: [installed])
+    exec(compile(program, "<owner>", "exec"), {})  # the program the fix prints
+    assert "graph-kit-dist" in capsys.readouterr().out
+
+
+def test_a_library_under_eager_with_tensorflow_1_shown_is_not_told_tensorflow_1() -> None:
+    # TensorFlow 1.15 runs eagerly only where the program enabled it: the installed release
+    # predates 2.0, so keeping a TensorFlow before 2.0 changes nothing.
+    shown = "Name: tensorflow\nVersion: 1.15.0\n"
+    log = shown + _into_tensorflow(f"{_SITE}/deepxde/maps/fnn.py", _EAGER)
+    found = finding_of(explained(log), "api-moved-to-compat-v1")
+    assert found is not None and found.fix is not None
+    text = fix_text(found)
+    assert "deepxde's own code" in text and "tensorflow<2.0" not in text

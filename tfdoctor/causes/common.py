@@ -105,12 +105,15 @@ def pypi_releases_command(dist: str) -> str:
     )
 
 
-def owner_of_package_command(top: str) -> str:
+def owner_of_package_command(top: str, folded: bool = False) -> str:
     """A command printing the distribution that installed the import package ``top`` (from
-    every installed distribution's RECORD, through importlib.metadata)."""
+    every installed distribution's RECORD, through importlib.metadata). ``folded``: ``top``
+    is known only in lower case (pip's normalised name, PEP 503), so its folder is matched
+    whatever its case (``GraphKit/`` for ``graphkit``)."""
+    path = "str(f).lower()" if folded else "str(f)"
     return (
         "python -c \"import importlib.metadata as md; print([d.metadata['Name'] for d in "
-        f"md.distributions() if any(str(f).startswith('{top}/') for f in (d.files or []))])\""
+        f"md.distributions() if any({path}.startswith('{top}/') for f in (d.files or []))])\""
     )
 
 

@@ -1036,9 +1036,10 @@ def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
     what to upgrade is found first: no command installs a name PyPI may give another)."""
     if not known:
         # Not a distribution's name: the import package's name as pip normalises it
-        # (explain.packages.library_dist), hyphens for its underscores. The folder its files
-        # lie in, which the last command looks for, is the import name (keras_contrib/): an
-        # import name has no hyphen (Python's grammar), so the underscores come back.
+        # (explain.packages.library_dist), hyphens for its underscores, in lower case. The
+        # folder its files lie in, which the last command looks for, is the import name
+        # (keras_contrib/): an import name has no hyphen (Python's grammar), so the
+        # underscores come back, but not its case (GraphKit/), which the look-up folds.
         module = dist.replace("-", "_")
         return Fix(
             f"The code of {package_named(module)} does not fit the installed TensorFlow or "
@@ -1047,7 +1048,10 @@ def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
             "a release made for them, or install the TensorFlow (and Keras) it was written "
             "for; where it is your own code installed into site-packages, update its imports "
             "and reinstall it.",
-            (*m.pip(f"show {dist} tensorflow keras"), owner_of_package_command(module)),
+            (
+                *m.pip(f"show {dist} tensorflow keras"),
+                owner_of_package_command(module, folded=True),
+            ),
         )
     installed = m.facts.package(dist)
     # The release the log shows installed (a listing, an egg's folder), where it shows one.

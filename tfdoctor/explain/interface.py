@@ -78,7 +78,7 @@ from tfdoctor.explain.packages import (
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import release_line
+from tfdoctor.matrix import release_line, version_key
 from tfdoctor.modules import distribution_of, modules
 
 #: Graph tensors and Keras' symbolic ones, and what only an eager tensor has in every
@@ -201,6 +201,11 @@ def caller_fitted_fix(
     if caller is None or not caller[0]:
         return edit
     dist, frame = caller
+    if since and _installed_before(m, product, since):
+        # The installed release predates the change, so the code met something else than it
+        # (TensorFlow 1.15 running eagerly where the program enabled it): no release before
+        # the change is the fix, the package's release for the installed one is.
+        since = None
     if product in ("tensorflow", "keras") or (
         dist not in TF_DISTRIBUTIONS and paired_with_tensorflow(m, dist)
     ):
@@ -219,6 +224,15 @@ def caller_fitted_fix(
     return causes.code.changed_in_library_fix(
         dist, frame.path, product, since, edit, release, _line_before(m, product, since)
     )
+
+
+def _installed_before(m: Machine, product: str, since: str) -> bool:
+    """Whether the log (or the machine's facts) shows ``product`` installed at a release older
+    than ``since``: TensorFlow's own, else the distribution of that name."""
+    installed = m.tf if product == "tensorflow" else m.facts.package(product)
+    if installed is None or not installed.version:
+        return False
+    return version_key(installed.version) < version_key(since)
 
 
 def _line_before(m: Machine, product: str, since: Optional[str]) -> Optional[tuple[str, str, str]]:
