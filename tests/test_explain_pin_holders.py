@@ -227,3 +227,12 @@ def test_the_line_whose_range_admits_the_other_has_wheels_for_the_logs_python(
     line = f.FIXTURE_MATRIX.line_for(_admitting_release(found))
     assert line is not None and line.has_wheels_for(python), line
     assert spec_contains("1.26.0", line.declared("numpy") or "") is True
+
+
+def test_poetrys_one_sided_conclusion_names_the_release_it_resolved_not_the_installed() -> None:
+    # An environment holding TensorFlow 2.12.0 (pip list's row) while Poetry resolves 2.14.0:
+    # the fix states the range Poetry stated, of the release it stated it for.
+    text = "tensorflow                   2.12.0\n" + POETRY_ONE_SIDE
+    fix = fix_text(_of(text, "tf-pin-conflicts-with-package"))
+    assert "TensorFlow 2.14.0's wrapt range (>=1.11.0,<1.15)" in fix
+    assert "2.12.0" not in fix

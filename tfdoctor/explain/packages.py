@@ -1579,7 +1579,9 @@ def _tf_range_shuts_out(c: Conflict, m: Machine) -> Finding:
         f"The resolver ({c.installer}): {c.requirer} {c.requirer_version} requires "
         f"{c.target}{c.spec}, and from that it concludes that {c.requirer} is incompatible "
         f"with {c.other}; it installs neither.",
-        causes.software.tf_pin_conflict_fix(m, c.target, other, c.installer),
+        causes.software.tf_pin_conflict_fix(
+            m, c.target, other, c.installer, stated=(c.requirer_version, c.spec)
+        ),
     )
 
 
