@@ -157,6 +157,18 @@ _PULLED = "Successfully installed sleap-1.1.5 tensorflow-2.7.1\n"
         pytest.param(
             "!pip install -r requirements.txt sleap\n" + _PULLED, False, id="requirements"
         ),
+        # A URL's or a local project's install beside it: either may have brought it.
+        pytest.param(
+            "!pip install git+https://github.com/example/othertool sleap==1.1.5\n" + _PULLED,
+            False,
+            id="url",
+        ),
+        pytest.param("!pip install -e ./othertool sleap==1.1.5\n" + _PULLED, False, id="editable"),
+        pytest.param("!pip install ./othertool.whl sleap==1.1.5\n" + _PULLED, False, id="archive"),
+        # An index's address is no package.
+        pytest.param(
+            "!pip install -i https://pypi.org/simple sleap==1.1.5\n" + _PULLED, True, id="index"
+        ),
         # TensorFlow installed by another pip run than the library's.
         pytest.param(
             "!pip install tensorflow-addons\nSuccessfully installed tensorflow-addons-0.19.0\n"

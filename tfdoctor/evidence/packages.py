@@ -2030,6 +2030,36 @@ def read_pip_shown(text: str) -> list[str]:
     return out[:MAX_KERNEL_INSTALLS]
 
 
+#: pip's options whose value is what to install, not a package's name: a requirements file,
+#: an editable project (pip's -r and -e, attached as ``-rreqs.txt`` or ``--requirement=``).
+_FROM_UNNAMED = frozenset({"-r", "--requirement", "-e", "--editable"})
+_FROM_UNNAMED_JOINED = re.compile(r"^(?:-[re]\S|--(?:requirement|editable)=)")
+
+
+def kernel_installs_unnamed(text: str) -> bool:
+    """Whether an install in a notebook's running kernel in ``text`` (the lines
+    :func:`read_kernel_installs` reads) takes something that names no distribution on its line:
+    a requirements file, an editable project, a local path or archive, a URL
+    (``git+https://...``): what that brings is not on the line."""
+    if "install" not in text:
+        return False
+    for match in _KERNEL_INSTALL.finditer(text):
+        args = match.group("args").split()
+        for i, arg in enumerate(args):
+            before = args[i - 1] if i else ""
+            if before in _FROM_UNNAMED or _FROM_UNNAMED_JOINED.match(arg):
+                return True
+            if before in _VALUED_OPTIONS or arg.startswith("-"):
+                continue
+            if (
+                "/" in arg
+                or arg.startswith(".")
+                or arg.endswith((".txt", ".whl", ".zip", ".tar.gz"))
+            ):
+                return True
+    return False
+
+
 def read_kernel_installs(text: str) -> list[str]:
     """The distributions (PEP 503 names, in order) that ``text`` shows installed from inside a
     notebook's running kernel: what the kernel imported before stays in its memory."""
