@@ -104,6 +104,14 @@ def test_poetrys_conclusion_from_tensorflows_range_alone() -> None:
     assert any("otherlib" in x for x in (found.fix.commands if found.fix else ()))
 
 
+def test_poetrys_numbered_conclusion_from_tensorflows_range_alone() -> None:
+    # A conclusion used twice is numbered; the lines around it are padded to the number.
+    numbered = POETRY_ONE_SIDE.replace("Thus,", "(1) Thus,").replace("\n and", "\n     and")
+    assert [c.other for c in read_conflicts([numbered]) if c.kind == "between"] == [
+        "otherlib (>=1.0.0,<2.0.0)"
+    ]
+
+
 def test_poetrys_report_with_both_ranges_is_not_read_one_sided() -> None:
     both = POETRY_ONE_SIDE.replace(
         "Thus,", "And otherlib (1.0.0) depends on wrapt (>=1.15).\nThus,"

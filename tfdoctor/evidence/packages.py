@@ -601,10 +601,13 @@ _POETRY_DEPENDS = re.compile(
 #: "A requires B", one of two positive terms "A is incompatible with B" (mixology's
 #: Incompatibility.__str__ and _try_requires_through,
 #: https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/incompatibility.py).
+#: "Thus, " opens the line of a conclusion drawn from two derived ones, which a line number
+#: may lead ("(2) Thus, ...": failure.py's _visit and write).
 _POETRY_THUS = re.compile(
     rf"(?<![\w.-])(?P<req>{_NAME}) \((?P<rr>[^()\n]{{1,80}})\) (?:requires|depends on) "
-    rf"(?P<target>{_NAME}) \((?P<spec>{_RANGE})\)\.?\s+(?:Thus|So), (?P=req) \((?P=rr)\) is "
-    rf"incompatible with (?P<other>{_NAME})(?: \((?P<orange>[^()\n]{{1,80}})\))?"
+    rf"(?P<target>{_NAME}) \((?P<spec>{_RANGE})\)\.?\s+(?:\(\d+\)\s+)?Thus, "
+    rf"(?P=req) \((?P=rr)\) is incompatible with (?P<other>{_NAME})"
+    r"(?: \((?P<orange>[^()\n]{1,80})\))?"
 )
 #: PDM's list (format_resolution_impossible) under ``Unable to find a resolution for X`` /
 #: ``because of the following conflicts:``, one requirement a line with the release that
