@@ -206,6 +206,13 @@ def replaced_release(text: str, dist: str) -> str:
 _INSTALLED_LIST = re.compile(r"^[ \t]*Successfully installed (?P<list>[^\n]{1,4000})", re.M)
 
 
+def installed_items(listed: str) -> dict[str, str]:
+    """The items of one pip "Successfully installed" list (``listed``, what follows the
+    words), each ``name-version``, as release by PEP 503 name."""
+    items = (item.rsplit("-", 1) for item in listed.split())
+    return {normalize_name(i[0]): i[1] for i in items if len(i) == 2}
+
+
 def _installed_with_tf(text: str, target: str, have: str) -> str:
     """The TensorFlow distribution and release (``tensorflow 2.13.0``) a "Successfully
     installed" list of ``text`` names beside ``target`` at ``have``: the run that installed
@@ -213,10 +220,9 @@ def _installed_with_tf(text: str, target: str, have: str) -> str:
     if "Successfully installed" not in text:
         return ""
     for match in _INSTALLED_LIST.finditer(text):
-        items = [item.rsplit("-", 1) for item in match.group("list").split()]
-        pairs = [(normalize_name(i[0]), i[1]) for i in items if len(i) == 2]
-        tf = next((f"{n} {v}" for n, v in pairs if n in TF_DISTRIBUTIONS), "")
-        if tf and (target, have) in pairs:
+        items = installed_items(match.group("list"))
+        tf = next((f"{n} {v}" for n, v in items.items() if n in TF_DISTRIBUTIONS), "")
+        if tf and items.get(target) == have:
             return tf
     return ""
 

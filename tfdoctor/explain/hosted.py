@@ -11,6 +11,7 @@ from tfdoctor import causes
 from tfdoctor.evidence.packages import (
     PIP_TF_DIST,
     PIP_TF_REMOVED,
+    installed_items,
     kernel_installs_unnamed,
     read_stale_import,
 )
@@ -160,11 +161,7 @@ def _tf_requirer(evidence: Evidence, dist: str) -> Optional[str]:
     if len(asked) != 1 or normalize_name(asked[0]) in _TF_NAMES or kernel_installs_unnamed(text):
         return None
     for said in read_pip_lines(text, PipKind.INSTALLED):
-        items = {
-            normalize_name(m["name"]): m["version"]
-            for m in map(_PIP_ITEM.match, said.rest.split())
-            if m is not None
-        }
+        items = installed_items(said.rest)
         if tf in items and asked[0] in items:
             return f"{asked[0]} {items[asked[0]]}"
     return None
@@ -172,8 +169,6 @@ def _tf_requirer(evidence: Evidence, dist: str) -> Optional[str]:
 
 #: TensorFlow's own distributions by their PEP 503 names.
 _TF_NAMES = frozenset(normalize_name(d) for d in TF_DISTRIBUTIONS)
-#: One item of pip's "Successfully installed" list, ``name-version`` (commands/install.py).
-_PIP_ITEM = re.compile(r"^(?P<name>[A-Za-z0-9][\w.-]*?)-(?P<version>\d[\w.+!]*)$")
 
 
 #: The dynamic loader refusing an installed package's native extension for a symbol it lacks
