@@ -244,3 +244,19 @@ def test_poetrys_one_sided_conclusion_names_the_release_it_resolved_not_the_inst
     fix = fix_text(_of(text, "tf-pin-conflicts-with-package"))
     assert "TensorFlow 2.14.0's wrapt range (>=1.11.0,<1.15)" in fix
     assert "2.12.0" not in fix
+
+
+def test_no_line_with_wheels_for_the_logs_python_admits_the_other_package() -> None:
+    # Only TensorFlow 2.15's keras range admits keras>=2.15.0, and it has no wheel for
+    # Python 3.8: no TensorFlow is installed by the fix, and the line is named as such.
+    text = (
+        _resolving_on("3.8")
+        .replace("numpy<=1.24.3 and >=1.22", "keras<2.14 and >=2.13.1")
+        .replace("numpy>=1.26.0", "keras>=2.15.0")
+    )
+    found = next(x for x in explained(text).findings if "ranges that do not meet" in x.summary)
+    assert found.fix is not None
+    assert not [x for x in found.fix.commands if "tensorflow==" in x], found.fix.commands
+    assert "has wheels for this Python and platform (TensorFlow 2.15's range does" in fix_text(
+        found
+    )

@@ -1494,6 +1494,7 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         )
         # A line whose range meets, but without wheels for this Python: named, not installed.
         near = _nearest(pinning, lines, c.requirer_version) if pinning else None
+        served_by = near.pythons_on(m.platform or "") if near is not None else ()
         # The matrix records TensorFlow's ranges on a few packages only (its pins): of any
         # other it cannot say whether some release meets.
         known = c.target.replace("-", "_") in PIN_FIELDS or any(
@@ -1505,7 +1506,11 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
                 f"{other}'s {c.target}{c.have}"
                 + (
                     f" and has wheels for this Python and platform (TensorFlow {near.line}'s range "
-                    f"does; its wheels are for {python_span(near.pythons_on(m.platform or ''))})"
+                    + (
+                        f"does; its wheels are for {python_span(served_by)})"
+                        if served_by
+                        else "does; it has no wheels for this platform)"
+                    )
                     if near is not None
                     else ""
                 )
