@@ -10,6 +10,7 @@ from typing import Optional
 import pytest
 
 from tfdoctor.evidence.installer import log_installer
+from tfdoctor.evidence.packages import installed_items
 from tfdoctor.evidence.pip import (
     PipKind,
     PythonRefusal,
@@ -501,3 +502,16 @@ def test_poetrys_python_readings_take_linear_time(filler: str) -> None:
 )
 def test_the_installer_is_read_from_uvs_own_words(text: str, installer: Optional[str]) -> None:
     assert log_installer(text) == installer
+
+
+def test_a_successfully_installed_lists_items_by_name() -> None:
+    # A name holding a release of its own (TensorFlow 2.0's preview nightly) keeps it: the
+    # release is what follows the last hyphen.
+    assert installed_items(
+        "tb-nightly-1.15.0a20190801 tf-nightly-2.0-preview-2.0.0.dev20190801 "
+        "Keras_Applications-1.0.8"
+    ) == {
+        "tb-nightly": "1.15.0a20190801",
+        "tf-nightly-2-0-preview": "2.0.0.dev20190801",
+        "keras-applications": "1.0.8",
+    }

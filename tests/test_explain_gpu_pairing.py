@@ -153,9 +153,32 @@ _PULLED = "Successfully installed sleap-1.1.5 tensorflow-2.7.1\n"
             True,
             id="pip-collected-for",
         ),
+        # pip's chain names the package nearest TensorFlow, a dependency of what was asked
+        # for: it was installed in the notebook, not asked for there.
+        pytest.param(
+            "Collecting sleap==1.1.5 (from othertool==2.0)\n"
+            "  Downloading sleap-1.1.5-py3-none-any.whl (12.1 MB)\n"
+            "Collecting tensorflow<2.8,>=2.6.3 (from sleap==1.1.5->othertool==2.0)\n"
+            "  Downloading tensorflow-2.7.1-cp37-cp37m-manylinux2010_x86_64.whl (495.1 MB)\n"
+            + _PULLED,
+            True,
+            id="pip-chain",
+        ),
         # A requirements file beside it: what brought TensorFlow is not on the line.
         pytest.param(
             "!pip install -r requirements.txt sleap\n" + _PULLED, False, id="requirements"
+        ),
+        # A URL's or a local project's install beside it: either may have brought it.
+        pytest.param(
+            "!pip install git+https://github.com/example/othertool sleap==1.1.5\n" + _PULLED,
+            False,
+            id="url",
+        ),
+        pytest.param("!pip install -e ./othertool sleap==1.1.5\n" + _PULLED, False, id="editable"),
+        pytest.param("!pip install ./othertool.whl sleap==1.1.5\n" + _PULLED, False, id="archive"),
+        # An index's address is no package.
+        pytest.param(
+            "!pip install -i https://pypi.org/simple sleap==1.1.5\n" + _PULLED, True, id="index"
         ),
         # TensorFlow installed by another pip run than the library's.
         pytest.param(
@@ -174,7 +197,7 @@ def test_the_library_that_brought_tensorflow_over_the_image_is_named_where_shown
     top = top_error(explained(install + _COLAB_FRAME + _REFUSED))
     assert top.cause == "hosted-tf-replaced"
     fix = fix_text(top)
-    assert ("install of sleap 1.1.5 brought tensorflow==2.7.1" in fix) is named
+    assert ("Installing sleap 1.1.5 in the notebook brought tensorflow==2.7.1" in fix) is named
     assert ("Install the sleap release that supports the image's TensorFlow" in fix) is named
     assert ("Remove the line that installs tensorflow" in fix) is not named
 

@@ -104,6 +104,14 @@ def test_poetrys_conclusion_from_tensorflows_range_alone() -> None:
     assert any("otherlib" in x for x in (found.fix.commands if found.fix else ()))
 
 
+def test_poetrys_numbered_conclusion_from_tensorflows_range_alone() -> None:
+    # A conclusion used twice is numbered; the lines around it are padded to the number.
+    numbered = POETRY_ONE_SIDE.replace("Thus,", "(1) Thus,").replace("\n and", "\n     and")
+    assert [c.other for c in read_conflicts([numbered]) if c.kind == "between"] == [
+        "otherlib (>=1.0.0,<2.0.0)"
+    ]
+
+
 def test_poetrys_report_with_both_ranges_is_not_read_one_sided() -> None:
     both = POETRY_ONE_SIDE.replace(
         "Thus,", "And otherlib (1.0.0) depends on wrapt (>=1.15).\nThus,"
@@ -122,16 +130,31 @@ LEGACY_CAP = (
     "ERROR: somelib 1.2.0 has requirement wrapt<1.11.0,>=1.10.0, but you'll have wrapt 1.12.1 "
     "which is incompatible.\n"
 )
+#: The same notice of a numpy cap, beside the TensorFlow the install brings (2.18.1, whose
+#: declared numpy range, >=1.26.0,<2.1.0, misses the cap).
+NUMPY_CAP = (
+    "ERROR: somelib 1.2.0 has requirement numpy<1.24,>=1.20, but you'll have numpy 2.0.2 "
+    "which is incompatible.\n"
+)
+WITH_TF_218 = "Successfully installed numpy-2.0.2 tensorflow-2.18.1\n"
 
 
 def test_a_librarys_cap_below_what_tensorflow_requires_is_the_librarys_pin() -> None:
-    found = _of(LEGACY_CAP, "library-pin-conflicts")
+    found = _of(WITH_TF_218 + NUMPY_CAP, "library-pin-conflicts")
     fix = fix_text(found)
     assert "somelib" in fix
     # Upgrade the library; never the dependency moved back below its cap.
-    assert "wrapt<1.11" not in fix
+    assert "numpy<1.24" not in fix
     commands = found.fix.commands if found.fix else ()
-    assert not any("install" in x and "wrapt" in x for x in commands)
+    assert not any("install" in x and "numpy" in x for x in commands)
+
+
+def test_a_librarys_cap_beside_an_unknown_tensorflow_range_is_no_librarys_pin() -> None:
+    # No TensorFlow shown: whether its range admits numpy<1.24 is not known (2.13's declares
+    # numpy<=1.24.3), so the dependency moved back is not ruled out.
+    assert finding_of(explained(NUMPY_CAP), "library-pin-conflicts") is None
+    found = finding_of(explained(NUMPY_CAP), "dependency-out-of-range")
+    assert found is not None and "Keep numpy" not in fix_text(found)
 
 
 def test_a_librarys_cap_on_a_name_tensorflow_does_not_require_stays_a_range() -> None:
@@ -186,3 +209,54 @@ def test_a_dependency_the_tensorflow_install_took_back_names_the_line_that_admit
     assert found.fix is not None
     assert any('"examplelib"' in x for x in found.fix.commands)
     assert "numpy<2" not in fix_text(found)
+
+
+def _resolving_on(python: str) -> str:
+    """pip's ResolutionImpossible block under Python ``python`` (its own frame's path): TensorFlow
+    2.13.1 caps numpy below what the other package asks for."""
+    return (
+        f'  File "/home/me/venv/lib/python{python}/site-packages/pip/_internal/cli/main.py", '
+        "line 1\n"
+        "ERROR: Cannot install examplelib==3.1.0 and tensorflow==2.13.1 because these package "
+        "versions have conflicting dependencies.\n\n"
+        "The conflict is caused by:\n"
+        "    tensorflow 2.13.1 depends on numpy<=1.24.3 and >=1.22\n"
+        "    examplelib 3.1.0 depends on numpy>=1.26.0\n"
+    )
+
+
+@pytest.mark.parametrize("python", ["3.10", "3.8"])
+def test_the_line_whose_range_admits_the_other_has_wheels_for_the_logs_python(
+    python: str,
+) -> None:
+    # TensorFlow 2.14's numpy range is the nearest that admits numpy>=1.26.0, but it has no
+    # wheel for Python 3.8: there the nearest line with one is named.
+    found = _of(_resolving_on(python), "tf-pin-conflicts-with-package")
+    line = f.FIXTURE_MATRIX.line_for(_admitting_release(found))
+    assert line is not None and line.has_wheels_for(python), line
+    assert spec_contains("1.26.0", line.declared("numpy") or "") is True
+
+
+def test_poetrys_one_sided_conclusion_names_the_release_it_resolved_not_the_installed() -> None:
+    # An environment holding TensorFlow 2.12.0 (pip list's row) while Poetry resolves 2.14.0:
+    # the fix states the range Poetry stated, of the release it stated it for.
+    text = "tensorflow                   2.12.0\n" + POETRY_ONE_SIDE
+    fix = fix_text(_of(text, "tf-pin-conflicts-with-package"))
+    assert "TensorFlow 2.14.0's wrapt range (>=1.11.0,<1.15)" in fix
+    assert "2.12.0" not in fix
+
+
+def test_no_line_with_wheels_for_the_logs_python_admits_the_other_package() -> None:
+    # Only TensorFlow 2.15's keras range admits keras>=2.15.0, and it has no wheel for
+    # Python 3.8: no TensorFlow is installed by the fix, and the line is named as such.
+    text = (
+        _resolving_on("3.8")
+        .replace("numpy<=1.24.3 and >=1.22", "keras<2.14 and >=2.13.1")
+        .replace("numpy>=1.26.0", "keras>=2.15.0")
+    )
+    found = next(x for x in explained(text).findings if "ranges that do not meet" in x.summary)
+    assert found.fix is not None
+    assert not [x for x in found.fix.commands if "tensorflow==" in x], found.fix.commands
+    assert "has wheels for this Python and platform (TensorFlow 2.15's range does" in fix_text(
+        found
+    )

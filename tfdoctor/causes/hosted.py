@@ -444,12 +444,14 @@ def installed_over_image_fix(
         what = f"{dist}=={version}" if version else dist
         name = requirer.split()[0]
         said = (
-            f"The notebook's install of {requirer} brought {what} over the TensorFlow "
+            # pip's "(from X)" names the package nearest TensorFlow, which the notebook may have
+            # installed as another's dependency: installed in the notebook, not asked for.
+            f"Installing {requirer} in the notebook brought {what} over the TensorFlow "
             f"{image.title} ships ({name}, or a package it requires, asks for that "
             "TensorFlow), and the image's CUDA and cuDNN are built for its own release, not "
             f"for this one. Install the {name} release that supports the image's TensorFlow "
             f"(its requirements or release notes name the TensorFlow each release needs) in "
-            f"place of that line, then start a fresh runtime: {fresh}. "
+            f"place of the one installed, then start a fresh runtime: {fresh}. "
         )
     else:
         what = f"{dist}=={version}" if version else dist

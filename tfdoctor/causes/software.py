@@ -686,6 +686,7 @@ def tf_pin_conflict_fix(
     user: str = "",
     installer: str = "",
     admitting: Optional[tuple[TFLine, str, str, str]] = None,
+    stated: tuple[str, str] = ("", ""),
 ) -> Fix:
     """A TensorFlow whose range admits the newer ``dist`` ``user`` needs, installed with it so
     pip resolves both; or the two kept apart. ``installer``: the resolver that reported the
@@ -695,7 +696,9 @@ def tf_pin_conflict_fix(
     or a release of ``user`` that takes TensorFlow's range. Without it, where ``installer``
     is set, the resolver reported TensorFlow's range on ``dist`` against ``user`` without
     ``user``'s own range: which way the two miss is not known, so either side may move, each
-    named with its releases."""
+    named with its releases. ``stated``: the TensorFlow release and its range on ``dist`` as
+    the resolver stated them (``2.14.0``, ``>=1.11.0,<1.15``), which the installed one's
+    need not be."""
     who = user or "the other package"
     spec = m.declared_range(dist)
     declared = f" (the installed TensorFlow declares {dist}{spec})" if spec else ""
@@ -711,11 +714,15 @@ def tf_pin_conflict_fix(
             m.pip_install(wanted, who) if installer in ("", "pip") else (add,) if add else (),
         )
     if installer:
-        release = f"TensorFlow {m.tf.version}" if m.tf is not None else "TensorFlow"
+        version = stated[0] or (m.tf.version if m.tf is not None else "")
+        release = f"TensorFlow {version}" if version else "TensorFlow"
+        # The installed TensorFlow's range stands in only where the resolver named no release.
+        spec = stated[1] or (None if stated[0] else spec)
         ranged = f"{release}'s {dist} range ({spec})" if spec else f"{release}'s {dist} range"
         return Fix(
             f"{ranged} shuts out {who}: the resolver ({installer}) finds no {dist} that both "
-            f"take ({who}'s own range is in the part of its report not shown). Install a "
+            f"take (the {dist} range {who} brings, its own or a dependency's, is in the part of "
+            "its report not shown). Install a "
             f"TensorFlow release whose {dist} range admits {who}'s, or a release of {who} "
             f"whose {dist} range admits TensorFlow's (the commands list their releases, and "
             "each release's requirements name its range), or keep the two in separate "

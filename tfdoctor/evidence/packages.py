@@ -206,6 +206,13 @@ def replaced_release(text: str, dist: str) -> str:
 _INSTALLED_LIST = re.compile(r"^[ \t]*Successfully installed (?P<list>[^\n]{1,4000})", re.M)
 
 
+def installed_items(listed: str) -> dict[str, str]:
+    """The items of one pip "Successfully installed" list (``listed``, what follows the
+    words), each ``name-version``, as release by PEP 503 name."""
+    items = (item.rsplit("-", 1) for item in listed.split())
+    return {normalize_name(i[0]): i[1] for i in items if len(i) == 2}
+
+
 def _installed_with_tf(text: str, target: str, have: str) -> str:
     """The TensorFlow distribution and release (``tensorflow 2.13.0``) a "Successfully
     installed" list of ``text`` names beside ``target`` at ``have``: the run that installed
@@ -213,10 +220,9 @@ def _installed_with_tf(text: str, target: str, have: str) -> str:
     if "Successfully installed" not in text:
         return ""
     for match in _INSTALLED_LIST.finditer(text):
-        items = [item.rsplit("-", 1) for item in match.group("list").split()]
-        pairs = [(normalize_name(i[0]), i[1]) for i in items if len(i) == 2]
-        tf = next((f"{n} {v}" for n, v in pairs if n in TF_DISTRIBUTIONS), "")
-        if tf and (target, have) in pairs:
+        items = installed_items(match.group("list"))
+        tf = next((f"{n} {v}" for n, v in items.items() if n in TF_DISTRIBUTIONS), "")
+        if tf and items.get(target) == have:
             return tf
     return ""
 
@@ -601,10 +607,13 @@ _POETRY_DEPENDS = re.compile(
 #: "A requires B", one of two positive terms "A is incompatible with B" (mixology's
 #: Incompatibility.__str__ and _try_requires_through,
 #: https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/incompatibility.py).
+#: "Thus, " opens the line of a conclusion drawn from two derived ones, which a line number
+#: may lead ("(2) Thus, ...": failure.py's _visit and write).
 _POETRY_THUS = re.compile(
     rf"(?<![\w.-])(?P<req>{_NAME}) \((?P<rr>[^()\n]{{1,80}})\) (?:requires|depends on) "
-    rf"(?P<target>{_NAME}) \((?P<spec>{_RANGE})\)\.?\s+(?:Thus|So), (?P=req) \((?P=rr)\) is "
-    rf"incompatible with (?P<other>{_NAME})(?: \((?P<orange>[^()\n]{{1,80}})\))?"
+    rf"(?P<target>{_NAME}) \((?P<spec>{_RANGE})\)\.?\s+(?:\(\d+\)\s+)?Thus, "
+    rf"(?P=req) \((?P=rr)\) is incompatible with (?P<other>{_NAME})"
+    r"(?: \((?P<orange>[^()\n]{1,80})\))?"
 )
 #: PDM's list (format_resolution_impossible) under ``Unable to find a resolution for X`` /
 #: ``because of the following conflicts:``, one requirement a line with the release that
@@ -2059,6 +2068,36 @@ def read_pip_shown(text: str) -> list[str]:
         if not _USER_SITE.search(match.group("location")) and name not in out:
             out.append(name)
     return out[:MAX_KERNEL_INSTALLS]
+
+
+#: pip's options whose value is what to install, not a package's name: a requirements file,
+#: an editable project (pip's -r and -e, attached as ``-rreqs.txt`` or ``--requirement=``).
+_FROM_UNNAMED = frozenset({"-r", "--requirement", "-e", "--editable"})
+_FROM_UNNAMED_JOINED = re.compile(r"^(?:-[re]\S|--(?:requirement|editable)=)")
+
+
+def kernel_installs_unnamed(text: str) -> bool:
+    """Whether an install in a notebook's running kernel in ``text`` (the lines
+    :func:`read_kernel_installs` reads) takes something that names no distribution on its line:
+    a requirements file, an editable project, a local path or archive, a URL
+    (``git+https://...``): what that brings is not on the line."""
+    if "install" not in text:
+        return False
+    for match in _KERNEL_INSTALL.finditer(text):
+        args = match.group("args").split()
+        for i, arg in enumerate(args):
+            before = args[i - 1] if i else ""
+            if before in _FROM_UNNAMED or _FROM_UNNAMED_JOINED.match(arg):
+                return True
+            if before in _VALUED_OPTIONS or arg.startswith("-"):
+                continue
+            if (
+                "/" in arg
+                or arg.startswith(".")
+                or arg.endswith((".txt", ".whl", ".zip", ".tar.gz"))
+            ):
+                return True
+    return False
 
 
 def read_kernel_installs(text: str) -> list[str]:

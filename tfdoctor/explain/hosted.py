@@ -13,7 +13,13 @@ from tfdoctor.evidence.devices import (
     container_run_without_gpu,
     tf_nightly_gpu_image,
 )
-from tfdoctor.evidence.packages import PIP_TF_DIST, PIP_TF_REMOVED, read_stale_import
+from tfdoctor.evidence.packages import (
+    PIP_TF_DIST,
+    PIP_TF_REMOVED,
+    installed_items,
+    kernel_installs_unnamed,
+    read_stale_import,
+)
 from tfdoctor.evidence.pip import PipKind, pip_words, read_pip_lines, requested_version
 from tfdoctor.explain.common import _cite_head, cite, group
 from tfdoctor.explain.containers import _IMAGE_PAIRING_CAUSES
@@ -144,8 +150,10 @@ def _tf_requirer(evidence: Evidence, dist: str) -> Optional[str]:
     """The package whose install brought TensorFlow's ``dist`` (with its release where pip
     shows it): the one pip collected it for (its "Collecting tensorflow... (from sleap==1.1.5)"
     progress), else the one package the notebook's kernel installs, where that is not one of
-    TensorFlow's own, no requirements file is installed beside it, and pip's list of what it
-    installed holds both. None where the log shows neither, or TensorFlow was asked for itself."""
+    TensorFlow's own, nothing that names no distribution on the line (a requirements file, a
+    path, a URL: :func:`kernel_installs_unnamed`) is installed beside it, and pip's list of
+    what it installed holds both. None where the log shows neither, or TensorFlow was asked
+    for itself."""
     tf = normalize_name(dist)
     by = next((c.required_by for c in evidence.collected if c.dist == tf and c.required_by), None)
     if by in _TF_NAMES:
@@ -155,14 +163,10 @@ def _tf_requirer(evidence: Evidence, dist: str) -> Optional[str]:
         return f"{by} {release}".strip()
     asked = evidence.kernel_installs
     text = evidence.first_text
-    if len(asked) != 1 or normalize_name(asked[0]) in _TF_NAMES or _REQUIREMENTS_FILE.search(text):
+    if len(asked) != 1 or normalize_name(asked[0]) in _TF_NAMES or kernel_installs_unnamed(text):
         return None
     for said in read_pip_lines(text, PipKind.INSTALLED):
-        items = {
-            normalize_name(m["name"]): m["version"]
-            for m in map(_PIP_ITEM.match, said.rest.split())
-            if m is not None
-        }
+        items = installed_items(said.rest)
         if tf in items and asked[0] in items:
             return f"{asked[0]} {items[asked[0]]}"
     return None
@@ -170,15 +174,6 @@ def _tf_requirer(evidence: Evidence, dist: str) -> Optional[str]:
 
 #: TensorFlow's own distributions by their PEP 503 names.
 _TF_NAMES = frozenset(normalize_name(d) for d in TF_DISTRIBUTIONS)
-#: One item of pip's "Successfully installed" list, ``name-version`` (commands/install.py).
-_PIP_ITEM = re.compile(r"^(?P<name>[A-Za-z0-9][\w.-]*?)-(?P<version>\d[\w.+!]*)$")
-#: An install in the notebook's kernel that reads a requirements file (pip's -r): what it
-#: asks for is not on the line.
-_REQUIREMENTS_FILE = re.compile(
-    r"^[ \t]*(?:In \[\d*\]: ?)?[!%](?:pip3?|python3? -m pip) install\b[^\n]{0,300}?"
-    r"\s(?:-r|--requirement)(?:\s|=)",
-    re.MULTILINE,
-)
 
 
 #: The dynamic loader refusing an installed package's native extension for a symbol it lacks

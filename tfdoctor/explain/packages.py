@@ -82,7 +82,7 @@ from tfdoctor.matrix import (
 from tfdoctor.modules import RemovedApi, distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.scan.api import LAST_KERAS2, bundled_lines, load_api
-from tfdoctor.wheel_index import releases_of
+from tfdoctor.wheel_index import python_span, releases_of
 
 if TYPE_CHECKING:
     from tfdoctor.scan.rules import Rules
@@ -1089,10 +1089,11 @@ def _held_back_by_tf_install(c: Conflict, m: Machine, said: str) -> Finding:
     other package's need (the fix: a TensorFlow whose range admits it, installed with it:
     the matrix's nearest line to the installed one whose declared range meets the need)."""
     lines = m.matrix.lines if m.matrix is not None else ()
-    fits = (
+    fits = _served(
         m.matrix.lines_pinning(c.target, lambda pin: _meeting(pin, c.spec) is not None)
         if m.matrix is not None
-        else ()
+        else (),
+        m,
     )
     admitting = None
     if fits and m.tf is not None:
@@ -1211,8 +1212,10 @@ def _caps_tf_dependency(c: Conflict, m: Machine) -> bool:
     requires (its declared range, else the import table) below the release installed
     (``thinc 6.10.3 has requirement wrapt<1.11.0,>=1.10.0, but you'll have wrapt 1.11.1``):
     the library's old cap, not the dependency, is what lags, and moving the dependency back
-    would take it out of TensorFlow's range. Not where the installed TensorFlow's range is
-    known and meets the library's (the dependency can move back for both)."""
+    would take it out of TensorFlow's range. Only where the installed TensorFlow's range on
+    it is known and misses the library's: where it meets it the dependency can move back for
+    both, and where it is not known nothing says it cannot (TensorFlow 2.13 itself declares
+    numpy<=1.24.3: the matrix's pins)."""
     if c.kind != "installed" or c.source != "pip" or not c.have or not c.spec:
         return False  # a package's own check as it imports states its build's range
     if c.target in TF_DISTRIBUTIONS or c.target == "protobuf":
@@ -1222,7 +1225,7 @@ def _caps_tf_dependency(c: Conflict, m: Machine) -> bool:
     if not _above_cap(f"=={c.have}", c.spec):
         return False
     tf_range = m.declared_range(c.target)
-    return tf_range is None or _meeting(c.spec, tf_range) is None
+    return tf_range is not None and _meeting(c.spec, tf_range) is None
 
 
 def _library_pin_conflict(
@@ -1499,11 +1502,12 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         f"{c.requirer_version} requires {c.target}{c.spec}; no {c.target} meets both."
     )
     lines = m.matrix.lines if m.matrix is not None else ()
-    fits = (
+    pinning = (
         m.matrix.lines_pinning(c.target, lambda pin: _meeting(pin, c.have) is not None)
         if m.matrix is not None and c.installer != "conda"
         else ()
     )
+    fits = _served(pinning, m)
     if c.installer == "conda":
         # The matrix holds the ranges of PyPI's wheels; conda's channels build TensorFlow
         # with ranges of their own (a build's "depends"), which only the channel can list.
@@ -1534,6 +1538,9 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
             if c.installer == "conda"
             else f"its releases on PyPI: https://pypi.org/project/{other}/#history"
         )
+        # A line whose range meets, but without wheels for this Python: named, not installed.
+        near = _nearest(pinning, lines, c.requirer_version) if pinning else None
+        served_by = near.pythons_on(m.platform or "") if near is not None else ()
         # The matrix records TensorFlow's ranges on a few packages only (its pins): of any
         # other it cannot say whether some release meets.
         known = c.target.replace("-", "_") in PIN_FIELDS or any(
@@ -1543,6 +1550,16 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
             (
                 f"No TensorFlow release in the matrix declares a {c.target} range that meets "
                 f"{other}'s {c.target}{c.have}"
+                + (
+                    f" and has wheels for this Python and platform (TensorFlow {near.line}'s range "
+                    + (
+                        f"does; its wheels are for {python_span(served_by)})"
+                        if served_by
+                        else "does; it has no wheels for this platform)"
+                    )
+                    if near is not None
+                    else ""
+                )
                 if known
                 else f"The matrix does not record TensorFlow's {c.target} ranges, so whether "
                 f"another TensorFlow release's range meets {other}'s {c.target}{c.have} is not "
@@ -1613,8 +1630,18 @@ def _tf_range_shuts_out(c: Conflict, m: Machine) -> Finding:
         f"The resolver ({c.installer}): {c.requirer} {c.requirer_version} requires "
         f"{c.target}{c.spec}, and from that it concludes that {c.requirer} is incompatible "
         f"with {c.other}; it installs neither.",
-        causes.software.tf_pin_conflict_fix(m, c.target, other, c.installer),
+        causes.software.tf_pin_conflict_fix(
+            m, c.target, other, c.installer, stated=(c.requirer_version, c.spec)
+        ),
     )
+
+
+def _served(fits: Sequence[TFLine], m: Machine) -> tuple[TFLine, ...]:
+    """Of the lines that ``fits``, those that publish a wheel for the machine's Python on its
+    platform (the matrix's ``python``; an unknown one is taken as served): a line without one
+    is no release the resolver can install here."""
+    python = m.python_version
+    return tuple(x for x in fits if x.has_wheels_for(python, m.platform or ""))
 
 
 def _nearest(fits: Sequence[TFLine], lines: Sequence[TFLine], release: str) -> TFLine:
