@@ -372,6 +372,9 @@ def test_keras3_refusing_a_named_object_of_no_keras2_library_is_not_blamed_on_tf
             {"tensorflow": "2.15.0.dev20230816"},
             id="nightly",
         ),
+        # TensorFlow 2.0's previews wrote "-alpha0", "-beta1": pip's 2.0.0a0, 2.0.0b1, not 2.0.0.
+        pytest.param(">>> tf.__version__\n'2.0.0-alpha0'\n", {"tensorflow": "2.0.0a0"}, id="alpha"),
+        pytest.param(">>> tf.__version__\n'2.0.0-beta1'\n", {"tensorflow": "2.0.0b1"}, id="beta"),
         pytest.param(">>> tf.__version__\nTraceback (most recent call last):\n", {}, id="no-value"),
         pytest.param(">>> keras.__version__\n'2.6.0'\n", {"keras": "2.6.0"}, id="keras"),
         # TensorFlow 2.0-2.3's own copy imported as keras marks its version: not the package.

@@ -65,8 +65,25 @@ ITEMS = """**System information**
             "3.11",
             Stated("2.15.0.dev20230816", "3.11", "linux"),
         ),
+        # pip's own spelling (`pip list`'s row) keeps the suffix too.
+        (
+            FORM,
+            "tf-nightly 2.15.0.dev20230816",
+            "Ubuntu 20.04",
+            "3.11",
+            Stated("2.15.0.dev20230816", "3.11", "linux"),
+        ),
+        (FORM, "2.16.0rc0", "Ubuntu 22.04", "3.11", Stated("2.16.0rc0", "3.11", "linux")),
     ],
-    ids=["form-linux", "form-windows", "items-git-describe", "items-wsl", "form-nightly"],
+    ids=[
+        "form-linux",
+        "form-windows",
+        "items-git-describe",
+        "items-wsl",
+        "form-nightly",
+        "form-pip-nightly",
+        "form-pip-rc",
+    ],
 )
 def test_a_forms_fields_are_read_as_stated(
     form: str, tf: str, os: str, py: str, expected: Stated

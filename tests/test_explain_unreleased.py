@@ -165,3 +165,41 @@ def test_a_nightly_shown_beside_a_gpu_library_failure_is_the_other_candidate() -
 def test_a_release_shown_beside_a_gpu_library_failure_gives_no_nightly_candidate() -> None:
     report = explained(">>> tf.__version__\n'2.13.0'\n" + _NO_DNN)
     assert finding_of(report, "tf-build-regression") is None
+
+
+def test_a_cudnn_handle_refused_in_the_nightly_image_keeps_the_hosts_candidates() -> None:
+    # cuDNN loaded and its handle failed with the GPU's memory taken: memory, the driver and
+    # the GPU come first, which no image tag changes.
+    report = explained(
+        _NIGHTLY_IMAGE_RUN
+        + "E tensorflow/compiler/xla/stream_executor/cuda/cuda_dnn.cc:433] Could not create "
+        "cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n"
+        "E tensorflow/compiler/xla/stream_executor/cuda/cuda_dnn.cc:442] Memory usage: 1245184 "
+        "bytes free, 8366784512 bytes total.\n"
+        "tensorflow.python.framework.errors_impl.UnknownError: Failed to get convolution "
+        "algorithm. This is probably because cuDNN failed to initialize, so try looking to see "
+        "if a warning log message was printed above.\n"
+    )
+    assert report.findings[0].cause == "gpu-library-init-failed"
+    assert report.findings[0].severity is Severity.ERROR
+    assert finding_of(report, "tf-build-regression") is None
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param(">>> tf.__version__\n'2.15.0-dev20230816'\n", id="echoed"),
+        pytest.param(
+            "### TensorFlow version\n\n2.15.0-dev20230816\n\n### Current behavior?\n\n",
+            id="issue-form",
+        ),
+    ],
+)
+def test_a_nightly_read_from_its_version_alone_is_fixed_as_tf_nightly(shown: str) -> None:
+    # Nightly builds are published as tf-nightly: removing "tensorflow" would leave the
+    # nightly in place, and no "tensorflow" release carries a nightly's version.
+    report = explained(shown + _NO_DNN)
+    found = finding_of(report, "tf-build-regression")
+    assert found is not None and "pip uninstall -y tf-nightly" in fix_text(found)
+    assert not any("tensorflow==2.15.0.dev" in fix_text(x) for x in report.findings)
+    assert not any("tensorflow[and-cuda]==2.15.0.dev" in fix_text(x) for x in report.findings)

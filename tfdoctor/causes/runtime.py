@@ -46,6 +46,10 @@ HDF5_FILE_LOCK_FAILED: Final = CauseId("hdf5-file-lock-failed")
 #: tf.__version__ printed for some candidates (2.16.0-rc0).
 _PRE_RELEASE = re.compile(r"^(?P<final>\d+\.\d+\.\d+)-?(?:a|b|rc)\d+$")
 _NIGHTLY = re.compile(r"^(?P<final>\d+\.\d+\.\d+)\.dev(?P<date>\d{8})$")
+#: The distribution TensorFlow's nightly builds are published as: its nightly pipeline writes
+#: the version X.Y.Z-devYYYYMMDD (tensorflow/tools/ci_build/update_version.py, ``--nightly``)
+#: into the wheels uploaded as tf-nightly (https://pypi.org/project/tf-nightly/).
+NIGHTLY_DISTRIBUTION = "tf-nightly"
 
 #: Where TensorFlow reads its oneDNN switches: TF_ENABLE_ONEDNN_OPTS in the default builds
 #: (the matrix's lines with onednn_opts; on by default on Linux x86 from 2.9), TF_DISABLE_MKL in
@@ -1286,6 +1290,13 @@ def unreleased_build(version: str) -> Optional[tuple[CauseId, str]]:
     return None
 
 
+def published_distribution(version: str) -> str:
+    """The distribution TensorFlow's ``version`` (pip's spelling) is published as where
+    nothing names the one installed: :data:`NIGHTLY_DISTRIBUTION` for a nightly build's
+    (``2.15.0.dev20230816``), ``tensorflow`` for a release's or a pre-release's."""
+    return NIGHTLY_DISTRIBUTION if _NIGHTLY.match(version) is not None else "tensorflow"
+
+
 def unreleased_reinstall_fix(m: Machine, fix: Fix) -> Fix:
     """``fix`` (writing TensorFlow's files again) told that a nightly or a pre-release can
     itself ship without a file its final release has, where the log shows no TensorFlow
@@ -1341,7 +1352,7 @@ def unreleased_build_fix(m: Machine, dist: str, version: str, final: str) -> Fix
             f"{dist} first: both write the tensorflow package). A later nightly may carry the "
             "fix.",
             (
-                *m.list_releases("tf-nightly"),
+                *m.list_releases(NIGHTLY_DISTRIBUTION),
                 *m.pip(f"uninstall -y {dist}"),
                 *m.pip("install tensorflow"),
             ),

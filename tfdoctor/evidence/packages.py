@@ -1149,9 +1149,13 @@ def read_stale_import(text: str) -> Optional[StaleImport]:
 
 
 #: What TensorFlow's own ``__version__`` adds to a pre-release (version.h's
-#: TF_VERSION_SUFFIX: ``2.16.0-rc0``, a nightly's ``2.16.0-dev20231103``), which pip writes
-#: ``2.16.0rc0`` and ``2.16.0.dev20231103``; the echo's version ends before it.
-_TF_SUFFIX = re.compile(r"-(?P<kind>rc|dev)(?P<number>\d+)")
+#: TF_VERSION_SUFFIX: ``2.16.0-rc0``, a nightly's ``2.16.0-dev20231103``, 2.0's previews'
+#: ``2.0.0-alpha0`` and ``2.0.0-beta1``); the echo's version ends before it.
+_TF_SUFFIX = re.compile(r"-(?P<kind>rc|dev|alpha|beta)(?P<number>\d+)")
+#: How pip writes each of those suffixes (PEP 440's normal form, its "Pre-release spelling"
+#: and "Development release separators": https://peps.python.org/pep-0440/#normalization):
+#: ``2.16.0rc0``, ``2.16.0.dev20231103``, ``2.0.0a0``, ``2.0.0b1``.
+_PIP_MARK = {"rc": "rc", "dev": ".dev", "alpha": "a", "beta": "b"}
 
 
 def tf_release_at(version: str, text: str, end: int) -> str:
@@ -1161,8 +1165,7 @@ def tf_release_at(version: str, text: str, end: int) -> str:
     suffix = _TF_SUFFIX.match(text, end)
     if suffix is None:
         return version
-    mark = "rc" if suffix["kind"] == "rc" else ".dev"
-    return f"{version}{mark}{suffix['number']}"
+    return f"{version}{_PIP_MARK[suffix['kind']]}{suffix['number']}"
 
 
 def _echoed_release(text: str, echo: re.Match[str]) -> str:

@@ -79,6 +79,10 @@ _BARE_RELEASE = re.compile(
     r"v?(?P<release>[0-2]\.\d{1,2}(?:\.\d{1,2})?)[ \t]*$"
 )
 _VERSION = re.compile(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)?)(?![\w.])")
+#: TensorFlow's version as the form states it, with a pre-release's or a nightly's suffix as
+#: pip writes it (``2.16.0rc0``, ``2.15.0.dev20230816``: PEP 440's normal form, what `pip list`
+#: shows); TensorFlow's own spelling of the suffix (``-dev20230816``) is read after it.
+_TF_VERSION = re.compile(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+|\.dev\d+)?)(?![\w.])")
 _PYTHON = re.compile(r"(?<![\d.])(3\.\d{1,2}(?:\.\d+)?|2\.7(?:\.\d+)?)(?![\d.])")
 
 _OS_WORDS = (
@@ -210,7 +214,7 @@ def _judge(values: dict[str, tuple[str, str]]) -> Stated:
         # suffix, in pip's spelling: the build that ran is not the final release.
         found = [
             tf_release_at(v.group(1), answer, v.end())
-            for v in _VERSION.finditer(answer)
+            for v in _TF_VERSION.finditer(answer)
             if v.group(1).split(".")[0] in ("0", "1", "2")
         ]
         described = re.search(r"\bv\d+\.\d+\S*-g[0-9a-f]{6,}", answer) is not None

@@ -299,15 +299,21 @@ def _nightly_gpu_build(
     m: Machine,
 ) -> Optional[Finding]:
     """A CUDA library or cuDNN of the build that failed (a finding of the image-pairing causes
-    held for an error; the driver's libcuda left out, which no image carries) where the
+    held for an error that names a library missing or of another release, not one that
+    started and failed; the driver's libcuda left out, which no image carries) where the
     TensorFlow that ran is a nightly build. TensorFlow's nightly image, run with its GPU
     flags and no TensorFlow installed over it: an error, as the image's TensorFlow, CUDA and
     cuDNN were installed together, so the machine's libraries play no part (the flags missing
     are container-no-gpu's; an install over the image replaced the nightly). A nightly the log
     shows otherwise (its own ``__version__``, pip's install): a warning beside the library's
     finding, whose environment is still the user's. None where neither is shown."""
+    # A library that loaded and failed to start (a cuDNN handle refused, the GPU's memory
+    # taken: gpu-library-init-failed's reading) has the host's candidates first (memory, the
+    # driver, the GPU's architecture), which no image tag changes.
     if not any(
-        x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank >= Severity.ERROR.rank
+        x.cause in _IMAGE_PAIRING_CAUSES
+        and x.cause != causes.runtime.GPU_LIBRARY_INIT_FAILED
+        and x.severity.rank >= Severity.ERROR.rank
         for x in findings.values()
     ):
         return None

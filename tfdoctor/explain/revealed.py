@@ -1184,10 +1184,16 @@ def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], ver
     packages = list(facts.packages or ())
     names = {p.name for p in packages}
     listed_dist = _listed_distribution(evidence.listed, revealed.tf_version)
-    shown_dist = revealed.tf_dist or listed_dist or "tensorflow"
+    # The listing's own name where its version is the one read (tf-nightly, tensorflow-gpu),
+    # else the one a version read alone (an echoed __version__, the issue form's) is published
+    # as: a reinstall of "tensorflow" at a nightly's version names no release, and removing
+    # "tensorflow" leaves tf-nightly in place.
+    shown_dist = (
+        revealed.tf_dist
+        or listed_dist
+        or causes.runtime.published_distribution(revealed.tf_version or "")
+    )
     if revealed.tf_version and not (names & {"tensorflow", shown_dist}):
-        # The listing's own name where its version is the one read (tf-nightly, tensorflow-
-        # gpu): a reinstall of "tensorflow" at a nightly's version names no release.
         dist = shown_dist
         location = revealed.site_packages or ""
         packages.append(
