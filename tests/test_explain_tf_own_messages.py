@@ -1251,3 +1251,4 @@ def test_a_windows_tensorflow_printed_is_named_with_its_own_backslashes() -> Non
     assert top.cause == "tf-shadowed-module"
     assert "C:\\Users\\me\\proj\\tensorflow.py," in top.summary
     assert "\\\\" not in fix_text(top)
+    assert 'ren "C:\\Users\\me\\proj\\tensorflow.py" "tensorflow.py.bak"' in fix_text(top)
