@@ -120,3 +120,29 @@ def test_a_cudatoolkit_of_its_own_span_is_not_this_reading() -> None:
     report = explained(_older_conda("cudatoolkit=11.2", "osx-64"))
     for cause in ("pinned-release-not-published", "windows-native-gpu-ended"):
         assert _of(report, cause) is None, cause
+
+
+@pytest.mark.parametrize(("asked", "release"), [("12.1.1", "12.1"), ("12", "12")])
+def test_cuda_version_is_asked_by_its_major_and_minor(asked: str, release: str) -> None:
+    # cuda-version is versioned only by MAJOR.MINOR (conda-forge/cuda-feedstock's
+    # recipe/README.md): conda matches `cuda-version=12.1.1` to no release of it.
+    found = _of(
+        explained(_older_conda(f"cudatoolkit={asked}", "linux-64")), "pinned-release-not-published"
+    )
+    assert found is not None
+    fix = fix_text(found)
+    assert f"cuda-version={release} cuda-runtime" in fix
+    if asked != release:
+        assert f"cuda-version={asked}" not in fix
+
+
+def test_cuda_12_asked_of_conda_on_macos_is_no_cuda_package_there() -> None:
+    # conda-forge's `cuda` metapackage requires __linux or __win: nothing of CUDA 12 installs
+    # on macOS, where TensorFlow reaches the GPU through tensorflow-metal.
+    found = _of(
+        explained(_older_conda("cudatoolkit=12.1", "osx-arm64")), "pinned-release-not-published"
+    )
+    assert found is not None
+    fix = fix_text(found)
+    assert "tensorflow-metal" in fix and "osx-arm64" in fix
+    assert "cuda-runtime" not in fix and "cuda-version" not in fix and "and-cuda" not in fix

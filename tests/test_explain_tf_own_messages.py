@@ -1232,3 +1232,27 @@ def test_a_tensorflow_still_importing_is_no_hollow_tensorflow(attr: str) -> None
         "(most likely due to a circular import)\n"
     )
     assert "tf-install-incomplete" not in _causes(text)
+
+
+def test_version_is_dated_from_the_release_that_brought_it() -> None:
+    # tf.__version__ came with 0.6.0 ("This already works since 0.6",
+    # tensorflow/tensorflow#1137): not in the first release, so the words name 0.6.0.
+    top = top_error(explained(_missing("__version__")))
+    assert top.cause == "tf-install-incomplete"
+    assert "from 0.6.0 to" in top.detail and "from the first" not in top.detail
+
+
+def test_version_missing_under_the_first_release_is_no_hollow_tensorflow() -> None:
+    listed = "$ pip list | grep tensorflow\ntensorflow                   0.5.0\n"
+    causes = {x.cause for x in explained(_missing("__version__", listed)).findings}
+    assert "tf-install-incomplete" not in causes
+
+
+def test_a_windows_tensorflow_printed_is_named_with_its_own_backslashes() -> None:
+    # Python's module repr doubles each backslash of the path it prints.
+    printed = _printed("C:\\\\Users\\\\me\\\\proj\\\\tensorflow.py")
+    top = top_error(explained(_missing("test", printed)))
+    assert top.cause == "tf-shadowed-module"
+    assert "C:\\Users\\me\\proj\\tensorflow.py," in top.summary
+    assert "\\\\" not in fix_text(top)
+    assert 'ren "C:\\Users\\me\\proj\\tensorflow.py" "tensorflow.py.bak"' in fix_text(top)

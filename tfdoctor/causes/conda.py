@@ -9,6 +9,7 @@ from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix
+from tfdoctor.causes.platform import metal_missing_fix
 from tfdoctor.cuda_layout import conda_cudatoolkit_end
 from tfdoctor.evidence.conda import CONDA_TENSORFLOW
 from tfdoctor.findings import Fix
@@ -297,19 +298,39 @@ def cudatoolkit_never_made(version: str) -> Optional[tuple[int, str, tuple[str, 
 
 #: conda-forge's CUDA 12 packages: `cuda-runtime`, the metapackage of the runtime libraries
 #: (its `cuda` metapackage requires it and `cuda-toolkit`), every package held to one release
-#: by `cuda-version` (https://github.com/conda-forge/cuda-feedstock/blob/main/recipe/README.md).
-def cuda_after_cudatoolkit_fix(m: Machine, cuda: str, successor: str) -> Fix:
+#: by `cuda-version` (https://github.com/conda-forge/cuda-feedstock/blob/main/recipe/README.md),
+#: which "is versioned only by the MAJOR.MINOR of a release label" (the same README): a
+#: request for 12.1.1 matches no cuda-version, 12.1 does. The `cuda` metapackage requires
+#: `__linux` or `__win` (recipe/meta.yaml): the packages are built for those platforms only.
+_CUDA_VERSION_RELEASE: Final = re.compile(r"\d+(?:\.\d+)?")
+_CUDA_PACKAGE_PLATFORMS: Final = ("linux-", "win-")
+
+
+def cuda_after_cudatoolkit_fix(m: Machine, cuda: str, successor: str, platform: str = "") -> Fix:
     """CUDA ``cuda`` (a major after the last conda's ``cudatoolkit`` was made for) from the
-    packages that replaced it, held to that release by ``successor`` (``cuda-version``), or,
-    for TensorFlow, the CUDA wheels pip installs with it."""
+    packages that replaced it, held to that release (its MAJOR.MINOR) by ``successor``
+    (``cuda-version``), or, for TensorFlow, the CUDA wheels pip installs with it. Where conda
+    solved for a ``platform`` those packages are not built for (macOS), no CUDA release runs
+    there: TensorFlow reaches a Mac's GPU through tensorflow-metal."""
+    if platform and not platform.startswith(_CUDA_PACKAGE_PLATFORMS):
+        metal = metal_missing_fix(m)
+        return Fix(
+            f"conda's CUDA packages are built for Linux and Windows only, and no CUDA release "
+            f"runs on {platform}: drop the CUDA packages from the request. {metal.text}",
+            metal.commands,
+        )
+    found = _CUDA_VERSION_RELEASE.match(cuda)
+    release = found.group() if found is not None else cuda
     return Fix(
-        f"Ask conda for CUDA {cuda} under the names it has now: the CUDA packages "
+        f"Ask conda for CUDA {release} under the names it has now: the CUDA packages "
         f"(cuda-runtime for the runtime libraries) held to that release by {successor}, and "
         "cuDNN beside them. For TensorFlow on Linux, pip's `tensorflow[and-cuda]` installs "
         "the CUDA and cuDNN libraries its build was made for as wheels, and TensorFlow finds "
         "them without a conda CUDA.",
         (
-            *m.conda_install(f"{successor}={cuda}", "cuda-runtime", "cudnn", channel="conda-forge"),
+            *m.conda_install(
+                f"{successor}={release}", "cuda-runtime", "cudnn", channel="conda-forge"
+            ),
             *m.pip_install("tensorflow[and-cuda]"),
         ),
     )

@@ -2502,11 +2502,18 @@ def _is_prerelease(version: str) -> bool:
 
 def own_module_fix(origin: str, module: str = "tensorflow") -> Fix:
     """Rename the user's own file or package named like ``module``, which the import found
-    before the installed distribution (Python's compiled copy beside it goes too)."""
+    before the installed distribution (Python's compiled copy beside it goes too). A Windows
+    path is renamed with ``ren``, which cmd has and PowerShell aliases to Rename-Item (both
+    take the new name alone); cmd has no ``mv`` and no ``#`` comment."""
+    if "\\" in origin and "/" not in origin:
+        name = origin.rstrip("\\").rsplit("\\", 1)[-1]
+        command = f'ren "{origin}" "{name}.bak"'
+    else:
+        command = f'mv "{origin}" "{origin}.bak"  # rename your own module'
     return Fix(
         f"Rename or remove that module (and its __pycache__), so `import {module}` loads the "
         "installed distribution.",
-        (f'mv "{origin}" "{origin}.bak"  # rename your own module',),
+        (command,),
     )
 
 

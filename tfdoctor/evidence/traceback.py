@@ -662,12 +662,13 @@ MAX_MODULE_ORIGINS = 20
 
 def module_origins(text: str, limit: int = MAX_MODULE_ORIGINS) -> list[tuple[str, str]]:
     """(module, file) of every module object ``text`` prints, observed: the package that was
-    imported and the file it came from; at most ``limit``."""
+    imported and the file it came from (the repr's doubled backslashes of a Windows path
+    undone: ``C:\\\\x`` prints for ``C:\\x``); at most ``limit``."""
     if "<module '" not in text:
         return []
     out: list[tuple[str, str]] = []
     for match in _MODULE_REPR.finditer(text):
-        found = (match.group("name"), match.group("path"))
+        found = (match.group("name"), match.group("path").replace("\\\\", "\\"))
         if found not in out:
             out.append(found)
             if len(out) >= limit:

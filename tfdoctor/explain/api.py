@@ -13,7 +13,7 @@ import dataclasses
 import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Optional
+from typing import Final, Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import first_keras3_line
@@ -51,6 +51,7 @@ from tfdoctor.explain.packages import (
     library_dist,
     library_fix,
     own_module_file,
+    own_module_path,
     package_behind,
     statement_library,
     two_distributions_candidate,
@@ -2908,14 +2909,28 @@ def _empty_package_finding(tb: Traceback, attr: str, m: Machine) -> Finding:
 #: modules 0.5.0's __init__.py imports ("Make some application and test modules available":
 #: app, flags, logging, test; image_ops as image) and client_lib's Session are among them;
 #: TensorFlow 2 dropped Session, app, flags and logging from the top level, so those say so
-#: only of a 1.x release (:func:`_hollow_since`).
-_SINCE_FIRST_RELEASE = frozenset(
-    (
-        "__version__", "Variable", "constant", "float32", "int32", "zeros", "ones", "matmul",
-        "reshape", "cast", "concat", "shape", "add", "nn", "train", "Graph", "Tensor",
-        "reduce_sum", "reduce_mean", "test", "image", "Session", "app", "flags", "logging",
-    )
-)  # fmt: skip
+#: only of a 1.x release (:func:`_hollow_since`). Each name maps to the release that brought
+#: it: ``__version__`` came with 0.6.0's tensorflow/python/framework/versions.py, after the
+#: first release ("This already works since 0.6", tensorflow/tensorflow#1137).
+_FIRST_RELEASE: Final = "0.5.0"
+_SINCE_FIRST_RELEASE: Mapping[str, str] = {
+    **dict.fromkeys(
+        (
+            "Variable", "constant", "float32", "int32", "zeros", "ones", "matmul", "reshape",
+            "cast", "concat", "shape", "add", "nn", "train", "Graph", "Tensor", "reduce_sum",
+            "reduce_mean", "test", "image", "Session", "app", "flags", "logging",
+        ),
+        _FIRST_RELEASE,
+    ),
+    "__version__": "0.6.0",
+}  # fmt: skip
+
+
+def _since_words(attr: str) -> str:
+    """The release a name of :data:`_SINCE_FIRST_RELEASE` came with, in words: "the first",
+    else its number."""
+    since = _SINCE_FIRST_RELEASE[attr]
+    return "the first" if since == _FIRST_RELEASE else since
 
 
 #: tf.flags (tf.app.flags) up to 1.4 is TensorFlow's own argparse wrapper, whose
@@ -2982,8 +2997,15 @@ def _hollow_since(
     TensorFlow, in words: a name of every release, or one the release the log shows
     installed has in its bundled listing (``tf.compat`` under a 2.x: a folder of the user's
     or an uninstall's leftover imported instead); None where neither holds."""
+    shown = m.tf.version if m.tf is not None else None
+    if (
+        attr in _SINCE_FIRST_RELEASE
+        and shown is not None
+        and version_key(shown) < version_key(_SINCE_FIRST_RELEASE[attr])
+    ):
+        return None  # a release the log shows that is older than the name itself
     if attr in _SINCE_FIRST_RELEASE and oldest.has(name) and newest.has(name):
-        return f"every TensorFlow release (from the first to {last})"
+        return f"every TensorFlow release (from {_since_words(attr)} to {last})"
     tf1 = sorted(tf1_lines(), key=version_key)
     if (
         attr in _SINCE_FIRST_RELEASE
@@ -2995,8 +3017,8 @@ def _hollow_since(
         # A 1.x release shown, and a name every 1.x release has (Session, tf.app): TensorFlow
         # 2 dropping it says nothing of this install.
         return (
-            f"every TensorFlow 1 release (from the first to {tf1[-1]}), and the log shows "
-            f"TensorFlow {m.tf.version}"
+            f"every TensorFlow 1 release (from {_since_words(attr)} to {tf1[-1]}), and the "
+            f"log shows TensorFlow {m.tf.version}"
         )
     line = m.line.line if m.line is not None else None
     if line is None or attr in _FROM_OTHER_DISTRIBUTIONS or line not in bundled_lines():
@@ -3066,21 +3088,18 @@ def hollow_tensorflow_findings(
     return []
 
 
-#: The file Python's repr of the ``tensorflow`` module names, ending in its own package's
-#: ``__init__`` or a ``tensorflow.py``: the module or folder that imported as tensorflow.
-_TENSORFLOW_FILE = re.compile(r"^(?P<own>.*?[/\\]+tensorflow)(?:[/\\]+__init__\.pyc?|\.pyc?)$")
-
-
 def _own_tensorflow(origins: Sequence[tuple[str, str]]) -> Optional[str]:
     """The ``tensorflow.py`` or ``tensorflow/`` folder the log prints the module tensorflow
     imported from, where that is outside site-packages (Python's ``<module 'tensorflow' from
     'PATH'>``); None where it prints none, or the installed one."""
-    for name, path in origins:
-        found = _TENSORFLOW_FILE.match(path) if name == "tensorflow" else None
-        if found is not None and installed_package(path) is None:
-            own = found.group("own")
-            return own if path.endswith("__init__.py") or path.endswith("__init__.pyc") else path
-    return None
+    return next(
+        (
+            own
+            for name, path in origins
+            if name == "tensorflow" and (own := own_module_path(path, name)) is not None
+        ),
+        None,
+    )
 
 
 def _hollow_ranked(

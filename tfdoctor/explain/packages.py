@@ -721,7 +721,7 @@ def _conda_cudatoolkit_missing(missing: CondaMissingRelease, m: Machine) -> Opti
         causes.software.PINNED_RELEASE_NOT_PUBLISHED,
         f"conda has no cudatoolkit {cuda}: that package ends at CUDA {last_major}",
         said,
-        causes.conda.cuda_after_cudatoolkit_fix(m, cuda, successor),
+        causes.conda.cuda_after_cudatoolkit_fix(m, cuda, successor, missing.platform),
         sources,
     )
 
@@ -3741,12 +3741,24 @@ def other_python_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
     return []
 
 
+def own_module_path(path: str, module: str, *, folder: bool = True) -> Optional[str]:
+    """The module of the user's own that Python imports as ``module`` from file ``path``: a
+    ``module.py`` outside site-packages (Python 2's compiled ``module.pyc`` too), or
+    (``folder``) the ``module/`` folder of a ``module/__init__.py`` there; None otherwise."""
+    name = path.replace("\\", "/").rsplit("/", 2)
+    if name[-1] in (f"{module}.py", f"{module}.pyc"):
+        own = path
+    elif folder and name[-2:-1] == [module] and name[-1] in ("__init__.py", "__init__.pyc"):
+        own = path[: -len(name[-1]) - 1]
+    else:
+        return None
+    return own if origin_of(path).installed is False else None
+
+
 def own_module_file(frame: Frame, module: str, *, folder: bool = True) -> bool:
-    """Whether ``frame`` runs a file of the user's own that Python imports as ``module``: a
-    ``module.py`` outside site-packages, or (``folder``) a ``module/__init__.py`` there."""
-    base = frame.path.replace("\\", "/").rsplit("/", 2)
-    own = base[-1] == f"{module}.py" or (folder and base[-2:] == [module, "__init__.py"])
-    return own and origin_of(frame.path).installed is False
+    """Whether ``frame`` runs a file of the user's own that Python imports as ``module``
+    (:func:`own_module_path`)."""
+    return own_module_path(frame.path, module, folder=folder) is not None
 
 
 def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
