@@ -908,3 +908,45 @@ def test_a_module_keras_2_dropped_before_2_12_names_its_own_last_line() -> None:
     top = _top(log)
     assert top.cause == "keras3-behaviour-change"
     assert '"tensorflow~=2.8.0" "keras~=2.8.0"' in _fix(top)
+
+
+def _library_imports_merge(listing: str) -> str:
+    """An installed library's import of keras.layers.merge (keras-team/keras v2.8.0's tree
+    has keras/layers/merge.py, v2.9.0's not), with pip's ``listing`` before it."""
+    return listing + (
+        "Traceback (most recent call last):\n"
+        '  File "/Users/me/app/run.py", line 3, in <module>\n'
+        "    import nnlib\n"
+        '  File "/Users/me/venv/lib/python3.11/site-packages/nnlib/blocks.py", line 9, in '
+        "<module>\n"
+        "    from keras.layers import merge\n"
+        "ImportError: cannot import name 'merge' from 'keras.layers' "
+        "(/Users/me/venv/lib/python3.11/site-packages/keras/layers/__init__.py)\n"
+    )
+
+
+def test_a_keras_2_line_before_2_13_keeps_apples_tensorflow_macos() -> None:
+    # The tensorflow name has no macOS arm64 wheel of 2.8 (those begin at 2.13); Apple's
+    # tensorflow-macos published 2.8 (the wheel index): the installed name is the one to pin.
+    log = _library_imports_merge(
+        "$ pip list\nkeras                3.3.3\ntensorflow-macos     2.16.2\n"
+    )
+    top = _top(log)
+    assert top.cause == "keras3-behaviour-change"
+    assert '"tensorflow-macos~=2.8.0" "keras~=2.8.0"' in _fix(top)
+
+
+def test_a_keras_2_line_before_2_12_keeps_tensorflow_cpu() -> None:
+    log = _library_imports_merge(
+        "$ pip list\nkeras                3.3.3\ntensorflow-cpu       2.16.1\n"
+    )
+    assert '"tensorflow-cpu~=2.8.0" "keras~=2.8.0"' in _fix(_top(log))
+
+
+def test_a_keras_2_line_before_2_13_on_apple_silicon_is_tensorflow_macos() -> None:
+    # platform.platform()'s words for an arm64 Python on macOS; the tensorflow name has no
+    # wheel of 2.8 there.
+    log = "macOS-14.4-arm64-arm-64bit\n" + _library_imports_merge(
+        "$ pip list\nkeras                3.3.3\ntensorflow           2.16.1\n"
+    )
+    assert '"tensorflow-macos~=2.8.0" "keras~=2.8.0"' in _fix(_top(log))

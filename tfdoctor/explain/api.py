@@ -79,6 +79,7 @@ from tfdoctor.scan.api import (
 )
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
 from tfdoctor.scan.rules import Rule
+from tfdoctor.wheel_index import releases_of
 
 
 def _module_attribute(message: str) -> Optional[MissingAttribute]:
@@ -1414,12 +1415,24 @@ _MULTI_BACKEND_RULE = "keras-multi-backend-modules"
 
 
 def _keras2_line_dist(m: Machine, line: str) -> str:
-    """The TensorFlow distribution to install TensorFlow ``line`` under: the installed one
-    where it published 2.12 to the last Keras 2 line under its own name
-    (:data:`_KERAS2_LINE_DISTS`; tensorflow-intel begins at 2.11), else ``tensorflow``."""
-    if version_key(line)[:2] < (2, 12):
+    """The TensorFlow distribution to install TensorFlow ``line`` under. On a Mac with Apple
+    silicon (or where tensorflow-macos is installed), Apple's tensorflow-macos where the
+    wheel index lists a release of that line and the matrix gives the ``tensorflow`` name no
+    macOS arm64 wheels of it (those begin at 2.13: Apple's "install tensorflow-macos up to
+    2.12, tensorflow from 2.13"); elsewhere the installed one of
+    :data:`_KERAS2_LINE_DISTS`, tensorflow-intel from 2.12 only (before, the ``tensorflow``
+    name); else ``tensorflow``."""
+    dist = m.tf_name if m.tf_name in _KERAS2_LINE_DISTS else "tensorflow"
+    key = version_key(line)[:2]
+    if dist == "tensorflow-macos" or (m.os == "macos" and m.arch == "arm64"):
+        row = m.matrix.line_for(line) if m.matrix is not None else None
+        if dist != "tensorflow-macos" and row is not None and row.python.get("macos-arm64"):
+            return dist
+        apple = any(version_key(r.version)[:2] == key for r in releases_of("tensorflow-macos"))
+        return "tensorflow-macos" if apple else "tensorflow"
+    if dist == "tensorflow-intel" and key < (2, 12):
         return "tensorflow"
-    return m.tf_name if m.tf_name in _KERAS2_LINE_DISTS else "tensorflow"
+    return dist
 
 
 def _line_pythons(m: Machine, line: str) -> str:
