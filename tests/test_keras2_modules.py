@@ -87,4 +87,15 @@ def test_the_bundled_release_table_knows_where_keras_2s_own_modules_ended() -> N
     assert keras2_module_last("keras.engine") == "2.12"
     assert keras2_module_last("tf.keras.utils.layer_utils") == "2.12"
     assert keras2_module_last("keras.layers.merge") == "2.8"
+    # The optimizer_v2 package at its first place (keras/optimizer_v2/ to v2.8.0), whose
+    # utils.py exports nothing, as at its second (keras/optimizers/optimizer_v2/ to v2.11.0).
+    assert keras2_module_last("keras.optimizer_v2.utils") == "2.8"
+    assert keras2_module_last("keras.optimizers.optimizer_v2.utils") == "2.11"
     assert keras2_module_last("keras.engine.topology") == ""
+
+
+def test_the_release_table_cites_the_releases_that_moved_the_modules() -> None:
+    head = (DATA_DIR / "keras2_module_releases.txt").read_text(encoding="utf-8")
+    for tag in releases.MOVED:
+        assert f"keras-team/keras {tag} " in head
+    assert releases.wanted({"keras/optimizer_v2/utils.py"}, set()) == {"keras.optimizer_v2.utils"}
