@@ -886,9 +886,9 @@ def test_the_users_own_keras_2_layer_under_keras_3_is_still_ported() -> None:
 def test_a_library_asking_tf_keras_with_no_keras_3_shown_keeps_its_verdicts_fix() -> None:
     # tensorflow.keras.layers names no Keras: the listings' reading stays as it was.
     site = "/srv/venv/lib/python3.11/site-packages/qnets/layers.py"
-    fixes = " ".join(
-        _fix(x) for x in _explain(_layer_subclassed(site, "tensorflow.keras.layers")).findings
-    )
+    findings = _explain(_layer_subclassed(site, "tensorflow.keras.layers")).findings
+    assert any(x.cause == "keras3-behaviour-change" for x in findings)
+    fixes = " ".join(_fix(x) for x in findings)
     assert "(an installed package) asks tf.keras" not in fixes
 
 
@@ -950,3 +950,20 @@ def test_a_keras_2_line_before_2_13_on_apple_silicon_is_tensorflow_macos() -> No
         "$ pip list\nkeras                3.3.3\ntensorflow           2.16.1\n"
     )
     assert '"tensorflow-macos~=2.8.0" "keras~=2.8.0"' in _fix(_top(log))
+
+
+def test_a_package_asking_a_listed_keras_2_14_for_layer_utils_is_no_keras_3() -> None:
+    # keras.utils.layer_utils is one of Keras 2's own modules, which 2.14's wheel keeps under
+    # keras.src: the log lists that Keras 2, so "Keras 2 code under Keras 3" would contradict it.
+    log = (
+        "$ pip list\nkeras          2.14.0\ntensorflow     2.14.1\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train.py", line 2, in <module>\n'
+        "    import qnets\n"
+        '  File "/srv/venv/lib/python3.11/site-packages/qnets/layers.py", line 40, in <module>\n'
+        "    from keras.utils import layer_utils\n"
+        "ImportError: cannot import name 'layer_utils' from 'keras.utils' "
+        "(/srv/venv/lib/python3.11/site-packages/keras/utils/__init__.py)\n"
+    )
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
+    assert '"keras~=2.12.0"' in _fix(_top(log))

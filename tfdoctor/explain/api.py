@@ -1067,6 +1067,11 @@ def _keras2_package(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> V
     )
     if package is None:
         return verdict
+    keras = m.facts.package("keras")
+    if keras is not None and keras.version and version_key(keras.version)[0] == 2:
+        # The log lists a Keras 2 (2.13 to 2.15 lack the module as much): not Keras 3, a
+        # Keras 2 later than the package (:func:`_package_before_keras` reads it).
+        return verdict
     shown = _keras3_observed(tb, m)
     installed = (
         f"the installed Keras is Keras 3 ({shown})."
