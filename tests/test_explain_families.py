@@ -894,7 +894,8 @@ def test_a_library_asking_tf_keras_with_no_keras_3_shown_keeps_its_verdicts_fix(
 
 def test_a_module_keras_2_dropped_before_2_12_names_its_own_last_line() -> None:
     # keras/layers/merge.py is in keras-team/keras v2.8.0's tree and not in v2.9.0's: Keras 2.8
-    # with TensorFlow 2.8, under the plain tensorflow name (tensorflow-intel begins at 2.11).
+    # with TensorFlow 2.8, under the plain tensorflow name (its Windows wheel requires no
+    # tensorflow-intel: the matrix's wrappers begin at 2.11).
     log = (
         "$ pip list\nkeras                3.1.0\ntensorflow-intel     2.16.1\n"
         "Traceback (most recent call last):\n"
@@ -967,3 +968,18 @@ def test_a_package_asking_a_listed_keras_2_14_for_layer_utils_is_no_keras_3() ->
     )
     assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
     assert '"keras~=2.12.0"' in _fix(_top(log))
+
+
+def test_a_keras_2_line_keeps_tensorflow_intel_where_its_tensorflow_requires_it() -> None:
+    # The matrix's wrappers: tensorflow 2.11's Windows wheel requires tensorflow-intel 2.11.
+    log = (
+        "$ pip list\nkeras                3.1.0\ntensorflow-intel     2.16.1\n"
+        "Traceback (most recent call last):\n"
+        '  File "C:\\app\\run.py", line 3, in <module>\n'
+        "    import nnlib\n"
+        '  File "C:\\Python311\\Lib\\site-packages\\nnlib\\opt.py", line 9, in <module>\n'
+        "    from keras.initializers import initializers_v2\n"
+        "ImportError: cannot import name 'initializers_v2' from 'keras.initializers' "
+        "(C:\\Python311\\Lib\\site-packages\\keras\\initializers\\__init__.py)\n"
+    )
+    assert '"tensorflow-intel~=2.11.0" "keras~=2.11.0"' in _fix(_top(log))

@@ -1425,17 +1425,17 @@ def _keras2_line_dist(m: Machine, line: str) -> str:
     wheel index lists a release of that line and the matrix gives the ``tensorflow`` name no
     macOS arm64 wheels of it (those begin at 2.13: Apple's "install tensorflow-macos up to
     2.12, tensorflow from 2.13"); elsewhere the installed one of
-    :data:`_KERAS2_LINE_DISTS`, tensorflow-intel from 2.12 only (before, the ``tensorflow``
-    name); else ``tensorflow``."""
+    :data:`_KERAS2_LINE_DISTS`, tensorflow-intel only for a line whose ``tensorflow``
+    requires it (the matrix's wrappers: 2.11 on); else ``tensorflow``."""
     dist = m.tf_name if m.tf_name in _KERAS2_LINE_DISTS else "tensorflow"
-    key = version_key(line)[:2]
+    row = m.matrix.line_for(line) if m.matrix is not None else None
     if dist == "tensorflow-macos" or (m.os == "macos" and m.arch == "arm64"):
-        row = m.matrix.line_for(line) if m.matrix is not None else None
         if dist != "tensorflow-macos" and row is not None and row.python.get("macos-arm64"):
             return dist
+        key = version_key(line)[:2]
         apple = any(version_key(r.version)[:2] == key for r in releases_of("tensorflow-macos"))
         return "tensorflow-macos" if apple else "tensorflow"
-    if dist == "tensorflow-intel" and key < (2, 12):
+    if dist == "tensorflow-intel" and (row is None or dist not in row.wrappers.values()):
         return "tensorflow"
     return dist
 
