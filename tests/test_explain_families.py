@@ -983,3 +983,20 @@ def test_a_keras_2_line_keeps_tensorflow_intel_where_its_tensorflow_requires_it(
         "(C:\\Python311\\Lib\\site-packages\\keras\\initializers\\__init__.py)\n"
     )
     assert '"tensorflow-intel~=2.11.0" "keras~=2.11.0"' in _fix(_top(log))
+
+
+def test_a_librarys_keras_3_fix_says_keep_keras_2_once() -> None:
+    # The rule's port (learning_rate= for lr=) ends with its own "keep Keras 2", which the
+    # library's fix already leads with.
+    log = (
+        "$ pip list\nkeras          3.3.3\ntensorflow     2.16.1\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train.py", line 2, in <module>\n'
+        "    import qnets\n"
+        '  File "/srv/venv/lib/python3.11/site-packages/qnets/opt.py", line 40, in <module>\n'
+        "    opt = tf.keras.optimizers.Adam(lr=0.1)\n"
+        "ValueError: Argument(s) not recognized: {'lr': 0.1}\n"
+    )
+    fix = _fix(_top(log))
+    assert "The port, for its authors: Pass learning_rate=" in fix
+    assert fix.count("TF_USE_LEGACY_KERAS=1") == 2  # the text once, the command once

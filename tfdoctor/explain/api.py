@@ -60,7 +60,7 @@ from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.keras_api import keras_api
 from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import version_key
-from tfdoctor.scan import Verdict
+from tfdoctor.scan import KEEP_KERAS2, Verdict
 from tfdoctor.scan.api import (
     LAST_KERAS2,
     MOST_HOMES,
@@ -901,7 +901,12 @@ def _keras3_library_fix(m: Machine, dist: str, name: str, verdict: Verdict) -> F
     that has the name), or its release written for Keras 3; the verdict's port is what its
     authors would write."""
     # A rule's idiom is what the port writes; the listings' verdicts say only "port it".
-    port = "" if verdict.key in _LISTING_KEYS else f" The port, for its authors: {verdict.fix.text}"
+    # The rule's own "keep Keras 2" is the first way here, said once.
+    port = (
+        ""
+        if verdict.key in _LISTING_KEYS
+        else f" The port, for its authors: {verdict.fix.text.removesuffix(KEEP_KERAS2)}"
+    )
     if name.startswith("keras."):
         # `import keras` finds Keras 3 whatever TF_USE_LEGACY_KERAS says.
         kept = _keras2_release_fix(m, dist, name)
