@@ -1000,3 +1000,22 @@ def test_a_librarys_keras_3_fix_says_keep_keras_2_once() -> None:
     fix = _fix(_top(log))
     assert "The port, for its authors: Pass learning_rate=" in fix
     assert fix.count("TF_USE_LEGACY_KERAS=1") == 2  # the text once, the command once
+
+
+def test_a_keras_2_frame_outweighs_the_keras_3_a_tensorflow_requires() -> None:
+    site = "/srv/venv/lib/python3.11/site-packages"
+    # keras/src/engine/ is Keras 2.13-2.15's wheel: TensorFlow 2.16's requirement of Keras 3
+    # is not what the log shows installed.
+    log = (
+        "$ pip list\ntensorflow     2.16.1\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train.py", line 2, in <module>\n'
+        "    model.fit(x)\n"
+        f'  File "{site}/keras/src/engine/training.py", line 1783, in fit\n'
+        "    callbacks.on_train_begin()\n"
+        f'  File "{site}/qnets/callbacks.py", line 12, in on_train_begin\n'
+        "    from keras.engine.functional import Functional\n"
+        "ModuleNotFoundError: No module named 'keras.engine'\n"
+    )
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
+    assert _top(log).cause == "companion-mismatch"

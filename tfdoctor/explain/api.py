@@ -1457,17 +1457,27 @@ def _line_pythons(m: Machine, line: str) -> str:
     return f" (in a new virtual environment of a Python it supports, {pythons[0]} to {pythons[-1]})"
 
 
+def _standalone_keras2(path: str) -> bool:
+    """Whether ``path`` is a file of the standalone keras package that only Keras 2 has
+    (``keras/src/engine/``: evidence.traceback's reading), not tf-keras's."""
+    origin = origin_of(path)
+    return origin.dist == "keras" and origin.generation == "Keras 2"
+
+
 def _keras3_observed(tb: Traceback, m: Machine) -> str:
     """What the log shows of a Keras 3 installed, in words: keras 3.x listed, a frame of a
     file only Keras 3 has, the exception naming Keras 3's tf.keras module
     (``keras._tf_keras.keras``), or a TensorFlow of a line whose wheel requires Keras 3 (the
-    matrix's keras pins: 2.16 on) where no keras is listed; empty where none does."""
+    matrix's keras pins: 2.16 on) where no keras is listed; empty where none does, or where
+    a frame is a file of the keras package only Keras 2 has."""
     keras = m.facts.package("keras")
     if keras is not None and keras.version:
         return f"keras {keras.version} is installed" if version_key(keras.version)[0] == 3 else ""
     frame = next((f for f in tb.frames if origin_of(f.path).generation == "Keras 3"), None)
     if frame is not None:
         return f"the frame {frame.path} is Keras 3's"
+    if any(_standalone_keras2(f.path) for f in tb.frames):
+        return ""  # a file of the keras package only Keras 2 has: the log shows a Keras 2
     if _KERAS3_PRINTED.match(_printed_module(tb)) is not None:
         return "the exception names keras._tf_keras, Keras 3's tf.keras"
     if m.tf is not None and m.line is not None and m.keras3_is_tf_keras:
