@@ -886,15 +886,16 @@ def test_the_users_own_keras_2_layer_under_keras_3_is_still_ported() -> None:
 def test_a_library_asking_tf_keras_with_no_keras_3_shown_keeps_its_verdicts_fix() -> None:
     # tensorflow.keras.layers names no Keras: the listings' reading stays as it was.
     site = "/srv/venv/lib/python3.11/site-packages/qnets/layers.py"
-    fixes = " ".join(
-        _fix(x) for x in _explain(_layer_subclassed(site, "tensorflow.keras.layers")).findings
-    )
+    findings = _explain(_layer_subclassed(site, "tensorflow.keras.layers")).findings
+    assert any(x.cause == "keras3-behaviour-change" for x in findings)
+    fixes = " ".join(_fix(x) for x in findings)
     assert "(an installed package) asks tf.keras" not in fixes
 
 
 def test_a_module_keras_2_dropped_before_2_12_names_its_own_last_line() -> None:
     # keras/layers/merge.py is in keras-team/keras v2.8.0's tree and not in v2.9.0's: Keras 2.8
-    # with TensorFlow 2.8, under the plain tensorflow name (tensorflow-intel begins at 2.11).
+    # with TensorFlow 2.8, under the plain tensorflow name (its Windows wheel requires no
+    # tensorflow-intel: the matrix's wrappers begin at 2.11).
     log = (
         "$ pip list\nkeras                3.1.0\ntensorflow-intel     2.16.1\n"
         "Traceback (most recent call last):\n"
@@ -908,3 +909,113 @@ def test_a_module_keras_2_dropped_before_2_12_names_its_own_last_line() -> None:
     top = _top(log)
     assert top.cause == "keras3-behaviour-change"
     assert '"tensorflow~=2.8.0" "keras~=2.8.0"' in _fix(top)
+
+
+def _library_imports_merge(listing: str) -> str:
+    """An installed library's import of keras.layers.merge (keras-team/keras v2.8.0's tree
+    has keras/layers/merge.py, v2.9.0's not), with pip's ``listing`` before it."""
+    return listing + (
+        "Traceback (most recent call last):\n"
+        '  File "/Users/me/app/run.py", line 3, in <module>\n'
+        "    import nnlib\n"
+        '  File "/Users/me/venv/lib/python3.11/site-packages/nnlib/blocks.py", line 9, in '
+        "<module>\n"
+        "    from keras.layers import merge\n"
+        "ImportError: cannot import name 'merge' from 'keras.layers' "
+        "(/Users/me/venv/lib/python3.11/site-packages/keras/layers/__init__.py)\n"
+    )
+
+
+def test_a_keras_2_line_before_2_13_keeps_apples_tensorflow_macos() -> None:
+    # The tensorflow name has no macOS arm64 wheel of 2.8 (those begin at 2.13); Apple's
+    # tensorflow-macos published 2.8 (the wheel index): the installed name is the one to pin.
+    log = _library_imports_merge(
+        "$ pip list\nkeras                3.3.3\ntensorflow-macos     2.16.2\n"
+    )
+    top = _top(log)
+    assert top.cause == "keras3-behaviour-change"
+    assert '"tensorflow-macos~=2.8.0" "keras~=2.8.0"' in _fix(top)
+
+
+def test_a_keras_2_line_before_2_12_keeps_tensorflow_cpu() -> None:
+    log = _library_imports_merge(
+        "$ pip list\nkeras                3.3.3\ntensorflow-cpu       2.16.1\n"
+    )
+    assert '"tensorflow-cpu~=2.8.0" "keras~=2.8.0"' in _fix(_top(log))
+
+
+def test_a_keras_2_line_before_2_13_on_apple_silicon_is_tensorflow_macos() -> None:
+    # platform.platform()'s words for an arm64 Python on macOS; the tensorflow name has no
+    # wheel of 2.8 there.
+    log = "macOS-14.4-arm64-arm-64bit\n" + _library_imports_merge(
+        "$ pip list\nkeras                3.3.3\ntensorflow           2.16.1\n"
+    )
+    assert '"tensorflow-macos~=2.8.0" "keras~=2.8.0"' in _fix(_top(log))
+
+
+def test_a_package_asking_a_listed_keras_2_14_for_layer_utils_is_no_keras_3() -> None:
+    # keras.utils.layer_utils is one of Keras 2's own modules, which 2.14's wheel keeps under
+    # keras.src: the log lists that Keras 2, so "Keras 2 code under Keras 3" would contradict it.
+    log = (
+        "$ pip list\nkeras          2.14.0\ntensorflow     2.14.1\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train.py", line 2, in <module>\n'
+        "    import qnets\n"
+        '  File "/srv/venv/lib/python3.11/site-packages/qnets/layers.py", line 40, in <module>\n'
+        "    from keras.utils import layer_utils\n"
+        "ImportError: cannot import name 'layer_utils' from 'keras.utils' "
+        "(/srv/venv/lib/python3.11/site-packages/keras/utils/__init__.py)\n"
+    )
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
+    assert '"keras~=2.12.0"' in _fix(_top(log))
+
+
+def test_a_keras_2_line_keeps_tensorflow_intel_where_its_tensorflow_requires_it() -> None:
+    # The matrix's wrappers: tensorflow 2.11's Windows wheel requires tensorflow-intel 2.11.
+    log = (
+        "$ pip list\nkeras                3.1.0\ntensorflow-intel     2.16.1\n"
+        "Traceback (most recent call last):\n"
+        '  File "C:\\app\\run.py", line 3, in <module>\n'
+        "    import nnlib\n"
+        '  File "C:\\Python311\\Lib\\site-packages\\nnlib\\opt.py", line 9, in <module>\n'
+        "    from keras.initializers import initializers_v2\n"
+        "ImportError: cannot import name 'initializers_v2' from 'keras.initializers' "
+        "(C:\\Python311\\Lib\\site-packages\\keras\\initializers\\__init__.py)\n"
+    )
+    assert '"tensorflow-intel~=2.11.0" "keras~=2.11.0"' in _fix(_top(log))
+
+
+def test_a_librarys_keras_3_fix_says_keep_keras_2_once() -> None:
+    # The rule's port (learning_rate= for lr=) ends with its own "keep Keras 2", which the
+    # library's fix already leads with.
+    log = (
+        "$ pip list\nkeras          3.3.3\ntensorflow     2.16.1\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train.py", line 2, in <module>\n'
+        "    import qnets\n"
+        '  File "/srv/venv/lib/python3.11/site-packages/qnets/opt.py", line 40, in <module>\n'
+        "    opt = tf.keras.optimizers.Adam(lr=0.1)\n"
+        "ValueError: Argument(s) not recognized: {'lr': 0.1}\n"
+    )
+    fix = _fix(_top(log))
+    assert "The port, for its authors: Pass learning_rate=" in fix
+    assert fix.count("TF_USE_LEGACY_KERAS=1") == 2  # the text once, the command once
+
+
+def test_a_keras_2_frame_outweighs_the_keras_3_a_tensorflow_requires() -> None:
+    site = "/srv/venv/lib/python3.11/site-packages"
+    # keras/src/engine/ is Keras 2.13-2.15's wheel: TensorFlow 2.16's requirement of Keras 3
+    # is not what the log shows installed.
+    log = (
+        "$ pip list\ntensorflow     2.16.1\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train.py", line 2, in <module>\n'
+        "    model.fit(x)\n"
+        f'  File "{site}/keras/src/engine/training.py", line 1783, in fit\n'
+        "    callbacks.on_train_begin()\n"
+        f'  File "{site}/qnets/callbacks.py", line 12, in on_train_begin\n'
+        "    from keras.engine.functional import Functional\n"
+        "ModuleNotFoundError: No module named 'keras.engine'\n"
+    )
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
+    assert _top(log).cause == "companion-mismatch"

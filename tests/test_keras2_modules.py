@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import zipfile
 from pathlib import Path
 from types import ModuleType
@@ -87,4 +88,36 @@ def test_the_bundled_release_table_knows_where_keras_2s_own_modules_ended() -> N
     assert keras2_module_last("keras.engine") == "2.12"
     assert keras2_module_last("tf.keras.utils.layer_utils") == "2.12"
     assert keras2_module_last("keras.layers.merge") == "2.8"
+    # The optimizer_v2 package at its first place (keras/optimizer_v2/ to v2.8.0), whose
+    # utils.py exports nothing, as at its second (keras/optimizers/optimizer_v2/ to v2.11.0).
+    assert keras2_module_last("keras.optimizer_v2.utils") == "2.8"
+    assert keras2_module_last("keras.optimizers.optimizer_v2.utils") == "2.11"
     assert keras2_module_last("keras.engine.topology") == ""
+
+
+def test_the_release_table_cites_the_releases_that_moved_the_modules() -> None:
+    head = (DATA_DIR / "keras2_module_releases.txt").read_text(encoding="utf-8")
+    for tag in releases.MOVED:
+        assert f"keras-team/keras {tag} " in head
+    assert releases.wanted({"keras/optimizer_v2/utils.py"}, set()) == {"keras.optimizer_v2.utils"}
+
+
+def test_the_release_table_checks_the_later_releases_build_under_keras_src(
+    tmp_path: Path,
+) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    git("config", "user.email", "t@example.invalid")
+    git("config", "user.name", "t")
+    build = tmp_path / "pip_build.py"
+    build.write_text(f'PACKAGE_NAME = "keras"\n{releases.SRC_LINE}\n', encoding="utf-8")
+    git("add", "pip_build.py")
+    git("commit", "-q", "-m", "a")
+    git("tag", "moved")
+    build.write_text('PACKAGE_NAME = "keras"\nSRC_DIRNAME = ""\n', encoding="utf-8")
+    git("commit", "-q", "-am", "b")
+    git("tag", "flat")
+    assert releases.moves_to_src(tmp_path, "moved")
+    assert not releases.moves_to_src(tmp_path, "flat")

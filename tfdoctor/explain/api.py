@@ -61,7 +61,7 @@ from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.keras_api import keras_api
 from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import version_key
-from tfdoctor.scan import Verdict
+from tfdoctor.scan import KEEP_KERAS2, Verdict
 from tfdoctor.scan.api import (
     LAST_KERAS2,
     MOST_HOMES,
@@ -80,6 +80,7 @@ from tfdoctor.scan.api import (
 )
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
 from tfdoctor.scan.rules import Rule
+from tfdoctor.wheel_index import releases_of
 
 
 def _module_attribute(message: str) -> Optional[MissingAttribute]:
@@ -901,7 +902,12 @@ def _keras3_library_fix(m: Machine, dist: str, name: str, verdict: Verdict) -> F
     that has the name), or its release written for Keras 3; the verdict's port is what its
     authors would write."""
     # A rule's idiom is what the port writes; the listings' verdicts say only "port it".
-    port = "" if verdict.key in _LISTING_KEYS else f" The port, for its authors: {verdict.fix.text}"
+    # The rule's own "keep Keras 2" is the first way here, said once.
+    port = (
+        ""
+        if verdict.key in _LISTING_KEYS
+        else f" The port, for its authors: {verdict.fix.text.removesuffix(KEEP_KERAS2)}"
+    )
     if name.startswith("keras."):
         # `import keras` finds Keras 3 whatever TF_USE_LEGACY_KERAS says.
         kept = _keras2_release_fix(m, dist, name)
@@ -1066,6 +1072,11 @@ def _keras2_package(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> V
         None,
     )
     if package is None:
+        return verdict
+    keras = m.facts.package("keras")
+    if keras is not None and keras.version and version_key(keras.version)[0] == 2:
+        # The log lists a Keras 2 (2.13 to 2.15 lack the module as much): not Keras 3, a
+        # Keras 2 later than the package (:func:`_package_before_keras` reads it).
         return verdict
     shown = _keras3_observed(tb, m)
     installed = (
@@ -1415,12 +1426,24 @@ _MULTI_BACKEND_RULE = "keras-multi-backend-modules"
 
 
 def _keras2_line_dist(m: Machine, line: str) -> str:
-    """The TensorFlow distribution to install TensorFlow ``line`` under: the installed one
-    where it published 2.12 to the last Keras 2 line under its own name
-    (:data:`_KERAS2_LINE_DISTS`; tensorflow-intel begins at 2.11), else ``tensorflow``."""
-    if version_key(line)[:2] < (2, 12):
+    """The TensorFlow distribution to install TensorFlow ``line`` under. On a Mac with Apple
+    silicon (or where tensorflow-macos is installed), Apple's tensorflow-macos where the
+    wheel index lists a release of that line and the matrix gives the ``tensorflow`` name no
+    macOS arm64 wheels of it (those begin at 2.13: Apple's "install tensorflow-macos up to
+    2.12, tensorflow from 2.13"); elsewhere the installed one of
+    :data:`_KERAS2_LINE_DISTS`, tensorflow-intel only for a line whose ``tensorflow``
+    requires it (the matrix's wrappers: 2.11 on); else ``tensorflow``."""
+    dist = m.tf_name if m.tf_name in _KERAS2_LINE_DISTS else "tensorflow"
+    row = m.matrix.line_for(line) if m.matrix is not None else None
+    if dist == "tensorflow-macos" or (m.os == "macos" and m.arch == "arm64"):
+        if dist != "tensorflow-macos" and row is not None and row.python.get("macos-arm64"):
+            return dist
+        key = version_key(line)[:2]
+        apple = any(version_key(r.version)[:2] == key for r in releases_of("tensorflow-macos"))
+        return "tensorflow-macos" if apple else "tensorflow"
+    if dist == "tensorflow-intel" and (row is None or dist not in row.wrappers.values()):
         return "tensorflow"
-    return m.tf_name if m.tf_name in _KERAS2_LINE_DISTS else "tensorflow"
+    return dist
 
 
 def _line_pythons(m: Machine, line: str) -> str:
@@ -1435,17 +1458,27 @@ def _line_pythons(m: Machine, line: str) -> str:
     return f" (in a new virtual environment of a Python it supports, {pythons[0]} to {pythons[-1]})"
 
 
+def _standalone_keras2(path: str) -> bool:
+    """Whether ``path`` is a file of the standalone keras package that only Keras 2 has
+    (``keras/src/engine/``: evidence.traceback's reading), not tf-keras's."""
+    origin = origin_of(path)
+    return origin.dist == "keras" and origin.generation == "Keras 2"
+
+
 def _keras3_observed(tb: Traceback, m: Machine) -> str:
     """What the log shows of a Keras 3 installed, in words: keras 3.x listed, a frame of a
     file only Keras 3 has, the exception naming Keras 3's tf.keras module
     (``keras._tf_keras.keras``), or a TensorFlow of a line whose wheel requires Keras 3 (the
-    matrix's keras pins: 2.16 on) where no keras is listed; empty where none does."""
+    matrix's keras pins: 2.16 on) where no keras is listed; empty where none does, or where
+    a frame is a file of the keras package only Keras 2 has."""
     keras = m.facts.package("keras")
     if keras is not None and keras.version:
         return f"keras {keras.version} is installed" if version_key(keras.version)[0] == 3 else ""
     frame = next((f for f in tb.frames if origin_of(f.path).generation == "Keras 3"), None)
     if frame is not None:
         return f"the frame {frame.path} is Keras 3's"
+    if any(_standalone_keras2(f.path) for f in tb.frames):
+        return ""  # a file of the keras package only Keras 2 has: the log shows a Keras 2
     if _KERAS3_PRINTED.match(_printed_module(tb)) is not None:
         return "the exception names keras._tf_keras, Keras 3's tf.keras"
     if m.tf is not None and m.line is not None and m.keras3_is_tf_keras:

@@ -49,6 +49,9 @@ from tfdoctor.scan.walker import SKIPPED, FileUses, MethodUse, Use, scan_path
 
 #: Files below this count are scanned in this process: a pool costs more than it saves.
 POOL_MIN_FILES = 24
+#: The words a rule's fix ends with where the rule keeps Keras 2 as the other way
+#: (``legacy_keras``).
+KEEP_KERAS2 = " Or keep the Keras 2 code: install tf-keras and set TF_USE_LEGACY_KERAS=1."
 #: Directories never entered when a directory is scanned.
 SKIP_DIRS = frozenset({"__pycache__", ".git", ".hg", ".svn", ".ipynb_checkpoints", "node_modules"})
 #: The line whose top-level namespace dropped the TensorFlow 1 API.
@@ -628,7 +631,7 @@ class Judge:
             text += self._tf1_line_words(rule)
         commands: list[str] = [f"pip install {pkg}" for pkg in rule.install]
         if rule.legacy_keras:
-            text += " Or keep the Keras 2 code: install tf-keras and set TF_USE_LEGACY_KERAS=1."
+            text += KEEP_KERAS2
             commands.extend(self._legacy_commands())
         links = tuple(s.url for s in rule.sources)
         return Verdict(

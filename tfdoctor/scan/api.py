@@ -428,7 +428,10 @@ def _keras2_module_releases() -> dict[str, str]:
 def keras2_module_last(module: str) -> str:
     """The last Keras 2 line whose tree has ``module`` (``keras.utils.layer_utils``, or
     ``tf.keras.utils.layer_utils`` for the same module) at its place, from 2.6 to 2.12; empty
-    where the table does not list it (a module of multi-backend Keras, or none)."""
+    where the table does not list it (a module of multi-backend Keras, or none). A module
+    that is also a public export path (``keras.optimizers``) is at its place in the wheels of
+    2.13 to 2.15 too, generated from the export paths: TensorFlow's listings answer for it
+    first (explain.api's ``_last_keras2_line``)."""
     bare = module[3:] if module.startswith("tf.keras.") else module
     return _keras2_module_releases().get(bare, "")
 
