@@ -230,3 +230,29 @@ def test_a_library_under_eager_with_tensorflow_1_shown_is_not_told_tensorflow_1(
     assert found is not None and found.fix is not None
     text = fix_text(found)
     assert "deepxde's own code" in text and "tensorflow<2.0" not in text
+
+
+@pytest.mark.parametrize(
+    ("shown", "words", "absent"),
+    [
+        (
+            "Name: tensorflow\nVersion: 1.15.0\n",
+            ("TensorFlow 1.15.0 builds graphs", "enable_eager_execution()"),
+            ("TensorFlow 2", "tensorflow==1.15"),
+        ),
+        ("Name: tensorflow\nVersion: 2.1.0\n", ("TensorFlow 2 runs eagerly",), ()),
+        ("", ("TensorFlow 2 runs eagerly",), ()),
+    ],
+    ids=["tensorflow-1-shown", "tensorflow-2-shown", "none-shown"],
+)
+def test_graph_code_under_eager_is_worded_by_the_tensorflow_shown(
+    shown: str, words: tuple[str, ...], absent: tuple[str, ...]
+) -> None:
+    # TensorFlow 1.x builds graphs unless the program turns eager execution on: its summary
+    # and fix speak of that, not of TensorFlow 2's default.
+    log = shown + _into_tensorflow("/home/user/proj/net.py", _EAGER)
+    found = finding_of(explained(log), "api-moved-to-compat-v1")
+    assert found is not None and found.severity is Severity.ERROR
+    text = fix_text(found)
+    assert "TensorFlow 2" not in found.summary
+    assert all(w in text for w in words) and not any(w in text for w in absent)
