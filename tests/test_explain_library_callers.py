@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, finding_of, fix_text, library_frame_log
 from tfdoctor import causes
 from tfdoctor.evidence.refusals import TENSORFLOW, UNHASHABLE, read_refusal
 from tfdoctor.evidence.traceback import read_tracebacks
+from tfdoctor.explain.packages import package_behind, statement_import, statement_library
 from tfdoctor.findings import Report, Severity
+from tfdoctor.machine import Machine
 
 #: A TensorFlow 1 name TensorFlow 2 lacks at its top level.
 _NODE_DEF = "AttributeError: module 'tensorflow' has no attribute 'NodeDef'"
@@ -256,3 +259,29 @@ def test_graph_code_under_eager_is_worded_by_the_tensorflow_shown(
     text = fix_text(found)
     assert "TensorFlow 2" not in found.summary
     assert all(w in text for w in words) and not any(w in text for w in absent)
+
+
+@pytest.mark.parametrize(
+    ("statement", "imported", "behind", "library"),
+    [
+        ("from onnx_tf.backend import prepare", ("onnx_tf", "onnx-tf"), "onnx-tf", "onnx_tf"),
+        # A package not built on TensorFlow raised it, but its import ran no TensorFlow code.
+        ("import numpy as np", ("numpy", "numpy"), "numpy", None),
+        # Keras' own import: the package behind it, never a library asking Keras.
+        ("import keras", ("keras", "keras"), "keras", None),
+        ("import tensorflow as tf", None, None, None),
+        ("import model", None, None, None),
+    ],
+    ids=["library-on-tensorflow", "not-on-tensorflow", "keras-itself", "tensorflow", "unknown"],
+)
+def test_the_statement_above_a_message_is_read_once_for_both_its_readers(
+    statement: str,
+    imported: tuple[str, str] | None,
+    behind: str | None,
+    library: str | None,
+) -> None:
+    (tb,) = read_tracebacks(f">>> {statement}\n{_NODE_DEF}\n")
+    assert tb.statement == statement and not tb.frames
+    assert statement_import(tb) == imported
+    assert package_behind(tb)[0] == behind
+    assert statement_library(tb, Machine(f.facts(), f.FIXTURE_MATRIX)) == library
