@@ -14,7 +14,7 @@ from tests import factories as f
 from tfdoctor.checks import CHECKS, run_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.checks.cuda import check_cuda_libraries
-from tfdoctor.cuda_layout import libraries_in, wheel_cuda_major, wheel_dir
+from tfdoctor.cuda_layout import libraries_in, wheel_cuda_major, wheel_dir, wheels_share_files
 from tfdoctor.env.settings import environment_settings
 from tfdoctor.facts import DeviceFacts, Facts, LibraryCandidate, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Severity
@@ -250,3 +250,66 @@ def test_env_puts_only_the_builds_wheels_on_the_path(wheels_major: int, named: b
     settings = {s.name: s.value for s in environment_settings(facts)}
     wheel = f"{user_site}/nvidia/cuda_runtime/lib"
     assert (wheel in settings.get("LD_LIBRARY_PATH", "")) is named
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "shared"),
+    [
+        # cuDNN 8 for CUDA 11 and for CUDA 12: both libcudnn.so.8 in nvidia/cudnn/lib.
+        (("nvidia-cudnn-cu11", "8.9.7.29"), ("nvidia-cudnn-cu12", "8.9.7.29"), True),
+        (("nvidia-cudnn-cu12", "9.1.0.70"), ("nvidia-cudnn-cu13", "9.13.0.50"), True),
+        (("nvidia-cudnn-cu11", "8.9.7.29"), ("nvidia-cudnn-cu12", "9.1.0.70"), False),
+        # libcusolver.so.11 and libcurand.so.10 under CUDA 11 and 12 alike; NCCL's .so.2.
+        (("nvidia-cusolver-cu11", "11.4.1.48"), ("nvidia-cusolver-cu12", "11.5.4.101"), True),
+        (("nvidia-curand-cu11", "10.3.0.86"), ("nvidia-curand-cu12", "10.3.4.107"), True),
+        (("nvidia-nccl-cu11", "2.19.3"), ("nvidia-nccl-cu12", "2.19.3"), True),
+        # libcublas.so.11 beside libcublas.so.12; CUDA 13's in nvidia/cu13.
+        (("nvidia-cublas-cu11", "11.11.3.6"), ("nvidia-cublas-cu12", "12.3.4.1"), False),
+        (("nvidia-cublas-cu12", "12.9.1.4"), ("nvidia-cublas", "13.0.2.14"), False),
+        # No library of nvcc's is named here: its files (ptxas) may be the same.
+        (("nvidia-cuda-nvcc-cu11", "11.8.89"), ("nvidia-cuda-nvcc-cu12", "12.3.107"), True),
+    ],
+    ids=[
+        "cudnn-8-both",
+        "cudnn-9-both",
+        "cudnn-8-and-9",
+        "cusolver-11",
+        "curand-10",
+        "nccl-2",
+        "cublas-11-and-12",
+        "cublas-grouped",
+        "nvcc-unknown",
+    ],
+)
+def test_wheels_of_two_majors_share_files_where_their_libraries_do(
+    one: tuple[str, str], other: tuple[str, str], shared: bool
+) -> None:
+    assert wheels_share_files(one, other) is shared
+    assert wheels_share_files(other, one) is shared
+
+
+@pytest.mark.parametrize("version", ["2.16.1", "2.15.1"], ids=["pins", "extra"])
+def test_the_other_majors_wheels_that_share_files_go_before_the_install(version: str) -> None:
+    """Installed over nvidia-cudnn-cu11's libcudnn.so.8, nvidia-cudnn-cu12's would be deleted
+    by a later uninstall of -cu11: that one is uninstalled first; cuBLAS 11 (its own files)
+    is left, and no other-major wheel is installed."""
+    found = _library_finding(_machine(version, "12.3" if version == "2.16.1" else "12.2", 11))
+    assert found.fix is not None
+    commands = found.fix.commands
+    removes = [i for i, c in enumerate(commands) if " uninstall " in c]
+    installs = [i for i, c in enumerate(commands) if " install " in c]
+    assert len(removes) == 1 and installs and removes[0] < min(installs)
+    assert shlex.split(commands[removes[0]])[-1:] == ["nvidia-cudnn-cu11"]
+    assert not any("cu11" in commands[i] for i in installs)
+    assert "cu11" not in found.fix.text and "Uninstall first" in found.fix.text
+
+
+def test_other_major_wheels_of_their_own_files_are_not_uninstalled() -> None:
+    """The near miss: cuBLAS 11 and the CUDA 11 runtime alone hold other sonames than the
+    build's wheels, so the fix installs beside them and removes nothing."""
+    facts = _machine("2.16.1", "12.3", 11)
+    packages = tuple(p for p in facts.packages or () if p.name != "nvidia-cudnn-cu11")
+    found = _library_finding(dataclasses.replace(facts, packages=packages))
+    assert found.fix is not None
+    assert not [c for c in found.fix.commands if " uninstall " in c]
+    assert "Uninstall" not in found.fix.text

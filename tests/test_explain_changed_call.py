@@ -51,7 +51,7 @@ def test_a_packages_np_load_is_told_its_release_or_numpy_before_the_change() -> 
     assert "facekit's own code" in fix and site in fix
     assert "numpy<1.16.3" in fix and "numpy 1.16.3 and later" in fix
     # No PyPI name is made up from the directory: the command looks the owner up.
-    assert "pip install --upgrade facekit" not in fix and "startswith('facekit/')" in fix
+    assert "pip install --upgrade facekit" not in fix and "b'facekit/'" in fix
 
 
 def test_a_package_of_tensorflows_family_is_told_its_release_for_the_installed_one() -> None:

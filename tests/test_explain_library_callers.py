@@ -7,15 +7,16 @@ user's own code is an API use; a log that shows no caller names no library."""
 
 from __future__ import annotations
 
-import importlib.metadata
-from types import SimpleNamespace
-
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, finding_of, fix_text, library_frame_log
+from tfdoctor import causes
 from tfdoctor.evidence.refusals import TENSORFLOW, UNHASHABLE, read_refusal
 from tfdoctor.evidence.traceback import read_tracebacks
+from tfdoctor.explain.packages import package_behind, statement_import, statement_library
 from tfdoctor.findings import Report, Severity
+from tfdoctor.machine import Machine
 
 #: A TensorFlow 1 name TensorFlow 2 lacks at its top level.
 _NODE_DEF = "AttributeError: module 'tensorflow' has no attribute 'NodeDef'"
@@ -208,26 +209,19 @@ def test_an_unknown_librarys_owner_is_looked_up_by_its_import_name() -> None:
     assert companion is not None and companion.fix is not None
     # pip's name for the import package graph_kit_x is graph-kit-x; its files lie in
     # graph_kit_x/, the folder the owner's look-up must match.
-    owner = [c for c in companion.fix.commands if "startswith('graph_kit_x/')" in c]
+    owner = [c for c in companion.fix.commands if "b'graph_kit_x/'" in c]
     assert "`graph_kit_x`" in companion.fix.text and owner
 
 
-def test_an_unknown_librarys_owner_is_found_whatever_the_case_of_its_folder(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # pip's name for the import package GraphKit is graphkit: the owner's look-up, run as
-    # printed, must still find the distribution whose files lie in GraphKit/.
+def test_an_unknown_librarys_owner_is_found_whatever_the_case_of_its_folder() -> None:
+    # pip's name for the import package GraphKit is graphkit: the owner's look-up must match
+    # the distribution whose files lie in GraphKit/ (tests/test_owner_command.py runs it).
     text = library_frame_log(f"{_SITE}/GraphKit/nodes.py", "node = tf.NodeDef()", _NODE_DEF)
     companion = finding_of(explained(text), "companion-mismatch")
     assert companion is not None and companion.fix is not None
-    (owner,) = [c for c in companion.fix.commands if "md.distributions()" in c]
-    program = owner.split('-c "', 1)[1].rsplit('"', 1)[0]
-    installed = SimpleNamespace(
-        metadata={"Name": "graph-kit-dist"}, files=["GraphKit/__init__.py", "GraphKit/nodes.py"]
+    assert causes.common.owner_of_package_command("graphkit", folded=True) in (
+        companion.fix.commands
     )
-    monkeypatch.setattr(importlib.metadata, "distributions", lambda: [installed])
-    exec(compile(program, "<owner>", "exec"), {})  # the program the fix prints
-    assert "graph-kit-dist" in capsys.readouterr().out
 
 
 def test_a_library_under_eager_with_tensorflow_1_shown_is_not_told_tensorflow_1() -> None:
@@ -239,3 +233,55 @@ def test_a_library_under_eager_with_tensorflow_1_shown_is_not_told_tensorflow_1(
     assert found is not None and found.fix is not None
     text = fix_text(found)
     assert "deepxde's own code" in text and "tensorflow<2.0" not in text
+
+
+@pytest.mark.parametrize(
+    ("shown", "words", "absent"),
+    [
+        (
+            "Name: tensorflow\nVersion: 1.15.0\n",
+            ("TensorFlow 1.15.0 builds graphs", "enable_eager_execution()"),
+            ("TensorFlow 2", "tensorflow==1.15"),
+        ),
+        ("Name: tensorflow\nVersion: 2.1.0\n", ("TensorFlow 2 runs eagerly",), ()),
+        ("", ("TensorFlow 2 runs eagerly",), ()),
+    ],
+    ids=["tensorflow-1-shown", "tensorflow-2-shown", "none-shown"],
+)
+def test_graph_code_under_eager_is_worded_by_the_tensorflow_shown(
+    shown: str, words: tuple[str, ...], absent: tuple[str, ...]
+) -> None:
+    # TensorFlow 1.x builds graphs unless the program turns eager execution on: its summary
+    # and fix speak of that, not of TensorFlow 2's default.
+    log = shown + _into_tensorflow("/home/user/proj/net.py", _EAGER)
+    found = finding_of(explained(log), "api-moved-to-compat-v1")
+    assert found is not None and found.severity is Severity.ERROR
+    text = fix_text(found)
+    assert "TensorFlow 2" not in found.summary
+    assert all(w in text for w in words) and not any(w in text for w in absent)
+
+
+@pytest.mark.parametrize(
+    ("statement", "imported", "behind", "library"),
+    [
+        ("from onnx_tf.backend import prepare", ("onnx_tf", "onnx-tf"), "onnx-tf", "onnx_tf"),
+        # A package not built on TensorFlow raised it, but its import ran no TensorFlow code.
+        ("import numpy as np", ("numpy", "numpy"), "numpy", None),
+        # Keras' own import: the package behind it, never a library asking Keras.
+        ("import keras", ("keras", "keras"), "keras", None),
+        ("import tensorflow as tf", None, None, None),
+        ("import model", None, None, None),
+    ],
+    ids=["library-on-tensorflow", "not-on-tensorflow", "keras-itself", "tensorflow", "unknown"],
+)
+def test_the_statement_above_a_message_is_read_once_for_both_its_readers(
+    statement: str,
+    imported: tuple[str, str] | None,
+    behind: str | None,
+    library: str | None,
+) -> None:
+    (tb,) = read_tracebacks(f">>> {statement}\n{_NODE_DEF}\n")
+    assert tb.statement == statement and not tb.frames
+    assert statement_import(tb) == imported
+    assert package_behind(tb)[0] == behind
+    assert statement_library(tb, Machine(f.facts(), f.FIXTURE_MATRIX)) == library

@@ -59,7 +59,7 @@ def test_a_windows_package_frame_names_no_guessed_distribution() -> None:
     top = top_error(explained(text))
     assert top.cause == "python-removed-module" and "Python 3.10" in top.summary
     fix = fix_text(top)
-    assert "startswith('oldreadline/')" in fix and "pip install --upgrade" not in fix
+    assert "b'oldreadline/'" in fix and "pip install --upgrade" not in fix
 
 
 def test_the_from_import_form_reads_the_same() -> None:

@@ -478,6 +478,59 @@ def wheel_cuda_major(dist: str) -> Optional[int]:
     return int(tail[2:]) if tail.startswith("cu") and tail[2:].isdigit() else None
 
 
+def wheel_library_files(dist: str, version: str) -> Optional[frozenset[str]]:
+    """The files under ``nvidia/`` that the ``nvidia-*`` wheel ``dist`` (PEP 503 name) of
+    release ``version`` holds of the libraries TensorFlow loads, as this data names them:
+    ``<dir>/lib/lib<name>.so.<soname>``, with every soname its CUDA major's rows give (a
+    minor release's too), cuDNN's its own major (the wheel's version), NCCL's the fixed one.
+    None where the data cannot say: no known wheel, a release the version does not name, a
+    soname that follows the toolkit's minor; empty for a wheel of none of those libraries."""
+    data = cuda_data()
+    directory = wheel_dir(dist, version)
+    base = dist.rpartition("-")[0] if wheel_cuda_major(dist) is not None else dist
+    wheel = next((w for w in data.wheels if w.dist == base), None)
+    if directory is None or wheel is None:
+        return None
+    grouped = re.fullmatch(r"cu(\d+)", directory)
+    cuda = wheel_cuda_major(dist) or (int(grouped.group(1)) if grouped else None)
+    fixed = fixed_sonames()
+    files: set[str] = set()
+    # The wheel's own libraries: those of its directory's row (in nvidia/cu<major> from the
+    # grouped majors on, beside the other toolkit wheels' libraries).
+    for name in (lib.name for lib in data.libraries if wheel.directory in lib.wheel_dirs):
+        if name in fixed:
+            versions: set[str] = {fixed[name]}
+        elif name == "cudnn":
+            major = version.partition(".")[0]
+            if not major.isdigit():
+                return None
+            versions = {major}
+        elif cuda is None:
+            return None
+        else:
+            row = next((r for r in data.sonames if r.cuda_major == cuda), None)
+            tables = (row.versions, *row.minors.values()) if row else (soname_versions(cuda, 0),)
+            versions = {t[name] for t in tables if name in t}
+            if not versions or any("{" in v for v in versions):
+                return None
+        files.update(f"{directory}/lib/lib{name}.so.{v}" for v in versions)
+    return frozenset(files)
+
+
+def wheels_share_files(one: tuple[str, str], other: tuple[str, str]) -> bool:
+    """Whether two ``nvidia-*`` wheels, each ``(dist, version)``, may write the same files:
+    they fill the same directory under ``nvidia/`` and their library files
+    (:func:`wheel_library_files`) meet, or the data cannot say which they hold. cuDNN 8 of
+    ``nvidia-cudnn-cu11`` and of ``-cu12`` both write ``cudnn/lib/libcudnn.so.8``; pip keeps
+    each file in the RECORD of every wheel that wrote it, and uninstalling one deletes it."""
+    directory = wheel_dir(*one)
+    if directory is None or directory != wheel_dir(*other):
+        return False
+    # A wheel of none of the libraries named here (nvcc's ptxas, CUPTI) may share any file.
+    files, others = wheel_library_files(*one), wheel_library_files(*other)
+    return not files or not others or bool(files & others)
+
+
 def wheel_name(base: str, cuda_major: int) -> str:
     """The pip distribution of an NVIDIA component for a CUDA major: ``nvidia-cuda-nvcc-cu12``
     for CUDA 12; from CUDA 13 the wheels carry no ``-cuXX`` suffix (``nvidia-cuda-nvcc``)."""

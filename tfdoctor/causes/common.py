@@ -106,14 +106,25 @@ def pypi_releases_command(dist: str) -> str:
 
 
 def owner_of_package_command(top: str, folded: bool = False) -> str:
-    """A command printing the distribution that installed the import package ``top`` (from
-    every installed distribution's RECORD, through importlib.metadata). ``folded``: ``top``
-    is known only in lower case (pip's normalised name, PEP 503), so its folder is matched
-    whatever its case (``GraphKit/`` for ``graphkit``)."""
-    path = "str(f).lower()" if folded else "str(f)"
+    """A command printing the distribution that installed the import package or module
+    ``top``: the ``*.dist-info``/``*.egg-info`` folder on ``sys.path`` whose file list names
+    ``top/`` or ``top.py``. ``folded``: ``top`` is known only in lower case (pip's normalised
+    name, PEP 503), so its folder is matched whatever its case (``GraphKit/`` for
+    ``graphkit``).
+
+    The lists are read by hand, so the command runs on every Python (2.7 on):
+    importlib.metadata, which reads the same files, is Python 3.8+ and pkg_resources is gone
+    from setuptools 82. A wheel's file list is ``RECORD`` (paths relative to site-packages,
+    each line ``path,hash,size``: https://packaging.python.org/en/latest/specifications/recording-installed-packages/);
+    a setup.py install's is the egg-info's ``installed-files.txt`` (paths relative to that
+    folder, ``../top/...``). The folder's name is the distribution's name and version."""
+    line = "l.lower()" if folded else "l"
     return (
-        "python -c \"import importlib.metadata as md; print([d.metadata['Name'] for d in "
-        f"md.distributions() if any({path}.startswith('{top}/') for f in (d.files or []))])\""
+        'python -c "import glob, os, sys; print(sorted(set(os.path.basename(os.path.dirname(r)) '
+        "for p in sys.path for r in glob.glob(os.path.join(p or os.curdir, '*-info', '*')) "
+        "if os.path.basename(r) in ('RECORD', 'installed-files.txt') and any("
+        f"{line}.split(b',')[0].strip() in (b'{top}.py', b'../{top}.py') or "
+        f"{line}.startswith((b'{top}/', b'../{top}/')) for l in open(r, 'rb')))))\""
     )
 
 

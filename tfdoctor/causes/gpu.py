@@ -47,6 +47,7 @@ from tfdoctor.cuda_layout import (
     wheel_cuda_major,
     wheel_dir,
     wheel_name,
+    wheels_share_files,
 )
 from tfdoctor.evidence import tflog
 from tfdoctor.facts import (
@@ -1437,12 +1438,37 @@ def other_release_wheels_fix(m: Machine) -> Optional[Fix]:
     text = (
         f"The NVIDIA wheels installed here are {' and '.join(kinds)}, and TensorFlow "
         f"{tf.version} was built for {build}: it loads that release's libraries (their "
-        "sonames carry the major), which those wheels do not hold. Install the wheels its "
-        "and-cuda extra declares"
+        "sonames carry the major), which those wheels do not hold."
     )
+    # The other release's wheels that write files the build's wheels write too (cuDNN 8's
+    # libcudnn.so.8 from -cu11 and -cu12 alike) go first: installed over them, the build's
+    # files stay in their RECORDs, and uninstalling them later deletes the build's files.
+    shared = sorted(
+        {
+            name
+            for p in other
+            if (name := normalize_name(p.name)) not in dict(declared)
+            and any(
+                wheels_share_files((name, p.version), (dist, _spec_version(spec)))
+                for dist, spec in declared
+            )
+        }
+    )
+    remove: tuple[str, ...] = ()
+    if shared:
+        text += (
+            " Uninstall first those of them that write the same files in nvidia/ as the "
+            "build's wheels (installed over them, the build's files would be deleted with them "
+            "later), then install"
+        )
+        remove = m.pip(f"uninstall -y {' '.join(shared)}")
+    else:
+        text += " Install"
+    text += " the wheels its and-cuda extra declares"
     spec = m.and_cuda_spec()
     if spec is not None:
-        return install_fix(m, text + ".", spec)
+        install = install_fix(m, text + ".", spec)
+        return Fix(install.text, (*remove, *install.commands))
     pins = tuple(f"{dist}{spec}" for dist, spec in declared)
     dirs = tuple(
         sorted(
@@ -1477,7 +1503,7 @@ def other_release_wheels_fix(m: Machine) -> Optional[Fix]:
         if newer is not None and line is not None and newer.key > line.key:
             text += f", or upgrade to TensorFlow {newer.latest_patch}, which finds them"
     install = install_fix(m, text + ".", *pins)
-    return Fix(install.text, (*install.commands, *path))
+    return Fix(install.text, (*remove, *install.commands, *path))
 
 
 def _spec_version(spec: str) -> str:

@@ -4134,18 +4134,12 @@ def removed_module_fix(
         )
     if importer:
         # An installed package the module table does not know: its distribution's name is
-        # not guessed from the directory. The RECORD that lists its files names it (any
-        # Python); importlib.metadata.packages_distributions says so from Python 3.10.
-        # importlib.metadata (Python 3.8+) reads each distribution's RECORD on any system.
-        names = (
-            "python -c \"import importlib.metadata as md; print([d.metadata['Name'] for d in "
-            f"md.distributions() if any(str(f) in ('{importer}.py',) or str(f).startswith("
-            f"'{importer}/') for f in d.files or [])])\""
-        )
+        # not guessed from the directory. The file list that names its files names it.
+        names = owner_of_package_command(importer)
         return Fix(
             f"The installed package {importer} {clause}: its release predates that Python. "
-            "Upgrade the distribution that installs it (the command below names it, from "
-            f"Python 3.8) to a release made for {removed_in} or later, or run it on Python "
+            "Upgrade the distribution that installs it (the command below names it) to a "
+            f"release made for {removed_in} or later, or run it on Python "
             f"{older} or older.{shim}",
             (names,),
         )

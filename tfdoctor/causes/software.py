@@ -2776,9 +2776,22 @@ def h5py_bytes_fix(m: Machine, library: Optional[str] = None) -> Fix:
     )
 
 
-def graph_code_fix(port: str) -> Fix:
+def graph_code_fix(port: str, tf1: Optional[str] = None) -> Fix:
     """TensorFlow 1 graph code under eager execution: turn eager execution off for the
-    tf.compat.v1 route, or port it (``port``: scan's words for the API)."""
+    tf.compat.v1 route, or port it (``port``: scan's words for the API). ``tf1``: the
+    TensorFlow 1 release the log shows, which builds graphs unless the program turns eager
+    execution on (tf.enable_eager_execution, tf.compat.v1.enable_v2_behavior): the
+    words are of that call, not of TensorFlow 2."""
+    if tf1 is not None:
+        # TensorFlow 1.x runs eagerly only where the program asked it to
+        # (https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/python/framework/ops.py,
+        # enable_eager_execution; .../python/compat/v2_compat.py, enable_v2_behavior).
+        return Fix(
+            f"This is TensorFlow 1 graph code, and TensorFlow {tf1} builds graphs unless the "
+            "program turns eager execution on (tf.enable_eager_execution() or "
+            "tf.compat.v1.enable_v2_behavior(), for one): remove that call where this code "
+            "runs, or port the code to eager execution."
+        )
     return Fix(
         "This is TensorFlow 1 graph code, and TensorFlow 2 runs eagerly: call "
         "tf.compat.v1.disable_eager_execution() at the start of the program and use the "

@@ -4019,6 +4019,23 @@ def _keras2_of(m: Machine) -> tuple[str, str]:
     return ("tf-keras" if major == 3 else "keras"), basis
 
 
+#: The top-level import package an import statement names (``import onnx_tf``,
+#: ``from onnx_tf.backend import prepare``: ``onnx_tf``).
+_IMPORTED_TOP = re.compile(r"(?:from|import)\s+(\w+)")
+
+
+def statement_import(tb: Traceback) -> Optional[tuple[str, str]]:
+    """The top-level import package of the statement printed above ``tb``'s message and the
+    distribution that installs it, where that statement is an import of a package the module
+    table knows, not one of TensorFlow's own distributions (its import ran that package's
+    code). None for any other statement, and where none is printed."""
+    imported = _IMPORTED_TOP.match(tb.statement)
+    dist = distribution_of(imported.group(1)) if imported else None
+    if imported is None or dist is None or dist in TF_DISTRIBUTIONS:
+        return None
+    return imported.group(1), dist
+
+
 def statement_library(tb: Traceback, m: Machine) -> Optional[str]:
     """The import package of the statement printed above a message with no frames (``>>>
     import onnx_tf``, ``python -c "from onnx_tf.backend import prepare"``), where it is a
@@ -4027,13 +4044,10 @@ def statement_library(tb: Traceback, m: Machine) -> Optional[str]:
     for what the message says is missing. None where frames are shown (they say whose code
     asked), for TensorFlow's own packages, and for any other import: the user's own module,
     or a package not built on TensorFlow (importing numpy above the error says nothing)."""
-    imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
-    if tb.frames or imported is None:
+    shown = None if tb.frames else statement_import(tb)
+    if shown is None or shown[0] in TF_OWN:
         return None
-    top = imported.group(1)
-    known = distribution_of(top)
-    if top in TF_OWN or known is None:
-        return None
+    top, known = shown
     if not _written_for_tensorflow(top) and m.companion(known) is None:
         return None
     return top
@@ -4107,16 +4121,14 @@ def package_behind(tb: Traceback) -> tuple[Optional[str], str, str]:
     library = library_caller(tb)
     if library is not None:
         return library_dist(*library), library[1], ""
-    if tb.statement:
-        imported = re.match(r"(?:from|import)\s+([\w]+)", tb.statement)
-        dist = distribution_of(imported.group(1)) if imported else None
-        if dist is not None and dist not in TF_DISTRIBUTIONS:
-            return dist, f"`{tb.statement}` raised it", ""
+    shown = statement_import(tb)
+    if shown is not None:
+        return shown[1], f"`{tb.statement}` raised it", ""
     # The imports IPython marked above the statement that raised (its frames' file lines cut
     # from the paste): the innermost one of a module other than TensorFlow's holds that
     # statement, or imports what does.
     for statement in reversed(tb.importers):
-        imported = re.match(r"(?:from|import)\s+(\w+)", statement)
+        imported = _IMPORTED_TOP.match(statement)
         top = imported.group(1) if imported else ""
         dist = distribution_of(top)
         if not top or dist in TF_DISTRIBUTIONS or top in ("tensorflow", "tensorflow_core"):

@@ -231,6 +231,9 @@ def _graph_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         return causes.code.API_MOVED_TO_COMPAT_V1, causes.software.keras_session_fix(
             m, group(hits, "symbol")
         )
+    if m.tf is not None and version_key(m.tf.version)[:1] < (2,):
+        # TensorFlow 1 shown: eager execution is the program's choice, not the release's.
+        return causes.code.API_MOVED_TO_COMPAT_V1, causes.software.graph_code_fix("", m.tf.version)
     # scan's words for the API the message names, after the step every such API needs.
     api = group(hits, "api")
     port = ""
