@@ -250,3 +250,35 @@ def test_env_puts_only_the_builds_wheels_on_the_path(wheels_major: int, named: b
     settings = {s.name: s.value for s in environment_settings(facts)}
     wheel = f"{user_site}/nvidia/cuda_runtime/lib"
     assert (wheel in settings.get("LD_LIBRARY_PATH", "")) is named
+
+
+def test_a_cudnn_wheel_of_the_builds_cuda_is_named_by_its_cudnn_major() -> None:
+    """cuDNN 9's wheel of the build's own CUDA 12 beside a cuDNN 8 build: the fix names what
+    sets it apart (its cuDNN major), never its CUDA major, which is the build's."""
+    facts = _machine("2.16.1", "12.3", 12)
+    packages = tuple(p for p in facts.packages or () if not p.name.startswith("nvidia-"))
+    facts = dataclasses.replace(facts, packages=(*packages, f.pkg("nvidia-cudnn-cu12", "9.1.0.70")))
+    found = _library_finding(facts)
+    assert found.cause == "cuda-libs-missing"
+    assert found.fix is not None
+    assert "are cuDNN 9's" in found.fix.text
+    assert "CUDA 12's" not in found.fix.text
+    assert any("nvidia-cudnn-cu12==8.9.7.29" in c for c in found.fix.commands)
+
+
+def test_unsuffixed_wheels_of_cuda_13_are_another_major_than_a_cuda_12_builds() -> None:
+    """CUDA 13's wheels carry no -cuXX suffix and share nvidia/cu13: beside a CUDA 12 build they
+    are not its wheels off the path, and that directory goes on no path line."""
+    facts = _machine("2.16.1", "12.3", 12)
+    packages = tuple(p for p in facts.packages or () if not p.name.startswith("nvidia-"))
+    cuda13 = (f.pkg("nvidia-cuda-runtime", "13.0.96"), f.pkg("nvidia-cublas", "13.1.0.3"))
+    facts = dataclasses.replace(
+        facts, packages=(*packages, *cuda13), environment={"PATH": "/usr/bin:/bin"}
+    )
+    assert wheel_cuda_major("nvidia-cublas", "cu13") == 13
+    found = _library_finding(facts)
+    assert found.cause == "cuda-libs-missing"
+    assert found.fix is not None
+    assert "are CUDA 13's" in found.fix.text
+    assert not [c for c in found.fix.commands if "/nvidia/cu13/" in c]
+    assert any("nvidia-cuda-runtime-cu12==12.3.101" in c for c in found.fix.commands)
