@@ -442,3 +442,18 @@ def test_a_refused_macos_wheel_names_the_tag_of_the_macos_shown() -> None:
     assert "upgrade macOS to 10.14" in older
     # No macOS shown: no tag of it is named.
     assert "This macOS" not in _mac_refusal("")
+
+
+def test_an_arm64_wheel_on_a_macos_10_is_not_fixed_by_upgrading_macos() -> None:
+    """A Mac that runs macOS 10.x is an Intel one (arm64 came with macOS 11, per packaging's
+    mac_platforms): the fix takes the x86_64 file, and upgrading macOS is not offered."""
+    text = (
+        "$ sw_vers -productVersion\n10.15.7\n"
+        "$ pip3 install zebra-1.0-cp39-cp39-macosx_11_0_arm64.whl\n"
+        "ERROR: zebra-1.0-cp39-cp39-macosx_11_0_arm64.whl is not a supported wheel on this "
+        "platform.\n"
+    )
+    fix = fix_text(one_error(explained(text), "wheel-mismatch"))
+    assert "runs on an Intel Mac, which takes no arm64 wheel" in fix
+    assert "macosx_10_15 or older for x86_64" in fix
+    assert "upgrade macOS" not in fix

@@ -3482,6 +3482,14 @@ def _running_macos_words(found: re.Match[str], running: Optional[str]) -> str:
         return ""
     own = f"macosx_10_{parts[1]}"
     tag = f"macosx_{found.group(1)}_{found.group(2)}"
+    if found.group(3) == "arm64":
+        # mac_platforms again: "Arm64 support was introduced in 11.0, so no Arm binaries from
+        # previous releases exist"; a Mac that runs 10.x is an Intel one, which no upgrade of
+        # macOS makes take an arm64 wheel.
+        return (
+            f" This macOS {running} runs on an Intel Mac, which takes no arm64 wheel: take the "
+            f"file tagged {own} or older for x86_64 (or universal2)."
+        )
     if (int(found.group(1)), int(found.group(2))) <= (10, parts[1]):
         return (
             f" This macOS {running} takes wheels tagged {own} and older, {tag} among them: the "
