@@ -282,3 +282,11 @@ def test_unsuffixed_wheels_of_cuda_13_are_another_major_than_a_cuda_12_builds() 
     assert "are CUDA 13's" in found.fix.text
     assert not [c for c in found.fix.commands if "/nvidia/cu13/" in c]
     assert any("nvidia-cuda-runtime-cu12==12.3.101" in c for c in found.fix.commands)
+
+
+def test_the_fix_claims_no_more_than_that_the_wheels_lack_some_of_the_builds_libraries() -> None:
+    """cuDNN 8.9's and cuRAND's CUDA 11 wheels hold the sonames a CUDA 12 build loads too
+    (libcudnn.so.8, libcurand.so.10): the fix says the wheels lack some, never all."""
+    found = _library_finding(_machine("2.16.1", "12.3", 11))
+    assert found.fix is not None
+    assert "those wheels do not hold them all" in found.fix.text

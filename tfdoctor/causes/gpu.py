@@ -1444,9 +1444,9 @@ def other_release_wheels_fix(m: Machine) -> Optional[Fix]:
         build += f" and cuDNN {m.build_cudnn}"
     text = (
         f"The NVIDIA wheels installed here are {' and '.join(kinds)}, and TensorFlow "
-        f"{tf.version} was built for {build}: it loads that release's libraries (their "
-        "sonames carry the major), which those wheels do not hold. Install the wheels its "
-        "and-cuda extra declares"
+        f"{tf.version} was built for {build}: it loads that release's libraries by sonames "
+        "that carry each library's major, and those wheels do not hold them all. "
+        "Install the wheels its and-cuda extra declares"
     )
     spec = m.and_cuda_spec()
     if spec is not None:
