@@ -457,3 +457,14 @@ def test_an_arm64_wheel_on_a_macos_10_is_not_fixed_by_upgrading_macos() -> None:
     assert "runs on an Intel Mac, which takes no arm64 wheel" in fix
     assert "macosx_10_15 or older for x86_64" in fix
     assert "upgrade macOS" not in fix
+
+
+def test_a_macos_wheel_of_the_shown_python_and_macos_leaves_the_architecture() -> None:
+    """The log shows Python 3.7 (its site folder) and macOS 10.15: the refused cp37 wheel's
+    macosx_10_14 tag is among those 10.15 takes, so its Python tag is not what differs."""
+    shown = _mac_refusal(
+        "$ sw_vers -productVersion\n10.15.5\n"
+        "Requirement already satisfied: six in /Users/u/venv/lib/python3.7/site-packages (1.16.0)\n"
+    )
+    assert "macosx_10_14 among them: the architecture or the ABI tag is what differs" in shown
+    assert "the Python tag or the architecture" not in shown
