@@ -468,3 +468,17 @@ def test_a_macos_wheel_of_the_shown_python_and_macos_leaves_the_architecture() -
     )
     assert "macosx_10_14 among them: the architecture or the ABI tag is what differs" in shown
     assert "the Python tag or the architecture" not in shown
+
+
+def test_macos_10_16_is_a_compatibility_answer_not_a_release() -> None:
+    """sw_vers answers 10.16 on macOS 11 or later in its compatibility mode: neither an Intel
+    Mac nor an upgrade to macOS 11 is claimed for it."""
+    text = (
+        "$ sw_vers -productVersion\n10.16\n"
+        "$ pip3 install zebra-1.0-cp39-cp39-macosx_11_0_arm64.whl\n"
+        "ERROR: zebra-1.0-cp39-cp39-macosx_11_0_arm64.whl is not a supported wheel on this "
+        "platform.\n"
+    )
+    fix = fix_text(one_error(explained(text), "wheel-mismatch"))
+    assert "This macOS 10.16" not in fix
+    assert "SYSTEM_VERSION_COMPAT=0" in fix

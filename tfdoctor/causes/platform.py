@@ -3488,7 +3488,10 @@ def _running_macos_words(
     # https://github.com/pypa/packaging/blob/24.0/src/packaging/tags.py, mac_platforms: for
     # (10, Y) it yields 10_Y down to 10_0, for each binary format of the architecture.
     parts = version_key(running) if running else ()
-    if len(parts) < 2 or parts[0] != 10:
+    # No macOS 10.16 was released: it is what macOS 11 and later answer in their compatibility
+    # mode (SYSTEM_VERSION_COMPAT=1; mac_platforms: "When built against an older macOS SDK,
+    # Python will report macOS 10.16 instead of the real version"), so the system is not known.
+    if len(parts) < 2 or parts[0] != 10 or parts[1] >= 16:
         return ""
     own = f"macosx_10_{parts[1]}"
     tag = f"macosx_{found.group(1)}_{found.group(2)}"
