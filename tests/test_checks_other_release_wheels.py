@@ -313,3 +313,43 @@ def test_other_major_wheels_of_their_own_files_are_not_uninstalled() -> None:
     assert found.fix is not None
     assert not [c for c in found.fix.commands if " uninstall " in c]
     assert "Uninstall" not in found.fix.text
+
+
+def test_a_cudnn_wheel_of_the_builds_cuda_is_named_by_its_cudnn_major() -> None:
+    """cuDNN 9's wheel of the build's own CUDA 12 beside a cuDNN 8 build: the fix names what
+    sets it apart (its cuDNN major), never its CUDA major, which is the build's."""
+    facts = _machine("2.16.1", "12.3", 12)
+    packages = tuple(p for p in facts.packages or () if not p.name.startswith("nvidia-"))
+    facts = dataclasses.replace(facts, packages=(*packages, f.pkg("nvidia-cudnn-cu12", "9.1.0.70")))
+    found = _library_finding(facts)
+    assert found.cause == "cuda-libs-missing"
+    assert found.fix is not None
+    assert "are cuDNN 9's" in found.fix.text
+    assert "CUDA 12's" not in found.fix.text
+    assert any("nvidia-cudnn-cu12==8.9.7.29" in c for c in found.fix.commands)
+
+
+def test_unsuffixed_wheels_of_cuda_13_are_another_major_than_a_cuda_12_builds() -> None:
+    """CUDA 13's wheels carry no -cuXX suffix and share nvidia/cu13: beside a CUDA 12 build they
+    are not its wheels off the path, and that directory goes on no path line."""
+    facts = _machine("2.16.1", "12.3", 12)
+    packages = tuple(p for p in facts.packages or () if not p.name.startswith("nvidia-"))
+    cuda13 = (f.pkg("nvidia-cuda-runtime", "13.0.96"), f.pkg("nvidia-cublas", "13.1.0.3"))
+    facts = dataclasses.replace(
+        facts, packages=(*packages, *cuda13), environment={"PATH": "/usr/bin:/bin"}
+    )
+    assert wheel_cuda_major("nvidia-cublas", "cu13") == 13
+    found = _library_finding(facts)
+    assert found.cause == "cuda-libs-missing"
+    assert found.fix is not None
+    assert "are CUDA 13's" in found.fix.text
+    assert not [c for c in found.fix.commands if "/nvidia/cu13/" in c]
+    assert any("nvidia-cuda-runtime-cu12==12.3.101" in c for c in found.fix.commands)
+
+
+def test_the_fix_claims_no_more_than_that_the_wheels_lack_some_of_the_builds_libraries() -> None:
+    """cuDNN 8.9's and cuRAND's CUDA 11 wheels hold the sonames a CUDA 12 build loads too
+    (libcudnn.so.8, libcurand.so.10): the fix says the wheels lack some, never all."""
+    found = _library_finding(_machine("2.16.1", "12.3", 11))
+    assert found.fix is not None
+    assert "those wheels do not hold them all" in found.fix.text

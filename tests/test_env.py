@@ -133,17 +133,32 @@ def test_a_wheel_beside_tensorflow_is_not_added_to_the_loader_path() -> None:
 
 
 def test_cuda_13_wheels_in_another_site_add_their_shared_directory() -> None:
-    # CUDA 13's toolkit wheels (unsuffixed names) put their libraries in nvidia/cu13/lib.
+    # CUDA 13's toolkit wheels (unsuffixed names) put their libraries in nvidia/cu13/lib; a
+    # build of CUDA 13 loads them (one of CUDA 12 would not: test_checks_other_release_wheels).
     wheel = PackageFacts("nvidia-cublas", "13.0.0.19", USER_SITE, (), False, ("nvidia",))
     facts = f.facts(
         packages=f.packages(wheel),
         cuda_libs=f.cuda_libs(
             f.lib("cublas", "libcublas.so.13"), f.lib("cublasLt", "libcublasLt.so.13")
         ),
+        tensorflow=f.tensorflow(
+            cuda_version="13.0",
+            build_info={"cuda_version": "13.0", "cudnn_version": "9", "is_cuda_build": "True"},
+        ),
     )
     ld_path = {s.name: s for s in environment_settings(facts)}["LD_LIBRARY_PATH"]
     assert ld_path.value == f"{USER_SITE}/nvidia/cu13/lib"
     assert "the cublas, cublasLt wheels" in ld_path.reason
+
+
+def test_cuda_13_wheels_go_on_no_path_for_a_cuda_12_build() -> None:
+    # The same wheels beside a build of CUDA 12: they hold none of its sonames.
+    wheel = PackageFacts("nvidia-cublas", "13.0.0.19", USER_SITE, (), False, ("nvidia",))
+    facts = f.facts(
+        packages=f.packages(wheel), cuda_libs=f.cuda_libs(f.lib("cublas", "libcublas.so.12"))
+    )
+    settings = {s.name: s.value for s in environment_settings(facts)}
+    assert "/nvidia/cu13/" not in settings.get("LD_LIBRARY_PATH", "")
 
 
 def test_log_level_out_of_range_is_refused() -> None:

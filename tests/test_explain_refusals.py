@@ -442,3 +442,43 @@ def test_a_refused_macos_wheel_names_the_tag_of_the_macos_shown() -> None:
     assert "upgrade macOS to 10.14" in older
     # No macOS shown: no tag of it is named.
     assert "This macOS" not in _mac_refusal("")
+
+
+def test_an_arm64_wheel_on_a_macos_10_is_not_fixed_by_upgrading_macos() -> None:
+    """A Mac that runs macOS 10.x is an Intel one (arm64 came with macOS 11, per packaging's
+    mac_platforms): the fix takes the x86_64 file, and upgrading macOS is not offered."""
+    text = (
+        "$ sw_vers -productVersion\n10.15.7\n"
+        "$ pip3 install zebra-1.0-cp39-cp39-macosx_11_0_arm64.whl\n"
+        "ERROR: zebra-1.0-cp39-cp39-macosx_11_0_arm64.whl is not a supported wheel on this "
+        "platform.\n"
+    )
+    fix = fix_text(one_error(explained(text), "wheel-mismatch"))
+    assert "runs on an Intel Mac, which takes no arm64 wheel" in fix
+    assert "macosx_10_15 or older for x86_64" in fix
+    assert "upgrade macOS" not in fix
+
+
+def test_a_macos_wheel_of_the_shown_python_and_macos_leaves_the_architecture() -> None:
+    """The log shows Python 3.7 (its site folder) and macOS 10.15: the refused cp37 wheel's
+    macosx_10_14 tag is among those 10.15 takes, so its Python tag is not what differs."""
+    shown = _mac_refusal(
+        "$ sw_vers -productVersion\n10.15.5\n"
+        "Requirement already satisfied: six in /Users/u/venv/lib/python3.7/site-packages (1.16.0)\n"
+    )
+    assert "macosx_10_14 among them: the architecture or the ABI tag is what differs" in shown
+    assert "the Python tag or the architecture" not in shown
+
+
+def test_macos_10_16_is_a_compatibility_answer_not_a_release() -> None:
+    """sw_vers answers 10.16 on macOS 11 or later in its compatibility mode: neither an Intel
+    Mac nor an upgrade to macOS 11 is claimed for it."""
+    text = (
+        "$ sw_vers -productVersion\n10.16\n"
+        "$ pip3 install zebra-1.0-cp39-cp39-macosx_11_0_arm64.whl\n"
+        "ERROR: zebra-1.0-cp39-cp39-macosx_11_0_arm64.whl is not a supported wheel on this "
+        "platform.\n"
+    )
+    fix = fix_text(one_error(explained(text), "wheel-mismatch"))
+    assert "This macOS 10.16" not in fix
+    assert "SYSTEM_VERSION_COMPAT=0" in fix

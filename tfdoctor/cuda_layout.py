@@ -470,12 +470,21 @@ def wheel_dir(dist: str, version: str) -> Optional[str]:
     return wheel.directory
 
 
-def wheel_cuda_major(dist: str) -> Optional[int]:
+def wheel_cuda_major(dist: str, directory: str = "") -> Optional[int]:
     """The CUDA major an ``nvidia-*`` distribution (PEP 503 name) is built for, as its
-    ``-cuXX`` suffix names it (``nvidia-cublas-cu11``: 11); None without one (the CUDA 13
-    toolkit wheels, whose versions are each library's own, not always CUDA's)."""
+    ``-cuXX`` suffix names it (``nvidia-cublas-cu11``: 11), else as the shared ``cuXX``
+    directory it fills names it (``directory``, :func:`wheel_dir`: the CUDA 13 toolkit
+    wheels, ``nvidia-cublas`` in ``nvidia/cu13``); None with neither (an unsuffixed wheel's
+    version is its library's own, not always CUDA's)."""
     _, _, tail = dist.rpartition("-")
-    return int(tail[2:]) if tail.startswith("cu") and tail[2:].isdigit() else None
+    if tail.startswith("cu") and tail[2:].isdigit():
+        return int(tail[2:])
+    grouped = _GROUPED_DIR.fullmatch(directory)
+    return int(grouped.group(1)) if grouped is not None else None
+
+
+#: The directory under ``nvidia/`` the wheels of CUDA 13 on share (``cu13``).
+_GROUPED_DIR = re.compile(r"cu(\d+)")
 
 
 def wheel_library_files(dist: str, version: str) -> Optional[frozenset[str]]:
@@ -540,7 +549,7 @@ def wheel_name(base: str, cuda_major: int) -> str:
 def libraries_in(directory: str) -> tuple[str, ...]:
     """The libraries a directory under ``nvidia/`` holds."""
     data = cuda_data()
-    match = re.fullmatch(r"cu(\d+)", directory)
+    match = _GROUPED_DIR.fullmatch(directory)
     if match is not None and int(match.group(1)) >= data.grouped_from:
         return data.grouped_libraries()
     return tuple(lib.name for lib in data.libraries if directory in lib.wheel_dirs)
@@ -587,12 +596,23 @@ def declared_cuda(requires: Sequence[str]) -> tuple[Optional[str], Optional[str]
         base = head if tail.startswith("cu") and tail[2:].isdigit() else req.name.lower()
         if base not in (_RUNTIME_WHEEL, _CUDNN_WHEEL) or base in found:
             continue
-        bounds = [s.version for s in req.specifier if s.operator in _LOWER_BOUNDS]
-        parts = [re.findall(r"\d+", b)[:2] for b in bounds]
-        lowest = min((tuple(int(x) for x in p) for p in parts if len(p) == 2), default=None)
-        if lowest is not None:
-            found[base] = f"{lowest[0]}.{lowest[1]}"
+        parts = re.findall(r"\d+", lowest_admitted(str(req.specifier)))[:2]
+        if len(parts) == 2:
+            found[base] = f"{int(parts[0])}.{int(parts[1])}"
     return found.get(_RUNTIME_WHEEL), found.get(_CUDNN_WHEEL)
+
+
+def lowest_admitted(spec: str) -> str:
+    """The lowest release a requirement's specifier admits by its own words (``==12.3.101``,
+    ``<13,>=12.5.82``: ``12.5.82``); empty where it names none (a cap alone)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - 40 ms
+
+    try:
+        items = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return ""
+    floors = [i.version for i in items if i.operator in _LOWER_BOUNDS]
+    return min(floors, key=version_key, default="")
 
 
 def first_cuda_for(capability: str) -> Optional[str]:

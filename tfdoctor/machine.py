@@ -2029,7 +2029,8 @@ class Machine(Record):
     @functools.cached_property
     def other_release_wheels(self) -> tuple[PackageFacts, ...]:
         """Installed ``nvidia-*`` wheels of another CUDA major than the build's (their ``-cuXX``
-        suffix: ``nvidia-cublas-cu11`` beside a CUDA 12 build), or cuDNN wheels of another
+        suffix: ``nvidia-cublas-cu11`` beside a CUDA 12 build; the ``nvidia/cuXX`` directory
+        of the unsuffixed CUDA 13 wheels), or cuDNN wheels of another
         cuDNN major than the build's: they hold other sonames than the build loads
         (``libcudart.so.11.0``, not ``libcudart.so.12``), so they are not its wheels. Empty
         where the build's release is not known."""
@@ -2037,7 +2038,7 @@ class Machine(Record):
         cudnn = version_key(self.build_cudnn or "")[:1]
         other = []
         for pkg, sub in self.cuda_wheels:
-            wheel_cuda = wheel_cuda_major(normalize_name(pkg.name))
+            wheel_cuda = wheel_cuda_major(normalize_name(pkg.name), sub)
             if (cuda and wheel_cuda is not None and (wheel_cuda,) != cuda) or (
                 sub == "cudnn" and cudnn and version_key(pkg.version)[:1] not in ((), cudnn)
             ):

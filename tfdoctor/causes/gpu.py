@@ -43,6 +43,7 @@ from tfdoctor.cuda_layout import (
     cuda_data,
     cuda_knows,
     first_cuda_for,
+    lowest_admitted,
     soname_versions,
     wheel_cuda_major,
     wheel_dir,
@@ -1423,22 +1424,29 @@ def other_release_wheels_fix(m: Machine) -> Optional[Fix]:
     declared = [
         (dist, spec)
         for dist, spec in applicable_requirements(tf.requires, env)
-        if dist.startswith("nvidia-") and wheel_dir(dist, _spec_version(spec)) is not None
+        if dist.startswith("nvidia-") and wheel_dir(dist, lowest_admitted(spec)) is not None
     ]
     if not declared:
         return None
-    # What the wheels are: of CUDA majors, else (cuDNN wheels of the build's CUDA) of cuDNN's.
-    majors = {n for p in other if (n := wheel_cuda_major(normalize_name(p.name))) is not None}
-    kinds = [f"CUDA {n}'s" for n in sorted(majors)] or [
-        f"cuDNN {n}'s" for n in sorted({major_of(p.version) or 0 for p in other})
-    ]
+    # What each wheel is by what sets it apart: its CUDA major where that is not the build's,
+    # else (a cuDNN wheel of the build's CUDA) its cuDNN major.
+    build_major = major_of(m.build_cuda_major)
+    kinds = sorted(
+        {
+            f"CUDA {n}'s"
+            if (n := wheel_cuda_major(normalize_name(p.name), sub)) not in (None, build_major)
+            else f"cuDNN {major_of(p.version)}'s"
+            for p, sub in m.cuda_wheels
+            if p in other
+        }
+    )
     build = f"CUDA {m.build_cuda or m.build_cuda_major}"
     if m.build_cudnn:
         build += f" and cuDNN {m.build_cudnn}"
     text = (
         f"The NVIDIA wheels installed here are {' and '.join(kinds)}, and TensorFlow "
-        f"{tf.version} was built for {build}: it loads that release's libraries (their "
-        "sonames carry the major), which those wheels do not hold."
+        f"{tf.version} was built for {build}: it loads that release's libraries by sonames "
+        "that carry each library's major, and those wheels do not hold them all."
     )
     # The other release's wheels that write files the build's wheels write too (cuDNN 8's
     # libcudnn.so.8 from -cu11 and -cu12 alike) go first: installed over them, the build's
@@ -1449,7 +1457,7 @@ def other_release_wheels_fix(m: Machine) -> Optional[Fix]:
             for p in other
             if (name := normalize_name(p.name)) not in dict(declared)
             and any(
-                wheels_share_files((name, p.version), (dist, _spec_version(spec)))
+                wheels_share_files((name, p.version), (dist, lowest_admitted(spec)))
                 for dist, spec in declared
             )
         }
@@ -1475,7 +1483,7 @@ def other_release_wheels_fix(m: Machine) -> Optional[Fix]:
             {
                 str(PurePosixPath(site) / "nvidia" / sub / "lib")
                 for dist, spec in declared
-                if (sub := wheel_dir(dist, _spec_version(spec))) is not None
+                if (sub := wheel_dir(dist, lowest_admitted(spec))) is not None
             }
         )
     )
@@ -1504,19 +1512,6 @@ def other_release_wheels_fix(m: Machine) -> Optional[Fix]:
             text += f", or upgrade to TensorFlow {newer.latest_patch}, which finds them"
     install = install_fix(m, text + ".", *pins)
     return Fix(install.text, (*remove, *install.commands, *path))
-
-
-def _spec_version(spec: str) -> str:
-    """The lowest release a requirement's specifier admits by its own words (``==12.3.101``,
-    ``<13,>=12.5.82``: ``12.5.82``); empty where it names none (a cap alone)."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - 40 ms
-
-    try:
-        items = SpecifierSet(spec)
-    except InvalidSpecifier:
-        return ""
-    floors = [i.version for i in items if i.operator in ("==", "===", ">=", "~=")]
-    return min(floors, key=version_key, default="")
 
 
 def _system_toolkit_serving(m: Machine, missing: tuple[str, ...]) -> Optional[tuple[str, str]]:

@@ -3375,7 +3375,11 @@ def wheel_tags_fix(
         if mine and mine != python
         else "the cpXY tag of its version"
     )
-    macos = _macos_tag_words(platform, m.macos_release) if not mine or mine == python else ""
+    macos = (
+        _macos_tag_words(platform, m.macos_release, mine == python)
+        if not mine or mine == python
+        else ""
+    )
     return Fix(
         f"{file} is built for {needs} on {platform} (its file name's tags); pip refuses it "
         f"for an interpreter or platform that differ.{unicode}{macos} Take the file of the same "
@@ -3457,35 +3461,53 @@ def _release_lacks_python(
 _MACOS_TAG = re.compile(r"macosx_(\d+)_(\d+)_(\w+)")
 
 
-def _macos_tag_words(platform: str, running: Optional[str] = None) -> str:
+def _macos_tag_words(
+    platform: str, running: Optional[str] = None, python_same: bool = False
+) -> str:
     """Why a macOS wheel of the interpreter's own Python is refused, in words (empty for any
     other platform): the architecture (an arm64 Python takes no x86_64 wheel, nor the
     reverse), and for a macOS 11 or later tag a macOS before 11, a pip before 20.3, or a Python
     that reports macOS 10.16 (built against an older SDK, answered in macOS's compatibility
     mode: SYSTEM_VERSION_COMPAT=0 makes it report its real version). ``running``: the macOS
-    release the log shows the machine runs, whose own tag is then named."""
+    release the log shows the machine runs, whose own tag is then named; ``python_same``: the
+    log shows the interpreter's version, the wheel's own."""
     found = _MACOS_TAG.search(platform)
     if found is None:
         return ""
-    return _macos_words(found) + _running_macos_words(found, running)
+    return _macos_words(found) + _running_macos_words(found, running, python_same)
 
 
-def _running_macos_words(found: re.Match[str], running: Optional[str]) -> str:
+def _running_macos_words(
+    found: re.Match[str], running: Optional[str], python_same: bool = False
+) -> str:
     """What the macOS the machine runs (``running``, a 10.x release) takes of the refused
     wheel's tag (``found``): pip asks packaging's tags.mac_platforms, which for macOS 10.Y
     lists macosx_10_Y and every older 10.x tag. Empty where the release is not shown, or is
-    11 or later (those list their own tags differently)."""
+    11 or later (those list their own tags differently). ``python_same``: the log shows the
+    interpreter's version, the wheel's own, so its Python tag is not what differs."""
     # https://github.com/pypa/packaging/blob/24.0/src/packaging/tags.py, mac_platforms: for
     # (10, Y) it yields 10_Y down to 10_0, for each binary format of the architecture.
     parts = version_key(running) if running else ()
-    if len(parts) < 2 or parts[0] != 10:
+    # No macOS 10.16 was released: it is what macOS 11 and later answer in their compatibility
+    # mode (SYSTEM_VERSION_COMPAT=1; mac_platforms: "When built against an older macOS SDK,
+    # Python will report macOS 10.16 instead of the real version"), so the system is not known.
+    if len(parts) < 2 or parts[0] != 10 or parts[1] >= 16:
         return ""
     own = f"macosx_10_{parts[1]}"
     tag = f"macosx_{found.group(1)}_{found.group(2)}"
+    if found.group(3) == "arm64":
+        # mac_platforms again: "Arm64 support was introduced in 11.0, so no Arm binaries from
+        # previous releases exist"; a Mac that runs 10.x is an Intel one, which no upgrade of
+        # macOS makes take an arm64 wheel.
+        return (
+            f" This macOS {running} runs on an Intel Mac, which takes no arm64 wheel: take the "
+            f"file tagged {own} or older for x86_64 (or universal2)."
+        )
     if (int(found.group(1)), int(found.group(2))) <= (10, parts[1]):
         return (
             f" This macOS {running} takes wheels tagged {own} and older, {tag} among them: the "
-            "Python tag or the architecture is what differs."
+            + ("architecture or the ABI tag" if python_same else "Python tag or the architecture")
+            + " is what differs."
         )
     return (
         f" This macOS {running} takes wheels tagged {own} and older, not {tag}: take the file "
