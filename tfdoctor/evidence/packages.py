@@ -34,16 +34,9 @@ from typing import Optional
 
 from tfdoctor.evidence.conda import CONDA_TENSORFLOW, CondaRow, list_row_at, listed_rows
 from tfdoctor.evidence.installer import uv_interface
-from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS
+from tfdoctor.facts import TENSORBOARD_DISTRIBUTIONS, TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.modules import distribution_of
 from tfdoctor.records import Record, record
-
-
-def normalize_name(name: str) -> str:
-    """A distribution name as PEP 503 compares them (``Tensorflow_CPU`` -> ``tensorflow-cpu``;
-    https://peps.python.org/pep-0503/#normalized-names): evidence reads text, not facts."""
-    return re.sub(r"[-_.]+", "-", name).lower()
-
 
 #: Conflicts and import checks kept per log.
 MAX_CONFLICTS = 20
@@ -233,13 +226,8 @@ def installed_releases(text: str, dist: str) -> list[str]:
     if "Successfully installed" not in text:
         return []
     wanted = normalize_name(dist)
-    found = []
-    for match in _INSTALLED_LIST.finditer(text):
-        for item in match.group("list").split():
-            name, _, version = item.rpartition("-")
-            if name and version and normalize_name(name) == wanted:
-                found.append(version)
-    return found
+    found = (installed_items(m.group("list")).get(wanted) for m in _INSTALLED_LIST.finditer(text))
+    return [version for version in found if version]
 
 
 def _spec(text: str) -> str:
@@ -2017,11 +2005,10 @@ _VALUED_OPTIONS = frozenset(
 MAX_KERNEL_INSTALLS = 20
 
 
-#: pip's own words for a distribution it installed or found installed (commands/install.py's
-#: "Successfully installed %s", each item ``name-version``; req/constructors and
-#: resolution's "Requirement already satisfied: %s in %s"), and its note that it went to
-#: the user's site directory (commands/install.py's "Defaulting to user installation").
-_PIP_INSTALLED_LIST = re.compile(r"^[ \t]*Successfully installed (?P<list>[^\n]{1,4000})", re.M)
+#: pip's own words for a distribution it found installed (req/constructors and resolution's
+#: "Requirement already satisfied: %s in %s"; what it installed is :data:`_INSTALLED_LIST`),
+#: and its note that it went to the user's site directory (commands/install.py's
+#: "Defaulting to user installation").
 _PIP_SATISFIED = re.compile(
     r"^[ \t]*Requirement already satisfied: (?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)[^\n]{0,40}? in ",
     re.MULTILINE,
@@ -2035,9 +2022,8 @@ def read_pip_installed(text: str) -> list[str]:
     if "Defaulting to user installation" in text:
         return []
     out: list[str] = []
-    for match in _PIP_INSTALLED_LIST.finditer(text):
-        for item in match.group("list").split():
-            name = normalize_name(item.rsplit("-", 1)[0])
+    for match in _INSTALLED_LIST.finditer(text):
+        for name in installed_items(match.group("list")):
             if name not in out:
                 out.append(name)
     for match in _PIP_SATISFIED.finditer(text) if "already satisfied" in text else ():

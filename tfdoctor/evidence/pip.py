@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Optional
 
-from tfdoctor.evidence.packages import normalize_name, replaced_release
+from tfdoctor.evidence.packages import replaced_release
+from tfdoctor.facts import normalize_name
 from tfdoctor.modules import distribution_of
 from tfdoctor.records import Record, record
 

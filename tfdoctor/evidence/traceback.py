@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import NamedTuple, Optional
 
-from tfdoctor.evidence.packages import normalize_name, plugin_dist
+from tfdoctor.evidence.packages import plugin_dist
 from tfdoctor.evidence.pip import build_folder_dist
 from tfdoctor.evidence.pyerrors import (
     CircularImport,
@@ -34,7 +34,7 @@ from tfdoctor.evidence.pyerrors import (
     missing_name,
     r_interface,
 )
-from tfdoctor.facts import TF_DISTRIBUTIONS
+from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.modules import modules
 from tfdoctor.records import Record, record
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.packages import InstallRequest, normalize_name
+from tfdoctor.evidence.packages import InstallRequest
 from tfdoctor.evidence.traceback import (
     Traceback,
     file_owner,
@@ -30,7 +30,7 @@ from tfdoctor.evidence.traceback import (
     library_origins,
     standard_library,
 )
-from tfdoctor.facts import TF_DISTRIBUTIONS
+from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine, applicable_requirements
 from tfdoctor.matrix import Pins, spec_contains, version_key
