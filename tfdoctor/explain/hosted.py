@@ -21,7 +21,13 @@ from tfdoctor.evidence.packages import (
     read_stale_import,
     read_tf_installed,
 )
-from tfdoctor.evidence.pip import PipKind, pip_words, read_pip_lines, requested_version
+from tfdoctor.evidence.pip import (
+    PipKind,
+    collected_requirer,
+    pip_words,
+    read_pip_lines,
+    requested_version,
+)
 from tfdoctor.explain.common import _cite_head, cite, group
 from tfdoctor.explain.containers import _IMAGE_PAIRING_CAUSES
 from tfdoctor.explain.packages import distributions_finding
@@ -149,12 +155,11 @@ def _tf_requirer(evidence: Evidence, dist: str) -> Optional[str]:
     what it installed holds both. None where the log shows neither, or TensorFlow was asked
     for itself."""
     tf = normalize_name(dist)
-    by = next((c.required_by for c in evidence.collected if c.dist == tf and c.required_by), None)
-    if by in _TF_NAMES:
+    by = collected_requirer(evidence.collected, tf)
+    if by is not None and by.dist in _TF_NAMES:
         return None  # a wrapper of TensorFlow's own (tensorflow pulling tensorflow-intel)
     if by is not None:
-        release = next((c.version for c in evidence.collected if c.dist == by), "")
-        return f"{by} {release}".strip()
+        return f"{by.dist} {by.release}".strip()
     asked = evidence.kernel_installs
     text = evidence.first_text
     if len(asked) != 1 or normalize_name(asked[0]) in _TF_NAMES or kernel_installs_unnamed(text):
