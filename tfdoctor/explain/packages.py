@@ -4483,8 +4483,9 @@ def release_unknown_fix(
 ) -> Fix:
     """``fix`` saying that no table here knows which release changed what the refusing
     function takes, and how the library's own requirements say which TensorFlow (or Keras)
-    its release was written for: the ranges it declares, printed by importlib.metadata
-    (``Requires-Dist`` of its installed metadata). ``called``: the call the line makes where
+    its release was written for: the ranges it declares, printed from its installed metadata
+    (:func:`causes.common.declared_requirements_command`, which runs on the Pythons before
+    3.8 too). ``called``: the call the line makes where
     Python's words name only a constructor (``tf.name_scope``)."""
     callee = (
         f"`{called or refusal.callee}`" if called or refusal.callee else f"the {product} function"
@@ -4502,8 +4503,7 @@ def release_unknown_fix(
     )
     if not known:
         return Fix(text, fix.commands)
-    declared = f'python -c "import importlib.metadata as md; print(md.requires({dist!r}))"'
-    return Fix(text, (*fix.commands, declared))
+    return Fix(text, (*fix.commands, causes.common.declared_requirements_command(dist)))
 
 
 def refused_call_fix(
