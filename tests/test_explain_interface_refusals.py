@@ -12,6 +12,7 @@ from typing import Optional
 import pytest
 
 from tests.explaining import explained, fix_text
+from tfdoctor import causes
 from tfdoctor.findings import UNEXPLAINED_EXCEPTION, Finding, Report, Severity
 from tfdoctor.keras_api import KERAS_API_DATA, parse_keras_api
 
@@ -531,7 +532,7 @@ def test_a_librarys_refused_keyword_the_table_lacks_says_so_and_how_to_find_it()
     assert found is not None and found.fix is not None
     assert "not in tfdoctor's API tables" in found.fix.text
     assert "2.8" not in found.fix.text  # no release is made up
-    assert any("md.requires('jax')" in c for c in found.fix.commands)
+    assert causes.common.declared_requirements_command("jax") in found.fix.commands
 
 
 # Python's words for TensorFlow 2's tf.name_scope (a class taking only name) called with

@@ -1,6 +1,7 @@
-"""The printed command that names the distribution owning an import package runs, as
-printed, on every Python a log can show: TensorFlow 1 ran on Python 2.7 and 3.5 to 3.7,
-where importlib.metadata (Python 3.8+) does not exist."""
+"""The printed commands that read installs' metadata by hand (the distribution owning an
+import package, the requirements a distribution declares) run, as printed, on every Python a
+log can show: TensorFlow 1 ran on Python 2.7 and 3.5 to 3.7, where importlib.metadata
+(Python 3.8+) does not exist."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tfdoctor.causes.common import owner_of_package_command
+from tfdoctor.causes.common import declared_requirements_command, owner_of_package_command
 
 
 def _runs(python: str) -> bool:
@@ -34,23 +35,46 @@ def _other_pythons() -> list[str]:
     return sorted({p for p in found if _runs(p)})
 
 
+def _installs(root: Path, folders: dict[str, dict[str, str]]) -> Path:
+    """A site-packages folder holding each metadata folder of ``folders`` with its files."""
+    site = root / "site"
+    for folder, files in folders.items():
+        (site / folder).mkdir(parents=True)
+        for name, text in files.items():
+            (site / folder / name).write_text(text)
+    return site
+
+
 def _site(root: Path) -> Path:
     """A site-packages folder of three installs: a wheel of ``GraphKit/`` and one of the
     module ``sixish.py`` (RECORD), and a setup.py install of ``oldlib/`` (installed-files)."""
-    site = root / "site"
-    record = site / "graph_kit_dist-1.2.dist-info"
-    record.mkdir(parents=True)
-    (record / "RECORD").write_text(
-        "GraphKit/__init__.py,sha256=x,1\nGraphKit/nodes.py,sha256=y,2\n"
-        "graph_kit_dist-1.2.dist-info/RECORD,,\n"
+    record = "GraphKit/__init__.py,sha256=x,1\nGraphKit/nodes.py,sha256=y,2\n"
+    return _installs(
+        root,
+        {
+            "graph_kit_dist-1.2.dist-info": {
+                "RECORD": f"{record}graph_kit_dist-1.2.dist-info/RECORD,,\n"
+            },
+            "sixish_dist-0.1.dist-info": {
+                "RECORD": "sixish.py,sha256=z,3\nsixish_dist-0.1.dist-info/RECORD,,\n"
+            },
+            "oldlib_dist-0.9-py3.6.egg-info": {
+                "installed-files.txt": "../oldlib/__init__.py\n../oldlib/net.py\nPKG-INFO\n"
+            },
+        },
     )
-    single = site / "sixish_dist-0.1.dist-info"
-    single.mkdir()
-    (single / "RECORD").write_text("sixish.py,sha256=z,3\nsixish_dist-0.1.dist-info/RECORD,,\n")
-    egg = site / "oldlib_dist-0.9-py3.6.egg-info"
-    egg.mkdir()
-    (egg / "installed-files.txt").write_text("../oldlib/__init__.py\n../oldlib/net.py\nPKG-INFO\n")
-    return site
+
+
+def _blocker(root: Path) -> Path:
+    """A folder whose sitecustomize makes importlib.metadata and pkg_resources unimportable,
+    as Python 3.7 and older have no importlib.metadata."""
+    blocker = root / "blocker"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text(
+        "import sys\nsys.modules['importlib.metadata'] = None\n"
+        "sys.modules['pkg_resources'] = None\n"
+    )
+    return blocker
 
 
 def _printed(python: str, command: str, site: Path, blocker: Path | None = None) -> str:
@@ -78,14 +102,9 @@ _CASES = [
 def test_the_owner_command_runs_without_importlib_metadata(
     tmp_path: Path, top: str, folded: bool, owner: str
 ) -> None:
-    # Python 3.7 and older have no importlib.metadata: here it is made unimportable.
-    blocker = tmp_path / "blocker"
-    blocker.mkdir()
-    (blocker / "sitecustomize.py").write_text(
-        "import sys\nsys.modules['importlib.metadata'] = None\n"
-        "sys.modules['pkg_resources'] = None\n"
+    out = _printed(
+        sys.executable, owner_of_package_command(top, folded), _site(tmp_path), _blocker(tmp_path)
     )
-    out = _printed(sys.executable, owner_of_package_command(top, folded), _site(tmp_path), blocker)
     assert out.strip() == repr([owner])
 
 
@@ -102,3 +121,58 @@ def test_the_owner_command_runs_on_every_python_here(
 def test_a_folder_named_otherwise_is_not_its_owner(tmp_path: Path) -> None:
     out = _printed(sys.executable, owner_of_package_command("Graph"), _site(tmp_path))
     assert out.strip() == "[]"
+
+
+def _requiring_site(root: Path) -> Path:
+    """A site-packages folder of installs that declare requirements: a wheel whose folder
+    names its project in another spelling, a setup.py install (requires.txt with an extra),
+    an editable one, and a wheel of another project whose name starts the same."""
+    metadata = (
+        "Metadata-Version: 2.1\nName: graph-kit-dist\nVersion: 1.2\n"
+        "Requires-Dist: tensorflow (>=2.4,<2.6)\nRequires-Dist: numpy ; extra == 'fast'\n"
+        "\nA description that says Requires-Dist: nothing.\n"
+    )
+    return _installs(
+        root,
+        {
+            "Graph.Kit_Dist-1.2.dist-info": {"METADATA": metadata, "RECORD": "graph_kit/a.py,,\n"},
+            "graph_kit_dist_extras-0.1.dist-info": {"METADATA": "Requires-Dist: keras\n"},
+            "oldlib_dist-0.9-py3.6.egg-info": {
+                "requires.txt": "tensorflow<2\n\n[gpu]\ntensorflow-gpu<2\n",
+                "PKG-INFO": "Name: oldlib-dist\nRequires-Dist: tensorflow<2\n",
+            },
+            "devlib.egg-info": {"requires.txt": "tf-keras\n"},
+        },
+    )
+
+
+_REQUIRING = [
+    pytest.param(
+        "graph-kit-dist",
+        ["Requires-Dist: tensorflow (>=2.4,<2.6)", "Requires-Dist: numpy ; extra == 'fast'"],
+        id="wheel-named-otherwise",
+    ),
+    pytest.param(
+        "oldlib_dist", ["tensorflow<2", "[gpu]", "tensorflow-gpu<2"], id="egg-info-with-an-extra"
+    ),
+    pytest.param("devlib", ["tf-keras"], id="editable-egg-info"),
+    pytest.param("graph", [], id="a-name-that-starts-anothers"),
+]
+
+
+@pytest.mark.parametrize(("dist", "lines"), _REQUIRING)
+def test_the_requirements_command_runs_without_importlib_metadata(
+    tmp_path: Path, dist: str, lines: list[str]
+) -> None:
+    command = declared_requirements_command(dist)
+    out = _printed(sys.executable, command, _requiring_site(tmp_path), _blocker(tmp_path))
+    assert out.splitlines() == (lines or [""])
+
+
+@pytest.mark.parametrize("python", _other_pythons() or [pytest.param("", marks=pytest.mark.skip)])
+@pytest.mark.parametrize(("dist", "lines"), _REQUIRING)
+def test_the_requirements_command_runs_on_every_python_here(
+    tmp_path: Path, python: str, dist: str, lines: list[str]
+) -> None:
+    out = _printed(python, declared_requirements_command(dist), _requiring_site(tmp_path))
+    assert out.splitlines() == (lines or [""])

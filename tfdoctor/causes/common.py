@@ -105,6 +105,15 @@ def pypi_releases_command(dist: str) -> str:
     )
 
 
+#: The clauses of a printed command's generator that walk every file of each install's
+#: metadata folder on ``sys.path`` (``*.dist-info``, ``*.egg-info``; ``r``: the file's path).
+#: The folders are listed by hand, so the command runs on every Python (2.7 on):
+#: importlib.metadata, which reads the same folders, is Python 3.8+ and pkg_resources is gone
+#: from setuptools 82
+#: (https://packaging.python.org/en/latest/specifications/recording-installed-packages/).
+_INFO_FILES = "for p in sys.path for r in glob.glob(os.path.join(p or os.curdir, '*-info', '*'))"
+
+
 def owner_of_package_command(top: str, folded: bool = False) -> str:
     """A command printing the distribution that installed the import package or module
     ``top``: the ``*.dist-info``/``*.egg-info`` folder on ``sys.path`` whose file list names
@@ -112,19 +121,41 @@ def owner_of_package_command(top: str, folded: bool = False) -> str:
     name, PEP 503), so its folder is matched whatever its case (``GraphKit/`` for
     ``graphkit``).
 
-    The lists are read by hand, so the command runs on every Python (2.7 on):
-    importlib.metadata, which reads the same files, is Python 3.8+ and pkg_resources is gone
-    from setuptools 82. A wheel's file list is ``RECORD`` (paths relative to site-packages,
+    The lists are read by hand (:data:`_INFO_FILES`), so the command runs on every Python (2.7
+    on). A wheel's file list is ``RECORD`` (paths relative to site-packages,
     each line ``path,hash,size``: https://packaging.python.org/en/latest/specifications/recording-installed-packages/);
     a setup.py install's is the egg-info's ``installed-files.txt`` (paths relative to that
     folder, ``../top/...``). The folder's name is the distribution's name and version."""
     line = "l.lower()" if folded else "l"
     return (
         'python -c "import glob, os, sys; print(sorted(set(os.path.basename(os.path.dirname(r)) '
-        "for p in sys.path for r in glob.glob(os.path.join(p or os.curdir, '*-info', '*')) "
+        f"{_INFO_FILES} "
         "if os.path.basename(r) in ('RECORD', 'installed-files.txt') and any("
         f"{line}.split(b',')[0].strip() in (b'{top}.py', b'../{top}.py') or "
         f"{line}.startswith((b'{top}/', b'../{top}/')) for l in open(r, 'rb')))))\""
+    )
+
+
+def declared_requirements_command(dist: str) -> str:
+    """A command printing the requirements ``dist``'s installed metadata declares, one a line:
+    a wheel's ``Requires-Dist`` lines in its ``*.dist-info/METADATA`` (core metadata,
+    https://packaging.python.org/en/latest/specifications/core-metadata/#requires-dist-multiple-use),
+    a setup.py install's ``*.egg-info/requires.txt`` (setuptools' own list, its extras under
+    ``[extra]`` heads). Read by hand as :func:`owner_of_package_command` reads the file lists
+    (:data:`_INFO_FILES`), so it runs on every Python (2.7 on).
+
+    The folder is matched by the project name before its version (``name-version.dist-info``,
+    ``name-version-py3.6.egg-info``, an editable install's ``name.egg-info``), compared as
+    PEP 503 normalises it: the specification asks for the name escaped (``-`` as ``_``), which
+    older installers wrote in other cases and spellings."""
+    name = normalize_name(dist)
+    return (
+        "python -c \"import glob, os, re, sys; print(chr(10).join(l.decode('utf-8', 'replace')"
+        f".strip() {_INFO_FILES} "
+        "if os.path.basename(r) in ('METADATA', 'requires.txt') and re.sub('[-_.]+', '-', "
+        "os.path.basename(os.path.dirname(r)).rsplit('.', 1)[0].split('-')[0]).lower() == "
+        f"'{name}' for l in open(r, 'rb') if l.strip() and (l.startswith(b'Requires-Dist:') "
+        "or r.endswith('requires.txt'))))\""
     )
 
 

@@ -1089,6 +1089,31 @@ _PIP_TF_INSTALLED = re.compile(
 )
 
 
+@record
+class TfInstalled(Record):
+    """One of TensorFlow's distributions in a pip "Successfully installed" list (observed):
+    the first its line names."""
+
+    dist: str
+    version: str
+    #: pip's line from its words to that item (``Successfully installed absl-py-1.0.0
+    #: tensorflow-2.6.0``).
+    line: str
+    #: Where in the text read the line starts and the item ends.
+    start: int
+    end: int
+
+
+def read_tf_installed(text: str) -> Iterator[TfInstalled]:
+    """Each "Successfully installed" list of ``text`` that names one of TensorFlow's own
+    distributions, with the first it names (``name-version``, as pip prints each item), in
+    order."""
+    if "Successfully installed" not in text:
+        return
+    for m in _PIP_TF_INSTALLED.finditer(text):
+        yield TfInstalled(m["dist"], m["version"], m.group(0).strip(), m.start(), m.end())
+
+
 #: The notes a notebook prints after a pip run in the kernel's own interpreter: IPython's %pip
 #: magic (which a bare ``pip install`` line turns into) runs ``sys.executable -m pip`` and then
 #: says "Note: you may need to restart the kernel to use updated packages."
@@ -1116,23 +1141,19 @@ def read_stale_import(text: str) -> Optional[StaleImport]:
     if "Successfully uninstalled" not in text:
         return _kernel_kept(text)
     start = 0
-    for installed in _PIP_TF_INSTALLED.finditer(text):
+    for installed in read_tf_installed(text):
         removed = None
-        for candidate in PIP_TF_REMOVED.finditer(text, start, installed.start()):
+        for candidate in PIP_TF_REMOVED.finditer(text, start, installed.start):
             removed = candidate
-        start = installed.end()
-        if removed is None or removed["version"] == installed["version"]:
+        start = installed.end
+        if removed is None or removed["version"] == installed.version:
             continue
         echo = next(
-            (
-                e
-                for e in _ECHO.finditer(text, installed.end())
-                if e["module"] in ("tf", "tensorflow")
-            ),
+            (e for e in _ECHO.finditer(text, installed.end) if e["module"] in ("tf", "tensorflow")),
             None,
         )
         if echo is not None and _echoed_release(text, echo) == removed["version"]:
-            return StaleImport(removed["version"], installed["version"], echo.group(0).strip())
+            return StaleImport(removed["version"], installed.version, echo.group(0).strip())
     return None
 
 
@@ -1165,18 +1186,18 @@ def _echoed_release(text: str, echo: re.Match[str]) -> str:
 def _kernel_kept(text: str) -> Optional[StaleImport]:
     """A TensorFlow pip installed into the kernel's interpreter (its note after the run),
     then another release echoed: the kernel's import from before the install."""
-    for installed in _PIP_TF_INSTALLED.finditer(text):
-        note = _KERNEL_PIP_NOTE.search(text, installed.end())
+    for installed in read_tf_installed(text):
+        note = _KERNEL_PIP_NOTE.search(text, installed.end)
         if note is None:
             return None
         echo = next(
             (e for e in _ECHO.finditer(text, note.end()) if e["module"] in ("tf", "tensorflow")),
             None,
         )
-        if echo is not None and _echoed_release(text, echo) != installed["version"]:
+        if echo is not None and _echoed_release(text, echo) != installed.version:
             return StaleImport(
                 _echoed_release(text, echo),
-                installed["version"],
+                installed.version,
                 echo.group(0).strip(),
                 removal_shown=False,
             )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Optional
 
 from tfdoctor.evidence.packages import replaced_release
@@ -644,6 +644,7 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
             folder = _BUILD_PYTHON.search(text)
             python = f"{folder.group(1)}.{folder.group(2)}" if folder else ""
             system = build_folder_system(text)
+            requirer = collected_requirer(collected, dist)
             out.append(
                 SourceBuild(
                     dist,
@@ -654,7 +655,8 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                     failed or _FAILED_WORDS.search(text) is not None,
                     replaced_release(text, dist),
                     _backtracked(text, dist),
-                    *_requirer(collected, dist),
+                    requirer.dist if requirer is not None else "",
+                    requirer.chosen if requirer is not None else "",
                 )
             )
             if len(out) >= MAX_REFUSALS:
@@ -743,17 +745,35 @@ def read_collected(text: str) -> list[Collected]:
     return out
 
 
-def _requirer(collected: list[Collected], dist: str) -> tuple[str, str]:
-    """The distribution ``dist`` was collected for, and that one's release where the user
-    asked for it by name alone (pip chose the release), else empty."""
-    mine = next((c for c in collected if c.dist == dist and c.required_by), None)
-    if mine is None:
-        return "", ""
-    asked = next(
-        (c for c in collected if c.dist == mine.required_by and not c.spec and not c.required_by),
-        None,
+@record
+class Requirer(Record):
+    """The distribution whose requirement pip collected another for (observed: the first of
+    its "(from X->Y)" chain on that one's "Collecting" line)."""
+
+    dist: str
+    #: The release of the file pip chose for it, the first the log shows; empty where none.
+    release: str
+    #: That release where the user asked for it by name alone ("Collecting tfx", then its
+    #: file "tfx-0.23.1-py3-none-any.whl"): pip picked it itself. Empty where it was pinned,
+    #: required by another or not shown.
+    chosen: str
+
+
+def collected_requirer(collected: Sequence[Collected], dist: str) -> Optional[Requirer]:
+    """The distribution pip collected ``dist`` for (:attr:`Collected.required_by`), with the
+    releases pip chose for it; None where the log shows ``dist`` asked for by the user (a
+    command line, a ``-r`` file) or not collected."""
+    wanted = normalize_name(dist)
+    by = next((c.required_by for c in collected if c.dist == wanted and c.required_by), "")
+    if not by:
+        return None
+    return Requirer(
+        by,
+        next((c.version for c in collected if c.dist == by), ""),
+        next(
+            (c.version for c in collected if c.dist == by and not c.spec and not c.required_by), ""
+        ),
     )
-    return mine.required_by, asked.version if asked is not None else ""
 
 
 def _built_from_source(text: str) -> list[tuple[int, str, str]]:

@@ -832,6 +832,14 @@ def imported_package(code: str) -> Optional[str]:
     return (found.group("source") or found.group("module")) if found is not None else None
 
 
+def statement_package(tb: Traceback) -> Optional[str]:
+    """The top-level package the import statement printed above ``tb``'s message imports
+    (:attr:`Traceback.statement`, read as :func:`imported_package` reads a frame's line):
+    ``onnx_tf`` for ``from onnx_tf.backend import prepare``; None where no statement is
+    printed, or it is a relative import."""
+    return imported_package(tb.statement) if tb.statement else None
+
+
 #: A command asking an interpreter its version (after any prompt), and the answer CPython
 #: prints on the next line.
 _VERSION_SHOWN = re.compile(

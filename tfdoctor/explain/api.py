@@ -37,6 +37,7 @@ from tfdoctor.evidence.traceback import (
     origin_of,
     own_module_missing,
     path_hints,
+    statement_package,
 )
 from tfdoctor.explain.exceptions import inferred_note, last_failure
 from tfdoctor.explain.interface import caller_fitted_fix, installed_caller, library_code_fix
@@ -1676,8 +1677,8 @@ def _added_later(
     TensorFlow that raised it is older than that release. Its fix: that release."""
     if tb.frames and installed_package(tb.frames[-1].path) is not None:
         return None  # an installed package asked: a caller of another release (packages.py)
-    imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
-    if not tb.frames and imported is not None and imported.group(1) not in TF_OWN:
+    top = statement_package(tb)
+    if not tb.frames and top is not None and top not in TF_OWN:
         return None  # so did the package an `import X` above the error imported
     oldest = min(bundled_lines(), key=version_key)
     line = ".".join(tf_version.split(".")[:2]) if tf_version else oldest

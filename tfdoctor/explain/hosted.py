@@ -19,8 +19,15 @@ from tfdoctor.evidence.packages import (
     installed_items,
     kernel_installs_unnamed,
     read_stale_import,
+    read_tf_installed,
 )
-from tfdoctor.evidence.pip import PipKind, pip_words, read_pip_lines, requested_version
+from tfdoctor.evidence.pip import (
+    PipKind,
+    collected_requirer,
+    pip_words,
+    read_pip_lines,
+    requested_version,
+)
 from tfdoctor.explain.common import _cite_head, cite, group
 from tfdoctor.explain.containers import _IMAGE_PAIRING_CAUSES
 from tfdoctor.explain.packages import distributions_finding
@@ -64,13 +71,6 @@ def _gpu_shown(m: Machine, r: Revealed) -> bool:
     """Whether the facts or the log show an NVIDIA GPU: a compute capability, nvidia-smi's
     table (printed only where it lists a GPU), or the machine's view."""
     return bool(r.compute_capability) or r.smi_gpu or m.gpu_presence in ("present", "driver-broken")
-
-
-#: pip's list of what it installed (its "Successfully installed" line), read for TensorFlow's
-#: own distributions with their release (``tensorflow-2.6.0``, ``tf-nightly-2.10.0.dev20220601``).
-_PIP_INSTALLED_TF = re.compile(
-    rf"[^\n]{{0,4000}}?(?<![\w.-])(?P<dist>{PIP_TF_DIST})-(?P<version>\d[\w.+]{{0,40}})"
-)
 
 
 class _PipSaid(NamedTuple):
@@ -119,9 +119,9 @@ def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str
     collected), else Colab's note that the install replaced the tensorflow package
     the runtime had imported."""
     text = evidence.first_text
-    found = next(_pip_said(text, _PIP_INSTALLED_TF, PipKind.INSTALLED), None)
+    found = next(read_tf_installed(text), None)
     if found is not None:
-        return found.match.group("dist"), found.match.group("version")
+        return found.dist, found.version
     pinned = _KERNEL_TF_PIN.search(text) if "install" in text else None
     if pinned is not None:
         return pinned.group("dist"), pinned.group("version")
@@ -155,12 +155,11 @@ def _tf_requirer(evidence: Evidence, dist: str) -> Optional[str]:
     what it installed holds both. None where the log shows neither, or TensorFlow was asked
     for itself."""
     tf = normalize_name(dist)
-    by = next((c.required_by for c in evidence.collected if c.dist == tf and c.required_by), None)
-    if by in _TF_NAMES:
+    by = collected_requirer(evidence.collected, tf)
+    if by is not None and by.dist in _TF_NAMES:
         return None  # a wrapper of TensorFlow's own (tensorflow pulling tensorflow-intel)
     if by is not None:
-        release = next((c.version for c in evidence.collected if c.dist == by), "")
-        return f"{by} {release}".strip()
+        return f"{by.dist} {by.release}".strip()
     asked = evidence.kernel_installs
     text = evidence.first_text
     if len(asked) != 1 or normalize_name(asked[0]) in _TF_NAMES or kernel_installs_unnamed(text):
@@ -207,15 +206,15 @@ def _pip_added_beside(evidence: Evidence, machine: Machine) -> Optional[Finding]
     found_kinds = (PipKind.SATISFIED, PipKind.UP_TO_DATE)
     if _INSTALLED not in head or not any(pip_words(k) in head for k in found_kinds):
         return None
-    installed = next(_pip_said(head, _PIP_INSTALLED_TF, PipKind.INSTALLED), None)
+    installed = next(read_tf_installed(head), None)
     if installed is None:
         return None
-    added = installed.match.group("dist")
+    added = installed.dist
     for found in _pip_said(head, _PIP_SATISFIED_TF, *found_kinds):
         kept = found.match.group("dist")
         if kept == added or f"{pip_words(PipKind.UNINSTALLED)}{kept}-" in head:
             continue
-        seen = {kept: found.match.group("version") or "", added: installed.match.group("version")}
+        seen = {kept: found.match.group("version") or "", added: installed.version}
         if not seen[kept]:
             continue  # no release shown for the one already there: nothing to keep by name
         return distributions_finding(

@@ -52,6 +52,7 @@ from tfdoctor.evidence.traceback import (
     numpy_refuser,
     origin_of,
     own_module_missing,
+    statement_package,
     tensorflow_facing,
     users_own,
 )
@@ -2494,11 +2495,11 @@ def numpy_removed_findings(
         package = PackageCode(family, family, "") if family else failing_package(tb, _NUMPY_ITSELF)
         if release is None:
             continue  # a name NumPy never had
-        if package is None and tb.statement:
-            # No frame shown, but the statement that raised it imports a library: its code
-            # (run by the import) used the name, not the user's.
-            imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
-            dist = (distribution_of(imported.group(1)) or "") if imported else ""
+        if package is None:
+            # No frame shown, but the statement that raised it imports a library (TensorFlow
+            # too): its code (run by the import) used the name, not the user's.
+            imported = statement_import(tb, own=True)
+            dist = imported[1] if imported is not None else ""
             # Importing NumPy runs no other code.
             package = PackageCode(dist, dist, "") if dist and dist != "numpy" else None
         if package is None:
@@ -4019,21 +4020,17 @@ def _keras2_of(m: Machine) -> tuple[str, str]:
     return ("tf-keras" if major == 3 else "keras"), basis
 
 
-#: The top-level import package an import statement names (``import onnx_tf``,
-#: ``from onnx_tf.backend import prepare``: ``onnx_tf``).
-_IMPORTED_TOP = re.compile(r"(?:from|import)\s+(\w+)")
-
-
-def statement_import(tb: Traceback) -> Optional[tuple[str, str]]:
-    """The top-level import package of the statement printed above ``tb``'s message and the
-    distribution that installs it, where that statement is an import of a package the module
-    table knows, not one of TensorFlow's own distributions (its import ran that package's
-    code). None for any other statement, and where none is printed."""
-    imported = _IMPORTED_TOP.match(tb.statement)
-    dist = distribution_of(imported.group(1)) if imported else None
-    if imported is None or dist is None or dist in TF_DISTRIBUTIONS:
+def statement_import(tb: Traceback, own: bool = False) -> Optional[tuple[str, str]]:
+    """The top-level import package of the statement printed above ``tb``'s message
+    (:func:`statement_package`) and the distribution that installs it, where that statement is
+    an import of a package the module table knows (its import ran that package's code), not
+    one of TensorFlow's own distributions unless ``own``. None for any other statement, and
+    where none is printed."""
+    top = statement_package(tb)
+    dist = distribution_of(top) if top is not None else None
+    if top is None or dist is None or (dist in TF_DISTRIBUTIONS and not own):
         return None
-    return imported.group(1), dist
+    return top, dist
 
 
 def statement_library(tb: Traceback, m: Machine) -> Optional[str]:
@@ -4128,8 +4125,7 @@ def package_behind(tb: Traceback) -> tuple[Optional[str], str, str]:
     # from the paste): the innermost one of a module other than TensorFlow's holds that
     # statement, or imports what does.
     for statement in reversed(tb.importers):
-        imported = _IMPORTED_TOP.match(statement)
-        top = imported.group(1) if imported else ""
+        top = imported_package(statement) or ""
         dist = distribution_of(top)
         if not top or dist in TF_DISTRIBUTIONS or top in ("tensorflow", "tensorflow_core"):
             continue
@@ -4487,8 +4483,9 @@ def release_unknown_fix(
 ) -> Fix:
     """``fix`` saying that no table here knows which release changed what the refusing
     function takes, and how the library's own requirements say which TensorFlow (or Keras)
-    its release was written for: the ranges it declares, printed by importlib.metadata
-    (``Requires-Dist`` of its installed metadata). ``called``: the call the line makes where
+    its release was written for: the ranges it declares, printed from its installed metadata
+    (:func:`causes.common.declared_requirements_command`, which runs on the Pythons before
+    3.8 too). ``called``: the call the line makes where
     Python's words name only a constructor (``tf.name_scope``)."""
     callee = (
         f"`{called or refusal.callee}`" if called or refusal.callee else f"the {product} function"
@@ -4506,8 +4503,7 @@ def release_unknown_fix(
     )
     if not known:
         return Fix(text, fix.commands)
-    declared = f'python -c "import importlib.metadata as md; print(md.requires({dist!r}))"'
-    return Fix(text, (*fix.commands, declared))
+    return Fix(text, (*fix.commands, causes.common.declared_requirements_command(dist)))
 
 
 def refused_call_fix(
