@@ -30,6 +30,12 @@ from tfdoctor.findings import Severity
             "cannot import name 'get_config' from 'tensorflow.python.eager.context'\n",
             id="quoted-alone",
         ),
+        pytest.param(
+            "ImportError: cannot import name 'tf_utils' from 'tensorflow.python.keras.utils' "
+            "(/env/lib/python3.7/site-packages/tensorflow/python/keras/utils/__init__.py)\n"
+            "tensorflow==1.12.0\n",
+            id="keras23-backend-tf-utils",
+        ),
     ],
 )
 def test_a_private_name_standalone_keras_uses_is_keras_of_another_release(line: str) -> None:
@@ -37,6 +43,36 @@ def test_a_private_name_standalone_keras_uses_is_keras_of_another_release(line: 
     assert top.cause == "keras-version"
     assert "keras" in fix_text(top).lower()
     assert "keras" in top.detail
+
+
+def test_a_name_python36_printed_alone_is_keras_where_tensorflow_is_outside_its_range() -> None:
+    # Python 3.6 names no module; multi-backend Keras 2.3's backend imports tf_utils from
+    # TensorFlow's Keras copy and needs TensorFlow 1.13 or newer (companion table).
+    text = "ImportError: cannot import name 'tf_utils'\n\npip freeze\ntensorflow-gpu==1.10.1\n"
+    report = explained(text)
+    top = top_error(report)
+    assert top.cause == "keras-version"
+    assert "inferred" in top.detail
+    assert "keras==2.2.*" in fix_text(top)
+    assert all(x.cause != "api-removed" for x in report.findings)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "ImportError: cannot import name 'tf_utils'\n\npip freeze\ntensorflow==1.14.0\n",
+            id="tensorflow-keras-runs-on",
+        ),
+        pytest.param("ImportError: cannot import name 'tf_utils'\n", id="no-tensorflow-shown"),
+        pytest.param(
+            "ImportError: cannot import name 'get_config'\n\ntensorflow==1.10.1\n",
+            id="row-without-a-standalone-release",
+        ),
+    ],
+)
+def test_a_name_printed_alone_is_not_blamed_on_keras_without_the_range(text: str) -> None:
+    assert all(x.cause != "keras-version" for x in explained(text).findings)
 
 
 def test_a_package_frame_still_names_the_package_not_keras() -> None:

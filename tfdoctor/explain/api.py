@@ -46,6 +46,7 @@ from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.packages import (
     distributions_finding,
     keras2_moved_under_src,
+    keras_private_caller,
     keyword_added,
     known_distribution,
     library_caller,
@@ -971,6 +972,10 @@ def _package_reaches_private(tb: Traceback, name: str) -> bool:
         # TensorFlow's API for Keras (2.x): who asks is a Keras (standalone, tf-keras) of
         # another release, which the signatures' keras-internal-api-missing and
         # explain.packages read; no TensorFlow release the listings name fixes it alone.
+        return True
+    if name.startswith("tf.python.") and not tb.frames and keras_private_caller(tb.message):
+        # No frame, and a name standalone Keras's own backend imports: Keras of another
+        # release than this TensorFlow leads (explain.packages' private_api_findings).
         return True
     return name.startswith("tf.python.") and package_behind(tb)[0] is not None
 

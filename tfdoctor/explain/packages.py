@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
 from tfdoctor import causes
 from tfdoctor.causes import observed
@@ -4141,7 +4141,9 @@ def private_api_findings(
     """A package built against another TensorFlow, missing a name in tensorflow.python
     (``modules``: the modules the log shows imported, for a message without frames)."""
     for tb in tracebacks:
-        if _PRIVATE.search(_private_message(tb)) is None or own_module_missing(tb):
+        message, inferred = _keras_private_bare(tb, m)
+        message = message or _private_message(tb)
+        if _PRIVATE.search(message) is None or own_module_missing(tb):
             continue  # (a module TensorFlow's own install lacks is incomplete_install_findings')
         user, basis, led = package_behind(tb)
         if user is None and not tb.frames:
@@ -4172,7 +4174,8 @@ def private_api_findings(
             # in Keras 2.3): a Keras of another release than this TensorFlow.
             user, basis = "keras", "no frame is shown: standalone Keras is the usual caller"
         if user is None and not tb.frames:
-            user, basis = _keras_private_import(tb.message)
+            user, basis = _keras_private_import(message)
+            basis = f"{basis}; {inferred}" if user is not None and inferred else basis
         if user is None:
             if tb.frames or tb.typed or _PRIVATE_IMPORT.search(_private_message(tb)) is None:
                 # The frames, or a prompt, show the code is the user's own (what the private
@@ -4237,17 +4240,35 @@ def _private_keras_older_candidate(tb: Traceback, m: Machine) -> Optional[Findin
     )
 
 
+class _KerasUse(NamedTuple):
+    """Which standalone Keras uses a private TensorFlow name."""
+
+    #: The Keras module and releases, in words.
+    where: str
+    #: The companion table's standalone_keras release (``2.3``); empty where it has no row.
+    release: str = ""
+
+
 #: Names of TensorFlow's private tree that standalone Keras's own modules use, with the Keras
 #: releases that do: where no frame shows the caller, that Keras is the usual one, meeting a
 #: TensorFlow it was not released with.
-_KERAS_PRIVATE_NAMES: dict[tuple[str, str], str] = {
+_KERAS_PRIVATE_NAMES: dict[tuple[str, str], _KerasUse] = {
     # keras-team/keras v2.3.1, keras/backend/tensorflow_backend.py: is_tensor() tests
     # `isinstance(x, tf_ops._TensorLike)` (tf_ops: tensorflow.python.framework.ops).
-    ("tensorflow.python.framework.ops", "_TensorLike"): "the keras/backend/tensorflow_backend.py "
-    "of multi-backend Keras 2.3",
+    ("tensorflow.python.framework.ops", "_TensorLike"): _KerasUse(
+        "the keras/backend/tensorflow_backend.py of multi-backend Keras 2.3", "2.3"
+    ),
+    # keras-team/keras 2.3.0 and 2.3.1, keras/backend/tensorflow_backend.py line 13: `from
+    # tensorflow.python.keras.utils import tf_utils` (2.2.5's backend imports nothing of
+    # TensorFlow's Keras copy).
+    ("tensorflow.python.keras.utils", "tf_utils"): _KerasUse(
+        "the keras/backend/tensorflow_backend.py of multi-backend Keras 2.3", "2.3"
+    ),
     # keras-team/keras v2.6.0 to v2.15.0, keras/backend.py (keras/src/backend.py from 2.13):
     # `from tensorflow.python.eager.context import get_config`.
-    ("tensorflow.python.eager.context", "get_config"): "the backend module of Keras 2.6 to 2.15",
+    ("tensorflow.python.eager.context", "get_config"): _KerasUse(
+        "the backend module of Keras 2.6 to 2.15"
+    ),
 }
 
 
@@ -4259,10 +4280,42 @@ def _keras_private_import(message: str) -> tuple[Optional[str], str]:
         return None, ""
     module, name = lacks.module, lacks.name
     # TensorFlow 1.15 and 2.0 served their tree from tensorflow_core.
-    where = _KERAS_PRIVATE_NAMES.get((module.replace("tensorflow_core.", "tensorflow.", 1), name))
-    if where is None:
+    row = _KERAS_PRIVATE_NAMES.get((module.replace("tensorflow_core.", "tensorflow.", 1), name))
+    if row is None:
         return None, ""
-    return "keras", f"no frame is shown, and {where} uses {module}.{name}"
+    return "keras", f"no frame is shown, and {row.where} uses {module}.{name}"
+
+
+def keras_private_caller(message: str) -> bool:
+    """Whether ``message`` names a private TensorFlow name that standalone Keras's own modules
+    use (:data:`_KERAS_PRIVATE_NAMES`): where no frame shows the caller, that Keras asked."""
+    return _keras_private_import(message)[0] is not None
+
+
+def _keras_private_bare(tb: Traceback, m: Machine) -> tuple[str, str]:
+    """The message ``tb`` would carry had its Python named the module (``cannot import name
+    'tf_utils' from 'tensorflow.python.keras.utils'``), with words saying it was inferred.
+    Only where Python 3.6 or older printed the name alone, no frame shows the import, exactly
+    one row of :data:`_KERAS_PRIVATE_NAMES` has that name and a standalone_keras release in
+    the companion table, and the log's TensorFlow is outside that release's range (that Keras
+    cannot run on it); empty strings elsewhere."""
+    bare = tb.missing_name
+    if bare is None or not bare.bare_alone or tb.frames or m.tf is None:
+        return "", ""
+    rows = [(key, use) for key, use in _KERAS_PRIVATE_NAMES.items() if key[1] == bare.name]
+    if len(rows) != 1 or not rows[0][1].release:
+        return "", ""
+    (module, name), release = rows[0][0], rows[0][1].release
+    table = m.companion_table.standalone_keras
+    keras = next((r for r in table.releases if r.release == release), None) if table else None
+    if keras is None or keras.admits(m.tf.version):
+        # Under a TensorFlow that Keras runs on, the bare name says nothing of who asked.
+        return "", ""
+    return (
+        f"cannot import name '{name}' from '{module}'",
+        f"the Python printed the name alone: the module is inferred, and keras {release} "
+        f"needs tensorflow{keras.tensorflow}, not the TensorFlow {m.tf.version} the log shows",
+    )
 
 
 #: A module of tensorflow.python (its Keras copy too) that could not be imported from, or a
