@@ -2047,10 +2047,17 @@ def ptx_jit_fix(m: Machine, capability: str) -> Fix:
     # gpu_device.cc warns where the build's compute capabilities (TF_CUDA_COMPUTE_CAPABILITIES
     # at ./configure, the wheel's build_info) lack the GPU's: a source build is fixed by its
     # list, a release by one whose list carries it (the matrix's compute_capabilities).
+    # A capability not read (explain's "X.Y", a smoke test's "unknown") is named as such.
+    named = capability if re.fullmatch(r"\d+\.\d+", capability) else None
     text = (
-        f"The build has no machine code for compute capability {capability}, so the driver "
+        f"The build has no machine code for compute capability {named}, so the driver "
         "compiles its PTX for the GPU before the first kernel runs. Use a build that carries "
-        f"it: a source build with {capability} in TF_CUDA_COMPUTE_CAPABILITIES"
+        f"it: a source build with {named} in TF_CUDA_COMPUTE_CAPABILITIES"
+        if named is not None
+        else "The build has no machine code for the GPU's compute capability "
+        "(`nvidia-smi --query-gpu=compute_cap --format=csv` prints it), so the driver "
+        "compiles its PTX for the GPU before the first kernel runs. Use a build that carries "
+        "it: a source build with it in TF_CUDA_COMPUTE_CAPABILITIES"
     )
     install: tuple[str, ...] = ()
     if first is not None:
