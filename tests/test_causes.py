@@ -1964,3 +1964,10 @@ def test_no_python_m_pip_where_pip_is_absent(uv: Optional[str]) -> None:
     for i in uses_pip:
         # In the same command line (a look joined with &&), or a line just before it.
         assert "-m ensurepip" in commands[i] or (i > 0 and "-m ensurepip" in commands[i - 1])
+
+
+@pytest.mark.parametrize("capability", ["unknown", "X.Y"], ids=["smoke-test", "explain"])
+def test_a_ptx_fix_without_the_gpus_capability_tells_how_to_read_it(capability: str) -> None:
+    fix = causes.gpu.ptx_jit_fix(Machine(f.facts(), f.FIXTURE_MATRIX), capability)
+    assert capability not in fix.text
+    assert "compute_cap" in fix.text and "TF_CUDA_COMPUTE_CAPABILITIES" in fix.text

@@ -81,6 +81,18 @@ incarnation: 3
         ),
         ("tf.test.is_built_with_cuda(): False", None, False),
         (">>> tf.test.is_built_with_cuda()\nTrue", None, True),
+        # A session's device placement log: printf'd bare, LOG(INFO)'d by TensorFlow 2.
+        (
+            "Device mapping: no known devices.\nMatMul: /job:localhost/replica:0/task:0/cpu:0",
+            0,
+            None,
+        ),
+        (
+            "I0000 00:00:1700000000.000001   4242 direct_session.cc:380] Device mapping: no "
+            "known devices.",
+            0,
+            None,
+        ),
     ],
 )
 def test_each_form_of_the_answer_is_read(
@@ -107,6 +119,9 @@ def test_each_form_of_the_answer_is_read(
         # One kernel's definition as the kernel registry logs it, not the process's devices.
         'E tensorflow/core/framework/op_kernel.cc:943] OpKernel (\'op: "BestSplits" '
         'device_type: "CPU"\') for unknown op: BestSplits',
+        # The mapping of a session that has a GPU lists it below its heading.
+        "Device mapping:\n/job:localhost/replica:0/task:0/device:GPU:0 -> device: 0, name: "
+        "Tesla T4, pci bus id: 0000:00:04.0, compute capability: 7.5",
     ],
 )
 def test_other_lines_are_no_answer(text: str) -> None:
@@ -259,6 +274,23 @@ def test_xla_gpus_without_a_gpu_point_at_the_libraries() -> None:
     top = _top(_explain(DEVICE_LIB_XLA))
     assert top.cause == "cuda-libs-missing"
     assert "XLA_GPU" in top.detail
+
+
+def test_a_session_mapping_no_devices_gets_the_candidates_of_an_empty_list() -> None:
+    text = (
+        "Device mapping: no known devices.\n"
+        "Add: (Add): /job:localhost/replica:0/task:0/device:CPU:0\n"
+    )
+    candidates = [x.cause for x in _explain(text).findings if x.severity is Severity.WARNING]
+    assert "tf-cpu-only-build" in candidates and "driver-not-loaded" in candidates
+
+
+def test_a_session_mapping_no_devices_beside_a_failed_driver_adds_nothing() -> None:
+    text = (
+        "E tensorflow/stream_executor/cuda/cuda_driver.cc:491] failed call to cuInit: "
+        "CUDA_ERROR_NO_DEVICE\nDevice mapping: no known devices.\n"
+    )
+    assert "tf-cpu-only-build" not in [x.cause for x in _explain(text).findings]
 
 
 def test_a_listed_gpu_is_no_finding() -> None:

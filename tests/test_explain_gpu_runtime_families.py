@@ -34,6 +34,24 @@ def test_an_empty_gpu_list_alone_still_gets_its_candidates() -> None:
     assert len([f for f in report.findings if f.severity.rank >= Severity.WARNING.rank]) > 1
 
 
+@pytest.mark.parametrize("capability", ["6.1", "8.9"], ids=["pascal", "ada"])
+def test_kernels_compiled_from_ptx_name_the_gpu_and_a_build_that_carries_it(
+    capability: str,
+) -> None:
+    log = (
+        f"{_TS}W tensorflow/core/common_runtime/gpu/gpu_device.cc:2020] TensorFlow was not "
+        "built with CUDA kernel binaries compatible with compute capability "
+        f"{capability}. CUDA kernels will be jit-compiled from PTX, which could take 30 "
+        "minutes or longer.\n"
+    )
+    (found,) = [f for f in explained(log).findings if f.cause == "gpu-ptx-jit"]
+    fix = fix_text(found)
+    # A source build's own list, or a release's: the cache only spares later starts.
+    assert f"compute capability {capability}" in fix
+    assert f"{capability} in TF_CUDA_COMPUTE_CAPABILITIES" in fix
+    assert fix.index("TF_CUDA_COMPUTE_CAPABILITIES") < fix.index("JIT cache")
+
+
 def test_the_fallback_warning_alone_is_a_ptxas_older_than_the_gpu() -> None:
     log = (
         f"{_TS}W tensorflow/stream_executor/gpu/asm_compiler.cc:235] Your CUDA software stack "

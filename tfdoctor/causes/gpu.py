@@ -2040,14 +2040,28 @@ def gpu_fit_install(
 
 
 def ptx_jit_fix(m: Machine, capability: str) -> Fix:
-    """Keep the JIT cache (4 GiB: TensorFlow's PTX fills the 256 MiB default), or move to a
-    release with machine code for the GPU."""
+    """A build with machine code for the GPU's compute capability (a source build whose list
+    names it, or the first release that carries it); the JIT cache (4 GiB: TensorFlow's PTX
+    fills the 256 MiB default) only spares later starts the compile."""
     first = first_line_with_code(m, capability)
-    text = "Let the JIT cache persist and grow, or use a TensorFlow with machine code for this GPU."
-    # The shell's own way to set it: ``export`` is no command in cmd or PowerShell.
-    commands = set_env(m, ("CUDA_CACHE_MAXSIZE", "4294967296"))
+    # gpu_device.cc warns where the build's compute capabilities (TF_CUDA_COMPUTE_CAPABILITIES
+    # at ./configure, the wheel's build_info) lack the GPU's: a source build is fixed by its
+    # list, a release by one whose list carries it (the matrix's compute_capabilities).
+    # A capability not read (explain's "X.Y", a smoke test's "unknown") is named as such.
+    named = capability if re.fullmatch(r"\d+\.\d+", capability) else None
+    text = (
+        f"The build has no machine code for compute capability {named}, so the driver "
+        "compiles its PTX for the GPU before the first kernel runs. Use a build that carries "
+        f"it: a source build with {named} in TF_CUDA_COMPUTE_CAPABILITIES"
+        if named is not None
+        else "The build has no machine code for the GPU's compute capability "
+        "(`nvidia-smi --query-gpu=compute_cap --format=csv` prints it), so the driver "
+        "compiles its PTX for the GPU before the first kernel runs. Use a build that carries "
+        "it: a source build with it in TF_CUDA_COMPUTE_CAPABILITIES"
+    )
+    install: tuple[str, ...] = ()
     if first is not None:
-        text += f" TensorFlow {first.line} and later carry machine code for it."
+        text += f", or a release with machine code for it (TensorFlow {first.line} and later)."
         # The newest that fits and carries it: a PTX-only release would change nothing.
         _, install = gpu_fit_install(m, capability, native=True)
         # TensorFlow ships no CUDA build for native Windows after 2.10: there the pip line
@@ -2058,8 +2072,13 @@ def ptx_jit_fix(m: Machine, capability: str) -> Fix:
         elif install and m.os != "linux":
             # An unknown system: the requirement is the Linux one (install_requirement's default).
             text += " The pip line is for Linux or WSL 2 (native Windows has no GPU build)."
-        commands += install
-    return Fix(text, commands)
+    else:
+        text += "."
+    text += (
+        " Until then, let the driver's JIT cache persist and grow so later starts skip the compile."
+    )
+    # The shell's own way to set it: ``export`` is no command in cmd or PowerShell.
+    return Fix(text, set_env(m, ("CUDA_CACHE_MAXSIZE", "4294967296")) + install)
 
 
 #: The last driver branch that supports Kepler (compute capability 3.x) GPUs.

@@ -49,6 +49,7 @@ _LITERALS = (
     "gpu_device_name",
     "GPU device not found",
     "Registered devices: [",
+    "no known devices",
 )
 _DEVICE_REPR = re.compile(
     r"(?:Physical|Logical)Device\(name='[^']*', device_type='(?P<type>\w+)'\)"
@@ -61,6 +62,12 @@ _DEVICE_LIB = re.compile(r'^(?![^\n]*\bop: ")[^\n]*?device_type: "(?P<type>\w+)"
 #: (op_kernel.cc / placer: "No OpKernel was registered to support Op 'X' ... Registered
 #: devices: [CPU], Registered kernels: ..."): observed, a GPU registered or not.
 _REGISTERED = re.compile(r"Registered devices: \[(?P<types>[\w, ]{1,200})\]")
+#: DirectSession's device mapping where ``log_device_placement`` is on, printed with no
+#: device that has a physical description (a GPU's "device: 0, name: ..."): the session
+#: has the CPU alone. direct_session.cc: ``if (mapping_str.empty()) printf("Device mapping:
+#: no known devices.\n")``, also LOG(INFO)'d with the file's name from TensorFlow 2.
+#: https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/core/common_runtime/direct_session.cc
+_NO_KNOWN_DEVICES = re.compile(r"\bDevice mapping: no known devices\.")
 #: A query for GPUs whose printed answer (``[]``) is on the same line or the next ones.
 _GPU_QUERY = re.compile(
     r"(?:list_physical_devices|list_logical_devices|get_visible_devices)\(\s*"
@@ -152,6 +159,8 @@ def _listing(line: str, text: str, start: int, where: int) -> Optional[DeviceLis
         if line.endswith("]") and line.lstrip().startswith("["):
             return DeviceListing(where, line, gpus=types.count("GPU"))
         return None
+    if _NO_KNOWN_DEVICES.search(line):
+        return DeviceListing(where, line, gpus=0)
     registered = _REGISTERED.search(line)
     if registered is not None:
         kinds = [k.strip() for k in registered.group("types").split(",")]
