@@ -1384,6 +1384,25 @@ def test_flatbuffers_of_the_other_major_is_out_of_range(line: str) -> None:
     assert not any("install" in c for c in finding.fix.commands)
 
 
+def test_onnx_refusing_an_untyped_empty_attribute_is_onnx_newer_than_the_code() -> None:
+    """onnx 1.15's make_attribute refuses an empty list without its type: the code building
+    the node was written for an older onnx, which the fix names with the caller's upgrade."""
+    line = "ValueError: Could not infer attribute `strides` type from empty iterator"
+    finding = _only(_explain(line), "dependency-out-of-range")
+    assert finding.severity is Severity.ERROR
+    assert finding.fix is not None and "onnx<1.15" in " ".join(finding.fix.commands)
+    assert "attr_type" in finding.fix.text
+
+
+def test_onnx_refusing_the_elements_of_an_attribute_is_not_the_empty_list() -> None:
+    # The same function's other refusal (a list of mixed types) is no release question.
+    line = (
+        "ValueError: Could not infer the attribute type from the elements of the passed "
+        "Iterable value."
+    )
+    assert not [x for x in _explain(line).findings if x.cause == "dependency-out-of-range"]
+
+
 @pytest.mark.parametrize(
     "line",
     [

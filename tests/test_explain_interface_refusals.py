@@ -444,21 +444,55 @@ def test_the_other_candidates_summary_keeps_the_refusing_functions_name() -> Non
 _CONV_REFUSAL = "TypeError: conv() got an unexpected keyword argument 'batch_group_count'"
 
 
-def test_a_keyword_of_tensorflows_own_module_refused_without_frames_is_a_librarys() -> None:
+# Python's words for a keyword of TensorFlow's Keras input-signature helper (tensorflow/python/
+# keras/saving/saving_utils.py), which it takes only from 2.1 on.
+_SIGNATURE_REFUSAL = (
+    "TypeError: model_input_signature() got an unexpected keyword argument "
+    "'keep_original_batch_size'"
+)
+#: Each refusal of a keyword of TensorFlow's own modules the API table dates: the keyword, the
+#: line that brought it, the function's path and a TensorFlow shown that takes it.
+_OWN_MODULE_REFUSALS = [
+    pytest.param(
+        _CONV_REFUSAL,
+        "batch_group_count",
+        "2.8",
+        "tensorflow.compiler.tf2xla.python.xla.conv",
+        "2.9.1",
+        id="xla-conv",
+    ),
+    pytest.param(
+        _SIGNATURE_REFUSAL,
+        "keep_original_batch_size",
+        "2.1",
+        "tensorflow.python.keras.saving.saving_utils.model_input_signature",
+        "2.3.1",
+        id="keras-input-signature",
+    ),
+]
+
+
+@pytest.mark.parametrize(("refusal", "keyword", "line", "api", "takes"), _OWN_MODULE_REFUSALS)
+def test_a_keyword_of_tensorflows_own_module_refused_without_frames_is_a_librarys(
+    refusal: str, keyword: str, line: str, api: str, takes: str
+) -> None:
     # Only the last line was pasted: the function is one of TensorFlow's own modules, which
     # libraries built on it call, and the API table knows the line that brought the keyword.
-    report = explained(f"converting the model\n{_CONV_REFUSAL}\n")
+    report = explained(f"converting the model\n{refusal}\n")
     found = _named(report, "companion-mismatch")
     assert found is not None and found.severity is Severity.WARNING
-    assert "2.8" in found.summary and "batch_group_count" in found.summary
+    assert line in found.summary and keyword in found.summary
     text = fix_text(found)
-    assert "TensorFlow 2.8" in text and "tensorflow.compiler.tf2xla.python.xla.conv" in text
+    assert f"TensorFlow {line}" in text and api in text
     assert "inferred" in found.detail  # the caller is not shown
 
 
-def test_a_tensorflow_shown_that_takes_the_keyword_is_no_release_question() -> None:
-    # TensorFlow 2.9 takes the keyword: the conv() that refused it is not that TensorFlow's.
-    report = explained(f"$ pip freeze\ntensorflow==2.9.1\n{_CONV_REFUSAL}\n")
+@pytest.mark.parametrize(("refusal", "keyword", "line", "api", "takes"), _OWN_MODULE_REFUSALS)
+def test_a_tensorflow_shown_that_takes_the_keyword_is_no_release_question(
+    refusal: str, keyword: str, line: str, api: str, takes: str
+) -> None:
+    # The TensorFlow shown takes the keyword: the function that refused it is not its own.
+    report = explained(f"$ pip freeze\ntensorflow=={takes}\n{refusal}\n")
     assert _named(report, "companion-mismatch") is None
     assert _unexplained(report)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+import pytest
+
 from tests import factories
 from tests.explaining import explained, fix_text
 from tests.explaining import library_frame_log as _frames
@@ -123,6 +125,56 @@ def test_a_keyword_refused_in_the_users_own_frame_is_no_companions() -> None:
         '  File "/home/user/proj/embed.py", line 8, in <module>\n'
         "    build(auxiliary_name_scope=False)\n"
         "TypeError: build() got an unexpected keyword argument 'auxiliary_name_scope'\n"
+    )
+    assert _named(explained(text), "companion-mismatch") is None
+
+
+def _v2_refusal(line: str, error: str) -> str:
+    """A library's innermost frame (TensorFlow 2.9 on hides the dispatch wrapper's frame)
+    calling TensorFlow with ``line``, which Python refused with ``error``."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/seg.py", line 4, in <module>\n'
+        "    net = unetlib.build(224)\n"
+        '  File "/home/user/venv/lib/python3.10/site-packages/unetlib/blocks.py", line 51, '
+        "in down\n"
+        f"    {line}\n"
+        f"{error}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "error", "severity"),
+    [
+        # TensorFlow 2 runs tf.nn.conv2d as conv2d_v2, which takes filters, not 1.x's filter.
+        pytest.param(
+            "y = tf.nn.conv2d(x, filter=w, strides=1, padding='SAME')",
+            "TypeError: conv2d_v2() got an unexpected keyword argument 'filter'",
+            Severity.ERROR,
+            id="keyword",
+        ),
+        # Python raises a refused call in the caller's frame: TensorFlow's is not shown.
+        pytest.param(
+            "y = tf.nn.max_pool(x, k, k, 'SAME', 'NHWC', None, 'pool')",
+            "TypeError: max_pool_v2() takes from 4 to 6 positional arguments but 7 were given",
+            Severity.WARNING,
+            id="count",
+        ),
+    ],
+)
+def test_a_call_refused_by_the_v2_function_of_the_call_is_the_librarys(
+    line: str, error: str, severity: Severity
+) -> None:
+    companion = _named(explained(_v2_refusal(line, error)), "companion-mismatch")
+    assert companion is not None and companion.severity is severity
+    assert "unetlib" in companion.summary and "tf.nn." in companion.detail
+
+
+def test_a_v2_name_of_another_function_than_the_call_is_not_the_librarys() -> None:
+    # The line calls tf.nn.conv2d; Python names another function's _v2: not that call.
+    text = _v2_refusal(
+        "y = tf.nn.conv2d(x, filter=w, strides=1, padding='SAME')",
+        "TypeError: pool_v2() got an unexpected keyword argument 'filter'",
     )
     assert _named(explained(text), "companion-mismatch") is None
 

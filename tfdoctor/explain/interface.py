@@ -74,6 +74,7 @@ from tfdoctor.explain.packages import (
     paired_with_tensorflow,
     refused_call_fix,
     tensorflow_calls,
+    tf_function_named,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
@@ -311,10 +312,11 @@ def _tensorflow_callee(
 
 def _tf_call_of(frame: Frame, refusal: Refusal) -> Optional[str]:
     """The call of TensorFlow's that the frame's source line makes by the refusing function's
-    name (``tf.name_scope`` for ``name_scope()``, or for ``__init__()`` the line's one call of
+    name (``tf.name_scope`` for ``name_scope()``, ``tf.nn.conv2d`` for TensorFlow 2's
+    ``conv2d_v2()``: :func:`tf_function_named`, or for ``__init__()`` the line's one call of
     TensorFlow's: TensorFlow 2's ``tf.name_scope`` is a class), or None."""
     calls = tensorflow_calls(frame.code)
-    named = [c for c in calls if c.rsplit(".", 1)[-1] == refusal.function]
+    named = [c for c in calls if tf_function_named(refusal.function, c)]
     if named:
         return named[0]
     # A constructor is any class's: the line's TensorFlow call is the refused one only where it

@@ -3361,6 +3361,16 @@ _REFUSED_KEYWORD = re.compile(
 _TF_CALL = re.compile(r"\b(?:tf|tensorflow)\.((?:\w+\.){0,5}\w+)\(")
 
 
+def tf_function_named(func: str, call: str) -> bool:
+    """Whether ``func``, the function Python names in a refusal, is the one the call written
+    as ``call`` (``tf.nn.conv2d``) runs: its own name, or that name with ``_v2``, the name
+    TensorFlow 2 gives the function it exports under the 1.x name where their arguments
+    differ (tensorflow/python/ops/nn_ops.py: ``conv2d_v2`` exported as ``nn.conv2d``, the
+    1.x ``conv2d`` kept for ``tf.compat.v1``)."""
+    name = call.rsplit(".", 1)[-1]
+    return func in (name, f"{name}_v2")
+
+
 def tensorflow_calls(code: str) -> list[str]:
     """The calls the source line ``code`` writes from TensorFlow's top-level module, as
     written with ``tf.`` (``tf.name_scope``, ``tf.compat.v1.layers.dense``), in order."""
@@ -3369,16 +3379,16 @@ def tensorflow_calls(code: str) -> list[str]:
 
 def _tf_call_refused(message: str, code: str) -> Optional[str]:
     """The TensorFlow call (``tf.name_scope``) the source line ``code`` makes with the keyword
-    Python refused in ``message``, where the refusing function is that call's: its own name,
-    or a class's constructor (``__init__() got ...``, TensorFlow 2's ``tf.name_scope`` is a
-    class). None where the line calls no TensorFlow function with that keyword."""
+    Python refused in ``message``, where the refusing function is that call's: its own name
+    (or its TensorFlow 2 ``_v2`` one, :func:`tf_function_named`), or a class's constructor
+    (``__init__() got ...``, TensorFlow 2's ``tf.name_scope`` is a class). None where the line
+    calls no TensorFlow function with that keyword."""
     refused = _REFUSED_KEYWORD.search(message)
     if refused is None or not code:
         return None
     func, keyword = refused.group("func"), refused.group("kw")
     for call in _TF_CALL.finditer(code):
-        name = call.group(1).rsplit(".", 1)[-1]
-        if func not in (name, "__init__"):
+        if func != "__init__" and not tf_function_named(func, call.group(1)):
             continue
         if re.search(rf"\b{re.escape(keyword)}\s*=", _own_arguments(code[call.end() :])):
             return f"tf.{call.group(1)}"

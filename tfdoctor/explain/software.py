@@ -309,6 +309,17 @@ _DEPENDENCY_PINS: dict[str, tuple[str, str, str]] = {
         "the length flatbuffers 2 no longer takes, so it was written for flatbuffers 1; or "
         "upgrade TensorFlow (and the converting package) to releases built for flatbuffers 2.",
     ),
+    # onnx.helper.make_attribute refuses an untyped empty list from 1.15 on (onnx/helper.py
+    # of v1.15.0; v1.14.1 took it): the code that built the node was written for an older onnx.
+    "onnx-attribute-empty-untyped": (
+        "onnx",
+        "onnx<1.15",
+        "Install onnx before 1.15 (1.14.1 is the last), the onnx the code that builds the ONNX "
+        "nodes was written for, or upgrade that code (the converter: tf2onnx for a TensorFlow "
+        "model) to a release made for the installed onnx: from 1.15, onnx.helper."
+        "make_attribute refuses an empty list unless the caller passes the attribute's type "
+        "(attr_type), which your own code calling it can pass.",
+    ),
     "arrow-extension-undefined-symbol": (
         "pyarrow",
         "",
