@@ -5765,7 +5765,7 @@ def metadata_unsatisfiable_fix(
     for the environments of ``marker``) cannot be met: uv locking only the environments the
     project runs in, the resolver taking pre-releases, or another TensorFlow release.
     ``resolver`` is the tool that printed the refusal: ``uv``, ``pip-tools`` (Pipenv and
-    pip-compile) or ``poetry``."""
+    pip-compile), ``poetry`` or ``pip`` (which installs, locking nothing)."""
     release = required_by or "TensorFlow"
     asked = f"{companion}{spec}"
     if marker:
@@ -5787,6 +5787,17 @@ def metadata_unsatisfiable_fix(
             f'in: add to pyproject.toml [tool.uv] environments = ["{complement}"], then lock '
             "again; or use a TensorFlow release whose metadata does not require it.",
             ("uv lock",),
+        )
+    if resolver == "pip":
+        # pip takes a pre-release wherever the specifier names one (PEP 440's "explicitly
+        # requested"; packaging's SpecifierSet.prereleases): what it could not find is absent.
+        return Fix(
+            f"{release}'s metadata requires {asked}, a version the index does not offer, so "
+            "pip cannot install this TensorFlow release whatever the environment holds (a "
+            "release candidate or a build of TensorFlow's source can require a companion "
+            "release not yet published): install a TensorFlow release whose companions are "
+            "published, or wait until this one's is. See which versions the index offers:",
+            m.list_releases(companion),
         )
     if _asks_prerelease(spec):
         if resolver == "pip-tools":

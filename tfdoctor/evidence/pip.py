@@ -748,10 +748,11 @@ def read_collected(text: str) -> list[Collected]:
 @record
 class Requirer(Record):
     """The distribution whose requirement pip collected another for (observed: the first of
-    its "(from X->Y)" chain on that one's "Collecting" line)."""
+    its "(from X->Y)" chain on that one's "Collecting" line, or on pip's refusal of it)."""
 
     dist: str
-    #: The release of the file pip chose for it, the first the log shows; empty where none.
+    #: The release of the file pip chose for it, the first the log shows (on a refusal line,
+    #: the release pip names in the chain, ``(from tensorflow==2.1.0rc1)``); empty where none.
     release: str
     #: That release where the user asked for it by name alone ("Collecting tfx", then its
     #: file "tfx-0.23.1-py3-none-any.whl"): pip picked it itself. Empty where it was pinned,
@@ -773,6 +774,32 @@ def collected_requirer(collected: Sequence[Collected], dist: str) -> Optional[Re
         next(
             (c.version for c in collected if c.dist == by and not c.spec and not c.required_by), ""
         ),
+    )
+
+
+# The release of the requirer pip names after its name: a pip before 20.3 prints the
+# requirer's own requirement ("(from tensorflow==2.1.0rc1)", InstallRequirement.from_path;
+# https://github.com/pypa/pip/blob/19.3.1/src/pip/_internal/req/req_install.py); pip 20.3 and
+# later its name alone ("(from tensorflow)", factory.py's _report_single_requirement_conflict).
+_REQUIRER_RELEASE = re.compile(r"(?:\[[^\]\n]{0,100}\])?===?(?P<version>[\w.!+]{1,60})(?=[)\s;,-])")
+
+
+def refusal_requirer(line: str) -> Optional[tuple[str, Requirer]]:
+    """The distribution pip's refusal line refuses (PEP 503 name) and the requirer it names
+    (``No matching distribution found for X (from Y==V)``, ``Could not find a version that
+    satisfies the requirement X (from Y)``), or None where the line is no refusal or the user
+    asked for it (a command line, a ``-r`` file)."""
+    match = _UNMATCHED.search(line) or _REFUSAL.search(line)
+    if match is None:
+        return None
+    parent = _COMES_FROM.search(line, match.start())
+    if parent is None:
+        return None
+    release = _REQUIRER_RELEASE.match(line, parent.end())
+    return normalize_name(match.group("dist")), Requirer(
+        normalize_name(parent.group("dist")),
+        release.group("version") if release is not None else "",
+        "",
     )
 
 

@@ -20,6 +20,7 @@ from tfdoctor.evidence.pip import (
     read_refusals,
     read_unmatched,
     read_wheel_refusal,
+    refusal_requirer,
     requested_version,
 )
 from tfdoctor.explain.common import _cite_head, _rule_named, cite, group
@@ -210,7 +211,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, wrapper
     companion = _refused_companion(r, hits)
     if companion is not None:
-        return _companion_refused(m, r, hits, companion)
+        return _metadata_refused(m, r, hits, companion) or _companion_refused(m, r, hits, companion)
     if not refusals:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
@@ -285,6 +286,53 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         r.python_64bit,
     )
     return cause, fix
+
+
+def _metadata_refused(
+    m: Machine, r: Revealed, hits: Sequence[Hits], companion: str
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """Cause and fix where pip refused a requirement that a release of TensorFlow itself
+    declares (pip's "(from tensorflow==V)") of a companion of its family whose wheels are pure
+    Python (the module table's: tensorflow-estimator, tensorboard, keras and their nightlies,
+    released beside TensorFlow): such a wheel fits every platform and the Pythons TensorFlow's
+    own wheel serves, so with the index read (a refusal after an unread one is dropped before
+    this) pip found no release in TensorFlow's range at all, the metadata asking for a
+    companion release the index does not offer (a release candidate, or a build of
+    TensorFlow's source, ahead of the companion's release). None where the requirer is no
+    TensorFlow distribution, the companion is native (its wheels' Pythons and platforms are
+    the question), pip's list holds a release in the range, or the log's Python is one the
+    TensorFlow release has no wheel for (the companion's Requires-Python may be the refusal)."""
+    table = modules()
+    release = table.release_of(companion)
+    if release not in {table.dists[x] for x in table.family} or release in table.native:
+        return None
+    lines = [line for h in hits for _, line in h.citations]
+    requirer = next(
+        (
+            q[1]
+            for q in map(refusal_requirer, lines)
+            if q is not None and q[0] == companion and q[1].dist in TF_DISTRIBUTIONS
+        ),
+        None,
+    )
+    if requirer is None:
+        return None
+    refusal = next((x for x in r.pip_refusals if normalize_name(x.dist) == companion), None)
+    spec = refusal.spec if refusal is not None else _unmatched_spec(companion, lines) or ""
+    if not spec:
+        # TensorFlow's setup.py declares each companion with a range: a bare name found in
+        # no release at all is an index without the project, not a release the range missed.
+        return None
+    if refusal is not None and any(spec_contains(v, spec) for v in refusal.versions):
+        return None  # pip saw a release in the range: something else refused it
+    tf_version = requirer.release or r.tf_version
+    line = m.matrix.line_for(tf_version) if m.matrix is not None and tf_version else None
+    if r.python and line is not None and not line.has_wheels_for(r.python):
+        return None
+    named = f"{requirer.dist} {requirer.release}".strip()
+    return causes.software.TF_METADATA_UNSATISFIABLE, causes.software.metadata_unsatisfiable_fix(
+        m, companion, spec, "", named, "pip"
+    )
 
 
 def _companion_refused(
