@@ -515,6 +515,7 @@ def test_the_sagemaker_instance_type_is_read_where_the_toolkit_or_the_sdk_names_
         ("ml.g4dn.xlarge", False),
         ("ml.p4d.24xlarge", False),
         ("m5.xlarge", False),  # not SageMaker's name
+        ("ml.zz9.large", False),  # a family the table does not list is not judged
     ],
 )
 def test_sagemakers_gpu_families_are_p_and_g(instance: str, without: bool) -> None:

@@ -338,20 +338,11 @@ def _hosted_gpu_words(m: Machine, release: ImageRelease, version: str) -> str:
     return f"{said} (its release has no pip CUDA wheels): {keep}"
 
 
-#: SageMaker's instance families with NVIDIA GPUs: the accelerated P and G families
-#: (ml.p3, ml.p4d, ml.g4dn, ml.g5, ml.g6e ...); the others (ml.m, ml.c, ml.t, ml.r, and the
-#: Trainium and Inferentia ml.trn, ml.inf) have none (https://aws.amazon.com/sagemaker/pricing/,
-#: its instance types; the SDK's own image_uris._processor picks its GPU images for a family
-#: whose first letter is g or p, after inf and trn).
-_SAGEMAKER_GPU_FAMILIES = ("p", "g")
-
-
 def instance_without_gpu(instance_type: Optional[str]) -> bool:
-    """Whether a SageMaker instance type (``ml.m5.xlarge``) is of a family without a GPU."""
-    if not instance_type or not instance_type.startswith("ml."):
-        return False
-    family = instance_type.split(".")[1]
-    return not family.startswith(_SAGEMAKER_GPU_FAMILIES)
+    """Whether a SageMaker instance type (``ml.m5.xlarge``) is of a family the hosted table
+    lists without a GPU (a family it does not list is not judged)."""
+    family = hosted_data().instance_family(instance_type)
+    return family is not None and not family.gpu
 
 
 def hosted_image(name: Optional[str]) -> Optional[HostedImage]:
