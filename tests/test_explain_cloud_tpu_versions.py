@@ -36,3 +36,24 @@ def test_a_version_cloud_tpu_does_not_offer_is_the_platforms_image(line: str, ve
     # ctpu checks the version against the service's list (c.tpu.ListVersions()), not a list
     # of its own: updating ctpu offers nothing more.
     assert "update ctpu" not in text
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # ctpu's first releases named the VM a GCE Instance, later ones a Compute Engine one.
+        "2018/05/14 08:01:02 could not create GCE Instance without a base image\n",
+        "2019/02/11 16:40:09 could not create Compute Engine instance without a base image\n",
+    ],
+)
+def test_no_vm_image_for_the_version_asks_for_one_whose_image_family_exists(line: str) -> None:
+    log = (
+        "$ ctpu up --tf-version=1.9\n"
+        "2018/05/14 08:01:01 Creating Compute Engine VM demo (this may take a minute)...\n" + line
+    )
+    top = top_error(explained(log))
+    assert top.cause == "platform-image-unavailable"
+    text = fix_text(top)
+    assert "ml-images" in text and "--gce-image" in text and "--tf-version" in text
+    # Not the TPU's software version: the service offered this one.
+    assert "ctpu tf-versions" not in text and "SageMaker" not in text

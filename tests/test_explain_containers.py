@@ -915,3 +915,63 @@ def test_a_gpu_image_started_without_the_gpu_flag_meant_the_gpu(image: str) -> N
 )
 def test_the_303_note_stays_a_note_without_a_gpu_image_run_bare(run: str) -> None:
     assert readings(explained(run + _CUINIT_303)) == []
+
+
+# --- nvidia-smi missing where a container runs -----------------------------------------------
+
+
+#: The host's nvidia-smi answering in a container started with the GPU (the toolkit's own
+#: check), before the command that started the project's image.
+_HOST_TOOLKIT_WORKS = (
+    "$ docker run --rm --gpus all ubuntu:22.04 nvidia-smi\n"
+    "| NVIDIA-SMI 550.54.14              Driver Version: 550.54.14      CUDA Version: 12.4     |\n"
+    "|   0  NVIDIA RTX A4000               Off |   00000000:65:00.0 Off |                  Off |\n"
+)
+
+
+@pytest.mark.parametrize(
+    "missing",
+    [
+        pytest.param("bash: nvidia-smi: command not found", id="bash"),
+        pytest.param("sh: 1: nvidia-smi: not found", id="dash"),
+        pytest.param("zsh: command not found: nvidia-smi", id="zsh"),
+    ],
+)
+def test_nvidia_smi_missing_beside_a_container_with_the_hosts_gpu_is_a_container_without_it(
+    missing: str,
+) -> None:
+    log = (
+        _HOST_TOOLKIT_WORKS
+        + "$ docker exec -it notebook bash\n"
+        + "root@0a1b2c3d4e5f:/work# python -c 'import tensorflow as tf; "
+        'print(tf.config.list_physical_devices("GPU"))\'\n[]\n'
+        + f"root@0a1b2c3d4e5f:/work# nvidia-smi\n{missing}\n"
+    )
+    (found,) = readings(explained(log))
+    assert found.cause == "container-no-gpu" and found.severity is Severity.WARNING
+    assert "--gpus all" in fix_text(found)
+
+
+def test_runc_finding_no_nvidia_smi_in_a_container_started_without_the_gpu() -> None:
+    log = (
+        _HOST_SMI.replace("$ docker run -it --rm nvcr.io/nvidia/tensorflow:24.02-tf2-py3\n", "")
+        + "$ docker run --rm ubuntu:22.04 nvidia-smi\n"
+        "docker: Error response from daemon: failed to create task for container: failed to "
+        "create shim task: OCI runtime create failed: runc create failed: unable to start "
+        'container process: exec: "nvidia-smi": executable file not found in $PATH: unknown.\n'
+    )
+    (found,) = readings(explained(log))
+    assert found.cause == "container-no-gpu" and "--gpus all" in fix_text(found)
+
+
+def test_nvidia_smi_missing_with_nothing_else_is_a_note_of_the_hosts_driver() -> None:
+    # A script that collects the environment runs nvidia-smi on machines without a GPU too.
+    report = explained("collect_env.sh: line 31: nvidia-smi: command not found\n")
+    assert readings(report) == []
+    (found,) = [x for x in report.findings if x.cause == "driver-not-loaded"]
+    assert found.severity is Severity.INFO
+
+
+def test_a_word_ending_in_nvidia_smi_is_not_read_as_it_missing() -> None:
+    report = explained("pip: gpustat-nvidia-smi: not found in the index\n")
+    assert not [x for x in report.findings if x.cause in ("driver-not-loaded", "container-no-gpu")]

@@ -515,10 +515,36 @@ def test_the_sagemaker_instance_type_is_read_where_the_toolkit_or_the_sdk_names_
         ("ml.g4dn.xlarge", False),
         ("ml.p4d.24xlarge", False),
         ("m5.xlarge", False),  # not SageMaker's name
+        ("ml.zz9.large", False),  # a family the table does not list is not judged
     ],
 )
 def test_sagemakers_gpu_families_are_p_and_g(instance: str, without: bool) -> None:
     assert instance_without_gpu(instance) is without
+
+
+def _sagemaker_deploy(instance: str) -> str:
+    """A processing job's code on ``instance`` as the log quotes it, with no SageMaker path,
+    and the GPU build's import failing for want of the driver's libcuda."""
+    return (
+        f'>>> processor = ScriptProcessor(instance_count=1, instance_type="{instance}")\n'
+        "Traceback (most recent call last):\n"
+        '  File "preprocess.py", line 2, in <module>\n'
+        "    import tensorflow as tf\n"
+        "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+    )
+
+
+def test_a_gpu_build_on_an_instance_type_without_a_gpu_is_the_instance_or_the_cpu_build() -> None:
+    top = top_error(explained(_sagemaker_deploy("ml.c5.2xlarge")))
+    assert top.cause == "hosted-runtime-without-gpu"
+    fix = fix_text(top)
+    assert "ml.g* or ml.p*" in fix and "keep ml.c5.2xlarge" in fix and "CPU build" in fix
+    assert "run the notebook" not in fix
+
+
+def test_the_same_import_failure_on_a_gpu_instance_type_is_not_the_instance() -> None:
+    report = explained(_sagemaker_deploy("ml.g5.xlarge"))
+    assert finding_of(report, "hosted-runtime-without-gpu") is None
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import dataclasses
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import pytest
 
@@ -313,8 +313,34 @@ def test_every_shipped_release_is_pinned_and_sourced() -> None:
 
 
 @pytest.mark.parametrize(
+    ("instance", "gpu"),
+    [
+        ("ml.g4dn.xlarge", True),
+        ("ml.p4d.24xlarge", True),
+        ("ml.m5.xlarge", False),
+        ("ml.inf2.xlarge", False),  # Inferentia's letters, not the i of another family
+        ("ml.trn1.2xlarge", False),  # Trainium's, not the t of ml.t3
+        # Not judged: a family the table does not list, a type without SageMaker's prefix.
+        ("ml.zz9.large", None),
+        ("m5.xlarge", None),
+        ("ml.m5", None),
+    ],
+)
+def test_an_instance_types_family_is_read_by_its_letters(
+    instance: str, gpu: Optional[bool]
+) -> None:
+    family = hosted_data().instance_family(instance)
+    assert (family.gpu if family is not None else None) is gpu
+
+
+@pytest.mark.parametrize(
     ("change", "message"),
     [
+        pytest.param(
+            ('  - prefix: "ml.m"\n    gpu: false', '  - prefix: "ml.m"\n    gpu: no GPU'),
+            "instance_families[ml.m].gpu: expected true or false",
+            id="family-gpu-not-a-boolean",
+        ),
         pytest.param(
             ('tensorflow: "tensorflow==2.20.0"', "tensorflow: 2.20"),
             "images[colab].releases[latest].tensorflow: expected a string",

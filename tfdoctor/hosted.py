@@ -1,7 +1,8 @@
 """Hosted notebook images and Cloud TPU generations, read from ``data/hosted.yaml``.
 
 What each image ships of TensorFlow (by runtime release, newest first), how its users restart
-the kernel and change the runtime, and which TPU generations TensorFlow runs on. Validated
+the kernel and change the runtime, which TPU generations TensorFlow runs on, and which
+instance families of a hosted platform (SageMaker's) have an NVIDIA GPU. Validated
 once per process (and cached across processes by its bytes); a new image release is a data
 change. Imports nothing from the package but the YAML reader and the record base.
 """
@@ -28,6 +29,9 @@ HOSTED_DATA_VERSION = 1
 _PIN = re.compile(r"^(tensorflow|tensorflow-cpu|tensorflow-tpu)==(\d+\.\d+\.\d+)$")
 _PYTHON = re.compile(r"^3\.\d+$")
 _RELEASE = re.compile(r"^\d+\.\d+\.\d+$")
+#: The letters of an instance family before its generation (``g`` of ``g4dn``, ``inf`` of
+#: ``inf1``).
+_FAMILY_LETTERS = re.compile(r"^[a-z]+")
 
 
 class HostedDataError(ValueError):
@@ -105,13 +109,24 @@ class TpuGeneration(Record):
 
 
 @record
+class InstanceFamily(Record):
+    """A hosted platform's instance family by its type's prefix (``ml.g``), and whether its
+    instances have an NVIDIA GPU."""
+
+    prefix: str
+    gpu: bool
+    sources: tuple[str, ...]
+
+
+@record
 class HostedData(Record):
-    """The table: sources, images and TPU generations."""
+    """The table: sources, images, TPU generations and instance families."""
 
     path: str
     sources: Mapping[str, DataSource]
     images: tuple[HostedImage, ...]
     tpu_generations: tuple[TpuGeneration, ...]
+    instance_families: tuple[InstanceFamily, ...] = ()
 
     def image(self, name: Optional[str]) -> Optional[HostedImage]:
         """The image called ``name`` (as the probe names it)."""
@@ -122,6 +137,16 @@ class HostedData(Record):
         kind = (accelerator_type or "").lower().split("-", 1)[0]
         return next((g for g in self.tpu_generations if g.prefix == kind), None)
 
+    def instance_family(self, instance_type: Optional[str]) -> Optional[InstanceFamily]:
+        """The family of an instance type as the table lists it (``ml.g5.xlarge``: ``ml.g``,
+        the letters before the family's generation digit), or None."""
+        parts = (instance_type or "").split(".")
+        if len(parts) < 3:
+            return None
+        letters = _FAMILY_LETTERS.match(parts[1])
+        family = f"{parts[0]}.{letters.group(0)}" if letters else None
+        return next((f for f in self.instance_families if f.prefix == family), None)
+
     def url(self, source: str) -> str:
         """A source id's URL."""
         return self.sources[source].url
@@ -131,7 +156,12 @@ def parse_hosted_data(text: str, path: str = "<hosted data>") -> HostedData:
     """Validate hosted-image YAML ``text`` (``path`` names it in errors)."""
     root = compose(text, path, "hosted image data", HostedDataError)
     reader = NodeReader(path, HostedDataError)
-    top = reader.mapping(root, "hosted", ("schema_version", "sources", "images", "tpu_generations"))
+    top = reader.mapping(
+        root,
+        "hosted",
+        ("schema_version", "sources", "images", "tpu_generations"),
+        ("instance_families",),
+    )
     reader.schema_version(top["schema_version"], HOSTED_DATA_VERSION)
     sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
     images = tuple(
@@ -167,7 +197,21 @@ def parse_hosted_data(text: str, path: str = "<hosted data>") -> HostedData:
             ("tensorflow_min",),
         )
     )
-    return HostedData(path, sources, images, generations)
+    families = tuple(
+        InstanceFamily(
+            prefix,
+            reader.boolean(fields["gpu"], f"{where}.gpu"),
+            reader.source_ids(fields["source"], f"{where}.source", sources),
+        )
+        for where, prefix, fields in (
+            reader.keyed_rows(
+                top["instance_families"], "instance_families", "prefix", ("gpu", "source")
+            )
+            if "instance_families" in top
+            else ()
+        )
+    )
+    return HostedData(path, sources, images, generations, families)
 
 
 def _image(

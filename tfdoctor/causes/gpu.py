@@ -2866,7 +2866,7 @@ def driver_not_loaded(m: Machine) -> tuple[CauseId, Fix]:
     answer check's import failure and explain's log line share. On a hosted notebook's VM the
     driver comes with a GPU runtime: the runtime's accelerator is what to change."""
     if runtime_chooses_gpu(m):
-        return HOSTED_RUNTIME_WITHOUT_GPU, hosted_gpu_runtime_fix(m.notebook)
+        return HOSTED_RUNTIME_WITHOUT_GPU, hosted_gpu_runtime_fix(m)
     return (CONTAINER_NO_GPU if m.container else DRIVER_NOT_LOADED), driver_load_fix(m)
 
 
@@ -2971,7 +2971,7 @@ def driver_load_fix(m: Machine) -> Fix:
     not loaded: nouveau holding the GPU, Secure Boot refusing the module, DKMS without a build
     for the running kernel. A container's host hands the driver over."""
     if runtime_chooses_gpu(m):
-        return hosted_gpu_runtime_fix(m.notebook)
+        return hosted_gpu_runtime_fix(m)
     if m.container:
         return container_gpu_fix(m)
     if m.wsl:
@@ -3536,7 +3536,7 @@ UNLISTED_GPU_CANDIDATES: Mapping[str, Candidate] = {
         "the hosted notebook runs on a runtime without a GPU accelerator (none chosen, or the "
         "session still on the VM it had before the change)",
         "`nvidia-smi` fails there",
-        lambda m: hosted_gpu_runtime_fix(m.notebook),
+        hosted_gpu_runtime_fix,
         ("nvidia-smi",),
     ),
     "hidden": Candidate(

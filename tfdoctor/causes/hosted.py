@@ -167,6 +167,22 @@ def cloud_tpu_version_fix(version: Optional[str]) -> Fix:
     )
 
 
+def cloud_tpu_vm_image_fix() -> Fix:
+    """No Compute Engine image for the VM ctpu creates beside the TPU: a TensorFlow version
+    whose image is published, or an image of one's own. ctpu resolves the image family of the
+    version (``tf-1-7``; ``tf-nightly``) in the ml-images project and takes any failure of
+    that look-up for no image (tools/ctpu/ctrl/gce.go, resolveImageFamily and CreateInstance;
+    tools/ctpu/commands/up.go, gceImageFamily)."""
+    return Fix(
+        "ctpu found no Compute Engine image for the VM it creates beside the TPU: it takes the "
+        "newest image of the TensorFlow version's family (tf-X-Y, or tf-nightly) in the "
+        "ml-images project, and none is published for the version asked for (a version can "
+        "be offered before its VM image exists). Pass a version whose family is listed "
+        "(`ctpu up --tf-version=X.Y`), or an image of your own with `--gce-image`.",
+        ('gcloud compute images list --project=ml-images --filter="family~^tf-"',),
+    )
+
+
 def _python_key(tag: str) -> tuple[int, ...]:
     """The order of a SageMaker Python tag (``py310`` after ``py39``)."""
     digits = tag[2:] if tag.startswith("py") else tag
@@ -322,20 +338,11 @@ def _hosted_gpu_words(m: Machine, release: ImageRelease, version: str) -> str:
     return f"{said} (its release has no pip CUDA wheels): {keep}"
 
 
-#: SageMaker's instance families with NVIDIA GPUs: the accelerated P and G families
-#: (ml.p3, ml.p4d, ml.g4dn, ml.g5, ml.g6e ...); the others (ml.m, ml.c, ml.t, ml.r, and the
-#: Trainium and Inferentia ml.trn, ml.inf) have none (https://aws.amazon.com/sagemaker/pricing/,
-#: its instance types; the SDK's own image_uris._processor picks its GPU images for a family
-#: whose first letter is g or p, after inf and trn).
-_SAGEMAKER_GPU_FAMILIES = ("p", "g")
-
-
 def instance_without_gpu(instance_type: Optional[str]) -> bool:
-    """Whether a SageMaker instance type (``ml.m5.xlarge``) is of a family without a GPU."""
-    if not instance_type or not instance_type.startswith("ml."):
-        return False
-    family = instance_type.split(".")[1]
-    return not family.startswith(_SAGEMAKER_GPU_FAMILIES)
+    """Whether a SageMaker instance type (``ml.m5.xlarge``) is of a family the hosted table
+    lists without a GPU (a family it does not list is not judged)."""
+    family = hosted_data().instance_family(instance_type)
+    return family is not None and not family.gpu
 
 
 def hosted_image(name: Optional[str]) -> Optional[HostedImage]:
@@ -344,11 +351,12 @@ def hosted_image(name: Optional[str]) -> Optional[HostedImage]:
     return hosted_data().image(name) if name else None
 
 
-def hosted_gpu_runtime_fix(name: Optional[str]) -> Fix:
-    """A runtime with a GPU accelerator on the hosted notebook ``name`` (``colab``; None where
-    the log does not say which), then a fresh session."""
+def hosted_gpu_runtime_fix(m: Machine) -> Fix:
+    """A runtime with a GPU accelerator on the hosted notebook ``m`` shows (``colab``; the
+    choices of the commonest where the log does not say which), then a fresh session. On a
+    SageMaker instance type without a GPU, also the other way out: the CPU build on it."""
     data = hosted_data()
-    image = data.image(name) if name else None
+    image = data.image(m.notebook) if m.notebook else None
     where = (
         f"On {image.title}: {image.accelerator}"
         if image is not None
@@ -358,8 +366,18 @@ def hosted_gpu_runtime_fix(name: Optional[str]) -> Fix:
         )
         + ")"
     )
+    again = "run the notebook again from the top"
+    instance = m.hints.instance_type if m.hints is not None else None
+    if instance_without_gpu(instance):
+        # The GPU build needs the driver only a GPU instance has; TensorFlow's CPU build (the
+        # framework's CPU image) runs on the instance as it is.
+        where = (
+            f"{where} in place of {instance}, which has none, or keep {instance} and run "
+            "TensorFlow's CPU build there (the framework's CPU image, not its GPU one)"
+        )
+        again = "start the job or endpoint again"
     return Fix(
-        f"{where}; run the notebook again from the top. Do not install CUDA or a driver on the "
+        f"{where}; {again}. Do not install CUDA or a driver on the "
         "runtime: `nvidia-smi` answering is the sign the VM has the GPU.",
         ("nvidia-smi",),
     )

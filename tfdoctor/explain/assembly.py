@@ -31,6 +31,7 @@ from tfdoctor.explain.devices import unlisted_gpu_findings
 from tfdoctor.explain.drivers import (
     _container_libcuda_candidate,
     _legacy_gpu_candidate,
+    _settle_smi_missing,
     _settle_wsl1,
     _settle_wsl2,
     _slow_start_on_gpu,
@@ -817,6 +818,7 @@ def explain(
             by_cause.setdefault(hit.signature.cause, []).append(hit)
     _fold_into_emulator(by_cause)
     _settle_dnn_not_found(by_cause)
+    _settle_smi_missing(by_cause)
     if (
         causes.platform.PYTHON_32BIT in by_cause
         and evidence.source_builds

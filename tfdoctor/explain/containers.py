@@ -94,9 +94,7 @@ def _no_device(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # A hosted notebook whose runtime setting gives it a GPU: its VM runs the kernel in a
         # container of the platform's (Colab's hostname is that container's ID), which the
         # user cannot start with a GPU; the runtime's accelerator is what hands one over.
-        return causes.hosted.HOSTED_RUNTIME_WITHOUT_GPU, causes.hosted.hosted_gpu_runtime_fix(
-            m.notebook
-        )
+        return causes.hosted.HOSTED_RUNTIME_WITHOUT_GPU, causes.hosted.hosted_gpu_runtime_fix(m)
     if r.run_tool is not None and r.docker_run_without_gpu is None and (r.wsl or r.os == "windows"):
         # A container started with its GPU flag from Windows or WSL 2: the flag is there, and
         # its GPU comes through WSL 2 from the Windows driver.
@@ -188,6 +186,8 @@ def _platform_image(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[caus
     )
     if any(h.signature.id == "ctpu-version-not-available" for h in hits):
         return causes.hosted.PLATFORM_IMAGE_UNAVAILABLE, causes.hosted.cloud_tpu_version_fix(value)
+    if any(h.signature.id == "ctpu-no-vm-image" for h in hits):
+        return causes.hosted.PLATFORM_IMAGE_UNAVAILABLE, causes.hosted.cloud_tpu_vm_image_fix()
     fix = (
         causes.hosted.sagemaker_sdk_fix(m, setting, value, supported)
         if setting and value and supported

@@ -170,6 +170,11 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         # The file is there and damaged: the driver's own libraries reinstalled.
         return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.driver_userspace_fix(m)
     if any(h.signature.id == "import-needs-libcuda" for h in hits):
+        if not in_container and causes.gpu.runtime_chooses_gpu(m):
+            # A hosted runtime (a notebook's VM, a SageMaker instance of a family without a
+            # GPU) has the driver's libcuda only where its accelerator or instance type is a
+            # GPU: the GPU build cannot import on the one it got.
+            return causes.gpu.driver_not_loaded(m)
         if in_container:
             # A container: the runtime mounts the host driver's libcuda only into a container
             # started with the GPU.
@@ -183,6 +188,26 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     # The driver's user-space libraries (libnvidia-ml, libcuda) are not installed where the
     # kernel module is, or not visible to the container runtime.
     return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.driver_load_fix(m)
+
+
+#: The shell or the container runtime finding no nvidia-smi (signatures.yaml).
+_SMI_MISSING = "nvidia-smi-not-found"
+
+
+def _settle_smi_missing(by_cause: dict[str, list[Hits]]) -> None:
+    """nvidia-smi missing read once: where the log's own lines of a container already read one
+    started without the GPU (NVIDIA's image check, the toolkit's refusal), that finding says
+    it, with its own words on the run; nvidia-smi's absence is a reading of its own only
+    where none does."""
+    if causes.container.CONTAINER_NO_GPU not in by_cause:
+        return
+    kept = [
+        h for h in by_cause.get(causes.gpu.DRIVER_NOT_LOADED, []) if h.signature.id != _SMI_MISSING
+    ]
+    if kept:
+        by_cause[causes.gpu.DRIVER_NOT_LOADED] = kept
+    else:
+        by_cause.pop(causes.gpu.DRIVER_NOT_LOADED, None)
 
 
 def _wsl_driver(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -214,6 +239,15 @@ def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
     if any(h.signature.id == "container-cli-driver-not-loaded" for h in hits):
         # The toolkit runs on the host: its driver, not the container's start, is missing.
         return causes.gpu.DRIVER_NOT_LOADED, causes.container.toolkit_host_driver_fix()
+    if (
+        any(h.signature.id == _SMI_MISSING for h in hits)
+        and (m.container or r.run_tool)
+        and not causes.gpu.runtime_chooses_gpu(m)
+    ):
+        # The log shows containers run, and nvidia-smi missing: the NVIDIA Container Toolkit
+        # mounts the host driver's nvidia-smi (and libcuda) only into a container started with
+        # the GPU, so the one without it is such a container, whatever the host has.
+        return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
     if r.kernel_module and dlopen and not m.container and r.container_hostname:
         # The host's kernel module is seen (a container shares the host's kernel) from a
         # process whose hostname is a Docker container's ID: the runtime mounts the driver's

@@ -695,7 +695,12 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     frames = [f.path for tb in evidence.tracebacks for f in tb.frames]
     conda_installed, conda_channels = _conda_here(evidence, site)
     image_line = next((line for line in lines if _CUDA_IMAGE_PATH.search(line)), None)
-    notebook = _notebook_of("\n".join((evidence.first_text, *lines)), frames)
+    instance_type = sagemaker_instance_type(evidence.first_text)
+    # An instance type of SageMaker's own naming (``ml.m5.xlarge``), as its SDK or training
+    # toolkit gives it, shows a SageMaker job or endpoint where no path of its does.
+    notebook = _notebook_of("\n".join((evidence.first_text, *lines)), frames) or (
+        "sagemaker" if instance_type is not None else None
+    )
     if notebook is not None:
         image_line = None  # hosted notebooks (Colab) print the same path: no container shown
     if image_line is not None:
@@ -875,7 +880,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         run_tool=container_run_tool(evidence.first_text),
         container_hostname=container_hostname(evidence.first_text),
-        instance_type=sagemaker_instance_type(evidence.first_text),
+        instance_type=instance_type,
         remote_tpu=remote_tpu_shown(evidence.first_text),
         tpu_vm_user_tf=(
             tpu_vm_hostname(evidence.first_text)
