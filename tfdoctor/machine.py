@@ -1532,6 +1532,27 @@ class Machine(Record):
         return len(kernel.pci_devices) if kernel is not None else 0
 
     @functools.cached_property
+    def no_nvidia_gpu_seen(self) -> bool:
+        """The kernel facts show no NVIDIA GPU at all: the PCI bus was read and holds no
+        NVIDIA device, ``/proc/modules`` was read and lists no ``nvidia`` module, and no
+        ``/dev/nvidia*`` node exists. A container reads its host's bus and modules, so there
+        the host has no GPU to hand over either. False where any of it was not read (a log,
+        a sandbox), and on arm64 Linux, whose Jetson GPU is no PCI device (L4T drives it with
+        nvgpu, not nvidia: NVIDIA's Jetson Linux Developer Guide)."""
+        kernel = self.facts.nvidia_kernel
+        plat = self.facts.platform
+        if kernel is None or plat is None or kernel.pci_source is None or kernel.modules is None:
+            return False
+        if plat.machine.lower() in ("aarch64", "arm64"):
+            return False
+        return (
+            not kernel.pci_devices
+            and "nvidia" not in kernel.modules
+            and not kernel.kernel_module_version
+            and not self.device_nodes
+        )
+
+    @functools.cached_property
     def gpu_presence(self) -> str:
         """``present`` (the driver lists GPUs); ``driver-broken`` (a GPU is there and its
         driver fails); ``not-handed-over`` (a container given no GPU though the host or the
