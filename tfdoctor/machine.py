@@ -1898,19 +1898,44 @@ class Machine(Record):
         if self.tf is None:
             return ()
         found = []
-        table = self.companion_table
-        for name, row in (*table.companions.items(), *table.built_on.items()):
-            comp = self.facts.package(name)
-            own = row.row_of(comp.version) if comp is not None else None
-            if comp is None or own is None or own.admits(self.tf.version):
+        for comp, own in self.companions_on_table:
+            if own.admits(self.tf.version):
                 continue
-            declared = self.declared_range(name)
+            declared = self.declared_range(comp.name)
             if declared and spec_contains(comp.version, declared):
                 # TensorFlow's own requirement admits it: pip installed it for TensorFlow
                 # (tensorflow-io-gcs-filesystem 0.31.0, the last with Windows wheels, under
                 # TensorFlow 2.12 there).
                 continue
             found.append((comp, own))
+        return tuple(found)
+
+    @functools.cached_property
+    def companions_off_keras(self) -> tuple[tuple[PackageFacts, CompanionRelease], ...]:
+        """The installed companions and libraries built on TensorFlow whose release's row in
+        the companion table names the standalone Keras its code works with (``keras``), and
+        the installed keras is outside it: (the package, its row)."""
+        keras = self.facts.package("keras")
+        if keras is None:
+            return ()
+        return tuple(
+            (comp, own)
+            for comp, own in self.companions_on_table
+            if own.keras and spec_contains(keras.version, own.keras) is False
+        )
+
+    @functools.cached_property
+    def companions_on_table(self) -> tuple[tuple[PackageFacts, CompanionRelease], ...]:
+        """The installed companions and libraries built on TensorFlow (the table's
+        ``built_on``) whose installed release has a row in the companion table: (the package,
+        its row)."""
+        found = []
+        table = self.companion_table
+        for name, row in (*table.companions.items(), *table.built_on.items()):
+            comp = self.facts.package(name)
+            own = row.row_of(comp.version) if comp is not None else None
+            if comp is not None and own is not None:
+                found.append((comp, own))
         return tuple(found)
 
     def companion(self, name: str) -> Optional[Companion]:
