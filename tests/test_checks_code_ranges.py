@@ -219,3 +219,66 @@ def test_a_libcuda_that_serves_the_builds_cuda_on_an_older_driver(
     assert (finding.cause, finding.severity) == (cause, severity)
     if severity is Severity.INFO:
         assert "serves CUDA 12.2" in finding.summary
+
+
+# --- a library's code narrower than its metadata on standalone Keras --------------------------
+
+
+def _stellargraph(keras: str, release: str = "0.7.1", *declared: str) -> Facts:
+    """A CPU machine with TensorFlow 1.14.0 (older than every line of the matrix), standalone
+    keras ``keras`` and StellarGraph ``release`` declaring ``declared`` (what 0.7.1's setup.py
+    declares by default: keras>=2.2.4, tensorflow>=1.12)."""
+    tf = f.pkg("tensorflow", "1.14.0", "numpy (<2.0,>=1.14.5)", top_level=("tensorflow",))
+    requires = declared or ("keras (>=2.2.4)", "tensorflow (>=1.12)", "networkx (>=2.2)")
+    return f.facts(
+        python=f.python(version="3.6.9"),
+        packages=(
+            tf,
+            f.pkg("numpy", "1.17.2"),
+            f.pkg("keras", keras, "numpy>=1.9.1"),
+            f.pkg("stellargraph", release, *requires),
+        ),
+        driver=f.NO_DRIVER,
+        cuda_libs=None,
+        tensorflow=f.cpu_build("1.14.0"),
+    )
+
+
+def test_a_library_whose_code_needs_an_older_keras_than_its_metadata_admits() -> None:
+    # StellarGraph 0.7.1 declares keras>=2.2.4; 0.7.2, the same code, keras<2.2.5: Keras
+    # 2.3.0 is admitted by pip and broken for the library, on a TensorFlow the matrix lacks.
+    [finding] = _mismatches(_stellargraph("2.3.0"))
+    assert finding.severity is Severity.WARNING
+    assert "stellargraph 0.7.1" in finding.summary and "keras 2.3.0" in finding.summary
+    assert "keras<2.2.5,>=2.2.3" in finding.detail
+    assert "stellargraph/stellargraph" in finding.detail  # the row's own sources
+    assert finding.fix is not None
+    assert any('"keras<2.2.5,>=2.2.3"' in c for c in finding.fix.commands)
+
+
+@pytest.mark.parametrize(
+    ("keras", "release"),
+    [
+        pytest.param("2.2.4", "0.7.1", id="the-keras-its-code-works-with"),
+        pytest.param("2.3.0", "0.6.1", id="a-release-the-table-leaves-out"),
+    ],
+)
+def test_a_library_whose_code_works_with_the_installed_keras_is_not_flagged(
+    keras: str, release: str
+) -> None:
+    assert _mismatches(_stellargraph(keras, release)) == []
+
+
+def test_a_library_whose_own_keras_declaration_excludes_keras_is_one_finding() -> None:
+    # Its metadata already excludes Keras 2.3.0: the declared range speaks, not twice.
+    declared = ("keras (<2.2.5,>=2.2.3)", "tensorflow (>=1.12)")
+    [finding] = _mismatches(_stellargraph("2.3.0", "0.7.1", *declared))
+    assert "requires keras<2.2.5,>=2.2.3" in finding.summary
+
+
+def test_a_keras_range_in_a_companion_row_is_validated() -> None:
+    text = DEFAULT_COMPANIONS.read_text(encoding="utf-8").replace(
+        'keras: "<2.2.5,>=2.2.3"', 'keras: "below 2.2.5"'
+    )
+    with pytest.raises(MatrixError, match="keras"):
+        parse_companions(text, "companions.yaml")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.facts_cases import read_case
-from tfdoctor.checks import run_checks
+from tfdoctor.checks import run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import facts_from_json
 from tfdoctor.findings import Severity
@@ -36,3 +36,57 @@ def test_a_healthy_machine_gets_no_warning(path: Path) -> None:
         if f.severity.rank >= Severity.WARNING.rank
     ]
     assert worst == []
+
+
+def _no_gpu_host(**changes: object) -> dict[str, object]:
+    """The facts of the GPU build on a host without an NVIDIA GPU, with ``changes`` made to
+    its nvidia_kernel (``machine``: to its platform)."""
+    doc = read_case(
+        Path(__file__).parent / "data" / "driver_stack" / "tf1-gpu-build-on-host-without-gpu.json"
+    )
+    facts: dict[str, object] = doc["facts"]
+    machine = changes.pop("machine", None)
+    if machine is not None:
+        facts["platform"] = {**facts["platform"], "machine": machine}  # type: ignore[dict-item]
+    facts["nvidia_kernel"] = {**facts["nvidia_kernel"], **changes}  # type: ignore[dict-item]
+    return facts
+
+
+@pytest.mark.parametrize(
+    ("changes", "cause", "fix_has"),
+    [
+        pytest.param({}, "driver-libraries-missing", "tensorflow==1.15.5", id="bus-read-empty"),
+        # A GPU on the bus the container shares with its host: the host has one to hand over.
+        pytest.param(
+            {
+                "pci_devices": [
+                    {
+                        "slot": "0000:00:04.0",
+                        "device_id": "0x1eb8",
+                        "class_code": "0x030200",
+                        "driver": "nvidia",
+                    }
+                ]
+            },
+            "container-no-gpu",
+            "--gpus",
+            id="gpu-on-the-bus",
+        ),
+        # The bus or the modules not read: nothing shows the host has no GPU.
+        pytest.param({"pci_source": None}, "container-no-gpu", "--gpus", id="bus-unread"),
+        pytest.param({"modules": None}, "container-no-gpu", "--gpus", id="modules-unread"),
+        # Jetson's GPU is no PCI device (nvgpu drives it): an empty bus proves nothing there.
+        pytest.param({"machine": "aarch64"}, "container-no-gpu", "--gpus", id="arm64"),
+    ],
+)
+def test_a_gpu_build_in_a_container_on_a_host_without_a_gpu_is_told_the_cpu_build(
+    changes: dict[str, object], cause: str, fix_has: str
+) -> None:
+    facts = facts_from_json(_no_gpu_host(**changes))
+    (found,) = run_checks(CheckContext(facts, load_matrix()), select_checks(["tensorflow.import"]))
+    assert (found.severity, found.cause) == (Severity.ERROR, cause), found
+    assert found.fix is not None
+    fix = found.fix.text + "\n" + "\n".join(found.fix.commands)
+    assert fix_has in fix
+    if cause != "container-no-gpu":
+        assert "--gpus" not in fix and "nvidia-smi" not in fix

@@ -1532,6 +1532,27 @@ class Machine(Record):
         return len(kernel.pci_devices) if kernel is not None else 0
 
     @functools.cached_property
+    def no_nvidia_gpu_seen(self) -> bool:
+        """The kernel facts show no NVIDIA GPU at all: the PCI bus was read and holds no
+        NVIDIA device, ``/proc/modules`` was read and lists no ``nvidia`` module, and no
+        ``/dev/nvidia*`` node exists. A container reads its host's bus and modules, so there
+        the host has no GPU to hand over either. False where any of it was not read (a log,
+        a sandbox), and on arm64 Linux, whose Jetson GPU is no PCI device (L4T drives it with
+        nvgpu, not nvidia: NVIDIA's Jetson Linux Developer Guide)."""
+        kernel = self.facts.nvidia_kernel
+        plat = self.facts.platform
+        if kernel is None or plat is None or kernel.pci_source is None or kernel.modules is None:
+            return False
+        if plat.machine.lower() in ("aarch64", "arm64"):
+            return False
+        return (
+            not kernel.pci_devices
+            and "nvidia" not in kernel.modules
+            and not kernel.kernel_module_version
+            and not self.device_nodes
+        )
+
+    @functools.cached_property
     def gpu_presence(self) -> str:
         """``present`` (the driver lists GPUs); ``driver-broken`` (a GPU is there and its
         driver fails); ``not-handed-over`` (a container given no GPU though the host or the
@@ -1877,19 +1898,44 @@ class Machine(Record):
         if self.tf is None:
             return ()
         found = []
-        table = self.companion_table
-        for name, row in (*table.companions.items(), *table.built_on.items()):
-            comp = self.facts.package(name)
-            own = row.row_of(comp.version) if comp is not None else None
-            if comp is None or own is None or own.admits(self.tf.version):
+        for comp, own in self.companions_on_table:
+            if own.admits(self.tf.version):
                 continue
-            declared = self.declared_range(name)
+            declared = self.declared_range(comp.name)
             if declared and spec_contains(comp.version, declared):
                 # TensorFlow's own requirement admits it: pip installed it for TensorFlow
                 # (tensorflow-io-gcs-filesystem 0.31.0, the last with Windows wheels, under
                 # TensorFlow 2.12 there).
                 continue
             found.append((comp, own))
+        return tuple(found)
+
+    @functools.cached_property
+    def companions_off_keras(self) -> tuple[tuple[PackageFacts, CompanionRelease], ...]:
+        """The installed companions and libraries built on TensorFlow whose release's row in
+        the companion table names the standalone Keras its code works with (``keras``), and
+        the installed keras is outside it: (the package, its row)."""
+        keras = self.facts.package("keras")
+        if keras is None:
+            return ()
+        return tuple(
+            (comp, own)
+            for comp, own in self.companions_on_table
+            if own.keras and spec_contains(keras.version, own.keras) is False
+        )
+
+    @functools.cached_property
+    def companions_on_table(self) -> tuple[tuple[PackageFacts, CompanionRelease], ...]:
+        """The installed companions and libraries built on TensorFlow (the table's
+        ``built_on``) whose installed release has a row in the companion table: (the package,
+        its row)."""
+        found = []
+        table = self.companion_table
+        for name, row in (*table.companions.items(), *table.built_on.items()):
+            comp = self.facts.package(name)
+            own = row.row_of(comp.version) if comp is not None else None
+            if comp is not None and own is not None:
+                found.append((comp, own))
         return tuple(found)
 
     def companion(self, name: str) -> Optional[Companion]:

@@ -1237,6 +1237,10 @@ class CompanionRelease(Record):
     #: over a declared range open to lines released after it (TFX's libraries declare
     #: ``tensorflow<3`` in some releases). Empty: the declared range alone.
     tested_with: tuple[str, ...] = ()
+    #: The standalone Keras the release's code works with, where its source narrows what its
+    #: metadata declares (a later release of the same code declaring a Keras range); empty:
+    #: the metadata's range alone.
+    keras: str = ""
 
     @property
     def exact(self) -> bool:
@@ -1474,7 +1478,10 @@ def _companion_rows(
         # setup.py or import check, the project's table): a row without one is refused, so
         # that no pairing enters the table on a guess.
         row = reader.mapping(
-            item, at, ("release", "tensorflow", "source"), ("python", "note", "tested_with")
+            item,
+            at,
+            ("release", "tensorflow", "source"),
+            ("python", "note", "tested_with", "keras"),
         )
         release = reader.required_string(
             row["release"], f"{at}.release", _RELEASE_RE, "release (X.Y or X.Y.Z)"
@@ -1493,6 +1500,9 @@ def _companion_rows(
                 reader.strings(row["tested_with"], f"{at}.tested_with", _LINE_RE, "line (X.Y)")
                 if "tested_with" in row
                 else (),
+                (reader.specifier(row["keras"], f"{at}.keras", False) or "")
+                if "keras" in row
+                else "",
             )
         )
     return tuple(rows)

@@ -3092,21 +3092,35 @@ def libcuda_import_fix(m: Machine) -> Fix:
         if gpu_dist == "tensorflow"
         else f"tensorflow=={tf.version}"
     )
-    commands: tuple[str, ...] = ("nvidia-smi", "ldconfig -p | grep -F libcuda.so.1")
+    swap: tuple[str, ...] = ()
     if cpu is not None and m.tf_name != "tensorflow-cpu":
-        commands += m.pip(f"uninstall -y {m.tf_name or 'tensorflow'}") + m.pip_install(cpu)
+        swap = m.pip(f"uninstall -y {m.tf_name or 'tensorflow'}") + m.pip_install(cpu)
+    named = f"`{cpu}`" if cpu else "tensorflow for 1.x, tensorflow-cpu for 2.x"
+    if m.no_nvidia_gpu_seen:
+        # Observed, not inferred: no NVIDIA device on the PCI bus and no nvidia module (a
+        # container reads its host's), so no driver install or --gpus flag can give it one.
+        where = "its host has" if m.container else "it has"
+        return Fix(
+            "libcuda.so.1 is the NVIDIA driver's library, and a GPU build that links it "
+            "(TensorFlow 1.x's GPU wheels did) cannot import without it. This machine has no "
+            f"NVIDIA GPU ({where} no NVIDIA device on the PCI bus and no nvidia kernel module "
+            f"loaded): install the CPU build of the same release ({named})"
+            + (", or use the CPU variant of the image" if m.container else "")
+            + ", or run this build on a machine with an NVIDIA GPU and its driver.",
+            swap,
+        )
+    commands: tuple[str, ...] = ("nvidia-smi", "ldconfig -p | grep -F libcuda.so.1", *swap)
     return Fix(
         "libcuda.so.1 is the NVIDIA driver's library (installed with the driver, not with the "
         "CUDA toolkit or a wheel), and a GPU build that links it (TensorFlow 1.x's GPU wheels "
         "did) cannot import without it. On a machine with an NVIDIA GPU, install the driver "
         "(nvidia-smi then lists the GPU); on machines without one (a cluster's CPU nodes), "
-        "install the CPU build of the same release instead ("
-        + (f"`{cpu}`" if cpu else "tensorflow for 1.x, tensorflow-cpu for 2.x")
-        + "). In a container, the host's driver library is mounted only into a container "
-        "started with the GPU (`docker run --gpus all`, with the NVIDIA Container Toolkit on "
-        "the host). Where the driver is installed and the loader still misses it (a container's "
-        "CUDA compat directory, a driver in a non-standard place), add the directory holding "
-        "libcuda.so.1 to LD_LIBRARY_PATH.",
+        f"install the CPU build of the same release instead ({named}). In a container, the "
+        "host's driver library is mounted only into a container started with the GPU "
+        "(`docker run --gpus all`, with the NVIDIA Container Toolkit on the host). Where the "
+        "driver is installed and the loader still misses it (a container's CUDA compat "
+        "directory, a driver in a non-standard place), add the directory holding libcuda.so.1 "
+        "to LD_LIBRARY_PATH.",
         commands,
     )
 

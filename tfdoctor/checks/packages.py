@@ -931,6 +931,7 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
     companion declaring none is judged by the companion table's row for its release."""
     m = ctx.machine
     yield from _undeclared_companions(ctx, pkg)
+    yield from _companions_off_keras(ctx)
     seen: set[tuple[str, str]] = set()
     # The Keras 2 users whose missing tf-keras _tf_keras reports (tf.keras is Keras 3): one
     # finding, tf-keras-missing, whose fix installs the tf-keras of TensorFlow's line, where
@@ -1041,6 +1042,45 @@ def _logged_companions(ctx: CheckContext) -> Iterator[Finding]:
 #: tensorflow-metal is the GPU on macOS, https://developer.apple.com/metal/tensorflow-plugin/
 #: (libmetal_plugin.dylib, loaded from tensorflow-plugins/ by TensorFlow's import).
 _GPU_PLUGINS = frozenset({"tensorflow-metal"})
+
+
+def _companions_off_keras(ctx: CheckContext) -> Iterator[Finding]:
+    """Companions whose metadata admits the installed standalone keras while their release's
+    code does not: the companion table's row names the Keras that code works with (a later
+    release of the same code declaring it). A metadata range that excludes it is
+    :func:`_companions`' finding."""
+    m = ctx.machine
+    keras = ctx.facts.package("keras")
+    if keras is None:
+        return
+    for comp, own in m.companions_off_keras:
+        specs = [
+            spec
+            for c, target, spec in m.companion_requirements
+            if target == "keras" and normalize_name(c.name) == normalize_name(comp.name)
+        ]
+        if not all(_in_range(keras.version, s) for s in specs):
+            continue  # its own declaration excludes this keras: _companions says so
+        said = f" (keras{','.join(specs)})" if specs else ""
+        urls = ", ".join(m.companion_urls(comp.name, own))
+        yield causes.finding(
+            "packages.pins",
+            Severity.WARNING,
+            causes.software.COMPANION_MISMATCH,
+            f"{comp.name} {comp.version} does not work with keras {keras.version}, though its "
+            f"metadata admits it{said}",
+            f"Its release {own.release}'s code works with keras{own.keras} (the companion "
+            f"table, from {urls}), which its project narrowed to after Keras' API changes: with "
+            "this Keras what it builds on Keras can fail, and neither "
+            "pip nor `pip check` reports it.",
+            causes.common.install_fix(
+                m,
+                f"Install a keras that {comp.name} {comp.version}'s code works with "
+                f"(keras{own.keras}), or a release of {comp.name} written for the installed "
+                "Keras.",
+                f"keras{own.keras}",
+            ),
+        )
 
 
 def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:

@@ -175,6 +175,10 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             # GPU) has the driver's libcuda only where its accelerator or instance type is a
             # GPU: the GPU build cannot import on the one it got.
             return causes.gpu.driver_not_loaded(m)
+        if m.no_nvidia_gpu_seen:
+            # The facts show no NVIDIA GPU on the bus a container shares with its host: no
+            # --gpus flag or driver hands one over, the CPU build of the release is the fix.
+            return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.libcuda_import_fix(m)
         if in_container:
             # A container: the runtime mounts the host driver's libcuda only into a container
             # started with the GPU.

@@ -256,9 +256,11 @@ or the range a pinned package is held to), `tensorflow`, `python`, `note`, `inst
 
 
 def _row_note(row: CompanionRelease) -> str:
-    """A companion row's note, with the lines its project's table tests it with, if copied."""
+    """A companion row's note, with the lines its project's table tests it with and the
+    standalone Keras its code works with, if copied."""
     tested = f"tested with TensorFlow {', '.join(row.tested_with)}" if row.tested_with else ""
-    return "; ".join(x for x in (row.note, tested) if x)
+    keras = f"its code works with keras `{row.keras}`" if row.keras else ""
+    return "; ".join(x for x in (row.note, tested, keras) if x)
 
 
 def _companion_tables(companions: Companions) -> list[str]:
@@ -310,16 +312,17 @@ def _companion_tables(companions: Companions) -> list[str]:
             "### Libraries built on TensorFlow",
             "",
             "Libraries not released with TensorFlow's lines whose code needs more of TensorFlow "
-            "than their metadata declares (`built_on`): `check` judges the installed release by "
-            "its row, as it does a companion's, and the fix moves TensorFlow or the library.",
+            "(or of standalone Keras: the note) than their metadata declares (`built_on`): "
+            "`check` judges the installed release by its row, as it does a companion's, and the "
+            "fix moves TensorFlow, Keras or the library.",
             "",
         ]
     for lib in companions.built_on.values():
         out += [f"#### {lib.name}", ""]
         out += _table(
-            ("release", "tensorflow", "Python"),
+            ("release", "tensorflow", "Python", "note"),
             (
-                (r.release, _code(r.tensorflow), _code(r.python or None))
+                (r.release, _code(r.tensorflow), _code(r.python or None), _row_note(r))
                 for r in reversed(lib.releases)
             ),
         )
