@@ -1870,7 +1870,7 @@ def test_a_name_an_early_release_brought_ranks_its_other_candidates_as_informati
     )
     other = "(the other candidate)"
     report = _explain(log)
-    assert _one(report, "api-removed").severity is Severity.ERROR
+    assert _one(report, "tf-too-old-for-code").severity is Severity.ERROR
     for cause in ("tf-shadowed-module", "tf-install-incomplete"):
         found = _one(report, cause)
         assert found.severity is Severity.INFO
