@@ -83,7 +83,7 @@ def test_a_python_no_tf1_runs_on_ranks_a_module_of_the_users_own_first(text: str
     assert report.findings[0].severity is Severity.WARNING
     assert not any(x.severity is Severity.ERROR for x in report.findings)
     by_cause = _by_cause(text)
-    assert by_cause["api-removed"] is Severity.INFO
+    assert by_cause["tf-too-old-for-code"] is Severity.INFO
     assert by_cause["tf-install-incomplete"] is Severity.INFO
 
 

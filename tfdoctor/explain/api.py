@@ -821,13 +821,14 @@ def api_findings(
             # call could instead be written in this TensorFlow's spelling: the other candidate.
             edit = _older_keyword_edit(name, verdict, knowledge)
             secondary += [edit] if edit is not None else []
-        if primary is verdict and verdict.since and verdict.severity != Severity.INFO:
+        if primary is verdict and verdict.since:
             # The name came in a later release than the installed one: that TensorFlow is
-            # older than the code (the lead); keeping it and writing the code in its API is
-            # the other candidate (api-removed, a warning), as for a keyword a later release
-            # brought.
+            # older than the code (the lead, or information where the log makes an older
+            # release unlikely); keeping it and writing the code in its API is the other
+            # candidate (api-removed, a warning), as for a keyword a later release brought.
             primary = _older_than_code(verdict)
-            secondary += [_written_for_older(name, verdict)]
+            if verdict.severity != Severity.INFO:
+                secondary += [_written_for_older(name, verdict)]
         since = _came_later(name, primary, knowledge, tf_version)
         older = _py2_older_first(tb, name, primary, since, m)
         if older is not None:
