@@ -638,23 +638,49 @@ def test_other_compile_refusals_are_no_release_reading(text: str) -> None:
     assert "api-removed" not in all_causes(text)
 
 
-def test_tf_function_refusing_jit_compile_is_a_tensorflow_before_25() -> None:
-    text = _traceback(
-        "TypeError: function() got an unexpected keyword argument 'jit_compile'",
-        "@tf.function(jit_compile=True)",
-    )
-    report = explained("TensorFlow version: 2.4.1\n" + text)
+@pytest.mark.parametrize(
+    "message, code, shown, since, edit, taking",
+    [
+        pytest.param(
+            "TypeError: function() got an unexpected keyword argument 'jit_compile'",
+            "@tf.function(jit_compile=True)",
+            "2.4.1",
+            "2.5",
+            "experimental_compile",
+            "2.6.0",
+            id="jit-compile",
+        ),
+        # A new argument of a public function: no older name, the older arguments instead.
+        pytest.param(
+            "TypeError: from_generator() got an unexpected keyword argument 'output_signature'",
+            "ds = tf.data.Dataset.from_generator(gen, output_signature=spec)",
+            "2.3.1",
+            "2.4",
+            "output_types=",
+            "2.4.0",
+            id="output-signature",
+        ),
+    ],
+)
+def test_tf2_function_refusing_a_later_keyword_is_an_older_tensorflow(
+    message: str, code: str, shown: str, since: str, edit: str, taking: str
+) -> None:
+    text = _traceback(message, code)
+    report = explained(f"TensorFlow version: {shown}\n" + text)
     top = top_error(report)
-    assert top.cause == "tf-too-old-for-code" and "2.5" in fix_text(top)
-    edit = next(x for x in report.findings if x.cause == "api-removed")
-    assert "experimental_compile" in fix_text(edit)
-    # Another library's function of that name, and a TensorFlow that takes it, are not so.
+    assert top.cause == "tf-too-old-for-code" and since in fix_text(top)
+    other = next(x for x in report.findings if x.cause == "api-removed")
+    assert edit in fix_text(other)
+    # A TensorFlow that takes it refused it for another reason.
+    assert "api-removed" not in all_causes(f"TensorFlow version: {taking}\n" + text)
+
+
+def test_another_librarys_function_refusing_jit_compile_is_no_release_reading() -> None:
     other = _traceback(
         "TypeError: function() got an unexpected keyword argument 'jit_compile'",
         "@numba_like.function(jit_compile=True)",
     )
     assert "api-removed" not in all_causes(other)
-    assert "api-removed" not in all_causes("TensorFlow version: 2.6.0\n" + text)
 
 
 def test_compile_refused_by_the_tensorflow_1_model_is_no_release_reading() -> None:

@@ -418,7 +418,7 @@ def test_a_name_missing_from_an_older_tensorflow_is_not_its_removal() -> None:
     report = _explain(log)
     # Not the removal in 2.16: a TensorFlow older than the release that brought the name
     # (1.1, its release notes), so the code needs a newer one.
-    finding = next(f for f in report.findings if f.cause == "api-removed")
+    finding = next(f for f in report.findings if f.cause == "tf-too-old-for-code")
     assert finding.fix is not None and "has no attribute 'estimator'" in finding.detail
     assert "upgrade TensorFlow to 1.1 or later" in finding.fix.text
     assert "2.16" not in finding.fix.text

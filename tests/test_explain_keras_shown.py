@@ -146,7 +146,7 @@ def test_a_keras3_shown_is_not_told_its_tensorflow_predates_keras3() -> None:
 def test_keras2s_tf_keras_lacking_a_keras3_name_is_told_the_keras3_line() -> None:
     text = "AttributeError: module 'keras.api._v2.keras.utils' has no attribute 'PyDataset'\n"
     top = top_error(explained(text))
-    assert top.cause == "api-removed" and "2.16" in fix_text(top)
+    assert top.cause == "tf-too-old-for-code" and "2.16" in fix_text(top)
 
 
 @pytest.mark.parametrize(
@@ -186,7 +186,7 @@ def test_tensorflows_own_v1_keras_tree_is_public_api_not_a_keras_of_another_rele
     found = explained(text).findings
     assert "keras-version" not in {f.cause for f in found}
     top = top_error(explained(text))
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     assert "`tf.keras.layers.MultiHeadAttention` is in TensorFlow's API from 2.4 on" in fix_text(
         top
     )

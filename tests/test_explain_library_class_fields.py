@@ -480,7 +480,7 @@ def test_tensorflow_2_of_the_keras_2_era_is_not_a_keras_3_line_on_a_newer_python
         "    @tf.function\n"
         "AttributeError: module 'tensorflow' has no attribute 'function'\n"
     )
-    found = [x for x in explained(text).findings if x.cause == "api-removed" and x.fix]
+    found = [x for x in explained(text).findings if x.cause == "tf-too-old-for-code" and x.fix]
     assert found
     commands = " ; ".join(found[0].fix.commands if found[0].fix else ())
     assert 'tensorflow==2.15.*"' in commands and "-m venv" in commands

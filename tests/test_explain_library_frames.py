@@ -230,7 +230,7 @@ def _imports(path: str, module: str) -> str:
 
 def test_the_users_code_importing_a_module_a_later_tensorflow_brought() -> None:
     report = explained(_imports("/home/user/proj/helpers.py", "tensorflow.compat.v2"))
-    found = _named(report, "api-removed")
+    found = _named(report, "tf-too-old-for-code")
     assert found is not None and found.severity is Severity.ERROR
     # The 1.x listings: tf.compat.v2 from 1.14 on, and in every 2.x line.
     assert "from 1.14 on" in fix_text(found)

@@ -45,7 +45,7 @@ def test_no_sign_either_way_keeps_the_older_release_first_with_the_others_after(
         )
     )
     top = top_error(report)
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     assert "tensorflow==1.15.5" in fix_text(top)
     others = {x.cause: x for x in report.findings[1:]}
     for cause in ("tf-shadowed-module", "tf-install-incomplete"):
@@ -83,7 +83,7 @@ def test_a_python_no_tf1_runs_on_ranks_a_module_of_the_users_own_first(text: str
     assert report.findings[0].severity is Severity.WARNING
     assert not any(x.severity is Severity.ERROR for x in report.findings)
     by_cause = _by_cause(text)
-    assert by_cause["api-removed"] is Severity.INFO
+    assert by_cause["tf-too-old-for-code"] is Severity.INFO
     assert by_cause["tf-install-incomplete"] is Severity.INFO
 
 
@@ -94,7 +94,7 @@ def test_a_python_tf1_runs_on_keeps_the_older_release_first_and_its_latest_patch
         "/usr/lib/python3.6",
     )
     top = top_error(explained(text, matrix=MATRIX))
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     assert "1.15.0" not in fix_text(top)
 
 
@@ -104,7 +104,7 @@ def test_python2_words_install_the_last_release_with_python2_wheels() -> None:
         "writer = tf.summary.FileWriter('./logs')",
     )
     top = top_error(explained(text, matrix=MATRIX))
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     fix = fix_text(top)
     assert 'tensorflow==1.15.0"' in fix and "1.15.5" not in fix
     assert "Python 2" in fix and "a Python 3 that 1.15 has wheels for" in fix
@@ -176,3 +176,33 @@ def test_python2_with_a_release_shown_installs_what_python2_can_run(
     fix = fix_text(top)
     assert 'tensorflow==1.15.0"' in fix and "1.15.5" not in fix
     assert "venv" not in fix
+
+
+# --- a name a later release brought and a release after 2.1 removed, under Python 2 --------
+
+
+def test_python2_rules_out_the_releases_after_21_that_removed_the_name() -> None:
+    # tf.estimator: from 1.1 (its release notes) until 2.16 removed it. Python 2 ran no
+    # TensorFlow after 2.1, so of the releases it ran only those before 1.1 lack the name.
+    text = one_frame_log(
+        "AttributeError: 'module' object has no attribute 'estimator'",
+        "classifier = tf.estimator.Estimator(model_fn=model_fn)",
+    )
+    report = explained(text, matrix=MATRIX)
+    top = top_error(report)
+    assert top.cause == "tf-too-old-for-code"
+    assert "upgrade TensorFlow to 1.1 or later" in fix_text(top)
+    assert "tf-estimator-removed" not in {x.cause for x in report.findings}
+    # Keeping the installed release and writing the code without the name: the other reading.
+    other = next(x for x in report.findings if x.cause == "api-removed")
+    assert other.severity is Severity.WARNING and "To keep the installed" in fix_text(other)
+
+
+def test_python3_leaves_the_removal_of_the_name_its_reading() -> None:
+    # Python 3's words: a TensorFlow from 2.16 lacks tf.estimator as much as one before 1.1.
+    text = one_frame_log(
+        "AttributeError: module 'tensorflow' has no attribute 'estimator'",
+        "classifier = tf.estimator.Estimator(model_fn=model_fn)",
+    )
+    causes = {x.cause for x in explained(text, matrix=MATRIX).findings}
+    assert "tf-too-old-for-code" not in causes and "tf-estimator-removed" in causes

@@ -1870,7 +1870,7 @@ def test_a_name_an_early_release_brought_ranks_its_other_candidates_as_informati
     )
     other = "(the other candidate)"
     report = _explain(log)
-    assert _one(report, "api-removed").severity is Severity.ERROR
+    assert _one(report, "tf-too-old-for-code").severity is Severity.ERROR
     for cause in ("tf-shadowed-module", "tf-install-incomplete"):
         found = _one(report, cause)
         assert found.severity is Severity.INFO
@@ -1883,7 +1883,7 @@ def test_a_name_an_early_release_brought_ranks_its_other_candidates_as_informati
     assert not shadow.summary.endswith(other)
     broken = _one(suggested, "tf-install-incomplete")
     assert broken.severity is Severity.INFO and broken.summary.endswith(other)
-    assert _one(suggested, "api-removed").severity is Severity.INFO
+    assert _one(suggested, "tf-too-old-for-code").severity is Severity.INFO
 
 
 def test_a_package_importing_tensorflow_core_was_written_for_tensorflow_1_15_to_2_1() -> None:

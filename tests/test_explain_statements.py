@@ -261,7 +261,7 @@ _RANDOM_FLIP = (
 
 def test_a_name_only_later_releases_have_says_the_tensorflow_is_older() -> None:
     top = top_error(explained(_RANDOM_FLIP))
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     fix = fix_text(top)
     # The listings: tf.keras.layers.RandomFlip is in every line from 2.6 on, in none before.
     assert "tensorflow==2.6." in fix
@@ -270,7 +270,7 @@ def test_a_name_only_later_releases_have_says_the_tensorflow_is_older() -> None:
 
 def test_a_name_the_logs_own_tensorflow_lacks_is_judged_with_that_release() -> None:
     top = top_error(explained("Successfully installed tensorflow-2.5.0\n" + _RANDOM_FLIP))
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     assert "this TensorFlow (2.5.0)" in fix_text(top)
     assert "tensorflow==2.6." in fix_text(top)
 
@@ -345,7 +345,7 @@ def test_a_name_tensorflow_1_gained_says_the_tensorflow_is_an_older_1x(
     message: str, since: str
 ) -> None:
     top = top_error(explained(_tf1_error(message)))
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     assert "is TensorFlow 2's" not in top.detail
     fix = fix_text(top)
     assert f"from {since} on" in fix and "compat.v1" not in fix
@@ -1402,5 +1402,5 @@ def test_a_name_a_later_1x_brought_under_a_shown_1x_installs_the_last_1x() -> No
     top = top_error(
         explained(_tf1_error("module 'tensorflow' has no attribute 'py_function'", head))
     )
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     assert "tensorflow==1.15" in fix_text(top)

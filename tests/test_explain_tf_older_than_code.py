@@ -26,7 +26,7 @@ def test_a_release_older_than_the_listings_is_told_to_upgrade_to_their_oldest(he
     top = top_error(
         explained(_log("AttributeError: module 'tensorflow' has no attribute 'linalg'", head=head))
     )
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     fix = fix_text(top)
     assert "Upgrade TensorFlow to 1.9 or later" in fix
     assert "oldest release tfdoctor's listings hold" in fix
@@ -37,7 +37,7 @@ def test_no_release_shown_and_a_name_every_line_has_says_older_than_the_listings
     top = top_error(
         explained(_log("AttributeError: module 'tensorflow' has no attribute 'linalg'"))
     )
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     fix = fix_text(top)
     assert "older than 1.9" in fix and "the log does not show which" in fix
     assert "Upgrade TensorFlow to 1.9 or later" in fix
@@ -49,7 +49,7 @@ def test_python2_words_take_the_module_from_the_source_line() -> None:
         code="inverse = tf.linalg.inv(x)",
     )
     top = top_error(explained(text))
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     assert "`tf.linalg`" in fix_text(top) and "1.9 or later" in fix_text(top)
 
 
@@ -61,7 +61,7 @@ def test_a_name_from_import_of_the_top_module_is_read_the_same_way() -> None:
         head="$ pip freeze | grep tensorflow\ntensorflow==1.2.1\n",
     )
     top = top_error(explained(text))
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     assert "this TensorFlow (1.2.1) is older than 1.9" in fix_text(top)
 
 
@@ -170,7 +170,7 @@ def test_python2_words_for_a_name_a_later_1x_release_brought() -> None:
         head="$ pip freeze | grep tensorflow\ntensorflow==1.10.0\n",
     )
     top = top_error(explained(text))
-    assert top.cause == "api-removed"
+    assert top.cause == "tf-too-old-for-code"
     fix = fix_text(top)
     assert "from 1.13 on" in fix and "(1.10.0) is older" in fix
 
@@ -196,7 +196,7 @@ def test_python2_words_alone_with_the_release_shown_read_as_a_warning() -> None:
     found = [
         f
         for f in explained(_bare_py2("py_function", "tensorflow version: 1.8.0\n")).findings
-        if f.cause == "api-removed"
+        if f.cause == "tf-too-old-for-code"
     ]
     assert found and found[0].severity.value == "warning"
     assert "from 1.13 on" in fix_text(found[0]) and "(1.8.0) is older" in fix_text(found[0])
@@ -207,7 +207,9 @@ def test_python2_words_alone_with_no_release_shown_are_a_1x_older_than_the_name(
     # Python 2 ran no TensorFlow after 2.1, and TensorFlow 2 has tf.py_function: a 1.x older
     # than 1.13 lacked it. The fix installs a 1.x release with Python 2 wheels.
     found = [
-        f for f in explained(_bare_py2("py_function", "")).findings if f.cause == "api-removed"
+        f
+        for f in explained(_bare_py2("py_function", "")).findings
+        if f.cause == "tf-too-old-for-code"
     ]
     assert found and found[0].severity.value == "warning"
     fix = fix_text(found[0])
@@ -219,7 +221,7 @@ def test_python2_words_alone_read_the_one_name_of_the_api_that_ends_so() -> None
     # No tf.CheckpointManager: the 1.x listings' one name ending so is tf.train's, a module
     # 1.10 has (without that name, which 1.13 brought).
     text = _bare_py2("CheckpointManager", "tensorflow version: 1.10.0\n")
-    found = [f for f in explained(text).findings if f.cause == "api-removed"]
+    found = [f for f in explained(text).findings if f.cause == "tf-too-old-for-code"]
     assert found and "`tf.train.CheckpointManager` is in TensorFlow from" in fix_text(found[0])
     assert "(1.10.0) is older" in fix_text(found[0])
 

@@ -891,7 +891,7 @@ def test_a_tf1_name_missing_under_tf2_stays_its_move_to_compat_v1() -> None:
 def test_a_name_a_later_release_brought_stays_the_releases_question() -> None:
     # tf.data came with 1.4: missing under 1.2, the release is older than the code.
     listed = "$ pip list | grep tensorflow\ntensorflow                   1.2.1\n"
-    assert top_error(explained(_missing("data", listed))).cause == "api-removed"
+    assert top_error(explained(_missing("data", listed))).cause == "tf-too-old-for-code"
 
 
 def test_a_name_tensorflow_216_removed_stays_its_removal() -> None:

@@ -25,7 +25,7 @@ def _ids(report: Report) -> list[str]:
 
 def test_a_name_a_later_release_brought_has_the_library_as_the_other_candidate() -> None:
     report = explained("AttributeError: module 'tensorflow' has no attribute 'TensorSpec'\n")
-    api = _named(report, "api-removed")
+    api = _named(report, "tf-too-old-for-code")
     other = _named(report, "companion-mismatch")
     assert api is not None and api.severity is Severity.ERROR
     assert other is not None and other.severity is Severity.WARNING

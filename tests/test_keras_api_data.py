@@ -41,6 +41,8 @@ def test_the_shipped_rows_give_the_releases_the_readings_name() -> None:
             True,
         ),
         "jit_compile": ("function", "2.5", "2.4", "experimental_compile", True),
+        # A new argument of a public function: no older name.
+        "output_signature": ("from_generator", "2.4", "2.3", "", True),
         # A new argument (no older name) of a function of TensorFlow's own modules.
         "batch_group_count": ("conv", "2.8", "2.7", "", False),
         "keep_original_batch_size": ("model_input_signature", "2.1", "2.0", "", False),

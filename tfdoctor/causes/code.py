@@ -50,12 +50,13 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             TF_TOO_OLD_FOR_CODE,
             "The installed TensorFlow is older than the code",
-            "The code was written for a later TensorFlow release: an op, kernel or conversion it "
-            "relies on is not supported by the installed release yet (a kernel that handles "
-            "fewer ranks, a conversion a later release added), so it raises TypeError or "
-            "UnimplementedError rather than naming a missing API (a name the installed release "
-            "lacks is api-removed). The fix is upgrading TensorFlow to the release the code "
-            "targets, not changing the code.",
+            "The code was written for a later TensorFlow release: a name, a keyword argument, "
+            "an op, kernel or conversion it relies on is not in the installed release yet (a "
+            "public name or argument a later release brought, a kernel that handles fewer "
+            "ranks, a conversion a later release added), so it raises AttributeError, "
+            "ImportError, TypeError or UnimplementedError (a name a later release removed is "
+            "api-removed). The fix is upgrading TensorFlow to the release the code targets, "
+            "not changing the code.",
             "https://github.com/tensorflow/tensorflow/blob/master/RELEASE.md",
             "https://www.tensorflow.org/install/pip",
         ),

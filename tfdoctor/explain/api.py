@@ -823,6 +823,14 @@ def api_findings(
             # call could instead be written in this TensorFlow's spelling: the other candidate.
             edit = _older_keyword_edit(name, verdict, knowledge)
             secondary += [edit] if edit is not None else []
+        if primary is verdict and verdict.since:
+            # The name came in a later release than the installed one: that TensorFlow is
+            # older than the code (the lead, or information where the log makes an older
+            # release unlikely); keeping it and writing the code in its API is the other
+            # candidate (api-removed, a warning), as for a keyword a later release brought.
+            primary = _older_than_code(verdict)
+            if verdict.severity != Severity.INFO:
+                secondary += [_written_for_older(name, verdict)]
         since = _came_later(name, primary, knowledge, tf_version)
         older = _py2_older_first(tb, name, primary, since, m)
         if older is not None:
@@ -840,6 +848,30 @@ def api_findings(
         for alternative in alternatives:
             out.setdefault(alternative.id, alternative)
     return list(out.values())
+
+
+def _older_than_code(verdict: Verdict) -> Verdict:
+    """A name a later release brought (``verdict.since``), missing from the installed
+    TensorFlow, as that TensorFlow older than the code (tf-too-old-for-code): the verdict's
+    words and fix, the upgrade to the release that brought the name."""
+    links = causes.CAUSES[causes.code.TF_TOO_OLD_FOR_CODE].links
+    return dataclasses.replace(verdict, cause=causes.code.TF_TOO_OLD_FOR_CODE, links=links)
+
+
+def _written_for_older(name: str, verdict: Verdict) -> Verdict:
+    """The other candidate beside :func:`_older_than_code`: the installed TensorFlow kept and
+    the code written in its API instead of ``name`` (api-removed, a warning)."""
+    what = (
+        f"`{name}` is in TensorFlow from {verdict.since} on: code written for the installed "
+        "release's API runs without it."
+    )
+    fix = Fix(
+        f"To keep the installed TensorFlow instead of an upgrade to {verdict.since} or later, "
+        f"write the code without `{name}`, in what the installed release has (its API docs).",
+        (),
+    )
+    links = causes.CAUSES[causes.code.API_REMOVED].links
+    return Verdict(verdict.key, causes.code.API_REMOVED, Severity.WARNING, what, fix, links)
 
 
 #: The causes whose verdicts' fixes edit the code that asked (write the new name, the older
@@ -1717,7 +1749,9 @@ def _added_later(
         else f"`{name}` is not in TensorFlow's public API before {since}, and is in every "
         "line since (AttributeError or ImportError before)."
     )
-    return name, Verdict(verdict.key, verdict.cause, verdict.severity, what, fix, verdict.links)
+    return name, Verdict(
+        verdict.key, verdict.cause, verdict.severity, what, fix, verdict.links, since=since
+    )
 
 
 def _keras2_moved(tb: Traceback) -> Optional[tuple[str, Verdict]]:
@@ -1962,7 +1996,7 @@ def _tf1_added_later(
         )
     links = causes.CAUSES[causes.code.API_REMOVED].links
     return name, Verdict(
-        "tf1-name-added-later", causes.code.API_REMOVED, severity, what, fix, links
+        "tf1-name-added-later", causes.code.API_REMOVED, severity, what, fix, links, since=since
     )
 
 
@@ -2268,7 +2302,9 @@ def _older_than_listings(
     )
     links = causes.CAUSES[causes.code.API_REMOVED].links
     key = "tf-older-than-listings" if tf_version is not None else _UNSHOWN_KEY
-    return name, Verdict(key, causes.code.API_REMOVED, Severity.ERROR, what, fix, links)
+    return name, Verdict(
+        key, causes.code.API_REMOVED, Severity.ERROR, what, fix, links, since=oldest
+    )
 
 
 #: Where TensorFlow's release notes live: the source of the early table's rows.
@@ -2297,7 +2333,8 @@ def _early_release(
     ``tf.nn.rnn_cell``, in ``tf.contrib.rnn`` for 1.0 and 1.1), missing where the releases the
     log allows say which way: the TensorFlow it shows (older than the listings), else a module
     of TensorFlow 1's own tree printed (``tensorflow.python.ops.nn``: a release before 2.0),
-    else any release. Removed: the code is older than the TensorFlow (its new name, or the last
+    else Python 2 shown (the releases up to 2.1, :func:`_python2_releases`), else any release.
+    Removed: the code is older than the TensorFlow (its new name, or the last
     release with it); added: the TensorFlow is older than the code (the first release with it);
     away for a while: the name of those releases, or the release that brought it back."""
     if _not_the_release(tb):
@@ -2321,6 +2358,8 @@ def _early_release(
     elif module in early.modules:
         # TensorFlow 1's own module for a public namespace: no TensorFlow 2 printed it.
         allowed = [*early.releases, *listed_1x]
+    else:
+        allowed = _python2_releases(tb, m)
     gap = release_gap(name, allowed)
     if gap is None:
         return None
@@ -2404,7 +2443,8 @@ def _early_release(
             f"name of TensorFlow's early API ending in `{name.rsplit('.', 1)[-1]}`.)"
         )
     key = _UNSHOWN_KEY if gap.kind == "added" and tf_version is None else _EARLY_KEY
-    return name, Verdict(key, causes.code.API_REMOVED, severity, what, fix, links)
+    since = gap.first_after if gap.kind == "added" else ""
+    return name, Verdict(key, causes.code.API_REMOVED, severity, what, fix, links, since=since)
 
 
 #: A frame of a Python 2 interpreter: its library folder (``/usr/lib/python2.7/``,
@@ -2424,6 +2464,20 @@ def _python2_shown(tb: Traceback, m: Machine) -> bool:
         or (m.python_version or "").startswith("2.")
         or any(_PY2_PATH.search(f.path) for f in tb.frames)
     )
+
+
+def _python2_releases(tb: Traceback, m: Machine) -> Optional[list[str]]:
+    """Every release line the early table and the listings know up to the newest TensorFlow
+    with wheels for Python 2 (2.1, from the matrix), where the log shows Python 2 ran the
+    code: no later release ran there. None where it does not, or the matrix does not say."""
+    if not _python2_shown(tb, m):
+        return None
+    last = _last_release_for(m, "2.7", 2)
+    if last is None:
+        return None
+    bound = version_key(last)[:2]
+    known = [*load_early().releases, *tf1_lines(), *bundled_lines()]
+    return sorted({r for r in known if version_key(r)[:2] <= bound}, key=version_key)
 
 
 def _python2_bound(

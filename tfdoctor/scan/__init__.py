@@ -187,6 +187,9 @@ class Verdict(Record):
     links: tuple[str, ...]
     #: The release line from which the use breaks (empty where the API listing alone says so).
     release: str = ""
+    #: The release line from which a name the installed TensorFlow lacks is there (a name a
+    #: later release brought: that TensorFlow is older than the code); empty otherwise.
+    since: str = ""
 
 
 class Judge:
