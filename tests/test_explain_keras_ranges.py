@@ -44,6 +44,30 @@ def test_a_private_name_standalone_keras_uses_is_keras_of_another_release(line: 
     assert "keras" in top.detail
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "ImportError: cannot import name '_TensorLike' from "
+            "'tensorflow.python.framework.ops' (/env/lib/python3.8/site-packages/tensorflow/"
+            "python/framework/ops.py)\n",
+            id="keras-reads-tensorlike-as-an-attribute",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow.python.eager.context' has no attribute "
+            "'get_config'\n",
+            id="keras-imports-get-config-by-name",
+        ),
+    ],
+)
+def test_a_private_name_missing_in_words_keras_use_would_not_print_is_not_keras(
+    line: str,
+) -> None:
+    # Keras 2.2 and 2.3 read ops._TensorLike as an attribute, Keras 2.6 to 2.15 import
+    # context.get_config with `from ... import`: the other wording comes from other code.
+    assert all(x.cause != "keras-version" for x in explained(line).findings)
+
+
 def test_a_name_python36_printed_alone_is_keras_where_tensorflow_lacks_it() -> None:
     # Python 3.6 names no module; multi-backend Keras 2.3's backend imports tf_utils from
     # TensorFlow's Keras copy, which TensorFlow 1.8 lacks (added in 1.9).
