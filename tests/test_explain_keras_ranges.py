@@ -32,8 +32,7 @@ from tfdoctor.findings import Severity
         ),
         pytest.param(
             "ImportError: cannot import name 'tf_utils' from 'tensorflow.python.keras.utils' "
-            "(/env/lib/python3.7/site-packages/tensorflow/python/keras/utils/__init__.py)\n"
-            "tensorflow==1.12.0\n",
+            "(/env/lib/python3.7/site-packages/tensorflow/python/keras/utils/__init__.py)\n",
             id="keras23-backend-tf-utils",
         ),
     ],
@@ -45,14 +44,39 @@ def test_a_private_name_standalone_keras_uses_is_keras_of_another_release(line: 
     assert "keras" in top.detail
 
 
-def test_a_name_python36_printed_alone_is_keras_where_tensorflow_is_outside_its_range() -> None:
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "ImportError: cannot import name '_TensorLike' from "
+            "'tensorflow.python.framework.ops' (/env/lib/python3.8/site-packages/tensorflow/"
+            "python/framework/ops.py)\n",
+            id="keras-reads-tensorlike-as-an-attribute",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow.python.eager.context' has no attribute "
+            "'get_config'\n",
+            id="keras-imports-get-config-by-name",
+        ),
+    ],
+)
+def test_a_private_name_missing_in_words_keras_use_would_not_print_is_not_keras(
+    line: str,
+) -> None:
+    # Keras 2.2 and 2.3 read ops._TensorLike as an attribute, Keras 2.6 to 2.15 import
+    # context.get_config with `from ... import`: the other wording comes from other code.
+    assert all(x.cause != "keras-version" for x in explained(line).findings)
+
+
+def test_a_name_python36_printed_alone_is_keras_where_tensorflow_lacks_it() -> None:
     # Python 3.6 names no module; multi-backend Keras 2.3's backend imports tf_utils from
-    # TensorFlow's Keras copy and needs TensorFlow 1.13 or newer (companion table).
-    text = "ImportError: cannot import name 'tf_utils'\n\npip freeze\ntensorflow-gpu==1.10.1\n"
+    # TensorFlow's Keras copy, which TensorFlow 1.8 lacks (added in 1.9).
+    text = "ImportError: cannot import name 'tf_utils'\n\npip freeze\ntensorflow-gpu==1.8.0\n"
     report = explained(text)
     top = top_error(report)
     assert top.cause == "keras-version"
     assert "inferred" in top.detail
+    assert "lacks tensorflow.python.keras.utils.tf_utils (added in 1.9)" in top.detail
     assert "keras==2.2.*" in fix_text(top)
     assert all(x.cause != "api-removed" for x in report.findings)
 
@@ -64,14 +88,26 @@ def test_a_name_python36_printed_alone_is_keras_where_tensorflow_is_outside_its_
             "ImportError: cannot import name 'tf_utils'\n\npip freeze\ntensorflow==1.14.0\n",
             id="tensorflow-keras-runs-on",
         ),
+        pytest.param(
+            "ImportError: cannot import name 'tf_utils'\n\npip freeze\ntensorflow-gpu==1.10.1\n",
+            id="below-keras-range-but-tensorflow-has-the-name",
+        ),
+        pytest.param(
+            "ImportError: cannot import name 'tf_utils'\n\npip freeze\ntensorflow==2.4.0\n",
+            id="above-keras-range-but-tensorflow-has-the-name",
+        ),
+        pytest.param(
+            "ImportError: cannot import name '_TensorLike'\n\npip freeze\ntensorflow==2.4.0\n",
+            id="a-name-keras-reads-as-an-attribute",
+        ),
         pytest.param("ImportError: cannot import name 'tf_utils'\n", id="no-tensorflow-shown"),
         pytest.param(
             "ImportError: cannot import name 'get_config'\n\ntensorflow==1.10.1\n",
-            id="row-without-a-standalone-release",
+            id="row-without-a-release-that-added-it",
         ),
     ],
 )
-def test_a_name_printed_alone_is_not_blamed_on_keras_without_the_range(text: str) -> None:
+def test_a_name_printed_alone_is_not_blamed_on_keras_where_tensorflow_has_it(text: str) -> None:
     assert all(x.cause != "keras-version" for x in explained(text).findings)
 
 

@@ -4251,12 +4251,17 @@ def _private_keras_older_candidate(tb: Traceback, m: Machine) -> Optional[Findin
 
 
 class _KerasUse(NamedTuple):
-    """Which standalone Keras uses a private TensorFlow name."""
+    """Which standalone Keras uses a private TensorFlow name, and how."""
 
     #: The Keras module and releases, in words.
     where: str
-    #: The companion table's standalone_keras release (``2.3``); empty where it has no row.
-    release: str = ""
+    #: How that Keras reaches the name, as :attr:`NameAsked.wording` says Python's words for
+    #: it missing: ``import`` (``from M import X``: "cannot import name"), ``attribute``
+    #: (``M.X``: "has no attribute").
+    wording: str
+    #: For an ``import``, the first TensorFlow whose tree has the name, before which that
+    #: import fails; empty where not known.
+    added: str = ""
 
 
 #: Names of TensorFlow's private tree that standalone Keras's own modules use, with the Keras
@@ -4264,35 +4269,39 @@ class _KerasUse(NamedTuple):
 #: TensorFlow it was not released with.
 _KERAS_PRIVATE_NAMES: dict[tuple[str, str], _KerasUse] = {
     # keras-team/keras v2.3.1, keras/backend/tensorflow_backend.py: is_tensor() tests
-    # `isinstance(x, tf_ops._TensorLike)` (tf_ops: tensorflow.python.framework.ops).
+    # `isinstance(x, tf_ops._TensorLike)` (tf_ops: tensorflow.python.framework.ops), an
+    # attribute read (2.2's backend reads it so too).
     ("tensorflow.python.framework.ops", "_TensorLike"): _KerasUse(
-        "the keras/backend/tensorflow_backend.py of multi-backend Keras 2.3", "2.3"
+        "the keras/backend/tensorflow_backend.py of multi-backend Keras 2.3", "attribute"
     ),
     # keras-team/keras 2.3.0 and 2.3.1, keras/backend/tensorflow_backend.py line 13: `from
     # tensorflow.python.keras.utils import tf_utils` (2.2.5's backend imports nothing of
-    # TensorFlow's Keras copy).
+    # TensorFlow's Keras copy). The tensorflow 1.8.0 wheel has
+    # tensorflow/python/keras/utils/__init__.py but no tf_utils.py there; the 1.9.0 wheel has
+    # it (https://pypi.org/project/tensorflow/1.9.0/#files, the wheels' file lists).
     ("tensorflow.python.keras.utils", "tf_utils"): _KerasUse(
-        "the keras/backend/tensorflow_backend.py of multi-backend Keras 2.3", "2.3"
+        "the keras/backend/tensorflow_backend.py of multi-backend Keras 2.3", "import", "1.9"
     ),
     # keras-team/keras v2.6.0 to v2.15.0, keras/backend.py (keras/src/backend.py from 2.13):
     # `from tensorflow.python.eager.context import get_config`.
     ("tensorflow.python.eager.context", "get_config"): _KerasUse(
-        "the backend module of Keras 2.6 to 2.15"
+        "the backend module of Keras 2.6 to 2.15", "import"
     ),
 }
 
 
 def _keras_private_import(message: str) -> tuple[Optional[str], str]:
     """``("keras", basis)`` where ``message`` names a private TensorFlow name that standalone
-    Keras's own modules use (:data:`_KERAS_PRIVATE_NAMES`); ``(None, "")`` elsewhere."""
+    Keras's own modules use (:data:`_KERAS_PRIVATE_NAMES`), in the words Python prints for
+    the way they reach it; ``(None, "")`` elsewhere."""
     lacks = _module_lacks(message)
     if lacks is None:
         return None, ""
     module, name = lacks.module, lacks.name
     # TensorFlow 1.15 and 2.0 served their tree from tensorflow_core.
     row = _KERAS_PRIVATE_NAMES.get((module.replace("tensorflow_core.", "tensorflow.", 1), name))
-    if row is None:
-        return None, ""
+    if row is None or row.wording != lacks.wording:
+        return None, ""  # (Keras reaching the name otherwise fails in other words)
     return "keras", f"no frame is shown, and {row.where} uses {module}.{name}"
 
 
@@ -4306,25 +4315,25 @@ def _keras_private_bare(tb: Traceback, m: Machine) -> tuple[str, str]:
     """The message ``tb`` would carry had its Python named the module (``cannot import name
     'tf_utils' from 'tensorflow.python.keras.utils'``), with words saying it was inferred.
     Only where Python 3.6 or older printed the name alone, no frame shows the import, exactly
-    one row of :data:`_KERAS_PRIVATE_NAMES` has that name and a standalone_keras release in
-    the companion table, and the log's TensorFlow is outside that release's range (that Keras
-    cannot run on it); empty strings elsewhere."""
+    one row of :data:`_KERAS_PRIVATE_NAMES` has that name, that Keras imports it by name
+    (:attr:`_KerasUse.wording`) and the log's TensorFlow is older than the release that added
+    it (that Keras's import fails there); empty strings elsewhere."""
     bare = tb.missing_name
     if bare is None or not bare.bare_alone or tb.frames or m.tf is None:
         return "", ""
     rows = [(key, use) for key, use in _KERAS_PRIVATE_NAMES.items() if key[1] == bare.name]
-    if len(rows) != 1 or not rows[0][1].release:
+    if len(rows) != 1 or rows[0][1].wording != "import" or not rows[0][1].added:
         return "", ""
-    (module, name), release = rows[0][0], rows[0][1].release
-    table = m.companion_table.standalone_keras
-    keras = next((r for r in table.releases if r.release == release), None) if table else None
-    if keras is None or keras.admits(m.tf.version):
-        # Under a TensorFlow that Keras runs on, the bare name says nothing of who asked.
+    (module, name), use = rows[0]
+    if version_key(m.tf.version) >= version_key(use.added):
+        # This TensorFlow has the name, so that Keras's import of it does not fail here: the
+        # bare name says nothing of who asked.
         return "", ""
     return (
         f"cannot import name '{name}' from '{module}'",
-        f"the Python printed the name alone: the module is inferred, and keras {release} "
-        f"needs tensorflow{keras.tensorflow}, not the TensorFlow {m.tf.version} the log shows",
+        f"the Python printed the name alone: the module is inferred, as TensorFlow "
+        f"{m.tf.version} lacks {module}.{name} (added in {use.added}), which {use.where} "
+        "imports",
     )
 
 
