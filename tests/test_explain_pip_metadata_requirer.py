@@ -101,6 +101,10 @@ def test_a_pure_companion_tensorflow_requires_and_no_index_offers(log: str) -> N
             id="the-index-was-not-read",
         ),
         pytest.param(
+            _old_pip("tensorboard<2.10,>=2.9", "tensorflow==2.9.0"),
+            id="a-final-release-is-published-with-its-companions",
+        ),
+        pytest.param(
             _old_pip("tensorboard<2.10,>=2.9.1", "some_app==1.0"), id="another-packages-pin"
         ),
         pytest.param(

@@ -2490,7 +2490,7 @@ def _asks_prerelease(spec: str) -> bool:
         return False
 
 
-def _is_prerelease(version: str) -> bool:
+def is_prerelease(version: str) -> bool:
     """``2.22.0rc0`` and the like (PEP 440), which pip installs only when asked by name."""
     from packaging.version import InvalidVersion, Version  # noqa: PLC0415 - 40 ms import
 
@@ -4207,7 +4207,7 @@ def _companion_release_fix(
         return Fix(
             f"Install {name} {fit.release}, the release for the installed TensorFlow "
             f"(it declares tensorflow{fit.tensorflow}{span}).",
-            companion_install(m, fit.requirement(name, pre=_is_prerelease(tf.version))),
+            companion_install(m, fit.requirement(name, pre=is_prerelease(tf.version))),
         )
     ended_below = (
         row is not None
