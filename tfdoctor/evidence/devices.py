@@ -35,6 +35,9 @@ class DeviceListing(Record):
     #: XLA's own GPU devices (``XLA_GPU``, TensorFlow 2.0-2.3) listed beside the real ones: the
     #: CUDA driver answered, the GPU device itself was not registered.
     xla_gpus: int = 0
+    #: A session's device mapping (``log_device_placement``), printed whatever the program
+    #: asks: an answer about GPUs only where the log otherwise shows one meant.
+    placement: bool = False
 
 
 # Literal strings one of the forms below always holds: only lines with one are read, so a
@@ -160,7 +163,7 @@ def _listing(line: str, text: str, start: int, where: int) -> Optional[DeviceLis
             return DeviceListing(where, line, gpus=types.count("GPU"))
         return None
     if _NO_KNOWN_DEVICES.search(line):
-        return DeviceListing(where, line, gpus=0)
+        return DeviceListing(where, line, gpus=0, placement=True)
     registered = _REGISTERED.search(line)
     if registered is not None:
         kinds = [k.strip() for k in registered.group("types").split(",")]
