@@ -81,7 +81,7 @@ incarnation: 3
         ),
         ("tf.test.is_built_with_cuda(): False", None, False),
         (">>> tf.test.is_built_with_cuda()\nTrue", None, True),
-        # A session's device placement log: printf'd bare, LOG(INFO)'d by TensorFlow 2.
+        # A session's device placement log: printf'd bare, or LOG(INFO)'d by later releases.
         (
             "Device mapping: no known devices.\nMatMul: /job:localhost/replica:0/task:0/cpu:0",
             0,

@@ -68,7 +68,9 @@ _REGISTERED = re.compile(r"Registered devices: \[(?P<types>[\w, ]{1,200})\]")
 #: DirectSession's device mapping where ``log_device_placement`` is on, printed with no
 #: device that has a physical description (a GPU's "device: 0, name: ..."): the session
 #: has the CPU alone. direct_session.cc: ``if (mapping_str.empty()) printf("Device mapping:
-#: no known devices.\n")``, also LOG(INFO)'d with the file's name from TensorFlow 2.
+#: no known devices.\n")``; later releases log the same words (``LOG(INFO) << msg``, the
+#: line then carries the file's name: ``direct_session.cc:382] Device mapping: no known
+#: devices.``).
 #: https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/core/common_runtime/direct_session.cc
 _NO_KNOWN_DEVICES = re.compile(r"\bDevice mapping: no known devices\.")
 #: A query for GPUs whose printed answer (``[]``) is on the same line or the next ones.
