@@ -339,7 +339,14 @@ def _metadata_refused(
         return None
     named = f"{requirer.dist} {requirer.release}".strip()
     return causes.software.TF_METADATA_UNSATISFIABLE, causes.software.metadata_unsatisfiable_fix(
-        m, companion, spec, "", named, "pip"
+        # pip names the requirer's release only before 20.3 (its "(from Y==V)").
+        m,
+        companion,
+        spec,
+        "",
+        named,
+        "pip",
+        old_pip=bool(requirer.release),
     )
 
 
