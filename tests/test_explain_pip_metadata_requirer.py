@@ -105,6 +105,13 @@ def test_a_pure_companion_tensorflow_requires_and_no_index_offers(log: str) -> N
             id="a-final-release-is-published-with-its-companions",
         ),
         pytest.param(
+            "Collecting tensorflow==2.9.0\n"
+            "  Downloading tensorflow-2.9.0-cp39-cp39-manylinux2014_x86_64.whl (511.7 MB)\n"
+            "ERROR: Could not find a version that satisfies the requirement "
+            "tensorboard<2.10,>=2.9 (from tensorflow) (from versions: none)\n",
+            id="a-newer-pip-collecting-a-final-release",
+        ),
+        pytest.param(
             _old_pip("tensorboard<2.10,>=2.9.1", "some_app==1.0"), id="another-packages-pin"
         ),
         pytest.param(

@@ -328,11 +328,13 @@ def _metadata_refused(
     if refusal is not None and any(spec_contains(v, spec) for v in refusal.versions):
         return None  # pip saw a release in the range: something else refused it
     tf_version = requirer.release or r.tf_version
-    if requirer.release and not causes.software.is_prerelease(requirer.release):
-        # pip names a final release of TensorFlow's, published with the companions its
-        # metadata asks for: an index without any is the one pip read (a mirror, a private
-        # index, --no-index, an index it could not read), not the metadata, which only a
-        # release candidate or a nightly asks ahead of the companion's release.
+    own = r.tf_dist is None or normalize_name(r.tf_dist) == requirer.dist
+    if (requirer.release or own) and tf_version and not causes.software.is_prerelease(tf_version):
+        # A final release of TensorFlow's (pip's "(from Y==V)", else the log's release of the
+        # requirer), published with the companions its metadata asks for: an index without
+        # any is the one pip read (a mirror, a private index, --no-index, an index it could
+        # not read), not the metadata, which only a release candidate or a nightly asks ahead
+        # of the companion's release.
         return None
     line = m.matrix.line_for(tf_version) if m.matrix is not None and tf_version else None
     if r.python and line is not None and not line.has_wheels_for(r.python):
