@@ -300,10 +300,10 @@ def _metadata_refused(
     companion release the index does not offer (a release candidate, or a build of
     TensorFlow's source, ahead of the companion's release). None where the requirer is no
     TensorFlow distribution, the companion is native (its wheels' Pythons and platforms are
-    the question), pip's list holds a release in the range, pip names a final release as the
-    requirer (published with its companions: the index pip read lacks them), or the log's
-    Python is one the TensorFlow release has no wheel for (the companion's Requires-Python
-    may be the refusal)."""
+    the question), pip's list holds a release in the range, the requirer is a final release
+    (pip's "(from Y==V)", else the log's: published with its companions, the index pip read
+    lacks them), or the log's Python is one the TensorFlow release has no wheel for (the
+    companion's Requires-Python may be the refusal)."""
     table = modules()
     release = table.release_of(companion)
     if release not in {table.dists[x] for x in table.family} or release in table.native:
