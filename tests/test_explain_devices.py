@@ -81,7 +81,7 @@ incarnation: 3
         ),
         ("tf.test.is_built_with_cuda(): False", None, False),
         (">>> tf.test.is_built_with_cuda()\nTrue", None, True),
-        # A session's device placement log: printf'd bare, LOG(INFO)'d by TensorFlow 2.
+        # A session's device placement log: printf'd bare, or LOG(INFO)'d by later releases.
         (
             "Device mapping: no known devices.\nMatMul: /job:localhost/replica:0/task:0/cpu:0",
             0,
@@ -277,12 +277,33 @@ def test_xla_gpus_without_a_gpu_point_at_the_libraries() -> None:
 
 
 def test_a_session_mapping_no_devices_gets_the_candidates_of_an_empty_list() -> None:
+    # The GPU is meant: CUDA's runtime library loaded (dso_loader.cc's line).
     text = (
+        "I tensorflow/stream_executor/platform/default/dso_loader.cc:44] Successfully opened "
+        "dynamic library libcudart.so.10.1\n"
         "Device mapping: no known devices.\n"
         "Add: (Add): /job:localhost/replica:0/task:0/device:CPU:0\n"
     )
     candidates = [x.cause for x in _explain(text).findings if x.severity is Severity.WARNING]
     assert "tf-cpu-only-build" in candidates and "driver-not-loaded" in candidates
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # log_device_placement on a machine without a GPU, nothing else asked of one.
+        "Device mapping: no known devices.\n"
+        "Add: (Add): /job:localhost/replica:0/task:0/device:CPU:0\n",
+        # TensorFlow 2's start on such a machine, then a graph's session.
+        "I0000 00:00:1700000000.100000    4242 cudart_stub.cc:31] Could not find cuda drivers "
+        "on your machine, GPU will not be used.\n"
+        "I0000 00:00:1700000000.200000    4242 direct_session.cc:382] Device mapping: no known "
+        "devices.\n"
+        "Add: (Add): /job:localhost/replica:0/task:0/device:CPU:0\n",
+    ],
+)
+def test_a_session_mapping_no_devices_on_a_cpu_run_is_no_finding(text: str) -> None:
+    assert all(x.severity.rank < Severity.WARNING.rank for x in _explain(text).findings)
 
 
 def test_a_session_mapping_no_devices_beside_a_failed_driver_adds_nothing() -> None:

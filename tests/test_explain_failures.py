@@ -1392,6 +1392,8 @@ def test_onnx_refusing_an_untyped_empty_attribute_is_onnx_newer_than_the_code() 
     assert finding.severity is Severity.ERROR
     assert finding.fix is not None and "onnx<1.15" in " ".join(finding.fix.commands)
     assert "attr_type" in finding.fix.text
+    # The converter's first release that passes the type (onnx/tensorflow-onnx#2279).
+    assert "tf2onnx 1.16 or later" in finding.fix.text
 
 
 def test_onnx_refusing_the_elements_of_an_attribute_is_not_the_empty_list() -> None:

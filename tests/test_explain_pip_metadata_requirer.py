@@ -101,6 +101,17 @@ def test_a_pure_companion_tensorflow_requires_and_no_index_offers(log: str) -> N
             id="the-index-was-not-read",
         ),
         pytest.param(
+            _old_pip("tensorboard<2.10,>=2.9", "tensorflow==2.9.0"),
+            id="a-final-release-is-published-with-its-companions",
+        ),
+        pytest.param(
+            "Collecting tensorflow==2.9.0\n"
+            "  Downloading tensorflow-2.9.0-cp39-cp39-manylinux2014_x86_64.whl (511.7 MB)\n"
+            "ERROR: Could not find a version that satisfies the requirement "
+            "tensorboard<2.10,>=2.9 (from tensorflow) (from versions: none)\n",
+            id="a-newer-pip-collecting-a-final-release",
+        ),
+        pytest.param(
             _old_pip("tensorboard<2.10,>=2.9.1", "some_app==1.0"), id="another-packages-pin"
         ),
         pytest.param(
@@ -129,3 +140,25 @@ def test_a_pure_companion_tensorflow_requires_and_no_index_offers(log: str) -> N
 def test_near_variants_are_not_the_metadatas(log: str) -> None:
     report = explained(log)
     assert all(x.cause != "tf-metadata-unsatisfiable" for x in report.findings)
+
+
+def test_the_listing_asks_for_pre_releases_and_a_pip_with_its_index_command() -> None:
+    # A pip before 20.3 ("(from tensorflow==2.1.0rc1)") has no `pip index` (21.2), and
+    # `pip index versions` drops the pre-releases the range names unless asked.
+    log = _old_pip("tensorflow-estimator<2.2.0,>=2.1.0rc0", "tensorflow==2.1.0rc1")
+    top = top_error(explained(log))
+    assert top.cause == "tf-metadata-unsatisfiable" and top.fix is not None
+    commands = top.fix.commands
+    upgrade = next(i for i, c in enumerate(commands) if "install --upgrade pip" in c)
+    listing = next(i for i, c in enumerate(commands) if "index versions" in c)
+    assert upgrade < listing and "--pre tensorflow-estimator" in commands[listing]
+
+
+def test_a_final_range_from_a_newer_pip_lists_without_more() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement "
+        "tensorboard<2.10,>=2.9.1 (from tensorflow) (from versions: 2.8.0, 2.9.0)\n"
+    )
+    top = top_error(explained(log))
+    assert top.fix is not None
+    assert not any("--pre" in c or "upgrade pip" in c for c in top.fix.commands)

@@ -1352,20 +1352,23 @@ class Machine(Record):
             return (f"pixi search {name}",)
         return (" ".join(["conda search", *(("-c", channel) if channel else ()), name]),)
 
-    def list_releases(self, dist: str, python: Optional[str] = None) -> tuple[str, ...]:
+    def list_releases(
+        self, dist: str, python: Optional[str] = None, pre: bool = False
+    ) -> tuple[str, ...]:
         """Commands that list the releases of ``dist`` pip can install here: ``pip index
         versions``, which pip 21.2 added (pip's changelog, 21.2 (2021-07-24)), after upgrading
         a pip the facts or the log show older; where neither shows one, it is not assumed
         old. On a Python older than 3.6 no pip has it: there pip's refusal of an empty
         version lists them (``from versions: ...``). ``python``: the interpreter's version
-        where the caller read it (pip's refusal names it), else the machine's."""
+        where the caller read it (pip's refusal names it), else the machine's; ``pre``: the
+        pre-releases are the question (a range that names one)."""
         python = python or self.python_version
         if python and version_key(python)[:2] < PIP_INDEX_PYTHON:
             return self.pip(f'install "{dist}=="')
         # A nightly's builds (2.17.0.dev20240101) are pre-releases, which `pip index versions`
         # drops unless asked (pip/_internal/commands/index.py): without --pre it lists none.
-        pre = "--pre " if normalize_name(dist) in NIGHTLY_DISTRIBUTIONS else ""
-        listing = self.pip(f"index versions {pre}{dist}")
+        flag = "--pre " if pre or normalize_name(dist) in NIGHTLY_DISTRIBUTIONS else ""
+        listing = self.pip(f"index versions {flag}{dist}")
         shown = self.pip_version
         if shown and version_key(shown) < PIP_INDEX_VERSIONS:
             return (*self.pip("install --upgrade pip"), *listing)

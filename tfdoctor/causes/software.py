@@ -2490,7 +2490,7 @@ def _asks_prerelease(spec: str) -> bool:
         return False
 
 
-def _is_prerelease(version: str) -> bool:
+def is_prerelease(version: str) -> bool:
     """``2.22.0rc0`` and the like (PEP 440), which pip installs only when asked by name."""
     from packaging.version import InvalidVersion, Version  # noqa: PLC0415 - 40 ms import
 
@@ -4207,7 +4207,7 @@ def _companion_release_fix(
         return Fix(
             f"Install {name} {fit.release}, the release for the installed TensorFlow "
             f"(it declares tensorflow{fit.tensorflow}{span}).",
-            companion_install(m, fit.requirement(name, pre=_is_prerelease(tf.version))),
+            companion_install(m, fit.requirement(name, pre=is_prerelease(tf.version))),
         )
     ended_below = (
         row is not None
@@ -5759,13 +5759,20 @@ def _marker_complement(marker: str) -> Optional[str]:
 
 
 def metadata_unsatisfiable_fix(
-    m: Machine, companion: str, spec: str, marker: str, required_by: str, resolver: str
+    m: Machine,
+    companion: str,
+    spec: str,
+    marker: str,
+    required_by: str,
+    resolver: str,
+    old_pip: bool = False,
 ) -> Fix:
     """What changes the lock where TensorFlow's own requirement of ``companion`` (``spec``,
     for the environments of ``marker``) cannot be met: uv locking only the environments the
     project runs in, the resolver taking pre-releases, or another TensorFlow release.
     ``resolver`` is the tool that printed the refusal: ``uv``, ``pip-tools`` (Pipenv and
-    pip-compile), ``poetry`` or ``pip`` (which installs, locking nothing)."""
+    pip-compile), ``poetry`` or ``pip`` (which installs, locking nothing); ``old_pip``: the
+    refusal is in a pip's words before 20.3, which has no ``pip index``."""
     release = required_by or "TensorFlow"
     asked = f"{companion}{spec}"
     if marker:
@@ -5791,13 +5798,18 @@ def metadata_unsatisfiable_fix(
     if resolver == "pip":
         # pip takes a pre-release wherever the specifier names one (PEP 440's "explicitly
         # requested"; packaging's SpecifierSet.prereleases): what it could not find is absent.
+        # `pip index versions` drops pre-releases unless asked (commands/index.py), and came
+        # with pip 21.2: a pip that printed the older words is upgraded first.
+        listing = m.list_releases(companion, pre=_asks_prerelease(spec))
+        if old_pip and any(" index versions " in c for c in listing):
+            listing = tuple(dict.fromkeys((*m.pip("install --upgrade pip"), *listing)))
         return Fix(
             f"{release}'s metadata requires {asked}, a version the index does not offer, so "
             "pip cannot install this TensorFlow release whatever the environment holds (a "
             "release candidate or a build of TensorFlow's source can require a companion "
             "release not yet published): install a TensorFlow release whose companions are "
             "published, or wait until this one's is. See which versions the index offers:",
-            m.list_releases(companion),
+            listing,
         )
     if _asks_prerelease(spec):
         if resolver == "pip-tools":

@@ -35,6 +35,9 @@ class DeviceListing(Record):
     #: XLA's own GPU devices (``XLA_GPU``, TensorFlow 2.0-2.3) listed beside the real ones: the
     #: CUDA driver answered, the GPU device itself was not registered.
     xla_gpus: int = 0
+    #: A session's device mapping (``log_device_placement``), printed whatever the program
+    #: asks: an answer about GPUs only where the log otherwise shows one meant.
+    placement: bool = False
 
 
 # Literal strings one of the forms below always holds: only lines with one are read, so a
@@ -65,7 +68,9 @@ _REGISTERED = re.compile(r"Registered devices: \[(?P<types>[\w, ]{1,200})\]")
 #: DirectSession's device mapping where ``log_device_placement`` is on, printed with no
 #: device that has a physical description (a GPU's "device: 0, name: ..."): the session
 #: has the CPU alone. direct_session.cc: ``if (mapping_str.empty()) printf("Device mapping:
-#: no known devices.\n")``, also LOG(INFO)'d with the file's name from TensorFlow 2.
+#: no known devices.\n")``; later releases log the same words (``LOG(INFO) << msg``, the
+#: line then carries the file's name: ``direct_session.cc:382] Device mapping: no known
+#: devices.``).
 #: https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/core/common_runtime/direct_session.cc
 _NO_KNOWN_DEVICES = re.compile(r"\bDevice mapping: no known devices\.")
 #: A query for GPUs whose printed answer (``[]``) is on the same line or the next ones.
@@ -160,7 +165,7 @@ def _listing(line: str, text: str, start: int, where: int) -> Optional[DeviceLis
             return DeviceListing(where, line, gpus=types.count("GPU"))
         return None
     if _NO_KNOWN_DEVICES.search(line):
-        return DeviceListing(where, line, gpus=0)
+        return DeviceListing(where, line, gpus=0, placement=True)
     registered = _REGISTERED.search(line)
     if registered is not None:
         kinds = [k.strip() for k in registered.group("types").split(",")]

@@ -126,6 +126,7 @@ from tfdoctor.evidence.traceback import (
     read_python_shown,
     read_tracebacks,
 )
+from tfdoctor.explain.cpu_machine import gpu_wanted
 from tfdoctor.explain.reader import LogText
 from tfdoctor.findings import Severity
 from tfdoctor.matrix import load_companions
@@ -745,6 +746,16 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
                     hit.groups.append({k: v for k, v in match.groupdict().items() if v})
         for sid, matched in unvisited:
             evidence.hits[sid].count += matched
+    return _settle_placement(evidence)
+
+
+def _settle_placement(evidence: Evidence) -> Evidence:
+    """A session's device mapping without a GPU (:attr:`DeviceListing.placement`) kept as an
+    answer about GPUs only where the log shows one meant (:func:`gpu_wanted`, the user's
+    words): ``log_device_placement`` prints it on every machine without a GPU, so a program
+    run on the CPU on purpose shows it with nothing wrong."""
+    if evidence.gpu_complaint is None and not gpu_wanted(evidence.first_text):
+        evidence.devices = [(where, x) for where, x in evidence.devices if not x.placement]
     return evidence
 
 

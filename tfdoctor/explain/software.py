@@ -311,12 +311,14 @@ _DEPENDENCY_PINS: dict[str, tuple[str, str, str]] = {
     ),
     # onnx.helper.make_attribute refuses an untyped empty list from 1.15 on (onnx/helper.py
     # of v1.15.0; v1.14.1 took it): the code that built the node was written for an older onnx.
+    # tf2onnx passes the type from 1.16.0 (onnx/tensorflow-onnx#2279, "Enable support to ONNX
+    # 1.15": tf2onnx/utils.py's make_onnx_node_with_attr).
     "onnx-attribute-empty-untyped": (
         "onnx",
         "onnx<1.15",
         "Install onnx before 1.15 (1.14.1 is the last), the onnx the code that builds the ONNX "
-        "nodes was written for, or upgrade that code (the converter: tf2onnx for a TensorFlow "
-        "model) to a release made for the installed onnx: from 1.15, onnx.helper."
+        "nodes was written for, or upgrade that code (the converter: tf2onnx 1.16 or later for "
+        "a TensorFlow model) to a release made for the installed onnx: from 1.15, onnx.helper."
         "make_attribute refuses an empty list unless the caller passes the attribute's type "
         "(attr_type), which your own code calling it can pass.",
     ),

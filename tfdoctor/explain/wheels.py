@@ -300,8 +300,10 @@ def _metadata_refused(
     companion release the index does not offer (a release candidate, or a build of
     TensorFlow's source, ahead of the companion's release). None where the requirer is no
     TensorFlow distribution, the companion is native (its wheels' Pythons and platforms are
-    the question), pip's list holds a release in the range, or the log's Python is one the
-    TensorFlow release has no wheel for (the companion's Requires-Python may be the refusal)."""
+    the question), pip's list holds a release in the range, the requirer is a final release
+    (pip's "(from Y==V)", else the log's: published with its companions, the index pip read
+    lacks them), or the log's Python is one the TensorFlow release has no wheel for (the
+    companion's Requires-Python may be the refusal)."""
     table = modules()
     release = table.release_of(companion)
     if release not in {table.dists[x] for x in table.family} or release in table.native:
@@ -326,12 +328,27 @@ def _metadata_refused(
     if refusal is not None and any(spec_contains(v, spec) for v in refusal.versions):
         return None  # pip saw a release in the range: something else refused it
     tf_version = requirer.release or r.tf_version
+    own = r.tf_dist is None or normalize_name(r.tf_dist) == requirer.dist
+    if (requirer.release or own) and tf_version and not causes.software.is_prerelease(tf_version):
+        # A final release of TensorFlow's (pip's "(from Y==V)", else the log's release of the
+        # requirer), published with the companions its metadata asks for: an index without
+        # any is the one pip read (a mirror, a private index, --no-index, an index it could
+        # not read), not the metadata, which only a release candidate or a nightly asks ahead
+        # of the companion's release.
+        return None
     line = m.matrix.line_for(tf_version) if m.matrix is not None and tf_version else None
     if r.python and line is not None and not line.has_wheels_for(r.python):
         return None
     named = f"{requirer.dist} {requirer.release}".strip()
     return causes.software.TF_METADATA_UNSATISFIABLE, causes.software.metadata_unsatisfiable_fix(
-        m, companion, spec, "", named, "pip"
+        # pip names the requirer's release only before 20.3 (its "(from Y==V)").
+        m,
+        companion,
+        spec,
+        "",
+        named,
+        "pip",
+        old_pip=bool(requirer.release),
     )
 
 
