@@ -40,14 +40,13 @@ def test_a_healthy_machine_gets_no_warning(path: Path) -> None:
 
 def _no_gpu_host(**changes: object) -> dict[str, object]:
     """The facts of the GPU build on a host without an NVIDIA GPU, with ``changes`` made to
-    its nvidia_kernel (``machine``: to its platform)."""
+    its nvidia_kernel (``machine``, ``release`` and ``wsl``: to its platform)."""
     doc = read_case(
         Path(__file__).parent / "data" / "driver_stack" / "tf1-gpu-build-on-host-without-gpu.json"
     )
     facts: dict[str, object] = doc["facts"]
-    machine = changes.pop("machine", None)
-    if machine is not None:
-        facts["platform"] = {**facts["platform"], "machine": machine}  # type: ignore[dict-item]
+    platform = {k: changes.pop(k) for k in ("machine", "release", "wsl") if k in changes}
+    facts["platform"] = {**facts["platform"], **platform}  # type: ignore[dict-item]
     facts["nvidia_kernel"] = {**facts["nvidia_kernel"], **changes}  # type: ignore[dict-item]
     return facts
 
@@ -77,6 +76,14 @@ def _no_gpu_host(**changes: object) -> dict[str, object]:
         pytest.param({"modules": None}, "container-no-gpu", "--gpus", id="modules-unread"),
         # Jetson's GPU is no PCI device (nvgpu drives it): an empty bus proves nothing there.
         pytest.param({"machine": "aarch64"}, "container-no-gpu", "--gpus", id="arm64"),
+        # WSL 2 (Docker Desktop's containers share its kernel): the Windows driver serves the
+        # GPU through /dev/dxg, with no PCI device, nvidia module or /dev/nvidia* in the VM.
+        pytest.param(
+            {"release": "5.15.153.1-microsoft-standard-WSL2", "wsl": "WSL2"},
+            "container-no-gpu",
+            "--gpus",
+            id="wsl2",
+        ),
     ],
 )
 def test_a_gpu_build_in_a_container_on_a_host_without_a_gpu_is_told_the_cpu_build(

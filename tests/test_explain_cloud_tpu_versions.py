@@ -57,3 +57,6 @@ def test_no_vm_image_for_the_version_asks_for_one_whose_image_family_exists(line
     assert "ml-images" in text and "--gce-image" in text and "--tf-version" in text
     # Not the TPU's software version: the service offered this one.
     assert "ctpu tf-versions" not in text and "SageMaker" not in text
+    # ctpu names a family by the patch from 2.4 (gceImageFamily), and returns no error of
+    # the look-up's own (resolveImageFamily): a refused look-up reads the same.
+    assert "tf-X-Y-Z" in text and "refused the look-up" in text

@@ -975,3 +975,17 @@ def test_nvidia_smi_missing_with_nothing_else_is_a_note_of_the_hosts_driver() ->
 def test_a_word_ending_in_nvidia_smi_is_not_read_as_it_missing() -> None:
     report = explained("pip: gpustat-nvidia-smi: not found in the index\n")
     assert not [x for x in report.findings if x.cause in ("driver-not-loaded", "container-no-gpu")]
+
+
+def test_nvidia_smi_missing_beside_a_run_with_the_gpu_flag_is_the_hosts_driver() -> None:
+    # The only container shown was started with --gpus all: nothing puts the shell that
+    # missed nvidia-smi in a container, and the log contradicts one started without the GPU.
+    log = (
+        "$ nvidia-smi\n"
+        "bash: nvidia-smi: command not found\n"
+        "$ docker run --gpus all -it tensorflow/tensorflow:latest-gpu python train.py\n"
+    )
+    report = explained(log)
+    assert not [x for x in report.findings if x.cause == "container-no-gpu"]
+    (found,) = [x for x in report.findings if x.cause == "driver-not-loaded"]
+    assert found.severity is Severity.INFO

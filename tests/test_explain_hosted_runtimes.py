@@ -11,7 +11,7 @@ import pytest
 
 from tests.explaining import explained, finding_of, fix_text, top_error
 from tfdoctor.causes.hosted import instance_without_gpu
-from tfdoctor.evidence.devices import sagemaker_instance_type
+from tfdoctor.evidence.devices import sagemaker_instance_type, sagemaker_job_instance_type
 from tfdoctor.evidence.packages import read_stale_import
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.hosted import hosted_data
@@ -522,13 +522,14 @@ def test_sagemakers_gpu_families_are_p_and_g(instance: str, without: bool) -> No
     assert instance_without_gpu(instance) is without
 
 
-def _sagemaker_deploy(instance: str) -> str:
-    """A processing job's code on ``instance`` as the log quotes it, with no SageMaker path,
-    and the GPU build's import failing for want of the driver's libcuda."""
+def _sagemaker_deploy(instance: str, script: str = "/opt/ml/processing/input/code/") -> str:
+    """A processing job's code on ``instance`` as the log quotes it, and the GPU build's
+    import failing for want of the driver's libcuda in the script at ``script`` (the job's
+    code directory, where ScriptProcessor puts it)."""
     return (
         f'>>> processor = ScriptProcessor(instance_count=1, instance_type="{instance}")\n'
         "Traceback (most recent call last):\n"
-        '  File "preprocess.py", line 2, in <module>\n'
+        f'  File "{script}preprocess.py", line 2, in <module>\n'
         "    import tensorflow as tf\n"
         "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
     )
@@ -545,6 +546,44 @@ def test_a_gpu_build_on_an_instance_type_without_a_gpu_is_the_instance_or_the_cp
 def test_the_same_import_failure_on_a_gpu_instance_type_is_not_the_instance() -> None:
     report = explained(_sagemaker_deploy("ml.g5.xlarge"))
     assert finding_of(report, "hosted-runtime-without-gpu") is None
+
+
+def test_an_instance_type_the_code_passes_the_sdk_does_not_put_the_log_on_sagemaker() -> None:
+    # The code that launches a job runs wherever its user is: a script of the user's own
+    # failing beside it is that machine's, not the instance type's.
+    report = explained(_sagemaker_deploy("ml.c5.2xlarge", "/home/me/proj/"))
+    assert finding_of(report, "hosted-runtime-without-gpu") is None
+    local = (
+        'estimator = TensorFlow(entry_point="train.py", instance_type="ml.m5.xlarge")\n'
+        "$ python launch.py\n"
+        "ImportError: libcudart.so.10.0: cannot open shared object file: No such file or "
+        "directory\n"
+    )
+    assert "SageMaker" not in top_error(explained(local)).summary
+
+
+@pytest.mark.parametrize(
+    "failed",
+    [
+        # The SDK's UnexpectedStatusException for an endpoint, and the service's reason.
+        "UnexpectedStatusException: Error hosting endpoint tf-ep: Failed. Reason: The primary "
+        "container for production variant AllTraffic did not pass the ping health check.",
+        # The same exception for a job (session.py's _check_job_status).
+        "UnexpectedStatusException: Error for Training job tf-job: Failed. Reason: "
+        "AlgorithmError: ExecuteUserScriptError:",
+    ],
+)
+def test_sagemakers_word_that_the_job_failed_puts_the_sdks_instance_type_under_it(
+    failed: str,
+) -> None:
+    log = (
+        "predictor = estimator.deploy(initial_instance_count=1, instance_type='ml.c5.large')\n"
+        f"{failed}\n"
+        "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+    )
+    assert sagemaker_job_instance_type(log) == "ml.c5.large"
+    top = top_error(explained(log))
+    assert top.cause == "hosted-runtime-without-gpu" and "keep ml.c5.large" in fix_text(top)
 
 
 @pytest.mark.parametrize(

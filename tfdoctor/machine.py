@@ -1540,13 +1540,16 @@ class Machine(Record):
         NVIDIA device, ``/proc/modules`` was read and lists no ``nvidia`` module, and no
         ``/dev/nvidia*`` node exists. A container reads its host's bus and modules, so there
         the host has no GPU to hand over either. False where any of it was not read (a log,
-        a sandbox), and on arm64 Linux, whose Jetson GPU is no PCI device (L4T drives it with
-        nvgpu, not nvidia: NVIDIA's Jetson Linux Developer Guide)."""
+        a sandbox), on arm64 Linux, whose Jetson GPU is no PCI device (L4T drives it with
+        nvgpu, not nvidia: NVIDIA's Jetson Linux Developer Guide), and under WSL 2 (a
+        container on it included: the kernel release is the VM's), whose GPU the Windows
+        driver serves through /dev/dxg with no PCI device, nvidia module or /dev/nvidia* node
+        in the VM (https://docs.nvidia.com/cuda/wsl-user-guide/index.html)."""
         kernel = self.facts.nvidia_kernel
         plat = self.facts.platform
         if kernel is None or plat is None or kernel.pci_source is None or kernel.modules is None:
             return False
-        if plat.machine.lower() in ("aarch64", "arm64"):
+        if plat.machine.lower() in ("aarch64", "arm64") or self.wsl:
             return False
         return (
             not kernel.pci_devices

@@ -170,14 +170,17 @@ def cloud_tpu_version_fix(version: Optional[str]) -> Fix:
 def cloud_tpu_vm_image_fix() -> Fix:
     """No Compute Engine image for the VM ctpu creates beside the TPU: a TensorFlow version
     whose image is published, or an image of one's own. ctpu resolves the image family of the
-    version (``tf-1-7``; ``tf-nightly``) in the ml-images project and takes any failure of
-    that look-up for no image (tools/ctpu/ctrl/gce.go, resolveImageFamily and CreateInstance;
-    tools/ctpu/commands/up.go, gceImageFamily)."""
+    version (``tf-1-7``; ``tf-2-4-0`` from 2.4 and for a patch release; ``tf-nightly``) in the
+    ml-images project and takes any failure of that look-up for no image (tools/ctpu/ctrl/
+    gce.go, resolveImageFamily and CreateInstance; tools/ctpu/commands/up.go,
+    gceImageFamily)."""
     return Fix(
         "ctpu found no Compute Engine image for the VM it creates beside the TPU: it takes the "
-        "newest image of the TensorFlow version's family (tf-X-Y, or tf-nightly) in the "
-        "ml-images project, and none is published for the version asked for (a version can "
-        "be offered before its VM image exists). Pass a version whose family is listed "
+        "newest image of the TensorFlow version's family (tf-X-Y; tf-X-Y-Z from 2.4 and for a "
+        "patch release; tf-nightly) in the ml-images project, and reads any failure of that "
+        "look-up as no image, so either none is published for the version asked for (a "
+        "version can be offered before its VM image exists) or the project's Compute Engine "
+        "API refused the look-up. Pass a version whose family is listed "
         "(`ctpu up --tf-version=X.Y`), or an image of your own with `--gce-image`.",
         ('gcloud compute images list --project=ml-images --filter="family~^tf-"',),
     )

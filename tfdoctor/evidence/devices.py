@@ -609,6 +609,30 @@ _SAGEMAKER_CURRENT_INSTANCE = re.compile(
 _SAGEMAKER_SDK_INSTANCE = re.compile(r"""instance_type\s*=\s*['"]""" + _ML_INSTANCE)
 
 
+#: SageMaker's word that a job or endpoint failed on its instance: the SDK's
+#: UnexpectedStatusException ("Error for {job_type} {job_name}: {status}. Reason: {reason}",
+#: "Error hosting endpoint {}: {}. Reason: {}. {}"; src/sagemaker/session.py,
+#: _check_job_status and the endpoint's wait) and the service's reason for an endpoint whose
+#: container failed its health check ("The primary container for production variant
+#: AllTraffic did not pass the ping health check", the variant the SDK's production_variant
+#: names by default; the reason as aws/sagemaker-python-sdk#787 quotes it).
+_SAGEMAKER_FAILED_THERE = re.compile(
+    r"\bError for \w+ job \S+: Failed\. Reason:|\bError hosting endpoint \S+: Failed\. Reason:"
+    r"|\bThe primary container for production variant \S+ did not pass the ping health check"
+)
+
+
+def sagemaker_job_instance_type(text: str) -> Optional[str]:
+    """The instance type ``text`` shows its own failing lines ran on, or None: the training
+    toolkit's word on its job (printed inside it), or the one type the code passes the SDK
+    where SageMaker says the job or endpoint failed there. The SDK's argument alone does not:
+    the code that launches a job runs wherever its user is (a laptop, a CI runner)."""
+    there = "ml." in text and (
+        _SAGEMAKER_CURRENT_INSTANCE.search(text) or _SAGEMAKER_FAILED_THERE.search(text)
+    )
+    return sagemaker_instance_type(text) if there else None
+
+
 def sagemaker_instance_type(text: str) -> Optional[str]:
     """The SageMaker instance type (``ml.m5.xlarge``) ``text`` shows a job or endpoint on, or
     None: the toolkit's own word on the job, else the one type the code passes the SDK (code

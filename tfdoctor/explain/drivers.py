@@ -245,12 +245,20 @@ def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
         return causes.gpu.DRIVER_NOT_LOADED, causes.container.toolkit_host_driver_fix()
     if (
         any(h.signature.id == _SMI_MISSING for h in hits)
-        and (m.container or r.run_tool)
+        and (
+            m.container
+            or r.container_hostname
+            or r.docker_run_without_gpu
+            or (r.run_tool and r.smi_gpu)
+        )
         and not causes.gpu.runtime_chooses_gpu(m)
     ):
-        # The log shows containers run, and nvidia-smi missing: the NVIDIA Container Toolkit
-        # mounts the host driver's nvidia-smi (and libcuda) only into a container started with
-        # the GPU, so the one without it is such a container, whatever the host has.
+        # The log shows nvidia-smi missing in a container (its prompt, a container started
+        # without a GPU flag), or containers run on a host whose driver nvidia-smi's table
+        # shows answering: the NVIDIA Container Toolkit mounts the host driver's nvidia-smi
+        # (and libcuda) only into a container started with the GPU, so the one without it is
+        # such a container. A run with the flag and no driver shown puts no container around
+        # the shell that missed it: the host's driver is the reading.
         return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
     if r.kernel_module and dlopen and not m.container and r.container_hostname:
         # The host's kernel module is seen (a container shares the host's kernel) from a

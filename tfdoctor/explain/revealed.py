@@ -28,6 +28,7 @@ from tfdoctor.evidence.devices import (
     remote_tpu_shown,
     runs_gpu_image,
     sagemaker_instance_type,
+    sagemaker_job_instance_type,
     tf_cpu_image,
     tf_image_release,
     tpu_vm_hostname,
@@ -695,11 +696,11 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     frames = [f.path for tb in evidence.tracebacks for f in tb.frames]
     conda_installed, conda_channels = _conda_here(evidence, site)
     image_line = next((line for line in lines if _CUDA_IMAGE_PATH.search(line)), None)
-    instance_type = sagemaker_instance_type(evidence.first_text)
-    # An instance type of SageMaker's own naming (``ml.m5.xlarge``), as its SDK or training
-    # toolkit gives it, shows a SageMaker job or endpoint where no path of its does.
+    # The training toolkit's word on its own job's instance type shows a SageMaker job where
+    # no path of its does; an instance type the code passes the SDK names where the job it
+    # launches runs, not where the log's own lines ran.
     notebook = _notebook_of("\n".join((evidence.first_text, *lines)), frames) or (
-        "sagemaker" if instance_type is not None else None
+        "sagemaker" if sagemaker_job_instance_type(evidence.first_text) is not None else None
     )
     if notebook is not None:
         image_line = None  # hosted notebooks (Colab) print the same path: no container shown
@@ -880,7 +881,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         run_tool=container_run_tool(evidence.first_text),
         container_hostname=container_hostname(evidence.first_text),
-        instance_type=instance_type,
+        instance_type=sagemaker_instance_type(evidence.first_text),
         remote_tpu=remote_tpu_shown(evidence.first_text),
         tpu_vm_user_tf=(
             tpu_vm_hostname(evidence.first_text)
@@ -968,13 +969,16 @@ _NOTEBOOKS: tuple[_Notebook, ...] = (
     # https://docs.aws.amazon.com/sagemaker/latest/dg/nbi-add-external.html), and a training
     # job's /opt/ml/code, /opt/ml/input and /opt/ml/model
     # (https://docs.aws.amazon.com/sagemaker/latest/dg/your-algorithms-training-algo-running-container.html),
+    # a processing job's inputs and code under /opt/ml/processing (the SDK's processing.py,
+    # ScriptProcessor's _CODE_CONTAINER_BASE_PATH "/opt/ml/processing/input/",
+    # https://github.com/aws/sagemaker-python-sdk/blob/v2.200.0/src/sagemaker/processing.py),
     # and a Studio space's volume, mounted at /home/sagemaker-user
     # (https://docs.aws.amazon.com/sagemaker/latest/dg/studio-updated-jl-image-specifications.html).
     _Notebook(
         "sagemaker",
         ("/ec2-user/", "/opt/ml/", "/sagemaker-user/"),
         re.compile(
-            r"/home/ec2-user/(?:SageMaker|anaconda3/envs)/|/opt/ml/(?:code|input|model)/"
+            r"/home/ec2-user/(?:SageMaker|anaconda3/envs)/|/opt/ml/(?:code|input|model|processing)/"
             r"|/home/sagemaker-user/"
         ),
     ),
