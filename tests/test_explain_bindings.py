@@ -124,6 +124,33 @@ def test_the_c_library_fix_follows_the_system_shown() -> None:
     assert "brew install libtensorflow" in fix and "ldconfig" not in fix
 
 
+def test_a_program_the_loader_will_not_start_is_told_what_the_library_is() -> None:
+    # A C++ program (no Python import) linking TensorFlow Lite's C library: the fix names
+    # the library, how it is built and where the loader looks, not Python's import.
+    log = (
+        "$ ./build/detect --model m.tflite\n"
+        "./build/detect: error while loading shared libraries: libtensorflowlite_c.so.2: "
+        "cannot open shared object file: No such file or directory\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "libtensorflowlite_c" in fix and "tensorflow/lite/c" in fix
+    assert "ldconfig" in fix and "LD_LIBRARY_PATH" in fix
+    assert "ldd ./build/detect" in fix
+    assert "import tensorflow" not in fix
+
+
+def test_a_library_the_table_does_not_know_is_named_without_a_build() -> None:
+    log = (
+        "/opt/bin/infer: error while loading shared libraries: libonnxruntime.so.1: cannot "
+        "open shared object file: No such file or directory\n"
+    )
+    fix = fix_text(top_error(explained(log)))
+    assert "libonnxruntime.so.1" in fix and "ldd /opt/bin/infer" in fix
+    assert "cmake" not in fix and "import tensorflow" not in fix
+
+
 def test_an_architecture_the_toolkit_dropped_is_not_a_toolkit_too_old() -> None:
     text = "nvcc fatal   : Unsupported gpu architecture 'compute_30'\n"
     assert all(f.cause != "ptxas-too-old" for f in explained(text).findings)

@@ -87,6 +87,22 @@ def test_tfjs_own_message_for_an_addon_never_built_asks_for_its_build() -> None:
     assert "npm rebuild @tensorflow/tfjs-node --build-addon-from-source" in fix_text(top)
 
 
+def test_tfjs_own_message_from_a_cache_of_versioned_folders_names_the_package() -> None:
+    # A cache that keeps each release in a folder of its version (Deno's npm cache): the
+    # addon's folder is the runtime's N-API version's, which the install may not have filled.
+    log = (
+        "error: Uncaught Error: The Node.js native addon module (tfjs_binding.node) can not be "
+        "found at path: D:\\cache\\npm\\registry.npmjs.org\\@tensorflow\\tfjs-node-gpu\\"
+        "4.21.0\\lib\\napi-v9\\tfjs_binding.node\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "npm rebuild @tensorflow/tfjs-node-gpu --build-addon-from-source" in fix
+    assert "tfjs-node-gpu\\4.21.0\\lib\\napi-v9" in fix  # where to copy an addon found
+    assert "napi-v" in fix and "Visual C++ Redistributable" not in fix
+
+
 def test_nodes_own_message_for_a_missing_addon_asks_for_its_build() -> None:
     # tfjs-node releases before its own check require the addon's path: Node's words then.
     log = (

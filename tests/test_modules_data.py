@@ -98,6 +98,11 @@ def test_the_longest_listed_prefix_decides(module: str, dist: object) -> None:
             '{module: numpy.lib.arraypad, dist: numpy, removed_in: "1.x",',
             "removed_in",
         ),
+        (
+            "{library: libtensorflowlite_c, what:",
+            "{library: libtensorflowlite_c.so, what:",
+            "library",
+        ),
     ],
     ids=[
         "dist-name",
@@ -110,6 +115,7 @@ def test_the_longest_listed_prefix_decides(module: str, dist: object) -> None:
         "distribution-name-not-a-string",
         "python-release",
         "distribution-release",
+        "native-library-with-suffix",
     ],
 )
 def test_a_planted_fault_is_one_line_naming_the_field(old: str, new: str, field: str) -> None:

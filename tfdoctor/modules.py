@@ -116,6 +116,20 @@ class WindowsRuntime(Record):
     url: str
 
 
+@record
+class NativeLibrary(Record):
+    """A native library of TensorFlow's projects that a program outside Python links and no
+    package manager installs for it: what it is and where it comes from, for the loader's
+    refusal to start a program that needs it."""
+
+    #: What the library is, in words ("TensorFlow Lite's C library").
+    what: str
+    #: Where it comes from, in words (built from TensorFlow's source, an archive).
+    get: str
+    #: The commands that build or fetch it, as its project's documentation gives them.
+    commands: tuple[str, ...]
+
+
 class ModulesError(ValueError):
     """A module table that cannot be used: ``FILE:LINE: FIELD: what is wrong``."""
 
@@ -159,6 +173,8 @@ class Modules(Record):
     #: Nightly distribution -> the release distribution it is the nightly build of (both
     #: install one import package: ``tb-nightly`` installs ``tensorboard``).
     nightlies: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: Library file stem (``libtensorflowlite_c``) -> what it is and how to get it.
+    native_libraries: Mapping[str, NativeLibrary] = dataclasses.field(default_factory=dict)
 
     def release_of(self, dist: str) -> str:
         """The release distribution ``dist`` is the nightly build of, else ``dist`` itself."""
@@ -244,6 +260,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
             "install_steps",
             "op_libraries",
             "nightlies",
+            "native_libraries",
         ),
     )
     reader.schema_version(top["schema_version"], MODULES_VERSION)
@@ -307,6 +324,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         _install_steps(reader, top, sources, module),
         _op_libraries(reader, top, sources, dist),
         nightlies,
+        _native_libraries(reader, top, sources),
     )
 
 
@@ -370,6 +388,33 @@ def _install_steps(
         out[name] = InstallStep(
             reader.required_string(fields["command"], f"{where}.command"),
             reader.required_string(fields["what"], f"{where}.what"),
+        )
+    return out
+
+
+#: A shared library's file name without its suffix (libtensorflowlite_c).
+_NATIVE_STEM = re.compile(r"^lib[\w+-]+$")
+
+
+def _native_libraries(
+    reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
+) -> dict[str, NativeLibrary]:
+    """The ``native_libraries`` rows: library file stem -> what it is and how to get it."""
+    out: dict[str, NativeLibrary] = {}
+    for where, name, fields, _ in _sourced_rows(
+        reader,
+        top,
+        "native_libraries",
+        "library",
+        ("what", "get", "commands"),
+        (),
+        reader.matching(_NATIVE_STEM, "library file name without its suffix"),
+        sources,
+    ):
+        out[name] = NativeLibrary(
+            reader.required_string(fields["what"], f"{where}.what"),
+            reader.required_string(fields["get"], f"{where}.get"),
+            reader.strings(fields["commands"], f"{where}.commands"),
         )
     return out
 

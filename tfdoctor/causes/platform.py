@@ -784,9 +784,12 @@ def cpu_avx_fix(
 
 #: TensorFlow.js for Node's addon in its package: node_modules\@tensorflow\tfjs-node(-gpu)\
 #: lib\napi-vN\tfjs_binding.node (package.json's binary.module_path), as Node prints it on
-#: Windows (``\\?\`` before it) or elsewhere.
+#: Windows (``\\?\`` before it) or elsewhere. A cache that keeps each release in a folder of
+#: its version (Deno's npm cache: registry.npmjs.org\@tensorflow\tfjs-node\4.22.0\lib\...)
+#: holds the package one folder deeper: that folder is the package's.
 _TFJS_BINDING = re.compile(
-    r"^(?:\\\\\?\\)?(?P<root>.*?[\\/](?P<package>tfjs-node(?:-gpu)?))[\\/]lib[\\/]"
+    r"^(?:\\\\\?\\)?(?P<root>.*?[\\/](?P<package>tfjs-node(?:-gpu)?)"
+    r"(?:[\\/]\d{1,4}\.\d{1,4}\.\d{1,4}[\w.+-]{0,40})?)[\\/]lib[\\/]"
     r"(?P<napi>napi-v\d+)[\\/]tfjs_binding\.node\.?$"
 )
 
@@ -808,14 +811,30 @@ def tfjs_binding_fix(binding: str, built: bool = True) -> Fix:
     found = tfjs_binding(binding)
     root, package, napi, sep = found or ("node_modules/@tensorflow/tfjs-node", "tfjs-node", "", "/")
     rebuild = f"npm rebuild @tensorflow/{package} --build-addon-from-source"
-    if not built:
-        return Fix(
-            f"The install of @tensorflow/{package} did not fetch or build its addon "
-            "(tfjs_binding.node): rebuild it, as tfjs-node's own message says (the build "
-            "needs Python and a C++ compiler: on Windows the Visual Studio Build Tools).",
-            (rebuild,),
-        )
     target = f"{root}{sep}lib{sep}{napi or 'napi-vN'}"
+    if not built:
+        # node-pre-gyp's install fetches or builds the addon for one N-API version only, the
+        # highest of package.json's napi_versions that the installing runtime supports, and
+        # its find() looks under the one of the runtime loading it (lib/util/napi.js:
+        # expand_commands, get_best_napi_build_version). Node-API is forward compatible: an
+        # addon built for version N loads in a runtime of any later version
+        # (https://nodejs.org/api/n-api.html#node-api-version-matrix).
+        listing = (
+            f'dir /s /b "{root}\\lib\\tfjs_binding.node"'
+            if sep == "\\"
+            else f"ls {root}/lib/napi-v*/tfjs_binding.node"
+        )
+        return Fix(
+            f"@tensorflow/{package} has no addon (tfjs_binding.node) in {target}, the folder "
+            "of the N-API version of the runtime loading it: its install did not fetch or "
+            "build it, or fetched it for another N-API version (node-pre-gyp installs the "
+            "addon for the runtime that ran the install only: another Node.js release, or "
+            "another runtime such as Deno, reads another napi-vN folder). Where another "
+            f"napi-v folder of the package holds it at a lower N-API version, copy it into "
+            f"{target}; otherwise rebuild it, as tfjs-node's own message says (the build needs "
+            "Python and a C++ compiler: on Windows the Visual Studio Build Tools).",
+            (listing, rebuild),
+        )
     text = (
         f"tfjs_binding.node is there, but a DLL it links did not load: most often "
         f"tensorflow.dll, which the install leaves in {root}{sep}deps{sep}lib and copies into "
@@ -4374,6 +4393,40 @@ def c_library_unfound_fix(library: str, macos: bool) -> Fix:
         (
             "sudo ldconfig /usr/local/lib",
             "ldconfig -p | grep libtensorflow",
+        ),
+    )
+
+
+def program_library_fix(
+    program: str, library: str, known: Optional[tuple[str, str, Sequence[str]]]
+) -> Fix:
+    """glibc's loader refusing to start ``program`` (no Python module: a program that links
+    ``library``) because it finds no file of that name where it searches: the program's
+    DT_RPATH, LD_LIBRARY_PATH, its DT_RUNPATH, the cache ldconfig builds (/etc/ld.so.cache,
+    from /etc/ld.so.conf), then /lib and /usr/lib (ld.so(8)). ``known``: what the library
+    is, where it comes from and the commands that get it (the module table's
+    ``native_libraries`` row), None for a library the table does not know."""
+    name = library.rsplit("/", 1)[-1]
+    stem = name.split(".so", 1)[0]
+    what = (
+        f"{name} is {known[0]}: {known[1]}. "
+        if known is not None
+        else f"Install the package or build that provides {name}. "
+    )
+    return Fix(
+        f"{program} could not start: the loader found no {name} where it searches for the "
+        "libraries a program links (the program's run path, LD_LIBRARY_PATH, the cache that "
+        "ldconfig builds from /etc/ld.so.conf, then /lib and /usr/lib). "
+        + what
+        + "Put the library in a directory the cache lists (/usr/local/lib on Debian and "
+        "Ubuntu, /etc/ld.so.conf.d/libc.conf) and run `sudo ldconfig`, or put its directory "
+        "on LD_LIBRARY_PATH when the program runs; `ldd` on the program then lists any "
+        "library still 'not found', the ones the library itself links among them.",
+        (
+            *(known[2] if known is not None else ()),
+            "sudo ldconfig",
+            f"ldconfig -p | grep {shlex.quote(stem)}",
+            f"ldd {shlex.quote(program)} | grep 'not found'",
         ),
     )
 

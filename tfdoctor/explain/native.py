@@ -211,6 +211,45 @@ _PROGRAM_START = re.compile(
 )
 
 
+#: glibc's loader refusing to start a program for a library it found nowhere
+#: (elf/dl-error-skeleton.c prints "PROGRAM: error while loading shared libraries: LIBRARY:
+#: cannot open shared object file: No such file or directory").
+_PROGRAM_LIBRARY_UNFOUND = re.compile(
+    r"^\s*(?P<program>[^\s:]{1,400}): error while loading shared libraries: "
+    r"(?P<library>[^\s:/]{1,200}\.so[\w.]{0,40}): cannot open shared object file"
+)
+
+
+def _program_refused(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
+    """The program the loader would not start and the library it found nowhere, as glibc's
+    line names them; None where no cited line is that refusal."""
+    cited = (line for h in hits for _, line in h.citations)
+    found = next(filter(None, map(_PROGRAM_LIBRARY_UNFOUND.search, cited)), None)
+    return (found.group("program"), found.group("library")) if found is not None else None
+
+
+def _program_unstarted(hits: Sequence[Hits], library: Optional[str], macos: bool) -> Optional[Fix]:
+    """The fix for a program (not Python's import) that the loader would not start for a
+    library it found nowhere: TensorFlow's C library or framework library (the C API's
+    archive), else the library glibc's line names; None for no such program."""
+    if library and (_TF_C_LIBRARY.search(library) or _framework_at_start(library, hits)):
+        # The C library itself unfound (undefined symbols are read above): a program of the
+        # C API (or a binding over it) started where the loader does not look.
+        return causes.platform.c_library_unfound_fix(
+            library.replace("\\", "/").rsplit("/", 1)[-1], macos
+        )
+    started = _program_refused(hits)
+    if started is None:
+        return None
+    # The library it names is what to get, where the loader looks; the module table says
+    # what a library of TensorFlow's projects is and how it is built.
+    program, name = started
+    row = modules().native_libraries.get(name.split(".so", 1)[0])
+    return causes.platform.program_library_fix(
+        program, name, (row.what, row.get, row.commands) if row is not None else None
+    )
+
+
 def _framework_at_start(library: str, hits: Sequence[Hits]) -> bool:
     """TensorFlow's framework library unfound as a program starts, not as Python loads a
     module: a program of the C API, whose archive holds it beside libtensorflow."""
@@ -508,12 +547,9 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     # "Library not loaded" is dyld's (macOS) wording.
     dyld = any(h.signature.id == "dylib-not-loaded" for h in hits)
     macos = r.os == "macos" or dyld or bool(library and library.endswith(".dylib"))
-    if library and (_TF_C_LIBRARY.search(library) or _framework_at_start(library, hits)):
-        # The C library itself unfound (undefined symbols are read above): a program of the
-        # C API (or a binding over it) started where the loader does not look.
-        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_library_unfound_fix(
-            library.replace("\\", "/").rsplit("/", 1)[-1], macos
-        )
+    unstarted = _program_unstarted(hits, library, macos)
+    if unstarted is not None:
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, unstarted
     windows = not macos and (
         r.os == "windows" or bool(library and library.lower().endswith((".dll", ".pyd")))
     )
