@@ -861,9 +861,11 @@ def _older_than_code(verdict: Verdict) -> Verdict:
 def _written_for_older(name: str, verdict: Verdict) -> Verdict:
     """The other candidate beside :func:`_older_than_code`: the installed TensorFlow kept and
     the code written in its API instead of ``name`` (api-removed, a warning)."""
+    # Only that TensorFlow ``since`` has the name is said: where the listings' oldest line
+    # dates it (_older_than_listings), an earlier release may have brought it.
     what = (
-        f"`{name}` is in TensorFlow from {verdict.since} on: code written for the installed "
-        "release's API runs without it."
+        f"The installed TensorFlow lacks `{name}`, which TensorFlow {verdict.since} has: code "
+        "written for the installed release's API runs without it."
     )
     fix = Fix(
         f"To keep the installed TensorFlow instead of an upgrade to {verdict.since} or later, "
@@ -1739,8 +1741,7 @@ def _added_later(
     )
     fix = Fix(
         f"`{name}` is in TensorFlow's API from {since} on, and {this}: the code was written "
-        f"for a newer release. Install TensorFlow {since} (or newer), or write the name as "
-        "the installed release spells it (its API docs).",
+        f"for a newer release. Install TensorFlow {since} (or newer).",
         causes.software.line_install(m, since),
     )
     what = (
