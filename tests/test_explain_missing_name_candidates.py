@@ -75,6 +75,16 @@ def test_no_sign_either_way_keeps_the_older_release_first_with_the_others_after(
             ),
             id="did-you-mean",
         ),
+        # A name a later 1.x release brought (tf.function, 1.14, dated by the 1.x listings):
+        # no release before it ran on Python 3.12 either.
+        pytest.param(
+            _frames_log(
+                "AttributeError: module 'tensorflow' has no attribute 'function'",
+                "@tf.function",
+                "/usr/lib/python3.12",
+            ),
+            id="python-3.12-a-name-of-1.14",
+        ),
     ],
 )
 def test_a_python_no_tf1_runs_on_ranks_a_module_of_the_users_own_first(text: str) -> None:

@@ -1922,7 +1922,9 @@ def _tf1_added_later(
     from 1.13, ``tf.function`` from 1.14), missing where the TensorFlow is a 1.x release older
     than that, read from the 1.x lines' own API listings (1.9 to 1.15): the code was written for
     a newer TensorFlow. Where the log does not show the release, only a name every TensorFlow 2
-    line keeps too says so (a TensorFlow 2 raising it is otherwise as likely). Python 2's words
+    line keeps too says so (a TensorFlow 2 raising it is otherwise as likely), as one candidate
+    of several (:func:`_ranked_unshown`: a Python no 1.x release ran on makes it the least
+    likely) unless a 1.x module printed shows the release is one of 1.13 to 1.15. Python 2's words
     alone, with no module, source line or frame, are read only with the release shown, and as
     a warning (:func:`_py2_bare_tf_name`)."""
     missing = (
@@ -1996,9 +1998,10 @@ def _tf1_added_later(
             "which this release lacks, is the likely one.)"
         )
     links = causes.CAUSES[causes.code.API_REMOVED].links
-    return name, Verdict(
-        "tf1-name-added-later", causes.code.API_REMOVED, severity, what, fix, links, since=since
-    )
+    # No release shown and no 1.x module printed: an older release is one candidate of
+    # several, ranked by the log's Python (_ranked_unshown), as for the other unshown names.
+    key = _UNSHOWN_KEY if tf_version is None and v1 is None else "tf1-name-added-later"
+    return name, Verdict(key, causes.code.API_REMOVED, severity, what, fix, links, since=since)
 
 
 def _not_the_release(tb: Traceback) -> bool:
