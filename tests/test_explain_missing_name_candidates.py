@@ -216,3 +216,30 @@ def test_python3_leaves_the_removal_of_the_name_its_reading() -> None:
     )
     causes = {x.cause for x in explained(text, matrix=MATRIX).findings}
     assert "tf-too-old-for-code" not in causes and "tf-estimator-removed" in causes
+
+
+# --- a frame of the installed TensorFlow -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "attr, code", [("function", "@tf.function"), ("linalg", "tf.linalg.inv(y)")]
+)
+def test_a_frame_of_tensorflows_own_files_rules_out_a_module_of_the_users_own(
+    attr: str, code: str
+) -> None:
+    # tf.app.run's own file ran the code: `import tensorflow` loaded TensorFlow.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 40, in <module>\n'
+        "    tf.app.run()\n"
+        '  File "/usr/local/lib/python3.6/site-packages/tensorflow/python/platform/app.py", '
+        "line 48, in run\n"
+        "    _sys.exit(main(_sys.argv[:1] + flags_passthrough))\n"
+        '  File "/home/user/proj/train.py", line 12, in main\n'
+        f"    {code}\n"
+        f"AttributeError: module 'tensorflow' has no attribute '{attr}'\n"
+    )
+    causes = _by_cause(text)
+    assert "tf-shadowed-module" not in causes
+    assert causes["tf-too-old-for-code"] is Severity.ERROR
+    assert causes["tf-install-incomplete"] is Severity.INFO

@@ -2585,7 +2585,8 @@ def _ranked_unshown(
     log shows no TensorFlow release, ranked by what the log shows: a TensorFlow older than
     the name (the verdict), a module named tensorflow that is not TensorFlow (a tensorflow.py
     or tensorflow/ of the user's own: no frame shows it, else shadowed_module_findings says so
-    for certain), and an install whose files are incomplete, each with its own fix. Python 2
+    for certain; not where a frame is the installed TensorFlow's own), and an install whose
+    files are incomplete, each with its own fix. Python 2
     (or no sign either way) keeps the older release first; a Python no TensorFlow 1 runs on
     puts it last, as information."""
     said = f"{tb.where}: {tb.type}: {tb.message}"
@@ -2627,14 +2628,18 @@ def _ranked_unshown(
         causes.software.incomplete_install_fix(m),
         Severity.INFO,
     )
+    # A frame of the installed TensorFlow's own files (tf.app.run's platform/app.py) shows
+    # `import tensorflow` loaded TensorFlow: no module of the user's own stands in for it.
+    framed = any(installed_package(f.path) in ("tensorflow", "tensorflow_core") for f in tb.frames)
+    others = [broken] if framed else [shadow, broken]
     if not unlikely:
-        return verdict, [shadow, broken]
+        return verdict, others
     older = dataclasses.replace(
         verdict,
         severity=Severity.INFO,
         what=f"Or (unlikely: {unlikely}): {verdict.what}",
     )
-    return older, [shadow, broken]
+    return older, others
 
 
 def _py2_attribute(message: str) -> Optional[str]:
