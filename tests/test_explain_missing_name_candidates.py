@@ -75,6 +75,16 @@ def test_no_sign_either_way_keeps_the_older_release_first_with_the_others_after(
             ),
             id="did-you-mean",
         ),
+        # A name a later 1.x release brought (tf.function, 1.14, dated by the 1.x listings):
+        # no release before it ran on Python 3.12 either.
+        pytest.param(
+            _frames_log(
+                "AttributeError: module 'tensorflow' has no attribute 'function'",
+                "@tf.function",
+                "/usr/lib/python3.12",
+            ),
+            id="python-3.12-a-name-of-1.14",
+        ),
     ],
 )
 def test_a_python_no_tf1_runs_on_ranks_a_module_of_the_users_own_first(text: str) -> None:
@@ -206,3 +216,30 @@ def test_python3_leaves_the_removal_of_the_name_its_reading() -> None:
     )
     causes = {x.cause for x in explained(text, matrix=MATRIX).findings}
     assert "tf-too-old-for-code" not in causes and "tf-estimator-removed" in causes
+
+
+# --- a frame of the installed TensorFlow -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "attr, code", [("function", "@tf.function"), ("linalg", "tf.linalg.inv(y)")]
+)
+def test_a_frame_of_tensorflows_own_files_rules_out_a_module_of_the_users_own(
+    attr: str, code: str
+) -> None:
+    # tf.app.run's own file ran the code: `import tensorflow` loaded TensorFlow.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 40, in <module>\n'
+        "    tf.app.run()\n"
+        '  File "/usr/local/lib/python3.6/site-packages/tensorflow/python/platform/app.py", '
+        "line 48, in run\n"
+        "    _sys.exit(main(_sys.argv[:1] + flags_passthrough))\n"
+        '  File "/home/user/proj/train.py", line 12, in main\n'
+        f"    {code}\n"
+        f"AttributeError: module 'tensorflow' has no attribute '{attr}'\n"
+    )
+    causes = _by_cause(text)
+    assert "tf-shadowed-module" not in causes
+    assert causes["tf-too-old-for-code"] is Severity.ERROR
+    assert causes["tf-install-incomplete"] is Severity.INFO

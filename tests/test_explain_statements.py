@@ -275,6 +275,15 @@ def test_a_name_the_logs_own_tensorflow_lacks_is_judged_with_that_release() -> N
     assert "tensorflow==2.6." in fix_text(top)
 
 
+def test_the_edit_keeping_the_release_is_the_other_candidates_fix_alone() -> None:
+    report = explained("Successfully installed tensorflow-2.5.0\n" + _RANDOM_FLIP)
+    top = top_error(report)
+    other = next(x for x in report.findings if x.cause == "api-removed")
+    # One fix each: the upgrade, and (the other candidate) the code without the name.
+    assert "write" not in fix_text(top).lower()
+    assert "write the code without" in fix_text(other)
+
+
 def test_a_name_no_release_has_is_not_put_down_to_versions() -> None:
     log = _RANDOM_FLIP.replace("RandomFlip", "RandomFlipp")
     # scan's own verdict on a name the newest release lacks (check the name), no release.

@@ -33,6 +33,16 @@ def test_a_release_older_than_the_listings_is_told_to_upgrade_to_their_oldest(he
     assert "tensorflow==1.15" in fix
 
 
+def test_the_other_candidate_does_not_date_the_name_to_the_listings_oldest_line() -> None:
+    # The listings start at 1.9: tf.linalg may have come earlier, so keeping the installed
+    # release is said of what 1.9 has, not of when the name came.
+    text = _log("AttributeError: module 'tensorflow' has no attribute 'linalg'", head="")
+    report = explained("tensorflow version: 1.2.1\n" + text)
+    other = next(x for x in report.findings if x.cause == "api-removed")
+    assert "which TensorFlow 1.9 has" in other.detail
+    assert not any("from 1.9 on" in x.detail for x in report.findings)
+
+
 def test_no_release_shown_and_a_name_every_line_has_says_older_than_the_listings() -> None:
     top = top_error(
         explained(_log("AttributeError: module 'tensorflow' has no attribute 'linalg'"))

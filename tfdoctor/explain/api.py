@@ -861,9 +861,11 @@ def _older_than_code(verdict: Verdict) -> Verdict:
 def _written_for_older(name: str, verdict: Verdict) -> Verdict:
     """The other candidate beside :func:`_older_than_code`: the installed TensorFlow kept and
     the code written in its API instead of ``name`` (api-removed, a warning)."""
+    # Only that TensorFlow ``since`` has the name is said: where the listings' oldest line
+    # dates it (_older_than_listings), an earlier release may have brought it.
     what = (
-        f"`{name}` is in TensorFlow from {verdict.since} on: code written for the installed "
-        "release's API runs without it."
+        f"The installed TensorFlow lacks `{name}`, which TensorFlow {verdict.since} has: code "
+        "written for the installed release's API runs without it."
     )
     fix = Fix(
         f"To keep the installed TensorFlow instead of an upgrade to {verdict.since} or later, "
@@ -1739,8 +1741,7 @@ def _added_later(
     )
     fix = Fix(
         f"`{name}` is in TensorFlow's API from {since} on, and {this}: the code was written "
-        f"for a newer release. Install TensorFlow {since} (or newer), or write the name as "
-        "the installed release spells it (its API docs).",
+        f"for a newer release. Install TensorFlow {since} (or newer).",
         causes.software.line_install(m, since),
     )
     what = (
@@ -1921,7 +1922,9 @@ def _tf1_added_later(
     from 1.13, ``tf.function`` from 1.14), missing where the TensorFlow is a 1.x release older
     than that, read from the 1.x lines' own API listings (1.9 to 1.15): the code was written for
     a newer TensorFlow. Where the log does not show the release, only a name every TensorFlow 2
-    line keeps too says so (a TensorFlow 2 raising it is otherwise as likely). Python 2's words
+    line keeps too says so (a TensorFlow 2 raising it is otherwise as likely), as one candidate
+    of several (:func:`_ranked_unshown`: a Python no 1.x release ran on makes it the least
+    likely) unless a 1.x module printed shows the release is one of 1.13 to 1.15. Python 2's words
     alone, with no module, source line or frame, are read only with the release shown, and as
     a warning (:func:`_py2_bare_tf_name`)."""
     missing = (
@@ -1995,9 +1998,10 @@ def _tf1_added_later(
             "which this release lacks, is the likely one.)"
         )
     links = causes.CAUSES[causes.code.API_REMOVED].links
-    return name, Verdict(
-        "tf1-name-added-later", causes.code.API_REMOVED, severity, what, fix, links, since=since
-    )
+    # No release shown and no 1.x module printed: an older release is one candidate of
+    # several, ranked by the log's Python (_ranked_unshown), as for the other unshown names.
+    key = _UNSHOWN_KEY if tf_version is None and v1 is None else "tf1-name-added-later"
+    return name, Verdict(key, causes.code.API_REMOVED, severity, what, fix, links, since=since)
 
 
 def _not_the_release(tb: Traceback) -> bool:
@@ -2581,7 +2585,8 @@ def _ranked_unshown(
     log shows no TensorFlow release, ranked by what the log shows: a TensorFlow older than
     the name (the verdict), a module named tensorflow that is not TensorFlow (a tensorflow.py
     or tensorflow/ of the user's own: no frame shows it, else shadowed_module_findings says so
-    for certain), and an install whose files are incomplete, each with its own fix. Python 2
+    for certain; not where a frame is the installed TensorFlow's own), and an install whose
+    files are incomplete, each with its own fix. Python 2
     (or no sign either way) keeps the older release first; a Python no TensorFlow 1 runs on
     puts it last, as information."""
     said = f"{tb.where}: {tb.type}: {tb.message}"
@@ -2623,14 +2628,18 @@ def _ranked_unshown(
         causes.software.incomplete_install_fix(m),
         Severity.INFO,
     )
+    # A frame of the installed TensorFlow's own files (tf.app.run's platform/app.py) shows
+    # `import tensorflow` loaded TensorFlow: no module of the user's own stands in for it.
+    framed = any(installed_package(f.path) in ("tensorflow", "tensorflow_core") for f in tb.frames)
+    others = [broken] if framed else [shadow, broken]
     if not unlikely:
-        return verdict, [shadow, broken]
+        return verdict, others
     older = dataclasses.replace(
         verdict,
         severity=Severity.INFO,
         what=f"Or (unlikely: {unlikely}): {verdict.what}",
     )
-    return older, [shadow, broken]
+    return older, others
 
 
 def _py2_attribute(message: str) -> Optional[str]:
