@@ -129,7 +129,7 @@ def test_a_program_the_loader_will_not_start_is_told_what_the_library_is() -> No
     # the library, how it is built and where the loader looks, not Python's import.
     log = (
         "$ ./build/detect --model m.tflite\n"
-        "./build/detect: error while loading shared libraries: libtensorflowlite_c.so.2: "
+        "./build/detect: error while loading shared libraries: libtensorflowlite_c.so: "
         "cannot open shared object file: No such file or directory\n"
     )
     top = top_error(explained(log))
@@ -139,6 +139,9 @@ def test_a_program_the_loader_will_not_start_is_told_what_the_library_is() -> No
     assert "ldconfig" in fix and "LD_LIBRARY_PATH" in fix
     assert "ldd ./build/detect" in fix
     assert "import tensorflow" not in fix
+    # The CMake build leaves the library in its build folder: it is copied where ldconfig looks.
+    assert "sudo cp tflite_c_build/libtensorflowlite_c.so /usr/local/lib/" in fix
+    assert "cd tflite_c_build" not in fix
 
 
 def test_a_library_the_table_does_not_know_is_named_without_a_build() -> None:
@@ -149,6 +152,18 @@ def test_a_library_the_table_does_not_know_is_named_without_a_build() -> None:
     fix = fix_text(top_error(explained(log)))
     assert "libonnxruntime.so.1" in fix and "ldd /opt/bin/infer" in fix
     assert "cmake" not in fix and "import tensorflow" not in fix
+
+
+def test_a_program_found_on_path_is_given_to_ldd_by_its_path() -> None:
+    # The loader names the program as it was run (argv[0]); ldd reads a bare name as a file
+    # in the working directory, so the fix asks the shell where the program is.
+    log = (
+        "infer: error while loading shared libraries: libonnxruntime.so.1: cannot open shared "
+        "object file: No such file or directory\n"
+    )
+    fix = fix_text(top_error(explained(log)))
+    assert "ldd \"$(command -v infer)\" | grep 'not found'" in fix
+    assert "ldd infer" not in fix
 
 
 def test_an_architecture_the_toolkit_dropped_is_not_a_toolkit_too_old() -> None:
