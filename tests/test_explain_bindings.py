@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.signatures import load_signatures
 
 
 def test_a_go_binding_newer_than_the_c_library_names_the_binding() -> None:
@@ -362,3 +363,17 @@ def test_an_op_tfjs_does_not_implement_gets_a_tfjs_release(text: str) -> None:
 )
 def test_other_programs_unknown_op_is_not_read_as_tfjs(text: str) -> None:
     assert all(f.cause != "op-not-registered" for f in explained(text).findings)
+
+
+def test_the_loaders_line_names_the_program_it_would_not_start() -> None:
+    # One reading of the loader's words: the signature that names the library names the
+    # program glibc's line puts before it, and only there (Python's import names none).
+    pattern = load_signatures().by_id("shared-object-not-found").pattern
+    started = pattern.search(
+        "  /opt/bin/infer: error while loading shared libraries: libonnxruntime.so.1: cannot "
+        "open shared object file: No such file or directory"
+    )
+    assert started is not None
+    assert started.group("command", "library") == ("/opt/bin/infer", "libonnxruntime.so.1")
+    imported = pattern.search("ImportError: libfoo.so.1: cannot open shared object file: x")
+    assert imported is not None and imported.group("command") is None
