@@ -140,8 +140,8 @@ def test_a_program_the_loader_will_not_start_is_told_what_the_library_is() -> No
     assert "ldconfig" in fix and "LD_LIBRARY_PATH" in fix
     assert "ldd ./build/detect" in fix
     assert "import tensorflow" not in fix
-    # The CMake build leaves the library in its build folder: it is copied where ldconfig looks.
-    assert "sudo cp tflite_c_build/libtensorflowlite_c.so /usr/local/lib/" in fix
+    # The CMake build leaves the library in its build folder: ldconfig is told to look there.
+    assert 'echo "$PWD/tflite_c_build" | sudo tee /etc/ld.so.conf.d/tensorflowlite_c.conf' in fix
     assert "cd tflite_c_build" not in fix
 
 

@@ -4449,8 +4449,9 @@ def program_library_fix(
         "ldconfig builds from /etc/ld.so.conf, then /lib and /usr/lib). "
         + what
         + "Put the library in a directory the cache lists (/usr/local/lib on Debian and "
-        "Ubuntu, /etc/ld.so.conf.d/libc.conf) and run `sudo ldconfig`, or put its directory "
-        "on LD_LIBRARY_PATH when the program runs; `ldd` on the program then lists any "
+        "Ubuntu, /etc/ld.so.conf.d/libc.conf), or list its directory in a file of "
+        "/etc/ld.so.conf.d, and run `sudo ldconfig`; or put its directory on LD_LIBRARY_PATH "
+        "when the program runs; `ldd` on the program then lists any "
         "library still 'not found', the ones the library itself links among them.",
         (
             *(known[2] if known is not None else ()),
