@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.signatures import load_signatures
 
 
 def test_a_go_binding_newer_than_the_c_library_names_the_binding() -> None:
@@ -129,7 +130,7 @@ def test_a_program_the_loader_will_not_start_is_told_what_the_library_is() -> No
     # the library, how it is built and where the loader looks, not Python's import.
     log = (
         "$ ./build/detect --model m.tflite\n"
-        "./build/detect: error while loading shared libraries: libtensorflowlite_c.so.2: "
+        "./build/detect: error while loading shared libraries: libtensorflowlite_c.so: "
         "cannot open shared object file: No such file or directory\n"
     )
     top = top_error(explained(log))
@@ -139,6 +140,9 @@ def test_a_program_the_loader_will_not_start_is_told_what_the_library_is() -> No
     assert "ldconfig" in fix and "LD_LIBRARY_PATH" in fix
     assert "ldd ./build/detect" in fix
     assert "import tensorflow" not in fix
+    # The CMake build leaves the library in its build folder: ldconfig is told to look there.
+    assert 'echo "$PWD/tflite_c_build" | sudo tee /etc/ld.so.conf.d/tensorflowlite_c.conf' in fix
+    assert "cd tflite_c_build" not in fix
 
 
 def test_a_library_the_table_does_not_know_is_named_without_a_build() -> None:
@@ -149,6 +153,18 @@ def test_a_library_the_table_does_not_know_is_named_without_a_build() -> None:
     fix = fix_text(top_error(explained(log)))
     assert "libonnxruntime.so.1" in fix and "ldd /opt/bin/infer" in fix
     assert "cmake" not in fix and "import tensorflow" not in fix
+
+
+def test_a_program_found_on_path_is_given_to_ldd_by_its_path() -> None:
+    # The loader names the program as it was run (argv[0]); ldd reads a bare name as a file
+    # in the working directory, so the fix asks the shell where the program is.
+    log = (
+        "infer: error while loading shared libraries: libonnxruntime.so.1: cannot open shared "
+        "object file: No such file or directory\n"
+    )
+    fix = fix_text(top_error(explained(log)))
+    assert "ldd \"$(command -v infer)\" | grep 'not found'" in fix
+    assert "ldd infer" not in fix
 
 
 def test_an_architecture_the_toolkit_dropped_is_not_a_toolkit_too_old() -> None:
@@ -347,3 +363,17 @@ def test_an_op_tfjs_does_not_implement_gets_a_tfjs_release(text: str) -> None:
 )
 def test_other_programs_unknown_op_is_not_read_as_tfjs(text: str) -> None:
     assert all(f.cause != "op-not-registered" for f in explained(text).findings)
+
+
+def test_the_loaders_line_names_the_program_it_would_not_start() -> None:
+    # One reading of the loader's words: the signature that names the library names the
+    # program glibc's line puts before it, and only there (Python's import names none).
+    pattern = load_signatures().by_id("shared-object-not-found").pattern
+    started = pattern.search(
+        "  /opt/bin/infer: error while loading shared libraries: libonnxruntime.so.1: cannot "
+        "open shared object file: No such file or directory"
+    )
+    assert started is not None
+    assert started.group("command", "library") == ("/opt/bin/infer", "libonnxruntime.so.1")
+    imported = pattern.search("ImportError: libfoo.so.1: cannot open shared object file: x")
+    assert imported is not None and imported.group("command") is None

@@ -87,20 +87,37 @@ def test_tfjs_own_message_for_an_addon_never_built_asks_for_its_build() -> None:
     assert "npm rebuild @tensorflow/tfjs-node --build-addon-from-source" in fix_text(top)
 
 
-def test_tfjs_own_message_from_a_cache_of_versioned_folders_names_the_package() -> None:
-    # A cache that keeps each release in a folder of its version (Deno's npm cache): the
-    # addon's folder is the runtime's N-API version's, which the install may not have filled.
+def test_tfjs_own_message_from_denos_npm_cache_asks_to_run_its_install_script() -> None:
+    # Deno's npm cache keeps each release in a folder of its version; Deno runs no install
+    # script it was not allowed to, so the addon was never fetched. tfjs-node 4.21.0 lists
+    # N-API versions 3 to 8: node-pre-gyp's find() reads napi-v8 under any later runtime.
     log = (
         "error: Uncaught Error: The Node.js native addon module (tfjs_binding.node) can not be "
         "found at path: D:\\cache\\npm\\registry.npmjs.org\\@tensorflow\\tfjs-node-gpu\\"
-        "4.21.0\\lib\\napi-v9\\tfjs_binding.node\n"
+        "4.21.0\\lib\\napi-v8\\tfjs_binding.node\n"
     )
     top = top_error(explained(log))
     assert top.cause == "native-library-unresolved"
     fix = fix_text(top)
-    assert "npm rebuild @tensorflow/tfjs-node-gpu --build-addon-from-source" in fix
-    assert "tfjs-node-gpu\\4.21.0\\lib\\napi-v9" in fix  # where to copy an addon found
-    assert "napi-v" in fix and "Visual C++ Redistributable" not in fix
+    assert "deno approve-scripts npm:@tensorflow/tfjs-node-gpu" in fix
+    assert "tfjs-node-gpu\\4.21.0\\lib\\napi-v8" in fix
+    assert "npm rebuild" not in fix and "Visual C++ Redistributable" not in fix
+
+
+def test_an_addon_missing_from_node_modules_on_windows_copies_its_dll_too() -> None:
+    # On Windows the install stages tensorflow.dll beside the addon in its napi-v folder: an
+    # addon copied from another napi-v folder needs it beside it too.
+    log = (
+        "Error: The Node.js native addon module (tfjs_binding.node) can not be found at path: "
+        "C:\\app\\node_modules\\@tensorflow\\tfjs-node\\lib\\napi-v8\\tfjs_binding.node. \n"
+    )
+    fix = fix_text(top_error(explained(log)))
+    assert (
+        'dir /s /b "C:\\app\\node_modules\\@tensorflow\\tfjs-node\\lib\\tfjs_binding.node"' in fix
+    )
+    assert "tfjs_binding.node and tensorflow.dll" in fix
+    assert "npm rebuild @tensorflow/tfjs-node --build-addon-from-source" in fix
+    assert "deno" not in fix.lower()
 
 
 def test_nodes_own_message_for_a_missing_addon_asks_for_its_build() -> None:

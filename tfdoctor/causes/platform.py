@@ -789,7 +789,7 @@ def cpu_avx_fix(
 #: holds the package one folder deeper: that folder is the package's.
 _TFJS_BINDING = re.compile(
     r"^(?:\\\\\?\\)?(?P<root>.*?[\\/](?P<package>tfjs-node(?:-gpu)?)"
-    r"(?:[\\/]\d{1,4}\.\d{1,4}\.\d{1,4}[\w.+-]{0,40})?)[\\/]lib[\\/]"
+    r"(?:[\\/](?P<release>\d{1,4}\.\d{1,4}\.\d{1,4}[\w.+-]{0,40}))?)[\\/]lib[\\/]"
     r"(?P<napi>napi-v\d+)[\\/]tfjs_binding\.node\.?$"
 )
 
@@ -813,28 +813,7 @@ def tfjs_binding_fix(binding: str, built: bool = True) -> Fix:
     rebuild = f"npm rebuild @tensorflow/{package} --build-addon-from-source"
     target = f"{root}{sep}lib{sep}{napi or 'napi-vN'}"
     if not built:
-        # node-pre-gyp's install fetches or builds the addon for one N-API version only, the
-        # highest of package.json's napi_versions that the installing runtime supports, and
-        # its find() looks under the one of the runtime loading it (lib/util/napi.js:
-        # expand_commands, get_best_napi_build_version). Node-API is forward compatible: an
-        # addon built for version N loads in a runtime of any later version
-        # (https://nodejs.org/api/n-api.html#node-api-version-matrix).
-        listing = (
-            f'dir /s /b "{root}\\lib\\tfjs_binding.node"'
-            if sep == "\\"
-            else f"ls {root}/lib/napi-v*/tfjs_binding.node"
-        )
-        return Fix(
-            f"@tensorflow/{package} has no addon (tfjs_binding.node) in {target}, the folder "
-            "of the N-API version of the runtime loading it: its install did not fetch or "
-            "build it, or fetched it for another N-API version (node-pre-gyp installs the "
-            "addon for the runtime that ran the install only: another Node.js release, or "
-            "another runtime such as Deno, reads another napi-vN folder). Where another "
-            f"napi-v folder of the package holds it at a lower N-API version, copy it into "
-            f"{target}; otherwise rebuild it, as tfjs-node's own message says (the build needs "
-            "Python and a C++ compiler: on Windows the Visual Studio Build Tools).",
-            (listing, rebuild),
-        )
+        return _tfjs_binding_unbuilt_fix(binding, root, package, target, sep, rebuild)
     text = (
         f"tfjs_binding.node is there, but a DLL it links did not load: most often "
         f"tensorflow.dll, which the install leaves in {root}{sep}deps{sep}lib and copies into "
@@ -848,6 +827,54 @@ def tfjs_binding_fix(binding: str, built: bool = True) -> Fix:
         )
     copy = f'copy "{root}{sep}deps{sep}lib{sep}tensorflow.dll" "{target}"'
     return Fix(text, (copy, rebuild) if sep != "/" else (rebuild,))
+
+
+def _tfjs_binding_unbuilt_fix(
+    binding: str, root: str, package: str, target: str, sep: str, rebuild: str
+) -> Fix:
+    """TensorFlow.js for Node's addon missing from ``target``, the N-API folder the runtime
+    loading it reads: in Deno's npm cache (a folder of the release), the install script Deno
+    did not run; in node_modules, an install that fetched or built none for that folder."""
+    cached = _TFJS_BINDING.match(binding.strip())
+    release = cached.group("release") if cached is not None else None
+    if release:
+        # Deno runs no npm package's lifecycle script unless it is approved, so the install
+        # script that downloads libtensorflow and fetches or builds the addon
+        # (tfjs-node's scripts/install.js, package.json's "install") never ran
+        # (https://docs.deno.com/runtime/reference/cli/approve_scripts/).
+        return Fix(
+            f"@tensorflow/{package} {release} in Deno's npm cache has no addon "
+            f"(tfjs_binding.node) in {target}: Deno does not run an npm package's install "
+            "script unless it is approved, and tfjs-node's install script is what downloads "
+            "libtensorflow and fetches or builds the addon. Approve it in the project's "
+            "folder, which runs the script into the project's node_modules (the build, where "
+            "no prebuilt addon fits, needs Python and a C++ compiler).",
+            (f"deno approve-scripts npm:@tensorflow/{package}",),
+        )
+    # node-pre-gyp's install fetches or builds the addon for one N-API version only, the
+    # highest of package.json's binary.napi_versions that the installing runtime supports,
+    # and its find() looks under the one of the runtime loading it (lib/util/napi.js:
+    # expand_commands, get_best_napi_build_version; lib/pre-binding.js: find). Node-API is
+    # forward compatible: an addon built for version N loads in a runtime of any later
+    # version (https://nodejs.org/api/n-api.html#node-api-version-matrix). On Windows the
+    # install stages tensorflow.dll in that folder beside the addon (scripts/install.js,
+    # deps-stage.js symlink).
+    listing = (
+        f'dir /s /b "{root}\\lib\\tfjs_binding.node"'
+        if sep == "\\"
+        else f"ls {shlex.quote(root)}/lib/napi-v*/tfjs_binding.node"
+    )
+    files = "tfjs_binding.node and tensorflow.dll" if sep == "\\" else "tfjs_binding.node"
+    return Fix(
+        f"@tensorflow/{package} has no addon (tfjs_binding.node) in {target}, the folder of "
+        "the highest N-API version in its package.json's napi_versions that the runtime "
+        "loading it supports: its install did not fetch or build the addon, or ran under a "
+        "runtime of a lower N-API version, which fills that version's napi-v folder only. "
+        f"Where a napi-v folder of a lower version holds it, copy that folder's {files} into "
+        f"{target}; otherwise rebuild it, as tfjs-node's own message says (the build needs "
+        "Python and a C++ compiler: on Windows the Visual Studio Build Tools).",
+        (listing, rebuild),
+    )
 
 
 def binding_64bit_fix(binding: str) -> Fix:
@@ -4408,6 +4435,9 @@ def program_library_fix(
     ``native_libraries`` row), None for a library the table does not know."""
     name = library.rsplit("/", 1)[-1]
     stem = name.split(".so", 1)[0]
+    # glibc prints argv[0]: a program the shell found on PATH is named bare, and ldd reads a
+    # bare name as a file in the working directory (elf/ldd.bash.in: file=./$file).
+    path = shlex.quote(program) if "/" in program else f'"$(command -v {shlex.quote(program)})"'
     what = (
         f"{name} is {known[0]}: {known[1]}. "
         if known is not None
@@ -4419,14 +4449,15 @@ def program_library_fix(
         "ldconfig builds from /etc/ld.so.conf, then /lib and /usr/lib). "
         + what
         + "Put the library in a directory the cache lists (/usr/local/lib on Debian and "
-        "Ubuntu, /etc/ld.so.conf.d/libc.conf) and run `sudo ldconfig`, or put its directory "
-        "on LD_LIBRARY_PATH when the program runs; `ldd` on the program then lists any "
+        "Ubuntu, /etc/ld.so.conf.d/libc.conf), or list its directory in a file of "
+        "/etc/ld.so.conf.d, and run `sudo ldconfig`; or put its directory on LD_LIBRARY_PATH "
+        "when the program runs; `ldd` on the program then lists any "
         "library still 'not found', the ones the library itself links among them.",
         (
             *(known[2] if known is not None else ()),
             "sudo ldconfig",
             f"ldconfig -p | grep {shlex.quote(stem)}",
-            f"ldd {shlex.quote(program)} | grep 'not found'",
+            f"ldd {path} | grep 'not found'",
         ),
     )
 

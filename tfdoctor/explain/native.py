@@ -211,21 +211,20 @@ _PROGRAM_START = re.compile(
 )
 
 
-#: glibc's loader refusing to start a program for a library it found nowhere
-#: (elf/dl-error-skeleton.c prints "PROGRAM: error while loading shared libraries: LIBRARY:
-#: cannot open shared object file: No such file or directory").
-_PROGRAM_LIBRARY_UNFOUND = re.compile(
-    r"^\s*(?P<program>[^\s:]{1,400}): error while loading shared libraries: "
-    r"(?P<library>[^\s:/]{1,200}\.so[\w.]{0,40}): cannot open shared object file"
-)
-
-
 def _program_refused(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
-    """The program the loader would not start and the library it found nowhere, as glibc's
-    line names them; None where no cited line is that refusal."""
-    cited = (line for h in hits for _, line in h.citations)
-    found = next(filter(None, map(_PROGRAM_LIBRARY_UNFOUND.search, cited)), None)
-    return (found.group("program"), found.group("library")) if found is not None else None
+    """The program glibc's loader would not start and the library it found nowhere, as the
+    loader's line names them (shared-object-not-found's ``command``); None for no such line."""
+    found = next(
+        (
+            g
+            for h in hits
+            if h.signature.id == "shared-object-not-found"
+            for g in h.groups
+            if g.get("command")
+        ),
+        None,
+    )
+    return (found["command"], found["library"]) if found is not None else None
 
 
 def _program_unstarted(hits: Sequence[Hits], library: Optional[str], macos: bool) -> Optional[Fix]:
