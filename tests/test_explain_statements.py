@@ -125,6 +125,52 @@ def test_the_source_line_above_an_exception_without_frames_is_its_code() -> None
         assert tb.code == ""
 
 
+_SESSION = "AttributeError: module 'tensorflow' has no attribute 'Session'\n"
+
+
+@pytest.mark.parametrize(
+    ("above", "code", "typed"),
+    [
+        pytest.param(">>> sess = tf.Session()\n", "sess = tf.Session()", True, id="python"),
+        pytest.param("In [3]: sess = tf.Session()\n", "sess = tf.Session()", True, id="ipython"),
+        pytest.param("sess = tf.Session()\n\n", "sess = tf.Session()", False, id="blank-line"),
+        pytest.param(
+            ">>> sess = tf.Session()\n\n", "sess = tf.Session()", True, id="prompt-blank-line"
+        ),
+        pytest.param("Session = tf.Session\n", "Session = tf.Session", False, id="binding"),
+        pytest.param(
+            "    Session = tensorflow.Session\n\n",
+            "Session = tensorflow.Session",
+            False,
+            id="indented-binding-blank-line",
+        ),
+    ],
+)
+def test_the_line_a_prompt_or_a_blank_line_sets_above_the_message_is_its_code(
+    above: str, code: str, typed: bool
+) -> None:
+    (tb,) = read_tracebacks(above + _SESSION)
+    assert (tb.code, tb.typed, tb.frames) == (code, typed, ())
+
+
+@pytest.mark.parametrize(
+    "above",
+    [
+        pytest.param("sess = tf.Session()\n\n\n", id="two-blank-lines"),
+        pytest.param("sess = tf.Session()\nthen\n\n", id="text-between"),
+        pytest.param("tf.Session() fails for me with:\n\n", id="prose-naming-a-call"),
+        pytest.param("    tensorflow\n\n", id="an-indented-listing"),
+        pytest.param("sess = tf.Session(config=\n\n", id="a-cut-statement"),
+        pytest.param("    305     sess = tf.Session()\n\n", id="ipython-source-context"),
+        pytest.param(">>> print(sess)\n", id="a-prompt-not-calling-tensorflow"),
+        pytest.param("\n", id="a-blank-line-alone"),
+    ],
+)
+def test_no_code_is_read_past_a_blank_line_but_a_whole_call_of_tensorflow(above: str) -> None:
+    (tb,) = read_tracebacks(above + _SESSION)
+    assert (tb.code, tb.typed) == ("", False)
+
+
 def test_python2_s_unnamed_module_is_read_from_the_line_above_it() -> None:
     report = explained(
         "    logits = tf.contrib.layers.fully_connected(x, 10)\n"

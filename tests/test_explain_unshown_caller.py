@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+import pytest
+
 from tests import factories as f
 from tests.explaining import explained, fix_text
 from tfdoctor import causes
@@ -195,3 +197,40 @@ def test_no_reading_of_a_cut_import_of_the_release_made_for_the_installed_tensor
         + _cut("import tensorflow_probability as tfp")
     )
     assert _named(report, "companion-mismatch") is None
+
+
+_GPU_OPTIONS = "AttributeError: module 'tensorflow' has no attribute 'GPUOptions'\n"
+
+
+@pytest.mark.parametrize(
+    "above",
+    [
+        pytest.param(">>> opts = tf.GPUOptions(allow_growth=True)\n", id="python-prompt"),
+        pytest.param("In [7]: opts = tf.GPUOptions(allow_growth=True)\n", id="ipython-prompt"),
+        pytest.param(
+            "import tensorflow as tf\nopts = tf.GPUOptions(allow_growth=True)\n\n",
+            id="script-line-then-a-blank-line",
+        ),
+        pytest.param("GPUOptions = tf.GPUOptions\n", id="a-binding-of-the-name"),
+    ],
+)
+def test_the_users_own_line_above_the_message_decides_no_second_candidate(above: str) -> None:
+    report = explained(above + _GPU_OPTIONS)
+    api = _named(report, "api-moved-to-compat-v1")
+    assert api is not None and api.severity is Severity.ERROR
+    assert _named(report, "companion-mismatch") is None
+
+
+@pytest.mark.parametrize(
+    "above",
+    [
+        pytest.param("", id="the-message-alone"),
+        pytest.param("opts = tf.GPUOptions(allow_growth=True)\n\n\n", id="two-blank-lines"),
+        pytest.param(">>> print(opts)\n", id="a-prompt-not-calling-tensorflow"),
+    ],
+)
+def test_no_line_of_the_users_above_the_message_keeps_the_library_candidate(above: str) -> None:
+    report = explained(above + _GPU_OPTIONS)
+    assert _named(report, "api-moved-to-compat-v1") is not None
+    other = _named(report, "companion-mismatch")
+    assert other is not None and other.severity is Severity.WARNING

@@ -13,9 +13,11 @@ without a traceback above it (``AttributeError: module ...`` pasted alone) count
 
 from __future__ import annotations
 
+import ast
 import functools
 import heapq
 import re
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import NamedTuple, Optional
@@ -137,14 +139,16 @@ class Traceback(Record):
     #: the imports that led there (``----> 3 import deepchem as dc``) when the frames' file
     #: lines were cut from the paste.
     importers: tuple[str, ...] = ()
-    #: The statement was typed at an interactive prompt (``>>>``, ``In [3]:``): the user's own.
+    #: The statement, or the source line (:attr:`code`), was typed at an interactive prompt
+    #: (``>>>``, ``In [3]:``): the user's own.
     typed: bool = False
     #: Read from a warning the program went on after (AutoGraph's ``Cause: ...`` of a function
     #: it ran unconverted): what it says is at most a warning.
     warned: bool = False
     #: For an exception printed with no frames: the source line printed right above it, as
     #: Python prints a frame's line (indented), where a paste kept only that of the traceback
-    #: (``    self.x = tf.placeholder(...)``): what the innermost frame ran.
+    #: (``    self.x = tf.placeholder(...)``), or the line calling TensorFlow a paste or a
+    #: prompt shows there (``>>> config = tf.ConfigProto()``): what the innermost frame ran.
     code: str = ""
     #: The module a lazy-import wrapper says failed to import with this error (Transformers'
     #: ``Failed to import transformers.modeling_tf_utils because of the following error (look
@@ -307,6 +311,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                 if match.group("glued")
                 else _statement_above(text, line_start)
             )
+            code, typed_code = ("", False) if built or statement else _code_above(text, line_start)
             if built and _PYTEST_E.match(match.group(0)):
                 built = (*built, *_pytest_location(text, match.end(), match.group("type")))
             source = built[-1].code if built else statement
@@ -321,8 +326,8 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                     ignored or (not built and _after_ignored(text, line_start)),
                     statement,
                     importers,
-                    typed,
-                    code="" if built or statement else _code_above(text, line_start),
+                    typed or typed_code,
+                    code=code,
                     wrapper=_wrapper_in(message)
                     or ("" if built else _wrapper_of(text, line_start, match.start())),
                     front_end=_front_end(text, line_start, match.group(0)),
@@ -899,20 +904,64 @@ _CODE_LINE = re.compile(r"[ \t]{2,}(?!File \")(?P<code>\S[^\n]{0,498})")
 #: (``output = tf.mul(a, b)``), so what it ran is still read.
 _TF_CODE_UNINDENTED = re.compile(
     r"(?P<code>(?:[A-Za-z_][\w.]{0,100} ?[-+*/]?= ?[^\n]{0,300}?)?"
-    r"\b(?:tf|tensorflow)\.[A-Za-z_][\w.]{0,100}\([^\n]{0,300})"
+    r"\b(?:tf|tensorflow)\.[A-Za-z_][\w.]{0,100}\([^\n]{0,300}"
+    # Or one that binds a TensorFlow name itself (``map_fn = tf.python.functional_ops.map_fn``):
+    # the lookup that raised is the whole right side.
+    r"|[A-Za-z_][\w.]{0,100} ?= ?(?:tf|tensorflow)\.[A-Za-z_][\w.]{0,100})"
 )
+#: The prompt before a line typed into Python's interactive interpreter (``>>> ``) or
+#: IPython's (``In [3]: ``): what follows is the user's own statement.
+_PROMPT = re.compile(r"[ \t]*(?:>>>|In \[\d*\]:)[ \t]*")
 
 
-def _code_above(text: str, start: int) -> str:
-    """The indented source line right before the line starting at ``start`` (an exception
-    printed with no frames), or an unindented one that calls TensorFlow's API, or ``""``:
-    Python prints the innermost frame's line there."""
-    if start <= 0:
-        return ""
+def _line_before(text: str, start: int) -> tuple[int, str]:
+    """The start and the text (at most 500 characters, no ``\\r``) of the line before the one
+    starting at ``start`` (> 0)."""
     begin = text.rfind("\n", 0, start - 1) + 1
-    line = text[begin : start - 1].rstrip("\r")[:500]
-    found = _CODE_LINE.fullmatch(line) or _TF_CODE_UNINDENTED.fullmatch(line.rstrip())
-    return found.group("code").rstrip() if found is not None else ""
+    return begin, text[begin : start - 1].rstrip("\r")[:500]
+
+
+def _is_statement(code: str) -> bool:
+    """Whether ``code`` (one line, at most 500 characters) is whole Python: it parses."""
+    try:
+        with warnings.catch_warnings():
+            # An invalid escape in a string literal warns (SyntaxWarning): still a statement.
+            warnings.simplefilter("ignore")
+            ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _code_above(text: str, start: int) -> tuple[str, bool]:
+    """The source line before the line starting at ``start`` (an exception printed with no
+    frames), where Python prints the innermost frame's line, and whether a prompt shows it
+    typed (:attr:`Traceback.typed`); ``("", False)`` where there is none.
+
+    The line is an indented one (as Python prints a frame's line), or one that calls or binds
+    TensorFlow's API, unindented as a paste left it or after an interactive prompt
+    (``>>> config = tf.ConfigProto()``). Python prints no blank line between a frame's line
+    and the message, but a paste often adds one: past one blank line, and nothing else, the
+    line above counts where it calls or binds TensorFlow's API and is whole Python (an
+    indented line of a listing, or prose naming a call, is not).
+    """
+    if start <= 0:
+        return "", False
+    begin, line = _line_before(text, start)
+    blank = not line.strip()
+    if blank:
+        if begin <= 0:
+            return "", False
+        begin, line = _line_before(text, begin)
+    prompt = _PROMPT.match(line)
+    if prompt is not None or blank:
+        found = _TF_CODE_UNINDENTED.fullmatch(line[prompt.end() if prompt else 0 :].strip())
+    else:
+        found = _CODE_LINE.fullmatch(line) or _TF_CODE_UNINDENTED.fullmatch(line.rstrip())
+    code = found.group("code").rstrip() if found is not None else ""
+    if blank and not _is_statement(code):
+        return "", False
+    return code, bool(code) and prompt is not None
 
 
 def _statement_above(text: str, start: int) -> tuple[str, tuple[str, ...], bool]:
