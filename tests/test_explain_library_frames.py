@@ -357,6 +357,42 @@ def test_a_library_asking_for_a_name_only_later_lines_have_is_newer_than_the_ten
     assert not any("--upgrade" in c for c in fix.commands)
 
 
+_READER = "/opt/venv/lib/python3.6/site-packages/seqkit/input.py"
+
+
+@pytest.mark.parametrize(
+    ("code", "attr", "says", "never"),
+    [
+        # tf.data came in 1.4 (its release notes), before the oldest listing (1.9).
+        pytest.param(
+            "ds = tf.data.Dataset.from_tensor_slices(x)",
+            "data",
+            ("in TensorFlow 1.4 to ", "from 1.4 on"),
+            "1.9",
+            id="dated-by-release-notes",
+        ),
+        # No source dates tf.linalg before the listings (1.9): 1.9 is never said to be first.
+        pytest.param(
+            "y = tf.linalg.inv(x)",
+            "linalg",
+            ("in TensorFlow 1.9 (or earlier) to ", "from 1.9 (or earlier) on"),
+            "from 1.9 on",
+            id="undated-before-listings",
+        ),
+    ],
+)
+def test_a_library_newer_than_an_early_tensorflow_is_dated_by_the_earliest_source(
+    code: str, attr: str, says: tuple[str, ...], never: str
+) -> None:
+    error = f"AttributeError: module 'tensorflow' has no attribute '{attr}'"
+    report = explained("$ pip freeze\ntensorflow==1.2.1\n" + _frames(_READER, code, error))
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    text = companion.fix.text
+    assert "newer than TensorFlow 1.2.1" in text
+    assert all(x in text for x in says) and never not in text
+
+
 def test_without_a_tensorflow_shown_the_library_is_not_called_newer() -> None:
     report = explained(_frames(_TUNER, "if isinstance(s, tf.distribute.TPUStrategy):", _TPU))
     companion = _named(report, "companion-mismatch")

@@ -1118,21 +1118,23 @@ def unshown_caller_fix(
 
 
 def library_newer_fix(
-    m: Machine, dist: str, tf: str, span: str, first: str, known: bool = True
+    m: Machine, dist: str, tf: str, span: str, first: str, since: str, known: bool = True
 ) -> Fix:
-    """An installed library (``dist``) whose code asks TensorFlow for a name that only the
-    lines ``span`` have, the oldest ``first``, under the older TensorFlow ``tf`` the log shows:
-    the library's release is newer than that TensorFlow, and upgrading the library moves it
-    further away. TensorFlow of a line that has the name (its install command where the log's
-    Python has that line's wheels, as the matrix says), or the library's release for ``tf``.
-    ``known``: ``dist`` is a distribution's name, not only an import name (then the fix names
-    "the package that provides" it, as :func:`library_release_fix` does)."""
+    """An installed library (``dist``) whose code asks TensorFlow for a name only the
+    releases ``span`` have (in words, the oldest ``first``; ``since``: from when, in words
+    that say where no source dates ``first``: :class:`tfdoctor.scan.api.NameReleases`), under
+    the older TensorFlow ``tf`` the log shows: the library's release is newer than that
+    TensorFlow, and upgrading the library moves it further away. TensorFlow of a line that has
+    the name (its install command where the log's Python has that line's wheels, as the matrix
+    says), or the library's release for ``tf``. ``known``: ``dist`` is a distribution's name,
+    not only an import name (then the fix names "the package that provides" it, as
+    :func:`library_release_fix` does)."""
     named = dist if known else package_named(dist)
     text = (
         f"The release of {named} is newer than TensorFlow {tf}: what it asks for is in "
-        f"TensorFlow {span} only. Upgrade TensorFlow to one of those lines, from {first} on "
-        "(one that release supports: its requirements or release notes say which), or "
-        f"install the older release of {named} made for TensorFlow {tf}."
+        f"TensorFlow {span} only. Upgrade TensorFlow to one of those lines, {since} (one that "
+        "release supports: its requirements or release notes say which), or install the older "
+        f"release of {named} made for TensorFlow {tf}."
     )
     return Fix(text, (*m.pip(f"show {dist} tensorflow"), *line_install(m, first)))
 
