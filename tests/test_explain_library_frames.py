@@ -18,6 +18,7 @@ from tfdoctor.explain.api import release_name_candidates
 from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.machine import Machine
+from tfdoctor.matrix import load_matrix
 
 
 def _named(report: Report, cause: str) -> Optional[Finding]:
@@ -537,3 +538,21 @@ def test_a_name_an_installed_librarys_line_asks_is_never_ported_where_pip_put_it
     own = _release_name_readings("/home/ana/proj/vizlib/core.py")
     assert [x.cause for x in own] == ["api-removed"]
     assert "port the code" in fix_text(own[0])
+
+
+def test_a_tensorflow_1_library_under_python_3_5_is_given_the_1_15_patch_with_its_wheels() -> None:
+    # 1.15.5's wheels are for Python 3.6 and 3.7; 1.15.4's for 3.5 too (the shipped matrix's
+    # row for that patch): the last 1.x line, installed as the release this Python can run.
+    report = explained(
+        _frames(
+            "/usr/local/lib/python3.5/dist-packages/graphconv/parser.py",
+            "tensorflow.reset_default_graph()",
+            _RESET,
+        ),
+        matrix=load_matrix(),
+    )
+    for cause in ("companion-mismatch", "api-moved-to-compat-v1"):
+        found = _named(report, cause)
+        assert found is not None and found.fix is not None, cause
+        assert any('tensorflow==1.15.4"' in c for c in found.fix.commands), cause
+        assert not any("1.15.5" in c for c in found.fix.commands), cause

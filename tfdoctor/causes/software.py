@@ -1102,10 +1102,18 @@ def unshown_caller_fix(
             f", or keep that release and run it on TensorFlow {last.line}, the last 1.x line"
             f"{within}."
         )
-        if m.line_fits(last):
-            commands += m.pip(f'install "tensorflow=={last.latest_patch}"')
-        else:
+        release = m.release_of_line(last) if m.python_version else last.latest_patch
+        if release is None:
             text += f" TensorFlow {last.line} has no wheel for Python {m.python_version} here."
+        else:
+            if release != last.latest_patch:
+                # Its latest patch has no wheel for this Python, an earlier one does (the
+                # matrix's row for that patch): 1.15.0 for Python 2.7.
+                text += (
+                    f" For Python {m.python_version} that is {release}, the last {last.line} "
+                    "release with wheels for it."
+                )
+            commands += m.pip(f'install "tensorflow=={release}"')
     elif pairing:
         text += ", or install the TensorFlow that has the name, as the commands do."
         commands += tuple(pairing)

@@ -2497,8 +2497,17 @@ def _python2_bound(
     the matrix), where the log shows Python 2 ran the code and no TensorFlow: no later release
     ran there, so a verdict about a later one (Keras 3's, under 2.16 on) cannot be what raised
     (``tf.nn.rnn_cell`` under Python 2 is TensorFlow 2.0's or 2.1's move to tf.compat.v1, not
-    Keras 3). ``knowledge`` itself otherwise, or where the matrix does not say."""
-    if tf_version is not None or not _python2_shown(tb, m):
+    Keras 3). Where Python 2 is shown and the Python is not known, it judges for Python 2.7,
+    the one Python 2 TensorFlow published wheels for: a fix that installs a release names
+    one with wheels for it (1.15.0, never 1.15.5). ``knowledge`` itself otherwise, or where
+    the matrix does not say."""
+    if not _python2_shown(tb, m):
+        return knowledge
+    if knowledge.python is None:
+        knowledge = ApiKnowledge(
+            knowledge.matrix, knowledge.rules, knowledge.target, "2.7", knowledge.platform
+        )
+    if tf_version is not None:
         return knowledge
     last = _last_release_for(m, "2.7", 2)
     return knowledge if last is None else knowledge.at(".".join(last.split(".")[:2]))
@@ -2524,15 +2533,12 @@ def _newest_tf1_python(m: Machine) -> Optional[str]:
 
 def _last_release_for(m: Machine, python: str, major: int) -> Optional[str]:
     """The newest release of TensorFlow ``major`` with a wheel for ``python`` on this
-    machine's platform (any, where unknown), by :func:`_release_pythons`: for Python 2.7 and
-    1.x, 1.15.0 on Linux and macOS, none on Windows."""
-    where = m.platform or (f"{m.os}-" if m.os else "")
-    having = [
-        release
-        for release, pythons in _release_pythons(m, major)
-        if any(key.startswith(where) and python in ps for key, ps in pythons.items())
-    ]
-    return max(having, key=version_key, default=None)
+    machine's platform (any, where unknown), as the matrix says
+    (:meth:`tfdoctor.matrix.Matrix.newest_release_with_wheels`): for Python 2.7 and 1.x,
+    1.15.0 on Linux and macOS, none on Windows."""
+    if m.matrix is None:
+        return None
+    return m.matrix.newest_release_with_wheels(python, m.wheel_platform, str(major))
 
 
 def _tf1_install(tb: Traceback, m: Machine, line: str) -> tuple[tuple[str, ...], str]:

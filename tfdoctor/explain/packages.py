@@ -3125,15 +3125,23 @@ def _tf1_way(fix: Fix, last: str, m: Machine) -> Fix:
     python = m.python_version
     if python is None:
         return Fix(f"{said}{span}: check `python -V` first.", fix.commands)
-    if not m.line_fits(entry):
+    release = m.release_of_line(entry)
+    if release is None:
         return Fix(
             f"{said}{span}, in an environment of such a Python: TensorFlow {last} has no wheel "
             f"for Python {python} here.",
             fix.commands,
         )
+    # Its latest patch lacks a wheel for this Python where an earlier one has it (the
+    # matrix's row for that patch: 1.15.0 for Python 2.7): that patch, said as such.
+    which = (
+        f"; for Python {python}, {release}, its last release with wheels for it"
+        if release != entry.latest_patch
+        else ""
+    )
     return Fix(
-        f"{said}{span}.",
-        (*fix.commands, *m.pip_install(install_requirement(entry, m.target))),
+        f"{said}{span}{which}.",
+        (*fix.commands, *m.pip_install(install_requirement(entry, m.target, release))),
     )
 
 
