@@ -18,6 +18,7 @@ from tfdoctor.explain.api import release_name_candidates
 from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.machine import Machine
+from tfdoctor.matrix import load_matrix
 
 
 def _named(report: Report, cause: str) -> Optional[Finding]:
@@ -357,6 +358,42 @@ def test_a_library_asking_for_a_name_only_later_lines_have_is_newer_than_the_ten
     assert not any("--upgrade" in c for c in fix.commands)
 
 
+_READER = "/opt/venv/lib/python3.6/site-packages/seqkit/input.py"
+
+
+@pytest.mark.parametrize(
+    ("code", "attr", "says", "never"),
+    [
+        # tf.data came in 1.4 (its release notes), before the oldest listing (1.9).
+        pytest.param(
+            "ds = tf.data.Dataset.from_tensor_slices(x)",
+            "data",
+            ("in TensorFlow 1.4 to ", "from 1.4 on"),
+            "1.9",
+            id="dated-by-release-notes",
+        ),
+        # No source dates tf.linalg before the listings (1.9): 1.9 is never said to be first.
+        pytest.param(
+            "y = tf.linalg.inv(x)",
+            "linalg",
+            ("in TensorFlow 1.9 (or earlier) to ", "from 1.9 (or earlier) on"),
+            "from 1.9 on",
+            id="undated-before-listings",
+        ),
+    ],
+)
+def test_a_library_newer_than_an_early_tensorflow_is_dated_by_the_earliest_source(
+    code: str, attr: str, says: tuple[str, ...], never: str
+) -> None:
+    error = f"AttributeError: module 'tensorflow' has no attribute '{attr}'"
+    report = explained("$ pip freeze\ntensorflow==1.2.1\n" + _frames(_READER, code, error))
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    text = companion.fix.text
+    assert "newer than TensorFlow 1.2.1" in text
+    assert all(x in text for x in says) and never not in text
+
+
 def test_without_a_tensorflow_shown_the_library_is_not_called_newer() -> None:
     report = explained(_frames(_TUNER, "if isinstance(s, tf.distribute.TPUStrategy):", _TPU))
     companion = _named(report, "companion-mismatch")
@@ -501,3 +538,21 @@ def test_a_name_an_installed_librarys_line_asks_is_never_ported_where_pip_put_it
     own = _release_name_readings("/home/ana/proj/vizlib/core.py")
     assert [x.cause for x in own] == ["api-removed"]
     assert "port the code" in fix_text(own[0])
+
+
+def test_a_tensorflow_1_library_under_python_3_5_is_given_the_1_15_patch_with_its_wheels() -> None:
+    # 1.15.5's wheels are for Python 3.6 and 3.7; 1.15.4's for 3.5 too (the shipped matrix's
+    # row for that patch): the last 1.x line, installed as the release this Python can run.
+    report = explained(
+        _frames(
+            "/usr/local/lib/python3.5/dist-packages/graphconv/parser.py",
+            "tensorflow.reset_default_graph()",
+            _RESET,
+        ),
+        matrix=load_matrix(),
+    )
+    for cause in ("companion-mismatch", "api-moved-to-compat-v1"):
+        found = _named(report, cause)
+        assert found is not None and found.fix is not None, cause
+        assert any('tensorflow==1.15.4"' in c for c in found.fix.commands), cause
+        assert not any("1.15.5" in c for c in found.fix.commands), cause

@@ -243,3 +243,57 @@ def test_a_frame_of_tensorflows_own_files_rules_out_a_module_of_the_users_own(
     assert "tf-shadowed-module" not in causes
     assert causes["tf-too-old-for-code"] is Severity.ERROR
     assert causes["tf-install-incomplete"] is Severity.INFO
+
+
+@pytest.mark.parametrize(
+    ("message", "python_dir", "present", "absent"),
+    [
+        # Python 2's words alone: 2.7, whose wheels 1.15's later patches lack.
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'contrib'",
+            "",
+            'tensorflow==1.15.0"',
+            'tensorflow==1.15.5"',
+            id="python2-words",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow' has no attribute 'contrib'",
+            "/usr/lib/python2.7",
+            'tensorflow==1.15.0"',
+            'tensorflow==1.15.5"',
+            id="python2-paths",
+        ),
+        # No 1.15 release has Python 2 wheels for Windows: an environment of a Python 3.
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'contrib'",
+            "C:\\Python27\\lib",
+            "no wheel for Python 2.7",
+            'tensorflow==1.15.0"',
+            id="python2-windows",
+        ),
+        # 1.15.5 has no Python 3.5 wheels; 1.15.4 does.
+        pytest.param(
+            "AttributeError: module 'tensorflow' has no attribute 'contrib'",
+            "/usr/lib/python3.5",
+            'tensorflow==1.15.4"',
+            'tensorflow==1.15.5"',
+            id="python3.5",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow' has no attribute 'contrib'",
+            "/usr/lib/python3.7",
+            'tensorflow==1.15.5"',
+            'tensorflow==1.15.0"',
+            id="python3.7",
+        ),
+    ],
+)
+def test_the_last_1x_line_for_tf_contrib_is_a_release_with_wheels_for_the_python(
+    message: str, python_dir: str, present: str, absent: str
+) -> None:
+    code = "cell = tf.contrib.rnn.LSTMCell(10)"
+    text = _frames_log(message, code, python_dir) if python_dir else one_frame_log(message, code)
+    top = top_error(explained(text, matrix=MATRIX))
+    assert top.cause == "tf-contrib-removed"
+    fix = fix_text(top)
+    assert present in fix and absent not in fix

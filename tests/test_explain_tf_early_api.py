@@ -12,6 +12,7 @@ from tfdoctor.scan.api import (
     EARLY_STORE,
     load_early,
     load_tf1,
+    name_releases,
     parse_early,
     release_gap,
     tf1_lines,
@@ -455,3 +456,29 @@ def test_a_release_with_the_canned_estimators_is_not_called_older() -> None:
         "tensorflow version: 1.4.0\n",
     )
     assert all("1.3 or later" not in fix for fix in _early(text))
+
+
+def test_a_name_is_dated_by_the_release_notes_before_the_listings() -> None:
+    # tf.data: the release notes bring it in 1.4, before the oldest listing (1.9).
+    data = name_releases("tf.data")
+    assert data.first == "1.4" and data.dated
+    assert data.span().startswith("1.4 to ") and data.since() == "from 1.4 on"
+    # A module asked as a module reads the same.
+    assert name_releases("tf.data", module=True).first == "1.4"
+
+
+def test_a_name_the_oldest_listing_has_and_no_row_dates_is_not_said_to_start_there() -> None:
+    # tf.linalg: no row of the release notes' table, in the oldest listing (1.9): an earlier
+    # release may have had it, so 1.9 is never called the first.
+    linalg = name_releases("tf.linalg")
+    assert linalg.first == min(tf1_lines(), key=lambda x: tuple(map(int, x.split("."))))
+    assert not linalg.dated and not linalg.lacking
+    assert linalg.span().startswith(f"{linalg.first} (or earlier) to ")
+    assert linalg.since() == f"from {linalg.first} (or earlier) on"
+
+
+def test_a_name_a_listed_line_brought_is_dated_by_the_line_before_it() -> None:
+    # tf.function: missing from the 1.x listings before 1.14, which bring it.
+    function = name_releases("tf.function")
+    assert function.dated and function.first == "1.14"
+    assert "1.13" in function.lacking

@@ -14,6 +14,7 @@ from tests import factories as f
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.explain.api import _listed_direction
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.scan.api import NameReleases
 
 
 def _traceback(path: str, code: str, last: str, head: str = "") -> str:
@@ -122,7 +123,8 @@ def test_python2s_partial_module_path_is_read_from_the_import_line() -> None:
 
 
 def test_the_way_to_move_follows_the_tensorflow_shown() -> None:
-    lines = ("1.9", "1.10", "1.15")
+    known = ("1.8", "1.9", "1.10", "1.15", "2.0")
+    lines = NameReleases("tf.x", known, ("1.9", "1.10", "1.15"), ("1.8", "2.0"))
     assert "upgrade TensorFlow" in _listed_direction("tf.x", lines, "1.4.1")
     assert "an older TensorFlow" in _listed_direction("tf.x", lines, "2.12.0")
     unknown = _listed_direction("tf.x", lines, None)

@@ -40,6 +40,7 @@ from tfdoctor.matrix import (
     ComputeCapabilities,
     CudaFamily,
     CudaToolkit,
+    EarlyRelease,
     Matrix,
     MatrixError,
     Pins,
@@ -1454,3 +1455,29 @@ def test_the_newest_line_with_wheels_is_the_newest_final_line_serving_that_pytho
     intel_mac = FIXTURE_MATRIX.newest_with_wheels("3.11", "macos-x86_64")
     assert intel_mac is not None and intel_mac.has_wheels_for("3.11", "macos-x86_64")
     assert FIXTURE_MATRIX.newest_with_wheels("2.7") is None
+
+
+def _with_patch_rows(*rows: tuple[str, dict[str, tuple[str, ...]]]) -> Matrix:
+    """The fixture matrix with ``rows`` as its early releases (release, Pythons by platform)."""
+    early = tuple(EarlyRelease(r, p, ("planted",)) for r, p in rows)
+    return dataclasses.replace(FIXTURE_MATRIX, early_releases=early)
+
+
+def test_the_newest_release_for_a_python_is_one_whose_wheels_the_matrix_names() -> None:
+    line = FIXTURE_MATRIX.line_for("1.15")
+    assert line is not None and "2.7" not in line.pythons_on()
+    matrix = _with_patch_rows(
+        ("1.15.0", {"linux-x86_64": ("2.7", "3.7"), "windows-x86_64": ("3.7",)}),
+        ("1.15.2", {"linux-x86_64": ("3.5", "3.7")}),
+    )
+    # An earlier patch's own row names the Python the latest patch lacks.
+    assert matrix.newest_release_with_wheels("2.7", "", "1.15") == "1.15.0"
+    assert matrix.newest_release_with_wheels("2.7.18", "linux-", "1") == "1.15.0"
+    assert matrix.newest_release_with_wheels("3.5", "", "1.15") == "1.15.2"
+    # The latest patch stands for its line's Pythons.
+    newest = line.pythons_on()[-1]
+    assert matrix.newest_release_with_wheels(newest, "", "1.15") == line.latest_patch
+    # No row names the Python for that platform, or for that line: none is vouched for.
+    assert matrix.newest_release_with_wheels("2.7", "windows-", "1.15") is None
+    assert matrix.newest_release_with_wheels("2.7", "", "1.14") is None
+    assert _with_patch_rows().newest_release_with_wheels("2.7", "", "1.15") is None

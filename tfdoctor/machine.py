@@ -1279,6 +1279,26 @@ class Machine(Record):
         where = (self.platform or "") if platform is None else platform
         return line.has_wheels_for(python, where)
 
+    @property
+    def wheel_platform(self) -> str:
+        """The platform key prefix the wheels for this machine are under: its platform key
+        where known, else its system's (``windows-``), else empty (any)."""
+        return self.platform or (f"{self.os}-" if self.os else "")
+
+    def release_of_line(self, line: TFLine) -> Optional[str]:
+        """The newest release of ``line`` the matrix says has a wheel for the examined Python
+        on this machine's platform (its system's where the CPU is unknown; any where both
+        are): the line's latest patch where its wheels fit, else a patch whose own row names
+        that Python (1.15.0 for Python 2.7, whose wheels 1.15.5 lacks). None where the
+        Python is unknown, there is no matrix, or no release of the line the matrix vouches
+        for has one."""
+        python = self.python_version
+        if not python or self.matrix is None:
+            return None
+        if self.line_fits(line):
+            return line.latest_patch
+        return self.matrix.newest_release_with_wheels(python, self.wheel_platform, line.line)
+
     def pip(self, args: str) -> tuple[str, ...]:
         """Commands that run ``pip <args>`` for the examined environment: the one home of how
         a fix's command reaches it (its interpreter's ``-m pip``; uv's where the log shows uv

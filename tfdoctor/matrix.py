@@ -417,6 +417,29 @@ class Matrix(Record):
         None where no line does."""
         return next((x for x in self.releases if x.has_wheels_for(python, platform)), None)
 
+    def newest_release_with_wheels(
+        self, python: str, platform: str = "", within: str = ""
+    ) -> Optional[str]:
+        """The newest final release whose wheel files the matrix says include one for Python
+        ``python`` (``2.7`` or ``2.7.18``) on a platform whose key starts with ``platform``
+        (empty: any), among the releases starting ``within`` (a line ``1.15`` or a major
+        ``1``; empty: all): each line's latest patch with the line's Pythons, and each
+        ``early_releases`` row (a release older than the lines, or a patch whose wheels
+        differ from its line's latest patch: 1.15.0 had Python 2.7 wheels, 1.15.5 has none)
+        with its own. A patch neither names is not vouched for, so never returned; None where
+        no release qualifies."""
+        minor = ".".join(python.split(".")[:2])
+        want = version_key(within) if within else ()
+        rows = [(row.release, row.python) for row in self.early_releases]
+        rows += [(x.latest_patch, x.python) for x in self.lines if not x.pre_release]
+        having = [
+            release
+            for release, pythons in rows
+            if version_key(release)[: len(want)] == want
+            and any(key.startswith(platform) and minor in ps for key, ps in pythons.items())
+        ]
+        return max(having, key=version_key, default=None)
+
     def last_tensorrt_line(self) -> Optional[TFLine]:
         """The newest line with a final release whose Linux GPU build is built with TensorRT
         (its ``tf_trt.built``); None where no line says so."""

@@ -1102,10 +1102,18 @@ def unshown_caller_fix(
             f", or keep that release and run it on TensorFlow {last.line}, the last 1.x line"
             f"{within}."
         )
-        if m.line_fits(last):
-            commands += m.pip(f'install "tensorflow=={last.latest_patch}"')
-        else:
+        release = m.release_of_line(last) if m.python_version else last.latest_patch
+        if release is None:
             text += f" TensorFlow {last.line} has no wheel for Python {m.python_version} here."
+        else:
+            if release != last.latest_patch:
+                # Its latest patch has no wheel for this Python, an earlier one does (the
+                # matrix's row for that patch): 1.15.0 for Python 2.7.
+                text += (
+                    f" For Python {m.python_version} that is {release}, the last {last.line} "
+                    "release with wheels for it."
+                )
+            commands += m.pip(f'install "tensorflow=={release}"')
     elif pairing:
         text += ", or install the TensorFlow that has the name, as the commands do."
         commands += tuple(pairing)
@@ -1118,21 +1126,23 @@ def unshown_caller_fix(
 
 
 def library_newer_fix(
-    m: Machine, dist: str, tf: str, span: str, first: str, known: bool = True
+    m: Machine, dist: str, tf: str, span: str, first: str, since: str, known: bool = True
 ) -> Fix:
-    """An installed library (``dist``) whose code asks TensorFlow for a name that only the
-    lines ``span`` have, the oldest ``first``, under the older TensorFlow ``tf`` the log shows:
-    the library's release is newer than that TensorFlow, and upgrading the library moves it
-    further away. TensorFlow of a line that has the name (its install command where the log's
-    Python has that line's wheels, as the matrix says), or the library's release for ``tf``.
-    ``known``: ``dist`` is a distribution's name, not only an import name (then the fix names
-    "the package that provides" it, as :func:`library_release_fix` does)."""
+    """An installed library (``dist``) whose code asks TensorFlow for a name only the
+    releases ``span`` have (in words, the oldest ``first``; ``since``: from when, in words
+    that say where no source dates ``first``: :class:`tfdoctor.scan.api.NameReleases`), under
+    the older TensorFlow ``tf`` the log shows: the library's release is newer than that
+    TensorFlow, and upgrading the library moves it further away. TensorFlow of a line that has
+    the name (its install command where the log's Python has that line's wheels, as the matrix
+    says), or the library's release for ``tf``. ``known``: ``dist`` is a distribution's name,
+    not only an import name (then the fix names "the package that provides" it, as
+    :func:`library_release_fix` does)."""
     named = dist if known else package_named(dist)
     text = (
         f"The release of {named} is newer than TensorFlow {tf}: what it asks for is in "
-        f"TensorFlow {span} only. Upgrade TensorFlow to one of those lines, from {first} on "
-        "(one that release supports: its requirements or release notes say which), or "
-        f"install the older release of {named} made for TensorFlow {tf}."
+        f"TensorFlow {span} only. Upgrade TensorFlow to one of those lines, {since} (one that "
+        "release supports: its requirements or release notes say which), or install the older "
+        f"release of {named} made for TensorFlow {tf}."
     )
     return Fix(text, (*m.pip(f"show {dist} tensorflow"), *line_install(m, first)))
 

@@ -68,6 +68,7 @@ from tfdoctor.scan.api import (
     LAST_KERAS2,
     MOST_HOMES,
     ApiIndex,
+    NameReleases,
     bundled_lines,
     keras2_homes,
     keras2_module_exports,
@@ -77,6 +78,7 @@ from tfdoctor.scan.api import (
     load_early,
     load_keras,
     load_tf1,
+    name_releases,
     release_gap,
     tf1_lines,
 )
@@ -1149,7 +1151,7 @@ def _last_keras2_line(name: str) -> str:
     own_layout_last = (2, 12)  # keras-team/keras v2.13.1 pip_build.py: keras/src/ from 2.13
     public = any(
         own_layout_last < version_key(line)[:2] <= LAST_KERAS2
-        for line in _listed_lines("tf." + module)
+        for line in name_releases("tf." + module).having
     )
     return ".".join(str(x) for x in LAST_KERAS2) if public else keras2_module_last(module)
 
@@ -1352,7 +1354,8 @@ def _keras2_shown(
     if floor is None:
         return verdict
     last = ".".join(str(x) for x in LAST_KERAS2)
-    everywhere = _listed_lines(name)
+    releases = name_releases(name)
+    everywhere = releases.having
     # TensorFlow's own listings stand for its Keras 2 up to the last line that served one.
     listed = [line for line in everywhere if floor <= version_key(line)[:2] <= LAST_KERAS2]
     what = (
@@ -1386,8 +1389,11 @@ def _keras2_shown(
         )
     elif listed and tf_version is None and version_key(listed[-1])[:2] == LAST_KERAS2:
         # Every Keras 2 line from the first listed one has it: the one that raised is older.
+        # From when is dated by the one reading of it (name_releases), never by the
+        # listings' oldest line alone.
+        since = releases.since() if listed[0] == releases.first else f"from {listed[0]} on"
         fix = Fix(
-            f"`{name}` is in tf.keras from TensorFlow {listed[0]} on (Keras 2 to {last}), and "
+            f"`{name}` is in tf.keras of TensorFlow {since} (Keras 2 to {last}), and "
             f"the Keras 2 that raised this lacks it: it is older than the code. Install "
             f"TensorFlow {listed[0]} or newer, up to {last} to keep Keras 2 (`pip show "
             "tensorflow` shows the installed one).",
@@ -1397,7 +1403,7 @@ def _keras2_shown(
     else:
         fix = Fix(
             "The installed Keras 2 is of another release than the code was written for."
-            + _listed_direction(name, everywhere, tf_version),
+            + _listed_direction(name, releases, tf_version),
             m.pip("show tensorflow keras tf-keras"),
         )
     return dataclasses.replace(
@@ -2491,8 +2497,17 @@ def _python2_bound(
     the matrix), where the log shows Python 2 ran the code and no TensorFlow: no later release
     ran there, so a verdict about a later one (Keras 3's, under 2.16 on) cannot be what raised
     (``tf.nn.rnn_cell`` under Python 2 is TensorFlow 2.0's or 2.1's move to tf.compat.v1, not
-    Keras 3). ``knowledge`` itself otherwise, or where the matrix does not say."""
-    if tf_version is not None or not _python2_shown(tb, m):
+    Keras 3). Where Python 2 is shown and the Python is not known, it judges for Python 2.7,
+    the one Python 2 TensorFlow published wheels for: a fix that installs a release names
+    one with wheels for it (1.15.0, never 1.15.5). ``knowledge`` itself otherwise, or where
+    the matrix does not say."""
+    if not _python2_shown(tb, m):
+        return knowledge
+    if knowledge.python is None:
+        knowledge = ApiKnowledge(
+            knowledge.matrix, knowledge.rules, knowledge.target, "2.7", knowledge.platform
+        )
+    if tf_version is not None:
         return knowledge
     last = _last_release_for(m, "2.7", 2)
     return knowledge if last is None else knowledge.at(".".join(last.split(".")[:2]))
@@ -2518,15 +2533,12 @@ def _newest_tf1_python(m: Machine) -> Optional[str]:
 
 def _last_release_for(m: Machine, python: str, major: int) -> Optional[str]:
     """The newest release of TensorFlow ``major`` with a wheel for ``python`` on this
-    machine's platform (any, where unknown), by :func:`_release_pythons`: for Python 2.7 and
-    1.x, 1.15.0 on Linux and macOS, none on Windows."""
-    where = m.platform or (f"{m.os}-" if m.os else "")
-    having = [
-        release
-        for release, pythons in _release_pythons(m, major)
-        if any(key.startswith(where) and python in ps for key, ps in pythons.items())
-    ]
-    return max(having, key=version_key, default=None)
+    machine's platform (any, where unknown), as the matrix says
+    (:meth:`tfdoctor.matrix.Matrix.newest_release_with_wheels`): for Python 2.7 and 1.x,
+    1.15.0 on Linux and macOS, none on Windows."""
+    if m.matrix is None:
+        return None
+    return m.matrix.newest_release_with_wheels(python, m.wheel_platform, str(major))
 
 
 def _tf1_install(tb: Traceback, m: Machine, line: str) -> tuple[tuple[str, ...], str]:
@@ -3338,30 +3350,6 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
     return f"{base}.{attr}"
 
 
-def _listed_lines(name: str) -> list[str]:
-    """The TensorFlow lines whose bundled public API listing, or before 1.9 the release notes'
-    table, has ``name`` (``tf.X`` or a Keras name), oldest first; empty where none does."""
-    early = load_early()
-    # A member of tf.contrib, which the 1.x listings hold as a whole ("*": its modules load
-    # lazily), is in those lines where the release notes' table keeps it to its last release
-    # (the table's rows run on into the listings, tf_early.txt's header).
-    kept = bool(early.releases) and early.has(name, early.releases[-1]) is True
-    found = [
-        line
-        for line in tf1_lines()
-        if (index := load_tf1(line)) is not None
-        and (index.has(name) or (kept and index.lookup(name).status == "unknown"))
-    ]
-    found += [
-        line
-        for line in bundled_lines()
-        if (index := load_api(line)) is not None and index.has(name)
-    ]
-    # Before the listings, the release notes' table (tf_early.txt) for the names it holds.
-    found += [r for r in early.releases if early.has(name, r)]
-    return sorted(found, key=version_key)
-
-
 def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """The last exception, where no cause explains it and it says a TensorFlow or Keras
     module lacks a name that no reading of scan's knowledge placed: the code that asked was
@@ -3377,7 +3365,8 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
     keras = not name.startswith("tf.")
     product = "Keras" if keras else "TensorFlow"
     dists = "tensorflow keras" if keras else "tensorflow"
-    listed = _listed_lines(name)
+    releases = name_releases(name)
+    listed = releases.having
     tf = m.tf.version if m.tf is not None else None
     if tf and not keras and ".".join(tf.split(".")[:2]) in listed:
         return []  # the log's TensorFlow has the name: missing for another reason
@@ -3392,9 +3381,8 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
     running = f"the installed {product}" + (f" ({tf})" if tf and not keras else "")
     if listed:
         known = (
-            f"The bundled listings have `{name}` in TensorFlow {listed[0]}"
-            + (f" to {listed[-1]}" if len(listed) > 1 else "")
-            + f" only, so {running} is of another line."
+            f"TensorFlow's release notes and the bundled listings have `{name}` in TensorFlow "
+            f"{releases.span()} only, so {running} is of another line."
         )
     else:
         known = (
@@ -3443,7 +3431,7 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
         f"release has wheels for), {instead}."
     )
     if listed:
-        text += _listed_direction(name, listed, tf)
+        text += _listed_direction(name, releases, tf)
     out.append(
         causes.finding(
             f"explain.{causes.code.API_REMOVED}",
@@ -3461,11 +3449,12 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
     return out
 
 
-def _listed_direction(name: str, listed: Sequence[str], tf: Optional[str]) -> str:
-    """Which way to move, from the lines whose listings have ``name`` and the TensorFlow the
+def _listed_direction(name: str, releases: NameReleases, tf: Optional[str]) -> str:
+    """Which way to move, from the releases whose API has ``name`` and the TensorFlow the
     log shows: older than them, the code needs a newer TensorFlow; newer, an older one; not
     shown, both ways said, with how to tell."""
-    span = f"TensorFlow {listed[0]}" + (f" to {listed[-1]}" if len(listed) > 1 else "")
+    listed = releases.having
+    span = f"TensorFlow {releases.span()}"
     if tf and version_key(tf)[:2] < version_key(listed[0])[:2]:
         return f" The listings place `{name}` in {span}: upgrade TensorFlow to one of those lines."
     if tf and version_key(tf)[:2] > version_key(listed[-1])[:2]:

@@ -625,7 +625,9 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
         return (
             api_findings(
                 evidence.tracebacks,
-                ApiKnowledge(matrix, python=machine.python_version),
+                ApiKnowledge(
+                    matrix, python=machine.python_version, platform=machine.wheel_platform
+                ),
                 machine,
                 evidence.kernel_installs,
                 keras_backend_shown="keras-multi-backend-file" in evidence.hits,
@@ -645,7 +647,9 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
         )
     if evidence.statements and machine.tf is not None:
         return statement_findings(
-            evidence.statements, ApiKnowledge(matrix, python=machine.python_version), machine
+            evidence.statements,
+            ApiKnowledge(matrix, python=machine.python_version, platform=machine.wheel_platform),
+            machine,
         )
     return []
 

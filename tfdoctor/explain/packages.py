@@ -3064,46 +3064,42 @@ def asked_fix(
 
 def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine, dist: str = "") -> Fix:
     """``fix`` with the TensorFlow lines whose public API has what was asked (a module or a
-    name; from the bundled API listings of the 1.x and 2.x lines), where some have it: the
-    releases the package fits. Where the log shows a TensorFlow older than every such line,
+    name; from the bundled API listings of the 1.x and 2.x lines, and before them TensorFlow's
+    release notes, :func:`tfdoctor.scan.api.name_releases`), where a listed line has it: the
+    releases the package fits. Where the log shows a TensorFlow older than every such release,
     the package ``dist`` is newer than it, and the fix is TensorFlow of one of those lines. A
     name only 1.x lines have says the package was written for TensorFlow 1: the fix adds the
     last 1.x line, installed where the log's Python has its wheels."""
-    from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, tf1_lines  # noqa: PLC0415
+    from tfdoctor.scan.api import bundled_lines, name_releases, tf1_lines  # noqa: PLC0415
 
     if module is None or not asked.startswith("tf.") or "__" in asked.replace(module, ""):
         return fix
     tf1 = sorted(tf1_lines(), key=version_key)
     lines = [*tf1, *sorted(bundled_lines(), key=version_key)]
-    having: list[int] = []
-    for i, line in enumerate(lines):
-        index = load_tf1(line) if i < len(tf1) else load_api(line)
-        # A module is a listed module of its own (a dunder part such as __internal__ would
-        # pass a name lookup as an attribute every module has).
-        if index is not None and (asked in index.modules if module == asked else index.has(asked)):
-            having.append(i)
-    if not having:
-        return fix
-    runs: list[list[int]] = []
-    for i in having:
-        if runs and runs[-1][-1] == i - 1:
-            runs[-1].append(i)
-        else:
-            runs.append([i])
-    span = ", ".join(
-        lines[r[0]] if len(r) == 1 else f"{lines[r[0]]} to {lines[r[-1]]}" for r in runs
+    # A module is a listed module of its own (a dunder part such as __internal__ would pass a
+    # name lookup as an attribute every module has).
+    releases = name_releases(asked, module == asked)
+    if not lines or not set(releases.having) & set(lines):
+        return fix  # no listed line has it: the release notes' names are answered elsewhere
+    notes = (
+        f", TensorFlow's release notes the releases before {lines[0]}"
+        if releases.first not in lines
+        else ""
     )
     text = (
-        f"{fix.text} TensorFlow {span} has {asked} (the public API of each line; the listings "
-        f"cover {lines[0]} to {lines[-1]})."
+        f"{fix.text} TensorFlow {releases.span()} has {asked} (the public API of each line; "
+        f"the listings cover {lines[0]} to {lines[-1]}{notes})."
     )
-    first = lines[having[0]]
+    first = releases.first
     if dist and m.tf is not None and version_key(m.tf.version)[:2] < version_key(first)[:2]:
-        # The log's TensorFlow is older than every line with the name: the package's release
-        # is newer than it, and only TensorFlow of such a line (or an older package) fits.
+        # The log's TensorFlow is older than every release with the name: the package's
+        # release is newer than it, and only TensorFlow of such a line (or an older package)
+        # fits.
         known = known_distribution(dist) or m.facts.package(dist) is not None
-        return causes.software.library_newer_fix(m, dist, m.tf.version, span, first, known)
-    if tf1 and having[-1] < len(tf1):
+        return causes.software.library_newer_fix(
+            m, dist, m.tf.version, releases.span(), first, releases.since(), known
+        )
+    if tf1 and releases.having[-1] in tf1:
         # Only 1.x lines have it: the package is TensorFlow 1 code (TensorFlow 2 moved such
         # names to tf.compat.v1 or dropped them), which runs on the last 1.x line as written.
         return _tf1_way(Fix(text, fix.commands), tf1[-1], m)
@@ -3129,15 +3125,23 @@ def _tf1_way(fix: Fix, last: str, m: Machine) -> Fix:
     python = m.python_version
     if python is None:
         return Fix(f"{said}{span}: check `python -V` first.", fix.commands)
-    if not m.line_fits(entry):
+    release = m.release_of_line(entry)
+    if release is None:
         return Fix(
             f"{said}{span}, in an environment of such a Python: TensorFlow {last} has no wheel "
             f"for Python {python} here.",
             fix.commands,
         )
+    # Its latest patch lacks a wheel for this Python where an earlier one has it (the
+    # matrix's row for that patch: 1.15.0 for Python 2.7): that patch, said as such.
+    which = (
+        f"; for Python {python}, {release}, its last release with wheels for it"
+        if release != entry.latest_patch
+        else ""
+    )
     return Fix(
-        f"{said}{span}.",
-        (*fix.commands, *m.pip_install(install_requirement(entry, m.target))),
+        f"{said}{span}{which}.",
+        (*fix.commands, *m.pip_install(install_requirement(entry, m.target, release))),
     )
 
 

@@ -110,6 +110,9 @@ class ScanOptions(Record):
     workers: Optional[int] = None
     #: The version of the Python the code runs under (``3.12.1``); None: unknown.
     python: Optional[str] = None
+    #: The platform key prefix where the code runs (``linux-x86_64``, ``windows-``; the
+    #: matrix's keys); empty: unknown.
+    platform: str = ""
 
 
 # --- files -----------------------------------------------------------------------------------
@@ -209,6 +212,7 @@ class Judge:
         self.since = version_key(options.since) if options.since else None
         self.installed = options.installed
         self.python = options.python
+        self.platform = options.platform
         self.api: Optional[ApiIndex] = api_for(options.target)
         #: The listing of the line the code was written for (``--from``).
         self.since_api: Optional[ApiIndex] = api_for(options.since) if options.since else None
@@ -604,18 +608,42 @@ class Judge:
             return ""  # moved later, within TensorFlow 2: the 1.x line is no nearer
         return self._last_tf1_words()
 
-    def _last_tf1_words(self) -> str:
+    def _last_tf1_words(self, lead: str = "") -> str:
         """The last 1.x line of the matrix, where TensorFlow 1 code runs unchanged, with its
-        Pythons, in words ("" where the matrix has no 1.x line)."""
+        Pythons, in words, and the release to install: where the code's Python is known and
+        the line's latest patch has no wheel for it, the newest patch the matrix says has one
+        (1.15.0 for Python 2.7, with the platforms of those wheels), else an environment of a
+        Python the line has wheels for ("" where the matrix has no 1.x line). ``lead``: the
+        words before the line's number (the offer to run the code there by default)."""
         ones = [x for x in self.matrix.lines if x.key[:1] == (1,)]
         if not ones:
             return ""
         last = max(ones, key=lambda x: x.key)
         pythons = sorted({py for pys in last.python.values() for py in pys}, key=version_key)
         within = f", in an environment of Python {pythons[0]} to {pythons[-1]}" if pythons else ""
+        run = (lead or " Or run the TensorFlow 1 code unchanged on") + f" TensorFlow {last.line}"
+        run += "" if lead else ", the last 1.x line"
+        latest = f'(pip install "tensorflow=={last.latest_patch}")'
+        if not self.python or last.has_wheels_for(self.python, self.platform):
+            return f"{run}{within} {latest}."
+        minor = ".".join(self.python.split(".")[:2])
+        earlier = self.matrix.newest_release_with_wheels(minor, self.platform, last.line)
+        if earlier is None or not pythons:
+            here = " here" if self.platform else ""
+            return f"{run}, which has no wheel for Python {minor}{here}{within} {latest}."
+        # Where the platform is not known, those the wheels are for are said (the matrix's
+        # platform keys, as `tfdoctor matrix` prints them).
+        by_key = self.matrix.release_pythons(earlier) or {}
+        keys = tuple(
+            key
+            for key, ps in sorted(by_key.items())
+            if minor in ps and key.startswith(self.platform)
+        )
+        where = ", ".join(keys)
         return (
-            f" Or run the TensorFlow 1 code unchanged on TensorFlow {last.line}, the last 1.x "
-            f'line{within} (pip install "tensorflow=={last.latest_patch}").'
+            f"{run}: its last release with wheels for Python {minor} is {earlier} (for {where}; "
+            f'pip install "tensorflow=={earlier}"); its latest, {last.latest_patch}, is for '
+            f"Python {pythons[0]} to {pythons[-1]}."
         )
 
     def _verdict(self, rule: Rule, name: str) -> Verdict:
@@ -632,6 +660,10 @@ class Judge:
             if stopgap:
                 text += f" Stop-gap: {stopgap} (TensorFlow 1 behaviour inside TensorFlow 2)."
             text += self._tf1_line_words(rule)
+        elif rule.cause in _TF1_CAUSES and rule.release_key[:2] == (2, 0):
+            # TensorFlow 1 code whose rule sends it to 1.x itself (tf.contrib's): the release
+            # of the last 1.x line for the code's Python, read from the matrix.
+            text += self._last_tf1_words(" To run it on")
         commands: list[str] = [f"pip install {pkg}" for pkg in rule.install]
         if rule.legacy_keras:
             text += KEEP_KERAS2

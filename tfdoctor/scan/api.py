@@ -640,3 +640,86 @@ def release_gap(name: str, allowed: Optional[Sequence[str]] = None) -> Optional[
     return ReleaseGap(
         name, kind, tuple(asked), last_before, first_after, gone_in, decided.now, decided.source
     )
+
+
+@record
+class NameReleases(Record):
+    """The TensorFlow releases whose public API has a name, each dated by the earliest source
+    that speaks of it: the release notes' table (``tf_early.txt``) before the listings, then
+    each listed line's own API (:func:`name_releases`)."""
+
+    name: str
+    #: Every release tfdoctor knows, oldest first: the early table's, then the listed lines.
+    known: tuple[str, ...]
+    #: Those whose API has the name, oldest first.
+    having: tuple[str, ...]
+    #: Those whose API lacks it, as far as a source says (a name the early table has no row
+    #: for is neither had nor lacked by the releases before the listings).
+    lacking: tuple[str, ...]
+
+    @property
+    def first(self) -> str:
+        """The oldest release known to have the name ("" for none)."""
+        return self.having[0] if self.having else ""
+
+    @property
+    def dated(self) -> bool:
+        """Whether :attr:`first` is the release that brought the name: the release before it
+        lacks it. Not so where the oldest listing (1.9) has a name the release notes' table
+        says nothing of: an earlier release may have brought it, and the listings cannot say."""
+        if not self.having:
+            return False
+        at = self.known.index(self.first)
+        return at > 0 and self.known[at - 1] in self.lacking
+
+    def span(self) -> str:
+        """The releases with the name in words, each run of adjacent ones as ``A to B``
+        (``1.4 to 2.21``; ``1.9 (or earlier) to 2.21`` where :attr:`dated` is not so)."""
+        runs: list[list[str]] = []
+        for release in self.having:
+            at = self.known.index(release)
+            if runs and self.known.index(runs[-1][-1]) == at - 1:
+                runs[-1].append(release)
+            else:
+                runs.append([release])
+        words = [r[0] if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs]
+        if words and not self.dated:
+            words[0] = words[0].replace(self.first, f"{self.first} (or earlier)", 1)
+        return ", ".join(words)
+
+    def since(self) -> str:
+        """From when the name is there, in words: ``from 1.4 on``, or ``from 1.9 (or earlier)
+        on`` where no source dates the oldest release known to have it."""
+        return f"from {self.first} on" if self.dated else f"from {self.first} (or earlier) on"
+
+
+def name_releases(name: str, module: bool = False) -> NameReleases:
+    """The releases whose public API has ``name`` (``tf.X`` or a Keras name; with ``module``,
+    a listed module of its own), from the release notes' table before the listings (1.9 on)
+    and the listings from there. A member of tf.contrib, which the 1.x listings hold as a whole
+    (its modules load lazily, so the listing cannot tell), is in those lines where the table
+    keeps it to its last release (the table's rows run on into the listings, tf_early.txt's
+    header). The one reading of when a name came: a fix dates it from here, never from the
+    listings' first line alone."""
+    early = load_early()
+    kept = bool(early.releases) and early.has(name, early.releases[-1]) is True
+    presence: list[tuple[str, Optional[bool]]] = [(r, early.has(name, r)) for r in early.releases]
+    listed = [(line, load_tf1(line), kept) for line in tf1_lines()]
+    listed += [(line, load_api(line), False) for line in bundled_lines()]
+    for line, index, lazy in sorted(listed, key=lambda x: version_key(x[0])):
+        if index is None:
+            presence.append((line, None))
+        elif module:
+            presence.append((line, name in index.modules))
+        else:
+            status = index.lookup(name).status
+            has = status == OK or (lazy and status == UNKNOWN)
+            presence.append((line, None if status == UNKNOWN and not has else has))
+    # Oldest first, each release once (the early table stops before the listings start).
+    ordered = sorted(dict(presence).items(), key=lambda x: version_key(x[0]))
+    return NameReleases(
+        name,
+        tuple(r for r, _ in ordered),
+        tuple(r for r, has in ordered if has),
+        tuple(r for r, has in ordered if has is False),
+    )

@@ -96,6 +96,7 @@ class ApiKnowledge:
         rules: Optional[Rules] = None,
         target: Optional[str] = None,
         python: Optional[str] = None,
+        platform: str = "",
     ) -> None:
         newest = matrix.newest_release or (matrix.lines[0] if matrix.lines else None)
         target = target or (newest.line if newest is not None else "2.0")
@@ -104,11 +105,15 @@ class ApiKnowledge:
         self.target = target
         #: The Python the code runs under (the log's or the probe's), None where unknown.
         self.python = python
-        self._judge = Judge(self.rules, ScanOptions((), target, python=python), matrix)
+        #: The platform key prefix where it runs (the matrix's keys), empty where unknown.
+        self.platform = platform
+        self._judge = Judge(
+            self.rules, ScanOptions((), target, python=python, platform=platform), matrix
+        )
 
     def at(self, line: str) -> ApiKnowledge:
         """The same knowledge, judging for the release line ``line`` (``2.5``)."""
-        return ApiKnowledge(self.matrix, self.rules, line, self.python)
+        return ApiKnowledge(self.matrix, self.rules, line, self.python, self.platform)
 
     def first_line_with(self, api: str, since: str) -> Optional[str]:
         """The oldest release line after ``since`` from which every bundled line has ``api``
