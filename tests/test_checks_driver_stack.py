@@ -13,8 +13,9 @@ import pytest
 from tests.facts_cases import read_case
 from tfdoctor.checks import run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.facts import facts_from_json
+from tfdoctor.facts import Facts, facts_from_json
 from tfdoctor.findings import Severity
+from tfdoctor.machine import Machine
 from tfdoctor.matrix import load_matrix
 
 CASES = sorted((Path(__file__).parent / "data" / "driver_stack").glob("*.json"))
@@ -97,3 +98,62 @@ def test_a_gpu_build_in_a_container_on_a_host_without_a_gpu_is_told_the_cpu_buil
     assert fix_has in fix
     if cause != "container-no-gpu":
         assert "--gpus" not in fix and "nvidia-smi" not in fix
+
+
+def _cuda_image_without_gpu(**changes: object) -> Facts:
+    """A CUDA build in a container of a CUDA image (NVIDIA_VISIBLE_DEVICES=all) on a host
+    whose bus was read and holds no NVIDIA device, with ``changes`` made to its nvidia_kernel."""
+    doc = read_case(
+        Path(__file__).parent / "data" / "driver_stack" / "cuda-image-on-host-without-gpu.json"
+    )
+    facts: dict[str, object] = doc["facts"]
+    facts["nvidia_kernel"] = {**facts["nvidia_kernel"], **changes}  # type: ignore[dict-item]
+    return facts_from_json(facts)
+
+
+#: An NVIDIA device on the PCI bus a container shares with its host (a T4).
+_T4_ON_THE_BUS = {
+    "pci_devices": [
+        {"slot": "0000:00:04.0", "device_id": "0x1eb8", "class_code": "0x030200", "driver": None}
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    ("changes", "presence"),
+    [
+        pytest.param({}, "absent", id="bus-read-empty"),
+        # The host has a GPU: the container was not given it.
+        pytest.param(_T4_ON_THE_BUS, "not-handed-over", id="gpu-on-the-bus"),
+        # Nothing read shows the host has none: the image's variable says one is wanted.
+        pytest.param({"pci_source": None}, "not-handed-over", id="bus-unread"),
+    ],
+)
+def test_a_containers_wish_for_a_gpu_is_no_gpu_where_the_bus_holds_none(
+    changes: dict[str, object], presence: str
+) -> None:
+    assert Machine(_cuda_image_without_gpu(**changes), None).gpu_presence == presence
+
+
+@pytest.mark.parametrize("require_gpu", [False, True], ids=["plain", "require-gpu"])
+def test_no_gpu_on_the_hosts_bus_is_told_the_cpu_build_not_a_gpu_flag(require_gpu: bool) -> None:
+    ctx = CheckContext(_cuda_image_without_gpu(), load_matrix(), require_gpu=require_gpu)
+    found = {f.id: f for f in run_checks(ctx)}
+    for check in ("gpu.absent", "gpu.required") if require_gpu else ("gpu.absent",):
+        fix = found[check].fix
+        assert fix is not None, check
+        said = fix.text + "\n" + "\n".join(fix.commands)
+        assert "tensorflow-cpu==2.18.0" in said and "machine with an NVIDIA GPU" in said
+        for wrong in ("--gpus", "nvidia-ctk", "Container Toolkit", "modprobe", "--device"):
+            assert wrong not in said, (check, wrong)
+        assert found[check].cause != "container-no-gpu"
+    assert found["gpu.absent"].severity is Severity.WARNING
+    if require_gpu:
+        assert found["gpu.required"].severity is Severity.ERROR
+
+
+def test_a_gpu_on_the_hosts_bus_keeps_the_containers_gpu_flag() -> None:
+    facts = _cuda_image_without_gpu(**_T4_ON_THE_BUS)
+    (found,) = run_checks(CheckContext(facts, load_matrix()), select_checks(["gpu.absent"]))
+    assert (found.severity, found.cause) == (Severity.WARNING, "container-no-gpu")
+    assert found.fix is not None and "docker run --gpus all IMAGE" in found.fix.commands

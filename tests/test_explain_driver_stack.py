@@ -829,3 +829,19 @@ def test_a_gpu_shown_beside_a_libcuda_without_a_function_is_no_legacy_candidate(
 def test_other_words_about_a_missing_cu_name_are_not_libcuda() -> None:
     report = explained("ERROR: could not find cudnn.h in /usr/local/cuda/include\n")
     assert not any(x.cause == "driver-too-old" for x in report.findings)
+
+
+#: A long run's output: lines that say nothing about the GPU.
+_EPOCHS = "".join(f"Epoch 1/5 step {i}: loss 0.{i:04d}\n" for i in range(3000))
+
+
+@pytest.mark.parametrize("between", ["", _EPOCHS], ids=["next-line", "after-a-long-run"])
+def test_a_gpu_tensorflow_created_anywhere_shows_wsls_driver_answered(between: str) -> None:
+    # TensorFlow created the GPU's device: the Windows driver gave WSL 2 its GPU, wherever in
+    # the log the line is, so what failed beside it is not WSL's driver.
+    wsl_no_device = (
+        "Linux PC 5.10.16.3-microsoft-standard-WSL2 #1 SMP Fri Apr 2 22:23:49 UTC 2021 x86_64 "
+        "GNU/Linux\n" + _cuinit(_EXT, "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected")
+    )
+    assert _top(explained(f"{wsl_no_device}\n{_EPOCHS}"))[0] == "wsl-driver-broken"
+    assert _top(explained(f"{wsl_no_device}\n{between}{_CREATED}\n"))[0] != "wsl-driver-broken"

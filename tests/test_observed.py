@@ -393,3 +393,94 @@ def test_a_logs_claim_stands_where_the_machine_shows_nothing_against_it() -> Non
         tensorflow=f.tensorflow(devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),))
     )
     assert _explained(no_gpu).severity is Severity.ERROR
+
+
+# --- explain, a log alone: a GPU TensorFlow showed beside an answer that lists none ----------
+
+#: TensorFlow's own lines showing a GPU device: created (gpu_device.cc in 2.x and 1.x, and the
+#: bare head of the line without the GPU's description) or listed by a device query.
+GPU_SHOWN = {
+    "created-2x": "2024-03-01 10:00:00.000000: I tensorflow/core/common_runtime/gpu/"
+    "gpu_device.cc:1928] Created device /job:localhost/replica:0/task:0/device:GPU:0 with "
+    "22282 MB memory:  -> device: 0, name: NVIDIA RTX A5000, pci bus id: 0000:65:00.0, "
+    "compute capability: 8.6",
+    "created-1x": "2018-05-02 09:00:00.000000: I tensorflow/core/common_runtime/gpu/"
+    "gpu_device.cc:1041] Created TensorFlow device (/job:localhost/replica:0/task:0/"
+    "device:GPU:0 with 10405 MB memory) -> physical GPU (device: 0, name: GeForce GTX 1080 Ti, "
+    "pci bus id: 0000:02:00.0, compute capability: 6.1)",
+    "created-bare": "2024-03-01 10:00:00.000000: I tensorflow/core/common_runtime/gpu/"
+    "gpu_device.cc:1928] Created device /job:localhost/replica:0/task:0/device:GPU:0 with "
+    "22282 MB memory",
+    "listed": ">>> tf.config.list_physical_devices('GPU')\n"
+    "[PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU')]",
+}
+#: TensorFlow's answers that list no GPU (a session's empty device mapping counts as one only
+#: where the log shows a GPU meant).
+NO_GPU_ANSWERS = {
+    "list-empty": ">>> tf.config.list_physical_devices('GPU')\n[]",
+    "count-zero": "Num GPUs Available:  0",
+    "is-gpu-available": ">>> tf.test.is_gpu_available()\nFalse",
+    "placement": "Device mapping: no known devices.",
+}
+#: ``tf.test.is_built_with_cuda()`` answering False: a build without CUDA, listing no GPU alone.
+NOT_BUILT_WITH_CUDA = ">>> tf.test.is_built_with_cuda()\nFalse"
+
+
+def _explain_log(text: str) -> tuple[Finding, ...]:
+    return explain([split_text(text)], load_signatures(), f.FIXTURE_MATRIX, None).findings
+
+
+def log_violations(findings: Sequence[Finding], seen: Sequence[str]) -> list[str]:
+    """Each finding above a note whose cause one of the log's observations (kinds) refutes."""
+    return [
+        f"{x.id} {x.severity.value} ({x.cause}) vs {kinds}"
+        for x in findings
+        if x.severity.rank > Severity.INFO.rank
+        and x.cause in causes.CAUSES
+        and (kinds := [k for k in causes.CAUSES[x.cause].contradicted_by if k in seen])
+    ]
+
+
+@pytest.mark.parametrize("first", ["gpu-first", "answer-first"])
+@pytest.mark.parametrize("answer", list(NO_GPU_ANSWERS))
+@pytest.mark.parametrize("shown", list(GPU_SHOWN))
+def test_no_finding_of_explain_contradicts_a_gpu_tensorflow_showed(
+    shown: str, answer: str, first: str
+) -> None:
+    # Two processes or interpreters in one paste: both TensorFlow's answers stand, the GPU it
+    # showed outranks the inference from the empty one, which is a note that names both.
+    lines = [GPU_SHOWN[shown], NO_GPU_ANSWERS[answer]]
+    found = _explain_log("\n".join(lines if first == "gpu-first" else lines[::-1]) + "\n")
+    assert log_violations(found, ["tf-lists-gpu"]) == []
+    assert [x.severity for x in found if x.severity.rank > Severity.INFO.rank] == []
+    [note] = [x for x in found if x.summary.startswith("The log shows TensorFlow with a GPU")]
+    assert GPU_SHOWN[shown].splitlines()[-1] in note.detail
+    assert NO_GPU_ANSWERS[answer].splitlines()[-1] in note.detail
+    assert "more than one process or interpreter" in note.detail
+
+
+@pytest.mark.parametrize("shown", list(GPU_SHOWN))
+def test_a_build_without_cuda_beside_a_gpu_tensorflow_showed_is_no_contradiction(
+    shown: str,
+) -> None:
+    # A pluggable device (tensorflow-metal, DirectML) is a GPU of a build without CUDA.
+    found = _explain_log(f"{NOT_BUILT_WITH_CUDA}\n{GPU_SHOWN[shown]}\n")
+    assert [x.id for x in found if x.severity.rank > Severity.INFO.rank] == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [*(NO_GPU_ANSWERS[k] for k in NO_GPU_ANSWERS if k != "placement"), NOT_BUILT_WITH_CUDA],
+)
+def test_the_answer_alone_stands_so_the_property_is_not_vacuous(answer: str) -> None:
+    found = _explain_log(answer + "\n")
+    assert log_violations(found, ["tf-lists-gpu"]) != []
+
+
+def test_a_planted_contradiction_in_a_log_is_caught() -> None:
+    planted = causes.finding(
+        "explain.x", Severity.ERROR, causes.gpu.CUDA_LIBS_MISSING, "TensorFlow lists no GPU"
+    )
+    assert log_violations([planted], ["tf-lists-gpu"]) == [
+        "explain.x error (cuda-libs-missing) vs ['tf-lists-gpu']"
+    ]

@@ -1583,7 +1583,8 @@ class Machine(Record):
         """``present`` (the driver lists GPUs); ``driver-broken`` (a GPU is there and its
         driver fails); ``not-handed-over`` (a container given no GPU though the host or the
         image has one, or given device nodes by hand without the driver's libraries);
-        ``absent`` (nothing says a GPU is here)."""
+        ``absent`` (nothing says a GPU is here, or the bus was read and holds none:
+        :attr:`no_nvidia_gpu_seen`)."""
         drv = self.facts.driver
         if drv is not None and drv.gpus:
             return "present"
@@ -1598,6 +1599,10 @@ class Machine(Record):
                 if reason in ("library-not-found", "no-gpu"):
                     return "not-handed-over"
                 return "driver-broken"
+            if self.no_nvidia_gpu_seen:
+                # Observed: the bus it shares with its host holds no NVIDIA device, so there is
+                # none to hand over, whatever NVIDIA_VISIBLE_DEVICES (a CUDA image's) asks for.
+                return "absent"
             return "not-handed-over" if self.pci_gpus or wants else "absent"
         if self.device_nodes or self.pci_gpus:
             return "driver-broken"

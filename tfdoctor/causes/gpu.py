@@ -3077,9 +3077,9 @@ def driver_userspace_fix(m: Machine) -> Fix:
     return Fix(text, (*commands, "nvidia-smi"))
 
 
-def libcuda_import_fix(m: Machine) -> Fix:
-    """A GPU build whose import needs libcuda.so.1 (TensorFlow 1.x's GPU wheels linked it):
-    the driver where there is a GPU, the CPU build where there is none."""
+def _cpu_build_swap(m: Machine) -> tuple[str, tuple[str, ...]]:
+    """The CPU build of the installed release, as the text names it, and the commands that
+    put it in place of the GPU build (none where it is not known or already installed)."""
     tf = m.tf
     # The CPU build of the same release: tensorflow itself where the matrix's GPU build is
     # another distribution (tensorflow-gpu, up to 2.0), tensorflow-cpu where tensorflow holds
@@ -3095,20 +3095,36 @@ def libcuda_import_fix(m: Machine) -> Fix:
     swap: tuple[str, ...] = ()
     if cpu is not None and m.tf_name != "tensorflow-cpu":
         swap = m.pip(f"uninstall -y {m.tf_name or 'tensorflow'}") + m.pip_install(cpu)
-    named = f"`{cpu}`" if cpu else "tensorflow for 1.x, tensorflow-cpu for 2.x"
+    return (f"`{cpu}`" if cpu else "tensorflow for 1.x, tensorflow-cpu for 2.x"), swap
+
+
+def no_nvidia_gpu_fix(m: Machine, lead: str = "") -> Fix:
+    """The fix where the facts show no NVIDIA GPU at all (:attr:`Machine.no_nvidia_gpu_seen`):
+    TensorFlow's CPU build, or a machine with a GPU; never a driver or a container's GPU flag,
+    which hand over a GPU only where there is one. ``lead``: what needs the GPU, said first."""
+    named, swap = _cpu_build_swap(m)
+    # Observed, not inferred: no NVIDIA device on the PCI bus and no nvidia module (a
+    # container reads its host's), so no driver install or container flag can give it one.
+    where = "its host has" if m.container else "it has"
+    return Fix(
+        f"{lead}This machine has no NVIDIA GPU ({where} no NVIDIA device on the PCI bus and no "
+        f"nvidia kernel module loaded): install the CPU build of the same release ({named})"
+        + (", or use the CPU variant of the image" if m.container else "")
+        + ", or run this build on a machine with an NVIDIA GPU and its driver.",
+        swap,
+    )
+
+
+def libcuda_import_fix(m: Machine) -> Fix:
+    """A GPU build whose import needs libcuda.so.1 (TensorFlow 1.x's GPU wheels linked it):
+    the driver where there is a GPU, the CPU build where there is none."""
     if m.no_nvidia_gpu_seen:
-        # Observed, not inferred: no NVIDIA device on the PCI bus and no nvidia module (a
-        # container reads its host's), so no driver install or --gpus flag can give it one.
-        where = "its host has" if m.container else "it has"
-        return Fix(
+        return no_nvidia_gpu_fix(
+            m,
             "libcuda.so.1 is the NVIDIA driver's library, and a GPU build that links it "
-            "(TensorFlow 1.x's GPU wheels did) cannot import without it. This machine has no "
-            f"NVIDIA GPU ({where} no NVIDIA device on the PCI bus and no nvidia kernel module "
-            f"loaded): install the CPU build of the same release ({named})"
-            + (", or use the CPU variant of the image" if m.container else "")
-            + ", or run this build on a machine with an NVIDIA GPU and its driver.",
-            swap,
+            "(TensorFlow 1.x's GPU wheels did) cannot import without it. ",
         )
+    named, swap = _cpu_build_swap(m)
     commands: tuple[str, ...] = ("nvidia-smi", "ldconfig -p | grep -F libcuda.so.1", *swap)
     return Fix(
         "libcuda.so.1 is the NVIDIA driver's library (installed with the driver, not with the "

@@ -744,6 +744,19 @@ def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
         # --static is how build steps check (docker/Dockerfile.gpu): a note there, a warning
         # when the container runs or a GPU is required.
         static = tf is not None and tf.status == TFStatus.SKIPPED and not ctx.require_gpu
+        if ctx.machine.no_nvidia_gpu_seen:
+            # Observed: the PCI bus the container shares with its host holds no NVIDIA device,
+            # so the host has no GPU to hand over: no container flag or toolkit gives one.
+            yield Finding(
+                "gpu.absent",
+                Severity.INFO if static else Severity.WARNING,
+                f"No GPU in {_where(plat)}: its host has no NVIDIA GPU",
+                _no_access_evidence(facts, drv)
+                + "\nThe PCI bus the container shares with its host holds no NVIDIA device, "
+                "and no nvidia kernel module is loaded there.",
+                causes.gpu.no_nvidia_gpu_fix(ctx.machine),
+            )
+            return
         summary = f"No GPU was handed to {_where(plat)}"
         if image_run:
             summary += ", which runs a CUDA build of TensorFlow"

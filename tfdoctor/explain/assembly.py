@@ -1077,15 +1077,15 @@ def _unlisted(
     """The findings for TensorFlow listing no GPU (:mod:`tfdoctor.explain.devices`): the
     reading, with what the log implies of the machine, then the other candidates."""
     listings = evidence.devices
-    created = any(h.signature.id == "created-gpu-device" for h in evidence.hits.values())
-    if not listings and evidence.gpu_complaint is not None and not created:
+    reached = evidence.gpu_reached()
+    if not listings and evidence.gpu_complaint is not None and reached is None:
         # (A GPU device TensorFlow created outranks the user's words: observed beats said.)
         # No answer of TensorFlow's is shown, only the user's words that it does not use the
         # GPU: the same question, asked of what the log states around it.
         where, said = evidence.gpu_complaint
         listings = [(where, DeviceListing(0, said, gpus=0))]
     layout = evidence.hits.get("gpu-layout-on-cpu")
-    on_cpu = not listings and layout is not None and not created
+    on_cpu = not listings and layout is not None and reached is None
     if on_cpu and layout is not None:
         # A CPU kernel refused the layout only GPU kernels take: the op ran on the CPU, as
         # where TensorFlow lists no GPU (observed, not said).
@@ -1106,6 +1106,7 @@ def _unlisted(
         ),
         evidence.visible_devices,
         tf_cpu_image(evidence.first_text),
+        reached,
     )
     if not unlisted_all:
         return []

@@ -9,6 +9,7 @@ driver), that finding is the explanation and nothing is added.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Optional
 
@@ -53,6 +54,7 @@ def unlisted_gpu_findings(
     gpu_build_shown: bool = False,
     visible: Optional[str] = None,
     cpu_image: Optional[str] = None,
+    reached: Optional[tuple[str, str]] = None,
 ) -> list[Finding]:
     """The findings for a log where TensorFlow lists no GPU: the reading, then, where the log
     does not decide it, each other candidate as a warning of its own cause with its own fix,
@@ -63,7 +65,17 @@ def unlisted_gpu_findings(
     IPython cell (``<ipython-input-``, ipykernel's cell files); ``gpu_build_shown``: the log
     shows the TensorFlow installed is a GPU build (conda's build string), which rules out the
     CPU build as a candidate; ``visible``: the value the log sets CUDA_VISIBLE_DEVICES to;
-    ``cpu_image``: TensorFlow's CPU Docker image the log shows a container started from."""
+    ``cpu_image``: TensorFlow's CPU Docker image the log shows a container started from;
+    ``reached``: where and in which line the log shows TensorFlow itself with a GPU device
+    (observed), which makes the reading of the answers that list none a note."""
+    if reached is not None:
+        if not any(x.gpus == 0 for _, x in listings):
+            # No answer lists none: a build without CUDA (is_built_with_cuda() False) reaches
+            # a GPU through a pluggable device (tensorflow-metal, DirectML) all the same.
+            return []
+        # Both observed: the answers that list none are read as if alone, then weighed
+        # against the GPU TensorFlow showed (:func:`_beside_gpu_shown`).
+        listings = [(w, x) for w, x in listings if not x.gpus]
     answers = [x for _, x in listings]
     if not answers or (gpus_listed(answers) != 0 and built_with_cuda(answers) is not False):
         return []
@@ -100,8 +112,29 @@ def unlisted_gpu_findings(
         if cpu_image is not None and order[0] == "cpu-build"
         else causes.gpu.unlisted_gpu_fix(m, order, shown),
     )
+    if reached is not None:
+        return [_beside_gpu_shown(reading, reached)]
     others = [k for k in order[1:] if not (gpu_build_shown and k == "cpu-build")]
     return [reading, *(() if decided else _candidates(others, cited, m))]
+
+
+def _beside_gpu_shown(reading: Finding, reached: tuple[str, str]) -> Finding:
+    """``reading`` (why TensorFlow lists no GPU) as a note where the same log shows TensorFlow
+    with a GPU device (``reached``: where, and its line): both are TensorFlow's own answers, so
+    the paste holds more than one process or interpreter, and what TensorFlow showed working
+    outranks the inference from the empty answer (observed beats inferred)."""
+    where, line = reached
+    return dataclasses.replace(
+        reading,
+        severity=Severity.INFO,
+        summary="The log shows TensorFlow with a GPU, and elsewhere an answer that lists none",
+        detail=f"{where}: {line}\n{reading.detail}\nThe log holds both: TensorFlow created or "
+        "listed a GPU device in one place and listed no GPU in another, so the lines come from "
+        "more than one process or interpreter (another environment or machine, a run with the "
+        "GPU hidden). What TensorFlow showed working wins over the reading of the empty "
+        "answer: this is a note; the fix is for the run that listed none, where that run is "
+        "the one that matters.",
+    )
 
 
 def _candidates(keys: Sequence[str], cited: str, m: Machine) -> list[Finding]:

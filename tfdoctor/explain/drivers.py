@@ -8,7 +8,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import PTX, cuda_driver_floor, gpu_code
-from tfdoctor.evidence.devices import GPU_DEVICE_CREATED, wsl1_shown
+from tfdoctor.evidence.devices import wsl1_shown
 from tfdoctor.evidence.stated import failing_run_names
 from tfdoctor.explain.common import cite, hits_by
 from tfdoctor.explain.revealed import Revealed
@@ -313,9 +313,7 @@ def _settle_wsl2(evidence: Evidence, machine: Machine, findings: dict[str, Findi
         # is the container runtime's (container-no-gpu).
         return
     named = machine.wsl or (said.group(0) if said is not None else "WSL 2")
-    if GPU_DEVICE_CREATED.search(evidence.first_text) is not None or any(
-        (listing.gpus or 0) > 0 for _, listing in evidence.devices
-    ):
+    if evidence.gpu_reached() is not None:
         # TensorFlow reached a GPU: the Windows driver answered, and what failed beside it
         # (cuDNN opening libcuda.so by its unversioned name) is the readings' own.
         return

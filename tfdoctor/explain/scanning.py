@@ -41,6 +41,7 @@ from tfdoctor.evidence.conda import (
     rows_channels,
 )
 from tfdoctor.evidence.devices import (
+    GPU_DEVICE_CREATED,
     MAX_LISTINGS,
     DeviceListing,
     container_run_without_gpu,
@@ -314,6 +315,25 @@ class Evidence:
     #: The environment the first ``conda list`` that shows a package conda installed names
     #: (:func:`tfdoctor.evidence.conda.listed_prefix`).
     conda_list_prefix: Optional[str] = None
+
+    def gpu_reached(self) -> Optional[tuple[str, str]]:
+        """Where and in which line the log shows TensorFlow itself with a GPU device
+        (observed): one it created (gpu_device.cc's ``Created device ... device:GPU:0``, a
+        pluggable device's ``Created TensorFlow device (... device:GPU:0 ...)``), or an answer
+        listing a GPU; None where it shows none."""
+        created = self.hits.get("created-gpu-device")
+        if created is not None and created.citations:
+            return created.citations[0]
+        listed = next(((w, x.text) for w, x in self.devices if (x.gpus or 0) > 0), None)
+        if listed is not None:
+            return listed
+        found = GPU_DEVICE_CREATED.search(self.first_text)
+        if found is None or self.first_block is None:
+            return None
+        start = self.first_text.rfind("\n", 0, found.start()) + 1
+        end = self.first_text.find("\n", found.end())
+        line = self.first_text[start : end if end >= 0 else len(self.first_text)]
+        return self.first_block.where(self.first_text.count("\n", 0, start)), line.strip()
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
