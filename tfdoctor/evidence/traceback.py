@@ -964,16 +964,12 @@ def _closers(code: str) -> str:
 
 
 def _is_python_line(code: str) -> bool:
-    """Whether ``code`` (one line) is Python a paste or a prompt shows as it ran: a whole
-    statement, or the first line of one its brackets carry on (``model.fit(x,``), or a
-    compound statement's header (``with tf.Session() as sess:``); never prose that names a
-    call (``tf.Session() fails with:``)."""
+    """Whether ``code`` (one line that :data:`_TF_CODE_UNINDENTED` matched: an assignment or a
+    call) is Python a paste or a prompt shows as it ran: a whole statement, or the first line
+    of one its brackets carry on (``model.fit(x,``); never prose that names a call
+    (``tf.Session() fails with:``)."""
     closers = _closers(code)
-    return (
-        _is_statement(code)
-        or (bool(closers) and _is_statement(code + closers))
-        or (code.rstrip().endswith(":") and _is_statement(code + " pass"))
-    )
+    return _is_statement(code) or (bool(closers) and _is_statement(code + closers))
 
 
 def _code_above(text: str, start: int) -> tuple[str, bool]:
