@@ -556,3 +556,34 @@ def test_a_tensorflow_1_library_under_python_3_5_is_given_the_1_15_patch_with_it
         assert found is not None and found.fix is not None, cause
         assert any('tensorflow==1.15.4"' in c for c in found.fix.commands), cause
         assert not any("1.15.5" in c for c in found.fix.commands), cause
+
+
+@pytest.mark.parametrize(
+    ("site", "present", "absent"),
+    [
+        # 1.15.5 has no Python 3.5 wheels, 1.15.4 does (the shipped matrix's row for it).
+        pytest.param("/opt/venv/lib/python3.5", ('tensorflow==1.15.4"',), "==1.4.", id="py3.5"),
+        # No 1.x release has Python 3.8 wheels: an environment of the last 1.x line's Python.
+        pytest.param(
+            "/opt/venv/lib/python3.8",
+            ("python3.7 -m venv", 'tensorflow==1.15.*"'),
+            "==1.4.",
+            id="py3.8",
+        ),
+    ],
+)
+def test_a_line_the_release_notes_date_is_installed_as_a_release_with_wheels_for_the_python(
+    site: str, present: tuple[str, ...], absent: str
+) -> None:
+    # tf.data came in 1.4 (its release notes), a line the matrix has no row of: the command
+    # installs a 1.x release the matrix says has this Python's wheels, or an environment for one.
+    error = "AttributeError: module 'tensorflow' has no attribute 'data'"
+    code = "ds = tf.data.Dataset.from_tensor_slices(x)"
+    log = "$ pip freeze\ntensorflow==1.2.1\n" + _frames(
+        f"{site}/site-packages/seqkit/in.py", code, error
+    )
+    companion = _named(explained(log, matrix=load_matrix()), "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    commands = companion.fix.commands
+    assert all(any(x in c for c in commands) for x in present), commands
+    assert not any(absent in c for c in commands), commands

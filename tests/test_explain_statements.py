@@ -171,6 +171,40 @@ def test_no_code_is_read_past_a_blank_line_but_a_whole_call_of_tensorflow(above:
     assert (tb.code, tb.typed) == ("", False)
 
 
+@pytest.mark.parametrize(
+    ("above", "code", "typed"),
+    [
+        # Python 3.11 on marks the expression that raised under the line it ran.
+        pytest.param(
+            "    sess = tf.Session()\n           ^^^^^^^^^^\n",
+            "sess = tf.Session()",
+            False,
+            id="marks-under-a-frames-line",
+        ),
+        pytest.param(
+            ">>> y = tf.add(x, tf.Session())\n             ~~~~~~^^^^^^^^^\n",
+            "y = tf.add(x, tf.Session())",
+            True,
+            id="marks-under-a-typed-line",
+        ),
+        pytest.param(
+            "sess = tf.Session(config=tf.ConfigProto(\n",
+            "sess = tf.Session(config=tf.ConfigProto(",
+            False,
+            id="a-statement-its-brackets-carry-on",
+        ),
+        pytest.param("^^^^^^^^^^\n", "", False, id="marks-alone"),
+        pytest.param("tf.Session() fails for me with:\n", "", False, id="prose-naming-a-call"),
+        pytest.param(">>> tf.Session() hangs, then\n", "", False, id="prose-after-a-prompt"),
+    ],
+)
+def test_the_line_above_the_message_is_python_never_marks_or_prose(
+    above: str, code: str, typed: bool
+) -> None:
+    (tb,) = read_tracebacks(above + _SESSION)
+    assert (tb.code, tb.typed, tb.frames) == (code, typed, ())
+
+
 def test_python2_s_unnamed_module_is_read_from_the_line_above_it() -> None:
     report = explained(
         "    logits = tf.contrib.layers.fully_connected(x, 10)\n"

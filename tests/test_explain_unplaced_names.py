@@ -14,7 +14,7 @@ from tests import factories as f
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.explain.api import _listed_direction
 from tfdoctor.findings import Finding, Report, Severity
-from tfdoctor.scan.api import NameReleases
+from tfdoctor.scan.api import NameReleases, name_releases
 
 
 def _traceback(path: str, code: str, last: str, head: str = "") -> str:
@@ -129,6 +129,15 @@ def test_the_way_to_move_follows_the_tensorflow_shown() -> None:
     assert "an older TensorFlow" in _listed_direction("tf.x", lines, "2.12.0")
     unknown = _listed_direction("tf.x", lines, None)
     assert "TensorFlow 1.9 to 1.15" in unknown and "pip show tensorflow" in unknown
+
+
+def test_the_release_notes_are_named_only_where_they_date_the_first_release() -> None:
+    # tf.data: the release notes bring it in 1.4, before the listings (1.9 on).
+    data = _listed_direction("tf.data", name_releases("tf.data"), "1.2.1")
+    assert data.startswith(" TensorFlow's release notes and the bundled listings place")
+    # tf.linalg: no row of the release notes; the listings alone place it.
+    linalg = _listed_direction("tf.linalg", name_releases("tf.linalg"), "1.2.1")
+    assert linalg.startswith(" The bundled listings place") and "release notes" not in linalg
 
 
 @pytest.mark.parametrize(

@@ -661,3 +661,37 @@ def test_the_last_release_with_a_name_is_offered_for_the_python_it_serves(
     pythons = line.pythons_on("")
     assert ("no wheel for Python 3.12" in verdict.fix.text) == told
     assert (f"Python {pythons[0]} to {pythons[-1]}" in verdict.fix.text) == told
+
+
+@pytest.mark.parametrize(
+    ("python", "platform"),
+    [
+        pytest.param(None, "", id="python-unknown"),
+        pytest.param("3.7.9", "linux-x86_64", id="python-the-latest-patch-serves"),
+        pytest.param("3.8.10", "", id="python-no-1x-release-serves"),
+        pytest.param("2.7.18", "", id="python-an-earlier-patch-serves"),
+        pytest.param("2.7.18", "windows-", id="python-no-patch-serves-here"),
+    ],
+)
+def test_the_last_1x_line_a_tf1_rule_names_is_said_in_a_whole_sentence(
+    python: object, platform: str
+) -> None:
+    """The release of the last 1.x line a rule that sends TensorFlow 1 code there adds is a
+    sentence of its own, whichever Python the code runs under: a clause with its verb, never
+    a purpose clause left hanging ("To run it on TensorFlow 1.15, in an environment ...")."""
+    from tfdoctor.scan import Judge
+    from tfdoctor.scan.walker import Use
+
+    matrix = load_matrix()
+    options = ScanOptions((), "2.21", python=python, platform=platform)  # type: ignore[arg-type]
+    rules = load_rules()
+    (rule,) = (x for x in rules.rules if x.cause == "tf-contrib-removed")
+    verdict = Judge(rules, options, matrix).judge_use(
+        Use("tf.contrib.rnn.LSTMCell", "tf.contrib.rnn.LSTMCell", 0, 0, "attribute")
+    )
+    assert verdict is not None and verdict.cause == rule.cause
+    assert verdict.fix.text.startswith(rule.replacement)
+    last = max((x for x in matrix.lines if x.key[:1] == (1,)), key=lambda x: x.key)
+    added = verdict.fix.text[len(rule.replacement) :].strip()
+    assert added.startswith(f"It runs unchanged on TensorFlow {last.line}"), added
+    assert added.endswith(".") and added.count(". ") == 0, added

@@ -1151,8 +1151,10 @@ def line_install(m: Machine, line: str, last: str = "") -> tuple[str, ...]:
     """The command that installs the newest release of ``line`` here, by the distribution
     that line publishes for this machine (``tensorflow-gpu`` ended with 2.11); where the
     Python is known and ``line`` has no wheel for it, the first later line of the same major
-    (up to ``last``, where the reading has a newest line) that has one, else an environment
-    of a Python ``line`` has wheels for."""
+    (up to ``last``, where the reading has a newest line) that has one, or a patch of such a
+    line the matrix says has one (:meth:`Machine.release_of_line`), else an environment of a
+    Python ``line`` has wheels for (for a line older than the matrix's, the newest of those
+    lines: its wheels are known)."""
     lines = sorted(m.matrix.lines, key=lambda x: version_key(x.line)) if m.matrix else []
     major = version_key(line)[:1]
     # Another major is another API: code that needs 1.x is not served by a 2.x line.
@@ -1167,13 +1169,23 @@ def line_install(m: Machine, line: str, last: str = "") -> tuple[str, ...]:
     fits = [x for x in later if m.line_fits(x, "")]
     if fits:
         return m.pip_install(install_requirement(fits[0], m.target))
-    asked = next((x for x in lines if x.line == line), None)
-    pythons = asked.pythons_on() if asked is not None else ()
-    install = f'python -m pip install "tensorflow=={line}.*"'
-    if not m.python_version or not pythons:
+    for x in later:
+        # No line's latest patch has this Python's wheel: an earlier patch whose own row of
+        # the matrix names it (1.15.4 for Python 3.5, whose wheels 1.15.5 lacks).
+        release = m.release_of_line(x)
+        if release is not None:
+            return m.pip_install(install_requirement(x, m.target, release))
+    if not m.python_version:
         return m.pip(f'install "tensorflow=={line}.*"')
+    # A line older than the matrix's (1.4, from the release notes) stands for the newest of its
+    # major the matrix has: the wheels of that one are known.
+    asked = next((x for x in lines if x.line == line), None) or (later[-1] if later else None)
+    pythons = asked.pythons_on() if asked is not None else ()
+    if asked is None or not pythons:
+        return m.pip(f'install "tensorflow=={line}.*"')
+    install = f'python -m pip install "tensorflow=={asked.line}.*"'
     # This Python has no wheel of the line: an environment of the newest Python it has.
-    python, env = pythons[-1], f"tf{line}"
+    python, env = pythons[-1], f"tf{asked.line}"
     if m.in_conda:
         return (f"conda create -n {env} python={python}", f"conda activate {env}", install)
     if m.os == "windows":

@@ -912,6 +912,9 @@ _TF_CODE_UNINDENTED = re.compile(
 #: The prompt before a line typed into Python's interactive interpreter (``>>> ``) or
 #: IPython's (``In [3]: ``): what follows is the user's own statement.
 _PROMPT = re.compile(r"[ \t]*(?:>>>|In \[\d*\]:)[ \t]*")
+#: The marks Python 3.11 on prints under a frame's source line, at the expression that
+#: raised (PEP 657's fine-grained error locations: ``^`` and ``~``): the line is above them.
+_MARKS = re.compile(r"[ \t]*[\^~][\^~ \t]*")
 
 
 def _line_before(text: str, start: int) -> tuple[int, str]:
@@ -931,6 +934,42 @@ def _is_statement(code: str) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
+
+
+def _closers(code: str) -> str:
+    """The brackets that close those ``code`` (one source line) leaves open, innermost
+    first, outside its string literals and comment; "" where it closes all or cannot be
+    read so (a bracket closed that was not opened)."""
+    pairs = {"(": ")", "[": "]", "{": "}"}
+    opened: list[str] = []
+    quote = ""
+    escaped = False
+    for char in code:
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == "#":
+            break
+        elif char in pairs:
+            opened.append(pairs[char])
+        elif char in ")]}" and (not opened or opened.pop() != char):
+            return ""
+    return "".join(reversed(opened))
+
+
+def _is_python_line(code: str) -> bool:
+    """Whether ``code`` (one line that :data:`_TF_CODE_UNINDENTED` matched: an assignment or a
+    call) is Python a paste or a prompt shows as it ran: a whole statement, or the first line
+    of one its brackets carry on (``model.fit(x,``); never prose that names a call
+    (``tf.Session() fails with:``)."""
+    closers = _closers(code)
+    return _is_statement(code) or (bool(closers) and _is_statement(code + closers))
 
 
 def _code_above(text: str, start: int) -> tuple[str, bool]:
@@ -953,14 +992,25 @@ def _code_above(text: str, start: int) -> tuple[str, bool]:
         if begin <= 0:
             return "", False
         begin, line = _line_before(text, begin)
+    if _MARKS.fullmatch(line):
+        # Python 3.11 on marks the expression under the line it ran: that line is above.
+        if begin <= 0:
+            return "", False
+        begin, line = _line_before(text, begin)
     prompt = _PROMPT.match(line)
+    unindented = False
     if prompt is not None or blank:
         found = _TF_CODE_UNINDENTED.fullmatch(line[prompt.end() if prompt else 0 :].strip())
     else:
-        found = _CODE_LINE.fullmatch(line) or _TF_CODE_UNINDENTED.fullmatch(line.rstrip())
+        found = _CODE_LINE.fullmatch(line)
+        if found is None:
+            found = _TF_CODE_UNINDENTED.fullmatch(line.rstrip())
+            unindented = True
     code = found.group("code").rstrip() if found is not None else ""
     if blank and not _is_statement(code):
         return "", False
+    if (prompt is not None or unindented) and code and not _is_python_line(code):
+        return "", False  # prose naming a call, not the line that ran
     return code, bool(code) and prompt is not None
 
 

@@ -3381,7 +3381,7 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
     running = f"the installed {product}" + (f" ({tf})" if tf and not keras else "")
     if listed:
         known = (
-            f"TensorFlow's release notes and the bundled listings have `{name}` in TensorFlow "
+            f"{_said_by(releases, True)} have `{name}` in TensorFlow "
             f"{releases.span()} only, so {running} is of another line."
         )
     else:
@@ -3449,21 +3449,32 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
     return out
 
 
+def _said_by(releases: NameReleases, start: bool = False) -> str:
+    """The sources that place a name in ``releases``, in words (``start``: opening a
+    sentence): the bundled listings, and TensorFlow's release notes only where they date a
+    release older than the listings' (tf.data's 1.4)."""
+    listed = {*tf1_lines(), *bundled_lines()}
+    if releases.first and releases.first not in listed:
+        return "TensorFlow's release notes and the bundled listings"
+    return "The bundled listings" if start else "the bundled listings"
+
+
 def _listed_direction(name: str, releases: NameReleases, tf: Optional[str]) -> str:
     """Which way to move, from the releases whose API has ``name`` and the TensorFlow the
     log shows: older than them, the code needs a newer TensorFlow; newer, an older one; not
     shown, both ways said, with how to tell."""
     listed = releases.having
     span = f"TensorFlow {releases.span()}"
+    place = f" {_said_by(releases, True)} place"
     if tf and version_key(tf)[:2] < version_key(listed[0])[:2]:
-        return f" The listings place `{name}` in {span}: upgrade TensorFlow to one of those lines."
+        return f"{place} `{name}` in {span}: upgrade TensorFlow to one of those lines."
     if tf and version_key(tf)[:2] > version_key(listed[-1])[:2]:
         return (
-            f" The listings place `{name}` in {span}: the code needs one of those lines (an older "
+            f"{place} `{name}` in {span}: the code needs one of those lines (an older "
             "TensorFlow), or porting."
         )
     return (
-        f" The listings place `{name}` in {span}: if `pip show tensorflow` shows an older "
+        f"{place} `{name}` in {span}: if `pip show tensorflow` shows an older "
         "TensorFlow, upgrade it to one of those lines; if a newer one, the code needs one of "
         "those lines, or porting."
     )

@@ -661,9 +661,10 @@ class Judge:
                 text += f" Stop-gap: {stopgap} (TensorFlow 1 behaviour inside TensorFlow 2)."
             text += self._tf1_line_words(rule)
         elif rule.cause in _TF1_CAUSES and rule.release_key[:2] == (2, 0):
-            # TensorFlow 1 code whose rule sends it to 1.x itself (tf.contrib's): the release
-            # of the last 1.x line for the code's Python, read from the matrix.
-            text += self._last_tf1_words(" To run it on")
+            # TensorFlow 1 code a rule of 2.0 judges (tf.contrib's, keep_prob's) runs unchanged
+            # on the last 1.x line: its release for the code's Python, read from the matrix,
+            # said as a sentence of its own after the rule's replacement.
+            text += self._last_tf1_words(" It runs unchanged on")
         commands: list[str] = [f"pip install {pkg}" for pkg in rule.install]
         if rule.legacy_keras:
             text += KEEP_KERAS2
