@@ -150,9 +150,23 @@ def test_tensorflow_installed_inside_the_kernel_keeps_the_restart_reading() -> N
         "AttributeError: module 'tensorflow' has no attribute 'data'\n"
     )
     findings = explained(log).findings
-    assert top_error(explained(log)).cause == "kernel-restart-needed"
+    top = top_error(explained(log))
+    assert top.cause == "kernel-restart-needed"
     for finding in findings:
         assert "oldest release tfdoctor's listings hold" not in fix_text(finding)
+    # tf.data came with 1.4 (its release notes): not a name "every release" has.
+    assert "from 1.4 on" in top.summary and "which every release has" not in top.summary
+
+
+def test_a_name_no_release_lacks_is_said_to_be_in_every_release() -> None:
+    log = (
+        "!pip install tensorflow==1.6.0\n"
+        "import keras\n"
+        "AttributeError: module 'tensorflow' has no attribute 'name_scope'\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "kernel-restart-needed"
+    assert "which every TensorFlow release has" in top.summary
 
 
 def test_a_tf1_name_tensorflow_2_moved_names_the_last_1x_line_too() -> None:

@@ -35,7 +35,7 @@ from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine, applicable_requirements
 from tfdoctor.matrix import Pins, spec_contains, version_key
 from tfdoctor.modules import RemovedModule, distribution_of, modules
-from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, tf1_lines
+from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, name_releases, tf1_lines
 from tfdoctor.scan.knowledge import public_name
 
 
@@ -404,14 +404,15 @@ def _reinstalled_in_kernel(tb: Traceback, installed: Sequence[str]) -> Optional[
     if public is None or not public.startswith("tf") or not _in_every_release(f"{public}.{attr}"):
         return None
     said = f"{tb.where}: {tb.type}: {tb.message}"
+    every = _every_release_words(f"{public}.{attr}")
     return causes.finding(
         f"explain.{causes.notebook.KERNEL_RESTART_NEEDED}",
         Severity.ERROR,
         causes.notebook.KERNEL_RESTART_NEEDED,
-        f"TensorFlow lacks {public}.{attr}, which every release has: the kernel holds the "
+        f"TensorFlow lacks {public}.{attr}, which {every} has: the kernel holds the "
         "release an install in the notebook replaced",
         f"{said}\nThe log installs TensorFlow from inside the running kernel; `{public}.{attr}` is "
-        "in every TensorFlow release, so what lacks it is a kernel mixing the modules it "
+        f"in {every}, so what lacks it is a kernel mixing the modules it "
         "imported before the install with the other release's files on disk.",
         causes.notebook.restart_fix(causes.notebook.NOTEBOOK_RESTART_MENUS),
     )
@@ -429,6 +430,18 @@ def _shadowed(tb: Traceback) -> bool:
         if own and (path.endswith("/tensorflow.py") or "/tensorflow/" in path):
             return True
     return False
+
+
+def _every_release_words(name: str) -> str:
+    """Which releases have ``name``, in words, dated by the earliest source
+    (:func:`tfdoctor.scan.api.name_releases`): "every TensorFlow release" only where no known
+    release lacks it (``tf.name_scope``), else from the release that brought it (``tf.data``:
+    "every TensorFlow release from 1.4 on", from the 1.4.0 release notes)."""
+    releases = name_releases(name)
+    if not releases.lacking or not releases.first:
+        return "every TensorFlow release"
+    earlier = "" if releases.dated else " (or earlier)"
+    return f"every TensorFlow release from {releases.first}{earlier} on"
 
 
 def _in_every_release(name: str) -> bool:
