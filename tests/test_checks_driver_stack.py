@@ -157,3 +157,24 @@ def test_a_gpu_on_the_hosts_bus_keeps_the_containers_gpu_flag() -> None:
     (found,) = run_checks(CheckContext(facts, load_matrix()), select_checks(["gpu.absent"]))
     assert (found.severity, found.cause) == (Severity.WARNING, "container-no-gpu")
     assert found.fix is not None and "docker run --gpus all IMAGE" in found.fix.commands
+
+
+def test_a_container_under_wsl2_with_no_gpu_on_its_bus_keeps_the_gpu_flag() -> None:
+    # WSL 2's GPU is the Windows driver's, through /dev/dxg: no PCI device, nvidia module or
+    # /dev/nvidia* node in the VM (https://docs.nvidia.com/cuda/wsl-user-guide/index.html), so
+    # an empty bus there is no sign the host lacks a GPU.
+    doc = read_case(
+        Path(__file__).parent / "data" / "driver_stack" / "cuda-image-on-host-without-gpu.json"
+    )
+    facts: dict[str, object] = doc["facts"]
+    facts["platform"] = {
+        **facts["platform"],  # type: ignore[dict-item]
+        "release": "5.15.133.1-microsoft-standard-WSL2",
+        "wsl": "WSL2",
+    }
+    machine = Machine(facts_from_json(facts), None)
+    assert (machine.no_nvidia_gpu_seen, machine.gpu_presence) == (False, "not-handed-over")
+    ctx = CheckContext(facts_from_json(facts), load_matrix())
+    (found,) = run_checks(ctx, select_checks(["gpu.absent"]))
+    assert found.cause == "container-no-gpu" and found.fix is not None
+    assert "tensorflow-cpu" not in found.fix.text

@@ -414,12 +414,21 @@ GPU_SHOWN = {
     "listed": ">>> tf.config.list_physical_devices('GPU')\n"
     "[PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU')]",
 }
-#: TensorFlow's answers that list no GPU (a session's empty device mapping counts as one only
-#: where the log shows a GPU meant).
+#: TensorFlow's answers that list no GPU the machine has.
 NO_GPU_ANSWERS = {
     "list-empty": ">>> tf.config.list_physical_devices('GPU')\n[]",
     "count-zero": "Num GPUs Available:  0",
     "is-gpu-available": ">>> tf.test.is_gpu_available()\nFalse",
+}
+#: Answers of the devices the program chose, which list none in the very process that found
+#: a GPU: ``tf.config.set_visible_devices([], 'GPU')`` empties the logical and visible lists,
+#: a session's ``device_count={'GPU': 0}`` its device mapping (direct_session.cc prints
+#: ``Device mapping: no known devices.`` where no device of the session has a description).
+CHOSEN_NONE = {
+    "logical": ">>> tf.config.set_visible_devices([], 'GPU')\n"
+    ">>> tf.config.list_logical_devices('GPU')\n[]",
+    "visible": ">>> tf.config.set_visible_devices([], 'GPU')\n"
+    ">>> tf.config.get_visible_devices('GPU')\n[]",
     "placement": "Device mapping: no known devices.",
 }
 #: ``tf.test.is_built_with_cuda()`` answering False: a build without CUDA, listing no GPU alone.
@@ -456,7 +465,19 @@ def test_no_finding_of_explain_contradicts_a_gpu_tensorflow_showed(
     [note] = [x for x in found if x.summary.startswith("The log shows TensorFlow with a GPU")]
     assert GPU_SHOWN[shown].splitlines()[-1] in note.detail
     assert NO_GPU_ANSWERS[answer].splitlines()[-1] in note.detail
-    assert "more than one process or interpreter" in note.detail
+    assert "more than one run" in note.detail or "a later run listed none" in note.detail
+    # The order the log shows: a run after the GPU that lists none is the later one.
+    assert ("a later run listed none" in note.detail) is (first == "gpu-first")
+
+
+@pytest.mark.parametrize("chosen", list(CHOSEN_NONE))
+@pytest.mark.parametrize("shown", list(GPU_SHOWN))
+def test_a_program_choosing_no_gpu_after_tensorflow_showed_one_is_no_finding(
+    shown: str, chosen: str
+) -> None:
+    # One process: TensorFlow found the GPU, the program then chose not to use it.
+    found = _explain_log(f"{GPU_SHOWN[shown]}\n{CHOSEN_NONE[chosen]}\n")
+    assert [x.id for x in found if x.cause in causes.CAUSES] == []
 
 
 @pytest.mark.parametrize("shown", list(GPU_SHOWN))
@@ -470,7 +491,11 @@ def test_a_build_without_cuda_beside_a_gpu_tensorflow_showed_is_no_contradiction
 
 @pytest.mark.parametrize(
     "answer",
-    [*(NO_GPU_ANSWERS[k] for k in NO_GPU_ANSWERS if k != "placement"), NOT_BUILT_WITH_CUDA],
+    [
+        *NO_GPU_ANSWERS.values(),
+        *(CHOSEN_NONE[k] for k in CHOSEN_NONE if k != "placement"),
+        NOT_BUILT_WITH_CUDA,
+    ],
 )
 def test_the_answer_alone_stands_so_the_property_is_not_vacuous(answer: str) -> None:
     found = _explain_log(answer + "\n")

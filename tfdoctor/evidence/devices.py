@@ -38,6 +38,11 @@ class DeviceListing(Record):
     #: A session's device mapping (``log_device_placement``), printed whatever the program
     #: asks: an answer about GPUs only where the log otherwise shows one meant.
     placement: bool = False
+    #: An answer of the devices the program chose to use, not of those TensorFlow found:
+    #: ``list_logical_devices``/``get_visible_devices``, which
+    #: ``tf.config.set_visible_devices([], 'GPU')`` empties in the process that found a GPU,
+    #: and a session's device mapping, which a session's ``device_count={'GPU': 0}`` does.
+    chosen: bool = False
 
 
 # Literal strings one of the forms below always holds: only lines with one are read, so a
@@ -75,7 +80,7 @@ _REGISTERED = re.compile(r"Registered devices: \[(?P<types>[\w, ]{1,200})\]")
 _NO_KNOWN_DEVICES = re.compile(r"\bDevice mapping: no known devices\.")
 #: A query for GPUs whose printed answer (``[]``) is on the same line or the next ones.
 _GPU_QUERY = re.compile(
-    r"(?:list_physical_devices|list_logical_devices|get_visible_devices)\(\s*"
+    r"(list_physical_devices|list_logical_devices|get_visible_devices)\(\s*"
     r"(?:device_type\s*=\s*)?['\"](?:GPU|gpu)['\"]"
 )
 _EMPTY_ANSWER = re.compile(r"(?:^|[\s:=>)])\[\]\s*$")
@@ -165,17 +170,17 @@ def _listing(line: str, text: str, start: int, where: int) -> Optional[DeviceLis
             return DeviceListing(where, line, gpus=types.count("GPU"))
         return None
     if _NO_KNOWN_DEVICES.search(line):
-        return DeviceListing(where, line, gpus=0, placement=True)
+        return DeviceListing(where, line, gpus=0, placement=True, chosen=True)
     registered = _REGISTERED.search(line)
     if registered is not None:
         kinds = [k.strip() for k in registered.group("types").split(",")]
         return DeviceListing(where, line, gpus=kinds.count("GPU"))
     above = _lines_above(text, start, 3)
-    if "[]" in line and (
-        _LABELLED_EMPTY.search(line)
-        or (_EMPTY_ANSWER.search(line) and any(_GPU_QUERY.search(x) for x in (line, *above)))
-    ):
+    if "[]" in line and _LABELLED_EMPTY.search(line):
         return DeviceListing(where, line, gpus=0)
+    query = next((q for x in (line, *above) for q in [_GPU_QUERY.search(x)] if q), None)
+    if "[]" in line and _EMPTY_ANSWER.search(line) and query is not None:
+        return DeviceListing(where, line, gpus=0, chosen=query.group(1) != "list_physical_devices")
     match = _COUNT.search(line)
     if match is not None:
         return DeviceListing(where, line, gpus=int(match.group("n")))

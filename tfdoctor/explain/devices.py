@@ -69,13 +69,15 @@ def unlisted_gpu_findings(
     ``reached``: where and in which line the log shows TensorFlow itself with a GPU device
     (observed), which makes the reading of the answers that list none a note."""
     if reached is not None:
-        if not any(x.gpus == 0 for _, x in listings):
+        # Both observed: the answers that list none are read as if alone, then weighed
+        # against the GPU TensorFlow showed (:func:`_beside_gpu_shown`). An answer of the
+        # devices the program chose (``chosen``: set_visible_devices, a session's
+        # device_count) lists none in the very process that found the GPU: no answer here.
+        listings = [(w, x) for w, x in listings if x.gpus == 0 and not x.chosen]
+        if not listings:
             # No answer lists none: a build without CUDA (is_built_with_cuda() False) reaches
             # a GPU through a pluggable device (tensorflow-metal, DirectML) all the same.
             return []
-        # Both observed: the answers that list none are read as if alone, then weighed
-        # against the GPU TensorFlow showed (:func:`_beside_gpu_shown`).
-        listings = [(w, x) for w, x in listings if not x.gpus]
     answers = [x for _, x in listings]
     if not answers or (gpus_listed(answers) != 0 and built_with_cuda(answers) is not False):
         return []
@@ -113,28 +115,53 @@ def unlisted_gpu_findings(
         else causes.gpu.unlisted_gpu_fix(m, order, shown),
     )
     if reached is not None:
-        return [_beside_gpu_shown(reading, reached)]
+        return [_beside_gpu_shown(reading, reached, listings[0][0])]
     others = [k for k in order[1:] if not (gpu_build_shown and k == "cpu-build")]
     return [reading, *(() if decided else _candidates(others, cited, m))]
 
 
-def _beside_gpu_shown(reading: Finding, reached: tuple[str, str]) -> Finding:
+def _beside_gpu_shown(reading: Finding, reached: tuple[str, str], answered: str) -> Finding:
     """``reading`` (why TensorFlow lists no GPU) as a note where the same log shows TensorFlow
-    with a GPU device (``reached``: where, and its line): both are TensorFlow's own answers, so
-    the paste holds more than one process or interpreter, and what TensorFlow showed working
-    outranks the inference from the empty answer (observed beats inferred)."""
+    with a GPU device (``reached``: where, and its line; ``answered``: where the first answer
+    that lists none is): both are TensorFlow's own answers about the machine, so they come
+    from more than one run, and what TensorFlow showed working outranks the inference from the
+    empty answer (observed beats inferred). Where the empty answer comes after the GPU in the
+    same block, the later run is the one that lists none, and the note says so."""
     where, line = reached
+    later = _line_after(answered, where)
+    if later:
+        order = (
+            "TensorFlow created or listed a GPU device first and a later run listed none, so "
+            "what worked there no longer does in that run (another environment or machine, "
+            "CUDA_VISIBLE_DEVICES hiding the GPU, or a GPU the driver lost after the first "
+            "run, as after a crash: nvidia-smi shows whether it still answers). The GPU shown "
+            "is what TensorFlow observed working; this is a note, and its fix is for the "
+            "later run."
+        )
+    else:
+        order = (
+            "TensorFlow created or listed a GPU device in one place and listed no GPU in "
+            "another, so the lines come from more than one run (another environment or "
+            "machine, a run with the GPU hidden). What TensorFlow showed working wins over "
+            "the reading of the empty answer: this is a note; the fix is for the run that "
+            "listed none, where that run is the one that matters."
+        )
     return dataclasses.replace(
         reading,
         severity=Severity.INFO,
-        summary="The log shows TensorFlow with a GPU, and elsewhere an answer that lists none",
-        detail=f"{where}: {line}\n{reading.detail}\nThe log holds both: TensorFlow created or "
-        "listed a GPU device in one place and listed no GPU in another, so the lines come from "
-        "more than one process or interpreter (another environment or machine, a run with the "
-        "GPU hidden). What TensorFlow showed working wins over the reading of the empty "
-        "answer: this is a note; the fix is for the run that listed none, where that run is "
-        "the one that matters.",
+        summary="The log shows TensorFlow with a GPU, and "
+        + ("after it" if later else "elsewhere")
+        + " an answer that lists none",
+        detail=f"{where}: {line}\n{reading.detail}\nThe log holds both: {order}",
     )
+
+
+def _line_after(one: str, other: str) -> bool:
+    """Whether position ``one`` (``line 12``, ``LABEL, line 12``) is a later line of the same
+    block as ``other``."""
+    a, _, n = one.rpartition("line ")
+    b, _, m = other.rpartition("line ")
+    return a == b and n.isdigit() and m.isdigit() and int(n) > int(m)
 
 
 def _candidates(keys: Sequence[str], cited: str, m: Machine) -> list[Finding]:
