@@ -365,6 +365,26 @@ def test_tensorrt_load_failures_are_not_blamed() -> None:
     assert machine(f.facts(tensorflow=tf)).unloaded_files == ("libcudnn.so.8",)
 
 
+@pytest.mark.parametrize(
+    ("version", "cpu_only"),
+    [
+        # tensorflow 1.15.0 was the GPU build (its release notes); 1.15.2 on, tensorflow-gpu.
+        pytest.param("1.15.0", False, id="release-whose-tensorflow-was-the-gpu-build"),
+        pytest.param("1.15.2", True, id="later-patch-with-tensorflow-gpu"),
+        pytest.param("2.1.0", False, id="tensorflow-holds-gpu-support"),
+    ],
+)
+def test_plain_tensorflow_is_cpu_only_where_the_release_has_another_gpu_build(
+    version: str, cpu_only: bool
+) -> None:
+    # No word from TensorFlow itself (import skipped): the matrix decides by the release.
+    facts = f.facts(
+        packages=(f.pkg("tensorflow", version, top_level=("tensorflow",)),),
+        tensorflow=f.tensorflow(status="skipped", is_cuda_build=None, cuda_version=None),
+    )
+    assert machine(facts).cpu_only_distribution is cpu_only
+
+
 @pytest.mark.parametrize("name", ["tensorflow-cpu", "tensorflow_cpu", "Tensorflow.CPU"])
 def test_a_cpu_distribution_is_cpu_only_however_its_metadata_spells_it(name: str) -> None:
     facts = f.facts(
@@ -850,6 +870,10 @@ def test_a_converter_upgrade_holds_the_installed_tensorflow() -> None:
     [
         pytest.param("1.14.0", "tensorflow==1.14.0", id="older-than-every-line"),
         pytest.param("2.0.4", "tensorflow==2.0.4", id="tensorflow-gpu-line"),
+        # The 1.15 line's GPU build is tensorflow-gpu, but 1.15.0's was tensorflow itself, its
+        # CPU-only build tensorflow-cpu (the 1.15.0 release notes); 1.15.2 went back.
+        pytest.param("1.15.0", "tensorflow-cpu==1.15.0", id="release-packaged-unlike-its-line"),
+        pytest.param("1.15.2", "tensorflow==1.15.2", id="later-patch-of-that-line"),
         pytest.param("2.1.0", "tensorflow-cpu==2.1.0", id="tensorflow-holds-both"),
         pytest.param("9.9.0", "tensorflow-cpu==9.9.0", id="newer-than-every-line"),
     ],
@@ -870,7 +894,12 @@ def test_the_cpu_build_for_libcuda_follows_the_matrixs_gpu_distribution(
 
 @pytest.mark.parametrize(
     ("version", "dist"),
-    [("1.15.5", "tensorflow-gpu"), ("2.0.4", "tensorflow-gpu"), ("2.1.0", "tensorflow")],
+    [
+        ("1.15.0", "tensorflow"),
+        ("1.15.5", "tensorflow-gpu"),
+        ("2.0.4", "tensorflow-gpu"),
+        ("2.1.0", "tensorflow"),
+    ],
 )
 def test_condas_gpu_build_is_replaced_with_the_matrixs_gpu_distribution(
     version: str, dist: str

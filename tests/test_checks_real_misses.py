@@ -371,9 +371,15 @@ def test_a_compiled_companion_from_pypi_beside_condas_tensorflow(companion: Cond
 
 
 @pytest.mark.parametrize(
-    ("version", "dist"), [("1.15.0", "tensorflow-gpu"), ("2.0.0", "tensorflow-gpu")]
+    ("version", "dist"),
+    [
+        # 1.15.0's plain tensorflow wheel was its GPU build (the 1.15.0 release notes).
+        ("1.15.0", "tensorflow"),
+        ("1.15.2", "tensorflow-gpu"),
+        ("2.0.0", "tensorflow-gpu"),
+    ],
 )
-def test_before_2_1_pypis_gpu_build_is_tensorflow_gpu(version: str, dist: str) -> None:
+def test_before_2_1_pypis_gpu_build_is_the_releases_own(version: str, dist: str) -> None:
     facts = dataclasses.replace(
         conda_env(
             CondaPackage("tensorflow-base", version, "gpu_py37h", "pkgs/main"),

@@ -1304,6 +1304,24 @@ def test_an_early_release_answers_with_its_own_wheels_and_a_line_with_the_lines(
             "early_releases[1.2.0].cuda.cudnn: 'v5' is not a valid X or X.Y",
             id="cudnn-not-a-version",
         ),
+        pytest.param(
+            '  - release: "1.2.0"\n    python: {linux-x86_64: ["3.6"]}\n    source: pypi-files\n'
+            "    gpu_package: {macos: tensorflow, source: pypi-files}\n",
+            "early_releases[1.2.0].gpu_package.macos: unknown field",
+            id="gpu-package-os-without-cuda-builds",
+        ),
+        pytest.param(
+            '  - release: "1.2.0"\n    python: {linux-x86_64: ["3.6"]}\n    source: pypi-files\n'
+            "    gpu_package: {source: pypi-files}\n",
+            "early_releases[1.2.0].gpu_package: names no OS",
+            id="gpu-package-naming-nothing",
+        ),
+        pytest.param(
+            '  - release: "1.2.0"\n    python: {linux-x86_64: ["3.6"]}\n    source: pypi-files\n'
+            "    gpu_package: {linux: tensorflow}\n",
+            "early_releases[1.2.0].gpu_package.source: missing field",
+            id="gpu-package-unsourced",
+        ),
     ],
 )
 def test_a_bad_early_release_row_is_named(rows: str, message: str) -> None:
@@ -1327,6 +1345,34 @@ def test_an_early_release_states_the_cuda_of_its_gpu_build() -> None:
     builds = matrix.builds_with_cuda()
     assert builds[0] == ("1.12.0", "9.0")
     assert [c for _, c in builds[1:]] == [x.cuda for x in reversed(matrix.releases) if x.cuda]
+
+
+@pytest.mark.parametrize(
+    ("version", "os_name", "dist"),
+    [
+        # 1.15.0's own row: its tensorflow wheel was the GPU build on Linux and Windows.
+        pytest.param("1.15.0", "linux", "tensorflow", id="release-row-linux"),
+        pytest.param("1.15.0", "windows", "tensorflow", id="release-row-windows"),
+        # An OS the row leaves out, and the line's other patches: the line's.
+        pytest.param("1.15.0", "macos", None, id="release-row-silent-on-os"),
+        pytest.param("1.15.5", "linux", "tensorflow-gpu", id="line-latest-patch"),
+        pytest.param("2.0.0", "linux", "tensorflow-gpu", id="another-line"),
+    ],
+)
+def test_a_release_row_overrides_its_lines_gpu_package(
+    version: str, os_name: str, dist: str | None
+) -> None:
+    assert FIXTURE_MATRIX.gpu_distribution(version, os_name) == dist
+    row = next(r for r in FIXTURE_MATRIX.early_releases if r.release == "1.15.0")
+    assert row.gpu_package_sources == ("tf-1.15.0-release-notes",)
+
+
+def test_the_shipped_matrix_names_1_15_0s_gpu_build_from_its_release_notes() -> None:
+    assert SHIPPED.gpu_distribution("1.15.0") == "tensorflow"
+    assert SHIPPED.gpu_distribution("1.15.2") == "tensorflow-gpu"
+    row = next(r for r in SHIPPED.early_releases if r.release == "1.15.0")
+    (source,) = row.gpu_package_sources
+    assert SHIPPED.sources[source].url.endswith("/releases/tag/v1.15.0")
 
 
 def test_a_line_has_wheels_for_a_python_on_some_platform() -> None:

@@ -624,8 +624,9 @@ class Machine(Record):
         """The installed distribution is a CPU-only build by name or by the matrix.
 
         ``tensorflow-cpu`` and friends always; plain ``tensorflow`` where the matrix names
-        another distribution as this OS's GPU build (1.15 and 2.0: ``tensorflow-gpu``) or no
-        CUDA build for this platform (Linux aarch64, Windows after 2.10, macOS).
+        another distribution as this release's GPU build on this OS (1.15.2 to 2.0:
+        ``tensorflow-gpu``; 1.15.0's was ``tensorflow`` itself) or no CUDA build for this
+        platform (Linux aarch64, Windows after 2.10, macOS).
         """
         if self.tf_name is None:
             return False
@@ -639,7 +640,9 @@ class Machine(Record):
             return False
         if plat not in line.cuda_builds:
             return True
-        return line.gpu_package.get(PLATFORMS[plat]) not in (self.tf_name, None)
+        assert self.matrix is not None and self.tf is not None  # a line implies both
+        gpu = self.matrix.gpu_distribution(self.tf.version, PLATFORMS[plat])
+        return gpu not in (self.tf_name, None)
 
     @functools.cached_property
     def build_cuda(self) -> Optional[str]:

@@ -156,6 +156,11 @@ class EarlyRelease(Record):
     cuda_sources: tuple[str, ...] = ()
     #: The cuDNN (X or X.Y, as the source states it) the GPU build was built with.
     cudnn: Optional[str] = None
+    #: The distribution of the release's GPU build by OS (``linux``, ``windows``), where the
+    #: release was packaged otherwise than its line; an OS it leaves out takes the line's.
+    gpu_package: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: The sources of :attr:`gpu_package`.
+    gpu_package_sources: tuple[str, ...] = ()
 
 
 @record
@@ -510,9 +515,13 @@ class Matrix(Record):
         return newest if key > newest.key else self.line_for(version)
 
     def gpu_distribution(self, version: str, os_name: str = "linux") -> Optional[str]:
-        """The distribution of release ``version``'s GPU build on ``os_name``: its nearest
+        """The distribution of release ``version``'s GPU build on ``os_name``: the release's own
+        ``early_releases`` row where it states one (1.15.0: tensorflow), else its nearest
         line's ``gpu_package`` (tensorflow-gpu up to 2.0, tensorflow from 2.1); None where that
         line has no GPU build there or the version is not a release."""
+        own = next((row for row in self.early_releases if row.release == version), None)
+        if own is not None and os_name in own.gpu_package:
+            return own.gpu_package[os_name]
         line = self.nearest_line(version)
         return line.gpu_package.get(os_name) if line is not None else None
 
@@ -850,6 +859,11 @@ def _read_early(
             if "cuda" in fields
             else (None, None, ())
         )
+        gpu_package, gpu_sources = (
+            _early_gpu_package(reader, fields["gpu_package"], f"{where}.gpu_package", sources)
+            if "gpu_package" in fields
+            else ({}, ())
+        )
         rows.append(
             EarlyRelease(
                 release,
@@ -860,6 +874,8 @@ def _read_early(
                 cuda,
                 cuda_sources,
                 cudnn,
+                gpu_package,
+                gpu_sources,
             )
         )
     return tuple(rows)
@@ -882,6 +898,28 @@ def _early_cuda(
         else None
     )
     return version, cudnn, reader.source_ids(fields["source"], f"{where}.source", sources)
+
+
+#: The OSes an early release's ``gpu_package`` may name: those with CUDA builds on PyPI.
+_EARLY_GPU_OSES = ("linux", "windows")
+
+
+def _early_gpu_package(
+    reader: _Reader, node: Node, where: str, sources: Mapping[str, Source]
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """An early release's ``gpu_package``: its GPU build's distribution by OS, at least one,
+    and their own sources."""
+    fields = reader.mapping(node, where, ("source",), _EARLY_GPU_OSES)
+    dists = {
+        os_name: reader.required_string(
+            fields[os_name], f"{where}.{os_name}", _DIST_RE, "distribution name"
+        )
+        for os_name in _EARLY_GPU_OSES
+        if os_name in fields
+    }
+    if not dists:
+        raise reader.error(node, where, f"names no OS ({', '.join(_EARLY_GPU_OSES)})")
+    return dists, reader.source_ids(fields["source"], f"{where}.source", sources)
 
 
 def _early_tf_trt(

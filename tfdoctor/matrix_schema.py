@@ -415,6 +415,17 @@ EARLY_FIELDS: tuple[Field, ...] = (
             "configurations)"
         ),
     ),
+    Field(
+        "gpu_package",
+        "{linux, windows: distribution name, source: source id or list of ids}",
+        required=False,
+        sourced=False,
+        doc=(
+            "optional: the distribution of the release's GPU build per OS, where the release "
+            "was packaged otherwise than its line (1.15.0: tensorflow itself), with its own "
+            "source"
+        ),
+    ),
 )
 #: A ``cuda_families`` row: a CUDA major's minor-version-compatibility driver floor.
 FAMILY_FIELDS: tuple[Field, ...] = (

@@ -3082,8 +3082,9 @@ def _cpu_build_swap(m: Machine) -> tuple[str, tuple[str, ...]]:
     put it in place of the GPU build (none where it is not known or already installed)."""
     tf = m.tf
     # The CPU build of the same release: tensorflow itself where the matrix's GPU build is
-    # another distribution (tensorflow-gpu, up to 2.0), tensorflow-cpu where tensorflow holds
-    # both (2.1 on). Unknown: named, not run.
+    # another distribution (tensorflow-gpu: up to 2.0 but 1.15.0), tensorflow-cpu where the
+    # GPU build is tensorflow itself (1.15.0, and 2.1 on: each one's release notes say
+    # CPU-only packages are at tensorflow-cpu). Unknown: named, not run.
     gpu_dist = m.matrix.gpu_distribution(tf.version) if tf and m.matrix else None
     cpu = (
         None

@@ -10,7 +10,7 @@ from typing import Optional
 
 from tfdoctor import matrix_schema as schema
 from tfdoctor.compat import driver_floor, ptx_driver_floor
-from tfdoctor.matrix import PLATFORMS, CompanionRelease, Companions, Matrix, TFLine
+from tfdoctor.matrix import PLATFORMS, CompanionRelease, Companions, Matrix, TFLine, dotted_line
 from tfdoctor.render.matrixout import gpu_code_summary
 
 _INTRO = """\
@@ -100,8 +100,9 @@ line's latest patch), `cuda_toolkits` (CUDA X.Y -> the driver it shipped with, o
 `cuda_families` (major -> minor version compatibility floor), `tensorflow` (one entry per
 release line, newest first) and, optionally, `early_releases` (releases older than every line, and
 patches whose wheels differ from their line's latest patch, oldest first: `release`, `python`
-per platform as their wheel files on PyPI are tagged, `source`; optionally `tf_trt`, and `cuda`:
-the CUDA release and cuDNN of the GPU build, with their own source). Versions are quoted strings. The keys, whether each is required,
+per platform as their wheel files on PyPI are tagged, `source`; optionally `tf_trt`, `cuda`:
+the CUDA release and cuDNN of the GPU build, and `gpu_package`: the GPU build's distribution per
+OS where the release was packaged otherwise than its line, each with their own source). Versions are quoted strings. The keys, whether each is required,
 needs a source and how it is kept up to date are specified once, in `tfdoctor/matrix_schema.py`,
 which both the loader and `scripts/refresh_matrix.py` read (`check` compares the fields kept
 by "draft, check" with the wheels). An entry of `tensorflow` has:
@@ -168,6 +169,13 @@ def _line_details(matrix: Matrix, line: TFLine) -> list[str]:
         "GPU package: "
         + ", ".join(f"{os_name} {_code(dist)}" for os_name, dist in line.gpu_package.items())
         + f"; native Windows GPU: {'yes' if line.windows_native_gpu else 'no'}.",
+    ]
+    items += [
+        f"GPU package of {row.release}: "
+        + ", ".join(f"{os_name} {_code(dist)}" for os_name, dist in row.gpu_package.items())
+        + "."
+        for row in matrix.early_releases
+        if row.gpu_package and dotted_line(row.release) == line.line
     ]
     if line.wrappers:
         items.append(
