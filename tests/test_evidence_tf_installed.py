@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tfdoctor.evidence.packages import read_tf_installed
+from tfdoctor.evidence.packages import installed_items, read_tf_installed
 
 
 @pytest.mark.parametrize(
@@ -88,3 +88,21 @@ def test_each_list_is_read_once_in_order_with_where_it_lies() -> None:
     assert text[first.start : first.end].endswith("tensorflow-2.6.0")
     assert first.start == text.index("Successfully installed")
     assert text[second.start : second.end] == "Successfully installed tf-nightly-2.7.0.dev20210801"
+
+
+def test_the_list_reader_splits_each_item_at_its_last_hyphen() -> None:
+    # The one reading of pip's items both readers share: a name may hold hyphens, a release
+    # none; a word without a hyphen is no item.
+    listed = "absl-py-1.0.0 tf-nightly-2.0-preview-2.0.0.dev20190516 Tensorflow_GPU-1.15.0 x"
+    assert installed_items(listed) == {
+        "absl-py": "1.0.0",
+        "tf-nightly-2-0-preview": "2.0.0.dev20190516",
+        "tensorflow-gpu": "1.15.0",
+    }
+
+
+def test_an_item_past_the_release_pattern_is_passed_over_for_a_later_one() -> None:
+    text = "Successfully installed tensorflow-x.y tensorflow-gpu-2.6.0\n"
+    (found,) = read_tf_installed(text)
+    assert (found.dist, found.version) == ("tensorflow-gpu", "2.6.0")
+    assert found.line == text.strip()

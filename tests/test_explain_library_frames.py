@@ -14,7 +14,7 @@ from tests import factories
 from tests.explaining import explained, fix_text
 from tests.explaining import library_frame_log as _frames
 from tfdoctor.evidence.traceback import read_tracebacks
-from tfdoctor.explain.api import release_name_candidates
+from tfdoctor.explain.api import _missing_release_name, release_name_candidates
 from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.machine import Machine
@@ -587,3 +587,49 @@ def test_a_line_the_release_notes_date_is_installed_as_a_release_with_wheels_for
     commands = companion.fix.commands
     assert all(any(x in c for c in commands) for x in present), commands
     assert not any(absent in c for c in commands), commands
+
+
+@pytest.mark.parametrize(
+    ("statement", "name"),
+    [
+        pytest.param("from keras.layers import Merge, Dense", "keras.layers.Merge", id="listed"),
+        pytest.param(
+            "from keras.layers import (Dense, Merge)", "keras.layers.Merge", id="parenthesised"
+        ),
+        pytest.param("from tensorflow.contrib import Merge as M", "tf.contrib.Merge", id="renamed"),
+        pytest.param(
+            "import numpy as np; from keras.layers import Merge",
+            "keras.layers.Merge",
+            id="second-statement-of-the-line",
+        ),
+        pytest.param("from keras.layers import Dense  # Merge", None, id="only-a-comment"),
+        pytest.param("from vizlib.layers import Merge", None, id="another-package"),
+    ],
+)
+def test_python_2s_bare_refusal_is_placed_by_the_from_import_printed(
+    statement: str, name: Optional[str]
+) -> None:
+    # Python 2 says "cannot import name Merge" without the module: the statement says it.
+    log = _frames("/home/ana/proj/train.py", statement, "ImportError: cannot import name Merge")
+    assert _missing_release_name(read_tracebacks(log)[-1]) == name
+
+
+@pytest.mark.parametrize(
+    ("line", "causes"),
+    [
+        pytest.param("import vizlib as vz", ["companion-mismatch"], id="import-as"),
+        pytest.param("from vizlib.core import render", ["companion-mismatch"], id="from-import"),
+        pytest.param("from .core import render", [], id="relative-own-package"),
+        pytest.param("from keras.models import load", [], id="tensorflows-own-family"),
+    ],
+)
+def test_an_import_line_not_naming_the_missing_name_is_the_imported_packages_release(
+    line: str, causes: list[str]
+) -> None:
+    # The line printed imports a package whose own frames, cut from the paste, asked.
+    error = "AttributeError: module 'tensorflow' has no attribute 'frobnicate_graph'"
+    log = _frames("/home/ana/proj/run.py", line, error)
+    found = release_name_candidates(
+        read_tracebacks(log), Machine(Facts("", ""), factories.FIXTURE_MATRIX)
+    )
+    assert [x.cause for x in found] == causes

@@ -199,11 +199,20 @@ def replaced_release(text: str, dist: str) -> str:
 _INSTALLED_LIST = re.compile(r"^[ \t]*Successfully installed (?P<list>[^\n]{1,4000})", re.M)
 
 
+def _listed_items(listed: str) -> Iterator[tuple[str, str, int]]:
+    """Each item of one pip "Successfully installed" list (``listed``, what follows the
+    words) as pip printed it, ``name-version`` split at its last hyphen (a name may hold
+    hyphens, a release none), with where in ``listed`` the item ends, in order."""
+    for item in re.finditer(r"\S+", listed):
+        name, hyphen, version = item.group().rpartition("-")
+        if hyphen:
+            yield name, version, item.end()
+
+
 def installed_items(listed: str) -> dict[str, str]:
     """The items of one pip "Successfully installed" list (``listed``, what follows the
     words), each ``name-version``, as release by PEP 503 name."""
-    items = (item.rsplit("-", 1) for item in listed.split())
-    return {normalize_name(i[0]): i[1] for i in items if len(i) == 2}
+    return {normalize_name(name): version for name, version, _ in _listed_items(listed)}
 
 
 def _installed_with_tf(text: str, target: str, have: str) -> str:
@@ -1083,10 +1092,9 @@ PIP_TF_DIST = r"tf-nightly(?:-gpu)?-2\.0-preview|tensorflow(?:-gpu|-cpu)?|tf-nig
 #: "Successfully installed %s", each item ``name-version``).
 _PIP_TF = rf"(?P<dist>{PIP_TF_DIST})-(?P<version>\d[\w.+]{{0,40}})"
 PIP_TF_REMOVED = re.compile(rf"^[ \t]*Successfully uninstalled {_PIP_TF}\b", re.MULTILINE)
-_PIP_TF_INSTALLED = re.compile(
-    rf"^[ \t]*Successfully installed [^\n]{{0,4000}}?(?<![\w.-]){_PIP_TF}(?![\w.+-])",
-    re.MULTILINE,
-)
+#: One of those names as pip prints it in an item, and the release after it.
+_PIP_TF_NAME = re.compile(PIP_TF_DIST)
+_PIP_TF_VERSION = re.compile(r"\d[\w.+]{0,40}")
 
 
 @record
@@ -1110,8 +1118,12 @@ def read_tf_installed(text: str) -> Iterator[TfInstalled]:
     order."""
     if "Successfully installed" not in text:
         return
-    for m in _PIP_TF_INSTALLED.finditer(text):
-        yield TfInstalled(m["dist"], m["version"], m.group(0).strip(), m.start(), m.end())
+    for m in _INSTALLED_LIST.finditer(text):
+        for name, version, item_end in _listed_items(m["list"]):
+            if _PIP_TF_NAME.fullmatch(name) and _PIP_TF_VERSION.fullmatch(version):
+                end = m.start("list") + item_end
+                yield TfInstalled(name, version, text[m.start() : end].strip(), m.start(), end)
+                break
 
 
 #: The notes a notebook prints after a pip run in the kernel's own interpreter: IPython's %pip

@@ -20,6 +20,7 @@ from tfdoctor.compat import first_keras3_line
 from tfdoctor.evidence.pyerrors import (
     MissingAttribute,
     NameAsked,
+    imported_from,
     missing_attribute,
     missing_module,
     missing_name,
@@ -30,6 +31,7 @@ from tfdoctor.evidence.refusals import MISSING, read_refusal
 from tfdoctor.evidence.traceback import (
     Inferred,
     Traceback,
+    imported_package,
     installed_package,
     keras_importer,
     keras_own_missing,
@@ -3320,7 +3322,8 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
         module, attr = asked.module, asked.name
     elif gone is not None and gone.quoted:
         module, _, attr = gone.name.rpartition(".")
-    code = " ".join(c for c in (tb.code, *(f.code for f in tb.frames[-1:])) if c)
+    lines = [c for c in (tb.code, *(f.code for f in tb.frames[-1:])) if c]
+    code = " ".join(lines)
     if not module and gone is not None and gone.python2_alone and code:
         # Python 2 names only the part that did not import (``No module named
         # _impl.keras.layers``): the import line printed above it has the whole path.
@@ -3337,13 +3340,16 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
             return None
         attr = bare
         used = re.search(rf"\b((?:tf|tensorflow|keras)(?:\.\w+)*)\.{attr}\b", code)
-        imported = re.search(
-            rf"\bfrom\s+((?:tensorflow|keras|tf_keras)[\w.]*)\s+import\b.*\b{attr}\b", code
+        # A ``from M import X`` statement printed names the module that lacks X; a line may
+        # hold several statements, each ended by ``;`` (Python's simple_stmts).
+        imported = (imported_from(part, attr) for line in lines for part in line.split(";"))
+        module = (
+            used.group(1)
+            if used is not None
+            else next((i for i in imported if i.split(".")[0] in _RELEASE_ROOTS), "")
         )
-        found = used or imported
-        if found is None:
+        if not module:
             return None
-        module = found.group(1)
     if not attr or module.split(".")[0] not in _RELEASE_ROOTS | {"tf"}:
         return None
     base = "tf" if module == "tf" else public_name(module) or module
@@ -3374,10 +3380,10 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
     if shown and name.rsplit(".", 1)[-1] not in shown:
         # The line printed did not ask for the name: what it imported did, in frames the
         # paste does not show. That package's release is the question, not the user's code.
-        imported = re.match(r"\s*(?:from|import)\s+(\w+)", shown)
-        if imported is None or imported.group(1) in _RELEASE_ROOTS:
+        imported = imported_package(shown.lstrip())
+        if imported is None or imported in _RELEASE_ROOTS:
             return []
-        return [_library_asked(imported.group(1), name, product, tb, m)]
+        return [_library_asked(imported, name, product, tb, m)]
     running = f"the installed {product}" + (f" ({tf})" if tf and not keras else "")
     if listed:
         known = (
