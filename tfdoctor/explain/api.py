@@ -3300,8 +3300,6 @@ def statement_findings(
 #: The import packages whose missing names this module reads as a release question: the
 #: TensorFlow and Keras packages a name's home can be (companions' own modules are theirs).
 _RELEASE_ROOTS = TF_OWN - {"tensorboard"}
-#: A module that imported only in part (a circular import, or a file of the user's own named
-#: like the package): no release question.
 
 
 def _missing_release_name(tb: Traceback) -> Optional[str]:
