@@ -35,7 +35,7 @@ from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine, applicable_requirements
 from tfdoctor.matrix import Pins, spec_contains, version_key
 from tfdoctor.modules import RemovedModule, distribution_of, modules
-from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, name_releases, tf1_lines
+from tfdoctor.scan.api import bundled_lines, name_releases, tf1_lines
 from tfdoctor.scan.knowledge import public_name
 
 
@@ -445,12 +445,11 @@ def _every_release_words(name: str) -> str:
 
 
 def _in_every_release(name: str) -> bool:
-    """Whether every bundled TensorFlow API listing (1.9 to the newest line) has ``name``."""
-    indexes = [
-        *(load_tf1(line) for line in tf1_lines()),
-        *(load_api(line) for line in bundled_lines()),
-    ]
-    return bool(indexes) and all(x is not None and x.has(name) for x in indexes)
+    """Whether every TensorFlow line with a bundled API listing (1.9 to the newest line) has
+    ``name``, as the one reading of which releases have a name
+    (:func:`tfdoctor.scan.api.name_releases`) says."""
+    listed = {*tf1_lines(), *bundled_lines()}
+    return bool(listed) and listed <= set(name_releases(name).having)
 
 
 def _held_back_by_tensorflow(tb: Traceback, m: Machine, dist: str, caller: str) -> Optional[str]:

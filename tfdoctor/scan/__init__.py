@@ -604,9 +604,16 @@ class Judge:
         """For TensorFlow 1 API that TensorFlow 2 moved under tf.compat.v1: the last 1.x line
         of the matrix, where the code runs unchanged, with its Pythons, in words ("" where the
         rule is of a later line or the matrix has no 1.x line)."""
-        if rule.release_key[:2] != (2, 0):
+        if not self._of_line_after_tf1(rule):
             return ""  # moved later, within TensorFlow 2: the 1.x line is no nearer
         return self._last_tf1_words()
+
+    def _of_line_after_tf1(self, rule: Rule) -> bool:
+        """Whether ``rule`` is of the line that followed the matrix's last 1.x line (2.0 after
+        1.15): the release where TensorFlow 1 code stopped running unchanged."""
+        ones = [x.key for x in self.matrix.lines if x.key[:1] == (1,)]
+        later = [x.key for x in self.matrix.lines if ones and x.key > max(ones)]
+        return bool(later) and rule.release_key[:2] == min(later)
 
     def _last_tf1_words(self, lead: str = "") -> str:
         """The last 1.x line of the matrix, where TensorFlow 1 code runs unchanged, with its
@@ -660,7 +667,7 @@ class Judge:
             if stopgap:
                 text += f" Stop-gap: {stopgap} (TensorFlow 1 behaviour inside TensorFlow 2)."
             text += self._tf1_line_words(rule)
-        elif rule.cause in _TF1_CAUSES and rule.release_key[:2] == (2, 0):
+        elif rule.cause in _TF1_CAUSES and self._of_line_after_tf1(rule):
             # TensorFlow 1 code a rule of 2.0 judges (tf.contrib's, keep_prob's) runs unchanged
             # on the last 1.x line: its release for the code's Python, read from the matrix,
             # said as a sentence of its own after the rule's replacement.
