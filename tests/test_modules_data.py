@@ -103,6 +103,18 @@ def test_the_longest_listed_prefix_decides(module: str, dist: object) -> None:
             "{library: libtensorflowlite_c.so, what:",
             "library",
         ),
+        # The install-step and native-library tables' rows are read by one reader.
+        (
+            '{module: tf_trt_models, command: "./install.sh",',
+            "{module: tf_trt_models, command: 1,",
+            "command",
+        ),
+        ("{library: libtensorflowlite_c, what:", "{library: libtensorflowlite_c, wat:", "wat"),
+        (
+            'commands: ["git clone https://github.com/tensorflow/tensorflow.git',
+            'commands: [1, "git clone https://github.com/tensorflow/tensorflow.git',
+            "commands",
+        ),
     ],
     ids=[
         "dist-name",
@@ -116,6 +128,9 @@ def test_the_longest_listed_prefix_decides(module: str, dist: object) -> None:
         "python-release",
         "distribution-release",
         "native-library-with-suffix",
+        "install-step-command-not-a-string",
+        "native-library-unknown-field",
+        "native-library-command-not-a-string",
     ],
 )
 def test_a_planted_fault_is_one_line_naming_the_field(old: str, new: str, field: str) -> None:

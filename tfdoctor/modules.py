@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional, TypeVar
 
 from tfdoctor.records import Record, record
 from tfdoctor.yamldoc import SOURCE_ID, DataSource, NodeReader, compose, load_cached
@@ -367,6 +367,29 @@ def _op_libraries(
     }
 
 
+_Row = TypeVar("_Row")
+
+
+def _table(
+    reader: NodeReader,
+    top: Mapping[str, Node],
+    sources: Mapping[str, DataSource],
+    field: str,
+    key: str,
+    read_key: Callable[[Node, str], str],
+    required: tuple[str, ...],
+    build: Callable[[str, dict[str, Node]], _Row],
+) -> dict[str, _Row]:
+    """The optional table ``field`` as key value -> ``build(where, fields)`` per row; each row
+    names its sources and holds exactly the ``required`` fields."""
+    return {
+        name: build(where, fields)
+        for where, name, fields, _ in _sourced_rows(
+            reader, top, field, key, required, (), read_key, sources
+        )
+    }
+
+
 def _install_steps(
     reader: NodeReader,
     top: Mapping[str, Node],
@@ -374,22 +397,19 @@ def _install_steps(
     module: Callable[[Node, str], str],
 ) -> dict[str, InstallStep]:
     """The ``install_steps`` rows: import package -> the project's own install step."""
-    out: dict[str, InstallStep] = {}
-    for where, name, fields, _ in _sourced_rows(
+    return _table(
         reader,
         top,
+        sources,
         "install_steps",
         "module",
-        ("command", "what"),
-        (),
         module,
-        sources,
-    ):
-        out[name] = InstallStep(
+        ("command", "what"),
+        lambda where, fields: InstallStep(
             reader.required_string(fields["command"], f"{where}.command"),
             reader.required_string(fields["what"], f"{where}.what"),
-        )
-    return out
+        ),
+    )
 
 
 #: A shared library's file name without its suffix (libtensorflowlite_c).
@@ -400,23 +420,20 @@ def _native_libraries(
     reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
 ) -> dict[str, NativeLibrary]:
     """The ``native_libraries`` rows: library file stem -> what it is and how to get it."""
-    out: dict[str, NativeLibrary] = {}
-    for where, name, fields, _ in _sourced_rows(
+    return _table(
         reader,
         top,
+        sources,
         "native_libraries",
         "library",
-        ("what", "get", "commands"),
-        (),
         reader.matching(_NATIVE_STEM, "library file name without its suffix"),
-        sources,
-    ):
-        out[name] = NativeLibrary(
+        ("what", "get", "commands"),
+        lambda where, fields: NativeLibrary(
             reader.required_string(fields["what"], f"{where}.what"),
             reader.required_string(fields["get"], f"{where}.get"),
             reader.strings(fields["commands"], f"{where}.commands"),
-        )
-    return out
+        ),
+    )
 
 
 _DLL = re.compile(r"^[\w.-]+\.dll$", re.IGNORECASE)

@@ -25,6 +25,16 @@ def group(hits: Sequence[Hits], name: str) -> Optional[str]:
     return next((g[name] for h in hits for g in h.groups if g.get(name)), None)
 
 
+def program_refused(hits: Iterable[Hits]) -> Optional[tuple[str, str]]:
+    """The program glibc's loader would not start and the library it found nowhere, as the
+    loader's line names them (a signature's ``command`` and ``library`` groups); None for no
+    such line."""
+    # glibc's words, elf/dl-error-skeleton.c (_dl_signal_error):
+    # "PROGRAM: error while loading shared libraries: LIBRARY: ...".
+    found = next((g for h in hits for g in h.groups if g.get("command") and g.get("library")), None)
+    return (found["command"], found["library"]) if found is not None else None
+
+
 def hits_by(by_cause: Mapping[str, Sequence[Hits]], cause: str, *signatures: str) -> list[Hits]:
     """The hits of ``cause`` that come from ``signatures`` (a reading bound to those words)."""
     return [h for h in by_cause.get(cause, ()) if h.signature.id in signatures]

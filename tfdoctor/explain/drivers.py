@@ -10,7 +10,7 @@ from tfdoctor import causes
 from tfdoctor.compat import PTX, cuda_driver_floor, gpu_code
 from tfdoctor.evidence.devices import wsl1_shown
 from tfdoctor.evidence.stated import failing_run_names
-from tfdoctor.explain.common import cite, hits_by
+from tfdoctor.explain.common import cite, hits_by, program_refused
 from tfdoctor.explain.revealed import Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
@@ -183,8 +183,7 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             # A container: the runtime mounts the host driver's libcuda only into a container
             # started with the GPU.
             return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
-        cited = [line for h in hits for _, line in h.citations]
-        if any("error while loading shared libraries" in line for line in cited):
+        if program_refused(hits) is not None:
             # A program linked to it (TensorFlow Serving's server), not a Python wheel: the
             # driver's library is what is missing.
             return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.driver_load_fix(m)

@@ -10,7 +10,7 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.tflog import library_of
 from tfdoctor.evidence.traceback import installed_package, origin_of
-from tfdoctor.explain.common import group
+from tfdoctor.explain.common import group, program_refused
 from tfdoctor.explain.libraries import gpu_dll_candidate
 from tfdoctor.explain.modules import TF_OWN
 from tfdoctor.explain.platform import _package_named
@@ -211,22 +211,6 @@ _PROGRAM_START = re.compile(
 )
 
 
-def _program_refused(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
-    """The program glibc's loader would not start and the library it found nowhere, as the
-    loader's line names them (shared-object-not-found's ``command``); None for no such line."""
-    found = next(
-        (
-            g
-            for h in hits
-            if h.signature.id == "shared-object-not-found"
-            for g in h.groups
-            if g.get("command")
-        ),
-        None,
-    )
-    return (found["command"], found["library"]) if found is not None else None
-
-
 def _program_unstarted(hits: Sequence[Hits], library: Optional[str], macos: bool) -> Optional[Fix]:
     """The fix for a program (not Python's import) that the loader would not start for a
     library it found nowhere: TensorFlow's C library or framework library (the C API's
@@ -237,7 +221,7 @@ def _program_unstarted(hits: Sequence[Hits], library: Optional[str], macos: bool
         return causes.platform.c_library_unfound_fix(
             library.replace("\\", "/").rsplit("/", 1)[-1], macos
         )
-    started = _program_refused(hits)
+    started = program_refused(hits)
     if started is None:
         return None
     # The library it names is what to get, where the loader looks; the module table says
