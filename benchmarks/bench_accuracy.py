@@ -353,7 +353,20 @@ def record_first_sight(results: list[Result], commit: str) -> int:
         text = json.dumps(meta, indent=2, ensure_ascii=False) + "\n"
         r.case.meta_path.write_text(text, encoding="utf-8")
         written += 1
+        _record_batch_commit(r.case.meta_path.parent / "batch.json", commit)
     return written
+
+
+def _record_batch_commit(batch_json: Path, commit: str) -> None:
+    """Fill the batch's ``first_sight_commit`` where it is missing or empty (its cases' first
+    sight must name it: the corpus tests compare them); a commit already there is kept."""
+    if not commit or not batch_json.is_file():
+        return
+    batch = json.loads(batch_json.read_text(encoding="utf-8"))
+    if batch.get("first_sight_commit"):
+        return
+    batch["first_sight_commit"] = commit
+    batch_json.write_text(json.dumps(batch, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def _parse(argv: Optional[list[str]]) -> argparse.Namespace:

@@ -107,8 +107,14 @@ def test_near_misses_are_not_a_build_without_tensorrt(text: str) -> None:
     [
         'Training stops at once: Python throws "illegal instruction, core dumped"',
         "ILLEGAL instruction (Core Dumped) right after import tensorflow",
+        # The words alone on their line, as a service's log keeps them.
+        "$ python3 serve.py\nillegal instruction",
+        # The entrypoint of NVIDIA's containers, checking the CPU before the program runs.
+        "ERROR: This container was built for CPUs supporting at least the AVX instruction "
+        "set, but\n       the CPU detected was Example CPU 1000, which does not report\n"
+        "       support for AVX.",
     ],
-    ids=["quoted-with-comma", "mixed-case"],
+    ids=["quoted-with-comma", "mixed-case", "alone-on-its-line", "container-entrypoint"],
 )
 def test_an_illegal_instruction_retold_in_a_persons_words(line: str) -> None:
     top = top_error(explained(line + "\n"))
@@ -124,8 +130,10 @@ def test_an_illegal_instruction_retold_in_a_persons_words(line: str) -> None:
         "an illegal instruction was encountered",
         # The words without the crash: a question, not the process's end.
         "Does TensorFlow 2.4 raise an illegal instruction on CPUs without AVX?",
+        # CUDA's words alone on a line, still the GPU's.
+        "an illegal instruction was encountered",
     ],
-    ids=["cuda-kernel", "question"],
+    ids=["cuda-kernel", "question", "cuda-words-alone"],
 )
 def test_illegal_instruction_words_that_are_not_the_processs_crash(line: str) -> None:
     assert all(f.cause != "cpu-lacks-avx" for f in explained(line + "\n").findings)

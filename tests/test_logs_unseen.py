@@ -575,3 +575,18 @@ def test_a_fix_word_is_found_in_any_case() -> None:
     case = {"cause": "cudnn-version-mismatch", "fix_has": ["cudnn"]}
     assert bench.judge(case, report)[0]
     assert not bench.judge({**case, "fix_lacks": ["CUDNN"]}, report)[0]
+
+
+def test_recording_first_sight_names_the_commit_in_the_batch_once(tmp_path: Path) -> None:
+    _write_case(tmp_path, "avx", "Illegal instruction (core dumped)\n", cause="cpu-lacks-avx")
+    (tmp_path / "batch.json").write_text(json.dumps({"first_sight_commit": ""}), "utf-8")
+    proc = _bench("--batch", str(tmp_path), "--record-first-sight")
+    assert proc.returncode == 0, proc.stderr
+    sight = _load(tmp_path / "avx.json")["first_sight"]
+    batch = _load(tmp_path / "batch.json")
+    assert sight["commit"] and batch["first_sight_commit"] == sight["commit"]
+    # A batch's commit already recorded is kept, as a case's first sight is.
+    (tmp_path / "batch.json").write_text(json.dumps({"first_sight_commit": "abc"}), "utf-8")
+    _write_case(tmp_path, "avx2", "Illegal instruction (core dumped)\n", cause="cpu-lacks-avx")
+    assert _bench("--batch", str(tmp_path), "--record-first-sight").returncode == 0
+    assert _load(tmp_path / "batch.json")["first_sight_commit"] == "abc"

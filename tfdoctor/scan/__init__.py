@@ -54,8 +54,6 @@ POOL_MIN_FILES = 24
 KEEP_KERAS2 = " Or keep the Keras 2 code: install tf-keras and set TF_USE_LEGACY_KERAS=1."
 #: Directories never entered when a directory is scanned.
 SKIP_DIRS = frozenset({"__pycache__", ".git", ".hg", ".svn", ".ipynb_checkpoints", "node_modules"})
-#: The line whose top-level namespace dropped the TensorFlow 1 API.
-TF2_LINE = (2, 0)
 
 #: Namespaces TensorFlow fills from Keras: judged as the Keras 3 API they are from 2.16
 #: (tf.compat.v1.keras too: Keras 3 serves it as tf.keras, tensorflow/python/util/lazy_loader.py).
@@ -73,10 +71,13 @@ _KERAS_ALIASES = (
 _TF1_CAUSES = frozenset({causes.code.API_MOVED_TO_COMPAT_V1, causes.code.TF_CONTRIB_REMOVED})
 
 
-def _compat_v1_home(name: str, compat: str, listing: ApiIndex) -> Optional[ApiIndex]:
-    """The listing of the newest TensorFlow 2 line, ``listing``'s or older, whose tf.compat.v1
-    has ``compat`` (``tf.compat.v1.placeholder``) while its namespace lacks ``name``
-    (``tf.placeholder``): a TensorFlow 1 name, and its last home. None when no listed line
+def _compat_v1_home(
+    name: str, compat: str, listing: ApiIndex, tf2: tuple[int, ...]
+) -> Optional[ApiIndex]:
+    """The listing of the newest TensorFlow 2 line (``tf2``, the line after the last 1.x, or
+    later), ``listing``'s or older, whose tf.compat.v1 has ``compat``
+    (``tf.compat.v1.placeholder``) while its namespace lacks ``name`` (``tf.placeholder``):
+    a TensorFlow 1 name, and its last home. None when no listed line
     has ``compat``, or the newest that has it also has ``name`` (a TensorFlow 2 name, such as
     Keras 2's tf.keras names, which Keras 2's tf.compat.v1.keras mirrored)."""
     if listing.has(compat):
@@ -84,7 +85,7 @@ def _compat_v1_home(name: str, compat: str, listing: ApiIndex) -> Optional[ApiIn
     before = version_key(listing.line)
     for line in bundled_lines():  # newest first
         key = version_key(line)
-        if key < before and key >= TF2_LINE:
+        if key < before and key >= tf2:
             older = load_api(line)
             if older is not None and older.has(compat):
                 return older if older.lookup(name).status == MISSING else None
@@ -453,11 +454,12 @@ class Judge:
         if not name.startswith("tf.") or name.startswith("tf.compat."):
             return None
         found = listing.lookup(name)
-        if found.status != MISSING or not self.applies(TF2_LINE):
+        tf2 = self._line_after_tf1()
+        if found.status != MISSING or tf2 is None or not self.applies(tf2):
             return None
         gone = found.missing_at
         compat = "tf.compat.v1." + gone[3:]
-        home = _compat_v1_home(name, compat, listing)
+        home = _compat_v1_home(name, compat, listing, tf2)
         if home is None:
             return None
         idiom = home.renames.get(compat)
@@ -478,7 +480,7 @@ class Judge:
             causes.code.API_MOVED_TO_COMPAT_V1,
             what,
             fix,
-            release=".".join(str(n) for n in TF2_LINE),
+            release=".".join(str(n) for n in tf2),
         )
 
     def _keras_missing(self, name: str, newest: ApiIndex) -> Optional[Verdict]:
@@ -611,9 +613,15 @@ class Judge:
     def _of_line_after_tf1(self, rule: Rule) -> bool:
         """Whether ``rule`` is of the line that followed the matrix's last 1.x line (2.0 after
         1.15): the release where TensorFlow 1 code stopped running unchanged."""
+        return rule.release_key[:2] == self._line_after_tf1()
+
+    def _line_after_tf1(self) -> Optional[tuple[int, ...]]:
+        """The matrix's line after its last 1.x line (2.0: the release whose top-level
+        namespace dropped the TensorFlow 1 API); None where the matrix has no 1.x line or
+        none after it."""
         ones = [x.key for x in self.matrix.lines if x.key[:1] == (1,)]
         later = [x.key for x in self.matrix.lines if ones and x.key > max(ones)]
-        return bool(later) and rule.release_key[:2] == min(later)
+        return min(later) if later else None
 
     def _last_tf1_words(self, lead: str = "") -> str:
         """The last 1.x line of the matrix, where TensorFlow 1 code runs unchanged, with its
