@@ -522,6 +522,46 @@ def test_no_hosted_runtime_is_invented_where_no_marker_shows_one() -> None:
     assert "tensorflow==1.15.5" in found.fix.text and "SageMaker" not in found.fix.text
 
 
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("colab", "Hardware accelerator"),
+        ("sagemaker", "an instance type with a GPU (ml.g* or ml.p*)"),
+        (None, None),
+    ],
+    ids=["colab", "sagemaker", "no-marker"],
+)
+def test_a_required_gpu_on_a_cpu_runtime_is_told_the_runtime_setting(
+    name: Optional[str], words: Optional[str]
+) -> None:
+    from tests import factories as f
+    from tfdoctor.checks import implied_checks
+    from tfdoctor.facts import DeviceFacts, NvidiaKernelFacts
+
+    facts = f.cpu_only_machine(
+        nvidia_kernel=NvidiaKernelFacts(pci_source="sysfs", modules=()),
+        hosted=HostedFacts(name=name, markers=(f"env:{name}",)) if name else None,
+        tensorflow=f.tensorflow(devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),)),
+    )
+    checks = (*select_checks(["driver.nvidia"]), *implied_checks(require_gpu=True))
+
+    for require in (False, True):
+        found = run_checks(CheckContext(facts, load_matrix(), require_gpu=require), checks)
+        by_id = {x.id: x for x in found}
+        driver = by_id["driver.nvidia"]
+        # A CPU runtime is no fault: a note, naming the runtime's setting where a marker shows
+        # a hosted runtime; --require-gpu raises it with that fix.
+        assert driver.severity.value == "info"
+        assert driver.cause == ("hosted-runtime-without-gpu" if name else "")
+        if require:
+            gate = by_id["gpu.required"]
+            assert gate.severity.value == "error" and gate.cause == driver.cause
+            assert gate.fix is not None
+            assert (words in gate.fix.text) if words else "Hardware" not in gate.fix.text
+        else:
+            assert "gpu.required" not in by_id
+
+
 def test_the_generation_fix_names_the_generations_and_floor_from_the_data() -> None:
     from tfdoctor.causes.hosted import tpu_generation_fix
 
