@@ -447,6 +447,121 @@ def test_a_colab_vm_without_a_driver_is_told_the_runtime_setting() -> None:
         assert driver_cause(ctx, "driver-not-loaded")[0] == "driver-not-loaded"
 
 
+def _gpu_build_without_libcuda(hosted: Optional[HostedFacts]) -> Facts:
+    """TensorFlow 1.15's GPU build failing to import for want of libcuda.so.1, in a container
+    on a machine whose PCI bus holds no NVIDIA device and which loads no nvidia module."""
+    from tests import factories as f
+    from tfdoctor.facts import NvidiaKernelFacts
+
+    said = (
+        "libcuda.so.1: cannot open shared object file: No such file or directory\n\n\n"
+        "Failed to load the native TensorFlow runtime."
+    )
+    return f.facts(
+        platform=f.platform(container="docker", nvidia_device_nodes=()),
+        packages=(
+            f.pkg("tensorflow-gpu", "1.15.5", "numpy<1.19.0,>=1.16.0", top_level=("tensorflow",)),
+            f.pkg("numpy", "1.18.5"),
+        ),
+        driver=f.NO_DRIVER,
+        tensorflow=f.tensorflow(
+            status="import-error",
+            version=None,
+            git_version=None,
+            build_info={},
+            build_info_source=None,
+            is_cuda_build=None,
+            is_rocm_build=None,
+            cuda_version=None,
+            cudnn_version=None,
+            compute_capabilities=(),
+            devices=(),
+            error_type="ImportError",
+            error_message=said,
+            returncode=1,
+            stderr_tail=f"Traceback (most recent call last):\nImportError: {said}\n",
+        ),
+        nvidia_kernel=NvidiaKernelFacts(pci_source="sysfs", modules=()),
+        hosted=hosted,
+    )
+
+
+def _import_finding(facts: Facts) -> Any:
+    found = run_checks(CheckContext(facts, load_matrix()), select_checks(["tensorflow.import"]))
+    return next(x for x in found if x.cause)
+
+
+def test_a_gpu_build_on_a_sagemaker_instance_without_a_gpu_is_told_the_instance_type() -> None:
+    sagemaker = HostedFacts(name="sagemaker", markers=("env:SM_CURRENT_HOST",))
+
+    found = _import_finding(_gpu_build_without_libcuda(sagemaker))
+
+    assert found.cause == "hosted-runtime-without-gpu"
+    assert found.fix is not None
+    assert "an instance type with a GPU (ml.g* or ml.p*)" in found.fix.text
+    assert "no NVIDIA device on its PCI bus" in found.fix.text
+    assert "CPU build" in found.fix.text and "--gpus" not in found.fix.text
+
+
+def test_a_colab_vm_in_its_container_without_libcuda_is_told_the_runtime_setting() -> None:
+    colab = HostedFacts(name="colab", markers=("env:COLAB_RELEASE_TAG",))
+
+    found = _import_finding(_gpu_build_without_libcuda(colab))
+
+    assert found.cause == "hosted-runtime-without-gpu"
+    assert found.fix is not None and "Hardware accelerator" in found.fix.text
+
+
+def test_no_hosted_runtime_is_invented_where_no_marker_shows_one() -> None:
+    # The same machine with no hosted marker: a GPU build where there is no GPU, whose fix is
+    # the CPU build or a machine with a GPU, never a platform's setting.
+    found = _import_finding(_gpu_build_without_libcuda(None))
+
+    assert found.cause == "driver-libraries-missing"
+    assert found.fix is not None
+    assert "tensorflow==1.15.5" in found.fix.text and "SageMaker" not in found.fix.text
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("colab", "Hardware accelerator"),
+        ("sagemaker", "an instance type with a GPU (ml.g* or ml.p*)"),
+        (None, None),
+    ],
+    ids=["colab", "sagemaker", "no-marker"],
+)
+def test_a_required_gpu_on_a_cpu_runtime_is_told_the_runtime_setting(
+    name: Optional[str], words: Optional[str]
+) -> None:
+    from tests import factories as f
+    from tfdoctor.checks import implied_checks
+    from tfdoctor.facts import DeviceFacts, NvidiaKernelFacts
+
+    facts = f.cpu_only_machine(
+        nvidia_kernel=NvidiaKernelFacts(pci_source="sysfs", modules=()),
+        hosted=HostedFacts(name=name, markers=(f"env:{name}",)) if name else None,
+        tensorflow=f.tensorflow(devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),)),
+    )
+    checks = (*select_checks(["driver.nvidia"]), *implied_checks(require_gpu=True))
+
+    for require in (False, True):
+        found = run_checks(CheckContext(facts, load_matrix(), require_gpu=require), checks)
+        by_id = {x.id: x for x in found}
+        driver = by_id["driver.nvidia"]
+        # A CPU runtime is no fault: a note, naming the runtime's setting where a marker shows
+        # a hosted runtime; --require-gpu raises it with that fix.
+        assert driver.severity.value == "info"
+        assert driver.cause == ("hosted-runtime-without-gpu" if name else "")
+        if require:
+            gate = by_id["gpu.required"]
+            assert gate.severity.value == "error" and gate.cause == driver.cause
+            assert gate.fix is not None
+            assert (words in gate.fix.text) if words else "Hardware" not in gate.fix.text
+        else:
+            assert "gpu.required" not in by_id
+
+
 def test_the_generation_fix_names_the_generations_and_floor_from_the_data() -> None:
     from tfdoctor.causes.hosted import tpu_generation_fix
 

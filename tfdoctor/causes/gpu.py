@@ -30,7 +30,7 @@ from tfdoctor.causes.container import CONTAINER_NO_GPU, container_gpu_fix
 from tfdoctor.causes.hosted import (
     HOSTED_RUNTIME_WITHOUT_GPU,
     hosted_gpu_runtime_fix,
-    instance_without_gpu,
+    sagemaker_without_gpu,
 )
 from tfdoctor.causes.platform import (
     WINDOWS_NATIVE_GPU_ENDED,
@@ -2847,12 +2847,7 @@ def runtime_chooses_gpu(m: Machine) -> bool:
     """The machine is a notebook whose runtime setting gives it a GPU, on Linux (or a system
     not known), and no container the user started is shown (a probe's hosted facts outrank a
     container the VM runs the notebook in: the user cannot pass that one a GPU)."""
-    on_cpu_instance = (
-        m.notebook == "sagemaker"
-        and m.hints is not None
-        and instance_without_gpu(m.hints.instance_type)
-    )
-    if (m.notebook not in _RUNTIME_GPU_NOTEBOOKS and not on_cpu_instance) or m.os not in (
+    if (m.notebook not in _RUNTIME_GPU_NOTEBOOKS and not sagemaker_without_gpu(m)) or m.os not in (
         None,
         "linux",
     ):

@@ -348,6 +348,17 @@ def instance_without_gpu(instance_type: Optional[str]) -> bool:
     return family is not None and not family.gpu
 
 
+def sagemaker_without_gpu(m: Machine) -> bool:
+    """A SageMaker instance without a GPU: the instance type named is of a family the hosted
+    table lists without one, or the kernel facts show no NVIDIA GPU on a machine whose markers
+    say SageMaker (:attr:`Machine.no_nvidia_gpu_seen`: the PCI bus read holds no NVIDIA
+    device, which an instance type with a GPU would have)."""
+    if m.notebook != "sagemaker":
+        return False
+    instance = m.hints.instance_type if m.hints is not None else None
+    return instance_without_gpu(instance) or m.no_nvidia_gpu_seen
+
+
 def hosted_image(name: Optional[str]) -> Optional[HostedImage]:
     """The hosted notebook image ``name`` (``colab``, ``kaggle``) from the hosted-image table,
     or None (no name, or one the table does not hold)."""
@@ -371,11 +382,15 @@ def hosted_gpu_runtime_fix(m: Machine) -> Fix:
     )
     again = "run the notebook again from the top"
     instance = m.hints.instance_type if m.hints is not None else None
-    if instance_without_gpu(instance):
+    if sagemaker_without_gpu(m):
         # The GPU build needs the driver only a GPU instance has; TensorFlow's CPU build (the
-        # framework's CPU image) runs on the instance as it is.
+        # framework's CPU image) runs on the instance as it is. Where no instance type is
+        # named, the probe's empty PCI bus is what says this one has no GPU.
+        named = instance if instance_without_gpu(instance) else None
+        this = named or "this instance type"
+        none = "which has none" if named else "which has none (no NVIDIA device on its PCI bus)"
         where = (
-            f"{where} in place of {instance}, which has none, or keep {instance} and run "
+            f"{where} in place of {this}, {none}, or keep {named or 'it'} and run "
             "TensorFlow's CPU build there (the framework's CPU image, not its GPU one)"
         )
         again = "start the job or endpoint again"

@@ -62,11 +62,22 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
         yield kernel
         return
     if no_gpu_here(ctx):
+        said = drv.error.message if drv.error else ""
+        if causes.gpu.runtime_chooses_gpu(ctx.machine):
+            # A hosted notebook's VM, or a SageMaker instance whose bus holds no NVIDIA
+            # device, gets its GPU and driver from the runtime's accelerator or instance type:
+            # a note, as a CPU runtime is no fault; --require-gpu raises it with this fix.
+            yield causes.finding(
+                "driver.nvidia",
+                Severity.INFO,
+                causes.hosted.HOSTED_RUNTIME_WITHOUT_GPU,
+                "No NVIDIA GPU on this runtime: its accelerator or instance type gives one",
+                said,
+                causes.hosted.hosted_gpu_runtime_fix(ctx.machine),
+            )
+            return
         yield Finding(
-            "driver.nvidia",
-            Severity.INFO,
-            "No NVIDIA GPU or driver on this machine",
-            drv.error.message if drv.error else "",
+            "driver.nvidia", Severity.INFO, "No NVIDIA GPU or driver on this machine", said
         )
         return
     err = drv.error

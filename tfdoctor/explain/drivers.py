@@ -170,10 +170,12 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         # The file is there and damaged: the driver's own libraries reinstalled.
         return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.driver_userspace_fix(m)
     if any(h.signature.id == "import-needs-libcuda" for h in hits):
-        if not in_container and causes.gpu.runtime_chooses_gpu(m):
+        probed = m.facts.hosted is not None and m.facts.hosted.name is not None
+        if (not in_container or probed) and causes.gpu.runtime_chooses_gpu(m):
             # A hosted runtime (a notebook's VM, a SageMaker instance of a family without a
             # GPU) has the driver's libcuda only where its accelerator or instance type is a
-            # GPU: the GPU build cannot import on the one it got.
+            # GPU: the GPU build cannot import on the one it got. The hosted probe's marker
+            # outranks the container it runs in: the platform started that one, not the user.
             return causes.gpu.driver_not_loaded(m)
         if m.no_nvidia_gpu_seen:
             # The facts show no NVIDIA GPU on the bus a container shares with its host: no
