@@ -340,6 +340,12 @@ _COMPANION_REFUSES = (
     "Detected an installation of version 2.13.1. Please upgrade TensorFlow to proceed.\n"
 )
 _NO_SESSION = "AttributeError: module 'tensorflow' has no attribute 'Session'\n"
+#: A kernel's install whose pinned TensorFlow pip found installed, in pip's own words.
+_KEPT = (
+    "!pip install tensorflow==2.13.1\n"
+    "Requirement already satisfied: tensorflow==2.13.1 in /usr/local/lib/python3.10/"
+    "dist-packages (2.13.1)\n"
+)
 
 
 def _tf1_replaced(removed: str = "1.15.2", installed: str = "2.1.0") -> str:
@@ -396,6 +402,21 @@ def _tf1_replaced(removed: str = "1.15.2", installed: str = "2.1.0") -> str:
             "companion-mismatch",
             False,
             id="companion-before-install",
+        ),
+        # pip found the TensorFlow the kernel's install pins already there: nothing replaced.
+        pytest.param(
+            _KEPT + _NOTEBOOK_FRAME + _COMPANION_REFUSES,
+            "companion-mismatch",
+            False,
+            id="pin-already-satisfied",
+        ),
+        pytest.param(
+            _KEPT + _NOTEBOOK_FRAME + "tensorflow.python.framework.errors_impl.UnknownError: "
+            "Failed to get convolution algorithm. This is probably because cuDNN failed to "
+            "initialize, so try looking to see if a warning log message was printed above.\n",
+            "gpu-library-init-failed",
+            False,
+            id="pin-already-satisfied-gpu",
         ),
         # The same lines on the user's own machine: no hosted image.
         pytest.param(

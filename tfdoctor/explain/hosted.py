@@ -125,10 +125,11 @@ def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str
         return found.dist, found.version
     pinned = _KERNEL_TF_PIN.search(text) if "install" in text else None
     if pinned is not None:
-        return pinned.group("dist"), pinned.group("version")
+        dist = pinned.group("dist")
+        return None if _pip_kept(text, dist, pinned.end()) else (dist, pinned.group("version"))
     dist = next((d for d in evidence.kernel_installs if d in TF_DISTRIBUTIONS), None)
     if dist is not None:
-        return dist, None
+        return None if _pip_kept(text, dist, 0) else (dist, None)
     removing = (
         next(_pip_said(text, _PIP_REPLACING_TF, *_PIP_REPLACING), None)
         if "install" in text
@@ -145,6 +146,22 @@ def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str
     ):
         return "tensorflow", None
     return None
+
+
+def _pip_kept(text: str, dist: str, start: int) -> bool:
+    """Whether pip, after ``start`` in ``text``, found TensorFlow's ``dist`` already installed
+    ("Requirement already satisfied: tensorflow==2.15.0 in ...") and removed none of
+    TensorFlow's distributions: the install run in the kernel changed nothing of
+    TensorFlow's."""
+    if "Requirement already" not in text:
+        return False
+    kept = any(
+        said.match.group("dist") == dist
+        for said in _pip_said(
+            text[start:], _PIP_SATISFIED_TF, PipKind.SATISFIED, PipKind.UP_TO_DATE
+        )
+    )
+    return kept and next(_pip_said(text, _PIP_REPLACING_TF, *_PIP_REPLACING), None) is None
 
 
 def _tf_requirer(evidence: Evidence, dist: str) -> Optional[str]:
