@@ -9,10 +9,13 @@ from typing import Optional
 
 import pytest
 
-from tests.explaining import explained, finding_of, fix_text, top_error
+from tests.explaining import SIGNATURES, explained, finding_of, fix_text, top_error
 from tfdoctor.causes.hosted import instance_without_gpu
 from tfdoctor.evidence.devices import sagemaker_instance_type, sagemaker_job_instance_type
 from tfdoctor.evidence.packages import read_stale_import
+from tfdoctor.explain.hosted import tf1_replaced_by_tf2
+from tfdoctor.explain.reader import split_text
+from tfdoctor.explain.scanning import scan
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.hosted import hosted_data
 
@@ -321,6 +324,166 @@ def test_pip_replacing_the_images_tensorflow_is_a_warning_with_the_images_fix() 
 )
 def test_a_replacement_that_is_not_the_images_is_not_read_so(text: str) -> None:
     assert finding_of(explained(text), "hosted-tf-replaced") is None
+
+
+# --- the image's TensorFlow replaced, and what fails after it ----------------------------------
+
+#: A notebook's own frame on Colab, above the failure.
+_NOTEBOOK_FRAME = (
+    "Traceback (most recent call last):\n"
+    '  File "/content/drive/MyDrive/proj/train.py", line 7, in <module>\n'
+)
+#: A companion of the image's release refusing the older TensorFlow installed over it, in
+#: TensorFlow Probability's own words.
+_COMPANION_REFUSES = (
+    "ImportError: This version of TensorFlow Probability requires TensorFlow version >= 2.15; "
+    "Detected an installation of version 2.13.1. Please upgrade TensorFlow to proceed.\n"
+)
+_NO_SESSION = "AttributeError: module 'tensorflow' has no attribute 'Session'\n"
+#: A kernel's install whose pinned TensorFlow pip found installed, in pip's own words.
+_KEPT = (
+    "!pip install tensorflow==2.13.1\n"
+    "Requirement already satisfied: tensorflow==2.13.1 in /usr/local/lib/python3.10/"
+    "dist-packages (2.13.1)\n"
+)
+
+
+def _tf1_replaced(removed: str = "1.15.2", installed: str = "2.1.0") -> str:
+    """pip replacing the image's TensorFlow ``removed`` with ``installed`` on Colab."""
+    return _replaced(installed).replace("2.15.0", removed)
+
+
+@pytest.mark.parametrize(
+    ("text", "symptom", "replacement_explains"),
+    [
+        pytest.param(
+            _replaced("2.13.1") + _NOTEBOOK_FRAME + _COMPANION_REFUSES,
+            "companion-mismatch",
+            True,
+            id="companion-refuses",
+        ),
+        pytest.param(
+            _tf1_replaced() + _NOTEBOOK_FRAME + _NO_SESSION,
+            "api-moved-to-compat-v1",
+            True,
+            id="tf1-session-gone",
+        ),
+        pytest.param(
+            _tf1_replaced() + _NOTEBOOK_FRAME + "ModuleNotFoundError: No module named "
+            "'tensorflow.contrib'\n",
+            "tf-contrib-removed",
+            True,
+            id="tf1-contrib-gone",
+        ),
+        # Colab's own build of TensorFlow 1 removed (its +zzzcolab label), a log cut at pip's
+        # removal with the release it collected.
+        pytest.param(
+            "Collecting tensorflow==2.0.0\n"
+            "  Attempting uninstall: tensorflow\n"
+            "    Found existing installation: tensorflow 1.15.2+zzzcolab20200309\n"
+            "    Uninstalling tensorflow-1.15.2+zzzcolab20200309:\n"
+            "Successfully installed tensorflow-2.0.0\n" + _NOTEBOOK_FRAME + _NO_SESSION,
+            "api-moved-to-compat-v1",
+            True,
+            id="colab-build-of-tf1-removed",
+        ),
+        # The image's TensorFlow was 2 already: TensorFlow 1's API was missing before the
+        # install, so the code, not the install, is why.
+        pytest.param(
+            _replaced("2.16.1") + _NOTEBOOK_FRAME + _NO_SESSION,
+            "api-moved-to-compat-v1",
+            False,
+            id="tf2-over-tf2",
+        ),
+        # The companion refused before the install, which came after as the user's try at a
+        # fix: the companion's reading keeps its rank.
+        pytest.param(
+            _NOTEBOOK_FRAME + _COMPANION_REFUSES + _replaced("2.15.1", head="/content/proj\n"),
+            "companion-mismatch",
+            False,
+            id="companion-before-install",
+        ),
+        # pip found the TensorFlow the kernel's install pins already there: nothing replaced.
+        pytest.param(
+            _KEPT + _NOTEBOOK_FRAME + _COMPANION_REFUSES,
+            "companion-mismatch",
+            False,
+            id="pin-already-satisfied",
+        ),
+        pytest.param(
+            _KEPT + _NOTEBOOK_FRAME + "tensorflow.python.framework.errors_impl.UnknownError: "
+            "Failed to get convolution algorithm. This is probably because cuDNN failed to "
+            "initialize, so try looking to see if a warning log message was printed above.\n",
+            "gpu-library-init-failed",
+            False,
+            id="pin-already-satisfied-gpu",
+        ),
+        # The same lines on the user's own machine: no hosted image.
+        pytest.param(
+            _tf1_replaced().replace("/content/drive/MyDrive/proj", "/home/me/proj")
+            + _NOTEBOOK_FRAME.replace("/content/drive/MyDrive/proj", "/home/me/proj")
+            + _NO_SESSION,
+            "api-moved-to-compat-v1",
+            False,
+            id="own-machine",
+        ),
+    ],
+)
+def test_a_failure_after_the_images_tensorflow_is_replaced_is_read_by_what_explains_it(
+    text: str, symptom: str, replacement_explains: bool
+) -> None:
+    report = explained(text)
+    found = finding_of(report, symptom)
+    replaced = finding_of(report, "hosted-tf-replaced")
+    assert found is not None
+    if not replacement_explains:
+        assert found.severity is Severity.ERROR
+        assert replaced is None or replaced.severity is Severity.WARNING
+        return
+    top = top_error(report)
+    assert top.cause == "hosted-tf-replaced" and "Colab" in top.summary
+    assert "Disconnect and delete runtime" in fix_text(top)
+    # What failed stays, second: its own fix would fit the code or the companion to the
+    # TensorFlow the notebook should not keep.
+    assert found.severity is Severity.WARNING
+
+
+def test_tensorflow_1s_api_gone_is_read_from_pips_removal_of_the_images_release() -> None:
+    found = finding_of(
+        explained(_tf1_replaced() + _NOTEBOOK_FRAME + _NO_SESSION), "hosted-tf-replaced"
+    )
+    assert found is not None
+    assert "pip removed TensorFlow 1.15.2 and installed 2.1.0" in found.detail
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        pytest.param(_tf1_replaced(), ("1.15.2", "2.1.0"), id="tf1-to-tf2"),
+        pytest.param(_tf1_replaced(installed="1.15.5"), None, id="tf1-to-tf1"),
+        pytest.param(_replaced("2.16.1"), None, id="tf2-to-tf2"),
+        # The release installed is not shown: nothing says TensorFlow 2 came in.
+        pytest.param(
+            "!pip install tf-nightly\n"
+            "    Found existing installation: tensorflow 1.15.2\n"
+            "      Successfully uninstalled tensorflow-1.15.2\n",
+            None,
+            id="installed-release-unshown",
+        ),
+        # A nightly of the user's own removed: no image ships one.
+        pytest.param(
+            _tf1_replaced()
+            .replace("tensorflow 1.15.2", "tf-nightly 1.15.0.dev20190801")
+            .replace("tensorflow-1.15.2", "tf-nightly-1.15.0.dev20190801"),
+            None,
+            id="nightly-removed",
+        ),
+    ],
+)
+def test_tensorflow_1_replaced_by_2_is_read_from_pips_own_lines(
+    text: str, read: Optional[tuple[str, str]]
+) -> None:
+    assert tf1_replaced_by_tf2(scan([split_text(text)], SIGNATURES)) == read
 
 
 # --- TensorFlow on a Cloud TPU VM --------------------------------------------------------------

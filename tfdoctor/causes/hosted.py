@@ -484,18 +484,19 @@ def installed_over_image_fix(
             # installed as another's dependency: installed in the notebook, not asked for.
             f"Installing {requirer} in the notebook brought {what} over the TensorFlow "
             f"{image.title} ships ({name}, or a package it requires, asks for that "
-            "TensorFlow), and the image's CUDA and cuDNN are built for its own release, not "
-            f"for this one. Install the {name} release that supports the image's TensorFlow "
-            f"(its requirements or release notes name the TensorFlow each release needs) in "
-            f"place of the one installed, then start a fresh runtime: {fresh}. "
+            "TensorFlow), and the image's CUDA, cuDNN and companion packages are built for its "
+            f"own release, not for this one. Install the {name} release that supports the "
+            "image's TensorFlow (its requirements or release notes name the TensorFlow each "
+            f"release needs) in place of the one installed, then start a fresh runtime: {fresh}. "
         )
     else:
         what = f"{dist}=={version}" if version else dist
         said = (
             f"The notebook installed {what} over the TensorFlow {image.title} ships, and the "
-            "image's CUDA and cuDNN are built for its own release, not for this one. Remove "
-            f"the line that installs {dist} (or the package that pins it: use its release that "
-            f"supports the image's TensorFlow), then start a fresh runtime: {fresh}. "
+            "image's CUDA, cuDNN and companion packages are built for its own release, not for "
+            f"this one. Remove the line that installs {dist} (or the package that pins it: use "
+            f"its release that supports the image's TensorFlow), then start a fresh runtime: "
+            f"{fresh}. "
         )
     return Fix(
         said + "Code that needs another TensorFlow: choose the runtime version that ships it "

@@ -53,12 +53,14 @@ from tfdoctor.explain.exceptions import (
     unexplained_finding,
 )
 from tfdoctor.explain.hosted import (
+    TF1_API_GONE,
     _gpu_shown,
     _hosted_tf_replaced,
     _kernel_kept_release,
     _nightly_gpu_build,
     _pip_added_beside,
     _settle_hosted_python,
+    tf1_replaced_by_tf2,
 )
 from tfdoctor.explain.installers import locked_without_wrapper, unavailable_findings
 from tfdoctor.explain.keras_versions import keras_release_in_words, multi_backend_keras_finding
@@ -1003,7 +1005,7 @@ def explain(
         if late is not None:
             findings.setdefault(late.id, late)
     _settle_environment(evidence, revealed, machine, findings)
-    _settle_image_build(findings)
+    _settle_image_build(findings, evidence)
     out = sorted(
         _warned_capped(
             _placeholder_imported(_logged_capped(findings, by_cause, evidence), by_cause, evidence),
@@ -1048,13 +1050,19 @@ def explain(
     return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))
 
 
-def _settle_image_build(findings: dict[str, Finding]) -> None:
+def _settle_image_build(findings: dict[str, Finding], evidence: Evidence) -> None:
     """The GPU library findings second where an image's TensorFlow is replaced by an install
     (hosted-tf-replaced) or is a nightly build (tf-build-regression, an error only in
-    TensorFlow's nightly image): the image's libraries are its TensorFlow's."""
+    TensorFlow's nightly image): the image's libraries are its TensorFlow's. TensorFlow 1's
+    API missing is second too where the install replaced the image's TensorFlow 1 with
+    TensorFlow 2 (:func:`tf1_replaced_by_tf2`): the API was there before it."""
     nightly = findings.get(f"explain.{causes.runtime.TF_BUILD_REGRESSION}")
-    replaced = f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings
-    if replaced or (nightly is not None and nightly.severity == Severity.ERROR):
+    replacing = findings.get(f"explain.{causes.hosted.HOSTED_TF_REPLACED}")
+    # A replacement observed with no failure after it (a warning) explains no companion's
+    # refusal: the companion's finding keeps its rank.
+    replaced = replacing is not None and replacing.severity == Severity.ERROR
+    api_gone = replaced and tf1_replaced_by_tf2(evidence) is not None
+    if replacing is not None or (nightly is not None and nightly.severity == Severity.ERROR):
         # The install, or the nightly image's build, is the cause: the GPU's own finding,
         # whose fix would install CUDA or cuDNN on the image, and (after an install) an
         # image's companion refused by the new TensorFlow, whose fix fits the companion to
@@ -1063,6 +1071,7 @@ def _settle_image_build(findings: dict[str, Finding]) -> None:
             if (
                 x.cause in _IMAGE_PAIRING_CAUSES
                 or (replaced and x.cause == causes.software.COMPANION_MISMATCH)
+                or (api_gone and x.cause in TF1_API_GONE)
             ) and x.severity.rank > Severity.WARNING.rank:
                 findings[key] = dataclasses.replace(x, severity=Severity.WARNING)
 

@@ -36,6 +36,7 @@ from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
 from tfdoctor.modules import modules
 
 
@@ -124,10 +125,11 @@ def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str
         return found.dist, found.version
     pinned = _KERNEL_TF_PIN.search(text) if "install" in text else None
     if pinned is not None:
-        return pinned.group("dist"), pinned.group("version")
+        dist = pinned.group("dist")
+        return None if _pip_kept(text, dist, pinned.end()) else (dist, pinned.group("version"))
     dist = next((d for d in evidence.kernel_installs if d in TF_DISTRIBUTIONS), None)
     if dist is not None:
-        return dist, None
+        return None if _pip_kept(text, dist, 0) else (dist, None)
     removing = (
         next(_pip_said(text, _PIP_REPLACING_TF, *_PIP_REPLACING), None)
         if "install" in text
@@ -144,6 +146,22 @@ def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str
     ):
         return "tensorflow", None
     return None
+
+
+def _pip_kept(text: str, dist: str, start: int) -> bool:
+    """Whether pip, after ``start`` in ``text``, found TensorFlow's ``dist`` already installed
+    ("Requirement already satisfied: tensorflow==2.15.0 in ...") and removed none of
+    TensorFlow's distributions: the install run in the kernel changed nothing of
+    TensorFlow's."""
+    if "Requirement already" not in text:
+        return False
+    kept = any(
+        said.match.group("dist") == dist
+        for said in _pip_said(
+            text[start:], _PIP_SATISFIED_TF, PipKind.SATISFIED, PipKind.UP_TO_DATE
+        )
+    )
+    return kept and next(_pip_said(text, _PIP_REPLACING_TF, *_PIP_REPLACING), None) is None
 
 
 def _tf_requirer(evidence: Evidence, dist: str) -> Optional[str]:
@@ -281,7 +299,8 @@ def _hosted_tf_replaced(
         f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
         Severity.ERROR,
         causes.hosted.HOSTED_TF_REPLACED,
-        f"TensorFlow replaced on {image.title}, whose CUDA and cuDNN are built for its own",
+        f"TensorFlow replaced on {image.title}, whose CUDA, cuDNN and packages are built for "
+        "its own",
         failure
         + f"\nThe log installs {what} on {image.title} (its paths show the notebook) before "
         "this failure.",
@@ -430,6 +449,35 @@ def _image_libraries_unpaired(
 #: crash; its RAM notice says "after using all available RAM" instead).
 _COLAB_KERNEL_DIED = re.compile(r"^Your \w+ crashed for an unknown reason\.?", re.MULTILINE)
 
+#: pip removing one of the TensorFlow distributions an image ships, with its release
+#: (req_uninstall.py's "Found existing installation: %s", "Uninstalling %s:" and "Successfully
+#: uninstalled %s"). An image ships a release of tensorflow or its -gpu/-cpu name, never
+#: tf-nightly.
+_PIP_REMOVING_IMAGE_TF = re.compile(
+    r"(?P<dist>tensorflow(?:-gpu|-cpu)?)[ -](?P<version>\d[\w.+]{0,40})"
+)
+_PIP_REMOVING = (PipKind.FOUND_EXISTING, PipKind.UNINSTALLING, PipKind.UNINSTALLED)
+#: The causes of TensorFlow 1's API missing under TensorFlow 2.
+TF1_API_GONE = (causes.code.API_MOVED_TO_COMPAT_V1, causes.code.TF_CONTRIB_REMOVED)
+
+
+def tf1_replaced_by_tf2(evidence: Evidence) -> Optional[tuple[str, str]]:
+    """The TensorFlow 1 release pip removed and the TensorFlow 2 (or later) one the log shows
+    installed in its place, both as pip printed them: TensorFlow 1's API (``tf.Session``,
+    ``tf.contrib``) was there before the install and is gone after it, so the install, not
+    the code, is why it is missing. None where either release is not shown."""
+    text = evidence.first_text
+    if "install" not in text:
+        return None
+    removed = next(_pip_said(text, _PIP_REMOVING_IMAGE_TF, *_PIP_REMOVING), None)
+    installed = _tf_installed_in_log(evidence) if removed is not None else None
+    if removed is None or installed is None or installed[1] is None:
+        return None
+    before, after = removed.match.group("version"), installed[1]
+    if version_key(before)[:1] != (1,) or version_key(after)[:1] < (2,):
+        return None
+    return before, after
+
 
 def _after_install_failure(
     evidence: Evidence,
@@ -463,7 +511,8 @@ def _after_install_failure(
     if missing is None:
         crashed = _COLAB_KERNEL_DIED.search(text) if "crashed for an unknown" in text else None
         if crashed is None or "install" not in text[: crashed.start()]:
-            return None  # (a crash before the install is not the install's)
+            # (a crash before the install is not the install's)
+            return _refused_after_install(evidence, by_cause, findings)
         return (
             f"{_cite_head(evidence, [crashed.group(0)]) or crashed.group(0)}\nThe notebook's "
             "kernel died without a Python exception: a native library of the installed "
@@ -474,6 +523,52 @@ def _after_install_failure(
         f"extension {missing.group('path')} needs {missing.group('symbol')}, which the "
         "libraries loaded beside it lack: they are of another release."
     )
+
+
+#: Where a cited line is (:func:`tfdoctor.explain.common.cite`: ``line 12: ``, ``cell 3, line
+#: 4: ``), before the line itself.
+_CITED_WHERE = re.compile(r"^(?:[^\n:]{0,200}, )?line \d+: ")
+
+
+def _installed_before(text: str, said: str) -> bool:
+    """Whether ``text`` shows an install before the first line ``said`` cites; a line not in
+    ``text`` (past the log's head, or a finding's words rather than the log's) is after it."""
+    line = _CITED_WHERE.sub("", said.split("\n", 1)[0]).strip()
+    at = text.find(line) if line else -1
+    return "install" in (text if at < 0 else text[:at])
+
+
+def _refused_after_install(
+    evidence: Evidence,
+    by_cause: Mapping[str, list[Hits]],
+    findings: Mapping[str, Finding],
+) -> Optional[str]:
+    """A companion refusing the TensorFlow installed (the image's companions are built for the
+    image's release), or TensorFlow 1's API gone where pip shows the install put TensorFlow 2
+    in place of the image's TensorFlow 1 (:func:`tf1_replaced_by_tf2`), cited from the
+    symptom's own finding. None where neither is held for an error."""
+    api_gone = any(f"explain.{c}" in findings for c in TF1_API_GONE)
+    tf1 = tf1_replaced_by_tf2(evidence) if api_gone else None
+    symptoms = [causes.software.COMPANION_MISMATCH, *(TF1_API_GONE if tf1 is not None else ())]
+    for cause in symptoms:
+        found = findings.get(f"explain.{cause}")
+        if found is None or found.severity.rank < Severity.ERROR.rank:
+            continue
+        hits = by_cause.get(cause, [])
+        said = cite(hits) if hits else found.detail.split("\n", 1)[0]
+        if not _installed_before(evidence.first_text, said):
+            continue  # (an install after the failure may be the user's try at a fix)
+        if cause == causes.software.COMPANION_MISMATCH:
+            return (
+                f"{said}\nA companion refuses the TensorFlow installed: the image's own "
+                "companions are built for the image's TensorFlow release."
+            )
+        assert tf1 is not None  # (the TensorFlow 1 causes are symptoms only with it)
+        return (
+            f"{said}\nTensorFlow 1's API was there before the install: pip removed TensorFlow "
+            f"{tf1[0]} and installed {tf1[1]}, which no longer has it."
+        )
+    return None
 
 
 def _image_build_removed(
@@ -504,7 +599,8 @@ def _image_build_removed(
             f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
             Severity.ERROR,
             causes.hosted.HOSTED_TF_REPLACED,
-            f"TensorFlow replaced on {image.title}, whose CUDA and cuDNN are built for its own",
+            f"TensorFlow replaced on {image.title}, whose CUDA, cuDNN and packages are built for "
+            "its own",
             f"{failure}\n{said}, before this failure.",
             causes.hosted.installed_over_image_fix(
                 m, image, dist, version, _tf_requirer(evidence, dist)
