@@ -1918,7 +1918,10 @@ def _tf_name_missing(
         public: Optional[str] = "tf" + v1.group("rest")
     else:
         public = public_name(module)
-    if public is None or public.startswith(("tf.compat", "tf._")) or not public.startswith("tf"):
+    # The names under tf.compat's versioned trees (tf.compat.v1.X) are no release's additions:
+    # the 1.x listings hold those trees as members of tf.compat only. tf.compat's own members
+    # (v1 from 1.13, v2 from 1.14) are, as any other module's.
+    if public is None or public.startswith(("tf.compat.", "tf._")) or not public.startswith("tf"):
         return None
     return f"{public}.{attr}", module, v1
 
