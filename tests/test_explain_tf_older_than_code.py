@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import all_causes, explained, fix_text, one_frame_log, top_error
+from tfdoctor.findings import Severity
 
 
 def _log(message: str, code: str = "inverse = tf.linalg.inv(matrix)", head: str = "") -> str:
@@ -308,3 +309,45 @@ def test_a_name_inside_tf_compat_v1_is_not_dated_by_the_1x_listings() -> None:
         head="$ pip freeze | grep tensorflow\ntensorflow==1.12.0\n",
     )
     assert "tf-too-old-for-code" not in all_causes(text)
+
+
+def _import_v1(path: str, head: str) -> str:
+    """Python 2's refusal of ``import tensorflow.compat.v1``, raised in ``path``."""
+    return (
+        head + "Traceback (most recent call last):\n"
+        f'  File "{path}", line 3, in <module>\n'
+        "    import tensorflow.compat.v1 as tf\n"
+        "ImportError: No module named v1\n"
+    )
+
+
+_TF112 = "$ pip freeze | grep tensorflow\ntensorflow==1.12.0\n"
+
+
+def test_a_name_only_releases_after_the_shown_one_have_is_an_older_tensorflow() -> None:
+    # Python 2's words name the submodule alone; the import line printed names it whole.
+    report = explained(_import_v1("/home/ana/proj/train.py", _TF112))
+    top = top_error(report)
+    assert top.cause == "tf-too-old-for-code"
+    fix = fix_text(top)
+    assert "`tf.compat.v1` from 1.13 on" in fix and "tensorflow>=1.13,<2" in fix
+    other = next(x for x in report.findings if x.cause == "api-removed")
+    assert other.severity == Severity.WARNING
+    assert "To keep the installed TensorFlow instead of an upgrade to 1.13" in fix_text(other)
+
+
+@pytest.mark.parametrize(
+    ("path", "head"),
+    [
+        # An installed library asked: its release for this TensorFlow leads.
+        pytest.param(
+            "/usr/lib/python2.7/site-packages/vizlib/summary.py", _TF112, id="library-frame"
+        ),
+        # No release shown: which way to move is the log's to tell.
+        pytest.param("/home/ana/proj/train.py", "", id="no-release-shown"),
+    ],
+)
+def test_a_name_of_later_releases_is_not_an_older_tensorflow_without_both_signs(
+    path: str, head: str
+) -> None:
+    assert "tf-too-old-for-code" not in all_causes(_import_v1(path, head))
