@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import all_causes, explained, fix_text, one_frame_log, top_error
+from tfdoctor.findings import Severity
 
 
 def _log(message: str, code: str = "inverse = tf.linalg.inv(matrix)", head: str = "") -> str:
@@ -268,3 +269,75 @@ def test_python2_words_alone_without_a_deciding_release_or_name_say_no_age() -> 
     ):
         for finding in explained(_bare_py2(attr, head)).findings:
             assert "is older" not in fix_text(finding), (attr, head, finding)
+
+
+@pytest.mark.parametrize(
+    ("member", "since", "head", "said"),
+    [
+        pytest.param(
+            "v2",
+            "1.14",
+            "$ pip freeze | grep tensorflow\ntensorflow==1.12.0\n",
+            "this TensorFlow (1.12.0) is older",
+            id="v2-under-1.12",
+        ),
+        pytest.param("v1", "1.13", "", "the log does not show which", id="v1-no-release-shown"),
+    ],
+)
+def test_a_member_tf_compat_gained_later_is_an_older_tensorflow(
+    member: str, since: str, head: str, said: str
+) -> None:
+    # tf.compat itself is in every listed line; its versioned trees came with 1.13 (v1) and
+    # 1.14 (v2) and never left: missing, the TensorFlow is older than the code.
+    text = _log(
+        f"AttributeError: module 'tensorflow.compat' has no attribute '{member}'",
+        code=f"import tensorflow.compat.{member} as tf",
+        head=head,
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-too-old-for-code"
+    fix = fix_text(top)
+    assert f"`tf.compat.{member}` is in TensorFlow from {since} on" in fix and said in fix
+
+
+def test_a_name_inside_tf_compat_v1_is_not_dated_by_the_1x_listings() -> None:
+    # The 1.x listings hold tf.compat.v1 as a member only, not the names inside it: a name
+    # missing from it is no release's addition.
+    text = _log(
+        "AttributeError: module 'tensorflow.compat.v1' has no attribute 'contrib'",
+        code="net = tf.compat.v1.contrib.layers.flatten(x)",
+        head="$ pip freeze | grep tensorflow\ntensorflow==1.12.0\n",
+    )
+    assert "tf-too-old-for-code" not in all_causes(text)
+
+
+def _import_v1(path: str, head: str) -> str:
+    """Python 2's refusal of ``import tensorflow.compat.v1``, raised in ``path``."""
+    return (
+        head + "Traceback (most recent call last):\n"
+        f'  File "{path}", line 3, in <module>\n'
+        "    import tensorflow.compat.v1 as tf\n"
+        "ImportError: No module named v1\n"
+    )
+
+
+_TF112 = "$ pip freeze | grep tensorflow\ntensorflow==1.12.0\n"
+
+
+def test_a_name_only_releases_after_the_shown_one_have_is_an_older_tensorflow() -> None:
+    # Python 2's words name the submodule alone; the import line printed names it whole.
+    report = explained(_import_v1("/home/ana/proj/train.py", _TF112))
+    top = top_error(report)
+    assert top.cause == "tf-too-old-for-code"
+    fix = fix_text(top)
+    assert "`tf.compat.v1` from 1.13 on" in fix and "tensorflow>=1.13,<2" in fix
+    other = next(x for x in report.findings if x.cause == "api-removed")
+    assert other.severity == Severity.WARNING
+    assert "To keep the installed TensorFlow instead of an upgrade to 1.13" in fix_text(other)
+
+
+def test_a_name_of_later_releases_an_installed_library_asks_is_that_librarys_release() -> None:
+    # An installed library asked: its release for this TensorFlow leads, not an upgrade.
+    path = "/usr/lib/python2.7/site-packages/vizlib/summary.py"
+    found = all_causes(_import_v1(path, _TF112))
+    assert "companion-mismatch" in found and "tf-too-old-for-code" not in found

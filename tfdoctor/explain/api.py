@@ -1918,7 +1918,10 @@ def _tf_name_missing(
         public: Optional[str] = "tf" + v1.group("rest")
     else:
         public = public_name(module)
-    if public is None or public.startswith(("tf.compat", "tf._")) or not public.startswith("tf"):
+    # The names under tf.compat's versioned trees (tf.compat.v1.X) are no release's additions:
+    # the 1.x listings hold those trees as members of tf.compat only. tf.compat's own members
+    # (v1 from 1.13, v2 from 1.14) are, as any other module's.
+    if public is None or public.startswith(("tf.compat.", "tf._")) or not public.startswith("tf"):
         return None
     return f"{public}.{attr}", module, v1
 
@@ -3420,6 +3423,12 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
         behind, how, _ = package_behind(tb)
         if behind is not None and behind.replace("-", "_").lower() not in _RELEASE_ROOTS:
             out.append(_library_asked(behind, name, product, tb, m, how, detail))
+    if not out and not keras and tf and listed and version_key(tf)[:2] < version_key(listed[0])[:2]:
+        # Every release whose API has the name is newer than the log's TensorFlow: the code
+        # was written for a later release (the lead), as for a name the 1.x listings date
+        # (_tf1_added_later); keeping this TensorFlow and writing the code without the name
+        # is the other candidate.
+        return _newer_only(tb, name, releases, tf, detail, m)
     # An installed library's code asked (the lead above): it is replaced by its release for
     # the installed TensorFlow, never edited where pip put it.
     instead = (
@@ -3451,6 +3460,46 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
     if other is not None:
         out.append(other)
     return out
+
+
+def _newer_only(
+    tb: Traceback, name: str, releases: NameReleases, tf: str, detail: Sequence[str], m: Machine
+) -> list[Finding]:
+    """A TensorFlow name that only releases newer than the log's TensorFlow have, the user's
+    own code asking: that TensorFlow is older than the code (tf-too-old-for-code, the upgrade
+    to the first release with the name, where the sources date it), and the code written
+    without the name the other candidate (api-removed, a warning)."""
+    first = releases.first
+    # Where the oldest listing has a name no earlier source dates, an earlier release may
+    # have brought it: the upgrade is then to the releases the code's requirements name.
+    since = first if releases.dated else None
+    used = f"`{name}`" if since else f"`{name}` ({releases.since()})"
+    older = causes.finding(
+        f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
+        Severity.ERROR,
+        causes.code.TF_TOO_OLD_FOR_CODE,
+        f"`{name}`: {causes.CAUSES[causes.code.TF_TOO_OLD_FOR_CODE].title}",
+        "\n".join([*detail, f"Every release that has it is newer than the installed one ({tf})."]),
+        _front_end_fix(tb, causes.code.tf_too_old_fix(m, used, since)),
+        causes.CAUSES[causes.code.TF_TOO_OLD_FOR_CODE].links,
+    )
+    links = causes.CAUSES[causes.code.API_REMOVED].links
+    kept = _written_for_older(
+        name,
+        Verdict(
+            "tf-newer-only",
+            causes.code.API_REMOVED,
+            Severity.WARNING,
+            "",
+            Fix(""),
+            links,
+            since=first,
+        ),
+    )
+    return [
+        older,
+        _verdict_finding(name, kept, f"{detail[0]}\n{kept.what}", _front_end_fix(tb, kept.fix)),
+    ]
 
 
 def _said_by(releases: NameReleases, start: bool = False) -> str:
