@@ -70,6 +70,11 @@ CASES = [
         id="python-2-multiple",
     ),
     pytest.param(
+        "type object got multiple values for keyword argument 'mask'",
+        (MULTIPLE, "", "mask", "", PYTHON),
+        id="python-3.7-multiple-of-a-class",
+    ),
+    pytest.param(
         "Expected list for 'inputs' argument to 'TPUReplicatedInput' Op, not shared/embedding.",
         (OP_ARGUMENT, "TPUReplicatedInput", "inputs", "", TENSORFLOW),
         id="op-def-library-list",
