@@ -1607,9 +1607,12 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
     else:
         key, cause = "package-before-keras", causes.software.COMPANION_MISMATCH
         what = said + (
-            "the installed Keras does not have: Keras 2.13 moved its internal modules under "
-            f"keras.src and Keras 3 dropped Keras 2's, so this {dist} release predates the "
-            "installed Keras."
+            # Keras' internal modules moved in several releases, not only in 2.13
+            # (keras-team/keras: keras/preprocessing/dataset_utils.py is at v2.8.0,
+            # keras/utils/dataset_utils.py at v2.9.0).
+            "the installed Keras does not have: Keras moves its internal modules between "
+            "releases (2.13 put them all under keras.src, and Keras 3 dropped Keras 2's), so "
+            f"this {dist} release predates the installed Keras."
         )
         fix = Fix(
             f"Upgrade {dist}{find} to a release made for the installed Keras, or install the "
