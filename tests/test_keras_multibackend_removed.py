@@ -98,9 +98,30 @@ def test_python_2s_words_alone_name_the_module_by_the_table_as_a_warning() -> No
     assert "keras==2.2.0" in fix
 
 
+def _py2_frame(code: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/ana/seg/model.py", line 40, in __init__\n'
+        f"    {code}\n"
+        "AttributeError: 'module' object has no attribute 'normalize_data_format'\n"
+    )
+
+
+def test_python_2s_words_under_a_line_reading_the_modules_name_are_read_as_a_warning() -> None:
+    report = explained(_py2_frame("self.data_format = conv_utils.normalize_data_format(fmt)"))
+    (severity, detail, fix), *_ = _removed(report)
+    assert severity is Severity.WARNING
+    assert "reads it of `conv_utils`" in detail
+    assert "keras==2.2.0" in fix
+
+
 @pytest.mark.parametrize(
     "log",
     [
+        pytest.param(
+            _py2_frame("self.data_format = helpers.normalize_data_format(fmt)"),
+            id="a-line-reading-it-of-another-module",
+        ),
         pytest.param(
             "keras                2.6.0\n"
             "AttributeError: module 'keras.utils.conv_utils' has no attribute "

@@ -2923,19 +2923,25 @@ def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Ver
     """A function or class multi-backend Keras removed from one of its modules (the table
     ``scripts/gen_keras_multibackend_removed.py`` reads from keras-team/keras's release tags:
     ``keras.utils.conv_utils.normalize_data_format``, gone from 2.2.1), asked of that module
-    (an error), or named alone by Python 2's ``'module' object has no attribute 'X'`` pasted
-    with no frame nor source line, where X is no common word and the table has it once (a
-    warning: the module is read from the name). None where the log shows a Keras that is not
-    one of the multi-backend releases without it."""
+    (an error), or by Python 2's ``'module' object has no attribute 'X'``, which names no
+    module (a warning): where the innermost source line reads X of the row's module by its
+    own name (``conv_utils.normalize_data_format(...)``), or, pasted with no frame nor source
+    line, where X is no common word and the table has it once. None where the log shows a
+    Keras that is not one of the multi-backend releases without it."""
     asked = _keras_name(tb)
-    attr = None if asked is not None else _bare_distinct_name(tb, _py2_attribute)
-    rows = (
-        keras_multibackend_removed(asked.name, asked.module)
-        if asked is not None
-        else keras_multibackend_removed(attr)
-        if attr is not None
-        else ()
-    )
+    code = tb.innermost_code
+    attr = None if asked is not None else _py2_attribute(_as_printed(tb.message))
+    if asked is not None:
+        rows = keras_multibackend_removed(asked.name, asked.module)
+    elif attr is not None and code:
+        rows = tuple(
+            r
+            for r in keras_multibackend_removed(attr)
+            if re.search(rf"\b{re.escape(r.module.rsplit('.', 1)[-1])}\.{re.escape(attr)}\b", code)
+        )
+    else:
+        attr = _bare_distinct_name(tb, _py2_attribute)
+        rows = keras_multibackend_removed(attr) if attr is not None else ()
     if len(rows) != 1:
         return None
     row = rows[0]
@@ -2960,6 +2966,9 @@ def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Ver
         + (
             ""
             if asked is not None
+            else " Python 2's message does not name the module: that it is Keras' is read from "
+            f"the source line, which reads it of `{row.module.rsplit('.', 1)[-1]}`."
+            if code
             else " Python 2's message does not name the module: that it is Keras' is read from "
             "the name, which of Keras' modules only that one had."
         )
