@@ -221,6 +221,21 @@ def test_autographs_frames_before_tf_2_7_are_read_with_their_mark() -> None:
     assert tb.frames[0].code == "return self.inner(x, scale=2.0, **kwargs)"
 
 
+def test_autographs_frames_from_tf_2_7_keep_the_function_apart_from_the_mark() -> None:
+    text = (
+        "TypeError: in user code:\n"
+        "\n"
+        '    File "/srv/env/lib/python3.9/site-packages/blocks/norm.py", line 40, in call  *\n'
+        "        return self.inner(x, scale=2.0, **kwargs)\n"
+        '    File "/srv/env/lib/python3.9/site-packages/blocks/util.py", line 12, in helper  **\n'
+        "        return f(x)\n"
+        "\n"
+        "    TypeError: f() got an unexpected keyword argument 'scale'\n"
+    )
+    tb = read_tracebacks(text)[-1]
+    assert [(f.function, f.converted) for f in tb.frames] == [("call", True), ("helper", False)]
+
+
 @pytest.mark.parametrize(
     "line",
     [

@@ -957,6 +957,19 @@ def test_a_keyword_keras_passes_and_a_librarys_layer_passes_again_is_the_library
     assert "keras" in fix_text(lead)
 
 
+def test_autographs_frames_of_tf_2_7_on_with_python_3_9s_words_are_read_the_same() -> None:
+    report = explained(
+        _autograph_block(
+            f'    File "{_SITE}/layerkit/keras_layers/norm.py", line 17, in call  *\n'
+            f"        {_FROZEN_CALL}",
+            "TypeError: keras.layers.normalization.BatchNormalization.call() got multiple "
+            "values for keyword argument 'training'",
+        )
+    )
+    lead = _named(report, causes.software.COMPANION_MISMATCH)
+    assert lead is not None and "layerkit was written for another Keras release" in lead.summary
+
+
 def test_the_same_keyword_from_keras_frame_before_the_librarys_line_is_read_so_too() -> None:
     report = explained(
         _trace(

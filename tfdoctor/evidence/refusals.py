@@ -120,8 +120,9 @@ class Refusal(Record):
 
 
 #: A function's name as Python prints it: 3.10+'s qualified name (``A.B.f``, ``f.<locals>.g``)
-#: or the bare name.
-_FUNC = r"(?P<func>(?:[A-Za-z_<][\w<>]*\.){0,4}[A-Za-z_]\w*)"
+#: or the bare name; for a keyword also in ``**kwargs``, 3.9+'s module and qualified name
+#: (Python/ceval.c, format_kwargs_error with _PyObject_FunctionStr: ``pkg.mod.A.f()``).
+_FUNC = r"(?P<func>(?:[A-Za-z_<][\w<>]*\.){0,8}[A-Za-z_]\w*)"
 _PYTHON_SHAPES = (
     (KEYWORD, re.compile(_FUNC + r"\(\) got an unexpected keyword argument '(?P<arg>\w+)'")),
     (

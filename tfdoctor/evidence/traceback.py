@@ -1132,8 +1132,17 @@ def _frame(match: re.Match[str], text: str) -> Frame:
             code = candidate.strip()
             if set(code) <= set("^~ "):
                 code = ""  # the carets of Python 3.11's error locations, not code
-    converted = (match.group("amark") or "").strip() == "*"
-    return Frame(path, int(number), function.strip(), code, converted)
+    mark = match.group("amark") or ""
+    cpython_mark = _AUTOGRAPH_MARK.search(function) if match.group("func") else None
+    if cpython_mark is not None:
+        # AutoGraph's frames from TensorFlow 2.7 on: CPython's form with its mark after the
+        # function's name (`File "x.py", line 17, in call  *`).
+        function, mark = function[: cpython_mark.start()], cpython_mark.group(0)
+    return Frame(path, int(number), function.strip(), code, mark.strip() == "*")
+
+
+#: AutoGraph's mark after a frame's function: ``  *`` converted, ``  **`` left as it was.
+_AUTOGRAPH_MARK = re.compile(r"[ \t]+\*{1,2}[ \t]*$")
 
 
 # --- what paths imply ---------------------------------------------------------------------------
