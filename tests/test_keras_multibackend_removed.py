@@ -98,6 +98,14 @@ def test_python_2s_words_alone_name_the_module_by_the_table_as_a_warning() -> No
     assert "keras==2.2.0" in fix
 
 
+def test_a_name_no_module_of_the_release_defines_is_not_sent_elsewhere() -> None:
+    report = explained(
+        "AttributeError: module 'keras.preprocessing.image' has no attribute 'apply_transform'\n"
+    )
+    (_, _, fix), *_ = _removed(report)
+    assert "no module of Keras 2.2.0 defines `apply_transform`" in fix
+
+
 def _py2_frame(code: str) -> str:
     return (
         "Traceback (most recent call last):\n"

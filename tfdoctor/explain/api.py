@@ -2975,9 +2975,12 @@ def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Ver
     )
     fix = Fix(
         f"The code was written for Keras {row.last} or older: install that Keras "
-        f"(`keras=={row.last}`, beside a TensorFlow 1.x it supports), or change the code to "
-        f"take `{row.name}` from where Keras {row.removed_in} and later keep it"
-        + (f" ({homes})." if homes else "."),
+        f"(`keras=={row.last}`, beside a TensorFlow 1.x it supports), or change the code"
+        + (
+            f" to take `{row.name}` from where Keras {row.removed_in} keeps it ({homes})."
+            if homes
+            else f": no module of Keras {row.removed_in} defines `{row.name}`."
+        ),
         m.install(f"keras=={row.last}"),
     )
     links = causes.CAUSES[causes.code.API_REMOVED].links
