@@ -70,6 +70,17 @@ CASES = [
         id="python-2-multiple",
     ),
     pytest.param(
+        "layerkit.keras_layers.norm.FrozenNorm.call() got multiple values for keyword argument "
+        "'training'",
+        (MULTIPLE, "layerkit.keras_layers.norm.FrozenNorm.call", "training", "FrozenNorm", PYTHON),
+        id="python-3.9-multiple-with-its-module",
+    ),
+    pytest.param(
+        "type object got multiple values for keyword argument 'mask'",
+        (MULTIPLE, "", "mask", "", PYTHON),
+        id="python-3.7-multiple-of-a-class",
+    ),
+    pytest.param(
         "Expected list for 'inputs' argument to 'TPUReplicatedInput' Op, not shared/embedding.",
         (OP_ARGUMENT, "TPUReplicatedInput", "inputs", "", TENSORFLOW),
         id="op-def-library-list",

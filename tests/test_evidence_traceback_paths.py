@@ -198,3 +198,51 @@ def test_a_place_line_of_another_exception_type_is_no_frame() -> None:
     )
     (tb,) = read_tracebacks(text)
     assert [f.path for f in tb.frames] == ["keras/src/ops/numpy.py"]
+
+
+def test_autographs_frames_before_tf_2_7_are_read_with_their_mark() -> None:
+    # TensorFlow 2.2 to 2.6's "in user code:" frames: '    {}:{} {}' and "  *" for a function
+    # AutoGraph converted (autograph/pyct/error_utils.py); the source line indented below.
+    text = (
+        "TypeError: in user code:\n"
+        "\n"
+        "    /srv/env/lib/python3.8/site-packages/blocks/norm.py:40 call  *\n"
+        "        return self.inner(x, scale=2.0, **kwargs)\n"
+        "    /srv/env/lib/python3.8/site-packages/blocks/util.py:12 helper\n"
+        "        return f(x)\n"
+        "\n"
+        "    TypeError: f() got an unexpected keyword argument 'scale'\n"
+    )
+    tb = read_tracebacks(text)[-1]
+    assert [(f.path, f.line, f.function, f.converted) for f in tb.frames] == [
+        ("/srv/env/lib/python3.8/site-packages/blocks/norm.py", 40, "call", True),
+        ("/srv/env/lib/python3.8/site-packages/blocks/util.py", 12, "helper", False),
+    ]
+    assert tb.frames[0].code == "return self.inner(x, scale=2.0, **kwargs)"
+
+
+def test_autographs_frames_from_tf_2_7_keep_the_function_apart_from_the_mark() -> None:
+    text = (
+        "TypeError: in user code:\n"
+        "\n"
+        '    File "/srv/env/lib/python3.9/site-packages/blocks/norm.py", line 40, in call  *\n'
+        "        return self.inner(x, scale=2.0, **kwargs)\n"
+        '    File "/srv/env/lib/python3.9/site-packages/blocks/util.py", line 12, in helper  **\n'
+        "        return f(x)\n"
+        "\n"
+        "    TypeError: f() got an unexpected keyword argument 'scale'\n"
+    )
+    tb = read_tracebacks(text)[-1]
+    assert [(f.function, f.converted) for f in tb.frames] == [("call", True), ("helper", False)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param("train.py:45 epoch\n", id="flush-left-unmarked"),
+        pytest.param("    see train.py:45 for the loop\n", id="words-around"),
+    ],
+)
+def test_a_place_without_autographs_form_is_no_frame(line: str) -> None:
+    (tb,) = read_tracebacks(f"{line}ValueError: bad value\n")
+    assert tb.frames == ()

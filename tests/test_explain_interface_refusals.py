@@ -930,3 +930,100 @@ def test_a_keyword_the_users_line_passed_through_a_library_is_the_users_to_drop(
     assert older is not None and older.severity is Severity.ERROR
     assert removed is not None and "drop `jit_compile=`" in fix_text(removed)
     assert "blocklib" not in fix_text(removed)
+
+
+#: A layer library's ``call`` that passes ``training`` itself and hands on the ``**kwargs`` it
+#: was given (a frozen normalisation layer, written for a Keras that passed no ``training``).
+_FROZEN_CALL = "return super(FrozenNorm, self).call(training=False, *args, **kwargs)"
+
+
+def _autograph_block(frame: str, error: str) -> str:
+    """TensorFlow 2.2 to 2.6's AutoGraph error: its "in user code:" frames, then the error."""
+    return f"TypeError: in user code:\n\n{frame}\n\n    {error}\n"
+
+
+def test_a_keyword_keras_passes_and_a_librarys_layer_passes_again_is_the_librarys_release() -> None:
+    # Python 3.7's words name the class AutoGraph's converted call built the keywords with.
+    report = explained(
+        _autograph_block(
+            f"    {_SITE}/layerkit/keras_layers/norm.py:17 call  *\n        {_FROZEN_CALL}",
+            "TypeError: type object got multiple values for keyword argument 'training'",
+        )
+    )
+    lead = _named(report, causes.software.COMPANION_MISMATCH)
+    assert lead is not None and lead.severity is Severity.WARNING
+    assert "layerkit was written for another Keras release" in lead.summary
+    assert "Layer.__call__" in lead.detail
+    assert "keras" in fix_text(lead)
+
+
+def test_autographs_frames_of_tf_2_7_on_with_python_3_9s_words_are_read_the_same() -> None:
+    report = explained(
+        _autograph_block(
+            f'    File "{_SITE}/layerkit/keras_layers/norm.py", line 17, in call  *\n'
+            f"        {_FROZEN_CALL}",
+            "TypeError: keras.layers.normalization.BatchNormalization.call() got multiple "
+            "values for keyword argument 'training'",
+        )
+    )
+    lead = _named(report, causes.software.COMPANION_MISMATCH)
+    assert lead is not None and "layerkit was written for another Keras release" in lead.summary
+
+
+def test_the_same_keyword_from_keras_frame_before_the_librarys_line_is_read_so_too() -> None:
+    report = explained(
+        _trace(
+            [
+                _USER,
+                (f"{_SITE}/keras/engine/base_layer.py", "__call__", "outputs = call_fn(inputs)"),
+                (f"{_SITE}/layerkit/keras_layers/norm.py", "call", _FROZEN_CALL),
+            ],
+            "TypeError: call() got multiple values for keyword argument 'training'",
+        )
+    )
+    lead = _named(report, causes.software.COMPANION_MISMATCH)
+    assert lead is not None
+    assert "as the frame before that line shows" in lead.detail
+
+
+@pytest.mark.parametrize(
+    "trace",
+    [
+        pytest.param(
+            _trace(
+                [
+                    ("/home/ana/proj/run.py", "<module>", "y = norm.call(x, training=True)"),
+                    (f"{_SITE}/layerkit/keras_layers/norm.py", "call", _FROZEN_CALL),
+                ],
+                "TypeError: call() got multiple values for keyword argument 'training'",
+            ),
+            id="the-users-call-gave-it",
+        ),
+        pytest.param(
+            _autograph_block(
+                f"    {_SITE}/layerkit/keras_layers/norm.py:17 step  *\n        {_FROZEN_CALL}",
+                "TypeError: type object got multiple values for keyword argument 'training'",
+            ),
+            id="a-converted-function-not-a-layers-call",
+        ),
+        pytest.param(
+            _autograph_block(
+                f"    {_SITE}/layerkit/keras_layers/norm.py:17 call\n        {_FROZEN_CALL}",
+                "TypeError: type object got multiple values for keyword argument 'training'",
+            ),
+            id="not-converted",
+        ),
+        pytest.param(
+            _autograph_block(
+                f"    {_SITE}/layerkit/keras_layers/norm.py:17 call  *\n"
+                "        return super(FrozenNorm, self).call(*args, **kwargs)",
+                "TypeError: type object got multiple values for keyword argument 'training'",
+            ),
+            id="the-line-does-not-pass-it",
+        ),
+    ],
+)
+def test_a_keyword_given_twice_with_no_sign_of_kerass_caller_stays_unexplained(
+    trace: str,
+) -> None:
+    assert _named(explained(trace), causes.software.COMPANION_MISMATCH) is None

@@ -633,3 +633,18 @@ def test_an_import_line_not_naming_the_missing_name_is_the_imported_packages_rel
         read_tracebacks(log), Machine(Facts("", ""), factories.FIXTURE_MATRIX)
     )
     assert [x.cause for x in found] == causes
+
+
+def test_a_librarys_import_of_a_keras_module_that_moved_names_no_single_release_as_why() -> None:
+    # keras/preprocessing/dataset_utils.py is at keras-team/keras v2.8.0 and moved to
+    # keras/utils/ at v2.9.0: not 2.13's move under keras/src/.
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.8/site-packages/imgkit/folders.py", line 8, in <module>\n'
+        "    from keras.preprocessing import dataset_utils\n"
+        "ImportError: cannot import name 'dataset_utils' from 'keras.preprocessing' "
+        "(/srv/env/lib/python3.8/site-packages/keras/preprocessing/__init__.py)\n"
+    )
+    (lead,) = [x for x in explained(log).findings if x.cause == "companion-mismatch"]
+    assert "Keras moves its internal modules between releases" in lead.detail
+    assert "Keras 2.13 moved its internal modules" not in lead.detail

@@ -6,9 +6,11 @@ and, for some, who refused it; the frames (not read here) say who called:
 - Python's own (Python/ceval.c and, from 3.13, Python/getargs.c's shared helpers):
   ``%U() got an unexpected keyword argument '%S'`` (3.13 adds ``. Did you mean '%S'?``),
   ``%U() takes %zd positional argument%s but %zd%U %s given``, ``%U() missing %i required
-  %s argument%s: %U``, ``%U() got multiple values for argument '%S'``; the name printed is
-  the code object's ``co_name`` up to 3.9 (``conv()``, ``__init__()``) and its
-  ``co_qualname`` from 3.10 (``Optimizer.apply_gradients()``, ``Dense.__init__()``).
+  %s argument%s: %U``, ``%U() got multiple values for argument '%S'`` (for a keyword also
+  in ``**kwargs``, 3.5 to 3.8 name a callable that is no function by its type: ``type object
+  got multiple values for keyword argument``); the name printed is the code object's
+  ``co_name`` up to 3.9 (``conv()``, ``__init__()``) and its ``co_qualname`` from 3.10
+  (``Optimizer.apply_gradients()``, ``Dense.__init__()``).
   Python 2's: ``f() takes exactly N arguments (M given)`` (``at least``, ``at most``) and
   ``got multiple values for keyword argument``;
 - TensorFlow's graph-building op library (tensorflow/python/framework/op_def_library.py,
@@ -118,8 +120,9 @@ class Refusal(Record):
 
 
 #: A function's name as Python prints it: 3.10+'s qualified name (``A.B.f``, ``f.<locals>.g``)
-#: or the bare name.
-_FUNC = r"(?P<func>(?:[A-Za-z_<][\w<>]*\.){0,4}[A-Za-z_]\w*)"
+#: or the bare name; for a keyword also in ``**kwargs``, 3.9+'s module and qualified name
+#: (Python/ceval.c, format_kwargs_error with _PyObject_FunctionStr: ``pkg.mod.A.f()``).
+_FUNC = r"(?P<func>(?:[A-Za-z_<][\w<>]*\.){0,8}[A-Za-z_]\w*)"
 _PYTHON_SHAPES = (
     (KEYWORD, re.compile(_FUNC + r"\(\) got an unexpected keyword argument '(?P<arg>\w+)'")),
     (
@@ -152,6 +155,14 @@ _PYTHON_SHAPES = (
             r"'(?P<arg>\w+)'"
         ),
     ),
+)
+#: Python 3.5 to 3.8's words for a keyword given both by name and in ``**kwargs`` to a callable
+#: that is not a function (Python/ceval.c, BUILD_MAP_UNPACK_WITH_CALL: ``%.200s%.200s got
+#: multiple values for keyword argument '%U'`` with PyEval_GetFuncName and PyEval_GetFuncDesc,
+#: which give the name of the object's type and `` object``: ``type object`` for a class,
+#: AutoGraph's ``dict(training=..., **kwargs)`` among them). The callee is not named.
+_MULTIPLE_OBJECT = re.compile(
+    r"[A-Za-z_][\w.]* object got multiple values for keyword argument '(?P<arg>\w+)'"
 )
 #: op_def_library.py's words for an op argument of another kind than its definition's.
 _OP_LIST = re.compile(r"Expected list for '(?P<arg>\w+)' argument to '(?P<op>\w+)' Op, not ")
@@ -207,6 +218,9 @@ def read_refusal(message: str) -> Optional[Refusal]:
                 given,
                 named.get("missing") or "",
             )
+    found = _MULTIPLE_OBJECT.match(text)
+    if found is not None:
+        return Refusal(MULTIPLE, "", found["arg"], "", PYTHON)
     found = _OP_LIST.search(text)
     if found is not None:
         return Refusal(OP_ARGUMENT, found["op"], found["arg"], "", TENSORFLOW)

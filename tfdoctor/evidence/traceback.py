@@ -82,7 +82,15 @@ _FRAME = re.compile(
     # pytest's short tracebacks (--tb=short, its collection errors): `path.py:20: in f`, the
     # source line indented below.
     r"|^(?P<ppath>(?:[A-Za-z]:)?[^\s:\"'][^:\n\"]*?\.py):(?P<pline>\d+): "
-    r"in (?P<pfunc>[\w.<>]+)[ \t]*$",
+    r"in (?P<pfunc>[\w.<>]+)[ \t]*$"
+    # AutoGraph's "in user code:" frames before TensorFlow 2.7 (tensorflow/python/autograph/
+    # pyct/error_utils.py, ErrorMetadataBase.get_message: '    {}:{} {}' with the file, line
+    # and function, then "  *" for a function it converted, "  **" for one it left as it
+    # was), indented, the source line indented below; 2.7 on prints CPython's form. A paste
+    # that lost a frame's indentation keeps it as a frame only with AutoGraph's mark.
+    r"|^(?:[ \t]+|(?=[^\n]*\.py:\d+ [\w.<>]+[ \t]+\*{1,2}[ \t]*$))"
+    r"(?P<apath>(?:[A-Za-z]:)?[^\s:\"'][^:\n\"]*?\.py):(?P<aline>\d+) "
+    r"(?P<afunc>[\w.<>]+)(?P<amark>[ \t]+\*{1,2})?[ \t]*$",
     re.MULTILINE,
 )
 #: The line IPython marks in a frame's source context: the one that ran (`----> 2 fit(x)`).
@@ -114,6 +122,9 @@ class Frame(Record):
     function: str
     #: The source line printed under the frame; empty when none was shown.
     code: str = ""
+    #: AutoGraph marked the frame as a function it converted (``  *`` in its "in user code:"
+    #: frames): tf.function's or a Keras layer's machinery ran it.
+    converted: bool = False
 
 
 @record
@@ -1089,13 +1100,14 @@ def _raised_words(text: str, start: int) -> str:
 def _frame(match: re.Match[str], text: str) -> Frame:
     path = match.group("path") or match.group("ipath") or match.group("opath") or ""
     path = path or match.group("lpath") or match.group("cpath") or match.group("ppath") or ""
+    path = path or match.group("apath") or ""
     number = match.group("line") or match.group("iline") or match.group("cline") or "0"
-    number = match.group("pline") or number
+    number = match.group("pline") or match.group("aline") or number
     function = match.group("func") or match.group("ifunc") or match.group("ofunc") or ""
     function = function or match.group("lfunc") or match.group("cfunc") or ""
-    function = function or match.group("pfunc") or ""
+    function = function or match.group("pfunc") or match.group("afunc") or ""
     code = ""
-    if not match.group("path") and not match.group("ppath"):
+    if not match.group("path") and not match.group("ppath") and not match.group("apath"):
         # IPython prints the frame's source context below it and marks the line that ran
         # (`----> 2 model.fit(x)`), up to the blank line before the next frame.
         end = text.find("\n\n", match.end())
@@ -1120,7 +1132,17 @@ def _frame(match: re.Match[str], text: str) -> Frame:
             code = candidate.strip()
             if set(code) <= set("^~ "):
                 code = ""  # the carets of Python 3.11's error locations, not code
-    return Frame(path, int(number), function.strip(), code)
+    mark = match.group("amark") or ""
+    cpython_mark = _AUTOGRAPH_MARK.search(function) if match.group("func") else None
+    if cpython_mark is not None:
+        # AutoGraph's frames from TensorFlow 2.7 on: CPython's form with its mark after the
+        # function's name (`File "x.py", line 17, in call  *`).
+        function, mark = function[: cpython_mark.start()], cpython_mark.group(0)
+    return Frame(path, int(number), function.strip(), code, mark.strip() == "*")
+
+
+#: AutoGraph's mark after a frame's function: ``  *`` converted, ``  **`` left as it was.
+_AUTOGRAPH_MARK = re.compile(r"[ \t]+\*{1,2}[ \t]*$")
 
 
 # --- what paths imply ---------------------------------------------------------------------------

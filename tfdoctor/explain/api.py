@@ -75,6 +75,7 @@ from tfdoctor.scan.api import (
     keras2_homes,
     keras2_module_exports,
     keras2_module_last,
+    keras_multibackend_removed,
     keras_releases,
     load_api,
     load_early,
@@ -755,6 +756,11 @@ def api_findings(
         found = _early_release(tb, m, tf_version, reinstalled) or api_use(
             tb, _python2_bound(tb, knowledge, m, tf_version)
         )
+        if found is None or found[1].key in _LISTING_KEYS:
+            # A listing says only that no listed release has the name (the listings start at
+            # Keras 2.6), a rule of scan's says more: the multi-backend table dates the name
+            # where no rule does.
+            found = _multi_backend_removed(tb, m) or found
         if found is None:
             found = (
                 _added_later(tb, knowledge, m, tf_version)
@@ -1601,9 +1607,12 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
     else:
         key, cause = "package-before-keras", causes.software.COMPANION_MISMATCH
         what = said + (
-            "the installed Keras does not have: Keras 2.13 moved its internal modules under "
-            f"keras.src and Keras 3 dropped Keras 2's, so this {dist} release predates the "
-            "installed Keras."
+            # Keras' internal modules moved in several releases, not only in 2.13
+            # (keras-team/keras: keras/preprocessing/dataset_utils.py is at v2.8.0,
+            # keras/utils/dataset_utils.py at v2.9.0).
+            "the installed Keras does not have: Keras moves its internal modules between "
+            "releases (2.13 put them all under keras.src, and Keras 3 dropped Keras 2's), so "
+            f"this {dist} release predates the installed Keras."
         )
         fix = Fix(
             f"Upgrade {dist}{find} to a release made for the installed Keras, or install the "
@@ -2911,6 +2920,77 @@ def _keras_name(tb: Traceback) -> Optional[NameAsked]:
     if asked is None or asked.wording == "submodule":
         return None
     return asked if asked.module == "keras" or asked.module.startswith("keras.") else None
+
+
+def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict]]:
+    """A function or class multi-backend Keras removed from one of its modules (the table
+    ``scripts/gen_keras_multibackend_removed.py`` reads from keras-team/keras's release tags:
+    ``keras.utils.conv_utils.normalize_data_format``, gone from 2.2.1), asked of that module
+    (an error), or by Python 2's ``'module' object has no attribute 'X'``, which names no
+    module (a warning): where the innermost source line reads X of the row's module by its
+    own name (``conv_utils.normalize_data_format(...)``), or, pasted with no frame nor source
+    line, where X is no common word and the table has it once. None where the log shows a
+    Keras that is not one of the multi-backend releases without it."""
+    asked = _keras_name(tb)
+    code = tb.innermost_code
+    attr = None if asked is not None else _py2_attribute(_as_printed(tb.message))
+    if asked is not None:
+        rows = keras_multibackend_removed(asked.name, asked.module)
+    elif attr is not None and code:
+        rows = tuple(
+            r
+            for r in keras_multibackend_removed(attr)
+            if re.search(rf"\b{re.escape(r.module.rsplit('.', 1)[-1])}\.{re.escape(attr)}\b", code)
+        )
+    else:
+        attr = _bare_distinct_name(tb, _py2_attribute)
+        rows = keras_multibackend_removed(attr) if attr is not None else ()
+    if len(rows) != 1:
+        return None
+    row = rows[0]
+    keras = m.facts.package("keras")
+    last_multi = version_key(keras_api().multi_backend_last)[:2]
+    if keras is not None and (
+        version_key(keras.version) < version_key(row.removed_in)
+        or version_key(keras.version)[:2] > last_multi
+    ):
+        return None  # the log's Keras is not one of the releases the row says lack it
+    name = f"{row.module}.{row.name}"
+    homes = ", ".join(f"`{d}`" for d in row.defined_in)
+    what = (
+        f"`{name}` is in multi-backend Keras up to {row.last}, and Keras {row.removed_in} "
+        f"removed it from `{row.module}`"
+        + (
+            f" (from then on {homes} define{'' if len(row.defined_in) > 1 else 's'} it)"
+            if homes
+            else ""
+        )
+        + " (keras-team/keras's release tags)."
+        + (
+            ""
+            if asked is not None
+            else " Python 2's message does not name the module: that it is Keras' is read from "
+            f"the source line, which reads it of `{row.module.rsplit('.', 1)[-1]}`."
+            if code
+            else " Python 2's message does not name the module: that it is Keras' is read from "
+            "the name, which of Keras' modules only that one had."
+        )
+    )
+    fix = Fix(
+        f"The code was written for Keras {row.last} or older: install that Keras "
+        f"(`keras=={row.last}`, beside a TensorFlow 1.x it supports), or change the code"
+        + (
+            f" to take `{row.name}` from where Keras {row.removed_in} keeps it ({homes})."
+            if homes
+            else f": no module of Keras {row.removed_in} defines `{row.name}`."
+        ),
+        m.install(f"keras=={row.last}"),
+    )
+    links = causes.CAUSES[causes.code.API_REMOVED].links
+    severity = Severity.ERROR if asked is not None else Severity.WARNING
+    return name, Verdict(
+        "keras-multibackend-removed", causes.code.API_REMOVED, severity, what, fix, links
+    )
 
 
 def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict]]:

@@ -296,6 +296,9 @@ def _tensorflow_callee(
             return None
         after = {installed_package(f.path) for f in tb.frames[index + 1 :]}
         return ("Keras" if after & {"keras", "tf_keras"} else "TensorFlow"), True
+    given_by = _keyword_given_by(tb, index, refusal)
+    if given_by is not None:
+        return given_by, False
     if refusal.speaker == PYTHON and refusal.shape in _COUNTED and _tf_call_of(frame, refusal):
         # The caller's line calls TensorFlow's function by the name Python gives (a class's
         # constructor: its one call of TensorFlow's), whose frames the traceback does not
@@ -308,6 +311,36 @@ def _tensorflow_callee(
             return None  # the line printed does not read it: not this frame's object
         return "TensorFlow", False
     return None
+
+
+#: The name of a Keras layer's method that Keras' ``Layer.__call__`` calls, passing the
+#: keywords its release passes (``training``, ``mask``) in the ``**kwargs`` of a ``call`` that
+#: takes them: tf.keras' base_layer.py (tensorflow/python/keras/engine/, which Keras 2.4 on
+#: fronts) sets ``_expects_training_arg`` and ``_expects_mask_arg`` for a ``call`` with
+#: ``**kwargs``; multi-backend Keras 2.3.1's keras/engine/base_layer.py passes no ``training``
+#: and ``mask`` only to a ``call`` that names it (``has_arg(self.call, 'mask')``).
+_LAYER_CALL = "call"
+
+
+def _keyword_given_by(tb: Traceback, index: int, refusal: Refusal) -> Optional[str]:
+    """Whose release gave the keyword Python says the library's call got twice, ``Keras`` or
+    ``TensorFlow``: the library's line passes it by name and hands on the ``**kwargs`` its
+    function received, so its function's caller gave it too, and that caller is theirs (their
+    frame right before it, or, where AutoGraph's frames start with it, a layer's ``call`` it
+    converted, which Keras' ``Layer.__call__`` runs). None for any other refusal or caller."""
+    frame = tb.frames[index]
+    argument = refusal.argument
+    if refusal.shape != MULTIPLE or refusal.speaker != PYTHON or not argument:
+        return None
+    passed = re.search(rf"[(,]\s*{re.escape(argument)}\s*=(?!=)", frame.code)
+    if passed is None or re.search(r"\*\*\s*\w+", frame.code) is None:
+        return None
+    if index > 0:
+        before = installed_package(tb.frames[index - 1].path)
+        if before not in TF_OWN:
+            return None
+        return "Keras" if before in ("keras", "tf_keras") else "TensorFlow"
+    return "Keras" if frame.converted and frame.function == _LAYER_CALL else None
 
 
 def _tf_call_of(frame: Frame, refusal: Refusal) -> Optional[str]:
@@ -380,12 +413,25 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         if not sure and refusal.speaker == PYTHON and refusal.shape in _COUNTED
         else None
     )
+    given_by = None if sure else _keyword_given_by(tb, index, refusal)
+    whose = "Keras'" if product == "Keras" else "TensorFlow's"
+    if given_by is not None:
+        asked = f"{frame.function}() got {refusal.argument} from {product} and passes it again"
     detail = (
         f"{tb.where}: {tb.type}: {tb.message}\n"
         f"{dist}'s code ({frame.path}, line {frame.line}) made the call: {asked}; "
         + (
             f"{product} refused it, as its frames after that line show."
             if sure
+            else f"the line passes {refusal.argument} by name and hands on the **kwargs its "
+            f"{frame.function}() received, which held it too: {whose} code called "
+            + (
+                "it, as the frame before that line shows."
+                if index
+                else "it (AutoGraph converted it as a layer's call, which Keras' "
+                "Layer.__call__ runs with the keywords its release passes)."
+            )
+            if given_by is not None
             else f"the line calls TensorFlow's {line_call}, and Python raises a call it refuses "
             "in the caller's frame (TensorFlow's frames are not shown)."
             if line_call
@@ -435,7 +481,11 @@ def interface_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         ]
     removed = causes.CAUSES[causes.code.API_REMOVED]
     # A sentence's capital, but never on the refusing function's name (an identifier).
-    named = bool(called) or (bool(refusal.callee) and asked.startswith(refusal.callee))
+    named = (
+        bool(called)
+        or given_by is not None
+        or (bool(refusal.callee) and asked.startswith(refusal.callee))
+    )
     opening = asked if named else asked[:1].upper() + asked[1:]
     other = causes.finding(
         f"explain.{causes.code.API_REMOVED}",

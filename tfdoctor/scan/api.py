@@ -457,6 +457,48 @@ def keras2_module_exports(module: str) -> tuple[str, ...]:
     return tuple(root + name for name in names)
 
 
+#: The functions and classes multi-backend Keras (2.0.0 to 2.3.1) removed from its modules,
+#: read from keras-team/keras's release tags by ``scripts/gen_keras_multibackend_removed.py``.
+KERAS_MULTIBACKEND_REMOVED = "keras_multibackend_removed.txt"
+
+
+@record
+class KerasRemoved(Record):
+    """A function or class a multi-backend Keras release removed from one of its modules."""
+
+    module: str
+    name: str
+    #: The last release whose module has it, and the release that removed it.
+    last: str
+    removed_in: str
+    #: The modules of :attr:`removed_in` that define it (empty for none).
+    defined_in: tuple[str, ...] = ()
+
+
+@functools.lru_cache(maxsize=1)
+def _keras_multibackend_removed() -> tuple[KerasRemoved, ...]:
+    path = DATA_DIR / KERAS_MULTIBACKEND_REMOVED
+    if not path.is_file():
+        return ()
+    out: list[KerasRemoved] = []
+    for row in path.read_text(encoding="utf-8").splitlines():
+        if row and not row.startswith("#"):
+            module, name, last, removed_in, defined = row.split("\t")
+            out.append(
+                KerasRemoved(
+                    module, name, last, removed_in, tuple(defined.split(",")) if defined else ()
+                )
+            )
+    return tuple(out)
+
+
+def keras_multibackend_removed(name: str, module: str = "") -> tuple[KerasRemoved, ...]:
+    """The rows of the multi-backend Keras table for ``name`` (of ``module`` where given)."""
+    return tuple(
+        r for r in _keras_multibackend_removed() if r.name == name and module in ("", r.module)
+    )
+
+
 # --- TensorFlow before 1.9 -------------------------------------------------------------------
 
 #: TensorFlow's public API before the oldest listed 1.x line (0.10 to 1.8), kept by hand from
