@@ -1569,16 +1569,18 @@ def musl_fix() -> Fix:
 
 
 def android_fix() -> Fix:
-    """Python on Android (Termux), whose C library is Bionic: TensorFlow publishes no wheel
-    for it, and its Linux wheels (manylinux) need glibc; a glibc distribution run under
-    Termux's proot-distro is a system they install on."""
+    """Python on Android (Termux's, or an app's: PEP 738's ``android_*`` tags), whose C
+    library is Bionic: TensorFlow publishes no wheel for it, and its Linux wheels (manylinux)
+    need glibc (PEP 600); a glibc distribution run under Termux's proot-distro is a system
+    they install on."""
     return Fix(
         "This Python runs on Android, whose C library is Bionic, not glibc: TensorFlow "
         "publishes no wheel for Android, and its Linux wheels (manylinux) need glibc, so pip "
-        "finds none to install whatever the Python. Run a glibc-based Linux distribution "
-        "under Termux with proot-distro (Debian, Ubuntu) and install TensorFlow there with a "
-        "Python it has wheels for (aarch64 wheels from 2.10; `tfdoctor matrix` lists them), "
-        "or run it on another machine (a PC, a hosted notebook).",
+        "finds none to install whatever the Python. On the phone, run a glibc-based Linux "
+        "distribution (Debian, Ubuntu) with Termux's proot-distro (the commands below, in "
+        "Termux) and install TensorFlow there with a Python it has wheels for (aarch64 wheels "
+        "from 2.10; `tfdoctor matrix` lists them); or run it on another machine (a PC, a "
+        "hosted notebook).",
         (
             "pkg install proot-distro",
             "proot-distro install debian",
