@@ -445,6 +445,39 @@ def test_the_no_wheel_property_can_fail() -> None:
             id="linux-ppc64le",
         ),
         pytest.param(
+            # musl's loader read by the probe (Alpine): manylinux wheels need glibc (PEP 600).
+            f.platform(libc="musl", libc_version="1.2.5"),
+            f.python(version="3.12.4"),
+            ("ldd --version 2>&1 | head -1", "tfdoctor matrix"),
+            id="linux-musl",
+        ),
+        pytest.param(
+            # Termux on an Android phone: its C library (Bionic) unnamed, its prefix Android's.
+            f.platform(machine="aarch64", libc="unknown", libc_version=None),
+            f.python(
+                version="3.12.4",
+                executable="/data/data/com.example.shell/files/usr/bin/python3",
+                prefix="/data/data/com.example.shell/files/usr",
+            ),
+            (
+                "pkg install proot-distro",
+                "proot-distro install debian",
+                "proot-distro login debian",
+            ),
+            id="android-app-prefix",
+        ),
+        pytest.param(
+            # Python's own name for the system on Android (PEP 738).
+            f.platform(system="Android", machine="aarch64", libc="unknown", libc_version=None),
+            f.python(version="3.13.1"),
+            (
+                "pkg install proot-distro",
+                "proot-distro install debian",
+                "proot-distro login debian",
+            ),
+            id="android-system",
+        ),
+        pytest.param(
             None,
             f.python(version="3.10.14", implementation="PyPy"),
             ("python3.13 -m venv .venv", ".venv/bin/python -m pip install tensorflow"),
@@ -483,6 +516,15 @@ def test_tensorflow_missing_where_no_release_has_a_wheel_says_so_not_install(
 )
 def test_tensorflow_missing_where_a_release_may_fit_is_installed(python: str) -> None:
     facts = f.facts(python=f.python(version=python), packages=(), tensorflow=None)
+    found = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "packages.tensorflow"]
+    assert [x.cause for x in found] == ["tf-not-installed"]
+
+
+def test_an_unnamed_c_library_alone_is_no_platform_without_wheels() -> None:
+    # The probe could not name the C library, and nothing shows Android or musl: a release
+    # may fit, so the fix installs one.
+    facts = f.facts(python=f.python(version="3.12.4"), packages=(), tensorflow=None)
+    facts = dataclasses.replace(facts, platform=f.platform(libc="unknown", libc_version=None))
     found = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "packages.tensorflow"]
     assert [x.cause for x in found] == ["tf-not-installed"]
 

@@ -587,3 +587,42 @@ def test_tensorflows_own_library_dyld_found_and_refused_is_no_incomplete_install
         f"  Reason: tried: '{tf}/libtensorflow_framework.2.dylib' ({reason.format(tf=tf)})\n"
     )
     assert all(x.cause != "tf-install-incomplete" for x in report.findings)
+
+
+def _swig_fallback(root: str, sep: str) -> str:
+    """TensorFlow 1's import failing at SWIG's fallback import, with its frames under ``root``."""
+    tf = sep.join((root, "tensorflow", ""))
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 2, in <module>\n'
+        "    import tensorflow as tf\n"
+        f'  File "{tf}__init__.py", line 24, in <module>\n'
+        "    from tensorflow.python import *\n"
+        f'  File "{tf}python{sep}__init__.py", line 49, in <module>\n'
+        "    from tensorflow.python import pywrap_tensorflow\n"
+        "ModuleNotFoundError: No module named '_pywrap_tensorflow_internal'\n"
+    )
+
+
+def test_tf1_module_missing_under_windows_is_the_dll_refusal_with_its_reason_cut() -> None:
+    # SWIG's swig_import_helper falls back to a top-level import when Windows refuses the
+    # module: the last exception names the module missing, Windows' reason is lost.
+    report = explained(_swig_fallback(r"D:\envs\tf1\Lib\site-packages", "\\"))
+    assert top_error(report).cause == "msvc-runtime-missing"
+    found = {f.cause: f for f in report.findings}
+    for other in ("cpu-lacks-avx", "cuda-libs-missing"):
+        assert found[other].severity.value == "warning"
+        assert found[other].summary.endswith(CANDIDATE) or found[other].summary.startswith("Or:")
+
+
+@pytest.mark.parametrize(
+    ("root", "sep"),
+    [
+        pytest.param("/home/u/venv/lib/python3.6/site-packages", "/", id="linux-install"),
+        pytest.param("/Users/u/venv/lib/python3.6/site-packages", "/", id="macos-install"),
+        pytest.param(r"C:\src\tensorflow", "\\", id="windows-source-tree"),
+    ],
+)
+def test_tf1_module_missing_elsewhere_is_no_windows_dll(root: str, sep: str) -> None:
+    causes = {f.cause for f in explained(_swig_fallback(root, sep)).findings}
+    assert not causes & {"msvc-runtime-missing", "cuda-libs-missing", "cpu-lacks-avx"}

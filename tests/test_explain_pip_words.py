@@ -231,6 +231,15 @@ def test_a_musl_interpreter_pip_lists_no_tensorflow_for_is_told_a_glibc_system()
     assert "musl" in fix and "glibc" in fix
 
 
+def test_an_android_interpreter_pip_lists_no_tensorflow_for_is_told_a_glibc_distribution() -> None:
+    # PEP 738's tags of CPython on Android: Bionic, no manylinux wheel installs.
+    text = _NO_TENSORFLOW + "Compatible tags: 12\n  cp313-cp313-android_24_arm64_v8a\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    assert top.fix is not None and "proot-distro install debian" in top.fix.commands
+    assert "Android" in top.fix.text and "glibc" in top.fix.text
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -246,6 +255,7 @@ def test_a_musl_interpreter_pip_lists_no_tensorflow_for_is_told_a_glibc_system()
 def test_other_tags_are_not_read_as_musl(text: str) -> None:
     found = explained(text).findings
     assert not any(x.fix is not None and "musl" in x.fix.text for x in found)
+    assert not any(x.fix is not None and "Android" in x.fix.text for x in found)
 
 
 @pytest.mark.parametrize(

@@ -427,6 +427,13 @@ _XLA_KERNELS = ("xla-dense",)
 #: Driver error reasons that, without ``/dev/nvidia*`` nodes or PCI devices, mean "no GPU".
 _ABSENT_REASONS = frozenset({"library-not-found", "driver-not-loaded", "no-gpu"})
 
+#: Android's per-app data directories, under which an app's own files live (Termux's prefix
+#: is /data/data/com.termux/files/usr, its Python beneath it): an interpreter there runs on
+#: Android, whose C library is Bionic, not glibc.
+#: https://developer.android.com/reference/android/content/Context#getDataDir()
+#: https://wiki.termux.com/wiki/Differences_from_Linux
+ANDROID_APP_DATA: Final = ("/data/data/", "/data/user/")
+
 
 def tf_providers(packages: Sequence[PackageFacts]) -> tuple[PackageFacts, ...]:
     """The distributions among ``packages`` that write the ``tensorflow`` import package."""
@@ -864,6 +871,25 @@ class Machine(Record):
         if plat is None:
             return None
         return platform_of(plat.system, plat.machine)
+
+    @functools.cached_property
+    def non_glibc_libc(self) -> Optional[str]:
+        """The C library of a Linux or Android system that is not glibc, which no manylinux
+        wheel installs on (PEP 600: a manylinux wheel needs glibc): ``musl`` where the probe
+        read musl's loader; ``bionic`` where the C library is not glibc and the facts show
+        Android (its own name for the system, PEP 738, or an interpreter under Android's app
+        data directories, :data:`ANDROID_APP_DATA`). None otherwise: a C library the probe
+        could not name is no sign alone."""
+        plat = self.facts.platform
+        if plat is None or plat.libc == "glibc":
+            return None
+        if plat.libc == "musl":
+            return "musl"
+        py = self.facts.python
+        paths = (py.executable, py.prefix) if py is not None else ()
+        if plat.system == "Android" or any(p.startswith(ANDROID_APP_DATA) for p in paths if p):
+            return "bionic"
+        return None
 
     @functools.cached_property
     def arch(self) -> Optional[str]:

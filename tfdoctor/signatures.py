@@ -255,9 +255,12 @@ GROUPS = frozenset(
 #: package, where Python 3.6 and older print the bare name alone; ``wsl-shown``, WSL named in the
 #: log (its paths or kernel, /usr/lib/wsl/, -microsoft-standard, /dev/dxg, or the issue form's
 #: answer), where CUDA's CUDA_ERROR_OPERATING_SYSTEM is WSL's GPU support and not a cause
-#: tfdoctor can name elsewhere.
+#: tfdoctor can name elsewhere; ``windows-tf-install``, a traceback frame in an installed
+#: TensorFlow under a Windows drive's path (``C:\\...\\site-packages\\tensorflow\\``), where
+#: TensorFlow 1's SWIG loader words Windows' refusal of its module as the module missing.
 NEEDS = frozenset(
     {
+        "windows-tf-install",
         "not-imported-elsewhere",
         "tfjs-shown",
         "tfjs-possible",

@@ -1568,6 +1568,27 @@ def musl_fix() -> Fix:
     )
 
 
+def android_fix() -> Fix:
+    """Python on Android (Termux's, or an app's: PEP 738's ``android_*`` tags), whose C
+    library is Bionic: TensorFlow publishes no wheel for it, and its Linux wheels (manylinux)
+    need glibc (PEP 600); a glibc distribution run under Termux's proot-distro is a system
+    they install on."""
+    return Fix(
+        "This Python runs on Android, whose C library is Bionic, not glibc: TensorFlow "
+        "publishes no wheel for Android, and its Linux wheels (manylinux) need glibc, so pip "
+        "finds none to install whatever the Python. On the phone, run a glibc-based Linux "
+        "distribution (Debian, Ubuntu) with Termux's proot-distro (the commands below, in "
+        "Termux) and install TensorFlow there with a Python it has wheels for (aarch64 wheels "
+        "from 2.10; `tfdoctor matrix` lists them); or run it on another machine (a PC, a "
+        "hosted notebook).",
+        (
+            "pkg install proot-distro",
+            "proot-distro install debian",
+            "proot-distro login debian",
+        ),
+    )
+
+
 def library_architecture_fix(library: str) -> Fix:
     """A library file (not a wheel's) built for another CPU architecture or word size than this
     machine: its build for this one."""
@@ -2506,7 +2527,14 @@ def no_release_here_fix(m: Machine) -> Optional[Fix]:
     newest Python the newest release with wheels here publishes one for, installed by its own
     versioned command; on Windows on Arm and Linux ppc64le and s390x, which have no wheel of
     any release, their own fixes. None where a release fits, or the Python, its bits or the
-    platform are unknown (a 32-bit Python's fix is :func:`python_64bit_fix`)."""
+    platform are unknown (a 32-bit Python's fix is :func:`python_64bit_fix`). First, on a
+    system whose C library is not glibc (:attr:`Machine.non_glibc_libc`), no wheel of any
+    release installs whatever the Python: musl's fix, or Android's."""
+    libc = m.non_glibc_libc
+    if libc == "musl":
+        return musl_fix()
+    if libc == "bionic":
+        return android_fix()
     python = m.facts.python
     if m.matrix is None or python is None or python.bits != 64:
         return None

@@ -90,12 +90,15 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
     if causes.platform.missing_without_release_fix(ctx.machine) is not None:
         # packages.tensorflow reports the missing TensorFlow as this cause, with its fix (an
         # interpreter, a platform or a Python no release has a wheel for): one finding per
-        # cause, this one a note.
+        # cause, this one a note. A C library other than glibc is the reason where there is
+        # one: the platform key alone has wheels.
+        where = plat or f"{facts.platform.system} {facts.platform.machine}"
+        libc = ctx.machine.non_glibc_libc
         yield Finding(
             "tensorflow.python",
             Severity.INFO,
             f"No TensorFlow release has a wheel for Python {facts.python.version} on "
-            f"{plat or facts.platform.system + ' ' + facts.platform.machine} "
+            f"{where}{f' with {libc} libc' if libc else ''} "
             # A run of selected checks may leave packages.tensorflow out: the note names the
             # command that gives the fix, true whichever checks ran.
             "(`tfdoctor check packages.tensorflow` gives the fix)",

@@ -960,6 +960,7 @@ def _gpu_dll_candidate(
         causes.platform.MSVC_RUNTIME_MISSING,
         "windows-dll-not-found",
         "windows-dll-load-failed-reason-cut",
+        "windows-tf1-module-not-found",
     )
     if (
         missing is None

@@ -37,6 +37,13 @@ _TB_FRAME = re.compile(
 )
 
 
+#: A frame in TensorFlow's installed package under a Windows drive's path (backslashes read as
+#: slashes): not a source tree, nor a frozen program's relative paths.
+_WINDOWS_TF_FRAME = re.compile(
+    r"[A-Za-z]:/(?:[^/]+/)*?(?:site|dist)-packages/tensorflow(?:_core)?/"
+)
+
+
 #: A ``from M import ...`` statement, and its module.
 _FROM_IMPORT = re.compile(r"^\s*from\s+(?P<module>[\w.]{1,200})\s+import\b")
 
@@ -61,7 +68,9 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     no Python traceback and no other cause's line (words other programs share);
     ``not-imported-elsewhere``
     no failing ``from M import`` statement with M outside TensorFlow's package; ``wsl-shown``
-    WSL named in the log or the issue form (CUDA's operating-system error is WSL's there)."""
+    WSL named in the log or the issue form (CUDA's operating-system error is WSL's there);
+    ``windows-tf-install`` a frame in an installed TensorFlow under a Windows drive's path
+    (:data:`_WINDOWS_TF_FRAME`)."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
@@ -132,6 +141,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return not imported_elsewhere
         if need == "wsl-shown":
             return evidence.wsl or evidence.stated.wsl
+        if need == "windows-tf-install":
+            return any(_WINDOWS_TF_FRAME.match(p) for p in frames)
         return True
 
     for cause in list(by_cause):
