@@ -2977,7 +2977,11 @@ def pip_refusal_fix(
         if dist in ("tensorflow", "tensorflow-gpu")
         else None
     )
-    supported = sorted({py for x in lines for py in _pythons(x)}, key=version_key)
+    # A line with a release candidate only is not what `pip install tensorflow` takes (pip
+    # leaves pre-releases out unless asked): its Pythons are not ones TensorFlow serves yet.
+    supported = sorted(
+        {py for x in lines if not x.pre_release for py in _pythons(x)}, key=version_key
+    )
     # A Python some release has wheels for, and pip lists none: the platform or the
     # interpreter's bitness is what stops every release, not the pin (below).
     python_has_wheels = bool(python) and version_key(python or "")[:2] in {
