@@ -17,6 +17,11 @@ def _of(report: Report, cause: str) -> Finding:
     return found[0]
 
 
+def _commands(finding: Finding) -> tuple[str, ...]:
+    assert finding.fix is not None, finding.id
+    return tuple(finding.fix.commands)
+
+
 _NO_RELEASE = (
     "$ pip install tensorflow\n"
     "ERROR: Could not find a version that satisfies the requirement tensorflow "
@@ -32,3 +37,44 @@ def test_the_pythons_named_are_those_of_final_releases() -> None:
     fix = fix_text(_of(explained(_NO_RELEASE, matrix=SHIPPED), "tf-no-wheel-for-python"))
     assert "(Python 3.6 to 3.13)" in fix
     assert "3.14" not in fix
+
+
+def _conflicts(*lines: str) -> str:
+    return (
+        "ERROR: pip's dependency resolver does not currently take into account all the "
+        "packages that are installed. This behaviour is the source of the following "
+        "dependency conflicts.\n" + "".join(f"{x}\n" for x in lines)
+    )
+
+
+def test_a_range_of_the_removed_distribution_is_not_the_one_installed() -> None:
+    # The fix of the two side by side keeps tensorflow 2.5.0 (from tensorflow-gpu 2.5.0):
+    # the dependency's finding is that release's range, its command the same range.
+    report = explained(
+        _conflicts(
+            "tensorflow 2.2.0 requires gast==0.3.3, but you have gast 0.3.0 which is incompatible.",
+            "tensorflow-gpu 2.5.0 requires gast==0.4.0, but you have gast 0.3.0 which is "
+            "incompatible.",
+        )
+    )
+    kept = _of(report, "tf-multiple-distributions")
+    assert "tensorflow==2.5.0" in " ".join(_commands(kept))
+    gast = _of(report, "dependency-out-of-range")
+    assert "(gast==0.4.0)" in gast.summary
+    assert any("gast==0.4.0" in c for c in _commands(gast)), _commands(gast)
+    assert not any("0.3.3" in c for c in _commands(gast))
+
+
+def test_the_kept_release_s_range_comes_first_whatever_the_order() -> None:
+    # pip prints the removed tensorflow-gpu 2.2.0's line first: the finding is still the
+    # kept tensorflow 2.5.0's.
+    report = explained(
+        _conflicts(
+            "tensorflow-gpu 2.2.0 requires gast==0.3.3, but you have gast 0.3.0 which is "
+            "incompatible.",
+            "tensorflow 2.5.0 requires gast==0.4.0, but you have gast 0.3.0 which is incompatible.",
+        )
+    )
+    gast = _of(report, "dependency-out-of-range")
+    assert "TensorFlow 2.5.0's range (gast==0.4.0)" in gast.summary
+    assert any("gast==0.4.0" in c for c in _commands(gast)), _commands(gast)
