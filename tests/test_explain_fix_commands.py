@@ -78,3 +78,28 @@ def test_the_kept_release_s_range_comes_first_whatever_the_order() -> None:
     gast = _of(report, "dependency-out-of-range")
     assert "TensorFlow 2.5.0's range (gast==0.4.0)" in gast.summary
     assert any("gast==0.4.0" in c for c in _commands(gast)), _commands(gast)
+
+
+_OLD_PYTHON_TF_KERAS = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/ana/proj/train.py", line 3, in <module>\n'
+    "    import segmentlib\n"
+    '  File "/opt/venv/lib/python3.7/site-packages/segmentlib/__init__.py", line 2, in '
+    "<module>\n"
+    "    from tensorflow.keras.__internal__.layers import BaseImageAugmentationLayer\n"
+    "ModuleNotFoundError: No module named 'tensorflow.keras.__internal__.layers'\n"
+)
+
+
+def test_a_tf_keras_name_under_a_python_before_keras3_is_not_read_as_keras3() -> None:
+    # Python 3.7: no TensorFlow with Keras 3 as tf.keras installs there, so neither Keras 3
+    # nor tf-keras with TF_USE_LEGACY_KERAS is the way out: the TensorFlow predates the name.
+    report = explained(_OLD_PYTHON_TF_KERAS, matrix=SHIPPED)
+    assert not [f for f in report.findings if f.cause == "keras3-behaviour-change"], [
+        f.id for f in report.findings
+    ]
+    old = _of(report, "tf-too-old-for-code")
+    fix = fix_text(old)
+    assert "TensorFlow 2.9 to the line before 2.16" in fix
+    assert "TF_USE_LEGACY_KERAS" not in fix and "tf-keras" not in fix
+    assert not any("TF_USE_LEGACY_KERAS" in c for c in _commands(old))
