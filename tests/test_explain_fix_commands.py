@@ -103,3 +103,28 @@ def test_a_tf_keras_name_under_a_python_before_keras3_is_not_read_as_keras3() ->
     assert "TensorFlow 2.9 to the line before 2.16" in fix
     assert "TF_USE_LEGACY_KERAS" not in fix and "tf-keras" not in fix
     assert not any("TF_USE_LEGACY_KERAS" in c for c in _commands(old))
+
+
+def _glibc_refusal(triplet: str) -> str:
+    return (
+        f"ImportError: /lib/{triplet}/libm.so.6: version `GLIBC_2.29' not found (required by "
+        "/home/pi/env/lib/python3.7/site-packages/tensorflow/python/"
+        "_pywrap_tensorflow_internal.so)\n"
+    )
+
+
+def test_a_32_bit_arm_glibc_refusal_names_no_pypi_release() -> None:
+    # PyPI's TensorFlow wheels are x86-64 and aarch64 ones: their glibc floors name no
+    # release a Raspberry Pi OS (armhf) installs.
+    fix = fix_text(
+        _of(explained(_glibc_refusal("arm-linux-gnueabihf"), matrix=SHIPPED), "glibc-too-old")
+    )
+    assert "for glibc 2.17" not in fix and "TensorFlow 2." not in fix
+    assert "no TensorFlow wheel for 32-bit ARM" in fix
+
+
+def test_an_x86_64_glibc_refusal_keeps_the_older_lines() -> None:
+    fix = fix_text(
+        _of(explained(_glibc_refusal("x86_64-linux-gnu"), matrix=SHIPPED), "glibc-too-old")
+    )
+    assert "for glibc 2.17" in fix and "32-bit ARM" not in fix
