@@ -1112,12 +1112,14 @@ def glibc_fix(
     package: Optional[str] = None,
     lines: Sequence[TFLine] = (),
     installed: Optional[str] = None,
+    arm32: bool = False,
 ) -> Fix:
     """A system (or base image) with the glibc a binary needs, or a build of it for this
     glibc; ``package``: the installed package the binary belongs to, where the log names it
     (its import name, ``tensorflow``, ``pycoral``); ``lines``: the matrix's TensorFlow lines,
     whose glibc floors name the releases built for an older glibc; ``installed``: the
-    TensorFlow release that failed, where known."""
+    TensorFlow release that failed, where known; ``arm32``: the system is a 32-bit ARM one,
+    for which PyPI has no TensorFlow wheel (the build came from elsewhere)."""
     version = glibc.split("_", 1)[-1]
     # glibc is the system's: an upgrade within the release keeps its version (a distribution
     # never moves a release to a new glibc), so the binary or the system has to change.
@@ -1132,6 +1134,13 @@ def glibc_fix(
                 for first, last, floor in older
             )
             + "; `ldd --version` shows this system's)"
+        )
+    elif package == "tensorflow" and arm32:
+        built = (
+            "a TensorFlow built for this system's glibc: PyPI publishes no TensorFlow wheel "
+            "for 32-bit ARM, so the installed one came from another builder (piwheels, a "
+            "community wheel), whose build for this OS release, or one built from source here, "
+            "is the one to install"
         )
     elif package == "tensorflow":
         built = "an older TensorFlow built for this glibc"
@@ -3005,7 +3014,11 @@ def pip_refusal_fix(
         if dist in ("tensorflow", "tensorflow-gpu")
         else None
     )
-    supported = sorted({py for x in lines for py in _pythons(x)}, key=version_key)
+    # A line with a release candidate only is not what `pip install tensorflow` takes (pip
+    # leaves pre-releases out unless asked): its Pythons are not ones TensorFlow serves yet.
+    supported = sorted(
+        {py for x in lines if not x.pre_release for py in _pythons(x)}, key=version_key
+    )
     # A Python some release has wheels for, and pip lists none: the platform or the
     # interpreter's bitness is what stops every release, not the pin (below).
     python_has_wheels = bool(python) and version_key(python or "")[:2] in {

@@ -1061,6 +1061,54 @@ def _api_finding(
             causes.software.keras_match_fix(m),
             verdict.links,
         )
+    since = _came_later(name, verdict, knowledge, tf_version)
+    if (
+        older
+        and since is not None
+        and verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE
+        and name.startswith("tf.keras.")
+    ):
+        # tf.keras is Keras 3 only from a line no TensorFlow on this Python reaches: the
+        # TensorFlow that lacks the name is one older than the line that brought it, and
+        # tf-keras (Keras 2 under Keras 3) is not a way out here.
+        fitting = sorted(
+            (
+                x.line
+                for x in (m.matrix.releases if m.matrix is not None else ())
+                if version_key(since)[:2] <= x.key < version_key(verdict.release)[:2]
+                and any(
+                    version_key(p)[:2] == version_key(older[0])[:2]
+                    for ps in x.python.values()
+                    for p in ps
+                )
+            ),
+            key=version_key,
+        )
+        these = (
+            f" ({fitting[0]} to {fitting[-1]}: the newest patch of each has them, from the matrix)"
+            if len(fitting) > 1
+            else f" ({fitting[0]}: its newest patch has them, from the matrix)"
+            if fitting
+            else " (`tfdoctor matrix` lists each line's Pythons)"
+        )
+        verdict = Verdict(
+            verdict.key,
+            causes.code.TF_TOO_OLD_FOR_CODE,
+            Severity.ERROR,
+            f"`{name}` is in TensorFlow's public API from {since} until {verdict.release}, and "
+            f"this tf.keras is not Keras 3: the paths show Python {older[0]}, and TensorFlow's "
+            f"first Keras 3 line installs on Python {older[1]} or newer. The installed "
+            f"TensorFlow is older than {since}.",
+            Fix(
+                f"The code needs TensorFlow {since} to the line before {verdict.release}: "
+                f"upgrade TensorFlow to one of those with wheels for Python {older[0]}"
+                f"{these}, or run a release of the code "
+                "written for the installed TensorFlow (`pip show tensorflow` prints it).",
+                ("pip show tensorflow",),
+            ),
+            causes.CAUSES[causes.code.TF_TOO_OLD_FOR_CODE].links,
+        )
+        since = None
     detail = [f"{tb.where}: {tb.type}: {tb.message}", verdict.what]
     shown = [f"{o.dist} ({o.generation})" if o.generation else o.dist for o in origins]
     if shown:
@@ -1068,7 +1116,6 @@ def _api_finding(
     if hints:
         detail.append(inferred_note(hints))
     fix = _fitted(verdict, m)
-    since = _came_later(name, verdict, knowledge, tf_version)
     if since is not None and not _older_release_unlikely(tb, m):
         # Removed in a later line, and also not yet there in the oldest ones: an old
         # TensorFlow raises the same error, and needs the other way out (not where the log's

@@ -187,7 +187,7 @@ def package_findings(
     }
     conflicts_read = [
         c
-        for c in conflicts
+        for c in _kept_first(conflicts, m)
         if not (c.kind == "between" and c.requirer not in TF_DISTRIBUTIONS)
         or c.target not in tf_clashes
     ]
@@ -264,18 +264,44 @@ def _side_by_side(conflicts: Sequence[Conflict], m: Machine) -> Optional[Finding
     installation with it, not a second."""
     if m.matrix is None:
         return None
-    wrappers = m.matrix.wrapper_platforms()
+    return distributions_finding(
+        _installed_side_by_side(conflicts, m),
+        m,
+        "pip's conflict lines name each as installed with its own requirements: they write the "
+        "same `tensorflow/` package, so the import runs a mix of their files.",
+    )
+
+
+def _installed_side_by_side(conflicts: Sequence[Conflict], m: Machine) -> dict[str, str]:
+    """The TensorFlow distributions pip's conflict lines name as installed, each with its own
+    requirements (name to version; the matrix's wrappers left out, as one installation with
+    the ``tensorflow`` that requires them)."""
+    wrappers = m.matrix.wrapper_platforms() if m.matrix is not None else ()
     seen: dict[str, str] = {}
     for c in conflicts:
         name = normalize_name(c.requirer)
         if c.kind != "installed" or name not in TF_DISTRIBUTIONS or name in wrappers:
             continue
         seen.setdefault(name, c.requirer_version)
-    return distributions_finding(
-        seen,
-        m,
-        "pip's conflict lines name each as installed with its own requirements: they write the "
-        "same `tensorflow/` package, so the import runs a mix of their files.",
+    return seen
+
+
+def _kept_first(conflicts: Sequence[Conflict], m: Machine) -> list[Conflict]:
+    """``conflicts`` with those of TensorFlow distributions the fix of several side by side
+    removes after the one it keeps (:func:`kept_distribution`): the one finding per cause is
+    the first, and a range of a TensorFlow the fix uninstalls is not the one to install (pip's
+    gast==0.3.3 of tensorflow-gpu 2.2.0 beside tensorflow 2.5.0's gast==0.4.0)."""
+    seen = _installed_side_by_side(conflicts, m)
+    if len(seen) < 2 or m.matrix is None:
+        return list(conflicts)
+    keep = kept_distribution(seen, m)[0]
+    return sorted(
+        conflicts,
+        key=lambda c: (
+            c.requirer in TF_DISTRIBUTIONS
+            and normalize_name(c.requirer) in seen
+            and normalize_name(c.requirer) != keep
+        ),
     )
 
 
@@ -425,18 +451,7 @@ def distributions_finding(seen: Mapping[str, str], m: Machine, said: str) -> Opt
 def distributions_fix(seen: Mapping[str, str], m: Machine) -> Fix:
     """Every TensorFlow distribution of ``seen`` (name to version, one or more) out, the
     newest final release of them back in."""
-    # The one to keep: the newest final release among them (a nightly or pre-release only
-    # where nothing else is installed); the user may pick another, the command names one.
-    finals = {n: v for n, v in seen.items() if re.fullmatch(r"\d+(?:\.\d+)*", v)}
-    pool = finals or seen
-    keep = max(pool, key=lambda n: version_key(pool[n]))
-    fitted = _companion_fit(pool, m)
-    why = "the newest final release shown"
-    if fitted is not None:
-        # A companion the log lists fits one of them only (intel-extension-for-tensorflow
-        # 1.1.0 beside intel-tensorflow 2.11.0 and the tensorflow 2.12.0 pip pulled over it):
-        # keeping the newest would leave the companion on a TensorFlow it was not built for.
-        keep, why = fitted[0], f"the one {fitted[1]} is built for"
+    keep, why = kept_distribution(seen, m)
     wanted = _installable(m, keep, seen[keep])
     return Fix(
         "Remove every TensorFlow distribution, then install exactly one (the command keeps "
@@ -447,6 +462,22 @@ def distributions_fix(seen: Mapping[str, str], m: Machine) -> Fix:
             *m.pip_install(f"{wanted}=={seen[keep]}"),
         ),
     )
+
+
+def kept_distribution(seen: Mapping[str, str], m: Machine) -> tuple[str, str]:
+    """Of the TensorFlow distributions ``seen`` (name to version), the one
+    :func:`distributions_fix` keeps, with why: the newest final release among them (a nightly
+    or pre-release only where nothing else is installed), or the one a companion the log
+    lists is built for; the user may pick another, the command names one."""
+    finals = {n: v for n, v in seen.items() if re.fullmatch(r"\d+(?:\.\d+)*", v)}
+    pool = finals or seen
+    fitted = _companion_fit(pool, m)
+    if fitted is not None:
+        # A companion the log lists fits one of them only (intel-extension-for-tensorflow
+        # 1.1.0 beside intel-tensorflow 2.11.0 and the tensorflow 2.12.0 pip pulled over it):
+        # keeping the newest would leave the companion on a TensorFlow it was not built for.
+        return fitted[0], f"the one {fitted[1]} is built for"
+    return max(pool, key=lambda n: version_key(pool[n])), "the newest final release shown"
 
 
 def _installable(m: Machine, name: str, version: str) -> str:
@@ -1913,7 +1944,15 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
             ),
         )
     cause, severity = causes.software.DEPENDENCY_OUT_OF_RANGE, Severity.WARNING
-    remedy: Optional[Fix] = causes.common.range_fix(m, c.target)
+    # The range the machine's TensorFlow runs with is this line's only where the line is of
+    # that release: of another one beside it (two distributions side by side), the range pip
+    # quoted is the one its words and command name.
+    own = m.tf
+    remedy: Optional[Fix] = (
+        None
+        if own is not None and c.requirer_version and c.requirer_version != own.version
+        else causes.common.range_fix(m, c.target)
+    )
     if c.target == "keras":
         cause, remedy, severity = (
             causes.software.KERAS_VERSION,

@@ -54,11 +54,17 @@ def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
     requirer = group(hits, "requirer") or ""
     top = installed_package(requirer) if requirer else None
+    # A 32-bit ARM system's libraries (Debian's multiarch directory arm-linux-gnueabihf, as
+    # on a Raspberry Pi): PyPI's TensorFlow wheels are x86-64 and aarch64 ones only, so the
+    # glibc floors of their manylinux tags name no release that installs here.
+    library = group(hits, "library") or ""
+    arm32 = bool(re.search(r"/arm-linux-gnueabi(?:hf)?/", library))
     return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(
         glibc,
         _package_named(top),
-        m.matrix.releases if m.matrix is not None else (),
+        m.matrix.releases if m.matrix is not None and not arm32 else (),
         m.tf.version if m.tf is not None else r.tf_version,
+        arm32=arm32,
     )
 
 
