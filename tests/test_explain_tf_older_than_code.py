@@ -341,3 +341,21 @@ def test_a_name_of_later_releases_an_installed_library_asks_is_that_librarys_rel
     path = "/usr/lib/python2.7/site-packages/vizlib/summary.py"
     found = all_causes(_import_v1(path, _TF112))
     assert "companion-mismatch" in found and "tf-too-old-for-code" not in found
+
+
+@pytest.mark.parametrize(
+    ("module", "older"),
+    [
+        # tf.compat.v2 came with 1.14, after tf.experimental (1.13): the TensorFlow that
+        # printed the module has the name.
+        pytest.param("tensorflow.compat.v2", False, id="module-of-1.14"),
+        # tf.data came with 1.4, before tf.data.experimental (1.12): a release between them.
+        pytest.param("tensorflow.data", True, id="module-of-1.4"),
+    ],
+)
+def test_the_module_printed_bounds_the_release_that_raised(module: str, older: bool) -> None:
+    text = _log(
+        f"AttributeError: module '{module}' has no attribute 'experimental'",
+        code=f"tuner = {module.replace('tensorflow', 'tf', 1)}.experimental.AUTOTUNE",
+    )
+    assert ("tf-too-old-for-code" in all_causes(text)) is older
