@@ -359,3 +359,18 @@ def test_the_module_printed_bounds_the_release_that_raised(module: str, older: b
         code=f"tuner = {module.replace('tensorflow', 'tf', 1)}.experimental.AUTOTUNE",
     )
     assert ("tf-too-old-for-code" in all_causes(text)) is older
+
+
+def test_a_name_no_source_dates_is_newer_only_in_the_releases_known_to_have_it() -> None:
+    # No release notes' row dates tf.manip and the listings start at 1.9, which has it: a
+    # release before 1.9 may have had it too, so only the releases known to have it are newer.
+    text = _log(
+        "AttributeError: module 'tensorflow' has no attribute 'manip'",
+        code="shifted = tf.manip.roll(x, 1, 0)",
+        head="$ pip freeze | grep tensorflow\ntensorflow==1.5.0\n",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-too-old-for-code"
+    assert "from 1.9 (or earlier) on" in fix_text(top)
+    assert "Every release known to have it is newer than the installed one (1.5.0)" in top.detail
+    assert "Every release that has it" not in top.detail

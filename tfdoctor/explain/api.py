@@ -3491,12 +3491,14 @@ def _newer_only(
     # have brought it: the upgrade is then to the releases the code's requirements name.
     since = first if releases.dated else None
     used = f"`{name}`" if since else f"`{name}` ({releases.since()})"
+    # (Undated, an earlier release than the oldest listing may have it: only those known.)
+    having = "Every release that has it" if since else "Every release known to have it"
     older = causes.finding(
         f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
         Severity.ERROR,
         causes.code.TF_TOO_OLD_FOR_CODE,
         f"`{name}`: {causes.CAUSES[causes.code.TF_TOO_OLD_FOR_CODE].title}",
-        "\n".join([*detail, f"Every release that has it is newer than the installed one ({tf})."]),
+        "\n".join([*detail, f"{having} is newer than the installed one ({tf})."]),
         _front_end_fix(tb, causes.code.tf_too_old_fix(m, used, since)),
         causes.CAUSES[causes.code.TF_TOO_OLD_FOR_CODE].links,
     )
