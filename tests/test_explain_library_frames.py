@@ -633,3 +633,25 @@ def test_an_import_line_not_naming_the_missing_name_is_the_imported_packages_rel
         read_tracebacks(log), Machine(Facts("", ""), factories.FIXTURE_MATRIX)
     )
     assert [x.cause for x in found] == causes
+
+
+@pytest.mark.parametrize(
+    ("shown", "pairing"),
+    [
+        # TensorFlow 2.3's own listing has tf.experimental: the library's release is no cause.
+        pytest.param("tensorflow==2.3.0", False, id="release-with-the-name"),
+        # 1.12 lacks it (the 1.x listings date it from 1.13): the library asks too new a name.
+        pytest.param("tensorflow==1.12.0", True, id="release-without-the-name"),
+    ],
+)
+def test_a_library_asking_for_a_name_the_shown_tensorflow_has_is_no_pairing(
+    shown: str, pairing: bool
+) -> None:
+    text = (
+        f"$ pip freeze | grep tensorflow\n{shown}\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.8/site-packages/vizlib/core.py", line 3, in <module>\n'
+        "    tuner = tf.experimental\n"
+        "AttributeError: module 'tensorflow' has no attribute 'experimental'\n"
+    )
+    assert (_named(explained(text), "companion-mismatch") is not None) is pairing
