@@ -831,6 +831,24 @@ def test_tensorflow_without_its_api_for_keras_is_the_keras_not_an_old_tensorflow
     assert "1.15" not in "\n".join(fix_text(f) for f in report.findings if f.fix)
 
 
+def test_a_public_name_missing_from_tf_compat_v2_is_no_keras_internal() -> None:
+    # Keras 2.6+ reaches into tf.__internal__ (keras/backend.py); a public name such as
+    # tf.experimental, missing under a TensorFlow 2.3 whose API has it, shows no Keras at all:
+    # no "Install keras 2.4" of a Keras the log never shows.
+    for module in ("tensorflow.compat.v2", "tensorflow.compat.v2.summary"):
+        report = explained(
+            f"tensorflow 2.3.0\nAttributeError: module '{module}' has no attribute 'experimental'\n"
+        )
+        assert all(f.cause != "keras-version" for f in report.findings), module
+    # Under __internal__, and Keras's own import form (keras/dtensor/__init__.py), Keras asks.
+    for line in (
+        "AttributeError: module 'tensorflow.compat.v2.__internal__' has no attribute 'tf2'",
+        "ImportError: cannot import name 'dtensor' from 'tensorflow.compat.v2.experimental'",
+    ):
+        found = explained(f"{line}\n").findings
+        assert any(f.cause == "keras-version" and f.severity.value == "error" for f in found)
+
+
 # --- Keras 2.12's layout beside a Keras 2.13-2.15 the log shows ------------------------------
 
 

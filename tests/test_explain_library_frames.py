@@ -648,3 +648,25 @@ def test_a_librarys_import_of_a_keras_module_that_moved_names_no_single_release_
     (lead,) = [x for x in explained(log).findings if x.cause == "companion-mismatch"]
     assert "Keras moves its internal modules between releases" in lead.detail
     assert "Keras 2.13 moved its internal modules" not in lead.detail
+
+
+@pytest.mark.parametrize(
+    ("shown", "pairing"),
+    [
+        # TensorFlow 2.3's own listing has tf.experimental: the library's release is no cause.
+        pytest.param("tensorflow==2.3.0", False, id="release-with-the-name"),
+        # 1.12 lacks it (the 1.x listings date it from 1.13): the library asks too new a name.
+        pytest.param("tensorflow==1.12.0", True, id="release-without-the-name"),
+    ],
+)
+def test_a_library_asking_for_a_name_the_shown_tensorflow_has_is_no_pairing(
+    shown: str, pairing: bool
+) -> None:
+    text = (
+        f"$ pip freeze | grep tensorflow\n{shown}\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.8/site-packages/vizlib/core.py", line 3, in <module>\n'
+        "    tuner = tf.experimental\n"
+        "AttributeError: module 'tensorflow' has no attribute 'experimental'\n"
+    )
+    assert (_named(explained(text), "companion-mismatch") is not None) is pairing

@@ -341,3 +341,36 @@ def test_a_name_of_later_releases_an_installed_library_asks_is_that_librarys_rel
     path = "/usr/lib/python2.7/site-packages/vizlib/summary.py"
     found = all_causes(_import_v1(path, _TF112))
     assert "companion-mismatch" in found and "tf-too-old-for-code" not in found
+
+
+@pytest.mark.parametrize(
+    ("module", "older"),
+    [
+        # tf.compat.v2 came with 1.14, after tf.experimental (1.13): the TensorFlow that
+        # printed the module has the name.
+        pytest.param("tensorflow.compat.v2", False, id="module-of-1.14"),
+        # tf.data came with 1.4, before tf.data.experimental (1.12): a release between them.
+        pytest.param("tensorflow.data", True, id="module-of-1.4"),
+    ],
+)
+def test_the_module_printed_bounds_the_release_that_raised(module: str, older: bool) -> None:
+    text = _log(
+        f"AttributeError: module '{module}' has no attribute 'experimental'",
+        code=f"tuner = {module.replace('tensorflow', 'tf', 1)}.experimental.AUTOTUNE",
+    )
+    assert ("tf-too-old-for-code" in all_causes(text)) is older
+
+
+def test_a_name_no_source_dates_is_newer_only_in_the_releases_known_to_have_it() -> None:
+    # No release notes' row dates tf.manip and the listings start at 1.9, which has it: a
+    # release before 1.9 may have had it too, so only the releases known to have it are newer.
+    text = _log(
+        "AttributeError: module 'tensorflow' has no attribute 'manip'",
+        code="shifted = tf.manip.roll(x, 1, 0)",
+        head="$ pip freeze | grep tensorflow\ntensorflow==1.5.0\n",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-too-old-for-code"
+    assert "from 1.9 (or earlier) on" in fix_text(top)
+    assert "Every release known to have it is newer than the installed one (1.5.0)" in top.detail
+    assert "Every release that has it" not in top.detail

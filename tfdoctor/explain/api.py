@@ -1982,6 +1982,18 @@ def _tf_name_missing(
     return f"{public}.{attr}", module, v1
 
 
+def _printed_module_since(name: str, module: str) -> Optional[str]:
+    """The release that brought the public module an error printed as lacking ``name``,
+    spelled as printed (``tensorflow.compat.v2``: 1.14, as :func:`name_releases` dates it):
+    the TensorFlow that raised the error is that release or a later one. None where no
+    source dates it, or the module printed is the one missing ("No module named")."""
+    printed = "tf" + module[len("tensorflow") :] if module.startswith("tensorflow.") else name
+    if printed == name:
+        return None
+    releases = name_releases(printed, module=True)
+    return releases.first if releases.dated else None
+
+
 def _tf1_added_later(
     tb: Traceback, m: Machine, tf_version: Optional[str]
 ) -> Optional[tuple[str, Verdict]]:
@@ -2011,6 +2023,11 @@ def _tf1_added_later(
         since = line
     if since is None or since == lines[0]:
         return None  # 1.15 lacks it, or the oldest listed line has it: no release brought it
+    floor = _printed_module_since(name, module) if v1 is None else None
+    if floor is not None and version_key(floor) >= version_key(since):
+        # The module the error printed came with a release that has the name
+        # (tensorflow.compat.v2, 1.14, lacking tf.experimental of 1.13): no release too old.
+        return None
     tf2 = sorted(bundled_lines(), key=version_key)
     in_tf2 = bool(tf2) and all(
         (index := load_api(line)) is not None and index.has(name) for line in (tf2[0], tf2[-1])
@@ -3601,12 +3618,14 @@ def _newer_only(
     # have brought it: the upgrade is then to the releases the code's requirements name.
     since = first if releases.dated else None
     used = f"`{name}`" if since else f"`{name}` ({releases.since()})"
+    # (Undated, an earlier release than the oldest listing may have it: only those known.)
+    having = "Every release that has it" if since else "Every release known to have it"
     older = causes.finding(
         f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
         Severity.ERROR,
         causes.code.TF_TOO_OLD_FOR_CODE,
         f"`{name}`: {causes.CAUSES[causes.code.TF_TOO_OLD_FOR_CODE].title}",
-        "\n".join([*detail, f"Every release that has it is newer than the installed one ({tf})."]),
+        "\n".join([*detail, f"{having} is newer than the installed one ({tf})."]),
         _front_end_fix(tb, causes.code.tf_too_old_fix(m, used, since)),
         causes.CAUSES[causes.code.TF_TOO_OLD_FOR_CODE].links,
     )

@@ -101,8 +101,8 @@ _KERNEL_TF_PIN = re.compile(
 #: pip about to replace one of TensorFlow's distributions (req_uninstall.py's "Found existing
 #: installation: %s" and "Successfully uninstalled %s"), and the pinned release it collected
 #: for it (prepare.py's "Collecting %s"): a log cut before pip's final list still shows the
-#: replacement.
-_PIP_REPLACING_TF = re.compile(rf"(?P<dist>{PIP_TF_DIST})[ -]\d")
+#: replacement. The release pip printed after the name is the one removed.
+_PIP_REPLACING_TF = re.compile(rf"(?P<dist>{PIP_TF_DIST})[ -](?P<version>\d[\w.+]{{0,40}})")
 _PIP_REPLACING = (PipKind.FOUND_EXISTING, PipKind.UNINSTALLED)
 _PIP_COLLECTING_TF = re.compile(rf"(?P<dist>{PIP_TF_DIST})==(?P<version>\d[\w.]{{0,40}})")
 #: Colab's pip hook (google.colab's _pip module) after an install in the kernel: the packages
@@ -449,14 +449,6 @@ def _image_libraries_unpaired(
 #: crash; its RAM notice says "after using all available RAM" instead).
 _COLAB_KERNEL_DIED = re.compile(r"^Your \w+ crashed for an unknown reason\.?", re.MULTILINE)
 
-#: pip removing one of the TensorFlow distributions an image ships, with its release
-#: (req_uninstall.py's "Found existing installation: %s", "Uninstalling %s:" and "Successfully
-#: uninstalled %s"). An image ships a release of tensorflow or its -gpu/-cpu name, never
-#: tf-nightly.
-_PIP_REMOVING_IMAGE_TF = re.compile(
-    r"(?P<dist>tensorflow(?:-gpu|-cpu)?)[ -](?P<version>\d[\w.+]{0,40})"
-)
-_PIP_REMOVING = (PipKind.FOUND_EXISTING, PipKind.UNINSTALLING, PipKind.UNINSTALLED)
 #: The causes of TensorFlow 1's API missing under TensorFlow 2.
 TF1_API_GONE = (causes.code.API_MOVED_TO_COMPAT_V1, causes.code.TF_CONTRIB_REMOVED)
 
@@ -469,7 +461,15 @@ def tf1_replaced_by_tf2(evidence: Evidence) -> Optional[tuple[str, str]]:
     text = evidence.first_text
     if "install" not in text:
         return None
-    removed = next(_pip_said(text, _PIP_REMOVING_IMAGE_TF, *_PIP_REMOVING), None)
+    # An image ships a release of tensorflow or its -gpu/-cpu name, never a nightly.
+    removed = next(
+        (
+            said
+            for said in _pip_said(text, _PIP_REPLACING_TF, *_PIP_REPLACING)
+            if not said.match.group("dist").startswith("tf-nightly")
+        ),
+        None,
+    )
     installed = _tf_installed_in_log(evidence) if removed is not None else None
     if removed is None or installed is None or installed[1] is None:
         return None
