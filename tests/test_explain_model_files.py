@@ -767,5 +767,8 @@ def test_a_libhdf5_release_gone_from_under_h5py_is_hdf5_of_another_build(line: s
 
 def test_a_libhdf5_that_loaded_is_not_missing() -> None:
     # The loader's trace of the library found is no failure.
-    text = "      trying file=/opt/env/lib/libhdf5.so.103\n      calling init: /opt/env/lib/libhdf5.so.103\n"
+    text = (
+        "      trying file=/opt/env/lib/libhdf5.so.103\n"
+        "      calling init: /opt/env/lib/libhdf5.so.103\n"
+    )
     assert "hdf5-library-mismatch" not in all_causes(text)
