@@ -745,3 +745,30 @@ def test_keras_3s_refused_keras_path_is_listed_and_copied_in_the_systems_command
     found = next(f for f in explained(text).findings if f.cause == "keras3-behaviour-change")
     assert found.fix is not None
     assert listing in found.fix.commands and copy in found.fix.commands
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # dyld, for h5py's extension built against another libhdf5 release.
+        "ImportError: dlopen(/Users/ana/env/lib/python3.8/site-packages/h5py/_errors.cpython-38-"
+        "darwin.so, 2): Library not loaded: @rpath/libhdf5.200.dylib",
+        # glibc, naming the soname the extension was linked with.
+        "ImportError: libhdf5_serial.so.103: cannot open shared object file: No such file or "
+        "directory",
+    ],
+    ids=["dyld", "glibc"],
+)
+def test_a_libhdf5_release_gone_from_under_h5py_is_hdf5_of_another_build(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "hdf5-library-mismatch"
+    assert top.fix is not None and any("h5py" in c for c in top.fix.commands)
+
+
+def test_a_libhdf5_that_loaded_is_not_missing() -> None:
+    # The loader's trace of the library found is no failure.
+    text = (
+        "      trying file=/opt/env/lib/libhdf5.so.103\n"
+        "      calling init: /opt/env/lib/libhdf5.so.103\n"
+    )
+    assert "hdf5-library-mismatch" not in all_causes(text)
