@@ -205,6 +205,91 @@ def test_the_line_above_the_message_is_python_never_marks_or_prose(
     assert (tb.code, tb.typed, tb.frames) == (code, typed, ())
 
 
+_CONTEXT_ABOVE = (
+    "     14     def step(self, x):\n"
+    "     15         w = self.weights(x)\n"
+    "---> 16         return graph_ops.fused_step(w, x)\n"
+    "     17 \n"
+    "     18     def weights(self, x):\n"
+    "\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("above", "code"),
+    [
+        pytest.param(_CONTEXT_ABOVE, "return graph_ops.fused_step(w, x)", id="ipython-7-context"),
+        pytest.param(
+            _CONTEXT_ABOVE.replace("     17 \n", "     17\n"),
+            "return graph_ops.fused_step(w, x)",
+            id="an-empty-lines-space-lost",
+        ),
+        pytest.param(
+            _CONTEXT_ABOVE.rstrip("\n") + "\n",
+            "return graph_ops.fused_step(w, x)",
+            id="no-blank-line-before-the-message",
+        ),
+        pytest.param(
+            "    301   spec = flatten(spec)[0]\n--> 302   if isinstance(spec,\n"
+            "    303                 (tf.TypeSpec,)):\n\n",
+            "if isinstance(spec,",
+            id="three-digits-a-shorter-arrow",
+        ),
+        pytest.param(
+            "  12344     y = 1\n> 12345     z = tf.Session()\n   (...)\n  12350 \n\n",
+            "z = tf.Session()",
+            id="five-digits-and-ipython-8s-gap",
+        ),
+    ],
+)
+def test_the_line_ipython_marked_under_a_header_cut_away_is_the_code(above: str, code: str) -> None:
+    # IPython's source context under a frame (ultratb's _format_traceback_lines), the frame's
+    # header (`~/lib/x.py in step(self, x)`) cut from the paste: the marked line ran.
+    (tb,) = read_tracebacks(above + _SESSION)
+    assert (tb.code, tb.typed, tb.printed, tb.frames) == (code, False, True, ())
+
+
+def test_an_import_ipython_marked_under_a_header_cut_away_is_the_statement() -> None:
+    above = "      1 import os\n----> 2 from tensorflow.contrib import slim\n      3 \n\n"
+    (tb,) = read_tracebacks(above + "ModuleNotFoundError: No module named 'tensorflow.contrib'\n")
+    assert (tb.statement, tb.code, tb.printed) == ("from tensorflow.contrib import slim", "", True)
+
+
+@pytest.mark.parametrize(
+    "above",
+    [
+        pytest.param("     15         w = 1\n     16         x = 2\n\n", id="no-marked-line"),
+        pytest.param(
+            "---> 16         x = tf.Session()\nI then got:\n\n", id="prose-below-the-mark"
+        ),
+        pytest.param("---> 16         x = tf.Session()\n\n\n\n", id="three-blank-lines"),
+    ],
+)
+def test_no_marked_line_is_read_past_what_is_not_ipythons_context(above: str) -> None:
+    (tb,) = read_tracebacks(above + _SESSION)
+    assert tb.code == "" or not tb.printed
+
+
+@pytest.mark.parametrize(
+    ("above", "printed"),
+    [
+        pytest.param("    sess = tf.Session()\n", True, id="pythons-indented-frame-line"),
+        pytest.param("sess = tf.Session()\n", False, id="a-script-line-at-the-margin"),
+        pytest.param(">>> sess = tf.Session()\n", False, id="typed"),
+        pytest.param("    import tensorflow.contrib\n", True, id="an-indented-import"),
+        pytest.param("import tensorflow.contrib\n", False, id="an-import-at-the-margin"),
+    ],
+)
+def test_a_frames_line_as_python_prints_it_is_told_from_a_pasted_one(
+    above: str, printed: bool
+) -> None:
+    (tb,) = read_tracebacks(above + _SESSION)
+    assert (tb.code or tb.statement) and tb.printed is printed
+    # The same paste indented as a whole (a Markdown code block): nothing is deeper.
+    (tb,) = read_tracebacks("".join(f"    {line}\n" for line in (above + _SESSION).splitlines()))
+    assert not tb.printed or printed
+
+
 def test_python2_s_unnamed_module_is_read_from_the_line_above_it() -> None:
     report = explained(
         "    logits = tf.contrib.layers.fully_connected(x, 10)\n"

@@ -234,3 +234,23 @@ def test_no_line_of_the_users_above_the_message_keeps_the_library_candidate(abov
     assert _named(report, "api-moved-to-compat-v1") is not None
     other = _named(report, "companion-mismatch")
     assert other is not None and other.severity is Severity.WARNING
+
+
+@pytest.mark.parametrize(
+    "above",
+    [
+        pytest.param("    opts = tf.GPUOptions(allow_growth=True)\n", id="pythons-frame-line"),
+        pytest.param(
+            "     40     def options(self):\n"
+            "---> 41         opts = tf.GPUOptions(allow_growth=True)\n"
+            "     42         return opts\n\n",
+            id="ipythons-marked-line",
+        ),
+    ],
+)
+def test_a_frames_line_whose_file_line_was_cut_keeps_the_library_candidate(above: str) -> None:
+    # The line says what ran, not whose code it is: no path shows the frame's file.
+    report = explained(above + _GPU_OPTIONS)
+    assert _named(report, "api-moved-to-compat-v1") is not None
+    other = _named(report, "companion-mismatch")
+    assert other is not None and other.severity is Severity.WARNING

@@ -170,6 +170,11 @@ class Traceback(Record):
     #: (the R interfaces' ``Error in py_get_attr_impl(...) :`` above it, R's ``error: `` before
     #: it, or reticulate's own ``Python module X was not found.``); empty for Python's own.
     front_end: str = ""
+    #: For an exception printed with no frames: its :attr:`code` or :attr:`statement` is a
+    #: frame's line as a traceback prints it (Python's, indented under the frame's file line;
+    #: IPython's, marked ``---> 43``), the frame's file line cut from the paste: it says what
+    #: ran, not whose code it is (no path says so).
+    printed: bool = False
 
     @property
     def name(self) -> str:
@@ -315,14 +320,24 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             message = (match.group("message") or "").strip()
             if _KERAS_WRAPPED.search(message):
                 message = f"{message} {_wrapped_cause(text, match.end())}".rstrip()
-            statement, importers, typed = (
-                ("", (), False)
+            statement, importers, typed, printed = (
+                ("", (), False, False)
                 if built
-                else (match.group("glued"), (), False)
+                else (match.group("glued"), (), False, False)
                 if match.group("glued")
                 else _statement_above(text, line_start)
             )
-            code, typed_code = ("", False) if built or statement else _code_above(text, line_start)
+            marked_at, marked = (0, "") if built or statement else _marked_above(text, line_start)
+            if _STATEMENT.match(marked):
+                # An import IPython marked, with its source context below it.
+                statement, importers, printed = marked, _marked_imports_above(text, marked_at), True
+            code, typed_code, printed_code = (
+                ("", False, False)
+                if built or statement
+                else (marked, False, True)
+                if marked
+                else _code_above(text, line_start)
+            )
             if built and _PYTEST_E.match(match.group(0)):
                 built = (*built, *_pytest_location(text, match.end(), match.group("type")))
             source = built[-1].code if built else statement
@@ -342,6 +357,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                     wrapper=_wrapper_in(message)
                     or ("" if built else _wrapper_of(text, line_start, match.start())),
                     front_end=_front_end(text, line_start, match.group(0)),
+                    printed=printed or printed_code,
                 )
             )
             frames.clear()
@@ -983,10 +999,11 @@ def _is_python_line(code: str) -> bool:
     return _is_statement(code) or (bool(closers) and _is_statement(code + closers))
 
 
-def _code_above(text: str, start: int) -> tuple[str, bool]:
+def _code_above(text: str, start: int) -> tuple[str, bool, bool]:
     """The source line before the line starting at ``start`` (an exception printed with no
-    frames), where Python prints the innermost frame's line, and whether a prompt shows it
-    typed (:attr:`Traceback.typed`); ``("", False)`` where there is none.
+    frames), where Python prints the innermost frame's line, whether a prompt shows it typed
+    (:attr:`Traceback.typed`) and whether it is indented as Python prints a frame's line
+    (:attr:`Traceback.printed`); ``("", False, False)`` where there is none.
 
     The line is an indented one (as Python prints a frame's line), or one that calls or binds
     TensorFlow's API, unindented as a paste left it or after an interactive prompt
@@ -996,17 +1013,17 @@ def _code_above(text: str, start: int) -> tuple[str, bool]:
     indented line of a listing, or prose naming a call, is not).
     """
     if start <= 0:
-        return "", False
+        return "", False, False
     begin, line = _line_before(text, start)
     blank = not line.strip()
     if blank:
         if begin <= 0:
-            return "", False
+            return "", False, False
         begin, line = _line_before(text, begin)
     if _MARKS.fullmatch(line):
         # Python 3.11 on marks the expression under the line it ran: that line is above.
         if begin <= 0:
-            return "", False
+            return "", False, False
         begin, line = _line_before(text, begin)
     prompt = _PROMPT.match(line)
     unindented = False
@@ -1019,20 +1036,23 @@ def _code_above(text: str, start: int) -> tuple[str, bool]:
             unindented = True
     code = found.group("code").rstrip() if found is not None else ""
     if blank and not _is_statement(code):
-        return "", False
+        return "", False, False
     if (prompt is not None or unindented) and code and not _is_python_line(code):
-        return "", False  # prose naming a call, not the line that ran
-    return code, bool(code) and prompt is not None
+        return "", False, False  # prose naming a call, not the line that ran
+    printed = prompt is None and _indented_under(line, text, start)
+    return code, bool(code) and prompt is not None, bool(code) and printed
 
 
-def _statement_above(text: str, start: int) -> tuple[str, tuple[str, ...], bool]:
+def _statement_above(text: str, start: int) -> tuple[str, tuple[str, ...], bool, bool]:
     """The import statement on the line before the one starting at ``start`` (past up to two
     lines that only mark a cut, ``...``), or ``""``; where IPython marked it as a frame's
-    line that ran, the import statements it marked above (:attr:`Traceback.importers`); and
-    whether a prompt shows it typed (:attr:`Traceback.typed`)."""
+    line that ran, the import statements it marked above (:attr:`Traceback.importers`);
+    whether a prompt shows it typed (:attr:`Traceback.typed`); and whether it is a frame's
+    line as a traceback prints it, marked or indented (:attr:`Traceback.printed`)."""
+    exception = start  # the exception's line, which a frame's line is indented deeper than
     for _ in range(3):
         if start <= 0:
-            return "", (), False
+            return "", (), False, False
         begin = text.rfind("\n", 0, start - 1) + 1
         line = text[begin : start - 1][:500]
         arrow = _ARROW.match(line)
@@ -1040,15 +1060,60 @@ def _statement_above(text: str, start: int) -> tuple[str, tuple[str, ...], bool]
         if found is not None:
             statement = found.group("code").strip()
             typed = line.lstrip().startswith((">>>", "In ["))
-            return statement, (_marked_imports_above(text, begin) if arrow else ()), typed
+            printed = arrow is not None or (not typed and _indented_under(line, text, exception))
+            importers = _marked_imports_above(text, begin) if arrow else ()
+            return statement, importers, typed, printed
         command = _command_statement(line)
         if command is not None:
             # Typed at a shell's prompt: the import is all the user's program did.
-            return command.group("code").strip(), (), True
+            return command.group("code").strip(), (), True, False
         if not _ELISION.fullmatch(line):
-            return "", (), False
+            return "", (), False, False
         start = begin
-    return "", (), False
+    return "", (), False, False
+
+
+def _indented_under(line: str, text: str, start: int) -> bool:
+    """Whether ``line`` is indented deeper than the exception line starting at ``start``, as
+    Python prints a frame's source line (four spaces, under the frame's two) above its
+    message at the margin: a whole paste indented alike (a Markdown code block) is not."""
+    below = text[start : start + 200]
+    return len(line) - len(line.lstrip(" \t")) > len(below) - len(below.lstrip(" \t"))
+
+
+#: A line of IPython's source context under a frame (VerboseTB's ``_format_traceback_lines``,
+#: IPython 5 to 8): the line's number right-aligned in seven columns, a space, the line (an
+#: empty line's trailing space may be lost in a paste), or IPython 8's ``(...)`` where
+#: stack_data leaves lines out.
+#: https://github.com/ipython/ipython/blob/7.0.0/IPython/core/ultratb.py
+#: https://github.com/ipython/ipython/blob/8.0.0/IPython/core/ultratb.py
+_CONTEXT_LINE = re.compile(r"[ \t]*(?:\d+(?:[ \t][^\n]*)?|\(\.\.\.\)[ \t]*)\r?")
+#: The context line that ran, which IPython marks with an arrow in place of the number's
+#: padding (debugger.make_arrow: ``---> 43``, ``--> 303``, ``> 12345``, ``>123456``).
+_MARKED_LINE = re.compile(r"[ \t]*-*> ?\d+[ \t]+(?P<code>\S[^\n]*?)[ \t]*\r?")
+#: Context lines looked past, above the exception, for the marked one (IPython prints five by
+#: default, and stack_data's pieces of a multi-line statement more).
+_CONTEXT_MAX = 40
+
+
+def _marked_above(text: str, start: int) -> tuple[int, str]:
+    """The start and the statement of the line IPython marked as run (``---> 43 x = f(y)``)
+    in the source context that ends right above the line starting at ``start`` (past the
+    blank line IPython prints after a frame): the innermost frame's, where a paste cut its
+    header (``~/x.py in f(a)``) away. ``(0, "")`` where no such context is there."""
+    begin = start
+    for index in range(_CONTEXT_MAX + 2):
+        if begin <= 0:
+            break
+        begin, line = _line_before(text, begin)
+        if index < 2 and not line.strip():
+            continue  # the blank line IPython prints between frames, or one a paste added
+        marked = _MARKED_LINE.fullmatch(line)
+        if marked is not None:
+            return begin, marked.group("code")
+        if not _CONTEXT_LINE.fullmatch(line):
+            break
+    return 0, ""
 
 
 def _marked_imports_above(text: str, start: int) -> tuple[str, ...]:

@@ -75,9 +75,21 @@ _TF_INSTALL = re.compile(r"\binstall\b[^\n]*?\btensorflow==")
 
 
 def _unshown(tb: Traceback) -> bool:
-    """Whether the log shows nothing of whose code raised ``tb``: no frame, no source line, no
-    statement or import IPython printed above it, no lazy import's wrapper naming a module."""
-    return not (tb.frames or tb.code or tb.statement or tb.importers or tb.wrapper)
+    """Whether the log shows nothing of whose code raised ``tb``: no frame (whose path says:
+    an installed library's under site-packages, :func:`tfdoctor.explain.interface.
+    installed_caller`, else the user's, a notebook cell and ``<stdin>`` included), no line
+    typed at a prompt, no code of the user's pasted above the message (their script's line
+    or import, at the margin), no lazy import's wrapper naming a module.
+
+    A frame's line as a traceback prints it, its file line cut from the paste (Python's
+    indented line, IPython's marked ``---> 43`` line: :attr:`Traceback.printed`), says what
+    ran, not whose code it is: a library's line reads as the user's would."""
+    return not (
+        tb.frames
+        or tb.typed
+        or tb.wrapper
+        or ((tb.code or tb.statement or tb.importers) and not tb.printed)
+    )
 
 
 def unshown_caller_candidate(
