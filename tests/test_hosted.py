@@ -644,3 +644,27 @@ def test_the_floor_fix_names_no_tpu_release_the_data_does_not_hold(python: str) 
         Machine(_with_python(facts, python), load_matrix()), "v5e", "2.15.0"
     )
     assert set(re.findall(r"TensorFlow (\d+\.\d+(?:\.\d+)?)", fix.text)) <= {"2.15.0"}
+
+
+@pytest.mark.parametrize(
+    "hosted",
+    [
+        # Colab's runtime of TPU nodes: the TPU's address, no device on the VM.
+        HostedFacts(name="colab", markers=("env:COLAB_RELEASE_TAG", "env:COLAB_TPU_ADDR")),
+        # A runtime whose TPU chips are on the VM's own bus.
+        HostedFacts(name="colab", markers=("env:COLAB_RELEASE_TAG",), tpu_devices=("/dev/accel0",)),
+    ],
+    ids=["tpu-node", "tpu-devices"],
+)
+def test_no_gpu_on_a_tpu_runtime_is_not_told_to_switch_to_a_gpu(hosted: HostedFacts) -> None:
+    from tests import factories as f
+    from tfdoctor.facts import DeviceFacts, NvidiaKernelFacts
+
+    facts = f.cpu_only_machine(
+        nvidia_kernel=NvidiaKernelFacts(pci_source="sysfs", modules=()),
+        hosted=hosted,
+        tensorflow=f.tensorflow(devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),)),
+    )
+    found = run_checks(CheckContext(facts, load_matrix()), select_checks(["driver.nvidia"]))
+    (driver,) = [x for x in found if x.id == "driver.nvidia"]
+    assert driver.severity.value == "info" and driver.cause == ""
