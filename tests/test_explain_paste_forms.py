@@ -918,3 +918,20 @@ def test_the_cpu_guards_message_cut_before_its_instruction_is_still_read() -> No
     wrapped = _hard_wrapped(line, 100) + "Aborted (core dumped)\n"
     assert "library was" not in wrapped
     assert "cpu-lacks-avx" in {f.cause for f in explained(wrapped).findings}
+
+
+def test_the_allocators_note_cut_inside_its_words_stays_a_note() -> None:
+    # bfc_allocator.cc's note that the caller can do without the memory, cut once at 100
+    # columns after its first words: a single cut at that width is no certain wrap, and the
+    # note's first words still say it is none of the allocator's failures.
+    note = (
+        "Allocator (GPU_0_bfc) ran out of memory trying to allocate 3.10GiB with "
+        "freed_by_count=0. The caller indicates that this is not a failure, but may mean "
+        "that there could be performance gains if more memory were available.\n"
+    )
+    wrapped = _hard_wrapped(note, 110)
+    assert "The caller indicates" in wrapped.split("\n")[0]
+    assert "not a failure" not in wrapped.split("\n")[0]
+    findings = explained(wrapped).findings
+    assert findings
+    assert all(f.severity.value in ("info", "ok") for f in findings), findings
