@@ -461,7 +461,9 @@ def _unwrapped(text: str) -> str:
 #: How CPython starts a traceback's frame line (Lib/traceback.py, ``StackSummary.format``:
 #: ``'  File "{}", line {}, in {}\n'``), searched before any line is split.
 _FRAME_HEAD = 'File "'
-_FRAME_START = re.compile(r'[ \t]*File "')
+#: A frame line from its ``File`` and the line break after it, where the next line starts
+#: with no blank (no ``^`` anchor: the engine looks for the literal, line starts are many).
+_FRAME_BEFORE_UNINDENTED = re.compile(r'File "[^\n]*\n(?=[^ \t\n])')
 #: A frame line whole: its function a name, a dotted qualified name, or one in angle
 #: brackets (``<module>``, ``<lambda>``, ``<listcomp>``), nothing after it.
 _FRAME_WHOLE = re.compile(
@@ -476,39 +478,39 @@ def _frames_joined(text: str) -> str:
     """``text`` with each Python frame line that a console cut once joined to its rest.
 
     CPython prints a frame on one line and under it the frame's source indented, another
-    frame, or the exception (:data:`_FRAME_START`). A frame line as long as the text's
-    longest line, followed by a line that is none of those and completes it
+    frame, or the exception. A frame line as long as the text's longest line, followed by a
+    line that is none of those (:data:`_FRAME_BEFORE_UNINDENTED`) and completes it
     (:data:`_FRAME_WHOLE`: ``, line 258, i`` then ``n import_graph_def``, ``in <module``
     then ``>``), was cut at the console's width: one such cut is a wrap as certain as two of
     any other line (:func:`_wrap_width`), the frame's form being known."""
-    lines = text.split("\n")
-    cut = [
-        i
-        for i, (line, after) in enumerate(zip(lines, lines[1:]))
-        if after[:1] not in ("", " ", "\t")
-        and _FRAME_START.match(line) is not None
-        and _FRAME_WHOLE.fullmatch(line + after) is not None
-        and _EXCEPTION_START.match(after) is None
-    ]
-    if not cut:
+    # The frame lines followed by a line that starts with no blank, found by a pattern:
+    # a long log's lines are not visited one by one.
+    cuts: list[int] = []
+    for found in _FRAME_BEFORE_UNINDENTED.finditer(text):
+        line_start = text.rfind("\n", 0, found.start()) + 1
+        rest_end = text.find("\n", found.end())
+        after = text[found.end() : rest_end if rest_end >= 0 else len(text)]
+        if (
+            _FRAME_WHOLE.fullmatch(text[line_start : found.end() - 1] + after) is not None
+            and _EXCEPTION_START.match(after) is None
+        ):
+            cuts.append(found.end() - 1)
+    if not cuts:
         return text
+    lines = text.split("\n")
     # A line redrawn with "\r" shows its last state only: its length is not what was shown.
     width = max(len(line) for line in lines if "\r" not in line)
-    joined = {i for i in cut if len(lines[i]) == width >= _WRAP_LEAST}
-    if not joined:
+    if width < _WRAP_LEAST:
         return text
     out: list[str] = []
-    skip = False
-    for i, line in enumerate(lines):
-        if skip:
-            skip = False
-            continue
-        if i in joined:
-            out.append(line + lines[i + 1])
-            skip = True
-        else:
-            out.append(line)
-    return "\n".join(out)
+    copied = 0
+    for at in cuts:
+        if at - (text.rfind("\n", 0, at) + 1) == width:
+            # The line break at ``at`` is the console's: dropped.
+            out.append(text[copied:at])
+            copied = at + 1
+    out.append(text[copied:])
+    return "".join(out)
 
 
 def _goes_on(line: str, before: str, after: str) -> bool:
