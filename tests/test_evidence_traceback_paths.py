@@ -246,3 +246,32 @@ def test_autographs_frames_from_tf_2_7_keep_the_function_apart_from_the_mark() -
 def test_a_place_without_autographs_form_is_no_frame(line: str) -> None:
     (tb,) = read_tracebacks(f"{line}ValueError: bad value\n")
     assert tb.frames == ()
+
+
+def test_an_ipython_frame_of_a_script_without_a_suffix_is_a_frame() -> None:
+    # IPython 8 prints any file's frame as `File NAME:LINE, in FUNC` (ultratb's
+    # _format_filename), a console script's too; its home folder as `~`.
+    text = (
+        "---------------------------------------------------------------------------\n"
+        "ImportError                               Traceback (most recent call last)\n"
+        "File ~/venv/bin/mytool:5, in <module>\n"
+        "----> 5 from mytool.cli import entry\n"
+        "\n"
+        "File /opt/app/mytool/cli.py:3, in <module>\n"
+        "----> 3 from mytool.core import helper\n"
+        "\n"
+        "ImportError: cannot import name 'helper'\n"
+    )
+    (tb,) = read_tracebacks(text)
+    assert [(f.path, f.line, f.function) for f in tb.frames] == [
+        ("~/venv/bin/mytool", 5, "<module>"),
+        ("/opt/app/mytool/cli.py", 3, "<module>"),
+    ]
+
+
+def test_a_line_that_names_a_file_and_a_line_alone_is_no_ipython_frame() -> None:
+    # Without a path's start, or without the function IPython names after it, a "File x:3"
+    # is no frame: a line of prose or another program's.
+    text = "File notes:3, in short\nFile /etc/app.conf:3\nValueError: bad value\n"
+    (tb,) = read_tracebacks(text)
+    assert tb.frames == ()

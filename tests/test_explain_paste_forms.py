@@ -837,3 +837,101 @@ def test_a_box_after_a_rich_traceback_that_is_not_read_stays_line_by_line() -> N
     other = ["+" + "-" * 48 + "+", "| " + "a note of the program's own".ljust(46) + " |"]
     log = "\n".join([frames, *other, other[0], "RuntimeError: stopped", ""])
     assert clean(log).endswith("\n".join([*other, other[0], "RuntimeError: stopped", ""]))
+
+
+def test_a_cut_at_a_dot_between_two_digits_is_a_wrap_at_a_consoles_width() -> None:
+    # pip's error (resolution/resolvelib/factory.py) cut at 80 columns inside the release
+    # asked: the line ends in a dot that is the number's, not a sentence's.
+    line = "ERROR: Could not find a version that satisfies the requirement mylib-gpu==3.17.4"
+    line = line.rjust(81, " ")
+    assert line[:80].endswith("3.17.")
+    assert clean(_hard_wrapped(line + "\n", 80)) == line + "\n"
+    # A sentence's full stop before a line of its own starting with a digit stays a line end.
+    sentence = "Loaded the model.".rjust(80, "_") + "\n3 warnings\n"
+    assert clean(sentence) == sentence
+
+
+def test_a_capitalised_folder_of_a_path_cut_at_a_consoles_width_goes_on_the_path() -> None:
+    # pip's error (pip/_internal/commands/install.py, create_os_error_message) naming a
+    # Windows path, cut at 120 columns inside the path between two folders' letters.
+    folders = ["C:", "Users", "me", "AppData", "Local", "Programs", "Python", "Python39"]
+    path = "\\".join([*folders, "Lib", "site-packages", "mylib", "data"])
+    line = (
+        "ERROR: Could not install packages due to an OSError: [Errno 2] No such file or "
+        f"directory: '{path}\\very_long_file_name_for_a_generated_module_of_the_package.py'"
+    )
+    cut = line.index("AppData") + 3
+    line = line.rjust(len(line) + 120 - cut, " ")
+    wrapped = _hard_wrapped(line + "\n", 120)
+    assert wrapped.split("\n")[1].startswith("Data\\Local")
+    assert clean(wrapped) == line + "\n"
+    # A capitalised word that holds no separator still starts a line of its own.
+    own = "x" * 60 + " C:\\Users\\me\\App".rjust(60, "_") + "\nCollecting mylib\n"
+    assert len(own.split("\n")[0]) == 120
+    assert clean(own) == own
+
+
+#: A traceback whose frame in a long folder is its longest line (CPython's Lib/traceback.py
+#: prints a frame on one line, its source under it indented).
+_LONG_FRAME = (
+    '  File "/srv/projects/research-group/experiments/2031/shared/pipelines/loader.py", '
+    "line 258, in import_graph_def\n"
+)
+_FRAMED = (
+    "Traceback (most recent call last):\n"
+    '  File "train.py", line 3, in <module>\n'
+    "    load()\n" + _LONG_FRAME + "    op_def = op_dict[node.op]\n"
+    "KeyError: 'FIFOQueueV2'\n"
+)
+
+
+@pytest.mark.parametrize("width", [88, 100, 110])
+def test_a_frame_line_cut_once_at_the_texts_width_is_joined(width: int) -> None:
+    # One cut at a width no console opens at is no certain wrap, but for a frame line, whose
+    # form CPython fixes: the rest completes it (``, i`` then ``n import_graph_def``, ``line
+    # `` then ``258, in ...``).
+    wrapped = _hard_wrapped(_FRAMED, width)
+    assert wrapped.count("\n") == _FRAMED.count("\n") + 1
+    assert clean(wrapped) == _FRAMED
+
+
+def test_a_frame_line_before_its_exception_or_source_is_not_joined() -> None:
+    # A frame without its source (``python -c``, a frozen program) before the exception's
+    # line, and one before its source dedented by a paste, are as long as the longest line.
+    bare = _LONG_FRAME + "tensorflow.python.framework.errors_impl.NotFoundError\n"
+    assert clean(bare) == bare
+    dedented = _LONG_FRAME + "op_def = op_dict[node.op]\n"
+    assert clean(dedented) == dedented
+    shorter = "  " + _LONG_FRAME + "x\n" + "y" * 200 + "\n"
+    assert clean(shorter) == shorter
+
+
+def test_the_cpu_guards_message_cut_before_its_instruction_is_still_read() -> None:
+    # cpu_feature_guard.cc's fatal line cut once at 100 columns inside "The TensorFlow
+    # library": a single cut at that width is no certain wrap, and the message's words from
+    # the instruction on still say the CPU lacks it.
+    line = (
+        "2031-01-02 03:04:05.678901: F tensorflow/core/platform/cpu_feature_guard.cc:37] "
+        "The TensorFlow library was compiled to use AVX instructions, but these aren't "
+        "available on your machine.\n"
+    )
+    wrapped = _hard_wrapped(line, 100) + "Aborted (core dumped)\n"
+    assert "library was" not in wrapped
+    assert "cpu-lacks-avx" in {f.cause for f in explained(wrapped).findings}
+
+
+def test_the_allocators_note_cut_inside_its_words_stays_a_note() -> None:
+    # bfc_allocator.cc's note that the caller can do without the memory, cut once at 100
+    # columns after its first words: a single cut at that width is no certain wrap, and the
+    # note's first words still say it is none of the allocator's failures.
+    note = (
+        "Allocator (GPU_0_bfc) ran out of memory trying to allocate 3.10GiB with "
+        "freed_by_count=0. The caller indicates that this is not a failure, but may mean "
+        "that there could be performance gains if more memory were available.\n"
+    )
+    wrapped = _hard_wrapped(note, 110)
+    assert "The caller indicates" in wrapped.split("\n")[0]
+    assert "not a failure" not in wrapped.split("\n")[0]
+    findings = explained(wrapped).findings
+    assert findings
+    assert all(f.severity.value in ("info", "ok") for f in findings), findings

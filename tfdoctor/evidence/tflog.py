@@ -802,7 +802,8 @@ def _libdevice_events(no: int, message: str) -> Iterator[Event]:
 
 
 def _oom_events(no: int, message: str) -> Iterator[Event]:
-    optional = "not a failure" in message
+    # The note's first words (bfc_allocator.cc), which a paste cut inside it still holds.
+    optional = "The caller indicates" in message
     tensor = _OOM_TENSOR.search(message)
     if tensor is not None:
         yield OutOfMemory(no, message, tensor.group("device"))

@@ -65,8 +65,12 @@ _FRAME = re.compile(
     # CPython: the path in quotes.
     r'^[ \t]*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>[^\n]*))?$'
     # IPython 8: `File /site-packages/keras/src/x.py:122, in error_handler(*args)`.
-    # (its ", in f(...)" left out for a module's own code in some releases).
-    r"|^[ \t]*File (?P<ipath>[^\s\"][^\n]*?\.py):(?P<iline>\d+)(?:, in (?P<ifunc>[\w.<>]+))?"
+    # (its ", in f(...)" left out for a module's own code in some releases). A script without
+    # the suffix (a console script, `File /usr/bin/tensorboard:7, in <module>`: ultratb's
+    # `_format_filename` prints any file's name so) is read where its path is absolute or
+    # under the home folder, holds no blank, and its function follows.
+    r"|^[ \t]*File (?P<ipath>[^\s\"][^\n]*?\.py|(?:[A-Za-z]:)?[/\\~][^\s\":]*(?=:\d+, in ))"
+    r":(?P<iline>\d+)(?:, in (?P<ifunc>[\w.<>]+))?"
     # IPython 7 and older: `/usr/lib/python3.6/x.py in f(a)`; a module's own code is
     # `x.py in <module>()` in older releases, `x.py in <module>` (no parentheses) in IPython 7.
     # A paste may elide or mask the path's start (`.../site-packages/x.py`, `***/pkg/x.py`, a

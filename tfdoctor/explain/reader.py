@@ -399,7 +399,8 @@ def _wrap_width(text: str) -> Optional[int]:
 
     Certain when no line of the text is longer than a width, and two or more lines of
     exactly that width in the head (one, at a console's width (:data:`_CONSOLE_WIDTHS`)),
-    that differ in more than their digits and do not end a sentence, come before a line
+    that differ in more than their digits and do not end a sentence (a dot inside a number
+    ends none: :func:`_number_cut`), come before a line
     that may go on them (:func:`_goes_on`, the rule :func:`_unwrapped` joins by). A log's
     own lines of one length end a line and the next starts one (Keras' progress lines), or
     are one message printed again and again (pip's resolver note before each conflict, a
@@ -416,7 +417,11 @@ def _wrap_width(text: str) -> Optional[int]:
         return None
     cuts: set[str] = set()
     for line, after in zip(lines, lines[1:]):
-        if len(line) == width and line[-1] not in _SENTENCE_END and _goes_on(line, line, after):
+        if (
+            len(line) == width
+            and (line[-1] not in _SENTENCE_END or _number_cut(line, after))
+            and _goes_on(line, line, after)
+        ):
             cuts.add(_NUMBER.sub("0", line))
             if len(cuts) >= _WRAP_CUTS or (width in _CONSOLE_WIDTHS and len(cuts) == 1):
                 # The width is read from the head, and joins are made over the whole text:
@@ -433,10 +438,11 @@ def _unwrapped(text: str) -> str:
     width goes on in the next (a line of twice the width was cut twice), unless the next
     may start a line of its own (:func:`_goes_on`): a line that was exactly as wide stays
     whole, and a line left apart is read as before, where one joined wrongly could read as
-    another."""
+    another. Where no width is certain, a Python frame cut once at the text's width is
+    joined (:func:`_frames_joined`)."""
     width = _wrap_width(text)
     if width is None:
-        return text
+        return _frames_joined(text) if _FRAME_HEAD in text else text
     lines = text.split("\n")
     out: list[str] = []
     # The pieces of the line being joined, joined once when it ends: a piece added to the
@@ -450,6 +456,61 @@ def _unwrapped(text: str) -> str:
             pieces = [line]
     out.append("".join(pieces))
     return "\n".join(out)
+
+
+#: How CPython starts a traceback's frame line (Lib/traceback.py, ``StackSummary.format``:
+#: ``'  File "{}", line {}, in {}\n'``), searched before any line is split.
+_FRAME_HEAD = 'File "'
+#: A frame line from its ``File`` and the line break after it, where the next line starts
+#: with no blank (no ``^`` anchor: the engine looks for the literal, line starts are many).
+_FRAME_BEFORE_UNINDENTED = re.compile(r'File "[^\n]*\n(?=[^ \t\n])')
+#: A frame line whole: its function a name, a dotted qualified name, or one in angle
+#: brackets (``<module>``, ``<lambda>``, ``<listcomp>``), nothing after it.
+_FRAME_WHOLE = re.compile(
+    r'[ \t]*File "[^"\n]+", line \d+, in (?:<\w+>|\w+)(?:\.(?:<\w+>|\w+))*[ \t]*'
+)
+#: An exception's line, which may follow a frame without its source (``python -c``, a frozen
+#: program): never the rest of a frame.
+_EXCEPTION_START = re.compile(r"[\w.]*(?:Error|Exception|Warning|Exit|Interrupt)\b")
+
+
+def _frames_joined(text: str) -> str:
+    """``text`` with each Python frame line that a console cut once joined to its rest.
+
+    CPython prints a frame on one line and under it the frame's source indented, another
+    frame, or the exception. A frame line as long as the text's longest line, followed by a
+    line that is none of those (:data:`_FRAME_BEFORE_UNINDENTED`) and completes it
+    (:data:`_FRAME_WHOLE`: ``, line 258, i`` then ``n import_graph_def``, ``in <module``
+    then ``>``), was cut at the console's width: one such cut is a wrap as certain as two of
+    any other line (:func:`_wrap_width`), the frame's form being known."""
+    # The frame lines followed by a line that starts with no blank, found by a pattern:
+    # a long log's lines are not visited one by one.
+    cuts: list[int] = []
+    for found in _FRAME_BEFORE_UNINDENTED.finditer(text):
+        line_start = text.rfind("\n", 0, found.start()) + 1
+        rest_end = text.find("\n", found.end())
+        after = text[found.end() : rest_end if rest_end >= 0 else len(text)]
+        if (
+            _FRAME_WHOLE.fullmatch(text[line_start : found.end() - 1] + after) is not None
+            and _EXCEPTION_START.match(after) is None
+        ):
+            cuts.append(found.end() - 1)
+    if not cuts:
+        return text
+    lines = text.split("\n")
+    # A line redrawn with "\r" shows its last state only: its length is not what was shown.
+    width = max(len(line) for line in lines if "\r" not in line)
+    if width < _WRAP_LEAST:
+        return text
+    out: list[str] = []
+    copied = 0
+    for at in cuts:
+        if at - (text.rfind("\n", 0, at) + 1) == width:
+            # The line break at ``at`` is the console's: dropped.
+            out.append(text[copied:at])
+            copied = at + 1
+    out.append(text[copied:])
+    return "".join(out)
 
 
 def _goes_on(line: str, before: str, after: str) -> bool:
@@ -469,16 +530,42 @@ def _goes_on(line: str, before: str, after: str) -> bool:
     )
 
 
+def _number_cut(before: str, after: str) -> bool:
+    """Whether a line that ends in a dot ends inside a number the next line goes on
+    (``tensorflow==1.15.`` then ``2``): a digit on both sides of the dot and no blank
+    between. A dot between two digits is a number's (a release's, a size's), where one
+    that ends a sentence is followed by a blank."""
+    return before[-2:-1].isdigit() and before[-1:] == "." and after[:1].isdigit()
+
+
 def _capital_start(before: str, after: str) -> bool:
     """Whether ``after`` starts with a capital letter that may start a line of its own: a
     capitalised word (a sentence, a message, a command's report: pip's ``Collecting``,
     ``Successfully installed``; IPython's ``In [3]:``), or any capital after a line that
     does not end inside a word. A capital after a letter or a digit, followed by no
     lowercase letter, goes on the word a console cut (``2.39Gi`` then ``B with``,
-    ``lib`` then ``CUDA``)."""
+    ``lib`` then ``CUDA``); so does a capitalised word inside a path, after a line whose
+    last word is a path cut in a name (``C:\\Users\\me\\App`` then ``Data\\Local\\``):
+    a word of a line of its own holds no path separator before its first blank."""
     if not after[0].isupper():
         return False
-    return after[1:2].islower() or not before[-1:].isalnum()
+    if not before[-1:].isalnum():
+        return True
+    return after[1:2].islower() and not _path_cut(before, after)
+
+
+#: A path's separators, POSIX's and Windows'.
+_PATH_SEPARATORS = ("/", "\\")
+
+
+def _path_cut(before: str, after: str) -> bool:
+    """Whether ``before`` ends inside a path (its last word holds a separator) and
+    ``after``'s first word goes on it (holds one too)."""
+    last = before.rsplit(None, 1)[-1] if before.strip() else ""
+    first = after.split(None, 1)[0] if after.strip() else ""
+    return any(sep in last for sep in _PATH_SEPARATORS) and any(
+        sep in first for sep in _PATH_SEPARATORS
+    )
 
 
 def _without_ci_prefixes(text: str) -> str:
