@@ -520,6 +520,18 @@ def test_tensorflow_missing_where_a_release_may_fit_is_installed(python: str) ->
     assert [x.cause for x in found] == ["tf-not-installed"]
 
 
+def test_a_musl_system_other_than_alpine_is_named_as_itself() -> None:
+    # musl is the C library of other distributions than Alpine (Void's musl edition).
+    facts = f.facts(python=f.python(version="3.12.4"), packages=(), tensorflow=None)
+    plat = f.platform(os_name="Void Linux", libc="musl", libc_version="1.2.5")
+    facts = dataclasses.replace(facts, platform=plat)
+    found = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "packages.tensorflow"]
+    assert [x.cause for x in found] == ["tf-no-wheel-for-python"]
+    fix = found[0].fix
+    assert fix is not None and "(Void Linux) uses musl libc" in fix.text
+    assert "is Alpine" not in fix.text
+
+
 def test_an_unnamed_c_library_alone_is_no_platform_without_wheels() -> None:
     # The probe could not name the C library, and nothing shows Android or musl: a release
     # may fit, so the fix installs one.

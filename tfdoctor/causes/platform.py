@@ -1555,15 +1555,19 @@ def jetson_index_fix(dist: str, spec: str) -> Fix:
     )
 
 
-def musl_fix() -> Fix:
-    """A TensorFlow build (for glibc) under musl's loader (Alpine): a glibc-based system."""
+def musl_fix(os_name: str = "") -> Fix:
+    """A TensorFlow build (for glibc) under musl's loader, or a Python built on musl: a
+    glibc-based system. ``os_name``: the system's own name where the facts give it (musl is
+    Alpine's C library, and other distributions' too: Void's musl edition, postmarketOS), so
+    the words name Alpine only as an example."""
+    system = f"This system ({os_name}) uses" if os_name else "The system uses"
     return Fix(
-        "The system is Alpine (musl libc), and TensorFlow's builds, its pip wheels (manylinux) "
-        "and its C library alike, are for glibc: musl's loader cannot run them, and no "
-        "musllinux wheel of TensorFlow exists. Run it on a glibc-based system: in a Dockerfile, "
-        "a Debian- or Ubuntu-based image (python:X.Y-slim of a Python the TensorFlow release "
-        "has wheels for) in place of the Alpine one. The first command prints which C library "
-        "the system has.",
+        f"{system} musl libc (Alpine's C library, and other musl-based distributions'), and "
+        "TensorFlow's builds, its pip wheels (manylinux) and its C library alike, are for glibc: "
+        "musl's loader cannot run them, and no musllinux wheel of TensorFlow exists. Run it on "
+        "a glibc-based system: in a Dockerfile, a Debian- or Ubuntu-based image (python:X.Y-slim "
+        "of a Python the TensorFlow release has wheels for) in place of the musl-based one "
+        "(Alpine's). The first command prints which C library the system has.",
         ("ldd --version 2>&1 | head -1", "tfdoctor matrix"),
     )
 
@@ -2532,7 +2536,7 @@ def no_release_here_fix(m: Machine) -> Optional[Fix]:
     release installs whatever the Python: musl's fix, or Android's."""
     libc = m.non_glibc_libc
     if libc == "musl":
-        return musl_fix()
+        return musl_fix(m.facts.platform.os_name if m.facts.platform is not None else "")
     if libc == "bionic":
         return android_fix()
     python = m.facts.python
