@@ -98,6 +98,15 @@ def test_python_2s_words_alone_name_the_module_by_the_table_as_a_warning() -> No
     assert "keras==2.2.0" in fix
 
 
+def test_a_class_name_alone_beside_a_listed_multi_backend_keras_is_read() -> None:
+    report = explained(
+        "keras                2.3.1\nAttributeError: 'module' object has no attribute 'Function'\n"
+    )
+    (severity, detail, _), *_ = _removed(report)
+    assert severity is Severity.WARNING
+    assert "Keras 2.3.0 removed it from `keras.backend.tensorflow_backend`" in detail
+
+
 def test_a_name_no_module_of_the_release_defines_is_not_sent_elsewhere() -> None:
     report = explained(
         "AttributeError: module 'keras.preprocessing.image' has no attribute 'apply_transform'\n"
@@ -143,6 +152,14 @@ def test_python_2s_words_under_a_line_reading_the_modules_name_are_read_as_a_war
         pytest.param(
             "AttributeError: 'module' object has no attribute 'frobnicate_tensor'\n",
             id="a-name-the-table-lacks",
+        ),
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'Function'\n",
+            id="a-class-name-alone-with-no-keras-shown",
+        ),
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'Container'\n",
+            id="another-class-name-alone",
         ),
     ],
 )

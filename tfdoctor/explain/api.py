@@ -2929,8 +2929,9 @@ def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Ver
     (an error), or by Python 2's ``'module' object has no attribute 'X'``, which names no
     module (a warning): where the innermost source line reads X of the row's module by its
     own name (``conv_utils.normalize_data_format(...)``), or, pasted with no frame nor source
-    line, where X is no common word and the table has it once. None where the log shows a
-    Keras that is not one of the multi-backend releases without it."""
+    line, where X has an underscore (a class's name alone is any library's) or the log lists
+    a keras, and the table has it once. None where the log shows a Keras that is not one of
+    the multi-backend releases without it."""
     asked = _keras_name(tb)
     code = tb.innermost_code
     attr = None if asked is not None else _py2_attribute(_as_printed(tb.message))
@@ -2944,7 +2945,11 @@ def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Ver
         )
     else:
         attr = _bare_distinct_name(tb, _py2_attribute)
-        rows = keras_multibackend_removed(attr) if attr is not None else ()
+        # A class's name alone (`Function`, `Container`, `Merge`) is as much any other
+        # library's: with nothing of Keras in the log, only a name of the table's own shape
+        # (an underscore: `normalize_data_format`) is read as Keras'.
+        shown = m.facts.package("keras") is not None or "_" in (attr or "").strip("_")
+        rows = keras_multibackend_removed(attr) if attr is not None and shown else ()
     if len(rows) != 1:
         return None
     row = rows[0]
