@@ -107,6 +107,17 @@ def test_a_class_name_alone_beside_a_listed_multi_backend_keras_is_read() -> Non
     assert "Keras 2.3.0 removed it from `keras.backend.tensorflow_backend`" in detail
 
 
+def test_the_dated_removal_is_not_told_again_as_another_keras_release() -> None:
+    # The table names the release the code was written for: the Keras of a TensorFlow line
+    # (keras-version's fix) has no such name either.
+    report = explained(
+        "AttributeError: module 'keras.utils.conv_utils' has no attribute "
+        "'normalize_data_format'\n"
+    )
+    assert _removed(report)
+    assert not any(x.cause == causes.software.KERAS_VERSION for x in report.findings)
+
+
 def test_a_name_no_module_of_the_release_defines_is_not_sent_elsewhere() -> None:
     report = explained(
         "AttributeError: module 'keras.preprocessing.image' has no attribute 'apply_transform'\n"

@@ -852,7 +852,14 @@ def api_findings(
             found_finding = _api_finding(tb, name, fitted, knowledge, m, tf_version)
             if found_finding is not None and found_finding.id not in out:
                 out[found_finding.id] = found_finding
-        other = _standalone_keras(name, verdict.cause, tb, m)
+        # The multi-backend table already dates the keras release the code was written for:
+        # the vaguer "another keras release" reading (the Keras of the TensorFlow's line,
+        # which has no such name either) would be a second fix of the same cause.
+        other = (
+            None
+            if verdict.key == _MULTI_BACKEND_REMOVED
+            else _standalone_keras(name, verdict.cause, tb, m)
+        )
         if other is not None and other.id not in out and out:
             out[other.id] = other
         for alternative in alternatives:
@@ -2922,6 +2929,10 @@ def _keras_name(tb: Traceback) -> Optional[NameAsked]:
     return asked if asked.module == "keras" or asked.module.startswith("keras.") else None
 
 
+#: The key of :func:`_multi_backend_removed`'s verdicts.
+_MULTI_BACKEND_REMOVED = "keras-multibackend-removed"
+
+
 def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict]]:
     """A function or class multi-backend Keras removed from one of its modules (the table
     ``scripts/gen_keras_multibackend_removed.py`` reads from keras-team/keras's release tags:
@@ -2994,7 +3005,7 @@ def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Ver
     links = causes.CAUSES[causes.code.API_REMOVED].links
     severity = Severity.ERROR if asked is not None else Severity.WARNING
     return name, Verdict(
-        "keras-multibackend-removed", causes.code.API_REMOVED, severity, what, fix, links
+        _MULTI_BACKEND_REMOVED, causes.code.API_REMOVED, severity, what, fix, links
     )
 
 
