@@ -111,8 +111,7 @@ def test_the_dated_removal_is_not_told_again_as_another_keras_release() -> None:
     # The table names the release the code was written for: the Keras of a TensorFlow line
     # (keras-version's fix) has no such name either.
     report = explained(
-        "AttributeError: module 'keras.utils.conv_utils' has no attribute "
-        "'normalize_data_format'\n"
+        "AttributeError: module 'keras.utils.conv_utils' has no attribute 'normalize_data_format'\n"
     )
     assert _removed(report)
     assert not any(x.cause == causes.software.KERAS_VERSION for x in report.findings)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -175,8 +176,8 @@ def test_a_python_without_confstr_reads_an_unnamed_c_library(
 ) -> None:
     # Termux's CPython before 3.13 (sys.platform "linux"): Bionic has no confstr, so os has
     # none, and no musl loader is there.
-    monkeypatch.setattr(system.sys, "platform", "linux")
-    monkeypatch.delattr(system.os, "confstr", raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.delattr(os, "confstr", raising=False)
     monkeypatch.setattr(system, "Path", lambda _: tmp_path)
     assert system.read_libc() == ("unknown", None)
 
