@@ -117,6 +117,26 @@ def test_the_dated_removal_is_not_told_again_as_another_keras_release() -> None:
     assert not any(x.cause == causes.software.KERAS_VERSION for x in report.findings)
 
 
+@pytest.mark.parametrize(("python", "installs"), [("3.6", True), ("3.10", False)])
+def test_the_older_keras_is_installed_only_where_tensorflow_1_has_a_wheel(
+    python: str, installs: bool
+) -> None:
+    # Keras 2.2.0 runs on TensorFlow 1, whose last line (1.15) has wheels up to Python 3.7.
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/home/ana/seg/model.py", line 4, in <module>\n'
+        "    from keras.utils.conv_utils import normalize_data_format\n"
+        "ImportError: cannot import name 'normalize_data_format' from 'keras.utils.conv_utils' "
+        f"(/home/ana/venv/lib/python{python}/site-packages/keras/utils/conv_utils.py)\n"
+    )
+    [removed] = [x for x in report.findings if x.cause == causes.code.API_REMOVED]
+    assert removed.fix is not None
+    assert bool(removed.fix.commands) is installs
+    assert ("keras.backend.common" in removed.fix.text) and (
+        ("no wheel for Python 3.10" in removed.fix.text) is not installs
+    )
+
+
 def test_a_name_no_module_of_the_release_defines_is_not_sent_elsewhere() -> None:
     report = explained(
         "AttributeError: module 'keras.preprocessing.image' has no attribute 'apply_transform'\n"

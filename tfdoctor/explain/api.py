@@ -2992,16 +2992,27 @@ def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Ver
             "the name, which of Keras' modules only that one had."
         )
     )
-    fix = Fix(
-        f"The code was written for Keras {row.last} or older: install that Keras "
-        f"(`keras=={row.last}`, beside a TensorFlow 1.x it supports), or change the code"
-        + (
-            f" to take `{row.name}` from where Keras {row.removed_in} keeps it ({homes})."
-            if homes
-            else f": no module of Keras {row.removed_in} defines `{row.name}`."
-        ),
-        m.install(f"keras=={row.last}"),
+    change = (
+        f" to take `{row.name}` from where Keras {row.removed_in} keeps it ({homes})."
+        if homes
+        else f": no module of Keras {row.removed_in} defines `{row.name}`."
     )
+    # Multi-backend Keras runs on TensorFlow 1: its release is installed only where the log's
+    # Python has the last TensorFlow 1 line's wheels (or the log does not show the Python).
+    tf1 = causes.software.last_tf1_line(m)
+    if tf1 is not None and not m.line_fits(tf1):
+        fix = Fix(
+            f"The code was written for Keras {row.last} or older, a multi-backend Keras that "
+            f"runs on TensorFlow 1, which has no wheel for Python {m.python_version} here "
+            f"(TensorFlow {tf1.line} is the last 1.x line): change the code{change}"
+        )
+    else:
+        fix = Fix(
+            f"The code was written for Keras {row.last} or older: install that Keras "
+            f"(`keras=={row.last}`, beside a TensorFlow 1.x it supports), or change the code"
+            + change,
+            m.install(f"keras=={row.last}"),
+        )
     links = causes.CAUSES[causes.code.API_REMOVED].links
     severity = Severity.ERROR if asked is not None else Severity.WARNING
     return name, Verdict(
