@@ -532,6 +532,17 @@ def test_a_musl_system_other_than_alpine_is_named_as_itself() -> None:
     assert "is Alpine" not in fix.text
 
 
+def test_a_32_bit_android_is_told_another_machine() -> None:
+    # Termux on a 32-bit ARM phone: no glibc distribution under proot-distro has a wheel.
+    facts = f.facts(python=f.python(version="3.13.1"), packages=(), tensorflow=None)
+    plat = f.platform(system="Android", machine="armv7l", libc="", libc_version=None)
+    facts = dataclasses.replace(facts, platform=plat)
+    found = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "packages.tensorflow"]
+    fix = found[0].fix
+    assert fix is not None and "32-bit Android (armv7l)" in fix.text
+    assert "proot-distro" not in " ".join(fix.commands)
+
+
 def test_an_unnamed_c_library_alone_is_no_platform_without_wheels() -> None:
     # The probe could not name the C library, and nothing shows Android or musl: a release
     # may fit, so the fix installs one.

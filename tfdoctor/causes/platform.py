@@ -1572,11 +1572,26 @@ def musl_fix(os_name: str = "") -> Fix:
     )
 
 
-def android_fix() -> Fix:
+#: Android's 32-bit ABIs as PEP 738's tags name them (``armeabi_v7a``, ``x86``) and its kernel
+#: and Termux print them (``armv7l``, ``armv8l``: 32-bit code on a 64-bit ARM CPU, ``i686``):
+#: no glibc distribution under proot-distro has a TensorFlow wheel there either (TensorFlow's
+#: Linux wheels are x86-64 and aarch64 only).
+_ANDROID_32BIT: Final = frozenset({"armeabi_v7a", "x86", "armv7l", "armv8l", "i686"})
+
+
+def android_fix(machine: str = "") -> Fix:
     """Python on Android (Termux's, or an app's: PEP 738's ``android_*`` tags), whose C
     library is Bionic: TensorFlow publishes no wheel for it, and its Linux wheels (manylinux)
     need glibc (PEP 600); a glibc distribution run under Termux's proot-distro is a system
-    they install on."""
+    they install on, where ``machine`` (the tags' ABI or the system's machine) is 64-bit; on
+    a 32-bit one (:data:`_ANDROID_32BIT`) another machine is."""
+    if machine in _ANDROID_32BIT:
+        return Fix(
+            f"This Python runs on 32-bit Android ({machine}), whose C library is Bionic, not "
+            "glibc: TensorFlow publishes no wheel for Android, and none for 32-bit ARM or x86 "
+            "Linux either, so no Linux distribution run under Termux's proot-distro has one. "
+            "Run it on another machine (a PC, a hosted notebook)."
+        )
     return Fix(
         "This Python runs on Android, whose C library is Bionic, not glibc: TensorFlow "
         "publishes no wheel for Android, and its Linux wheels (manylinux) need glibc, so pip "
@@ -2538,7 +2553,7 @@ def no_release_here_fix(m: Machine) -> Optional[Fix]:
     if libc == "musl":
         return musl_fix(m.facts.platform.os_name if m.facts.platform is not None else "")
     if libc == "bionic":
-        return android_fix()
+        return android_fix(m.facts.platform.machine if m.facts.platform is not None else "")
     python = m.facts.python
     if m.matrix is None or python is None or python.bits != 64:
         return None
