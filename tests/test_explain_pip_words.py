@@ -238,6 +238,8 @@ def test_an_android_interpreter_pip_lists_no_tensorflow_for_is_told_a_glibc_dist
     assert top.cause == "tf-no-wheel-for-python"
     assert top.fix is not None and "proot-distro install debian" in top.fix.commands
     assert "Android" in top.fix.text and "glibc" in top.fix.text
+    # Debian's image has no Python, and its Python refuses pip outside an environment.
+    assert top.fix.commands[-1] == "~/tf/bin/python -m pip install tensorflow"
 
 
 def test_a_32_bit_android_interpreter_is_not_sent_to_proot_distro() -> None:

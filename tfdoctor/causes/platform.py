@@ -1596,14 +1596,18 @@ def android_fix(machine: str = "") -> Fix:
         "This Python runs on Android, whose C library is Bionic, not glibc: TensorFlow "
         "publishes no wheel for Android, and its Linux wheels (manylinux) need glibc, so pip "
         "finds none to install whatever the Python. On the phone, run a glibc-based Linux "
-        "distribution (Debian, Ubuntu) with Termux's proot-distro (the commands below, in "
-        "Termux) and install TensorFlow there with a Python it has wheels for (aarch64 wheels "
-        "from 2.10; `tfdoctor matrix` lists them); or run it on another machine (a PC, a "
-        "hosted notebook).",
+        "distribution (Debian, Ubuntu) with Termux's proot-distro (the first three commands "
+        "below, in Termux) and install TensorFlow there with a Python it has wheels for "
+        "(aarch64 wheels from 2.10; `tfdoctor matrix` lists them), in a virtual environment "
+        "(Debian's own Python refuses pip outside one, PEP 668: the last three, in its "
+        "shell); or run it on another machine (a PC, a hosted notebook).",
         (
             "pkg install proot-distro",
             "proot-distro install debian",
             "proot-distro login debian",
+            "apt update && apt install -y python3-venv",
+            "python3 -m venv ~/tf",
+            "~/tf/bin/python -m pip install tensorflow",
         ),
     )
 
