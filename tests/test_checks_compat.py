@@ -463,6 +463,9 @@ def test_the_no_wheel_property_can_fail() -> None:
                 "pkg install proot-distro",
                 "proot-distro install debian",
                 "proot-distro login debian",
+                "apt update && apt install -y python3-venv",
+                "python3 -m venv ~/tf",
+                "~/tf/bin/python -m pip install tensorflow",
             ),
             id="android-app-prefix",
         ),
@@ -474,6 +477,9 @@ def test_the_no_wheel_property_can_fail() -> None:
                 "pkg install proot-distro",
                 "proot-distro install debian",
                 "proot-distro login debian",
+                "apt update && apt install -y python3-venv",
+                "python3 -m venv ~/tf",
+                "~/tf/bin/python -m pip install tensorflow",
             ),
             id="android-system",
         ),
@@ -518,6 +524,29 @@ def test_tensorflow_missing_where_a_release_may_fit_is_installed(python: str) ->
     facts = f.facts(python=f.python(version=python), packages=(), tensorflow=None)
     found = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "packages.tensorflow"]
     assert [x.cause for x in found] == ["tf-not-installed"]
+
+
+def test_a_musl_system_other_than_alpine_is_named_as_itself() -> None:
+    # musl is the C library of other distributions than Alpine (Void's musl edition).
+    facts = f.facts(python=f.python(version="3.12.4"), packages=(), tensorflow=None)
+    plat = f.platform(os_name="Void Linux", libc="musl", libc_version="1.2.5")
+    facts = dataclasses.replace(facts, platform=plat)
+    found = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "packages.tensorflow"]
+    assert [x.cause for x in found] == ["tf-no-wheel-for-python"]
+    fix = found[0].fix
+    assert fix is not None and "(Void Linux) uses musl libc" in fix.text
+    assert "is Alpine" not in fix.text
+
+
+def test_a_32_bit_android_is_told_another_machine() -> None:
+    # Termux on a 32-bit ARM phone: no glibc distribution under proot-distro has a wheel.
+    facts = f.facts(python=f.python(version="3.13.1"), packages=(), tensorflow=None)
+    plat = f.platform(system="Android", machine="armv7l", libc="", libc_version=None)
+    facts = dataclasses.replace(facts, platform=plat)
+    found = [x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "packages.tensorflow"]
+    fix = found[0].fix
+    assert fix is not None and "32-bit Android (armv7l)" in fix.text
+    assert "proot-distro" not in " ".join(fix.commands)
 
 
 def test_an_unnamed_c_library_alone_is_no_platform_without_wheels() -> None:

@@ -626,3 +626,23 @@ def test_tf1_module_missing_under_windows_is_the_dll_refusal_with_its_reason_cut
 def test_tf1_module_missing_elsewhere_is_no_windows_dll(root: str, sep: str) -> None:
     causes = {f.cause for f in explained(_swig_fallback(root, sep)).findings}
     assert not causes & {"msvc-runtime-missing", "cuda-libs-missing", "cpu-lacks-avx"}
+
+
+def test_tf1_module_missing_below_windows_own_refusal_is_read_by_that_refusal() -> None:
+    # Both of SWIG's exceptions pasted: Windows' reason is shown (the library failed to
+    # start), so the fallback's words are no cut reason beside it.
+    tf = "C:\\Users\\u\\Anaconda3\\Lib\\site-packages\\tensorflow\\python\\"
+    report = explained(
+        "Traceback (most recent call last):\n"
+        f'  File "{tf}pywrap_tensorflow_internal.py", line 14, in swig_import_helper\n'
+        "    return importlib.import_module(mname)\n"
+        "ImportError: DLL load failed: A dynamic link library (DLL) initialization routine "
+        "failed.\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        "Traceback (most recent call last):\n"
+        f'  File "{tf}pywrap_tensorflow_internal.py", line 17, in swig_import_helper\n'
+        "    return importlib.import_module('_pywrap_tensorflow_internal')\n"
+        "ModuleNotFoundError: No module named '_pywrap_tensorflow_internal'\n"
+    )
+    assert top_error(report).cause == "cpu-lacks-avx"
+    assert all(x.cause != "msvc-runtime-missing" for x in report.findings)

@@ -238,6 +238,17 @@ def test_an_android_interpreter_pip_lists_no_tensorflow_for_is_told_a_glibc_dist
     assert top.cause == "tf-no-wheel-for-python"
     assert top.fix is not None and "proot-distro install debian" in top.fix.commands
     assert "Android" in top.fix.text and "glibc" in top.fix.text
+    # Debian's image has no Python, and its Python refuses pip outside an environment.
+    assert top.fix.commands[-1] == "~/tf/bin/python -m pip install tensorflow"
+
+
+def test_a_32_bit_android_interpreter_is_not_sent_to_proot_distro() -> None:
+    # TensorFlow's Linux wheels are x86-64 and aarch64 only: a 32-bit ARM Debian has none.
+    text = _NO_TENSORFLOW + "Compatible tags: 12\n  cp313-cp313-android_24_armeabi_v7a\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    assert top.fix is not None and not top.fix.commands
+    assert "32-bit Android (armeabi_v7a)" in top.fix.text
 
 
 @pytest.mark.parametrize(

@@ -98,6 +98,45 @@ def test_python_2s_words_alone_name_the_module_by_the_table_as_a_warning() -> No
     assert "keras==2.2.0" in fix
 
 
+def test_a_class_name_alone_beside_a_listed_multi_backend_keras_is_read() -> None:
+    report = explained(
+        "keras                2.3.1\nAttributeError: 'module' object has no attribute 'Function'\n"
+    )
+    (severity, detail, _), *_ = _removed(report)
+    assert severity is Severity.WARNING
+    assert "Keras 2.3.0 removed it from `keras.backend.tensorflow_backend`" in detail
+
+
+def test_the_dated_removal_is_not_told_again_as_another_keras_release() -> None:
+    # The table names the release the code was written for: the Keras of a TensorFlow line
+    # (keras-version's fix) has no such name either.
+    report = explained(
+        "AttributeError: module 'keras.utils.conv_utils' has no attribute 'normalize_data_format'\n"
+    )
+    assert _removed(report)
+    assert not any(x.cause == causes.software.KERAS_VERSION for x in report.findings)
+
+
+@pytest.mark.parametrize(("python", "installs"), [("3.6", True), ("3.10", False)])
+def test_the_older_keras_is_installed_only_where_tensorflow_1_has_a_wheel(
+    python: str, installs: bool
+) -> None:
+    # Keras 2.2.0 runs on TensorFlow 1, whose last line (1.15) has wheels up to Python 3.7.
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "/home/ana/seg/model.py", line 4, in <module>\n'
+        "    from keras.utils.conv_utils import normalize_data_format\n"
+        "ImportError: cannot import name 'normalize_data_format' from 'keras.utils.conv_utils' "
+        f"(/home/ana/venv/lib/python{python}/site-packages/keras/utils/conv_utils.py)\n"
+    )
+    [removed] = [x for x in report.findings if x.cause == causes.code.API_REMOVED]
+    assert removed.fix is not None
+    assert bool(removed.fix.commands) is installs
+    assert ("keras.backend.common" in removed.fix.text) and (
+        ("no wheel for Python 3.10" in removed.fix.text) is not installs
+    )
+
+
 def test_a_name_no_module_of_the_release_defines_is_not_sent_elsewhere() -> None:
     report = explained(
         "AttributeError: module 'keras.preprocessing.image' has no attribute 'apply_transform'\n"
@@ -143,6 +182,14 @@ def test_python_2s_words_under_a_line_reading_the_modules_name_are_read_as_a_war
         pytest.param(
             "AttributeError: 'module' object has no attribute 'frobnicate_tensor'\n",
             id="a-name-the-table-lacks",
+        ),
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'Function'\n",
+            id="a-class-name-alone-with-no-keras-shown",
+        ),
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'Container'\n",
+            id="another-class-name-alone",
         ),
     ],
 )

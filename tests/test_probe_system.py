@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -168,6 +169,17 @@ def test_parse_musl_version() -> None:
         == "1.2.4"
     )
     assert system.parse_musl_version("") is None
+
+
+def test_a_python_without_confstr_reads_an_unnamed_c_library(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Termux's CPython before 3.13 (sys.platform "linux"): Bionic has no confstr, so os has
+    # none, and no musl loader is there.
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.delattr(os, "confstr", raising=False)
+    monkeypatch.setattr(system, "Path", lambda _: tmp_path)
+    assert system.read_libc() == ("unknown", None)
 
 
 def test_select_environment_keeps_only_relevant_variables() -> None:

@@ -877,8 +877,10 @@ class Machine(Record):
         """The C library of a Linux or Android system that is not glibc, which no manylinux
         wheel installs on (PEP 600: a manylinux wheel needs glibc): ``musl`` where the probe
         read musl's loader; ``bionic`` where the C library is not glibc and the facts show
-        Android (its own name for the system, PEP 738, or an interpreter under Android's app
-        data directories, :data:`ANDROID_APP_DATA`). None otherwise: a C library the probe
+        Android: its own name for the system (``platform.system()`` is ``Android`` from
+        CPython 3.13, PEP 738, Termux's builds included: termux/termux-packages#29056), or,
+        for the CPythons before it, which say ``Linux``, an interpreter under Android's app
+        data directories (:data:`ANDROID_APP_DATA`). None otherwise: a C library the probe
         could not name is no sign alone."""
         plat = self.facts.platform
         if plat is None or plat.libc == "glibc":

@@ -257,7 +257,8 @@ GROUPS = frozenset(
 #: answer), where CUDA's CUDA_ERROR_OPERATING_SYSTEM is WSL's GPU support and not a cause
 #: tfdoctor can name elsewhere; ``windows-tf-install``, a traceback frame in an installed
 #: TensorFlow under a Windows drive's path (``C:\\...\\site-packages\\tensorflow\\``), where
-#: TensorFlow 1's SWIG loader words Windows' refusal of its module as the module missing.
+#: TensorFlow 1's SWIG loader words Windows' refusal of its module as the module missing,
+#: and no line in Windows' own words (the refusal shown: its line reads the reason).
 NEEDS = frozenset(
     {
         "windows-tf-install",

@@ -1564,36 +1564,59 @@ def jetson_index_fix(dist: str, spec: str) -> Fix:
     )
 
 
-def musl_fix() -> Fix:
-    """A TensorFlow build (for glibc) under musl's loader (Alpine): a glibc-based system."""
+def musl_fix(os_name: str = "") -> Fix:
+    """A TensorFlow build (for glibc) under musl's loader, or a Python built on musl: a
+    glibc-based system. ``os_name``: the system's own name where the facts give it (musl is
+    Alpine's C library, and other distributions' too: Void's musl edition, postmarketOS), so
+    the words name Alpine only as an example."""
+    system = f"This system ({os_name}) uses" if os_name else "The system uses"
     return Fix(
-        "The system is Alpine (musl libc), and TensorFlow's builds, its pip wheels (manylinux) "
-        "and its C library alike, are for glibc: musl's loader cannot run them, and no "
-        "musllinux wheel of TensorFlow exists. Run it on a glibc-based system: in a Dockerfile, "
-        "a Debian- or Ubuntu-based image (python:X.Y-slim of a Python the TensorFlow release "
-        "has wheels for) in place of the Alpine one. The first command prints which C library "
-        "the system has.",
+        f"{system} musl libc (Alpine's C library, and other musl-based distributions'), and "
+        "TensorFlow's builds, its pip wheels (manylinux) and its C library alike, are for glibc: "
+        "musl's loader cannot run them, and no musllinux wheel of TensorFlow exists. Run it on "
+        "a glibc-based system: in a Dockerfile, a Debian- or Ubuntu-based image (python:X.Y-slim "
+        "of a Python the TensorFlow release has wheels for) in place of the musl-based one "
+        "(Alpine's). The first command prints which C library the system has.",
         ("ldd --version 2>&1 | head -1", "tfdoctor matrix"),
     )
 
 
-def android_fix() -> Fix:
+#: Android's 32-bit ABIs as PEP 738's tags name them (``armeabi_v7a``, ``x86``) and its kernel
+#: and Termux print them (``armv7l``, ``armv8l``: 32-bit code on a 64-bit ARM CPU, ``i686``):
+#: no glibc distribution under proot-distro has a TensorFlow wheel there either (TensorFlow's
+#: Linux wheels are x86-64 and aarch64 only).
+_ANDROID_32BIT: Final = frozenset({"armeabi_v7a", "x86", "armv7l", "armv8l", "i686"})
+
+
+def android_fix(machine: str = "") -> Fix:
     """Python on Android (Termux's, or an app's: PEP 738's ``android_*`` tags), whose C
     library is Bionic: TensorFlow publishes no wheel for it, and its Linux wheels (manylinux)
     need glibc (PEP 600); a glibc distribution run under Termux's proot-distro is a system
-    they install on."""
+    they install on, where ``machine`` (the tags' ABI or the system's machine) is 64-bit; on
+    a 32-bit one (:data:`_ANDROID_32BIT`) another machine is."""
+    if machine in _ANDROID_32BIT:
+        return Fix(
+            f"This Python runs on 32-bit Android ({machine}), whose C library is Bionic, not "
+            "glibc: TensorFlow publishes no wheel for Android, and none for 32-bit ARM or x86 "
+            "Linux either, so no Linux distribution run under Termux's proot-distro has one. "
+            "Run it on another machine (a PC, a hosted notebook)."
+        )
     return Fix(
         "This Python runs on Android, whose C library is Bionic, not glibc: TensorFlow "
         "publishes no wheel for Android, and its Linux wheels (manylinux) need glibc, so pip "
         "finds none to install whatever the Python. On the phone, run a glibc-based Linux "
-        "distribution (Debian, Ubuntu) with Termux's proot-distro (the commands below, in "
-        "Termux) and install TensorFlow there with a Python it has wheels for (aarch64 wheels "
-        "from 2.10; `tfdoctor matrix` lists them); or run it on another machine (a PC, a "
-        "hosted notebook).",
+        "distribution (Debian, Ubuntu) with Termux's proot-distro (the first three commands "
+        "below, in Termux) and install TensorFlow there with a Python it has wheels for "
+        "(aarch64 wheels from 2.10; `tfdoctor matrix` lists them), in a virtual environment "
+        "(Debian's own Python refuses pip outside one, PEP 668: the last three, in its "
+        "shell); or run it on another machine (a PC, a hosted notebook).",
         (
             "pkg install proot-distro",
             "proot-distro install debian",
             "proot-distro login debian",
+            "apt update && apt install -y python3-venv",
+            "python3 -m venv ~/tf",
+            "~/tf/bin/python -m pip install tensorflow",
         ),
     )
 
@@ -2541,9 +2564,9 @@ def no_release_here_fix(m: Machine) -> Optional[Fix]:
     release installs whatever the Python: musl's fix, or Android's."""
     libc = m.non_glibc_libc
     if libc == "musl":
-        return musl_fix()
+        return musl_fix(m.facts.platform.os_name if m.facts.platform is not None else "")
     if libc == "bionic":
-        return android_fix()
+        return android_fix(m.facts.platform.machine if m.facts.platform is not None else "")
     python = m.facts.python
     if m.matrix is None or python is None or python.bits != 64:
         return None

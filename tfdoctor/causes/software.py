@@ -2821,6 +2821,20 @@ def graph_code_fix(port: str, tf1: Optional[str] = None) -> Fix:
     )
 
 
+def last_tf1_line(m: Machine) -> Optional[TFLine]:
+    """The matrix's last TensorFlow 1 line (1.15), which multi-backend Keras' code runs on;
+    None without a matrix."""
+    return max(
+        (
+            line
+            for line in (m.matrix.lines if m.matrix is not None else ())
+            if line.line[:2] == "1."
+        ),
+        key=lambda line: version_key(line.line),
+        default=None,
+    )
+
+
 def keras_session_fix(m: Machine, api: Optional[str]) -> Fix:
     """Multi-backend Keras 2.3 refusing TensorFlow 1's session (``api``: get_session or
     set_session) under TensorFlow 2: port the code to tf.keras with tf.compat.v1's session, or
@@ -2834,15 +2848,7 @@ def keras_session_fix(m: Machine, api: Optional[str]) -> Fix:
         f"and tf.compat.v1.keras.backend.{name} where it calls K.{name}, with "
         "tf.compat.v1.disable_eager_execution() at the start of the program for its graph code."
     )
-    tf1 = max(
-        (
-            line
-            for line in (m.matrix.lines if m.matrix is not None else ())
-            if line.line[:2] == "1."
-        ),
-        key=lambda line: version_key(line.line),
-        default=None,
-    )
+    tf1 = last_tf1_line(m)
     table = m.companion_table.standalone_keras
     row = table.release_for(tf1.latest_patch) if table is not None and tf1 is not None else None
     if tf1 is None or row is None:

@@ -852,7 +852,14 @@ def api_findings(
             found_finding = _api_finding(tb, name, fitted, knowledge, m, tf_version)
             if found_finding is not None and found_finding.id not in out:
                 out[found_finding.id] = found_finding
-        other = _standalone_keras(name, verdict.cause, tb, m)
+        # The multi-backend table already dates the keras release the code was written for:
+        # the vaguer "another keras release" reading (the Keras of the TensorFlow's line,
+        # which has no such name either) would be a second fix of the same cause.
+        other = (
+            None
+            if verdict.key == _MULTI_BACKEND_REMOVED
+            else _standalone_keras(name, verdict.cause, tb, m)
+        )
         if other is not None and other.id not in out and out:
             out[other.id] = other
         for alternative in alternatives:
@@ -2986,6 +2993,10 @@ def _keras_name(tb: Traceback) -> Optional[NameAsked]:
     return asked if asked.module == "keras" or asked.module.startswith("keras.") else None
 
 
+#: The key of :func:`_multi_backend_removed`'s verdicts.
+_MULTI_BACKEND_REMOVED = "keras-multibackend-removed"
+
+
 def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict]]:
     """A function or class multi-backend Keras removed from one of its modules (the table
     ``scripts/gen_keras_multibackend_removed.py`` reads from keras-team/keras's release tags:
@@ -2993,8 +3004,9 @@ def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Ver
     (an error), or by Python 2's ``'module' object has no attribute 'X'``, which names no
     module (a warning): where the innermost source line reads X of the row's module by its
     own name (``conv_utils.normalize_data_format(...)``), or, pasted with no frame nor source
-    line, where X is no common word and the table has it once. None where the log shows a
-    Keras that is not one of the multi-backend releases without it."""
+    line, where X has an underscore (a class's name alone is any library's) or the log lists
+    a keras, and the table has it once. None where the log shows a Keras that is not one of
+    the multi-backend releases without it."""
     asked = _keras_name(tb)
     code = tb.innermost_code
     attr = None if asked is not None else _py2_attribute(_as_printed(tb.message))
@@ -3008,7 +3020,11 @@ def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Ver
         )
     else:
         attr = _bare_distinct_name(tb, _py2_attribute)
-        rows = keras_multibackend_removed(attr) if attr is not None else ()
+        # A class's name alone (`Function`, `Container`, `Merge`) is as much any other
+        # library's: with nothing of Keras in the log, only a name of the table's own shape
+        # (an underscore: `normalize_data_format`) is read as Keras'.
+        shown = m.facts.package("keras") is not None or "_" in (attr or "").strip("_")
+        rows = keras_multibackend_removed(attr) if attr is not None and shown else ()
     if len(rows) != 1:
         return None
     row = rows[0]
@@ -3040,20 +3056,31 @@ def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Ver
             "the name, which of Keras' modules only that one had."
         )
     )
-    fix = Fix(
-        f"The code was written for Keras {row.last} or older: install that Keras "
-        f"(`keras=={row.last}`, beside a TensorFlow 1.x it supports), or change the code"
-        + (
-            f" to take `{row.name}` from where Keras {row.removed_in} keeps it ({homes})."
-            if homes
-            else f": no module of Keras {row.removed_in} defines `{row.name}`."
-        ),
-        m.install(f"keras=={row.last}"),
+    change = (
+        f" to take `{row.name}` from where Keras {row.removed_in} keeps it ({homes})."
+        if homes
+        else f": no module of Keras {row.removed_in} defines `{row.name}`."
     )
+    # Multi-backend Keras runs on TensorFlow 1: its release is installed only where the log's
+    # Python has the last TensorFlow 1 line's wheels (or the log does not show the Python).
+    tf1 = causes.software.last_tf1_line(m)
+    if tf1 is not None and not m.line_fits(tf1):
+        fix = Fix(
+            f"The code was written for Keras {row.last} or older, a multi-backend Keras that "
+            f"runs on TensorFlow 1, which has no wheel for Python {m.python_version} here "
+            f"(TensorFlow {tf1.line} is the last 1.x line): change the code{change}"
+        )
+    else:
+        fix = Fix(
+            f"The code was written for Keras {row.last} or older: install that Keras "
+            f"(`keras=={row.last}`, beside a TensorFlow 1.x it supports), or change the code"
+            + change,
+            m.install(f"keras=={row.last}"),
+        )
     links = causes.CAUSES[causes.code.API_REMOVED].links
     severity = Severity.ERROR if asked is not None else Severity.WARNING
     return name, Verdict(
-        "keras-multibackend-removed", causes.code.API_REMOVED, severity, what, fix, links
+        _MULTI_BACKEND_REMOVED, causes.code.API_REMOVED, severity, what, fix, links
     )
 
 

@@ -16,7 +16,7 @@ from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding
 from tfdoctor.modules import distribution_of, modules
-from tfdoctor.signatures import FORKED
+from tfdoctor.signatures import FORKED, WINDOWS_WORDS
 
 #: Of the signatures of a forked process (their ``forked`` tag), a server's or a task queue's
 #: workers (they also show the code served), in the order their lines are quoted.
@@ -70,7 +70,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     no failing ``from M import`` statement with M outside TensorFlow's package; ``wsl-shown``
     WSL named in the log or the issue form (CUDA's operating-system error is WSL's there);
     ``windows-tf-install`` a frame in an installed TensorFlow under a Windows drive's path
-    (:data:`_WINDOWS_TF_FRAME`)."""
+    (:data:`_WINDOWS_TF_FRAME`) and no line in Windows' own words (``windows-words``: the
+    refusal printed, whose reason its own line reads)."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
@@ -142,7 +143,10 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
         if need == "wsl-shown":
             return evidence.wsl or evidence.stated.wsl
         if need == "windows-tf-install":
-            return any(_WINDOWS_TF_FRAME.match(p) for p in frames)
+            # Windows' own words in the log (its "DLL load failed" and the reason): the
+            # refusal is shown, not cut, and their line reads it.
+            shown = any(WINDOWS_WORDS in h.signature.tags for h in evidence.hits.values())
+            return not shown and any(_WINDOWS_TF_FRAME.match(p) for p in frames)
         return True
 
     for cause in list(by_cause):

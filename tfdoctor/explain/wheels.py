@@ -709,8 +709,10 @@ def _interpreter_tags(
     if (r.tags_platform or "").startswith("musllinux_"):
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.musl_fix()
     if (r.tags_platform or "").startswith("android_"):
-        # PEP 738's tags of CPython on Android (android_24_arm64_v8a): Bionic, not glibc.
-        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.android_fix()
+        # PEP 738's tags of CPython on Android (android_24_arm64_v8a): Bionic, not glibc; the
+        # ABI after the API level.
+        abi = (r.tags_platform or "").split("_", 2)[-1]
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.android_fix(abi)
     shown = r.interpreter
     if shown is None:
         return None

@@ -143,9 +143,12 @@ def read_libc(runner: Runner = run_command) -> tuple[str, Optional[str]]:
     """The C library and its version: ``("glibc", "2.36")``, ``("musl", "1.2.4")`` ..."""
     if sys.platform != "linux":
         return "", None
+    # Android's C library (Bionic) has no confstr, so a CPython built for it has no
+    # os.confstr: Termux's Python before 3.13, whose sys.platform is still "linux".
+    confstr = getattr(os, "confstr", None)
     try:
         # glibc answers "glibc 2.36"; musl has no such confstr and raises or returns None.
-        value = os.confstr("CS_GNU_LIBC_VERSION")
+        value = confstr("CS_GNU_LIBC_VERSION") if confstr is not None else None
     except (ValueError, OSError):
         value = None
     if value and value.startswith("glibc "):
