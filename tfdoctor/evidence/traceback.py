@@ -1419,20 +1419,26 @@ def origin_of(path: str) -> Origin:
 #: no Python. The Microsoft Store's Python lies in its package's folder, named for the package
 #: (``WindowsApps\PythonSoftwareFoundation.Python.3.8_3.8.2800.0_x64__...\``, its data under
 #: ``Packages\PythonSoftwareFoundation.Python.3.8_...\``; CPython's PC/layout/support/
-#: appxmanifest.py names the package ``PythonSoftwareFoundation.Python.3.X``).
-_PYTHON_DIR = re.compile(r"[/\\](?:lib[/\\])?python(3\.\d+)[/\\]", re.I)
-_PYTHON_DIR_WINDOWS = re.compile(r"(?<!envs)(?<!envs\\)[/\\]Python3(\d+)(?:-32|-arm64)?[/\\]", re.I)
+#: appxmanifest.py names the package ``PythonSoftwareFoundation.Python.3.X``). Python 2's
+#: folders have the same forms (``lib/python2.7/``, python.org's 2.7 installer's
+#: ``C:\Python27\``); its minor releases never reached two digits.
+_PYTHON_DIR = re.compile(r"[/\\](?:lib[/\\])?python([23]\.\d+)[/\\]", re.I)
+_PYTHON_DIR_WINDOWS = re.compile(
+    r"(?<!envs)(?<!envs\\)[/\\]Python(3\d+|2\d)(?:-32|-arm64)?[/\\]", re.I
+)
 _PYTHON_DIR_STORE = re.compile(r"[/\\]PythonSoftwareFoundation\.Python\.(3\.\d+)_", re.I)
 
 
 def path_python(path: str) -> Optional[str]:
-    """The Python version (``3.12``) the interpreter's folder in ``path`` names, if any."""
+    """The Python version (``3.12``, ``2.7``) the interpreter's folder in ``path`` names, if
+    any."""
     match = _PYTHON_DIR.search(path)
     if match is not None:
         return match.group(1)
     match = _PYTHON_DIR_WINDOWS.search(path)
     if match is not None:
-        return f"3.{match.group(1)}"
+        tag = match.group(1)
+        return f"{tag[0]}.{tag[1:]}"
     match = _PYTHON_DIR_STORE.search(path)
     return None if match is None else match.group(1)
 
