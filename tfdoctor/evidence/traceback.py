@@ -22,8 +22,9 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import NamedTuple, Optional
 
+from tfdoctor.evidence.conda import spec_line
 from tfdoctor.evidence.packages import plugin_dist
-from tfdoctor.evidence.pip import build_folder_dist
+from tfdoctor.evidence.pip import build_folder_dist, read_pip_line
 from tfdoctor.evidence.pyerrors import (
     CircularImport,
     MissingAttribute,
@@ -922,7 +923,8 @@ _ELISION = re.compile(r"[ \t]*(?:\.{3,}|\u2026|\[\.{3}\]|\(\.{3}\)|<snip>|\[snip
 _ARROW = re.compile(r"[ \t]*-+> ?\d+[ \t]+")
 
 
-#: A frame's source line as Python prints it under ``File ...``: indented, not a frame line.
+#: A frame's source line as Python prints it under ``File ...``: indented, not a frame line
+#: (read as code only where it is Python: :func:`_indented_code`).
 _CODE_LINE = re.compile(r"[ \t]{2,}(?!File \")(?P<code>\S[^\n]{0,498})")
 
 
@@ -991,12 +993,20 @@ def _closers(code: str) -> str:
 
 
 def _is_python_line(code: str) -> bool:
-    """Whether ``code`` (one line that :data:`_TF_CODE_UNINDENTED` matched: an assignment or a
-    call) is Python a paste or a prompt shows as it ran: a whole statement, or the first line
-    of one its brackets carry on (``model.fit(x,``); never prose that names a call
-    (``tf.Session() fails with:``)."""
+    """Whether ``code`` (one source line: an indented one, or one that
+    :data:`_TF_CODE_UNINDENTED` matched) is Python a paste or a prompt shows as it ran: a
+    whole statement, or the first line of one its brackets carry on (``model.fit(x,``);
+    never prose that names a call (``tf.Session() fails with:``)."""
     closers = _closers(code)
     return _is_statement(code) or (bool(closers) and _is_statement(code + closers))
+
+
+def _indented_code(line: str, code: str) -> bool:
+    """Whether ``code``, what an indented ``line`` holds, is a frame's source line: Python
+    (:func:`_is_python_line`), not an installer's indented step that a message follows
+    (pip's ``  Attempting uninstall: numpy``, ``  Downloading x.whl (475.2 MB)``, conda's
+    ``  Total: 29.7 MB`` or its ``  - SPEC`` lists; some of them parse, ``- numpy``)."""
+    return _is_python_line(code) and read_pip_line(line) is None and not spec_line(line)
 
 
 def _code_above(text: str, start: int) -> tuple[str, bool, bool]:
@@ -1031,6 +1041,8 @@ def _code_above(text: str, start: int) -> tuple[str, bool, bool]:
         found = _TF_CODE_UNINDENTED.fullmatch(line[prompt.end() if prompt else 0 :].strip())
     else:
         found = _CODE_LINE.fullmatch(line)
+        if found is not None and not _indented_code(line, found.group("code").rstrip()):
+            found = None
         if found is None:
             found = _TF_CODE_UNINDENTED.fullmatch(line.rstrip())
             unindented = True
