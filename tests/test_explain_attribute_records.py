@@ -46,6 +46,28 @@ def test_a_python_2_folder_in_the_frames_bounds_the_release_the_same_way() -> No
     assert "keras3-behaviour-change" not in problem_causes(_explained(text))
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/usr/lib/python2.7/dist-packages/app/model.py",
+        "C:\\Python27\\lib\\site-packages\\app\\model.py",
+    ],
+    ids=["posix", "windows"],
+)
+def test_the_python_2_a_frame_shows_is_the_machines_python_too(path: str) -> None:
+    # One reading of a path's Python: the folder that bounds the release as Python 2's also
+    # gives the report its Python, rather than "the log does not show the Python version".
+    text = (
+        "Traceback (most recent call last):\n"
+        f'  File "{path}", line 3, in <module>\n'
+        "    import tensorflow as tf\n"
+        "ImportError: No module named tensorflow\n"
+    )
+    detail = top_error(_explained(text)).detail
+    assert "Python 2.7 (" in detail
+    assert "the Python version" not in detail
+
+
 def test_python_3_words_keep_the_newest_release_judging() -> None:
     # Python 3's words bound nothing: the newest line's verdict stands.
     report = _explained(one_frame_log(PY3_MODULE, CELL))

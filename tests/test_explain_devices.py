@@ -20,6 +20,7 @@ from tfdoctor.evidence.devices import (
 )
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
+from tfdoctor.explain.scanning import scan
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.signatures import load_signatures
 
@@ -536,6 +537,51 @@ def test_a_gpu_tensorflow_lists_outweighs_a_libcuda_that_did_not_load(listed: st
     none = _explain(_LIBCUDA_NOT_LOADED + "Num GPUs Available:  0\n")
     (kept,) = [x for x in none.findings if x.cause == "driver-not-loaded"]
     assert kept.severity.rank >= Severity.WARNING.rank
+
+
+#: A pluggable device's GPU as pluggable_device_factory.cc logs it, with a plugin's own name.
+_PLUGGABLE_GPU = (
+    "2023-02-01 08:00:00.000001: I tensorflow/core/common_runtime/pluggable_device/"
+    "pluggable_device_factory.cc:271] Created TensorFlow device (/job:localhost/replica:0/"
+    "task:0/device:GPU:0 with 4096 MB memory) -> physical PluggableDevice (device: 0, name: "
+    "SOMEPLUGIN, pci bus id: <undefined>)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "listed",
+    [
+        pytest.param(_PLUGGABLE_GPU, id="device-created"),
+        pytest.param(_PLUGGABLE_GPU + "Num GPUs Available:  1\n", id="and-a-query-counts-one"),
+    ],
+)
+def test_a_pluggable_devices_gpu_is_no_libcuda_that_answered(listed: str) -> None:
+    # A plugin's GPU loads no libcuda: the libcuda that did not load is no problem of the run,
+    # but the note does not say the NVIDIA driver answered.
+    report = _explain(_LIBCUDA_NOT_LOADED + listed)
+    (driver,) = [x for x in report.findings if x.cause == "driver-not-loaded"]
+    assert driver.severity is Severity.INFO
+    assert "pluggable device" in driver.detail
+    assert "TensorFlow lists a GPU" not in driver.detail
+
+
+def test_the_gpu_tensorflow_reached_is_read_once_and_says_whether_through_cuda() -> None:
+    evidence = scan([split_text(_PLUGGABLE_GPU)], SIGNATURES)
+    assert evidence.gpu_reached() is not None
+    assert evidence.gpu_reached(cuda=True) is None
+    # gpu_device.cc's line cut before the device's description is CUDA's all the same.
+    cuda = scan(
+        [
+            split_text(
+                "2022-06-01 09:02:03.904761: I tensorflow/core/common_runtime/gpu/gpu_device.cc:"
+                "1532] Created device /job:localhost/replica:0/task:0/device:GPU:0 with 9620 MB"
+                " memory\n"
+            )
+        ],
+        SIGNATURES,
+    )
+    reached = cuda.gpu_reached(cuda=True)
+    assert reached is not None and reached == cuda.gpu_reached()
 
 
 def test_on_macos_a_log_that_names_the_plugin_is_not_called_without_it() -> None:

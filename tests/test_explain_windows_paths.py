@@ -106,6 +106,8 @@ def test_the_windows_signature_reads_an_installs_folder_only(line: str, tag: Opt
             "qbz5n2kfra8p0\\LocalCache\\x.py",
             "3.9",
         ),
+        ("/usr/local/lib/python2.7/dist-packages/x.py", "2.7"),
+        ("C:\\Python27\\Lib\\site-packages\\x.py", "2.7"),
     ],
     ids=[
         "posix",
@@ -118,6 +120,8 @@ def test_the_windows_signature_reads_an_installs_folder_only(line: str, tag: Opt
         "posix-lib-over-an-envs-name",
         "windows-in-a-repr",
         "microsoft-store-user-data",
+        "posix-python-2",
+        "windows-python-2",
     ],
 )
 def test_the_python_a_path_names(path: str, version: Optional[str]) -> None:

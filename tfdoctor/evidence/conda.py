@@ -124,6 +124,11 @@ _SPEC = re.compile(
 )
 
 
+def spec_line(line: str) -> bool:
+    """Whether ``line`` is one of conda's ``  - SPEC`` lines (``  - tensorflow==2.4``)."""
+    return _SPEC.match(line) is not None
+
+
 def read_unresolved_specs(text: str) -> list[UnresolvedSpec]:
     """The specs every ResolvePackageNotFound in ``text`` lists, each once, in order."""
     if "ResolvePackageNotFound" not in text:

@@ -719,8 +719,16 @@ _BUILD_STEP = re.compile(
 )
 #: TensorFlow creating a GPU device (gpu_device.cc's ``Created device
 #: /job:localhost/replica:0/task:0/device:GPU:0 with 9000 MB memory``, older releases'
-#: ``Created TensorFlow device (...)``): the driver answered.
+#: ``Created TensorFlow device (...)``): the driver answered; a pluggable device's line
+#: (:data:`PLUGGABLE_DEVICE_CREATED`) matches too, a GPU reached through its plugin.
 GPU_DEVICE_CREATED = re.compile(r"Created (?:TensorFlow )?device [^\n]{0,300}?device:GPU:\d")
+#: A pluggable device's GPU (tensorflow-metal's, DirectML's): pluggable_device_factory.cc
+#: logs ``Created TensorFlow device (... device:GPU:0 ...) -> physical PluggableDevice (device:
+#: 0, name: METAL, ...)``. TensorFlow reached a GPU, but not through CUDA or the NVIDIA driver.
+#: https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/common_runtime/pluggable_device/pluggable_device_factory.cc
+PLUGGABLE_DEVICE_CREATED = re.compile(
+    r"Created TensorFlow device [^\n]{0,300}?device:GPU:\d[^\n]{0,300}?physical PluggableDevice\b"
+)
 #: nvidia-docker's own run, which adds the NVIDIA runtime itself (:data:`_CONTAINER_RUN` does
 #: not read it as a run without a GPU flag).
 _NVIDIA_DOCKER_RUN = re.compile(r"\bnvidia-docker run\b")

@@ -22,8 +22,9 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import NamedTuple, Optional
 
+from tfdoctor.evidence.conda import spec_line
 from tfdoctor.evidence.packages import plugin_dist
-from tfdoctor.evidence.pip import build_folder_dist
+from tfdoctor.evidence.pip import build_folder_dist, read_pip_line
 from tfdoctor.evidence.pyerrors import (
     CircularImport,
     MissingAttribute,
@@ -926,7 +927,8 @@ _ELISION = re.compile(r"[ \t]*(?:\.{3,}|\u2026|\[\.{3}\]|\(\.{3}\)|<snip>|\[snip
 _ARROW = re.compile(r"[ \t]*-+> ?\d+[ \t]+")
 
 
-#: A frame's source line as Python prints it under ``File ...``: indented, not a frame line.
+#: A frame's source line as Python prints it under ``File ...``: indented, not a frame line
+#: (read as code only where it is Python: :func:`_indented_code`).
 _CODE_LINE = re.compile(r"[ \t]{2,}(?!File \")(?P<code>\S[^\n]{0,498})")
 
 
@@ -995,12 +997,20 @@ def _closers(code: str) -> str:
 
 
 def _is_python_line(code: str) -> bool:
-    """Whether ``code`` (one line that :data:`_TF_CODE_UNINDENTED` matched: an assignment or a
-    call) is Python a paste or a prompt shows as it ran: a whole statement, or the first line
-    of one its brackets carry on (``model.fit(x,``); never prose that names a call
-    (``tf.Session() fails with:``)."""
+    """Whether ``code`` (one source line: an indented one, or one that
+    :data:`_TF_CODE_UNINDENTED` matched) is Python a paste or a prompt shows as it ran: a
+    whole statement, or the first line of one its brackets carry on (``model.fit(x,``);
+    never prose that names a call (``tf.Session() fails with:``)."""
     closers = _closers(code)
     return _is_statement(code) or (bool(closers) and _is_statement(code + closers))
+
+
+def _indented_code(line: str, code: str) -> bool:
+    """Whether ``code``, what an indented ``line`` holds, is a frame's source line: Python
+    (:func:`_is_python_line`), not an installer's indented step that a message follows
+    (pip's ``  Attempting uninstall: numpy``, ``  Downloading x.whl (475.2 MB)``, conda's
+    ``  Total: 29.7 MB`` or its ``  - SPEC`` lists; some of them parse, ``- numpy``)."""
+    return _is_python_line(code) and read_pip_line(line) is None and not spec_line(line)
 
 
 def _code_above(text: str, start: int) -> tuple[str, bool, bool]:
@@ -1035,6 +1045,8 @@ def _code_above(text: str, start: int) -> tuple[str, bool, bool]:
         found = _TF_CODE_UNINDENTED.fullmatch(line[prompt.end() if prompt else 0 :].strip())
     else:
         found = _CODE_LINE.fullmatch(line)
+        if found is not None and not _indented_code(line, found.group("code").rstrip()):
+            found = None
         if found is None:
             found = _TF_CODE_UNINDENTED.fullmatch(line.rstrip())
             unindented = True
@@ -1423,20 +1435,26 @@ def origin_of(path: str) -> Origin:
 #: no Python. The Microsoft Store's Python lies in its package's folder, named for the package
 #: (``WindowsApps\PythonSoftwareFoundation.Python.3.8_3.8.2800.0_x64__...\``, its data under
 #: ``Packages\PythonSoftwareFoundation.Python.3.8_...\``; CPython's PC/layout/support/
-#: appxmanifest.py names the package ``PythonSoftwareFoundation.Python.3.X``).
-_PYTHON_DIR = re.compile(r"[/\\](?:lib[/\\])?python(3\.\d+)[/\\]", re.I)
-_PYTHON_DIR_WINDOWS = re.compile(r"(?<!envs)(?<!envs\\)[/\\]Python3(\d+)(?:-32|-arm64)?[/\\]", re.I)
+#: appxmanifest.py names the package ``PythonSoftwareFoundation.Python.3.X``). Python 2's
+#: folders have the same forms (``lib/python2.7/``, python.org's 2.7 installer's
+#: ``C:\Python27\``); its minor releases never reached two digits.
+_PYTHON_DIR = re.compile(r"[/\\](?:lib[/\\])?python([23]\.\d+)[/\\]", re.I)
+_PYTHON_DIR_WINDOWS = re.compile(
+    r"(?<!envs)(?<!envs\\)[/\\]Python(3\d+|2\d)(?:-32|-arm64)?[/\\]", re.I
+)
 _PYTHON_DIR_STORE = re.compile(r"[/\\]PythonSoftwareFoundation\.Python\.(3\.\d+)_", re.I)
 
 
 def path_python(path: str) -> Optional[str]:
-    """The Python version (``3.12``) the interpreter's folder in ``path`` names, if any."""
+    """The Python version (``3.12``, ``2.7``) the interpreter's folder in ``path`` names, if
+    any."""
     match = _PYTHON_DIR.search(path)
     if match is not None:
         return match.group(1)
     match = _PYTHON_DIR_WINDOWS.search(path)
     if match is not None:
-        return f"3.{match.group(1)}"
+        tag = match.group(1)
+        return f"{tag[0]}.{tag[1:]}"
     match = _PYTHON_DIR_STORE.search(path)
     return None if match is None else match.group(1)
 

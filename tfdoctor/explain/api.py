@@ -39,6 +39,7 @@ from tfdoctor.evidence.traceback import (
     origin_of,
     own_module_missing,
     path_hints,
+    path_python,
     statement_package,
 )
 from tfdoctor.explain.exceptions import inferred_note, last_failure
@@ -2542,22 +2543,18 @@ def _early_release(
     return name, Verdict(key, causes.code.API_REMOVED, severity, what, fix, links, since=since)
 
 
-#: A frame of a Python 2 interpreter: its library folder (``/usr/lib/python2.7/``,
-#: ``C:\\Python27\\``).
-_PY2_PATH = re.compile(r"[/\\][Pp]ython2(?:\.\d+)?[/\\]|[/\\]Python2\d[/\\]")
-
-
 def _python2_shown(tb: Traceback, m: Machine) -> bool:
     """Whether the log shows a Python 2 ran the code: Python 2's words for a name missing
     (``'module' object has no attribute``, ``No module named x`` unquoted: Python 3.5 on
-    name the module, Python 3 quotes it), a frame of a Python 2 library folder, or the
-    Python the log's paths show."""
+    name the module, Python 3 quotes it), a frame under a Python 2 interpreter's folder
+    (``lib/python2.7/``, ``C:\\Python27\\``: the evidence layer's one reader of a path's
+    Python), or the Python the log's paths show."""
     message = _as_printed(tb.message)
     return (
         _py2_attribute(message) is not None
         or ((gone := missing_module(message)) is not None and gone.python2_alone)
         or (m.python_version or "").startswith("2.")
-        or any(_PY2_PATH.search(f.path) for f in tb.frames)
+        or any((path_python(f.path) or "").startswith("2.") for f in tb.frames)
     )
 
 

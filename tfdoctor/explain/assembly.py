@@ -298,7 +298,7 @@ def _quiet_reading(
                 "(TensorFlow runs on the CPU; TF_CPP_MIN_LOG_LEVEL=2 hides it); on a machine "
                 "meant to use one, the fix below is what makes TensorFlow see it."
             )
-    if final == causes.gpu.DRIVER_NOT_LOADED and r.gpu_listed:
+    if final == causes.gpu.DRIVER_NOT_LOADED and r.cuda_gpu_reached:
         # TensorFlow listing a GPU needs the driver's libcuda loaded and answering in that
         # process (the CUDA platform enumerates devices through it): what it observed beats
         # the reading of a libcuda that did not load (another process, a retry, a probe).
@@ -306,6 +306,16 @@ def _quiet_reading(
         notes.append(
             "TensorFlow lists a GPU in this log, which it does only with the driver's libcuda "
             "loaded: the driver answered where it listed it; the fix is for a run that lists none."
+        )
+    elif final == causes.gpu.DRIVER_NOT_LOADED and r.gpu_reached:
+        # A pluggable device's GPU (pluggable_device_factory.cc's "physical PluggableDevice"):
+        # TensorFlow reached it through its plugin, which loads no libcuda, so the run uses
+        # the GPU it has without the NVIDIA driver's library.
+        severity = Severity.INFO
+        notes.append(
+            "TensorFlow reached a GPU in this log through a pluggable device (a plugin such as "
+            "tensorflow-metal or DirectML), which needs no libcuda: the fix is for a run meant "
+            "to use an NVIDIA GPU through CUDA."
         )
     check = r.image_check
     if (

@@ -22,7 +22,6 @@ from tfdoctor.evidence.devices import (
     container_hostname,
     container_run_tool,
     container_shown,
-    gpus_listed,
     host_packager,
     image_check,
     remote_tpu_shown,
@@ -256,9 +255,13 @@ class Revealed(Record):
     #: The same of NVML's words (:data:`_NVML_NO_DRIVER`): no NVIDIA driver, as a GPU-monitoring
     #: library found, and nothing in the log expects a GPU.
     nvml_no_gpu_host: bool = False
-    #: TensorFlow itself listed a GPU: a device created (gpu_device.cc's "Created device"), or
-    #: a device query answering with one or more GPUs (observed, not inferred).
-    gpu_listed: bool = False
+    #: TensorFlow itself reached a GPU: a device created (gpu_device.cc's "Created device", a
+    #: pluggable device's), or a device query answering with one or more GPUs (observed, not
+    #: inferred: :meth:`Evidence.gpu_reached`, the one reader of a GPU TensorFlow reached).
+    gpu_reached: bool = False
+    #: The same through CUDA and the NVIDIA driver: not a pluggable device's GPU (Metal's,
+    #: DirectML's), which needs no libcuda.
+    cuda_gpu_reached: bool = False
     #: The CUDA libraries that did not load are only those a 2.1+ build looks for at every
     #: start, and nothing in the log shows or wants a GPU (:mod:`tfdoctor.explain.cpu_machine`).
     cuda_probe_only: bool = False
@@ -891,8 +894,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         nvml_no_gpu_host=_no_gpu_host(evidence, text, image_line is not None, nvml=True),
-        gpu_listed="created-gpu-device" in evidence.hits
-        or (gpus_listed([x for _, x in evidence.devices]) or 0) > 0,
+        gpu_reached=evidence.gpu_reached() is not None,
+        cuda_gpu_reached=evidence.gpu_reached(cuda=True) is not None,
         cuda_probe_only=_cuda_probe_only(evidence, lines, image_line is not None),
         installed_quietly=not evidence.tracebacks
         and any(_INSTALLED in t for t in (evidence.first_text, *lines)),

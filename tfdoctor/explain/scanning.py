@@ -43,6 +43,7 @@ from tfdoctor.evidence.conda import (
 from tfdoctor.evidence.devices import (
     GPU_DEVICE_CREATED,
     MAX_LISTINGS,
+    PLUGGABLE_DEVICE_CREATED,
     DeviceListing,
     container_run_without_gpu,
     kernel_refused_attrs,
@@ -316,24 +317,32 @@ class Evidence:
     #: (:func:`tfdoctor.evidence.conda.listed_prefix`).
     conda_list_prefix: Optional[str] = None
 
-    def gpu_reached(self) -> Optional[tuple[str, str]]:
+    def gpu_reached(self, cuda: bool = False) -> Optional[tuple[str, str]]:
         """Where and in which line the log shows TensorFlow itself with a GPU device
         (observed): one it created (gpu_device.cc's ``Created device ... device:GPU:0``, a
         pluggable device's ``Created TensorFlow device (... device:GPU:0 ...)``), or an answer
-        listing a GPU; None where it shows none."""
+        listing a GPU; None where it shows none. ``cuda``: only a GPU reached through CUDA and
+        the NVIDIA driver, so not a pluggable device's (tensorflow-metal's, DirectML's), nor an
+        answer listing a GPU where the log shows a pluggable device created (the answer does
+        not say which platform its GPU is of)."""
         created = self.hits.get("created-gpu-device")
         if created is not None and created.citations:
+            # The line ends in CUDA's compute capability (GetShortDeviceDescription): CUDA's.
             return created.citations[0]
+        pluggable = PLUGGABLE_DEVICE_CREATED.search(self.first_text) is not None
         listed = next(((w, x.text) for w, x in self.devices if (x.gpus or 0) > 0), None)
-        if listed is not None:
+        if listed is not None and not (cuda and pluggable):
             return listed
-        found = GPU_DEVICE_CREATED.search(self.first_text)
-        if found is None or self.first_block is None:
+        if self.first_block is None:
             return None
-        start = self.first_text.rfind("\n", 0, found.start()) + 1
-        end = self.first_text.find("\n", found.end())
-        line = self.first_text[start : end if end >= 0 else len(self.first_text)]
-        return self.first_block.where(self.first_text.count("\n", 0, start)), line.strip()
+        for found in GPU_DEVICE_CREATED.finditer(self.first_text):
+            start = self.first_text.rfind("\n", 0, found.start()) + 1
+            end = self.first_text.find("\n", found.end())
+            line = self.first_text[start : end if end >= 0 else len(self.first_text)]
+            if cuda and PLUGGABLE_DEVICE_CREATED.search(line):
+                continue
+            return self.first_block.where(self.first_text.count("\n", 0, start)), line.strip()
+        return None
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""

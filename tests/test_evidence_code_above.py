@@ -1,0 +1,43 @@
+"""The source line above an exception printed with no frames: an indented line is a frame's
+line only where it is Python, not an installer's indented step before the message."""
+
+from __future__ import annotations
+
+import pytest
+
+from tfdoctor.evidence.traceback import read_tracebacks
+
+_ERROR = "ValueError: the model's input shape does not match the data\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param("  Total: 312.4 MB", id="conda-download-total"),
+        pytest.param(
+            "  Downloading somepkg-1.2.3-cp311-cp311-manylinux_2_17_x86_64.whl (12.5 MB)",
+            id="pip-downloading",
+        ),
+        pytest.param("  Attempting uninstall: somepkg", id="pip-attempting-uninstall"),
+        pytest.param("  Found existing installation: somepkg 1.2.3", id="pip-found-existing"),
+        pytest.param("  - somepkg==1.2.3", id="conda-spec-that-parses"),
+        pytest.param("    this line is prose, indented", id="prose"),
+    ],
+)
+def test_an_indented_line_that_is_no_python_is_no_code(line: str) -> None:
+    (tb,) = read_tracebacks(f"{line}\n{_ERROR}")
+    assert tb.code == ""
+    assert not tb.printed
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        pytest.param("    model.fit(x_train, y_train)", "model.fit(x_train, y_train)", id="call"),
+        pytest.param("    outputs = layer(inputs,", "outputs = layer(inputs,", id="bracket-open"),
+        pytest.param("    total: int = count(rows)", "total: int = count(rows)", id="annotated"),
+    ],
+)
+def test_an_indented_python_line_is_the_code(line: str, code: str) -> None:
+    (tb,) = read_tracebacks(f"{line}\n{_ERROR}")
+    assert tb.code == code
