@@ -21,8 +21,6 @@ from tfdoctor.yamldoc import SOURCE_ID, DataSource, NodeReader, compose, load_ca
 if TYPE_CHECKING:
     from yaml import Node
 
-    from tfdoctor.facts import HostedFacts
-
 #: The table shipped inside the package.
 HOSTED_DATA = Path(__file__).parent / "data" / "hosted.yaml"
 HOSTED_DATA_VERSION = 1
@@ -258,21 +256,3 @@ def hosted_data(path: Optional[str] = None) -> HostedData:
     return load_cached(
         path or str(HOSTED_DATA), "hosted-data", HostedDataError, parse_hosted_data, HostedData
     )
-
-
-def tpu_on_vm(hosted: HostedFacts) -> bool:
-    """The TPU is this machine's own: its TPU type named, its device nodes present, or a
-    Cloud TPU VM. TensorFlow runs on it through libtpu, which the ``tensorflow-tpu`` wheel
-    brings."""
-    return bool(hosted.tpu_type or hosted.tpu_devices) or hosted.name == "tpu-vm"
-
-
-def on_tpu(hosted: HostedFacts) -> bool:
-    """The machine is a TPU runtime: a TPU of its own (:func:`tpu_on_vm`), or Colab's TPU
-    runtime of TPU nodes (``COLAB_TPU_ADDR``, the address of the TPU the notebook's VM
-    connects to, tfdoctor/probes/hosted.py). A TPU node runs TensorFlow on its own host and
-    the VM's client reaches it over gRPC with the ordinary ``tensorflow`` wheel (Cloud TPU's
-    system architecture, "TPU Node architecture":
-    https://cloud.google.com/tpu/docs/system-architecture-tpu-vm): no libtpu is loaded on
-    the VM."""
-    return tpu_on_vm(hosted) or "env:COLAB_TPU_ADDR" in hosted.markers
