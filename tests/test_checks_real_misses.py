@@ -88,9 +88,10 @@ def test_a_rocm_library_the_import_cannot_open_is_a_rocm_release_mismatch(librar
     [
         # What explain names for the same line: a library the loader misses. A ROCm math
         # library too (librccl.so.1 off the loader's path is one): only HIP's runtime by
-        # another generation's soname marks another ROCm release.
+        # another generation's soname marks another ROCm release. A libhdf5 release is an HDF5
+        # user's build for another HDF5 (the signature hdf5-library-release-missing).
         ("libfoo.so.1", "native-library-unresolved"),
-        ("libhdf5.so.103", "native-library-unresolved"),
+        ("libhdf5.so.103", "hdf5-library-mismatch"),
         ("librocblas.so.0", "native-library-unresolved"),
         ("libcudart.so.11.0", "cuda-libs-missing"),
     ],

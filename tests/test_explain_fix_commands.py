@@ -123,6 +123,18 @@ def test_a_32_bit_arm_glibc_refusal_names_no_pypi_release() -> None:
     assert "no TensorFlow wheel for 32-bit ARM" in fix
 
 
+def test_a_glibc_refusal_on_a_machine_uname_names_32_bit_arm_names_no_pypi_release() -> None:
+    # The library's folder says nothing of the machine (/lib/libc.so.6); uname does.
+    log = "Linux raspberrypi 5.10.103-v7l+ #1529 SMP Tue Mar 8 12:24:00 GMT 2022 armv7l GNU/Linux\n"
+    fix = fix_text(
+        _of(
+            explained(log + _glibc_refusal("").replace("//", "/"), matrix=SHIPPED),
+            "glibc-too-old",
+        )
+    )
+    assert "for glibc 2.17" not in fix and "no TensorFlow wheel for 32-bit ARM" in fix
+
+
 def test_an_x86_64_glibc_refusal_keeps_the_older_lines() -> None:
     fix = fix_text(
         _of(explained(_glibc_refusal("x86_64-linux-gnu"), matrix=SHIPPED), "glibc-too-old")

@@ -906,6 +906,15 @@ def test_a_frame_line_before_its_exception_or_source_is_not_joined() -> None:
     assert clean(shorter) == shorter
 
 
+@pytest.mark.parametrize("after", ["StopIteration", "Killed"])
+def test_a_frame_line_before_a_capitalised_word_of_its_own_is_not_joined(after: str) -> None:
+    # A bare exception whose name has no kind's suffix (Python prints a StopIteration raised
+    # without arguments as its name alone) and a shell's report of the process's end each
+    # start a line of their own: the frame's function name and the word are no one name.
+    bare = _LONG_FRAME + after + "\n"
+    assert clean(bare) == bare
+
+
 def test_the_cpu_guards_message_cut_before_its_instruction_is_still_read() -> None:
     # cpu_feature_guard.cc's fatal line cut once at 100 columns inside "The TensorFlow
     # library": a single cut at that width is no certain wrap, and the message's words from

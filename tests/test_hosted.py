@@ -668,3 +668,18 @@ def test_no_gpu_on_a_tpu_runtime_is_not_told_to_switch_to_a_gpu(hosted: HostedFa
     found = run_checks(CheckContext(facts, load_matrix()), select_checks(["driver.nvidia"]))
     (driver,) = [x for x in found if x.id == "driver.nvidia"]
     assert driver.severity.value == "info" and driver.cause == ""
+
+
+def test_a_tpu_node_runtime_is_not_told_to_install_the_tpu_build() -> None:
+    """Colab's TPU-node runtime reaches its TPU over gRPC with the ordinary wheel: neither the
+    TPU build with libtpu nor a missing TPU is its finding, and the image's TensorFlow is
+    judged as on any Colab runtime."""
+    from tests import factories as f
+
+    hosted = HostedFacts(name="colab", markers=("env:COLAB_RELEASE_TAG", "env:COLAB_TPU_ADDR"))
+    facts = f.cpu_only_machine(hosted=hosted)
+    found = run_checks(
+        CheckContext(facts, load_matrix()), select_checks(["hosted.tpu", "hosted.tensorflow"])
+    )
+    assert not [x for x in found if x.id == "hosted.tpu" and x.cause]
+    assert [x for x in found if x.id == "hosted.tensorflow"]

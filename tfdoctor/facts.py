@@ -704,6 +704,22 @@ class HostedFacts(Record):
     tpu_type: Optional[str] = None
     tpu_devices: tuple[str, ...] = ()
 
+    def tpu_on_vm(self) -> bool:
+        """The TPU is this machine's own: its TPU type named, its device nodes present, or a
+        Cloud TPU VM. TensorFlow runs on it through libtpu, which the ``tensorflow-tpu`` wheel
+        brings."""
+        return bool(self.tpu_type or self.tpu_devices) or self.name == "tpu-vm"
+
+    def on_tpu(self) -> bool:
+        """The machine is a TPU runtime: a TPU of its own (:meth:`tpu_on_vm`), or Colab's TPU
+        runtime of TPU nodes (``COLAB_TPU_ADDR``, the address of the TPU the notebook's VM
+        connects to, tfdoctor/probes/hosted.py). A TPU node runs TensorFlow on its own host
+        and the VM's client reaches it over gRPC with the ordinary ``tensorflow`` wheel
+        (Cloud TPU's system architecture, "TPU Node architecture":
+        https://cloud.google.com/tpu/docs/system-architecture-tpu-vm): no libtpu is loaded
+        on the VM."""
+        return self.tpu_on_vm() or "env:COLAB_TPU_ADDR" in self.markers
+
 
 @record
 class Facts(Record):

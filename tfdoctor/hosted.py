@@ -21,8 +21,6 @@ from tfdoctor.yamldoc import SOURCE_ID, DataSource, NodeReader, compose, load_ca
 if TYPE_CHECKING:
     from yaml import Node
 
-    from tfdoctor.facts import HostedFacts
-
 #: The table shipped inside the package.
 HOSTED_DATA = Path(__file__).parent / "data" / "hosted.yaml"
 HOSTED_DATA_VERSION = 1
@@ -257,15 +255,4 @@ def hosted_data(path: Optional[str] = None) -> HostedData:
     """The hosted-image table (the shipped file unless ``path``), read once per process."""
     return load_cached(
         path or str(HOSTED_DATA), "hosted-data", HostedDataError, parse_hosted_data, HostedData
-    )
-
-
-def on_tpu(hosted: HostedFacts) -> bool:
-    """The machine is a TPU runtime: its TPU type named, its device nodes present, a Cloud TPU
-    VM, or Colab's TPU runtime of TPU nodes (``COLAB_TPU_ADDR``, the address of the TPU the
-    notebook's VM connects to, tfdoctor/probes/hosted.py)."""
-    return (
-        bool(hosted.tpu_type or hosted.tpu_devices)
-        or hosted.name == "tpu-vm"
-        or "env:COLAB_TPU_ADDR" in hosted.markers
     )

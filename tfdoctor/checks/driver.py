@@ -17,7 +17,6 @@ from tfdoctor.checks._shared import (
 from tfdoctor.compat import cuda_driver_floor
 from tfdoctor.facts import ProbeError
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.hosted import on_tpu
 from tfdoctor.matrix import version_key
 
 # Driver failure reasons (DriverFacts.error.reason) -> the one-line summary; the cause and its
@@ -65,7 +64,7 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
     if no_gpu_here(ctx):
         said = drv.error.message if drv.error else ""
         hosted = ctx.machine.facts.hosted
-        if causes.gpu.runtime_chooses_gpu(ctx.machine) and not (hosted and on_tpu(hosted)):
+        if causes.gpu.runtime_chooses_gpu(ctx.machine) and not (hosted and hosted.on_tpu()):
             # A hosted notebook's VM, or a SageMaker instance whose bus holds no NVIDIA
             # device, gets its GPU and driver from the runtime's accelerator or instance type:
             # a note, as a CPU runtime is no fault; --require-gpu raises it with this fix.

@@ -10,7 +10,7 @@ from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import normalize_name
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.hosted import hosted_data, on_tpu
+from tfdoctor.hosted import hosted_data
 from tfdoctor.matrix import version_key
 
 #: Distributions that carry libtpu (the TPU runtime TensorFlow's TPU build loads).
@@ -31,7 +31,7 @@ def _older(version: Optional[str], floor: str) -> bool:
 def check_hosted_tensorflow(ctx: CheckContext) -> Iterator[Finding]:
     """The installed TensorFlow is one the hosted image ships (a runtime version of it)."""
     hosted, m = ctx.facts.hosted, ctx.machine
-    if hosted is None or hosted.name is None or hosted.name == "tpu-vm" or on_tpu(hosted):
+    if hosted is None or hosted.name is None or hosted.name == "tpu-vm" or hosted.tpu_on_vm():
         return  # not hosted; on a TPU, hosted.tpu judges TensorFlow
     data = hosted_data()
     image = data.image(hosted.name)
@@ -82,7 +82,7 @@ def check_hosted_tensorflow(ctx: CheckContext) -> Iterator[Finding]:
 def check_tpu(ctx: CheckContext) -> Iterator[Finding]:
     """On a TPU: a generation TensorFlow runs on, and TensorFlow's TPU build with libtpu."""
     hosted, m = ctx.facts.hosted, ctx.machine
-    if hosted is None or not on_tpu(hosted) or m.tf is None:
+    if hosted is None or not hosted.tpu_on_vm() or m.tf is None:
         return
     data = hosted_data()
     generation = data.tpu(hosted.tpu_type)

@@ -50,15 +50,22 @@ def _package_named(top: Optional[str]) -> Optional[str]:
     return distribution_of(top) or causes.common.package_named(top)
 
 
+#: 32-bit ARM machines as uname and platform name them (``armv8l``: 32-bit programs on a
+#: 64-bit ARM CPU's kernel in 32-bit mode).
+_ARM32_MACHINES = frozenset({"armv6l", "armv7l", "armv8l"})
+
+
 def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
     requirer = group(hits, "requirer") or ""
     top = installed_package(requirer) if requirer else None
-    # A 32-bit ARM system's libraries (Debian's multiarch directory arm-linux-gnueabihf, as
-    # on a Raspberry Pi): PyPI's TensorFlow wheels are x86-64 and aarch64 ones only, so the
-    # glibc floors of their manylinux tags name no release that installs here.
+    # A 32-bit ARM system: its libraries' folder (Debian's multiarch directory
+    # arm-linux-gnueabihf, as on a Raspberry Pi), or the machine uname, platform.platform() or
+    # pip's chosen wheels name (Revealed.machine). PyPI's TensorFlow wheels are x86-64 and
+    # aarch64 ones only, so the glibc floors of their manylinux tags name no release that
+    # installs here.
     library = group(hits, "library") or ""
-    arm32 = bool(re.search(r"/arm-linux-gnueabi(?:hf)?/", library))
+    arm32 = r.machine in _ARM32_MACHINES or bool(re.search(r"/arm-linux-gnueabi(?:hf)?/", library))
     return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(
         glibc,
         _package_named(top),

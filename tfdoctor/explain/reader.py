@@ -490,9 +490,15 @@ def _frames_joined(text: str) -> str:
         line_start = text.rfind("\n", 0, found.start()) + 1
         rest_end = text.find("\n", found.end())
         after = text[found.end() : rest_end if rest_end >= 0 else len(text)]
+        before = text[line_start : found.end() - 1]
         if (
-            _FRAME_WHOLE.fullmatch(text[line_start : found.end() - 1] + after) is not None
+            _FRAME_WHOLE.fullmatch(before + after) is not None
             and _EXCEPTION_START.match(after) is None
+            # A capitalised word starts a line of its own (a bare exception that names no
+            # kind by its suffix, ``StopIteration``), as does a shell's report of the
+            # process's end (``Killed``), whatever the frame line before it.
+            and not _capital_start(before, after)
+            and not crash_shown(after)
         ):
             cuts.append(found.end() - 1)
     if not cuts:
