@@ -82,7 +82,7 @@ from tfdoctor.matrix import (
 )
 from tfdoctor.modules import RemovedApi, distribution_of, modules
 from tfdoctor.records import Record, record
-from tfdoctor.scan.api import LAST_KERAS2, bundled_lines, load_api
+from tfdoctor.scan.api import LAST_KERAS2, bundled_lines, load_api, release_has
 from tfdoctor.wheel_index import python_span, releases_of
 
 if TYPE_CHECKING:
@@ -3244,7 +3244,8 @@ def foreign_caller_findings(
             api = public_name(module)
             if api is None or not api.startswith("tf") or ".python." in f".{api}.":
                 continue
-            if not match.tf_submodule and _shown_tf_has(m, f"{api}.{match.attr}"):
+            shown = m.tf.version if m.tf is not None else None
+            if not match.tf_submodule and release_has(shown, f"{api}.{match.attr}"):
                 continue  # the log's TensorFlow has the name: no release pairing explains it
         packages = [installed_package(f.path) for f in tb.frames]
         index = _caller_index(tb, packages, module is not None)
@@ -3368,14 +3369,6 @@ def keyword_added(rules: Rules, func: str, kwarg: str) -> Optional[tuple[list[st
         if rule is not None and rule.kwarg and names:
             return names, since, rule.kwarg
     return None
-
-
-def _shown_tf_has(m: Machine, name: str) -> bool:
-    """Whether the listing of the TensorFlow line the log shows has ``name`` (``tf.experimental``
-    under 2.3): a library asking that TensorFlow for it is not of another release."""
-    shown = m.tf.version.split(".")[:2] if m.tf is not None else []
-    index = load_api(".".join(shown)) if len(shown) == 2 else None
-    return index is not None and index.has(name)
 
 
 def _shown_tf_takes(m: Machine, called: str, message: str) -> bool:
