@@ -1126,7 +1126,14 @@ def unshown_caller_fix(
 
 
 def library_newer_fix(
-    m: Machine, dist: str, tf: str, span: str, first: str, since: str, known: bool = True
+    m: Machine,
+    dist: str,
+    tf: Optional[str],
+    span: str,
+    first: str,
+    since: str,
+    known: bool = True,
+    basis: str = "",
 ) -> Fix:
     """An installed library (``dist``) whose code asks TensorFlow for a name only the
     releases ``span`` have (in words, the oldest ``first``; ``since``: from when, in words
@@ -1136,15 +1143,20 @@ def library_newer_fix(
     the name (its install command where the log's Python has that line's wheels, as the matrix
     says), or the library's release for ``tf``. ``known``: ``dist`` is a distribution's name,
     not only an import name (then the fix names "the package that provides" it, as
-    :func:`library_release_fix` does)."""
+    :func:`library_release_fix` does). ``tf`` None: the log shows no TensorFlow release,
+    ``basis`` says what places it below ``first``, and no line is installed blind."""
     named = dist if known else package_named(dist)
+    shown = f"TensorFlow {tf}" if tf else "the installed TensorFlow"
     text = (
-        f"The release of {named} is newer than TensorFlow {tf}: what it asks for is in "
+        f"The release of {named} is newer than {shown}{basis}: what it asks for is in "
         f"TensorFlow {span} only. Upgrade TensorFlow to one of those lines, {since} (one that "
         "release supports: its requirements or release notes say which), or install the older "
-        f"release of {named} made for TensorFlow {tf}."
+        f"release of {named} made for {shown}."
     )
-    return Fix(text, (*m.pip(f"show {dist} tensorflow"), *line_install(m, first)))
+    # Without a release shown, the line to move to is the user's pick from the words (the
+    # first line with the name may be of another major than the code was written for).
+    moved = line_install(m, first) if tf else ()
+    return Fix(text, (*m.pip(f"show {dist} tensorflow"), *moved))
 
 
 def line_install(m: Machine, line: str, last: str = "") -> tuple[str, ...]:
