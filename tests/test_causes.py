@@ -930,6 +930,32 @@ def test_a_64bit_python_on_windows_is_picked_by_the_launcher() -> None:
     assert linux.commands[-1].startswith(".venv/bin/python ")
 
 
+def test_a_32bit_windows_system_gets_the_launchers_commands() -> None:
+    # A 32-bit Windows has no platform of the matrix; its probed system still says Windows.
+    fix = causes.platform.python_64bit_fix(machine(f.facts(platform=f.platform(**_WIN32))))
+    assert fix.commands[0] == "py -3.13-64 -m venv .venv", fix.commands
+    assert not [c for c in fix.commands if c.startswith("python3")], fix.commands
+
+
+_WIN32 = {"system": "Windows", "machine": "x86", "os_name": "Windows 10", "libc": ""}
+
+
+def test_a_64bit_python_on_an_unknown_system_has_commands_windows_shells_run() -> None:
+    # No system shown: a 32-bit Python is most often python.org's Windows installer, so the
+    # launcher's forms come first, then a POSIX install's, every check in double quotes (cmd
+    # takes a single quote as a letter).
+    fix = causes.platform.python_64bit_fix(machine(f.facts(platform=None)))
+    windows = [c for c in fix.commands if c.startswith(("py -", ".venv\\"))]
+    assert windows[:2] == [
+        "py -3.13-64 -c \"import struct; print(struct.calcsize('P') * 8)\"",
+        "py -3.13-64 -m venv .venv",
+    ]
+    assert ".venv\\Scripts\\python -m pip install tensorflow" in fix.commands
+    assert fix.commands.index(windows[-1]) < fix.commands.index("python3.13 -m venv .venv")
+    assert not [c for c in fix.commands if " -c '" in c], fix.commands
+    assert "python.org" in fix.text
+
+
 @pytest.mark.parametrize(
     "platform",
     [

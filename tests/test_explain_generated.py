@@ -4,12 +4,16 @@ when the words show it. Every log is written for the test, a variant of the fami
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from tests import factories as f
+from tfdoctor.causes.software import protobuf_fix
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
 from tfdoctor.findings import Report
+from tfdoctor.machine import Machine
 from tfdoctor.signatures import load_signatures
 
 SIGNATURES = load_signatures()
@@ -67,7 +71,52 @@ def test_a_newer_runtime_is_told_to_step_back(generated: str, exception: str) ->
         if generated.startswith("C:")
         else f"{SITE}/google/protobuf/descriptor.py"
     )
-    assert "protobuf<3.21" in _protobuf_fix(_explain(_traceback(generated, runtime, exception)))
+    fix = _protobuf_fix(_explain(_traceback(generated, runtime, exception)))
+    # The fixture's 2.6 to 2.11 declare protobuf<3.20: pip takes 3.20.3 under a cap of 3.21.
+    assert 'install "protobuf<3.20"' in fix and "3.21" not in fix
+
+
+def test_the_cap_is_the_lowest_the_lines_with_old_generated_code_declare() -> None:
+    # A line stating a lower cap moves the bound with it: read from the matrix, no constant.
+    line = f.FIXTURE_MATRIX.line_for("2.11")
+    assert line is not None
+    pins = dataclasses.replace(line.pins, protobuf="<3.19,>=3.9.2")
+    matrix = f.with_line(f.FIXTURE_MATRIX, "2.11", pins=pins)
+    text = _traceback(
+        f"{SITE}/tensorflow/core/framework/types_pb2.py",
+        f"{SITE}/google/protobuf/descriptor.py",
+        "TypeError: Descriptors cannot be created directly.",
+    )
+    report = explain([split_text(text)], SIGNATURES, matrix)
+    fix = _protobuf_fix(report)
+    assert 'install "protobuf<3.19"' in fix and "TensorFlow 2.11 declares" in fix
+
+
+@pytest.mark.parametrize(
+    ("tf", "protobuf", "has", "lacks"),
+    [
+        # 2.5 declares a floor only: its code predates the upb runtime, and the cap joins it.
+        pytest.param("2.5.3", "4.21.1", 'install "protobuf<3.20,>=3.9.2"', "pip check", id="floor"),
+        # 2.15's range admits the installed runtime and nothing below the cap: another
+        # package's code failed, and no cap that leaves TensorFlow's range is installed.
+        pytest.param("2.15.1", "4.25.3", "pip check", "protobuf<3.20", id="new-range"),
+    ],
+)
+def test_a_shown_tensorflow_bounds_the_step_back(
+    tf: str, protobuf: str, has: str, lacks: str
+) -> None:
+    m = Machine(
+        f.facts(
+            packages=(
+                f.pkg("tensorflow", tf, top_level=("tensorflow",)),
+                f.pkg("protobuf", protobuf),
+            )
+        ),
+        f.FIXTURE_MATRIX,
+    )
+    fix = protobuf_fix(m)
+    said = "\n".join((fix.text, *fix.commands))
+    assert has in said and lacks not in said
 
 
 def test_other_words_get_no_direction() -> None:

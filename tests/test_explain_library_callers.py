@@ -285,3 +285,39 @@ def test_the_statement_above_a_message_is_read_once_for_both_its_readers(
     assert statement_import(tb) == imported
     assert package_behind(tb)[0] == behind
     assert statement_library(tb, Machine(f.facts(), f.FIXTURE_MATRIX)) == library
+
+
+def _asks_internal_layers(site: str) -> str:
+    """keras_nlp's import asking for tf.keras.__internal__.layers, which only TensorFlow 2.9
+    to 2.15 have, from a site-packages at ``site``."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/app/train.py", line 3, in <module>\n'
+        "    import keras_nlp\n"
+        f'  File "{site}/keras_nlp/layers/__init__.py", line 20, in <module>\n'
+        "    from tensorflow.keras.__internal__.layers import BaseRandomLayer\n"
+        "ModuleNotFoundError: No module named 'tensorflow.keras.__internal__.layers'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("site", "upgraded", "newer"),
+    [
+        # Python 3.7's lines without the name (2.8 and older) are all older than 2.9: the
+        # package is newer than TensorFlow, and its upgrade moves it further off.
+        pytest.param("/opt/venv/lib/python3.7/site-packages", False, True, id="older"),
+        # Python 3.12's lines (2.16 on) are all newer than 2.15: the package is older.
+        pytest.param("/opt/venv/lib/python3.12/site-packages", True, False, id="newer"),
+        # No Python shown: TensorFlow may lie on either side, so no upgrade runs blind.
+        pytest.param("/opt/venv/site-packages", False, False, id="either"),
+    ],
+)
+def test_a_library_is_upgraded_only_where_tensorflow_is_newer_than_the_name(
+    site: str, upgraded: bool, newer: bool
+) -> None:
+    found = finding_of(explained(_asks_internal_layers(site)), "companion-mismatch")
+    assert found is not None and found.fix is not None
+    commands = found.fix.commands
+    assert any("--upgrade keras-nlp" in c for c in commands) is upgraded, commands
+    said = "is newer than the installed TensorFlow" in found.fix.text
+    assert said is newer and ("2.9 to 2.15" in found.fix.text), found.fix.text

@@ -218,8 +218,17 @@ def python_venv_commands(
     https://docs.python.org/3/using/windows.html#python-launcher-for-windows; elsewhere
     ``python3.X``), and ``pip <args>`` run by its interpreter (``Scripts\\`` on Windows,
     ``bin/`` elsewhere: https://docs.python.org/3/library/venv.html#how-venvs-work)."""
-    if m.os == "windows":
-        return (f"py -{python} -m venv .venv", f".venv\\Scripts\\python -m pip {args}")
+    return venv_commands(python, args, m.os == "windows")
+
+
+def venv_commands(python: str, args: str, windows: bool, bits64: bool = False) -> tuple[str, ...]:
+    """:func:`python_venv_commands` where the system is given (``windows``), not read from a
+    machine. ``bits64``: the launcher's ``-64`` suffix (``py -3.13-64``), which picks the 64-bit
+    install of that version whatever the PATH holds (CPython's PC/launcher-usage.txt, -X.Y-64;
+    bpo-30291); a POSIX install's ``python3.X`` is of one word size."""
+    if windows:
+        launcher = f"py -{python}-64" if bits64 else f"py -{python}"
+        return (f"{launcher} -m venv .venv", f".venv\\Scripts\\python -m pip {args}")
     return (f"python{python} -m venv .venv", f".venv/bin/python -m pip {args}")
 
 

@@ -17,7 +17,9 @@ from tfdoctor.causes.common import (
     package_named,
     pypi_files_command,
     python_venv_commands,
+    venv_commands,
 )
+from tfdoctor.compat import platform_key
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine, venv_pip
@@ -3737,7 +3739,8 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
             "wheels for, from the matrix) and recreate the environment with it.",
             _uv_python_commands(installer, key),
         )
-    if m.os == "windows":
+    system = _system_of(m)
+    if system == "windows":
         # `python` on the PATH is still the 32-bit one after a 64-bit install beside it: the
         # Python launcher's -64 suffix picks a 64-bit Python whatever the PATH holds
         # (Python 3.7's What's New, bpo-30291; CPython's PC/launcher-usage.txt, -X.Y-64).
@@ -3754,14 +3757,13 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
             f"Install a 64-bit {which}, create a virtual environment with it (the launcher's "
             "-64 picks the 64-bit one, not the 32-bit `python` on the PATH), and install "
             "TensorFlow there.",
-            (
-                f"py -{newest or 3}-64 -m venv .venv",
-                ".venv\\Scripts\\python -m pip install tensorflow",
-            ),
+            venv_commands(newest or "3", "install tensorflow", windows=True, bits64=True),
         )
     # `python` (or `python3`) on the PATH may still be the 32-bit one after a 64-bit install
     # beside it: the environment is made by the versioned name the new install provides.
     newest = _newest_python_here(m)
+    if system is None:
+        return _python_64bit_either_fix(m, newest)
     if newest is None:
         return Fix(
             "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
@@ -3780,6 +3782,55 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
             f"{interpreter} -c 'import struct; print(struct.calcsize(\"P\") * 8)'",
             f"{interpreter} -m venv .venv",
             ".venv/bin/python -m pip install tensorflow",
+        ),
+    )
+
+
+def _system_of(m: Machine) -> Optional[str]:
+    """``linux``, ``windows`` or ``macos``: the machine's (:attr:`Machine.os`), else the probed
+    ``platform.system()``, which a machine with no platform of the matrix still has (a 32-bit
+    Windows, an i686 Linux); None where neither says."""
+    plat = m.facts.platform
+    # platform_key reads a system's name (Windows, Darwin) as its system's default platform.
+    key = platform_key(plat.system) if plat is not None and plat.system else None
+    return m.os or (PLATFORMS[key] if key is not None else None)
+
+
+#: The word size of the interpreter that runs it, quoted so that sh, cmd and PowerShell pass
+#: it alike (double quotes outside, single inside, as :data:`INTERPRETER_CHECK`).
+_BITS_CHECK: Final = "-c \"import struct; print(struct.calcsize('P') * 8)\""
+
+
+def _python_64bit_either_fix(m: Machine, newest: Optional[str]) -> Fix:
+    """:func:`python_64bit_fix` where the log shows no system: a 32-bit Python is most often
+    python.org's Windows installer (its default was the 32-bit one up to Python 3.8), so the
+    launcher's commands come first, in forms cmd and PowerShell run, then the versioned name
+    of a POSIX install. Each Python is the newest the matrix's newest line has wheels for on
+    that system."""
+    windows = _newest_python_on(m, "windows-x86_64")
+    launcher = f"py -{windows or 3}-64"
+    posix = (f"python{newest} {_BITS_CHECK}",) if newest else ()
+    which = f"Python {windows}" if windows else "Python 3"
+    return Fix(
+        f"Install a 64-bit Python, create a virtual environment with it, and install "
+        "TensorFlow there. On Windows (python.org's installer, the usual source of a 32-bit "
+        f"Python), install the x86-64 {which} and make the environment with the launcher's "
+        f"-64, which picks the 64-bit one whatever `python` on the PATH is (the `{launcher}` "
+        "and `.venv\\Scripts` commands, for cmd or PowerShell). On Linux or macOS, make it "
+        "with the new install's versioned name, as `python` on the PATH may still be the "
+        "32-bit one "
+        + (
+            f"(the `python{newest}` and `.venv/bin` commands; Python {newest} is the newest "
+            "the newest TensorFlow has wheels for, from the matrix)."
+            if newest
+            else "(python3.X)."
+        )
+        + " The check prints 64 for the right interpreter.",
+        (
+            f"{launcher} {_BITS_CHECK}",
+            *venv_commands(windows or "3", "install tensorflow", windows=True, bits64=True),
+            *posix,
+            *(venv_commands(newest, "install tensorflow", windows=False) if newest else ()),
         ),
     )
 

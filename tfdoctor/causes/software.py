@@ -1126,7 +1126,14 @@ def unshown_caller_fix(
 
 
 def library_newer_fix(
-    m: Machine, dist: str, tf: str, span: str, first: str, since: str, known: bool = True
+    m: Machine,
+    dist: str,
+    tf: Optional[str],
+    span: str,
+    first: str,
+    since: str,
+    known: bool = True,
+    basis: str = "",
 ) -> Fix:
     """An installed library (``dist``) whose code asks TensorFlow for a name only the
     releases ``span`` have (in words, the oldest ``first``; ``since``: from when, in words
@@ -1136,15 +1143,20 @@ def library_newer_fix(
     the name (its install command where the log's Python has that line's wheels, as the matrix
     says), or the library's release for ``tf``. ``known``: ``dist`` is a distribution's name,
     not only an import name (then the fix names "the package that provides" it, as
-    :func:`library_release_fix` does)."""
+    :func:`library_release_fix` does). ``tf`` None: the log shows no TensorFlow release,
+    ``basis`` says what places it below ``first``, and no line is installed blind."""
     named = dist if known else package_named(dist)
+    shown = f"TensorFlow {tf}" if tf else "the installed TensorFlow"
     text = (
-        f"The release of {named} is newer than TensorFlow {tf}: what it asks for is in "
+        f"The release of {named} is newer than {shown}{basis}: what it asks for is in "
         f"TensorFlow {span} only. Upgrade TensorFlow to one of those lines, {since} (one that "
         "release supports: its requirements or release notes say which), or install the older "
-        f"release of {named} made for TensorFlow {tf}."
+        f"release of {named} made for {shown}."
     )
-    return Fix(text, (*m.pip(f"show {dist} tensorflow"), *line_install(m, first)))
+    # Without a release shown, the line to move to is the user's pick from the words (the
+    # first line with the name may be of another major than the code was written for).
+    moved = line_install(m, first) if tf else ()
+    return Fix(text, (*m.pip(f"show {dist} tensorflow"), *moved))
 
 
 def line_install(m: Machine, line: str, last: str = "") -> tuple[str, ...]:
@@ -1759,12 +1771,16 @@ def protobuf_breaks_generated_code(version: str, spec: str) -> bool:
 def _cap(spec: str) -> Optional[tuple[int, ...]]:
     """The upper bound of ``spec`` (``<3.20``, ``<5.0.0dev``), three parts long; None where it
     has none."""
-    for raw in spec.split(","):
-        part = raw.strip()
-        if part.startswith("<"):
-            bound = version_key(part.lstrip("<=").split("dev")[0].rstrip("."))
-            return (*bound, 0, 0, 0)[:3]
-    return None
+    part = _upper_part(spec)
+    if part is None:
+        return None
+    bound = version_key(part.lstrip("<=").split("dev")[0].rstrip("."))
+    return (*bound, 0, 0, 0)[:3]
+
+
+def _upper_part(spec: str) -> Optional[str]:
+    """The upper bound of ``spec`` as written (``<3.20``); None where it has none."""
+    return next((p.strip() for p in spec.split(",") if p.strip().startswith("<")), None)
 
 
 def protobuf_above_cap_loads(version: str, spec: str) -> bool:
@@ -1946,12 +1962,88 @@ def protobuf_fix(m: Machine, too_old: bool = False, missing: str = "builder") ->
             )
             return Fix(text, m.pip("show protobuf tensorflow"))
         return install_fix(m, text, f"protobuf>={floor}" + (f",{declared}" if declared else ""))
-    return declared_range_fix(
-        m,
-        "protobuf",
-        "protobuf<3.21",
-        "Install a protobuf older than 3.21 (the pure-Python fallback also works).",
+    return range_fix(m, "protobuf") or _old_gencode_fix(m)
+
+
+def _old_gencode_fix(m: Machine) -> Fix:
+    """A runtime newer than the generated code where TensorFlow's range does not answer (its
+    release not shown, or the installed protobuf inside that range): below the cap the
+    TensorFlow lines whose generated code protobuf 4.21 refuses declare (:func:`old_gencode_cap`),
+    inside TensorFlow's own range where the log shows it. protobuf's own words for the refusal
+    name the pure-Python implementation as the other way
+    (https://protobuf.dev/news/2022-05-06/#python-updates)."""
+    fallback = (
+        "protobuf's pure-Python implementation, PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python, "
+        "also loads it, slower"
     )
+    found = old_gencode_cap(m)
+    if found is None:
+        return Fix(
+            "Install the protobuf release TensorFlow's range admits below the runtime that "
+            f"refused the generated code (`pip show tensorflow` lists its requirements); "
+            f"{fallback}.",
+            m.pip("show tensorflow protobuf"),
+        )
+    bound, lines, admitted = found
+    stated = (
+        f"TensorFlow {lines} declare protobuf{bound}"
+        if " " in lines
+        else f"TensorFlow {lines} declares protobuf{bound}"
+    )
+    declared = m.declared_range("protobuf")
+    joint = joint_range((bound, declared)) if declared is not None else bound
+    if joint is None:
+        # TensorFlow's range admits the installed runtime and nothing below the cap: its own
+        # code loads under it, so the refused code is another package's, older than it.
+        return Fix(
+            f"TensorFlow's range (protobuf{declared}) admits the installed protobuf and no "
+            f"release below {bound[1:]}: the generated code that failed is another package's, "
+            "made for an older protobuf. Install that package's release made for this "
+            "TensorFlow (`pip check` names the range each installed package declares).",
+            m.pip("check"),
+        )
+    text = (
+        f"Install a protobuf older than {bound[1:]}: {stated}"
+        + (", and the lines before them admit it too" if admitted else "")
+        + f" ({fallback})."
+    )
+    return install_fix(m, text, f"protobuf{joint}")
+
+
+def old_gencode_cap(m: Machine) -> Optional[tuple[str, str, bool]]:
+    """The lowest protobuf cap (``<3.20``) among the TensorFlow lines whose generated code
+    protobuf 4.21's runtime refuses (those capping protobuf below 4, as
+    :func:`protobuf_breaks_generated_code` reads them), with those lines in words (``2.6 to
+    2.11``), and whether every older line's range admits a release below it too; None where
+    the matrix has none. Read from the lines' declared ranges (the matrix's ``pins``), so that
+    pip installs a release every such line admits: a cap above one of theirs (3.20.3 under
+    ``<3.20``) leaves TensorFlow's range."""
+    if m.matrix is None:
+        return None
+    capped: list[tuple[tuple[int, ...], str, TFLine]] = []
+    for line in m.matrix.lines:
+        pin = line.declared("protobuf")
+        part = _upper_part(pin) if pin is not None else None
+        bound = _cap(part) if part is not None else None
+        if part is not None and bound is not None and bound <= (4, 0, 0):
+            capped.append((bound, part, line))
+    if not capped:
+        return None
+    lowest = min(bound for bound, _, _ in capped)
+    part = next(p for bound, p, _ in capped if bound == lowest)
+    lines = sorted((x for bound, _, x in capped if bound == lowest), key=lambda x: x.key)
+    older = [x for x in m.matrix.lines if x.key < lines[0].key]
+    # The older lines declare a floor only (before the upb runtime existed): each must lie
+    # below the cap for them to admit it.
+    admitted = all(admits_below(x.declared("protobuf") or "", part[1:].lstrip("=")) for x in older)
+    # "2.6 to 2.11" only where no line between them states another range.
+    between = [x for x in m.matrix.lines if lines[0].key <= x.key <= lines[-1].key]
+    words = (
+        f"{lines[0].line} to {lines[-1].line}"
+        if len(lines) > 2 and len(between) == len(lines)
+        else " and ".join(x.line for x in lines)
+    )
+    return part, words, admitted
 
 
 def tensorflow_requirer_cause(dist: str) -> CauseId:

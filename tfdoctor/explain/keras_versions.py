@@ -22,6 +22,7 @@ from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.keras_api import keras_api
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import spec_contains, version_key
+from tfdoctor.scan.api import release_has
 
 #: The Keras distributions whose frames a Keras era is read from (TensorFlow's own copy of
 #: Keras is TensorFlow's: its frames asking TensorFlow for a name are an install's own fault).
@@ -123,6 +124,8 @@ def keras_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> li
         if found is None:
             continue
         frame, asked = found
+        if _shown_tf_lists(m, asked):
+            continue  # the log's TensorFlow has the name: no release pairing explains it
         era = keras_era(frame)
         dist = origin_of(frame.path).dist
         cause = (
@@ -154,6 +157,19 @@ def keras_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> li
             )
         ]
     return []
+
+
+def _shown_tf_lists(m: Machine, asked: str) -> bool:
+    """Whether the listing of the TensorFlow line the log shows has what a Keras frame asked
+    for (``module.name``, by its public name: ``tensorflow.compat.v2.__internal__.tf2`` is
+    ``tf.__internal__.tf2``); False for a keyword, a private module, or no release shown."""
+    from tfdoctor.scan.knowledge import public_name  # noqa: PLC0415 - scan loads on demand
+
+    module, _, name = asked.rpartition(".")
+    api = public_name(module) if module and "(" not in asked else None
+    if api is None or not api.startswith("tf") or ".python." in f".{api}.":
+        return False  # TensorFlow's private tree is in no listing
+    return release_has(m.tf.version if m.tf is not None else None, f"{api}.{name}")
 
 
 #: Standalone Keras' optimizers before 2.3 refuse any keyword but their own and clipnorm and

@@ -82,7 +82,7 @@ from tfdoctor.matrix import (
 )
 from tfdoctor.modules import RemovedApi, distribution_of, modules
 from tfdoctor.records import Record, record
-from tfdoctor.scan.api import LAST_KERAS2, bundled_lines, load_api
+from tfdoctor.scan.api import LAST_KERAS2, NameReleases, bundled_lines, load_api, release_has
 from tfdoctor.wheel_index import python_span, releases_of
 
 if TYPE_CHECKING:
@@ -3130,19 +3130,61 @@ def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine, dist: s
         f"the listings cover {lines[0]} to {lines[-1]}{notes})."
     )
     first = releases.first
+    known = known_distribution(dist) or m.facts.package(dist) is not None
     if dist and m.tf is not None and version_key(m.tf.version)[:2] < version_key(first)[:2]:
         # The log's TensorFlow is older than every release with the name: the package's
         # release is newer than it, and only TensorFlow of such a line (or an older package)
         # fits.
-        known = known_distribution(dist) or m.facts.package(dist) is not None
         return causes.software.library_newer_fix(
             m, dist, m.tf.version, releases.span(), first, releases.since(), known
         )
+    side = _lacking_side(m, releases) if dist and m.tf is None else "newer"
+    if side == "older":
+        # No release shown, but every line this Python has wheels for that lacks the name is
+        # older than its first: the package is newer than the installed TensorFlow.
+        python = m.python_version
+        which = f"line with wheels for Python {python}" if python else "release"
+        basis = f" (every TensorFlow {which} that lacks the name is older than {first})"
+        return causes.software.library_newer_fix(
+            m, dist, None, releases.span(), first, releases.since(), known, basis
+        )
+    if side is None:
+        # Which side the installed TensorFlow lies on is not known: an upgrade of the package
+        # moves it further off a TensorFlow older than the name, so none is run blind.
+        upgrade = set(causes.software.library_upgrade(m, dist))
+        fix = Fix(fix.text, tuple(c for c in fix.commands if c not in upgrade))
     if tf1 and releases.having[-1] in tf1:
         # Only 1.x lines have it: the package is TensorFlow 1 code (TensorFlow 2 moved such
         # names to tf.compat.v1 or dropped them), which runs on the last 1.x line as written.
         return _tf1_way(Fix(text, fix.commands), tf1[-1], m)
     return Fix(text, fix.commands)
+
+
+def _lacking_side(m: Machine, releases: NameReleases) -> Optional[str]:
+    """Where the installed TensorFlow, whose release the log does not show, lies against the
+    releases that have a name it lacks: ``older`` where every release this Python has wheels
+    for (the matrix's lines and earlier releases; any Python where it is not shown) without
+    the name is older than the first with it, ``newer`` where every such is newer than the
+    last with it, None where they lie on both sides or none is known."""
+    if m.matrix is None or not releases.having:
+        return None
+    python = m.python_version
+    minor = ".".join(python.split(".")[:2]) if python else ""
+    having = {version_key(r)[:2] for r in releases.having}
+    lines: list[tuple[int, ...]] = [x.key for x in m.matrix.releases if x.has_wheels_for(python)]
+    lines += [
+        version_key(e.release)[:2]
+        for e in m.matrix.early_releases
+        if any(not minor or minor in ps for ps in e.python.values())
+    ]
+    lacking = [key for key in lines if key not in having]
+    if not lacking:
+        return None
+    if all(key < version_key(releases.first)[:2] for key in lacking):
+        return "older"
+    if all(key > version_key(releases.having[-1])[:2] for key in lacking):
+        return "newer"
+    return None
 
 
 def _tf1_way(fix: Fix, last: str, m: Machine) -> Fix:
@@ -3244,7 +3286,8 @@ def foreign_caller_findings(
             api = public_name(module)
             if api is None or not api.startswith("tf") or ".python." in f".{api}.":
                 continue
-            if not match.tf_submodule and _shown_tf_has(m, f"{api}.{match.attr}"):
+            shown = m.tf.version if m.tf is not None else None
+            if not match.tf_submodule and release_has(shown, f"{api}.{match.attr}"):
                 continue  # the log's TensorFlow has the name: no release pairing explains it
         packages = [installed_package(f.path) for f in tb.frames]
         index = _caller_index(tb, packages, module is not None)
@@ -3368,14 +3411,6 @@ def keyword_added(rules: Rules, func: str, kwarg: str) -> Optional[tuple[list[st
         if rule is not None and rule.kwarg and names:
             return names, since, rule.kwarg
     return None
-
-
-def _shown_tf_has(m: Machine, name: str) -> bool:
-    """Whether the listing of the TensorFlow line the log shows has ``name`` (``tf.experimental``
-    under 2.3): a library asking that TensorFlow for it is not of another release."""
-    shown = m.tf.version.split(".")[:2] if m.tf is not None else []
-    index = load_api(".".join(shown)) if len(shown) == 2 else None
-    return index is not None and index.has(name)
 
 
 def _shown_tf_takes(m: Machine, called: str, message: str) -> bool:

@@ -336,6 +336,14 @@ def load_api(line: str) -> Optional[ApiIndex]:
     return dataclasses.replace(index, tf_keras=tf_keras[0].keras) if tf_keras else index
 
 
+def release_has(version: Optional[str], name: str) -> bool:
+    """Whether the listing of the line of TensorFlow ``version`` (``2.3.1``) has ``name``
+    (``tf.experimental``); False where no version is given or no listing covers its line."""
+    line = version.split(".")[:2] if version else []
+    index = load_api(".".join(line)) if len(line) == 2 else None
+    return index is not None and index.has(name)
+
+
 @functools.cache
 def tf1_lines() -> tuple[str, ...]:
     """The TensorFlow 1.x lines with a bundled listing, newest first."""
