@@ -140,3 +140,13 @@ def test_an_x86_64_glibc_refusal_keeps_the_older_lines() -> None:
         _of(explained(_glibc_refusal("x86_64-linux-gnu"), matrix=SHIPPED), "glibc-too-old")
     )
     assert "for glibc 2.17" in fix and "32-bit ARM" not in fix
+
+
+def test_a_tf_keras_name_under_an_old_python_says_the_older_tensorflow_is_likely() -> None:
+    # The log shows the Python and the name missing, not the TensorFlow's release: a
+    # standalone Keras of another release reads the same, so neither is stated as fact.
+    old = _of(explained(_OLD_PYTHON_TF_KERAS, matrix=SHIPPED), "tf-too-old-for-code")
+    said = old.summary + "\n" + (old.detail or "")
+    assert "The installed TensorFlow is older than 2.9" not in said
+    assert "likely older than 2.9" in said
+    assert "`keras`" in said

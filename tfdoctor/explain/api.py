@@ -1106,7 +1106,10 @@ def _api_finding(
             f"`{name}` is in TensorFlow's public API from {since} until {verdict.release}, and "
             f"this tf.keras is not Keras 3: the paths show Python {older[0]}, and TensorFlow's "
             f"first Keras 3 line installs on Python {older[1]} or newer. The installed "
-            f"TensorFlow is older than {since}.",
+            f"TensorFlow is likely older than {since}; the log shows only the Python and the "
+            "name missing, so a standalone `keras` of another release than the TensorFlow "
+            "(tf.keras loads the `keras` package from TensorFlow 2.6 on) would raise the same "
+            "error (`pip show tensorflow keras` tells which).",
             Fix(
                 f"The code needs TensorFlow {since} to the line before {verdict.release}: "
                 f"upgrade TensorFlow to one of those with wheels for Python {older[0]}"
