@@ -37,6 +37,7 @@ from tfdoctor.facts import (
     TensorFlowFacts,
 )
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.inputs import open_matrix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import (
     DEFAULT_COMPANIONS,
@@ -2007,3 +2008,27 @@ def test_a_probe_that_timed_out_says_nothing_of_the_wheels_python() -> None:
     )
     [wheels] = judge(check_python_wheels, facts)
     assert wheels.severity is Severity.WARNING
+
+
+@pytest.mark.parametrize(
+    ("platform", "cause"),
+    [
+        # Windows' wheels, from the first release with any (0.12.0), are for Python 3.5 and
+        # later: the shipped matrix's early releases say so.
+        pytest.param(WINDOWS, "tf-no-wheel-for-python", id="windows"),
+        # Linux's early releases had Python 2.7 wheels: one still installs there.
+        pytest.param(None, "tf-not-installed", id="linux"),
+    ],
+)
+def test_a_python_older_than_every_line_s_is_judged_by_the_early_releases(
+    platform: Optional[PlatformFacts], cause: str
+) -> None:
+    facts = f.facts(python=f.python(version="2.7.18"), packages=(), tensorflow=None)
+    if platform is not None:
+        facts = dataclasses.replace(facts, platform=platform)
+    found = [
+        x
+        for x in run_checks(CheckContext(facts, open_matrix(None)))
+        if x.id == "packages.tensorflow"
+    ]
+    assert [x.cause for x in found] == [cause]

@@ -140,3 +140,40 @@ def test_an_x86_64_glibc_refusal_keeps_the_older_lines() -> None:
         _of(explained(_glibc_refusal("x86_64-linux-gnu"), matrix=SHIPPED), "glibc-too-old")
     )
     assert "for glibc 2.17" in fix and "32-bit ARM" not in fix
+
+
+def test_a_tf_keras_name_under_an_old_python_says_the_older_tensorflow_is_likely() -> None:
+    # The log shows the Python and the name missing, not the TensorFlow's release: a
+    # standalone Keras of another release reads the same, so neither is stated as fact.
+    old = _of(explained(_OLD_PYTHON_TF_KERAS, matrix=SHIPPED), "tf-too-old-for-code")
+    said = old.summary + "\n" + (old.detail or "")
+    assert "The installed TensorFlow is older than 2.9" not in said
+    assert "likely older than 2.9" in said
+    assert "`keras`" in said
+
+
+def _tf_missing_under(site: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{site}segmentlib{site[-1]}__init__.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        "ImportError: No module named tensorflow\n"
+    )
+
+
+def test_tensorflow_missing_under_python_2_on_windows_is_the_missing_wheel() -> None:
+    # Windows' wheels are for Python 3.5 and later in every release (the matrix's lines and
+    # early releases): pip of this Python finds none.
+    site = "C:\\Python27\\lib\\site-packages\\"
+    fix = fix_text(
+        _of(explained(_tf_missing_under(site), matrix=SHIPPED), "tf-no-wheel-for-python")
+    )
+    assert "No TensorFlow release publishes a wheel for Python 2.7 on Windows" in fix
+    assert "py -3." in fix and "pip install tensorflow" in fix
+
+
+def test_tensorflow_missing_under_a_python_a_release_serves_is_installed() -> None:
+    # Linux's early releases had Python 2.7 wheels, Windows' lines have Python 3.10 ones.
+    for site in ("/usr/lib/python2.7/site-packages/", "C:\\Python310\\lib\\site-packages\\"):
+        found = _of(explained(_tf_missing_under(site), matrix=SHIPPED), "tf-not-installed")
+        assert "No TensorFlow release publishes" not in fix_text(found), site

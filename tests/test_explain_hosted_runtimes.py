@@ -814,3 +814,45 @@ def test_the_clients_own_import_refusing_a_node_is_a_graph_of_another_release(sh
         "signature=input:T, filter:T -> output:T; attr=T:type>; NodeDef: {{node c/Conv2D}}.\n"
     )
     assert top_error(explained(shown + refusal)).cause == "op-not-registered"
+
+
+#: An earlier cell's install that found the image's TensorFlow there, in pip's own words.
+_EARLIER_CELL_KEPT = (
+    "!pip install tensorflow-datasets\n"
+    "Requirement already satisfied: tensorflow in /usr/local/lib/python3.10/dist-packages "
+    "(2.15.0)\n"
+)
+_UPGRADE = "!pip install --upgrade tensorflow\n"
+_SATISFIED = (
+    "Requirement already satisfied: tensorflow in /usr/local/lib/python3.10/dist-packages "
+    "(2.15.0)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "replacement_explains"),
+    [
+        pytest.param(
+            "/content/proj\n"
+            + _EARLIER_CELL_KEPT
+            + _UPGRADE
+            + _NOTEBOOK_FRAME
+            + _COMPANION_REFUSES,
+            True,
+            id="satisfied-in-an-earlier-cell",
+        ),
+        pytest.param(
+            "/content/proj\n" + _UPGRADE + _SATISFIED + _NOTEBOOK_FRAME + _COMPANION_REFUSES,
+            False,
+            id="satisfied-by-this-install",
+        ),
+    ],
+)
+def test_only_pips_lines_after_the_kernels_install_say_it_kept_tensorflow(
+    text: str, replacement_explains: bool
+) -> None:
+    # pip's "Requirement already satisfied" of an earlier cell's install says nothing of
+    # what a later install of TensorFlow itself did.
+    report = explained(text)
+    replaced = finding_of(report, "hosted-tf-replaced")
+    assert (replaced is not None and replaced.severity is Severity.ERROR) is replacement_explains

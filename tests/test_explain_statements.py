@@ -1453,6 +1453,17 @@ def test_installs_from_inside_a_kernel_are_read_with_their_names_only() -> None:
     assert read_kernel_installs(text) == ["tf-keras", "numpy", "cudatoolkit"]
 
 
+def test_the_kernels_install_of_a_distribution_is_found_by_its_name() -> None:
+    from tfdoctor.evidence.packages import kernel_install_end
+
+    first = "!pip install tensorflow-datasets\n"
+    second = "In [4]: %pip install -U Tensorflow_GPU==2.4.0\n"
+    text = first + "Requirement already satisfied: x in /y (1)\n" + second
+    assert kernel_install_end(text, "tensorflow-gpu") == len(text) - 1
+    assert kernel_install_end(text, "tensorflow-datasets") == len(first) - 1
+    assert kernel_install_end(text, "tensorflow") is None
+
+
 _KERNEL_LOG = "!pip install tensorflow==1.6.0\nimport keras\nAttributeError: module 'tensorflow' "
 
 

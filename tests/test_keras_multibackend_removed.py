@@ -195,3 +195,30 @@ def test_python_2s_words_under_a_line_reading_the_modules_name_are_read_as_a_war
 )
 def test_other_logs_get_no_reading_of_the_table(log: str) -> None:
     assert not any("multi-backend Keras up to" in d for _, d, _ in _removed(explained(log)))
+
+
+def _moved_helper(listed: str) -> str:
+    return (
+        listed + "Traceback (most recent call last):\n"
+        '  File "/home/ana/seg/model.py", line 4, in <module>\n'
+        "    from keras.utils.conv_utils import normalize_data_format\n"
+        "ImportError: cannot import name 'normalize_data_format' from 'keras.utils.conv_utils' "
+        "(/home/ana/venv/lib/python3.9/site-packages/keras/utils/conv_utils.py)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("listed", "conditional"),
+    [("", True), ("keras                2.2.4\n", False)],
+    ids=["no-keras-shown", "multi-backend-keras-shown"],
+)
+def test_the_new_home_is_told_plainly_only_of_a_shown_multi_backend_keras(
+    listed: str, conditional: bool
+) -> None:
+    # keras.backend.common is a module of Keras 2.2.1 to 2.3.x only (2.4.0's tag has
+    # keras/backend.py): with no Keras shown, the installed one may be a later Keras.
+    [removed] = [
+        x for x in explained(_moved_helper(listed)).findings if x.cause == causes.code.API_REMOVED
+    ]
+    assert removed.fix is not None and "keras.backend.common" in removed.fix.text
+    assert ("if the installed Keras is 2.2.1 to 2.3.x" in removed.fix.text) is conditional

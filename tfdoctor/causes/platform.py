@@ -2582,21 +2582,46 @@ def no_release_here_fix(m: Machine) -> Optional[Fix]:
         return None
     if python.implementation not in ("", "CPython"):
         return interpreter_without_wheels_fix(m, python.implementation, False, python.version)
-    minor = ".".join(python.version.split(".")[:2])
-    if any(x.has_wheels_for(minor, m.platform) for x in m.matrix.releases):
+    return _no_release_for(m, ".".join(python.version.split(".")[:2]), m.platform)
+
+
+def no_release_in_log_fix(m: Machine) -> Optional[Fix]:
+    """:func:`no_release_here_fix` for an interpreter a log shows by its paths only (its
+    Python and system, not its CPU nor bits): where no release, of the lines or the
+    ``early_releases`` before them, has a wheel for that Python on any platform of that
+    system (Python 2.7 on Windows, whose wheels are for Python 3.5 and later). Only a Python
+    older than every one with wheels there: a newer one may have wheels of a release newer
+    than the matrix. None where the interpreter was probed (that function's) or a release
+    fits."""
+    python = m.python_version
+    if m.facts.python is not None or m.matrix is None or not python or m.os is None:
         return None
-    line = next((x for x in m.matrix.releases if x.pythons_on(m.platform)), None)
+    minor = ".".join(python.split(".")[:2])
+    where = f"{m.os}-"
+    listed = {p for x in m.matrix.releases for p in x.pythons_on(where)} | {
+        p
+        for row in m.matrix.early_releases
+        for k, ps in row.python.items()
+        if k.startswith(where)
+        for p in ps
+    }
+    if not listed or version_key(minor) >= min(map(version_key, listed)):
+        return None
+    return _no_release_for(m, minor, where)
+
+
+def _no_release_for(m: Machine, minor: str, platform: str) -> Optional[Fix]:
+    """The fix where no final release has a wheel for Python ``minor`` on the platforms whose
+    matrix key starts with ``platform``: the lines' latest patches and the ``early_releases``
+    rows (each release before the lines, with the Pythons of its wheel files on PyPI); None
+    where one has, or the matrix lists no wheel there."""
+    if m.matrix is None or m.matrix.newest_release_with_wheels(minor, platform) is not None:
+        return None
+    line = next((x for x in m.matrix.releases if x.pythons_on(platform)), None)
     if line is None:
         return None  # a platform the matrix lists without a wheel: tensorflow.python says so
-    listed = {p for x in m.matrix.releases for p in x.pythons_on(m.platform)}
-    if version_key(minor) < min(map(version_key, listed)):
-        # Older than every Python the matrix lists here: it records each line's newest patch
-        # from 1.15 on, and older releases and patches had wheels for older Pythons (2.1.0
-        # for 2.7 and 3.5: https://www.tensorflow.org/install/source#tested_build_configurations),
-        # so "no release" is not the matrix's to say.
-        return None
-    pythons = line.pythons_on(m.platform)
-    where = platform_words((m.platform,))
+    pythons = line.pythons_on(platform)
+    where = platform_words(tuple(sorted({k for k in line.python if k.startswith(platform)})))
     return Fix(
         f"No TensorFlow release publishes a wheel for Python {minor} on {where} (from the "
         f"matrix), so pip finds none to install: TensorFlow {line.latest_patch}, the newest "

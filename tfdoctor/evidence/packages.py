@@ -2129,15 +2129,36 @@ def read_kernel_installs(text: str) -> list[str]:
         return []
     out: list[str] = []
     for match in _KERNEL_INSTALL.finditer(text):
-        args = match.group("args").split()
-        for i, arg in enumerate(args):
-            if i and args[i - 1] in _VALUED_OPTIONS:
-                continue  # an option's value (a channel, an index, an environment's name)
-            if arg.startswith("-") or "/" in arg or arg.endswith(".txt"):
-                continue  # options, paths, URLs and requirement files name no package here
-            name = _REQUIREMENT_NAME.match(arg)
-            if name is not None and normalize_name(name.group("name")) not in out:
-                out.append(normalize_name(name.group("name")))
+        for name in _kernel_install_names(match.group("args")):
+            if name not in out:
+                out.append(name)
         if len(out) >= MAX_KERNEL_INSTALLS:
             break
     return out[:MAX_KERNEL_INSTALLS]
+
+
+def _kernel_install_names(args: str) -> list[str]:
+    """The distributions (PEP 503 names, in order) one install line's ``args`` names."""
+    words = args.split()
+    out: list[str] = []
+    for i, arg in enumerate(words):
+        if i and words[i - 1] in _VALUED_OPTIONS:
+            continue  # an option's value (a channel, an index, an environment's name)
+        if arg.startswith("-") or "/" in arg or arg.endswith(".txt"):
+            continue  # options, paths, URLs and requirement files name no package here
+        name = _REQUIREMENT_NAME.match(arg)
+        if name is not None:
+            out.append(normalize_name(name.group("name")))
+    return out
+
+
+def kernel_install_end(text: str, dist: str) -> Optional[int]:
+    """Where in ``text`` the first install in a running kernel that names ``dist`` (a PEP 503
+    name) ends: pip's lines about that install come after it. None where no such line of
+    ``text`` names it."""
+    if "install" not in text:
+        return None
+    for match in _KERNEL_INSTALL.finditer(text):
+        if dist in _kernel_install_names(match.group("args")):
+            return match.end()
+    return None

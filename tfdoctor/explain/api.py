@@ -1106,7 +1106,10 @@ def _api_finding(
             f"`{name}` is in TensorFlow's public API from {since} until {verdict.release}, and "
             f"this tf.keras is not Keras 3: the paths show Python {older[0]}, and TensorFlow's "
             f"first Keras 3 line installs on Python {older[1]} or newer. The installed "
-            f"TensorFlow is older than {since}.",
+            f"TensorFlow is likely older than {since}; the log shows only the Python and the "
+            "name missing, so a standalone `keras` of another release than the TensorFlow "
+            "(tf.keras loads the `keras` package from TensorFlow 2.6 on) would raise the same "
+            "error (`pip show tensorflow keras` tells which).",
             Fix(
                 f"The code needs TensorFlow {since} to the line before {verdict.release}: "
                 f"upgrade TensorFlow to one of those with wheels for Python {older[0]}"
@@ -3053,8 +3056,19 @@ def _multi_backend_removed(tb: Traceback, m: Machine) -> Optional[tuple[str, Ver
             "the name, which of Keras' modules only that one had."
         )
     )
+    # The homes are those of the release that moved the name (the table reads the release
+    # tags up to the last multi-backend line): where the log shows no Keras, the installed
+    # one may be a later Keras (tf.keras's own code, from 2.4 on: keras-team/keras's 2.4.0
+    # tag has no keras/backend/common.py), so the condition is named.
+    where = (
+        ""
+        if keras is not None
+        else f", if the installed Keras is {row.removed_in} to {keras_api().multi_backend_last}.x "
+        "(`pip show keras` tells; a later Keras may not have "
+        f"{'those modules' if len(row.defined_in) > 1 else 'that module'})"
+    )
     change = (
-        f" to take `{row.name}` from where Keras {row.removed_in} keeps it ({homes})."
+        f" to take `{row.name}` from where Keras {row.removed_in} keeps it ({homes}){where}."
         if homes
         else f": no module of Keras {row.removed_in} defines `{row.name}`."
     )

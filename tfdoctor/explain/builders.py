@@ -86,6 +86,7 @@ from tfdoctor.explain.wheels import (
     _api_default,
     _metadata_unsatisfiable,
     _no_wheel,
+    _not_installed,
     _pip_old,
     _python_32bit,
     _release_not_for_python,
@@ -169,10 +170,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.notebook.KERNEL_PACKAGE_MISSING: lambda m, r, hits: _kernel_package(hits),
     # pip of the interpreter the shell ran (python3 where plain python is another or none).
-    causes.software.TF_NOT_INSTALLED: lambda m, r, hits: (
-        causes.software.TF_NOT_INSTALLED,
-        causes.software.tensorflow_install_fix(m, r.python_command or "python"),
-    ),
+    causes.software.TF_NOT_INSTALLED: _not_installed,
     causes.platform.PYENV_VERSION_UNAVAILABLE: lambda m, r, hits: (
         causes.platform.PYENV_VERSION_UNAVAILABLE,
         causes.platform.pyenv_fix(

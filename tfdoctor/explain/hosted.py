@@ -17,6 +17,7 @@ from tfdoctor.evidence.packages import (
     PIP_TF_DIST,
     PIP_TF_REMOVED,
     installed_items,
+    kernel_install_end,
     kernel_installs_unnamed,
     read_stale_import,
     read_tf_installed,
@@ -129,7 +130,11 @@ def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str
         return None if _pip_kept(text, dist, pinned.end()) else (dist, pinned.group("version"))
     dist = next((d for d in evidence.kernel_installs if d in TF_DISTRIBUTIONS), None)
     if dist is not None:
-        return None if _pip_kept(text, dist, 0) else (dist, None)
+        # Only pip's lines after that install's own command are about it: an earlier cell's
+        # "Requirement already satisfied" says nothing of what this install did.
+        start = kernel_install_end(text, dist)
+        kept = start is not None and _pip_kept(text, dist, start)
+        return None if kept else (dist, None)
     removing = (
         next(_pip_said(text, _PIP_REPLACING_TF, *_PIP_REPLACING), None)
         if "install" in text

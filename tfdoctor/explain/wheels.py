@@ -111,6 +111,20 @@ def _shown_64bit(r: Revealed) -> bool:
     return r.python_64bit or (r.interpreter is not None and r.interpreter.bits == 64)
 
 
+def _not_installed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """TensorFlow not installed: where the log's paths show a Python no release has a wheel
+    for on their system (the matrix's lines and early releases), "install it" fails whatever
+    the pip, so the reading is the missing wheel's; else the install by the pip of the
+    interpreter that ran (the command the shell ran, where the log shows it)."""
+    wheelless = causes.platform.no_release_in_log_fix(m)
+    if wheelless is not None:
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, wheelless
+    return (
+        causes.software.TF_NOT_INSTALLED,
+        causes.software.tensorflow_install_fix(m, r.python_command or "python"),
+    )
+
+
 def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # pip's own words say what it could see: reason from them before any general advice.
     lines = [line for h in hits for _, line in h.citations]
