@@ -105,6 +105,18 @@ def test_a_python_only_newer_lines_serve_gets_no_cap_below_their_range() -> None
     assert "protobuf<3.20" not in fix and "pip show tensorflow protobuf" in fix
 
 
+def test_an_arm64_mac_takes_the_cap_of_its_pythons_lines() -> None:
+    # tensorflow-macos 2.9 declares 2.9's range (<3.20); the matrix's arm64 wheels of
+    # tensorflow itself start later, so the lines are read for the Python on any platform.
+    mac = f.platform(system="Darwin", machine="arm64", os_name="macOS 13.4", libc="")
+    m = Machine(
+        f.facts(python=f.python(version="3.9.13"), platform=mac, packages=()),
+        f.FIXTURE_MATRIX,
+    )
+    fix = protobuf_fix(m)
+    assert 'install "protobuf<3.20"' in "\n".join(fix.commands), fix
+
+
 @pytest.mark.parametrize(
     ("tf", "protobuf", "has", "lacks"),
     [

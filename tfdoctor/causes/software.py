@@ -2019,10 +2019,12 @@ def old_gencode_cap(m: Machine) -> Optional[tuple[str, str, bool]]:
     pip installs a release every such line admits: a cap above one of theirs (3.20.3 under
     ``<3.20``) leaves TensorFlow's range. Only the lines with wheels for the log's Python
     count (every line where it shows none): TensorFlow 2.12 on, the only lines for Python
-    3.11 and later, declare ``>=3.20.3``, which a cap of theirs below it would leave."""
+    3.11 and later, declare ``>=3.20.3``, which a cap below it would leave."""
     if m.matrix is None:
         return None
-    here = [x for x in m.matrix.lines if m.line_fits(x)]
+    # On any platform: tensorflow-macos, the arm64 Mac's package before tensorflow's own
+    # arm64 wheels (2.13), declares its line's range too.
+    here = [x for x in m.matrix.lines if x.has_wheels_for(m.python_version)]
     capped: list[tuple[tuple[int, ...], str, TFLine]] = []
     for line in here:
         pin = line.declared("protobuf")
