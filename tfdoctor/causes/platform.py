@@ -3806,7 +3806,8 @@ def _python_64bit_either_fix(m: Machine, newest: Optional[str]) -> Fix:
     python.org's Windows installer (its default was the 32-bit one up to Python 3.8), so the
     launcher's commands come first, in forms cmd and PowerShell run, then the versioned name
     of a POSIX install. Each Python is the newest the matrix's newest line has wheels for on
-    that system."""
+    that system. (python.org's download button gave the 64-bit installer from 3.9.0 on,
+    3.8.x and earlier the 32-bit one: https://github.com/python/release-tools/pull/4.)"""
     windows = _newest_python_on(m, "windows-x86_64")
     launcher = f"py -{windows or 3}-64"
     posix = (f"python{newest} {_BITS_CHECK}",) if newest else ()
