@@ -3703,6 +3703,20 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
             "first.",
             ("uname -m", *(_uv_python_commands(installer, key) if key else ())),
         )
+    # Where the log names none, the probed system's (platform.machine(), which on Windows
+    # reads the native architecture past WOW64: CPython's Lib/platform.py,
+    # _get_machine_win32): a 32-bit system has no 64-bit Python to install.
+    machine = machine or _system_32bit(m)
+    if machine == "x86" and _system_of(m) == "windows":
+        return Fix(
+            "The system itself is 32-bit Windows (x86): TensorFlow publishes no wheel for it "
+            "(its Windows wheels are for x86-64), and a 64-bit Python needs a 64-bit Windows. "
+            "Install the 64-bit (x64) edition of Windows where the processor supports it, or "
+            "use another machine, then install TensorFlow in a virtual environment there. The "
+            "check prints x86 on a 32-bit Windows whatever the Python, AMD64 or ARM64 on a "
+            "64-bit one.",
+            ('python -c "import platform; print(platform.machine())"',),
+        )
     if re.fullmatch(r"i[3-6]86", machine):
         return Fix(
             f"The system itself is 32-bit x86 ({machine}): TensorFlow publishes no wheel for "
@@ -3784,6 +3798,14 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
             ".venv/bin/python -m pip install tensorflow",
         ),
     )
+
+
+def _system_32bit(m: Machine) -> str:
+    """The probed system's architecture (``platform.machine()``) where it is a 32-bit one
+    (``x86``, ``i686``, ``armv7l``), else ""."""
+    plat = m.facts.platform
+    machine = plat.machine if plat is not None else ""
+    return machine if re.fullmatch(r"x86|i[3-6]86|armv\d+l?", machine) else ""
 
 
 def _system_of(m: Machine) -> Optional[str]:
