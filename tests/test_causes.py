@@ -930,11 +930,19 @@ def test_a_64bit_python_on_windows_is_picked_by_the_launcher() -> None:
     assert linux.commands[-1].startswith(".venv/bin/python ")
 
 
-def test_a_32bit_windows_system_gets_the_launchers_commands() -> None:
-    # A 32-bit Windows has no platform of the matrix; its probed system still says Windows.
+def test_a_32bit_windows_system_is_told_it_needs_a_64bit_one() -> None:
+    # platform.machine() reads the native architecture past WOW64 (CPython's Lib/platform.py,
+    # _get_machine_win32): x86 is the system's, where no 64-bit Python installs.
     fix = causes.platform.python_64bit_fix(machine(f.facts(platform=f.platform(**_WIN32))))
+    assert "32-bit Windows" in fix.text and "64-bit (x64) edition of Windows" in fix.text
+    assert not [c for c in fix.commands if c.startswith(("py -", "python3"))], fix.commands
+
+
+def test_a_32bit_python_on_a_64bit_windows_gets_the_launchers_commands() -> None:
+    # A 32-bit Python on a 64-bit Windows: platform.machine() says AMD64.
+    facts = f.facts(platform=f.platform(**{**_WIN32, "machine": "AMD64"}))
+    fix = causes.platform.python_64bit_fix(machine(facts))
     assert fix.commands[0] == "py -3.13-64 -m venv .venv", fix.commands
-    assert not [c for c in fix.commands if c.startswith("python3")], fix.commands
 
 
 _WIN32 = {"system": "Windows", "machine": "x86", "os_name": "Windows 10", "libc": ""}

@@ -22,6 +22,7 @@ _ERROR = "ValueError: the model's input shape does not match the data\n"
         pytest.param("  Found existing installation: somepkg 1.2.3", id="pip-found-existing"),
         pytest.param("  - somepkg==1.2.3", id="conda-spec-that-parses"),
         pytest.param("    this line is prose, indented", id="prose"),
+        pytest.param("    Caused by:", id="prose-heading"),
     ],
 )
 def test_an_indented_line_that_is_no_python_is_no_code(line: str) -> None:
@@ -36,6 +37,15 @@ def test_an_indented_line_that_is_no_python_is_no_code(line: str) -> None:
         pytest.param("    model.fit(x_train, y_train)", "model.fit(x_train, y_train)", id="call"),
         pytest.param("    outputs = layer(inputs,", "outputs = layer(inputs,", id="bracket-open"),
         pytest.param("    total: int = count(rows)", "total: int = count(rows)", id="annotated"),
+        # A compound statement's header runs code too (an iterator's next, a context
+        # manager's __enter__): Python prints it as the frame's line, though it parses only
+        # with a body.
+        pytest.param("    for batch in dataset:", "for batch in dataset:", id="for-header"),
+        pytest.param(
+            "    with tf.Session() as sess:", "with tf.Session() as sess:", id="with-header"
+        ),
+        pytest.param("    elif step > limit:", "elif step > limit:", id="elif-clause"),
+        pytest.param("    @tf.function", "@tf.function", id="decorator"),
     ],
 )
 def test_an_indented_python_line_is_the_code(line: str, code: str) -> None:

@@ -17,7 +17,7 @@ from tfdoctor.machine import Machine
 from tfdoctor.signatures import load_signatures
 
 SIGNATURES = load_signatures()
-SITE = "/opt/env/lib/python3.11/site-packages"
+SITE = "/opt/env/lib/python3.9/site-packages"
 
 
 def _explain(text: str) -> Report:
@@ -92,6 +92,31 @@ def test_the_cap_is_the_lowest_the_lines_with_old_generated_code_declare() -> No
     assert 'install "protobuf<3.19"' in fix and "TensorFlow 2.11 declares" in fix
 
 
+def test_a_python_only_newer_lines_serve_gets_no_cap_below_their_range() -> None:
+    # Python 3.11 has wheels from TensorFlow 2.12 on, whose range is >=3.20.3: the <3.20 of
+    # the lines before them would leave it.
+    site = "/opt/env/lib/python3.11/site-packages"
+    text = _traceback(
+        f"{site}/tensorboard/compat/proto/summary_pb2.py",
+        f"{site}/google/protobuf/descriptor.py",
+        "TypeError: Descriptors cannot be created directly.",
+    )
+    fix = _protobuf_fix(_explain(text))
+    assert "protobuf<3.20" not in fix and "pip show tensorflow protobuf" in fix
+
+
+def test_an_arm64_mac_takes_the_cap_of_its_pythons_lines() -> None:
+    # tensorflow-macos 2.9 declares 2.9's range (<3.20); the matrix's arm64 wheels of
+    # tensorflow itself start later, so the lines are read for the Python on any platform.
+    mac = f.platform(system="Darwin", machine="arm64", os_name="macOS 13.4", libc="")
+    m = Machine(
+        f.facts(python=f.python(version="3.9.13"), platform=mac, packages=()),
+        f.FIXTURE_MATRIX,
+    )
+    fix = protobuf_fix(m)
+    assert 'install "protobuf<3.20"' in "\n".join(fix.commands), fix
+
+
 @pytest.mark.parametrize(
     ("tf", "protobuf", "has", "lacks"),
     [
@@ -107,10 +132,11 @@ def test_a_shown_tensorflow_bounds_the_step_back(
 ) -> None:
     m = Machine(
         f.facts(
+            python=f.python(version="3.9.13"),
             packages=(
                 f.pkg("tensorflow", tf, top_level=("tensorflow",)),
                 f.pkg("protobuf", protobuf),
-            )
+            ),
         ),
         f.FIXTURE_MATRIX,
     )

@@ -925,3 +925,21 @@ def test_cannot_dlopen_of_a_linux_only_cuda_release_keeps_its_extras_command() -
     top = report.findings[0]
     assert top.cause == "cuda-libs-missing" and top.fix is not None
     assert any('"tensorflow[and-cuda]==2.17.0"' in c for c in top.fix.commands)
+
+
+@pytest.mark.parametrize(
+    ("module", "api"),
+    [
+        ("tensorflow.compat.v2.experimental", "tf.experimental"),
+        ("tensorflow.keras.layers", "tf.keras.layers"),
+        ("tensorflow.python.ops", None),
+        ("tensorflow_core.python", None),
+        ("keras.layers", None),
+    ],
+)
+def test_a_module_of_tensorflows_public_api_is_named_as_listed(
+    module: str, api: Optional[str]
+) -> None:
+    from tfdoctor.scan.knowledge import tf_public_name
+
+    assert tf_public_name(module) == api

@@ -3728,6 +3728,20 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
             "first.",
             ("uname -m", *(_uv_python_commands(installer, key) if key else ())),
         )
+    # Where the log names none, the probed system's (platform.machine(), which on Windows
+    # reads the native architecture past WOW64: CPython's Lib/platform.py,
+    # _get_machine_win32): a 32-bit system has no 64-bit Python to install.
+    machine = machine or _system_32bit(m)
+    if machine == "x86" and _system_of(m) == "windows":
+        return Fix(
+            "The system itself is 32-bit Windows (x86): TensorFlow publishes no wheel for it "
+            "(its Windows wheels are for x86-64), and a 64-bit Python needs a 64-bit Windows. "
+            "Install the 64-bit (x64) edition of Windows where the processor supports it, or "
+            "use another machine, then install TensorFlow in a virtual environment there. The "
+            "check prints x86 on a 32-bit Windows whatever the Python, AMD64 or ARM64 on a "
+            "64-bit one.",
+            ('python -c "import platform; print(platform.machine())"',),
+        )
     if re.fullmatch(r"i[3-6]86", machine):
         return Fix(
             f"The system itself is 32-bit x86 ({machine}): TensorFlow publishes no wheel for "
@@ -3811,6 +3825,14 @@ def python_64bit_fix(m: Machine, machine: str = "", installer: str = "pip") -> F
     )
 
 
+def _system_32bit(m: Machine) -> str:
+    """The probed system's architecture (``platform.machine()``) where it is a 32-bit one
+    (``x86``, ``i686``, ``armv7l``), else ""."""
+    plat = m.facts.platform
+    machine = plat.machine if plat is not None else ""
+    return machine if re.fullmatch(r"x86|i[3-6]86|armv\d+l?", machine) else ""
+
+
 def _system_of(m: Machine) -> Optional[str]:
     """``linux``, ``windows`` or ``macos``: the machine's (:attr:`Machine.os`), else the probed
     ``platform.system()``, which a machine with no platform of the matrix still has (a 32-bit
@@ -3831,7 +3853,8 @@ def _python_64bit_either_fix(m: Machine, newest: Optional[str]) -> Fix:
     python.org's Windows installer (its default was the 32-bit one up to Python 3.8), so the
     launcher's commands come first, in forms cmd and PowerShell run, then the versioned name
     of a POSIX install. Each Python is the newest the matrix's newest line has wheels for on
-    that system."""
+    that system. (python.org's download button gave the 64-bit installer from 3.9.0 on,
+    3.8.x and earlier the 32-bit one: https://github.com/python/release-tools/pull/4.)"""
     windows = _newest_python_on(m, "windows-x86_64")
     launcher = f"py -{windows or 3}-64"
     posix = (f"python{newest} {_BITS_CHECK}",) if newest else ()

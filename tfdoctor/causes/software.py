@@ -2017,11 +2017,16 @@ def old_gencode_cap(m: Machine) -> Optional[tuple[str, str, bool]]:
     2.11``), and whether every older line's range admits a release below it too; None where
     the matrix has none. Read from the lines' declared ranges (the matrix's ``pins``), so that
     pip installs a release every such line admits: a cap above one of theirs (3.20.3 under
-    ``<3.20``) leaves TensorFlow's range."""
+    ``<3.20``) leaves TensorFlow's range. Only the lines with wheels for the log's Python
+    count (every line where it shows none): TensorFlow 2.12 on, the only lines for Python
+    3.11 and later, declare ``>=3.20.3``, which a cap below it would leave."""
     if m.matrix is None:
         return None
+    # On any platform: tensorflow-macos, the arm64 Mac's package before tensorflow's own
+    # arm64 wheels (2.13), declares its line's range too.
+    here = [x for x in m.matrix.lines if x.has_wheels_for(m.python_version)]
     capped: list[tuple[tuple[int, ...], str, TFLine]] = []
-    for line in m.matrix.lines:
+    for line in here:
         pin = line.declared("protobuf")
         part = _upper_part(pin) if pin is not None else None
         bound = _cap(part) if part is not None else None
@@ -2032,12 +2037,12 @@ def old_gencode_cap(m: Machine) -> Optional[tuple[str, str, bool]]:
     lowest = min(bound for bound, _, _ in capped)
     part = next(p for bound, p, _ in capped if bound == lowest)
     lines = sorted((x for bound, _, x in capped if bound == lowest), key=lambda x: x.key)
-    older = [x for x in m.matrix.lines if x.key < lines[0].key]
+    older = [x for x in here if x.key < lines[0].key]
     # The older lines declare a floor only (before the upb runtime existed): each must lie
     # below the cap for them to admit it.
     admitted = all(admits_below(x.declared("protobuf") or "", part[1:].lstrip("=")) for x in older)
     # "2.6 to 2.11" only where no line between them states another range.
-    between = [x for x in m.matrix.lines if lines[0].key <= x.key <= lines[-1].key]
+    between = [x for x in here if lines[0].key <= x.key <= lines[-1].key]
     words = (
         f"{lines[0].line} to {lines[-1].line}"
         if len(lines) > 2 and len(between) == len(lines)

@@ -20,7 +20,7 @@ import re
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import NamedTuple, Optional
+from typing import Final, NamedTuple, Optional
 
 from tfdoctor.evidence.conda import spec_line
 from tfdoctor.evidence.packages import plugin_dist
@@ -1010,7 +1010,29 @@ def _indented_code(line: str, code: str) -> bool:
     (:func:`_is_python_line`), not an installer's indented step that a message follows
     (pip's ``  Attempting uninstall: numpy``, ``  Downloading x.whl (475.2 MB)``, conda's
     ``  Total: 29.7 MB`` or its ``  - SPEC`` lists; some of them parse, ``- numpy``)."""
-    return _is_python_line(code) and read_pip_line(line) is None and not spec_line(line)
+    python = _is_python_line(code) or _is_clause_head(code)
+    return python and read_pip_line(line) is None and not spec_line(line)
+
+
+#: What makes a compound statement's header whole, by the word it opens with: the header's
+#: body, after the statement it continues (``elif``, ``else``, ``except``, ``finally``); a
+#: decorator's function. Python prints any of them as a frame's line (``for batch in ds:``,
+#: ``with tf.Session() as sess:``, the line a generator's or context manager's error runs).
+_CLAUSE_WHOLE: Final = (
+    (("elif ", "else:", "else :"), "if 1:\n pass\n{}\n pass"),
+    (("except", "finally:", "finally :"), "try:\n pass\n{}\n pass"),
+    (("@",), "{}\ndef f(): pass"),
+    (("",), "{}\n pass"),
+)
+
+
+def _is_clause_head(code: str) -> bool:
+    """Whether ``code`` (one source line) is a compound statement's header or clause
+    (``for x in data:``, ``else:``) or a decorator: Python, though no statement alone."""
+    if not code.endswith(":") and not code.startswith("@"):
+        return False
+    whole = next(form for opens, form in _CLAUSE_WHOLE if code.startswith(opens))
+    return _is_statement(whole.format(code))
 
 
 def _code_above(text: str, start: int) -> tuple[str, bool, bool]:

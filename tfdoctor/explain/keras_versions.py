@@ -163,11 +163,11 @@ def _shown_tf_lists(m: Machine, asked: str) -> bool:
     """Whether the listing of the TensorFlow line the log shows has what a Keras frame asked
     for (``module.name``, by its public name: ``tensorflow.compat.v2.__internal__.tf2`` is
     ``tf.__internal__.tf2``); False for a keyword, a private module, or no release shown."""
-    from tfdoctor.scan.knowledge import public_name  # noqa: PLC0415 - scan loads on demand
+    from tfdoctor.scan.knowledge import tf_public_name  # noqa: PLC0415 - scan loads on demand
 
     module, _, name = asked.rpartition(".")
-    api = public_name(module) if module and "(" not in asked else None
-    if api is None or not api.startswith("tf") or ".python." in f".{api}.":
+    api = tf_public_name(module) if module and "(" not in asked else None
+    if api is None:
         return False  # TensorFlow's private tree is in no listing
     return release_has(m.tf.version if m.tf is not None else None, f"{api}.{name}")
 

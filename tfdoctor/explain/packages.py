@@ -3273,7 +3273,7 @@ def foreign_caller_findings(
     was written for another TensorFlow release. The caller is the innermost installed frame
     that is not TensorFlow's; for a keyword, TensorFlow's frame must follow it (the callee).
     A note where the run went on after the exception (``logged``, :func:`went_on_note`)."""
-    from tfdoctor.scan.knowledge import public_name  # noqa: PLC0415 - scan loads on demand
+    from tfdoctor.scan.knowledge import tf_public_name  # noqa: PLC0415 - scan loads on demand
 
     for tb in tracebacks:
         match = _tf_asked(tb)
@@ -3283,8 +3283,8 @@ def foreign_caller_findings(
         if (match.core or match.tf_submodule) and not tb.frames:
             continue  # the package that imported it is not shown
         if module is not None:
-            api = public_name(module)
-            if api is None or not api.startswith("tf") or ".python." in f".{api}.":
+            api = tf_public_name(module)
+            if api is None:
                 continue
             shown = m.tf.version if m.tf is not None else None
             if not match.tf_submodule and release_has(shown, f"{api}.{match.attr}"):

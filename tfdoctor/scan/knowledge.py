@@ -69,6 +69,16 @@ def public_name(module: str) -> Optional[str]:
     return None
 
 
+def tf_public_name(module: str) -> Optional[str]:
+    """:func:`public_name` of a module of TensorFlow's public API (``tf.X``, ``tf.keras.X``);
+    None for Keras' own, TensorFlow's private tree (``tensorflow.python``, which no listing
+    holds) or no API at all."""
+    api = public_name(module)
+    if api is None or not api.startswith("tf") or ".python." in f".{api}.":
+        return None
+    return api
+
+
 def module_api(module: str) -> Optional[str]:
     """The public name of a library file's module (``keras.src.optimizers.adam`` ->
     ``keras.optimizers.adam``): what a call into that file was a use of."""
