@@ -16,6 +16,7 @@ binary data from its start, or compressed, is an InputError.
 from __future__ import annotations
 
 import codecs
+import functools
 import io
 import json
 import re
@@ -486,8 +487,15 @@ def _frames_joined(text: str) -> str:
     # The frame lines followed by a line that starts with no blank, found by a pattern:
     # a long log's lines are not visited one by one.
     cuts: list[int] = []
+    # Whether a line of each length is the text's widest, asked once a length.
+    widest: dict[int, bool] = {}
     for found in _FRAME_BEFORE_UNINDENTED.finditer(text):
         line_start = text.rfind("\n", 0, found.start()) + 1
+        length = found.end() - 1 - line_start
+        if length not in widest:
+            widest[length] = _widest(text, length)
+        if not widest[length]:
+            continue  # narrower than the text's widest line: a frame line printed whole
         rest_end = text.find("\n", found.end())
         after = text[found.end() : rest_end if rest_end >= 0 else len(text)]
         before = text[line_start : found.end() - 1]
@@ -503,20 +511,28 @@ def _frames_joined(text: str) -> str:
             cuts.append(found.end() - 1)
     if not cuts:
         return text
-    lines = text.split("\n")
-    # A line redrawn with "\r" shows its last state only: its length is not what was shown.
-    width = max(len(line) for line in lines if "\r" not in line)
-    if width < _WRAP_LEAST:
-        return text
     out: list[str] = []
     copied = 0
     for at in cuts:
-        if at - (text.rfind("\n", 0, at) + 1) == width:
-            # The line break at ``at`` is the console's: dropped.
-            out.append(text[copied:at])
-            copied = at + 1
+        # The line break at ``at`` is the console's: dropped.
+        out.append(text[copied:at])
+        copied = at + 1
     out.append(text[copied:])
     return "".join(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _longer_line(length: int) -> re.Pattern[str]:
+    """A whole line longer than ``length`` with no carriage return in it (a line redrawn with
+    "\r" shows its last state only: its length is not what was shown)."""
+    return re.compile(rf"(?m)^[^\r\n]{{{length + 1},}}$")
+
+
+def _widest(text: str, length: int) -> bool:
+    """Whether a line of ``length`` is as long as the text's longest line (those redrawn with
+    "\r" aside) and at least the narrowest width a console wraps at: found by one pattern,
+    not by measuring every line of a long log."""
+    return length >= _WRAP_LEAST and _longer_line(length).search(text) is None
 
 
 def _goes_on(line: str, before: str, after: str) -> bool:
