@@ -456,6 +456,16 @@ def test_tensorflow_1s_api_gone_is_read_from_pips_removal_of_the_images_release(
     assert "pip removed TensorFlow 1.15.2 and installed 2.1.0" in found.detail
 
 
+def test_pips_found_existing_line_alone_reads_the_replacement_as_its_uninstall_does() -> None:
+    # One reader of pip removing the image's TensorFlow: a log that keeps only pip's "Found
+    # existing installation" line (its uninstall lines cut) reads as the whole run does.
+    cut = _replaced("2.16.1").replace("    Uninstalling tensorflow-2.15.0:\n", "")
+    cut = cut.replace("      Successfully uninstalled tensorflow-2.15.0\n", "")
+    found = finding_of(explained(cut), "hosted-tf-replaced")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "Found existing installation: tensorflow 2.15.0" in found.detail
+
+
 @pytest.mark.parametrize(
     ("text", "read"),
     [

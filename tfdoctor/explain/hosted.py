@@ -15,7 +15,6 @@ from tfdoctor.evidence.devices import (
 )
 from tfdoctor.evidence.packages import (
     PIP_TF_DIST,
-    PIP_TF_REMOVED,
     installed_items,
     kernel_install_end,
     kernel_installs_unnamed,
@@ -458,16 +457,13 @@ _COLAB_KERNEL_DIED = re.compile(r"^Your \w+ crashed for an unknown reason\.?", r
 TF1_API_GONE = (causes.code.API_MOVED_TO_COMPAT_V1, causes.code.TF_CONTRIB_REMOVED)
 
 
-def tf1_replaced_by_tf2(evidence: Evidence) -> Optional[tuple[str, str]]:
-    """The TensorFlow 1 release pip removed and the TensorFlow 2 (or later) one the log shows
-    installed in its place, both as pip printed them: TensorFlow 1's API (``tf.Session``,
-    ``tf.contrib``) was there before the install and is gone after it, so the install, not
-    the code, is why it is missing. None where either release is not shown."""
-    text = evidence.first_text
+def _image_tf_removed(text: str) -> Optional[_PipSaid]:
+    """pip's first line removing a TensorFlow an image could have shipped (a release of
+    tensorflow or its -gpu/-cpu name, never a nightly): "Found existing installation" or
+    "Successfully uninstalled". None where pip removed none."""
     if "install" not in text:
         return None
-    # An image ships a release of tensorflow or its -gpu/-cpu name, never a nightly.
-    removed = next(
+    return next(
         (
             said
             for said in _pip_said(text, _PIP_REPLACING_TF, *_PIP_REPLACING)
@@ -475,6 +471,14 @@ def tf1_replaced_by_tf2(evidence: Evidence) -> Optional[tuple[str, str]]:
         ),
         None,
     )
+
+
+def tf1_replaced_by_tf2(evidence: Evidence) -> Optional[tuple[str, str]]:
+    """The TensorFlow 1 release pip removed and the TensorFlow 2 (or later) one the log shows
+    installed in its place, both as pip printed them: TensorFlow 1's API (``tf.Session``,
+    ``tf.contrib``) was there before the install and is gone after it, so the install, not
+    the code, is why it is missing. None where either release is not shown."""
+    removed = _image_tf_removed(evidence.first_text)
     installed = _tf_installed_in_log(evidence) if removed is not None else None
     if removed is None or installed is None or installed[1] is None:
         return None
@@ -631,27 +635,24 @@ def _image_tensorflow_removed(
     release, with no failure after it: the replacement observed, a warning (the image's CUDA
     and cuDNN wheels and its add-ons stay at its own release). None where pip's removal is not
     shown, or it put the same release back."""
-    # An image ships a release of tensorflow (or its -gpu/-cpu name), never tf-nightly.
-    removed = next(
-        (x for x in PIP_TF_REMOVED.finditer(evidence.first_text) if x["dist"].startswith("tens")),
-        None,
-    )
+    said = _image_tf_removed(evidence.first_text)
     dist, version = installed
     image = causes.hosted.hosted_image(notebook)
     if (
         image is None
-        or removed is None
+        or said is None
         or version is None
         # A local label (``+zzzcolab...``) names a build of the same release.
-        or removed["version"].split("+")[0] == version
+        or said.match["version"].split("+")[0] == version
     ):
         return None
+    removed = said.match
     return causes.finding(
         f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
         Severity.WARNING,
         causes.hosted.HOSTED_TF_REPLACED,
         f"The notebook replaced the TensorFlow {image.title} ships",
-        f"{removed.group(0).strip()}\npip removed TensorFlow {removed['version']} from "
+        f"{said.line}\npip removed TensorFlow {removed['version']} from "
         f"{image.title} (its paths show the notebook) and installed {dist} {version}: the "
         "image's CUDA and cuDNN libraries and its other packages are built and tested with "
         "its own TensorFlow, and stay as they were.",
