@@ -1527,3 +1527,12 @@ def test_the_newest_release_for_a_python_is_one_whose_wheels_the_matrix_names() 
     assert matrix.newest_release_with_wheels("2.7", "windows-", "1.15") is None
     assert matrix.newest_release_with_wheels("2.7", "", "1.14") is None
     assert _with_patch_rows().newest_release_with_wheels("2.7", "", "1.15") is None
+
+
+def test_the_last_tensorflow_1_line_and_the_one_after_it_are_read_from_the_lines() -> None:
+    m = SHIPPED
+    assert m.last_tf1_line is not None and m.last_tf1_line.line == "1.15"
+    assert m.line_after_tf1 is not None and m.line_after_tf1.line == "2.0"
+    # A matrix without a 1.x line has neither.
+    only_tf2 = dataclasses.replace(m, lines=tuple(x for x in m.lines if x.key[:1] != (1,)))
+    assert only_tf2.last_tf1_line is None and only_tf2.line_after_tf1 is None

@@ -376,6 +376,20 @@ class Matrix(Record):
         """The newest line with a final release."""
         return self.releases[0] if self.releases else None
 
+    @property
+    def last_tf1_line(self) -> Optional[TFLine]:
+        """The last TensorFlow 1 line (1.15), where TensorFlow 1 code runs unchanged; None where
+        the matrix lists none."""
+        return next((x for x in self.lines if x.key[:1] == (1,)), None)
+
+    @property
+    def line_after_tf1(self) -> Optional[TFLine]:
+        """The line after the last TensorFlow 1 line (2.0: the release whose top-level namespace
+        dropped the TensorFlow 1 API); None where the matrix lists no 1.x line or none after it."""
+        last = self.last_tf1_line
+        later = [x for x in self.lines if last is not None and x.key > last.key]
+        return min(later, key=lambda x: x.key) if later else None
+
     def lines_pinning(self, target: str, admits: Callable[[str], bool]) -> tuple[TFLine, ...]:
         """The lines, newest first, whose wheel declares a range on ``target`` (a package the
         matrix pins: ``protobuf``, ``tf-keras``; or a CUDA wheel of the ``and-cuda`` extra,

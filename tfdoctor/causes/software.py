@@ -1091,11 +1091,10 @@ def unshown_caller_fix(
         "pair its releases with TensorFlow's)"
     )
     commands: tuple[str, ...] = m.pip("list")
-    ones = [x for x in m.matrix.lines if x.key[:1] == (1,)] if m.matrix is not None else []
-    if tf1 and ones:
+    last = last_tf1_line(m)
+    if tf1 and last is not None:
         # TensorFlow 1 API (moved under tf.compat.v1 or gone with tf.contrib): the library's
         # release of that era runs unchanged on the last 1.x line (as scan's fix for that API says).
-        last = max(ones, key=lambda x: x.key)
         pythons = sorted({p for ps in last.python.values() for p in ps}, key=version_key)
         within = f", in an environment of Python {pythons[0]} to {pythons[-1]}" if pythons else ""
         text += (
@@ -2915,17 +2914,9 @@ def graph_code_fix(port: str, tf1: Optional[str] = None) -> Fix:
 
 
 def last_tf1_line(m: Machine) -> Optional[TFLine]:
-    """The matrix's last TensorFlow 1 line (1.15), which multi-backend Keras' code runs on;
-    None without a matrix."""
-    return max(
-        (
-            line
-            for line in (m.matrix.lines if m.matrix is not None else ())
-            if line.line[:2] == "1."
-        ),
-        key=lambda line: version_key(line.line),
-        default=None,
-    )
+    """The matrix's last TensorFlow 1 line (1.15, :attr:`Matrix.last_tf1_line`), which
+    multi-backend Keras' code runs on; None without a matrix."""
+    return m.matrix.last_tf1_line if m.matrix is not None else None
 
 
 def keras_session_fix(m: Machine, api: Optional[str]) -> Fix:

@@ -616,12 +616,9 @@ class Judge:
         return rule.release_key[:2] == self._line_after_tf1()
 
     def _line_after_tf1(self) -> Optional[tuple[int, ...]]:
-        """The matrix's line after its last 1.x line (2.0: the release whose top-level
-        namespace dropped the TensorFlow 1 API); None where the matrix has no 1.x line or
-        none after it."""
-        ones = [x.key for x in self.matrix.lines if x.key[:1] == (1,)]
-        later = [x.key for x in self.matrix.lines if ones and x.key > max(ones)]
-        return min(later) if later else None
+        """The matrix's line after its last 1.x line (:attr:`Matrix.line_after_tf1`), as a key."""
+        after = self.matrix.line_after_tf1
+        return after.key if after is not None else None
 
     def _last_tf1_words(self, lead: str = "") -> str:
         """The last 1.x line of the matrix, where TensorFlow 1 code runs unchanged, with its
@@ -630,10 +627,9 @@ class Judge:
         (1.15.0 for Python 2.7, with the platforms of those wheels), else an environment of a
         Python the line has wheels for ("" where the matrix has no 1.x line). ``lead``: the
         words before the line's number (the offer to run the code there by default)."""
-        ones = [x for x in self.matrix.lines if x.key[:1] == (1,)]
-        if not ones:
+        last = self.matrix.last_tf1_line
+        if last is None:
             return ""
-        last = max(ones, key=lambda x: x.key)
         pythons = sorted({py for pys in last.python.values() for py in pys}, key=version_key)
         within = f", in an environment of Python {pythons[0]} to {pythons[-1]}" if pythons else ""
         run = (lead or " Or run the TensorFlow 1 code unchanged on") + f" TensorFlow {last.line}"
