@@ -275,3 +275,35 @@ def test_a_line_that_names_a_file_and_a_line_alone_is_no_ipython_frame() -> None
     text = "File notes:3, in short\nFile /etc/app.conf:3\nValueError: bad value\n"
     (tb,) = read_tracebacks(text)
     assert tb.frames == ()
+
+
+_CUT_AFTER_NOTE = (
+    "XXX lineno: 12, opcode: 0\n"
+    "Traceback (most recent call last):\n"
+    '  File "serve.py", line 4, in <module>\n'
+    "    predict = restore(blob)\n"
+    '  File "/opt/svc/lib/python3.8/site-packages/svc/runner.py", line 30, in restore\n'
+    "    return fn(arg)\n"
+)
+
+
+def test_cpythons_opcode_note_names_the_exception_of_a_traceback_cut_before_it() -> None:
+    # ceval.c (2.x-3.11) prints the note, then raises SystemError('unknown opcode').
+    (tb,) = read_tracebacks(_CUT_AFTER_NOTE)
+    assert (tb.type, tb.message, tb.note) == (
+        "SystemError",
+        "unknown opcode",
+        "XXX lineno: 12, opcode: 0",
+    )
+    assert [f.function for f in tb.frames] == ["<module>", "restore"]
+    assert tb.where == "line 1"
+
+
+def test_a_cut_traceback_without_the_note_or_after_its_own_exception_names_nothing() -> None:
+    assert read_tracebacks(_CUT_AFTER_NOTE.split("\n", 1)[1]) == []
+    # The note belongs to the exception read after it, not to a later cut traceback.
+    earlier = (
+        _CUT_AFTER_NOTE.replace("    return fn(arg)\n", "    return fn(arg)\nValueError: no\n")
+        + _CUT_AFTER_NOTE.split("\n", 1)[1]
+    )
+    assert [(tb.type, tb.note) for tb in read_tracebacks(earlier)] == [("ValueError", "")]

@@ -309,6 +309,50 @@ def test_a_32bit_windows_python_gets_windows_commands(machine: str) -> None:
     assert not any("/bin/" in c or c.startswith("python3") for c in top.fix.commands)
 
 
+_GPU_110_CP35 = (
+    "ERROR: tensorflow_gpu-1.1.0-cp35-cp35m-win_amd64.whl is not a supported wheel on this "
+    "platform.\n"
+)
+
+
+def test_a_refused_windows_wheel_of_a_one_python_release_leads_with_the_version() -> None:
+    """TensorFlow 1.1.0's Windows wheels are for Python 3.5 alone (the shipped matrix): its
+    cp35 file refused, no release listed and no Python shown, another version and 32 bits
+    both fit; the version leads, 32 bits stays a candidate, and the fix covers both."""
+    report = explained(_GPU_110_CP35 + REFUSAL, matrix=load_matrix())
+    top = top_error(report)
+    assert top.cause == "tf-no-wheel-for-python"
+    text = fix_text(top)
+    assert "64-bit Python 3.5" in text and "tensorflow-gpu==1.1.0" in text
+    assert top.fix is not None and "struct.calcsize('P')" in top.fix.commands[0]
+    other = [x for x in report.findings if x.cause == "python-32bit"]
+    assert [x.severity for x in other] == [Severity.WARNING]
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(
+            "C:\\> py -3.5 -m pip install tensorflow_gpu-1.1.0-cp35-cp35m-win_amd64.whl\n"
+            + _GPU_110_CP35
+            + REFUSAL
+            + "C:\\> python --version\nPython 3.5.4\n",
+            id="version-shown",
+        ),
+        pytest.param(
+            "ERROR: tensorflow-1.3.0-cp36-cp36m-win_amd64.whl is not a supported wheel on this "
+            "platform.\n" + REFUSAL,
+            id="release-of-two-pythons",
+        ),
+    ],
+)
+def test_a_refused_windows_wheel_stays_a_32bit_python(log: str) -> None:
+    """The Python the log shows is the wheel's, or the release had Windows wheels for other
+    Pythons too (the file picked says which Python it is for): 32 bits is the reading."""
+    top = top_error(explained(log, matrix=load_matrix()))
+    assert top.cause == "python-32bit" and "64-bit" in fix_text(top)
+
+
 @pytest.mark.parametrize(
     "shown",
     [

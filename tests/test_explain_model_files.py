@@ -408,6 +408,63 @@ def test_an_unknown_opcode_in_a_lambdas_call_is_a_warning() -> None:
     assert "load only its weights" in _warning_of(text, "model-bytecode-other-python")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("SystemError: unknown opcode\n", id="python-3.11-alone"),
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "/srv/jobs/worker.py", line 22, in <module>\n'
+            "    out = task(batch)\n"
+            '  File "/srv/jobs/notebooks/prep.py", line 8, in task\n'
+            "SystemError: /srv/jobs/notebooks/prep.py:8: unknown opcode 0\n",
+            id="python-3.12-no-keras-frame",
+        ),
+    ],
+)
+def test_an_unknown_opcode_without_keras_frames_covers_a_lambda_and_a_pickled_function(
+    text: str,
+) -> None:
+    fix = _warning_of(text, "model-bytecode-other-python")
+    assert "load only its weights" in fix and "pickle it again" in fix
+
+
+def test_cpythons_opcode_note_above_a_cut_keras_traceback_is_a_lambda() -> None:
+    # ceval.c (2.x-3.11) prints the note, then raises SystemError('unknown opcode'); the
+    # paste stops in Keras' model rebuilding, before the exception line.
+    text = (
+        "XXX lineno: 3, opcode: 0\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/serve.py", line 5, in <module>\n'
+        '    net = tf.keras.models.load_model("net.h5")\n'
+        f'  File "{_SITE}/tensorflow/python/keras/saving/save.py", line 182, in load_model\n'
+        "    return hdf5_format.load_model_from_hdf5(filepath, custom_objects, compile)\n"
+        f'  File "{_SITE}/tensorflow/python/keras/saving/hdf5_format.py", line 178, in '
+        "load_model_from_hdf5\n"
+        "    custom_objects=custom_objects)\n"
+    )
+    fix = _warning_of(text, "model-bytecode-other-python")
+    assert "load only its weights" in fix and "pickle it again" not in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("ValueError: unknown opcode 'NOP'\n", id="another-type"),
+        pytest.param(
+            "XXX lineno: 3, opcode: 0\n"
+            "Traceback (most recent call last):\n"
+            '  File "/srv/app/serve.py", line 5, in <module>\n'
+            "    main()\n"
+            "KeyError: 'net'\n",
+            id="note-then-another-exception",
+        ),
+    ],
+)
+def test_other_words_of_an_opcode_are_no_bytecode(text: str) -> None:
+    assert "model-bytecode-other-python" not in all_causes(text)
+
+
 def test_bad_marshal_data_of_a_pyc_import_is_no_lambda() -> None:
     text = (
         "Traceback (most recent call last):\n"

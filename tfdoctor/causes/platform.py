@@ -3592,6 +3592,42 @@ def _release_lacks_python(
     )
 
 
+def windows_wheel_unknown_python_fix(
+    m: Machine, file: str, dist: str, version: str, python: str
+) -> Optional[Fix]:
+    """The fix where pip refuses ``file``, the 64-bit Windows wheel of ``dist`` ``version``
+    for CPython ``python``, finds no release at all, and the log shows neither the Python's
+    version nor its bits: a Python of another version or a 32-bit one both fit (pip's tags of
+    either lack ``cpXY-win_amd64``). Led by the version where the release's Windows wheels are
+    for ``python`` alone (the matrix): the file then says nothing of the user's Python, as
+    there was no other to pick. A 64-bit Python of that version covers both readings, and
+    a later release for the Python in use the version's. None where the matrix does not know
+    the release's Windows Pythons, or they are more than ``python``."""
+    target = "windows-x86_64"
+    dist = normalize_name(dist)
+    pythons = (
+        (m.matrix.release_pythons(version) or {}).get(target, ()) if m.matrix is not None else ()
+    )
+    if dist not in ("tensorflow", "tensorflow-gpu") or tuple(pythons) != (python,):
+        return None
+    newest = _newest_python_on(m, target)
+    later = f" (the newest has wheels up to Python {newest}, from the matrix)" if newest else ""
+    return Fix(
+        f"{file} is the 64-bit Windows wheel of {dist} {version} for CPython {python}, the "
+        f"one Python its Windows wheels are for (from the matrix); pip refuses it for a Python "
+        f"of another version or a 32-bit one (TensorFlow publishes 64-bit wheels only), and "
+        f"finds no release at all for either. Create an environment with a 64-bit Python "
+        f"{python} and install {dist}=={version} there; or keep the Python in use, where it is "
+        f"64-bit, and install a later TensorFlow with Windows wheels for its version{later}. "
+        f"The first command tells the two apart: it prints the version and the bits (a "
+        f"version other than {python} is the first reading, 32 bits the second).",
+        (
+            INTERPRETER_CHECK,
+            *venv_commands(python, f"install {dist}=={version}", windows=True, bits64=True),
+        ),
+    )
+
+
 #: A macOS wheel's platform tag: the oldest macOS it runs on and its architecture (PEP 425's
 #: macosx_{major}_{minor}_{arch}; packaging's tags.mac_platforms accepts it on that macOS or
 #: any later one of the same architecture, so a refusal is never about a newer macOS).

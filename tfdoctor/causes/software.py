@@ -338,7 +338,8 @@ CAUSES: Mapping[str, Cause] = dict(
             "un-marshals it as it loads. That format is the Python minor's own: another minor "
             "refuses the data ('bad marshal data', 'marshal data too short') or runs an opcode "
             "it does not have ('unknown opcode'). The weights are not at fault; the function "
-            "is.",
+            "is. A function pickled by value (cloudpickle, dill) carries its bytecode too, which "
+            "another minor refuses or cannot run.",
             "https://docs.python.org/3/library/marshal.html",
             "https://github.com/keras-team/keras/blob/v3.12.0/keras/src/utils/python_utils.py",
             "https://github.com/keras-team/keras/blob/v2.11.0/keras/utils/generic_utils.py",
@@ -2241,16 +2242,24 @@ def keras_copies_fix(m: Machine, dists: Sequence[str] = KERAS_PACKAGE_DISTRIBUTI
     return keras_shared_fix(m, dists, wanted)
 
 
-def bytecode_python_fix(m: Machine) -> Fix:
+def bytecode_python_fix(m: Machine, lambda_shown: bool = True) -> Fix:
     """The model loaded by the Python minor that saved it, or rebuilt in code with only its
-    weights loaded (weights hold no bytecode)."""
+    weights loaded (weights hold no bytecode); where no Keras frame shows a model
+    (``lambda_shown`` False), a function pickled by value under another Python likewise."""
     here = f" (this one is Python {m.python_version})" if m.python_version else ""
+    other = (
+        ""
+        if lambda_shown
+        else " A function pickled by value (cloudpickle, dill) or marshalled under another "
+        "Python is the same: load it with that Python minor, or pickle it again from its "
+        "source under this one."
+    )
     return Fix(
         "Load the model with the Python minor that saved it, in an environment of that Python "
         f"with the same TensorFlow and Keras{here}; or build the model in code, with the "
         "Lambda's function defined there, and load only its weights (model.load_weights on "
         "the same file, or the weights saved from the old environment), which hold no "
-        "bytecode.",
+        f"bytecode.{other}",
         ('python -c "import sys; print(sys.version)"',),
     )
 

@@ -51,6 +51,15 @@ ON_PURPOSE = frozenset({"KeyboardInterrupt", "SystemExit"})
 _WORDS = ("Error", "Exception", "Traceback")
 
 _HEADER = re.compile(r"Traceback \(most recent call last\)")
+#: CPython 2.x-3.11's note on stderr as its evaluation loop meets an opcode it does not have,
+#: printed right before it raises ``SystemError: unknown opcode`` (Python/ceval.c, the
+#: ``default:`` case of the opcode switch: ``fprintf(stderr, "XXX lineno: %d, opcode: %d\n",
+#: ...)`` then ``PyErr_SetString(PyExc_SystemError, "unknown opcode")``; 3.12 dropped the
+#: note and puts the place in the message, ``"%U:%d: unknown opcode %d"``). A traceback that
+#: follows it and is cut before its last line raised that exception.
+#: https://github.com/python/cpython/blob/v3.10.0/Python/ceval.c
+_OPCODE_NOTE = re.compile(r"^[ \t]*XXX lineno: -?\d+, opcode: \d+[ \t]*$", re.MULTILINE)
+_NOTE_WORDS = "XXX lineno: "
 # IPython names the exception on its header line (`ValueError    Traceback (most recent call
 # last)`), so a pasted traceback cut before its last line still says what was raised.
 _NAMED_HEADER = re.compile(
@@ -180,6 +189,10 @@ class Traceback(Record):
     #: IPython's, marked ``---> 43``), the frame's file line cut from the paste: it says what
     #: ran, not whose code it is (no path says so).
     printed: bool = False
+    #: The interpreter's own line above a traceback cut before its exception line that names
+    #: the exception (CPython's ``XXX lineno: 7, opcode: 0``, :data:`_OPCODE_NOTE`); empty
+    #: where the exception line was read.
+    note: str = ""
 
     @property
     def name(self) -> str:
@@ -297,6 +310,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
         ((m.start(), "header", m) for m in _HEADER.finditer(text)),
         ((m.start(), "frame", m) for m in _FRAME.finditer(text)),
         ((m.start(), "exception", m) for m in _EXCEPTION.finditer(text)),
+        ((m.start(), "note", m) for m in _notes(text)),
         key=lambda e: e[0],
     )
     out: list[Traceback] = []
@@ -306,6 +320,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
     named = ""  # the exception an IPython header names, until its exception line is read
     ipython = False  # whether the traceback being read has IPython's header
     ignored = False  # whether Python said it ignored the exception being read
+    noted: Optional[re.Match[str]] = None  # the interpreter's note since the last exception
     for pos, kind, match in events:
         if kind == "header":
             frames.clear()
@@ -316,6 +331,8 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             ignored = _after_ignored(text, start)
         elif kind == "frame":
             frames.append(match)
+        elif kind == "note":
+            noted = match
         else:
             line_no += text.count("\n", counted, pos)
             counted = pos
@@ -366,19 +383,56 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                 )
             )
             frames.clear()
-            named, ipython, ignored = "", False, False
+            named, ipython, ignored, noted = "", False, False, None
             if len(out) >= MAX_TRACEBACKS:
                 break
     else:
-        if named and frames:
-            # The paste stops inside the traceback: IPython's header named the exception, and
-            # the innermost frame's source shows what its raise statement says.
-            last = frames[-1]
-            line_no += text.count("\n", counted, last.start())
-            place = where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}"
-            found = tuple(_frame(m, text) for m in frames)
-            out.append(Traceback(str(place), named, _raised_words(text, last.end()), found, True))
+        cut = _cut_traceback(text, where, tuple(frames), named, noted)
+        if cut is not None:
+            out.append(cut)
     return _bare_messages(text, where, out)
+
+
+def _cut_traceback(
+    text: str,
+    where: Optional[object],
+    frames: tuple[re.Match[str], ...],
+    named: str,
+    noted: Optional[re.Match[str]],
+) -> Optional[Traceback]:
+    """The exception of a traceback the paste stops inside (``frames`` read after its header,
+    no exception line after them), where the log still names it: IPython's header
+    (``named``), whose innermost frame's source shows what its raise statement says; else
+    CPython's opcode note printed since the last exception line (``noted``). None where
+    neither names it."""
+    if not frames:
+        return None
+    found = tuple(_frame(m, text) for m in frames)
+    if named:
+        place = _place(text, where, frames[-1].start())
+        return Traceback(place, named, _raised_words(text, frames[-1].end()), found, True)
+    if noted is None:
+        return None
+    return Traceback(
+        _place(text, where, noted.start()),
+        "SystemError",
+        "unknown opcode",
+        found,
+        any(_IPYTHON_FILE.search(f.path) for f in found),
+        note=noted.group(0).strip(),
+    )
+
+
+def _place(text: str, where: Optional[object], at: int) -> str:
+    """The line of ``text`` holding offset ``at`` as ``where`` names it, else ``line N``."""
+    line_no = text.count("\n", 0, at)
+    return str(where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}")
+
+
+def _notes(text: str) -> Iterator[re.Match[str]]:
+    """CPython's opcode notes in ``text`` (:data:`_OPCODE_NOTE`); none scanned for where its
+    words are absent (str's ``in`` runs in C)."""
+    return _OPCODE_NOTE.finditer(text) if _NOTE_WORDS in text else iter(())
 
 
 #: pytest's long report ends an entry with the innermost frame's place after the exception's

@@ -18,6 +18,7 @@ from tfdoctor.evidence.traceback import (
     origin_of,
     path_hints,
 )
+from tfdoctor.explain.keras_versions import keras_era
 from tfdoctor.explain.modules import TF_OWN, keras3_backend_of
 from tfdoctor.explain.packages import tf_keras_generation
 from tfdoctor.findings import UNEXPLAINED_EXCEPTION, Finding, Fix, Severity
@@ -290,38 +291,81 @@ def _keras_filtered(frame: Frame, src: bool = True) -> bool:
     return src or found.group("src") is None
 
 
-def lambda_bytecode_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
-    """The last exception: Keras un-marshalling a Lambda layer's function refused as another
-    Python minor's data (an error), or the function run into an opcode this Python lacks
-    from the Lambda layer's call (a warning: the bytecode is the likely author, not shown)."""
-    tb = last_failure(tracebacks)
-    if tb is None or not tb.frames:
+#: CPython's evaluation loop meeting an opcode its table lacks (Python/ceval.c): ``unknown
+#: opcode`` (2.x-3.11), ``FILE:LINE: unknown opcode N`` (3.12 on, the code object's file and
+#: line in front). CPython's compiler emits only opcodes of its own table, so the code object
+#: was made elsewhere: marshalled by another Python minor, whose opcodes differ.
+#: https://github.com/python/cpython/blob/v3.10.0/Python/ceval.c
+#: https://github.com/python/cpython/blob/v3.12.0/Python/ceval.c
+_UNKNOWN_OPCODE = re.compile(r"(?:\A|:\d+: )unknown opcode(?: \d+)?\Z")
+
+
+def _bytecode_reading(tb: Traceback) -> Optional[tuple[Severity, str, bool]]:
+    """How the last exception reads as bytecode of another Python minor: its severity, where
+    it was raised in words, and whether a Keras model's Lambda layer is shown as its author
+    (else a function saved as bytecode some other way is a candidate beside it). None where
+    it is no such refusal."""
+    inner = tb.frames[-1] if tb.frames else None
+    if inner is not None and _MARSHAL_REFUSED.search(tb.message):
+        if inner.function == "func_load" and _FUNC_LOAD.search(inner.path):
+            return Severity.ERROR, "Keras un-marshalling a Lambda layer's function", True
+        if _keras_filtered(inner):
+            # Keras' frames filtered out: func_load, its one reader of marshal data, is likely.
+            return Severity.WARNING, "Keras (its frames filtered), likely func_load", True
         return None
-    inner = tb.frames[-1]
-    if _MARSHAL_REFUSED.search(tb.message) and (
-        inner.function == "func_load" and _FUNC_LOAD.search(inner.path)
-    ):
-        severity, where = Severity.ERROR, "Keras un-marshalling a Lambda layer's function"
-    elif _MARSHAL_REFUSED.search(tb.message) and _keras_filtered(inner):
-        # Keras' frames filtered out: func_load, its one reader of marshal data, is likely.
-        severity, where = Severity.WARNING, "Keras (its frames filtered), likely func_load"
-    elif "unknown opcode" in tb.message and any(
+    if "unknown opcode" in tb.message and any(
         (_LAMBDA_CALL.search(f.path) and f.function == "call") or _keras_filtered(f)
         for f in tb.frames
     ):
-        severity, where = Severity.WARNING, "a Lambda layer's function, run by its call"
-    else:
+        return Severity.WARNING, "a Lambda layer's function, run by its call", True
+    if tb.name != "SystemError" or not _UNKNOWN_OPCODE.search(tb.message):
         return None
+    # The opcode alone says a code object of another Python ran; the frames tell whose. A
+    # Keras frame (rebuilding or running a model) makes a Lambda layer's function the likely
+    # one; without, a function pickled by value (cloudpickle, dill) or marshalled is as
+    # likely as a model's Lambda layer.
+    era = next((keras_era(f) for f in reversed(tb.frames) if keras_era(f)), "")
+    if era:
+        return Severity.WARNING, f"Keras ({era}), likely a Lambda layer's function", True
+    shown = "code whose frames name no Keras" if tb.frames else "code the log shows no frame of"
+    return Severity.WARNING, shown, False
+
+
+def lambda_bytecode_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
+    """The last exception: Keras un-marshalling a Lambda layer's function refused as another
+    Python minor's data (an error), or a function run into an opcode this Python lacks (a
+    warning: another minor's bytecode is the likely author, not shown), a Lambda layer's
+    where Keras' frames show one, a Lambda layer's or another function saved as bytecode
+    where they do not."""
+    tb = last_failure(tracebacks)
+    reading = _bytecode_reading(tb) if tb is not None else None
+    if tb is None or reading is None:
+        return None
+    severity, where, keras = reading
+    inner = f" ({tb.frames[-1].path})" if tb.frames else ""
+    shown = f"{tb.where}: {tb.type}: {tb.message}"
+    if tb.note:
+        shown += (
+            f"\nThe paste stops before the exception line; CPython's note above the traceback, "
+            f"'{tb.note}', is printed as it raises SystemError('unknown opcode')."
+        )
+    author = (
+        "Keras stores that function as the saving Python's bytecode, which another Python "
+        "minor refuses or misreads."
+        if keras
+        else "This Python ran a code object it did not compile, holding an opcode its own "
+        "table lacks: the bytecode of another Python minor. Keras stores a Lambda layer's "
+        "function so in a model file, and cloudpickle and dill so pickle a function by "
+        "value; what the code loaded (a model file, a pickle) tells which."
+    )
     cause = causes.software.MODEL_BYTECODE_OTHER_PYTHON
     return causes.finding(
         f"explain.{cause}",
         severity,
         cause,
         causes.CAUSES[cause].title,
-        f"{tb.where}: {tb.type}: {tb.message}\nRaised in {where} ({inner.path}): Keras "
-        "stores that function as the saving Python's bytecode, which another Python minor "
-        "refuses or misreads.",
-        causes.software.bytecode_python_fix(m),
+        f"{shown}\nRaised in {where}{inner}: {author}",
+        causes.software.bytecode_python_fix(m, keras),
     )
 
 

@@ -15,6 +15,7 @@ from tfdoctor.evidence.pip import (
     PipKind,
     PipRefusal,
     PythonRefusal,
+    WheelRefusal,
     read_missing_wheel,
     read_pip_line,
     read_refusals,
@@ -125,25 +126,46 @@ def _not_installed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cause
     )
 
 
+def _windows_wheel_refused(
+    m: Machine, r: Revealed, hits: Sequence[Hits], wheel: WheelRefusal
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """pip finding no TensorFlow at all and refusing its 64-bit Windows ``wheel``, where the
+    Python the log shows (if any) is the wheel's and nothing shows it 64-bit: the user picks
+    the wheel of their own CPython, so the interpreter is 32-bit, which python.org's default
+    Windows download was until 3.9 (TensorFlow has only 64-bit wheels). Where the log shows
+    no Python version and the release's Windows wheels are for the wheel's Python alone, the
+    file says nothing of the user's Python (there was no other to pick): another version
+    leads, 32 bits the candidate beside it. None elsewhere."""
+    shown = ".".join((r.python or "").split(".")[:2])
+    if (
+        wheel.platform != "win_amd64"
+        or not _no_release_at_all(r, hits)
+        or (shown and wheel.python_version != shown)
+        # Not where the interpreter's own words (its build string, pip's tags) say 64-bit.
+        or _shown_64bit(r)
+    ):
+        return None
+    either = (
+        causes.platform.windows_wheel_unknown_python_fix(
+            m, wheel.file, wheel.dist, wheel.version, wheel.python_version or ""
+        )
+        if not shown
+        else None
+    )
+    if either is not None:
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, either
+    return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(m)
+
+
 def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # pip's own words say what it could see: reason from them before any general advice.
     lines = [line for h in hits for _, line in h.citations]
     wheel = next((w for w in map(read_wheel_refusal, lines) if w is not None), None)
     # Else a TensorFlow wheel the pip command named (a paste that kept only pip's message).
     wheel = wheel or next((w for w in r.wheel_refusals if _TF_WHEEL.match(w.dist)), None)
-    shown = ".".join((r.python or "").split(".")[:2])
-    if (
-        wheel is not None
-        and wheel.platform == "win_amd64"
-        and _no_release_at_all(r, hits)
-        and (not shown or wheel.python_version == shown)
-        # Not where the interpreter's own words (its build string, pip's tags) say 64-bit.
-        and not _shown_64bit(r)
-    ):
-        # pip finds no TensorFlow at all and refuses the 64-bit Windows wheel (the user picks
-        # the wheel of their own CPython): the interpreter is 32-bit, which python.org's
-        # default Windows download was until 3.9; TensorFlow has only 64-bit wheels.
-        return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(m)
+    windows = _windows_wheel_refused(m, r, hits, wheel) if wheel is not None else None
+    if windows is not None:
+        return windows
     blind = pip_blind_to_wheel(m, r, wheel) if wheel is not None else None
     if blind is not None:
         return causes.platform.PIP_TOO_OLD, blind
