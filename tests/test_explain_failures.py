@@ -300,12 +300,33 @@ def test_no_path_no_inference() -> None:
         ("keras.api._v2.keras.layers", "tf.keras.layers"),
         ("keras._tf_keras.keras.layers", "tf.keras.layers"),
         ("keras.api.optimizers", "keras.optimizers"),
+        ("keras.api._v1.keras.layers", "tf.compat.v1.keras.layers"),
+        ("tensorflow._api.v1.random", "tf.random"),
+        ("tensorflow_core._api.v1.compat.v1", "tf.compat.v1"),
+        ("tensorflow_estimator.python.estimator.api._v2.estimator", "tf.estimator"),
+        ("tensorflow_estimator.python.estimator.api._v1.estimator.export", "tf.estimator.export"),
+        ("tensorflow_estimator.python.estimator.canned", None),
         ("keras.src.engine", None),
         ("numpy", None),
     ],
 )
 def test_printed_module_names_map_to_api_names(module: str, name: str) -> None:
     assert public_name(module) == name
+
+
+def test_a_name_missing_from_the_estimators_generated_tree_is_a_tf_estimator_name() -> None:
+    # tf.estimator printed as the tree tensorflow_estimator generates for TensorFlow 2: the
+    # module imported, so the name, not the module, is what this release lacks.
+    finding = _only(
+        _explain(
+            "AttributeError: module 'tensorflow_estimator.python.estimator.api._v2.estimator' "
+            "has no attribute 'feeding'"
+        ),
+        "api-removed",
+    )
+    assert finding.severity is Severity.ERROR
+    assert "`tf.estimator.feeding`" in finding.summary
+    assert finding.fix is not None and "TensorFlow release" in finding.fix.text
 
 
 def test_explain_and_scan_give_one_fix_for_one_name() -> None:

@@ -203,3 +203,67 @@ def test_a_nightly_read_from_its_version_alone_is_fixed_as_tf_nightly(shown: str
     assert found is not None and "pip uninstall -y tf-nightly" in fix_text(found)
     assert not any("tensorflow==2.15.0.dev" in fix_text(x) for x in report.findings)
     assert not any("tensorflow[and-cuda]==2.15.0.dev" in fix_text(x) for x in report.findings)
+
+
+# --- a nightly build lacking a name of its own package ------------------------------------------
+
+
+def test_a_companions_nightly_version_with_its_hour_is_a_nightly() -> None:
+    # keras-nightly writes YYYYMMDDHH after .dev (keras-team/keras pip_build.py).
+    assert unreleased_build("3.3.3.dev2024061903") == (TF_BUILD_REGRESSION, "3.3.3")
+
+
+#: A listing as `pip list` prints it: TensorFlow's nightly beside Keras' own.
+_NIGHTLIES = (
+    "tf-nightly                   2.17.0.dev20240501\n"
+    "keras-nightly                3.5.0.dev2024080102\n"
+)
+
+
+def test_a_keras_nightly_lacking_a_module_its_releases_have_is_the_builds() -> None:
+    report = explained(
+        "Traceback (most recent call last):\n"
+        '  File "fit.py", line 2, in <module>\n'
+        "    import keras.callbacks\n"
+        "ModuleNotFoundError: No module named 'keras.callbacks'\n\n" + _NIGHTLIES
+    )
+    top = report.findings[0]
+    assert top.cause == "tf-build-regression" and top.severity is Severity.ERROR
+    assert "keras-nightly 3.5.0.dev2024080102" in top.summary
+    fix = fix_text(top)
+    assert "pip index versions --pre keras-nightly" in fix and "pip install keras" in fix
+    assert "tf-keras" not in fix and "TF_USE_LEGACY_KERAS" not in fix
+    # The API readings of the name are second, never a lead.
+    assert all(x.severity is not Severity.ERROR for x in report.findings[1:])
+
+
+def test_a_tf_nightly_lacking_a_name_of_its_line_is_the_builds() -> None:
+    report = explained(
+        "AttributeError: module 'tensorflow' has no attribute 'function'\n" + _NIGHTLIES
+    )
+    top = report.findings[0]
+    assert top.cause == "tf-build-regression" and top.severity is Severity.ERROR
+    assert "pip index versions --pre tf-nightly" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The line's release lacks the name too (2.16 removed tf.estimator): the code's.
+        "AttributeError: module 'tensorflow' has no attribute 'estimator'\n"
+        "tf-nightly                   2.16.0.dev20231201\n",
+        # A release of Keras, no nightly: the API readings judge it.
+        "ModuleNotFoundError: No module named 'keras.callbacks'\n"
+        "keras                        3.5.0\n",
+        # The nightly is Keras', the name TensorFlow's: no build of Keras lacks it.
+        "AttributeError: module 'tensorflow' has no attribute 'function'\n"
+        "tensorflow                   2.17.0\nkeras-nightly                3.5.0.dev2024080102\n",
+        # No release of the line has the name: the code's, whatever the build.
+        "ImportError: cannot import name 'NoSuchLayer' from 'keras.layers'\n" + _NIGHTLIES,
+    ],
+)
+def test_no_build_defect_where_the_lines_release_lacks_the_name_or_no_nightly_has_it(
+    text: str,
+) -> None:
+    found = finding_of(explained(text), "tf-build-regression")
+    assert found is None or found.severity is not Severity.ERROR

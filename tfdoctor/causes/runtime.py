@@ -13,6 +13,7 @@ from tfdoctor.causes.xla import WITHOUT_XLA
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
+from tfdoctor.modules import modules
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 GPU_OUT_OF_MEMORY: Final = CauseId("gpu-out-of-memory")
@@ -45,7 +46,9 @@ HDF5_FILE_LOCK_FAILED: Final = CauseId("hdf5-file-lock-failed")
 #: (2.16.0rc0, 2.0.0a0, 2.0.0b1; tf-nightly's 2.13.0.dev20230428), and the rc with a dash that
 #: tf.__version__ printed for some candidates (2.16.0-rc0).
 _PRE_RELEASE = re.compile(r"^(?P<final>\d+\.\d+\.\d+)-?(?:a|b|rc)\d+$")
-_NIGHTLY = re.compile(r"^(?P<final>\d+\.\d+\.\d+)\.dev(?P<date>\d{8})$")
+#: A nightly's version: TensorFlow's date (YYYYMMDD); keras-nightly's adds the hour
+#: (YYYYMMDDHH, keras-team/keras pip_build.py's export_version_string).
+_NIGHTLY = re.compile(r"^(?P<final>\d+\.\d+\.\d+)\.dev(?P<date>\d{8})(?:\d{2})?$")
 #: The distribution TensorFlow's nightly builds are published as: its nightly pipeline writes
 #: the version X.Y.Z-devYYYYMMDD (tensorflow/tools/ci_build/update_version.py, ``--nightly``)
 #: into the wheels uploaded as tf-nightly (https://pypi.org/project/tf-nightly/).
@@ -307,8 +310,10 @@ CAUSES: Mapping[str, Cause] = dict(
             "tf-nightly publishes TensorFlow's development branch as it is each day, before "
             "release testing: a change that breaks code, or a dependency's, can ship in one "
             "build and be fixed in a later one. An earlier nightly, or the stable release, "
-            "does not carry it.",
+            "does not carry it. The nightlies tf-nightly installs in place of its companions' "
+            "releases (keras-nightly for keras) are built the same way.",
             "https://pypi.org/project/tf-nightly/",
+            "https://pypi.org/project/keras-nightly/",
         ),
         define(
             TF_RELEASE_KERNEL_BUG,
@@ -1342,19 +1347,28 @@ def nightly_image_fix(image: str, tool: str = "docker") -> Fix:
 
 def unreleased_build_fix(m: Machine, dist: str, version: str, final: str) -> Fix:
     """The final release instead of a pre-release (``version`` of ``dist``, leading to
-    ``final``), or for a nightly an earlier build or the stable release."""
+    ``final``), or for a nightly an earlier build or the stable release; ``dist`` is
+    TensorFlow's distribution, or for a nightly a companion's (keras-nightly)."""
     line = ".".join(final.split(".")[:2])
     if _NIGHTLY.match(version) is not None:
+        # A companion's nightly (keras-nightly) is the module table's; TensorFlow's own
+        # (tf-nightly and its variants) are published as tf-nightly, installing tensorflow.
+        table = modules()
+        if table.release_of(dist) != dist:
+            nightly, release = dist, table.release_of(dist)
+            package = table.module_of(release) or release
+        else:
+            nightly, release, package = NIGHTLY_DISTRIBUTION, "tensorflow", "tensorflow"
         return Fix(
-            f"{dist} {version} is a nightly build of the development branch: pin tf-nightly "
-            "to a build from before the failure (`pip index versions --pre tf-nightly` lists them, "
-            "newest first), or install the stable release in its place (uninstall "
-            f"{dist} first: both write the tensorflow package). A later nightly may carry the "
+            f"{dist} {version} is a nightly build of the development branch: pin {nightly} "
+            f"to a build from before the failure (`pip index versions --pre {nightly}` lists "
+            "them, newest first), or install the stable release in its place (uninstall "
+            f"{dist} first: both write the {package} package). A later nightly may carry the "
             "fix.",
             (
-                *m.list_releases(NIGHTLY_DISTRIBUTION),
+                *m.list_releases(nightly, pre=True),
                 *m.pip(f"uninstall -y {dist}"),
-                *m.pip("install tensorflow"),
+                *m.pip(f"install {release}"),
             ),
         )
     # A pin of the line without a pre-release suffix: pip takes no pre-release from the index

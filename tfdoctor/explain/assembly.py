@@ -77,6 +77,7 @@ from tfdoctor.explain.libraries import (
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.native import _native_import_cut
 from tfdoctor.explain.network import _cert_path_candidate, _retried_only
+from tfdoctor.explain.nightlies import nightly_own_name_finding
 from tfdoctor.explain.notebooks import _kernel_python, _reticulate_python, _settle_kernel_install
 from tfdoctor.explain.overlaps import (
     _fit_process_fix,
@@ -666,6 +667,27 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
     return []
 
 
+def _api_or_nightly(
+    evidence: Evidence, matrix: Optional[Matrix], machine: Machine
+) -> list[Finding]:
+    """The API readings of the log's exceptions (:func:`_api_findings`), after a nightly build
+    that lacks a name its own line's releases have (:mod:`tfdoctor.explain.nightlies`): the
+    build's defect leads, and what the API readings say of the name is second (a warning)."""
+    api = _api_findings(evidence, matrix, machine)
+    nightly = nightly_own_name_finding(evidence.tracebacks, machine)
+    if nightly is None:
+        return api
+    return [
+        nightly,
+        *(
+            dataclasses.replace(x, severity=Severity.WARNING)
+            if x.severity.rank > Severity.WARNING.rank
+            else x
+            for x in api
+        ),
+    ]
+
+
 def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
     """What the log's last exception says where no cause explains the log: the candidates
     that weigh it (Keras 3 meeting Keras 2 code, a legacy copy, a release's missing name),
@@ -868,7 +890,7 @@ def explain(
         )
         if x is not None
     }
-    findings.update((x.id, x) for x in _api_findings(evidence, matrix, machine))
+    findings.update((x.id, x) for x in _api_or_nightly(evidence, matrix, machine))
     ignores_requires_python = _pip_ignores_requires_python(evidence, revealed, machine)
     for found in package_findings(
         evidence.conflicts,

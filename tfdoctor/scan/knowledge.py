@@ -35,7 +35,20 @@ _SERVED = (
     ("tensorflow.python.keras.api._v1.keras", "tensorflow.keras"),
     ("tensorflow_core._api.v2", "tensorflow"),
     ("tensorflow._api.v2", "tensorflow"),
+    # TensorFlow 1.13 to 1.15 generate tf.X as `tensorflow._api.v1.X` (`tensorflow_core` in
+    # 1.15); TensorFlow 2 keeps the same v1 names under `_api.v2.compat.v1`.
+    ("tensorflow_core._api.v1", "tensorflow"),
+    ("tensorflow._api.v1", "tensorflow"),
+    # tf.estimator is tensorflow_estimator's own generated tree, which TensorFlow's
+    # `__init__` hooks in: `api._v2.estimator` in TensorFlow 2, `api._v1.estimator` in 1.x
+    # (where it is tf.estimator) and as 2.x's tf.compat.v1.estimator, whose names are the same
+    # v1 exports (tensorflow/api_template.__init__.py and api_template_v1.__init__.py).
+    ("tensorflow_estimator.python.estimator.api._v2.estimator", "tensorflow.estimator"),
+    ("tensorflow_estimator.python.estimator.api._v1.estimator", "tensorflow.estimator"),
     ("keras.api._v2.keras", "tensorflow.keras"),
+    # Keras 2.6 to 2.15 serve tf.compat.v1.keras from their `_v1` tree (TensorFlow 2.6 to
+    # 2.15's compat v1 template loads `keras.api._v1.keras`); no TensorFlow 1 release loads it.
+    ("keras.api._v1.keras", "tensorflow.compat.v1.keras"),
     ("keras._tf_keras.keras", "tensorflow.keras"),
     ("keras.api", "keras"),
     ("tf_keras.api._v2.keras", "tf_keras"),

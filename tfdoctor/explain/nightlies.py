@@ -1,0 +1,133 @@
+"""A nightly build that lacks a name of its own package which the releases of its line have.
+
+``No module named 'keras.backend'`` under keras-nightly 3.3.3.dev2024061903, or ``module
+'tensorflow' has no attribute 'X'`` under tf-nightly 2.18.0.dev20240617, where the bundled
+listings give every release of that line (and the later ones) the name: code written for the
+release cannot have asked for a name the release lacks, so the build itself lacks it, a
+defect of that day's build (tf-build-regression), which another nightly or the release does
+not carry. A name the line's release lacks too is no build's defect: the API readings
+(api-removed, a later release's name) judge it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.evidence.pyerrors import name_asked
+from tfdoctor.evidence.traceback import Traceback
+from tfdoctor.explain.exceptions import last_failure
+from tfdoctor.explain.packages import own_module_file
+from tfdoctor.facts import PackageFacts
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import NIGHTLY_DISTRIBUTIONS, Machine
+from tfdoctor.matrix import version_key
+from tfdoctor.modules import modules
+
+
+def _installed_nightly(owner: str, m: Machine) -> Optional[PackageFacts]:
+    """The nightly build of the distribution ``owner`` (``tensorflow``, ``keras``) the log
+    shows installed, or None: TensorFlow's own nightlies (tf-nightly and its variants) for
+    ``tensorflow``, the module table's nightly distributions (keras-nightly) for the others."""
+    if owner == "tensorflow":
+        tf = m.tf
+        return tf if tf is not None and tf.name in NIGHTLY_DISTRIBUTIONS else None
+    table = modules()
+    return next(
+        (
+            found
+            for dist, release in sorted(table.nightlies.items())
+            if release == owner and (found := m.facts.package(dist)) is not None
+        ),
+        None,
+    )
+
+
+def _lines_having(owner: str, name: str, line: str) -> tuple[str, ...]:
+    """The listed release lines of ``owner`` from ``line`` on (oldest first), where the
+    listing of ``line`` itself is bundled and every one of them has ``name``; empty
+    otherwise (a line without a listing, or one that lacks the name, says nothing of a
+    build's defect)."""
+    from tfdoctor.scan.api import (  # noqa: PLC0415 - scan loads on demand
+        ApiIndex,
+        bundled_lines,
+        keras_releases,
+        load_api,
+        load_keras,
+    )
+
+    listing: Callable[[str], Optional[ApiIndex]]
+    if owner == "tensorflow":
+        lines, listing = bundled_lines(), load_api
+    elif owner == "keras":
+        lines, listing = keras_releases("keras"), lambda release: load_keras("keras", release)
+    else:
+        return ()
+    later = sorted((x for x in lines if version_key(x) >= version_key(line)), key=version_key)
+    if not later or later[0] != line:
+        return ()
+    if not all((index := listing(x)) is not None and index.has(name) for x in later):
+        return ()
+    return tuple(later)
+
+
+def _asked_name(tb: Traceback) -> Optional[tuple[str, str]]:
+    """(the distribution whose package lacks the name, the name's public spelling) of a name
+    the exception says a module of TensorFlow or Keras lacks; None otherwise."""
+    from tfdoctor.scan.knowledge import public_name  # noqa: PLC0415 - scan loads on demand
+
+    asked = name_asked(tb.message)
+    if asked is None:
+        return None
+    owner = modules().distribution(asked.module.split(".")[0])
+    base = public_name(asked.module)
+    if owner not in ("tensorflow", "keras") or base is None:
+        return None
+    root = "tf" if owner == "tensorflow" else "keras"
+    if base != root and not base.startswith(f"{root}."):
+        return None  # a module served from the other package (tf.keras from keras)
+    return owner, f"{base}.{asked.name}"
+
+
+def nightly_own_name_finding(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
+    """The last exception's missing name, where it is a name of the package a nightly build
+    the log shows installs, and every bundled release of the build's line (and each later
+    one) has it: that build's defect, an error. None otherwise."""
+    tb = last_failure(tracebacks)
+    if tb is None or tb.circular_import is not None:
+        return None
+    if any(own_module_file(f, x) for f in tb.frames for x in ("tensorflow", "keras")):
+        return None  # the user's own tensorflow.py or keras.py was imported: no release's
+    asked = _asked_name(tb)
+    if asked is None:
+        return None
+    owner, name = asked
+    nightly = _installed_nightly(owner, m)
+    found = causes.runtime.unreleased_build(nightly.version) if nightly is not None else None
+    if nightly is None or found is None or found[0] != causes.runtime.TF_BUILD_REGRESSION:
+        return None
+    final = found[1]
+    line = ".".join(final.split(".")[:2])
+    having = _lines_having(owner, name, line)
+    if not having:
+        return None
+    release = modules().release_of(nightly.name) if owner != "tensorflow" else "tensorflow"
+    span = having[0] if len(having) == 1 else f"{having[0]} to {having[-1]}"
+    return causes.finding(
+        f"explain.{causes.runtime.TF_BUILD_REGRESSION}",
+        Severity.ERROR,
+        causes.runtime.TF_BUILD_REGRESSION,
+        f"The nightly build {nightly.name} {nightly.version} lacks `{name}`, which its "
+        "releases have: the build's own defect",
+        "\n".join(
+            (
+                f"{tb.where}: {tb.type}: {tb.message}",
+                f"The log shows {nightly.name} {nightly.version}, a nightly build of {release}'s "
+                f"{line} line, and `{name}` is a name of {release} itself: the bundled "
+                f"listings of {release} {span} have it. Code written for those releases runs "
+                "there, so the build that lacks the name was built or packaged without it.",
+            )
+        ),
+        causes.runtime.unreleased_build_fix(m, nightly.name, nightly.version, final),
+    )
