@@ -11,6 +11,8 @@ from typing import Optional
 import pytest
 
 from tfdoctor.evidence.traceback import (
+    Frame,
+    checkout_package,
     cut_import,
     python_command,
     read_tracebacks,
@@ -307,3 +309,45 @@ def test_a_cut_traceback_without_the_note_or_after_its_own_exception_names_nothi
         + _CUT_AFTER_NOTE.split("\n", 1)[1]
     )
     assert [(tb.type, tb.note) for tb in read_tracebacks(earlier)] == [("ValueError", "")]
+
+
+# --- a package's source tree outside site-packages -------------------------------------------
+
+
+def _frames(*rows: tuple[str, str]) -> list[Frame]:
+    return [Frame(path, 1, "<module>", code) for path, code in rows]
+
+
+def test_a_source_tree_imported_through_its_init_is_that_packages() -> None:
+    frames = _frames(
+        ("<string>", ""),
+        ("/home/ana/code/agents/tf_agents/__init__.py", "from tf_agents import networks"),
+        ("/home/ana/code/agents/tf_agents/networks/network.py", "from tensorflow.python import x"),
+    )
+    found = checkout_package(frames[-1].path, frames)
+    assert found == ("tf_agents", "/home/ana/code/agents")
+
+
+def test_an_import_by_name_leading_into_the_tree_is_that_packages() -> None:
+    frames = _frames(
+        ("train.py", "from tf_agents.networks import network"),
+        ("C:\\src\\agents\\tf_agents\\networks\\network.py", "from tensorflow.python import x"),
+    )
+    assert checkout_package(frames[-1].path, frames) == ("tf_agents", "C:\\src\\agents")
+    # A relative path: the tree lies in the current directory.
+    frames = _frames(("train.py", "import tf_agents"), ("tf_agents/__init__.py", "import x"))
+    assert checkout_package("tf_agents/__init__.py", frames) == ("tf_agents", ".")
+
+
+def test_a_folder_only_named_like_a_package_is_the_users() -> None:
+    # The user's own script in a folder named like the library, importing the library from
+    # elsewhere: nothing shows the folder imported as the package.
+    frames = _frames(
+        ("/home/ana/tf_agents/train.py", "import tf_agents"),
+        ("/opt/env/lib/python3.10/site-packages/tf_agents/__init__.py", "from x import y"),
+    )
+    assert checkout_package(frames[0].path, frames) is None
+    # An installed copy is installed_package's; a folder no listed package names is nobody's.
+    assert checkout_package(frames[1].path, frames) is None
+    frames = _frames(("/w/mylib/__init__.py", "import mylib"), ("/w/mylib/a.py", "import x"))
+    assert checkout_package("/w/mylib/a.py", frames) is None

@@ -12,7 +12,10 @@ import pytest
 from tests import factories as f
 from tests.explaining import SIGNATURES, explained, fix_text, top_error
 from tfdoctor.causes.software import absl_lts_lines, tf_build_symbol
+from tfdoctor.evidence.packages import PLUGINS
 from tfdoctor.findings import Severity
+from tfdoctor.matrix import load_companions
+from tfdoctor.modules import modules
 
 # --- a companion's library built for another TensorFlow ----------------------------------------
 
@@ -671,3 +674,30 @@ def test_an_op_library_at_a_path_of_its_own_is_not_the_add_ons() -> None:
     top = top_error(explained(log))
     assert top.cause == "custom-op-build-mismatch"
     assert "tensorflow-text" not in fix_text(top)
+
+
+# --- a companion named from the path of its library ---------------------------------------------
+
+
+def _named_by_the_companion_table() -> list[str]:
+    """The companion table's distributions but the PluggableDevice plug-ins, whose library
+    lies in tensorflow-plugins/ rather than in an import package of theirs."""
+    table = load_companions()
+    names = {*table.companions, *table.built_on, *table.keras2_users, *table.only_tensorflow}
+    plugins = {dist for _, dist, _ in PLUGINS}
+    return sorted(n for n in names if n not in plugins)
+
+
+@pytest.mark.parametrize("dist", _named_by_the_companion_table())
+def test_a_library_too_new_for_the_glibc_names_its_companion_by_distribution(dist: str) -> None:
+    module = modules().module_of(dist)
+    assert module is not None, f"the module table has no import package of {dist}"
+    library = f"/srv/py/lib/python3.9/site-packages/{module}/lib/_{module}_kernels.so"
+    text = (
+        "ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found "
+        f"(required by {library})\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "glibc-too-old"
+    assert f"a release of {dist} built for this glibc" in fix_text(top)
+    assert "the package that provides" not in fix_text(top)

@@ -670,3 +670,51 @@ def test_a_library_asking_for_a_name_the_shown_tensorflow_has_is_no_pairing(
         "AttributeError: module 'tensorflow' has no attribute 'experimental'\n"
     )
     assert (_named(explained(text), "companion-mismatch") is not None) is pairing
+
+
+# --- a library's source tree outside site-packages -------------------------------------------
+
+
+def _tree_import(package_dir: str, user_dir: str = "") -> str:
+    """A library's source tree, imported from the directory above it, asking TensorFlow for a
+    private module the installed TensorFlow lacks (``user_dir``: a frame of the user's own
+    script there, importing the library first)."""
+    head = (
+        f'  File "{user_dir}/fit.py", line 3, in <module>\n    import tf_agents\n'
+        if user_dir
+        else ""
+    )
+    return (
+        "Traceback (most recent call last):\n"
+        + head
+        + f'  File "{package_dir}/tf_agents/__init__.py", line 4, in <module>\n'
+        "    from tf_agents import networks\n"
+        f'  File "{package_dir}/tf_agents/networks/encoding.py", line 9, in <module>\n'
+        "    from tensorflow.python.framework import composite_tensor_gradient\n"
+        "ImportError: cannot import name 'composite_tensor_gradient' from "
+        "'tensorflow.python.framework'\n"
+    )
+
+
+def test_a_librarys_source_tree_asking_for_a_private_module_is_its_release() -> None:
+    report = explained(_tree_import("/home/ana/src/agents", "/home/ana/run"))
+    found = [f for f in report.findings if f.cause == "companion-mismatch"]
+    assert found and found[0].severity is Severity.ERROR
+    text = fix_text(found[0])
+    # The checkout is what runs: it moves, or TensorFlow does; nobody edits the library.
+    assert "source checkout (/home/ana/src/agents)" in text and "TensorFlow" in text
+    assert all(f.cause != "api-removed" for f in report.findings)
+    assert "Import the public name" not in text
+
+
+def test_the_users_folder_named_like_a_library_is_the_users_code() -> None:
+    # The same private import in the user's own script, in a folder that only bears the
+    # library's name: the user's code, whose import explain.api reads.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/ana/tf_agents/fit.py", line 9, in <module>\n'
+        "    from tensorflow.python.framework import composite_tensor_gradient\n"
+        "ImportError: cannot import name 'composite_tensor_gradient' from "
+        "'tensorflow.python.framework'\n"
+    )
+    assert all(f.cause != "companion-mismatch" for f in explained(text).findings)

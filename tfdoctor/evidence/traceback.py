@@ -19,7 +19,7 @@ import heapq
 import re
 import warnings
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Final, NamedTuple, Optional
 
 from tfdoctor.evidence.conda import spec_line
@@ -1652,6 +1652,45 @@ def library_origins(tb: Traceback) -> list[Origin]:
         if found.dist and all(o.dist != found.dist for o in out):
             out.append(found)
     return out
+
+
+def checkout_package(path: str, frames: Sequence[Frame]) -> Optional[tuple[str, str]]:
+    """The import package whose source tree (a checkout, a workspace: not an installed copy)
+    holds the file at ``path``, and the directory holding that tree: ``("tensorflow_ranking",
+    "/work/ranking")`` for ``/work/ranking/tensorflow_ranking/python/model.py``. The tree is a
+    directory named exactly as the import package of TensorFlow's family or of a library
+    written against TensorFlow (the module table's rows), and ``frames`` (the traceback's)
+    show Python importing it as that package: a frame runs its ``__init__.py``, or a frame's
+    statement imports the package by name and the next frame lies inside that directory.
+    None otherwise: an installed file is :func:`installed_package`'s, and a folder of the
+    user's own that only bears a package's name holds none of its modules."""
+    if is_installed(path):
+        return None
+    table = modules()
+    unix = path.replace("\\", "/")
+    parts = unix.split("/")
+    for end in range(len(parts) - 2, -1, -1):
+        top = parts[end]
+        if top not in table.family and top not in table.on_tensorflow:
+            continue
+        tree = "/".join(parts[: end + 1]) + "/"
+        if _imported_as_package(top, tree, frames):
+            # The same length as the path's own spelling: its separators kept.
+            return top, path[: len("/".join(parts[:end]))] or "."
+    return None
+
+
+def _imported_as_package(top: str, tree: str, frames: Sequence[Frame]) -> bool:
+    """Whether ``frames`` show the directory ``tree`` (ending in ``/``) imported as the package
+    ``top``: a frame runs ``tree``'s ``__init__.py`` (Python runs it as it imports the
+    package), or a frame's import statement of ``top`` leads to a frame inside ``tree``."""
+    paths = [frame.path.replace("\\", "/") for frame in frames]
+    if tree + "__init__.py" in paths:
+        return True
+    return any(
+        imported_package(outer.code) == top and inner.startswith(tree)
+        for outer, inner in zip(frames, paths[1:])
+    )
 
 
 @record

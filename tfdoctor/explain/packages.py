@@ -42,6 +42,7 @@ from tfdoctor.evidence.traceback import (
     Frame,
     PackageCode,
     Traceback,
+    checkout_package,
     egg_release,
     failing_package,
     imported_package,
@@ -3606,13 +3607,18 @@ def _frame_dist(frame: Frame) -> Optional[str]:
 _MASKED_START = re.compile(r"^(?:\.{3}|\*{3})[/\\]")
 
 
-def _checkout_of(path: str) -> Optional[tuple[str, str]]:
+def _checkout_of(path: str, frames: Sequence[Frame] = ()) -> Optional[tuple[str, str]]:
     """The import package and the directory holding it, where ``path`` is a file of a
-    family member's source checkout (outside site-packages, its start shown): ``("sonnet",
-    "/home/u/src/sonnet-repo")``. None for an installed file, a masked path, or a path that
-    names no family member's package directory."""
+    package's source checkout (outside site-packages, its start shown): ``("sonnet",
+    "/home/u/src/sonnet-repo")``; a family member's by its directory's name, another library
+    written against TensorFlow where the traceback's ``frames`` show its directory imported as
+    that package (:func:`checkout_package`). None for an installed file, a masked path, or a
+    path that names no such package's directory."""
     if is_installed(path) or _MASKED_START.match(path):
         return None
+    tree = checkout_package(path, frames)
+    if tree is not None:
+        return tree
     top = origin_of(path).module.split(".", 1)[0]
     if not top:
         return None
@@ -3653,7 +3659,7 @@ def class_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
             "for another TensorFlow release than the installed one."
         )
         cause, fix = internal_caller_fix(m, dist)
-        checkout = _checkout_of(frame.path)
+        checkout = _checkout_of(frame.path, tb.frames)
         if checkout is not None:
             # A source checkout's code runs whatever pip installed: the checkout is what to
             # move (object_field_findings reads it so too).
@@ -4169,6 +4175,11 @@ def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
         top = installed_package(frame.path)
         if top is not None and top in TF_OWN:
             continue
+        if top is None:
+            # A package's source tree outside site-packages (a checkout on the path) is that
+            # package's code, not the user's.
+            tree = checkout_package(frame.path, tb.frames)
+            top = tree[0] if tree is not None else None
         if top is None and frame is tb.frames[-1]:
             return _import_led(frame)
         if top is None or top in modules().family:
@@ -4287,6 +4298,22 @@ def private_api_findings(
             "TensorFlow."
         )
         cause, fix = internal_caller_fix(m, user)
+        checkout = next(
+            (
+                tree
+                for frame in reversed(tb.frames)
+                if (tree := _checkout_of(frame.path, tb.frames)) is not None
+            ),
+            None,
+        )
+        if (
+            cause == causes.software.COMPANION_MISMATCH
+            and checkout is not None
+            and library_dist(checkout[0]) == user
+        ):
+            # A source checkout's code runs whatever pip installed: the checkout is what to
+            # move (class_field_findings reads it so too).
+            fix = causes.software.checkout_release_fix(m, *checkout)
         older = _private_keras_older_candidate(tb, m) if unshown_keras else None
         if older is not None:
             # The lead's fix names the other way too: the log cannot tell which code asked.
