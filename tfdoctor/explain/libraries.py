@@ -125,7 +125,39 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     if names and not any(name in fix.text for name in names):
         # Say which: the toolkit's installer and NVIDIA's wheels package each library apart.
         fix = Fix(f"Missing: {', '.join(names)}. {fix.text}", fix.commands)
+    elif _no_library_named(m, hits):
+        fix = Fix(f"{_NONE_NAMED} {fix.text}", fix.commands)
     return cause, fix
+
+
+def _no_library_named(m: Machine, hits: Sequence[Hits]) -> bool:
+    """Whether no line of the log names a library that did not load (TensorFlow's summary,
+    "Cannot dlopen some GPU libraries", without the loader's lines before it), and no facts of
+    the machine (the loader's own search) say which."""
+    return not _libraries(hits) and not m.unloaded_files and m.facts.cuda_libs is None
+
+
+def _unnamed_library_severity(
+    final: causes.CauseId, m: Machine, hits: Sequence[Hits], severity: Severity
+) -> Severity:
+    """A missing library's finding at most a warning where no line names the library: the
+    summary alone says the GPU was not registered, not which library failed (the fix says so)."""
+    if (
+        final == causes.gpu.CUDA_LIBS_MISSING
+        and severity.rank > Severity.WARNING.rank
+        and _no_library_named(m, hits)
+    ):
+        return Severity.WARNING
+    return severity
+
+
+#: What TensorFlow's summary alone ("Cannot dlopen some GPU libraries", gpu_device.cc) shows:
+#: the GPU not registered; the library that did not load is named only by the loader's own
+#: lines.
+_NONE_NAMED = (
+    "No line of the log names the library that did not load: TensorFlow's summary alone says "
+    "only that it did not register the GPU."
+)
 
 
 def _custom_op_unresolved(
@@ -201,6 +233,10 @@ def _other_library_candidate(
     if part is not None and part[1] == "193":
         return None  # a file found, of another word size: not one off the path
     names = _libraries(hits)
+    if _no_library_named(m, hits):
+        # No library named, none shown on the disk: nothing the log shows is off the path
+        # (the missing finding's fix already says how a copy found would be put on it).
+        return None
     shown = ", ".join(names) or "the CUDA libraries"
     return causes.other_candidate(
         causes.gpu.CUDA_LIBS_OFF_PATH,
