@@ -44,6 +44,9 @@ def test_alloc_failed_puts_memory_first_and_raises_no_unshown_candidate(log: str
     assert main.cause == "gpu-library-init-failed"
     fix = fix_text(main)
     assert "ALLOC_FAILED" in fix and "memory was already taken" in fix
+    # What tells the readings of memory apart: another process, TensorFlow's own mapping
+    # (growth off), the program's own step too large for the GPU.
+    assert "memory growth" in fix and "reduce the batch or input size" in fix
     assert "2. " not in fix
     assert not UNSHOWN & {x.cause for x in _problems(report)}
 
