@@ -614,7 +614,7 @@ def test_the_rocm_release_reaches_the_loaders_fix() -> None:
 
 def test_tensorflows_own_summary_stays_cudas() -> None:
     text = _pip_list("tensorflow", "2.14.0") + _DLOPEN_SUMMARY
-    top = top_error(explained(text))
+    top = explained(text).findings[0]
     assert top.cause == "cuda-libs-missing" and "rocm" not in fix_text(top).lower()
 
 

@@ -151,7 +151,8 @@ _SKIPPED = (
 def test_the_summary_alone_ranks_a_cudnn_of_another_major_among_the_candidates() -> None:
     report = explained(_SKIPPED)
     ids = [(x.cause, x.severity) for x in report.findings]
-    assert ids[0] == ("cuda-libs-missing", Severity.ERROR)
+    # No line names the library: the summary alone says the GPU was not registered.
+    assert ids[0] == ("cuda-libs-missing", Severity.WARNING)
     (cudnn,) = [x for x in report.findings if x.cause == "cudnn-version-mismatch"]
     assert cudnn.severity is Severity.WARNING and cudnn.summary.startswith("Or: ")
     fix = fix_text(cudnn)
@@ -199,3 +200,25 @@ def test_the_cudnn_candidates_install_is_the_releases_own_way() -> None:
     )
     assert linux.fix is not None
     assert any("LD_LIBRARY_PATH" in c for c in linux.fix.commands), linux.fix.commands
+
+
+def test_the_summary_alone_says_no_line_names_the_library_and_claims_no_copy() -> None:
+    report = explained(_SKIPPED)
+    missing = _of(report, "cuda-libs-missing")
+    assert missing is not None and missing.severity is Severity.WARNING
+    assert "No line of the log names the library" in fix_text(missing)
+    # Nothing named, nothing shown on the disk: no library is shown off the loader's path.
+    assert _of(report, "cuda-libs-off-path") is None
+
+
+def test_the_summary_after_the_loaders_line_names_the_library_at_error() -> None:
+    log = (
+        "2023-03-01 10:00:00.000000: W tensorflow/tsl/platform/default/dso_loader.cc:66] "
+        "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open "
+        "shared object file: No such file or directory\n" + _SKIPPED
+    )
+    report = explained(log)
+    missing = _of(report, "cuda-libs-missing")
+    assert missing is not None and missing.severity is Severity.ERROR
+    assert "No line of the log names" not in fix_text(missing)
+    assert _of(report, "cuda-libs-off-path") is not None

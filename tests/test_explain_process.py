@@ -238,7 +238,8 @@ def test_a_dlopen_failure_without_the_wheels_stays_a_missing_library() -> None:
         "libraries. Please make sure the missing libraries mentioned above are installed "
         "properly if you would like to use GPU.\n"
     )
-    assert top_error(_explain(log)).cause == "cuda-libs-missing"
+    top = _explain(log).findings[0]
+    assert top.cause == "cuda-libs-missing" and top.severity is Severity.WARNING
 
 
 def test_tf_trt_aborting_without_tensorrt_is_an_error_not_noise() -> None:

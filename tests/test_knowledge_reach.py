@@ -185,14 +185,15 @@ def windows_dll_rows() -> Iterator[Row]:
 
 def dlopen_rows() -> Iterator[Row]:
     """Each CUDA line's bare "Cannot dlopen some GPU libraries" (from 2.14 the loader's own
-    line is logged at VLOG level only, so it is the sentence a default log shows)."""
+    line is logged at VLOG level only, so it is the sentence a default log shows): a warning,
+    as no line names the library."""
     for line in _cuda_lines():
         text = (
             _pip_installed(f"tensorflow-{line.latest_patch}")
             + "2024-03-01 10:00:00.100000: "
             + CANNOT_DLOPEN
         )
-        yield Row(line.line, text, "cuda-libs-missing", _install_says(line))
+        yield Row(line.line, text, "cuda-libs-missing", _install_says(line), Severity.WARNING)
 
 
 # --- GPUs below a line's oldest architecture (tfdoctor/data/gpus.yaml) ---------------------

@@ -825,9 +825,14 @@ def host_memory_fix(m: Machine) -> Fix:
 
 def _memory_growth_fix(m: Machine) -> Fix:
     """The memory candidate's fix; its switch is the machine's shell's form (set_env)."""
+    # The third reading of memory: free before the program starts and still short with
+    # growth on, the program's own step (its batch, input or model) needs more than the GPU
+    # holds.
     return Fix(
         "stop the other processes and turn on memory growth (TF_FORCE_GPU_ALLOW_GROWTH=true "
-        "or tf.config.experimental.set_memory_growth)",
+        "or tf.config.experimental.set_memory_growth); where the GPU is free before the "
+        "program starts and it still fails with growth on, the program itself needs more than "
+        "the GPU holds: reduce the batch or input size",
         set_env(m, ("TF_FORCE_GPU_ALLOW_GROWTH", "true")),
     )
 

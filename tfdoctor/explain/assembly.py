@@ -72,6 +72,7 @@ from tfdoctor.explain.libraries import (
     _older_cudnn_candidate,
     _other_library_candidate,
     _settle_dnn_not_found,
+    _unnamed_library_severity,
     _windows_gpu_archive,
 )
 from tfdoctor.explain.modules import requested_findings
@@ -427,7 +428,9 @@ def _cause_finding(
         # TensorFlow's own probe found no NVIDIA kernel driver on the host, and nothing in the
         # log expects a GPU: what every CUDA build prints on a machine without one.
         severity = Severity.INFO
-    severity, nvml_note = _nvml_without_gpu(hits, r, severity)
+    severity, nvml_note = _nvml_without_gpu(
+        hits, r, _unnamed_library_severity(final, m, hits, severity)
+    )
     severity, quiet = _quiet_reading(final, hits, r, gpu, severity)
     if any(h.signature.id == _MO_CHECK for h in hits):
         severity = _mo_check_severity(hits, r.mo_outcome, severity)

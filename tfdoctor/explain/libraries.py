@@ -125,7 +125,39 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     if names and not any(name in fix.text for name in names):
         # Say which: the toolkit's installer and NVIDIA's wheels package each library apart.
         fix = Fix(f"Missing: {', '.join(names)}. {fix.text}", fix.commands)
+    elif _no_library_named(m, hits):
+        fix = Fix(f"{_NONE_NAMED} {fix.text}", fix.commands)
     return cause, fix
+
+
+def _no_library_named(m: Machine, hits: Sequence[Hits]) -> bool:
+    """Whether no line of the log names a library that did not load (TensorFlow's summary,
+    "Cannot dlopen some GPU libraries", without the loader's lines before it), and no facts of
+    the machine (the loader's own search) say which."""
+    return not _libraries(hits) and not m.unloaded_files and m.facts.cuda_libs is None
+
+
+def _unnamed_library_severity(
+    final: causes.CauseId, m: Machine, hits: Sequence[Hits], severity: Severity
+) -> Severity:
+    """A missing library's finding at most a warning where no line names the library: the
+    summary alone says the GPU was not registered, not which library failed (the fix says so)."""
+    if (
+        final == causes.gpu.CUDA_LIBS_MISSING
+        and severity.rank > Severity.WARNING.rank
+        and _no_library_named(m, hits)
+    ):
+        return Severity.WARNING
+    return severity
+
+
+#: What TensorFlow's summary alone ("Cannot dlopen some GPU libraries", gpu_device.cc) shows:
+#: the GPU not registered; the library that did not load is named only by the loader's own
+#: lines.
+_NONE_NAMED = (
+    "No line of the log names the library that did not load: TensorFlow's summary alone says "
+    "only that it did not register the GPU."
+)
 
 
 def _custom_op_unresolved(
@@ -201,6 +233,10 @@ def _other_library_candidate(
     if part is not None and part[1] == "193":
         return None  # a file found, of another word size: not one off the path
     names = _libraries(hits)
+    if _no_library_named(m, hits):
+        # No library named, none shown on the disk: nothing the log shows is off the path
+        # (the missing finding's fix already says how a copy found would be put on it).
+        return None
     shown = ", ".join(names) or "the CUDA libraries"
     return causes.other_candidate(
         causes.gpu.CUDA_LIBS_OFF_PATH,
@@ -642,10 +678,14 @@ def _gpu_library_rank(m: Machine, r: Revealed, hits: Sequence[Hits]) -> _Library
         order.append("driver")
         shown.append(f"driver {r.driver_version}, older than the {floor} the build needs")
     taken = _memory_taken(r)
-    if taken:
+    # The library's own status says what failed where it is ALLOC_FAILED: memory, with no
+    # sign of a version, a driver or the GPU (the ambiguous ones are INTERNAL_ERROR and
+    # NOT_INITIALIZED).
+    alloc = _alloc_failed(hits)
+    if taken or alloc:
         order.append("memory")
-        shown.append(taken)
-    unsupported = not taken and _blas_unsupported_only(hits)
+        shown.append(" and ".join(x for x in (taken, alloc) if x))
+    unsupported = not taken and not alloc and _blas_unsupported_only(hits)
     if unsupported:
         shown.append(
             "cuBLAS reporting CUBLAS_STATUS_NOT_SUPPORTED, a routine it has no implementation "
@@ -654,6 +694,7 @@ def _gpu_library_rank(m: Machine, r: Revealed, hits: Sequence[Hits]) -> _Library
     seen = tuple(order)
     # The GPU-newer candidate, fitted to the side the log shows (the GPU, or the CUDA the
     # build runs with); the other side unknown, it cannot lead.
+    without: list[str] = ["memory"] if unsupported else []
     cuda = _build_cuda(m, r)
     cap = _capability(r, hits)
     model = m.matrix.gpu_model(r.gpu_name) if r.gpu_name and m.matrix is not None else None
@@ -661,11 +702,13 @@ def _gpu_library_rank(m: Machine, r: Revealed, hits: Sequence[Hits]) -> _Library
     # The GPU shown is the stronger evidence: its candidate right after memory; the build's
     # CUDA alone (which GPUs it does not know) after the version's.
     then: tuple[str, ...] = ()
-    if newer is not None and (cap or model is not None or unsupported):
+    if alloc:
+        # The status names memory: the other candidates only where the log shows them.
+        without.extend(k for k in ("version", "driver", "gpu-newer") if k not in order)
+    elif newer is not None and (cap or model is not None or unsupported):
         then = ("gpu-newer",)
     elif newer is not None and cuda:
         then = ("version", "gpu-newer")
-    without: list[str] = ["memory"] if unsupported else []
     if newer is None and m.matrix is not None:
         without.append("gpu-newer")
     if r.driver_version and floor and version_key(r.driver_version) >= version_key(floor):
@@ -686,19 +729,40 @@ def _gpu_library_rank(m: Machine, r: Revealed, hits: Sequence[Hits]) -> _Library
 _LIBRARY_STATUS = re.compile(r"\bCU(?:BLAS|DNN)_STATUS_[A-Z_]+")
 
 
+def _statuses(hits: Sequence[Hits]) -> frozenset[str]:
+    """The cuDNN and cuBLAS statuses the library's lines print."""
+    return frozenset(
+        found.group(0)
+        for h in hits
+        for _, line in h.citations
+        for found in _LIBRARY_STATUS.finditer(line)
+    )
+
+
 def _blas_unsupported_only(hits: Sequence[Hits]) -> bool:
     """Whether the library's failure is cuBLAS's CUBLAS_STATUS_NOT_SUPPORTED alone: "the
     functionality requested is not supported" (cuBLAS library guide, cublasStatus_t), where a
     lack of memory is ALLOC_FAILED, or NOT_INITIALIZED when the handle cannot be created."""
     if any(h.signature.id != "cublas-failed" for h in hits):
         return False
-    statuses = {
-        found.group(0)
-        for h in hits
-        for _, line in h.citations
-        for found in _LIBRARY_STATUS.finditer(line)
-    }
-    return statuses == {"CUBLAS_STATUS_NOT_SUPPORTED"}
+    return _statuses(hits) == {"CUBLAS_STATUS_NOT_SUPPORTED"}
+
+
+#: The statuses cuDNN and cuBLAS return when they could not allocate what they need:
+#: "Resource allocation failed inside the cuDNN library" (cuDNN API reference, cudnnStatus_t)
+#: and "Resource allocation failed inside the cuBLAS library. This is usually caused by a
+#: cudaMalloc() failure" (cuBLAS library guide, cublasStatus_t).
+_ALLOC_FAILED = frozenset({"CUDNN_STATUS_ALLOC_FAILED", "CUBLAS_STATUS_ALLOC_FAILED"})
+
+
+def _alloc_failed(hits: Sequence[Hits]) -> str:
+    """The library's words where every status its lines print is ALLOC_FAILED, its own word
+    that it could not allocate memory ('' where none is, or another status is beside it)."""
+    statuses = _statuses(hits)
+    if not statuses or not statuses <= _ALLOC_FAILED:
+        return ""
+    named = " and ".join(sorted(statuses))
+    return f"{named}, the library's own status for memory it could not allocate"
 
 
 def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:

@@ -326,10 +326,12 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
             _without(by_cause, causes.software.DEPENDENCY_OUT_OF_RANGE, signature)
 
 
-#: The BFC allocator's dump lines that name no allocator (bfc_allocator.cc's DumpMemoryLog and
-#: RenderOccupancy), read as the GPU's; and the lines that name a host allocator.
+#: The lines of an allocation that failed which name no allocator or device (bfc_allocator.cc's
+#: DumpMemoryLog and RenderOccupancy; the executor's hint after any kernel's
+#: RESOURCE_EXHAUSTED, executor.cc), read as the GPU's; and the lines that name a host
+#: allocator.
 _UNNAMED_DUMP = frozenset(
-    {"bfc-dump-chunks", "bfc-dump-stats", "bfc-dump-region", "bfc-dump-occupancy"}
+    {"bfc-dump-chunks", "bfc-dump-stats", "bfc-dump-region", "bfc-dump-occupancy", "oom-hint"}
 )
 _HOST_ALLOCATOR = frozenset(
     {"bfc-host-ran-out", "bfc-cpu-ran-out", "bfc-cpu-dump-head", "oom-allocating-host"}
@@ -337,8 +339,9 @@ _HOST_ALLOCATOR = frozenset(
 
 
 def _dump_is_the_named_allocators(by_cause: dict[str, list[Hits]]) -> None:
-    """An allocator's dump whose lines name no allocator, in a log that names only a host one
-    running out (its pinned or CPU BFC allocator): the dump is that allocator's, host memory."""
+    """An allocator's dump (or the executor's OOM hint) whose lines name no allocator, in a log
+    that names only a host one running out (its pinned or CPU BFC allocator): the dump is that
+    allocator's, host memory."""
     gpu = by_cause.get(causes.runtime.GPU_OUT_OF_MEMORY, [])
     host = by_cause.get(causes.runtime.HOST_OUT_OF_MEMORY, [])
     if not gpu or not any(h.signature.id in _HOST_ALLOCATOR for h in host):

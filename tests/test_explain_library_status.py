@@ -1,0 +1,95 @@
+"""The status a CUDA library prints when its handle fails, read as evidence: ALLOC_FAILED is
+the library's own word that it could not allocate memory (cuDNN API reference and cuBLAS
+library guide, their status enums), where INTERNAL_ERROR and NOT_INITIALIZED leave the
+candidates open; and TensorFlow's hint that follows any kernel's RESOURCE_EXHAUSTED
+(executor.cc), an allocation that failed. The lines are written for the tests in the wordings
+of cuda_dnn.cc, cuda_blas.cc and executor.cc."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.matrix import load_matrix
+
+DNN = "E tensorflow/stream_executor/cuda/cuda_dnn.cc:334] Could not create cudnn handle: "
+BLAS = "E tensorflow/stream_executor/cuda/cuda_blas.cc:238] failed to create cublas handle: "
+HINT = (
+    "Hint: If you want to see a list of allocated tensors when OOM happens, add "
+    "report_tensor_allocations_upon_oom to RunOptions for current allocation info."
+)
+EAGER_HINT = HINT + " This isn't available when running in Eager mode."
+#: The candidates the log would need a version, driver or GPU line for.
+UNSHOWN = {"cudnn-version-mismatch", "driver-too-old", "cuda-release-predates-gpu"}
+
+
+def _problems(report: Report) -> list[Finding]:
+    return [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(f"{DNN}CUDNN_STATUS_ALLOC_FAILED", id="cudnn"),
+        pytest.param(f"{BLAS}CUBLAS_STATUS_ALLOC_FAILED", id="cublas"),
+        pytest.param(
+            f"{BLAS}CUBLAS_STATUS_ALLOC_FAILED\n{BLAS}CUBLAS_STATUS_ALLOC_FAILED", id="repeated"
+        ),
+    ],
+)
+def test_alloc_failed_puts_memory_first_and_raises_no_unshown_candidate(log: str) -> None:
+    report = explained(log, matrix=load_matrix())
+    main = top_error(report)
+    assert main.cause == "gpu-library-init-failed"
+    fix = fix_text(main)
+    assert "ALLOC_FAILED" in fix and "memory was already taken" in fix
+    # What tells the readings of memory apart: another process, TensorFlow's own mapping
+    # (growth off), the program's own step too large for the GPU.
+    assert "memory growth" in fix and "reduce the batch or input size" in fix
+    assert "2. " not in fix
+    assert not UNSHOWN & {x.cause for x in _problems(report)}
+
+
+def test_alloc_failed_keeps_the_version_the_log_shows() -> None:
+    log = (
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:359] Loaded runtime cuDNN library: 8.0.5 "
+        f"but source was compiled with: 8.1.0\n{DNN}CUDNN_STATUS_ALLOC_FAILED"
+    )
+    assert "cudnn-version-mismatch" in {x.cause for x in _problems(explained(log))}
+
+
+@pytest.mark.parametrize("status", ["CUDNN_STATUS_INTERNAL_ERROR", "CUDNN_STATUS_NOT_INITIALIZED"])
+def test_an_ambiguous_status_keeps_the_candidates_open(status: str) -> None:
+    report = explained(f"{DNN}{status}", matrix=load_matrix())
+    assert "2. " in fix_text(top_error(report))
+    assert UNSHOWN & {x.cause for x in _problems(report)}
+
+
+def test_alloc_failed_beside_another_status_keeps_the_candidates_open() -> None:
+    report = explained(
+        f"{DNN}CUDNN_STATUS_ALLOC_FAILED\n{DNN}CUDNN_STATUS_INTERNAL_ERROR", matrix=load_matrix()
+    )
+    assert "2. " in fix_text(top_error(report))
+
+
+@pytest.mark.parametrize("hint", [HINT, EAGER_HINT], ids=["graph", "eager"])
+def test_the_oom_hint_is_an_allocation_that_failed(hint: str) -> None:
+    (problem,) = _problems(explained(hint))
+    assert problem.cause == "gpu-out-of-memory"
+    assert problem.severity is Severity.ERROR
+
+
+def test_the_oom_hint_beside_a_handle_alloc_failed_is_memory_alone() -> None:
+    report = explained(f"{DNN}CUDNN_STATUS_ALLOC_FAILED\n{HINT}", matrix=load_matrix())
+    causes = {x.cause for x in _problems(report)}
+    assert "gpu-out-of-memory" in causes
+    assert not UNSHOWN & causes
+
+
+def test_the_oom_hint_after_a_host_allocation_is_host_memory() -> None:
+    log = (
+        "ResourceExhaustedError: OOM when allocating tensor with shape[24,1,2304,1152,3] and "
+        "type float on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu\n" + HINT
+    )
+    assert [x.cause for x in _problems(explained(log))] == ["host-out-of-memory"]
