@@ -307,3 +307,23 @@ def test_a_cut_traceback_without_the_note_or_after_its_own_exception_names_nothi
         + _CUT_AFTER_NOTE.split("\n", 1)[1]
     )
     assert [(tb.type, tb.note) for tb in read_tracebacks(earlier)] == [("ValueError", "")]
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        pytest.param("fallback: plugin skipped\nEpoch 1/2\n", id="other-words"),
+        pytest.param(
+            'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\n',
+            id="another-header",
+        ),
+    ],
+)
+def test_the_opcode_note_names_only_the_traceback_right_below_it(between: str) -> None:
+    # The note is printed as the exception is raised; a later cut traceback (the exception
+    # caught, the program gone on) raised something else.
+    note, rest = _CUT_AFTER_NOTE.split("\n", 1)
+    assert read_tracebacks(f"{note}\n{between}{rest}") == []
+    # Blank lines between still leave it the note of the traceback below.
+    (tb,) = read_tracebacks(f"{note}\n\n{rest}")
+    assert tb.note == note
