@@ -420,6 +420,9 @@ def test_an_unknown_opcode_in_a_lambdas_call_is_a_warning() -> None:
             "SystemError: /srv/jobs/notebooks/prep.py:8: unknown opcode 0\n",
             id="python-3.12-no-keras-frame",
         ),
+        pytest.param(
+            "SystemError: <string>:-1: unknown opcode 255\n", id="python-3.12-no-line-known"
+        ),
     ],
 )
 def test_an_unknown_opcode_without_keras_frames_covers_a_lambda_and_a_pickled_function(

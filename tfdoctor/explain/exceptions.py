@@ -293,11 +293,12 @@ def _keras_filtered(frame: Frame, src: bool = True) -> bool:
 
 #: CPython's evaluation loop meeting an opcode its table lacks (Python/ceval.c): ``unknown
 #: opcode`` (2.x-3.11), ``FILE:LINE: unknown opcode N`` (3.12 on, the code object's file and
-#: line in front). CPython's compiler emits only opcodes of its own table, so the code object
+#: line in front; the line is -1 where the code's line table gives none, PyCode_Addr2Line's
+#: answer then). CPython's compiler emits only opcodes of its own table, so the code object
 #: was made elsewhere: marshalled by another Python minor, whose opcodes differ.
 #: https://github.com/python/cpython/blob/v3.10.0/Python/ceval.c
 #: https://github.com/python/cpython/blob/v3.12.0/Python/ceval.c
-_UNKNOWN_OPCODE = re.compile(r"(?:\A|:\d+: )unknown opcode(?: \d+)?\Z")
+_UNKNOWN_OPCODE = re.compile(r"(?:\A|:-?\d+: )unknown opcode(?: \d+)?\Z")
 
 
 def _bytecode_reading(tb: Traceback) -> Optional[tuple[Severity, str, bool]]:
