@@ -364,7 +364,11 @@ def lambda_bytecode_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Op
         f"explain.{cause}",
         severity,
         cause,
-        causes.CAUSES[cause].title,
+        causes.CAUSES[cause].title
+        if keras
+        # No Keras frame shows a model: the Lambda layer is one candidate author, not seen.
+        else "Bytecode of another Python minor ran here: a model's Lambda layer's function, "
+        "or a function pickled by value (candidates)",
         f"{shown}\nRaised in {where}{inner}: {author}",
         causes.software.bytecode_python_fix(m, keras),
     )
