@@ -3600,9 +3600,10 @@ def windows_wheel_unknown_python_fix(
     version nor its bits: a Python of another version or a 32-bit one both fit (pip's tags of
     either lack ``cpXY-win_amd64``). Led by the version where the release's Windows wheels are
     for ``python`` alone (the matrix): the file then says nothing of the user's Python, as
-    there was no other to pick. A 64-bit Python of that version covers both readings, and
-    a later release for the Python in use the version's. None where the matrix does not know
-    the release's Windows Pythons, or they are more than ``python``."""
+    there was no other to pick. A 64-bit Python of that version covers both readings; a
+    later release needs a 64-bit Python its wheels are for too, as pip listed no release
+    for the Python in use. None where the matrix does not know the release's Windows
+    Pythons, or they are more than ``python``."""
     target = "windows-x86_64"
     dist = normalize_name(dist)
     pythons = (
@@ -3617,8 +3618,9 @@ def windows_wheel_unknown_python_fix(
         f"one Python its Windows wheels are for (from the matrix); pip refuses it for a Python "
         f"of another version or a 32-bit one (TensorFlow publishes 64-bit wheels only), and "
         f"finds no release at all for either. Create an environment with a 64-bit Python "
-        f"{python} and install {dist}=={version} there; or keep the Python in use, where it is "
-        f"64-bit, and install a later TensorFlow with Windows wheels for its version{later}. "
+        f"{python} and install {dist}=={version} there. pip listed no release at all for the "
+        f"Python in use, so no TensorFlow had a wheel for it when it ran: a later TensorFlow "
+        f"needs a 64-bit Python its Windows wheels are for too{later}. "
         f"The first command tells the two apart: it prints the version and the bits (a "
         f"version other than {python} is the first reading, 32 bits the second).",
         (
