@@ -3613,6 +3613,7 @@ def windows_wheel_unknown_python_fix(
         return None
     newest = _newest_python_on(m, target)
     later = f" (the newest has wheels up to Python {newest}, from the matrix)" if newest else ""
+    make, install = venv_commands(python, f"install {dist}=={version}", windows=True, bits64=True)
     return Fix(
         f"{file} is the 64-bit Windows wheel of {dist} {version} for CPython {python}, the "
         f"one Python its Windows wheels are for (from the matrix); pip refuses it for a Python "
@@ -3622,11 +3623,10 @@ def windows_wheel_unknown_python_fix(
         f"Python in use, so no TensorFlow had a wheel for it when it ran: a later TensorFlow "
         f"needs a 64-bit Python its Windows wheels are for too{later}. "
         f"The first command tells the two apart: it prints the version and the bits (a "
-        f"version other than {python} is the first reading, 32 bits the second).",
-        (
-            INTERPRETER_CHECK,
-            *venv_commands(python, f"install {dist}=={version}", windows=True, bits64=True),
-        ),
+        f"version other than {python} is the first reading, 32 bits the second). The "
+        f"environment's Python must print 64 before the install (32: the launcher took a "
+        f"32-bit Python {python}; install the x86-64 one and make the environment again).",
+        (INTERPRETER_CHECK, make, f".venv\\Scripts\\python {_BITS_CHECK}", install),
     )
 
 
