@@ -190,9 +190,9 @@ class Traceback(Record):
     #: IPython's, marked ``---> 43``), the frame's file line cut from the paste: it says what
     #: ran, not whose code it is (no path says so).
     printed: bool = False
-    #: The interpreter's own line above a traceback cut before its exception line that names
-    #: the exception (CPython's ``XXX lineno: 7, opcode: 0``, :data:`_OPCODE_NOTE`); empty
-    #: where the exception line was read.
+    #: The interpreter's own line right above a traceback cut before its exception line that
+    #: names the exception (CPython's ``XXX lineno: 7, opcode: 0``, :data:`_OPCODE_NOTE`);
+    #: empty where the exception line was read.
     note: str = ""
 
     @property
