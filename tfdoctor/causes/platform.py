@@ -76,6 +76,11 @@ PYTHON_COMMAND_MISSING: Final = CauseId("python-command-missing")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
+#: The distributions whose Pythons the matrix holds: its Pythons are those of the
+#: ``tensorflow`` wheels, and tensorflow-gpu published the same Pythons on its platforms
+#: (Linux, and Windows up to 2.10); tensorflow-cpu's and vendors' builds are left out.
+_MATRIX_DISTS: Final = frozenset({"tensorflow", "tensorflow-gpu"})
+
 
 #: Python's documentation of virtual environments: pyvenv.cfg's home, and that an
 #: environment is not movable (recreate it).
@@ -3061,7 +3066,7 @@ def pip_refusal_fix(
     # platforms: only tensorflow's and tensorflow-gpu's are read from it.
     release = (
         _release_wheels(m, requested, listed, python, gpu=dist == "tensorflow-gpu")
-        if dist in ("tensorflow", "tensorflow-gpu")
+        if dist in _MATRIX_DISTS
         else None
     )
     # A line with a release candidate only is not what `pip install tensorflow` takes (pip
@@ -3278,7 +3283,7 @@ def _vendor_line_pythons(m: Machine, dist: str, requested: Optional[str]) -> str
     they build), the Pythons of that TensorFlow line's own wheels, in words; empty where
     nothing is pinned or the matrix does not know the line. A vendor's build publishes
     those Pythons or fewer, never a Python its TensorFlow line does not support."""
-    if not requested or dist in ("tensorflow", "tensorflow-gpu") or m.matrix is None:
+    if not requested or dist in _MATRIX_DISTS or m.matrix is None:
         return ""
     line = m.matrix.line_for(requested.removesuffix(".*"))
     if line is None:
@@ -3551,10 +3556,8 @@ def _release_lacks_python(
         or not target.startswith(f"{m.os}-")
     ):
         return None
-    # tensorflow-gpu published the same Pythons as tensorflow on its platforms (Linux, and
-    # Windows up to 2.10); tensorflow-cpu's and vendors' builds are left out.
     dist, version = normalize_name(parts[0]), parts[1]
-    if dist not in ("tensorflow", "tensorflow-gpu"):
+    if dist not in _MATRIX_DISTS:
         return None
     pythons = (m.matrix.release_pythons(version) or {}).get(target, ())
     if not pythons or mine in pythons:
@@ -3609,7 +3612,7 @@ def windows_wheel_unknown_python_fix(
     pythons = (
         (m.matrix.release_pythons(version) or {}).get(target, ()) if m.matrix is not None else ()
     )
-    if dist not in ("tensorflow", "tensorflow-gpu") or tuple(pythons) != (python,):
+    if dist not in _MATRIX_DISTS or tuple(pythons) != (python,):
         return None
     newest = _newest_python_on(m, target)
     later = f" (the newest has wheels up to Python {newest}, from the matrix)" if newest else ""
@@ -5015,7 +5018,7 @@ def missing_wheel_fix(
     key = _wheel_platform_key(platform)
     line = ".".join(version.split(".")[:2])
     others: list[str] = []
-    if m.matrix is not None and python and key and dist in ("tensorflow", "tensorflow-gpu"):
+    if m.matrix is not None and python and key and dist in _MATRIX_DISTS:
         # The line's own releases first (its patches' rows, then its latest patch).
         rows = [r for r in m.matrix.early_releases if r.release.startswith(f"{line}.")]
         others = [r.release for r in rows if python in r.python.get(key, ())]
