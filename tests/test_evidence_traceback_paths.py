@@ -351,3 +351,23 @@ def test_a_folder_only_named_like_a_package_is_the_users() -> None:
     assert checkout_package(frames[1].path, frames) is None
     frames = _frames(("/w/mylib/__init__.py", "import mylib"), ("/w/mylib/a.py", "import x"))
     assert checkout_package("/w/mylib/a.py", frames) is None
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        pytest.param("fallback: plugin skipped\nEpoch 1/2\n", id="other-words"),
+        pytest.param(
+            'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\n',
+            id="another-header",
+        ),
+    ],
+)
+def test_the_opcode_note_names_only_the_traceback_right_below_it(between: str) -> None:
+    # The note is printed as the exception is raised; a later cut traceback (the exception
+    # caught, the program gone on) raised something else.
+    note, rest = _CUT_AFTER_NOTE.split("\n", 1)
+    assert read_tracebacks(f"{note}\n{between}{rest}") == []
+    # Blank lines between still leave it the note of the traceback below.
+    (tb,) = read_tracebacks(f"{note}\n\n{rest}")
+    assert tb.note == note

@@ -324,7 +324,15 @@ def test_a_refused_windows_wheel_of_a_one_python_release_leads_with_the_version(
     assert top.cause == "tf-no-wheel-for-python"
     text = fix_text(top)
     assert "64-bit Python 3.5" in text and "tensorflow-gpu==1.1.0" in text
+    # pip listed no release for the Python in use: a later TensorFlow moves the Python too.
+    assert "keep the Python in use" not in text and "needs a 64-bit Python" in text
     assert top.fix is not None and "struct.calcsize('P')" in top.fix.commands[0]
+    # The launcher's -X.Y-64 is 3.7's (bpo-30291): an older Python's launcher refuses it, so
+    # the environment's own interpreter shows its bits instead.
+    assert top.fix.commands[1:3] == (
+        "py -3.5 -m venv .venv",
+        ".venv\\Scripts\\python -c \"import struct; print(struct.calcsize('P') * 8)\"",
+    )
     other = [x for x in report.findings if x.cause == "python-32bit"]
     assert [x.severity for x in other] == [Severity.WARNING]
 

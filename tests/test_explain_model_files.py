@@ -420,6 +420,9 @@ def test_an_unknown_opcode_in_a_lambdas_call_is_a_warning() -> None:
             "SystemError: /srv/jobs/notebooks/prep.py:8: unknown opcode 0\n",
             id="python-3.12-no-keras-frame",
         ),
+        pytest.param(
+            "SystemError: <string>:-1: unknown opcode 255\n", id="python-3.12-no-line-known"
+        ),
     ],
 )
 def test_an_unknown_opcode_without_keras_frames_covers_a_lambda_and_a_pickled_function(
@@ -427,6 +430,9 @@ def test_an_unknown_opcode_without_keras_frames_covers_a_lambda_and_a_pickled_fu
 ) -> None:
     fix = _warning_of(text, "model-bytecode-other-python")
     assert "load only its weights" in fix and "pickle it again" in fix
+    # No Keras frame shows a model: the title names the Lambda layer as a candidate only.
+    (found,) = [x for x in explained(text).findings if x.cause == "model-bytecode-other-python"]
+    assert found.summary.startswith("Bytecode of another Python minor")
 
 
 def test_cpythons_opcode_note_above_a_cut_keras_traceback_is_a_lambda() -> None:

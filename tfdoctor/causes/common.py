@@ -225,9 +225,14 @@ def venv_commands(python: str, args: str, windows: bool, bits64: bool = False) -
     """:func:`python_venv_commands` where the system is given (``windows``), not read from a
     machine. ``bits64``: the launcher's ``-64`` suffix (``py -3.13-64``), which picks the 64-bit
     install of that version whatever the PATH holds (CPython's PC/launcher-usage.txt, -X.Y-64;
-    bpo-30291); a POSIX install's ``python3.X`` is of one word size."""
+    bpo-30291); a POSIX install's ``python3.X`` is of one word size. The suffix is the
+    launcher's from Python 3.7 (What's New in Python 3.7, bpo-30291), and the launcher on a
+    machine is its newest Python's: a Python older than 3.7 may have only an older launcher,
+    which refuses it, so its command has none (check the environment's bits after)."""
     if windows:
-        launcher = f"py -{python}-64" if bits64 else f"py -{python}"
+        key = version_key(python)
+        suffix = bits64 and (len(key) < 2 or key >= (3, 7))
+        launcher = f"py -{python}-64" if suffix else f"py -{python}"
         return (f"{launcher} -m venv .venv", f".venv\\Scripts\\python -m pip {args}")
     return (f"python{python} -m venv .venv", f".venv/bin/python -m pip {args}")
 

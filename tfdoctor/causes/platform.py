@@ -76,6 +76,11 @@ PYTHON_COMMAND_MISSING: Final = CauseId("python-command-missing")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
+#: The distributions whose Pythons the matrix holds: its Pythons are those of the
+#: ``tensorflow`` wheels, and tensorflow-gpu published the same Pythons on its platforms
+#: (Linux, and Windows up to 2.10); tensorflow-cpu's and vendors' builds are left out.
+_MATRIX_DISTS: Final = frozenset({"tensorflow", "tensorflow-gpu"})
+
 
 #: Python's documentation of virtual environments: pyvenv.cfg's home, and that an
 #: environment is not movable (recreate it).
@@ -3061,7 +3066,7 @@ def pip_refusal_fix(
     # platforms: only tensorflow's and tensorflow-gpu's are read from it.
     release = (
         _release_wheels(m, requested, listed, python, gpu=dist == "tensorflow-gpu")
-        if dist in ("tensorflow", "tensorflow-gpu")
+        if dist in _MATRIX_DISTS
         else None
     )
     # A line with a release candidate only is not what `pip install tensorflow` takes (pip
@@ -3278,7 +3283,7 @@ def _vendor_line_pythons(m: Machine, dist: str, requested: Optional[str]) -> str
     they build), the Pythons of that TensorFlow line's own wheels, in words; empty where
     nothing is pinned or the matrix does not know the line. A vendor's build publishes
     those Pythons or fewer, never a Python its TensorFlow line does not support."""
-    if not requested or dist in ("tensorflow", "tensorflow-gpu") or m.matrix is None:
+    if not requested or dist in _MATRIX_DISTS or m.matrix is None:
         return ""
     line = m.matrix.line_for(requested.removesuffix(".*"))
     if line is None:
@@ -3551,10 +3556,8 @@ def _release_lacks_python(
         or not target.startswith(f"{m.os}-")
     ):
         return None
-    # tensorflow-gpu published the same Pythons as tensorflow on its platforms (Linux, and
-    # Windows up to 2.10); tensorflow-cpu's and vendors' builds are left out.
     dist, version = normalize_name(parts[0]), parts[1]
-    if dist not in ("tensorflow", "tensorflow-gpu"):
+    if dist not in _MATRIX_DISTS:
         return None
     pythons = (m.matrix.release_pythons(version) or {}).get(target, ())
     if not pythons or mine in pythons:
@@ -3600,31 +3603,33 @@ def windows_wheel_unknown_python_fix(
     version nor its bits: a Python of another version or a 32-bit one both fit (pip's tags of
     either lack ``cpXY-win_amd64``). Led by the version where the release's Windows wheels are
     for ``python`` alone (the matrix): the file then says nothing of the user's Python, as
-    there was no other to pick. A 64-bit Python of that version covers both readings, and
-    a later release for the Python in use the version's. None where the matrix does not know
-    the release's Windows Pythons, or they are more than ``python``."""
+    there was no other to pick. A 64-bit Python of that version covers both readings; a
+    later release needs a 64-bit Python its wheels are for too, as pip listed no release
+    for the Python in use. None where the matrix does not know the release's Windows
+    Pythons, or they are more than ``python``."""
     target = "windows-x86_64"
     dist = normalize_name(dist)
     pythons = (
         (m.matrix.release_pythons(version) or {}).get(target, ()) if m.matrix is not None else ()
     )
-    if dist not in ("tensorflow", "tensorflow-gpu") or tuple(pythons) != (python,):
+    if dist not in _MATRIX_DISTS or tuple(pythons) != (python,):
         return None
     newest = _newest_python_on(m, target)
     later = f" (the newest has wheels up to Python {newest}, from the matrix)" if newest else ""
+    make, install = venv_commands(python, f"install {dist}=={version}", windows=True, bits64=True)
     return Fix(
         f"{file} is the 64-bit Windows wheel of {dist} {version} for CPython {python}, the "
         f"one Python its Windows wheels are for (from the matrix); pip refuses it for a Python "
         f"of another version or a 32-bit one (TensorFlow publishes 64-bit wheels only), and "
         f"finds no release at all for either. Create an environment with a 64-bit Python "
-        f"{python} and install {dist}=={version} there; or keep the Python in use, where it is "
-        f"64-bit, and install a later TensorFlow with Windows wheels for its version{later}. "
+        f"{python} and install {dist}=={version} there. pip listed no release at all for the "
+        f"Python in use, so no TensorFlow had a wheel for it when it ran: a later TensorFlow "
+        f"needs a 64-bit Python its Windows wheels are for too{later}. "
         f"The first command tells the two apart: it prints the version and the bits (a "
-        f"version other than {python} is the first reading, 32 bits the second).",
-        (
-            INTERPRETER_CHECK,
-            *venv_commands(python, f"install {dist}=={version}", windows=True, bits64=True),
-        ),
+        f"version other than {python} is the first reading, 32 bits the second). The "
+        f"environment's Python must print 64 before the install (32: the launcher took a "
+        f"32-bit Python {python}; install the x86-64 one and make the environment again).",
+        (INTERPRETER_CHECK, make, f".venv\\Scripts\\python {_BITS_CHECK}", install),
     )
 
 
@@ -5013,7 +5018,7 @@ def missing_wheel_fix(
     key = _wheel_platform_key(platform)
     line = ".".join(version.split(".")[:2])
     others: list[str] = []
-    if m.matrix is not None and python and key and dist in ("tensorflow", "tensorflow-gpu"):
+    if m.matrix is not None and python and key and dist in _MATRIX_DISTS:
         # The line's own releases first (its patches' rows, then its latest patch).
         rows = [r for r in m.matrix.early_releases if r.release.startswith(f"{line}.")]
         others = [r.release for r in rows if python in r.python.get(key, ())]

@@ -55,8 +55,9 @@ _HEADER = re.compile(r"Traceback \(most recent call last\)")
 #: printed right before it raises ``SystemError: unknown opcode`` (Python/ceval.c, the
 #: ``default:`` case of the opcode switch: ``fprintf(stderr, "XXX lineno: %d, opcode: %d\n",
 #: ...)`` then ``PyErr_SetString(PyExc_SystemError, "unknown opcode")``; 3.12 dropped the
-#: note and puts the place in the message, ``"%U:%d: unknown opcode %d"``). A traceback that
-#: follows it and is cut before its last line raised that exception.
+#: note and puts the place in the message, ``"%U:%d: unknown opcode %d"``). A traceback whose
+#: header follows it (blank lines at most between) and is cut before its last line raised that
+#: exception; one after other words did not (the exception was caught, the program went on).
 #: https://github.com/python/cpython/blob/v3.10.0/Python/ceval.c
 _OPCODE_NOTE = re.compile(r"^[ \t]*XXX lineno: -?\d+, opcode: \d+[ \t]*$", re.MULTILINE)
 _NOTE_WORDS = "XXX lineno: "
@@ -189,9 +190,9 @@ class Traceback(Record):
     #: IPython's, marked ``---> 43``), the frame's file line cut from the paste: it says what
     #: ran, not whose code it is (no path says so).
     printed: bool = False
-    #: The interpreter's own line above a traceback cut before its exception line that names
-    #: the exception (CPython's ``XXX lineno: 7, opcode: 0``, :data:`_OPCODE_NOTE`); empty
-    #: where the exception line was read.
+    #: The interpreter's own line right above a traceback cut before its exception line that
+    #: names the exception (CPython's ``XXX lineno: 7, opcode: 0``, :data:`_OPCODE_NOTE`);
+    #: empty where the exception line was read.
     note: str = ""
 
     @property
@@ -320,7 +321,8 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
     named = ""  # the exception an IPython header names, until its exception line is read
     ipython = False  # whether the traceback being read has IPython's header
     ignored = False  # whether Python said it ignored the exception being read
-    noted: Optional[re.Match[str]] = None  # the interpreter's note since the last exception
+    noted: Optional[re.Match[str]] = None  # the interpreter's note since the last header
+    above: Optional[re.Match[str]] = None  # the note right above the header being read
     for pos, kind, match in events:
         if kind == "header":
             frames.clear()
@@ -329,6 +331,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             named = header.group("type") if header is not None else ""
             ipython = header is not None
             ignored = _after_ignored(text, start)
+            above, noted = _note_above(text, noted, start), None
         elif kind == "frame":
             frames.append(match)
         elif kind == "note":
@@ -383,11 +386,11 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                 )
             )
             frames.clear()
-            named, ipython, ignored, noted = "", False, False, None
+            named, ipython, ignored, noted, above = "", False, False, None, None
             if len(out) >= MAX_TRACEBACKS:
                 break
     else:
-        cut = _cut_traceback(text, where, tuple(frames), named, noted)
+        cut = _cut_traceback(text, where, tuple(frames), named, above)
         if cut is not None:
             out.append(cut)
     return _bare_messages(text, where, out)
@@ -403,8 +406,8 @@ def _cut_traceback(
     """The exception of a traceback the paste stops inside (``frames`` read after its header,
     no exception line after them), where the log still names it: IPython's header
     (``named``), whose innermost frame's source shows what its raise statement says; else
-    CPython's opcode note printed since the last exception line (``noted``). None where
-    neither names it."""
+    CPython's opcode note right above its header, only blank lines between (``noted``).
+    None where neither names it."""
     if not frames:
         return None
     found = tuple(_frame(m, text) for m in frames)
@@ -421,6 +424,13 @@ def _cut_traceback(
         any(_IPYTHON_FILE.search(f.path) for f in found),
         note=noted.group(0).strip(),
     )
+
+
+def _note_above(text: str, noted: Optional[re.Match[str]], start: int) -> Optional[re.Match[str]]:
+    """CPython's opcode note ``noted`` where only blank lines part it from the header line at
+    ``start``: CPython prints it as it raises, and that exception's traceback right after;
+    a note with other words (or another header) between names another exception."""
+    return noted if noted is not None and not text[noted.end() : start].strip() else None
 
 
 def _place(text: str, where: Optional[object], at: int) -> str:

@@ -293,11 +293,12 @@ def _keras_filtered(frame: Frame, src: bool = True) -> bool:
 
 #: CPython's evaluation loop meeting an opcode its table lacks (Python/ceval.c): ``unknown
 #: opcode`` (2.x-3.11), ``FILE:LINE: unknown opcode N`` (3.12 on, the code object's file and
-#: line in front). CPython's compiler emits only opcodes of its own table, so the code object
+#: line in front; the line is -1 where the code's line table gives none, PyCode_Addr2Line's
+#: answer then). CPython's compiler emits only opcodes of its own table, so the code object
 #: was made elsewhere: marshalled by another Python minor, whose opcodes differ.
 #: https://github.com/python/cpython/blob/v3.10.0/Python/ceval.c
 #: https://github.com/python/cpython/blob/v3.12.0/Python/ceval.c
-_UNKNOWN_OPCODE = re.compile(r"(?:\A|:\d+: )unknown opcode(?: \d+)?\Z")
+_UNKNOWN_OPCODE = re.compile(r"(?:\A|:-?\d+: )unknown opcode(?: \d+)?\Z")
 
 
 def _bytecode_reading(tb: Traceback) -> Optional[tuple[Severity, str, bool]]:
@@ -363,7 +364,11 @@ def lambda_bytecode_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Op
         f"explain.{cause}",
         severity,
         cause,
-        causes.CAUSES[cause].title,
+        causes.CAUSES[cause].title
+        if keras
+        # No Keras frame shows a model: the Lambda layer is one candidate author, not seen.
+        else "Bytecode of another Python minor ran here: a model's Lambda layer's function, "
+        "or a function pickled by value (candidates)",
         f"{shown}\nRaised in {where}{inner}: {author}",
         causes.software.bytecode_python_fix(m, keras),
     )
