@@ -693,12 +693,15 @@ class Judge:
 
     # -- methods
 
-    def judge_method(self, call: MethodUse) -> Optional[Verdict]:
+    def judge_method(self, call: MethodUse, named: bool = False) -> Optional[Verdict]:
         """The verdict on ``receiver.method(...)`` (or the read ``receiver.attribute``), or
-        None."""
+        None. With ``named``, only a rule whose receiver pattern names the receiver judges it:
+        a rule of any object's method is about Keras' objects, not every class's."""
         key = "." + call.method if call.attribute else call.method
         for rule in self.method_rules.get(key, ()):
             receiver = rule.receiver
+            if named and receiver is None:
+                continue
             # The receiver's name says what it is (model.save), or its assignment does
             # (opt = keras.optimizers.Adam(...); opt.lr); made by another package's call
             # (model = Word2Vec(...)), it is not Keras' whatever its name.
