@@ -39,6 +39,7 @@ from tfdoctor import causes
 from tfdoctor.causes.common import package_named, package_upgrade
 from tfdoctor.evidence.refusals import (
     ATTRIBUTE,
+    FORWARDS,
     KERAS,
     KEYWORD,
     MISSING,
@@ -563,5 +564,96 @@ def _unshown_private_call(tb: Traceback, refusal: Refusal, m: Machine) -> list[F
             "log shows no frame of the code that called it: that a library's release made the "
             "call is inferred from whose function it is, not shown.",
             causes.software.keyword_release_fix(m, "", row.api, refusal.argument, row.added_in),
+        )
+    ]
+
+
+#: The prefix AutoGraph gives the function it converts (``call`` runs as ``tf__call``:
+#: tensorflow/python/autograph/pyct/transpiler.py names the converted function ``tf__`` and
+#: the original's name), which Python's words then name.
+_CONVERTED_PREFIX = "tf__"
+
+
+def own_keyword_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """The last exception, where TensorFlow's own code refused a keyword the code passed to
+    its interface: the user's own line passes the keyword by name, and Keras' words raised it
+    in TensorFlow's own frame, or a frame of TensorFlow's after the line handed on what it was
+    given (``call_fn(inputs, *args, **kwargs)``) to a function that did not take it. Under a
+    TensorFlow 1.x the log shows, code that passes what that release refuses was written for a
+    later TensorFlow (tf-too-old-for-code, a warning: a keyword of the code's own making is
+    refused in the same words). The project has no listing of each release's arguments, so
+    the fix is the release the code's requirements name, and ``pip show tensorflow`` tells
+    the two apart. Empty where an installed library's frame made the call
+    (:func:`interface_candidates`), the function refused is the one the user's line calls by
+    name (its own function that tf.function called back), or no such release is shown."""
+    tb = last_failure(tracebacks)
+    if tb is None or tb.warned or not tb.frames:
+        return []
+    refusal = read_refusal(tb.message)
+    if refusal is None or refusal.shape != KEYWORD or not refusal.argument:
+        return []
+    index, shown = _caller(tb)
+    if index is None or not shown:
+        return []
+    frame, inner = tb.frames[index], tb.frames[-1]
+    if installed_package(frame.path) is not None:
+        return []  # a library's call: interface_candidates' reading
+    argument = refusal.argument
+    passed = re.search(rf"\b{re.escape(argument)}\s*=(?!=)", frame.code) is not None
+    refused = refusal.function.removeprefix(_CONVERTED_PREFIX)
+    if not passed:
+        return []  # whose code passed it is not shown
+    if refusal.speaker == PYTHON and (
+        re.search(rf"\b{re.escape(refused)}\s*\(", frame.code) is not None
+        or not FORWARDS.search(inner.code)
+    ):
+        # Python's words: TensorFlow's frame must hand the keyword on; the function the line
+        # calls by name refusing it is the code's own, called back through TensorFlow's
+        # wrapper.
+        return []
+    if refusal.speaker != PYTHON and installed_package(inner.path) not in TF_OWN:
+        return []  # the words raised outside TensorFlow's and Keras' own code: a copy of them
+    tf = m.tf
+    if tf is None or not tf.version or version_key(tf.version)[:1] != (1,):
+        return []
+    ran = f"TensorFlow {tf.version}, a TensorFlow 1 release"
+    converted = any(f.converted for f in tb.frames)
+    said = (
+        f"The code's own line ({frame.path}, line {frame.line}) passes `{argument}`: "
+        f"`{frame.code}`; TensorFlow's code after it"
+    )
+    handed = (
+        f"handed it on to {refusal.callee}()"
+        + (
+            f" (the code's {refused}, as AutoGraph converted it)"
+            if refused != refusal.function
+            else ""
+        )
+        + ", which does not take it."
+    )
+    detail = (
+        f"{tb.where}: {tb.type}: {tb.message}\n"
+        f"{said} ({inner.path}, line {inner.line}, in {inner.function}) "
+        + (handed if refusal.speaker == PYTHON else "refused it in Keras' words.")
+        + f" The log shows {ran}"
+        + (
+            ", running the code's functions under tf.function (AutoGraph converted them)"
+            if converted
+            else ""
+        )
+        + ": code that passes what that release refuses was written for a later TensorFlow. "
+        "What tells it from a keyword of the code's own making: `pip show tensorflow` says "
+        "which release runs, the code's requirements (requirements.txt, setup.py, its README) "
+        "which release it was written for."
+    )
+    return [
+        causes.finding(
+            f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
+            Severity.WARNING,
+            causes.code.TF_TOO_OLD_FOR_CODE,
+            f"TensorFlow refused the keyword {argument} the code passes: the code was written "
+            "for a later TensorFlow",
+            detail,
+            causes.code.tf_too_old_fix(m, f"the keyword `{argument}` as the code passes it", None),
         )
     ]
