@@ -106,3 +106,26 @@ def test_a_keyword_the_code_passes_refused_by_tensorflow_1_is_code_for_a_later_r
 )
 def test_other_refusals_are_not_read_as_code_for_a_later_release(text: str) -> None:
     assert all(x.cause != "tf-too-old-for-code" for x in explained(text).findings)
+
+
+def test_keras_words_raised_by_tensorflow_under_python_2_bound_the_release() -> None:
+    # No release shown: Python 2.7's folder bounds TensorFlow to the last release with its
+    # wheels (the matrix); the library frames between are cut from the paste.
+    text = (
+        '  File "train.py", line 12, in <module>\n'
+        "    launch(config)\n"
+        "...\n"
+        'venv/lib/python2.7/site-packages/tensorflow/python/layers/base.py", line 98, '
+        "in __init__\n"
+        "    raise TypeError('Keyword argument not understood:', kwarg)\n"
+        "TypeError: ('Keyword argument not understood:', 'axis_name')\n"
+    )
+    found = [x for x in explained(text).findings if x.cause == "tf-too-old-for-code"]
+    assert len(found) == 1 and found[0].severity is Severity.WARNING
+    assert "Python 2.7" in found[0].detail and "or older" in found[0].detail
+    assert "does not show the line" in found[0].detail
+
+
+def test_keras_words_raised_by_tensorflow_under_python_3_alone_are_not_read() -> None:
+    text = _KERAS_WORDS.replace("python3.6", "python3.11")
+    assert all(x.cause != "tf-too-old-for-code" for x in explained(text).findings)
