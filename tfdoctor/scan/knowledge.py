@@ -214,12 +214,13 @@ class ApiKnowledge:
         ``cls`` (``'MirroredStrategy' object has no attribute 'experimental_run_v2'``): Python
         names the object's class, not where the API exports it, so the class is read as its
         public names in the listings (``tf.distribute.MirroredStrategy``), and only a rule
-        whose receiver pattern matches one of them judges it, as scan judges
-        ``strategy.experimental_run_v2(...)`` by the receiver's name."""
-        for public in tf_class_homes(cls):
+        whose ``classes`` hold one of them judges it (its receiver pattern matching the name
+        too), as scan judges ``strategy.experimental_run_v2(...)`` by the receiver's name."""
+        homes = tf_class_homes(cls)
+        for public in homes:
             for attribute in (False, True):
                 use = MethodUse(attr, public, 0, 0, attribute=attribute)
-                verdict = self._judge.judge_method(use, named=True)
+                verdict = self._judge.judge_method(use, homes)
                 if verdict is not None:
                     return verdict
         return None
