@@ -371,3 +371,25 @@ def test_the_opcode_note_names_only_the_traceback_right_below_it(between: str) -
     # Blank lines between still leave it the note of the traceback below.
     (tb,) = read_tracebacks(f"{note}\n\n{rest}")
     assert tb.note == note
+
+
+def test_a_frame_whose_start_a_paste_cut_keeps_its_path_and_source() -> None:
+    text = (
+        '  File "train.py", line 12, in <module>\n'
+        "    main()\n"
+        "...\n"
+        'envs/py2/lib/python2.7/site-packages/tensorflow/python/layers/base.py", line 98, '
+        "in __init__\n"
+        "    raise TypeError('Keyword argument not understood:', kwarg)\n"
+        "TypeError: ('Keyword argument not understood:', 'axis_name')\n"
+    )
+    (tb,) = read_tracebacks(text)
+    inner = tb.frames[-1]
+    assert len(tb.frames) == 2
+    assert inner.path.endswith("tensorflow/python/layers/base.py") and inner.line == 98
+    assert inner.function == "__init__" and inner.code.startswith("raise TypeError(")
+
+
+def test_a_quoted_path_in_a_message_is_no_frame() -> None:
+    text = 'OSError: Unable to open "weights.py", line 3 of the list\n'
+    assert all(not tb.frames for tb in read_tracebacks(text))

@@ -698,3 +698,27 @@ def test_compile_refused_by_the_tensorflow_1_model_is_no_release_reading() -> No
         + _COMPILE_REFUSED
     )
     assert "api-removed" not in all_causes(text)
+
+
+# --- A member missing from an object of TensorFlow's public class ----------------------------
+
+
+@pytest.mark.parametrize("cls", ["OneDeviceStrategy", "TPUStrategy", "Strategy"])
+def test_a_tf_public_classs_member_a_rule_knows_reads_like_a_missing_public_name(cls: str) -> None:
+    top = top_error(
+        explained(f"AttributeError: '{cls}' object has no attribute 'experimental_run_v2'\n")
+    )
+    assert top.cause == "api-removed"
+    assert "2.4" in top.detail and "strategy.run(" in fix_text(top)
+
+
+def test_the_member_of_a_class_tensorflow_does_not_export_is_no_api_finding() -> None:
+    causes = all_causes("AttributeError: 'Runner' object has no attribute 'experimental_run_v2'\n")
+    assert "api-removed" not in causes
+
+
+def test_a_rule_of_any_objects_method_does_not_judge_a_tensorflow_class() -> None:
+    # keras3-get-scaled-loss names no receiver: Keras' loss-scale optimizer's method, not a
+    # tensor's.
+    causes = all_causes("AttributeError: 'Tensor' object has no attribute 'get_scaled_loss'\n")
+    assert "keras3-behaviour-change" not in causes

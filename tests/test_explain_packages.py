@@ -380,6 +380,32 @@ def test_keras3_refusing_a_named_object_of_no_keras2_library_is_not_blamed_on_tf
         # TensorFlow 2.0-2.3's own copy imported as keras marks its version: not the package.
         pytest.param("In [2]: keras.__version__\nOut[2]: '2.3.0-tf'\n", {}, id="tf-own-keras"),
         pytest.param(">>> tf.keras.__version__\n'2.4.0'\n", {}, id="tf-keras-attribute"),
+        # TensorFlow's issue template's command: git's description, then the release.
+        pytest.param(
+            '$ python -c "import tensorflow as tf; print(tf.GIT_VERSION, tf.VERSION)"\n'
+            "('v1.12.0-0-ga6d8ffae09', '1.12.0')\n",
+            {"tensorflow": "1.12.0"},
+            id="template-python2-tuple",
+        ),
+        pytest.param(
+            'python3 -c "import tensorflow as tf; '
+            'print(tf.version.GIT_VERSION, tf.version.VERSION)"\n'
+            "v2.9.0-rc2-42-g8a20d54a3c1 2.9.0\n",
+            {"tensorflow": "2.9.0"},
+            id="template-python3",
+        ),
+        pytest.param(
+            'python -c "import tensorflow as tf; print(tf.version.GIT_VERSION, tf.version.VERSION)"'
+            "\nunknown 2.16.0-rc0\n",
+            {"tensorflow": "2.16.0rc0"},
+            id="template-source-build-pre-release",
+        ),
+        pytest.param(
+            'python -c "import tensorflow as tf; print(tf.GIT_VERSION, tf.VERSION)"\n'
+            "Traceback (most recent call last):\n",
+            {},
+            id="template-no-value",
+        ),
     ],
 )
 def test_a_version_echoed_on_the_next_line_is_read(text: str, expected: dict[str, str]) -> None:

@@ -695,3 +695,17 @@ def test_the_last_1x_line_a_tf1_rule_names_is_said_in_a_whole_sentence(
     added = verdict.fix.text[len(rule.replacement) :].strip()
     assert added.startswith(f"It runs unchanged on TensorFlow {last.line}"), added
     assert added.endswith(".") and added.count(". ") == 0, added
+
+
+def test_a_strategys_renamed_method_is_found_by_the_receivers_name(tmp_path: Path) -> None:
+    code = (
+        "import tensorflow as tf\n"
+        "strategy = tf.distribute.MirroredStrategy()\n"
+        "out = strategy.experimental_run_v2(step, args=(x,))\n"
+        "out = runner.experimental_run_v2(step)\n"
+    )
+    path = tmp_path / "train.py"
+    path.write_text(code, encoding="utf-8")
+    hits = _by_id(path, "scan.tf24-strategy-experimental-run-v2")
+    assert [f.location.line for f in hits] == [3]
+    assert "strategy.run(" in hits[0].fix.text

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from tfdoctor.causes import CAUSES
+from tfdoctor.matrix import load_matrix
 from tfdoctor.scan.api import MISSING, OK, UNKNOWN, api_for, bundled_lines, load_api, parse_api
+from tfdoctor.scan.knowledge import ApiKnowledge
 from tfdoctor.scan.rules import Rule, RulesError, RuleSource, load_rules, parse_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -348,3 +350,36 @@ def test_obtain_input_shape_is_public_only_in_the_keras_releases_that_had_it() -
     assert "Keras 2.6 to 2.12" in rule.replacement
     assert "2.6 and later" not in rule.replacement
     assert "Keras 2.2.0 to 2.3.1" in rule.replacement  # keras_applications, from setup.py
+
+
+def _member_rule(classes: str) -> str:
+    """A rules file of one method rule on a strategy's ``step_all`` (``classes`` its line of
+    public modules, or "")."""
+    return HEAD + (
+        "  - id: a-member\n"
+        "    method: step_all\n"
+        '    receiver: "(?i)strategy$"\n'
+        f"{classes}"
+        '    removed_in: "2.0"\n'
+        "    effect: attribute-error\n"
+        "    what: gone\n"
+        "    replacement: use this\n"
+        "    cause: api-removed\n"
+        "    sources: [notes]\n"
+    )
+
+
+def test_only_a_rule_naming_the_classes_modules_judges_an_object_of_a_tensorflow_class() -> None:
+    named = parse_rules(_member_rule("    classes: [tf.distribute]\n"), "r.yaml")
+    unnamed = parse_rules(_member_rule(""), "r.yaml")
+    assert named.rules[0].classes == ("tf.distribute",)
+    matrix = load_matrix(env={})
+    assert ApiKnowledge(matrix, named).member("MirroredStrategy", "step_all") is not None
+    # The receiver pattern alone is about a variable's name in code, not a class's.
+    assert ApiKnowledge(matrix, unnamed).member("MirroredStrategy", "step_all") is None
+
+
+def test_classes_without_a_method_is_an_error() -> None:
+    text = GOOD.replace("    api: [tf.Session]\n", "    api: [tf.Session]\n    classes: [tf.x]\n")
+    with pytest.raises(RulesError, match="only with method or attribute"):
+        parse_rules(text, "r.yaml")

@@ -1067,6 +1067,19 @@ _ECHO = re.compile(
 )
 
 
+#: TensorFlow's issue template's command for the release (``python -c "import tensorflow as
+#: tf; print(tf.version.GIT_VERSION, tf.version.VERSION)"``; 1.x's spelled ``tf.GIT_VERSION,
+#: tf.VERSION``) and what it prints on the next line: git's description then the release,
+#: Python 3 separating them with a space (``v1.14.0-rc1-22-gaf24dc91b5 1.14.0``), Python 2
+#: printing the tuple (``('v1.14.0-rc1-22-gaf24dc91b5', '1.14.0')``).
+_TEMPLATE_ECHO = re.compile(
+    r"print\(\s*(?:tf|tensorflow)\.(?:version\.)?GIT_VERSION\s*,\s*"
+    r"(?:tf|tensorflow)\.(?:version\.)?VERSION\s*\)[^\n]*\r?\n"
+    r"[ \t]*\(?'?(?:unknown|v\d[\w.+-]*)'?,?[ \t]+'?"
+    r"(?P<version>\d+\.\d+\.\d+)(?![\w.])",
+)
+
+
 @record
 class StaleImport(Record):
     """TensorFlow's version echoed after pip replaced it, naming the release pip removed: the
@@ -1222,6 +1235,9 @@ def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
     for a nightly's ``2.15.0-dev20230816``)."""
     out: dict[str, str] = {}
     for text in texts:
+        if "GIT_VERSION" in text:
+            for m in _TEMPLATE_ECHO.finditer(text):
+                out.setdefault("tensorflow", _echoed_release(text, m))
         if "__version__" not in text:
             continue
         for m in _ECHO.finditer(text):

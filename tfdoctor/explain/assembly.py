@@ -777,9 +777,14 @@ def _interface_candidates(evidence: Evidence, machine: Machine) -> list[Finding]
     listings)."""
     if not evidence.tracebacks:
         return []
-    from tfdoctor.explain.interface import interface_candidates  # noqa: PLC0415
+    from tfdoctor.explain.interface import (  # noqa: PLC0415
+        interface_candidates,
+        own_keyword_candidates,
+    )
 
-    found = interface_candidates(evidence.tracebacks, machine)
+    found = interface_candidates(evidence.tracebacks, machine) or own_keyword_candidates(
+        evidence.tracebacks, machine
+    )
     went = _went_on_after(last_failure(evidence.tracebacks), evidence)
     # The exception did not end the run (a library logged it and the work went on): both
     # candidates, a call refused along the way, are notes.

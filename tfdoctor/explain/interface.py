@@ -39,6 +39,7 @@ from tfdoctor import causes
 from tfdoctor.causes.common import package_named, package_upgrade
 from tfdoctor.evidence.refusals import (
     ATTRIBUTE,
+    FORWARDS,
     KERAS,
     KEYWORD,
     MISSING,
@@ -59,6 +60,7 @@ from tfdoctor.evidence.traceback import (
     Traceback,
     installed_package,
     path_hints,
+    path_python,
     standard_library,
     tensorflow_facing,
     users_own,
@@ -563,5 +565,121 @@ def _unshown_private_call(tb: Traceback, refusal: Refusal, m: Machine) -> list[F
             "log shows no frame of the code that called it: that a library's release made the "
             "call is inferred from whose function it is, not shown.",
             causes.software.keyword_release_fix(m, "", row.api, refusal.argument, row.added_in),
+        )
+    ]
+
+
+#: The prefix AutoGraph gives the function it converts (``call`` runs as ``tf__call``:
+#: tensorflow/python/autograph/pyct/transpiler.py names the converted function ``tf__`` and
+#: the original's name), which Python's words then name.
+_CONVERTED_PREFIX = "tf__"
+
+
+def _old_tensorflow(tb: Traceback, m: Machine) -> str:
+    """The TensorFlow the log shows ran, in words, where it is a TensorFlow 1 release (its
+    version shown) or, none shown, the Python the log shows is Python 2, whose last wheels
+    are of TensorFlow 2.1 and before (the matrix: :meth:`tfdoctor.matrix.Matrix.
+    newest_release_with_wheels`); "" elsewhere."""
+    tf = m.tf
+    if tf is not None and tf.version:
+        if version_key(tf.version)[:1] != (1,):
+            return ""
+        return f"TensorFlow {tf.version}, a TensorFlow 1 release"
+    python = m.python_version or next(
+        (p for f in tb.frames if (p := path_python(f.path)) is not None), ""
+    )
+    if not python.startswith("2.") or m.matrix is None:
+        return ""
+    last = m.matrix.newest_release_with_wheels(python, m.wheel_platform)
+    if last is None:
+        return ""
+    return (
+        f"Python {python} running TensorFlow, which no release after {last} has wheels for "
+        f"(the matrix): TensorFlow {last} or older"
+    )
+
+
+def own_keyword_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """The last exception, where TensorFlow's own code refused a keyword the code passed to
+    its interface: Keras' words raised in TensorFlow's own frame, or the user's own line
+    passing the keyword by name into a frame of TensorFlow's that hands on what it was given
+    (``call_fn(inputs, *args, **kwargs)``) to a function that did not take it. Under a
+    TensorFlow 1.x the log shows (or, none shown, a Python 2 only TensorFlow 2.1 and before
+    had wheels for), code that passes what that release refuses was written for a later
+    TensorFlow (tf-too-old-for-code, a warning: a keyword of the code's own making is refused
+    in the same words). The project has no listing of each release's arguments, so the fix is
+    the release the code's requirements name, and ``pip show tensorflow`` tells the two
+    apart. Empty where an installed library's frame made the call
+    (:func:`interface_candidates`), the function refused is the one the user's line calls by
+    name (its own function that tf.function called back), or no such release is shown."""
+    tb = last_failure(tracebacks)
+    if tb is None or tb.warned or not tb.frames:
+        return []
+    refusal = read_refusal(tb.message)
+    if refusal is None or refusal.shape != KEYWORD or not refusal.argument:
+        return []
+    index, shown = _caller(tb)
+    if index is None or not shown:
+        return []
+    frame, inner = tb.frames[index], tb.frames[-1]
+    if installed_package(frame.path) is not None:
+        return []  # a library's call: interface_candidates' reading
+    argument = refusal.argument
+    passed = re.search(rf"\b{re.escape(argument)}\s*=(?!=)", frame.code) is not None
+    refused = refusal.function.removeprefix(_CONVERTED_PREFIX)
+    if refusal.speaker == PYTHON and (
+        not passed
+        or re.search(rf"\b{re.escape(refused)}\s*\(", frame.code) is not None
+        or not FORWARDS.search(inner.code)
+    ):
+        # Python's words: the user's line must pass the keyword into TensorFlow's frame that
+        # hands it on; the function the line calls by name refusing it is the code's own,
+        # called back through TensorFlow's wrapper.
+        return []
+    if refusal.speaker != PYTHON and installed_package(inner.path) not in TF_OWN:
+        return []  # the words raised outside TensorFlow's and Keras' own code: a copy of them
+    ran = _old_tensorflow(tb, m)
+    if not ran:
+        return []
+    converted = any(f.converted for f in tb.frames)
+    said = (
+        f"The code's own line ({frame.path}, line {frame.line}) passes `{argument}`: "
+        f"`{frame.code}`; TensorFlow's code after it"
+        if passed
+        else f"The log does not show the line that passed `{argument}`; TensorFlow's own code"
+    )
+    handed = (
+        f"handed it on to {refusal.callee}()"
+        + (
+            f" (the code's {refused}, as AutoGraph converted it)"
+            if refused != refusal.function
+            else ""
+        )
+        + ", which does not take it."
+    )
+    detail = (
+        f"{tb.where}: {tb.type}: {tb.message}\n"
+        f"{said} ({inner.path}, line {inner.line}, in {inner.function}) "
+        + (handed if refusal.speaker == PYTHON else "refused it in Keras' words.")
+        + f" The log shows {ran}"
+        + (
+            ", running the code's functions under tf.function (AutoGraph converted them)"
+            if converted
+            else ""
+        )
+        + ": code that passes what that release refuses was written for a later TensorFlow. "
+        "What tells it from a keyword of the code's own making: `pip show tensorflow` says "
+        "which release runs, the code's requirements (requirements.txt, setup.py, its README) "
+        "which release it was written for."
+    )
+    return [
+        causes.finding(
+            f"explain.{causes.code.TF_TOO_OLD_FOR_CODE}",
+            Severity.WARNING,
+            causes.code.TF_TOO_OLD_FOR_CODE,
+            f"TensorFlow refused the keyword {argument} the code passes: the code was written "
+            "for a later TensorFlow",
+            detail,
+            causes.code.tf_too_old_fix(m, f"the keyword `{argument}` as the code passes it", None),
         )
     ]

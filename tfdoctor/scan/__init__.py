@@ -693,12 +693,19 @@ class Judge:
 
     # -- methods
 
-    def judge_method(self, call: MethodUse) -> Optional[Verdict]:
+    def judge_method(self, call: MethodUse, homes: Sequence[str] = ()) -> Optional[Verdict]:
         """The verdict on ``receiver.method(...)`` (or the read ``receiver.attribute``), or
-        None."""
+        None. With ``homes``, the public names of the receiver's class (an error's words name
+        the class, not a variable), only a rule whose ``classes`` hold one of them judges it:
+        a rule written for a variable's name (``model``, ``classifier``) would take an
+        estimator's class for a Keras model."""
         key = "." + call.method if call.attribute else call.method
         for rule in self.method_rules.get(key, ()):
             receiver = rule.receiver
+            if homes and not any(
+                h.startswith(f"{module}.") for module in rule.classes for h in homes
+            ):
+                continue
             # The receiver's name says what it is (model.save), or its assignment does
             # (opt = keras.optimizers.Adam(...); opt.lr); made by another package's call
             # (model = Word2Vec(...)), it is not Keras' whatever its name.

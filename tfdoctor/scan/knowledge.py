@@ -9,13 +9,14 @@ a file: the knowledge has one home.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.scan import Judge, ScanOptions, Verdict
-from tfdoctor.scan.api import bundled_lines, load_early
+from tfdoctor.scan.api import MOST_HOMES, bundled_lines, load_api, load_early
 from tfdoctor.scan.rules import Rules, load_rules
 from tfdoctor.scan.walker import MethodUse, Use, normalize, scan_source
 
@@ -100,6 +101,22 @@ def module_api(module: str) -> Optional[str]:
     if module.startswith("tensorflow.") and ".python." not in f".{module}.":
         return normalize(module)
     return None
+
+
+@functools.cache
+def tf_class_homes(cls: str) -> tuple[str, ...]:
+    """The public names under ``tf`` of a class named ``cls`` (``MirroredStrategy`` ->
+    ``tf.compat.v1.distribute.MirroredStrategy``, ``tf.distribute.MirroredStrategy``), from
+    the newest bundled listing that has one; empty for a name no listing holds as a symbol
+    (or one of more homes than one name that moved has: a common word, not one class)."""
+    if not cls[:1].isupper():
+        return ()
+    for line in bundled_lines():
+        index = load_api(line)
+        homes = index.homes(cls, "tf") if index is not None else []
+        if homes:
+            return tuple(homes) if len(homes) <= MOST_HOMES else ()
+    return ()
 
 
 #: The Keras modules whose classes make up each family scan's method rules know.
@@ -197,12 +214,28 @@ class ApiKnowledge:
         family (a model, an optimizer, a layer) is where the Keras API lists it."""
         kind = self.keras_kind(cls)
         if kind is None:
-            return None
+            return self._tf_class_member(cls, attr)
         for attribute in (False, True):
             use = MethodUse(attr, kind, 0, 0, attribute=attribute, receiver_kind=kind)
             verdict = self._judge.judge_method(use)
             if verdict is not None:
                 return verdict
+        return None
+
+    def _tf_class_member(self, cls: str, attr: str) -> Optional[Verdict]:
+        """The verdict on the member ``attr`` of an object of TensorFlow's public class
+        ``cls`` (``'MirroredStrategy' object has no attribute 'experimental_run_v2'``): Python
+        names the object's class, not where the API exports it, so the class is read as its
+        public names in the listings (``tf.distribute.MirroredStrategy``), and only a rule
+        whose ``classes`` hold one of them judges it (its receiver pattern matching the name
+        too), as scan judges ``strategy.experimental_run_v2(...)`` by the receiver's name."""
+        homes = tf_class_homes(cls)
+        for public in homes:
+            for attribute in (False, True):
+                use = MethodUse(attr, public, 0, 0, attribute=attribute)
+                verdict = self._judge.judge_method(use, homes)
+                if verdict is not None:
+                    return verdict
         return None
 
     def keras_kind(self, cls: str) -> Optional[str]:

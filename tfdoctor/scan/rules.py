@@ -63,6 +63,7 @@ _RULE_FIELDS = {
     "tf1_code",
     "keras_tensor_arg",
     "methods",
+    "classes",
 }
 
 #: What each entry of a rule's ``methods`` gives: the rule's id and method, and the words put
@@ -130,6 +131,10 @@ class Rule(Record):
     tf1_code: bool = False
     #: The rule holds only for a call with a Keras symbolic tensor among its arguments.
     keras_tensor_arg: bool = False
+    #: With ``method`` or ``attribute``: the public modules (``tf.distribute``) whose classes'
+    #: objects have the member: an error naming an object of a class exported there (Python's
+    #: ``'MirroredStrategy' object has no attribute``) is judged by the rule.
+    classes: tuple[str, ...] = ()
 
     @property
     def release_key(self) -> tuple[int, ...]:
@@ -242,6 +247,13 @@ def _read_rule(
     receiver = _pattern(reader, fields, "receiver", where)
     if receiver is not None and method is None and attribute is None:
         raise reader.error(fields["receiver"], f"{where}.receiver", "only with method or attribute")
+    classes = (
+        reader.strings(fields["classes"], f"{where}.classes", _API_RE, "fully qualified name")
+        if "classes" in fields
+        else ()
+    )
+    if classes and method is None and attribute is None:
+        raise reader.error(fields["classes"], f"{where}.classes", "only with method or attribute")
     kwarg_value = reader.optional(fields, "kwarg_value", f"{where}.kwarg_value")
     if kwarg_value is not None and (kwarg_value not in KWARG_VALUES or "kwarg" not in fields):
         raise reader.error(
@@ -282,6 +294,7 @@ def _read_rule(
         api=api,
         method=method,
         receiver=receiver,
+        classes=classes,
         kwarg=reader.optional(fields, "kwarg", f"{where}.kwarg", _NAME_RE),
         path_suffix=_suffixes(reader, fields, "path_suffix", where),
         path_not_suffix=_suffixes(reader, fields, "path_not_suffix", where),
