@@ -278,6 +278,37 @@ def dependency_too_old_fix(m: Machine, signature: str) -> Fix:
     )
 
 
+def checkout_dependency_fix(
+    m: Machine, dist: Optional[str], user: str, version: Optional[str], lacking: str
+) -> Fix:
+    """A source checkout of ``user`` asking the installed ``dist`` (imported as ``lacking``;
+    None where the module table does not know its distribution; ``version`` the release the
+    log shows installed) for what it lacks: the ``dist`` the checkout's requirements name,
+    most likely a newer one, and how to tell the two directions apart."""
+    if dist is None:
+        return Fix(
+            f"The source checkout of {user} is newer code than the installed package imported "
+            f"as {lacking}. Install what the checkout's requirements (its setup.py, "
+            "requirements.txt or README) name for it, from its repository where they name a "
+            f"development version; `pip list` shows which distribution installs {lacking}.",
+            (*m.pip("list"),),
+        )
+    installed = (
+        f"{dist} {version} is installed"
+        if version
+        else f"`pip show {dist}` shows the installed release"
+    )
+    return Fix(
+        f"The source checkout of {user} is newer code than the {dist} release installed: "
+        f"install the {dist} its requirements (its setup.py, requirements.txt or README) "
+        f"name, from {dist}'s repository where they name a development version, or "
+        f"`pip install --upgrade {dist}`. {installed}: where it is newer than the release "
+        f"the checkout names, {dist} removed the name since, and that release is the one to "
+        f"install instead (or a {user} release made for the installed {dist}).",
+        (*m.pip(f"show {dist}"),),
+    )
+
+
 #: R packages number a development version with a fourth component of 9000 and up
 #: (0.7.0.9017), which only the package's development repository serves, never CRAN
 #: (https://r-pkgs.org/lifecycle.html, "Version number").

@@ -63,8 +63,10 @@ _IPYTHON_FILE = re.compile(r"<ipython-input-|[/\\]ipykernel_\d+[/\\]")
 _CONTEXT = re.compile(r"^(?:-*>)?[ \t]*\d+[ \t](?P<code>.*)$")
 _LITERAL = re.compile(r"""[rbfu]*"((?:[^"\\\n]|\\.)*)"|[rbfu]*'((?:[^'\\\n]|\\.)*)'""")
 _FRAME = re.compile(
-    # CPython: the path in quotes.
-    r'^[ \t]*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>[^\n]*))?$'
+    # CPython: the path in quotes. A paste that cut the line's start (``File "`` and the
+    # path's head) keeps the rest, read where it names a .py file with its closing quote.
+    r'^[ \t]*(?:File "|(?=[^"\n]*\.py", line \d+))'
+    r'(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>[^\n]*))?$'
     # IPython 8: `File /site-packages/keras/src/x.py:122, in error_handler(*args)`.
     # (its ", in f(...)" left out for a module's own code in some releases). A script without
     # the suffix (a console script, `File /usr/bin/tensorboard:7, in <module>`: ultratb's
