@@ -1252,7 +1252,13 @@ _AUTOGRAPH_MARK = re.compile(r"[ \t]+\*{1,2}[ \t]*$")
 
 # --- what paths imply ---------------------------------------------------------------------------
 
-_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
+#: The folder setuptools' bdist_egg compiles a project in (``build/bdist.<platform>/egg/``,
+#: setuptools/command/bdist_egg.py: bdist_dir = build_base/"bdist.<plat_name>/egg"): a zipped
+#: egg's modules keep it as their code's file name, so a frame of an installed zipped egg shows
+#: ``build/bdist.macosx-10.12-x86_64/egg/<package>/x.py`` (its source, inside the zip, not
+#: printed).
+_EGG_BUILD = r"(?:^|[/\\])build[/\\]bdist\.[^/\\\s]+[/\\]egg[/\\]"
+_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]|" + _EGG_BUILD)
 #: A line that starts an exception or a traceback rather than a source line.
 _EXCEPTION_START = re.compile(
     r"^(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Warning)\b|Traceback \(|During handling"
@@ -1306,8 +1312,8 @@ def _past_site(path: str) -> list[str]:
     """The parts of an installed file's path after site-packages (or dist-packages), an
     egg's folder left out: ``["deepxde", "model.py"]`` for both ``site-packages/deepxde/
     model.py`` and ``site-packages/DeepXDE-0.6.1-py3.7.egg/deepxde/model.py``."""
-    rest = re.split(r"[/\\](?:site|dist)-packages[/\\]", path)[-1].replace("\\", "/")
-    parts = rest.split("/")
+    rest = re.split(r"[/\\](?:site|dist)-packages[/\\]|" + _EGG_BUILD, path)[-1]
+    parts = rest.replace("\\", "/").split("/")
     return parts[1:] if len(parts) > 1 and _EGG.match(parts[0]) else parts
 
 
