@@ -26,6 +26,12 @@ other TensorFlow shapes are :func:`tfdoctor.explain.packages.foreign_caller_find
 user's own code importing
 from a P the module table knows a module or name P's installed release lacks is
 ``dependency-api-removed`` too, a warning (its attributes, which may be typos, are not read).
+A caller that is a project's source checkout (:func:`checkout_package`: a package directory
+inside a branch's archive named for its distribution, ``keras-retinanet-master/
+keras_retinanet/``, or a clone of a listed distribution) is that project's newest code, most
+likely ahead of P's installed release: ``dependency-too-old-for-code``, a warning whose fix
+names the removal as the other way (`pip show P` against the checkout's requirements tells
+them apart).
 A file of the user's that Python found for P, an object whose owner no line shows, or frames
 that name no installed package are left to the other readings (or unexplained).
 """
