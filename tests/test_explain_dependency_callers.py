@@ -692,3 +692,32 @@ def test_a_frame_whose_start_a_paste_cut_is_still_read() -> None:
         f"{_SKLEARN_LACKS}\n"
     )
     assert _named(explained(text), "dependency-too-old-for-code") is not None
+
+
+# --- a package built from its source into an egg -----------------------------------------------
+
+_EGG_FRAME = "build/bdist.linux-x86_64/egg/kit/optimizers/adam.py"
+
+
+def _egg_traceback(code: str = "") -> str:
+    """Python 2's words raised in a zipped egg's frame, its line printed where ``code``."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 3, in <module>\n'
+        "    from kit.optimizers import Adam\n"
+        f'  File "{_EGG_FRAME}", line 8, in <module>\n'
+        + (f"    {code}\n" if code else "")
+        + "AttributeError: 'module' object has no attribute 'fused_update'\n"
+    )
+
+
+def test_a_package_built_from_source_asking_an_unnamed_module_is_read_as_newer_code() -> None:
+    found = _named(explained(_egg_traceback()), "dependency-too-old-for-code")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "pip check" in fix_text(found) and "pip install" not in fix_text(found)
+
+
+def test_an_egg_whose_line_is_shown_is_read_from_the_line() -> None:
+    """The line names the module asked: the other readings', not this guess."""
+    report = explained(_egg_traceback("update = helpers.fused_update"))
+    assert _named(report, "dependency-too-old-for-code") is None

@@ -1381,6 +1381,13 @@ def egg_releases(tracebacks: Iterable[Traceback]) -> dict[str, str]:
     return out
 
 
+def built_egg(path: str) -> bool:
+    """Whether ``path`` is a file of a zipped egg built on the machine that ran it
+    (``build/bdist.<platform>/egg/``: setuptools' bdist_egg, which ``setup.py install`` runs on
+    a project's source; pip installs wheels, never this)."""
+    return re.search(_EGG_BUILD, path) is not None
+
+
 def installed_package(path: str) -> Optional[str]:
     """The top-level import package of an installed file (``.../site-packages/transformers/
     x.py`` -> ``transformers``, ``.../dist-packages/six.py`` -> ``six``, an egg's

@@ -53,10 +53,16 @@ from tfdoctor.evidence.refusals import (
     Refusal,
     read_refusal,
 )
-from tfdoctor.evidence.traceback import Frame, Traceback, installed_package, wrapped_import_error
+from tfdoctor.evidence.traceback import (
+    Frame,
+    Traceback,
+    built_egg,
+    installed_package,
+    wrapped_import_error,
+)
 from tfdoctor.explain.modules import NAMESPACE_ROOTS, TF_OWN, stdlib_modules
 from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
-from tfdoctor.findings import Finding, Severity
+from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.modules import distribution_of, modules
 
@@ -255,6 +261,9 @@ def _reading(
         asked = _call_asked(refusal)
     else:
         return []
+    if owner is None and match is not None and match["py2attr"]:
+        found = _source_build_asked(tb, frames[-1], match["py2attr"], m)
+        return [found] if found is not None else []
     if owner is None or owner in _ELSEWHERE - _TF_PACKAGES or owner in stdlib_modules():
         return []  # Python's own modules change with Python, not with a package's release
     caller_frame = frames[-1 - callee] if callee < len(frames) else None
@@ -333,6 +342,44 @@ def checkout_package(path: str) -> Optional[str]:
     return None
 
 
+def _newer_code(tb: Traceback, summary: str, said: str, fix: Fix) -> Finding:
+    """``dependency-too-old-for-code`` for code from a source tree (a checkout, an egg built
+    from one) asking a dependency for what it lacks: a warning, since the message says what
+    is missing, not which way the dependency's release moved."""
+    return causes.finding(
+        f"explain.{causes.code.DEPENDENCY_TOO_OLD_FOR_CODE}",
+        Severity.WARNING,
+        causes.code.DEPENDENCY_TOO_OLD_FOR_CODE,
+        summary,
+        f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+        fix,
+    )
+
+
+def _source_build_asked(tb: Traceback, frame: Frame, attr: str, m: Machine) -> Optional[Finding]:
+    """Python 2's words, which name no module, raised in a package built from its source into
+    a zipped egg on the machine (:func:`built_egg`), whose line the egg does not print: the
+    package's code asks a module for ``attr``, which that module's installed release lacks.
+    Code built from its source is most often newer than the releases of what it imports
+    (``dependency-too-old-for-code``, a warning: which module it asks is not shown)."""
+    package = installed_package(frame.path)
+    if frame.code or not built_egg(frame.path) or package is None or package in TF_OWN:
+        return None
+    if attr.startswith("_"):
+        return None  # a private name: the module's own internals, no release's API
+    user = distribution_of(package) or normalize_name(package)
+    return _newer_code(
+        tb,
+        f"{user}, built from its source, asks a module for {attr}, which the installed "
+        "release lacks",
+        f"{user} runs from an egg built from its source on this machine ({frame.path}, line "
+        f"{frame.line}): code from a source tree, most likely written for newer releases of "
+        f"what it imports than the installed ones. Python 2 does not name the module asked for "
+        f"{attr}, and the egg does not print the line.",
+        causes.code.checkout_dependency_fix(m, None, user, None, None),
+    )
+
+
 def _checkout_lacks(
     tb: Traceback, owner: str, package: str, frame: Frame, asked: str, m: Machine
 ) -> Finding:
@@ -343,13 +390,10 @@ def _checkout_lacks(
     message says what is missing, not which way the release moved."""
     dist = distribution_of(owner) or normalize_name(owner)
     user = distribution_of(package) or normalize_name(package)
-    return causes.finding(
-        f"explain.{causes.code.DEPENDENCY_TOO_OLD_FOR_CODE}",
-        Severity.WARNING,
-        causes.code.DEPENDENCY_TOO_OLD_FOR_CODE,
+    return _newer_code(
+        tb,
         f"The installed {dist} is most likely older than {user}'s source checkout (it asks "
         f"for {asked})",
-        f"{tb.where}: {tb.type}: {tb.message}\n"
         f"{user}'s code runs from a source checkout ({frame.path}), not a release, and asks "
         f"{dist} for {asked}, which the installed {dist} does not have: the checkout is "
         f"{user}'s newest code, most likely written for a {dist} newer than the installed "
