@@ -650,6 +650,7 @@ _SKLEARN_LACKS = "AttributeError: module 'sklearn.utils' has no attribute 'paral
     [
         pytest.param("/home/u/dl/edge-ml-main", id="a-branch-archive"),
         pytest.param("/home/u/src/keras-resnet", id="a-clone-of-a-listed-distribution"),
+        pytest.param("/srv/u/keras-resnet", id="a-clone-below-two-folders"),
     ],
 )
 def test_a_source_checkout_asking_a_dependency_reads_the_dependency_as_older(

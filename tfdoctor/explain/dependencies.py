@@ -315,11 +315,11 @@ def _reading(
 #: decides, so ``keras-retinanet`` holds ``keras_retinanet``).
 _ARCHIVE_CHECKOUT = re.compile(
     r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100}?)-(?:master|main)[/\\]"
-    r"(?P<package>[A-Za-z_]\w{0,100})[/\\]"
+    r"(?P<package>[A-Za-z_]\w{0,100})(?=[/\\])"
 )
 #: A clone's folder and the package directory inside it: ``keras-retinanet/keras_retinanet/``.
 _CLONE_CHECKOUT = re.compile(
-    r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100})[/\\](?P<package>[A-Za-z_]\w{0,100})[/\\]"
+    r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100})[/\\](?=(?P<package>[A-Za-z_]\w{0,100})[/\\])"
 )
 
 
