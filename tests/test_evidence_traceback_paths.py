@@ -14,6 +14,7 @@ from tfdoctor.evidence.traceback import (
     Frame,
     checkout_package,
     cut_import,
+    installed_package,
     python_command,
     read_tracebacks,
     tensorflow_facing,
@@ -51,6 +52,22 @@ def test_a_module_named_for_tensorflow_is_its_front_end(path: str) -> None:
 )
 def test_other_modules_are_not(path: str) -> None:
     assert not tensorflow_facing(path)
+
+
+@pytest.mark.parametrize(
+    "path, package",
+    [
+        # A zipped egg's code keeps the file name bdist_egg compiled it under.
+        ("build/bdist.macosx-10.12-x86_64/egg/kit/optimizers/ftml.py", "kit"),
+        ("C:\\src\\build\\bdist.win-amd64\\egg\\kit\\layers.py", "kit"),
+        ("/srv/env/lib/python3.6/site-packages/kit-1.0-py3.6.egg/kit/layers.py", "kit"),
+        # A project's own build folder that is no egg's.
+        ("/home/me/proj/build/lib/kit/layers.py", None),
+    ],
+    ids=["zipped-egg", "zipped-egg-windows", "egg-folder", "build-lib"],
+)
+def test_an_eggs_file_is_its_packages(path: str, package: Optional[str]) -> None:
+    assert installed_package(path) == package
 
 
 def test_an_import_error_a_librarys_exception_wraps_is_read_with_its_escapes_undone() -> None:

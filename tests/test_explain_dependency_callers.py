@@ -638,3 +638,87 @@ def test_tensorflows_own_packages_have_one_home() -> None:
                     homes.append(path.name)
     assert homes == ["modules.py"]
     assert {"tensorflow", "keras", "tf_keras", "tensorboard"} <= TF_OWN
+
+
+# --- a project's source checkout asking a dependency -------------------------------------------
+
+_SKLEARN_LACKS = "AttributeError: module 'sklearn.utils' has no attribute 'parallel_config'"
+
+
+@pytest.mark.parametrize(
+    "folder",
+    [
+        pytest.param("/home/u/dl/edge-ml-main", id="a-branch-archive"),
+        pytest.param("/home/u/src/keras-resnet", id="a-clone-of-a-listed-distribution"),
+        pytest.param("/srv/u/keras-resnet", id="a-clone-below-two-folders"),
+    ],
+)
+def test_a_source_checkout_asking_a_dependency_reads_the_dependency_as_older(
+    folder: str,
+) -> None:
+    """A checkout is its project's newest code: the dependency lacking its name is most
+    likely older than it, and the fix says what tells the other way (a removal) apart."""
+    package = "keras_resnet" if folder.endswith("keras-resnet") else "edge_ml"
+    report = explained(
+        _frames(
+            (f"{folder}/{package}/models.py", "<module>", "sklearn.utils.parallel_config()"),
+            error=_SKLEARN_LACKS,
+        )
+    )
+    found = _named(report, "dependency-too-old-for-code")
+    assert found is not None, [(x.id, x.severity.value) for x in report.findings]
+    assert found.severity is Severity.WARNING
+    assert "scikit-learn" in fix_text(found) and "pip show scikit-learn" in fix_text(found)
+    assert _named(report, "dependency-api-removed") is None
+
+
+#: Folders that are no checkout of the package: the user's own project laid out like a
+#: clone, named for no listed distribution; a branch archive of another project.
+_NO_CHECKOUT = ("/home/u/proj/proj/models.py", "/home/u/tools-master/edge_ml/models.py")
+
+
+@pytest.mark.parametrize("path", _NO_CHECKOUT, ids=("users-project", "another-project"))
+def test_a_folder_that_is_no_checkout_of_the_package_is_not_read(path: str) -> None:
+    report = explained(
+        _frames((path, "<module>", "sklearn.utils.parallel_config()"), error=_SKLEARN_LACKS)
+    )
+    assert _named(report, "dependency-too-old-for-code") is None
+
+
+def test_a_frame_whose_start_a_paste_cut_is_still_read() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  edge-ml-master/edge_ml/models.py", line 28, in <module>\n'
+        "    sklearn.utils.parallel_config()\n"
+        f"{_SKLEARN_LACKS}\n"
+    )
+    assert _named(explained(text), "dependency-too-old-for-code") is not None
+
+
+# --- a package built from its source into an egg -----------------------------------------------
+
+_EGG_FRAME = "build/bdist.linux-x86_64/egg/kit/optimizers/adam.py"
+
+
+def _egg_traceback(code: str = "") -> str:
+    """Python 2's words raised in a zipped egg's frame, its line printed where ``code``."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 3, in <module>\n'
+        "    from kit.optimizers import Adam\n"
+        f'  File "{_EGG_FRAME}", line 8, in <module>\n'
+        + (f"    {code}\n" if code else "")
+        + "AttributeError: 'module' object has no attribute 'fused_update'\n"
+    )
+
+
+def test_a_package_built_from_source_asking_an_unnamed_module_is_read_as_newer_code() -> None:
+    found = _named(explained(_egg_traceback()), "dependency-too-old-for-code")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "pip check" in fix_text(found) and "pip install" not in fix_text(found)
+
+
+def test_an_egg_whose_line_is_shown_is_read_from_the_line() -> None:
+    """The line names the module asked: the other readings', not this guess."""
+    report = explained(_egg_traceback("update = helpers.fused_update"))
+    assert _named(report, "dependency-too-old-for-code") is None

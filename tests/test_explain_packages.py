@@ -675,6 +675,46 @@ def test_a_missing_requirement_of_tensorflow_is_a_broken_install() -> None:
     assert finding.fix is not None and "opt-einsum" in finding.fix.commands[-1]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("ImportError: No module named sklearn.metrics.pairwise", id="alone"),
+        pytest.param(
+            _import_traceback(
+                "from sklearn.metrics.pairwise import cosine_similarity",
+                "ImportError: No module named sklearn.metrics.pairwise",
+                "/usr/lib/python2.7/site-packages/helpers/similar.py",
+            ),
+            id="in-a-library",
+        ),
+    ],
+)
+def test_python2s_dotted_name_whose_first_part_failed_is_that_package_missing(text: str) -> None:
+    """Python 2 prints the dotted rest from the part that did not import: the first part is
+    the package missing, not a release of it without the submodule."""
+    finding = _one(_explain(text), "package-not-installed")
+    assert 'pip install "scikit-learn"' in _fix(finding)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An installed scikit-learn without the submodule: Python 2 names the submodule's part.
+        pytest.param("ImportError: No module named metrics.pairwise", id="a-submodule's-part"),
+        # The line shows the printed name as another package's submodule.
+        pytest.param(
+            _import_traceback(
+                "import tensorflow.keras.layers", "ImportError: No module named keras.layers"
+            ),
+            id="another-package's-submodule",
+        ),
+    ],
+)
+def test_python2s_dotted_name_of_a_submodule_is_no_package_missing(text: str) -> None:
+    report = _explain(text)
+    assert not [x for x in report.findings if x.cause == "package-not-installed"]
+
+
 def test_a_submodule_of_an_unlisted_package_is_not_a_missing_package() -> None:
     message = "ModuleNotFoundError: No module named 'sklearn.externals.joblib'"
     report = _explain(_import_traceback("import x", message))

@@ -59,13 +59,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "that the index does not offer yet (the pin was written ahead of the upload), so pip finds "
     "every earlier release and no matching distribution for the pin on any Python; the fix is the "
     "release once published, or pinning one the index has, not another Python",
-    "keras-standalone-mixed-with-tf-keras": "code builds a model with the standalone keras package "
-    "while the layers it adds come from a library built on tensorflow.keras (kapre's "
-    "Melspectrogram), "
-    "or the reverse, so Keras refuses the other package's objects ('The added layer must be an "
-    "instance of class Layer'); the fix is to import every Keras name from the Keras the library "
-    "is "
-    "built on (tensorflow.keras), not to reinstall TensorFlow or Keras",
     "tf-keras-behaviour-changed": "tf.keras in a later TensorFlow release (2.4) validates or "
     "routes a training call's inputs differently from the release the code was written for "
     "(data cardinality checked across every input of a multi-input call, a dataset's pair of "

@@ -278,6 +278,44 @@ def dependency_too_old_fix(m: Machine, signature: str) -> Fix:
     )
 
 
+def checkout_dependency_fix(
+    m: Machine, dist: Optional[str], user: str, version: Optional[str], lacking: Optional[str]
+) -> Fix:
+    """A source checkout of ``user`` asking the installed ``dist`` (imported as ``lacking``;
+    ``dist`` None where the module table does not know its distribution, ``lacking`` None
+    where the log does not show which module is asked; ``version`` the release the log shows
+    installed) for what it lacks: the ``dist`` the checkout's requirements name, most likely
+    a newer one, and how to tell the two directions apart."""
+    if dist is None:
+        what = f"the installed package imported as {lacking}" if lacking else "a package it uses"
+        which = (
+            f"`pip list` shows which distribution installs {lacking}"
+            if lacking
+            else "the line the traceback points at names the module it asks, and `pip check` "
+            f"names a requirement of {user}'s that an installed release is outside"
+        )
+        return Fix(
+            f"The source of {user} is newer code than {what}. Install what {user}'s "
+            "requirements (its setup.py, requirements.txt or README) name for it, from its "
+            f"repository where they name a development version; {which}.",
+            (*m.pip("list" if lacking else "check"),),
+        )
+    installed = (
+        f"{dist} {version} is installed"
+        if version
+        else f"`pip show {dist}` shows the installed release"
+    )
+    return Fix(
+        f"The source checkout of {user} is newer code than the {dist} release installed: "
+        f"install the {dist} its requirements (its setup.py, requirements.txt or README) "
+        f"name, from {dist}'s repository where they name a development version, or "
+        f"`pip install --upgrade {dist}`. {installed}: where it is newer than the release "
+        f"the checkout names, {dist} removed the name since, and that release is the one to "
+        f"install instead (or a {user} release made for the installed {dist}).",
+        (*m.pip(f"show {dist}"),),
+    )
+
+
 #: R packages number a development version with a fourth component of 9000 and up
 #: (0.7.0.9017), which only the package's development repository serves, never CRAN
 #: (https://r-pkgs.org/lifecycle.html, "Version number").

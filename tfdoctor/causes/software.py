@@ -84,6 +84,7 @@ IMPORT_FAILED_UNKNOWN: Final = CauseId("import-failed-unknown")
 IMPORT_CRASH: Final = CauseId("import-crash")
 IMPORT_HANG: Final = CauseId("import-hang")
 KERAS3_MODEL_UNDER_KERAS2: Final = CauseId("keras3-model-under-keras2")
+KERAS_STANDALONE_MIXED_WITH_TF_KERAS: Final = CauseId("keras-standalone-mixed-with-tf-keras")
 TENSORBOARD_NOT_INSTALLED: Final = CauseId("tensorboard-not-installed")
 TENSORBOARD_DUPLICATE_INSTALL: Final = CauseId("tensorboard-duplicate-install")
 DEPENDENCY_API_REMOVED: Final = CauseId("dependency-api-removed")
@@ -420,6 +421,18 @@ CAUSES: Mapping[str, Cause] = dict(
             "them.",
             "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
             "https://github.com/tensorflow/tensorflow/issues/70866",
+        ),
+        define(
+            KERAS_STANDALONE_MIXED_WITH_TF_KERAS,
+            "Objects of two Keras packages in one model",
+            "The standalone keras package and tensorflow.keras each have their own Layer class: "
+            "a model of one refuses a layer built on the other (a library's layer built on "
+            "tensorflow.keras added to a standalone keras Sequential, or the reverse), as "
+            "Keras' Sequential.add does with 'The added layer must be an instance of class "
+            "Layer'. Both Kerases are installed and work; the code mixes their names.",
+            "https://github.com/keras-team/keras/blob/2.3.1/keras/engine/sequential.py",
+            "https://github.com/tensorflow/tensorflow/blob/v2.3.0/tensorflow/python/keras/"
+            "engine/sequential.py",
         ),
         define(
             TENSORBOARD_NOT_INSTALLED,
@@ -2558,6 +2571,29 @@ def keras3_model_fix(m: Machine) -> Fix:
         "load it."
     )
     return Fix(text, commands)
+
+
+def keras_mixed_fix(layer_package: Optional[str]) -> Fix:
+    """One model built of two Kerases' objects (``layer_package``: the import package of the
+    refused layer's class where the message shows it, else None): every Keras name from the
+    Keras the layer's library is built on, or that library's release for the other Keras.
+    Nothing is reinstalled: both Kerases work, the code mixes them."""
+    dist = modules().distribution(layer_package) if layer_package else None
+    library = (
+        f"the refused layer is {dist or layer_package}'s (the message shows its class): "
+        if layer_package
+        else ""
+    )
+    return Fix(
+        f"The model and the layer added to it come from two Keras packages: {library}import "
+        "every Keras name the model uses (Sequential, Model, layers, Input) from the Keras "
+        "the layer's library is built on: `from tensorflow.keras import ...` for a library "
+        "built on tensorflow.keras, `from keras import ...` for one built on the standalone "
+        "keras package. Or install the library's release made for the Keras the code imports "
+        "(its release notes say which Keras each release is built on). Reinstalling "
+        "TensorFlow or Keras changes nothing: both are installed and work.",
+        (),
+    )
 
 
 def keras3_weights_fix(m: Machine) -> Fix:

@@ -114,6 +114,16 @@ class MissingModule(Record, _InMessage):
         return not self.quoted and self.alone
 
     @property
+    def python2_failed(self) -> str:
+        """The part Python 2's bare words say did not import: the name's first part, as
+        Python/import.c's ``load_next`` prints the dotted rest from the part
+        ``import_submodule`` did not find (``No module named pandas.api.types``: pandas did
+        not import; an installed pandas without ``api`` prints ``No module named
+        api.types``). Empty for Python 3's quoted name, which is the whole dotted name and
+        does not say which part failed."""
+        return "" if self.quoted else self.name.split(".", 1)[0]
+
+    @property
     def not_a_package(self) -> str:
         """The module importlib's suffix says was found as a plain module, not a package (``;
         'keras' is not a package``: a ``keras.py`` for ``import keras.engine``); empty where

@@ -74,9 +74,9 @@ _CONTEXT = re.compile(r"^(?:-*>)?[ \t]*\d+[ \t](?P<code>.*)$")
 _LITERAL = re.compile(r"""[rbfu]*"((?:[^"\\\n]|\\.)*)"|[rbfu]*'((?:[^'\\\n]|\\.)*)'""")
 _FRAME = re.compile(
     # CPython: the path in quotes. A paste that cut the line's start (a long path wrapped or
-    # elided: `...` then `lib/python2.7/site-packages/x.py", line 98, in f`) keeps the rest of
-    # CPython's words, which nothing else prints.
-    r'^[ \t]*(?:File "|(?=[^\s"]+\.py", line \d+, in ))'
+    # elided: `...` then `lib/python2.7/site-packages/x.py", line 98, in f`; ``File "`` and the
+    # path's head) keeps the rest of CPython's words, which nothing else prints.
+    r'^[ \t]*(?:File "|(?=[^"\n]*\.py", line \d+, in ))'
     r'(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>[^\n]*))?$'
     # IPython 8: `File /site-packages/keras/src/x.py:122, in error_handler(*args)`.
     # (its ", in f(...)" left out for a module's own code in some releases). A script without
@@ -1317,7 +1317,13 @@ _AUTOGRAPH_MARK = re.compile(r"[ \t]+\*{1,2}[ \t]*$")
 
 # --- what paths imply ---------------------------------------------------------------------------
 
-_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
+#: The folder setuptools' bdist_egg compiles a project in (``build/bdist.<platform>/egg/``,
+#: setuptools/command/bdist_egg.py: bdist_dir = build_base/"bdist.<plat_name>/egg"): a zipped
+#: egg's modules keep it as their code's file name, so a frame of an installed zipped egg shows
+#: ``build/bdist.macosx-10.12-x86_64/egg/<package>/x.py`` (its source, inside the zip, not
+#: printed).
+_EGG_BUILD = r"(?:^|[/\\])build[/\\]bdist\.[^/\\\s]+[/\\]egg[/\\]"
+_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]|" + _EGG_BUILD)
 #: A line that starts an exception or a traceback rather than a source line.
 _EXCEPTION_START = re.compile(
     r"^(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Warning)\b|Traceback \(|During handling"
@@ -1371,8 +1377,8 @@ def _past_site(path: str) -> list[str]:
     """The parts of an installed file's path after site-packages (or dist-packages), an
     egg's folder left out: ``["deepxde", "model.py"]`` for both ``site-packages/deepxde/
     model.py`` and ``site-packages/DeepXDE-0.6.1-py3.7.egg/deepxde/model.py``."""
-    rest = re.split(r"[/\\](?:site|dist)-packages[/\\]", path)[-1].replace("\\", "/")
-    parts = rest.split("/")
+    rest = re.split(r"[/\\](?:site|dist)-packages[/\\]|" + _EGG_BUILD, path)[-1]
+    parts = rest.replace("\\", "/").split("/")
     return parts[1:] if len(parts) > 1 and _EGG.match(parts[0]) else parts
 
 
@@ -1438,6 +1444,13 @@ def egg_releases(tracebacks: Iterable[Traceback]) -> dict[str, str]:
             if egg is not None:
                 out.setdefault(normalize_name(egg[0]), egg[1])
     return out
+
+
+def built_egg(path: str) -> bool:
+    """Whether ``path`` is a file of a zipped egg built on the machine that ran it
+    (``build/bdist.<platform>/egg/``: setuptools' bdist_egg, which ``setup.py install`` runs on
+    a project's source; pip installs wheels, never this)."""
+    return re.search(_EGG_BUILD, path) is not None
 
 
 def installed_package(path: str) -> Optional[str]:

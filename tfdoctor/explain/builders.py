@@ -313,6 +313,10 @@ BUILDERS: dict[str, Builder] = {
     causes.software.DEPENDENCY_OUT_OF_RANGE: _dependency,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
     causes.software.KERAS3_MODEL_UNDER_KERAS2: _keras3_model,
+    causes.software.KERAS_STANDALONE_MIXED_WITH_TF_KERAS: lambda m, r, hits: (
+        causes.software.KERAS_STANDALONE_MIXED_WITH_TF_KERAS,
+        causes.software.keras_mixed_fix(group(hits, "module")),
+    ),
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
     # nvidia-smi's "No devices were found": the one reading check's driver finding shares.
     causes.gpu.GPU_NOT_BOUND: lambda m, r, hits: causes.gpu.unbound_gpu(m),

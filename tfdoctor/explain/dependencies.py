@@ -26,6 +26,12 @@ other TensorFlow shapes are :func:`tfdoctor.explain.packages.foreign_caller_find
 user's own code importing
 from a P the module table knows a module or name P's installed release lacks is
 ``dependency-api-removed`` too, a warning (its attributes, which may be typos, are not read).
+A caller that is a project's source checkout (:func:`checkout_package`: a package directory
+inside a branch's archive named for its distribution, ``keras-retinanet-master/
+keras_retinanet/``, or a clone of a listed distribution) is that project's newest code, most
+likely ahead of P's installed release: ``dependency-too-old-for-code``, a warning whose fix
+names the removal as the other way (`pip show P` against the checkout's requirements tells
+them apart).
 A file of the user's that Python found for P, an object whose owner no line shows, or frames
 that name no installed package are left to the other readings (or unexplained).
 """
@@ -47,10 +53,16 @@ from tfdoctor.evidence.refusals import (
     Refusal,
     read_refusal,
 )
-from tfdoctor.evidence.traceback import Frame, Traceback, installed_package, wrapped_import_error
+from tfdoctor.evidence.traceback import (
+    Frame,
+    Traceback,
+    built_egg,
+    installed_package,
+    wrapped_import_error,
+)
 from tfdoctor.explain.modules import NAMESPACE_ROOTS, TF_OWN, stdlib_modules
 from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
-from tfdoctor.findings import Finding, Severity
+from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.modules import distribution_of, modules
 
@@ -249,10 +261,19 @@ def _reading(
         asked = _call_asked(refusal)
     else:
         return []
+    if owner is None and match is not None and match["py2attr"]:
+        found = _source_build_asked(tb, frames[-1], match["py2attr"], m)
+        return [found] if found is not None else []
     if owner is None or owner in _ELSEWHERE - _TF_PACKAGES or owner in stdlib_modules():
         return []  # Python's own modules change with Python, not with a package's release
     caller_frame = frames[-1 - callee] if callee < len(frames) else None
     caller = installed_package(caller_frame.path) if caller_frame is not None else None
+    checkout = None
+    if caller is None and caller_frame is not None:
+        checkout = checkout_package(caller_frame.path)
+        if checkout is not None and (owner in _TF_PACKAGES or owner in TF_OWN):
+            return []  # TensorFlow's and Keras' own names: the API readings date them
+        caller = checkout
     if (
         caller_frame is None
         or caller is None
@@ -283,7 +304,104 @@ def _reading(
     # A module or name the message names is certain; a call's or an object's owner is read
     # from a wrapper frame or the caller's line: most likely, not certain.
     named = bool(shown.get("module") or shown.get("source"))
+    if checkout is not None:
+        return [_checkout_lacks(tb, owner, checkout, caller_frame, asked, m)]
     return [_dependency_lacks(tb, owner, caller, caller_frame, asked, named, m)]
+
+
+#: A package directory inside a project's source checkout: GitHub's archive of a branch
+#: unpacks into ``<repository>-<branch>`` (``keras-retinanet-master/keras_retinanet/``), and
+#: a project's package directory is named as its distribution is (PEP 503's normalised name
+#: decides, so ``keras-retinanet`` holds ``keras_retinanet``).
+_ARCHIVE_CHECKOUT = re.compile(
+    r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100}?)-(?:master|main)[/\\]"
+    r"(?P<package>[A-Za-z_]\w{0,100})(?=[/\\])"
+)
+#: A clone's folder and the package directory inside it: ``keras-retinanet/keras_retinanet/``.
+_CLONE_CHECKOUT = re.compile(
+    r"(?:^|[/\\])(?P<repo>[A-Za-z0-9][\w.-]{0,100})[/\\](?=(?P<package>[A-Za-z_]\w{0,100})[/\\])"
+)
+
+
+def checkout_package(path: str) -> Optional[str]:
+    """The import package whose source checkout holds the file at ``path`` (a project's
+    code run from its repository, not installed): a package directory inside a folder named
+    for its distribution, where the folder is a branch's archive (``<repository>-master``,
+    ``-main``), or a clone whose package the module table knows as that distribution's (a
+    user's own project laid out alike is not read as one). None for an installed file or any
+    other path."""
+    if installed_package(path) is not None:
+        return None
+    for found in _ARCHIVE_CHECKOUT.finditer(path):
+        if normalize_name(found["repo"]) == normalize_name(found["package"]):
+            return found["package"]
+    for found in _CLONE_CHECKOUT.finditer(path):
+        dist = distribution_of(found["package"])
+        if dist is not None and normalize_name(found["repo"]) == normalize_name(dist):
+            return found["package"]
+    return None
+
+
+def _newer_code(tb: Traceback, summary: str, said: str, fix: Fix) -> Finding:
+    """``dependency-too-old-for-code`` for code from a source tree (a checkout, an egg built
+    from one) asking a dependency for what it lacks: a warning, since the message says what
+    is missing, not which way the dependency's release moved."""
+    return causes.finding(
+        f"explain.{causes.code.DEPENDENCY_TOO_OLD_FOR_CODE}",
+        Severity.WARNING,
+        causes.code.DEPENDENCY_TOO_OLD_FOR_CODE,
+        summary,
+        f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+        fix,
+    )
+
+
+def _source_build_asked(tb: Traceback, frame: Frame, attr: str, m: Machine) -> Optional[Finding]:
+    """Python 2's words, which name no module, raised in a package built from its source into
+    a zipped egg on the machine (:func:`built_egg`), whose line the egg does not print: the
+    package's code asks a module for ``attr``, which that module's installed release lacks.
+    Code built from its source is most often newer than the releases of what it imports
+    (``dependency-too-old-for-code``, a warning: which module it asks is not shown)."""
+    package = installed_package(frame.path)
+    if frame.code or not built_egg(frame.path) or package is None or package in TF_OWN:
+        return None
+    if attr.startswith("_"):
+        return None  # a private name: the module's own internals, no release's API
+    user = distribution_of(package) or normalize_name(package)
+    return _newer_code(
+        tb,
+        f"{user}, built from its source, asks a module for {attr}, which the installed "
+        "release lacks",
+        f"{user} runs from an egg built from its source on this machine ({frame.path}, line "
+        f"{frame.line}): code from a source tree, most likely written for newer releases of "
+        f"what it imports than the installed ones. Python 2 does not name the module asked for "
+        f"{attr}, and the egg does not print the line.",
+        causes.code.checkout_dependency_fix(m, None, user, None, None),
+    )
+
+
+def _checkout_lacks(
+    tb: Traceback, owner: str, package: str, frame: Frame, asked: str, m: Machine
+) -> Finding:
+    """``dependency-too-old-for-code``: a source checkout of ``package`` asks the installed
+    ``owner`` for what it lacks. A checkout is its project's newest code, most often ahead of
+    the releases of what it uses (a name its dependency added after its last release); a
+    release of the dependency that removed the name is the other reading. A warning: the
+    message says what is missing, not which way the release moved."""
+    dist = distribution_of(owner) or normalize_name(owner)
+    user = distribution_of(package) or normalize_name(package)
+    return _newer_code(
+        tb,
+        f"The installed {dist} is most likely older than {user}'s source checkout (it asks "
+        f"for {asked})",
+        f"{user}'s code runs from a source checkout ({frame.path}), not a release, and asks "
+        f"{dist} for {asked}, which the installed {dist} does not have: the checkout is "
+        f"{user}'s newest code, most likely written for a {dist} newer than the installed "
+        f"one; a {dist} release that removed it is the other reading.",
+        causes.code.checkout_dependency_fix(
+            m, distribution_of(owner), user, _shown_version(m, dist), owner
+        ),
+    )
 
 
 def _table_removal(match: re.Match[str], module: str) -> bool:

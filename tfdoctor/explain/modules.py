@@ -23,6 +23,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.packages import InstallRequest
+from tfdoctor.evidence.pyerrors import MissingModule
 from tfdoctor.evidence.traceback import (
     Traceback,
     file_owner,
@@ -92,11 +93,15 @@ def tf_requires(m: Machine, dist: str) -> bool:
 def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
     # Python 3 quotes the whole name; Python 2 prints it bare, and then only the part that did
     # not import, so a bare name is read only where it is one module's, and only as a known
-    # distribution's (below).
+    # distribution's (below); a bare dotted one only where its first part is one.
     gone = tb.missing_module
-    if gone is None or (not gone.quoted and "." in gone.name):
+    if gone is None:
         return None
     module = gone.name
+    if not gone.quoted and "." in module:
+        module = _python2_top_missing(tb, gone)
+        if not module:
+            return None
     removed = modules().removed_from_dist.get(module)
     if removed is not None and not removed.names:
         # A module a release of its own distribution removed (setuptools 82's pkg_resources):
@@ -121,6 +126,30 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
         return None
     said = f"{tb.where}: {tb.type}: {tb.message}"
     return _not_installed(module, dist, said, m, _other_requirer(tb, dist))
+
+
+def _python2_top_missing(tb: Traceback, gone: MissingModule) -> str:
+    """The top-level module Python 2's bare dotted words say did not import (``No module
+    named pandas.api.types``: pandas, the part its ``load_next`` failed on), where that part
+    is a listed distribution's top-level module outside TensorFlow's family (whose own names
+    other readings answer) and the innermost line shown does not import it as another
+    package's submodule (``import tensorflow.keras.layers`` prints ``keras.layers``); empty
+    otherwise. An installed package too old for the submodule prints the submodule's part
+    (``No module named api.types``), never the package's."""
+    first = gone.python2_failed
+    dist = distribution_of(first)
+    if (
+        dist is None
+        or first not in modules().dists
+        or first in modules().family
+        or dist in _ELSEWHERE
+        or dist in TF_DISTRIBUTIONS
+    ):
+        return ""
+    line = tb.frames[-1].code or "" if tb.frames else ""
+    if re.search(rf"\w\.{re.escape(gone.name)}\b", line):
+        return ""
+    return first
 
 
 #: A frame of one of Keras 3's backend packages (keras/src/backend/torch/core.py; Keras 3.0
