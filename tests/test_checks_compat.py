@@ -866,6 +866,51 @@ def test_a_listed_gpu_whose_code_cuda_refused_does_not_overrule_the_verdict() ->
     assert "tf-lists-gpu" in Machine(bad_facts, MATRIX).observations
 
 
+#: A build with machine code for 3.5 and 5.2 and PTX for 7.0 only: a 5.0 GPU lies inside its
+#: range (TensorFlow lists it) with no code it can run; a 3.0 GPU lies below it.
+GAPPED_BUILD = ("sm_35", "sm_52", "compute_70")
+
+
+def listed_gpu_of(capability: str) -> Facts:
+    """A GPU of ``capability`` that TensorFlow, built for :data:`GAPPED_BUILD`, listed."""
+    devices = (
+        DeviceFacts("/physical_device:CPU:0", "CPU"),
+        DeviceFacts("/physical_device:GPU:0", "GPU", {"compute_capability": capability}),
+    )
+    gpu = GpuFacts(0, "GeForce MX", compute_capability=capability)
+    return f.facts(
+        tensorflow=f.tensorflow(compute_capabilities=GAPPED_BUILD, devices=devices),
+        driver=f.driver(gpus=(gpu,)),
+    )
+
+
+def test_a_listed_gpu_inside_the_builds_range_without_code_stays_an_error() -> None:
+    """TensorFlow lists a GPU at or above its build's lowest capability whether or not any of
+    the build's code runs there: the listing runs no kernel, so the verdict stays an error."""
+    facts = listed_gpu_of("5.0")
+    assert "tf-lists-every-gpu" in Machine(facts, MATRIX).observations
+    [found] = [
+        x for x in run_checks(CheckContext(facts, MATRIX)) if x.id == "gpu.compute-capability"
+    ]
+    assert (found.cause, found.severity) == ("gpu-arch-unsupported", Severity.ERROR)
+    assert "lists this GPU all the same" in found.detail
+    assert "ignores this GPU" not in found.detail
+
+
+def test_a_listed_gpu_below_the_builds_lowest_capability_unsettles_the_reading() -> None:
+    """TensorFlow ignores a GPU below its build's lowest capability: listing one contradicts
+    what was read of the build's code, so what it carries is not known."""
+    [found] = judge(check_compute_capability, listed_gpu_of("3.0"))
+    assert found.severity is Severity.UNKNOWN
+    assert "architectures" in found.summary
+    unlisted = dataclasses.replace(
+        listed_gpu_of("3.0"), tensorflow=f.tensorflow(compute_capabilities=GAPPED_BUILD)
+    )
+    [ignored] = judge(check_compute_capability, unlisted)
+    assert (ignored.cause, ignored.severity) == ("gpu-arch-unsupported", Severity.ERROR)
+    assert "ignores this GPU" in ignored.detail
+
+
 def test_ptx_with_too_old_driver_fix_upgrades_driver_or_tf() -> None:
     facts = f.facts(
         tensorflow=TF215_MATRIX_CAPS, driver=f.driver(driver_version="530.30.02", gpus=(H100,))

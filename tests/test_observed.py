@@ -31,6 +31,7 @@ from tfdoctor.explain.reader import split_text
 from tfdoctor.facts import (
     DeviceFacts,
     Facts,
+    GpuFacts,
     SmokeDevice,
     SmokeFacts,
     SmokeResult,
@@ -301,6 +302,28 @@ def test_a_listed_gpu_refutes_no_claim_about_one_kind_of_kernel() -> None:
     [after] = [x for x in run_checks(CheckContext(ran, f.FIXTURE_MATRIX)) if x.cause]
     assert after.severity is Severity.INFO
     assert after.summary.startswith("The smoke test's convolutions (cuDNN) ran on GPU:0 although")
+
+
+def test_only_a_kernel_run_refutes_a_build_without_code_for_the_gpu() -> None:
+    # A 5.0 GPU under a build with sm_35, sm_52 and compute_70: TensorFlow lists it, and no
+    # kernel of the build runs there (PTX compiles only for its capability or newer).
+    gpu = GpuFacts(0, "GeForce MX", compute_capability="5.0")
+    listed = (DeviceFacts("/physical_device:GPU:0", "GPU", {"compute_capability": "5.0"}),)
+    facts = f.facts(
+        tensorflow=f.tensorflow(
+            compute_capabilities=("sm_35", "sm_52", "compute_70"), devices=listed
+        ),
+        driver=f.driver(gpus=(gpu,)),
+    )
+
+    def verdict(of: Facts) -> Finding:
+        found = run_checks(CheckContext(of, f.FIXTURE_MATRIX))
+        return next(x for x in found if x.cause == causes.gpu.GPU_ARCH_UNSUPPORTED)
+
+    assert verdict(facts).severity is Severity.ERROR
+    ran = verdict(_kernels_ran(facts))
+    assert ran.severity is Severity.INFO
+    assert ran.summary.startswith("The smoke test's kernels ran on GPU:0 although")
 
 
 def test_a_gpu_the_driver_lists_but_tensorflow_ignores_is_not_covered() -> None:

@@ -312,6 +312,20 @@ def gpu_code(caps: ComputeCapabilities, compute_capability: str) -> str:
     return NONE
 
 
+def below_lowest_capability(caps: ComputeCapabilities, compute_capability: str) -> bool:
+    """Whether a GPU of that capability is older than every architecture in ``caps``.
+
+    TensorFlow leaves such a GPU out of its devices ("Ignoring visible gpu device ... The
+    minimum required Cuda capability is X", GetValidDeviceIds, X the lowest of the build's
+    capabilities); one at or above that floor is listed, whether or not any of the build's
+    code runs on it.
+    https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runtime/gpu/gpu_device.cc
+    """
+    want = version_key(compute_capability)
+    archs = [parsed[1:3] for a in (*caps.sass, *caps.ptx) if (parsed := parse_arch(a))]
+    return len(want) >= 2 and bool(archs) and (want[0], want[1]) < min(archs)
+
+
 def carries_machine_code(line: TFLine, compute_capability: str) -> bool:
     """Whether ``line``'s wheels carry machine code (SASS, not PTX alone) for the GPU."""
     caps = line.compute_capabilities

@@ -29,8 +29,8 @@ class Cause(Record):
 
 #: Observed beats inferred, the one relation: each kind of observation, and the causes whose
 #: claim it refutes. "TensorFlow cannot import" falls to an import that ran; "TensorFlow cannot
-#: use the GPU" to a GPU in its device list; "this GPU is ignored" to a list with every GPU;
-#: "GPU kernels (convolutions, XLA's) cannot run" to the smoke test running them there.
+#: use the GPU" to a GPU in its device list; "GPU kernels (convolutions, XLA's) cannot run" to
+#: the smoke test running them there.
 CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
     "tf-imports": (
         "tf-not-installed",
@@ -77,7 +77,11 @@ CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
         "cuda-visible-devices-hidden",
         "gpu-not-bound",
     ),
-    "tf-lists-every-gpu": ("gpu-arch-unsupported",),
+    # Not gpu-arch-unsupported: a listing runs no kernel, and TensorFlow lists every GPU at or
+    # above its build's lowest capability (GetValidDeviceIds), one the build has no code for
+    # included; a kernel run refutes it. Where the check reads the GPU as below that floor,
+    # a listing contradicts the reading itself, and the check says so (gpu.compute-capability).
+    # https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runtime/gpu/gpu_device.cc
     "gpu-kernels-ran": (
         "gpu-known-failure",
         # The smoke test's matmul is a cuBLAS call: the library of a CUDA older than the GPU

@@ -257,8 +257,11 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             GPU_ARCH_UNSUPPORTED,
             "The wheel carries no code for this GPU",
-            "TensorFlow ignores a GPU whose compute capability has neither machine code nor PTX "
-            "in the wheel ('Ignoring visible gpu device ... with Cuda compute capability').",
+            "No TensorFlow kernel runs on a GPU whose compute capability has neither machine "
+            "code nor PTX of an older capability in the wheel: below the build's lowest "
+            "capability TensorFlow ignores it ('Ignoring visible gpu device ... with Cuda "
+            "compute capability'); above it TensorFlow lists it, and its operations fail ('no "
+            "kernel image is available for execution on the device').",
             "https://developer.nvidia.com/cuda-gpus",
         ),
         define(

@@ -19,6 +19,7 @@ from tfdoctor.checks._shared import driver_cause, installed_line, no_gpu_here
 from tfdoctor.compat import (
     NONE,
     PTX,
+    below_lowest_capability,
     gpu_code,
     ptx_driver_floor,
 )
@@ -533,6 +534,51 @@ def _architectures_unknown(
         yield unknown("gpu.compute-capability", "which GPU architectures the wheel carries")
 
 
+def _no_code_finding(
+    ctx: CheckContext,
+    pkg: PackageFacts,
+    gpu: GpuFacts,
+    caps: ComputeCapabilities,
+    label: str,
+) -> Finding:
+    """The verdict on a GPU the build carries no code for: TensorFlow ignores it below the
+    build's lowest capability, and lists it above (where no kernel runs on it); unknown where
+    TensorFlow listed a GPU the reading of the build says it ignores."""
+    capability = gpu.compute_capability or ""
+    ignored = below_lowest_capability(caps, capability)
+    if ignored and "tf-lists-every-gpu" in ctx.machine.observations:
+        # TensorFlow lists no GPU below its build's lowest capability: listing this one shows
+        # that the build's code was misread here, not that it is missing.
+        return unknown("gpu.compute-capability", "which GPU architectures the wheel carries")
+    carried = ", ".join(caps.sass + caps.ptx)
+    return causes.finding(
+        "gpu.compute-capability",
+        Severity.ERROR,
+        causes.gpu.GPU_ARCH_UNSUPPORTED,
+        f"TensorFlow {pkg.version} has no code for {label}",
+        f"The wheel carries {carried}. "
+        + (
+            "TensorFlow ignores this GPU ('Ignoring visible gpu device ... with Cuda compute "
+            "capability')."
+            if ignored
+            # Machine code runs on its own major version at an equal or later minor only, and
+            # PTX is compiled for its own capability or a newer one, never an older one (CUDA
+            # C++ Programming Guide, binary compatibility): TensorFlow lists the GPU, and none
+            # of the build's kernels runs there.
+            else "TensorFlow lists this GPU all the same, but CUDA finds no code in it the GPU "
+            "can run: machine code runs only on its own architecture and PTX compiles only for "
+            "a GPU of its capability or newer, so every operation placed there fails ('no "
+            "kernel image is available for execution on the device', 'device kernel image is "
+            "invalid')."
+        ),
+        causes.gpu.gpu_arch_fix(ctx.machine, capability),
+        (
+            "https://developer.nvidia.com/cuda-gpus",
+            "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility",
+        ),
+    )
+
+
 def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
     """Each GPU has machine code in the wheel, or at least PTX (with a long first start)."""
     facts, matrix = ctx.facts, ctx.matrix
@@ -598,16 +644,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
             )
             continue
         if code == NONE:
-            yield causes.finding(
-                "gpu.compute-capability",
-                Severity.ERROR,
-                causes.gpu.GPU_ARCH_UNSUPPORTED,
-                f"TensorFlow {pkg.version} has no code for {label}",
-                f"The wheel carries {carried}. TensorFlow ignores this GPU "
-                "('Ignoring visible gpu device ... with Cuda compute capability').",
-                causes.gpu.gpu_arch_fix(ctx.machine, gpu.compute_capability),
-                ("https://developer.nvidia.com/cuda-gpus",),
-            )
+            yield _no_code_finding(ctx, pkg, gpu, caps, label)
         elif code == PTX:
             ptx_floor = ptx_driver_floor(matrix, build_line, os_name) if build_line else None
             too_old = (

@@ -21,7 +21,7 @@ from tfdoctor.checks._shared import (
     wheel_misfits,
 )
 from tfdoctor.compat import Target, evaluate, install_requirement, newest_fit, python_minor
-from tfdoctor.evidence.traceback import own_module_missing, read_tracebacks
+from tfdoctor.evidence.traceback import own_module_missing, raised_in_own_code, read_tracebacks
 from tfdoctor.facts import TensorFlowFacts, TFStatus, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import MATRIX_DISTRIBUTIONS, Machine
@@ -315,6 +315,11 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         )
     # Without a stderr the whole reading is the exception's again: explain runs once.
     read = _read_as_log(ctx, tf, what) if tf.stderr_tail else said
+    if read is not None and read.cause != causes.software.IMPORT_FAILED_UNKNOWN:
+        return read
+    unreleased = _unreleased_own_failure(ctx, tf, detail)
+    if unreleased is not None:
+        return unreleased
     if read is not None:
         return read
     return causes.finding(
@@ -330,6 +335,44 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             'python -c "import tensorflow" 2>&1 | tail -30',
         ),
     )
+
+
+def _unreleased_own_failure(
+    ctx: CheckContext, tf: TensorFlowFacts, detail: str
+) -> Optional[Finding]:
+    """A nightly or a pre-release of TensorFlow whose import failed inside its own modules
+    alone, nothing else read in its words: that build's defect (the reading explain gives a
+    log, :func:`tfdoctor.causes.runtime.unreleased_build`). An error where it is the only
+    distribution of TensorFlow; a warning beside another, whose files may be the ones that
+    ran. None where the traceback runs through other code, or no build installed is one."""
+    if not any(raised_in_own_code(tb) for tb in read_tracebacks(tf.stderr_tail or "")):
+        return None
+    m = ctx.machine
+    providers = m.tf_providers or ((m.tf,) if m.tf is not None else ())
+    for pkg in providers:
+        found = causes.runtime.unreleased_build(pkg.version)
+        if found is None:
+            continue
+        cause, final = found
+        kind = "a nightly build" if cause == causes.runtime.TF_BUILD_REGRESSION else "a pre-release"
+        others = [f"{p.name} {p.version}" for p in providers if p is not pkg]
+        beside = (
+            f" {', '.join(others)} is installed beside it, writing the same tensorflow "
+            "package: which of them wrote the files that ran is not shown."
+            if others
+            else ""
+        )
+        return causes.finding(
+            "tensorflow.import",
+            Severity.WARNING if others else Severity.ERROR,
+            cause,
+            f"{pkg.name} {pkg.version}, {kind}, fails to import inside its own modules",
+            f"Every frame of the failed import is TensorFlow's own code, and {pkg.version} is "
+            f"{kind} of {final}: unreleased builds carry defects that their final release, or "
+            f"a build of another day, does not.{beside}\n\n{detail}",
+            causes.runtime.unreleased_build_fix(m, pkg.name, pkg.version, final),
+        )
+    return None
 
 
 #: The statement the TensorFlow probe runs in its child interpreter.

@@ -1649,6 +1649,15 @@ def own_module_missing(tb: Traceback) -> Optional[str]:
     return missing or lacking
 
 
+def raised_in_own_code(tb: Traceback) -> bool:
+    """Whether every frame of ``tb`` with a file (not ``<string>``, an interpreter's ``-c``) is
+    TensorFlow's installed code: its own modules failed, nobody else's code running."""
+    files = [frame.path for frame in tb.frames if not frame.path.startswith("<")]
+    return bool(files) and all(
+        (origin := origin_of(path)).dist == "tensorflow" and origin.installed for path in files
+    )
+
+
 _KERAS_NAME_MISSING = re.compile(
     r"module '(?P<m1>keras\.[\w.]+)' has no attribute '\w+'"
     r"|cannot import name '\w+' from '(?P<m2>keras\.[\w.]+)'"
