@@ -93,3 +93,21 @@ def test_the_oom_hint_after_a_host_allocation_is_host_memory() -> None:
         "type float on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu\n" + HINT
     )
     assert [x.cause for x in _problems(explained(log))] == ["host-out-of-memory"]
+
+
+@pytest.mark.parametrize(
+    "status",
+    [
+        pytest.param(
+            "/data/train_cache.tf-data_0.data-00000-of-00001.tempstate1; No space left on device",
+            id="disk",
+        ),
+        pytest.param("/data/shards/train-00042.tfrecord; Too many open files", id="files"),
+    ],
+)
+def test_the_oom_hint_after_another_resource_exhausted_is_that_failures(status: str) -> None:
+    # The executor appends the hint to any kernel's RESOURCE_EXHAUSTED status, and errno's
+    # ENOSPC and EMFILE are RESOURCE_EXHAUSTED (errors.cc): the status names what ran out.
+    log = f"  (0) RESOURCE_EXHAUSTED:  {status}\n\t [[{{{{node IteratorGetNext}}}}]]\n{EAGER_HINT}"
+    causes = {x.cause for x in _problems(explained(log))}
+    assert causes and "gpu-out-of-memory" not in causes
