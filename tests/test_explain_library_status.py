@@ -49,6 +49,10 @@ def test_alloc_failed_puts_memory_first_and_raises_no_unshown_candidate(log: str
     assert "memory growth" in fix and "reduce the batch or input size" in fix
     assert "2. " not in fix
     assert not UNSHOWN & {x.cause for x in _problems(report)}
+    # One candidate left: no ranking of one, and no "other" candidate beside the finding.
+    assert "which leaves one candidate: the GPU's memory" in fix and "1. " not in fix
+    (memory,) = [x for x in report.findings if x.cause == "gpu-out-of-memory"]
+    assert not memory.summary.startswith("Or: ") and "1 of 1" not in memory.summary
 
 
 def test_alloc_failed_keeps_the_version_the_log_shows() -> None:

@@ -861,6 +861,25 @@ def _gpu_library_candidates(
             # finding of its own would repeat that advice. The others keep its numbers.
             continue
         candidate = causes.runtime.GPU_LIBRARY_INIT_CANDIDATES[key]
+        fix = causes.runtime.gpu_library_candidate_fix(
+            m, key, rank.driver_runs, rank.newer, rank.build_libs
+        )
+        if len(ranked) == 1:
+            # The evidence leaves no other candidate (a library's ALLOC_FAILED status): the
+            # cause the log shows, not an alternative to the finding above.
+            out.append(
+                causes.finding(
+                    f"explain.{candidate.cause}",
+                    Severity.WARNING,
+                    candidate.cause,
+                    f"{candidate.title[:1].upper()}{candidate.title[1:]}, the one candidate "
+                    "the evidence leaves for the library that failed",
+                    cite(hits) + "\nThe evidence rules out the library's other candidates: "
+                    "the finding above names this one, with what tells it.",
+                    fix,
+                )
+            )
+            continue
         out.append(
             causes.other_candidate(
                 candidate.cause,
@@ -869,9 +888,7 @@ def _gpu_library_candidates(
                 cite(hits) + "\nThe library's error is the same whatever the reason: the "
                 "finding above ranks the candidates by what the log shows, and this is one of "
                 "them, with what tells it apart.",
-                causes.runtime.gpu_library_candidate_fix(
-                    m, key, rank.driver_runs, rank.newer, rank.build_libs
-                ),
+                fix,
             )
         )
     return out
