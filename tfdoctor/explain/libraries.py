@@ -151,12 +151,14 @@ def _unnamed_library_severity(
     return severity
 
 
-#: What TensorFlow's summary alone ("Cannot dlopen some GPU libraries", gpu_device.cc) shows:
-#: the GPU not registered; the library that did not load is named only by the loader's own
-#: lines.
+#: What TensorFlow's summary alone ("Cannot dlopen some GPU libraries. Please make sure the
+#: missing libraries mentioned above are installed properly ... Skipping registering GPU
+#: devices...", gpu_device.cc) shows: some library did not load and the GPU was not
+#: registered; which library is named only by the loader's own lines.
 _NONE_NAMED = (
-    "No line of the log names the library that did not load: TensorFlow's summary alone says "
-    "only that it did not register the GPU."
+    "No line of the log names the library that did not load: TensorFlow's summary says that "
+    "some GPU libraries did not load and that it skipped the GPU, not which (the loader's "
+    "own lines, which it calls the ones 'mentioned above', name them)."
 )
 
 
