@@ -115,3 +115,14 @@ def test_the_oom_hint_after_another_resource_exhausted_is_that_failures(status: 
     log = f"  (0) RESOURCE_EXHAUSTED:  {status}\n\t [[{{{{node IteratorGetNext}}}}]]\n{EAGER_HINT}"
     causes = {x.cause for x in _problems(explained(log))}
     assert causes and "gpu-out-of-memory" not in causes
+
+
+def test_the_oom_hint_after_a_tpu_compilation_is_not_the_gpus() -> None:
+    # TPUCompileSucceededAssert keeps the compilation's RESOURCE_EXHAUSTED and appends "TPU
+    # compilation failed" (tpu_compile_op.cc); the executor appends the hint to it.
+    log = (
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Compilation failure: "
+        "Ran out of memory in memory space hbm.\n\tTPU compilation failed\n"
+        "\t [[node TPUReplicateMetadata]]\n" + HINT
+    )
+    assert "gpu-out-of-memory" not in {x.cause for x in explained(log).findings}
