@@ -207,6 +207,8 @@ def test_the_summary_alone_says_no_line_names_the_library_and_claims_no_copy() -
     missing = _of(report, "cuda-libs-missing")
     assert missing is not None and missing.severity is Severity.WARNING
     assert "No line of the log names the library" in fix_text(missing)
+    # The summary's own words: some GPU libraries did not load, the GPU skipped.
+    assert "some GPU libraries did not load and that it skipped the GPU" in fix_text(missing)
     # Nothing named, nothing shown on the disk: no library is shown off the loader's path.
     assert _of(report, "cuda-libs-off-path") is None
 

@@ -49,6 +49,10 @@ def test_alloc_failed_puts_memory_first_and_raises_no_unshown_candidate(log: str
     assert "memory growth" in fix and "reduce the batch or input size" in fix
     assert "2. " not in fix
     assert not UNSHOWN & {x.cause for x in _problems(report)}
+    # One candidate left: no ranking of one, and no "other" candidate beside the finding.
+    assert "which leaves one candidate: the GPU's memory" in fix and "1. " not in fix
+    (memory,) = [x for x in report.findings if x.cause == "gpu-out-of-memory"]
+    assert not memory.summary.startswith("Or: ") and "1 of 1" not in memory.summary
 
 
 def test_alloc_failed_keeps_the_version_the_log_shows() -> None:
@@ -93,3 +97,32 @@ def test_the_oom_hint_after_a_host_allocation_is_host_memory() -> None:
         "type float on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu\n" + HINT
     )
     assert [x.cause for x in _problems(explained(log))] == ["host-out-of-memory"]
+
+
+@pytest.mark.parametrize(
+    "status",
+    [
+        pytest.param(
+            "/data/train_cache.tf-data_0.data-00000-of-00001.tempstate1; No space left on device",
+            id="disk",
+        ),
+        pytest.param("/data/shards/train-00042.tfrecord; Too many open files", id="files"),
+    ],
+)
+def test_the_oom_hint_after_another_resource_exhausted_is_that_failures(status: str) -> None:
+    # The executor appends the hint to any kernel's RESOURCE_EXHAUSTED status, and errno's
+    # ENOSPC and EMFILE are RESOURCE_EXHAUSTED (errors.cc): the status names what ran out.
+    log = f"  (0) RESOURCE_EXHAUSTED:  {status}\n\t [[{{{{node IteratorGetNext}}}}]]\n{EAGER_HINT}"
+    causes = {x.cause for x in _problems(explained(log))}
+    assert causes and "gpu-out-of-memory" not in causes
+
+
+def test_the_oom_hint_after_a_tpu_compilation_is_not_the_gpus() -> None:
+    # TPUCompileSucceededAssert keeps the compilation's RESOURCE_EXHAUSTED and appends "TPU
+    # compilation failed" (tpu_compile_op.cc); the executor appends the hint to it.
+    log = (
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Compilation failure: "
+        "Ran out of memory in memory space hbm.\n\tTPU compilation failed\n"
+        "\t [[node TPUReplicateMetadata]]\n" + HINT
+    )
+    assert "gpu-out-of-memory" not in {x.cause for x in explained(log).findings}

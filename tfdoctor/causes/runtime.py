@@ -961,11 +961,17 @@ def gpu_library_init_fix(
     ``version``: the version candidate's own words where the failure says more of it
     (:data:`XLA_FUSED_CUDNN_CANDIDATE`)."""
     ranked = gpu_library_ranking(order, without)
+    commands = tuple(dict.fromkeys(c for key in ranked for c in _candidate_commands(m, key)))
+    if len(ranked) == 1:
+        # The evidence rules out every other candidate (a library's ALLOC_FAILED status): no
+        # ranking to give, the one candidate and its test.
+        what, tell, fix = _candidate_words(m, ranked[0], driver_runs, newer, build_libs, version)
+        lead = f"The evidence shows {' and '.join(shown)}, which leaves" if shown else "There is"
+        return Fix(f"{lead} one candidate: {what} ({tell}); if so, {fix}.", commands)
     steps = []
     for number, key in enumerate(ranked, 1):
         what, tell, fix = _candidate_words(m, key, driver_runs, newer, build_libs, version)
         steps.append(f"{number}. {what}: {tell}; if so, {fix}.")
-    commands = tuple(dict.fromkeys(c for key in ranked for c in _candidate_commands(m, key)))
     why = (
         f"The evidence shows {' and '.join(shown)}: "
         + ("those candidates come first" if len(shown) > 1 else "that candidate comes first")

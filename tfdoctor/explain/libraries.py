@@ -151,12 +151,14 @@ def _unnamed_library_severity(
     return severity
 
 
-#: What TensorFlow's summary alone ("Cannot dlopen some GPU libraries", gpu_device.cc) shows:
-#: the GPU not registered; the library that did not load is named only by the loader's own
-#: lines.
+#: What TensorFlow's summary alone ("Cannot dlopen some GPU libraries. Please make sure the
+#: missing libraries mentioned above are installed properly ... Skipping registering GPU
+#: devices...", gpu_device.cc) shows: some library did not load and the GPU was not
+#: registered; which library is named only by the loader's own lines.
 _NONE_NAMED = (
-    "No line of the log names the library that did not load: TensorFlow's summary alone says "
-    "only that it did not register the GPU."
+    "No line of the log names the library that did not load: TensorFlow's summary says that "
+    "some GPU libraries did not load and that it skipped the GPU, not which (the loader's "
+    "own lines, which it calls the ones 'mentioned above', name them)."
 )
 
 
@@ -861,6 +863,25 @@ def _gpu_library_candidates(
             # finding of its own would repeat that advice. The others keep its numbers.
             continue
         candidate = causes.runtime.GPU_LIBRARY_INIT_CANDIDATES[key]
+        fix = causes.runtime.gpu_library_candidate_fix(
+            m, key, rank.driver_runs, rank.newer, rank.build_libs
+        )
+        if len(ranked) == 1:
+            # The evidence leaves no other candidate (a library's ALLOC_FAILED status): the
+            # cause the log shows, not an alternative to the finding above.
+            out.append(
+                causes.finding(
+                    f"explain.{candidate.cause}",
+                    Severity.WARNING,
+                    candidate.cause,
+                    f"{candidate.title[:1].upper()}{candidate.title[1:]}, the one candidate "
+                    "the evidence leaves for the library that failed",
+                    cite(hits) + "\nThe evidence rules out the library's other candidates: "
+                    "the finding above names this one, with what tells it.",
+                    fix,
+                )
+            )
+            continue
         out.append(
             causes.other_candidate(
                 candidate.cause,
@@ -869,9 +890,7 @@ def _gpu_library_candidates(
                 cite(hits) + "\nThe library's error is the same whatever the reason: the "
                 "finding above ranks the candidates by what the log shows, and this is one of "
                 "them, with what tells it apart.",
-                causes.runtime.gpu_library_candidate_fix(
-                    m, key, rank.driver_runs, rank.newer, rank.build_libs
-                ),
+                fix,
             )
         )
     return out

@@ -308,6 +308,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _abort_names_its_failure(by_cause)
     _nccl_names_its_cuda_failure(by_cause)
     _dump_is_the_named_allocators(by_cause)
+    _oom_hint_is_the_failures(by_cause, evidence)
     _protoc_label_is_the_files(by_cause, evidence)
     _tf_keras_frames_say_tf_keras(by_cause, evidence)
     _companions_own_library_refused(by_cause)
@@ -326,12 +327,14 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
             _without(by_cause, causes.software.DEPENDENCY_OUT_OF_RANGE, signature)
 
 
+#: TensorFlow's hint after a kernel's RESOURCE_EXHAUSTED (executor.cc): it names no resource.
+_OOM_HINT = "oom-hint"
 #: The lines of an allocation that failed which name no allocator or device (bfc_allocator.cc's
 #: DumpMemoryLog and RenderOccupancy; the executor's hint after any kernel's
 #: RESOURCE_EXHAUSTED, executor.cc), read as the GPU's; and the lines that name a host
 #: allocator.
 _UNNAMED_DUMP = frozenset(
-    {"bfc-dump-chunks", "bfc-dump-stats", "bfc-dump-region", "bfc-dump-occupancy", "oom-hint"}
+    {"bfc-dump-chunks", "bfc-dump-stats", "bfc-dump-region", "bfc-dump-occupancy", _OOM_HINT}
 )
 _HOST_ALLOCATOR = frozenset(
     {"bfc-host-ran-out", "bfc-cpu-ran-out", "bfc-cpu-dump-head", "oom-allocating-host"}
@@ -348,6 +351,25 @@ def _dump_is_the_named_allocators(by_cause: dict[str, list[Hits]]) -> None:
         return
     if all(h.signature.id in _UNNAMED_DUMP for h in gpu):
         host.extend(gpu)
+        del by_cause[causes.runtime.GPU_OUT_OF_MEMORY]
+
+
+def _oom_hint_is_the_failures(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
+    """TensorFlow's OOM hint where the GPU's memory is read from it alone, in a log where
+    another cause's error reads a failure, or a TPU program's compilation failed: the hint's
+    status is that failure's. The executor appends the hint to every kernel's
+    RESOURCE_EXHAUSTED status (executor.cc), whatever ran out and on whichever device: a full
+    disk and the open files' limit are RESOURCE_EXHAUSTED too (ENOSPC, EMFILE: errors.cc's
+    ErrnoToCode), a tf.data cache's write "No space left on device" prints it, and so does a
+    TPU program too large for the TPU's memory (tpu-compilation-failed)."""
+    gpu = by_cause.get(causes.runtime.GPU_OUT_OF_MEMORY, [])
+    if not gpu or any(h.signature.id != _OOM_HINT for h in gpu):
+        return
+    if "tpu-compilation-failed" in evidence.hits or any(
+        cause != causes.runtime.GPU_OUT_OF_MEMORY
+        and any(h.signature.severity == "error" for h in hits)
+        for cause, hits in by_cause.items()
+    ):
         del by_cause[causes.runtime.GPU_OUT_OF_MEMORY]
 
 
