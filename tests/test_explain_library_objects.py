@@ -443,3 +443,17 @@ def test_a_base_path_polled_before_its_version_was_written_then_served_is_no_war
     other = loaded.replace("name: clf", "name: other")
     found = explained(polled + other).findings
     assert [f for f in found if f.cause == "serving-model-version-missing"]
+
+
+@pytest.mark.parametrize("runner", ["", '  File "<frozen runpy>", line 88, in _run_code\n'])
+def test_a_script_in_a_folder_named_as_a_library_is_the_users(runner: str) -> None:
+    # The user's own script, run from a folder that bears deepface's name: no frame enters
+    # that folder from outside, so its line is the user's, which the API readings judge.
+    text = (
+        "Traceback (most recent call last):\n"
+        + runner
+        + '  File "/home/ana/deepface/app.py", line 14, in <module>\n'
+        "    g = model.outputs[0].graph\n"
+        "AttributeError: 'KerasTensor' object has no attribute 'graph'\n"
+    )
+    assert not _companion(text)

@@ -3508,17 +3508,47 @@ def _own_arguments(rest: str) -> str:
 # removal the API knowledge reads.
 
 
-def _frame_library(frame: Frame) -> Optional[str]:
+def _frame_library(frame: Frame, frames: Sequence[Frame]) -> Optional[str]:
     """The import package of a library outside TensorFlow's family whose file ``frame`` runs:
-    installed under site-packages or dist-packages, or a source checkout's directory named as a
-    package the module table marks as written against TensorFlow (keras2onnx); None for the
-    user's own code, TensorFlow's and its companions'."""
+    installed under site-packages or dist-packages, or a source tree of a package the module
+    table marks as written against TensorFlow (keras2onnx), which the traceback's ``frames``
+    show imported as that package (:func:`checkout_package`) or entered from outside it (the
+    program's first file of its own lies elsewhere: a script calling the library); None for
+    the user's own code, a script in a folder that only bears the package's name included,
+    and TensorFlow's and its companions'."""
     table = modules()
     top = installed_package(frame.path)
-    if top is not None:
-        return None if top in TF_OWN or top in table.family else top
-    directories = re.split(r"[/\\]", frame.path)[:-1]
-    return next((d for d in reversed(directories) if d in table.on_tensorflow), None)
+    if top is None:
+        tree = checkout_package(frame.path, frames)
+        top = tree[0] if tree is not None else _entered_tree(frame.path, frames)
+    if top is None or top in TF_OWN or top in table.family:
+        return None
+    return top
+
+
+#: A runner's frame before the program's own first file: ``python -m``'s runpy, frozen or not.
+_RUNNER = re.compile(r"^<frozen |(?:^|[/\\])runpy\.py$")
+
+
+def _entered_tree(path: str, frames: Sequence[Frame]) -> Optional[str]:
+    """The package named by the innermost directory of ``path`` that the module table marks as
+    written against TensorFlow, where the program's own first file (installed runners, an
+    IDE's or ``python -m``'s, left out) lies outside that directory; None otherwise."""
+    unix = path.replace("\\", "/")
+    start = next(
+        (
+            f.path.replace("\\", "/")
+            for f in frames
+            if not is_installed(f.path) and _RUNNER.search(f.path) is None
+        ),
+        unix,
+    )
+    directories = unix.split("/")[:-1]
+    for end in range(len(directories) - 1, -1, -1):
+        if directories[end] in modules().on_tensorflow:
+            tree = "/".join(directories[: end + 1]) + "/"
+            return None if start.startswith(tree) else directories[end]
+    return None
 
 
 def object_field_findings(
@@ -3540,7 +3570,7 @@ def object_field_findings(
         refusal = read_refusal(tb.message)
         if refusal is None or refusal.shape != ATTRIBUTE or not tf_object_class(refusal.owner):
             continue
-        top = _frame_library(tb.frames[-1])
+        top = _frame_library(tb.frames[-1], tb.frames)
         if top is None:
             continue
         path = tb.frames[-1].path
@@ -3587,13 +3617,13 @@ def object_field_findings(
 #: Bijector build on), and those fields come and go between releases.
 
 
-def _frame_dist(frame: Frame) -> Optional[str]:
+def _frame_dist(frame: Frame, frames: Sequence[Frame]) -> Optional[str]:
     """The distribution of a library built on TensorFlow whose file ``frame`` runs, where it
     is not TensorFlow's own: an installed package outside the family
     (:func:`_frame_library`), else a member of TensorFlow's family its path names (Keras
     too), installed or not (``.../tensorflow_probability/python/...``: the code is that
-    companion's whatever the paste left of the path's start)."""
-    top = _frame_library(frame)
+    companion's whatever the paste left of the path's start); ``frames``: the traceback's."""
+    top = _frame_library(frame, frames)
     if top is not None:
         return library_dist(top, frame.path)
     dist = origin_of(frame.path).dist
@@ -3649,7 +3679,7 @@ def class_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         written = re.search(
             rf"\b(?:tf|tensorflow)\.(?:\w+\.){{0,4}}{cls}\.{attr}\b", frame.code or ""
         )
-        dist = _frame_dist(frame) if written is not None else None
+        dist = _frame_dist(frame, tb.frames) if written is not None else None
         if written is None or dist is None:
             continue
         asked = written.group(0)
