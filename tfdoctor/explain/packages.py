@@ -3579,12 +3579,7 @@ def object_field_findings(
         # A source checkout's code is what runs, whatever pip installed: the directory that
         # holds its package (the innermost directory of that name) is what to update; a
         # relative path is the current directory's.
-        packaged = list(re.finditer(rf"(?:^|[/\\]){re.escape(top)}(?=[/\\])", path))
-        checkout = (
-            None
-            if installed_package(path) is not None or not packaged
-            else path[: packaged[-1].start()] or "."
-        )
+        checkout = None if installed_package(path) is not None else _tree_holding(path, top)
         said = (
             f"{dist} ({path}) asks a {cls}, an object of TensorFlow's or Keras' "
             f"own, for {attr}, which the installed release's {cls} does not have: the {dist} "
@@ -3650,12 +3645,16 @@ def _checkout_of(path: str, frames: Sequence[Frame] = ()) -> Optional[tuple[str,
     if tree is not None:
         return tree
     top = origin_of(path).module.split(".", 1)[0]
-    if not top:
-        return None
+    held = _tree_holding(path, top) if top else None
+    return (top, held) if held is not None else None
+
+
+def _tree_holding(path: str, top: str) -> Optional[str]:
+    """The directory holding the innermost directory named ``top`` on ``path`` (``.`` where
+    the path starts with it: the current directory's), or None where no directory is named
+    so."""
     packaged = list(re.finditer(rf"(?:^|[/\\]){re.escape(top)}(?=[/\\])", path))
-    if not packaged:
-        return None
-    return top, path[: packaged[-1].start()] or "."
+    return (path[: packaged[-1].start()] or ".") if packaged else None
 
 
 def class_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
