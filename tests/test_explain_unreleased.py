@@ -263,6 +263,13 @@ def test_a_tf_nightly_lacking_a_name_of_its_line_is_the_builds() -> None:
         "tensorflow                   2.17.0\nkeras-nightly                3.5.0.dev2024080102\n",
         # No release of the line has the name: the code's, whatever the build.
         "ImportError: cannot import name 'NoSuchLayer' from 'keras.layers'\n" + _NIGHTLIES,
+        # The release installed beside the nightly writes the same package: whose files the
+        # import read is not known, and the two side by side are a cause of their own.
+        "ModuleNotFoundError: No module named 'keras.callbacks'\n"
+        "keras                        3.5.0\n" + _NIGHTLIES,
+        "AttributeError: module 'tensorflow' has no attribute 'function'\n"
+        "tensorflow                   2.17.0\n"
+        "tf-nightly                   2.17.0.dev20240501\n",
     ],
 )
 def test_no_build_defect_where_the_lines_release_lacks_the_name_or_no_nightly_has_it(

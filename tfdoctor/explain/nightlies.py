@@ -22,7 +22,7 @@ from tfdoctor.explain.exceptions import last_failure
 from tfdoctor.explain.packages import own_module_file
 from tfdoctor.facts import PackageFacts
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.machine import NIGHTLY_DISTRIBUTIONS, Machine
+from tfdoctor.machine import MATRIX_DISTRIBUTIONS, NIGHTLY_DISTRIBUTIONS, Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.modules import modules
 
@@ -30,11 +30,19 @@ from tfdoctor.modules import modules
 def _installed_nightly(owner: str, m: Machine) -> Optional[PackageFacts]:
     """The nightly build of the distribution ``owner`` (``tensorflow``, ``keras``) the log
     shows installed, or None: TensorFlow's own nightlies (tf-nightly and its variants) for
-    ``tensorflow``, the module table's nightly distributions (keras-nightly) for the others."""
+    ``tensorflow``, the module table's nightly distributions (keras-nightly) for the others.
+    None too where the log shows a release of the same package installed beside it: both
+    write that package, so which one's files the import read is not known (and removing
+    either takes files of the other)."""
     if owner == "tensorflow":
         tf = m.tf
-        return tf if tf is not None and tf.name in NIGHTLY_DISTRIBUTIONS else None
+        if tf is None or tf.name not in NIGHTLY_DISTRIBUTIONS:
+            return None
+        beside = any(m.facts.package(x) is not None for x in sorted(MATRIX_DISTRIBUTIONS))
+        return None if beside else tf
     table = modules()
+    if m.facts.package(owner) is not None:
+        return None
     return next(
         (
             found
