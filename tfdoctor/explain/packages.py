@@ -4191,13 +4191,14 @@ def _written_for_tensorflow(top: str) -> bool:
 
 
 def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
-    """The top-level import package of an installed library outside TensorFlow's family whose
-    own code raised ``tb``, with where the log shows it: the innermost frame that is not
-    TensorFlow's or Keras' own (those are the callee) lies under site-packages or
-    dist-packages in that package; else, with no frame shown, the module a lazy-import
-    wrapper names (Transformers' ``Failed to import transformers.modeling_tf_utils``). None
-    where that frame is the user's own code (outside any site-packages), a family member's
-    (:func:`library_origins` reads those), or nothing shows one."""
+    """The top-level import package of a library outside TensorFlow's family whose own code
+    raised ``tb``, with where the log shows it: the innermost frame that is not TensorFlow's
+    or Keras' own (those are the callee) lies under site-packages or dist-packages in that
+    package, or in a source tree the frames show imported as it (:func:`checkout_package`);
+    else, with no frame shown, the module a lazy-import wrapper names (Transformers' ``Failed
+    to import transformers.modeling_tf_utils``). None where that frame is the user's own code
+    (outside any site-packages and such a tree), a family member's (:func:`library_origins`
+    reads those), or nothing shows one."""
     for frame in reversed(tb.frames):
         if frame.path.startswith("<frozen "):
             continue  # importlib's own machinery, between the importer and the imported
