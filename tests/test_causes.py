@@ -16,7 +16,7 @@ import pytest
 
 from tests import factories as f
 from tfdoctor import causes
-from tfdoctor.causes.common import Candidate
+from tfdoctor.causes.common import Candidate, installed_package_named
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.evidence.tflog import cuda_of_soname, library_of, read_events, unloaded_files
@@ -2034,3 +2034,19 @@ def test_a_ptx_fix_without_the_gpus_capability_tells_how_to_read_it(capability: 
     fix = causes.gpu.ptx_jit_fix(Machine(f.facts(), f.FIXTURE_MATRIX), capability)
     assert capability not in fix.text
     assert "compute_cap" in fix.text and "TF_CUDA_COMPUTE_CAPABILITIES" in fix.text
+
+
+@pytest.mark.parametrize(
+    ("module", "named"),
+    [
+        # The module table's distribution: no PyPI name made up from an import name.
+        ("cv2", "opencv-python"),
+        ("tensorflow_core", "tensorflow"),
+        ("no_such_module_x", "the package that provides `no_such_module_x`"),
+        (None, None),
+    ],
+)
+def test_an_installed_import_package_is_named_by_its_distribution(
+    module: Optional[str], named: Optional[str]
+) -> None:
+    assert installed_package_named(module) == named

@@ -718,3 +718,11 @@ def test_the_users_folder_named_like_a_library_is_the_users_code() -> None:
         "'tensorflow.python.framework'\n"
     )
     assert all(f.cause != "companion-mismatch" for f in explained(text).findings)
+
+
+def test_a_checkouts_fix_updates_the_checkout() -> None:
+    # Showing the installed releases alone changes nothing: the fix moves the checkout.
+    report = explained(_tree_import("/home/ana/src/agents", "/home/ana/run"))
+    found = [f for f in report.findings if f.cause == "companion-mismatch"]
+    assert found and found[0].fix is not None
+    assert 'git -C "/home/ana/src/agents" pull' in found[0].fix.commands

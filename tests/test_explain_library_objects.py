@@ -5,9 +5,12 @@ model its compiler wrote."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.explain.packages import _tree_holding
 from tfdoctor.findings import Finding, Severity
 
 # --- an object of TensorFlow's or Keras' own, asked for a field in a library's frame ---------
@@ -443,3 +446,33 @@ def test_a_base_path_polled_before_its_version_was_written_then_served_is_no_war
     other = loaded.replace("name: clf", "name: other")
     found = explained(polled + other).findings
     assert [f for f in found if f.cause == "serving-model-version-missing"]
+
+
+@pytest.mark.parametrize("runner", ["", '  File "<frozen runpy>", line 88, in _run_code\n'])
+def test_a_script_in_a_folder_named_as_a_library_is_the_users(runner: str) -> None:
+    # The user's own script, run from a folder that bears deepface's name: no frame enters
+    # that folder from outside, so its line is the user's, which the API readings judge.
+    text = (
+        "Traceback (most recent call last):\n"
+        + runner
+        + '  File "/home/ana/deepface/app.py", line 14, in <module>\n'
+        "    g = model.outputs[0].graph\n"
+        "AttributeError: 'KerasTensor' object has no attribute 'graph'\n"
+    )
+    assert not _companion(text)
+
+
+@pytest.mark.parametrize(
+    ("path", "held"),
+    [
+        ("/home/ana/src/keras2onnx/keras2onnx/proto/parse.py", "/home/ana/src/keras2onnx"),
+        ("C:\\src\\onnx\\keras2onnx\\_parse.py", "C:\\src\\onnx"),
+        ("keras2onnx/_parse.py", "."),
+        ("/home/ana/keras2onnx_tools/parse.py", None),
+    ],
+)
+def test_a_checkouts_directory_is_the_one_holding_the_innermost_package(
+    path: str, held: Optional[str]
+) -> None:
+    # One reading for the object-field and the class-field checks.
+    assert _tree_holding(path, "keras2onnx") == held

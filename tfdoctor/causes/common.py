@@ -13,6 +13,7 @@ from tfdoctor.facts import normalize_name, requirement_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine, applicable_requirements
 from tfdoctor.matrix import spec_contains, version_key
+from tfdoctor.modules import distribution_of
 
 if TYPE_CHECKING:
     from packaging.specifiers import Specifier
@@ -165,6 +166,12 @@ def package_named(module: str, dist: str = "") -> str:
     distribution, else "the package that provides `module`". No PyPI name is made up from an
     import name (the module cv2 is the distribution opencv-python)."""
     return dist or f"the package that provides `{module}`"
+
+
+def installed_package_named(module: Optional[str]) -> Optional[str]:
+    """:func:`package_named` of the import package ``module`` with the distribution the module
+    table gives it (cv2 is opencv-python's; tensorflow_core is tensorflow's); None for none."""
+    return package_named(module, distribution_of(module) or "") if module else None
 
 
 def package_upgrade(m: Machine, module: str, dist: str = "") -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from tfdoctor.causes.common import Candidate, set_env, show_env, unset_env
 from tfdoctor.causes.gpu import CUDA_RELEASE_PREDATES_GPU, CUDNN_VERSION_MISMATCH, DRIVER_TOO_OLD
 from tfdoctor.causes.xla import WITHOUT_XLA
 from tfdoctor.findings import Fix
-from tfdoctor.machine import Machine
+from tfdoctor.machine import NIGHTLY_DISTRIBUTIONS, Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.modules import modules
 
@@ -1365,20 +1365,38 @@ def unreleased_build_fix(m: Machine, dist: str, version: str, final: str) -> Fix
         # A companion's nightly (keras-nightly) is the module table's; TensorFlow's own
         # (tf-nightly and its variants) are published as tf-nightly, installing tensorflow.
         table = modules()
+        tf_nightly = m.tf_name if m.tf_name in NIGHTLY_DISTRIBUTIONS else None
         if table.release_of(dist) != dist:
             nightly, release = dist, table.release_of(dist)
             package = table.module_of(release) or release
         else:
             nightly, release, package = NIGHTLY_DISTRIBUTION, "tensorflow", "tensorflow"
+            tf_nightly = dist
+        if tf_nightly is None:
+            stable = (
+                f"install the stable release in its place (uninstall {dist} first: both "
+                f"write the {package} package)"
+            )
+            removed: tuple[str, ...] = (dist,)
+        else:
+            # tf-nightly requires the companions' nightlies in place of their releases (the
+            # module table's, from TensorFlow's pip_package/setup.py): the stable TensorFlow
+            # brings the releases, which write the same packages, so the nightlies leave too
+            # (pip skips, with a warning, those not installed).
+            removed = (tf_nightly, *sorted(table.nightlies))
+            stable = (
+                f"install the stable TensorFlow in place of {tf_nightly} (uninstall it and the "
+                f"nightlies it requires first: {', '.join(removed[1:])} write the packages "
+                "of the releases TensorFlow brings)"
+            )
+            release = "tensorflow"
         return Fix(
             f"{dist} {version} is a nightly build of the development branch: pin {nightly} "
             f"to a build from before the failure (`pip index versions --pre {nightly}` lists "
-            "them, newest first), or install the stable release in its place (uninstall "
-            f"{dist} first: both write the {package} package). A later nightly may carry the "
-            "fix.",
+            f"them, newest first), or {stable}. A later nightly may carry the fix.",
             (
                 *m.list_releases(nightly, pre=True),
-                *m.pip(f"uninstall -y {dist}"),
+                *m.pip(f"uninstall -y {' '.join(removed)}"),
                 *m.pip(f"install {release}"),
             ),
         )

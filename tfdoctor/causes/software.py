@@ -1250,13 +1250,16 @@ def checkout_release_fix(m: Machine, package: str, checkout: str) -> Fix:
     """A library run from a source checkout (``checkout``, the directory holding its import
     package ``package``) whose code does not fit the installed TensorFlow or Keras: the
     checkout moved to a revision made for them, or the TensorFlow it was written for. pip's
-    release of the library would not help: the checkout comes first on the path."""
+    release of the library would not help: the checkout comes first on the path. The
+    commands show the installed releases and update a git clone to its branch's newest
+    revision (``git -C`` works in the directory given, double-quoted for every shell)."""
     return Fix(
         f"{package} runs from a source checkout ({checkout}), whose code does not fit the "
-        "installed TensorFlow or Keras: update the checkout to a revision made for them, or "
+        "installed TensorFlow or Keras: update the checkout to a revision made for them "
+        "(`git pull` in a git clone; a downloaded archive is replaced by a newer one), or "
         "install the TensorFlow (and Keras) release it was written for (its requirements "
         "file or README says which), in a virtual environment of its own.",
-        m.pip("show tensorflow keras"),
+        (*m.pip("show tensorflow keras"), f'git -C "{checkout}" pull'),
     )
 
 

@@ -13,7 +13,6 @@ from tfdoctor.evidence.traceback import installed_package, origin_of
 from tfdoctor.explain.common import group, program_refused
 from tfdoctor.explain.libraries import gpu_dll_candidate
 from tfdoctor.explain.modules import TF_OWN
-from tfdoctor.explain.platform import _package_named
 from tfdoctor.explain.revealed import _HDFS_LIBRARIES, Revealed
 from tfdoctor.explain.scanning import Evidence, Hits
 from tfdoctor.facts import TF_DISTRIBUTIONS
@@ -517,7 +516,11 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         # may link what this system's libraries do not define.
         wheel = r.wheel_files[0] if top is None and len(r.wheel_files) == 1 else None
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.undefined_symbol_fix(
-            library, symbol, _package_named(top), group(hits, "required"), wheel
+            library,
+            symbol,
+            causes.common.installed_package_named(top),
+            group(hits, "required"),
+            wheel,
         )
     if any(h.signature.id == "dotnet-tensorflow-dll-not-found" for h in hits):
         return (

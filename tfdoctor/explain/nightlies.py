@@ -2,8 +2,9 @@
 
 ``No module named 'keras.backend'`` under keras-nightly 3.3.3.dev2024061903, or ``module
 'tensorflow' has no attribute 'X'`` under tf-nightly 2.18.0.dev20240617, where the bundled
-listings give every release of that line (and the later ones) the name: code written for the
-release cannot have asked for a name the release lacks, so the build itself lacks it, a
+listings give the line before, every release of that line and the later ones the name: the
+name was there before the build's cycle began and is in the release it led to, so the build
+itself lacks it, a
 defect of that day's build (tf-build-regression), which another nightly or the release does
 not carry. A name the line's release lacks too is no build's defect: the API readings
 (api-removed, a later release's name) judge it.
@@ -21,7 +22,7 @@ from tfdoctor.explain.exceptions import last_failure
 from tfdoctor.explain.packages import own_module_file
 from tfdoctor.facts import PackageFacts
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.machine import NIGHTLY_DISTRIBUTIONS, Machine
+from tfdoctor.machine import MATRIX_DISTRIBUTIONS, NIGHTLY_DISTRIBUTIONS, Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.modules import modules
 
@@ -29,11 +30,19 @@ from tfdoctor.modules import modules
 def _installed_nightly(owner: str, m: Machine) -> Optional[PackageFacts]:
     """The nightly build of the distribution ``owner`` (``tensorflow``, ``keras``) the log
     shows installed, or None: TensorFlow's own nightlies (tf-nightly and its variants) for
-    ``tensorflow``, the module table's nightly distributions (keras-nightly) for the others."""
+    ``tensorflow``, the module table's nightly distributions (keras-nightly) for the others.
+    None too where the log shows a release of the same package installed beside it: both
+    write that package, so which one's files the import read is not known (and removing
+    either takes files of the other)."""
     if owner == "tensorflow":
         tf = m.tf
-        return tf if tf is not None and tf.name in NIGHTLY_DISTRIBUTIONS else None
+        if tf is None or tf.name not in NIGHTLY_DISTRIBUTIONS:
+            return None
+        beside = any(m.facts.package(x) is not None for x in sorted(MATRIX_DISTRIBUTIONS))
+        return None if beside else tf
     table = modules()
+    if m.facts.package(owner) is not None:
+        return None
     return next(
         (
             found
@@ -45,10 +54,16 @@ def _installed_nightly(owner: str, m: Machine) -> Optional[PackageFacts]:
 
 
 def _lines_having(owner: str, name: str, line: str) -> tuple[str, ...]:
-    """The listed release lines of ``owner`` from ``line`` on (oldest first), where the
-    listing of ``line`` itself is bundled and every one of them has ``name``; empty
-    otherwise (a line without a listing, or one that lacks the name, says nothing of a
-    build's defect)."""
+    """The listed release lines of ``owner`` around a nightly build of ``line`` (oldest first):
+    the line before it, ``line`` itself and every later one, where all of them are bundled
+    and have ``name``; empty otherwise. The line before shows the name was there before the
+    build's development cycle began (a name added during it, which an early nightly lacks, is
+    no defect of that build), and for Keras a later line shows the name kept after it: Keras
+    wrote the version of its last release into its nightlies until 3.11 (keras-team/keras
+    keras/src/version.py, set to 3.4.0 on 2024-06-24, the day of v3.4.0; to 3.12.0 on
+    2025-08-11, before v3.12.0), so keras-nightly 3.3.3.dev2024061903 is a build on the way
+    to 3.4, and the name may have left there. A line without a listing, or one that lacks
+    the name, says nothing of a build's defect."""
     from tfdoctor.scan.api import (  # noqa: PLC0415 - scan loads on demand
         ApiIndex,
         bundled_lines,
@@ -64,12 +79,19 @@ def _lines_having(owner: str, name: str, line: str) -> tuple[str, ...]:
         lines, listing = keras_releases("keras"), lambda release: load_keras("keras", release)
     else:
         return ()
-    later = sorted((x for x in lines if version_key(x) >= version_key(line)), key=version_key)
-    if not later or later[0] != line:
+    ordered = sorted(lines, key=version_key)
+    if line not in ordered:
         return ()
-    if not all((index := listing(x)) is not None and index.has(name) for x in later):
+    at = ordered.index(line)
+    # TensorFlow's nightlies carry the version of the release they lead to (the line itself),
+    # Keras' that of the release before or after the build: a later line is asked for.
+    after = 1 if owner == "keras" else 0
+    if at == 0 or at + after >= len(ordered):
         return ()
-    return tuple(later)
+    span = ordered[at - 1 :]
+    if not all((index := listing(x)) is not None and index.has(name) for x in span):
+        return ()
+    return tuple(span)
 
 
 def _asked_name(tb: Traceback) -> Optional[tuple[str, str]]:

@@ -3508,17 +3508,47 @@ def _own_arguments(rest: str) -> str:
 # removal the API knowledge reads.
 
 
-def _frame_library(frame: Frame) -> Optional[str]:
+def _frame_library(frame: Frame, frames: Sequence[Frame]) -> Optional[str]:
     """The import package of a library outside TensorFlow's family whose file ``frame`` runs:
-    installed under site-packages or dist-packages, or a source checkout's directory named as a
-    package the module table marks as written against TensorFlow (keras2onnx); None for the
-    user's own code, TensorFlow's and its companions'."""
+    installed under site-packages or dist-packages, or a source tree of a package the module
+    table marks as written against TensorFlow (keras2onnx), which the traceback's ``frames``
+    show imported as that package (:func:`checkout_package`) or entered from outside it (the
+    program's first file of its own lies elsewhere: a script calling the library); None for
+    the user's own code, a script in a folder that only bears the package's name included,
+    and TensorFlow's and its companions'."""
     table = modules()
     top = installed_package(frame.path)
-    if top is not None:
-        return None if top in TF_OWN or top in table.family else top
-    directories = re.split(r"[/\\]", frame.path)[:-1]
-    return next((d for d in reversed(directories) if d in table.on_tensorflow), None)
+    if top is None:
+        tree = checkout_package(frame.path, frames)
+        top = tree[0] if tree is not None else _entered_tree(frame.path, frames)
+    if top is None or top in TF_OWN or top in table.family:
+        return None
+    return top
+
+
+#: A runner's frame before the program's own first file: ``python -m``'s runpy, frozen or not.
+_RUNNER = re.compile(r"^<frozen |(?:^|[/\\])runpy\.py$")
+
+
+def _entered_tree(path: str, frames: Sequence[Frame]) -> Optional[str]:
+    """The package named by the innermost directory of ``path`` that the module table marks as
+    written against TensorFlow, where the program's own first file (installed runners, an
+    IDE's or ``python -m``'s, left out) lies outside that directory; None otherwise."""
+    unix = path.replace("\\", "/")
+    start = next(
+        (
+            f.path.replace("\\", "/")
+            for f in frames
+            if not is_installed(f.path) and _RUNNER.search(f.path) is None
+        ),
+        unix,
+    )
+    directories = unix.split("/")[:-1]
+    for end in range(len(directories) - 1, -1, -1):
+        if directories[end] in modules().on_tensorflow:
+            tree = "/".join(directories[: end + 1]) + "/"
+            return None if start.startswith(tree) else directories[end]
+    return None
 
 
 def object_field_findings(
@@ -3540,7 +3570,7 @@ def object_field_findings(
         refusal = read_refusal(tb.message)
         if refusal is None or refusal.shape != ATTRIBUTE or not tf_object_class(refusal.owner):
             continue
-        top = _frame_library(tb.frames[-1])
+        top = _frame_library(tb.frames[-1], tb.frames)
         if top is None:
             continue
         path = tb.frames[-1].path
@@ -3549,12 +3579,7 @@ def object_field_findings(
         # A source checkout's code is what runs, whatever pip installed: the directory that
         # holds its package (the innermost directory of that name) is what to update; a
         # relative path is the current directory's.
-        packaged = list(re.finditer(rf"(?:^|[/\\]){re.escape(top)}(?=[/\\])", path))
-        checkout = (
-            None
-            if installed_package(path) is not None or not packaged
-            else path[: packaged[-1].start()] or "."
-        )
+        checkout = None if installed_package(path) is not None else _tree_holding(path, top)
         said = (
             f"{dist} ({path}) asks a {cls}, an object of TensorFlow's or Keras' "
             f"own, for {attr}, which the installed release's {cls} does not have: the {dist} "
@@ -3587,13 +3612,13 @@ def object_field_findings(
 #: Bijector build on), and those fields come and go between releases.
 
 
-def _frame_dist(frame: Frame) -> Optional[str]:
+def _frame_dist(frame: Frame, frames: Sequence[Frame]) -> Optional[str]:
     """The distribution of a library built on TensorFlow whose file ``frame`` runs, where it
     is not TensorFlow's own: an installed package outside the family
     (:func:`_frame_library`), else a member of TensorFlow's family its path names (Keras
     too), installed or not (``.../tensorflow_probability/python/...``: the code is that
-    companion's whatever the paste left of the path's start)."""
-    top = _frame_library(frame)
+    companion's whatever the paste left of the path's start); ``frames``: the traceback's."""
+    top = _frame_library(frame, frames)
     if top is not None:
         return library_dist(top, frame.path)
     dist = origin_of(frame.path).dist
@@ -3620,12 +3645,16 @@ def _checkout_of(path: str, frames: Sequence[Frame] = ()) -> Optional[tuple[str,
     if tree is not None:
         return tree
     top = origin_of(path).module.split(".", 1)[0]
-    if not top:
-        return None
+    held = _tree_holding(path, top) if top else None
+    return (top, held) if held is not None else None
+
+
+def _tree_holding(path: str, top: str) -> Optional[str]:
+    """The directory holding the innermost directory named ``top`` on ``path`` (``.`` where
+    the path starts with it: the current directory's), or None where no directory is named
+    so."""
     packaged = list(re.finditer(rf"(?:^|[/\\]){re.escape(top)}(?=[/\\])", path))
-    if not packaged:
-        return None
-    return top, path[: packaged[-1].start()] or "."
+    return (path[: packaged[-1].start()] or ".") if packaged else None
 
 
 def class_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
@@ -3649,7 +3678,7 @@ def class_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         written = re.search(
             rf"\b(?:tf|tensorflow)\.(?:\w+\.){{0,4}}{cls}\.{attr}\b", frame.code or ""
         )
-        dist = _frame_dist(frame) if written is not None else None
+        dist = _frame_dist(frame, tb.frames) if written is not None else None
         if written is None or dist is None:
             continue
         asked = written.group(0)
@@ -4162,13 +4191,14 @@ def _written_for_tensorflow(top: str) -> bool:
 
 
 def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
-    """The top-level import package of an installed library outside TensorFlow's family whose
-    own code raised ``tb``, with where the log shows it: the innermost frame that is not
-    TensorFlow's or Keras' own (those are the callee) lies under site-packages or
-    dist-packages in that package; else, with no frame shown, the module a lazy-import
-    wrapper names (Transformers' ``Failed to import transformers.modeling_tf_utils``). None
-    where that frame is the user's own code (outside any site-packages), a family member's
-    (:func:`library_origins` reads those), or nothing shows one."""
+    """The top-level import package of a library outside TensorFlow's family whose own code
+    raised ``tb``, with where the log shows it: the innermost frame that is not TensorFlow's
+    or Keras' own (those are the callee) lies under site-packages or dist-packages in that
+    package, or in a source tree the frames show imported as it (:func:`checkout_package`);
+    else, with no frame shown, the module a lazy-import wrapper names (Transformers' ``Failed
+    to import transformers.modeling_tf_utils``). None where that frame is the user's own code
+    (outside any site-packages and such a tree), a family member's (:func:`library_origins`
+    reads those), or nothing shows one."""
     for frame in reversed(tb.frames):
         if frame.path.startswith("<frozen "):
             continue  # importlib's own machinery, between the importer and the imported

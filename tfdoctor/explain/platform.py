@@ -39,17 +39,6 @@ def _macos(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     return causes.platform.MACOS_TOO_OLD, causes.platform.macos_fix(built_for or r.dyld_built_for)
 
 
-def _package_named(top: Optional[str]) -> Optional[str]:
-    """How a fix names the installed import package ``top``: its distribution where the module
-    table knows it (cv2 is opencv-python's), else by its directory (no distribution is made
-    up for it); TensorFlow's as ``tensorflow``."""
-    if not top:
-        return None
-    if top in ("tensorflow", "tensorflow_core"):
-        return "tensorflow"
-    return distribution_of(top) or causes.common.package_named(top)
-
-
 #: 32-bit ARM machines as uname and platform name them (``armv8l``: 32-bit programs on a
 #: 64-bit ARM CPU's kernel in 32-bit mode).
 _ARM32_MACHINES = frozenset({"armv6l", "armv7l", "armv8l"})
@@ -68,7 +57,7 @@ def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     arm32 = r.machine in _ARM32_MACHINES or bool(re.search(r"/arm-linux-gnueabi(?:hf)?/", library))
     return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(
         glibc,
-        _package_named(top),
+        causes.common.installed_package_named(top),
         m.matrix.releases if m.matrix is not None and not arm32 else (),
         m.tf.version if m.tf is not None else r.tf_version,
         arm32=arm32,

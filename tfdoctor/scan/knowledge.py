@@ -41,9 +41,11 @@ _SERVED = (
     ("tensorflow_core._api.v1", "tensorflow"),
     ("tensorflow._api.v1", "tensorflow"),
     # tf.estimator is tensorflow_estimator's own generated tree, which TensorFlow's
-    # `__init__` hooks in: `api._v2.estimator` in TensorFlow 2, `api._v1.estimator` in 1.x
-    # (where it is tf.estimator) and as 2.x's tf.compat.v1.estimator, whose names are the same
-    # v1 exports (tensorflow/api_template.__init__.py and api_template_v1.__init__.py).
+    # `__init__` hooks in: `api._v2.estimator` in TensorFlow 2 (tensorflow/api_template.
+    # __init__.py), `api._v1.estimator` in 1.x, where it is tf.estimator (api_template_v1.
+    # __init__.py), and in 2.x as tf.compat.v1.estimator (compat_template_v1.__init__.py).
+    # The module's name does not say which TensorFlow loaded it: read as 1.x's tf.estimator,
+    # whose v1 names are those of 2.x's tf.compat.v1.estimator.
     ("tensorflow_estimator.python.estimator.api._v2.estimator", "tensorflow.estimator"),
     ("tensorflow_estimator.python.estimator.api._v1.estimator", "tensorflow.estimator"),
     ("keras.api._v2.keras", "tensorflow.keras"),
