@@ -3326,7 +3326,7 @@ def foreign_caller_findings(
                     continue
                 # The line printed may name the callee: a call of TensorFlow's own, written
                 # from tf., given the refused keyword (any library's, the table's or not).
-                called = _tf_call_refused(tb.message, tb.frames[index].code)
+                called = tf_call_refused(tb.message, tb.frames[index].code)
                 # Where the log's TensorFlow takes the keyword, the callee is not its function.
                 if (
                     (not written and called is None)
@@ -3466,7 +3466,7 @@ def tensorflow_calls(code: str) -> list[str]:
     return [f"tf.{call.group(1)}" for call in _TF_CALL.finditer(code or "")]
 
 
-def _tf_call_refused(message: str, code: str) -> Optional[str]:
+def tf_call_refused(message: str, code: str) -> Optional[str]:
     """The TensorFlow call (``tf.name_scope``) the source line ``code`` makes with the keyword
     Python refused in ``message``, where the refusing function is that call's: its own name
     (or its TensorFlow 2 ``_v2`` one, :func:`tf_function_named`), or a class's constructor
