@@ -79,3 +79,32 @@ def test_another_librarys_function_of_that_name_is_no_release_reading() -> None:
     assert not {"api-removed", "tf-too-old-for-code"} & all_causes(
         "TensorFlow version: 2.8.4\n" + other
     )
+
+
+def _library_call(code: str, message: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/run.py", line 3, in <module>\n'
+        "    somelib.build()\n"
+        '  File "/usr/local/lib/python3.8/site-packages/somelib/core.py", line 20, in build\n'
+        f"    {code}\n"
+        f"TypeError: {message}\n"
+    )
+
+
+def test_a_librarys_call_of_a_keyword_a_later_line_dropped_names_that_line() -> None:
+    log = "TensorFlow version: 2.4.4\n" + _library_call(
+        "state = tf.random.experimental.create_rng_state(seed, algorithm=1)",
+        "create_rng_state() got an unexpected keyword argument 'algorithm'",
+    )
+    top = top_error(explained(log))
+    assert top.cause == "companion-mismatch"
+    assert "tensorflow<2.2" in fix_text(top) and "not in tfdoctor's API tables" not in fix_text(top)
+
+
+def test_a_librarys_call_the_shown_tensorflow_takes_is_not_its_function() -> None:
+    log = "TensorFlow version: 2.10.1\n" + _library_call(
+        "step = tf.function(fn, reduce_retracing=True)",
+        "function() got an unexpected keyword argument 'reduce_retracing'",
+    )
+    assert "companion-mismatch" not in all_causes(log)

@@ -10,8 +10,11 @@ from types import ModuleType
 import pytest
 
 from tests.scripts import load_script
+from tfdoctor.keras_api import keras_api
+from tfdoctor.matrix import version_key
 from tfdoctor.scan import api
 from tfdoctor.scan.api import Listing, Signatures, keyword_releases, pack
+from tfdoctor.scan.rules import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -165,3 +168,25 @@ def test_the_shipped_file_holds_what_the_wheels_say(
     dated = keyword_releases(name, keyword)
     assert (dated.first, dated.last) == (first, last)
     assert keyword_releases("tf.reduce_max", "keep_dims").taking == ()
+
+
+def test_the_hand_written_keyword_rows_agree_with_the_wheels() -> None:
+    # What a hand-written row says of a public callable the listings read must be what the
+    # wheels say: the API table's line that brought a keyword, and scan's rules' line that
+    # took one away.
+    checked = 0
+    for kwarg, row in keras_api().tensorflow2_arguments.items():
+        dated = keyword_releases(row.api, kwarg)
+        if dated.having:
+            assert (dated.first, dated.before(dated.first)) == (row.added_in, False), row.api
+            checked += 1
+    for rule in load_rules().rules:
+        if rule.kind != "removed" or not rule.kwarg:
+            continue
+        for name in rule.api:
+            dated = keyword_releases(name, rule.kwarg)
+            if dated.having:
+                later = [x for x in dated.taking if version_key(x) >= version_key(rule.release)]
+                assert not later, (rule.id, name)
+                checked += 1
+    assert checked

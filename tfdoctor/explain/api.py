@@ -51,10 +51,12 @@ from tfdoctor.explain.packages import (
     keras2_moved_under_src,
     keras_private_caller,
     keyword_added,
+    keyword_change,
     known_distribution,
     library_caller,
     library_dist,
     library_fix,
+    listed_keyword_removed_fix,
     own_module_file,
     own_module_path,
     package_behind,
@@ -69,7 +71,6 @@ from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.scan import KEEP_KERAS2, Verdict
 from tfdoctor.scan.api import (
-    KWARGS_MARK,
     LAST_KERAS2,
     MOST_HOMES,
     ApiIndex,
@@ -80,14 +81,12 @@ from tfdoctor.scan.api import (
     keras2_module_last,
     keras_multibackend_removed,
     keras_releases,
-    keyword_releases,
     load_api,
     load_early,
     load_keras,
     load_tf1,
     name_releases,
     release_gap,
-    signatures_of,
     tf1_lines,
 )
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
@@ -2901,97 +2900,56 @@ def _tf2_keyword_added_later(
 
 
 def _refused_tf_call(tb: Traceback) -> Optional[str]:
-    """The TensorFlow public name (``tf.function``) a printed source line calls with the
-    keyword Python refused, innermost line first; None where no line shows such a call."""
-    codes = [f.code for f in reversed(tb.frames) if f.code] + ([tb.code] if tb.code else [])
-    message = _as_printed(tb.message)
-    return next((c for c in (tf_call_refused(message, code) for code in codes) if c), None)
+    """The TensorFlow public name (``tf.function``) the innermost printed source line calls
+    with the keyword Python refused: Python raises the refusal in the calling frame, so that
+    line is the call (an outer line that passes the keyword may reach another function of the
+    name). None where that line is not printed or makes no such call."""
+    code = tb.frames[-1].code if tb.frames else tb.code
+    return tf_call_refused(_as_printed(tb.message), code) if code else None
 
 
 def _keyword_by_listing(
     tb: Traceback, m: Machine, tf_version: Optional[str]
 ) -> Optional[tuple[str, Verdict]]:
-    """A TensorFlow public function or class, called on a printed source line with a keyword
-    Python refused, where the parameters read from each line's wheel (``signature_lines.txt``)
-    date the keyword: first taken by a later line than the TensorFlow shown (that TensorFlow
-    is older than the code: tf-too-old-for-code, the first later line that takes it), or
-    taken only by earlier lines (the keyword left: api-removed, the line that dropped it).
-    With no TensorFlow shown, a keyword that the newest line takes and every line from its
-    first does reads as the former, one that the oldest line took up to a line that dropped
-    it as the latter (a warning: the release is inferred). None where the listings do not
-    read the callable in the lines that decide, where the TensorFlow shown takes the keyword
-    or the callable takes ``**kwargs`` there (refused for another reason, or by what the
-    callable passes it on to), or where no line takes it (the code's own mistake)."""
+    """A TensorFlow public function or class, called on the innermost printed source line with
+    a keyword Python refused, where the parameters read from each line's wheel date the
+    keyword (:func:`keyword_change`): first taken by a later line than the TensorFlow shown
+    (that TensorFlow is older than the code: tf-too-old-for-code, the first later line that
+    takes it), or taken only by earlier lines (the keyword left: api-removed, the line that
+    dropped it). With no TensorFlow shown, a warning: the release is inferred."""
     match = _FUNCTION_KEYWORD.search(_as_printed(tb.message))
     api = _refused_tf_call(tb) if match is not None else None
-    if match is None or api is None:
+    change = keyword_change(api, match.group("kw"), tf_version) if match and api else None
+    if change is None or api is None:
         return None
-    kwarg = match.group("kw")
-    dated = keyword_releases(api, kwarg)
-    if not dated.taking:
-        return None
-    newest, oldest = dated.known[-1], dated.known[0]
-    shown = ".".join(tf_version.split(".")[:2]) if tf_version else ""
-    if shown:
-        if shown not in dated.known or dated.takes(shown) is not False:
-            return None  # a line the listings lack, one that takes it, or one not read
-        if KWARGS_MARK in signatures_of(api).get(shown, frozenset()):
-            return None
-        later = [x for x in dated.taking if version_key(x) > version_key(shown)]
-        earlier = [x for x in dated.taking if version_key(x) < version_key(shown)]
-        if later and earlier:
-            return None  # taken on both sides: no one direction
-        first = later[0] if later else ""
-    else:
-        run = dated.known[dated.known.index(dated.first) : dated.known.index(dated.last) + 1]
-        if dated.taking != run:
-            return None  # taken for a while, then not, then again: no one direction
-        if dated.last == newest and dated.before(dated.first) is False:
-            first = dated.first
-        elif dated.first == oldest and dated.after(dated.last)[1] is False:
-            first = ""
-        else:
-            return None  # the line on the other side is not read: the listings cannot date it
+    kwarg = change.dated.keyword
     this = (
         f"this TensorFlow ({tf_version})"
         if tf_version
         else "the TensorFlow that raised this (the log does not show which)"
     )
     severity = Severity.ERROR if tf_version else Severity.WARNING
-    said = f"`{api}` takes `{kwarg}` in TensorFlow {dated.span()}"
-    if first:
-        # Where the newest line does not take it either, only the lines that do serve.
-        last = "" if dated.takes(newest) else dated.last
+    said = f"`{api}` takes `{kwarg}` in TensorFlow {change.dated.span()}"
+    if change.added:
         what = f"{said}, and {this} is older: it refuses the argument."
-        upto = f" (up to {last}: the lines after it do not take it)" if last else " or later"
+        upto = (
+            f" (up to {change.until}: the lines after it do not take it)"
+            if change.until
+            else " or later"
+        )
         fix = Fix(
-            f"The code was written for TensorFlow {first} or newer: upgrade TensorFlow to "
-            f"{first}{upto}." + _library_release_kept(tb),
-            causes.software.line_install(m, first, last),
+            f"The code was written for TensorFlow {change.line} or newer: upgrade TensorFlow to "
+            f"{change.line}{upto}." + _library_release_kept(tb),
+            causes.software.line_install(m, change.line, change.until),
         )
         links = (*causes.CAUSES[causes.code.TF_TOO_OLD_FOR_CODE].links, _RELEASE_NOTES)
         return f"{api}({kwarg}=...)", Verdict(
             _LISTED_KEYWORD_KEY, causes.code.TF_TOO_OLD_FOR_CODE, severity, what, fix, links
         )
-    removed_in, dropped = dated.after(dated.last)
-    if dropped is not False:
-        return None  # the line after its last is not read: the listings cannot date the end
     what = f"{said}, and {this} is newer: its `{api}` no longer takes the argument."
-    # The one parameter the dropping line brought, where there is one: what the listings
-    # observe, not a rename they could prove (create_rng_state's algorithm, then alg in 2.2).
-    read = signatures_of(api)
-    brought = sorted(read[removed_in] - read[dated.last] - {KWARGS_MARK})
-    use = (
-        f"`{brought[0]}=` (the argument TensorFlow {removed_in}'s `{api}` takes that "
-        f"{dated.last}'s did not)"
-        if len(brought) == 1
-        else f"the arguments `{api}` takes from TensorFlow {removed_in} on (its API docs)"
-    )
-    caller = installed_caller(tb)
-    fix = causes.software.release_removed_fix(
-        m, "tensorflow", removed_in, f"`{kwarg}=` of `{api}`", use, caller[0] if caller else ""
-    )
     links = (*causes.CAUSES[causes.code.API_REMOVED].links, _RELEASE_NOTES)
+    caller = installed_caller(tb)
+    fix = listed_keyword_removed_fix(m, api, change, caller[0] if caller else "")
     return f"{api}({kwarg}=...)", Verdict(
         _LISTED_KEYWORD_KEY, causes.code.API_REMOVED, severity, what, fix, links
     )
