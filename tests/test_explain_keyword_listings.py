@@ -5,6 +5,7 @@ or newer than it, by which lines take the keyword."""
 from __future__ import annotations
 
 from tests.explaining import all_causes, explained, fix_text, top_error
+from tfdoctor.explain.packages import keyword_change
 from tfdoctor.findings import Severity
 from tfdoctor.scan.api import load_signatures
 
@@ -108,3 +109,21 @@ def test_a_librarys_call_the_shown_tensorflow_takes_is_not_its_function() -> Non
         "function() got an unexpected keyword argument 'reduce_retracing'",
     )
     assert "companion-mismatch" not in all_causes(log)
+
+
+def test_a_keyword_a_later_1x_line_brought_is_an_older_tensorflow_1() -> None:
+    # tensorflow/python/ops/array_ops.py: 1.13.2's gather(params, indices,
+    # validate_indices=None, name=None, axis=0), 1.14.0's adds batch_dims (read from the wheels).
+    log = "TensorFlow version: 1.12.3\n" + _traceback(
+        "gather() got an unexpected keyword argument 'batch_dims'",
+        "rows = tf.gather(params, indices, batch_dims=1)",
+    )
+    top = top_error(explained(log))
+    assert top.cause == "tf-too-old-for-code" and "1.14" in fix_text(top)
+
+
+def test_a_change_between_tensorflow_1_and_2_is_not_one_function_changing() -> None:
+    # 1.x's tf.reduce_max takes keep_dims, 2.x's is another function (1.x's is
+    # tf.compat.v1.reduce_max): no line of one function dropped it.
+    assert keyword_change("tf.reduce_max", "keep_dims", "2.4.0") is None
+    assert keyword_change("tf.reduce_max", "keep_dims", None) is None

@@ -4699,15 +4699,16 @@ def keyword_change(api: str, keyword: str, tf_version: Optional[str]) -> Optiona
     the TensorFlow ``tf_version`` (None: not shown): first taken by a later line, or taken only
     by earlier lines up to a line that dropped it. With no TensorFlow shown, a keyword that the
     newest line takes and every line from its first (whose line before is read without it),
-    or one that the oldest line took up to a line read without it. None where the listings do
-    not read the callable in the lines that decide, where the TensorFlow shown takes the
-    keyword or the callable takes ``**kwargs`` there (refused by what it passes them on to),
-    where no line takes it, or where lines on both sides of the TensorFlow take it."""
+    or one taken from the callable's first read line up to a line read without it. None where
+    the listings do not read the callable in the lines that decide, where the TensorFlow shown
+    takes the keyword or the callable takes ``**kwargs`` there (refused by what it passes them
+    on to), where no line takes it, where lines on both sides of the TensorFlow take it, or
+    where the change lies between TensorFlow 1 and 2: their ``tf.`` names are other functions
+    (TensorFlow 2 keeps 1.x's under ``tf.compat.v1``), not one function that changed."""
     dated = keyword_releases(api, keyword)
     if not dated.taking:
         return None
-    newest, oldest = dated.known[-1], dated.known[0]
-    until = "" if dated.takes(newest) else dated.last
+    until = "" if dated.takes(dated.known[-1]) else dated.last
     shown = ".".join(tf_version.split(".")[:2]) if tf_version else ""
     if shown:
         if shown not in dated.known or dated.takes(shown) is not False:
@@ -4718,21 +4719,33 @@ def keyword_change(api: str, keyword: str, tf_version: Optional[str]) -> Optiona
         if later and len(later) < len(dated.taking):
             return None  # taken on both sides: no one direction
         if later:
+            if not _same_major(later[0], shown):
+                return None
             return KeywordChange(dated, True, later[0], until)
     else:
         run = dated.known[dated.known.index(dated.first) : dated.known.index(dated.last) + 1]
         if dated.taking != run:
             return None  # taken for a while, then not, then again: no one direction
+        at = dated.known.index(dated.first)
         if not until and dated.before(dated.first) is False:
+            if not _same_major(dated.first, dated.known[at - 1]):
+                return None
             return KeywordChange(dated, True, dated.first)
-        if dated.first != oldest:
-            return None  # the line before its first is not read: the listings cannot date it
+        if dated.first != dated.having[0]:
+            return None  # a line before its first is read without it: no one direction
     removed_in, dropped = dated.after(dated.last)
-    if dropped is not False:
-        return None  # the line after its last is not read: the listings cannot date the end
+    if dropped is not False or not _same_major(removed_in, dated.last):
+        return None  # the line after its last is not read, or is another major's
+    if shown and not _same_major(removed_in, shown):
+        return None
     read = signatures_of(api)
     brought = sorted(read[removed_in] - read[dated.last] - {KWARGS_MARK})
     return KeywordChange(dated, False, removed_in, brought=brought[0] if len(brought) == 1 else "")
+
+
+def _same_major(one: str, other: str) -> bool:
+    """Whether two lines (``2.4``, ``2.9``) are of one major release."""
+    return version_key(one)[:1] == version_key(other)[:1]
 
 
 def listed_keyword_removed_fix(m: Machine, api: str, change: KeywordChange, user: str = "") -> Fix:
